@@ -1,0 +1,85 @@
+"""Parse and print configuration specs such as ``"power(beta=0.5)"``.
+
+A spec is a name, optionally called with keyword arguments whose values are
+literals: ``"log2"``, ``"geometric(p=0.8)"``, ``"mapping({0: 0, 1: 1, 2: 3})"``.
+Parsing uses :mod:`ast` and accepts literals only, so a spec string can come
+from a papermill parameter or a results table without ever being evaluated.
+Printing is canonical: parameters in declaration order, defaults omitted, and
+numbers written the shortest way that round-trips, so ``parse(str(x)) == x``.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import Any
+
+__all__ = ["parse_call", "format_call", "format_number"]
+
+
+def parse_call(spec: str, *, what: str) -> tuple[str, list[Any], dict[str, Any]]:
+    """Split ``"name(arg, key=value)"`` into its name, positional and keyword literals.
+
+    Parameters
+    ----------
+    spec : str
+        The spec text.
+    what : str
+        What the spec configures ("discount", "gain"), used in error messages.
+
+    Returns
+    -------
+    name, args, kwargs
+
+    Examples
+    --------
+    >>> parse_call("power(beta=0.5)", what="discount")
+    ('power', [], {'beta': 0.5})
+    """
+    if not isinstance(spec, str):
+        raise TypeError(f"{what} spec must be a str, got {type(spec).__name__}: {spec!r}")
+    try:
+        node = ast.parse(spec.strip(), mode="eval").body
+    except SyntaxError:
+        raise ValueError(f"{what} spec {spec!r} is not of the form 'name' or 'name(key=value, ...)'") from None
+    if isinstance(node, ast.Name):
+        return node.id, [], {}
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
+        raise ValueError(f"{what} spec {spec!r} is not of the form 'name' or 'name(key=value, ...)'")
+    try:
+        args = [ast.literal_eval(a) for a in node.args]
+        kwargs = {kw.arg: ast.literal_eval(kw.value) for kw in node.keywords}
+    except ValueError:
+        raise ValueError(f"{what} spec {spec!r}: arguments must be literals (numbers, dicts of numbers)") from None
+    if None in kwargs:
+        raise ValueError(f"{what} spec {spec!r}: '**' arguments are not allowed")
+    return node.func.id, args, kwargs
+
+
+def format_number(value: float) -> str:
+    """Shortest text that reads back as the same float, integers without '.0'.
+
+    Examples
+    --------
+    >>> format_number(2.0), format_number(0.5), format_number(1e-20)
+    ('2', '0.5', '1e-20')
+    """
+    value = float(value)
+    if value.is_integer() and abs(value) < 1e15:
+        return str(int(value))
+    return repr(value)
+
+
+def format_call(name: str, params: dict[str, Any]) -> str:
+    """Canonical text of a spec: ``name`` or ``name(key=value, ...)``.
+
+    Examples
+    --------
+    >>> format_call("power", {"beta": 0.5})
+    'power(beta=0.5)'
+    >>> format_call("log2", {})
+    'log2'
+    """
+    if not params:
+        return name
+    inner = ", ".join(f"{key}={format_number(value)}" for key, value in params.items())
+    return f"{name}({inner})"

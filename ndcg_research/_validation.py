@@ -1,0 +1,183 @@
+"""Turn user input into padded float64 batches, and reject bad input loudly.
+
+Every metric works on a *batch*: a 2-D float64 array with one row per query,
+rows shorter than the widest padded with a fill value (grade 0, which adds
+nothing to any DCG; score -inf, which ranks below every finite score), plus
+the true length of each row. A single 1-D list is a batch of one row, and the
+public functions return a float for it instead of a 1-D array.
+"""
+
+from __future__ import annotations
+
+import numbers
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Batch", "as_batch", "check_k", "check_grades", "check_scores", "check_same_shape"]
+
+_NUMERIC_KINDS = "biuf"  # bool, signed and unsigned integers, floats
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Padded rows: ``values[q, :lengths[q]]`` is query q; ``single`` is True for 1-D input."""
+
+    values: np.ndarray
+    lengths: np.ndarray
+    single: bool
+    name: str
+
+    @property
+    def n_queries(self) -> int:
+        return self.values.shape[0]
+
+    def valid(self) -> np.ndarray:
+        """Boolean mask of the real (not padded) entries."""
+        return np.arange(self.values.shape[1]) < self.lengths[:, None]
+
+    def is_rectangular(self) -> bool:
+        return bool(np.all(self.lengths == self.values.shape[1]))
+
+
+def _numeric(array: np.ndarray, name: str) -> np.ndarray:
+    if array.dtype.kind not in _NUMERIC_KINDS:
+        raise TypeError(f"{name} must be numeric (bool, int or float), got dtype {array.dtype} in {_preview(array)}")
+    return array.astype(np.float64, copy=False)
+
+
+def _preview(array: Any) -> str:
+    text = np.array2string(np.asarray(array, dtype=object).ravel()[:6], separator=", ", threshold=6)
+    return text if np.size(array) <= 6 else text[:-1] + ", ...]"
+
+
+def as_batch(data: Any, *, name: str, fill: float) -> Batch:
+    """Convert one ranked list (1-D) or many (2-D array, or a sequence of 1-D lists) into a :class:`Batch`.
+
+    Raises TypeError for non-numeric input and ValueError for empty lists or
+    more than two dimensions. Values are not checked here (see check_grades).
+    """
+    if isinstance(data, (str, bytes)) or np.isscalar(data) or data is None:
+        raise TypeError(f"{name} must be a 1-D list of numbers or a 2-D/ragged collection of them, got {data!r}")
+    if isinstance(data, np.ndarray) and data.dtype.kind != "O":
+        array = data
+    else:
+        try:
+            array = np.asarray(data)
+        except ValueError:  # ragged: numpy refuses to build a rectangle
+            array = None
+        if array is not None and array.dtype.kind == "O":
+            array = None
+    if array is None:
+        return _ragged(data, name=name, fill=fill)
+    if array.ndim == 1:
+        values = _numeric(array, name)
+        if values.size == 0:
+            raise ValueError(f"{name} is empty; a ranked list needs at least one document")
+        return Batch(values[None, :], np.array([values.size]), single=True, name=name)
+    if array.ndim == 2:
+        values = _numeric(array, name)
+        if values.shape[0] == 0 or values.shape[1] == 0:
+            raise ValueError(f"{name} is empty (shape {values.shape}); every query needs at least one document")
+        return Batch(values, np.full(values.shape[0], values.shape[1]), single=False, name=name)
+    raise ValueError(f"{name} must be 1-D (one query) or 2-D/ragged (one row per query), got {array.ndim}-D")
+
+
+def _ragged(data: Any, *, name: str, fill: float) -> Batch:
+    try:
+        rows = list(data)
+    except TypeError:
+        raise TypeError(f"{name} must be a sequence of numbers or of 1-D lists, got {type(data).__name__}") from None
+    if not rows:
+        raise ValueError(f"{name} is empty; give at least one query")
+    arrays = []
+    for index, row in enumerate(rows):  # parsing input only: per-query work happens on the padded array
+        if isinstance(row, (str, bytes)):
+            raise TypeError(f"{name}[{index}] must be numeric, got {row!r}")
+        array = np.asarray(row)
+        if array.ndim != 1:
+            raise ValueError(
+                f"{name}[{index}] must be a 1-D list (one query), got {array.ndim}-D {_preview(array)}; "
+                f"mixing numbers and lists is not allowed"
+            )
+        if array.size == 0:
+            raise ValueError(f"{name}[{index}] is empty; every query needs at least one document")
+        arrays.append(_numeric(array, f"{name}[{index}]"))
+    lengths = np.array([a.size for a in arrays])
+    values = np.full((len(arrays), lengths.max()), fill, dtype=np.float64)
+    values[np.arange(lengths.max()) < lengths[:, None]] = np.concatenate(arrays)
+    return Batch(values, lengths, single=False, name=name)
+
+
+def check_k(k: Any) -> int | None:
+    """Return k if it is None or an integer >= 1, else raise."""
+    if k is None:
+        return None
+    if isinstance(k, bool) or not isinstance(k, numbers.Integral):
+        raise TypeError(f"k must be an integer >= 1 or None, got {type(k).__name__} {k!r}")
+    if k < 1:
+        raise ValueError(f"k must be an integer >= 1 or None, got {k!r}")
+    return int(k)
+
+
+def _first_bad(batch: Batch, bad: np.ndarray) -> str:
+    """Describe where the first offending entry sits, e.g. 'query 2, position 5'."""
+    query, position = np.argwhere(bad & batch.valid())[0]
+    value = batch.values[query, position]
+    where = f"position {position + 1}" if batch.single else f"query {query}, position {position + 1}"
+    return f"{value!r} at {where}"
+
+
+def check_grades(batch: Batch, *, upper_checked: bool = False) -> None:
+    """Reject NaN, infinite and negative grades.
+
+    The minimum alone catches NaN (it propagates), negatives and -inf. +inf
+    needs a second pass unless the caller certifies it another way
+    (``upper_checked=True``: a DCG over every entry came out finite).
+    """
+    values = batch.values
+    low = values.min()
+    if not upper_checked:
+        high = values.max()
+        if not np.isfinite(high):
+            _raise_nonfinite(batch)
+    if not low >= 0:  # False for NaN too
+        if np.isnan(low) or np.isinf(low):
+            _raise_nonfinite(batch)
+        raise ValueError(
+            f"{batch.name} must be >= 0 (graded relevance), got {_first_bad(batch, values < 0)}; "
+            f"shift or remap your labels"
+        )
+
+
+def _raise_nonfinite(batch: Batch) -> None:
+    raise ValueError(f"{batch.name} must be finite, got {_first_bad(batch, ~np.isfinite(batch.values))}")
+
+
+def raise_if_nonfinite(batch: Batch) -> None:
+    """Raise the NaN/inf error for batch if it has any non-finite real entry."""
+    if not np.all(np.isfinite(batch.values[batch.valid()])):
+        _raise_nonfinite(batch)
+
+
+def check_scores(batch: Batch) -> None:
+    """Reject NaN and infinite scores (padding is applied after this check)."""
+    raise_if_nonfinite(batch)
+
+
+def check_same_shape(a: Batch, b: Batch) -> None:
+    """Require one score per label, query by query."""
+    if a.single != b.single or a.n_queries != b.n_queries:
+        raise ValueError(
+            f"{a.name} and {b.name} must describe the same queries: got "
+            f"{'one list' if a.single else f'{a.n_queries} queries'} and "
+            f"{'one list' if b.single else f'{b.n_queries} queries'}"
+        )
+    mismatch = np.flatnonzero(a.lengths != b.lengths)
+    if mismatch.size:
+        q = mismatch[0]
+        where = "" if a.single else f" for query {q}"
+        raise ValueError(
+            f"{a.name} and {b.name} have different lengths{where}: {a.lengths[q]} and {b.lengths[q]}"
+        )

@@ -1,0 +1,285 @@
+"""Rank discounts D(r): the multiplier applied to the gain at rank r (r = 1, 2, ...).
+
+Every built-in is a named, documented :class:`Discount` that is also a plain
+callable on 1-based ranks, and has a spec string that parses and prints back
+canonically (``parse_discount("power(beta=0.5)")``; ``str(d) == "power(beta=0.5)"``).
+
+============================  ==================================  =================
+spec                          D(r)                                decay
+============================  ==================================  =================
+``log2``                      1 / log2(r + 1)                     slowly varying
+``log(base=b)``               1 / log_b(r + 1)                    slowly varying
+``jarvelin(base=b)``          1 for r < b, 1 / log_b(r) for r>=b  slowly varying
+``power(beta=β)``             r^(-β)                              see ``decay``
+``zipf``                      1 / r                               critical
+``geometric(p=p)``            p^(r - 1)                           summable
+``logpower(gamma=γ)``         (1 / log2(r + 1))^γ                 slowly varying
+``loglog``                    1 / log2(1 + log2(1 + r))           slowly varying
+``none``                      1 (no discount: DCG becomes CG)     constant
+============================  ==================================  =================
+
+Any other callable mapping an array of ranks to an array of discounts may be
+passed wherever a discount is accepted; the metric functions then check that it
+is positive, finite and non-increasing over the ranks used.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ._spec import format_call, parse_call
+
+__all__ = ["Discount", "parse_discount", "DISCOUNT_NAMES", "DiscountLike"]
+
+_REQUIRED = object()
+
+
+@dataclass(frozen=True)
+class _Kind:
+    """One built-in discount family: its formula, parameters and constraints."""
+
+    formula: str
+    function: Callable[..., np.ndarray]
+    params: dict[str, Any]  # name -> default, or _REQUIRED
+    constraint: Callable[..., str | None] = lambda **_: None  # returns an error text or None
+
+
+def _log2(r: np.ndarray) -> np.ndarray:
+    return 1.0 / np.log2(r + 1.0)
+
+
+def _log(r: np.ndarray, base: float) -> np.ndarray:
+    return math.log(base) / np.log1p(r)
+
+
+def _jarvelin(r: np.ndarray, base: float) -> np.ndarray:
+    # Järvelin & Kekäläinen (2002): ranks before b are not discounted.
+    return np.where(r < base, 1.0, math.log(base) / np.log(np.maximum(r, base)))
+
+
+def _power(r: np.ndarray, beta: float) -> np.ndarray:
+    return r ** (-beta)
+
+
+def _zipf(r: np.ndarray) -> np.ndarray:
+    return 1.0 / r
+
+
+def _geometric(r: np.ndarray, p: float) -> np.ndarray:
+    # p^(r-1) underflows to 0 past rank ~ 1 + 745 / ln(1/p); those terms are
+    # below 1e-300 of the first one, so the zero is exact to float64 precision.
+    return p ** (r - 1.0)
+
+
+def _logpower(r: np.ndarray, gamma: float) -> np.ndarray:
+    return np.log2(r + 1.0) ** (-gamma)
+
+
+def _loglog(r: np.ndarray) -> np.ndarray:
+    return 1.0 / np.log2(1.0 + np.log2(1.0 + r))
+
+
+def _none(r: np.ndarray) -> np.ndarray:
+    return np.ones_like(r)
+
+
+def _base_above_one(base: float) -> str | None:
+    return None if base > 1 else f"base must be > 1, got {base!r}"
+
+
+_KINDS: dict[str, _Kind] = {
+    "log2": _Kind("1 / log2(r + 1)", _log2, {}),
+    "log": _Kind("1 / log_base(r + 1)", _log, {"base": 2.0}, _base_above_one),
+    "jarvelin": _Kind("1 if r < base else 1 / log_base(r)", _jarvelin, {"base": 2.0}, _base_above_one),
+    "power": _Kind(
+        "r^(-beta)", _power, {"beta": _REQUIRED}, lambda beta: None if beta > 0 else f"beta must be > 0, got {beta!r}"
+    ),
+    "zipf": _Kind("1 / r", _zipf, {}),
+    "geometric": _Kind(
+        "p^(r - 1)", _geometric, {"p": _REQUIRED}, lambda p: None if 0 < p < 1 else f"p must be in (0, 1), got {p!r}"
+    ),
+    "logpower": _Kind(
+        "(1 / log2(r + 1))^gamma",
+        _logpower,
+        {"gamma": _REQUIRED},
+        lambda gamma: None if gamma > 0 else f"gamma must be > 0, got {gamma!r}",
+    ),
+    "loglog": _Kind("1 / log2(1 + log2(1 + r))", _loglog, {}),
+    "none": _Kind("1", _none, {}),
+}
+
+#: Names of the built-in discounts.
+DISCOUNT_NAMES: tuple[str, ...] = tuple(_KINDS)
+
+
+def _signature(name: str) -> str:
+    params = _KINDS[name].params
+    if not params:
+        return name
+    inner = ", ".join(k if v is _REQUIRED else f"{k}={v:g}" for k, v in params.items())
+    return f"{name}({inner})"
+
+
+def _valid_list() -> str:
+    return ", ".join(_signature(name) for name in _KINDS)
+
+
+@dataclass(frozen=True)
+class Discount:
+    """A built-in rank discount with its parameters; call it on 1-based ranks.
+
+    Build one with :func:`parse_discount` (or ``Discount("power", beta=0.5)``).
+    Instances are immutable and hashable, compare by value, and print as their
+    canonical spec.
+
+    Parameters
+    ----------
+    name : str
+        One of :data:`DISCOUNT_NAMES`.
+    **params : float
+        The family's parameters (see the module docstring).
+
+    Examples
+    --------
+    >>> d = Discount("power", beta=0.5)
+    >>> str(d)
+    'power(beta=0.5)'
+    >>> d([1, 4]).tolist()
+    [1.0, 0.5]
+    >>> parse_discount(str(d)) == d
+    True
+    """
+
+    name: str
+    params: tuple[tuple[str, float], ...]
+
+    def __init__(self, name: str, **params: float) -> None:
+        if name not in _KINDS:
+            raise ValueError(f"unknown discount {name!r}; valid discounts: {_valid_list()}")
+        kind = _KINDS[name]
+        unknown = sorted(set(params) - set(kind.params))
+        if unknown:
+            raise ValueError(
+                f"discount {name!r} has no parameter {unknown[0]!r}; valid: {_signature(name)}; "
+                f"all discounts: {_valid_list()}"
+            )
+        values: dict[str, float] = {}
+        for key, default in kind.params.items():
+            if key not in params:
+                if default is _REQUIRED:
+                    raise ValueError(f"discount {name!r} needs parameter {key!r}: {_signature(name)}")
+                values[key] = float(default)
+                continue
+            value = params[key]
+            if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+                raise TypeError(f"discount {name!r} parameter {key!r} must be a number, got {value!r}")
+            if not math.isfinite(value):
+                raise ValueError(f"discount {name!r} parameter {key!r} must be finite, got {value!r}")
+            values[key] = float(value)
+        problem = kind.constraint(**values)
+        if problem:
+            raise ValueError(f"discount {name!r}: {problem}")
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "params", tuple(values.items()))
+
+    @property
+    def kwargs(self) -> dict[str, float]:
+        """The parameters as a dict."""
+        return dict(self.params)
+
+    @property
+    def formula(self) -> str:
+        """D(r) written out, e.g. ``'r^(-beta)'``."""
+        return _KINDS[self.name].formula
+
+    @property
+    def decay(self) -> str:
+        """How fast D decays, the property the theory turns on.
+
+        One of ``'constant'``, ``'slowly varying'`` (log-like: D(cn)/D(n) -> 1),
+        ``'regularly varying'`` (r^(-beta), 0 < beta < 1), ``'critical'`` (1/r)
+        or ``'summable'`` (faster than 1/r: sum of D(r) converges).
+
+        Examples
+        --------
+        >>> parse_discount("power(beta=2)").decay, parse_discount("log2").decay
+        ('summable', 'slowly varying')
+        """
+        if self.name == "none":
+            return "constant"
+        if self.name in ("zipf",) or (self.name == "power" and self.kwargs["beta"] == 1):
+            return "critical"
+        if self.name == "geometric" or (self.name == "power" and self.kwargs["beta"] > 1):
+            return "summable"
+        if self.name == "power":
+            return "regularly varying"
+        return "slowly varying"
+
+    def __call__(self, ranks: Any) -> np.ndarray:
+        """D at the given 1-based ranks, as float64."""
+        r = np.asarray(ranks, dtype=np.float64)
+        if r.size and not (np.all(np.isfinite(r)) and r.min() >= 1):
+            raise ValueError(f"ranks must be finite and >= 1 (ranks start at 1), got minimum {np.nanmin(r)!r}")
+        return _KINDS[self.name].function(r, **self.kwargs)
+
+    def __str__(self) -> str:
+        defaults = _KINDS[self.name].params
+        shown = {k: v for k, v in self.params if defaults[k] is _REQUIRED or v != defaults[k]}
+        return format_call(self.name, shown)
+
+    def __repr__(self) -> str:
+        return f"parse_discount({str(self)!r})"
+
+
+#: What the metric functions accept as a discount.
+DiscountLike = str | Discount | Callable[[np.ndarray], np.ndarray]
+
+
+def parse_discount(spec: DiscountLike) -> Discount | Callable[[np.ndarray], np.ndarray]:
+    """Turn a discount spec into a callable on 1-based ranks.
+
+    Parameters
+    ----------
+    spec : str, Discount or callable
+        A spec string such as ``"log2"`` or ``"power(beta=0.5)"``, a
+        :class:`Discount`, or any callable taking an array of ranks
+        (1, 2, ...) and returning the discounts (returned unchanged).
+
+    Returns
+    -------
+    Discount or callable
+
+    Raises
+    ------
+    ValueError
+        Unknown name or bad parameters; the message lists the valid discounts.
+
+    Examples
+    --------
+    >>> parse_discount("log2")([1, 3]).round(4).tolist()
+    [1.0, 0.5]
+    >>> str(parse_discount(" power( beta = 0.50 ) "))
+    'power(beta=0.5)'
+    >>> parse_discount("cosine")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown discount 'cosine'; valid discounts: log2, log(base=2), jarvelin(base=2), power(beta), zipf, geometric(p), logpower(gamma), loglog, none
+    """
+    if isinstance(spec, Discount):
+        return spec
+    if isinstance(spec, str):
+        name, args, kwargs = parse_call(spec, what="discount")
+        if args:
+            raise ValueError(
+                f"discount spec {spec!r}: give parameters by name, e.g. 'power(beta=0.5)'; valid discounts: "
+                f"{_valid_list()}"
+            )
+        return Discount(name, **kwargs)
+    if callable(spec):
+        return spec
+    raise TypeError(f"discount must be a spec string, a Discount or a callable, got {type(spec).__name__}: {spec!r}")

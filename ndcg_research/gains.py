@@ -1,0 +1,165 @@
+"""Gain functions g(rel): the value of a document of grade rel before discounting.
+
+=================================  ===========================================
+spec                               g(rel)
+=================================  ===========================================
+``linear``                         rel (trec_eval, scikit-learn, the article)
+``exp2``                           2^rel - 1 (Burges et al. 2005, LightGBM)
+``mapping({0: 0, 1: 1, 2: 3})``    a table from grade to gain (trec_eval -G
+                                   style); grade 0 maps to 0 unless listed
+=================================  ===========================================
+
+A gain must map 0 to 0 and be non-decreasing; built-ins are so by construction,
+other callables are checked by the metric functions on the grades they see.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ._spec import format_call, format_number, parse_call
+
+__all__ = ["Gain", "parse_gain", "GAIN_NAMES", "GainLike"]
+
+#: Names of the built-in gains.
+GAIN_NAMES: tuple[str, ...] = ("linear", "exp2", "mapping")
+_VALID = "linear, exp2, mapping({grade: gain, ...})"
+
+
+@dataclass(frozen=True)
+class Gain:
+    """A built-in gain function; call it on an array of grades.
+
+    Parameters
+    ----------
+    name : str
+        ``"linear"``, ``"exp2"`` or ``"mapping"``.
+    table : mapping of float to float, optional
+        For ``"mapping"`` only: the gain of each grade. Must be non-decreasing
+        in the grade; grade 0 maps to 0 (implicitly if absent).
+
+    Examples
+    --------
+    >>> Gain("exp2")([0, 1, 3]).tolist()
+    [0.0, 1.0, 7.0]
+    >>> g = parse_gain("mapping({2: 3, 1: 1})")
+    >>> str(g)
+    'mapping({0: 0, 1: 1, 2: 3})'
+    >>> g([2, 0, 1]).tolist()
+    [3.0, 0.0, 1.0]
+    """
+
+    name: str
+    table: tuple[tuple[float, float], ...] = ()
+
+    def __init__(self, name: str, table: Mapping[Any, Any] | None = None) -> None:
+        if name not in GAIN_NAMES:
+            raise ValueError(f"unknown gain {name!r}; valid gains: {_VALID}")
+        if (name == "mapping") != (table is not None):
+            raise ValueError(f"gain {name!r}: a table is given exactly for 'mapping'; valid gains: {_VALID}")
+        pairs: tuple[tuple[float, float], ...] = ()
+        if table is not None:
+            pairs = _checked_table(table)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "table", pairs)
+
+    def __call__(self, grades: Any) -> np.ndarray:
+        """Gains of the given grades, as float64 (may contain inf if exp2 overflows)."""
+        rel = np.asarray(grades, dtype=np.float64)
+        if self.name == "linear":
+            return rel
+        if self.name == "exp2":
+            with np.errstate(over="ignore"):
+                return np.exp2(rel) - 1.0
+        keys = np.array([k for k, _ in self.table])
+        values = np.array([v for _, v in self.table])
+        where = np.searchsorted(keys, rel).clip(max=len(keys) - 1)
+        missing = keys[where] != rel
+        if np.any(missing):
+            raise ValueError(
+                f"gain {str(self)!r} has no entry for grade {rel[missing].flat[0]!r}; "
+                f"add it to the mapping (known grades: {[format_number(k) for k in keys]})"
+            )
+        return values[where]
+
+    def __str__(self) -> str:
+        if self.name != "mapping":
+            return self.name
+        inner = ", ".join(f"{format_number(k)}: {format_number(v)}" for k, v in self.table)
+        return f"mapping({{{inner}}})"
+
+    def __repr__(self) -> str:
+        return f"parse_gain({str(self)!r})"
+
+
+def _checked_table(table: Mapping[Any, Any]) -> tuple[tuple[float, float], ...]:
+    if not isinstance(table, Mapping) or not table:
+        raise TypeError(f"gain 'mapping' needs a non-empty dict from grade to gain, got {table!r}")
+    pairs: dict[float, float] = {}
+    for grade, gain in table.items():
+        for what, value in (("grade", grade), ("gain", gain)):
+            if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+                raise TypeError(f"gain 'mapping': every {what} must be a number, got {value!r}")
+            if not math.isfinite(value):
+                raise ValueError(f"gain 'mapping': every {what} must be finite, got {value!r}")
+        if grade < 0:
+            raise ValueError(f"gain 'mapping': grades must be >= 0, got {grade!r}")
+        pairs[float(grade)] = float(gain)
+    if pairs.setdefault(0.0, 0.0) != 0.0:
+        raise ValueError(f"gain 'mapping': grade 0 must map to 0, got {pairs[0.0]!r}")
+    ordered = sorted(pairs.items())
+    for (g1, v1), (g2, v2) in zip(ordered, ordered[1:]):
+        if v2 < v1:
+            raise ValueError(
+                f"gain 'mapping' must be non-decreasing in the grade: grade {format_number(g2)} -> "
+                f"{format_number(v2)} is below grade {format_number(g1)} -> {format_number(v1)}"
+            )
+    return tuple(ordered)
+
+
+#: What the metric functions accept as a gain.
+GainLike = str | Gain | Mapping[Any, Any] | Callable[[np.ndarray], np.ndarray]
+
+
+def parse_gain(spec: GainLike) -> Gain | Callable[[np.ndarray], np.ndarray]:
+    """Turn a gain spec into a callable on grades.
+
+    Parameters
+    ----------
+    spec : str, Gain, mapping or callable
+        ``"linear"``, ``"exp2"``, ``"mapping({0: 0, 1: 1, 2: 3})"``, a dict
+        from grade to gain, a :class:`Gain`, or any callable (returned
+        unchanged; the metric functions check gain(0) = 0 and monotonicity).
+
+    Returns
+    -------
+    Gain or callable
+
+    Examples
+    --------
+    >>> str(parse_gain("exp2")), str(parse_gain({1: 1, 2: 3}))
+    ('exp2', 'mapping({0: 0, 1: 1, 2: 3})')
+    >>> parse_gain("square")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown gain 'square'; valid gains: linear, exp2, mapping({grade: gain, ...})
+    """
+    if isinstance(spec, Gain):
+        return spec
+    if isinstance(spec, Mapping):
+        return Gain("mapping", spec)
+    if isinstance(spec, str):
+        name, args, kwargs = parse_call(spec, what="gain")
+        if kwargs or len(args) > 1 or (name != "mapping" and args):
+            raise ValueError(f"gain spec {spec!r} is not valid; valid gains: {_VALID}")
+        if name == "mapping" and not args:
+            raise ValueError(f"gain spec {spec!r}: 'mapping' needs a table, e.g. 'mapping({{0: 0, 1: 1, 2: 3}})'")
+        return Gain(name, args[0] if args else None)
+    if callable(spec):
+        return spec
+    raise TypeError(f"gain must be a spec string, a mapping, a Gain or a callable, got {type(spec).__name__}: {spec!r}")
