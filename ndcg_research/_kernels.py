@@ -55,14 +55,14 @@ def _checked_custom_discount(discount: Callable[[np.ndarray], np.ndarray], lengt
         rank = int(np.argmax(bad)) + 1
         raise ValueError(
             f"discount {name} must be positive and finite over the ranks used (1..{length}), "
-            f"got D({rank}) = {values[rank - 1]!r}"
+            f"got D({rank}) = {float(values[rank - 1])!r}"
         )
     rising = np.flatnonzero(np.diff(values) > 0)
     if rising.size:
         rank = int(rising[0]) + 1
         raise ValueError(
-            f"discount {name} must be non-increasing over the ranks used, got D({rank}) = {values[rank - 1]!r} "
-            f"< D({rank + 1}) = {values[rank]!r}"
+            f"discount {name} must be non-increasing over the ranks used, got D({rank}) = {float(values[rank - 1])!r} "
+            f"< D({rank + 1}) = {float(values[rank])!r}"
         )
     return values
 
@@ -90,7 +90,7 @@ def apply_gain(gain: Gain | Callable[[np.ndarray], np.ndarray], grades: np.ndarr
     """
     if isinstance(gain, Gain):
         gains = gain(grades)
-        top = grades.max()
+        top = float(grades.max())
         if not np.isfinite(gain(np.array([top]))[0]):
             raise ValueError(
                 f"gain {str(gain)!r} overflows float64 for grade {top!r} in {name}; use a smaller grade scale or "
@@ -107,16 +107,19 @@ def apply_gain(gain: Gain | Callable[[np.ndarray], np.ndarray], grades: np.ndarr
     if gains.shape != grades.shape or level_gains.shape != levels.shape:
         raise ValueError(f"gain {label} must return one value per grade, got shape {gains.shape} for {grades.shape}")
     if level_gains[0] != 0:
-        raise ValueError(f"gain {label} must map grade 0 to 0, got gain(0) = {level_gains[0]!r}")
-    if not np.all(np.isfinite(level_gains)):
-        bad = levels[~np.isfinite(level_gains)][0]
-        raise ValueError(f"gain {label} is not finite (overflow?) for grade {bad!r}, got {gain(np.array([bad]))[0]!r}")
+        raise ValueError(f"gain {label} must map grade 0 to 0, got gain(0) = {level_gains[0].item()!r}")
+    infinite = np.flatnonzero(~np.isfinite(level_gains))
+    if infinite.size:
+        i = infinite[0]
+        raise ValueError(
+            f"gain {label} is not finite (overflow?) for grade {levels[i].item()!r}, got {level_gains[i].item()!r}"
+        )
     falling = np.flatnonzero(np.diff(level_gains) < 0)
     if falling.size:
         i = falling[0]
         raise ValueError(
-            f"gain {label} must be non-decreasing, got gain({levels[i]!r}) = {level_gains[i]!r} > "
-            f"gain({levels[i + 1]!r}) = {level_gains[i + 1]!r}"
+            f"gain {label} must be non-decreasing, got gain({levels[i].item()!r}) = {level_gains[i].item()!r} > "
+            f"gain({levels[i + 1].item()!r}) = {level_gains[i + 1].item()!r}"
         )
     return gains
 

@@ -41,9 +41,10 @@ class Batch:
         return bool(np.all(self.lengths == self.values.shape[1]))
 
 
-def _numeric(array: np.ndarray, name: str) -> np.ndarray:
-    if array.dtype.kind not in _NUMERIC_KINDS:
-        raise TypeError(f"{name} must be numeric (bool, int or float), got dtype {array.dtype} in {_preview(array)}")
+def _numeric(array: np.ndarray, name: str, kinds: str) -> np.ndarray:
+    if array.dtype.kind not in kinds:
+        wanted = "booleans" if kinds == "b" else "numeric (bool, int or float)"
+        raise TypeError(f"{name} must be {wanted}, got dtype {array.dtype} in {_preview(array)}")
     return array.astype(np.float64, copy=False)
 
 
@@ -52,7 +53,7 @@ def _preview(array: Any) -> str:
     return text if np.size(array) <= 6 else text[:-1] + ", ...]"
 
 
-def as_batch(data: Any, *, name: str, fill: float) -> Batch:
+def as_batch(data: Any, *, name: str, fill: float, kinds: str = _NUMERIC_KINDS) -> Batch:
     """Convert one ranked list (1-D) or many (2-D array, or a sequence of 1-D lists) into a :class:`Batch`.
 
     Raises TypeError for non-numeric input and ValueError for empty lists or
@@ -70,21 +71,21 @@ def as_batch(data: Any, *, name: str, fill: float) -> Batch:
         if array is not None and array.dtype.kind == "O":
             array = None
     if array is None:
-        return _ragged(data, name=name, fill=fill)
+        return _ragged(data, name=name, fill=fill, kinds=kinds)
     if array.ndim == 1:
-        values = _numeric(array, name)
+        values = _numeric(array, name, kinds)
         if values.size == 0:
             raise ValueError(f"{name} is empty; a ranked list needs at least one document")
         return Batch(values[None, :], np.array([values.size]), single=True, name=name)
     if array.ndim == 2:
-        values = _numeric(array, name)
+        values = _numeric(array, name, kinds)
         if values.shape[0] == 0 or values.shape[1] == 0:
             raise ValueError(f"{name} is empty (shape {values.shape}); every query needs at least one document")
         return Batch(values, np.full(values.shape[0], values.shape[1]), single=False, name=name)
     raise ValueError(f"{name} must be 1-D (one query) or 2-D/ragged (one row per query), got {array.ndim}-D")
 
 
-def _ragged(data: Any, *, name: str, fill: float) -> Batch:
+def _ragged(data: Any, *, name: str, fill: float, kinds: str) -> Batch:
     try:
         rows = list(data)
     except TypeError:
@@ -103,7 +104,7 @@ def _ragged(data: Any, *, name: str, fill: float) -> Batch:
             )
         if array.size == 0:
             raise ValueError(f"{name}[{index}] is empty; every query needs at least one document")
-        arrays.append(_numeric(array, f"{name}[{index}]"))
+        arrays.append(_numeric(array, f"{name}[{index}]", kinds))
     lengths = np.array([a.size for a in arrays])
     values = np.full((len(arrays), lengths.max()), fill, dtype=np.float64)
     values[np.arange(lengths.max()) < lengths[:, None]] = np.concatenate(arrays)
@@ -124,7 +125,7 @@ def check_k(k: Any) -> int | None:
 def _first_bad(batch: Batch, bad: np.ndarray) -> str:
     """Describe where the first offending entry sits, e.g. 'query 2, position 5'."""
     query, position = np.argwhere(bad & batch.valid())[0]
-    value = batch.values[query, position]
+    value = float(batch.values[query, position])
     where = f"position {position + 1}" if batch.single else f"query {query}, position {position + 1}"
     return f"{value!r} at {where}"
 
@@ -181,3 +182,22 @@ def check_same_shape(a: Batch, b: Batch) -> None:
         raise ValueError(
             f"{a.name} and {b.name} have different lengths{where}: {a.lengths[q]} and {b.lengths[q]}"
         )
+
+
+def judged_mask(judged: Any, like: Batch) -> np.ndarray:
+    """The boolean ``judged`` mask as a padded 2-D array shaped like ``like``."""
+    mask = as_batch(judged, name="judged", fill=0.0, kinds="b")
+    check_same_shape(like, mask)
+    return (mask.values != 0) & mask.valid()
+
+
+def condense(batch: Batch, judged: np.ndarray, *, fill: float) -> Batch:
+    """Drop unjudged documents, closing the gaps (the "condensed list" of Sakai 2007; trec_eval -J).
+
+    The judged documents keep their relative order; ranks are renumbered 1, 2, ...
+    """
+    order = np.argsort(~judged, axis=1, kind="stable")  # judged first, order kept
+    values = np.take_along_axis(batch.values, order, 1)
+    lengths = judged.sum(axis=1)
+    values[np.arange(values.shape[1]) >= lengths[:, None]] = fill
+    return Batch(values, lengths, batch.single, batch.name)

@@ -30,6 +30,8 @@ This module imports only numpy.
 
 from __future__ import annotations
 
+import os
+import sys
 import warnings
 from typing import Any, Literal, NamedTuple
 
@@ -109,7 +111,7 @@ def _check_ideal_covers(retrieved: _validation.Batch, known: _validation.Batch) 
     bad = np.argwhere(ours > theirs)
     if bad.size:
         q, position = bad[0]
-        grade = ours[q, position]
+        grade = float(ours[q, position])
         where = "" if retrieved.single else f" of query {q}"
         raise ValueError(
             f"ideal{where} does not contain the retrieved grades: {retrieved.name} has "
@@ -121,6 +123,15 @@ def _check_ideal_covers(retrieved: _validation.Batch, known: _validation.Batch) 
 
 def _pad_to(values: np.ndarray, width: int) -> np.ndarray:
     return np.pad(values, ((0, 0), (0, width - values.shape[1])))
+
+
+def _stacklevel_outside_package() -> int:
+    """Stack level of the first caller outside this package, so warnings point at user code."""
+    package_dir = os.path.dirname(__file__)
+    frame, level = sys._getframe(1), 1
+    while frame is not None and frame.f_code.co_filename.startswith(package_dir):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def _normalize(dcg_values: np.ndarray, idcg_values: np.ndarray, zero_ideal: str) -> np.ndarray:
@@ -141,22 +152,31 @@ def _normalize(dcg_values: np.ndarray, idcg_values: np.ndarray, zero_ideal: str)
         f"{queries.size} quer{'y has' if queries.size == 1 else 'ies have'} ideal DCG 0 (no relevant document "
         f"known): {listed}; nDCG set to {fill} by zero_ideal={zero_ideal!r}",
         UndefinedNDCGWarning,
-        stacklevel=3,
+        stacklevel=_stacklevel_outside_package(),
     )
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(undefined, fill, dcg_values / idcg_values)
 
 
 def _ranked_parts(
-    relevance: Any, k: Any, ideal: Any, gain: GainLike, discount: DiscountLike, *, need_dcg: bool = True
+    relevance: Any,
+    k: Any,
+    ideal: Any,
+    gain: GainLike,
+    discount: DiscountLike,
+    judged: Any = None,
+    *,
+    need_dcg: bool = True,
 ) -> tuple[_validation.Batch, np.ndarray | None, np.ndarray]:
     k = _validation.check_k(k)
     gain_fn, discount_fn = parse_gain(gain), parse_discount(discount)
     batch = _grades(relevance)
+    known = batch if ideal is None else _ideal_grades(ideal, batch)
+    if judged is not None:
+        batch = _validation.condense(batch, _validation.judged_mask(judged, batch), fill=0.0)
     dcg_values = None
     if need_dcg:
         dcg_values = _kernels.ranked_dcg(_kernels.apply_gain(gain_fn, batch.values, name="relevance"), discount_fn, k)
-    known = batch if ideal is None else _ideal_grades(ideal, batch)
     idcg_values = _kernels.ideal_dcg(known.values, gain_fn, discount_fn, k, name=known.name)
     return batch, dcg_values, idcg_values
 
@@ -281,6 +301,7 @@ def ndcg_parts(
     gain: GainLike = "linear",
     discount: DiscountLike = "log2",
     zero_ideal: ZeroIdeal = "zero",
+    judged: Any = None,
 ) -> NDCGParts:
     """DCG, ideal DCG and nDCG computed together; arguments as in :func:`ndcg`.
 
@@ -290,7 +311,7 @@ def ndcg_parts(
     >>> [round(x, 3) for x in parts]
     [6.861, 8.74, 0.785]
     """
-    batch, dcg_values, idcg_values = _ranked_parts(relevance, k, ideal, gain, discount)
+    batch, dcg_values, idcg_values = _ranked_parts(relevance, k, ideal, gain, discount, judged)
     ndcg_values = _normalize(dcg_values, idcg_values, zero_ideal)
     return NDCGParts(_out(dcg_values, batch), _out(idcg_values, batch), _out(ndcg_values, batch))
 
@@ -303,6 +324,7 @@ def ndcg(
     gain: GainLike = "linear",
     discount: DiscountLike = "log2",
     zero_ideal: ZeroIdeal = "zero",
+    judged: Any = None,
 ) -> Value:
     r"""Normalized DCG: :math:`\mathrm{nDCG@k} = \mathrm{DCG@k} / \mathrm{IDCG@k}`, in [0, 1].
 
@@ -325,6 +347,12 @@ def ndcg(
         D(r) on 1-based ranks; see :mod:`ndcg_research.discounts`.
     zero_ideal : {"zero", "one", "nan", "raise"}, default "zero"
         Value for a query whose ideal DCG is 0 (with an UndefinedNDCGWarning).
+    judged : array-like of bool, optional
+        Same shape as ``relevance``: False marks a document nobody judged.
+        Given, the metric runs on the *condensed list* (Sakai 2007; trec_eval
+        ``-J``): unjudged documents are removed and the ranks below close up.
+        Not given, every document counts as judged, so unjudged documents must
+        carry grade 0 (the usual, pessimistic convention).
 
     Returns
     -------
@@ -345,12 +373,26 @@ def ndcg(
     0.961
     >>> ndcg([[3, 2, 1], [0, 1]]).round(3).tolist()
     [1.0, 0.631]
+
+    Condensed list: the unjudged document at rank 2 is dropped, the 1 moves up.
+
+    >>> round(ndcg([0, 0, 1], judged=[True, False, True]), 3)
+    0.631
     """
-    return ndcg_parts(relevance, k, ideal=ideal, gain=gain, discount=discount, zero_ideal=zero_ideal).ndcg
+    return ndcg_parts(
+        relevance, k, ideal=ideal, gain=gain, discount=discount, zero_ideal=zero_ideal, judged=judged
+    ).ndcg
 
 
 def _score_parts(
-    y_true: Any, y_score: Any, k: Any, ideal: Any, gain: GainLike, discount: DiscountLike, ties: str
+    y_true: Any,
+    y_score: Any,
+    k: Any,
+    ideal: Any,
+    gain: GainLike,
+    discount: DiscountLike,
+    ties: str,
+    judged: Any = None,
 ) -> tuple[_validation.Batch, np.ndarray, np.ndarray]:
     k = _validation.check_k(k)
     ties = check_ties(ties)
@@ -359,11 +401,15 @@ def _score_parts(
     scores = _validation.as_batch(y_score, name="y_score", fill=-np.inf)
     _validation.check_same_shape(labels, scores)
     _validation.check_scores(scores)
+    known = labels if ideal is None else _ideal_grades(ideal, labels)
+    if judged is not None:
+        mask = _validation.judged_mask(judged, labels)
+        labels = _validation.condense(labels, mask, fill=0.0)
+        scores = _validation.condense(scores, mask, fill=-np.inf)
     gains = _kernels.apply_gain(gain_fn, labels.values, name="y_true")
     dcg_values = ranked_gains(gains, scores.values, k, ties) @ _kernels.discount_vector(
         discount_fn, scores.values.shape[1] if k is None else min(k, scores.values.shape[1])
     )
-    known = labels if ideal is None else _ideal_grades(ideal, labels)
     idcg_values = _kernels.ideal_dcg(known.values, gain_fn, discount_fn, k, name=known.name)
     return labels, dcg_values, idcg_values
 
@@ -378,6 +424,7 @@ def ndcg_parts_from_scores(
     discount: DiscountLike = "log2",
     ties: Ties = "average",
     zero_ideal: ZeroIdeal = "zero",
+    judged: Any = None,
 ) -> NDCGParts:
     """DCG, ideal DCG and nDCG from labels and scores; arguments as in :func:`ndcg_from_scores`.
 
@@ -387,7 +434,7 @@ def ndcg_parts_from_scores(
     >>> [round(x, 3) for x in parts]
     [1.631, 2.631, 0.62]
     """
-    labels, dcg_values, idcg_values = _score_parts(y_true, y_score, k, ideal, gain, discount, ties)
+    labels, dcg_values, idcg_values = _score_parts(y_true, y_score, k, ideal, gain, discount, ties, judged)
     ndcg_values = _normalize(dcg_values, idcg_values, zero_ideal)
     return NDCGParts(_out(dcg_values, labels), _out(idcg_values, labels), _out(ndcg_values, labels))
 
@@ -402,6 +449,7 @@ def ndcg_from_scores(
     discount: DiscountLike = "log2",
     ties: Ties = "average",
     zero_ideal: ZeroIdeal = "zero",
+    judged: Any = None,
 ) -> Value:
     """nDCG of the ranking that sorts documents by decreasing model score.
 
@@ -429,6 +477,9 @@ def ndcg_from_scores(
         model gets the average, never 1 by accident.
     zero_ideal : {"zero", "one", "nan", "raise"}, default "zero"
         Value for a query whose ideal DCG is 0.
+    judged : array-like of bool, optional
+        Same shape as ``y_true``; unjudged documents (False) are removed before
+        ranking (condensed list, trec_eval ``-J``). See :func:`ndcg`.
 
     Returns
     -------
@@ -444,7 +495,7 @@ def ndcg_from_scores(
     0.6309297535714575
     """
     return ndcg_parts_from_scores(
-        y_true, y_score, k, ideal=ideal, gain=gain, discount=discount, ties=ties, zero_ideal=zero_ideal
+        y_true, y_score, k, ideal=ideal, gain=gain, discount=discount, ties=ties, zero_ideal=zero_ideal, judged=judged
     ).ndcg
 
 
