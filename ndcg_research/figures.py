@@ -1,0 +1,425 @@
+"""Save figures for citing: deterministic PNG and PDF files with a provenance record.
+
+Every figure of the project is saved through :func:`save_figure`, which writes
+three files with one stable name (``NN_short_description``, where ``NN`` is the
+number of the notebook that makes it):
+
+- ``<name>.png``: raster at a fixed resolution (:data:`PNG_DPI`),
+- ``<name>.pdf``: vector version for papers,
+- ``<name>.json``: provenance (notebook, caption, parameters, seed, package
+  version, git commit and whether the work tree had uncommitted changes,
+  Python/NumPy/Matplotlib versions, SHA-256 of the two image files).
+
+The image files carry no creation date and no software version, so saving the
+same figure twice gives byte-identical files and regenerated figures only show
+up in ``git diff`` when they really changed.
+
+:func:`write_index` turns the provenance records of a folder into a Markdown
+index (``README.md``) with one row per figure.
+
+This module imports Matplotlib; :mod:`ndcg_research` itself does not import it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import platform
+import re
+import subprocess
+from collections.abc import Iterable, Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import matplotlib
+import numpy as np
+from matplotlib.figure import Figure
+
+__all__ = [
+    "PNG_DPI",
+    "FIGURE_NAME_PATTERN",
+    "save_figure",
+    "figure_files",
+    "read_provenance",
+    "write_index",
+    "use_style",
+]
+
+#: Resolution of the PNG files, in dots per inch.
+PNG_DPI = 200
+
+#: A figure name: two digits (the notebook number), an underscore, then lower-case
+#: words joined by underscores, e.g. ``01_contributions``.
+FIGURE_NAME_PATTERN = re.compile(r"^\d{2}_[a-z0-9]+(?:_[a-z0-9]+)*$")
+
+#: Parameters never recorded in the provenance: machine-specific output paths.
+_PATH_PARAMETERS = frozenset({"figures_dir", "results_dir"})
+
+#: Metadata that removes dates and version strings from the image files.
+_PDF_METADATA: dict[str, Any] = {"CreationDate": None, "ModDate": None, "Creator": None, "Producer": None}
+_PNG_METADATA: dict[str, Any] = {"Software": None}
+
+#: The files written for each figure, by suffix.
+_SUFFIXES = (".png", ".pdf", ".json")
+
+INDEX_NAME = "README.md"
+
+
+def figure_files(name: str, figures_dir: str | os.PathLike[str]) -> list[Path]:
+    """Return the paths of the three files of figure ``name``: PNG, PDF and JSON.
+
+    Parameters
+    ----------
+    name : str
+        Figure name, e.g. ``"01_contributions"``.
+    figures_dir : str or path-like
+        Folder holding the figures.
+
+    Returns
+    -------
+    list of pathlib.Path
+        ``[<dir>/<name>.png, <dir>/<name>.pdf, <dir>/<name>.json]``.
+
+    Examples
+    --------
+    >>> [p.name for p in figure_files("01_contributions", "figures")]
+    ['01_contributions.png', '01_contributions.pdf', '01_contributions.json']
+    """
+    folder = Path(figures_dir)
+    return [folder / f"{name}{suffix}" for suffix in _SUFFIXES]
+
+
+def save_figure(
+    fig: Figure,
+    name: str,
+    *,
+    figures_dir: str | os.PathLike[str],
+    caption: str,
+    notebook: str,
+    parameters: Mapping[str, Any],
+    seed: int | Sequence[int] | None = None,
+) -> list[Path]:
+    """Write ``fig`` as ``<name>.png`` and ``<name>.pdf`` plus a provenance record ``<name>.json``.
+
+    The PNG is rendered at :data:`PNG_DPI` dots per inch; both image files are
+    written without creation dates or software versions, so two saves of the
+    same figure are byte-identical.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        The figure to save.
+    name : str
+        Stable figure name ``NN_short_description`` (two-digit notebook number,
+        then lower-case words joined by underscores), e.g. ``"01_contributions"``.
+    figures_dir : str or path-like
+        Output folder; created if missing.
+    caption : str
+        One-line caption, shown in the figure index. Must not be empty.
+    notebook : str
+        The notebook that makes the figure, e.g. ``"01_worked_example.ipynb"``.
+    parameters : mapping
+        The parameters the figure depends on. Values must be JSON-serialisable
+        (NumPy scalars and arrays, tuples and paths are converted). The output
+        paths ``figures_dir`` and ``results_dir`` are dropped, since they differ
+        between machines and do not change the figure.
+    seed : int or sequence of int, optional
+        The random seed (or ``SeedSequence`` entropy) the figure's data came from;
+        ``None`` for figures without randomness.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The three files written: PNG, PDF, JSON.
+
+    Raises
+    ------
+    TypeError
+        If ``fig`` is not a Matplotlib figure or a parameter cannot be stored as JSON.
+    ValueError
+        If ``name`` does not follow the naming rule or ``caption`` is empty.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from matplotlib.figure import Figure
+    >>> fig = Figure()
+    >>> _ = fig.subplots().plot([1, 2, 3])
+    >>> folder = tempfile.mkdtemp()
+    >>> paths = save_figure(fig, "01_example", figures_dir=folder, caption="A line.",
+    ...                     notebook="01_worked_example.ipynb", parameters={"k": 6})
+    >>> [p.name for p in paths]
+    ['01_example.png', '01_example.pdf', '01_example.json']
+    >>> read_provenance(paths[2])["parameters"]
+    {'k': 6}
+    """
+    if not isinstance(fig, Figure):
+        raise TypeError(f"fig must be a matplotlib Figure, got {type(fig).__name__}")
+    if not isinstance(name, str) or not FIGURE_NAME_PATTERN.match(name):
+        raise ValueError(
+            f"name must look like 'NN_short_description' (two digits, underscore, lower-case "
+            f"words joined by underscores), got {name!r}"
+        )
+    if not isinstance(caption, str) or not caption.strip():
+        raise ValueError(f"caption must be a non-empty string, got {caption!r}")
+    if "\n" in caption.strip():
+        raise ValueError(f"caption must be one line, got {caption!r}")
+    if not isinstance(notebook, str) or not notebook:
+        raise ValueError(f"notebook must be a non-empty string, got {notebook!r}")
+    if not isinstance(parameters, Mapping):
+        raise TypeError(f"parameters must be a mapping, got {type(parameters).__name__}")
+
+    folder = Path(figures_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    png, pdf, record = figure_files(name, folder)
+
+    clean_parameters = {
+        str(key): _to_json(value, f"parameters[{key!r}]")
+        for key, value in parameters.items()
+        if key not in _PATH_PARAMETERS
+    }
+    clean_seed = _to_json(seed, "seed")
+
+    fig.savefig(png, format="png", dpi=PNG_DPI, metadata=_PNG_METADATA)
+    fig.savefig(pdf, format="pdf", metadata=_PDF_METADATA)
+
+    commit, dirty = _git_state(exclude=folder)
+    provenance = {
+        "figure": name,
+        "caption": caption.strip(),
+        "notebook": notebook,
+        "files": {
+            "png": png.name,
+            "pdf": pdf.name,
+        },
+        "sha256": {
+            "png": _sha256(png),
+            "pdf": _sha256(pdf),
+        },
+        "parameters": clean_parameters,
+        "seed": clean_seed,
+        "package_version": _package_version(),
+        "git": {"commit": commit, "dirty": dirty},
+        "versions": {
+            "python": platform.python_version(),
+            "numpy": np.__version__,
+            "matplotlib": matplotlib.__version__,
+        },
+        "png_dpi": PNG_DPI,
+    }
+    record.write_text(json.dumps(provenance, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    return [png, pdf, record]
+
+
+def read_provenance(path: str | os.PathLike[str]) -> dict[str, Any]:
+    """Read one provenance record written by :func:`save_figure`.
+
+    Parameters
+    ----------
+    path : str or path-like
+        The ``<name>.json`` file.
+
+    Returns
+    -------
+    dict
+        The record.
+
+    Raises
+    ------
+    ValueError
+        If the file is not a figure provenance record.
+    """
+    path = Path(path)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ValueError(f"{path} is not valid JSON: {exc}") from exc
+    if not isinstance(data, dict) or "figure" not in data or "caption" not in data:
+        raise ValueError(f"{path} is not a figure provenance record (no 'figure'/'caption' keys)")
+    return data
+
+
+def write_index(figures_dir: str | os.PathLike[str], *, title: str = "Figures") -> Path:
+    """Write ``<figures_dir>/README.md``, a table of every figure in the folder.
+
+    One row per provenance record (``*.json`` with ``figure`` and ``caption``
+    keys), sorted by figure name: name, notebook, caption and links to the PNG
+    and PDF files. The index contains nothing that changes between runs of the
+    same code (no dates), so regenerating it does not churn.
+
+    Parameters
+    ----------
+    figures_dir : str or path-like
+        The folder to index; created if missing.
+    title : str, optional
+        Heading of the index.
+
+    Returns
+    -------
+    pathlib.Path
+        The index file.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from matplotlib.figure import Figure
+    >>> folder = tempfile.mkdtemp()
+    >>> _ = save_figure(Figure(), "01_empty", figures_dir=folder, caption="Nothing.",
+    ...                 notebook="01_worked_example.ipynb", parameters={})
+    >>> print(write_index(folder).read_text().splitlines()[-1])
+    | `01_empty` | `01_worked_example.ipynb` | Nothing. | [PNG](01_empty.png) · [PDF](01_empty.pdf) |
+    """
+    folder = Path(figures_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    records = []
+    for path in sorted(folder.glob("*.json")):
+        try:
+            records.append(read_provenance(path))
+        except ValueError:
+            continue
+    records.sort(key=lambda r: str(r["figure"]))
+
+    lines = [
+        f"# {title}",
+        "",
+        "Generated by `python -m ndcg_research reproduce` from the provenance records",
+        "(`<name>.json`) beside each figure; do not edit by hand. Each record names the notebook,",
+        "its parameters, the seed, the package version and the git commit that made the figure.",
+        "",
+        "| Figure | Notebook | Caption | Files |",
+        "|---|---|---|---|",
+    ]
+    for record in records:
+        name = str(record["figure"])
+        files = record.get("files", {})
+        links = " · ".join(
+            f"[{kind.upper()}]({files[kind]})" for kind in ("png", "pdf") if kind in files
+        )
+        caption = str(record["caption"]).replace("|", "\\|")
+        lines.append(f"| `{name}` | `{record.get('notebook', '?')}` | {caption} | {links} |")
+    if not records:
+        lines.append("| (none yet) | | | |")
+    index = folder / INDEX_NAME
+    index.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return index
+
+
+def use_style() -> None:
+    """Apply the project's Matplotlib style: readable fonts, light grid, no clipping.
+
+    Works under any backend (including the non-interactive ``Agg``); it only
+    changes ``rcParams`` and never selects a backend.
+
+    Examples
+    --------
+    >>> use_style()
+    >>> import matplotlib
+    >>> matplotlib.rcParams["axes.grid"]
+    True
+    """
+    matplotlib.rcParams.update(
+        {
+            "figure.figsize": (7.0, 4.0),
+            "figure.dpi": 100,
+            "figure.constrained_layout.use": True,
+            "font.size": 11,
+            "axes.titlesize": 12,
+            "axes.labelsize": 11,
+            "legend.fontsize": 10,
+            "xtick.labelsize": 10,
+            "ytick.labelsize": 10,
+            "axes.grid": True,
+            "grid.alpha": 0.3,
+            "axes.spines.top": False,
+            "axes.spines.right": False,
+            "savefig.bbox": "tight",
+            "pdf.fonttype": 42,
+            "svg.hashsalt": "ndcg_research",
+        }
+    )
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _to_json(value: Any, where: str) -> Any:
+    """Convert ``value`` to plain JSON types, or raise ``TypeError`` naming ``where``."""
+    if value is None or isinstance(value, (bool, str)):
+        return value
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return int(value)
+    if isinstance(value, (float, np.floating)):
+        number = float(value)
+        if not math.isfinite(number):
+            return str(number)
+        return number
+    if isinstance(value, np.bool_):
+        return bool(value)
+    if isinstance(value, np.ndarray):
+        return [_to_json(v, f"{where}[{i}]") for i, v in enumerate(value.tolist())]
+    if isinstance(value, os.PathLike):
+        return os.fspath(value)
+    if isinstance(value, Mapping):
+        return {str(k): _to_json(v, f"{where}[{k!r}]") for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_to_json(v, f"{where}[{i}]") for i, v in enumerate(value)]
+    raise TypeError(f"{where} cannot be stored as JSON: {value!r} of type {type(value).__name__}")
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _package_version() -> str | None:
+    try:
+        import ndcg_research
+
+        version = getattr(ndcg_research, "__version__", None)
+        if version is not None:
+            return str(version)
+    except Exception:  # pragma: no cover - the package is importable where this runs
+        pass
+    try:
+        from importlib.metadata import version as _version
+
+        return _version("ndcg_research")
+    except Exception:
+        return None
+
+
+def _git_state(exclude: Path | None = None) -> tuple[str | None, bool | None]:
+    """Return ``(commit, dirty)`` of the repository holding this package.
+
+    ``dirty`` is whether tracked files differ from the commit, ignoring the
+    figures folder itself (regenerated figures must not make the record dirty).
+    Both are ``None`` outside a git work tree or without git.
+    """
+    source = Path(__file__).resolve().parent
+
+    def git(*args: str) -> str:
+        return subprocess.run(
+            ["git", *args], cwd=source, capture_output=True, text=True, timeout=30, check=True
+        ).stdout.strip()
+
+    try:
+        commit = git("rev-parse", "HEAD")
+        top = Path(git("rev-parse", "--show-toplevel")).resolve()
+    except (OSError, subprocess.SubprocessError):
+        return None, None
+    if not commit:
+        return None, None
+    pathspec = [":(top)."]
+    if exclude is not None:
+        try:
+            relative = exclude.resolve().relative_to(top)
+            if relative.parts:
+                pathspec.append(f":(top,exclude){relative.as_posix()}")
+        except ValueError:
+            pass
+    try:
+        status = git("status", "--porcelain", "--untracked-files=no", "--", *pathspec)
+    except (OSError, subprocess.SubprocessError):
+        return commit, None
+    return commit, bool(status)

@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""The two commands of the project; standard library only.
+
+    python tasks.py reproduce [ARGS...]   # run all notebooks (profile full), regenerate figures/
+    python tasks.py test [ARGS...]        # run the whole test suite (unit tests + nbval)
+
+Each command first makes sure ``.venv`` exists (created with :mod:`venv` if
+missing) and holds the pinned dependencies (``requirements.txt``, plus
+``requirements-test.txt`` for ``test``) and the package in editable mode. A stamp
+file in ``.venv`` records a hash of the requirement files and ``pyproject.toml``,
+so later runs skip the installation when nothing changed.
+
+Extra arguments are passed on: to ``python -m ndcg_research reproduce`` (e.g.
+``--profile quick --output DIR``, ``--only 01``) or to ``pytest`` (e.g. ``-k runner``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent
+VENV = ROOT / ".venv"
+STAMP = VENV / ".ndcg_research-install.json"
+BASE_FILES = ("requirements.txt", "pyproject.toml")
+TEST_FILES = ("requirements-test.txt",)
+MIN_PYTHON = (3, 11)
+
+USAGE = """usage: python tasks.py {reproduce,test} [ARGS...]
+
+  reproduce  run every notebook with the 'full' profile and regenerate figures/ and
+             figures/README.md; ARGS go to `python -m ndcg_research reproduce`
+             (e.g. --profile quick --output DIR, --only 01)
+  test       run the whole test suite (unit tests and nbval on the notebooks);
+             ARGS go to pytest
+"""
+
+
+def venv_python() -> Path:
+    """Path of the virtual environment's interpreter."""
+    if os.name == "nt":
+        return VENV / "Scripts" / "python.exe"
+    return VENV / "bin" / "python"
+
+
+def run(cmd: list[str], **kwargs) -> None:
+    """Run a command from the repository root, echoing it; exit on failure."""
+    print("+ " + " ".join(str(c) for c in cmd), flush=True)
+    result = subprocess.run([str(c) for c in cmd], cwd=ROOT, **kwargs)
+    if result.returncode != 0:
+        sys.exit(f"tasks.py: command failed with exit status {result.returncode}: {' '.join(map(str, cmd))}")
+
+
+def digest(names: tuple[str, ...]) -> str:
+    """SHA-256 over the named files of the repository."""
+    h = hashlib.sha256()
+    for name in names:
+        h.update(name.encode() + b"\0")
+        h.update((ROOT / name).read_bytes())
+        h.update(b"\0")
+    return h.hexdigest()
+
+
+def read_stamp() -> dict[str, str]:
+    try:
+        data = json.loads(STAMP.read_text(encoding="utf-8"))
+        return data if isinstance(data, dict) else {}
+    except (OSError, ValueError):
+        return {}
+
+
+def ensure_env(*, with_tests: bool) -> Path:
+    """Create ``.venv`` if needed and install what changed since the last install."""
+    if sys.version_info < MIN_PYTHON:
+        sys.exit(f"tasks.py: Python {'.'.join(map(str, MIN_PYTHON))} or newer is needed, "
+                 f"this is {sys.version.split()[0]}")
+    python = venv_python()
+    if not python.exists():
+        print(f"Creating virtual environment {VENV}", flush=True)
+        run([sys.executable, "-m", "venv", VENV])
+        STAMP.unlink(missing_ok=True)
+
+    stamp = read_stamp()
+    wanted = {"base": digest(BASE_FILES)}
+    if with_tests:
+        wanted["test"] = digest(TEST_FILES)
+    if all(stamp.get(key) == value for key, value in wanted.items()):
+        return python
+
+    print("Installing dependencies (requirements changed or first run)", flush=True)
+    run([python, "-m", "pip", "install", "--disable-pip-version-check", "--quiet", "--upgrade", "pip"])
+    cmd = [python, "-m", "pip", "install", "--disable-pip-version-check", "--quiet", "-r", "requirements.txt"]
+    if with_tests:
+        cmd += ["-r", "requirements-test.txt"]
+    cmd += ["-e", "."]
+    run(cmd)
+    # Record only what was installed now (after a base-only install the test
+    # dependencies are re-checked by the next `test`).
+    STAMP.write_text(json.dumps(wanted, indent=2) + "\n", encoding="utf-8")
+    return python
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] in {"-h", "--help", "help"}:
+        print(USAGE)
+        return 0 if argv else 2
+    command, rest = argv[0], argv[1:]
+    env = dict(os.environ)
+    env.setdefault("PYTHONHASHSEED", "0")
+    env.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
+    if command == "reproduce":
+        python = ensure_env(with_tests=False)
+        if not any(a == "--profile" or a.startswith("--profile=") for a in rest):
+            rest = ["--profile", "full", *rest]
+        cmd = [str(python), "-m", "ndcg_research", "reproduce", *rest]
+    elif command == "test":
+        python = ensure_env(with_tests=True)
+        cmd = [str(python), "-m", "pytest", *rest]
+    else:
+        print(f"tasks.py: unknown command {command!r}\n\n{USAGE}", file=sys.stderr)
+        return 2
+    print("+ " + " ".join(cmd), flush=True)
+    return subprocess.run(cmd, cwd=ROOT, env=env).returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
