@@ -90,6 +90,8 @@ def apply_gain(gain: Gain | Callable[[np.ndarray], np.ndarray], grades: np.ndarr
     """
     if isinstance(gain, Gain):
         gains = gain(grades)
+        if gain.name == "linear":  # the identity cannot overflow finite grades
+            return gains
         top = float(grades.max())
         if not np.isfinite(gain(np.array([top]))[0]):
             raise ValueError(

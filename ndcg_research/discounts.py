@@ -183,7 +183,7 @@ class Discount:
             values[key] = float(value)
         problem = kind.constraint(**values)
         if problem:
-            raise ValueError(f"discount {name!r}: {problem}")
+            raise ValueError(f"discount {name!r}: {problem} (valid: {_signature(name)}; all discounts: {_valid_list()})")
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "params", tuple(values.items()))
 
