@@ -389,14 +389,15 @@ def _package_version() -> str | None:
         return None
 
 
-def _git_state(exclude: Path | None = None) -> tuple[str | None, bool | None]:
+def _git_state(exclude: Path | None = None, source: Path | None = None) -> tuple[str | None, bool | None]:
     """Return ``(commit, dirty)`` of the repository holding this package.
 
     ``dirty`` is whether tracked files differ from the commit, ignoring the
     figures folder itself (regenerated figures must not make the record dirty).
     Both are ``None`` outside a git work tree or without git.
     """
-    source = Path(__file__).resolve().parent
+    if source is None:
+        source = Path(__file__).resolve().parent
 
     def git(*args: str) -> str:
         return subprocess.run(
@@ -410,7 +411,7 @@ def _git_state(exclude: Path | None = None) -> tuple[str | None, bool | None]:
         return None, None
     if not commit:
         return None, None
-    pathspec = [":(top)."]
+    pathspec = [":/"]
     if exclude is not None:
         try:
             relative = exclude.resolve().relative_to(top)

@@ -292,8 +292,12 @@ def declared_figures(notebook: str | os.PathLike[str] | Any) -> list[str]:
     return list(figures)
 
 
-def notebook_parameters(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """Return the default parameters declared in a notebook's ``parameters`` cell.
+def notebook_parameters(path: str | os.PathLike[str]) -> dict[str, str]:
+    """Return the parameters declared in a notebook's ``parameters`` cell.
+
+    The cell is parsed with :mod:`ast` (papermill's own inspection is
+    line-based and gives up on lines such as ``k = 6  # "quoted" (comment)``).
+    Every top-level assignment ``name = value`` or ``name: type = value`` counts.
 
     Parameters
     ----------
@@ -303,23 +307,52 @@ def notebook_parameters(path: str | os.PathLike[str]) -> dict[str, Any]:
     Returns
     -------
     dict
-        ``{name: default expression as text}``.
+        ``{name: default value as source text}``, in the order of the cell.
 
     Raises
     ------
     RunnerError
-        If the notebook has no cell tagged ``parameters``.
+        If the notebook has no cell tagged ``parameters``, or the cell is not valid Python.
+
+    Examples
+    --------
+    >>> import nbformat, tempfile, os
+    >>> nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+    ...     'k = 6  # cut-off "k" (None: all)\\nfigures_dir = "../build/figures"')])
+    >>> nb.cells[0].metadata["tags"] = ["parameters"]
+    >>> path = os.path.join(tempfile.mkdtemp(), "01_x.ipynb")
+    >>> nbformat.write(nb, path)
+    >>> notebook_parameters(path)
+    {'k': '6', 'figures_dir': '"../build/figures"'}
     """
+    import ast
+
     nb = _read(path)
-    if not any("parameters" in c.metadata.get("tags", []) for c in nb.cells):
+    cells = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
+    if not cells:
         raise RunnerError(
             f"notebook {Path(path).name} has no cell tagged 'parameters' "
             "(papermill would inject parameters at the top and the defaults would win)"
         )
-    import papermill
-
-    inferred = papermill.inspect_notebook(str(path))
-    return {name: info["default"] for name, info in inferred.items()}
+    declared: dict[str, str] = {}
+    for cell in cells:
+        try:
+            tree = ast.parse(cell.source)
+        except SyntaxError as exc:
+            raise RunnerError(
+                f"the parameters cell of notebook {Path(path).name} is not valid Python: {exc}"
+            ) from exc
+        for node in tree.body:
+            if isinstance(node, ast.Assign):
+                targets = [t.id for t in node.targets if isinstance(t, ast.Name)]
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name) and node.value:
+                targets = [node.target.id]
+            else:
+                continue
+            text = ast.get_source_segment(cell.source, node.value) or ""
+            for name in targets:
+                declared[name] = text
+    return declared
 
 
 # --------------------------------------------------------------------------- execution

@@ -1,0 +1,158 @@
+"""Figure files: byte-deterministic, with provenance, and indexed."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+from matplotlib.figure import Figure
+
+from ndcg_research import figures
+from ndcg_research.figures import read_provenance, save_figure, write_index
+
+
+def _figure() -> Figure:
+    figures.use_style()
+    fig = Figure()
+    ax = fig.subplots()
+    ax.bar(np.arange(1, 7), [3, 1.262, 1.5, 0, 0.387, 0.712], label="returned")
+    ax.set(title="Contributions g(rel$_i$) · D(i)", xlabel="rank")
+    ax.legend()
+    return fig
+
+
+def _save(folder, name="01_test_figure", **overrides):
+    kwargs = dict(figures_dir=folder, caption="A test figure.", notebook="01_worked_example.ipynb",
+                  parameters={"k": 6, "grades": [3, 2, 3]}, seed=None)
+    kwargs.update(overrides)
+    return save_figure(_figure(), name, **kwargs)
+
+
+def test_two_saves_are_byte_identical(tmp_path):
+    first = _save(tmp_path / "a")
+    second = _save(tmp_path / "b")
+    for a, b in zip(first, second):
+        assert a.read_bytes() == b.read_bytes(), a.name
+    # Saving again into the same folder rewrites the same bytes.
+    before = [p.read_bytes() for p in first]
+    again = _save(tmp_path / "a")
+    assert [p.read_bytes() for p in again] == before
+
+
+def test_image_files_carry_no_dates_or_versions(tmp_path):
+    png, pdf, _ = _save(tmp_path)
+    pdf_bytes = pdf.read_bytes()
+    assert b"CreationDate" not in pdf_bytes and b"ModDate" not in pdf_bytes
+    assert b"Matplotlib" not in pdf_bytes
+    assert b"Software" not in png.read_bytes()
+    assert png.read_bytes().startswith(b"\x89PNG")
+
+
+def test_provenance_record(tmp_path):
+    png, pdf, record = _save(
+        tmp_path, seed=[2013, 4],
+        parameters={"k": np.int64(6), "beta": np.float64(0.5), "grades": np.array([3, 2]),
+                    "figures_dir": "/somewhere", "results_dir": "/elsewhere", "k_max": None},
+    )
+    data = read_provenance(record)
+    assert data["figure"] == "01_test_figure"
+    assert data["caption"] == "A test figure."
+    assert data["notebook"] == "01_worked_example.ipynb"
+    # Paths are machine-specific and dropped; NumPy values become plain JSON.
+    assert data["parameters"] == {"k": 6, "beta": 0.5, "grades": [3, 2], "k_max": None}
+    assert data["seed"] == [2013, 4]
+    assert data["files"] == {"png": png.name, "pdf": pdf.name}
+    assert data["sha256"]["png"] == hashlib.sha256(png.read_bytes()).hexdigest()
+    assert data["sha256"]["pdf"] == hashlib.sha256(pdf.read_bytes()).hexdigest()
+    assert set(data["versions"]) == {"python", "numpy", "matplotlib"}
+    assert data["versions"]["numpy"] == np.__version__
+    import ndcg_research
+
+    assert data["package_version"] == ndcg_research.__version__
+    commit = data["git"]["commit"]
+    assert commit is None or (len(commit) == 40 and int(commit, 16) >= 0)
+    assert data["git"]["dirty"] in (None, True, False)
+    assert json.loads(record.read_text()) == data
+
+
+@pytest.mark.parametrize(
+    ("overrides", "error", "match"),
+    [
+        ({"name": "contributions"}, ValueError, "name must look like 'NN_short_description'"),
+        ({"name": "01_Contributions"}, ValueError, "got '01_Contributions'"),
+        ({"caption": "  "}, ValueError, "caption must be a non-empty string"),
+        ({"caption": "two\nlines"}, ValueError, "caption must be one line"),
+        ({"parameters": {"f": object()}}, TypeError, r"parameters\['f'\] cannot be stored as JSON"),
+        ({"parameters": [("k", 6)]}, TypeError, "parameters must be a mapping"),
+    ],
+)
+def test_bad_arguments_are_rejected(tmp_path, overrides, error, match):
+    name = overrides.pop("name", "01_ok")
+    with pytest.raises(error, match=match):
+        _save(tmp_path, name, **overrides)
+
+
+def test_fig_must_be_a_figure(tmp_path):
+    with pytest.raises(TypeError, match="fig must be a matplotlib Figure, got list"):
+        save_figure([], "01_x", figures_dir=tmp_path, caption="c", notebook="n", parameters={})
+
+
+def test_index_lists_each_figure_once_sorted(tmp_path):
+    _save(tmp_path, "02_second", caption="Second | with a pipe.", notebook="02_b.ipynb")
+    _save(tmp_path, "01_first", caption="First.")
+    (tmp_path / "unrelated.json").write_text('{"not": "a figure"}')
+    (tmp_path / "broken.json").write_text("{")
+    index = write_index(tmp_path)
+    assert index == tmp_path / "README.md"
+    rows = [line for line in index.read_text().splitlines() if line.startswith("| `")]
+    assert rows == [
+        "| `01_first` | `01_worked_example.ipynb` | First. | [PNG](01_first.png) · [PDF](01_first.pdf) |",
+        "| `02_second` | `02_b.ipynb` | Second \\| with a pipe. | [PNG](02_second.png) · [PDF](02_second.pdf) |",
+    ]
+    # Regenerating gives the same file (no dates).
+    text = index.read_text()
+    assert write_index(tmp_path).read_text() == text
+
+
+def test_empty_index(tmp_path):
+    assert "(none yet)" in write_index(tmp_path / "new").read_text()
+
+
+def test_package_import_does_not_load_matplotlib():
+    code = "import sys, ndcg_research; print('matplotlib' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+def test_git_state_dirty_ignores_the_figures_folder(tmp_path):
+    from ndcg_research.figures import _git_state
+
+    def git(*args):
+        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
+
+    git("init", "-q")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "empty")
+    (tmp_path / "pkg").mkdir()
+    (tmp_path / "figures").mkdir()
+    (tmp_path / "pkg" / "code.py").write_text("x = 1\n")
+    (tmp_path / "figures" / "01_a.json").write_text("{}\n")
+    git("add", ".")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "files")
+
+    commit, dirty = _git_state(exclude=tmp_path / "figures", source=tmp_path / "pkg")
+    assert len(commit) == 40 and dirty is False
+    (tmp_path / "figures" / "01_a.json").write_text('{"new": 1}\n')
+    assert _git_state(exclude=tmp_path / "figures", source=tmp_path / "pkg")[1] is False
+    (tmp_path / "pkg" / "code.py").write_text("x = 2\n")
+    assert _git_state(exclude=tmp_path / "figures", source=tmp_path / "pkg")[1] is True
+    assert _git_state(source=tmp_path / "figures")[1] is True
+
+
+def test_git_state_outside_a_repository(tmp_path):
+    from ndcg_research.figures import _git_state
+
+    assert _git_state(source=tmp_path) == (None, None)

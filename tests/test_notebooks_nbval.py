@@ -1,0 +1,136 @@
+"""The committed notebooks follow the pipeline's rules, and nbval really checks them.
+
+Rules for every ``notebooks/NN_*.ipynb`` (new notebooks plug in by following them):
+
+- a cell tagged ``parameters`` declaring ``figures_dir = "../build/figures"`` and
+  ``results_dir = "../build/results"`` (so nbval never overwrites ``figures/``);
+- an entry in both the ``quick`` and ``full`` profiles, naming only declared parameters;
+- declared figures (``metadata["ndcg_research"]["figures"]``) named ``NN_...`` after the notebook;
+- stored outputs from a clean top-to-bottom run (execution counts 1..N, no errors), without
+  volatile metadata (``python -m ndcg_research store`` does both);
+- at least one ``# NBVAL_CHECK_OUTPUT`` cell;
+- the publication figures in ``figures/`` exist for every declared figure and are indexed.
+
+nbval itself runs on the committed notebooks through ``pytest`` (see pyproject.toml);
+the last tests show that a changed number in a checked output makes nbval fail.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from ndcg_research import runner
+from ndcg_research.figures import FIGURE_NAME_PATTERN, figure_files, read_provenance
+
+ROOT = Path(__file__).resolve().parent.parent
+NOTEBOOKS = ROOT / "notebooks"
+FIGURES = ROOT / "figures"
+ALL = runner.discover_notebooks(NOTEBOOKS)
+CHECK = "# NBVAL_CHECK_OUTPUT"
+
+
+def test_there_are_notebooks():
+    assert ALL, "notebooks/ holds no NN_*.ipynb"
+    assert ALL[0].name == "01_worked_example.ipynb"
+
+
+@pytest.mark.parametrize("path", ALL, ids=[p.stem for p in ALL])
+def test_parameters_cell_and_profiles(path):
+    params = runner.notebook_parameters(path)
+    assert params.get("figures_dir") == '"../build/figures"'
+    assert params.get("results_dir") == '"../build/results"'
+    # papermill's own (line-based) inspection must see the same parameters, or it warns
+    # "Passed unknown parameter" and `papermill --help-notebook` is wrong. It gives up on
+    # lines whose comment contains "=" or quotes.
+    import papermill
+
+    assert set(papermill.inspect_notebook(str(path))) == set(params)
+    profiles = runner.load_profiles(NOTEBOOKS / "profiles.yaml")
+    for profile in ("quick", "full"):
+        assert path.stem in profiles[profile], f"{path.stem} has no entry in profile {profile!r}"
+        extra = set(profiles[profile][path.stem]) - set(params)
+        assert not extra, f"profile {profile!r} sets undeclared parameters {extra} for {path.name}"
+        injected = set(profiles[profile][path.stem]) & set(runner.INJECTED_PARAMETERS)
+        assert not injected, f"profile {profile!r} must not set {injected}: the runner injects them"
+
+
+@pytest.mark.parametrize("path", ALL, ids=[p.stem for p in ALL])
+def test_stored_outputs_are_clean(path):
+    nb = nbformat.read(path, as_version=4)
+    assert runner.strip_volatile(nb) == nb, (
+        f"{path.name} holds volatile metadata: run `python -m ndcg_research store --only {path.stem}`"
+    )
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    assert [c.execution_count for c in code] == list(range(1, len(code) + 1)), (
+        f"{path.name} was not stored from one top-to-bottom run"
+    )
+    errors = [o for c in code for o in c.outputs if o.output_type == "error"]
+    assert not errors, f"{path.name} stores an error output"
+    assert any(c.source.lstrip().startswith(CHECK) for c in code), f"{path.name} has no {CHECK} cell"
+
+
+@pytest.mark.parametrize("path", ALL, ids=[p.stem for p in ALL])
+def test_declared_figures_are_named_and_published(path):
+    names = runner.declared_figures(path)
+    number = path.stem.split("_", 1)[0]
+    index = (FIGURES / "README.md").read_text(encoding="utf-8") if (FIGURES / "README.md").exists() else ""
+    for name in names:
+        assert FIGURE_NAME_PATTERN.match(name) and name.startswith(number + "_"), name
+        for file in figure_files(name, FIGURES):
+            assert file.is_file(), f"{file} missing: run `python tasks.py reproduce`"
+        record = read_provenance(FIGURES / f"{name}.json")
+        assert record["notebook"] == path.name
+        assert f"| `{name}` |" in index, f"{name} is not in figures/README.md"
+
+
+def _run_nbval(notebook: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
+    (cwd / "pytest.ini").write_text("[pytest]\n")
+    return subprocess.run(
+        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-c", str(cwd / "pytest.ini"),
+         "--nbval-lax", "--nbval-current-env", str(notebook)],
+        cwd=cwd, capture_output=True, text=True, timeout=600,
+    )
+
+
+@pytest.fixture(scope="module")
+def worked_example_copy(tmp_path_factory) -> Path:
+    base = tmp_path_factory.mktemp("nbval")
+    (base / "notebooks").mkdir()
+    copy = base / "notebooks" / "01_worked_example.ipynb"
+    shutil.copy(NOTEBOOKS / "01_worked_example.ipynb", copy)
+    return copy
+
+
+def test_nbval_passes_on_the_unchanged_notebook(worked_example_copy):
+    proc = _run_nbval(worked_example_copy, worked_example_copy.parent.parent)
+    assert proc.returncode == 0, proc.stdout + proc.stderr
+    assert " passed" in proc.stdout
+
+
+def test_nbval_fails_when_a_checked_number_changes(worked_example_copy, tmp_path):
+    nb = nbformat.read(worked_example_copy, as_version=4)
+    changed = False
+    for cell in nb.cells:
+        if changed or cell.cell_type != "code" or not cell.source.lstrip().startswith(CHECK):
+            continue
+        for output in cell.outputs:
+            if output.output_type == "stream" and "IDCG = 6.861 / 8.740 = 0.785" in output.text:
+                output.text = output.text.replace("= 0.785", "= 0.786")
+                changed = True
+    assert changed, "the worked example no longer prints nDCG = 0.785 in a checked cell"
+    (tmp_path / "notebooks").mkdir()
+    altered = tmp_path / "notebooks" / "01_worked_example.ipynb"
+    nbformat.write(nb, altered)
+
+    proc = _run_nbval(altered, tmp_path)
+    assert proc.returncode != 0
+    assert re.search(r"\b1 failed\b", proc.stdout), proc.stdout
+    assert "Cell outputs differ" in proc.stdout
+    assert "740 = 0.786" in proc.stdout and "740 = 0.785" in proc.stdout
