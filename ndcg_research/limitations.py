@@ -1,0 +1,674 @@
+r"""Experiments behind the limitations of nDCG named by the source article (notebook 06).
+
+Three limitations, each with the library code that measures it:
+
+1. **Appending non-relevant documents never lowers nDCG.** A grade-0 document
+   adds g(0) D(r) = 0 to DCG and nothing to the ideal, wherever it goes, so a
+   list and the same list followed by any number of non-relevant documents get
+   the same nDCG. :func:`random_graded_lists`, :func:`append_nonrelevant`,
+   :func:`precision` (a measure that *does* fall) are the tools.
+2. **Missing relevant documents in a short list go unpunished** unless the
+   ideal comes from all judgments *and* both lists are scored at the same
+   cut-off. :func:`truncation_table` scores a list and its prefix under each
+   combination of ideal source and cut-off.
+3. **Incomplete judgments.** :func:`simulate_pooling_collection` builds a test
+   collection whose true grades are known; :func:`pool_judged` judges only the
+   union of the top ``depth`` documents of a set of pooled systems (TREC
+   pooling); :func:`evaluate_runs` scores every system three ways: with the
+   true grades, with unjudged documents taken as non-relevant (the usual
+   convention), and on the condensed list of judged documents only
+   (``judged=``, trec_eval ``-J``). :func:`pooling_experiment` repeats this
+   over seeded replicates and pool depths and :func:`summarize_bias` reports
+   the bias with 95% intervals.
+
+Randomness: every replicate draws from its own
+``numpy.random.SeedSequence(seed, spawn_key=(experiment, replicate))``, so the
+results do not depend on the order or the number of workers.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import warnings
+
+import numpy as np
+
+from .metrics import UndefinedNDCGWarning, ndcg
+
+__all__ = [
+    "POOLING_EXPERIMENT_ID",
+    "random_graded_lists",
+    "append_nonrelevant",
+    "precision",
+    "truncation_table",
+    "PoolingModel",
+    "PoolingCollection",
+    "simulate_pooling_collection",
+    "top_indices",
+    "pool_judged",
+    "evaluate_runs",
+    "pooling_experiment",
+    "summarize_bias",
+    "replicate_seed",
+    "METHODS",
+]
+
+#: Spawn-key prefix of the pooling experiment's seeds (one SeedSequence per replicate).
+POOLING_EXPERIMENT_ID = 6003
+
+
+def replicate_seed(seed: int, experiment: int, replicate: int) -> np.random.SeedSequence:
+    """The SeedSequence of one (experiment, replicate): independent of worker count and order.
+
+    Parameters
+    ----------
+    seed : int
+        Root entropy of the whole study (a notebook parameter).
+    experiment : int
+        Experiment identifier (e.g. :data:`POOLING_EXPERIMENT_ID`).
+    replicate : int
+        Replicate index, >= 0.
+
+    Returns
+    -------
+    numpy.random.SeedSequence
+
+    Examples
+    --------
+    >>> a = np.random.default_rng(replicate_seed(1, 6003, 0)).random()
+    >>> b = np.random.default_rng(replicate_seed(1, 6003, 0)).random()
+    >>> a == b, a == np.random.default_rng(replicate_seed(1, 6003, 1)).random()
+    (True, False)
+    """
+    for name, value in (("seed", seed), ("experiment", experiment), ("replicate", replicate)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+            raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+    return np.random.SeedSequence(int(seed), spawn_key=(int(experiment), int(replicate)))
+
+
+def _probabilities(grade_probs: Sequence[float], name: str = "grade_probs") -> np.ndarray:
+    probs = np.asarray(grade_probs, dtype=np.float64)
+    if probs.ndim != 1 or probs.size < 2:
+        raise ValueError(f"{name} must list P(grade = 0), P(grade = 1), ... (at least two), got {grade_probs!r}")
+    if np.any(~np.isfinite(probs)) or np.any(probs < 0) or not np.isclose(probs.sum(), 1.0):
+        raise ValueError(f"{name} must be non-negative and sum to 1, got {grade_probs!r}")
+    return probs / probs.sum()
+
+
+def random_graded_lists(
+    rng: np.random.Generator, n_lists: int, length: int, grade_probs: Sequence[float] = (0.5, 0.2, 0.2, 0.1)
+) -> np.ndarray:
+    """Draw ``n_lists`` ranked lists of i.i.d. grades 0, 1, 2, ... with probabilities ``grade_probs``.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+    n_lists, length : int
+        Shape of the result, both >= 1.
+    grade_probs : sequence of float
+        P(grade = 0), P(grade = 1), ...; must sum to 1.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (n_lists, length)
+
+    Examples
+    --------
+    >>> lists = random_graded_lists(np.random.default_rng(0), 2, 4, (0.5, 0.5))
+    >>> lists.shape, set(np.unique(lists)) <= {0.0, 1.0}
+    ((2, 4), True)
+    """
+    for name, value in (("n_lists", n_lists), ("length", length)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
+            raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+    probs = _probabilities(grade_probs)
+    return rng.choice(probs.size, size=(n_lists, length), p=probs).astype(np.float64)
+
+
+def append_nonrelevant(relevance: Any, n_extra: int) -> np.ndarray:
+    """Return the lists of ``relevance`` (rows) followed by ``n_extra`` non-relevant (grade 0) documents.
+
+    Parameters
+    ----------
+    relevance : array-like, shape (length,) or (n_lists, length)
+    n_extra : int
+        Number of grade-0 documents appended, >= 0.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (..., length + n_extra)
+
+    Examples
+    --------
+    >>> append_nonrelevant([3, 2], 2).tolist()
+    [3.0, 2.0, 0.0, 0.0]
+    """
+    if isinstance(n_extra, bool) or not isinstance(n_extra, (int, np.integer)) or n_extra < 0:
+        raise ValueError(f"n_extra must be an integer >= 0, got {n_extra!r}")
+    array = np.asarray(relevance, dtype=np.float64)
+    if array.ndim not in (1, 2):
+        raise ValueError(f"relevance must be 1-D or 2-D, got {array.ndim}-D")
+    pad = [(0, 0)] * (array.ndim - 1) + [(0, int(n_extra))]
+    return np.pad(array, pad)
+
+
+def precision(relevance: Any) -> float | np.ndarray:
+    """Fraction of the documents of each list that are relevant (grade > 0), over the whole list.
+
+    A measure that, unlike nDCG, *falls* when non-relevant documents are appended.
+
+    Parameters
+    ----------
+    relevance : array-like, shape (length,) or (n_lists, length)
+
+    Returns
+    -------
+    float or numpy.ndarray
+
+    Examples
+    --------
+    >>> precision([3, 0, 1, 0])
+    0.5
+    >>> precision([[1, 1], [1, 0]]).tolist()
+    [1.0, 0.5]
+    """
+    array = np.asarray(relevance, dtype=np.float64)
+    if array.ndim not in (1, 2) or array.shape[-1] == 0:
+        raise ValueError(f"relevance must be a non-empty 1-D or 2-D array, got shape {array.shape}")
+    values = (array > 0).mean(axis=-1)
+    return float(values) if array.ndim == 1 else values
+
+
+def truncation_table(
+    long_lists: Any,
+    short_length: int,
+    known: Any,
+    k_fixed: int,
+    *,
+    gain: str = "linear",
+    discount: str = "log2",
+) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """nDCG of lists and of their prefixes under each convention for the ideal and the cut-off.
+
+    The short list is the first ``short_length`` documents of the long one: the
+    same documents in the same order. Conventions (key: how both are scored):
+
+    - ``"own ideal, whole list"``: ideal from the list itself, no cut-off
+      (scikit-learn's ``ndcg_score`` without ``k``);
+    - ``"own ideal, @k"``: ideal from the list itself, both cut at ``k_fixed``
+      (the short list counts as padded with non-relevant documents);
+    - ``"all judgments, @own length"``: ideal from all judgments, each list cut
+      at its own length (``nDCG@len``);
+    - ``"all judgments, whole list"``: ideal from all judgments, no cut-off
+      (trec_eval's ``ndcg``);
+    - ``"all judgments, @k"``: ideal from all judgments, both cut at ``k_fixed``
+      (trec_eval's ``ndcg_cut.k``).
+
+    Parameters
+    ----------
+    long_lists : array-like, shape (n_lists, long_length)
+        Grades of the long lists in rank order.
+    short_length : int
+        Length of the prefix, 1 <= short_length < long_length.
+    known : array-like, shape (n_lists, n_known)
+        All known grades of each query (must contain the long list's grades).
+    k_fixed : int
+        The common cut-off, >= 1.
+    gain, discount : str
+        Specs as in :func:`ndcg_research.ndcg`.
+
+    Returns
+    -------
+    dict
+        Convention -> (nDCG of the short lists, nDCG of the long lists).
+
+    Examples
+    --------
+    >>> table = truncation_table([[1, 1, 1, 1, 1]], 3, [[1, 1, 1, 1, 1]], 5)
+    >>> {name: (round(float(s[0]), 3), round(float(l[0]), 3)) for name, (s, l) in table.items()}["all judgments, @own length"]
+    (1.0, 1.0)
+    """
+    long_array = np.asarray(long_lists, dtype=np.float64)
+    if long_array.ndim != 2:
+        raise ValueError(f"long_lists must be 2-D (one list per row), got {long_array.ndim}-D")
+    long_length = long_array.shape[1]
+    if isinstance(short_length, bool) or not isinstance(short_length, (int, np.integer)) or not 1 <= short_length < long_length:
+        raise ValueError(f"short_length must be an integer in [1, {long_length - 1}], got {short_length!r}")
+    if isinstance(k_fixed, bool) or not isinstance(k_fixed, (int, np.integer)) or k_fixed < 1:
+        raise ValueError(f"k_fixed must be an integer >= 1, got {k_fixed!r}")
+    short_array = long_array[:, :short_length]
+    kw = {"gain": gain, "discount": discount}
+    return {
+        "own ideal, whole list": (ndcg(short_array, **kw), ndcg(long_array, **kw)),
+        "own ideal, @k": (ndcg(short_array, k_fixed, **kw), ndcg(long_array, k_fixed, **kw)),
+        "all judgments, @own length": (
+            ndcg(short_array, short_length, ideal=known, **kw),
+            ndcg(long_array, long_length, ideal=known, **kw),
+        ),
+        "all judgments, whole list": (ndcg(short_array, ideal=known, **kw), ndcg(long_array, ideal=known, **kw)),
+        "all judgments, @k": (ndcg(short_array, k_fixed, ideal=known, **kw), ndcg(long_array, k_fixed, ideal=known, **kw)),
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# Incomplete judgments: pooling
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PoolingModel:
+    r"""A synthetic test collection with two kinds of evidence of relevance.
+
+    Each query has ``n_docs`` documents with i.i.d. grades (``grade_probs``).
+    Every document carries two independent noisy signals of its grade,
+    "lexical" :math:`x_d = s\,rel_d + \varepsilon_d` and "semantic"
+    :math:`z_d = s\,rel_d + \eta_d` (standard normal noise, ``s = signal``).
+
+    - Pooled system j scores :math:`x_d + \sigma_j \xi_{jd}` with
+      :math:`\sigma_j` = ``pooled_noise[j]``: all pooled systems share the
+      lexical evidence, so they miss the same relevant documents.
+    - The novel system scores :math:`(x_d + z_d)/\sqrt{2} + \sigma \xi_d`
+      (``novel_noise``): it also sees the semantic evidence, so it is better by
+      construction and finds relevant documents the pooled systems rank low.
+
+    Parameters
+    ----------
+    n_docs : int
+        Documents per query.
+    grade_probs : tuple of float
+        P(grade = 0), P(grade = 1), ...
+    signal : float
+        Mean shift of each signal per grade step.
+    pooled_noise : tuple of float
+        Extra noise of each pooled system (its length is the number of pooled systems).
+    novel_noise : float
+        Extra noise of the novel system.
+    """
+
+    n_docs: int = 1000
+    grade_probs: tuple[float, ...] = (0.94, 0.03, 0.02, 0.01)
+    signal: float = 1.0
+    pooled_noise: tuple[float, ...] = (0.0, 0.5, 1.0, 1.5)
+    novel_noise: float = 0.0
+
+    def __post_init__(self) -> None:
+        if isinstance(self.n_docs, bool) or not isinstance(self.n_docs, (int, np.integer)) or self.n_docs < 2:
+            raise ValueError(f"n_docs must be an integer >= 2, got {self.n_docs!r}")
+        _probabilities(self.grade_probs)
+        if not (np.isfinite(self.signal) and self.signal > 0):
+            raise ValueError(f"signal must be a positive number, got {self.signal!r}")
+        noise = np.asarray(self.pooled_noise, dtype=np.float64)
+        if noise.ndim != 1 or noise.size < 1 or np.any(~np.isfinite(noise)) or np.any(noise < 0):
+            raise ValueError(f"pooled_noise must be a non-empty tuple of numbers >= 0, got {self.pooled_noise!r}")
+        if not (np.isfinite(self.novel_noise) and self.novel_noise >= 0):
+            raise ValueError(f"novel_noise must be a number >= 0, got {self.novel_noise!r}")
+
+    @property
+    def system_names(self) -> list[str]:
+        """Names of the systems in the order of :attr:`PoolingCollection.scores`: pooled, then novel."""
+        return [f"pooled {j + 1} (noise {s:g})" for j, s in enumerate(self.pooled_noise)] + ["novel (not pooled)"]
+
+    @property
+    def n_pooled(self) -> int:
+        """Number of pooled systems."""
+        return len(self.pooled_noise)
+
+
+@dataclass(frozen=True)
+class PoolingCollection:
+    """True grades and system scores of one simulated collection.
+
+    Attributes
+    ----------
+    grades : numpy.ndarray, shape (n_queries, n_docs)
+        True grades.
+    scores : numpy.ndarray, shape (n_systems, n_queries, n_docs)
+        Scores of every system: the pooled ones first, the novel one last.
+    """
+
+    grades: np.ndarray
+    scores: np.ndarray
+    names: list[str] = field(default_factory=list)
+
+
+def simulate_pooling_collection(model: PoolingModel, n_queries: int, rng: np.random.Generator) -> PoolingCollection:
+    """Draw one collection of ``n_queries`` queries from ``model``.
+
+    Parameters
+    ----------
+    model : PoolingModel
+    n_queries : int
+        Number of queries, >= 1.
+    rng : numpy.random.Generator
+
+    Returns
+    -------
+    PoolingCollection
+
+    Examples
+    --------
+    >>> c = simulate_pooling_collection(PoolingModel(n_docs=50), 3, np.random.default_rng(0))
+    >>> c.grades.shape, c.scores.shape
+    ((3, 50), (5, 3, 50))
+    """
+    if isinstance(n_queries, bool) or not isinstance(n_queries, (int, np.integer)) or n_queries < 1:
+        raise ValueError(f"n_queries must be an integer >= 1, got {n_queries!r}")
+    probs = _probabilities(model.grade_probs)
+    shape = (int(n_queries), model.n_docs)
+    grades = rng.choice(probs.size, size=shape, p=probs).astype(np.float64)
+    lexical = model.signal * grades + rng.standard_normal(shape)
+    semantic = model.signal * grades + rng.standard_normal(shape)
+    noise = np.asarray(model.pooled_noise, dtype=np.float64)[:, None, None]
+    pooled = lexical[None] + noise * rng.standard_normal((noise.shape[0], *shape))
+    novel = (lexical + semantic) / np.sqrt(2.0) + model.novel_noise * rng.standard_normal(shape)
+    return PoolingCollection(grades, np.concatenate([pooled, novel[None]]), model.system_names)
+
+
+def top_indices(scores: Any, depth: int) -> np.ndarray:
+    """Indices of the ``depth`` highest scores along the last axis, best first.
+
+    Equal scores are ordered by index, lower first (also across the cut);
+    simulated scores are continuous, so ties do not occur there.
+
+    Parameters
+    ----------
+    scores : array-like, shape (..., n_docs)
+    depth : int
+        How many, >= 1; capped at n_docs.
+
+    Returns
+    -------
+    numpy.ndarray of int, shape (..., min(depth, n_docs))
+
+    Examples
+    --------
+    >>> top_indices([0.1, 0.9, 0.5, 0.7], 2).tolist()
+    [1, 3]
+    """
+    array = np.asarray(scores, dtype=np.float64)
+    if array.ndim < 1 or array.shape[-1] == 0:
+        raise ValueError(f"scores must have at least one document on the last axis, got shape {array.shape}")
+    if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1:
+        raise ValueError(f"depth must be an integer >= 1, got {depth!r}")
+    depth = min(int(depth), array.shape[-1])
+    # A stable sort of the negated scores: equal scores keep index order, also at the cut.
+    # (A full sort of ~1e3 documents costs less than the bookkeeping argpartition would save.)
+    return np.argsort(-array, axis=-1, kind="stable")[..., :depth]
+
+
+def pool_judged(scores: Any, depth: int) -> np.ndarray:
+    """Judged documents under depth-``depth`` pooling: the union of every pooled system's top ``depth``.
+
+    Parameters
+    ----------
+    scores : array-like, shape (n_systems, n_queries, n_docs)
+        Scores of the pooled systems only.
+    depth : int
+        Pool depth, >= 1.
+
+    Returns
+    -------
+    numpy.ndarray of bool, shape (n_queries, n_docs)
+        True where a document was judged.
+
+    Examples
+    --------
+    >>> scores = [[[0.9, 0.1, 0.5, 0.0]], [[0.0, 0.2, 0.1, 0.8]]]
+    >>> pool_judged(scores, 1).astype(int).tolist()
+    [[1, 0, 0, 1]]
+    """
+    array = np.asarray(scores, dtype=np.float64)
+    if array.ndim != 3:
+        raise ValueError(f"scores must be 3-D (system, query, document), got shape {array.shape}")
+    top = top_indices(array, depth)  # (systems, queries, depth)
+    judged = np.zeros(array.shape[1:], dtype=bool)
+    queries = np.broadcast_to(np.arange(array.shape[1])[None, :, None], top.shape)
+    judged[queries, top] = True
+    return judged
+
+
+def evaluate_runs(
+    grades: Any,
+    scores: Any,
+    judged: Any,
+    *,
+    k: int | None = 10,
+    run_length: int = 100,
+    gain: str = "linear",
+    discount: str = "log2",
+) -> dict[str, np.ndarray]:
+    """nDCG of every system's run three ways: true grades, unjudged as non-relevant, condensed list.
+
+    Each system's run is its top ``run_length`` documents by score.
+
+    - ``"true"``: grades of every document known; ideal from all true grades.
+    - ``"unjudged = 0"``: unjudged documents count as non-relevant; the ideal
+      is built from the judged grades only (all that an assessor knows).
+    - ``"condensed"``: unjudged documents are removed from the run and the
+      ranks close up (``judged=``; trec_eval ``-J``); same ideal as above.
+
+    Queries whose judged ideal is 0 (no relevant document judged) get 0 under
+    the two estimates (trec_eval's convention); their number is returned as
+    ``"zero_ideal"``.
+
+    Parameters
+    ----------
+    grades : array-like, shape (n_queries, n_docs)
+        True grades.
+    scores : array-like, shape (n_systems, n_queries, n_docs)
+    judged : array-like of bool, shape (n_queries, n_docs)
+    k : int or None, default 10
+        Cut-off of the metric (None: the whole run).
+    run_length : int, default 100
+        Documents retrieved per system and query.
+    gain, discount : str
+
+    Returns
+    -------
+    dict
+        ``"true"``, ``"unjudged = 0"``, ``"condensed"``: arrays of shape
+        (n_systems, n_queries); ``"zero_ideal"``: int.
+
+    Examples
+    --------
+    >>> grades = [[3, 0, 2, 1]]
+    >>> scores = [[[0.9, 0.8, 0.7, 0.6]]]
+    >>> judged = [[True, True, False, True]]
+    >>> out = evaluate_runs(grades, scores, judged, k=None, run_length=4)
+    >>> [round(float(out[m][0, 0]), 3) for m in ("true", "unjudged = 0", "condensed")]
+    [0.93, 0.945, 0.964]
+    """
+    grades_array = np.asarray(grades, dtype=np.float64)
+    scores_array = np.asarray(scores, dtype=np.float64)
+    judged_array = np.asarray(judged)
+    if grades_array.ndim != 2:
+        raise ValueError(f"grades must be 2-D (query, document), got shape {grades_array.shape}")
+    if scores_array.ndim != 3 or scores_array.shape[1:] != grades_array.shape:
+        raise ValueError(
+            f"scores must have shape (n_systems, {grades_array.shape[0]}, {grades_array.shape[1]}), got {scores_array.shape}"
+        )
+    if judged_array.dtype != bool or judged_array.shape != grades_array.shape:
+        raise ValueError(f"judged must be a boolean array of shape {grades_array.shape}, got {judged_array.dtype} {judged_array.shape}")
+    if isinstance(run_length, bool) or not isinstance(run_length, (int, np.integer)) or run_length < 1:
+        raise ValueError(f"run_length must be an integer >= 1, got {run_length!r}")
+    n_systems, n_queries, n_docs = scores_array.shape
+    run_length = min(int(run_length), n_docs)
+    observed = np.where(judged_array, grades_array, 0.0)
+    # The ideal only needs the largest grades: the top `width` of each query covers any run of
+    # run_length documents and any cut-off k <= width. With k=None every relevant grade is needed.
+    width = run_length if k is None else max(run_length, min(int(k), n_docs))
+    if k is None:
+        width = max(width, int(np.count_nonzero(grades_array, axis=1).max()))
+    width = min(width, n_docs)
+    ideal_true = -np.sort(-grades_array, axis=1)[:, :width]
+    ideal_observed = -np.sort(-observed, axis=1)[:, :width]
+
+    runs = top_indices(scores_array, run_length)  # (systems, queries, run_length)
+    rel = np.take_along_axis(np.broadcast_to(grades_array, scores_array.shape), runs, -1)
+    seen = np.take_along_axis(np.broadcast_to(judged_array, scores_array.shape), runs, -1)
+    rel_flat = rel.reshape(n_systems * n_queries, run_length)
+    seen_flat = seen.reshape(n_systems * n_queries, run_length)
+    tile = (n_systems, 1)
+    kw = {"gain": gain, "discount": discount}
+    true = ndcg(rel_flat, k, ideal=np.tile(ideal_true, tile), **kw)
+    zero_ideal = int(np.count_nonzero(ideal_observed[:, 0] == 0))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedNDCGWarning)  # counted in zero_ideal instead
+        pooled = ndcg(np.where(seen_flat, rel_flat, 0.0), k, ideal=np.tile(ideal_observed, tile), **kw)
+        condensed = ndcg(
+            np.where(seen_flat, rel_flat, 0.0), k, ideal=np.tile(ideal_observed, tile), judged=seen_flat, **kw
+        )
+    shape = (n_systems, n_queries)
+    return {
+        "true": true.reshape(shape),
+        "unjudged = 0": pooled.reshape(shape),
+        "condensed": condensed.reshape(shape),
+        "zero_ideal": zero_ideal,
+    }
+
+
+#: The evaluation methods of :func:`evaluate_runs`, in table order.
+METHODS = ("true", "unjudged = 0", "condensed")
+
+
+def _one_replicate(
+    model: PoolingModel, depths: Sequence[int], n_queries: int, seed: int, replicate: int, k: int | None,
+    run_length: int, gain: str, discount: str,
+) -> dict[str, np.ndarray]:
+    rng = np.random.default_rng(replicate_seed(seed, POOLING_EXPERIMENT_ID, replicate))
+    collection = simulate_pooling_collection(model, n_queries, rng)
+    pooled_scores = collection.scores[: model.n_pooled]
+    means = np.empty((len(depths), len(METHODS), collection.scores.shape[0]))
+    judged_fraction = np.empty(len(depths))
+    relevant_judged = np.empty(len(depths))
+    zero_ideal = np.empty(len(depths), dtype=np.int64)
+    relevant = collection.grades > 0
+    for i, depth in enumerate(depths):  # a handful of depths; the work inside is vectorised
+        judged = pool_judged(pooled_scores, depth)
+        out = evaluate_runs(collection.grades, collection.scores, judged, k=k, run_length=run_length,
+                            gain=gain, discount=discount)
+        means[i] = [out[m].mean(axis=1) for m in METHODS]
+        judged_fraction[i] = judged.mean()
+        relevant_judged[i] = (judged & relevant).sum() / relevant.sum()
+        zero_ideal[i] = out["zero_ideal"]
+    return {"means": means, "judged_fraction": judged_fraction, "relevant_judged": relevant_judged,
+            "zero_ideal": zero_ideal}
+
+
+def pooling_experiment(
+    model: PoolingModel,
+    depths: Sequence[int],
+    *,
+    n_queries: int = 50,
+    n_replicates: int = 50,
+    seed: int = 2026,
+    k: int | None = 10,
+    run_length: int = 100,
+    gain: str = "linear",
+    discount: str = "log2",
+    n_jobs: int = 1,
+) -> dict[str, Any]:
+    """Repeat the pooling study: per replicate one collection, judged at every pool depth.
+
+    Each replicate draws a fresh collection of ``n_queries`` queries from its
+    own SeedSequence (:func:`replicate_seed`); the same collection is judged at
+    every depth (common random numbers, so depths are compared on equal terms).
+
+    Parameters
+    ----------
+    model : PoolingModel
+    depths : sequence of int
+        Pool depths, each >= 1.
+    n_queries : int, default 50
+        Queries per collection; each replicate reports means over them.
+    n_replicates : int, default 50
+    seed : int, default 2026
+    k, run_length, gain, discount
+        As in :func:`evaluate_runs`.
+    n_jobs : int, default 1
+        Parallel workers (joblib); results do not depend on it.
+
+    Returns
+    -------
+    dict
+        ``"means"``: array (n_replicates, n_depths, 3 methods, n_systems) of
+        per-replicate mean nDCG over queries; ``"judged_fraction"`` and
+        ``"relevant_judged"`` (fraction of relevant documents judged):
+        arrays (n_replicates, n_depths); ``"zero_ideal"``: total queries with
+        no relevant document judged per depth; ``"depths"``, ``"methods"``,
+        ``"systems"``, ``"parameters"``.
+
+    Examples
+    --------
+    >>> out = pooling_experiment(PoolingModel(n_docs=200), [5, 20], n_queries=5, n_replicates=2)
+    >>> out["means"].shape
+    (2, 2, 3, 5)
+    """
+    depths = [int(d) for d in depths]
+    if not depths or any(d < 1 for d in depths):
+        raise ValueError(f"depths must be a non-empty list of integers >= 1, got {depths!r}")
+    if isinstance(n_replicates, bool) or not isinstance(n_replicates, (int, np.integer)) or n_replicates < 1:
+        raise ValueError(f"n_replicates must be an integer >= 1, got {n_replicates!r}")
+    args = (model, depths, n_queries, seed)
+    tail = (k, run_length, gain, discount)
+    if n_jobs == 1:
+        results = [_one_replicate(*args, r, *tail) for r in range(n_replicates)]
+    else:
+        from joblib import Parallel, delayed
+
+        results = Parallel(n_jobs=n_jobs)(delayed(_one_replicate)(*args, r, *tail) for r in range(n_replicates))
+    return {
+        "means": np.stack([r["means"] for r in results]),
+        "judged_fraction": np.stack([r["judged_fraction"] for r in results]),
+        "relevant_judged": np.stack([r["relevant_judged"] for r in results]),
+        "zero_ideal": np.sum([r["zero_ideal"] for r in results], axis=0),
+        "depths": depths,
+        "methods": list(METHODS),
+        "systems": model.system_names,
+        "parameters": {**asdict(model), "depths": depths, "n_queries": n_queries, "n_replicates": n_replicates,
+                       "seed": seed, "k": k, "run_length": run_length, "gain": gain, "discount": discount},
+    }
+
+
+def summarize_bias(means: Any, *, confidence: float = 0.95) -> dict[str, np.ndarray]:
+    """Mean bias (estimate - true) over replicates with a t confidence interval.
+
+    Parameters
+    ----------
+    means : array-like, shape (n_replicates, ..., 3 methods, n_systems)
+        Per-replicate means as returned by :func:`pooling_experiment` (methods
+        in the order of :data:`METHODS`: true first).
+    confidence : float, default 0.95
+
+    Returns
+    -------
+    dict
+        ``"bias"``, ``"low"``, ``"high"``: arrays of shape (..., 2 estimates,
+        n_systems) for the estimates "unjudged = 0" and "condensed";
+        ``"true"``: mean true nDCG, shape (..., n_systems).
+
+    Examples
+    --------
+    >>> m = np.zeros((4, 3, 2)); m[:, 0] = 0.5; m[:, 1] = [0.4, 0.3]; m[:, 2] = 0.5
+    >>> out = summarize_bias(m)
+    >>> out["bias"].round(3).tolist()
+    [[-0.1, -0.2], [0.0, 0.0]]
+    """
+    from scipy import stats
+
+    array = np.asarray(means, dtype=np.float64)
+    if array.ndim < 3 or array.shape[-2] != len(METHODS):
+        raise ValueError(f"means must have shape (n_replicates, ..., {len(METHODS)}, n_systems), got {array.shape}")
+    if not 0 < confidence < 1:
+        raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
+    n = array.shape[0]
+    diff = array[..., 1:, :] - array[..., :1, :]
+    bias = diff.mean(axis=0)
+    if n > 1:
+        half = stats.t.ppf(0.5 + confidence / 2, n - 1) * diff.std(axis=0, ddof=1) / np.sqrt(n)
+    else:
+        half = np.full_like(bias, np.nan)
+    return {"bias": bias, "low": bias - half, "high": bias + half, "true": array[:, ..., 0, :].mean(axis=0)}
