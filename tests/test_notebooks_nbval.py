@@ -51,7 +51,12 @@ def test_parameters_cell_and_profiles(path):
     # lines whose comment contains "=" or quotes.
     import papermill
 
-    assert set(papermill.inspect_notebook(str(path))) == set(params)
+    seen = set(papermill.inspect_notebook(str(path)))
+    assert seen == set(params), (
+        f"papermill's inspection of {path.name} misses {sorted(set(params) - seen)}: it reads the "
+        "parameters cell line by line and gives up on a value spread over several lines or a "
+        "comment containing '=' or quotes; keep one `name = value  # comment` per line"
+    )
     profiles = runner.load_profiles(NOTEBOOKS / "profiles.yaml")
     for profile in ("quick", "full"):
         assert path.stem in profiles[profile], f"{path.stem} has no entry in profile {profile!r}"
