@@ -1,0 +1,523 @@
+r"""Synthetic ranking problems in the setting of Wang et al. (2013), and fast nDCG of rankers on them.
+
+The model
+---------
+A data set is ``n`` items drawn i.i.d.: a feature ``x ~ N(0, 1)`` and a grade
+``y`` in ``0..G`` drawn, given ``x``, as ``Binomial(G, eta(x))`` with
+
+.. math::  \eta(x) = lo + (hi - lo)\, \Phi(a x),
+
+the probability that each of the ``G`` "relevance units" of the item is
+present (``G = 1``: binary relevance, ``P(y = 1 | x) = eta(x)``). The model is
+written ``"probit(lo=0, hi=1, a=1, grades=1)"`` (defaults omitted when
+printed). With ``hi < 1`` (or ``lo > 0``) the relevance probability is bounded
+away from 0 and 1, so even the best items are relevant only with probability
+``hi``: the top of every ranking stays uncertain, however large ``n`` is.
+
+The rankers
+-----------
+Each ranker scores items from what it can see; its spec string names it:
+
+============================  ===========================================  ==========
+spec                          score                                        ties
+============================  ===========================================  ==========
+``bayes``                     ``x`` (a monotone function of eta(x):        none
+                              Bayes-optimal for every discount)
+``noisy(sigma=s)``            ``x + s * z``, ``z ~ N(0, 1)`` independent   none
+``coarse(bins=m)``            index of the equal-probability bin of ``x``  within bins
+                              (``m`` bins): a weaker, coarsened feature
+``random``                    independent of the data                      none
+============================  ===========================================  ==========
+
+Their order of quality is known by construction. For the ``bayes`` and
+``noisy`` rankers (and ``random`` as ``s = inf``) the expected gain at relative
+rank ``t`` (fraction of the list above the item) is, for linear gain,
+
+.. math::  g_f(t) = G\,[lo + (hi - lo)\, \Phi(\kappa_f\, z_t)], \qquad
+           z_t = \Phi^{-1}(1 - t), \qquad \kappa_f = a / \sqrt{1 + s^2 (1 + a^2)}
+
+(``X | S = s`` is normal, and ``E Phi(aX)`` over a normal is a normal cdf), so
+a larger ``kappa`` puts more gain at every top fraction of the list:
+``bayes`` (kappa = a) > ``noisy`` with increasing ``s`` > ``random`` (kappa = 0),
+for every non-increasing discount. ``coarse(bins=m)`` averages eta within
+bins, so it is below ``bayes`` (conditionally on the features, the Bayes order
+maximises expected DCG for any non-increasing discount). :mod:`ndcg_research.theory`
+computes g_f(t) for every ranker.
+
+Randomness
+----------
+Every random number comes from a :class:`numpy.random.Generator` seeded by
+``SeedSequence(entropy, spawn_key=(experiment, n, replicate, stream))``:
+``experiment`` is a stable number derived from the model spec, ``stream`` is 0
+for the data and a stable number derived from the ranker spec for that
+ranker's noise. A replicate therefore draws the same data and the same noise
+whatever the worker, the order of computation or the other rankers in the run.
+
+Speed
+-----
+:func:`replicate_ndcg` computes, for one data set, the nDCG of every ranker
+under every discount with one argsort per ``bayes`` / ``noisy`` ranker (all
+discounts then reuse the ranked gains: one dot product each), none for
+``coarse`` (the tie-averaged DCG of a bin ranking only needs per-bin counts and
+sums) and none for ``random`` (i.i.d. items are exchangeable, so the items in
+the order they were drawn are a uniformly random ranking, independent of the
+other rankers' outputs given the data). The ideal DCG counts the items at
+each grade level: no sort. :func:`sample` returns the same data set with
+explicit scores for every ranker, so the fast path can be checked against
+:func:`ndcg_research.ndcg_from_scores`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy.special import ndtr, ndtri
+
+from . import _kernels
+from ._ranking import _group_means
+from ._spec import format_call, parse_call
+from .discounts import Discount, parse_discount
+from .gains import Gain, parse_gain
+
+__all__ = [
+    "Model",
+    "Ranker",
+    "parse_model",
+    "parse_ranker",
+    "stable_id",
+    "replicate_seed",
+    "Sample",
+    "sample",
+    "replicate_ndcg",
+    "SIMULATION_VERSION",
+]
+
+#: Bumped whenever a change alters the numbers drawn for a given seed (part of every cache key).
+SIMULATION_VERSION = 1
+
+
+def stable_id(text: str) -> int:
+    """A stable 32-bit number for a spec string (the same in every process and Python version).
+
+    Examples
+    --------
+    >>> stable_id("bayes") == stable_id("bayes"), 0 <= stable_id("random") < 2**32
+    (True, True)
+    """
+    return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "little")
+
+
+def _number(value: Any, what: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"{what} must be a number, got {value!r}")
+    value = float(value)
+    if not np.isfinite(value):
+        raise ValueError(f"{what} must be finite, got {value!r}")
+    return value
+
+
+# --------------------------------------------------------------------------- model
+
+
+@dataclass(frozen=True)
+class Model:
+    """The probit relevance model ``y | x ~ Binomial(grades, lo + (hi - lo) Phi(a x))``, ``x ~ N(0, 1)``.
+
+    Parameters
+    ----------
+    lo, hi : float
+        Relevance probability of the worst and the best items, ``0 <= lo < hi <= 1``.
+    a : float
+        Steepness (> 0): how strongly the feature separates relevant from non-relevant.
+    grades : int
+        Number of relevance units ``G`` (>= 1); grades run over ``0..G``. 1 is binary relevance.
+
+    Examples
+    --------
+    >>> m = parse_model("probit(lo=0.1, hi=0.6)")
+    >>> str(m), m.mean_grade
+    ('probit(lo=0.1, hi=0.6)', 0.35)
+    >>> m.eta(np.array([0.0])).tolist()
+    [0.35]
+    """
+
+    lo: float = 0.0
+    hi: float = 1.0
+    a: float = 1.0
+    grades: int = 1
+
+    def __post_init__(self) -> None:
+        lo, hi, a = (_number(getattr(self, k), f"model parameter {k!r}") for k in ("lo", "hi", "a"))
+        if not 0 <= lo < hi <= 1:
+            raise ValueError(f"model needs 0 <= lo < hi <= 1, got lo={lo!r}, hi={hi!r}")
+        if a <= 0:
+            raise ValueError(f"model parameter 'a' must be > 0, got {a!r}")
+        grades = self.grades
+        if isinstance(grades, bool) or not isinstance(grades, (int, np.integer, float)) or grades != int(grades):
+            raise TypeError(f"model parameter 'grades' must be an integer, got {grades!r}")
+        if not 1 <= grades <= 32:
+            raise ValueError(f"model parameter 'grades' must be in 1..32, got {grades!r}")
+        for key, value in (("lo", lo), ("hi", hi), ("a", a), ("grades", int(grades))):
+            object.__setattr__(self, key, value)
+
+    def __str__(self) -> str:
+        shown = {k: getattr(self, k) for k, default in (("lo", 0.0), ("hi", 1.0), ("a", 1.0), ("grades", 1))
+                 if getattr(self, k) != default}
+        return format_call("probit", shown)
+
+    def __repr__(self) -> str:
+        return f"parse_model({str(self)!r})"
+
+    @property
+    def experiment_id(self) -> int:
+        """Stable number of this model, the first element of every replicate's spawn key."""
+        return stable_id(str(self))
+
+    @property
+    def mean_grade(self) -> float:
+        """E[y] = G (lo + hi) / 2 (``Phi(aX)`` is symmetric about 1/2)."""
+        return self.grades * (self.lo + self.hi) / 2
+
+    def eta(self, x: np.ndarray) -> np.ndarray:
+        """Relevance probability ``lo + (hi - lo) Phi(a x)`` of each feature value."""
+        eta = np.multiply(np.asarray(x, dtype=np.float64), self.a)
+        ndtr(eta, out=eta)
+        eta *= self.hi - self.lo
+        eta += self.lo
+        return eta
+
+    def draw(self, rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """Draw ``n`` items: features ``x`` and integer-valued float64 grades ``y``.
+
+        ``x = rng.standard_normal(n)``, then one uniform per item and relevance
+        unit: unit k of item i is present when ``u[k, i] < eta(x[i])``.
+        """
+        x = rng.standard_normal(n)
+        eta = self.eta(x)
+        u = rng.random(n)
+        present = u < eta
+        y = present.astype(np.float64)
+        for _ in range(self.grades - 1):  # loop over relevance units, not items
+            rng.random(out=u)
+            np.less(u, eta, out=present)
+            y += present
+        return x, y
+
+
+def parse_model(spec: str | Model) -> Model:
+    """Parse ``"probit(lo=..., hi=..., a=..., grades=...)"`` (all optional) into a :class:`Model`.
+
+    Examples
+    --------
+    >>> parse_model("probit(grades=3)")
+    parse_model('probit(grades=3)')
+    >>> parse_model("logit")
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown model 'logit'; valid models: probit(lo=0, hi=1, a=1, grades=1)
+    """
+    if isinstance(spec, Model):
+        return spec
+    name, args, kwargs = parse_call(spec, what="model")
+    if name != "probit":
+        raise ValueError(f"unknown model {name!r}; valid models: probit(lo=0, hi=1, a=1, grades=1)")
+    unknown = sorted(set(kwargs) - {"lo", "hi", "a", "grades"})
+    if args or unknown:
+        raise ValueError(f"model spec {spec!r}: give parameters by name among lo, hi, a, grades")
+    return Model(**kwargs)
+
+
+# --------------------------------------------------------------------------- rankers
+
+_RANKER_KINDS = {"bayes": (), "noisy": ("sigma",), "coarse": ("bins",), "random": ()}
+_RANKERS_VALID = "bayes, noisy(sigma), coarse(bins), random"
+
+
+@dataclass(frozen=True)
+class Ranker:
+    """A ranking function of the simulation; build it with :func:`parse_ranker`.
+
+    Examples
+    --------
+    >>> r = parse_ranker("noisy(sigma=1)")
+    >>> str(r), round(r.kappa(parse_model("probit")), 4)
+    ('noisy(sigma=1)', 0.5774)
+    """
+
+    kind: str
+    sigma: float = 0.0
+    bins: int = 0
+
+    def __str__(self) -> str:
+        if self.kind == "noisy":
+            return format_call("noisy", {"sigma": self.sigma})
+        if self.kind == "coarse":
+            return format_call("coarse", {"bins": self.bins})
+        return self.kind
+
+    def __repr__(self) -> str:
+        return f"parse_ranker({str(self)!r})"
+
+    @property
+    def stream(self) -> int:
+        """Last element of the spawn key of this ranker's noise (stable, never 0)."""
+        return stable_id(str(self)) | 1
+
+    def kappa(self, model: Model) -> float:
+        """Slope ``kappa`` of ``g_f(t) = G [lo + (hi - lo) Phi(kappa z_t)]`` (bayes, noisy, random)."""
+        if self.kind == "bayes":
+            return model.a
+        if self.kind == "noisy":
+            return model.a / np.sqrt(1.0 + self.sigma**2 * (1.0 + model.a**2))
+        if self.kind == "random":
+            return 0.0
+        raise ValueError(f"ranker {str(self)!r} has no kappa: its gain profile is a step function")
+
+    def bin_edges(self) -> np.ndarray:
+        """Inner edges ``Phi^{-1}(j / m)``, j = 1..m-1, of the equal-probability bins of ``coarse(bins=m)``."""
+        return ndtri(np.arange(1, self.bins) / self.bins)
+
+
+def parse_ranker(spec: str | Ranker) -> Ranker:
+    """Parse a ranker spec: ``bayes``, ``noisy(sigma=s)`` (s > 0), ``coarse(bins=m)`` (m >= 2), ``random``.
+
+    Examples
+    --------
+    >>> [str(parse_ranker(s)) for s in ["bayes", "noisy( sigma=0.50 )", "coarse(bins=4)"]]
+    ['bayes', 'noisy(sigma=0.5)', 'coarse(bins=4)']
+    >>> parse_ranker("noisy")
+    Traceback (most recent call last):
+    ...
+    ValueError: ranker 'noisy' needs parameter(s) sigma; valid rankers: bayes, noisy(sigma), coarse(bins), random
+    """
+    if isinstance(spec, Ranker):
+        return spec
+    name, args, kwargs = parse_call(spec, what="ranker")
+    if name not in _RANKER_KINDS:
+        raise ValueError(f"unknown ranker {name!r}; valid rankers: {_RANKERS_VALID}")
+    wanted = _RANKER_KINDS[name]
+    if args or set(kwargs) != set(wanted):
+        raise ValueError(
+            f"ranker {spec!r} needs parameter(s) {', '.join(wanted) or 'none'}; valid rankers: {_RANKERS_VALID}"
+        )
+    if name == "noisy":
+        sigma = _number(kwargs["sigma"], "ranker parameter 'sigma'")
+        if sigma <= 0:
+            raise ValueError(f"ranker 'noisy' needs sigma > 0, got {sigma!r}")
+        return Ranker("noisy", sigma=sigma)
+    if name == "coarse":
+        bins = kwargs["bins"]
+        if isinstance(bins, bool) or not isinstance(bins, int) or bins < 2:
+            raise ValueError(f"ranker 'coarse' needs an integer bins >= 2, got {bins!r}")
+        return Ranker("coarse", bins=bins)
+    return Ranker(name)
+
+
+# --------------------------------------------------------------------------- seeds and samples
+
+
+def replicate_seed(entropy: int, model: Model, n: int, replicate: int, stream: int = 0) -> np.random.SeedSequence:
+    """The seed of one stream of one replicate: ``SeedSequence(entropy, spawn_key=(experiment, n, replicate, stream))``.
+
+    Examples
+    --------
+    >>> s = replicate_seed(2013, parse_model("probit"), 1000, 7)
+    >>> s.spawn_key[1:]
+    (1000, 7, 0)
+    """
+    for what, value in (("entropy", entropy), ("n", n), ("replicate", replicate), ("stream", stream)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+            raise ValueError(f"{what} must be a non-negative integer, got {value!r}")
+    return np.random.SeedSequence(int(entropy), spawn_key=(model.experiment_id, int(n), int(replicate), int(stream)))
+
+
+def _rng(entropy: int, model: Model, n: int, replicate: int, stream: int = 0) -> np.random.Generator:
+    return np.random.Generator(np.random.PCG64(replicate_seed(entropy, model, n, replicate, stream)))
+
+
+def _noise(ranker: Ranker, entropy: int, model: Model, n: int, replicate: int) -> np.ndarray:
+    return _rng(entropy, model, n, replicate, ranker.stream).standard_normal(n)
+
+
+def _bins(ranker: Ranker, x: np.ndarray) -> np.ndarray:
+    """Bin index 0..m-1 of each feature value (m - 1 comparisons, no search)."""
+    b = np.zeros(x.shape, dtype=np.intp)
+    for edge in ranker.bin_edges():  # loop over bin edges
+        b += x > edge
+    return b
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One simulated data set with an explicit score per ranker (see :func:`sample`)."""
+
+    x: np.ndarray
+    grades: np.ndarray
+    scores: dict[str, np.ndarray]
+
+
+def sample(model: str | Model, rankers: Iterable[str | Ranker], n: int, *, entropy: int, replicate: int = 0) -> Sample:
+    """Draw one data set and every ranker's scores (higher score = ranked higher).
+
+    The same numbers as :func:`replicate_ndcg` uses; the ``random`` ranker's
+    score ranks the items in the order they were drawn (``n - index``), which
+    is a uniformly random order since items are i.i.d.
+
+    Parameters
+    ----------
+    model : str or Model
+    rankers : iterable of str or Ranker
+    n : int
+        Number of items (>= 1).
+    entropy : int
+        Seed of the experiment.
+    replicate : int
+        Replicate number.
+
+    Returns
+    -------
+    Sample
+
+    Examples
+    --------
+    >>> import ndcg_research as nr
+    >>> s = sample("probit", ["bayes", "random"], 1000, entropy=1)
+    >>> s.grades.shape, sorted(s.scores)
+    ((1000,), ['bayes', 'random'])
+    >>> bool(nr.ndcg_from_scores(s.grades, s.scores["bayes"]) > nr.ndcg_from_scores(s.grades, s.scores["random"]))
+    True
+    """
+    model = parse_model(model)
+    n = _check_n(n)
+    x, y = model.draw(_rng(entropy, model, n, replicate), n)
+    scores: dict[str, np.ndarray] = {}
+    for ranker in map(parse_ranker, rankers):
+        if ranker.kind == "bayes":
+            scores[str(ranker)] = x.copy()
+        elif ranker.kind == "noisy":
+            scores[str(ranker)] = x + ranker.sigma * _noise(ranker, entropy, model, n, replicate)
+        elif ranker.kind == "coarse":
+            scores[str(ranker)] = _bins(ranker, x).astype(np.float64)
+        else:
+            scores[str(ranker)] = np.arange(n, 0, -1, dtype=np.float64)
+    return Sample(x, y, scores)
+
+
+def _check_n(n: Any) -> int:
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"n must be a positive integer, got {n!r}")
+    return int(n)
+
+
+# --------------------------------------------------------------------------- fast nDCG of one replicate
+
+
+def _sorted_dcg(neg_scores: np.ndarray, gains: np.ndarray, vectors: Sequence[np.ndarray]) -> np.ndarray:
+    """Tie-averaged DCG under each discount vector, ranking by ``-neg_scores`` (one argsort)."""
+    order = np.argsort(neg_scores)
+    ranked = np.take(gains, order)  # np.take gathers faster than fancy indexing
+    ordered_scores = np.take(neg_scores, order)
+    if np.any(ordered_scores[1:] == ordered_scores[:-1]):  # tied scores (rare for continuous scores)
+        ranked = _group_means(ordered_scores[None, :], ranked[None, :])[0]
+    return np.array([ranked @ v for v in vectors])
+
+
+def _binned_dcg(bins: np.ndarray, gains: np.ndarray, m: int, cumulatives: Sequence[np.ndarray]) -> np.ndarray:
+    """Tie-averaged DCG of the ranking by bin (highest bin first), from per-bin counts and sums."""
+    counts = np.bincount(bins, minlength=m)[::-1]
+    sums = np.bincount(bins, weights=gains, minlength=m)[::-1]
+    end = np.cumsum(counts)
+    start = end - counts
+    means = np.divide(sums, counts, out=np.zeros(m), where=counts > 0)
+    return np.array([means @ (c[end] - c[start]) for c in cumulatives])
+
+
+def replicate_ndcg(
+    model: str | Model,
+    rankers: Sequence[str | Ranker],
+    discounts: Sequence[str | Discount],
+    n: int,
+    *,
+    entropy: int,
+    replicate: int,
+    gain: str | Gain = "linear",
+) -> np.ndarray:
+    """nDCG of every ranker under every discount on one simulated data set.
+
+    nDCG here is the full-list nDCG (no cut-off) with ties averaged and the
+    ideal from the data set's own grades: ``DCG_D(f) / IDCG_D`` with
+    ``DCG_D(f) = sum_r gain(y_(r)) D(r)``. A data set without a relevant item
+    gets 0 (the package's default ``zero_ideal="zero"``).
+
+    Parameters
+    ----------
+    model : str or Model
+    rankers : sequence of str or Ranker
+    discounts : sequence of str or Discount
+        Built-in discount specs, e.g. ``"log2"``, ``"power(beta=0.5)"``.
+    n : int
+        Number of items.
+    entropy : int
+        Seed of the experiment.
+    replicate : int
+        Replicate number: with ``entropy``, the model and ``n`` it fixes all random draws.
+    gain : str or Gain
+        Built-in gain spec (default linear).
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(len(rankers), len(discounts))``.
+
+    Examples
+    --------
+    >>> import ndcg_research as nr
+    >>> v = replicate_ndcg("probit", ["bayes", "random"], ["log2", "none"], 500, entropy=3, replicate=0)
+    >>> s = sample("probit", ["bayes", "random"], 500, entropy=3, replicate=0)
+    >>> bool(np.isclose(v[0, 0], nr.ndcg_from_scores(s.grades, s.scores["bayes"]))), v[:, 1].tolist()
+    (True, [1.0, 1.0])
+    """
+    model = parse_model(model)
+    n = _check_n(n)
+    rankers = [parse_ranker(r) for r in rankers]
+    discounts = [_builtin_discount(d) for d in discounts]
+    gain_fn = parse_gain(gain)
+    if not isinstance(gain_fn, Gain):
+        raise TypeError(f"gain must be a built-in gain spec, got {gain!r}")
+    x, y = model.draw(_rng(entropy, model, n, replicate), n)
+    levels = np.arange(1, model.grades + 1, dtype=np.float64)
+    level_gains = gain_fn(levels)
+    gains = y if gain_fn.name == "linear" else gain_fn(y)
+    vectors = [_kernels.discount_vector(d, n) for d in discounts]
+    cumulatives = [_kernels.cumulative_discount(d, n) for d in discounts]
+
+    # Ideal DCG by counting: level g fills ideal ranks count(>= g+1)+1 .. count(>= g).
+    at_least = np.array([np.count_nonzero(y >= level) for level in levels])
+    steps = np.diff(np.concatenate(([0.0], level_gains)))  # gain(g) - gain(g-1)
+    idcg = np.array([steps @ c[at_least] for c in cumulatives])
+
+    dcg = np.empty((len(rankers), len(discounts)))
+    for i, ranker in enumerate(rankers):
+        if ranker.kind == "bayes":
+            dcg[i] = _sorted_dcg(-x, gains, vectors)
+        elif ranker.kind == "noisy":
+            neg = _noise(ranker, entropy, model, n, replicate)
+            neg *= -ranker.sigma
+            neg -= x  # -(x + sigma z), exactly the negated score of sample()
+            dcg[i] = _sorted_dcg(neg, gains, vectors)
+        elif ranker.kind == "coarse":
+            dcg[i] = _binned_dcg(_bins(ranker, x), gains, ranker.bins, cumulatives)
+        else:
+            dcg[i] = [gains @ v for v in vectors]
+    return np.divide(dcg, idcg, out=np.zeros_like(dcg), where=idcg > 0)
+
+
+def _builtin_discount(spec: str | Discount) -> Discount:
+    discount = parse_discount(spec)
+    if not isinstance(discount, Discount):
+        raise TypeError(f"discounts must be built-in discount specs (str or Discount), got {spec!r}")
+    return discount
