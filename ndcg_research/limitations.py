@@ -536,11 +536,11 @@ METHODS = ("true", "unjudged = 0", "condensed")
 
 def _one_replicate(
     model: PoolingModel, depths: Sequence[int], n_queries: int, seed: int, replicate: int, k: int | None,
-    run_length: int, gain: str, discount: str,
+    run_length: int, gain: str, discount: str, pool_novel: bool,
 ) -> dict[str, np.ndarray]:
     rng = np.random.default_rng(replicate_seed(seed, POOLING_EXPERIMENT_ID, replicate))
     collection = simulate_pooling_collection(model, n_queries, rng)
-    pooled_scores = collection.scores[: model.n_pooled]
+    pooled_scores = collection.scores if pool_novel else collection.scores[: model.n_pooled]
     means = np.empty((len(depths), len(METHODS), collection.scores.shape[0]))
     judged_fraction = np.empty(len(depths))
     relevant_judged = np.empty(len(depths))
@@ -569,6 +569,7 @@ def pooling_experiment(
     run_length: int = 100,
     gain: str = "linear",
     discount: str = "log2",
+    pool_novel: bool = False,
     n_jobs: int = 1,
 ) -> dict[str, Any]:
     """Repeat the pooling study: per replicate one collection, judged at every pool depth.
@@ -588,6 +589,8 @@ def pooling_experiment(
     seed : int, default 2026
     k, run_length, gain, discount
         As in :func:`evaluate_runs`.
+    pool_novel : bool, default False
+        Also pool the novel system (a control: then it contributes to the judgments).
     n_jobs : int, default 1
         Parallel workers (joblib); results do not depend on it.
 
@@ -613,7 +616,7 @@ def pooling_experiment(
     if isinstance(n_replicates, bool) or not isinstance(n_replicates, (int, np.integer)) or n_replicates < 1:
         raise ValueError(f"n_replicates must be an integer >= 1, got {n_replicates!r}")
     args = (model, depths, n_queries, seed)
-    tail = (k, run_length, gain, discount)
+    tail = (k, run_length, gain, discount, bool(pool_novel))
     if n_jobs == 1:
         results = [_one_replicate(*args, r, *tail) for r in range(n_replicates)]
     else:
@@ -629,7 +632,8 @@ def pooling_experiment(
         "methods": list(METHODS),
         "systems": model.system_names,
         "parameters": {**asdict(model), "depths": depths, "n_queries": n_queries, "n_replicates": n_replicates,
-                       "seed": seed, "k": k, "run_length": run_length, "gain": gain, "discount": discount},
+                       "seed": seed, "k": k, "run_length": run_length, "gain": gain, "discount": discount,
+                       "pool_novel": bool(pool_novel)},
     }
 
 
