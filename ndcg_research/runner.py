@@ -414,6 +414,9 @@ def run_notebook(
             progress_bar=False,
             log_output=False,
             request_save_on_cell_execute=True,
+            # The kernel's own log (not the notebook's output): keep errors, drop the
+            # per-start "running over TCP without encryption" warning that breaks the progress bar.
+            extra_arguments=["--IPKernelApp.log_level=ERROR"],
         )
     except PapermillExecutionError as exc:
         evalue = _first_lines(str(exc.evalue), 3)
