@@ -70,6 +70,7 @@ explicit scores for every ranker, so the fast path can be checked against
 from __future__ import annotations
 
 import hashlib
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -272,7 +273,7 @@ class Ranker:
         if self.kind == "bayes":
             return model.a
         if self.kind == "noisy":
-            return model.a / np.sqrt(1.0 + self.sigma**2 * (1.0 + model.a**2))
+            return model.a / math.sqrt(1.0 + self.sigma**2 * (1.0 + model.a**2))
         if self.kind == "random":
             return 0.0
         raise ValueError(f"ranker {str(self)!r} has no kappa: its gain profile is a step function")

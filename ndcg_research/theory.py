@@ -164,8 +164,10 @@ def eps_numeric(discount: str | Discount | Callable[[np.ndarray], np.ndarray], n
     r = np.asarray(n, dtype=np.float64)
     if np.any(r * math.exp(-h) < 1):
         raise ValueError(f"n must be >= exp(h) so that D is evaluated at ranks >= 1, got {n!r}")
-    up = np.log(np.asarray(d(r * math.exp(h)), dtype=np.float64))
-    down = np.log(np.asarray(d(r * math.exp(-h)), dtype=np.float64))
+    hi, lo = (np.asarray(d(r * math.exp(s)), dtype=np.float64) for s in (h, -h))
+    if np.any(hi <= 0) or np.any(lo <= 0):
+        raise ValueError(f"discount {d} underflows to 0 near n = {n!r}; its log-slope cannot be differenced there")
+    up, down = np.log(hi), np.log(lo)
     out = -(up - down) / (2 * h)
     return float(out) if np.ndim(n) == 0 else out
 
@@ -415,7 +417,7 @@ def finite_n_ndcg(model: str | Model, ranker: str | Ranker, discount: str | Disc
 
     Examples
     --------
-    >>> finite_n_ndcg("probit", "bayes", "none", 1000)
+    >>> round(finite_n_ndcg("probit", "bayes", "none", 1000), 12)
     1.0
     """
     model, d = parse_model(model), _builtin(discount)

@@ -1,0 +1,143 @@
+"""Tests of ndcg_research.simulate: relevance rates, ranker quality order, the fast path vs the metric core."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+import ndcg_research as nr
+from ndcg_research import simulate as sim
+
+MODELS = ["probit", "probit(lo=0.1, hi=0.6)", "probit(lo=0.2, hi=0.9, a=2, grades=3)"]
+RANKERS = ["bayes", "noisy(sigma=0.5)", "noisy(sigma=1)", "coarse(bins=4)", "random"]
+DISCOUNTS = ["power(beta=2)", "geometric(p=0.5)", "zipf", "power(beta=0.5)", "log2", "logpower(gamma=0.5)",
+             "loglog", "none"]
+
+
+@pytest.mark.parametrize("spec", MODELS)
+def test_mean_grade_matches_closed_form(spec):
+    # E[y] = G * E[lo + (hi - lo) Phi(aX)] = G (lo + hi) / 2, since Phi(aX) is symmetric about 1/2.
+    m = sim.parse_model(spec)
+    _, y = m.draw(np.random.default_rng(0), 400_000)
+    expected = m.grades * (m.lo + m.hi) / 2
+    sd = y.std() / math.sqrt(y.size)
+    assert abs(y.mean() - expected) < 5 * sd
+
+
+@pytest.mark.parametrize("spec", MODELS)
+def test_relevance_rate_given_feature(spec):
+    # Among items with x near x0, each relevance unit is present with probability lo + (hi - lo) Phi(a x0).
+    m = sim.parse_model(spec)
+    x, y = m.draw(np.random.default_rng(1), 1_000_000)
+    for x0 in (-1.0, 0.0, 1.5):
+        near = np.abs(x - x0) < 0.02
+        rate = y[near].mean() / m.grades
+        expected = m.lo + (m.hi - m.lo) * stats.norm.cdf(m.a * x0)
+        assert abs(rate - expected) < 5 * math.sqrt(expected * (1 - expected) / (near.sum() * m.grades)) + 0.01
+
+
+def test_uncertain_top_stays_uncertain():
+    # hi = 0.6: even the items with the largest features are relevant only 60% of the time.
+    x, y = sim.parse_model("probit(lo=0.1, hi=0.6)").draw(np.random.default_rng(2), 1_000_000)
+    top = y[np.argsort(-x)[:2000]]
+    assert 0.5 < top.mean() < 0.62
+
+
+def test_binary_grades_are_zero_or_one_and_graded_in_range():
+    _, y = sim.parse_model("probit").draw(np.random.default_rng(3), 1000)
+    assert set(np.unique(y)) <= {0.0, 1.0}
+    _, y = sim.parse_model("probit(grades=3)").draw(np.random.default_rng(3), 1000)
+    assert set(np.unique(y)) <= {0.0, 1.0, 2.0, 3.0} and y.max() == 3
+
+
+@pytest.mark.parametrize("spec", MODELS)
+@pytest.mark.parametrize("gain", ["linear", "exp2"])
+@pytest.mark.filterwarnings("ignore::ndcg_research.UndefinedNDCGWarning")  # n = 1 may have no relevant item
+def test_fast_path_equals_metric_core(spec, gain):
+    # The one-argsort / counting path must give what nr.ndcg_from_scores gives on explicit scores.
+    for n in (1, 7, 3000):
+        fast = sim.replicate_ndcg(spec, RANKERS, DISCOUNTS, n, entropy=11, replicate=2, gain=gain)
+        s = sim.sample(spec, RANKERS, n, entropy=11, replicate=2)
+        for i, r in enumerate(RANKERS):
+            for j, d in enumerate(DISCOUNTS):
+                ref = nr.ndcg_from_scores(s.grades, s.scores[r], discount=d, gain=gain, ties="average")
+                assert fast[i, j] == pytest.approx(ref, rel=1e-12, abs=1e-12), (r, d, n)
+
+
+def test_coarse_ranker_has_ties_and_noisy_scores_have_the_right_noise():
+    s = sim.sample("probit", ["coarse(bins=4)", "noisy(sigma=0.5)"], 100_000, entropy=1)
+    assert sorted(np.unique(s.scores["coarse(bins=4)"])) == [0.0, 1.0, 2.0, 3.0]
+    counts = np.bincount(s.scores["coarse(bins=4)"].astype(int))
+    assert np.all(np.abs(counts - 25_000) < 5 * math.sqrt(100_000 * 0.25 * 0.75))  # equal-probability bins
+    noise = s.scores["noisy(sigma=0.5)"] - s.x
+    assert abs(noise.std() - 0.5) < 0.01 and abs(np.corrcoef(noise, s.x)[0, 1]) < 0.02
+
+
+def test_replicates_are_reproducible_and_independent_of_other_rankers():
+    a = sim.replicate_ndcg("probit", ["bayes", "noisy(sigma=1)"], ["log2"], 500, entropy=5, replicate=3)
+    b = sim.replicate_ndcg("probit", ["noisy(sigma=1)"], ["log2"], 500, entropy=5, replicate=3)
+    c = sim.replicate_ndcg("probit", ["bayes", "noisy(sigma=1)"], ["log2"], 500, entropy=5, replicate=4)
+    assert a[1, 0] == b[0, 0]
+    assert not np.array_equal(a, c)
+    seed = sim.replicate_seed(5, sim.parse_model("probit"), 500, 3)
+    assert seed.entropy == 5 and seed.spawn_key == (sim.parse_model("probit").experiment_id, 500, 3, 0)
+
+
+def test_random_ranker_matches_an_explicit_random_order():
+    # The random ranker reuses the drawing order; an explicit shuffle of the same data sets must agree in law.
+    n, reps = 200, 600
+    shortcut, shuffled = [], []
+    for r in range(reps):
+        shortcut.append(sim.replicate_ndcg("probit(lo=0.1, hi=0.6)", ["random"], ["power(beta=0.5)"], n,
+                                           entropy=9, replicate=r)[0, 0])
+        y = sim.sample("probit(lo=0.1, hi=0.6)", [], n, entropy=9, replicate=r).grades
+        order = np.random.default_rng([99, r]).permutation(n)
+        shuffled.append(nr.ndcg(y[order], discount="power(beta=0.5)"))
+    shortcut, shuffled = np.array(shortcut), np.array(shuffled)
+    se = math.sqrt(shortcut.var() / reps + shuffled.var() / reps)
+    assert abs(shortcut.mean() - shuffled.mean()) < 4 * se
+
+
+def test_ranker_quality_order():
+    # By construction: bayes > noisy(0.5) > noisy(1) > random, and bayes > coarse, for every decaying discount.
+    n, reps = 5000, 30
+    values = np.array([sim.replicate_ndcg("probit", RANKERS, ["log2", "power(beta=0.5)"], n, entropy=1, replicate=r)
+                       for r in range(reps)])
+    idx = {r: i for i, r in enumerate(RANKERS)}
+    for better, worse in [("bayes", "noisy(sigma=0.5)"), ("noisy(sigma=0.5)", "noisy(sigma=1)"),
+                          ("noisy(sigma=1)", "random"), ("bayes", "coarse(bins=4)")]:
+        gap = values[:, idx[better]] - values[:, idx[worse]]
+        t = gap.mean(0) / (gap.std(0, ddof=1) / math.sqrt(reps))
+        assert np.all(t > 4), (better, worse, t)
+
+
+def test_kappa_orders_rankers():
+    m = sim.parse_model("probit(a=2)")
+    kappas = [sim.parse_ranker(r).kappa(m) for r in ["bayes", "noisy(sigma=0.5)", "noisy(sigma=1)", "random"]]
+    assert kappas[0] == 2 and kappas[-1] == 0 and kappas == sorted(kappas, reverse=True)
+    assert kappas[2] == pytest.approx(2 / math.sqrt(1 + 1 * (1 + 4)))
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "match"),
+    [
+        (lambda: sim.parse_model("probit(lo=0.7, hi=0.6)"), ValueError, "0 <= lo < hi <= 1"),
+        (lambda: sim.parse_model("probit(grades=0)"), ValueError, "'grades' must be in 1..32"),
+        (lambda: sim.parse_model("probit(a=-1)"), ValueError, "'a' must be > 0"),
+        (lambda: sim.parse_model("probit(b=1)"), ValueError, "lo, hi, a, grades"),
+        (lambda: sim.parse_ranker("noisy(sigma=0)"), ValueError, "sigma > 0"),
+        (lambda: sim.parse_ranker("coarse(bins=1)"), ValueError, "bins >= 2"),
+        (lambda: sim.parse_ranker("oracle"), ValueError, "unknown ranker 'oracle'"),
+        (lambda: sim.replicate_ndcg("probit", ["bayes"], ["log2"], 0, entropy=1, replicate=0), ValueError,
+         "n must be a positive integer, got 0"),
+        (lambda: sim.replicate_ndcg("probit", ["bayes"], [lambda r: 1 / r], 5, entropy=1, replicate=0), TypeError,
+         "built-in discount"),
+        (lambda: sim.replicate_seed(-1, sim.parse_model("probit"), 5, 0), ValueError, "entropy must be"),
+    ],
+)
+def test_bad_input_is_rejected(call, error, match):
+    with pytest.raises(error, match=match):
+        call()

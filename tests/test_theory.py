@@ -1,0 +1,144 @@
+"""Tests of ndcg_research.theory against closed forms derived by hand and against the simulation."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from ndcg_research import simulate as sim
+from ndcg_research import theory as th
+
+SLOW = ["log2", "log(base=10)", "logpower(gamma=0.5)", "logpower(gamma=2)", "loglog", "jarvelin(base=2)"]
+
+
+@pytest.mark.parametrize("discount", SLOW + ["power(beta=0.5)", "power(beta=2)", "zipf", "geometric(p=0.5)", "none"])
+@pytest.mark.parametrize("n", [10.0, 1e3, 1e6, 1e9])
+def test_eps_analytic_equals_numerical_derivative(discount, n):
+    if discount.startswith("geometric") and n > 1e3:
+        with pytest.raises(ValueError, match="underflows"):  # p^(n-1) is 0 in float64
+            th.eps_numeric(discount, n)
+        return
+    assert th.eps(discount, n) == pytest.approx(th.eps_numeric(discount, n), rel=1e-6, abs=1e-12)
+
+
+def test_eps_hand_values():
+    n = 1e6
+    assert th.eps("log2", n) == pytest.approx(1 / math.log(n), rel=1e-5)  # n/((1+n) ln(1+n)) ~ 1/ln n
+    assert th.eps("logpower(gamma=0.5)", n) == pytest.approx(0.5 * th.eps("log2", n))
+    L = math.log2(1 + n)  # D = 1/log2(1+L): -dlnD/dlnr = r L'(r) / ((1+L) ln(1+L)), L' = 1/((1+r) ln 2)
+    assert th.eps("loglog", n) == pytest.approx(n / ((1 + n) * math.log(2) * (1 + L) * math.log(1 + L)))
+    assert th.eps("power(beta=0.5)", n) == 0.5 and th.eps("zipf", n) == 1 and th.eps("none", n) == 0
+    # slower discounts have smaller eps: loglog < logpower(0.5) < log2 for large n
+    assert th.eps("loglog", n) < th.eps("logpower(gamma=0.5)", n) < th.eps("log2", n)
+    np.testing.assert_allclose(th.eps("log2", np.array([1e3, 1e6])), [th.eps("log2", 1e3), th.eps("log2", 1e6)])
+
+
+@pytest.mark.parametrize(("lo", "hi"), [(0.0, 1.0), (0.1, 0.6), (0.3, 0.5)])
+def test_random_ranker_closed_forms(lo, hi):
+    # g_f = p: c = (1/p)[p(1 - ln p) - p] = ln(1/p); power limit = p / (p^(1-b)/(1-b)) * 1/(1-b) = p^b.
+    model = f"probit(lo={lo}, hi={hi})"
+    p = (lo + hi) / 2
+    assert th.c_coefficient(model, "random") == pytest.approx(math.log(1 / p), rel=1e-8)
+    for beta in (0.2, 0.5, 0.8):
+        assert th.power_limit(model, "random", beta) == pytest.approx(p**beta, rel=1e-8)
+    assert th.top_limit(model, "random") == pytest.approx(p)
+
+
+@pytest.mark.parametrize(("lo", "hi"), [(0.0, 1.0), (0.1, 0.6)])
+def test_bayes_closed_forms_for_a_equal_one(lo, hi):
+    # a = 1: eta(X) = lo + (hi - lo) U with U uniform, so the Bayes profile is g(t) = lo + (hi - lo)(1 - t).
+    # int (1-t)(-ln t) dt = 1 - 1/4; int (1-t) t^-b dt = 1/(1-b) - 1/(2-b); int_0^p t^-b = p^(1-b)/(1-b).
+    model = f"probit(lo={lo}, hi={hi})"
+    p = (lo + hi) / 2
+    c = (p * (1 - math.log(p)) - lo - 0.75 * (hi - lo)) / p
+    assert th.c_coefficient(model, "bayes") == pytest.approx(c, rel=1e-8)
+    if (lo, hi) == (0.0, 1.0):
+        assert c == pytest.approx(math.log(2) - 0.5)
+    for beta in (0.3, 0.5):
+        num = lo / (1 - beta) + (hi - lo) * (1 / (1 - beta) - 1 / (2 - beta))
+        assert th.power_limit(model, "bayes", beta) == pytest.approx(num / (p ** (1 - beta) / (1 - beta)), rel=1e-8)
+    assert th.top_limit(model, "bayes") == pytest.approx(hi)
+    # zipf to order 1/ln n: [hi (ln n + g) - (hi - lo)] / [(ln n + g) + ln p]   (int (g - g0)/t = -(hi - lo))
+    n = 1e6
+    L = math.log(n) + th.EULER_GAMMA
+    assert th.zipf_approximation(model, "bayes", n) == pytest.approx((hi * L - (hi - lo)) / (L + math.log(p)))
+
+
+def test_coarse_profile_closed_form():
+    # a = 1, lo = 0, hi = 1: eta(X) = U uniform; the j-th bin from the top holds U in (1 - (j+1)/m, 1 - j/m).
+    g = th.gain_profile("probit", "coarse(bins=4)")
+    np.testing.assert_allclose(g.values, [0.875, 0.625, 0.375, 0.125], atol=1e-9)
+    np.testing.assert_allclose(g.edges, [0, 0.25, 0.5, 0.75, 1])
+
+
+def test_graded_ideal_profile_closed_form():
+    # G = 2, eta = U uniform: P(y = 2) = E U^2 = 1/3, P(y >= 1) = 1 - E (1-U)^2 = 2/3.
+    g = th.ideal_profile("probit(grades=2)")
+    np.testing.assert_allclose(g.edges, [0, 1 / 3, 2 / 3, 1], atol=1e-9)
+    assert g.values.tolist() == [2.0, 1.0, 0.0]
+    g = th.ideal_profile("probit(grades=2)", "exp2")
+    assert g.values.tolist() == [3.0, 1.0, 0.0]
+
+
+@pytest.mark.parametrize("model", ["probit", "probit(lo=0.1, hi=0.6, a=2)", "probit(grades=3)"])
+@pytest.mark.parametrize("ranker", ["bayes", "noisy(sigma=0.5)", "noisy(sigma=2)", "coarse(bins=3)", "random"])
+def test_profiles_integrate_to_the_mean_gain(model, ranker):
+    # Every ranking places all items somewhere: int g_f = int g* = E gain(y) = G (lo + hi) / 2 (linear).
+    m = sim.parse_model(model)
+    p = m.grades * (m.lo + m.hi) / 2
+    assert th.gain_profile(m, ranker).integral("one") == pytest.approx(p, rel=1e-7)
+    assert th.ideal_profile(m).integral("one") == pytest.approx(p, rel=1e-7)
+    assert th.mean_gain(m) == pytest.approx(p, rel=1e-9)
+
+
+@pytest.mark.parametrize("ranker", ["bayes", "noisy(sigma=0.5)", "noisy(sigma=3)", "random"])
+def test_closed_form_profile_equals_quadrature(ranker):
+    t = np.array([1e-9, 0.01, 0.3, 0.7, 0.999])
+    for model in ["probit(lo=0.2, hi=0.9, a=0.7)", "probit(grades=3, a=2)"]:
+        closed = th.gain_profile(model, ranker, method="closed")(t)
+        quad = th.gain_profile(model, ranker, method="quadrature")(t)
+        np.testing.assert_allclose(closed, quad, rtol=1e-9, atol=1e-12)
+
+
+def test_first_order_expansion_improves_with_n():
+    # 1 - nDCG ~ eps_D(n) c_f: the ratio (1 - finite-n value) / (eps c) must approach 1 as n grows
+    # (slowly: the next term is of relative order eps itself, about 1 / ln n).
+    for model, ranker in [("probit(lo=0.1, hi=0.6)", "bayes"), ("probit", "random")]:
+        c = th.c_coefficient(model, ranker)
+        for discount in ["log2", "logpower(gamma=0.5)", "loglog"]:
+            ns = (10**4, 10**5, 10**6, 10**7)
+            errors = [abs((1 - th.finite_n_ndcg(model, ranker, discount, n)) / (th.eps(discount, float(n)) * c) - 1)
+                      for n in ns]
+            assert all(a > b for a, b in zip(errors, errors[1:])), (model, ranker, discount, errors)
+            assert errors[-1] < 0.15  # still 8-14% off at n = 1e7 for these cases
+
+
+def test_power_finite_n_approaches_limit_and_none_is_one():
+    lim = th.power_limit("probit", "noisy(sigma=1)", 0.5)
+    gaps = [abs(th.finite_n_ndcg("probit", "noisy(sigma=1)", "power(beta=0.5)", n) - lim) for n in (10**3, 10**6)]
+    assert gaps[1] < gaps[0] and gaps[1] < 2e-3
+    assert th.finite_n_ndcg("probit(grades=3)", "random", "none", 500) == pytest.approx(1.0, abs=1e-12)
+    assert th.prediction("probit", "bayes", "none", 10)["limit"] == 1.0
+
+
+@pytest.mark.parametrize("discount", ["log2", "power(beta=0.5)", "zipf", "loglog"])
+def test_theory_matches_simulated_mean(discount):
+    # The expected nDCG of simulated data sets agrees with the finite-n prediction (ratio of expectations).
+    model, ranker, n, reps = "probit(lo=0.1, hi=0.6)", "noisy(sigma=0.5)", 20_000, 40
+    v = np.array([sim.replicate_ndcg(model, [ranker], [discount], n, entropy=4, replicate=r)[0, 0]
+                  for r in range(reps)])
+    pred = th.finite_n_ndcg(model, ranker, discount, n)
+    assert abs(v.mean() - pred) < 4 * v.std(ddof=1) / math.sqrt(reps) + 2e-4
+
+
+def test_bad_input():
+    with pytest.raises(ValueError, match="beta must be in \\(0, 1\\)"):
+        th.power_limit("probit", "bayes", 1.5)
+    with pytest.raises(ValueError, match="n must be finite and >= 1"):
+        th.eps("log2", 0.5)
+    with pytest.raises(TypeError, match="built-in discount"):
+        th.eps(lambda r: 1 / r, 10.0)
+    with pytest.raises(ValueError, match="method='closed' needs gain='linear'"):
+        th.gain_profile("probit", "bayes", "exp2", method="closed")
