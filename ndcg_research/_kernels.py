@@ -126,10 +126,27 @@ def apply_gain(gain: Gain | Callable[[np.ndarray], np.ndarray], grades: np.ndarr
     return gains
 
 
+def discounted_sum(gains: np.ndarray, discounts: np.ndarray, *, what: str) -> np.ndarray:
+    """Row sums of gains * discounts, refusing a sum that overflows float64.
+
+    Single gains are checked where they are computed; this catches finite gains
+    whose discounted sum is not (e.g. several documents with exp2 gain 2^1023).
+    """
+    with np.errstate(over="ignore", invalid="ignore"):
+        sums = gains @ discounts
+    if not np.all(np.isfinite(sums)):
+        row = int(np.argmax(~np.isfinite(sums)))
+        raise ValueError(
+            f"{what} of query {row} overflows float64 (its gains sum past 1.8e308); use a smaller grade scale "
+            f"or gain='linear'"
+        )
+    return sums
+
+
 def ranked_dcg(gains: np.ndarray, discount: Discount | Callable[[np.ndarray], np.ndarray], k: int | None) -> np.ndarray:
     """DCG of each row of gains in rank order, cut at k: sum_r gains[q, r-1] * D(r)."""
     width = gains.shape[1] if k is None else min(k, gains.shape[1])
-    return gains[:, :width] @ discount_vector(discount, width)
+    return discounted_sum(gains[:, :width], discount_vector(discount, width), what="DCG")
 
 
 def _levels_if_countable(grades: np.ndarray) -> int | None:
@@ -174,12 +191,17 @@ def ideal_dcg(
             if top == 0:
                 return np.zeros(grades.shape[0])
             cumulative = cumulative_discount(discount, width)
-            capped = np.minimum(np.concatenate([counts, np.zeros((grades.shape[0], 1), np.intp)], axis=1), width)
-            level_gains = apply_gain(gain, np.arange(1, top + 1, dtype=np.float64)[None, :], name=name)[0]
+            counts = np.concatenate([counts, np.zeros((grades.shape[0], 1), np.intp)], axis=1)
+            capped = np.minimum(counts, width)
+            # Only the levels that occur need a gain (a mapping may not list the others).
+            present = (counts[:, :-1] > counts[:, 1:]).any(axis=0)
+            level_gains = np.zeros(top)
+            levels = np.arange(1, top + 1, dtype=np.float64)[present]
+            level_gains[present] = apply_gain(gain, levels[None, :], name=name)[0]
             shares = cumulative[capped[:, :-1]] - cumulative[capped[:, 1:]]
-            return shares @ level_gains
+            return discounted_sum(shares, level_gains, what="ideal DCG")
     gains = apply_gain(gain, grades, name=name)
     if width < gains.shape[1]:
         gains = -np.partition(-gains, width - 1, axis=1)[:, :width]
     ordered = -np.sort(-gains, axis=1)
-    return ordered[:, :width] @ discount_vector(discount, width)
+    return discounted_sum(ordered[:, :width], discount_vector(discount, width), what="ideal DCG")

@@ -71,6 +71,8 @@ def as_batch(data: Any, *, name: str, fill: float, kinds: str = _NUMERIC_KINDS) 
         if array is not None and array.dtype.kind == "O":
             array = None
     if array is None:
+        if all(np.ndim(row) == 0 for row in data):  # numbers held as objects (e.g. None among them)
+            raise TypeError(f"{name} must be numeric (bool, int or float), got objects in {_preview(data)}")
         return _ragged(data, name=name, fill=fill, kinds=kinds)
     if array.ndim == 1:
         values = _numeric(array, name, kinds)

@@ -246,9 +246,11 @@ def dcg(relevance: Any, k: int | None = None, *, gain: GainLike = "linear", disc
         # Hot path: one minimum pass, then the dot product. A finite DCG over every
         # entry certifies there is no +inf (D > 0), so the maximum pass is skipped.
         _validation.check_grades(batch, upper_checked=True)
-        values = _kernels.ranked_dcg(batch.values, discount_fn, k)
-        if not np.all(np.isfinite(values)):
+        try:
+            values = _kernels.ranked_dcg(batch.values, discount_fn, k)
+        except ValueError:  # not finite: report +inf in the input if that is the cause, else the overflow
             _validation.check_grades(batch)
+            raise
         return _out(values, batch)
     _validation.check_grades(batch)
     return _out(_kernels.ranked_dcg(_kernels.apply_gain(gain_fn, batch.values, name="relevance"), discount_fn, k), batch)
@@ -393,7 +395,9 @@ def _score_parts(
     discount: DiscountLike,
     ties: str,
     judged: Any = None,
-) -> tuple[_validation.Batch, np.ndarray, np.ndarray]:
+    *,
+    need_ideal: bool = True,
+) -> tuple[_validation.Batch, np.ndarray, np.ndarray | None]:
     k = _validation.check_k(k)
     ties = check_ties(ties)
     gain_fn, discount_fn = parse_gain(gain), parse_discount(discount)
@@ -407,9 +411,9 @@ def _score_parts(
         labels = _validation.condense(labels, mask, fill=0.0)
         scores = _validation.condense(scores, mask, fill=-np.inf)
     gains = _kernels.apply_gain(gain_fn, labels.values, name="y_true")
-    dcg_values = ranked_gains(gains, scores.values, k, ties) @ _kernels.discount_vector(
-        discount_fn, scores.values.shape[1] if k is None else min(k, scores.values.shape[1])
-    )
+    dcg_values = _kernels.ranked_dcg(ranked_gains(gains, scores.values, k, ties), discount_fn, k)
+    if not need_ideal:
+        return labels, dcg_values, None
     idcg_values = _kernels.ideal_dcg(known.values, gain_fn, discount_fn, k, name=known.name)
     return labels, dcg_values, idcg_values
 
@@ -515,7 +519,8 @@ def dcg_from_scores(
     >>> round(dcg_from_scores([2, 0, 1], [0.1, 0.9, 0.5]), 3)
     1.631
     """
-    return ndcg_parts_from_scores(y_true, y_score, k, gain=gain, discount=discount, ties=ties).dcg
+    labels, dcg_values, _ = _score_parts(y_true, y_score, k, None, gain, discount, ties, need_ideal=False)
+    return _out(dcg_values, labels)
 
 
 def mean_over_queries(values: Any, *, nan_policy: Literal["raise", "omit", "propagate"] = "raise") -> float:
@@ -543,6 +548,8 @@ def mean_over_queries(values: Any, *, nan_policy: Literal["raise", "omit", "prop
     >>> mean_over_queries([1.0, 0.5, float("nan")], nan_policy="omit")
     0.75
     """
+    if nan_policy not in ("raise", "omit", "propagate"):
+        raise ValueError(f"nan_policy must be 'raise', 'omit' or 'propagate', got {nan_policy!r}")
     array = np.asarray(values, dtype=np.float64)
     if array.ndim != 1 or array.size == 0:
         raise ValueError(f"values must be a non-empty 1-D array of per-query values, got shape {array.shape}")
@@ -557,6 +564,4 @@ def mean_over_queries(values: Any, *, nan_policy: Literal["raise", "omit", "prop
             if missing.all():
                 raise ValueError("every per-query value is NaN; there is nothing to average")
             return float(array[~missing].mean())
-        if nan_policy != "propagate":
-            raise ValueError(f"nan_policy must be 'raise', 'omit' or 'propagate', got {nan_policy!r}")
     return float(array.mean())

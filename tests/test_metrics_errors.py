@@ -99,7 +99,7 @@ def test_nonfinite_scores_raise(function, scores, match):
         (["1", "2"], r"relevance must be numeric \(bool, int or float\), got dtype <U1"),
         ([[1, 2], ["a", "b"]], r"relevance must be numeric \(bool, int or float\), got dtype <U21"),
         ([[1, 2], [3, "b"]], r"relevance must be numeric \(bool, int or float\), got dtype <U21 in \['1', '2', '3', 'b'\]"),
-        (np.array(["a", "b"], dtype=object), r"relevance\[0\] must be numeric, got 'a'"),
+        (np.array(["a", "b"], dtype=object), r"relevance must be numeric \(bool, int or float\), got objects in \['a', 'b'\]"),
         (np.array([[1, 2]], dtype=object), r"relevance\[0\] must be numeric \(bool, int or float\), got dtype object"),
         ([1 + 2j, 3], r"relevance must be numeric \(bool, int or float\), got dtype complex128"),
         (None, "relevance must be a 1-D list of numbers or a 2-D/ragged collection of them, got None"),
