@@ -69,6 +69,7 @@ explicit scores for every ranker, so the fast path can be checked against
 
 from __future__ import annotations
 
+import bisect
 import hashlib
 import math
 from collections.abc import Iterable, Sequence
@@ -98,7 +99,7 @@ __all__ = [
 ]
 
 #: Bumped whenever a change alters the numbers drawn for a given seed (part of every cache key).
-SIMULATION_VERSION = 1
+SIMULATION_VERSION = 2
 
 
 def stable_id(text: str) -> int:
@@ -191,13 +192,20 @@ class Model:
         eta += self.lo
         return eta
 
-    def draw(self, rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
+    def draw(self, rng: np.random.Generator, n: int, *, descending: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """Draw ``n`` items: features ``x`` and integer-valued float64 grades ``y``.
 
-        ``x = rng.standard_normal(n)``, then one uniform per item and relevance
-        unit: unit k of item i is present when ``u[k, i] < eta(x[i])``.
+        ``x = rng.standard_normal(n)`` (sorted into descending order if
+        ``descending``), then one uniform per item and relevance unit: unit k of
+        item i is present when ``u[k, i] < eta(x[i])``. Sorting the features
+        before drawing the grades only relabels the items: given the features,
+        grades are independent, so the data set has the same law.
         """
         x = rng.standard_normal(n)
+        if descending:
+            np.negative(x, out=x)
+            x.sort()
+            np.negative(x, out=x)
         eta = self.eta(x)
         u = rng.random(n)
         present = u < eta
@@ -344,6 +352,11 @@ def _noise(ranker: Ranker, entropy: int, model: Model, n: int, replicate: int) -
     return _rng(entropy, model, n, replicate, ranker.stream).standard_normal(n)
 
 
+def _permutation(ranker: Ranker, entropy: int, model: Model, n: int, replicate: int) -> np.ndarray:
+    """The random ranker's order: item ``perm[r]`` is at rank r + 1."""
+    return _rng(entropy, model, n, replicate, ranker.stream).permutation(n)
+
+
 def _bins(ranker: Ranker, x: np.ndarray) -> np.ndarray:
     """Bin index 0..m-1 of each feature value (m - 1 comparisons, no search)."""
     b = np.zeros(x.shape, dtype=np.intp)
@@ -394,7 +407,7 @@ def sample(model: str | Model, rankers: Iterable[str | Ranker], n: int, *, entro
     """
     model = parse_model(model)
     n = _check_n(n)
-    x, y = model.draw(_rng(entropy, model, n, replicate), n)
+    x, y = model.draw(_rng(entropy, model, n, replicate), n, descending=True)
     scores: dict[str, np.ndarray] = {}
     for ranker in map(parse_ranker, rankers):
         if ranker.kind == "bayes":
@@ -404,7 +417,9 @@ def sample(model: str | Model, rankers: Iterable[str | Ranker], n: int, *, entro
         elif ranker.kind == "coarse":
             scores[str(ranker)] = _bins(ranker, x).astype(np.float64)
         else:
-            scores[str(ranker)] = np.arange(n, 0, -1, dtype=np.float64)
+            score = np.empty(n)
+            score[_permutation(ranker, entropy, model, n, replicate)] = np.arange(n, 0, -1, dtype=np.float64)
+            scores[str(ranker)] = score
     return Sample(x, y, scores)
 
 
@@ -417,23 +432,37 @@ def _check_n(n: Any) -> int:
 # --------------------------------------------------------------------------- fast nDCG of one replicate
 
 
-def _sorted_dcg(neg_scores: np.ndarray, gains: np.ndarray, vectors: Sequence[np.ndarray]) -> np.ndarray:
+def _ranked(grades8: np.ndarray, order: np.ndarray | None, table: np.ndarray | None) -> np.ndarray:
+    """Gains in rank order from uint8 grades (a 1-byte gather stays in cache; ``table`` maps grade -> gain)."""
+    ranked = grades8 if order is None else np.take(grades8, order)
+    return ranked.astype(np.float64) if table is None else np.take(table, ranked)
+
+
+def _sorted_dcg(neg_scores: np.ndarray, grades8: np.ndarray, table: np.ndarray | None,
+                vectors: Sequence[np.ndarray]) -> np.ndarray:
     """Tie-averaged DCG under each discount vector, ranking by ``-neg_scores`` (one argsort)."""
     order = np.argsort(neg_scores)
-    ranked = np.take(gains, order)  # np.take gathers faster than fancy indexing
+    ranked = _ranked(grades8, order, table)
     ordered_scores = np.take(neg_scores, order)
     if np.any(ordered_scores[1:] == ordered_scores[:-1]):  # tied scores (rare for continuous scores)
         ranked = _group_means(ordered_scores[None, :], ranked[None, :])[0]
     return np.array([ranked @ v for v in vectors])
 
 
-def _binned_dcg(bins: np.ndarray, gains: np.ndarray, m: int, cumulatives: Sequence[np.ndarray]) -> np.ndarray:
-    """Tie-averaged DCG of the ranking by bin (highest bin first), from per-bin counts and sums."""
-    counts = np.bincount(bins, minlength=m)[::-1]
-    sums = np.bincount(bins, weights=gains, minlength=m)[::-1]
-    end = np.cumsum(counts)
-    start = end - counts
-    means = np.divide(sums, counts, out=np.zeros(m), where=counts > 0)
+def _block_dcg(x_desc: np.ndarray, gains: np.ndarray, edges: np.ndarray, cumulatives: Sequence[np.ndarray]) -> np.ndarray:
+    """Tie-averaged DCG of the ranking by bin of x, for items sorted by descending x.
+
+    Bin j holds the items with exactly j edges below x; in descending order the
+    bins are consecutive blocks (found by bisection), so each block's mean gain
+    fills its ranks.
+    """
+    # Items with x > e come first; -x is ascending, so bisect on it (O(log n) element reads per edge).
+    end = np.array([bisect.bisect_left(x_desc, -e, key=lambda v: -v) for e in edges[::-1]] + [x_desc.size])
+    start = np.concatenate(([0], end[:-1]))
+    filled = end > start
+    sums = np.zeros(end.size)
+    sums[filled] = np.add.reduceat(gains, start[filled])  # blocks are consecutive and the last ends at n
+    means = np.divide(sums, end - start, out=np.zeros(end.size), where=filled)
     return np.array([means @ (c[end] - c[start]) for c in cumulatives])
 
 
@@ -489,7 +518,7 @@ def replicate_ndcg(
     gain_fn = parse_gain(gain)
     if not isinstance(gain_fn, Gain):
         raise TypeError(f"gain must be a built-in gain spec, got {gain!r}")
-    x, y = model.draw(_rng(entropy, model, n, replicate), n)
+    x, y = model.draw(_rng(entropy, model, n, replicate), n, descending=True)  # items in the Bayes order
     levels = np.arange(1, model.grades + 1, dtype=np.float64)
     level_gains = gain_fn(levels)
     gains = y if gain_fn.name == "linear" else gain_fn(y)
@@ -501,19 +530,26 @@ def replicate_ndcg(
     steps = np.diff(np.concatenate(([0.0], level_gains)))  # gain(g) - gain(g-1)
     idcg = np.array([steps @ c[at_least] for c in cumulatives])
 
+    grades8 = y.astype(np.uint8)  # grades <= 32: gathers move 1 byte per item
+    table = None if gain_fn.name == "linear" else gain_fn(np.arange(model.grades + 1, dtype=np.float64))
     dcg = np.empty((len(rankers), len(discounts)))
     for i, ranker in enumerate(rankers):
-        if ranker.kind == "bayes":
-            dcg[i] = _sorted_dcg(-x, gains, vectors)
+        if ranker.kind == "bayes":  # the items are already in descending order of x
+            ranked = gains
+            if np.any(x[1:] == x[:-1]):  # tied features (probability ~ n^2 2^-53)
+                ranked = _group_means(x[None, :], gains[None, :])[0]
+            dcg[i] = [ranked @ v for v in vectors]
         elif ranker.kind == "noisy":
             neg = _noise(ranker, entropy, model, n, replicate)
             neg *= -ranker.sigma
             neg -= x  # -(x + sigma z), exactly the negated score of sample()
-            dcg[i] = _sorted_dcg(neg, gains, vectors)
-        elif ranker.kind == "coarse":
-            dcg[i] = _binned_dcg(_bins(ranker, x), gains, ranker.bins, cumulatives)
-        else:
-            dcg[i] = [gains @ v for v in vectors]
+            dcg[i] = _sorted_dcg(neg, grades8, table, vectors)
+        elif ranker.kind == "coarse":  # bins are contiguous blocks of the Bayes order
+            dcg[i] = _block_dcg(x, gains, ranker.bin_edges(), cumulatives)
+        else:  # the same Fisher-Yates shuffle as _permutation(), applied to the grades directly
+            shuffled = _rng(entropy, model, n, replicate, ranker.stream).permuted(grades8)
+            ranked = _ranked(shuffled, None, table)
+            dcg[i] = [ranked @ v for v in vectors]
     return np.divide(dcg, idcg, out=np.zeros_like(dcg), where=idcg > 0)
 
 

@@ -57,7 +57,7 @@ def test_binary_grades_are_zero_or_one_and_graded_in_range():
 @pytest.mark.parametrize("gain", ["linear", "exp2"])
 @pytest.mark.filterwarnings("ignore::ndcg_research.UndefinedNDCGWarning")  # n = 1 may have no relevant item
 def test_fast_path_equals_metric_core(spec, gain):
-    # The one-argsort / counting path must give what nr.ndcg_from_scores gives on explicit scores.
+    # The sort-free / one-argsort / counting path must give what nr.ndcg_from_scores gives on explicit scores.
     for n in (1, 7, 3000):
         fast = sim.replicate_ndcg(spec, RANKERS, DISCOUNTS, n, entropy=11, replicate=2, gain=gain)
         s = sim.sample(spec, RANKERS, n, entropy=11, replicate=2)

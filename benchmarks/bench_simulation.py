@@ -1,0 +1,64 @@
+"""Cost of one simulated replicate vs the unavoidable cost: one argsort of n float64 per ranker.
+
+Run: ``python benchmarks/bench_simulation.py [--n 1000000] [--repeats 15]``
+
+One replicate (:func:`ndcg_research.simulate.replicate_ndcg`) draws a data set of
+n items, ranks it by every ranker and computes nDCG under every discount. The
+reference is what any implementation must at least do: sort n scores once per
+ranker (``np.argsort`` of a fresh float64 array, generation not timed).
+Replicate and reference are timed alternately, in the same process, on one
+BLAS thread (as the sweep runs them), and the medians are compared.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+import numpy as np
+
+from ndcg_research.experiments import DEFAULT_DISCOUNTS, DEFAULT_RANKERS
+from ndcg_research.simulate import parse_ranker, replicate_ndcg
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=1_000_000)
+    parser.add_argument("--repeats", type=int, default=15)
+    parser.add_argument("--model", default="probit(lo=0.1, hi=0.6)")
+    args = parser.parse_args()
+    n, model = args.n, args.model
+    rankers, discounts = DEFAULT_RANKERS, DEFAULT_DISCOUNTS
+    sorting = sum(parse_ranker(r).kind == "noisy" for r in rankers)  # bayes/coarse share one np.sort of x
+
+    from threadpoolctl import threadpool_limits
+
+    rng = np.random.default_rng(0)
+    replicate_times, sort_times = [], []
+    with threadpool_limits(1, user_api="blas"):
+        replicate_ndcg(model, rankers, discounts, n, entropy=1, replicate=10**6)  # warm the discount caches
+        for r in range(args.repeats):
+            t0 = time.perf_counter()
+            replicate_ndcg(model, rankers, discounts, n, entropy=1, replicate=r)
+            replicate_times.append(time.perf_counter() - t0)
+            arrays = [rng.standard_normal(n) for _ in rankers]
+            t0 = time.perf_counter()
+            for a in arrays:
+                np.argsort(a)
+            sort_times.append((time.perf_counter() - t0) / len(rankers))
+    rep, one = statistics.median(replicate_times), statistics.median(sort_times)
+    print(f"n = {n:,}, model {model}, {len(rankers)} rankers, {len(discounts)} discounts, "
+          f"{args.repeats} repeats (medians)")
+    print(f"work per replicate: {sorting} argsorts (noisy rankers), one np.sort of the features (shared by bayes "
+          f"and coarse), one shuffle of uint8 grades (random), no sort for the ideal")
+    print(f"one replicate (all rankers, all discounts):  {rep * 1e3:8.1f} ms")
+    print(f"one argsort of n float64:                    {one * 1e3:8.1f} ms")
+    print(f"reference: one argsort per ranker ({len(rankers)}):     {len(rankers) * one * 1e3:8.1f} ms"
+          f"   ratio {rep / (len(rankers) * one):.2f}  (target <= 1.5)")
+    print(f"only the argsorts this run performs ({sorting}):  {sorting * one * 1e3:8.1f} ms"
+          f"   ratio {rep / (sorting * one):.2f}")
+
+
+if __name__ == "__main__":
+    main()
