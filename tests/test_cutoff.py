@@ -1,0 +1,172 @@
+"""Tests of :mod:`ndcg_research.cutoff` against the metric core, the theory sweep and hand values."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import ndcg_research as nr
+from ndcg_research import cutoff
+from ndcg_research.experiments import wilson_interval
+from ndcg_research.simulate import replicate_ndcg, sample
+
+TOL = 1e-10
+
+
+@pytest.mark.parametrize(
+    "spec, n, k",
+    [("fixed(k=10)", 5, 5), ("fixed(k=10)", 1000, 10), ("power(a=0.5)", 10_000, 100), ("power(a=0.5)", 1000, 32),
+     ("fraction(c=0.1)", 1000, 100), ("fraction(c=0.1)", 5, 1), ("all", 77, 77)],
+)
+def test_cutoff_rules(spec, n, k):
+    assert cutoff.parse_cutoff(spec).k(n) == k
+
+
+def test_cutoff_specs_print_back():
+    for spec in ("fixed(k=10)", "power(a=0.5)", "fraction(c=0.1)", "all"):
+        assert str(cutoff.parse_cutoff(spec)) == spec
+        assert cutoff.parse_cutoff(str(cutoff.parse_cutoff(spec))) == cutoff.parse_cutoff(spec)
+
+
+@pytest.mark.parametrize(
+    "spec, match",
+    [("fixed(k=0)", "k >= 1"), ("fixed(k=2.5)", "integer k"), ("power(a=1)", "0 < a < 1"),
+     ("fraction(c=0)", "0 < c <= 1"), ("top(k=3)", "unknown cut-off rule"), ("fixed", "needs parameter")],
+)
+def test_cutoff_spec_errors(spec, match):
+    with pytest.raises(ValueError, match=match):
+        cutoff.parse_cutoff(spec)
+
+
+RANKERS = ["bayes", "noisy(sigma=0.5)", "random"]
+DISCOUNTS = ["log2", "zipf", "loglog", "power(beta=2)"]
+
+
+@pytest.mark.parametrize("model", ["probit", "probit(lo=0.1, hi=0.6)", "probit(grades=3)"])
+def test_replicate_ndcg_at_k_matches_the_metric_core(model):
+    n, ks = 300, [1, 7, 30, 150, 300]
+    got = cutoff.replicate_ndcg_at_k(model, RANKERS, DISCOUNTS, n, ks, entropy=4, replicate=2)
+    s = sample(model, RANKERS, n, entropy=4, replicate=2)
+    for i, r in enumerate(RANKERS):
+        for j, d in enumerate(DISCOUNTS):
+            for m, k in enumerate(ks):
+                expected = nr.ndcg_from_scores(s.grades, s.scores[r], k, discount=d)
+                assert got[i, j, m] == pytest.approx(expected, abs=TOL), (r, d, k)
+
+
+def test_replicate_ndcg_at_k_by_hand_loop():
+    # An independent loop over ranks on one small data set.
+    n, ks = 40, [3, 10, 40]
+    got = cutoff.replicate_ndcg_at_k("probit(grades=2)", ["noisy(sigma=1)"], ["log2"], n, ks, entropy=9, replicate=0)
+    s = sample("probit(grades=2)", ["noisy(sigma=1)"], n, entropy=9, replicate=0)
+    order = sorted(range(n), key=lambda i: -s.scores["noisy(sigma=1)"][i])
+    ideal = sorted(s.grades, reverse=True)
+    for m, k in enumerate(ks):
+        dcg = sum(s.grades[order[r]] / math.log2(r + 2) for r in range(k))
+        idcg = sum(ideal[r] / math.log2(r + 2) for r in range(k))
+        assert got[0, 0, m] == pytest.approx(dcg / idcg, abs=TOL)
+
+
+def test_full_cutoff_agrees_with_the_theory_sweep():
+    # k = n must reproduce simulate.replicate_ndcg (the full-list nDCG on the same data set).
+    for n in (50, 1000):
+        ours = cutoff.replicate_ndcg_at_k("probit(lo=0.1, hi=0.6)", RANKERS, DISCOUNTS, n, [n], entropy=7, replicate=3)
+        theirs = replicate_ndcg("probit(lo=0.1, hi=0.6)", RANKERS, DISCOUNTS, n, entropy=7, replicate=3)
+        np.testing.assert_allclose(ours[:, :, 0], theirs, atol=1e-9)
+
+
+def test_replicate_ndcg_at_k_rejects_bad_input():
+    with pytest.raises(ValueError, match="rankers"):
+        cutoff.replicate_ndcg_at_k("probit", ["coarse(bins=4)"], ["log2"], 100, [10], entropy=0, replicate=0)
+    with pytest.raises(ValueError, match="ks"):
+        cutoff.replicate_ndcg_at_k("probit", ["bayes"], ["log2"], 100, [0], entropy=0, replicate=0)
+    with pytest.raises(ValueError, match="ks"):
+        cutoff.replicate_ndcg_at_k("probit", ["bayes"], ["log2"], 100, [101], entropy=0, replicate=0)
+
+
+def _sweep(**kw):
+    args = dict(ns=[60, 300], replicates=7, seed=3, rankers=["bayes", "noisy(sigma=1)", "random"],
+                discounts=["log2", "zipf"], rules=["fixed(k=10)", "power(a=0.5)", "fraction(c=0.1)", "all"],
+                pairs=[("bayes", "noisy(sigma=1)"), ("noisy(sigma=1)", "random")])
+    args.update(kw)
+    return cutoff.CutoffSweep.build("probit(lo=0.1, hi=0.6)", **args)
+
+
+def test_sweep_values_do_not_depend_on_workers_or_chunks():
+    s = _sweep()
+    one = cutoff.run_cutoff_sweep(s)
+    two = cutoff.run_cutoff_sweep(s, n_jobs=2, chunk_items=100)
+    for n in s.ns:
+        np.testing.assert_array_equal(one.values[n], two.values[n])
+        assert one.values[n].shape == (7, 3, 2, 4)
+    # Replicate r is the same data set with fewer replicates in the sweep.
+    fewer = cutoff.run_cutoff_sweep(_sweep(replicates=3))
+    np.testing.assert_array_equal(fewer.values[300], one.values[300][:3])
+
+
+def test_sweep_values_are_replicate_ndcg_at_k():
+    s = _sweep()
+    result = cutoff.run_cutoff_sweep(s)
+    direct = cutoff.replicate_ndcg_at_k(s.model, s.rankers, s.discounts, 300, s.ks(300), entropy=s.seed, replicate=5)
+    np.testing.assert_array_equal(result.values[300][5], direct)
+
+
+def test_pair_rows_count_wins_ties_and_use_wilson():
+    s = _sweep(replicates=25)
+    result = cutoff.run_cutoff_sweep(s)
+    rows = result.pair_rows()
+    assert len(rows) == len(s.rules) * len(s.discounts) * len(s.pairs) * len(s.ns)
+    for row in rows:
+        gap = result.get(row["better"], row["discount"], row["rule"], row["n"]) - result.get(
+            row["worse"], row["discount"], row["rule"], row["n"])
+        wins = int(np.sum(gap > 1e-12))
+        ties = int(np.sum(np.abs(gap) <= 1e-12))
+        assert row["p_better"] == wins / 25 and row["p_tie"] == ties / 25
+        assert row["p_better"] + row["p_tie"] + row["p_worse"] == pytest.approx(1.0)
+        assert (row["p_better_low"], row["p_better_high"]) == wilson_interval(wins, 25)
+        assert row["k"] == cutoff.parse_cutoff(row["rule"]).k(row["n"])
+    means = result.mean_rows()
+    assert len(means) == len(s.rules) * len(s.discounts) * len(s.rankers) * len(s.ns)
+    first = means[0]
+    v = result.get(first["ranker"], first["discount"], first["rule"], first["n"])
+    assert first["mean"] == pytest.approx(v.mean()) and first["ci_low"] < first["mean"] < first["ci_high"]
+
+
+def test_sweep_build_validates():
+    with pytest.raises(ValueError, match="pairs"):
+        _sweep(pairs=[("bayes", "noisy(sigma=2)")])
+    with pytest.raises(ValueError, match="rules"):
+        _sweep(rules=["all", "all"])
+    with pytest.raises(ValueError, match="replicates"):
+        _sweep(replicates=0)
+
+
+def test_ndcg_by_k_is_the_sweep_kernel():
+    v = cutoff.ndcg_by_k("probit", "noisy(sigma=0.5)", "log2", 200, [1, 20, 200], replicates=3, seed=8)
+    for r in range(3):
+        row = cutoff.replicate_ndcg_at_k("probit", ["noisy(sigma=0.5)"], ["log2"], 200, [1, 20, 200], entropy=8, replicate=r)
+        np.testing.assert_array_equal(v[r], row[0, 0])
+
+
+@pytest.mark.parametrize("c", [0.1, 0.3, 0.5, 0.8, 1.0])
+def test_fraction_limit_closed_form_for_bayes(c):
+    # probit, bayes: g(t) = 1 - t; ideal g* = 1 on [0, 1/2), 0 after.
+    expected = (c - c * c / 2) / min(c, 0.5)
+    assert cutoff.fraction_limit("probit", "bayes", c) == pytest.approx(expected, abs=1e-8)
+
+
+def test_fraction_limit_random_ranker_and_order():
+    # random: g = p = 1/2 everywhere, so the limit is p c / min(c, p).
+    assert cutoff.fraction_limit("probit", "random", 0.1) == pytest.approx(0.5, abs=1e-8)
+    limits = [cutoff.fraction_limit("probit(lo=0.1, hi=0.6)", r, 0.1) for r in ("bayes", "noisy(sigma=0.5)", "noisy(sigma=1)")]
+    assert limits[0] > limits[1] > limits[2]
+    with pytest.raises(ValueError, match="c must"):
+        cutoff.fraction_limit("probit", "bayes", 0.0)
+
+
+def test_fraction_limit_matches_a_large_simulation():
+    # loglog is nearly flat over ranks 1..n/10, so the heuristic limit is close at moderate n.
+    v = cutoff.ndcg_by_k("probit", "noisy(sigma=1)", "loglog", 20_000, [2000], replicates=5, seed=1)
+    assert v.mean() == pytest.approx(cutoff.fraction_limit("probit", "noisy(sigma=1)", 0.1), abs=0.01)
