@@ -57,7 +57,7 @@ This module imports numpy and scipy only.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -82,6 +82,7 @@ __all__ = [
     "zipf_approximation",
     "finite_n_ndcg",
     "prediction",
+    "theory_rows",
 ]
 
 EULER_GAMMA = 0.5772156649015329
@@ -464,3 +465,51 @@ def prediction(model: str | Model, ranker: str | Ranker, discount: str | Discoun
         out.update(limit=1.0, first_order=1.0)
     out["finite_n"] = finite_n_ndcg(model, ranker, d, n, gain) if finite_n else math.nan
     return out
+
+
+def theory_rows(model: str | Model, rankers: Sequence[str | Ranker], discounts: Sequence[str | Discount],
+                ns: Sequence[int], gain: str | Gain = "linear") -> list[dict[str, float | str | int]]:
+    """:func:`prediction` for every (discount, ranker, n), sharing the work across discounts and rankers.
+
+    Returns
+    -------
+    list of dict
+        One row per (discount, ranker, n) with keys model, discount, decay, ranker, n,
+        limit, first_order, eps, c and finite_n (see :func:`prediction`).
+
+    Examples
+    --------
+    >>> rows = theory_rows("probit", ["bayes", "random"], ["log2", "none"], [100, 1000])
+    >>> len(rows), sorted(rows[0])[:4]
+    (8, ['c', 'decay', 'discount', 'eps'])
+    """
+    model = parse_model(model)
+    rankers = [parse_ranker(r) for r in rankers]
+    discounts = [_builtin(d) for d in discounts]
+    ns = sorted({int(n) for n in ns})
+    star = ideal_profile(model, gain)
+    profiles = {r: gain_profile(model, r, gain) for r in rankers}
+    finite: dict[tuple[Discount, Ranker, int], float] = {}
+    for n in ns:  # loop over list lengths; each builds its vectors once
+        D = [d(np.arange(1, n + 1, dtype=np.float64)) for d in discounts]
+        ideal = star.cell_means(n)
+        ideal_dcg = [ideal @ v for v in D]
+        for r in rankers:
+            means = profiles[r].cell_means(n)
+            for d, v, i in zip(discounts, D, ideal_dcg):
+                finite[d, r, n] = float(means @ v / i)
+    rows = []
+    for d in discounts:
+        for r in rankers:
+            base = prediction(model, r, d, ns[0], gain, finite_n=False)
+            for n in ns:
+                p = dict(base)
+                p["eps"] = eps(d, float(n))
+                if p["regime"] == "slowly varying":
+                    p["first_order"] = 1 - p["eps"] * p["c"]
+                elif p["regime"] == "critical":
+                    p["first_order"] = zipf_approximation(model, r, n, gain)
+                rows.append(dict(model=str(model), discount=str(d), decay=p["regime"], ranker=str(r), n=n,
+                                 limit=p["limit"], first_order=p["first_order"], eps=p["eps"], c=p["c"],
+                                 finite_n=finite[d, r, n]))
+    return rows
