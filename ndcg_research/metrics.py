@@ -171,9 +171,9 @@ def _ranked_parts(
     k = _validation.check_k(k)
     gain_fn, discount_fn = parse_gain(gain), parse_discount(discount)
     batch = _grades(relevance)
-    known = batch if ideal is None else _ideal_grades(ideal, batch)
-    if judged is not None:
+    if judged is not None:  # before the ideal: grades of unjudged documents are unknown
         batch = _validation.condense(batch, _validation.judged_mask(judged, batch), fill=0.0)
+    known = batch if ideal is None else _ideal_grades(ideal, batch)
     dcg_values = None
     if need_dcg:
         dcg_values = _kernels.ranked_dcg(_kernels.apply_gain(gain_fn, batch.values, name="relevance"), discount_fn, k)
@@ -352,7 +352,8 @@ def ndcg(
     judged : array-like of bool, optional
         Same shape as ``relevance``: False marks a document nobody judged.
         Given, the metric runs on the *condensed list* (Sakai 2007; trec_eval
-        ``-J``): unjudged documents are removed and the ranks below close up.
+        ``-J``): unjudged documents are removed and the ranks below close up;
+        with ``ideal=None`` the ideal is built from the judged documents only.
         Not given, every document counts as judged, so unjudged documents must
         carry grade 0 (the usual, pessimistic convention).
 
@@ -405,11 +406,11 @@ def _score_parts(
     scores = _validation.as_batch(y_score, name="y_score", fill=-np.inf)
     _validation.check_same_shape(labels, scores)
     _validation.check_scores(scores)
-    known = labels if ideal is None else _ideal_grades(ideal, labels)
-    if judged is not None:
+    if judged is not None:  # before the ideal: grades of unjudged documents are unknown
         mask = _validation.judged_mask(judged, labels)
         labels = _validation.condense(labels, mask, fill=0.0)
         scores = _validation.condense(scores, mask, fill=-np.inf)
+    known = labels if ideal is None else _ideal_grades(ideal, labels)
     gains = _kernels.apply_gain(gain_fn, labels.values, name="y_true")
     dcg_values = _kernels.ranked_dcg(ranked_gains(gains, scores.values, k, ties), discount_fn, k)
     if not need_ideal:

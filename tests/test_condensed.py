@@ -130,11 +130,6 @@ def test_judged_must_match_the_shape():
         nr.ndcg([1, 0, 2], judged=[True, False])
 
 
-@pytest.mark.xfail(
-    reason="metric core: with ideal=None the ideal is built from the uncondensed list, so the (unknown) "
-    "grades of unjudged documents enter it; trec_eval -J builds it from judged documents only. Reported.",
-    strict=False,
-)
 def test_ideal_from_list_uses_judged_documents_only():
     # The unjudged rank-2 document carries grade 3; it should neither count in the DCG nor the ideal.
     assert nr.ndcg([0, 3, 1], judged=[True, False, True]) == pytest.approx((1 / L3) / (1 / L2), abs=TOL)
