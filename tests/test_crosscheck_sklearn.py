@@ -121,8 +121,7 @@ def test_ndcg_and_dcg_match_sklearn_tie_averaged(shape, label_kind, score_kind, 
     _close(ours_dcg, [dcg_score([y], [s], k=k) for y, s in zip(labels, scores)])
 
     # scikit-learn's batch value is the plain mean over queries.
-    if shape[1] >= 2:
-        assert math.isclose(nr.mean_over_queries(ours_ndcg), ndcg_score(labels, scores, k=k), rel_tol=TOL, abs_tol=TOL)
+    assert math.isclose(nr.mean_over_queries(ours_ndcg), ndcg_score(labels, scores, k=k), rel_tol=TOL, abs_tol=TOL)
 
 
 @pytest.mark.parametrize("shape, label_kind, score_kind, seed", [c for c in _cases() if c.values[2] == "continuous"])

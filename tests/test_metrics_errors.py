@@ -30,11 +30,10 @@ SCORED = {
 
 
 def _scores_like(grades):
-    """Scores of the same nesting as grades (1-D, 2-D or ragged), all finite."""
-    array = np.asarray(grades, dtype=object) if not isinstance(grades, np.ndarray) else grades
-    if isinstance(grades, list) and grades and isinstance(grades[0], (list, np.ndarray)):
+    """Finite scores with the same nesting as grades (1-D list, or one list per query)."""
+    if isinstance(grades[0], list):
         return [np.arange(len(row), dtype=float) for row in grades]
-    return np.arange(np.asarray(array).shape[-1] if np.ndim(array) else 1, dtype=float).tolist()
+    return np.arange(len(grades), dtype=float)
 
 
 # --- NaN, infinite and negative grades or scores -------------------------------------------------
