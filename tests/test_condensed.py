@@ -229,3 +229,12 @@ def test_run_without_judged_documents_gets_zero_like_trec_eval():
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # the ideal is not 0: no warning expected
         assert nr.ndcg([0, 0], ideal=[3, 0], judged=[False, False]) == 0.0
+
+
+def test_unjudged_grades_are_ignored_also_with_an_explicit_ideal():
+    # Whatever grade an unjudged position carries, it is dropped before the ideal is checked.
+    for hidden in (0, 1, 3):
+        got = nr.ndcg([0, hidden, 1], ideal=[0, 1], judged=[True, False, True])
+        assert got == pytest.approx((1 / L3) / (1 / L2), abs=TOL)
+        got = nr.ndcg_from_scores([0, hidden, 1], [3.0, 2.0, 1.0], ideal=[0, 1], judged=[True, False, True])
+        assert got == pytest.approx((1 / L3) / (1 / L2), abs=TOL)
