@@ -178,13 +178,15 @@ def ideal_dcg(
 ) -> np.ndarray:
     """DCG of each row's grades sorted by non-increasing gain, cut at k.
 
-    Integer grades up to 32 are counted level by level (exact, no sort): level
+    Integer grades up to 32 are counted level by level (exact, no sort) unless
+    k is small next to the row width (then a partition of the top k is cheaper): level
     g fills ideal ranks count(>= g+1) + 1 .. count(>= g), so its share is
     gain(g) * (C[count(>= g)] - C[count(>= g+1)]) with C the cumulative discount
     capped at k. Other grades are sorted (only the top k when k is small).
     """
     width = grades.shape[1] if k is None else min(k, grades.shape[1])
-    top = _levels_if_countable(grades)
+    # Counting costs one pass per grade level; a partition for a small top k is cheaper.
+    top = None if 8 * width <= grades.shape[1] else _levels_if_countable(grades)
     if top is not None:
         counts = count_at_least(grades, top)
         if counts.sum() == grades.sum():  # all grades are integers (see _levels_if_countable)
@@ -202,6 +204,6 @@ def ideal_dcg(
             return discounted_sum(shares, level_gains, what="ideal DCG")
     gains = apply_gain(gain, grades, name=name)
     if width < gains.shape[1]:
-        gains = -np.partition(-gains, width - 1, axis=1)[:, :width]
+        gains = np.partition(gains, gains.shape[1] - width, axis=1)[:, gains.shape[1] - width :]
     ordered = -np.sort(-gains, axis=1)
     return discounted_sum(ordered[:, :width], discount_vector(discount, width), what="ideal DCG")

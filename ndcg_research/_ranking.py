@@ -50,27 +50,33 @@ def _order_all(gains: np.ndarray, scores: np.ndarray, ties: str, index: np.ndarr
 def ranked_gains(gains: np.ndarray, scores: np.ndarray, k: int | None, ties: str) -> np.ndarray:
     """Gain at ranks 1..min(k, width) of each row, documents ordered by score.
 
-    For k smaller than the row width only the top k are sorted (argpartition),
-    unless a group of tied scores straddles rank k: such rows are ordered whole,
-    since every tie rule needs the complete group.
+    For k smaller than the row width only the top k are sorted (after a
+    partition), unless a group of tied scores straddles rank k: such rows are
+    ordered whole, since every tie rule needs the complete group.
 
     Examples
     --------
     >>> ranked_gains(np.array([[1.0, 0.0, 3.0]]), np.array([[0.5, 0.5, 0.9]]), None, "average").tolist()
     [[3.0, 0.5, 0.5]]
     """
-    width = scores.shape[1]
+    n_queries, width = scores.shape
     if k is None or k >= width:
         return _order_all(gains, scores, ties, None)
-    top = np.argpartition(-scores, k - 1, axis=1)[:, :k]
-    top_scores = np.take_along_axis(scores, top, 1)
-    kth = top_scores.min(axis=1)
-    # Padding (score -inf, gain 0) may tie at the boundary harmlessly; real scores are finite.
-    straddles = (np.count_nonzero(scores >= kth[:, None], axis=1) > k) & np.isfinite(kth)
-    if not straddles.any():
-        return _order_all(np.take_along_axis(gains, top, 1), top_scores, ties, top)
-    out = np.empty((scores.shape[0], k))
-    inside = ~straddles
-    out[inside] = _order_all(np.take_along_axis(gains[inside], top[inside], 1), top_scores[inside], ties, top[inside])
-    out[straddles] = _order_all(gains[straddles], scores[straddles], ties, None)[:, :k]
+    # The k-th largest score of each row by partitioning values (cheaper than argpartition),
+    # then the top k as the entries at or above it. A row has more than k such entries
+    # exactly when a tie group straddles rank k (or the row is padding-short): those rows
+    # are ordered whole, since every tie rule needs the complete group.
+    kth = np.partition(scores, width - k, axis=1)[:, width - k]
+    at_least = scores >= kth[:, None]
+    if np.count_nonzero(at_least) == n_queries * k:  # one cheap pass settles the common case
+        top = (np.flatnonzero(at_least) % width).reshape(n_queries, k)
+        return _order_all(np.take_along_axis(gains, top, 1), np.take_along_axis(scores, top, 1), ties, top)
+    whole = np.count_nonzero(at_least, axis=1) > k
+    inside = ~whole
+    out = np.empty((n_queries, k))
+    top = (np.flatnonzero(at_least[inside]) % width).reshape(-1, k)
+    out[inside] = _order_all(
+        np.take_along_axis(gains[inside], top, 1), np.take_along_axis(scores[inside], top, 1), ties, top
+    )
+    out[whole] = _order_all(gains[whole], scores[whole], ties, None)[:, :k]
     return out

@@ -160,7 +160,8 @@ def _raise_nonfinite(batch: Batch) -> None:
 
 def raise_if_nonfinite(batch: Batch) -> None:
     """Raise the NaN/inf error for batch if it has any non-finite real entry."""
-    if not np.all(np.isfinite(batch.values[batch.valid()])):
+    real = batch.values if batch.is_rectangular() else batch.values[batch.valid()]  # padding may be -inf
+    if not np.isfinite(real).all():
         _raise_nonfinite(batch)
 
 
