@@ -20,6 +20,8 @@ __all__ = ["discount_vector", "cumulative_discount", "apply_gain", "ranked_dcg",
 _MAX_COUNTED_LEVEL = 32
 
 _cache: dict[Discount, tuple[np.ndarray, np.ndarray]] = {}
+# A vector for a 10^7-long list takes 160 MB with its cumulative sums: keep only a few discounts.
+_CACHE_SIZE = 12
 
 
 def clear_discount_cache() -> None:
@@ -37,6 +39,9 @@ def _cached(discount: Discount, length: int) -> tuple[np.ndarray, np.ndarray]:
         cumulative = np.concatenate(([0.0], np.cumsum(vector)))
         vector.flags.writeable = False
         cumulative.flags.writeable = False
+        _cache.pop(discount, None)
+        while len(_cache) >= _CACHE_SIZE:  # evict the least recently built
+            _cache.pop(next(iter(_cache)))
         _cache[discount] = (vector, cumulative)
     return vector, cumulative
 
@@ -164,7 +169,10 @@ def _levels_if_countable(grades: np.ndarray) -> int | None:
 
 def count_at_least(grades: np.ndarray, top_level: int) -> np.ndarray:
     """counts[q, g - 1] = number of entries of row q with grade >= g, for g = 1..top_level."""
-    counts = [np.count_nonzero(grades >= level, axis=1) for level in range(1, top_level + 1)]
+    if grades.shape[0] == 1:  # one long list: the flat count is about twice as fast as the per-row one
+        counts = [np.full(1, np.count_nonzero(grades >= level)) for level in range(1, top_level + 1)]
+    else:
+        counts = [np.count_nonzero(grades >= level, axis=1) for level in range(1, top_level + 1)]
     return np.stack(counts, axis=1) if counts else np.zeros((grades.shape[0], 0), dtype=np.intp)
 
 

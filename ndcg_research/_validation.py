@@ -120,7 +120,7 @@ def check_k(k: Any) -> int | None:
     if isinstance(k, bool) or not isinstance(k, numbers.Integral):
         raise TypeError(f"k must be an integer >= 1 or None, got {type(k).__name__} {k!r}")
     if k < 1:
-        raise ValueError(f"k must be an integer >= 1 or None, got {k!r}")
+        raise ValueError(f"k must be an integer >= 1 or None, got {int(k)!r}")
     return int(k)
 
 

@@ -224,7 +224,7 @@ class Discount:
         """D at the given 1-based ranks, as float64."""
         r = np.asarray(ranks, dtype=np.float64)
         if r.size and not (np.all(np.isfinite(r)) and r.min() >= 1):
-            raise ValueError(f"ranks must be finite and >= 1 (ranks start at 1), got minimum {np.nanmin(r)!r}")
+            raise ValueError(f"ranks must be finite and >= 1 (ranks start at 1), got minimum {np.nanmin(r).item()!r}")
         return _KINDS[self.name].function(r, **self.kwargs)
 
     def __str__(self) -> str:

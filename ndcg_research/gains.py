@@ -75,14 +75,15 @@ class Gain:
             return rel
         if self.name == "exp2":
             with np.errstate(over="ignore"):
-                return np.exp2(rel) - 1.0
+                # exp2(rel) - 1 is exact for integer grades but cancels for tiny ones; expm1 does not.
+                return np.where(rel < 1, np.expm1(rel * math.log(2.0)), np.exp2(rel) - 1.0)
         keys = np.array([k for k, _ in self.table])
         values = np.array([v for _, v in self.table])
         where = np.searchsorted(keys, rel).clip(max=len(keys) - 1)
         missing = keys[where] != rel
         if np.any(missing):
             raise ValueError(
-                f"gain {str(self)!r} has no entry for grade {rel[missing].flat[0]!r}; "
+                f"gain {str(self)!r} has no entry for grade {rel[missing].flat[0].item()!r}; "
                 f"add it to the mapping (known grades: {[format_number(k) for k in keys]})"
             )
         return values[where]
