@@ -348,7 +348,9 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959963984540054) -
     denom = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return max(0.0, centre - half), min(1.0, centre + half)
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return min(low, p), max(high, p)  # guard against rounding at the ends
 
 
 def run_sweep(
@@ -413,7 +415,7 @@ def run_sweep(
             todo.append(chunk)
     reused = len(done)
 
-    from tqdm.auto import tqdm
+    from tqdm import tqdm
 
     show = sys.stderr.isatty() if progress is None else bool(progress)
     total = sum(sweep.replicates)
@@ -486,3 +488,73 @@ def read_csv(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
 
     with open(path, newline="") as handle:
         return [{k: convert(v) for k, v in row.items()} for row in csv.DictReader(handle)]
+
+
+# --------------------------------------------------------------------------- theory vs simulation
+
+
+def compare_with_theory(ranker_rows: Sequence[Mapping[str, Any]],
+                        theory_rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Join simulated means with :func:`ndcg_research.theory.theory_rows` on (discount, ranker, n).
+
+    For slowly varying discounts the compared quantity is ``1 - nDCG`` (what
+    ``eps_D(n) c_f`` predicts); otherwise nDCG itself. Relative errors are
+    ``(theory - simulation) / simulation`` of that quantity.
+
+    Returns
+    -------
+    list of dict
+        Columns: model, discount, decay, ranker, n, replicates, quantity ("1 - nDCG" or
+        "nDCG"), simulated, ci_half, first_order, finite_n, limit, rel_err_first_order,
+        rel_err_finite_n, finite_n_in_ci (the finite-n theory inside the 95% interval).
+    """
+    theory_index = {(t["discount"], t["ranker"], t["n"]): t for t in theory_rows}
+    out = []
+    for row in ranker_rows:
+        t = theory_index.get((row["discount"], row["ranker"], row["n"]))
+        if t is None:
+            continue
+        slow = row["decay"] == "slowly varying"
+        flip = (lambda v: 1 - v) if slow else (lambda v: v)
+        simulated = flip(row["mean"])
+        half = (row["ci_high"] - row["ci_low"]) / 2
+
+        def rel(value: float) -> float:
+            if math.isnan(value) or simulated == 0:
+                return math.nan
+            return (value - simulated) / simulated
+
+        first = t["first_order"] if not slow else t["eps"] * t["c"]
+        finite = flip(t["finite_n"])
+        out.append(dict(
+            model=row["model"], discount=row["discount"], decay=row["decay"], ranker=row["ranker"], n=row["n"],
+            replicates=row["replicates"], quantity="1 - nDCG" if slow else "nDCG", simulated=simulated,
+            ci_half=half, first_order=first, finite_n=finite, limit=flip(t["limit"]),
+            rel_err_first_order=rel(first), rel_err_finite_n=rel(finite),
+            finite_n_in_ci=bool(abs(t["finite_n"] - row["mean"]) <= half) if not math.isnan(half) else False,
+        ))
+    return out
+
+
+def compare_pairs_with_theory(pair_rows: Sequence[Mapping[str, Any]],
+                              theory_rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """Mean gaps next to their theory: finite-n ``E nDCG(better) - E nDCG(worse)`` and, for slowly
+    varying discounts, ``eps_D(n) (c_worse - c_better)``; plus the gap rescaled by ``eps_D(n)``."""
+    theory_index = {(t["discount"], t["ranker"], t["n"]): t for t in theory_rows}
+    out = []
+    for row in pair_rows:
+        b = theory_index.get((row["discount"], row["better"], row["n"]))
+        w = theory_index.get((row["discount"], row["worse"], row["n"]))
+        if b is None or w is None:
+            continue
+        slow = row["decay"] == "slowly varying"
+        eps_n = row["eps"]
+        out.append(dict(
+            model=row["model"], discount=row["discount"], decay=row["decay"], better=row["better"],
+            worse=row["worse"], n=row["n"], mean_gap=row["mean_gap"], gap_ci_half=(row["gap_ci_high"] - row["gap_ci_low"]) / 2,
+            finite_n_gap=b["finite_n"] - w["finite_n"],
+            first_order_gap=eps_n * (w["c"] - b["c"]) if slow else math.nan,
+            gap_over_eps=row["mean_gap"] / eps_n if slow else math.nan,
+            c_difference=w["c"] - b["c"] if slow else math.nan,
+        ))
+    return out

@@ -26,6 +26,7 @@ __all__ = [
     "slow_convergence_grid",
     "pair_grid",
     "gap_over_eps_grid",
+    "pivot",
     "format_table",
 ]
 
@@ -104,7 +105,7 @@ def convergence_grid(ranker_rows: Sequence[Mapping[str, Any]], theory_rows: Sequ
             n = np.array([x["n"] for x in rows], dtype=float)
             mean = np.array([x["mean"] for x in rows])
             err = np.array([[x["mean"] - x["ci_low"], x["ci_high"] - x["mean"]] for x in rows]).T
-            bar = ax.errorbar(n, mean, yerr=np.nan_to_num(err), fmt=_MARKERS[i % len(_MARKERS)], ms=4,
+            bar = ax.errorbar(n, mean, yerr=np.maximum(np.nan_to_num(err), 0.0), fmt=_MARKERS[i % len(_MARKERS)], ms=4,
                               capsize=2, label=r, lw=1)
             th = select(theory_rows, discount=d, ranker=r)
             if th:
@@ -112,6 +113,8 @@ def convergence_grid(ranker_rows: Sequence[Mapping[str, Any]], theory_rows: Sequ
                 ax.plot(tn, [x["finite_n"] for x in th], "-", color=bar[0].get_color(), lw=1, alpha=0.8)
                 ax.axhline(th[0]["limit"], color=bar[0].get_color(), ls=":", lw=1)
         ax.set(xscale="log", title=_title(d), xlabel="n")
+        if parse_discount(d).decay == "constant":  # exactly 1: keep the axis from zooming into rounding
+            ax.set_ylim(0.9, 1.05)
     axes[0].set_ylabel("mean nDCG")
     axes[0].legend(fontsize=7)
     fig.suptitle(f"{title}: markers simulation (95% CI), lines finite-n theory, dotted the limit")
@@ -154,8 +157,8 @@ def pair_grid(pair_rows: Sequence[Mapping[str, Any]], discounts: Sequence[str], 
             label = f"{better} > {worse}"
             if value == "p_better":
                 p = np.array([x["p_better"] for x in rows])
-                err = np.array([[x["p_better"] - x["p_better_low"], x["p_better_high"] - x["p_better"]]
-                                for x in rows]).T
+                err = np.maximum(np.array([[x["p_better"] - x["p_better_low"], x["p_better_high"] - x["p_better"]]
+                                           for x in rows]).T, 0.0)
                 bar = ax.errorbar(n, p, yerr=err, fmt=_MARKERS[i % len(_MARKERS)] + "-", ms=4, capsize=2, lw=1,
                                   label=label)
                 ties = np.array([x["p_tie"] for x in rows])
@@ -163,10 +166,13 @@ def pair_grid(pair_rows: Sequence[Mapping[str, Any]], discounts: Sequence[str], 
                     ax.plot(n, ties, "--", color=bar[0].get_color(), lw=1)
             else:
                 y = np.array([x[value] for x in rows], dtype=float)
-                ax.plot(n, np.abs(y) if log_y else y, _MARKERS[i % len(_MARKERS)] + "-", ms=4, lw=1, label=label)
+                ax.plot(n, y, _MARKERS[i % len(_MARKERS)] + "-", ms=4, lw=1, label=label)
         ax.set(xscale="log", title=_title(d), xlabel="n")
-        if log_y:
-            ax.set_yscale("log")
+        if log_y:  # symmetric log: keeps the sign (a negative gap = the worse ranker wins on average)
+            ax.set_yscale("symlog", linthresh=0.1)
+            ax.axhline(0, color="grey", lw=0.8, ls=":")
+        if value != "p_better" and not any(np.isfinite(x[value]) for x in pair_rows if x["discount"] == d):
+            ax.text(0.5, 0.5, "undefined: every gap is 0", transform=ax.transAxes, ha="center", va="center")
         if value == "p_better":
             ax.set_ylim(-0.03, 1.03)
             ax.axhline(0.5, color="grey", lw=0.8, ls=":")
@@ -175,29 +181,51 @@ def pair_grid(pair_rows: Sequence[Mapping[str, Any]], discounts: Sequence[str], 
     return fig
 
 
-def gap_over_eps_grid(pair_rows: Sequence[Mapping[str, Any]], theory_rows: Sequence[Mapping[str, Any]],
+def gap_over_eps_grid(pair_rows_by_model: Mapping[str, Sequence[Mapping[str, Any]]],
+                      theory_rows_by_model: Mapping[str, Sequence[Mapping[str, Any]]],
                       discounts: Sequence[str], pairs: Sequence[Sequence[str]], title: str) -> Figure:
-    """Mean gap / eps_D(n) vs n (slowly varying discounts), with c_worse - c_better (dashed) and finite-n theory."""
-    fig, axes = _grid(len(discounts), len(discounts), size=(3.8, 3.0))
-    for ax, d in zip(axes, discounts):
-        for i, (better, worse) in enumerate(pairs):
-            rows = select(pair_rows, discount=d, better=better, worse=worse)
-            n = np.array([x["n"] for x in rows], dtype=float)
-            scaled = np.array([x["mean_gap"] / x["eps"] for x in rows])
-            err = np.array([[(x["mean_gap"] - x["gap_ci_low"]) / x["eps"], (x["gap_ci_high"] - x["mean_gap"]) / x["eps"]]
-                            for x in rows]).T
-            bar = ax.errorbar(n, scaled, yerr=np.nan_to_num(err), fmt=_MARKERS[i % len(_MARKERS)], ms=4, capsize=2,
-                              lw=1, label=f"{better} > {worse}")
-            tb, tw = select(theory_rows, discount=d, ranker=better), select(theory_rows, discount=d, ranker=worse)
-            tn = np.array([x["n"] for x in tb], dtype=float)
-            color = bar[0].get_color()
-            ax.plot(tn, [(b["finite_n"] - w["finite_n"]) / b["eps"] for b, w in zip(tb, tw)], "-", color=color, lw=1)
-            ax.axhline(tw[0]["c"] - tb[0]["c"], color=color, ls="--", lw=1)
-        ax.set(xscale="log", title=d, xlabel="n")
+    """Mean gap / eps_D(n) vs n (one row of panels per model, one column per slowly varying discount),
+    with ``c_worse - c_better`` (dashed) and the finite-n theory (line)."""
+    models = list(pair_rows_by_model)
+    fig, axes = _grid(len(models) * len(discounts), len(discounts), size=(3.8, 2.8))
+    for m_i, label in enumerate(models):
+        for d_i, d in enumerate(discounts):
+            ax = axes[m_i * len(discounts) + d_i]
+            for i, (better, worse) in enumerate(pairs):
+                rows = select(pair_rows_by_model[label], discount=d, better=better, worse=worse)
+                n = np.array([x["n"] for x in rows], dtype=float)
+                scaled = np.array([x["mean_gap"] / x["eps"] for x in rows])
+                err = np.array([[(x["mean_gap"] - x["gap_ci_low"]) / x["eps"],
+                                 (x["gap_ci_high"] - x["mean_gap"]) / x["eps"]] for x in rows]).T
+                bar = ax.errorbar(n, scaled, yerr=np.maximum(np.nan_to_num(err), 0.0), fmt=_MARKERS[i % len(_MARKERS)], ms=4,
+                                  capsize=2, lw=1, label=f"{better} > {worse}")
+                th = theory_rows_by_model[label]
+                tb, tw = select(th, discount=d, ranker=better), select(th, discount=d, ranker=worse)
+                tn = np.array([x["n"] for x in tb], dtype=float)
+                color = bar[0].get_color()
+                ax.plot(tn, [(b["finite_n"] - w["finite_n"]) / b["eps"] for b, w in zip(tb, tw)], "-",
+                        color=color, lw=1)
+                ax.axhline(tw[0]["c"] - tb[0]["c"], color=color, ls="--", lw=1)
+            ax.set(xscale="log", title=f"{label}: {d}", xlabel="n")
     axes[0].set_ylabel("mean gap / eps_D(n)")
     axes[0].legend(fontsize=7)
     fig.suptitle(title)
     return fig
+
+
+def pivot(rows: Sequence[Mapping[str, Any]], index: Sequence[str], column: str, value: str) -> list[dict[str, Any]]:
+    """Rows keyed by the ``index`` fields with one column per distinct ``column`` value holding ``value``.
+
+    Examples
+    --------
+    >>> pivot([{"a": 1, "d": "x", "v": 0.5}, {"a": 1, "d": "y", "v": 0.7}], ["a"], "d", "v")
+    [{'a': 1, 'x': 0.5, 'y': 0.7}]
+    """
+    out: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for r in rows:
+        key = tuple(r[k] for k in index)
+        out.setdefault(key, {k: r[k] for k in index})[str(r[column])] = r[value]
+    return list(out.values())
 
 
 def format_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], *, digits: int = 3) -> str:

@@ -58,7 +58,8 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+import functools
+from dataclasses import dataclass, field
 
 import numpy as np
 from scipy import integrate, stats
@@ -195,6 +196,7 @@ class Profile:
     edges: np.ndarray | None = None
     values: np.ndarray | None = None
     function: Callable[[np.ndarray], np.ndarray] | None = None
+    _integrals: dict[tuple[str, float], float] = field(default_factory=dict, compare=False, repr=False)
 
     def __call__(self, t: np.ndarray | float) -> np.ndarray:
         t = np.asarray(t, dtype=np.float64)
@@ -208,8 +210,13 @@ class Profile:
         or ``int (g(t) - g(0+)) / t dt`` ("zipf")."""
         if weight == "power" and not 0 <= beta < 1:
             raise ValueError(f"beta must be in [0, 1) for an integrable t^-beta, got {beta!r}")
-        if self.function is None:
-            return self._step_integral(weight, beta)
+        key = (weight, float(beta))
+        if key not in self._integrals:
+            self._integrals[key] = self._step_integral(weight, beta) if self.function is None else \
+                self._smooth_integral(weight, beta)
+        return self._integrals[key]
+
+    def _smooth_integral(self, weight: str, beta: float) -> float:
         # Substitute t = exp(-u): dt = t du, so the weights become u e^-u, e^-(1-beta)u, 1.
         kernels = {
             "one": lambda u: self.function(np.exp(-u)) * np.exp(-u),
@@ -279,7 +286,7 @@ def mean_gain(model: str | Model, gain: str | Gain = "linear") -> float:
 
 def gain_profile(model: str | Model, ranker: str | Ranker, gain: str | Gain = "linear", *,
                  method: str = "auto") -> Profile:
-    r"""Expected gain ``g_f(t)`` of a ranker at relative rank t.
+    """Expected gain ``g_f(t)`` of a ranker at relative rank t.
 
     ``bayes`` / ``noisy(sigma)`` / ``random``: with ``S = X + sigma Z`` ranked at
     upper quantile t, ``X | S`` is ``N(z_t / sqrt(1 + sigma^2), sigma^2 / (1 + sigma^2))``
@@ -296,6 +303,11 @@ def gain_profile(model: str | Model, ranker: str | Ranker, gain: str | Gain = "l
     [0.75, 0.5]
     """
     model, ranker, gain = parse_model(model), parse_ranker(ranker), _linear(gain)
+    return _gain_profile(model, ranker, gain, method)
+
+
+@functools.lru_cache(maxsize=256)
+def _gain_profile(model: Model, ranker: Ranker, gain: Gain, method: str) -> Profile:
     h = _unit_gain(model, gain)
     if ranker.kind == "coarse":
         m = ranker.bins
@@ -348,7 +360,11 @@ def ideal_profile(model: str | Model, gain: str | Gain = "linear") -> Profile:
     >>> g.edges.tolist(), g.values.tolist()
     ([0.0, 0.35, 1.0], [1.0, 0.0])
     """
-    model, gain = parse_model(model), _linear(gain)
+    return _ideal_profile(parse_model(model), _linear(gain))
+
+
+@functools.lru_cache(maxsize=64)
+def _ideal_profile(model: Model, gain: Gain) -> Profile:
     G = model.grades
     levels = gain(np.arange(G + 1, dtype=np.float64))
     if G == 1:
