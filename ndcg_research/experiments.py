@@ -191,7 +191,7 @@ class Sweep:
             discounts=discount_specs,
             pairs=tuple(pair_specs),
             seed=int(seed),
-            gain=str(theory._linear(gain)),
+            gain=str(theory._builtin_gain(gain)),
         )
 
     def key(self) -> str:

@@ -56,14 +56,18 @@ whatever the worker, the order of computation or the other rankers in the run.
 Speed
 -----
 :func:`replicate_ndcg` computes, for one data set, the nDCG of every ranker
-under every discount with one argsort per ``bayes`` / ``noisy`` ranker (all
-discounts then reuse the ranked gains: one dot product each), none for
-``coarse`` (the tie-averaged DCG of a bin ranking only needs per-bin counts and
-sums) and none for ``random`` (i.i.d. items are exchangeable, so the items in
-the order they were drawn are a uniformly random ranking, independent of the
-other rankers' outputs given the data). The ideal DCG counts the items at
-each grade level: no sort. :func:`sample` returns the same data set with
-explicit scores for every ranker, so the fast path can be checked against
+under every discount; every discount reuses a ranker's ranked gains (one dot
+product each). The features are drawn and then sorted (``np.sort``, in place)
+before the grades are drawn: given the features the grades are independent, so
+this only relabels the items, and the items come out already in the ``bayes``
+order. Hence ``bayes`` needs no further sort, ``coarse`` none either (its bins
+are consecutive blocks of that order, found by bisection; the tie-averaged DCG
+of a block is its mean gain times its share of the cumulative discount),
+``random`` shuffles the grades (a uniformly random order independent of the
+rest), and each ``noisy`` ranker needs one argsort of its n scores. Gathers move
+uint8 grades, not float64 gains. The ideal DCG counts the items at each grade
+level: no sort. :func:`sample` returns the same data set with explicit scores
+for every ranker, so the fast path can be checked against
 :func:`ndcg_research.ndcg_from_scores`.
 """
 

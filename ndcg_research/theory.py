@@ -270,7 +270,7 @@ def _unit_gain(model: Model, gain: Gain) -> Callable[[np.ndarray], np.ndarray]:
     return lambda eta: stats.binom.pmf(k, model.grades, np.asarray(eta, dtype=np.float64)[..., None]) @ level_gain
 
 
-def _linear(gain: str | Gain) -> Gain:
+def _builtin_gain(gain: str | Gain) -> Gain:
     g = parse_gain(gain)
     if not isinstance(g, Gain):
         raise TypeError(f"gain must be a built-in gain spec, got {gain!r}")
@@ -279,7 +279,7 @@ def _linear(gain: str | Gain) -> Gain:
 
 def mean_gain(model: str | Model, gain: str | Gain = "linear") -> float:
     """``p = E gain(y)``, by quadrature over x (closed form ``G (lo + hi) / 2`` for linear gain)."""
-    model, gain = parse_model(model), _linear(gain)
+    model, gain = parse_model(model), _builtin_gain(gain)
     h = _unit_gain(model, gain)
     return float(_HERMITE_WEIGHTS @ h(model.eta(_HERMITE_NODES)))
 
@@ -302,7 +302,7 @@ def gain_profile(model: str | Model, ranker: str | Ranker, gain: str | Gain = "l
     >>> g(np.array([0.25, 0.5])).round(6).tolist()  # eta(X) is uniform on [0, 1]: g(t) = 1 - t
     [0.75, 0.5]
     """
-    model, ranker, gain = parse_model(model), parse_ranker(ranker), _linear(gain)
+    model, ranker, gain = parse_model(model), parse_ranker(ranker), _builtin_gain(gain)
     return _gain_profile(model, ranker, gain, method)
 
 
@@ -360,7 +360,7 @@ def ideal_profile(model: str | Model, gain: str | Gain = "linear") -> Profile:
     >>> g.edges.tolist(), g.values.tolist()
     ([0.0, 0.35, 1.0], [1.0, 0.0])
     """
-    return _ideal_profile(parse_model(model), _linear(gain))
+    return _ideal_profile(parse_model(model), _builtin_gain(gain))
 
 
 @functools.lru_cache(maxsize=64)

@@ -164,3 +164,35 @@ def test_progress_bar_can_be_forced(sweep, capsys):
 def test_bad_sweeps_are_rejected(kwargs, match):
     with pytest.raises(ValueError, match=match):
         ex.Sweep.build("probit", **kwargs)
+
+
+def test_compare_with_theory_by_hand():
+    ranker = [
+        dict(model="m", discount="log2", decay="slowly varying", ranker="bayes", n=100, replicates=10, mean=0.9,
+             sd=0.01, ci_low=0.89, ci_high=0.91),
+        dict(model="m", discount="power(beta=0.5)", decay="regularly varying", ranker="bayes", n=100, replicates=10,
+             mean=0.8, sd=0.01, ci_low=0.79, ci_high=0.81),
+    ]
+    theory_rows = [
+        dict(discount="log2", ranker="bayes", n=100, limit=1.0, first_order=0.92, eps=0.2, c=0.4, finite_n=0.905),
+        dict(discount="power(beta=0.5)", ranker="bayes", n=100, limit=0.84, first_order=0.84, eps=0.5, c=math.nan,
+             finite_n=0.85),
+    ]
+    slow, power = ex.compare_with_theory(ranker, theory_rows)
+    # slowly varying: compare 1 - nDCG: simulated 0.1, first order eps*c = 0.08 (-20%), finite-n 0.095 (-5%)
+    assert slow["quantity"] == "1 - nDCG" and slow["simulated"] == pytest.approx(0.1)
+    assert slow["rel_err_first_order"] == pytest.approx(-0.2) and slow["rel_err_finite_n"] == pytest.approx(-0.05)
+    assert slow["finite_n_in_ci"]  # |0.905 - 0.9| <= 0.01
+    # otherwise nDCG itself: limit 0.84 vs 0.8 (+5%), finite-n 0.85 outside the interval
+    assert power["rel_err_first_order"] == pytest.approx(0.05) and not power["finite_n_in_ci"]
+
+
+def test_theory_rows_agree_with_prediction():
+    from ndcg_research import theory as th
+
+    rows = th.theory_rows("probit(lo=0.1, hi=0.6)", ["bayes", "random"], ["log2", "zipf", "power(beta=0.5)"], [50, 500])
+    for r in rows:
+        p = th.prediction("probit(lo=0.1, hi=0.6)", r["ranker"], r["discount"], r["n"])
+        assert r["finite_n"] == pytest.approx(p["finite_n"], rel=1e-12)
+        assert r["first_order"] == pytest.approx(p["first_order"], rel=1e-12)
+        assert r["limit"] == pytest.approx(p["limit"], rel=1e-12)
