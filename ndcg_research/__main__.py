@@ -68,6 +68,12 @@ def build_parser() -> argparse.ArgumentParser:
     sto.add_argument("--notebooks-dir", metavar="DIR", help="folder of the notebooks (default: notebooks/)")
     sto.add_argument("--strip-only", action="store_true",
                      help="only strip volatile metadata, do not execute")
+
+    par = sub.add_parser(
+        "params",
+        help="list a notebook's parameters and defaults (also those papermill --help-notebook misses)",
+    )
+    par.add_argument("notebook", help="path of the notebook")
     return parser
 
 
@@ -86,6 +92,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 figures_dir=args.figures_dir,
                 progress=args.progress,
             )
+        elif args.command == "params":
+            for name, default in runner.notebook_parameters(args.notebook).items():
+                print(f"{name} = {default}")
         elif args.command == "store":
             runner.store(
                 only=args.only,

@@ -49,11 +49,14 @@ def test_parameters_cell_and_profiles(path):
     # papermill's own (line-based) inspection must see the same parameters, or it warns
     # "Passed unknown parameter" and `papermill --help-notebook` is wrong. It gives up on
     # lines whose comment contains "=" or quotes.
+    # The one exception: a default that is a spec string such as "power(beta=2)" holds an '='
+    # that papermill cannot tell from an assignment; `python -m ndcg_research params` lists it.
     import papermill
 
     seen = set(papermill.inspect_notebook(str(path)))
-    assert seen == set(params), (
-        f"papermill's inspection of {path.name} misses {sorted(set(params) - seen)}: it reads the "
+    specs = {name for name, default in params.items() if "=" in default}
+    assert seen | specs == set(params), (
+        f"papermill's inspection of {path.name} misses {sorted(set(params) - seen - specs)}: it reads the "
         "parameters cell line by line and gives up on a value spread over several lines or a "
         "comment containing '=' or quotes; keep one `name = value  # comment` per line"
     )
