@@ -76,6 +76,7 @@ from __future__ import annotations
 import bisect
 import hashlib
 import math
+import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -348,6 +349,20 @@ def replicate_seed(entropy: int, model: Model, n: int, replicate: int, stream: i
     return np.random.SeedSequence(int(entropy), spawn_key=(model.experiment_id, int(n), int(replicate), int(stream)))
 
 
+_workspace = threading.local()
+
+
+def _buffers(n: int) -> dict[str, np.ndarray]:
+    """Per-thread scratch arrays of length n, reused across replicates (avoids page faults on fresh memory)."""
+    current = getattr(_workspace, "arrays", None)
+    if current is None or current["x"].size != n:
+        current = {name: np.empty(n) for name in ("x", "eta", "u", "noise")}
+        current["present"] = np.empty(n, dtype=bool)
+        current["grades8"] = np.empty(n, dtype=np.uint8)
+        _workspace.arrays = current
+    return current
+
+
 def _rng(entropy: int, model: Model, n: int, replicate: int, stream: int = 0) -> np.random.Generator:
     return np.random.Generator(np.random.PCG64(replicate_seed(entropy, model, n, replicate, stream)))
 
@@ -367,6 +382,27 @@ def _bins(ranker: Ranker, x: np.ndarray) -> np.ndarray:
     for edge in ranker.bin_edges():  # loop over bin edges
         b += x > edge
     return b
+
+
+def _draw_sorted(model: Model, rng: np.random.Generator, buf: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """``model.draw(rng, n, descending=True)`` into the scratch arrays ``buf`` (same numbers, no new memory)."""
+    x, eta, u, present = buf["x"], buf["eta"], buf["u"], buf["present"]
+    rng.standard_normal(out=x)
+    np.negative(x, out=x)
+    x.sort()
+    np.negative(x, out=x)
+    np.multiply(x, model.a, out=eta)
+    ndtr(eta, out=eta)
+    eta *= model.hi - model.lo
+    eta += model.lo
+    rng.random(out=u)
+    np.less(u, eta, out=present)
+    y = present.astype(np.float64)
+    for _ in range(model.grades - 1):  # loop over relevance units, not items
+        rng.random(out=u)
+        np.less(u, eta, out=present)
+        y += present
+    return x, y
 
 
 @dataclass(frozen=True)
@@ -522,7 +558,8 @@ def replicate_ndcg(
     gain_fn = parse_gain(gain)
     if not isinstance(gain_fn, Gain):
         raise TypeError(f"gain must be a built-in gain spec, got {gain!r}")
-    x, y = model.draw(_rng(entropy, model, n, replicate), n, descending=True)  # items in the Bayes order
+    buf = _buffers(n)
+    x, y = _draw_sorted(model, _rng(entropy, model, n, replicate), buf)  # items in the Bayes order
     levels = np.arange(1, model.grades + 1, dtype=np.float64)
     level_gains = gain_fn(levels)
     gains = y if gain_fn.name == "linear" else gain_fn(y)
@@ -534,7 +571,8 @@ def replicate_ndcg(
     steps = np.diff(np.concatenate(([0.0], level_gains)))  # gain(g) - gain(g-1)
     idcg = np.array([steps @ c[at_least] for c in cumulatives])
 
-    grades8 = y.astype(np.uint8)  # grades <= 32: gathers move 1 byte per item
+    grades8 = buf["grades8"]
+    np.copyto(grades8, y, casting="unsafe")  # grades <= 32: gathers move 1 byte per item
     table = None if gain_fn.name == "linear" else gain_fn(np.arange(model.grades + 1, dtype=np.float64))
     dcg = np.empty((len(rankers), len(discounts)))
     for i, ranker in enumerate(rankers):
@@ -544,7 +582,8 @@ def replicate_ndcg(
                 ranked = _group_means(x[None, :], gains[None, :])[0]
             dcg[i] = [ranked @ v for v in vectors]
         elif ranker.kind == "noisy":
-            neg = _noise(ranker, entropy, model, n, replicate)
+            neg = buf["noise"]
+            _rng(entropy, model, n, replicate, ranker.stream).standard_normal(out=neg)  # as _noise()
             neg *= -ranker.sigma
             neg -= x  # -(x + sigma z), exactly the negated score of sample()
             dcg[i] = _sorted_dcg(neg, grades8, table, vectors)
