@@ -11,9 +11,10 @@ numbers written the shortest way that round-trips, so ``parse(str(x)) == x``.
 from __future__ import annotations
 
 import ast
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["parse_call", "format_call", "format_number"]
+__all__ = ["parse_call", "parse_registered", "format_call", "format_number"]
 
 
 def parse_call(spec: str, *, what: str) -> tuple[str, list[Any], dict[str, Any]]:
@@ -53,6 +54,50 @@ def parse_call(spec: str, *, what: str) -> tuple[str, list[Any], dict[str, Any]]
     if None in kwargs:
         raise ValueError(f"{what} spec {spec!r}: '**' arguments are not allowed")
     return node.func.id, args, kwargs
+
+
+def parse_registered(
+    spec: str, registry: Mapping[str, Sequence[str]], *, what: str, valid: str
+) -> tuple[str, dict[str, Any]]:
+    """Parse a spec whose name is a key of ``registry`` and whose keywords are exactly that key's parameters.
+
+    Parameters
+    ----------
+    spec : str
+        The spec text.
+    registry : mapping of str to sequence of str
+        Valid names, each with the names of its (required) keyword parameters.
+    what : str
+        What the spec configures ("ranker", "cut-off rule"), used in error messages.
+    valid : str
+        The valid specs, appended to every error message, e.g. ``"valid rankers: bayes, noisy(sigma)"``.
+
+    Returns
+    -------
+    name, kwargs
+
+    Raises
+    ------
+    ValueError
+        If the name is not in ``registry``, or if the spec has positional arguments
+        or not exactly the registered keywords (and as :func:`parse_call`).
+
+    Examples
+    --------
+    >>> parse_registered("noisy(sigma=1)", {"noisy": ("sigma",)}, what="ranker", valid="valid rankers: noisy(sigma)")
+    ('noisy', {'sigma': 1})
+    >>> parse_registered("noisy", {"noisy": ("sigma",)}, what="ranker", valid="valid rankers: noisy(sigma)")
+    Traceback (most recent call last):
+    ...
+    ValueError: ranker 'noisy' needs parameter(s) sigma; valid rankers: noisy(sigma)
+    """
+    name, args, kwargs = parse_call(spec, what=what)
+    if name not in registry:
+        raise ValueError(f"unknown {what} {name!r}; {valid}")
+    wanted = registry[name]
+    if args or set(kwargs) != set(wanted):
+        raise ValueError(f"{what} {spec!r} needs parameter(s) {', '.join(wanted) or 'none'}; {valid}")
+    return name, kwargs
 
 
 def format_number(value: float) -> str:

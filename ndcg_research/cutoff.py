@@ -19,8 +19,9 @@ the ideal is built from all n items of the data set.
 Reuse, not duplication: every data set and every ranker's scores come from
 :func:`ndcg_research.simulate.sample`, so replicate r at length n is the very
 data set of the theory sweeps (one ``SeedSequence`` per (experiment, n,
-replicate, stream), independent of workers), and the Wilson interval and the
-tie tolerance are those of :mod:`ndcg_research.experiments`. What is new here:
+replicate, stream), independent of workers), and the Wilson interval, the
+tie tolerance and the checks of a sweep's replicates, seed, specs and pairs are
+those of :mod:`ndcg_research.experiments`. What is new here:
 the top-k DCG of several cut-offs from one partial sort per ranker, and the
 tables by cut-off rule. Results are not cached on disk (the sweeps of notebook
 05 take minutes, not hours); parallelism is joblib over chunks of replicates.
@@ -36,9 +37,9 @@ from typing import Any
 import numpy as np
 
 from . import _kernels
-from ._spec import format_call, parse_call
+from ._spec import format_call, parse_registered
 from .discounts import parse_discount
-from .experiments import TIE_TOLERANCE, wilson_interval
+from .experiments import TIE_TOLERANCE, _check_pairs, _distinct_specs, _positive_int, _seed, wilson_interval
 from .gains import parse_gain
 from .simulate import parse_model, parse_ranker, sample
 
@@ -120,17 +121,13 @@ def parse_cutoff(spec: str | CutoffRule) -> CutoffRule:
     """
     if isinstance(spec, CutoffRule):
         return spec
-    name, args, kwargs = parse_call(spec, what="cut-off rule")
-    if name not in _RULES:
-        raise ValueError(f"unknown cut-off rule {name!r}; valid rules: {_RULES_VALID}")
-    wanted = _RULES[name]
-    if args or set(kwargs) != set(wanted):
-        raise ValueError(f"cut-off rule {spec!r} needs parameter(s) {', '.join(wanted) or 'none'}; valid rules: {_RULES_VALID}")
+    name, kwargs = parse_registered(spec, _RULES, what="cut-off rule", valid=f"valid rules: {_RULES_VALID}")
     if name == "all":
         return CutoffRule("all")
-    value = kwargs[wanted[0]]
+    (key,) = _RULES[name]
+    value = kwargs[key]
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-        raise ValueError(f"cut-off rule {name!r} needs a number {wanted[0]}, got {value!r}")
+        raise ValueError(f"cut-off rule {name!r} needs a number {key}, got {value!r}")
     if name == "fixed" and (not isinstance(value, int) or value < 1):
         raise ValueError(f"cut-off rule 'fixed' needs an integer k >= 1, got {value!r}")
     if name == "power" and not 0 < value < 1:
@@ -268,26 +265,16 @@ class CutoffSweep:
         ns_list = sorted({int(n) for n in ns})
         if not ns_list or ns_list[0] < 1 or len(ns_list) != len(list(ns)):
             raise ValueError(f"ns must be distinct positive integers, got {list(ns)!r}")
-        if isinstance(replicates, bool) or not isinstance(replicates, (int, np.integer)) or replicates < 1:
-            raise ValueError(f"replicates must be a positive integer, got {replicates!r}")
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-            raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+        replicates = _positive_int(replicates, "replicates")
+        seed = _seed(seed)
         ranker_specs = tuple(str(parse_ranker(r)) for r in rankers)
         discount_specs = tuple(str(parse_discount(d)) for d in discounts)
         rule_specs = tuple(str(parse_cutoff(r)) for r in rules)
         for what, specs in (("rankers", ranker_specs), ("discounts", discount_specs), ("rules", rule_specs)):
-            if not specs or len(set(specs)) != len(specs):
-                raise ValueError(f"{what} must be a non-empty list of distinct specs, got {list(specs)!r}")
-        pair_specs = []
-        for pair in pairs:
-            if isinstance(pair, str) or len(pair) != 2:
-                raise ValueError(f"pairs: each pair must be (better, worse), got {pair!r}")
-            better, worse = (str(parse_ranker(r)) for r in pair)
-            if better not in ranker_specs or worse not in ranker_specs:
-                raise ValueError(f"pairs: {pair!r} names a ranker not among rankers {list(ranker_specs)}")
-            pair_specs.append((better, worse))
-        return cls(model_spec, tuple(ns_list), int(replicates), ranker_specs, discount_specs, rule_specs,
-                   tuple(pair_specs), int(seed), str(parse_gain(gain)))
+            _distinct_specs(what, specs)
+        pair_specs = _check_pairs(pairs, ranker_specs)
+        return cls(model_spec, tuple(ns_list), replicates, ranker_specs, discount_specs, rule_specs,
+                   pair_specs, seed, str(parse_gain(gain)))
 
     def ks(self, n: int) -> list[int]:
         """The cut-off of every rule at list length n."""
@@ -435,8 +422,7 @@ def ndcg_by_k(
     >>> v.shape
     (5, 3)
     """
-    if isinstance(replicates, bool) or not isinstance(replicates, (int, np.integer)) or replicates < 1:
-        raise ValueError(f"replicates must be a positive integer, got {replicates!r}")
+    replicates = _positive_int(replicates, "replicates")
     return np.stack([
         replicate_ndcg_at_k(model, [ranker], [discount], n, ks, entropy=seed, replicate=r, gain=gain)[0, 0]
         for r in range(replicates)  # loop over data sets

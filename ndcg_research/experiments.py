@@ -94,6 +94,35 @@ def _positive_int(value: Any, what: str) -> int:
     return int(value)
 
 
+def _seed(value: Any) -> int:
+    """The entropy of a sweep's seeds: a non-negative integer."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {value!r}")
+    return int(value)
+
+
+def _distinct_specs(what: str, specs: Iterable[str]) -> tuple[str, ...]:
+    """Canonical specs as a tuple, which must be non-empty and without repeats (``what``: "rankers", ...)."""
+    specs = tuple(specs)
+    if not specs or len(set(specs)) != len(specs):
+        raise ValueError(f"{what} must be a non-empty list of distinct {what}, got {list(specs)!r}")
+    return specs
+
+
+def _check_pairs(pairs: Iterable[Sequence[str]], rankers: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """Canonical (better, worse) ranker pairs, both among the canonical ``rankers``."""
+    out = []
+    for pair in pairs:
+        if isinstance(pair, str) or len(pair) != 2:
+            raise ValueError(f"pairs: each pair must be (better, worse), got {pair!r}")
+        better, worse = (str(parse_ranker(r)) for r in pair)
+        for r in (better, worse):
+            if r not in rankers:
+                raise ValueError(f"pairs: ranker {r!r} of pair {pair!r} is not among rankers {list(rankers)}")
+        out.append((better, worse))
+    return tuple(out)
+
+
 @dataclass(frozen=True)
 class Sweep:
     """One experiment: model, rankers, discounts, list lengths with replicates, pairs, seed, gain.
@@ -166,31 +195,17 @@ class Sweep:
                 raise ValueError(f"replicates must give one count per n ({len(ns_list)}), got {reps!r}")
         reps = [_positive_int(r, "replicates") for r in reps]
         pairs_sorted = sorted(zip(ns_list, reps))
-        ranker_specs = tuple(str(parse_ranker(r)) for r in rankers)
-        if not ranker_specs or len(set(ranker_specs)) != len(ranker_specs):
-            raise ValueError(f"rankers must be a non-empty list of distinct rankers, got {list(ranker_specs)!r}")
-        discount_specs = tuple(str(parse_discount(d)) for d in discounts)
-        if not discount_specs or len(set(discount_specs)) != len(discount_specs):
-            raise ValueError(f"discounts must be a non-empty list of distinct discounts, got {list(discount_specs)!r}")
-        pair_specs = []
-        for pair in pairs:
-            if isinstance(pair, str) or len(pair) != 2:
-                raise ValueError(f"each pair must be (better, worse), got {pair!r}")
-            better, worse = (str(parse_ranker(r)) for r in pair)
-            for r in (better, worse):
-                if r not in ranker_specs:
-                    raise ValueError(f"pair {pair!r}: ranker {r!r} is not among rankers {list(ranker_specs)}")
-            pair_specs.append((better, worse))
-        if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-            raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
+        ranker_specs = _distinct_specs("rankers", (str(parse_ranker(r)) for r in rankers))
+        discount_specs = _distinct_specs("discounts", (str(parse_discount(d)) for d in discounts))
+        pair_specs = _check_pairs(pairs, ranker_specs)
         return cls(
             model=model_spec,
             ns=tuple(n for n, _ in pairs_sorted),
             replicates=tuple(r for _, r in pairs_sorted),
             rankers=ranker_specs,
             discounts=discount_specs,
-            pairs=tuple(pair_specs),
-            seed=int(seed),
+            pairs=pair_specs,
+            seed=_seed(seed),
             gain=str(theory._builtin_gain(gain)),
         )
 

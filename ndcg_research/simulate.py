@@ -86,7 +86,7 @@ from scipy.special import ndtr, ndtri
 
 from . import _kernels
 from ._ranking import _group_means
-from ._spec import format_call, parse_call
+from ._spec import format_call, parse_call, parse_registered
 from .discounts import Discount, parse_discount
 from .gains import Gain, parse_gain
 
@@ -212,14 +212,26 @@ class Model:
             x.sort()
             np.negative(x, out=x)
         eta = self.eta(x)
-        u = rng.random(n)
-        present = u < eta
-        y = present.astype(np.float64)
-        for _ in range(self.grades - 1):  # loop over relevance units, not items
-            rng.random(out=u)
-            np.less(u, eta, out=present)
-            y += present
+        y = _binomial_grades(rng, eta, self.grades, np.empty(n), np.empty(n, dtype=bool))
         return x, y
+
+
+def _binomial_grades(rng: np.random.Generator, eta: np.ndarray, grades: int, u: np.ndarray,
+                     present: np.ndarray) -> np.ndarray:
+    """Grades ``Binomial(grades, eta)`` as float64: unit k of item i is present when ``u[k, i] < eta[i]``.
+
+    Draws ``rng.random`` once per relevance unit (``grades`` times, n uniforms
+    each, into the scratch array ``u``); ``u`` (float64) and ``present`` (bool)
+    have the length of ``eta`` and are overwritten.
+    """
+    rng.random(out=u)
+    np.less(u, eta, out=present)
+    y = present.astype(np.float64)
+    for _ in range(grades - 1):  # loop over relevance units, not items
+        rng.random(out=u)
+        np.less(u, eta, out=present)
+        y += present
+    return y
 
 
 def parse_model(spec: str | Model) -> Model:
@@ -310,14 +322,7 @@ def parse_ranker(spec: str | Ranker) -> Ranker:
     """
     if isinstance(spec, Ranker):
         return spec
-    name, args, kwargs = parse_call(spec, what="ranker")
-    if name not in _RANKER_KINDS:
-        raise ValueError(f"unknown ranker {name!r}; valid rankers: {_RANKERS_VALID}")
-    wanted = _RANKER_KINDS[name]
-    if args or set(kwargs) != set(wanted):
-        raise ValueError(
-            f"ranker {spec!r} needs parameter(s) {', '.join(wanted) or 'none'}; valid rankers: {_RANKERS_VALID}"
-        )
+    name, kwargs = parse_registered(spec, _RANKER_KINDS, what="ranker", valid=f"valid rankers: {_RANKERS_VALID}")
     if name == "noisy":
         sigma = _number(kwargs["sigma"], "ranker parameter 'sigma'")
         if sigma <= 0:
@@ -395,14 +400,7 @@ def _draw_sorted(model: Model, rng: np.random.Generator, buf: dict[str, np.ndarr
     ndtr(eta, out=eta)
     eta *= model.hi - model.lo
     eta += model.lo
-    rng.random(out=u)
-    np.less(u, eta, out=present)
-    y = present.astype(np.float64)
-    for _ in range(model.grades - 1):  # loop over relevance units, not items
-        rng.random(out=u)
-        np.less(u, eta, out=present)
-        y += present
-    return x, y
+    return x, _binomial_grades(rng, eta, model.grades, u, present)
 
 
 @dataclass(frozen=True)

@@ -135,9 +135,9 @@ def test_pair_rows_count_wins_ties_and_use_wilson():
 
 
 def test_sweep_build_validates():
-    with pytest.raises(ValueError, match="pairs"):
+    with pytest.raises(ValueError, match=r"pairs: ranker 'noisy\(sigma=2\)' .* not among rankers"):
         _sweep(pairs=[("bayes", "noisy(sigma=2)")])
-    with pytest.raises(ValueError, match="rules"):
+    with pytest.raises(ValueError, match="rules must be a non-empty list of distinct rules"):
         _sweep(rules=["all", "all"])
     with pytest.raises(ValueError, match="replicates"):
         _sweep(replicates=0)
