@@ -262,8 +262,9 @@ class CutoffSweep:
     ) -> CutoffSweep:
         """Check and canonicalise a sweep (arguments as the attributes; pairs are (better, worse))."""
         model_spec = str(parse_model(model))
-        ns_list = sorted({int(n) for n in ns})
-        if not ns_list or ns_list[0] < 1 or len(ns_list) != len(list(ns)):
+        ns = list(ns)
+        ns_list = sorted({_positive_int(n, "every n") for n in ns})
+        if not ns_list or len(ns_list) != len(ns):
             raise ValueError(f"ns must be distinct positive integers, got {list(ns)!r}")
         replicates = _positive_int(replicates, "replicates")
         seed = _seed(seed)

@@ -170,3 +170,9 @@ def test_fraction_limit_matches_a_large_simulation():
     # loglog is nearly flat over ranks 1..n/10, so the heuristic limit is close at moderate n.
     v = cutoff.ndcg_by_k("probit", "noisy(sigma=1)", "loglog", 20_000, [2000], replicates=5, seed=1)
     assert v.mean() == pytest.approx(cutoff.fraction_limit("probit", "noisy(sigma=1)", 0.1), abs=0.01)
+
+
+@pytest.mark.parametrize("ns", [[100, 2.5], [100, True], [100, 0]])
+def test_cutoff_sweep_rejects_non_integer_list_lengths(ns):
+    with pytest.raises(ValueError, match="every n must be a positive integer"):
+        cutoff.CutoffSweep.build("probit", ns=ns, replicates=2, seed=1)
