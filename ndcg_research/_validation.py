@@ -15,7 +15,16 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["Batch", "as_batch", "check_k", "check_grades", "check_scores", "check_same_shape"]
+__all__ = [
+    "Batch",
+    "as_batch",
+    "check_k",
+    "check_grades",
+    "check_scores",
+    "check_same_shape",
+    "judged_mask",
+    "condense",
+]
 
 _NUMERIC_KINDS = "biuf"  # bool, signed and unsigned integers, floats
 
@@ -158,16 +167,11 @@ def _raise_nonfinite(batch: Batch) -> None:
     raise ValueError(f"{batch.name} must be finite, got {_first_bad(batch, ~np.isfinite(batch.values))}")
 
 
-def raise_if_nonfinite(batch: Batch) -> None:
-    """Raise the NaN/inf error for batch if it has any non-finite real entry."""
-    real = batch.values if batch.is_rectangular() else batch.values[batch.valid()]  # padding may be -inf
+def check_scores(batch: Batch) -> None:
+    """Reject NaN and infinite scores (padding, -inf by design, is not looked at)."""
+    real = batch.values if batch.is_rectangular() else batch.values[batch.valid()]
     if not np.isfinite(real).all():
         _raise_nonfinite(batch)
-
-
-def check_scores(batch: Batch) -> None:
-    """Reject NaN and infinite scores (padding is applied after this check)."""
-    raise_if_nonfinite(batch)
 
 
 def check_same_shape(a: Batch, b: Batch) -> None:
