@@ -31,6 +31,7 @@ nbval) can be refreshed with one command.
 from __future__ import annotations
 
 import copy
+import logging
 import os
 import sys
 import tempfile
@@ -356,6 +357,23 @@ def notebook_parameters(path: str | os.PathLike[str]) -> dict[str, str]:
 
 
 # --------------------------------------------------------------------------- execution
+
+
+class _ParametersCheckedByRunner(logging.Filter):
+    """Drop papermill's warnings about parameter lines it cannot read.
+
+    papermill reads the parameters cell line by line and gives up on defaults that are
+    spec strings holding an '=' (``"power(beta=2)"``), then calls such parameters
+    unknown. The runner checks every parameter against the cell with Python's parser
+    before running (:func:`notebook_parameters`), so these warnings are noise here.
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith(("Unable to parse line", "Passed unknown parameter"))
+
+
+for _name in ("papermill", "papermill.translators"):
+    logging.getLogger(_name).addFilter(_ParametersCheckedByRunner())
 
 
 def run_notebook(
