@@ -94,9 +94,9 @@ def apply_gain(gain: Gain | Callable[[np.ndarray], np.ndarray], grades: np.ndarr
     gain). Other callables are checked on the distinct grades present.
     """
     if isinstance(gain, Gain):
+        if gain.name == "linear":  # the identity: no copy, and it cannot overflow finite grades
+            return grades
         gains = gain(grades)
-        if gain.name == "linear":  # the identity cannot overflow finite grades
-            return gains
         top = float(grades.max())
         if not np.isfinite(gain(np.array([top]))[0]):
             raise ValueError(
@@ -197,7 +197,7 @@ def ideal_dcg(
     top = None if 8 * width <= grades.shape[1] else _levels_if_countable(grades)
     if top is not None:
         counts = count_at_least(grades, top)
-        if counts.sum() == grades.sum():  # all grades are integers (see _levels_if_countable)
+        if grades.dtype.kind in "biu" or counts.sum() == grades.sum():  # integers (see _levels_if_countable)
             if top == 0:
                 return np.zeros(grades.shape[0])
             cumulative = cumulative_discount(discount, width)

@@ -50,10 +50,14 @@ class Batch:
         return bool(np.all(self.lengths == self.values.shape[1]))
 
 
-def _numeric(array: np.ndarray, name: str, kinds: str) -> np.ndarray:
+def _numeric(array: np.ndarray, name: str, kinds: str, keep_integers: bool) -> np.ndarray:
     if array.dtype.kind not in kinds:
         wanted = "booleans" if kinds == "b" else "numeric (bool, int or float)"
         raise TypeError(f"{name} must be {wanted}, got dtype {array.dtype} in {_preview(array)}")
+    if keep_integers and array.dtype.kind == "i":
+        # Signed integer grades stay integers (exact, and no float copy of a large batch);
+        # every sum with the float discounts comes out float64 all the same.
+        return array.astype(np.int64, copy=False)
     return array.astype(np.float64, copy=False)
 
 
@@ -62,11 +66,15 @@ def _preview(array: Any) -> str:
     return text if np.size(array) <= 6 else text[:-1] + ", ...]"
 
 
-def as_batch(data: Any, *, name: str, fill: float, kinds: str = _NUMERIC_KINDS) -> Batch:
+def as_batch(
+    data: Any, *, name: str, fill: float, kinds: str = _NUMERIC_KINDS, keep_integers: bool = False
+) -> Batch:
     """Convert one ranked list (1-D) or many (2-D array, or a sequence of 1-D lists) into a :class:`Batch`.
 
-    Raises TypeError for non-numeric input and ValueError for empty lists or
-    more than two dimensions. Values are not checked here (see check_grades).
+    Values become float64, except signed integers when ``keep_integers`` (grades:
+    padding with 0 needs no float). Raises TypeError for non-numeric input and
+    ValueError for empty lists or more than two dimensions. Values are not checked
+    here (see check_grades).
     """
     if isinstance(data, (str, bytes)) or np.isscalar(data) or data is None:
         raise TypeError(f"{name} must be a 1-D list of numbers or a 2-D/ragged collection of them, got {data!r}")
@@ -82,21 +90,21 @@ def as_batch(data: Any, *, name: str, fill: float, kinds: str = _NUMERIC_KINDS) 
     if array is None:
         if all(np.ndim(row) == 0 for row in data):  # numbers held as objects (e.g. None among them)
             raise TypeError(f"{name} must be numeric (bool, int or float), got objects in {_preview(data)}")
-        return _ragged(data, name=name, fill=fill, kinds=kinds)
+        return _ragged(data, name=name, fill=fill, kinds=kinds, keep_integers=keep_integers)
     if array.ndim == 1:
-        values = _numeric(array, name, kinds)
+        values = _numeric(array, name, kinds, keep_integers)
         if values.size == 0:
             raise ValueError(f"{name} is empty; a ranked list needs at least one document")
         return Batch(values[None, :], np.array([values.size]), single=True, name=name)
     if array.ndim == 2:
-        values = _numeric(array, name, kinds)
+        values = _numeric(array, name, kinds, keep_integers)
         if values.shape[0] == 0 or values.shape[1] == 0:
             raise ValueError(f"{name} is empty (shape {values.shape}); every query needs at least one document")
         return Batch(values, np.full(values.shape[0], values.shape[1]), single=False, name=name)
     raise ValueError(f"{name} must be 1-D (one query) or 2-D/ragged (one row per query), got {array.ndim}-D")
 
 
-def _ragged(data: Any, *, name: str, fill: float, kinds: str) -> Batch:
+def _ragged(data: Any, *, name: str, fill: float, kinds: str, keep_integers: bool) -> Batch:
     try:
         rows = list(data)
     except TypeError:
@@ -115,9 +123,9 @@ def _ragged(data: Any, *, name: str, fill: float, kinds: str) -> Batch:
             )
         if array.size == 0:
             raise ValueError(f"{name}[{index}] is empty; every query needs at least one document")
-        arrays.append(_numeric(array, f"{name}[{index}]", kinds))
+        arrays.append(_numeric(array, f"{name}[{index}]", kinds, keep_integers))
     lengths = np.array([a.size for a in arrays])
-    values = np.full((len(arrays), lengths.max()), fill, dtype=np.float64)
+    values = np.full((len(arrays), lengths.max()), fill, dtype=np.result_type(*arrays))
     values[np.arange(lengths.max()) < lengths[:, None]] = np.concatenate(arrays)
     return Batch(values, lengths, single=False, name=name)
 

@@ -33,13 +33,15 @@ from __future__ import annotations
 import os
 import sys
 import warnings
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
 from . import _kernels, _validation
 from ._ranking import check_ties, ranked_gains
-from .discounts import DiscountLike, parse_discount
+from .discounts import Discount, DiscountLike, parse_discount
 from .gains import Gain, GainLike, parse_gain
 
 __all__ = [
@@ -81,7 +83,7 @@ def _out(values: np.ndarray, batch: _validation.Batch) -> Value:
 
 
 def _grades(relevance: Any, name: str = "relevance") -> _validation.Batch:
-    batch = _validation.as_batch(relevance, name=name, fill=0.0)
+    batch = _validation.as_batch(relevance, name=name, fill=0.0, keep_integers=True)
     _validation.check_grades(batch)
     return batch
 
@@ -240,7 +242,7 @@ def dcg(relevance: Any, k: int | None = None, *, gain: GainLike = "linear", disc
     """
     k = _validation.check_k(k)
     gain_fn, discount_fn = parse_gain(gain), parse_discount(discount)
-    batch = _validation.as_batch(relevance, name="relevance", fill=0.0)
+    batch = _validation.as_batch(relevance, name="relevance", fill=0.0, keep_integers=True)
     whole_list = k is None or k >= batch.values.shape[1]
     if whole_list and gain_fn == Gain("linear"):
         # Hot path: one minimum pass, then the dot product. A finite DCG over every
@@ -411,12 +413,44 @@ def _score_parts(
         labels = _validation.condense(labels, mask, fill=0.0)
         scores = _validation.condense(scores, mask, fill=-np.inf)
     known = labels if ideal is None else _ideal_grades(ideal, labels)
+    ideal_job = None
+    if need_ideal:
+        ideal_job = _start(_kernels.ideal_dcg, known.values, gain_fn, discount_fn, k, name=known.name)
     gains = _kernels.apply_gain(gain_fn, labels.values, name="y_true")
     dcg_values = _kernels.ranked_dcg(ranked_gains(gains, scores.values, k, ties), discount_fn, k)
-    if not need_ideal:
-        return labels, dcg_values, None
-    idcg_values = _kernels.ideal_dcg(known.values, gain_fn, discount_fn, k, name=known.name)
-    return labels, dcg_values, idcg_values
+    return labels, dcg_values, None if ideal_job is None else ideal_job()
+
+
+# Below this many entries a second thread costs more than it saves.
+_THREAD_MIN_SIZE = 1 << 18
+_helper_thread: ThreadPoolExecutor | None = None
+
+
+def _start(
+    ideal_dcg: Callable[..., np.ndarray],
+    grades: np.ndarray,
+    gain: Any,
+    discount: Any,
+    k: int | None,
+    *,
+    name: str,
+) -> Callable[[], np.ndarray]:
+    """Start the ideal DCG, on a helper thread when that pays; return a call that gives it.
+
+    The ideal DCG and the ranking by score are independent and numpy releases the
+    GIL in its partitions and sorts, so on a large batch they overlap on two
+    cores. Only built-in gains and discounts go to the thread (a user callable
+    need not be thread-safe), and the discount vector is cached here first so the
+    thread only reads the cache. The result is the same either way.
+    """
+    global _helper_thread
+    if grades.size < _THREAD_MIN_SIZE or not (isinstance(gain, Gain) and isinstance(discount, Discount)):
+        value = ideal_dcg(grades, gain, discount, k, name=name)
+        return lambda: value
+    _kernels.cumulative_discount(discount, grades.shape[1] if k is None else min(k, grades.shape[1]))
+    if _helper_thread is None:
+        _helper_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ndcg_research")
+    return _helper_thread.submit(ideal_dcg, grades, gain, discount, k, name=name).result
 
 
 def ndcg_parts_from_scores(

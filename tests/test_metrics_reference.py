@@ -634,3 +634,17 @@ def test_mapping_gain_needs_only_the_grades_present():
     assert nr.idcg([0, 2], gain=table) == 3.0
     assert nr.ndcg([2, 0], gain=table) == 1.0
     assert math.isclose(nr.ndcg_from_scores([0, 2], [0.9, 0.1], gain=table), (3 / math.log2(3)) / 3, rel_tol=1e-15)
+
+
+def test_large_batches_give_the_same_values_as_small_ones():
+    # Batches of more than 2^18 entries compute the ideal DCG on a helper thread; splitting
+    # the same queries into small batches (computed in line) must give identical values.
+    rng = np.random.default_rng(np.random.SeedSequence(2026))
+    labels = rng.integers(0, 5, size=(600, 500)).astype(float)
+    scores = rng.normal(size=(600, 500)).round(1)  # rounded: ties, some straddling rank k
+    for k in (None, 10):
+        for gain in ("linear", "exp2"):
+            whole = nr.ndcg_parts_from_scores(labels, scores, k, gain=gain)
+            parts = [nr.ndcg_parts_from_scores(labels[i : i + 100], scores[i : i + 100], k, gain=gain) for i in range(0, 600, 100)]
+            for field in range(3):
+                np.testing.assert_array_equal(whole[field], np.concatenate([p[field] for p in parts]))
