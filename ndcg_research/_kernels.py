@@ -1,7 +1,8 @@
 """Vectorised kernels: discount vectors, gains, DCG of ranked rows, ideal DCG.
 
-All functions take padded 2-D float64 batches (see _validation) and return one
-value per row; nothing here loops over documents or queries.
+All functions take padded 2-D batches (float64, or int64 for integer grades; see
+_validation) and return one float64 value per row; nothing here loops over
+documents or queries.
 """
 
 from __future__ import annotations
@@ -105,6 +106,7 @@ def apply_gain(gain: Gain | Callable[[np.ndarray], np.ndarray], grades: np.ndarr
             )
         return gains
     label = getattr(gain, "__name__", repr(gain))
+    grades = grades.astype(np.float64, copy=False)  # a user's formula must not meet int64 wrap-around
     try:
         gains = np.asarray(gain(grades), dtype=np.float64)
         levels = np.unique(np.concatenate(([0.0], grades.ravel())))
@@ -154,17 +156,14 @@ def ranked_dcg(gains: np.ndarray, discount: Discount | Callable[[np.ndarray], np
     return discounted_sum(gains[:, :width], discount_vector(discount, width), what="DCG")
 
 
-def _levels_if_countable(grades: np.ndarray) -> int | None:
+def levels_if_countable(grades: np.ndarray) -> int | None:
     """The largest grade if all grades are integers in [0, _MAX_COUNTED_LEVEL], else None."""
     top = grades.max()
     if not top <= _MAX_COUNTED_LEVEL:
         return None
-    if grades.dtype.kind in "biu":
+    if grades.dtype.kind in "biu" or np.array_equal(np.floor(grades), grades):
         return int(top)
-    # For integer-valued grades, sum(grades) equals the number of (entry, level) pairs
-    # with grade >= level; any fractional grade makes the sum larger. Checked below
-    # against the level counts, so no separate integrality pass is needed.
-    return int(np.floor(top))
+    return None
 
 
 def count_at_least(grades: np.ndarray, top_level: int) -> np.ndarray:
@@ -194,22 +193,20 @@ def ideal_dcg(
     """
     width = grades.shape[1] if k is None else min(k, grades.shape[1])
     # Counting costs one pass per grade level; a partition for a small top k is cheaper.
-    top = None if 8 * width <= grades.shape[1] else _levels_if_countable(grades)
+    top = None if 8 * width <= grades.shape[1] else levels_if_countable(grades)
+    if top == 0:
+        return np.zeros(grades.shape[0])
     if top is not None:
-        counts = count_at_least(grades, top)
-        if grades.dtype.kind in "biu" or counts.sum() == grades.sum():  # integers (see _levels_if_countable)
-            if top == 0:
-                return np.zeros(grades.shape[0])
-            cumulative = cumulative_discount(discount, width)
-            counts = np.concatenate([counts, np.zeros((grades.shape[0], 1), np.intp)], axis=1)
-            capped = np.minimum(counts, width)
-            # Only the levels that occur need a gain (a mapping may not list the others).
-            present = (counts[:, :-1] > counts[:, 1:]).any(axis=0)
-            level_gains = np.zeros(top)
-            levels = np.arange(1, top + 1, dtype=np.float64)[present]
-            level_gains[present] = apply_gain(gain, levels[None, :], name=name)[0]
-            shares = cumulative[capped[:, :-1]] - cumulative[capped[:, 1:]]
-            return discounted_sum(shares, level_gains, what="ideal DCG")
+        counts = np.concatenate([count_at_least(grades, top), np.zeros((grades.shape[0], 1), np.intp)], axis=1)
+        # Only the levels that occur need a gain (a mapping may not list the others).
+        present = (counts[:, :-1] > counts[:, 1:]).any(axis=0)
+        level_gains = np.zeros(top)
+        levels = np.arange(1, top + 1, dtype=np.float64)[present]
+        level_gains[present] = apply_gain(gain, levels[None, :], name=name)[0]
+        capped = np.minimum(counts, width)
+        cumulative = cumulative_discount(discount, width)
+        shares = cumulative[capped[:, :-1]] - cumulative[capped[:, 1:]]
+        return discounted_sum(shares, level_gains, what="ideal DCG")
     gains = apply_gain(gain, grades, name=name)
     if width < gains.shape[1]:
         gains = np.partition(gains, gains.shape[1] - width, axis=1)[:, gains.shape[1] - width :]

@@ -1,9 +1,9 @@
-"""Turn user input into padded float64 batches, and reject bad input loudly.
+"""Turn user input into padded batches, and reject bad input loudly.
 
-Every metric works on a *batch*: a 2-D float64 array with one row per query,
-rows shorter than the widest padded with a fill value (grade 0, which adds
-nothing to any DCG; score -inf, which ranks below every finite score), plus
-the true length of each row. A single 1-D list is a batch of one row, and the
+Every metric works on a *batch*: a 2-D array (float64; int64 for signed integer
+grades) with one row per query, rows shorter than the widest padded with a fill
+value (grade 0, which adds nothing to any DCG; score -inf, which ranks below
+every finite score), plus the true length of each row. A single 1-D list is a batch of one row, and the
 public functions return a float for it instead of a 1-D array.
 """
 
@@ -58,6 +58,12 @@ def _numeric(array: np.ndarray, name: str, kinds: str, keep_integers: bool) -> n
         # Signed integer grades stay integers (exact, and no float copy of a large batch);
         # every sum with the float discounts comes out float64 all the same.
         return array.astype(np.int64, copy=False)
+    if array.dtype.kind in "iu" and array.size and max(abs(int(array.min())), abs(int(array.max()))) > 2**53:
+        # float64 holds every integer up to 2^53 exactly; beyond, distinct values could become ties.
+        raise ValueError(
+            f"{name} holds integers beyond 2**53 (e.g. {int(array.max())}), which float64 cannot represent "
+            f"exactly; rescale them (only their order matters for scores)"
+        )
     return array.astype(np.float64, copy=False)
 
 

@@ -106,7 +106,17 @@ def _check_ideal_covers(retrieved: _validation.Batch, known: _validation.Batch) 
 
     Checked as: for every grade level, the list has no more documents at or above
     it than the ideal has. This is what keeps nDCG <= 1 for every discount and gain.
+    Small integer grades are counted level by level; other grades are sorted.
     """
+    top_ours, top_theirs = _kernels.levels_if_countable(retrieved.values), _kernels.levels_if_countable(known.values)
+    if top_ours is not None and top_theirs is not None:
+        top = max(top_ours, top_theirs)
+        ours, theirs = _kernels.count_at_least(retrieved.values, top), _kernels.count_at_least(known.values, top)
+        bad = np.argwhere(ours > theirs)
+        if bad.size:
+            q, level = bad[0]
+            _raise_not_covered(retrieved, q, float(level + 1), int(ours[q, level]), int(theirs[q, level]))
+        return
     width = max(retrieved.values.shape[1], known.values.shape[1])
     ours = -np.sort(-_pad_to(retrieved.values, width), axis=1)
     theirs = -np.sort(-_pad_to(known.values, width), axis=1)
@@ -114,13 +124,18 @@ def _check_ideal_covers(retrieved: _validation.Batch, known: _validation.Batch) 
     if bad.size:
         q, position = bad[0]
         grade = float(ours[q, position])
-        where = "" if retrieved.single else f" of query {q}"
-        raise ValueError(
-            f"ideal{where} does not contain the retrieved grades: {retrieved.name} has "
-            f"{np.count_nonzero(ours[q] >= grade)} documents of grade >= {grade!r}, ideal only "
-            f"{np.count_nonzero(theirs[q] >= grade)}; ideal must list all known grades of the query, "
-            f"retrieved or not"
+        _raise_not_covered(
+            retrieved, q, grade, int(np.count_nonzero(ours[q] >= grade)), int(np.count_nonzero(theirs[q] >= grade))
         )
+
+
+def _raise_not_covered(retrieved: _validation.Batch, query: int, grade: float, ours: int, theirs: int) -> None:
+    where = "" if retrieved.single else f" of query {query}"
+    raise ValueError(
+        f"ideal{where} does not contain the retrieved grades: {retrieved.name} has {ours} documents of "
+        f"grade >= {grade!r}, ideal only {theirs}; ideal must list all known grades of the query, "
+        f"retrieved or not"
+    )
 
 
 def _pad_to(values: np.ndarray, width: int) -> np.ndarray:
@@ -424,6 +439,15 @@ def _score_parts(
 # Below this many entries a second thread costs more than it saves.
 _THREAD_MIN_SIZE = 1 << 18
 _helper_thread: ThreadPoolExecutor | None = None
+
+
+def _forget_helper_thread() -> None:
+    # A forked child inherits the executor but not its thread: jobs would wait for ever.
+    global _helper_thread
+    _helper_thread = None
+
+
+os.register_at_fork(after_in_child=_forget_helper_thread)
 
 
 def _start(

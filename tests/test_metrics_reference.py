@@ -648,3 +648,44 @@ def test_large_batches_give_the_same_values_as_small_ones():
             parts = [nr.ndcg_parts_from_scores(labels[i : i + 100], scores[i : i + 100], k, gain=gain) for i in range(0, 600, 100)]
             for field in range(3):
                 np.testing.assert_array_equal(whole[field], np.concatenate([p[field] for p in parts]))
+
+
+def test_custom_gains_see_floats_whatever_the_grade_dtype():
+    # A user's formula such as 2**g - 1 would wrap around in int64 for g = 64 or 70.
+    def gain(g):
+        return 2.0**g - 1 if np.asarray(g).dtype.kind == "f" else np.asarray(g) * np.nan
+
+    for grades in ([70, 1, 0], [1, 0, 64]):
+        as_int, as_float = np.array(grades), np.array(grades, dtype=float)
+        assert nr.ndcg(as_int, gain=gain) == nr.ndcg(as_float, gain=gain)
+        assert nr.ndcg_from_scores(as_int, [3, 2, 1], gain=gain) == nr.ndcg_from_scores(as_float, [3, 2, 1], gain=gain)
+    assert nr.ndcg([70, 1, 0], gain=lambda g: 2**g - 1) == 1.0  # sorted order: ideal
+
+
+def test_integer_scores_beyond_float_precision_are_refused():
+    # 2^53 and 2^53 + 1 are distinct integers but the same float64: they would silently tie.
+    with pytest.raises(ValueError, match=r"y_score holds integers beyond 2\*\*53"):
+        nr.ndcg_from_scores([0, 1], np.array([2**53, 2**53 + 1]))
+    assert nr.ndcg_from_scores([0, 1], np.array([2**52, 2**52 + 1])) == 1.0  # exact below 2^53
+
+
+def test_tiny_fractional_grades_are_not_counted_as_integers():
+    # 3 + 1e-17 rounds to 3 in a float sum; the ideal must still see the grade 1e-17.
+    with pytest.raises(ValueError, match="has no entry for grade 1e-17"):
+        nr.idcg([3.0, 1e-17], gain={0: 0, 3: 1})
+    assert nr.idcg([3.0, 1e-17]) == 3.0 + 1e-17 / math.log2(3)
+
+
+def _large_batch_ndcg(seed):
+    rng = np.random.default_rng(np.random.SeedSequence(seed))
+    return nr.ndcg_from_scores(rng.integers(0, 4, size=(300, 1000)), rng.random((300, 1000)), 10)
+
+
+def test_large_batches_work_in_a_forked_child():
+    # The helper thread of the parent does not survive a fork; the child must make its own.
+    import multiprocessing
+
+    expected = _large_batch_ndcg(7)  # starts the parent's helper thread
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        got = pool.apply_async(_large_batch_ndcg, (7,)).get(timeout=60)
+    np.testing.assert_array_equal(got, expected)
