@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import functools
 import hashlib
 import json
 import math
@@ -45,7 +46,7 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from . import theory
+from . import _kernels, _ranking, discounts, gains, simulate, theory
 from .discounts import parse_discount
 from .simulate import SIMULATION_VERSION, parse_model, parse_ranker, replicate_ndcg
 
@@ -218,6 +219,7 @@ class Sweep:
             "gain": self.gain,
             "seed": self.seed,
             "simulation_version": SIMULATION_VERSION,
+            "code": _code_fingerprint(),
         }
         return hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:16]
 
@@ -347,6 +349,19 @@ def _mean_interval(v: np.ndarray) -> tuple[float, float, float]:
     return mean, sd, float(stats.t.ppf(0.975, v.size - 1) * sd / math.sqrt(v.size))
 
 
+@functools.cache
+def _code_fingerprint() -> str:
+    """Hash of the source of the modules that compute a replicate.
+
+    Part of the cache key, so that chunks cached by other code (an edited kernel,
+    a changed simulation) are recomputed rather than reused without notice.
+    """
+    digest = hashlib.sha256()
+    for module in (simulate, _kernels, _ranking, discounts, gains):
+        digest.update(Path(module.__file__).read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def wilson_interval(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[float, float]:
     r"""Wilson score interval for a binomial proportion (95% by default).
 
@@ -357,6 +372,9 @@ def wilson_interval(successes: int, trials: int, z: float = 1.959963984540054) -
     >>> [round(x, 4) for x in wilson_interval(10, 10)]
     [0.7225, 1.0]
     """
+    for name, value in (("successes", successes), ("trials", trials)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+            raise TypeError(f"{name} must be an integer count, got {value!r}")
     if trials < 1 or not 0 <= successes <= trials:
         raise ValueError(f"need 0 <= successes <= trials and trials >= 1, got {successes!r} of {trials!r}")
     p = successes / trials
