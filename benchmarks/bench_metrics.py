@@ -138,8 +138,17 @@ def bench_batch(n_queries, n_docs, k, rounds, seed, *, with_trec=True):
     sk_mean = ndcg_score(labels, scores, k=k)
     assert math.isclose(sk_mean, our_values.mean(), rel_tol=1e-9), (sk_mean, our_values.mean())
 
+    def ours_one_thread():
+        # The same call with the helper thread for the ideal DCG switched off: like for like with numpy.
+        saved, nr.metrics._THREAD_MIN_SIZE = nr.metrics._THREAD_MIN_SIZE, math.inf
+        try:
+            return _ours_ndcg_from_scores(labels, scores, k)
+        finally:
+            nr.metrics._THREAD_MIN_SIZE = saved
+
     functions = {
         "ours": (lambda: _ours_ndcg_from_scores(labels, scores, k), 1),
+        "ours one thread": (ours_one_thread, 1),
         "numpy": (lambda: numpy_baseline_ndcg_at_k(labels, scores, k), 1),
         "numpy negated": (lambda: numpy_baseline_ndcg_at_k(labels, scores, k, negate=True), 1),
         "sklearn": (lambda: ndcg_score(labels, scores, k=k), 2),
@@ -169,7 +178,11 @@ def bench_batch(n_queries, n_docs, k, rounds, seed, *, with_trec=True):
     table.add("numpy baseline: argpartition(-scores, k - 1) (info)", t["numpy negated"])
     table.rows.append(("ours / numpy baseline", t["ours"], t["numpy"], ("<=", 2), ""))
     table.rows.append(("ours / numpy baseline with the negated copy", t["ours"], t["numpy negated"], ("<=", 2), ""))
+    table.rows.append(("ours on one thread / numpy baseline", t["ours one thread"], t["numpy"], ("<=", 2), ""))
+    table.add("scikit-learn / ours on one thread (info)", t["sklearn"], t["ours one thread"])
     table.print()
+    ratios[f"{n_queries}x{n_docs} ours(1 thread)/numpy"] = t["ours one thread"] / t["numpy"]
+    ratios[f"{n_queries}x{n_docs} sklearn/ours(1 thread)"] = t["sklearn"] / t["ours one thread"]
     ratios[f"{n_queries}x{n_docs} ours/numpy"] = t["ours"] / t["numpy"]
     ratios[f"{n_queries}x{n_docs} ours/numpy(negated)"] = t["ours"] / t["numpy negated"]
     return ratios
