@@ -15,12 +15,12 @@ Executed notebooks go to ``<output>/notebooks/``; the figures to
 ``<output>/figures/``, except for the ``full`` profile without ``--output``,
 which writes the publication figures into the committed ``figures/`` folder.
 
-A notebook declares the figures it writes in its metadata::
+A notebook declares the figures and result tables it writes in its metadata::
 
-    {"ndcg_research": {"figures": ["01_contributions"]}}
+    {"ndcg_research": {"figures": ["01_contributions"], "tables": ["03_ndcg_*.csv"]}}
 
-and the run fails unless each declared figure's PNG, PDF and JSON files were
-written during the run. At the end the figure index ``<figures>/README.md`` is
+and the run fails unless each declared figure's PNG, PDF and JSON files, and a
+file matching each declared table (in ``results_dir``), were written during the run. At the end the figure index ``<figures>/README.md`` is
 regenerated from the provenance records.
 
 :func:`store` re-executes committed notebooks in place with their default
@@ -52,6 +52,7 @@ __all__ = [
     "select_notebooks",
     "load_profiles",
     "declared_figures",
+    "declared_tables",
     "notebook_parameters",
     "run_notebook",
     "reproduce",
@@ -282,15 +283,47 @@ def declared_figures(notebook: str | os.PathLike[str] | Any) -> list[str]:
     ------
     RunnerError
         If the declaration is not a list of strings.
+
+    Examples
+    --------
+    >>> import nbformat
+    >>> declared_figures(nbformat.v4.new_notebook(metadata={"ndcg_research": {"figures": ["01_a"]}}))
+    ['01_a']
     """
+    return _declared(notebook, "figures")
+
+
+def declared_tables(notebook: str | os.PathLike[str] | Any) -> list[str]:
+    """Return the result tables a notebook declares in ``metadata["ndcg_research"]["tables"]``.
+
+    Each entry is a file name in ``results_dir`` or a glob pattern (``"03_ndcg_*.csv"``,
+    for tables named after a parameter); the runner requires at least one matching
+    file written during the run.
+
+    Parameters
+    ----------
+    notebook : str, path-like or nbformat.NotebookNode
+
+    Returns
+    -------
+    list of str
+
+    Examples
+    --------
+    >>> import nbformat
+    >>> declared_tables(nbformat.v4.new_notebook(metadata={"ndcg_research": {"tables": ["02_*.csv"]}}))
+    ['02_*.csv']
+    """
+    return _declared(notebook, "tables")
+
+
+def _declared(notebook: str | os.PathLike[str] | Any, kind: str) -> list[str]:
     nb = _read(notebook) if isinstance(notebook, (str, os.PathLike)) else notebook
     meta = nb.metadata.get(METADATA_KEY, {}) or {}
-    figures = meta.get("figures", [])
-    if not isinstance(figures, list) or not all(isinstance(f, str) for f in figures):
-        raise RunnerError(
-            f"metadata[{METADATA_KEY!r}]['figures'] must be a list of figure names, got {figures!r}"
-        )
-    return list(figures)
+    names = meta.get(kind, [])
+    if not isinstance(names, list) or not all(isinstance(f, str) for f in names):
+        raise RunnerError(f"metadata[{METADATA_KEY!r}][{kind!r}] must be a list of names, got {names!r}")
+    return list(names)
 
 
 def notebook_parameters(path: str | os.PathLike[str]) -> dict[str, str]:
@@ -547,7 +580,7 @@ def reproduce(
         folder.mkdir(parents=True, exist_ok=True)
 
     # Check every selected notebook before running any, so a typo fails fast.
-    plans: list[tuple[Path, dict[str, Any], list[str]]] = []
+    plans: list[tuple[Path, dict[str, Any], list[str], list[str]]] = []
     for nb_path in selected:
         declared = notebook_parameters(nb_path)
         params = dict(settings.get(nb_path.stem, {}))
@@ -564,7 +597,7 @@ def reproduce(
             )
         params["figures_dir"] = str(fig_dir)
         params["results_dir"] = str(results_dir)
-        plans.append((nb_path, params, declared_figures(nb_path)))
+        plans.append((nb_path, params, declared_figures(nb_path), declared_tables(nb_path)))
 
     print(
         f"Running {len(plans)} notebook(s) with profile {profile!r}\n"
@@ -576,14 +609,14 @@ def reproduce(
     results: list[NotebookResult] = []
     bar = _progress_bar(len(plans), enabled=show_bar)
     try:
-        for nb_path, params, figures in plans:
+        for nb_path, params, figures, tables in plans:
             bar.set_description(nb_path.stem)
             if not show_bar:
                 print(f"- {nb_path.name} ...", file=out, flush=True)
             output_path = executed_dir / nb_path.name
             started = time.time()
             seconds = run_notebook(nb_path, output_path, params, timeout=timeout, cwd=nb_dir)
-            _check_figures(nb_path.name, figures, fig_dir, since=started, output_path=output_path)
+            _check_outputs(nb_path.name, figures, tables, fig_dir, results_dir, since=started, output_path=output_path)
             results.append(NotebookResult(nb_path.name, output_path, seconds, tuple(figures), params))
             if not show_bar:
                 print(f"  done in {seconds:.1f} s, {len(figures)} figure(s)", file=out, flush=True)
@@ -599,21 +632,30 @@ def reproduce(
     return results
 
 
-def _check_figures(notebook: str, figures: Sequence[str], fig_dir: Path, *, since: float,
-                   output_path: Path) -> None:
-    """Fail unless every declared figure's files exist and were written during the run."""
+def _check_outputs(notebook: str, figures: Sequence[str], tables: Sequence[str], fig_dir: Path,
+                   results_dir: Path, *, since: float, output_path: Path) -> None:
+    """Fail unless every declared figure and table exists and was written during the run."""
     from ndcg_research.figures import figure_files
+
+    def fresh(file: Path) -> bool:
+        return file.stat().st_mtime >= since - 2.0
 
     problems = []
     for name in figures:
         for file in figure_files(name, fig_dir):
             if not file.is_file():
                 problems.append(f"{name}: {file.name} is missing")
-            elif file.stat().st_mtime < since - 2.0:
+            elif not fresh(file):
                 problems.append(f"{name}: {file.name} is stale (not rewritten by this run)")
+    for pattern in tables:
+        matches = [file for file in results_dir.glob(pattern) if file.is_file()]
+        if not matches:
+            problems.append(f"table {pattern}: no such file in {results_dir}")
+        elif not any(fresh(file) for file in matches):
+            problems.append(f"table {pattern}: stale (not rewritten by this run)")
     if problems:
         raise NotebookFailed(
-            f"notebook {notebook} did not write the figures it declares in {fig_dir}:\n  "
+            f"notebook {notebook} did not write the figures and tables it declares (figures: {fig_dir}):\n  "
             + "\n  ".join(problems)
             + f"\n  executed notebook: {output_path}",
             notebook=notebook,

@@ -104,7 +104,18 @@ def test_missing_declared_figure_is_reported(tmp_path):
     assert "02_missing_figure.ipynb" in message
     assert "02_never_written.png is missing" in message
     assert "02_never_written.json is missing" in message
+    assert "table 02_never_written.csv: no such file" in message
     assert info.value.notebook == "02_missing_figure.ipynb"
+
+
+def test_declared_tables_are_written_and_stale_ones_do_not_count(tmp_path):
+    _reproduce(tmp_path, ["01"])  # declares "01_fixture_*.csv" and writes it from its parameters
+    assert (tmp_path / "out" / "results" / "01_fixture_values.csv").read_text() == "value\n3\n4\n5\n"
+    left_over = tmp_path / "out" / "results" / "02_never_written.csv"
+    left_over.write_text("from an earlier run")
+    os.utime(left_over, (1_000_000_000, 1_000_000_000))
+    with pytest.raises(runner.NotebookFailed, match=r"table 02_never_written\.csv: stale"):
+        _reproduce(tmp_path, ["02"])
 
 
 def test_stale_figure_files_do_not_count_as_written(tmp_path):
