@@ -208,9 +208,11 @@ def replicate_ndcg_at_k(
     gains = gain_fn(s.grades)
     vectors = [_kernels.discount_vector(parse_discount(d), depth) for d in discounts]
 
-    # Ideal top-`depth` gains by counting grade levels (grades are integers 0..G).
+    # Ideal top-`depth` gains by counting grade levels (grades are integers 0..G) with _kernels' counts.
+    # (_kernels.ideal_dcg sums in another order, so its values can differ in the last bits: not used.)
     levels = np.arange(model_obj.grades, 0, -1, dtype=np.float64)
-    counts = np.array([np.count_nonzero(s.grades == g) for g in levels])  # loop over grade levels
+    at_least = _kernels.count_at_least(s.grades[None, :], model_obj.grades)[0]  # count(>= g), g = 1..G
+    counts = np.diff(at_least[::-1], prepend=0)  # count(== g) = count(>= g) - count(>= g+1), g = G..1
     ideal = np.repeat(gain_fn(levels), counts)[:depth]
     ideal = np.pad(ideal, (0, depth - ideal.size))
     idcg = np.array([np.cumsum(ideal * v)[ks_array - 1] for v in vectors])  # (discounts, ks)

@@ -230,6 +230,19 @@ def read_provenance(path: str | os.PathLike[str]) -> dict[str, Any]:
     ------
     ValueError
         If the file is not a figure provenance record.
+
+    Examples
+    --------
+    >>> import json, tempfile
+    >>> p = Path(tempfile.mkdtemp()) / "01_example.json"
+    >>> _ = p.write_text(json.dumps({"figure": "01_example", "caption": "A line.", "seed": 3}))
+    >>> read_provenance(p)["seed"]
+    3
+    >>> _ = p.write_text("{}")
+    >>> read_provenance(p)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: ... is not a figure provenance record (no 'figure'/'caption' keys)
     """
     path = Path(path)
     try:

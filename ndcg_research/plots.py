@@ -59,7 +59,14 @@ def _title(spec: str) -> str:
 
 
 def discount_panels(discounts: Sequence[str], n_max: int) -> Figure:
-    """Left: D(r) for r = 1..n_max (log-log). Right: share of the total discount mass in the top r ranks."""
+    """Left: D(r) for r = 1..n_max (log-log). Right: share of the total discount mass in the top r ranks.
+
+    Examples
+    --------
+    >>> fig = discount_panels(["log2", "zipf"], 1000)
+    >>> isinstance(fig, Figure), len(fig.axes)
+    (True, 2)
+    """
     fig = Figure(figsize=(11, 4.2), layout="constrained")
     left, right = fig.subplots(1, 2)
     r = np.unique(np.geomspace(1, n_max, 400).astype(np.int64))
@@ -79,7 +86,14 @@ def discount_panels(discounts: Sequence[str], n_max: int) -> Figure:
 
 
 def eps_panel(discounts: Sequence[str], n_max: int) -> Figure:
-    """eps_D(n) = -n D'(n)/D(n): analytic lines, numerical derivative as markers."""
+    """eps_D(n) = -n D'(n)/D(n): analytic lines, numerical derivative as markers.
+
+    Examples
+    --------
+    >>> fig = eps_panel(["log2", "loglog"], 10**4)
+    >>> isinstance(fig, Figure), len(fig.axes[0].lines)   # per discount a line and its markers, plus 1 / ln n
+    (True, 5)
+    """
     fig = Figure(figsize=(7, 4.2), layout="constrained")
     ax = fig.subplots()
     n = np.geomspace(10, n_max, 200)
@@ -97,7 +111,19 @@ def eps_panel(discounts: Sequence[str], n_max: int) -> Figure:
 
 def convergence_grid(ranker_rows: Sequence[Mapping[str, Any]], theory_rows: Sequence[Mapping[str, Any]],
                      discounts: Sequence[str], rankers: Sequence[str], title: str) -> Figure:
-    """Mean nDCG vs n with 95% intervals, one panel per discount; theory: finite-n (line), limit (dotted)."""
+    """Mean nDCG vs n with 95% intervals, one panel per discount; theory: finite-n (line), limit (dotted).
+
+    Examples
+    --------
+    >>> from ndcg_research.experiments import Sweep, run_sweep
+    >>> s = Sweep.build("probit", ns=[20, 40], replicates=4, seed=0, rankers=["bayes", "random"],
+    ...                 discounts=["log2", "zipf"], pairs=[("bayes", "random")])
+    >>> result = run_sweep(s)
+    >>> th = theory.theory_rows("probit", ["bayes", "random"], ["log2", "zipf"], [20, 40])
+    >>> fig = convergence_grid(result.ranker_rows(), th, ["log2", "zipf"], ["bayes", "random"], "probit")
+    >>> isinstance(fig, Figure), sum(ax.get_visible() for ax in fig.axes)   # one panel per discount
+    (True, 2)
+    """
     fig, axes = _grid(len(discounts), 4)
     for ax, d in zip(axes, discounts):
         for i, r in enumerate(rankers):
@@ -124,7 +150,19 @@ def convergence_grid(ranker_rows: Sequence[Mapping[str, Any]], theory_rows: Sequ
 def slow_convergence_grid(ranker_rows_by_model: Mapping[str, Sequence[Mapping[str, Any]]],
                           theory_rows_by_model: Mapping[str, Sequence[Mapping[str, Any]]],
                           discounts: Sequence[str], rankers: Sequence[str]) -> Figure:
-    """1 - mean nDCG vs n (log-log) for slowly varying discounts: simulation, eps_D(n) c_f (dashed), finite-n (line)."""
+    """1 - mean nDCG vs n (log-log) for slowly varying discounts: simulation, eps_D(n) c_f (dashed), finite-n (line).
+
+    Examples
+    --------
+    >>> from ndcg_research.experiments import Sweep, run_sweep
+    >>> s = Sweep.build("probit", ns=[20, 40], replicates=4, seed=0, rankers=["bayes", "random"],
+    ...                 discounts=["log2", "zipf"], pairs=[("bayes", "random")])
+    >>> result = run_sweep(s)
+    >>> th = theory.theory_rows("probit", ["bayes", "random"], ["log2", "zipf"], [20, 40])
+    >>> fig = slow_convergence_grid({"probit": result.ranker_rows()}, {"probit": th}, ["log2"], ["bayes", "random"])
+    >>> isinstance(fig, Figure), fig.axes[0].get_title()
+    (True, 'probit: log2')
+    """
     models = list(ranker_rows_by_model)
     fig, axes = _grid(len(models) * len(discounts), len(discounts))
     for m_i, label in enumerate(models):
@@ -148,7 +186,19 @@ def slow_convergence_grid(ranker_rows_by_model: Mapping[str, Sequence[Mapping[st
 
 def pair_grid(pair_rows: Sequence[Mapping[str, Any]], discounts: Sequence[str], pairs: Sequence[Sequence[str]],
               value: str, title: str, *, log_y: bool = False) -> Figure:
-    """One panel per discount: ``value`` ("p_better" with Wilson intervals and p_tie dashed, or "std_gap") vs n."""
+    """One panel per discount: ``value`` ("p_better" with Wilson intervals and p_tie dashed, or "std_gap") vs n.
+
+    Examples
+    --------
+    >>> from ndcg_research.experiments import Sweep, run_sweep
+    >>> s = Sweep.build("probit", ns=[20, 40], replicates=4, seed=0, rankers=["bayes", "random"],
+    ...                 discounts=["log2", "zipf"], pairs=[("bayes", "random")])
+    >>> result = run_sweep(s)
+    >>> th = theory.theory_rows("probit", ["bayes", "random"], ["log2", "zipf"], [20, 40])
+    >>> fig = pair_grid(result.pair_rows(), ["log2", "zipf"], [("bayes", "random")], "p_better", "P(bayes wins)")
+    >>> isinstance(fig, Figure), sum(ax.get_visible() for ax in fig.axes)
+    (True, 2)
+    """
     fig, axes = _grid(len(discounts), 4)
     for ax, d in zip(axes, discounts):
         for i, (better, worse) in enumerate(pairs):
@@ -185,7 +235,20 @@ def gap_over_eps_grid(pair_rows_by_model: Mapping[str, Sequence[Mapping[str, Any
                       theory_rows_by_model: Mapping[str, Sequence[Mapping[str, Any]]],
                       discounts: Sequence[str], pairs: Sequence[Sequence[str]], title: str) -> Figure:
     """Mean gap / eps_D(n) vs n (one row of panels per model, one column per slowly varying discount),
-    with ``c_worse - c_better`` (dashed) and the finite-n theory (line)."""
+    with ``c_worse - c_better`` (dashed) and the finite-n theory (line).
+
+    Examples
+    --------
+    >>> from ndcg_research.experiments import Sweep, run_sweep
+    >>> s = Sweep.build("probit", ns=[20, 40], replicates=4, seed=0, rankers=["bayes", "random"],
+    ...                 discounts=["log2", "zipf"], pairs=[("bayes", "random")])
+    >>> result = run_sweep(s)
+    >>> th = theory.theory_rows("probit", ["bayes", "random"], ["log2", "zipf"], [20, 40])
+    >>> fig = gap_over_eps_grid({"probit": result.pair_rows()}, {"probit": th}, ["log2"], [("bayes", "random")],
+    ...                         "gap / eps")
+    >>> isinstance(fig, Figure), fig.axes[0].get_ylabel()
+    (True, 'mean gap / eps_D(n)')
+    """
     models = list(pair_rows_by_model)
     fig, axes = _grid(len(models) * len(discounts), len(discounts), size=(3.8, 2.8))
     for m_i, label in enumerate(models):

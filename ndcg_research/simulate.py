@@ -564,8 +564,9 @@ def replicate_ndcg(
     vectors = [_kernels.discount_vector(d, n) for d in discounts]
     cumulatives = [_kernels.cumulative_discount(d, n) for d in discounts]
 
-    # Ideal DCG by counting: level g fills ideal ranks count(>= g+1)+1 .. count(>= g).
-    at_least = np.array([np.count_nonzero(y >= level) for level in levels])
+    # Ideal DCG by counting: level g fills ideal ranks count(>= g+1)+1 .. count(>= g). The counts are
+    # _kernels'; the sum stays in this order (not _kernels.ideal_dcg's) to keep results bit-identical.
+    at_least = _kernels.count_at_least(y[None, :], model.grades)[0]
     steps = np.diff(np.concatenate(([0.0], level_gains)))  # gain(g) - gain(g-1)
     idcg = np.array([steps @ c[at_least] for c in cumulatives])
 

@@ -278,7 +278,15 @@ def _builtin_gain(gain: str | Gain) -> Gain:
 
 
 def mean_gain(model: str | Model, gain: str | Gain = "linear") -> float:
-    """``p = E gain(y)``, by quadrature over x (closed form ``G (lo + hi) / 2`` for linear gain)."""
+    """``p = E gain(y)``, by quadrature over x (closed form ``G (lo + hi) / 2`` for linear gain).
+
+    Examples
+    --------
+    >>> round(mean_gain("probit"), 6), round(mean_gain("probit(lo=0.1, hi=0.6, grades=3)"), 6)   # G (lo + hi) / 2
+    (0.5, 1.05)
+    >>> round(mean_gain("probit(grades=3)", "exp2"), 6)
+    2.75
+    """
     model, gain = parse_model(model), _builtin_gain(gain)
     h = _unit_gain(model, gain)
     return float(_HERMITE_WEIGHTS @ h(model.eta(_HERMITE_NODES)))
@@ -414,14 +422,32 @@ def power_limit(model: str | Model, ranker: str | Ranker, beta: float, gain: str
 
 
 def top_limit(model: str | Model, ranker: str | Ranker, gain: str | Gain = "linear") -> float:
-    """``g_f(0+) / g*(0+)``: the limit under ``zipf`` and of the mean under summable discounts."""
+    """``g_f(0+) / g*(0+)``: the limit under ``zipf`` and of the mean under summable discounts.
+
+    Examples
+    --------
+    >>> round(top_limit("probit", "bayes"), 6), round(top_limit("probit", "random"), 6)   # random: p / g*(0+)
+    (1.0, 0.5)
+    >>> round(top_limit("probit(lo=0.1, hi=0.6)", "noisy(sigma=1)"), 6)   # hi: the ideal's top has grade 1
+    0.6
+    """
     model = parse_model(model)
     return gain_profile(model, ranker, gain).top / ideal_profile(model, gain).top
 
 
 def zipf_approximation(model: str | Model, ranker: str | Ranker, n: float, gain: str | Gain = "linear") -> float:
     r"""nDCG under ``zipf`` to order ``1/ln n``:
-    ``[g_f(0)(ln n + γ) + int (g_f - g_f(0))/t] / [g*(0)(ln n + γ) + int (g* - g*(0))/t]``."""
+    ``[g_f(0)(ln n + γ) + int (g_f - g_f(0))/t] / [g*(0)(ln n + γ) + int (g* - g*(0))/t]``.
+
+    Examples
+    --------
+    >>> round(zipf_approximation("probit", "noisy(sigma=1)", 1000), 3)
+    0.87
+    >>> round(finite_n_ndcg("probit", "noisy(sigma=1)", "zipf", 1000), 3)   # the exact finite-n value
+    0.885
+    >>> round(zipf_approximation("probit", "random", 1e6), 3), top_limit("probit", "random")   # slowly, to the limit
+    (0.525, 0.5)
+    """
     model = parse_model(model)
     f, star = gain_profile(model, ranker, gain), ideal_profile(model, gain)
     L = math.log(n) + EULER_GAMMA
