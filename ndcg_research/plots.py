@@ -294,15 +294,23 @@ def pivot(rows: Sequence[Mapping[str, Any]], index: Sequence[str], column: str, 
 def format_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], *, digits: int = 3) -> str:
     """Fixed-width text table; floats rounded to ``digits`` decimals (NaN shown as '-').
 
+    A value that rounds to zero prints without a sign: its sign can flip with the
+    last bit of a sum (BLAS results depend on memory alignment), and nbval
+    compares these tables as text.
+
     Examples
     --------
-    >>> print(format_table([{"a": "x", "b": 0.12345}], ["a", "b"]))
+    >>> print(format_table([{"a": "x", "b": 0.12345}, {"a": "y", "b": -1e-17}], ["a", "b"]))
     a      b
     x  0.123
+    y  0.000
     """
     def cell(v: Any) -> str:
         if isinstance(v, float):
-            return "-" if math.isnan(v) else f"{v:.{digits}f}"
+            if math.isnan(v):
+                return "-"
+            text = f"{v:.{digits}f}"
+            return text.lstrip("-") if float(text) == 0 else text
         return str(v)
 
     text = [[cell(r[c]) for c in columns] for r in rows]
