@@ -85,12 +85,9 @@ def _cases():
 
 
 def _dcg(*args, **kwargs):
-    # dcg_from_scores should not warn about nDCG at all; it currently emits
-    # UndefinedNDCGWarning for rows without relevant documents (a core bug pinned by
-    # tests/test_metrics_errors.py::test_dcg_from_scores_does_not_warn_about_ndcg).
-    # Filtered here so that this file checks values only.
+    # DCG is defined for every query: dcg_from_scores must not warn about nDCG.
     with warnings.catch_warnings():
-        warnings.simplefilter("ignore", nr.UndefinedNDCGWarning)
+        warnings.simplefilter("error", nr.UndefinedNDCGWarning)
         return nr.dcg_from_scores(*args, **kwargs)
 
 

@@ -120,10 +120,8 @@ def test_non_numeric_scores_raise_type_error():
 
 
 def test_object_array_of_numbers_is_reported_as_non_numeric():
-    # A 1-D object array holding numbers (e.g. a pandas column of mixed dtype) is
-    # rejected as a "0-D row", "mixing numbers and lists", while a 2-D one gets the
-    # TypeError above. Pinned core inconsistency (see the report); either accepting
-    # it as numbers or this TypeError would be consistent.
+    # Regression: a 1-D object array holding numbers (e.g. a pandas column of mixed
+    # dtype) was rejected as a "0-D row"; it gets the same TypeError as a 2-D one.
     with pytest.raises(TypeError, match="numeric"):
         nr.ndcg(np.array([1.0, 2.0], dtype=object))
 
@@ -261,8 +259,8 @@ def test_exp2_gain_overflow_raises(where):
 
 def test_dcg_sum_overflow_is_not_a_silent_nan():
     # Each gain 2^1023 - 1 is finite, but their discounted sum exceeds float64, and
-    # nDCG comes out as inf / inf = NaN with only numpy's RuntimeWarning. Pinned
-    # core gap (see the report): the overflow check looks at single gains only.
+    # nDCG would come out as inf / inf = NaN (regression: once only single gains
+    # were checked).
     with pytest.raises(ValueError, match="overflow"):
         nr.ndcg([1023, 1023, 1023], gain="exp2")
 
@@ -446,9 +444,8 @@ def test_dcg_and_idcg_do_not_warn():
 
 def test_dcg_from_scores_does_not_warn_about_ndcg():
     # DCG is defined (0) for a query without relevant documents; only nDCG is not.
-    # Pinned core bug (see the report): dcg_from_scores computes the whole
-    # ndcg_parts_from_scores, so it emits UndefinedNDCGWarning, and it also pays
-    # for an ideal DCG it throws away.
+    # Regression: dcg_from_scores once went through ndcg_parts_from_scores, warning
+    # about nDCG and computing an ideal DCG it threw away.
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert nr.dcg_from_scores([0, 0], [0.1, 0.2]) == 0.0
@@ -477,8 +474,7 @@ def test_mean_over_queries_needs_a_non_empty_1d_array(values):
 
 
 def test_mean_over_queries_rejects_unknown_policy_without_nan():
-    # Pinned core gap (see the report): a misspelled nan_policy is only checked when a
-    # NaN is present, so the typo goes unnoticed until the data changes.
+    # Regression: a misspelled nan_policy was only noticed when a NaN was present.
     with pytest.raises(ValueError, match="nan_policy must be 'raise', 'omit' or 'propagate', got 'drop'"):
         nr.mean_over_queries([0.5, 1.0], nan_policy="drop")
 

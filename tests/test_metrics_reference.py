@@ -622,7 +622,7 @@ def test_discount_decay_classes():
     }
 
 
-# --- Pinned core bug (see the report): a sparse gain table ----------------------------------------
+# --- Regression: a sparse gain table ---------------------------------------------------------------
 
 
 def test_mapping_gain_needs_only_the_grades_present():
