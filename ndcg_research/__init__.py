@@ -1,8 +1,13 @@
 """ndcg_research: nDCG with pluggable gains and discounts, and the notebooks that study it.
 
-Import as ``import ndcg_research as nr``. The metric functions live in
-:mod:`ndcg_research.metrics`; gains and discounts in :mod:`ndcg_research.gains`
-and :mod:`ndcg_research.discounts`. Importing the package loads only numpy.
+Import as ``import ndcg_research as nr``. The metric functions (``nr.ndcg``,
+``nr.ndcg_from_scores``, ...) come from the metric core, :mod:`ndcg_research.core`,
+and importing the package loads only numpy. The other subpackages are imported
+on demand:
+
+- :mod:`ndcg_research.core`: gains, discounts, tie rules, kernels, the metric functions (numpy only);
+- :mod:`ndcg_research.studies`: simulated ranking problems, theory, sweeps (notebooks 02-06);
+- :mod:`ndcg_research.pipeline`: the notebook tooling (runner, figures, plots, commands).
 
 Examples
 --------
@@ -12,15 +17,17 @@ Examples
 0.785
 """
 
-from ._kernels import clear_discount_cache
-from ._ranking import TIES
-from .discounts import DISCOUNT_NAMES, Discount, parse_discount
-from .gains import GAIN_NAMES, Gain, parse_gain
-from .metrics import (
+from .core import (
+    DISCOUNT_NAMES,
+    GAIN_NAMES,
+    TIES,
     ZERO_IDEAL_POLICIES,
+    Discount,
+    Gain,
     NDCGParts,
     UndefinedNDCGWarning,
     cg,
+    clear_discount_cache,
     dcg,
     dcg_from_scores,
     idcg,
@@ -29,6 +36,8 @@ from .metrics import (
     ndcg_from_scores,
     ndcg_parts,
     ndcg_parts_from_scores,
+    parse_discount,
+    parse_gain,
 )
 
 __version__ = "0.1.0"
@@ -56,3 +65,20 @@ __all__ = [
     "clear_discount_cache",
     "__version__",
 ]
+
+# Names served from subpackages that need more than numpy (pandas, scipy): imported on first
+# use, so that ``import ndcg_research`` stays numpy-only. name -> module that defines it.
+_LAZY: dict[str, str] = {}
+
+
+def __getattr__(name: str) -> object:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'ndcg_research' has no attribute {name!r}")
+    import importlib
+
+    return getattr(importlib.import_module(module), name)
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_LAZY])

@@ -1,4 +1,4 @@
-"""Tests of :mod:`ndcg_research.cutoff` against the metric core, the theory sweep and hand values."""
+"""Tests of :mod:`ndcg_research.studies.cutoff` against the metric core, the theory sweep and hand values."""
 
 from __future__ import annotations
 
@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 import ndcg_research as nr
-from ndcg_research import cutoff
-from ndcg_research.experiments import wilson_interval
-from ndcg_research.simulate import replicate_ndcg, sample
+from ndcg_research.studies import cutoff
+from ndcg_research.studies.sweeps import wilson_interval
+from ndcg_research.studies.simulate import replicate_ndcg, sample
 
 TOL = 1e-10
 

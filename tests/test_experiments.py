@@ -1,4 +1,4 @@
-"""Tests of ndcg_research.experiments: identical results for any worker count or backend, resumable cache, tables."""
+"""Tests of ndcg_research.studies.sweeps: identical results for any worker count or backend, resumable cache, tables."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from ndcg_research import experiments as ex
-from ndcg_research import simulate as sim
+from ndcg_research.studies import sweeps as ex
+from ndcg_research.studies import simulate as sim
 
 SMALL = dict(ns=[30, 300, 3000], replicates=[40, 20, 6], seed=2013,
              rankers=["bayes", "noisy(sigma=1)", "coarse(bins=3)", "random"],
@@ -190,7 +190,7 @@ def test_compare_with_theory_by_hand():
 
 
 def test_theory_rows_agree_with_prediction():
-    from ndcg_research import theory as th
+    from ndcg_research.studies import theory as th
 
     rows = th.theory_rows("probit(lo=0.1, hi=0.6)", ["bayes", "random"], ["log2", "zipf", "power(beta=0.5)"], [50, 500])
     for r in rows:

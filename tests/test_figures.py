@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from matplotlib.figure import Figure
 
-from ndcg_research import figures
-from ndcg_research.figures import read_provenance, save_figure, write_index
+from ndcg_research.pipeline import figures
+from ndcg_research.pipeline.figures import read_provenance, save_figure, write_index
 
 
 def _figure() -> Figure:
@@ -129,7 +129,7 @@ def test_package_import_does_not_load_matplotlib():
 
 
 def test_git_state_dirty_ignores_the_figures_folder(tmp_path):
-    from ndcg_research.figures import _git_state
+    from ndcg_research.pipeline.figures import _git_state
 
     def git(*args):
         subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
@@ -153,6 +153,6 @@ def test_git_state_dirty_ignores_the_figures_folder(tmp_path):
 
 
 def test_git_state_outside_a_repository(tmp_path):
-    from ndcg_research.figures import _git_state
+    from ndcg_research.pipeline.figures import _git_state
 
     assert _git_state(source=tmp_path) == (None, None)

@@ -26,8 +26,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from ndcg_research import runner
-from ndcg_research.figures import FIGURE_NAME_PATTERN, figure_files, read_provenance
+from ndcg_research.pipeline import runner
+from ndcg_research.pipeline.figures import FIGURE_NAME_PATTERN, figure_files, read_provenance
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"

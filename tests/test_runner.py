@@ -17,8 +17,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from ndcg_research import runner
-from ndcg_research.figures import figure_files
+from ndcg_research.pipeline import runner
+from ndcg_research.pipeline.figures import figure_files
 
 FIXTURES = Path(__file__).parent / "fixtures" / "notebooks"
 

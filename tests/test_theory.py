@@ -1,4 +1,4 @@
-"""Tests of ndcg_research.theory against closed forms derived by hand and against the simulation."""
+"""Tests of ndcg_research.studies.theory against closed forms derived by hand and against the simulation."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ import math
 import numpy as np
 import pytest
 
-from ndcg_research import simulate as sim
-from ndcg_research import theory as th
+from ndcg_research.studies import simulate as sim
+from ndcg_research.studies import theory as th
 
 SLOW = ["log2", "log(base=10)", "logpower(gamma=0.5)", "logpower(gamma=2)", "loglog", "jarvelin(base=2)"]
 

@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ._spec import format_number, parse_call
+from .specs import format_number, parse_call
 
 __all__ = ["Gain", "parse_gain", "GAIN_NAMES", "GainLike"]
 

@@ -36,7 +36,7 @@ import warnings
 
 import numpy as np
 
-from .metrics import UndefinedNDCGWarning, ndcg
+from ..core.metrics import UndefinedNDCGWarning, ndcg
 
 __all__ = [
     "POOLING_EXPERIMENT_ID",

@@ -22,7 +22,7 @@ def check_ties(ties: object) -> str:
     return str(ties)
 
 
-def _group_means(sorted_scores: np.ndarray, sorted_gains: np.ndarray) -> np.ndarray:
+def group_means(sorted_scores: np.ndarray, sorted_gains: np.ndarray) -> np.ndarray:
     """Replace each gain by the mean gain of its run of equal scores (rows sorted by score)."""
     new_group = np.ones(sorted_scores.shape, dtype=bool)
     new_group[:, 1:] = sorted_scores[:, 1:] != sorted_scores[:, :-1]
@@ -37,7 +37,7 @@ def _order_all(gains: np.ndarray, scores: np.ndarray, ties: str, index: np.ndarr
     """Gains of every column of each row in rank order (highest score first)."""
     if ties == "average":
         order = np.argsort(-scores, axis=1)
-        return _group_means(np.take_along_axis(scores, order, 1), np.take_along_axis(gains, order, 1))
+        return group_means(np.take_along_axis(scores, order, 1), np.take_along_axis(gains, order, 1))
     if ties == "first" and index is None:
         order = np.argsort(-scores, axis=1, kind="stable")
     else:

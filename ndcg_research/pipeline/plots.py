@@ -1,7 +1,7 @@
 """Plots and small text tables for the theory notebooks (02-04); imported only by notebooks.
 
-Every function takes the tidy rows of :mod:`ndcg_research.experiments` /
-:func:`ndcg_research.theory.theory_rows` (lists of dicts) and returns a
+Every function takes the tidy rows of :mod:`ndcg_research.studies.sweeps` /
+:func:`ndcg_research.studies.theory.theory_rows` (lists of dicts) and returns a
 Matplotlib figure (or text), so the notebooks hold only parameters, calls and
 narrative. This module imports Matplotlib.
 """
@@ -15,8 +15,8 @@ from typing import Any
 import numpy as np
 from matplotlib.figure import Figure
 
-from . import theory
-from .discounts import parse_discount
+from ..studies import theory
+from ..core.discounts import parse_discount
 
 __all__ = [
     "select",
@@ -115,7 +115,7 @@ def convergence_grid(ranker_rows: Sequence[Mapping[str, Any]], theory_rows: Sequ
 
     Examples
     --------
-    >>> from ndcg_research.experiments import Sweep, run_sweep
+    >>> from ndcg_research.studies.sweeps import Sweep, run_sweep
     >>> s = Sweep.build("probit", ns=[20, 40], replicates=4, seed=0, rankers=["bayes", "random"],
     ...                 discounts=["log2", "zipf"], pairs=[("bayes", "random")])
     >>> result = run_sweep(s)
@@ -154,7 +154,7 @@ def slow_convergence_grid(ranker_rows_by_model: Mapping[str, Sequence[Mapping[st
 
     Examples
     --------
-    >>> from ndcg_research.experiments import Sweep, run_sweep
+    >>> from ndcg_research.studies.sweeps import Sweep, run_sweep
     >>> s = Sweep.build("probit", ns=[20, 40], replicates=4, seed=0, rankers=["bayes", "random"],
     ...                 discounts=["log2", "zipf"], pairs=[("bayes", "random")])
     >>> result = run_sweep(s)
@@ -190,7 +190,7 @@ def pair_grid(pair_rows: Sequence[Mapping[str, Any]], discounts: Sequence[str], 
 
     Examples
     --------
-    >>> from ndcg_research.experiments import Sweep, run_sweep
+    >>> from ndcg_research.studies.sweeps import Sweep, run_sweep
     >>> s = Sweep.build("probit", ns=[20, 40], replicates=4, seed=0, rankers=["bayes", "random"],
     ...                 discounts=["log2", "zipf"], pairs=[("bayes", "random")])
     >>> result = run_sweep(s)
@@ -239,7 +239,7 @@ def gap_over_eps_grid(pair_rows_by_model: Mapping[str, Sequence[Mapping[str, Any
 
     Examples
     --------
-    >>> from ndcg_research.experiments import Sweep, run_sweep
+    >>> from ndcg_research.studies.sweeps import Sweep, run_sweep
     >>> s = Sweep.build("probit", ns=[20, 40], replicates=4, seed=0, rankers=["bayes", "random"],
     ...                 discounts=["log2", "zipf"], pairs=[("bayes", "random")])
     >>> result = run_sweep(s)

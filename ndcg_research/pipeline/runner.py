@@ -139,7 +139,7 @@ def repo_root() -> Path:
     pathlib.Path
         The repository root.
     """
-    candidate = Path(__file__).resolve().parent.parent
+    candidate = Path(__file__).resolve().parents[2]  # ndcg_research/pipeline/runner.py -> repository
     if (candidate / "notebooks").is_dir():
         return candidate
     return Path.cwd()
@@ -624,7 +624,7 @@ def reproduce(
     finally:
         bar.close()
 
-    from ndcg_research.figures import write_index
+    from .figures import write_index
 
     index = write_index(fig_dir)
     print(format_summary(results), file=out)
@@ -635,7 +635,7 @@ def reproduce(
 def _check_outputs(notebook: str, figures: Sequence[str], tables: Sequence[str], fig_dir: Path,
                    results_dir: Path, *, since: float, output_path: Path) -> None:
     """Fail unless every declared figure and table exists and was written during the run."""
-    from ndcg_research.figures import figure_files
+    from .figures import figure_files
 
     def fresh(file: Path) -> bool:
         return file.stat().st_mtime >= since - 2.0

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-from ._spec import format_call, parse_call
+from .specs import format_call, parse_call
 
 __all__ = ["Discount", "parse_discount", "DISCOUNT_NAMES", "DiscountLike"]
 

@@ -39,8 +39,8 @@ from typing import Any, Literal, NamedTuple
 
 import numpy as np
 
-from . import _kernels, _validation
-from ._ranking import check_ties, ranked_gains
+from . import kernels, validation
+from .ranking import check_ties, ranked_gains
 from .discounts import Discount, DiscountLike, parse_discount
 from .gains import Gain, GainLike, parse_gain
 
@@ -78,17 +78,17 @@ class NDCGParts(NamedTuple):
     ndcg: Value
 
 
-def _out(values: np.ndarray, batch: _validation.Batch) -> Value:
+def _out(values: np.ndarray, batch: validation.Batch) -> Value:
     return float(values[0]) if batch.single else values
 
 
-def _grades(relevance: Any, name: str = "relevance") -> _validation.Batch:
-    batch = _validation.as_batch(relevance, name=name, fill=0.0, keep_integers=True)
-    _validation.check_grades(batch)
+def _grades(relevance: Any, name: str = "relevance") -> validation.Batch:
+    batch = validation.as_batch(relevance, name=name, fill=0.0, keep_integers=True)
+    validation.check_grades(batch)
     return batch
 
 
-def _ideal_grades(ideal: Any, relevance: _validation.Batch) -> _validation.Batch:
+def _ideal_grades(ideal: Any, relevance: validation.Batch) -> validation.Batch:
     """The known grades of each query, checked to contain what was retrieved."""
     known = _grades(ideal, "ideal")
     if known.single != relevance.single or known.n_queries != relevance.n_queries:
@@ -101,17 +101,17 @@ def _ideal_grades(ideal: Any, relevance: _validation.Batch) -> _validation.Batch
     return known
 
 
-def _check_ideal_covers(retrieved: _validation.Batch, known: _validation.Batch) -> None:
+def _check_ideal_covers(retrieved: validation.Batch, known: validation.Batch) -> None:
     """Every retrieved relevant document must be among the known grades.
 
     Checked as: for every grade level, the list has no more documents at or above
     it than the ideal has. This is what keeps nDCG <= 1 for every discount and gain.
     Small integer grades are counted level by level; other grades are sorted.
     """
-    top_ours, top_theirs = _kernels.levels_if_countable(retrieved.values), _kernels.levels_if_countable(known.values)
+    top_ours, top_theirs = kernels.levels_if_countable(retrieved.values), kernels.levels_if_countable(known.values)
     if top_ours is not None and top_theirs is not None:
         top = max(top_ours, top_theirs)
-        ours, theirs = _kernels.count_at_least(retrieved.values, top), _kernels.count_at_least(known.values, top)
+        ours, theirs = kernels.count_at_least(retrieved.values, top), kernels.count_at_least(known.values, top)
         bad = np.argwhere(ours > theirs)
         if bad.size:
             q, level = bad[0]
@@ -129,7 +129,7 @@ def _check_ideal_covers(retrieved: _validation.Batch, known: _validation.Batch) 
         )
 
 
-def _raise_not_covered(retrieved: _validation.Batch, query: int, grade: float, ours: int, theirs: int) -> None:
+def _raise_not_covered(retrieved: validation.Batch, query: int, grade: float, ours: int, theirs: int) -> None:
     where = "" if retrieved.single else f" of query {query}"
     raise ValueError(
         f"ideal{where} does not contain the retrieved grades: {retrieved.name} has {ours} documents of "
@@ -184,17 +184,17 @@ def _ranked_parts(
     judged: Any = None,
     *,
     need_dcg: bool = True,
-) -> tuple[_validation.Batch, np.ndarray | None, np.ndarray]:
-    k = _validation.check_k(k)
+) -> tuple[validation.Batch, np.ndarray | None, np.ndarray]:
+    k = validation.check_k(k)
     gain_fn, discount_fn = parse_gain(gain), parse_discount(discount)
     batch = _grades(relevance)
     if judged is not None:  # before the ideal: grades of unjudged documents are unknown
-        batch = _validation.condense(batch, _validation.judged_mask(judged, batch), fill=0.0)
+        batch = validation.condense(batch, validation.judged_mask(judged, batch), fill=0.0)
     known = batch if ideal is None else _ideal_grades(ideal, batch)
     dcg_values = None
     if need_dcg:
-        dcg_values = _kernels.ranked_dcg(_kernels.apply_gain(gain_fn, batch.values, name="relevance"), discount_fn, k)
-    idcg_values = _kernels.ideal_dcg(known.values, gain_fn, discount_fn, k, name=known.name)
+        dcg_values = kernels.ranked_dcg(kernels.apply_gain(gain_fn, batch.values, name="relevance"), discount_fn, k)
+    idcg_values = kernels.ideal_dcg(known.values, gain_fn, discount_fn, k, name=known.name)
     return batch, dcg_values, idcg_values
 
 
@@ -209,7 +209,7 @@ def cg(relevance: Any, k: int | None = None, *, gain: GainLike = "linear") -> Va
     k : int or None, default None
         Cut-off; None sums the whole list.
     gain : str, mapping or callable, default "linear"
-        See :mod:`ndcg_research.gains`.
+        See :mod:`ndcg_research.core.gains`.
 
     Returns
     -------
@@ -237,10 +237,10 @@ def dcg(relevance: Any, k: int | None = None, *, gain: GainLike = "linear", disc
     k : int or None, default None
         Cut-off; None uses the whole list.
     gain : str, mapping or callable, default "linear"
-        g(rel); ``"exp2"`` is 2^rel - 1. See :mod:`ndcg_research.gains`.
+        g(rel); ``"exp2"`` is 2^rel - 1. See :mod:`ndcg_research.core.gains`.
     discount : str or callable, default "log2"
         D(r), a multiplier on 1-based ranks; ``"log2"`` is 1 / log2(r + 1).
-        See :mod:`ndcg_research.discounts`.
+        See :mod:`ndcg_research.core.discounts`.
 
     Returns
     -------
@@ -255,22 +255,22 @@ def dcg(relevance: Any, k: int | None = None, *, gain: GainLike = "linear", disc
     >>> dcg([[1, 0], [0, 1]], discount="zipf").tolist()
     [1.0, 0.5]
     """
-    k = _validation.check_k(k)
+    k = validation.check_k(k)
     gain_fn, discount_fn = parse_gain(gain), parse_discount(discount)
-    batch = _validation.as_batch(relevance, name="relevance", fill=0.0, keep_integers=True)
+    batch = validation.as_batch(relevance, name="relevance", fill=0.0, keep_integers=True)
     whole_list = k is None or k >= batch.values.shape[1]
     if whole_list and gain_fn == Gain("linear"):
         # Hot path: one minimum pass, then the dot product. A finite DCG over every
         # entry certifies there is no +inf (D > 0), so the maximum pass is skipped.
-        _validation.check_grades(batch, upper_checked=True)
+        validation.check_grades(batch, upper_checked=True)
         try:
-            values = _kernels.ranked_dcg(batch.values, discount_fn, k)
+            values = kernels.ranked_dcg(batch.values, discount_fn, k)
         except ValueError:  # not finite: report +inf in the input if that is the cause, else the overflow
-            _validation.check_grades(batch)
+            validation.check_grades(batch)
             raise
         return _out(values, batch)
-    _validation.check_grades(batch)
-    return _out(_kernels.ranked_dcg(_kernels.apply_gain(gain_fn, batch.values, name="relevance"), discount_fn, k), batch)
+    validation.check_grades(batch)
+    return _out(kernels.ranked_dcg(kernels.apply_gain(gain_fn, batch.values, name="relevance"), discount_fn, k), batch)
 
 
 def idcg(
@@ -363,7 +363,7 @@ def ndcg(
     gain : str, mapping or callable, default "linear"
         g(rel); ``"exp2"`` = 2^rel - 1; a dict maps grade to gain.
     discount : str or callable, default "log2"
-        D(r) on 1-based ranks; see :mod:`ndcg_research.discounts`.
+        D(r) on 1-based ranks; see :mod:`ndcg_research.core.discounts`.
     zero_ideal : {"zero", "one", "nan", "raise"}, default "zero"
         Value for a query whose ideal DCG is 0 (with an UndefinedNDCGWarning).
     judged : array-like of bool, optional
@@ -415,24 +415,24 @@ def _score_parts(
     judged: Any = None,
     *,
     need_ideal: bool = True,
-) -> tuple[_validation.Batch, np.ndarray, np.ndarray | None]:
-    k = _validation.check_k(k)
+) -> tuple[validation.Batch, np.ndarray, np.ndarray | None]:
+    k = validation.check_k(k)
     ties = check_ties(ties)
     gain_fn, discount_fn = parse_gain(gain), parse_discount(discount)
     labels = _grades(y_true, "y_true")
-    scores = _validation.as_batch(y_score, name="y_score", fill=-np.inf)
-    _validation.check_same_shape(labels, scores)
-    _validation.check_scores(scores)
+    scores = validation.as_batch(y_score, name="y_score", fill=-np.inf)
+    validation.check_same_shape(labels, scores)
+    validation.check_scores(scores)
     if judged is not None:  # before the ideal: grades of unjudged documents are unknown
-        mask = _validation.judged_mask(judged, labels)
-        labels = _validation.condense(labels, mask, fill=0.0)
-        scores = _validation.condense(scores, mask, fill=-np.inf)
+        mask = validation.judged_mask(judged, labels)
+        labels = validation.condense(labels, mask, fill=0.0)
+        scores = validation.condense(scores, mask, fill=-np.inf)
     known = labels if ideal is None else _ideal_grades(ideal, labels)
     ideal_job = None
     if need_ideal:
-        ideal_job = _start(_kernels.ideal_dcg, known.values, gain_fn, discount_fn, k, name=known.name)
-    gains = _kernels.apply_gain(gain_fn, labels.values, name="y_true")
-    dcg_values = _kernels.ranked_dcg(ranked_gains(gains, scores.values, k, ties), discount_fn, k)
+        ideal_job = _start(kernels.ideal_dcg, known.values, gain_fn, discount_fn, k, name=known.name)
+    gains = kernels.apply_gain(gain_fn, labels.values, name="y_true")
+    dcg_values = kernels.ranked_dcg(ranked_gains(gains, scores.values, k, ties), discount_fn, k)
     return labels, dcg_values, None if ideal_job is None else ideal_job()
 
 
@@ -471,7 +471,7 @@ def _start(
     if grades.size < _THREAD_MIN_SIZE or not (isinstance(gain, Gain) and isinstance(discount, Discount)):
         value = ideal_dcg(grades, gain, discount, k, name=name)
         return lambda: value
-    _kernels.cumulative_discount(discount, grades.shape[1] if k is None else min(k, grades.shape[1]))
+    kernels.cumulative_discount(discount, grades.shape[1] if k is None else min(k, grades.shape[1]))
     if _helper_thread is None:
         _helper_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ndcg_research")
     return _helper_thread.submit(ideal_dcg, grades, gain, discount, k, name=name).result

@@ -1,6 +1,6 @@
-r"""nDCG@k on the simulated ranking problems of :mod:`ndcg_research.simulate`, with k tied to n (notebook 05).
+r"""nDCG@k on the simulated ranking problems of :mod:`ndcg_research.studies.simulate`, with k tied to n (notebook 05).
 
-The theory experiments (:mod:`ndcg_research.experiments`) sweep the full-list
+The theory experiments (:mod:`ndcg_research.studies.sweeps`) sweep the full-list
 nDCG; this module adds the cut-off. A **cut-off rule** says how k follows the
 list length n; its spec parses and prints back like the discount specs:
 
@@ -17,11 +17,11 @@ nDCG@k cuts both the ranking and the ideal at k (trec_eval's ``ndcg_cut.k``);
 the ideal is built from all n items of the data set.
 
 Reuse, not duplication: every data set and every ranker's scores come from
-:func:`ndcg_research.simulate.sample`, so replicate r at length n is the very
+:func:`ndcg_research.studies.simulate.sample`, so replicate r at length n is the very
 data set of the theory sweeps (one ``SeedSequence`` per (experiment, n,
 replicate, stream), independent of workers), and the Wilson interval, the
 tie tolerance and the checks of a sweep's replicates, seed, specs and pairs are
-those of :mod:`ndcg_research.experiments`. What is new here:
+those of :mod:`ndcg_research.studies.sweeps`. What is new here:
 the top-k DCG of several cut-offs from one partial sort per ranker, and the
 tables by cut-off rule. Results are not cached on disk (the sweeps of notebook
 05 take minutes, not hours); parallelism is joblib over chunks of replicates.
@@ -36,11 +36,11 @@ from typing import Any
 
 import numpy as np
 
-from . import _kernels
-from ._spec import format_call, parse_registered
-from .discounts import parse_discount
-from .experiments import TIE_TOLERANCE, _check_pairs, _distinct_specs, _positive_int, _seed, wilson_interval
-from .gains import parse_gain
+from ..core import kernels
+from ..core.specs import format_call, parse_registered
+from ..core.discounts import parse_discount
+from .sweeps import TIE_TOLERANCE, _check_pairs, _distinct_specs, _positive_int, _seed, wilson_interval
+from ..core.gains import parse_gain
 from .simulate import parse_model, parse_ranker, sample
 
 __all__ = [
@@ -159,7 +159,7 @@ def replicate_ndcg_at_k(
 ) -> np.ndarray:
     """nDCG@k of every ranker, discount and cut-off on one simulated data set.
 
-    The data set and the scores are :func:`ndcg_research.simulate.sample`'s.
+    The data set and the scores are :func:`ndcg_research.studies.simulate.sample`'s.
     Per ranker one partial sort of the top ``max(ks)`` items; the ideal is
     counted by grade level (no sort). Rankers must not produce tied scores
     (``bayes``, ``noisy``, ``random``); ``coarse`` is rejected.
@@ -206,12 +206,12 @@ def replicate_ndcg_at_k(
     depth = int(ks_array.max())
     s = sample(model_obj, ranker_objs, int(n), entropy=entropy, replicate=replicate)
     gains = gain_fn(s.grades)
-    vectors = [_kernels.discount_vector(parse_discount(d), depth) for d in discounts]
+    vectors = [kernels.discount_vector(parse_discount(d), depth) for d in discounts]
 
-    # Ideal top-`depth` gains by counting grade levels (grades are integers 0..G) with _kernels' counts.
-    # (_kernels.ideal_dcg sums in another order, so its values can differ in the last bits: not used.)
+    # Ideal top-`depth` gains by counting grade levels (grades are integers 0..G) with the core's level counts.
+    # (kernels.ideal_dcg sums in another order, so its values can differ in the last bits: not used.)
     levels = np.arange(model_obj.grades, 0, -1, dtype=np.float64)
-    at_least = _kernels.count_at_least(s.grades[None, :], model_obj.grades)[0]  # count(>= g), g = 1..G
+    at_least = kernels.count_at_least(s.grades[None, :], model_obj.grades)[0]  # count(>= g), g = 1..G
     counts = np.diff(at_least[::-1], prepend=0)  # count(== g) = count(>= g) - count(>= g+1), g = G..1
     ideal = np.repeat(gain_fn(levels), counts)[:depth]
     ideal = np.pad(ideal, (0, depth - ideal.size))
@@ -440,7 +440,7 @@ def fraction_limit(model: str, ranker: str, c: float, gain: str = "linear") -> f
 
     .. math:: \lim \mathrm{nDCG@}cn = \int_0^c g_f(t)\,dt \Big/ \int_0^c g^*(t)\,dt
 
-    with the ranker's and the ideal gain profiles of :mod:`ndcg_research.theory`.
+    with the ranker's and the ideal gain profiles of :mod:`ndcg_research.studies.theory`.
     Unlike the full list (c = 1, limit 1 for every ranker), the limit depends on the ranker.
 
     Parameters

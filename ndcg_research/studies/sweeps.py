@@ -4,11 +4,11 @@ A :class:`Sweep` names one experiment: a model, the rankers, the discounts, the
 list lengths ``n`` with the number of replicates at each, the ranker pairs to
 compare (better first), the seed and the gain. :func:`run_sweep` computes the
 nDCG of every (replicate, ranker, discount) through
-:func:`ndcg_research.simulate.replicate_ndcg`:
+:func:`ndcg_research.studies.simulate.replicate_ndcg`:
 
 - work is split into chunks of consecutive replicates of one ``n`` (about
   ``chunk_items`` items per chunk); every replicate draws its numbers from its
-  own ``SeedSequence`` (see :mod:`ndcg_research.simulate`), so the values do not
+  own ``SeedSequence`` (see :mod:`ndcg_research.studies.simulate`), so the values do not
   depend on the chunking, the number of workers or the backend;
 - chunks run in parallel through joblib (``n_jobs``; any joblib backend, e.g.
   ``backend="dask"`` with a ``dask.distributed`` client running);
@@ -46,8 +46,9 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from . import _kernels, _ranking, discounts, gains, simulate, theory
-from .discounts import parse_discount
+from . import simulate, theory
+from ..core import discounts, gains, kernels, ranking
+from ..core.discounts import parse_discount
 from .simulate import SIMULATION_VERSION, parse_model, parse_ranker, replicate_ndcg
 
 __all__ = [
@@ -173,7 +174,7 @@ class Sweep:
         seed : int
             Entropy of every replicate's ``SeedSequence``.
         rankers, discounts : iterable of str
-            Specs (see :mod:`ndcg_research.simulate` and :mod:`ndcg_research.discounts`).
+            Specs (see :mod:`ndcg_research.studies.simulate` and :mod:`ndcg_research.core.discounts`).
         pairs : iterable of (str, str)
             Ranker pairs (better, worse), both among ``rankers``.
         gain : str
@@ -357,7 +358,7 @@ def _code_fingerprint() -> str:
     a changed simulation) are recomputed rather than reused without notice.
     """
     digest = hashlib.sha256()
-    for module in (simulate, _kernels, _ranking, discounts, gains):
+    for module in (simulate, kernels, ranking, discounts, gains):
         digest.update(Path(module.__file__).read_bytes())
     return digest.hexdigest()[:16]
 
@@ -536,7 +537,7 @@ def read_csv(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
 
 def compare_with_theory(ranker_rows: Sequence[Mapping[str, Any]],
                         theory_rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Join simulated means with :func:`ndcg_research.theory.theory_rows` on (discount, ranker, n).
+    """Join simulated means with :func:`ndcg_research.studies.theory.theory_rows` on (discount, ranker, n).
 
     For slowly varying discounts the compared quantity is ``1 - nDCG`` (what
     ``eps_D(n) c_f`` predicts); otherwise nDCG itself. Relative errors are

@@ -1,7 +1,7 @@
 """Vectorised kernels: discount vectors, gains, DCG of ranked rows, ideal DCG.
 
 All functions take padded 2-D batches (float64, or int64 for integer grades; see
-_validation) and return one float64 value per row; nothing here loops over
+validation) and return one float64 value per row; nothing here loops over
 documents or queries.
 """
 

@@ -41,7 +41,7 @@ a larger ``kappa`` puts more gain at every top fraction of the list:
 ``bayes`` (kappa = a) > ``noisy`` with increasing ``s`` > ``random`` (kappa = 0),
 for every non-increasing discount. ``coarse(bins=m)`` averages eta within
 bins, so it is below ``bayes`` (conditionally on the features, the Bayes order
-maximises expected DCG for any non-increasing discount). :mod:`ndcg_research.theory`
+maximises expected DCG for any non-increasing discount). :mod:`ndcg_research.studies.theory`
 computes g_f(t) for every ranker.
 
 Randomness
@@ -84,11 +84,11 @@ from typing import Any
 import numpy as np
 from scipy.special import ndtr, ndtri
 
-from . import _kernels
-from ._ranking import _group_means
-from ._spec import format_call, parse_call, parse_registered
-from .discounts import Discount, parse_discount
-from .gains import Gain, parse_gain
+from ..core import kernels
+from ..core.ranking import group_means
+from ..core.specs import format_call, parse_call, parse_registered
+from ..core.discounts import Discount, parse_discount
+from ..core.gains import Gain, parse_gain
 
 __all__ = [
     "Model",
@@ -483,7 +483,7 @@ def _sorted_dcg(neg_scores: np.ndarray, grades8: np.ndarray, table: np.ndarray |
     ranked = _ranked(grades8, order, table)
     ordered_scores = np.take(neg_scores, order)
     if np.any(ordered_scores[1:] == ordered_scores[:-1]):  # tied scores (rare for continuous scores)
-        ranked = _group_means(ordered_scores[None, :], ranked[None, :])[0]
+        ranked = group_means(ordered_scores[None, :], ranked[None, :])[0]
     return np.array([ranked @ v for v in vectors])
 
 
@@ -561,12 +561,12 @@ def replicate_ndcg(
     levels = np.arange(1, model.grades + 1, dtype=np.float64)
     level_gains = gain_fn(levels)
     gains = y if gain_fn.name == "linear" else gain_fn(y)
-    vectors = [_kernels.discount_vector(d, n) for d in discounts]
-    cumulatives = [_kernels.cumulative_discount(d, n) for d in discounts]
+    vectors = [kernels.discount_vector(d, n) for d in discounts]
+    cumulatives = [kernels.cumulative_discount(d, n) for d in discounts]
 
     # Ideal DCG by counting: level g fills ideal ranks count(>= g+1)+1 .. count(>= g). The counts are
-    # _kernels'; the sum stays in this order (not _kernels.ideal_dcg's) to keep results bit-identical.
-    at_least = _kernels.count_at_least(y[None, :], model.grades)[0]
+    # the core's; the sum stays in this order (not kernels.ideal_dcg's) to keep results bit-identical.
+    at_least = kernels.count_at_least(y[None, :], model.grades)[0]
     steps = np.diff(np.concatenate(([0.0], level_gains)))  # gain(g) - gain(g-1)
     idcg = np.array([steps @ c[at_least] for c in cumulatives])
 
@@ -578,7 +578,7 @@ def replicate_ndcg(
         if ranker.kind == "bayes":  # the items are already in descending order of x
             ranked = gains
             if np.any(x[1:] == x[:-1]):  # tied features (probability ~ n^2 2^-53)
-                ranked = _group_means(x[None, :], gains[None, :])[0]
+                ranked = group_means(x[None, :], gains[None, :])[0]
             dcg[i] = [ranked @ v for v in vectors]
         elif ranker.kind == "noisy":
             neg = buf["noise"]

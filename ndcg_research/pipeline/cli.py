@@ -1,0 +1,111 @@
+"""The notebook commands of ``python -m ndcg_research``: ``reproduce``, ``store`` and ``params``.
+
+``reproduce`` runs every notebook under a parameter profile and regenerates the
+figures and their index; ``store`` refreshes the outputs stored in the committed
+notebooks (checked by nbval); ``params`` lists a notebook's parameters with their
+defaults. See :mod:`ndcg_research.pipeline.runner`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+
+from . import runner
+
+
+def _timeout(text: str) -> float | None:
+    if text.lower() in {"none", "0"}:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--timeout must be a number of seconds or 'none', got {text!r}")
+    if value <= 0:
+        raise argparse.ArgumentTypeError(f"--timeout must be positive, got {text!r}")
+    return value
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``reproduce``, ``store`` and ``params`` commands to the subcommands of ``python -m ndcg_research``."""
+    rep = sub.add_parser(
+        "reproduce",
+        help="execute all notebooks under a profile, write figures and the figure index",
+        description=(
+            "Execute notebooks/NN_*.ipynb in order with papermill under a parameter profile from "
+            "notebooks/profiles.yaml. Executed notebooks go to OUTPUT/notebooks; figures to "
+            "OUTPUT/figures (the full profile without --output writes the committed figures/)."
+        ),
+    )
+    rep.add_argument("--profile", default="full", help="profile name in the profiles file (default: full)")
+    rep.add_argument("--output", metavar="DIR", help="output folder (default: build/<profile>)")
+    rep.add_argument("--only", metavar="NAME", nargs="+", action="extend",
+                     help="run only these notebooks (stem, file name or number, e.g. 01)")
+    rep.add_argument("--timeout", type=_timeout, default=runner.DEFAULT_TIMEOUT, metavar="SECONDS",
+                     help=f"per-cell execution timeout (default {runner.DEFAULT_TIMEOUT}; 'none' for none)")
+    rep.add_argument("--notebooks-dir", metavar="DIR", help="folder of the notebooks (default: notebooks/)")
+    rep.add_argument("--profiles-file", metavar="FILE",
+                     help="profiles YAML (default: <notebooks-dir>/profiles.yaml)")
+    rep.add_argument("--figures-dir", metavar="DIR", help="override the figures folder")
+    bar = rep.add_mutually_exclusive_group()
+    bar.add_argument("--progress", dest="progress", action="store_true", default=None,
+                     help="always show the progress bar")
+    bar.add_argument("--no-progress", dest="progress", action="store_false",
+                     help="never show the progress bar (default: only in a terminal)")
+    rep.set_defaults(run=_reproduce)
+
+    sto = sub.add_parser(
+        "store",
+        help="re-execute committed notebooks in place with their defaults and strip volatile metadata",
+    )
+    sto.add_argument("--only", metavar="NAME", nargs="+", action="extend", help="only these notebooks")
+    sto.add_argument("--timeout", type=_timeout, default=runner.DEFAULT_TIMEOUT, metavar="SECONDS")
+    sto.add_argument("--notebooks-dir", metavar="DIR", help="folder of the notebooks (default: notebooks/)")
+    sto.add_argument("--strip-only", action="store_true",
+                     help="only strip volatile metadata, do not execute")
+    sto.set_defaults(run=_store)
+
+    par = sub.add_parser(
+        "params",
+        help="list a notebook's parameters and defaults (also those papermill --help-notebook misses)",
+    )
+    par.add_argument("notebook", help="path of the notebook")
+    par.set_defaults(run=_params)
+
+
+def _reproduce(args: argparse.Namespace) -> int:
+    return _reporting_errors(lambda: runner.reproduce(
+        args.profile,
+        output=args.output,
+        only=args.only,
+        timeout=args.timeout,
+        notebooks_dir=args.notebooks_dir,
+        profiles_file=args.profiles_file,
+        figures_dir=args.figures_dir,
+        progress=args.progress,
+    ))
+
+
+def _store(args: argparse.Namespace) -> int:
+    return _reporting_errors(lambda: runner.store(
+        only=args.only, notebooks_dir=args.notebooks_dir, timeout=args.timeout, execute=not args.strip_only
+    ))
+
+
+def _params(args: argparse.Namespace) -> int:
+    def show() -> None:
+        for name, default in runner.notebook_parameters(args.notebook).items():
+            print(f"{name} = {default}")
+
+    return _reporting_errors(show)
+
+
+def _reporting_errors(action: Callable[[], object]) -> int:
+    """Run ``action``; a :class:`runner.RunnerError` becomes a one-line message and exit status 1."""
+    try:
+        action()
+    except runner.RunnerError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    return 0
