@@ -9,6 +9,7 @@ public functions return a float for it instead of a 1-D array.
 
 from __future__ import annotations
 
+import math
 import numbers
 from dataclasses import dataclass
 from typing import Any
@@ -16,6 +17,8 @@ from typing import Any
 import numpy as np
 
 __all__ = [
+    "check_integer",
+    "check_number",
     "Batch",
     "as_batch",
     "check_k",
@@ -27,6 +30,87 @@ __all__ = [
 ]
 
 _NUMERIC_KINDS = "biuf"  # bool, signed and unsigned integers, floats
+
+
+def check_integer(value: Any, name: str, *, minimum: int | None = 1) -> int:
+    """Return ``value`` as an int if it is an integer (not a bool) >= ``minimum``, else raise.
+
+    The one integer check of the package: counts, lengths, cut-offs, seeds.
+
+    Parameters
+    ----------
+    value : Any
+        The value to check.
+    name : str
+        The argument's name, used in the error message.
+    minimum : int or None, default 1
+        Smallest allowed value; None allows any integer.
+
+    Returns
+    -------
+    int
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not an integer (bools and integral floats such as 2.0 are refused).
+    ValueError
+        If ``value`` is below ``minimum``.
+
+    Examples
+    --------
+    >>> check_integer(3, "n")
+    3
+    >>> check_integer(0, "seed", minimum=0)
+    0
+    >>> check_integer(2.5, "n")
+    Traceback (most recent call last):
+    ...
+    TypeError: n must be an integer >= 1, got float 2.5
+    """
+    wanted = "an integer" if minimum is None else f"an integer >= {minimum}"
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be {wanted}, got {type(value).__name__} {value!r}")
+    if minimum is not None and value < minimum:
+        raise ValueError(f"{name} must be {wanted}, got {int(value)!r}")
+    return int(value)
+
+
+def check_number(value: Any, name: str) -> float:
+    """Return ``value`` as a float if it is a finite real number (not a bool), else raise.
+
+    Parameters
+    ----------
+    value : Any
+    name : str
+        The argument's name, used in the error message.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    TypeError
+        If ``value`` is not a real number.
+    ValueError
+        If it is NaN or infinite.
+
+    Examples
+    --------
+    >>> check_number(1, "sigma")
+    1.0
+    >>> check_number(float("nan"), "sigma")
+    Traceback (most recent call last):
+    ...
+    ValueError: sigma must be finite, got nan
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number, got {type(value).__name__} {value!r}")
+    value = float(value)
+    if not math.isfinite(value):
+        raise ValueError(f"{name} must be finite, got {value!r}")
+    return value
 
 
 @dataclass(frozen=True)
