@@ -46,3 +46,13 @@ def test_check_integer_accepts_numpy_integers_and_returns_int():
 def test_check_number_refuses(value, error):
     with pytest.raises(error, match="^sigma must be"):
         check_number(value, "sigma")
+
+
+@pytest.mark.parametrize("parse, what", [("parse_discount", "discount"), ("parse_gain", "gain")])
+def test_builtin_only_refuses_callables_and_keeps_specs(parse, what):
+    import ndcg_research as nr
+
+    function = getattr(nr, parse)
+    with pytest.raises(TypeError, match=f"^{what} must be a built-in {what}"):
+        function(lambda x: x, builtin_only=True)
+    assert str(function("exp2" if what == "gain" else "zipf", builtin_only=True)) in {"exp2", "zipf"}

@@ -240,7 +240,7 @@ class Discount:
 DiscountLike = str | Discount | Callable[[np.ndarray], np.ndarray]
 
 
-def parse_discount(spec: DiscountLike) -> Discount | Callable[[np.ndarray], np.ndarray]:
+def parse_discount(spec: DiscountLike, *, builtin_only: bool = False) -> Discount | Callable[[np.ndarray], np.ndarray]:
     """Turn a discount spec into a callable on 1-based ranks.
 
     Parameters
@@ -249,6 +249,9 @@ def parse_discount(spec: DiscountLike) -> Discount | Callable[[np.ndarray], np.n
         A spec string such as ``"log2"`` or ``"power(beta=0.5)"``, a
         :class:`Discount`, or any callable taking an array of ranks
         (1, 2, ...) and returning the discounts (returned unchanged).
+    builtin_only : bool, default False
+        Refuse callables (TypeError): for code that needs a discount's name,
+        its theory or a hashable value (the studies, result tables).
 
     Returns
     -------
@@ -258,6 +261,8 @@ def parse_discount(spec: DiscountLike) -> Discount | Callable[[np.ndarray], np.n
     ------
     ValueError
         Unknown name or bad parameters; the message lists the valid discounts.
+    TypeError
+        ``spec`` is neither a string, a Discount nor a callable, or a callable with ``builtin_only``.
 
     Examples
     --------
@@ -280,6 +285,8 @@ def parse_discount(spec: DiscountLike) -> Discount | Callable[[np.ndarray], np.n
                 f"{_valid_list()}"
             )
         return Discount(name, **kwargs)
-    if callable(spec):
+    if callable(spec) and not builtin_only:
         return spec
+    if builtin_only:
+        raise TypeError(f"discount must be a built-in discount (a spec string or a Discount), got {spec!r}")
     raise TypeError(f"discount must be a spec string, a Discount or a callable, got {type(spec).__name__}: {spec!r}")

@@ -127,7 +127,7 @@ def _checked_table(table: Mapping[Any, Any]) -> tuple[tuple[float, float], ...]:
 GainLike = str | Gain | Mapping[Any, Any] | Callable[[np.ndarray], np.ndarray]
 
 
-def parse_gain(spec: GainLike) -> Gain | Callable[[np.ndarray], np.ndarray]:
+def parse_gain(spec: GainLike, *, builtin_only: bool = False) -> Gain | Callable[[np.ndarray], np.ndarray]:
     """Turn a gain spec into a callable on grades.
 
     Parameters
@@ -136,6 +136,9 @@ def parse_gain(spec: GainLike) -> Gain | Callable[[np.ndarray], np.ndarray]:
         ``"linear"``, ``"exp2"``, ``"mapping({0: 0, 1: 1, 2: 3})"``, a dict
         from grade to gain, a :class:`Gain`, or any callable (returned
         unchanged; the metric functions check gain(0) = 0 and monotonicity).
+    builtin_only : bool, default False
+        Refuse callables (TypeError): for code that needs a gain's name or a
+        hashable value (the studies, result tables).
 
     Returns
     -------
@@ -149,6 +152,10 @@ def parse_gain(spec: GainLike) -> Gain | Callable[[np.ndarray], np.ndarray]:
     Traceback (most recent call last):
     ...
     ValueError: unknown gain 'square'; valid gains: linear, exp2, mapping({grade: gain, ...})
+    >>> parse_gain(abs, builtin_only=True)
+    Traceback (most recent call last):
+    ...
+    TypeError: gain must be a built-in gain (a spec string, a mapping or a Gain), got <built-in function abs>
     """
     if isinstance(spec, Gain):
         return spec
@@ -161,6 +168,8 @@ def parse_gain(spec: GainLike) -> Gain | Callable[[np.ndarray], np.ndarray]:
         if name == "mapping" and not args:
             raise ValueError(f"gain spec {spec!r}: 'mapping' needs a table, e.g. 'mapping({{0: 0, 1: 1, 2: 3}})'")
         return Gain(name, args[0] if args else None)
-    if callable(spec):
+    if callable(spec) and not builtin_only:
         return spec
+    if builtin_only:
+        raise TypeError(f"gain must be a built-in gain (a spec string, a mapping or a Gain), got {spec!r}")
     raise TypeError(f"gain must be a spec string, a mapping, a Gain or a callable, got {type(spec).__name__}: {spec!r}")
