@@ -17,7 +17,10 @@ from collections.abc import Sequence
 __all__ = ["COMMAND_MODULES", "build_parser", "main"]
 
 #: Modules whose ``register`` adds subcommands, in the order ``--help`` lists them.
-COMMAND_MODULES: tuple[str, ...] = ("ndcg_research.pipeline.cli",)
+COMMAND_MODULES: tuple[str, ...] = (
+    "ndcg_research.pipeline.cli",
+    "ndcg_research.findings.cli",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

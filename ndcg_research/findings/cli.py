@@ -1,0 +1,64 @@
+"""The ``findings`` command: write (or check) FINDINGS.md and the README's Findings section."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+__all__ = ["register"]
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``findings`` command to the subcommands of ``python -m ndcg_research``."""
+    cmd = sub.add_parser(
+        "findings",
+        help="write FINDINGS.md and the README's Findings section from the committed result tables",
+        description=(
+            "Evaluate every finding on the committed tables (results/full/) and write FINDINGS.md and the "
+            "Findings section of README.md. With --check, write nothing and exit 1 if either is stale."
+        ),
+    )
+    cmd.add_argument("--check", action="store_true", help="exit 1 if FINDINGS.md or the README section is stale")
+    cmd.add_argument("--root", metavar="DIR", default=None,
+                     help="repository root (default: the checkout holding this package)")
+    cmd.add_argument("--results", metavar="DIR", default=None, help="tables folder (default: ROOT/results/full)")
+    cmd.add_argument("--json", action="store_true", help="print the findings as JSON instead of writing files")
+    cmd.set_defaults(run=_run)
+
+
+def _run(args: argparse.Namespace) -> int:
+    from .claims import collect
+    from .model import MissingTableError, Results
+    from .render import outputs
+
+    root = Path(args.root) if args.root else Path(__file__).resolve().parents[2]
+    results = Results(Path(args.results) if args.results else root / "results" / "full")
+    try:
+        findings = collect(results)
+    except MissingTableError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps([asdict(f) for f in findings], indent=1))
+        return 0
+    try:
+        files = outputs(findings, root)
+    except (OSError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    stale = [path for path, text in files.items() if not path.is_file() or path.read_text(encoding="utf-8") != text]
+    if args.check:
+        if stale:
+            names = ", ".join(str(p.relative_to(root)) for p in stale)
+            print(f"error: {names} out of date with the committed tables; run: python -m ndcg_research findings",
+                  file=sys.stderr)
+            return 1
+        print(f"findings up to date ({len(findings)} findings)")
+        return 0
+    for path in stale:
+        path.write_text(files[path], encoding="utf-8")
+    print(f"{len(findings)} findings; wrote {', '.join(str(p.relative_to(root)) for p in stale) or 'nothing (up to date)'}")
+    return 0
