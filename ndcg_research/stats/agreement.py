@@ -1,0 +1,193 @@
+r"""How stable a ranking of systems is: rank correlations between orderings, and swap rates over query subsets.
+
+Rank correlation of two orderings of the same systems (e.g. the mean under two measures,
+or on a query subset and on all queries):
+
+- :func:`kendall_tau`: Kendall's :math:`\tau_b`, :func:`scipy.stats.kendalltau`.
+- :func:`tau_ap`: the AP rank correlation of Yilmaz, Aslam & Robertson (SIGIR 2008), which
+  counts a swap near the top more than one near the bottom. With the systems ordered by
+  ``other`` (best first), :math:`\tau_{AP} = \frac{2}{N-1} \sum_{i=2}^{N} \frac{C(i)}{i-1} - 1`,
+  where :math:`C(i)` counts the systems above position ``i`` that ``reference`` also puts
+  above the system at ``i``. It is not symmetric (``reference`` is the "truth"); it is 1 for
+  identical orderings and -1 for reversed ones. Ties have no defined :math:`\tau_{AP}`, so
+  tied scores raise ValueError.
+
+Swap rate against query-set size (Voorhees & Buckley, SIGIR 2002): :func:`disjoint_subset_means`
+draws, ``trials`` times, two *disjoint* query subsets of size ``c`` and averages each system
+over each; :func:`swap_rates` bins the pairs of systems by their absolute difference on the
+first subset and counts how often the second subset orders the pair the other way (a swap:
+the two differences have opposite signs; a zero difference never swaps). The error rate
+per bin falls roughly exponentially with ``c``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from ..core.validation import check_integer
+from .inputs import all_pairs, score_matrix
+from .resampling import SUBSET_STREAM, block_generator, check_seed
+
+__all__ = ["kendall_tau", "tau_ap", "disjoint_subset_means", "swap_rates"]
+
+
+def _ordering_scores(values: Any, name: str) -> np.ndarray:
+    array = np.asarray(values, dtype=np.float64)
+    if array.ndim != 1 or array.size < 2:
+        raise ValueError(f"{name} must be a 1-D array of at least 2 system scores, got shape {array.shape}")
+    if not np.all(np.isfinite(array)):
+        raise ValueError(f"{name} must be finite, got {array[~np.isfinite(array)][0]!r}")
+    return array
+
+
+def kendall_tau(x: Any, y: Any) -> float:
+    """Kendall's tau-b between two scorings of the same systems (:func:`scipy.stats.kendalltau`).
+
+    Examples
+    --------
+    >>> kendall_tau([0.4, 0.3, 0.2, 0.1], [0.4, 0.2, 0.3, 0.1])   # one swap of 6 pairs
+    0.6666666666666669
+    """
+    a = _ordering_scores(x, "x")
+    b = _ordering_scores(y, "y")
+    if a.size != b.size:
+        raise ValueError(f"x and y must score the same systems: got {a.size} and {b.size} values")
+    return float(stats.kendalltau(a, b).statistic)
+
+
+def tau_ap(reference: Any, other: Any) -> float:
+    """AP rank correlation (Yilmaz, Aslam & Robertson 2008) of ``other``'s ordering against ``reference``'s.
+
+    Parameters
+    ----------
+    reference, other : array-like
+        Scores of the same systems (higher is better); no ties within either.
+
+    Returns
+    -------
+    float
+        In [-1, 1].
+
+    Examples
+    --------
+    A swap at the top costs more than the same swap at the bottom:
+
+    >>> truth = [4, 3, 2, 1]
+    >>> round(tau_ap(truth, [3, 4, 2, 1]), 4), round(tau_ap(truth, [4, 3, 1, 2]), 4)
+    (0.3333, 0.7778)
+    """
+    ref = _ordering_scores(reference, "reference")
+    oth = _ordering_scores(other, "other")
+    if ref.size != oth.size:
+        raise ValueError(f"reference and other must score the same systems: got {ref.size} and {oth.size} values")
+    for name, values in (("reference", ref), ("other", oth)):
+        if np.unique(values).size != values.size:
+            raise ValueError(f"{name} has tied scores; tau_AP is defined for orderings without ties")
+    order = np.argsort(-oth, kind="stable")          # systems by `other`, best first
+    ref_ordered = ref[order]
+    n = ref.size
+    above = np.tril(ref_ordered[None, :] > ref_ordered[:, None], k=-1)   # [i, j]: j above i in both
+    correct = above.sum(axis=1)[1:]
+    return float(2.0 / (n - 1) * np.sum(correct / np.arange(1, n)) - 1.0)
+
+
+def disjoint_subset_means(scores: Any, size: int, *, trials: int, seed: int = 0) -> np.ndarray:
+    """Means of every system over two disjoint random query subsets of ``size`` queries, ``trials`` times.
+
+    Parameters
+    ----------
+    scores : 2-D array-like or mapping
+        Systems x queries.
+    size : int
+        Queries per subset; ``2 * size`` must not exceed the number of queries.
+    trials : int
+        Number of subset pairs.
+    seed : int, default 0
+        Entropy; the subsets of ``size`` draw from ``SeedSequence(seed, spawn_key=(SUBSET_STREAM, size))``,
+        so they do not depend on the other sizes asked for.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(2, trials, systems)``: ``[0]`` the first subsets, ``[1]`` the second.
+
+    Examples
+    --------
+    >>> m = disjoint_subset_means(np.arange(12.0).reshape(2, 6), 3, trials=4)
+    >>> m.shape, bool(np.allclose(m[0] + m[1], [2.5 * 2, 8.5 * 2]))   # the halves cover all 6 queries
+    ((2, 4, 2), True)
+    """
+    matrix, _ = score_matrix(scores)
+    size = check_integer(size, "size")
+    trials = check_integer(trials, "trials")
+    n = matrix.shape[1]
+    if 2 * size > n:
+        raise ValueError(f"size must be at most half the {n} queries to draw two disjoint subsets, got {size}")
+    rng = block_generator(check_seed(seed), SUBSET_STREAM, size)
+    order = rng.permuted(np.broadcast_to(np.arange(n), (trials, n)), axis=1)[:, : 2 * size]
+    picked = matrix[:, order]                       # systems x trials x 2 size
+    first = picked[:, :, :size].mean(axis=2).T
+    second = picked[:, :, size:].mean(axis=2).T
+    return np.stack([first, second])
+
+
+def swap_rates(
+    scores: Any, sizes: Any, *, trials: int = 100, bins: Any = None, seed: int = 0
+) -> pd.DataFrame:
+    """Swap rate of pairs of systems between disjoint query subsets, by subset size and difference bin.
+
+    Parameters
+    ----------
+    scores : 2-D array-like or mapping
+        Systems x queries of one measure.
+    sizes : iterable of int
+        Query-subset sizes ``c`` (each at most half the queries).
+    trials : int, default 100
+        Subset pairs per size.
+    bins : array-like, optional
+        Increasing edges of the bins of ``|difference on the first subset|``; the last bin is
+        open to the right. Default ``[0]``: one bin with every pair.
+    seed : int, default 0
+        Entropy of the subsets (see :func:`disjoint_subset_means`).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (size, bin): ``size``, ``bin_low``, ``bin_high``, ``pairs`` (pair-trials
+        in the bin), ``swaps`` and ``swap_rate`` (``swaps / pairs``, NaN for an empty bin).
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(3)
+    >>> scores = rng.normal(0.5, 0.2, (5, 60)) + np.arange(5)[:, None] * 0.02
+    >>> table = swap_rates(scores, [5, 30], trials=200)
+    >>> table[["size", "pairs"]].values.tolist()
+    [[5, 2000], [30, 2000]]
+    >>> bool(table.swap_rate.iloc[1] < table.swap_rate.iloc[0])   # more queries, fewer swaps
+    True
+    """
+    matrix, _ = score_matrix(scores)
+    edges = np.asarray([0.0] if bins is None else bins, dtype=np.float64)
+    if edges.ndim != 1 or edges.size == 0 or np.any(np.diff(edges) <= 0) or edges[0] < 0:
+        raise ValueError(f"bins must be increasing non-negative edges, got {bins!r}")
+    size_list = [check_integer(s, "every size") for s in np.atleast_1d(np.asarray(sizes, dtype=object))]
+    first, second = all_pairs(matrix.shape[0])
+    upper = np.append(edges[1:], np.inf)
+    rows = []
+    for size in size_list:
+        means = disjoint_subset_means(matrix, size, trials=trials, seed=seed)
+        d1 = means[0][:, first] - means[0][:, second]        # trials x pairs
+        d2 = means[1][:, first] - means[1][:, second]
+        swapped = (d1 * d2 < 0).ravel()
+        where = np.searchsorted(edges, np.abs(d1).ravel(), side="right") - 1   # -1: below the first edge
+        counts = np.bincount(where[where >= 0], minlength=edges.size)
+        swaps = np.bincount(where[where >= 0], weights=swapped[where >= 0], minlength=edges.size)
+        for k in range(edges.size):
+            rows.append({"size": size, "bin_low": float(edges[k]), "bin_high": float(upper[k]),
+                         "pairs": int(counts[k]), "swaps": int(swaps[k]),
+                         "swap_rate": float(swaps[k] / counts[k]) if counts[k] else float("nan")})
+    return pd.DataFrame(rows)

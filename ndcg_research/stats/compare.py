@@ -1,0 +1,145 @@
+"""Compare many systems: each system's mean with its interval, every pair's test with adjusted p-values."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..core.validation import check_integer
+from .inputs import check_choice, check_level, score_matrix
+from .intervals import bootstrap_interval, t_interval
+from .multiple import CORRECTIONS, adjust_pvalues, tukey_hsd
+from .paired import METHODS, pairwise_tests
+from .resampling import Resamples, check_seed
+
+__all__ = ["COMPARE_METHODS", "Comparison", "compare_systems"]
+
+#: Tests of :func:`compare_systems`: the paired tests and the randomised Tukey HSD test.
+COMPARE_METHODS: tuple[str, ...] = (*METHODS, "tukey")
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Systems and pairs of a comparison (see :func:`compare_systems`).
+
+    Attributes
+    ----------
+    systems : pandas.DataFrame
+        One row per system, in input order: ``system``, ``mean``, ``ci_low``, ``ci_high``, ``queries``.
+    pairs : pandas.DataFrame
+        One row per pair ``(system_a, system_b)`` with ``a`` before ``b`` in the input:
+        ``difference`` (mean of a - b), ``ci_low``, ``ci_high``, ``effect_size`` (Cohen's d_z),
+        ``wins``, ``ties``, ``losses`` (queries where a > b, a == b, a < b), ``pvalue``,
+        ``pvalue_adjusted``.
+    method, correction, interval : str
+    confidence : float
+    n_resamples, seed : int
+    """
+
+    systems: pd.DataFrame
+    pairs: pd.DataFrame
+    method: str
+    correction: str
+    interval: str
+    confidence: float
+    n_resamples: int
+    seed: int
+
+
+def compare_systems(
+    scores: Any,
+    *,
+    systems: list[str] | None = None,
+    method: str = "t",
+    correction: str | None = None,
+    interval: str | None = None,
+    confidence: float = 0.95,
+    n_resamples: int = 10_000,
+    seed: int = 0,
+    n_jobs: int = 1,
+) -> Comparison:
+    """Means with confidence intervals, and all pairwise tests with corrected p-values.
+
+    Parameters
+    ----------
+    scores : 2-D array-like or mapping
+        Systems x queries of one measure (see :func:`~ndcg_research.stats.inputs.score_matrix`).
+    systems : list of str, optional
+        Names of the rows.
+    method : {"t", "wilcoxon", "permutation", "bootstrap", "tukey"}, default "t"
+        The paired test of each pair (:func:`~ndcg_research.stats.paired.pairwise_tests`), or the
+        randomised Tukey HSD test (:func:`~ndcg_research.stats.multiple.tukey_hsd`).
+    correction : {"holm", "bonferroni", "bh", "none"}, optional
+        Multiple-comparison correction of the pairs' p-values; default ``"holm"``, and for
+        ``method="tukey"`` (already family-wise adjusted) ``"none"``, the only one allowed there.
+    interval : {"t", "percentile", "bca"}, optional
+        Interval of each system's mean and each pair's difference; default ``"t"`` for the t
+        test, else ``"percentile"`` (see :func:`~ndcg_research.stats.paired.paired_test`).
+    confidence : float, default 0.95
+    n_resamples : int, default 10000
+        Resamples of the resampling tests and bootstrap intervals.
+    seed : int, default 0
+    n_jobs : int, default 1
+        Worker threads (the results do not depend on it).
+
+    Returns
+    -------
+    Comparison
+
+    Examples
+    --------
+    >>> scores = {"bm25": [0.31, 0.45, 0.12, 0.50, 0.38, 0.27],
+    ...           "rerank": [0.42, 0.51, 0.20, 0.55, 0.47, 0.30],
+    ...           "random": [0.05, 0.10, 0.02, 0.12, 0.08, 0.04]}
+    >>> c = compare_systems(scores)
+    >>> c.systems[["system", "mean", "ci_low", "ci_high"]].round(3).values.tolist()
+    [['bm25', 0.338, 0.195, 0.482], ['rerank', 0.408, 0.268, 0.549], ['random', 0.068, 0.028, 0.108]]
+    >>> c.pairs[["system_a", "system_b", "pvalue", "pvalue_adjusted"]].round(4).values.tolist()
+    [['bm25', 'rerank', 0.002, 0.0024], ['bm25', 'random', 0.0012, 0.0024], ['rerank', 'random', 0.0004, 0.0011]]
+    """
+    matrix, names = score_matrix(scores, systems)
+    method = check_choice(method, "method", COMPARE_METHODS)
+    if correction is None:
+        correction = "none" if method == "tukey" else "holm"
+    correction = check_choice(correction, "correction", CORRECTIONS)
+    if method == "tukey" and correction != "none":
+        raise ValueError(f"correction must be 'none' with method='tukey' (its p-values are family-wise adjusted), "
+                         f"got {correction!r}")
+    if interval is None:
+        interval = "t" if method == "t" else "percentile"
+    interval = check_choice(interval, "interval", ("t", "percentile", "bca"))
+    confidence = check_level(confidence, "confidence")
+    n_resamples = check_integer(n_resamples, "n_resamples")
+    seed = check_seed(seed)
+
+    n = matrix.shape[1]
+    mean = matrix.mean(axis=1)
+    if interval == "t":
+        low, high = t_interval(matrix, confidence)
+    else:
+        boot = Resamples.build("bootstrap", n_queries=n, n_resamples=n_resamples, seed=seed)
+        low, high = bootstrap_interval(boot.weighted_sums(matrix) / n, matrix, confidence, interval)
+    system_table = pd.DataFrame({"system": names, "mean": mean, "ci_low": low, "ci_high": high, "queries": n})
+
+    paired_method = "t" if method == "tukey" else method
+    tests = pairwise_tests(matrix, method=paired_method, interval=interval, confidence=confidence,
+                           n_resamples=n_resamples, seed=seed, n_jobs=n_jobs)
+    if method == "tukey":
+        hsd = tukey_hsd(matrix, n_resamples=n_resamples, seed=seed, n_jobs=n_jobs)
+        pvalue = hsd.pvalue
+        adjusted = hsd.pvalue
+    else:
+        pvalue = tests.pvalue
+        adjusted = adjust_pvalues(pvalue, correction)
+    labels = np.asarray(names, dtype=object)
+    pair_table = pd.DataFrame({
+        "system_a": labels[tests.first], "system_b": labels[tests.second], "difference": tests.difference,
+        "ci_low": tests.ci_low, "ci_high": tests.ci_high, "effect_size": tests.effect_size,
+        "wins": tests.wins, "ties": tests.ties, "losses": tests.losses, "pvalue": pvalue,
+        "pvalue_adjusted": adjusted,
+    })
+    return Comparison(systems=system_table, pairs=pair_table, method=method, correction=correction,
+                      interval=interval, confidence=confidence, n_resamples=n_resamples, seed=seed)

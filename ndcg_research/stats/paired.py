@@ -1,0 +1,460 @@
+r"""Paired tests over queries: one pair (:func:`paired_test`) or many at once (:func:`pairwise_tests`).
+
+For systems A and B evaluated on the same ``n`` queries, the per-query differences are
+:math:`d_q = M(A, q) - M(B, q)`; the tests ask whether their mean is zero.
+
+=================  ===========================================================================
+method             p-value (two-sided)
+=================  ===========================================================================
+``"t"``            paired Student's t test, :func:`scipy.stats.ttest_rel`
+``"wilcoxon"``     Wilcoxon signed-rank test, :func:`scipy.stats.wilcoxon` (zeros dropped,
+                   scipy's ``method="auto"``)
+``"permutation"``  sign-flip randomisation test of the mean difference (Fisher; Smucker, Allan &
+                   Carterette 2007): share of sign vectors ``s`` with
+                   :math:`|\mathrm{mean}(s d)| \ge |\mathrm{mean}(d)|`. Exact (every one of the
+                   :math:`2^n` vectors) up to ``exact_max`` queries, else ``n_resamples`` random
+                   vectors and ``p = (count + 1) / (B + 1)`` (as :func:`scipy.stats.permutation_test`)
+``"bootstrap"``    paired bootstrap test (Sakai 2006): resample the queries of the differences
+                   shifted to mean zero, :math:`w = d - \bar d`; ASL = share of the ``B`` resamples
+                   whose studentised mean :math:`|t^*| = |\bar w^*| / (s_{w^*}/\sqrt n)` reaches the
+                   observed :math:`|t| = |\bar d| / (s_d / \sqrt n)` (Sakai's definition, count / B)
+=================  ===========================================================================
+
+Statistics of null distributions are compared with scipy's tolerance for numerically
+equal values: :math:`|T^*| \ge |T| (1 - 100\,\epsilon)`.
+
+Every result also has the mean difference, its confidence interval (Student's t,
+bootstrap percentile or BCa: :mod:`~ndcg_research.stats.intervals`), the effect size
+:math:`d_z = \bar d / s_d` (Cohen's standardised mean difference for paired data; NaN
+when every :math:`d_q` is 0, infinite when they are all equal and not 0), and the counts
+of queries where A wins (:math:`d_q > 0`), ties (:math:`d_q = 0`, exactly) and loses.
+
+Randomness: the bootstrap and sign-flip resamples are shared by all pairs and fixed by
+``seed`` (:mod:`~ndcg_research.stats.resampling`), so a pair gets the same p-value
+whichever other pairs are compared, and the results are identical for any ``n_jobs``.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+from scipy import stats
+
+from ..core.validation import check_integer
+from .inputs import all_pairs, check_choice, check_level, query_values, score_matrix
+from .intervals import INTERVALS, bootstrap_interval, t_interval
+from .resampling import EXACT_MAX_QUERIES, Resamples, check_n_jobs, check_seed, map_in_threads
+
+__all__ = ["METHODS", "TOLERANCE", "PairedResult", "PairTests", "paired_test", "pairwise_tests"]
+
+#: The paired tests.
+METHODS: tuple[str, ...] = ("t", "wilcoxon", "permutation", "bootstrap")
+#: Relative tolerance for equal statistics (scipy.stats.permutation_test's 100 machine epsilons).
+TOLERANCE = 100 * np.finfo(np.float64).eps
+#: Elements (resamples x pairs) of a chunk of pairs held in memory at once.
+_CHUNK_ELEMENTS = 1 << 22
+#: Weight blocks are drawn once per call when they take at most this many elements.
+_CACHE_ELEMENTS = 1 << 25
+
+
+@dataclass(frozen=True)
+class PairedResult:
+    """A paired test of systems A and B over the same queries.
+
+    Attributes
+    ----------
+    method : str
+        The test (see :data:`METHODS`).
+    pvalue : float
+        Two-sided p-value (the achieved significance level).
+    difference : float
+        Mean over queries of ``a - b``.
+    ci : tuple of float
+        Confidence interval (low, high) of ``difference``.
+    confidence : float
+        Level of ``ci``.
+    interval : str
+        Kind of ``ci``: ``"t"``, ``"percentile"`` or ``"bca"``.
+    effect_size : float
+        Cohen's :math:`d_z`: ``difference / std(a - b, ddof=1)``.
+    wins, ties, losses : int
+        Queries where ``a > b``, ``a == b``, ``a < b``.
+    n_queries : int
+        Number of queries.
+    n_resamples : int
+        Resamples behind the p-value (``2**(n-1)`` sign patterns for an exact test, 0 for t and Wilcoxon).
+    exact : bool
+        True when the permutation test enumerated every sign pattern.
+    """
+
+    method: str
+    pvalue: float
+    difference: float
+    ci: tuple[float, float]
+    confidence: float
+    interval: str
+    effect_size: float
+    wins: int
+    ties: int
+    losses: int
+    n_queries: int
+    n_resamples: int
+    exact: bool
+
+
+@dataclass(frozen=True)
+class PairTests:
+    """Paired tests of many pairs of systems (rows of a systems x queries matrix), as arrays.
+
+    Attributes
+    ----------
+    first, second : numpy.ndarray
+        Row indices of the pairs: the difference is ``first - second``.
+    difference, pvalue, ci_low, ci_high, effect_size : numpy.ndarray
+        As in :class:`PairedResult`, one entry per pair (``ci_*`` are NaN if no interval was asked).
+    wins, ties, losses : numpy.ndarray
+        Integer counts per pair.
+    critical_difference : numpy.ndarray
+        The smallest ``|difference|`` this pair's test would call significant at level ``alpha``,
+        estimated from its null distribution: ``t(1 - alpha/2, n - 1) s_d / sqrt(n)`` for the t
+        test; for the sign-flip test the ``ceil(B alpha)``-th largest ``|mean(s d)|``; for the
+        bootstrap (Sakai 2006) ``|mean(w*)|`` of the resample whose ``|t*|`` is the
+        ``ceil(B alpha)``-th largest. NaN for Wilcoxon.
+    method, interval : str
+    alpha, confidence : float
+    n_queries, n_resamples : int
+    exact : bool
+    """
+
+    first: np.ndarray
+    second: np.ndarray
+    difference: np.ndarray
+    pvalue: np.ndarray
+    ci_low: np.ndarray
+    ci_high: np.ndarray
+    effect_size: np.ndarray
+    wins: np.ndarray
+    ties: np.ndarray
+    losses: np.ndarray
+    critical_difference: np.ndarray
+    method: str
+    interval: str
+    alpha: float
+    confidence: float
+    n_queries: int
+    n_resamples: int
+    exact: bool
+
+    def result(self, index: int) -> PairedResult:
+        """Pair ``index`` as a :class:`PairedResult`."""
+        return PairedResult(
+            method=self.method, pvalue=float(self.pvalue[index]), difference=float(self.difference[index]),
+            ci=(float(self.ci_low[index]), float(self.ci_high[index])), confidence=self.confidence,
+            interval=self.interval, effect_size=float(self.effect_size[index]), wins=int(self.wins[index]),
+            ties=int(self.ties[index]), losses=int(self.losses[index]), n_queries=self.n_queries,
+            n_resamples=self.n_resamples, exact=self.exact,
+        )
+
+
+def paired_test(
+    a: Any,
+    b: Any,
+    *,
+    method: str = "t",
+    interval: str | None = None,
+    confidence: float = 0.95,
+    n_resamples: int = 10_000,
+    seed: int = 0,
+    exact: bool | None = None,
+) -> PairedResult:
+    """Test whether two systems' mean over the same queries differ; interval and effect size of the difference.
+
+    Parameters
+    ----------
+    a, b : array-like
+        Per-query values of systems A and B (same queries, same order; at least 2).
+    method : {"t", "wilcoxon", "permutation", "bootstrap"}, default "t"
+        The test (see the module documentation).
+    interval : {"t", "percentile", "bca"}, optional
+        Kind of confidence interval of the mean difference; default ``"t"`` for the t test
+        and the bootstrap percentile interval (``n_resamples`` resamples) for the others.
+        (BCa is not the default: for means of 50-100 queries with ties and skew, as nDCG
+        differences have, it covered less often than the percentile interval in the coverage
+        test, ``tests/test_stats_paired.py``; both are slightly below nominal there, the t
+        interval is closest.)
+    confidence : float, default 0.95
+        Confidence level of the interval.
+    n_resamples : int, default 10000
+        Bootstrap resamples (bootstrap test and bootstrap intervals) and random sign vectors
+        (Monte Carlo permutation test).
+    seed : int, default 0
+        Entropy of the resamples' SeedSequence.
+    exact : bool, optional
+        Permutation test only: enumerate every sign vector (True), draw ``n_resamples``
+        (False); default: exact up to 20 queries.
+
+    Returns
+    -------
+    PairedResult
+
+    Examples
+    --------
+    >>> a = [0.61, 0.42, 0.55, 0.70, 0.38, 0.66, 0.59, 0.47]
+    >>> b = [0.52, 0.40, 0.49, 0.71, 0.30, 0.60, 0.50, 0.45]
+    >>> r = paired_test(a, b, method="permutation")
+    >>> r.exact, round(r.pvalue, 4), round(r.difference, 4), (r.wins, r.ties, r.losses)
+    (True, 0.0156, 0.0512, (7, 0, 1))
+    >>> r = paired_test(a, b)                  # t test: scipy.stats.ttest_rel, t interval
+    >>> round(r.pvalue, 4), tuple(round(x, 4) for x in r.ci)
+    (0.0059, (0.0201, 0.0824))
+    """
+    x = query_values(a, "a")
+    y = query_values(b, "b")
+    if x.size != y.size:
+        raise ValueError(f"a and b must hold the same queries: got {x.size} and {y.size} values")
+    tests = pairwise_tests(np.vstack([x, y]), method=method, interval=interval, confidence=confidence,
+                           n_resamples=n_resamples, seed=seed, exact=exact)
+    return tests.result(0)
+
+
+def pairwise_tests(
+    scores: Any,
+    pairs: Sequence[tuple[int, int]] | None = None,
+    *,
+    method: str = "t",
+    interval: str | None = None,
+    confidence: float = 0.95,
+    alpha: float = 0.05,
+    n_resamples: int = 10_000,
+    seed: int = 0,
+    exact: bool | None = None,
+    n_jobs: int = 1,
+) -> PairTests:
+    """Paired tests of many pairs of systems at once, sharing the resamples.
+
+    Parameters
+    ----------
+    scores : 2-D array-like or mapping
+        Systems x queries (see :func:`~ndcg_research.stats.inputs.score_matrix`).
+    pairs : sequence of (int, int), optional
+        Row pairs ``(i, j)`` to test (difference ``i - j``); default every ``i < j``.
+    method, confidence, n_resamples, seed, exact
+        As in :func:`paired_test`.
+    interval : {"t", "percentile", "bca", "none"}, optional
+        As in :func:`paired_test`; ``"none"`` skips the interval (NaN), which saves the
+        bootstrap when only p-values are needed.
+    alpha : float, default 0.05
+        Level of the ``critical_difference`` column.
+    n_jobs : int, default 1
+        Worker threads over chunks of pairs (the results do not depend on it).
+
+    Returns
+    -------
+    PairTests
+
+    Examples
+    --------
+    >>> scores = [[0.5, 0.6, 0.7, 0.4], [0.4, 0.5, 0.7, 0.3], [0.1, 0.2, 0.3, 0.2]]
+    >>> t = pairwise_tests(scores, method="permutation")
+    >>> t.first.tolist(), t.second.tolist(), t.pvalue.round(3).tolist()
+    ([0, 0, 1], [1, 2, 2], [0.25, 0.125, 0.125])
+    """
+    matrix, _ = score_matrix(scores)
+    method = check_choice(method, "method", METHODS)
+    if interval is None:
+        interval = "t" if method == "t" else "percentile"
+    interval = check_choice(interval, "interval", (*INTERVALS, "none"))
+    confidence = check_level(confidence, "confidence")
+    alpha = check_level(alpha, "alpha")
+    n_resamples = check_integer(n_resamples, "n_resamples")
+    seed = check_seed(seed)
+    n_jobs = check_n_jobs(n_jobs)
+    if exact is not None and not isinstance(exact, bool):
+        raise TypeError(f"exact must be True, False or None, got {exact!r}")
+    n = matrix.shape[1]
+    first, second = _check_pairs(pairs, matrix.shape[0])
+
+    use_exact = method == "permutation" and (exact if exact is not None else n <= EXACT_MAX_QUERIES)
+    flips = None
+    if method == "permutation":
+        flips = (Resamples.build("exact", n_queries=n) if use_exact
+                 else Resamples.build("sign-flip", n_queries=n, n_resamples=n_resamples, seed=seed))
+    boot = None
+    if method == "bootstrap" or interval in ("percentile", "bca"):
+        boot = Resamples.build("bootstrap", n_queries=n, n_resamples=n_resamples, seed=seed)
+    rows = max((r.n_resamples for r in (flips, boot) if r is not None), default=1)
+    shared_flips = None if flips is None else _Shared.build(flips, matrix)
+    shared_boot = None if boot is None else _Shared.build(boot, matrix)
+
+    chunk = max(1, _CHUNK_ELEMENTS // rows)
+    starts = range(0, first.size, chunk)
+
+    def work(start: int) -> dict[str, np.ndarray]:
+        sl = slice(start, min(start + chunk, first.size))
+        return _test_chunk(matrix, first[sl], second[sl], method=method, interval=interval,
+                           confidence=confidence, alpha=alpha, flips=shared_flips, boot=shared_boot)
+
+    parts = map_in_threads(work, starts, n_jobs)
+    joined = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
+    used = flips.n_resamples if flips is not None else (boot.n_resamples if method == "bootstrap" else 0)
+    return PairTests(first=first, second=second, method=method, interval=interval, alpha=alpha,
+                     confidence=confidence, n_queries=n, n_resamples=used, exact=use_exact, **joined)
+
+
+def _check_pairs(pairs: Any, n_systems: int) -> tuple[np.ndarray, np.ndarray]:
+    if pairs is None:
+        return all_pairs(n_systems)
+    array = np.asarray(pairs)
+    if array.ndim != 2 or array.shape[1] != 2 or array.shape[0] == 0 or array.dtype.kind not in "iu":
+        raise ValueError(f"pairs must be a non-empty list of (i, j) row indices, got {pairs!r}")
+    if array.min() < 0 or array.max() >= n_systems or np.any(array[:, 0] == array[:, 1]):
+        raise ValueError(f"pairs must name two different rows among 0..{n_systems - 1}, got {pairs!r}")
+    return array[:, 0].astype(np.int64), array[:, 1].astype(np.int64)
+
+
+@dataclass(frozen=True)
+class _Shared:
+    """Resamples used by every chunk of pairs, with what can be computed once for all of them.
+
+    The resampled mean of a difference is the difference of the systems' resampled means
+    (both are linear in the values), so when the systems' means under every resample fit
+    in memory they are computed once (systems x B) and a pair's are one subtraction away.
+    """
+
+    resamples: Resamples
+    blocks: list[np.ndarray] | None
+    system_means: np.ndarray | None
+
+    @classmethod
+    def build(cls, resamples: Resamples, matrix: np.ndarray) -> _Shared:
+        small = resamples.n_resamples * resamples.n_queries <= _CACHE_ELEMENTS
+        blocks = resamples.blocks() if small else None
+        means = None
+        if resamples.n_resamples * matrix.shape[0] <= _CACHE_ELEMENTS:
+            means = resamples.weighted_sums(matrix, blocks)
+            means /= resamples.n_queries
+        return cls(resamples, blocks, means)
+
+    def sums(self, values: np.ndarray) -> np.ndarray:
+        """Resampled sums of each row of ``values`` (rows x B)."""
+        return self.resamples.weighted_sums(values, self.blocks)
+
+    def difference_means(self, first: np.ndarray, second: np.ndarray, d: np.ndarray) -> np.ndarray:
+        """Resampled means of the differences ``d`` of rows ``first`` minus rows ``second`` (pairs x B)."""
+        if self.system_means is not None:
+            return self.system_means[first] - self.system_means[second]
+        out = self.sums(d)
+        out /= self.resamples.n_queries
+        return out
+
+
+def _count_exceeding(null_square: np.ndarray, observed: np.ndarray) -> np.ndarray:
+    """Per row, how many squared null statistics reach the squared observed one, up to scipy's tolerance."""
+    threshold = (observed * (1.0 - TOLERANCE)) ** 2
+    return np.count_nonzero(null_square >= threshold[:, None], axis=1)
+
+
+def _kth_largest(values: np.ndarray, k: int) -> np.ndarray:
+    """Column index of the k-th largest entry (k >= 1) of each row."""
+    b = values.shape[1]
+    k = min(max(k, 1), b)
+    return np.argpartition(values, b - k, axis=1)[:, b - k]
+
+
+def _test_chunk(
+    matrix: np.ndarray, first: np.ndarray, second: np.ndarray, *, method: str, interval: str, confidence: float,
+    alpha: float, flips: _Shared | None, boot: _Shared | None,
+) -> dict[str, np.ndarray]:
+    """The tests of a chunk of pairs: rows ``first`` minus rows ``second`` (resampled statistics: pairs x B)."""
+    xa, xb = matrix[first], matrix[second]
+    d = xa - xb
+    n = d.shape[1]
+    mean = d.mean(axis=1)
+    constant = np.all(d == d[:, :1], axis=1)
+    sd = np.where(constant, 0.0, d.std(axis=1, ddof=1))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        effect = mean / sd
+    # Every d_q equal: no test has any doubt (p = 1 if they are all 0, else 0); resampling cannot vary them.
+    degenerate_p = np.where(mean == 0, 1.0, 0.0)
+    out = {
+        "difference": mean,
+        "effect_size": effect,
+        "wins": np.count_nonzero(d > 0, axis=1),
+        "ties": np.count_nonzero(d == 0, axis=1),
+        "losses": np.count_nonzero(d < 0, axis=1),
+        "ci_low": np.full(mean.shape, np.nan),
+        "ci_high": np.full(mean.shape, np.nan),
+        "critical_difference": np.full(mean.shape, np.nan),
+    }
+    boot_means = None
+    if method == "t":
+        p = degenerate_p.copy()
+        if np.any(~constant):
+            p[~constant] = stats.ttest_rel(xa[~constant], xb[~constant], axis=1).pvalue
+        out["pvalue"] = p
+        out["critical_difference"] = stats.t.ppf(1 - alpha / 2, n - 1) * sd / math.sqrt(n)
+    elif method == "wilcoxon":
+        out["pvalue"] = _wilcoxon(d)
+    elif method == "permutation":
+        assert flips is not None
+        null = flips.difference_means(first, second, d)
+        square = null * null
+        count = _count_exceeding(square, mean)
+        b = flips.resamples.n_resamples
+        if flips.resamples.kind == "exact":
+            out["pvalue"] = count / b
+            k = math.ceil(math.ceil(2 * b * alpha) / 2)  # the enumerated half holds each |value| half as often
+        else:
+            out["pvalue"] = (count + 1) / (b + 1)
+            k = math.ceil(b * alpha)
+        at = _kth_largest(square, k)
+        out["critical_difference"] = np.abs(np.take_along_axis(null, at[:, None], axis=1)[:, 0])
+    else:  # bootstrap (Sakai 2006): studentised mean of the shifted differences w = d - mean
+        assert boot is not None
+        w = d - mean[:, None]
+        w_mean = boot.difference_means(first, second, d)
+        w_mean -= mean[:, None]
+        spread = boot.sums(w * w)
+        spread /= n
+        square = w_mean * w_mean
+        spread -= square                     # n/(n-1) times the resample's variance, i.e. (n-1) se*^2 ...
+        np.maximum(spread, 0.0, out=spread)
+        square *= n - 1                      # ... so t*^2 = (n-1) mean*^2 / spread
+        with np.errstate(divide="ignore", invalid="ignore"):
+            square /= spread
+        np.nan_to_num(square, copy=False, nan=0.0, posinf=np.inf)   # 0/0: every drawn w is 0, t* = 0
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t_obs = mean / (sd / math.sqrt(n))
+        b = boot.resamples.n_resamples
+        count = _count_exceeding(square, np.where(constant, 0.0, t_obs))
+        out["pvalue"] = np.where(constant, degenerate_p, count / b)
+        at = _kth_largest(square, math.ceil(b * alpha))
+        out["critical_difference"] = np.abs(np.take_along_axis(w_mean, at[:, None], axis=1)[:, 0])
+        boot_means = w_mean
+        boot_means += mean[:, None]
+    if interval == "t":
+        out["ci_low"], out["ci_high"] = t_interval(d, confidence)
+    elif interval in ("percentile", "bca"):
+        assert boot is not None
+        if boot_means is None:
+            boot_means = boot.difference_means(first, second, d)
+        out["ci_low"], out["ci_high"] = bootstrap_interval(boot_means, d, confidence, interval)
+    return out
+
+
+def _wilcoxon(d: np.ndarray) -> np.ndarray:
+    """Two-sided Wilcoxon signed-rank p-values of each row (all-zero rows: 1)."""
+    zero = np.all(d == 0, axis=1)
+    p = np.ones(d.shape[0])
+    if np.any(~zero):
+        with warnings.catch_warnings():
+            # scipy warns that it switches to the normal approximation when zeros or ties
+            # make the exact distribution unavailable; that choice is the documented "auto".
+            warnings.simplefilter("ignore", UserWarning)
+            p[~zero] = stats.wilcoxon(d[~zero], axis=1).pvalue
+    return p

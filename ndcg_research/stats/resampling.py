@@ -1,0 +1,227 @@
+r"""Resampling weights shared by every pair of systems, seeded blocks, and the worker pool.
+
+Why weights
+-----------
+A bootstrap resample of the queries, or a sign flip of the per-query differences, is a
+weight vector ``w`` over the ``n`` queries: ``w_q`` = how often query ``q`` was drawn
+(bootstrap), or ``w_q = ±1`` (sign flip). The resampled sum of any per-query values ``v``
+is then ``w @ v``, and for many resamples and many pairs of systems at once a matrix
+product, ``W @ V.T``: (resamples x queries) times (queries x pairs). Drawing the resamples
+once and sharing them across all pairs (as Sakai's and Carterette's procedures do) turns
+all-pairs bootstrap and randomisation tests into a few BLAS calls instead of one
+``scipy.stats.bootstrap`` / ``permutation_test`` call per pair (see ``benchmarks/bench_stats.py``).
+
+Seeds
+-----
+The ``B`` resamples are cut into blocks of :data:`RESAMPLE_BLOCK`. Block ``k`` of stream
+``s`` draws from ``numpy.random.default_rng(SeedSequence(seed, spawn_key=(s, k)))``, so
+every resample is fixed by ``(seed, stream, index)``: the same whatever the number of
+workers, the order in which blocks are computed, or the pairs compared. A bootstrap block
+draws ``rng.integers(0, n, size=(rows, n))``, the resampled query indices, exactly as
+:func:`scipy.stats.bootstrap` does from the same generator (the tests use this to compare
+intervals with scipy's on identical resamples); a sign-flip block draws
+``rng.integers(0, 2, size=(rows, n))``.
+
+Exact enumeration
+-----------------
+:class:`Resamples` of kind ``"exact"`` enumerates the ``2**(n - 1)`` sign vectors whose
+first sign is ``+1``. The sign-flip null distribution of ``|mean(s * d)|`` is symmetric
+(``s`` and ``-s`` give the same value), so these patterns carry every value of the
+``2**n`` patterns exactly half as often: counting over them gives the exact p-value.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, Literal, TypeVar
+
+import numpy as np
+
+from ..core.validation import check_integer
+
+__all__ = [
+    "BOOTSTRAP_STREAM",
+    "SIGN_FLIP_STREAM",
+    "TUKEY_STREAM",
+    "SUBSET_STREAM",
+    "RESAMPLE_BLOCK",
+    "EXACT_BLOCK",
+    "EXACT_MAX_QUERIES",
+    "block_generator",
+    "check_seed",
+    "check_n_jobs",
+    "Resamples",
+    "map_in_threads",
+]
+
+#: Stream numbers of the ``spawn_key`` (one per use of randomness, so that uses never share draws).
+BOOTSTRAP_STREAM = 1
+SIGN_FLIP_STREAM = 2
+TUKEY_STREAM = 3
+SUBSET_STREAM = 4
+#: Resamples per seeded block (a constant: changing it changes the numbers drawn for a seed).
+RESAMPLE_BLOCK = 10_000
+#: Enumerated sign patterns per block of an exact test.
+EXACT_BLOCK = 1 << 16
+#: Up to this many queries a sign-flip test enumerates every pattern by default.
+EXACT_MAX_QUERIES = 20
+
+ResampleKind = Literal["bootstrap", "sign-flip", "exact"]
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def check_seed(seed: Any) -> int:
+    """Return ``seed`` if it is a non-negative integer (the entropy of every SeedSequence), else raise.
+
+    Examples
+    --------
+    >>> check_seed(2012)
+    2012
+    >>> check_seed(-1)
+    Traceback (most recent call last):
+    ...
+    ValueError: seed must be an integer >= 0, got -1
+    """
+    return check_integer(seed, "seed", minimum=0)
+
+
+def check_n_jobs(n_jobs: Any) -> int:
+    """Return ``n_jobs`` (worker threads) if it is an integer >= 1, else raise.
+
+    Examples
+    --------
+    >>> check_n_jobs(2)
+    2
+    """
+    return check_integer(n_jobs, "n_jobs", minimum=1)
+
+
+def block_generator(seed: int, stream: int, block: int) -> np.random.Generator:
+    """The generator of block ``block`` of stream ``stream``: ``default_rng(SeedSequence(seed, spawn_key=(stream, block)))``.
+
+    Examples
+    --------
+    >>> a = block_generator(1, BOOTSTRAP_STREAM, 0).integers(0, 10, 3)
+    >>> b = block_generator(1, BOOTSTRAP_STREAM, 0).integers(0, 10, 3)
+    >>> bool((a == b).all())
+    True
+    """
+    return np.random.default_rng(np.random.SeedSequence(check_seed(seed), spawn_key=(int(stream), int(block))))
+
+
+@dataclass(frozen=True)
+class Resamples:
+    """``n_resamples`` weight vectors over ``n_queries`` queries, produced block by block.
+
+    Parameters
+    ----------
+    kind : {"bootstrap", "sign-flip", "exact"}
+        ``"bootstrap"``: multinomial counts of queries drawn with replacement;
+        ``"sign-flip"``: random ``±1`` per query; ``"exact"``: all ``2**(n-1)`` sign
+        vectors with a ``+1`` first (``n_resamples`` is then that number).
+    n_queries : int
+        Number of queries ``n`` (>= 2).
+    n_resamples : int
+        Number of weight vectors (ignored for ``"exact"``).
+    seed : int
+        Entropy of the block generators (ignored for ``"exact"``).
+
+    Examples
+    --------
+    >>> r = Resamples.build("bootstrap", n_queries=5, n_resamples=3, seed=0)
+    >>> w = r.block(0)
+    >>> w.shape, w.sum(axis=1).tolist()        # every resample draws 5 queries
+    ((3, 5), [5.0, 5.0, 5.0])
+    >>> Resamples.build("exact", n_queries=3).block(0).tolist()
+    [[1.0, 1.0, 1.0], [1.0, -1.0, 1.0], [1.0, 1.0, -1.0], [1.0, -1.0, -1.0]]
+    """
+
+    kind: ResampleKind
+    n_queries: int
+    n_resamples: int
+    seed: int
+
+    @classmethod
+    def build(cls, kind: str, *, n_queries: int, n_resamples: int = 1, seed: int = 0) -> Resamples:
+        """Check the arguments and return the resamples (for ``"exact"``, ``n_resamples`` becomes ``2**(n-1)``)."""
+        if kind not in ("bootstrap", "sign-flip", "exact"):
+            raise ValueError(f"kind must be 'bootstrap', 'sign-flip' or 'exact', got {kind!r}")
+        n = check_integer(n_queries, "n_queries", minimum=2)
+        if kind == "exact":
+            if n > 40:
+                raise ValueError(f"an exact sign-flip test enumerates 2**(n-1) patterns; n_queries = {n} is too many")
+            return cls("exact", n, 1 << (n - 1), 0)
+        return cls(kind, n, check_integer(n_resamples, "n_resamples"), check_seed(seed))  # type: ignore[arg-type]
+
+    @property
+    def block_size(self) -> int:
+        """Rows per block."""
+        return EXACT_BLOCK if self.kind == "exact" else RESAMPLE_BLOCK
+
+    @property
+    def n_blocks(self) -> int:
+        """Number of blocks."""
+        return math.ceil(self.n_resamples / self.block_size)
+
+    def block_rows(self, k: int) -> tuple[int, int]:
+        """First and one-past-last resample index of block ``k``."""
+        start = k * self.block_size
+        return start, min(start + self.block_size, self.n_resamples)
+
+    def block(self, k: int) -> np.ndarray:
+        """The weights of block ``k``: a float64 array (rows x n_queries)."""
+        start, stop = self.block_rows(k)
+        rows, n = stop - start, self.n_queries
+        if self.kind == "exact":
+            patterns = np.arange(start, stop, dtype=np.int64)[:, None]
+            bits = (patterns >> np.arange(n - 1, dtype=np.int64)[None, :]) & 1
+            signs = np.ones((rows, n))
+            signs[:, 1:] = 1.0 - 2.0 * bits
+            return signs
+        stream = BOOTSTRAP_STREAM if self.kind == "bootstrap" else SIGN_FLIP_STREAM
+        rng = block_generator(self.seed, stream, k)
+        if self.kind == "sign-flip":
+            return 1.0 - 2.0 * rng.integers(0, 2, size=(rows, n)).astype(np.float64)
+        drawn = rng.integers(0, n, size=(rows, n))
+        flat = (drawn + n * np.arange(rows)[:, None]).ravel()
+        return np.bincount(flat, minlength=rows * n).reshape(rows, n).astype(np.float64)
+
+    def blocks(self) -> list[np.ndarray]:
+        """Every block, in order (for reuse across chunks of pairs)."""
+        return [self.block(k) for k in range(self.n_blocks)]
+
+    def weighted_sums(self, values: np.ndarray, blocks: Sequence[np.ndarray] | None = None) -> np.ndarray:
+        """``values @ W.T``: the resampled sums of each row of ``values`` (rows x n) -> (rows x n_resamples).
+
+        ``blocks`` are the weight blocks if already drawn (:meth:`blocks`); else they are drawn here.
+        """
+        if self.n_blocks == 1:
+            return values @ (blocks[0] if blocks is not None else self.block(0)).T
+        out = np.empty((values.shape[0], self.n_resamples))
+        for k in range(self.n_blocks):
+            start, stop = self.block_rows(k)
+            out[:, start:stop] = values @ (blocks[k] if blocks is not None else self.block(k)).T
+        return out
+
+
+def map_in_threads(function: Callable[[T], R], items: Iterable[T], n_jobs: int) -> list[R]:
+    """``[function(item) for item in items]``, on ``n_jobs`` threads (numpy's heavy calls release the GIL).
+
+    The results come back in the order of ``items``; each item is computed the same way whatever
+    ``n_jobs`` is, so results do not depend on it.
+
+    Examples
+    --------
+    >>> map_in_threads(lambda x: x * x, range(5), n_jobs=2)
+    [0, 1, 4, 9, 16]
+    """
+    items = list(items)
+    n_jobs = check_n_jobs(n_jobs)
+    if n_jobs == 1 or len(items) <= 1:
+        return [function(item) for item in items]
+    with ThreadPoolExecutor(max_workers=min(n_jobs, len(items))) as pool:
+        return list(pool.map(function, items))

@@ -1,0 +1,271 @@
+"""Paired tests and intervals against independent references.
+
+- t test, Wilcoxon: scipy.stats.ttest_rel / wilcoxon on the same data (p-values and the t interval);
+- exact sign-flip test: brute-force enumeration of all 2**n sign vectors, and scipy.stats.permutation_test;
+- Monte Carlo sign-flip test: the exact p-value within its binomial error;
+- bootstrap intervals: scipy.stats.bootstrap on the very same resamples (same generator), and coverage
+  near nominal on simulated data;
+- bootstrap test (Sakai 2006): a direct per-resample loop over the same resampled query indices;
+- effect size and wins/ties/losses: hand computation.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from ndcg_research.stats import paired_test, pairwise_tests
+from ndcg_research.stats.intervals import bootstrap_interval, t_interval
+from ndcg_research.stats.resampling import BOOTSTRAP_STREAM, Resamples, block_generator
+
+
+def nDCG_like(rng: np.random.Generator, systems: int, queries: int) -> np.ndarray:
+    """Per-query values in [0, 1] with a per-query difficulty shared by all systems (paired data)."""
+    topic = rng.beta(2, 3, queries)
+    skill = np.linspace(-0.05, 0.05, systems)[:, None]
+    return np.clip(topic + skill + rng.normal(0, 0.1, (systems, queries)), 0, 1)
+
+
+def brute_force_sign_flip(d: np.ndarray) -> float:
+    """p = share of all 2**n sign vectors s with |sum(s d)| >= |sum(d)|, by enumeration (no vectorisation)."""
+    observed = abs(sum(d))
+    hits = 0
+    total = 0
+    for signs in itertools.product((1.0, -1.0), repeat=len(d)):
+        total += 1
+        if abs(sum(s * x for s, x in zip(signs, d))) >= observed * (1 - 1e-12):
+            hits += 1
+    return hits / total
+
+
+# --------------------------------------------------------------------------- t test and Wilcoxon
+
+
+def test_t_test_pvalues_and_interval_equal_scipy():
+    rng = np.random.default_rng(1)
+    x = nDCG_like(rng, 6, 40)
+    tests = pairwise_tests(x, method="t", confidence=0.9)
+    for k, (i, j) in enumerate(zip(tests.first, tests.second)):
+        ref = stats.ttest_rel(x[i], x[j])
+        ci = ref.confidence_interval(0.9)
+        assert tests.pvalue[k] == pytest.approx(ref.pvalue, rel=1e-12)
+        assert (tests.ci_low[k], tests.ci_high[k]) == pytest.approx((ci.low, ci.high), rel=1e-12)
+
+
+def test_wilcoxon_pvalues_equal_scipy():
+    rng = np.random.default_rng(2)
+    x = np.round(nDCG_like(rng, 5, 30), 2)     # rounded: zero differences and ties occur, as with nDCG@10
+    tests = pairwise_tests(x, method="wilcoxon")
+    for k, (i, j) in enumerate(zip(tests.first, tests.second)):
+        assert tests.pvalue[k] == pytest.approx(stats.wilcoxon(x[i], x[j]).pvalue, rel=1e-12)
+
+
+def test_effect_size_and_wins_by_hand():
+    a = [0.5, 0.7, 0.6, 0.8, 0.3]
+    b = [0.4, 0.6, 0.6, 0.5, 0.4]
+    r = paired_test(a, b)
+    d = [0.1, 0.1, 0.0, 0.3, -0.1]                       # a - b
+    mean = sum(d) / 5                                     # 0.08
+    sd = math.sqrt(sum((x - mean) ** 2 for x in d) / 4)
+    assert r.difference == pytest.approx(0.08)
+    assert r.effect_size == pytest.approx(mean / sd)
+    assert (r.wins, r.ties, r.losses) == (3, 1, 1)
+
+
+def test_identical_systems_give_pvalue_one_for_every_method():
+    a = [0.2, 0.5, 0.9, 0.1]
+    for method in ("t", "wilcoxon", "permutation", "bootstrap"):
+        r = paired_test(a, a, method=method, n_resamples=200)
+        assert r.pvalue == 1.0 and r.difference == 0.0 and r.ci == (0.0, 0.0)
+        assert (r.wins, r.ties, r.losses) == (0, 4, 0)
+
+
+def test_constant_nonzero_difference_is_certain():
+    a = [0.75, 0.5, 1.0]
+    b = [0.5, 0.25, 0.75]   # a - b = 0.25 exactly on every query: the t statistic is infinite
+    for method in ("t", "bootstrap"):
+        r = paired_test(a, b, method=method, n_resamples=100)
+        assert r.pvalue == 0.0 and r.ci == (0.25, 0.25)
+
+
+# --------------------------------------------------------------------------- sign-flip permutation test
+
+
+@pytest.mark.parametrize("n", [2, 5, 9, 12])
+def test_exact_permutation_equals_brute_force_enumeration(n):
+    rng = np.random.default_rng(n)
+    a = rng.random(n)
+    b = a + rng.normal(0.05, 0.2, n)
+    r = paired_test(a, b, method="permutation")
+    assert r.exact and r.n_resamples == 2 ** (n - 1)
+    assert r.pvalue == pytest.approx(brute_force_sign_flip(a - b), abs=1e-15)
+
+
+def test_exact_permutation_with_ties_in_the_null_distribution():
+    # integer-valued differences make many sign vectors reach exactly the observed |sum|
+    a = np.array([3, 1, 2, 0, 1, 2, 1, 0]) / 4
+    b = np.array([1, 0, 2, 1, 0, 1, 0, 0]) / 4
+    r = paired_test(a, b, method="permutation")
+    assert r.pvalue == pytest.approx(brute_force_sign_flip(a - b), abs=1e-15)
+
+
+def test_exact_permutation_equals_scipy_permutation_test():
+    rng = np.random.default_rng(11)
+    x = nDCG_like(rng, 4, 14)
+    tests = pairwise_tests(x, method="permutation")
+    assert tests.exact
+    for k, (i, j) in enumerate(zip(tests.first, tests.second)):
+        ref = stats.permutation_test((x[i] - x[j],), lambda d, axis: d.mean(axis=axis), vectorized=True,
+                                     permutation_type="samples", n_resamples=np.inf)
+        assert tests.pvalue[k] == pytest.approx(ref.pvalue, abs=1e-12)
+
+
+def test_monte_carlo_permutation_within_binomial_error_of_exact():
+    rng = np.random.default_rng(5)
+    x = nDCG_like(rng, 5, 16)
+    exact = pairwise_tests(x, method="permutation", interval="none")
+    mc = pairwise_tests(x, method="permutation", interval="none", exact=False, n_resamples=20_000, seed=3)
+    assert exact.exact and not mc.exact and mc.n_resamples == 20_000
+    se = np.sqrt(exact.pvalue * (1 - exact.pvalue) / 20_000) + 1 / 20_001
+    # 5 standard errors: a false failure has probability below 1e-5 per pair for a random seed
+    assert np.all(np.abs(mc.pvalue - exact.pvalue) <= 5 * se)
+
+
+def test_permutation_default_switches_to_monte_carlo_above_20_queries():
+    rng = np.random.default_rng(0)
+    assert paired_test(rng.random(20), rng.random(20), method="permutation").exact
+    r = paired_test(rng.random(21), rng.random(21), method="permutation", n_resamples=999)
+    assert not r.exact and r.n_resamples == 999
+    assert r.pvalue * 1000 == pytest.approx(round(r.pvalue * 1000))   # (count + 1) / (B + 1)
+
+
+# --------------------------------------------------------------------------- bootstrap
+
+
+@pytest.mark.parametrize("kind, scipy_method", [("percentile", "percentile"), ("bca", "BCa")])
+def test_bootstrap_intervals_equal_scipy_on_the_same_resamples(kind, scipy_method):
+    # scipy.stats.bootstrap draws rng.integers(0, n, (B, n)); our block 0 draws the same from
+    # the same generator, so both compute the interval from identical resamples.
+    rng = np.random.default_rng(8)
+    x = nDCG_like(rng, 2, 50)
+    d = x[0] - x[1]
+    seed, b = 4, 3000
+    r = paired_test(x[0], x[1], method="bootstrap", interval=kind, n_resamples=b, seed=seed, confidence=0.9)
+    ref = stats.bootstrap((d,), np.mean, n_resamples=b, method=scipy_method, confidence_level=0.9,
+                          rng=block_generator(seed, BOOTSTRAP_STREAM, 0))
+    assert r.ci == pytest.approx((ref.confidence_interval.low, ref.confidence_interval.high), rel=1e-9)
+    means = Resamples.build("bootstrap", n_queries=50, n_resamples=b, seed=seed).weighted_sums(d[None, :])[0] / 50
+    np.testing.assert_allclose(means, ref.bootstrap_distribution, rtol=0, atol=1e-14)
+
+
+def test_bootstrap_test_equals_a_direct_loop_over_the_same_resamples():
+    rng = np.random.default_rng(21)
+    x = nDCG_like(rng, 3, 25)
+    seed, b, alpha = 6, 2000, 0.05
+    tests = pairwise_tests(x, method="bootstrap", interval="none", n_resamples=b, seed=seed, alpha=alpha)
+    indices = block_generator(seed, BOOTSTRAP_STREAM, 0).integers(0, 25, size=(b, 25))
+    for k, (i, j) in enumerate(zip(tests.first, tests.second)):
+        z = x[i] - x[j]
+        t_obs = abs(z.mean() / (z.std(ddof=1) / math.sqrt(25)))
+        w = z - z.mean()
+        t_star = []
+        w_means = []
+        for row in indices:                                 # Sakai (2006), Figure 1, one resample at a time
+            sample = w[row]
+            w_means.append(sample.mean())
+            t_star.append(abs(sample.mean() / (sample.std(ddof=1) / math.sqrt(25))))
+        t_star = np.array(t_star)
+        assert tests.pvalue[k] == pytest.approx(np.mean(t_star >= t_obs), abs=1.5 / b)
+        # critical difference: |mean(w*)| of the resample with the ceil(B alpha)-th largest |t*|
+        at = np.argsort(-t_star, kind="stable")[math.ceil(b * alpha) - 1]
+        assert tests.critical_difference[k] == pytest.approx(abs(w_means[at]), rel=1e-9)
+
+
+def test_bootstrap_interval_coverage_near_nominal():
+    # 10,000 simulated query sets of n = 100 per-query differences shaped like nDCG differences
+    # (30 % exact ties, the rest skewed), true mean known. B = 1000 resamples each.
+    # Coverage measured once with other seeds: percentile ~0.943, BCa ~0.94, t ~0.951 (the bootstrap
+    # intervals are slightly narrow at n = 100). The test allows 0.95 +/- 0.02 for the bootstrap and
+    # +/- 0.01 for t. With 10,000 sets the standard error of a coverage is 0.0024, so if the true
+    # coverage is 0.94 a random seed fails the bootstrap bound with probability ~1e-5 (4.2 SE), and
+    # the t bound (true 0.951, 3.7 SE) with probability ~2e-4.
+    rng = np.random.default_rng(2002)
+    reps, n, b = 10_000, 100, 1000
+    tie = rng.random((reps, n)) < 0.3
+    d = np.where(tie, 0.0, rng.beta(0.6, 2.5, (reps, n)) - rng.beta(0.6, 3.0, (reps, n)))
+    true_mean = 0.7 * (0.6 / 3.1 - 0.6 / 3.6)
+    resamples = Resamples.build("bootstrap", n_queries=n, n_resamples=b, seed=7)
+    blocks = resamples.blocks()
+    for kind in ("percentile", "bca"):
+        covered = 0
+        for start in range(0, reps, 2000):
+            rows = d[start:start + 2000]
+            low, high = bootstrap_interval(resamples.weighted_sums(rows, blocks) / n, rows, 0.95, kind)
+            covered += np.count_nonzero((low <= true_mean) & (true_mean <= high))
+        assert abs(covered / reps - 0.95) <= 0.02, (kind, covered / reps)
+    low, high = t_interval(d, 0.95)
+    assert abs(np.mean((low <= true_mean) & (true_mean <= high)) - 0.95) <= 0.01
+
+
+# --------------------------------------------------------------------------- seeds, pairs, workers
+
+
+@pytest.mark.parametrize("method", ["permutation", "bootstrap"])
+def test_a_pair_gets_the_same_result_whatever_other_pairs_are_tested(method):
+    rng = np.random.default_rng(4)
+    x = nDCG_like(rng, 5, 30)
+    everything = pairwise_tests(x, method=method, n_resamples=3000, seed=1)
+    alone = pairwise_tests(x, [(1, 3)], method=method, n_resamples=3000, seed=1)
+    k = int(np.flatnonzero((everything.first == 1) & (everything.second == 3))[0])
+    assert alone.pvalue[0] == everything.pvalue[k]
+    assert alone.ci_low[0] == pytest.approx(everything.ci_low[k], rel=1e-12)
+
+
+@pytest.mark.parametrize("method", ["t", "wilcoxon", "permutation", "bootstrap"])
+def test_results_identical_for_one_and_two_workers(method):
+    rng = np.random.default_rng(9)
+    x = nDCG_like(rng, 40, 60)           # 780 pairs: several chunks of pairs with 20,000 resamples
+    kwargs = dict(method=method, n_resamples=20_000, seed=5, interval="bca")
+    one = pairwise_tests(x, n_jobs=1, **kwargs)
+    two = pairwise_tests(x, n_jobs=2, **kwargs)
+    for name in ("pvalue", "ci_low", "ci_high", "critical_difference", "difference"):
+        np.testing.assert_array_equal(getattr(one, name), getattr(two, name), err_msg=name)
+
+
+def test_seed_changes_monte_carlo_results_and_fixes_them():
+    rng = np.random.default_rng(3)
+    a, b = rng.random(40), rng.random(40)
+    r1 = paired_test(a, b, method="bootstrap", n_resamples=500, seed=1)
+    assert r1 == paired_test(a, b, method="bootstrap", n_resamples=500, seed=1)
+    assert r1.ci != paired_test(a, b, method="bootstrap", n_resamples=500, seed=2).ci
+
+
+# --------------------------------------------------------------------------- bad input
+
+
+@pytest.mark.parametrize("kwargs, error, text", [
+    (dict(method="sign"), ValueError, "method must be one of"),
+    (dict(interval="basic"), ValueError, "interval must be one of"),
+    (dict(confidence=95), ValueError, "confidence must be strictly between 0 and 1"),
+    (dict(n_resamples=0), ValueError, "n_resamples must be an integer >= 1"),
+    (dict(seed=-3), ValueError, "seed must be an integer >= 0"),
+    (dict(exact="yes"), TypeError, "exact must be True, False or None"),
+])
+def test_bad_arguments_are_named(kwargs, error, text):
+    with pytest.raises(error, match=text):
+        paired_test([0.1, 0.2, 0.3], [0.2, 0.2, 0.1], **kwargs)
+
+
+def test_bad_data_is_named():
+    with pytest.raises(ValueError, match="a and b must hold the same queries: got 3 and 2"):
+        paired_test([0.1, 0.2, 0.3], [0.2, 0.2])
+    with pytest.raises(ValueError, match=r"b must be finite, got np.float64\(nan\) at index 1"):
+        paired_test([0.1, 0.2], [0.2, float("nan")])
+    with pytest.raises(ValueError, match="a must hold at least 2 queries"):
+        paired_test([0.1], [0.2])
+    with pytest.raises(ValueError, match="pairs must name two different rows"):
+        pairwise_tests([[0.1, 0.2], [0.3, 0.1]], [(0, 0)])
