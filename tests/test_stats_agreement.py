@@ -1,0 +1,98 @@
+"""Rank correlations and swap rates against direct computations from their definitions."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from ndcg_research.stats import disjoint_subset_means, kendall_tau, swap_rates, tau_ap
+
+
+def tau_ap_by_definition(reference, other) -> float:
+    """Yilmaz, Aslam & Robertson (2008), eq. (2), one position at a time."""
+    n = len(reference)
+    by_other = sorted(range(n), key=lambda s: -other[s])
+    total = 0.0
+    for i in range(1, n):
+        item = by_other[i]
+        correct = sum(1 for above in by_other[:i] if reference[above] > reference[item])
+        total += correct / i
+    return 2.0 / (n - 1) * total - 1.0
+
+
+def test_tau_ap_by_hand():
+    truth = [5, 4, 3, 2, 1]          # systems s0 > s1 > s2 > s3 > s4
+    other = [4, 3, 5, 2, 1]          # order by other: s2, s0, s1, s3, s4
+    # s0 at 2: above it s2 (truth 3 < 5) -> 0/1; s1 at 3: s2 no, s0 yes -> 1/2;
+    # s3 at 4: all three above in truth -> 3/3; s4 at 5: 4/4.  tau_AP = 2/4 * (0 + 1/2 + 1 + 1) - 1 = 0.25
+    assert tau_ap(truth, other) == pytest.approx(0.25)
+    assert tau_ap(truth, truth) == 1.0
+    assert tau_ap(truth, truth[::-1]) == -1.0
+
+
+def test_tau_ap_equals_its_definition_on_random_orderings():
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        n = int(rng.integers(2, 15))
+        a, b = rng.permutation(n).astype(float), rng.permutation(n).astype(float)
+        assert tau_ap(a, b) == pytest.approx(tau_ap_by_definition(a, b), abs=1e-12)
+
+
+def test_kendall_tau_counts_concordant_pairs_without_ties():
+    rng = np.random.default_rng(1)
+    a, b = rng.random(12), rng.random(12)
+    pairs = list(itertools.combinations(range(12), 2))
+    concordant = sum(np.sign(a[i] - a[j]) == np.sign(b[i] - b[j]) for i, j in pairs)
+    assert kendall_tau(a, b) == pytest.approx((2 * concordant - len(pairs)) / len(pairs), abs=1e-12)
+
+
+def test_tau_ap_refuses_ties():
+    with pytest.raises(ValueError, match="other has tied scores"):
+        tau_ap([3, 2, 1], [1, 1, 0])
+
+
+def test_disjoint_subsets_are_disjoint_and_of_the_right_size():
+    # one "system" scores query q with 2**q: the sum over a subset identifies the subset exactly
+    n, size = 40, 12
+    powers = 2.0 ** np.arange(n)
+    x = np.vstack([powers, np.zeros(n)])
+    means = disjoint_subset_means(x, size, trials=30, seed=3)
+    for first, second in zip(means[0][:, 0], means[1][:, 0]):
+        a = int(round(first * size))
+        b = int(round(second * size))
+        assert bin(a).count("1") == size and bin(b).count("1") == size and a & b == 0
+
+
+def test_subsets_do_not_depend_on_the_other_sizes_asked_for():
+    x = np.random.default_rng(2).random((4, 50))
+    both = swap_rates(x, [5, 20], trials=40, seed=9)
+    alone = swap_rates(x, [20], trials=40, seed=9)
+    assert both[both["size"] == 20].reset_index(drop=True).equals(alone)
+
+
+def test_swap_rates_equal_a_direct_count():
+    rng = np.random.default_rng(4)
+    x = rng.random((6, 60)) + np.linspace(0, 0.1, 6)[:, None]
+    edges = [0.0, 0.02, 0.05]
+    table = swap_rates(x, [10], trials=50, bins=edges, seed=1)
+    means = disjoint_subset_means(x, 10, trials=50, seed=1)
+    counts = [0, 0, 0]
+    swaps = [0, 0, 0]
+    for t in range(50):
+        for i, j in itertools.combinations(range(6), 2):
+            d1 = means[0][t, i] - means[0][t, j]
+            d2 = means[1][t, i] - means[1][t, j]
+            k = 2 if abs(d1) >= 0.05 else (1 if abs(d1) >= 0.02 else 0)
+            counts[k] += 1
+            swaps[k] += d1 * d2 < 0
+    assert table.pairs.tolist() == counts and table.swaps.tolist() == swaps
+    assert table.bin_high.tolist() == [0.02, 0.05, float("inf")]
+
+
+def test_bad_sizes_are_named():
+    with pytest.raises(ValueError, match="size must be at most half the 10 queries"):
+        swap_rates(np.zeros((2, 10)), [6])
+    with pytest.raises(ValueError, match="bins must be increasing"):
+        swap_rates(np.zeros((2, 10)), [2], bins=[0.1, 0.05])
