@@ -32,6 +32,7 @@ first sign is ``+1``. The sign-flip null distribution of ``|mean(s * d)|`` is sy
 
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
@@ -212,7 +213,9 @@ def map_in_threads(function: Callable[[T], R], items: Iterable[T], n_jobs: int) 
     """``[function(item) for item in items]``, on ``n_jobs`` threads (numpy's heavy calls release the GIL).
 
     The results come back in the order of ``items``; each item is computed the same way whatever
-    ``n_jobs`` is, so results do not depend on it.
+    ``n_jobs`` is, so results do not depend on it. With several workers, BLAS runs on one thread
+    per worker (through threadpoolctl, when installed) so that workers and BLAS threads do not
+    compete for the same cores.
 
     Examples
     --------
@@ -223,5 +226,10 @@ def map_in_threads(function: Callable[[T], R], items: Iterable[T], n_jobs: int) 
     n_jobs = check_n_jobs(n_jobs)
     if n_jobs == 1 or len(items) <= 1:
         return [function(item) for item in items]
-    with ThreadPoolExecutor(max_workers=min(n_jobs, len(items))) as pool:
+    try:
+        from threadpoolctl import threadpool_limits
+        one_blas_thread: Any = threadpool_limits(1, user_api="blas")
+    except ImportError:  # pragma: no cover - threadpoolctl is optional
+        one_blas_thread = contextlib.nullcontext()
+    with one_blas_thread, ThreadPoolExecutor(max_workers=min(n_jobs, len(items))) as pool:
         return list(pool.map(function, items))
