@@ -7,7 +7,7 @@ import itertools
 import numpy as np
 import pytest
 
-from ndcg_research.stats import disjoint_subset_means, kendall_tau, swap_rates, tau_ap
+from ndcg_research.stats import disjoint_subset_means, kendall_tau, swap_rates, tau_ap, variance_components
 
 
 def tau_ap_by_definition(reference, other) -> float:
@@ -96,3 +96,27 @@ def test_bad_sizes_are_named():
         swap_rates(np.zeros((2, 10)), [6])
     with pytest.raises(ValueError, match="bins must be increasing"):
         swap_rates(np.zeros((2, 10)), [2], bins=[0.1, 0.05])
+
+
+def test_variance_components_by_hand():
+    y = np.array([[0.3, 0.5, 0.9], [0.1, 0.4, 0.7]])
+    # system means 17/30, 12/30, grand mean 29/60; topic means 0.2, 0.45, 0.8
+    # MS_system = 3 * 2 * (5/60)^2 / 1 = 1/24; MS_topic = 2 * (0.2833^2 + 0.0333^2 + 0.3167^2) / 2 = 0.181667
+    # residuals +-1/60, -+1/30, +-1/60: MS_residual = 2 * (1/3600 + 4/3600 + 1/3600) / 2 = 1/600
+    v = variance_components(y)
+    assert v.interaction == pytest.approx(1 / 600)
+    assert v.system == pytest.approx((1 / 24 - 1 / 600) / 3)
+    assert v.topic == pytest.approx((0.181666666666666 - 1 / 600) / 2)
+    assert v.stability(3) == pytest.approx(v.system / (v.system + v.interaction / 3))
+    assert v.topics_for_stability(0.95) == pytest.approx(19 * v.interaction / v.system)
+
+
+def test_variance_components_recover_known_components():
+    # y = system effect + topic effect + interaction with variances 0.01, 0.04, 0.02: 400 x 400 cells
+    rng = np.random.default_rng(7)
+    y = (rng.normal(0, 0.1, (400, 1)) + rng.normal(0, 0.2, (1, 400)) + rng.normal(0, np.sqrt(0.02), (400, 400)))
+    v = variance_components(y)
+    # standard errors of the estimates: ~ sigma^2 sqrt(2 / 399) = 7e-4 (system), 2.8e-3 (topic), 1e-4 (residual)
+    assert v.system == pytest.approx(0.01, abs=0.003)
+    assert v.topic == pytest.approx(0.04, abs=0.012)
+    assert v.interaction == pytest.approx(0.02, abs=0.0006)

@@ -10,7 +10,8 @@
   ``compare`` command;
 - :mod:`~ndcg_research.stats.power`: :func:`discriminative_power` (Sakai 2006);
 - :mod:`~ndcg_research.stats.agreement`: :func:`kendall_tau`, :func:`tau_ap`, and swap
-  rates against query-set size (:func:`swap_rates`, Voorhees & Buckley 2002);
+  rates against query-set size (:func:`swap_rates`, Voorhees & Buckley 2002), variance
+  components and stability (:func:`variance_components`, Kanoulas & Aslam 2009);
 - :mod:`~ndcg_research.stats.resampling`: the seeded resamples shared by all pairs;
 - :mod:`~ndcg_research.stats.cli`: ``python -m ndcg_research compare``.
 
@@ -45,6 +46,8 @@ __all__ = [
     "tau_ap",
     "disjoint_subset_means",
     "swap_rates",
+    "variance_components",
+    "VarianceComponents",
 ]
 
 _MODULES = {
@@ -53,7 +56,7 @@ _MODULES = {
     "compare_systems": "compare", "Comparison": "compare",
     "discriminative_power": "power", "DiscriminativePower": "power",
     "kendall_tau": "agreement", "tau_ap": "agreement", "disjoint_subset_means": "agreement",
-    "swap_rates": "agreement",
+    "swap_rates": "agreement", "variance_components": "agreement", "VarianceComponents": "agreement",
 }
 
 

@@ -1,0 +1,80 @@
+"""The simulated test collection of notebook 07 (ndcg_research.studies.collection)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+import pytrec_eval
+
+import ndcg_research as nr
+from ndcg_research.studies.collection import TOPIC_BLOCK, CollectionModel, simulate_collection
+
+SMALL = CollectionModel(systems=4, documents=120, depth=30, relevant_median=8)
+
+
+def test_topics_do_not_depend_on_how_many_are_simulated():
+    many = simulate_collection(SMALL, topics=2 * TOPIC_BLOCK + 7, seed=3)
+    few = simulate_collection(SMALL, topics=TOPIC_BLOCK + 2, seed=3)
+    np.testing.assert_array_equal(many.grades[: few.n_topics], few.grades)
+    np.testing.assert_array_equal(many.ranked_documents[:, : few.n_topics], few.ranked_documents)
+    assert not np.array_equal(simulate_collection(SMALL, topics=20, seed=4).grades, many.grades[:20])
+
+
+def test_judgments_and_runs_are_well_formed():
+    c = simulate_collection(SMALL, topics=80, seed=1)
+    assert set(np.unique(c.grades)) <= {0, 1, 2, 3}
+    relevant = np.count_nonzero(c.grades, axis=1)
+    assert relevant.min() >= 1 and relevant.max() <= SMALL.documents // 2
+    # each run: depth distinct documents, scores decreasing
+    docs = np.sort(c.ranked_documents, axis=2)
+    assert np.all(np.diff(docs, axis=2) > 0)
+    assert np.all(np.diff(c.ranked_scores, axis=2) <= 0)
+    assert c.systems == ["sys1", "sys2", "sys3", "sys4"]
+    np.testing.assert_allclose(c.skills, [1.0, 2 / 3, 1 / 3, 0.0], rtol=1e-15)
+
+
+def test_per_topic_ndcg_equals_one_query_at_a_time():
+    c = simulate_collection(SMALL, topics=12, seed=2)
+    values = c.scores(gain="exp2", discount="zipf", k=10)
+    grades = c.ranked_grades()
+    for s in range(SMALL.systems):
+        for t in range(12):
+            expected = nr.ndcg(grades[s, t].tolist(), 10, ideal=c.grades[t].tolist(), gain="exp2", discount="zipf")
+            assert values[s, t] == pytest.approx(expected, abs=1e-12)
+
+
+def test_written_trec_files_evaluate_to_the_same_ndcg_in_trec_eval(tmp_path):
+    c = simulate_collection(SMALL, topics=15, seed=5)
+    qrels_path, run_paths = c.write_trec(tmp_path)
+    qrels: dict[str, dict[str, int]] = {}
+    for line in qrels_path.read_text().splitlines():
+        topic, _, doc, grade = line.split()
+        qrels.setdefault(topic, {})[doc] = int(grade)
+    evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg"})
+    ours = c.scores()                                   # linear gain, log2, whole run, ideal from all judgments
+    for s, path in enumerate(run_paths):
+        run: dict[str, dict[str, float]] = {}
+        for line in path.read_text().splitlines():
+            topic, _, doc, _, score, _ = line.split()
+            run.setdefault(topic, {})[doc] = float(score)
+        result = evaluator.evaluate(run)
+        for t, topic in enumerate(sorted(result)):
+            assert result[topic]["ndcg"] == pytest.approx(ours[s, t], abs=1e-9)
+
+
+def test_better_skill_gives_higher_mean_ndcg_on_many_topics():
+    c = simulate_collection(CollectionModel(systems=5, documents=200, depth=50), topics=600, seed=0)
+    for discount in ("log2", "power(beta=2)", "none"):
+        means = c.scores(discount=discount).mean(axis=1)
+        assert np.all(np.diff(means) < 0), discount
+
+
+@pytest.mark.parametrize("kwargs, text", [
+    (dict(systems=1), "systems must be an integer >= 2"),
+    (dict(depth=600), "depth \\(600\\) must not exceed documents"),
+    (dict(topic_sd=-1.0), "topic_sd must be >= 0"),
+    (dict(grade_probabilities=(0.5, 0.5, 0.5)), "grade_probabilities must be 3 probabilities"),
+])
+def test_bad_model_parameters_are_named(kwargs, text):
+    with pytest.raises((ValueError, TypeError), match=text):
+        CollectionModel(**kwargs)
