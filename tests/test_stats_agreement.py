@@ -86,13 +86,13 @@ def test_swap_rates_equal_a_direct_count():
             d2 = means[1][t, i] - means[1][t, j]
             k = 2 if abs(d1) >= 0.05 else (1 if abs(d1) >= 0.02 else 0)
             counts[k] += 1
-            swaps[k] += d1 * d2 < 0
+            swaps[k] += abs(d1) > 1e-12 and abs(d2) > 1e-12 and d1 * d2 < 0
     assert table.pairs.tolist() == counts and table.swaps.tolist() == swaps
     assert table.bin_high.tolist() == [0.02, 0.05, float("inf")]
 
 
 def test_bad_sizes_are_named():
-    with pytest.raises(ValueError, match="size must be at most half the 10 queries"):
+    with pytest.raises(ValueError, match="size must be at most 1/2 of the 10 queries"):
         swap_rates(np.zeros((2, 10)), [6])
     with pytest.raises(ValueError, match="bins must be increasing"):
         swap_rates(np.zeros((2, 10)), [2], bins=[0.1, 0.05])

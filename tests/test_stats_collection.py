@@ -78,3 +78,31 @@ def test_better_skill_gives_higher_mean_ndcg_on_many_topics():
 def test_bad_model_parameters_are_named(kwargs, text):
     with pytest.raises((ValueError, TypeError), match=text):
         CollectionModel(**kwargs)
+
+
+def test_ordering_accuracy_equals_a_direct_count():
+    from ndcg_research.stats import query_subsets
+    from ndcg_research.studies.collection import ordering_accuracy
+
+    rng = np.random.default_rng(8)
+    x = np.round(rng.random((5, 40)), 1)          # rounded: ties in subset means occur
+    skills = [5.0, 4.0, 3.0, 2.0, 1.0]
+    acc = ordering_accuracy(x, skills, [3, 8], trials=25, seed=2)
+    for row, size in enumerate([3, 8]):
+        subsets = query_subsets(40, size, trials=25, seed=2)[0]
+        for trial in range(25):
+            means = [x[s, subsets[trial]].mean() for s in range(5)]
+            score = 0.0
+            for i in range(5):
+                for j in range(i + 1, 5):
+                    gap = means[i] - means[j]
+                    score += 0.5 if abs(gap) <= 1e-12 else (1.0 if gap > 0 else 0.0)
+            assert acc[row, trial] == pytest.approx(score / 10, abs=1e-12)
+
+
+def test_queries_needed_interpolates_in_log_size():
+    from ndcg_research.studies.collection import queries_needed
+
+    assert queries_needed([5, 10, 20], [0.7, 0.8, 0.9], 0.7) == 5.0
+    assert queries_needed([5, 10, 20], [0.7, 0.8, 0.9], 0.85) == pytest.approx(np.sqrt(200))
+    assert np.isnan(queries_needed([5, 10], [0.7, 0.8], 0.95))

@@ -45,6 +45,7 @@ __all__ = [
     "kendall_tau",
     "tau_ap",
     "disjoint_subset_means",
+    "query_subsets",
     "swap_rates",
     "variance_components",
     "VarianceComponents",
@@ -55,7 +56,7 @@ _MODULES = {
     "adjust_pvalues": "multiple", "tukey_hsd": "multiple", "TukeyHSD": "multiple",
     "compare_systems": "compare", "Comparison": "compare",
     "discriminative_power": "power", "DiscriminativePower": "power",
-    "kendall_tau": "agreement", "tau_ap": "agreement", "disjoint_subset_means": "agreement",
+    "kendall_tau": "agreement", "tau_ap": "agreement", "disjoint_subset_means": "agreement", "query_subsets": "agreement",
     "swap_rates": "agreement", "variance_components": "agreement", "VarianceComponents": "agreement",
 }
 

@@ -16,7 +16,8 @@ Swap rate against query-set size (Voorhees & Buckley, SIGIR 2002): :func:`disjoi
 draws, ``trials`` times, two *disjoint* query subsets of size ``c`` and averages each system
 over each; :func:`swap_rates` bins the pairs of systems by their absolute difference on the
 first subset and counts how often the second subset orders the pair the other way (a swap:
-the two differences have opposite signs; a zero difference never swaps). The error rate
+the two differences have opposite signs; a difference within :data:`TIE_TOLERANCE` of zero is a
+tie, which never swaps, so that rounding in a sum cannot make one). The error rate
 per bin falls roughly exponentially with ``c``.
 
 Variance components (:func:`variance_components`): the two-way random-effects ANOVA of a
@@ -39,8 +40,12 @@ from ..core.validation import check_integer
 from .inputs import all_pairs, score_matrix
 from .resampling import SUBSET_STREAM, block_generator, check_seed
 
-__all__ = ["kendall_tau", "tau_ap", "disjoint_subset_means", "swap_rates", "VarianceComponents",
+__all__ = ["TIE_TOLERANCE", "kendall_tau", "tau_ap", "query_subsets", "disjoint_subset_means", "swap_rates", "VarianceComponents",
            "variance_components"]
+
+
+#: Two means closer than this (absolute) are tied.
+TIE_TOLERANCE = 1e-12
 
 
 def _ordering_scores(values: Any, name: str) -> np.ndarray:
@@ -103,6 +108,36 @@ def tau_ap(reference: Any, other: Any) -> float:
     return float(2.0 / (n - 1) * np.sum(correct / np.arange(1, n)) - 1.0)
 
 
+def query_subsets(n_queries: int, size: int, *, trials: int, seed: int = 0, count: int = 1) -> np.ndarray:
+    """Random query subsets: ``trials`` times, ``count`` disjoint subsets of ``size`` of ``n_queries`` queries.
+
+    Trial ``i`` shuffles the queries and cuts the first ``count * size`` into ``count`` subsets;
+    the subsets of ``size`` draw from ``SeedSequence(seed, spawn_key=(SUBSET_STREAM, size))``, so
+    they do not depend on the other sizes asked for.
+
+    Returns
+    -------
+    numpy.ndarray
+        Query indices, shape ``(count, trials, size)``.
+
+    Examples
+    --------
+    >>> s = query_subsets(10, 3, trials=4, count=2)
+    >>> s.shape, all(len(set(s[0, i]) | set(s[1, i])) == 6 for i in range(4))
+    ((2, 4, 3), True)
+    """
+    n = check_integer(n_queries, "n_queries")
+    size = check_integer(size, "size")
+    trials = check_integer(trials, "trials")
+    count = check_integer(count, "count")
+    if count * size > n:
+        raise ValueError(f"size must be at most 1/{count} of the {n} queries to draw {count} disjoint subsets, "
+                         f"got {size}")
+    rng = block_generator(check_seed(seed), SUBSET_STREAM, size)
+    order = rng.permuted(np.broadcast_to(np.arange(n), (trials, n)), axis=1)[:, : count * size]
+    return order.reshape(trials, count, size).transpose(1, 0, 2)
+
+
 def disjoint_subset_means(scores: Any, size: int, *, trials: int, seed: int = 0) -> np.ndarray:
     """Means of every system over two disjoint random query subsets of ``size`` queries, ``trials`` times.
 
@@ -130,17 +165,8 @@ def disjoint_subset_means(scores: Any, size: int, *, trials: int, seed: int = 0)
     ((2, 4, 2), True)
     """
     matrix, _ = score_matrix(scores)
-    size = check_integer(size, "size")
-    trials = check_integer(trials, "trials")
-    n = matrix.shape[1]
-    if 2 * size > n:
-        raise ValueError(f"size must be at most half the {n} queries to draw two disjoint subsets, got {size}")
-    rng = block_generator(check_seed(seed), SUBSET_STREAM, size)
-    order = rng.permuted(np.broadcast_to(np.arange(n), (trials, n)), axis=1)[:, : 2 * size]
-    picked = matrix[:, order]                       # systems x trials x 2 size
-    first = picked[:, :, :size].mean(axis=2).T
-    second = picked[:, :, size:].mean(axis=2).T
-    return np.stack([first, second])
+    subsets = query_subsets(matrix.shape[1], size, trials=trials, seed=seed, count=2)
+    return matrix[:, subsets].mean(axis=3).transpose(1, 2, 0)      # (2, trials, systems)
 
 
 def swap_rates(
@@ -190,7 +216,7 @@ def swap_rates(
         means = disjoint_subset_means(matrix, size, trials=trials, seed=seed)
         d1 = means[0][:, first] - means[0][:, second]        # trials x pairs
         d2 = means[1][:, first] - means[1][:, second]
-        swapped = (d1 * d2 < 0).ravel()
+        swapped = ((np.abs(d1) > TIE_TOLERANCE) & (np.abs(d2) > TIE_TOLERANCE) & (d1 * d2 < 0)).ravel()
         where = np.searchsorted(edges, np.abs(d1).ravel(), side="right") - 1   # -1: below the first edge
         counts = np.bincount(where[where >= 0], minlength=edges.size)
         swaps = np.bincount(where[where >= 0], weights=swapped[where >= 0], minlength=edges.size)

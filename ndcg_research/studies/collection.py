@@ -48,8 +48,10 @@ import numpy as np
 
 from ..core.metrics import ndcg
 from ..core.validation import check_integer, check_number
+from ..stats.agreement import TIE_TOLERANCE, query_subsets
 
-__all__ = ["TOPIC_BLOCK", "CollectionModel", "Collection", "simulate_collection"]
+__all__ = ["TOPIC_BLOCK", "CollectionModel", "Collection", "simulate_collection", "ordering_accuracy",
+           "queries_needed"]
 
 #: Topics per seeded block.
 TOPIC_BLOCK = 50
@@ -241,3 +243,78 @@ def _simulate_block(model: CollectionModel, seed: int, block: int) -> tuple[np.n
     order = np.argsort(-top_scores, axis=2, kind="stable")
     ranked = np.take_along_axis(top, order, axis=2).astype(np.int32)
     return grades, ranked, np.take_along_axis(top_scores, order, axis=2)
+
+
+def ordering_accuracy(scores: Any, skills: Any, sizes: Any, *, trials: int, seed: int = 0) -> np.ndarray:
+    """Share of system pairs that the mean over a random query subset orders as their true skills do.
+
+    For each size ``c`` and each of ``trials`` random subsets of ``c`` queries
+    (:func:`ndcg_research.stats.query_subsets`; the same subsets for every measure with the
+    same number of queries and seed), the systems' means over the subset are compared pair
+    by pair with the true order; a tie in the means (closer than
+    :data:`ndcg_research.stats.agreement.TIE_TOLERANCE`) counts half.
+
+    Parameters
+    ----------
+    scores : array-like
+        Systems x queries of one measure.
+    skills : array-like
+        True skill of each system (higher is better; no ties).
+    sizes : iterable of int
+        Query-subset sizes.
+    trials : int
+    seed : int, default 0
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(len(sizes), trials)``.
+
+    Examples
+    --------
+    >>> x = np.array([[0.9, 0.8, 0.7, 0.9], [0.1, 0.2, 0.3, 0.2]])
+    >>> ordering_accuracy(x, [2.0, 1.0], [1, 2], trials=3).tolist()
+    [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]
+    """
+    matrix = np.asarray(scores, dtype=np.float64)
+    truth = np.asarray(skills, dtype=np.float64)
+    if matrix.ndim != 2 or truth.shape != (matrix.shape[0],):
+        raise ValueError(f"scores must be systems x queries and skills one per system, got shapes "
+                         f"{matrix.shape} and {truth.shape}")
+    first, second = np.triu_indices(matrix.shape[0], k=1)
+    right = np.sign(truth[first] - truth[second])
+    if np.any(right == 0):
+        raise ValueError("skills must not tie: the true order of every pair must be known")
+    out = []
+    for size in sizes:
+        subsets = query_subsets(matrix.shape[1], size, trials=trials, seed=seed)[0]
+        means = matrix[:, subsets].mean(axis=2)                       # systems x trials
+        gap = means[first] - means[second]
+        agree = np.where(np.abs(gap) <= TIE_TOLERANCE, 0.0, np.sign(gap)) * right[:, None]   # +1 right, -1 wrong, 0 tie
+        out.append(((agree + 1) / 2).mean(axis=0))
+    return np.array(out)
+
+
+def queries_needed(sizes: Any, curve: Any, target: float) -> float:
+    """Smallest number of queries at which an increasing ``curve`` over ``sizes`` reaches ``target``.
+
+    Linear interpolation in ``log(size)`` between the first size that reaches the target and the
+    one before; the first size if it already does; NaN if no size does.
+
+    Examples
+    --------
+    >>> round(queries_needed([10, 40], [0.8, 0.9], 0.85), 6)    # halfway in log scale: sqrt(10 * 40)
+    20.0
+    >>> queries_needed([10, 40], [0.8, 0.84], 0.85)
+    nan
+    """
+    c = np.asarray(sizes, dtype=np.float64)
+    y = np.asarray(curve, dtype=np.float64)
+    reached = np.flatnonzero(y >= target)
+    if reached.size == 0:
+        return float("nan")
+    i = int(reached[0])
+    if i == 0:
+        return float(c[0])
+    fraction = (target - y[i - 1]) / (y[i] - y[i - 1])
+    return float(np.exp(np.log(c[i - 1]) + fraction * (np.log(c[i]) - np.log(c[i - 1]))))
