@@ -51,7 +51,7 @@ from ..core.validation import check_integer, check_number
 from ..stats.agreement import TIE_TOLERANCE, query_subsets
 
 __all__ = ["TOPIC_BLOCK", "CollectionModel", "Collection", "simulate_collection", "ordering_accuracy",
-           "queries_needed"]
+           "queries_needed", "queries_needed_interval"]
 
 #: Topics per seeded block.
 TOPIC_BLOCK = 50
@@ -318,3 +318,46 @@ def queries_needed(sizes: Any, curve: Any, target: float) -> float:
         return float(c[0])
     fraction = (target - y[i - 1]) / (y[i] - y[i - 1])
     return float(np.exp(np.log(c[i - 1]) + fraction * (np.log(c[i]) - np.log(c[i - 1]))))
+
+
+def queries_needed_interval(sizes: Any, accuracy: Any, target: float, *, confidence: float = 0.95,
+                            n_resamples: int = 1000, seed: int = 0) -> tuple[float, float, float]:
+    """:func:`queries_needed` of the mean curve over trials, with a bootstrap interval over the trials.
+
+    Parameters
+    ----------
+    sizes : array-like
+        Query-set sizes (increasing).
+    accuracy : array-like
+        ``len(sizes) x trials`` values (e.g. from :func:`ordering_accuracy`); trial ``i`` of every
+        size is resampled together.
+    target : float
+    confidence : float, default 0.95
+    n_resamples : int, default 1000
+    seed : int, default 0
+        Entropy of the resampled trials (the same resamples for every call with the same number of
+        trials and seed, so two measures' intervals come from the same resampled trials).
+
+    Returns
+    -------
+    (float, float, float)
+        Estimate, lower and upper limits (percentile interval; a resample whose curve never
+        reaches the target counts as infinitely many queries, so the upper limit can be inf).
+
+    Examples
+    --------
+    >>> acc = np.array([[0.7, 0.8, 0.75], [0.9, 0.95, 0.92]])
+    >>> tuple(round(v, 2) for v in queries_needed_interval([10, 20], acc, 0.85, n_resamples=200))
+    (14.92, 13.43, 16.82)
+    """
+    y = np.asarray(accuracy, dtype=np.float64)
+    c = np.asarray(sizes, dtype=np.float64)
+    if y.ndim != 2 or y.shape[0] != c.size:
+        raise ValueError(f"accuracy must be len(sizes) x trials, got shape {y.shape} for {c.size} sizes")
+    estimate = queries_needed(c, y.mean(axis=1), target)
+    rng = np.random.default_rng(np.random.SeedSequence(check_integer(seed, "seed", minimum=0), spawn_key=(1,)))
+    picks = rng.integers(0, y.shape[1], size=(check_integer(n_resamples, "n_resamples"), y.shape[1]))
+    needed = np.array([queries_needed(c, y[:, p].mean(axis=1), target) for p in picks])
+    needed = np.where(np.isnan(needed), np.inf, needed)
+    low, high = np.quantile(needed, [(1 - confidence) / 2, (1 + confidence) / 2], method="inverted_cdf")
+    return estimate, float(low), float(high)
