@@ -12,6 +12,7 @@
 - :mod:`~ndcg_research.stats.agreement`: :func:`kendall_tau`, :func:`tau_ap`, and swap
   rates against query-set size (:func:`swap_rates`, Voorhees & Buckley 2002), variance
   components and stability (:func:`variance_components`, Kanoulas & Aslam 2009);
+- :mod:`~ndcg_research.stats.runs`: :func:`run_matrices`, per-query values of run files on common queries;
 - :mod:`~ndcg_research.stats.resampling`: the seeded resamples shared by all pairs;
 - :mod:`~ndcg_research.stats.cli`: ``python -m ndcg_research compare``.
 
@@ -49,6 +50,8 @@ __all__ = [
     "swap_rates",
     "variance_components",
     "VarianceComponents",
+    "run_matrices",
+    "RunMatrices",
 ]
 
 _MODULES = {
@@ -58,6 +61,7 @@ _MODULES = {
     "discriminative_power": "power", "DiscriminativePower": "power",
     "kendall_tau": "agreement", "tau_ap": "agreement", "disjoint_subset_means": "agreement", "query_subsets": "agreement",
     "swap_rates": "agreement", "variance_components": "agreement", "VarianceComponents": "agreement",
+    "run_matrices": "runs", "RunMatrices": "runs",
 }
 
 

@@ -1,0 +1,104 @@
+"""The compare command, end to end on TREC files written by the simulated collection."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from contextlib import redirect_stderr, redirect_stdout
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from ndcg_research.cli import main
+from ndcg_research.stats import compare_systems, run_matrices
+from ndcg_research.stats import cli as stats_cli
+from ndcg_research.stats.compare import COMPARE_METHODS
+from ndcg_research.stats.intervals import INTERVALS
+from ndcg_research.stats.multiple import CORRECTIONS
+from ndcg_research.studies.collection import CollectionModel, simulate_collection
+
+MODEL = CollectionModel(systems=4, documents=150, depth=40, relevant_median=10)
+
+
+@pytest.fixture(scope="module")
+def files(tmp_path_factory):
+    collection = simulate_collection(MODEL, topics=30, seed=11)
+    qrels, runs = collection.write_trec(tmp_path_factory.mktemp("trec"))
+    return collection, str(qrels), [str(r) for r in runs]
+
+
+def invoke(*argv: str) -> tuple[int, str, str]:
+    out, err = io.StringIO(), io.StringIO()
+    with redirect_stdout(out), redirect_stderr(err):
+        status = main(list(argv))
+    return status, out.getvalue(), err.getvalue()
+
+
+def test_csv_output_equals_the_library_on_the_simulators_values(files):
+    collection, qrels, runs = files
+    status, out, _ = invoke("compare", qrels, *runs, "-m", "ndcg@10", "--test", "permutation", "--correction", "bh",
+                            "--format", "csv", "--resamples", "2000", "--seed", "3")
+    assert status == 0
+    systems_text, pairs_text = out.split("\n\n")
+    systems = pd.read_csv(io.StringIO(systems_text))
+    pairs = pd.read_csv(io.StringIO(pairs_text))
+    expected = compare_systems(collection.scores(k=10), systems=collection.systems, method="permutation",
+                               correction="bh", n_resamples=2000, seed=3)
+    assert systems.system.tolist() == collection.systems and (systems.measure == "ndcg@10").all()
+    np.testing.assert_allclose(systems["mean"], expected.systems["mean"], rtol=1e-9)
+    np.testing.assert_allclose(systems[["ci_low", "ci_high"]], expected.systems[["ci_low", "ci_high"]], rtol=1e-8)
+    assert list(zip(pairs.system_a, pairs.system_b)) == list(zip(expected.pairs.system_a, expected.pairs.system_b))
+    np.testing.assert_allclose(pairs[["difference", "ci_low", "ci_high"]], expected.pairs[["difference", "ci_low", "ci_high"]],
+                               rtol=1e-8, atol=1e-12)
+    np.testing.assert_allclose(pairs[["pvalue", "pvalue_adjusted"]], expected.pairs[["pvalue", "pvalue_adjusted"]], rtol=1e-9)
+
+
+def test_json_and_text_outputs(files):
+    _, qrels, runs = files
+    status, out, _ = invoke("compare", qrels, *runs, "-m", "ndcg", "-m", "ndcg@5", "--format", "json")
+    assert status == 0
+    data = json.loads(out)
+    assert [d["measure"] for d in data] == ["ndcg", "ndcg@5"]
+    assert data[0]["test"] == "t" and data[0]["correction"] == "holm" and len(data[0]["pairs"]) == 6
+    p = [row["pvalue"] for row in data[0]["pairs"]]
+    adjusted = sorted(zip(p, [row["pvalue_adjusted"] for row in data[0]["pairs"]]))
+    assert adjusted[0][1] == pytest.approx(min(1, 6 * adjusted[0][0]))          # Holm's first step
+    status, out, _ = invoke("compare", qrels, *runs)
+    assert status == 0 and out.startswith("measure ndcg: 4 runs, 30 queries; test t, correction holm")
+    assert all(name in out for name in ("sys1", "sys4", "pvalue_adjusted"))
+
+
+def test_run_matrices_pair_the_queries(files):
+    collection, qrels, runs = files
+    data = run_matrices(qrels, runs, ["ndcg(gain=exp2, discount=zipf)"])
+    np.testing.assert_allclose(next(iter(data.matrices.values())), collection.scores(gain="exp2", discount="zipf"),
+                               atol=1e-12)
+    assert data.systems == collection.systems and data.queries.size == 30
+
+
+def test_errors_are_reported(files, tmp_path):
+    _, qrels, runs = files
+    status, _, err = invoke("compare", qrels, runs[0])
+    assert status == 1 and "at least 2 runs" in err
+    status, _, err = invoke("compare", str(tmp_path / "missing.txt"), *runs)
+    assert status == 1 and "missing.txt" in err
+    status, _, err = invoke("compare", qrels, *runs, "--test", "tukey", "--correction", "holm")
+    assert status == 1 and "correction must be 'none' with method='tukey'" in err
+    with pytest.raises(SystemExit) as exit_info, redirect_stderr(io.StringIO()):
+        main(["compare", qrels, *runs, "--confidence", "95"])
+    assert exit_info.value.code == 2
+
+
+def test_option_choices_are_the_librarys():
+    assert stats_cli.TESTS == COMPARE_METHODS
+    assert stats_cli.CORRECTIONS == CORRECTIONS
+    assert stats_cli.INTERVALS == INTERVALS
+
+
+def test_help_does_not_import_scipy():
+    code = ("import sys; from ndcg_research.cli import build_parser; build_parser(); "
+            "assert 'scipy' not in sys.modules and 'pandas' not in sys.modules, sorted(sys.modules)")
+    subprocess.run([sys.executable, "-c", code], check=True)
