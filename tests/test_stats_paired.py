@@ -269,3 +269,5 @@ def test_bad_data_is_named():
         paired_test([0.1], [0.2])
     with pytest.raises(ValueError, match="pairs must name two different rows"):
         pairwise_tests([[0.1, 0.2], [0.3, 0.1]], [(0, 0)])
+    with pytest.raises(ValueError, match="n_queries = 31 is more than the 30 it allows"):
+        paired_test(np.zeros(31), np.ones(31), method="permutation", exact=True)

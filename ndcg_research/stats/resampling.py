@@ -51,6 +51,7 @@ __all__ = [
     "RESAMPLE_BLOCK",
     "EXACT_BLOCK",
     "EXACT_MAX_QUERIES",
+    "EXACT_LIMIT",
     "block_generator",
     "check_seed",
     "check_n_jobs",
@@ -69,6 +70,8 @@ RESAMPLE_BLOCK = 10_000
 EXACT_BLOCK = 1 << 16
 #: Up to this many queries a sign-flip test enumerates every pattern by default.
 EXACT_MAX_QUERIES = 20
+#: The most queries an exact sign-flip test accepts when asked for (2**29 patterns).
+EXACT_LIMIT = 30
 
 ResampleKind = Literal["bootstrap", "sign-flip", "exact"]
 T = TypeVar("T")
@@ -153,8 +156,9 @@ class Resamples:
             raise ValueError(f"kind must be 'bootstrap', 'sign-flip' or 'exact', got {kind!r}")
         n = check_integer(n_queries, "n_queries", minimum=2)
         if kind == "exact":
-            if n > 40:
-                raise ValueError(f"an exact sign-flip test enumerates 2**(n-1) patterns; n_queries = {n} is too many")
+            if n > EXACT_LIMIT:
+                raise ValueError(f"an exact sign-flip test enumerates 2**(n-1) patterns; n_queries = {n} is more than "
+                                 f"the {EXACT_LIMIT} it allows (use the Monte Carlo test)")
             return cls("exact", n, 1 << (n - 1), 0)
         return cls(kind, n, check_integer(n_resamples, "n_resamples"), check_seed(seed))  # type: ignore[arg-type]
 

@@ -165,6 +165,16 @@ class Collection:
         ``qrels.txt`` lists every judged document (``topic 0 doc grade``); ``<system>.run``
         holds ``topic Q0 doc rank score <system>``. Topics are ``t001``..., documents ``d0001``...;
         ``topics`` keeps only the first so many.
+
+        Examples
+        --------
+        >>> import tempfile
+        >>> c = simulate_collection(CollectionModel(systems=2, documents=20, depth=5), topics=3, seed=1)
+        >>> qrels, runs = c.write_trec(tempfile.mkdtemp())
+        >>> [p.name for p in runs], len(qrels.read_text().splitlines())
+        (['sys1.run', 'sys2.run'], 60)
+        >>> runs[0].read_text().splitlines()[0].split()[:4]
+        ['t001', 'Q0', 'd0013', '1']
         """
         out = Path(folder)
         out.mkdir(parents=True, exist_ok=True)
