@@ -69,8 +69,13 @@ class Gain:
         object.__setattr__(self, "table", pairs)
 
     def __call__(self, grades: Any) -> np.ndarray:
-        """Gains of the given grades, as float64 (may contain inf if exp2 overflows)."""
-        rel = np.asarray(grades, dtype=np.float64)
+        """Gains of the given grades, as float64 (may contain inf if exp2 overflows).
+
+        The grades are made C-contiguous first: numpy's vectorised exp2 and expm1 serve
+        contiguous arrays, its scalar fallback strided ones, and the two can differ in
+        the last bit; equal grades must get bit-equal gains wherever they sit.
+        """
+        rel = np.ascontiguousarray(grades, dtype=np.float64)
         if self.name == "linear":
             return rel
         if self.name == "exp2":

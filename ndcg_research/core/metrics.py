@@ -318,12 +318,7 @@ def dcg(relevance: Any, k: int | None = None, *, gain: GainLike = "linear", disc
 
 
 def idcg(
-    relevance: Any,
-    k: int | None = None,
-    *,
-    ideal: Any = None,
-    gain: GainLike = "linear",
-    discount: DiscountLike = "log2",
+    relevance: Any, k: int | None = None, *, ideal: Any = None, gain: GainLike = "linear", discount: DiscountLike = "log2"
 ) -> Value:
     """Ideal DCG: the DCG of the known grades sorted by non-increasing gain, cut at k.
 
@@ -358,14 +353,8 @@ def idcg(
 
 
 def ndcg_parts(
-    relevance: Any,
-    k: int | None = None,
-    *,
-    ideal: Any = None,
-    gain: GainLike = "linear",
-    discount: DiscountLike = "log2",
-    zero_ideal: ZeroIdeal = "zero",
-    judged: Any = None,
+    relevance: Any, k: int | None = None, *, ideal: Any = None, gain: GainLike = "linear",
+    discount: DiscountLike = "log2", zero_ideal: ZeroIdeal = "zero", judged: Any = None,
 ) -> NDCGParts:
     """DCG, ideal DCG and nDCG computed together; arguments as in :func:`ndcg`.
 
@@ -382,14 +371,8 @@ def ndcg_parts(
 
 
 def ndcg(
-    relevance: Any,
-    k: int | None = None,
-    *,
-    ideal: Any = None,
-    gain: GainLike = "linear",
-    discount: DiscountLike = "log2",
-    zero_ideal: ZeroIdeal = "zero",
-    judged: Any = None,
+    relevance: Any, k: int | None = None, *, ideal: Any = None, gain: GainLike = "linear",
+    discount: DiscountLike = "log2", zero_ideal: ZeroIdeal = "zero", judged: Any = None,
 ) -> Value:
     r"""Normalized DCG: :math:`\mathrm{nDCG@k} = \mathrm{DCG@k} / \mathrm{IDCG@k}`, in [0, 1].
 
@@ -518,16 +501,8 @@ def _score_parts(
 
 
 def ndcg_parts_from_scores(
-    y_true: Any,
-    y_score: Any,
-    k: int | None = None,
-    *,
-    ideal: Any = None,
-    gain: GainLike = "linear",
-    discount: DiscountLike = "log2",
-    ties: Ties = "average",
-    zero_ideal: ZeroIdeal = "zero",
-    judged: Any = None,
+    y_true: Any, y_score: Any, k: int | None = None, *, ideal: Any = None, gain: GainLike = "linear",
+    discount: DiscountLike = "log2", ties: Ties = "average", zero_ideal: ZeroIdeal = "zero", judged: Any = None,
     threads: int | None = None,
 ) -> NDCGParts:
     """DCG, ideal DCG and nDCG from labels and scores; arguments as in :func:`ndcg_from_scores`.
@@ -545,16 +520,8 @@ def ndcg_parts_from_scores(
 
 
 def ndcg_from_scores(
-    y_true: Any,
-    y_score: Any,
-    k: int | None = None,
-    *,
-    ideal: Any = None,
-    gain: GainLike = "linear",
-    discount: DiscountLike = "log2",
-    ties: Ties = "average",
-    zero_ideal: ZeroIdeal = "zero",
-    judged: Any = None,
+    y_true: Any, y_score: Any, k: int | None = None, *, ideal: Any = None, gain: GainLike = "linear",
+    discount: DiscountLike = "log2", ties: Ties = "average", zero_ideal: ZeroIdeal = "zero", judged: Any = None,
     threads: int | None = None,
 ) -> Value:
     """nDCG of the ranking that sorts documents by decreasing model score.
@@ -614,12 +581,7 @@ def ndcg_from_scores(
 
 
 def dcg_from_scores(
-    y_true: Any,
-    y_score: Any,
-    k: int | None = None,
-    *,
-    gain: GainLike = "linear",
-    discount: DiscountLike = "log2",
+    y_true: Any, y_score: Any, k: int | None = None, *, gain: GainLike = "linear", discount: DiscountLike = "log2",
     ties: Ties = "average",
 ) -> Value:
     """DCG of the ranking by decreasing score; arguments as in :func:`ndcg_from_scores`.

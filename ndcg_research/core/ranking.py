@@ -25,14 +25,17 @@ def check_ties(ties: object) -> str:
     return str(ties)
 
 
-def _mean_from_first(first: np.ndarray, offsets_sum: np.ndarray, count: np.ndarray) -> np.ndarray:
-    """Mean of a group written as its first value plus the mean offset from it.
+def _run_means(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Mean of each run ``values[starts[i]:starts[i + 1]]`` (the runs cover ``values``, in order).
 
-    Exactly the common value when every member is equal (a plain sum / count is not:
-    0.1 + 0.1 + 0.1 = 0.30000000000000004), so that tied documents of equal grade keep
-    their gain and a perfect ranking keeps nDCG exactly 1.
+    Written as the run's first value plus the mean offset from it, so that a run of equal
+    values keeps its value exactly (a plain sum / count does not: 0.1 + 0.1 + 0.1 =
+    0.30000000000000004): tied documents of equal grade keep their gain, and a perfect
+    ranking keeps nDCG exactly 1.
     """
-    return first + offsets_sum / count
+    counts = np.diff(np.append(starts, values.size))
+    first = values[starts]
+    return first + np.add.reduceat(values - np.repeat(first, counts), starts) / counts
 
 
 def group_means(sorted_scores: np.ndarray, sorted_gains: np.ndarray) -> np.ndarray:
@@ -51,40 +54,69 @@ def group_means(sorted_scores: np.ndarray, sorted_gains: np.ndarray) -> np.ndarr
     new_group[:, 1:] = sorted_scores[:, 1:] != sorted_scores[:, :-1]
     if new_group.all():  # no ties: nothing to average
         return sorted_gains
-    flat_gains = sorted_gains.ravel().astype(np.float64, copy=False)
-    group = np.cumsum(new_group.ravel()) - 1  # ids run on across rows, each row starts a new group
-    first = flat_gains[new_group.ravel()]
-    means = _mean_from_first(first, np.bincount(group, weights=flat_gains - first[group]), np.bincount(group))
-    return means[group].reshape(sorted_gains.shape)
+    starts = np.flatnonzero(new_group)  # runs of equal scores; each row starts a new one
+    means = _run_means(sorted_gains.ravel().astype(np.float64, copy=False), starts)
+    return np.repeat(means, np.diff(np.append(starts, sorted_gains.size))).reshape(sorted_gains.shape)
 
 
 class _Straddle(NamedTuple):
-    """Rows where a group of equal scores crosses the cut at rank k."""
+    """The rows where a group of equal scores crosses the cut at rank k, and that group's members."""
 
-    rows: np.ndarray  # their indices
+    rows: np.ndarray  # the rows, ascending
     above: np.ndarray  # per row: how many scores are strictly above the group's
-    group: np.ndarray  # per row: mask of the group's members (the entries equal to the k-th largest score)
+    member_rows: np.ndarray  # the group's members, row by row (ascending), ...
+    members: np.ndarray  # ... as flat (row-major) positions
 
 
 def _top_k(scores: np.ndarray, k: int) -> tuple[np.ndarray, _Straddle | None]:
     """The k highest scores of each row of a 2-D array (1 <= k < width), equal scores at the cut by index.
 
     Returns the k chosen columns of each row, in column order, and the rows where a group of
-    equal scores crosses the cut (None if there is none). The k-th largest score comes from a
-    partition of the values (cheaper than argpartition); one pass then settles the common case
-    of no straddling group.
+    equal scores crosses the cut (None if there is none). Two strategies, the same result:
+
+    - heavy ties (the first row's highest score is shared by k or more entries): if that holds
+      in every row, each row's first k ranks belong to its top group, and the maximum of each
+      row is all that is needed (no partition);
+    - otherwise the k-th largest score of each row comes from a partition of the values
+      (cheaper than argpartition); one pass then settles the common case of no straddling
+      group, and else only the candidates (the entries at or above the k-th largest score)
+      are looked at again, never the rest of the row.
     """
     n_rows, width = scores.shape
-    kth = np.partition(scores, width - k, axis=1)[:, width - k : width - k + 1]
-    at_least = scores >= kth
+    row_starts = np.arange(n_rows) * width
+    if np.count_nonzero(scores[0] == scores[0].max()) >= k:
+        top_group = scores == scores.max(axis=1, keepdims=True)
+        n_members = np.count_nonzero(top_group, axis=1)
+        if np.all(n_members >= k):
+            members = np.flatnonzero(top_group)  # row by row
+            first = np.cumsum(n_members) - n_members
+            chosen = members[first[:, None] + np.arange(k)] - row_starts[:, None]
+            member_rows = np.repeat(np.arange(n_rows), n_members)
+            return chosen, _straddle(n_members > k, np.zeros(n_rows, np.intp), member_rows, members)
+    kth = np.partition(scores, width - k, axis=1)[:, width - k]
+    at_least = scores >= kth[:, None]
     if np.count_nonzero(at_least) == n_rows * k:
-        return (np.flatnonzero(at_least) % width).reshape(n_rows, k), None
-    rows = np.flatnonzero(np.count_nonzero(at_least, axis=1) > k)
-    group = scores[rows] == kth[rows]
-    above = np.count_nonzero(at_least[rows], axis=1) - np.count_nonzero(group, axis=1)
-    # Of the group's members, keep the lowest-indexed ones that fill up to k.
-    at_least[rows] &= ~group | (np.cumsum(group, axis=1) <= (k - above)[:, None])
-    return (np.flatnonzero(at_least) % width).reshape(n_rows, k), _Straddle(rows, above, group)
+        return np.flatnonzero(at_least).reshape(n_rows, k) - row_starts[:, None], None
+    candidates = np.flatnonzero(at_least)  # row by row
+    n_candidates = np.count_nonzero(at_least, axis=1)  # >= k in every row
+    rows = np.repeat(np.arange(n_rows), n_candidates)
+    in_group = np.take(scores, candidates) == kth[rows]
+    first = np.cumsum(n_candidates) - n_candidates
+    seen = np.cumsum(in_group)  # group members so far, counted on across rows
+    rank_in_group = seen - (seen[first] - in_group[first])[rows]  # 1, 2, ... within each row's group
+    above = n_candidates - np.add.reduceat(in_group, first)
+    # Keep every candidate above the group, and its lowest-indexed members up to k.
+    keep = ~in_group | (rank_in_group <= (k - above)[rows])
+    chosen = candidates[keep].reshape(n_rows, k) - row_starts[:, None]
+    return chosen, _straddle(n_candidates > k, above, rows[in_group], candidates[in_group])
+
+
+def _straddle(straddling: np.ndarray, above: np.ndarray, member_rows: np.ndarray, members: np.ndarray) -> _Straddle | None:
+    """The straddling rows (mask) with their groups' members (given for every row), or None if there is none."""
+    if not straddling.any():
+        return None
+    keep = straddling[member_rows]
+    return _Straddle(np.flatnonzero(straddling), above[straddling], member_rows[keep], members[keep])
 
 
 def top_order(scores: np.ndarray, k: int) -> np.ndarray:
@@ -134,22 +166,23 @@ def _order_all(gains: np.ndarray, scores: np.ndarray, ties: str) -> np.ndarray:
     return np.take_along_axis(gains, order, 1)
 
 
-def _straddling_group(gains: np.ndarray, at: np.ndarray, k: int, ties: str) -> np.ndarray:
-    """Gains at the first k ranks of each row's group of tied scores (``at``), under a tie rule.
+def _straddling_group(gains: np.ndarray, straddle: _Straddle, k: int, ties: str) -> np.ndarray:
+    """Gains at the first k ranks of each straddling row's tied group, under a tie rule.
 
-    "average": the group's mean gain at every rank; "pessimistic" / "optimistic": the k
-    lowest / highest gains of the group, in that order. Only the group's members are read:
-    one pass over the row, and a partition for the two extreme rules.
+    "average": the group's mean gain at every rank; "pessimistic" / "optimistic": the group's
+    k lowest / highest gains, in that order. Only the group's members are read.
     """
-    count = np.count_nonzero(at, axis=1)
+    member_gains = np.take(gains, straddle.members).astype(np.float64, copy=False)
     if ties == "average":
-        first = np.take_along_axis(gains, np.argmax(at, axis=1)[:, None], 1)[:, 0].astype(np.float64)
-        offsets = np.where(at, gains - first[:, None], 0.0).sum(axis=1)
-        return np.repeat(_mean_from_first(first, offsets, count)[:, None], k, axis=1)
+        starts = np.searchsorted(straddle.member_rows, straddle.rows)
+        return np.repeat(_run_means(member_gains, starts)[:, None], k, axis=1)
+    # The members' gains, one row per straddling row, padded with +inf; the k smallest of +-gain.
     sign = 1.0 if ties == "pessimistic" else -1.0
-    key = np.where(at, sign * gains, np.inf)  # members first, smallest key first
-    width = min(k, key.shape[1])
-    return sign * np.sort(np.partition(key, width - 1, axis=1)[:, :width], axis=1)
+    counts = np.diff(np.append(np.searchsorted(straddle.member_rows, straddle.rows), straddle.members.size))
+    key = np.full((straddle.rows.size, max(counts.max(), k)), np.inf)
+    row = np.repeat(np.arange(straddle.rows.size), counts)
+    key[row, np.arange(row.size) - (np.cumsum(counts) - counts)[row]] = sign * member_gains
+    return sign * np.sort(np.partition(key, k - 1, axis=1)[:, :k], axis=1)
 
 
 def ranked_gains(gains: np.ndarray, scores: np.ndarray, k: int | None, ties: str) -> np.ndarray:
@@ -176,7 +209,7 @@ def ranked_gains(gains: np.ndarray, scores: np.ndarray, k: int | None, ties: str
         return out
     # Ranks above + 1 .. k of a straddling row belong to its tied group.
     rows, above = straddle.rows, straddle.above[:, None]
-    group = _straddling_group(gains[rows], straddle.group, k, ties)
+    group = _straddling_group(gains, straddle, k, ties)
     rank = np.arange(k)
     filled = np.take_along_axis(group, np.clip(rank - above, 0, group.shape[1] - 1), 1)
     out = out.astype(np.float64, copy=False)
