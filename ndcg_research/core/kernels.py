@@ -245,6 +245,9 @@ def level_counts(grades: np.ndarray, top_level: int) -> np.ndarray:
     [[1, 0, 2], [1, 2, 0]]
     """
     n_rows, n_levels = grades.shape[0], top_level + 1
+    if n_rows == 1:  # one long list: a count per level beats a bincount of an integer copy
+        at_least = [np.count_nonzero(grades >= level) for level in range(1, n_levels)]
+        return -np.diff([grades.size, *at_least, 0])[None, :]
     codes = grades.astype(np.intp) + (np.arange(n_rows) * n_levels)[:, None]
     return np.bincount(codes.ravel(), minlength=n_rows * n_levels).reshape(n_rows, n_levels)
 
@@ -271,8 +274,8 @@ def top_grades(grades: np.ndarray, width: int) -> np.ndarray:
 
     Examples
     --------
-    >>> top_grades(np.array([[1, 3, 0, 3], [2, 0, 0, 1]]), 3).tolist()
-    [[3, 3, 1], [2, 1, 0]]
+    >>> top_grades(np.array([[1, 3, 0, 3], [2, 0, 0, 1]]), 3).tolist()  # counted: float64
+    [[3.0, 3.0, 1.0], [2.0, 1.0, 0.0]]
     >>> top_grades(np.array([[0.5, 2.5, 1.0]]), 2).tolist()
     [[2.5, 1.0]]
     """
@@ -281,7 +284,7 @@ def top_grades(grades: np.ndarray, width: int) -> np.ndarray:
     if top is not None:
         descending = level_counts(grades, top)[:, ::-1]  # counts of levels top, top - 1, ..., 0
         within = np.diff(np.minimum(np.cumsum(descending, axis=1), width), axis=1, prepend=0)
-        levels = np.broadcast_to(np.arange(top, -1, -1, dtype=grades.dtype), descending.shape)
+        levels = np.broadcast_to(np.arange(top, -1, -1, dtype=np.float64), descending.shape)
         return np.repeat(levels.ravel(), within.ravel()).reshape(n_rows, width)
     if width < row_width:
         grades = np.partition(grades, row_width - width, axis=1)[:, row_width - width :]
@@ -348,10 +351,10 @@ def ideal_dcg(
     """
     width = grades.shape[1] if k is None else min(k, grades.shape[1])
     ideal = top_grades(grades, width)
-    if ranks is not None:
-        used = np.flatnonzero(ideal.any(axis=0))
-        width = max(ranks, int(used[-1]) + 1 if used.size else 0)
-        ideal = ideal[:, :width] if width <= ideal.shape[1] else np.pad(ideal, ((0, 0), (0, width - ideal.shape[1])))
+    if ranks is not None and ranks < width:  # rows are non-increasing: count the positives past `ranks`
+        ideal = ideal[:, : ranks + int(np.count_nonzero(ideal[:, ranks:], axis=1).max())]
+    elif ranks is not None and ranks > width:
+        ideal = np.pad(ideal, ((0, 0), (0, ranks - width)))
     return ranked_dcg(apply_gain(gain, ideal, name=name), discount, None)
 
 

@@ -115,8 +115,10 @@ def _straddle(straddling: np.ndarray, above: np.ndarray, member_rows: np.ndarray
     """The straddling rows (mask) with their groups' members (given for every row), or None if there is none."""
     if not straddling.any():
         return None
-    keep = straddling[member_rows]
-    return _Straddle(np.flatnonzero(straddling), above[straddling], member_rows[keep], members[keep])
+    if not straddling.all():
+        keep = straddling[member_rows]
+        member_rows, members = member_rows[keep], members[keep]
+    return _Straddle(np.flatnonzero(straddling), above[straddling], member_rows, members)
 
 
 def top_order(scores: np.ndarray, k: int) -> np.ndarray:
@@ -204,6 +206,8 @@ def ranked_gains(gains: np.ndarray, scores: np.ndarray, k: int | None, ties: str
     if k is None or k >= width:
         return _order_all(gains, scores, ties)
     columns, straddle = _top_k(scores, k)
+    if straddle is not None and ties != "first" and straddle.rows.size == scores.shape[0] and not straddle.above.any():
+        return _straddling_group(gains, straddle, k, ties)  # every row's first k ranks hold its top group
     out = _order_all(np.take_along_axis(gains, columns, 1), np.take_along_axis(scores, columns, 1), ties)
     if straddle is None or ties == "first":  # "first" took the lowest-indexed members: already right
         return out

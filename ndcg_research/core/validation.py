@@ -13,7 +13,7 @@ import math
 import numbers
 from collections.abc import Iterator, Mapping, MappingView, Set
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 
@@ -33,6 +33,10 @@ __all__ = [
 _NUMERIC_KINDS = "biuf"  # bool, signed and unsigned integers, floats
 
 
+@overload
+def check_integer(value: Any, name: str, *, minimum: int | None = 1, allow_none: Literal[False] = False) -> int: ...
+@overload
+def check_integer(value: Any, name: str, *, minimum: int | None = 1, allow_none: bool) -> int | None: ...
 def check_integer(value: Any, name: str, *, minimum: int | None = 1, allow_none: bool = False) -> int | None:
     """Return ``value`` as an int if it is an integer (not a bool) >= ``minimum``, else raise.
 
