@@ -83,8 +83,8 @@ Value = float | np.ndarray
 #: second thread (below, starting the thread costs more than the overlap saves).
 OVERLAP_MIN_ENTRIES = 1 << 18
 
-# The warning of _normalize is raised from _normalize, called by a public function,
-# called by the user: three frames up. Public functions therefore call _normalize directly.
+# The zero-ideal warning is raised in _parts, called by a public function, called by the
+# user: three frames up. Public functions therefore call _parts directly.
 _STACKLEVEL = 3
 _T = TypeVar("_T")
 
@@ -201,11 +201,14 @@ def _raise_not_contained(retrieved: validation.Batch, query: int, grade: float, 
     )
 
 
-def _normalize(dcg_values: np.ndarray, idcg_values: np.ndarray, n_ranks: int, zero_ideal: str) -> np.ndarray:
-    """nDCG from DCG and ideal DCG under the zero_ideal policy; call it directly from a public function."""
+def _parts(
+    batch: validation.Batch, dcg_values: np.ndarray, idcg_values: np.ndarray, n_ranks: int, zero_ideal: str
+) -> NDCGParts:
+    """DCG, ideal DCG and nDCG (zero_ideal policy applied), shaped for the caller; call it from a public function."""
     undefined = idcg_values == 0
     if not undefined.any():
-        return kernels.ndcg_ratio(dcg_values, idcg_values, n_ranks)
+        ndcg_values = kernels.ndcg_ratio(dcg_values, idcg_values, n_ranks)
+        return NDCGParts(_out(dcg_values, batch), _out(idcg_values, batch), _out(ndcg_values, batch))
     queries = np.flatnonzero(undefined)
     listed = ", ".join(map(str, queries[:10])) + (", ..." if queries.size > 10 else "")
     if zero_ideal == "raise":
@@ -220,9 +223,9 @@ def _normalize(dcg_values: np.ndarray, idcg_values: np.ndarray, n_ranks: int, ze
         UndefinedNDCGWarning,
         stacklevel=_STACKLEVEL,
     )
-    values = np.full(idcg_values.shape, fill)
-    values[~undefined] = kernels.ndcg_ratio(dcg_values[~undefined], idcg_values[~undefined], n_ranks)
-    return values
+    ndcg_values = np.full(idcg_values.shape, fill)
+    ndcg_values[~undefined] = kernels.ndcg_ratio(dcg_values[~undefined], idcg_values[~undefined], n_ranks)
+    return NDCGParts(_out(dcg_values, batch), _out(idcg_values, batch), _out(ndcg_values, batch))
 
 
 def _ranked_parts(
@@ -365,9 +368,7 @@ def ndcg_parts(
     [6.861, 8.74, 0.785]
     """
     options = _options(k, gain, discount, zero_ideal=zero_ideal)
-    batch, dcg_values, idcg_values, n_ranks = _ranked_parts(relevance, ideal, judged, options)
-    ndcg_values = _normalize(dcg_values, idcg_values, n_ranks, options.zero_ideal)
-    return NDCGParts(_out(dcg_values, batch), _out(idcg_values, batch), _out(ndcg_values, batch))
+    return _parts(*_ranked_parts(relevance, ideal, judged, options), options.zero_ideal)
 
 
 def ndcg(
@@ -439,8 +440,7 @@ def ndcg(
     0.631
     """
     options = _options(k, gain, discount, zero_ideal=zero_ideal)
-    batch, dcg_values, idcg_values, n_ranks = _ranked_parts(relevance, ideal, judged, options)
-    return _out(_normalize(dcg_values, idcg_values, n_ranks, options.zero_ideal), batch)
+    return _parts(*_ranked_parts(relevance, ideal, judged, options), options.zero_ideal).ndcg
 
 
 def _beside(function: Callable[..., _T], *args: Any, **kwargs: Any) -> Callable[[], _T]:
@@ -514,9 +514,7 @@ def ndcg_parts_from_scores(
     [1.631, 2.631, 0.62]
     """
     options = _options(k, gain, discount, zero_ideal=zero_ideal, ties=ties, threads=threads)
-    labels, dcg_values, idcg_values, n_ranks = _score_parts(y_true, y_score, ideal, judged, options)
-    ndcg_values = _normalize(dcg_values, idcg_values, n_ranks, options.zero_ideal)
-    return NDCGParts(_out(dcg_values, labels), _out(idcg_values, labels), _out(ndcg_values, labels))
+    return _parts(*_score_parts(y_true, y_score, ideal, judged, options), options.zero_ideal)
 
 
 def ndcg_from_scores(
@@ -576,8 +574,7 @@ def ndcg_from_scores(
     [1.0, 1.0]
     """
     options = _options(k, gain, discount, zero_ideal=zero_ideal, ties=ties, threads=threads)
-    labels, dcg_values, idcg_values, n_ranks = _score_parts(y_true, y_score, ideal, judged, options)
-    return _out(_normalize(dcg_values, idcg_values, n_ranks, options.zero_ideal), labels)
+    return _parts(*_score_parts(y_true, y_score, ideal, judged, options), options.zero_ideal).ndcg
 
 
 def dcg_from_scores(
