@@ -4,6 +4,16 @@ Returns, for each query, the gain at each rank 1..width. With ``ties="average"``
 each rank in a group of tied scores holds the mean gain of the group, which is
 McSherry & Najork's (2008) tie-averaged DCG (scikit-learn's default): the
 expected DCG over all orderings of the tied documents.
+
+With a cut-off k below the row width only the top k are ordered. A group of tied
+scores that straddles rank k is handled from its members alone (their mean gain, or
+their k lowest / highest gains), never by sorting the whole row; under heavy ties
+(every row's highest score shared by k or more documents) the row maxima suffice.
+
+Examples
+--------
+>>> ranked_gains(np.array([[1.0, 0.0, 3.0]]), np.array([[0.5, 0.5, 0.9]]), None, "first").tolist()
+[[3.0, 1.0, 0.0]]
 """
 
 from __future__ import annotations

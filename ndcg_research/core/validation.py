@@ -3,8 +3,13 @@
 Every metric works on a *batch*: a 2-D array (float64; int64 for signed integer
 grades) with one row per query, rows shorter than the widest padded with a fill
 value (grade 0, which adds nothing to any DCG; score -inf, which ranks below
-every finite score), plus the true length of each row. A single 1-D list is a batch of one row, and the
-public functions return a float for it instead of a 1-D array.
+every finite score), plus the true length of each row. A single 1-D list is a batch of one
+row, and the public functions return a float for it instead of a 1-D array.
+
+Nothing is dropped or coerced silently: iterators are read whole, array subclasses
+(``np.matrix``) become plain arrays, and numpy masked arrays, unordered collections
+(sets, mappings), non-numeric entries and integers too large to hold exactly are
+refused with an error naming the argument and the offending value.
 """
 
 from __future__ import annotations
