@@ -57,6 +57,7 @@ import numpy as np
 from . import kernels, ranking, validation
 from .discounts import Discount, DiscountLike, parse_discount
 from .gains import Gain, GainLike, parse_gain
+from .specs import format_number
 
 __all__ = [
     "cg",
@@ -173,30 +174,30 @@ def _check_contains(known: validation.Batch, retrieved: validation.Batch) -> Non
             query, level = bad[0]
             _raise_not_contained(retrieved, query, level + 1, ours[query, level], theirs[query, level])
         return
-    # Each positive entry as (query, grade, +1 if retrieved / -1 if known), grouped by (query, grade).
-    entries = [(batch, np.nonzero(batch.valid() & (batch.values > 0))) for batch in (retrieved, known)]
-    queries = np.concatenate([where[0] for _, where in entries])
-    grades = np.concatenate([batch.values[where].astype(np.float64) for batch, where in entries])
-    ours = np.concatenate([np.ones(entries[0][1][0].size, np.intp), np.zeros(entries[1][1][0].size, np.intp)])
-    order = np.lexsort((grades, queries))
-    queries, grades, ours = queries[order], grades[order], ours[order]
-    starts = np.flatnonzero(np.r_[True, (queries[1:] != queries[:-1]) | (grades[1:] != grades[:-1])])
-    if starts.size == 0:
+    # Otherwise: every positive entry of both, sorted by (query, grade); in each run of one
+    # (query, grade), the retrieved entries must not outnumber the known ones.
+    ours_q, ours_c = np.nonzero(retrieved.valid() & (retrieved.values > 0))
+    theirs_q, theirs_c = np.nonzero(known.valid() & (known.values > 0))
+    if ours_q.size == 0:
         return
-    counts = np.add.reduceat(ours, starts), np.diff(np.r_[starts, ours.size])
-    excess = np.flatnonzero(2 * counts[0] > counts[1])  # retrieved more often than known
+    queries = np.concatenate([ours_q, theirs_q])
+    grades = np.concatenate([retrieved.values[ours_q, ours_c], known.values[theirs_q, theirs_c]]).astype(np.float64)
+    order = np.lexsort((grades, queries))
+    queries, grades, is_ours = queries[order], grades[order], order < ours_q.size
+    starts = np.flatnonzero(np.r_[True, (queries[1:] != queries[:-1]) | (grades[1:] != grades[:-1])])
+    n_ours = np.add.reduceat(is_ours.astype(np.intp), starts)
+    n_theirs = np.diff(np.r_[starts, queries.size]) - n_ours
+    excess = np.flatnonzero(n_ours > n_theirs)
     if excess.size:
-        group = excess[0]
-        n_ours = counts[0][group]
-        _raise_not_contained(retrieved, queries[starts[group]], grades[starts[group]], n_ours, counts[1][group] - n_ours)
+        run = excess[0]
+        _raise_not_contained(retrieved, queries[starts[run]], grades[starts[run]], n_ours[run], n_theirs[run])
 
 
 def _raise_not_contained(retrieved: validation.Batch, query: int, grade: float, ours: int, theirs: int) -> None:
     where = "" if retrieved.single else f" of query {query}"
-    grade_text = f"{float(grade):g}"
     raise ValueError(
         f"ideal{where} does not contain the retrieved grades: {retrieved.name} has {ours} "
-        f"document{'' if ours == 1 else 's'} of grade {grade_text}, ideal {theirs}; ideal must list all known "
+        f"document{'' if ours == 1 else 's'} of grade {format_number(grade)}, ideal {theirs}; ideal must list all known "
         f"grades of the query, retrieved or not"
     )
 
