@@ -363,17 +363,18 @@ def ideal_dcg(
 _U = 2.0**-53
 
 
-def ndcg_ratio(dcg: np.ndarray, idcg: np.ndarray, n_ranks: int) -> np.ndarray:
+def ndcg_ratio(dcg: np.ndarray, idcg: np.ndarray, n_terms: int) -> np.ndarray:
     """dcg / idcg per row (idcg > 0), where dcg <= idcg holds in exact arithmetic.
 
-    Both sums come from :func:`discounted_sum` over at most ``n_ranks`` non-negative terms,
-    so each carries a relative rounding error of at most gamma_n = n u / (1 - n u) (Higham,
-    *Accuracy and Stability of Numerical Algorithms*, 2002, eq. 3.5; u = 2^-53), and a
-    tie-averaged gain (a mean of at most n gains) at most gamma_n more. A list that differs
-    from the ideal order by rounding-sized amounts can thus get a DCG a few ulps above its
-    ideal DCG: a ratio within (1 + gamma_2n)(1 + u) / (1 - gamma_n) <= 1 + 4 (n + 1) u is
-    exactly 1. A larger excess cannot come from rounding: RuntimeError (a gain or discount
-    that is not a function of the grade or rank alone, or a bug).
+    Both come from :func:`discounted_sum` of non-negative terms, so each carries a
+    relative rounding error of at most gamma_n = n u / (1 - n u) (Higham, *Accuracy and
+    Stability of Numerical Algorithms*, 2002, eq. 3.5; u = 2^-53), where ``n_terms`` bounds
+    the number of gains summed into one row: its ranks, and for tie-averaged gains every
+    gain of a tied group (at most the row's width). A list that differs from the ideal order
+    by rounding-sized amounts can thus get a DCG a few ulps above its ideal DCG: a ratio
+    within (1 + gamma_2n)(1 + u) / (1 - gamma_n) <= 1 + 4 (n + 1) u is exactly 1. A larger
+    excess cannot come from rounding: RuntimeError (a gain or discount that is not a
+    function of the grade or rank alone, or a bug).
 
     Examples
     --------
@@ -383,7 +384,7 @@ def ndcg_ratio(dcg: np.ndarray, idcg: np.ndarray, n_ranks: int) -> np.ndarray:
     ratio = dcg / idcg
     above = ratio > 1.0
     if above.any():
-        limit = 1.0 + 4 * (n_ranks + 1) * _U
+        limit = 1.0 + 4 * (n_terms + 1) * _U
         if np.any(ratio[above] > limit):
             row = int(np.flatnonzero(ratio > limit)[0])
             raise RuntimeError(

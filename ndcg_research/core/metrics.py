@@ -203,12 +203,12 @@ def _raise_not_contained(retrieved: validation.Batch, query: int, grade: float, 
 
 
 def _parts(
-    batch: validation.Batch, dcg_values: np.ndarray, idcg_values: np.ndarray, n_ranks: int, zero_ideal: str
+    batch: validation.Batch, dcg_values: np.ndarray, idcg_values: np.ndarray, n_terms: int, zero_ideal: str
 ) -> NDCGParts:
     """DCG, ideal DCG and nDCG (zero_ideal policy applied), shaped for the caller; call it from a public function."""
     undefined = idcg_values == 0
     if not undefined.any():
-        ndcg_values = kernels.ndcg_ratio(dcg_values, idcg_values, n_ranks)
+        ndcg_values = kernels.ndcg_ratio(dcg_values, idcg_values, n_terms)
         return NDCGParts(_out(dcg_values, batch), _out(idcg_values, batch), _out(ndcg_values, batch))
     queries = np.flatnonzero(undefined)
     listed = ", ".join(map(str, queries[:10])) + (", ..." if queries.size > 10 else "")
@@ -225,7 +225,7 @@ def _parts(
         stacklevel=_STACKLEVEL,
     )
     ndcg_values = np.full(idcg_values.shape, fill)
-    ndcg_values[~undefined] = kernels.ndcg_ratio(dcg_values[~undefined], idcg_values[~undefined], n_ranks)
+    ndcg_values[~undefined] = kernels.ndcg_ratio(dcg_values[~undefined], idcg_values[~undefined], n_terms)
     return NDCGParts(_out(dcg_values, batch), _out(idcg_values, batch), _out(ndcg_values, batch))
 
 
@@ -474,7 +474,7 @@ def _beside(function: Callable[..., _T], *args: Any, **kwargs: Any) -> Callable[
 def _score_parts(
     y_true: Any, y_score: Any, ideal: Any, judged: Any, options: _Options, *, need_ideal: bool = True
 ) -> tuple[validation.Batch, np.ndarray, np.ndarray | None, int]:
-    """The labels, the DCG of the ranking by score, its ideal DCG (if needed) and the number of ranks summed."""
+    """The labels, the DCG of the ranking by score, its ideal DCG (if needed) and how many gains a row sums at most."""
     labels = _grades(y_true, "y_true", allow_empty=ideal is not None)
     scores = validation.as_batch(y_score, name="y_score", fill=-np.inf, allow_empty=ideal is not None)
     validation.check_same_shape(labels, scores)
@@ -498,7 +498,9 @@ def _score_parts(
             ideal_job = lambda: value  # noqa: E731
     gains = kernels.apply_gain(gain, labels.values, name="y_true")
     dcg_values = kernels.ranked_dcg(ranking.ranked_gains(gains, scores.values, k, options.ties), discount, None)
-    return labels, dcg_values, None if ideal_job is None else ideal_job(), max(width, _width(known, k))
+    # A tied group's mean gain sums up to a whole row: that many terms bound the rounding (kernels.ndcg_ratio).
+    n_terms = max(labels.values.shape[1], _width(known, k))
+    return labels, dcg_values, None if ideal_job is None else ideal_job(), n_terms
 
 
 def ndcg_parts_from_scores(

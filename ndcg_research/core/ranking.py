@@ -36,16 +36,17 @@ def check_ties(ties: object) -> str:
 
 
 def _run_means(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
-    """Mean of each run ``values[starts[i]:starts[i + 1]]`` (the runs cover ``values``, in order).
+    """Mean of each run ``values[starts[i]:starts[i + 1]]`` of non-negative values (the runs cover ``values``).
 
-    Written as the run's first value plus the mean offset from it, so that a run of equal
-    values keeps its value exactly (a plain sum / count does not: 0.1 + 0.1 + 0.1 =
-    0.30000000000000004): tied documents of equal grade keep their gain, and a perfect
-    ranking keeps nDCG exactly 1.
+    The sum of a run of m values carries a relative error of at most (m - 1) u (u = 2^-53);
+    the mean is kept within the run's smallest and largest value, and a run of equal values
+    keeps its value exactly (a plain sum / count does not: (0.1 + 0.1 + 0.1) / 3 =
+    0.10000000000000002), so that tied documents of equal grade keep their gain and a
+    perfect ranking keeps nDCG exactly 1.
     """
     counts = np.diff(np.append(starts, values.size))
-    first = values[starts]
-    return first + np.add.reduceat(values - np.repeat(first, counts), starts) / counts
+    low, high = np.minimum.reduceat(values, starts), np.maximum.reduceat(values, starts)
+    return np.where(low == high, low, np.clip(np.add.reduceat(values, starts) / counts, low, high))
 
 
 def group_means(sorted_scores: np.ndarray, sorted_gains: np.ndarray) -> np.ndarray:
