@@ -76,6 +76,8 @@ def test_masked_arrays_are_refused_wherever_they_appear():
         nr.ndcg([3, 1], ideal=masked)
     with pytest.raises(TypeError, match=r"relevance\[1\] " + match):
         nr.ndcg([[1, 2], masked])
+    with pytest.raises(TypeError, match=r"relevance\[0\] " + match):  # rows of equal length, stacked by numpy
+        nr.ndcg([masked, masked])
     with pytest.raises(TypeError, match="judged " + match):
         nr.ndcg([1, 2, 3], judged=np.ma.array([True, True, True], mask=[False, False, True]))
     with pytest.raises(TypeError, match="relevance " + match):  # even with nothing masked

@@ -194,11 +194,7 @@ def _ordered(data: Any, name: str) -> Any:
     silently; array subclasses such as ``np.matrix`` become plain arrays.
     """
     if isinstance(data, np.ma.MaskedArray):
-        raise TypeError(
-            f"{name} must not be a numpy masked array: masked entries would count as present in some steps "
-            f"and not in others; pass data.filled(0) for grades (masked = not relevant), drop the masked "
-            f"documents (ragged rows), or mark them with judged="
-        )
+        raise _masked_error(name)
     if isinstance(data, Iterator):
         return list(data)
     if isinstance(data, (Set, Mapping, MappingView)):
@@ -206,6 +202,14 @@ def _ordered(data: Any, name: str) -> Any:
     if isinstance(data, np.ndarray) and type(data) is not np.ndarray:
         return np.asarray(data)  # e.g. np.matrix, whose rows would stay 2-D
     return data
+
+
+def _masked_error(name: str) -> TypeError:
+    return TypeError(
+        f"{name} must not be a numpy masked array: masked entries would count as present in some steps "
+        f"and not in others; pass data.filled(0) for grades (masked = not relevant), drop the masked "
+        f"documents (ragged rows), or mark them with judged="
+    )
 
 
 def as_batch(
@@ -236,6 +240,10 @@ def as_batch(
     if isinstance(data, (str, bytes)) or np.isscalar(data) or data is None:
         raise TypeError(f"{name} must be a 1-D list of numbers or a 2-D/ragged collection of them, got {data!r}")
     data = _ordered(data, name)
+    if isinstance(data, (list, tuple)):  # numpy would stack equal-length masked rows into a plain array
+        masked = [index for index, row in enumerate(data) if isinstance(row, np.ma.MaskedArray)]
+        if masked:
+            raise _masked_error(f"{name}[{masked[0]}]")
     try:
         array = np.asarray(data)
     except ValueError:  # ragged: numpy refuses to build a rectangle
