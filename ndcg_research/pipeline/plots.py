@@ -1,18 +1,19 @@
-"""Plots and small text tables for the theory notebooks (02-04); imported only by notebooks.
+"""Plots and table display for the theory notebooks (02-04); imported only by notebooks.
 
-Every function takes the tidy rows of :mod:`ndcg_research.studies.sweeps` /
-:func:`ndcg_research.studies.theory.theory_rows` (lists of dicts) and returns a
-Matplotlib figure (or text), so the notebooks hold only parameters, calls and
-narrative. This module imports Matplotlib.
+Every function takes the tidy tables (:class:`pandas.DataFrame`) of
+:mod:`ndcg_research.studies.sweeps` / :func:`ndcg_research.studies.theory.theory_table`
+and returns a Matplotlib figure, or a table rounded for reading, so the notebooks
+hold only parameters, calls and narrative. This module imports Matplotlib.
 """
 
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
+import pandas as pd
 from matplotlib.figure import Figure
 
 from ..studies import theory
@@ -27,22 +28,25 @@ __all__ = [
     "pair_grid",
     "gap_over_eps_grid",
     "pivot",
-    "format_table",
+    "rounded",
 ]
 
 _MARKERS = "osD^vP*X"
 
 
-def select(rows: Iterable[Mapping[str, Any]], **where: Any) -> list[Mapping[str, Any]]:
-    """The rows whose fields equal the given values, sorted by n when present.
+def select(table: pd.DataFrame, **where: Any) -> pd.DataFrame:
+    """The rows whose columns equal the given values, sorted by n when there is an n column.
 
     Examples
     --------
-    >>> select([{"n": 2, "r": "a"}, {"n": 1, "r": "a"}, {"n": 1, "r": "b"}], r="a")
-    [{'n': 1, 'r': 'a'}, {'n': 2, 'r': 'a'}]
+    >>> select(pd.DataFrame({"n": [2, 1, 1], "r": ["a", "a", "b"]}), r="a")["n"].tolist()
+    [1, 2]
     """
-    out = [r for r in rows if all(r.get(k) == v for k, v in where.items())]
-    return sorted(out, key=lambda r: r.get("n", 0))
+    mask = np.ones(len(table), dtype=bool)
+    for column, value in where.items():
+        mask &= (table[column] == value).to_numpy()
+    out = table[mask]
+    return out.sort_values("n", kind="stable") if "n" in out else out
 
 
 def _grid(count: int, cols: int, size: tuple[float, float] = (3.3, 2.7)) -> tuple[Figure, np.ndarray]:
@@ -109,7 +113,7 @@ def eps_panel(discounts: Sequence[str], n_max: int) -> Figure:
     return fig
 
 
-def convergence_grid(ranker_rows: Sequence[Mapping[str, Any]], theory_rows: Sequence[Mapping[str, Any]],
+def convergence_grid(ranker_table: pd.DataFrame, theory_table: pd.DataFrame,
                      discounts: Sequence[str], rankers: Sequence[str], title: str) -> Figure:
     """Mean nDCG vs n with 95% intervals, one panel per discount; theory: finite-n (line), limit (dotted).
 
@@ -119,25 +123,23 @@ def convergence_grid(ranker_rows: Sequence[Mapping[str, Any]], theory_rows: Sequ
     >>> s = Sweep.build("probit", ns=[20, 40], replicates=4, seed=0, rankers=["bayes", "random"],
     ...                 discounts=["log2", "zipf"], pairs=[("bayes", "random")])
     >>> result = run_sweep(s)
-    >>> th = theory.theory_rows("probit", ["bayes", "random"], ["log2", "zipf"], [20, 40])
-    >>> fig = convergence_grid(result.ranker_rows(), th, ["log2", "zipf"], ["bayes", "random"], "probit")
+    >>> th = theory.theory_table("probit", ["bayes", "random"], ["log2", "zipf"], [20, 40])
+    >>> fig = convergence_grid(result.ranker_table(), th, ["log2", "zipf"], ["bayes", "random"], "probit")
     >>> isinstance(fig, Figure), sum(ax.get_visible() for ax in fig.axes)   # one panel per discount
     (True, 2)
     """
     fig, axes = _grid(len(discounts), 4)
     for ax, d in zip(axes, discounts):
         for i, r in enumerate(rankers):
-            rows = select(ranker_rows, discount=d, ranker=r)
-            n = np.array([x["n"] for x in rows], dtype=float)
-            mean = np.array([x["mean"] for x in rows])
-            err = np.array([[x["mean"] - x["ci_low"], x["ci_high"] - x["mean"]] for x in rows]).T
+            rows = select(ranker_table, discount=d, ranker=r)
+            n, mean = rows["n"].to_numpy(float), rows["mean"].to_numpy()
+            err = np.stack([mean - rows["ci_low"].to_numpy(), rows["ci_high"].to_numpy() - mean])
             bar = ax.errorbar(n, mean, yerr=np.maximum(np.nan_to_num(err), 0.0), fmt=_MARKERS[i % len(_MARKERS)], ms=4,
                               capsize=2, label=r, lw=1)
-            th = select(theory_rows, discount=d, ranker=r)
-            if th:
-                tn = np.array([x["n"] for x in th], dtype=float)
-                ax.plot(tn, [x["finite_n"] for x in th], "-", color=bar[0].get_color(), lw=1, alpha=0.8)
-                ax.axhline(th[0]["limit"], color=bar[0].get_color(), ls=":", lw=1)
+            th = select(theory_table, discount=d, ranker=r)
+            if len(th):
+                ax.plot(th["n"].to_numpy(float), th["finite_n"], "-", color=bar[0].get_color(), lw=1, alpha=0.8)
+                ax.axhline(th["limit"].iloc[0], color=bar[0].get_color(), ls=":", lw=1)
         ax.set(xscale="log", title=_title(d), xlabel="n")
         if parse_discount(d).decay == "constant":  # exactly 1: keep the axis from zooming into rounding
             ax.set_ylim(0.9, 1.05)
@@ -147,8 +149,7 @@ def convergence_grid(ranker_rows: Sequence[Mapping[str, Any]], theory_rows: Sequ
     return fig
 
 
-def slow_convergence_grid(ranker_rows_by_model: Mapping[str, Sequence[Mapping[str, Any]]],
-                          theory_rows_by_model: Mapping[str, Sequence[Mapping[str, Any]]],
+def slow_convergence_grid(ranker_tables: Mapping[str, pd.DataFrame], theory_tables: Mapping[str, pd.DataFrame],
                           discounts: Sequence[str], rankers: Sequence[str]) -> Figure:
     """1 - mean nDCG vs n (log-log) for slowly varying discounts: simulation, eps_D(n) c_f (dashed), finite-n (line).
 
@@ -158,25 +159,24 @@ def slow_convergence_grid(ranker_rows_by_model: Mapping[str, Sequence[Mapping[st
     >>> s = Sweep.build("probit", ns=[20, 40], replicates=4, seed=0, rankers=["bayes", "random"],
     ...                 discounts=["log2", "zipf"], pairs=[("bayes", "random")])
     >>> result = run_sweep(s)
-    >>> th = theory.theory_rows("probit", ["bayes", "random"], ["log2", "zipf"], [20, 40])
-    >>> fig = slow_convergence_grid({"probit": result.ranker_rows()}, {"probit": th}, ["log2"], ["bayes", "random"])
+    >>> th = theory.theory_table("probit", ["bayes", "random"], ["log2", "zipf"], [20, 40])
+    >>> fig = slow_convergence_grid({"probit": result.ranker_table()}, {"probit": th}, ["log2"], ["bayes", "random"])
     >>> isinstance(fig, Figure), fig.axes[0].get_title()
     (True, 'probit: log2')
     """
-    models = list(ranker_rows_by_model)
+    models = list(ranker_tables)
     fig, axes = _grid(len(models) * len(discounts), len(discounts))
     for m_i, label in enumerate(models):
         for d_i, d in enumerate(discounts):
             ax = axes[m_i * len(discounts) + d_i]
             for i, r in enumerate(rankers):
-                rows = select(ranker_rows_by_model[label], discount=d, ranker=r)
-                n = np.array([x["n"] for x in rows], dtype=float)
-                bar = ax.plot(n, [1 - x["mean"] for x in rows], _MARKERS[i % len(_MARKERS)], ms=4, label=r)
-                th = select(theory_rows_by_model[label], discount=d, ranker=r)
-                tn = np.array([x["n"] for x in th], dtype=float)
+                rows = select(ranker_tables[label], discount=d, ranker=r)
+                bar = ax.plot(rows["n"].to_numpy(float), 1 - rows["mean"], _MARKERS[i % len(_MARKERS)], ms=4, label=r)
+                th = select(theory_tables[label], discount=d, ranker=r)
+                tn = th["n"].to_numpy(float)
                 color = bar[0].get_color()
-                ax.plot(tn, [1 - x["finite_n"] for x in th], "-", color=color, lw=1)
-                ax.plot(tn, [x["eps"] * x["c"] for x in th], "--", color=color, lw=1)
+                ax.plot(tn, 1 - th["finite_n"], "-", color=color, lw=1)
+                ax.plot(tn, th["eps"] * th["c"], "--", color=color, lw=1)
             ax.set(xscale="log", yscale="log", title=f"{label}: {d}", xlabel="n")
     axes[0].set_ylabel("1 - mean nDCG")
     axes[0].legend(fontsize=7)
@@ -184,7 +184,7 @@ def slow_convergence_grid(ranker_rows_by_model: Mapping[str, Sequence[Mapping[st
     return fig
 
 
-def pair_grid(pair_rows: Sequence[Mapping[str, Any]], discounts: Sequence[str], pairs: Sequence[Sequence[str]],
+def pair_grid(pair_table: pd.DataFrame, discounts: Sequence[str], pairs: Sequence[Sequence[str]],
               value: str, title: str, *, log_y: bool = False) -> Figure:
     """One panel per discount: ``value`` ("p_better" with Wilson intervals and p_tie dashed, or "std_gap") vs n.
 
@@ -194,34 +194,32 @@ def pair_grid(pair_rows: Sequence[Mapping[str, Any]], discounts: Sequence[str], 
     >>> s = Sweep.build("probit", ns=[20, 40], replicates=4, seed=0, rankers=["bayes", "random"],
     ...                 discounts=["log2", "zipf"], pairs=[("bayes", "random")])
     >>> result = run_sweep(s)
-    >>> th = theory.theory_rows("probit", ["bayes", "random"], ["log2", "zipf"], [20, 40])
-    >>> fig = pair_grid(result.pair_rows(), ["log2", "zipf"], [("bayes", "random")], "p_better", "P(bayes wins)")
+    >>> th = theory.theory_table("probit", ["bayes", "random"], ["log2", "zipf"], [20, 40])
+    >>> fig = pair_grid(result.pair_table(), ["log2", "zipf"], [("bayes", "random")], "p_better", "P(bayes wins)")
     >>> isinstance(fig, Figure), sum(ax.get_visible() for ax in fig.axes)
     (True, 2)
     """
     fig, axes = _grid(len(discounts), 4)
     for ax, d in zip(axes, discounts):
         for i, (better, worse) in enumerate(pairs):
-            rows = select(pair_rows, discount=d, better=better, worse=worse)
-            n = np.array([x["n"] for x in rows], dtype=float)
+            rows = select(pair_table, discount=d, better=better, worse=worse)
+            n = rows["n"].to_numpy(float)
             label = f"{better} > {worse}"
             if value == "p_better":
-                p = np.array([x["p_better"] for x in rows])
-                err = np.maximum(np.array([[x["p_better"] - x["p_better_low"], x["p_better_high"] - x["p_better"]]
-                                           for x in rows]).T, 0.0)
+                p = rows["p_better"].to_numpy()
+                err = np.maximum(np.stack([p - rows["p_better_low"].to_numpy(), rows["p_better_high"].to_numpy() - p]), 0.0)
                 bar = ax.errorbar(n, p, yerr=err, fmt=_MARKERS[i % len(_MARKERS)] + "-", ms=4, capsize=2, lw=1,
                                   label=label)
-                ties = np.array([x["p_tie"] for x in rows])
+                ties = rows["p_tie"].to_numpy()
                 if np.any(ties > 0):
                     ax.plot(n, ties, "--", color=bar[0].get_color(), lw=1)
             else:
-                y = np.array([x[value] for x in rows], dtype=float)
-                ax.plot(n, y, _MARKERS[i % len(_MARKERS)] + "-", ms=4, lw=1, label=label)
+                ax.plot(n, rows[value].to_numpy(float), _MARKERS[i % len(_MARKERS)] + "-", ms=4, lw=1, label=label)
         ax.set(xscale="log", title=_title(d), xlabel="n")
         if log_y:  # symmetric log: keeps the sign (a negative gap = the worse ranker wins on average)
             ax.set_yscale("symlog", linthresh=0.1)
             ax.axhline(0, color="grey", lw=0.8, ls=":")
-        if value != "p_better" and not any(np.isfinite(x[value]) for x in pair_rows if x["discount"] == d):
+        if value != "p_better" and not np.isfinite(select(pair_table, discount=d)[value].to_numpy(float)).any():
             ax.text(0.5, 0.5, "undefined: every gap is 0", transform=ax.transAxes, ha="center", va="center")
         if value == "p_better":
             ax.set_ylim(-0.03, 1.03)
@@ -231,8 +229,7 @@ def pair_grid(pair_rows: Sequence[Mapping[str, Any]], discounts: Sequence[str], 
     return fig
 
 
-def gap_over_eps_grid(pair_rows_by_model: Mapping[str, Sequence[Mapping[str, Any]]],
-                      theory_rows_by_model: Mapping[str, Sequence[Mapping[str, Any]]],
+def gap_over_eps_grid(pair_tables: Mapping[str, pd.DataFrame], theory_tables: Mapping[str, pd.DataFrame],
                       discounts: Sequence[str], pairs: Sequence[Sequence[str]], title: str) -> Figure:
     """Mean gap / eps_D(n) vs n (one row of panels per model, one column per slowly varying discount),
     with ``c_worse - c_better`` (dashed) and the finite-n theory (line).
@@ -243,32 +240,30 @@ def gap_over_eps_grid(pair_rows_by_model: Mapping[str, Sequence[Mapping[str, Any
     >>> s = Sweep.build("probit", ns=[20, 40], replicates=4, seed=0, rankers=["bayes", "random"],
     ...                 discounts=["log2", "zipf"], pairs=[("bayes", "random")])
     >>> result = run_sweep(s)
-    >>> th = theory.theory_rows("probit", ["bayes", "random"], ["log2", "zipf"], [20, 40])
-    >>> fig = gap_over_eps_grid({"probit": result.pair_rows()}, {"probit": th}, ["log2"], [("bayes", "random")],
+    >>> th = theory.theory_table("probit", ["bayes", "random"], ["log2", "zipf"], [20, 40])
+    >>> fig = gap_over_eps_grid({"probit": result.pair_table()}, {"probit": th}, ["log2"], [("bayes", "random")],
     ...                         "gap / eps")
     >>> isinstance(fig, Figure), fig.axes[0].get_ylabel()
     (True, 'mean gap / eps_D(n)')
     """
-    models = list(pair_rows_by_model)
+    models = list(pair_tables)
     fig, axes = _grid(len(models) * len(discounts), len(discounts), size=(3.8, 2.8))
     for m_i, label in enumerate(models):
         for d_i, d in enumerate(discounts):
             ax = axes[m_i * len(discounts) + d_i]
             for i, (better, worse) in enumerate(pairs):
-                rows = select(pair_rows_by_model[label], discount=d, better=better, worse=worse)
-                n = np.array([x["n"] for x in rows], dtype=float)
-                scaled = np.array([x["mean_gap"] / x["eps"] for x in rows])
-                err = np.array([[(x["mean_gap"] - x["gap_ci_low"]) / x["eps"],
-                                 (x["gap_ci_high"] - x["mean_gap"]) / x["eps"]] for x in rows]).T
-                bar = ax.errorbar(n, scaled, yerr=np.maximum(np.nan_to_num(err), 0.0), fmt=_MARKERS[i % len(_MARKERS)], ms=4,
-                                  capsize=2, lw=1, label=f"{better} > {worse}")
-                th = theory_rows_by_model[label]
+                rows = select(pair_tables[label], discount=d, better=better, worse=worse)
+                eps = rows["eps"].to_numpy()
+                scaled = rows["mean_gap"].to_numpy() / eps
+                err = np.stack([scaled - rows["gap_ci_low"].to_numpy() / eps, rows["gap_ci_high"].to_numpy() / eps - scaled])
+                bar = ax.errorbar(rows["n"].to_numpy(float), scaled, yerr=np.maximum(np.nan_to_num(err), 0.0),
+                                  fmt=_MARKERS[i % len(_MARKERS)], ms=4, capsize=2, lw=1, label=f"{better} > {worse}")
+                th = theory_tables[label]
                 tb, tw = select(th, discount=d, ranker=better), select(th, discount=d, ranker=worse)
-                tn = np.array([x["n"] for x in tb], dtype=float)
                 color = bar[0].get_color()
-                ax.plot(tn, [(b["finite_n"] - w["finite_n"]) / b["eps"] for b, w in zip(tb, tw)], "-",
-                        color=color, lw=1)
-                ax.axhline(tw[0]["c"] - tb[0]["c"], color=color, ls="--", lw=1)
+                ax.plot(tb["n"].to_numpy(float), (tb["finite_n"].to_numpy() - tw["finite_n"].to_numpy()) / tb["eps"].to_numpy(),
+                        "-", color=color, lw=1)
+                ax.axhline(tw["c"].iloc[0] - tb["c"].iloc[0], color=color, ls="--", lw=1)
             ax.set(xscale="log", title=f"{label}: {d}", xlabel="n")
     axes[0].set_ylabel("mean gap / eps_D(n)")
     axes[0].legend(fontsize=7)
@@ -276,46 +271,36 @@ def gap_over_eps_grid(pair_rows_by_model: Mapping[str, Sequence[Mapping[str, Any
     return fig
 
 
-def pivot(rows: Sequence[Mapping[str, Any]], index: Sequence[str], column: str, value: str) -> list[dict[str, Any]]:
-    """Rows keyed by the ``index`` fields with one column per distinct ``column`` value holding ``value``.
+def pivot(table: pd.DataFrame, index: str | Sequence[str], columns: str | Sequence[str], values: str) -> pd.DataFrame:
+    """A wide view of a tidy table: one row per ``index`` value(s), one column per ``columns`` value(s).
+
+    Rows and columns keep their order of first appearance (not sorted).
 
     Examples
     --------
-    >>> pivot([{"a": 1, "d": "x", "v": 0.5}, {"a": 1, "d": "y", "v": 0.7}], ["a"], "d", "v")
-    [{'a': 1, 'x': 0.5, 'y': 0.7}]
+    >>> t = pd.DataFrame({"m": ["b", "b", "a"], "d": ["x", "y", "x"], "v": [0.5, 0.7, 0.1]})
+    >>> wide = pivot(t, "m", "d", "v")
+    >>> wide.index.tolist(), wide.columns.tolist(), wide.loc["b"].tolist()
+    (['b', 'a'], ['x', 'y'], [0.5, 0.7])
     """
-    out: dict[tuple[Any, ...], dict[str, Any]] = {}
-    for r in rows:
-        key = tuple(r[k] for k in index)
-        out.setdefault(key, {k: r[k] for k in index})[str(r[column])] = r[value]
-    return list(out.values())
+    return table.pivot_table(index=index, columns=columns, values=values, aggfunc="first", sort=False)
 
 
-def format_table(rows: Sequence[Mapping[str, Any]], columns: Sequence[str], *, digits: int = 3) -> str:
-    """Fixed-width text table; floats rounded to ``digits`` decimals (NaN shown as '-').
+def rounded(table: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
+    """The table with its float columns rounded to ``digits`` decimals, for reading (and for nbval).
 
-    A value that rounds to zero prints without a sign: its sign can flip with the
-    last bit of a sum (BLAS results depend on memory alignment), and nbval
-    compares these tables as text.
+    A value that rounds to zero is shown without a sign: its sign can flip with the last
+    bit of a sum (BLAS results depend on the machine), and nbval compares the displayed text.
 
     Examples
     --------
-    >>> print(format_table([{"a": "x", "b": 0.12345}, {"a": "y", "b": -1e-17}], ["a", "b"]))
-    a      b
-    x  0.123
-    y  0.000
+    >>> rounded(pd.DataFrame({"a": ["x", "y"], "b": [0.12345, -1e-17]}))
+       a      b
+    0  x  0.123
+    1  y  0.000
     """
-    def cell(v: Any) -> str:
-        if isinstance(v, float):
-            if math.isnan(v):
-                return "-"
-            text = f"{v:.{digits}f}"
-            return text.lstrip("-") if float(text) == 0 else text
-        return str(v)
-
-    text = [[cell(r[c]) for c in columns] for r in rows]
-    widths = [max(len(c), *(len(t[i]) for t in text)) for i, c in enumerate(columns)]
-    lines = ["  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(columns, widths)))]
-    for t in text:
-        lines.append("  ".join(v.ljust(w) if i == 0 else v.rjust(w) for i, (v, w) in enumerate(zip(t, widths))))
-    return "\n".join(lines)
+    out = table.copy()
+    for column in out.columns:
+        if pd.api.types.is_float_dtype(out[column]):
+            out[column] = out[column].round(digits) + 0.0  # -0.0 + 0.0 is 0.0
+    return out
