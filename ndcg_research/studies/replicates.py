@@ -175,8 +175,8 @@ def parallel_map(function: Callable[[T], R], items: Iterable[T], *, n_jobs: int 
     >>> sorted(parallel_map(abs, [-2, 1]))
     [(-2, 2), (1, 1)]
     """
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or n_jobs == 0:
-        raise ValueError(f"n_jobs must be a non-zero integer, got {n_jobs!r}")
+    if check_integer(n_jobs, "n_jobs", minimum=None) == 0:
+        raise ValueError("n_jobs must be a non-zero integer (1: this process; -1: all cores), got 0")
     if n_jobs == 1 and backend is None:
         for item in items:
             yield _single_threaded(function, item)
