@@ -19,7 +19,8 @@ import pytest
 from scipy import stats
 
 from ndcg_research.stats import paired_test, pairwise_tests
-from ndcg_research.stats.intervals import bootstrap_interval, t_interval
+from ndcg_research.stats.intervals import bootstrap_interval
+from ndcg_research.studies.summaries import mean_interval
 from ndcg_research.stats.resampling import BOOTSTRAP_STREAM, Resamples, block_generator
 
 
@@ -74,6 +75,13 @@ def test_effect_size_and_wins_by_hand():
     assert r.difference == pytest.approx(0.08)
     assert r.effect_size == pytest.approx(mean / sd)
     assert (r.wins, r.ties, r.losses) == (3, 1, 1)
+
+
+def test_a_rounding_gap_is_a_tie_and_equal_differences_have_no_effect_size():
+    # 0.3 - 0.1 and 0.7 - 0.5 differ in the last bit; within the tie tolerance they are equal values
+    r = paired_test([0.3, 0.7, 0.5], [0.1, 0.5, 0.5 - 1e-16])
+    assert (r.wins, r.ties, r.losses) == (2, 1, 0)
+    assert np.isnan(paired_test([0.75, 0.5], [0.5, 0.25]).effect_size)     # d = 0.25, 0.25: sd 0
 
 
 def test_identical_systems_give_pvalue_one_for_every_method():
@@ -207,7 +215,8 @@ def test_bootstrap_interval_coverage_near_nominal():
             low, high = bootstrap_interval(resamples.weighted_sums(rows, blocks) / n, rows, 0.95, kind)
             covered += np.count_nonzero((low <= true_mean) & (true_mean <= high))
         assert abs(covered / reps - 0.95) <= 0.02, (kind, covered / reps)
-    low, high = t_interval(d, 0.95)
+    t = mean_interval(d, axis=1)
+    low, high = t["ci_low"], t["ci_high"]
     assert abs(np.mean((low <= true_mean) & (true_mean <= high)) - 0.95) <= 0.01
 
 

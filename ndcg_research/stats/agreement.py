@@ -16,8 +16,9 @@ Swap rate against query-set size (Voorhees & Buckley, SIGIR 2002): :func:`disjoi
 draws, ``trials`` times, two *disjoint* query subsets of size ``c`` and averages each system
 over each; :func:`swap_rates` bins the pairs of systems by their absolute difference on the
 first subset and counts how often the second subset orders the pair the other way (a swap:
-the two differences have opposite signs; a difference within :data:`TIE_TOLERANCE` of zero is a
-tie, which never swaps, so that rounding in a sum cannot make one). The error rate
+the two differences have opposite signs; a difference within
+:data:`ndcg_research.studies.summaries.TIE_TOLERANCE` of zero is a tie, which never swaps, so that
+rounding in a sum cannot make one). The error rate
 per bin falls roughly exponentially with ``c``.
 
 Variance components (:func:`variance_components`): the two-way random-effects ANOVA of a
@@ -37,15 +38,12 @@ import pandas as pd
 from scipy import stats
 
 from ..core.validation import check_integer
+from ..studies.summaries import TIE_TOLERANCE
 from .inputs import all_pairs, score_matrix
 from .resampling import SUBSET_STREAM, block_generator, check_seed
 
-__all__ = ["TIE_TOLERANCE", "kendall_tau", "tau_ap", "query_subsets", "disjoint_subset_means", "swap_rates", "VarianceComponents",
+__all__ = ["kendall_tau", "tau_ap", "query_subsets", "disjoint_subset_means", "swap_rates", "VarianceComponents",
            "variance_components"]
-
-
-#: Two means closer than this (absolute) are tied.
-TIE_TOLERANCE = 1e-12
 
 
 def _ordering_scores(values: Any, name: str) -> np.ndarray:

@@ -10,7 +10,8 @@ import pandas as pd
 
 from ..core.validation import check_integer
 from .inputs import check_choice, check_level, score_matrix
-from .intervals import bootstrap_interval, t_interval
+from ..studies.summaries import mean_interval
+from .intervals import bootstrap_interval
 from .multiple import CORRECTIONS, adjust_pvalues, tukey_hsd
 from .paired import METHODS, pairwise_tests
 from .resampling import Resamples, check_seed
@@ -118,7 +119,8 @@ def compare_systems(
     n = matrix.shape[1]
     mean = matrix.mean(axis=1)
     if interval == "t":
-        low, high = t_interval(matrix, confidence)
+        ci = mean_interval(matrix, axis=1, confidence=confidence)
+        low, high = ci["ci_low"], ci["ci_high"]
     else:
         boot = Resamples.build("bootstrap", n_queries=n, n_resamples=n_resamples, seed=seed)
         low, high = bootstrap_interval(boot.weighted_sums(matrix) / n, matrix, confidence, interval)

@@ -1,8 +1,9 @@
-r"""Confidence intervals of a mean over queries: Student's t, bootstrap percentile and BCa.
+r"""Bootstrap confidence intervals of a mean over queries: percentile and BCa.
 
 Every function works on many rows at once (one row per system, or per pair's differences).
+Student's t interval is the studies' :func:`ndcg_research.studies.summaries.mean_interval`
+(scipy's ``t.interval`` and ``sem``), the one implementation of it in the package.
 
-- :func:`t_interval`: :func:`scipy.stats.ttest_1samp` and its ``confidence_interval``.
 - :func:`bootstrap_interval`: from the resampled means of each row (``rows x B``), the
   percentile interval or the BCa interval (Efron & Tibshirani 1993, ch. 14), computed as
   :func:`scipy.stats.bootstrap` computes them: ``z0 = ndtri(share of resampled means below
@@ -17,30 +18,12 @@ A row whose values are all equal has the degenerate interval ``(mean, mean)``.
 from __future__ import annotations
 
 import numpy as np
-from scipy import special, stats
+from scipy import special
 
-__all__ = ["INTERVALS", "t_interval", "bootstrap_interval", "row_quantiles"]
+__all__ = ["INTERVALS", "bootstrap_interval", "row_quantiles"]
 
-#: The interval kinds.
+#: The interval kinds: Student's t, bootstrap percentile, bootstrap BCa.
 INTERVALS: tuple[str, ...] = ("t", "percentile", "bca")
-
-
-def t_interval(values: np.ndarray, confidence: float) -> tuple[np.ndarray, np.ndarray]:
-    """Student's t interval of the mean of each row of ``values`` (rows x queries).
-
-    Examples
-    --------
-    >>> low, high = t_interval(np.array([[1.0, 2.0, 3.0]]), 0.95)
-    >>> round(float(low[0]), 4), round(float(high[0]), 4)   # 2 -/+ t(0.975, 2) * 1 / sqrt(3)
-    (-0.4841, 4.4841)
-    """
-    mean = values.mean(axis=1)
-    constant = np.all(values == values[:, :1], axis=1)
-    low, high = mean.copy(), mean.copy()
-    if np.any(~constant):
-        ci = stats.ttest_1samp(values[~constant], 0.0, axis=1).confidence_interval(confidence)
-        low[~constant], high[~constant] = ci.low, ci.high
-    return low, high
 
 
 def row_quantiles(sorted_values: np.ndarray, q: np.ndarray) -> np.ndarray:

@@ -24,10 +24,12 @@ Statistics of null distributions are compared with scipy's tolerance for numeric
 equal values: :math:`|T^*| \ge |T| (1 - 100\,\epsilon)`.
 
 Every result also has the mean difference, its confidence interval (Student's t,
-bootstrap percentile or BCa: :mod:`~ndcg_research.stats.intervals`), the effect size
-:math:`d_z = \bar d / s_d` (Cohen's standardised mean difference for paired data; NaN
-when every :math:`d_q` is 0, infinite when they are all equal and not 0), and the counts
-of queries where A wins (:math:`d_q > 0`), ties (:math:`d_q = 0`, exactly) and loses.
+:func:`ndcg_research.studies.summaries.mean_interval`; bootstrap percentile or BCa,
+:mod:`~ndcg_research.stats.intervals`), the effect size :math:`d_z = \bar d / s_d` (Cohen's
+standardised mean difference for paired data; NaN, undefined, when all :math:`d_q` are
+equal), and the counts of queries where A wins, ties and loses; a tie is a difference within
+:data:`ndcg_research.studies.summaries.TIE_TOLERANCE` of 0, the package's one definition of
+equal nDCG.
 
 Randomness: the bootstrap and sign-flip resamples are shared by all pairs and fixed by
 ``seed`` (:mod:`~ndcg_research.stats.resampling`), so a pair gets the same p-value
@@ -47,7 +49,8 @@ from scipy import stats
 
 from ..core.validation import check_integer
 from .inputs import all_pairs, check_choice, check_level, query_values, score_matrix
-from .intervals import INTERVALS, bootstrap_interval, t_interval
+from ..studies.summaries import TIE_TOLERANCE, mean_interval
+from .intervals import INTERVALS, bootstrap_interval
 from .resampling import EXACT_MAX_QUERIES, Resamples, check_n_jobs, check_seed, map_in_threads
 
 __all__ = ["METHODS", "TOLERANCE", "PairedResult", "PairTests", "paired_test", "pairwise_tests"]
@@ -81,9 +84,9 @@ class PairedResult:
     interval : str
         Kind of ``ci``: ``"t"``, ``"percentile"`` or ``"bca"``.
     effect_size : float
-        Cohen's :math:`d_z`: ``difference / std(a - b, ddof=1)``.
+        Cohen's :math:`d_z`: ``difference / std(a - b, ddof=1)``; NaN if every difference is the same.
     wins, ties, losses : int
-        Queries where ``a > b``, ``a == b``, ``a < b``.
+        Queries where ``a > b``, ``a == b``, ``a < b`` (equal: within ``TIE_TOLERANCE``).
     n_queries : int
         Number of queries.
     n_resamples : int
@@ -378,15 +381,15 @@ def _test_chunk(
     constant = np.all(d == d[:, :1], axis=1)
     sd = np.where(constant, 0.0, d.std(axis=1, ddof=1))
     with np.errstate(divide="ignore", invalid="ignore"):
-        effect = mean / sd
+        effect = np.where(sd > 0, mean / sd, np.nan)
     # Every d_q equal: no test has any doubt (p = 1 if they are all 0, else 0); resampling cannot vary them.
     degenerate_p = np.where(mean == 0, 1.0, 0.0)
     out = {
         "difference": mean,
         "effect_size": effect,
-        "wins": np.count_nonzero(d > 0, axis=1),
-        "ties": np.count_nonzero(d == 0, axis=1),
-        "losses": np.count_nonzero(d < 0, axis=1),
+        "wins": np.count_nonzero(d > TIE_TOLERANCE, axis=1),
+        "ties": np.count_nonzero(np.abs(d) <= TIE_TOLERANCE, axis=1),
+        "losses": np.count_nonzero(d < -TIE_TOLERANCE, axis=1),
         "ci_low": np.full(mean.shape, np.nan),
         "ci_high": np.full(mean.shape, np.nan),
         "critical_difference": np.full(mean.shape, np.nan),
@@ -438,7 +441,8 @@ def _test_chunk(
         boot_means = w_mean
         boot_means += mean[:, None]
     if interval == "t":
-        out["ci_low"], out["ci_high"] = t_interval(d, confidence)
+        ci = mean_interval(d, axis=1, confidence=confidence)
+        out["ci_low"], out["ci_high"] = ci["ci_low"], ci["ci_high"]
     elif interval in ("percentile", "bca"):
         assert boot is not None
         if boot_means is None:
