@@ -39,8 +39,8 @@ QUIET_INSTALL_WARNINGS = "ignore:Editable installation"
 
 # Settings of the JupyterLab in .venv: kernels talk over local IPC sockets rather than TCP
 # (so ipykernel does not warn at every start that it runs "over TCP without encryption").
-# POSIX only: Windows has no IPC transport.
-JUPYTER_SERVER_SETTINGS = VENV / "etc" / "jupyter" / "jupyter_server_config.d" / "ndcg_research.json"
+# POSIX only: Windows has no IPC transport. Merged into the file (other settings are kept).
+JUPYTER_SERVER_SETTINGS = VENV / "etc" / "jupyter" / "jupyter_server_config.json"
 JUPYTER_SERVER_CONFIG = {"KernelManager": {"transport": "ipc"}}
 
 USAGE = """usage: python tasks.py {reproduce,test} [ARGS...]
@@ -120,17 +120,20 @@ def ensure_env(*, with_tests: bool) -> Path:
 
 
 def configure_jupyter() -> None:
-    """Write :data:`JUPYTER_SERVER_CONFIG` for the JupyterLab of ``.venv`` (POSIX), if it differs."""
+    """Merge :data:`JUPYTER_SERVER_CONFIG` into the JupyterLab settings of ``.venv`` (POSIX only)."""
     if os.name != "posix":
         return
-    text = json.dumps(JUPYTER_SERVER_CONFIG, indent=2) + "\n"
     try:
-        if JUPYTER_SERVER_SETTINGS.read_text(encoding="utf-8") == text:
-            return
-    except OSError:
-        pass
-    JUPYTER_SERVER_SETTINGS.parent.mkdir(parents=True, exist_ok=True)
-    JUPYTER_SERVER_SETTINGS.write_text(text, encoding="utf-8")
+        settings = json.loads(JUPYTER_SERVER_SETTINGS.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        settings = {}
+    if not isinstance(settings, dict):
+        settings = {}
+    merged = {**settings, **{section: {**settings.get(section, {}), **values}
+                             for section, values in JUPYTER_SERVER_CONFIG.items()}}
+    if merged != settings or not JUPYTER_SERVER_SETTINGS.exists():
+        JUPYTER_SERVER_SETTINGS.parent.mkdir(parents=True, exist_ok=True)
+        JUPYTER_SERVER_SETTINGS.write_text(json.dumps(merged, indent=2) + "\n", encoding="utf-8")
 
 
 def main(argv: list[str]) -> int:
