@@ -114,10 +114,15 @@ def test_stored_file_is_what_saving_writes(path):
 
     buffer = io.StringIO()
     nbformat.write(nbformat.read(path, as_version=4), buffer)
-    assert path.read_text(encoding="utf-8") == buffer.getvalue(), (
-        f"{path.name} is not in the form nbformat writes; "
-        f"run `python -m ndcg_research store --strip-only --only {path.stem}`"
-    )
+    stored, saved = path.read_text(encoding="utf-8").splitlines(), buffer.getvalue().splitlines()
+    if stored != saved:
+        line = next((i for i, (a, b) in enumerate(zip(stored, saved)) if a != b), min(len(stored), len(saved)))
+        pytest.fail(
+            f"{path.name} is not in the form nbformat writes (first difference at line {line + 1}: "
+            f"{stored[line:line + 1]} vs {saved[line:line + 1]}); "
+            f"run `python -m ndcg_research store --strip-only --only {path.stem}`"
+        )
+    assert path.read_text(encoding="utf-8") == buffer.getvalue()  # line endings, final newline
 
 
 @pytest.mark.parametrize("path", ALL, ids=[p.stem for p in ALL])
