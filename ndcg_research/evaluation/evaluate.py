@@ -146,44 +146,6 @@ def _named_runs(runs: Any) -> list[tuple[str, Columns]]:
     return named
 
 
-# ---------------------------------------------------------------- query ids
-
-
-def _block_starts(words: np.ndarray) -> np.ndarray:
-    """First row of each run of equal ids."""
-    if words.shape[0] == 0:
-        return np.zeros(0, dtype=np.int64)
-    change = np.any(words[1:] != words[:-1], axis=1)
-    return np.concatenate(([0], np.flatnonzero(change) + 1))
-
-
-def _widen(words: np.ndarray, width: int) -> np.ndarray:
-    if words.shape[1] == width:
-        return words
-    return np.concatenate([words, np.zeros((words.shape[0], width - words.shape[1]), np.uint64)], axis=1)
-
-
-def _text(row: np.ndarray) -> str:
-    raw = b"".join(int(w).to_bytes(8, "big") for w in row).rstrip(b"\0")
-    return raw.decode("utf-8", errors="surrogateescape")
-
-
-def _query_codes(inputs: list[Columns]) -> tuple[np.ndarray, list[np.ndarray]]:
-    """Sorted distinct query ids over all inputs, and each input's row codes into them."""
-    words = [keys.byte_words(columns.query) for columns in inputs]
-    width = max(w.shape[1] for w in words)
-    starts = [_block_starts(w) for w in words]
-    representatives = np.concatenate([_widen(w[s], width) for w, s in zip(words, starts)])
-    vocabulary, inverse = np.unique(representatives, axis=0, return_inverse=True)
-    codes, offset = [], 0
-    for w, s in zip(words, starts):
-        block_codes = inverse.ravel()[offset : offset + s.size]
-        offset += s.size
-        codes.append(np.repeat(block_codes, np.diff(np.append(s, w.shape[0]))).astype(np.int64))
-    names = np.array([_text(row) for row in vocabulary], dtype=object)
-    return names, codes
-
-
 # ---------------------------------------------------------------- checks
 
 
@@ -202,100 +164,236 @@ def _check_grades(qrels: Columns, convention: Convention) -> None:
         fail(value > convention.max_grade, f"is above {convention.max_grade}, the largest grade the tool accepts")
 
 
-def _check_duplicates(columns: Columns, codes: np.ndarray, doc_words: np.ndarray, names: np.ndarray) -> None:
-    what = "judged" if columns.kind == "qrels" else "ranked"
-    h = keys.hash_rows(doc_words, codes)
-    ordered = np.sort(h)
-    repeated = ordered[1:][ordered[1:] == ordered[:-1]]
+def _check_duplicates(
+    columns: Columns, codes: np.ndarray, hashes: np.ndarray, ids: keys.ByteIds, names: np.ndarray, width: int
+) -> None:
+    """Refuse a document judged (or ranked) twice for one query, naming both lines.
+
+    ``hashes`` is sorted in place (it is not needed afterwards); if two are equal, they
+    are computed again to find the rows.
+    """
+    hashes.sort()
+    repeated = hashes[1:][hashes[1:] == hashes[:-1]]
     if repeated.size == 0:
         return
-    rows = np.flatnonzero(np.isin(h, repeated))
-    pair = keys.first_duplicate(codes[rows], doc_words[rows])
-    if pair is None:
+    hashes = ids.hashes(width, codes)
+    rows = np.flatnonzero(np.isin(hashes, repeated))
+    rows = rows[np.argsort(hashes[rows], kind="stable")]
+    pairs = []
+    for group in np.split(rows, np.flatnonzero(np.diff(hashes[rows])) + 1):  # equal hashes: rare
+        for i, a in enumerate(group):
+            for b in group[i + 1 :]:
+                if codes[a] == codes[b] and keys.same_ids(ids, np.array([a]), ids, np.array([b]))[0]:
+                    pairs.append((min(a, b), max(a, b)))
+    if not pairs:
         return  # equal hashes of different keys
-    a, b = rows[pair[0]], rows[pair[1]]
+    a, b = min(pairs, key=lambda pair: pair[1])
+    what = "judged" if columns.kind == "qrels" else "ranked"
     raise InputError(
-        f"{columns.where(a)}: document {_text(doc_words[a])!r} is {what} twice for query "
-        f"{names[codes[a]]!r} (again at {columns.where(b)}); trec_eval refuses this too"
+        f"{columns.where(a)}: document {ids.text(a)!r} is {what} twice for query {names[codes[a]]!r} "
+        f"(again at {columns.where(b)}); trec_eval refuses this too"
     )
 
 
-# ---------------------------------------------------------------- ordering
+# ---------------------------------------------------------------- one run in rank order
 
 
-def _rank_order(codes: np.ndarray, scores: np.ndarray, doc_words: np.ndarray, rows: np.ndarray, ties: str) -> np.ndarray:
-    """``rows`` reordered: grouped by query, score descending, ties as the convention says.
+@dataclass
+class _Ranked:
+    """A run's documents in rank order, query by query (one block of rows per query).
 
-    A run file is usually already grouped by query and sorted by score, so this is
-    checked first and only the tied documents are re-sorted (by descending document id).
+    ``grade``, ``judged`` and ``negative`` have one more entry than there are documents:
+    the padding of the batches (grade 0, not judged); ``score`` has none (it is the run's
+    own array until the order changes).
     """
-    c, s = codes[rows], scores[rows]
-    grouped = np.count_nonzero(c[1:] != c[:-1]) + 1 == np.count_nonzero(np.bincount(c)) if c.size else True
-    if not grouped:
-        order = np.argsort(c, kind="stable")
-        rows, c, s = rows[order], c[order], s[order]
-    same = c[1:] == c[:-1]
-    if np.any((s[1:] > s[:-1]) & same):
-        order = np.lexsort((-s, c))  # stable: equal scores keep the file order
-        rows, c, s = rows[order], c[order], s[order]
-        same = c[1:] == c[:-1]
-    if ties == "docno":
-        tie = (s[1:] == s[:-1]) & same
-        if tie.any():
-            member = np.zeros(rows.size, dtype=bool)
-            member[1:] |= tie
-            member[:-1] |= tie
-            positions = np.flatnonzero(member)
-            group = np.cumsum(np.concatenate(([True], ~tie)))[positions]
-            tied = rows[positions]
-            order = np.lexsort(keys.descending_order_keys(doc_words[tied]) + [group])
-            rows = rows.copy()
-            rows[positions] = tied[order]
-    return rows
+
+    grade: np.ndarray  # grade of each document (0 if unjudged or negative)
+    judged: np.ndarray  # in the qrels with a grade >= 0
+    negative: np.ndarray | None  # in the qrels with a grade < 0 (None: no such document)
+    score: np.ndarray
+    block_codes: np.ndarray  # query code of each block
+    block_starts: np.ndarray
+    block_lengths: np.ndarray
+
+    @property
+    def size(self) -> int:
+        return self.score.size
+
+    def take(self, rows: np.ndarray) -> _Ranked:
+        """The documents at ``rows`` (a new order or a subset), blocks recomputed."""
+        padded = np.append(rows, self.size)
+        codes = np.repeat(self.block_codes, self.block_lengths)[rows]
+        starts = _block_starts(codes)
+        return _Ranked(
+            self.grade[padded], self.judged[padded], None if self.negative is None else self.negative[padded],
+            self.score[rows], codes[starts], starts, np.diff(np.append(starts, codes.size)),
+        )
 
 
-def _positions(c: np.ndarray) -> np.ndarray:
-    """Rank (0-based) of each row within its query, rows grouped by query."""
-    n = c.size
-    start = np.zeros(n, dtype=bool)
-    if n:
-        start[0] = True
-        start[1:] = c[1:] != c[:-1]
-    index = np.arange(n)
-    return index - np.maximum.accumulate(np.where(start, index, 0))
+def _block_starts(codes: np.ndarray) -> np.ndarray:
+    if codes.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    return np.concatenate(([0], np.flatnonzero(codes[1:] != codes[:-1]) + 1))
 
 
-def _buckets(lengths: np.ndarray, ideal_lengths: np.ndarray | None) -> list[np.ndarray]:
-    """Group queries so that padding at most doubles each batch (lengths in powers of two)."""
-    key = np.ceil(np.log2(np.maximum(lengths, 1))).astype(np.int64)
-    if ideal_lengths is not None:
-        key = key * 64 + np.ceil(np.log2(np.maximum(ideal_lengths, 1))).astype(np.int64)
-    order = np.argsort(key, kind="stable")
-    bounds = np.flatnonzero(np.diff(key[order])) + 1
-    return np.split(order, bounds)
+def _scan(
+    columns: Columns, codes: np.ndarray, ids: keys.ByteIds, width: int,
+    table: keys.HashTable, judged_ids: keys.ByteIds, judged_codes: np.ndarray, grade: np.ndarray, names: np.ndarray,
+) -> tuple[_Ranked, np.ndarray]:
+    """Match every run document to its judgment, chunk by chunk (temporaries stay in cache).
+
+    Returns the run in file order as :class:`_Ranked` (not yet ordered) and the hash of
+    each (query, document), for the duplicate check.
+    """
+    n = len(columns)
+    row_grade = np.zeros(n + 1, dtype=grade.dtype)
+    judged = np.zeros(n + 1, dtype=bool)
+    negative = np.zeros(n + 1, dtype=bool)
+    hashes = np.empty(n, dtype=np.uint64)
+    for chunk, (start, stop) in enumerate(ids.chunk_bounds):
+        chunk_codes = codes[start:stop]
+        h = ids.hashes(width, chunk_codes, chunk=chunk)
+        hashes[start:stop] = h
+        found = table.find(chunk_codes, h)
+        hits = np.flatnonzero(found >= 0)
+        same = keys.same_ids(ids, hits + start, judged_ids, found[hits])
+        if not same.all():  # a 64-bit hash collision inside one query: compare bytes directly (never seen)
+            for i in hits[~same]:
+                candidates = np.flatnonzero(judged_codes == chunk_codes[i])
+                equal = keys.same_ids(ids, np.full(candidates.size, start + i), judged_ids, candidates)
+                found[i] = candidates[equal][0] if equal.any() else -1
+            hits = np.flatnonzero(found >= 0)
+        g = grade[found[hits]]
+        row_grade[start + hits] = np.maximum(g, 0)
+        judged[start + hits] = g >= 0
+        negative[start + hits] = g < 0
+    starts = _block_starts(codes)
+    ranked = _Ranked(row_grade, judged, negative if negative.any() else None, columns.value,
+                     codes[starts], starts, np.diff(np.append(starts, n)))
+    return ranked, hashes
 
 
-# ---------------------------------------------------------------- the metric through the core
+_SLICE = 1 << 20  # rows per slice when scanning neighbours (keeps temporaries small and in cache)
+
+
+def _neighbours(score: np.ndarray, block_starts: np.ndarray) -> tuple[bool, np.ndarray]:
+    """Whether scores never rise inside a query, and the rows i tied with row i + 1 of the same query."""
+    n = score.size
+    rises, ties = False, []
+    for start in range(0, max(n - 1, 0), _SLICE):
+        stop = min(start + _SLICE, n - 1)
+        here, after = score[start:stop], score[start + 1 : stop + 1]
+        same_query = np.ones(stop - start, dtype=bool)
+        inside = block_starts[(block_starts > start) & (block_starts <= stop)]
+        same_query[inside - 1 - start] = False
+        rises = rises or bool(np.any((after > here) & same_query))
+        ties.append(np.flatnonzero((after == here) & same_query) + start)
+    return rises, np.concatenate(ties) if ties else np.zeros(0, dtype=np.int64)
+
+
+def _rank_order(ranked: _Ranked, ids: keys.ByteIds, ties: str) -> _Ranked:
+    """Order each query's documents: score descending, ties as the convention says.
+
+    A run file is usually grouped by query and sorted by score already: that is checked
+    first, and then only tied documents move (by descending document id, for "docno").
+    """
+    rows = None  # file row of each position, if the order changes
+    grouped = np.bincount(ranked.block_codes).max(initial=0) <= 1
+    rises, pairs = _neighbours(ranked.score, ranked.block_starts)
+    if not grouped or rises:
+        codes = np.repeat(ranked.block_codes, ranked.block_lengths)
+        rows = np.lexsort((-ranked.score, codes))  # stable: equal scores keep the file order
+        ranked = ranked.take(rows)
+        _, pairs = _neighbours(ranked.score, ranked.block_starts)
+    if ties == "docno" and pairs.size:
+        # Tied groups: chains of consecutive tied pairs. Reorder their rows by descending id.
+        group_of_pair = np.cumsum(np.concatenate(([True], pairs[1:] != pairs[:-1] + 1)))
+        positions, first = np.unique(np.concatenate((pairs, pairs + 1)), return_index=True)
+        group = np.concatenate((group_of_pair, group_of_pair))[first]
+        file_rows = positions if rows is None else rows[positions]
+        order = np.lexsort(keys.descending_order_keys(ids.words(file_rows)) + [group])
+        moved = positions[order]
+        for array in (ranked.grade, ranked.judged, ranked.negative):
+            if array is not None:
+                array[positions] = array[moved]
+    return ranked
+
+
+def _first_docs(ranked: _Ranked, max_docs: int) -> _Ranked:
+    """Only the first ``max_docs`` documents of each query (trec_eval -M)."""
+    if ranked.block_lengths.max(initial=0) <= max_docs:
+        return ranked
+    position = np.arange(ranked.size) - np.repeat(ranked.block_starts, ranked.block_lengths)
+    return ranked.take(np.flatnonzero(position < max_docs))
+
+
+# ---------------------------------------------------------------- padded batches
 
 
 @dataclass
 class _Batch:
-    """One padded batch: indices into the per-row arrays, whose last entry is the padding."""
+    """One padded batch of queries: which evaluated queries, and where their rows are.
 
-    queries: np.ndarray  # positions among the evaluated queries
-    ranked: np.ndarray  # (n, L) indices into the rank-ordered run rows (padding: the last index)
-    ideal: np.ndarray | None  # (n, J) indices into the judged qrels rows (padding: the last index)
+    ``ranked`` indexes the rank-ordered rows ((n, L), padding: the last row); None means
+    the batch is the rows themselves reshaped to ``shape`` (all queries of equal length, in
+    order). ``ideal`` indexes the judged qrels rows the same way (None: ideal from the list).
+    """
+
+    queries: np.ndarray
+    shape: tuple[int, int]
+    ranked: np.ndarray | None
+    ideal: np.ndarray | None
+
+    def rows(self, values: np.ndarray, pad: float | None = None) -> np.ndarray:
+        """``values`` (one per ranked row, plus the padding entry unless ``pad`` is given) as a batch."""
+        if self.ranked is None:
+            return values[: self.shape[0] * self.shape[1]].reshape(self.shape)
+        if pad is not None:
+            values = np.append(values, pad)
+        return values[self.ranked]
 
 
-@dataclass
-class _Rows:
-    """Per-row arrays of one run in rank order, and of the judged qrels, each with a padding entry last."""
+def _padded_index(starts: np.ndarray, lengths: np.ndarray, pad: int) -> np.ndarray:
+    """(n, max length) matrix of row indices starts[i] + j (j < lengths[i]), ``pad`` elsewhere."""
+    width = max(int(lengths.max(initial=0)), 1)
+    index = np.full((starts.size, width), pad, dtype=np.int64)
+    total = int(lengths.sum())
+    if total:
+        block = np.repeat(np.arange(starts.size), lengths)
+        offset = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths)
+        index[block, offset] = np.repeat(starts, lengths) + offset
+    return index
 
-    grade: np.ndarray  # grade of each ranked document (0 if unjudged or negative); padding 0
-    judged: np.ndarray  # in the qrels with a grade >= 0; padding False
-    keep: np.ndarray | None  # documents that stay in the list (judged_only, dropped negatives); padding False
-    score: np.ndarray  # padding: just below the smallest score
-    ideal_grade: np.ndarray  # grades of the judged qrels rows; padding 0
+
+def _batches(
+    ranked: _Ranked, query_position: np.ndarray, ideal: tuple[np.ndarray, np.ndarray, int] | None
+) -> list[_Batch]:
+    """Group the queries into padded batches; lengths in powers of two, so padding at most doubles a batch."""
+    lengths = ranked.block_lengths
+    ideal_lengths = None if ideal is None else ideal[1][ranked.block_codes]
+    if lengths.size and np.all(lengths == lengths[0]):
+        groups = [np.arange(lengths.size)]
+    else:
+        key = np.ceil(np.log2(np.maximum(lengths, 1))).astype(np.int64)
+        if ideal_lengths is not None:
+            key = key * 64 + np.ceil(np.log2(np.maximum(ideal_lengths, 1))).astype(np.int64)
+        order = np.argsort(key, kind="stable")
+        groups = np.split(order, np.flatnonzero(np.diff(key[order])) + 1)
+    batches = []
+    for blocks in groups:
+        shape = (blocks.size, max(int(lengths[blocks].max(initial=0)), 1))
+        identity = len(groups) == 1 and np.all(lengths == shape[1])
+        index = None if identity else _padded_index(ranked.block_starts[blocks], lengths[blocks], ranked.size)
+        ideal_index = None
+        if ideal is not None:
+            ideal_starts, ideal_counts, pad = ideal
+            codes = ranked.block_codes[blocks]
+            ideal_index = _padded_index(ideal_starts[codes], ideal_counts[codes], pad)
+        batches.append(_Batch(query_position[ranked.block_codes[blocks]], shape, index, ideal_index))
+    return batches
+
+
+# ---------------------------------------------------------------- the metric, through the core
 
 
 def _gain_table(gains: tuple[tuple[int, float], ...], top: int) -> np.ndarray:
@@ -305,35 +403,40 @@ def _gain_table(gains: tuple[tuple[int, float], ...], top: int) -> np.ndarray:
     return table
 
 
-def _measure_values(measure: Measure, convention: Convention, batch: _Batch, rows: _Rows) -> tuple[np.ndarray, np.ndarray]:
+def _measure_values(
+    measure: Measure, convention: Convention, batch: _Batch, ranked: _Ranked, keep: np.ndarray | None,
+    ideal_grade: np.ndarray,
+) -> tuple[np.ndarray, np.ndarray]:
     """nDCG and ideal DCG of one measure on one batch, computed by the metric core."""
     gain = measure.gain if measure.gain is not None else convention.gain
     discount = measure.discount if measure.discount is not None else convention.discount
     k = measure.k
     negative = None
     if measure.gains is not None:
-        top = int(max(rows.grade.max(initial=0), rows.ideal_grade.max(initial=0)))
+        top = int(max(ranked.grade.max(initial=0), ideal_grade.max(initial=0)))
         table = _gain_table(measure.gains, top)
-        mapped = np.where(rows.judged, table[rows.grade], 0.0)[batch.ranked]
-        listed, negative, gain = np.maximum(mapped, 0.0), np.minimum(mapped, 0.0), "linear"
+        mapped = np.where(ranked.judged, table[ranked.grade], 0.0)
+        listed = batch.rows(mapped)
+        listed, negative, gain = np.maximum(listed, 0.0), np.minimum(listed, 0.0), "linear"
         known = None
         if batch.ideal is not None:
-            # trec_eval fills the ideal with the gains above 0 only (the padding entry maps to 0).
-            ideal_gains = np.maximum(table[rows.ideal_grade], 0.0)
-            ideal_gains[-1] = 0.0
+            ideal_gains = np.maximum(table[ideal_grade], 0.0)  # trec_eval: only gains above 0 fill the ideal
+            ideal_gains[-1] = 0.0  # the padding entry
             known = ideal_gains[batch.ideal]
     else:
-        listed = rows.grade[batch.ranked]
-        known = None if batch.ideal is None else rows.ideal_grade[batch.ideal]
-    mask = None if rows.keep is None else rows.keep[batch.ranked]
+        listed = batch.rows(ranked.grade)
+        known = None if batch.ideal is None else ideal_grade[batch.ideal]
+    mask = None if keep is None else batch.rows(keep)
     if convention.ties != "average" and mask is None and known is not None and k is not None and k < listed.shape[1]:
         listed = listed[:, :k]  # ranks below k cannot count (the ideal comes from the qrels)
         negative = None if negative is None else negative[:, :k]
     options = dict(gain=gain, discount=discount, zero_ideal="zero")
+    scores = None
+    if convention.ties == "average":
+        scores = batch.rows(ranked.score, pad=float(np.nextafter(ranked.score.min(), -np.inf)))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedNDCGWarning)
-        if convention.ties == "average":
-            scores = rows.score[batch.ranked]
+        if scores is not None:
             parts = ndcg_parts_from_scores(listed, scores, k, ideal=known, ties="average", judged=mask, **options)
         else:
             parts = ndcg_parts(listed, k, ideal=known, judged=mask, **options)
@@ -341,7 +444,7 @@ def _measure_values(measure: Measure, convention: Convention, batch: _Batch, row
         if negative is not None and np.any(negative < 0):
             # trec_eval lets a gain map hold negative gains: they lower the DCG and stay out of
             # the ideal. DCG is linear in the gains, so the negative part is a second core call.
-            if convention.ties == "average":
+            if scores is not None:
                 lost = ndcg_parts_from_scores(-negative, scores, k, ties="average", judged=mask, **options).dcg
             else:
                 lost = ndcg_parts(-negative, k, judged=mask, **options).dcg
@@ -450,34 +553,43 @@ def evaluate(
         row = int(np.flatnonzero(np.floor(judgments.value) != judgments.value)[0])
         raise InputError(f"{judgments.where(row)}: a gain map (gains=...) needs integer grades, got {judgments.value[row]!r}")
 
-    names, codes = _query_codes([judgments] + [columns for _, columns in named])
+    raw_names, codes = keys.query_codes([judgments.query] + [columns.query for _, columns in named])
+    names = np.array([name.decode("utf-8", errors="surrogateescape") for name in raw_names], dtype=object)
     n_codes = names.size
     judged_codes = codes[0]
-    judged_docs = keys.byte_words(judgments.doc)
-    _check_duplicates(judgments, judged_codes, judged_docs, names)
+    judged_ids = keys.ByteIds(judgments.doc)
+    run_ids = [keys.ByteIds(columns.doc) for _, columns in named]
+    width = max(1, -(-max(ids.longest for ids in [judged_ids, *run_ids]) // 8))
+    judged_hashes = judged_ids.hashes(width, judged_codes)
+    table = keys.HashTable(judged_codes, judged_hashes, n_codes)
+    _check_duplicates(judgments, judged_codes, judged_hashes, judged_ids, names, width)
+    del judged_hashes
 
     grade = judgments.value
     has_judgment = np.bincount(judged_codes, minlength=n_codes) > 0
     has_relevant = np.bincount(judged_codes[grade > 0], minlength=n_codes) > 0
     eligible = has_relevant if conv.queries == "relevant" else has_judgment
-    # Judged rows (grade >= 0) grouped by query: they fill the ideal.
-    judged_rows = np.flatnonzero(grade >= 0)
-    judged_rows = judged_rows[np.argsort(judged_codes[judged_rows], kind="stable")]
-    ideal_codes = judged_codes[judged_rows]
-    ideal_grades = grade[judged_rows]
-    ideal_positions = _positions(ideal_codes)
-    n_ideal = np.bincount(ideal_codes, minlength=n_codes)
+    ideal = None
+    ideal_grade = np.zeros(1, dtype=grade.dtype)
+    if conv.ideal == "judged":
+        # Judged rows (grade >= 0) grouped by query fill the ideal; the last entry pads.
+        judged_rows = np.flatnonzero(grade >= 0)
+        judged_rows = judged_rows[np.argsort(judged_codes[judged_rows], kind="stable")]
+        ideal_grade = np.append(grade[judged_rows], np.zeros(1, dtype=grade.dtype))
+        ideal_counts = np.bincount(judged_codes[judged_rows], minlength=n_codes)
+        ideal = (np.cumsum(ideal_counts) - ideal_counts, ideal_counts, judged_rows.size)
 
     notes: list[str] = []
     if conv.queries == "relevant":
         skipped = int(np.count_nonzero(has_judgment & ~has_relevant))
         if skipped:
             notes.append(f"{skipped} judged queries have no grade above 0; {conv.name} does not evaluate them")
-    gain_maps = [m for m in wanted if m.gains is not None]
-    for m in gain_maps:
+    for m in wanted:
+        if m.gains is None or conv.name != "trec_eval":
+            continue
         gains = sorted({g for _, g in m.gains} | {float(level) for level in range(int(grade.max(initial=0)) + 1)})
         close = [(a, b) for a, b in zip(gains, gains[1:]) if 0 < b - a < 1]
-        if close and conv.name == "trec_eval":
+        if close:
             notes.append(
                 f"{m.name}: trec_eval sorts gain levels with a comparison that truncates their difference to an "
                 f"integer; with gains less than 1 apart (e.g. {close[0][0]:g} and {close[0][1]:g}) its ideal ranking, "
@@ -485,12 +597,13 @@ def evaluate(
             )
 
     run_names, tags, query_lists, value_lists, means = [], [], [], [], []
-    for (name, columns), run_codes in zip(named, codes[1:]):
-        doc_words = keys.byte_words(columns.doc)
-        _check_duplicates(columns, run_codes, doc_words, names)
-        found = keys.lookup(judged_codes, judged_docs, run_codes, doc_words, n_codes)
+    for (name, columns), run_codes, ids in zip(named, codes[1:], run_ids):
+        ranked, hashes = _scan(columns, run_codes, ids, width, table, judged_ids, judged_codes, grade, names)
+        _check_duplicates(columns, run_codes, hashes, ids, names, width)
+        del hashes
 
-        in_run = np.bincount(run_codes, minlength=n_codes) > 0
+        in_run = np.zeros(n_codes, dtype=bool)
+        in_run[ranked.block_codes] = True
         evaluated = in_run & eligible
         unjudged_queries = int(np.count_nonzero(in_run & ~has_judgment))
         if unjudged_queries:
@@ -503,66 +616,29 @@ def evaluate(
             )
         if not evaluated.any():
             raise InputError(f"run {name}: no query has both a ranking and judgments in {judgments.source}")
-
-        keep_rows = evaluated[run_codes]
-        rows = np.arange(run_codes.size) if keep_rows.all() else np.flatnonzero(keep_rows)
-        rows = _rank_order(run_codes, columns.value, doc_words, rows, conv.ties)
-        c = run_codes[rows]
-        position = _positions(c)
-        if max_docs is not None and position.max(initial=0) >= max_docs:
-            cut = position < max_docs
-            rows, c, position = rows[cut], c[cut], position[cut]
-
-        hit = found[rows]
-        matched = hit >= 0
-        row_grade = np.where(matched, grade[np.maximum(hit, 0)], 0)
-        negative = matched & (row_grade < 0)
-        judged = matched & ~negative
-        row_grade = np.where(negative, 0, row_grade)
+        if not evaluated[ranked.block_codes].all():
+            ranked = ranked.take(np.flatnonzero(np.repeat(evaluated[ranked.block_codes], ranked.block_lengths)))
+        ranked = _rank_order(ranked, ids, conv.ties)
+        if max_docs is not None:
+            ranked = _first_docs(ranked, max_docs)
+        if conv.ties == "average" and not np.isfinite(np.nextafter(ranked.score.min(), -np.inf)):
+            raise InputError(f"run {name}: scores reach the smallest float64; rescale them")
         keep = None
         if judged_only:
-            keep = judged
-        elif conv.negative == "drop" and negative.any():
-            keep = ~negative
-        scores = columns.value[rows]
-        score_pad = float(np.nextafter(scores.min(), -np.inf))
-        if not np.isfinite(score_pad):
-            raise InputError(f"run {name}: scores reach the smallest float64; rescale them")
-        row_data = _Rows(
-            np.append(row_grade, np.zeros(1, row_grade.dtype)),
-            np.append(judged, False),
-            None if keep is None else np.append(keep, False),
-            np.append(scores, score_pad),
-            np.append(ideal_grades, np.zeros(1, ideal_grades.dtype)),
-        )
+            keep = ranked.judged
+        elif conv.negative == "drop" and ranked.negative is not None:
+            keep = ~ranked.negative
+            keep[-1] = False
 
         evaluated_codes = np.flatnonzero(evaluated)
-        lengths = np.bincount(c, minlength=n_codes)[evaluated_codes]
-        use_judged_ideal = conv.ideal == "judged"
-        groups = _buckets(lengths, n_ideal[evaluated_codes] if use_judged_ideal else None)
-        local = np.full(n_codes, -1, dtype=np.int64)
-        batches = []
-        for members in groups:
-            member_codes = evaluated_codes[members]
-            local[:] = -1
-            local[member_codes] = np.arange(members.size)
-            in_batch = local[c] >= 0 if len(groups) > 1 else np.ones(c.size, dtype=bool)
-            width = max(int(lengths[members].max()), 1)
-            ranked = np.full((members.size, width), rows.size, dtype=np.int64)
-            ranked[local[c[in_batch]], position[in_batch]] = np.flatnonzero(in_batch)
-            ideal_index = None
-            if use_judged_ideal:
-                in_ideal = local[ideal_codes] >= 0
-                ideal_width = max(int(n_ideal[member_codes].max()), 1)
-                ideal_index = np.full((members.size, ideal_width), ideal_codes.size, dtype=np.int64)
-                ideal_index[local[ideal_codes[in_ideal]], ideal_positions[in_ideal]] = np.flatnonzero(in_ideal)
-            batches.append(_Batch(members, ranked, ideal_index))
-
+        query_position = np.full(n_codes, -1, dtype=np.int64)
+        query_position[evaluated_codes] = np.arange(evaluated_codes.size)
+        batches = _batches(ranked, query_position, ideal)
         values = np.zeros((len(wanted), evaluated_codes.size))
         undefined = np.zeros(evaluated_codes.size, dtype=bool)
         for j, measure in enumerate(wanted):
             for batch in batches:
-                got, idcg = _measure_values(measure, conv, batch, row_data)
+                got, idcg = _measure_values(measure, conv, batch, ranked, keep, ideal_grade)
                 values[j, batch.queries] = got
                 undefined[batch.queries] |= idcg == 0
         if undefined.any() and conv.queries != "relevant":

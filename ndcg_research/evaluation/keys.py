@@ -1,254 +1,275 @@
-"""Identifiers as fixed-width integer keys: exact, orderable like ``strcmp``, and hashable in bulk.
+"""Identifiers in bulk: query codes, document hashes, exact matching and ``strcmp`` order.
 
-Query and document ids arrive as Arrow binary arrays (millions of short byte strings).
-Hashing or sorting them one by one as Python objects is far too slow, so each id becomes a
-row of 64-bit words (:func:`byte_words`): its bytes read eight at a time, big-endian, with
-zeros past its end. Two ids are equal exactly when their rows are equal, and comparing
-rows word by word orders the ids as C's ``strcmp`` does (the order trec_eval breaks ties
-by). On these rows:
+Query and document ids arrive as Arrow binary arrays (millions of short byte strings);
+handling them one by one as Python objects would be far too slow. Here:
 
-- :func:`hash_rows` mixes a row (and a query code) into one 64-bit hash;
-- :func:`lookup` finds, for every run document, the matching judgment of the same query,
-  through one small open-addressing hash table per query (probes stay in that query's
-  slice of the table, so they hit the cache) and then compares the words, so the match
-  is exact whatever the hashes do.
+- :func:`query_codes` numbers the distinct query ids of several inputs in ``strcmp``
+  order (the order trec_eval prints queries in), through Arrow's dictionary encoding;
+- :class:`ByteIds` reads ids eight bytes at a time straight from the Arrow buffers:
+  :meth:`ByteIds.hashes` mixes each id (and its query code) into a 64-bit hash, chunk by
+  chunk so the work stays in cache, and :meth:`ByteIds.words` gives the bytes of chosen
+  ids as rows of big-endian 64-bit words, which compare as ``strcmp`` compares the ids;
+- :class:`HashTable` finds, for every run document, the judgment of the same document for
+  the same query: one small open-addressing hash table per query (probes stay in that
+  query's slice, which stays in cache), then an exact comparison of the bytes of every
+  hit, so the result never depends on the hash.
 
-Everything is vectorised with numpy; the loops below run over probe rounds or words,
-never over documents or queries.
+Everything is vectorised; the loops run over chunks, words or probe rounds, never over
+documents or queries.
 """
 
 from __future__ import annotations
 
 import numpy as np
 import pyarrow as pa
+import pyarrow.compute as pc
 
-__all__ = ["byte_words", "hash_rows", "lookup", "first_duplicate", "descending_order_keys"]
+__all__ = ["query_codes", "ByteIds", "same_ids", "HashTable", "descending_order_keys"]
 
-_ALL_ONES = np.uint64(0xFFFFFFFFFFFFFFFF)
-# _KEEP[n]: mask keeping the first n bytes of a big-endian word (n = 0..8).
-_KEEP = np.array([0] + [(0xFFFFFFFFFFFFFFFF << (64 - 8 * n)) & 0xFFFFFFFFFFFFFFFF for n in range(1, 9)], dtype=np.uint64)
+# _KEEP_LE[n] keeps the first n bytes of a little-endian word, _KEEP_BE[n] of a big-endian one.
+_KEEP_LE = np.array([(1 << (8 * n)) - 1 for n in range(9)], dtype=np.uint64)
+_KEEP_BE = np.array([0] + [(0xFFFFFFFFFFFFFFFF << (64 - 8 * n)) & 0xFFFFFFFFFFFFFFFF for n in range(1, 9)], dtype=np.uint64)
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 _MIX2 = np.uint64(0xBF58476D1CE4E5B9)
 
 
-def _chunks(array: pa.Array | pa.ChunkedArray) -> list[pa.Array]:
+def _binary_chunks(array: pa.Array | pa.ChunkedArray) -> list[pa.Array]:
     chunks = array.chunks if isinstance(array, pa.ChunkedArray) else [array]
     out = []
     for chunk in chunks:
+        if pa.types.is_dictionary(chunk.type):
+            chunk = chunk.dictionary_decode()
         if pa.types.is_string(chunk.type):
             chunk = chunk.view(pa.binary())
         elif pa.types.is_large_string(chunk.type):
             chunk = chunk.view(pa.large_binary())
         elif not (pa.types.is_binary(chunk.type) or pa.types.is_large_binary(chunk.type)):
             raise TypeError(f"ids must be strings, got Arrow type {chunk.type}")
+        if chunk.null_count:
+            raise ValueError("ids must not be missing (null)")
         out.append(chunk)
     return out
 
 
-def _offsets(chunk: pa.Array) -> np.ndarray:
-    dtype = np.int64 if pa.types.is_large_binary(chunk.type) else np.int32
-    return np.frombuffer(chunk.buffers()[1], dtype=dtype)[chunk.offset : chunk.offset + len(chunk) + 1]
-
-
-def byte_words(array: pa.Array | pa.ChunkedArray) -> np.ndarray:
-    """Each byte string as a row of big-endian uint64 words, zero padded to the longest.
+def query_codes(arrays: list[pa.ChunkedArray]) -> tuple[list[bytes], list[np.ndarray]]:
+    """Number the distinct ids of several arrays in ``strcmp`` order.
 
     Parameters
     ----------
-    array : pyarrow.Array or pyarrow.ChunkedArray
-        Binary or string values (no nulls).
+    arrays : list of pyarrow.ChunkedArray
+        Query ids (binary or string, optionally dictionary-encoded, as the readers give them).
 
     Returns
     -------
-    numpy.ndarray of uint64, shape (n, W)
-        ``W = max(1, ceil(longest / 8))``. Rows are equal exactly when the strings are,
-        and compare (lexicographically, word by word) as ``strcmp`` compares the strings.
+    names : list of bytes
+        The distinct ids, sorted bytewise.
+    codes : list of numpy.ndarray of int32 (int64 beyond 2^31 ids)
+        For each array, the position of each row's id in ``names``.
 
     Examples
     --------
-    >>> w = byte_words(pa.array([b"b", b"ab", b"abcdefghi"]))
-    >>> w.shape
-    (3, 2)
-    >>> [hex(x) for x in w[1]]
-    ['0x6162000000000000', '0x0']
-    >>> sorted(range(3), key=lambda i: tuple(w[i]))
-    [1, 2, 0]
+    >>> names, codes = query_codes([pa.chunked_array([[b"10", b"9", b"10"]]), pa.chunked_array([[b"2"]])])
+    >>> names, [c.tolist() for c in codes]
+    ([b'10', b'2', b'9'], [[0, 2, 0], [1]])
     """
-    chunks = _chunks(array)
-    if any(chunk.null_count for chunk in chunks):
-        raise ValueError("ids must not be missing (null)")
-    offsets = [_offsets(chunk) for chunk in chunks]
-    longest = max((int(np.diff(o).max()) for o in offsets if o.size > 1), default=0)
-    width = max(1, -(-longest // 8))
-    out = np.empty((sum(len(c) for c in chunks), width), dtype=np.uint64)
-    row = 0
-    for chunk, offset in zip(chunks, offsets):
-        n = len(chunk)
-        if n == 0:
-            continue
-        data_buffer = chunk.buffers()[2]
-        data = np.frombuffer(data_buffer, dtype=np.uint8) if data_buffer is not None else np.zeros(0, np.uint8)
-        start = offset[:-1].astype(np.int64)
-        lengths = np.diff(offset)
-        base = int(start[0])
-        end = int(offset[-1])
+    encoded = []
+    for array in arrays:
+        chunks = array.chunks if isinstance(array, pa.ChunkedArray) else [array]
+        if not all(pa.types.is_dictionary(chunk.type) for chunk in chunks):
+            chunks = pc.dictionary_encode(pa.chunked_array(chunks)).chunks
+        encoded.append([(chunk.dictionary.cast(pa.binary()).to_pylist(), chunk.indices) for chunk in chunks])
+    names = sorted({name for chunks in encoded for values, _ in chunks for name in values})
+    position = {name: i for i, name in enumerate(names)}
+    dtype = np.int32 if len(names) < 2**31 else np.int64
+    codes = []
+    for chunks in encoded:
+        out = np.empty(sum(len(indices) for _, indices in chunks), dtype=dtype)
+        start = 0
+        for values, indices in chunks:
+            table = np.fromiter((position[v] for v in values), dtype=dtype, count=len(values))
+            np.take(table, indices.to_numpy(zero_copy_only=False), out=out[start : start + len(indices)])
+            start += len(indices)
+        codes.append(out)
+    return names, codes
+
+
+class ByteIds:
+    """Byte-string ids held in Arrow buffers, read as 64-bit words without Python objects.
+
+    Examples
+    --------
+    >>> ids = ByteIds(pa.chunked_array([[b"d1", b"d10"], [b"d9"]]))
+    >>> len(ids), ids.longest
+    (3, 3)
+    >>> ids.words(np.array([2, 0]), 1).tolist() == [[int.from_bytes(b"d9".ljust(8, b"\\0"), "big")],
+    ...                                              [int.from_bytes(b"d1".ljust(8, b"\\0"), "big")]]
+    True
+    """
+
+    def __init__(self, array: pa.Array | pa.ChunkedArray) -> None:
+        self._chunks = []
+        bounds = [0]
+        longest = 0
+        for chunk in _binary_chunks(array):
+            if len(chunk) == 0:
+                continue
+            dtype = np.int64 if pa.types.is_large_binary(chunk.type) else np.int32
+            offsets = np.frombuffer(chunk.buffers()[1], dtype=dtype)[chunk.offset : chunk.offset + len(chunk) + 1]
+            data = chunk.buffers()[2]
+            self._chunks.append((offsets, np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(0, np.uint8)))
+            bounds.append(bounds[-1] + len(chunk))
+            if offsets.size > 1:
+                longest = max(longest, int(np.diff(offsets).max()))
+        self._bounds = np.array(bounds, dtype=np.int64)
+        self.longest = longest
+
+    def __len__(self) -> int:
+        return int(self._bounds[-1])
+
+    @staticmethod
+    def _padded(offsets: np.ndarray, data: np.ndarray, width: int, order: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Unaligned 8-byte view of a chunk's bytes (zero padded past the end), starts and lengths."""
+        base, end = int(offsets[0]), int(offsets[-1])
         padded = np.zeros(end - base + 8 * width + 8, dtype=np.uint8)
         padded[: end - base] = data[base:end]
-        # Unaligned big-endian 8-byte reads at any byte position.
-        unaligned = np.ndarray(shape=(padded.size - 7,), dtype=">u8", buffer=padded, strides=(1,))
-        start -= base
+        view = np.ndarray(shape=(padded.size - 7,), dtype=order + "u8", buffer=padded, strides=(1,))
+        return view, (offsets[:-1] - base).astype(np.int64), np.diff(offsets)
+
+    @property
+    def chunk_bounds(self) -> list[tuple[int, int]]:
+        """(first row, end row) of each stored chunk: work chunk by chunk stays in cache."""
+        return list(zip(self._bounds[:-1].tolist(), self._bounds[1:].tolist()))
+
+    def hashes(self, width: int, codes: np.ndarray, chunk: int | None = None) -> np.ndarray:
+        """A non-zero 64-bit hash of each (code, id), reading ``width`` words of every id.
+
+        ``width`` must cover the longest id of every array whose hashes are compared
+        (the same ``width`` everywhere), so that equal keys get equal hashes. With
+        ``chunk``, only that chunk's rows are hashed and ``codes`` holds their codes.
+        """
+        if chunk is not None:
+            return self._chunk_hashes(chunk, width, codes)
+        out = np.empty(len(self), dtype=np.uint64)
+        for i, (start, stop) in enumerate(self.chunk_bounds):
+            out[start:stop] = self._chunk_hashes(i, width, codes[start:stop])
+        return out
+
+    def _chunk_hashes(self, chunk: int, width: int, codes: np.ndarray) -> np.ndarray:
+        offsets, data = self._chunks[chunk]
+        view, starts, lengths = self._padded(offsets, data, width, "<")
+        h = (codes.astype(np.uint64) + np.uint64(0x243F6A8885A308D3)) * _MIX
+        h ^= lengths.astype(np.uint64)
         for w in range(width):
-            words = unaligned[start + 8 * w].astype(np.uint64)
-            keep = np.clip(lengths - 8 * w, 0, 8)
-            out[row : row + n, w] = words & _KEEP[keep]
-        row += n
-    return out
+            h ^= view[starts + 8 * w] & _KEEP_LE[np.clip(lengths - 8 * w, 0, 8)]
+            h *= _MIX
+            h ^= h >> np.uint64(31)
+        h *= _MIX2
+        h ^= h >> np.uint64(29)
+        return h | np.uint64(1)
+
+    def words(self, rows: np.ndarray, width: int | None = None) -> np.ndarray:
+        """Rows of big-endian words (zero padded) of the ids at ``rows``; they compare as ``strcmp`` does."""
+        width = max(1, -(-self.longest // 8)) if width is None else width
+        out = np.zeros((rows.size, width), dtype=np.uint64)
+        chunk_of = np.searchsorted(self._bounds, rows, side="right") - 1
+        for c in np.unique(chunk_of):
+            offsets, data = self._chunks[c]
+            view, starts, lengths = self._padded(offsets, data, width, ">")
+            pick = np.flatnonzero(chunk_of == c)
+            local = rows[pick] - self._bounds[c]
+            for w in range(width):
+                out[pick, w] = view[starts[local] + 8 * w].astype(np.uint64) & _KEEP_BE[np.clip(lengths[local] - 8 * w, 0, 8)]
+        return out
+
+    def lengths(self, rows: np.ndarray) -> np.ndarray:
+        """Length in bytes of the ids at ``rows``."""
+        out = np.zeros(rows.size, dtype=np.int64)
+        chunk_of = np.searchsorted(self._bounds, rows, side="right") - 1
+        for c in np.unique(chunk_of):
+            offsets, _ = self._chunks[c]
+            pick = np.flatnonzero(chunk_of == c)
+            local = rows[pick] - self._bounds[c]
+            out[pick] = offsets[local + 1] - offsets[local]
+        return out
+
+    def text(self, row: int) -> str:
+        """The id at ``row`` as text (for messages)."""
+        raw = b"".join(int(w).to_bytes(8, "big") for w in self.words(np.array([row]))[0])
+        return raw[: int(self.lengths(np.array([row]))[0])].decode("utf-8", errors="replace")
 
 
-def hash_rows(words: np.ndarray, codes: np.ndarray | None = None) -> np.ndarray:
-    """A 64-bit hash of each row of words, mixed with an optional integer code per row.
+def same_ids(a: ByteIds, rows_a: np.ndarray, b: ByteIds, rows_b: np.ndarray) -> np.ndarray:
+    """Whether id ``rows_a[i]`` of ``a`` equals id ``rows_b[i]`` of ``b``, compared byte for byte.
 
     Examples
     --------
-    >>> w = byte_words(pa.array([b"a", b"a", b"b"]))
-    >>> h = hash_rows(w, np.array([0, 1, 0]))
-    >>> len(set(h.tolist()))
-    3
+    >>> a, b = ByteIds(pa.array([b"x", b"yz"])), ByteIds(pa.array([b"yz", b"x\\0"]))
+    >>> same_ids(a, np.array([0, 1, 0]), b, np.array([1, 0, 1])).tolist()
+    [False, True, False]
     """
-    h = np.full(words.shape[0], 0x243F6A8885A308D3, dtype=np.uint64)
-    if codes is not None:
-        h = (h ^ codes.astype(np.uint64)) * _MIX
-    for column in range(words.shape[1]):
-        h = (h ^ words[:, column]) * _MIX
-        h ^= h >> np.uint64(31)
-    h *= _MIX2
-    h ^= h >> np.uint64(29)
-    return h
+    width = max(1, -(-max(a.longest, b.longest) // 8))
+    same = a.lengths(rows_a) == b.lengths(rows_b)
+    return same & np.all(a.words(rows_a, width) == b.words(rows_b, width), axis=1)
 
 
 def _table_sizes(counts: np.ndarray) -> np.ndarray:
-    """Per-query table sizes: a power of two at least twice the number of keys (load <= 1/2)."""
-    need = np.maximum(2 * counts, 2)
-    return (1 << np.ceil(np.log2(need)).astype(np.int64)).astype(np.int64)
+    """Per-query numbers of buckets: a power of two at least the number of keys (load <= 1)."""
+    return (1 << np.ceil(np.log2(np.maximum(counts, 1))).astype(np.int64)).astype(np.int64)
 
 
-def lookup(
-    table_codes: np.ndarray,
-    table_words: np.ndarray,
-    query_codes: np.ndarray,
-    query_words: np.ndarray,
-    n_codes: int,
-) -> np.ndarray:
-    """For each query key (code, words), the index of the equal table key, or -1.
+class HashTable:
+    """Judgments (code, hash) indexed for lookup: one small hash table per code (query).
 
-    The table keys must be unique (check with :func:`first_duplicate`). Keys are compared
-    in full after the hash probe, so the answer is exact whatever the hashes do.
-
-    Parameters
-    ----------
-    table_codes, query_codes : numpy.ndarray of int
-        Codes in ``range(n_codes)`` (the query id of each judgment / run line).
-    table_words, query_words : numpy.ndarray of uint64, shape (n, W1) and (m, W2)
-        Document ids as :func:`byte_words`.
-    n_codes : int
-
-    Returns
-    -------
-    numpy.ndarray of int64, shape (m,)
+    Each query gets a power-of-two number of buckets, at least its number of entries; the
+    entries are sorted by bucket, so a bucket is a short range of that order (empty for
+    most probes, rarely longer than one). Probes for one query stay in its slice of the
+    table, which stays in cache while that query's run documents are looked up.
 
     Examples
     --------
-    >>> tw = byte_words(pa.array([b"d1", b"d2", b"d1"]))
-    >>> qw = byte_words(pa.array([b"d2", b"d1", b"d3", b"d1"]))
-    >>> lookup(np.array([0, 0, 1]), tw, np.array([0, 1, 0, 0]), qw, 2).tolist()
-    [1, 2, -1, 0]
+    >>> table = HashTable(np.array([0, 0, 1]), np.array([5, 7, 5], np.uint64), 2)
+    >>> table.find(np.array([0, 1, 0, 1]), np.array([7, 5, 9, 7], np.uint64)).tolist()
+    [1, 2, -1, -1]
     """
-    counts = np.bincount(table_codes, minlength=n_codes)
-    sizes = _table_sizes(counts)
-    bases = np.concatenate(([0], np.cumsum(sizes)[:-1]))
-    masks = (sizes - 1).astype(np.uint64)
-    table = np.full(int(sizes.sum()), -1, dtype=np.int64)
-    table_hash = hash_rows(table_words, table_codes)
 
-    # Insert: each round, every pending key tries its current slot; of several keys
-    # aiming at one free slot, the last write wins and the others move on.
-    slot = (table_hash & masks[table_codes]).astype(np.int64)
-    pending = np.arange(table_codes.size)
-    base_of = bases[table_codes]
-    while pending.size:
-        where = base_of[pending] + slot[pending]
-        free = table[where] == -1
-        candidates, targets = pending[free], where[free]
-        table[targets] = candidates
-        placed = table[targets] == candidates
-        moving = np.concatenate((pending[~free], candidates[~placed]))
-        slot[moving] = (slot[moving] + 1) & masks[table_codes[moving]].astype(np.int64)
-        pending = moving
+    def __init__(self, codes: np.ndarray, hashes: np.ndarray, n_codes: int) -> None:
+        sizes = _table_sizes(np.bincount(codes, minlength=n_codes))
+        self._bases = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
+        self._masks = (sizes - 1).astype(np.uint64)
+        bucket = self._bases[codes] + (hashes & self._masks[codes]).astype(np.int64)
+        self._order = np.argsort(bucket, kind="stable")
+        self._hashes = hashes[self._order]
+        self._filled = np.bincount(bucket, minlength=int(sizes.sum())).astype(np.int32)
+        self._starts = np.cumsum(self._filled, dtype=np.int64) - self._filled
 
-    # Probe: stop at the equal key or at an empty slot (there is always one). A hash hit is
-    # checked word by word; a collision (equal hash, other key) probes on.
-    query_hash = hash_rows(query_words, query_codes)
-    found = np.full(query_codes.size, -1, dtype=np.int64)
-    pending = np.arange(query_codes.size)
-    slot = (query_hash & masks[query_codes]).astype(np.int64)
-    while pending.size:
-        held = table[bases[query_codes[pending]] + slot]
-        occupied = held >= 0
-        hit = occupied.copy()
-        hit[occupied] = table_hash[held[occupied]] == query_hash[pending[occupied]]
-        if hit.any():
-            hit[hit] = _same_keys(table_codes, table_words, held[hit], query_codes, query_words, pending[hit])
-        found[pending[hit]] = held[hit]
-        go_on = occupied & ~hit
-        pending = pending[go_on]
-        slot = (slot[go_on] + 1) & masks[query_codes[pending]].astype(np.int64)
-    return found
+    def find(self, codes: np.ndarray, hashes: np.ndarray) -> np.ndarray:
+        """For each (code, hash), the index of an entry with the same code and hash, or -1.
 
-
-def _same_keys(codes_a, words_a, rows_a, codes_b, words_b, rows_b) -> np.ndarray:
-    """Whether key rows_a[i] of (codes_a, words_a) equals key rows_b[i] of (codes_b, words_b)."""
-    same = codes_a[rows_a] == codes_b[rows_b]
-    for column in range(max(words_a.shape[1], words_b.shape[1])):
-        a = words_a[rows_a, column] if column < words_a.shape[1] else np.uint64(0)
-        b = words_b[rows_b, column] if column < words_b.shape[1] else np.uint64(0)
-        same &= a == b
-    return same
-
-
-def first_duplicate(codes: np.ndarray, words: np.ndarray) -> tuple[int, int] | None:
-    """Two row indices holding the same key (code, words), or None if all keys are distinct.
-
-    Examples
-    --------
-    >>> w = byte_words(pa.array([b"a", b"b", b"a", b"a"]))
-    >>> first_duplicate(np.array([0, 0, 1, 0]), w)
-    (0, 3)
-    >>> first_duplicate(np.array([0, 0, 1]), w[:3]) is None
-    True
-    """
-    if codes.size < 2:
-        return None
-    h = hash_rows(words, codes)
-    order = np.argsort(h, kind="stable")
-    hs = h[order]
-    # Equal hashes only (none in a clean file, bar a 2^-64 accident): compare the keys exactly.
-    for i in np.flatnonzero(hs[1:] == hs[:-1]):
-        j = i + 1
-        while j < hs.size and hs[j] == hs[i]:
-            a, b = order[i], order[j]
-            if codes[a] == codes[b] and np.array_equal(words[a], words[b]):
-                return (int(min(a, b)), int(max(a, b)))
-            j += 1
-    return None
+        The caller compares the ids of the hits: a hash match is not yet an id match.
+        """
+        bucket = self._bases[codes] + (hashes & self._masks[codes]).astype(np.int64)
+        filled = self._filled[bucket]
+        found = np.full(codes.size, -1, dtype=np.int64)
+        candidates = np.flatnonzero(filled)
+        first = self._starts[bucket[candidates]]
+        step = 0
+        while candidates.size:
+            position = first + step
+            hit = self._hashes[position] == hashes[candidates]
+            found[candidates[hit]] = self._order[position[hit]]
+            step += 1
+            more = ~hit & (filled[candidates] > step)
+            candidates, first = candidates[more], first[more]
+        return found
 
 
 def descending_order_keys(words: np.ndarray) -> list[np.ndarray]:
-    """Keys for :func:`numpy.lexsort` that order rows by *descending* id, most significant last.
+    """Keys for :func:`numpy.lexsort` ordering rows of big-endian words by *descending* id.
 
     Examples
     --------
-    >>> w = byte_words(pa.array([b"d1", b"d10", b"d9"]))
-    >>> np.lexsort(descending_order_keys(w)).tolist()   # d9 > d10 > d1 in strcmp order
+    >>> ids = ByteIds(pa.array([b"d1", b"d10", b"d9"]))
+    >>> np.lexsort(descending_order_keys(ids.words(np.arange(3)))).tolist()   # d9 > d10 > d1
     [2, 1, 0]
     """
     return [~words[:, column] for column in range(words.shape[1] - 1, -1, -1)]

@@ -179,7 +179,8 @@ def _fast(path: str, kind: Kind) -> tuple[pa.Table, bool] | None:
     value_type = pa.float64()
     convert = pacsv.ConvertOptions(
         include_columns=["query", "doc", "value"] + (["tag"] if kind == "run" and _is_gzip(path) else []),
-        column_types={"query": pa.binary(), "doc": pa.binary(), "value": value_type, "tag": pa.binary()},
+        column_types={"query": pa.dictionary(pa.int32(), pa.binary()), "doc": pa.binary(), "value": value_type,
+                      "tag": pa.binary()},
         check_utf8=False,
         strings_can_be_null=False,
         quoted_strings_can_be_null=False,
@@ -197,9 +198,9 @@ def _fast(path: str, kind: Kind) -> tuple[pa.Table, bool] | None:
     if irregular:
         return None
     # A comment line with exactly the expected number of fields parses as data: drop it.
-    comment = pc.starts_with(table["query"].cast(pa.binary()), b"#") if table.num_rows else None
-    if comment is not None and pc.any(comment).as_py():
-        return None
+    for chunk in table["query"].chunks:
+        if any(name.startswith(b"#") for name in chunk.dictionary.to_pylist()):
+            return None
     if table.column("value").null_count:
         return None
     return table, bool(skipped)
@@ -489,8 +490,9 @@ def _frame(columns: Columns) -> pd.DataFrame:
     import pandas as pd
 
     def text(array: pa.ChunkedArray) -> pa.ChunkedArray:
+        chunks = [c.dictionary_decode() if pa.types.is_dictionary(c.type) else c for c in array.chunks]
         try:
-            return array.cast(pa.string())
+            return pa.chunked_array(chunks, type=chunks[0].type if chunks else pa.binary()).cast(pa.string())
         except pa.ArrowInvalid:
             raise InputError(f"{columns.source}: ids must be UTF-8 text to go into a DataFrame") from None
 
