@@ -214,6 +214,7 @@ class _Ranked:
     block_codes: np.ndarray  # query code of each block
     block_starts: np.ndarray
     block_lengths: np.ndarray
+    origin: np.ndarray | None = None  # line (row of the run) of each position; None: the same
 
     @property
     def size(self) -> int:
@@ -227,6 +228,7 @@ class _Ranked:
         return _Ranked(
             self.grade[padded], self.judged[padded], None if self.negative is None else self.negative[padded],
             self.score[rows], codes[starts], starts, np.diff(np.append(starts, codes.size)),
+            rows if self.origin is None else self.origin[rows],
         )
 
 
@@ -297,20 +299,18 @@ def _rank_order(ranked: _Ranked, ids: keys.ByteIds, ties: str) -> _Ranked:
     A run file is usually grouped by query and sorted by score already: that is checked
     first, and then only tied documents move (by descending document id, for "docno").
     """
-    rows = None  # file row of each position, if the order changes
     grouped = np.bincount(ranked.block_codes).max(initial=0) <= 1
     rises, pairs = _neighbours(ranked.score, ranked.block_starts)
     if not grouped or rises:
         codes = np.repeat(ranked.block_codes, ranked.block_lengths)
-        rows = np.lexsort((-ranked.score, codes))  # stable: equal scores keep the file order
-        ranked = ranked.take(rows)
+        ranked = ranked.take(np.lexsort((-ranked.score, codes)))  # stable: equal scores keep the file order
         _, pairs = _neighbours(ranked.score, ranked.block_starts)
     if ties == "docno" and pairs.size:
         # Tied groups: chains of consecutive tied pairs. Reorder their rows by descending id.
         group_of_pair = np.cumsum(np.concatenate(([True], pairs[1:] != pairs[:-1] + 1)))
         positions, first = np.unique(np.concatenate((pairs, pairs + 1)), return_index=True)
         group = np.concatenate((group_of_pair, group_of_pair))[first]
-        file_rows = positions if rows is None else rows[positions]
+        file_rows = positions if ranked.origin is None else ranked.origin[positions]
         order = np.lexsort(keys.descending_order_keys(ids.words(file_rows)) + [group])
         moved = positions[order]
         for array in (ranked.grade, ranked.judged, ranked.negative):
@@ -453,6 +453,35 @@ def _measure_values(
     if convention.zero_ideal == "one":
         values = np.where(idcg == 0, 1.0, values)
     return values, idcg
+
+
+def _run_values(
+    values: np.ndarray, undefined: np.ndarray, name: str, ranked: _Ranked, ids: keys.ByteIds, evaluated: np.ndarray,
+    conv: Convention, wanted: list[Measure], ideal: tuple[np.ndarray, np.ndarray, int] | None,
+    ideal_grade: np.ndarray, *, judged_only: bool, max_docs: int | None,
+) -> None:
+    """Fill ``values`` (measure x evaluated query) and ``undefined`` (ideal DCG 0) for one run."""
+    if not evaluated[ranked.block_codes].all():
+        ranked = ranked.take(np.flatnonzero(np.repeat(evaluated[ranked.block_codes], ranked.block_lengths)))
+    ranked = _rank_order(ranked, ids, conv.ties)
+    if max_docs is not None:
+        ranked = _first_docs(ranked, max_docs)
+    if conv.ties == "average" and not np.isfinite(np.nextafter(ranked.score.min(), -np.inf)):
+        raise InputError(f"run {name}: scores reach the smallest float64; rescale them")
+    keep = None
+    if judged_only:
+        keep = ranked.judged
+    elif conv.negative == "drop" and ranked.negative is not None:
+        keep = ~ranked.negative
+        keep[-1] = False
+    query_position = np.full(evaluated.size, -1, dtype=np.int64)
+    query_position[evaluated] = np.arange(values.shape[1])
+    batches = _batches(ranked, query_position, ideal)
+    for j, measure in enumerate(wanted):
+        for batch in batches:
+            got, idcg = _measure_values(measure, conv, batch, ranked, keep, ideal_grade)
+            values[j, batch.queries] = got
+            undefined[batch.queries] |= idcg == 0
 
 
 # ---------------------------------------------------------------- evaluate
@@ -614,33 +643,14 @@ def evaluate(
                 f"{name}: {int(missing.sum())} judged queries have no ranking; left out of the mean "
                 f"(complete=True / -c counts them as 0)"
             )
-        if not evaluated.any():
+        if not evaluated.any() and not (complete and missing.any()):
             raise InputError(f"run {name}: no query has both a ranking and judgments in {judgments.source}")
-        if not evaluated[ranked.block_codes].all():
-            ranked = ranked.take(np.flatnonzero(np.repeat(evaluated[ranked.block_codes], ranked.block_lengths)))
-        ranked = _rank_order(ranked, ids, conv.ties)
-        if max_docs is not None:
-            ranked = _first_docs(ranked, max_docs)
-        if conv.ties == "average" and not np.isfinite(np.nextafter(ranked.score.min(), -np.inf)):
-            raise InputError(f"run {name}: scores reach the smallest float64; rescale them")
-        keep = None
-        if judged_only:
-            keep = ranked.judged
-        elif conv.negative == "drop" and ranked.negative is not None:
-            keep = ~ranked.negative
-            keep[-1] = False
-
         evaluated_codes = np.flatnonzero(evaluated)
-        query_position = np.full(n_codes, -1, dtype=np.int64)
-        query_position[evaluated_codes] = np.arange(evaluated_codes.size)
-        batches = _batches(ranked, query_position, ideal)
         values = np.zeros((len(wanted), evaluated_codes.size))
         undefined = np.zeros(evaluated_codes.size, dtype=bool)
-        for j, measure in enumerate(wanted):
-            for batch in batches:
-                got, idcg = _measure_values(measure, conv, batch, ranked, keep, ideal_grade)
-                values[j, batch.queries] = got
-                undefined[batch.queries] |= idcg == 0
+        if evaluated_codes.size:  # (with complete=True every judged query may be missing: all score 0)
+            _run_values(values, undefined, name, ranked, ids, evaluated, conv, wanted, ideal, ideal_grade,
+                        judged_only=judged_only, max_docs=max_docs)
         if undefined.any() and conv.queries != "relevant":
             notes.append(
                 f"{name}: {int(undefined.sum())} queries have ideal DCG 0 (no relevant judged document) for some "

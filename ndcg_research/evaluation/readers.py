@@ -94,12 +94,19 @@ class Columns:
     def __len__(self) -> int:
         return int(self.value.size)
 
+    def labels(self) -> np.ndarray:
+        """Where each row came from: line numbers in the file (found again by reading it, if
+        lines were skipped), or DataFrame index labels."""
+        if self.row_labels is None:
+            labels = _line_numbers(self._path) if self._path is not None else np.arange(1, len(self) + 1)
+            object.__setattr__(self, "row_labels", labels)
+        return self.row_labels
+
     def where(self, row: int) -> str:
         """``"FILE:LINE"`` (or ``"DataFrame row LABEL"``) of a row, for messages."""
         labels = self.row_labels
         if labels is None and self._path is not None:
-            labels = _line_numbers(self._path)
-            object.__setattr__(self, "row_labels", labels)
+            labels = self.labels()
         if self.source == "DataFrame":
             return f"DataFrame row {labels[row] if labels is not None else row}"
         return f"{self.source}:{int(labels[row]) if labels is not None else row + 1}"
@@ -499,10 +506,8 @@ def _frame(columns: Columns) -> pd.DataFrame:
     table = pa.table({"query": text(columns.query), "doc": text(columns.doc)})
     frame = table.to_pandas()
     frame[_VALUE_COLUMN[columns.kind]] = columns.value
-    if columns.row_labels is not None and columns.source != "DataFrame":
-        frame.index = pd.Index(columns.row_labels, name="line")
-    elif columns.source != "DataFrame":
-        frame.index = pd.RangeIndex(1, len(frame) + 1, name="line")
+    if columns.source != "DataFrame":
+        frame.index = pd.Index(columns.labels(), name="line")
     frame.attrs["source"] = columns.source
     if columns.tag is not None:
         frame.attrs["run"] = columns.tag
