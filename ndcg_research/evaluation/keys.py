@@ -126,14 +126,31 @@ class ByteIds:
     def __len__(self) -> int:
         return int(self._bounds[-1])
 
-    @staticmethod
-    def _padded(offsets: np.ndarray, data: np.ndarray, width: int, order: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Unaligned 8-byte view of a chunk's bytes (zero padded past the end), starts and lengths."""
-        base, end = int(offsets[0]), int(offsets[-1])
-        padded = np.zeros(end - base + 8 * width + 8, dtype=np.uint8)
-        padded[: end - base] = data[base:end]
-        view = np.ndarray(shape=(padded.size - 7,), dtype=order + "u8", buffer=padded, strides=(1,))
-        return view, (offsets[:-1] - base).astype(np.int64), np.diff(offsets)
+    def _read(self, chunk: int, positions: np.ndarray, order: str) -> np.ndarray:
+        """The 8 bytes at each byte position of a chunk's data, as uint64 (``order`` "<" or ">").
+
+        Read in place (unaligned) where 8 bytes remain; the few positions near the end of
+        the buffer read a zero-padded copy of its last bytes. Bytes past an id's end belong
+        to the next id (or are zero): callers mask them off.
+        """
+        _, data = self._chunks[chunk]
+        size = data.size
+        if size >= 8:
+            view = np.ndarray(shape=(size - 7,), dtype=order + "u8", buffer=data, strides=(1,))
+            safe = positions <= size - 8
+            if safe.all():
+                return view[positions].astype(np.uint64)
+        else:
+            safe = np.zeros(positions.size, dtype=bool)
+        out = np.empty(positions.size, dtype=np.uint64)
+        if safe.any():
+            out[safe] = view[positions[safe]]
+        tail_start = max(size - 8, 0)
+        tail = np.zeros(max(int(positions.max()) + 8, size) - tail_start, dtype=np.uint8)
+        tail[: size - tail_start] = data[tail_start:]
+        tail_view = np.ndarray(shape=(tail.size - 7,), dtype=order + "u8", buffer=tail, strides=(1,))
+        out[~safe] = tail_view[positions[~safe] - tail_start]
+        return out
 
     @property
     def chunk_bounds(self) -> list[tuple[int, int]]:
@@ -155,12 +172,12 @@ class ByteIds:
         return out
 
     def _chunk_hashes(self, chunk: int, width: int, codes: np.ndarray) -> np.ndarray:
-        offsets, data = self._chunks[chunk]
-        view, starts, lengths = self._padded(offsets, data, width, "<")
+        offsets, _ = self._chunks[chunk]
+        starts, lengths = offsets[:-1].astype(np.int64), np.diff(offsets)
         h = (codes.astype(np.uint64) + np.uint64(0x243F6A8885A308D3)) * _MIX
         h ^= lengths.astype(np.uint64)
         for w in range(width):
-            h ^= view[starts + 8 * w] & _KEEP_LE[np.clip(lengths - 8 * w, 0, 8)]
+            h ^= self._read(chunk, starts + 8 * w, "<") & _KEEP_LE[np.clip(lengths - 8 * w, 0, 8)]
             h *= _MIX
             h ^= h >> np.uint64(31)
         h *= _MIX2
@@ -173,12 +190,12 @@ class ByteIds:
         out = np.zeros((rows.size, width), dtype=np.uint64)
         chunk_of = np.searchsorted(self._bounds, rows, side="right") - 1
         for c in np.unique(chunk_of):
-            offsets, data = self._chunks[c]
-            view, starts, lengths = self._padded(offsets, data, width, ">")
-            pick = np.flatnonzero(chunk_of == c)
+            offsets, _ = self._chunks[c]
+            pick = np.flatnonzero(chunk_of == c) if len(self._chunks) > 1 else np.arange(rows.size)
             local = rows[pick] - self._bounds[c]
+            starts, lengths = offsets[local].astype(np.int64), offsets[local + 1] - offsets[local]
             for w in range(width):
-                out[pick, w] = view[starts[local] + 8 * w].astype(np.uint64) & _KEEP_BE[np.clip(lengths[local] - 8 * w, 0, 8)]
+                out[pick, w] = self._read(c, starts + 8 * w, ">") & _KEEP_BE[np.clip(lengths - 8 * w, 0, 8)]
         return out
 
     def lengths(self, rows: np.ndarray) -> np.ndarray:
