@@ -66,6 +66,11 @@ def test_malformed_lines_name_file_and_line(tmp_path, kind, text, line, message)
         (load_qrels if kind == "qrels" else load_run)(path)
 
 
+def test_line_numbers_count_blank_lines_of_regular_files(tmp_path):
+    (tmp_path / "run").write_text("q Q0 a 1 0.5 r\n\n\nq Q0 b 2 0.4 r\n")
+    assert load_run(tmp_path / "run").where(1).endswith("run:4")
+
+
 def test_missing_file(tmp_path):
     with pytest.raises(InputError, match="does not exist"):
         load_run(tmp_path / "nope")

@@ -176,7 +176,8 @@ def _fast(path: str, kind: Kind) -> tuple[pa.Table, bool] | None:
     skipped = []
 
     def handler(row: Any) -> str:
-        if row.text.lstrip().startswith("#"):
+        text = row.text.strip()
+        if not text or text.startswith("#"):  # a blank or comment line: skipped, line numbers shift
             skipped.append(True)
         else:
             irregular.append(row.text)
@@ -195,7 +196,7 @@ def _fast(path: str, kind: Kind) -> tuple[pa.Table, bool] | None:
     )
     parse = pacsv.ParseOptions(
         delimiter=delimiter, quote_char=False, double_quote=False, escape_char=False,
-        newlines_in_values=False, ignore_empty_lines=True, invalid_row_handler=handler,
+        newlines_in_values=False, ignore_empty_lines=False, invalid_row_handler=handler,
     )
     read = pacsv.ReadOptions(column_names=list(names), block_size=1 << 22)
     try:
