@@ -28,7 +28,6 @@ difference is shown, not required to be 0.
 from __future__ import annotations
 
 import argparse
-import math
 import os
 import shutil
 import subprocess

@@ -240,7 +240,7 @@ def _block_starts(codes: np.ndarray) -> np.ndarray:
 
 def _scan(
     columns: Columns, codes: np.ndarray, ids: keys.ByteIds, width: int,
-    table: keys.HashTable, judged_ids: keys.ByteIds, judged_codes: np.ndarray, grade: np.ndarray, names: np.ndarray,
+    table: keys.HashTable, judged_ids: keys.ByteIds, judged_codes: np.ndarray, grade: np.ndarray,
 ) -> tuple[_Ranked, np.ndarray]:
     """Match every run document to its judgment, chunk by chunk (temporaries stay in cache).
 
@@ -627,7 +627,7 @@ def evaluate(
 
     run_names, tags, query_lists, value_lists, means = [], [], [], [], []
     for (name, columns), run_codes, ids in zip(named, codes[1:], run_ids):
-        ranked, hashes = _scan(columns, run_codes, ids, width, table, judged_ids, judged_codes, grade, names)
+        ranked, hashes = _scan(columns, run_codes, ids, width, table, judged_ids, judged_codes, grade)
         _check_duplicates(columns, run_codes, hashes, ids, names, width)
         del hashes
 

@@ -36,7 +36,6 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 if TYPE_CHECKING:  # pandas is imported only by the functions that return DataFrames
