@@ -7,6 +7,8 @@
 - :mod:`~ndcg_research.evaluation.conventions`: each tool's way (trec_eval, scikit-learn,
   LightGBM, XGBoost, ranx, TorchMetrics, TF-Ranking, gdeval) as a named preset;
 - :mod:`~ndcg_research.evaluation.keys`: ids as fixed-width integer keys (matching, ordering);
+- :mod:`~ndcg_research.evaluation.rankings`: a run in rank order (matched to the qrels, ties by
+  the convention), its queries as padded batches;
 - :mod:`~ndcg_research.evaluation.evaluate`: :func:`evaluate`, per-query values and means;
 - :mod:`~ndcg_research.evaluation.output`: trec_eval text, CSV, JSON;
 - :mod:`~ndcg_research.evaluation.cli`: the ``evaluate`` command.

@@ -6,8 +6,9 @@ score descending, ties by document id in descending ``strcmp`` order, the rank c
 ignored), groups the queries into padded batches and hands them to the metric core
 (:func:`ndcg_research.ndcg_parts` / :func:`ndcg_research.ndcg_parts_from_scores` with
 ``ideal=``, ``ties=``, ``judged=``, ``zero_ideal=``, ``k=``, ``gain=``, ``discount=``).
-The metric itself is computed only there; this module reads, matches, orders, pads and
-averages, with numpy over all documents at once (no Python loop over queries).
+The metric itself is computed only there; this module reads the inputs, checks them,
+applies the convention and averages; :mod:`~ndcg_research.evaluation.rankings` matches,
+orders and pads, with numpy over all documents at once (no Python loop over queries).
 
 Which queries count (trec_eval's rules): a query is evaluated when it is in the run and
 in the qrels; run queries without judgments are left out (and counted in a note); judged
@@ -29,7 +30,7 @@ import numpy as np
 
 from ..core import UndefinedNDCGWarning, ndcg_parts, ndcg_parts_from_scores
 from ..core.validation import check_integer
-from . import keys
+from . import keys, rankings
 from .conventions import Convention, get_convention
 from .measures import Measure, parse_measures
 from .readers import Columns, InputError, columns_from_frame, load_qrels, load_run
@@ -195,204 +196,6 @@ def _check_duplicates(
     )
 
 
-# ---------------------------------------------------------------- one run in rank order
-
-
-@dataclass
-class _Ranked:
-    """A run's documents in rank order, query by query (one block of rows per query).
-
-    ``grade``, ``judged`` and ``negative`` have one more entry than there are documents:
-    the padding of the batches (grade 0, not judged); ``score`` has none (it is the run's
-    own array until the order changes).
-    """
-
-    grade: np.ndarray  # grade of each document (0 if unjudged or negative)
-    judged: np.ndarray  # in the qrels with a grade >= 0
-    negative: np.ndarray | None  # in the qrels with a grade < 0 (None: no such document)
-    score: np.ndarray
-    block_codes: np.ndarray  # query code of each block
-    block_starts: np.ndarray
-    block_lengths: np.ndarray
-    origin: np.ndarray | None = None  # line (row of the run) of each position; None: the same
-
-    @property
-    def size(self) -> int:
-        return self.score.size
-
-    def take(self, rows: np.ndarray) -> _Ranked:
-        """The documents at ``rows`` (a new order or a subset), blocks recomputed."""
-        padded = np.append(rows, self.size)
-        codes = np.repeat(self.block_codes, self.block_lengths)[rows]
-        starts = _block_starts(codes)
-        return _Ranked(
-            self.grade[padded], self.judged[padded], None if self.negative is None else self.negative[padded],
-            self.score[rows], codes[starts], starts, np.diff(np.append(starts, codes.size)),
-            rows if self.origin is None else self.origin[rows],
-        )
-
-
-def _block_starts(codes: np.ndarray) -> np.ndarray:
-    if codes.size == 0:
-        return np.zeros(0, dtype=np.int64)
-    return np.concatenate(([0], np.flatnonzero(codes[1:] != codes[:-1]) + 1))
-
-
-def _scan(
-    columns: Columns, codes: np.ndarray, ids: keys.ByteIds, width: int,
-    table: keys.HashTable, judged_ids: keys.ByteIds, judged_codes: np.ndarray, grade: np.ndarray,
-) -> tuple[_Ranked, np.ndarray]:
-    """Match every run document to its judgment, chunk by chunk (temporaries stay in cache).
-
-    Returns the run in file order as :class:`_Ranked` (not yet ordered) and the hash of
-    each (query, document), for the duplicate check.
-    """
-    n = len(columns)
-    row_grade = np.zeros(n + 1, dtype=grade.dtype)
-    judged = np.zeros(n + 1, dtype=bool)
-    negative = np.zeros(n + 1, dtype=bool)
-    hashes = np.empty(n, dtype=np.uint64)
-    for chunk, (start, stop) in enumerate(ids.chunk_bounds):
-        chunk_codes = codes[start:stop]
-        h = ids.hashes(width, chunk_codes, chunk=chunk)
-        hashes[start:stop] = h
-        found = table.find(chunk_codes, h)
-        hits = np.flatnonzero(found >= 0)
-        same = keys.same_ids(ids, hits + start, judged_ids, found[hits])
-        if not same.all():  # a 64-bit hash collision inside one query: compare bytes directly (never seen)
-            for i in hits[~same]:
-                candidates = np.flatnonzero(judged_codes == chunk_codes[i])
-                equal = keys.same_ids(ids, np.full(candidates.size, start + i), judged_ids, candidates)
-                found[i] = candidates[equal][0] if equal.any() else -1
-            hits = np.flatnonzero(found >= 0)
-        g = grade[found[hits]]
-        row_grade[start + hits] = np.maximum(g, 0)
-        judged[start + hits] = g >= 0
-        negative[start + hits] = g < 0
-    starts = _block_starts(codes)
-    ranked = _Ranked(row_grade, judged, negative if negative.any() else None, columns.value,
-                     codes[starts], starts, np.diff(np.append(starts, n)))
-    return ranked, hashes
-
-
-_SLICE = 1 << 20  # rows per slice when scanning neighbours (keeps temporaries small and in cache)
-
-
-def _neighbours(score: np.ndarray, block_starts: np.ndarray) -> tuple[bool, np.ndarray]:
-    """Whether scores never rise inside a query, and the rows i tied with row i + 1 of the same query."""
-    n = score.size
-    rises, ties = False, []
-    for start in range(0, max(n - 1, 0), _SLICE):
-        stop = min(start + _SLICE, n - 1)
-        here, after = score[start:stop], score[start + 1 : stop + 1]
-        same_query = np.ones(stop - start, dtype=bool)
-        inside = block_starts[(block_starts > start) & (block_starts <= stop)]
-        same_query[inside - 1 - start] = False
-        rises = rises or bool(np.any((after > here) & same_query))
-        ties.append(np.flatnonzero((after == here) & same_query) + start)
-    return rises, np.concatenate(ties) if ties else np.zeros(0, dtype=np.int64)
-
-
-def _rank_order(ranked: _Ranked, ids: keys.ByteIds, ties: str) -> _Ranked:
-    """Order each query's documents: score descending, ties as the convention says.
-
-    A run file is usually grouped by query and sorted by score already: that is checked
-    first, and then only tied documents move (by descending document id, for "docno").
-    """
-    grouped = np.bincount(ranked.block_codes).max(initial=0) <= 1
-    rises, pairs = _neighbours(ranked.score, ranked.block_starts)
-    if not grouped or rises:
-        codes = np.repeat(ranked.block_codes, ranked.block_lengths)
-        ranked = ranked.take(np.lexsort((-ranked.score, codes)))  # stable: equal scores keep the file order
-        _, pairs = _neighbours(ranked.score, ranked.block_starts)
-    if ties == "docno" and pairs.size:
-        # Tied groups: chains of consecutive tied pairs. Reorder their rows by descending id.
-        group_of_pair = np.cumsum(np.concatenate(([True], pairs[1:] != pairs[:-1] + 1)))
-        positions, first = np.unique(np.concatenate((pairs, pairs + 1)), return_index=True)
-        group = np.concatenate((group_of_pair, group_of_pair))[first]
-        file_rows = positions if ranked.origin is None else ranked.origin[positions]
-        order = np.lexsort(keys.descending_order_keys(ids.words(file_rows)) + [group])
-        moved = positions[order]
-        for array in (ranked.grade, ranked.judged, ranked.negative):
-            if array is not None:
-                array[positions] = array[moved]
-    return ranked
-
-
-def _first_docs(ranked: _Ranked, max_docs: int) -> _Ranked:
-    """Only the first ``max_docs`` documents of each query (trec_eval -M)."""
-    if ranked.block_lengths.max(initial=0) <= max_docs:
-        return ranked
-    position = np.arange(ranked.size) - np.repeat(ranked.block_starts, ranked.block_lengths)
-    return ranked.take(np.flatnonzero(position < max_docs))
-
-
-# ---------------------------------------------------------------- padded batches
-
-
-@dataclass
-class _Batch:
-    """One padded batch of queries: which evaluated queries, and where their rows are.
-
-    ``ranked`` indexes the rank-ordered rows ((n, L), padding: the last row); None means
-    the batch is the rows themselves reshaped to ``shape`` (all queries of equal length, in
-    order). ``ideal`` indexes the judged qrels rows the same way (None: ideal from the list).
-    """
-
-    queries: np.ndarray
-    shape: tuple[int, int]
-    ranked: np.ndarray | None
-    ideal: np.ndarray | None
-
-    def rows(self, values: np.ndarray, pad: float | None = None) -> np.ndarray:
-        """``values`` (one per ranked row, plus the padding entry unless ``pad`` is given) as a batch."""
-        if self.ranked is None:
-            return values[: self.shape[0] * self.shape[1]].reshape(self.shape)
-        if pad is not None:
-            values = np.append(values, pad)
-        return values[self.ranked]
-
-
-def _padded_index(starts: np.ndarray, lengths: np.ndarray, pad: int) -> np.ndarray:
-    """(n, max length) matrix of row indices starts[i] + j (j < lengths[i]), ``pad`` elsewhere."""
-    width = max(int(lengths.max(initial=0)), 1)
-    index = np.full((starts.size, width), pad, dtype=np.int64)
-    total = int(lengths.sum())
-    if total:
-        block = np.repeat(np.arange(starts.size), lengths)
-        offset = np.arange(total) - np.repeat(np.cumsum(lengths) - lengths, lengths)
-        index[block, offset] = np.repeat(starts, lengths) + offset
-    return index
-
-
-def _batches(
-    ranked: _Ranked, query_position: np.ndarray, ideal: tuple[np.ndarray, np.ndarray, int] | None
-) -> list[_Batch]:
-    """Group the queries into padded batches; lengths in powers of two, so padding at most doubles a batch."""
-    lengths = ranked.block_lengths
-    ideal_lengths = None if ideal is None else ideal[1][ranked.block_codes]
-    if lengths.size and np.all(lengths == lengths[0]):
-        groups = [np.arange(lengths.size)]
-    else:
-        key = np.ceil(np.log2(np.maximum(lengths, 1))).astype(np.int64)
-        if ideal_lengths is not None:
-            key = key * 64 + np.ceil(np.log2(np.maximum(ideal_lengths, 1))).astype(np.int64)
-        order = np.argsort(key, kind="stable")
-        groups = np.split(order, np.flatnonzero(np.diff(key[order])) + 1)
-    batches = []
-    for blocks in groups:
-        shape = (blocks.size, max(int(lengths[blocks].max(initial=0)), 1))
-        identity = len(groups) == 1 and np.all(lengths == shape[1])
-        index = None if identity else _padded_index(ranked.block_starts[blocks], lengths[blocks], ranked.size)
-        ideal_index = None
-        if ideal is not None:
-            ideal_starts, ideal_counts, pad = ideal
-            codes = ranked.block_codes[blocks]
-            ideal_index = _padded_index(ideal_starts[codes], ideal_counts[codes], pad)
-        batches.append(_Batch(query_position[ranked.block_codes[blocks]], shape, index, ideal_index))
-    return batches
-
-
 # ---------------------------------------------------------------- the metric, through the core
 
 
@@ -404,7 +207,7 @@ def _gain_table(gains: tuple[tuple[int, float], ...], top: int) -> np.ndarray:
 
 
 def _measure_values(
-    measure: Measure, convention: Convention, batch: _Batch, ranked: _Ranked, keep: np.ndarray | None,
+    measure: Measure, convention: Convention, batch: rankings.Batch, ranked: rankings.Ranked, keep: np.ndarray | None,
     ideal_grade: np.ndarray,
 ) -> tuple[np.ndarray, np.ndarray]:
     """nDCG and ideal DCG of one measure on one batch, computed by the metric core."""
@@ -456,16 +259,16 @@ def _measure_values(
 
 
 def _run_values(
-    values: np.ndarray, undefined: np.ndarray, name: str, ranked: _Ranked, ids: keys.ByteIds, evaluated: np.ndarray,
+    values: np.ndarray, undefined: np.ndarray, name: str, ranked: rankings.Ranked, ids: keys.ByteIds, evaluated: np.ndarray,
     conv: Convention, wanted: list[Measure], ideal: tuple[np.ndarray, np.ndarray, int] | None,
     ideal_grade: np.ndarray, *, judged_only: bool, max_docs: int | None,
 ) -> None:
     """Fill ``values`` (measure x evaluated query) and ``undefined`` (ideal DCG 0) for one run."""
     if not evaluated[ranked.block_codes].all():
         ranked = ranked.take(np.flatnonzero(np.repeat(evaluated[ranked.block_codes], ranked.block_lengths)))
-    ranked = _rank_order(ranked, ids, conv.ties)
+    ranked = rankings.rank_order(ranked, ids, conv.ties)
     if max_docs is not None:
-        ranked = _first_docs(ranked, max_docs)
+        ranked = rankings.first_docs(ranked, max_docs)
     if conv.ties == "average" and not np.isfinite(np.nextafter(ranked.score.min(), -np.inf)):
         raise InputError(f"run {name}: scores reach the smallest float64; rescale them")
     keep = None
@@ -476,7 +279,7 @@ def _run_values(
         keep[-1] = False
     query_position = np.full(evaluated.size, -1, dtype=np.int64)
     query_position[evaluated] = np.arange(values.shape[1])
-    batches = _batches(ranked, query_position, ideal)
+    batches = rankings.batches(ranked, query_position, ideal)
     for j, measure in enumerate(wanted):
         for batch in batches:
             got, idcg = _measure_values(measure, conv, batch, ranked, keep, ideal_grade)
@@ -627,7 +430,7 @@ def evaluate(
 
     run_names, tags, query_lists, value_lists, means = [], [], [], [], []
     for (name, columns), run_codes, ids in zip(named, codes[1:], run_ids):
-        ranked, hashes = _scan(columns, run_codes, ids, width, table, judged_ids, judged_codes, grade)
+        ranked, hashes = rankings.match_run(columns, run_codes, ids, width, table, judged_ids, judged_codes, grade)
         _check_duplicates(columns, run_codes, hashes, ids, names, width)
         del hashes
 
