@@ -233,7 +233,7 @@ def _measure_values(
     if convention.ties != "average" and mask is None and known is not None and k is not None and k < listed.shape[1]:
         listed = listed[:, :k]  # ranks below k cannot count (the ideal comes from the qrels)
         negative = None if negative is None else negative[:, :k]
-    options = dict(gain=gain, discount=discount, zero_ideal="zero")
+    options = dict(gain=gain, discount=discount, zero_ideal=convention.zero_ideal)
     scores = None
     if convention.ties == "average":
         scores = batch.rows(ranked.score, pad=float(np.nextafter(ranked.score.min(), -np.inf)))
@@ -252,9 +252,7 @@ def _measure_values(
             else:
                 lost = ndcg_parts(-negative, k, judged=mask, **options).dcg
             with np.errstate(divide="ignore", invalid="ignore"):
-                values = np.where(idcg > 0, (np.asarray(parts.dcg) - np.asarray(lost)) / idcg, 0.0)
-    if convention.zero_ideal == "one":
-        values = np.where(idcg == 0, 1.0, values)
+                values = np.where(idcg > 0, (np.asarray(parts.dcg) - np.asarray(lost)) / idcg, values)
     return values, idcg
 
 
