@@ -1,0 +1,485 @@
+r"""The questions of notebooks 03-05 on real rankings: MovieLens-100k recommenders or a user's TREC runs.
+
+A :class:`RankingProblem` holds, for every query (a MovieLens user, a TREC topic), the **candidate
+list** (the items to rank: for MovieLens every item the user did not rate in training; for TREC the
+pool of documents some run retrieved or the qrels judge), their relevance grades (test ratings; qrels
+grades; 0 for the rest) and each system's score of every candidate. Every value here is nDCG of the
+system's ranking of the candidate list (or of a sample of it) by score, **ties averaged** (McSherry &
+Najork 2008), with the ideal built from the grades of that same list: it holds all the relevant items,
+so the ideal is trec_eval's (all judged grades). A query whose list has no relevant item under a gain
+has no defined nDCG; it gets NaN and the callers count and drop it (the same queries for all systems).
+
+- :func:`movielens_problem`: the six rankers of :mod:`~ndcg_research.studies.recommenders` on a
+  per-user temporal split;
+- :func:`trec_problem`: a qrels table and run tables (query, doc, score), as issue 8's readers give them;
+- :func:`ndcg_values`: per-query nDCG of every system under several gains, discounts and cut-offs,
+  ranking each system once per gain (the costly step) and reusing the ranking for every discount and k;
+- :func:`sample_lists` / :func:`list_length_values`: candidate lists of length n sampled per query,
+  **keeping the share of relevant items** (stratified; nested in n; seeded), the list-length question.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..core import kernels
+from ..core.discounts import parse_discount
+from ..core.gains import parse_gain
+from ..core.ranking import ranked_gains
+from ..core.validation import check_integer
+from .recommenders import DEFAULT_RANKERS, parse_ranker, score_items, temporal_split
+
+__all__ = [
+    "GAINS",
+    "DISCOUNTS",
+    "RankingProblem",
+    "movielens_problem",
+    "trec_problem",
+    "ndcg_values",
+    "sample_lists",
+    "list_length_values",
+    "list_length_label",
+    "EXPERIMENT_LIST_LENGTH",
+]
+
+#: The gains of the real-data study, by label: the rating itself, the rating above "neutral" (3), and
+#: the exponential gain of Burges et al. Grades are the test ratings 1-5; unrated items have grade 0.
+GAINS: dict[str, str] = {
+    "rating": "linear",
+    "max(0, rating-3)": "mapping({1: 0, 2: 0, 3: 0, 4: 1, 5: 2})",
+    "2^rating-1": "exp2",
+}
+
+#: The discounts of notebooks 03-04, fastest-decaying first.
+DISCOUNTS: tuple[str, ...] = (
+    "power(beta=2)", "geometric(p=0.5)", "zipf", "power(beta=0.5)", "log2", "logpower(gamma=0.5)", "loglog", "none",
+)
+
+#: Spawn key of the list-length samples: SeedSequence(seed, spawn_key=(EXPERIMENT_LIST_LENGTH, replicate)).
+EXPERIMENT_LIST_LENGTH = 8001
+
+
+@dataclass(frozen=True, eq=False)
+class RankingProblem:
+    """Queries x candidate documents with relevance grades and each system's scores.
+
+    Row q holds query q's candidates in its first ``lengths[q]`` columns; the remaining columns are
+    padding (grade 0, score -inf, doc id ``""``).
+
+    Attributes
+    ----------
+    name : str
+        What the data are, for captions and tables.
+    queries : numpy.ndarray, shape (Q,)
+        Query ids (MovieLens user ids, TREC topic ids).
+    docs : numpy.ndarray of str, shape (Q, W)
+        Document ids of the candidates (MovieLens item ids as text).
+    grades : numpy.ndarray of float64, shape (Q, W)
+        Relevance grade of each candidate (>= 0).
+    lengths : numpy.ndarray of int64, shape (Q,)
+        Number of candidates of each query.
+    scores : mapping of str to numpy.ndarray, each (Q, W)
+        Each system's finite score of each candidate (higher ranks first); -inf on padding.
+    sha256 : str or None
+        Hash of the data the problem was built from (recorded in figure provenance).
+    """
+
+    name: str
+    queries: np.ndarray
+    docs: np.ndarray
+    grades: np.ndarray
+    lengths: np.ndarray
+    scores: Mapping[str, np.ndarray]
+    sha256: str | None = None
+    notes: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def systems(self) -> tuple[str, ...]:
+        """The system names, in the order of :attr:`scores`."""
+        return tuple(self.scores)
+
+    @property
+    def valid(self) -> np.ndarray:
+        """Boolean (Q, W): True on the candidates, False on padding."""
+        return np.arange(self.grades.shape[1]) < self.lengths[:, None]
+
+    def relevant_counts(self) -> np.ndarray:
+        """Number of candidates with grade > 0, per query."""
+        return np.count_nonzero(self.grades > 0, axis=1)
+
+
+def _pack(mask: np.ndarray, arrays: Mapping[str, tuple[np.ndarray, Any]]) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """Move the True entries of each row of ``mask`` to the left, keeping their order; pad the rest."""
+    order = np.argsort(~mask, axis=1, kind="stable")
+    lengths = mask.sum(axis=1)
+    width = int(lengths.max())
+    order = order[:, :width]
+    pad = np.arange(width) >= lengths[:, None]
+    packed = {}
+    for key, (values, fill) in arrays.items():
+        out = np.take_along_axis(values, order, 1)
+        if out.dtype.kind in "US" or out.dtype == object:
+            out = out.astype(object)
+        out[pad] = fill
+        packed[key] = out
+    return packed, lengths.astype(np.int64)
+
+
+def movielens_problem(
+    ratings: Any,
+    *,
+    rankers: Sequence[str] = DEFAULT_RANKERS,
+    test_fraction: float = 0.2,
+    seed: int = 0,
+) -> RankingProblem:
+    """The recommenders of :mod:`~ndcg_research.studies.recommenders` on a per-user temporal split.
+
+    Each user's candidate list is every item the user did not rate in training; its grades are the
+    user's test ratings (0 for items not rated in the test part).
+
+    Parameters
+    ----------
+    ratings : pandas.DataFrame
+        Columns user, item, rating, timestamp (:func:`ndcg_research.datasets.movielens_100k`).
+    rankers : sequence of str, default :data:`~ndcg_research.studies.recommenders.DEFAULT_RANKERS`
+        Ranker specs; the system names are their canonical texts.
+    test_fraction : float, default 0.2
+        See :func:`~ndcg_research.studies.recommenders.temporal_split`.
+    seed : int, default 0
+        Passed to every ranker (random scores, SVD start vector).
+
+    Returns
+    -------
+    RankingProblem
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> r = pd.DataFrame({"user": [1, 1, 1, 2, 2, 2], "item": [1, 2, 3, 1, 2, 4],
+    ...                   "rating": [5, 4, 3, 2, 5, 4], "timestamp": [1, 2, 3, 1, 2, 3]})
+    >>> p = movielens_problem(r, rankers=["popularity", "random"], test_fraction=0.3)
+    >>> p.systems, p.lengths.tolist(), p.relevant_counts().tolist()
+    (('popularity', 'random'), [2, 2], [1, 1])
+    >>> p.docs.tolist(), p.grades.tolist()
+    ([['3', '4'], ['3', '4']], [[3.0, 0.0], [0.0, 4.0]])
+    """
+    names = [parse_ranker(r) for r in rankers]
+    if len(set(names)) != len(names) or not names:
+        raise ValueError(f"rankers must be distinct and non-empty, got {list(rankers)!r}")
+    split = temporal_split(ratings, test_fraction)
+    X = split.interactions
+    item_ids = np.broadcast_to(split.items.astype(str), split.shape)
+    arrays: dict[str, tuple[np.ndarray, Any]] = {"docs": (item_ids, ""), "grades": (split.test, 0.0)}
+    for name in names:
+        arrays[name] = (score_items(name, X, seed=seed), -np.inf)
+    packed, lengths = _pack(split.candidates, arrays)
+    return RankingProblem(
+        name="MovieLens-100k",
+        queries=split.users,
+        docs=packed.pop("docs"),
+        grades=packed.pop("grades"),
+        lengths=lengths,
+        scores={name: packed[name] for name in names},
+        sha256=getattr(ratings, "attrs", {}).get("sha256"),
+        notes={"test_fraction": split.test_fraction, "n_items": split.shape[1],
+               "train_ratings": int(np.count_nonzero(split.train)), "test_ratings": int(np.count_nonzero(split.test))},
+    )
+
+
+def trec_problem(qrels: Any, runs: Mapping[str, Any], *, name: str = "TREC collection") -> RankingProblem:
+    """A TREC-style collection: judged grades and several runs' scores over a per-topic candidate pool.
+
+    The candidates of a topic are every document some run retrieved or the qrels judge (the pool).
+    A run's documents rank by score; documents it did not retrieve rank below all of them, tied with
+    each other (score: the run's lowest score on the topic minus 1). Grades below 0 (trec_eval's
+    "pooled but not judged") and unjudged documents count as 0. Topics without any grade > 0 are
+    kept (their nDCG is undefined, NaN, and dropped by the callers).
+
+    Parameters
+    ----------
+    qrels : pandas.DataFrame
+        Columns ``query``, ``doc``, ``relevance``.
+    runs : mapping of str to pandas.DataFrame
+        Run name -> columns ``query``, ``doc``, ``score``; one row per retrieved document.
+    name : str
+        A description for captions.
+
+    Returns
+    -------
+    RankingProblem
+        Over the topics of the qrels that at least one run retrieved.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> qrels = pd.DataFrame({"query": ["q1", "q1", "q1"], "doc": ["a", "b", "c"], "relevance": [2, 0, 1]})
+    >>> run = pd.DataFrame({"query": ["q1", "q1"], "doc": ["b", "d"], "score": [0.9, 0.5]})
+    >>> p = trec_problem(qrels, {"bm25": run})
+    >>> p.docs.tolist(), p.grades.tolist(), p.scores["bm25"].tolist()
+    ([['a', 'b', 'c', 'd']], [[2.0, 0.0, 1.0, 0.0]], [[-0.5, 0.9, -0.5, 0.5]])
+    """
+    import pandas as pd
+
+    if not runs:
+        raise ValueError("runs must name at least one run")
+    for what, table, columns in [("qrels", qrels, ("query", "doc", "relevance"))] + [
+        (f"run {r!r}", t, ("query", "doc", "score")) for r, t in runs.items()
+    ]:
+        missing = [c for c in columns if c not in getattr(table, "columns", ())]
+        if missing:
+            raise ValueError(f"{what} must be a DataFrame with columns {', '.join(columns)}; missing {missing}")
+    judged = qrels[["query", "doc", "relevance"]].astype({"query": str, "doc": str})
+    retrieved = {r: t[["query", "doc", "score"]].astype({"query": str, "doc": str}) for r, t in runs.items()}
+    for r, t in retrieved.items():
+        if t.duplicated(["query", "doc"]).any():
+            q, d = t.loc[t.duplicated(["query", "doc"]), ["query", "doc"]].iloc[0]
+            raise ValueError(f"run {r!r} retrieves document {d!r} twice for query {q!r}")
+        if not np.isfinite(t["score"].to_numpy(dtype=np.float64)).all():
+            raise ValueError(f"run {r!r} has a score that is not finite")
+    topics = sorted(set(judged["query"]) & set().union(*(set(t["query"]) for t in retrieved.values())))
+    if not topics:
+        raise ValueError("no query is both judged in the qrels and retrieved by a run")
+    pool = pd.concat([judged[["query", "doc"]]] + [t[["query", "doc"]] for t in retrieved.values()])
+    pool = pool[pool["query"].isin(topics)].drop_duplicates().sort_values(["query", "doc"], kind="stable")
+    q_index = pd.Index(topics).get_indexer(pool["query"])
+    position = pool.groupby("query", sort=False).cumcount().to_numpy()
+    lengths = np.bincount(q_index, minlength=len(topics)).astype(np.int64)
+    shape = (len(topics), int(lengths.max()))
+    docs = np.full(shape, "", dtype=object)
+    docs[q_index, position] = pool["doc"].to_numpy()
+    key = pd.MultiIndex.from_arrays([pool["query"], pool["doc"]])
+    grades = np.zeros(shape)
+    rel = judged.set_index(["query", "doc"])["relevance"].astype(np.float64)
+    if rel.index.duplicated().any():
+        q, d = rel.index[rel.index.duplicated()][0]
+        raise ValueError(f"qrels judge document {d!r} of query {q!r} twice")
+    grades[q_index, position] = np.maximum(rel.reindex(key).fillna(0.0).to_numpy(), 0.0)
+    valid = np.arange(shape[1]) < lengths[:, None]
+    scores = {}
+    for r, t in retrieved.items():
+        s = np.full(shape, np.nan)
+        s[q_index, position] = t.set_index(["query", "doc"])["score"].astype(np.float64).reindex(key).to_numpy()
+        floor = np.where(np.isnan(s) | ~valid, np.inf, s).min(axis=1)  # lowest retrieved score per topic
+        floor = np.where(np.isfinite(floor), floor, 0.0) - 1.0
+        s = np.where(np.isnan(s), floor[:, None], s)
+        s[~valid] = -np.inf
+        scores[str(r)] = s
+    return RankingProblem(name=name, queries=np.array(topics, dtype=object), docs=docs, grades=grades,
+                          lengths=lengths, scores=scores)
+
+
+def ndcg_values(
+    problem: RankingProblem,
+    *,
+    gains: Sequence[str],
+    discounts: Sequence[str],
+    ks: Sequence[int | None] = (None,),
+    columns: np.ndarray | None = None,
+    systems: Sequence[str] | None = None,
+) -> np.ndarray:
+    """Per-query nDCG of each system, for every gain, discount and cut-off.
+
+    Parameters
+    ----------
+    problem : RankingProblem
+    gains, discounts : sequence of str
+        Gain and discount specs of the metric core.
+    ks : sequence of int or None, default (None,)
+        Cut-offs (None: the whole list); nDCG@k cuts the ranking and the ideal at k.
+    columns : numpy.ndarray of int, shape (Q, n), optional
+        Evaluate a sub-list of each query: these columns of the problem (as :func:`sample_lists` gives);
+        the ideal then comes from the sub-list. Default: every candidate.
+    systems : sequence of str, optional
+        Default: every system of the problem.
+
+    Returns
+    -------
+    numpy.ndarray, shape (systems, gains, discounts, ks, queries)
+        nDCG, NaN for a query whose list has ideal DCG 0 under that gain (no relevant item).
+
+    Examples
+    --------
+    >>> p = RankingProblem("toy", np.array(["q"]), np.array([["a", "b", "c"]]), np.array([[0.0, 2.0, 1.0]]),
+    ...                    np.array([3]), {"s": np.array([[0.9, 0.5, 0.1]])})
+    >>> v = ndcg_values(p, gains=["linear"], discounts=["log2"], ks=[None, 1])
+    >>> v.shape, round(float(v[0, 0, 0, 0, 0]), 4), float(v[0, 0, 0, 1, 0])
+    ((1, 1, 1, 2, 1), 0.6697, 0.0)
+    """
+    systems = problem.systems if systems is None else tuple(systems)
+    unknown = [s for s in systems if s not in problem.scores]
+    if unknown:
+        raise ValueError(f"unknown systems {unknown}; the problem has {list(problem.systems)}")
+    ks = [None if k is None else check_integer(k, "k") for k in ks]
+    gain_fns = [parse_gain(g, builtin_only=True) for g in gains]
+    discount_fns = [parse_discount(d, builtin_only=True) for d in discounts]
+    if columns is None:
+        grades = problem.grades
+        scores = {s: problem.scores[s] for s in systems}
+    else:
+        columns = np.asarray(columns)
+        if columns.ndim != 2 or columns.shape[0] != problem.grades.shape[0]:
+            raise ValueError(f"columns must have one row per query ({problem.grades.shape[0]}), got shape {columns.shape}")
+        grades = np.take_along_axis(problem.grades, columns, 1)
+        scores = {s: np.take_along_axis(problem.scores[s], columns, 1) for s in systems}
+    out = np.empty((len(systems), len(gains), len(discounts), len(ks), grades.shape[0]))
+    for g, gain in enumerate(gain_fns):
+        gained = kernels.apply_gain(gain, grades, name="grades")
+        ideal = np.array([[kernels.ideal_dcg(grades, gain, d, k, name="grades") for k in ks] for d in discount_fns])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            inverse = np.where(ideal > 0, 1.0 / ideal, np.nan)  # (discounts, ks, queries)
+        for i, s in enumerate(systems):
+            ranked = ranked_gains(gained, scores[s], None, "average")
+            for j, d in enumerate(discount_fns):
+                for m, k in enumerate(ks):
+                    out[i, g, j, m] = kernels.ranked_dcg(ranked, d, k) * inverse[j, m]
+    return out
+
+
+# --------------------------------------------------------------------------- list length
+
+
+def list_length_label(n: int | None) -> str:
+    """Table label of a list length: the number, or ``"all"`` for the whole candidate list.
+
+    Examples
+    --------
+    >>> list_length_label(100), list_length_label(None)
+    ('100', 'all')
+    """
+    return "all" if n is None else str(int(n))
+
+
+def sample_lists(
+    problem: RankingProblem, ns: Sequence[int | None], *, seed: int, replicate: int = 0
+) -> dict[int | None, np.ndarray]:
+    """Candidate lists of length n per query that keep the query's share of relevant items; nested in n.
+
+    For a query with ``r`` relevant (grade > 0) and ``m`` other candidates (share ``s = r / (r + m)``), the
+    list of length n holds ``n_rel = max(1, round(n * s))`` relevant items (at most r) and ``n - n_rel``
+    others (at most m, the rest relevant), each drawn uniformly at random: the first ``n_rel`` of a random
+    order of the relevant items and the first ``n - n_rel`` of a random order of the others. The same
+    random orders serve every n, so the lists are nested (the list of length n contains the shorter
+    ones), like a data stream that grows. Below ``n = 1 / s`` the one relevant item raises the share
+    above s. A query with fewer than n candidates keeps its whole list; ``None`` means the whole list.
+    Queries without a relevant candidate keep n random candidates (their nDCG is undefined anyway).
+
+    Parameters
+    ----------
+    problem : RankingProblem
+    ns : sequence of int or None
+        List lengths (>= 1), None for the whole list.
+    seed : int
+        Entropy of ``SeedSequence(seed, spawn_key=(EXPERIMENT_LIST_LENGTH, replicate))``.
+    replicate : int, default 0
+        Which independent draw.
+
+    Returns
+    -------
+    dict
+        n -> int array (Q, min(n, max length)) of candidate columns of each query; rows of queries with
+        fewer candidates are padded with a padding column of the problem (grade 0, score -inf).
+
+    Examples
+    --------
+    >>> grades = np.array([[1.0, 0, 0, 0, 2.0, 0, 0, 0, 0, 0]])
+    >>> p = RankingProblem("toy", np.array(["q"]), np.array([list("abcdefghij")]), grades, np.array([10]),
+    ...                    {"s": np.zeros((1, 10))})
+    >>> lists = sample_lists(p, [2, 5, None], seed=1)
+    >>> [int(np.count_nonzero(grades[0, lists[n][0]])) for n in (2, 5, None)]  # share 0.2 kept
+    [1, 1, 2]
+    >>> set(lists[2][0]) <= set(lists[5][0])  # nested
+    True
+    """
+    seed = check_integer(seed, "seed", minimum=0)
+    replicate = check_integer(replicate, "replicate", minimum=0)
+    for n in ns:
+        if n is not None:
+            check_integer(n, "n")
+    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(EXPERIMENT_LIST_LENGTH, replicate))))
+    valid = problem.valid
+    relevant = (problem.grades > 0) & valid
+    other = valid & ~relevant
+    keys = rng.random(problem.grades.shape)
+    # Position of each candidate in a random order of its class (relevant / other).
+    rank_rel = _class_rank(relevant, keys)
+    rank_other = _class_rank(other, keys)
+    r = relevant.sum(axis=1)
+    m = other.sum(axis=1)
+    total = r + m
+    share = np.divide(r, total, out=np.zeros(r.shape), where=total > 0)
+    pad_column = np.where(problem.lengths < keys.shape[1], problem.lengths, keys.shape[1] - 1)
+    lists = {}
+    for n in ns:
+        size = total if n is None else np.minimum(total, n)
+        n_rel = np.minimum(r, np.maximum(np.where(r > 0, 1, 0), np.rint(size * share).astype(np.int64)))
+        n_other = np.minimum(m, size - n_rel)
+        n_rel = size - n_other
+        chosen = (relevant & (rank_rel < n_rel[:, None])) | (other & (rank_other < n_other[:, None]))
+        width = int(size.max())
+        order = np.argsort(~chosen, axis=1, kind="stable")[:, :width]
+        # A query with fewer than `width` entries points the rest at one of its padding columns
+        # (it has some: the longest list is at most `width` long).
+        lists[n] = np.where(np.arange(width) >= size[:, None], pad_column[:, None], order)
+    return lists
+
+
+def _class_rank(member: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """Rank (0, 1, ...) of each member entry within its row in the order of ``keys``; large for non-members."""
+    order = np.argsort(np.where(member, keys, np.inf), axis=1)
+    rank = np.empty(keys.shape, dtype=np.int64)
+    np.put_along_axis(rank, order, np.broadcast_to(np.arange(keys.shape[1]), keys.shape), 1)
+    return np.where(member, rank, np.iinfo(np.int64).max)
+
+
+def list_length_values(
+    problem: RankingProblem,
+    ns: Sequence[int | None],
+    *,
+    gains: Sequence[str],
+    discounts: Sequence[str],
+    replicates: int = 1,
+    seed: int,
+) -> np.ndarray:
+    """Per-query nDCG on sampled lists of each length n, averaged over independent draws.
+
+    Parameters
+    ----------
+    problem : RankingProblem
+    ns : sequence of int or None
+        List lengths; None for the whole candidate list (not sampled, so the same in every draw).
+    gains, discounts : sequence of str
+    replicates : int, default 1
+        Independent draws of the lists (:func:`sample_lists` with replicate 0, 1, ...); each query's
+        value is the mean over the draws, which averages out the sampling noise of one draw.
+    seed : int
+
+    Returns
+    -------
+    numpy.ndarray, shape (ns, systems, gains, discounts, queries)
+        NaN where a query's lists have no relevant item under a gain in some draw.
+
+    Examples
+    --------
+    >>> grades = np.array([[1.0, 0, 0, 0, 2.0, 0, 0, 0, 0, 0]])
+    >>> p = RankingProblem("toy", np.array(["q"]), np.array([list("abcdefghij")]), grades, np.array([10]),
+    ...                    {"s": -np.arange(10.0)[None, :]})
+    >>> list_length_values(p, [10], gains=["linear"], discounts=["none"], seed=0).tolist()
+    [[[[[1.0]]]]]
+    """
+    replicates = check_integer(replicates, "replicates")
+    total = np.zeros((len(ns), len(problem.systems), len(gains), len(discounts), problem.grades.shape[0]))
+    for rep in range(replicates):
+        lists = sample_lists(problem, ns, seed=seed, replicate=rep)
+        for i, n in enumerate(ns):
+            if n is None and rep > 0:
+                continue
+            total[i] += ndcg_values(problem, gains=gains, discounts=discounts, columns=lists[n])[:, :, :, 0, :]
+    for i, n in enumerate(ns):
+        if n is not None:
+            total[i] /= replicates
+    return total
+
