@@ -44,6 +44,10 @@ __all__ = [
     "list_length_values",
     "list_length_label",
     "EXPERIMENT_LIST_LENGTH",
+    "EXPERIMENT_QUERY_SETS",
+    "compare_table",
+    "user_subsets",
+    "query_set_tables",
 ]
 
 #: The gains of the real-data study, by label: the rating itself, the rating above "neutral" (3), and
@@ -299,7 +303,9 @@ def ndcg_values(
     Returns
     -------
     numpy.ndarray, shape (systems, gains, discounts, ks, queries)
-        nDCG, NaN for a query whose list has ideal DCG 0 under that gain (no relevant item).
+        nDCG rounded to 12 decimals (so that equal values summed in different orders compare equal;
+        under ``"none"`` every value is exactly 1), NaN for a query whose list has ideal DCG 0 under
+        that gain (no relevant item).
 
     Examples
     --------
@@ -336,7 +342,9 @@ def ndcg_values(
             for j, d in enumerate(discount_fns):
                 for m, k in enumerate(ks):
                     out[i, g, j, m] = kernels.ranked_dcg(ranked, d, k) * inverse[j, m]
-    return out
+    # Round away the last bits of the two sums (DCG and ideal DCG add the same gains in different
+    # orders), so that equal values compare equal: under "none" every value is exactly 1.
+    return np.round(out, 12)
 
 
 # --------------------------------------------------------------------------- list length
@@ -483,3 +491,184 @@ def list_length_values(
             total[i] /= replicates
     return total
 
+
+
+# --------------------------------------------------------------------------- tables (statistics of issue 9)
+
+#: Spawn key of the random user subsets of the query-set question.
+EXPERIMENT_QUERY_SETS = 8002
+
+
+def compare_table(
+    values: np.ndarray,
+    systems: Sequence[str],
+    labels: Mapping[str, Sequence[Any]],
+    *,
+    method: str = "t",
+    correction: str = "holm",
+    confidence: float = 0.95,
+    n_resamples: int = 1000,
+    seed: int = 0,
+) -> tuple[Any, Any]:
+    """Each system's mean with its interval, and every pair's paired test, for every slice of ``values``.
+
+    Parameters
+    ----------
+    values : numpy.ndarray, shape (*label sizes, systems, queries)
+        Per-query values (NaN: undefined; such a query is left out of its slice for every system).
+    systems : sequence of str
+        System names (rows of each slice).
+    labels : mapping of str to sequence
+        Column name -> the label of each index of one leading axis, in axis order.
+    method, correction, confidence, n_resamples, seed
+        As in :func:`ndcg_research.stats.compare_systems` (t test and interval, Holm correction by default).
+
+    Returns
+    -------
+    systems_table, pairs_table : pandas.DataFrame
+        The label columns, then :func:`~ndcg_research.stats.compare_systems`'s columns (``system``,
+        ``mean``, ``ci_low``, ``ci_high``, ``queries``; ``system_a``, ``system_b``, ``difference`` = mean of
+        a - b, ``ci_low``, ``ci_high``, ``effect_size`` = mean / sd of the paired differences, ``wins``,
+        ``ties``, ``losses``, ``pvalue``, ``pvalue_adjusted``).
+
+    Examples
+    --------
+    >>> v = np.array([[[0.5, 0.6, 0.7, 0.9], [0.4, 0.5, 0.5, 0.8]]])  # one slice: 2 systems x 4 queries
+    >>> s, p = compare_table(v, ["a", "b"], {"gain": ["linear"]})
+    >>> s[["gain", "system", "mean", "queries"]].values.tolist()
+    [['linear', 'a', 0.675, 4], ['linear', 'b', 0.55, 4]]
+    >>> round(float(p["difference"].iloc[0]), 3)
+    0.125
+    """
+    import pandas as pd
+
+    from ..stats import compare_systems
+
+    values = np.asarray(values, dtype=np.float64)
+    names = list(labels)
+    shape = tuple(len(labels[n]) for n in names)
+    if values.shape[:-2] != shape or values.shape[-2] != len(systems):
+        raise ValueError(f"values must have shape {shape + (len(systems), 'queries')}, got {values.shape}")
+    system_parts, pair_parts = [], []
+    for index in np.ndindex(*shape):
+        matrix = values[index]
+        keep = ~np.isnan(matrix).any(axis=0)
+        result = compare_systems(matrix[:, keep], systems=list(systems), method=method, correction=correction,
+                                 confidence=confidence, n_resamples=n_resamples, seed=seed)
+        head = {n: labels[n][i] for n, i in zip(names, index)}
+        system_parts.append(result.systems.assign(**head))
+        pair_parts.append(result.pairs.assign(**head))
+    systems_table = pd.concat(system_parts, ignore_index=True)
+    pairs_table = pd.concat(pair_parts, ignore_index=True)
+    first = lambda t: t[names + [c for c in t.columns if c not in names]]  # noqa: E731
+    return first(systems_table), first(pairs_table)
+
+
+def user_subsets(n_users: int, size: int, draws: int, *, seed: int) -> np.ndarray:
+    """``draws`` random subsets of ``size`` of ``n_users`` users (without replacement within a subset).
+
+    Drawn from ``SeedSequence(seed, spawn_key=(EXPERIMENT_QUERY_SETS, size))``: the subsets of one size do
+    not depend on the other sizes asked for; the same subsets serve every measure (paired comparison).
+
+    Returns
+    -------
+    numpy.ndarray of int, shape (draws, size)
+
+    Examples
+    --------
+    >>> s = user_subsets(10, 4, 3, seed=1)
+    >>> s.shape, all(len(set(row)) == 4 for row in s.tolist())
+    ((3, 4), True)
+    """
+    for value, name in ((n_users, "n_users"), (size, "size"), (draws, "draws")):
+        check_integer(value, name)
+    if size > n_users:
+        raise ValueError(f"size must be at most n_users = {n_users}, got {size}")
+    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(check_integer(seed, "seed", minimum=0),
+                                                                    spawn_key=(EXPERIMENT_QUERY_SETS, size))))
+    return rng.permuted(np.broadcast_to(np.arange(n_users), (draws, n_users)), axis=1)[:, :size]
+
+
+def query_set_tables(
+    values: np.ndarray,
+    systems: Sequence[str],
+    labels: Mapping[str, Sequence[Any]],
+    *,
+    sizes: Sequence[int],
+    draws: int,
+    swap_trials: int,
+    method: str = "bootstrap",
+    n_resamples: int = 1000,
+    alpha: float = 0.05,
+    reference: tuple[int, ...] | None = None,
+    seed: int = 0,
+) -> tuple[Any, Any, Any]:
+    """Discriminative power and swap rate against the number of users, and agreement of system orderings.
+
+    Parameters
+    ----------
+    values : numpy.ndarray, shape (*label sizes, systems, users)
+        Per-user values of every measure on the same users (no NaN).
+    systems : sequence of str
+    labels : mapping of str to sequence
+        Column name -> labels of one leading axis (e.g. gain, discount).
+    sizes : sequence of int
+        User-set sizes; discriminative power is averaged over ``draws`` random subsets of each size
+        (:func:`user_subsets`; one subset, all users, at the full size). Swap rates use the sizes up to
+        half the users (two disjoint subsets).
+    draws, swap_trials : int
+        Subsets per size for the power, disjoint subset pairs per size for the swap rate.
+    method, n_resamples, alpha
+        The paired test of :func:`ndcg_research.stats.discriminative_power` (Sakai 2006: bootstrap).
+    reference : tuple of int, optional
+        Index of the reference measure for Kendall's tau; default the first.
+    seed : int
+
+    Returns
+    -------
+    power, swaps, agreement : pandas.DataFrame
+        ``power``: label columns, ``users``, ``draws``, ``power`` (mean over the subsets), ``power_sd``,
+        ``power_min``, ``power_max``, ``difference_required`` (mean). ``swaps``: label columns, then
+        :func:`ndcg_research.stats.swap_rates`'s ``size``, ``pairs``, ``swaps``, ``swap_rate``.
+        ``agreement``: label columns, ``kendall_tau`` and ``tau_ap`` of the ordering of the systems by mean
+        against the reference measure's, over all users.
+    """
+    import pandas as pd
+
+    from ..stats import discriminative_power, kendall_tau, swap_rates, tau_ap
+
+    values = np.asarray(values, dtype=np.float64)
+    names = list(labels)
+    shape = tuple(len(labels[n]) for n in names)
+    if values.shape[:-2] != shape or values.shape[-2] != len(systems):
+        raise ValueError(f"values must have shape {shape + (len(systems), 'users')}, got {values.shape}")
+    if np.isnan(values).any():
+        raise ValueError("values must have no NaN: evaluate every measure on the same users")
+    n_users = values.shape[-1]
+    subsets = {size: (np.arange(n_users)[None, :] if size >= n_users else user_subsets(n_users, size, draws, seed=seed))
+               for size in sizes}
+    swap_sizes = [s for s in sizes if 2 * s <= n_users]
+    reference = reference if reference is not None else (0,) * len(shape)
+    ref_means = values[reference].mean(axis=-1)
+    power_rows, swap_parts, agree_rows = [], [], []
+    for index in np.ndindex(*shape):
+        head = {n: labels[n][i] for n, i in zip(names, index)}
+        matrix = values[index]
+        for size, rows in subsets.items():
+            results = [discriminative_power(matrix[:, row], method=method, n_resamples=n_resamples, alpha=alpha,
+                                            seed=seed) for row in rows]
+            powers = np.array([r.power for r in results])
+            power_rows.append({**head, "users": min(size, n_users), "draws": len(rows), "power": powers.mean(),
+                               "power_sd": powers.std(ddof=1) if len(rows) > 1 else 0.0,
+                               "power_min": powers.min(), "power_max": powers.max(),
+                               "difference_required": float(np.nanmean([r.difference_required for r in results]))})
+        if swap_sizes:
+            swap_parts.append(swap_rates(matrix, swap_sizes, trials=swap_trials, seed=seed).assign(**head))
+        means = matrix.mean(axis=-1)
+        distinct = np.unique(means).size == means.size and np.unique(ref_means).size == ref_means.size
+        agree_rows.append({**head, "kendall_tau": kendall_tau(ref_means, means),
+                           "tau_ap": tau_ap(ref_means, means) if distinct else float("nan")})
+    swaps = pd.concat(swap_parts, ignore_index=True) if swap_parts else pd.DataFrame()
+    if len(swaps):
+        swaps = swaps[names + [c for c in swaps.columns if c not in names]]
+    return pd.DataFrame(power_rows), swaps, pd.DataFrame(agree_rows)
