@@ -185,3 +185,161 @@ def test_ndcg_values_errors():
         rd.ndcg_values(p, gains=GAINS, discounts=["log2"], columns=np.zeros((2, 3), dtype=int))
     with pytest.raises(TypeError, match="built-in"):
         rd.ndcg_values(p, gains=[abs], discounts=["log2"])
+
+
+# --------------------------------------------------------------------------- tables (issue 9's statistics)
+
+from scipy import stats as sps  # noqa: E402
+
+
+def test_compare_table_against_scipy():
+    rng = np.random.default_rng(3)
+    values = rng.normal(0.5, 0.1, (2, 3, 40)) + np.array([0.0, 0.02, 0.05])[None, :, None]
+    values[1, :, 7] = np.nan  # query 7 undefined in the second slice: dropped for every system
+    systems, pairs = rd.compare_table(values, ["a", "b", "c"], {"gain": ["g1", "g2"]})
+    assert systems["gain"].tolist() == ["g1"] * 3 + ["g2"] * 3
+    for s, gain in enumerate(["g1", "g2"]):
+        matrix = values[s][:, ~np.isnan(values[s]).any(axis=0)]
+        n = matrix.shape[1]
+        half = sps.t.ppf(0.975, n - 1) * matrix.std(axis=1, ddof=1) / np.sqrt(n)
+        got = systems[systems.gain == gain]
+        assert np.allclose(got["mean"], matrix.mean(axis=1)) and (got["queries"] == n).all()
+        assert np.allclose(got["ci_low"], matrix.mean(axis=1) - half) and np.allclose(got["ci_high"], matrix.mean(axis=1) + half)
+        got = pairs[pairs.gain == gain]
+        p = [sps.ttest_rel(matrix[i], matrix[j]).pvalue for i, j in [(0, 1), (0, 2), (1, 2)]]
+        assert np.allclose(got["pvalue"], p)
+        order = np.argsort(p)  # Holm by hand: (m - rank) * p, running maximum, capped at 1
+        holm = np.minimum(1, np.maximum.accumulate(np.array(p)[order] * (3 - np.arange(3))))
+        expected = np.empty(3)
+        expected[order] = holm
+        assert np.allclose(got["pvalue_adjusted"], expected)
+        assert np.allclose(got["difference"], [matrix[0].mean() - matrix[1].mean(), matrix[0].mean() - matrix[2].mean(),
+                                               matrix[1].mean() - matrix[2].mean()])
+
+
+def test_compare_table_checks_the_shape():
+    with pytest.raises(ValueError, match="values must have shape"):
+        rd.compare_table(np.zeros((2, 3, 5)), ["a", "b"], {"gain": ["g1", "g2"]})
+
+
+def test_user_subsets_are_seeded_and_independent_of_other_sizes():
+    a = rd.user_subsets(50, 10, 4, seed=3)
+    assert a.shape == (4, 10) and all(len(set(r)) == 10 for r in a.tolist()) and a.max() < 50
+    assert np.array_equal(a, rd.user_subsets(50, 10, 4, seed=3))
+    assert not np.array_equal(a, rd.user_subsets(50, 10, 4, seed=4))
+    assert not np.array_equal(a[:, :5], rd.user_subsets(50, 5, 4, seed=3))  # another size, another stream
+    with pytest.raises(ValueError, match="at most n_users"):
+        rd.user_subsets(5, 6, 1, seed=0)
+
+
+def test_query_set_tables_against_a_direct_count():
+    rng = np.random.default_rng(5)
+    topic = rng.normal(0.5, 0.15, 60)
+    shifts = np.array([0.0, 0.01, 0.03, 0.08])
+    values = np.stack([topic + shifts[:, None] + rng.normal(0, 0.05, (4, 60)),
+                       topic + shifts[:, None] + rng.normal(0, 0.2, (4, 60))])  # two measures, the second noisier
+    power, swaps, agreement = rd.query_set_tables(values, list("abcd"), {"measure": ["quiet", "noisy"]},
+                                                  sizes=[10, 60], draws=3, swap_trials=50, method="t", seed=2)
+    assert power[["measure", "users", "draws"]].values.tolist() == [["quiet", 10, 3], ["quiet", 60, 1],
+                                                                     ["noisy", 10, 3], ["noisy", 60, 1]]
+    for m, name in enumerate(["quiet", "noisy"]):
+        # all users: share of the 6 pairs whose paired t test is significant at 5%
+        direct = np.mean([sps.ttest_rel(values[m, i], values[m, j]).pvalue < 0.05 for i in range(4) for j in range(i + 1, 4)])
+        assert power[(power.measure == name) & (power.users == 60)]["power"].iloc[0] == pytest.approx(direct)
+        # subsets of 10: the mean over the same subsets, counted directly
+        subsets = rd.user_subsets(60, 10, 3, seed=2)
+        direct = np.mean([np.mean([sps.ttest_rel(values[m, i, s], values[m, j, s]).pvalue < 0.05
+                                   for i in range(4) for j in range(i + 1, 4)]) for s in subsets])
+        assert power[(power.measure == name) & (power.users == 10)]["power"].iloc[0] == pytest.approx(direct)
+    assert swaps["size"].tolist() == [10, 10]  # 60 users: only sets of up to 30 have a disjoint twin
+    assert agreement["kendall_tau"].iloc[0] == 1.0  # the reference against itself
+    with pytest.raises(ValueError, match="no NaN"):
+        rd.query_set_tables(np.where(values > 0.9, np.nan, values), list("abcd"), {"measure": ["q", "n"]},
+                            sizes=[10], draws=1, swap_trials=5)
+
+
+def test_first_order_table_by_hand():
+    from ndcg_research.studies.theory import eps
+
+    p = toy_problem(1, n_queries=6, width=30)
+    values = rd.list_length_values(p, [10, None], gains=["linear"], discounts=["log2", "zipf", "loglog"], seed=0)
+    table = rd.first_order_table(values, p, [10, None], list(p.systems), ["linear"], ["log2", "zipf", "loglog"])
+    assert set(table["discount"]) == {"log2", "loglog"}  # zipf is not slowly varying
+    row = table[(table.list_length == "all") & (table.system == "s1") & (table.discount == "loglog")].iloc[0]
+    v = values[1, 1, 0, 2]
+    ok = ~np.isnan(v)
+    assert row["c_estimate"] == pytest.approx(np.mean((1 - v[ok]) / eps("loglog", p.lengths[ok].astype(float))))
+    assert row["one_minus_ndcg"] == pytest.approx(1 - v[ok].mean())
+
+
+def test_cutoff_decisions_counts():
+    means = pd.DataFrame({"gain": "g", "cutoff": ["all"] * 3 + ["5"] * 3, "system": list("abc") * 2,
+                          "mean": [0.5, 0.4, 0.3, 0.2, 0.25, 0.1]})
+    pairs = pd.DataFrame({"gain": "g", "cutoff": ["all"] * 3 + ["5"] * 3,
+                          "system_a": ["a", "a", "b"] * 2, "system_b": ["b", "c", "c"] * 2,
+                          "difference": [0.1, 0.2, 0.1, -0.05, 0.1, 0.15],
+                          "pvalue_adjusted": [0.01, 0.001, 0.2, 0.01, 0.3, 0.01]})
+    out, summary = rd.cutoff_decisions(means, pairs)
+    assert out["decision"].tolist() == [1, 1, 0, -1, 0, 1]
+    at5 = summary[summary.cutoff == "5"].iloc[0]
+    # a-b reversed and significant both times; a-c lost its significance; b-c became significant
+    assert (at5.significant, at5.decisions_changed, at5.orders_reversed, at5.significant_reversals) == (2, 3, 1, 1)
+    assert at5.kendall_tau_vs_whole == pytest.approx(sps.kendalltau([0.5, 0.4, 0.3], [0.2, 0.25, 0.1]).statistic)
+    f = rd.cutoff_findings(summary, small=("5",))
+    assert f["changed"] == 3 and f["reversed_significant"] == 1
+    assert f["verdict"] == "does not hold"  # @5 finds as many significant pairs (2) as the whole list, not fewer
+
+
+def findings_tables(spread_narrows=True, loglog_sig=3):
+    """Minimal list-length tables: two lengths, two rankers, one gain, discounts log2 / loglog / zipf."""
+    rows, pairs, fo = [], [], []
+    for n, kept in (("100", 1.0), ("all", 1.0)):
+        for d in ("zipf", "log2", "loglog"):
+            top, low = (0.5, 0.3) if n == "100" else ((0.6, 0.45) if spread_narrows else (0.6, 0.35))
+            for s, m in (("x", top), ("y", low)):
+                rows.append(dict(list_length=n, gain="g", discount=d, system=s, mean=m, users_with_share_kept=kept))
+            sig = {"zipf": 0.5, "log2": 0.01, "loglog": 0.01 if loglog_sig else 0.5}[d]
+            pairs.append(dict(list_length=n, gain="g", discount=d, system_a="x", system_b="y",
+                              pvalue_adjusted=sig, effect_size=0.5))
+            if d != "zipf":
+                for s, c in (("x", 4.0), ("y", 5.0)):
+                    fo.append(dict(list_length=n, gain="g", discount=d, system=s,
+                                   c_estimate=c * (1.1 if d == "loglog" else 1.0)))
+    return pd.DataFrame(rows), pd.DataFrame(pairs), pd.DataFrame(fo)
+
+
+def test_list_length_findings_rules():
+    f = rd.list_length_findings(*findings_tables())
+    assert (f["n0"], f["n1"], f["slow"], f["fast"]) == ("100", "all", ["log2", "loglog"], ["zipf"])
+    assert f["verdicts"] == {"1a drift together (slowly varying)": "holds", "1a first-order law": "holds",
+                             "1b differences stay detectable": "holds", "1c zipf/summable lose": "holds"}
+    f = rd.list_length_findings(*findings_tables(spread_narrows=False, loglog_sig=0))
+    assert f["verdicts"]["1a drift together (slowly varying)"] == "does not hold"
+    assert f["verdicts"]["1b differences stay detectable"] == "does not hold"
+
+
+def test_query_set_findings_rule():
+    power = pd.DataFrame({"gain": "g", "discount": ["zipf", "log2", "loglog"] * 2, "users": [25] * 3 + [100] * 3,
+                          "power": [0.1, 0.3, 0.3, 0.2, 0.5, 0.46]})
+    f = rd.query_set_findings(power)
+    assert f["users"] == 100 and f["verdict"] == "holds" and f["best"] == "log2"
+    power.loc[5, "power"] = 0.4  # loglog more than 0.05 below log2
+    assert rd.query_set_findings(power)["verdict"] == "does not hold"
+
+
+def test_a_trec_export_of_the_movielens_problem_gives_the_same_values():
+    # The same rankings written as TREC qrels and runs (every candidate retrieved) make the same problem.
+    ratings = pd.DataFrame({"user": np.repeat([1, 2, 3], 8), "item": np.tile(np.arange(1, 9), 3),
+                            "rating": np.random.default_rng(0).integers(1, 6, 24),
+                            "timestamp": np.arange(24)})
+    ratings = ratings.drop(index=[3, 12, 21]).reset_index(drop=True)  # users did not rate everything
+    p = rd.movielens_problem(ratings, rankers=["popularity", "random"], test_fraction=0.3)
+    valid = p.valid
+    q = np.broadcast_to(p.queries.astype(str)[:, None], p.docs.shape)
+    qrels = pd.DataFrame({"query": q[valid & (p.grades > 0)], "doc": p.docs[valid & (p.grades > 0)],
+                          "relevance": p.grades[valid & (p.grades > 0)]})
+    runs = {s: pd.DataFrame({"query": q[valid], "doc": p.docs[valid], "score": p.scores[s][valid]}) for s in p.systems}
+    t = rd.trec_problem(qrels, runs)
+    a = rd.ndcg_values(p, gains=GAINS, discounts=["log2", "zipf"], ks=[None, 2])
+    b = rd.ndcg_values(t, gains=GAINS, discounts=["log2", "zipf"], ks=[None, 2])
+    assert np.allclose(a, b, equal_nan=True)

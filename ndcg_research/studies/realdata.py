@@ -48,6 +48,13 @@ __all__ = [
     "compare_table",
     "user_subsets",
     "query_set_tables",
+    "list_lengths",
+    "relevant_in_lists",
+    "first_order_table",
+    "list_length_findings",
+    "query_set_findings",
+    "cutoff_findings",
+    "cutoff_decisions",
 ]
 
 #: The gains of the real-data study, by label: the rating itself, the rating above "neutral" (3), and
@@ -415,17 +422,12 @@ def sample_lists(
     # Position of each candidate in a random order of its class (relevant / other).
     rank_rel = _class_rank(relevant, keys)
     rank_other = _class_rank(other, keys)
-    r = relevant.sum(axis=1)
-    m = other.sum(axis=1)
-    total = r + m
-    share = np.divide(r, total, out=np.zeros(r.shape), where=total > 0)
     pad_column = np.where(problem.lengths < keys.shape[1], problem.lengths, keys.shape[1] - 1)
     lists = {}
     for n in ns:
-        size = total if n is None else np.minimum(total, n)
-        n_rel = np.minimum(r, np.maximum(np.where(r > 0, 1, 0), np.rint(size * share).astype(np.int64)))
-        n_other = np.minimum(m, size - n_rel)
-        n_rel = size - n_other
+        size = list_lengths(problem, n)
+        n_rel = relevant_in_lists(problem, n)
+        n_other = size - n_rel
         chosen = (relevant & (rank_rel < n_rel[:, None])) | (other & (rank_other < n_other[:, None]))
         width = int(size.max())
         order = np.argsort(~chosen, axis=1, kind="stable")[:, :width]
@@ -672,3 +674,269 @@ def query_set_tables(
     if len(swaps):
         swaps = swaps[names + [c for c in swaps.columns if c not in names]]
     return pd.DataFrame(power_rows), swaps, pd.DataFrame(agree_rows)
+
+
+def list_lengths(problem: RankingProblem, n: int | None) -> np.ndarray:
+    """Each query's list length at nominal length n (None: its whole candidate list).
+
+    Examples
+    --------
+    >>> p = RankingProblem("t", np.array(["a", "b"]), np.zeros((2, 5), dtype=object), np.zeros((2, 5)),
+    ...                    np.array([5, 3]), {})
+    >>> list_lengths(p, 4).tolist(), list_lengths(p, None).tolist()
+    ([4, 3], [5, 3])
+    """
+    return problem.lengths.copy() if n is None else np.minimum(problem.lengths, n)
+
+
+def relevant_in_lists(problem: RankingProblem, n: int | None) -> np.ndarray:
+    """Number of relevant items in each query's sampled list of nominal length n (the rule of :func:`sample_lists`).
+
+    Examples
+    --------
+    >>> p = RankingProblem("t", np.array(["a"]), np.zeros((1, 100), dtype=object),
+    ...                    np.r_[np.ones(5), np.zeros(95)][None, :], np.array([100]), {})
+    >>> [int(relevant_in_lists(p, n)[0]) for n in (10, 40, None)]  # share 0.05: max(1, round(0.05 n))
+    [1, 2, 5]
+    """
+    r = problem.relevant_counts()
+    size = list_lengths(problem, n)
+    share = np.divide(r, problem.lengths, out=np.zeros(r.shape), where=problem.lengths > 0)
+    n_rel = np.minimum(r, np.maximum(np.where(r > 0, 1, 0), np.rint(size * share).astype(np.int64)))
+    return size - np.minimum(problem.lengths - r, size - n_rel)
+
+
+def first_order_table(
+    values: np.ndarray, problem: RankingProblem, ns: Sequence[int | None], systems: Sequence[str],
+    gains: Sequence[str], discounts: Sequence[str],
+) -> Any:
+    """The first-order law of notebook 03 on real lists: c = (1 - nDCG) / eps_D(n) for slowly varying D.
+
+    Under a slowly varying discount, 1 - nDCG ~ eps_D(n) c_f with c_f depending on the ranker (and the
+    relevance profile), **not on the discount** (package's own derivation, notebook 03). Each query's
+    estimate is (1 - nDCG_q) / eps_D(n_q) at its list length n_q; the table gives the mean over the
+    queries (those with a defined nDCG), so that the estimates of one ranker under different slowly
+    varying discounts can be compared: equal if the first-order law holds at these lengths.
+
+    Parameters
+    ----------
+    values : numpy.ndarray, shape (ns, systems, gains, discounts, queries)
+        As :func:`list_length_values` returns.
+    problem, ns, systems, gains, discounts
+        The axes of ``values``; only slowly varying discounts get rows.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``list_length``, ``system``, ``gain``, ``discount``, ``mean_length``, ``eps`` (eps_D at the mean
+        length), ``one_minus_ndcg`` (mean), ``c_estimate`` (mean of the per-query estimates).
+    """
+    import pandas as pd
+
+    from .theory import eps
+
+    rows = []
+    for i, n in enumerate(ns):
+        length = list_lengths(problem, n).astype(np.float64)
+        for d, discount in enumerate(discounts):
+            if parse_discount(discount, builtin_only=True).decay != "slowly varying":
+                continue
+            e = eps(discount, length)
+            for s, system in enumerate(systems):
+                for g, gain in enumerate(gains):
+                    v = values[i, s, g, d]
+                    ok = ~np.isnan(v)
+                    rows.append({"list_length": list_length_label(n), "system": system, "gain": gain,
+                                 "discount": discount, "mean_length": float(length[ok].mean()),
+                                 "eps": float(eps(discount, float(length[ok].mean()))),
+                                 "one_minus_ndcg": float(1 - v[ok].mean()),
+                                 "c_estimate": float(((1 - v[ok]) / e[ok]).mean())})
+    return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------- verdicts from the tables
+# Each takes the tables as written (or read back from CSV) and returns the quoted numbers and the
+# verdicts, by rules fixed before the runs; the notebook prints them for its own run and for the
+# committed full-profile tables.
+
+SLOW = "slowly varying"
+
+
+def _decay(discount: str) -> str:
+    return parse_discount(discount, builtin_only=True).decay
+
+
+def list_length_findings(means: Any, pairs: Any, first_order: Any, *, alpha: float = 0.05) -> dict[str, Any]:
+    """Numbers and verdicts of the list-length question from its three tables.
+
+    Rules: **1a** (drift together) holds if, for every slowly varying discount and gain, every ranker's mean
+    rises and the spread (best minus worst ranker) narrows from ``n0``, the first list length at which every
+    user's share of relevant items is kept, to the whole list (``n1``); with qualification if only the
+    spread always narrows. The **first-order law** holds if, at ``n1``, each ranker's estimate of c under the
+    slowest discount is within 20% of its estimate under ``log2``. **1b** holds if at ``n1`` the slowest
+    discount finds at least as many significant pairs (Holm-adjusted p < alpha) as ``log2`` and the median
+    ratio of |effect size| (pairs with |d_z| > 0.1 under log2) is at least 0.9. **1c** holds if ``zipf`` and
+    the summable discounts find fewer significant pairs than ``log2`` at ``n1``.
+
+    Returns
+    -------
+    dict
+        ``n0``, ``n1``, ``slow`` and ``fast`` discounts, ``cells``, ``rising``, ``narrowing`` (lists of
+        (gain, discount)), ``spread`` {(gain, discount): (at n0, at n1)}, ``c`` (DataFrame system x slow
+        discount at n1, first gain), ``c_ratio`` (Series), ``significant`` {(n, discount): count, first
+        gain}, ``dz_ratio`` (Series), ``verdicts`` {name: verdict}.
+    """
+    gains = list(dict.fromkeys(means["gain"]))
+    discounts = list(dict.fromkeys(means["discount"]))
+    lengths = list(dict.fromkeys(means["list_length"].astype(str)))
+    means = means.assign(list_length=means["list_length"].astype(str))
+    pairs = pairs.assign(list_length=pairs["list_length"].astype(str))
+    first_order = first_order.assign(list_length=first_order["list_length"].astype(str))
+    kept = means.groupby("list_length", sort=False)["users_with_share_kept"].first().reindex(lengths)
+    n0 = next((n for n in lengths if kept[n] >= 0.999), lengths[-1])
+    n1 = lengths[-1]
+    slow = [d for d in discounts if _decay(d) == SLOW]
+    fast = [d for d in discounts if _decay(d) in ("summable", "critical")]
+
+    def at(n: str, gain: str, d: str) -> Any:
+        t = means[(means.list_length == n) & (means.gain == gain) & (means.discount == d)]
+        return t.set_index("system")["mean"]
+
+    spread, rising, narrowing = {}, [], []
+    for gain in gains:
+        for d in discounts:
+            a, b = at(n0, gain, d), at(n1, gain, d)
+            spread[(gain, d)] = (float(a.max() - a.min()), float(b.max() - b.min()))
+            if d in slow and bool((b > a.reindex(b.index)).all()):
+                rising.append((gain, d))
+            if d in slow and spread[(gain, d)][1] < spread[(gain, d)][0]:
+                narrowing.append((gain, d))
+    cells = len(slow) * len(gains)
+    fo = first_order[(first_order.list_length == n1) & (first_order.gain == gains[0])]
+    systems = list(dict.fromkeys(fo["system"]))
+    c = fo.pivot(index="system", columns="discount", values="c_estimate").reindex(index=systems, columns=slow)
+    c_ratio = c[slow[-1]] / c["log2"]
+    significant = {}
+    for n in lengths:
+        for d in discounts:
+            t = pairs[(pairs.list_length == n) & (pairs.gain == gains[0]) & (pairs.discount == d)]
+            significant[(n, d)] = int((t.pvalue_adjusted < alpha).sum())
+
+    def dz(d: str) -> Any:
+        t = pairs[(pairs.list_length == n1) & (pairs.gain == gains[0]) & (pairs.discount == d)]
+        return t.set_index(["system_a", "system_b"])["effect_size"].abs()
+
+    base = dz("log2")
+    dz_ratio = (dz(slow[-1]) / base)[base > 0.1]
+    verdicts = {
+        "1a drift together (slowly varying)": "holds" if len(rising) == cells and len(narrowing) == cells else (
+            "holds with qualification" if len(narrowing) == cells else "does not hold"),
+        "1a first-order law": "holds" if c_ratio.between(1 / 1.2, 1.2).all() else "does not hold",
+        "1b differences stay detectable": "holds" if (significant[(n1, slow[-1])] >= significant[(n1, "log2")]
+                                                      and dz_ratio.median() >= 0.9) else "does not hold",
+        "1c zipf/summable lose": "holds" if all(significant[(n1, d)] < significant[(n1, "log2")] for d in fast)
+        else "does not hold",
+    }
+    return dict(n0=n0, n1=n1, slow=slow, fast=fast, gains=gains, discounts=discounts, lengths=lengths, cells=cells,
+                rising=rising, narrowing=narrowing, spread=spread, c=c, c_ratio=c_ratio, significant=significant,
+                dz_ratio=dz_ratio, verdicts=verdicts)
+
+
+def query_set_findings(power: Any, *, near_users: int = 100) -> dict[str, Any]:
+    """Numbers and verdict of the query-set question from its power table.
+
+    Rule: at the user-set size nearest ``near_users``, with the power averaged over the gains, the claim
+    holds if every slowly varying discount's power is at least ``log2``'s minus 0.05 and ``zipf`` and the
+    summable discounts have a lower power than ``log2``.
+
+    Returns
+    -------
+    dict
+        ``users`` (the size used), ``power`` (Series by discount), ``best`` discount, ``verdict``.
+    """
+    discounts = list(dict.fromkeys(power["discount"]))
+    sizes = sorted(set(power["users"]))
+    users = min(sizes, key=lambda s: abs(s - near_users))
+    p = power[power.users == users].groupby("discount")["power"].mean().reindex(discounts)
+    slow = [d for d in discounts if _decay(d) == SLOW]
+    fast = [d for d in discounts if _decay(d) in ("summable", "critical")]
+    holds = all(p[d] >= p["log2"] - 0.05 for d in slow) and all(p[d] < p["log2"] for d in fast)
+    return dict(users=users, power=p, best=str(p.idxmax()), verdict="holds" if holds else "does not hold")
+
+
+def cutoff_findings(decisions: Any, *, small: Sequence[str] = ("5", "10")) -> dict[str, Any]:
+    """Numbers and verdict of the cut-off question from its decisions table.
+
+    Rule: holds if, for every gain, each small cut-off (@5, @10) finds fewer significant pairs than the whole
+    list and at least one decision changes.
+
+    Returns
+    -------
+    dict
+        ``changed`` (decisions changed at the small cut-offs, summed over gains), ``significant``
+        {(gain, cutoff): count}, ``reversed_significant`` (significant decisions reversed, all cut-offs),
+        ``verdict``.
+    """
+    d = decisions.assign(cutoff=decisions["cutoff"].astype(str))
+    significant = {(g, k): int(x) for g, k, x in d[["gain", "cutoff", "significant"]].itertuples(index=False)}
+    gains = list(dict.fromkeys(d["gain"]))
+    cond = all(significant[(g, k)] < significant[(g, "all")] for g in gains for k in small if (g, k) in significant)
+    changed = int(d[d.cutoff.isin(list(small))]["decisions_changed"].sum())
+    return dict(changed=changed, significant=significant,
+                reversed_significant=int(d["significant_reversals"].sum()),
+                verdict="holds" if cond and changed > 0 else "does not hold")
+
+
+def cutoff_decisions(means: Any, pairs: Any, *, alpha: float = 0.05, whole: str = "all") -> tuple[Any, Any]:
+    """Decisions at each cut-off against the whole list's, from :func:`compare_table`'s tables (labels gain, cutoff).
+
+    A pair's *decision* is +1 (system_a significantly better: Holm-adjusted p < alpha and a positive
+    difference), -1 (system_b better) or 0 (no significant difference).
+
+    Returns
+    -------
+    pairs, summary : pandas.DataFrame
+        ``pairs``: the input pairs with ``decision``, ``decision_whole``, ``difference_whole``,
+        ``decision_changed`` and ``order_reversed`` (the mean difference changes sign). ``summary``: per gain
+        and cut-off, ``pairs``, ``significant``, ``decisions_changed``, ``orders_reversed``,
+        ``significant_reversals`` (significant both times, opposite directions) and ``kendall_tau_vs_whole``
+        (Kendall's tau between the systems' orders by mean).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> m = pd.DataFrame({"gain": ["g"] * 4, "cutoff": ["all", "all", "5", "5"], "system": ["a", "b"] * 2,
+    ...                   "mean": [0.5, 0.4, 0.2, 0.3]})
+    >>> p = pd.DataFrame({"gain": ["g", "g"], "cutoff": ["all", "5"], "system_a": ["a", "a"], "system_b": ["b", "b"],
+    ...                   "difference": [0.1, -0.1], "pvalue_adjusted": [0.01, 0.2]})
+    >>> pairs, summary = cutoff_decisions(m, p)
+    >>> pairs[["cutoff", "decision", "decision_changed", "order_reversed"]].values.tolist()
+    [['all', 1, False, False], ['5', 0, True, True]]
+    >>> summary[["cutoff", "significant", "kendall_tau_vs_whole"]].values.tolist()
+    [['all', 1, 1.0], ['5', 0, -1.0]]
+    """
+    import pandas as pd
+
+    from ..stats import kendall_tau
+
+    decision = np.where(pairs["pvalue_adjusted"] < alpha, np.sign(pairs["difference"]), 0).astype(int)
+    pairs = pairs.assign(decision=decision)
+    keys = ["gain", "system_a", "system_b"]
+    reference = pairs[pairs["cutoff"] == whole][keys + ["decision", "difference"]]
+    reference = reference.rename(columns={"decision": "decision_whole", "difference": "difference_whole"})
+    pairs = pairs.merge(reference, on=keys, how="left")
+    pairs = pairs.assign(decision_changed=pairs["decision"] != pairs["decision_whole"],
+                         order_reversed=np.sign(pairs["difference"]) * np.sign(pairs["difference_whole"]) < 0)
+    rows = []
+    for gain in dict.fromkeys(pairs["gain"]):
+        ref = means[(means["gain"] == gain) & (means["cutoff"] == whole)].set_index("system")["mean"]
+        for cutoff in dict.fromkeys(pairs["cutoff"]):
+            t = pairs[(pairs["gain"] == gain) & (pairs["cutoff"] == cutoff)]
+            m = means[(means["gain"] == gain) & (means["cutoff"] == cutoff)].set_index("system")["mean"].reindex(ref.index)
+            rows.append({"gain": gain, "cutoff": cutoff, "pairs": len(t), "significant": int((t["decision"] != 0).sum()),
+                         "decisions_changed": int(t["decision_changed"].sum()),
+                         "orders_reversed": int(t["order_reversed"].sum()),
+                         "significant_reversals": int(((t["decision"] != 0) & (t["decision_whole"] != 0)
+                                                       & t["decision_changed"]).sum()),
+                         "kendall_tau_vs_whole": kendall_tau(ref.to_numpy(), m.to_numpy())})
+    return pairs, pd.DataFrame(rows)
