@@ -272,19 +272,20 @@ def test_first_order_table_by_hand():
     assert row["one_minus_ndcg"] == pytest.approx(1 - v[ok].mean())
 
 
-def test_cutoff_decisions_counts():
+def test_decisions_against_the_whole_list():
     means = pd.DataFrame({"gain": "g", "cutoff": ["all"] * 3 + ["5"] * 3, "system": list("abc") * 2,
                           "mean": [0.5, 0.4, 0.3, 0.2, 0.25, 0.1]})
     pairs = pd.DataFrame({"gain": "g", "cutoff": ["all"] * 3 + ["5"] * 3,
                           "system_a": ["a", "a", "b"] * 2, "system_b": ["b", "c", "c"] * 2,
                           "difference": [0.1, 0.2, 0.1, -0.05, 0.1, 0.15],
                           "pvalue_adjusted": [0.01, 0.001, 0.2, 0.01, 0.3, 0.01]})
-    out, summary = rd.cutoff_decisions(means, pairs)
+    out, summary = rd.decisions_against(means, pairs, column="cutoff", reference="all")
     assert out["decision"].tolist() == [1, 1, 0, -1, 0, 1]
     at5 = summary[summary.cutoff == "5"].iloc[0]
     # a-b reversed and significant both times; a-c lost its significance; b-c became significant
     assert (at5.significant, at5.decisions_changed, at5.orders_reversed, at5.significant_reversals) == (2, 3, 1, 1)
-    assert at5.kendall_tau_vs_whole == pytest.approx(sps.kendalltau([0.5, 0.4, 0.3], [0.2, 0.25, 0.1]).statistic)
+    assert at5.max_mean_shift == pytest.approx(0.3)
+    assert at5.kendall_tau_vs_reference == pytest.approx(sps.kendalltau([0.5, 0.4, 0.3], [0.2, 0.25, 0.1]).statistic)
     f = rd.cutoff_findings(summary, small=("5",))
     assert f["changed"] == 3 and f["reversed_significant"] == 1
     assert f["verdict"] == "does not hold"  # @5 finds as many significant pairs (2) as the whole list, not fewer
@@ -343,3 +344,80 @@ def test_a_trec_export_of_the_movielens_problem_gives_the_same_values():
     a = rd.ndcg_values(p, gains=GAINS, discounts=["log2", "zipf"], ks=[None, 2])
     b = rd.ndcg_values(t, gains=GAINS, discounts=["log2", "zipf"], ks=[None, 2])
     assert np.allclose(a, b, equal_nan=True)
+
+
+# --------------------------------------------------------------------------- conventions (issue 8's presets)
+
+
+def tie_free_problem(seed: int = 0) -> rd.RankingProblem:
+    p = toy_problem(seed, n_queries=12, width=30)
+    rng = np.random.default_rng(seed + 100)
+    scores = {s: np.where(p.valid, rng.random(v.shape), -np.inf) for s, v in p.scores.items()}  # no ties
+    return rd.RankingProblem(p.name, p.queries, p.docs, p.grades, p.lengths, scores)
+
+
+def test_qrels_and_run_tables():
+    p = toy_problem(1)
+    q = rd.qrels_table(p)
+    assert len(q) == int(((p.grades > 0) & p.valid).sum()) and q["relevance"].dtype.kind == "i"
+    whole = rd.run_table(p, "s1")
+    assert len(whole) == int(p.lengths.sum())
+    top = rd.run_table(p, "s1", depth=4)
+    assert top.groupby("query").size().tolist() == [min(4, n) for n in p.lengths]
+    for query, block in top.groupby("query", sort=False):
+        row = int(query)
+        scores = p.scores["s1"][row, : p.lengths[row]]
+        assert np.allclose(sorted(block["score"], reverse=True), sorted(scores, reverse=True)[:4])
+
+
+def test_convention_values_match_the_metric_core():
+    p = tie_free_problem(2)
+    systems = list(p.systems)
+    qrels = rd.qrels_table(p)
+    queries = p.queries.astype(str)
+    whole = {s: rd.run_table(p, s) for s in systems}
+    top = {s: rd.run_table(p, s, depth=5) for s in systems}
+    v_whole, refused = rd.convention_values(qrels, whole, ["trec_eval", "sklearn"], ["ndcg", "ndcg@3"], queries)
+    assert refused == {}
+    mine = rd.ndcg_values(p, gains=["linear"], discounts=["log2"], ks=[None, 3])[:, 0, 0]  # systems, ks, queries
+    defined = ~np.isnan(mine[0, 0])
+    for c in range(2):  # whole lists hold every relevant item: trec_eval's and scikit-learn's ideals coincide
+        for m in range(2):
+            assert np.allclose(v_whole[c, m][:, defined], mine[:, m][:, defined], atol=1e-12)
+    v_top, _ = rd.convention_values(qrels, top, ["trec_eval", "sklearn", "lightgbm"], ["ndcg"], queries)
+    for s, system in enumerate(systems):
+        t = top[system]
+        for q, query in enumerate(queries):
+            block = t[t["query"] == query]
+            grades = qrels[(qrels["query"] == query)].set_index("doc")["relevance"]
+            got = block["doc"].map(grades).fillna(0).to_numpy(dtype=float)
+            all_grades = grades.to_numpy(dtype=float)
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", nr.UndefinedNDCGWarning)
+                # trec_eval: ideal from every judged grade; scikit-learn: from the retrieved list only
+                expected = nr.ndcg_from_scores(got, block["score"].to_numpy(), ideal=all_grades) if all_grades.size else np.nan
+                sk = nr.ndcg_from_scores(got, block["score"].to_numpy())
+            if not all_grades.size:  # no judgment: the query is in one file only, no preset evaluates it
+                assert np.isnan(v_top[:, 0, s, q]).all()
+                continue
+            assert v_top[0, 0, s, q] == pytest.approx(expected, abs=1e-12)
+            assert v_top[1, 0, s, q] == pytest.approx(sk, abs=1e-12)
+            if got.sum() == 0:  # LightGBM: a list without a relevant item scores 1
+                assert v_top[2, 0, s, q] == 1.0
+
+
+def test_convention_values_record_refusals():
+    qrels = pd.DataFrame({"query": ["q", "q"], "doc": ["a", "b"], "relevance": [5, -1]})
+    run = pd.DataFrame({"query": ["q"], "doc": ["a"], "score": [1.0]})
+    v, refused = rd.convention_values(qrels, {"r": run}, ["trec_eval", "gdeval", "sklearn"], ["ndcg"], ["q"])
+    assert set(refused) == {"gdeval", "sklearn"} and "above 4" in refused["gdeval"] and "negative" in refused["sklearn"]
+    assert v[0, 0, 0, 0] == 1.0 and np.isnan(v[1:]).all()
+
+
+def test_convention_findings_rule():
+    decisions = pd.DataFrame({"convention": ["trec_eval", "sklearn", "lightgbm"], "max_mean_shift": [0, 0.1, 0.5],
+                              "significant_reversals": [0, 0, 2], "kendall_tau_vs_reference": [1.0, 0.9, -0.3]})
+    f = rd.convention_findings(decisions)
+    assert f["verdict"] == "does not hold" and f["reversing"]["convention"].tolist() == ["lightgbm"]
+    assert f["max_shift"] == 0.5
+    assert rd.convention_findings(decisions.iloc[:2])["verdict"] == "holds"

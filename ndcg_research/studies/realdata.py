@@ -29,7 +29,7 @@ import numpy as np
 from ..core import kernels
 from ..core.discounts import parse_discount
 from ..core.gains import parse_gain
-from ..core.ranking import ranked_gains
+from ..core.ranking import ranked_gains, top_order
 from ..core.validation import check_integer
 from .recommenders import DEFAULT_RANKERS, parse_ranker, score_items, temporal_split
 
@@ -54,7 +54,11 @@ __all__ = [
     "list_length_findings",
     "query_set_findings",
     "cutoff_findings",
-    "cutoff_decisions",
+    "decisions_against",
+    "qrels_table",
+    "run_table",
+    "convention_values",
+    "convention_findings",
 ]
 
 #: The gains of the real-data study, by label: the rating itself, the rating above "neutral" (3), and
@@ -201,7 +205,9 @@ def movielens_problem(
     )
 
 
-def trec_problem(qrels: Any, runs: Mapping[str, Any], *, name: str = "TREC collection") -> RankingProblem:
+def trec_problem(
+    qrels: Any, runs: Mapping[str, Any], *, name: str = "TREC collection", sha256: str | None = None
+) -> RankingProblem:
     """A TREC-style collection: judged grades and several runs' scores over a per-topic candidate pool.
 
     The candidates of a topic are every document some run retrieved or the qrels judge (the pool).
@@ -218,6 +224,8 @@ def trec_problem(qrels: Any, runs: Mapping[str, Any], *, name: str = "TREC colle
         Run name -> columns ``query``, ``doc``, ``score``; one row per retrieved document.
     name : str
         A description for captions.
+    sha256 : str, optional
+        Hash of the files read (recorded in figure provenance).
 
     Returns
     -------
@@ -280,7 +288,7 @@ def trec_problem(qrels: Any, runs: Mapping[str, Any], *, name: str = "TREC colle
         s[~valid] = -np.inf
         scores[str(r)] = s
     return RankingProblem(name=name, queries=np.array(topics, dtype=object), docs=docs, grades=grades,
-                          lengths=lengths, scores=scores)
+                          lengths=lengths, scores=scores, sha256=sha256)
 
 
 def ndcg_values(
@@ -865,7 +873,7 @@ def query_set_findings(power: Any, *, near_users: int = 100) -> dict[str, Any]:
 
 
 def cutoff_findings(decisions: Any, *, small: Sequence[str] = ("5", "10")) -> dict[str, Any]:
-    """Numbers and verdict of the cut-off question from its decisions table.
+    """Numbers and verdict of the cut-off question from its decisions table (:func:`decisions_against`, column cutoff).
 
     Rule: holds if, for every gain, each small cut-off (@5, @10) finds fewer significant pairs than the whole
     list and at least one decision changes.
@@ -887,20 +895,24 @@ def cutoff_findings(decisions: Any, *, small: Sequence[str] = ("5", "10")) -> di
                 verdict="holds" if cond and changed > 0 else "does not hold")
 
 
-def cutoff_decisions(means: Any, pairs: Any, *, alpha: float = 0.05, whole: str = "all") -> tuple[Any, Any]:
-    """Decisions at each cut-off against the whole list's, from :func:`compare_table`'s tables (labels gain, cutoff).
+def decisions_against(
+    means: Any, pairs: Any, *, column: str, reference: str, alpha: float = 0.05
+) -> tuple[Any, Any]:
+    """Decisions in every slice against those of a reference slice (the whole list; trec_eval's convention).
 
-    A pair's *decision* is +1 (system_a significantly better: Holm-adjusted p < alpha and a positive
-    difference), -1 (system_b better) or 0 (no significant difference).
+    The tables are :func:`compare_table`'s; ``column`` is the label column whose values are compared with
+    ``reference`` (e.g. ``cutoff`` against ``"all"``); the other label columns (those before ``system``)
+    group the comparisons. A pair's *decision* is +1 (system_a significantly better: Holm-adjusted p < alpha
+    and a positive difference), -1 (system_b better) or 0 (no significant difference).
 
     Returns
     -------
     pairs, summary : pandas.DataFrame
-        ``pairs``: the input pairs with ``decision``, ``decision_whole``, ``difference_whole``,
-        ``decision_changed`` and ``order_reversed`` (the mean difference changes sign). ``summary``: per gain
-        and cut-off, ``pairs``, ``significant``, ``decisions_changed``, ``orders_reversed``,
-        ``significant_reversals`` (significant both times, opposite directions) and ``kendall_tau_vs_whole``
-        (Kendall's tau between the systems' orders by mean).
+        ``pairs``: the input pairs with ``decision``, ``decision_reference``, ``difference_reference``,
+        ``decision_changed`` and ``order_reversed`` (the mean difference changes sign). ``summary``: per group
+        and value of ``column``: ``pairs``, ``significant``, ``decisions_changed``, ``orders_reversed``,
+        ``significant_reversals`` (significant both times, opposite directions), ``max_mean_shift`` (largest
+        |mean - reference mean| over the systems) and ``kendall_tau_vs_reference`` (systems ordered by mean).
 
     Examples
     --------
@@ -909,34 +921,168 @@ def cutoff_decisions(means: Any, pairs: Any, *, alpha: float = 0.05, whole: str 
     ...                   "mean": [0.5, 0.4, 0.2, 0.3]})
     >>> p = pd.DataFrame({"gain": ["g", "g"], "cutoff": ["all", "5"], "system_a": ["a", "a"], "system_b": ["b", "b"],
     ...                   "difference": [0.1, -0.1], "pvalue_adjusted": [0.01, 0.2]})
-    >>> pairs, summary = cutoff_decisions(m, p)
+    >>> pairs, summary = decisions_against(m, p, column="cutoff", reference="all")
     >>> pairs[["cutoff", "decision", "decision_changed", "order_reversed"]].values.tolist()
     [['all', 1, False, False], ['5', 0, True, True]]
-    >>> summary[["cutoff", "significant", "kendall_tau_vs_whole"]].values.tolist()
-    [['all', 1, 1.0], ['5', 0, -1.0]]
+    >>> summary[["cutoff", "significant", "max_mean_shift", "kendall_tau_vs_reference"]].round(3).values.tolist()
+    [['all', 1, 0.0, 1.0], ['5', 0, 0.3, -1.0]]
     """
     import pandas as pd
 
     from ..stats import kendall_tau
 
+    labels = list(means.columns[: list(means.columns).index("system")])
+    if column not in labels:
+        raise ValueError(f"column {column!r} is not a label column of the tables ({labels})")
+    groups = [c for c in labels if c != column]
     decision = np.where(pairs["pvalue_adjusted"] < alpha, np.sign(pairs["difference"]), 0).astype(int)
     pairs = pairs.assign(decision=decision)
-    keys = ["gain", "system_a", "system_b"]
-    reference = pairs[pairs["cutoff"] == whole][keys + ["decision", "difference"]]
-    reference = reference.rename(columns={"decision": "decision_whole", "difference": "difference_whole"})
-    pairs = pairs.merge(reference, on=keys, how="left")
-    pairs = pairs.assign(decision_changed=pairs["decision"] != pairs["decision_whole"],
-                         order_reversed=np.sign(pairs["difference"]) * np.sign(pairs["difference_whole"]) < 0)
+    keys = groups + ["system_a", "system_b"]
+    ref = pairs[pairs[column] == reference][keys + ["decision", "difference"]]
+    ref = ref.rename(columns={"decision": "decision_reference", "difference": "difference_reference"})
+    pairs = pairs.merge(ref, on=keys, how="left")
+    pairs = pairs.assign(decision_changed=pairs["decision"] != pairs["decision_reference"],
+                         order_reversed=np.sign(pairs["difference"]) * np.sign(pairs["difference_reference"]) < 0)
     rows = []
-    for gain in dict.fromkeys(pairs["gain"]):
-        ref = means[(means["gain"] == gain) & (means["cutoff"] == whole)].set_index("system")["mean"]
-        for cutoff in dict.fromkeys(pairs["cutoff"]):
-            t = pairs[(pairs["gain"] == gain) & (pairs["cutoff"] == cutoff)]
-            m = means[(means["gain"] == gain) & (means["cutoff"] == cutoff)].set_index("system")["mean"].reindex(ref.index)
-            rows.append({"gain": gain, "cutoff": cutoff, "pairs": len(t), "significant": int((t["decision"] != 0).sum()),
-                         "decisions_changed": int(t["decision_changed"].sum()),
-                         "orders_reversed": int(t["order_reversed"].sum()),
-                         "significant_reversals": int(((t["decision"] != 0) & (t["decision_whole"] != 0)
-                                                       & t["decision_changed"]).sum()),
-                         "kendall_tau_vs_whole": kendall_tau(ref.to_numpy(), m.to_numpy())})
+    for key, block in pairs.groupby(groups + [column], sort=False) if groups else pairs.groupby([column], sort=False):
+        key = key if isinstance(key, tuple) else (key,)
+        where = dict(zip(groups + [column], key))
+        sel = np.ones(len(means), dtype=bool)
+        for g in groups:
+            sel &= (means[g] == where[g]).to_numpy()
+        base = means[sel & (means[column] == reference).to_numpy()].set_index("system")["mean"]
+        this = means[sel & (means[column] == where[column]).to_numpy()].set_index("system")["mean"].reindex(base.index)
+        rows.append({**where, "pairs": len(block), "significant": int((block["decision"] != 0).sum()),
+                     "decisions_changed": int(block["decision_changed"].sum()),
+                     "orders_reversed": int(block["order_reversed"].sum()),
+                     "significant_reversals": int(((block["decision"] != 0) & (block["decision_reference"] != 0)
+                                                   & block["decision_changed"]).sum()),
+                     "max_mean_shift": float((this - base).abs().max()),
+                     "kendall_tau_vs_reference": kendall_tau(base.to_numpy(), this.to_numpy())})
     return pairs, pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------- conventions (issue 8's presets)
+
+
+def qrels_table(problem: RankingProblem) -> Any:
+    """The problem's judgments as a qrels table: ``query``, ``doc``, ``relevance`` for every candidate with grade > 0.
+
+    Grades are integers when they all are (ratings, TREC levels), as the tools' presets expect.
+
+    Examples
+    --------
+    >>> p = RankingProblem("t", np.array([7]), np.array([["a", "b", ""]], dtype=object), np.array([[0.0, 3.0, 0.0]]),
+    ...                    np.array([2]), {})
+    >>> qrels_table(p).values.tolist()
+    [['7', 'b', 3]]
+    """
+    import pandas as pd
+
+    keep = problem.valid & (problem.grades > 0)
+    grades = problem.grades[keep]
+    if np.array_equal(grades, np.floor(grades)):
+        grades = grades.astype(np.int64)
+    queries = np.broadcast_to(problem.queries.astype(str)[:, None], problem.grades.shape)
+    return pd.DataFrame({"query": queries[keep], "doc": problem.docs[keep], "relevance": grades})
+
+
+def run_table(problem: RankingProblem, system: str, depth: int | None = None) -> Any:
+    """One system's ranking as a run table: ``query``, ``doc``, ``score``.
+
+    ``depth=None`` lists every candidate (the whole list); ``depth=k`` only each query's k highest-scored
+    candidates (a run file as a recommender would ship it; equal scores at the cut: lower column first).
+
+    Examples
+    --------
+    >>> p = RankingProblem("t", np.array([7]), np.array([["a", "b", "c"]], dtype=object), np.zeros((1, 3)),
+    ...                    np.array([3]), {"s": np.array([[0.1, 0.9, 0.5]])})
+    >>> run_table(p, "s", depth=2).values.tolist()
+    [['7', 'b', 0.9], ['7', 'c', 0.5]]
+    """
+    import pandas as pd
+
+    scores = problem.scores[system]
+    queries = np.broadcast_to(problem.queries.astype(str)[:, None], scores.shape)
+    if depth is None:
+        keep = problem.valid
+        return pd.DataFrame({"query": queries[keep], "doc": problem.docs[keep], "score": scores[keep]})
+    depth = check_integer(depth, "depth")
+    top = top_order(scores, depth)  # padding scores -inf: never above a candidate
+    inside = np.take_along_axis(problem.valid, top, 1)
+    pick = lambda a: np.take_along_axis(a, top, 1)[inside]  # noqa: E731
+    return pd.DataFrame({"query": pick(queries), "doc": pick(problem.docs), "score": pick(scores)})
+
+
+def convention_values(
+    qrels: Any,
+    runs: Mapping[str, Any],
+    conventions: Sequence[str],
+    measures: Sequence[str],
+    queries: Sequence[str],
+) -> tuple[np.ndarray, dict[str, str]]:
+    """Per-query nDCG of each run under each tool's preset (:func:`ndcg_research.evaluation.evaluate`).
+
+    Parameters
+    ----------
+    qrels : pandas.DataFrame
+        ``query``, ``doc``, ``relevance`` (e.g. :func:`qrels_table`, or a qrels file read by issue 8's reader).
+    runs : mapping of str to pandas.DataFrame
+        Run name -> ``query``, ``doc``, ``score`` (e.g. :func:`run_table`). Each run is evaluated on its own.
+    conventions, measures : sequence of str
+        Preset names and measure specs (``"ndcg"``, ``"ndcg@10"``).
+    queries : sequence of str
+        The query ids, in the order of the last axis of the result.
+
+    Returns
+    -------
+    values : numpy.ndarray, shape (conventions, measures, runs, queries)
+        NaN where a convention does not evaluate a query, and everywhere for a preset that refuses the data.
+    refused : dict
+        Convention -> the error message of a preset that refuses the data (e.g. grades above its maximum).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> qrels = pd.DataFrame({"query": ["q"], "doc": ["b"], "relevance": [1]})
+    >>> run = pd.DataFrame({"query": ["q", "q"], "doc": ["a", "c"], "score": [0.5, 0.4]})  # misses b
+    >>> v, refused = convention_values(qrels, {"r": run}, ["trec_eval", "lightgbm"], ["ndcg"], ["q"])
+    >>> v[:, 0, 0, 0].tolist(), refused  # LightGBM: a list without relevant items scores 1
+    ([0.0, 1.0], {})
+    """
+    from ..evaluation import InputError, evaluate
+
+    queries = np.asarray(queries).astype(str)
+    values = np.full((len(conventions), len(measures), len(runs), queries.size), np.nan)
+    refused: dict[str, str] = {}
+    for c, convention in enumerate(conventions):
+        for s, (name, run) in enumerate(runs.items()):
+            try:
+                per_query = evaluate(qrels, {name: run}, list(measures), convention=convention).per_query
+            except InputError as error:
+                refused[convention] = str(error)
+                values[c] = np.nan
+                break
+            per_query = per_query.assign(query=per_query["query"].astype(str))
+            table = per_query.pivot(index="query", columns="measure", values="value").reindex(queries)
+            values[c, :, s] = table[list(measures)].to_numpy().T
+    return values, refused
+
+
+def convention_findings(decisions: Any, *, reference: str = "trec_eval", min_tau: float = 0.8) -> dict[str, Any]:
+    """Numbers and verdict of the conventions question from its decisions table (:func:`decisions_against`).
+
+    Claim tested: the tools agree on which ranker is better and only the values differ. Rule: holds if no
+    preset reverses a decision that is significant under the reference (``significant_reversals`` 0) and
+    every Kendall tau against the reference's order is at least ``min_tau``.
+
+    Returns
+    -------
+    dict
+        ``max_shift`` (largest change of a mean over all presets and settings), ``reversing`` (DataFrame of
+        the rows with a significant reversal or a low tau), ``verdict``.
+    """
+    d = decisions[decisions["convention"] != reference]
+    bad = d[(d["significant_reversals"] > 0) | (d["kendall_tau_vs_reference"] < min_tau)]
+    return dict(max_shift=float(d["max_mean_shift"].max()), reversing=bad,
+                verdict="holds" if bad.empty else "does not hold")
