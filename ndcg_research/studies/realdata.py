@@ -349,7 +349,10 @@ def ndcg_values(
     out = np.empty((len(systems), len(gains), len(discounts), len(ks), grades.shape[0]))
     for g, gain in enumerate(gain_fns):
         gained = kernels.apply_gain(gain, grades, name="grades")
-        ideal = np.array([[kernels.ideal_dcg(grades, gain, d, k, name="grades") for k in ks] for d in discount_fns])
+        # The ideal ranking is the gains in non-increasing order: sorted once per gain, then the same DCG
+        # kernel as the systems' for every discount and k (kernels.ideal_dcg would partition per (d, k)).
+        ideal_order = -np.sort(-gained, axis=1)
+        ideal = np.array([[kernels.ranked_dcg(ideal_order, d, k) for k in ks] for d in discount_fns])
         with np.errstate(divide="ignore", invalid="ignore"):
             inverse = np.where(ideal > 0, 1.0 / ideal, np.nan)  # (discounts, ks, queries)
         for i, s in enumerate(systems):
