@@ -42,10 +42,10 @@ def main() -> None:
     rng = np.random.default_rng(0)
     replicate_times, sort_times = [], []
     with one_thread:
-        replicate_ndcg(model, rankers, discounts, n, entropy=1, replicate=10**6)  # warm the discount caches
+        replicate_ndcg(model, rankers, discounts, n, seed=1, replicate=10**6)  # warm the discount caches
         for r in range(args.repeats):
             t0 = time.perf_counter()
-            replicate_ndcg(model, rankers, discounts, n, entropy=1, replicate=r)
+            replicate_ndcg(model, rankers, discounts, n, seed=1, replicate=r)
             replicate_times.append(time.perf_counter() - t0)
             arrays = [rng.standard_normal(n) for _ in rankers]
             t0 = time.perf_counter()

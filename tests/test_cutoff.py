@@ -9,8 +9,9 @@ import pytest
 
 import ndcg_research as nr
 from ndcg_research.studies import cutoff
-from ndcg_research.studies.sweeps import wilson_interval
 from ndcg_research.studies.simulate import replicate_ndcg, sample
+from ndcg_research.studies.summaries import wilson_interval
+from ndcg_research.studies.sweeps import SweepResult, run_sweep
 
 TOL = 1e-10
 
@@ -31,12 +32,14 @@ def test_cutoff_specs_print_back():
 
 
 @pytest.mark.parametrize(
-    "spec, match",
-    [("fixed(k=0)", "k >= 1"), ("fixed(k=2.5)", "integer k"), ("power(a=1)", "0 < a < 1"),
-     ("fraction(c=0)", "0 < c <= 1"), ("top(k=3)", "unknown cut-off rule"), ("fixed", "needs parameter")],
+    "spec, error, match",
+    [("fixed(k=0)", ValueError, "k must be an integer >= 1, got 0"),
+     ("fixed(k=2.5)", TypeError, "k must be an integer >= 1, got float 2.5"), ("power(a=1)", ValueError, "0 < a < 1"),
+     ("fraction(c=0)", ValueError, "0 < c <= 1"), ("fraction(c=True)", TypeError, "must be a number"),
+     ("top(k=3)", ValueError, "unknown cut-off rule"), ("fixed", ValueError, "needs parameter")],
 )
-def test_cutoff_spec_errors(spec, match):
-    with pytest.raises(ValueError, match=match):
+def test_cutoff_spec_errors(spec, error, match):
+    with pytest.raises(error, match=match):
         cutoff.parse_cutoff(spec)
 
 
@@ -47,8 +50,8 @@ DISCOUNTS = ["log2", "zipf", "loglog", "power(beta=2)"]
 @pytest.mark.parametrize("model", ["probit", "probit(lo=0.1, hi=0.6)", "probit(grades=3)"])
 def test_replicate_ndcg_at_k_matches_the_metric_core(model):
     n, ks = 300, [1, 7, 30, 150, 300]
-    got = cutoff.replicate_ndcg_at_k(model, RANKERS, DISCOUNTS, n, ks, entropy=4, replicate=2)
-    s = sample(model, RANKERS, n, entropy=4, replicate=2)
+    got = cutoff.replicate_ndcg_at_k(model, RANKERS, DISCOUNTS, n, ks, seed=4, replicate=2)
+    s = sample(model, RANKERS, n, seed=4, replicate=2)
     for i, r in enumerate(RANKERS):
         for j, d in enumerate(DISCOUNTS):
             for m, k in enumerate(ks):
@@ -59,8 +62,8 @@ def test_replicate_ndcg_at_k_matches_the_metric_core(model):
 def test_replicate_ndcg_at_k_by_hand_loop():
     # An independent loop over ranks on one small data set.
     n, ks = 40, [3, 10, 40]
-    got = cutoff.replicate_ndcg_at_k("probit(grades=2)", ["noisy(sigma=1)"], ["log2"], n, ks, entropy=9, replicate=0)
-    s = sample("probit(grades=2)", ["noisy(sigma=1)"], n, entropy=9, replicate=0)
+    got = cutoff.replicate_ndcg_at_k("probit(grades=2)", ["noisy(sigma=1)"], ["log2"], n, ks, seed=9, replicate=0)
+    s = sample("probit(grades=2)", ["noisy(sigma=1)"], n, seed=9, replicate=0)
     order = sorted(range(n), key=lambda i: -s.scores["noisy(sigma=1)"][i])
     ideal = sorted(s.grades, reverse=True)
     for m, k in enumerate(ks):
@@ -72,18 +75,18 @@ def test_replicate_ndcg_at_k_by_hand_loop():
 def test_full_cutoff_agrees_with_the_theory_sweep():
     # k = n must reproduce simulate.replicate_ndcg (the full-list nDCG on the same data set).
     for n in (50, 1000):
-        ours = cutoff.replicate_ndcg_at_k("probit(lo=0.1, hi=0.6)", RANKERS, DISCOUNTS, n, [n], entropy=7, replicate=3)
-        theirs = replicate_ndcg("probit(lo=0.1, hi=0.6)", RANKERS, DISCOUNTS, n, entropy=7, replicate=3)
+        ours = cutoff.replicate_ndcg_at_k("probit(lo=0.1, hi=0.6)", RANKERS, DISCOUNTS, n, [n], seed=7, replicate=3)
+        theirs = replicate_ndcg("probit(lo=0.1, hi=0.6)", RANKERS, DISCOUNTS, n, seed=7, replicate=3)
         np.testing.assert_allclose(ours[:, :, 0], theirs, atol=1e-9)
 
 
 def test_replicate_ndcg_at_k_rejects_bad_input():
     with pytest.raises(ValueError, match="rankers"):
-        cutoff.replicate_ndcg_at_k("probit", ["coarse(bins=4)"], ["log2"], 100, [10], entropy=0, replicate=0)
+        cutoff.replicate_ndcg_at_k("probit", ["coarse(bins=4)"], ["log2"], 100, [10], seed=0, replicate=0)
+    with pytest.raises(ValueError, match="every k must be an integer >= 1"):
+        cutoff.replicate_ndcg_at_k("probit", ["bayes"], ["log2"], 100, [0], seed=0, replicate=0)
     with pytest.raises(ValueError, match="ks"):
-        cutoff.replicate_ndcg_at_k("probit", ["bayes"], ["log2"], 100, [0], entropy=0, replicate=0)
-    with pytest.raises(ValueError, match="ks"):
-        cutoff.replicate_ndcg_at_k("probit", ["bayes"], ["log2"], 100, [101], entropy=0, replicate=0)
+        cutoff.replicate_ndcg_at_k("probit", ["bayes"], ["log2"], 100, [101], seed=0, replicate=0)
 
 
 def _sweep(**kw):
@@ -94,43 +97,61 @@ def _sweep(**kw):
     return cutoff.CutoffSweep.build("probit(lo=0.1, hi=0.6)", **args)
 
 
-def test_sweep_values_do_not_depend_on_workers_or_chunks():
+def test_sweep_values_do_not_depend_on_workers_chunks_or_cache(tmp_path):
     s = _sweep()
-    one = cutoff.run_cutoff_sweep(s)
-    two = cutoff.run_cutoff_sweep(s, n_jobs=2, chunk_items=100)
+    one = run_sweep(s)
+    two = run_sweep(s, n_jobs=2, chunk_items=100, cache_dir=tmp_path)
+    again = run_sweep(s, chunk_items=100, cache_dir=tmp_path)
+    assert again.computed_chunks == 0 and again.reused_chunks == len(s.chunks(100))
     for n in s.ns:
         np.testing.assert_array_equal(one.values[n], two.values[n])
+        np.testing.assert_array_equal(one.values[n], again.values[n])
         assert one.values[n].shape == (7, 3, 2, 4)
     # Replicate r is the same data set with fewer replicates in the sweep.
-    fewer = cutoff.run_cutoff_sweep(_sweep(replicates=3))
+    fewer = run_sweep(_sweep(replicates=3))
     np.testing.assert_array_equal(fewer.values[300], one.values[300][:3])
+    # Rules are part of the cache key: other rules are computed, not loaded.
+    assert run_sweep(_sweep(rules=["all"]), cache_dir=tmp_path).reused_chunks == 0
 
 
 def test_sweep_values_are_replicate_ndcg_at_k():
     s = _sweep()
-    result = cutoff.run_cutoff_sweep(s)
-    direct = cutoff.replicate_ndcg_at_k(s.model, s.rankers, s.discounts, 300, s.ks(300), entropy=s.seed, replicate=5)
+    result = run_sweep(s)
+    direct = cutoff.replicate_ndcg_at_k(s.model, s.rankers, s.discounts, 300, s.ks(300), seed=s.seed, replicate=5)
     np.testing.assert_array_equal(result.values[300][5], direct)
+    np.testing.assert_array_equal(result.ndcg("noisy( sigma=1 )", "log2", 300, rule="power(a=0.50)"), direct_rule(
+        s, 300, "noisy(sigma=1)", "log2", "power(a=0.5)"))
+    with pytest.raises(TypeError, match=r"needs the keyword argument\(s\) \['rule'\]"):
+        result.ndcg("bayes", "log2", 300)
 
 
-def test_pair_rows_count_wins_ties_and_use_wilson():
+def direct_rule(s, n, ranker, discount, rule):
+    k = cutoff.parse_cutoff(rule).k(n)
+    return np.array([cutoff.replicate_ndcg_at_k(s.model, [ranker], [discount], n, [k], seed=s.seed, replicate=r)[0, 0, 0]
+                     for r in range(s.replicates[s.ns.index(n)])])
+
+
+def test_tables_count_wins_ties_and_use_wilson():
     s = _sweep(replicates=25)
-    result = cutoff.run_cutoff_sweep(s)
-    rows = result.pair_rows()
+    result = run_sweep(s)
+    assert isinstance(result, SweepResult)
+    rows = result.pair_table().to_dict("records")
     assert len(rows) == len(s.rules) * len(s.discounts) * len(s.pairs) * len(s.ns)
+    assert [r["rule"] for r in rows[:: len(rows) // len(s.rules)]] == list(s.rules)  # by rule first
     for row in rows:
-        gap = result.get(row["better"], row["discount"], row["rule"], row["n"]) - result.get(
-            row["worse"], row["discount"], row["rule"], row["n"])
+        gap = result.ndcg(row["better"], row["discount"], row["n"], rule=row["rule"]) - result.ndcg(
+            row["worse"], row["discount"], row["n"], rule=row["rule"])
         wins = int(np.sum(gap > 1e-12))
         ties = int(np.sum(np.abs(gap) <= 1e-12))
         assert row["p_better"] == wins / 25 and row["p_tie"] == ties / 25
         assert row["p_better"] + row["p_tie"] + row["p_worse"] == pytest.approx(1.0)
         assert (row["p_better_low"], row["p_better_high"]) == wilson_interval(wins, 25)
         assert row["k"] == cutoff.parse_cutoff(row["rule"]).k(row["n"])
-    means = result.mean_rows()
+    means = result.ranker_table()
     assert len(means) == len(s.rules) * len(s.discounts) * len(s.rankers) * len(s.ns)
-    first = means[0]
-    v = result.get(first["ranker"], first["discount"], first["rule"], first["n"])
+    assert list(means.columns[:7]) == ["model", "rule", "discount", "decay", "ranker", "n", "k"]
+    first = means.iloc[0]
+    v = result.ndcg(first["ranker"], first["discount"], first["n"], rule=first["rule"])
     assert first["mean"] == pytest.approx(v.mean()) and first["ci_low"] < first["mean"] < first["ci_high"]
 
 
@@ -141,12 +162,14 @@ def test_sweep_build_validates():
         _sweep(rules=["all", "all"])
     with pytest.raises(ValueError, match="replicates"):
         _sweep(replicates=0)
+    with pytest.raises(ValueError, match="ties items within bins"):
+        _sweep(rankers=["bayes", "coarse(bins=4)"], pairs=[])
 
 
 def test_ndcg_by_k_is_the_sweep_kernel():
     v = cutoff.ndcg_by_k("probit", "noisy(sigma=0.5)", "log2", 200, [1, 20, 200], replicates=3, seed=8)
     for r in range(3):
-        row = cutoff.replicate_ndcg_at_k("probit", ["noisy(sigma=0.5)"], ["log2"], 200, [1, 20, 200], entropy=8, replicate=r)
+        row = cutoff.replicate_ndcg_at_k("probit", ["noisy(sigma=0.5)"], ["log2"], 200, [1, 20, 200], seed=8, replicate=r)
         np.testing.assert_array_equal(v[r], row[0, 0])
 
 
@@ -172,7 +195,7 @@ def test_fraction_limit_matches_a_large_simulation():
     assert v.mean() == pytest.approx(cutoff.fraction_limit("probit", "noisy(sigma=1)", 0.1), abs=0.01)
 
 
-@pytest.mark.parametrize("ns", [[100, 2.5], [100, True], [100, 0]])
-def test_cutoff_sweep_rejects_non_integer_list_lengths(ns):
-    with pytest.raises(ValueError, match="every n must be a positive integer"):
+@pytest.mark.parametrize(("ns", "error"), [([100, 2.5], TypeError), ([100, True], TypeError), ([100, 0], ValueError)])
+def test_cutoff_sweep_rejects_non_integer_list_lengths(ns, error):
+    with pytest.raises(error, match="every n must be an integer >= 1"):
         cutoff.CutoffSweep.build("probit", ns=ns, replicates=2, seed=1)

@@ -151,16 +151,6 @@ def test_pool_judged_with_ties_uses_lower_index_first():
     np.testing.assert_array_equal(lim.pool_judged(scores, 2), _pool_ref(scores, 2))
 
 
-def test_top_indices_matches_sorted():
-    rng = np.random.default_rng(0)
-    scores = rng.integers(0, 5, size=(4, 25)).astype(float)  # many ties
-    got = lim.top_indices(scores, 7)
-    for q in range(4):
-        assert got[q].tolist() == sorted(range(25), key=lambda d: (-scores[q, d], d))[:7]
-    with pytest.raises(ValueError, match="depth"):
-        lim.top_indices(scores, 0)
-
-
 def test_evaluate_runs_against_reference():
     rng = np.random.default_rng(7)
     n_q, n_docs, run_length = 6, 40, 15
@@ -224,21 +214,16 @@ def test_pooling_model_validates():
 
 def test_pooling_experiment_seeding_is_per_replicate_and_worker_independent():
     model = lim.PoolingModel(n_docs=200)
-    one = lim.pooling_experiment(model, [2, 10], n_queries=5, n_replicates=4, seed=9)
-    two = lim.pooling_experiment(model, [2, 10], n_queries=5, n_replicates=4, seed=9, n_jobs=2)
+    one = lim.pooling_experiment(model, [2, 10], n_queries=5, replicates=4, seed=9)
+    two = lim.pooling_experiment(model, [2, 10], n_queries=5, replicates=4, seed=9, n_jobs=2)
     np.testing.assert_array_equal(one["means"], two["means"])
     # Replicate r depends only on (seed, experiment, r): the first 2 of 4 equal a 2-replicate run.
-    short = lim.pooling_experiment(model, [2, 10], n_queries=5, n_replicates=2, seed=9)
+    short = lim.pooling_experiment(model, [2, 10], n_queries=5, replicates=2, seed=9)
     np.testing.assert_array_equal(one["means"][:2], short["means"])
-    other = lim.pooling_experiment(model, [2, 10], n_queries=5, n_replicates=2, seed=10)
+    other = lim.pooling_experiment(model, [2, 10], n_queries=5, replicates=2, seed=10)
     assert not np.array_equal(other["means"], short["means"])
     # Deeper pools judge more.
     assert np.all(one["judged_fraction"][:, 1] > one["judged_fraction"][:, 0])
-
-
-def test_replicate_seed_validates():
-    with pytest.raises(ValueError, match="replicate"):
-        lim.replicate_seed(1, 2, -1)
 
 
 def test_summarize_bias_matches_t_interval():

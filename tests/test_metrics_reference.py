@@ -141,11 +141,11 @@ def test_ndcg_is_between_zero_and_one(case, discount, k, data):
     extra = data.draw(st.lists(grade_strategy, max_size=10))
     for ideal in (None, grades + extra):  # the list itself, or a random superset of it
         value = quiet(nr.ndcg, grades, k, ideal=ideal, gain=gain, discount=discount)
-        assert 0.0 <= value <= 1.0 + 1e-12
+        assert 0.0 <= value <= 1.0  # exactly: no rounding above 1 (see test_core_adversarial.py)
     scores = data.draw(st.lists(st.integers(0, 5), min_size=len(grades), max_size=len(grades)))
     for ties in nr.TIES:
         value = quiet(nr.ndcg_from_scores, grades, scores, k, ideal=grades + extra, gain=gain, discount=discount, ties=ties)
-        assert 0.0 <= value <= 1.0 + 1e-12
+        assert 0.0 <= value <= 1.0  # exactly: no rounding above 1 (see test_core_adversarial.py)
 
 
 @SETTINGS
@@ -154,11 +154,10 @@ def test_ideal_order_gives_one(case, discount, k):
     grades, gain, _ = case
     assume(np.any(nr.parse_gain(gain)(np.array(grades, dtype=float)) > 0))  # else the ideal DCG is 0
     ideal_order = sorted(grades, reverse=True)
-    assert math.isclose(nr.ndcg(ideal_order, k, gain=gain, discount=discount), 1.0, rel_tol=1e-12)
+    assert nr.ndcg(ideal_order, k, gain=gain, discount=discount) == 1.0
     # A perfect scorer gets 1 under every tie rule (ties only join equal grades).
     for ties in nr.TIES:
-        value = nr.ndcg_from_scores(grades, grades, k, gain=gain, discount=discount, ties=ties)
-        assert math.isclose(value, 1.0, rel_tol=1e-12)
+        assert nr.ndcg_from_scores(grades, grades, k, gain=gain, discount=discount, ties=ties) == 1.0
 
 
 @SETTINGS
@@ -569,8 +568,8 @@ ALL_DISCOUNTS_LISTED = r"valid discounts: log2, log\(base=2\), jarvelin\(base=2\
         ("log(base=1)", ValueError, "discount 'log': base must be > 1, got 1.0"),
         ("jarvelin(base=0.5)", ValueError, "discount 'jarvelin': base must be > 1"),
         ("logpower(gamma=0)", ValueError, "gamma must be > 0"),
-        ("power(beta='a')", TypeError, "discount 'power' parameter 'beta' must be a number, got 'a'"),
-        ("power(beta=True)", TypeError, "must be a number, got True"),
+        ("power(beta='a')", TypeError, "discount 'power' parameter 'beta' must be a number, got str 'a'"),
+        ("power(beta=True)", TypeError, "must be a number, got bool True"),
         ("power(beta=1e999)", ValueError, "parameter 'beta' must be finite"),
         ("power(beta=x)", ValueError, "arguments must be literals"),
         ("power(beta=0.5", ValueError, "is not of the form 'name' or 'name\\(key=value, ...\\)'"),
@@ -595,7 +594,7 @@ def test_bad_discount_specs_raise_with_valid_list(spec, error, match):
         ("mapping({0: 1})", ValueError, "grade 0 must map to 0, got 1.0"),
         ("mapping({1: 2, 2: 1})", ValueError, "must be non-decreasing in the grade: grade 2 -> 1 is below grade 1 -> 2"),
         ("mapping({-1: 0})", ValueError, "grades must be >= 0, got -1"),
-        ("mapping({1: 'a'})", TypeError, "every gain must be a number, got 'a'"),
+        ("mapping({1: 'a'})", TypeError, "gain 'mapping': every gain must be a number, got str 'a'"),
         ("mapping({})", TypeError, "needs a non-empty dict"),
     ],
 )
@@ -636,20 +635,6 @@ def test_mapping_gain_needs_only_the_grades_present():
     assert math.isclose(nr.ndcg_from_scores([0, 2], [0.9, 0.1], gain=table), (3 / math.log2(3)) / 3, rel_tol=1e-15)
 
 
-def test_large_batches_give_the_same_values_as_small_ones():
-    # Batches of more than 2^18 entries compute the ideal DCG on a helper thread; splitting
-    # the same queries into small batches (computed in line) must give identical values.
-    rng = np.random.default_rng(np.random.SeedSequence(2026))
-    labels = rng.integers(0, 5, size=(600, 500)).astype(float)
-    scores = rng.normal(size=(600, 500)).round(1)  # rounded: ties, some straddling rank k
-    for k in (None, 10):
-        for gain in ("linear", "exp2"):
-            whole = nr.ndcg_parts_from_scores(labels, scores, k, gain=gain)
-            parts = [nr.ndcg_parts_from_scores(labels[i : i + 100], scores[i : i + 100], k, gain=gain) for i in range(0, 600, 100)]
-            for field in range(3):
-                np.testing.assert_array_equal(whole[field], np.concatenate([p[field] for p in parts]))
-
-
 def test_custom_gains_see_floats_whatever_the_grade_dtype():
     # A user's formula such as 2**g - 1 would wrap around in int64 for g = 64 or 70.
     def gain(g):
@@ -674,18 +659,3 @@ def test_tiny_fractional_grades_are_not_counted_as_integers():
     with pytest.raises(ValueError, match="has no entry for grade 1e-17"):
         nr.idcg([3.0, 1e-17], gain={0: 0, 3: 1})
     assert nr.idcg([3.0, 1e-17]) == 3.0 + 1e-17 / math.log2(3)
-
-
-def _large_batch_ndcg(seed):
-    rng = np.random.default_rng(np.random.SeedSequence(seed))
-    return nr.ndcg_from_scores(rng.integers(0, 4, size=(300, 1000)), rng.random((300, 1000)), 10)
-
-
-def test_large_batches_work_in_a_forked_child():
-    # The helper thread of the parent does not survive a fork; the child must make its own.
-    import multiprocessing
-
-    expected = _large_batch_ndcg(7)  # starts the parent's helper thread
-    with multiprocessing.get_context("fork").Pool(1) as pool:
-        got = pool.apply_async(_large_batch_ndcg, (7,)).get(timeout=60)
-    np.testing.assert_array_equal(got, expected)

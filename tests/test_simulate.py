@@ -59,8 +59,8 @@ def test_binary_grades_are_zero_or_one_and_graded_in_range():
 def test_fast_path_equals_metric_core(spec, gain):
     # The sort-free / one-argsort / counting path must give what nr.ndcg_from_scores gives on explicit scores.
     for n in (1, 7, 3000):
-        fast = sim.replicate_ndcg(spec, RANKERS, DISCOUNTS, n, entropy=11, replicate=2, gain=gain)
-        s = sim.sample(spec, RANKERS, n, entropy=11, replicate=2)
+        fast = sim.replicate_ndcg(spec, RANKERS, DISCOUNTS, n, seed=11, replicate=2, gain=gain)
+        s = sim.sample(spec, RANKERS, n, seed=11, replicate=2)
         for i, r in enumerate(RANKERS):
             for j, d in enumerate(DISCOUNTS):
                 ref = nr.ndcg_from_scores(s.grades, s.scores[r], discount=d, gain=gain, ties="average")
@@ -68,7 +68,7 @@ def test_fast_path_equals_metric_core(spec, gain):
 
 
 def test_coarse_ranker_has_ties_and_noisy_scores_have_the_right_noise():
-    s = sim.sample("probit", ["coarse(bins=4)", "noisy(sigma=0.5)"], 100_000, entropy=1)
+    s = sim.sample("probit", ["coarse(bins=4)", "noisy(sigma=0.5)"], 100_000, seed=1)
     assert sorted(np.unique(s.scores["coarse(bins=4)"])) == [0.0, 1.0, 2.0, 3.0]
     counts = np.bincount(s.scores["coarse(bins=4)"].astype(int))
     assert np.all(np.abs(counts - 25_000) < 5 * math.sqrt(100_000 * 0.25 * 0.75))  # equal-probability bins
@@ -77,9 +77,9 @@ def test_coarse_ranker_has_ties_and_noisy_scores_have_the_right_noise():
 
 
 def test_replicates_are_reproducible_and_independent_of_other_rankers():
-    a = sim.replicate_ndcg("probit", ["bayes", "noisy(sigma=1)"], ["log2"], 500, entropy=5, replicate=3)
-    b = sim.replicate_ndcg("probit", ["noisy(sigma=1)"], ["log2"], 500, entropy=5, replicate=3)
-    c = sim.replicate_ndcg("probit", ["bayes", "noisy(sigma=1)"], ["log2"], 500, entropy=5, replicate=4)
+    a = sim.replicate_ndcg("probit", ["bayes", "noisy(sigma=1)"], ["log2"], 500, seed=5, replicate=3)
+    b = sim.replicate_ndcg("probit", ["noisy(sigma=1)"], ["log2"], 500, seed=5, replicate=3)
+    c = sim.replicate_ndcg("probit", ["bayes", "noisy(sigma=1)"], ["log2"], 500, seed=5, replicate=4)
     assert a[1, 0] == b[0, 0]
     assert not np.array_equal(a, c)
     seed = sim.replicate_seed(5, sim.parse_model("probit"), 500, 3)
@@ -92,8 +92,8 @@ def test_random_ranker_matches_an_explicit_random_order():
     shortcut, shuffled = [], []
     for r in range(reps):
         shortcut.append(sim.replicate_ndcg("probit(lo=0.1, hi=0.6)", ["random"], ["power(beta=0.5)"], n,
-                                           entropy=9, replicate=r)[0, 0])
-        y = sim.sample("probit(lo=0.1, hi=0.6)", [], n, entropy=9, replicate=r).grades
+                                           seed=9, replicate=r)[0, 0])
+        y = sim.sample("probit(lo=0.1, hi=0.6)", [], n, seed=9, replicate=r).grades
         order = np.random.default_rng([99, r]).permutation(n)
         shuffled.append(nr.ndcg(y[order], discount="power(beta=0.5)"))
     shortcut, shuffled = np.array(shortcut), np.array(shuffled)
@@ -104,7 +104,7 @@ def test_random_ranker_matches_an_explicit_random_order():
 def test_ranker_quality_order():
     # By construction: bayes > noisy(0.5) > noisy(1) > random, and bayes > coarse, for every decaying discount.
     n, reps = 5000, 30
-    values = np.array([sim.replicate_ndcg("probit", RANKERS, ["log2", "power(beta=0.5)"], n, entropy=1, replicate=r)
+    values = np.array([sim.replicate_ndcg("probit", RANKERS, ["log2", "power(beta=0.5)"], n, seed=1, replicate=r)
                        for r in range(reps)])
     idx = {r: i for i, r in enumerate(RANKERS)}
     for better, worse in [("bayes", "noisy(sigma=0.5)"), ("noisy(sigma=0.5)", "noisy(sigma=1)"),
@@ -129,13 +129,17 @@ def test_kappa_orders_rankers():
         (lambda: sim.parse_model("probit(a=-1)"), ValueError, "'a' must be > 0"),
         (lambda: sim.parse_model("probit(b=1)"), ValueError, "lo, hi, a, grades"),
         (lambda: sim.parse_ranker("noisy(sigma=0)"), ValueError, "sigma > 0"),
-        (lambda: sim.parse_ranker("coarse(bins=1)"), ValueError, "bins >= 2"),
+        (lambda: sim.parse_ranker("coarse(bins=1)"), ValueError, "'bins' must be an integer >= 2, got 1"),
+        (lambda: sim.parse_ranker("noisy(sigma=True)"), TypeError, "'sigma' must be a number"),
+        (lambda: sim.parse_model("probit(grades=2.5)"), TypeError, "'grades' must be an integer"),
         (lambda: sim.parse_ranker("oracle"), ValueError, "unknown ranker 'oracle'"),
-        (lambda: sim.replicate_ndcg("probit", ["bayes"], ["log2"], 0, entropy=1, replicate=0), ValueError,
-         "n must be a positive integer, got 0"),
-        (lambda: sim.replicate_ndcg("probit", ["bayes"], [lambda r: 1 / r], 5, entropy=1, replicate=0), TypeError,
+        (lambda: sim.replicate_ndcg("probit", ["bayes"], ["log2"], 0, seed=1, replicate=0), ValueError,
+         "n must be an integer >= 1, got 0"),
+        (lambda: sim.replicate_ndcg("probit", ["bayes"], [lambda r: 1 / r], 5, seed=1, replicate=0), TypeError,
          "built-in discount"),
-        (lambda: sim.replicate_seed(-1, sim.parse_model("probit"), 5, 0), ValueError, "entropy must be"),
+        (lambda: sim.replicate_seed(-1, sim.parse_model("probit"), 5, 0), ValueError, "seed must be an integer >= 0"),
+        (lambda: sim.replicate_ndcg("probit", ["bayes"], ["log2"], 5, seed=1, replicate=0, gain=abs), TypeError,
+         "built-in gain"),
     ],
 )
 def test_bad_input_is_rejected(call, error, match):

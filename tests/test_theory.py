@@ -131,7 +131,7 @@ def test_power_finite_n_approaches_limit_and_none_is_one():
 def test_theory_matches_simulated_mean(discount):
     # The expected nDCG of simulated data sets agrees with the finite-n prediction (ratio of expectations).
     model, ranker, n, reps = "probit(lo=0.1, hi=0.6)", "noisy(sigma=0.5)", 20_000, 40
-    v = np.array([sim.replicate_ndcg(model, [ranker], [discount], n, entropy=4, replicate=r)[0, 0]
+    v = np.array([sim.replicate_ndcg(model, [ranker], [discount], n, seed=4, replicate=r)[0, 0]
                   for r in range(reps)])
     pred = th.finite_n_ndcg(model, ranker, discount, n)
     assert abs(v.mean() - pred) < 4 * v.std(ddof=1) / math.sqrt(reps) + 2e-4

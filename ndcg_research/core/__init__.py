@@ -11,10 +11,12 @@ Imports only numpy and itself. Modules, from the bottom up:
 - :mod:`~ndcg_research.core.metrics`: the public functions (``cg``, ``dcg``, ``idcg``, ``ndcg``, ...).
 """
 
+from . import metrics
 from .discounts import DISCOUNT_NAMES, Discount, parse_discount
 from .gains import GAIN_NAMES, Gain, parse_gain
 from .kernels import clear_discount_cache
 from .metrics import (
+    OVERLAP_MIN_ENTRIES,
     ZERO_IDEAL_POLICIES,
     NDCGParts,
     UndefinedNDCGWarning,
@@ -30,19 +32,9 @@ from .metrics import (
 )
 from .ranking import TIES
 
+# The metric functions (metrics.__all__), then the names of specs, ties and the discount cache.
 __all__ = [
-    "cg",
-    "dcg",
-    "idcg",
-    "ndcg",
-    "ndcg_parts",
-    "dcg_from_scores",
-    "ndcg_from_scores",
-    "ndcg_parts_from_scores",
-    "mean_over_queries",
-    "NDCGParts",
-    "UndefinedNDCGWarning",
-    "ZERO_IDEAL_POLICIES",
+    *metrics.__all__,
     "TIES",
     "Discount",
     "parse_discount",

@@ -19,8 +19,18 @@ spec                          D(r)                                decay
 ============================  ==================================  =================
 
 Any other callable mapping an array of ranks to an array of discounts may be
-passed wherever a discount is accepted; the metric functions then check that it
-is positive, finite and non-increasing over the ranks used.
+passed wherever a discount is accepted; the metric functions call it on the
+ranks 1..n used (a 1-D float64 array) and check that it is positive, finite and
+non-increasing there. An exception it raises is reported with the callable's
+name and the ranks, the original as ``__cause__``.
+
+Examples
+--------
+>>> import ndcg_research as nr
+>>> nr.dcg([1, 1], discount="zipf")
+1.5
+>>> nr.dcg([1, 1], discount=lambda r: 1 / r)
+1.5
 """
 
 from __future__ import annotations
@@ -33,6 +43,7 @@ from typing import Any
 import numpy as np
 
 from .specs import format_call, parse_call
+from .validation import check_number
 
 __all__ = ["Discount", "parse_discount", "DISCOUNT_NAMES", "DiscountLike"]
 
@@ -175,12 +186,7 @@ class Discount:
                     raise ValueError(f"discount {name!r} needs parameter {key!r}: {_signature(name)}")
                 values[key] = float(default)
                 continue
-            value = params[key]
-            if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-                raise TypeError(f"discount {name!r} parameter {key!r} must be a number, got {value!r}")
-            if not math.isfinite(value):
-                raise ValueError(f"discount {name!r} parameter {key!r} must be finite, got {value!r}")
-            values[key] = float(value)
+            values[key] = check_number(params[key], f"discount {name!r} parameter {key!r}")
         problem = kind.constraint(**values)
         if problem:
             raise ValueError(f"discount {name!r}: {problem} (valid: {_signature(name)}; all discounts: {_valid_list()})")

@@ -9,8 +9,19 @@ spec                               g(rel)
                                    style); grade 0 maps to 0 unless listed
 =================================  ===========================================
 
-A gain must map 0 to 0 and be non-decreasing; built-ins are so by construction,
-other callables are checked by the metric functions on the grades they see.
+A gain must map 0 to 0 and be non-decreasing; built-ins are so by construction.
+Any other callable is called by the metric functions on a 1-D float64 array of
+the distinct grades they see (0 among them), and checked there: one finite value
+per grade, g(0) = 0, non-decreasing. An exception it raises is reported with the
+callable's name and the grades it was called on, the original as ``__cause__``.
+
+Examples
+--------
+>>> import ndcg_research as nr
+>>> round(nr.ndcg([1, 3], gain="exp2"), 3)
+0.71
+>>> nr.ndcg([1, 3], gain=lambda g: g ** 2) == nr.ndcg([1, 3], gain={1: 1, 3: 9})
+True
 """
 
 from __future__ import annotations
@@ -23,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from .specs import format_number, parse_call
+from .validation import check_number
 
 __all__ = ["Gain", "parse_gain", "GAIN_NAMES", "GainLike"]
 
@@ -69,8 +81,13 @@ class Gain:
         object.__setattr__(self, "table", pairs)
 
     def __call__(self, grades: Any) -> np.ndarray:
-        """Gains of the given grades, as float64 (may contain inf if exp2 overflows)."""
-        rel = np.asarray(grades, dtype=np.float64)
+        """Gains of the given grades, as float64 (may contain inf if exp2 overflows).
+
+        The grades are made C-contiguous first: numpy's vectorised exp2 and expm1 serve
+        contiguous arrays, its scalar fallback strided ones, and the two can differ in
+        the last bit; equal grades must get bit-equal gains wherever they sit.
+        """
+        rel = np.ascontiguousarray(grades, dtype=np.float64)
         if self.name == "linear":
             return rel
         if self.name == "exp2":
@@ -103,14 +120,11 @@ def _checked_table(table: Mapping[Any, Any]) -> tuple[tuple[float, float], ...]:
         raise TypeError(f"gain 'mapping' needs a non-empty dict from grade to gain, got {table!r}")
     pairs: dict[float, float] = {}
     for grade, gain in table.items():
-        for what, value in (("grade", grade), ("gain", gain)):
-            if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-                raise TypeError(f"gain 'mapping': every {what} must be a number, got {value!r}")
-            if not math.isfinite(value):
-                raise ValueError(f"gain 'mapping': every {what} must be finite, got {value!r}")
+        grade = check_number(grade, "gain 'mapping': every grade")
+        gain = check_number(gain, "gain 'mapping': every gain")
         if grade < 0:
-            raise ValueError(f"gain 'mapping': grades must be >= 0, got {grade!r}")
-        pairs[float(grade)] = float(gain)
+            raise ValueError(f"gain 'mapping': grades must be >= 0, got {format_number(grade)}")
+        pairs[grade] = gain
     if pairs.setdefault(0.0, 0.0) != 0.0:
         raise ValueError(f"gain 'mapping': grade 0 must map to 0, got {pairs[0.0]!r}")
     ordered = sorted(pairs.items())

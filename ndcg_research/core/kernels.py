@@ -1,61 +1,130 @@
-"""Vectorised kernels: discount vectors, gains, DCG of ranked rows, ideal DCG.
-
-All functions take padded 2-D batches (float64, or int64 for integer grades; see
-validation) and return one float64 value per row; nothing here loops over
+"""Vectorised kernels on padded batches (see :mod:`~ndcg_research.core.validation`): no loop over
 documents or queries.
+
+What each returns:
+
+- :func:`discount_vector`, :func:`cumulative_discount`: one value per rank (cached for built-ins);
+- :func:`apply_gain`: an array of gains shaped like the grades; :func:`top_grades`: the grades of
+  the ideal ranking, one row per query; :func:`level_counts`, :func:`count_at_least`: a count matrix,
+  one row per query and one column per grade level;
+- :func:`discounted_sum`, :func:`ranked_dcg`, :func:`ideal_dcg`, :func:`ndcg_ratio`: one float64 per row.
+
+Exactness. DCG and ideal DCG go through the same arithmetic: the ideal DCG is the DCG of the
+ideal ranking's gains (:func:`top_grades`, then :func:`apply_gain`), summed by :func:`discounted_sum`
+like any ranked list. A list in ideal order therefore has a DCG bit-identical to its ideal DCG,
+and its nDCG is exactly 1. :func:`ndcg_ratio` bounds the remaining rounding for near-ideal lists.
+
+Threads. The discount cache is shared by all threads and guarded by a lock; everything else
+works on its arguments only.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 
 from .discounts import Discount
 from .gains import Gain
 
-__all__ = ["discount_vector", "cumulative_discount", "apply_gain", "ranked_dcg", "ideal_dcg", "clear_discount_cache"]
+__all__ = [
+    "DISCOUNT_CACHE_SIZE",
+    "MAX_COUNTED_LEVEL",
+    "clear_discount_cache",
+    "discount_vector",
+    "cumulative_discount",
+    "apply_gain",
+    "levels_if_countable",
+    "level_counts",
+    "count_at_least",
+    "top_grades",
+    "discounted_sum",
+    "ranked_dcg",
+    "ideal_dcg",
+    "ndcg_ratio",
+]
 
-# Largest grade for which the ideal DCG is computed by counting grade levels
-# (one pass per level) instead of sorting.
-_MAX_COUNTED_LEVEL = 32
+#: Largest grade for which grades are counted level by level (see :func:`levels_if_countable`).
+MAX_COUNTED_LEVEL = 32
+#: How many built-in discounts keep their vectors cached (a vector for a 10^7-long list takes
+#: 160 MB with its cumulative sums).
+DISCOUNT_CACHE_SIZE = 12
 
 _cache: dict[Discount, tuple[np.ndarray, np.ndarray]] = {}
-# A vector for a 10^7-long list takes 160 MB with its cumulative sums: keep only a few discounts.
-_CACHE_SIZE = 12
+_cache_lock = threading.Lock()
 
 
 def clear_discount_cache() -> None:
-    """Forget the cached discount vectors (they are rebuilt on demand)."""
-    _cache.clear()
+    """Forget the cached discount vectors (they are rebuilt on demand).
+
+    Examples
+    --------
+    >>> clear_discount_cache()
+    """
+    with _cache_lock:
+        _cache.clear()
 
 
 def _cached(discount: Discount, length: int) -> tuple[np.ndarray, np.ndarray]:
-    """Discounts D(1..L) and cumulative sums [0, D(1), D(1)+D(2), ...] for L >= length."""
-    vector, cumulative = _cache.get(discount, (None, None))
-    if vector is None or vector.size < length:
-        # Grow geometrically so that lists of slowly increasing length do not rebuild every call.
-        size = max(length, 2 * (0 if vector is None else vector.size), 64)
-        vector = discount(np.arange(1, size + 1, dtype=np.float64))
-        cumulative = np.concatenate(([0.0], np.cumsum(vector)))
-        vector.flags.writeable = False
-        cumulative.flags.writeable = False
-        _cache.pop(discount, None)
-        while len(_cache) >= _CACHE_SIZE:  # evict the least recently built
-            _cache.pop(next(iter(_cache)))
-        _cache[discount] = (vector, cumulative)
-    return vector, cumulative
+    """Discounts D(1..L) and cumulative sums [0, D(1), D(1)+D(2), ...] for L >= length.
+
+    The lookup, the build and the eviction run under one lock, so that threads calling the
+    metrics at once neither evict each other's entries mid-way nor see a half-built one. The
+    vectors are read-only: once returned they are safe to share.
+    """
+    with _cache_lock:
+        vector, cumulative = _cache.get(discount, (None, None))
+        if vector is None or vector.size < length:
+            # Grow geometrically so that lists of slowly increasing length do not rebuild every call.
+            size = max(length, 2 * (0 if vector is None else vector.size), 64)
+            vector = discount(np.arange(1, size + 1, dtype=np.float64))
+            cumulative = np.concatenate(([0.0], np.cumsum(vector)))
+            vector.flags.writeable = False
+            cumulative.flags.writeable = False
+            _cache.pop(discount, None)
+            while _cache and len(_cache) >= DISCOUNT_CACHE_SIZE:  # evict the least recently built
+                _cache.pop(next(iter(_cache)))
+            _cache[discount] = (vector, cumulative)
+        return vector, cumulative
+
+
+def _label(function: Callable[..., Any]) -> str:
+    return getattr(function, "__name__", repr(function))
+
+
+def _call(role: str, function: Callable[[np.ndarray], Any], argument: np.ndarray, entries: str, called_on: str) -> np.ndarray:
+    """``function(argument)`` as a float64 array; a failure names the callable, its role and its argument.
+
+    ``role`` is "gain" or "discount", ``entries`` what the argument holds ("grades", "ranks").
+
+    The original exception is kept as ``__cause__``.
+    """
+    try:
+        result = function(argument)
+    except Exception as error:
+        raise ValueError(
+            f"{role} {_label(function)} raised {type(error).__name__}: {error}, called on {called_on}"
+        ) from error
+    try:
+        values = np.asarray(result, dtype=np.float64)
+    except (TypeError, ValueError) as error:
+        raise TypeError(
+            f"{role} {_label(function)} must map an array of {entries} to an array of numbers, got {result!r:.80} "
+            f"when called on {called_on}"
+        ) from error
+    if values.shape != argument.shape:
+        raise ValueError(
+            f"{role} {_label(function)} must return one value per {entries[:-1]}: called on {called_on}, it "
+            f"returned shape {values.shape}"
+        )
+    return values
 
 
 def _checked_custom_discount(discount: Callable[[np.ndarray], np.ndarray], length: int) -> np.ndarray:
-    ranks = np.arange(1, length + 1, dtype=np.float64)
-    name = getattr(discount, "__name__", repr(discount))
-    try:
-        values = np.asarray(discount(ranks), dtype=np.float64)
-    except (TypeError, ValueError) as error:
-        raise TypeError(f"discount {name} must map an array of ranks to an array of numbers: {error}") from error
-    if values.shape != ranks.shape:
-        raise ValueError(f"discount {name} must return one value per rank: got shape {values.shape} for {length} ranks")
+    values = _call("discount", discount, np.arange(1, length + 1, dtype=np.float64), "ranks", f"the ranks 1..{length}")
+    name = _label(discount)
     bad = ~np.isfinite(values) | (values <= 0)
     if np.any(bad):
         rank = int(np.argmax(bad)) + 1
@@ -74,25 +143,47 @@ def _checked_custom_discount(discount: Callable[[np.ndarray], np.ndarray], lengt
 
 
 def discount_vector(discount: Discount | Callable[[np.ndarray], np.ndarray], length: int) -> np.ndarray:
-    """D(1), ..., D(length): cached and read-only for built-ins, checked for other callables."""
+    """D(1), ..., D(length): cached and read-only for built-ins, checked for other callables.
+
+    Examples
+    --------
+    >>> discount_vector(Discount("zipf"), 3).tolist()
+    [1.0, 0.5, 0.3333333333333333]
+    """
     if isinstance(discount, Discount):
         return _cached(discount, length)[0][:length]
     return _checked_custom_discount(discount, length)
 
 
 def cumulative_discount(discount: Discount | Callable[[np.ndarray], np.ndarray], length: int) -> np.ndarray:
-    """[0, D(1), D(1) + D(2), ..., sum_{r <= length} D(r)] (length + 1 entries)."""
+    """[0, D(1), D(1) + D(2), ..., sum_{r <= length} D(r)] (length + 1 entries).
+
+    Examples
+    --------
+    >>> cumulative_discount(Discount("none"), 3).tolist()
+    [0.0, 1.0, 2.0, 3.0]
+    """
     if isinstance(discount, Discount):
         return _cached(discount, length)[1][: length + 1]
     return np.concatenate(([0.0], np.cumsum(_checked_custom_discount(discount, length))))
 
 
 def apply_gain(gain: Gain | Callable[[np.ndarray], np.ndarray], grades: np.ndarray, *, name: str) -> np.ndarray:
-    """Gains of a batch of (already validated) grades.
+    """Gains of a batch of (already validated) grades, shaped like ``grades``.
 
     Built-in gains are non-decreasing with g(0) = 0 by construction, so only
     overflow is checked (at the largest grade, which suffices for a monotone
-    gain). Other callables are checked on the distinct grades present.
+    gain). Any other callable is called once, on a 1-D float64 array of the
+    distinct grades present with 0 among them (so it never meets int64
+    wrap-around nor the padding of a batch), and checked there: one finite value
+    per grade, g(0) = 0, non-decreasing. ``name`` says whose grades these are.
+
+    Examples
+    --------
+    >>> apply_gain(Gain("exp2"), np.array([[0, 1, 3]]), name="relevance").tolist()
+    [[0.0, 1.0, 7.0]]
+    >>> apply_gain(np.sqrt, np.array([[4, 0, 9]]), name="relevance").tolist()
+    [[2.0, 0.0, 3.0]]
     """
     if isinstance(gain, Gain):
         if gain.name == "linear":  # the identity: no copy, and it cannot overflow finite grades
@@ -105,16 +196,9 @@ def apply_gain(gain: Gain | Callable[[np.ndarray], np.ndarray], grades: np.ndarr
                 f"gain='linear'"
             )
         return gains
-    label = getattr(gain, "__name__", repr(gain))
-    grades = grades.astype(np.float64, copy=False)  # a user's formula must not meet int64 wrap-around
-    try:
-        gains = np.asarray(gain(grades), dtype=np.float64)
-        levels = np.unique(np.concatenate(([0.0], grades.ravel())))
-        level_gains = np.asarray(gain(levels), dtype=np.float64)
-    except (TypeError, ValueError) as error:
-        raise TypeError(f"gain {label} must map an array of grades to an array of numbers: {error}") from error
-    if gains.shape != grades.shape or level_gains.shape != levels.shape:
-        raise ValueError(f"gain {label} must return one value per grade, got shape {gains.shape} for {grades.shape}")
+    levels, where = np.unique(np.concatenate(([0.0], grades.ravel())), return_inverse=True)
+    level_gains = _call("gain", gain, levels, "grades", f"the {levels.size} distinct grades of {name}")
+    label = _label(gain)
     if level_gains[0] != 0:
         raise ValueError(f"gain {label} must map grade 0 to 0, got gain(0) = {level_gains[0].item()!r}")
     infinite = np.flatnonzero(~np.isfinite(level_gains))
@@ -130,17 +214,93 @@ def apply_gain(gain: Gain | Callable[[np.ndarray], np.ndarray], grades: np.ndarr
             f"gain {label} must be non-decreasing, got gain({levels[i].item()!r}) = {level_gains[i].item()!r} > "
             f"gain({levels[i + 1].item()!r}) = {level_gains[i + 1].item()!r}"
         )
-    return gains
+    return level_gains[where[1:]].reshape(grades.shape)
+
+
+def levels_if_countable(grades: np.ndarray) -> int | None:
+    """The largest grade if all grades are integers in [0, MAX_COUNTED_LEVEL], else None.
+
+    Examples
+    --------
+    >>> levels_if_countable(np.array([[0, 3, 1]])), levels_if_countable(np.array([[0.5, 1.0]]))
+    (3, None)
+    """
+    top = grades.max()
+    if not top <= MAX_COUNTED_LEVEL:
+        return None
+    if grades.dtype.kind in "biu" or np.array_equal(np.floor(grades), grades):
+        return int(top)
+    return None
+
+
+def level_counts(grades: np.ndarray, top_level: int) -> np.ndarray:
+    """counts[q, g] = number of entries of row q with grade g, for g = 0..top_level (one bincount pass).
+
+    ``grades`` must hold integers in [0, top_level] (see :func:`levels_if_countable`); the
+    padding of a batch counts as grade 0.
+
+    Examples
+    --------
+    >>> level_counts(np.array([[2, 0, 2], [1, 1, 0]]), 2).tolist()
+    [[1, 0, 2], [1, 2, 0]]
+    """
+    n_rows, n_levels = grades.shape[0], top_level + 1
+    if n_rows == 1:  # one long list: a count per level beats a bincount of an integer copy
+        at_least = [np.count_nonzero(grades >= level) for level in range(1, n_levels)]
+        return -np.diff([grades.size, *at_least, 0])[None, :]
+    codes = grades.astype(np.intp) + (np.arange(n_rows) * n_levels)[:, None]
+    return np.bincount(codes.ravel(), minlength=n_rows * n_levels).reshape(n_rows, n_levels)
+
+
+def count_at_least(grades: np.ndarray, top_level: int) -> np.ndarray:
+    """counts[q, g - 1] = number of entries of row q with grade >= g, for g = 1..top_level.
+
+    Examples
+    --------
+    >>> count_at_least(np.array([[2, 0, 2, 1]]), 2).tolist()
+    [[3, 2]]
+    """
+    return np.cumsum(level_counts(grades, top_level)[:, :0:-1], axis=1)[:, ::-1]
+
+
+def top_grades(grades: np.ndarray, width: int) -> np.ndarray:
+    """The ``width`` largest grades of each row, in non-increasing order: the ideal ranking's grades.
+
+    A partition first when ``width`` is small next to the row, then a sort (numpy's
+    vectorised sort beat a counting sort of small integer grades on every shape timed).
+    Rows shorter than ``width`` come out padded as they went in. Since a gain is
+    non-decreasing, the gains of these grades are the ideal gains.
+
+    Examples
+    --------
+    >>> top_grades(np.array([[1, 3, 0, 3], [2, 0, 0, 1]]), 3).tolist()
+    [[3, 3, 1], [2, 1, 0]]
+    >>> top_grades(np.array([[0.5, 2.5, 1.0]]), 2).tolist()
+    [[2.5, 1.0]]
+    """
+    row_width = grades.shape[1]
+    if 8 * width <= row_width:
+        grades = np.partition(grades, row_width - width, axis=1)[:, row_width - width :]
+    return np.sort(grades, axis=1)[:, ::-1][:, :width]
 
 
 def discounted_sum(gains: np.ndarray, discounts: np.ndarray, *, what: str) -> np.ndarray:
     """Row sums of gains * discounts, refusing a sum that overflows float64.
 
-    Single gains are checked where they are computed; this catches finite gains
-    whose discounted sum is not (e.g. several documents with exp2 gain 2^1023).
+    Every DCG, ranked or ideal, goes through here, on a C-contiguous float64 copy (or
+    view) of its gains, so equal rows of gains give bit-equal sums. Single gains are
+    checked where they are computed; this catches finite gains whose discounted sum
+    is not (e.g. several documents with exp2 gain 2^1023).
+
+    Examples
+    --------
+    >>> discounted_sum(np.array([[3.0, 1.0]]), np.array([1.0, 0.5]), what="DCG").tolist()
+    [3.5]
     """
+    gains = np.ascontiguousarray(gains, dtype=np.float64)
     with np.errstate(over="ignore", invalid="ignore"):
-        sums = gains @ discounts
+        # One row (one long list): a vector dot product, which BLAS runs faster than a 1-row matrix product.
+        sums = np.array([gains[0] @ discounts]) if gains.shape[0] == 1 else gains @ discounts
     if not np.all(np.isfinite(sums)):
         row = int(np.argmax(~np.isfinite(sums)))
         raise ValueError(
@@ -151,28 +311,15 @@ def discounted_sum(gains: np.ndarray, discounts: np.ndarray, *, what: str) -> np
 
 
 def ranked_dcg(gains: np.ndarray, discount: Discount | Callable[[np.ndarray], np.ndarray], k: int | None) -> np.ndarray:
-    """DCG of each row of gains in rank order, cut at k: sum_r gains[q, r-1] * D(r)."""
+    """DCG of each row of gains in rank order, cut at k: sum_r gains[q, r-1] * D(r).
+
+    Examples
+    --------
+    >>> ranked_dcg(np.array([[3.0, 2.0, 4.0]]), Discount("zipf"), 2).tolist()
+    [4.0]
+    """
     width = gains.shape[1] if k is None else min(k, gains.shape[1])
     return discounted_sum(gains[:, :width], discount_vector(discount, width), what="DCG")
-
-
-def levels_if_countable(grades: np.ndarray) -> int | None:
-    """The largest grade if all grades are integers in [0, _MAX_COUNTED_LEVEL], else None."""
-    top = grades.max()
-    if not top <= _MAX_COUNTED_LEVEL:
-        return None
-    if grades.dtype.kind in "biu" or np.array_equal(np.floor(grades), grades):
-        return int(top)
-    return None
-
-
-def count_at_least(grades: np.ndarray, top_level: int) -> np.ndarray:
-    """counts[q, g - 1] = number of entries of row q with grade >= g, for g = 1..top_level."""
-    if grades.shape[0] == 1:  # one long list: the flat count is about twice as fast as the per-row one
-        counts = [np.full(1, np.count_nonzero(grades >= level)) for level in range(1, top_level + 1)]
-    else:
-        counts = [np.count_nonzero(grades >= level, axis=1) for level in range(1, top_level + 1)]
-    return np.stack(counts, axis=1) if counts else np.zeros((grades.shape[0], 0), dtype=np.intp)
 
 
 def ideal_dcg(
@@ -182,33 +329,61 @@ def ideal_dcg(
     k: int | None,
     *,
     name: str,
+    ranks: int | None = None,
 ) -> np.ndarray:
     """DCG of each row's grades sorted by non-increasing gain, cut at k.
 
-    Integer grades up to 32 are counted level by level (exact, no sort) unless
-    k is small next to the row width (then a partition of the top k is cheaper): level
-    g fills ideal ranks count(>= g+1) + 1 .. count(>= g), so its share is
-    gain(g) * (C[count(>= g)] - C[count(>= g+1)]) with C the cumulative discount
-    capped at k. Other grades are sorted (only the top k when k is small).
+    The DCG (:func:`ranked_dcg`) of the gains of :func:`top_grades`. ``ranks`` is the number
+    of ranks of the DCG this ideal DCG will divide: when every positive grade of the ideal
+    falls within them, the ideal is summed over exactly that many ranks (trailing grade-0
+    ranks dropped or added), so that a list in ideal order gets a bit-identical value.
+
+    Examples
+    --------
+    >>> ideal_dcg(np.array([[1, 0, 3]]), Gain("linear"), Discount("zipf"), None, name="relevance").tolist()
+    [3.5]
     """
     width = grades.shape[1] if k is None else min(k, grades.shape[1])
-    # Counting costs one pass per grade level; a partition for a small top k is cheaper.
-    top = None if 8 * width <= grades.shape[1] else levels_if_countable(grades)
-    if top == 0:
-        return np.zeros(grades.shape[0])
-    if top is not None:
-        counts = np.concatenate([count_at_least(grades, top), np.zeros((grades.shape[0], 1), np.intp)], axis=1)
-        # Only the levels that occur need a gain (a mapping may not list the others).
-        present = (counts[:, :-1] > counts[:, 1:]).any(axis=0)
-        level_gains = np.zeros(top)
-        levels = np.arange(1, top + 1, dtype=np.float64)[present]
-        level_gains[present] = apply_gain(gain, levels[None, :], name=name)[0]
-        capped = np.minimum(counts, width)
-        cumulative = cumulative_discount(discount, width)
-        shares = cumulative[capped[:, :-1]] - cumulative[capped[:, 1:]]
-        return discounted_sum(shares, level_gains, what="ideal DCG")
-    gains = apply_gain(gain, grades, name=name)
-    if width < gains.shape[1]:
-        gains = np.partition(gains, gains.shape[1] - width, axis=1)[:, gains.shape[1] - width :]
-    ordered = -np.sort(-gains, axis=1)
-    return discounted_sum(ordered[:, :width], discount_vector(discount, width), what="ideal DCG")
+    ideal = top_grades(grades, width)
+    if ranks is not None and ranks < width:  # rows are non-increasing: count the positives past `ranks`
+        ideal = ideal[:, : ranks + int(np.count_nonzero(ideal[:, ranks:], axis=1).max())]
+    elif ranks is not None and ranks > width:
+        ideal = np.pad(ideal, ((0, 0), (0, ranks - width)))
+    return ranked_dcg(apply_gain(gain, ideal, name=name), discount, None)
+
+
+# Unit roundoff of float64.
+_U = 2.0**-53
+
+
+def ndcg_ratio(dcg: np.ndarray, idcg: np.ndarray, n_terms: int) -> np.ndarray:
+    """dcg / idcg per row (idcg > 0), where dcg <= idcg holds in exact arithmetic.
+
+    Both come from :func:`discounted_sum` of non-negative terms, so each carries a
+    relative rounding error of at most gamma_n = n u / (1 - n u) (Higham, *Accuracy and
+    Stability of Numerical Algorithms*, 2002, eq. 3.5; u = 2^-53), where ``n_terms`` bounds
+    the number of gains summed into one row: its ranks, and for tie-averaged gains every
+    gain of a tied group (at most the row's width). A list that differs from the ideal order
+    by rounding-sized amounts can thus get a DCG a few ulps above its ideal DCG: a ratio
+    within (1 + gamma_2n)(1 + u) / (1 - gamma_n) <= 1 + 4 (n + 1) u is exactly 1. A larger
+    excess cannot come from rounding: RuntimeError (a gain or discount that is not a
+    function of the grade or rank alone, or a bug).
+
+    Examples
+    --------
+    >>> ndcg_ratio(np.array([1.0, 2.0000000000000004]), np.array([2.0, 2.0]), 2).tolist()
+    [0.5, 1.0]
+    """
+    ratio = dcg / idcg
+    above = ratio > 1.0
+    if above.any():
+        limit = 1.0 + 4 * (n_terms + 1) * _U
+        if np.any(ratio[above] > limit):
+            row = int(np.flatnonzero(ratio > limit)[0])
+            raise RuntimeError(
+                f"DCG of query {row} exceeds its ideal DCG by more than rounding allows ({float(dcg[row])!r} > "
+                f"{float(idcg[row])!r}): the gain or discount is not a function of the grade or rank alone, or this is "
+                f"a bug in ndcg_research"
+            )
+        ratio[above] = 1.0
+    return ratio

@@ -23,26 +23,41 @@ A query whose ideal DCG is 0 (no relevant document known) has no defined
 nDCG; ``zero_ideal`` chooses what it gets: ``"zero"`` (default, as trec_eval
 and scikit-learn), ``"one"`` (as allRank), ``"nan"`` (then average with
 :func:`mean_over_queries`, which states which queries count) or ``"raise"``.
-An :class:`UndefinedNDCGWarning` says how many queries the rule touched.
+An :class:`UndefinedNDCGWarning` says how many queries the rule touched; it
+points at the line that called the public function (every public function calls
+the one helper that warns directly, so the stack level is a constant).
+
+A query for which nothing was returned (an empty list or row) has DCG 0; it gets
+nDCG 0 if its known grades are given (``ideal=``), and is refused otherwise.
+
+Every parameter (``k``, ``gain``, ``discount``, ``zero_ideal``, ``ties``,
+``threads``) is checked before the data, and all input before any computation.
+
+Threads: the ideal DCG and the ranking by score are independent, and numpy
+releases the GIL in its partitions and sorts, so for large batches
+:func:`ndcg_from_scores` computes the ideal DCG on a second thread, started for
+that call and joined before it returns (no pool, nothing left behind, safe
+across ``fork``). ``threads=1`` keeps everything on the calling thread (e.g.
+when the caller runs many evaluations in parallel itself); the values are the
+same either way.
 
 This module imports only numpy.
 """
 
+
 from __future__ import annotations
 
-import os
-import sys
+import threading
 import warnings
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any, Literal, NamedTuple
+from typing import Any, Literal, NamedTuple, TypeVar
 
 import numpy as np
 
-from . import kernels, validation
-from .ranking import check_ties, ranked_gains
+from . import kernels, ranking, validation
 from .discounts import Discount, DiscountLike, parse_discount
 from .gains import Gain, GainLike, parse_gain
+from .specs import format_number
 
 __all__ = [
     "cg",
@@ -57,6 +72,7 @@ __all__ = [
     "NDCGParts",
     "UndefinedNDCGWarning",
     "ZERO_IDEAL_POLICIES",
+    "OVERLAP_MIN_ENTRIES",
 ]
 
 ZeroIdeal = Literal["zero", "one", "nan", "raise"]
@@ -64,6 +80,14 @@ ZeroIdeal = Literal["zero", "one", "nan", "raise"]
 ZERO_IDEAL_POLICIES: tuple[str, ...] = ("zero", "one", "nan", "raise")
 Ties = Literal["average", "first", "pessimistic", "optimistic"]
 Value = float | np.ndarray
+#: With ``threads=None``, batches of at least this many entries compute the ideal DCG on a
+#: second thread (below, starting the thread costs more than the overlap saves).
+OVERLAP_MIN_ENTRIES = 1 << 18
+
+# The zero-ideal warning is raised in _parts, called by a public function, called by the
+# user: three frames up. Public functions therefore call _parts directly.
+_STACKLEVEL = 3
+_T = TypeVar("_T")
 
 
 class UndefinedNDCGWarning(UserWarning):
@@ -78,85 +102,114 @@ class NDCGParts(NamedTuple):
     ndcg: Value
 
 
+class _Options(NamedTuple):
+    k: int | None
+    gain: Gain | Callable[[np.ndarray], np.ndarray]
+    discount: Discount | Callable[[np.ndarray], np.ndarray]
+    zero_ideal: str
+    ties: str
+    threads: int | None
+
+
+def _options(
+    k: Any, gain: Any, discount: Any, *, zero_ideal: Any = "zero", ties: Any = "first", threads: Any = None
+) -> _Options:
+    """Every parameter checked, before any data is looked at."""
+    k = validation.check_k(k)
+    gain_fn, discount_fn = parse_gain(gain), parse_discount(discount)
+    if zero_ideal not in ZERO_IDEAL_POLICIES:
+        raise ValueError(f"zero_ideal must be one of {', '.join(map(repr, ZERO_IDEAL_POLICIES))}, got {zero_ideal!r}")
+    ties = ranking.check_ties(ties)
+    threads = validation.check_integer(threads, "threads", allow_none=True)
+    if threads not in (None, 1, 2):
+        raise ValueError(f"threads must be 1, 2 or None (automatic), got {threads!r}")
+    return _Options(k, gain_fn, discount_fn, str(zero_ideal), ties, threads)
+
+
 def _out(values: np.ndarray, batch: validation.Batch) -> Value:
     return float(values[0]) if batch.single else values
 
 
-def _grades(relevance: Any, name: str = "relevance") -> validation.Batch:
-    batch = validation.as_batch(relevance, name=name, fill=0.0, keep_integers=True)
+def _width(batch: validation.Batch, k: int | None) -> int:
+    """How many ranks of the batch count: its width, cut at k."""
+    return batch.values.shape[1] if k is None else min(k, batch.values.shape[1])
+
+
+def _grades(data: Any, name: str, *, allow_empty: bool = False) -> validation.Batch:
+    batch = validation.as_batch(data, name=name, fill=0.0, keep_integers=True, allow_empty=allow_empty)
     validation.check_grades(batch)
     return batch
 
 
-def _ideal_grades(ideal: Any, relevance: validation.Batch) -> validation.Batch:
-    """The known grades of each query, checked to contain what was retrieved."""
+def _known_grades(ideal: Any, retrieved: validation.Batch) -> validation.Batch:
+    """The known grades of each query (``ideal``, or the list itself), checked to contain what was retrieved."""
+    if ideal is None:
+        return retrieved
     known = _grades(ideal, "ideal")
-    if known.single != relevance.single or known.n_queries != relevance.n_queries:
+    if known.single != retrieved.single or known.n_queries != retrieved.n_queries:
         raise ValueError(
-            f"ideal must give the known grades of each query of {relevance.name}: expected "
-            f"{'one 1-D list' if relevance.single else f'{relevance.n_queries} lists'}, got "
+            f"ideal must give the known grades of each query of {retrieved.name}: expected "
+            f"{'one 1-D list' if retrieved.single else f'{retrieved.n_queries} lists'}, got "
             f"{'one 1-D list' if known.single else f'{known.n_queries} lists'}"
         )
-    _check_ideal_covers(relevance, known)
+    _check_contains(known, retrieved)
     return known
 
 
-def _check_ideal_covers(retrieved: validation.Batch, known: validation.Batch) -> None:
-    """Every retrieved relevant document must be among the known grades.
+def _check_contains(known: validation.Batch, retrieved: validation.Batch) -> None:
+    """Every retrieved document of positive grade must be among the known grades (multiset containment).
 
-    Checked as: for every grade level, the list has no more documents at or above
-    it than the ideal has. This is what keeps nDCG <= 1 for every discount and gain.
+    For each query and each positive grade, the list may hold no more documents of that
+    grade than the ideal (documents of grade 0 may be unjudged, and need not be listed).
+    This keeps nDCG <= 1 for every gain and discount, and catches misaligned batches.
     Small integer grades are counted level by level; other grades are sorted.
     """
     top_ours, top_theirs = kernels.levels_if_countable(retrieved.values), kernels.levels_if_countable(known.values)
     if top_ours is not None and top_theirs is not None:
         top = max(top_ours, top_theirs)
-        ours, theirs = kernels.count_at_least(retrieved.values, top), kernels.count_at_least(known.values, top)
+        ours = kernels.level_counts(retrieved.values, top)[:, 1:]
+        theirs = kernels.level_counts(known.values, top)[:, 1:]
         bad = np.argwhere(ours > theirs)
         if bad.size:
-            q, level = bad[0]
-            _raise_not_covered(retrieved, q, float(level + 1), int(ours[q, level]), int(theirs[q, level]))
+            query, level = bad[0]
+            _raise_not_contained(retrieved, query, level + 1, ours[query, level], theirs[query, level])
         return
-    width = max(retrieved.values.shape[1], known.values.shape[1])
-    ours = -np.sort(-_pad_to(retrieved.values, width), axis=1)
-    theirs = -np.sort(-_pad_to(known.values, width), axis=1)
-    bad = np.argwhere(ours > theirs)
-    if bad.size:
-        q, position = bad[0]
-        grade = float(ours[q, position])
-        _raise_not_covered(
-            retrieved, q, grade, int(np.count_nonzero(ours[q] >= grade)), int(np.count_nonzero(theirs[q] >= grade))
-        )
+    # Otherwise: every positive entry of both, sorted by (query, grade); in each run of one
+    # (query, grade), the retrieved entries must not outnumber the known ones.
+    ours_q, ours_c = np.nonzero(retrieved.valid() & (retrieved.values > 0))
+    theirs_q, theirs_c = np.nonzero(known.valid() & (known.values > 0))
+    if ours_q.size == 0:
+        return
+    queries = np.concatenate([ours_q, theirs_q])
+    grades = np.concatenate([retrieved.values[ours_q, ours_c], known.values[theirs_q, theirs_c]]).astype(np.float64)
+    order = np.lexsort((grades, queries))
+    queries, grades, is_ours = queries[order], grades[order], order < ours_q.size
+    starts = np.flatnonzero(np.r_[True, (queries[1:] != queries[:-1]) | (grades[1:] != grades[:-1])])
+    n_ours = np.add.reduceat(is_ours.astype(np.intp), starts)
+    n_theirs = np.diff(np.r_[starts, queries.size]) - n_ours
+    excess = np.flatnonzero(n_ours > n_theirs)
+    if excess.size:
+        run = excess[0]
+        _raise_not_contained(retrieved, queries[starts[run]], grades[starts[run]], n_ours[run], n_theirs[run])
 
 
-def _raise_not_covered(retrieved: validation.Batch, query: int, grade: float, ours: int, theirs: int) -> None:
+def _raise_not_contained(retrieved: validation.Batch, query: int, grade: float, ours: int, theirs: int) -> None:
     where = "" if retrieved.single else f" of query {query}"
     raise ValueError(
-        f"ideal{where} does not contain the retrieved grades: {retrieved.name} has {ours} documents of "
-        f"grade >= {grade!r}, ideal only {theirs}; ideal must list all known grades of the query, "
-        f"retrieved or not"
+        f"ideal{where} does not contain the retrieved grades: {retrieved.name} has {ours} "
+        f"document{'' if ours == 1 else 's'} of grade {format_number(grade)}, ideal {theirs}; ideal must list all known "
+        f"grades of the query, retrieved or not"
     )
 
 
-def _pad_to(values: np.ndarray, width: int) -> np.ndarray:
-    return np.pad(values, ((0, 0), (0, width - values.shape[1])))
-
-
-def _stacklevel_outside_package() -> int:
-    """Stack level of the first caller outside this package, so warnings point at user code."""
-    package_dir = os.path.dirname(__file__)
-    frame, level = sys._getframe(1), 1
-    while frame is not None and frame.f_code.co_filename.startswith(package_dir):
-        frame, level = frame.f_back, level + 1
-    return level
-
-
-def _normalize(dcg_values: np.ndarray, idcg_values: np.ndarray, zero_ideal: str) -> np.ndarray:
-    if zero_ideal not in ZERO_IDEAL_POLICIES:
-        raise ValueError(f"zero_ideal must be one of {', '.join(map(repr, ZERO_IDEAL_POLICIES))}, got {zero_ideal!r}")
+def _parts(
+    batch: validation.Batch, dcg_values: np.ndarray, idcg_values: np.ndarray, n_terms: int, zero_ideal: str
+) -> NDCGParts:
+    """DCG, ideal DCG and nDCG (zero_ideal policy applied), shaped for the caller; call it from a public function."""
     undefined = idcg_values == 0
     if not undefined.any():
-        return dcg_values / idcg_values
+        ndcg_values = kernels.ndcg_ratio(dcg_values, idcg_values, n_terms)
+        return NDCGParts(_out(dcg_values, batch), _out(idcg_values, batch), _out(ndcg_values, batch))
     queries = np.flatnonzero(undefined)
     listed = ", ".join(map(str, queries[:10])) + (", ..." if queries.size > 10 else "")
     if zero_ideal == "raise":
@@ -169,33 +222,28 @@ def _normalize(dcg_values: np.ndarray, idcg_values: np.ndarray, zero_ideal: str)
         f"{queries.size} quer{'y has' if queries.size == 1 else 'ies have'} ideal DCG 0 (no relevant document "
         f"known): {listed}; nDCG set to {fill} by zero_ideal={zero_ideal!r}",
         UndefinedNDCGWarning,
-        stacklevel=_stacklevel_outside_package(),
+        stacklevel=_STACKLEVEL,
     )
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(undefined, fill, dcg_values / idcg_values)
+    ndcg_values = np.full(idcg_values.shape, fill)
+    ndcg_values[~undefined] = kernels.ndcg_ratio(dcg_values[~undefined], idcg_values[~undefined], n_terms)
+    return NDCGParts(_out(dcg_values, batch), _out(idcg_values, batch), _out(ndcg_values, batch))
 
 
 def _ranked_parts(
-    relevance: Any,
-    k: Any,
-    ideal: Any,
-    gain: GainLike,
-    discount: DiscountLike,
-    judged: Any = None,
-    *,
-    need_dcg: bool = True,
-) -> tuple[validation.Batch, np.ndarray | None, np.ndarray]:
-    k = validation.check_k(k)
-    gain_fn, discount_fn = parse_gain(gain), parse_discount(discount)
-    batch = _grades(relevance)
+    relevance: Any, ideal: Any, judged: Any, options: _Options, *, need_dcg: bool = True
+) -> tuple[validation.Batch, np.ndarray | None, np.ndarray, int]:
+    """The batch, its DCG (if needed), its ideal DCG and the number of ranks summed."""
+    batch = _grades(relevance, "relevance", allow_empty=ideal is not None)
     if judged is not None:  # before the ideal: grades of unjudged documents are unknown
         batch = validation.condense(batch, validation.judged_mask(judged, batch), fill=0.0)
-    known = batch if ideal is None else _ideal_grades(ideal, batch)
+    known = _known_grades(ideal, batch)
+    # Every input is checked: the work starts here.
+    gain, discount, width = options.gain, options.discount, _width(batch, options.k)
+    idcg_values = kernels.ideal_dcg(known.values, gain, discount, options.k, name=known.name, ranks=width)
     dcg_values = None
     if need_dcg:
-        dcg_values = kernels.ranked_dcg(kernels.apply_gain(gain_fn, batch.values, name="relevance"), discount_fn, k)
-    idcg_values = kernels.ideal_dcg(known.values, gain_fn, discount_fn, k, name=known.name)
-    return batch, dcg_values, idcg_values
+        dcg_values = kernels.ranked_dcg(kernels.apply_gain(gain, batch.values[:, :width], name="relevance"), discount, None)
+    return batch, dcg_values, idcg_values, max(width, _width(known, options.k))
 
 
 def cg(relevance: Any, k: int | None = None, *, gain: GainLike = "linear") -> Value:
@@ -255,31 +303,26 @@ def dcg(relevance: Any, k: int | None = None, *, gain: GainLike = "linear", disc
     >>> dcg([[1, 0], [0, 1]], discount="zipf").tolist()
     [1.0, 0.5]
     """
-    k = validation.check_k(k)
-    gain_fn, discount_fn = parse_gain(gain), parse_discount(discount)
+    options = _options(k, gain, discount)
     batch = validation.as_batch(relevance, name="relevance", fill=0.0, keep_integers=True)
-    whole_list = k is None or k >= batch.values.shape[1]
-    if whole_list and gain_fn == Gain("linear"):
+    width = _width(batch, options.k)
+    if width == batch.values.shape[1] and options.gain == Gain("linear"):
         # Hot path: one minimum pass, then the dot product. A finite DCG over every
         # entry certifies there is no +inf (D > 0), so the maximum pass is skipped.
         validation.check_grades(batch, upper_checked=True)
         try:
-            values = kernels.ranked_dcg(batch.values, discount_fn, k)
+            values = kernels.ranked_dcg(batch.values, options.discount, None)
         except ValueError:  # not finite: report +inf in the input if that is the cause, else the overflow
             validation.check_grades(batch)
             raise
         return _out(values, batch)
     validation.check_grades(batch)
-    return _out(kernels.ranked_dcg(kernels.apply_gain(gain_fn, batch.values, name="relevance"), discount_fn, k), batch)
+    gains = kernels.apply_gain(options.gain, batch.values[:, :width], name="relevance")
+    return _out(kernels.ranked_dcg(gains, options.discount, None), batch)
 
 
 def idcg(
-    relevance: Any,
-    k: int | None = None,
-    *,
-    ideal: Any = None,
-    gain: GainLike = "linear",
-    discount: DiscountLike = "log2",
+    relevance: Any, k: int | None = None, *, ideal: Any = None, gain: GainLike = "linear", discount: DiscountLike = "log2"
 ) -> Value:
     """Ideal DCG: the DCG of the known grades sorted by non-increasing gain, cut at k.
 
@@ -287,7 +330,7 @@ def idcg(
     ----------
     relevance : array-like
         Grades in rank order (used as the ideal when ``ideal`` is None, and to
-        check that ``ideal`` contains them).
+        check that ``ideal`` contains them). May be empty when ``ideal`` is given.
     k : int or None, default None
         Cut-off applied to the ideal ranking; None keeps every known grade.
     ideal : array-like, optional
@@ -308,19 +351,14 @@ def idcg(
     >>> round(idcg(returned, 6, ideal=returned + [3, 2]), 3)
     8.74
     """
-    batch, _, idcg_values = _ranked_parts(relevance, k, ideal, gain, discount, need_dcg=False)
+    options = _options(k, gain, discount)
+    batch, _, idcg_values, _ = _ranked_parts(relevance, ideal, None, options, need_dcg=False)
     return _out(idcg_values, batch)
 
 
 def ndcg_parts(
-    relevance: Any,
-    k: int | None = None,
-    *,
-    ideal: Any = None,
-    gain: GainLike = "linear",
-    discount: DiscountLike = "log2",
-    zero_ideal: ZeroIdeal = "zero",
-    judged: Any = None,
+    relevance: Any, k: int | None = None, *, ideal: Any = None, gain: GainLike = "linear",
+    discount: DiscountLike = "log2", zero_ideal: ZeroIdeal = "zero", judged: Any = None,
 ) -> NDCGParts:
     """DCG, ideal DCG and nDCG computed together; arguments as in :func:`ndcg`.
 
@@ -330,28 +368,26 @@ def ndcg_parts(
     >>> [round(x, 3) for x in parts]
     [6.861, 8.74, 0.785]
     """
-    batch, dcg_values, idcg_values = _ranked_parts(relevance, k, ideal, gain, discount, judged)
-    ndcg_values = _normalize(dcg_values, idcg_values, zero_ideal)
-    return NDCGParts(_out(dcg_values, batch), _out(idcg_values, batch), _out(ndcg_values, batch))
+    options = _options(k, gain, discount, zero_ideal=zero_ideal)
+    return _parts(*_ranked_parts(relevance, ideal, judged, options), options.zero_ideal)
 
 
 def ndcg(
-    relevance: Any,
-    k: int | None = None,
-    *,
-    ideal: Any = None,
-    gain: GainLike = "linear",
-    discount: DiscountLike = "log2",
-    zero_ideal: ZeroIdeal = "zero",
-    judged: Any = None,
+    relevance: Any, k: int | None = None, *, ideal: Any = None, gain: GainLike = "linear",
+    discount: DiscountLike = "log2", zero_ideal: ZeroIdeal = "zero", judged: Any = None,
 ) -> Value:
     r"""Normalized DCG: :math:`\mathrm{nDCG@k} = \mathrm{DCG@k} / \mathrm{IDCG@k}`, in [0, 1].
+
+    A list in ideal order gets exactly 1.0, and no list more (see
+    :func:`ndcg_research.core.kernels.ndcg_ratio` for how rounding is bounded).
 
     Parameters
     ----------
     relevance : array-like
         Grades (>= 0) in rank order, rank 1 first: a 1-D list (one query), or a
         2-D array / sequence of 1-D lists (ragged allowed), one per query.
+        Iterators are read whole; masked arrays and sets are refused. A list
+        may be empty (nothing returned) only when ``ideal`` is given: it scores 0.
     k : int or None, default None
         Cut-off for both the list and the ideal. None cuts nothing (the ideal
         then runs over every known grade, as trec_eval's ``ndcg``); ``k=10``
@@ -359,7 +395,8 @@ def ndcg(
     ideal : array-like, optional
         All known grades of each query (retrieved or not, any order; same
         nesting as ``relevance``). None builds the ideal from the list itself.
-        Must contain the retrieved grades, else ValueError.
+        Must contain every retrieved grade above 0, as many times as it is
+        retrieved, else ValueError.
     gain : str, mapping or callable, default "linear"
         g(rel); ``"exp2"`` = 2^rel - 1; a dict maps grade to gain.
     discount : str or callable, default "log2"
@@ -393,101 +430,83 @@ def ndcg(
     0.961
     >>> ndcg([[3, 2, 1], [0, 1]]).round(3).tolist()
     [1.0, 0.631]
+    >>> ndcg([4, 4, 3, 1])  # ideal order: exactly 1
+    1.0
+    >>> ndcg([], ideal=[2, 1])  # nothing returned for a query with relevant documents
+    0.0
 
     Condensed list: the unjudged document at rank 2 is dropped, the 1 moves up.
 
     >>> round(ndcg([0, 0, 1], judged=[True, False, True]), 3)
     0.631
     """
-    return ndcg_parts(
-        relevance, k, ideal=ideal, gain=gain, discount=discount, zero_ideal=zero_ideal, judged=judged
-    ).ndcg
+    options = _options(k, gain, discount, zero_ideal=zero_ideal)
+    return _parts(*_ranked_parts(relevance, ideal, judged, options), options.zero_ideal).ndcg
+
+
+def _beside(function: Callable[..., _T], *args: Any, **kwargs: Any) -> Callable[[], _T]:
+    """Start ``function(*args, **kwargs)`` on a new thread; return a call that waits for its result.
+
+    The thread belongs to this one call: nothing is pooled or kept in module state, so
+    there is nothing to clean up and nothing for a forked child to inherit. Waiting
+    re-raises an exception of the thread in the caller.
+    """
+    outcome: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            outcome["value"] = function(*args, **kwargs)
+        except BaseException as error:  # handed to the caller below
+            outcome["error"] = error
+
+    thread = threading.Thread(target=run, name="ndcg_research-ideal-dcg", daemon=True)
+    thread.start()
+
+    def result() -> _T:
+        thread.join()
+        if "error" in outcome:
+            raise outcome["error"]
+        return outcome["value"]
+
+    return result
 
 
 def _score_parts(
-    y_true: Any,
-    y_score: Any,
-    k: Any,
-    ideal: Any,
-    gain: GainLike,
-    discount: DiscountLike,
-    ties: str,
-    judged: Any = None,
-    *,
-    need_ideal: bool = True,
-) -> tuple[validation.Batch, np.ndarray, np.ndarray | None]:
-    k = validation.check_k(k)
-    ties = check_ties(ties)
-    gain_fn, discount_fn = parse_gain(gain), parse_discount(discount)
-    labels = _grades(y_true, "y_true")
-    scores = validation.as_batch(y_score, name="y_score", fill=-np.inf)
+    y_true: Any, y_score: Any, ideal: Any, judged: Any, options: _Options, *, need_ideal: bool = True
+) -> tuple[validation.Batch, np.ndarray, np.ndarray | None, int]:
+    """The labels, the DCG of the ranking by score, its ideal DCG (if needed) and how many gains a row sums at most."""
+    labels = _grades(y_true, "y_true", allow_empty=ideal is not None)
+    scores = validation.as_batch(y_score, name="y_score", fill=-np.inf, allow_empty=ideal is not None)
     validation.check_same_shape(labels, scores)
     validation.check_scores(scores)
     if judged is not None:  # before the ideal: grades of unjudged documents are unknown
         mask = validation.judged_mask(judged, labels)
         labels = validation.condense(labels, mask, fill=0.0)
         scores = validation.condense(scores, mask, fill=-np.inf)
-    known = labels if ideal is None else _ideal_grades(ideal, labels)
+    known = _known_grades(ideal, labels)
+    # Every input is checked: the work starts here.
+    gain, discount, k, width = options.gain, options.discount, options.k, _width(labels, options.k)
     ideal_job = None
     if need_ideal:
-        ideal_job = _start(kernels.ideal_dcg, known.values, gain_fn, discount_fn, k, name=known.name)
-    gains = kernels.apply_gain(gain_fn, labels.values, name="y_true")
-    dcg_values = kernels.ranked_dcg(ranked_gains(gains, scores.values, k, ties), discount_fn, k)
-    return labels, dcg_values, None if ideal_job is None else ideal_job()
-
-
-# Below this many entries a second thread costs more than it saves.
-_THREAD_MIN_SIZE = 1 << 18
-_helper_thread: ThreadPoolExecutor | None = None
-
-
-def _forget_helper_thread() -> None:
-    # A forked child inherits the executor but not its thread: jobs would wait for ever.
-    global _helper_thread
-    _helper_thread = None
-
-
-os.register_at_fork(after_in_child=_forget_helper_thread)
-
-
-def _start(
-    ideal_dcg: Callable[..., np.ndarray],
-    grades: np.ndarray,
-    gain: Any,
-    discount: Any,
-    k: int | None,
-    *,
-    name: str,
-) -> Callable[[], np.ndarray]:
-    """Start the ideal DCG, on a helper thread when that pays; return a call that gives it.
-
-    The ideal DCG and the ranking by score are independent and numpy releases the
-    GIL in its partitions and sorts, so on a large batch they overlap on two
-    cores. Only built-in gains and discounts go to the thread (a user callable
-    need not be thread-safe), and the discount vector is cached here first so the
-    thread only reads the cache. The result is the same either way.
-    """
-    global _helper_thread
-    if grades.size < _THREAD_MIN_SIZE or not (isinstance(gain, Gain) and isinstance(discount, Discount)):
-        value = ideal_dcg(grades, gain, discount, k, name=name)
-        return lambda: value
-    kernels.cumulative_discount(discount, grades.shape[1] if k is None else min(k, grades.shape[1]))
-    if _helper_thread is None:
-        _helper_thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="ndcg_research")
-    return _helper_thread.submit(ideal_dcg, grades, gain, discount, k, name=name).result
+        arguments = (known.values, gain, discount, k)
+        builtin = isinstance(gain, Gain) and isinstance(discount, Discount)  # a user's callable need not be thread-safe
+        large = labels.values.size + known.values.size >= OVERLAP_MIN_ENTRIES
+        if builtin and (options.threads == 2 or (options.threads is None and large)):
+            ideal_job = _beside(kernels.ideal_dcg, *arguments, name=known.name, ranks=width)
+        else:
+            value = kernels.ideal_dcg(*arguments, name=known.name, ranks=width)
+            ideal_job = lambda: value  # noqa: E731
+    gains = kernels.apply_gain(gain, labels.values, name="y_true")
+    dcg_values = kernels.ranked_dcg(ranking.ranked_gains(gains, scores.values, k, options.ties), discount, None)
+    # A tied group's mean gain sums up to a whole row: that many terms bound the rounding (kernels.ndcg_ratio).
+    n_terms = max(labels.values.shape[1], _width(known, k))
+    return labels, dcg_values, None if ideal_job is None else ideal_job(), n_terms
 
 
 def ndcg_parts_from_scores(
-    y_true: Any,
-    y_score: Any,
-    k: int | None = None,
-    *,
-    ideal: Any = None,
-    gain: GainLike = "linear",
-    discount: DiscountLike = "log2",
-    ties: Ties = "average",
-    zero_ideal: ZeroIdeal = "zero",
-    judged: Any = None,
+    y_true: Any, y_score: Any, k: int | None = None, *, ideal: Any = None, gain: GainLike = "linear",
+    discount: DiscountLike = "log2", ties: Ties = "average", zero_ideal: ZeroIdeal = "zero", judged: Any = None,
+    threads: int | None = None,
 ) -> NDCGParts:
     """DCG, ideal DCG and nDCG from labels and scores; arguments as in :func:`ndcg_from_scores`.
 
@@ -497,22 +516,14 @@ def ndcg_parts_from_scores(
     >>> [round(x, 3) for x in parts]
     [1.631, 2.631, 0.62]
     """
-    labels, dcg_values, idcg_values = _score_parts(y_true, y_score, k, ideal, gain, discount, ties, judged)
-    ndcg_values = _normalize(dcg_values, idcg_values, zero_ideal)
-    return NDCGParts(_out(dcg_values, labels), _out(idcg_values, labels), _out(ndcg_values, labels))
+    options = _options(k, gain, discount, zero_ideal=zero_ideal, ties=ties, threads=threads)
+    return _parts(*_score_parts(y_true, y_score, ideal, judged, options), options.zero_ideal)
 
 
 def ndcg_from_scores(
-    y_true: Any,
-    y_score: Any,
-    k: int | None = None,
-    *,
-    ideal: Any = None,
-    gain: GainLike = "linear",
-    discount: DiscountLike = "log2",
-    ties: Ties = "average",
-    zero_ideal: ZeroIdeal = "zero",
-    judged: Any = None,
+    y_true: Any, y_score: Any, k: int | None = None, *, ideal: Any = None, gain: GainLike = "linear",
+    discount: DiscountLike = "log2", ties: Ties = "average", zero_ideal: ZeroIdeal = "zero", judged: Any = None,
+    threads: int | None = None,
 ) -> Value:
     """nDCG of the ranking that sorts documents by decreasing model score.
 
@@ -521,6 +532,7 @@ def ndcg_from_scores(
     y_true : array-like
         Grades (>= 0) of the documents, in any order: a 1-D list for one query,
         or a 2-D array / sequence of 1-D lists (ragged allowed), one per query.
+        May be empty (nothing returned) only when ``ideal`` is given.
     y_score : array-like
         Finite model scores, same shape as ``y_true``; higher ranks first.
     k : int or None, default None
@@ -543,6 +555,11 @@ def ndcg_from_scores(
     judged : array-like of bool, optional
         Same shape as ``y_true``; unjudged documents (False) are removed before
         ranking (condensed list, trec_eval ``-J``). See :func:`ndcg`.
+    threads : {None, 1, 2}, default None
+        2: compute the ideal DCG on a second thread while the documents are
+        ranked (built-in gain and discount only: a user's callable always runs
+        on the calling thread); 1: one thread; None: 2 for batches of at least
+        :data:`OVERLAP_MIN_ENTRIES` entries, else 1. The values do not depend on it.
 
     Returns
     -------
@@ -556,19 +573,15 @@ def ndcg_from_scores(
     0.815
     >>> ndcg_from_scores([1, 0], [0.5, 0.5], ties="pessimistic")
     0.6309297535714575
+    >>> ndcg_from_scores([[2, 1], [0, 3]], [[0.9, 0.1], [0.5, 0.6]], threads=1).tolist()
+    [1.0, 1.0]
     """
-    return ndcg_parts_from_scores(
-        y_true, y_score, k, ideal=ideal, gain=gain, discount=discount, ties=ties, zero_ideal=zero_ideal, judged=judged
-    ).ndcg
+    options = _options(k, gain, discount, zero_ideal=zero_ideal, ties=ties, threads=threads)
+    return _parts(*_score_parts(y_true, y_score, ideal, judged, options), options.zero_ideal).ndcg
 
 
 def dcg_from_scores(
-    y_true: Any,
-    y_score: Any,
-    k: int | None = None,
-    *,
-    gain: GainLike = "linear",
-    discount: DiscountLike = "log2",
+    y_true: Any, y_score: Any, k: int | None = None, *, gain: GainLike = "linear", discount: DiscountLike = "log2",
     ties: Ties = "average",
 ) -> Value:
     """DCG of the ranking by decreasing score; arguments as in :func:`ndcg_from_scores`.
@@ -578,7 +591,8 @@ def dcg_from_scores(
     >>> round(dcg_from_scores([2, 0, 1], [0.1, 0.9, 0.5]), 3)
     1.631
     """
-    labels, dcg_values, _ = _score_parts(y_true, y_score, k, None, gain, discount, ties, need_ideal=False)
+    options = _options(k, gain, discount, ties=ties)
+    labels, dcg_values, _, _ = _score_parts(y_true, y_score, None, None, options, need_ideal=False)
     return _out(dcg_values, labels)
 
 

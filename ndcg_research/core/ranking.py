@@ -4,9 +4,21 @@ Returns, for each query, the gain at each rank 1..width. With ``ties="average"``
 each rank in a group of tied scores holds the mean gain of the group, which is
 McSherry & Najork's (2008) tie-averaged DCG (scikit-learn's default): the
 expected DCG over all orderings of the tied documents.
+
+With a cut-off k below the row width only the top k are ordered. A group of tied
+scores that straddles rank k is handled from its members alone (their mean gain, or
+their k lowest / highest gains), never by sorting the whole row; under heavy ties
+(every row's highest score shared by k or more documents) the row maxima suffice.
+
+Examples
+--------
+>>> ranked_gains(np.array([[1.0, 0.0, 3.0]]), np.array([[0.5, 0.5, 0.9]]), None, "first").tolist()
+[[3.0, 1.0, 0.0]]
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 
@@ -23,21 +35,101 @@ def check_ties(ties: object) -> str:
     return str(ties)
 
 
+def _run_means(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Mean of each run ``values[starts[i]:starts[i + 1]]`` of non-negative values (the runs cover ``values``).
+
+    The sum of a run of m values carries a relative error of at most (m - 1) u (u = 2^-53);
+    the mean is kept within the run's smallest and largest value, and a run of equal values
+    keeps its value exactly (a plain sum / count does not: (0.1 + 0.1 + 0.1) / 3 =
+    0.10000000000000002), so that tied documents of equal grade keep their gain and a
+    perfect ranking keeps nDCG exactly 1.
+    """
+    counts = np.diff(np.append(starts, values.size))
+    low, high = np.minimum.reduceat(values, starts), np.maximum.reduceat(values, starts)
+    return np.where(low == high, low, np.clip(np.add.reduceat(values, starts) / counts, low, high))
+
+
 def group_means(sorted_scores: np.ndarray, sorted_gains: np.ndarray) -> np.ndarray:
     """Replace each gain by the mean gain of its run of equal scores (2-D rows sorted by score).
+
+    A run whose gains are all equal keeps them exactly.
 
     Examples
     --------
     >>> group_means(np.array([[3.0, 2.0, 2.0]]), np.array([[1.0, 0.0, 1.0]])).tolist()
     [[1.0, 0.5, 0.5]]
+    >>> group_means(np.array([[1.0, 1.0, 1.0]]), np.array([[0.1, 0.1, 0.1]])).tolist()
+    [[0.1, 0.1, 0.1]]
     """
     new_group = np.ones(sorted_scores.shape, dtype=bool)
     new_group[:, 1:] = sorted_scores[:, 1:] != sorted_scores[:, :-1]
     if new_group.all():  # no ties: nothing to average
         return sorted_gains
-    group = np.cumsum(new_group.ravel()) - 1  # ids run on across rows, each row starts a new group
-    means = np.bincount(group, weights=sorted_gains.ravel()) / np.bincount(group)
-    return means[group].reshape(sorted_gains.shape)
+    starts = np.flatnonzero(new_group)  # runs of equal scores; each row starts a new one
+    means = _run_means(sorted_gains.ravel().astype(np.float64, copy=False), starts)
+    return np.repeat(means, np.diff(np.append(starts, sorted_gains.size))).reshape(sorted_gains.shape)
+
+
+class _Straddle(NamedTuple):
+    """The rows where a group of equal scores crosses the cut at rank k, and that group's members."""
+
+    rows: np.ndarray  # the rows, ascending
+    above: np.ndarray  # per row: how many scores are strictly above the group's
+    member_rows: np.ndarray  # the group's members, row by row (ascending), ...
+    members: np.ndarray  # ... as flat (row-major) positions
+
+
+def _top_k(scores: np.ndarray, k: int) -> tuple[np.ndarray, _Straddle | None]:
+    """The k highest scores of each row of a 2-D array (1 <= k < width), equal scores at the cut by index.
+
+    Returns the k chosen columns of each row, in column order, and the rows where a group of
+    equal scores crosses the cut (None if there is none). Two strategies, the same result:
+
+    - heavy ties (the first row's highest score is shared by k or more entries): if that holds
+      in every row, each row's first k ranks belong to its top group, and the maximum of each
+      row is all that is needed (no partition);
+    - otherwise the k-th largest score of each row comes from a partition of the values
+      (cheaper than argpartition); one pass then settles the common case of no straddling
+      group, and else only the candidates (the entries at or above the k-th largest score)
+      are looked at again, never the rest of the row.
+    """
+    n_rows, width = scores.shape
+    row_starts = np.arange(n_rows) * width
+    if np.count_nonzero(scores[0] == scores[0].max()) >= k:
+        top_group = scores == scores.max(axis=1, keepdims=True)
+        n_members = np.count_nonzero(top_group, axis=1)
+        if np.all(n_members >= k):
+            members = np.flatnonzero(top_group)  # row by row
+            first = np.cumsum(n_members) - n_members
+            chosen = members[first[:, None] + np.arange(k)] - row_starts[:, None]
+            member_rows = np.repeat(np.arange(n_rows), n_members)
+            return chosen, _straddle(n_members > k, np.zeros(n_rows, np.intp), member_rows, members)
+    kth = np.partition(scores, width - k, axis=1)[:, width - k]
+    at_least = scores >= kth[:, None]
+    if np.count_nonzero(at_least) == n_rows * k:
+        return np.flatnonzero(at_least).reshape(n_rows, k) - row_starts[:, None], None
+    candidates = np.flatnonzero(at_least)  # row by row
+    n_candidates = np.count_nonzero(at_least, axis=1)  # >= k in every row
+    rows = np.repeat(np.arange(n_rows), n_candidates)
+    in_group = np.take(scores, candidates) == kth[rows]
+    first = np.cumsum(n_candidates) - n_candidates
+    seen = np.cumsum(in_group)  # group members so far, counted on across rows
+    rank_in_group = seen - (seen[first] - in_group[first])[rows]  # 1, 2, ... within each row's group
+    above = n_candidates - np.add.reduceat(in_group, first)
+    # Keep every candidate above the group, and its lowest-indexed members up to k.
+    keep = ~in_group | (rank_in_group <= (k - above)[rows])
+    chosen = candidates[keep].reshape(n_rows, k) - row_starts[:, None]
+    return chosen, _straddle(n_candidates > k, above, rows[in_group], candidates[in_group])
+
+
+def _straddle(straddling: np.ndarray, above: np.ndarray, member_rows: np.ndarray, members: np.ndarray) -> _Straddle | None:
+    """The straddling rows (mask) with their groups' members (given for every row), or None if there is none."""
+    if not straddling.any():
+        return None
+    if not straddling.all():
+        keep = straddling[member_rows]
+        member_rows, members = member_rows[keep], members[keep]
+    return _Straddle(np.flatnonzero(straddling), above[straddling], member_rows, members)
 
 
 def top_order(scores: np.ndarray, k: int) -> np.ndarray:
@@ -69,61 +161,72 @@ def top_order(scores: np.ndarray, k: int) -> np.ndarray:
     if k >= n:
         return np.argsort(-scores, axis=-1, kind="stable")
     flat = scores.reshape(-1, n)
-    kth = np.partition(flat, n - k, axis=1)[:, n - k : n - k + 1]  # k-th largest score of each row
-    above = flat > kth
-    # Of the entries equal to the k-th largest, keep the lowest-indexed ones that fill up to k.
-    at = flat == kth
-    room = k - np.count_nonzero(above, axis=1, keepdims=True)
-    chosen = above | (at & (np.cumsum(at, axis=1) <= room))
-    picked = (np.flatnonzero(chosen) % n).reshape(-1, k)  # in index order
+    picked, _ = _top_k(flat, k)  # in index order
     order = np.argsort(-np.take_along_axis(flat, picked, 1), axis=1, kind="stable")
     return np.take_along_axis(picked, order, 1).reshape(*scores.shape[:-1], k)
 
 
-def _order_all(gains: np.ndarray, scores: np.ndarray, ties: str, index: np.ndarray | None) -> np.ndarray:
-    """Gains of every column of each row in rank order (highest score first)."""
+def _order_all(gains: np.ndarray, scores: np.ndarray, ties: str) -> np.ndarray:
+    """Gains of every column of each row in rank order (highest score first; columns in input order)."""
     if ties == "average":
         order = np.argsort(-scores, axis=1)
         return group_means(np.take_along_axis(scores, order, 1), np.take_along_axis(gains, order, 1))
-    if ties == "first" and index is None:
+    if ties == "first":
         order = np.argsort(-scores, axis=1, kind="stable")
     else:
-        # np.lexsort sorts by the last key first: score descending, then the tie key ascending.
-        tie_key = {"first": index, "pessimistic": gains, "optimistic": -gains}[ties]
-        order = np.lexsort((tie_key, -scores), axis=1)
+        # np.lexsort sorts by the last key first: score descending, then the gain ascending or descending.
+        order = np.lexsort((gains if ties == "pessimistic" else -gains, -scores), axis=1)
     return np.take_along_axis(gains, order, 1)
+
+
+def _straddling_group(gains: np.ndarray, straddle: _Straddle, k: int, ties: str) -> np.ndarray:
+    """Gains at the first k ranks of each straddling row's tied group, under a tie rule.
+
+    "average": the group's mean gain at every rank; "pessimistic" / "optimistic": the group's
+    k lowest / highest gains, in that order. Only the group's members are read.
+    """
+    member_gains = np.take(gains, straddle.members).astype(np.float64, copy=False)
+    if ties == "average":
+        starts = np.searchsorted(straddle.member_rows, straddle.rows)
+        return np.repeat(_run_means(member_gains, starts)[:, None], k, axis=1)
+    # The members' gains, one row per straddling row, padded with +inf; the k smallest of +-gain.
+    sign = 1.0 if ties == "pessimistic" else -1.0
+    counts = np.diff(np.append(np.searchsorted(straddle.member_rows, straddle.rows), straddle.members.size))
+    key = np.full((straddle.rows.size, max(counts.max(), k)), np.inf)
+    row = np.repeat(np.arange(straddle.rows.size), counts)
+    key[row, np.arange(row.size) - (np.cumsum(counts) - counts)[row]] = sign * member_gains
+    return sign * np.sort(np.partition(key, k - 1, axis=1)[:, :k], axis=1)
 
 
 def ranked_gains(gains: np.ndarray, scores: np.ndarray, k: int | None, ties: str) -> np.ndarray:
     """Gain at ranks 1..min(k, width) of each row, documents ordered by score.
 
-    For k smaller than the row width only the top k are sorted (after a
-    partition), unless a group of tied scores straddles rank k: such rows are
-    ordered whole, since every tie rule needs the complete group.
+    For k smaller than the row width only the top k are sorted (after a partition).
+    Where a group of tied scores straddles rank k, every tie rule but "first" needs
+    the whole group: only its members are read (their mean, or their k lowest or
+    highest gains), never the rest of the row.
 
     Examples
     --------
     >>> ranked_gains(np.array([[1.0, 0.0, 3.0]]), np.array([[0.5, 0.5, 0.9]]), None, "average").tolist()
     [[3.0, 0.5, 0.5]]
+    >>> ranked_gains(np.array([[1.0, 0.0, 3.0, 2.0]]), np.array([[0.5, 0.5, 0.9, 0.5]]), 2, "average").tolist()
+    [[3.0, 1.0]]
     """
-    n_queries, width = scores.shape
+    width = scores.shape[1]
     if k is None or k >= width:
-        return _order_all(gains, scores, ties, None)
-    # The k-th largest score of each row by partitioning values (cheaper than argpartition),
-    # then the top k as the entries at or above it. A row has more than k such entries
-    # exactly when a tie group straddles rank k (or the row is padding-short): those rows
-    # are ordered whole, since every tie rule needs the complete group.
-    kth = np.partition(scores, width - k, axis=1)[:, width - k]
-    at_least = scores >= kth[:, None]
-    if np.count_nonzero(at_least) == n_queries * k:  # one cheap pass settles the common case
-        top = (np.flatnonzero(at_least) % width).reshape(n_queries, k)
-        return _order_all(np.take_along_axis(gains, top, 1), np.take_along_axis(scores, top, 1), ties, top)
-    whole = np.count_nonzero(at_least, axis=1) > k
-    inside = ~whole
-    out = np.empty((n_queries, k))
-    top = (np.flatnonzero(at_least[inside]) % width).reshape(-1, k)
-    out[inside] = _order_all(
-        np.take_along_axis(gains[inside], top, 1), np.take_along_axis(scores[inside], top, 1), ties, top
-    )
-    out[whole] = _order_all(gains[whole], scores[whole], ties, None)[:, :k]
+        return _order_all(gains, scores, ties)
+    columns, straddle = _top_k(scores, k)
+    if straddle is not None and ties != "first" and straddle.rows.size == scores.shape[0] and not straddle.above.any():
+        return _straddling_group(gains, straddle, k, ties)  # every row's first k ranks hold its top group
+    out = _order_all(np.take_along_axis(gains, columns, 1), np.take_along_axis(scores, columns, 1), ties)
+    if straddle is None or ties == "first":  # "first" took the lowest-indexed members: already right
+        return out
+    # Ranks above + 1 .. k of a straddling row belong to its tied group.
+    rows, above = straddle.rows, straddle.above[:, None]
+    group = _straddling_group(gains, straddle, k, ties)
+    rank = np.arange(k)
+    filled = np.take_along_axis(group, np.clip(rank - above, 0, group.shape[1] - 1), 1)
+    out = out.astype(np.float64, copy=False)
+    out[rows] = np.where(rank >= above, filled, out[rows])
     return out

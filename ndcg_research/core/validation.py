@@ -3,16 +3,22 @@
 Every metric works on a *batch*: a 2-D array (float64; int64 for signed integer
 grades) with one row per query, rows shorter than the widest padded with a fill
 value (grade 0, which adds nothing to any DCG; score -inf, which ranks below
-every finite score), plus the true length of each row. A single 1-D list is a batch of one row, and the
-public functions return a float for it instead of a 1-D array.
+every finite score), plus the true length of each row. A single 1-D list is a batch of one
+row, and the public functions return a float for it instead of a 1-D array.
+
+Nothing is dropped or coerced silently: iterators are read whole, array subclasses
+(``np.matrix``) become plain arrays, and numpy masked arrays, unordered collections
+(sets, mappings), non-numeric entries and integers too large to hold exactly are
+refused with an error naming the argument and the offending value.
 """
 
 from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Iterator, Mapping, MappingView, Set
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal, overload
 
 import numpy as np
 
@@ -32,7 +38,11 @@ __all__ = [
 _NUMERIC_KINDS = "biuf"  # bool, signed and unsigned integers, floats
 
 
-def check_integer(value: Any, name: str, *, minimum: int | None = 1) -> int:
+@overload
+def check_integer(value: Any, name: str, *, minimum: int | None = 1, allow_none: Literal[False] = False) -> int: ...
+@overload
+def check_integer(value: Any, name: str, *, minimum: int | None = 1, allow_none: bool) -> int | None: ...
+def check_integer(value: Any, name: str, *, minimum: int | None = 1, allow_none: bool = False) -> int | None:
     """Return ``value`` as an int if it is an integer (not a bool) >= ``minimum``, else raise.
 
     The one integer check of the package: counts, lengths, cut-offs, seeds.
@@ -45,10 +55,12 @@ def check_integer(value: Any, name: str, *, minimum: int | None = 1) -> int:
         The argument's name, used in the error message.
     minimum : int or None, default 1
         Smallest allowed value; None allows any integer.
+    allow_none : bool, default False
+        Accept None (returned as is), for optional arguments such as a cut-off.
 
     Returns
     -------
-    int
+    int, or None if ``value`` is None and ``allow_none``
 
     Raises
     ------
@@ -63,12 +75,16 @@ def check_integer(value: Any, name: str, *, minimum: int | None = 1) -> int:
     3
     >>> check_integer(0, "seed", minimum=0)
     0
+    >>> check_integer(None, "k", allow_none=True) is None
+    True
     >>> check_integer(2.5, "n")
     Traceback (most recent call last):
     ...
     TypeError: n must be an integer >= 1, got float 2.5
     """
-    wanted = "an integer" if minimum is None else f"an integer >= {minimum}"
+    if value is None and allow_none:
+        return None
+    wanted = ("an integer" if minimum is None else f"an integer >= {minimum}") + (" or None" if allow_none else "")
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise TypeError(f"{name} must be {wanted}, got {type(value).__name__} {value!r}")
     if minimum is not None and value < minimum:
@@ -135,14 +151,15 @@ class Batch:
 
 
 def _numeric(array: np.ndarray, name: str, kinds: str, keep_integers: bool) -> np.ndarray:
+    if array.size == 0:  # no entry can have a wrong type
+        return array.astype(np.float64)
     if array.dtype.kind not in kinds:
-        wanted = "booleans" if kinds == "b" else "numeric (bool, int or float)"
-        raise TypeError(f"{name} must be {wanted}, got dtype {array.dtype} in {_preview(array)}")
+        _refuse(array, name, kinds, f"dtype {array.dtype}")
     if keep_integers and array.dtype.kind == "i":
         # Signed integer grades stay integers (exact, and no float copy of a large batch);
         # every sum with the float discounts comes out float64 all the same.
         return array.astype(np.int64, copy=False)
-    if array.dtype.kind in "iu" and array.size and max(abs(int(array.min())), abs(int(array.max()))) > 2**53:
+    if array.dtype.kind in "iu" and max(abs(int(array.min())), abs(int(array.max()))) > 2**53:
         # float64 holds every integer up to 2^53 exactly; beyond, distinct values could become ties.
         raise ValueError(
             f"{name} holds integers beyond 2**53 (e.g. {int(array.max())}), which float64 cannot represent "
@@ -151,50 +168,115 @@ def _numeric(array: np.ndarray, name: str, kinds: str, keep_integers: bool) -> n
     return array.astype(np.float64, copy=False)
 
 
+def _refuse(array: np.ndarray, name: str, kinds: str, found: str) -> None:
+    """Raise for entries of the wrong type; Python integers beyond int64 (kept as objects) are named as such."""
+    if array.dtype.kind == "O" and all(isinstance(x, numbers.Integral) and not isinstance(x, bool) for x in array.flat):
+        largest = max(array.flat, key=abs)
+        if abs(largest) > np.iinfo(np.int64).max:
+            raise ValueError(
+                f"{name} holds integers too large for int64 and float64 (e.g. {largest}); float64 holds "
+                f"integers exactly only up to 2**53: rescale them"
+            )
+    wanted = "booleans" if kinds == "b" else "numeric (bool, int or float)"
+    raise TypeError(f"{name} must be {wanted}, got {found} in {_preview(array)}")
+
+
 def _preview(array: Any) -> str:
     text = np.array2string(np.asarray(array, dtype=object).ravel()[:6], separator=", ", threshold=6)
     return text if np.size(array) <= 6 else text[:-1] + ", ...]"
 
 
+def _ordered(data: Any, name: str) -> Any:
+    """``data`` as something numpy reads without losing anything: iterators listed, the rest refused or kept.
+
+    A generator or iterator is read once into a list (every row kept); numpy masked arrays and
+    unordered collections (sets, mappings) are refused, since their order or entries would be lost
+    silently; array subclasses such as ``np.matrix`` become plain arrays.
+    """
+    if isinstance(data, np.ma.MaskedArray):
+        raise _masked_error(name)
+    if isinstance(data, Iterator):
+        return list(data)
+    if isinstance(data, (Set, Mapping, MappingView)):
+        raise TypeError(f"{name} must be an ordered sequence (a list or an array), got {type(data).__name__}")
+    if isinstance(data, np.ndarray) and type(data) is not np.ndarray:
+        return np.asarray(data)  # e.g. np.matrix, whose rows would stay 2-D
+    return data
+
+
+def _masked_error(name: str) -> TypeError:
+    return TypeError(
+        f"{name} must not be a numpy masked array: masked entries would count as present in some steps "
+        f"and not in others; pass data.filled(0) for grades (masked = not relevant), drop the masked "
+        f"documents (ragged rows), or mark them with judged="
+    )
+
+
 def as_batch(
-    data: Any, *, name: str, fill: float, kinds: str = _NUMERIC_KINDS, keep_integers: bool = False
+    data: Any,
+    *,
+    name: str,
+    fill: float,
+    kinds: str = _NUMERIC_KINDS,
+    keep_integers: bool = False,
+    allow_empty: bool = False,
 ) -> Batch:
     """Convert one ranked list (1-D) or many (2-D array, or a sequence of 1-D lists) into a :class:`Batch`.
 
     Values become float64, except signed integers when ``keep_integers`` (grades:
-    padding with 0 needs no float). Raises TypeError for non-numeric input and
-    ValueError for empty lists or more than two dimensions. Values are not checked
-    here (see check_grades).
+    padding with 0 needs no float). Iterators are read whole (every row kept); masked arrays and
+    unordered collections are refused (TypeError), as is non-numeric input. An empty list (or row)
+    is a ValueError unless ``allow_empty`` (a query for which nothing was returned); the batch is
+    then at least one column wide, all padding. Values are not checked here (see check_grades).
+
+    Examples
+    --------
+    >>> b = as_batch([[3, 1], [2]], name="relevance", fill=0.0, keep_integers=True)
+    >>> b.values.tolist(), b.lengths.tolist(), b.single
+    ([[3, 1], [2, 0]], [2, 1], False)
+    >>> as_batch([], name="relevance", fill=0.0, allow_empty=True).lengths.tolist()
+    [0]
     """
     if isinstance(data, (str, bytes)) or np.isscalar(data) or data is None:
         raise TypeError(f"{name} must be a 1-D list of numbers or a 2-D/ragged collection of them, got {data!r}")
-    if isinstance(data, np.ndarray) and data.dtype.kind != "O":
-        array = data
-    else:
-        try:
-            array = np.asarray(data)
-        except ValueError:  # ragged: numpy refuses to build a rectangle
-            array = None
-        if array is not None and array.dtype.kind == "O":
-            array = None
+    data = _ordered(data, name)
+    if isinstance(data, (list, tuple)):  # numpy would stack equal-length masked rows into a plain array
+        masked = [index for index, row in enumerate(data) if isinstance(row, np.ma.MaskedArray)]
+        if masked:
+            raise _masked_error(f"{name}[{masked[0]}]")
+    try:
+        array = np.asarray(data)
+    except ValueError:  # ragged: numpy refuses to build a rectangle
+        array = None
+    if array is not None and array.dtype.kind == "O":
+        if array.ndim == 0:
+            raise TypeError(f"{name} must be a 1-D list of numbers or a 2-D/ragged collection of them, got {data!r}")
+        if array.ndim == 1 and all(np.ndim(row) == 0 and not isinstance(row, Iterator) for row in array):  # numbers held as objects (e.g. None)
+            _refuse(array, name, kinds, "objects")
+        array = None
     if array is None:
-        if all(np.ndim(row) == 0 for row in data):  # numbers held as objects (e.g. None among them)
-            raise TypeError(f"{name} must be numeric (bool, int or float), got objects in {_preview(data)}")
-        return _ragged(data, name=name, fill=fill, kinds=kinds, keep_integers=keep_integers)
-    if array.ndim == 1:
-        values = _numeric(array, name, kinds, keep_integers)
-        if values.size == 0:
-            raise ValueError(f"{name} is empty; a ranked list needs at least one document")
-        return Batch(values[None, :], np.array([values.size]), single=True, name=name)
-    if array.ndim == 2:
-        values = _numeric(array, name, kinds, keep_integers)
-        if values.shape[0] == 0 or values.shape[1] == 0:
-            raise ValueError(f"{name} is empty (shape {values.shape}); every query needs at least one document")
-        return Batch(values, np.full(values.shape[0], values.shape[1]), single=False, name=name)
-    raise ValueError(f"{name} must be 1-D (one query) or 2-D/ragged (one row per query), got {array.ndim}-D")
+        return _ragged(data, name=name, fill=fill, kinds=kinds, keep_integers=keep_integers, allow_empty=allow_empty)
+    if array.ndim not in (1, 2):
+        raise ValueError(f"{name} must be 1-D (one query) or 2-D/ragged (one row per query), got {array.ndim}-D")
+    values = _numeric(array, name, kinds, keep_integers)
+    single = values.ndim == 1
+    if single:
+        values = values[None, :]
+    if values.shape[0] == 0 or (values.shape[1] == 0 and not allow_empty):
+        shape = "" if single else f" (shape {array.shape})"
+        needs = "a ranked list needs at least one document" if single else "every query needs at least one document"
+        raise ValueError(f"{name} is empty{shape}; {needs}{_EMPTY_HINT if values.shape[0] else ''}")
+    lengths = np.full(values.shape[0], values.shape[1])
+    if values.shape[1] == 0:  # nothing returned: one column of padding keeps every kernel's shapes simple
+        values = np.full((values.shape[0], 1), fill, dtype=values.dtype)
+    return Batch(values, lengths, single=single, name=name)
 
 
-def _ragged(data: Any, *, name: str, fill: float, kinds: str, keep_integers: bool) -> Batch:
+# Where an empty list is refused: how to score a query for which nothing was returned.
+_EMPTY_HINT = " (to score an empty result 0, give the query's known grades with ideal=)"
+
+
+def _ragged(data: Any, *, name: str, fill: float, kinds: str, keep_integers: bool, allow_empty: bool) -> Batch:
     try:
         rows = list(data)
     except TypeError:
@@ -203,32 +285,27 @@ def _ragged(data: Any, *, name: str, fill: float, kinds: str, keep_integers: boo
         raise ValueError(f"{name} is empty; give at least one query")
     arrays = []
     for index, row in enumerate(rows):  # parsing input only: per-query work happens on the padded array
+        label = f"{name}[{index}]"
         if isinstance(row, (str, bytes)):
-            raise TypeError(f"{name}[{index}] must be numeric, got {row!r}")
-        array = np.asarray(row)
+            raise TypeError(f"{label} must be numeric, got {row!r}")
+        array = np.asarray(_ordered(row, label))
         if array.ndim != 1:
             raise ValueError(
-                f"{name}[{index}] must be a 1-D list (one query), got {array.ndim}-D {_preview(array)}; "
+                f"{label} must be a 1-D list (one query), got {array.ndim}-D {_preview(array)}; "
                 f"mixing numbers and lists is not allowed"
             )
-        if array.size == 0:
-            raise ValueError(f"{name}[{index}] is empty; every query needs at least one document")
-        arrays.append(_numeric(array, f"{name}[{index}]", kinds, keep_integers))
+        if array.size == 0 and not allow_empty:
+            raise ValueError(f"{label} is empty; every query needs at least one document{_EMPTY_HINT}")
+        arrays.append(_numeric(array, label, kinds, keep_integers))
     lengths = np.array([a.size for a in arrays])
-    values = np.full((len(arrays), lengths.max()), fill, dtype=np.result_type(*arrays))
-    values[np.arange(lengths.max()) < lengths[:, None]] = np.concatenate(arrays)
+    values = np.full((len(arrays), max(lengths.max(), 1)), fill, dtype=np.result_type(*arrays))
+    values[np.arange(values.shape[1]) < lengths[:, None]] = np.concatenate(arrays)
     return Batch(values, lengths, single=False, name=name)
 
 
 def check_k(k: Any) -> int | None:
-    """Return k if it is None or an integer >= 1, else raise."""
-    if k is None:
-        return None
-    if isinstance(k, bool) or not isinstance(k, numbers.Integral):
-        raise TypeError(f"k must be an integer >= 1 or None, got {type(k).__name__} {k!r}")
-    if k < 1:
-        raise ValueError(f"k must be an integer >= 1 or None, got {int(k)!r}")
-    return int(k)
+    """Return k if it is None or an integer >= 1, else raise (the cut-off of every metric)."""
+    return check_integer(k, "k", allow_none=True)
 
 
 def _first_bad(batch: Batch, bad: np.ndarray) -> str:
@@ -291,7 +368,7 @@ def check_same_shape(a: Batch, b: Batch) -> None:
 
 def judged_mask(judged: Any, like: Batch) -> np.ndarray:
     """The boolean ``judged`` mask as a padded 2-D array shaped like ``like``."""
-    mask = as_batch(judged, name="judged", fill=0.0, kinds="b")
+    mask = as_batch(judged, name="judged", fill=0.0, kinds="b", allow_empty=True)  # shaped like `like`, checked next
     check_same_shape(like, mask)
     return (mask.values != 0) & mask.valid()
 

@@ -4,9 +4,15 @@
 - :mod:`~ndcg_research.studies.theory`: asymptotic and finite-n predictions;
 - :mod:`~ndcg_research.studies.sweeps`: cached, parallel sweeps over n, rankers, discounts and replicates;
 - :mod:`~ndcg_research.studies.cutoff`: nDCG@k with k tied to n;
-- :mod:`~ndcg_research.studies.limitations`: appending, truncation, pooling with incomplete judgments.
+- :mod:`~ndcg_research.studies.limitations`: appending, truncation, pooling with incomplete judgments;
 
-Studies import the metric core, numpy, scipy (and joblib, tqdm for sweeps), never the notebook
-tooling of :mod:`ndcg_research.pipeline`. Submodules are imported on demand:
-``from ndcg_research.studies import simulate``.
+and what they share:
+
+- :mod:`~ndcg_research.studies.replicates`: seeds of replicates, chunks of them run in parallel and cached;
+- :mod:`~ndcg_research.studies.summaries`: mean and Wilson intervals, paired comparisons, the tie tolerance;
+- :mod:`~ndcg_research.studies.tables`: result tables (pandas) written as CSV whose column types survive.
+
+Studies import the metric core, numpy, scipy and pandas (and joblib, tqdm to run replicates in
+parallel), never the notebook tooling of :mod:`ndcg_research.pipeline`. Submodules are imported
+on demand: ``from ndcg_research.studies import simulate``.
 """

@@ -22,21 +22,26 @@ Three limitations, each with the library code that measures it:
    the bias with 95% intervals.
 
 Randomness: every replicate draws from its own
-``numpy.random.SeedSequence(seed, spawn_key=(experiment, replicate))``, so the
-results do not depend on the order or the number of workers.
+``numpy.random.SeedSequence(seed, spawn_key=(experiment, replicate))``
+(:func:`ndcg_research.studies.replicates.seed_sequence`), so the results do not
+depend on the order or the number of workers.
 """
 
 from __future__ import annotations
 
+import functools
+import warnings
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-import warnings
-
 import numpy as np
 
 from ..core.metrics import UndefinedNDCGWarning, ndcg
+from ..core.ranking import top_order
+from ..core.validation import check_integer, check_number
+from .replicates import parallel_map, seed_sequence
+from .summaries import CONFIDENCE, mean_interval
 
 __all__ = [
     "POOLING_EXPERIMENT_ID",
@@ -47,46 +52,15 @@ __all__ = [
     "PoolingModel",
     "PoolingCollection",
     "simulate_pooling_collection",
-    "top_indices",
     "pool_judged",
     "evaluate_runs",
     "pooling_experiment",
     "summarize_bias",
-    "replicate_seed",
     "METHODS",
 ]
 
 #: Spawn-key prefix of the pooling experiment's seeds (one SeedSequence per replicate).
 POOLING_EXPERIMENT_ID = 6003
-
-
-def replicate_seed(seed: int, experiment: int, replicate: int) -> np.random.SeedSequence:
-    """The SeedSequence of one (experiment, replicate): independent of worker count and order.
-
-    Parameters
-    ----------
-    seed : int
-        Root entropy of the whole study (a notebook parameter).
-    experiment : int
-        Experiment identifier (e.g. :data:`POOLING_EXPERIMENT_ID`).
-    replicate : int
-        Replicate index, >= 0.
-
-    Returns
-    -------
-    numpy.random.SeedSequence
-
-    Examples
-    --------
-    >>> a = np.random.default_rng(replicate_seed(1, 6003, 0)).random()
-    >>> b = np.random.default_rng(replicate_seed(1, 6003, 0)).random()
-    >>> a == b, a == np.random.default_rng(replicate_seed(1, 6003, 1)).random()
-    (True, False)
-    """
-    for name, value in (("seed", seed), ("experiment", experiment), ("replicate", replicate)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-            raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
-    return np.random.SeedSequence(int(seed), spawn_key=(int(experiment), int(replicate)))
 
 
 def _probabilities(grade_probs: Sequence[float], name: str = "grade_probs") -> np.ndarray:
@@ -121,11 +95,9 @@ def random_graded_lists(
     >>> lists.shape, set(np.unique(lists)) <= {0.0, 1.0}
     ((2, 4), True)
     """
-    for name, value in (("n_lists", n_lists), ("length", length)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-            raise ValueError(f"{name} must be an integer >= 1, got {value!r}")
+    shape = (check_integer(n_lists, "n_lists"), check_integer(length, "length"))
     probs = _probabilities(grade_probs)
-    return rng.choice(probs.size, size=(n_lists, length), p=probs).astype(np.float64)
+    return rng.choice(probs.size, size=shape, p=probs).astype(np.float64)
 
 
 def append_nonrelevant(relevance: Any, n_extra: int) -> np.ndarray:
@@ -146,12 +118,11 @@ def append_nonrelevant(relevance: Any, n_extra: int) -> np.ndarray:
     >>> append_nonrelevant([3, 2], 2).tolist()
     [3.0, 2.0, 0.0, 0.0]
     """
-    if isinstance(n_extra, bool) or not isinstance(n_extra, (int, np.integer)) or n_extra < 0:
-        raise ValueError(f"n_extra must be an integer >= 0, got {n_extra!r}")
+    n_extra = check_integer(n_extra, "n_extra", minimum=0)
     array = np.asarray(relevance, dtype=np.float64)
     if array.ndim not in (1, 2):
         raise ValueError(f"relevance must be 1-D or 2-D, got {array.ndim}-D")
-    pad = [(0, 0)] * (array.ndim - 1) + [(0, int(n_extra))]
+    pad = [(0, 0)] * (array.ndim - 1) + [(0, n_extra)]
     return np.pad(array, pad)
 
 
@@ -235,10 +206,10 @@ def truncation_table(
     if long_array.ndim != 2:
         raise ValueError(f"long_lists must be 2-D (one list per row), got {long_array.ndim}-D")
     long_length = long_array.shape[1]
-    if isinstance(short_length, bool) or not isinstance(short_length, (int, np.integer)) or not 1 <= short_length < long_length:
+    short_length = check_integer(short_length, "short_length")
+    if short_length >= long_length:
         raise ValueError(f"short_length must be an integer in [1, {long_length - 1}], got {short_length!r}")
-    if isinstance(k_fixed, bool) or not isinstance(k_fixed, (int, np.integer)) or k_fixed < 1:
-        raise ValueError(f"k_fixed must be an integer >= 1, got {k_fixed!r}")
+    k_fixed = check_integer(k_fixed, "k_fixed")
     short_array = long_array[:, :short_length]
     kw = {"gain": gain, "discount": discount}
     return {
@@ -295,15 +266,14 @@ class PoolingModel:
     novel_noise: float = 0.0
 
     def __post_init__(self) -> None:
-        if isinstance(self.n_docs, bool) or not isinstance(self.n_docs, (int, np.integer)) or self.n_docs < 2:
-            raise ValueError(f"n_docs must be an integer >= 2, got {self.n_docs!r}")
+        check_integer(self.n_docs, "n_docs", minimum=2)
         _probabilities(self.grade_probs)
-        if not (np.isfinite(self.signal) and self.signal > 0):
+        if not check_number(self.signal, "signal") > 0:
             raise ValueError(f"signal must be a positive number, got {self.signal!r}")
         noise = np.asarray(self.pooled_noise, dtype=np.float64)
         if noise.ndim != 1 or noise.size < 1 or np.any(~np.isfinite(noise)) or np.any(noise < 0):
             raise ValueError(f"pooled_noise must be a non-empty tuple of numbers >= 0, got {self.pooled_noise!r}")
-        if not (np.isfinite(self.novel_noise) and self.novel_noise >= 0):
+        if not check_number(self.novel_noise, "novel_noise") >= 0:
             raise ValueError(f"novel_noise must be a number >= 0, got {self.novel_noise!r}")
 
     @property
@@ -354,10 +324,8 @@ def simulate_pooling_collection(model: PoolingModel, n_queries: int, rng: np.ran
     >>> c.grades.shape, c.scores.shape
     ((3, 50), (5, 3, 50))
     """
-    if isinstance(n_queries, bool) or not isinstance(n_queries, (int, np.integer)) or n_queries < 1:
-        raise ValueError(f"n_queries must be an integer >= 1, got {n_queries!r}")
     probs = _probabilities(model.grade_probs)
-    shape = (int(n_queries), model.n_docs)
+    shape = (check_integer(n_queries, "n_queries"), model.n_docs)
     grades = rng.choice(probs.size, size=shape, p=probs).astype(np.float64)
     lexical = model.signal * grades + rng.standard_normal(shape)
     semantic = model.signal * grades + rng.standard_normal(shape)
@@ -365,38 +333,6 @@ def simulate_pooling_collection(model: PoolingModel, n_queries: int, rng: np.ran
     pooled = lexical[None] + noise * rng.standard_normal((noise.shape[0], *shape))
     novel = (lexical + semantic) / np.sqrt(2.0) + model.novel_noise * rng.standard_normal(shape)
     return PoolingCollection(grades, np.concatenate([pooled, novel[None]]), model.system_names)
-
-
-def top_indices(scores: Any, depth: int) -> np.ndarray:
-    """Indices of the ``depth`` highest scores along the last axis, best first.
-
-    Equal scores are ordered by index, lower first (also across the cut);
-    simulated scores are continuous, so ties do not occur there.
-
-    Parameters
-    ----------
-    scores : array-like, shape (..., n_docs)
-    depth : int
-        How many, >= 1; capped at n_docs.
-
-    Returns
-    -------
-    numpy.ndarray of int, shape (..., min(depth, n_docs))
-
-    Examples
-    --------
-    >>> top_indices([0.1, 0.9, 0.5, 0.7], 2).tolist()
-    [1, 3]
-    """
-    array = np.asarray(scores, dtype=np.float64)
-    if array.ndim < 1 or array.shape[-1] == 0:
-        raise ValueError(f"scores must have at least one document on the last axis, got shape {array.shape}")
-    if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or depth < 1:
-        raise ValueError(f"depth must be an integer >= 1, got {depth!r}")
-    depth = min(int(depth), array.shape[-1])
-    # A stable sort of the negated scores: equal scores keep index order, also at the cut.
-    # (A full sort of ~1e3 documents costs less than the bookkeeping argpartition would save.)
-    return np.argsort(-array, axis=-1, kind="stable")[..., :depth]
 
 
 def pool_judged(scores: Any, depth: int) -> np.ndarray:
@@ -412,7 +348,8 @@ def pool_judged(scores: Any, depth: int) -> np.ndarray:
     Returns
     -------
     numpy.ndarray of bool, shape (n_queries, n_docs)
-        True where a document was judged.
+        True where a document was judged. Equal scores are taken in index order (lower
+        first), also at the cut (:func:`ndcg_research.core.ranking.top_order`).
 
     Examples
     --------
@@ -423,7 +360,7 @@ def pool_judged(scores: Any, depth: int) -> np.ndarray:
     array = np.asarray(scores, dtype=np.float64)
     if array.ndim != 3:
         raise ValueError(f"scores must be 3-D (system, query, document), got shape {array.shape}")
-    top = top_indices(array, depth)  # (systems, queries, depth)
+    top = top_order(array, check_integer(depth, "depth"))  # (systems, queries, depth)
     judged = np.zeros(array.shape[1:], dtype=bool)
     queries = np.broadcast_to(np.arange(array.shape[1])[None, :, None], top.shape)
     judged[queries, top] = True
@@ -492,10 +429,8 @@ def evaluate_runs(
         )
     if judged_array.dtype != bool or judged_array.shape != grades_array.shape:
         raise ValueError(f"judged must be a boolean array of shape {grades_array.shape}, got {judged_array.dtype} {judged_array.shape}")
-    if isinstance(run_length, bool) or not isinstance(run_length, (int, np.integer)) or run_length < 1:
-        raise ValueError(f"run_length must be an integer >= 1, got {run_length!r}")
     n_systems, n_queries, n_docs = scores_array.shape
-    run_length = min(int(run_length), n_docs)
+    run_length = min(check_integer(run_length, "run_length"), n_docs)
     observed = np.where(judged_array, grades_array, 0.0)
     # The ideal only needs the largest grades: the top `width` of each query covers any run of
     # run_length documents and any cut-off k <= width. With k=None every relevant grade is needed.
@@ -506,7 +441,7 @@ def evaluate_runs(
     ideal_true = -np.sort(-grades_array, axis=1)[:, :width]
     ideal_observed = -np.sort(-observed, axis=1)[:, :width]
 
-    runs = top_indices(scores_array, run_length)  # (systems, queries, run_length)
+    runs = top_order(scores_array, run_length)  # (systems, queries, run_length)
     rel = np.take_along_axis(np.broadcast_to(grades_array, scores_array.shape), runs, -1)
     seen = np.take_along_axis(np.broadcast_to(judged_array, scores_array.shape), runs, -1)
     rel_flat = rel.reshape(n_systems * n_queries, run_length)
@@ -535,10 +470,10 @@ METHODS = ("true", "unjudged = 0", "condensed")
 
 
 def _one_replicate(
-    model: PoolingModel, depths: Sequence[int], n_queries: int, seed: int, replicate: int, k: int | None,
+    replicate: int, *, model: PoolingModel, depths: Sequence[int], n_queries: int, seed: int, k: int | None,
     run_length: int, gain: str, discount: str, pool_novel: bool,
 ) -> dict[str, np.ndarray]:
-    rng = np.random.default_rng(replicate_seed(seed, POOLING_EXPERIMENT_ID, replicate))
+    rng = np.random.default_rng(seed_sequence(seed, POOLING_EXPERIMENT_ID, replicate))
     collection = simulate_pooling_collection(model, n_queries, rng)
     pooled_scores = collection.scores if pool_novel else collection.scores[: model.n_pooled]
     means = np.empty((len(depths), len(METHODS), collection.scores.shape[0]))
@@ -563,7 +498,7 @@ def pooling_experiment(
     depths: Sequence[int],
     *,
     n_queries: int = 50,
-    n_replicates: int = 50,
+    replicates: int = 50,
     seed: int = 2026,
     k: int | None = 10,
     run_length: int = 100,
@@ -575,8 +510,9 @@ def pooling_experiment(
     """Repeat the pooling study: per replicate one collection, judged at every pool depth.
 
     Each replicate draws a fresh collection of ``n_queries`` queries from its
-    own SeedSequence (:func:`replicate_seed`); the same collection is judged at
-    every depth (common random numbers, so depths are compared on equal terms).
+    own SeedSequence (spawn key (:data:`POOLING_EXPERIMENT_ID`, replicate)); the same
+    collection is judged at every depth (common random numbers, so depths are compared
+    on equal terms).
 
     Parameters
     ----------
@@ -585,7 +521,8 @@ def pooling_experiment(
         Pool depths, each >= 1.
     n_queries : int, default 50
         Queries per collection; each replicate reports means over them.
-    n_replicates : int, default 50
+    replicates : int, default 50
+        Collections drawn.
     seed : int, default 2026
     k, run_length, gain, discount
         As in :func:`evaluate_runs`.
@@ -597,32 +534,28 @@ def pooling_experiment(
     Returns
     -------
     dict
-        ``"means"``: array (n_replicates, n_depths, 3 methods, n_systems) of
+        ``"means"``: array (replicates, n_depths, 3 methods, n_systems) of
         per-replicate mean nDCG over queries; ``"judged_fraction"`` and
         ``"relevant_judged"`` (fraction of relevant documents judged):
-        arrays (n_replicates, n_depths); ``"zero_ideal"``: total queries with
+        arrays (replicates, n_depths); ``"zero_ideal"``: total queries with
         no relevant document judged per depth; ``"depths"``, ``"methods"``,
         ``"systems"``, ``"parameters"``.
 
     Examples
     --------
-    >>> out = pooling_experiment(PoolingModel(n_docs=200), [5, 20], n_queries=5, n_replicates=2)
+    >>> out = pooling_experiment(PoolingModel(n_docs=200), [5, 20], n_queries=5, replicates=2)
     >>> out["means"].shape
     (2, 2, 3, 5)
     """
-    depths = [int(d) for d in depths]
-    if not depths or any(d < 1 for d in depths):
-        raise ValueError(f"depths must be a non-empty list of integers >= 1, got {depths!r}")
-    if isinstance(n_replicates, bool) or not isinstance(n_replicates, (int, np.integer)) or n_replicates < 1:
-        raise ValueError(f"n_replicates must be an integer >= 1, got {n_replicates!r}")
-    args = (model, depths, n_queries, seed)
-    tail = (k, run_length, gain, discount, bool(pool_novel))
-    if n_jobs == 1:
-        results = [_one_replicate(*args, r, *tail) for r in range(n_replicates)]
-    else:
-        from joblib import Parallel, delayed
-
-        results = Parallel(n_jobs=n_jobs)(delayed(_one_replicate)(*args, r, *tail) for r in range(n_replicates))
+    depths = [check_integer(d, "every depth") for d in depths]
+    if not depths:
+        raise ValueError("depths must be a non-empty list of integers >= 1, got []")
+    replicates = check_integer(replicates, "replicates")
+    one = functools.partial(_one_replicate, model=model, depths=depths, n_queries=n_queries,
+                            seed=check_integer(seed, "seed", minimum=0), k=k, run_length=run_length, gain=gain,
+                            discount=discount, pool_novel=bool(pool_novel))
+    done = dict(parallel_map(one, range(replicates), n_jobs=n_jobs))
+    results = [done[r] for r in range(replicates)]
     return {
         "means": np.stack([r["means"] for r in results]),
         "judged_fraction": np.stack([r["judged_fraction"] for r in results]),
@@ -631,18 +564,18 @@ def pooling_experiment(
         "depths": depths,
         "methods": list(METHODS),
         "systems": model.system_names,
-        "parameters": {**asdict(model), "depths": depths, "n_queries": n_queries, "n_replicates": n_replicates,
+        "parameters": {**asdict(model), "depths": depths, "n_queries": n_queries, "replicates": replicates,
                        "seed": seed, "k": k, "run_length": run_length, "gain": gain, "discount": discount,
                        "pool_novel": bool(pool_novel)},
     }
 
 
-def summarize_bias(means: Any, *, confidence: float = 0.95) -> dict[str, np.ndarray]:
+def summarize_bias(means: Any, *, confidence: float = CONFIDENCE) -> dict[str, np.ndarray]:
     """Mean bias (estimate - true) over replicates with a t confidence interval.
 
     Parameters
     ----------
-    means : array-like, shape (n_replicates, ..., 3 methods, n_systems)
+    means : array-like, shape (replicates, ..., 3 methods, n_systems)
         Per-replicate means as returned by :func:`pooling_experiment` (methods
         in the order of :data:`METHODS`: true first).
     confidence : float, default 0.95
@@ -661,18 +594,8 @@ def summarize_bias(means: Any, *, confidence: float = 0.95) -> dict[str, np.ndar
     >>> out["bias"].round(3).tolist()
     [[-0.1, -0.2], [0.0, 0.0]]
     """
-    from scipy import stats
-
     array = np.asarray(means, dtype=np.float64)
     if array.ndim < 3 or array.shape[-2] != len(METHODS):
-        raise ValueError(f"means must have shape (n_replicates, ..., {len(METHODS)}, n_systems), got {array.shape}")
-    if not 0 < confidence < 1:
-        raise ValueError(f"confidence must be in (0, 1), got {confidence!r}")
-    n = array.shape[0]
-    diff = array[..., 1:, :] - array[..., :1, :]
-    bias = diff.mean(axis=0)
-    if n > 1:
-        half = stats.t.ppf(0.5 + confidence / 2, n - 1) * diff.std(axis=0, ddof=1) / np.sqrt(n)
-    else:
-        half = np.full_like(bias, np.nan)
-    return {"bias": bias, "low": bias - half, "high": bias + half, "true": array[:, ..., 0, :].mean(axis=0)}
+        raise ValueError(f"means must have shape (replicates, ..., {len(METHODS)}, n_systems), got {array.shape}")
+    bias = mean_interval(array[..., 1:, :] - array[..., :1, :], confidence=confidence)
+    return {"bias": bias["mean"], "low": bias["ci_low"], "high": bias["ci_high"], "true": array[:, ..., 0, :].mean(axis=0)}

@@ -47,7 +47,8 @@ computes g_f(t) for every ranker.
 Randomness
 ----------
 Every random number comes from a :class:`numpy.random.Generator` seeded by
-``SeedSequence(entropy, spawn_key=(experiment, n, replicate, stream))``:
+``SeedSequence(seed, spawn_key=(experiment, n, replicate, stream))``
+(:func:`ndcg_research.studies.replicates.seed_sequence`):
 ``experiment`` is a stable number derived from the model spec, ``stream`` is 0
 for the data and a stable number derived from the ranker spec for that
 ranker's noise. A replicate therefore draws the same data and the same noise
@@ -65,7 +66,8 @@ are consecutive blocks of that order, found by bisection; the tie-averaged DCG
 of a block is its mean gain times its share of the cumulative discount),
 ``random`` shuffles the grades (a uniformly random order independent of the
 rest), and each ``noisy`` ranker needs one argsort of its n scores. Gathers move
-uint8 grades, not float64 gains. The ideal DCG counts the items at each grade
+uint8 grades, not float64 gains. The ideal DCG is the core's
+(:func:`ndcg_research.core.kernels.ideal_dcg`), which counts the items at each grade
 level: no sort. :func:`sample` returns the same data set with explicit scores
 for every ranker, so the fast path can be checked against
 :func:`ndcg_research.ndcg_from_scores`.
@@ -79,16 +81,17 @@ import math
 import threading
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 from scipy.special import ndtr, ndtri
 
 from ..core import kernels
-from ..core.ranking import group_means
-from ..core.specs import format_call, parse_call, parse_registered
 from ..core.discounts import Discount, parse_discount
 from ..core.gains import Gain, parse_gain
+from ..core.ranking import group_means
+from ..core.specs import format_call, parse_call, parse_registered
+from ..core.validation import check_integer, check_number
+from .replicates import seed_sequence
 
 __all__ = [
     "Model",
@@ -100,11 +103,7 @@ __all__ = [
     "Sample",
     "sample",
     "replicate_ndcg",
-    "SIMULATION_VERSION",
 ]
-
-#: Bumped whenever a change alters the numbers drawn for a given seed (part of every cache key).
-SIMULATION_VERSION = 2
 
 
 def stable_id(text: str) -> int:
@@ -116,15 +115,6 @@ def stable_id(text: str) -> int:
     (True, True)
     """
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "little")
-
-
-def _number(value: Any, what: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
-        raise TypeError(f"{what} must be a number, got {value!r}")
-    value = float(value)
-    if not np.isfinite(value):
-        raise ValueError(f"{what} must be finite, got {value!r}")
-    return value
 
 
 # --------------------------------------------------------------------------- model
@@ -158,17 +148,15 @@ class Model:
     grades: int = 1
 
     def __post_init__(self) -> None:
-        lo, hi, a = (_number(getattr(self, k), f"model parameter {k!r}") for k in ("lo", "hi", "a"))
+        lo, hi, a = (check_number(getattr(self, k), f"model parameter {k!r}") for k in ("lo", "hi", "a"))
         if not 0 <= lo < hi <= 1:
             raise ValueError(f"model needs 0 <= lo < hi <= 1, got lo={lo!r}, hi={hi!r}")
         if a <= 0:
             raise ValueError(f"model parameter 'a' must be > 0, got {a!r}")
-        grades = self.grades
-        if isinstance(grades, bool) or not isinstance(grades, (int, np.integer, float)) or grades != int(grades):
-            raise TypeError(f"model parameter 'grades' must be an integer, got {grades!r}")
+        grades = check_integer(self.grades, "model parameter 'grades'", minimum=None)
         if not 1 <= grades <= 32:
             raise ValueError(f"model parameter 'grades' must be in 1..32, got {grades!r}")
-        for key, value in (("lo", lo), ("hi", hi), ("a", a), ("grades", int(grades))):
+        for key, value in (("lo", lo), ("hi", hi), ("a", a), ("grades", grades)):
             object.__setattr__(self, key, value)
 
     def __str__(self) -> str:
@@ -189,15 +177,16 @@ class Model:
         """E[y] = G (lo + hi) / 2 (``Phi(aX)`` is symmetric about 1/2)."""
         return self.grades * (self.lo + self.hi) / 2
 
-    def eta(self, x: np.ndarray) -> np.ndarray:
-        """Relevance probability ``lo + (hi - lo) Phi(a x)`` of each feature value."""
-        eta = np.multiply(np.asarray(x, dtype=np.float64), self.a)
+    def eta(self, x: np.ndarray, *, out: np.ndarray | None = None) -> np.ndarray:
+        """Relevance probability ``lo + (hi - lo) Phi(a x)`` of each feature value (into ``out`` if given)."""
+        eta = np.multiply(np.asarray(x, dtype=np.float64), self.a, out=out)
         ndtr(eta, out=eta)
         eta *= self.hi - self.lo
         eta += self.lo
         return eta
 
-    def draw(self, rng: np.random.Generator, n: int, *, descending: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    def draw(self, rng: np.random.Generator, n: int, *, descending: bool = False,
+             scratch: dict[str, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Draw ``n`` items: features ``x`` and integer-valued float64 grades ``y``.
 
         ``x = rng.standard_normal(n)`` (sorted into descending order if
@@ -205,15 +194,22 @@ class Model:
         item i is present when ``u[k, i] < eta(x[i])``. Sorting the features
         before drawing the grades only relabels the items: given the features,
         grades are independent, so the data set has the same law.
+
+        ``scratch`` (arrays ``x``, ``eta``, ``u`` of float64 and ``present`` of bool, length n)
+        receives the features and the intermediate values instead of new memory: the
+        same numbers, no page faults when a sweep draws many data sets.
         """
-        x = rng.standard_normal(n)
+        n = check_integer(n, "n")
+        if scratch is None:
+            scratch = {"x": np.empty(n), "eta": np.empty(n), "u": np.empty(n), "present": np.empty(n, dtype=bool)}
+        x = scratch["x"]
+        rng.standard_normal(out=x)
         if descending:
             np.negative(x, out=x)
             x.sort()
             np.negative(x, out=x)
-        eta = self.eta(x)
-        y = _binomial_grades(rng, eta, self.grades, np.empty(n), np.empty(n, dtype=bool))
-        return x, y
+        eta = self.eta(x, out=scratch["eta"])
+        return x, _binomial_grades(rng, eta, self.grades, scratch["u"], scratch["present"])
 
 
 def _binomial_grades(rng: np.random.Generator, eta: np.ndarray, grades: int, u: np.ndarray,
@@ -324,23 +320,35 @@ def parse_ranker(spec: str | Ranker) -> Ranker:
         return spec
     name, kwargs = parse_registered(spec, _RANKER_KINDS, what="ranker", valid=f"valid rankers: {_RANKERS_VALID}")
     if name == "noisy":
-        sigma = _number(kwargs["sigma"], "ranker parameter 'sigma'")
+        sigma = check_number(kwargs["sigma"], "ranker parameter 'sigma'")
         if sigma <= 0:
             raise ValueError(f"ranker 'noisy' needs sigma > 0, got {sigma!r}")
         return Ranker("noisy", sigma=sigma)
     if name == "coarse":
-        bins = kwargs["bins"]
-        if isinstance(bins, bool) or not isinstance(bins, int) or bins < 2:
-            raise ValueError(f"ranker 'coarse' needs an integer bins >= 2, got {bins!r}")
-        return Ranker("coarse", bins=bins)
+        return Ranker("coarse", bins=check_integer(kwargs["bins"], "ranker parameter 'bins'", minimum=2))
     return Ranker(name)
 
 
 # --------------------------------------------------------------------------- seeds and samples
 
 
-def replicate_seed(entropy: int, model: Model, n: int, replicate: int, stream: int = 0) -> np.random.SeedSequence:
-    """The seed of one stream of one replicate: ``SeedSequence(entropy, spawn_key=(experiment, n, replicate, stream))``.
+def replicate_seed(seed: int, model: Model, n: int, replicate: int, stream: int = 0) -> np.random.SeedSequence:
+    """The seed of one stream of one replicate: ``SeedSequence(seed, spawn_key=(experiment, n, replicate, stream))``.
+
+    Parameters
+    ----------
+    seed : int
+        The study's seed, >= 0.
+    model : Model
+        Its :attr:`Model.experiment_id` is the first element of the spawn key.
+    n, replicate : int
+        List length (>= 1) and replicate number (>= 0).
+    stream : int, default 0
+        0 for the data, :attr:`Ranker.stream` for a ranker's noise.
+
+    Returns
+    -------
+    numpy.random.SeedSequence
 
     Examples
     --------
@@ -348,10 +356,10 @@ def replicate_seed(entropy: int, model: Model, n: int, replicate: int, stream: i
     >>> s.spawn_key[1:]
     (1000, 7, 0)
     """
-    for what, value in (("entropy", entropy), ("n", n), ("replicate", replicate), ("stream", stream)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-            raise ValueError(f"{what} must be a non-negative integer, got {value!r}")
-    return np.random.SeedSequence(int(entropy), spawn_key=(model.experiment_id, int(n), int(replicate), int(stream)))
+    n = check_integer(n, "n")
+    replicate = check_integer(replicate, "replicate", minimum=0)
+    stream = check_integer(stream, "stream", minimum=0)
+    return seed_sequence(seed, model.experiment_id, n, replicate, stream)
 
 
 _workspace = threading.local()
@@ -368,17 +376,8 @@ def _buffers(n: int) -> dict[str, np.ndarray]:
     return current
 
 
-def _rng(entropy: int, model: Model, n: int, replicate: int, stream: int = 0) -> np.random.Generator:
-    return np.random.Generator(np.random.PCG64(replicate_seed(entropy, model, n, replicate, stream)))
-
-
-def _noise(ranker: Ranker, entropy: int, model: Model, n: int, replicate: int) -> np.ndarray:
-    return _rng(entropy, model, n, replicate, ranker.stream).standard_normal(n)
-
-
-def _permutation(ranker: Ranker, entropy: int, model: Model, n: int, replicate: int) -> np.ndarray:
-    """The random ranker's order: item ``perm[r]`` is at rank r + 1."""
-    return _rng(entropy, model, n, replicate, ranker.stream).permutation(n)
+def _rng(seed: int, model: Model, n: int, replicate: int, stream: int = 0) -> np.random.Generator:
+    return np.random.Generator(np.random.PCG64(replicate_seed(seed, model, n, replicate, stream)))
 
 
 def _bins(ranker: Ranker, x: np.ndarray) -> np.ndarray:
@@ -387,20 +386,6 @@ def _bins(ranker: Ranker, x: np.ndarray) -> np.ndarray:
     for edge in ranker.bin_edges():  # loop over bin edges
         b += x > edge
     return b
-
-
-def _draw_sorted(model: Model, rng: np.random.Generator, buf: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-    """``model.draw(rng, n, descending=True)`` into the scratch arrays ``buf`` (same numbers, no new memory)."""
-    x, eta, u, present = buf["x"], buf["eta"], buf["u"], buf["present"]
-    rng.standard_normal(out=x)
-    np.negative(x, out=x)
-    x.sort()
-    np.negative(x, out=x)
-    np.multiply(x, model.a, out=eta)
-    ndtr(eta, out=eta)
-    eta *= model.hi - model.lo
-    eta += model.lo
-    return x, _binomial_grades(rng, eta, model.grades, u, present)
 
 
 @dataclass(frozen=True)
@@ -412,7 +397,7 @@ class Sample:
     scores: dict[str, np.ndarray]
 
 
-def sample(model: str | Model, rankers: Iterable[str | Ranker], n: int, *, entropy: int, replicate: int = 0) -> Sample:
+def sample(model: str | Model, rankers: Iterable[str | Ranker], n: int, *, seed: int, replicate: int = 0) -> Sample:
     """Draw one data set and every ranker's scores (higher score = ranked higher).
 
     The same numbers as :func:`replicate_ndcg` uses; the ``random`` ranker's
@@ -425,7 +410,7 @@ def sample(model: str | Model, rankers: Iterable[str | Ranker], n: int, *, entro
     rankers : iterable of str or Ranker
     n : int
         Number of items (>= 1).
-    entropy : int
+    seed : int
         Seed of the experiment.
     replicate : int
         Replicate number.
@@ -437,34 +422,28 @@ def sample(model: str | Model, rankers: Iterable[str | Ranker], n: int, *, entro
     Examples
     --------
     >>> import ndcg_research as nr
-    >>> s = sample("probit", ["bayes", "random"], 1000, entropy=1)
+    >>> s = sample("probit", ["bayes", "random"], 1000, seed=1)
     >>> s.grades.shape, sorted(s.scores)
     ((1000,), ['bayes', 'random'])
     >>> bool(nr.ndcg_from_scores(s.grades, s.scores["bayes"]) > nr.ndcg_from_scores(s.grades, s.scores["random"]))
     True
     """
     model = parse_model(model)
-    n = _check_n(n)
-    x, y = model.draw(_rng(entropy, model, n, replicate), n, descending=True)
+    n = check_integer(n, "n")
+    x, y = model.draw(_rng(seed, model, n, replicate), n, descending=True)
     scores: dict[str, np.ndarray] = {}
     for ranker in map(parse_ranker, rankers):
         if ranker.kind == "bayes":
             scores[str(ranker)] = x.copy()
         elif ranker.kind == "noisy":
-            scores[str(ranker)] = x + ranker.sigma * _noise(ranker, entropy, model, n, replicate)
+            scores[str(ranker)] = x + ranker.sigma * _rng(seed, model, n, replicate, ranker.stream).standard_normal(n)
         elif ranker.kind == "coarse":
             scores[str(ranker)] = _bins(ranker, x).astype(np.float64)
-        else:
+        else:  # item perm[r] is at rank r + 1
             score = np.empty(n)
-            score[_permutation(ranker, entropy, model, n, replicate)] = np.arange(n, 0, -1, dtype=np.float64)
+            score[_rng(seed, model, n, replicate, ranker.stream).permutation(n)] = np.arange(n, 0, -1, dtype=np.float64)
             scores[str(ranker)] = score
     return Sample(x, y, scores)
-
-
-def _check_n(n: Any) -> int:
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise ValueError(f"n must be a positive integer, got {n!r}")
-    return int(n)
 
 
 # --------------------------------------------------------------------------- fast nDCG of one replicate
@@ -510,7 +489,7 @@ def replicate_ndcg(
     discounts: Sequence[str | Discount],
     n: int,
     *,
-    entropy: int,
+    seed: int,
     replicate: int,
     gain: str | Gain = "linear",
 ) -> np.ndarray:
@@ -529,10 +508,10 @@ def replicate_ndcg(
         Built-in discount specs, e.g. ``"log2"``, ``"power(beta=0.5)"``.
     n : int
         Number of items.
-    entropy : int
+    seed : int
         Seed of the experiment.
     replicate : int
-        Replicate number: with ``entropy``, the model and ``n`` it fixes all random draws.
+        Replicate number: with ``seed``, the model and ``n`` it fixes all random draws.
     gain : str or Gain
         Built-in gain spec (default linear).
 
@@ -544,34 +523,27 @@ def replicate_ndcg(
     Examples
     --------
     >>> import ndcg_research as nr
-    >>> v = replicate_ndcg("probit", ["bayes", "random"], ["log2", "none"], 500, entropy=3, replicate=0)
-    >>> s = sample("probit", ["bayes", "random"], 500, entropy=3, replicate=0)
+    >>> v = replicate_ndcg("probit", ["bayes", "random"], ["log2", "none"], 500, seed=3, replicate=0)
+    >>> s = sample("probit", ["bayes", "random"], 500, seed=3, replicate=0)
     >>> bool(np.isclose(v[0, 0], nr.ndcg_from_scores(s.grades, s.scores["bayes"]))), v[:, 1].tolist()
     (True, [1.0, 1.0])
     """
     model = parse_model(model)
-    n = _check_n(n)
+    n = check_integer(n, "n")
     rankers = [parse_ranker(r) for r in rankers]
-    discounts = [_builtin_discount(d) for d in discounts]
-    gain_fn = parse_gain(gain)
-    if not isinstance(gain_fn, Gain):
-        raise TypeError(f"gain must be a built-in gain spec, got {gain!r}")
+    discounts = [parse_discount(d, builtin_only=True) for d in discounts]
+    gain_fn = parse_gain(gain, builtin_only=True)
     buf = _buffers(n)
-    x, y = _draw_sorted(model, _rng(entropy, model, n, replicate), buf)  # items in the Bayes order
-    levels = np.arange(1, model.grades + 1, dtype=np.float64)
-    level_gains = gain_fn(levels)
+    x, y = model.draw(_rng(seed, model, n, replicate), n, descending=True, scratch=buf)  # the Bayes order
     gains = y if gain_fn.name == "linear" else gain_fn(y)
     vectors = [kernels.discount_vector(d, n) for d in discounts]
     cumulatives = [kernels.cumulative_discount(d, n) for d in discounts]
 
-    # Ideal DCG by counting: level g fills ideal ranks count(>= g+1)+1 .. count(>= g). The counts are
-    # the core's; the sum stays in this order (not kernels.ideal_dcg's) to keep results bit-identical.
-    at_least = kernels.count_at_least(y[None, :], model.grades)[0]
-    steps = np.diff(np.concatenate(([0.0], level_gains)))  # gain(g) - gain(g-1)
-    idcg = np.array([steps @ c[at_least] for c in cumulatives])
-
     grades8 = buf["grades8"]
     np.copyto(grades8, y, casting="unsafe")  # grades <= 32: gathers move 1 byte per item
+    # The core's ideal DCG (it counts the items at each grade level; int8 makes the counting passes cheap).
+    idcg = np.array([kernels.ideal_dcg(grades8.view(np.int8)[None, :], gain_fn, d, None, name="grades")[0]
+                     for d in discounts])
     table = None if gain_fn.name == "linear" else gain_fn(np.arange(model.grades + 1, dtype=np.float64))
     dcg = np.empty((len(rankers), len(discounts)))
     for i, ranker in enumerate(rankers):
@@ -582,21 +554,14 @@ def replicate_ndcg(
             dcg[i] = [ranked @ v for v in vectors]
         elif ranker.kind == "noisy":
             neg = buf["noise"]
-            _rng(entropy, model, n, replicate, ranker.stream).standard_normal(out=neg)  # as _noise()
+            _rng(seed, model, n, replicate, ranker.stream).standard_normal(out=neg)  # as in sample()
             neg *= -ranker.sigma
             neg -= x  # -(x + sigma z), exactly the negated score of sample()
             dcg[i] = _sorted_dcg(neg, grades8, table, vectors)
         elif ranker.kind == "coarse":  # bins are contiguous blocks of the Bayes order
             dcg[i] = _block_dcg(x, gains, ranker.bin_edges(), cumulatives)
-        else:  # the same Fisher-Yates shuffle as _permutation(), applied to the grades directly
-            shuffled = _rng(entropy, model, n, replicate, ranker.stream).permuted(grades8)
+        else:  # the same Fisher-Yates shuffle as sample()'s permutation, applied to the grades directly
+            shuffled = _rng(seed, model, n, replicate, ranker.stream).permuted(grades8)
             ranked = _ranked(shuffled, None, table)
             dcg[i] = [ranked @ v for v in vectors]
     return np.divide(dcg, idcg, out=np.zeros_like(dcg), where=idcg > 0)
-
-
-def _builtin_discount(spec: str | Discount) -> Discount:
-    discount = parse_discount(spec)
-    if not isinstance(discount, Discount):
-        raise TypeError(f"discounts must be built-in discount specs (str or Discount), got {spec!r}")
-    return discount

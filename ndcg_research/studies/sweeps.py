@@ -4,64 +4,62 @@ A :class:`Sweep` names one experiment: a model, the rankers, the discounts, the
 list lengths ``n`` with the number of replicates at each, the ranker pairs to
 compare (better first), the seed and the gain. :func:`run_sweep` computes the
 nDCG of every (replicate, ranker, discount) through
-:func:`ndcg_research.studies.simulate.replicate_ndcg`:
+:func:`ndcg_research.studies.simulate.replicate_ndcg`, with the machinery of
+:mod:`ndcg_research.studies.replicates`:
 
-- work is split into chunks of consecutive replicates of one ``n`` (about
-  ``chunk_items`` items per chunk); every replicate draws its numbers from its
-  own ``SeedSequence`` (see :mod:`ndcg_research.studies.simulate`), so the values do not
-  depend on the chunking, the number of workers or the backend;
+- work is split into chunks of consecutive replicates of one ``n``; every replicate
+  draws its numbers from its own ``SeedSequence``, so the values do not depend on the
+  chunking, the number of workers or the backend;
 - chunks run in parallel through joblib (``n_jobs``; any joblib backend, e.g.
   ``backend="dask"`` with a ``dask.distributed`` client running);
-- each finished chunk is saved in ``cache_dir/<sweep key>/`` (one ``.npy``
-  file per chunk, written atomically), and a later run with the same
-  configuration loads it instead of recomputing, so an interrupted run resumes
-  where it stopped (and adding replicates or list lengths only computes the new
-  chunks);
-- a tqdm progress bar counts replicates (shown in a terminal only, unless
-  ``progress`` says otherwise).
+- each finished chunk is saved in ``cache_dir/<sweep key>/``, and a later run with the
+  same configuration loads it instead of recomputing, so an interrupted run resumes
+  where it stopped (and adding replicates or list lengths only computes the new chunks).
+  The key hashes the sweep's specs and seed and the code that computes a replicate
+  (:func:`~ndcg_research.studies.replicates.code_fingerprint`), not its documentation.
 
-:meth:`SweepResult.ranker_rows` and :meth:`SweepResult.pair_rows` turn the values
-into tidy tables (lists of dicts, one per (discount, ranker, n) or (discount,
-pair, n)); :func:`write_csv` writes them.
+:meth:`SweepResult.ranker_table` and :meth:`SweepResult.pair_table` summarise the
+values as tidy :class:`pandas.DataFrame` tables (one row per (discount, ranker, n) or
+(discount, pair, n)) with the statistics of :mod:`ndcg_research.studies.summaries`;
+:func:`~ndcg_research.studies.tables.write_table` writes them. The sweep of notebook 05,
+:class:`ndcg_research.studies.cutoff.CutoffSweep`, extends :class:`Sweep` with cut-off
+rules: the same runner, result type and tables, with one more axis.
 
-This module imports joblib and tqdm; :mod:`ndcg_research` does not import it.
+This module imports joblib and tqdm when a sweep runs; :mod:`ndcg_research` does not import it.
 """
 
 from __future__ import annotations
 
-import contextlib
-import csv
-import functools
 import hashlib
 import json
-import math
 import os
-import sys
-import tempfile
-from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-from scipy import stats
+import pandas as pd
 
-from . import simulate, theory
-from ..core import discounts, gains, kernels, ranking
 from ..core.discounts import parse_discount
-from .simulate import SIMULATION_VERSION, parse_model, parse_ranker, replicate_ndcg
+from ..core.gains import parse_gain
+from ..core.validation import check_integer
+from . import theory
+from .replicates import CHUNK_ITEMS, Chunk, code_fingerprint, plan_chunks, replicate_counts, run_chunks
+from .simulate import parse_model, parse_ranker, replicate_ndcg
+from .summaries import TIE_TOLERANCE, grid_table, mean_interval, paired_comparison
 
 __all__ = [
     "DEFAULT_DISCOUNTS",
     "DEFAULT_RANKERS",
     "DEFAULT_PAIRS",
-    "TIE_TOLERANCE",
     "Sweep",
     "SweepResult",
     "run_sweep",
-    "wilson_interval",
-    "write_csv",
-    "read_csv",
+    "distinct_specs",
+    "ranker_pairs",
+    "compare_with_theory",
+    "compare_pairs_with_theory",
 ]
 
 #: The discounts of the theory experiments, fastest decay first.
@@ -84,35 +82,39 @@ DEFAULT_PAIRS: tuple[tuple[str, str], ...] = (
     ("bayes", "coarse(bins=4)"),
     ("noisy(sigma=1)", "random"),
 )
-#: Two nDCG values closer than this (absolute; nDCG is in [0, 1]) count as a tie.
-TIE_TOLERANCE = 1e-12
-#: Default number of items per chunk of work (replicates x n).
-CHUNK_ITEMS = 2_000_000
 
 
-def _positive_int(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 1:
-        raise ValueError(f"{what} must be a positive integer, got {value!r}")
-    return int(value)
+def distinct_specs(what: str, specs: Iterable[str]) -> tuple[str, ...]:
+    """Canonical specs as a tuple, which must be non-empty and without repeats.
 
+    Parameters
+    ----------
+    what : str
+        Plural name for the message, e.g. ``"rankers"``.
+    specs : iterable of str
+        Canonical spec strings.
 
-def _seed(value: Any) -> int:
-    """The entropy of a sweep's seeds: a non-negative integer."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
-        raise ValueError(f"seed must be a non-negative integer, got {value!r}")
-    return int(value)
-
-
-def _distinct_specs(what: str, specs: Iterable[str]) -> tuple[str, ...]:
-    """Canonical specs as a tuple, which must be non-empty and without repeats (``what``: "rankers", ...)."""
+    Examples
+    --------
+    >>> distinct_specs("rules", ["all", "all"])
+    Traceback (most recent call last):
+    ...
+    ValueError: rules must be a non-empty list of distinct rules, got ['all', 'all']
+    """
     specs = tuple(specs)
     if not specs or len(set(specs)) != len(specs):
         raise ValueError(f"{what} must be a non-empty list of distinct {what}, got {list(specs)!r}")
     return specs
 
 
-def _check_pairs(pairs: Iterable[Sequence[str]], rankers: Sequence[str]) -> tuple[tuple[str, str], ...]:
-    """Canonical (better, worse) ranker pairs, both among the canonical ``rankers``."""
+def ranker_pairs(pairs: Iterable[Sequence[str]], rankers: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """Canonical (better, worse) ranker pairs, both among the canonical ``rankers``.
+
+    Examples
+    --------
+    >>> ranker_pairs([["bayes", "noisy( sigma=1 )"]], ["bayes", "noisy(sigma=1)"])
+    (('bayes', 'noisy(sigma=1)'),)
+    """
     out = []
     for pair in pairs:
         if isinstance(pair, str) or len(pair) != 2:
@@ -159,6 +161,7 @@ class Sweep:
         discounts: Iterable[str] = DEFAULT_DISCOUNTS,
         pairs: Iterable[Sequence[str]] = DEFAULT_PAIRS,
         gain: str = "linear",
+        **more: Any,
     ) -> Sweep:
         """Check and canonicalise a sweep.
 
@@ -172,105 +175,79 @@ class Sweep:
             Replicates per n: one number for all, one per n (same order as ``ns``),
             or a mapping ``{n: replicates}`` covering every n.
         seed : int
-            Entropy of every replicate's ``SeedSequence``.
+            Entropy of every replicate's ``SeedSequence``, >= 0.
         rankers, discounts : iterable of str
             Specs (see :mod:`ndcg_research.studies.simulate` and :mod:`ndcg_research.core.discounts`).
         pairs : iterable of (str, str)
             Ranker pairs (better, worse), both among ``rankers``.
         gain : str
             Built-in gain spec.
+        **more
+            The fields a subclass adds (already canonical).
         """
-        model_spec = str(parse_model(model))
-        ns_list = [_positive_int(n, "every n") for n in ns]
-        if not ns_list or len(set(ns_list)) != len(ns_list):
-            raise ValueError(f"ns must be a non-empty list of distinct list lengths, got {list(ns)!r}")
-        if isinstance(replicates, Mapping):
-            missing = [n for n in ns_list if n not in replicates]
-            if missing:
-                raise ValueError(f"replicates gives no count for n = {missing}")
-            reps = [replicates[n] for n in ns_list]
-        elif isinstance(replicates, (int, np.integer)) and not isinstance(replicates, bool):
-            reps = [replicates] * len(ns_list)
-        else:
-            reps = list(replicates)
-            if len(reps) != len(ns_list):
-                raise ValueError(f"replicates must give one count per n ({len(ns_list)}), got {reps!r}")
-        reps = [_positive_int(r, "replicates") for r in reps]
-        pairs_sorted = sorted(zip(ns_list, reps))
-        ranker_specs = _distinct_specs("rankers", (str(parse_ranker(r)) for r in rankers))
-        discount_specs = _distinct_specs("discounts", (str(parse_discount(d)) for d in discounts))
-        pair_specs = _check_pairs(pairs, ranker_specs)
+        ns_sorted, counts = replicate_counts(ns, replicates)
+        ranker_specs = distinct_specs("rankers", (str(parse_ranker(r)) for r in rankers))
         return cls(
-            model=model_spec,
-            ns=tuple(n for n, _ in pairs_sorted),
-            replicates=tuple(r for _, r in pairs_sorted),
+            model=str(parse_model(model)),
+            ns=ns_sorted,
+            replicates=counts,
             rankers=ranker_specs,
-            discounts=discount_specs,
-            pairs=pair_specs,
-            seed=_seed(seed),
-            gain=str(theory._builtin_gain(gain)),
+            discounts=distinct_specs("discounts", (str(parse_discount(d, builtin_only=True)) for d in discounts)),
+            pairs=ranker_pairs(pairs, ranker_specs),
+            seed=check_integer(seed, "seed", minimum=0),
+            gain=str(parse_gain(gain, builtin_only=True)),
+            **more,
         )
 
+    def axes(self) -> dict[str, tuple[str, ...]]:
+        """Names and labels of the axes of one replicate's values (after the replicate axis)."""
+        return {"ranker": self.rankers, "discount": self.discounts}
+
+    def canonical(self, axis: str, label: str) -> str:
+        """The canonical spelling of a label of one of the :meth:`axes`, e.g. ``"noisy(sigma=1)"``."""
+        if axis == "ranker":
+            return str(parse_ranker(label))
+        if axis == "discount":
+            return str(parse_discount(label))
+        raise ValueError(f"axis must be one of {list(self.axes())}, got {axis!r}")
+
+    def table_axes(self) -> tuple[str, ...]:
+        """The axes of :meth:`axes` in the row order of the tables (slowest first; n comes last)."""
+        return ("discount", "ranker")
+
     def key(self) -> str:
-        """Hash of everything that fixes a replicate's values (not ``ns``, ``replicates`` or ``pairs``)."""
-        spec = {
-            "model": self.model,
-            "rankers": list(self.rankers),
-            "discounts": list(self.discounts),
-            "gain": self.gain,
-            "seed": self.seed,
-            "simulation_version": SIMULATION_VERSION,
-            "code": _code_fingerprint(),
-        }
+        """Hash of everything that fixes a replicate's values: every field except ``ns``,
+        ``replicates`` and ``pairs``, and the code that computes a replicate."""
+        spec = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("ns", "replicates", "pairs")}
+        spec["code"] = code_fingerprint(type(self).__module__)
         return hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:16]
 
-    def chunks(self, chunk_items: int = CHUNK_ITEMS) -> list[tuple[int, int, int]]:
-        """Work units ``(n, start, stop)``: replicates ``start..stop-1`` of list length n.
+    def chunks(self, chunk_items: int = CHUNK_ITEMS) -> list[Chunk]:
+        """Work units: consecutive replicates of one n (see :func:`~ndcg_research.studies.replicates.plan_chunks`)."""
+        return plan_chunks(self.ns, self.replicates, chunk_items)
 
-        Chunk boundaries are multiples of ``max(1, chunk_items // n)``, so they do not
-        move when replicates are added (finished chunks stay reusable).
-        """
-        out = []
-        for n, reps in zip(self.ns, self.replicates):
-            size = max(1, chunk_items // n)
-            out.extend((n, start, min(start + size, reps)) for start in range(0, reps, size))
-        return out
-
-
-def _compute_chunk(model: str, rankers: tuple[str, ...], discounts: tuple[str, ...], gain: str, seed: int,
-                   n: int, start: int, stop: int) -> np.ndarray:
-    """nDCG values of replicates start..stop-1: shape (stop - start, rankers, discounts)."""
-    try:  # one BLAS thread: the dot products are memory-bound, and idle BLAS threads stall on busy cores
-        from threadpoolctl import threadpool_limits
-        limit = threadpool_limits(1, user_api="blas")
-    except ImportError:  # pragma: no cover - threadpoolctl is optional (speed only)
-        limit = contextlib.nullcontext()
-    with limit:
+    def compute_chunk(self, chunk: Chunk) -> np.ndarray:
+        """nDCG values of the replicates of ``chunk``: shape (replicates, rankers, discounts)."""
         return np.stack([
-            replicate_ndcg(model, rankers, discounts, n, entropy=seed, replicate=r, gain=gain)
-            for r in range(start, stop)  # loop over replicates (data sets)
+            replicate_ndcg(self.model, self.rankers, self.discounts, chunk.n, seed=self.seed, replicate=r,
+                           gain=self.gain)
+            for r in range(chunk.start, chunk.stop)  # loop over replicates (data sets)
         ])
 
-
-def _chunk_path(folder: Path, n: int, start: int, stop: int) -> Path:
-    return folder / f"n{n}_r{start}-{stop}.npy"
-
-
-def _save_atomically(path: Path, values: np.ndarray) -> None:
-    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            np.save(handle, values)
-        os.replace(tmp, path)
-    except BaseException:
-        with contextlib.suppress(OSError):
-            os.unlink(tmp)
-        raise
+    def annotate(self, table: pd.DataFrame) -> pd.DataFrame:
+        """Add the model, each discount's decay class and, for pairs, ``eps`` = eps_D(n) to a table."""
+        table.insert(0, "model", self.model)
+        decay = {d: parse_discount(d).decay for d in self.discounts}
+        table.insert(table.columns.get_loc("discount") + 1, "decay", table["discount"].map(decay))
+        if "better" in table:
+            table["eps"] = [float(theory.eps(d, float(n))) for d, n in zip(table["discount"], table["n"])]
+        return table
 
 
 @dataclass
 class SweepResult:
-    """nDCG values of a sweep: ``values[n]`` has shape (replicates, rankers, discounts).
+    """nDCG values of a sweep: ``values[n]`` has shape (replicates, *axes) with the axes of
+    :meth:`Sweep.axes` (rankers, discounts, and for a cut-off sweep the rules).
 
     Attributes
     ----------
@@ -284,107 +261,65 @@ class SweepResult:
     values: dict[int, np.ndarray]
     computed_chunks: int = 0
     reused_chunks: int = 0
-    tie_tol: float = field(default=TIE_TOLERANCE)
 
-    def ndcg(self, ranker: str, discount: str, n: int) -> np.ndarray:
-        """The nDCG of one ranker under one discount in every replicate at list length n."""
-        s = self.sweep
-        return self.values[n][:, s.rankers.index(str(parse_ranker(ranker))),
-                              s.discounts.index(str(parse_discount(discount)))]
+    def ndcg(self, ranker: str, discount: str, n: int, **more: str) -> np.ndarray:
+        """The nDCG of one ranker under one discount in every replicate at list length n.
 
-    def ranker_rows(self) -> list[dict[str, Any]]:
-        """One row per (discount, ranker, n): mean nDCG with a 95% t-interval, and its sd.
-
-        Columns: model, discount, decay, ranker, n, replicates, mean, sd, ci_low, ci_high.
+        A cut-off sweep also needs the rule, e.g. ``rule="fixed(k=10)"``.
         """
-        s = self.sweep
-        rows = []
-        for j, d in enumerate(s.discounts):
-            decay = parse_discount(d).decay
-            for i, r in enumerate(s.rankers):
-                for n in s.ns:
-                    v = self.values[n][:, i, j]
-                    mean, sd, half = _mean_interval(v)
-                    rows.append(dict(model=s.model, discount=d, decay=decay, ranker=r, n=n, replicates=v.size,
-                                     mean=mean, sd=sd, ci_low=mean - half, ci_high=mean + half))
-        return rows
+        extra = [name for name in self.sweep.axes() if name not in ("ranker", "discount")]
+        if sorted(more) != sorted(extra):
+            raise TypeError(f"ndcg() of this sweep needs the keyword argument(s) {extra}, got {sorted(more)}")
+        wanted = {"ranker": ranker, "discount": discount, **more}
+        index = []
+        for axis, labels in self.sweep.axes().items():
+            label = self.sweep.canonical(axis, wanted[axis])
+            if label not in labels:
+                raise ValueError(f"{axis} {label!r} is not in this sweep, whose {axis}s are {list(labels)}")
+            index.append(labels.index(label))
+        return self.values[n][(slice(None), *index)]
 
-    def pair_rows(self) -> list[dict[str, Any]]:
+    def ranker_table(self) -> pd.DataFrame:
+        """One row per (discount, ranker, n): mean nDCG with its 95% t-interval, and its sd.
+
+        Columns: model, discount, decay, ranker, n, replicates, mean, sd, ci_low, ci_high
+        (a cut-off sweep adds the rule first and k after n).
+        """
+        return self.sweep.annotate(self._table(lambda v: mean_interval(v), self.sweep.axes()))
+
+    def pair_table(self, tie_tolerance: float = TIE_TOLERANCE) -> pd.DataFrame:
         """One row per (discount, pair, n): the paired gap better - worse on the same data sets.
 
-        Columns: model, discount, decay, better, worse, n, replicates, mean_gap, sd_gap,
-        gap_ci_low, gap_ci_high (95% t-interval), p_better (share of data sets where the
-        better ranker scores strictly higher, by more than ``tie_tol``) with its Wilson 95%
-        interval p_better_low, p_better_high; p_tie (equal within ``tie_tol``), p_worse;
-        std_gap = mean_gap / sd_gap (NaN when sd_gap = 0); eps = eps_D(n).
+        Columns: model, discount, decay, better, worse, n, replicates, and those of
+        :func:`~ndcg_research.studies.summaries.paired_comparison`: mean_gap, sd_gap,
+        gap_ci_low, gap_ci_high, p_better, p_better_low, p_better_high, p_tie, p_worse,
+        std_gap (NaN: undefined, every gap is 0); eps = eps_D(n).
         """
         s = self.sweep
-        rows = []
-        for j, d in enumerate(s.discounts):
-            discount = parse_discount(d)
-            for better, worse in s.pairs:
-                i, k = s.rankers.index(better), s.rankers.index(worse)
-                for n in s.ns:
-                    gap = self.values[n][:, i, j] - self.values[n][:, k, j]
-                    R = gap.size
-                    mean, sd, half = _mean_interval(gap)
-                    wins = int(np.count_nonzero(gap > self.tie_tol))
-                    losses = int(np.count_nonzero(gap < -self.tie_tol))
-                    low, high = wilson_interval(wins, R)
-                    rows.append(dict(
-                        model=s.model, discount=d, decay=discount.decay, better=better, worse=worse, n=n,
-                        replicates=R, mean_gap=mean, sd_gap=sd, gap_ci_low=mean - half, gap_ci_high=mean + half,
-                        p_better=wins / R, p_better_low=low, p_better_high=high, p_tie=(R - wins - losses) / R,
-                        p_worse=losses / R, std_gap=mean / sd if sd > 0 else math.nan,
-                        eps=float(theory.eps(discount, float(n))),
-                    ))
-        return rows
+        better = [s.rankers.index(b) for b, _ in s.pairs]
+        worse = [s.rankers.index(w) for _, w in s.pairs]
+        axes = {"pair": s.pairs, **{k: v for k, v in s.axes().items() if k != "ranker"}}
+        table = self._table(lambda v: paired_comparison(v[:, better], v[:, worse], tie_tolerance=tie_tolerance), axes)
+        position = table.columns.get_loc("pair")
+        pairs = table.pop("pair")
+        table.insert(position, "worse", [w for _, w in pairs])
+        table.insert(position, "better", [b for b, _ in pairs])
+        return self.sweep.annotate(table)
 
-
-def _mean_interval(v: np.ndarray) -> tuple[float, float, float]:
-    """Mean, sd (ddof 1) and the half-width of the 95% t-interval of the mean (NaN for one value)."""
-    mean = float(v.mean())
-    if v.size < 2:
-        return mean, math.nan, math.nan
-    sd = float(v.std(ddof=1))
-    return mean, sd, float(stats.t.ppf(0.975, v.size - 1) * sd / math.sqrt(v.size))
-
-
-@functools.cache
-def _code_fingerprint() -> str:
-    """Hash of the source of the modules that compute a replicate.
-
-    Part of the cache key, so that chunks cached by other code (an edited kernel,
-    a changed simulation) are recomputed rather than reused without notice.
-    """
-    digest = hashlib.sha256()
-    for module in (simulate, kernels, ranking, discounts, gains):
-        digest.update(Path(module.__file__).read_bytes())
-    return digest.hexdigest()[:16]
-
-
-def wilson_interval(successes: int, trials: int, z: float = 1.959963984540054) -> tuple[float, float]:
-    r"""Wilson score interval for a binomial proportion (95% by default).
-
-    .. math:: \frac{\hat p + z^2/2m \pm z \sqrt{\hat p(1-\hat p)/m + z^2/4m^2}}{1 + z^2/m}
-
-    Examples
-    --------
-    >>> [round(x, 4) for x in wilson_interval(10, 10)]
-    [0.7225, 1.0]
-    """
-    for name, value in (("successes", successes), ("trials", trials)):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-            raise TypeError(f"{name} must be an integer count, got {value!r}")
-    if trials < 1 or not 0 <= successes <= trials:
-        raise ValueError(f"need 0 <= successes <= trials and trials >= 1, got {successes!r} of {trials!r}")
-    p = successes / trials
-    denom = 1 + z * z / trials
-    centre = (p + z * z / (2 * trials)) / denom
-    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    low = 0.0 if successes == 0 else max(0.0, centre - half)
-    high = 1.0 if successes == trials else min(1.0, centre + half)
-    return min(low, p), max(high, p)  # guard against rounding at the ends
+    def _table(self, summarize: Any, axes: dict[str, Sequence[Any]]) -> pd.DataFrame:
+        """Summaries of every n (arrays over ``axes``) as one table in the sweep's row order."""
+        ns = self.sweep.ns
+        summaries = [summarize(self.values[n]) for n in ns]
+        order = [("pair" if a == "ranker" and "pair" in axes else a) for a in self.sweep.table_axes()]
+        names = [*axes, "n"]
+        permutation = [names.index(a) for a in (*order, "n")]
+        columns: dict[str, Any] = {
+            "replicates": np.broadcast_to(np.array([self.values[n].shape[0] for n in ns]),
+                                          tuple(len(axes[a]) for a in order) + (len(ns),)),
+        }
+        for name in summaries[0]:
+            columns[name] = np.stack([s[name] for s in summaries], axis=-1).transpose(permutation)
+        return grid_table({**{a: list(axes[a]) for a in order}, "n": list(ns)}, columns)
 
 
 def run_sweep(
@@ -396,7 +331,7 @@ def run_sweep(
     progress: bool | None = None,
     chunk_items: int = CHUNK_ITEMS,
 ) -> SweepResult:
-    """Compute (or load from the cache) every chunk of a sweep.
+    """Compute (or load from the cache) every chunk of a sweep (a :class:`Sweep` or a cut-off sweep).
 
     Parameters
     ----------
@@ -407,7 +342,8 @@ def run_sweep(
         joblib backend, e.g. ``"loky"`` (default for n_jobs != 1) or ``"dask"``
         (needs a running ``dask.distributed.Client``).
     cache_dir : path, optional
-        Folder of finished chunks; ``None`` disables caching.
+        Folder of finished chunks (in a sub-folder named by :meth:`Sweep.key`); ``None``
+        disables caching.
     progress : bool, optional
         Show a tqdm bar; default: only when stderr is a terminal.
     chunk_items : int
@@ -427,176 +363,99 @@ def run_sweep(
     """
     if not isinstance(sweep, Sweep):
         raise TypeError(f"sweep must be a Sweep (see Sweep.build), got {type(sweep).__name__}")
-    if isinstance(n_jobs, bool) or not isinstance(n_jobs, int) or n_jobs == 0:
-        raise ValueError(f"n_jobs must be a non-zero integer, got {n_jobs!r}")
-    chunk_items = _positive_int(chunk_items, "chunk_items")
-    chunks = sweep.chunks(chunk_items)
-    folder = None
-    if cache_dir is not None:
-        folder = Path(cache_dir) / sweep.key()
-        folder.mkdir(parents=True, exist_ok=True)
-        description = folder / "sweep.json"
-        if not description.exists():
-            spec = {k: getattr(sweep, k) for k in ("model", "rankers", "discounts", "gain", "seed")}
-            description.write_text(json.dumps({**spec, "simulation_version": SIMULATION_VERSION}, indent=1))
-    done: dict[tuple[int, int, int], np.ndarray] = {}
-    todo = []
-    for chunk in chunks:
-        path = None if folder is None else _chunk_path(folder, *chunk)
-        if path is not None and path.exists():
-            done[chunk] = np.load(path)
-        else:
-            todo.append(chunk)
-    reused = len(done)
-
-    from tqdm import tqdm
-
-    show = sys.stderr.isatty() if progress is None else bool(progress)
-    total = sum(sweep.replicates)
-    with tqdm(total=total, initial=sum(stop - start for _, start, stop in done), disable=not show,
-              desc=f"{sweep.model}", unit="rep", leave=False) as bar:
-        for chunk, values in _execute(sweep, todo, n_jobs, backend):
-            if folder is not None:
-                _save_atomically(_chunk_path(folder, *chunk), values)
-            done[chunk] = values
-            bar.update(chunk[2] - chunk[1])
-    values = {n: np.concatenate([done[c] for c in chunks if c[0] == n]) for n in sweep.ns}
-    return SweepResult(sweep, values, computed_chunks=len(todo), reused_chunks=reused)
-
-
-def _execute(sweep: Sweep, todo: list[tuple[int, int, int]], n_jobs: int,
-             backend: str | None) -> Iterator[tuple[tuple[int, int, int], np.ndarray]]:
-    """Yield (chunk, values) as chunks finish, in this process or through joblib."""
-    args = (sweep.model, sweep.rankers, sweep.discounts, sweep.gain, sweep.seed)
-    if n_jobs == 1 and backend is None:
-        for chunk in todo:
-            yield chunk, _compute_chunk(*args, *chunk)
-        return
-    import joblib
-
-    config = joblib.parallel_config(backend=backend) if backend is not None else contextlib.nullcontext()
-    with config:
-        parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered")
-        yield from parallel(joblib.delayed(_chunk_task)(args, chunk) for chunk in todo)
-
-
-def _chunk_task(args: tuple[Any, ...], chunk: tuple[int, int, int]) -> tuple[tuple[int, int, int], np.ndarray]:
-    return chunk, _compute_chunk(*args, *chunk)
-
-
-# --------------------------------------------------------------------------- CSV
-
-
-def write_csv(rows: Sequence[Mapping[str, Any]], path: str | os.PathLike[str]) -> Path:
-    """Write rows (dicts with the same keys) as CSV; floats with 10 significant digits.
-
-    Examples
-    --------
-    >>> import tempfile, os
-    >>> p = write_csv([{"n": 10, "mean": 1 / 3}], os.path.join(tempfile.mkdtemp(), "t.csv"))
-    >>> p.read_text().splitlines()
-    ['n,mean', '10,0.3333333333']
-    """
-    if not rows:
-        raise ValueError("rows must not be empty")
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    keys = list(rows[0])
-    with open(path, "w", newline="") as handle:
-        writer = csv.DictWriter(handle, fieldnames=keys)
-        writer.writeheader()
-        for row in rows:
-            writer.writerow({k: f"{v:.10g}" if isinstance(v, float) else v for k, v in row.items()})
-    return path
-
-
-def read_csv(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
-    """Read a table written by :func:`write_csv`, turning numeric fields back into int or float.
-
-    Examples
-    --------
-    >>> import tempfile, os
-    >>> p = write_csv([{"ranker": "bayes", "n": 10, "mean": 1 / 3}], os.path.join(tempfile.mkdtemp(), "t.csv"))
-    >>> read_csv(p)
-    [{'ranker': 'bayes', 'n': 10, 'mean': 0.3333333333}]
-    """
-    def convert(text: str) -> Any:
-        for kind in (int, float):
-            try:
-                return kind(text)
-            except ValueError:
-                pass
-        return text
-
-    with open(path, newline="") as handle:
-        return [{k: convert(v) for k, v in row.items()} for row in csv.DictReader(handle)]
+    cache = None if cache_dir is None else Path(cache_dir) / sweep.key()
+    description = {f.name: getattr(sweep, f.name) for f in fields(sweep) if f.name not in ("ns", "replicates", "pairs")}
+    run = run_chunks(sweep.compute_chunk, sweep.chunks(chunk_items), n_jobs=n_jobs, backend=backend, cache=cache,
+                     description={**description, "kind": type(sweep).__name__}, progress=progress,
+                     label=sweep.model)
+    return SweepResult(sweep, run.values, computed_chunks=run.computed, reused_chunks=run.reused)
 
 
 # --------------------------------------------------------------------------- theory vs simulation
 
 
-def compare_with_theory(ranker_rows: Sequence[Mapping[str, Any]],
-                        theory_rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
-    """Join simulated means with :func:`ndcg_research.studies.theory.theory_rows` on (discount, ranker, n).
+def compare_with_theory(ranker_table: pd.DataFrame, theory_table: pd.DataFrame) -> pd.DataFrame:
+    """Join simulated means with :func:`ndcg_research.studies.theory.theory_table` on (discount, ranker, n).
 
     For slowly varying discounts the compared quantity is ``1 - nDCG`` (what
     ``eps_D(n) c_f`` predicts); otherwise nDCG itself. Relative errors are
-    ``(theory - simulation) / simulation`` of that quantity.
+    ``(theory - simulation) / simulation`` of that quantity (NaN where undefined).
 
     Returns
     -------
-    list of dict
+    pandas.DataFrame
         Columns: model, discount, decay, ranker, n, replicates, quantity ("1 - nDCG" or
         "nDCG"), simulated, ci_half, first_order, finite_n, limit, rel_err_first_order,
         rel_err_finite_n, finite_n_in_ci (the finite-n theory inside the 95% interval).
+
+    Examples
+    --------
+    >>> s = Sweep.build("probit", ns=[100], replicates=5, seed=0, rankers=["bayes"], discounts=["log2"], pairs=[])
+    >>> th = theory.theory_table("probit", ["bayes"], ["log2"], [100])
+    >>> compare_with_theory(run_sweep(s).ranker_table(), th)[["quantity", "n"]].values.tolist()
+    [['1 - nDCG', 100]]
     """
-    theory_index = {(t["discount"], t["ranker"], t["n"]): t for t in theory_rows}
-    out = []
-    for row in ranker_rows:
-        t = theory_index.get((row["discount"], row["ranker"], row["n"]))
-        if t is None:
-            continue
-        slow = row["decay"] == "slowly varying"
-        flip = (lambda v: 1 - v) if slow else (lambda v: v)
-        simulated = flip(row["mean"])
-        half = (row["ci_high"] - row["ci_low"]) / 2
+    keys = ["discount", "ranker", "n"]
+    merged = ranker_table.merge(theory_table[[*keys, "limit", "first_order", "eps", "c", "finite_n"]], on=keys,
+                                how="inner", validate="one_to_one")
+    slow = merged["decay"] == "slowly varying"
 
-        def rel(value: float) -> float:
-            if math.isnan(value) or simulated == 0:
-                return math.nan
-            return (value - simulated) / simulated
+    def flip(values: pd.Series) -> pd.Series:
+        return values.where(~slow, 1 - values)
 
-        first = t["first_order"] if not slow else t["eps"] * t["c"]
-        finite = flip(t["finite_n"])
-        out.append(dict(
-            model=row["model"], discount=row["discount"], decay=row["decay"], ranker=row["ranker"], n=row["n"],
-            replicates=row["replicates"], quantity="1 - nDCG" if slow else "nDCG", simulated=simulated,
-            ci_half=half, first_order=first, finite_n=finite, limit=flip(t["limit"]),
-            rel_err_first_order=rel(first), rel_err_finite_n=rel(finite),
-            finite_n_in_ci=bool(abs(t["finite_n"] - row["mean"]) <= half) if not math.isnan(half) else False,
-        ))
+    simulated = flip(merged["mean"])
+    half = (merged["ci_high"] - merged["ci_low"]) / 2
+    first = merged["first_order"].where(~slow, merged["eps"] * merged["c"])
+    finite = flip(merged["finite_n"])
+
+    def relative(value: pd.Series) -> pd.Series:
+        return ((value - simulated) / simulated).where(simulated != 0)
+
+    out = merged[["model", "discount", "decay", "ranker", "n", "replicates"]].copy()
+    out["quantity"] = np.where(slow, "1 - nDCG", "nDCG")
+    out["simulated"] = simulated
+    out["ci_half"] = half
+    out["first_order"] = first
+    out["finite_n"] = finite
+    out["limit"] = flip(merged["limit"])
+    out["rel_err_first_order"] = relative(first)
+    out["rel_err_finite_n"] = relative(finite)
+    out["finite_n_in_ci"] = ((merged["finite_n"] - merged["mean"]).abs() <= half) & half.notna()
     return out
 
 
-def compare_pairs_with_theory(pair_rows: Sequence[Mapping[str, Any]],
-                              theory_rows: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+def compare_pairs_with_theory(pair_table: pd.DataFrame, theory_table: pd.DataFrame) -> pd.DataFrame:
     """Mean gaps next to their theory: finite-n ``E nDCG(better) - E nDCG(worse)`` and, for slowly
-    varying discounts, ``eps_D(n) (c_worse - c_better)``; plus the gap rescaled by ``eps_D(n)``."""
-    theory_index = {(t["discount"], t["ranker"], t["n"]): t for t in theory_rows}
-    out = []
-    for row in pair_rows:
-        b = theory_index.get((row["discount"], row["better"], row["n"]))
-        w = theory_index.get((row["discount"], row["worse"], row["n"]))
-        if b is None or w is None:
-            continue
-        slow = row["decay"] == "slowly varying"
-        eps_n = row["eps"]
-        out.append(dict(
-            model=row["model"], discount=row["discount"], decay=row["decay"], better=row["better"],
-            worse=row["worse"], n=row["n"], mean_gap=row["mean_gap"], gap_ci_half=(row["gap_ci_high"] - row["gap_ci_low"]) / 2,
-            finite_n_gap=b["finite_n"] - w["finite_n"],
-            first_order_gap=eps_n * (w["c"] - b["c"]) if slow else math.nan,
-            gap_over_eps=row["mean_gap"] / eps_n if slow else math.nan,
-            c_difference=w["c"] - b["c"] if slow else math.nan,
-        ))
+    varying discounts, ``eps_D(n) (c_worse - c_better)``; plus the gap rescaled by ``eps_D(n)``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns: model, discount, decay, better, worse, n, mean_gap, gap_ci_half,
+        finite_n_gap, first_order_gap, gap_over_eps, c_difference (the last three NaN
+        unless the discount is slowly varying).
+
+    Examples
+    --------
+    >>> s = Sweep.build("probit", ns=[100], replicates=5, seed=0, rankers=["bayes", "random"], discounts=["log2"],
+    ...                 pairs=[("bayes", "random")])
+    >>> th = theory.theory_table("probit", ["bayes", "random"], ["log2"], [100])
+    >>> gaps = compare_pairs_with_theory(run_sweep(s).pair_table(), th)
+    >>> bool(gaps["c_difference"].iloc[0] > 0)
+    True
+    """
+    def side(name: str) -> pd.DataFrame:
+        return theory_table[["discount", "ranker", "n", "finite_n", "c"]].rename(
+            columns={"ranker": name, "finite_n": f"finite_{name}", "c": f"c_{name}"})
+
+    merged = (pair_table.merge(side("better"), on=["discount", "better", "n"], how="inner")
+              .merge(side("worse"), on=["discount", "worse", "n"], how="inner"))
+    slow = merged["decay"] == "slowly varying"
+    c_difference = (merged["c_worse"] - merged["c_better"]).where(slow)
+    out = merged[["model", "discount", "decay", "better", "worse", "n", "mean_gap"]].copy()
+    out["gap_ci_half"] = (merged["gap_ci_high"] - merged["gap_ci_low"]) / 2
+    out["finite_n_gap"] = merged["finite_better"] - merged["finite_worse"]
+    out["first_order_gap"] = merged["eps"] * c_difference
+    out["gap_over_eps"] = (merged["mean_gap"] / merged["eps"]).where(slow)
+    out["c_difference"] = c_difference
     return out

@@ -51,7 +51,7 @@ Summable D (``power(beta > 1)``, ``geometric``)
 smooth profiles) for any discount and any n: the ratio of expected DCG to
 expected ideal DCG, without the first-order expansion.
 
-This module imports numpy and scipy only.
+This module imports numpy, scipy and pandas (for :func:`theory_table`).
 """
 
 from __future__ import annotations
@@ -62,11 +62,13 @@ import functools
 from dataclasses import dataclass, field
 
 import numpy as np
+import pandas as pd
 from scipy import integrate, stats
 from scipy.special import ndtr, ndtri
 
 from ..core.discounts import Discount, parse_discount
 from ..core.gains import Gain, parse_gain
+from ..core.validation import check_integer
 from .simulate import Model, Ranker, parse_model, parse_ranker
 
 __all__ = [
@@ -83,7 +85,7 @@ __all__ = [
     "zipf_approximation",
     "finite_n_ndcg",
     "prediction",
-    "theory_rows",
+    "theory_table",
 ]
 
 EULER_GAMMA = 0.5772156649015329
@@ -127,7 +129,7 @@ def eps(discount: str | Discount, n: float | np.ndarray) -> float | np.ndarray:
     >>> eps("power(beta=0.5)", 10.0), eps("none", 10.0)
     (0.5, 0.0)
     """
-    d = _builtin(discount)
+    d = parse_discount(discount, builtin_only=True)
     r = np.asarray(n, dtype=np.float64)
     if np.any(~np.isfinite(r)) or np.any(r < 1):
         raise ValueError(f"n must be finite and >= 1, got {n!r}")
@@ -172,13 +174,6 @@ def eps_numeric(discount: str | Discount | Callable[[np.ndarray], np.ndarray], n
     up, down = np.log(hi), np.log(lo)
     out = -(up - down) / (2 * h)
     return float(out) if np.ndim(n) == 0 else out
-
-
-def _builtin(discount: str | Discount) -> Discount:
-    d = parse_discount(discount)
-    if not isinstance(d, Discount):
-        raise TypeError(f"discount must be a built-in discount spec, got {discount!r}")
-    return d
 
 
 # --------------------------------------------------------------------------- gain profiles
@@ -270,13 +265,6 @@ def _unit_gain(model: Model, gain: Gain) -> Callable[[np.ndarray], np.ndarray]:
     return lambda eta: stats.binom.pmf(k, model.grades, np.asarray(eta, dtype=np.float64)[..., None]) @ level_gain
 
 
-def _builtin_gain(gain: str | Gain) -> Gain:
-    g = parse_gain(gain)
-    if not isinstance(g, Gain):
-        raise TypeError(f"gain must be a built-in gain spec, got {gain!r}")
-    return g
-
-
 def mean_gain(model: str | Model, gain: str | Gain = "linear") -> float:
     """``p = E gain(y)``, by quadrature over x (closed form ``G (lo + hi) / 2`` for linear gain).
 
@@ -287,7 +275,7 @@ def mean_gain(model: str | Model, gain: str | Gain = "linear") -> float:
     >>> round(mean_gain("probit(grades=3)", "exp2"), 6)
     2.75
     """
-    model, gain = parse_model(model), _builtin_gain(gain)
+    model, gain = parse_model(model), parse_gain(gain, builtin_only=True)
     h = _unit_gain(model, gain)
     return float(_HERMITE_WEIGHTS @ h(model.eta(_HERMITE_NODES)))
 
@@ -310,7 +298,7 @@ def gain_profile(model: str | Model, ranker: str | Ranker, gain: str | Gain = "l
     >>> g(np.array([0.25, 0.5])).round(6).tolist()  # eta(X) is uniform on [0, 1]: g(t) = 1 - t
     [0.75, 0.5]
     """
-    model, ranker, gain = parse_model(model), parse_ranker(ranker), _builtin_gain(gain)
+    model, ranker, gain = parse_model(model), parse_ranker(ranker), parse_gain(gain, builtin_only=True)
     return _gain_profile(model, ranker, gain, method)
 
 
@@ -368,7 +356,7 @@ def ideal_profile(model: str | Model, gain: str | Gain = "linear") -> Profile:
     >>> g.edges.tolist(), g.values.tolist()
     ([0.0, 0.35, 1.0], [1.0, 0.0])
     """
-    return _ideal_profile(parse_model(model), _builtin_gain(gain))
+    return _ideal_profile(parse_model(model), parse_gain(gain, builtin_only=True))
 
 
 @functools.lru_cache(maxsize=64)
@@ -463,12 +451,11 @@ def finite_n_ndcg(model: str | Model, ranker: str | Ranker, discount: str | Disc
     >>> round(finite_n_ndcg("probit", "bayes", "none", 1000), 12)
     1.0
     """
-    model, d = parse_model(model), _builtin(discount)
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
-        raise ValueError(f"n must be a positive integer, got {n!r}")
+    model, d = parse_model(model), parse_discount(discount, builtin_only=True)
+    n = check_integer(n, "n")
     D = d(np.arange(1, n + 1, dtype=np.float64))
-    num = gain_profile(model, ranker, gain).cell_means(int(n)) @ D
-    return float(num / (ideal_profile(model, gain).cell_means(int(n)) @ D))
+    num = gain_profile(model, ranker, gain).cell_means(n) @ D
+    return float(num / (ideal_profile(model, gain).cell_means(n) @ D))
 
 
 def prediction(model: str | Model, ranker: str | Ranker, discount: str | Discount, n: int,
@@ -490,7 +477,7 @@ def prediction(model: str | Model, ranker: str | Ranker, discount: str | Discoun
     >>> p["regime"], round(p["limit"], 4)
     ('regularly varying', 0.7071)
     """
-    model, ranker, d = parse_model(model), parse_ranker(ranker), _builtin(discount)
+    model, ranker, d = parse_model(model), parse_ranker(ranker), parse_discount(discount, builtin_only=True)
     regime = d.decay
     out: dict[str, float | str] = {"regime": regime, "eps": eps(d, float(n)), "c": math.nan}
     if regime == "slowly varying":
@@ -509,26 +496,26 @@ def prediction(model: str | Model, ranker: str | Ranker, discount: str | Discoun
     return out
 
 
-def theory_rows(model: str | Model, rankers: Sequence[str | Ranker], discounts: Sequence[str | Discount],
-                ns: Sequence[int], gain: str | Gain = "linear") -> list[dict[str, float | str | int]]:
+def theory_table(model: str | Model, rankers: Sequence[str | Ranker], discounts: Sequence[str | Discount],
+                 ns: Sequence[int], gain: str | Gain = "linear") -> pd.DataFrame:
     """:func:`prediction` for every (discount, ranker, n), sharing the work across discounts and rankers.
 
     Returns
     -------
-    list of dict
-        One row per (discount, ranker, n) with keys model, discount, decay, ranker, n,
-        limit, first_order, eps, c and finite_n (see :func:`prediction`).
+    pandas.DataFrame
+        One row per (discount, ranker, n), in that order, with columns model, discount,
+        decay, ranker, n, limit, first_order, eps, c and finite_n (see :func:`prediction`).
 
     Examples
     --------
-    >>> rows = theory_rows("probit", ["bayes", "random"], ["log2", "none"], [100, 1000])
-    >>> len(rows), sorted(rows[0])[:4]
-    (8, ['c', 'decay', 'discount', 'eps'])
+    >>> table = theory_table("probit", ["bayes", "random"], ["log2", "none"], [100, 1000])
+    >>> len(table), list(table.columns[:5])
+    (8, ['model', 'discount', 'decay', 'ranker', 'n'])
     """
     model = parse_model(model)
     rankers = [parse_ranker(r) for r in rankers]
-    discounts = [_builtin(d) for d in discounts]
-    ns = sorted({int(n) for n in ns})
+    discounts = [parse_discount(d, builtin_only=True) for d in discounts]
+    ns = sorted({check_integer(n, "every n") for n in ns})
     star = ideal_profile(model, gain)
     profiles = {r: gain_profile(model, r, gain) for r in rankers}
     finite: dict[tuple[Discount, Ranker, int], float] = {}
@@ -554,4 +541,4 @@ def theory_rows(model: str | Model, rankers: Sequence[str | Ranker], discounts: 
                 rows.append(dict(model=str(model), discount=str(d), decay=p["regime"], ranker=str(r), n=n,
                                  limit=p["limit"], first_order=p["first_order"], eps=p["eps"], c=p["c"],
                                  finite_n=finite[d, r, n]))
-    return rows
+    return pd.DataFrame(rows)

@@ -3,12 +3,18 @@
 from __future__ import annotations
 
 import math
+import shutil
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
+from scipy import stats
 
-from ndcg_research.studies import sweeps as ex
+from ndcg_research.studies import replicates
 from ndcg_research.studies import simulate as sim
+from ndcg_research.studies import sweeps as ex
+from ndcg_research.studies import theory as th
 
 SMALL = dict(ns=[30, 300, 3000], replicates=[40, 20, 6], seed=2013,
              rankers=["bayes", "noisy(sigma=1)", "coarse(bins=3)", "random"],
@@ -30,17 +36,15 @@ def _same(a, b):
     assert a.sweep.ns == b.sweep.ns
     for n in a.sweep.ns:
         np.testing.assert_array_equal(a.values[n], b.values[n])
-    assert a.ranker_rows() == b.ranker_rows()
-    pa, pb = a.pair_rows(), b.pair_rows()
-    assert [{k: v for k, v in r.items() if k != "std_gap"} for r in pa] == \
-           [{k: v for k, v in r.items() if k != "std_gap"} for r in pb]
+    pd.testing.assert_frame_equal(a.ranker_table(), b.ranker_table(), check_exact=True)
+    pd.testing.assert_frame_equal(a.pair_table(), b.pair_table(), check_exact=True)
 
 
 def test_values_are_those_of_the_replicates(sweep, reference):
     # Each row of values[n] is replicate_ndcg of that replicate: nothing depends on the sweep machinery.
     for n in sweep.ns:
         for r in (0, sweep.replicates[sweep.ns.index(n)] - 1):
-            direct = sim.replicate_ndcg(sweep.model, sweep.rankers, sweep.discounts, n, entropy=sweep.seed, replicate=r)
+            direct = sim.replicate_ndcg(sweep.model, sweep.rankers, sweep.discounts, n, seed=sweep.seed, replicate=r)
             np.testing.assert_array_equal(reference.values[n][r], direct)
 
 
@@ -77,20 +81,20 @@ def test_cache_reuses_finished_points(sweep, reference, tmp_path):
 
 
 def test_interrupted_run_resumes_without_recomputing(sweep, reference, tmp_path, monkeypatch):
-    real = ex._compute_chunk
+    real = ex.Sweep.compute_chunk
     calls = []
 
-    def dies_after_three(*args):
+    def dies_after_three(self, chunk):
         if len(calls) == 3:
             raise KeyboardInterrupt("simulated interruption")
-        calls.append(args[-3:])
-        return real(*args)
+        calls.append(chunk)
+        return real(self, chunk)
 
-    monkeypatch.setattr(ex, "_compute_chunk", dies_after_three)
+    monkeypatch.setattr(ex.Sweep, "compute_chunk", dies_after_three)
     with pytest.raises(KeyboardInterrupt):
         ex.run_sweep(sweep, cache_dir=tmp_path, chunk_items=1000)
     assert len(calls) == 3
-    monkeypatch.setattr(ex, "_compute_chunk", real)
+    monkeypatch.setattr(ex.Sweep, "compute_chunk", real)
     total = len(sweep.chunks(1000))
     resumed = ex.run_sweep(sweep, cache_dir=tmp_path, chunk_items=1000)
     assert (resumed.reused_chunks, resumed.computed_chunks) == (3, total - 3)
@@ -105,44 +109,43 @@ def test_changed_configuration_does_not_reuse_cache(sweep, tmp_path):
     assert ex.run_sweep(other, cache_dir=tmp_path).reused_chunks == 0
 
 
-def test_pair_rows_by_hand():
+def test_tables_by_hand():
     s = ex.Sweep.build("probit", ns=[10], replicates=5, seed=0, rankers=["bayes", "random"],
                        discounts=["log2", "none"], pairs=[("bayes", "random")])
     values = np.zeros((5, 2, 2))
     values[:, 0, 0] = [0.9, 0.8, 0.7, 0.6, 0.5]
     values[:, 1, 0] = [0.8, 0.8, 0.8, 0.5, 0.4]   # gaps 0.1, 0, -0.1, 0.1, 0.1
     values[:, :, 1] = 1.0
-    rows = ex.SweepResult(s, {10: values}).pair_rows()
-    log2, none = rows
+    values[3, 1, 1] = 1.0 - 2e-16                 # a rounding gap under `none`: a tie, not a measured gap
+    result = ex.SweepResult(s, {10: values})
+    log2, none = result.pair_table().to_dict("records")
+    assert (log2["discount"], log2["better"], log2["worse"], log2["n"], log2["replicates"]) == \
+        ("log2", "bayes", "random", 10, 5)
     assert log2["mean_gap"] == pytest.approx(0.04)
     assert log2["sd_gap"] == pytest.approx(math.sqrt(((0.06**2) * 3 + 0.04**2 + 0.14**2) / 4))
     assert (log2["p_better"], log2["p_tie"], log2["p_worse"]) == pytest.approx((0.6, 0.2, 0.2))
-    assert (log2["p_better_low"], log2["p_better_high"]) == pytest.approx(ex.wilson_interval(3, 5))
+    wilson = stats.binomtest(3, 5).proportion_ci(0.95, method="wilson")
+    assert (log2["p_better_low"], log2["p_better_high"]) == pytest.approx((wilson.low, wilson.high))
     assert log2["std_gap"] == pytest.approx(log2["mean_gap"] / log2["sd_gap"])
-    assert none["p_tie"] == 1.0 and math.isnan(none["std_gap"])
-    ranker = ex.SweepResult(s, {10: values}).ranker_rows()[0]
-    assert ranker["mean"] == pytest.approx(0.7)
+    assert log2["eps"] == pytest.approx(10 / (11 * math.log(11)))
+    assert none["p_tie"] == 1.0 and none["mean_gap"] == 0.0 and none["sd_gap"] == 0.0 and math.isnan(none["std_gap"])
+    ranker = result.ranker_table().to_dict("records")
+    assert [(r["discount"], r["ranker"]) for r in ranker] == [("log2", "bayes"), ("log2", "random"),
+                                                             ("none", "bayes"), ("none", "random")]
+    assert ranker[0]["mean"] == pytest.approx(0.7) and ranker[0]["decay"] == "slowly varying"
     half = 2.776445105 * math.sqrt(0.025) / math.sqrt(5)  # t(0.975, 4) * sd / sqrt(5)
-    assert (ranker["ci_low"], ranker["ci_high"]) == pytest.approx((0.7 - half, 0.7 + half))
+    assert (ranker[0]["ci_low"], ranker[0]["ci_high"]) == pytest.approx((0.7 - half, 0.7 + half))
+    np.testing.assert_array_equal(result.ndcg("random", "log2", 10), values[:, 1, 0])
+    with pytest.raises(ValueError, match="ranker 'noisy\\(sigma=1\\)' is not in this sweep"):
+        result.ndcg("noisy(sigma=1)", "log2", 10)
 
 
-def test_wilson_interval_by_hand():
-    # 0 of 10: centre = (z^2/20) / (1 + z^2/10), half the same, so (0, 2 * centre).
-    z2 = 1.959963984540054**2
-    centre = (z2 / 20) / (1 + z2 / 10)
-    assert ex.wilson_interval(0, 10) == pytest.approx((0.0, 2 * centre))
-    low, high = ex.wilson_interval(50, 100)
-    assert (low + high) / 2 == pytest.approx(0.5) and high - low == pytest.approx(0.1923, abs=1e-4)
-    with pytest.raises(ValueError, match="successes <= trials"):
-        ex.wilson_interval(3, 2)
+def test_tables_keep_their_types_through_csv(reference, tmp_path):
+    from ndcg_research.studies.tables import read_table, write_table
 
-
-def test_csv_round_trip(reference, tmp_path):
-    rows = reference.pair_rows()
-    path = ex.write_csv(rows, tmp_path / "pairs.csv")
-    back = ex.read_csv(path)
-    assert len(back) == len(rows) and back[0]["better"] == rows[0]["better"] and back[0]["n"] == rows[0]["n"]
-    assert back[5]["mean_gap"] == pytest.approx(rows[5]["mean_gap"], rel=1e-9, abs=1e-15)
+    table = reference.pair_table()
+    back = read_table(write_table(table, tmp_path / "pairs.csv"))
+    pd.testing.assert_frame_equal(back, table, check_exact=False, rtol=1e-9, atol=1e-15)
 
 
 def test_progress_bar_can_be_forced(sweep, capsys):
@@ -157,8 +160,8 @@ def test_progress_bar_can_be_forced(sweep, capsys):
         (dict(ns=[10, 10], replicates=2, seed=0), "distinct list lengths"),
         (dict(ns=[10, 20], replicates=[2], seed=0), "one count per n"),
         (dict(ns=[10], replicates={20: 3}, seed=0), "no count for n"),
-        (dict(ns=[10], replicates=0, seed=0), "replicates must be a positive integer"),
-        (dict(ns=[10], replicates=2, seed=-1), "seed must be a non-negative integer"),
+        (dict(ns=[10], replicates=0, seed=0), "replicates must be an integer >= 1, got 0"),
+        (dict(ns=[10], replicates=2, seed=-1), "seed must be an integer >= 0, got -1"),
         (dict(ns=[10], replicates=2, seed=0, pairs=[("bayes", "oracle")]), "unknown ranker 'oracle'"),
         (dict(ns=[10], replicates=2, seed=0, rankers=["bayes"], pairs=[("bayes", "random")]), "not among rankers"),
     ],
@@ -169,18 +172,18 @@ def test_bad_sweeps_are_rejected(kwargs, match):
 
 
 def test_compare_with_theory_by_hand():
-    ranker = [
+    ranker = pd.DataFrame([
         dict(model="m", discount="log2", decay="slowly varying", ranker="bayes", n=100, replicates=10, mean=0.9,
              sd=0.01, ci_low=0.89, ci_high=0.91),
         dict(model="m", discount="power(beta=0.5)", decay="regularly varying", ranker="bayes", n=100, replicates=10,
              mean=0.8, sd=0.01, ci_low=0.79, ci_high=0.81),
-    ]
-    theory_rows = [
+    ])
+    theory = pd.DataFrame([
         dict(discount="log2", ranker="bayes", n=100, limit=1.0, first_order=0.92, eps=0.2, c=0.4, finite_n=0.905),
         dict(discount="power(beta=0.5)", ranker="bayes", n=100, limit=0.84, first_order=0.84, eps=0.5, c=math.nan,
              finite_n=0.85),
-    ]
-    slow, power = ex.compare_with_theory(ranker, theory_rows)
+    ])
+    slow, power = ex.compare_with_theory(ranker, theory).to_dict("records")
     # slowly varying: compare 1 - nDCG: simulated 0.1, first order eps*c = 0.08 (-20%), finite-n 0.095 (-5%)
     assert slow["quantity"] == "1 - nDCG" and slow["simulated"] == pytest.approx(0.1)
     assert slow["rel_err_first_order"] == pytest.approx(-0.2) and slow["rel_err_finite_n"] == pytest.approx(-0.05)
@@ -189,12 +192,52 @@ def test_compare_with_theory_by_hand():
     assert power["rel_err_first_order"] == pytest.approx(0.05) and not power["finite_n_in_ci"]
 
 
-def test_theory_rows_agree_with_prediction():
-    from ndcg_research.studies import theory as th
+def test_compare_pairs_with_theory_by_hand():
+    pair = pd.DataFrame([dict(model="m", discount="log2", decay="slowly varying", better="a", worse="b", n=100,
+                              mean_gap=0.03, gap_ci_low=0.02, gap_ci_high=0.04, eps=0.2)])
+    theory = pd.DataFrame([dict(discount="log2", ranker="a", n=100, finite_n=0.95, c=0.1),
+                           dict(discount="log2", ranker="b", n=100, finite_n=0.93, c=0.2)])
+    (row,) = ex.compare_pairs_with_theory(pair, theory).to_dict("records")
+    assert row["finite_n_gap"] == pytest.approx(0.02) and row["c_difference"] == pytest.approx(0.1)
+    assert row["first_order_gap"] == pytest.approx(0.02) and row["gap_over_eps"] == pytest.approx(0.15)
+    assert row["gap_ci_half"] == pytest.approx(0.01)
 
-    rows = th.theory_rows("probit(lo=0.1, hi=0.6)", ["bayes", "random"], ["log2", "zipf", "power(beta=0.5)"], [50, 500])
-    for r in rows:
+
+def test_theory_table_agrees_with_prediction():
+    table = th.theory_table("probit(lo=0.1, hi=0.6)", ["bayes", "random"], ["log2", "zipf", "power(beta=0.5)"], [50, 500])
+    assert len(table) == 12
+    for r in table.to_dict("records"):
         p = th.prediction("probit(lo=0.1, hi=0.6)", r["ranker"], r["discount"], r["n"])
         assert r["finite_n"] == pytest.approx(p["finite_n"], rel=1e-12)
         assert r["first_order"] == pytest.approx(p["first_order"], rel=1e-12)
         assert r["limit"] == pytest.approx(p["limit"], rel=1e-12)
+
+
+def _copy_package(tmp_path: Path) -> Path:
+    source = Path(ex.__file__).resolve().parent.parent
+    target = tmp_path / "ndcg_research"
+    shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__"))
+    return target
+
+
+def test_cache_key_ignores_documentation_but_not_code(tmp_path):
+    # The key hashes the code that computes a replicate, not its text: a docstring or comment edit keeps
+    # the cached chunks, a changed statement (anywhere the simulation imports) discards them.
+    package = _copy_package(tmp_path)
+    simulate = package / "studies" / "simulate.py"
+    kernels = package / "core" / "kernels.py"
+    name = "ndcg_research.studies.simulate"
+    original = replicates.code_fingerprint(name, package)
+    assert original == replicates.code_fingerprint(name)  # a copy hashes like the installed package
+
+    text = simulate.read_text()
+    edited = (text.replace('"""Draw ``n`` items:', '"""Draw ``n`` items (edited docstring):', 1)
+              .replace("# loop over relevance units, not items", "# an edited comment", 1) + "\n\n# end\n")
+    assert edited.count("edited") == 2
+    simulate.write_text(edited)
+    assert replicates.code_fingerprint(name, package) == original
+
+    text = kernels.read_text()
+    assert "_MAX_COUNTED_LEVEL = 32" in text
+    kernels.write_text(text.replace("_MAX_COUNTED_LEVEL = 32", "_MAX_COUNTED_LEVEL = 31", 1))
+    assert replicates.code_fingerprint(name, package) != original

@@ -1,0 +1,62 @@
+"""Tests of ndcg_research.studies.replicates: seeds, chunk plans, parallel map and chunk runs with a cache."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from ndcg_research.studies import replicates as rp
+
+
+def test_seed_sequence_is_numpys_with_checks():
+    s = rp.seed_sequence(7, 6003, 2)
+    assert s.entropy == 7 and s.spawn_key == (6003, 2)
+    assert np.random.default_rng(s).random() == np.random.default_rng(
+        np.random.SeedSequence(7, spawn_key=(6003, 2))).random()
+    with pytest.raises(ValueError, match="seed must be an integer >= 0, got -1"):
+        rp.seed_sequence(-1)
+    with pytest.raises(ValueError, match="spawn key element 1 must be an integer >= 0"):
+        rp.seed_sequence(1, 3, -2)
+    with pytest.raises(TypeError, match="seed must be an integer"):
+        rp.seed_sequence(1.5)
+
+
+def test_replicate_counts_forms():
+    assert rp.replicate_counts([30, 10], 5) == ((10, 30), (5, 5))
+    assert rp.replicate_counts([30, 10], [1, 2]) == ((10, 30), (2, 1))
+    assert rp.replicate_counts([30, 10], {10: 4, 30: 3}) == ((10, 30), (4, 3))
+
+
+def test_chunk_plan_covers_every_replicate_once_and_is_stable():
+    chunks = rp.plan_chunks([10, 1000], [25, 7], chunk_items=100)
+    for n, count in ((10, 25), (1000, 7)):
+        covered = [r for c in chunks if c.n == n for r in range(c.start, c.stop)]
+        assert covered == list(range(count))
+    assert all(c.stop - c.start <= max(1, 100 // c.n) for c in chunks)
+    # Adding replicates keeps the finished chunks (boundaries at multiples of the chunk size).
+    more = rp.plan_chunks([10, 1000], [35, 7], chunk_items=100)
+    assert set(chunks) - set(more) == {rp.Chunk(10, 20, 25)}
+
+
+def _square(chunk: rp.Chunk) -> np.ndarray:
+    return np.arange(chunk.start, chunk.stop, dtype=float) ** 2 + chunk.n
+
+
+def test_parallel_map_gives_every_result_whatever_the_workers():
+    items = list(range(10))
+    assert sorted(rp.parallel_map(abs, [-x for x in items], n_jobs=2)) == sorted((-x, x) for x in items)
+    with pytest.raises(ValueError, match="n_jobs must be a non-zero integer"):
+        list(rp.parallel_map(abs, [1], n_jobs=0))
+
+
+def test_run_chunks_joins_in_replicate_order_and_resumes_from_cache(tmp_path):
+    chunks = rp.plan_chunks([10, 20], [9, 4], chunk_items=40)
+    expected = {10: np.arange(9.0) ** 2 + 10, 20: np.arange(4.0) ** 2 + 20}
+    first = rp.run_chunks(_square, chunks, n_jobs=2, cache=tmp_path / "key", description={"what": "squares"})
+    assert (first.computed, first.reused) == (len(chunks), 0)
+    again = rp.run_chunks(_square, chunks, cache=tmp_path / "key")
+    assert (again.computed, again.reused) == (0, len(chunks))
+    for run in (first, again):
+        for n, values in expected.items():
+            np.testing.assert_array_equal(run.values[n], values)
+    assert (tmp_path / "key" / "description.json").is_file()
