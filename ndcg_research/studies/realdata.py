@@ -318,9 +318,7 @@ def ndcg_values(
     Returns
     -------
     numpy.ndarray, shape (systems, gains, discounts, ks, queries)
-        nDCG rounded to 12 decimals (so that equal values summed in different orders compare equal;
-        under ``"none"`` every value is exactly 1), NaN for a query whose list has ideal DCG 0 under
-        that gain (no relevant item).
+        nDCG, NaN for a query whose list has ideal DCG 0 under that gain (no relevant item).
 
     Examples
     --------
@@ -360,9 +358,7 @@ def ndcg_values(
             for j, d in enumerate(discount_fns):
                 for m, k in enumerate(ks):
                     out[i, g, j, m] = kernels.ranked_dcg(ranked, d, k) * inverse[j, m]
-    # Round away the last bits of the two sums (DCG and ideal DCG add the same gains in different
-    # orders), so that equal values compare equal: under "none" every value is exactly 1.
-    return np.round(out, 12)
+    return out
 
 
 # --------------------------------------------------------------------------- list length
