@@ -8,7 +8,9 @@ Each command first makes sure ``.venv`` exists (created with :mod:`venv` if
 missing) and holds the pinned dependencies (``requirements.txt``, plus
 ``requirements-test.txt`` for ``test``) and the package in editable mode. A stamp
 file in ``.venv`` records a hash of the requirement files and ``pyproject.toml``,
-so later runs skip the installation when nothing changed.
+so later runs skip the installation when nothing changed. It also writes the
+Jupyter server settings of ``.venv`` (:data:`JUPYTER_SERVER_SETTINGS`) that
+``.venv/bin/jupyter lab`` reads.
 
 Extra arguments are passed on: to ``python -m ndcg_research reproduce`` (e.g.
 ``--profile quick --output DIR``, ``--only 01``) or to ``pytest`` (e.g. ``-k runner``).
@@ -29,6 +31,17 @@ STAMP = VENV / ".ndcg_research-install.json"
 BASE_FILES = ("requirements.txt", "pyproject.toml")
 TEST_FILES = ("requirements-test.txt",)
 MIN_PYTHON = (3, 11)
+
+# setuptools prints an informational warning at every editable install ("Please be careful
+# with folders in your working directory with the same name as your package"): here the
+# folder of that name *is* the package. Ignored by its message; every other warning shows.
+QUIET_INSTALL_WARNINGS = "ignore:Editable installation"
+
+# Settings of the JupyterLab in .venv: kernels talk over local IPC sockets rather than TCP
+# (so ipykernel does not warn at every start that it runs "over TCP without encryption").
+# POSIX only: Windows has no IPC transport. Merged into the file (other settings are kept).
+JUPYTER_SERVER_SETTINGS = VENV / "etc" / "jupyter" / "jupyter_server_config.json"
+JUPYTER_SERVER_CONFIG = {"KernelManager": {"transport": "ipc"}}
 
 USAGE = """usage: python tasks.py {reproduce,test} [ARGS...]
 
@@ -92,16 +105,35 @@ def ensure_env(*, with_tests: bool) -> Path:
         return python
 
     print("Installing dependencies (requirements changed or first run)", flush=True)
+    quiet = dict(os.environ)
+    quiet["PYTHONWARNINGS"] = ",".join(filter(None, [quiet.get("PYTHONWARNINGS"), QUIET_INSTALL_WARNINGS]))
     run([python, "-m", "pip", "install", "--disable-pip-version-check", "--quiet", "--upgrade", "pip"])
     cmd = [python, "-m", "pip", "install", "--disable-pip-version-check", "--quiet", "-r", "requirements.txt"]
     if with_tests:
         cmd += ["-r", "requirements-test.txt"]
     cmd += ["-e", "."]
-    run(cmd)
+    run(cmd, env=quiet)
     # Record only what was installed now (after a base-only install the test
     # dependencies are re-checked by the next `test`).
     STAMP.write_text(json.dumps(wanted, indent=2) + "\n", encoding="utf-8")
     return python
+
+
+def configure_jupyter() -> None:
+    """Merge :data:`JUPYTER_SERVER_CONFIG` into the JupyterLab settings of ``.venv`` (POSIX only)."""
+    if os.name != "posix":
+        return
+    try:
+        settings = json.loads(JUPYTER_SERVER_SETTINGS.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        settings = {}
+    if not isinstance(settings, dict):
+        settings = {}
+    merged = {**settings, **{section: {**settings.get(section, {}), **values}
+                             for section, values in JUPYTER_SERVER_CONFIG.items()}}
+    if merged != settings or not JUPYTER_SERVER_SETTINGS.exists():
+        JUPYTER_SERVER_SETTINGS.parent.mkdir(parents=True, exist_ok=True)
+        JUPYTER_SERVER_SETTINGS.write_text(json.dumps(merged, indent=2) + "\n", encoding="utf-8")
 
 
 def main(argv: list[str]) -> int:
@@ -114,11 +146,13 @@ def main(argv: list[str]) -> int:
     env.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
     if command == "reproduce":
         python = ensure_env(with_tests=False)
+        configure_jupyter()
         if not any(a == "--profile" or a.startswith("--profile=") for a in rest):
             rest = ["--profile", "full", *rest]
         cmd = [str(python), "-m", "ndcg_research", "reproduce", *rest]
     elif command == "test":
         python = ensure_env(with_tests=True)
+        configure_jupyter()
         cmd = [str(python), "-m", "pytest", *rest]
     else:
         print(f"tasks.py: unknown command {command!r}\n\n{USAGE}", file=sys.stderr)

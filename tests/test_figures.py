@@ -70,6 +70,7 @@ def test_provenance_record(tmp_path):
     assert data["sha256"]["pdf"] == hashlib.sha256(pdf.read_bytes()).hexdigest()
     assert set(data["versions"]) == {"python", "numpy", "matplotlib"}
     assert data["versions"]["numpy"] == np.__version__
+    assert data["environment"] == json.loads(json.dumps(figures.rerun_environment()))
     import ndcg_research
 
     assert data["package_version"] == ndcg_research.__version__
@@ -156,3 +157,33 @@ def test_git_state_outside_a_repository(tmp_path):
     from ndcg_research.pipeline.figures import _git_state
 
     assert _git_state(source=tmp_path) == (None, None)
+
+
+def test_rerun_environment_names_what_else_decides_the_bytes():
+    """Each entry agrees with the library that knows it (asked here directly)."""
+    import platform
+    import zlib
+    from importlib.metadata import version
+
+    import matplotlib
+    from matplotlib import ft2font
+    from PIL import features
+    from threadpoolctl import threadpool_info
+
+    env = figures.rerun_environment()
+    assert env["platform"]["machine"] == platform.machine()
+    assert env["platform"]["python"] == platform.python_version()
+    assert env["platform"]["libc"] == " ".join(platform.libc_ver()).strip()
+    simd = np.show_config(mode="dicts")["SIMD Extensions"]
+    assert env["numpy_simd"] == {"baseline": simd["baseline"], "found": simd["found"]}
+    loaded = {(lib["internal_api"], lib["version"], lib["num_threads"]) for lib in threadpool_info()}
+    assert {(lib["internal_api"], lib["version"], lib["num_threads"]) for lib in env["blas"]} == loaded
+    assert any(lib["user_api"] == "blas" for lib in env["blas"])  # numpy's BLAS is always loaded
+    assert env["freetype"] == {"version": ft2font.__freetype_version__, "build": ft2font.__freetype_build_type__}
+    assert env["default_font"] == "DejaVuSans.ttf" or matplotlib.rcParams["font.family"] != ["sans-serif"]
+    assert env["zlib"] == {"python": zlib.ZLIB_RUNTIME_VERSION, "pillow": features.version("zlib")}
+    for name in ("numpy", "matplotlib", "pillow", "fonttools", "kiwisolver", "scipy"):
+        assert env["packages"][name] == version(name)
+    # Nothing machine-specific beyond a file name: no absolute paths, no host name.
+    text = json.dumps(env)
+    assert f'"{platform.node()}"' not in text and "/" not in text

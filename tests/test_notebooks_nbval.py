@@ -7,7 +7,9 @@ Rules for every ``notebooks/NN_*.ipynb`` (new notebooks plug in by following the
 - an entry in both the ``quick`` and ``full`` profiles, naming only declared parameters;
 - declared figures (``metadata["ndcg_research"]["figures"]``) named ``NN_...`` after the notebook;
 - stored outputs from a clean top-to-bottom run (execution counts 1..N, no errors), without
-  volatile metadata (``python -m ndcg_research store`` does both);
+  volatile metadata, with the kernel metadata JupyterLab fills in when it opens the notebook
+  (``kernelspec``, complete ``language_info``), so that opening it does not mark it modified
+  (``python -m ndcg_research store`` does all of this);
 - at least one ``# NBVAL_CHECK_OUTPUT`` cell;
 - the publication figures in ``figures/`` exist for every declared figure and are indexed.
 
@@ -82,6 +84,45 @@ def test_stored_outputs_are_clean(path):
     errors = [o for c in code for o in c.outputs if o.output_type == "error"]
     assert not errors, f"{path.name} stores an error output"
     assert any(c.source.lstrip().startswith(CHECK) for c in code), f"{path.name} has no {CHECK} cell"
+
+
+@pytest.fixture(scope="module")
+def kernel() -> dict:
+    return runner.kernel_metadata()
+
+
+@pytest.mark.parametrize("path", ALL, ids=[p.stem for p in ALL])
+def test_stored_kernel_metadata_is_what_jupyterlab_fills_in(path, kernel):
+    """JupyterLab writes the kernel spec and the kernel's language_info into a notebook it opens;
+    if the file lacks any of it the notebook is marked modified and autosave rewrites it. Only
+    the Python version may differ from this machine's (it is that of the Python that stored it)."""
+    nb = nbformat.read(path, as_version=4)
+    fix = f"run `python -m ndcg_research store --strip-only --only {path.stem}`"
+    assert nb.metadata.get("kernelspec") == kernel["kernelspec"], f"{path.name}: kernelspec differs; {fix}"
+    stored = dict(nb.metadata.get("language_info", {}))
+    expected = dict(kernel["language_info"])
+    assert re.fullmatch(r"3\.\d+\.\d+", str(stored.pop("version", ""))), f"{path.name}: no Python version; {fix}"
+    expected.pop("version")
+    assert stored == expected, f"{path.name}: language_info differs from the kernel's; {fix}"
+
+
+@pytest.mark.parametrize("path", ALL, ids=[p.stem for p in ALL])
+def test_stored_file_is_what_saving_writes(path):
+    """JupyterLab saves through nbformat.write (jupyter_server's contents manager), as `store`
+    does: a file in that form is rewritten byte for byte, so a save changes nothing."""
+    import io
+
+    buffer = io.StringIO()
+    nbformat.write(nbformat.read(path, as_version=4), buffer)
+    stored, saved = path.read_text(encoding="utf-8").splitlines(), buffer.getvalue().splitlines()
+    if stored != saved:
+        line = next((i for i, (a, b) in enumerate(zip(stored, saved)) if a != b), min(len(stored), len(saved)))
+        pytest.fail(
+            f"{path.name} is not in the form nbformat writes (first difference at line {line + 1}: "
+            f"{stored[line:line + 1]} vs {saved[line:line + 1]}); "
+            f"run `python -m ndcg_research store --strip-only --only {path.stem}`"
+        )
+    assert path.read_text(encoding="utf-8") == buffer.getvalue()  # line endings, final newline
 
 
 @pytest.mark.parametrize("path", ALL, ids=[p.stem for p in ALL])

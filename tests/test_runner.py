@@ -87,25 +87,34 @@ def test_failing_notebook_exits_non_zero_naming_notebook_and_cell(tmp_path):
          "--notebooks-dir", str(FIXTURES), "--output", str(tmp_path / "out"), "--only", "03_fails"],
         capture_output=True, text=True, timeout=300, env={**os.environ, "CI": "true"},
     )
-    assert proc.returncode != 0
+    assert proc.returncode == 1
     assert "03_fails.ipynb" in proc.stderr
-    # Cell 4 of the executed notebook: markdown, parameters, injected parameters, x = 41, raise.
-    assert "failed in cell 4 (execution count [4])" in proc.stderr
+    # Named as a user finds it: JupyterLab shows the executed cell as [4] (parameters [1],
+    # injected parameters [2], x = 41 [3], raise [4]); in the committed notebook it is the
+    # third code cell (the injected cell is not there).
+    assert ("failed at cell [4] of the executed notebook (code cell 3 of 03_fails.ipynb, "
+            "starting 'raise ValueError(f\"boom {x + 1}\")')") in proc.stderr
     assert "ValueError: boom 42" in proc.stderr
-    assert "raise ValueError" in proc.stderr
-    # The partial executed notebook is kept, with the traceback.
-    assert (tmp_path / "out" / "notebooks" / "03_fails.ipynb").is_file()
+    # The partial executed notebook is kept, with the traceback in the cell shown as [4]
+    # (papermill added its banner cells, so positions in the file have shifted).
+    executed = nbformat.read(tmp_path / "out" / "notebooks" / "03_fails.ipynb", as_version=4)
+    [failed] = [c for c in executed.cells if c.cell_type == "code" and c.execution_count == 4]
+    assert failed.source.startswith("raise ValueError")
+    assert [o.ename for o in failed.outputs if o.output_type == "error"] == ["ValueError"]
+    assert executed.cells.index(failed) != 4
 
 
 def test_missing_declared_figure_is_reported(tmp_path):
-    with pytest.raises(runner.NotebookFailed) as info:
+    with pytest.raises(runner.RunFailed) as info:
         _reproduce(tmp_path, ["02"])
     message = str(info.value)
+    assert message.startswith("1 of 1 notebook(s) failed:")
     assert "02_missing_figure.ipynb" in message
     assert "02_never_written.png is missing" in message
     assert "02_never_written.json is missing" in message
     assert "table 02_never_written.csv: no such file" in message
-    assert info.value.notebook == "02_missing_figure.ipynb"
+    [failure] = info.value.failures
+    assert failure.notebook == "02_missing_figure.ipynb"
 
 
 def test_declared_tables_are_written_and_stale_ones_do_not_count(tmp_path):
@@ -114,7 +123,7 @@ def test_declared_tables_are_written_and_stale_ones_do_not_count(tmp_path):
     left_over = tmp_path / "out" / "results" / "02_never_written.csv"
     left_over.write_text("from an earlier run")
     os.utime(left_over, (1_000_000_000, 1_000_000_000))
-    with pytest.raises(runner.NotebookFailed, match=r"table 02_never_written\.csv: stale"):
+    with pytest.raises(runner.RunFailed, match=r"table 02_never_written\.csv: stale"):
         _reproduce(tmp_path, ["02"])
 
 
@@ -124,25 +133,39 @@ def test_stale_figure_files_do_not_count_as_written(tmp_path):
     for path in figure_files("02_never_written", figures):
         path.write_text("left over from an earlier run")
         os.utime(path, (1_000_000_000, 1_000_000_000))
-    with pytest.raises(runner.NotebookFailed, match=r"02_never_written\.pdf is stale"):
+    with pytest.raises(runner.RunFailed, match=r"02_never_written\.pdf is stale"):
         _reproduce(tmp_path, ["02"])
 
 
-def test_run_stops_at_the_first_failure(tmp_path):
-    with pytest.raises(runner.NotebookFailed, match="02_missing_figure"):
-        _reproduce(tmp_path, ["01", "02", "03"])
+def test_run_goes_on_after_a_failure_and_lists_every_failure(tmp_path):
+    stream = io.StringIO()
+    with pytest.raises(runner.RunFailed) as info:
+        runner.reproduce("quick", output=tmp_path / "out", only=["01", "02", "03"], notebooks_dir=FIXTURES,
+                         stream=stream, progress=False)
+    failed = info.value
+    assert [f.notebook for f in failed.failures] == ["02_missing_figure.ipynb", "03_fails.ipynb"]
+    assert [r.notebook for r in failed.results] == ["01_ok.ipynb", "02_missing_figure.ipynb", "03_fails.ipynb"]
+    assert [r.error is None for r in failed.results] == [True, False, False]
+    message = str(failed)
+    assert message.startswith("2 of 3 notebook(s) failed:")
+    assert "02_never_written.png is missing" in message and "ValueError: boom 42" in message
     executed = tmp_path / "out" / "notebooks"
-    assert (executed / "01_ok.ipynb").is_file()
-    assert not (executed / "03_fails.ipynb").exists()
+    assert all((executed / name).is_file() for name in ("01_ok.ipynb", "02_missing_figure.ipynb", "03_fails.ipynb"))
+    # The summary marks the failures; the index holds the figure that was written.
+    log = stream.getvalue()
+    assert [line.split()[-1] for line in log.splitlines() if line.startswith(("02_", "03_"))][-2:] == ["FAILED"] * 2
+    assert "2 notebook(s) FAILED" in log
+    assert "| `01_fixture_plot` |" in (tmp_path / "out" / "figures" / "README.md").read_text()
 
 
 def test_timeout_names_the_notebook_and_cell(tmp_path):
-    with pytest.raises(runner.NotebookFailed) as info:
+    with pytest.raises(runner.RunFailed) as info:
         _reproduce(tmp_path, ["04"], timeout=2)
     message = str(info.value)
     assert "04_slow.ipynb" in message
     assert "timed out" in message
-    assert "time.sleep" in message or "import time" in message
+    # parameters [1], injected parameters [2], the sleeping cell [3] = second code cell of the notebook.
+    assert "at cell [3] of the executed notebook (code cell 2 of 04_slow.ipynb, starting 'import time ...')" in message
 
 
 def test_unknown_profile_and_notebook_and_parameter_are_rejected(tmp_path):
@@ -161,6 +184,42 @@ def test_unknown_profile_and_notebook_and_parameter_are_rejected(tmp_path):
     profiles.write_text("quick: [1, 2]\n")
     with pytest.raises(runner.RunnerError, match="must map notebook names to parameters"):
         _reproduce(tmp_path, ["01"], profiles_file=profiles)
+
+
+@pytest.mark.parametrize("name", ["figures_dir", "results_dir"])
+def test_a_profile_must_not_set_the_output_folders(tmp_path, name):
+    profiles = tmp_path / "profiles.yaml"
+    profiles.write_text(f"quick:\n  01_ok:\n    {name}: /somewhere/else\n")
+    with pytest.raises(runner.RunnerError, match=f"notebook '01_ok' .* sets {name}, which the runner sets itself"):
+        _reproduce(tmp_path, ["01"], profiles_file=profiles)
+    assert not (tmp_path / "out").exists()
+
+
+def _fake_repository(tmp_path: Path, monkeypatch) -> Path:
+    """A repository with the fixture notebooks and a committed figure, as the runner sees it."""
+    repo = tmp_path / "repo"
+    shutil.copytree(FIXTURES, repo / "notebooks")
+    monkeypatch.setattr(runner, "repo_root", lambda: repo)
+    return repo
+
+
+def test_a_partial_full_run_leaves_the_committed_figures_alone(tmp_path, monkeypatch):
+    repo = _fake_repository(tmp_path, monkeypatch)
+    (repo / "notebooks" / "02_missing_figure.ipynb").unlink()
+    (repo / "notebooks" / "03_fails.ipynb").unlink()
+    (repo / "notebooks" / "04_slow.ipynb").unlink()
+    shutil.copy(FIXTURES / "01_ok.ipynb", repo / "notebooks" / "02_ok_too.ipynb")
+    stream = io.StringIO()
+    runner.reproduce("full", only=["01"], stream=stream, progress=False)
+    assert (repo / "build" / "full" / "figures" / "01_fixture_plot.json").is_file()
+    assert not (repo / "figures").exists()
+    assert "the committed figures/ is left alone; --figures-dir figures updates it" in stream.getvalue()
+    # Asking for it, or running every notebook, writes the committed folder.
+    runner.reproduce("full", only=["01"], figures_dir=repo / "figures", stream=io.StringIO(), progress=False)
+    assert (repo / "figures" / "01_fixture_plot.json").is_file()
+    (repo / "figures" / "01_fixture_plot.json").unlink()
+    runner.reproduce("full", stream=io.StringIO(), progress=False)
+    assert (repo / "figures" / "01_fixture_plot.json").is_file()
 
 
 def test_notebook_without_parameters_cell_is_rejected(tmp_path):
@@ -194,7 +253,11 @@ def test_store_executes_in_place_and_strips_volatile_metadata(tmp_path):
     runner.store(notebooks_dir=folder, stream=io.StringIO())
     nb = nbformat.read(folder / "01_ok.ipynb", as_version=4)
     assert "papermill" not in nb.metadata
-    assert "version" not in nb.metadata.get("language_info", {})
+    # What JupyterLab writes when it opens the notebook: the kernel spec and the kernel's own
+    # language_info (asked here directly with jupyter_client, not through the runner).
+    assert nb.metadata.language_info == _language_info_from_a_kernel()
+    assert nb.metadata.kernelspec == {"display_name": "Python 3 (ipykernel)", "language": "python",
+                                      "name": "python3"}
     code = [c for c in nb.cells if c.cell_type == "code"]
     assert [c.execution_count for c in code] == list(range(1, len(code) + 1))
     for cell in nb.cells:
@@ -221,3 +284,116 @@ def test_summary_format():
     text = runner.format_summary(rows)
     assert text.splitlines()[1].split() == ["01_a.ipynb", "2.0", "01_f,", "01_g"]
     assert text.splitlines()[-1].split() == ["total", "2.0", "2", "figure(s)"]
+
+
+def _language_info_from_a_kernel() -> dict:
+    from jupyter_client.manager import start_new_kernel
+
+    km, kc = start_new_kernel(kernel_name="python3")
+    try:
+        return kc.kernel_info(reply=True, timeout=60)["content"]["language_info"]
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+
+
+def test_store_strip_only_records_the_kernel_metadata_and_keeps_outputs(tmp_path):
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    shutil.copy(FIXTURES / "03_fails.ipynb", folder)  # never executed: would fail
+    nb = nbformat.read(folder / "03_fails.ipynb", as_version=4)
+    nb.metadata.language_info = {"name": "python", "version": "3.0.0"}
+    nb.metadata.papermill = {"duration": 1.0}
+    nbformat.write(nb, folder / "03_fails.ipynb")
+    runner.store(notebooks_dir=folder, execute=False, stream=io.StringIO())
+    stored = nbformat.read(folder / "03_fails.ipynb", as_version=4)
+    assert stored.metadata.language_info == _language_info_from_a_kernel()
+    assert "papermill" not in stored.metadata
+    assert [c.source for c in stored.cells] == [c.source for c in nb.cells]
+
+
+def test_kernel_metadata_is_what_the_kernel_reports():
+    import platform
+
+    meta = runner.kernel_metadata()
+    assert meta["language_info"] == _language_info_from_a_kernel()
+    assert meta["language_info"]["version"] == platform.python_version()
+    assert meta["kernelspec"]["name"] == "python3"
+    with pytest.raises(runner.RunnerError, match="no Jupyter kernel named 'no-such-kernel'"):
+        runner.kernel_metadata("no-such-kernel")
+
+
+def test_runner_kernels_get_no_interrupt_at_shutdown_and_use_ipc(tmp_path):
+    """jupyter_client's stock manager sends SIGINT before every shutdown (the source of the
+    "KeyboardInterrupt caught in kernel" noise); the runner's does not. Observed in the kernel:
+    a SIGINT handler that the kernel keeps while idle writes a file."""
+    import asyncio
+
+    from jupyter_client import AsyncKernelManager
+
+    code = (
+        "import signal\n"
+        "kernel = get_ipython().kernel\n"
+        f"def mark(*args): open({str(tmp_path / 'sigint')!r}, 'a').write('SIGINT\\n')\n"
+        "kernel.post_handler_hook = lambda: signal.signal(signal.SIGINT, mark)\n"
+    )
+
+    async def run(manager_class) -> tuple[bool, str]:
+        km = manager_class(kernel_name="python3")
+        await km.start_kernel()
+        kc = km.client()
+        kc.start_channels()
+        try:
+            await kc.wait_for_ready(timeout=60)
+            reply = await kc.execute(code, reply=True, timeout=60)
+            assert reply["content"]["status"] == "ok", reply["content"]
+        finally:
+            kc.stop_channels()
+            await km.shutdown_kernel()
+        marked = (tmp_path / "sigint").exists()
+        (tmp_path / "sigint").unlink(missing_ok=True)
+        return marked, km.transport
+
+    assert asyncio.run(run(AsyncKernelManager)) == (True, "tcp")  # the stock behaviour, for contrast
+    marked, transport = asyncio.run(run(runner.kernel_manager_class()))
+    assert not marked
+    assert transport == ("ipc" if os.name == "posix" else "tcp")
+
+
+def _notebook_with_parameters(tmp_path: Path, source: str) -> Path:
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)])
+    nb.cells[0].metadata["tags"] = ["parameters"]
+    path = tmp_path / "01_params.ipynb"
+    nbformat.write(nb, path)
+    return path
+
+
+def test_parameters_keep_their_comments(tmp_path):
+    path = _notebook_with_parameters(tmp_path, (
+        "# a comment line of its own belongs to no parameter\n"
+        'gain = "exp2"   # gain spec: "exp2" is 2**rel - 1 (k = 3 is no assignment)\n'
+        "ns = [10,\n"
+        "      100]      # list lengths\n"
+        "seed: int = 7\n"
+        "k = 1  # first\n"
+        "k = 2  # wins\n"
+    ))
+    described = runner.describe_parameters(path)
+    assert [(p.name, p.default, p.comment) for p in described] == [
+        ("gain", '"exp2"', 'gain spec: "exp2" is 2**rel - 1 (k = 3 is no assignment)'),
+        ("ns", "[10,\n      100]", "list lengths"),
+        ("seed", "7", ""),
+        ("k", "2", "wins"),
+    ]
+    assert runner.notebook_parameters(path) == {"gain": '"exp2"', "ns": "[10,\n      100]", "seed": "7", "k": "2"}
+
+
+def test_params_command_prints_defaults_and_comments():
+    proc = subprocess.run(
+        [sys.executable, "-m", "ndcg_research", "params", str(FIXTURES.parent.parent.parent / "notebooks"
+                                                              / "01_worked_example.ipynb")],
+        capture_output=True, text=True, timeout=120, check=True,
+    )
+    lines = proc.stdout.splitlines()
+    assert "k = 6                             # cut-off; None keeps the whole list" in lines
+    assert all("#" in line for line in lines), lines

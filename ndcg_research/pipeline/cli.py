@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from . import runner
 
@@ -34,8 +34,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="execute all notebooks under a profile, write figures and the figure index",
         description=(
             "Execute notebooks/NN_*.ipynb in order with papermill under a parameter profile from "
-            "notebooks/profiles.yaml. Executed notebooks go to OUTPUT/notebooks; figures to "
-            "OUTPUT/figures (the full profile without --output writes the committed figures/)."
+            "notebooks/profiles.yaml. Executed notebooks go to OUTPUT/notebooks, result tables to "
+            "OUTPUT/results, figures to OUTPUT/figures; OUTPUT defaults to build/PROFILE. Exception: "
+            "the full profile run on every notebook without --output writes the committed figures/ "
+            "(a partial run with --only does not, unless --figures-dir figures). A failing notebook "
+            "does not stop the run: the others run, then the command fails listing every failure."
         ),
     )
     rep.add_argument("--profile", default="full", help="profile name in the profiles file (default: full)")
@@ -47,7 +50,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     rep.add_argument("--notebooks-dir", metavar="DIR", help="folder of the notebooks (default: notebooks/)")
     rep.add_argument("--profiles-file", metavar="FILE",
                      help="profiles YAML (default: <notebooks-dir>/profiles.yaml)")
-    rep.add_argument("--figures-dir", metavar="DIR", help="override the figures folder")
+    rep.add_argument("--figures-dir", metavar="DIR",
+                     help="the figures folder (e.g. 'figures' to update committed figures in a partial run)")
     bar = rep.add_mutually_exclusive_group()
     bar.add_argument("--progress", dest="progress", action="store_true", default=None,
                      help="always show the progress bar")
@@ -57,18 +61,23 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     sto = sub.add_parser(
         "store",
-        help="re-execute committed notebooks in place with their defaults and strip volatile metadata",
+        help="re-execute committed notebooks in place with their defaults and store them clean",
+        description=(
+            "Re-execute notebooks in place with their default parameters, strip volatile metadata "
+            "and record the kernel metadata JupyterLab fills in (kernelspec, language_info with this "
+            "Python's version), so that opening a stored notebook in JupyterLab does not modify it."
+        ),
     )
     sto.add_argument("--only", metavar="NAME", nargs="+", action="extend", help="only these notebooks")
     sto.add_argument("--timeout", type=_timeout, default=runner.DEFAULT_TIMEOUT, metavar="SECONDS")
     sto.add_argument("--notebooks-dir", metavar="DIR", help="folder of the notebooks (default: notebooks/)")
     sto.add_argument("--strip-only", action="store_true",
-                     help="only strip volatile metadata, do not execute")
+                     help="do not execute: only strip volatile metadata and record the kernel metadata")
     sto.set_defaults(run=_store)
 
     par = sub.add_parser(
         "params",
-        help="list a notebook's parameters and defaults (also those papermill --help-notebook misses)",
+        help="list a notebook's parameters with defaults and comments (also those papermill --help-notebook misses)",
     )
     par.add_argument("notebook", help="path of the notebook")
     par.set_defaults(run=_params)
@@ -95,10 +104,39 @@ def _store(args: argparse.Namespace) -> int:
 
 def _params(args: argparse.Namespace) -> int:
     def show() -> None:
-        for name, default in runner.notebook_parameters(args.notebook).items():
-            print(f"{name} = {default}")
+        print(format_parameters(runner.describe_parameters(args.notebook)))
 
     return _reporting_errors(show)
+
+
+def format_parameters(parameters: Sequence[runner.NotebookParameter]) -> str:
+    """Format a notebook's parameters as ``name = default  # comment`` lines, comments aligned.
+
+    Parameters
+    ----------
+    parameters : sequence of NotebookParameter
+        From :func:`ndcg_research.pipeline.runner.describe_parameters`.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> P = runner.NotebookParameter
+    >>> print(format_parameters([P("k", "6", "cut-off"), P("seed", "2013", ""), P("gain", '"exp2"', "gain spec")]))
+    k = 6          # cut-off
+    seed = 2013
+    gain = "exp2"  # gain spec
+    """
+    lines = [f"{p.name} = {p.default}" for p in parameters]
+    ends = [len(line.splitlines()[-1]) for line in lines]
+    # Comments start in one column, unless a line is too long for that to help.
+    width = max((end for end, p in zip(ends, parameters) if p.comment and end <= 40), default=0)
+    return "\n".join(
+        f"{line}{' ' * max(width - end, 0)}  # {p.comment}" if p.comment else line
+        for line, end, p in zip(lines, ends, parameters)
+    )
 
 
 def _reporting_errors(action: Callable[[], object]) -> int:

@@ -8,7 +8,11 @@ number of the notebook that makes it):
 - ``<name>.pdf``: vector version for papers,
 - ``<name>.json``: provenance (notebook, caption, parameters, seed, package
   version, git commit and whether the work tree had uncommitted changes,
-  Python/NumPy/Matplotlib versions, SHA-256 of the two image files).
+  Python/NumPy/Matplotlib versions, SHA-256 of the two image files), and under
+  ``environment`` what else must match for a byte-identical rerun
+  (:func:`rerun_environment`: platform, C library, CPU features NumPy uses,
+  BLAS, FreeType, default font, and the versions of the packages that compute
+  or draw).
 
 The image files carry no creation date and no software version, so saving the
 same figure twice gives byte-identical files and regenerated figures only show
@@ -29,6 +33,7 @@ import os
 import platform
 import re
 import subprocess
+import zlib
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -45,6 +50,7 @@ __all__ = [
     "read_provenance",
     "write_index",
     "use_style",
+    "rerun_environment",
 ]
 
 #: Resolution of the PNG files, in dots per inch.
@@ -207,6 +213,7 @@ def save_figure(
             "numpy": np.__version__,
             "matplotlib": matplotlib.__version__,
         },
+        "environment": rerun_environment(),
         "png_dpi": PNG_DPI,
     }
     record.write_text(json.dumps(provenance, indent=2, sort_keys=True) + "\n", encoding="utf-8")
@@ -352,6 +359,118 @@ def use_style() -> None:
             "svg.hashsalt": "ndcg_research",
         }
     )
+
+
+#: Packages whose versions can change the numbers or the drawing of a figure.
+RERUN_PACKAGES = ("ndcg_research", "numpy", "scipy", "pandas", "matplotlib", "pillow", "fonttools",
+                  "kiwisolver", "contourpy", "joblib", "threadpoolctl")
+
+
+def rerun_environment() -> dict[str, Any]:
+    """Describe what, besides the code, the parameters and the seed, must match for a byte-identical rerun.
+
+    Equal code, parameters and seed give equal figures only on an equal
+    floating-point stack and renderer. This records that stack:
+
+    - ``platform``: operating system, machine architecture, C library, Python
+      implementation and version (maths functions of the C library can differ
+      in the last bit);
+    - ``numpy_simd``: the CPU instruction sets NumPy dispatches to on this
+      machine (vectorised sums and transcendental functions round differently
+      with different instruction sets);
+    - ``blas``: each BLAS/OpenMP library loaded (as seen by ``threadpoolctl``):
+      implementation, version, the kernel architecture it chose and the number
+      of threads (a different thread count can change the order of a sum);
+    - ``freetype``: the FreeType version Matplotlib renders text with, and
+      whether it is Matplotlib's own build (``local``) or the system's;
+    - ``default_font``: the file name of the font Matplotlib resolves for the
+      default family (a system font of the same name would draw differently);
+    - ``zlib``: the zlib that compresses the PDF streams (Python's) and the PNG
+      data (Pillow's): another zlib version can compress to other bytes;
+    - ``packages``: versions of :data:`RERUN_PACKAGES` (``None`` if not installed).
+
+    Nothing here names the machine or a path beyond a file name, so records from
+    equal environments are equal.
+
+    Returns
+    -------
+    dict
+        JSON-serialisable.
+
+    Examples
+    --------
+    >>> env = rerun_environment()
+    >>> sorted(env)
+    ['blas', 'default_font', 'freetype', 'numpy_simd', 'packages', 'platform', 'zlib']
+    >>> env["packages"]["numpy"] == np.__version__
+    True
+    """
+    from importlib import metadata
+
+    from matplotlib import font_manager, ft2font
+
+    packages: dict[str, str | None] = {}
+    for name in RERUN_PACKAGES:
+        try:
+            packages[name] = metadata.version(name)
+        except metadata.PackageNotFoundError:
+            packages[name] = None
+
+    simd: dict[str, Any] = {}
+    try:
+        config = np.show_config(mode="dicts") or {}
+        extensions = config.get("SIMD Extensions", {})
+        simd = {"baseline": list(extensions.get("baseline", [])), "found": list(extensions.get("found", []))}
+    except Exception:  # pragma: no cover - NumPy < 1.25 has no mode="dicts"
+        simd = {}
+
+    blas: list[dict[str, Any]] = []
+    try:
+        from threadpoolctl import threadpool_info
+
+        for lib in threadpool_info():
+            blas.append({
+                "user_api": lib.get("user_api"),
+                "internal_api": lib.get("internal_api"),
+                "version": lib.get("version"),
+                "architecture": lib.get("architecture"),
+                "threading_layer": lib.get("threading_layer"),
+                "num_threads": lib.get("num_threads"),
+                "library": Path(str(lib.get("filepath", ""))).name,
+            })
+    except ImportError:  # pragma: no cover - threadpoolctl is a pinned dependency
+        pass
+    blas.sort(key=lambda lib: json.dumps(lib, sort_keys=True))
+
+    font = font_manager.findfont(font_manager.FontProperties(family=matplotlib.rcParams["font.family"]))
+    libc, libc_version = platform.libc_ver()
+    return {
+        "platform": {
+            "system": platform.system(),
+            "machine": platform.machine(),
+            "libc": f"{libc} {libc_version}".strip() or None,
+            "python_implementation": platform.python_implementation(),
+            "python": platform.python_version(),
+        },
+        "numpy_simd": simd,
+        "blas": blas,
+        "freetype": {
+            "version": ft2font.__freetype_version__,
+            "build": ft2font.__freetype_build_type__,
+        },
+        "default_font": Path(font).name,
+        "zlib": {"python": zlib.ZLIB_RUNTIME_VERSION, "pillow": _pillow_zlib()},
+        "packages": packages,
+    }
+
+
+def _pillow_zlib() -> str | None:
+    try:
+        from PIL import features
+
+        return features.version("zlib")
+    except Exception:  # pragma: no cover - Pillow is a dependency of Matplotlib
+        return None
 
 
 # --------------------------------------------------------------------------- helpers

@@ -10,32 +10,42 @@ from ``notebooks/profiles.yaml``::
     full:
       01_worked_example: {}
 
-Each run also injects ``figures_dir`` and ``results_dir`` (absolute paths).
-Executed notebooks go to ``<output>/notebooks/``; the figures to
-``<output>/figures/``, except for the ``full`` profile without ``--output``,
-which writes the publication figures into the committed ``figures/`` folder.
+Each run also injects ``figures_dir`` and ``results_dir`` (absolute paths; a profile
+must not set them). Executed notebooks go to ``<output>/notebooks/``, result tables
+to ``<output>/results/`` and figures to ``<output>/figures/``; the default output is
+``build/<profile>``, except that a run of *every* notebook with the ``full`` profile
+writes the publication figures into the committed ``figures/`` folder (a partial
+run, ``only=...``, writes them to the scratch folder unless ``figures_dir`` says
+otherwise).
 
 A notebook declares the figures and result tables it writes in its metadata::
 
     {"ndcg_research": {"figures": ["01_contributions"], "tables": ["03_ndcg_*.csv"]}}
 
-and the run fails unless each declared figure's PNG, PDF and JSON files, and a
-file matching each declared table (in ``results_dir``), were written during the run. At the end the figure index ``<figures>/README.md`` is
-regenerated from the provenance records.
+and its run fails unless each declared figure's PNG, PDF and JSON files, and a
+file matching each declared table (in ``results_dir``), were written during the
+run. A failing notebook does not stop the run: the others still run, and the run
+then fails listing every failure. At the end the figure index
+``<figures>/README.md`` is regenerated from the provenance records.
 
 :func:`store` re-executes committed notebooks in place with their default
-parameters and strips volatile metadata, so that stored outputs (checked by
-nbval) can be refreshed with one command.
+parameters, strips volatile metadata and records the kernel metadata that
+JupyterLab fills in when it opens a notebook (:func:`kernel_metadata`), so that
+stored outputs (checked by nbval) can be refreshed with one command and opening
+a stored notebook does not mark it modified.
 """
 
 from __future__ import annotations
 
 import copy
+import functools
+import io
 import logging
 import os
 import sys
 import tempfile
 import time
+import tokenize
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -44,7 +54,9 @@ from typing import Any, TextIO
 __all__ = [
     "RunnerError",
     "NotebookFailed",
+    "RunFailed",
     "NotebookResult",
+    "NotebookParameter",
     "DEFAULT_TIMEOUT",
     "KERNEL_NAME",
     "repo_root",
@@ -54,6 +66,9 @@ __all__ = [
     "declared_figures",
     "declared_tables",
     "notebook_parameters",
+    "describe_parameters",
+    "kernel_manager_class",
+    "kernel_metadata",
     "run_notebook",
     "reproduce",
     "strip_volatile",
@@ -98,6 +113,24 @@ class NotebookFailed(RunnerError):
         self.output_path = output_path
 
 
+class RunFailed(RunnerError):
+    """Notebooks of a run failed; every selected notebook was still run.
+
+    Attributes
+    ----------
+    failures : tuple of NotebookFailed
+        One per failed notebook, in run order.
+    results : tuple of NotebookResult
+        Every notebook run, failed or not, in run order.
+    """
+
+    def __init__(self, failures: Sequence[NotebookFailed], results: Sequence[NotebookResult]) -> None:
+        self.failures = tuple(failures)
+        self.results = tuple(results)
+        listed = "\n".join(f"- {failure}" for failure in self.failures)
+        super().__init__(f"{len(self.failures)} of {len(self.results)} notebook(s) failed:\n{listed}")
+
+
 @dataclass(frozen=True)
 class NotebookResult:
     """What one notebook run produced.
@@ -111,9 +144,11 @@ class NotebookResult:
     seconds : float
         Wall-clock time of the run.
     figures : tuple of str
-        The figures the notebook declared (all verified to be written).
+        The figures the notebook declared (all verified to be written unless ``error`` is set).
     parameters : dict
         The parameters injected into the notebook.
+    error : str or None
+        Why the notebook failed; ``None`` when it succeeded.
     """
 
     notebook: str
@@ -121,6 +156,26 @@ class NotebookResult:
     seconds: float
     figures: tuple[str, ...]
     parameters: dict[str, Any] = field(default_factory=dict)
+    error: str | None = None
+
+
+@dataclass(frozen=True)
+class NotebookParameter:
+    """One parameter of a notebook's ``parameters`` cell.
+
+    Attributes
+    ----------
+    name : str
+        The variable name.
+    default : str
+        The default value, as source text.
+    comment : str
+        The comment written on the assignment's line(s), without ``#``; empty if none.
+    """
+
+    name: str
+    default: str
+    comment: str = ""
 
 
 # --------------------------------------------------------------------------- discovery
@@ -230,7 +285,8 @@ def load_profiles(path: str | os.PathLike[str]) -> dict[str, dict[str, dict[str,
     Raises
     ------
     RunnerError
-        If the file is missing or not shaped as above.
+        If the file is missing or not shaped as above, or a profile sets a
+        parameter the runner injects (``figures_dir``, ``results_dir``).
     """
     import yaml
 
@@ -260,6 +316,13 @@ def load_profiles(path: str | os.PathLike[str]) -> dict[str, dict[str, dict[str,
                 raise RunnerError(
                     f"profile {profile!r}, notebook {stem!r} in {str(path)!r} must map parameter "
                     f"names to values, got {type(params).__name__}"
+                )
+            injected = [name for name in INJECTED_PARAMETERS if name in params]
+            if injected:
+                raise RunnerError(
+                    f"profile {profile!r}, notebook {stem!r} in {str(path)!r} sets {', '.join(injected)}, "
+                    "which the runner sets itself: choose the output folders with --output DIR "
+                    "(or --figures-dir DIR) instead"
                 )
             entry[str(stem)] = dict(params)
         profiles[str(profile)] = entry
@@ -327,11 +390,7 @@ def _declared(notebook: str | os.PathLike[str] | Any, kind: str) -> list[str]:
 
 
 def notebook_parameters(path: str | os.PathLike[str]) -> dict[str, str]:
-    """Return the parameters declared in a notebook's ``parameters`` cell.
-
-    The cell is parsed with :mod:`ast` (papermill's own inspection is
-    line-based and gives up on lines such as ``k = 6  # "quoted" (comment)``).
-    Every top-level assignment ``name = value`` or ``name: type = value`` counts.
+    """Return the parameters declared in a notebook's ``parameters`` cell with their defaults.
 
     Parameters
     ----------
@@ -341,7 +400,8 @@ def notebook_parameters(path: str | os.PathLike[str]) -> dict[str, str]:
     Returns
     -------
     dict
-        ``{name: default value as source text}``, in the order of the cell.
+        ``{name: default value as source text}``, in the order of the cell
+        (see :func:`describe_parameters`, which also gives the comments).
 
     Raises
     ------
@@ -359,6 +419,44 @@ def notebook_parameters(path: str | os.PathLike[str]) -> dict[str, str]:
     >>> notebook_parameters(path)
     {'k': '6', 'figures_dir': '"../build/figures"'}
     """
+    return {p.name: p.default for p in describe_parameters(path)}
+
+
+def describe_parameters(path: str | os.PathLike[str]) -> list[NotebookParameter]:
+    """Return the parameters of a notebook's ``parameters`` cell: name, default and comment.
+
+    The cell is parsed with :mod:`ast` (papermill's own inspection is
+    line-based and gives up on lines such as ``k = 6  # "quoted" (comment)``).
+    Every top-level assignment ``name = value`` or ``name: type = value`` counts;
+    its comment is the text of the ``#`` comments on the lines the assignment
+    spans (several are joined with a space).
+
+    Parameters
+    ----------
+    path : str or path-like
+        The notebook.
+
+    Returns
+    -------
+    list of NotebookParameter
+        In the order of the cell; a name assigned twice appears once, with its last value.
+
+    Raises
+    ------
+    RunnerError
+        If the notebook has no cell tagged ``parameters``, or the cell is not valid Python.
+
+    Examples
+    --------
+    >>> import nbformat, tempfile, os
+    >>> nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+    ...     'ns = [10,\\n      100]  # list lengths\\nseed = 1')])
+    >>> nb.cells[0].metadata["tags"] = ["parameters"]
+    >>> path = os.path.join(tempfile.mkdtemp(), "01_x.ipynb")
+    >>> nbformat.write(nb, path)
+    >>> [(p.name, p.comment) for p in describe_parameters(path)]
+    [('ns', 'list lengths'), ('seed', '')]
+    """
     import ast
 
     nb = _read(path)
@@ -368,7 +466,7 @@ def notebook_parameters(path: str | os.PathLike[str]) -> dict[str, str]:
             f"notebook {Path(path).name} has no cell tagged 'parameters' "
             "(papermill would inject parameters at the top and the defaults would win)"
         )
-    declared: dict[str, str] = {}
+    declared: dict[str, NotebookParameter] = {}
     for cell in cells:
         try:
             tree = ast.parse(cell.source)
@@ -376,6 +474,7 @@ def notebook_parameters(path: str | os.PathLike[str]) -> dict[str, str]:
             raise RunnerError(
                 f"the parameters cell of notebook {Path(path).name} is not valid Python: {exc}"
             ) from exc
+        comments = _comments_by_line(cell.source)
         for node in tree.body:
             if isinstance(node, ast.Assign):
                 targets = [t.id for t in node.targets if isinstance(t, ast.Name)]
@@ -384,9 +483,21 @@ def notebook_parameters(path: str | os.PathLike[str]) -> dict[str, str]:
             else:
                 continue
             text = ast.get_source_segment(cell.source, node.value) or ""
+            end = node.end_lineno if node.end_lineno is not None else node.lineno
+            comment = " ".join(comments[line] for line in range(node.lineno, end + 1) if line in comments)
             for name in targets:
-                declared[name] = text
-    return declared
+                declared.pop(name, None)
+                declared[name] = NotebookParameter(name, text, comment)
+    return list(declared.values())
+
+
+def _comments_by_line(source: str) -> dict[int, str]:
+    """``{line number: comment text without '#'}`` of a piece of valid Python source."""
+    comments = {}
+    for token in tokenize.generate_tokens(io.StringIO(source).readline):
+        if token.type == tokenize.COMMENT:
+            comments[token.start[0]] = token.string.lstrip("#").strip()
+    return comments
 
 
 # --------------------------------------------------------------------------- execution
@@ -407,6 +518,107 @@ class _ParametersCheckedByRunner(logging.Filter):
 
 for _name in ("papermill", "papermill.translators"):
     logging.getLogger(_name).addFilter(_ParametersCheckedByRunner())
+
+
+@functools.cache
+def kernel_manager_class() -> type:
+    """Return the kernel manager class of every notebook run (a subclass of jupyter_client's).
+
+    It differs from :class:`jupyter_client.AsyncKernelManager` in two ways, both to keep
+    successful runs quiet without hiding real errors:
+
+    - On POSIX systems the kernel talks over local IPC sockets instead of TCP, so
+      ipykernel has no reason for its warning "Kernel is running over TCP without
+      encryption" (Windows has no IPC transport and keeps TCP).
+    - It does not interrupt the kernel when shutting it down. jupyter_client sends
+      SIGINT before the shutdown request to stop running code; after a run every cell
+      has finished, and a SIGINT that lands while the kernel handles a message is
+      logged as ``ERROR | KeyboardInterrupt caught in kernel.``. A kernel that does not
+      stop after the shutdown request is still killed. (Interrupting a running cell,
+      e.g. on a timeout, is unchanged.)
+
+    Returns
+    -------
+    type
+        The class, created once (jupyter_client is imported on first use).
+
+    Examples
+    --------
+    >>> from jupyter_client import AsyncKernelManager
+    >>> cls = kernel_manager_class()
+    >>> issubclass(cls, AsyncKernelManager), cls().transport in {"ipc", "tcp"}
+    (True, True)
+    """
+    from jupyter_client import AsyncKernelManager
+    from traitlets import CaselessStrEnum
+
+    class RunnerKernelManager(AsyncKernelManager):
+        """jupyter_client's kernel manager, on IPC sockets where possible and quiet at shutdown."""
+
+        transport = CaselessStrEnum(
+            ["tcp", "ipc"], default_value="ipc" if os.name == "posix" else "tcp", config=True,
+            help="Transport of the kernel's sockets (IPC on POSIX: no unencrypted TCP).",
+        )
+
+        async def _async_interrupt_kernel(self) -> None:
+            # jupyter_client calls this at the start of every shutdown (and only there:
+            # the public interrupt_kernel is a separate function object).
+            if self.shutting_down:
+                return
+            await super()._async_interrupt_kernel()
+
+    return RunnerKernelManager
+
+
+def kernel_metadata(kernel_name: str = KERNEL_NAME) -> dict[str, Any]:
+    """Return the notebook metadata that JupyterLab fills in when it opens a notebook with this kernel.
+
+    JupyterLab writes ``kernelspec`` (name, display name and language of the kernel
+    spec) and ``language_info`` (the kernel's ``kernel_info`` reply, with the Python
+    version) into the notebook it opens; if either differs from what the file
+    stores, the notebook is marked modified and autosave rewrites it. This function
+    starts the kernel once, as papermill does, to read the same values.
+
+    Parameters
+    ----------
+    kernel_name : str, optional
+        The kernel spec; default ``python3``, the kernel of this Python.
+
+    Returns
+    -------
+    dict
+        ``{"kernelspec": {...}, "language_info": {...}}``.
+
+    Raises
+    ------
+    RunnerError
+        If the kernel spec does not exist or the kernel does not start.
+
+    Examples
+    --------
+    >>> import platform
+    >>> meta = kernel_metadata()
+    >>> meta["kernelspec"]["name"], meta["language_info"]["version"] == platform.python_version()
+    ('python3', True)
+    """
+    import nbformat
+    from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
+    from nbclient import NotebookClient
+
+    try:
+        spec = KernelSpecManager().get_kernel_spec(kernel_name)
+    except NoSuchKernel as exc:
+        raise RunnerError(f"no Jupyter kernel named {kernel_name!r}") from exc
+    nb = nbformat.v4.new_notebook()
+    client = NotebookClient(nb, kernel_name=kernel_name, kernel_manager_class=kernel_manager_class())
+    try:
+        client.execute()
+    except Exception as exc:
+        raise RunnerError(f"kernel {kernel_name!r} did not start: {type(exc).__name__}: {exc}") from exc
+    return {
+        "kernelspec": {"display_name": spec.display_name, "language": spec.language, "name": kernel_name},
+        "language_info": dict(nb.metadata["language_info"]),
+    }
 
 
 def run_notebook(
@@ -442,8 +654,11 @@ def run_notebook(
     ------
     NotebookFailed
         If a cell raises or times out, or the kernel dies. The message names the
-        notebook and the failing cell (index in the executed notebook, execution
-        count, exception name and value, first line of the source).
+        notebook and the failing cell as a user finds it: by the prompt number
+        JupyterLab shows in the saved executed notebook (``[4]:``), by its position
+        among the code cells of the notebook as committed (papermill's injected
+        parameters and error banners not counted), and by its first line; then the
+        exception.
     """
     import papermill
     from papermill.exceptions import PapermillExecutionError
@@ -465,26 +680,23 @@ def run_notebook(
             progress_bar=False,
             log_output=False,
             request_save_on_cell_execute=True,
-            # The kernel's own log (not the notebook's output): keep errors, drop the
-            # per-start "running over TCP without encryption" warning that breaks the progress bar.
-            extra_arguments=["--IPKernelApp.log_level=ERROR"],
+            kernel_manager_class=kernel_manager_class(),
         )
     except PapermillExecutionError as exc:
         evalue = _first_lines(str(exc.evalue), 3)
+        where = _describe_cell(output_path, path, execution_count=exc.exec_count, source=exc.source)
         raise NotebookFailed(
-            f"notebook {path.name} failed in cell {exc.cell_index} "
-            f"(execution count [{exc.exec_count}]) of the executed notebook: "
-            f"{exc.ename}: {evalue}\n"
-            f"  cell source starts: {_first_lines(exc.source, 1)!r}\n"
+            f"notebook {path.name} failed{where}:\n"
+            f"  {exc.ename}: {evalue}\n"
             f"  executed notebook (with the traceback): {output_path}",
             notebook=path.name,
             output_path=output_path,
         ) from exc
     except Exception as exc:  # timeouts, dead kernels, kernel start failures
-        where = _running_cell(output_path)
+        where = _describe_cell(output_path, path)
         raise NotebookFailed(
-            f"notebook {path.name} failed{where}: {type(exc).__name__}: "
-            f"{_first_lines(str(exc), 3)}\n"
+            f"notebook {path.name} failed{where}:\n"
+            f"  {type(exc).__name__}: {_first_lines(str(exc), 3)}\n"
             f"  executed notebook (partial): {output_path}",
             notebook=path.name,
             output_path=output_path,
@@ -504,17 +716,19 @@ def reproduce(
     progress: bool | None = None,
     stream: TextIO | None = None,
 ) -> list[NotebookResult]:
-    """Execute the notebooks under a profile, check their figures, and index them.
+    """Execute the notebooks under a profile, check their figures and tables, and index the figures.
 
     Parameters
     ----------
     profile : str, optional
         Profile name in the profiles file (``"quick"`` or ``"full"``).
     output : str or path-like, optional
-        Output folder: executed notebooks go to ``<output>/notebooks``, results
-        to ``<output>/results`` and figures to ``<output>/figures``. Default:
-        ``build/<profile>`` under the repository, except that the ``full``
-        profile then writes its figures to the committed ``figures/`` folder.
+        Output folder: executed notebooks go to ``<output>/notebooks``, result
+        tables to ``<output>/results`` and figures to ``<output>/figures``.
+        Default: ``build/<profile>`` under the repository, except that a run of
+        every notebook with the ``full`` profile writes its figures to the
+        committed ``figures/`` folder. A partial run (``only`` leaves notebooks
+        out) never writes ``figures/`` unless ``figures_dir`` names it.
     only : iterable of str, optional
         Run only these notebooks (stem, file name or number).
     timeout : float or None, optional
@@ -524,7 +738,7 @@ def reproduce(
     profiles_file : str or path-like, optional
         Default ``<notebooks_dir>/profiles.yaml``.
     figures_dir : str or path-like, optional
-        Override the figures folder.
+        The figures folder, overriding the default above.
     progress : bool, optional
         Show a progress bar; default: only when standard error is a terminal.
     stream : text file, optional
@@ -533,15 +747,16 @@ def reproduce(
     Returns
     -------
     list of NotebookResult
-        One per notebook run, in order.
+        One per notebook run, in order (all succeeded).
 
     Raises
     ------
     RunnerError
-        On a bad profile, notebook name or profiles file.
-    NotebookFailed
-        When a notebook fails or does not write a declared figure; notebooks
-        after it are not run.
+        On a bad profile, notebook name or profiles file (before any notebook runs).
+    RunFailed
+        When notebooks failed or did not write a declared figure or table. Every
+        selected notebook is still run; the error lists each failure, and the
+        figure index is written for what the run produced.
     """
     out = stream if stream is not None else sys.stdout
     root = repo_root()
@@ -564,20 +779,20 @@ def reproduce(
             f"profile {profile!r} names notebooks that do not exist in {str(nb_dir)!r}: {', '.join(unknown)}"
         )
     selected = select_notebooks(notebooks, only)
+    partial = len(selected) < len(notebooks)
 
     if output is not None:
         out_dir = Path(output).resolve()
         fig_dir = out_dir / "figures"
     else:
         out_dir = (root / "build" / profile).resolve()
-        fig_dir = (root / "figures") if profile == "full" else out_dir / "figures"
+        publish = profile == "full" and not partial and nb_dir == (root / "notebooks").resolve()
+        fig_dir = (root / "figures") if publish else out_dir / "figures"
     if figures_dir is not None:
         fig_dir = Path(figures_dir)
     fig_dir = fig_dir.resolve()
     results_dir = out_dir / "results"
     executed_dir = out_dir / "notebooks"
-    for folder in (fig_dir, results_dir, executed_dir):
-        folder.mkdir(parents=True, exist_ok=True)
 
     # Check every selected notebook before running any, so a typo fails fast.
     plans: list[tuple[Path, dict[str, Any], list[str], list[str]]] = []
@@ -599,36 +814,57 @@ def reproduce(
         params["results_dir"] = str(results_dir)
         plans.append((nb_path, params, declared_figures(nb_path), declared_tables(nb_path)))
 
+    for folder in (fig_dir, results_dir, executed_dir):
+        folder.mkdir(parents=True, exist_ok=True)
+    note = ""
+    if partial and output is None and figures_dir is None and profile == "full":
+        note = " (a partial run: the committed figures/ is left alone; --figures-dir figures updates it)"
     print(
         f"Running {len(plans)} notebook(s) with profile {profile!r}\n"
-        f"  executed notebooks: {executed_dir}\n  figures: {fig_dir}\n  results: {results_dir}",
+        f"  executed notebooks: {executed_dir}\n  figures: {fig_dir}{note}\n  results: {results_dir}",
         file=out,
         flush=True,
     )
     show_bar = progress if progress is not None else _stderr_is_tty()
+    from tqdm import tqdm
+
     results: list[NotebookResult] = []
-    bar = _progress_bar(len(plans), enabled=show_bar)
-    try:
+    failures: list[NotebookFailed] = []
+    with tqdm(total=len(plans), unit="notebook", file=sys.stderr, dynamic_ncols=True,
+              disable=not show_bar) as bar:
         for nb_path, params, figures, tables in plans:
             bar.set_description(nb_path.stem)
             if not show_bar:
                 print(f"- {nb_path.name} ...", file=out, flush=True)
             output_path = executed_dir / nb_path.name
             started = time.time()
-            seconds = run_notebook(nb_path, output_path, params, timeout=timeout, cwd=nb_dir)
-            _check_outputs(nb_path.name, figures, tables, fig_dir, results_dir, since=started, output_path=output_path)
-            results.append(NotebookResult(nb_path.name, output_path, seconds, tuple(figures), params))
-            if not show_bar:
-                print(f"  done in {seconds:.1f} s, {len(figures)} figure(s)", file=out, flush=True)
+            clock = time.perf_counter()
+            try:
+                seconds = run_notebook(nb_path, output_path, params, timeout=timeout, cwd=nb_dir)
+                _check_outputs(nb_path.name, figures, tables, fig_dir, results_dir, since=started,
+                               output_path=output_path)
+            except NotebookFailed as exc:
+                failures.append(exc)
+                results.append(NotebookResult(nb_path.name, output_path, time.perf_counter() - clock,
+                                              tuple(figures), params, error=str(exc)))
+                message = f"  FAILED: {exc}"
+                if show_bar:
+                    bar.write(message, file=out)
+                else:
+                    print(message, file=out, flush=True)
+            else:
+                results.append(NotebookResult(nb_path.name, output_path, seconds, tuple(figures), params))
+                if not show_bar:
+                    print(f"  done in {seconds:.1f} s, {len(figures)} figure(s)", file=out, flush=True)
             bar.update(1)
-    finally:
-        bar.close()
 
     from .figures import write_index
 
     index = write_index(fig_dir)
     print(format_summary(results), file=out)
     print(f"Figure index: {index}", file=out, flush=True)
+    if failures:
+        raise RunFailed(failures, results)
     return results
 
 
@@ -673,20 +909,27 @@ def format_summary(results: Sequence[NotebookResult]) -> str:
     Returns
     -------
     str
+        One row per notebook (a failed one shows ``FAILED`` instead of its
+        figures), then the total.
 
     Examples
     --------
     >>> from pathlib import Path
-    >>> r = NotebookResult("01_a.ipynb", Path("x"), 1.234, ("01_fig",))
-    >>> print(format_summary([r]))
+    >>> ok = NotebookResult("01_a.ipynb", Path("x"), 1.234, ("01_fig",))
+    >>> bad = NotebookResult("02_b.ipynb", Path("y"), 0.5, ("02_fig",), error="boom")
+    >>> print(format_summary([ok, bad]))
     notebook    seconds  figures
     01_a.ipynb      1.2  01_fig
-    total           1.2  1 figure(s)
+    02_b.ipynb      0.5  FAILED
+    total           1.7  1 figure(s), 1 notebook(s) FAILED
     """
-    rows = [(r.notebook, f"{r.seconds:.1f}", ", ".join(r.figures) or "-") for r in results]
+    rows = [(r.notebook, f"{r.seconds:.1f}", "FAILED" if r.error else (", ".join(r.figures) or "-"))
+            for r in results]
     total = sum(r.seconds for r in results)
-    n_fig = sum(len(r.figures) for r in results)
-    rows.append(("total", f"{total:.1f}", f"{n_fig} figure(s)"))
+    n_fig = sum(len(r.figures) for r in results if not r.error)
+    n_failed = sum(1 for r in results if r.error)
+    tail = f"{n_fig} figure(s)" + (f", {n_failed} notebook(s) FAILED" if n_failed else "")
+    rows.append(("total", f"{total:.1f}", tail))
     header = ("notebook", "seconds", "figures")
     w0 = max(len(header[0]), *(len(r[0]) for r in rows))
     w1 = max(len(header[1]), *(len(r[1]) for r in rows))
@@ -701,18 +944,17 @@ def format_summary(results: Sequence[NotebookResult]) -> str:
 _VOLATILE_CELL_KEYS = ("papermill", "execution", "ExecuteTime", "collapsed", "scrolled")
 #: Notebook metadata keys dropped by :func:`strip_volatile`.
 _VOLATILE_NB_KEYS = ("papermill", "widgets", "toc", "varInspector")
-#: The kernelspec stored in every notebook.
-_KERNELSPEC = {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
 
 
 def strip_volatile(nb: Any) -> Any:
     """Return a copy of a notebook without volatile metadata.
 
     Removes papermill's notebook and cell metadata, cell timings (``execution``,
-    ``ExecuteTime``), view state (``collapsed``, ``scrolled``), the Python
-    version in ``language_info`` and output metadata of execute results; sets a
-    fixed ``python3`` kernelspec; drops papermill's ``injected-parameters``
-    cells and error markers. Execution counts and outputs are kept.
+    ``ExecuteTime``), view state (``collapsed``, ``scrolled``) and output
+    metadata of execute results; drops papermill's ``injected-parameters`` cells
+    and error markers. Execution counts, outputs, ``kernelspec`` and
+    ``language_info`` are kept (JupyterLab writes the last two back when it
+    opens a notebook; :func:`store` sets them with :func:`kernel_metadata`).
 
     Parameters
     ----------
@@ -723,14 +965,19 @@ def strip_volatile(nb: Any) -> Any:
     -------
     nbformat.NotebookNode
         The stripped copy; stripping twice changes nothing.
+
+    Examples
+    --------
+    >>> import nbformat
+    >>> cell = nbformat.v4.new_code_cell("1 + 1", metadata={"papermill": {"duration": 0.1}})
+    >>> nb = nbformat.v4.new_notebook(cells=[cell], metadata={"papermill": {}})
+    >>> clean = strip_volatile(nb)
+    >>> dict(clean.metadata), dict(clean.cells[0].metadata)
+    ({}, {})
     """
     nb = copy.deepcopy(nb)
     for key in _VOLATILE_NB_KEYS:
         nb.metadata.pop(key, None)
-    nb.metadata["kernelspec"] = dict(_KERNELSPEC)
-    info = nb.metadata.get("language_info")
-    if isinstance(info, dict):
-        info.pop("version", None)
     kept = []
     for cell in nb.cells:
         tags = cell.metadata.get("tags", [])
@@ -756,11 +1003,15 @@ def store(
     execute: bool = True,
     stream: TextIO | None = None,
 ) -> list[Path]:
-    """Re-execute committed notebooks in place with their defaults and strip volatile metadata.
+    """Re-execute committed notebooks in place with their defaults, then store them clean.
 
     Each notebook runs with papermill without injected parameters (so with the
     defaults of its ``parameters`` cell, writing figures to the git-ignored
-    ``build/figures``). The file is replaced only when the run succeeds.
+    ``build/figures``). Then volatile metadata is stripped (:func:`strip_volatile`)
+    and the kernel metadata JupyterLab fills in is recorded (:func:`kernel_metadata`:
+    kernel spec and ``language_info`` with this Python's version), so that opening
+    the stored notebook in JupyterLab with this environment does not mark it
+    modified. The file is replaced only when the run succeeds.
 
     Parameters
     ----------
@@ -771,7 +1022,8 @@ def store(
     timeout : float or None, optional
         Per-cell execution timeout in seconds.
     execute : bool, optional
-        ``False`` only strips the metadata without executing.
+        ``False`` does not execute: it only strips the metadata and records the
+        kernel metadata (outputs are kept as they are).
     stream : text file, optional
         Where to print progress; default standard output.
 
@@ -783,13 +1035,14 @@ def store(
     Raises
     ------
     NotebookFailed
-        If a notebook fails; it is left unchanged.
+        If a notebook fails; it is left unchanged (and the notebooks after it are not stored).
     """
     import nbformat
 
     out = stream if stream is not None else sys.stdout
     nb_dir = Path(notebooks_dir) if notebooks_dir is not None else repo_root() / "notebooks"
     selected = select_notebooks(discover_notebooks(nb_dir), only)
+    kernel = kernel_metadata()
     written = []
     for nb_path in selected:
         if execute:
@@ -802,6 +1055,7 @@ def store(
         else:
             nb = nbformat.read(nb_path, as_version=4)
         nb = strip_volatile(nb)
+        nb.metadata.update(copy.deepcopy(kernel))
         nbformat.validate(nb)
         nbformat.write(nb, nb_path)
         written.append(nb_path)
@@ -827,25 +1081,38 @@ def _first_lines(text: str, n: int) -> str:
     return shown + (" ..." if len(lines) > n else "")
 
 
-def _running_cell(output_path: Path) -> str:
-    """Describe the cell that was executing when a run stopped, from the partial output."""
+def _describe_cell(executed: Path, notebook: Path, *, execution_count: int | None = None,
+                   source: str | None = None) -> str:
+    """Name the failed (or still running) cell the way a user finds it, from the executed notebook.
+
+    Returns text such as `` at cell [4] of the executed notebook (code cell 3 of 03_x.ipynb,
+    starting 'raise ValueError')``, or only what is known (empty if nothing).
+    """
     try:
-        nb = _read(output_path)
+        nb = _read(executed)
     except Exception:
-        return ""
-    last = None
-    for index, cell in enumerate(nb.cells):
-        meta = cell.metadata.get("papermill", {})
-        if meta.get("start_time") or meta.get("exception"):
-            last = (index, cell)
-    if last is None:
-        return ""
-    index, cell = last
-    count = cell.get("execution_count")
-    return (
-        f" in cell {index} (execution count [{count}]) of the executed notebook, "
-        f"source starts {_first_lines(cell.source, 1)!r}"
-    )
+        nb = None
+    code = []
+    if nb is not None:
+        code = [c for c in nb.cells
+                if c.cell_type == "code" and "injected-parameters" not in c.metadata.get("tags", [])]
+    found = None
+    if execution_count is not None:
+        found = next((i for i, c in enumerate(code) if c.get("execution_count") == execution_count), None)
+    if found is None:
+        found = next((i for i, c in enumerate(code) if c.metadata.get("papermill", {}).get("exception")), None)
+    if found is None:  # a timeout or a dead kernel: the last cell papermill started
+        started = [i for i, c in enumerate(code) if c.metadata.get("papermill", {}).get("start_time")]
+        found = started[-1] if started else None
+    if found is None:
+        return f" in the cell starting {_first_lines(source, 1)!r}" if source is not None else ""
+    cell = code[found]
+    count = cell.get("execution_count") if execution_count is None else execution_count
+    first = _first_lines(cell.source if source is None else source, 1)
+    where = f"code cell {found + 1} of {notebook.name}"
+    if count is None:
+        return f" at {where} (starting {first!r})"
+    return f" at cell [{count}] of the executed notebook ({where}, starting {first!r})"
 
 
 def _stderr_is_tty() -> bool:
@@ -855,22 +1122,3 @@ def _stderr_is_tty() -> bool:
         return sys.stderr.isatty()
     except (AttributeError, ValueError):
         return False
-
-
-class _NoBar:
-    def set_description(self, text: str) -> None:
-        pass
-
-    def update(self, n: int) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
-
-
-def _progress_bar(total: int, *, enabled: bool) -> Any:
-    if not enabled:
-        return _NoBar()
-    from tqdm import tqdm
-
-    return tqdm(total=total, unit="notebook", file=sys.stderr, dynamic_ncols=True)

@@ -433,10 +433,10 @@ def evaluate_runs(
     run_length = min(check_integer(run_length, "run_length"), n_docs)
     observed = np.where(judged_array, grades_array, 0.0)
     # The ideal only needs the largest grades: the top `width` of each query covers any run of
-    # run_length documents and any cut-off k <= width. With k=None every relevant grade is needed.
+    # run_length documents and any cut-off k <= width, and it must hold every relevant grade, since the
+    # metric checks that the known grades contain the retrieved ones.
     width = run_length if k is None else max(run_length, min(int(k), n_docs))
-    if k is None:
-        width = max(width, int(np.count_nonzero(grades_array, axis=1).max()))
+    width = max(width, int(np.count_nonzero(grades_array, axis=1).max()))
     width = min(width, n_docs)
     ideal_true = -np.sort(-grades_array, axis=1)[:, :width]
     ideal_observed = -np.sort(-observed, axis=1)[:, :width]
