@@ -1,0 +1,347 @@
+"""MovieLens-100k: 100,000 ratings (1-5) by 943 users of 1,682 films.
+
+F. Maxwell Harper and Joseph A. Konstan. The MovieLens Datasets: History and Context.
+ACM Transactions on Interactive Intelligent Systems 5(4), article 19, 2015.
+
+The data's licence (GroupLens) forbids redistribution, so this package ships none of it.
+:func:`movielens_100k` takes it from one of two places:
+
+- by default, from the wheel of RecBole 1.2.1 on PyPI, which carries the ratings as
+  ``recbole/dataset_example/ml-100k/ml-100k.inter`` (GroupLens's ``u.data`` with a header line).
+  The wheel is fetched once with ``python -m pip download recbole==1.2.1 --no-deps
+  --only-binary=:all:`` (RecBole itself is never installed: it would pull in torch), checked
+  against its published SHA-256, and kept in a per-user cache folder (:func:`cache_dir`);
+- from a file the user gives (``path=``): GroupLens's own ``u.data`` (from ml-100k.zip at
+  https://grouplens.org/datasets/movielens/100k/), the folder or zip holding it, RecBole's
+  ``ml-100k.inter``, or the wheel.
+
+Either way the ratings come back as a pandas DataFrame with integer columns ``user``, ``item``,
+``rating``, ``timestamp`` (Unix seconds) in file order; ``DataFrame.attrs["sha256"]`` is the SHA-256
+of the rating lines in ``u.data`` format (for the ``.inter`` file: its bytes after the header line), so
+a figure's provenance can name exactly which data it was made from.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import subprocess
+import sys
+import tempfile
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "movielens_100k",
+    "read_ratings",
+    "fetch_recbole_wheel",
+    "cache_dir",
+    "DatasetUnavailableError",
+    "CACHE_ENV",
+    "COLUMNS",
+    "MOVIELENS_100K_CITATION",
+    "RECBOLE_REQUIREMENT",
+    "RECBOLE_WHEEL",
+    "RECBOLE_WHEEL_SHA256",
+    "RECBOLE_MEMBER",
+    "U_DATA_SHA256",
+    "INTER_HEADER",
+]
+
+#: Environment variable that overrides the cache folder.
+CACHE_ENV = "NDCG_RESEARCH_CACHE"
+#: Column names of the returned ratings table.
+COLUMNS: tuple[str, ...] = ("user", "item", "rating", "timestamp")
+#: How to cite the data (README, figure captions).
+MOVIELENS_100K_CITATION = (
+    "MovieLens-100k (F. M. Harper and J. A. Konstan, The MovieLens Datasets: History and Context, "
+    "ACM TiiS 5(4), 2015)"
+)
+#: The PyPI release whose wheel carries the ratings, its file name and its SHA-256.
+RECBOLE_REQUIREMENT = "recbole==1.2.1"
+RECBOLE_WHEEL = "recbole-1.2.1-py3-none-any.whl"
+RECBOLE_WHEEL_SHA256 = "9c9948202011f37eb0a7c6768129313f00d6403ad221ec940d5e2d5d5f33a407"
+#: The ratings file inside the wheel, and its header line.
+RECBOLE_MEMBER = "recbole/dataset_example/ml-100k/ml-100k.inter"
+#: SHA-256 of GroupLens's ``ml-100k/u.data`` (as published by projects that pin it); the lines of
+#: RecBole's ``ml-100k.inter`` after its header hash to the same value: they are ``u.data`` byte for byte.
+U_DATA_SHA256 = "06416e597f82b7342361e41163890c81036900f418ad91315590814211dca490"
+INTER_HEADER = "user_id:token\titem_id:token\trating:float\ttimestamp:float"
+
+_GROUPLENS_HINT = (
+    "download ml-100k.zip from GroupLens (https://grouplens.org/datasets/movielens/100k/), unzip it "
+    "and pass the file: movielens_100k(path='.../ml-100k/u.data')"
+)
+
+
+class DatasetUnavailableError(RuntimeError):
+    """The data could not be fetched or verified; the message says what to do instead."""
+
+
+def cache_dir() -> Path:
+    """The per-user folder where downloaded data are kept (created on first download).
+
+    ``$NDCG_RESEARCH_CACHE`` if set; otherwise the platform's user cache folder:
+    ``$XDG_CACHE_HOME/ndcg_research`` or ``~/.cache/ndcg_research`` on Linux,
+    ``~/Library/Caches/ndcg_research`` on macOS, ``%LOCALAPPDATA%\\ndcg_research\\Cache`` on Windows.
+
+    Returns
+    -------
+    pathlib.Path
+
+    Examples
+    --------
+    >>> import os
+    >>> os.environ[CACHE_ENV] = "/tmp/my-cache"
+    >>> str(cache_dir())
+    '/tmp/my-cache'
+    >>> del os.environ[CACHE_ENV]
+    >>> cache_dir().name in {"ndcg_research", "Cache"}
+    True
+    """
+    override = os.environ.get(CACHE_ENV, "")
+    if override:
+        return Path(override).expanduser()
+    home = Path.home()
+    if sys.platform == "win32":
+        return Path(os.environ.get("LOCALAPPDATA", home / "AppData" / "Local")) / "ndcg_research" / "Cache"
+    if sys.platform == "darwin":
+        return home / "Library" / "Caches" / "ndcg_research"
+    return Path(os.environ.get("XDG_CACHE_HOME", "") or home / ".cache") / "ndcg_research"
+
+
+def movielens_100k(
+    path: str | os.PathLike[str] | None = None, *, cache: str | os.PathLike[str] | None = None, verbose: bool = True
+) -> Any:
+    """MovieLens-100k ratings as a pandas DataFrame (Harper & Konstan, ACM TiiS 2015).
+
+    Parameters
+    ----------
+    path : str or path-like, optional
+        A local copy: GroupLens's ``u.data`` (or the folder or ``ml-100k.zip`` that holds it),
+        RecBole's ``ml-100k.inter``, or RecBole's wheel. Default: RecBole 1.2.1's wheel from
+        PyPI, downloaded once into ``cache`` and checked against :data:`RECBOLE_WHEEL_SHA256`.
+    cache : str or path-like, optional
+        Folder for the downloaded wheel; default :func:`cache_dir`.
+    verbose : bool, default True
+        Say on standard error what is being downloaded and where (only when downloading).
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``user``, ``item``, ``rating`` (1-5), ``timestamp`` (Unix seconds), all int64, in
+        file order (100,000 rows for the full data set). ``attrs["source"]`` names the file read,
+        ``attrs["sha256"]`` is the SHA-256 of its rating lines in ``u.data`` format
+        (:data:`U_DATA_SHA256` for the full data set, from either source).
+
+    Raises
+    ------
+    DatasetUnavailableError
+        If the wheel cannot be downloaded (no network, no pip) or does not match its hash; the
+        message says how to pass a local copy with ``path=``.
+    FileNotFoundError, ValueError
+        If ``path`` does not exist or does not hold ratings in one of the formats above.
+
+    Examples
+    --------
+    >>> ratings = movielens_100k()  # doctest: +SKIP
+    >>> ratings.shape, ratings["user"].nunique(), ratings["item"].nunique()  # doctest: +SKIP
+    ((100000, 4), 943, 1682)
+
+    A local copy (here a two-line file in ``u.data`` format):
+
+    >>> import tempfile, pathlib
+    >>> folder = pathlib.Path(tempfile.mkdtemp())
+    >>> _ = (folder / "u.data").write_text("196\\t242\\t3\\t881250949\\n186\\t302\\t3\\t891717742\\n")
+    >>> movielens_100k(folder / "u.data").to_dict("list")
+    {'user': [196, 186], 'item': [242, 302], 'rating': [3, 3], 'timestamp': [881250949, 891717742]}
+    """
+    if path is not None:
+        return read_ratings(path)
+    wheel = fetch_recbole_wheel(cache, verbose=verbose)
+    return read_ratings(wheel)
+
+
+def fetch_recbole_wheel(cache: str | os.PathLike[str] | None = None, *, verbose: bool = True) -> Path:
+    """Path of RecBole 1.2.1's wheel in the cache, downloading it with pip if needed; hash checked.
+
+    Parameters
+    ----------
+    cache : str or path-like, optional
+        Cache folder; default :func:`cache_dir`.
+    verbose : bool, default True
+        Say on standard error what is being downloaded.
+
+    Returns
+    -------
+    pathlib.Path
+        The cached wheel, whose SHA-256 equals :data:`RECBOLE_WHEEL_SHA256`.
+
+    Raises
+    ------
+    DatasetUnavailableError
+        If pip fails (e.g. the package index cannot be reached) or the file's hash differs.
+
+    Examples
+    --------
+    >>> (cache_dir() / RECBOLE_WHEEL).name  # where it is kept
+    'recbole-1.2.1-py3-none-any.whl'
+    """
+    folder = Path(cache).expanduser() if cache is not None else cache_dir()
+    target = folder / RECBOLE_WHEEL
+    if target.is_file():
+        if _sha256_file(target) == RECBOLE_WHEEL_SHA256:
+            return target
+        _say(verbose, f"ndcg_research: the cached {target} does not match its SHA-256; downloading it again")
+        target.unlink()
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        raise DatasetUnavailableError(
+            f"cannot create the cache folder {str(folder)!r} ({error}); set {CACHE_ENV} to a writable folder, "
+            f"or {_GROUPLENS_HINT}"
+        ) from None
+    _say(
+        verbose,
+        f"ndcg_research: downloading MovieLens-100k (Harper & Konstan 2015) inside the 2.1 MB wheel of "
+        f"{RECBOLE_REQUIREMENT} from the package index with pip, into {folder} (once; later calls read the cache) ...",
+    )
+    with tempfile.TemporaryDirectory(dir=folder, prefix=".download-") as tmp:
+        command = [
+            sys.executable, "-m", "pip", "download", RECBOLE_REQUIREMENT, "--no-deps", "--only-binary=:all:",
+            "--dest", tmp, "--no-input", "--disable-pip-version-check", "--retries", "1", "--timeout", "30",
+        ]
+        try:
+            done = subprocess.run(command, capture_output=True, text=True, check=False)
+        except OSError as error:
+            raise DatasetUnavailableError(f"could not run pip ({error}); {_GROUPLENS_HINT}") from None
+        downloaded = Path(tmp) / RECBOLE_WHEEL
+        if done.returncode != 0 or not downloaded.is_file():
+            said = "\n".join((done.stderr or done.stdout or "").strip().splitlines()[-3:])
+            raise DatasetUnavailableError(
+                f"could not download {RECBOLE_REQUIREMENT} from the package index (pip exit status "
+                f"{done.returncode}: {said or 'no message'}). Without network access, {_GROUPLENS_HINT}"
+            )
+        digest = _sha256_file(downloaded)
+        if digest != RECBOLE_WHEEL_SHA256:
+            raise DatasetUnavailableError(
+                f"the downloaded {RECBOLE_WHEEL} has SHA-256 {digest}, expected {RECBOLE_WHEEL_SHA256}: "
+                f"refusing to use it; {_GROUPLENS_HINT}"
+            )
+        os.replace(downloaded, target)
+    _say(verbose, f"ndcg_research: done; SHA-256 checked, cached as {target}")
+    return target
+
+
+def read_ratings(path: str | os.PathLike[str]) -> Any:
+    """Read MovieLens-100k ratings from a local file, folder, zip or wheel.
+
+    Parameters
+    ----------
+    path : str or path-like
+        ``u.data`` (tab-separated ``user item rating timestamp``, no header); RecBole's
+        ``ml-100k.inter`` (the same with the header :data:`INTER_HEADER`); a folder holding
+        ``u.data``; a zip (GroupLens's ``ml-100k.zip``) or RecBole's wheel holding either file.
+
+    Returns
+    -------
+    pandas.DataFrame
+        As :func:`movielens_100k`.
+
+    Raises
+    ------
+    FileNotFoundError
+        If ``path`` does not exist, or a folder or zip holds no ratings file.
+    ValueError
+        If a line does not have four tab-separated integers, a rating is outside 1-5, or a
+        (user, item) pair is rated twice; the message names the file and the line.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> file = pathlib.Path(tempfile.mkdtemp()) / "u.data"
+    >>> _ = file.write_text("1\\t2\\t6\\t0\\n")
+    >>> read_ratings(file)
+    Traceback (most recent call last):
+    ...
+    ValueError: ...u.data line 1: rating must be an integer from 1 to 5, got 6
+    """
+    file = Path(path).expanduser()
+    if file.is_dir():
+        candidates = [file / "u.data", file / "ml-100k" / "u.data", file / "ml-100k.inter"]
+        found = next((c for c in candidates if c.is_file()), None)
+        if found is None:
+            raise FileNotFoundError(f"no u.data or ml-100k.inter in the folder {str(file)!r}")
+        file = found
+    if not file.is_file():
+        raise FileNotFoundError(f"no such ratings file: {str(file)!r}")
+    if zipfile.is_zipfile(file):
+        with zipfile.ZipFile(file) as archive:
+            names = archive.namelist()
+            member = next((n for n in names if n == RECBOLE_MEMBER or n.endswith("ml-100k.inter")), None)
+            member = member or next((n for n in names if n == "u.data" or n.endswith("/u.data")), None)
+            if member is None:
+                raise FileNotFoundError(f"{str(file)!r} holds neither u.data nor ml-100k.inter")
+            return _parse(archive.read(member), f"{file}!{member}")
+    return _parse(file.read_bytes(), str(file))
+
+
+def _parse(data: bytes, source: str) -> Any:
+    """Ratings table from the bytes of a u.data or .inter file."""
+    import pandas as pd
+
+    first_line = 1
+    if data.startswith(b"user_id:"):  # RecBole's .inter: one header line, then u.data's lines
+        header, _, data = data.partition(b"\n")
+        if header.decode("utf-8", "replace").rstrip("\r") != INTER_HEADER:
+            raise ValueError(f"{source} line 1: expected the header {INTER_HEADER!r}, got {header[:200]!r}")
+        first_line = 2
+    if not data.strip():
+        raise ValueError(f"{source}: no ratings")
+    try:
+        table = pd.read_csv(io.BytesIO(data), sep="\t", header=None, dtype=str, keep_default_na=False,
+                            skip_blank_lines=False)
+    except pd.errors.ParserError as error:  # a line with more fields than the first
+        detail = " ".join(str(error).split())
+        raise ValueError(f"{source}: not four tab-separated fields per line ({detail})") from None
+    if table.shape[1] != len(COLUMNS):
+        raise ValueError(f"{source} line {first_line}: expected {len(COLUMNS)} tab-separated fields "
+                         f"(user, item, rating, timestamp), got {table.shape[1]}")
+    values = np.empty(table.shape, dtype=np.int64)
+    for j, name in enumerate(COLUMNS):
+        text = table.iloc[:, j].str.strip()
+        ok = text.str.fullmatch(r"[+-]?\d{1,18}(\.0*)?").to_numpy(dtype=bool)
+        if not ok.all():
+            i = int(np.flatnonzero(~ok)[0])
+            raise ValueError(f"{source} line {first_line + i}: {name} must be an integer, got {table.iat[i, j]!r}")
+        values[:, j] = text.str.replace(r"\.0*$", "", regex=True).astype(np.int64).to_numpy()
+    ratings = pd.DataFrame(values, columns=list(COLUMNS))
+    bad = np.flatnonzero((values[:, 2] < 1) | (values[:, 2] > 5))
+    if bad.size:
+        i = int(bad[0])
+        raise ValueError(f"{source} line {first_line + i}: rating must be an integer from 1 to 5, got {values[i, 2]}")
+    twice = ratings.duplicated(["user", "item"]).to_numpy()
+    if twice.any():
+        i = int(np.flatnonzero(twice)[0])
+        raise ValueError(f"{source} line {first_line + i}: user {values[i, 0]} rated item {values[i, 1]} "
+                         f"a second time; one rating per (user, item) is expected")
+    ratings.attrs["source"] = source
+    ratings.attrs["sha256"] = hashlib.sha256(data).hexdigest()
+    return ratings
+
+
+def _sha256_file(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _say(verbose: bool, message: str) -> None:
+    if verbose:
+        print(message, file=sys.stderr, flush=True)

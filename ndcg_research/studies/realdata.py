@@ -1,0 +1,1087 @@
+r"""The questions of notebooks 03-05 on real rankings: MovieLens-100k recommenders or a user's TREC runs.
+
+A :class:`RankingProblem` holds, for every query (a MovieLens user, a TREC topic), the **candidate
+list** (the items to rank: for MovieLens every item the user did not rate in training; for TREC the
+pool of documents some run retrieved or the qrels judge), their relevance grades (test ratings; qrels
+grades; 0 for the rest) and each system's score of every candidate. Every value here is nDCG of the
+system's ranking of the candidate list (or of a sample of it) by score, **ties averaged** (McSherry &
+Najork 2008), with the ideal built from the grades of that same list: it holds all the relevant items,
+so the ideal is trec_eval's (all judged grades). A query whose list has no relevant item under a gain
+has no defined nDCG; it gets NaN and the callers count and drop it (the same queries for all systems).
+
+- :func:`movielens_problem`: the six rankers of :mod:`~ndcg_research.studies.recommenders` on a
+  per-user temporal split;
+- :func:`trec_problem`: a qrels table and run tables (query, doc, score), as issue 8's readers give them;
+- :func:`ndcg_values`: per-query nDCG of every system under several gains, discounts and cut-offs,
+  ranking each system once per gain (the costly step) and reusing the ranking for every discount and k;
+- :func:`sample_lists` / :func:`list_length_values`: candidate lists of length n sampled per query,
+  **keeping the share of relevant items** (stratified; nested in n; seeded), the list-length question.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ..core import kernels
+from ..core.discounts import parse_discount
+from ..core.gains import parse_gain
+from ..core.ranking import ranked_gains, top_order
+from ..core.validation import check_integer
+from .recommenders import DEFAULT_RANKERS, parse_ranker, score_items, temporal_split
+
+__all__ = [
+    "GAINS",
+    "DISCOUNTS",
+    "RankingProblem",
+    "movielens_problem",
+    "trec_problem",
+    "ndcg_values",
+    "sample_lists",
+    "list_length_values",
+    "list_length_label",
+    "EXPERIMENT_LIST_LENGTH",
+    "EXPERIMENT_QUERY_SETS",
+    "compare_table",
+    "user_subsets",
+    "query_set_tables",
+    "list_lengths",
+    "relevant_in_lists",
+    "first_order_table",
+    "list_length_findings",
+    "query_set_findings",
+    "cutoff_findings",
+    "decisions_against",
+    "qrels_table",
+    "run_table",
+    "convention_values",
+    "convention_findings",
+]
+
+#: The gains of the real-data study, by label: the rating itself, the rating above "neutral" (3), and
+#: the exponential gain of Burges et al. Grades are the test ratings 1-5; unrated items have grade 0.
+GAINS: dict[str, str] = {
+    "rating": "linear",
+    "max(0, rating-3)": "mapping({1: 0, 2: 0, 3: 0, 4: 1, 5: 2})",
+    "2^rating-1": "exp2",
+}
+
+#: The discounts of notebooks 03-04, fastest-decaying first.
+DISCOUNTS: tuple[str, ...] = (
+    "power(beta=2)", "geometric(p=0.5)", "zipf", "power(beta=0.5)", "log2", "logpower(gamma=0.5)", "loglog", "none",
+)
+
+#: Spawn key of the list-length samples: SeedSequence(seed, spawn_key=(EXPERIMENT_LIST_LENGTH, replicate)).
+EXPERIMENT_LIST_LENGTH = 8001
+
+
+@dataclass(frozen=True, eq=False)
+class RankingProblem:
+    """Queries x candidate documents with relevance grades and each system's scores.
+
+    Row q holds query q's candidates in its first ``lengths[q]`` columns; the remaining columns are
+    padding (grade 0, score -inf, doc id ``""``).
+
+    Attributes
+    ----------
+    name : str
+        What the data are, for captions and tables.
+    queries : numpy.ndarray, shape (Q,)
+        Query ids (MovieLens user ids, TREC topic ids).
+    docs : numpy.ndarray of str, shape (Q, W)
+        Document ids of the candidates (MovieLens item ids as text).
+    grades : numpy.ndarray of float64, shape (Q, W)
+        Relevance grade of each candidate (>= 0).
+    lengths : numpy.ndarray of int64, shape (Q,)
+        Number of candidates of each query.
+    scores : mapping of str to numpy.ndarray, each (Q, W)
+        Each system's finite score of each candidate (higher ranks first); -inf on padding.
+    sha256 : str or None
+        Hash of the data the problem was built from (recorded in figure provenance).
+    """
+
+    name: str
+    queries: np.ndarray
+    docs: np.ndarray
+    grades: np.ndarray
+    lengths: np.ndarray
+    scores: Mapping[str, np.ndarray]
+    sha256: str | None = None
+    notes: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def systems(self) -> tuple[str, ...]:
+        """The system names, in the order of :attr:`scores`."""
+        return tuple(self.scores)
+
+    @property
+    def valid(self) -> np.ndarray:
+        """Boolean (Q, W): True on the candidates, False on padding."""
+        return np.arange(self.grades.shape[1]) < self.lengths[:, None]
+
+    def relevant_counts(self) -> np.ndarray:
+        """Number of candidates with grade > 0, per query."""
+        return np.count_nonzero(self.grades > 0, axis=1)
+
+
+def _pack(mask: np.ndarray, arrays: Mapping[str, tuple[np.ndarray, Any]]) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """Move the True entries of each row of ``mask`` to the left, keeping their order; pad the rest."""
+    order = np.argsort(~mask, axis=1, kind="stable")
+    lengths = mask.sum(axis=1)
+    width = int(lengths.max())
+    order = order[:, :width]
+    pad = np.arange(width) >= lengths[:, None]
+    packed = {}
+    for key, (values, fill) in arrays.items():
+        out = np.take_along_axis(values, order, 1)
+        if out.dtype.kind in "US" or out.dtype == object:
+            out = out.astype(object)
+        out[pad] = fill
+        packed[key] = out
+    return packed, lengths.astype(np.int64)
+
+
+def movielens_problem(
+    ratings: Any,
+    *,
+    rankers: Sequence[str] = DEFAULT_RANKERS,
+    test_fraction: float = 0.2,
+    seed: int = 0,
+) -> RankingProblem:
+    """The recommenders of :mod:`~ndcg_research.studies.recommenders` on a per-user temporal split.
+
+    Each user's candidate list is every item the user did not rate in training; its grades are the
+    user's test ratings (0 for items not rated in the test part).
+
+    Parameters
+    ----------
+    ratings : pandas.DataFrame
+        Columns user, item, rating, timestamp (:func:`ndcg_research.datasets.movielens_100k`).
+    rankers : sequence of str, default :data:`~ndcg_research.studies.recommenders.DEFAULT_RANKERS`
+        Ranker specs; the system names are their canonical texts.
+    test_fraction : float, default 0.2
+        See :func:`~ndcg_research.studies.recommenders.temporal_split`.
+    seed : int, default 0
+        Passed to every ranker (random scores, SVD start vector).
+
+    Returns
+    -------
+    RankingProblem
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> r = pd.DataFrame({"user": [1, 1, 1, 2, 2, 2], "item": [1, 2, 3, 1, 2, 4],
+    ...                   "rating": [5, 4, 3, 2, 5, 4], "timestamp": [1, 2, 3, 1, 2, 3]})
+    >>> p = movielens_problem(r, rankers=["popularity", "random"], test_fraction=0.3)
+    >>> p.systems, p.lengths.tolist(), p.relevant_counts().tolist()
+    (('popularity', 'random'), [2, 2], [1, 1])
+    >>> p.docs.tolist(), p.grades.tolist()
+    ([['3', '4'], ['3', '4']], [[3.0, 0.0], [0.0, 4.0]])
+    """
+    names = [parse_ranker(r) for r in rankers]
+    if len(set(names)) != len(names) or not names:
+        raise ValueError(f"rankers must be distinct and non-empty, got {list(rankers)!r}")
+    split = temporal_split(ratings, test_fraction)
+    X = split.interactions
+    item_ids = np.broadcast_to(split.items.astype(str), split.shape)
+    arrays: dict[str, tuple[np.ndarray, Any]] = {"docs": (item_ids, ""), "grades": (split.test, 0.0)}
+    for name in names:
+        arrays[name] = (score_items(name, X, seed=seed), -np.inf)
+    packed, lengths = _pack(split.candidates, arrays)
+    return RankingProblem(
+        name="MovieLens-100k",
+        queries=split.users,
+        docs=packed.pop("docs"),
+        grades=packed.pop("grades"),
+        lengths=lengths,
+        scores={name: packed[name] for name in names},
+        sha256=getattr(ratings, "attrs", {}).get("sha256"),
+        notes={"test_fraction": split.test_fraction, "n_items": split.shape[1],
+               "train_ratings": int(np.count_nonzero(split.train)), "test_ratings": int(np.count_nonzero(split.test))},
+    )
+
+
+def trec_problem(
+    qrels: Any, runs: Mapping[str, Any], *, name: str = "TREC collection", sha256: str | None = None
+) -> RankingProblem:
+    """A TREC-style collection: judged grades and several runs' scores over a per-topic candidate pool.
+
+    The candidates of a topic are every document some run retrieved or the qrels judge (the pool).
+    A run's documents rank by score; documents it did not retrieve rank below all of them, tied with
+    each other (score: the run's lowest score on the topic minus 1). Grades below 0 (trec_eval's
+    "pooled but not judged") and unjudged documents count as 0. Topics without any grade > 0 are
+    kept (their nDCG is undefined, NaN, and dropped by the callers).
+
+    Parameters
+    ----------
+    qrels : pandas.DataFrame
+        Columns ``query``, ``doc``, ``relevance``.
+    runs : mapping of str to pandas.DataFrame
+        Run name -> columns ``query``, ``doc``, ``score``; one row per retrieved document.
+    name : str
+        A description for captions.
+    sha256 : str, optional
+        Hash of the files read (recorded in figure provenance).
+
+    Returns
+    -------
+    RankingProblem
+        Over the topics of the qrels that at least one run retrieved.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> qrels = pd.DataFrame({"query": ["q1", "q1", "q1"], "doc": ["a", "b", "c"], "relevance": [2, 0, 1]})
+    >>> run = pd.DataFrame({"query": ["q1", "q1"], "doc": ["b", "d"], "score": [0.9, 0.5]})
+    >>> p = trec_problem(qrels, {"bm25": run})
+    >>> p.docs.tolist(), p.grades.tolist(), p.scores["bm25"].tolist()
+    ([['a', 'b', 'c', 'd']], [[2.0, 0.0, 1.0, 0.0]], [[-0.5, 0.9, -0.5, 0.5]])
+    """
+    import pandas as pd
+
+    if not runs:
+        raise ValueError("runs must name at least one run")
+    for what, table, columns in [("qrels", qrels, ("query", "doc", "relevance"))] + [
+        (f"run {r!r}", t, ("query", "doc", "score")) for r, t in runs.items()
+    ]:
+        missing = [c for c in columns if c not in getattr(table, "columns", ())]
+        if missing:
+            raise ValueError(f"{what} must be a DataFrame with columns {', '.join(columns)}; missing {missing}")
+    judged = qrels[["query", "doc", "relevance"]].astype({"query": str, "doc": str})
+    retrieved = {r: t[["query", "doc", "score"]].astype({"query": str, "doc": str}) for r, t in runs.items()}
+    for r, t in retrieved.items():
+        if t.duplicated(["query", "doc"]).any():
+            q, d = t.loc[t.duplicated(["query", "doc"]), ["query", "doc"]].iloc[0]
+            raise ValueError(f"run {r!r} retrieves document {d!r} twice for query {q!r}")
+        if not np.isfinite(t["score"].to_numpy(dtype=np.float64)).all():
+            raise ValueError(f"run {r!r} has a score that is not finite")
+    topics = sorted(set(judged["query"]) & set().union(*(set(t["query"]) for t in retrieved.values())))
+    if not topics:
+        raise ValueError("no query is both judged in the qrels and retrieved by a run")
+    pool = pd.concat([judged[["query", "doc"]]] + [t[["query", "doc"]] for t in retrieved.values()])
+    pool = pool[pool["query"].isin(topics)].drop_duplicates().sort_values(["query", "doc"], kind="stable")
+    q_index = pd.Index(topics).get_indexer(pool["query"])
+    position = pool.groupby("query", sort=False).cumcount().to_numpy()
+    lengths = np.bincount(q_index, minlength=len(topics)).astype(np.int64)
+    shape = (len(topics), int(lengths.max()))
+    docs = np.full(shape, "", dtype=object)
+    docs[q_index, position] = pool["doc"].to_numpy()
+    key = pd.MultiIndex.from_arrays([pool["query"], pool["doc"]])
+    grades = np.zeros(shape)
+    rel = judged.set_index(["query", "doc"])["relevance"].astype(np.float64)
+    if rel.index.duplicated().any():
+        q, d = rel.index[rel.index.duplicated()][0]
+        raise ValueError(f"qrels judge document {d!r} of query {q!r} twice")
+    grades[q_index, position] = np.maximum(rel.reindex(key).fillna(0.0).to_numpy(), 0.0)
+    valid = np.arange(shape[1]) < lengths[:, None]
+    scores = {}
+    for r, t in retrieved.items():
+        s = np.full(shape, np.nan)
+        s[q_index, position] = t.set_index(["query", "doc"])["score"].astype(np.float64).reindex(key).to_numpy()
+        floor = np.where(np.isnan(s) | ~valid, np.inf, s).min(axis=1)  # lowest retrieved score per topic
+        floor = np.where(np.isfinite(floor), floor, 0.0) - 1.0
+        s = np.where(np.isnan(s), floor[:, None], s)
+        s[~valid] = -np.inf
+        scores[str(r)] = s
+    return RankingProblem(name=name, queries=np.array(topics, dtype=object), docs=docs, grades=grades,
+                          lengths=lengths, scores=scores, sha256=sha256)
+
+
+def ndcg_values(
+    problem: RankingProblem,
+    *,
+    gains: Sequence[str],
+    discounts: Sequence[str],
+    ks: Sequence[int | None] = (None,),
+    columns: np.ndarray | None = None,
+    systems: Sequence[str] | None = None,
+) -> np.ndarray:
+    """Per-query nDCG of each system, for every gain, discount and cut-off.
+
+    Parameters
+    ----------
+    problem : RankingProblem
+    gains, discounts : sequence of str
+        Gain and discount specs of the metric core.
+    ks : sequence of int or None, default (None,)
+        Cut-offs (None: the whole list); nDCG@k cuts the ranking and the ideal at k.
+    columns : numpy.ndarray of int, shape (Q, n), optional
+        Evaluate a sub-list of each query: these columns of the problem (as :func:`sample_lists` gives);
+        the ideal then comes from the sub-list. Default: every candidate.
+    systems : sequence of str, optional
+        Default: every system of the problem.
+
+    Returns
+    -------
+    numpy.ndarray, shape (systems, gains, discounts, ks, queries)
+        nDCG, NaN for a query whose list has ideal DCG 0 under that gain (no relevant item).
+
+    Examples
+    --------
+    >>> p = RankingProblem("toy", np.array(["q"]), np.array([["a", "b", "c"]]), np.array([[0.0, 2.0, 1.0]]),
+    ...                    np.array([3]), {"s": np.array([[0.9, 0.5, 0.1]])})
+    >>> v = ndcg_values(p, gains=["linear"], discounts=["log2"], ks=[None, 1])
+    >>> v.shape, round(float(v[0, 0, 0, 0, 0]), 4), float(v[0, 0, 0, 1, 0])
+    ((1, 1, 1, 2, 1), 0.6697, 0.0)
+    """
+    systems = problem.systems if systems is None else tuple(systems)
+    unknown = [s for s in systems if s not in problem.scores]
+    if unknown:
+        raise ValueError(f"unknown systems {unknown}; the problem has {list(problem.systems)}")
+    ks = [None if k is None else check_integer(k, "k") for k in ks]
+    gain_fns = [parse_gain(g, builtin_only=True) for g in gains]
+    discount_fns = [parse_discount(d, builtin_only=True) for d in discounts]
+    if columns is None:
+        grades = problem.grades
+        scores = {s: problem.scores[s] for s in systems}
+    else:
+        columns = np.asarray(columns)
+        if columns.ndim != 2 or columns.shape[0] != problem.grades.shape[0]:
+            raise ValueError(f"columns must have one row per query ({problem.grades.shape[0]}), got shape {columns.shape}")
+        grades = np.take_along_axis(problem.grades, columns, 1)
+        scores = {s: np.take_along_axis(problem.scores[s], columns, 1) for s in systems}
+    out = np.empty((len(systems), len(gains), len(discounts), len(ks), grades.shape[0]))
+    for g, gain in enumerate(gain_fns):
+        gained = kernels.apply_gain(gain, grades, name="grades")
+        # The ideal ranking is the gains in non-increasing order: sorted once per gain, then the same DCG
+        # kernel as the systems' for every discount and k (kernels.ideal_dcg would partition per (d, k)).
+        ideal_order = -np.sort(-gained, axis=1)
+        ideal = np.array([[kernels.ranked_dcg(ideal_order, d, k) for k in ks] for d in discount_fns])
+        with np.errstate(divide="ignore", invalid="ignore"):
+            inverse = np.where(ideal > 0, 1.0 / ideal, np.nan)  # (discounts, ks, queries)
+        for i, s in enumerate(systems):
+            ranked = ranked_gains(gained, scores[s], None, "average")
+            for j, d in enumerate(discount_fns):
+                for m, k in enumerate(ks):
+                    out[i, g, j, m] = kernels.ranked_dcg(ranked, d, k) * inverse[j, m]
+    return out
+
+
+# --------------------------------------------------------------------------- list length
+
+
+def list_length_label(n: int | None) -> str:
+    """Table label of a list length: the number, or ``"all"`` for the whole candidate list.
+
+    Examples
+    --------
+    >>> list_length_label(100), list_length_label(None)
+    ('100', 'all')
+    """
+    return "all" if n is None else str(int(n))
+
+
+def sample_lists(
+    problem: RankingProblem, ns: Sequence[int | None], *, seed: int, replicate: int = 0
+) -> dict[int | None, np.ndarray]:
+    """Candidate lists of length n per query that keep the query's share of relevant items; nested in n.
+
+    For a query with ``r`` relevant (grade > 0) and ``m`` other candidates (share ``s = r / (r + m)``), the
+    list of length n holds ``n_rel = max(1, round(n * s))`` relevant items (at most r) and ``n - n_rel``
+    others (at most m, the rest relevant), each drawn uniformly at random: the first ``n_rel`` of a random
+    order of the relevant items and the first ``n - n_rel`` of a random order of the others. The same
+    random orders serve every n, so the lists are nested (the list of length n contains the shorter
+    ones), like a data stream that grows. Below ``n = 1 / s`` the one relevant item raises the share
+    above s. A query with fewer than n candidates keeps its whole list; ``None`` means the whole list.
+    Queries without a relevant candidate keep n random candidates (their nDCG is undefined anyway).
+
+    Parameters
+    ----------
+    problem : RankingProblem
+    ns : sequence of int or None
+        List lengths (>= 1), None for the whole list.
+    seed : int
+        Entropy of ``SeedSequence(seed, spawn_key=(EXPERIMENT_LIST_LENGTH, replicate))``.
+    replicate : int, default 0
+        Which independent draw.
+
+    Returns
+    -------
+    dict
+        n -> int array (Q, min(n, max length)) of candidate columns of each query; rows of queries with
+        fewer candidates are padded with a padding column of the problem (grade 0, score -inf).
+
+    Examples
+    --------
+    >>> grades = np.array([[1.0, 0, 0, 0, 2.0, 0, 0, 0, 0, 0]])
+    >>> p = RankingProblem("toy", np.array(["q"]), np.array([list("abcdefghij")]), grades, np.array([10]),
+    ...                    {"s": np.zeros((1, 10))})
+    >>> lists = sample_lists(p, [2, 5, None], seed=1)
+    >>> [int(np.count_nonzero(grades[0, lists[n][0]])) for n in (2, 5, None)]  # share 0.2 kept
+    [1, 1, 2]
+    >>> set(lists[2][0]) <= set(lists[5][0])  # nested
+    True
+    """
+    seed = check_integer(seed, "seed", minimum=0)
+    replicate = check_integer(replicate, "replicate", minimum=0)
+    for n in ns:
+        if n is not None:
+            check_integer(n, "n")
+    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(EXPERIMENT_LIST_LENGTH, replicate))))
+    valid = problem.valid
+    relevant = (problem.grades > 0) & valid
+    other = valid & ~relevant
+    keys = rng.random(problem.grades.shape)
+    # Position of each candidate in a random order of its class (relevant / other).
+    rank_rel = _class_rank(relevant, keys)
+    rank_other = _class_rank(other, keys)
+    pad_column = np.where(problem.lengths < keys.shape[1], problem.lengths, keys.shape[1] - 1)
+    lists = {}
+    for n in ns:
+        size = list_lengths(problem, n)
+        n_rel = relevant_in_lists(problem, n)
+        n_other = size - n_rel
+        chosen = (relevant & (rank_rel < n_rel[:, None])) | (other & (rank_other < n_other[:, None]))
+        width = int(size.max())
+        order = np.argsort(~chosen, axis=1, kind="stable")[:, :width]
+        # A query with fewer than `width` entries points the rest at one of its padding columns
+        # (it has some: the longest list is at most `width` long).
+        lists[n] = np.where(np.arange(width) >= size[:, None], pad_column[:, None], order)
+    return lists
+
+
+def _class_rank(member: np.ndarray, keys: np.ndarray) -> np.ndarray:
+    """Rank (0, 1, ...) of each member entry within its row in the order of ``keys``; large for non-members."""
+    order = np.argsort(np.where(member, keys, np.inf), axis=1)
+    rank = np.empty(keys.shape, dtype=np.int64)
+    np.put_along_axis(rank, order, np.broadcast_to(np.arange(keys.shape[1]), keys.shape), 1)
+    return np.where(member, rank, np.iinfo(np.int64).max)
+
+
+def list_length_values(
+    problem: RankingProblem,
+    ns: Sequence[int | None],
+    *,
+    gains: Sequence[str],
+    discounts: Sequence[str],
+    replicates: int = 1,
+    seed: int,
+) -> np.ndarray:
+    """Per-query nDCG on sampled lists of each length n, averaged over independent draws.
+
+    Parameters
+    ----------
+    problem : RankingProblem
+    ns : sequence of int or None
+        List lengths; None for the whole candidate list (not sampled, so the same in every draw).
+    gains, discounts : sequence of str
+    replicates : int, default 1
+        Independent draws of the lists (:func:`sample_lists` with replicate 0, 1, ...); each query's
+        value is the mean over the draws, which averages out the sampling noise of one draw.
+    seed : int
+
+    Returns
+    -------
+    numpy.ndarray, shape (ns, systems, gains, discounts, queries)
+        NaN where a query's lists have no relevant item under a gain in some draw.
+
+    Examples
+    --------
+    >>> grades = np.array([[1.0, 0, 0, 0, 2.0, 0, 0, 0, 0, 0]])
+    >>> p = RankingProblem("toy", np.array(["q"]), np.array([list("abcdefghij")]), grades, np.array([10]),
+    ...                    {"s": -np.arange(10.0)[None, :]})
+    >>> list_length_values(p, [10], gains=["linear"], discounts=["none"], seed=0).tolist()
+    [[[[[1.0]]]]]
+    """
+    replicates = check_integer(replicates, "replicates")
+    total = np.zeros((len(ns), len(problem.systems), len(gains), len(discounts), problem.grades.shape[0]))
+    for rep in range(replicates):
+        lists = sample_lists(problem, ns, seed=seed, replicate=rep)
+        for i, n in enumerate(ns):
+            if n is None and rep > 0:
+                continue
+            total[i] += ndcg_values(problem, gains=gains, discounts=discounts, columns=lists[n])[:, :, :, 0, :]
+    for i, n in enumerate(ns):
+        if n is not None:
+            total[i] /= replicates
+    return total
+
+
+
+# --------------------------------------------------------------------------- tables (statistics of issue 9)
+
+#: Spawn key of the random user subsets of the query-set question.
+EXPERIMENT_QUERY_SETS = 8002
+
+
+def compare_table(
+    values: np.ndarray,
+    systems: Sequence[str],
+    labels: Mapping[str, Sequence[Any]],
+    *,
+    method: str = "t",
+    correction: str = "holm",
+    confidence: float = 0.95,
+    n_resamples: int = 1000,
+    seed: int = 0,
+) -> tuple[Any, Any]:
+    """Each system's mean with its interval, and every pair's paired test, for every slice of ``values``.
+
+    Parameters
+    ----------
+    values : numpy.ndarray, shape (*label sizes, systems, queries)
+        Per-query values (NaN: undefined; such a query is left out of its slice for every system).
+    systems : sequence of str
+        System names (rows of each slice).
+    labels : mapping of str to sequence
+        Column name -> the label of each index of one leading axis, in axis order.
+    method, correction, confidence, n_resamples, seed
+        As in :func:`ndcg_research.stats.compare_systems` (t test and interval, Holm correction by default).
+
+    Returns
+    -------
+    systems_table, pairs_table : pandas.DataFrame
+        The label columns, then :func:`~ndcg_research.stats.compare_systems`'s columns (``system``,
+        ``mean``, ``ci_low``, ``ci_high``, ``queries``; ``system_a``, ``system_b``, ``difference`` = mean of
+        a - b, ``ci_low``, ``ci_high``, ``effect_size`` = mean / sd of the paired differences, ``wins``,
+        ``ties``, ``losses``, ``pvalue``, ``pvalue_adjusted``).
+
+    Examples
+    --------
+    >>> v = np.array([[[0.5, 0.6, 0.7, 0.9], [0.4, 0.5, 0.5, 0.8]]])  # one slice: 2 systems x 4 queries
+    >>> s, p = compare_table(v, ["a", "b"], {"gain": ["linear"]})
+    >>> s[["gain", "system", "mean", "queries"]].values.tolist()
+    [['linear', 'a', 0.675, 4], ['linear', 'b', 0.55, 4]]
+    >>> round(float(p["difference"].iloc[0]), 3)
+    0.125
+    """
+    import pandas as pd
+
+    from ..stats import compare_systems
+
+    values = np.asarray(values, dtype=np.float64)
+    names = list(labels)
+    shape = tuple(len(labels[n]) for n in names)
+    if values.shape[:-2] != shape or values.shape[-2] != len(systems):
+        raise ValueError(f"values must have shape {shape + (len(systems), 'queries')}, got {values.shape}")
+    system_parts, pair_parts = [], []
+    for index in np.ndindex(*shape):
+        matrix = values[index]
+        keep = ~np.isnan(matrix).any(axis=0)
+        result = compare_systems(matrix[:, keep], systems=list(systems), method=method, correction=correction,
+                                 confidence=confidence, n_resamples=n_resamples, seed=seed)
+        head = {n: labels[n][i] for n, i in zip(names, index)}
+        system_parts.append(result.systems.assign(**head))
+        pair_parts.append(result.pairs.assign(**head))
+    systems_table = pd.concat(system_parts, ignore_index=True)
+    pairs_table = pd.concat(pair_parts, ignore_index=True)
+    first = lambda t: t[names + [c for c in t.columns if c not in names]]  # noqa: E731
+    return first(systems_table), first(pairs_table)
+
+
+def user_subsets(n_users: int, size: int, draws: int, *, seed: int) -> np.ndarray:
+    """``draws`` random subsets of ``size`` of ``n_users`` users (without replacement within a subset).
+
+    Drawn from ``SeedSequence(seed, spawn_key=(EXPERIMENT_QUERY_SETS, size))``: the subsets of one size do
+    not depend on the other sizes asked for; the same subsets serve every measure (paired comparison).
+
+    Returns
+    -------
+    numpy.ndarray of int, shape (draws, size)
+
+    Examples
+    --------
+    >>> s = user_subsets(10, 4, 3, seed=1)
+    >>> s.shape, all(len(set(row)) == 4 for row in s.tolist())
+    ((3, 4), True)
+    """
+    for value, name in ((n_users, "n_users"), (size, "size"), (draws, "draws")):
+        check_integer(value, name)
+    if size > n_users:
+        raise ValueError(f"size must be at most n_users = {n_users}, got {size}")
+    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(check_integer(seed, "seed", minimum=0),
+                                                                    spawn_key=(EXPERIMENT_QUERY_SETS, size))))
+    return rng.permuted(np.broadcast_to(np.arange(n_users), (draws, n_users)), axis=1)[:, :size]
+
+
+def query_set_tables(
+    values: np.ndarray,
+    systems: Sequence[str],
+    labels: Mapping[str, Sequence[Any]],
+    *,
+    sizes: Sequence[int],
+    draws: int,
+    swap_trials: int,
+    method: str = "bootstrap",
+    n_resamples: int = 1000,
+    alpha: float = 0.05,
+    reference: tuple[int, ...] | None = None,
+    seed: int = 0,
+) -> tuple[Any, Any, Any]:
+    """Discriminative power and swap rate against the number of users, and agreement of system orderings.
+
+    Parameters
+    ----------
+    values : numpy.ndarray, shape (*label sizes, systems, users)
+        Per-user values of every measure on the same users (no NaN).
+    systems : sequence of str
+    labels : mapping of str to sequence
+        Column name -> labels of one leading axis (e.g. gain, discount).
+    sizes : sequence of int
+        User-set sizes; discriminative power is averaged over ``draws`` random subsets of each size
+        (:func:`user_subsets`; one subset, all users, at the full size). Swap rates use the sizes up to
+        half the users (two disjoint subsets).
+    draws, swap_trials : int
+        Subsets per size for the power, disjoint subset pairs per size for the swap rate.
+    method, n_resamples, alpha
+        The paired test of :func:`ndcg_research.stats.discriminative_power` (Sakai 2006: bootstrap).
+    reference : tuple of int, optional
+        Index of the reference measure for Kendall's tau; default the first.
+    seed : int
+
+    Returns
+    -------
+    power, swaps, agreement : pandas.DataFrame
+        ``power``: label columns, ``users``, ``draws``, ``power`` (mean over the subsets), ``power_sd``,
+        ``power_min``, ``power_max``, ``difference_required`` (mean). ``swaps``: label columns, then
+        :func:`ndcg_research.stats.swap_rates`'s ``size``, ``pairs``, ``swaps``, ``swap_rate``.
+        ``agreement``: label columns, ``kendall_tau`` and ``tau_ap`` of the ordering of the systems by mean
+        against the reference measure's, over all users.
+    """
+    import pandas as pd
+
+    from ..stats import discriminative_power, kendall_tau, swap_rates, tau_ap
+
+    values = np.asarray(values, dtype=np.float64)
+    names = list(labels)
+    shape = tuple(len(labels[n]) for n in names)
+    if values.shape[:-2] != shape or values.shape[-2] != len(systems):
+        raise ValueError(f"values must have shape {shape + (len(systems), 'users')}, got {values.shape}")
+    if np.isnan(values).any():
+        raise ValueError("values must have no NaN: evaluate every measure on the same users")
+    n_users = values.shape[-1]
+    subsets = {size: (np.arange(n_users)[None, :] if size >= n_users else user_subsets(n_users, size, draws, seed=seed))
+               for size in sizes}
+    swap_sizes = [s for s in sizes if 2 * s <= n_users]
+    reference = reference if reference is not None else (0,) * len(shape)
+    ref_means = values[reference].mean(axis=-1)
+    power_rows, swap_parts, agree_rows = [], [], []
+    for index in np.ndindex(*shape):
+        head = {n: labels[n][i] for n, i in zip(names, index)}
+        matrix = values[index]
+        for size, rows in subsets.items():
+            results = [discriminative_power(matrix[:, row], method=method, n_resamples=n_resamples, alpha=alpha,
+                                            seed=seed) for row in rows]
+            powers = np.array([r.power for r in results])
+            power_rows.append({**head, "users": min(size, n_users), "draws": len(rows), "power": powers.mean(),
+                               "power_sd": powers.std(ddof=1) if len(rows) > 1 else 0.0,
+                               "power_min": powers.min(), "power_max": powers.max(),
+                               "difference_required": float(np.nanmean([r.difference_required for r in results]))})
+        if swap_sizes:
+            swap_parts.append(swap_rates(matrix, swap_sizes, trials=swap_trials, seed=seed).assign(**head))
+        means = matrix.mean(axis=-1)
+        distinct = np.unique(means).size == means.size and np.unique(ref_means).size == ref_means.size
+        agree_rows.append({**head, "kendall_tau": kendall_tau(ref_means, means),
+                           "tau_ap": tau_ap(ref_means, means) if distinct else float("nan")})
+    swaps = pd.concat(swap_parts, ignore_index=True) if swap_parts else pd.DataFrame()
+    if len(swaps):
+        swaps = swaps[names + [c for c in swaps.columns if c not in names]]
+    return pd.DataFrame(power_rows), swaps, pd.DataFrame(agree_rows)
+
+
+def list_lengths(problem: RankingProblem, n: int | None) -> np.ndarray:
+    """Each query's list length at nominal length n (None: its whole candidate list).
+
+    Examples
+    --------
+    >>> p = RankingProblem("t", np.array(["a", "b"]), np.zeros((2, 5), dtype=object), np.zeros((2, 5)),
+    ...                    np.array([5, 3]), {})
+    >>> list_lengths(p, 4).tolist(), list_lengths(p, None).tolist()
+    ([4, 3], [5, 3])
+    """
+    return problem.lengths.copy() if n is None else np.minimum(problem.lengths, n)
+
+
+def relevant_in_lists(problem: RankingProblem, n: int | None) -> np.ndarray:
+    """Number of relevant items in each query's sampled list of nominal length n (the rule of :func:`sample_lists`).
+
+    Examples
+    --------
+    >>> p = RankingProblem("t", np.array(["a"]), np.zeros((1, 100), dtype=object),
+    ...                    np.r_[np.ones(5), np.zeros(95)][None, :], np.array([100]), {})
+    >>> [int(relevant_in_lists(p, n)[0]) for n in (10, 40, None)]  # share 0.05: max(1, round(0.05 n))
+    [1, 2, 5]
+    """
+    r = problem.relevant_counts()
+    size = list_lengths(problem, n)
+    share = np.divide(r, problem.lengths, out=np.zeros(r.shape), where=problem.lengths > 0)
+    n_rel = np.minimum(r, np.maximum(np.where(r > 0, 1, 0), np.rint(size * share).astype(np.int64)))
+    return size - np.minimum(problem.lengths - r, size - n_rel)
+
+
+def first_order_table(
+    values: np.ndarray, problem: RankingProblem, ns: Sequence[int | None], systems: Sequence[str],
+    gains: Sequence[str], discounts: Sequence[str],
+) -> Any:
+    """The first-order law of notebook 03 on real lists: c = (1 - nDCG) / eps_D(n) for slowly varying D.
+
+    Under a slowly varying discount, 1 - nDCG ~ eps_D(n) c_f with c_f depending on the ranker (and the
+    relevance profile), **not on the discount** (package's own derivation, notebook 03). Each query's
+    estimate is (1 - nDCG_q) / eps_D(n_q) at its list length n_q; the table gives the mean over the
+    queries (those with a defined nDCG), so that the estimates of one ranker under different slowly
+    varying discounts can be compared: equal if the first-order law holds at these lengths.
+
+    Parameters
+    ----------
+    values : numpy.ndarray, shape (ns, systems, gains, discounts, queries)
+        As :func:`list_length_values` returns.
+    problem, ns, systems, gains, discounts
+        The axes of ``values``; only slowly varying discounts get rows.
+
+    Returns
+    -------
+    pandas.DataFrame
+        ``list_length``, ``system``, ``gain``, ``discount``, ``mean_length``, ``eps`` (eps_D at the mean
+        length), ``one_minus_ndcg`` (mean), ``c_estimate`` (mean of the per-query estimates).
+    """
+    import pandas as pd
+
+    from .theory import eps
+
+    rows = []
+    for i, n in enumerate(ns):
+        length = list_lengths(problem, n).astype(np.float64)
+        for d, discount in enumerate(discounts):
+            if parse_discount(discount, builtin_only=True).decay != "slowly varying":
+                continue
+            e = eps(discount, length)
+            for s, system in enumerate(systems):
+                for g, gain in enumerate(gains):
+                    v = values[i, s, g, d]
+                    ok = ~np.isnan(v)
+                    rows.append({"list_length": list_length_label(n), "system": system, "gain": gain,
+                                 "discount": discount, "mean_length": float(length[ok].mean()),
+                                 "eps": float(eps(discount, float(length[ok].mean()))),
+                                 "one_minus_ndcg": float(1 - v[ok].mean()),
+                                 "c_estimate": float(((1 - v[ok]) / e[ok]).mean())})
+    return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------- verdicts from the tables
+# Each takes the tables as written (or read back from CSV) and returns the quoted numbers and the
+# verdicts, by rules fixed before the runs; the notebook prints them for its own run and for the
+# committed full-profile tables.
+
+SLOW = "slowly varying"
+
+
+def _decay(discount: str) -> str:
+    return parse_discount(discount, builtin_only=True).decay
+
+
+def list_length_findings(means: Any, pairs: Any, first_order: Any, *, alpha: float = 0.05) -> dict[str, Any]:
+    """Numbers and verdicts of the list-length question from its three tables.
+
+    Rules: **1a** (drift together) holds if, for every slowly varying discount and gain, every ranker's mean
+    rises and the spread (best minus worst ranker) narrows from ``n0``, the first list length at which every
+    user's share of relevant items is kept, to the whole list (``n1``); with qualification if only the
+    spread always narrows. The **first-order law** holds if, at ``n1``, each ranker's estimate of c under the
+    slowest discount is within 20% of its estimate under ``log2``. **1b** holds if at ``n1`` the slowest
+    discount finds at least as many significant pairs (Holm-adjusted p < alpha) as ``log2`` and the median
+    ratio of |effect size| (pairs with |d_z| > 0.1 under log2) is at least 0.9. **1c** holds if ``zipf`` and
+    the summable discounts find fewer significant pairs than ``log2`` at ``n1``.
+
+    Returns
+    -------
+    dict
+        ``n0``, ``n1``, ``slow`` and ``fast`` discounts, ``cells``, ``rising``, ``narrowing`` (lists of
+        (gain, discount)), ``spread`` {(gain, discount): (at n0, at n1)}, ``c`` (DataFrame system x slow
+        discount at n1, first gain), ``c_ratio`` (Series), ``significant`` {(n, discount): count, first
+        gain}, ``dz_ratio`` (Series), ``verdicts`` {name: verdict}.
+    """
+    gains = list(dict.fromkeys(means["gain"]))
+    discounts = list(dict.fromkeys(means["discount"]))
+    lengths = list(dict.fromkeys(means["list_length"].astype(str)))
+    means = means.assign(list_length=means["list_length"].astype(str))
+    pairs = pairs.assign(list_length=pairs["list_length"].astype(str))
+    first_order = first_order.assign(list_length=first_order["list_length"].astype(str))
+    kept = means.groupby("list_length", sort=False)["users_with_share_kept"].first().reindex(lengths)
+    n0 = next((n for n in lengths if kept[n] >= 0.999), lengths[-1])
+    n1 = lengths[-1]
+    slow = [d for d in discounts if _decay(d) == SLOW]
+    fast = [d for d in discounts if _decay(d) in ("summable", "critical")]
+
+    def at(n: str, gain: str, d: str) -> Any:
+        t = means[(means.list_length == n) & (means.gain == gain) & (means.discount == d)]
+        return t.set_index("system")["mean"]
+
+    spread, rising, narrowing = {}, [], []
+    for gain in gains:
+        for d in discounts:
+            a, b = at(n0, gain, d), at(n1, gain, d)
+            spread[(gain, d)] = (float(a.max() - a.min()), float(b.max() - b.min()))
+            if d in slow and bool((b > a.reindex(b.index)).all()):
+                rising.append((gain, d))
+            if d in slow and spread[(gain, d)][1] < spread[(gain, d)][0]:
+                narrowing.append((gain, d))
+    cells = len(slow) * len(gains)
+    fo = first_order[(first_order.list_length == n1) & (first_order.gain == gains[0])]
+    systems = list(dict.fromkeys(fo["system"]))
+    c = fo.pivot(index="system", columns="discount", values="c_estimate").reindex(index=systems, columns=slow)
+    c_ratio = c[slow[-1]] / c["log2"]
+    significant = {}
+    for n in lengths:
+        for d in discounts:
+            t = pairs[(pairs.list_length == n) & (pairs.gain == gains[0]) & (pairs.discount == d)]
+            significant[(n, d)] = int((t.pvalue_adjusted < alpha).sum())
+
+    def dz(d: str) -> Any:
+        t = pairs[(pairs.list_length == n1) & (pairs.gain == gains[0]) & (pairs.discount == d)]
+        return t.set_index(["system_a", "system_b"])["effect_size"].abs()
+
+    base = dz("log2")
+    dz_ratio = (dz(slow[-1]) / base)[base > 0.1]
+    verdicts = {
+        "1a drift together (slowly varying)": "holds" if len(rising) == cells and len(narrowing) == cells else (
+            "holds with qualification" if len(narrowing) == cells else "does not hold"),
+        "1a first-order law": "holds" if c_ratio.between(1 / 1.2, 1.2).all() else "does not hold",
+        "1b differences stay detectable": "holds" if (significant[(n1, slow[-1])] >= significant[(n1, "log2")]
+                                                      and dz_ratio.median() >= 0.9) else "does not hold",
+        "1c zipf/summable lose": "holds" if all(significant[(n1, d)] < significant[(n1, "log2")] for d in fast)
+        else "does not hold",
+    }
+    return dict(n0=n0, n1=n1, slow=slow, fast=fast, gains=gains, discounts=discounts, lengths=lengths, cells=cells,
+                rising=rising, narrowing=narrowing, spread=spread, c=c, c_ratio=c_ratio, significant=significant,
+                dz_ratio=dz_ratio, verdicts=verdicts)
+
+
+def query_set_findings(power: Any, *, near_users: int = 100) -> dict[str, Any]:
+    """Numbers and verdict of the query-set question from its power table.
+
+    Rule: at the user-set size nearest ``near_users``, with the power averaged over the gains, the claim
+    holds if every slowly varying discount's power is at least ``log2``'s minus 0.05 and ``zipf`` and the
+    summable discounts have a lower power than ``log2``.
+
+    Returns
+    -------
+    dict
+        ``users`` (the size used), ``power`` (Series by discount), ``best`` discount, ``verdict``.
+    """
+    discounts = list(dict.fromkeys(power["discount"]))
+    sizes = sorted(set(power["users"]))
+    users = min(sizes, key=lambda s: abs(s - near_users))
+    p = power[power.users == users].groupby("discount")["power"].mean().reindex(discounts)
+    slow = [d for d in discounts if _decay(d) == SLOW]
+    fast = [d for d in discounts if _decay(d) in ("summable", "critical")]
+    holds = all(p[d] >= p["log2"] - 0.05 for d in slow) and all(p[d] < p["log2"] for d in fast)
+    return dict(users=users, power=p, best=str(p.idxmax()), verdict="holds" if holds else "does not hold")
+
+
+def cutoff_findings(decisions: Any, *, small: Sequence[str] = ("5", "10")) -> dict[str, Any]:
+    """Numbers and verdict of the cut-off question from its decisions table (:func:`decisions_against`, column cutoff).
+
+    Rule: holds if, for every gain, each small cut-off (@5, @10) finds fewer significant pairs than the whole
+    list and at least one decision changes.
+
+    Returns
+    -------
+    dict
+        ``changed`` (decisions changed at the small cut-offs, summed over gains), ``significant``
+        {(gain, cutoff): count}, ``reversed_significant`` (significant decisions reversed, all cut-offs),
+        ``verdict``.
+    """
+    d = decisions.assign(cutoff=decisions["cutoff"].astype(str))
+    significant = {(g, k): int(x) for g, k, x in d[["gain", "cutoff", "significant"]].itertuples(index=False)}
+    gains = list(dict.fromkeys(d["gain"]))
+    cond = all(significant[(g, k)] < significant[(g, "all")] for g in gains for k in small if (g, k) in significant)
+    changed = int(d[d.cutoff.isin(list(small))]["decisions_changed"].sum())
+    return dict(changed=changed, significant=significant,
+                reversed_significant=int(d["significant_reversals"].sum()),
+                verdict="holds" if cond and changed > 0 else "does not hold")
+
+
+def decisions_against(
+    means: Any, pairs: Any, *, column: str, reference: str, alpha: float = 0.05
+) -> tuple[Any, Any]:
+    """Decisions in every slice against those of a reference slice (the whole list; trec_eval's convention).
+
+    The tables are :func:`compare_table`'s; ``column`` is the label column whose values are compared with
+    ``reference`` (e.g. ``cutoff`` against ``"all"``); the other label columns (those before ``system``)
+    group the comparisons. A pair's *decision* is +1 (system_a significantly better: Holm-adjusted p < alpha
+    and a positive difference), -1 (system_b better) or 0 (no significant difference).
+
+    Returns
+    -------
+    pairs, summary : pandas.DataFrame
+        ``pairs``: the input pairs with ``decision``, ``decision_reference``, ``difference_reference``,
+        ``decision_changed`` and ``order_reversed`` (the mean difference changes sign). ``summary``: per group
+        and value of ``column``: ``pairs``, ``significant``, ``decisions_changed``, ``orders_reversed``,
+        ``significant_reversals`` (significant both times, opposite directions), ``max_mean_shift`` (largest
+        |mean - reference mean| over the systems) and ``kendall_tau_vs_reference`` (systems ordered by mean).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> m = pd.DataFrame({"gain": ["g"] * 4, "cutoff": ["all", "all", "5", "5"], "system": ["a", "b"] * 2,
+    ...                   "mean": [0.5, 0.4, 0.2, 0.3]})
+    >>> p = pd.DataFrame({"gain": ["g", "g"], "cutoff": ["all", "5"], "system_a": ["a", "a"], "system_b": ["b", "b"],
+    ...                   "difference": [0.1, -0.1], "pvalue_adjusted": [0.01, 0.2]})
+    >>> pairs, summary = decisions_against(m, p, column="cutoff", reference="all")
+    >>> pairs[["cutoff", "decision", "decision_changed", "order_reversed"]].values.tolist()
+    [['all', 1, False, False], ['5', 0, True, True]]
+    >>> summary[["cutoff", "significant", "max_mean_shift", "kendall_tau_vs_reference"]].round(3).values.tolist()
+    [['all', 1, 0.0, 1.0], ['5', 0, 0.3, -1.0]]
+    """
+    import pandas as pd
+
+    from ..stats import kendall_tau
+
+    labels = list(means.columns[: list(means.columns).index("system")])
+    if column not in labels:
+        raise ValueError(f"column {column!r} is not a label column of the tables ({labels})")
+    groups = [c for c in labels if c != column]
+    decision = np.where(pairs["pvalue_adjusted"] < alpha, np.sign(pairs["difference"]), 0).astype(int)
+    pairs = pairs.assign(decision=decision)
+    keys = groups + ["system_a", "system_b"]
+    ref = pairs[pairs[column] == reference][keys + ["decision", "difference"]]
+    ref = ref.rename(columns={"decision": "decision_reference", "difference": "difference_reference"})
+    pairs = pairs.merge(ref, on=keys, how="left")
+    pairs = pairs.assign(decision_changed=pairs["decision"] != pairs["decision_reference"],
+                         order_reversed=np.sign(pairs["difference"]) * np.sign(pairs["difference_reference"]) < 0)
+    rows = []
+    for key, block in pairs.groupby(groups + [column], sort=False) if groups else pairs.groupby([column], sort=False):
+        key = key if isinstance(key, tuple) else (key,)
+        where = dict(zip(groups + [column], key))
+        sel = np.ones(len(means), dtype=bool)
+        for g in groups:
+            sel &= (means[g] == where[g]).to_numpy()
+        base = means[sel & (means[column] == reference).to_numpy()].set_index("system")["mean"]
+        this = means[sel & (means[column] == where[column]).to_numpy()].set_index("system")["mean"].reindex(base.index)
+        rows.append({**where, "pairs": len(block), "significant": int((block["decision"] != 0).sum()),
+                     "decisions_changed": int(block["decision_changed"].sum()),
+                     "orders_reversed": int(block["order_reversed"].sum()),
+                     "significant_reversals": int(((block["decision"] != 0) & (block["decision_reference"] != 0)
+                                                   & block["decision_changed"]).sum()),
+                     "max_mean_shift": float((this - base).abs().max()),
+                     "kendall_tau_vs_reference": kendall_tau(base.to_numpy(), this.to_numpy())})
+    return pairs, pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------- conventions (issue 8's presets)
+
+
+def qrels_table(problem: RankingProblem) -> Any:
+    """The problem's judgments as a qrels table: ``query``, ``doc``, ``relevance`` for every candidate with grade > 0.
+
+    Grades are integers when they all are (ratings, TREC levels), as the tools' presets expect.
+
+    Examples
+    --------
+    >>> p = RankingProblem("t", np.array([7]), np.array([["a", "b", ""]], dtype=object), np.array([[0.0, 3.0, 0.0]]),
+    ...                    np.array([2]), {})
+    >>> qrels_table(p).values.tolist()
+    [['7', 'b', 3]]
+    """
+    import pandas as pd
+
+    keep = problem.valid & (problem.grades > 0)
+    grades = problem.grades[keep]
+    if np.array_equal(grades, np.floor(grades)):
+        grades = grades.astype(np.int64)
+    queries = np.broadcast_to(problem.queries.astype(str)[:, None], problem.grades.shape)
+    return pd.DataFrame({"query": queries[keep], "doc": problem.docs[keep], "relevance": grades})
+
+
+def run_table(problem: RankingProblem, system: str, depth: int | None = None) -> Any:
+    """One system's ranking as a run table: ``query``, ``doc``, ``score``.
+
+    ``depth=None`` lists every candidate (the whole list); ``depth=k`` only each query's k highest-scored
+    candidates (a run file as a recommender would ship it; equal scores at the cut: lower column first).
+
+    Examples
+    --------
+    >>> p = RankingProblem("t", np.array([7]), np.array([["a", "b", "c"]], dtype=object), np.zeros((1, 3)),
+    ...                    np.array([3]), {"s": np.array([[0.1, 0.9, 0.5]])})
+    >>> run_table(p, "s", depth=2).values.tolist()
+    [['7', 'b', 0.9], ['7', 'c', 0.5]]
+    """
+    import pandas as pd
+
+    scores = problem.scores[system]
+    queries = np.broadcast_to(problem.queries.astype(str)[:, None], scores.shape)
+    if depth is None:
+        keep = problem.valid
+        return pd.DataFrame({"query": queries[keep], "doc": problem.docs[keep], "score": scores[keep]})
+    depth = check_integer(depth, "depth")
+    top = top_order(scores, depth)  # padding scores -inf: never above a candidate
+    inside = np.take_along_axis(problem.valid, top, 1)
+    pick = lambda a: np.take_along_axis(a, top, 1)[inside]  # noqa: E731
+    return pd.DataFrame({"query": pick(queries), "doc": pick(problem.docs), "score": pick(scores)})
+
+
+def convention_values(
+    qrels: Any,
+    runs: Mapping[str, Any],
+    conventions: Sequence[str],
+    measures: Sequence[str],
+    queries: Sequence[str],
+) -> tuple[np.ndarray, dict[str, str]]:
+    """Per-query nDCG of each run under each tool's preset (:func:`ndcg_research.evaluation.evaluate`).
+
+    Parameters
+    ----------
+    qrels : pandas.DataFrame
+        ``query``, ``doc``, ``relevance`` (e.g. :func:`qrels_table`, or a qrels file read by issue 8's reader).
+    runs : mapping of str to pandas.DataFrame
+        Run name -> ``query``, ``doc``, ``score`` (e.g. :func:`run_table`). Each run is evaluated on its own.
+    conventions, measures : sequence of str
+        Preset names and measure specs (``"ndcg"``, ``"ndcg@10"``).
+    queries : sequence of str
+        The query ids, in the order of the last axis of the result.
+
+    Returns
+    -------
+    values : numpy.ndarray, shape (conventions, measures, runs, queries)
+        NaN where a convention does not evaluate a query, and everywhere for a preset that refuses the data.
+    refused : dict
+        Convention -> the error message of a preset that refuses the data (e.g. grades above its maximum).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> qrels = pd.DataFrame({"query": ["q"], "doc": ["b"], "relevance": [1]})
+    >>> run = pd.DataFrame({"query": ["q", "q"], "doc": ["a", "c"], "score": [0.5, 0.4]})  # misses b
+    >>> v, refused = convention_values(qrels, {"r": run}, ["trec_eval", "lightgbm"], ["ndcg"], ["q"])
+    >>> v[:, 0, 0, 0].tolist(), refused  # LightGBM: a list without relevant items scores 1
+    ([0.0, 1.0], {})
+    """
+    from ..evaluation import InputError, evaluate
+
+    queries = np.asarray(queries).astype(str)
+    values = np.full((len(conventions), len(measures), len(runs), queries.size), np.nan)
+    refused: dict[str, str] = {}
+    for c, convention in enumerate(conventions):
+        for s, (name, run) in enumerate(runs.items()):
+            try:
+                per_query = evaluate(qrels, {name: run}, list(measures), convention=convention).per_query
+            except InputError as error:
+                refused[convention] = str(error)
+                values[c] = np.nan
+                break
+            per_query = per_query.assign(query=per_query["query"].astype(str))
+            table = per_query.pivot(index="query", columns="measure", values="value").reindex(queries)
+            values[c, :, s] = table[list(measures)].to_numpy().T
+    return values, refused
+
+
+def convention_findings(decisions: Any, *, reference: str = "trec_eval", min_tau: float = 0.8) -> dict[str, Any]:
+    """Numbers and verdict of the conventions question from its decisions table (:func:`decisions_against`).
+
+    Claim tested: the tools agree on which ranker is better and only the values differ. Rule: holds if no
+    preset reverses a decision that is significant under the reference (``significant_reversals`` 0) and
+    every Kendall tau against the reference's order is at least ``min_tau``.
+
+    Returns
+    -------
+    dict
+        ``max_shift`` (largest change of a mean over all presets and settings), ``reversing`` (DataFrame of
+        the rows with a significant reversal or a low tau), ``verdict``.
+    """
+    d = decisions[decisions["convention"] != reference]
+    bad = d[(d["significant_reversals"] > 0) | (d["kendall_tau_vs_reference"] < min_tau)]
+    return dict(max_shift=float(d["max_mean_shift"].max()), reversing=bad,
+                verdict="holds" if bad.empty else "does not hold")

@@ -1,0 +1,145 @@
+"""Tests of :mod:`ndcg_research.datasets`: the MovieLens-100k reader on tiny files made here, the
+download path's failure message, and one test of the real download (cached, pinned by hash)."""
+
+from __future__ import annotations
+
+import hashlib
+import sys
+import zipfile
+
+import numpy as np
+import pytest
+
+from ndcg_research import datasets
+from ndcg_research.datasets import movielens
+
+# Four made-up ratings in u.data format (user, item, rating, timestamp; tab-separated, no header).
+TINY = b"3\t10\t4\t881250949\n1\t20\t5\t881250950\n3\t20\t1\t881250951\n2\t10\t2\t881250952\n"
+TINY_ROWS = [[3, 10, 4, 881250949], [1, 20, 5, 881250950], [3, 20, 1, 881250951], [2, 10, 2, 881250952]]
+
+
+def check_tiny(table):
+    assert list(table.columns) == ["user", "item", "rating", "timestamp"]
+    assert all(str(t) == "int64" for t in table.dtypes)
+    assert table.to_numpy().tolist() == TINY_ROWS
+    assert table.attrs["sha256"] == hashlib.sha256(TINY).hexdigest()
+
+
+def test_reads_u_data(tmp_path):
+    (tmp_path / "u.data").write_bytes(TINY)
+    check_tiny(datasets.movielens_100k(tmp_path / "u.data"))
+    check_tiny(datasets.movielens_100k(str(tmp_path)))  # the folder holding u.data
+
+
+def test_reads_recbole_inter_with_the_same_hash_as_u_data(tmp_path):
+    (tmp_path / "ml-100k.inter").write_bytes(movielens.INTER_HEADER.encode() + b"\n" + TINY)
+    check_tiny(datasets.read_ratings(tmp_path / "ml-100k.inter"))
+
+
+def test_reads_zip_and_wheel(tmp_path):
+    grouplens = tmp_path / "ml-100k.zip"
+    with zipfile.ZipFile(grouplens, "w") as z:
+        z.writestr("ml-100k/u.item", "1|Toy Story (1995)|\n")
+        z.writestr("ml-100k/u.data", TINY)
+    check_tiny(datasets.read_ratings(grouplens))
+    wheel = tmp_path / movielens.RECBOLE_WHEEL
+    with zipfile.ZipFile(wheel, "w") as z:
+        z.writestr("recbole/__init__.py", "")
+        z.writestr(movielens.RECBOLE_MEMBER, movielens.INTER_HEADER.encode() + b"\n" + TINY)
+    check_tiny(datasets.read_ratings(wheel))
+
+
+def test_cache_dir_follows_the_environment(monkeypatch, tmp_path):
+    monkeypatch.setenv(movielens.CACHE_ENV, str(tmp_path / "c"))
+    assert datasets.cache_dir() == tmp_path / "c"
+    monkeypatch.delenv(movielens.CACHE_ENV)
+    if sys.platform.startswith("linux"):
+        monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+        assert datasets.cache_dir() == tmp_path / "xdg" / "ndcg_research"
+
+
+@pytest.mark.parametrize(
+    "content, match",
+    [
+        (b"1\t2\t3\n", r"line 1: expected 4 tab-separated fields"),
+        (b"1\t2\t3\t4\n5\t6\t3\t7\t9\n", r"not four tab-separated fields .*line 2"),
+        (b"1\t2\t3\t4\n5\t6\t3\n", r"line 2: timestamp must be an integer, got ''"),
+        (b"1\t2\t3.5\t4\n", r"line 1: rating must be an integer, got '3.5'"),
+        (b"1\tx\t3\t4\n", r"line 1: item must be an integer, got 'x'"),
+        (b"1\t2\t3\t4\n1\t5\t0\t4\n", r"line 2: rating must be an integer from 1 to 5, got 0"),
+        (b"1\t2\t3\t4\n1\t3\t3\t4\n1\t2\t5\t9\n", r"line 3: user 1 rated item 2 a second time"),
+        (b"1\t2\t3\t4\n\n2\t2\t3\t4\n", r"line 2: user must be an integer"),
+        (b"", r"no ratings"),
+        (b"user_id:token\titem_id:token\trating:float\n1\t2\t3\t4\n", r"line 1: expected the header"),
+    ],
+)
+def test_bad_files_name_the_line(tmp_path, content, match):
+    (tmp_path / "u.data").write_bytes(content)
+    with pytest.raises(ValueError, match=match):
+        datasets.read_ratings(tmp_path / "u.data")
+
+
+def test_inter_line_numbers_count_the_header(tmp_path):
+    (tmp_path / "ml-100k.inter").write_bytes(movielens.INTER_HEADER.encode() + b"\n1\t2\t3\t4\n1\t2\t9\t4\n")
+    with pytest.raises(ValueError, match=r"line 3: rating must be an integer from 1 to 5, got 9"):
+        datasets.read_ratings(tmp_path / "ml-100k.inter")
+
+
+def test_missing_files(tmp_path):
+    with pytest.raises(FileNotFoundError, match="no such ratings file"):
+        datasets.read_ratings(tmp_path / "nope.data")
+    with pytest.raises(FileNotFoundError, match="no u.data"):
+        datasets.read_ratings(tmp_path)
+    with zipfile.ZipFile(tmp_path / "x.zip", "w") as z:
+        z.writestr("readme.txt", "")
+    with pytest.raises(FileNotFoundError, match="neither u.data nor ml-100k.inter"):
+        datasets.read_ratings(tmp_path / "x.zip")
+
+
+def test_unreachable_index_fails_with_advice(monkeypatch, tmp_path, capsys):
+    # pip pointed at a closed local port, no other index, no pip cache: the download must fail
+    # quickly and say what to do instead.
+    for name, value in {"PIP_INDEX_URL": "http://127.0.0.1:9/simple", "PIP_EXTRA_INDEX_URL": "",
+                        "PIP_FIND_LINKS": "", "PIP_NO_CACHE_DIR": "1", "PIP_CONFIG_FILE": "/dev/null",
+                        "PIP_CONSTRAINT": "", "PIP_RETRIES": "0", "PIP_DEFAULT_TIMEOUT": "2"}.items():
+        monkeypatch.setenv(name, value)
+    with pytest.raises(datasets.DatasetUnavailableError, match=r"(?s)could not download recbole==1\.2\.1 from the package index.*path="):
+        datasets.movielens_100k(cache=tmp_path / "cache")
+    assert "downloading MovieLens-100k" in capsys.readouterr().err
+    assert not (tmp_path / "cache" / movielens.RECBOLE_WHEEL).exists()
+    assert list((tmp_path / "cache").iterdir()) == []  # no half-written download left behind
+
+
+def test_cached_wheel_with_a_wrong_hash_is_not_used(monkeypatch, tmp_path):
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    wheel = cache / movielens.RECBOLE_WHEEL
+    with zipfile.ZipFile(wheel, "w") as z:  # a look-alike wheel with other data
+        z.writestr(movielens.RECBOLE_MEMBER, movielens.INTER_HEADER.encode() + b"\n" + TINY)
+    monkeypatch.setenv("PIP_INDEX_URL", "http://127.0.0.1:9/simple")
+    for name, value in {"PIP_EXTRA_INDEX_URL": "", "PIP_FIND_LINKS": "", "PIP_NO_CACHE_DIR": "1",
+                        "PIP_CONFIG_FILE": "/dev/null", "PIP_CONSTRAINT": "", "PIP_RETRIES": "0",
+                        "PIP_DEFAULT_TIMEOUT": "2"}.items():
+        monkeypatch.setenv(name, value)
+    with pytest.raises(datasets.DatasetUnavailableError):
+        datasets.movielens_100k(cache=cache, verbose=False)
+    assert not wheel.exists()  # the look-alike was removed, never read
+
+
+def test_real_download_is_cached_and_pinned_by_hash():
+    """The real path: RecBole's wheel from the package index (once; then the per-user cache)."""
+    wheel = datasets.fetch_recbole_wheel(verbose=True)
+    assert hashlib.sha256(wheel.read_bytes()).hexdigest() == (
+        "9c9948202011f37eb0a7c6768129313f00d6403ad221ec940d5e2d5d5f33a407"  # the wheel's published SHA-256
+    )
+    ratings = datasets.movielens_100k()
+    # GroupLens's description of ml-100k: 100,000 ratings (1-5) from 943 users on 1,682 movies,
+    # each user has rated at least 20 movies; and the published SHA-256 of its u.data.
+    assert ratings.shape == (100_000, 4)
+    assert ratings["user"].nunique() == 943 and ratings["item"].nunique() == 1682
+    assert sorted(ratings["user"].unique()) == list(range(1, 944))
+    assert sorted(ratings["item"].unique()) == list(range(1, 1683))
+    assert set(ratings["rating"].unique()) == {1, 2, 3, 4, 5}
+    assert ratings.groupby("user").size().min() >= 20
+    assert ratings.attrs["sha256"] == "06416e597f82b7342361e41163890c81036900f418ad91315590814211dca490"
+    assert np.all(ratings["timestamp"].to_numpy() > 8.7e8)  # 1997-1998
