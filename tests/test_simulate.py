@@ -67,6 +67,38 @@ def test_fast_path_equals_metric_core(spec, gain):
                 assert fast[i, j] == pytest.approx(ref, rel=1e-12, abs=1e-12), (r, d, n)
 
 
+@pytest.mark.parametrize("spec", MODELS)
+@pytest.mark.parametrize("n", [1, 5, 6, 3000])
+@pytest.mark.filterwarnings("ignore::ndcg_research.UndefinedNDCGWarning")  # n = 1 may have no relevant item
+def test_head_ranker_fast_path_equals_metric_core_and_its_definition(spec, n):
+    # head(m=5): the 5 items of largest x first, in descending x, then the others in a random order.
+    fast = sim.replicate_ndcg(spec, ["head(m=5)"], DISCOUNTS, n, seed=3, replicate=1)
+    s = sim.sample(spec, ["head(m=5)"], n, seed=3, replicate=1)
+    score = s.scores["head(m=5)"]
+    order = np.argsort(-score)
+    top = min(5, n)
+    np.testing.assert_array_equal(order[:top], np.argsort(-s.x)[:top])   # the head is exact
+    assert sorted(score) == list(range(1, n + 1))                           # no ties
+    for j, d in enumerate(DISCOUNTS):
+        ref = nr.ndcg_from_scores(s.grades, score, discount=d)
+        assert fast[0, j] == pytest.approx(ref, rel=1e-12, abs=1e-12), (d, n)
+
+
+def test_head_ranker_tail_is_a_uniformly_random_order():
+    # Below the head, the rank of a given item is uniform: the mean position of the item of 6th largest x
+    # among the n - 5 tail positions is (n - 5 + 1) / 2 over many replicates.
+    n, reps = 50, 4000
+    positions = []
+    for r in range(reps):
+        s = sim.sample("probit", ["head(m=5)"], n, seed=8, replicate=r)
+        rank = n - s.scores["head(m=5)"] + 1       # 1 = top
+        positions.append(rank[np.argsort(-s.x)[5]] - 5)
+    positions = np.array(positions)
+    expected, sd = (n - 5 + 1) / 2, math.sqrt(((n - 5) ** 2 - 1) / 12)
+    assert abs(positions.mean() - expected) < 4 * sd / math.sqrt(reps)
+    assert positions.min() == 1 and positions.max() == n - 5
+
+
 def test_coarse_ranker_has_ties_and_noisy_scores_have_the_right_noise():
     s = sim.sample("probit", ["coarse(bins=4)", "noisy(sigma=0.5)"], 100_000, seed=1)
     assert sorted(np.unique(s.scores["coarse(bins=4)"])) == [0.0, 1.0, 2.0, 3.0]
@@ -133,6 +165,8 @@ def test_kappa_orders_rankers():
         (lambda: sim.parse_ranker("noisy(sigma=True)"), TypeError, "'sigma' must be a number"),
         (lambda: sim.parse_model("probit(grades=2.5)"), TypeError, "'grades' must be an integer"),
         (lambda: sim.parse_ranker("oracle"), ValueError, "unknown ranker 'oracle'"),
+        (lambda: sim.parse_ranker("head(m=0)"), ValueError, "'m' must be an integer >= 1, got 0"),
+        (lambda: sim.parse_ranker("head(m=2.5)"), TypeError, "'m' must be an integer"),
         (lambda: sim.replicate_ndcg("probit", ["bayes"], ["log2"], 0, seed=1, replicate=0), ValueError,
          "n must be an integer >= 1, got 0"),
         (lambda: sim.replicate_ndcg("probit", ["bayes"], [lambda r: 1 / r], 5, seed=1, replicate=0), TypeError,

@@ -27,7 +27,15 @@ spec                          score                                        ties
 ``coarse(bins=m)``            index of the equal-probability bin of ``x``  within bins
                               (``m`` bins): a weaker, coarsened feature
 ``random``                    independent of the data                      none
+``head(m=M)``                 the M items of largest ``x`` first, in       none
+                              ``bayes`` order; the other items below, in
+                              a uniformly random order
 ============================  ===========================================  ==========
+
+``head(m)`` is exact at the top and knows nothing below rank M, while ``noisy``
+is imperfect everywhere: their gain profiles cross, so which of the two is
+better depends on the discount and on n (notebook 10). All other rankers are
+nested, noise levels of one score, so every discount orders them the same way.
 
 Their order of quality is known by construction. For the ``bayes`` and
 ``noisy`` rankers (and ``random`` as ``s = inf``) the expected gain at relative
@@ -42,7 +50,8 @@ a larger ``kappa`` puts more gain at every top fraction of the list:
 for every non-increasing discount. ``coarse(bins=m)`` averages eta within
 bins, so it is below ``bayes`` (conditionally on the features, the Bayes order
 maximises expected DCG for any non-increasing discount). :mod:`ndcg_research.studies.theory`
-computes g_f(t) for every ranker.
+computes g_f(t) for every ranker, and the exact expected gain at each rank for a given n
+(for ``head(m)``, whose profile depends on n, only the latter).
 
 Randomness
 ----------
@@ -65,7 +74,8 @@ order. Hence ``bayes`` needs no further sort, ``coarse`` none either (its bins
 are consecutive blocks of that order, found by bisection; the tie-averaged DCG
 of a block is its mean gain times its share of the cumulative discount),
 ``random`` shuffles the grades (a uniformly random order independent of the
-rest), and each ``noisy`` ranker needs one argsort of its n scores. Gathers move
+rest), ``head(m)`` keeps the first m and shuffles the others, and each ``noisy``
+ranker needs one argsort of its n scores. Gathers move
 uint8 grades, not float64 gains. The ideal DCG is the core's
 (:func:`ndcg_research.core.kernels.ideal_dcg`), which counts the items at each grade
 level: no sort. :func:`sample` returns the same data set with explicit scores
@@ -255,8 +265,8 @@ def parse_model(spec: str | Model) -> Model:
 
 # --------------------------------------------------------------------------- rankers
 
-_RANKER_KINDS = {"bayes": (), "noisy": ("sigma",), "coarse": ("bins",), "random": ()}
-_RANKERS_VALID = "bayes, noisy(sigma), coarse(bins), random"
+_RANKER_KINDS = {"bayes": (), "noisy": ("sigma",), "coarse": ("bins",), "random": (), "head": ("m",)}
+_RANKERS_VALID = "bayes, noisy(sigma), coarse(bins), random, head(m)"
 
 
 @dataclass(frozen=True)
@@ -273,12 +283,15 @@ class Ranker:
     kind: str
     sigma: float = 0.0
     bins: int = 0
+    m: int = 0
 
     def __str__(self) -> str:
         if self.kind == "noisy":
             return format_call("noisy", {"sigma": self.sigma})
         if self.kind == "coarse":
             return format_call("coarse", {"bins": self.bins})
+        if self.kind == "head":
+            return format_call("head", {"m": self.m})
         return self.kind
 
     def __repr__(self) -> str:
@@ -297,7 +310,7 @@ class Ranker:
             return model.a / math.sqrt(1.0 + self.sigma**2 * (1.0 + model.a**2))
         if self.kind == "random":
             return 0.0
-        raise ValueError(f"ranker {str(self)!r} has no kappa: its gain profile is a step function")
+        raise ValueError(f"ranker {str(self)!r} has no kappa: its gain profile is not Phi(kappa z_t)")
 
     def bin_edges(self) -> np.ndarray:
         """Inner edges ``Phi^{-1}(j / m)``, j = 1..m-1, of the equal-probability bins of ``coarse(bins=m)``."""
@@ -305,16 +318,17 @@ class Ranker:
 
 
 def parse_ranker(spec: str | Ranker) -> Ranker:
-    """Parse a ranker spec: ``bayes``, ``noisy(sigma=s)`` (s > 0), ``coarse(bins=m)`` (m >= 2), ``random``.
+    """Parse a ranker spec: ``bayes``, ``noisy(sigma=s)`` (s > 0), ``coarse(bins=m)`` (m >= 2), ``random``,
+    ``head(m=M)`` (M >= 1).
 
     Examples
     --------
-    >>> [str(parse_ranker(s)) for s in ["bayes", "noisy( sigma=0.50 )", "coarse(bins=4)"]]
-    ['bayes', 'noisy(sigma=0.5)', 'coarse(bins=4)']
+    >>> [str(parse_ranker(s)) for s in ["bayes", "noisy( sigma=0.50 )", "coarse(bins=4)", "head(m=10)"]]
+    ['bayes', 'noisy(sigma=0.5)', 'coarse(bins=4)', 'head(m=10)']
     >>> parse_ranker("noisy")
     Traceback (most recent call last):
     ...
-    ValueError: ranker 'noisy' needs parameter(s) sigma; valid rankers: bayes, noisy(sigma), coarse(bins), random
+    ValueError: ranker 'noisy' needs parameter(s) sigma; valid rankers: bayes, noisy(sigma), coarse(bins), random, head(m)
     """
     if isinstance(spec, Ranker):
         return spec
@@ -326,6 +340,8 @@ def parse_ranker(spec: str | Ranker) -> Ranker:
         return Ranker("noisy", sigma=sigma)
     if name == "coarse":
         return Ranker("coarse", bins=check_integer(kwargs["bins"], "ranker parameter 'bins'", minimum=2))
+    if name == "head":
+        return Ranker("head", m=check_integer(kwargs["m"], "ranker parameter 'm'", minimum=1))
     return Ranker(name)
 
 
@@ -400,9 +416,10 @@ class Sample:
 def sample(model: str | Model, rankers: Iterable[str | Ranker], n: int, *, seed: int, replicate: int = 0) -> Sample:
     """Draw one data set and every ranker's scores (higher score = ranked higher).
 
-    The same numbers as :func:`replicate_ndcg` uses; the ``random`` ranker's
-    score ranks the items in the order they were drawn (``n - index``), which
-    is a uniformly random order since items are i.i.d.
+    The same numbers as :func:`replicate_ndcg` uses. The ``random`` ranker's
+    score is ``n - position`` of a uniformly random order; ``head(m)``'s is
+    ``n - position`` of the order that puts the m items of largest x first (in
+    descending x) and the others after them in a uniformly random order.
 
     Parameters
     ----------
@@ -439,9 +456,12 @@ def sample(model: str | Model, rankers: Iterable[str | Ranker], n: int, *, seed:
             scores[str(ranker)] = x + ranker.sigma * _rng(seed, model, n, replicate, ranker.stream).standard_normal(n)
         elif ranker.kind == "coarse":
             scores[str(ranker)] = _bins(ranker, x).astype(np.float64)
-        else:  # item perm[r] is at rank r + 1
+        else:  # random, head: the item at position j of `order` gets rank j + 1
+            head = min(ranker.m, n)  # 0 for random; items are drawn in descending x, so the head is 0..head-1
+            tail = _rng(seed, model, n, replicate, ranker.stream).permutation(n - head)
+            order = np.concatenate((np.arange(head), head + tail))
             score = np.empty(n)
-            score[_rng(seed, model, n, replicate, ranker.stream).permutation(n)] = np.arange(n, 0, -1, dtype=np.float64)
+            score[order] = np.arange(n, 0, -1, dtype=np.float64)
             scores[str(ranker)] = score
     return Sample(x, y, scores)
 
@@ -560,8 +580,10 @@ def replicate_ndcg(
             dcg[i] = _sorted_dcg(neg, grades8, table, vectors)
         elif ranker.kind == "coarse":  # bins are contiguous blocks of the Bayes order
             dcg[i] = _block_dcg(x, gains, ranker.bin_edges(), cumulatives)
-        else:  # the same Fisher-Yates shuffle as sample()'s permutation, applied to the grades directly
-            shuffled = _rng(seed, model, n, replicate, ranker.stream).permuted(grades8)
+        else:  # random, head: the same Fisher-Yates shuffle as sample()'s permutation, applied to the grades
+            head = min(ranker.m, n)
+            shuffled = np.concatenate((grades8[:head],
+                                       _rng(seed, model, n, replicate, ranker.stream).permuted(grades8[head:])))
             ranked = _ranked(shuffled, None, table)
             dcg[i] = [ranked @ v for v in vectors]
     return np.divide(dcg, idcg, out=np.zeros_like(dcg), where=idcg > 0)
