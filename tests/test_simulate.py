@@ -179,3 +179,33 @@ def test_kappa_orders_rankers():
 def test_bad_input_is_rejected(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+@pytest.mark.parametrize("spec", ["probit", "probit(lo=0.2, hi=0.9, a=2, grades=3)"])
+@pytest.mark.filterwarnings("ignore::ndcg_research.UndefinedNDCGWarning")  # a short prefix may have no relevant item
+def test_stream_prefixes_equal_the_metric_core_on_explicit_scores(spec):
+    rankers = ["bayes", "noisy(sigma=1)", "coarse(bins=3)", "random", "head(m=4)"]
+    ns = [1, 3, 10, 57, 400]
+    v = sim.stream_ndcg(spec, rankers, DISCOUNTS, ns, seed=2, replicate=5, gain="exp2")
+    s = sim.stream_sample(spec, rankers, 400, seed=2, replicate=5)
+    for i, n in enumerate(ns):
+        y, x = s.grades[:n], s.x[:n]
+        for j, r in enumerate(rankers):
+            score = s.scores[r][:n].copy()
+            if r == "head(m=4)":  # the 4 items of largest x among the first n go first, in descending x
+                top = np.argsort(-x)[:4]
+                score[top] = 10.0 + x[top]
+            for k, d in enumerate(DISCOUNTS):
+                ref = nr.ndcg_from_scores(y, score, discount=d, gain="exp2", ties="average")
+                assert v[i, j, k] == pytest.approx(ref, rel=1e-12, abs=1e-12), (n, r, d)
+
+
+def test_streams_are_nested_reproducible_and_apart_from_the_data_sets():
+    a = sim.stream_ndcg("probit", ["noisy(sigma=1)"], ["log2"], [50, 500], seed=4, replicate=1)
+    b = sim.stream_ndcg("probit", ["bayes", "noisy(sigma=1)"], ["log2"], [50, 500], seed=4, replicate=1)
+    assert a[:, 0].tolist() == b[:, 1].tolist()   # other rankers do not change a ranker's numbers
+    s = sim.stream_sample("probit", [], 500, seed=4, replicate=1)
+    d = sim.sample("probit", [], 500, seed=4, replicate=1)
+    assert not np.isin(s.x, d.x).any()            # a stream shares no draw with the data set of the same key
+    with pytest.raises(ValueError, match="increasing list of prefix lengths"):
+        sim.stream_ndcg("probit", ["bayes"], ["log2"], [100, 50], seed=1, replicate=0)

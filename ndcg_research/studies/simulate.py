@@ -53,6 +53,14 @@ maximises expected DCG for any non-increasing discount). :mod:`ndcg_research.stu
 computes g_f(t) for every ranker, and the exact expected gain at each rank for a given n
 (for ``head(m)``, whose profile depends on n, only the latter).
 
+Growing samples
+---------------
+:func:`stream_ndcg` follows one data stream: items drawn one after another, and the
+nDCG of every ranker on each prefix of the first n items, for an increasing list of
+n. The prefixes are nested (the data set of size n is part of every larger one), so a
+stream answers "does the order of two rankers, once settled, stay settled as the data
+set grows?", which independent data sets at each n cannot.
+
 Randomness
 ----------
 Every random number comes from a :class:`numpy.random.Generator` seeded by
@@ -113,6 +121,9 @@ __all__ = [
     "Sample",
     "sample",
     "replicate_ndcg",
+    "STREAM_KEY",
+    "stream_sample",
+    "stream_ndcg",
 ]
 
 
@@ -587,3 +598,121 @@ def replicate_ndcg(
             ranked = _ranked(shuffled, None, table)
             dcg[i] = [ranked @ v for v in vectors]
     return np.divide(dcg, idcg, out=np.zeros_like(dcg), where=idcg > 0)
+
+
+# --------------------------------------------------------------------------- nested prefixes of one stream
+
+#: Last element of the spawn key of a stream's seeds, so that no stream shares its numbers with a data set of
+#: :func:`replicate_ndcg` (whose keys have four elements).
+STREAM_KEY = 1
+
+
+def _stream_rng(seed: int, model: Model, length: int, replicate: int, stream: int) -> np.random.Generator:
+    return np.random.Generator(np.random.PCG64(seed_sequence(seed, model.experiment_id, length, replicate, stream,
+                                                             STREAM_KEY)))
+
+
+def stream_sample(model: str | Model, rankers: Iterable[str | Ranker], length: int, *, seed: int,
+                  replicate: int) -> Sample:
+    """One data stream of ``length`` items in arrival order, with each ranker's order key.
+
+    Features and grades as :meth:`Model.draw` (unsorted), each ranker's noise from its own
+    stream: ``SeedSequence(seed, spawn_key=(experiment, length, replicate, stream, STREAM_KEY))``.
+    The keys (higher = ranked higher): ``bayes`` x, ``noisy`` x + sigma z, ``coarse`` the bin of
+    x, ``random`` and ``head(m)`` an independent uniform (``head(m)`` puts the m items of
+    largest x of a prefix first and orders the rest by the key; see :func:`stream_ndcg`).
+
+    Examples
+    --------
+    >>> s = stream_sample("probit", ["bayes", "head(m=3)"], 20, seed=1, replicate=0)
+    >>> s.grades.shape, bool((s.scores["bayes"] == s.x).all()), bool(0 <= s.scores["head(m=3)"].min())
+    ((20,), True, True)
+    """
+    model = parse_model(model)
+    length = check_integer(length, "length")
+    x, y = model.draw(_stream_rng(seed, model, length, replicate, 0), length)
+    keys: dict[str, np.ndarray] = {}
+    for ranker in map(parse_ranker, rankers):
+        rng = _stream_rng(seed, model, length, replicate, ranker.stream)
+        if ranker.kind == "bayes":
+            keys[str(ranker)] = x.copy()
+        elif ranker.kind == "noisy":
+            keys[str(ranker)] = x + ranker.sigma * rng.standard_normal(length)
+        elif ranker.kind == "coarse":
+            keys[str(ranker)] = _bins(ranker, x).astype(np.float64)
+        else:  # random, head
+            keys[str(ranker)] = rng.random(length)
+    return Sample(x, y, keys)
+
+
+def stream_ndcg(
+    model: str | Model,
+    rankers: Sequence[str | Ranker],
+    discounts: Sequence[str | Discount],
+    ns: Sequence[int],
+    *,
+    seed: int,
+    replicate: int,
+    gain: str | Gain = "linear",
+) -> np.ndarray:
+    """nDCG of every ranker under every discount on the nested prefixes of one data stream.
+
+    The stream is :func:`stream_sample` with ``length = max(ns)``; the data set of size n
+    is its first n items, which each ranker orders by its key (``head(m)``: the m items of
+    largest x among them first, in descending x, then the others by the key); ties
+    (``coarse``) are averaged. Full-list nDCG with the ideal from the prefix's own grades
+    (0 when the prefix has no relevant item).
+
+    Parameters
+    ----------
+    model : str or Model
+    rankers : sequence of str or Ranker
+    discounts : sequence of str or Discount
+        Built-in discounts.
+    ns : sequence of int
+        Prefix lengths, increasing, >= 1.
+    seed, replicate : int
+        The study's seed and the stream's number.
+    gain : str or Gain, default "linear"
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(len(ns), len(rankers), len(discounts))``.
+
+    Examples
+    --------
+    >>> stream_ndcg("probit", ["bayes", "random"], ["log2", "none"], [10, 100], seed=1, replicate=0).shape
+    (2, 2, 2)
+    """
+    model = parse_model(model)
+    rankers = [parse_ranker(r) for r in rankers]
+    discounts = [parse_discount(d, builtin_only=True) for d in discounts]
+    gain_fn = parse_gain(gain, builtin_only=True)
+    ns = [check_integer(n, "every n") for n in ns]
+    if not ns or any(b <= a for a, b in zip(ns, ns[1:])):
+        raise ValueError(f"ns must be a non-empty increasing list of prefix lengths, got {ns!r}")
+    length = ns[-1]
+    s = stream_sample(model, rankers, length, seed=seed, replicate=replicate)
+    x, gains, grades8 = s.x, gain_fn(s.grades), s.grades.astype(np.int8)
+    vectors = [kernels.discount_vector(d, length) for d in discounts]
+    out = np.empty((len(ns), len(rankers), len(discounts)))
+    for i, n in enumerate(ns):  # loop over prefixes
+        idcg = np.array([kernels.ideal_dcg(grades8[None, :n], gain_fn, d, None, name="grades")[0] for d in discounts])
+        for j, ranker in enumerate(rankers):
+            key = s.scores[str(ranker)][:n]
+            if ranker.kind == "head":
+                top = np.argsort(-x[:n], kind="stable")[: min(ranker.m, n)]
+                below = np.ones(n, dtype=bool)
+                below[top] = False
+                rest = np.flatnonzero(below)
+                order = np.concatenate((top, rest[np.argsort(-key[rest], kind="stable")]))
+            else:
+                order = np.argsort(-key, kind="stable")
+            ranked = gains[order]
+            ordered = key[order]
+            if ranker.kind == "coarse":  # tied keys: each tied group's mean gain
+                ranked = group_means(-ordered[None, :], ranked[None, :])[0]
+            dcg = np.array([ranked @ v[:n] for v in vectors])
+            out[i, j] = np.divide(dcg, idcg, out=np.zeros_like(dcg), where=idcg > 0)
+    return out
