@@ -235,12 +235,14 @@ class Sweep:
         ])
 
     def annotate(self, table: pd.DataFrame) -> pd.DataFrame:
-        """Add the model, each discount's decay class and, for pairs, ``eps`` = eps_D(n) to a table."""
+        """Add the model, each discount's decay class, for pairs ``eps`` = eps_D(n), and last the sweep's
+        ``seed`` (so that tables of independent replications can be told apart) to a table."""
         table.insert(0, "model", self.model)
         decay = {d: parse_discount(d).decay for d in self.discounts}
         table.insert(table.columns.get_loc("discount") + 1, "decay", table["discount"].map(decay))
         if "better" in table:
             table["eps"] = [float(theory.eps(d, float(n))) for d, n in zip(table["discount"], table["n"])]
+        table["seed"] = self.seed
         return table
 
 
@@ -282,7 +284,7 @@ class SweepResult:
     def ranker_table(self) -> pd.DataFrame:
         """One row per (discount, ranker, n): mean nDCG with its 95% t-interval, and its sd.
 
-        Columns: model, discount, decay, ranker, n, replicates, mean, sd, ci_low, ci_high
+        Columns: model, discount, decay, ranker, n, replicates, mean, sd, ci_low, ci_high, seed
         (a cut-off sweep adds the rule first and k after n).
         """
         return self.sweep.annotate(self._table(lambda v: mean_interval(v), self.sweep.axes()))
@@ -293,7 +295,7 @@ class SweepResult:
         Columns: model, discount, decay, better, worse, n, replicates, and those of
         :func:`~ndcg_research.studies.summaries.paired_comparison`: mean_gap, sd_gap,
         gap_ci_low, gap_ci_high, p_better, p_better_low, p_better_high, p_tie, p_worse,
-        std_gap (NaN: undefined, every gap is 0), std_gap_se; eps = eps_D(n).
+        std_gap (NaN: undefined, every gap is 0), std_gap_se; eps = eps_D(n); seed.
         """
         s = self.sweep
         better = [s.rankers.index(b) for b, _ in s.pairs]
