@@ -225,3 +225,14 @@ def test_exact_order_statistics_fix_the_midpoint_rule_at_the_top():
     exact = th.finite_n_ndcg(model, ranker, discount, n)
     assert abs(v.mean() - exact) < 3 * se
     assert midpoint - v.mean() > 3 * se
+
+
+def test_rare_miss_share_by_hand():
+    # bayes, certain model: E gain at rank r = 1 - r/(n+1), so p_r = r/(n+1); with R replicates the ranks with
+    # R r/(n+1) < 1 are r <= (n+1)/R - ...; under zipf the shortfall at rank r is p_r / r = 1/(n+1): equal per rank.
+    n, R = 999, 7   # the ideal's top gain fills ranks 1..499; ranks with 7 r / 1000 < 1: r <= 142
+    assert th.rare_miss_share("probit", "bayes", "zipf", n, R) == pytest.approx(142 / 499, rel=1e-6)
+    assert th.rare_miss_share("probit", "bayes", "zipf", n, 10**6) == 0.0
+    # random: p_r = 1/2 at every rank: one data set sees each miss half a time (rare), three see it 1.5 times.
+    assert th.rare_miss_share("probit", "random", "power(beta=2)", 100, 1) == pytest.approx(1.0)
+    assert th.rare_miss_share("probit", "random", "power(beta=2)", 100, 3) == 0.0

@@ -52,6 +52,11 @@ def expected_gap(model: str, first: str, second: str, discount: str, n: int) -> 
     return (theory.finite_n_ndcg(model, first, discount, n) - theory.finite_n_ndcg(model, second, discount, n))
 
 
+def _gaps(model: str, first: str, second: str, discounts: Sequence[str], n: int) -> np.ndarray:
+    values = theory.finite_n_values(model, [first, second], discounts, n)
+    return values[0] - values[1]
+
+
 def crossing_n(model: str, first: str, second: str, discount: str, n_min: int, n_max: int,
                points: int = 41) -> tuple[int | None, float, float]:
     """The smallest list length at which the expected order of two rankers differs from the one at ``n_min``.
@@ -79,23 +84,9 @@ def crossing_n(model: str, first: str, second: str, discount: str, n_min: int, n
     >>> start > 0 > end, expected_gap("probit", "head(m=10)", "noisy(sigma=1)", "loglog", n - 1) > 0
     (True, True)
     """
-    n_min, n_max = check_integer(n_min, "n_min"), check_integer(n_max, "n_max")
-    points = check_integer(points, "points", minimum=2)
-    if n_max <= n_min:
-        raise ValueError(f"n_max must be larger than n_min, got {n_min} and {n_max}")
-    grid = sorted({int(round(v)) for v in np.geomspace(n_min, n_max, points)} | {n_min, n_max})
-    gaps = [expected_gap(model, first, second, discount, n) for n in grid]
-    sign = np.sign(gaps[0])
-    for (lo, g_lo), (hi, g_hi) in zip(zip(grid, gaps), zip(grid[1:], gaps[1:])):
-        if np.sign(g_hi) != sign:
-            while hi - lo > 1:  # invariant: sign at lo is the starting sign, at hi it is not
-                mid = (lo + hi) // 2
-                if np.sign(expected_gap(model, first, second, discount, mid)) == sign:
-                    lo = mid
-                else:
-                    hi = mid
-            return hi, gaps[0], gaps[-1]
-    return None, gaps[0], gaps[-1]
+    table = crossing_table(model, first, second, [discount], n_min, n_max, points)
+    n = table["crossing_n"].iloc[0]
+    return (None if math.isnan(n) else int(n)), float(table["gap_at_n_min"].iloc[0]), float(table["gap_at_n_max"].iloc[0])
 
 
 def crossing_table(model: str, first: str, second: str, discounts: Sequence[str], n_min: int, n_max: int,
@@ -117,13 +108,29 @@ def crossing_table(model: str, first: str, second: str, discounts: Sequence[str]
     """
     model = str(parse_model(model))
     first, second = str(parse_ranker(first)), str(parse_ranker(second))
+    specs = [str(parse_discount(d, builtin_only=True)) for d in discounts]
+    n_min, n_max = check_integer(n_min, "n_min"), check_integer(n_max, "n_max")
+    points = check_integer(points, "points", minimum=2)
+    if n_max <= n_min:
+        raise ValueError(f"n_max must be larger than n_min, got {n_min} and {n_max}")
+    grid = sorted({int(round(v)) for v in np.geomspace(n_min, n_max, points)} | {n_min, n_max})
+    gaps = np.stack([_gaps(model, first, second, specs, n) for n in grid])  # (grid, discounts), shared work
     rows = []
-    for d in discounts:
-        spec = str(parse_discount(d, builtin_only=True))
-        n, start, end = crossing_n(model, first, second, spec, n_min, n_max, points)
+    for j, spec in enumerate(specs):
+        sign, crossing = np.sign(gaps[0, j]), math.nan
+        changed = np.flatnonzero(np.sign(gaps[:, j]) != sign)
+        if changed.size:
+            lo, hi = grid[changed[0] - 1], grid[changed[0]]
+            while hi - lo > 1:  # invariant: the sign at lo is the starting sign, at hi it is not
+                mid = (lo + hi) // 2
+                if np.sign(_gaps(model, first, second, [spec], mid)[0]) == sign:
+                    lo = mid
+                else:
+                    hi = mid
+            crossing = float(hi)
         rows.append(dict(model=model, first=first, second=second, discount=spec, decay=parse_discount(spec).decay,
-                         n_min=n_min, n_max=n_max, gap_at_n_min=start, gap_at_n_max=end,
-                         crossing_n=math.nan if n is None else float(n), first_ahead_below=bool(start > 0)))
+                         n_min=n_min, n_max=n_max, gap_at_n_min=float(gaps[0, j]), gap_at_n_max=float(gaps[-1, j]),
+                         crossing_n=crossing, first_ahead_below=bool(gaps[0, j] > 0)))
     return pd.DataFrame(rows)
 
 
@@ -142,7 +149,7 @@ def decision_table(result: SweepResult, first: str, second: str, reference: str 
         where ``first`` scores strictly higher) with its Wilson interval p_first_low,
         p_first_high; reference; p_differs (share where the decision differs from the
         reference discount's) with p_differs_low, p_differs_high; p_reversed (share where
-        one of the two discounts picks ``first`` and the other ``second``).
+        one of the two discounts picks ``first`` and the other ``second``); seed (the sweep's).
     """
     sweep = result.sweep
     first, second = sweep.canonical("ranker", first), sweep.canonical("ranker", second)
@@ -161,5 +168,5 @@ def decision_table(result: SweepResult, first: str, second: str, reference: str 
             rows.append(dict(model=sweep.model, first=first, second=second, discount=d, n=n, replicates=count,
                              p_first=wins / count, p_first_low=wl, p_first_high=wh, reference=reference,
                              p_differs=differs / count, p_differs_low=dl, p_differs_high=dh,
-                             p_reversed=float(np.mean(here * there < 0))))
+                             p_reversed=float(np.mean(here * there < 0)), seed=sweep.seed))
     return pd.DataFrame(rows)

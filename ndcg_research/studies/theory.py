@@ -103,7 +103,9 @@ __all__ = [
     "EXACT_RANKS",
     "rank_gains",
     "ideal_rank_gains",
+    "finite_n_values",
     "finite_n_ndcg",
+    "rare_miss_share",
     "prediction",
     "theory_table",
 ]
@@ -567,6 +569,28 @@ def ideal_rank_gains(model: str | Model, n: int, gain: str | Gain = "linear") ->
     return out
 
 
+def finite_n_values(model: str | Model, rankers: Sequence[str | Ranker], discounts: Sequence[str | Discount], n: int,
+                    gain: str | Gain = "linear") -> np.ndarray:
+    """:func:`finite_n_ndcg` of every ranker under every discount at one n, sharing the expected gains.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(len(rankers), len(discounts))``.
+
+    Examples
+    --------
+    >>> finite_n_values("probit", ["bayes", "random"], ["log2", "none"], 100).round(6)[:, 1].tolist()
+    [1.0, 1.0]
+    """
+    model = parse_model(model)
+    n = check_integer(n, "n")
+    ranks = np.arange(1, n + 1, dtype=np.float64)
+    D = np.stack([parse_discount(d, builtin_only=True)(ranks) for d in discounts], axis=1)  # (n, discounts)
+    ideal = ideal_rank_gains(model, n, gain) @ D
+    return np.stack([rank_gains(model, r, n, gain) @ D for r in rankers]) / ideal
+
+
 def finite_n_ndcg(model: str | Model, ranker: str | Ranker, discount: str | Discount, n: int,
                   gain: str | Gain = "linear") -> float:
     """``sum_r D(r) E[gain at rank r] / sum_r D(r) E[r-th largest gain]``: expected DCG over expected ideal DCG.
@@ -578,11 +602,38 @@ def finite_n_ndcg(model: str | Model, ranker: str | Ranker, discount: str | Disc
     >>> round(finite_n_ndcg("probit", "bayes", "none", 1000), 12)
     1.0
     """
+    return float(finite_n_values(model, [ranker], [discount], n, gain)[0, 0])
+
+
+def rare_miss_share(model: str | Model, ranker: str | Ranker, discount: str | Discount, n: int, replicates: int,
+                    gain: str | Gain = "linear") -> float:
+    """Share of a ranker's expected DCG shortfall that comes from misses too rare for ``replicates`` data sets.
+
+    Over the ranks r where the ideal list holds the top gain ``g*(0+)`` (r up to n times the
+    probability of the top grade), the ranker's expected shortfall is
+    ``sum_r (g*(0+) - E[gain at rank r]) D(r)``. A rank's miss probability is
+    ``p_r = 1 - E[gain at rank r] / g*(0+)`` (exact for binary relevance, a lower bound for graded);
+    the function returns the share of the shortfall from ranks with ``replicates * p_r < 1``: misses
+    that ``replicates`` simulated data sets are expected to see less than once. When that share is
+    large, the sample mean of nDCG rests on events the sample mostly lacks: it overstates the
+    expected value, and its t interval is too narrow. 0 when there is no shortfall.
+
+    Examples
+    --------
+    >>> rare_miss_share("probit", "random", "log2", 1000, 100)   # p_r = 1/2: seen 50 times in 100 data sets
+    0.0
+    >>> round(rare_miss_share("probit", "bayes", "geometric(p=0.5)", 10_000, 100), 3)   # p_r = r / 10001
+    1.0
+    """
     model, d = parse_model(model), parse_discount(discount, builtin_only=True)
-    n = check_integer(n, "n")
-    D = d(np.arange(1, n + 1, dtype=np.float64))
-    num = rank_gains(model, ranker, n, gain) @ D
-    return float(num / (ideal_rank_gains(model, n, gain) @ D))
+    n, replicates = check_integer(n, "n"), check_integer(replicates, "replicates")
+    star = ideal_profile(model, gain)
+    top_ranks = max(1, int(n * star.edges[1]))  # ranks the ideal fills with the top gain, in expectation
+    gains = rank_gains(model, ranker, n, gain)[:top_ranks]
+    miss = np.clip(1 - gains / star.top, 0.0, 1.0)
+    shortfall = miss * d(np.arange(1, top_ranks + 1, dtype=np.float64))
+    total = shortfall.sum()
+    return float(shortfall[replicates * miss < 1].sum() / total) if total > 0 else 0.0
 
 
 def prediction(model: str | Model, ranker: str | Ranker, discount: str | Discount, n: int,
@@ -647,14 +698,11 @@ def theory_table(model: str | Model, rankers: Sequence[str | Ranker], discounts:
     discounts = [parse_discount(d, builtin_only=True) for d in discounts]
     ns = sorted({check_integer(n, "every n") for n in ns})
     finite: dict[tuple[Discount, Ranker, int], float] = {}
-    for n in ns:  # loop over list lengths; each builds its vectors once
-        D = [d(np.arange(1, n + 1, dtype=np.float64)) for d in discounts]
-        ideal = ideal_rank_gains(model, n, gain)
-        ideal_dcg = [ideal @ v for v in D]
-        for r in rankers:
-            means = rank_gains(model, r, n, gain)
-            for d, v, i in zip(discounts, D, ideal_dcg):
-                finite[d, r, n] = float(means @ v / i)
+    for n in ns:  # loop over list lengths; each computes the expected gains once
+        values = finite_n_values(model, rankers, discounts, n, gain)
+        for i, r in enumerate(rankers):
+            for j, d in enumerate(discounts):
+                finite[d, r, n] = float(values[i, j])
     rows = []
     for d in discounts:
         for r in rankers:
