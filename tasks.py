@@ -153,6 +153,9 @@ def main(argv: list[str]) -> int:
     elif command == "test":
         python = ensure_env(with_tests=True)
         configure_jupyter()
+        # In parallel on every core unless told otherwise; loadfile keeps each notebook's cells on one worker.
+        if not any(a.startswith(("-n", "--numprocesses")) or a == "no:xdist" for a in rest):
+            rest = ["-n", "auto", "--dist", "loadfile", *rest]
         cmd = [str(python), "-m", "pytest", *rest]
     else:
         print(f"tasks.py: unknown command {command!r}\n\n{USAGE}", file=sys.stderr)

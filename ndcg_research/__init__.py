@@ -68,7 +68,9 @@ __all__ = [
 
 # Names served from subpackages that need more than numpy (pandas, scipy): imported on first
 # use, so that ``import ndcg_research`` stays numpy-only. name -> module that defines it.
-_LAZY: dict[str, str] = {}
+_LAZY: dict[str, str] = {
+    **{name: "ndcg_research.evaluation" for name in ("evaluate", "read_qrels", "read_run", "read_svmlight", "CONVENTIONS")},
+}
 
 
 def __getattr__(name: str) -> object:

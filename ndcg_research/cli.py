@@ -20,6 +20,7 @@ __all__ = ["COMMAND_MODULES", "build_parser", "main"]
 COMMAND_MODULES: tuple[str, ...] = (
     "ndcg_research.pipeline.cli",
     "ndcg_research.findings.cli",
+    "ndcg_research.evaluation.cli",
 )
 
 

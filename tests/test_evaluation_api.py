@@ -1,0 +1,102 @@
+"""The evaluation API: measure specs, the result tables, several runs, lazy top-level names."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import ndcg_research as nr
+from ndcg_research.evaluation import Measure, evaluate, parse_measures
+
+QRELS = pd.DataFrame({"query": ["q1", "q1", "q1", "q2", "q2"], "doc": ["a", "b", "c", "a", "d"],
+                      "relevance": [3, 1, 0, 2, 2]})
+RUN_A = pd.DataFrame({"query": ["q1", "q1", "q2", "q2"], "doc": ["b", "a", "d", "e"], "score": [2.0, 1.0, 1.0, 0.5]})
+RUN_B = pd.DataFrame({"query": ["q1", "q1", "q2"], "doc": ["a", "c", "a"], "score": [2.0, 1.0, 1.0]})
+
+
+def _dcg(gains, discount=lambda r: 1 / math.log2(r + 1)):
+    return sum(g * discount(rank) for rank, g in enumerate(gains, start=1))
+
+
+def test_spec_language():
+    m = parse_measures('ndcg@10(gain=exp2, discount="power(beta=0.5)")')[0]
+    assert (m.k, m.gain, m.discount) == (10, "exp2", "power(beta=0.5)")
+    assert parse_measures("ndcg@10(discount=power(beta=0.50), gain='exp2')")[0] == m  # canonical, quotes optional
+    assert parse_measures("ndcg@3(gain=mapping({0: 0, 1: 2}))")[0].gain == "mapping({0: 0, 1: 2})"
+    assert [x.k for x in parse_measures("ndcg_cut")] == [5, 10, 15, 20, 30, 100, 200, 500, 1000]
+    assert parse_measures(["ndcg@5", "ndcg_cut.5"]) == [Measure("ndcg@5", 5), Measure("ndcg_cut_5", 5)]
+    for bad, message in [("ndcg@0", "cut-off must be >= 1"), ("ndcg(k=3)", "unknown option"),
+                         ("ndcg(gains={1: 2}, gain=exp2)", "either gain or gains"), ("ndcg.a=3", "must be an integer"),
+                         ("ndcg_cut.5,5", "duplicate cut-offs"), ("ndcg(discount=log(base=1))", "base must be > 1"),
+                         ("ndcg(gains={-1: 2})", "integer grades >= 0"), ("precision@5", "unknown measure")]:
+        with pytest.raises(ValueError, match=message):
+            parse_measures(bad)
+
+
+def test_tables_and_several_runs():
+    per_query, means = evaluate(QRELS, {"A": RUN_A, "B": RUN_B}, ["ndcg", "ndcg@1(gain=exp2)"])
+    assert list(per_query.columns) == ["run", "query", "measure", "value"]
+    assert len(per_query) == 2 * 2 * 2
+    row = per_query[(per_query.run == "A") & (per_query["query"] == "q1") & (per_query.measure == "ndcg")]
+    assert row.value.item() == pytest.approx(_dcg([1, 3]) / _dcg([3, 1]))
+    assert list(means.index) == ["A", "B"] and list(means.columns) == ["ndcg", "ndcg@1(gain=exp2)", "queries"]
+    # Run B: q2 ranks only "a" (2) of the two grade-2 documents: nDCG@1 is 1 with exp2 gain.
+    assert means.loc["B", "ndcg@1(gain=exp2)"] == pytest.approx(1.0)
+    assert means.loc["B", "ndcg"] == pytest.approx((3 / _dcg([3, 1]) + 2 / _dcg([2, 2])) / 2)
+
+
+def test_measure_options_go_to_the_core():
+    result = evaluate(QRELS, RUN_A, ['ndcg(discount="power(beta=0.5)", gain=exp2)', "ndcg(gains={1: 5})"])
+    power = lambda r: r ** -0.5  # noqa: E731
+    expected = _dcg([1, 7], power) / _dcg([7, 1], power)
+    assert result.values[0][0][0] == pytest.approx(expected)
+    expected_map = _dcg([5, 3]) / _dcg([5, 3])
+    assert result.values[0][1][0] == pytest.approx(expected_map)
+    # The same as the core on the same lists.
+    core = nr.ndcg([1, 3], ideal=[3, 1, 0], gain="exp2", discount="power(beta=0.5)")
+    assert result.values[0][0][0] == core
+
+
+def test_run_names():
+    a = RUN_A.copy()
+    a.attrs["run"] = "bm25"
+    assert evaluate(QRELS, [a, RUN_B], "ndcg").runs == ("bm25", "run2")
+    with pytest.raises(ValueError, match="run names must be distinct"):
+        evaluate(QRELS, [a, a.copy()], "ndcg")
+
+
+def test_max_docs_and_judged_only_checked():
+    with pytest.raises(TypeError, match="max_docs must be an integer"):
+        evaluate(QRELS, RUN_A, max_docs=2.5)
+    with pytest.raises(ValueError, match="unknown convention"):
+        evaluate(QRELS, RUN_A, convention="trec")
+
+
+def test_lazy_top_level_names_keep_import_numpy_only():
+    code = (
+        "import sys, ndcg_research as nr\n"
+        "heavy = [m for m in ('pandas', 'pyarrow', 'scipy') if m in sys.modules]\n"
+        "assert not heavy, heavy\n"
+        "assert callable(nr.evaluate) and callable(nr.read_run) and callable(nr.read_qrels)\n"
+        "assert 'trec_eval' in nr.CONVENTIONS\n"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+def test_unsorted_ungrouped_run_same_as_sorted():
+    rng = np.random.default_rng(3)
+    run = pd.DataFrame({"query": rng.choice(["q1", "q2"], 40), "doc": [f"x{i}" for i in range(40)],
+                        "score": rng.integers(0, 5, 40).astype(float)})
+    qrels = pd.DataFrame({"query": ["q1"] * 10 + ["q2"] * 10, "doc": [f"x{i}" for i in range(20)],
+                          "relevance": rng.integers(0, 3, 20)})
+    ordered = run.sort_values(["query", "score", "doc"], ascending=[True, False, False])
+    for convention in ("trec_eval", "sklearn", "lightgbm"):
+        a = evaluate(qrels, run, ["ndcg", "ndcg@3"], convention=convention)
+        b = evaluate(qrels, ordered, ["ndcg", "ndcg@3"], convention=convention)
+        if convention != "lightgbm":  # file order of ties differs on purpose
+            np.testing.assert_allclose(a.values[0], b.values[0], rtol=1e-12)

@@ -1,0 +1,121 @@
+"""The ``evaluate`` command: trec_eval's output bytes, its options, the extensions, errors and exit codes."""
+
+from __future__ import annotations
+
+import json
+import math
+import subprocess
+import sys
+
+import pytest
+
+from ndcg_research.cli import main
+
+QRELS = "# judged\n2 0 b 1\n2 0 a 2\n10 0 a 1\n10 0 c 3\n7 0 x 1\n"
+RUN = "10 Q0 a 1 0.9 myrun\n10 Q0 c 2 0.9 myrun\n10 Q0 n 3 0.1 myrun\n2 Q0 a 1 3 myrun\n2 Q0 z 2 2 myrun\n99 Q0 a 1 1 myrun\n"
+
+
+def _dcg(gains):
+    return sum(g / math.log2(rank + 1) for rank, g in enumerate(gains, start=1))
+
+
+@pytest.fixture
+def files(tmp_path):
+    (tmp_path / "qrels").write_text(QRELS)
+    (tmp_path / "run").write_text(RUN)
+    return tmp_path
+
+
+def run_cli(capfdbinary, *args):
+    status = main(["evaluate", *map(str, args)])
+    out, err = capfdbinary.readouterr()
+    return status, out.decode(), err.decode()
+
+
+def test_trec_eval_output_bytes(files, capfdbinary):
+    status, out, err = run_cli(capfdbinary, "-q", "-m", "ndcg_cut.1", "-m", "ndcg", "-m", "runid", "-m", "num_q",
+                               files / "qrels", files / "run")
+    assert status == 0
+    # Query 10: c (3) and a (1) tie at 0.9, docno descending puts c first: nDCG 1 at every depth.
+    # Query 2: a (2) first, z unjudged; ideal [2, 1].
+    q2 = _dcg([2, 0]) / _dcg([2, 1])
+    expected = (
+        f"ndcg                  \t10\t{1:6.4f}\nndcg_cut_1            \t10\t{1:6.4f}\n"
+        f"ndcg                  \t2\t{q2:6.4f}\nndcg_cut_1            \t2\t{1:6.4f}\n"
+        f"runid                 \tall\tmyrun\nnum_q                 \tall\t2\n"
+        f"ndcg                  \tall\t{(1 + q2) / 2:6.4f}\nndcg_cut_1            \tall\t{1:6.4f}\n"
+    )
+    assert out == expected  # queries in strcmp order ("10" < "2"), ndcg before ndcg_cut
+    assert "1 queries have no judgments" in err and "1 judged queries have no ranking" in err
+
+
+def test_complete_nosummary_judged_only_max_docs(files, capfdbinary):
+    status, out, _ = run_cli(capfdbinary, "-q", "-c", "-n", "-m", "ndcg", files / "qrels", files / "run")
+    assert status == 0
+    assert out.splitlines()[-1] == "ndcg                  \t7\t0.0000"  # missing query printed with 0, no 'all'
+    _, out, _ = run_cli(capfdbinary, "-M", "1", "-J", "-l", "2", "-m", "ndcg", "--quiet", files / "qrels", files / "run")
+    # Only the first document of each ranking (c in query 10, a in query 2); ideals uncut.
+    assert out == f"ndcg                  \tall\t{(3 / _dcg([3, 1]) + 2 / _dcg([2, 1])) / 2:6.4f}\n"
+
+
+def test_gain_map_name_and_extensions(files, capfdbinary):
+    _, out, _ = run_cli(capfdbinary, "-m", "ndcg.1=3,2=9", "--quiet", files / "qrels", files / "run")
+    assert out.startswith("ndcg_1=3,2=9          \tall\t")
+    _, out, _ = run_cli(capfdbinary, "-m", "ndcg_cut.1", "--gain", "exp2", "--discount", "power(beta=0.5)", "--quiet",
+                        files / "qrels", files / "run")
+    assert out.startswith("ndcg@1(gain=exp2,discount=power(beta=0.5))\tall\t")
+    _, out, _ = run_cli(capfdbinary, "-m", "ndcg@2(gain=exp2)", "--convention", "sklearn", "--quiet",
+                        files / "qrels", files / "run")
+    assert out.startswith("ndcg@2(gain=exp2)     \tall\t")
+
+
+def test_several_runs_and_formats(files, capfdbinary):
+    (files / "run2").write_text(RUN.replace("myrun", "other").replace(" 0.9 ", " 0.5 "))
+    _, out, _ = run_cli(capfdbinary, "-m", "ndcg", "--quiet", files / "qrels", files / "run", files / "run2")
+    assert [line.split("\t")[2] for line in out.splitlines() if line.startswith("runid")] == ["myrun", "other"]
+    _, out, _ = run_cli(capfdbinary, "-q", "-m", "ndcg", "--format", "csv", "--quiet", files / "qrels", files / "run")
+    lines = out.splitlines()
+    assert lines[0] == "run,query,measure,value" and lines[1].startswith(f"{files / 'run'},10,ndcg,1.0")
+    assert lines[-1].startswith(f"{files / 'run'},all,ndcg,")
+    _, out, _ = run_cli(capfdbinary, "-m", "ndcg", "--format", "json", "--quiet", files / "qrels", files / "run")
+    data = json.loads(out)
+    assert data["convention"] == "trec_eval" and data["runs"][0]["tag"] == "myrun" and data["runs"][0]["num_q"] == 2
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["-m", "map"], "unknown measure 'map'; valid measures: ndcg, ndcg@K"),
+        (["-m", "ndcg_cut.0"], "cut-offs must be >= 1"),
+        (["-m", "ndcg@5(gain=cubic)"], "unknown gain 'cubic'"),
+    ],
+)
+def test_bad_measures(files, capfdbinary, args, message):
+    status, out, err = run_cli(capfdbinary, *args, files / "qrels", files / "run")
+    assert status == 1 and out == ""
+    assert err.count("\n") == 1 and message in err
+
+
+def test_bad_input_one_line_error(files, capfdbinary):
+    (files / "bad").write_text("10 Q0 a 1 0.9 r\n10 Q0 b 1 high r\n")
+    status, out, err = run_cli(capfdbinary, files / "qrels", files / "bad")
+    assert status == 1 and out == ""
+    assert err == f"ndcg_research evaluate: error: {files / 'bad'}:2: score 'high' is not a number\n"
+    status, _, err = run_cli(capfdbinary, files / "missing", files / "run")
+    assert status == 1 and "does not exist" in err
+
+
+def test_usage_errors_exit_2(files):
+    result = subprocess.run([sys.executable, "-m", "ndcg_research", "evaluate", "-M", "0", str(files / "qrels"),
+                             str(files / "run")], capture_output=True, text=True)
+    assert result.returncode == 2 and "expected a positive integer" in result.stderr
+    result = subprocess.run([sys.executable, "-m", "ndcg_research", "evaluate", str(files / "qrels")],
+                            capture_output=True, text=True)
+    assert result.returncode == 2
+
+
+def test_whole_process_matches_in_process(files):
+    result = subprocess.run([sys.executable, "-m", "ndcg_research", "evaluate", "-q", "-m", "ndcg_cut.1,2",
+                             str(files / "qrels"), str(files / "run")], capture_output=True)
+    assert result.returncode == 0
+    assert result.stdout.decode().count("\n") == 6

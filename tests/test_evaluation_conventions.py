@@ -1,0 +1,279 @@
+"""Each convention preset against the tool it names: scikit-learn, LightGBM, XGBoost, ranx and
+ir_measures are run here; TorchMetrics, TF-Ranking and gdeval (not installable quickly) are
+checked against hand computations from their documented formulas, tie averaging against a
+brute-force mean over every order of the tied documents."""
+
+from __future__ import annotations
+
+import itertools
+import math
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from ndcg_research.evaluation import CONVENTIONS, InputError, evaluate, get_convention
+
+TOL = 1e-9
+
+
+def candidate_lists(seed, n_queries=12, *, ties=True, float32=False, max_label=4, empty_query=True):
+    """Per query: labels and scores of the candidates (every candidate judged, as in LETOR data)."""
+    rng = np.random.default_rng(np.random.SeedSequence([seed, 1]))
+    lists = []
+    for q in range(n_queries):
+        n = int(rng.integers(1, 30))
+        labels = rng.integers(0, max_label + 1, n)
+        if empty_query and q == 0:
+            labels[:] = 0  # no relevant document
+        if ties:
+            scores = rng.integers(0, 6, n) * 0.25  # exact in float32, many ties
+        else:
+            scores = rng.permutation(n) * 0.5 + 1.0
+        lists.append((f"q{q:02d}", labels, scores.astype(np.float32).astype(np.float64) if float32 else scores))
+    return lists
+
+
+def frames(lists):
+    qrels = pd.DataFrame(
+        [(q, f"d{i:03d}", int(g)) for q, labels, _ in lists for i, g in enumerate(labels)], columns=["query", "doc", "relevance"]
+    )
+    run = pd.DataFrame(
+        [(q, f"d{i:03d}", float(s)) for q, _, scores in lists for i, s in enumerate(scores)], columns=["query", "doc", "score"]
+    )
+    return qrels, run
+
+
+def per_query(result, measure=0):
+    return dict(zip(result.queries[0], result.values[0][measure]))
+
+
+# ---------------------------------------------------------------- scikit-learn (installed)
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_sklearn(seed):
+    from sklearn.metrics import ndcg_score
+
+    lists = candidate_lists(seed)
+    qrels, run = frames(lists)
+    result = evaluate(qrels, run, ["ndcg", "ndcg@3", "ndcg@10"], convention="sklearn")
+    for j, k in enumerate([None, 3, 10]):
+        ours = per_query(result, j)
+        for q, labels, scores in lists:
+            if labels.size == 1:
+                continue  # scikit-learn refuses one-document lists
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                theirs = ndcg_score([labels], [scores], k=k)
+            assert math.isclose(ours[q], theirs, rel_tol=TOL, abs_tol=TOL), (q, k)
+
+
+def test_sklearn_refuses_negative_labels_like_sklearn():
+    qrels = pd.DataFrame({"query": ["q"], "doc": ["a"], "relevance": [-1]})
+    run = pd.DataFrame({"query": ["q"], "doc": ["a"], "score": [1.0]})
+    with pytest.raises(InputError, match="negative"):
+        evaluate(qrels, run, convention="sklearn")
+
+
+# ---------------------------------------------------------------- LightGBM and XGBoost (installed)
+
+
+def _lightgbm_means(lists, ks):
+    lgb = pytest.importorskip("lightgbm")
+    labels = np.concatenate([labels for _, labels, _ in lists])
+    scores = np.concatenate([scores for _, _, scores in lists])
+    data = lgb.Dataset(np.zeros((labels.size, 1)), labels, group=[len(l) for _, l, _ in lists], init_score=scores,
+                       params={"verbose": -1})
+    record = {}
+    # One boosting round that cannot split (min_data_in_leaf) adds the same value to every
+    # score, so the metric sees the given order and ties.
+    lgb.train({"objective": "lambdarank", "metric": "ndcg", "eval_at": ks, "verbose": -1, "min_data_in_leaf": 10**6,
+               "num_threads": 1}, data, num_boost_round=1, valid_sets=[data], valid_names=["v"],
+              callbacks=[lgb.record_evaluation(record)])
+    return {k: record["v"][f"ndcg@{k}"][-1] for k in ks}
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_lightgbm(seed):
+    lists = candidate_lists(seed, float32=True)
+    qrels, run = frames(lists)
+    ks = [1, 3, 5, 1000]
+    theirs = _lightgbm_means(lists, ks)
+    result = evaluate(qrels, run, [f"ndcg@{k}" for k in ks], convention="lightgbm")
+    for j, k in enumerate(ks):
+        assert math.isclose(result.mean_values[0, j], theirs[k], rel_tol=1e-9), k
+    assert per_query(result)["q00"] == 1.0  # no relevant document: LightGBM gives 1
+
+
+def _xgboost_means(lists, metrics):
+    xgb = pytest.importorskip("xgboost")
+    labels = np.concatenate([labels for _, labels, _ in lists])
+    scores = np.concatenate([scores for _, _, scores in lists])
+    qid = np.repeat(np.arange(len(lists)), [len(l) for _, l, _ in lists])
+    data = xgb.DMatrix(np.zeros((labels.size, 1)), label=labels, qid=qid, base_margin=scores)
+    record = {}
+    # learning_rate 0: the margins stay the given scores.
+    xgb.train({"objective": "rank:ndcg", "eval_metric": metrics, "learning_rate": 0.0, "nthread": 1, "max_depth": 1},
+              data, num_boost_round=1, evals=[(data, "v")], evals_result=record, verbose_eval=False)
+    return {m: record["v"][m][-1] for m in metrics}
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_xgboost_both_variants(seed):
+    lists = candidate_lists(seed, float32=True)
+    qrels, run = frames(lists)
+    theirs = _xgboost_means(lists, ["ndcg@3", "ndcg@10", "ndcg@3-", "ndcg@10-"])
+    plus = evaluate(qrels, run, ["ndcg@3", "ndcg@10"], convention="xgboost")
+    minus = evaluate(qrels, run, ["ndcg@3", "ndcg@10"], convention="xgboost-")
+    for j, k in enumerate([3, 10]):
+        assert math.isclose(plus.mean_values[0, j], theirs[f"ndcg@{k}"], rel_tol=1e-6)
+        assert math.isclose(minus.mean_values[0, j], theirs[f"ndcg@{k}-"], rel_tol=1e-6)
+    assert per_query(plus)["q00"] == 1.0 and per_query(minus)["q00"] == 0.0
+
+
+def test_lightgbm_and_xgboost_label_limits():
+    qrels = pd.DataFrame({"query": ["q", "q"], "doc": ["a", "b"], "relevance": [31, 0]})
+    run = pd.DataFrame({"query": ["q", "q"], "doc": ["a", "b"], "score": [1.0, 0.0]})
+    with pytest.raises(InputError, match="above 30"):
+        evaluate(qrels, run, convention="lightgbm")
+    evaluate(qrels, run, convention="xgboost")  # XGBoost accepts up to 31
+    with pytest.raises(InputError, match="not an integer"):
+        evaluate(qrels.assign(relevance=[1.5, 0]), run, convention="xgboost")
+
+
+# ---------------------------------------------------------------- ranx and ir_measures (installed)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_ranx_tie_free(seed):
+    ranx = pytest.importorskip("ranx")
+    lists = candidate_lists(seed, ties=False)
+    qrels, run = frames(lists)
+    # The qrels hold a query the run lacks, the run one the qrels lack.
+    qrels = pd.concat([qrels, pd.DataFrame({"query": ["zz"], "doc": ["x"], "relevance": [2]})], ignore_index=True)
+    run = pd.concat([run, pd.DataFrame({"query": ["yy"], "doc": ["x"], "score": [1.0]})], ignore_index=True)
+    qrels_dict, run_dict = {}, {}
+    for q, d, g in qrels.itertuples(index=False):
+        qrels_dict.setdefault(q, {})[d] = int(g)
+    for q, d, score in run.itertuples(index=False):
+        run_dict.setdefault(q, {})[d] = float(score)
+    ranx_qrels, ranx_run = ranx.Qrels(qrels_dict), ranx.Run(run_dict)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = ranx.evaluate(ranx_qrels, ranx_run, ["ndcg", "ndcg@5", "ndcg_burges", "ndcg_burges@5"],
+                               make_comparable=True)
+    linear = evaluate(qrels, run, ["ndcg", "ndcg@5"], convention="ranx")
+    burges = evaluate(qrels, run, ["ndcg", "ndcg@5"], convention="ranx_burges")
+    assert "zz" in linear.queries[0] and "yy" not in linear.queries[0]
+    assert math.isclose(linear.mean_values[0, 0], theirs["ndcg"], rel_tol=TOL)
+    assert math.isclose(linear.mean_values[0, 1], theirs["ndcg@5"], rel_tol=TOL)
+    assert math.isclose(burges.mean_values[0, 0], theirs["ndcg_burges"], rel_tol=TOL)
+    assert math.isclose(burges.mean_values[0, 1], theirs["ndcg_burges@5"], rel_tol=TOL)
+
+
+def test_ir_measures_pytrec_eval_provider_is_trec_eval():
+    ir_measures = pytest.importorskip("ir_measures")
+    lists = candidate_lists(7)
+    qrels, run = frames(lists)
+    qrels = qrels[qrels.index % 3 != 0]  # some candidates unjudged
+    theirs = ir_measures.calc_aggregate(
+        [ir_measures.nDCG, ir_measures.nDCG @ 5],
+        qrels.rename(columns={"query": "query_id", "doc": "doc_id"}),
+        run.rename(columns={"query": "query_id", "doc": "doc_id"}),
+    )
+    ours = evaluate(qrels, run, ["ndcg", "ndcg@5"])
+    assert math.isclose(ours.mean_values[0, 0], theirs[ir_measures.nDCG], rel_tol=TOL)
+    assert math.isclose(ours.mean_values[0, 1], theirs[ir_measures.nDCG @ 5], rel_tol=TOL)
+
+
+# ---------------------------------------------------------------- hand computations
+
+
+def _dcg(gains, k=None):
+    gains = list(gains)[:k] if k is not None else list(gains)
+    return sum(g / math.log2(rank + 1) for rank, g in enumerate(gains, start=1))
+
+
+def _expected_dcg_over_tie_orders(gains, scores, k):
+    """Mean DCG@k over every order of the tied documents (the ranking by score, ties at random)."""
+    groups = {}
+    for g, s in zip(gains, scores):
+        groups.setdefault(s, []).append(g)
+    ordered = [groups[s] for s in sorted(groups, reverse=True)]
+    total, count = 0.0, 0
+    for orders in itertools.product(*(set(itertools.permutations(group)) for group in ordered)):
+        total += _dcg([g for group in orders for g in group], k)
+        count += 1
+    return total / count
+
+
+def _small_lists(seed):
+    rng = np.random.default_rng(np.random.SeedSequence([seed, 2]))
+    out = []
+    for q in range(8):
+        n = int(rng.integers(1, 7))
+        labels = rng.integers(0, 4, n)
+        if q == 0:
+            labels[:] = 0
+        out.append((f"q{q}", labels, rng.integers(0, 3, n).astype(float)))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("k", [None, 2, 4])
+def test_torchmetrics_by_hand(seed, k):
+    # retrieval_normalized_dcg: linear gain, log2 discount, ideal from the same list cut at
+    # top_k, tied predictions averaged (sklearn's algorithm), empty target -> 0 ("neg").
+    lists = _small_lists(seed)
+    qrels, run = frames(lists)
+    ours = per_query(evaluate(qrels, run, "ndcg" if k is None else f"ndcg@{k}", convention="torchmetrics"))
+    for q, labels, scores in lists:
+        ideal = _dcg(sorted(labels, reverse=True), k)
+        expected = 0.0 if ideal == 0 else _expected_dcg_over_tie_orders(labels, scores, k) / ideal
+        assert math.isclose(ours[q], expected, rel_tol=TOL, abs_tol=TOL)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_tf_ranking_by_hand(seed):
+    # NDCGMetric(topn=k): gain 2^l - 1, log(2)/log(1+r), ideal from the list, ties broken at
+    # random (expected value = the mean over tie orders), negative labels are padding.
+    lists = _small_lists(seed)
+    lists = [(q, np.where(np.arange(labels.size) == 1, -1, labels), scores) for q, labels, scores in lists]
+    qrels, run = frames(lists)
+    ours = per_query(evaluate(qrels, run, "ndcg@3", convention="tf_ranking"))
+    for q, labels, scores in lists:
+        keep = labels >= 0
+        gains, kept_scores = 2.0 ** labels[keep] - 1, scores[keep]
+        ideal = _dcg(sorted(gains, reverse=True), 3)
+        expected = 0.0 if ideal == 0 else _expected_dcg_over_tie_orders(gains, kept_scores, 3) / ideal
+        assert math.isclose(ours[q], expected, rel_tol=TOL, abs_tol=TOL)
+
+
+def test_gdeval_by_hand():
+    # gdeval.pl: gain 2^rel - 1, ties by docno descending, the ideal from the judgments above
+    # 0, topics without a relevant judgment not evaluated (nor counted by -c), grades <= 4.
+    qrels = pd.DataFrame({"query": ["1", "1", "1", "1", "2", "3"], "doc": ["a", "b", "c", "d", "a", "a"],
+                          "relevance": [2, 0, 1, 3, 0, 1]})
+    run = pd.DataFrame({"query": ["1", "1", "1", "2", "3"], "doc": ["a", "b", "c", "a", "z"],
+                        "score": [1.0, 2.0, 2.0, 1.0, 1.0]})
+    result = evaluate(qrels, run, "ndcg@2", convention="gdeval")
+    assert result.queries[0].tolist() == ["1", "3"]  # topic 2 has no relevant judgment
+    # topic 1: c (1) and b (0) tie at 2.0, docno descending: c then b, then a.
+    expected = (1 / math.log2(2) + 0) / (7 + 3 / math.log2(3))
+    assert math.isclose(per_query(result)["1"], expected, rel_tol=TOL)
+    assert per_query(result)["3"] == 0.0
+    assert any("no grade above 0" in note for note in result.notes)
+    complete = evaluate(qrels, run, "ndcg@2", convention="gdeval", complete=True)
+    assert complete.queries[0].tolist() == ["1", "3"]
+    with pytest.raises(InputError, match="above 4"):
+        evaluate(qrels.assign(relevance=[5, 0, 1, 3, 0, 1]), run, convention="gdeval")
+
+
+def test_every_preset_is_described():
+    for name, convention in CONVENTIONS.items():
+        assert get_convention(name) is convention and convention.notes
+    assert get_convention("pytrec_eval") is CONVENTIONS["trec_eval"]
+    with pytest.raises(ValueError, match="valid conventions: trec_eval, gdeval"):
+        get_convention("nope")

@@ -1,0 +1,149 @@
+"""Readers of qrels, runs, SVMlight files and DataFrames: formats, and errors that name file and line."""
+
+from __future__ import annotations
+
+import gzip
+
+import numpy as np
+import pandas as pd
+import pyarrow as pa
+import pytest
+
+from ndcg_research.evaluation import (
+    InputError,
+    columns_from_frame,
+    evaluate,
+    load_qrels,
+    load_run,
+    load_svmlight,
+    read_qrels,
+    read_run,
+    read_svmlight,
+)
+from ndcg_research.evaluation import keys
+
+
+def _text(array):
+    return [x.decode() if isinstance(x, bytes) else x for x in pa.chunked_array(
+        [c.dictionary_decode() if pa.types.is_dictionary(c.type) else c for c in array.chunks]).to_pylist()]
+
+
+def test_regular_and_irregular_files_read_the_same(tmp_path):
+    lines = [f"q{i % 7} Q0 doc{i} {i} {np.sin(i):.6f} tag" for i in range(500)]
+    (tmp_path / "regular").write_text("\n".join(lines) + "\n")
+    # Irregular: tabs and runs of blanks, a comment, a blank line, extra fields, CRLF endings.
+    messy = ["# header", ""] + [line.replace(" ", "\t  ", 2) + (" extra" if i % 3 == 0 else "") for i, line in enumerate(lines)]
+    (tmp_path / "messy").write_bytes(("\r\n".join(messy) + "\r\n").encode())
+    a, b = load_run(tmp_path / "regular"), load_run(tmp_path / "messy")
+    assert _text(a.query) == _text(b.query) and _text(a.doc) == _text(b.doc)
+    np.testing.assert_array_equal(a.value, b.value)
+    assert a.tag == b.tag == "tag"
+    assert b.where(0).endswith("messy:3")  # line numbers count the comment and the blank line
+
+
+def test_qrels_grades_integers_or_floats(tmp_path):
+    (tmp_path / "q1").write_text("1 0 a 2\n1 0 b 0\n1 0 c -1\n")
+    (tmp_path / "q2").write_text("1 0 a 0.5\n1 0 b 1\n")
+    assert load_qrels(tmp_path / "q1").value.dtype == np.int64
+    assert load_qrels(tmp_path / "q2").value.tolist() == [0.5, 1.0]
+
+
+@pytest.mark.parametrize(
+    "kind, text, line, message",
+    [
+        ("qrels", "q 0 a 1\nq 0 b\n", 2, "exactly 4 fields"),
+        ("qrels", "q 0 a 1\nq 0 b 1 extra\n", 2, "exactly 4 fields"),
+        ("qrels", "# c\nq 0 a high\n", 2, "relevance 'high' is not a number"),
+        ("run", "q Q0 a 1 0.5 r\n\nq Q0 b 2 r\n", 3, "needs 6 fields"),
+        ("run", "q Q0 a 1 0.5 r\nq Q0 b 2 abc r\n", 2, "score 'abc' is not a number"),
+        ("run", "q Q0 a 1 nan r\n", 1, "is not finite"),
+    ],
+)
+def test_malformed_lines_name_file_and_line(tmp_path, kind, text, line, message):
+    path = tmp_path / "input.txt"
+    path.write_text(text)
+    with pytest.raises(InputError, match=rf"input\.txt:{line}: .*{message}"):
+        (load_qrels if kind == "qrels" else load_run)(path)
+
+
+def test_line_numbers_count_blank_lines_of_regular_files(tmp_path):
+    (tmp_path / "run").write_text("q Q0 a 1 0.5 r\n\n\nq Q0 b 2 0.4 r\n")
+    assert load_run(tmp_path / "run").where(1).endswith("run:4")
+
+
+def test_missing_file(tmp_path):
+    with pytest.raises(InputError, match="does not exist"):
+        load_run(tmp_path / "nope")
+
+
+def test_duplicates_are_errors_naming_both_lines(tmp_path):
+    (tmp_path / "qrels").write_text("q 0 a 1\nq 0 b 1\nr 0 a 1\n")
+    (tmp_path / "run").write_text("q Q0 a 1 3 r\nq Q0 b 2 2 r\nr Q0 a 1 1 r\nq Q0 a 3 1 r\n")
+    with pytest.raises(InputError, match=r"run:1: document 'a' is ranked twice for query 'q' \(again at .*run:4\)"):
+        evaluate(tmp_path / "qrels", tmp_path / "run")
+    (tmp_path / "qrels2").write_text("q 0 a 1\nq 0 b 1\nq 0 a 0\n")
+    with pytest.raises(InputError, match=r"qrels2:1: document 'a' is judged twice"):
+        evaluate(tmp_path / "qrels2", tmp_path / "run")
+
+
+def test_read_qrels_and_run_as_dataframes(tmp_path):
+    (tmp_path / "qrels").write_text("# judged\n401 0 FBIS3-10 1\n401 0 FBIS3-11 0\n")
+    (tmp_path / "run.gz").write_bytes(gzip.compress(b"401 Q0 FBIS3-10 1 12.5 bm25\n401 Q0 FBIS3-99 2 11 bm25\n"))
+    qrels, run = read_qrels(tmp_path / "qrels"), read_run(tmp_path / "run.gz")
+    assert qrels.to_dict("list") == {"query": ["401", "401"], "doc": ["FBIS3-10", "FBIS3-11"], "relevance": [1, 0]}
+    assert qrels.index.tolist() == [2, 3]
+    assert run["score"].tolist() == [12.5, 11.0] and run.attrs["run"] == "bm25"
+    # The frames evaluate to the same as the files.
+    a = evaluate(qrels, {"bm25": run}, "ndcg").mean_values
+    b = evaluate(tmp_path / "qrels", {"bm25": tmp_path / "run.gz"}, "ndcg").mean_values
+    np.testing.assert_array_equal(a, b)
+
+
+def test_dataframe_inputs_checked():
+    run = pd.DataFrame({"query": [1, 1], "doc": [10, 9], "score": [0.5, 0.5]})  # numeric ids: compared as text
+    qrels = pd.DataFrame({"query": [1], "doc": [9], "relevance": [1]})
+    result = evaluate(qrels, run, "ndcg")
+    assert result.queries[0].tolist() == ["1"]
+    assert result.values[0][0, 0] == pytest.approx(1.0)  # tie: "9" > "10" as strings, so 9 comes first
+    with pytest.raises(InputError, match="needs columns query, doc, score; missing score"):
+        columns_from_frame(pd.DataFrame({"query": ["q"], "doc": ["d"]}), "run")
+    with pytest.raises(InputError, match=r"DataFrame row 'x': score must be finite"):
+        columns_from_frame(pd.DataFrame({"query": ["q"], "doc": ["d"], "score": [np.inf]}, index=["x"]), "run")
+    with pytest.raises(InputError, match="doc is missing"):
+        columns_from_frame(pd.DataFrame({"query": ["q"], "doc": [None], "score": [1.0]}), "run")
+
+
+def test_svmlight_with_predictions(tmp_path):
+    (tmp_path / "test.txt").write_text("2 qid:7 1:0.5 2:1\n0 qid:7 1:0.1 # doc b\n# comment\n1 qid:8 1:3\n0 qid:8 2:1\n")
+    (tmp_path / "pred.txt").write_text("0.1\n0.7\n0.3\n0.3\n")
+    qrels, run = read_svmlight(tmp_path / "test.txt", tmp_path / "pred.txt")
+    assert qrels["relevance"].tolist() == [2, 0, 1, 0] and run["score"].tolist() == [0.1, 0.7, 0.3, 0.3]
+    qrels_columns, run_columns = load_svmlight(tmp_path / "test.txt", tmp_path / "pred.txt")
+    assert qrels_columns.where(2).endswith("test.txt:4")  # the third data line
+    # LightGBM's convention keeps tied documents in file order: query 8 ranks its grade-1 line first.
+    result = evaluate(qrels_columns, run_columns, "ndcg", convention="lightgbm")
+    assert result.values[0][0].tolist() == pytest.approx([3 / np.log2(3) / 3, 1.0])
+
+
+def test_svmlight_errors(tmp_path):
+    (tmp_path / "bad.txt").write_text("2 qid:7 1:0.5\n1 7 1:3\n")
+    with pytest.raises(InputError, match=r"bad\.txt:2: an SVMlight ranking line starts 'relevance qid:QUERY'"):
+        load_svmlight(tmp_path / "bad.txt")
+    (tmp_path / "ok.txt").write_text("2 qid:7 1:0.5\n1 qid:7 1:3\n")
+    (tmp_path / "pred.txt").write_text("0.5\n")
+    with pytest.raises(InputError, match="1 predictions for the 2 data lines"):
+        load_svmlight(tmp_path / "ok.txt", tmp_path / "pred.txt")
+
+
+def test_byte_ids_order_and_hashes_across_chunks():
+    ids = [b"d1", b"d10", b"d9", b"", b"a" * 17, b"a" * 16, b"\xc3\xa9t\xc3\xa9"]
+    array = pa.chunked_array([ids[:3], ids[3:]])
+    byte_ids = keys.ByteIds(array)
+    words = byte_ids.words(np.arange(len(ids)))
+    order = np.lexsort(keys.descending_order_keys(words))
+    assert [ids[i] for i in order] == sorted(ids, reverse=True)  # strcmp order, descending
+    width = -(-byte_ids.longest // 8)
+    codes = np.zeros(len(ids), dtype=np.int64)
+    one = keys.ByteIds(pa.chunked_array([ids])).hashes(width, codes)
+    np.testing.assert_array_equal(byte_ids.hashes(width, codes), one)  # chunking does not change a hash
+    assert len(set(one.tolist())) == len(ids)
