@@ -65,3 +65,26 @@ def test_unknown_verdict_is_refused():
 def test_readme_without_markers_is_an_error():
     with pytest.raises(ValueError, match="README has no findings markers"):
         render.splice_readme("# no markers here\n", "x")
+
+
+def test_every_finding_links_to_files_that_exist():
+    # Each finding names the notebook, figures and tables that carry it; every link of FINDINGS.md must resolve.
+    findings = claims.collect(Results(ROOT / "results" / "full"))
+    assert len({f.key for f in findings}) == len(findings) and len({f.title for f in findings}) == len(findings)
+    for f in findings:
+        assert f.tables and f.notebooks, f.key
+        for name in f.tables:
+            assert (ROOT / "results" / "full" / name).is_file(), (f.key, name)
+        for name in f.figures:
+            assert (ROOT / "figures" / f"{name}.png").is_file(), (f.key, name)
+        for name in f.notebooks:
+            assert (ROOT / "notebooks" / name).is_file(), (f.key, name)
+
+
+def test_no_finding_quotes_a_bare_probability_of_one():
+    # A probability measured as 1 is quoted with its Wilson lower bound ("won all 50 (Wilson lower bound 0.93)").
+    import re
+
+    for f in claims.collect(Results(ROOT / "results" / "full")):
+        for text in (f.measurement, f.summary):
+            assert not re.search(r"\bP(?:\(correct\))? = 1\.00?\b|\b1\.00\b", text), (f.key, text)
