@@ -138,12 +138,15 @@ def proportion(p: float, low: float, high: float, trials: int | None = None) -> 
     'all 50 (>= 0.926)'
     >>> proportion(0.0, 0.0, 0.0038, 1000)
     'none of 1000 (<= 0.0038)'
+    >>> proportion(0.997, 0.991, 0.999)
+    '0.997 [0.991, 0.999]'
     """
     if p == 1 and trials is not None:
         return f"all {trials} (>= {low:.3f})"
     if p == 0 and trials is not None:
         return f"none of {trials} (<= {number(high, 2)})"
-    return f"{p:.2f} [{low:.2f}, {high:.2f}]"
+    digits = 3 if min(p, 1 - p) < 0.01 else 2   # near 0 or 1, two decimals would round to a bare 1.00 or 0.00
+    return f"{p:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
 
 
 def span(values: Any, digits: int = 3) -> str:
