@@ -15,8 +15,8 @@ __all__ = ["README_START", "README_END", "PREAMBLE", "anchor", "render_page", "r
 PREAMBLE = (
     "Each finding states a claim about nDCG, who makes it, what was measured (every number computed from "
     "the committed tables of the full profile, `results/full/`), the verdict, by a rule written in "
-    "`ndcg_research/findings/claims.py` before the numbers were looked at, and the conditions under which "
-    "it holds. Probabilities come with 95% Wilson intervals; a probability of 1 is given with its lower "
+    "`ndcg_research/findings/claims.py` (fixed before the numbers were looked at; where a rule was refined "
+    "after a run, the finding says so), and the conditions under which it holds. Probabilities come with 95% Wilson intervals; a probability of 1 is given with its lower "
     "bound. Sources: *the source article* (the notes' article on nDCG), *Wang et al. (2013)* (only what "
     "their abstract says: the full text could not be obtained, see notebook 09), or *this package* (its own "
     "derivations, e.g. the slowly varying expansion 1 - nDCG ~ eps_D(n) c_f, or its own questions)."
