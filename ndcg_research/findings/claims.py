@@ -91,7 +91,7 @@ def discount_weights(results: Results) -> Finding:
     parts = [f"{d} {number(v, 3)}" for d, v in zip(shares["discount"], shares[last])]
     return Finding(
         key="discount-weights",
-        title="How much weight each discount gives the top of a long list",
+        title="The top of a long list gets all, a power, or only its size of the discount weight",
         claim="The share of the total discount weight in the top fraction q of a list of n tends to 1 for summable "
               "discounts and 1/r, to q^(1 - beta) for r^-beta (beta < 1), and to q (the top weighs no more than its "
               "size) for slowly varying discounts such as log2.",
@@ -163,7 +163,7 @@ def first_order_rate(results: Results) -> Finding:
     verdict = ("holds" if by_n[n_large] <= 0.05 else "holds with qualification" if shrinks else "does not hold")
     return Finding(
         key="first-order-rate",
-        title="The rate 1 - nDCG ~ eps_D(n) c_f holds only asymptotically",
+        title="1 - nDCG ~ eps_D(n) c_f under slowly varying discounts",
         claim="For slowly varying discounts 1 - nDCG is approximately eps_D(n) c_f, with eps_D(n) = -n D'(n)/D(n) "
               "(about 1/ln n for log2) and c_f a constant of the ranker.",
         source=PACKAGE,
@@ -365,7 +365,7 @@ def slower_discounts_order(results: Results) -> Finding:
     verdict = ("does not hold" if std_below == 0 else "holds" if std_below == len(std) else "holds with qualification")
     return Finding(
         key="slower-discounts-keep-the-order",
-        title="Slower discounts shrink the gap, not its reliability",
+        title="Slower discounts tell rankers apart less well",
         claim="Under discounts that decrease more slowly than the logarithm the gap between two rankers shrinks faster "
               "(like eps_D(n)), so they tell rankers apart less well.",
         source=f"{PACKAGE} (the notes' heuristic; the reading often given to the source article's remark)",
@@ -408,7 +408,7 @@ def critical_point(results: Results) -> Finding:
     verdict = ("holds with qualification" if beyond and certain_ok else "holds" if beyond else "does not hold")
     return Finding(
         key="critical-point",
-        title="1/r is the critical point only when the top of the list is uncertain",
+        title="1/r is the critical point",
         claim="Whether nDCG distinguishes consistently depends on how fast the discount decays, and 1/r is the critical "
               "point.",
         source=WANG,
@@ -419,7 +419,7 @@ def critical_point(results: Results) -> Finding:
                     f"(standardized gap {span(z_cer['std_gap_n1'], 2)}); geometric(p=0.5) ties exactly on "
                     f"{span(geo_ties, 2)} of the data sets.",
         summary=f"uncertain top: zipf P {span(z_unc['p_n1'], 2)}, summable {span(summ_unc['p_n1'], 2)}; certain top: "
-                f"zipf P {span(z_cer['p_n1'], 2)}",
+                f"zipf P >= {zipf_certain['p_better_low'].min():.3f} (Wilson lower bound)",
         verdict=verdict,
         conditions="With an uncertain top (the best items relevant with probability 0.6) the first ranks stay noisy and "
                    "1/r and faster discounts cannot average that noise away; with a certain top 1/r still separates the "
@@ -577,7 +577,7 @@ def slower_discounts_reverse(results: Results) -> Finding:
     verdict = ("does not hold" if slow_max == 0 else "holds with qualification" if slow_max < fast_max else "holds")
     return Finding(
         key="slower-discounts-reverse",
-        title="Slower discounts reverse log2 only near its crossing",
+        title="Slower discounts reverse decisions log2 makes",
         claim="A discount slower than log2 can reverse a decision log2 makes between two rankers.",
         source=PACKAGE,
         measurement="In expectation a discount decides otherwise than log2 exactly between the two crossings: "
@@ -612,7 +612,7 @@ def fixed_cutoff(results: Results) -> Finding:
     verdict = "does not hold" if count(fixed, "keeps") == 0 else "holds with qualification"
     return Finding(
         key="fixed-cutoff",
-        title="A fixed cut-off k stops telling rankers apart on long lists",
+        title="A fixed cut-off k keeps telling rankers apart on long lists",
         claim="Computing nDCG@k at a fixed cut-off k answers the list-length limitations while keeping the measure's "
               "ability to tell a better ranker from a worse one.",
         source=f"{ARTICLE} (recommends nDCG@k); the distinguishability part is this package's question",
@@ -703,7 +703,7 @@ def truncation(results: Results) -> Finding:
                else "holds" if own["p_short_geq_long"] > 0 else "does not hold")
     return Finding(
         key="truncation",
-        title="Short lists are not penalised unless the ideal comes from all judgments and k is common",
+        title="A shorter list can score as high as the full list",
         claim="Two lists with the same documents in the same order but different lengths can get the same nDCG; "
               "computing nDCG at a fixed cut-off fixes this.",
         source=ARTICLE,
@@ -742,7 +742,7 @@ def pooling(results: Results) -> Finding:
     verdict = ("holds with qualification" if under and pooled_up["low"] > 0 else "holds" if under else "does not hold")
     return Finding(
         key="pooling-bias",
-        title="Unjudged documents taken as non-relevant under-rate unpooled systems and can flip their order",
+        title="Unjudged documents taken as non-relevant under-rate unpooled systems",
         claim="nDCG depends on complete judgments: unjudged documents taken as non-relevant under-rate systems that "
               "return relevant but unjudged documents.",
         source=ARTICLE,
