@@ -28,7 +28,7 @@ PACKAGE = ROOT / "ndcg_research"
 NAME = "ndcg_research"
 
 #: Subpackages holding research code: they may use the core, never the notebook tooling.
-RESEARCH = ("studies", "evaluation", "stats", "datasets")
+RESEARCH = ("studies", "evaluation", "stats", "datasets", "findings")
 #: Libraries that ``import ndcg_research`` must not load (numpy only).
 HEAVY = ("scipy", "pandas", "matplotlib", "joblib", "papermill", "tqdm", "dask", "sklearn")
 

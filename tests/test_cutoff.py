@@ -199,3 +199,23 @@ def test_fraction_limit_matches_a_large_simulation():
 def test_cutoff_sweep_rejects_non_integer_list_lengths(ns, error):
     with pytest.raises(error, match="every n must be an integer >= 1"):
         cutoff.CutoffSweep.build("probit", ns=ns, replicates=2, seed=1)
+
+
+def test_verdict_table_uses_family_wise_wilson_intervals():
+    import pandas as pd
+    from scipy import stats as st
+
+    rows = []
+    for discount, (p0, p1) in {"log2": (0.6, 1.0), "zipf": (0.55, 0.4), "loglog": (0.6, 0.8)}.items():
+        for n, p in ((100, p0), (10_000, p1)):
+            ci = st.binomtest(int(p * 100), 100).proportion_ci(0.95, method="wilson")
+            rows.append(dict(model="m", rule="all", discount=discount, better="a", worse="b", n=n, replicates=100,
+                             p_better=p, p_better_low=ci.low, p_better_high=ci.high, p_tie=0.0))
+    table = cutoff.verdict_table(pd.DataFrame(rows), "a", "b").set_index("discount")
+    level = 1 - 0.05 / 3
+    for discount, wins in (("log2", 100), ("zipf", 40), ("loglog", 80)):
+        ci = st.binomtest(wins, 100).proportion_ci(level, method="wilson")
+        assert (table.loc[discount, "family_low"], table.loc[discount, "family_high"]) == pytest.approx((ci.low, ci.high))
+    assert table["verdict"].to_dict() == {"log2": "keeps", "zipf": "loses", "loglog": "undecided"}
+    assert table["trend"].to_dict() == {"log2": "rising", "zipf": "flat", "loglog": "rising"}
+    assert (table["family_size"] == 3).all() and table["family_confidence"].iloc[0] == pytest.approx(level)

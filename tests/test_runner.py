@@ -212,14 +212,23 @@ def test_a_partial_full_run_leaves_the_committed_figures_alone(tmp_path, monkeyp
     stream = io.StringIO()
     runner.reproduce("full", only=["01"], stream=stream, progress=False)
     assert (repo / "build" / "full" / "figures" / "01_fixture_plot.json").is_file()
-    assert not (repo / "figures").exists()
-    assert "the committed figures/ is left alone; --figures-dir figures updates it" in stream.getvalue()
-    # Asking for it, or running every notebook, writes the committed folder.
+    assert (repo / "build" / "full" / "results" / "01_fixture_values.csv").is_file()
+    assert not (repo / "figures").exists() and not (repo / "results").exists()
+    assert "the committed figures/ and results/full/ are left alone; --publish updates them" in stream.getvalue()
+    # Asking for it (one folder, or both with publish), or running every notebook, writes the committed folders.
     runner.reproduce("full", only=["01"], figures_dir=repo / "figures", stream=io.StringIO(), progress=False)
-    assert (repo / "figures" / "01_fixture_plot.json").is_file()
+    assert (repo / "figures" / "01_fixture_plot.json").is_file() and not (repo / "results").exists()
     (repo / "figures" / "01_fixture_plot.json").unlink()
+    runner.reproduce("full", only=["01"], publish=True, stream=io.StringIO(), progress=False)
+    assert (repo / "figures" / "01_fixture_plot.json").is_file() and (repo / "results" / "full" / "01_fixture_values.csv").is_file()
+    (repo / "figures" / "01_fixture_plot.json").unlink()
+    (repo / "results" / "full" / "01_fixture_values.csv").unlink()
     runner.reproduce("full", stream=io.StringIO(), progress=False)
-    assert (repo / "figures" / "01_fixture_plot.json").is_file()
+    assert (repo / "figures" / "01_fixture_plot.json").is_file() and (repo / "results" / "full" / "01_fixture_values.csv").is_file()
+    # Another profile, or an explicit output folder, never publishes by default.
+    (repo / "results" / "full" / "01_fixture_values.csv").unlink()
+    runner.reproduce("full", output=tmp_path / "elsewhere", stream=io.StringIO(), progress=False)
+    assert not (repo / "results" / "full" / "01_fixture_values.csv").exists()
 
 
 def test_notebook_without_parameters_cell_is_rejected(tmp_path):

@@ -67,6 +67,38 @@ def test_fast_path_equals_metric_core(spec, gain):
                 assert fast[i, j] == pytest.approx(ref, rel=1e-12, abs=1e-12), (r, d, n)
 
 
+@pytest.mark.parametrize("spec", MODELS)
+@pytest.mark.parametrize("n", [1, 5, 6, 3000])
+@pytest.mark.filterwarnings("ignore::ndcg_research.UndefinedNDCGWarning")  # n = 1 may have no relevant item
+def test_head_ranker_fast_path_equals_metric_core_and_its_definition(spec, n):
+    # head(m=5): the 5 items of largest x first, in descending x, then the others in a random order.
+    fast = sim.replicate_ndcg(spec, ["head(m=5)"], DISCOUNTS, n, seed=3, replicate=1)
+    s = sim.sample(spec, ["head(m=5)"], n, seed=3, replicate=1)
+    score = s.scores["head(m=5)"]
+    order = np.argsort(-score)
+    top = min(5, n)
+    np.testing.assert_array_equal(order[:top], np.argsort(-s.x)[:top])   # the head is exact
+    assert sorted(score) == list(range(1, n + 1))                           # no ties
+    for j, d in enumerate(DISCOUNTS):
+        ref = nr.ndcg_from_scores(s.grades, score, discount=d)
+        assert fast[0, j] == pytest.approx(ref, rel=1e-12, abs=1e-12), (d, n)
+
+
+def test_head_ranker_tail_is_a_uniformly_random_order():
+    # Below the head, the rank of a given item is uniform: the mean position of the item of 6th largest x
+    # among the n - 5 tail positions is (n - 5 + 1) / 2 over many replicates.
+    n, reps = 50, 4000
+    positions = []
+    for r in range(reps):
+        s = sim.sample("probit", ["head(m=5)"], n, seed=8, replicate=r)
+        rank = n - s.scores["head(m=5)"] + 1       # 1 = top
+        positions.append(rank[np.argsort(-s.x)[5]] - 5)
+    positions = np.array(positions)
+    expected, sd = (n - 5 + 1) / 2, math.sqrt(((n - 5) ** 2 - 1) / 12)
+    assert abs(positions.mean() - expected) < 4 * sd / math.sqrt(reps)
+    assert positions.min() == 1 and positions.max() == n - 5
+
+
 def test_coarse_ranker_has_ties_and_noisy_scores_have_the_right_noise():
     s = sim.sample("probit", ["coarse(bins=4)", "noisy(sigma=0.5)"], 100_000, seed=1)
     assert sorted(np.unique(s.scores["coarse(bins=4)"])) == [0.0, 1.0, 2.0, 3.0]
@@ -133,6 +165,8 @@ def test_kappa_orders_rankers():
         (lambda: sim.parse_ranker("noisy(sigma=True)"), TypeError, "'sigma' must be a number"),
         (lambda: sim.parse_model("probit(grades=2.5)"), TypeError, "'grades' must be an integer"),
         (lambda: sim.parse_ranker("oracle"), ValueError, "unknown ranker 'oracle'"),
+        (lambda: sim.parse_ranker("head(m=0)"), ValueError, "'m' must be an integer >= 1, got 0"),
+        (lambda: sim.parse_ranker("head(m=2.5)"), TypeError, "'m' must be an integer"),
         (lambda: sim.replicate_ndcg("probit", ["bayes"], ["log2"], 0, seed=1, replicate=0), ValueError,
          "n must be an integer >= 1, got 0"),
         (lambda: sim.replicate_ndcg("probit", ["bayes"], [lambda r: 1 / r], 5, seed=1, replicate=0), TypeError,
@@ -145,3 +179,33 @@ def test_kappa_orders_rankers():
 def test_bad_input_is_rejected(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+@pytest.mark.parametrize("spec", ["probit", "probit(lo=0.2, hi=0.9, a=2, grades=3)"])
+@pytest.mark.filterwarnings("ignore::ndcg_research.UndefinedNDCGWarning")  # a short prefix may have no relevant item
+def test_stream_prefixes_equal_the_metric_core_on_explicit_scores(spec):
+    rankers = ["bayes", "noisy(sigma=1)", "coarse(bins=3)", "random", "head(m=4)"]
+    ns = [1, 3, 10, 57, 400]
+    v = sim.stream_ndcg(spec, rankers, DISCOUNTS, ns, seed=2, replicate=5, gain="exp2")
+    s = sim.stream_sample(spec, rankers, 400, seed=2, replicate=5)
+    for i, n in enumerate(ns):
+        y, x = s.grades[:n], s.x[:n]
+        for j, r in enumerate(rankers):
+            score = s.scores[r][:n].copy()
+            if r == "head(m=4)":  # the 4 items of largest x among the first n go first, in descending x
+                top = np.argsort(-x)[:4]
+                score[top] = 10.0 + x[top]
+            for k, d in enumerate(DISCOUNTS):
+                ref = nr.ndcg_from_scores(y, score, discount=d, gain="exp2", ties="average")
+                assert v[i, j, k] == pytest.approx(ref, rel=1e-12, abs=1e-12), (n, r, d)
+
+
+def test_streams_are_nested_reproducible_and_apart_from_the_data_sets():
+    a = sim.stream_ndcg("probit", ["noisy(sigma=1)"], ["log2"], [50, 500], seed=4, replicate=1)
+    b = sim.stream_ndcg("probit", ["bayes", "noisy(sigma=1)"], ["log2"], [50, 500], seed=4, replicate=1)
+    assert a[:, 0].tolist() == b[:, 1].tolist()   # other rankers do not change a ranker's numbers
+    s = sim.stream_sample("probit", [], 500, seed=4, replicate=1)
+    d = sim.sample("probit", [], 500, seed=4, replicate=1)
+    assert not np.isin(s.x, d.x).any()            # a stream shares no draw with the data set of the same key
+    with pytest.raises(ValueError, match="increasing list of prefix lengths"):
+        sim.stream_ndcg("probit", ["bayes"], ["log2"], [100, 50], seed=1, replicate=0)

@@ -79,3 +79,44 @@ def test_grid_table_rows_follow_the_axes():
     assert set(table["c"]) == {"const"}
     with pytest.raises(ValueError, match="column 'v' has shape"):
         su.grid_table({"a": ["x", "y"]}, {"v": [1, 2, 3]})
+
+
+@pytest.mark.parametrize(("draw", "m"), [
+    (lambda rng, size: rng.normal(0.3, 1.0, size), 400),                # normal: Var = (1 + d^2/2) / m
+    (lambda rng, size: rng.exponential(1.0, size) - 0.6, 400),          # skewed
+    # rare big losses: the moments need enough replicates to see the rare values (80 here; 8 are too few)
+    (lambda rng, size: np.where(rng.random(size) < 0.02, -5.0, 0.2) + rng.normal(0, 0.05, size), 4000),
+])
+def test_standardized_gap_se_matches_the_spread_over_repeated_samples(draw, m):
+    # Reference: the standard deviation of mean/sd over 3000 independent samples of size m.
+    rng = np.random.default_rng(12)
+    samples = draw(rng, (3000, m))
+    d = samples.mean(axis=1) / samples.std(axis=1, ddof=1)
+    predicted = su.standardized_gap_se(samples, axis=1)
+    assert np.median(predicted) == pytest.approx(d.std(ddof=1), rel=0.1)
+
+
+def test_standardized_gap_se_is_nan_for_constant_gaps_and_needs_two_values():
+    assert np.isnan(su.standardized_gap_se(np.zeros(10)))
+    with pytest.raises(ValueError, match="at least two replicates"):
+        su.standardized_gap_se([1.0])
+
+
+def test_bootstrap_interval_covers_the_truth_about_as_often_as_it_says():
+    rng = np.random.default_rng(5)
+    covered = 0
+    for i in range(200):
+        a = rng.normal(1.0, 1.0, 60)
+        b = a + rng.normal(0.5, 1.0, 60)   # paired: the mean difference is 0.5
+        value, low, high = su.bootstrap_interval(lambda a, b, axis: (b - a).mean(axis), [a, b], seed=i,
+                                                 n_resamples=500)
+        assert low <= value <= high
+        covered += low <= 0.5 <= high
+    assert 0.88 <= covered / 200 <= 0.99
+
+
+def test_family_confidence_is_bonferroni():
+    assert su.family_confidence(1) == pytest.approx(0.95)
+    assert su.family_confidence(10, 0.9) == pytest.approx(0.99)
+    with pytest.raises(ValueError, match="family_size must be an integer >= 1"):
+        su.family_confidence(0)

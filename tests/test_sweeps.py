@@ -190,6 +190,24 @@ def test_compare_with_theory_by_hand():
     assert slow["finite_n_in_ci"]  # |0.905 - 0.9| <= 0.01
     # otherwise nDCG itself: limit 0.84 vs 0.8 (+5%), finite-n 0.85 outside the interval
     assert power["rel_err_first_order"] == pytest.approx(0.05) and not power["finite_n_in_ci"]
+    # z = (theory - mean) / (sd / sqrt(replicates)): 0.005 / 0.00316 = 1.58 (agrees), 0.05 / 0.00316 = 15.8 (not)
+    assert slow["finite_n_z"] == pytest.approx(0.005 / (0.01 / math.sqrt(10))) and slow["finite_n_agrees"]
+    assert power["finite_n_z"] == pytest.approx(0.05 / (0.01 / math.sqrt(10))) and not power["finite_n_agrees"]
+
+
+def test_ratio_table_is_the_ratio_of_the_paired_statistics():
+    s = ex.Sweep.build("probit(lo=0.1, hi=0.6)", ns=[300], replicates=60, seed=2, rankers=["bayes", "noisy(sigma=1)"],
+                       discounts=["log2", "loglog"], pairs=[("bayes", "noisy(sigma=1)")])
+    result = ex.run_sweep(s)
+    (row,) = result.ratio_table("loglog", "log2", seed=1, n_resamples=300).to_dict("records")
+    gap = {d: result.ndcg("bayes", d, 300) - result.ndcg("noisy(sigma=1)", d, 300) for d in ("log2", "loglog")}
+    by_hand = (gap["loglog"].mean() / gap["loglog"].std(ddof=1)) / (gap["log2"].mean() / gap["log2"].std(ddof=1))
+    assert row["ratio"] == pytest.approx(by_hand, rel=1e-12)
+    assert row["ratio_low"] < row["ratio"] < row["ratio_high"] and row["replicates"] == 60
+    (row,) = result.ratio_table("loglog", "log2", statistic="mean_gap", seed=1, n_resamples=300).to_dict("records")
+    assert row["ratio"] == pytest.approx(gap["loglog"].mean() / gap["log2"].mean(), rel=1e-12)
+    with pytest.raises(ValueError, match="statistic must be"):
+        result.ratio_table("loglog", "log2", statistic="median", seed=1)
 
 
 def test_compare_pairs_with_theory_by_hand():

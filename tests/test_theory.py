@@ -146,3 +146,93 @@ def test_bad_input():
         th.eps(lambda r: 1 / r, 10.0)
     with pytest.raises(ValueError, match="method='closed' needs gain='linear'"):
         th.gain_profile("probit", "bayes", "exp2", method="closed")
+
+
+@pytest.mark.parametrize("n", [50, 5000])
+def test_rank_gains_of_bayes_are_the_mean_order_statistics(n):
+    # probit (a = 1, lo = 0, hi = 1): g(t) = 1 - t is linear, so E g(U_(r)) = 1 - E U_(r) = 1 - r / (n + 1).
+    r = np.arange(1, n + 1)
+    np.testing.assert_allclose(th.rank_gains("probit", "bayes", n), 1 - r / (n + 1), rtol=0, atol=1e-10)
+
+
+@pytest.mark.parametrize(("n", "r"), [(10, 1), (10, 7), (2000, 1), (2000, 30), (10**6, 3)])
+def test_rank_gains_of_a_noisy_ranker_equal_the_beta_expectation(n, r):
+    # E g(U_(r)) with U_(r) ~ Beta(r, n - r + 1), by scipy's adaptive quadrature over the Beta density.
+    from scipy import integrate, stats
+
+    g = th.gain_profile("probit(lo=0.1, hi=0.6)", "noisy(sigma=1)")
+    beta = stats.beta(r, n - r + 1)
+    lo, hi = beta.ppf(1e-15), beta.isf(1e-15)
+    expected = integrate.quad(lambda t: float(g(np.array([t]))[0]) * beta.pdf(t), lo, hi, points=[beta.mean()],
+                              limit=500, epsabs=1e-13, epsrel=1e-11)[0]
+    assert th.rank_gains("probit(lo=0.1, hi=0.6)", "noisy(sigma=1)", n)[r - 1] == pytest.approx(expected, abs=1e-9)
+
+
+@pytest.mark.parametrize("model", ["probit", "probit(lo=0.1, hi=0.6)", "probit(grades=3)"])
+@pytest.mark.parametrize("ranker", ["bayes", "noisy(sigma=1)", "random", "head(m=7)", "coarse(bins=4)"])
+def test_rank_gains_and_ideal_rank_gains_sum_to_n_times_the_mean_gain(model, ranker):
+    # Every ranking places all n items: sum over ranks of E[gain at rank r] = E[total gain] = n p.
+    n = 3000
+    p = th.mean_gain(model)
+    assert th.rank_gains(model, ranker, n).sum() == pytest.approx(n * p, rel=1e-5)
+    assert th.ideal_rank_gains(model, n).sum() == pytest.approx(n * p, rel=1e-9)
+
+
+def test_ideal_rank_gains_are_binomial_tails():
+    # binary, p = 0.35: the r-th largest grade is 1 when at least r of the n items are relevant.
+    from scipy import stats
+
+    n = 200
+    r = np.arange(1, n + 1)
+    np.testing.assert_allclose(th.ideal_rank_gains("probit(lo=0.1, hi=0.6)", n), stats.binom.sf(r - 1, n, 0.35),
+                               atol=1e-15)
+    # graded (G = 2, eta uniform): P(y >= 1) = 2/3, P(y = 2) = 1/3; gains 1 per level.
+    want = stats.binom.sf(r - 1, n, 2 / 3) + stats.binom.sf(r - 1, n, 1 / 3)
+    np.testing.assert_allclose(th.ideal_rank_gains("probit(grades=2)", n), want, atol=1e-9)
+
+
+def test_head_ranker_rank_gains():
+    # head(m): bayes on the first m ranks, then the mean of the rest; head(m >= n) is bayes.
+    n = 100
+    bayes = th.rank_gains("probit", "bayes", n)
+    head = th.rank_gains("probit", "head(m=10)", n)
+    np.testing.assert_allclose(head[:10], bayes[:10])
+    np.testing.assert_allclose(head[10:], (n * 0.5 - bayes[:10].sum()) / 90)
+    np.testing.assert_allclose(th.rank_gains("probit", "head(m=500)", n), bayes)
+    with pytest.raises(ValueError, match="no n-free gain profile"):
+        th.gain_profile("probit", "head(m=10)")
+    p = th.prediction("probit", "head(m=10)", "log2", 1000)
+    assert math.isnan(p["limit"]) and p["finite_n"] == pytest.approx(th.finite_n_ndcg("probit", "head(m=10)", "log2", 1000))
+
+
+@pytest.mark.parametrize(("ranker", "discount"), [("head(m=10)", "log2"), ("head(m=10)", "power(beta=2)"),
+                                                  ("head(m=3)", "zipf")])
+def test_head_ranker_theory_matches_the_simulation(ranker, discount):
+    model, n, reps = "probit(lo=0.1, hi=0.6)", 2000, 400
+    v = np.array([sim.replicate_ndcg(model, [ranker], [discount], n, seed=6, replicate=r)[0, 0] for r in range(reps)])
+    pred = th.finite_n_ndcg(model, ranker, discount, n)
+    assert abs(v.mean() - pred) < 4 * v.std(ddof=1) / math.sqrt(reps) + 1e-3
+
+
+def test_exact_order_statistics_fix_the_midpoint_rule_at_the_top():
+    # noisy(sigma=1) in the certain model under power(beta=2): the expected gain at rank r is E g(U_(r)).
+    # The midpoint rule g((r - 1/2) / n) overstates the top ranks; 20,000 simulated data sets tell the two apart.
+    model, ranker, discount, n, reps = "probit", "noisy(sigma=1)", "power(beta=2)", 1000, 20_000
+    v = np.array([sim.replicate_ndcg(model, [ranker], [discount], n, seed=11, replicate=r)[0, 0] for r in range(reps)])
+    se = v.std(ddof=1) / math.sqrt(reps)
+    D = 1 / np.arange(1, n + 1) ** 2
+    midpoint = (th.gain_profile(model, ranker)((np.arange(n) + 0.5) / n) @ D) / (th.ideal_rank_gains(model, n) @ D)
+    exact = th.finite_n_ndcg(model, ranker, discount, n)
+    assert abs(v.mean() - exact) < 3 * se
+    assert midpoint - v.mean() > 3 * se
+
+
+def test_rare_miss_share_by_hand():
+    # bayes, certain model: E gain at rank r = 1 - r/(n+1), so p_r = r/(n+1); with R replicates the ranks with
+    # R r/(n+1) < 1 are r <= (n+1)/R - ...; under zipf the shortfall at rank r is p_r / r = 1/(n+1): equal per rank.
+    n, R = 999, 7   # the ideal's top gain fills ranks 1..499; ranks with 7 r / 1000 < 1: r <= 142
+    assert th.rare_miss_share("probit", "bayes", "zipf", n, R) == pytest.approx(142 / 499, rel=1e-6)
+    assert th.rare_miss_share("probit", "bayes", "zipf", n, 10**6) == 0.0
+    # random: p_r = 1/2 at every rank: one data set sees each miss half a time (rare), three see it 1.5 times.
+    assert th.rare_miss_share("probit", "random", "power(beta=2)", 100, 1) == pytest.approx(1.0)
+    assert th.rare_miss_share("probit", "random", "power(beta=2)", 100, 3) == 0.0

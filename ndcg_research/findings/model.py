@@ -8,11 +8,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["VERDICTS", "Finding", "Results", "MissingTableError", "number"]
+__all__ = ["VERDICTS", "Finding", "Results", "MissingTableError", "number", "proportion", "span"]
 
 #: The verdicts a finding may have: the claim as stated holds, holds only under stated
-#: conditions or with a qualification the one-line claim lacks, or does not hold.
-VERDICTS: tuple[str, ...] = ("holds", "holds with qualification", "does not hold")
+#: conditions or with a qualification the one-line claim lacks, does not hold, or the
+#: measurements cannot decide it.
+VERDICTS: tuple[str, ...] = ("holds", "holds with qualification", "does not hold", "undecided")
 
 
 class MissingTableError(FileNotFoundError):
@@ -35,6 +36,8 @@ class Finding:
         Who claims it: the source article, Wang et al. (2013), or this package's own derivation.
     measurement : str
         What was measured and the numbers, computed from the tables.
+    summary : str
+        The measurement in one short line, for the README's table.
     verdict : str
         One of :data:`VERDICTS`.
     conditions : str
@@ -43,6 +46,8 @@ class Finding:
         Figure names in ``figures/``.
     tables : tuple of str
         Table file names in ``results/full/``.
+    notebooks : tuple of str
+        The notebooks (file names in ``notebooks/``) that make the tables and figures.
     numbers : dict of str to float
         The quoted numbers by name (for tests and the JSON output).
     """
@@ -52,10 +57,12 @@ class Finding:
     claim: str
     source: str
     measurement: str
+    summary: str
     verdict: str
     conditions: str
     figures: tuple[str, ...] = ()
     tables: tuple[str, ...] = ()
+    notebooks: tuple[str, ...] = ()
     numbers: dict[str, float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -64,7 +71,10 @@ class Finding:
 
 
 class Results:
-    """The committed result tables of one profile (default ``results/full``), read once each with pandas.
+    """The committed result tables of one profile (default ``results/full``), each read once.
+
+    Tables are read with :func:`ndcg_research.studies.tables.read_table`, so every column
+    keeps the type it was written with (its ``.dtypes.json`` must be beside it).
 
     Parameters
     ----------
@@ -74,10 +84,12 @@ class Results:
     Examples
     --------
     >>> import tempfile, pathlib
+    >>> from ndcg_research.studies.tables import write_table
     >>> folder = pathlib.Path(tempfile.mkdtemp())
-    >>> _ = (folder / "t.csv").write_text("n,mean\\n10,0.5\\n")
-    >>> Results(folder).table("t.csv")["mean"].tolist()
-    [0.5]
+    >>> _ = write_table([{"label": "007", "mean": 0.5}], folder / "t.csv")
+    >>> table = Results(folder).table("t.csv")
+    >>> table["label"].tolist(), table["mean"].tolist()
+    (['007'], [0.5])
     """
 
     def __init__(self, folder: str | os.PathLike[str]) -> None:
@@ -87,7 +99,7 @@ class Results:
     def table(self, name: str) -> Any:
         """The table ``name`` as a pandas DataFrame (raises :class:`MissingTableError` if absent)."""
         if name not in self._cache:
-            import pandas as pd
+            from ..studies.tables import read_table
 
             path = self.folder / name
             if not path.is_file():
@@ -95,7 +107,7 @@ class Results:
                     f"table {name!r} is not in {str(self.folder)!r}; run the full profile "
                     f"(python3 tasks.py reproduce) to write it"
                 )
-            self._cache[name] = pd.read_csv(path, keep_default_na=False, na_values=[""])
+            self._cache[name] = read_table(path)
         return self._cache[name]
 
 
@@ -113,3 +125,40 @@ def number(value: float, digits: int = 3) -> str:
     if value == 0:
         return "0"
     return f"{value:.{digits}g}"
+
+
+def proportion(p: float, low: float, high: float, trials: int | None = None) -> str:
+    """A proportion with its 95% interval; a proportion of 1 (or 0) is given with its bound, never as a bare 1.00.
+
+    Examples
+    --------
+    >>> proportion(0.734, 0.71, 0.76)
+    '0.73 [0.71, 0.76]'
+    >>> proportion(1.0, 0.9261, 1.0, 50)
+    'all 50 (>= 0.926)'
+    >>> proportion(0.0, 0.0, 0.0038, 1000)
+    'none of 1000 (<= 0.0038)'
+    >>> proportion(0.997, 0.991, 0.999)
+    '0.997 [0.991, 0.999]'
+    """
+    if p == 1 and trials is not None:
+        return f"all {trials} (>= {low:.3f})"
+    if p == 0 and trials is not None:
+        return f"none of {trials} (<= {number(high, 2)})"
+    digits = 3 if min(p, 1 - p) < 0.01 else 2   # near 0 or 1, two decimals would round to a bare 1.00 or 0.00
+    return f"{p:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
+
+
+def span(values: Any, digits: int = 3) -> str:
+    """The range of some numbers, as 'a to b' (or one number when they are all equal).
+
+    Examples
+    --------
+    >>> span([0.12, 0.3, 0.25]), span([2.0, 2.0])
+    ('0.12 to 0.3', '2')
+    """
+    import numpy as np
+
+    array = np.asarray(values, dtype=np.float64)
+    low, high = number(np.nanmin(array), digits), number(np.nanmax(array), digits)
+    return low if low == high else f"{low} to {high}"

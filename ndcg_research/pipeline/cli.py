@@ -36,9 +36,10 @@ def register(sub: argparse._SubParsersAction) -> None:
             "Execute notebooks/NN_*.ipynb in order with papermill under a parameter profile from "
             "notebooks/profiles.yaml. Executed notebooks go to OUTPUT/notebooks, result tables to "
             "OUTPUT/results, figures to OUTPUT/figures; OUTPUT defaults to build/PROFILE. Exception: "
-            "the full profile run on every notebook without --output writes the committed figures/ "
-            "(a partial run with --only does not, unless --figures-dir figures). A failing notebook "
-            "does not stop the run: the others run, then the command fails listing every failure."
+            "the full profile run on every notebook without --output publishes: figures to the committed "
+            "figures/, result tables to the committed results/full/ (a partial run with --only does not, "
+            "unless --publish). A failing notebook does not stop the run: the others run, then the command "
+            "fails listing every failure."
         ),
     )
     rep.add_argument("--profile", default="full", help="profile name in the profiles file (default: full)")
@@ -50,8 +51,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     rep.add_argument("--notebooks-dir", metavar="DIR", help="folder of the notebooks (default: notebooks/)")
     rep.add_argument("--profiles-file", metavar="FILE",
                      help="profiles YAML (default: <notebooks-dir>/profiles.yaml)")
-    rep.add_argument("--figures-dir", metavar="DIR",
-                     help="the figures folder (e.g. 'figures' to update committed figures in a partial run)")
+    rep.add_argument("--figures-dir", metavar="DIR", help="the figures folder")
+    rep.add_argument("--results-dir", metavar="DIR", help="the result tables folder")
+    rep.add_argument("--publish", action="store_true", default=None,
+                     help="write figures to the committed figures/ and tables to results/full/ "
+                          "(e.g. after a partial run of the full profile with --only)")
     bar = rep.add_mutually_exclusive_group()
     bar.add_argument("--progress", dest="progress", action="store_true", default=None,
                      help="always show the progress bar")
@@ -92,6 +96,8 @@ def _reproduce(args: argparse.Namespace) -> int:
         notebooks_dir=args.notebooks_dir,
         profiles_file=args.profiles_file,
         figures_dir=args.figures_dir,
+        results_dir=args.results_dir,
+        publish=args.publish,
         progress=args.progress,
     ))
 

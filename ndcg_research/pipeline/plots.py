@@ -54,6 +54,10 @@ __all__ = [
     "appending_panels",
     "truncation_violins",
     "pooling_bias_panels",
+    "failure_rate_grid",
+    "stream_stability_grid",
+    "expected_gap_panels",
+    "decision_grid",
     "pivot",
     "rounded",
 ]
@@ -672,6 +676,169 @@ def pooling_bias_panels(depths: Sequence[int], bias: Mapping[str, np.ndarray], c
 
 
 # --------------------------------------------------------------------------- tables
+
+
+# --------------------------------------------------------------------------- notebook 09
+
+
+def failure_rate_grid(failure_tables: Mapping[str, pd.DataFrame], discounts: Sequence[str],
+                      pairs: Sequence[Sequence[str]]) -> Figure:
+    """1 - P(better strictly higher) against n, log-log: measured (markers, Wilson 95%) and Phi(-d) (lines).
+
+    One row of panels per model, one column per discount. A measured failure share of 0 is drawn
+    as its Wilson upper bound (a downward triangle), since 0 has no place on a log axis.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame(dict(discount="log2", better="a", worse="b", n=[100, 1000], p_fail=[0.2, 0.0],
+    ...                       p_fail_low=[0.15, 0.0], p_fail_high=[0.25, 0.004], p_fail_normal=[0.21, 0.001]))
+    >>> fig = failure_rate_grid({"m": t}, ["log2"], [("a", "b")])
+    >>> fig.axes[0].get_yscale(), fig.axes[0].get_ylabel()
+    ('log', '1 - P(better strictly higher)')
+    """
+    fig, axes, panels = _model_panels(list(failure_tables), discounts, size=(3.3, 2.8))
+    handles = []
+    for ax, label, d in panels:
+        for i, (better, worse) in enumerate(pairs):
+            rows = select(failure_tables[label], discount=d, better=better, worse=worse)
+            n, p = _column(rows, "n"), _column(rows, "p_fail")
+            low, high = _column(rows, "p_fail_low"), _column(rows, "p_fail_high")
+            seen = p > 0
+            bar = ax.errorbar(n[seen], p[seen], yerr=_errors(p[seen], low[seen], high[seen]),
+                              fmt=_MARKERS[i % len(_MARKERS)], ms=4, capsize=2, lw=1, color=f"C{i}")
+            handles.append((bar, f"{better} > {worse}"))
+            if (~seen).any():
+                bound = ax.plot(n[~seen], high[~seen], "v", ms=5, mfc="none", color=f"C{i}")[0]
+                handles.append((bound, "none failed: Wilson upper bound"))
+            normal = _column(rows, "p_fail_normal")
+            ax.plot(n, np.where(normal > 0, normal, np.nan), "-", color=f"C{i}", lw=1)
+        ax.set(xscale="log", yscale="log", title=f"{label}: {d}", xlabel="n")
+        ax.set_ylim(bottom=max(ax.get_ylim()[0], 1e-6), top=1.0)
+    _label_rows(axes, len(discounts), "1 - P(better strictly higher)")
+    handles.append((Line2D([], [], color="0.3", lw=1), "normal approximation Phi(-mean/sd)"))
+    _legend_below(fig, [h for h, _ in handles], [t for _, t in handles], ncols=4)
+    fig.suptitle("Failure probability against n (log-log): measured (markers, Wilson 95%) and Phi(-standardized gap)")
+    return fig
+
+
+def stream_stability_grid(stability_tables: Mapping[str, pd.DataFrame], discounts: Sequence[str],
+                          pairs: Sequence[Sequence[str]]) -> Figure:
+    """Share of streams on which the better ranker wins at every grid n from n0 on, against n0 (Wilson 95% band).
+
+    Examples
+    --------
+    >>> t = pd.DataFrame(dict(discount="log2", better="a", worse="b", n0=[100, 1000], p_settled=[0.5, 0.9],
+    ...                       p_settled_low=[0.4, 0.8], p_settled_high=[0.6, 0.95]))
+    >>> stream_stability_grid({"m": t}, ["log2"], [("a", "b")]).axes[0].get_ylabel()
+    'share settled from n0'
+    """
+    fig, axes, panels = _model_panels(list(stability_tables), discounts, size=(3.3, 2.8))
+    handles = []
+    for ax, label, d in panels:
+        for i, (better, worse) in enumerate(pairs):
+            rows = select(stability_tables[label], discount=d, better=better, worse=worse).sort_values("n0")
+            n0 = _column(rows, "n0")
+            line = ax.plot(n0, _column(rows, "p_settled"), _LINESTYLES[i % len(_LINESTYLES)], color=f"C{i}", lw=1.2)[0]
+            ax.fill_between(n0, _column(rows, "p_settled_low"), _column(rows, "p_settled_high"), color=f"C{i}",
+                            alpha=0.2, lw=0)
+            handles.append((line, f"{better} > {worse}"))
+        ax.set(xscale="log", ylim=(-0.03, 1.03), title=f"{label}: {d}", xlabel="n0")
+    _label_rows(axes, len(discounts), "share settled from n0")
+    _legend_below(fig, [h for h, _ in handles], [t for _, t in handles])
+    fig.suptitle("Growing samples: share of streams on which the better ranker wins at every n >= n0 "
+                 "(up to the stream's end; Wilson 95%)")
+    return fig
+
+
+# --------------------------------------------------------------------------- notebook 10
+
+
+def expected_gap_panels(theory_table: pd.DataFrame, crossings: pd.DataFrame, pairs: Sequence[Sequence[str]],
+                        discounts: Sequence[str]) -> Figure:
+    """E nDCG(first) - E nDCG(second) against n (finite-n theory), one panel per pair, one line per discount,
+    with each discount's crossing marked.
+
+    Examples
+    --------
+    >>> th = pd.DataFrame(dict(discount="log2", ranker=["a", "a", "b", "b"], n=[10, 100, 10, 100],
+    ...                        finite_n=[0.9, 0.8, 0.85, 0.85]))
+    >>> cr = pd.DataFrame(dict(first="a", second="b", discount=["log2"], crossing_n=[50.0]))
+    >>> expected_gap_panels(th, cr, [("a", "b")], ["log2"]).axes[0].get_ylabel()
+    'E nDCG(first) - E nDCG(second)'
+    """
+    fig, axes = _grid(len(pairs), min(2, len(pairs)), size=(5.2, 3.6))
+    handles = []
+    for ax, (first, second) in zip(axes, pairs):
+        for c, d in enumerate(discounts):
+            a = select(theory_table, discount=d, ranker=first).set_index("n")["finite_n"]
+            b = select(theory_table, discount=d, ranker=second).set_index("n")["finite_n"]
+            gap = (a - b).dropna()
+            line = ax.plot(steady(gap.index.to_numpy(float)), steady(gap.to_numpy()), _LINESTYLES[c % 4],
+                           color=f"C{c}", lw=1.3)[0]
+            handles.append((line, d))
+            cross = select(crossings, first=first, second=second, discount=d)
+            if len(cross) and np.isfinite(cross["crossing_n"].iloc[0]):
+                ax.plot([steady(cross["crossing_n"].iloc[0])], [0.0], _MARKERS[c % len(_MARKERS)], color=f"C{c}", ms=6)
+        ax.axhline(0, color="grey", lw=0.8, ls=":")
+        ax.set(xscale="log", xlabel="n", title=f"{first} - {second}")
+        ax.set_yscale("symlog", linthresh=0.01)
+    _label_rows(axes, min(2, len(pairs)), "E nDCG(first) - E nDCG(second)")
+    handles.append((Line2D([], [], color="0.3", marker="o", ls="none"), "crossing (the order changes)"))
+    _legend_below(fig, [h for h, _ in handles], [t for _, t in handles], ncols=4)
+    fig.suptitle("Expected nDCG gap (finite-n theory, symmetric log scale, linear within ±0.01): above 0 the "
+                 "exact head wins")
+    return fig
+
+
+def decision_grid(decision_tables: Mapping[str, pd.DataFrame], discounts: Sequence[str], value: str,
+                  crossings: pd.DataFrame | None = None) -> Figure:
+    """Per model (row) and pair (column): ``p_first`` (the head ranker wins; Wilson 95%) or ``p_differs``
+    (the decision differs from log2's on the same data set) against n, one line per discount.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame(dict(first="a", second="b", discount="log2", n=[10, 100], p_first=[0.8, 0.3],
+    ...                       p_first_low=[0.7, 0.2], p_first_high=[0.9, 0.4], reference="log2"))
+    >>> decision_grid({"m": t}, ["log2"], "p_first").axes[0].get_ylabel()
+    'm\\nP(a > b)'
+    """
+    if value not in ("p_first", "p_differs"):
+        raise ValueError(f"value must be 'p_first' or 'p_differs', got {value!r}")
+    models = list(decision_tables)
+    pairs = list(dict.fromkeys(zip(decision_tables[models[0]]["first"], decision_tables[models[0]]["second"])))
+    fig = Figure(figsize=(5.0 * len(pairs), 3.2 * len(models) + 0.9), layout="constrained")
+    axes = fig.subplots(len(models), len(pairs), sharex=True, sharey=True, squeeze=False)
+    shift = 10 ** (0.03 * (np.arange(len(discounts)) - (len(discounts) - 1) / 2))
+    handles = []
+    for i, m in enumerate(models):
+        for j, (first, second) in enumerate(pairs):
+            ax = axes[i, j]
+            for c, d in enumerate(discounts):
+                rows = select(decision_tables[m], first=first, second=second, discount=d)
+                if value == "p_differs" and d == rows["reference"].iloc[0]:
+                    continue
+                n, p = _column(rows, "n") * shift[c], _column(rows, value)
+                bar = ax.errorbar(n, p, yerr=_errors(p, _column(rows, f"{value}_low"), _column(rows, f"{value}_high")),
+                                  fmt=_MARKERS[c % len(_MARKERS)] + _LINESTYLES[c % 4], ms=3.5, capsize=1.5, lw=1,
+                                  color=f"C{c}")
+                handles.append((bar, d))
+                if crossings is not None and value == "p_first":
+                    cross = select(crossings, first=first, second=second, discount=d)
+                    if len(cross) and np.isfinite(cross["crossing_n"].iloc[0]):
+                        ax.axvline(steady(cross["crossing_n"].iloc[0]), color=f"C{c}", lw=0.8, ls=":")
+            if value == "p_first":
+                ax.axhline(0.5, color="0.5", lw=0.8, ls="--")
+            ax.set(xscale="log", ylim=(-0.03, 1.03))
+    ylabel = "P({} > {})" if value == "p_first" else "decision differs from log2"
+    _label_matrix(axes, [f"{a} vs {b}" for a, b in pairs],
+                  [f"{m}\n" + (ylabel.format(*pairs[0]) if value == "p_first" else ylabel) for m in models])
+    _legend_below(fig, [h for h, _ in handles], [t for _, t in handles], ncols=4)
+    if value == "p_first":
+        title = "Share of data sets on which the exact head scores strictly higher (Wilson 95%); dotted: expected crossing"
+    else:
+        title = "Share of data sets on which a discount picks another winner than log2 (Wilson 95%)"
+    fig.suptitle(title, fontsize=11)
+    return fig
 
 
 def pivot(table: pd.DataFrame, index: str | Sequence[str], columns: str | Sequence[str], values: str) -> pd.DataFrame:

@@ -14,9 +14,11 @@ Each run also injects ``figures_dir`` and ``results_dir`` (absolute paths; a pro
 must not set them). Executed notebooks go to ``<output>/notebooks/``, result tables
 to ``<output>/results/`` and figures to ``<output>/figures/``; the default output is
 ``build/<profile>``, except that a run of *every* notebook with the ``full`` profile
-writes the publication figures into the committed ``figures/`` folder (a partial
-run, ``only=...``, writes them to the scratch folder unless ``figures_dir`` says
-otherwise).
+*publishes*: it writes the figures into the committed ``figures/`` folder and the
+result tables into the committed ``results/full/`` folder (:data:`PUBLISHED_RESULTS`),
+from which the findings and the notebooks' "full profile" paragraphs read them. A
+partial run (``only=...``) publishes only when asked (``publish=True``, or the
+folders given as ``figures_dir`` / ``results_dir``).
 
 A notebook declares the figures and result tables it writes in its metadata::
 
@@ -90,6 +92,11 @@ METADATA_KEY = "ndcg_research"
 
 #: Parameters the runner injects into every notebook.
 INJECTED_PARAMETERS = ("figures_dir", "results_dir")
+
+#: Where a publishing run (the full profile) writes the result tables, relative to the repository.
+PUBLISHED_RESULTS = Path("results") / "full"
+#: Where a publishing run writes the figures, relative to the repository.
+PUBLISHED_FIGURES = Path("figures")
 
 
 class RunnerError(Exception):
@@ -713,6 +720,8 @@ def reproduce(
     notebooks_dir: str | os.PathLike[str] | None = None,
     profiles_file: str | os.PathLike[str] | None = None,
     figures_dir: str | os.PathLike[str] | None = None,
+    results_dir: str | os.PathLike[str] | None = None,
+    publish: bool | None = None,
     progress: bool | None = None,
     stream: TextIO | None = None,
 ) -> list[NotebookResult]:
@@ -725,10 +734,7 @@ def reproduce(
     output : str or path-like, optional
         Output folder: executed notebooks go to ``<output>/notebooks``, result
         tables to ``<output>/results`` and figures to ``<output>/figures``.
-        Default: ``build/<profile>`` under the repository, except that a run of
-        every notebook with the ``full`` profile writes its figures to the
-        committed ``figures/`` folder. A partial run (``only`` leaves notebooks
-        out) never writes ``figures/`` unless ``figures_dir`` names it.
+        Default: ``build/<profile>`` under the repository.
     only : iterable of str, optional
         Run only these notebooks (stem, file name or number).
     timeout : float or None, optional
@@ -739,6 +745,13 @@ def reproduce(
         Default ``<notebooks_dir>/profiles.yaml``.
     figures_dir : str or path-like, optional
         The figures folder, overriding the default above.
+    results_dir : str or path-like, optional
+        The result tables folder (and the sweeps' cache under it), overriding the default above.
+    publish : bool, optional
+        Write figures to the committed ``figures/`` and tables to the committed
+        ``results/full/`` (unless ``figures_dir`` / ``results_dir`` say otherwise).
+        Default: only for the ``full`` profile run on every notebook of the
+        repository without ``output``; a partial run never publishes unless asked.
     progress : bool, optional
         Show a progress bar; default: only when standard error is a terminal.
     stream : text file, optional
@@ -781,17 +794,15 @@ def reproduce(
     selected = select_notebooks(notebooks, only)
     partial = len(selected) < len(notebooks)
 
-    if output is not None:
-        out_dir = Path(output).resolve()
-        fig_dir = out_dir / "figures"
-    else:
-        out_dir = (root / "build" / profile).resolve()
-        publish = profile == "full" and not partial and nb_dir == (root / "notebooks").resolve()
-        fig_dir = (root / "figures") if publish else out_dir / "figures"
-    if figures_dir is not None:
-        fig_dir = Path(figures_dir)
-    fig_dir = fig_dir.resolve()
-    results_dir = out_dir / "results"
+    out_dir = Path(output).resolve() if output is not None else (root / "build" / profile).resolve()
+    if publish is None:
+        publish = (output is None and profile == "full" and not partial
+                   and nb_dir == (root / "notebooks").resolve())
+    fig_dir = Path(figures_dir) if figures_dir is not None else (
+        root / PUBLISHED_FIGURES if publish else out_dir / "figures")
+    res_dir = Path(results_dir) if results_dir is not None else (
+        root / PUBLISHED_RESULTS if publish else out_dir / "results")
+    fig_dir, res_dir = fig_dir.resolve(), res_dir.resolve()
     executed_dir = out_dir / "notebooks"
 
     # Check every selected notebook before running any, so a typo fails fast.
@@ -811,17 +822,17 @@ def reproduce(
                 f"which its parameters cell does not declare (declared: {', '.join(declared)})"
             )
         params["figures_dir"] = str(fig_dir)
-        params["results_dir"] = str(results_dir)
+        params["results_dir"] = str(res_dir)
         plans.append((nb_path, params, declared_figures(nb_path), declared_tables(nb_path)))
 
-    for folder in (fig_dir, results_dir, executed_dir):
+    for folder in (fig_dir, res_dir, executed_dir):
         folder.mkdir(parents=True, exist_ok=True)
     note = ""
-    if partial and output is None and figures_dir is None and profile == "full":
-        note = " (a partial run: the committed figures/ is left alone; --figures-dir figures updates it)"
+    if partial and not publish and output is None and figures_dir is None and results_dir is None and profile == "full":
+        note = " (a partial run: the committed figures/ and results/full/ are left alone; --publish updates them)"
     print(
         f"Running {len(plans)} notebook(s) with profile {profile!r}\n"
-        f"  executed notebooks: {executed_dir}\n  figures: {fig_dir}{note}\n  results: {results_dir}",
+        f"  executed notebooks: {executed_dir}\n  figures: {fig_dir}{note}\n  results: {res_dir}",
         file=out,
         flush=True,
     )
@@ -841,7 +852,7 @@ def reproduce(
             clock = time.perf_counter()
             try:
                 seconds = run_notebook(nb_path, output_path, params, timeout=timeout, cwd=nb_dir)
-                _check_outputs(nb_path.name, figures, tables, fig_dir, results_dir, since=started,
+                _check_outputs(nb_path.name, figures, tables, fig_dir, res_dir, since=started,
                                output_path=output_path)
             except NotebookFailed as exc:
                 failures.append(exc)

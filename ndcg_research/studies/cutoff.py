@@ -44,6 +44,7 @@ from ..core.specs import format_call, parse_registered
 from ..core.validation import check_integer, check_number
 from .replicates import Chunk
 from .simulate import Ranker, parse_model, parse_ranker, sample
+from .summaries import CONFIDENCE, family_confidence, wilson_interval
 from .sweeps import Sweep, distinct_specs
 
 __all__ = [
@@ -53,7 +54,17 @@ __all__ = [
     "CutoffSweep",
     "ndcg_by_k",
     "fraction_limit",
+    "KEEPS_AT_LEAST",
+    "LOSES_AT_MOST",
+    "verdict_table",
 ]
+
+#: A cell *keeps* distinguishability when the family-wise lower bound of P(better strictly higher)
+#: at the largest n is at least this (fixed before looking at the results).
+KEEPS_AT_LEAST = 0.9
+#: A cell *loses* it when the family-wise upper bound is at most this: the better ranker wins
+#: strictly on at most 60% of the data sets, little better than a coin flip (or ties dominate).
+LOSES_AT_MOST = 0.6
 
 _RULES = {"fixed": ("k",), "power": ("a",), "fraction": ("c",), "all": ()}
 _RULES_VALID = "fixed(k), power(a), fraction(c), all"
@@ -366,3 +377,46 @@ def fraction_limit(model: str, ranker: str, c: float, gain: str = "linear") -> f
         ))
 
     return area(g) / area(star)
+
+
+def verdict_table(pair_table: pd.DataFrame, better: str, worse: str, *, confidence: float = CONFIDENCE) -> pd.DataFrame:
+    """Does each (model, rule, discount) keep the better ranker ahead at the largest n? With family-wise intervals.
+
+    For the pair (better, worse), each (model, rule, discount) cell of a cut-off pair table
+    gets the Wilson interval of P(better strictly higher) at its largest n at the confidence
+    that makes all cells' intervals hold together (Bonferroni,
+    :func:`~ndcg_research.studies.summaries.family_confidence`), and a verdict: ``keeps``
+    (lower bound >= :data:`KEEPS_AT_LEAST`), ``loses`` (upper bound <= :data:`LOSES_AT_MOST`)
+    or ``undecided``. The trend compares the smallest and the largest n with the ordinary
+    95% intervals: ``rising`` or ``falling`` when they do not overlap, else ``flat``.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns: model, rule, discount, better, worse, n_first, n_last, replicates,
+        p_better_first, p_better_last, family_low, family_high, family_size,
+        family_confidence, p_tie_last, verdict, trend.
+    """
+    rows = pair_table[(pair_table["better"] == better) & (pair_table["worse"] == worse)]
+    cells = list(rows.groupby(["model", "rule", "discount"], sort=False))
+    level = family_confidence(len(cells), confidence)
+    out = []
+    for (model, rule, discount), cell in cells:
+        cell = cell.sort_values("n")
+        first, last = cell.iloc[0], cell.iloc[-1]
+        trials = int(last["replicates"])
+        wins = int(round(last["p_better"] * trials))
+        low, high = wilson_interval(wins, trials, confidence=level)
+        verdict = "keeps" if low >= KEEPS_AT_LEAST else ("loses" if high <= LOSES_AT_MOST else "undecided")
+        if last["p_better_low"] > first["p_better_high"]:
+            trend = "rising"
+        elif last["p_better_high"] < first["p_better_low"]:
+            trend = "falling"
+        else:
+            trend = "flat"
+        out.append(dict(model=model, rule=rule, discount=discount, better=better, worse=worse,
+                        n_first=int(first["n"]), n_last=int(last["n"]), replicates=trials,
+                        p_better_first=float(first["p_better"]), p_better_last=float(last["p_better"]),
+                        family_low=low, family_high=high, family_size=len(cells), family_confidence=level,
+                        p_tie_last=float(last["p_tie"]), verdict=verdict, trend=trend))
+    return pd.DataFrame(out)

@@ -27,7 +27,15 @@ spec                          score                                        ties
 ``coarse(bins=m)``            index of the equal-probability bin of ``x``  within bins
                               (``m`` bins): a weaker, coarsened feature
 ``random``                    independent of the data                      none
+``head(m=M)``                 the M items of largest ``x`` first, in       none
+                              ``bayes`` order; the other items below, in
+                              a uniformly random order
 ============================  ===========================================  ==========
+
+``head(m)`` is exact at the top and knows nothing below rank M, while ``noisy``
+is imperfect everywhere: their gain profiles cross, so which of the two is
+better depends on the discount and on n (notebook 10). All other rankers are
+nested, noise levels of one score, so every discount orders them the same way.
 
 Their order of quality is known by construction. For the ``bayes`` and
 ``noisy`` rankers (and ``random`` as ``s = inf``) the expected gain at relative
@@ -42,7 +50,16 @@ a larger ``kappa`` puts more gain at every top fraction of the list:
 for every non-increasing discount. ``coarse(bins=m)`` averages eta within
 bins, so it is below ``bayes`` (conditionally on the features, the Bayes order
 maximises expected DCG for any non-increasing discount). :mod:`ndcg_research.studies.theory`
-computes g_f(t) for every ranker.
+computes g_f(t) for every ranker, and the exact expected gain at each rank for a given n
+(for ``head(m)``, whose profile depends on n, only the latter).
+
+Growing samples
+---------------
+:func:`stream_ndcg` follows one data stream: items drawn one after another, and the
+nDCG of every ranker on each prefix of the first n items, for an increasing list of
+n. The prefixes are nested (the data set of size n is part of every larger one), so a
+stream answers "does the order of two rankers, once settled, stay settled as the data
+set grows?", which independent data sets at each n cannot.
 
 Randomness
 ----------
@@ -65,7 +82,8 @@ order. Hence ``bayes`` needs no further sort, ``coarse`` none either (its bins
 are consecutive blocks of that order, found by bisection; the tie-averaged DCG
 of a block is its mean gain times its share of the cumulative discount),
 ``random`` shuffles the grades (a uniformly random order independent of the
-rest), and each ``noisy`` ranker needs one argsort of its n scores. Gathers move
+rest), ``head(m)`` keeps the first m and shuffles the others, and each ``noisy``
+ranker needs one argsort of its n scores. Gathers move
 uint8 grades, not float64 gains. The ideal DCG is the core's
 (:func:`ndcg_research.core.kernels.ideal_dcg`), which counts the items at each grade
 level: no sort. :func:`sample` returns the same data set with explicit scores
@@ -103,6 +121,9 @@ __all__ = [
     "Sample",
     "sample",
     "replicate_ndcg",
+    "STREAM_KEY",
+    "stream_sample",
+    "stream_ndcg",
 ]
 
 
@@ -255,8 +276,8 @@ def parse_model(spec: str | Model) -> Model:
 
 # --------------------------------------------------------------------------- rankers
 
-_RANKER_KINDS = {"bayes": (), "noisy": ("sigma",), "coarse": ("bins",), "random": ()}
-_RANKERS_VALID = "bayes, noisy(sigma), coarse(bins), random"
+_RANKER_KINDS = {"bayes": (), "noisy": ("sigma",), "coarse": ("bins",), "random": (), "head": ("m",)}
+_RANKERS_VALID = "bayes, noisy(sigma), coarse(bins), random, head(m)"
 
 
 @dataclass(frozen=True)
@@ -273,12 +294,15 @@ class Ranker:
     kind: str
     sigma: float = 0.0
     bins: int = 0
+    m: int = 0
 
     def __str__(self) -> str:
         if self.kind == "noisy":
             return format_call("noisy", {"sigma": self.sigma})
         if self.kind == "coarse":
             return format_call("coarse", {"bins": self.bins})
+        if self.kind == "head":
+            return format_call("head", {"m": self.m})
         return self.kind
 
     def __repr__(self) -> str:
@@ -297,7 +321,7 @@ class Ranker:
             return model.a / math.sqrt(1.0 + self.sigma**2 * (1.0 + model.a**2))
         if self.kind == "random":
             return 0.0
-        raise ValueError(f"ranker {str(self)!r} has no kappa: its gain profile is a step function")
+        raise ValueError(f"ranker {str(self)!r} has no kappa: its gain profile is not Phi(kappa z_t)")
 
     def bin_edges(self) -> np.ndarray:
         """Inner edges ``Phi^{-1}(j / m)``, j = 1..m-1, of the equal-probability bins of ``coarse(bins=m)``."""
@@ -305,16 +329,17 @@ class Ranker:
 
 
 def parse_ranker(spec: str | Ranker) -> Ranker:
-    """Parse a ranker spec: ``bayes``, ``noisy(sigma=s)`` (s > 0), ``coarse(bins=m)`` (m >= 2), ``random``.
+    """Parse a ranker spec: ``bayes``, ``noisy(sigma=s)`` (s > 0), ``coarse(bins=m)`` (m >= 2), ``random``,
+    ``head(m=M)`` (M >= 1).
 
     Examples
     --------
-    >>> [str(parse_ranker(s)) for s in ["bayes", "noisy( sigma=0.50 )", "coarse(bins=4)"]]
-    ['bayes', 'noisy(sigma=0.5)', 'coarse(bins=4)']
+    >>> [str(parse_ranker(s)) for s in ["bayes", "noisy( sigma=0.50 )", "coarse(bins=4)", "head(m=10)"]]
+    ['bayes', 'noisy(sigma=0.5)', 'coarse(bins=4)', 'head(m=10)']
     >>> parse_ranker("noisy")
     Traceback (most recent call last):
     ...
-    ValueError: ranker 'noisy' needs parameter(s) sigma; valid rankers: bayes, noisy(sigma), coarse(bins), random
+    ValueError: ranker 'noisy' needs parameter(s) sigma; valid rankers: bayes, noisy(sigma), coarse(bins), random, head(m)
     """
     if isinstance(spec, Ranker):
         return spec
@@ -326,6 +351,8 @@ def parse_ranker(spec: str | Ranker) -> Ranker:
         return Ranker("noisy", sigma=sigma)
     if name == "coarse":
         return Ranker("coarse", bins=check_integer(kwargs["bins"], "ranker parameter 'bins'", minimum=2))
+    if name == "head":
+        return Ranker("head", m=check_integer(kwargs["m"], "ranker parameter 'm'", minimum=1))
     return Ranker(name)
 
 
@@ -400,9 +427,10 @@ class Sample:
 def sample(model: str | Model, rankers: Iterable[str | Ranker], n: int, *, seed: int, replicate: int = 0) -> Sample:
     """Draw one data set and every ranker's scores (higher score = ranked higher).
 
-    The same numbers as :func:`replicate_ndcg` uses; the ``random`` ranker's
-    score ranks the items in the order they were drawn (``n - index``), which
-    is a uniformly random order since items are i.i.d.
+    The same numbers as :func:`replicate_ndcg` uses. The ``random`` ranker's
+    score is ``n - position`` of a uniformly random order; ``head(m)``'s is
+    ``n - position`` of the order that puts the m items of largest x first (in
+    descending x) and the others after them in a uniformly random order.
 
     Parameters
     ----------
@@ -439,9 +467,12 @@ def sample(model: str | Model, rankers: Iterable[str | Ranker], n: int, *, seed:
             scores[str(ranker)] = x + ranker.sigma * _rng(seed, model, n, replicate, ranker.stream).standard_normal(n)
         elif ranker.kind == "coarse":
             scores[str(ranker)] = _bins(ranker, x).astype(np.float64)
-        else:  # item perm[r] is at rank r + 1
+        else:  # random, head: the item at position j of `order` gets rank j + 1
+            head = min(ranker.m, n)  # 0 for random; items are drawn in descending x, so the head is 0..head-1
+            tail = _rng(seed, model, n, replicate, ranker.stream).permutation(n - head)
+            order = np.concatenate((np.arange(head), head + tail))
             score = np.empty(n)
-            score[_rng(seed, model, n, replicate, ranker.stream).permutation(n)] = np.arange(n, 0, -1, dtype=np.float64)
+            score[order] = np.arange(n, 0, -1, dtype=np.float64)
             scores[str(ranker)] = score
     return Sample(x, y, scores)
 
@@ -560,8 +591,128 @@ def replicate_ndcg(
             dcg[i] = _sorted_dcg(neg, grades8, table, vectors)
         elif ranker.kind == "coarse":  # bins are contiguous blocks of the Bayes order
             dcg[i] = _block_dcg(x, gains, ranker.bin_edges(), cumulatives)
-        else:  # the same Fisher-Yates shuffle as sample()'s permutation, applied to the grades directly
-            shuffled = _rng(seed, model, n, replicate, ranker.stream).permuted(grades8)
+        else:  # random, head: the same Fisher-Yates shuffle as sample()'s permutation, applied to the grades
+            head = min(ranker.m, n)
+            shuffled = np.concatenate((grades8[:head],
+                                       _rng(seed, model, n, replicate, ranker.stream).permuted(grades8[head:])))
             ranked = _ranked(shuffled, None, table)
             dcg[i] = [ranked @ v for v in vectors]
     return np.divide(dcg, idcg, out=np.zeros_like(dcg), where=idcg > 0)
+
+
+# --------------------------------------------------------------------------- nested prefixes of one stream
+
+#: Last element of the spawn key of a stream's seeds, so that no stream shares its numbers with a data set of
+#: :func:`replicate_ndcg` (whose keys have four elements).
+STREAM_KEY = 1
+
+
+def _stream_rng(seed: int, model: Model, length: int, replicate: int, stream: int) -> np.random.Generator:
+    return np.random.Generator(np.random.PCG64(seed_sequence(seed, model.experiment_id, length, replicate, stream,
+                                                             STREAM_KEY)))
+
+
+def stream_sample(model: str | Model, rankers: Iterable[str | Ranker], length: int, *, seed: int,
+                  replicate: int) -> Sample:
+    """One data stream of ``length`` items in arrival order, with each ranker's order key.
+
+    Features and grades as :meth:`Model.draw` (unsorted), each ranker's noise from its own
+    stream: ``SeedSequence(seed, spawn_key=(experiment, length, replicate, stream, STREAM_KEY))``.
+    The keys (higher = ranked higher): ``bayes`` x, ``noisy`` x + sigma z, ``coarse`` the bin of
+    x, ``random`` and ``head(m)`` an independent uniform (``head(m)`` puts the m items of
+    largest x of a prefix first and orders the rest by the key; see :func:`stream_ndcg`).
+
+    Examples
+    --------
+    >>> s = stream_sample("probit", ["bayes", "head(m=3)"], 20, seed=1, replicate=0)
+    >>> s.grades.shape, bool((s.scores["bayes"] == s.x).all()), bool(0 <= s.scores["head(m=3)"].min())
+    ((20,), True, True)
+    """
+    model = parse_model(model)
+    length = check_integer(length, "length")
+    x, y = model.draw(_stream_rng(seed, model, length, replicate, 0), length)
+    keys: dict[str, np.ndarray] = {}
+    for ranker in map(parse_ranker, rankers):
+        rng = _stream_rng(seed, model, length, replicate, ranker.stream)
+        if ranker.kind == "bayes":
+            keys[str(ranker)] = x.copy()
+        elif ranker.kind == "noisy":
+            keys[str(ranker)] = x + ranker.sigma * rng.standard_normal(length)
+        elif ranker.kind == "coarse":
+            keys[str(ranker)] = _bins(ranker, x).astype(np.float64)
+        else:  # random, head
+            keys[str(ranker)] = rng.random(length)
+    return Sample(x, y, keys)
+
+
+def stream_ndcg(
+    model: str | Model,
+    rankers: Sequence[str | Ranker],
+    discounts: Sequence[str | Discount],
+    ns: Sequence[int],
+    *,
+    seed: int,
+    replicate: int,
+    gain: str | Gain = "linear",
+) -> np.ndarray:
+    """nDCG of every ranker under every discount on the nested prefixes of one data stream.
+
+    The stream is :func:`stream_sample` with ``length = max(ns)``; the data set of size n
+    is its first n items, which each ranker orders by its key (``head(m)``: the m items of
+    largest x among them first, in descending x, then the others by the key); ties
+    (``coarse``) are averaged. Full-list nDCG with the ideal from the prefix's own grades
+    (0 when the prefix has no relevant item).
+
+    Parameters
+    ----------
+    model : str or Model
+    rankers : sequence of str or Ranker
+    discounts : sequence of str or Discount
+        Built-in discounts.
+    ns : sequence of int
+        Prefix lengths, increasing, >= 1.
+    seed, replicate : int
+        The study's seed and the stream's number.
+    gain : str or Gain, default "linear"
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape ``(len(ns), len(rankers), len(discounts))``.
+
+    Examples
+    --------
+    >>> stream_ndcg("probit", ["bayes", "random"], ["log2", "none"], [10, 100], seed=1, replicate=0).shape
+    (2, 2, 2)
+    """
+    model = parse_model(model)
+    rankers = [parse_ranker(r) for r in rankers]
+    discounts = [parse_discount(d, builtin_only=True) for d in discounts]
+    gain_fn = parse_gain(gain, builtin_only=True)
+    ns = [check_integer(n, "every n") for n in ns]
+    if not ns or any(b <= a for a, b in zip(ns, ns[1:])):
+        raise ValueError(f"ns must be a non-empty increasing list of prefix lengths, got {ns!r}")
+    length = ns[-1]
+    s = stream_sample(model, rankers, length, seed=seed, replicate=replicate)
+    x, gains, grades8 = s.x, gain_fn(s.grades), s.grades.astype(np.int8)
+    vectors = [kernels.discount_vector(d, length) for d in discounts]
+    out = np.empty((len(ns), len(rankers), len(discounts)))
+    for i, n in enumerate(ns):  # loop over prefixes
+        idcg = np.array([kernels.ideal_dcg(grades8[None, :n], gain_fn, d, None, name="grades")[0] for d in discounts])
+        for j, ranker in enumerate(rankers):
+            key = s.scores[str(ranker)][:n]
+            if ranker.kind == "head":
+                top = np.argsort(-x[:n], kind="stable")[: min(ranker.m, n)]
+                below = np.ones(n, dtype=bool)
+                below[top] = False
+                rest = np.flatnonzero(below)
+                order = np.concatenate((top, rest[np.argsort(-key[rest], kind="stable")]))
+            else:
+                order = np.argsort(-key, kind="stable")
+            ranked = gains[order]
+            ordered = key[order]
+            if ranker.kind == "coarse":  # tied keys: each tied group's mean gain
+                ranked = group_means(-ordered[None, :], ranked[None, :])[0]
+            dcg = np.array([ranked @ v[:n] for v in vectors])
+            out[i, j] = np.divide(dcg, idcg, out=np.zeros_like(dcg), where=idcg > 0)
+    return out

@@ -11,9 +11,15 @@ same in every notebook:
 - :func:`paired_comparison`: two systems on the same replicates: the mean gap with its
   interval, how often the better one scores strictly higher (Wilson interval), ties and
   losses, the standardized gap;
+- :func:`standardized_gap_se`: the standard error of a standardized gap mean/sd (delta method);
+- :func:`bootstrap_interval`: a percentile bootstrap interval of any statistic of paired
+  samples (scipy's ``bootstrap``), e.g. of the ratio of two standardized gaps;
+- :func:`family_confidence`: the per-cell confidence that makes a family of intervals hold
+  simultaneously (Bonferroni);
 - :func:`grid_table`: arrays indexed by labelled axes as one tidy :class:`pandas.DataFrame`.
 
-Tolerances live here too: :data:`TIE_TOLERANCE` is the one definition of "equal nDCG".
+Tolerances live here too, fixed before looking at any result: :data:`TIE_TOLERANCE` is the one
+definition of "equal nDCG", :data:`AGREEMENT_Z` the one definition of "theory and simulation agree".
 """
 
 from __future__ import annotations
@@ -28,13 +34,17 @@ from scipy import stats
 
 from ..core.validation import check_integer
 
-__all__ = ["TIE_TOLERANCE", "CONFIDENCE", "mean_interval", "wilson_interval", "paired_comparison", "grid_table"]
+__all__ = ["TIE_TOLERANCE", "CONFIDENCE", "AGREEMENT_Z", "mean_interval", "wilson_interval", "paired_comparison",
+           "standardized_gap_se", "bootstrap_interval", "family_confidence", "grid_table"]
 
 #: Two nDCG values closer than this (absolute; nDCG is in [0, 1]) are equal: a tie. Differences
 #: below it are floating-point rounding (the last bits of a sum), never a measured effect.
 TIE_TOLERANCE = 1e-12
 #: Confidence level of every interval of the studies.
 CONFIDENCE = 0.95
+#: A prediction agrees with a simulated mean when it lies within this many standard errors of it
+#: (two-sided 99.7% for a normal mean; with 120 cells about 0.3 would exceed it by chance).
+AGREEMENT_Z = 3.0
 
 
 def _check_confidence(confidence: float) -> float:
@@ -124,7 +134,7 @@ def paired_comparison(better: Any, worse: Any, *, axis: int = 0, tie_tolerance: 
         ``p_better`` (share of replicates where better scores strictly higher) with its
         Wilson interval ``p_better_low``, ``p_better_high``; ``p_tie``; ``p_worse``;
         ``std_gap`` = mean_gap / sd_gap, NaN (undefined) when every gap is 0 or there is
-        one replicate.
+        one replicate, and its standard error ``std_gap_se`` (:func:`standardized_gap_se`).
 
     Examples
     --------
@@ -148,11 +158,112 @@ def paired_comparison(better: Any, worse: Any, *, axis: int = 0, tie_tolerance: 
         low[index], high[index] = wilson_interval(int(wins[index]), count, confidence=confidence)
     with np.errstate(divide="ignore", invalid="ignore"):
         std_gap = np.where(gaps["sd"] > 0, gaps["mean"] / gaps["sd"], np.nan)
+    std_gap_se = standardized_gap_se(gap, axis=axis) if count > 1 else np.full(std_gap.shape, np.nan)
     return {
         "mean_gap": gaps["mean"], "sd_gap": gaps["sd"], "gap_ci_low": gaps["ci_low"], "gap_ci_high": gaps["ci_high"],
         "p_better": wins / count, "p_better_low": low, "p_better_high": high,
         "p_tie": (count - wins - losses) / count, "p_worse": losses / count, "std_gap": std_gap,
+        "std_gap_se": std_gap_se,
     }
+
+
+def standardized_gap_se(gaps: Any, *, axis: int = 0) -> np.ndarray:
+    r"""Standard error of the standardized gap ``d = mean / sd`` of paired gaps, by the delta method.
+
+    For m i.i.d. values with standardized skewness ``g1`` and kurtosis ``g2`` (not excess),
+
+    .. math:: \operatorname{Var}(\hat d) \approx \frac{1}{m}\Big(1 - d\,g_1 + d^2\,\frac{g_2 - 1}{4}\Big)
+
+    (for normal gaps ``(1 + d^2/2) / m``). NaN where every gap is equal (d undefined). Like
+    every moment-based error, it needs enough replicates to see the rare values when the gaps
+    have a few large ones (a rare loss at the top of a list).
+
+    Parameters
+    ----------
+    gaps : array-like
+        Paired gaps, replicates along ``axis``.
+    axis : int, default 0
+
+    Returns
+    -------
+    numpy.ndarray
+
+    Examples
+    --------
+    >>> g = np.random.default_rng(0).normal(1.0, 2.0, size=100_000)   # d = 0.5: sqrt(1.125 / m)
+    >>> round(float(standardized_gap_se(g)) * (100_000 ** 0.5), 2)
+    1.06
+    """
+    x = np.moveaxis(np.asarray(gaps, dtype=np.float64), axis, 0)
+    m = x.shape[0]
+    if m < 2:
+        raise ValueError("gaps must hold at least two replicates")
+    mean = x.mean(axis=0)
+    centred = x - mean
+    var = (centred**2).mean(axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        sd = np.sqrt(var)
+        d = mean / np.sqrt(var * m / (m - 1))
+        g1 = (centred**3).mean(axis=0) / sd**3
+        g2 = (centred**4).mean(axis=0) / var**2
+        out = np.sqrt(np.maximum(1 - d * g1 + d**2 * (g2 - 1) / 4, 0.0) / m)
+    return np.where(var > 0, out, np.nan)
+
+
+def bootstrap_interval(statistic: Any, samples: Sequence[Any], *, seed: int | np.random.SeedSequence,
+                       n_resamples: int = 2000, confidence: float = CONFIDENCE) -> tuple[float, float, float]:
+    """A statistic of paired samples and its percentile bootstrap interval (``scipy.stats.bootstrap``).
+
+    The replicates (the entries along axis 0 of every sample) are resampled jointly, so the
+    pairing between samples is kept; ``statistic(*samples, axis=...)`` must accept an
+    ``axis`` argument (vectorised).
+
+    Parameters
+    ----------
+    statistic : callable
+    samples : sequence of array-like
+        Same length each.
+    seed : int or numpy.random.SeedSequence
+        Seed of the resampling.
+    n_resamples : int, default 2000
+    confidence : float, default 0.95
+
+    Returns
+    -------
+    tuple of float
+        (statistic of the samples, low, high).
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(1)
+    >>> a = rng.normal(2.0, 1.0, 400); b = 2 * a + rng.normal(0, 0.1, 400)
+    >>> value, low, high = bootstrap_interval(lambda a, b, axis: b.mean(axis) / a.mean(axis), [a, b], seed=3)
+    >>> low < value < high and abs(value - 2) < 0.01
+    True
+    """
+    n_resamples = check_integer(n_resamples, "n_resamples")
+    arrays = [np.asarray(v, dtype=np.float64) for v in samples]
+    value = float(statistic(*arrays, axis=0))
+    result = stats.bootstrap(arrays, statistic, paired=True, vectorized=True, n_resamples=n_resamples,
+                             confidence_level=_check_confidence(confidence), method="percentile",
+                             random_state=np.random.default_rng(seed))
+    return value, float(result.confidence_interval.low), float(result.confidence_interval.high)
+
+
+def family_confidence(family_size: int, confidence: float = CONFIDENCE) -> float:
+    """Per-interval confidence that makes ``family_size`` intervals hold together (Bonferroni).
+
+    With ``1 - (1 - confidence) / family_size`` per interval, the probability that every
+    interval of the family covers its parameter is at least ``confidence``, whatever their
+    dependence.
+
+    Examples
+    --------
+    >>> round(family_confidence(32), 6)
+    0.998437
+    """
+    family_size = check_integer(family_size, "family_size")
+    return 1 - (1 - _check_confidence(confidence)) / family_size
 
 
 def grid_table(axes: Mapping[str, Sequence[Any]], columns: Mapping[str, Any]) -> pd.DataFrame:

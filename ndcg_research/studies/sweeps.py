@@ -45,9 +45,9 @@ from ..core.discounts import parse_discount
 from ..core.gains import parse_gain
 from ..core.validation import check_integer
 from . import theory
-from .replicates import CHUNK_ITEMS, Chunk, code_fingerprint, plan_chunks, replicate_counts, run_chunks
+from .replicates import CHUNK_ITEMS, Chunk, code_fingerprint, plan_chunks, replicate_counts, run_chunks, seed_sequence
 from .simulate import parse_model, parse_ranker, replicate_ndcg
-from .summaries import TIE_TOLERANCE, grid_table, mean_interval, paired_comparison
+from .summaries import AGREEMENT_Z, TIE_TOLERANCE, bootstrap_interval, grid_table, mean_interval, paired_comparison
 
 __all__ = [
     "DEFAULT_DISCOUNTS",
@@ -235,12 +235,14 @@ class Sweep:
         ])
 
     def annotate(self, table: pd.DataFrame) -> pd.DataFrame:
-        """Add the model, each discount's decay class and, for pairs, ``eps`` = eps_D(n) to a table."""
+        """Add the model, each discount's decay class, for pairs ``eps`` = eps_D(n), and last the sweep's
+        ``seed`` (so that tables of independent replications can be told apart) to a table."""
         table.insert(0, "model", self.model)
         decay = {d: parse_discount(d).decay for d in self.discounts}
         table.insert(table.columns.get_loc("discount") + 1, "decay", table["discount"].map(decay))
         if "better" in table:
             table["eps"] = [float(theory.eps(d, float(n))) for d, n in zip(table["discount"], table["n"])]
+        table["seed"] = self.seed
         return table
 
 
@@ -282,7 +284,7 @@ class SweepResult:
     def ranker_table(self) -> pd.DataFrame:
         """One row per (discount, ranker, n): mean nDCG with its 95% t-interval, and its sd.
 
-        Columns: model, discount, decay, ranker, n, replicates, mean, sd, ci_low, ci_high
+        Columns: model, discount, decay, ranker, n, replicates, mean, sd, ci_low, ci_high, seed
         (a cut-off sweep adds the rule first and k after n).
         """
         return self.sweep.annotate(self._table(lambda v: mean_interval(v), self.sweep.axes()))
@@ -293,7 +295,7 @@ class SweepResult:
         Columns: model, discount, decay, better, worse, n, replicates, and those of
         :func:`~ndcg_research.studies.summaries.paired_comparison`: mean_gap, sd_gap,
         gap_ci_low, gap_ci_high, p_better, p_better_low, p_better_high, p_tie, p_worse,
-        std_gap (NaN: undefined, every gap is 0); eps = eps_D(n).
+        std_gap (NaN: undefined, every gap is 0), std_gap_se; eps = eps_D(n); seed.
         """
         s = self.sweep
         better = [s.rankers.index(b) for b, _ in s.pairs]
@@ -305,6 +307,48 @@ class SweepResult:
         table.insert(position, "worse", [w for _, w in pairs])
         table.insert(position, "better", [b for b, _ in pairs])
         return self.sweep.annotate(table)
+
+    def ratio_table(self, numerator: str, denominator: str, *, statistic: str = "std_gap", seed: int,
+                    n_resamples: int = 2000, tie_tolerance: float = TIE_TOLERANCE) -> pd.DataFrame:
+        """Ratio of a pair statistic under two discounts, with a bootstrap interval, per (pair, n).
+
+        For each pair and n, the paired gaps better - worse on the same data sets under the
+        ``numerator`` and the ``denominator`` discount give the ratio of their ``statistic``:
+        ``"std_gap"`` (mean / sd) or ``"mean_gap"``. The interval resamples the data sets
+        (both discounts' gaps together: :func:`~ndcg_research.studies.summaries.bootstrap_interval`),
+        seeded by ``(seed, pair number, n)``.
+
+        Returns
+        -------
+        pandas.DataFrame
+            Columns: model, better, worse, n, replicates, numerator, denominator, statistic,
+            ratio, ratio_low, ratio_high.
+        """
+        if set(self.sweep.axes()) != {"ranker", "discount"}:
+            raise TypeError(f"ratio_table needs a sweep over rankers and discounts only, not {list(self.sweep.axes())}")
+        if statistic not in ("std_gap", "mean_gap"):
+            raise ValueError(f"statistic must be 'std_gap' or 'mean_gap', got {statistic!r}")
+        top, bottom = (self.sweep.canonical("discount", d) for d in (numerator, denominator))
+
+        def snapped(gap: np.ndarray) -> np.ndarray:
+            return np.where(np.abs(gap) <= tie_tolerance, 0.0, gap)
+
+        def ratio(a: np.ndarray, b: np.ndarray, axis: int) -> np.ndarray:
+            if statistic == "mean_gap":
+                return a.mean(axis) / b.mean(axis)
+            return (a.mean(axis) / a.std(axis, ddof=1)) / (b.mean(axis) / b.std(axis, ddof=1))
+
+        rows = []
+        for number, (better, worse) in enumerate(self.sweep.pairs):
+            for n in self.sweep.ns:
+                a, b = (snapped(self.ndcg(better, d, n) - self.ndcg(worse, d, n)) for d in (top, bottom))
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    value, low, high = bootstrap_interval(ratio, [a, b], seed=seed_sequence(self.sweep.seed, number, n),
+                                                          n_resamples=n_resamples)
+                rows.append(dict(model=self.sweep.model, better=better, worse=worse, n=n, replicates=a.size,
+                                 numerator=top, denominator=bottom, statistic=statistic, ratio=value,
+                                 ratio_low=low, ratio_high=high))
+        return pd.DataFrame(rows)
 
     def _table(self, summarize: Any, axes: dict[str, Sequence[Any]]) -> pd.DataFrame:
         """Summaries of every n (arrays over ``axes``) as one table in the sweep's row order."""
@@ -386,7 +430,10 @@ def compare_with_theory(ranker_table: pd.DataFrame, theory_table: pd.DataFrame) 
     pandas.DataFrame
         Columns: model, discount, decay, ranker, n, replicates, quantity ("1 - nDCG" or
         "nDCG"), simulated, ci_half, first_order, finite_n, limit, rel_err_first_order,
-        rel_err_finite_n, finite_n_in_ci (the finite-n theory inside the 95% interval).
+        rel_err_finite_n, finite_n_in_ci (the finite-n theory inside the 95% interval),
+        finite_n_z ((theory - simulated mean) / standard error, NaN when the standard error is
+        0) and finite_n_agrees (within :data:`~ndcg_research.studies.summaries.AGREEMENT_Z`
+        standard errors; with a standard error of 0, equal to within 1e-9).
 
     Examples
     --------
@@ -421,6 +468,10 @@ def compare_with_theory(ranker_table: pd.DataFrame, theory_table: pd.DataFrame) 
     out["rel_err_first_order"] = relative(first)
     out["rel_err_finite_n"] = relative(finite)
     out["finite_n_in_ci"] = ((merged["finite_n"] - merged["mean"]).abs() <= half) & half.notna()
+    se = merged["sd"] / np.sqrt(merged["replicates"])
+    difference = merged["finite_n"] - merged["mean"]
+    out["finite_n_z"] = (difference / se).where(se > 0)
+    out["finite_n_agrees"] = difference.abs() <= AGREEMENT_Z * se.fillna(0.0) + 1e-9
     return out
 
 
