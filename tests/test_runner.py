@@ -344,7 +344,12 @@ def test_runner_kernels_get_no_interrupt_at_shutdown_and_use_ipc(tmp_path):
         "import signal\n"
         "kernel = get_ipython().kernel\n"
         f"def mark(*args): open({str(tmp_path / 'sigint')!r}, 'a').write('SIGINT\\n')\n"
-        "kernel.post_handler_hook = lambda: signal.signal(signal.SIGINT, mark)\n"
+        # ipykernel sends the execute reply before its post-handler hook restores the idle
+        # handler, so the shutdown's SIGINT can arrive in between: install `mark` now and make
+        # both hooks re-install it, leaving no moment at which another handler is in place.
+        "keep_mark = lambda: signal.signal(signal.SIGINT, mark)\n"
+        "keep_mark()\n"
+        "kernel.pre_handler_hook = kernel.post_handler_hook = keep_mark\n"
     )
 
     async def run(manager_class) -> tuple[bool, str]:
