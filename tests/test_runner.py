@@ -374,6 +374,39 @@ def test_runner_kernels_get_no_interrupt_at_shutdown_and_use_ipc(tmp_path):
     assert transport == ("ipc" if os.name == "posix" else "tcp")
 
 
+@pytest.mark.skipif(os.name != "posix", reason="IPC sockets exist on POSIX only")
+def test_runner_kernels_running_at_once_in_one_folder_keep_their_own_sockets(tmp_path, monkeypatch):
+    """jupyter_client names IPC sockets kernel-ipc-1 ... in the working directory: two kernels
+    started there at once would share them. The runner's kernels each use their own path."""
+    import asyncio
+
+    monkeypatch.chdir(tmp_path)
+
+    async def start_two() -> list[tuple[str, list[str]]]:
+        managers = [runner.kernel_manager_class()(kernel_name="python3") for _ in range(2)]
+        await asyncio.gather(*(km.start_kernel() for km in managers))
+        clients = [km.client() for km in managers]
+        try:
+            for kc in clients:
+                kc.start_channels()
+            await asyncio.gather(*(kc.wait_for_ready(timeout=60) for kc in clients))
+            replies = await asyncio.gather(*(kc.execute("1", reply=True, timeout=60) for kc in clients))
+            assert [r["content"]["status"] for r in replies] == ["ok", "ok"]
+            sockets = [sorted(Path(km.ip).parent.glob(Path(km.ip).name + "-*")) for km in managers]
+        finally:
+            for kc in clients:
+                kc.stop_channels()
+            await asyncio.gather(*(km.shutdown_kernel() for km in managers))
+        return [(km.ip, [p.name for p in found]) for km, found in zip(managers, sockets)]
+
+    (ip_a, sockets_a), (ip_b, sockets_b) = asyncio.run(start_two())
+    assert ip_a != ip_b
+    assert len(sockets_a) == len(sockets_b) == 5  # shell, iopub, stdin, control, heartbeat
+    assert not set(sockets_a) & set(sockets_b)
+    assert list(tmp_path.iterdir()) == []  # nothing written into the working directory
+    assert not list(Path(ip_a).parent.glob(Path(ip_a).name + "-*"))  # removed at shutdown
+
+
 def _notebook_with_parameters(tmp_path: Path, source: str) -> Path:
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(source)])
     nb.cells[0].metadata["tags"] = ["parameters"]

@@ -48,6 +48,7 @@ import sys
 import tempfile
 import time
 import tokenize
+import uuid
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -537,6 +538,9 @@ def kernel_manager_class() -> type:
     - On POSIX systems the kernel talks over local IPC sockets instead of TCP, so
       ipykernel has no reason for its warning "Kernel is running over TCP without
       encryption" (Windows has no IPC transport and keeps TCP).
+      Each kernel's sockets get a unique path in the temporary directory (jupyter_client
+      would number them ``kernel-ipc-1`` ... in the working directory, where two runs at
+      once would take each other's sockets); they are removed at shutdown.
     - It does not interrupt the kernel when shutting it down. jupyter_client sends
       SIGINT before the shutdown request to stop running code; after a run every cell
       has finished, and a SIGINT that lands while the kernel handles a message is
@@ -557,7 +561,7 @@ def kernel_manager_class() -> type:
     (True, True)
     """
     from jupyter_client import AsyncKernelManager
-    from traitlets import CaselessStrEnum
+    from traitlets import CaselessStrEnum, default
 
     class RunnerKernelManager(AsyncKernelManager):
         """jupyter_client's kernel manager, on IPC sockets where possible and quiet at shutdown."""
@@ -566,6 +570,12 @@ def kernel_manager_class() -> type:
             ["tcp", "ipc"], default_value="ipc" if os.name == "posix" else "tcp", config=True,
             help="Transport of the kernel's sockets (IPC on POSIX: no unencrypted TCP).",
         )
+
+        @default("ip")
+        def _unique_ipc_path(self) -> str:
+            if self.transport != "ipc":
+                return super()._ip_default()
+            return os.path.join(tempfile.gettempdir(), f"ndcg-research-kernel-{uuid.uuid4().hex}")
 
         async def _async_interrupt_kernel(self) -> None:
             # jupyter_client calls this at the start of every shutdown (and only there:
