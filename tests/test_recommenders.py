@@ -221,3 +221,65 @@ def test_interactions_must_be_binary():
 def test_canonical_names():
     assert [rec.parse_ranker(s) for s in rec.DEFAULT_RANKERS] == list(rec.DEFAULT_RANKERS)
     assert rec.parse_ranker("puresvd( factors=50 )") == "puresvd(factors=50)"
+
+
+# --- The same scores whatever BLAS kernels the CPU gets ----------------------------------------------
+
+#: OpenBLAS kernel families that every x86-64 CPU with AVX2 can run: without FMA/AVX (Prescott) and
+#: with them (Haswell). The numpy wheels' OpenBLAS picks one at run time by CPU; OPENBLAS_CORETYPE forces it.
+CORETYPES = ("Prescott", "Haswell")
+
+SCORES_UNDER_A_CORETYPE = """
+import sys
+import numpy as np
+from ndcg_research.studies import recommenders as rec
+rng = np.random.default_rng(np.random.SeedSequence(11))
+# Binary training matrix with many mathematically equal scores: duplicated users and items, empty items.
+# (Large enough that the kernels' blocked sums differ: small products take the same path.)
+base = (rng.random((400, 150)) < 0.1).astype(float)
+X = np.vstack([base, base[:100]])
+X = np.hstack([X, X[:, :50], np.zeros((500, 5))])
+specs = ["itemknn(k=20)", "userknn(k=20)", "puresvd(factors=10)", "ease(l2=5)"]
+raw = X @ (X / np.sqrt(X.sum(axis=0) + 1)).T @ X  # a plain BLAS product, not rounded
+np.savez(sys.argv[1], raw=raw, **{s.split("(")[0]: rec.score_items(s, X) for s in specs})
+"""
+
+
+def _scores_under(coretype: str, path) -> dict[str, np.ndarray]:
+    import os
+    import subprocess
+    import sys
+
+    env = dict(os.environ, OPENBLAS_CORETYPE=coretype)
+    subprocess.run([sys.executable, "-c", SCORES_UNDER_A_CORETYPE, str(path)], env=env, check=True)
+    with np.load(path) as data:
+        return dict(data)
+
+
+@pytest.mark.skipif(__import__("platform").machine() not in ("x86_64", "AMD64"),
+                    reason="OpenBLAS kernel families named here are x86-64's")
+def test_scores_are_bitwise_identical_under_different_blas_kernels(tmp_path):
+    """Rankings must not depend on the machine: two BLAS kernel families, the same scores to the bit.
+
+    The plain BLAS product computed alongside shows that the kernels really sum differently here
+    (otherwise this test could not fail)."""
+    a, b = (_scores_under(c, tmp_path / f"{c}.npz") for c in CORETYPES)
+    assert not np.array_equal(a.pop("raw"), b.pop("raw")), "the two kernel families gave identical raw products"
+    for name in a:
+        assert np.array_equal(a[name], b[name]), f"{name}: scores differ between {CORETYPES}"
+
+
+def test_quantized_scores_keep_the_order_of_distinct_scores():
+    """The rounding merges only scores closer than the quantum: it never reverses an order."""
+    rng = np.random.default_rng(3)
+    X = (rng.random((50, 30)) < 0.2).astype(float)
+    scores = rec.score_items("ease(l2=2)", X)
+    # Against an unrounded recomputation (the closed form of EASE, B = I - P diag(1/diag P)):
+    gram = X.T @ X + 2 * np.eye(30)
+    P = np.linalg.inv(gram)
+    B = np.eye(30) - P / np.diag(P)
+    exact = X @ B
+    step = rec.SCORE_QUANTUM * np.abs(exact).max()
+    assert np.abs(scores - exact).max() <= step  # within one quantum
+    far = exact[:, :, None] - exact[:, None, :] > 2 * step
+    assert np.all((scores[:, :, None] - scores[:, None, :])[far] > 0)  # clearly ordered pairs keep their order
