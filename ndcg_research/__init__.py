@@ -40,7 +40,7 @@ from .core import (
     parse_gain,
 )
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "cg",

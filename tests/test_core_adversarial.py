@@ -133,6 +133,22 @@ def test_the_reported_perfect_list_gives_exactly_one():
     assert nr.ndcg([4, 4, 3, 1]) == 1.0  # was 1.0000000000000002
 
 
+@pytest.mark.parametrize("grades", [[1.3, 1.3, 0.3], [1.3, 0.9, 0.1], [0.7, 0.7, 0.3, 0.1, 0.1]])
+def test_ideal_order_of_non_dyadic_grades_gives_exactly_one(grades):
+    # Gains that are no binary fractions: the same terms summed in another order give another
+    # float, so a DCG and an ideal DCG computed by two different sums would divide to 0.99999...
+    terms = [g / math.log2(i + 2) for i, g in enumerate(grades)]
+    assert sum(terms) / sum(reversed(terms)) != 1.0  # a real witness: summing order shows in the ratio
+    shuffled = grades[1:] + grades[:1]
+    assert nr.ndcg(grades) == 1.0
+    assert nr.ndcg(grades, ideal=shuffled + [0.0, 0.0]) == 1.0  # ideal given unsorted, with unreturned zeros
+    assert nr.ndcg(grades, 2, ideal=shuffled) == 1.0
+    assert nr.ndcg_from_scores(shuffled, shuffled) == 1.0  # ranked by scores equal to the grades
+    assert nr.ndcg(grades, gain=f"mapping({ {g: g * g for g in grades} })") == 1.0
+    # In a batch, padded next to a longer row.
+    np.testing.assert_array_equal(nr.ndcg([grades, [0.1] * 9 + [0.3]])[:1], [1.0])
+
+
 @SETTINGS
 @given(case=grades_and_gain(), discount=DISCOUNTS, k=st.one_of(st.none(), st.integers(1, 45)), zeros=st.integers(0, 5))
 def test_ideal_order_gives_exactly_one(case, discount, k, zeros):

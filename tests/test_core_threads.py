@@ -66,6 +66,35 @@ def test_threads_must_be_one_two_or_none(threads, error, match):
         nr.ndcg_from_scores([1, 0], [0.1, 0.2], threads=threads)
 
 
+@pytest.mark.parametrize(
+    "shape, threads, gain, second_thread",
+    [
+        ((600, 500), None, "linear", True),  # the default: a batch of >= OVERLAP_MIN_ENTRIES entries overlaps
+        ((20, 50), None, "linear", False),  # a small batch stays on the calling thread
+        ((20, 50), 2, "linear", True),
+        ((600, 500), 1, "linear", False),
+        ((600, 500), None, np.sqrt, False),  # a user's callable need not be thread-safe: never on a second thread
+        ((20, 50), 2, np.sqrt, False),
+    ],
+)
+def test_when_the_ideal_dcg_runs_on_a_second_thread(monkeypatch, shape, threads, gain, second_thread):
+    # The documented default (README, "Metric conventions"): threads=None overlaps exactly the large
+    # batches with a built-in gain and discount.
+    started = []
+    beside = metrics._beside  # noqa: SLF001 - counting the calls of the one place that starts the thread
+
+    def counting(*args, **kwargs):
+        started.append(threading.current_thread().name)
+        return beside(*args, **kwargs)
+
+    monkeypatch.setattr(metrics, "_beside", counting)
+    labels, scores = _batch(3, shape)
+    got = nr.ndcg_from_scores(labels, scores, 10, gain=gain, threads=threads)
+    assert len(started) == int(second_thread)
+    monkeypatch.setattr(metrics, "_beside", beside)
+    np.testing.assert_array_equal(got, nr.ndcg_from_scores(labels, scores, 10, gain=gain, threads=1))
+
+
 def _large_batch_ndcg(seed):
     labels, scores = _batch(seed, (300, 1000))
     return nr.ndcg_from_scores(labels, scores, 10)

@@ -4,14 +4,20 @@ A drop-in for trec_eval's nDCG measures (same options, same output bytes), plus 
 gain or discount of the package, the conventions of other tools, CSV/JSON output and
 several runs at once. Exit status: 0 on success, 1 on bad input (a one-line message
 naming the file and line) or an unknown measure, 2 on bad usage.
+
+Also home of :func:`number_argument` (with :data:`positive_int` and :data:`non_negative_int`),
+the parser of the numeric options of every command: the ``compare`` and ``reproduce``
+commands import it from here (the evaluation layer is below both).
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import sys
+from collections.abc import Callable
 
-__all__ = ["register", "run"]
+__all__ = ["register", "run", "number_argument", "positive_int", "non_negative_int"]
 
 _DESCRIPTION = """\
 Evaluate TREC run files against qrels with nDCG, as trec_eval does (same options, same
@@ -21,14 +27,84 @@ package (ndcg@10, "ndcg@10(gain=exp2, discount='power(beta=0.5)')"). Default: -m
 """
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
+def number_argument(kind: type[int] | type[float], *, minimum: float | None = None, maximum: float | None = None,
+                    strict: bool = False, expected: str | None = None) -> Callable[[str], int | float]:
+    """An argparse ``type=``: the text read as ``kind`` (int or float), finite and within the bounds.
+
+    The one parser of numeric options of every command (evaluate, compare, reproduce), so
+    that they accept and refuse the same texts and say so the same way.
+
+    Parameters
+    ----------
+    kind : int or float
+        ``int`` accepts whole numbers only (``"5"``, not ``"5.0"`` or ``"1e3"``).
+    minimum, maximum : float, optional
+        Bounds; included unless ``strict``.
+    strict : bool, default False
+        Exclude the bounds (e.g. a confidence level strictly between 0 and 1).
+    expected : str, optional
+        What the message says is expected; by default made from ``kind`` and the bounds.
+
+    Returns
+    -------
+    callable
+        ``str -> int | float``; raises :class:`argparse.ArgumentTypeError` ("expected ..., got
+        'text'"), which argparse reports as ``argument --x: expected ..., got 'text'`` (exit 2).
+
+    Examples
+    --------
+    >>> level = number_argument(float, minimum=0, maximum=1, strict=True)
+    >>> level("0.9")
+    0.9
+    >>> level("1")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: expected a number strictly between 0 and 1, got '1'
+    >>> positive_int("2.5")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: expected a positive integer, got '2.5'
+    """
+    if kind not in (int, float):
+        raise TypeError(f"kind must be int or float, got {kind!r}")
+    if expected is None:
+        expected = _describe(kind, minimum, maximum, strict)
+
+    def parse(text: str) -> int | float:
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        # NaN fails every comparison and infinity is no count, level or time: both refused.
+        if (value is None or not math.isfinite(value)
+                or (minimum is not None and (value <= minimum if strict else value < minimum))
+                or (maximum is not None and (value >= maximum if strict else value > maximum))):
+            raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}")
+        return value
+
+    # argparse names the type in its own messages ("invalid <name> value") if one slips through.
+    parse.__name__ = parse.__qualname__ = f"{kind.__name__}_argument"
+    return parse
+
+
+def _describe(kind: type, minimum: float | None, maximum: float | None, strict: bool) -> str:
+    noun = "integer" if kind is int else "number"
+    if maximum is None and (minimum == 0 or (kind is int and minimum == 1 and not strict)):
+        # The usual cases in words: > 0 (or >= 1 for integers) is positive, >= 0 non-negative.
+        return f"a {'positive' if strict or minimum == 1 else 'non-negative'} {noun}"
+    described = f"an {noun}" if kind is int else f"a {noun}"
+    if minimum is not None and maximum is not None:
+        return f"{described} {'strictly ' if strict else ''}between {minimum:g} and {maximum:g}" + (
+            "" if strict else " (inclusive)")
+    if minimum is not None:
+        return f"{described} {'>' if strict else '>='} {minimum:g}"
+    if maximum is not None:
+        return f"{described} {'<' if strict else '<='} {maximum:g}"
+    return described
+
+
+#: ``type=`` of options counting something (documents, resamples, threads): an integer >= 1.
+positive_int = number_argument(int, minimum=1)
+#: ``type=`` of an integer >= 0 (e.g. a seed).
+non_negative_int = number_argument(int, minimum=0)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -50,7 +126,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("-c", "--complete_rel_info_wanted", dest="complete", action="store_true", default=None,
                         help="average over every judged query, a query missing from the run scoring 0")
     parser.add_argument("-n", "--nosummary", dest="summary", action="store_false", help="do not print the averages")
-    parser.add_argument("-M", "--Max_retrieved_per_topic", dest="max_docs", type=_positive, metavar="N",
+    parser.add_argument("-M", "--Max_retrieved_per_topic", dest="max_docs", type=positive_int, metavar="N",
                         help="use only the first N documents of each ranking")
     parser.add_argument("-J", "--Judged_docs_only", dest="judged_only", action="store_true",
                         help="remove unjudged documents from each ranking first")

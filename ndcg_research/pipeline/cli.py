@@ -12,19 +12,18 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
+from ..evaluation.cli import number_argument
 from . import runner
 
 
+# One parser of numeric options for every command (evaluation.cli): same texts accepted, same messages.
+_seconds = number_argument(float, minimum=0, strict=True, expected="a positive number of seconds or 'none'")
+
+
 def _timeout(text: str) -> float | None:
-    if text.lower() in {"none", "0"}:
+    if text.strip().lower() in {"none", "0"}:
         return None
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--timeout must be a number of seconds or 'none', got {text!r}")
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"--timeout must be positive, got {text!r}")
-    return value
+    return _seconds(text)
 
 
 def register(sub: argparse._SubParsersAction) -> None:

@@ -795,12 +795,17 @@ def decision_grid(decision_tables: Mapping[str, pd.DataFrame], discounts: Sequen
     """Per model (row) and pair (column): ``p_first`` (the head ranker wins; Wilson 95%) or ``p_differs``
     (the decision differs from log2's on the same data set) against n, one line per discount.
 
+    Each column title names its pair ("first vs second"); the row labels hold only what is
+    common to the whole row (the model and the quantity), since the pairs differ by column.
+
     Examples
     --------
-    >>> t = pd.DataFrame(dict(first="a", second="b", discount="log2", n=[10, 100], p_first=[0.8, 0.3],
-    ...                       p_first_low=[0.7, 0.2], p_first_high=[0.9, 0.4], reference="log2"))
-    >>> decision_grid({"m": t}, ["log2"], "p_first").axes[0].get_ylabel()
-    'm\\nP(a > b)'
+    >>> t = pd.DataFrame(dict(first=["a", "a", "c", "c"], second="b", discount="log2", n=[10, 100, 10, 100],
+    ...                       p_first=[0.8, 0.3, 0.6, 0.5], p_first_low=[0.7, 0.2, 0.5, 0.4],
+    ...                       p_first_high=[0.9, 0.4, 0.7, 0.6], reference="log2"))
+    >>> fig = decision_grid({"m": t}, ["log2"], "p_first")
+    >>> [ax.get_title() for ax in fig.axes], fig.axes[0].get_ylabel()
+    (['a vs b', 'c vs b'], 'm\\nP(first ranker scores higher)')
     """
     if value not in ("p_first", "p_differs"):
         raise ValueError(f"value must be 'p_first' or 'p_differs', got {value!r}")
@@ -829,9 +834,10 @@ def decision_grid(decision_tables: Mapping[str, pd.DataFrame], discounts: Sequen
             if value == "p_first":
                 ax.axhline(0.5, color="0.5", lw=0.8, ls="--")
             ax.set(xscale="log", ylim=(-0.03, 1.03))
-    ylabel = "P({} > {})" if value == "p_first" else "decision differs from log2"
-    _label_matrix(axes, [f"{a} vs {b}" for a, b in pairs],
-                  [f"{m}\n" + (ylabel.format(*pairs[0]) if value == "p_first" else ylabel) for m in models])
+    # The pair changes from column to column, so the row label says "first ranker" and the
+    # column title says which ranker is first.
+    ylabel = "P(first ranker scores higher)" if value == "p_first" else "decision differs from log2"
+    _label_matrix(axes, [f"{a} vs {b}" for a, b in pairs], [f"{m}\n{ylabel}" for m in models])
     _legend_below(fig, [h for h, _ in handles], [t for _, t in handles], ncols=4)
     if value == "p_first":
         title = "Share of data sets on which the exact head scores strictly higher (Wilson 95%); dotted: expected crossing"

@@ -14,6 +14,8 @@ import json
 import sys
 from typing import Any
 
+from ..evaluation.cli import non_negative_int, number_argument, positive_int
+
 __all__ = ["register", "run", "TESTS", "CORRECTIONS", "INTERVALS", "FORMATS"]
 
 #: Choices of the options (the library's: :data:`ndcg_research.stats.compare.COMPARE_METHODS`,
@@ -35,34 +37,8 @@ keeps only the queries every run answered instead.
 """
 
 
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"expected a positive integer, got {text!r}")
-    return value
-
-
-def _level(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number between 0 and 1, got {text!r}") from None
-    if not 0 < value < 1:
-        raise argparse.ArgumentTypeError(f"expected a number strictly between 0 and 1, got {text!r}")
-    return value
-
-
-def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"expected a non-negative integer, got {text!r}")
-    return value
+# One parser of numeric options for every command (evaluation.cli): same texts accepted, same messages.
+_level = number_argument(float, minimum=0, maximum=1, strict=True)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -84,15 +60,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--interval", default=None, choices=INTERVALS,
                         help="confidence interval (default t for --test t, else percentile bootstrap)")
     parser.add_argument("--confidence", type=_level, default=0.95, help="confidence level (default 0.95)")
-    parser.add_argument("--resamples", type=_positive, default=10_000,
+    parser.add_argument("--resamples", type=positive_int, default=10_000,
                         help="bootstrap resamples / random sign flips / Tukey permutations (default 10000)")
-    parser.add_argument("--seed", type=_seed, default=0, help="seed of the resamples (default 0)")
+    parser.add_argument("--seed", type=non_negative_int, default=0, help="seed of the resamples (default 0)")
     parser.add_argument("--answered-only", action="store_true",
                         help="compare on the queries every run answered instead of scoring missing ones 0")
     parser.add_argument("--convention", default="trec_eval", metavar="NAME",
                         help="evaluation convention (default trec_eval; see the evaluate command)")
     parser.add_argument("--format", default="text", choices=FORMATS, help="output format (default text)")
-    parser.add_argument("-j", "--jobs", type=_positive, default=1, help="worker threads (results do not depend on it)")
+    parser.add_argument("-j", "--jobs", type=positive_int, default=1, help="worker threads (results do not depend on it)")
     parser.add_argument("--quiet", action="store_true", help="do not print notes (queries left out, ...) on stderr")
     parser.set_defaults(run=run)
 
