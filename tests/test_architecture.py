@@ -2,9 +2,17 @@
 
 Rules (README, "Architecture"):
 
+- the subpackages form strict layers, lowest first: core < evaluation < stats < studies, datasets
+  < findings < pipeline. A module imports its own subpackage and lower layers only, never its own
+  layer's other subpackage (studies and datasets are independent) nor a higher one; imports inside
+  functions count (they are real dependencies), as do ``importlib.import_module("ndcg_research.x")``
+  with a literal name and attributes reached through an imported ``ndcg_research``. The top level
+  (``__init__`` with its lazy API, ``cli`` the command dispatcher, ``__main__``) is above every
+  layer and may name any subpackage; no subpackage imports it, except for package metadata
+  (``__version__``);
 - the metric core (``ndcg_research.core``) imports only numpy, the standard library and itself;
-- the research subpackages (studies, evaluation, stats, datasets) never import the notebook
-  tooling (``ndcg_research.pipeline``);
+- the research subpackages (studies, evaluation, stats, datasets, findings) never import the
+  notebook tooling (``ndcg_research.pipeline``);
 - no module uses another module's underscore-private names: neither ``from x import _y`` nor the
   attribute ``mod._y`` of an imported package module, nor a private module such as ``x._y``;
 - ``import ndcg_research`` loads none of the heavy optional libraries.
@@ -29,6 +37,13 @@ NAME = "ndcg_research"
 
 #: Subpackages holding research code: they may use the core, never the notebook tooling.
 RESEARCH = ("studies", "evaluation", "stats", "datasets", "findings")
+#: The layers of subpackages, lowest first: a module may import its own subpackage and lower layers.
+LAYERS: tuple[tuple[str, ...], ...] = (
+    ("core",), ("evaluation",), ("stats",), ("studies", "datasets"), ("findings",), ("pipeline",),
+)
+RANK = {sub: rank for rank, subs in enumerate(LAYERS) for sub in subs}
+#: Rank of the top level (``__init__``, ``cli``, ``__main__``): above every layer.
+TOP = len(LAYERS)
 #: Libraries that ``import ndcg_research`` must not load (numpy only).
 HEAVY = ("scipy", "pandas", "matplotlib", "joblib", "papermill", "tqdm", "dask", "sklearn")
 
@@ -170,6 +185,118 @@ def test_the_private_name_check_sees_every_form():
         "line 6: sim._rng (private name of ndcg_research.studies.simulate)",
     ]
     assert not is_private("__future__") and not is_private("__version__")
+
+
+SUBPACKAGES = sorted(m.split(".")[1] for m, p in MODULES.items() if m.count(".") == 1 and is_package(p))
+
+
+def subpackage(module: str) -> str:
+    """The subpackage of a package module (``"stats"`` for ``ndcg_research.stats.paired``); "" at the top level."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 and parts[1] in RANK else ""
+
+
+def rank(module: str) -> int:
+    return RANK.get(subpackage(module), TOP)
+
+
+def is_dunder(name: str) -> bool:
+    return name.startswith("__") and name.endswith("__")
+
+
+def dependencies(name: str, source: str | None = None) -> list[tuple[int, str, str]]:
+    """``(line, what the code says, package module it depends on)`` for every use of the package in module ``name``.
+
+    Imports anywhere (inside functions too), ``importlib.import_module`` / ``__import__`` with a
+    literal name, and attributes of a name bound to the package itself (``import ndcg_research as nr;
+    nr.paired_test`` depends on the top level's lazy API; ``nr.stats`` on the stats subpackage).
+    Package metadata (``__version__``) and the bare ``import ndcg_research``, which Python runs
+    before any submodule anyway, are no dependency.
+    """
+    path = MODULES.get(name)
+    tree = ast.parse(path.read_text(encoding="utf-8") if source is None else source)
+    found = []
+    for i in imports_of(name, source):
+        if i.module != NAME and not i.module.startswith(f"{NAME}."):
+            continue
+        text = f"from {i.module} import {', '.join(i.names)}" if i.names else f"import {i.module}"
+        if i.module != NAME:
+            found.append((i.line, text, i.module))
+            continue
+        for n in i.names:  # from ndcg_research import x: a subpackage, metadata, or the lazy API
+            if f"{NAME}.{n}" in MODULES:
+                found.append((i.line, text, f"{NAME}.{n}"))
+            elif not is_dunder(n):
+                found.append((i.line, text, NAME))
+    roots = {alias.asname or NAME for node in ast.walk(tree) if isinstance(node, ast.Import)
+             for alias in node.names if alias.name.split(".")[0] == NAME and (alias.asname is None or alias.name == NAME)}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in roots:
+            if not is_dunder(node.attr):
+                target = f"{NAME}.{node.attr}"
+                found.append((node.lineno, f"{node.value.id}.{node.attr}", target if target in MODULES else NAME))
+        elif (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant)
+              and isinstance(node.args[0].value, str) and node.args[0].value.split(".")[0] == NAME
+              and ((isinstance(node.func, ast.Attribute) and node.func.attr == "import_module")
+                   or (isinstance(node.func, ast.Name) and node.func.id in ("import_module", "__import__")))):
+            found.append((node.lineno, ast.unparse(node), node.args[0].value))
+    return sorted(found)
+
+
+def upward_imports(name: str, source: str | None = None) -> list[str]:
+    """The dependencies of module ``name`` (its file, or ``source`` instead) that break the layer order."""
+    own = subpackage(name)
+    if not own:  # the top level may name any subpackage
+        return []
+    bad = []
+    for line, text, target in dependencies(name, source):
+        there = subpackage(target)
+        if there == own or rank(target) < rank(name):
+            continue
+        where = f"{there}, not below {own}" if there else "the top level of the package, above every layer"
+        bad.append(f"line {line}: {text} ({where})")
+    return bad
+
+
+def test_every_subpackage_is_in_one_layer():
+    named = [sub for subs in LAYERS for sub in subs]
+    assert sorted(named) == SUBPACKAGES, (f"LAYERS names {sorted(named)}, the package has {SUBPACKAGES}: "
+                                          "place a new subpackage in LAYERS (and in the README's Architecture)")
+
+
+@pytest.mark.parametrize("name", list(MODULES))
+def test_imports_follow_the_layers(name):
+    bad = upward_imports(name)
+    order = " < ".join(", ".join(subs) for subs in LAYERS)
+    assert not bad, f"{name} imports against the layer order {order}: {bad}"
+
+
+def test_the_layer_check_sees_every_form():
+    # The check itself, on a made-up module of stats (parsed, never imported).
+    source = (
+        "import importlib\n"
+        "import ndcg_research\n"
+        "from ..core.validation import check_integer\n"
+        "from .paired import TIE_TOLERANCE\n"
+        "from ..studies.sweeps import AGREEMENT_Z\n"
+        "from .. import pipeline, evaluation, __version__\n"
+        "def lazy():\n"
+        "    from ndcg_research.findings import claims\n"
+        "    importlib.import_module('ndcg_research.datasets.movielens')\n"
+        "    return ndcg_research.paired_test, ndcg_research.__version__, ndcg_research.evaluation\n"
+    )
+    assert upward_imports("ndcg_research.stats.made_up", source) == [
+        "line 5: from ndcg_research.studies.sweeps import AGREEMENT_Z (studies, not below stats)",
+        "line 6: from ndcg_research import pipeline, evaluation, __version__ (pipeline, not below stats)",
+        "line 8: from ndcg_research.findings import claims (findings, not below stats)",
+        "line 9: importlib.import_module('ndcg_research.datasets.movielens') (datasets, not below stats)",
+        "line 10: ndcg_research.paired_test (the top level of the package, above every layer)",
+    ]
+    # Studies and datasets share a layer: neither imports the other; the top level may import anything.
+    assert upward_imports("ndcg_research.studies.made_up", "from ..datasets import movielens_100k\n") == [
+        "line 1: from ndcg_research.datasets import movielens_100k (datasets, not below studies)",
+    ]
+    assert upward_imports("ndcg_research.cli", "import ndcg_research.pipeline.cli\n") == []
 
 
 def test_importing_the_package_loads_numpy_only():

@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 
 import ndcg_research as nr
+from ndcg_research.stats.intervals import wilson_interval
 from ndcg_research.studies import cutoff
 from ndcg_research.studies.simulate import replicate_ndcg, sample
-from ndcg_research.studies.summaries import wilson_interval
 from ndcg_research.studies.sweeps import SweepResult, run_sweep
 
 TOL = 1e-10

@@ -6,7 +6,7 @@ formulas (``$...$``, ``$$...$$``), inline code (backticks) and link targets:
 - a decimal number (``0.93``) or a percentage (``12%``) must be a number the notebook's code
   writes down: a parameter or a constant of a code cell (``hi=0.6`` in a model spec makes
   "0.6" and "60%" fine, ``alpha = 0.01`` makes "1%" fine), or the confidence level of every
-  interval of the package (:data:`ndcg_research.studies.summaries.CONFIDENCE`: "95%");
+  interval of the package (:data:`ndcg_research.stats.intervals.CONFIDENCE`: "95%");
 - a count written as "k of m" (``30 of 30 collections``) is a measurement: never in prose;
 - whole numbers otherwise (list lengths, sample sizes, years, section numbers) are fine.
 
@@ -26,7 +26,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from ndcg_research.studies.summaries import CONFIDENCE
+from ndcg_research.stats.intervals import CONFIDENCE
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))

@@ -7,6 +7,8 @@
   near nominal on simulated data;
 - bootstrap test (Sakai 2006): a direct per-resample loop over the same resampled query indices;
 - effect size and wins/ties/losses: hand computation.
+- paired_comparison of replicates: hand computation and scipy's Wilson interval; the standardized
+  gap's standard error against the spread over repeated samples.
 """
 
 from __future__ import annotations
@@ -19,8 +21,8 @@ import pytest
 from scipy import stats
 
 from ndcg_research.stats import paired_test, pairwise_tests
-from ndcg_research.stats.intervals import bootstrap_interval
-from ndcg_research.studies.summaries import mean_interval
+from ndcg_research.stats.paired import paired_comparison, standardized_gap_se
+from ndcg_research.stats.intervals import bootstrap_interval, mean_interval
 from ndcg_research.stats.resampling import BOOTSTRAP_STREAM, Resamples, block_generator
 
 
@@ -280,3 +282,39 @@ def test_bad_data_is_named():
         pairwise_tests([[0.1, 0.2], [0.3, 0.1]], [(0, 0)])
     with pytest.raises(ValueError, match="n_queries = 31 is more than the 30 it allows"):
         paired_test(np.zeros(31), np.ones(31), method="permutation", exact=True)
+
+
+def test_paired_comparison_counts_and_snaps_rounding_to_ties():
+    better = np.array([[0.9, 1.0], [0.8, 1.0], [0.7, 1.0], [0.6, 1.0 - 3e-16]])
+    worse = np.array([[0.8, 1.0], [0.8, 1.0], [0.8, 1.0 - 2e-16], [0.5, 1.0]])
+    out = paired_comparison(better, worse)
+    assert out["p_better"].tolist() == [0.5, 0.0] and out["p_tie"].tolist() == [0.25, 1.0]
+    assert out["p_worse"].tolist() == [0.25, 0.0]
+    gaps = np.array([0.1, 0.0, -0.1, 0.1])
+    assert out["mean_gap"][0] == pytest.approx(gaps.mean()) and out["sd_gap"][0] == pytest.approx(gaps.std(ddof=1))
+    assert out["std_gap"][0] == pytest.approx(gaps.mean() / gaps.std(ddof=1))
+    # Second column: every gap is rounding noise, so it is a tie throughout and the standardized gap undefined.
+    assert out["mean_gap"][1] == 0.0 and out["sd_gap"][1] == 0.0 and math.isnan(out["std_gap"][1])
+    low, high = stats.binomtest(2, 4).proportion_ci(0.95, method="wilson")
+    assert (out["p_better_low"][0], out["p_better_high"][0]) == pytest.approx((low, high))
+
+
+@pytest.mark.parametrize(("draw", "m"), [
+    (lambda rng, size: rng.normal(0.3, 1.0, size), 400),                # normal: Var = (1 + d^2/2) / m
+    (lambda rng, size: rng.exponential(1.0, size) - 0.6, 400),          # skewed
+    # rare big losses: the moments need enough replicates to see the rare values (80 here; 8 are too few)
+    (lambda rng, size: np.where(rng.random(size) < 0.02, -5.0, 0.2) + rng.normal(0, 0.05, size), 4000),
+])
+def test_standardized_gap_se_matches_the_spread_over_repeated_samples(draw, m):
+    # Reference: the standard deviation of mean/sd over 3000 independent samples of size m.
+    rng = np.random.default_rng(12)
+    samples = draw(rng, (3000, m))
+    d = samples.mean(axis=1) / samples.std(axis=1, ddof=1)
+    predicted = standardized_gap_se(samples, axis=1)
+    assert np.median(predicted) == pytest.approx(d.std(ddof=1), rel=0.1)
+
+
+def test_standardized_gap_se_is_nan_for_constant_gaps_and_needs_two_values():
+    assert np.isnan(standardized_gap_se(np.zeros(10)))
+    with pytest.raises(ValueError, match="at least two replicates"):
+        standardized_gap_se([1.0])

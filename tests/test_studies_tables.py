@@ -1,4 +1,5 @@
-"""Tests of ndcg_research.studies.tables: a table read back has the values and the column types it was written with."""
+"""Tests of ndcg_research.studies.tables: a table read back has the values and the column types it was written with;
+grid tables have one row per combination of axis labels."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ndcg_research.studies.tables import dtypes_path, read_table, write_table
+from ndcg_research.studies.tables import dtypes_path, grid_table, read_table, write_table
 
 
 def test_round_trip_keeps_types_that_plain_csv_loses(tmp_path):
@@ -46,3 +47,12 @@ def test_bad_tables_are_refused(tmp_path):
     (tmp_path / "other.csv").write_text("a\n1\n")
     with pytest.raises(FileNotFoundError, match="other.csv.dtypes.json is missing"):
         read_table(tmp_path / "other.csv")
+
+
+def test_grid_table_rows_follow_the_axes():
+    table = grid_table({"a": ["x", "y"], "n": [1, 2, 3]}, {"v": np.arange(6).reshape(2, 3), "c": "const"})
+    assert table[["a", "n", "v"]].values.tolist() == [["x", 1, 0], ["x", 2, 1], ["x", 3, 2],
+                                                       ["y", 1, 3], ["y", 2, 4], ["y", 3, 5]]
+    assert set(table["c"]) == {"const"}
+    with pytest.raises(ValueError, match="column 'v' has shape"):
+        grid_table({"a": ["x", "y"]}, {"v": [1, 2, 3]})

@@ -4,7 +4,8 @@ Each function takes :class:`~ndcg_research.findings.model.Results` and returns a
 :class:`~ndcg_research.findings.model.Finding`. :data:`FINDINGS` lists them in the order
 the page shows them. A verdict is decided by a rule written in the function (fixed
 before looking at the numbers), never typed; the thresholds a rule uses are the
-package's own (``studies.summaries``, ``studies.cutoff``) or stated in the function.
+package's own (``stats.intervals``, ``stats.paired``, ``studies.sweeps``, ``studies.cutoff``) or
+stated in the function.
 
 Sources are named as the notebooks name them: *the source article* (the article on
 nDCG the notes restate), *Wang et al. (2013)* (only what their abstract says; the full

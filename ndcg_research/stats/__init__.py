@@ -1,9 +1,12 @@
-"""Statistics for comparing systems over a query set (scipy.stats underneath).
+"""Statistics for comparing systems over a query set or over replicates (scipy.stats underneath).
 
 - :mod:`~ndcg_research.stats.paired`: :func:`paired_test` (t, Wilcoxon, sign-flip permutation,
   bootstrap) of two systems, with the mean difference, its interval, the effect size and
-  wins/ties/losses; :func:`pairwise_tests` for many pairs at once;
-- :mod:`~ndcg_research.stats.intervals`: t, percentile and BCa intervals of means;
+  wins/ties/losses; :func:`pairwise_tests` for many pairs at once; ``paired_comparison``, the
+  paired summary of replicates of the studies; ``TIE_TOLERANCE``, the one definition of equal nDCG;
+- :mod:`~ndcg_research.stats.intervals`: the confidence level ``CONFIDENCE``; t intervals of
+  means, Wilson intervals of proportions, Bonferroni family confidence, percentile and BCa
+  bootstrap intervals;
 - :mod:`~ndcg_research.stats.multiple`: :func:`adjust_pvalues` (Holm, Bonferroni,
   Benjamini-Hochberg) and the randomised Tukey HSD test :func:`tukey_hsd`;
 - :mod:`~ndcg_research.stats.compare`: :func:`compare_systems`, the tables of the

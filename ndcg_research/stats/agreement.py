@@ -17,7 +17,7 @@ draws, ``trials`` times, two *disjoint* query subsets of size ``c`` and averages
 over each; :func:`swap_rates` bins the pairs of systems by their absolute difference on the
 first subset and counts how often the second subset orders the pair the other way (a swap:
 the two differences have opposite signs; a difference within
-:data:`ndcg_research.studies.summaries.TIE_TOLERANCE` of zero is a tie, which never swaps, so that
+:data:`ndcg_research.stats.paired.TIE_TOLERANCE` of zero is a tie, which never swaps, so that
 rounding in a sum cannot make one). The error rate
 per bin falls roughly exponentially with ``c``.
 
@@ -38,8 +38,8 @@ import pandas as pd
 from scipy import stats
 
 from ..core.validation import check_integer
-from ..studies.summaries import TIE_TOLERANCE
 from .inputs import all_pairs, score_matrix
+from .paired import TIE_TOLERANCE
 from .resampling import SUBSET_STREAM, block_generator, check_seed
 
 __all__ = ["kendall_tau", "tau_ap", "query_subsets", "disjoint_subset_means", "swap_rates", "VarianceComponents",

@@ -10,8 +10,7 @@ import pandas as pd
 
 from ..core.validation import check_integer
 from .inputs import check_choice, check_level, score_matrix
-from ..studies.summaries import mean_interval
-from .intervals import bootstrap_interval
+from .intervals import bootstrap_interval, mean_interval
 from .multiple import CORRECTIONS, adjust_pvalues, tukey_hsd
 from .paired import METHODS, pairwise_tests
 from .resampling import Resamples, check_seed

@@ -1,29 +1,179 @@
-r"""Bootstrap confidence intervals of a mean over queries: percentile and BCa.
+r"""Confidence intervals and confidence levels: t, Wilson, bootstrap; the package's one confidence level.
 
-Every function works on many rows at once (one row per system, or per pair's differences).
-Student's t interval is the studies' :func:`ndcg_research.studies.summaries.mean_interval`
-(scipy's ``t.interval`` and ``sem``), the one implementation of it in the package.
-
-- :func:`bootstrap_interval`: from the resampled means of each row (``rows x B``), the
+- :data:`CONFIDENCE`: the confidence level of every interval of the studies (95%);
+- :func:`mean_interval`: mean, standard deviation and Student's t confidence interval of the
+  mean (scipy's ``t.interval`` and ``sem``) along one axis of an array, the one t interval of
+  the package;
+- :func:`wilson_interval`: the Wilson score interval of a binomial proportion (scipy's
+  ``binomtest(k, n).proportion_ci(method="wilson")``);
+- :func:`family_confidence`: the per-interval confidence that makes a family of intervals hold
+  simultaneously (Bonferroni);
+- :func:`bootstrap_statistic_interval`: any statistic of paired samples and its percentile
+  bootstrap interval, resampled by :func:`scipy.stats.bootstrap` (one statistic at a time, e.g.
+  the ratio of two standardized gaps);
+- :func:`bootstrap_interval`: from given resampled means of many rows at once (``rows x B``,
+  resamples shared by all pairs of systems, :mod:`~ndcg_research.stats.resampling`), the
   percentile interval or the BCa interval (Efron & Tibshirani 1993, ch. 14), computed as
   :func:`scipy.stats.bootstrap` computes them: ``z0 = ndtri(share of resampled means below
   the mean, ties counted half)``; acceleration from the jackknife, which for a mean is
   closed form, :math:`a = \sum_q (x_q - \bar x)^3 / (6 (\sum_q (x_q - \bar x)^2)^{3/2})`;
   quantiles by linear interpolation (numpy's default). On the same resamples the intervals
-  equal scipy's (``tests/test_stats_paired.py``).
-
-A row whose values are all equal has the degenerate interval ``(mean, mean)``.
+  equal scipy's (``tests/test_stats_paired.py``). A row whose values are all equal has the
+  degenerate interval ``(mean, mean)``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 import numpy as np
-from scipy import special
+from scipy import special, stats
 
-__all__ = ["INTERVALS", "bootstrap_interval", "row_quantiles"]
+from ..core.validation import check_integer
+from .inputs import check_level
 
-#: The interval kinds: Student's t, bootstrap percentile, bootstrap BCa.
+__all__ = ["CONFIDENCE", "INTERVALS", "mean_interval", "wilson_interval", "family_confidence",
+           "bootstrap_statistic_interval", "bootstrap_interval", "row_quantiles"]
+
+#: Confidence level of every interval of the studies.
+CONFIDENCE = 0.95
+#: The interval kinds of a mean over queries: Student's t, bootstrap percentile, bootstrap BCa.
 INTERVALS: tuple[str, ...] = ("t", "percentile", "bca")
+
+
+def mean_interval(values: Any, *, axis: int = 0, confidence: float = CONFIDENCE) -> dict[str, np.ndarray]:
+    """Mean, standard deviation (ddof 1) and t confidence interval of the mean along ``axis``.
+
+    The interval is ``mean ± q * sem`` with ``q`` from ``scipy.stats.t.interval`` (``m - 1``
+    degrees of freedom for ``m`` values) and ``sem`` from ``scipy.stats.sem``. With one value
+    sd and the interval are NaN; with equal values the interval is the mean itself.
+
+    Parameters
+    ----------
+    values : array-like
+        Replicates along ``axis``.
+    axis : int, default 0
+    confidence : float, default 0.95
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        ``mean``, ``sd``, ``ci_low``, ``ci_high``, each with ``axis`` removed.
+
+    Examples
+    --------
+    >>> out = mean_interval([0.9, 0.8, 0.7, 0.6, 0.5])
+    >>> round(float(out["mean"]), 4), round(float(out["ci_high"] - out["mean"]), 4)   # t(0.975, 4) * 0.158 / sqrt(5)
+    (0.7, 0.1963)
+    """
+    array = np.asarray(values, dtype=np.float64)
+    confidence = check_level(confidence, "confidence")
+    count = array.shape[axis]
+    if count == 0:
+        raise ValueError("values must hold at least one replicate")
+    mean = array.mean(axis=axis)
+    if count < 2:
+        nan = np.full(mean.shape, np.nan)
+        return {"mean": mean, "sd": nan, "ci_low": nan, "ci_high": nan.copy()}
+    sd = array.std(axis=axis, ddof=1)
+    half = stats.t.interval(confidence, count - 1)[1] * stats.sem(array, axis=axis)
+    return {"mean": mean, "sd": sd, "ci_low": mean - half, "ci_high": mean + half}
+
+
+def wilson_interval(successes: int, trials: int, *, confidence: float = CONFIDENCE) -> tuple[float, float]:
+    """Wilson score interval of a binomial proportion, from ``scipy.stats.binomtest``.
+
+    Parameters
+    ----------
+    successes, trials : int
+        Counts, ``0 <= successes <= trials``, ``trials >= 1``.
+    confidence : float, default 0.95
+
+    Returns
+    -------
+    tuple of float
+        (low, high).
+
+    Examples
+    --------
+    >>> [round(x, 4) for x in wilson_interval(10, 10)]
+    [0.7225, 1.0]
+    """
+    trials = check_integer(trials, "trials")
+    successes = check_integer(successes, "successes", minimum=0)
+    if successes > trials:
+        raise ValueError(f"successes must be <= trials, got {successes} of {trials}")
+    ci = stats.binomtest(successes, trials).proportion_ci(check_level(confidence, "confidence"), method="wilson")
+    return float(ci.low), float(ci.high)
+
+
+def family_confidence(family_size: int, confidence: float = CONFIDENCE) -> float:
+    """Per-interval confidence that makes ``family_size`` intervals hold together (Bonferroni).
+
+    With ``1 - (1 - confidence) / family_size`` per interval, the probability that every
+    interval of the family covers its parameter is at least ``confidence``, whatever their
+    dependence.
+
+    Parameters
+    ----------
+    family_size : int
+        Number of intervals, at least 1.
+    confidence : float, default 0.95
+        Level of the whole family.
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> round(family_confidence(32), 6)
+    0.998437
+    """
+    family_size = check_integer(family_size, "family_size")
+    return 1 - (1 - check_level(confidence, "confidence")) / family_size
+
+
+def bootstrap_statistic_interval(statistic: Any, samples: Sequence[Any], *, seed: int | np.random.SeedSequence,
+                                 n_resamples: int = 2000,
+                                 confidence: float = CONFIDENCE) -> tuple[float, float, float]:
+    """A statistic of paired samples and its percentile bootstrap interval (``scipy.stats.bootstrap``).
+
+    The replicates (the entries along axis 0 of every sample) are resampled jointly, so the
+    pairing between samples is kept; ``statistic(*samples, axis=...)`` must accept an
+    ``axis`` argument (vectorised).
+
+    Parameters
+    ----------
+    statistic : callable
+    samples : sequence of array-like
+        Same length each.
+    seed : int or numpy.random.SeedSequence
+        Seed of the resampling.
+    n_resamples : int, default 2000
+    confidence : float, default 0.95
+
+    Returns
+    -------
+    tuple of float
+        (statistic of the samples, low, high).
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(1)
+    >>> a = rng.normal(2.0, 1.0, 400); b = 2 * a + rng.normal(0, 0.1, 400)
+    >>> value, low, high = bootstrap_statistic_interval(lambda a, b, axis: b.mean(axis) / a.mean(axis), [a, b], seed=3)
+    >>> low < value < high and abs(value - 2) < 0.01
+    True
+    """
+    n_resamples = check_integer(n_resamples, "n_resamples")
+    arrays = [np.asarray(v, dtype=np.float64) for v in samples]
+    value = float(statistic(*arrays, axis=0))
+    result = stats.bootstrap(arrays, statistic, paired=True, vectorized=True, n_resamples=n_resamples,
+                             confidence_level=check_level(confidence, "confidence"), method="percentile",
+                             random_state=np.random.default_rng(seed))
+    return value, float(result.confidence_interval.low), float(result.confidence_interval.high)
 
 
 def row_quantiles(sorted_values: np.ndarray, q: np.ndarray) -> np.ndarray:

@@ -1,4 +1,6 @@
-r"""Paired tests over queries: one pair (:func:`paired_test`) or many at once (:func:`pairwise_tests`).
+r"""Paired comparisons of two systems scored on the same queries or replicates: tests and summaries.
+
+Paired tests over queries: one pair (:func:`paired_test`) or many at once (:func:`pairwise_tests`).
 
 For systems A and B evaluated on the same ``n`` queries, the per-query differences are
 :math:`d_q = M(A, q) - M(B, q)`; the tests ask whether their mean is zero.
@@ -24,16 +26,21 @@ Statistics of null distributions are compared with scipy's tolerance for numeric
 equal values: :math:`|T^*| \ge |T| (1 - 100\,\epsilon)`.
 
 Every result also has the mean difference, its confidence interval (Student's t,
-:func:`ndcg_research.studies.summaries.mean_interval`; bootstrap percentile or BCa,
+:func:`~ndcg_research.stats.intervals.mean_interval`; bootstrap percentile or BCa,
 :mod:`~ndcg_research.stats.intervals`), the effect size :math:`d_z = \bar d / s_d` (Cohen's
 standardised mean difference for paired data; NaN, undefined, when all :math:`d_q` are
 equal), and the counts of queries where A wins, ties and loses; a tie is a difference within
-:data:`ndcg_research.studies.summaries.TIE_TOLERANCE` of 0, the package's one definition of
-equal nDCG.
+:data:`TIE_TOLERANCE` of 0, the package's one definition of equal nDCG.
 
 Randomness: the bootstrap and sign-flip resamples are shared by all pairs and fixed by
 ``seed`` (:mod:`~ndcg_research.stats.resampling`), so a pair gets the same p-value
 whichever other pairs are compared, and the results are identical for any ``n_jobs``.
+
+Summaries of replicates (the simulation studies: many simulated data sets, no test):
+:func:`paired_comparison` gives, along any axis of an array of replicates, the mean gap with
+its t interval, how often the better system scores strictly higher (Wilson interval), ties and
+losses, and the standardized gap with its standard error (:func:`standardized_gap_se`, delta
+method); a gap within :data:`TIE_TOLERANCE` counts as exactly 0 there.
 """
 
 from __future__ import annotations
@@ -49,12 +56,15 @@ from scipy import stats
 
 from ..core.validation import check_integer
 from .inputs import all_pairs, check_choice, check_level, query_values, score_matrix
-from ..studies.summaries import TIE_TOLERANCE, mean_interval
-from .intervals import INTERVALS, bootstrap_interval
+from .intervals import CONFIDENCE, INTERVALS, bootstrap_interval, mean_interval, wilson_interval
 from .resampling import EXACT_MAX_QUERIES, Resamples, check_n_jobs, check_seed, map_in_threads
 
-__all__ = ["METHODS", "TOLERANCE", "PairedResult", "PairTests", "paired_test", "pairwise_tests"]
+__all__ = ["METHODS", "TOLERANCE", "TIE_TOLERANCE", "PairedResult", "PairTests", "paired_test", "pairwise_tests",
+           "paired_comparison", "standardized_gap_se"]
 
+#: Two nDCG values closer than this (absolute; nDCG is in [0, 1]) are equal: a tie. Differences
+#: below it are floating-point rounding (the last bits of a sum), never a measured effect.
+TIE_TOLERANCE = 1e-12
 #: The paired tests.
 METHODS: tuple[str, ...] = ("t", "wilcoxon", "permutation", "bootstrap")
 #: Relative tolerance for equal statistics (scipy.stats.permutation_test's 100 machine epsilons).
@@ -462,3 +472,103 @@ def _wilcoxon(d: np.ndarray) -> np.ndarray:
             warnings.simplefilter("ignore", UserWarning)
             p[~zero] = stats.wilcoxon(d[~zero], axis=1).pvalue
     return p
+
+
+def paired_comparison(better: Any, worse: Any, *, axis: int = 0, tie_tolerance: float = TIE_TOLERANCE,
+                      confidence: float = CONFIDENCE) -> dict[str, np.ndarray]:
+    """Compare two systems scored on the same replicates (paired), along ``axis``.
+
+    The gap is ``better - worse`` per replicate; a gap within ``tie_tolerance`` of 0 is a
+    tie and counts as exactly 0 in every statistic, so rounding noise never shows up as a
+    gap or as a spread.
+
+    Parameters
+    ----------
+    better, worse : array-like
+        The two systems' values, same shape, replicates along ``axis``.
+    axis : int, default 0
+    tie_tolerance : float, default :data:`TIE_TOLERANCE`
+    confidence : float, default 0.95
+        Level of the gap's t interval and of the Wilson interval.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray
+        ``mean_gap``, ``sd_gap``, ``gap_ci_low``, ``gap_ci_high`` (t interval);
+        ``p_better`` (share of replicates where better scores strictly higher) with its
+        Wilson interval ``p_better_low``, ``p_better_high``; ``p_tie``; ``p_worse``;
+        ``std_gap`` = mean_gap / sd_gap, NaN (undefined) when every gap is 0 or there is
+        one replicate, and its standard error ``std_gap_se`` (:func:`standardized_gap_se`).
+
+    Examples
+    --------
+    >>> out = paired_comparison([0.9, 0.8, 0.7, 0.6, 0.5], [0.8, 0.8, 0.8, 0.5, 0.4])
+    >>> [round(float(out[k]), 3) for k in ("mean_gap", "p_better", "p_tie", "p_worse")]
+    [0.04, 0.6, 0.2, 0.2]
+    >>> float(paired_comparison([1.0, 1.0], [1.0 - 1e-16, 1.0])["std_gap"])   # a rounding gap is a tie
+    nan
+    """
+    better, worse = np.asarray(better, dtype=np.float64), np.asarray(worse, dtype=np.float64)
+    if better.shape != worse.shape:
+        raise ValueError(f"better and worse must have the same shape, got {better.shape} and {worse.shape}")
+    gap = better - worse
+    gap[np.abs(gap) <= tie_tolerance] = 0.0
+    gaps = mean_interval(gap, axis=axis, confidence=confidence)
+    count = gap.shape[axis]
+    wins = np.count_nonzero(gap > 0, axis=axis)
+    losses = np.count_nonzero(gap < 0, axis=axis)
+    low, high = np.empty(wins.shape), np.empty(wins.shape)
+    for index in np.ndindex(wins.shape):  # loop over table cells: scipy's interval is scalar
+        low[index], high[index] = wilson_interval(int(wins[index]), count, confidence=confidence)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        std_gap = np.where(gaps["sd"] > 0, gaps["mean"] / gaps["sd"], np.nan)
+    std_gap_se = standardized_gap_se(gap, axis=axis) if count > 1 else np.full(std_gap.shape, np.nan)
+    return {
+        "mean_gap": gaps["mean"], "sd_gap": gaps["sd"], "gap_ci_low": gaps["ci_low"], "gap_ci_high": gaps["ci_high"],
+        "p_better": wins / count, "p_better_low": low, "p_better_high": high,
+        "p_tie": (count - wins - losses) / count, "p_worse": losses / count, "std_gap": std_gap,
+        "std_gap_se": std_gap_se,
+    }
+
+
+def standardized_gap_se(gaps: Any, *, axis: int = 0) -> np.ndarray:
+    r"""Standard error of the standardized gap ``d = mean / sd`` of paired gaps, by the delta method.
+
+    For m i.i.d. values with standardized skewness ``g1`` and kurtosis ``g2`` (not excess),
+
+    .. math:: \operatorname{Var}(\hat d) \approx \frac{1}{m}\Big(1 - d\,g_1 + d^2\,\frac{g_2 - 1}{4}\Big)
+
+    (for normal gaps ``(1 + d^2/2) / m``). NaN where every gap is equal (d undefined). Like
+    every moment-based error, it needs enough replicates to see the rare values when the gaps
+    have a few large ones (a rare loss at the top of a list).
+
+    Parameters
+    ----------
+    gaps : array-like
+        Paired gaps, replicates along ``axis``.
+    axis : int, default 0
+
+    Returns
+    -------
+    numpy.ndarray
+
+    Examples
+    --------
+    >>> g = np.random.default_rng(0).normal(1.0, 2.0, size=100_000)   # d = 0.5: sqrt(1.125 / m)
+    >>> round(float(standardized_gap_se(g)) * (100_000 ** 0.5), 2)
+    1.06
+    """
+    x = np.moveaxis(np.asarray(gaps, dtype=np.float64), axis, 0)
+    m = x.shape[0]
+    if m < 2:
+        raise ValueError("gaps must hold at least two replicates")
+    mean = x.mean(axis=0)
+    centred = x - mean
+    var = (centred**2).mean(axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        sd = np.sqrt(var)
+        d = mean / np.sqrt(var * m / (m - 1))
+        g1 = (centred**3).mean(axis=0) / sd**3
+        g2 = (centred**4).mean(axis=0) / var**2
+        out = np.sqrt(np.maximum(1 - d * g1 + d**2 * (g2 - 1) / 4, 0.0) / m)
+    return np.where(var > 0, out, np.nan)

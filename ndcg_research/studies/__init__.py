@@ -9,10 +9,12 @@
 and what they share:
 
 - :mod:`~ndcg_research.studies.replicates`: seeds of replicates, chunks of them run in parallel and cached;
-- :mod:`~ndcg_research.studies.summaries`: mean and Wilson intervals, paired comparisons, the tie tolerance;
-- :mod:`~ndcg_research.studies.tables`: result tables (pandas) written as CSV whose column types survive.
+- :mod:`~ndcg_research.studies.tables`: tidy result tables (pandas) of labelled grids, written as CSV whose
+  column types survive.
 
-Studies import the metric core, numpy, scipy and pandas (and joblib, tqdm to run replicates in
-parallel), never the notebook tooling of :mod:`ndcg_research.pipeline`. Submodules are imported
-on demand: ``from ndcg_research.studies import simulate``.
+Studies import the metric core, the evaluation, the statistics of :mod:`ndcg_research.stats`
+(intervals, paired comparisons, the tie tolerance), numpy, scipy and pandas (and joblib, tqdm to
+run replicates in parallel), never the findings or the notebook tooling of
+:mod:`ndcg_research.pipeline`. Submodules are imported on demand:
+``from ndcg_research.studies import simulate``.
 """

@@ -49,7 +49,7 @@ import numpy as np
 from ..core.metrics import ndcg
 from ..core.validation import check_integer, check_number
 from ..stats.agreement import query_subsets
-from .summaries import TIE_TOLERANCE
+from ..stats.paired import TIE_TOLERANCE
 
 __all__ = ["TOPIC_BLOCK", "CollectionModel", "Collection", "simulate_collection", "ordering_accuracy",
            "queries_needed", "queries_needed_interval"]
@@ -263,7 +263,7 @@ def ordering_accuracy(scores: Any, skills: Any, sizes: Any, *, trials: int, seed
     (:func:`ndcg_research.stats.query_subsets`; the same subsets for every measure with the
     same number of queries and seed), the systems' means over the subset are compared pair
     by pair with the true order; a tie in the means (closer than
-    :data:`ndcg_research.studies.summaries.TIE_TOLERANCE`) counts half.
+    :data:`ndcg_research.stats.paired.TIE_TOLERANCE`) counts half.
 
     Parameters
     ----------

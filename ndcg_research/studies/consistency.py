@@ -41,9 +41,10 @@ from scipy import stats
 from ..core.discounts import parse_discount
 from ..core.gains import parse_gain
 from ..core.validation import check_integer
+from ..stats.intervals import CONFIDENCE, wilson_interval
+from ..stats.paired import TIE_TOLERANCE
 from .replicates import CHUNK_ITEMS, Chunk, code_fingerprint, plan_chunks, run_chunks
 from .simulate import parse_model, parse_ranker, stream_ndcg
-from .summaries import CONFIDENCE, TIE_TOLERANCE, wilson_interval
 from .sweeps import DEFAULT_PAIRS, distinct_specs, ranker_pairs
 
 __all__ = [

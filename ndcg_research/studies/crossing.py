@@ -33,9 +33,10 @@ import pandas as pd
 
 from ..core.discounts import parse_discount
 from ..core.validation import check_integer
+from ..stats.intervals import wilson_interval
+from ..stats.paired import TIE_TOLERANCE
 from . import theory
 from .simulate import parse_model, parse_ranker
-from .summaries import TIE_TOLERANCE, wilson_interval
 from .sweeps import SweepResult
 
 __all__ = ["expected_gap", "crossing_n", "crossing_table", "decision_table"]

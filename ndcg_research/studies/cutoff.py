@@ -42,9 +42,9 @@ from ..core.gains import parse_gain
 from ..core.ranking import top_order
 from ..core.specs import format_call, parse_registered
 from ..core.validation import check_integer, check_number
+from ..stats.intervals import CONFIDENCE, family_confidence, wilson_interval
 from .replicates import Chunk
 from .simulate import Ranker, parse_model, parse_ranker, sample
-from .summaries import CONFIDENCE, family_confidence, wilson_interval
 from .sweeps import Sweep, distinct_specs
 
 __all__ = [
@@ -385,7 +385,7 @@ def verdict_table(pair_table: pd.DataFrame, better: str, worse: str, *, confiden
     For the pair (better, worse), each (model, rule, discount) cell of a cut-off pair table
     gets the Wilson interval of P(better strictly higher) at its largest n at the confidence
     that makes all cells' intervals hold together (Bonferroni,
-    :func:`~ndcg_research.studies.summaries.family_confidence`), and a verdict: ``keeps``
+    :func:`~ndcg_research.stats.intervals.family_confidence`), and a verdict: ``keeps``
     (lower bound >= :data:`KEEPS_AT_LEAST`), ``loses`` (upper bound <= :data:`LOSES_AT_MOST`)
     or ``undecided``. The trend compares the smallest and the largest n with the ordinary
     95% intervals: ``rising`` or ``falling`` when they do not overlap, else ``flat``.

@@ -40,8 +40,8 @@ import numpy as np
 from ..core.metrics import UndefinedNDCGWarning, ndcg
 from ..core.ranking import top_order
 from ..core.validation import check_integer, check_number
+from ..stats.intervals import CONFIDENCE, mean_interval
 from .replicates import parallel_map, seed_sequence
-from .summaries import CONFIDENCE, mean_interval
 
 __all__ = [
     "POOLING_EXPERIMENT_ID",

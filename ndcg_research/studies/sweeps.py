@@ -20,7 +20,8 @@ nDCG of every (replicate, ranker, discount) through
 
 :meth:`SweepResult.ranker_table` and :meth:`SweepResult.pair_table` summarise the
 values as tidy :class:`pandas.DataFrame` tables (one row per (discount, ranker, n) or
-(discount, pair, n)) with the statistics of :mod:`ndcg_research.studies.summaries`;
+(discount, pair, n)) with the statistics of :mod:`ndcg_research.stats.intervals` and
+:mod:`ndcg_research.stats.paired`;
 :func:`~ndcg_research.studies.tables.write_table` writes them. The sweep of notebook 05,
 :class:`ndcg_research.studies.cutoff.CutoffSweep`, extends :class:`Sweep` with cut-off
 rules: the same runner, result type and tables, with one more axis.
@@ -44,12 +45,15 @@ import pandas as pd
 from ..core.discounts import parse_discount
 from ..core.gains import parse_gain
 from ..core.validation import check_integer
+from ..stats.intervals import bootstrap_statistic_interval, mean_interval
+from ..stats.paired import TIE_TOLERANCE, paired_comparison
 from . import theory
 from .replicates import CHUNK_ITEMS, Chunk, code_fingerprint, plan_chunks, replicate_counts, run_chunks, seed_sequence
 from .simulate import parse_model, parse_ranker, replicate_ndcg
-from .summaries import AGREEMENT_Z, TIE_TOLERANCE, bootstrap_interval, grid_table, mean_interval, paired_comparison
+from .tables import grid_table
 
 __all__ = [
+    "AGREEMENT_Z",
     "DEFAULT_DISCOUNTS",
     "DEFAULT_RANKERS",
     "DEFAULT_PAIRS",
@@ -62,6 +66,10 @@ __all__ = [
     "compare_pairs_with_theory",
 ]
 
+#: A prediction agrees with a simulated mean when it lies within this many standard errors of it
+#: (two-sided 99.7% for a normal mean; with 120 cells about 0.3 would exceed it by chance). Fixed
+#: before looking at any result; :func:`compare_with_theory` applies it.
+AGREEMENT_Z = 3.0
 #: The discounts of the theory experiments, fastest decay first.
 DEFAULT_DISCOUNTS: tuple[str, ...] = (
     "power(beta=2)",
@@ -293,7 +301,7 @@ class SweepResult:
         """One row per (discount, pair, n): the paired gap better - worse on the same data sets.
 
         Columns: model, discount, decay, better, worse, n, replicates, and those of
-        :func:`~ndcg_research.studies.summaries.paired_comparison`: mean_gap, sd_gap,
+        :func:`~ndcg_research.stats.paired.paired_comparison`: mean_gap, sd_gap,
         gap_ci_low, gap_ci_high, p_better, p_better_low, p_better_high, p_tie, p_worse,
         std_gap (NaN: undefined, every gap is 0), std_gap_se; eps = eps_D(n); seed.
         """
@@ -315,7 +323,7 @@ class SweepResult:
         For each pair and n, the paired gaps better - worse on the same data sets under the
         ``numerator`` and the ``denominator`` discount give the ratio of their ``statistic``:
         ``"std_gap"`` (mean / sd) or ``"mean_gap"``. The interval resamples the data sets
-        (both discounts' gaps together: :func:`~ndcg_research.studies.summaries.bootstrap_interval`),
+        (both discounts' gaps together: :func:`~ndcg_research.stats.intervals.bootstrap_statistic_interval`),
         seeded by ``(seed, pair number, n)``.
 
         Returns
@@ -343,8 +351,8 @@ class SweepResult:
             for n in self.sweep.ns:
                 a, b = (snapped(self.ndcg(better, d, n) - self.ndcg(worse, d, n)) for d in (top, bottom))
                 with np.errstate(divide="ignore", invalid="ignore"):
-                    value, low, high = bootstrap_interval(ratio, [a, b], seed=seed_sequence(self.sweep.seed, number, n),
-                                                          n_resamples=n_resamples)
+                    value, low, high = bootstrap_statistic_interval(
+                        ratio, [a, b], seed=seed_sequence(self.sweep.seed, number, n), n_resamples=n_resamples)
                 rows.append(dict(model=self.sweep.model, better=better, worse=worse, n=n, replicates=a.size,
                                  numerator=top, denominator=bottom, statistic=statistic, ratio=value,
                                  ratio_low=low, ratio_high=high))
@@ -432,7 +440,7 @@ def compare_with_theory(ranker_table: pd.DataFrame, theory_table: pd.DataFrame) 
         "nDCG"), simulated, ci_half, first_order, finite_n, limit, rel_err_first_order,
         rel_err_finite_n, finite_n_in_ci (the finite-n theory inside the 95% interval),
         finite_n_z ((theory - simulated mean) / standard error, NaN when the standard error is
-        0) and finite_n_agrees (within :data:`~ndcg_research.studies.summaries.AGREEMENT_Z`
+        0) and finite_n_agrees (within :data:`AGREEMENT_Z`
         standard errors; with a standard error of 0, equal to within 1e-9).
 
     Examples

@@ -9,19 +9,24 @@ the CSV with those types. The CSV itself stays a plain table that any tool reads
 Floats are written with 10 significant digits: enough for every number the notebooks
 quote, and short enough that the last bits of a floating-point sum (which differ between
 machines) do not show up as changed files.
+
+:func:`grid_table` lays out arrays indexed by labelled axes (a sweep's results) as one tidy
+table, one row per combination of labels.
 """
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
-__all__ = ["FLOAT_FORMAT", "write_table", "read_table", "dtypes_path"]
+__all__ = ["FLOAT_FORMAT", "write_table", "read_table", "dtypes_path", "grid_table"]
 
 #: How floats are written: 10 significant digits.
 FLOAT_FORMAT = "%.10g"
@@ -125,3 +130,40 @@ def read_table(path: str | os.PathLike[str]) -> pd.DataFrame:
     if list(frame.columns) != list(types):
         raise ValueError(f"{path} has columns {list(frame.columns)}, its dtypes file lists {list(types)}")
     return frame
+
+
+def grid_table(axes: Mapping[str, Sequence[Any]], columns: Mapping[str, Any]) -> pd.DataFrame:
+    """One row per combination of axis labels (first axis slowest), one column per array.
+
+    Parameters
+    ----------
+    axes : mapping of str to sequence
+        Axis name -> labels, in the order of the arrays' dimensions.
+    columns : mapping of str to array-like
+        Column name -> array of shape ``(len(labels) for each axis)`` (or a scalar, repeated).
+
+    Returns
+    -------
+    pandas.DataFrame
+
+    Examples
+    --------
+    >>> grid_table({"ranker": ["a", "b"], "n": [10, 20]}, {"mean": [[1.0, 2.0], [3.0, 4.0]], "model": "m"})
+      ranker   n  mean model
+    0      a  10   1.0     m
+    1      a  20   2.0     m
+    2      b  10   3.0     m
+    3      b  20   4.0     m
+    """
+    shape = tuple(len(labels) for labels in axes.values())
+    rows = list(itertools.product(*axes.values()))
+    table = pd.DataFrame(rows, columns=list(axes)) if rows else pd.DataFrame(columns=list(axes))
+    for name, value in columns.items():
+        array = np.asarray(value)
+        if array.ndim == 0:
+            table[name] = value
+        elif array.shape != shape:
+            raise ValueError(f"column {name!r} has shape {array.shape}, the axes {list(axes)} need {shape}")
+        else:
+            table[name] = array.reshape(-1)
+    return table

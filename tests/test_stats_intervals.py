@@ -1,0 +1,90 @@
+"""Tests of ndcg_research.stats.intervals (t, Wilson, bootstrap of a statistic, family confidence)
+against hand computations and scipy's own formulas; the bootstrap intervals of many rows are
+tested in tests/test_stats_paired.py."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+from ndcg_research.stats import intervals as iv
+
+Z = 1.959963984540054  # the 97.5% point of the standard normal
+
+
+def _wilson_by_hand(k: int, m: int) -> tuple[float, float]:
+    # (p + z^2/2m -+ z sqrt(p(1-p)/m + z^2/4m^2)) / (1 + z^2/m)
+    p = k / m
+    centre = (p + Z * Z / (2 * m)) / (1 + Z * Z / m)
+    half = Z * math.sqrt(p * (1 - p) / m + Z * Z / (4 * m * m)) / (1 + Z * Z / m)
+    return centre - half, centre + half
+
+
+@pytest.mark.parametrize(("k", "m"), [(0, 10), (3, 5), (50, 100), (99, 100), (10, 10), (1, 1)])
+def test_wilson_interval_is_the_closed_form(k, m):
+    low, high = iv.wilson_interval(k, m)
+    want_low, want_high = _wilson_by_hand(k, m)
+    assert low == pytest.approx(max(want_low, 0.0), abs=1e-12)
+    assert high == pytest.approx(min(want_high, 1.0), abs=1e-12)
+    assert low <= k / m <= high
+
+
+@pytest.mark.parametrize(("args", "error", "match"), [
+    ((3, 2), ValueError, "successes must be <= trials"),
+    ((1, 0), ValueError, "trials must be an integer >= 1"),
+    ((1.0, 2), TypeError, "successes must be an integer"),
+])
+def test_wilson_interval_rejects_bad_counts(args, error, match):
+    with pytest.raises(error, match=match):
+        iv.wilson_interval(*args)
+
+
+def test_mean_interval_by_hand_and_along_an_axis():
+    v = np.array([0.9, 0.8, 0.7, 0.6, 0.5])
+    out = iv.mean_interval(v)
+    half = 2.776445105 * math.sqrt(0.025) / math.sqrt(5)  # t(0.975, 4) * sd / sqrt(m), tables of t
+    assert out["mean"] == pytest.approx(0.7) and out["sd"] == pytest.approx(math.sqrt(0.025))
+    assert (out["ci_low"], out["ci_high"]) == pytest.approx((0.7 - half, 0.7 + half))
+    grid = np.stack([v, 2 * v, np.ones(5)], axis=1)  # replicates along axis 0
+    out = iv.mean_interval(grid)
+    assert out["mean"] == pytest.approx([0.7, 1.4, 1.0])
+    assert out["ci_high"][1] - out["mean"][1] == pytest.approx(2 * half)
+    assert out["ci_low"][2] == out["ci_high"][2] == 1.0  # equal values: the interval is the value
+    one = iv.mean_interval([0.3])
+    assert one["mean"] == 0.3 and math.isnan(one["sd"]) and math.isnan(one["ci_low"])
+    lower = iv.mean_interval(v, confidence=0.5)
+    assert lower["ci_high"] - lower["mean"] < half
+
+
+def test_bootstrap_statistic_interval_covers_the_truth_about_as_often_as_it_says():
+    rng = np.random.default_rng(5)
+    covered = 0
+    for i in range(200):
+        a = rng.normal(1.0, 1.0, 60)
+        b = a + rng.normal(0.5, 1.0, 60)   # paired: the mean difference is 0.5
+        value, low, high = iv.bootstrap_statistic_interval(lambda a, b, axis: (b - a).mean(axis), [a, b], seed=i,
+                                                           n_resamples=500)
+        assert low <= value <= high
+        covered += low <= 0.5 <= high
+    assert 0.88 <= covered / 200 <= 0.99
+
+
+def test_family_confidence_is_bonferroni():
+    assert iv.family_confidence(1) == pytest.approx(0.95)
+    assert iv.family_confidence(10, 0.9) == pytest.approx(0.99)
+    with pytest.raises(ValueError, match="family_size must be an integer >= 1"):
+        iv.family_confidence(0)
+
+
+@pytest.mark.parametrize("call", [
+    lambda c: iv.mean_interval([0.1, 0.2], confidence=c),
+    lambda c: iv.wilson_interval(1, 2, confidence=c),
+    lambda c: iv.family_confidence(2, c),
+    lambda c: iv.bootstrap_statistic_interval(lambda a, axis: a.mean(axis), [[0.1, 0.2]], seed=0, confidence=c),
+])
+@pytest.mark.parametrize("confidence", [0.0, 1.0, 95])
+def test_a_confidence_outside_0_1_is_refused_by_name(call, confidence):
+    with pytest.raises(ValueError, match="confidence must be strictly between 0 and 1"):
+        call(confidence)
