@@ -172,3 +172,9 @@ def test_per_topic_win_rule_follows_the_sign_of_tau(tmp_path):
     rising = [dict(r, per_topic_win=0.5 + 0.01 * r["queries_needed"]) for r in falling]
     finding = claims.per_topic_win_predicts_queries(_measures_folder(tmp_path, rising))
     assert finding.verdict == "does not hold" and finding.numbers["tau"] == pytest.approx(1.0)
+
+
+def test_summaries_fit_in_a_markdown_table_cell():
+    # The README shows each summary in a table row: a '|' would split the cell (|tau| must be written otherwise).
+    for f in claims.collect(Results(ROOT / "results" / "full")):
+        assert "|" not in f.summary and "|" not in f.title and "\n" not in f.summary, f.key

@@ -836,8 +836,8 @@ def queries_depend_on_discount(results: Results) -> Finding:
                     f"between the queries needed and " + ", ".join(f"{label} {taus[key]:+.2f}"
                                                                   for key, label, _ in QUERY_CRITERIA) + ".",
         summary=f"{top['measure']} {number(top['queries_needed'], 3)} to {worst['measure']} "
-                f"{number(worst['queries_needed'], 3)} queries; criteria agree (|tau| "
-                f"{span([abs(t) for t in taus.values()], 2)})",
+                f"{number(worst['queries_needed'], 3)} queries; criteria agree (Kendall tau "
+                f"{span([abs(t) for t in taus.values()], 2)} in absolute value)",
         verdict=verdict,
         conditions=_collection_conditions(params) + f" Agreement of a criterion: Kendall |tau| >= {STRONG_TAU} with "
                    "the expected sign (this finding's threshold). How much the discount matters is the factor "
@@ -1087,7 +1087,7 @@ def movielens_differences_detectable(results: Results) -> Finding:
                                                  f"adjusted p {number(r.pvalue_adjusted, 2)})"
                                                  for r in tied.itertuples()) or "none") + f", of {len(whole)}.",
         summary=f"significant pairs log2 {f['significant'][(n1, 'log2')]}, {slowest} "
-                f"{f['significant'][(n1, slowest)]} of {len(whole)}; |d_z| ratio median "
+                f"{f['significant'][(n1, slowest)]} of {len(whole)}; effect size ratio median "
                 f"{number(f['dz_ratio'].median(), 3)}",
         verdict=verdict,
         conditions=_movielens_conditions(params, f"Rule: holds if at the whole list {slowest} finds at least as many "
