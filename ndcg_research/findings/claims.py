@@ -798,9 +798,10 @@ def _needed(row: pd.Series) -> str:
 
 
 def _collection_conditions(params: dict) -> str:
+    model = CollectionModel(systems=params["systems"], **params["model"])
     return (f"Simulated collection (`studies.collection`) of {params['systems']} systems differing in one skill, "
-            f"TREC-like variance shares (topic > system x topic interaction > system), trec_eval's nDCG over runs "
-            f"of depth 100; the known truth is the order of the skills. Queries needed: the query-set size at which "
+            f"with variance shares made to resemble TREC runs' (topic, then system x topic interaction, then system), "
+            f"trec_eval's nDCG over runs of depth {model.depth}; the known truth is the order of the skills. Queries needed: the query-set size at which "
             f"the share of system pairs ordered as the truth reaches {params['target_accuracy']}, over "
             f"{params['trials']} random query sets per size from {params['population_topics']} topics, with a 95% "
             f"bootstrap interval over the query sets; seed {params['seed']}.")
@@ -895,7 +896,7 @@ def fast_discounts_need_more_queries(results: Results) -> Finding:
                     + f"; summable and critical measures needing more: {_cases(int(fast['more'].sum()), len(fast))}.",
         summary="; ".join(f"{d} {v}" for d, v in by_class.items()) + " queries",
         verdict=verdict,
-        conditions=_collection_conditions(params) + " The runs are short lists (depth 100), so the slow discounts win "
+        conditions=_collection_conditions(params) + " The runs are short lists, so the slow discounts win "
                    "here not by keeping long lists apart (notebooks 03-04) but by not letting one lucky or unlucky "
                    "rank decide a topic. The regularly varying discounts (r^-beta, beta < 1) were not part of the "
                    "claim and are shown for comparison, as is the constant discount ('none').",
