@@ -88,3 +88,93 @@ def test_no_finding_quotes_a_bare_probability_of_one():
     for f in claims.collect(Results(ROOT / "results" / "full")):
         for text in (f.measurement, f.summary):
             assert not re.search(r"\bP(?:\(correct\))?\s*=?\s*1(?:\.0+)?(?![\d.])|\b1\.00\b", text), (f.key, text)
+
+
+def test_every_notebook_with_published_tables_has_findings():
+    # A notebook whose full-profile tables are committed states claims; each must reach FINDINGS.md.
+    import re
+
+    published = {re.match(r"(\d\d)_", p.name).group(1) for p in (ROOT / "results" / "full").glob("[0-9][0-9]_*.csv")}
+    covered = {name[:2] for f in claims.collect(Results(ROOT / "results" / "full")) for name in f.notebooks}
+    assert published and published <= covered, f"notebooks with published tables but no finding: {published - covered}"
+
+
+def test_movielens_findings_give_the_verdicts_the_full_run_recorded():
+    # Notebook 08 records its verdicts (studies.realdata's rules) in 08_movielens.json; the findings must agree.
+    import json
+
+    recorded = json.loads((ROOT / "results" / "full" / "08_movielens.json").read_text())["verdicts"]
+    results = Results(ROOT / "results" / "full")
+    mine = {
+        "1a drift together (slowly varying)": claims.movielens_drift_together,
+        "1a first-order law": claims.movielens_first_order,
+        "1b differences stay detectable": claims.movielens_differences_detectable,
+        "1c zipf/summable lose": claims.movielens_fast_discounts_lose,
+        "2 slow >= log2 > fast (power)": claims.movielens_query_sets,
+        "3 tools agree on the order": claims.movielens_conventions,
+        "4 small cut-offs keep fewer decisions": claims.movielens_cutoffs,
+    }
+    assert set(mine) == set(recorded)
+    for name, finding in mine.items():
+        assert finding(results).verdict == recorded[name], name
+
+
+def test_query_set_findings_use_the_group_the_full_run_recorded():
+    # Notebook 07 records the fewest-queries group of its verdict in 07_query_sets.json.
+    import json
+
+    recorded = json.loads((ROOT / "results" / "full" / "07_query_sets.json").read_text())
+    finding = claims.queries_depend_on_discount(Results(ROOT / "results" / "full"))
+    assert recorded["best"] in finding.measurement.split(";")[0]
+    assert f"its fewest-queries group (intervals overlapping the best's): {', '.join(recorded['group'])}." \
+        in finding.measurement
+
+
+def _measures_folder(tmp_path: Path, rows: list[dict]) -> Results:
+    import json
+
+    write_table(rows, tmp_path / "07_measures.csv")
+    parameters = {"systems": 20, "target_accuracy": 0.9, "trials": 10, "population_topics": 100, "seed": 1,
+                  "sizes": [5, 10, 20], "topics": 40, "model": {}}
+    (tmp_path / "07_query_sets.json").write_text(json.dumps({"parameters": parameters}))
+    return Results(tmp_path)
+
+
+def _measure(gain, discount, decay, q, half, win=0.6, power=0.5, swap=0.2, topics=50, tie=0.0):
+    return dict(gain=gain, discount=discount, decay=decay, per_topic_win=win, per_topic_tie=tie, queries_needed=q,
+                queries_needed_low=q - half, queries_needed_high=q + half, power=power,
+                topics_for_stability=topics, swap_rate=swap, tau_truth=1.0, tau_population=1.0)
+
+
+@pytest.mark.parametrize("zipf_q, best_slow, expected", [
+    (30.0, True, "holds"),                        # zipf far above log2 / loglog, log2 best
+    (30.0, False, "holds with qualification"),    # ... but a power r^-0.5 needs fewer than any slow discount
+    (21.0, True, "does not hold"),                # zipf's interval overlaps loglog's
+])
+def test_decay_class_rule_on_made_up_tables(tmp_path, zipf_q, best_slow, expected):
+    power_q = 25.0 if best_slow else 15.0
+    rows = [_measure(g, d, decay, q + (1 if g == "exp2" else 0), 1.0)
+            for g in ("linear", "exp2")
+            for d, decay, q in (("log2", "slowly varying", 18.0), ("loglog", "slowly varying", 19.0),
+                                ("zipf", "critical", zipf_q), ("power(beta=0.5)", "regularly varying", power_q))]
+    finding = claims.fast_discounts_need_more_queries(_measures_folder(tmp_path, rows))
+    # exp2's slow discounts lie one query above linear's log2 and overlap it, so they are in the best's group
+    # only when the best is linear log2; with power(beta=0.5) best (15 +- 1) the slow ones are outside it.
+    assert finding.verdict == expected
+
+
+def test_per_topic_win_rule_follows_the_sign_of_tau(tmp_path):
+    # Win probability falling as queries needed rise: tau = -1 (holds); rising with them: tau = +1 (does not hold).
+    falling = [_measure("linear", f"d{i}", "slowly varying", 10.0 + i, 0.5, win=0.7 - 0.01 * i) for i in range(5)]
+    falling += [_measure("exp2", f"d{i}", "slowly varying", 20.0 + i, 0.5, win=0.6 - 0.01 * i) for i in range(5)]
+    finding = claims.per_topic_win_predicts_queries(_measures_folder(tmp_path, falling))
+    assert finding.verdict == "holds" and finding.numbers["tau"] == pytest.approx(-1.0)
+    rising = [dict(r, per_topic_win=0.5 + 0.01 * r["queries_needed"]) for r in falling]
+    finding = claims.per_topic_win_predicts_queries(_measures_folder(tmp_path, rising))
+    assert finding.verdict == "does not hold" and finding.numbers["tau"] == pytest.approx(1.0)
+
+
+def test_summaries_fit_in_a_markdown_table_cell():
+    # The README shows each summary in a table row: a '|' would split the cell (|tau| must be written otherwise).
+    for f in claims.collect(Results(ROOT / "results" / "full")):
+        assert "|" not in f.summary and "|" not in f.title and "\n" not in f.summary, f.key

@@ -106,3 +106,18 @@ def test_queries_needed_interpolates_in_log_size():
     assert queries_needed([5, 10, 20], [0.7, 0.8, 0.9], 0.7) == 5.0
     assert queries_needed([5, 10, 20], [0.7, 0.8, 0.9], 0.85) == pytest.approx(np.sqrt(200))
     assert np.isnan(queries_needed([5, 10], [0.7, 0.8], 0.95))
+
+
+def test_fewest_queries_group_by_interval_overlap():
+    from ndcg_research.studies.collection import fewest_queries
+
+    # Best: index 1 (12 queries, interval up to 14). Index 0 reaches down to 14 exactly (in the group), index 2
+    # starts just above 14 (needs more), index 3 never reaches the target (NaN: infinitely many queries).
+    best, group, more = fewest_queries([15.0, 12.0, 16.0, np.nan], [14.0, 10.0, 14.5, np.inf], [17.0, 14.0, 18.0, np.inf])
+    assert best == 1
+    assert group.tolist() == [True, True, False, False]
+    assert more.tolist() == [False, False, True, True]
+    with pytest.raises(ValueError, match="no finite estimate"):
+        fewest_queries([np.nan], [np.inf], [np.inf])
+    with pytest.raises(ValueError, match="one shape"):
+        fewest_queries([1.0, 2.0], [1.0], [1.0, 2.0])

@@ -21,6 +21,9 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import pandas as pd
 
+from ..stats import kendall_tau
+from ..studies import realdata as rd
+from ..studies.collection import CollectionModel, fewest_queries
 from .model import Finding, Results, number, proportion, span
 
 __all__ = ["FINDINGS", "collect"]
@@ -766,6 +769,471 @@ def pooling(results: Results) -> Finding:
     )
 
 
+# --------------------------------------------------------------------------- 07: query sets
+
+QUERY_SETS = "07_query_sets.ipynb"
+#: A Kendall tau at least this strong (in the expected direction) counts as agreement in the findings of
+#: notebook 07. This threshold is the findings' choice, fixed after the stored default run and before the
+#: full-profile run; the notebook itself only says "a tau near -1 supports the claim".
+STRONG_TAU = 0.5
+#: The criteria of 07_measures.csv that a measure's queries needed should agree with, and the sign of their
+#: Kendall tau against the queries needed when they do.
+QUERY_CRITERIA = (("power", "discriminative power", -1), ("topics_for_stability", "topics for E rho^2 = 0.95", 1),
+                  ("swap_rate", "swap rate", 1))
+#: Decay classes whose discounts base a list's score on its first few ranks.
+FAST_DECAY = ("summable", "critical")
+
+
+def _query_measures(results: Results) -> tuple[pd.DataFrame, int, dict]:
+    """07_measures.csv with a measure label and the fewest-queries group; the best row; the run's parameters."""
+    table = results.table("07_measures.csv")
+    best, group, more = fewest_queries(table["queries_needed"], table["queries_needed_low"],
+                                       table["queries_needed_high"])
+    table = table.assign(measure=table["gain"] + " · " + table["discount"], group=group, more=more)
+    return table, best, results.record("07_query_sets.json")["parameters"]
+
+
+def _needed(row: pd.Series) -> str:
+    return (f"{number(row['queries_needed'], 3)} [{number(row['queries_needed_low'], 3)}, "
+            f"{number(row['queries_needed_high'], 3)}]")
+
+
+def _collection_conditions(params: dict) -> str:
+    model = CollectionModel(systems=params["systems"], **params["model"])
+    return (f"Simulated collection (`studies.collection`) of {params['systems']} systems differing in one skill, "
+            f"with variance shares made to resemble TREC runs' (topic, then system x topic interaction, then system), "
+            f"trec_eval's nDCG over runs of depth {model.depth}; the known truth is the order of the skills. Queries needed: the query-set size at which "
+            f"the share of system pairs ordered as the truth reaches {params['target_accuracy']}, over "
+            f"{params['trials']} random query sets per size from {params['population_topics']} topics, with a 95% "
+            f"bootstrap interval over the query sets; seed {params['seed']}.")
+
+
+def queries_depend_on_discount(results: Results) -> Finding:
+    table, best, params = _query_measures(results)
+    finite = table[np.isfinite(table["queries_needed"])]
+    top = table.iloc[best]
+    worst = finite.loc[finite["queries_needed"].idxmax()]
+    taus = {key: kendall_tau(finite["queries_needed"], finite[key]) for key, _, _ in QUERY_CRITERIA}
+    agree = [sign * taus[key] >= STRONG_TAU for key, _, sign in QUERY_CRITERIA]
+    swap_c = max(c for c in params["sizes"] if 2 * c <= params["topics"])
+    differ = bool(table["more"].any())
+    # Rule: "does not hold" when no measure's interval of queries needed lies above the best one's (the measures
+    # cannot be told apart); "holds" when some do and every criterion orders the measures as the queries needed
+    # do (|tau| >= STRONG_TAU, expected sign); "holds with qualification" when some criterion agrees less.
+    verdict = "does not hold" if not differ else "holds" if all(agree) else "holds with qualification"
+    return Finding(
+        key="queries-depend-on-discount",
+        title="The discount changes how many queries an experiment needs",
+        claim="Measures differ in how many system pairs they separate on the same topics (discriminative power) and "
+              "in how stable their ordering is over topic sets, so the gain and discount matter for how many queries "
+              "an experiment needs.",
+        source="Sakai (2006); Kanoulas & Aslam (2009); Voorhees & Buckley (2002)",
+        measurement=f"{len(table)} measures (gain x discount). Fewest queries: {top['measure']}, {_needed(top)}; "
+                    f"most: {worst['measure']}, {_needed(worst)}, {number(worst['queries_needed'] / top['queries_needed'], 3)} "
+                    f"times as many; {_cases(int(table['more'].sum()), len(table))} measures need more than the best "
+                    f"(95% intervals apart); its fewest-queries group (intervals overlapping the best's): "
+                    f"{', '.join(table[table['group']]['measure'])}. On one collection "
+                    f"of {params['topics']} topics: discriminative power {span(table['power'], 3)}, swap rate between "
+                    f"disjoint sets of {swap_c} queries {span(table['swap_rate'], 3)}. Kendall tau across the measures "
+                    f"between the queries needed and " + ", ".join(f"{label} {taus[key]:+.2f}"
+                                                                  for key, label, _ in QUERY_CRITERIA) + ".",
+        summary=f"{top['measure']} {number(top['queries_needed'], 3)} to {worst['measure']} "
+                f"{number(worst['queries_needed'], 3)} queries; criteria agree (Kendall tau "
+                f"{span([abs(t) for t in taus.values()], 2)} in absolute value)",
+        verdict=verdict,
+        conditions=_collection_conditions(params) + f" Agreement of a criterion: Kendall |tau| >= {STRONG_TAU} with "
+                   "the expected sign (this finding's threshold). How much the discount matters is the factor "
+                   "between the best and the worst measure, and which measures share the best one's interval.",
+        figures=("07_queries_needed", "07_asl_curves", "07_swap_rates"),
+        tables=("07_measures.csv", "07_power.csv", "07_swap_rates.csv", "07_query_sets.csv"),
+        notebooks=(QUERY_SETS,),
+        numbers={"ratio_worst_best": float(worst["queries_needed"] / top["queries_needed"]),
+                 **{f"tau_{key}": float(v) for key, v in taus.items()}},
+    )
+
+
+def fast_discounts_need_more_queries(results: Results) -> Finding:
+    table, best, params = _query_measures(results)
+    top = table.iloc[best]
+    slow = table[table["decay"] == "slowly varying"]
+    fast = table[table["decay"].isin(FAST_DECAY)]
+    separated = {}
+    for gain, rows in table.groupby("gain", sort=False):
+        s, f = rows[rows["decay"] == "slowly varying"], rows[rows["decay"].isin(FAST_DECAY)]
+        separated[gain] = bool(s["queries_needed_high"].max() < f["queries_needed_low"].min())
+    classes = []
+    for decay, rows in table.groupby("decay", sort=False):
+        ranges = "; ".join(f"{g} {span(r['queries_needed'], 3)}" for g, r in rows.groupby("gain", sort=False))
+        classes.append((rows["queries_needed"].min(), f"{decay} ({', '.join(dict.fromkeys(rows['discount']))}): {ranges}"))
+    classes = [text for _, text in sorted(classes)]
+    # Rule: "does not hold" unless, for every gain, every summable and critical discount's interval of queries
+    # needed lies entirely above every slowly varying one's; "holds" if moreover the best measure has a slowly
+    # varying discount and every slowly varying measure is in the fewest-queries group; "holds with
+    # qualification" otherwise (the measurement names what falls outside).
+    if not all(separated.values()):
+        verdict = "does not hold"
+    elif top["decay"] == "slowly varying" and bool(slow["group"].all()):
+        verdict = "holds"
+    else:
+        verdict = "holds with qualification"
+    outside = slow[~slow["group"]]["measure"].tolist()
+    by_class = {d: span(r["queries_needed"], 3) for d, r in table.groupby("decay", sort=False)}
+    return Finding(
+        key="fast-discounts-need-more-queries",
+        title="Discounts that weigh only the first ranks need more queries",
+        claim="Discounts that keep per-list distinguishability (the slowly varying ones, log2, loglog) also need the "
+              "fewest queries, and fast-decaying ones (power(beta=2), zipf, geometric), which base a list's score on "
+              "its first few ranks, need more.",
+        source=f"{PACKAGE} (notebooks 03-05's per-list results carried to query sets)",
+        measurement="Queries needed by decay class of the discount, per gain: " + "; ".join(classes) + ". For each "
+                    "gain, every summable and critical discount's 95% interval lies above every slowly varying one's: "
+                    + ", ".join(f"{g} {'yes' if v else 'no'}" for g, v in separated.items()) + ". The fewest queries "
+                    "per gain: " + ", ".join(f"{g} {r.loc[r['queries_needed'].idxmin(), 'discount']} "
+                                             f"({r.loc[r['queries_needed'].idxmin(), 'decay']})"
+                                             for g, r in table.groupby("gain", sort=False))
+                    + f"; overall {top['measure']}; slowly varying measures in its fewest-queries group (intervals overlapping): "
+                    f"{_cases(int(slow['group'].sum()), len(slow))}" + (f" (outside: {', '.join(outside)})" if outside
+                                                                      else "")
+                    + f"; summable and critical measures needing more: {_cases(int(fast['more'].sum()), len(fast))}.",
+        summary="; ".join(f"{d} {v}" for d, v in by_class.items()) + " queries",
+        verdict=verdict,
+        conditions=_collection_conditions(params) + " The runs are short lists, so the slow discounts win "
+                   "here not by keeping long lists apart (notebooks 03-04) but by not letting one lucky or unlucky "
+                   "rank decide a topic. The regularly varying discounts (r^-beta, beta < 1) were not part of the "
+                   "claim and are shown for comparison, as is the constant discount ('none').",
+        figures=("07_queries_needed",),
+        tables=("07_measures.csv", "07_query_sets.csv"),
+        notebooks=(QUERY_SETS,),
+        numbers={f"separated_{g}": float(v) for g, v in separated.items()},
+    )
+
+
+def per_topic_win_predicts_queries(results: Results) -> Finding:
+    table, _, params = _query_measures(results)
+    finite = table[np.isfinite(table["queries_needed"])]
+    tau = kendall_tau(finite["per_topic_win"], finite["queries_needed"])
+    tied = finite[finite["per_topic_tie"] > 0.01]
+    untied = finite[finite["per_topic_tie"] <= 0.01]
+    tau_untied = kendall_tau(untied["per_topic_win"], untied["queries_needed"]) if len(untied) > 2 else math.nan
+    # Rule: "holds" if tau <= -STRONG_TAU (a higher win probability goes with fewer queries); "holds with
+    # qualification" if the association is negative but weaker; "does not hold" if tau >= 0.
+    verdict = "holds" if tau <= -STRONG_TAU else "holds with qualification" if tau < 0 else "does not hold"
+    return Finding(
+        key="per-topic-win-predicts-queries",
+        title="Per-list distinguishability predicts the queries needed",
+        claim="A measure under which the more skilled of two systems scores strictly higher on one topic more often "
+              "(notebook 04's per-list distinguishability, on one topic) needs fewer queries to order the systems.",
+        source=f"{PACKAGE} (notebooks 03-05 carried to query sets)",
+        measurement=f"Per-topic P(more skilled system strictly higher), averaged over all system pairs on "
+                    f"{params['population_topics']} topics: {span(finite['per_topic_win'], 3)}. Kendall tau across "
+                    f"{len(finite)} measures between it and the queries needed: {tau:+.3f}; without the measures whose "
+                    f"systems tie exactly on more than 1% of topic pairs ("
+                    + (", ".join(f"{r.measure} {number(r.per_topic_tie, 2)}" for r in tied.itertuples()) or "none")
+                    + f"): {tau_untied:+.3f}.",
+        summary=f"Kendall tau {tau:+.2f} across {len(finite)} measures ({tau_untied:+.2f} without exact ties)",
+        verdict=verdict,
+        conditions=_collection_conditions(params) + f" Rule: tau <= -{STRONG_TAU} holds (this finding's threshold). "
+                   "Exact ties lower a measure's win probability without costing as many queries, so the measures "
+                   "without a discount fall off the line.",
+        figures=("07_per_list_vs_queries",),
+        tables=("07_measures.csv",),
+        notebooks=(QUERY_SETS,),
+        numbers={"tau": float(tau), "tau_untied": float(tau_untied)},
+    )
+
+
+def linear_gain_fewer_queries(results: Results) -> Finding:
+    table, _, params = _query_measures(results)
+    gains = list(dict.fromkeys(table["gain"]))
+    first, second = gains[0], gains[1]
+    rows = table.set_index(["gain", "discount"])
+    discounts = list(dict.fromkeys(table["discount"]))
+    fewer = [d for d in discounts if rows.loc[(first, d), "queries_needed"] < rows.loc[(second, d), "queries_needed"]]
+    apart = [d for d in discounts
+             if rows.loc[(first, d), "queries_needed_high"] < rows.loc[(second, d), "queries_needed_low"]]
+    ratio = [rows.loc[(second, d), "queries_needed"] / rows.loc[(first, d), "queries_needed"] for d in discounts]
+    # Rule: "holds" if the first gain needs fewer queries under every discount with 95% intervals apart; "holds
+    # with qualification" if its estimate is lower under every discount but the intervals overlap for some; "does
+    # not hold" otherwise.
+    verdict = ("holds" if len(apart) == len(discounts) else
+               "holds with qualification" if len(fewer) == len(discounts) else "does not hold")
+    return Finding(
+        key="linear-gain-fewer-queries",
+        title="The linear gain needs slightly fewer queries than exp2",
+        claim=f"The {first} gain needs slightly fewer queries than {second} under every discount: weighting the rare "
+              "highest grades exponentially adds per-topic variance.",
+        source=f"{PACKAGE} (notebook 07's observation)",
+        measurement=f"{second} / {first} queries needed per discount: {span(ratio, 3)}; {first} fewer under "
+                    f"{_cases(len(fewer), len(discounts))} discounts, with 95% intervals apart under "
+                    f"{_cases(len(apart), len(discounts))}" + (f" ({', '.join(apart)})" if apart else "") + ".",
+        summary=f"{first} fewer under {_cases(len(fewer), len(discounts))} discounts, intervals apart under "
+                f"{_cases(len(apart), len(discounts))}",
+        verdict=verdict,
+        conditions=_collection_conditions(params) + " Grades 1, 2, 3 of the relevant documents with probabilities "
+                   + ", ".join(str(p) for p in CollectionModel(**params["model"]).grade_probabilities) + ".",
+        figures=("07_queries_needed",),
+        tables=("07_measures.csv",),
+        notebooks=(QUERY_SETS,),
+        numbers={"fewer": float(len(fewer)), "apart": float(len(apart))},
+    )
+
+
+# --------------------------------------------------------------------------- 08: MovieLens-100k
+
+MOVIELENS = "08_movielens.ipynb"
+REAL_DATA = "MovieLens-100k (Harper & Konstan 2015)"
+
+
+def _movielens(results: Results) -> tuple[dict, dict]:
+    """The list-length numbers and verdicts (studies.realdata.list_length_findings) and the run's parameters."""
+    f = rd.list_length_findings(results.table("08_list_length_means.csv"), results.table("08_list_length_pairs.csv"),
+                                results.table("08_list_length_first_order.csv"))
+    return f, results.record("08_movielens.json")["parameters"]
+
+
+def _movielens_conditions(params: dict, extra: str) -> str:
+    return (f"{REAL_DATA}: each user's latest {params['test_fraction']:.0%} of ratings are the test set; "
+            f"{len(params['rankers'])} recommenders ({', '.join(params['rankers'])}) rank every item the user did not "
+            f"rate in training; seed {params['seed']}. {extra} The rule is that of "
+            "`studies.realdata`, fixed before the run, and the notebook prints the same verdict.")
+
+
+def movielens_drift_together(results: Results) -> Finding:
+    f, params = _movielens(results)
+    means = results.table("08_list_length_means.csv")
+    g0 = f["gains"][0]
+    failing = [f"{d} ({g})" for g in f["gains"] for d in f["slow"] if (g, d) not in f["rising"]]
+    length = means[means["list_length"].astype(str) == f["n1"]]["mean_length"].iloc[0]
+    spreads = ", ".join(f"{d} {number(f['spread'][(g0, d)][0], 3)} -> {number(f['spread'][(g0, d)][1], 3)}"
+                        for d in f["slow"])
+    verdict = f["verdicts"]["1a drift together (slowly varying)"]
+    return Finding(
+        key="movielens-drift-together",
+        title="On MovieLens, slowly varying discounts draw the recommenders together as lists grow",
+        claim="Under slowly varying discounts every ranker's nDCG rises towards 1 as the list grows, so the rankers "
+              "drift towards one value, the slower the discount the closer (notebook 03's result, asked of real "
+              "recommenders).",
+        source=f"{WANG}; {ARTICLE}; tested on real data by {PACKAGE}",
+        measurement=f"From n = {f['n0']} (the first sampled length that keeps every user's share of test items) to "
+                    f"the whole candidate list (mean {number(length, 4)} items): every ranker's mean rises in "
+                    f"{_cases(len(f['rising']), f['cells'])} slowly varying discount x gain cells"
+                    + (f" (not in: {', '.join(failing)})" if failing else "") + f"; the spread (best minus worst "
+                    f"ranker) narrows in {_cases(len(f['narrowing']), f['cells'])}; gain {g0}: {spreads}.",
+        summary=f"spread narrows in {_cases(len(f['narrowing']), f['cells'])} cells, every ranker rises in "
+                f"{_cases(len(f['rising']), f['cells'])}",
+        verdict=verdict,
+        conditions=_movielens_conditions(params, "Lists sampled at each n keeping the user's share of test items "
+                                         f"({params['list_replicates']} draws). Rule: holds if every ranker rises and "
+                                         "the spread narrows in every cell; with qualification if only the spread "
+                                         "always narrows. Candidate lists of at most the 1,682 films are far "
+                                         "from the asymptotic regime."),
+        figures=("08_list_length",),
+        tables=("08_list_length_means.csv",),
+        notebooks=(MOVIELENS,),
+        numbers={"rising": float(len(f["rising"])), "narrowing": float(len(f["narrowing"])), "cells": float(f["cells"])},
+    )
+
+
+def movielens_first_order(results: Results) -> Finding:
+    f, params = _movielens(results)
+    means = results.table("08_list_length_means.csv")
+    first_order = results.table("08_list_length_first_order.csv")
+    whole = first_order[first_order["list_length"].astype(str) == f["n1"]]
+    eps = whole[whole["discount"] == "log2"]["eps"].iloc[0]
+    share = means[means["list_length"].astype(str) == f["n1"]]["mean_share_relevant"].iloc[0]
+    slowest = f["slow"][-1]
+    verdict = f["verdicts"]["1a first-order law"]
+    return Finding(
+        key="movielens-first-order",
+        title="On MovieLens, 1 - nDCG ~ eps_D(n) c_f with c_f independent of the discount",
+        claim="To first order 1 - nDCG ~ eps_D(n) c_f under slowly varying discounts, with c_f depending on the "
+              "ranker, not on the discount.",
+        source=PACKAGE,
+        measurement=f"At the whole list, c = mean over users of (1 - nDCG) / eps_D(n) (gain {f['gains'][0]}): under "
+                    f"log2 {span(f['c']['log2'], 3)}, under {slowest} {span(f['c'][slowest], 3)} over the rankers; "
+                    f"ratio {slowest} / log2 {span(f['c_ratio'], 3)}. The expansion needs eps_D(n) ln(1/share) to "
+                    f"be small; for log2 it is {number(eps * np.log(1 / share), 2)}.",
+        summary=f"c under {slowest} / c under log2: {span(f['c_ratio'], 3)} (1 if the law held)",
+        verdict=verdict,
+        conditions=_movielens_conditions(params, "Rule: holds if each ranker's c under the slowest discount is "
+                                         "within 20% of its c under log2. The law is asymptotic (see the finding on "
+                                         "1 - nDCG ~ eps_D(n) c_f on simulated lists); real candidate lists of at "
+                                         "most the 1,682 films with few relevant items are short for it."),
+        figures=("08_list_length",),
+        tables=("08_list_length_first_order.csv", "08_list_length_means.csv"),
+        notebooks=(MOVIELENS,),
+        numbers={"c_ratio_min": float(f["c_ratio"].min()), "c_ratio_max": float(f["c_ratio"].max())},
+    )
+
+
+def movielens_differences_detectable(results: Results) -> Finding:
+    f, params = _movielens(results)
+    pairs = results.table("08_ranker_pairs.csv")
+    g0, n1, slowest = f["gains"][0], f["n1"], f["slow"][-1]
+    whole = pairs[(pairs["gain"] == g0) & (pairs["cutoff"].astype(str) == "all")]
+    tied = whole[whole["pvalue_adjusted"] >= 0.05]
+    verdict = f["verdicts"]["1b differences stay detectable"]
+    return Finding(
+        key="movielens-differences-detectable",
+        title="On MovieLens, slower discounts still tell the recommenders apart",
+        claim="Although slowly varying discounts draw the rankers' values together, their differences stay "
+              "detectable: in paired comparisons the standardized gap is not smaller under slower discounts "
+              "(notebook 04's result, asked of real recommenders).",
+        source=f"{WANG} (log2 distinguishes consistently); {PACKAGE} (slower discounts; real data)",
+        measurement=f"At the whole list (gain {g0}, paired t tests over users, Holm, 5%): pairs of the "
+                    f"{len(params['rankers'])} rankers significantly different under log2 "
+                    f"{f['significant'][(n1, 'log2')]}, under {slowest} {f['significant'][(n1, slowest)]}; |d_z| "
+                    f"under {slowest} / under log2 (pairs with |d_z| > 0.1 under log2): median "
+                    f"{number(f['dz_ratio'].median(), 3)}, range {span(f['dz_ratio'], 3)}. Under log2 the pairs not "
+                    f"told apart: " + (", ".join(f"{r.system_a} vs {r.system_b} (difference {r.difference:+.4f}, "
+                                                 f"adjusted p {number(r.pvalue_adjusted, 2)})"
+                                                 for r in tied.itertuples()) or "none") + f", of {len(whole)}.",
+        summary=f"significant pairs log2 {f['significant'][(n1, 'log2')]}, {slowest} "
+                f"{f['significant'][(n1, slowest)]} of {len(whole)}; effect size ratio median "
+                f"{number(f['dz_ratio'].median(), 3)}",
+        verdict=verdict,
+        conditions=_movielens_conditions(params, f"Rule: holds if at the whole list {slowest} finds at least as many "
+                                         "significant pairs as log2 and the median ratio of |d_z| is at least 0.9."),
+        figures=("08_list_length_distinguishability", "08_rankers"),
+        tables=("08_list_length_pairs.csv", "08_ranker_pairs.csv"),
+        notebooks=(MOVIELENS,),
+        numbers={"dz_ratio_median": float(f["dz_ratio"].median())},
+    )
+
+
+def movielens_fast_discounts_lose(results: Results) -> Finding:
+    f, params = _movielens(results)
+    n1 = f["n1"]
+    counts = ", ".join(f"{d} {f['significant'][(n1, d)]}" for d in f["discounts"])
+    verdict = f["verdicts"]["1c zipf/summable lose"]
+    return Finding(
+        key="movielens-fast-discounts-lose",
+        title="On MovieLens, zipf and summable discounts separate fewer recommenders",
+        claim="Under zipf and summable discounts only the first few ranks count; where relevance at the top is "
+              "uncertain, rankers with equally good tops are not told apart (notebook 04's uncertain-top result).",
+        source=f"{WANG} (1/r the critical point); {PACKAGE} (uncertain top; real data)",
+        measurement=f"Pairs of the {len(params['rankers'])} rankers significantly different at the whole list (gain "
+                    f"{f['gains'][0]}, paired t, Holm, 5%), per discount: {counts}.",
+        summary=", ".join(f"{d} {f['significant'][(n1, d)]}" for d in f["discounts"]
+                          if d in f["fast"] or d == "log2") + " significant pairs",
+        verdict=verdict,
+        conditions=_movielens_conditions(params, "Rule: holds if zipf and both summable discounts find fewer "
+                                         "significant pairs than log2 at the whole list."),
+        figures=("08_list_length_distinguishability",),
+        tables=("08_list_length_pairs.csv",),
+        notebooks=(MOVIELENS,),
+        numbers={d: float(f["significant"][(n1, d)]) for d in f["discounts"]},
+    )
+
+
+def movielens_query_sets(results: Results) -> Finding:
+    power = results.table("08_query_sets_power.csv")
+    swaps = results.table("08_query_sets_swaps.csv")
+    params = results.record("08_movielens.json")["parameters"]
+    f = rd.query_set_findings(power)
+    smallest = swaps[swaps["size"] == swaps["size"].min()].groupby("discount", sort=False)["swap_rate"].mean()
+    systems = len(params["rankers"]) + len(params["extra_rankers"])
+    return Finding(
+        key="movielens-query-sets",
+        title="On MovieLens, discounts that look deeper separate recommenders with fewer users",
+        claim="Slowly varying discounts separate systems at least as well as log2 over sets of users; zipf and the "
+              "summable discounts, which look only at the first ranks, separate fewer (notebook 04's per-list "
+              "result carried to query sets).",
+        source=f"{PACKAGE} (notebooks 04 and 07's question on real data)",
+        measurement=f"Discriminative power (share of the {systems * (systems - 1) // 2} pairs of {systems} systems "
+                    f"significant by the paired bootstrap test at 5%, {params['power_draws']} user sets per size, "
+                    f"mean over the gains) at {f['users']} users: "
+                    + ", ".join(f"{d} {number(x, 2)}" for d, x in f["power"].items())
+                    + f"; the most discriminating: {f['best']}. Swap rate between disjoint sets of "
+                    f"{int(swaps['size'].min())} users (mean over the gains): "
+                    + ", ".join(f"{d} {number(x, 2)}" for d, x in smallest.items()) + ".",
+        summary=f"power at {f['users']} users: log2 {number(f['power']['log2'], 2)}, best {f['best']} "
+                f"{number(f['power'].max(), 2)}, lowest {f['power'].idxmin()} {number(f['power'].min(), 2)}",
+        verdict=f["verdict"],
+        conditions=_movielens_conditions(params, f"Whole candidate lists; {systems} systems (the recommenders and "
+                                         f"{len(params['extra_rankers'])} hyper-parameter variants). Rule: holds if, "
+                                         "at the user-set size nearest 100 and averaged over the gains, every slowly "
+                                         "varying discount's power is at least log2's minus 0.05 and zipf's and the "
+                                         "summable discounts' is below log2's."),
+        figures=("08_query_sets",),
+        tables=("08_query_sets_power.csv", "08_query_sets_swaps.csv"),
+        notebooks=(MOVIELENS,),
+        numbers={d: float(x) for d, x in f["power"].items()},
+    )
+
+
+def movielens_conventions(results: Results) -> Finding:
+    decisions = results.table("08_conventions_decisions.csv")
+    params = results.record("08_movielens.json")["parameters"]
+    f = rd.convention_findings(decisions)
+    others = decisions[decisions["convention"] != "trec_eval"]
+    reversing = sorted(set(others[others["significant_reversals"] > 0]["convention"]))
+    low_tau = sorted(set(others[others["kendall_tau_vs_reference"] < 0.8]["convention"]))
+    by_depth = []
+    for depth, rows in others.groupby(others["depth"].astype(str), sort=False):
+        by_depth.append(f"run files of depth {depth}: significant decisions reversed "
+                        f"{int(rows['significant_reversals'].sum())}, lowest tau {number(rows['kendall_tau_vs_reference'].min(), 2)}, "
+                        f"largest shift of a mean {number(rows['max_mean_shift'].max(), 2)}")
+    return Finding(
+        key="movielens-conventions",
+        title="Tools' nDCG conventions agree on which recommender is better",
+        claim="The tools' conventions change the values of nDCG, not the verdicts: every tool agrees on which "
+              "recommender is better (what a user comparing systems with 'nDCG' from any tool assumes).",
+        source="common practice (what comparing systems by any tool's 'nDCG' assumes)",
+        measurement=f"The same run files under each tool's preset against trec_eval (nDCG and nDCG@10, paired t, "
+                    f"Holm, 5%): " + "; ".join(by_depth) + ". Presets that reverse a significant trec_eval decision: "
+                    + (", ".join(reversing) or "none") + "; presets whose order of the rankers has tau < 0.8: "
+                    + (", ".join(low_tau) or "none") + ".",
+        summary=f"largest shift {number(f['max_shift'], 2)}; significant decisions reversed by "
+                + (", ".join(reversing) or "none"),
+        verdict=f["verdict"],
+        conditions=_movielens_conditions(params, "Run files of each user's top items (and, where the profile says "
+                                         "so, the whole candidate list). The ideal from the run file itself "
+                                         "(scikit-learn, TorchMetrics, TF-Ranking, XGBoost's ndcg-) and the value 1 "
+                                         "for a list without relevant items (LightGBM, XGBoost) are what moves the "
+                                         "verdicts; on whole lists the ideals coincide. Rule: holds if no preset "
+                                         "reverses a significant trec_eval decision and every tau is at least 0.8."),
+        figures=("08_conventions",),
+        tables=("08_conventions_decisions.csv", "08_conventions_means.csv"),
+        notebooks=(MOVIELENS,),
+        numbers={"max_shift": float(f["max_shift"]), "reversing_presets": float(len(reversing))},
+    )
+
+
+def movielens_cutoffs(results: Results) -> Finding:
+    decisions = results.table("08_cutoffs_decisions.csv")
+    params = results.record("08_movielens.json")["parameters"]
+    f = rd.cutoff_findings(decisions)
+    d = decisions.assign(cutoff=decisions["cutoff"].astype(str))
+    g0 = d["gain"].iloc[0]
+    first = d[d["gain"] == g0]
+    counts = ", ".join(("whole list" if r.cutoff == "all" else f"@{r.cutoff}") + f" {r.significant}"
+                       for r in first.itertuples())
+    return Finding(
+        key="movielens-cutoffs",
+        title="On MovieLens, small cut-offs separate fewer recommenders and change decisions",
+        claim="A fixed small cut-off keeps less of the information that separates rankers on long lists; "
+              "decisions taken at @k can differ from those on the whole list (notebook 05's result on real data).",
+        source=f"{PACKAGE} (notebook 05)",
+        measurement=f"Pairs of {int(first['pairs'].iloc[0])} significantly different (log2, paired t, Holm, 5%), gain "
+                    f"{g0}: {counts}. Decisions that differ from the whole list's at @5 and @10, summed over the "
+                    f"gains: {f['changed']}; significant decisions reversed at any cut-off: {f['reversed_significant']}; "
+                    f"Kendall tau of the systems' order against the whole list at @5 and @10: "
+                    f"{span(d[d['cutoff'].isin(['5', '10'])]['kendall_tau_vs_reference'], 2)}.",
+        summary=f"gain {g0}: {counts} significant pairs; no significant decision reversed"
+                if f["reversed_significant"] == 0 else f"gain {g0}: {counts} significant pairs",
+        verdict=f["verdict"],
+        conditions=_movielens_conditions(params, f"All {len(params['rankers']) + len(params['extra_rankers'])} "
+                                         "systems, whole candidate lists cut at k. Rule: holds if, "
+                                         "for every gain, @5 and @10 find fewer significant pairs than the whole "
+                                         "list and at least one decision changes."),
+        figures=("08_cutoffs",),
+        tables=("08_cutoffs_decisions.csv", "08_cutoffs_pairs.csv"),
+        notebooks=(MOVIELENS,),
+        numbers={"changed": float(f["changed"]), "reversed_significant": float(f["reversed_significant"])},
+    )
+
+
 #: The findings in page order.
 FINDINGS: tuple[Callable[[Results], Finding], ...] = (
     worked_example,
@@ -787,6 +1255,17 @@ FINDINGS: tuple[Callable[[Results], Finding], ...] = (
     appending,
     truncation,
     pooling,
+    queries_depend_on_discount,
+    fast_discounts_need_more_queries,
+    per_topic_win_predicts_queries,
+    linear_gain_fewer_queries,
+    movielens_drift_together,
+    movielens_first_order,
+    movielens_differences_detectable,
+    movielens_fast_discounts_lose,
+    movielens_query_sets,
+    movielens_conventions,
+    movielens_cutoffs,
 )
 
 

@@ -110,6 +110,31 @@ class Results:
             self._cache[name] = read_table(path)
         return self._cache[name]
 
+    def record(self, name: str) -> Any:
+        """The JSON file ``name`` (a notebook's summary, with its parameters), parsed.
+
+        Raises :class:`MissingTableError` if absent.
+
+        Examples
+        --------
+        >>> import json, tempfile, pathlib
+        >>> folder = pathlib.Path(tempfile.mkdtemp())
+        >>> _ = (folder / "s.json").write_text(json.dumps({"parameters": {"seed": 7}}))
+        >>> Results(folder).record("s.json")["parameters"]["seed"]
+        7
+        """
+        if name not in self._cache:
+            import json
+
+            path = self.folder / name
+            if not path.is_file():
+                raise MissingTableError(
+                    f"record {name!r} is not in {str(self.folder)!r}; run the full profile "
+                    f"(python3 tasks.py reproduce) to write it"
+                )
+            self._cache[name] = json.loads(path.read_text(encoding="utf-8"))
+        return self._cache[name]
+
 
 def number(value: float, digits: int = 3) -> str:
     """Format a quoted number: ``digits`` significant digits, no sign on a zero, 'n/a' for NaN.

@@ -52,7 +52,7 @@ from ..stats.agreement import query_subsets
 from ..stats.paired import TIE_TOLERANCE
 
 __all__ = ["TOPIC_BLOCK", "CollectionModel", "Collection", "simulate_collection", "ordering_accuracy",
-           "queries_needed", "queries_needed_interval"]
+           "queries_needed", "queries_needed_interval", "fewest_queries"]
 
 #: Topics per seeded block.
 TOPIC_BLOCK = 50
@@ -372,3 +372,49 @@ def queries_needed_interval(sizes: Any, accuracy: Any, target: float, *, confide
     needed = np.where(np.isnan(needed), np.inf, needed)
     low, high = np.quantile(needed, [(1 - confidence) / 2, (1 + confidence) / 2], method="inverted_cdf")
     return estimate, float(low), float(high)
+
+
+def fewest_queries(needed: Any, low: Any, high: Any) -> tuple[int, np.ndarray, np.ndarray]:
+    """The measure needing the fewest queries, the measures indistinguishable from it, and those needing more.
+
+    The rule of notebook 07's verdict and of its findings: a measure is in the *fewest-queries group* when
+    its interval of queries needed reaches down to the best measure's upper limit (``low <= high[best]``),
+    and *needs more* when its whole interval lies above that limit. A measure whose curve never reaches
+    the target (``needed`` NaN) counts as needing infinitely many queries.
+
+    Parameters
+    ----------
+    needed, low, high : array-like
+        One value per measure: the estimate of the queries needed and its interval
+        (:func:`queries_needed_interval`).
+
+    Returns
+    -------
+    (int, numpy.ndarray, numpy.ndarray)
+        Index of the best measure (fewest queries; the first on ties), and boolean masks of the
+        fewest-queries group (which holds the best) and of the measures that need more.
+
+    Raises
+    ------
+    ValueError
+        If the three arrays differ in shape, are empty, or no measure has a finite estimate.
+
+    Examples
+    --------
+    >>> best, group, more = fewest_queries([18.0, 19.5, 25.0, float("nan")], [17.0, 18.5, 24.0, float("inf")],
+    ...                                    [19.0, 20.5, 26.0, float("inf")])
+    >>> best, group.tolist(), more.tolist()
+    (0, [True, True, False, False], [False, False, True, True])
+    """
+    q, lo, hi = (np.asarray(x, dtype=np.float64) for x in (needed, low, high))
+    if q.ndim != 1 or q.size == 0 or lo.shape != q.shape or hi.shape != q.shape:
+        raise ValueError(f"needed, low and high must be 1-d arrays of one shape, got shapes {q.shape}, {lo.shape}, "
+                         f"{hi.shape}")
+    finite = np.where(np.isnan(q), np.inf, q)
+    if not np.isfinite(finite).any():
+        raise ValueError("needed has no finite estimate: no measure reaches the target")
+    best = int(np.argmin(finite))
+    lo = np.where(np.isnan(q), np.inf, lo)
+    group = lo <= hi[best]
+    group[best] = True
+    return best, group, ~group
