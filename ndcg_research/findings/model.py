@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import os
 from dataclasses import dataclass, field
@@ -115,8 +116,6 @@ class Results:
         >>> Results(folder).record("s.json")["parameters"]["seed"]
         7
         """
-        import json
-
         return self._load(name, "record", lambda path: json.loads(path.read_text(encoding="utf-8")))
 
     def _load(self, name: str, kind: str, read: Any) -> Any:

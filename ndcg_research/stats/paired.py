@@ -511,6 +511,10 @@ def paired_comparison(better: Any, worse: Any, *, axis: int = 0, tie_tolerance: 
     better, worse = np.asarray(better, dtype=np.float64), np.asarray(worse, dtype=np.float64)
     if better.shape != worse.shape:
         raise ValueError(f"better and worse must have the same shape, got {better.shape} and {worse.shape}")
+    if better.ndim == 0:
+        raise ValueError("better and worse must hold replicates along an axis, got scalars")
+    if not tie_tolerance >= 0:  # also refuses NaN
+        raise ValueError(f"tie_tolerance must be a number >= 0, got {tie_tolerance!r}")
     gap = better - worse
     gap[np.abs(gap) <= tie_tolerance] = 0.0
     gaps = mean_interval(gap, axis=axis, confidence=confidence)
