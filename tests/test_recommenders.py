@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -256,8 +257,22 @@ def _scores_under(coretype: str, path) -> dict[str, np.ndarray]:
         return dict(data)
 
 
-@pytest.mark.skipif(__import__("platform").machine() not in ("x86_64", "AMD64"),
-                    reason="OpenBLAS kernel families named here are x86-64's")
+def _openblas_kernels_switchable() -> bool:
+    """numpy on OpenBLAS (whose wheels pick kernels at run time) on an x86-64 CPU that runs both families."""
+    import platform
+
+    from threadpoolctl import threadpool_info
+
+    openblas = any(lib.get("internal_api") == "openblas" for lib in threadpool_info())
+    try:
+        flags = Path("/proc/cpuinfo").read_text().split()
+    except OSError:
+        flags = []
+    return openblas and platform.machine() in ("x86_64", "AMD64") and "avx2" in flags and "fma" in flags
+
+
+@pytest.mark.skipif(not _openblas_kernels_switchable(),
+                    reason="needs numpy on OpenBLAS and an x86-64 CPU with AVX2 and FMA (Linux)")
 def test_scores_are_bitwise_identical_under_different_blas_kernels(tmp_path):
     """Rankings must not depend on the machine: two BLAS kernel families, the same scores to the bit.
 

@@ -121,3 +121,10 @@ def test_fewest_queries_group_by_interval_overlap():
         fewest_queries([np.nan], [np.inf], [np.inf])
     with pytest.raises(ValueError, match="one shape"):
         fewest_queries([1.0, 2.0], [1.0], [1.0, 2.0])
+    with pytest.raises(ValueError, match=r"measure 1: low 5.0, high 4.0"):
+        fewest_queries([1.0, 4.5], [0.5, 5.0], [1.5, 4.0])
+    with pytest.raises(ValueError, match=r"measure 0: low nan"):
+        fewest_queries([1.0, 4.5], [np.nan, 4.0], [1.5, 5.0])
+    # An unbounded best interval cannot be told apart from a measure that never reaches the target.
+    best, group, _ = fewest_queries([10.0, np.nan], [8.0, np.inf], [np.inf, np.inf])
+    assert best == 0 and group.tolist() == [True, True]

@@ -318,3 +318,16 @@ def test_standardized_gap_se_is_nan_for_constant_gaps_and_needs_two_values():
     assert np.isnan(standardized_gap_se(np.zeros(10)))
     with pytest.raises(ValueError, match="at least two replicates"):
         standardized_gap_se([1.0])
+
+
+@pytest.mark.parametrize("change, match", [
+    (dict(tie_tolerance=-1e-12), "tie_tolerance must be a number >= 0, got -1e-12"),
+    (dict(tie_tolerance=float("nan")), "tie_tolerance must be a number >= 0, got nan"),
+    (dict(better=0.5, worse=0.4), "got scalars"),
+])
+def test_paired_comparison_refuses_bad_input_by_name(change, match):
+    from ndcg_research.stats.paired import paired_comparison
+
+    args = dict(better=[0.9, 0.8], worse=[0.8, 0.8]) | change
+    with pytest.raises(ValueError, match=match):
+        paired_comparison(**args)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 import os
 from dataclasses import dataclass, field
@@ -98,17 +99,9 @@ class Results:
 
     def table(self, name: str) -> Any:
         """The table ``name`` as a pandas DataFrame (raises :class:`MissingTableError` if absent)."""
-        if name not in self._cache:
-            from ..studies.tables import read_table
+        from ..studies.tables import read_table
 
-            path = self.folder / name
-            if not path.is_file():
-                raise MissingTableError(
-                    f"table {name!r} is not in {str(self.folder)!r}; run the full profile "
-                    f"(python3 tasks.py reproduce) to write it"
-                )
-            self._cache[name] = read_table(path)
-        return self._cache[name]
+        return self._load(name, "table", read_table)
 
     def record(self, name: str) -> Any:
         """The JSON file ``name`` (a notebook's summary, with its parameters), parsed.
@@ -123,16 +116,18 @@ class Results:
         >>> Results(folder).record("s.json")["parameters"]["seed"]
         7
         """
-        if name not in self._cache:
-            import json
+        return self._load(name, "record", lambda path: json.loads(path.read_text(encoding="utf-8")))
 
+    def _load(self, name: str, kind: str, read: Any) -> Any:
+        """``read(path)`` of the file ``name``, once; a missing file says how to write it."""
+        if name not in self._cache:
             path = self.folder / name
             if not path.is_file():
                 raise MissingTableError(
-                    f"record {name!r} is not in {str(self.folder)!r}; run the full profile "
+                    f"{kind} {name!r} is not in {str(self.folder)!r}; run the full profile "
                     f"(python3 tasks.py reproduce) to write it"
                 )
-            self._cache[name] = json.loads(path.read_text(encoding="utf-8"))
+            self._cache[name] = read(path)
         return self._cache[name]
 
 

@@ -575,7 +575,8 @@ def kernel_manager_class() -> type:
         def _unique_ipc_path(self) -> str:
             if self.transport != "ipc":
                 return super()._ip_default()
-            return os.path.join(tempfile.gettempdir(), f"ndcg-research-kernel-{uuid.uuid4().hex}")
+            # Short: a socket path has at most 103 bytes on macOS, whose $TMPDIR alone takes ~50.
+            return os.path.join(tempfile.gettempdir(), f"ndcg-kernel-{uuid.uuid4().hex[:12]}")
 
         async def _async_interrupt_kernel(self) -> None:
             # jupyter_client calls this at the start of every shutdown (and only there:

@@ -30,7 +30,12 @@ Every result also has the mean difference, its confidence interval (Student's t,
 :mod:`~ndcg_research.stats.intervals`), the effect size :math:`d_z = \bar d / s_d` (Cohen's
 standardised mean difference for paired data; NaN, undefined, when all :math:`d_q` are
 equal), and the counts of queries where A wins, ties and loses; a tie is a difference within
-:data:`TIE_TOLERANCE` of 0, the package's one definition of equal nDCG.
+:data:`TIE_TOLERANCE` of 0, the package's one definition of equal nDCG. The tests, interval and
+effect size use the differences as given, as scipy and the IR tools do: differences of rounding size
+(two systems with the same nDCG computed through different sums) are counted as ties but enter the
+statistics unchanged, so such a pair can show a non-zero effect size. The simulation summaries below
+(:func:`paired_comparison`) set them to 0 instead, because their replicates are meant to be compared
+exactly.
 
 Randomness: the bootstrap and sign-flip resamples are shared by all pairs and fixed by
 ``seed`` (:mod:`~ndcg_research.stats.resampling`), so a pair gets the same p-value
@@ -511,6 +516,10 @@ def paired_comparison(better: Any, worse: Any, *, axis: int = 0, tie_tolerance: 
     better, worse = np.asarray(better, dtype=np.float64), np.asarray(worse, dtype=np.float64)
     if better.shape != worse.shape:
         raise ValueError(f"better and worse must have the same shape, got {better.shape} and {worse.shape}")
+    if better.ndim == 0:
+        raise ValueError("better and worse must hold replicates along an axis, got scalars")
+    if not tie_tolerance >= 0:  # also refuses NaN
+        raise ValueError(f"tie_tolerance must be a number >= 0, got {tie_tolerance!r}")
     gap = better - worse
     gap[np.abs(gap) <= tie_tolerance] = 0.0
     gaps = mean_interval(gap, axis=axis, confidence=confidence)

@@ -397,7 +397,9 @@ def fewest_queries(needed: Any, low: Any, high: Any) -> tuple[int, np.ndarray, n
     Raises
     ------
     ValueError
-        If the three arrays differ in shape, are empty, or no measure has a finite estimate.
+        If the three arrays differ in shape, are empty, an estimate's interval is NaN or reversed, or no
+        measure has a finite estimate. (When the best measure's interval is unbounded above, a measure that
+        never reaches the target is in its group: the data cannot tell the two apart.)
 
     Examples
     --------
@@ -410,7 +412,12 @@ def fewest_queries(needed: Any, low: Any, high: Any) -> tuple[int, np.ndarray, n
     if q.ndim != 1 or q.size == 0 or lo.shape != q.shape or hi.shape != q.shape:
         raise ValueError(f"needed, low and high must be 1-d arrays of one shape, got shapes {q.shape}, {lo.shape}, "
                          f"{hi.shape}")
-    finite = np.where(np.isnan(q), np.inf, q)
+    reached = ~np.isnan(q)
+    if np.isnan(lo[reached]).any() or np.isnan(hi[reached]).any() or (lo[reached] > hi[reached]).any():
+        bad = int(np.flatnonzero(reached & (np.isnan(lo) | np.isnan(hi) | (lo > hi)))[0])
+        raise ValueError(f"low and high must be an interval (low <= high, not NaN) wherever needed is; measure "
+                         f"{bad}: low {float(lo[bad])!r}, high {float(hi[bad])!r}")
+    finite = np.where(reached, q, np.inf)
     if not np.isfinite(finite).any():
         raise ValueError("needed has no finite estimate: no measure reaches the target")
     best = int(np.argmin(finite))
