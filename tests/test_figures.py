@@ -153,6 +153,26 @@ def test_git_state_dirty_ignores_the_figures_folder(tmp_path):
     assert _git_state(source=tmp_path / "figures")[1] is True
 
 
+def test_git_state_ignores_the_result_tables_a_publishing_run_writes(tmp_path):
+    """A full run rewrites results/full/ before its later figures: those writes must not mark them dirty."""
+    from ndcg_research.pipeline.figures import _git_state
+
+    def git(*args):
+        subprocess.run(["git", *args], cwd=tmp_path, check=True, capture_output=True)
+
+    git("init", "-q")
+    for folder in ("pkg", "figures", "results/full"):
+        (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / "pkg" / "code.py").write_text("x = 1\n")
+    (tmp_path / "results" / "full" / "03_table.csv").write_text("a\n1\n")
+    git("add", ".")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "files")
+    (tmp_path / "results" / "full" / "03_table.csv").write_text("a\n2\n")
+    assert _git_state(exclude=tmp_path / "figures", source=tmp_path / "pkg")[1] is False
+    (tmp_path / "pkg" / "code.py").write_text("x = 2\n")  # code still counts
+    assert _git_state(exclude=tmp_path / "figures", source=tmp_path / "pkg")[1] is True
+
+
 def test_git_state_outside_a_repository(tmp_path):
     from ndcg_research.pipeline.figures import _git_state
 

@@ -521,12 +521,18 @@ def _package_version() -> str | None:
         return None
 
 
+#: Folder (relative to the repository's top) of result tables that runs write; never counts as a change.
+RUN_OUTPUTS = "results"
+
+
 def _git_state(exclude: Path | None = None, source: Path | None = None) -> tuple[str | None, bool | None]:
     """Return ``(commit, dirty)`` of the repository holding this package.
 
     ``dirty`` is whether tracked files differ from the commit, ignoring the
-    figures folder itself (regenerated figures must not make the record dirty).
-    Both are ``None`` outside a git work tree or without git.
+    figures folder itself and the repository's ``results/`` folder: a publishing run
+    rewrites both (figures and result tables) as it goes, and its own outputs must not
+    make the record of its later figures dirty. Both are ``None`` outside a git work
+    tree or without git.
     """
     if source is None:
         source = Path(__file__).resolve().parent
@@ -543,7 +549,7 @@ def _git_state(exclude: Path | None = None, source: Path | None = None) -> tuple
         return None, None
     if not commit:
         return None, None
-    pathspec = [":/"]
+    pathspec = [":/", f":(top,exclude){RUN_OUTPUTS}"]
     if exclude is not None:
         try:
             relative = exclude.resolve().relative_to(top)
