@@ -21,6 +21,7 @@ _seconds = number_argument(float, minimum=0, strict=True, expected="a positive n
 
 
 def _timeout(text: str) -> float | None:
+    """'none' or '0' for no limit, else a positive number of seconds."""
     if text.strip().lower() in {"none", "0"}:
         return None
     return _seconds(text)
@@ -46,7 +47,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     rep.add_argument("--only", metavar="NAME", nargs="+", action="extend",
                      help="run only these notebooks (stem, file name or number, e.g. 01)")
     rep.add_argument("--timeout", type=_timeout, default=runner.DEFAULT_TIMEOUT, metavar="SECONDS",
-                     help=f"per-cell execution timeout (default {runner.DEFAULT_TIMEOUT}; 'none' for none)")
+                     help=f"per-cell execution timeout (default {runner.DEFAULT_TIMEOUT}; 'none' or 0 for none)")
     rep.add_argument("--notebooks-dir", metavar="DIR", help="folder of the notebooks (default: notebooks/)")
     rep.add_argument("--profiles-file", metavar="FILE",
                      help="profiles YAML (default: <notebooks-dir>/profiles.yaml)")
