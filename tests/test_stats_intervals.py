@@ -41,6 +41,39 @@ def test_wilson_interval_rejects_bad_counts(args, error, match):
         iv.wilson_interval(*args)
 
 
+def test_a_perfect_record_reads_as_1_only_from_381_trials():
+    # The Wilson lower bound of R successes in R trials is R / (R + z^2) (closed form): at least 0.99
+    # from R >= 0.99 z^2 / 0.01 = 380.3, so 380 of 380 is written as a count and 381 of 381 as 1.
+    assert 380 / (380 + Z * Z) < 0.99 <= 381 / (381 + Z * Z)
+    assert iv.proportion_label(380, 380).startswith("380/380 [0.99,")
+    assert iv.proportion_label(381, 381).startswith("1.00 [0.99,")
+    assert iv.proportion_label(20, 20) == f"20/20 [{20 / (20 + Z * Z):.2f},1.00]"
+    # the same at 0 (upper bound z^2 / (R + z^2)) and wherever rounding alone would print 1 or 0
+    assert iv.proportion_label(0, 380).startswith("0/380 [0.00,")
+    assert iv.proportion_label(0, 381).startswith("0.00 [0.00,")
+    assert iv.wilson_interval(996, 1000)[0] < 0.99 <= iv.wilson_interval(997, 1000)[0]
+    assert iv.proportion_label(996, 1000).startswith("996/1000 [")     # 0.996 rounds to 1.00: lower bound 0.9898
+    assert iv.proportion_label(997, 1000).startswith("1.00 [")         # lower bound 0.9912
+    assert iv.proportion_label(995, 1000).startswith("0.99 [")         # 0.995 rounds to 0.99: a count is not needed
+
+
+def test_proportion_label_of_an_ordinary_proportion_is_the_rounded_share_and_wilson_interval():
+    low, high = _wilson_by_hand(87, 100)
+    assert iv.proportion_label(87, 100) == f"0.87 [{low:.2f},{high:.2f}]"
+    low, high = _wilson_by_hand(3, 7)
+    assert iv.proportion_label(3, 7, digits=3) == f"0.429 [{low:.3f},{high:.3f}]"
+
+
+@pytest.mark.parametrize(("kwargs", "error", "match"), [
+    (dict(successes=5, trials=4), ValueError, "successes must be <= trials"),
+    (dict(successes=1, trials=2, digits=-1), ValueError, "digits must be an integer >= 0"),
+    (dict(successes=1, trials=2, confidence=1.5), ValueError, "confidence"),
+])
+def test_proportion_label_rejects_bad_input(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        iv.proportion_label(**kwargs)
+
+
 def test_mean_interval_by_hand_and_along_an_axis():
     v = np.array([0.9, 0.8, 0.7, 0.6, 0.5])
     out = iv.mean_interval(v)

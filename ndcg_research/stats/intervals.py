@@ -6,6 +6,8 @@ r"""Confidence intervals and confidence levels: t, Wilson, bootstrap; the packag
   the package;
 - :func:`wilson_interval`: the Wilson score interval of a binomial proportion (scipy's
   ``binomtest(k, n).proportion_ci(method="wilson")``);
+- :func:`proportion_label`: a proportion with its Wilson interval as printed text, which shows
+  "1.00" (or "0.00") only where the interval supports it and the count ``k/n`` otherwise;
 - :func:`family_confidence`: the per-interval confidence that makes a family of intervals hold
   simultaneously (Bonferroni);
 - :func:`bootstrap_statistic_interval`: any statistic of paired samples and its percentile
@@ -33,11 +35,16 @@ from scipy import special, stats
 from ..core.validation import check_integer
 from .inputs import check_level
 
-__all__ = ["CONFIDENCE", "INTERVALS", "mean_interval", "wilson_interval", "family_confidence",
+__all__ = ["CONFIDENCE", "CERTAIN", "INTERVALS", "mean_interval", "wilson_interval", "proportion_label",
+           "family_confidence",
            "bootstrap_statistic_interval", "bootstrap_interval", "row_quantiles"]
 
 #: Confidence level of every interval of the studies.
 CONFIDENCE = 0.95
+#: A proportion is printed as 1 (or 0) only if its Wilson lower bound is at least this (upper bound at most
+#: 1 minus this); a perfect record of ``R`` trials has the lower bound ``R / (R + z^2)``, so 0.99 needs
+#: ``R >= 381`` at 95%.
+CERTAIN = 0.99
 #: The interval kinds of a mean over queries: Student's t, bootstrap percentile, bootstrap BCa.
 INTERVALS: tuple[str, ...] = ("t", "percentile", "bca")
 
@@ -106,6 +113,48 @@ def wilson_interval(successes: int, trials: int, *, confidence: float = CONFIDEN
         raise ValueError(f"successes must be <= trials, got {successes} of {trials}")
     ci = stats.binomtest(successes, trials).proportion_ci(check_level(confidence, "confidence"), method="wilson")
     return float(ci.low), float(ci.high)
+
+
+def proportion_label(successes: int, trials: int, *, digits: int = 2, confidence: float = CONFIDENCE) -> str:
+    """A proportion and its Wilson interval as text, e.g. ``"0.87 [0.79,0.92]"``.
+
+    A proportion whose rounded value reads as exactly 1 (or 0) is written that way only when its
+    Wilson interval supports it, i.e. the lower bound is at least :data:`CERTAIN` (the upper bound
+    at most ``1 - CERTAIN``); otherwise it is written as the count, ``"20/20 [0.84,1.00]"``, so that
+    a perfect record of a few trials never reads as a probability of 1.
+
+    Parameters
+    ----------
+    successes, trials : int
+        Counts, ``0 <= successes <= trials``, ``trials >= 1``.
+    digits : int, default 2
+        Decimals of the proportion and of the interval's bounds.
+    confidence : float, default 0.95
+        Level of the Wilson interval.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> proportion_label(87, 100)
+    '0.87 [0.79,0.92]'
+    >>> proportion_label(20, 20)
+    '20/20 [0.84,1.00]'
+    >>> proportion_label(400, 400)
+    '1.00 [0.99,1.00]'
+    >>> proportion_label(0, 1000, digits=3)
+    '0.000 [0.000,0.004]'
+    """
+    digits = check_integer(digits, "digits", minimum=0)
+    low, high = wilson_interval(successes, trials, confidence=confidence)
+    text = f"{successes / trials:.{digits}f}"
+    looks_certain = float(text) == 1.0 and low < CERTAIN
+    looks_impossible = float(text) == 0.0 and high > 1 - CERTAIN
+    if looks_certain or looks_impossible:
+        text = f"{successes}/{trials}"
+    return f"{text} [{low:.{digits}f},{high:.{digits}f}]"
 
 
 def family_confidence(family_size: int, confidence: float = CONFIDENCE) -> float:
