@@ -55,6 +55,8 @@ def test_a_perfect_record_reads_as_1_only_from_381_trials():
     assert iv.proportion_label(996, 1000).startswith("996/1000 [")     # 0.996 rounds to 1.00: lower bound 0.9898
     assert iv.proportion_label(997, 1000).startswith("1.00 [")         # lower bound 0.9912
     assert iv.proportion_label(995, 1000).startswith("0.99 [")         # 0.995 rounds to 0.99: a count is not needed
+    assert iv.proportion_label(20, 20, interval=False) == "20/20"
+    assert iv.proportion_label(381, 381, interval=False) == "1.00"
 
 
 def test_proportion_label_of_an_ordinary_proportion_is_the_rounded_share_and_wilson_interval():

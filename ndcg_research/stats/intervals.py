@@ -115,7 +115,8 @@ def wilson_interval(successes: int, trials: int, *, confidence: float = CONFIDEN
     return float(ci.low), float(ci.high)
 
 
-def proportion_label(successes: int, trials: int, *, digits: int = 2, confidence: float = CONFIDENCE) -> str:
+def proportion_label(successes: int, trials: int, *, digits: int = 2, interval: bool = True,
+                     confidence: float = CONFIDENCE) -> str:
     """A proportion and its Wilson interval as text, e.g. ``"0.87 [0.79,0.92]"``.
 
     A proportion whose rounded value reads as exactly 1 (or 0) is written that way only when its
@@ -129,6 +130,8 @@ def proportion_label(successes: int, trials: int, *, digits: int = 2, confidence
         Counts, ``0 <= successes <= trials``, ``trials >= 1``.
     digits : int, default 2
         Decimals of the proportion and of the interval's bounds.
+    interval : bool, default True
+        Append the interval; without it only the proportion (or the count) is written.
     confidence : float, default 0.95
         Level of the Wilson interval.
 
@@ -146,6 +149,8 @@ def proportion_label(successes: int, trials: int, *, digits: int = 2, confidence
     '1.00 [0.99,1.00]'
     >>> proportion_label(0, 1000, digits=3)
     '0.000 [0.000,0.004]'
+    >>> proportion_label(50, 50, interval=False)
+    '50/50'
     """
     digits = check_integer(digits, "digits", minimum=0)
     low, high = wilson_interval(successes, trials, confidence=confidence)
@@ -154,7 +159,7 @@ def proportion_label(successes: int, trials: int, *, digits: int = 2, confidence
     looks_impossible = float(text) == 0.0 and high > 1 - CERTAIN
     if looks_certain or looks_impossible:
         text = f"{successes}/{trials}"
-    return f"{text} [{low:.{digits}f},{high:.{digits}f}]"
+    return f"{text} [{low:.{digits}f},{high:.{digits}f}]" if interval else text
 
 
 def family_confidence(family_size: int, confidence: float = CONFIDENCE) -> float:
