@@ -76,6 +76,21 @@ def test_proportion_label_rejects_bad_input(kwargs, error, match):
         iv.proportion_label(**kwargs)
 
 
+def test_proportion_cells_of_a_table_recover_the_counts_from_the_shares():
+    import pandas as pd
+
+    from ndcg_research.pipeline import plots
+
+    # 7/9 and 1/3 are not exact in binary: the counts are recovered by rounding, then labelled
+    t = pd.DataFrame({"p": [7 / 9, 1 / 3, 1.0, 0.0], "replicates": [9, 300, 20, 400]})
+    want = [iv.proportion_label(7, 9), iv.proportion_label(100, 300), "20/20 [0.84,1.00]",
+            iv.proportion_label(0, 400)]
+    assert plots.proportion_cells(t, "p") == want
+    assert plots.proportion_cells(t, "p", interval=False) == ["0.78", "0.33", "20/20", "0.00"]
+    with pytest.raises(ValueError, match="p must be a share of whole replicates: row 1 has 0.5 of 3"):
+        plots.proportion_cells(pd.DataFrame({"p": [1.0, 0.5], "replicates": [2, 3]}), "p")
+
+
 def test_mean_interval_by_hand_and_along_an_axis():
     v = np.array([0.9, 0.8, 0.7, 0.6, 0.5])
     out = iv.mean_interval(v)

@@ -36,6 +36,7 @@ from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, LogLocator
 
 from ..core.discounts import parse_discount
+from ..stats.intervals import proportion_label
 from ..studies import theory
 
 __all__ = [
@@ -880,3 +881,26 @@ def rounded(table: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
         if pd.api.types.is_float_dtype(out[column]):
             out[column] = out[column].round(digits) + 0.0  # -0.0 + 0.0 is 0.0
     return out
+
+
+def proportion_cells(table: pd.DataFrame, column: str, trials: str = "replicates", *, digits: int = 2,
+                     interval: bool = True) -> list[str]:
+    """Each row's proportion ``table[column]`` of ``table[trials]`` as :func:`~ndcg_research.stats.intervals.proportion_label` text.
+
+    So a proportion measured as 1 on a few replicates reads as the count ("20/20 [0.84,1.00]"), not
+    as a probability of 1. The proportions must be shares of whole numbers of trials.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"p_better": [0.87, 1.0, 1.0], "replicates": [100, 20, 1000]})
+    >>> proportion_cells(t, "p_better")
+    ['0.87 [0.79,0.92]', '20/20 [0.84,1.00]', '1.00 [1.00,1.00]']
+    """
+    shares = table[column].to_numpy(dtype=float)
+    counts = table[trials].to_numpy()
+    successes = np.rint(shares * counts)
+    off = ~np.isclose(successes, shares * counts, rtol=0, atol=1e-6)
+    if off.any():
+        i = int(np.flatnonzero(off)[0])
+        raise ValueError(f"{column} must be a share of whole {trials}: row {i} has {float(shares[i])!r} of {counts[i]}")
+    return [proportion_label(int(k), int(m), digits=digits, interval=interval) for k, m in zip(successes, counts)]
