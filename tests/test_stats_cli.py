@@ -87,9 +87,27 @@ def test_errors_are_reported(files, tmp_path):
     assert status == 1 and "missing.txt" in err
     status, _, err = invoke("compare", qrels, *runs, "--test", "tukey", "--correction", "holm")
     assert status == 1 and "correction must be 'none' with method='tukey'" in err
-    with pytest.raises(SystemExit) as exit_info, redirect_stderr(io.StringIO()):
-        main(["compare", qrels, *runs, "--confidence", "95"])
-    assert exit_info.value.code == 2
+    for bad, named in ((["--confidence", "95"], "--confidence"), (["--convention", "trec"], "--convention")):
+        err = io.StringIO()
+        with pytest.raises(SystemExit) as exit_info, redirect_stderr(err):
+            main(["compare", qrels, *runs, *bad])
+        assert exit_info.value.code == 2 and named in err.getvalue() and repr(bad[1]) in err.getvalue()
+
+
+def test_compare_and_evaluate_share_their_input_arguments():
+    import argparse
+
+    from ndcg_research.evaluation import cli as evaluation_cli
+
+    def options(register):
+        parser = argparse.ArgumentParser()
+        register(parser.add_subparsers())
+        command = next(iter(parser._subparsers._group_actions[0].choices.values()))
+        return {a.dest: (a.option_strings, a.nargs, a.choices, a.default) for a in command._actions}
+
+    compare, evaluate = options(stats_cli.register), options(evaluation_cli.register)
+    for dest in ("qrels", "runs", "measures", "convention", "quiet"):
+        assert compare[dest] == evaluate[dest], dest
 
 
 def test_option_choices_are_the_librarys():

@@ -107,20 +107,30 @@ positive_int = number_argument(int, minimum=1)
 non_negative_int = number_argument(int, minimum=0)
 
 
-def register(sub: argparse._SubParsersAction) -> None:
-    """Add the ``evaluate`` command to the subcommands of ``python -m ndcg_research``."""
+def add_collection_arguments(parser: argparse.ArgumentParser, *, runs_help: str, measure_help: str) -> None:
+    """The arguments every command on run files shares (``evaluate``, ``compare``): QRELS, RUN...,
+    ``-m/--measure``, ``--convention`` and ``--quiet``, defined once so that they read and check alike."""
     from .conventions import ALIASES, CONVENTIONS
 
+    parser.add_argument("qrels", metavar="QRELS", help="qrels file (query iteration document relevance), plain or gzip")
+    parser.add_argument("runs", metavar="RUN", nargs="+", help=runs_help)
+    parser.add_argument("-m", "--measure", dest="measures", action="append", metavar="MEASURE", help=measure_help)
+    parser.add_argument("--convention", default="trec_eval",
+                        choices=[*CONVENTIONS, *ALIASES], metavar="NAME",
+                        help=f"whose rules to follow (default trec_eval): {', '.join(CONVENTIONS)}")
+    parser.add_argument("--quiet", action="store_true", help="do not print notes (queries left out, ...) on stderr")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``evaluate`` command to the subcommands of ``python -m ndcg_research``."""
     parser = sub.add_parser(
         "evaluate",
         help="nDCG of TREC run files against qrels (a drop-in for trec_eval's ndcg measures)",
         description=_DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("qrels", metavar="QRELS", help="qrels file (query iteration document relevance), plain or gzip")
-    parser.add_argument("runs", metavar="RUN", nargs="+", help="run file(s) (query Q0 document rank score tag)")
-    parser.add_argument("-m", "--measure", dest="measures", action="append", metavar="MEASURE",
-                        help="measure to compute (repeatable); see above")
+    add_collection_arguments(parser, runs_help="run file(s) (query Q0 document rank score tag)",
+                             measure_help="measure to compute (repeatable); see above")
     parser.add_argument("-q", "--query_eval_wanted", dest="per_query", action="store_true",
                         help="also print the value of each query")
     parser.add_argument("-c", "--complete_rel_info_wanted", dest="complete", action="store_true", default=None,
@@ -134,12 +144,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         help="accepted for trec_eval compatibility; nDCG does not use it")
     parser.add_argument("--gain", metavar="SPEC", help="gain for every measure: linear, exp2, 'mapping({...})'")
     parser.add_argument("--discount", metavar="SPEC", help="discount for every measure, e.g. log2, 'power(beta=0.5)'")
-    parser.add_argument("--convention", default="trec_eval",
-                        choices=[*CONVENTIONS, *ALIASES], metavar="NAME",
-                        help=f"whose rules to follow (default trec_eval): {', '.join(CONVENTIONS)}")
     parser.add_argument("--format", default="trec", choices=["trec", "csv", "json"],
                         help="output format (default trec: trec_eval's text)")
-    parser.add_argument("--quiet", action="store_true", help="do not print notes (queries left out, ...) on stderr")
     parser.set_defaults(run=run)
 
 

@@ -14,7 +14,7 @@ import json
 import sys
 from typing import Any
 
-from ..evaluation.cli import non_negative_int, number_argument, positive_int
+from ..evaluation.cli import add_collection_arguments, non_negative_int, number_argument, positive_int
 
 __all__ = ["register", "run", "TESTS", "CORRECTIONS", "INTERVALS", "FORMATS"]
 
@@ -49,10 +49,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=_DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("qrels", metavar="QRELS", help="qrels file (query iteration document relevance), plain or gzip")
-    parser.add_argument("runs", metavar="RUN", nargs="+", help="two or more run files (query Q0 document rank score tag)")
-    parser.add_argument("-m", "--measure", dest="measures", action="append", metavar="MEASURE",
-                        help="measure (repeatable; default ndcg)")
+    add_collection_arguments(parser, runs_help="two or more run files (query Q0 document rank score tag)",
+                             measure_help="measure (repeatable; default ndcg)")
     parser.add_argument("--test", default="t", choices=TESTS,
                         help="paired test of each pair (default t); tukey: randomised Tukey HSD over all runs")
     parser.add_argument("--correction", default=None, choices=CORRECTIONS,
@@ -65,11 +63,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=non_negative_int, default=0, help="seed of the resamples (default 0)")
     parser.add_argument("--answered-only", action="store_true",
                         help="compare on the queries every run answered instead of scoring missing ones 0")
-    parser.add_argument("--convention", default="trec_eval", metavar="NAME",
-                        help="evaluation convention (default trec_eval; see the evaluate command)")
     parser.add_argument("--format", default="text", choices=FORMATS, help="output format (default text)")
     parser.add_argument("-j", "--jobs", type=positive_int, default=1, help="worker threads (results do not depend on it)")
-    parser.add_argument("--quiet", action="store_true", help="do not print notes (queries left out, ...) on stderr")
     parser.set_defaults(run=run)
 
 
