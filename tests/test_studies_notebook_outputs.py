@@ -4,10 +4,12 @@ A figure cell saves its figure(s) with ``save_figure`` and displays them; the st
 the images (``image/png`` outputs), at least one per declared figure, so the notebooks read well before
 they are run (in JupyterLab, on GitHub). Results are shown deliberately (print, display), never as the
 accidental value of a cell's last expression (such as the length that ``Path.write_text`` returns).
+No notebook (01-10) prints a probability of 1 (or 0) that its Wilson interval does not support.
 """
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import nbformat
@@ -16,6 +18,7 @@ import pytest
 from ndcg_research.pipeline import runner
 
 NOTEBOOKS = Path(__file__).resolve().parent.parent / "notebooks"
+ALL = runner.discover_notebooks(NOTEBOOKS)
 STUDIES = [p for p in runner.discover_notebooks(NOTEBOOKS) if p.name[:2] in {"01", "02", "03", "04", "05", "06"}]
 
 
@@ -49,3 +52,36 @@ def test_no_cell_shows_a_stray_result(path):
     stray = [(c.execution_count, o.get("data", {}).get("text/plain", "")) for c in _code_cells(path)
              for o in c.outputs if o.output_type == "execute_result"]
     assert not stray, f"{path.name}: cells end with an expression whose value is shown by accident: {stray}"
+
+
+# A probability printed as 1 (or 0) must rest on enough data sets: Wilson lower bound >= 0.99 (upper <= 0.01);
+# otherwise the notebooks write the count "k/k" (stats.intervals.proportion_label).
+_CERTAIN = re.compile(r"(?<![\d./])(?P<p>[01]\.0+) \[(?P<low>\d\.\d+), ?(?P<high>\d\.\d+)\]")
+
+
+def unsupported_certainties(text: str) -> list[str]:
+    """Printed 'p [low,high]' with p reading 1 (or 0) whose interval does not support it."""
+    bad = []
+    for m in _CERTAIN.finditer(text):
+        p, low, high = (float(m[g]) for g in ("p", "low", "high"))
+        if (p == 1 and low < 0.99) or (p == 0 and high > 0.01):
+            bad.append(m[0])
+    return bad
+
+
+def test_the_certainty_check_finds_what_it_should():
+    assert unsupported_certainties("x 1.00 [0.84,1.00] y 0.000 [0.000, 0.114] z") == ["1.00 [0.84,1.00]",
+                                                                                       "0.000 [0.000, 0.114]"]
+    assert unsupported_certainties("1.00 [0.99,1.00] 0.00 [0.00,0.01] 20/20 [0.84,1.00] 0.87 [0.79,0.92]") == []
+
+
+@pytest.mark.parametrize("path", ALL, ids=[p.stem for p in ALL])
+def test_no_probability_of_1_from_too_few_data_sets(path):
+    texts = []
+    for cell in _code_cells(path):
+        for output in cell.outputs:
+            texts.append(output.get("text", ""))
+            texts.extend(output.get("data", {}).get(kind, "") for kind in ("text/plain", "text/html"))
+    bad = unsupported_certainties("\n".join(texts))
+    assert not bad, (f"{path.name} prints probabilities of 1 (or 0) whose Wilson interval does not support them "
+                     f"(write them with stats.intervals.proportion_label): {bad[:5]}")
