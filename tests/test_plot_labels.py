@@ -43,3 +43,15 @@ def test_decision_grid_labels_name_each_columns_own_pair(value):
         assert all(ax.get_ylabel() == "" for ax in grid[i][1:])
     expected = "P(first ranker scores higher)" if value == "p_first" else "decision differs from log2"
     assert all(grid[i][0].get_ylabel().splitlines()[1] == expected for i in range(len(MODELS)))
+
+
+def test_tables_round_as_the_sentences_beside_them():
+    # Shares of whole counts land on decimal halves (1503/2000 = 0.7515): a displayed table must give
+    # the digits an f-string gives (the exact binary value rounded), as the verdict lines print them.
+    import numpy as np
+
+    values = np.array([k / 2000 for k in range(2001)] + [-1e-17, 2.675, float("nan")])
+    shown = plots.rounded(pd.DataFrame({"v": values}), 3)["v"].to_numpy()
+    want = [f"{v:.3f}".replace("-0.000", "0.000") for v in values]
+    assert [f"{v:.3f}" for v in shown] == want
+    assert f"{plots.rounded(pd.DataFrame({'v': [2.675]}), 2)['v'].iloc[0]}" == "2.67"  # not numpy's 2.68

@@ -866,20 +866,26 @@ def pivot(table: pd.DataFrame, index: str | Sequence[str], columns: str | Sequen
 def rounded(table: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
     """The table with its float columns rounded to ``digits`` decimals, for reading (and for nbval).
 
-    A value that rounds to zero is shown without a sign: its sign can flip with the last
-    bit of a sum (BLAS results depend on the machine), and nbval compares the displayed text.
+    Each value is rounded as Python's ``round`` and f-strings round it (correctly, from its exact
+    binary value), so a table and a sentence that print the same number agree: numpy's and
+    pandas' ``round`` scale by ``10**digits`` first and can round the other way on a decimal half
+    (0.7515 -> 0.752, while the double nearest 0.7515 lies below it and reads 0.751). A value that
+    rounds to zero is shown without a sign: its sign can flip with the last bit of a sum (BLAS
+    results depend on the machine), and nbval compares the displayed text.
 
     Examples
     --------
-    >>> rounded(pd.DataFrame({"a": ["x", "y"], "b": [0.12345, -1e-17]}))
+    >>> rounded(pd.DataFrame({"a": ["x", "y", "z"], "b": [0.12345, -1e-17, 0.7515]}))
        a      b
     0  x  0.123
     1  y  0.000
+    2  z  0.751
     """
     out = table.copy()
     for column in out.columns:
         if pd.api.types.is_float_dtype(out[column]):
-            out[column] = out[column].round(digits) + 0.0  # -0.0 + 0.0 is 0.0
+            values = [round(v, digits) for v in out[column].to_numpy(dtype=float).tolist()]  # Python floats
+            out[column] = np.asarray(values, dtype=float) + 0.0  # -0.0 + 0.0 is 0.0
     return out
 
 
