@@ -9,6 +9,8 @@
   bootstrap intervals;
 - :mod:`~ndcg_research.stats.multiple`: :func:`adjust_pvalues` (Holm, Bonferroni,
   Benjamini-Hochberg) and the randomised Tukey HSD test :func:`tukey_hsd`;
+- :mod:`~ndcg_research.stats.replication`: :func:`proportion_z` and :func:`mean_z`, whether two
+  independent runs of an experiment agree cell by cell;
 - :mod:`~ndcg_research.stats.compare`: :func:`compare_systems`, the tables of the
   ``compare`` command;
 - :mod:`~ndcg_research.stats.power`: :func:`discriminative_power` (Sakai 2006);
@@ -55,6 +57,8 @@ __all__ = [
     "VarianceComponents",
     "run_matrices",
     "RunMatrices",
+    "proportion_z",
+    "mean_z",
 ]
 
 _MODULES = {
@@ -65,6 +69,7 @@ _MODULES = {
     "kendall_tau": "agreement", "tau_ap": "agreement", "disjoint_subset_means": "agreement", "query_subsets": "agreement",
     "swap_rates": "agreement", "variance_components": "agreement", "VarianceComponents": "agreement",
     "run_matrices": "runs", "RunMatrices": "runs",
+    "proportion_z": "replication", "mean_z": "replication",
 }
 
 

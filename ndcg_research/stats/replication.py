@@ -1,0 +1,111 @@
+r"""Do two independent runs of the same experiment agree? z statistics cell by cell.
+
+The notebooks run once with their default parameters (the stored outputs) and once with the full
+profile, from independent seeds; every cell both measured (a probability over data sets, or a mean
+over them) is compared by a z statistic, and ``|z| > 3`` is called a disagreement beyond chance.
+
+- :func:`proportion_z`: two proportions ``p1`` of ``n1`` and ``p2`` of ``n2`` trials, with the
+  pooled standard error :math:`\sqrt{\bar p (1 - \bar p) (1/n_1 + 1/n_2)}`, :math:`\bar p` the
+  pooled proportion (its square is Pearson's chi-square of the 2x2 table without continuity
+  correction);
+- :func:`mean_z`: two means with standard deviations ``sd1``, ``sd2`` over ``n1``, ``n2``
+  replicates, :math:`(m_1 - m_2) / \sqrt{s_1^2/n_1 + s_2^2/n_2}` (Welch's statistic, read as a
+  normal z since the replicates are many).
+
+Policy for a standard error of 0 (both runs measured the same 0 or 1, or every replicate of both
+gave the same value): z is 0 when the two values are equal (nothing to test, they agree), and
+``inf`` with the sign of the difference when they differ. Both work element-wise on arrays or
+pandas Series (a Series in gives a Series out, with its index).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+__all__ = ["proportion_z", "mean_z"]
+
+
+def _z(difference: Any, se: Any) -> Any:
+    d, s = np.asarray(difference, dtype=float), np.asarray(se, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        # se = 0: equal values agree (z = 0); different ones are infinitely far apart.
+        z = np.where(s > 0, d / s, np.where(d == 0, 0.0, np.sign(d) * np.inf))
+    if hasattr(difference, "index"):  # a pandas Series: keep its index
+        return type(difference)(z, index=difference.index)
+    return float(z) if z.ndim == 0 else z
+
+
+_RULES = {"finite": (lambda a: np.zeros(a.shape, bool), "finite"),
+          "standard deviation": (lambda a: a < 0, "finite and >= 0"),
+          "count": (lambda a: a <= 0, "finite and > 0"),
+          "proportion": (lambda a: (a < 0) | (a > 1), "in [0, 1]")}
+
+
+def _check(name: str, value: Any, kind: str) -> None:
+    a = np.asarray(value, dtype=float)
+    outside, wanted = _RULES[kind]
+    bad = ~np.isfinite(a) | outside(a)
+    if bad.any():
+        raise ValueError(f"{name} must be {wanted}, got {float(a[bad].ravel()[0])!r}")
+
+
+def proportion_z(p1: Any, n1: Any, p2: Any, n2: Any) -> Any:
+    """Two-proportion z statistic with the pooled standard error, element-wise.
+
+    Parameters
+    ----------
+    p1, p2 : float or array_like
+        Proportions in [0, 1].
+    n1, n2 : int or array_like
+        Their numbers of trials (> 0).
+
+    Returns
+    -------
+    float, ndarray or pandas.Series
+        ``(p1 - p2) / se``; 0 where both are the same 0 or 1 (see the module's policy).
+
+    Examples
+    --------
+    >>> round(float(proportion_z(0.9, 100, 0.8, 100)), 4)   # pooled 0.85: 0.1 / sqrt(0.85 * 0.15 * 0.02)
+    1.9803
+    >>> float(proportion_z(1.0, 20, 1.0, 50))
+    0.0
+    """
+    for name, value, kind in (("p1", p1, "proportion"), ("p2", p2, "proportion"), ("n1", n1, "count"),
+                              ("n2", n2, "count")):
+        _check(name, value, kind)
+    pooled = (p1 * n1 + p2 * n2) / (n1 + n2)
+    se = np.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
+    return _z(p1 - p2, se)
+
+
+def mean_z(mean1: Any, sd1: Any, n1: Any, mean2: Any, sd2: Any, n2: Any) -> Any:
+    """z statistic of two independent means (Welch's), element-wise.
+
+    Parameters
+    ----------
+    mean1, mean2 : float or array_like
+        The means.
+    sd1, sd2 : float or array_like
+        Standard deviations of the replicates (>= 0).
+    n1, n2 : int or array_like
+        Numbers of replicates (> 0).
+
+    Returns
+    -------
+    float, ndarray or pandas.Series
+        ``(mean1 - mean2) / sqrt(sd1**2 / n1 + sd2**2 / n2)``; 0 where both standard deviations
+        are 0 and the means equal (see the module's policy).
+
+    Examples
+    --------
+    >>> round(float(mean_z(0.5, 0.3, 100, 0.45, 0.4, 400)), 6)   # 0.05 / sqrt(0.0009 + 0.0004)
+    1.38675
+    """
+    for name, value, kind in (("mean1", mean1, "finite"), ("mean2", mean2, "finite"), ("sd1", sd1, "standard deviation"),
+                              ("sd2", sd2, "standard deviation"), ("n1", n1, "count"), ("n2", n2, "count")):
+        _check(name, value, kind)
+    se = np.sqrt(sd1 ** 2 / n1 + sd2 ** 2 / n2)
+    return _z(mean1 - mean2, se)
