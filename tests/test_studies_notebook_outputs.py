@@ -85,3 +85,37 @@ def test_no_probability_of_1_from_too_few_data_sets(path):
     bad = unsupported_certainties("\n".join(texts))
     assert not bad, (f"{path.name} prints probabilities of 1 (or 0) whose Wilson interval does not support them "
                      f"(write them with stats.intervals.proportion_label): {bad[:5]}")
+
+
+# Tables are shown as DataFrames (HTML in JupyterLab, text in a terminal), never printed as padded text,
+# which wraps at a normal window width: a printed block of four or more lines that each hold two or more
+# column gaps (runs of 2+ spaces between words) is a text table.
+_COLUMN_GAP = re.compile(r"\S {2,}\S")
+
+
+def printed_tables(text: str) -> list[str]:
+    """The first line of every printed text table in ``text``."""
+    found, run = [], 0
+    for line in text.splitlines():
+        run = run + 1 if len(_COLUMN_GAP.findall(line)) >= 2 else 0
+        if run == 4:
+            found.append(line)
+    return found
+
+
+def test_the_text_table_check_finds_what_it_should():
+    table = "\n".join(f"{name:<10}  {v:6.3f}  {w:6.3f}" for name, v, w in
+                      [("a", 1, 2), ("bb", 3, 4), ("ccc", 5, 6), ("d", 7, 8)])
+    assert len(printed_tables("title\n" + table)) == 1
+    sentences = "verdict: holds (0.5 to 0.7)\nfinding: x  y\nP 0.74 -> 20/20, ties 0.15 -> 0/20\nsummary written"
+    assert printed_tables(sentences) == []
+
+
+@pytest.mark.parametrize("path", ALL, ids=[p.stem for p in ALL])
+def test_tables_are_displayed_as_dataframes_not_printed(path):
+    cells = _code_cells(path)
+    assert not [c.execution_count for c in cells if ".to_string(" in c.source], (
+        f"{path.name} prints a DataFrame as text: display(plots.rounded(table)) instead")
+    printed = [(c.execution_count, line) for c in cells for o in c.outputs if o.output_type == "stream"
+               for line in printed_tables(o.get("text", ""))]
+    assert not printed, f"{path.name} prints text tables (cell, line): {printed[:3]}; display a DataFrame instead"
