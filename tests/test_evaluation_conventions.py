@@ -267,7 +267,7 @@ def test_gdeval_by_hand():
     assert any("no grade above 0" in note for note in result.notes)
     complete = evaluate(qrels, run, "ndcg@2", convention="gdeval", complete=True)
     assert complete.queries[0].tolist() == ["1", "3"]
-    with pytest.raises(InputError, match="above 4"):
+    with pytest.raises(InputError, match=r"row 0: grade 5 is above 4"):
         evaluate(qrels.assign(relevance=[5, 0, 1, 3, 0, 1]), run, convention="gdeval")
 
 

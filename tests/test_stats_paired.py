@@ -274,7 +274,7 @@ def test_bad_arguments_are_named(kwargs, error, text):
 def test_bad_data_is_named():
     with pytest.raises(ValueError, match="a and b must hold the same queries: got 3 and 2"):
         paired_test([0.1, 0.2, 0.3], [0.2, 0.2])
-    with pytest.raises(ValueError, match=r"b must be finite, got np.float64\(nan\) at index 1"):
+    with pytest.raises(ValueError, match=r"b must be finite, got nan at index 1"):
         paired_test([0.1, 0.2], [0.2, float("nan")])
     with pytest.raises(ValueError, match="a must hold at least 2 queries"):
         paired_test([0.1], [0.2])

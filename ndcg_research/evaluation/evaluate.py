@@ -155,7 +155,7 @@ def _check_grades(qrels: Columns, convention: Convention) -> None:
 
     def fail(bad: np.ndarray, what: str) -> None:
         row = int(np.flatnonzero(bad)[0])
-        raise InputError(f"{qrels.where(row)}: grade {value[row]!r} {what} (convention {convention.name!r})")
+        raise InputError(f"{qrels.where(row)}: grade {value[row].item()!r} {what} (convention {convention.name!r})")
 
     if convention.integer_grades and value.dtype.kind == "f":
         fail(np.floor(value) != value, "is not an integer; the tool reads integer grades")
@@ -381,7 +381,7 @@ def evaluate(
     _check_grades(judgments, conv)
     if any(m.gains is not None for m in wanted) and judgments.value.dtype.kind == "f":
         row = int(np.flatnonzero(np.floor(judgments.value) != judgments.value)[0])
-        raise InputError(f"{judgments.where(row)}: a gain map (gains=...) needs integer grades, got {judgments.value[row]!r}")
+        raise InputError(f"{judgments.where(row)}: a gain map (gains=...) needs integer grades, got {judgments.value[row].item()!r}")
 
     raw_names, codes = keys.query_codes([judgments.query] + [columns.query for _, columns in named])
     names = np.array([name.decode("utf-8", errors="surrogateescape") for name in raw_names], dtype=object)

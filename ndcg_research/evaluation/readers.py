@@ -483,7 +483,7 @@ def columns_from_frame(frame: pd.DataFrame, kind: Kind, *, name: str | None = No
     if bad.any():
         position = int(np.flatnonzero(bad)[0])
         raise InputError(
-            f"DataFrame row {frame.index[position]!r}: {_VALUE_COLUMN[kind]} must be finite, got {raw[position]!r}"
+            f"DataFrame row {frame.index[position]!r}: {_VALUE_COLUMN[kind]} must be finite, got {float(raw[position])!r}"
         )
     if len(frame) == 0:
         raise InputError(f"{kind} DataFrame is empty")

@@ -51,7 +51,7 @@ def _ordering_scores(values: Any, name: str) -> np.ndarray:
     if array.ndim != 1 or array.size < 2:
         raise ValueError(f"{name} must be a 1-D array of at least 2 system scores, got shape {array.shape}")
     if not np.all(np.isfinite(array)):
-        raise ValueError(f"{name} must be finite, got {array[~np.isfinite(array)][0]!r}")
+        raise ValueError(f"{name} must be finite, got {float(array[~np.isfinite(array)][0])!r}")
     return array
 
 

@@ -25,7 +25,7 @@ def _finite_float_array(values: Any, name: str, ndim: int) -> np.ndarray:
     bad = np.argwhere(~np.isfinite(array))
     if bad.size:
         where = tuple(int(i) for i in bad[0])
-        raise ValueError(f"{name} must be finite, got {array[where]!r} at index {where if ndim > 1 else where[0]}")
+        raise ValueError(f"{name} must be finite, got {float(array[where])!r} at index {where if ndim > 1 else where[0]}")
     return array
 
 

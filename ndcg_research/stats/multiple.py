@@ -72,7 +72,7 @@ def adjust_pvalues(pvalues: Any, method: str = "holm") -> np.ndarray:
         raise ValueError(f"pvalues must be a non-empty 1-D array, got shape {p.shape}")
     if np.any(~np.isfinite(p)) or np.any((p < 0) | (p > 1)):
         bad = p[~(np.isfinite(p) & (p >= 0) & (p <= 1))][0]
-        raise ValueError(f"pvalues must lie in [0, 1], got {bad!r}")
+        raise ValueError(f"pvalues must lie in [0, 1], got {float(bad)!r}")
     m = p.size
     if method == "none":
         return p.copy()
