@@ -39,7 +39,7 @@ def query_values(values: Any, name: str) -> np.ndarray:
     >>> query_values([0.5, float("nan")], "a")
     Traceback (most recent call last):
     ...
-    ValueError: a must be finite, got np.float64(nan) at index 1
+    ValueError: a must be finite, got nan at index 1
     """
     array = _finite_float_array(values, name, 1)
     if array.size < 2:
