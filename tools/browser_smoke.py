@@ -220,7 +220,8 @@ def check_notebook(page, base: str, token: str, work: Path, nb_path: Path, out: 
     figures_dir = work / "build" / "figures"  # the notebooks' default figures_dir, relative to work/notebooks
 
     page.goto(f"{base}/lab/tree/notebooks/{nb_path.name}?token={token}")
-    page.wait_for_selector(".jp-NotebookPanel .jp-Notebook .jp-Cell", timeout=120_000)
+    # JupyterLab reopens the notebooks of earlier pages as hidden tabs: wait for a cell of the visible one.
+    page.wait_for_selector(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook .jp-Cell", timeout=120_000)
     wait_idle(page, 120)
     page.wait_for_timeout(2000)  # metadata from the kernel arrives right after it is ready
     outcome.screenshots.append(out / f"{stem}_opened.png")
