@@ -42,6 +42,7 @@ def test_element_wise_on_arrays_and_series_keeping_the_index():
     assert z["a"] == pytest.approx(proportion_z(0.9, 100, 0.8, 200)) and z["b"] == 0.0 and z["c"] == 0.0
     arr = mean_z(np.array([1.0, 2.0]), np.array([1.0, 1.0]), 4, np.array([1.0, 1.0]), np.array([1.0, 1.0]), 4)
     assert arr.tolist() == [0.0, pytest.approx(1 / np.sqrt(0.5))]
+    assert proportion_z([0.9, 1.0], [100, 20], [0.8, 1.0], 200).tolist() == [pytest.approx(z["a"]), 0.0]  # lists too
 
 
 @pytest.mark.parametrize(("call", "match"), [

@@ -32,7 +32,7 @@ def _z(difference: Any, se: Any) -> Any:
     with np.errstate(divide="ignore", invalid="ignore"):
         # se = 0: equal values agree (z = 0); different ones are infinitely far apart.
         z = np.where(s > 0, d / s, np.where(d == 0, 0.0, np.sign(d) * np.inf))
-    if hasattr(difference, "index"):  # a pandas Series: keep its index
+    if hasattr(difference, "to_numpy"):  # a pandas Series: keep its index
         return type(difference)(z, index=difference.index)
     return float(z) if z.ndim == 0 else z
 
@@ -43,12 +43,14 @@ _RULES = {"finite": (lambda a: np.zeros(a.shape, bool), "finite"),
           "proportion": (lambda a: (a < 0) | (a > 1), "in [0, 1]")}
 
 
-def _check(name: str, value: Any, kind: str) -> None:
+def _check(name: str, value: Any, kind: str) -> Any:
+    """``value`` as numbers (a pandas Series kept, anything else a float array), refused if outside ``kind``."""
     a = np.asarray(value, dtype=float)
     outside, wanted = _RULES[kind]
     bad = ~np.isfinite(a) | outside(a)
     if bad.any():
         raise ValueError(f"{name} must be {wanted}, got {float(a[bad].ravel()[0])!r}")
+    return value if hasattr(value, "to_numpy") else a
 
 
 def proportion_z(p1: Any, n1: Any, p2: Any, n2: Any) -> Any:
@@ -73,9 +75,8 @@ def proportion_z(p1: Any, n1: Any, p2: Any, n2: Any) -> Any:
     >>> float(proportion_z(1.0, 20, 1.0, 50))
     0.0
     """
-    for name, value, kind in (("p1", p1, "proportion"), ("p2", p2, "proportion"), ("n1", n1, "count"),
-                              ("n2", n2, "count")):
-        _check(name, value, kind)
+    p1, p2 = _check("p1", p1, "proportion"), _check("p2", p2, "proportion")
+    n1, n2 = _check("n1", n1, "count"), _check("n2", n2, "count")
     pooled = (p1 * n1 + p2 * n2) / (n1 + n2)
     se = np.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
     return _z(p1 - p2, se)
@@ -104,8 +105,8 @@ def mean_z(mean1: Any, sd1: Any, n1: Any, mean2: Any, sd2: Any, n2: Any) -> Any:
     >>> round(float(mean_z(0.5, 0.3, 100, 0.45, 0.4, 400)), 6)   # 0.05 / sqrt(0.0009 + 0.0004)
     1.38675
     """
-    for name, value, kind in (("mean1", mean1, "finite"), ("mean2", mean2, "finite"), ("sd1", sd1, "standard deviation"),
-                              ("sd2", sd2, "standard deviation"), ("n1", n1, "count"), ("n2", n2, "count")):
-        _check(name, value, kind)
+    mean1, mean2 = _check("mean1", mean1, "finite"), _check("mean2", mean2, "finite")
+    sd1, sd2 = _check("sd1", sd1, "standard deviation"), _check("sd2", sd2, "standard deviation")
+    n1, n2 = _check("n1", n1, "count"), _check("n2", n2, "count")
     se = np.sqrt(sd1 ** 2 / n1 + sd2 ** 2 / n2)
     return _z(mean1 - mean2, se)
