@@ -76,6 +76,14 @@ def test_proportion_label_rejects_bad_input(kwargs, error, match):
         iv.proportion_label(**kwargs)
 
 
+def test_share_label_recovers_the_count_and_refuses_a_share_that_is_not_one():
+    assert iv.share_label(7 / 9, 9) == iv.proportion_label(7, 9)      # 7/9 * 9 is not exactly 7 in binary
+    assert iv.share_label(1.0, 380, interval=False) == "380/380"
+    for share in (0.5, float("nan")):
+        with pytest.raises(ValueError, match="share must be a share of 3 trials"):
+            iv.share_label(share, 3)
+
+
 def test_proportion_cells_of_a_table_recover_the_counts_from_the_shares():
     import pandas as pd
 
@@ -87,7 +95,7 @@ def test_proportion_cells_of_a_table_recover_the_counts_from_the_shares():
             iv.proportion_label(0, 400)]
     assert plots.proportion_cells(t, "p") == want
     assert plots.proportion_cells(t, "p", interval=False) == ["0.78", "0.33", "20/20", "0.00"]
-    with pytest.raises(ValueError, match="p must be a share of whole replicates: row 1 has 0.5 of 3"):
+    with pytest.raises(ValueError, match=r"p of row 1: share must be a share of 3 trials \(a whole count\), got 0.5"):
         plots.proportion_cells(pd.DataFrame({"p": [1.0, 0.5], "replicates": [2, 3]}), "p")
 
 

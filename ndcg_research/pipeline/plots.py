@@ -36,7 +36,7 @@ from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, LogLocator
 
 from ..core.discounts import parse_discount
-from ..stats.intervals import proportion_label
+from ..stats.intervals import share_label
 from ..studies import theory
 
 __all__ = [
@@ -891,10 +891,10 @@ def rounded(table: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
 
 def proportion_cells(table: pd.DataFrame, column: str, trials: str = "replicates", *, digits: int = 2,
                      interval: bool = True) -> list[str]:
-    """Each row's proportion ``table[column]`` of ``table[trials]`` as :func:`~ndcg_research.stats.intervals.proportion_label` text.
+    """Each row's share ``table[column]`` of ``table[trials]`` as :func:`~ndcg_research.stats.intervals.share_label` text.
 
     So a proportion measured as 1 on a few replicates reads as the count ("20/20 [0.84,1.00]"), not
-    as a probability of 1. The proportions must be shares of whole numbers of trials.
+    as a probability of 1. The shares must be of whole numbers of trials.
 
     Examples
     --------
@@ -902,11 +902,10 @@ def proportion_cells(table: pd.DataFrame, column: str, trials: str = "replicates
     >>> proportion_cells(t, "p_better")
     ['0.87 [0.79,0.92]', '20/20 [0.84,1.00]', '1.00 [1.00,1.00]']
     """
-    shares = table[column].to_numpy(dtype=float)
-    counts = table[trials].to_numpy()
-    successes = np.rint(shares * counts)
-    off = ~np.isclose(successes, shares * counts, rtol=0, atol=1e-6)
-    if off.any():
-        i = int(np.flatnonzero(off)[0])
-        raise ValueError(f"{column} must be a share of whole {trials}: row {i} has {float(shares[i])!r} of {counts[i]}")
-    return [proportion_label(int(k), int(m), digits=digits, interval=interval) for k, m in zip(successes, counts)]
+    labels = []
+    for row, (share, count) in enumerate(zip(table[column].tolist(), table[trials].tolist())):
+        try:
+            labels.append(share_label(share, int(count), digits=digits, interval=interval))
+        except ValueError as error:
+            raise ValueError(f"{column} of row {row}: {error}") from None
+    return labels

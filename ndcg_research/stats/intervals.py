@@ -8,6 +8,7 @@ r"""Confidence intervals and confidence levels: t, Wilson, bootstrap; the packag
   ``binomtest(k, n).proportion_ci(method="wilson")``);
 - :func:`proportion_label`: a proportion with its Wilson interval as printed text, which shows
   "1.00" (or "0.00") only where the interval supports it and the count ``k/n`` otherwise;
+  :func:`share_label` the same from a share of ``n`` trials (as result tables store it);
 - :func:`family_confidence`: the per-interval confidence that makes a family of intervals hold
   simultaneously (Bonferroni);
 - :func:`bootstrap_statistic_interval`: any statistic of paired samples and its percentile
@@ -26,6 +27,7 @@ r"""Confidence intervals and confidence levels: t, Wilson, bootstrap; the packag
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -35,7 +37,7 @@ from scipy import special, stats
 from ..core.validation import check_integer
 from .inputs import check_level
 
-__all__ = ["CONFIDENCE", "CERTAIN", "INTERVALS", "mean_interval", "wilson_interval", "proportion_label",
+__all__ = ["CONFIDENCE", "CERTAIN", "INTERVALS", "mean_interval", "wilson_interval", "proportion_label", "share_label",
            "family_confidence",
            "bootstrap_statistic_interval", "bootstrap_interval", "row_quantiles"]
 
@@ -160,6 +162,27 @@ def proportion_label(successes: int, trials: int, *, digits: int = 2, interval: 
     if looks_certain or looks_impossible:
         text = f"{successes}/{trials}"
     return f"{text} [{low:.{digits}f},{high:.{digits}f}]" if interval else text
+
+
+def share_label(share: float, trials: int, *, digits: int = 2, interval: bool = True,
+                confidence: float = CONFIDENCE) -> str:
+    """:func:`proportion_label` of a share of ``trials`` (as the result tables store it, e.g. ``p_better``).
+
+    The count is recovered as ``share * trials``, which must be a whole number: a share that is not one
+    (a mean, a share of other trials) is refused rather than rounded.
+
+    Examples
+    --------
+    >>> share_label(1.0, 20)
+    '20/20 [0.84,1.00]'
+    >>> share_label(0.87, 100, interval=False)
+    '0.87'
+    """
+    trials = check_integer(trials, "trials")
+    count = float(share) * trials
+    if not (math.isfinite(count) and abs(count - round(count)) <= 1e-6):
+        raise ValueError(f"share must be a share of {trials} trials (a whole count), got {float(share)!r}")
+    return proportion_label(int(round(count)), trials, digits=digits, interval=interval, confidence=confidence)
 
 
 def family_confidence(family_size: int, confidence: float = CONFIDENCE) -> float:
