@@ -1,0 +1,102 @@
+"""The thresholds of every verdict rule, read from one committed file (``thresholds.toml``).
+
+A verdict ("holds", "keeps", "agrees", ...) turns measured numbers into words by comparing them
+with a threshold. Each threshold lives in :file:`ndcg_research/stats/thresholds.toml` with the rule
+it belongs to and when it was fixed (before the runs that judge it, or after seeing which data), so
+that a finding can say which of its thresholds were chosen after looking. The file is read once.
+
+Examples
+--------
+>>> from ndcg_research.stats.thresholds import threshold, THRESHOLDS
+>>> threshold("wilson_sure_lower")
+0.99
+>>> THRESHOLDS["tie_share"].fixed
+'after seeing data'
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+
+__all__ = ["Threshold", "THRESHOLDS", "FIXED_WHEN", "threshold"]
+
+#: When a threshold was fixed: before any run that judges it, or after seeing data.
+FIXED_WHEN: tuple[str, ...] = ("before the runs", "after seeing data")
+
+
+@dataclass(frozen=True)
+class Threshold:
+    """One threshold of a verdict rule.
+
+    Attributes
+    ----------
+    name : str
+        Its key in ``thresholds.toml``.
+    value : float
+        The threshold.
+    rule : str
+        What it decides, in words.
+    fixed : str
+        One of :data:`FIXED_WHEN`.
+    fixed_note : str
+        Which data had been seen, when ``fixed`` is ``"after seeing data"`` (else empty).
+    """
+
+    name: str
+    value: float
+    rule: str
+    fixed: str
+    fixed_note: str = ""
+
+
+def _load(path: Path) -> dict[str, Threshold]:
+    """Parse and check ``thresholds.toml``: every entry has a number, a rule and a known ``fixed``."""
+    entries = tomllib.loads(path.read_text(encoding="utf-8"))
+    loaded = {}
+    for name, entry in entries.items():
+        unknown = set(entry) - {"value", "rule", "fixed", "fixed_note"}
+        if unknown or not isinstance(entry.get("value"), (int, float)) or isinstance(entry.get("value"), bool):
+            raise ValueError(f"{path}: entry {name!r} needs a numeric 'value' and no other keys than "
+                             f"value, rule, fixed, fixed_note; got {sorted(entry)}")
+        if entry.get("fixed") not in FIXED_WHEN:
+            raise ValueError(f"{path}: entry {name!r}: 'fixed' must be one of {FIXED_WHEN}, got {entry.get('fixed')!r}")
+        if entry["fixed"] == "after seeing data" and not entry.get("fixed_note"):
+            raise ValueError(f"{path}: entry {name!r} was fixed after seeing data: say which in 'fixed_note'")
+        loaded[name] = Threshold(name=name, value=entry["value"], rule=str(entry.get("rule", "")),
+                                 fixed=entry["fixed"], fixed_note=str(entry.get("fixed_note", "")))
+    return loaded
+
+
+#: Every threshold by name, read from ``thresholds.toml`` beside this module.
+THRESHOLDS: dict[str, Threshold] = _load(Path(__file__).with_name("thresholds.toml"))
+
+
+def threshold(name: str) -> float:
+    """The value of the threshold ``name``.
+
+    Parameters
+    ----------
+    name : str
+        A key of ``thresholds.toml``.
+
+    Returns
+    -------
+    float or int
+        The threshold, as written in the file.
+
+    Raises
+    ------
+    KeyError
+        If no threshold has that name (the message lists the names).
+
+    Examples
+    --------
+    >>> threshold("cutoff_keeps_lower"), threshold("cutoff_loses_upper")
+    (0.9, 0.6)
+    """
+    try:
+        return THRESHOLDS[name].value
+    except KeyError:
+        raise KeyError(f"no threshold named {name!r}; known: {', '.join(sorted(THRESHOLDS))}") from None
