@@ -1,19 +1,21 @@
 #!/usr/bin/env python3
-"""The two commands of the project; standard library only.
+"""The commands of the project; standard library only.
 
     python tasks.py reproduce [ARGS...]   # run all notebooks (profile full), regenerate figures/
-    python tasks.py test [ARGS...]        # run the whole test suite (unit tests + nbval)
+    python tasks.py test [ARGS...]        # run the whole test suite (unit tests, doctests, nbval)
+    python tasks.py docs [ARGS...]        # build the documentation site into build/site/
 
 Each command first makes sure ``.venv`` exists (created with :mod:`venv` if
 missing) and holds the pinned dependencies (``requirements.txt``, plus
-``requirements-test.txt`` for ``test``) and the package in editable mode. A stamp
-file in ``.venv`` records a hash of the requirement files and ``pyproject.toml``,
-so later runs skip the installation when nothing changed. It also writes the
-Jupyter server settings of ``.venv`` (:data:`JUPYTER_SERVER_SETTINGS`) that
-``.venv/bin/jupyter lab`` reads.
+``requirements-test.txt`` for ``test`` and ``requirements-docs.txt`` for ``docs``)
+and the package in editable mode. A stamp file in ``.venv`` records a hash of the
+requirement files and ``pyproject.toml``, so later runs skip the installation when
+nothing changed. It also writes the JupyterLab settings of ``.venv``
+(:data:`JUPYTER_SETTINGS`) that ``.venv/bin/jupyter lab`` reads.
 
 Extra arguments are passed on: to ``python -m ndcg_research reproduce`` (e.g.
-``--profile quick --output DIR``, ``--only 01``) or to ``pytest`` (e.g. ``-k runner``).
+``--profile quick --output DIR``, ``--only 01``), to ``pytest`` (e.g. ``-k runner``)
+or to ``sphinx-build`` (e.g. ``-E`` to re-read every page).
 """
 
 from __future__ import annotations
@@ -29,7 +31,9 @@ ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
 STAMP = VENV / ".ndcg_research-install.json"
 BASE_FILES = ("requirements.txt", "pyproject.toml")
-TEST_FILES = ("requirements-test.txt",)
+#: The requirement files of each command beyond the base ones.
+EXTRA_FILES = {"test": ("requirements-test.txt",), "docs": ("requirements-docs.txt",)}
+SITE = ROOT / "build" / "site"
 MIN_PYTHON = (3, 11)
 
 # setuptools prints an informational warning at every editable install ("Please be careful
@@ -37,19 +41,26 @@ MIN_PYTHON = (3, 11)
 # folder of that name *is* the package. Ignored by its message; every other warning shows.
 QUIET_INSTALL_WARNINGS = "ignore:Editable installation"
 
-# Settings of the JupyterLab in .venv: kernels talk over local IPC sockets rather than TCP
-# (so ipykernel does not warn at every start that it runs "over TCP without encryption").
-# POSIX only: Windows has no IPC transport. Merged into the file (other settings are kept).
-JUPYTER_SERVER_SETTINGS = VENV / "etc" / "jupyter" / "jupyter_server_config.json"
-JUPYTER_SERVER_CONFIG = {"KernelManager": {"transport": "ipc"}}
+# Settings of the JupyterLab in .venv, merged into each file (other settings are kept):
+# - the server: kernels talk over local IPC sockets rather than TCP (so ipykernel does not warn
+#   at every start that it runs "over TCP without encryption"); POSIX only, Windows has no IPC;
+# - JupyterLab's defaults: it does not ask whether to fetch "official Jupyter news" (a request
+#   to a website, and a pop-up over the notebook) nor check for updates.
+JUPYTER_SETTINGS = {
+    VENV / "etc" / "jupyter" / "jupyter_server_config.json": {"KernelManager": {"transport": "ipc"}},
+    VENV / "share" / "jupyter" / "lab" / "settings" / "overrides.json": {
+        "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False}},
+}
 
-USAGE = """usage: python tasks.py {reproduce,test} [ARGS...]
+USAGE = """usage: python tasks.py {reproduce,test,docs} [ARGS...]
 
   reproduce  run every notebook with the 'full' profile and regenerate figures/ and
              figures/README.md; ARGS go to `python -m ndcg_research reproduce`
              (e.g. --profile quick --output DIR, --only 01)
-  test       run the whole test suite (unit tests and nbval on the notebooks);
-             ARGS go to pytest
+  test       run the whole test suite (unit tests, doctests of the package and the
+             documentation pages, nbval on the notebooks); ARGS go to pytest
+  docs       build the documentation site offline into build/site/ (warnings are
+             errors); ARGS go to sphinx-build
 """
 
 
@@ -86,8 +97,11 @@ def read_stamp() -> dict[str, str]:
         return {}
 
 
-def ensure_env(*, with_tests: bool) -> Path:
-    """Create ``.venv`` if needed and install what changed since the last install."""
+def ensure_env(*extras: str) -> Path:
+    """Create ``.venv`` if needed and install what changed since the last install.
+
+    ``extras`` names the requirement sets of :data:`EXTRA_FILES` wanted beside the base ones.
+    """
     if sys.version_info < MIN_PYTHON:
         sys.exit(f"tasks.py: Python {'.'.join(map(str, MIN_PYTHON))} or newer is needed, "
                  f"this is {sys.version.split()[0]}")
@@ -98,9 +112,7 @@ def ensure_env(*, with_tests: bool) -> Path:
         STAMP.unlink(missing_ok=True)
 
     stamp = read_stamp()
-    wanted = {"base": digest(BASE_FILES)}
-    if with_tests:
-        wanted["test"] = digest(TEST_FILES)
+    wanted = {"base": digest(BASE_FILES), **{extra: digest(EXTRA_FILES[extra]) for extra in extras}}
     if all(stamp.get(key) == value for key, value in wanted.items()):
         return python
 
@@ -109,31 +121,34 @@ def ensure_env(*, with_tests: bool) -> Path:
     quiet["PYTHONWARNINGS"] = ",".join(filter(None, [quiet.get("PYTHONWARNINGS"), QUIET_INSTALL_WARNINGS]))
     run([python, "-m", "pip", "install", "--disable-pip-version-check", "--quiet", "--upgrade", "pip"])
     cmd = [python, "-m", "pip", "install", "--disable-pip-version-check", "--quiet", "-r", "requirements.txt"]
-    if with_tests:
-        cmd += ["-r", "requirements-test.txt"]
+    for extra in extras:
+        for name in EXTRA_FILES[extra]:
+            cmd += ["-r", name]
     cmd += ["-e", "."]
     run(cmd, env=quiet)
-    # Record only what was installed now (after a base-only install the test
-    # dependencies are re-checked by the next `test`).
-    STAMP.write_text(json.dumps(wanted, indent=2) + "\n", encoding="utf-8")
+    # Keep what earlier installs recorded (another command's extras stay installed) and
+    # record what was installed now.
+    base_changed = stamp.get("base") != wanted["base"]
+    kept = {} if base_changed else {key: value for key, value in stamp.items() if key not in wanted}
+    STAMP.write_text(json.dumps({**kept, **wanted}, indent=2) + "\n", encoding="utf-8")
     return python
 
 
 def configure_jupyter() -> None:
-    """Merge :data:`JUPYTER_SERVER_CONFIG` into the JupyterLab settings of ``.venv`` (POSIX only)."""
-    if os.name != "posix":
-        return
-    try:
-        settings = json.loads(JUPYTER_SERVER_SETTINGS.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        settings = {}
-    if not isinstance(settings, dict):
-        settings = {}
-    merged = {**settings, **{section: {**settings.get(section, {}), **values}
-                             for section, values in JUPYTER_SERVER_CONFIG.items()}}
-    if merged != settings or not JUPYTER_SERVER_SETTINGS.exists():
-        JUPYTER_SERVER_SETTINGS.parent.mkdir(parents=True, exist_ok=True)
-        JUPYTER_SERVER_SETTINGS.write_text(json.dumps(merged, indent=2) + "\n", encoding="utf-8")
+    """Merge :data:`JUPYTER_SETTINGS` into the JupyterLab settings files of ``.venv``."""
+    for path, config in JUPYTER_SETTINGS.items():
+        if os.name != "posix" and "KernelManager" in config:
+            continue   # no IPC transport on Windows
+        try:
+            settings = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            settings = {}
+        if not isinstance(settings, dict):
+            settings = {}
+        merged = {**settings, **{section: {**settings.get(section, {}), **values} for section, values in config.items()}}
+        if merged != settings or not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(json.dumps(merged, indent=2) + "\n", encoding="utf-8")
 
 
 def main(argv: list[str]) -> int:
@@ -145,18 +160,24 @@ def main(argv: list[str]) -> int:
     env.setdefault("PYTHONHASHSEED", "0")
     env.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
     if command == "reproduce":
-        python = ensure_env(with_tests=False)
+        python = ensure_env()
         configure_jupyter()
         if not any(a == "--profile" or a.startswith("--profile=") for a in rest):
             rest = ["--profile", "full", *rest]
         cmd = [str(python), "-m", "ndcg_research", "reproduce", *rest]
     elif command == "test":
-        python = ensure_env(with_tests=True)
+        python = ensure_env("test")
         configure_jupyter()
         # In parallel on every core unless told otherwise; loadfile keeps each notebook's cells on one worker.
         if not any(a.startswith(("-n", "--numprocesses")) or a == "no:xdist" for a in rest):
             rest = ["-n", "auto", "--dist", "loadfile", *rest]
         cmd = [str(python), "-m", "pytest", *rest]
+    elif command == "docs":
+        python = ensure_env("docs")
+        # The repository root is the source directory (docs/conf.py says why); -W: warnings are
+        # errors, --keep-going: report all of them; -n: broken cross-references are warnings.
+        cmd = [str(python), "-m", "sphinx", "-c", "docs", "-b", "html", "-W", "--keep-going", "-n", "-q",
+               *rest, ".", str(SITE)]
     else:
         print(f"tasks.py: unknown command {command!r}\n\n{USAGE}", file=sys.stderr)
         return 2

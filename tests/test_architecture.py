@@ -1,6 +1,6 @@
 """The direction of imports inside the package, read from the source (AST), not from running it.
 
-Rules (README, "Architecture"):
+Rules (docs/api/index.md, "Architecture"):
 
 - the subpackages form strict layers, lowest first: core < evaluation < stats < studies, datasets
   < findings < pipeline. A module imports its own subpackage and lower layers only, never its own
@@ -261,7 +261,7 @@ def upward_imports(name: str, source: str | None = None) -> list[str]:
 def test_every_subpackage_is_in_one_layer():
     named = [sub for subs in LAYERS for sub in subs]
     assert sorted(named) == SUBPACKAGES, (f"LAYERS names {sorted(named)}, the package has {SUBPACKAGES}: "
-                                          "place a new subpackage in LAYERS (and in the README's Architecture)")
+                                          "place a new subpackage in LAYERS (and in the Architecture table of docs/api/index.md)")
 
 
 @pytest.mark.parametrize("name", list(MODULES))

@@ -78,7 +78,7 @@ def test_threads_must_be_one_two_or_none(threads, error, match):
     ],
 )
 def test_when_the_ideal_dcg_runs_on_a_second_thread(monkeypatch, shape, threads, gain, second_thread):
-    # The documented default (README, "Metric conventions"): threads=None overlaps exactly the large
+    # The documented default (docs/guides/metric-conventions.md): threads=None overlaps exactly the large
     # batches with a built-in gain and discount.
     started = []
     beside = metrics._beside  # noqa: SLF001 - counting the calls of the one place that starts the thread

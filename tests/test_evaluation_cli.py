@@ -222,5 +222,5 @@ def test_bad_number_on_the_command_line():
                             capture_output=True, text=True)
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.splitlines()[-1] == (
-        "python -m ndcg_research compare: error: argument --confidence: expected a number strictly between 0 and 1, "
+        "ndcg-research compare: error: argument --confidence: expected a number strictly between 0 and 1, "
         "got '1'")

@@ -61,15 +61,18 @@ MOVIELENS_100K_CITATION = (
     "MovieLens-100k (F. M. Harper and J. A. Konstan, The MovieLens Datasets: History and Context, "
     "ACM TiiS 5(4), 2015)"
 )
-#: The PyPI release whose wheel carries the ratings, its file name and its SHA-256.
+#: The PyPI release whose wheel carries the ratings.
 RECBOLE_REQUIREMENT = "recbole==1.2.1"
+#: The file name of that wheel.
 RECBOLE_WHEEL = "recbole-1.2.1-py3-none-any.whl"
+#: The SHA-256 of that wheel, checked after every download.
 RECBOLE_WHEEL_SHA256 = "9c9948202011f37eb0a7c6768129313f00d6403ad221ec940d5e2d5d5f33a407"
-#: The ratings file inside the wheel, and its header line.
+#: The ratings file inside the wheel.
 RECBOLE_MEMBER = "recbole/dataset_example/ml-100k/ml-100k.inter"
 #: SHA-256 of GroupLens's ``ml-100k/u.data`` (as published by projects that pin it); the lines of
 #: RecBole's ``ml-100k.inter`` after its header hash to the same value: they are ``u.data`` byte for byte.
 U_DATA_SHA256 = "06416e597f82b7342361e41163890c81036900f418ad91315590814211dca490"
+#: The header line of the ratings file inside the wheel.
 INTER_HEADER = "user_id:token\titem_id:token\trating:float\ttimestamp:float"
 
 _GROUPLENS_HINT = (

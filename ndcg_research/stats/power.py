@@ -10,7 +10,7 @@ same systems and queries: a curve that stays lower separates more pairs.
 The **estimated difference required** is Sakai's conservative estimate of the difference
 in mean a pair needs to be significant at ``alpha``: for each pair, the critical
 difference of its own null distribution
-(:attr:`~ndcg_research.stats.paired.PairTests.critical_difference`; for the randomised
+(:class:`~ndcg_research.stats.paired.PairTests` ``critical_difference``; for the randomised
 Tukey HSD test, the honestly significant difference, common to all pairs), maximised over
 the pairs.
 

@@ -523,7 +523,7 @@ def compare_table(
 
     Parameters
     ----------
-    values : numpy.ndarray, shape (*label sizes, systems, queries)
+    values : numpy.ndarray, shape (label sizes..., systems, queries)
         Per-query values (NaN: undefined; such a query is left out of its slice for every system).
     systems : sequence of str
         System names (rows of each slice).
@@ -616,7 +616,7 @@ def query_set_tables(
 
     Parameters
     ----------
-    values : numpy.ndarray, shape (*label sizes, systems, users)
+    values : numpy.ndarray, shape (label sizes..., systems, users)
         Per-user values of every measure on the same users (no NaN).
     systems : sequence of str
     labels : mapping of str to sequence
@@ -782,7 +782,7 @@ def list_length_findings(means: Any, pairs: Any, first_order: Any, *, alpha: flo
     spread always narrows. The **first-order law** holds if, at ``n1``, each ranker's estimate of c under the
     slowest discount is within 20% of its estimate under ``log2``. **1b** holds if at ``n1`` the slowest
     discount finds at least as many significant pairs (Holm-adjusted p < alpha) as ``log2`` and the median
-    ratio of |effect size| (pairs with |d_z| > 0.1 under log2) is at least 0.9. **1c** holds if ``zipf`` and
+    ratio of the absolute effect sizes (pairs with absolute d_z above 0.1 under log2) is at least 0.9. **1c** holds if ``zipf`` and
     the summable discounts find fewer significant pairs than ``log2`` at ``n1``.
 
     Returns
@@ -911,7 +911,7 @@ def decisions_against(
         ``decision_changed`` and ``order_reversed`` (the mean difference changes sign). ``summary``: per group
         and value of ``column``: ``pairs``, ``significant``, ``decisions_changed``, ``orders_reversed``,
         ``significant_reversals`` (significant both times, opposite directions), ``max_mean_shift`` (largest
-        |mean - reference mean| over the systems) and ``kendall_tau_vs_reference`` (systems ordered by mean).
+        absolute difference of the mean from the reference mean, over the systems) and ``kendall_tau_vs_reference`` (systems ordered by mean).
 
     Examples
     --------

@@ -71,7 +71,7 @@ __all__ = [
     "SCORE_QUANTUM",
 ]
 
-#: Relative grid of the learnt rankers' scores (see the module docstring): 2**-26 of the largest |score|.
+#: Relative grid of the learnt rankers' scores (see the module docstring): 2**-26 of the largest absolute score.
 SCORE_QUANTUM = 2.0**-26
 
 #: Ranker names and their (required) parameters.

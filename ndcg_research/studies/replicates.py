@@ -122,7 +122,7 @@ def replicate_counts(ns: Iterable[int], replicates: int | Sequence[int] | Mappin
 
 
 class Chunk(NamedTuple):
-    """Replicates ``start .. stop - 1`` at list length ``n``."""
+    """Replicates ``start`` to ``stop - 1`` at list length ``n``."""
 
     n: int
     start: int

@@ -256,7 +256,7 @@ class Sweep:
 
 @dataclass
 class SweepResult:
-    """nDCG values of a sweep: ``values[n]`` has shape (replicates, *axes) with the axes of
+    """nDCG values of a sweep: ``values[n]`` has shape (replicates, axes...) with the axes of
     :meth:`Sweep.axes` (rankers, discounts, and for a cut-off sweep the rules).
 
     Attributes

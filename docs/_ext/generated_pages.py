@@ -1,0 +1,91 @@
+"""Sphinx extension: pages written from committed files before the sources are read.
+
+- ``generated/figures.md``: every publication figure ``figures/NAME.png`` with its provenance
+  record ``figures/NAME.json`` (written by :func:`ndcg_research.pipeline.figures.save_figure`):
+  one section per figure, anchored by its file name (so "cite a figure by its file name" has a
+  place to point at), with the image, the caption, a link to the notebook page that makes it,
+  and the files to download (PNG, PDF, provenance JSON).
+- ``generated/findings_table.md``: the findings table of the README (generated there by
+  ``python -m ndcg_research findings`` from the committed tables), with its links made relative
+  to ``docs/generated/``, for the landing page to include.
+
+A page is rewritten only when its text changes, so that Sphinx's incremental build stays quiet.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ndcg_research.findings.render import README_END, README_START
+
+FOLDER = "docs/generated"   # relative to the source directory, the repository root
+
+FIGURES_INTRO = """\
+# Figures
+
+Every publication figure of the package, as committed in `figures/` by the full profile
+(`python3 tasks.py reproduce`). Cite a figure by its file name and the commit in its provenance
+record (the JSON file): the record names the notebook, its parameters, the seed, the package
+version, the commit and the environment that made it, with SHA-256 of the image files.
+"""
+
+
+def figure_section(name: str, record: dict) -> str:
+    """The MyST Markdown of one figure: anchor, heading, image, caption, notebook and files."""
+    stem = record.get("notebook", "").removesuffix(".ipynb")
+    commit = record.get("git", {}).get("commit") or "unknown"
+    caption = record.get("caption", "")
+    return "\n".join([
+        f"({name})=",
+        f"## `{name}`",
+        "",
+        f"```{{image}} ../../figures/{name}.png",
+        f":alt: {caption or name}",
+        ":width: 100%",
+        "```",
+        "",
+        caption,
+        "",
+        f"Made by notebook {{doc}}`{stem} </notebooks/{stem}>` with seed {record.get('seed')}, "
+        f"package version {record.get('package_version', 'unknown')}, commit `{commit[:12]}`. "
+        f"Files: {{download}}`PNG <../../figures/{name}.png>`, {{download}}`PDF <../../figures/{name}.pdf>`, "
+        f"{{download}}`provenance JSON <../../figures/{name}.json>`.",
+        "",
+    ])
+
+
+def figures_page(figures: Path) -> str:
+    """The figures page from the provenance records in ``figures``."""
+    records = sorted(figures.glob("*.json"))
+    if not records:
+        raise RuntimeError(f"no figure records in {figures}")
+    return FIGURES_INTRO + "\n" + "\n".join(
+        figure_section(path.stem, json.loads(path.read_text(encoding="utf-8"))) for path in records)
+
+
+def findings_table(readme: Path) -> str:
+    """The README's generated findings table, its links made relative to ``generated/``."""
+    text = readme.read_text(encoding="utf-8")
+    start, end = text.find(README_START), text.find(README_END)
+    if start < 0 or end < start:
+        raise RuntimeError(f"{readme} has no findings markers")
+    table = text[start + len(README_START):end].strip()
+    return table.replace("](FINDINGS.md#", "](../FINDINGS.md#") + "\n"
+
+
+def write(page: Path, text: str) -> None:
+    page.parent.mkdir(exist_ok=True)
+    if not page.is_file() or page.read_text(encoding="utf-8") != text:
+        page.write_text(text, encoding="utf-8")
+
+
+def write_pages(app) -> None:
+    srcdir = Path(app.srcdir)
+    write(srcdir / FOLDER / "figures.md", figures_page(srcdir / "figures"))
+    write(srcdir / FOLDER / "findings_table.md", findings_table(srcdir / "README.md"))
+
+
+def setup(app):
+    app.connect("builder-inited", write_pages)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
