@@ -28,12 +28,14 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import sys
 import time
 
 import numpy as np
 from scipy import stats
 
 from ndcg_research.stats import discriminative_power, pairwise_tests
+from record import Recorder
 
 
 def best_of(repeats: int, function) -> float:
@@ -53,6 +55,7 @@ def main() -> None:
     parser.add_argument("--sample-pairs", type=int, default=40)
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
+    recorder = Recorder("bench_stats", " ".join(["python benchmarks/bench_stats.py", *sys.argv[1:]]))
     s, n, b = args.systems, args.queries, args.resamples
     rng = np.random.default_rng(0)
     topic = rng.beta(2, 3, n)
@@ -126,6 +129,14 @@ def main() -> None:
     print(f"speed-up, bootstrap vs scipy.stats.bootstrap per pair: {per_pair / boot:6.0f}x "
           f"({per_pair / boot1:.0f}x on one BLAS thread, like for like)")
     print(f"speed-up, sign flip (1 BLAS thread) vs scipy.stats.permutation_test per pair: {perm / flip1:6.0f}x")
+    task = f"all {pairs} pairs of {s} systems x {n} queries, {b} resamples"
+    recorder.row(f"{task}: bootstrap test (ASL) and 95% interval of every pair",
+                 f"{boot:.1f} s; {per_pair / boot:.0f}x faster than scipy.stats.bootstrap one pair at a time "
+                 f"({per_pair / boot1:.0f}x on one BLAS thread)", "seconds")
+    recorder.row(f"{task}: sign-flip test of every pair",
+                 f"{flip1:.1f} s on one BLAS thread; {perm / flip1:.0f}x faster than scipy.stats.permutation_test "
+                 f"one pair at a time", "seconds")
+    print(f"written: {recorder.write()}")
 
 
 if __name__ == "__main__":

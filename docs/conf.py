@@ -46,6 +46,7 @@ exclude_patterns = [
     "docs/_ext/**",
     "docs/_static/**",
     "docs/generated/findings_table.md",  # included by docs/index.md, not a page of its own
+    "docs/generated/speed_results.md",   # included by docs/guides/speed.md
     "**/.ipynb_checkpoints",
 ]
 # .rst first: autosummary writes its generated pages with the first suffix (its templates are reST).

@@ -5,6 +5,8 @@
   one section per figure, anchored by its file name (so "cite a figure by its file name" has a
   place to point at), with the image, the caption, a link to the notebook page that makes it,
   and the files to download (PNG, PDF, provenance JSON).
+- ``generated/speed_results.md``: the tables the benchmarks wrote (``benchmarks/results/*.json``,
+  by ``benchmarks/record.py``), with the date, the machine and its load of each run.
 - ``generated/findings_table.md``: the findings table of the README (generated there by
   ``python -m ndcg_research findings`` from the committed tables), with its links made relative
   to ``docs/generated/``, for the landing page to include.
@@ -74,6 +76,29 @@ def findings_table(readme: Path) -> str:
     return table.replace("](FINDINGS.md#", "](../FINDINGS.md#") + "\n"
 
 
+def speed_results(folder: Path) -> str:
+    """One table per benchmark record in ``folder``: what was measured, against what, and the target."""
+    records = [json.loads(path.read_text(encoding="utf-8")) for path in sorted(folder.glob("*.json"))]
+    if not records:
+        return "No benchmark has recorded its results yet (run the scripts in `benchmarks/`).\n"
+    parts = []
+    for record in records:
+        machine = record["machine"]
+        load = f"load average {machine.get('load_average_1min')} before, {machine.get('load_average_1min_after')} after"
+        parts += [
+            f"### `{record['benchmark']}`",
+            "",
+            f"`{record['command']}`, run on {record['date']}: {machine['cpu']}, {machine['cores']} cores, "
+            f"Python {machine['python']}, NumPy {machine['numpy']}; {load}.",
+            "",
+            "| task | measured | target |",
+            "|---|---|---|",
+            *[f"| {row['task']} | {row['measured']} | {row['target']} |" for row in record["rows"]],
+            "",
+        ]
+    return "\n".join(parts)
+
+
 def write(page: Path, text: str) -> None:
     page.parent.mkdir(exist_ok=True)
     if not page.is_file() or page.read_text(encoding="utf-8") != text:
@@ -84,6 +109,7 @@ def write_pages(app) -> None:
     srcdir = Path(app.srcdir)
     write(srcdir / FOLDER / "figures.md", figures_page(srcdir / "figures"))
     write(srcdir / FOLDER / "findings_table.md", findings_table(srcdir / "README.md"))
+    write(srcdir / FOLDER / "speed_results.md", speed_results(srcdir / "benchmarks" / "results"))
 
 
 def setup(app):
