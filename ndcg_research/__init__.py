@@ -3,11 +3,19 @@
 Import as ``import ndcg_research as nr``. The metric functions (``nr.ndcg``,
 ``nr.ndcg_from_scores``, ...) come from the metric core, :mod:`ndcg_research.core`,
 and importing the package loads only numpy. The other subpackages are imported
-on demand:
+on demand, in layers (a subpackage imports only those above it in this list):
 
 - :mod:`ndcg_research.core`: gains, discounts, tie rules, kernels, the metric functions (numpy only);
-- :mod:`ndcg_research.studies`: simulated ranking problems, theory, sweeps (notebooks 02-06);
-- :mod:`ndcg_research.pipeline`: the notebook tooling (runner, figures, plots, commands).
+- :mod:`ndcg_research.evaluation`: run and qrels files, measures, the tools' conventions, ``evaluate``;
+- :mod:`ndcg_research.stats`: paired tests, intervals, multiple comparisons, power, agreement;
+- :mod:`ndcg_research.studies`: the simulations, theory and sweeps of the notebooks, the real-data study;
+- :mod:`ndcg_research.datasets`: MovieLens-100k, fetched and checked on demand;
+- :mod:`ndcg_research.findings`: each claim, its measurement and verdict, from the committed tables;
+- :mod:`ndcg_research.pipeline`: the notebook runner, figures with provenance, plots, the commands.
+
+``nr.evaluate``, ``nr.read_qrels``, ``nr.read_run``, ``nr.paired_test``, ``nr.compare_systems`` and
+``nr.discriminative_power`` are loaded on first use. The command line is ``ndcg-research``
+(:mod:`ndcg_research.cli`).
 
 Examples
 --------
