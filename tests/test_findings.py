@@ -178,3 +178,148 @@ def test_summaries_fit_in_a_markdown_table_cell():
     # The README shows each summary in a table row: a '|' would split the cell (|tau| must be written otherwise).
     for f in claims.collect(Results(ROOT / "results" / "full")):
         assert "|" not in f.summary and "|" not in f.title and "\n" not in f.summary, f.key
+
+
+# --------------------------------------------------------------------------- the texts as data
+
+
+def _placeholders(template: str) -> set[str]:
+    import string
+
+    return {field.split("[")[0].split(".")[0] for _, field, _, _ in string.Formatter().parse(template) if field}
+
+
+def test_every_text_has_one_rule_and_every_rule_a_text():
+    from ndcg_research.findings.catalogue import load_texts
+    from ndcg_research.findings.rules import RULES
+
+    keys = [text.key for text in load_texts()]
+    assert sorted(keys) == sorted(RULES) and len(keys) == len(set(keys)) == len(claims.FINDINGS)
+
+
+def test_every_value_a_rule_computes_is_quoted():
+    # A value no template places is a computation the page never shows (or a typo in a placeholder's name).
+    from ndcg_research.findings.catalogue import REQUIRED
+
+    results = Results(ROOT / "results" / "full")
+    for claim in claims.FINDINGS:
+        text = claim.text
+        templates = [getattr(text, name) for name in REQUIRED if isinstance(getattr(text, name), str)]
+        templates += list(text.shared.values())
+        placed = set().union(*map(_placeholders, templates))
+        values = claim.rule(results).values
+        assert set(values) <= placed, (text.key, set(values) - placed)
+        for name, spec in text.items.items():
+            assert isinstance(values[name], list), (text.key, name)
+            fields = set().union(*(set(item) for item in values[name])) if values[name] else set()
+            assert fields <= _placeholders(spec["text"]), (text.key, name, fields - _placeholders(spec["text"]))
+
+
+def _texts_folder(tmp_path: Path, entry: str, order: str = '["01_x"]') -> Path:
+    (tmp_path / "page.toml").write_text(f'order = {order}\npreamble = "p"\n[sources]\npackage = "this package"\n')
+    (tmp_path / "01_x.toml").write_text(entry)
+    return tmp_path
+
+
+FULL_ENTRY = ('[k]\ntitle = "T"\nsource = "{package}"\nclaim = "C"\nmeasurement = "{rows}"\nrule = "R"\n'
+              'summary = "S"\nconditions = "D"\nfigures = []\ntables = ["t.csv"]\n')
+
+
+def test_a_text_file_is_read_and_filled(tmp_path):
+    from ndcg_research.findings.catalogue import load_texts, make_finding
+
+    folder = _texts_folder(tmp_path, FULL_ENTRY + '[k.items]\nrows = { join = "; ", text = "{a}", empty = "none" }\n')
+    (text,) = load_texts(folder)
+    assert (text.key, text.notebook, text.tables) == ("k", "01_x.ipynb", ("t.csv",))
+    finding = make_finding(text, "holds", {"rows": [{"a": 1}, {"a": 2}]}, {})
+    # {package} is named by the package's own page.toml
+    assert (finding.measurement, finding.source, finding.notebooks) == ("1; 2", "this package", ("01_x.ipynb",))
+    assert make_finding(text, "holds", {"rows": []}, {}).measurement == "none"
+
+
+@pytest.mark.parametrize("entry, order, message", [
+    (FULL_ENTRY.replace('rule = "R"\n', ""), '["01_x"]', "lacks \\['rule'\\]"),
+    (FULL_ENTRY + 'colour = "red"\n', '["01_x"]', "unknown keys \\['colour'\\]"),
+    (FULL_ENTRY + '[k.items]\nrows = { join = "; " }\n', '["01_x"]', "needs 'text'"),
+    (FULL_ENTRY, '["01_x", "02_y"]', "order .* and the text files .* differ"),
+])
+def test_a_malformed_text_file_is_refused_by_name(tmp_path, entry, order, message):
+    from ndcg_research.findings.catalogue import load_texts
+
+    with pytest.raises(ValueError, match=message):
+        load_texts(_texts_folder(tmp_path, entry, order))
+
+
+def test_a_list_value_needs_an_item_template_and_a_placeholder_a_value(tmp_path):
+    from ndcg_research.findings.catalogue import load_texts, make_finding
+
+    (text,) = load_texts(_texts_folder(tmp_path, FULL_ENTRY))
+    with pytest.raises(ValueError, match="value 'rows' is a list but k.items has no 'rows'"):
+        make_finding(text, "holds", {"rows": [{"a": 1}]}, {})
+    with pytest.raises(ValueError, match="finding 'k', measurement: no value for the placeholder {rows}"):
+        make_finding(text, "holds", {}, {})
+
+
+# --------------------------------------------------------------------------- MovieLens rules on made-up tables
+
+
+def _list_length_tables(spread_narrows=True, loglog_sig=3):
+    """Two lengths, two rankers, one gain, discounts zipf / log2 / loglog (the spread narrows unless told)."""
+    import pandas as pd
+
+    rows, pairs, first_order = [], [], []
+    for n in ("100", "all"):
+        for d in ("zipf", "log2", "loglog"):
+            top, low = (0.5, 0.3) if n == "100" else ((0.6, 0.45) if spread_narrows else (0.6, 0.35))
+            rows += [dict(list_length=n, gain="g", discount=d, system=s, mean=m, users_with_share_kept=1.0)
+                     for s, m in (("x", top), ("y", low))]
+            p = {"zipf": 0.5, "log2": 0.01, "loglog": 0.01 if loglog_sig else 0.5}[d]
+            pairs.append(dict(list_length=n, gain="g", discount=d, system_a="x", system_b="y", pvalue_adjusted=p,
+                              effect_size=0.5))
+            if d != "zipf":
+                first_order += [dict(list_length=n, gain="g", discount=d, system=s,
+                                     c_estimate=c * (1.1 if d == "loglog" else 1.0)) for s, c in (("x", 4.0), ("y", 5.0))]
+    return pd.DataFrame(rows), pd.DataFrame(pairs), pd.DataFrame(first_order)
+
+
+def test_movielens_list_length_rules():
+    from ndcg_research.findings.rules.movielens import list_length_findings
+
+    f = list_length_findings(*_list_length_tables())
+    assert (f["n0"], f["n1"], f["slow"], f["fast"]) == ("100", "all", ["log2", "loglog"], ["zipf"])
+    # c ratio 1.1 is within the factor 1.2; loglog as significant as log2, same effect sizes; zipf none
+    assert f["verdicts"] == {"1a drift together (slowly varying)": "holds", "1a first-order law": "holds",
+                             "1b differences stay detectable": "holds", "1c zipf/summable lose": "holds"}
+    f = list_length_findings(*_list_length_tables(spread_narrows=False, loglog_sig=0))
+    assert f["verdicts"]["1a drift together (slowly varying)"] == "does not hold"   # spread 0.2 -> 0.25
+    assert f["verdicts"]["1b differences stay detectable"] == "does not hold"        # loglog 0 pairs < log2 1
+
+
+def test_movielens_query_set_rule():
+    import pandas as pd
+
+    from ndcg_research.findings.rules.movielens import query_set_findings
+
+    power = pd.DataFrame({"gain": "g", "discount": ["zipf", "log2", "loglog"] * 2, "users": [25] * 3 + [100] * 3,
+                          "power": [0.1, 0.3, 0.3, 0.2, 0.5, 0.46]})
+    f = query_set_findings(power)
+    assert f["users"] == 100 and f["verdict"] == "holds" and f["best"] == "log2"   # loglog 0.46 >= 0.5 - 0.05
+    power.loc[5, "power"] = 0.4
+    assert query_set_findings(power)["verdict"] == "does not hold"
+
+
+def test_movielens_convention_and_cutoff_rules():
+    import pandas as pd
+
+    from ndcg_research.findings.rules.movielens import convention_findings, cutoff_findings
+
+    decisions = pd.DataFrame({"convention": ["trec_eval", "sklearn", "lightgbm"], "max_mean_shift": [0, 0.1, 0.5],
+                              "significant_reversals": [0, 0, 2], "kendall_tau_vs_reference": [1.0, 0.9, -0.3]})
+    f = convention_findings(decisions)
+    assert f["verdict"] == "does not hold" and f["reversing"]["convention"].tolist() == ["lightgbm"]
+    assert f["max_shift"] == 0.5 and convention_findings(decisions.iloc[:2])["verdict"] == "holds"
+    cut = pd.DataFrame({"gain": "g", "cutoff": ["all", "5", "10"], "significant": [5, 3, 5],
+                        "decisions_changed": [0, 2, 1], "significant_reversals": [0, 1, 0]})
+    f = cutoff_findings(cut)
+    assert (f["changed"], f["reversed_significant"], f["verdict"]) == (3, 1, "does not hold")   # @10 finds 5, not fewer
+    assert cutoff_findings(cut.assign(significant=[5, 3, 4]))["verdict"] == "holds"

@@ -51,6 +51,8 @@ class Finding:
         The notebooks (file names in ``notebooks/``) that make the tables and figures.
     numbers : dict of str to float
         The quoted numbers by name (for tests and the JSON output).
+    rule : str
+        The verdict rule in words.
     """
 
     key: str
@@ -65,6 +67,7 @@ class Finding:
     tables: tuple[str, ...] = ()
     notebooks: tuple[str, ...] = ()
     numbers: dict[str, float] = field(default_factory=dict)
+    rule: str = ""
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:

@@ -765,6 +765,10 @@ def first_order_table(
 # Each takes the tables as written (or read back from CSV) and returns the quoted numbers and the
 # verdicts, by rules fixed before the runs; the notebook prints them for its own run and for the
 # committed full-profile tables.
+# COMPATIBILITY COPIES, to be removed: the four *_findings functions now live in
+# ndcg_research.findings.rules.movielens (the findings' one home), which notebook 08 should call; they stay
+# here only so that notebook 08 runs until it does (findings sit above studies, so these cannot import
+# them). tests/test_findings_compat.py checks that both give the same results.
 
 SLOW = "slowly varying"
 

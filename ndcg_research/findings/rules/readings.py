@@ -1,0 +1,57 @@
+"""Notebook 09: the two stronger readings of consistent distinguishability."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from ..model import Results, number, span
+from .base import Measured, rule
+from .shared import cases, labelled
+
+__all__ = ["failure_probability", "eventual_order"]
+
+
+@rule("failure-probability")
+def failure_probability(results: Results) -> Measured:
+    growth = results.table("09_growth.csv")
+    per = growth.groupby("discount", sort=False).agg(fast=("vanishes_superpolynomially", "sum"),
+                                                     cases=("vanishes_superpolynomially", "size"),
+                                                     low=("exponent", "min"), high=("exponent", "max"))
+    log2 = per.loc["log2"] if "log2" in per.index else None
+    summable = per.loc[[d for d in per.index if d.startswith(("power(beta=2", "geometric"))]]
+    contrast = bool((summable["fast"] == 0).all()) if len(summable) else False
+    all_log2 = log2 is not None and int(log2["fast"]) == int(log2["cases"])
+    verdict = ("holds" if all_log2 and contrast else "holds with qualification" if all_log2 else "does not hold")
+    failure = labelled(results, "09_failure_{}.csv", ("uncertain", "certain"))
+    n1 = int(failure["n"].max())
+    end = failure[(failure["n"] == n1) & (failure["discount"] == "log2")]
+    discounts = [{"discount": d, "fast": cases(int(r.fast), int(r.cases)),
+                  "exponent": f"{number(r.low, 2)} to {number(r.high, 2)}" if np.isfinite(r.low) else "undefined"}
+                 for d, r in per.iterrows()]
+    return Measured(
+        verdict,
+        {"n0": int(failure["n"].min()), "n1": n1, "discounts": discounts, "log2_failure": span(end["p_fail"], 4),
+         "replicates": int(end["replicates"].iloc[0]),
+         "log2_fast": cases(int(log2["fast"]), int(log2["cases"])) if log2 is not None else "n/a"},
+        {"log2_superpolynomial": float(log2["fast"]) if log2 is not None else math.nan},
+    )
+
+
+@rule("eventual-order")
+def eventual_order(results: Results) -> Measured:
+    changes = results.table("09_stream_changes.csv")
+    log2 = changes[changes["discount"] == "log2"]
+    settled = int((log2["verdict"] == "settled").sum())
+    verdict = "holds" if settled == len(log2) else ("holds with qualification" if settled else "does not hold")
+    discounts = [{"discount": d, "settled": cases(int((g["verdict"] == "settled").sum()), len(g)),
+                  "share": span(g["p_settled"], 2)} for d, g in changes.groupby("discount", sort=False)]
+    return Measured(
+        verdict,
+        {"streams": int(changes["streams"].iloc[0]), "n_last": int(changes["n_last"].iloc[0]),
+         "n_first": int(changes["n_first"].iloc[0]), "n0": int(changes["n0"].iloc[0]), "discounts": discounts,
+         "change_median": span(log2["change_median"], 3), "change_q90": span(log2["change_q90"], 3),
+         "log2_settled": cases(settled, len(log2))},
+        {"log2_settled": float(settled)},
+    )
