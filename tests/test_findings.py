@@ -323,3 +323,89 @@ def test_movielens_convention_and_cutoff_rules():
     f = cutoff_findings(cut)
     assert (f["changed"], f["reversed_significant"], f["verdict"]) == (3, 1, "does not hold")   # @10 finds 5, not fewer
     assert cutoff_findings(cut.assign(significant=[5, 3, 4]))["verdict"] == "holds"
+
+
+# --------------------------------------------------------------------------- thresholds in one file
+
+
+def test_every_threshold_in_the_file_is_used_and_every_use_is_in_the_file():
+    # A name read by the code (threshold("x")), placed by a text ({T[x]}) or listed by a finding must be an
+    # entry of stats/thresholds.toml, and every entry must be read or listed somewhere (no dead rule).
+    import re
+
+    from ndcg_research.findings.catalogue import load_texts
+    from ndcg_research.stats.thresholds import THRESHOLDS
+
+    code = "\n".join(p.read_text() for p in (ROOT / "ndcg_research").rglob("*.py"))
+    texts = "\n".join(p.read_text() for p in (ROOT / "ndcg_research" / "findings" / "texts").glob("*.toml"))
+    read = set(re.findall(r'threshold\("(\w+)"\)', code)) | set(re.findall(r"\{T\[(\w+)\]", texts))
+    listed = {name for text in load_texts() for name in text.thresholds}
+    assert read <= set(THRESHOLDS) and listed <= set(THRESHOLDS)
+    # stream_not_settled_upper names notebook 09's class 'not settled', which no finding quotes (the notebook
+    # applies it itself; test_the_tables_verdicts_were_written_with_the_files_thresholds checks its table)
+    assert set(THRESHOLDS) - {"stream_not_settled_upper"} <= read | listed, set(THRESHOLDS) - read - listed
+
+
+def test_a_finding_must_list_the_thresholds_its_rule_reads():
+    from ndcg_research.findings.catalogue import Text
+    from ndcg_research.findings.claims import Claim
+    from ndcg_research.findings.rules.base import Measured, threshold
+
+    def peeks(results):
+        return Measured("holds" if threshold("strong_tau") < 1 else "does not hold", {})
+
+    text = Text("k", "07_query_sets.ipynb", "T", "S", "C", "M", "R", "s", "D", (), ("t.csv",), thresholds=())
+    with pytest.raises(ValueError, match=r"finding 'k' uses thresholds its text does not list .*\['strong_tau'\]"):
+        Claim(text, peeks)(None)
+    listed = Text("k", "07_query_sets.ipynb", "T", "S", "C", "M", "R {T[tie_share]:.0%}", "s", "D", (), ("t.csv",),
+                  thresholds=("strong_tau", "tie_share"))
+    finding = Claim(listed, peeks)(None)
+    assert finding.verdict == "holds" and finding.rule == "R 1%" and finding.thresholds == ("strong_tau", "tie_share")
+
+
+def test_the_page_says_when_each_threshold_was_fixed_from_the_file():
+    from ndcg_research.findings.render import render_page
+    from ndcg_research.stats.thresholds import THRESHOLDS
+
+    findings = claims.collect(Results(ROOT / "results" / "full"))
+    page = render_page(findings)
+    for f in findings:
+        section = page.split(f"## {f.title}\n")[1].split("\n## ")[0]
+        line = next(x for x in section.splitlines() if x.startswith("- **Thresholds**"))
+        for name in f.thresholds:
+            entry = THRESHOLDS[name]
+            assert f"`{name}` = " in line, (f.key, name)
+            if entry.fixed != "before the runs":
+                assert entry.fixed_note in line, (f.key, name)
+        if any(THRESHOLDS[n].fixed == "after seeing data" for n in f.thresholds):
+            assert "set after seeing data: " in line, f.key
+
+
+def test_the_tables_verdicts_were_written_with_the_files_thresholds():
+    # Cut-off cells (studies.cutoff.verdict_table) and stream cases (notebook 09) carry their verdicts in the
+    # committed tables; with the thresholds of the file they must come out the same.
+    import numpy as np
+
+    from ndcg_research.stats.thresholds import threshold
+    from ndcg_research.studies import cutoff, sweeps
+
+    assert (cutoff.KEEPS_AT_LEAST, cutoff.LOSES_AT_MOST, sweeps.AGREEMENT_Z) == (
+        threshold("cutoff_keeps_lower"), threshold("cutoff_loses_upper"), threshold("agreement_z"))
+    results = Results(ROOT / "results" / "full")
+    cells = results.table("05_cutoff_verdicts.csv")
+    expected = np.where(cells["family_low"] >= 0.9, "keeps", np.where(cells["family_high"] <= 0.6, "loses", "undecided"))
+    assert (cells["verdict"] == expected).all() and set(expected) == {"keeps", "loses", "undecided"}
+    streams = results.table("09_stream_changes.csv")
+    expected = np.where(streams["p_settled_low"] >= threshold("stream_settled_lower"), "settled",
+                        np.where(streams["p_settled_high"] <= threshold("stream_not_settled_upper"), "not settled",
+                                 "partly settled"))
+    assert (streams["verdict"] == expected).all()
+    assert (streams["n0"] <= threshold("stream_settle_from") * streams["n_last"]).all()
+
+
+def test_the_chance_count_of_the_theory_finding_is_the_normal_tail():
+    # 1,200 cells judged at 3 standard errors: 1200 * 2 * (1 - Phi(3)) = 3.24 outside by chance alone.
+    finding = claims.finite_n_theory(Results(ROOT / "results" / "full"))
+    assert finding.numbers["cells"] == 1200
+    assert finding.numbers["chance"] == pytest.approx(1200 * 0.0026997960632601866, rel=1e-12)
+    assert "about 3.2 cells outside" in finding.measurement

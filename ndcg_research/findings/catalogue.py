@@ -6,8 +6,10 @@ verdict rule in words, its conditions, and the figures and tables it links. Temp
 a rule computes (:mod:`ndcg_research.findings.rules`) with ``{name}``; a value that is a list of records
 is written with the finding's item template (``[key.items]``: ``name = {join = "; ", text = "..."}``,
 optionally ``empty = "none"``); a file's ``[shared]`` texts are placed by name in its findings' texts,
-and ``{article}``, ``{wang}``, ``{package}`` name the sources (``texts/page.toml``, which also holds the
-page's preamble and the order of the notebooks on it).
+``{article}``, ``{wang}``, ``{package}`` name the sources (``texts/page.toml``, which also holds the
+page's preamble and the order of the notebooks on it), and ``{T[name]}`` places the threshold ``name`` of
+``ndcg_research/stats/thresholds.toml``. A finding's ``thresholds`` list names every threshold its verdict
+depends on: those its rule reads and those the study that wrote its tables applied.
 """
 
 from __future__ import annotations
@@ -19,7 +21,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ..stats.thresholds import THRESHOLDS
 from .model import Finding
+from .rules.base import THRESHOLD_VALUES
 
 __all__ = ["TEXTS", "Text", "Page", "load_page", "load_texts", "fill", "make_finding"]
 
@@ -27,8 +31,9 @@ __all__ = ["TEXTS", "Text", "Page", "load_page", "load_texts", "fill", "make_fin
 TEXTS = Path(__file__).with_name("texts")
 #: What every finding's text must say.
 REQUIRED = ("title", "source", "claim", "measurement", "rule", "summary", "conditions", "figures", "tables")
-#: What it may say besides.
-OPTIONAL = ("items",)
+#: What it may say besides: item templates, and the names of the thresholds its rule uses (those the
+#: rule reads and those the study that wrote its tables applied).
+OPTIONAL = ("items", "thresholds")
 
 
 @dataclass(frozen=True)
@@ -48,6 +53,7 @@ class Text:
     tables: tuple[str, ...]
     items: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     shared: Mapping[str, str] = field(default_factory=dict)
+    thresholds: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -76,7 +82,11 @@ def _text(key: str, entry: Mapping[str, Any], notebook: str, shared: Mapping[str
             raise ValueError(f"{where}: item template {key}.items.{name} needs 'text' (and only join, empty)")
     fields = {name: entry[name] for name in REQUIRED}
     fields["figures"], fields["tables"] = tuple(entry["figures"]), tuple(entry["tables"])
-    return Text(key=key, notebook=notebook, items=entry.get("items", {}), shared=shared, **fields)
+    unknown = sorted(set(entry.get("thresholds", ())) - set(THRESHOLDS))
+    if unknown:
+        raise ValueError(f"{where}: finding {key!r} names thresholds not in stats/thresholds.toml: {unknown}")
+    return Text(key=key, notebook=notebook, items=entry.get("items", {}), shared=shared,
+                thresholds=tuple(entry.get("thresholds", ())), **fields)
 
 
 @cache
@@ -130,14 +140,14 @@ def _written(text: Text, values: Mapping[str, Any]) -> dict[str, Any]:
             spec = text.items.get(name)
             if spec is None:
                 raise ValueError(f"finding {text.key!r}: value {name!r} is a list but {text.key}.items has no {name!r}")
-            parts = [fill(spec["text"], item, f"{text.key}.items.{name}") for item in value]
+            parts = [fill(spec["text"], {"T": THRESHOLD_VALUES, **item}, f"{text.key}.items.{name}") for item in value]
             out[name] = spec.get("join", ", ").join(parts) or spec.get("empty", "")
     return out
 
 
 def make_finding(text: Text, verdict: str, values: Mapping[str, Any], numbers: Mapping[str, float]) -> Finding:
     """The finding: ``text``'s templates filled with the sources' names, the file's shared texts and ``values``."""
-    filled = {**load_page().sources, **_written(text, values)}
+    filled = {**load_page().sources, "T": THRESHOLD_VALUES, **_written(text, values)}
     filled.update({name: fill(shared, filled, f"{text.notebook} [shared] {name}") for name, shared in text.shared.items()})
 
     def write(name: str) -> str:
@@ -147,5 +157,5 @@ def make_finding(text: Text, verdict: str, values: Mapping[str, Any], numbers: M
         key=text.key, title=write("title"), claim=write("claim"), source=write("source"),
         measurement=write("measurement"), summary=write("summary"), verdict=verdict, conditions=write("conditions"),
         figures=text.figures, tables=text.tables, notebooks=(text.notebook,), numbers=dict(numbers),
-        rule=write("rule"),
+        rule=write("rule"), thresholds=text.thresholds,
     )

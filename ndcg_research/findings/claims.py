@@ -16,7 +16,7 @@ from collections.abc import Callable
 from .catalogue import Text, load_texts, make_finding
 from .model import Finding, Results
 from .rules import RULES
-from .rules.base import Rule
+from .rules.base import Rule, recording
 
 __all__ = ["FINDINGS", "Claim", "collect"]
 
@@ -29,8 +29,14 @@ class Claim:
         self.key, self.__name__ = text.key, rule.__name__
 
     def __call__(self, results: Results) -> Finding:
-        measured = self.rule(results)
-        return make_finding(self.text, measured.verdict, measured.values, measured.numbers)
+        with recording() as used:
+            measured = self.rule(results)
+            finding = make_finding(self.text, measured.verdict, measured.values, measured.numbers)
+        undeclared = sorted(used - set(self.text.thresholds))
+        if undeclared:
+            raise ValueError(f"finding {self.key!r} uses thresholds its text does not list ({self.text.notebook[:-6]}"
+                             f".toml, thresholds = [...]): {undeclared}")
+        return finding
 
     def __repr__(self) -> str:
         return f"Claim({self.key!r})"

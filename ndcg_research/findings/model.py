@@ -53,6 +53,8 @@ class Finding:
         The quoted numbers by name (for tests and the JSON output).
     rule : str
         The verdict rule in words.
+    thresholds : tuple of str
+        The names of the rule's thresholds in ``ndcg_research/stats/thresholds.toml``.
     """
 
     key: str
@@ -68,6 +70,7 @@ class Finding:
     notebooks: tuple[str, ...] = ()
     numbers: dict[str, float] = field(default_factory=dict)
     rule: str = ""
+    thresholds: tuple[str, ...] = ()
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:

@@ -6,11 +6,12 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..stats.thresholds import THRESHOLDS
 from .catalogue import load_page
 from .model import Finding
 
-__all__ = ["README_START", "README_END", "PREAMBLE", "anchor", "render_page", "render_summary", "splice_readme",
-           "outputs"]
+__all__ = ["README_START", "README_END", "PREAMBLE", "anchor", "thresholds_line", "render_page", "render_summary",
+           "splice_readme", "outputs"]
 
 #: What the page says before the findings: where they come from and how to read them (``texts/page.toml``).
 PREAMBLE = load_page().preamble
@@ -24,6 +25,32 @@ def _links(finding: Finding, figures_url: str, tables_url: str, notebooks_url: s
     parts += [f"figure [{name}]({figures_url}/{name}.png)" for name in finding.figures]
     parts += [f"table [{name}]({tables_url}/{name})" for name in finding.tables]
     return ", ".join(parts) or "none"
+
+
+#: How the page introduces the thresholds of each ``fixed`` kind of ``stats/thresholds.toml``.
+_FIXED_WORDS = {"before the runs": "set before the runs",
+                "with the first run": "set in the commit of the first outputs they judge (which came first is not known)",
+                "after seeing data": "set after seeing data"}
+
+
+def thresholds_line(names: Sequence[str]) -> str:
+    """The thresholds of a finding's rule by when they were fixed, from ``stats/thresholds.toml`` (never typed).
+
+    Examples
+    --------
+    >>> print(thresholds_line(["first_order_factor"]))
+    set before the runs: `first_order_factor` = 1.2.
+    >>> thresholds_line([])
+    'none (the rule compares measured numbers with each other or with 0)'
+    """
+    parts = []
+    for when, words in _FIXED_WORDS.items():
+        entries = [THRESHOLDS[name] for name in names if THRESHOLDS[name].fixed == when]
+        if entries:
+            parts.append(f"{words}: " + "; ".join(
+                f"`{t.name}` = {', '.join(t.value) if isinstance(t.value, tuple) else f'{t.value:g}'}"
+                + (f" ({t.fixed_note})" if when != "before the runs" else "") for t in entries) + ".")
+    return " ".join(parts) or "none (the rule compares measured numbers with each other or with 0)"
 
 
 def anchor(title: str) -> str:
@@ -63,6 +90,8 @@ def render_page(findings: Sequence[Finding]) -> str:
             f"- **Claim** ({finding.source}): {finding.claim}",
             f"- **Measurement**: {finding.measurement}",
             f"- **Verdict**: {finding.verdict}.",
+            *([f"- **Rule**: {finding.rule}"] if finding.rule else []),
+            f"- **Thresholds** (`ndcg_research/stats/thresholds.toml`): {thresholds_line(finding.thresholds)}",
             f"- **Conditions**: {finding.conditions}",
             f"- **Evidence**: {_links(finding, 'figures', 'results/full', 'notebooks')}",
             "",

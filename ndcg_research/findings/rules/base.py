@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...stats import thresholds
 from ..model import Results
 
-__all__ = ["Measured", "Rule", "RULES", "rule"]
+__all__ = ["Measured", "Rule", "RULES", "rule", "threshold", "recording", "THRESHOLD_VALUES"]
 
 
 @dataclass(frozen=True)
@@ -57,3 +60,51 @@ def rule(key: str) -> Callable[[Rule], Rule]:
         return function
 
     return register
+
+
+_USED: ContextVar[set[str] | None] = ContextVar("thresholds used by the finding being evaluated", default=None)
+
+
+def threshold(name: str) -> Any:
+    """The threshold ``name`` of ``stats/thresholds.toml``, noted as used by the finding being evaluated.
+
+    Examples
+    --------
+    >>> with recording() as used:
+    ...     threshold("cutoff_keeps_lower")
+    0.9
+    >>> used
+    {'cutoff_keeps_lower'}
+    """
+    used = _USED.get()
+    if used is not None:
+        used.add(name)
+    return thresholds.threshold(name)
+
+
+@contextmanager
+def recording() -> Iterator[set[str]]:
+    """Collect the names of the thresholds read through :func:`threshold` inside the ``with`` block."""
+    used: set[str] = set()
+    token = _USED.set(used)
+    try:
+        yield used
+    finally:
+        _USED.reset(token)
+
+
+class _Thresholds(Mapping[str, Any]):
+    """The thresholds as a mapping for the texts' ``{T[name]}`` placeholders (each read is noted)."""
+
+    def __getitem__(self, name: str) -> Any:
+        return threshold(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(thresholds.THRESHOLDS)
+
+    def __len__(self) -> int:
+        return len(thresholds.THRESHOLDS)
+
+
+#: The thresholds as the texts place them: ``{T[cutoff_keeps_lower]}``.
+THRESHOLD_VALUES: Mapping[str, Any] = _Thresholds()

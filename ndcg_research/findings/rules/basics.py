@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ..model import Results, number
-from .base import Measured, rule
+from .base import Measured, rule, threshold
 from .shared import cases
 
 __all__ = ["worked_example", "discount_weights"]
@@ -13,7 +13,8 @@ __all__ = ["worked_example", "discount_weights"]
 def worked_example(results: Results) -> Measured:
     table = results.table("01_worked_example.csv").set_index("quantity")
     quoted = table[table["article"].notna()]
-    matches = [round(float(m), 3) == round(float(a), 3) for m, a in zip(quoted["measured"], quoted["article"])]
+    decimals = threshold("worked_example_decimals")
+    matches = [round(float(m), decimals) == round(float(a), decimals) for m, a in zip(quoted["measured"], quoted["article"])]
     inflated = float(table.loc["nDCG, ideal from returned list only", "measured"])
     return Measured(
         "holds" if all(matches) else "does not hold",
@@ -32,7 +33,7 @@ def discount_weights(results: Results) -> Measured:
     slow = shares[shares["decay"] == "slowly varying"]
     excess = (slow[last] / slow["limit"]).max()
     verdict = ("does not hold" if not toward.all() else
-               "holds with qualification" if excess > 1.1 else "holds")
+               "holds with qualification" if excess > threshold("top_share_excess") else "holds")
     return Measured(
         verdict,
         {"first": first[2:], "last": last[2:], "toward": bool(toward.all()), "excess": number(excess, 2),

@@ -5,9 +5,10 @@ from __future__ import annotations
 import math
 
 import pandas as pd
+from scipy import stats
 
 from ..model import Results, number, span
-from .base import Measured, rule
+from .base import Measured, rule, threshold
 from .shared import SLOW, THEORY_MODELS, cases, labelled
 
 __all__ = ["slow_discounts_converge", "first_order_rate", "finite_n_theory", "power_limits", "fast_discount_values"]
@@ -43,7 +44,7 @@ def first_order_rate(results: Results) -> Measured:
     sim = compared[(compared["decay"] == "slowly varying") & (compared["n"] == compared["n"].max())]
     sim_err = sim["rel_err_first_order"].abs()
     shrinks = bool(by_n[n_large] < by_n[n_small])
-    verdict = ("holds" if by_n[n_large] <= 0.05 else "holds with qualification" if shrinks else "does not hold")
+    verdict = ("holds" if by_n[n_large] <= threshold("first_order_median_error") else "holds with qualification" if shrinks else "does not hold")
     return Measured(
         verdict,
         {"n_small": n_small, "n_large": n_large, "error_small": number(by_n[n_small], 2),
@@ -63,30 +64,28 @@ def _listed(rows: pd.DataFrame) -> str:
 
 @rule("finite-n-theory")
 def finite_n_theory(results: Results) -> Measured:
-    table = results.table("03_agreement.csv")
+    table = results.table("03_agreement.csv")   # finite_n_agrees: within agreement_z standard errors (studies.sweeps)
     agree = int(table["finite_n_agrees"].sum())
     bad = table[~table["finite_n_agrees"]]
-    short = bad[bad["rare_miss_share"] >= 0.5]
-    rest = bad[bad["rare_miss_share"] < 0.5]
-    coarse = rest[rest["ranker"].str.startswith("coarse")]
-    rest = rest[~rest["ranker"].str.startswith("coarse")]
-    rare_direction = rest[(rest["decay"] == "summable") & (rest["finite_n_z"] < 0)]
-    other = rest.drop(rare_direction.index)
-    chance = 0.0027 * len(table)
-    allowance = max(1.0, 3 * chance)
-    if len(rest) + len(coarse) <= allowance:
-        verdict = "holds"
-    elif len(other) <= allowance:
-        verdict = "holds with qualification"
-    else:
-        verdict = "does not hold"
+    short = bad[bad["rare_miss_share"] >= threshold("rare_miss_share")]
+    rest = bad.drop(short.index)
+    # Cells outside agreement_z standard errors by chance alone, if every cell agreed and its mean were normal.
+    chance = 2 * stats.norm.sf(threshold("agreement_z")) * len(table)
+    allowance = max(1.0, threshold("chance_allowance") * chance)
+    verdict = "holds" if len(rest) <= allowance else "does not hold"
+    # Classes named after the run (said so by the thresholds file): described, not used by the verdict.
+    coarse = rest[rest["ranker"].str.startswith(threshold("approximate_profile_rankers"))]
+    others = rest.drop(coarse.index)
+    rare_direction = others[others["decay"].isin(threshold("rare_miss_decays")) & (others["finite_n_z"] < 0)]
+    other = others.drop(rare_direction.index)
     return Measured(
         verdict,
         {"agree": cases(agree, len(table)), "n_max": int(table["n"].max()), "chance": number(chance, 2),
-         "outside": len(bad), "short": len(short), "rare_direction": len(rare_direction),
-         "rare_direction_cells": _listed(rare_direction), "rare": len(short) + len(rare_direction),
-         "coarse": len(coarse), "coarse_cells": _listed(coarse), "other": len(other), "other_cells": _listed(other)},
-        {"agree": float(agree), "cells": float(len(table)), "other": float(len(other))},
+         "p_chance": number(stats.poisson.sf(len(bad) - 1, chance), 2), "outside": len(bad), "short": len(short),
+         "unexplained": len(rest), "allowance": number(allowance, 2), "rare_direction": len(rare_direction),
+         "rare_direction_cells": _listed(rare_direction), "coarse": len(coarse), "coarse_cells": _listed(coarse),
+         "other": len(other), "other_cells": _listed(other)},
+        {"agree": float(agree), "cells": float(len(table)), "unexplained": float(len(rest)), "chance": float(chance)},
     )
 
 
@@ -95,10 +94,11 @@ def power_limits(results: Results) -> Measured:
     compared = labelled(results, "03_theory_vs_simulation_{}.csv", THEORY_MODELS)
     n1 = int(compared["n"].max())
     rows = compared[(compared["discount"] == "power(beta=0.5)") & (compared["n"] == n1)]
-    distinct = bool(all(g["limit"].round(4).nunique() == len(g) for _, g in rows.groupby("label")))
+    decimals = threshold("power_limit_decimals")
+    distinct = bool(all(g["limit"].round(decimals).nunique() == len(g) for _, g in rows.groupby("label")))
     distance = (rows["simulated"] - rows["limit"]).abs()
     return Measured(
-        "holds" if distinct and distance.max() < 0.01 else "does not hold",
+        "holds" if distinct and distance.max() < threshold("power_limit_distance") else "does not hold",
         {"n1": n1, "distinct": distinct, "limits": span(rows["limit"], 3), "distance": number(distance.max(), 2)},
         {"max_distance": float(distance.max())},
     )
@@ -113,8 +113,8 @@ def fast_discount_values(results: Results) -> Measured:
     zipf_unc = fast[(fast["discount"] == "zipf") & (fast["label"] == "uncertain")].set_index("ranker")["limit"]
     shared = zipf_unc.drop(["coarse(bins=4)", "random"], errors="ignore")
     certain = fast[(decay == "summable") & (fast["label"] == "certain") & fast["ranker"].isin(["bayes", "noisy(sigma=0.5)"])]
-    collapses = bool((certain["sd_n1"] < 0.5 * certain["sd_n0"]).all())
-    stays = bool((ratio > 0.8).all())
+    collapses = bool((certain["sd_n1"] < threshold("sd_ratio_collapses") * certain["sd_n0"]).all())
+    stays = bool((ratio > threshold("sd_ratio_stays")).all())
     verdict = "holds with qualification" if stays and collapses else ("holds" if stays else "does not hold")
     return Measured(
         verdict,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 
 from ..model import Results, number, span
-from .base import Measured, rule
+from .base import Measured, rule, threshold
 from .shared import SLOW, THEORY_MODELS, cases, labelled, worst
 
 __all__ = ["log2_distinguishes", "slower_discounts_order", "critical_point"]
@@ -18,8 +18,9 @@ def log2_distinguishes(results: Results) -> Measured:
     for label, rows in pairs[pairs["discount"] == "log2"].groupby("label", sort=False):
         ns = sorted(rows["n"].unique())
         # A lower bound of 0.99 needs about 380 data sets even for a perfect record: judge it where there are 400.
-        eligible = rows[rows["replicates"] >= 400]
-        sure = [n for n in sorted(eligible["n"].unique()) if (eligible[eligible["n"] >= n]["p_better_low"] >= 0.99).all()]
+        eligible = rows[rows["replicates"] >= threshold("wilson_sure_min_replicates")]
+        sure = [n for n in sorted(eligible["n"].unique())
+                if (eligible[eligible["n"] >= n]["p_better_low"] >= threshold("wilson_sure_lower")).all()]
         later = rows[rows["n"] > (eligible["n"].max() if len(eligible) else 0)]
         perfect_beyond &= bool((later["p_better"] == 1).all())
         models.append({"label": label, "n_first": ns[0], "p_first": number(rows[rows["n"] == ns[0]]["p_better"].min(), 2),
@@ -71,8 +72,9 @@ def critical_point(results: Results) -> Measured:
     top = pairs[(pairs["n"] == pairs["n"].max()) & ~pairs["worse"].isin(["coarse(bins=4)", "random"])]
     half_rows = top[(top["discount"] == "power(beta=0.5)") & (top["label"] == "uncertain")]
     zipf_certain = top[(top["discount"] == "zipf") & (top["label"] != "uncertain")]
-    beyond = bool((z_unc["p_n1"] < 0.9).all() and (summ_unc["p_n1"] < 0.9).all() and (half["p_n1"] > 0.99).all())
-    certain_ok = bool((z_cer["p_n1"] > 0.99).all())
+    far, separates = threshold("critical_far_from_certain"), threshold("critical_separates")
+    beyond = bool((z_unc["p_n1"] < far).all() and (summ_unc["p_n1"] < far).all() and (half["p_n1"] > separates).all())
+    certain_ok = bool((z_cer["p_n1"] > separates).all())
     verdict = ("holds with qualification" if beyond and certain_ok else "holds" if beyond else "does not hold")
     return Measured(
         verdict,

@@ -11,22 +11,16 @@ import pandas as pd
 from ...stats import kendall_tau
 from ...studies.collection import CollectionModel, fewest_queries
 from ..model import Results, number, span
-from .base import Measured, rule
+from .base import Measured, rule, threshold
 from .shared import cases
 
 __all__ = ["queries_depend_on_discount", "fast_discounts_need_more_queries", "per_topic_win_predicts_queries",
            "linear_gain_fewer_queries"]
 
-#: A Kendall tau at least this strong (in the expected direction) counts as agreement.
-STRONG_TAU = 0.5
-#: Share of (system pair, topic) cases with an exact tie above which a measure counts as tie-prone.
-TIE_SHARE = 0.01
 #: The criteria of 07_measures.csv that a measure's queries needed should agree with, and the sign of their
 #: Kendall tau against the queries needed when they do.
 QUERY_CRITERIA = (("power", "discriminative power", -1), ("topics_for_stability", "topics for E rho^2 = 0.95", 1),
                   ("swap_rate", "swap rate", 1))
-#: Decay classes whose discounts base a list's score on its first few ranks.
-FAST_DECAY = ("summable", "critical")
 
 
 def _measures(results: Results) -> tuple[pd.DataFrame, int, dict[str, Any], dict[str, Any]]:
@@ -54,7 +48,7 @@ def queries_depend_on_discount(results: Results) -> Measured:
     top = table.iloc[best]
     worst = finite.loc[finite["queries_needed"].idxmax()]
     taus = {key: kendall_tau(finite["queries_needed"], finite[key]) for key, _, _ in QUERY_CRITERIA}
-    agree = [sign * taus[key] >= STRONG_TAU for key, _, sign in QUERY_CRITERIA]
+    agree = [sign * taus[key] >= threshold("strong_tau") for key, _, sign in QUERY_CRITERIA]
     differ = bool(table["more"].any())
     verdict = "does not hold" if not differ else "holds" if all(agree) else "holds with qualification"
     return Measured(
@@ -79,10 +73,11 @@ def fast_discounts_need_more_queries(results: Results) -> Measured:
     table, best, _, run = _measures(results)
     top = table.iloc[best]
     slow = table[table["decay"] == "slowly varying"]
-    fast = table[table["decay"].isin(FAST_DECAY)]
+    fast_decays = threshold("query_fast_decays")
+    fast = table[table["decay"].isin(fast_decays)]
     separated = {}
     for gain, rows in table.groupby("gain", sort=False):
-        s, f = rows[rows["decay"] == "slowly varying"], rows[rows["decay"].isin(FAST_DECAY)]
+        s, f = rows[rows["decay"] == "slowly varying"], rows[rows["decay"].isin(fast_decays)]
         separated[gain] = bool(s["queries_needed_high"].max() < f["queries_needed_low"].min())
     classes = sorted(
         (rows["queries_needed"].min(), {"decay": decay, "discounts": ", ".join(dict.fromkeys(rows["discount"])),
@@ -99,7 +94,7 @@ def fast_discounts_need_more_queries(results: Results) -> Measured:
     fewest = [r.loc[r["queries_needed"].idxmin()] for _, r in table.groupby("gain", sort=False)]
     return Measured(
         verdict,
-        {**run, "classes": [text for _, text in classes],
+        {**run, "classes": [text for _, text in classes], "fast_names": " and ".join(fast_decays),
          "separated": [{"gain": g, "answer": "yes" if v else "no"} for g, v in separated.items()],
          "fewest": [{"gain": r["gain"], "discount": r["discount"], "decay": r["decay"]} for r in fewest],
          "best": top["measure"], "slow_in_group": cases(int(slow["group"].sum()), len(slow)),
@@ -115,10 +110,10 @@ def per_topic_win_predicts_queries(results: Results) -> Measured:
     table, _, _, run = _measures(results)
     finite = table[np.isfinite(table["queries_needed"])]
     tau = kendall_tau(finite["per_topic_win"], finite["queries_needed"])
-    tied = finite[finite["per_topic_tie"] > TIE_SHARE]
-    untied = finite[finite["per_topic_tie"] <= TIE_SHARE]
+    tied = finite[finite["per_topic_tie"] > threshold("tie_share")]
+    untied = finite[finite["per_topic_tie"] <= threshold("tie_share")]
     tau_untied = kendall_tau(untied["per_topic_win"], untied["queries_needed"]) if len(untied) > 2 else math.nan
-    verdict = "holds" if tau <= -STRONG_TAU else "holds with qualification" if tau < 0 else "does not hold"
+    verdict = "holds" if tau <= -threshold("strong_tau") else "holds with qualification" if tau < 0 else "does not hold"
     return Measured(
         verdict,
         {**run, "wins": span(finite["per_topic_win"], 3), "measures": len(finite), "tau": f"{tau:+.3f}",
