@@ -216,7 +216,8 @@ def test_every_value_a_rule_computes_is_quoted():
 
 
 def _texts_folder(tmp_path: Path, entry: str, order: str = '["01_x"]') -> Path:
-    (tmp_path / "page.toml").write_text(f'order = {order}\npreamble = "p"\n[sources]\npackage = "this package"\n')
+    (tmp_path / "page.toml").write_text(f'order = {order}\npreamble = "p"\nlimit_note = "L"\n'
+                                        '[sources]\npackage = "this package"\n[abstract]\nA1 = "a"\n')
     (tmp_path / "01_x.toml").write_text(entry)
     return tmp_path
 
@@ -409,3 +410,89 @@ def test_the_chance_count_of_the_theory_finding_is_the_normal_tail():
     assert finding.numbers["cells"] == 1200
     assert finding.numbers["chance"] == pytest.approx(1200 * 0.0026997960632601866, rel=1e-12)
     assert "about 3.2 cells outside" in finding.measurement
+
+
+# --------------------------------------------------------------------------- verdicts no stronger than the evidence
+
+
+def test_a_limit_claim_that_holds_at_finite_n_reads_consistent_with(tmp_path):
+    from ndcg_research.findings.catalogue import load_texts, make_finding
+    from ndcg_research.findings.model import VERDICTS
+
+    assert "consistent with" in VERDICTS
+    (text,) = load_texts(_texts_folder(tmp_path, FULL_ENTRY + "limit = true\n"))
+    finding = make_finding(text, "holds", {"rows": "r"}, {})
+    assert finding.verdict == "consistent with" and finding.rule.startswith("R The claim is about n -> infinity")
+    assert make_finding(text, "does not hold", {"rows": "r"}, {}).verdict == "does not hold"
+
+
+@pytest.mark.parametrize("extra, source", [("", "{wang}"), ('abstract = ["A1"]\nadded = "x"\n', "{package}")])
+def test_a_wang_claim_says_what_of_the_abstract_it_tests_and_only_it(tmp_path, extra, source):
+    from ndcg_research.findings.catalogue import load_texts
+
+    entry = FULL_ENTRY.replace('source = "{package}"', f'source = "{source}"') + extra
+    with pytest.raises(ValueError, match="says which items of their abstract it tests"):
+        load_texts(_texts_folder(tmp_path, entry))
+
+
+def test_every_wang_finding_quotes_the_abstract_items_it_tests():
+    for f in claims.collect(Results(ROOT / "results" / "full")):
+        if "Wang et al." in f.source:
+            assert f.attribution.startswith("A") and "Added by this package: " in f.attribution, f.key
+            assert '"' in f.attribution or "paraphrase" in f.attribution, f.key
+        else:
+            assert f.attribution == "", f.key
+
+
+def _growth(exponents_log2):
+    import pandas as pd
+
+    rows = [dict(discount=d, better="a", worse="b", n_from=1600, n_to=12800, points=4, exponent=(lo + hi) / 2,
+                 exponent_low=lo, exponent_high=hi, positive=True, vanishes_superpolynomially=lo > 0, label="x")
+            for d, (lo, hi) in [("power(beta=2)", (-0.3, -0.1))] + [("log2", e) for e in exponents_log2]]
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize("exponents, verdict", [
+    ([(0.5, 0.6), (0.4, 0.7)], "consistent with"),   # d grows like a power: only the normal tail makes it superpolynomial
+    ([(0.5, 0.6), (-0.1, 0.2)], "undecided"),
+    ([(0.5, 0.6), (-0.3, -0.1)], "does not hold"),
+])
+def test_reading_a_is_never_more_than_consistent_with(tmp_path, exponents, verdict):
+    write_table(_growth(exponents), tmp_path / "09_growth.csv")
+    for label in ("uncertain", "certain"):
+        write_table([dict(discount="log2", n=n, p_fail=0.0, replicates=100) for n in (100, 12800)],
+                    tmp_path / f"09_failure_{label}.csv")
+    finding = claims.failure_probability(Results(tmp_path))
+    assert finding.verdict == verdict
+    assert "summable: 0 of 1" in finding.summary and "fitted to 4 points" in finding.summary
+
+
+def test_chance_cells_are_the_cells_against_the_theorys_sign():
+    import pandas as pd
+
+    from ndcg_research.findings.rules.distinguishability import chance_cells
+
+    keys = dict(model="m", better="a", worse="b", n=10)
+    pairs = pd.DataFrame([dict(keys, discount=d, p_better=p, p_better_low=lo, p_better_high=hi, p_worse=w)
+                          for d, p, lo, hi, w in [("d1", 0.32, 0.21, 0.46, 0.68),   # below 1/2, worse ahead: flagged
+                                                  ("d2", 0.32, 0.21, 0.46, 0.68),   # ... but the theory's gap is 0
+                                                  ("d3", 0.0, 0.0, 0.07, 0.0),      # all ties: not the worse ahead
+                                                  ("d4", 0.6, 0.45, 0.73, 0.4)]])   # interval reaches 1/2
+    gaps = pd.DataFrame([dict(keys, discount=d, finite_n_gap=g) for d, g in [("d1", 0.005), ("d2", 0.0), ("d3", 1e-5),
+                                                                             ("d4", 0.01)]])
+    flagged, could = chance_cells(pairs, gaps)
+    assert flagged["discount"].tolist() == ["d1"] and could == 4
+
+
+def test_the_critical_point_flags_the_zipf_cell_of_the_uncertain_top():
+    finding = claims.critical_point(Results(ROOT / "results" / "full"))
+    assert "uncertain top, zipf, bayes > noisy(sigma=0.5): P = 0.32 [0.21, 0.46]" in finding.measurement
+
+
+def test_every_table_a_rule_reads_is_linked_as_evidence():
+    for claim in claims.FINDINGS:
+        results = Results(ROOT / "results" / "full")
+        claim(results)
+        read = {name for name in results._cache if name.endswith(".csv")}
+        assert read <= set(claim.text.tables), (claim.key, read - set(claim.text.tables))

@@ -31,9 +31,12 @@ __all__ = ["TEXTS", "Text", "Page", "load_page", "load_texts", "fill", "make_fin
 TEXTS = Path(__file__).with_name("texts")
 #: What every finding's text must say.
 REQUIRED = ("title", "source", "claim", "measurement", "rule", "summary", "conditions", "figures", "tables")
-#: What it may say besides: item templates, and the names of the thresholds its rule uses (those the
-#: rule reads and those the study that wrote its tables applied).
-OPTIONAL = ("items", "thresholds")
+#: What it may say besides: item templates; the names of the thresholds its rule uses (those the rule
+#: reads and those the study that wrote its tables applied); ``limit = true`` for a claim about n -> infinity
+#: (its "holds" reads "consistent with"); for a claim of Wang et al. (2013) (a source naming ``{wang}``, which
+#: requires both), the items of their abstract it tests (``abstract = ["A3", ...]``, quoted in ``page.toml``)
+#: and what this package added to test them (``added``).
+OPTIONAL = ("items", "thresholds", "limit", "abstract", "added")
 
 
 @dataclass(frozen=True)
@@ -54,22 +57,29 @@ class Text:
     items: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     shared: Mapping[str, str] = field(default_factory=dict)
     thresholds: tuple[str, ...] = ()
+    limit: bool = False
+    abstract: tuple[str, ...] = ()
+    added: str = ""
 
 
 @dataclass(frozen=True)
 class Page:
-    """The page's preamble, the order of the notebooks' files on it, and the sources' names."""
+    """The page's preamble, the order of the notebooks' files on it, the sources' names, the items of Wang et
+    al.'s abstract (A1-A7) and the sentence a limit claim's rule ends with."""
 
     preamble: str
     order: tuple[str, ...]
     sources: Mapping[str, str]
+    abstract: Mapping[str, str]
+    limit_note: str
 
 
 @cache
 def load_page(folder: Path = TEXTS) -> Page:
     """Read ``page.toml`` of ``folder``."""
     data = tomllib.loads((folder / "page.toml").read_text(encoding="utf-8"))
-    return Page(preamble=data["preamble"], order=tuple(data["order"]), sources=dict(data["sources"]))
+    return Page(preamble=data["preamble"], order=tuple(data["order"]), sources=dict(data["sources"]),
+                abstract=dict(data["abstract"]), limit_note=data["limit_note"])
 
 
 def _text(key: str, entry: Mapping[str, Any], notebook: str, shared: Mapping[str, str], where: Path) -> Text:
@@ -85,8 +95,13 @@ def _text(key: str, entry: Mapping[str, Any], notebook: str, shared: Mapping[str
     unknown = sorted(set(entry.get("thresholds", ())) - set(THRESHOLDS))
     if unknown:
         raise ValueError(f"{where}: finding {key!r} names thresholds not in stats/thresholds.toml: {unknown}")
+    if ("{wang}" in entry["source"]) != bool(entry.get("abstract") and entry.get("added")):
+        raise ValueError(f"{where}: finding {key!r}: a claim of Wang et al. (source {{wang}}) says which items of "
+                         f"their abstract it tests (abstract = [...]) and what this package added (added = ...), "
+                         f"and only such a claim does")
     return Text(key=key, notebook=notebook, items=entry.get("items", {}), shared=shared,
-                thresholds=tuple(entry.get("thresholds", ())), **fields)
+                thresholds=tuple(entry.get("thresholds", ())), limit=bool(entry.get("limit", False)),
+                abstract=tuple(entry.get("abstract", ())), added=entry.get("added", ""), **fields)
 
 
 @cache
@@ -145,17 +160,36 @@ def _written(text: Text, values: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _attribution(text: Text, page: Page) -> str:
+    """Which items of Wang et al.'s abstract the finding tests, quoted, and what this package added."""
+    if not text.abstract:
+        return ""
+    unknown = sorted(set(text.abstract) - set(page.abstract))
+    if unknown:
+        raise ValueError(f"finding {text.key!r}: abstract items {unknown} are not in page.toml's [abstract]")
+    tested = "; ".join(f"{item}: {page.abstract[item]}" for item in text.abstract)
+    return f"{tested}. Added by this package: {text.added}"
+
+
 def make_finding(text: Text, verdict: str, values: Mapping[str, Any], numbers: Mapping[str, float]) -> Finding:
-    """The finding: ``text``'s templates filled with the sources' names, the file's shared texts and ``values``."""
-    filled = {**load_page().sources, "T": THRESHOLD_VALUES, **_written(text, values)}
+    """The finding: ``text``'s templates filled with the sources' names, the file's shared texts and ``values``.
+
+    A claim about n -> infinity (``text.limit``) that its rule finds to hold reads "consistent with": finite-n
+    measurements agree with a limit, they do not establish it.
+    """
+    page = load_page()
+    filled = {**page.sources, "T": THRESHOLD_VALUES, **_written(text, values)}
     filled.update({name: fill(shared, filled, f"{text.notebook} [shared] {name}") for name, shared in text.shared.items()})
 
     def write(name: str) -> str:
         return fill(getattr(text, name), filled, f"finding {text.key!r}, {name}")
 
+    rule = write("rule") + (f" {page.limit_note}" if text.limit else "")
+    if text.limit and verdict == "holds":
+        verdict = "consistent with"
     return Finding(
         key=text.key, title=write("title"), claim=write("claim"), source=write("source"),
         measurement=write("measurement"), summary=write("summary"), verdict=verdict, conditions=write("conditions"),
         figures=text.figures, tables=text.tables, notebooks=(text.notebook,), numbers=dict(numbers),
-        rule=write("rule"), thresholds=text.thresholds,
+        rule=rule, thresholds=text.thresholds, attribution=_attribution(text, page),
     )

@@ -88,6 +88,7 @@ def render_page(findings: Sequence[Finding]) -> str:
             f"## {finding.title}",
             "",
             f"- **Claim** ({finding.source}): {finding.claim}",
+            *([f"- **What of the abstract is tested**: {finding.attribution}"] if finding.attribution else []),
             f"- **Measurement**: {finding.measurement}",
             f"- **Verdict**: {finding.verdict}.",
             *([f"- **Rule**: {finding.rule}"] if finding.rule else []),

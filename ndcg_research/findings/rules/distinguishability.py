@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import math
 
-from ..model import Results, number, span
+import pandas as pd
+
+from ..model import Results, number, proportion, span
 from .base import Measured, rule, threshold
 from .shared import SLOW, THEORY_MODELS, cases, labelled, worst
 
@@ -59,6 +61,21 @@ def slower_discounts_order(results: Results) -> Measured:
     )
 
 
+def chance_cells(pairs: pd.DataFrame, gaps: pd.DataFrame) -> tuple[pd.DataFrame, int]:
+    """Chance cells: the worse ranker wins significantly more often although the theory's expected gap is positive.
+
+    ``pairs`` (pair tables) and ``gaps`` (gap-vs-theory tables) of the same cells are joined; a cell is
+    flagged when the 95% Wilson interval of P(better strictly higher) lies below 1/2 with the worse ranker
+    winning more often, while the finite-n theory's expected gap is positive: among many cells judged at 95%
+    near a coin flip, about 2.5% fall so by chance. Returns the flagged cells and how many cells could have
+    fallen so (those whose interval of P reaches below 1/2).
+    """
+    keys = ["model", "discount", "better", "worse", "n"]
+    cells = pairs.merge(gaps[[*keys, "finite_n_gap"]], on=keys, how="inner", validate="one_to_one")
+    against = cells[(cells["p_better_high"] < 0.5) & (cells["p_worse"] > cells["p_better"]) & (cells["finite_n_gap"] > 0)]
+    return against, int((cells["p_better_low"] < 0.5).sum())
+
+
 @rule("critical-point")
 def critical_point(results: Results) -> Measured:
     fast = results.table("04_fast_discounts.csv")
@@ -72,6 +89,11 @@ def critical_point(results: Results) -> Measured:
     top = pairs[(pairs["n"] == pairs["n"].max()) & ~pairs["worse"].isin(["coarse(bins=4)", "random"])]
     half_rows = top[(top["discount"] == "power(beta=0.5)") & (top["label"] == "uncertain")]
     zipf_certain = top[(top["discount"] == "zipf") & (top["label"] != "uncertain")]
+    gaps = labelled(results, "04_gaps_vs_theory_{}.csv", THEORY_MODELS)
+    against, could = chance_cells(top, gaps.drop(columns="label"))
+    cells = [{"label": r.label, "discount": r.discount, "better": r.better, "worse": r.worse,
+              "p": proportion(r.p_better, r.p_better_low, r.p_better_high, int(r.replicates)),
+              "gap": number(r.mean_gap, 2), "expected": number(r.finite_n_gap, 2)} for r in against.itertuples()]
     far, separates = threshold("critical_far_from_certain"), threshold("critical_separates")
     beyond = bool((z_unc["p_n1"] < far).all() and (summ_unc["p_n1"] < far).all() and (half["p_n1"] > separates).all())
     certain_ok = bool((z_cer["p_n1"] > separates).all())
@@ -83,6 +105,9 @@ def critical_point(results: Results) -> Measured:
          "half_weakest": worst(half_rows), "zipf_certain_weakest": worst(zipf_certain),
          "zipf_certain_gap": span(z_cer["std_gap_n1"], 2),
          "geometric_ties": span(cer[cer["discount"] == "geometric(p=0.5)"]["tie_n1"], 2),
-         "zipf_certain_low": f"{zipf_certain['p_better_low'].min():.3f}"},
+         "zipf_certain_low": f"{zipf_certain['p_better_low'].min():.3f}", "n_top": int(top["n"].max()),
+         "against": cells, "chance": len(cells), "could": could,
+         "groups": len(against.drop_duplicates(["label", "better", "worse"])),
+         "expected_chance": number(0.025 * could, 2), "replicates": int(top["replicates"].min())},
         {"zipf_uncertain_p_max": float(z_unc["p_n1"].max())},
     )

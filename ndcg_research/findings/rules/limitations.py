@@ -56,12 +56,14 @@ def pooling(results: Results) -> Measured:
     flip = order[(order["depth"] == shallow) & (order["method"] == "unjudged = 0")].iloc[0]
     true = order[(order["depth"] == shallow) & (order["method"] == "true")].iloc[0]
     under = nov["high"] < 0
+    flipped = (flip["high"] < 0.5 < true["low"]) or (true["high"] < 0.5 < flip["low"])
     verdict = ("holds with qualification" if under and pooled_up["low"] > 0 else "holds" if under else "does not hold")
     return Measured(
         verdict,
         {"collections": int(nov["collections"]), "shallow": shallow, "deep": deep, "bias": number(nov["bias"], 3),
          "bias_low": number(nov["low"], 3), "bias_high": number(nov["high"], 3),
          "bias_deep": number(nov_deep["bias"], 2), "pooled_up": number(pooled_up["bias"], 3),
-         "bias_short": number(nov["bias"], 2), "flipped": _ahead(flip), "truly": _ahead(true)},
+         "bias_short": number(nov["bias"], 2), "flipped": _ahead(flip), "truly": _ahead(true),
+         "order": "order flipped" if flipped else "order not shown to flip (95% intervals)"},
         {"novel_bias_shallow": float(nov["bias"])},
     )
