@@ -76,7 +76,14 @@ class Page:
 
 @cache
 def load_page(folder: Path = TEXTS) -> Page:
-    """Read ``page.toml`` of ``folder``."""
+    """Read ``page.toml`` of ``folder``.
+
+    Examples
+    --------
+    >>> page = load_page()
+    >>> page.sources["package"], page.order[:2]
+    ('this package', ('01_worked_example', '02_discount_functions'))
+    """
     data = tomllib.loads((folder / "page.toml").read_text(encoding="utf-8"))
     return Page(preamble=data["preamble"], order=tuple(data["order"]), sources=dict(data["sources"]),
                 abstract=dict(data["abstract"]), limit_note=data["limit_note"])
@@ -113,6 +120,12 @@ def load_texts(folder: Path = TEXTS) -> tuple[Text, ...]:
     ValueError
         If a text file is missing from the page order (or the order names a missing file), two findings
         share a key, or a finding lacks a field.
+
+    Examples
+    --------
+    >>> text = load_texts()[0]
+    >>> text.key, text.notebook, text.thresholds
+    ('worked-example', '01_worked_example.ipynb', ('worked_example_decimals',))
     """
     files = {path.stem: path for path in folder.glob("[0-9][0-9]_*.toml")}
     order = load_page(folder).order
@@ -176,6 +189,13 @@ def make_finding(text: Text, verdict: str, values: Mapping[str, Any], numbers: M
 
     A claim about n -> infinity (``text.limit``) that its rule finds to hold reads "consistent with": finite-n
     measurements agree with a limit, they do not establish it.
+
+    Examples
+    --------
+    >>> text = load_texts()[0]
+    >>> f = make_finding(text, "holds", {"values": "CG 11", "agree": "1 of 1", "inflated": "0.961"}, {})
+    >>> f.summary, f.verdict
+    ('1 of 1 values agree; ideal from the returned list only: nDCG6 = 0.961', 'holds')
     """
     page = load_page()
     filled = {**page.sources, "T": THRESHOLD_VALUES, **_written(text, values)}

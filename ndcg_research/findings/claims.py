@@ -65,5 +65,14 @@ def __getattr__(name: str) -> Claim:
 
 
 def collect(results: Results) -> list[Finding]:
-    """Evaluate every finding on the committed tables."""
+    """Evaluate every finding on the committed tables.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> collect(Results(tempfile.mkdtemp()))
+    Traceback (most recent call last):
+    ...
+    ndcg_research.findings.model.MissingTableError: table '01_worked_example.csv' is not in ...
+    """
     return [finding(results) for finding in FINDINGS]

@@ -164,6 +164,12 @@ def plan_run(
     ------
     RunnerError
         On a bad profile, notebook name, profiles file or parameter.
+
+    Examples
+    --------
+    >>> plan = plan_run("quick", only=["01"], output="/tmp/ndcg-plan-example")
+    >>> [run.path.name for run in plan.runs], plan.publishing.publish, plan.figures_dir.name
+    (['01_worked_example.ipynb'], False, 'figures')
     """
     root = profiles.repo_root()
     nb_dir = Path(notebooks_dir).resolve() if notebooks_dir is not None else root / "notebooks"

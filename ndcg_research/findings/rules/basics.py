@@ -11,6 +11,7 @@ __all__ = ["worked_example", "discount_weights"]
 
 @rule("worked-example")
 def worked_example(results: Results) -> Measured:
+    """Numbers and verdict of 'worked-example' (text: ``texts/01_worked_example.toml``)."""
     table = results.table("01_worked_example.csv").set_index("quantity")
     quoted = table[table["article"].notna()]
     decimals = threshold("worked_example_decimals")
@@ -26,6 +27,7 @@ def worked_example(results: Results) -> Measured:
 
 @rule("discount-weights")
 def discount_weights(results: Results) -> Measured:
+    """Numbers and verdict of 'discount-weights' (text: ``texts/02_discount_functions.toml``)."""
     shares = results.table("02_top_share.csv")
     columns = [c for c in shares.columns if c.startswith("n=")]
     first, last = columns[0], columns[-1]

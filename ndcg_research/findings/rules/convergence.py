@@ -16,6 +16,7 @@ __all__ = ["slow_discounts_converge", "first_order_rate", "finite_n_theory", "po
 
 @rule("slow-discounts-converge")
 def slow_discounts_converge(results: Results) -> Measured:
+    """Numbers and verdict of 'slow-discounts-converge' (text: ``texts/03_convergence.toml``)."""
     means = labelled(results, "03_ndcg_{}.csv", THEORY_MODELS)
     slow = means[means["decay"] == "slowly varying"]
     n0, n1 = int(slow["n"].min()), int(slow["n"].max())
@@ -35,6 +36,7 @@ def slow_discounts_converge(results: Results) -> Measured:
 
 @rule("first-order-rate")
 def first_order_rate(results: Results) -> Measured:
+    """Numbers and verdict of 'first-order-rate' (text: ``texts/03_convergence.toml``)."""
     theory = labelled(results, "03_theory_{}.csv", THEORY_MODELS)
     slow = theory[theory["decay"] == "slowly varying"].copy()
     slow["error"] = ((slow["eps"] * slow["c"]) / (1 - slow["finite_n"]) - 1).abs()
@@ -64,6 +66,7 @@ def _listed(rows: pd.DataFrame) -> str:
 
 @rule("finite-n-theory")
 def finite_n_theory(results: Results) -> Measured:
+    """Numbers and verdict of 'finite-n-theory' (text: ``texts/03_convergence.toml``)."""
     table = results.table("03_agreement.csv")   # finite_n_agrees: within agreement_z standard errors (studies.sweeps)
     agree = int(table["finite_n_agrees"].sum())
     bad = table[~table["finite_n_agrees"]]
@@ -91,6 +94,7 @@ def finite_n_theory(results: Results) -> Measured:
 
 @rule("power-limits")
 def power_limits(results: Results) -> Measured:
+    """Numbers and verdict of 'power-limits' (text: ``texts/03_convergence.toml``)."""
     compared = labelled(results, "03_theory_vs_simulation_{}.csv", THEORY_MODELS)
     n1 = int(compared["n"].max())
     rows = compared[(compared["discount"] == "power(beta=0.5)") & (compared["n"] == n1)]
@@ -106,6 +110,7 @@ def power_limits(results: Results) -> Measured:
 
 @rule("fast-discount-values")
 def fast_discount_values(results: Results) -> Measured:
+    """Numbers and verdict of 'fast-discount-values' (text: ``texts/03_convergence.toml``)."""
     fast = results.table("03_fast_discounts.csv")
     decay = fast["discount"].map(lambda d: "critical" if d == "zipf" else "summable")
     single = fast[(decay == "summable") & (fast["label"] == "uncertain") & (fast["ranker"] != "coarse(bins=4)")]

@@ -19,6 +19,7 @@ def _first_label(results: Results) -> pd.DataFrame:
 
 @rule("crossing-winner")
 def crossing_winner(results: Results) -> Measured:
+    """Numbers and verdict of 'crossing-winner' (text: ``texts/10_crossing_rankers.toml``)."""
     first = _first_label(results)
     heads, ranges = [], []
     for head, rows in first.groupby("first", sort=False):
@@ -40,6 +41,7 @@ def crossing_winner(results: Results) -> Measured:
 
 @rule("slower-discounts-reverse")
 def slower_discounts_reverse(results: Results) -> Measured:
+    """Numbers and verdict of 'slower-discounts-reverse' (text: ``texts/10_crossing_rankers.toml``)."""
     first = _first_label(results)
     bands = []
     for head, rows in first.groupby("first", sort=False):

@@ -17,6 +17,7 @@ def _count(rows: pd.DataFrame, word: str) -> int:
 
 @rule("fixed-cutoff")
 def fixed_cutoff(results: Results) -> Measured:
+    """Numbers and verdict of 'fixed-cutoff' (text: ``texts/05_cutoff.toml``)."""
     verdicts = results.table("05_cutoff_verdicts.csv")
     rule_kind = verdicts["rule"].str.extract(r"^(\w+)")[0]
     fixed, fraction, root = verdicts[rule_kind == "fixed"], verdicts[rule_kind == "fraction"], verdicts[rule_kind == "power"]
@@ -38,6 +39,7 @@ def fixed_cutoff(results: Results) -> Measured:
 
 @rule("ndcg-at-k-not-monotone")
 def ndcg_at_k_not_monotone(results: Results) -> Measured:
+    """Numbers and verdict of 'ndcg-at-k-not-monotone' (text: ``texts/05_cutoff.toml``)."""
     curves = results.table("05_ndcg_by_k.csv")
     curves_text, dips = [], 0
     groups = list(curves.groupby(["model", "ranker"], sort=False))

@@ -15,6 +15,7 @@ __all__ = ["log2_distinguishes", "slower_discounts_order", "critical_point"]
 
 @rule("log2-distinguishes")
 def log2_distinguishes(results: Results) -> Measured:
+    """Numbers and verdict of 'log2-distinguishes' (text: ``texts/04_distinguishability.toml``)."""
     pairs = labelled(results, "04_pairs_{}.csv", THEORY_MODELS)
     models, n_first, perfect_beyond = [], [], True
     for label, rows in pairs[pairs["discount"] == "log2"].groupby("label", sort=False):
@@ -43,6 +44,7 @@ def log2_distinguishes(results: Results) -> Measured:
 
 @rule("slower-discounts-keep-the-order")
 def slower_discounts_order(results: Results) -> Measured:
+    """Numbers and verdict of 'slower-discounts-keep-the-order' (text: ``texts/04_distinguishability.toml``)."""
     ratios = results.table("04_ratios.csv")
     loglog = ratios[ratios["numerator"] == "loglog"]
     mean, std = loglog[loglog["statistic"] == "mean_gap"], loglog[loglog["statistic"] == "std_gap"]
@@ -78,6 +80,7 @@ def chance_cells(pairs: pd.DataFrame, gaps: pd.DataFrame) -> tuple[pd.DataFrame,
 
 @rule("critical-point")
 def critical_point(results: Results) -> Measured:
+    """Numbers and verdict of 'critical-point' (text: ``texts/04_distinguishability.toml``)."""
     fast = results.table("04_fast_discounts.csv")
     close = fast[~fast["pair"].str.contains("coarse|random")]
     unc = close[(close["label"] == "uncertain")]

@@ -13,6 +13,7 @@ __all__ = ["appending", "truncation", "pooling"]
 
 @rule("appending-nonrelevant")
 def appending(results: Results) -> Measured:
+    """Numbers and verdict of 'appending-nonrelevant' (text: ``texts/06_limitations.toml``)."""
     row = results.table("06_appending.csv").iloc[0]
     return Measured(
         "holds" if int(row["lowered"]) == 0 else "does not hold",
@@ -23,6 +24,7 @@ def appending(results: Results) -> Measured:
 
 @rule("truncation")
 def truncation(results: Results) -> Measured:
+    """Numbers and verdict of 'truncation' (text: ``texts/06_limitations.toml``)."""
     table = results.table("06_truncation.csv").set_index("convention")
     own = table.loc["own ideal, whole list"]
     common = table.loc["all judgments, @k"]
@@ -42,6 +44,7 @@ def _ahead(row: pd.Series) -> str:
 
 @rule("pooling-bias")
 def pooling(results: Results) -> Measured:
+    """Numbers and verdict of 'pooling-bias' (text: ``texts/06_limitations.toml``)."""
     bias = results.table("06_pooling_bias.csv")
     order = results.table("06_pooling_order.csv")
     main = bias[~bias["novel_pooled"]]

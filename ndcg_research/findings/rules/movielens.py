@@ -239,6 +239,7 @@ def _list_length(results: Results) -> ListLength:
 
 @rule("movielens-drift-together")
 def movielens_drift_together(results: Results) -> Measured:
+    """Numbers and verdict of 'movielens-drift-together' (text: ``texts/08_movielens.toml``)."""
     q = _list_length(results)
     spread, rising, narrowing = q.drift
     means = results.table("08_list_length_means.csv")
@@ -259,6 +260,7 @@ def movielens_drift_together(results: Results) -> Measured:
 
 @rule("movielens-first-order")
 def movielens_first_order(results: Results) -> Measured:
+    """Numbers and verdict of 'movielens-first-order' (text: ``texts/08_movielens.toml``)."""
     q = _list_length(results)
     means = results.table("08_list_length_means.csv")
     first_order = results.table("08_list_length_first_order.csv")
@@ -276,6 +278,7 @@ def movielens_first_order(results: Results) -> Measured:
 
 @rule("movielens-differences-detectable")
 def movielens_differences_detectable(results: Results) -> Measured:
+    """Numbers and verdict of 'movielens-differences-detectable' (text: ``texts/08_movielens.toml``)."""
     q = _list_length(results)
     params = results.record("08_movielens.json")["parameters"]
     pairs = results.table("08_ranker_pairs.csv")
@@ -296,6 +299,7 @@ def movielens_differences_detectable(results: Results) -> Measured:
 
 @rule("movielens-fast-discounts-lose")
 def movielens_fast_discounts_lose(results: Results) -> Measured:
+    """Numbers and verdict of 'movielens-fast-discounts-lose' (text: ``texts/08_movielens.toml``)."""
     q = _list_length(results)
     params = results.record("08_movielens.json")["parameters"]
     counts = [{"discount": d, "count": q.significant[(q.n1, d)]} for d in q.discounts]
@@ -309,6 +313,7 @@ def movielens_fast_discounts_lose(results: Results) -> Measured:
 
 @rule("movielens-query-sets")
 def movielens_query_sets(results: Results) -> Measured:
+    """Numbers and verdict of 'movielens-query-sets' (text: ``texts/08_movielens.toml``)."""
     power = results.table("08_query_sets_power.csv")
     swaps = results.table("08_query_sets_swaps.csv")
     params = results.record("08_movielens.json")["parameters"]
@@ -330,6 +335,7 @@ def movielens_query_sets(results: Results) -> Measured:
 
 @rule("movielens-conventions")
 def movielens_conventions(results: Results) -> Measured:
+    """Numbers and verdict of 'movielens-conventions' (text: ``texts/08_movielens.toml``)."""
     decisions = results.table("08_conventions_decisions.csv")
     f = convention_findings(decisions)
     others = decisions[decisions["convention"] != "trec_eval"]
@@ -350,6 +356,7 @@ def movielens_conventions(results: Results) -> Measured:
 
 @rule("movielens-cutoffs")
 def movielens_cutoffs(results: Results) -> Measured:
+    """Numbers and verdict of 'movielens-cutoffs' (text: ``texts/08_movielens.toml``)."""
     decisions = results.table("08_cutoffs_decisions.csv")
     params = results.record("08_movielens.json")["parameters"]
     f = cutoff_findings(decisions)

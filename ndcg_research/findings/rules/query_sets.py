@@ -43,6 +43,7 @@ def _needed(row: pd.Series) -> str:
 
 @rule("queries-depend-on-discount")
 def queries_depend_on_discount(results: Results) -> Measured:
+    """Numbers and verdict of 'queries-depend-on-discount' (text: ``texts/07_query_sets.toml``)."""
     table, best, params, run = _measures(results)
     finite = table[np.isfinite(table["queries_needed"])]
     top = table.iloc[best]
@@ -70,6 +71,7 @@ def queries_depend_on_discount(results: Results) -> Measured:
 
 @rule("fast-discounts-need-more-queries")
 def fast_discounts_need_more_queries(results: Results) -> Measured:
+    """Numbers and verdict of 'fast-discounts-need-more-queries' (text: ``texts/07_query_sets.toml``)."""
     table, best, _, run = _measures(results)
     top = table.iloc[best]
     slow = table[table["decay"] == "slowly varying"]
@@ -107,6 +109,7 @@ def fast_discounts_need_more_queries(results: Results) -> Measured:
 
 @rule("per-topic-win-predicts-queries")
 def per_topic_win_predicts_queries(results: Results) -> Measured:
+    """Numbers and verdict of 'per-topic-win-predicts-queries' (text: ``texts/07_query_sets.toml``)."""
     table, _, _, run = _measures(results)
     finite = table[np.isfinite(table["queries_needed"])]
     tau = kendall_tau(finite["per_topic_win"], finite["queries_needed"])
@@ -126,6 +129,7 @@ def per_topic_win_predicts_queries(results: Results) -> Measured:
 
 @rule("linear-gain-fewer-queries")
 def linear_gain_fewer_queries(results: Results) -> Measured:
+    """Numbers and verdict of 'linear-gain-fewer-queries' (text: ``texts/07_query_sets.toml``)."""
     table, _, params, run = _measures(results)
     gains = list(dict.fromkeys(table["gain"]))
     if len(gains) != 2:

@@ -13,6 +13,7 @@ __all__ = ["failure_probability", "eventual_order"]
 
 @rule("failure-probability")
 def failure_probability(results: Results) -> Measured:
+    """Numbers and verdict of 'failure-probability' (text: ``texts/09_consistent_distinguishability.toml``)."""
     growth = results.table("09_growth.csv")
     per = growth.groupby("discount", sort=False).agg(fast=("vanishes_superpolynomially", "sum"),
                                                      cases=("vanishes_superpolynomially", "size"),
@@ -46,6 +47,7 @@ def failure_probability(results: Results) -> Measured:
 
 @rule("eventual-order")
 def eventual_order(results: Results) -> Measured:
+    """Numbers and verdict of 'eventual-order' (text: ``texts/09_consistent_distinguishability.toml``)."""
     changes = results.table("09_stream_changes.csv")   # n0: stream_settle_from of the stream, set by notebook 09
     changes = changes.assign(settled=changes["p_settled_low"] >= threshold("stream_settled_lower"))
     log2 = changes[changes["discount"] == "log2"]
