@@ -178,3 +178,321 @@ def test_summaries_fit_in_a_markdown_table_cell():
     # The README shows each summary in a table row: a '|' would split the cell (|tau| must be written otherwise).
     for f in claims.collect(Results(ROOT / "results" / "full")):
         assert "|" not in f.summary and "|" not in f.title and "\n" not in f.summary, f.key
+
+
+# --------------------------------------------------------------------------- the texts as data
+
+
+def _placeholders(template: str) -> set[str]:
+    import string
+
+    return {field.split("[")[0].split(".")[0] for _, field, _, _ in string.Formatter().parse(template) if field}
+
+
+def test_every_text_has_one_rule_and_every_rule_a_text():
+    from ndcg_research.findings.catalogue import load_texts
+    from ndcg_research.findings.rules import RULES
+
+    keys = [text.key for text in load_texts()]
+    assert sorted(keys) == sorted(RULES) and len(keys) == len(set(keys)) == len(claims.FINDINGS)
+
+
+def test_every_value_a_rule_computes_is_quoted():
+    # A value no template places is a computation the page never shows (or a typo in a placeholder's name).
+    from ndcg_research.findings.catalogue import REQUIRED
+
+    results = Results(ROOT / "results" / "full")
+    for claim in claims.FINDINGS:
+        text = claim.text
+        templates = [getattr(text, name) for name in REQUIRED if isinstance(getattr(text, name), str)]
+        templates += list(text.shared.values())
+        placed = set().union(*map(_placeholders, templates))
+        values = claim.rule(results).values
+        assert set(values) <= placed, (text.key, set(values) - placed)
+        for name, spec in text.items.items():
+            assert isinstance(values[name], list), (text.key, name)
+            fields = set().union(*(set(item) for item in values[name])) if values[name] else set()
+            assert fields <= _placeholders(spec["text"]), (text.key, name, fields - _placeholders(spec["text"]))
+
+
+def _texts_folder(tmp_path: Path, entry: str, order: str = '["01_x"]') -> Path:
+    (tmp_path / "page.toml").write_text(f'order = {order}\npreamble = "p"\nlimit_note = "L"\n'
+                                        '[sources]\npackage = "this package"\n[abstract]\nA1 = "a"\n')
+    (tmp_path / "01_x.toml").write_text(entry)
+    return tmp_path
+
+
+FULL_ENTRY = ('[k]\ntitle = "T"\nsource = "{package}"\nclaim = "C"\nmeasurement = "{rows}"\nrule = "R"\n'
+              'summary = "S"\nconditions = "D"\nfigures = []\ntables = ["t.csv"]\n')
+
+
+def test_a_text_file_is_read_and_filled(tmp_path):
+    from ndcg_research.findings.catalogue import load_texts, make_finding
+
+    folder = _texts_folder(tmp_path, FULL_ENTRY + '[k.items]\nrows = { join = "; ", text = "{a}", empty = "none" }\n')
+    (text,) = load_texts(folder)
+    assert (text.key, text.notebook, text.tables) == ("k", "01_x.ipynb", ("t.csv",))
+    finding = make_finding(text, "holds", {"rows": [{"a": 1}, {"a": 2}]}, {})
+    # {package} is named by the package's own page.toml
+    assert (finding.measurement, finding.source, finding.notebooks) == ("1; 2", "this package", ("01_x.ipynb",))
+    assert make_finding(text, "holds", {"rows": []}, {}).measurement == "none"
+
+
+@pytest.mark.parametrize("entry, order, message", [
+    (FULL_ENTRY.replace('rule = "R"\n', ""), '["01_x"]', "lacks \\['rule'\\]"),
+    (FULL_ENTRY + 'colour = "red"\n', '["01_x"]', "unknown keys \\['colour'\\]"),
+    (FULL_ENTRY + '[k.items]\nrows = { join = "; " }\n', '["01_x"]', "needs 'text'"),
+    (FULL_ENTRY, '["01_x", "02_y"]', "order .* and the text files .* differ"),
+])
+def test_a_malformed_text_file_is_refused_by_name(tmp_path, entry, order, message):
+    from ndcg_research.findings.catalogue import load_texts
+
+    with pytest.raises(ValueError, match=message):
+        load_texts(_texts_folder(tmp_path, entry, order))
+
+
+def test_a_list_value_needs_an_item_template_and_a_placeholder_a_value(tmp_path):
+    from ndcg_research.findings.catalogue import load_texts, make_finding
+
+    (text,) = load_texts(_texts_folder(tmp_path, FULL_ENTRY))
+    with pytest.raises(ValueError, match="value 'rows' is a list but k.items has no 'rows'"):
+        make_finding(text, "holds", {"rows": [{"a": 1}]}, {})
+    with pytest.raises(ValueError, match="finding 'k', measurement: no value for the placeholder {rows}"):
+        make_finding(text, "holds", {}, {})
+
+
+# --------------------------------------------------------------------------- MovieLens rules on made-up tables
+
+
+def _list_length_tables(spread_narrows=True, loglog_sig=3):
+    """Two lengths, two rankers, one gain, discounts zipf / log2 / loglog (the spread narrows unless told)."""
+    import pandas as pd
+
+    rows, pairs, first_order = [], [], []
+    for n in ("100", "all"):
+        for d in ("zipf", "log2", "loglog"):
+            top, low = (0.5, 0.3) if n == "100" else ((0.6, 0.45) if spread_narrows else (0.6, 0.35))
+            rows += [dict(list_length=n, gain="g", discount=d, system=s, mean=m, users_with_share_kept=1.0)
+                     for s, m in (("x", top), ("y", low))]
+            p = {"zipf": 0.5, "log2": 0.01, "loglog": 0.01 if loglog_sig else 0.5}[d]
+            pairs.append(dict(list_length=n, gain="g", discount=d, system_a="x", system_b="y", pvalue_adjusted=p,
+                              effect_size=0.5))
+            if d != "zipf":
+                first_order += [dict(list_length=n, gain="g", discount=d, system=s,
+                                     c_estimate=c * (1.1 if d == "loglog" else 1.0)) for s, c in (("x", 4.0), ("y", 5.0))]
+    return pd.DataFrame(rows), pd.DataFrame(pairs), pd.DataFrame(first_order)
+
+
+def test_movielens_list_length_rules():
+    from ndcg_research.findings.rules.movielens import list_length_findings
+
+    f = list_length_findings(*_list_length_tables())
+    assert (f["n0"], f["n1"], f["slow"], f["fast"]) == ("100", "all", ["log2", "loglog"], ["zipf"])
+    # c ratio 1.1 is within the factor 1.2; loglog as significant as log2, same effect sizes; zipf none
+    assert f["verdicts"] == {"1a drift together (slowly varying)": "holds", "1a first-order law": "holds",
+                             "1b differences stay detectable": "holds", "1c zipf/summable lose": "holds"}
+    f = list_length_findings(*_list_length_tables(spread_narrows=False, loglog_sig=0))
+    assert f["verdicts"]["1a drift together (slowly varying)"] == "does not hold"   # spread 0.2 -> 0.25
+    assert f["verdicts"]["1b differences stay detectable"] == "does not hold"        # loglog 0 pairs < log2 1
+
+
+def test_movielens_query_set_rule():
+    import pandas as pd
+
+    from ndcg_research.findings.rules.movielens import query_set_findings
+
+    power = pd.DataFrame({"gain": "g", "discount": ["zipf", "log2", "loglog"] * 2, "users": [25] * 3 + [100] * 3,
+                          "power": [0.1, 0.3, 0.3, 0.2, 0.5, 0.46]})
+    f = query_set_findings(power)
+    assert f["users"] == 100 and f["verdict"] == "holds" and f["best"] == "log2"   # loglog 0.46 >= 0.5 - 0.05
+    power.loc[5, "power"] = 0.4
+    assert query_set_findings(power)["verdict"] == "does not hold"
+
+
+def test_movielens_convention_and_cutoff_rules():
+    import pandas as pd
+
+    from ndcg_research.findings.rules.movielens import convention_findings, cutoff_findings
+
+    decisions = pd.DataFrame({"convention": ["trec_eval", "sklearn", "lightgbm"], "max_mean_shift": [0, 0.1, 0.5],
+                              "significant_reversals": [0, 0, 2], "kendall_tau_vs_reference": [1.0, 0.9, -0.3]})
+    f = convention_findings(decisions)
+    assert f["verdict"] == "does not hold" and f["reversing"]["convention"].tolist() == ["lightgbm"]
+    assert f["max_shift"] == 0.5 and convention_findings(decisions.iloc[:2])["verdict"] == "holds"
+    cut = pd.DataFrame({"gain": "g", "cutoff": ["all", "5", "10"], "significant": [5, 3, 5],
+                        "decisions_changed": [0, 2, 1], "significant_reversals": [0, 1, 0]})
+    f = cutoff_findings(cut)
+    assert (f["changed"], f["reversed_significant"], f["verdict"]) == (3, 1, "does not hold")   # @10 finds 5, not fewer
+    assert cutoff_findings(cut.assign(significant=[5, 3, 4]))["verdict"] == "holds"
+
+
+# --------------------------------------------------------------------------- thresholds in one file
+
+
+def test_every_threshold_in_the_file_is_used_and_every_use_is_in_the_file():
+    # A name read by the code (threshold("x")), placed by a text ({T[x]}) or listed by a finding must be an
+    # entry of stats/thresholds.toml, and every entry must be read or listed somewhere (no dead rule).
+    import re
+
+    from ndcg_research.findings.catalogue import load_texts
+    from ndcg_research.stats.thresholds import THRESHOLDS
+
+    code = "\n".join(p.read_text() for p in (ROOT / "ndcg_research").rglob("*.py"))
+    texts = "\n".join(p.read_text() for p in (ROOT / "ndcg_research" / "findings" / "texts").glob("*.toml"))
+    read = set(re.findall(r'threshold\("(\w+)"\)', code)) | set(re.findall(r"\{T\[(\w+)\]", texts))
+    listed = {name for text in load_texts() for name in text.thresholds}
+    assert read <= set(THRESHOLDS) and listed <= set(THRESHOLDS)
+    # stream_not_settled_upper names notebook 09's class 'not settled', which no finding quotes (the notebook
+    # applies it itself; test_the_tables_verdicts_were_written_with_the_files_thresholds checks its table)
+    assert set(THRESHOLDS) - {"stream_not_settled_upper"} <= read | listed, set(THRESHOLDS) - read - listed
+
+
+def test_a_finding_must_list_the_thresholds_its_rule_reads():
+    from ndcg_research.findings.catalogue import Text
+    from ndcg_research.findings.claims import Claim
+    from ndcg_research.findings.rules.base import Measured, threshold
+
+    def peeks(results):
+        return Measured("holds" if threshold("strong_tau") < 1 else "does not hold", {})
+
+    text = Text("k", "07_query_sets.ipynb", "T", "S", "C", "M", "R", "s", "D", (), ("t.csv",), thresholds=())
+    with pytest.raises(ValueError, match=r"finding 'k' uses thresholds its text does not list .*\['strong_tau'\]"):
+        Claim(text, peeks)(None)
+    listed = Text("k", "07_query_sets.ipynb", "T", "S", "C", "M", "R {T[tie_share]:.0%}", "s", "D", (), ("t.csv",),
+                  thresholds=("strong_tau", "tie_share"))
+    finding = Claim(listed, peeks)(None)
+    assert finding.verdict == "holds" and finding.rule == "R 1%" and finding.thresholds == ("strong_tau", "tie_share")
+
+
+def test_the_page_says_when_each_threshold_was_fixed_from_the_file():
+    from ndcg_research.findings.render import render_page
+    from ndcg_research.stats.thresholds import THRESHOLDS
+
+    findings = claims.collect(Results(ROOT / "results" / "full"))
+    page = render_page(findings)
+    for f in findings:
+        section = page.split(f"## {f.title}\n")[1].split("\n## ")[0]
+        line = next(x for x in section.splitlines() if x.startswith("- **Thresholds**"))
+        for name in f.thresholds:
+            entry = THRESHOLDS[name]
+            assert f"`{name}` = " in line, (f.key, name)
+            if entry.fixed != "before the runs":
+                assert entry.fixed_note in line, (f.key, name)
+        if any(THRESHOLDS[n].fixed == "after seeing data" for n in f.thresholds):
+            assert "set after seeing data: " in line, f.key
+
+
+def test_the_tables_verdicts_were_written_with_the_files_thresholds():
+    # Cut-off cells (studies.cutoff.verdict_table) and stream cases (notebook 09) carry their verdicts in the
+    # committed tables; with the thresholds of the file they must come out the same.
+    import numpy as np
+
+    from ndcg_research.stats.thresholds import threshold
+    from ndcg_research.studies import cutoff, sweeps
+
+    assert (cutoff.KEEPS_AT_LEAST, cutoff.LOSES_AT_MOST, sweeps.AGREEMENT_Z) == (
+        threshold("cutoff_keeps_lower"), threshold("cutoff_loses_upper"), threshold("agreement_z"))
+    results = Results(ROOT / "results" / "full")
+    cells = results.table("05_cutoff_verdicts.csv")
+    expected = np.where(cells["family_low"] >= 0.9, "keeps", np.where(cells["family_high"] <= 0.6, "loses", "undecided"))
+    assert (cells["verdict"] == expected).all() and set(expected) == {"keeps", "loses", "undecided"}
+    streams = results.table("09_stream_changes.csv")
+    expected = np.where(streams["p_settled_low"] >= threshold("stream_settled_lower"), "settled",
+                        np.where(streams["p_settled_high"] <= threshold("stream_not_settled_upper"), "not settled",
+                                 "partly settled"))
+    assert (streams["verdict"] == expected).all()
+    assert (streams["n0"] <= threshold("stream_settle_from") * streams["n_last"]).all()
+
+
+def test_the_chance_count_of_the_theory_finding_is_the_normal_tail():
+    # 1,200 cells judged at 3 standard errors: 1200 * 2 * (1 - Phi(3)) = 3.24 outside by chance alone.
+    finding = claims.finite_n_theory(Results(ROOT / "results" / "full"))
+    assert finding.numbers["cells"] == 1200
+    assert finding.numbers["chance"] == pytest.approx(1200 * 0.0026997960632601866, rel=1e-12)
+    assert "about 3.2 cells outside" in finding.measurement
+
+
+# --------------------------------------------------------------------------- verdicts no stronger than the evidence
+
+
+def test_a_limit_claim_that_holds_at_finite_n_reads_consistent_with(tmp_path):
+    from ndcg_research.findings.catalogue import load_texts, make_finding
+    from ndcg_research.findings.model import VERDICTS
+
+    assert "consistent with" in VERDICTS
+    (text,) = load_texts(_texts_folder(tmp_path, FULL_ENTRY + "limit = true\n"))
+    finding = make_finding(text, "holds", {"rows": "r"}, {})
+    assert finding.verdict == "consistent with" and finding.rule.startswith("R The claim is about n -> infinity")
+    assert make_finding(text, "does not hold", {"rows": "r"}, {}).verdict == "does not hold"
+
+
+@pytest.mark.parametrize("extra, source", [("", "{wang}"), ('abstract = ["A1"]\nadded = "x"\n', "{package}")])
+def test_a_wang_claim_says_what_of_the_abstract_it_tests_and_only_it(tmp_path, extra, source):
+    from ndcg_research.findings.catalogue import load_texts
+
+    entry = FULL_ENTRY.replace('source = "{package}"', f'source = "{source}"') + extra
+    with pytest.raises(ValueError, match="says which items of their abstract it tests"):
+        load_texts(_texts_folder(tmp_path, entry))
+
+
+def test_every_wang_finding_quotes_the_abstract_items_it_tests():
+    for f in claims.collect(Results(ROOT / "results" / "full")):
+        if "Wang et al." in f.source:
+            assert f.attribution.startswith("A") and "Added by this package: " in f.attribution, f.key
+            assert '"' in f.attribution or "paraphrase" in f.attribution, f.key
+        else:
+            assert f.attribution == "", f.key
+
+
+def _growth(exponents_log2):
+    import pandas as pd
+
+    rows = [dict(discount=d, better="a", worse="b", n_from=1600, n_to=12800, points=4, exponent=(lo + hi) / 2,
+                 exponent_low=lo, exponent_high=hi, positive=True, vanishes_superpolynomially=lo > 0, label="x")
+            for d, (lo, hi) in [("power(beta=2)", (-0.3, -0.1))] + [("log2", e) for e in exponents_log2]]
+    return pd.DataFrame(rows)
+
+
+@pytest.mark.parametrize("exponents, verdict", [
+    ([(0.5, 0.6), (0.4, 0.7)], "consistent with"),   # d grows like a power: only the normal tail makes it superpolynomial
+    ([(0.5, 0.6), (-0.1, 0.2)], "undecided"),
+    ([(0.5, 0.6), (-0.3, -0.1)], "does not hold"),
+])
+def test_reading_a_is_never_more_than_consistent_with(tmp_path, exponents, verdict):
+    write_table(_growth(exponents), tmp_path / "09_growth.csv")
+    for label in ("uncertain", "certain"):
+        write_table([dict(discount="log2", n=n, p_fail=0.0, replicates=100) for n in (100, 12800)],
+                    tmp_path / f"09_failure_{label}.csv")
+    finding = claims.failure_probability(Results(tmp_path))
+    assert finding.verdict == verdict
+    assert "summable: 0 of 1" in finding.summary and "fitted to 4 points" in finding.summary
+
+
+def test_chance_cells_are_the_cells_against_the_theorys_sign():
+    import pandas as pd
+
+    from ndcg_research.findings.rules.distinguishability import chance_cells
+
+    keys = dict(model="m", better="a", worse="b", n=10)
+    pairs = pd.DataFrame([dict(keys, discount=d, p_better=p, p_better_low=lo, p_better_high=hi, p_worse=w)
+                          for d, p, lo, hi, w in [("d1", 0.32, 0.21, 0.46, 0.68),   # below 1/2, worse ahead: flagged
+                                                  ("d2", 0.32, 0.21, 0.46, 0.68),   # ... but the theory's gap is 0
+                                                  ("d3", 0.0, 0.0, 0.07, 0.0),      # all ties: not the worse ahead
+                                                  ("d4", 0.6, 0.45, 0.73, 0.4)]])   # interval reaches 1/2
+    gaps = pd.DataFrame([dict(keys, discount=d, finite_n_gap=g) for d, g in [("d1", 0.005), ("d2", 0.0), ("d3", 1e-5),
+                                                                             ("d4", 0.01)]])
+    flagged, could = chance_cells(pairs, gaps)
+    assert flagged["discount"].tolist() == ["d1"] and could == 4
+
+
+def test_the_critical_point_flags_the_zipf_cell_of_the_uncertain_top():
+    finding = claims.critical_point(Results(ROOT / "results" / "full"))
+    assert "uncertain top, zipf, bayes > noisy(sigma=0.5): P = 0.32 [0.21, 0.46]" in finding.measurement
+
+
+def test_every_table_a_rule_reads_is_linked_as_evidence():
+    for claim in claims.FINDINGS:
+        results = Results(ROOT / "results" / "full")
+        claim(results)
+        read = {name for name in results._cache if name.endswith(".csv")}
+        assert read <= set(claim.text.tables), (claim.key, read - set(claim.text.tables))

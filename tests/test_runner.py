@@ -17,7 +17,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from ndcg_research.pipeline import runner
+from ndcg_research.pipeline import plan, profiles, runner
 from ndcg_research.pipeline.figures import figure_files
 
 FIXTURES = Path(__file__).parent / "fixtures" / "notebooks"
@@ -199,7 +199,7 @@ def _fake_repository(tmp_path: Path, monkeypatch) -> Path:
     """A repository with the fixture notebooks and a committed figure, as the runner sees it."""
     repo = tmp_path / "repo"
     shutil.copytree(FIXTURES, repo / "notebooks")
-    monkeypatch.setattr(runner, "repo_root", lambda: repo)
+    monkeypatch.setattr(profiles, "repo_root", lambda: repo)
     return repo
 
 
@@ -444,3 +444,25 @@ def test_params_command_prints_defaults_and_comments():
     lines = proc.stdout.splitlines()
     assert "k = 6                             # cut-off; None keeps the whole list" in lines
     assert all("#" in line for line in lines), lines
+
+
+def test_a_run_prints_no_tcp_warning_of_the_kernel(tmp_path, capfd):
+    # ipykernel warns "Kernel is running over TCP without encryption" on stderr when it uses TCP; the runner's
+    # kernels use IPC sockets on POSIX (as tasks.py configures JupyterLab), so a run prints no such line.
+    _reproduce(tmp_path, ["01"])
+    captured = capfd.readouterr()
+    assert "without encryption" not in captured.err + captured.out
+    if os.name == "posix":
+        assert runner.kernel_manager_class()().transport == "ipc"
+
+
+def test_the_publish_rule():
+    rule = dict(profile="full", default_notebooks=True, output_given=False, folders_given=False, publish=None)
+    assert runner.publishing(partial=False, **rule).publish                              # the full run publishes
+    assert not runner.publishing(partial=False, **{**rule, "profile": "quick"}).publish  # another profile does not
+    assert not runner.publishing(partial=False, **{**rule, "output_given": True}).publish
+    assert not runner.publishing(partial=False, **{**rule, "default_notebooks": False}).publish
+    partial = runner.publishing(partial=True, **rule)
+    assert not partial.publish and "left alone" in partial.note
+    assert runner.publishing(partial=True, **{**rule, "folders_given": True}).note == ""
+    assert runner.publishing(partial=True, **{**rule, "publish": True}) == plan.Publishing(True)

@@ -11,10 +11,12 @@ from typing import Any
 
 __all__ = ["VERDICTS", "Finding", "Results", "MissingTableError", "number", "proportion", "span"]
 
-#: The verdicts a finding may have: the claim as stated holds, holds only under stated
-#: conditions or with a qualification the one-line claim lacks, does not hold, or the
-#: measurements cannot decide it.
-VERDICTS: tuple[str, ...] = ("holds", "holds with qualification", "does not hold", "undecided")
+#: The verdicts a finding may have: the claim as stated holds; holds only under stated conditions or with a
+#: qualification the one-line claim lacks; is consistent with the measurements, which agree with it where they
+#: reach while the claim goes beyond them (a limit as n grows, a rate) through an extrapolation or a model
+#: assumption they cannot check; does not hold; or the measurements cannot decide it. A claim about
+#: n -> infinity checked at finite n is at most "consistent with" (``limit = true`` in its text).
+VERDICTS: tuple[str, ...] = ("holds", "holds with qualification", "consistent with", "does not hold", "undecided")
 
 
 class MissingTableError(FileNotFoundError):
@@ -51,6 +53,13 @@ class Finding:
         The notebooks (file names in ``notebooks/``) that make the tables and figures.
     numbers : dict of str to float
         The quoted numbers by name (for tests and the JSON output).
+    rule : str
+        The verdict rule in words.
+    thresholds : tuple of str
+        The names of the rule's thresholds in ``ndcg_research/stats/thresholds.toml``.
+    attribution : str
+        For a claim taken from Wang et al. (2013), whose abstract only could be read: which words of the
+        abstract it tests and what this package added to make them testable (empty otherwise).
     """
 
     key: str
@@ -65,6 +74,9 @@ class Finding:
     tables: tuple[str, ...] = ()
     notebooks: tuple[str, ...] = ()
     numbers: dict[str, float] = field(default_factory=dict)
+    rule: str = ""
+    thresholds: tuple[str, ...] = ()
+    attribution: str = ""
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:

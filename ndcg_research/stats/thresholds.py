@@ -1,9 +1,10 @@
 """The thresholds of every verdict rule, read from one committed file (``thresholds.toml``).
 
 A verdict ("holds", "keeps", "agrees", ...) turns measured numbers into words by comparing them
-with a threshold. Each threshold lives in :file:`ndcg_research/stats/thresholds.toml` with the rule
-it belongs to and when it was fixed (before the runs that judge it, or after seeing which data), so
-that a finding can say which of its thresholds were chosen after looking. The file is read once.
+with a threshold (or by sorting cells into named classes). Each threshold lives in
+:file:`ndcg_research/stats/thresholds.toml` with the rule it belongs to and when it was fixed (before
+the runs that judge it, together with their first outputs, or after seeing which data), so that a
+finding can say which of its thresholds were chosen after looking. The file is read once.
 
 Examples
 --------
@@ -22,8 +23,9 @@ from pathlib import Path
 
 __all__ = ["Threshold", "THRESHOLDS", "FIXED_WHEN", "threshold"]
 
-#: When a threshold was fixed: before any run that judges it, or after seeing data.
-FIXED_WHEN: tuple[str, ...] = ("before the runs", "after seeing data")
+#: When a threshold was fixed: before any run that judges it; in the commit that holds the first outputs
+#: of those runs (the history cannot show which came first); or after seeing data.
+FIXED_WHEN: tuple[str, ...] = ("before the runs", "with the first run", "after seeing data")
 
 
 @dataclass(frozen=True)
@@ -34,37 +36,47 @@ class Threshold:
     ----------
     name : str
         Its key in ``thresholds.toml``.
-    value : float
-        The threshold.
+    value : float, int or tuple of str
+        The threshold, or the names of the classes a rule singles out.
     rule : str
         What it decides, in words.
     fixed : str
         One of :data:`FIXED_WHEN`.
     fixed_note : str
-        Which data had been seen, when ``fixed`` is ``"after seeing data"`` (else empty).
+        The evidence for ``fixed``: which data had been seen (required unless ``"before the runs"``).
     """
 
     name: str
-    value: float
+    value: float | tuple[str, ...]
     rule: str
     fixed: str
     fixed_note: str = ""
 
 
+def _value(value: object) -> float | tuple[str, ...] | None:
+    """The entry's value if it is a number (not a bool) or a non-empty list of names, else None."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return value
+    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    return None
+
+
 def _load(path: Path) -> dict[str, Threshold]:
-    """Parse and check ``thresholds.toml``: every entry has a number, a rule and a known ``fixed``."""
+    """Parse and check ``thresholds.toml``: every entry has a number (or names), a rule and a known ``fixed``."""
     entries = tomllib.loads(path.read_text(encoding="utf-8"))
     loaded = {}
     for name, entry in entries.items():
         unknown = set(entry) - {"value", "rule", "fixed", "fixed_note"}
-        if unknown or not isinstance(entry.get("value"), (int, float)) or isinstance(entry.get("value"), bool):
-            raise ValueError(f"{path}: entry {name!r} needs a numeric 'value' and no other keys than "
-                             f"value, rule, fixed, fixed_note; got {sorted(entry)}")
+        value = _value(entry.get("value"))
+        if unknown or value is None:
+            raise ValueError(f"{path}: entry {name!r} needs a numeric 'value' (or a list of names) and no other keys "
+                             f"than value, rule, fixed, fixed_note; got {sorted(entry)}")
         if entry.get("fixed") not in FIXED_WHEN:
             raise ValueError(f"{path}: entry {name!r}: 'fixed' must be one of {FIXED_WHEN}, got {entry.get('fixed')!r}")
-        if entry["fixed"] == "after seeing data" and not entry.get("fixed_note"):
-            raise ValueError(f"{path}: entry {name!r} was fixed after seeing data: say which in 'fixed_note'")
-        loaded[name] = Threshold(name=name, value=entry["value"], rule=str(entry.get("rule", "")),
+        if entry["fixed"] != "before the runs" and not entry.get("fixed_note"):
+            raise ValueError(f"{path}: entry {name!r} was fixed {entry['fixed']!r}: say which in 'fixed_note'")
+        loaded[name] = Threshold(name=name, value=value, rule=str(entry.get("rule", "")),
                                  fixed=entry["fixed"], fixed_note=str(entry.get("fixed_note", "")))
     return loaded
 
@@ -73,7 +85,7 @@ def _load(path: Path) -> dict[str, Threshold]:
 THRESHOLDS: dict[str, Threshold] = _load(Path(__file__).with_name("thresholds.toml"))
 
 
-def threshold(name: str) -> float:
+def threshold(name: str) -> float | tuple[str, ...]:
     """The value of the threshold ``name``.
 
     Parameters
@@ -83,8 +95,8 @@ def threshold(name: str) -> float:
 
     Returns
     -------
-    float or int
-        The threshold, as written in the file.
+    float, int or tuple of str
+        The threshold, as written in the file (a list of names as a tuple).
 
     Raises
     ------
@@ -95,6 +107,8 @@ def threshold(name: str) -> float:
     --------
     >>> threshold("cutoff_keeps_lower"), threshold("cutoff_loses_upper")
     (0.9, 0.6)
+    >>> threshold("movielens_small_cutoffs")
+    ('5', '10')
     """
     try:
         return THRESHOLDS[name].value

@@ -43,6 +43,7 @@ from ..core.ranking import top_order
 from ..core.specs import format_call, parse_registered
 from ..core.validation import check_integer, check_number
 from ..stats.intervals import CONFIDENCE, family_confidence, wilson_interval
+from ..stats.thresholds import threshold
 from .replicates import Chunk
 from .simulate import Ranker, parse_model, parse_ranker, sample
 from .sweeps import Sweep, distinct_specs
@@ -60,11 +61,12 @@ __all__ = [
 ]
 
 #: A cell *keeps* distinguishability when the family-wise lower bound of P(better strictly higher)
-#: at the largest n is at least this (fixed before looking at the results).
-KEEPS_AT_LEAST = 0.9
+#: at the largest n is at least this (``cutoff_keeps_lower`` in ``stats/thresholds.toml``, with when it was fixed).
+KEEPS_AT_LEAST = threshold("cutoff_keeps_lower")
 #: A cell *loses* it when the family-wise upper bound is at most this: the better ranker wins
-#: strictly on at most 60% of the data sets, little better than a coin flip (or ties dominate).
-LOSES_AT_MOST = 0.6
+#: strictly on at most 60% of the data sets, little better than a coin flip (or ties dominate)
+#: (``cutoff_loses_upper``).
+LOSES_AT_MOST = threshold("cutoff_loses_upper")
 
 _RULES = {"fixed": ("k",), "power": ("a",), "fraction": ("c",), "all": ()}
 _RULES_VALID = "fixed(k), power(a), fraction(c), all"

@@ -47,6 +47,7 @@ from ..core.gains import parse_gain
 from ..core.validation import check_integer
 from ..stats.intervals import bootstrap_statistic_interval, mean_interval
 from ..stats.paired import TIE_TOLERANCE, paired_comparison
+from ..stats.thresholds import threshold
 from . import theory
 from .replicates import CHUNK_ITEMS, Chunk, code_fingerprint, plan_chunks, replicate_counts, run_chunks, seed_sequence
 from .simulate import parse_model, parse_ranker, replicate_ndcg
@@ -67,9 +68,9 @@ __all__ = [
 ]
 
 #: A prediction agrees with a simulated mean when it lies within this many standard errors of it
-#: (two-sided 99.7% for a normal mean; with 120 cells about 0.3 would exceed it by chance). Fixed
-#: before looking at any result; :func:`compare_with_theory` applies it.
-AGREEMENT_Z = 3.0
+#: (two-sided 99.7% for a normal mean; with 120 cells about 0.3 would exceed it by chance);
+#: :func:`compare_with_theory` applies it. ``agreement_z`` in ``stats/thresholds.toml`` (with when it was fixed).
+AGREEMENT_Z = threshold("agreement_z")
 #: The discounts of the theory experiments, fastest decay first.
 DEFAULT_DISCOUNTS: tuple[str, ...] = (
     "power(beta=2)",
