@@ -39,8 +39,8 @@ class ListLength:
     qualification if only the spread always narrows. The **first-order law** holds if, at ``n1``, each ranker's
     estimate of c under the slowest discount is within a factor ``first_order_factor`` of its estimate under
     ``log2``. **1b** holds if at ``n1`` the slowest discount finds at least as many significant pairs
-    (Holm-adjusted p < ``significance_level``) as ``log2`` and the median ratio of |effect size| (pairs with
-    |d_z| > ``movielens_effect_min`` under log2) is at least ``movielens_effect_ratio``. **1c** holds if the
+    (Holm-adjusted p < ``significance_level``) as ``log2`` and the median ratio of the absolute effect sizes (pairs
+    with absolute d_z above ``movielens_effect_min`` under log2) is at least ``movielens_effect_ratio``. **1c** holds if the
     fast discounts (``movielens_fast_decays``: zipf and the summable ones) find fewer significant pairs than
     ``log2`` at ``n1``.
     """
