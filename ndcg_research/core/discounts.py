@@ -42,12 +42,13 @@ from typing import Any
 
 import numpy as np
 
+from .params import Boolean, Constraint, Real, validate_params
 from .specs import format_call, parse_call
-from .validation import check_number
 
-__all__ = ["Discount", "parse_discount", "DISCOUNT_NAMES", "DiscountLike"]
+__all__ = ["Discount", "parse_discount", "DISCOUNT_NAMES", "DiscountLike", "DiscountSpec", "DISCOUNT"]
 
 _REQUIRED = object()
+_FINITE = Real()
 
 
 @dataclass(frozen=True)
@@ -186,7 +187,7 @@ class Discount:
                     raise ValueError(f"discount {name!r} needs parameter {key!r}: {_signature(name)}")
                 values[key] = float(default)
                 continue
-            values[key] = check_number(params[key], f"discount {name!r} parameter {key!r}")
+            values[key] = _FINITE.check(params[key], f"discount {name!r} parameter {key!r}")
         problem = kind.constraint(**values)
         if problem:
             raise ValueError(f"discount {name!r}: {problem} (valid: {_signature(name)}; all discounts: {_valid_list()})")
@@ -246,6 +247,60 @@ class Discount:
 DiscountLike = str | Discount | Callable[[np.ndarray], np.ndarray]
 
 
+class DiscountSpec(Constraint):
+    """The constraint of every ``discount`` argument: a spec, normalised to a :class:`Discount` (or a callable).
+
+    Accepts a spec string (``"log2"``, ``"power(beta=0.5)"``), a :class:`Discount`, or any callable
+    unless ``builtin_only``; errors list the valid discounts.
+
+    Examples
+    --------
+    >>> DISCOUNT.check(" power( beta = 0.50 ) ", "discount")
+    parse_discount('power(beta=0.5)')
+    """
+
+    subject = "discount"
+
+    def __init__(self, *, builtin_only: bool = False, none: bool = False) -> None:
+        super().__init__(none=none)
+        self.builtin_only = builtin_only
+
+    def _describe(self) -> str:
+        return "a discount spec (a string or a Discount)" + ("" if self.builtin_only else " or a callable")
+
+    def _check(self, value: Any, name: str) -> Discount | Callable[[np.ndarray], np.ndarray]:
+        if isinstance(value, Discount):
+            return value
+        if isinstance(value, str):
+            kind, args, kwargs = parse_call.unchecked(value, what="discount")
+            if args:
+                raise ValueError(
+                    f"discount spec {value!r}: give parameters by name, e.g. 'power(beta=0.5)'; valid discounts: "
+                    f"{_valid_list()}"
+                )
+            return Discount(kind, **kwargs)
+        if callable(value) and not self.builtin_only:
+            return value
+        if self.builtin_only:
+            raise TypeError(f"discount must be a built-in discount (a spec string or a Discount), got {value!r}")
+        raise TypeError(
+            f"discount must be a spec string, a Discount or a callable, got {type(value).__name__}: {value!r}"
+        )
+
+    def example(self) -> str:
+        return "log2"
+
+    def invalid_values(self) -> list[Any]:
+        bad: list[Any] = ["cosine", "power", "power(0.5)", "power(beta=0)", "power(beta='a')", "geometric(p=1.5)",
+                          3, *super().invalid_values()]
+        return [*bad, abs] if self.builtin_only else bad
+
+
+#: The constraint of the ``discount`` argument of the metric functions.
+DISCOUNT = DiscountSpec()
+
+
+@validate_params(builtin_only=Boolean(), spec=DISCOUNT)
 def parse_discount(spec: DiscountLike, *, builtin_only: bool = False) -> Discount | Callable[[np.ndarray], np.ndarray]:
     """Turn a discount spec into a callable on 1-based ranks.
 
@@ -281,18 +336,6 @@ def parse_discount(spec: DiscountLike, *, builtin_only: bool = False) -> Discoun
     ...
     ValueError: unknown discount 'cosine'; valid discounts: log2, log(base=2), jarvelin(base=2), power(beta), zipf, geometric(p), logpower(gamma), loglog, none
     """
-    if isinstance(spec, Discount):
-        return spec
-    if isinstance(spec, str):
-        name, args, kwargs = parse_call(spec, what="discount")
-        if args:
-            raise ValueError(
-                f"discount spec {spec!r}: give parameters by name, e.g. 'power(beta=0.5)'; valid discounts: "
-                f"{_valid_list()}"
-            )
-        return Discount(name, **kwargs)
-    if callable(spec) and not builtin_only:
-        return spec
-    if builtin_only:
+    if builtin_only and not isinstance(spec, Discount):
         raise TypeError(f"discount must be a built-in discount (a spec string or a Discount), got {spec!r}")
-    raise TypeError(f"discount must be a spec string, a Discount or a callable, got {type(spec).__name__}: {spec!r}")
+    return spec

@@ -14,9 +14,15 @@ import ast
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from .params import Instance, Real, validate_params
+
 __all__ = ["parse_call", "parse_registered", "format_call", "format_number"]
 
+_TEXT = Instance(str)
+_MAPPING = Instance(Mapping, what="a mapping", example=dict)
 
+
+@validate_params(what=_TEXT, spec=_TEXT)
 def parse_call(spec: str, *, what: str) -> tuple[str, list[Any], dict[str, Any]]:
     """Split ``"name(arg, key=value)"`` into its name, positional and keyword literals.
 
@@ -36,8 +42,6 @@ def parse_call(spec: str, *, what: str) -> tuple[str, list[Any], dict[str, Any]]
     >>> parse_call("power(beta=0.5)", what="discount")
     ('power', [], {'beta': 0.5})
     """
-    if not isinstance(spec, str):
-        raise TypeError(f"{what} spec must be a str, got {type(spec).__name__}: {spec!r}")
     try:
         node = ast.parse(spec.strip(), mode="eval").body
     except SyntaxError:
@@ -56,6 +60,7 @@ def parse_call(spec: str, *, what: str) -> tuple[str, list[Any], dict[str, Any]]
     return node.func.id, args, kwargs
 
 
+@validate_params(what=_TEXT, valid=_TEXT, registry=_MAPPING, spec=_TEXT)
 def parse_registered(
     spec: str, registry: Mapping[str, Sequence[str]], *, what: str, valid: str
 ) -> tuple[str, dict[str, Any]]:
@@ -91,7 +96,7 @@ def parse_registered(
     ...
     ValueError: ranker 'noisy' needs parameter(s) sigma; valid rankers: noisy(sigma)
     """
-    name, args, kwargs = parse_call(spec, what=what)
+    name, args, kwargs = parse_call.unchecked(spec, what=what)
     if name not in registry:
         raise ValueError(f"unknown {what} {name!r}; {valid}")
     wanted = registry[name]
@@ -100,6 +105,7 @@ def parse_registered(
     return name, kwargs
 
 
+@validate_params(value=Real(finite=False))
 def format_number(value: float) -> str:
     """Shortest text that reads back as the same float, integers without '.0'.
 
@@ -108,13 +114,13 @@ def format_number(value: float) -> str:
     >>> format_number(2.0), format_number(0.5), format_number(1e-20)
     ('2', '0.5', '1e-20')
     """
-    value = float(value)
     if value.is_integer() and abs(value) < 1e15:
         return str(int(value))
     return repr(value)
 
 
-def format_call(name: str, params: dict[str, Any]) -> str:
+@validate_params(name=_TEXT, params=_MAPPING)
+def format_call(name: str, params: Mapping[str, Any]) -> str:
     """Canonical text of a spec: ``name`` or ``name(key=value, ...)``.
 
     Examples
@@ -126,5 +132,5 @@ def format_call(name: str, params: dict[str, Any]) -> str:
     """
     if not params:
         return name
-    inner = ", ".join(f"{key}={format_number(value)}" for key, value in params.items())
+    inner = ", ".join(f"{key}={format_number.unchecked(float(value))}" for key, value in params.items())
     return f"{name}({inner})"
