@@ -73,19 +73,19 @@ __all__ = [
     "Anything",
     "Declaration",
     "validate_params",
-    "plain",
+    "RenamedAttribute",
 ]
 
 _F = TypeVar("_F", bound=Any)
 _NO_DEFAULT = inspect.Parameter.empty
 
 
-def plain(value: Any, width: int = 80) -> str:
+def _plain(value: Any, width: int = 80) -> str:
     """``repr`` of a value as plain Python (numpy scalars unwrapped), cut at ``width`` characters.
 
     Examples
     --------
-    >>> plain(np.float64(0.5)), plain(np.int64(3)), plain("t")
+    >>> _plain(np.float64(0.5)), _plain(np.int64(3)), _plain("t")
     ('0.5', '3', "'t'")
     """
     if isinstance(value, np.generic):
@@ -96,7 +96,7 @@ def plain(value: Any, width: int = 80) -> str:
 
 def _type_and_value(value: Any) -> str:
     """``"float 2.5"``, ``"str '3'"``: what was given, for a TypeError."""
-    return f"{type(value).__name__} {plain(value)}"
+    return f"{type(value).__name__} {_plain(value)}"
 
 
 class Constraint:
@@ -358,7 +358,7 @@ class Options(Constraint):
             for option in self.options:
                 if value == option:
                     return option
-        raise ValueError(f"{name} must be {self.describe()}, got {plain(value)}")
+        raise ValueError(f"{name} must be {self.describe()}, got {_plain(value)}")
 
     def example(self) -> str:
         return self.options[0]
@@ -542,7 +542,8 @@ class Array(Constraint):
     def _describe(self) -> str:
         dims = "" if self.ndims is None else " or ".join(f"{n}-D" for n in self.ndims) + " "
         kind = _KIND_WORDS.get(self.kinds, f"dtype kind {self.kinds!r}")
-        return f"{'a numpy' if self.as_is else 'an'} {dims}array of {kind}"
+        article = "a numpy" if self.as_is else ("a" if dims else "an")
+        return f"{article} {dims}array of {kind}"
 
     def _check(self, value: Any, name: str) -> Any:
         if self.as_is:
@@ -604,7 +605,7 @@ class Array(Constraint):
         else:
             wanted = "finite"
         at = "" if array.ndim == 0 else f" at index {where[0] if array.ndim == 1 else where}"
-        raise ValueError(f"{name} must be {wanted}, got {plain(bad)}{at}")
+        raise ValueError(f"{name} must be {wanted}, got {_plain(bad)}{at}")
 
     def example(self) -> Any:
         ndim = self.ndims[0] if self.ndims else 1
@@ -684,7 +685,7 @@ class SequenceOf(Constraint):
             raise TypeError(f"{name} must be {self.describe()}, got {_type_and_value(value)}")
         if len(items) < self.min_size:
             raise ValueError(f"{name} must hold at least {self.min_size} value{'s' if self.min_size > 1 else ''}, "
-                             f"got {plain(value)}")
+                             f"got {_plain(value)}")
         return [self.element.check(item, f"{name}[{index}]") for index, item in enumerate(items)]
 
     def example(self) -> list[Any]:
@@ -878,6 +879,38 @@ class Declaration:
                 warnings.warn(f"{self.name}({old}=...) is deprecated and will be removed: use {new}=",
                               DeprecationWarning, stacklevel=4)
                 kwargs[new] = kwargs.pop(old)
+
+
+class RenamedAttribute:
+    """An attribute kept under its old name for a while: reading it gives the new one, with a DeprecationWarning.
+
+    The counterpart, for the attributes of result objects, of ``renamed=`` in :func:`validate_params`.
+
+    Examples
+    --------
+    >>> import warnings
+    >>> class Result:
+    ...     method = RenamedAttribute("test")
+    ...     def __init__(self): self.test = "t"
+    >>> with warnings.catch_warnings(record=True) as caught:
+    ...     warnings.simplefilter("always")
+    ...     Result().method, str(caught[0].message)
+    ('t', 'Result.method is deprecated and will be removed: use .test')
+    """
+
+    def __init__(self, new: str) -> None:
+        self.new = new
+        self.old = ""
+
+    def __set_name__(self, owner: type, name: str) -> None:
+        self.old = name
+
+    def __get__(self, instance: Any, owner: type | None = None) -> Any:
+        if instance is None:
+            return self
+        warnings.warn(f"{type(instance).__name__}.{self.old} is deprecated and will be removed: use .{self.new}",
+                      DeprecationWarning, stacklevel=2)
+        return getattr(instance, self.new)
 
 
 def validate_params(*, renamed: Mapping[str, str] | None = None, **constraints: Constraint) -> Any:

@@ -20,6 +20,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..core.params import Instance, validate_params
+
 __all__ = ["Threshold", "THRESHOLDS", "FIXED_WHEN", "threshold"]
 
 #: When a threshold was fixed: before any run that judges it, or after seeing data.
@@ -73,6 +75,7 @@ def _load(path: Path) -> dict[str, Threshold]:
 THRESHOLDS: dict[str, Threshold] = _load(Path(__file__).with_name("thresholds.toml"))
 
 
+@validate_params(name=Instance(str))
 def threshold(name: str) -> float:
     """The value of the threshold ``name``.
 
