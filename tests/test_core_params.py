@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import ndcg_research as nr
-from ndcg_research.core.params import (
+from ndcg_research.core.constraints import (
     AnyOf,
     Anything,
     Array,
@@ -24,8 +24,8 @@ from ndcg_research.core.params import (
     Options,
     Real,
     SequenceOf,
-    validate_params,
 )
+from ndcg_research.core.params import validate_params
 
 
 @pytest.mark.parametrize("constraint, value, error, message", [

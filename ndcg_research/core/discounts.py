@@ -42,7 +42,8 @@ from typing import Any
 
 import numpy as np
 
-from .params import Boolean, Constraint, Real, validate_params
+from .constraints import Boolean, Constraint, Real
+from .params import validate_params
 from .specs import format_call, parse_call
 
 __all__ = ["Discount", "parse_discount", "DISCOUNT_NAMES", "DiscountLike", "DiscountSpec", "DISCOUNT"]

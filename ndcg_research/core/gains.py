@@ -33,7 +33,8 @@ from typing import Any
 
 import numpy as np
 
-from .params import Boolean, Constraint, Real, validate_params
+from .constraints import Boolean, Constraint, Real
+from .params import validate_params
 from .specs import format_number, parse_call
 
 __all__ = ["Gain", "parse_gain", "GAIN_NAMES", "GainLike", "GainSpec", "GAIN"]

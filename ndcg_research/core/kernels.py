@@ -28,7 +28,8 @@ import numpy as np
 
 from .discounts import Discount
 from .gains import Gain
-from .params import Array, Function, Instance, Integer, validate_params
+from .constraints import Array, Function, Instance, Integer
+from .params import validate_params
 from .validation import CUTOFF
 
 __all__ = [

@@ -60,7 +60,8 @@ import numpy as np
 from . import kernels, ranking, validation
 from .discounts import DISCOUNT, Discount, DiscountLike
 from .gains import GAIN, Gain, GainLike
-from .params import Array, Integer, Options, validate_params
+from .constraints import Array, Integer, Options
+from .params import validate_params
 from .ranking import TIE_RULE
 from .specs import format_number
 from .validation import CUTOFF, RANKED_LISTS, RankedLists

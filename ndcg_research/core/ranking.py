@@ -22,7 +22,8 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .params import Array, Integer, Options, validate_params
+from .constraints import Array, Integer, Options
+from .params import validate_params
 from .validation import CUTOFF
 
 __all__ = ["TIES", "TIE_RULE", "group_means", "top_order", "ranked_gains"]

@@ -14,7 +14,8 @@ import ast
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .params import Instance, Real, validate_params
+from .constraints import Instance, Real
+from .params import validate_params
 
 __all__ = ["parse_call", "parse_registered", "format_call", "format_number"]
 

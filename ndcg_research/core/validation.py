@@ -27,7 +27,8 @@ from typing import Any, Literal, overload
 
 import numpy as np
 
-from .params import Anything, Array, Boolean, Constraint, Instance, Integer, Real, validate_params
+from .constraints import Anything, Array, Boolean, Constraint, Instance, Integer, Real
+from .params import validate_params
 
 __all__ = [
     "check_integer",

@@ -37,7 +37,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..core.params import Array, Integer, SequenceOf, validate_params
+from ..core.constraints import Array, Integer, SequenceOf
+from ..core.params import validate_params
 from .inputs import SCORES, SEED, all_pairs
 from .paired import TIE_TOLERANCE
 from .resampling import SUBSET_STREAM, block_generator

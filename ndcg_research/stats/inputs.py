@@ -15,7 +15,8 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..core.params import Array, Constraint, Instance, Integer, Real, SequenceOf, validate_params
+from ..core.constraints import Array, Constraint, Instance, Integer, Real, SequenceOf
+from ..core.params import validate_params
 
 __all__ = ["Scores", "ScoreMatrix", "SCORES", "QUERY_VALUES", "LEVEL", "SEED", "N_RESAMPLES", "N_JOBS",
            "SYSTEM_NAMES", "system_names", "all_pairs"]

@@ -34,7 +34,8 @@ from typing import Any
 import numpy as np
 from scipy import special, stats
 
-from ..core.params import AnyOf, Array, Boolean, Function, Instance, Integer, Options, Real, SequenceOf, validate_params
+from ..core.constraints import AnyOf, Array, Boolean, Function, Instance, Integer, Options, Real, SequenceOf
+from ..core.params import validate_params
 from .inputs import LEVEL, N_RESAMPLES, SEED
 
 __all__ = ["ALPHA", "CONFIDENCE", "CERTAIN", "INTERVALS", "mean_interval", "wilson_interval", "proportion_label", "share_label",

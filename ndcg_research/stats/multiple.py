@@ -29,7 +29,8 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from ..core.params import Array, Options, validate_params
+from ..core.constraints import Array, Options
+from ..core.params import validate_params
 from .inputs import LEVEL, N_JOBS, N_RESAMPLES, SCORES, SEED, all_pairs
 from .intervals import ALPHA
 from .resampling import TUKEY_STREAM, block_generator, map_in_threads

@@ -59,7 +59,8 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from ..core.params import Array, Boolean, Integer, Options, Real, RenamedAttribute, validate_params
+from ..core.constraints import Array, Boolean, Integer, Options, Real
+from ..core.params import RenamedAttribute, validate_params
 from .inputs import LEVEL, N_JOBS, N_RESAMPLES, QUERY_VALUES, SCORES, SEED, Scores, all_pairs
 from .intervals import ALPHA, CONFIDENCE, INTERVALS, bootstrap_interval, mean_interval, wilson_interval
 from .resampling import EXACT_MAX_QUERIES, Resamples, map_in_threads

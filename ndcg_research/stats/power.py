@@ -27,7 +27,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..core.params import Options, RenamedAttribute, validate_params
+from ..core.constraints import Options
+from ..core.params import RenamedAttribute, validate_params
 from .inputs import LEVEL, N_JOBS, N_RESAMPLES, SCORES, SEED, SYSTEM_NAMES, system_names
 from .intervals import ALPHA
 from .multiple import CORRECTIONS, adjust_pvalues, tukey_hsd

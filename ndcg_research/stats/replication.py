@@ -24,7 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from ..core.params import Array, validate_params
+from ..core.constraints import Array
+from ..core.params import validate_params
 
 __all__ = ["proportion_z", "mean_z"]
 

@@ -41,7 +41,8 @@ from typing import Any, Literal, TypeVar
 
 import numpy as np
 
-from ..core.params import Function, Instance, Integer, Options, validate_params
+from ..core.constraints import Function, Instance, Integer, Options
+from ..core.params import validate_params
 from .inputs import N_JOBS, N_RESAMPLES, SEED
 
 __all__ = [

@@ -20,7 +20,8 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..core.params import Instance, validate_params
+from ..core.constraints import Instance
+from ..core.params import validate_params
 
 __all__ = ["Threshold", "THRESHOLDS", "FIXED_WHEN", "threshold"]
 

@@ -40,7 +40,8 @@ import numpy as np
 from ..core.discounts import DiscountSpec
 from ..core.gains import GainSpec
 from ..core.metrics import UndefinedNDCGWarning, ndcg
-from ..core.params import Array, Boolean, Constraint, Instance, Integer, Real, SequenceOf, validate_params
+from ..core.constraints import Array, Boolean, Constraint, Instance, Integer, Real, SequenceOf
+from ..core.params import validate_params
 from ..core.ranking import top_order
 from ..core.validation import CUTOFF, RANKED_LISTS
 from ..stats.inputs import LEVEL, SEED
