@@ -39,7 +39,7 @@ from scipy import stats
 
 from ..core.constraints import Array, Integer, SequenceOf
 from ..core.params import validate_params
-from .inputs import SCORES, SEED, all_pairs
+from .inputs import LEVEL, SCORES, SEED, all_pairs
 from .paired import TIE_TOLERANCE
 from .resampling import SUBSET_STREAM, block_generator
 
@@ -256,8 +256,7 @@ class VarianceComponents:
 
     def topics_for_stability(self, target: float) -> float:
         """Topics needed for a generalisability coefficient of ``target``: ``target / (1 - target) * interaction / system``."""
-        if not 0 < target < 1:
-            raise ValueError(f"target must be strictly between 0 and 1, got {target!r}")
+        target = LEVEL.check(target, "target")
         return float("inf") if self.system == 0 else target / (1 - target) * self.interaction / self.system
 
 
