@@ -66,8 +66,8 @@ def _type_and_value(value: Any) -> str:
 class Constraint:
     """What one parameter accepts: check and normalise a value, or raise naming the argument.
 
-    Subclasses implement :meth:`_check` (the value is not None, or None is not allowed),
-    :meth:`describe`, :meth:`example` and :meth:`invalid_values`.
+    Subclasses implement ``_check`` (called for every value but an allowed None), ``_describe``,
+    :meth:`example` and :meth:`invalid_values`.
 
     Parameters
     ----------
