@@ -42,9 +42,9 @@ from typing import Any
 
 import numpy as np
 
-from .constraints import Boolean, Constraint, Real
+from .constraints import Boolean, Real
 from .params import validate_params
-from .specs import format_call, parse_call
+from .specs import FunctionSpec, format_call, parse_call
 
 __all__ = ["Discount", "parse_discount", "DISCOUNT_NAMES", "DiscountLike", "DiscountSpec", "DISCOUNT"]
 
@@ -248,7 +248,7 @@ class Discount:
 DiscountLike = str | Discount | Callable[[np.ndarray], np.ndarray]
 
 
-class DiscountSpec(Constraint):
+class DiscountSpec(FunctionSpec):
     """The constraint of every ``discount`` argument: a spec, normalised to a :class:`Discount` (or a callable).
 
     Accepts a spec string (``"log2"``, ``"power(beta=0.5)"``), a :class:`Discount`, or any callable
@@ -261,44 +261,29 @@ class DiscountSpec(Constraint):
     """
 
     subject = "discount"
+    forms = ("a spec string", "a Discount")
+    bad_specs = ("cosine", "power", "power(0.5)", "power(beta=0)", "power(beta='a')", "geometric(p=1.5)")
 
-    def __init__(self, *, builtin_only: bool = False, none: bool = False) -> None:
-        super().__init__(none=none)
-        self.builtin_only = builtin_only
-
-    def _describe(self) -> str:
-        return "a discount spec (a string or a Discount)" + ("" if self.builtin_only else " or a callable")
-
-    def _check(self, value: Any, name: str) -> Discount | Callable[[np.ndarray], np.ndarray]:
+    def _builtin(self, value: Any) -> Discount | None:
         if isinstance(value, Discount):
             return value
-        if isinstance(value, str):
-            kind, args, kwargs = parse_call.unchecked(value, what="discount")
-            if args:
-                raise ValueError(
-                    f"discount spec {value!r}: give parameters by name, e.g. 'power(beta=0.5)'; valid discounts: "
-                    f"{_valid_list()}"
-                )
-            return Discount(kind, **kwargs)
-        if callable(value) and not self.builtin_only:
-            return value
-        if self.builtin_only:
-            raise TypeError(f"discount must be a built-in discount (a spec string or a Discount), got {value!r}")
-        raise TypeError(
-            f"discount must be a spec string, a Discount or a callable, got {type(value).__name__}: {value!r}"
-        )
+        if not isinstance(value, str):
+            return None
+        kind, args, kwargs = parse_call.unchecked(value, what="discount")
+        if args:
+            raise ValueError(
+                f"discount spec {value!r}: give parameters by name, e.g. 'power(beta=0.5)'; valid discounts: "
+                f"{_valid_list()}"
+            )
+        return Discount(kind, **kwargs)
 
     def example(self) -> str:
         return "log2"
 
-    def invalid_values(self) -> list[Any]:
-        bad: list[Any] = ["cosine", "power", "power(0.5)", "power(beta=0)", "power(beta='a')", "geometric(p=1.5)",
-                          3, *super().invalid_values()]
-        return [*bad, abs] if self.builtin_only else bad
-
 
 #: The constraint of the ``discount`` argument of the metric functions.
 DISCOUNT = DiscountSpec()
+_BUILTIN_DISCOUNT = DiscountSpec(builtin_only=True)
 
 
 @validate_params(builtin_only=Boolean(), spec=DISCOUNT)
@@ -337,6 +322,4 @@ def parse_discount(spec: DiscountLike, *, builtin_only: bool = False) -> Discoun
     ...
     ValueError: unknown discount 'cosine'; valid discounts: log2, log(base=2), jarvelin(base=2), power(beta), zipf, geometric(p), logpower(gamma), loglog, none
     """
-    if builtin_only and not isinstance(spec, Discount):
-        raise TypeError(f"discount must be a built-in discount (a spec string or a Discount), got {spec!r}")
-    return spec
+    return _BUILTIN_DISCOUNT.check(spec, "spec") if builtin_only else spec

@@ -33,9 +33,9 @@ from typing import Any
 
 import numpy as np
 
-from .constraints import Boolean, Constraint, Real
+from .constraints import Boolean, Real
 from .params import validate_params
-from .specs import format_number, parse_call
+from .specs import FunctionSpec, format_number, parse_call
 
 __all__ = ["Gain", "parse_gain", "GAIN_NAMES", "GainLike", "GainSpec", "GAIN"]
 
@@ -145,7 +145,7 @@ def _checked_table(table: Mapping[Any, Any]) -> tuple[tuple[float, float], ...]:
 GainLike = str | Gain | Mapping[Any, Any] | Callable[[np.ndarray], np.ndarray]
 
 
-class GainSpec(Constraint):
+class GainSpec(FunctionSpec):
     """The constraint of every ``gain`` argument: a gain spec, normalised to a :class:`Gain` (or a callable).
 
     Accepts a spec string (``"exp2"``, ``"mapping({0: 0, 1: 1, 2: 3})"``), a mapping from grade
@@ -159,45 +159,30 @@ class GainSpec(Constraint):
     """
 
     subject = "gain"
+    forms = ("a spec string", "a mapping", "a Gain")
+    bad_specs = ("square", "exp2(2)", "mapping", "mapping({0: 1})", "mapping({1: 'a'})", {})
 
-    def __init__(self, *, builtin_only: bool = False, none: bool = False) -> None:
-        super().__init__(none=none)
-        self.builtin_only = builtin_only
-
-    def _describe(self) -> str:
-        return "a gain spec (a string, a mapping or a Gain)" + ("" if self.builtin_only else " or a callable")
-
-    def _check(self, value: Any, name: str) -> Gain | Callable[[np.ndarray], np.ndarray]:
+    def _builtin(self, value: Any) -> Gain | None:
         if isinstance(value, Gain):
             return value
         if isinstance(value, Mapping):
             return Gain("mapping", value)
-        if isinstance(value, str):
-            kind, args, kwargs = parse_call.unchecked(value, what="gain")
-            if kwargs or len(args) > 1 or (kind != "mapping" and args):
-                raise ValueError(f"gain spec {value!r} is not valid; valid gains: {_VALID}")
-            if kind == "mapping" and not args:
-                raise ValueError(f"gain spec {value!r}: 'mapping' needs a table, e.g. 'mapping({{0: 0, 1: 1, 2: 3}})'")
-            return Gain(kind, args[0] if args else None)
-        if callable(value) and not self.builtin_only:
-            return value
-        if self.builtin_only:
-            raise TypeError(f"gain must be a built-in gain (a spec string, a mapping or a Gain), got {value!r}")
-        raise TypeError(
-            f"gain must be a spec string, a mapping, a Gain or a callable, got {type(value).__name__}: {value!r}"
-        )
+        if not isinstance(value, str):
+            return None
+        kind, args, kwargs = parse_call.unchecked(value, what="gain")
+        if kwargs or len(args) > 1 or (kind != "mapping" and args):
+            raise ValueError(f"gain spec {value!r} is not valid; valid gains: {_VALID}")
+        if kind == "mapping" and not args:
+            raise ValueError(f"gain spec {value!r}: 'mapping' needs a table, e.g. 'mapping({{0: 0, 1: 1, 2: 3}})'")
+        return Gain(kind, args[0] if args else None)
 
     def example(self) -> str:
         return "linear"
 
-    def invalid_values(self) -> list[Any]:
-        bad: list[Any] = ["square", "exp2(2)", "mapping", "mapping({0: 1})", "mapping({1: 'a'})", {}, 3,
-                          *super().invalid_values()]
-        return [*bad, abs] if self.builtin_only else bad
-
 
 #: The constraint of the ``gain`` argument of the metric functions.
 GAIN = GainSpec()
+_BUILTIN_GAIN = GainSpec(builtin_only=True)
 
 
 @validate_params(builtin_only=Boolean(), spec=GAIN)
@@ -231,6 +216,4 @@ def parse_gain(spec: GainLike, *, builtin_only: bool = False) -> Gain | Callable
     ...
     TypeError: gain must be a built-in gain (a spec string, a mapping or a Gain), got <built-in function abs>
     """
-    if builtin_only and not isinstance(spec, Gain):
-        raise TypeError(f"gain must be a built-in gain (a spec string, a mapping or a Gain), got {spec!r}")
-    return spec
+    return _BUILTIN_GAIN.check(spec, "spec") if builtin_only else spec

@@ -14,10 +14,10 @@ import ast
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .constraints import Instance, Real
+from .constraints import Constraint, Instance, Real
 from .params import validate_params
 
-__all__ = ["parse_call", "parse_registered", "format_call", "format_number"]
+__all__ = ["parse_call", "parse_registered", "format_call", "format_number", "FunctionSpec"]
 
 _TEXT = Instance(str)
 _MAPPING = Instance(Mapping, what="a mapping", example=dict)
@@ -135,3 +135,56 @@ def format_call(name: str, params: Mapping[str, Any]) -> str:
         return name
     inner = ", ".join(f"{key}={format_number.unchecked(float(value))}" for key, value in params.items())
     return f"{name}({inner})"
+
+
+class FunctionSpec(Constraint):
+    """A function given by spec (a gain, a discount): a built-in, named by a spec string, or any callable.
+
+    The base of :class:`~ndcg_research.core.gains.GainSpec` and
+    :class:`~ndcg_research.core.discounts.DiscountSpec`, which say how a value becomes a built-in
+    (``_builtin``: the built-in, or None for a value that is neither a spec nor a built-in). With
+    ``builtin_only`` a callable is refused (for code that needs a name or a hashable value). Errors
+    are worded in terms of the ``subject`` ("gain", "discount"), whatever the argument is called.
+
+    Parameters
+    ----------
+    builtin_only : bool, default False
+    none : bool, default False
+    """
+
+    #: What the spec configures, e.g. "gain".
+    subject = "function"
+    #: The built-in forms, in words, e.g. ("a spec string", "a Discount").
+    forms: tuple[str, ...] = ("a spec string",)
+    #: Values the constraint refuses besides wrong types (bad specs), for the common API test.
+    bad_specs: tuple[Any, ...] = ()
+
+    def __init__(self, *, builtin_only: bool = False, none: bool = False) -> None:
+        super().__init__(none=none)
+        self.builtin_only = builtin_only
+
+    def _forms(self, *, callable_too: bool) -> str:
+        forms = (*self.forms, "a callable") if callable_too else self.forms
+        return ", ".join(forms[:-1]) + " or " + forms[-1]
+
+    def _describe(self) -> str:
+        return f"a {self.subject} ({self._forms(callable_too=not self.builtin_only)})"
+
+    def _builtin(self, value: Any) -> Any:  # pragma: no cover - every subclass has one
+        raise NotImplementedError
+
+    def _check(self, value: Any, name: str) -> Any:
+        builtin = self._builtin(value)
+        if builtin is not None:
+            return builtin
+        if callable(value) and not self.builtin_only:
+            return value
+        if self.builtin_only:
+            raise TypeError(f"{self.subject} must be a built-in {self.subject} ({self._forms(callable_too=False)}), "
+                            f"got {value!r}")
+        raise TypeError(f"{self.subject} must be {self._forms(callable_too=True)}, got {type(value).__name__}: {value!r}")
+
+    def invalid_values(self) -> list[Any]:
+        bad: list[Any] = [*self.bad_specs, 3, *super().invalid_values()]
+        return [*bad, abs] if self.builtin_only else bad
+
