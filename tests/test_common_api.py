@@ -99,6 +99,12 @@ CASES = [(name, f, parameter, bad) for name, f in DECLARED
          for bad in constraint.invalid_values()]
 
 
+def _case_id(name: str, parameter: str, bad: Any, index: int) -> str:
+    """A test id that is the same in every process (pytest-xdist compares them): no object addresses."""
+    shown = repr(bad) if isinstance(bad, (str, int, float, type(None))) else type(bad).__name__
+    return f"{name.removeprefix('ndcg_research.')}-{parameter}-{index}-{shown[:24]}"
+
+
 def test_the_discovery_finds_the_public_functions():
     names = {name for name, _ in FUNCTIONS}
     assert {"ndcg_research.core.metrics.ndcg", "ndcg_research.stats.paired.pairwise_tests",
@@ -167,7 +173,7 @@ def _named(message: str, word: str) -> bool:
 
 
 @pytest.mark.parametrize("name, f, parameter, bad", CASES,
-                         ids=[f"{name.removeprefix('ndcg_research.')}-{parameter}-{bad!r:.30}" for name, _, parameter, bad in CASES])
+                         ids=[_case_id(name, parameter, bad, i) for i, (name, _, parameter, bad) in enumerate(CASES)])
 def test_bad_values_are_refused_naming_the_argument_before_any_work(name, f, parameter, bad, monkeypatch):
     spy = _Spy()
     monkeypatch.setattr(f.declaration, "function", spy)
