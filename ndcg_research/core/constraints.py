@@ -546,7 +546,8 @@ class Array(Constraint):
             wanted = " or ".join(f"{n}-D" for n in self.ndims)
             raise ValueError(f"{name} must be {wanted}, got shape {array.shape}")
         if self.shape is not None and any(w is not None and w != n for w, n in zip(self.shape, array.shape)):
-            pattern = "(" + ", ".join("n" if w is None else str(w) for w in self.shape) + ("," if len(self.shape) == 1 else "") + ")"
+            axes = ", ".join("n" if w is None else str(w) for w in self.shape)
+            pattern = f"({axes}{',' if len(self.shape) == 1 else ''})"
             raise ValueError(f"{name} must have shape {pattern}, got shape {array.shape}")
         if array.size < self.min_size:
             if self.min_size == 1:

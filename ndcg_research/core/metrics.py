@@ -58,9 +58,9 @@ from typing import Any, Literal, NamedTuple, TypeVar
 import numpy as np
 
 from . import kernels, ranking, validation
+from .constraints import Array, Integer, Options
 from .discounts import DISCOUNT, Discount, DiscountLike
 from .gains import GAIN, Gain, GainLike
-from .constraints import Array, Integer, Options
 from .params import validate_params
 from .ranking import TIE_RULE
 from .specs import format_number
@@ -102,6 +102,8 @@ _RANKED = dict(k=CUTOFF, gain=GAIN, discount=DISCOUNT)
 _ZERO_IDEAL = Options(ZERO_IDEAL_POLICIES)
 _THREADS = Integer(1, 2, none=True)
 _OPTIONAL_LISTS = RankedLists(none=True)
+_LISTS = dict(relevance=RANKED_LISTS, ideal=_OPTIONAL_LISTS, judged=_OPTIONAL_LISTS)
+_SCORED_LISTS = dict(y_true=RANKED_LISTS, y_score=RANKED_LISTS, ideal=_OPTIONAL_LISTS, judged=_OPTIONAL_LISTS)
 _NO_DISCOUNT = Discount("none")
 _LINEAR = Gain("linear")
 
@@ -362,7 +364,7 @@ def idcg(
     return _out(idcg_values, batch)
 
 
-@validate_params(**_RANKED, zero_ideal=_ZERO_IDEAL, relevance=RANKED_LISTS, ideal=_OPTIONAL_LISTS, judged=_OPTIONAL_LISTS)
+@validate_params(**_RANKED, zero_ideal=_ZERO_IDEAL, **_LISTS)
 def ndcg_parts(
     relevance: Any, k: int | None = None, *, ideal: Any = None, gain: GainLike = "linear",
     discount: DiscountLike = "log2", zero_ideal: ZeroIdeal = "zero", judged: Any = None,
@@ -379,7 +381,7 @@ def ndcg_parts(
     return _parts(*_ranked_parts(relevance, ideal, judged, options), zero_ideal)
 
 
-@validate_params(**_RANKED, zero_ideal=_ZERO_IDEAL, relevance=RANKED_LISTS, ideal=_OPTIONAL_LISTS, judged=_OPTIONAL_LISTS)
+@validate_params(**_RANKED, zero_ideal=_ZERO_IDEAL, **_LISTS)
 def ndcg(
     relevance: Any, k: int | None = None, *, ideal: Any = None, gain: GainLike = "linear",
     discount: DiscountLike = "log2", zero_ideal: ZeroIdeal = "zero", judged: Any = None,
@@ -512,10 +514,7 @@ def _score_parts(
     return labels, dcg_values, None if ideal_job is None else ideal_job(), n_terms
 
 
-@validate_params(
-    **_RANKED, ties=TIE_RULE, zero_ideal=_ZERO_IDEAL, threads=_THREADS, y_true=RANKED_LISTS, y_score=RANKED_LISTS,
-    ideal=_OPTIONAL_LISTS, judged=_OPTIONAL_LISTS,
-)
+@validate_params(**_RANKED, ties=TIE_RULE, zero_ideal=_ZERO_IDEAL, threads=_THREADS, **_SCORED_LISTS)
 def ndcg_parts_from_scores(
     y_true: Any, y_score: Any, k: int | None = None, *, ideal: Any = None, gain: GainLike = "linear",
     discount: DiscountLike = "log2", ties: Ties = "average", zero_ideal: ZeroIdeal = "zero", judged: Any = None,
@@ -533,10 +532,7 @@ def ndcg_parts_from_scores(
     return _parts(*_score_parts(y_true, y_score, ideal, judged, options), zero_ideal)
 
 
-@validate_params(
-    **_RANKED, ties=TIE_RULE, zero_ideal=_ZERO_IDEAL, threads=_THREADS, y_true=RANKED_LISTS, y_score=RANKED_LISTS,
-    ideal=_OPTIONAL_LISTS, judged=_OPTIONAL_LISTS,
-)
+@validate_params(**_RANKED, ties=TIE_RULE, zero_ideal=_ZERO_IDEAL, threads=_THREADS, **_SCORED_LISTS)
 def ndcg_from_scores(
     y_true: Any, y_score: Any, k: int | None = None, *, ideal: Any = None, gain: GainLike = "linear",
     discount: DiscountLike = "log2", ties: Ties = "average", zero_ideal: ZeroIdeal = "zero", judged: Any = None,
@@ -597,9 +593,7 @@ def ndcg_from_scores(
     return _parts(*_score_parts(y_true, y_score, ideal, judged, options), zero_ideal).ndcg
 
 
-@validate_params(
-    **_RANKED, ties=TIE_RULE, y_true=RANKED_LISTS, y_score=RANKED_LISTS, ideal=_OPTIONAL_LISTS, judged=_OPTIONAL_LISTS,
-)
+@validate_params(**_RANKED, ties=TIE_RULE, **_SCORED_LISTS)
 def dcg_from_scores(
     y_true: Any, y_score: Any, k: int | None = None, *, ideal: Any = None, gain: GainLike = "linear",
     discount: DiscountLike = "log2", ties: Ties = "average", judged: Any = None,

@@ -182,7 +182,9 @@ class FunctionSpec(Constraint):
         if self.builtin_only:
             raise TypeError(f"{self.subject} must be a built-in {self.subject} ({self._forms(callable_too=False)}), "
                             f"got {value!r}")
-        raise TypeError(f"{self.subject} must be {self._forms(callable_too=True)}, got {type(value).__name__}: {value!r}")
+        raise TypeError(
+            f"{self.subject} must be {self._forms(callable_too=True)}, got {type(value).__name__}: {value!r}"
+        )
 
     def invalid_values(self) -> list[Any]:
         bad: list[Any] = [*self.bad_specs, 3, *super().invalid_values()]

@@ -61,7 +61,7 @@ def check_integer(value: Any, name: str, *, minimum: int | None = 1, allow_none:
 def check_integer(value: Any, name: str, *, minimum: int | None = 1, allow_none: bool = False) -> int | None:
     """Return ``value`` as an int if it is an integer (not a bool) >= ``minimum``, else raise.
 
-    :class:`~ndcg_research.core.params.Integer` for a value checked by hand (a declared function
+    :class:`~ndcg_research.core.constraints.Integer` for a value checked by hand (a declared function
     declares its integers instead).
 
     Parameters
@@ -106,7 +106,7 @@ def check_integer(value: Any, name: str, *, minimum: int | None = 1, allow_none:
 def check_number(value: Any, name: str) -> float:
     """Return ``value`` as a float if it is a finite real number (not a bool), else raise.
 
-    :class:`~ndcg_research.core.params.Real` for a value checked by hand.
+    :class:`~ndcg_research.core.constraints.Real` for a value checked by hand.
 
     Parameters
     ----------
@@ -422,7 +422,8 @@ def check_same_shape(a: Batch, b: Batch) -> None:
 @validate_params(like=_BATCH, judged=RANKED_LISTS)
 def judged_mask(judged: Any, like: Batch) -> np.ndarray:
     """The boolean ``judged`` mask as a padded 2-D array shaped like ``like``."""
-    mask = as_batch.unchecked(judged, name="judged", fill=0.0, kinds="b", allow_empty=True)  # shaped like `like`, checked next
+    # Shaped like `like`, checked next.
+    mask = as_batch.unchecked(judged, name="judged", fill=0.0, kinds="b", allow_empty=True)
     check_same_shape.unchecked(like, mask)
     return (mask.values != 0) & mask.valid()
 

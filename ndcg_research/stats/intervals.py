@@ -38,9 +38,8 @@ from ..core.constraints import AnyOf, Array, Boolean, Function, Instance, Intege
 from ..core.params import validate_params
 from .inputs import LEVEL, N_RESAMPLES, SEED
 
-__all__ = ["ALPHA", "CONFIDENCE", "CERTAIN", "INTERVALS", "mean_interval", "wilson_interval", "proportion_label", "share_label",
-           "family_confidence",
-           "bootstrap_statistic_interval", "bootstrap_interval", "row_quantiles"]
+__all__ = ["ALPHA", "CONFIDENCE", "CERTAIN", "INTERVALS", "mean_interval", "wilson_interval", "proportion_label",
+           "share_label", "family_confidence", "bootstrap_statistic_interval", "bootstrap_interval", "row_quantiles"]
 
 #: Significance level of every test: a p-value below it is significant.
 ALPHA = 0.05
@@ -189,7 +188,8 @@ def share_label(share: float, trials: int, *, digits: int = 2, interval: bool = 
     count = share * trials
     if abs(count - round(count)) > 1e-6:
         raise ValueError(f"share must be a share of {trials} trials (a whole count), got {share!r}")
-    return proportion_label.unchecked(int(round(count)), trials, digits=digits, interval=interval, confidence=confidence)
+    return proportion_label.unchecked(int(round(count)), trials, digits=digits, interval=interval,
+                                      confidence=confidence)
 
 
 @validate_params(family_size=_COUNT, confidence=LEVEL)

@@ -470,7 +470,8 @@ def _test_chunk(
         assert boot is not None
         if boot_means is None:
             boot_means = boot.difference_means(first, second, d)
-        out["ci_low"], out["ci_high"] = bootstrap_interval.unchecked(boot_means, d, confidence=confidence, interval=interval)
+        out["ci_low"], out["ci_high"] = bootstrap_interval.unchecked(boot_means, d, confidence=confidence,
+                                                                     interval=interval)
     return out
 
 

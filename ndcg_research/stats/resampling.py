@@ -136,7 +136,8 @@ class Resamples:
                 raise ValueError(f"an exact sign-flip test enumerates 2**(n-1) patterns; n_queries = {n} is more than "
                                  f"the {EXACT_LIMIT} it allows (use the Monte Carlo test)")
             return cls("exact", n, 1 << (n - 1), 0)
-        return cls(kind, n, N_RESAMPLES.check(n_resamples, "n_resamples"), SEED.check(seed, "seed"))  # type: ignore[arg-type]
+        n_resamples, seed = N_RESAMPLES.check(n_resamples, "n_resamples"), SEED.check(seed, "seed")
+        return cls(kind, n, n_resamples, seed)  # type: ignore[arg-type]
 
     @property
     def block_size(self) -> int:
