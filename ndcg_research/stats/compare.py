@@ -130,8 +130,8 @@ def compare_systems(
     system_table = pd.DataFrame({"system": names, "mean": mean, "ci_low": low, "ci_high": high, "queries": n})
 
     # The matrix and every parameter are checked: the nested calls do not check them again.
-    paired_test = "t" if test == "tukey" else test
-    tests = pairwise_tests.unchecked(scores, test=paired_test, interval=interval, confidence=confidence,
+    pair_test = "t" if test == "tukey" else test
+    tests = pairwise_tests.unchecked(scores, test=pair_test, interval=interval, confidence=confidence,
                                      n_resamples=n_resamples, seed=seed, n_jobs=n_jobs)
     if test == "tukey":
         hsd = tukey_hsd.unchecked(scores, n_resamples=n_resamples, seed=seed, n_jobs=n_jobs)
