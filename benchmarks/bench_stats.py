@@ -5,11 +5,11 @@ Run: ``python benchmarks/bench_stats.py [--systems 100] [--queries 200] [--resam
 The task: every pair of ``systems`` systems (4950 pairs for 100) on ``queries`` queries, with
 ``resamples`` resamples each:
 
-- ours, bootstrap: :func:`ndcg_research.stats.pairwise_tests` with ``method="bootstrap"`` and the
+- ours, bootstrap: :func:`ndcg_research.stats.pairwise_tests` with ``test="bootstrap"`` and the
   percentile interval: Sakai's studentised bootstrap test (ASL) *and* the 95% interval of every
   pair's mean difference, resamples shared by all pairs (seeded blocks, one matrix product per chunk);
   also :func:`~ndcg_research.stats.discriminative_power` (ASL only);
-- ours, sign flip: ``method="permutation"`` (Monte Carlo, ``resamples`` sign vectors);
+- ours, sign flip: ``test="permutation"`` (Monte Carlo, ``resamples`` sign vectors);
 - baseline 1: :func:`scipy.stats.bootstrap` per pair (percentile interval of the mean difference,
   ``vectorized`` statistic ``np.mean``) - it computes the interval only, less than ours does;
 - baseline 2: :func:`scipy.stats.permutation_test` per pair (``permutation_type="samples"``, the
@@ -73,18 +73,18 @@ def main() -> None:
 
     ours = {}
     ours["bootstrap: ASL + percentile CI"] = best_of(args.repeats, lambda: pairwise_tests(
-        x, method="bootstrap", interval="percentile", n_resamples=b))
+        x, test="bootstrap", interval="percentile", n_resamples=b))
     ours["bootstrap: ASL only (discriminative_power)"] = best_of(args.repeats, lambda: discriminative_power(
-        x, method="bootstrap", n_resamples=b))
+        x, test="bootstrap", n_resamples=b))
     ours["sign flip: p only"] = best_of(args.repeats, lambda: pairwise_tests(
-        x, method="permutation", interval="none", n_resamples=b, exact=False))
+        x, test="permutation", interval="none", n_resamples=b, exact=False))
     with one_thread():
         ours["bootstrap: ASL + percentile CI, 1 BLAS thread"] = best_of(args.repeats, lambda: pairwise_tests(
-            x, method="bootstrap", interval="percentile", n_resamples=b))
+            x, test="bootstrap", interval="percentile", n_resamples=b))
         ours["sign flip: p only, 1 BLAS thread"] = best_of(args.repeats, lambda: pairwise_tests(
-            x, method="permutation", interval="none", n_resamples=b, exact=False))
+            x, test="permutation", interval="none", n_resamples=b, exact=False))
     ours["bootstrap: ASL + percentile CI, n_jobs=2"] = best_of(args.repeats, lambda: pairwise_tests(
-        x, method="bootstrap", interval="percentile", n_resamples=b, n_jobs=2))
+        x, test="bootstrap", interval="percentile", n_resamples=b, n_jobs=2))
 
     def scipy_bootstrap_per_pair() -> None:
         for k in sample:

@@ -265,7 +265,7 @@ BAD_PARAMETERS = [
 
 
 @pytest.mark.parametrize("kwargs, error, match", BAD_PARAMETERS + [(dict(ties="random"), ValueError, "ties must be one of"),
-                                                                  (dict(threads=3), ValueError, "threads must be 1, 2 or None")])
+                                                                  (dict(threads=3), ValueError, r"threads must be an integer in \[1, 2\] or None")])
 def test_parameters_are_checked_before_the_data(kwargs, error, match):
     bad_data = [[1.0, np.nan]]  # would be refused as data, after the parameters
     scored = "ties" in kwargs or "threads" in kwargs

@@ -184,8 +184,10 @@ def test_evaluate_runs_with_everything_judged_is_exact():
 
 
 def test_evaluate_runs_validates():
-    with pytest.raises(ValueError, match="judged"):
+    with pytest.raises(TypeError, match="judged must hold booleans, got dtype int64"):
         lim.evaluate_runs(np.zeros((2, 3)), np.zeros((1, 2, 3)), np.ones((2, 3), int))
+    with pytest.raises(ValueError, match=r"judged must have the shape of grades, \(2, 3\), got \(2, 2\)"):
+        lim.evaluate_runs(np.zeros((2, 3)), np.zeros((1, 2, 3)), np.ones((2, 2), bool))
     with pytest.raises(ValueError, match="scores"):
         lim.evaluate_runs(np.zeros((2, 3)), np.zeros((1, 2, 4)), np.ones((2, 3), bool))
 

@@ -463,19 +463,21 @@ def test_mean_over_queries_policies():
     assert nr.mean_over_queries([1.0, 0.5, 0.0]) == 0.5  # zero_ideal="zero" queries count as 0
     with pytest.raises(ValueError, match="every per-query value is NaN; there is nothing to average"):
         nr.mean_over_queries([math.nan, math.nan], nan_policy="omit")
-    with pytest.raises(ValueError, match="nan_policy must be 'raise', 'omit' or 'propagate', got 'drop'"):
+    with pytest.raises(ValueError, match="nan_policy must be one of 'raise', 'omit', 'propagate', got 'drop'"):
         nr.mean_over_queries(values, nan_policy="drop")
 
 
-@pytest.mark.parametrize("values", [[], [[1.0, 0.5]], 0.5])
-def test_mean_over_queries_needs_a_non_empty_1d_array(values):
-    with pytest.raises(ValueError, match=r"values must be a non-empty 1-D array of per-query values, got shape"):
+@pytest.mark.parametrize("values, match", [([], r"values must not be empty, got shape \(0,\)"),
+                                           ([[1.0, 0.5]], r"values must be 1-D, got shape \(1, 2\)"),
+                                           (0.5, r"values must be 1-D, got shape \(\)")])
+def test_mean_over_queries_needs_a_non_empty_1d_array(values, match):
+    with pytest.raises(ValueError, match=match):
         nr.mean_over_queries(values)
 
 
 def test_mean_over_queries_rejects_unknown_policy_without_nan():
     # Regression: a misspelled nan_policy was only noticed when a NaN was present.
-    with pytest.raises(ValueError, match="nan_policy must be 'raise', 'omit' or 'propagate', got 'drop'"):
+    with pytest.raises(ValueError, match="nan_policy must be one of 'raise', 'omit', 'propagate', got 'drop'"):
         nr.mean_over_queries([0.5, 1.0], nan_policy="drop")
 
 

@@ -659,3 +659,48 @@ def test_tiny_fractional_grades_are_not_counted_as_integers():
     with pytest.raises(ValueError, match="has no entry for grade 1e-17"):
         nr.idcg([3.0, 1e-17], gain={0: 0, 3: 1})
     assert nr.idcg([3.0, 1e-17]) == 3.0 + 1e-17 / math.log2(3)
+
+
+# --- dcg_from_scores with ideal= and judged= (as ndcg_from_scores takes them) --------------------------
+
+
+def test_dcg_from_scores_with_judged_is_the_dcg_of_the_condensed_ranking_by_hand():
+    # Scores rank D1 (grade 0, unjudged), D2 (2), D3 (unjudged, grade 3 ignored), D4 (1). Condensed: D2, D4.
+    grades, scores, judged = [0, 2, 3, 1], [0.9, 0.8, 0.7, 0.6], [False, True, False, True]
+    expected = 2 / math.log2(2) + 1 / math.log2(3)
+    assert math.isclose(nr.dcg_from_scores(grades, scores, judged=judged), expected, rel_tol=1e-15)
+    assert math.isclose(nr.dcg_from_scores(grades, scores, 1, judged=judged), 2.0, rel_tol=1e-15)
+    # Not condensed, the unjudged grade-3 document at rank 3 counts.
+    assert math.isclose(nr.dcg_from_scores(grades, scores), 2 / math.log2(3) + 3 / 2 + 1 / math.log2(5), rel_tol=1e-15)
+
+
+def test_dcg_from_scores_with_ideal_takes_empty_results_and_checks_containment():
+    # The DCG does not depend on the ideal; an empty result (nothing returned) has DCG 0 once the ideal says
+    # which query it is, and the ideal must contain the retrieved grades.
+    assert nr.dcg_from_scores([], [], ideal=[2, 1]) == 0.0
+    np.testing.assert_array_equal(nr.dcg_from_scores([[], [1, 0]], [[], [0.1, 0.5]], ideal=[[2], [1]]),
+                                  [0.0, 1 / math.log2(3)])
+    assert nr.dcg_from_scores([2, 1], [0.5, 0.9], ideal=[2, 1, 3]) == nr.dcg_from_scores([2, 1], [0.5, 0.9])
+    with pytest.raises(ValueError, match="ideal does not contain the retrieved grades"):
+        nr.dcg_from_scores([2, 2], [0.5, 0.9], ideal=[2, 1])
+    with pytest.raises(ValueError, match="is empty"):
+        nr.dcg_from_scores([], [])
+
+
+@SETTINGS
+@given(data=st.data(), k=st.one_of(st.none(), st.integers(1, 6)), with_ideal=st.booleans(), with_judged=st.booleans(),
+       ties=st.sampled_from(nr.TIES))
+def test_dcg_from_scores_is_ndcg_from_scores_times_the_ideal_dcg(data, k, with_ideal, with_judged, ties):
+    n = data.draw(st.integers(1, 7))
+    grades = data.draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))
+    scores = data.draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))
+    kwargs = {"ties": ties}
+    if with_ideal:
+        kwargs["ideal"] = [g for g in grades if g > 0] + data.draw(st.lists(st.integers(0, 3), min_size=1, max_size=3))
+    if with_judged:
+        kwargs["judged"] = data.draw(st.lists(st.booleans(), min_size=n, max_size=n))
+    parts = quiet(nr.ndcg_parts_from_scores, grades, scores, k, zero_ideal="nan", **kwargs)
+    got = nr.dcg_from_scores(grades, scores, k, **kwargs)
+    assert got == parts.dcg
+    if parts.idcg > 0:
+        assert math.isclose(got, parts.ndcg * parts.idcg, rel_tol=1e-12, abs_tol=1e-15)

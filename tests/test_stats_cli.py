@@ -86,7 +86,7 @@ def test_errors_are_reported(files, tmp_path):
     status, _, err = invoke("compare", str(tmp_path / "missing.txt"), *runs)
     assert status == 1 and "missing.txt" in err
     status, _, err = invoke("compare", qrels, *runs, "--test", "tukey", "--correction", "holm")
-    assert status == 1 and "correction must be 'none' with method='tukey'" in err
+    assert status == 1 and "correction must be 'none' with test='tukey'" in err
     for bad, named in ((["--confidence", "95"], "--confidence"), (["--convention", "trec"], "--convention")):
         err = io.StringIO()
         with pytest.raises(SystemExit) as exit_info, redirect_stderr(err):

@@ -79,8 +79,10 @@ def test_proportion_label_rejects_bad_input(kwargs, error, match):
 def test_share_label_recovers_the_count_and_refuses_a_share_that_is_not_one():
     assert iv.share_label(7 / 9, 9) == iv.proportion_label(7, 9)      # 7/9 * 9 is not exactly 7 in binary
     assert iv.share_label(1.0, 380, interval=False) == "380/380"
-    for share in (0.5, float("nan")):
-        with pytest.raises(ValueError, match="share must be a share of 3 trials"):
+    with pytest.raises(ValueError, match="share must be a share of 3 trials"):
+        iv.share_label(0.5, 3)
+    for share in (float("nan"), 1.5):
+        with pytest.raises(ValueError, match=r"share must be in \[0, 1\]"):
             iv.share_label(share, 3)
 
 

@@ -36,10 +36,12 @@ def test_bonferroni_and_benjamini_hochberg_by_hand():
 
 
 def test_bad_pvalues_are_named():
-    with pytest.raises(ValueError, match="pvalues must lie in"):
+    with pytest.raises(ValueError, match=r"pvalues must be in \[0, 1\], got 1.2"):
         adjust_pvalues([0.1, 1.2])
-    with pytest.raises(ValueError, match="method must be one of"):
+    with pytest.raises(ValueError, match="correction must be one of 'holm', 'bonferroni', 'bh', 'none', got 'sidak'"):
         adjust_pvalues([0.1], "sidak")
+    with pytest.raises(ValueError, match="correction must be one of"):
+        adjust_pvalues([0.1], correction="sidak")
 
 
 def exact_tukey_pvalues(x: np.ndarray) -> np.ndarray:
@@ -96,15 +98,15 @@ def test_compare_systems_tables():
     rng = np.random.default_rng(5)
     topic = rng.random(25)
     scores = {"a": topic + 0.1, "b": topic + rng.normal(0, 0.05, 25), "c": topic - 0.2 + rng.normal(0, 0.05, 25)}
-    c = compare_systems(scores, method="permutation", correction="bonferroni", n_resamples=2000)
+    c = compare_systems(scores, test="permutation", correction="bonferroni", n_resamples=2000)
     assert c.systems.system.tolist() == ["a", "b", "c"]
     np.testing.assert_allclose(c.systems["mean"], [np.mean(v) for v in scores.values()])
     assert (c.systems.ci_low < c.systems["mean"]).all() and (c.systems["mean"] < c.systems.ci_high).all()
     assert list(zip(c.pairs.system_a, c.pairs.system_b)) == [("a", "b"), ("a", "c"), ("b", "c")]
     np.testing.assert_allclose(c.pairs.pvalue_adjusted, np.minimum(1, 3 * c.pairs.pvalue))
     assert (c.pairs.wins + c.pairs.ties + c.pairs.losses == 25).all()
-    tukey = compare_systems(scores, method="tukey", n_resamples=2000)
+    tukey = compare_systems(scores, test="tukey", n_resamples=2000)
     assert tukey.correction == "none"
     np.testing.assert_array_equal(tukey.pairs.pvalue, tukey.pairs.pvalue_adjusted)
-    with pytest.raises(ValueError, match="correction must be 'none' with method='tukey'"):
-        compare_systems(scores, method="tukey", correction="holm")
+    with pytest.raises(ValueError, match="correction must be 'none' with test='tukey'"):
+        compare_systems(scores, test="tukey", correction="holm")

@@ -51,7 +51,7 @@ def brute_force_sign_flip(d: np.ndarray) -> float:
 def test_t_test_pvalues_and_interval_equal_scipy():
     rng = np.random.default_rng(1)
     x = nDCG_like(rng, 6, 40)
-    tests = pairwise_tests(x, method="t", confidence=0.9)
+    tests = pairwise_tests(x, test="t", confidence=0.9)
     for k, (i, j) in enumerate(zip(tests.first, tests.second)):
         ref = stats.ttest_rel(x[i], x[j])
         ci = ref.confidence_interval(0.9)
@@ -62,7 +62,7 @@ def test_t_test_pvalues_and_interval_equal_scipy():
 def test_wilcoxon_pvalues_equal_scipy():
     rng = np.random.default_rng(2)
     x = np.round(nDCG_like(rng, 5, 30), 2)     # rounded: zero differences and ties occur, as with nDCG@10
-    tests = pairwise_tests(x, method="wilcoxon")
+    tests = pairwise_tests(x, test="wilcoxon")
     for k, (i, j) in enumerate(zip(tests.first, tests.second)):
         assert tests.pvalue[k] == pytest.approx(stats.wilcoxon(x[i], x[j]).pvalue, rel=1e-12)
 
@@ -89,7 +89,7 @@ def test_a_rounding_gap_is_a_tie_and_equal_differences_have_no_effect_size():
 def test_identical_systems_give_pvalue_one_for_every_method():
     a = [0.2, 0.5, 0.9, 0.1]
     for method in ("t", "wilcoxon", "permutation", "bootstrap"):
-        r = paired_test(a, a, method=method, n_resamples=200)
+        r = paired_test(a, a, test=method, n_resamples=200)
         assert r.pvalue == 1.0 and r.difference == 0.0 and r.ci == (0.0, 0.0)
         assert (r.wins, r.ties, r.losses) == (0, 4, 0)
 
@@ -98,7 +98,7 @@ def test_constant_nonzero_difference_is_certain():
     a = [0.75, 0.5, 1.0]
     b = [0.5, 0.25, 0.75]   # a - b = 0.25 exactly on every query: the t statistic is infinite
     for method in ("t", "bootstrap"):
-        r = paired_test(a, b, method=method, n_resamples=100)
+        r = paired_test(a, b, test=method, n_resamples=100)
         assert r.pvalue == 0.0 and r.ci == (0.25, 0.25)
 
 
@@ -110,7 +110,7 @@ def test_exact_permutation_equals_brute_force_enumeration(n):
     rng = np.random.default_rng(n)
     a = rng.random(n)
     b = a + rng.normal(0.05, 0.2, n)
-    r = paired_test(a, b, method="permutation")
+    r = paired_test(a, b, test="permutation")
     assert r.exact and r.n_resamples == 2 ** (n - 1)
     assert r.pvalue == pytest.approx(brute_force_sign_flip(a - b), abs=1e-15)
 
@@ -119,14 +119,14 @@ def test_exact_permutation_with_ties_in_the_null_distribution():
     # integer-valued differences make many sign vectors reach exactly the observed |sum|
     a = np.array([3, 1, 2, 0, 1, 2, 1, 0]) / 4
     b = np.array([1, 0, 2, 1, 0, 1, 0, 0]) / 4
-    r = paired_test(a, b, method="permutation")
+    r = paired_test(a, b, test="permutation")
     assert r.pvalue == pytest.approx(brute_force_sign_flip(a - b), abs=1e-15)
 
 
 def test_exact_permutation_equals_scipy_permutation_test():
     rng = np.random.default_rng(11)
     x = nDCG_like(rng, 4, 14)
-    tests = pairwise_tests(x, method="permutation")
+    tests = pairwise_tests(x, test="permutation")
     assert tests.exact
     for k, (i, j) in enumerate(zip(tests.first, tests.second)):
         ref = stats.permutation_test((x[i] - x[j],), lambda d, axis: d.mean(axis=axis), vectorized=True,
@@ -137,8 +137,8 @@ def test_exact_permutation_equals_scipy_permutation_test():
 def test_monte_carlo_permutation_within_binomial_error_of_exact():
     rng = np.random.default_rng(5)
     x = nDCG_like(rng, 5, 16)
-    exact = pairwise_tests(x, method="permutation", interval="none")
-    mc = pairwise_tests(x, method="permutation", interval="none", exact=False, n_resamples=20_000, seed=3)
+    exact = pairwise_tests(x, test="permutation", interval="none")
+    mc = pairwise_tests(x, test="permutation", interval="none", exact=False, n_resamples=20_000, seed=3)
     assert exact.exact and not mc.exact and mc.n_resamples == 20_000
     se = np.sqrt(exact.pvalue * (1 - exact.pvalue) / 20_000) + 1 / 20_001
     # 5 standard errors: a false failure has probability below 1e-5 per pair for a random seed
@@ -147,8 +147,8 @@ def test_monte_carlo_permutation_within_binomial_error_of_exact():
 
 def test_permutation_default_switches_to_monte_carlo_above_20_queries():
     rng = np.random.default_rng(0)
-    assert paired_test(rng.random(20), rng.random(20), method="permutation").exact
-    r = paired_test(rng.random(21), rng.random(21), method="permutation", n_resamples=999)
+    assert paired_test(rng.random(20), rng.random(20), test="permutation").exact
+    r = paired_test(rng.random(21), rng.random(21), test="permutation", n_resamples=999)
     assert not r.exact and r.n_resamples == 999
     assert r.pvalue * 1000 == pytest.approx(round(r.pvalue * 1000))   # (count + 1) / (B + 1)
 
@@ -164,7 +164,7 @@ def test_bootstrap_intervals_equal_scipy_on_the_same_resamples(kind, scipy_metho
     x = nDCG_like(rng, 2, 50)
     d = x[0] - x[1]
     seed, b = 4, 3000
-    r = paired_test(x[0], x[1], method="bootstrap", interval=kind, n_resamples=b, seed=seed, confidence=0.9)
+    r = paired_test(x[0], x[1], test="bootstrap", interval=kind, n_resamples=b, seed=seed, confidence=0.9)
     ref = stats.bootstrap((d,), np.mean, n_resamples=b, method=scipy_method, confidence_level=0.9,
                           rng=block_generator(seed, BOOTSTRAP_STREAM, 0))
     assert r.ci == pytest.approx((ref.confidence_interval.low, ref.confidence_interval.high), rel=1e-9)
@@ -176,7 +176,7 @@ def test_bootstrap_test_equals_a_direct_loop_over_the_same_resamples():
     rng = np.random.default_rng(21)
     x = nDCG_like(rng, 3, 25)
     seed, b, alpha = 6, 2000, 0.05
-    tests = pairwise_tests(x, method="bootstrap", interval="none", n_resamples=b, seed=seed, alpha=alpha)
+    tests = pairwise_tests(x, test="bootstrap", interval="none", n_resamples=b, seed=seed, alpha=alpha)
     indices = block_generator(seed, BOOTSTRAP_STREAM, 0).integers(0, 25, size=(b, 25))
     for k, (i, j) in enumerate(zip(tests.first, tests.second)):
         z = x[i] - x[j]
@@ -214,7 +214,7 @@ def test_bootstrap_interval_coverage_near_nominal():
         covered = 0
         for start in range(0, reps, 2000):
             rows = d[start:start + 2000]
-            low, high = bootstrap_interval(resamples.weighted_sums(rows, blocks) / n, rows, 0.95, kind)
+            low, high = bootstrap_interval(resamples.weighted_sums(rows, blocks) / n, rows, confidence=0.95, interval=kind)
             covered += np.count_nonzero((low <= true_mean) & (true_mean <= high))
         assert abs(covered / reps - 0.95) <= 0.02, (kind, covered / reps)
     t = mean_interval(d, axis=1)
@@ -229,8 +229,8 @@ def test_bootstrap_interval_coverage_near_nominal():
 def test_a_pair_gets_the_same_result_whatever_other_pairs_are_tested(method):
     rng = np.random.default_rng(4)
     x = nDCG_like(rng, 5, 30)
-    everything = pairwise_tests(x, method=method, n_resamples=3000, seed=1)
-    alone = pairwise_tests(x, [(1, 3)], method=method, n_resamples=3000, seed=1)
+    everything = pairwise_tests(x, test=method, n_resamples=3000, seed=1)
+    alone = pairwise_tests(x, [(1, 3)], test=method, n_resamples=3000, seed=1)
     k = int(np.flatnonzero((everything.first == 1) & (everything.second == 3))[0])
     assert alone.pvalue[0] == everything.pvalue[k]
     assert alone.ci_low[0] == pytest.approx(everything.ci_low[k], rel=1e-12)
@@ -240,7 +240,7 @@ def test_a_pair_gets_the_same_result_whatever_other_pairs_are_tested(method):
 def test_results_identical_for_one_and_two_workers(method):
     rng = np.random.default_rng(9)
     x = nDCG_like(rng, 40, 60)           # 780 pairs: several chunks of pairs with 20,000 resamples
-    kwargs = dict(method=method, n_resamples=20_000, seed=5, interval="bca")
+    kwargs = dict(test=method, n_resamples=20_000, seed=5, interval="bca")
     one = pairwise_tests(x, n_jobs=1, **kwargs)
     two = pairwise_tests(x, n_jobs=2, **kwargs)
     for name in ("pvalue", "ci_low", "ci_high", "critical_difference", "difference"):
@@ -250,16 +250,16 @@ def test_results_identical_for_one_and_two_workers(method):
 def test_seed_changes_monte_carlo_results_and_fixes_them():
     rng = np.random.default_rng(3)
     a, b = rng.random(40), rng.random(40)
-    r1 = paired_test(a, b, method="bootstrap", n_resamples=500, seed=1)
-    assert r1 == paired_test(a, b, method="bootstrap", n_resamples=500, seed=1)
-    assert r1.ci != paired_test(a, b, method="bootstrap", n_resamples=500, seed=2).ci
+    r1 = paired_test(a, b, test="bootstrap", n_resamples=500, seed=1)
+    assert r1 == paired_test(a, b, test="bootstrap", n_resamples=500, seed=1)
+    assert r1.ci != paired_test(a, b, test="bootstrap", n_resamples=500, seed=2).ci
 
 
 # --------------------------------------------------------------------------- bad input
 
 
 @pytest.mark.parametrize("kwargs, error, text", [
-    (dict(method="sign"), ValueError, "method must be one of"),
+    (dict(test="sign"), ValueError, "test must be one of"),
     (dict(interval="basic"), ValueError, "interval must be one of"),
     (dict(confidence=95), ValueError, "confidence must be strictly between 0 and 1"),
     (dict(n_resamples=0), ValueError, "n_resamples must be an integer >= 1"),
@@ -281,7 +281,7 @@ def test_bad_data_is_named():
     with pytest.raises(ValueError, match="pairs must name two different rows"):
         pairwise_tests([[0.1, 0.2], [0.3, 0.1]], [(0, 0)])
     with pytest.raises(ValueError, match="n_queries = 31 is more than the 30 it allows"):
-        paired_test(np.zeros(31), np.ones(31), method="permutation", exact=True)
+        paired_test(np.zeros(31), np.ones(31), test="permutation", exact=True)
 
 
 def test_paired_comparison_counts_and_snaps_rounding_to_ties():

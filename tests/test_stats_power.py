@@ -22,7 +22,7 @@ def collection(seed: int, systems: int = 8, queries: int = 30) -> np.ndarray:
 
 def test_t_power_is_the_share_of_scipy_t_tests_below_alpha():
     x = collection(1)
-    dp = discriminative_power(x, method="t", alpha=0.05)
+    dp = discriminative_power(x, test="t", alpha=0.05)
     pairs = list(itertools.combinations(range(8), 2))
     p = [stats.ttest_rel(x[i], x[j]).pvalue for i, j in pairs]
     assert dp.power == sum(v < 0.05 for v in p) / len(pairs)
@@ -35,7 +35,7 @@ def test_t_power_is_the_share_of_scipy_t_tests_below_alpha():
 def test_bootstrap_power_and_difference_required_equal_a_direct_count():
     x = collection(2, systems=6, queries=20)
     seed, b, alpha = 3, 1000, 0.05
-    dp = discriminative_power(x, method="bootstrap", n_resamples=b, seed=seed, alpha=alpha)
+    dp = discriminative_power(x, test="bootstrap", n_resamples=b, seed=seed, alpha=alpha)
     indices = block_generator(seed, BOOTSTRAP_STREAM, 0).integers(0, 20, size=(b, 20))
     significant = 0
     required = []
@@ -50,12 +50,12 @@ def test_bootstrap_power_and_difference_required_equal_a_direct_count():
         required.append(abs(samples[at].mean()))
     assert dp.power == significant / 15
     assert dp.difference_required == pytest.approx(max(required), rel=1e-9)
-    assert dp.n_resamples == b and dp.method == "bootstrap"
+    assert dp.n_resamples == b and dp.test == "bootstrap"
 
 
 def test_tukey_power_counts_pairs_beyond_the_honest_difference():
     x = collection(3)
-    dp = discriminative_power(x, method="tukey", n_resamples=2000, seed=1)
+    dp = discriminative_power(x, test="tukey", n_resamples=2000, seed=1)
     hsd = tukey_hsd(x, n_resamples=2000, seed=1)
     assert dp.power == np.mean(hsd.pvalue < 0.05)
     assert dp.difference_required == hsd.critical_difference
@@ -66,19 +66,19 @@ def test_tukey_power_counts_pairs_beyond_the_honest_difference():
 
 def test_correction_lowers_power_and_is_refused_for_tukey():
     x = collection(4)
-    plain = discriminative_power(x, method="t")
-    holm = discriminative_power(x, method="t", correction="holm")
+    plain = discriminative_power(x, test="t")
+    holm = discriminative_power(x, test="t", correction="holm")
     assert holm.power <= plain.power
     assert holm.power == np.mean(np.sort(holm.pvalues) < 0.05)
-    with pytest.raises(ValueError, match="correction must be None with method='tukey'"):
-        discriminative_power(x, method="tukey", correction="holm")
+    with pytest.raises(ValueError, match="correction must be None with test='tukey'"):
+        discriminative_power(x, test="tukey", correction="holm")
 
 
 @pytest.mark.parametrize("method", ["bootstrap", "permutation", "tukey"])
 def test_power_identical_for_one_and_two_workers(method):
     x = collection(5, systems=60, queries=40)     # 1770 pairs: several chunks of pairs
-    one = discriminative_power(x, method=method, n_resamples=6000, seed=2, n_jobs=1)
-    two = discriminative_power(x, method=method, n_resamples=6000, seed=2, n_jobs=2)
+    one = discriminative_power(x, test=method, n_resamples=6000, seed=2, n_jobs=1)
+    two = discriminative_power(x, test=method, n_resamples=6000, seed=2, n_jobs=2)
     np.testing.assert_array_equal(one.pvalues, two.pvalues)
     np.testing.assert_array_equal(one.critical_differences, two.critical_differences)
     assert one.power == two.power
@@ -86,6 +86,6 @@ def test_power_identical_for_one_and_two_workers(method):
 
 def test_table_lists_every_pair():
     x = collection(6, systems=4)
-    table = discriminative_power(x, method="t", systems=["a", "b", "c", "d"]).table()
+    table = discriminative_power(x, test="t", systems=["a", "b", "c", "d"]).table()
     assert list(zip(table.system_a, table.system_b)) == list(itertools.combinations("abcd", 2))
     assert table.significant.tolist() == (table.asl < 0.05).tolist()

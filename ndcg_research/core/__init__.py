@@ -2,6 +2,8 @@
 
 Imports only numpy and itself. Modules, from the bottom up:
 
+- :mod:`~ndcg_research.core.params`, :mod:`~ndcg_research.core.constraints`: the declared constraints
+  of the parameters of every public function of the package, checked before any work;
 - :mod:`~ndcg_research.core.specs`: parse and print spec strings such as ``"power(beta=0.5)"``;
 - :mod:`~ndcg_research.core.gains`, :mod:`~ndcg_research.core.discounts`: the built-in gain
   and discount functions as spec values;

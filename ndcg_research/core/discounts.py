@@ -42,12 +42,14 @@ from typing import Any
 
 import numpy as np
 
-from .specs import format_call, parse_call
-from .validation import check_number
+from .constraints import Boolean, Real
+from .params import validate_params
+from .specs import FunctionSpec, format_call, parse_call
 
-__all__ = ["Discount", "parse_discount", "DISCOUNT_NAMES", "DiscountLike"]
+__all__ = ["Discount", "parse_discount", "DISCOUNT_NAMES", "DiscountLike", "DiscountSpec", "DISCOUNT"]
 
 _REQUIRED = object()
+_FINITE = Real()
 
 
 @dataclass(frozen=True)
@@ -186,7 +188,7 @@ class Discount:
                     raise ValueError(f"discount {name!r} needs parameter {key!r}: {_signature(name)}")
                 values[key] = float(default)
                 continue
-            values[key] = check_number(params[key], f"discount {name!r} parameter {key!r}")
+            values[key] = _FINITE.check(params[key], f"discount {name!r} parameter {key!r}")
         problem = kind.constraint(**values)
         if problem:
             raise ValueError(f"discount {name!r}: {problem} (valid: {_signature(name)}; all discounts: {_valid_list()})")
@@ -246,6 +248,45 @@ class Discount:
 DiscountLike = str | Discount | Callable[[np.ndarray], np.ndarray]
 
 
+class DiscountSpec(FunctionSpec):
+    """The constraint of every ``discount`` argument: a spec, normalised to a :class:`Discount` (or a callable).
+
+    Accepts a spec string (``"log2"``, ``"power(beta=0.5)"``), a :class:`Discount`, or any callable
+    unless ``builtin_only``; errors list the valid discounts.
+
+    Examples
+    --------
+    >>> DISCOUNT.check(" power( beta = 0.50 ) ", "discount")
+    parse_discount('power(beta=0.5)')
+    """
+
+    subject = "discount"
+    forms = ("a spec string", "a Discount")
+    bad_specs = ("cosine", "power", "power(0.5)", "power(beta=0)", "power(beta='a')", "geometric(p=1.5)")
+
+    def _builtin(self, value: Any) -> Discount | None:
+        if isinstance(value, Discount):
+            return value
+        if not isinstance(value, str):
+            return None
+        kind, args, kwargs = parse_call.unchecked(value, what="discount")
+        if args:
+            raise ValueError(
+                f"discount spec {value!r}: give parameters by name, e.g. 'power(beta=0.5)'; valid discounts: "
+                f"{_valid_list()}"
+            )
+        return Discount(kind, **kwargs)
+
+    def example(self) -> str:
+        return "log2"
+
+
+#: The constraint of the ``discount`` argument of the metric functions.
+DISCOUNT = DiscountSpec()
+_BUILTIN_DISCOUNT = DiscountSpec(builtin_only=True)
+
+
+@validate_params(builtin_only=Boolean(), spec=DISCOUNT)
 def parse_discount(spec: DiscountLike, *, builtin_only: bool = False) -> Discount | Callable[[np.ndarray], np.ndarray]:
     """Turn a discount spec into a callable on 1-based ranks.
 
@@ -281,18 +322,4 @@ def parse_discount(spec: DiscountLike, *, builtin_only: bool = False) -> Discoun
     ...
     ValueError: unknown discount 'cosine'; valid discounts: log2, log(base=2), jarvelin(base=2), power(beta), zipf, geometric(p), logpower(gamma), loglog, none
     """
-    if isinstance(spec, Discount):
-        return spec
-    if isinstance(spec, str):
-        name, args, kwargs = parse_call(spec, what="discount")
-        if args:
-            raise ValueError(
-                f"discount spec {spec!r}: give parameters by name, e.g. 'power(beta=0.5)'; valid discounts: "
-                f"{_valid_list()}"
-            )
-        return Discount(name, **kwargs)
-    if callable(spec) and not builtin_only:
-        return spec
-    if builtin_only:
-        raise TypeError(f"discount must be a built-in discount (a spec string or a Discount), got {spec!r}")
-    raise TypeError(f"discount must be a spec string, a Discount or a callable, got {type(spec).__name__}: {spec!r}")
+    return _BUILTIN_DISCOUNT.check(spec, "spec") if builtin_only else spec

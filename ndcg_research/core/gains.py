@@ -33,10 +33,11 @@ from typing import Any
 
 import numpy as np
 
-from .specs import format_number, parse_call
-from .validation import check_number
+from .constraints import Boolean, Real
+from .params import validate_params
+from .specs import FunctionSpec, format_number, parse_call
 
-__all__ = ["Gain", "parse_gain", "GAIN_NAMES", "GainLike"]
+__all__ = ["Gain", "parse_gain", "GAIN_NAMES", "GainLike", "GainSpec", "GAIN"]
 
 #: Names of the built-in gains.
 GAIN_NAMES: tuple[str, ...] = ("linear", "exp2", "mapping")
@@ -115,13 +116,16 @@ class Gain:
         return f"parse_gain({str(self)!r})"
 
 
+_FINITE = Real()
+
+
 def _checked_table(table: Mapping[Any, Any]) -> tuple[tuple[float, float], ...]:
     if not isinstance(table, Mapping) or not table:
         raise TypeError(f"gain 'mapping' needs a non-empty dict from grade to gain, got {table!r}")
     pairs: dict[float, float] = {}
     for grade, gain in table.items():
-        grade = check_number(grade, "gain 'mapping': every grade")
-        gain = check_number(gain, "gain 'mapping': every gain")
+        grade = _FINITE.check(grade, "gain 'mapping': every grade")
+        gain = _FINITE.check(gain, "gain 'mapping': every gain")
         if grade < 0:
             raise ValueError(f"gain 'mapping': grades must be >= 0, got {format_number(grade)}")
         pairs[grade] = gain
@@ -141,6 +145,47 @@ def _checked_table(table: Mapping[Any, Any]) -> tuple[tuple[float, float], ...]:
 GainLike = str | Gain | Mapping[Any, Any] | Callable[[np.ndarray], np.ndarray]
 
 
+class GainSpec(FunctionSpec):
+    """The constraint of every ``gain`` argument: a gain spec, normalised to a :class:`Gain` (or a callable).
+
+    Accepts a spec string (``"exp2"``, ``"mapping({0: 0, 1: 1, 2: 3})"``), a mapping from grade
+    to gain, a :class:`Gain`, or any callable unless ``builtin_only``; errors are worded in
+    terms of the gain (``"unknown gain 'square'; valid gains: ..."``).
+
+    Examples
+    --------
+    >>> GAIN.check("exp2", "gain")
+    parse_gain('exp2')
+    """
+
+    subject = "gain"
+    forms = ("a spec string", "a mapping", "a Gain")
+    bad_specs = ("square", "exp2(2)", "mapping", "mapping({0: 1})", "mapping({1: 'a'})", {})
+
+    def _builtin(self, value: Any) -> Gain | None:
+        if isinstance(value, Gain):
+            return value
+        if isinstance(value, Mapping):
+            return Gain("mapping", value)
+        if not isinstance(value, str):
+            return None
+        kind, args, kwargs = parse_call.unchecked(value, what="gain")
+        if kwargs or len(args) > 1 or (kind != "mapping" and args):
+            raise ValueError(f"gain spec {value!r} is not valid; valid gains: {_VALID}")
+        if kind == "mapping" and not args:
+            raise ValueError(f"gain spec {value!r}: 'mapping' needs a table, e.g. 'mapping({{0: 0, 1: 1, 2: 3}})'")
+        return Gain(kind, args[0] if args else None)
+
+    def example(self) -> str:
+        return "linear"
+
+
+#: The constraint of the ``gain`` argument of the metric functions.
+GAIN = GainSpec()
+_BUILTIN_GAIN = GainSpec(builtin_only=True)
+
+
+@validate_params(builtin_only=Boolean(), spec=GAIN)
 def parse_gain(spec: GainLike, *, builtin_only: bool = False) -> Gain | Callable[[np.ndarray], np.ndarray]:
     """Turn a gain spec into a callable on grades.
 
@@ -171,19 +216,4 @@ def parse_gain(spec: GainLike, *, builtin_only: bool = False) -> Gain | Callable
     ...
     TypeError: gain must be a built-in gain (a spec string, a mapping or a Gain), got <built-in function abs>
     """
-    if isinstance(spec, Gain):
-        return spec
-    if isinstance(spec, Mapping):
-        return Gain("mapping", spec)
-    if isinstance(spec, str):
-        name, args, kwargs = parse_call(spec, what="gain")
-        if kwargs or len(args) > 1 or (name != "mapping" and args):
-            raise ValueError(f"gain spec {spec!r} is not valid; valid gains: {_VALID}")
-        if name == "mapping" and not args:
-            raise ValueError(f"gain spec {spec!r}: 'mapping' needs a table, e.g. 'mapping({{0: 0, 1: 1, 2: 3}})'")
-        return Gain(name, args[0] if args else None)
-    if callable(spec) and not builtin_only:
-        return spec
-    if builtin_only:
-        raise TypeError(f"gain must be a built-in gain (a spec string, a mapping or a Gain), got {spec!r}")
-    raise TypeError(f"gain must be a spec string, a mapping, a Gain or a callable, got {type(spec).__name__}: {spec!r}")
+    return _BUILTIN_GAIN.check(spec, "spec") if builtin_only else spec

@@ -28,6 +28,9 @@ import numpy as np
 
 from .discounts import Discount
 from .gains import Gain
+from .constraints import Array, Function, Instance, Integer
+from .params import validate_params
+from .validation import CUTOFF
 
 __all__ = [
     "DISCOUNT_CACHE_SIZE",
@@ -51,6 +54,14 @@ MAX_COUNTED_LEVEL = 32
 #: How many built-in discounts keep their vectors cached (a vector for a 10^7-long list takes
 #: 160 MB with its cumulative sums).
 DISCOUNT_CACHE_SIZE = 12
+
+# The kernels' arguments are the padded arrays of the metric functions, which have checked
+# every value: the declarations below look at types and shapes only (O(1), nothing is read).
+_ROWS = Array(ndim=2, kinds="biuf", as_is=True)
+_GRADES = Array(kinds="biuf", as_is=True)
+_VECTOR = Array(ndim=1, kinds="f", as_is=True)
+_FUNCTION = Function()
+_TEXT = Instance(str)
 
 _cache: dict[Discount, tuple[np.ndarray, np.ndarray]] = {}
 _cache_lock = threading.Lock()
@@ -142,6 +153,7 @@ def _checked_custom_discount(discount: Callable[[np.ndarray], np.ndarray], lengt
     return values
 
 
+@validate_params(discount=_FUNCTION, length=Integer(0))
 def discount_vector(discount: Discount | Callable[[np.ndarray], np.ndarray], length: int) -> np.ndarray:
     """D(1), ..., D(length): cached and read-only for built-ins, checked for other callables.
 
@@ -155,6 +167,7 @@ def discount_vector(discount: Discount | Callable[[np.ndarray], np.ndarray], len
     return _checked_custom_discount(discount, length)
 
 
+@validate_params(discount=_FUNCTION, length=Integer(0))
 def cumulative_discount(discount: Discount | Callable[[np.ndarray], np.ndarray], length: int) -> np.ndarray:
     """[0, D(1), D(1) + D(2), ..., sum_{r <= length} D(r)] (length + 1 entries).
 
@@ -168,6 +181,7 @@ def cumulative_discount(discount: Discount | Callable[[np.ndarray], np.ndarray],
     return np.concatenate(([0.0], np.cumsum(_checked_custom_discount(discount, length))))
 
 
+@validate_params(gain=_FUNCTION, name=_TEXT, grades=_GRADES)
 def apply_gain(gain: Gain | Callable[[np.ndarray], np.ndarray], grades: np.ndarray, *, name: str) -> np.ndarray:
     """Gains of a batch of (already validated) grades, shaped like ``grades``.
 
@@ -217,6 +231,7 @@ def apply_gain(gain: Gain | Callable[[np.ndarray], np.ndarray], grades: np.ndarr
     return level_gains[where[1:]].reshape(grades.shape)
 
 
+@validate_params(grades=_GRADES)
 def levels_if_countable(grades: np.ndarray) -> int | None:
     """The largest grade if all grades are integers in [0, MAX_COUNTED_LEVEL], else None.
 
@@ -233,6 +248,7 @@ def levels_if_countable(grades: np.ndarray) -> int | None:
     return None
 
 
+@validate_params(top_level=Integer(0), grades=_ROWS)
 def level_counts(grades: np.ndarray, top_level: int) -> np.ndarray:
     """counts[q, g] = number of entries of row q with grade g, for g = 0..top_level (one bincount pass).
 
@@ -252,6 +268,7 @@ def level_counts(grades: np.ndarray, top_level: int) -> np.ndarray:
     return np.bincount(codes.ravel(), minlength=n_rows * n_levels).reshape(n_rows, n_levels)
 
 
+@validate_params(top_level=Integer(0), grades=_ROWS)
 def count_at_least(grades: np.ndarray, top_level: int) -> np.ndarray:
     """counts[q, g - 1] = number of entries of row q with grade >= g, for g = 1..top_level.
 
@@ -260,9 +277,10 @@ def count_at_least(grades: np.ndarray, top_level: int) -> np.ndarray:
     >>> count_at_least(np.array([[2, 0, 2, 1]]), 2).tolist()
     [[3, 2]]
     """
-    return np.cumsum(level_counts(grades, top_level)[:, :0:-1], axis=1)[:, ::-1]
+    return np.cumsum(level_counts.unchecked(grades, top_level)[:, :0:-1], axis=1)[:, ::-1]
 
 
+@validate_params(width=Integer(1), grades=_ROWS)
 def top_grades(grades: np.ndarray, width: int) -> np.ndarray:
     """The ``width`` largest grades of each row, in non-increasing order: the ideal ranking's grades.
 
@@ -284,6 +302,7 @@ def top_grades(grades: np.ndarray, width: int) -> np.ndarray:
     return np.sort(grades, axis=1)[:, ::-1][:, :width]
 
 
+@validate_params(what=_TEXT, gains=_ROWS, discounts=_VECTOR)
 def discounted_sum(gains: np.ndarray, discounts: np.ndarray, *, what: str) -> np.ndarray:
     """Row sums of gains * discounts, refusing a sum that overflows float64.
 
@@ -310,6 +329,7 @@ def discounted_sum(gains: np.ndarray, discounts: np.ndarray, *, what: str) -> np
     return sums
 
 
+@validate_params(discount=_FUNCTION, k=CUTOFF, gains=_ROWS)
 def ranked_dcg(gains: np.ndarray, discount: Discount | Callable[[np.ndarray], np.ndarray], k: int | None) -> np.ndarray:
     """DCG of each row of gains in rank order, cut at k: sum_r gains[q, r-1] * D(r).
 
@@ -319,9 +339,10 @@ def ranked_dcg(gains: np.ndarray, discount: Discount | Callable[[np.ndarray], np
     [4.0]
     """
     width = gains.shape[1] if k is None else min(k, gains.shape[1])
-    return discounted_sum(gains[:, :width], discount_vector(discount, width), what="DCG")
+    return discounted_sum.unchecked(gains[:, :width], discount_vector.unchecked(discount, width), what="DCG")
 
 
+@validate_params(gain=_FUNCTION, discount=_FUNCTION, k=CUTOFF, name=_TEXT, ranks=Integer(1, none=True), grades=_ROWS)
 def ideal_dcg(
     grades: np.ndarray,
     gain: Gain | Callable[[np.ndarray], np.ndarray],
@@ -344,18 +365,19 @@ def ideal_dcg(
     [3.5]
     """
     width = grades.shape[1] if k is None else min(k, grades.shape[1])
-    ideal = top_grades(grades, width)
+    ideal = top_grades.unchecked(grades, width)
     if ranks is not None and ranks < width:  # rows are non-increasing: count the positives past `ranks`
         ideal = ideal[:, : ranks + int(np.count_nonzero(ideal[:, ranks:], axis=1).max())]
     elif ranks is not None and ranks > width:
         ideal = np.pad(ideal, ((0, 0), (0, ranks - width)))
-    return ranked_dcg(apply_gain(gain, ideal, name=name), discount, None)
+    return ranked_dcg.unchecked(apply_gain.unchecked(gain, ideal, name=name), discount, None)
 
 
 # Unit roundoff of float64.
 _U = 2.0**-53
 
 
+@validate_params(n_terms=Integer(1), dcg=_VECTOR, idcg=_VECTOR)
 def ndcg_ratio(dcg: np.ndarray, idcg: np.ndarray, n_terms: int) -> np.ndarray:
     """dcg / idcg per row (idcg > 0), where dcg <= idcg holds in exact arithmetic.
 

@@ -31,7 +31,10 @@ A query for which nothing was returned (an empty list or row) has DCG 0; it gets
 nDCG 0 if its known grades are given (``ideal=``), and is refused otherwise.
 
 Every parameter (``k``, ``gain``, ``discount``, ``zero_ideal``, ``ties``,
-``threads``) is checked before the data, and all input before any computation.
+``threads``) is checked before the data, and all input before any computation:
+the parameters and the type of each input by the functions' declarations
+(:mod:`~ndcg_research.core.params`), then the rows and values of the input
+(:mod:`~ndcg_research.core.validation`).
 
 Threads: the ideal DCG and the ranking by score are independent, and numpy
 releases the GIL in its partitions and sorts, so for large batches
@@ -55,9 +58,13 @@ from typing import Any, Literal, NamedTuple, TypeVar
 import numpy as np
 
 from . import kernels, ranking, validation
-from .discounts import Discount, DiscountLike, parse_discount
-from .gains import Gain, GainLike, parse_gain
+from .constraints import Array, Integer, Options
+from .discounts import DISCOUNT, Discount, DiscountLike
+from .gains import GAIN, Gain, GainLike
+from .params import validate_params
+from .ranking import TIE_RULE
 from .specs import format_number
+from .validation import CUTOFF, RANKED_LISTS, RankedLists
 
 __all__ = [
     "cg",
@@ -84,10 +91,21 @@ Value = float | np.ndarray
 #: second thread (below, starting the thread costs more than the overlap saves).
 OVERLAP_MIN_ENTRIES = 1 << 18
 
-# The zero-ideal warning is raised in _parts, called by a public function, called by the
-# user: three frames up. Public functions therefore call _parts directly.
-_STACKLEVEL = 3
+# The zero-ideal warning is raised in _parts, called by a public function's body, called by its
+# checking wrapper (core.params; ``f.unchecked`` is a wrapper frame too), called by the user: four
+# frames up. Public functions therefore call _parts directly.
+_STACKLEVEL = 4
 _T = TypeVar("_T")
+
+# The declared parameters, shared by the metric functions (checked before the data).
+_RANKED = dict(k=CUTOFF, gain=GAIN, discount=DISCOUNT)
+_ZERO_IDEAL = Options(ZERO_IDEAL_POLICIES)
+_THREADS = Integer(1, 2, none=True)
+_OPTIONAL_LISTS = RankedLists(none=True)
+_LISTS = dict(relevance=RANKED_LISTS, ideal=_OPTIONAL_LISTS, judged=_OPTIONAL_LISTS)
+_SCORED_LISTS = dict(y_true=RANKED_LISTS, y_score=RANKED_LISTS, ideal=_OPTIONAL_LISTS, judged=_OPTIONAL_LISTS)
+_NO_DISCOUNT = Discount("none")
+_LINEAR = Gain("linear")
 
 
 class UndefinedNDCGWarning(UserWarning):
@@ -103,27 +121,14 @@ class NDCGParts(NamedTuple):
 
 
 class _Options(NamedTuple):
+    """The checked parameters of one call (see the declarations of the public functions)."""
+
     k: int | None
     gain: Gain | Callable[[np.ndarray], np.ndarray]
     discount: Discount | Callable[[np.ndarray], np.ndarray]
-    zero_ideal: str
-    ties: str
-    threads: int | None
-
-
-def _options(
-    k: Any, gain: Any, discount: Any, *, zero_ideal: Any = "zero", ties: Any = "first", threads: Any = None
-) -> _Options:
-    """Every parameter checked, before any data is looked at."""
-    k = validation.check_k(k)
-    gain_fn, discount_fn = parse_gain(gain), parse_discount(discount)
-    if zero_ideal not in ZERO_IDEAL_POLICIES:
-        raise ValueError(f"zero_ideal must be one of {', '.join(map(repr, ZERO_IDEAL_POLICIES))}, got {zero_ideal!r}")
-    ties = ranking.check_ties(ties)
-    threads = validation.check_integer(threads, "threads", allow_none=True)
-    if threads not in (None, 1, 2):
-        raise ValueError(f"threads must be 1, 2 or None (automatic), got {threads!r}")
-    return _Options(k, gain_fn, discount_fn, str(zero_ideal), ties, threads)
+    zero_ideal: str = "zero"
+    ties: str = "first"
+    threads: int | None = None
 
 
 def _out(values: np.ndarray, batch: validation.Batch) -> Value:
@@ -136,8 +141,8 @@ def _width(batch: validation.Batch, k: int | None) -> int:
 
 
 def _grades(data: Any, name: str, *, allow_empty: bool = False) -> validation.Batch:
-    batch = validation.as_batch(data, name=name, fill=0.0, keep_integers=True, allow_empty=allow_empty)
-    validation.check_grades(batch)
+    batch = validation.as_batch.unchecked(data, name=name, fill=0.0, keep_integers=True, allow_empty=allow_empty)
+    validation.check_grades.unchecked(batch)
     return batch
 
 
@@ -164,11 +169,12 @@ def _check_contains(known: validation.Batch, retrieved: validation.Batch) -> Non
     This keeps nDCG <= 1 for every gain and discount, and catches misaligned batches.
     Small integer grades are counted level by level; other grades are sorted.
     """
-    top_ours, top_theirs = kernels.levels_if_countable(retrieved.values), kernels.levels_if_countable(known.values)
+    countable = kernels.levels_if_countable.unchecked
+    top_ours, top_theirs = countable(retrieved.values), countable(known.values)
     if top_ours is not None and top_theirs is not None:
         top = max(top_ours, top_theirs)
-        ours = kernels.level_counts(retrieved.values, top)[:, 1:]
-        theirs = kernels.level_counts(known.values, top)[:, 1:]
+        ours = kernels.level_counts.unchecked(retrieved.values, top)[:, 1:]
+        theirs = kernels.level_counts.unchecked(known.values, top)[:, 1:]
         bad = np.argwhere(ours > theirs)
         if bad.size:
             query, level = bad[0]
@@ -208,7 +214,7 @@ def _parts(
     """DCG, ideal DCG and nDCG (zero_ideal policy applied), shaped for the caller; call it from a public function."""
     undefined = idcg_values == 0
     if not undefined.any():
-        ndcg_values = kernels.ndcg_ratio(dcg_values, idcg_values, n_terms)
+        ndcg_values = kernels.ndcg_ratio.unchecked(dcg_values, idcg_values, n_terms)
         return NDCGParts(_out(dcg_values, batch), _out(idcg_values, batch), _out(ndcg_values, batch))
     queries = np.flatnonzero(undefined)
     listed = ", ".join(map(str, queries[:10])) + (", ..." if queries.size > 10 else "")
@@ -225,7 +231,7 @@ def _parts(
         stacklevel=_STACKLEVEL,
     )
     ndcg_values = np.full(idcg_values.shape, fill)
-    ndcg_values[~undefined] = kernels.ndcg_ratio(dcg_values[~undefined], idcg_values[~undefined], n_terms)
+    ndcg_values[~undefined] = kernels.ndcg_ratio.unchecked(dcg_values[~undefined], idcg_values[~undefined], n_terms)
     return NDCGParts(_out(dcg_values, batch), _out(idcg_values, batch), _out(ndcg_values, batch))
 
 
@@ -235,17 +241,19 @@ def _ranked_parts(
     """The batch, its DCG (if needed), its ideal DCG and the number of ranks summed."""
     batch = _grades(relevance, "relevance", allow_empty=ideal is not None)
     if judged is not None:  # before the ideal: grades of unjudged documents are unknown
-        batch = validation.condense(batch, validation.judged_mask(judged, batch), fill=0.0)
+        batch = validation.condense.unchecked(batch, validation.judged_mask.unchecked(judged, batch), fill=0.0)
     known = _known_grades(ideal, batch)
     # Every input is checked: the work starts here.
     gain, discount, width = options.gain, options.discount, _width(batch, options.k)
-    idcg_values = kernels.ideal_dcg(known.values, gain, discount, options.k, name=known.name, ranks=width)
+    idcg_values = kernels.ideal_dcg.unchecked(known.values, gain, discount, options.k, name=known.name, ranks=width)
     dcg_values = None
     if need_dcg:
-        dcg_values = kernels.ranked_dcg(kernels.apply_gain(gain, batch.values[:, :width], name="relevance"), discount, None)
+        gains = kernels.apply_gain.unchecked(gain, batch.values[:, :width], name="relevance")
+        dcg_values = kernels.ranked_dcg.unchecked(gains, discount, None)
     return batch, dcg_values, idcg_values, max(width, _width(known, options.k))
 
 
+@validate_params(k=CUTOFF, gain=GAIN, relevance=RANKED_LISTS)
 def cg(relevance: Any, k: int | None = None, *, gain: GainLike = "linear") -> Value:
     r"""Cumulative gain: :math:`\mathrm{CG@k} = \sum_{r=1}^{k} g(rel_r)`, the order ignored.
 
@@ -271,9 +279,10 @@ def cg(relevance: Any, k: int | None = None, *, gain: GainLike = "linear") -> Va
     >>> cg([[3, 2], [1]]).tolist()
     [5.0, 1.0]
     """
-    return dcg(relevance, k, gain=gain, discount="none")
+    return dcg.unchecked(relevance, k, gain=gain, discount=_NO_DISCOUNT)
 
 
+@validate_params(**_RANKED, relevance=RANKED_LISTS)
 def dcg(relevance: Any, k: int | None = None, *, gain: GainLike = "linear", discount: DiscountLike = "log2") -> Value:
     r"""Discounted cumulative gain: :math:`\mathrm{DCG@k} = \sum_{r=1}^{k} g(rel_r)\, D(r)`.
 
@@ -303,24 +312,24 @@ def dcg(relevance: Any, k: int | None = None, *, gain: GainLike = "linear", disc
     >>> dcg([[1, 0], [0, 1]], discount="zipf").tolist()
     [1.0, 0.5]
     """
-    options = _options(k, gain, discount)
-    batch = validation.as_batch(relevance, name="relevance", fill=0.0, keep_integers=True)
-    width = _width(batch, options.k)
-    if width == batch.values.shape[1] and options.gain == Gain("linear"):
+    batch = validation.as_batch.unchecked(relevance, name="relevance", fill=0.0, keep_integers=True)
+    width = _width(batch, k)
+    if width == batch.values.shape[1] and gain == _LINEAR:
         # Hot path: one minimum pass, then the dot product. A finite DCG over every
         # entry certifies there is no +inf (D > 0), so the maximum pass is skipped.
-        validation.check_grades(batch, upper_checked=True)
+        validation.check_grades.unchecked(batch, upper_checked=True)
         try:
-            values = kernels.ranked_dcg(batch.values, options.discount, None)
+            values = kernels.ranked_dcg.unchecked(batch.values, discount, None)
         except ValueError:  # not finite: report +inf in the input if that is the cause, else the overflow
-            validation.check_grades(batch)
+            validation.check_grades.unchecked(batch)
             raise
         return _out(values, batch)
-    validation.check_grades(batch)
-    gains = kernels.apply_gain(options.gain, batch.values[:, :width], name="relevance")
-    return _out(kernels.ranked_dcg(gains, options.discount, None), batch)
+    validation.check_grades.unchecked(batch)
+    gains = kernels.apply_gain.unchecked(gain, batch.values[:, :width], name="relevance")
+    return _out(kernels.ranked_dcg.unchecked(gains, discount, None), batch)
 
 
+@validate_params(**_RANKED, relevance=RANKED_LISTS, ideal=_OPTIONAL_LISTS)
 def idcg(
     relevance: Any, k: int | None = None, *, ideal: Any = None, gain: GainLike = "linear", discount: DiscountLike = "log2"
 ) -> Value:
@@ -351,11 +360,11 @@ def idcg(
     >>> round(idcg(returned, 6, ideal=returned + [3, 2]), 3)
     8.74
     """
-    options = _options(k, gain, discount)
-    batch, _, idcg_values, _ = _ranked_parts(relevance, ideal, None, options, need_dcg=False)
+    batch, _, idcg_values, _ = _ranked_parts(relevance, ideal, None, _Options(k, gain, discount), need_dcg=False)
     return _out(idcg_values, batch)
 
 
+@validate_params(**_RANKED, zero_ideal=_ZERO_IDEAL, **_LISTS)
 def ndcg_parts(
     relevance: Any, k: int | None = None, *, ideal: Any = None, gain: GainLike = "linear",
     discount: DiscountLike = "log2", zero_ideal: ZeroIdeal = "zero", judged: Any = None,
@@ -368,10 +377,11 @@ def ndcg_parts(
     >>> [round(x, 3) for x in parts]
     [6.861, 8.74, 0.785]
     """
-    options = _options(k, gain, discount, zero_ideal=zero_ideal)
-    return _parts(*_ranked_parts(relevance, ideal, judged, options), options.zero_ideal)
+    options = _Options(k, gain, discount, zero_ideal)
+    return _parts(*_ranked_parts(relevance, ideal, judged, options), zero_ideal)
 
 
+@validate_params(**_RANKED, zero_ideal=_ZERO_IDEAL, **_LISTS)
 def ndcg(
     relevance: Any, k: int | None = None, *, ideal: Any = None, gain: GainLike = "linear",
     discount: DiscountLike = "log2", zero_ideal: ZeroIdeal = "zero", judged: Any = None,
@@ -440,8 +450,8 @@ def ndcg(
     >>> round(ndcg([0, 0, 1], judged=[True, False, True]), 3)
     0.631
     """
-    options = _options(k, gain, discount, zero_ideal=zero_ideal)
-    return _parts(*_ranked_parts(relevance, ideal, judged, options), options.zero_ideal).ndcg
+    options = _Options(k, gain, discount, zero_ideal)
+    return _parts(*_ranked_parts(relevance, ideal, judged, options), zero_ideal).ndcg
 
 
 def _beside(function: Callable[..., _T], *args: Any, **kwargs: Any) -> Callable[[], _T]:
@@ -476,13 +486,13 @@ def _score_parts(
 ) -> tuple[validation.Batch, np.ndarray, np.ndarray | None, int]:
     """The labels, the DCG of the ranking by score, its ideal DCG (if needed) and how many gains a row sums at most."""
     labels = _grades(y_true, "y_true", allow_empty=ideal is not None)
-    scores = validation.as_batch(y_score, name="y_score", fill=-np.inf, allow_empty=ideal is not None)
-    validation.check_same_shape(labels, scores)
-    validation.check_scores(scores)
+    scores = validation.as_batch.unchecked(y_score, name="y_score", fill=-np.inf, allow_empty=ideal is not None)
+    validation.check_same_shape.unchecked(labels, scores)
+    validation.check_scores.unchecked(scores)
     if judged is not None:  # before the ideal: grades of unjudged documents are unknown
-        mask = validation.judged_mask(judged, labels)
-        labels = validation.condense(labels, mask, fill=0.0)
-        scores = validation.condense(scores, mask, fill=-np.inf)
+        mask = validation.judged_mask.unchecked(judged, labels)
+        labels = validation.condense.unchecked(labels, mask, fill=0.0)
+        scores = validation.condense.unchecked(scores, mask, fill=-np.inf)
     known = _known_grades(ideal, labels)
     # Every input is checked: the work starts here.
     gain, discount, k, width = options.gain, options.discount, options.k, _width(labels, options.k)
@@ -492,17 +502,19 @@ def _score_parts(
         builtin = isinstance(gain, Gain) and isinstance(discount, Discount)  # a user's callable need not be thread-safe
         large = labels.values.size + known.values.size >= OVERLAP_MIN_ENTRIES
         if builtin and (options.threads == 2 or (options.threads is None and large)):
-            ideal_job = _beside(kernels.ideal_dcg, *arguments, name=known.name, ranks=width)
+            ideal_job = _beside(kernels.ideal_dcg.unchecked, *arguments, name=known.name, ranks=width)
         else:
-            value = kernels.ideal_dcg(*arguments, name=known.name, ranks=width)
+            value = kernels.ideal_dcg.unchecked(*arguments, name=known.name, ranks=width)
             ideal_job = lambda: value  # noqa: E731
-    gains = kernels.apply_gain(gain, labels.values, name="y_true")
-    dcg_values = kernels.ranked_dcg(ranking.ranked_gains(gains, scores.values, k, options.ties), discount, None)
+    gains = kernels.apply_gain.unchecked(gain, labels.values, name="y_true")
+    ranked = ranking.ranked_gains.unchecked(gains, scores.values, k, options.ties)
+    dcg_values = kernels.ranked_dcg.unchecked(ranked, discount, None)
     # A tied group's mean gain sums up to a whole row: that many terms bound the rounding (kernels.ndcg_ratio).
     n_terms = max(labels.values.shape[1], _width(known, k))
     return labels, dcg_values, None if ideal_job is None else ideal_job(), n_terms
 
 
+@validate_params(**_RANKED, ties=TIE_RULE, zero_ideal=_ZERO_IDEAL, threads=_THREADS, **_SCORED_LISTS)
 def ndcg_parts_from_scores(
     y_true: Any, y_score: Any, k: int | None = None, *, ideal: Any = None, gain: GainLike = "linear",
     discount: DiscountLike = "log2", ties: Ties = "average", zero_ideal: ZeroIdeal = "zero", judged: Any = None,
@@ -516,10 +528,11 @@ def ndcg_parts_from_scores(
     >>> [round(x, 3) for x in parts]
     [1.631, 2.631, 0.62]
     """
-    options = _options(k, gain, discount, zero_ideal=zero_ideal, ties=ties, threads=threads)
-    return _parts(*_score_parts(y_true, y_score, ideal, judged, options), options.zero_ideal)
+    options = _Options(k, gain, discount, zero_ideal, ties, threads)
+    return _parts(*_score_parts(y_true, y_score, ideal, judged, options), zero_ideal)
 
 
+@validate_params(**_RANKED, ties=TIE_RULE, zero_ideal=_ZERO_IDEAL, threads=_THREADS, **_SCORED_LISTS)
 def ndcg_from_scores(
     y_true: Any, y_score: Any, k: int | None = None, *, ideal: Any = None, gain: GainLike = "linear",
     discount: DiscountLike = "log2", ties: Ties = "average", zero_ideal: ZeroIdeal = "zero", judged: Any = None,
@@ -576,26 +589,40 @@ def ndcg_from_scores(
     >>> ndcg_from_scores([[2, 1], [0, 3]], [[0.9, 0.1], [0.5, 0.6]], threads=1).tolist()
     [1.0, 1.0]
     """
-    options = _options(k, gain, discount, zero_ideal=zero_ideal, ties=ties, threads=threads)
-    return _parts(*_score_parts(y_true, y_score, ideal, judged, options), options.zero_ideal).ndcg
+    options = _Options(k, gain, discount, zero_ideal, ties, threads)
+    return _parts(*_score_parts(y_true, y_score, ideal, judged, options), zero_ideal).ndcg
 
 
+@validate_params(**_RANKED, ties=TIE_RULE, **_SCORED_LISTS)
 def dcg_from_scores(
-    y_true: Any, y_score: Any, k: int | None = None, *, gain: GainLike = "linear", discount: DiscountLike = "log2",
-    ties: Ties = "average",
+    y_true: Any, y_score: Any, k: int | None = None, *, ideal: Any = None, gain: GainLike = "linear",
+    discount: DiscountLike = "log2", ties: Ties = "average", judged: Any = None,
 ) -> Value:
     """DCG of the ranking by decreasing score; arguments as in :func:`ndcg_from_scores`.
+
+    ``ideal`` and ``judged`` mean what they mean there: with ``ideal`` (the known grades of each
+    query) a query for which nothing was returned may have an empty list (its DCG is 0), and
+    ``ideal`` must contain the grades of the list; with ``judged`` the DCG is that of the
+    condensed list, unjudged documents removed before ranking. So ``dcg_from_scores`` is
+    ``ndcg_from_scores`` times the ideal DCG, for the same arguments.
 
     Examples
     --------
     >>> round(dcg_from_scores([2, 0, 1], [0.1, 0.9, 0.5]), 3)
     1.631
+    >>> dcg_from_scores([], [], ideal=[2, 1])  # nothing returned
+    0.0
+    >>> round(dcg_from_scores([0, 2, 1], [0.9, 0.5, 0.1], judged=[False, True, True]), 3)  # 2 then 1
+    2.631
     """
-    options = _options(k, gain, discount, ties=ties)
-    labels, dcg_values, _, _ = _score_parts(y_true, y_score, None, None, options, need_ideal=False)
+    options = _Options(k, gain, discount, ties=ties)
+    labels, dcg_values, _, _ = _score_parts(y_true, y_score, ideal, judged, options, need_ideal=False)
     return _out(dcg_values, labels)
 
 
+@validate_params(
+    nan_policy=Options(("raise", "omit", "propagate")), values=Array(ndim=1, min_size=1, finite=False, unit="values"),
+)
 def mean_over_queries(values: Any, *, nan_policy: Literal["raise", "omit", "propagate"] = "raise") -> float:
     """Average per-query values, saying which queries count.
 
@@ -621,20 +648,15 @@ def mean_over_queries(values: Any, *, nan_policy: Literal["raise", "omit", "prop
     >>> mean_over_queries([1.0, 0.5, float("nan")], nan_policy="omit")
     0.75
     """
-    if nan_policy not in ("raise", "omit", "propagate"):
-        raise ValueError(f"nan_policy must be 'raise', 'omit' or 'propagate', got {nan_policy!r}")
-    array = np.asarray(values, dtype=np.float64)
-    if array.ndim != 1 or array.size == 0:
-        raise ValueError(f"values must be a non-empty 1-D array of per-query values, got shape {array.shape}")
-    missing = np.isnan(array)
+    missing = np.isnan(values)
     if missing.any():
         if nan_policy == "raise":
             raise ValueError(
-                f"{missing.sum()} of {array.size} per-query values are NaN (undefined nDCG); pass "
-                f"nan_policy='omit' to average over the {array.size - missing.sum()} defined queries"
+                f"{missing.sum()} of {values.size} per-query values are NaN (undefined nDCG); pass "
+                f"nan_policy='omit' to average over the {values.size - missing.sum()} defined queries"
             )
         if nan_policy == "omit":
             if missing.all():
                 raise ValueError("every per-query value is NaN; there is nothing to average")
-            return float(array[~missing].mean())
-    return float(array.mean())
+            return float(values[~missing].mean())
+    return float(values.mean())

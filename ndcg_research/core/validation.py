@@ -1,4 +1,4 @@
-"""Turn user input into padded batches, and reject bad input loudly.
+"""Turn user input into padded batches, and reject bad data loudly.
 
 Every metric works on a *batch*: a 2-D array (float64; int64 for signed integer
 grades) with one row per query, rows shorter than the widest padded with a fill
@@ -10,11 +10,16 @@ Nothing is dropped or coerced silently: iterators are read whole, array subclass
 (``np.matrix``) become plain arrays, and numpy masked arrays, unordered collections
 (sets, mappings), non-numeric entries and integers too large to hold exactly are
 refused with an error naming the argument and the offending value.
+
+The parameters of the metric functions are declared with :mod:`~ndcg_research.core.params`;
+:data:`RANKED_LISTS` is the constraint of their data arguments (the type of the input, before
+:func:`as_batch` reads its rows and :func:`check_grades` / :func:`check_scores` its values), and
+:data:`CUTOFF` the constraint of every ``k``. :func:`check_integer` and :func:`check_number` are
+the layer's integer and number checks for code that checks a value by hand.
 """
 
 from __future__ import annotations
 
-import math
 import numbers
 from collections.abc import Iterator, Mapping, MappingView, Set
 from dataclasses import dataclass
@@ -22,12 +27,17 @@ from typing import Any, Literal, overload
 
 import numpy as np
 
+from .constraints import Anything, Array, Boolean, Constraint, Instance, Integer, Real
+from .params import validate_params
+
 __all__ = [
     "check_integer",
     "check_number",
+    "CUTOFF",
+    "RANKED_LISTS",
+    "RankedLists",
     "Batch",
     "as_batch",
-    "check_k",
     "check_grades",
     "check_scores",
     "check_same_shape",
@@ -37,15 +47,22 @@ __all__ = [
 
 _NUMERIC_KINDS = "biuf"  # bool, signed and unsigned integers, floats
 
+#: The cut-off ``k`` of every metric: an integer >= 1, or None for no cut-off.
+CUTOFF = Integer(1, none=True)
+_NAME = Instance(str)
+_CHECKED = Anything("the value this function checks")
+
 
 @overload
 def check_integer(value: Any, name: str, *, minimum: int | None = 1, allow_none: Literal[False] = False) -> int: ...
 @overload
 def check_integer(value: Any, name: str, *, minimum: int | None = 1, allow_none: bool) -> int | None: ...
+@validate_params(value=_CHECKED, name=_NAME, minimum=Integer(None, none=True), allow_none=Boolean())
 def check_integer(value: Any, name: str, *, minimum: int | None = 1, allow_none: bool = False) -> int | None:
     """Return ``value`` as an int if it is an integer (not a bool) >= ``minimum``, else raise.
 
-    The one integer check of the package: counts, lengths, cut-offs, seeds.
+    :class:`~ndcg_research.core.constraints.Integer` for a value checked by hand (a declared function
+    declares its integers instead).
 
     Parameters
     ----------
@@ -82,18 +99,14 @@ def check_integer(value: Any, name: str, *, minimum: int | None = 1, allow_none:
     ...
     TypeError: n must be an integer >= 1, got float 2.5
     """
-    if value is None and allow_none:
-        return None
-    wanted = ("an integer" if minimum is None else f"an integer >= {minimum}") + (" or None" if allow_none else "")
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be {wanted}, got {type(value).__name__} {value!r}")
-    if minimum is not None and value < minimum:
-        raise ValueError(f"{name} must be {wanted}, got {int(value)!r}")
-    return int(value)
+    return Integer(minimum, none=allow_none).check(value, name)
 
 
+@validate_params(value=_CHECKED, name=_NAME)
 def check_number(value: Any, name: str) -> float:
     """Return ``value`` as a float if it is a finite real number (not a bool), else raise.
+
+    :class:`~ndcg_research.core.constraints.Real` for a value checked by hand.
 
     Parameters
     ----------
@@ -121,12 +134,10 @@ def check_number(value: Any, name: str) -> float:
     ...
     ValueError: sigma must be finite, got nan
     """
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a number, got {type(value).__name__} {value!r}")
-    value = float(value)
-    if not math.isfinite(value):
-        raise ValueError(f"{name} must be finite, got {value!r}")
-    return value
+    return _FINITE.check(value, name)
+
+
+_FINITE = Real()
 
 
 @dataclass(frozen=True)
@@ -148,6 +159,9 @@ class Batch:
 
     def is_rectangular(self) -> bool:
         return bool(np.all(self.lengths == self.values.shape[1]))
+
+
+_BATCH = Instance(Batch, what="a Batch", example=lambda: Batch(np.zeros((1, 1)), np.ones(1, dtype=np.intp), False, "x"))
 
 
 def _numeric(array: np.ndarray, name: str, kinds: str, keep_integers: bool) -> np.ndarray:
@@ -186,13 +200,61 @@ def _preview(array: Any) -> str:
     return text if np.size(array) <= 6 else text[:-1] + ", ...]"
 
 
-def _ordered(data: Any, name: str) -> Any:
+def _masked_error(name: str) -> TypeError:
+    return TypeError(
+        f"{name} must not be a numpy masked array: masked entries would count as present in some steps "
+        f"and not in others; pass data.filled(0) for grades (masked = not relevant), drop the masked "
+        f"documents (ragged rows), or mark them with judged="
+    )
+
+
+class RankedLists(Constraint):
+    """Ranked lists as the metric functions take them: one 1-D list, or a 2-D array / ragged collection.
+
+    The check is of the input's type (O(1), plus reading an iterator whole): strings, scalars,
+    None (unless ``none``), numpy masked arrays and unordered collections (sets, mappings) are
+    refused; an iterator or generator becomes a list, an array subclass (``np.matrix``) a plain
+    array. Its rows and values are read by :func:`as_batch` and checked by :func:`check_grades` /
+    :func:`check_scores`.
+
+    Examples
+    --------
+    >>> RankedLists().check(iter([3, 1]), "relevance")
+    [3, 1]
+    >>> RankedLists().check({3, 1}, "relevance")
+    Traceback (most recent call last):
+    ...
+    TypeError: relevance must be an ordered sequence (a list or an array), got set
+    """
+
+    def _describe(self) -> str:
+        return "a 1-D list of numbers or a 2-D/ragged collection of them"
+
+    def _check(self, value: Any, name: str) -> Any:
+        return _ordered(value, name, top=True)
+
+    def example(self) -> Any:
+        return [1, 0]
+
+    def invalid_values(self) -> list[Any]:
+        return ["abc", b"ab", 3, 2.5, {1, 0}, {1: 0}, np.ma.masked_array([1, 0]), *super().invalid_values()]
+
+
+#: The data arguments of the metric functions (``relevance``, ``y_true``, ``y_score``, ...).
+RANKED_LISTS = RankedLists()
+_OPTIONAL_RANKED_LISTS = RankedLists(none=True)
+
+
+def _ordered(data: Any, name: str, *, top: bool = False) -> Any:
     """``data`` as something numpy reads without losing anything: iterators listed, the rest refused or kept.
 
     A generator or iterator is read once into a list (every row kept); numpy masked arrays and
     unordered collections (sets, mappings) are refused, since their order or entries would be lost
-    silently; array subclasses such as ``np.matrix`` become plain arrays.
+    silently; array subclasses such as ``np.matrix`` become plain arrays. At the top level
+    (``top``) strings, scalars and None are refused too.
     """
+    if top and (isinstance(data, (str, bytes)) or np.isscalar(data) or data is None):
+        raise TypeError(f"{name} must be {RANKED_LISTS.describe()}, got {data!r}")
     if isinstance(data, np.ma.MaskedArray):
         raise _masked_error(name)
     if isinstance(data, Iterator):
@@ -204,14 +266,10 @@ def _ordered(data: Any, name: str) -> Any:
     return data
 
 
-def _masked_error(name: str) -> TypeError:
-    return TypeError(
-        f"{name} must not be a numpy masked array: masked entries would count as present in some steps "
-        f"and not in others; pass data.filled(0) for grades (masked = not relevant), drop the masked "
-        f"documents (ragged rows), or mark them with judged="
-    )
-
-
+@validate_params(
+    name=_NAME, fill=Real(finite=False), kinds=Instance(str), keep_integers=Boolean(), allow_empty=Boolean(),
+    data=RANKED_LISTS,
+)
 def as_batch(
     data: Any,
     *,
@@ -237,9 +295,6 @@ def as_batch(
     >>> as_batch([], name="relevance", fill=0.0, allow_empty=True).lengths.tolist()
     [0]
     """
-    if isinstance(data, (str, bytes)) or np.isscalar(data) or data is None:
-        raise TypeError(f"{name} must be a 1-D list of numbers or a 2-D/ragged collection of them, got {data!r}")
-    data = _ordered(data, name)
     if isinstance(data, (list, tuple)):  # numpy would stack equal-length masked rows into a plain array
         masked = [index for index, row in enumerate(data) if isinstance(row, np.ma.MaskedArray)]
         if masked:
@@ -303,11 +358,6 @@ def _ragged(data: Any, *, name: str, fill: float, kinds: str, keep_integers: boo
     return Batch(values, lengths, single=False, name=name)
 
 
-def check_k(k: Any) -> int | None:
-    """Return k if it is None or an integer >= 1, else raise (the cut-off of every metric)."""
-    return check_integer(k, "k", allow_none=True)
-
-
 def _first_bad(batch: Batch, bad: np.ndarray) -> str:
     """Describe where the first offending entry sits, e.g. 'query 2, position 5'."""
     query, position = np.argwhere(bad & batch.valid())[0]
@@ -316,6 +366,7 @@ def _first_bad(batch: Batch, bad: np.ndarray) -> str:
     return f"{value!r} at {where}"
 
 
+@validate_params(batch=_BATCH, upper_checked=Boolean())
 def check_grades(batch: Batch, *, upper_checked: bool = False) -> None:
     """Reject NaN, infinite and negative grades.
 
@@ -342,6 +393,7 @@ def _raise_nonfinite(batch: Batch) -> None:
     raise ValueError(f"{batch.name} must be finite, got {_first_bad(batch, ~np.isfinite(batch.values))}")
 
 
+@validate_params(batch=_BATCH)
 def check_scores(batch: Batch) -> None:
     """Reject NaN and infinite scores (padding, -inf by design, is not looked at)."""
     real = batch.values if batch.is_rectangular() else batch.values[batch.valid()]
@@ -349,6 +401,7 @@ def check_scores(batch: Batch) -> None:
         _raise_nonfinite(batch)
 
 
+@validate_params(a=_BATCH, b=_BATCH)
 def check_same_shape(a: Batch, b: Batch) -> None:
     """Require one score per label, query by query."""
     if a.single != b.single or a.n_queries != b.n_queries:
@@ -366,13 +419,16 @@ def check_same_shape(a: Batch, b: Batch) -> None:
         )
 
 
+@validate_params(like=_BATCH, judged=RANKED_LISTS)
 def judged_mask(judged: Any, like: Batch) -> np.ndarray:
     """The boolean ``judged`` mask as a padded 2-D array shaped like ``like``."""
-    mask = as_batch(judged, name="judged", fill=0.0, kinds="b", allow_empty=True)  # shaped like `like`, checked next
-    check_same_shape(like, mask)
+    # Shaped like `like`, checked next.
+    mask = as_batch.unchecked(judged, name="judged", fill=0.0, kinds="b", allow_empty=True)
+    check_same_shape.unchecked(like, mask)
     return (mask.values != 0) & mask.valid()
 
 
+@validate_params(batch=_BATCH, judged=Array(ndim=2, kinds="b", as_is=True, finite=False), fill=Real(finite=False))
 def condense(batch: Batch, judged: np.ndarray, *, fill: float) -> Batch:
     """Drop unjudged documents, closing the gaps (the "condensed list" of Sakai 2007; trec_eval -J).
 

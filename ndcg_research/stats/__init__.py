@@ -4,7 +4,10 @@
   bootstrap) of two systems, with the mean difference, its interval, the effect size and
   wins/ties/losses; :func:`pairwise_tests` for many pairs at once; ``paired_comparison``, the
   paired summary of replicates of the studies; ``TIE_TOLERANCE``, the one definition of equal nDCG;
-- :mod:`~ndcg_research.stats.intervals`: the confidence level ``CONFIDENCE``; t intervals of
+- :mod:`~ndcg_research.stats.inputs`: the declared constraints of the statistics' parameters (score
+  matrices, per-query values, levels, seeds), see :mod:`ndcg_research.core.params`;
+- :mod:`~ndcg_research.stats.intervals`: the significance level ``ALPHA`` and the confidence level
+  ``CONFIDENCE`` = 1 - ALPHA, the defaults of every test and interval; t intervals of
   means, Wilson intervals of proportions, Bonferroni family confidence, percentile and BCa
   bootstrap intervals;
 - :mod:`~ndcg_research.stats.multiple`: :func:`adjust_pvalues` (Holm, Bonferroni,
@@ -27,7 +30,7 @@ so that ``python -m ndcg_research --help`` does not import scipy.
 Examples
 --------
 >>> from ndcg_research.stats import paired_test
->>> r = paired_test([0.5, 0.7, 0.6, 0.8], [0.4, 0.6, 0.6, 0.5], method="permutation")
+>>> r = paired_test([0.5, 0.7, 0.6, 0.8], [0.4, 0.6, 0.6, 0.5], test="permutation")
 >>> r.exact, r.pvalue, (r.wins, r.ties, r.losses)
 (True, 0.25, (3, 1, 0))
 """

@@ -37,24 +37,22 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..core.validation import check_integer
-from .inputs import all_pairs, score_matrix
+from ..core.constraints import Array, Integer, SequenceOf
+from ..core.params import validate_params
+from .inputs import LEVEL, SCORES, SEED, all_pairs
 from .paired import TIE_TOLERANCE
-from .resampling import SUBSET_STREAM, block_generator, check_seed
+from .resampling import SUBSET_STREAM, block_generator
 
 __all__ = ["kendall_tau", "tau_ap", "query_subsets", "disjoint_subset_means", "swap_rates", "VarianceComponents",
            "variance_components"]
 
 
-def _ordering_scores(values: Any, name: str) -> np.ndarray:
-    array = np.asarray(values, dtype=np.float64)
-    if array.ndim != 1 or array.size < 2:
-        raise ValueError(f"{name} must be a 1-D array of at least 2 system scores, got shape {array.shape}")
-    if not np.all(np.isfinite(array)):
-        raise ValueError(f"{name} must be finite, got {float(array[~np.isfinite(array)][0])!r}")
-    return array
+# One score per system, e.g. its mean: an ordering of the systems.
+_SYSTEM_SCORES = Array(ndim=1, min_size=2, unit="system scores")
+_COUNT = Integer(1)
 
 
+@validate_params(x=_SYSTEM_SCORES, y=_SYSTEM_SCORES)
 def kendall_tau(x: Any, y: Any) -> float:
     """Kendall's tau-b between two scorings of the same systems (:func:`scipy.stats.kendalltau`).
 
@@ -63,13 +61,12 @@ def kendall_tau(x: Any, y: Any) -> float:
     >>> kendall_tau([0.4, 0.3, 0.2, 0.1], [0.4, 0.2, 0.3, 0.1])   # one swap of 6 pairs
     0.6666666666666669
     """
-    a = _ordering_scores(x, "x")
-    b = _ordering_scores(y, "y")
-    if a.size != b.size:
-        raise ValueError(f"x and y must score the same systems: got {a.size} and {b.size} values")
-    return float(stats.kendalltau(a, b).statistic)
+    if x.size != y.size:
+        raise ValueError(f"x and y must score the same systems: got {x.size} and {y.size} values")
+    return float(stats.kendalltau(x, y).statistic)
 
 
+@validate_params(reference=_SYSTEM_SCORES, other=_SYSTEM_SCORES)
 def tau_ap(reference: Any, other: Any) -> float:
     """AP rank correlation (Yilmaz, Aslam & Robertson 2008) of ``other``'s ordering against ``reference``'s.
 
@@ -91,8 +88,7 @@ def tau_ap(reference: Any, other: Any) -> float:
     >>> round(tau_ap(truth, [3, 4, 2, 1]), 4), round(tau_ap(truth, [4, 3, 1, 2]), 4)
     (0.3333, 0.7778)
     """
-    ref = _ordering_scores(reference, "reference")
-    oth = _ordering_scores(other, "other")
+    ref, oth = reference, other
     if ref.size != oth.size:
         raise ValueError(f"reference and other must score the same systems: got {ref.size} and {oth.size} values")
     for name, values in (("reference", ref), ("other", oth)):
@@ -106,6 +102,7 @@ def tau_ap(reference: Any, other: Any) -> float:
     return float(2.0 / (n - 1) * np.sum(correct / np.arange(1, n)) - 1.0)
 
 
+@validate_params(n_queries=_COUNT, size=_COUNT, trials=_COUNT, seed=SEED, count=_COUNT)
 def query_subsets(n_queries: int, size: int, *, trials: int, seed: int = 0, count: int = 1) -> np.ndarray:
     """Random query subsets: ``trials`` times, ``count`` disjoint subsets of ``size`` of ``n_queries`` queries.
 
@@ -124,18 +121,16 @@ def query_subsets(n_queries: int, size: int, *, trials: int, seed: int = 0, coun
     >>> s.shape, all(len(set(s[0, i]) | set(s[1, i])) == 6 for i in range(4))
     ((2, 4, 3), True)
     """
-    n = check_integer(n_queries, "n_queries")
-    size = check_integer(size, "size")
-    trials = check_integer(trials, "trials")
-    count = check_integer(count, "count")
+    n = n_queries
     if count * size > n:
         raise ValueError(f"size must be at most 1/{count} of the {n} queries to draw {count} disjoint subsets, "
                          f"got {size}")
-    rng = block_generator(check_seed(seed), SUBSET_STREAM, size)
+    rng = block_generator.unchecked(seed, SUBSET_STREAM, size)
     order = rng.permuted(np.broadcast_to(np.arange(n), (trials, n)), axis=1)[:, : count * size]
     return order.reshape(trials, count, size).transpose(1, 0, 2)
 
 
+@validate_params(size=_COUNT, trials=_COUNT, seed=SEED, scores=SCORES)
 def disjoint_subset_means(scores: Any, size: int, *, trials: int, seed: int = 0) -> np.ndarray:
     """Means of every system over two disjoint random query subsets of ``size`` queries, ``trials`` times.
 
@@ -162,11 +157,15 @@ def disjoint_subset_means(scores: Any, size: int, *, trials: int, seed: int = 0)
     >>> m.shape, bool(np.allclose(m[0] + m[1], [2.5 * 2, 8.5 * 2]))   # the halves cover all 6 queries
     ((2, 4, 2), True)
     """
-    matrix, _ = score_matrix(scores)
-    subsets = query_subsets(matrix.shape[1], size, trials=trials, seed=seed, count=2)
+    matrix = scores.values
+    subsets = query_subsets.unchecked(matrix.shape[1], size, trials=trials, seed=seed, count=2)
     return matrix[:, subsets].mean(axis=3).transpose(1, 2, 0)      # (2, trials, systems)
 
 
+@validate_params(
+    trials=_COUNT, bins=Array(ndim=1, min_size=1, low=0, none=True), seed=SEED, scores=SCORES,
+    sizes=SequenceOf(_COUNT, scalar=True),
+)
 def swap_rates(
     scores: Any, sizes: Any, *, trials: int = 100, bins: Any = None, seed: int = 0
 ) -> pd.DataFrame:
@@ -202,16 +201,15 @@ def swap_rates(
     >>> bool(table.swap_rate.iloc[1] < table.swap_rate.iloc[0])   # more queries, fewer swaps
     True
     """
-    matrix, _ = score_matrix(scores)
-    edges = np.asarray([0.0] if bins is None else bins, dtype=np.float64)
-    if edges.ndim != 1 or edges.size == 0 or np.any(np.diff(edges) <= 0) or edges[0] < 0:
-        raise ValueError(f"bins must be increasing non-negative edges, got {bins!r}")
-    size_list = [check_integer(s, "every size") for s in np.atleast_1d(np.asarray(sizes, dtype=object))]
-    first, second = all_pairs(matrix.shape[0])
+    matrix = scores.values
+    edges = np.array([0.0]) if bins is None else bins
+    if np.any(np.diff(edges) <= 0):
+        raise ValueError(f"bins must be increasing non-negative edges, got {edges.tolist()!r}")
+    first, second = all_pairs.unchecked(matrix.shape[0])
     upper = np.append(edges[1:], np.inf)
     rows = []
-    for size in size_list:
-        means = disjoint_subset_means(matrix, size, trials=trials, seed=seed)
+    for size in sizes:
+        means = disjoint_subset_means.unchecked(scores, size, trials=trials, seed=seed)
         d1 = means[0][:, first] - means[0][:, second]        # trials x pairs
         d2 = means[1][:, first] - means[1][:, second]
         swapped = ((np.abs(d1) > TIE_TOLERANCE) & (np.abs(d2) > TIE_TOLERANCE) & (d1 * d2 < 0)).ravel()
@@ -258,11 +256,11 @@ class VarianceComponents:
 
     def topics_for_stability(self, target: float) -> float:
         """Topics needed for a generalisability coefficient of ``target``: ``target / (1 - target) * interaction / system``."""
-        if not 0 < target < 1:
-            raise ValueError(f"target must be strictly between 0 and 1, got {target!r}")
+        target = LEVEL.check(target, "target")
         return float("inf") if self.system == 0 else target / (1 - target) * self.interaction / self.system
 
 
+@validate_params(scores=SCORES)
 def variance_components(scores: Any) -> VarianceComponents:
     """Variance components of one measure's systems x topics table.
 
@@ -273,7 +271,7 @@ def variance_components(scores: Any) -> VarianceComponents:
     >>> round(v.system, 4), round(v.topic, 4), round(v.interaction, 4)
     (0.0133, 0.09, 0.0017)
     """
-    matrix, _ = score_matrix(scores)
+    matrix = scores.values
     s, t = matrix.shape
     grand = matrix.mean()
     system_means = matrix.mean(axis=1)

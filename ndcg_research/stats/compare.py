@@ -8,12 +8,13 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..core.validation import check_integer
-from .inputs import check_choice, check_level, score_matrix
-from .intervals import bootstrap_interval, mean_interval
+from ..core.constraints import Options
+from ..core.params import RenamedAttribute, validate_params
+from .inputs import LEVEL, N_JOBS, N_RESAMPLES, SCORES, SEED, SYSTEM_NAMES, system_names
+from .intervals import CONFIDENCE, INTERVALS, bootstrap_interval, mean_interval
 from .multiple import CORRECTIONS, adjust_pvalues, tukey_hsd
 from .paired import METHODS, pairwise_tests
-from .resampling import Resamples, check_seed
+from .resampling import Resamples
 
 __all__ = ["COMPARE_METHODS", "Comparison", "compare_systems"]
 
@@ -34,29 +35,36 @@ class Comparison:
         ``difference`` (mean of a - b), ``ci_low``, ``ci_high``, ``effect_size`` (Cohen's d_z),
         ``wins``, ``ties``, ``losses`` (queries where a > b, a == b, a < b), ``pvalue``,
         ``pvalue_adjusted``.
-    method, correction, interval : str
+    test, correction, interval : str
     confidence : float
     n_resamples, seed : int
     """
 
     systems: pd.DataFrame
     pairs: pd.DataFrame
-    method: str
+    test: str
     correction: str
     interval: str
     confidence: float
     n_resamples: int
     seed: int
+    #: Deprecated name of ``test``.
+    method = RenamedAttribute("test")
 
 
+@validate_params(
+    test=Options(COMPARE_METHODS), correction=Options(CORRECTIONS, none=True), interval=Options(INTERVALS, none=True),
+    confidence=LEVEL, n_resamples=N_RESAMPLES, seed=SEED, n_jobs=N_JOBS, scores=SCORES, systems=SYSTEM_NAMES,
+    renamed={"method": "test"},
+)
 def compare_systems(
     scores: Any,
     *,
     systems: list[str] | None = None,
-    method: str = "t",
+    test: str = "t",
     correction: str | None = None,
     interval: str | None = None,
-    confidence: float = 0.95,
+    confidence: float = CONFIDENCE,
     n_resamples: int = 10_000,
     seed: int = 0,
     n_jobs: int = 1,
@@ -66,15 +74,16 @@ def compare_systems(
     Parameters
     ----------
     scores : 2-D array-like or mapping
-        Systems x queries of one measure (see :func:`~ndcg_research.stats.inputs.score_matrix`).
+        Systems x queries of one measure (see :class:`~ndcg_research.stats.inputs.ScoreMatrix`).
     systems : list of str, optional
         Names of the rows.
-    method : {"t", "wilcoxon", "permutation", "bootstrap", "tukey"}, default "t"
+    test : {"t", "wilcoxon", "permutation", "bootstrap", "tukey"}, default "t"
         The paired test of each pair (:func:`~ndcg_research.stats.paired.pairwise_tests`), or the
-        randomised Tukey HSD test (:func:`~ndcg_research.stats.multiple.tukey_hsd`).
+        randomised Tukey HSD test (:func:`~ndcg_research.stats.multiple.tukey_hsd`). (Formerly
+        ``method``, still accepted with a DeprecationWarning.)
     correction : {"holm", "bonferroni", "bh", "none"}, optional
         Multiple-comparison correction of the pairs' p-values; default ``"holm"``, and for
-        ``method="tukey"`` (already family-wise adjusted) ``"none"``, the only one allowed there.
+        ``test="tukey"`` (already family-wise adjusted) ``"none"``, the only one allowed there.
     interval : {"t", "percentile", "bca"}, optional
         Interval of each system's mean and each pair's difference; default ``"t"`` for the t
         test, else ``"percentile"`` (see :func:`~ndcg_research.stats.paired.paired_test`).
@@ -100,41 +109,37 @@ def compare_systems(
     >>> c.pairs[["system_a", "system_b", "pvalue", "pvalue_adjusted"]].round(4).values.tolist()
     [['bm25', 'rerank', 0.002, 0.0024], ['bm25', 'random', 0.0012, 0.0024], ['rerank', 'random', 0.0004, 0.0011]]
     """
-    matrix, names = score_matrix(scores, systems)
-    method = check_choice(method, "method", COMPARE_METHODS)
+    matrix, names = scores.values, system_names.unchecked(scores, systems)
     if correction is None:
-        correction = "none" if method == "tukey" else "holm"
-    correction = check_choice(correction, "correction", CORRECTIONS)
-    if method == "tukey" and correction != "none":
-        raise ValueError(f"correction must be 'none' with method='tukey' (its p-values are family-wise adjusted), "
+        correction = "none" if test == "tukey" else "holm"
+    if test == "tukey" and correction != "none":
+        raise ValueError(f"correction must be 'none' with test='tukey' (its p-values are family-wise adjusted), "
                          f"got {correction!r}")
     if interval is None:
-        interval = "t" if method == "t" else "percentile"
-    interval = check_choice(interval, "interval", ("t", "percentile", "bca"))
-    confidence = check_level(confidence, "confidence")
-    n_resamples = check_integer(n_resamples, "n_resamples")
-    seed = check_seed(seed)
+        interval = "t" if test == "t" else "percentile"
 
     n = matrix.shape[1]
     mean = matrix.mean(axis=1)
     if interval == "t":
-        ci = mean_interval(matrix, axis=1, confidence=confidence)
+        ci = mean_interval.unchecked(matrix, axis=1, confidence=confidence)
         low, high = ci["ci_low"], ci["ci_high"]
     else:
         boot = Resamples.build("bootstrap", n_queries=n, n_resamples=n_resamples, seed=seed)
-        low, high = bootstrap_interval(boot.weighted_sums(matrix) / n, matrix, confidence, interval)
+        low, high = bootstrap_interval.unchecked(boot.weighted_sums(matrix) / n, matrix, confidence=confidence,
+                                                 interval=interval)
     system_table = pd.DataFrame({"system": names, "mean": mean, "ci_low": low, "ci_high": high, "queries": n})
 
-    paired_method = "t" if method == "tukey" else method
-    tests = pairwise_tests(matrix, method=paired_method, interval=interval, confidence=confidence,
-                           n_resamples=n_resamples, seed=seed, n_jobs=n_jobs)
-    if method == "tukey":
-        hsd = tukey_hsd(matrix, n_resamples=n_resamples, seed=seed, n_jobs=n_jobs)
+    # The matrix and every parameter are checked: the nested calls do not check them again.
+    pair_test = "t" if test == "tukey" else test
+    tests = pairwise_tests.unchecked(scores, test=pair_test, interval=interval, confidence=confidence,
+                                     n_resamples=n_resamples, seed=seed, n_jobs=n_jobs)
+    if test == "tukey":
+        hsd = tukey_hsd.unchecked(scores, n_resamples=n_resamples, seed=seed, n_jobs=n_jobs)
         pvalue = hsd.pvalue
         adjusted = hsd.pvalue
     else:
         pvalue = tests.pvalue
-        adjusted = adjust_pvalues(pvalue, correction)
+        adjusted = adjust_pvalues.unchecked(pvalue, correction)
     labels = np.asarray(names, dtype=object)
     pair_table = pd.DataFrame({
         "system_a": labels[tests.first], "system_b": labels[tests.second], "difference": tests.difference,
@@ -142,5 +147,5 @@ def compare_systems(
         "wins": tests.wins, "ties": tests.ties, "losses": tests.losses, "pvalue": pvalue,
         "pvalue_adjusted": adjusted,
     })
-    return Comparison(systems=system_table, pairs=pair_table, method=method, correction=correction,
+    return Comparison(systems=system_table, pairs=pair_table, test=test, correction=correction,
                       interval=interval, confidence=confidence, n_resamples=n_resamples, seed=seed)

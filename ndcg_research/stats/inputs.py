@@ -1,135 +1,141 @@
-"""The checks of the statistics' input: per-query value vectors, systems x queries matrices, levels."""
+"""The constraints of the statistics' parameters and input (see :mod:`ndcg_research.core.params`).
+
+- :data:`SCORES`: a systems x queries matrix of per-query values (a 2-D array, a mapping of system
+  name to values, or a pandas DataFrame), normalised to :class:`Scores`; :data:`QUERY_VALUES`: one
+  system's per-query values;
+- :data:`LEVEL`: a confidence or significance level; :data:`SEED`, :data:`N_RESAMPLES`,
+  :data:`N_JOBS`: the seed, resample count and worker threads of every resampling function;
+- :data:`SYSTEM_NAMES`: optional names of the rows, matched to the matrix by :func:`system_names`.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, NamedTuple
 
 import numpy as np
 
-from ..core.validation import check_number
+from ..core.constraints import Array, Constraint, Instance, Integer, Real, SequenceOf
+from ..core.params import validate_params
 
-__all__ = ["query_values", "score_matrix", "check_level", "check_choice", "all_pairs"]
+__all__ = ["Scores", "ScoreMatrix", "SCORES", "QUERY_VALUES", "LEVEL", "SEED", "N_RESAMPLES", "N_JOBS",
+           "SYSTEM_NAMES", "system_names", "all_pairs"]
+
+#: A confidence level or a significance level alpha: strictly between 0 and 1.
+LEVEL = Real(0, 1, closed="neither")
+#: The entropy of every SeedSequence: an integer >= 0.
+SEED = Integer(0)
+#: Resamples of a bootstrap or randomisation test.
+N_RESAMPLES = Integer(1)
+#: Worker threads (the results never depend on them).
+N_JOBS = Integer(1)
+#: One system's per-query values: a finite 1-D array of at least 2 queries.
+QUERY_VALUES = Array(ndim=1, min_size=2, unit="queries")
+#: Names of the rows of a score matrix (None: from the matrix, see :func:`system_names`).
+SYSTEM_NAMES = SequenceOf(Instance(str), none=True)
+
+_ROW = Array(ndim=1)
+_MATRIX = Array(ndim=2)
 
 
-def _finite_float_array(values: Any, name: str, ndim: int) -> np.ndarray:
-    try:
-        array = np.asarray(values)
-    except ValueError as exc:  # ragged nesting
-        raise ValueError(f"{name} must be a {ndim}-D array of numbers, got ragged input ({exc})") from None
-    if array.dtype.kind not in "biuf" or array.dtype.kind == "b":
-        raise TypeError(f"{name} must hold real numbers, got dtype {array.dtype}")
-    if array.ndim != ndim:
-        raise ValueError(f"{name} must be {ndim}-D, got shape {array.shape}")
-    array = array.astype(np.float64)
-    bad = np.argwhere(~np.isfinite(array))
-    if bad.size:
-        where = tuple(int(i) for i in bad[0])
-        raise ValueError(f"{name} must be finite, got {float(array[where])!r} at index {where if ndim > 1 else where[0]}")
-    return array
+class Scores(NamedTuple):
+    """A checked score matrix: ``values`` (systems x queries, finite float64) and the systems' ``names``."""
+
+    values: np.ndarray
+    names: list[str]
 
 
-def query_values(values: Any, name: str) -> np.ndarray:
-    """One system's per-query values as a finite float64 vector of length >= 2.
+class ScoreMatrix(Constraint):
+    """A systems x queries matrix of finite per-query values, at least 2 x 2; normalised to :class:`Scores`.
+
+    Accepts a 2-D array-like (one row per system; names ``"s0", "s1", ...``), a mapping
+    ``{system name: per-query values}`` (the same number of queries each), or a pandas DataFrame
+    (rows are systems, its index gives the names).
 
     Examples
     --------
-    >>> query_values([0.5, 1], "a")
-    array([0.5, 1. ])
-    >>> query_values([0.5, float("nan")], "a")
+    >>> SCORES.check({"bm25": [0.2, 0.4], "dense": [0.3, 0.3]}, "scores")
+    Scores(values=array([[0.2, 0.4],
+           [0.3, 0.3]]), names=['bm25', 'dense'])
+    >>> SCORES.check({"bm25": [0.2, float("nan")], "dense": [0.3, 0.3]}, "scores")
     Traceback (most recent call last):
     ...
-    ValueError: a must be finite, got nan at index 1
+    ValueError: scores['bm25'] must be finite, got nan at index 1
     """
-    array = _finite_float_array(values, name, 1)
-    if array.size < 2:
-        raise ValueError(f"{name} must hold at least 2 queries, got {array.size}")
-    return array
+
+    def _describe(self) -> str:
+        return ("a systems x queries matrix of finite numbers (a 2-D array, a mapping of system name to per-query "
+                "values, or a pandas DataFrame)")
+
+    def _check(self, value: Any, name: str) -> Scores:
+        if isinstance(value, Mapping):
+            names = [str(key) for key in value]
+            rows = [_ROW.check(row, f"{name}[{key!r}]") for key, row in value.items()]
+            if len({row.size for row in rows}) > 1:
+                raise ValueError(f"{name}: every system needs the same number of queries, got lengths "
+                                 f"{ {n: r.size for n, r in zip(names, rows)} }")
+            matrix = np.vstack(rows) if rows else np.empty((0, 0))
+        else:
+            index = getattr(value, "index", None)
+            names = [str(i) for i in index] if index is not None and hasattr(value, "to_numpy") else []
+            matrix = _MATRIX.check(value, name)
+        if not names:
+            names = [f"s{i}" for i in range(matrix.shape[0])]
+        if len(set(names)) != len(names):
+            raise ValueError(f"system names must be distinct, got {names!r}")
+        if matrix.shape[0] < 2:
+            raise ValueError(f"{name} must hold at least 2 systems (rows), got {matrix.shape[0]}")
+        if matrix.shape[1] < 2:
+            raise ValueError(f"{name} must hold at least 2 queries (columns), got {matrix.shape[1]}")
+        return Scores(matrix, names)
+
+    def example(self) -> list[list[float]]:
+        return [[0.1, 0.4, 0.3], [0.2, 0.3, 0.5]]
+
+    def invalid_values(self) -> list[Any]:
+        return ["abc", [], [0.1, 0.2], [[0.1, 0.2]], [[0.1], [0.2]], [[0.1, float("nan")], [0.2, 0.3]],
+                [[0.1, float("inf")], [0.2, 0.3]], [[True, False], [False, True]], {"a": [0.1, 0.2]},
+                {"a": [0.1, 0.2], "b": [0.1]}, *super().invalid_values()]
 
 
-def score_matrix(scores: Any, systems: Sequence[str] | None = None) -> tuple[np.ndarray, list[str]]:
-    """A systems x queries matrix of per-query values, and the system names.
+#: The ``scores`` of every function comparing systems.
+SCORES = ScoreMatrix()
+
+
+@validate_params(scores=SCORES, systems=SYSTEM_NAMES)
+def system_names(scores: Scores, systems: list[str] | None = None) -> list[str]:
+    """The names of the rows of ``scores``: ``systems`` if given (one distinct name per row), else its own.
 
     Parameters
     ----------
-    scores : 2-D array-like or mapping
-        One row per system, one column per query (the same queries, in the same order, for
-        every system); or a mapping ``{system name: per-query values}``; or a pandas
-        DataFrame (rows are systems, its index gives the names).
+    scores : 2-D array-like, mapping or pandas.DataFrame
+        A score matrix (see :class:`ScoreMatrix`).
     systems : sequence of str, optional
-        Names of the rows (default: the mapping's keys, the DataFrame's index, or
-        ``"s0", "s1", ...``).
+        Names of the rows.
 
     Returns
     -------
-    (numpy.ndarray, list of str)
+    list of str
 
     Examples
     --------
-    >>> x, names = score_matrix({"bm25": [0.2, 0.4], "dense": [0.3, 0.3]})
-    >>> x.tolist(), names
-    ([[0.2, 0.4], [0.3, 0.3]], ['bm25', 'dense'])
-    """
-    if isinstance(scores, Mapping):
-        names = [str(k) for k in scores]
-        rows = []
-        for key, value in scores.items():
-            rows.append(_finite_float_array(value, f"scores[{key!r}]", 1))
-        lengths = {r.size for r in rows}
-        if len(lengths) > 1:
-            raise ValueError(f"scores: every system needs the same number of queries, got lengths "
-                             f"{ {n: r.size for n, r in zip(names, rows)} }")
-        matrix = np.vstack(rows) if rows else np.empty((0, 0))
-    else:
-        index = getattr(scores, "index", None)
-        names = [str(i) for i in index] if index is not None and hasattr(scores, "to_numpy") else []
-        matrix = _finite_float_array(scores.to_numpy() if hasattr(scores, "to_numpy") else scores, "scores", 2)
-    if systems is not None:
-        names = [str(s) for s in systems]
-        if len(names) != matrix.shape[0]:
-            raise ValueError(f"systems names {len(names)} systems but scores has {matrix.shape[0]} rows")
-    elif not names:
-        names = [f"s{i}" for i in range(matrix.shape[0])]
-    if len(set(names)) != len(names):
-        raise ValueError(f"system names must be distinct, got {names!r}")
-    if matrix.shape[0] < 2:
-        raise ValueError(f"scores must hold at least 2 systems (rows), got {matrix.shape[0]}")
-    if matrix.shape[1] < 2:
-        raise ValueError(f"scores must hold at least 2 queries (columns), got {matrix.shape[1]}")
-    return matrix, names
-
-
-def check_level(value: Any, name: str) -> float:
-    """A probability strictly between 0 and 1 (a confidence level or a significance level alpha).
-
-    Examples
-    --------
-    >>> check_level(0.95, "confidence")
-    0.95
-    >>> check_level(1, "alpha")
+    >>> system_names({"bm25": [0.2, 0.4], "dense": [0.3, 0.3]})
+    ['bm25', 'dense']
+    >>> system_names([[0.2, 0.4], [0.3, 0.3]], ["a", "a"])
     Traceback (most recent call last):
     ...
-    ValueError: alpha must be strictly between 0 and 1, got 1.0
+    ValueError: system names must be distinct, got ['a', 'a']
     """
-    value = check_number(value, name)
-    if not 0.0 < value < 1.0:
-        raise ValueError(f"{name} must be strictly between 0 and 1, got {value!r}")
-    return value
+    if systems is None:
+        return scores.names
+    if len(systems) != scores.values.shape[0]:
+        raise ValueError(f"systems names {len(systems)} systems but scores has {scores.values.shape[0]} rows")
+    if len(set(systems)) != len(systems):
+        raise ValueError(f"system names must be distinct, got {systems!r}")
+    return systems
 
 
-def check_choice(value: Any, name: str, choices: Sequence[str]) -> str:
-    """``value`` if it is one of ``choices``, else ValueError listing them.
-
-    Examples
-    --------
-    >>> check_choice("t", "method", ("t", "wilcoxon"))
-    't'
-    """
-    if not isinstance(value, str) or value not in choices:
-        raise ValueError(f"{name} must be one of {', '.join(map(repr, choices))}; got {value!r}")
-    return value
-
-
+@validate_params(n_systems=Integer(1))
 def all_pairs(n_systems: int) -> tuple[np.ndarray, np.ndarray]:
     """Row indices ``(i, j)`` with ``i < j`` of every pair of ``n_systems`` systems, in row-major order.
 

@@ -1,6 +1,7 @@
 r"""Confidence intervals and confidence levels: t, Wilson, bootstrap; the package's one confidence level.
 
-- :data:`CONFIDENCE`: the confidence level of every interval of the studies (95%);
+- :data:`ALPHA`: the significance level of every test (5%), and :data:`CONFIDENCE` = 1 - ALPHA, the
+  confidence level of every interval (95%): the defaults of every function of :mod:`ndcg_research.stats`;
 - :func:`mean_interval`: mean, standard deviation and Student's t confidence interval of the
   mean (scipy's ``t.interval`` and ``sem``) along one axis of an array, the one t interval of
   the package;
@@ -27,22 +28,23 @@ r"""Confidence intervals and confidence levels: t, Wilson, bootstrap; the packag
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 from scipy import special, stats
 
-from ..core.validation import check_integer
-from .inputs import check_level
+from ..core.constraints import AnyOf, Array, Boolean, Function, Instance, Integer, Options, Real, SequenceOf
+from ..core.params import validate_params
+from .inputs import LEVEL, N_RESAMPLES, SEED
 
-__all__ = ["CONFIDENCE", "CERTAIN", "INTERVALS", "mean_interval", "wilson_interval", "proportion_label", "share_label",
-           "family_confidence",
-           "bootstrap_statistic_interval", "bootstrap_interval", "row_quantiles"]
+__all__ = ["ALPHA", "CONFIDENCE", "CERTAIN", "INTERVALS", "mean_interval", "wilson_interval", "proportion_label",
+           "share_label", "family_confidence", "bootstrap_statistic_interval", "bootstrap_interval", "row_quantiles"]
 
-#: Confidence level of every interval of the studies.
-CONFIDENCE = 0.95
+#: Significance level of every test: a p-value below it is significant.
+ALPHA = 0.05
+#: Confidence level of every interval: 1 - ALPHA (exactly 0.95 in floating point).
+CONFIDENCE = 1 - ALPHA
 #: A proportion is printed as 1 (or 0) only if its Wilson lower bound is at least this (upper bound at most
 #: 1 minus this); a perfect record of ``R`` trials has the lower bound ``R / (R + z^2)``, so 0.99 needs
 #: ``R >= 381`` at 95%.
@@ -50,7 +52,14 @@ CERTAIN = 0.99
 #: The interval kinds of a mean over queries: Student's t, bootstrap percentile, bootstrap BCa.
 INTERVALS: tuple[str, ...] = ("t", "percentile", "bca")
 
+_VALUES = Array()
+_COUNT = Integer(1)
+_SUCCESSES = Integer(0)
+_DIGITS = Integer(0)
+_AXIS = Integer(None)
 
+
+@validate_params(axis=_AXIS, confidence=LEVEL, values=_VALUES)
 def mean_interval(values: Any, *, axis: int = 0, confidence: float = CONFIDENCE) -> dict[str, np.ndarray]:
     """Mean, standard deviation (ddof 1) and t confidence interval of the mean along ``axis``.
 
@@ -76,20 +85,19 @@ def mean_interval(values: Any, *, axis: int = 0, confidence: float = CONFIDENCE)
     >>> round(float(out["mean"]), 4), round(float(out["ci_high"] - out["mean"]), 4)   # t(0.975, 4) * 0.158 / sqrt(5)
     (0.7, 0.1963)
     """
-    array = np.asarray(values, dtype=np.float64)
-    confidence = check_level(confidence, "confidence")
-    count = array.shape[axis]
+    count = values.shape[axis] if values.ndim else 0
     if count == 0:
-        raise ValueError("values must hold at least one replicate")
-    mean = array.mean(axis=axis)
+        raise ValueError(f"values must hold at least one replicate along axis {axis}, got shape {values.shape}")
+    mean = values.mean(axis=axis)
     if count < 2:
         nan = np.full(mean.shape, np.nan)
         return {"mean": mean, "sd": nan, "ci_low": nan, "ci_high": nan.copy()}
-    sd = array.std(axis=axis, ddof=1)
-    half = stats.t.interval(confidence, count - 1)[1] * stats.sem(array, axis=axis)
+    sd = values.std(axis=axis, ddof=1)
+    half = stats.t.interval(confidence, count - 1)[1] * stats.sem(values, axis=axis)
     return {"mean": mean, "sd": sd, "ci_low": mean - half, "ci_high": mean + half}
 
 
+@validate_params(confidence=LEVEL, trials=_COUNT, successes=_SUCCESSES)
 def wilson_interval(successes: int, trials: int, *, confidence: float = CONFIDENCE) -> tuple[float, float]:
     """Wilson score interval of a binomial proportion, from ``scipy.stats.binomtest``.
 
@@ -109,14 +117,13 @@ def wilson_interval(successes: int, trials: int, *, confidence: float = CONFIDEN
     >>> [round(x, 4) for x in wilson_interval(10, 10)]
     [0.7225, 1.0]
     """
-    trials = check_integer(trials, "trials")
-    successes = check_integer(successes, "successes", minimum=0)
     if successes > trials:
         raise ValueError(f"successes must be <= trials, got {successes} of {trials}")
-    ci = stats.binomtest(successes, trials).proportion_ci(check_level(confidence, "confidence"), method="wilson")
+    ci = stats.binomtest(successes, trials).proportion_ci(confidence, method="wilson")
     return float(ci.low), float(ci.high)
 
 
+@validate_params(digits=_DIGITS, interval=Boolean(), confidence=LEVEL, trials=_COUNT, successes=_SUCCESSES)
 def proportion_label(successes: int, trials: int, *, digits: int = 2, interval: bool = True,
                      confidence: float = CONFIDENCE) -> str:
     """A proportion and its Wilson interval as text, e.g. ``"0.87 [0.79,0.92]"``.
@@ -154,8 +161,7 @@ def proportion_label(successes: int, trials: int, *, digits: int = 2, interval: 
     >>> proportion_label(50, 50, interval=False)
     '50/50'
     """
-    digits = check_integer(digits, "digits", minimum=0)
-    low, high = wilson_interval(successes, trials, confidence=confidence)
+    low, high = wilson_interval.unchecked(successes, trials, confidence=confidence)
     text = f"{successes / trials:.{digits}f}"
     looks_certain = float(text) == 1.0 and low < CERTAIN
     looks_impossible = float(text) == 0.0 and high > 1 - CERTAIN
@@ -164,6 +170,7 @@ def proportion_label(successes: int, trials: int, *, digits: int = 2, interval: 
     return f"{text} [{low:.{digits}f},{high:.{digits}f}]" if interval else text
 
 
+@validate_params(digits=_DIGITS, interval=Boolean(), confidence=LEVEL, trials=_COUNT, share=Real(0, 1))
 def share_label(share: float, trials: int, *, digits: int = 2, interval: bool = True,
                 confidence: float = CONFIDENCE) -> str:
     """:func:`proportion_label` of a share of ``trials`` (as the result tables store it, e.g. ``p_better``).
@@ -178,13 +185,14 @@ def share_label(share: float, trials: int, *, digits: int = 2, interval: bool = 
     >>> share_label(0.87, 100, interval=False)
     '0.87'
     """
-    trials = check_integer(trials, "trials")
-    count = float(share) * trials
-    if not (math.isfinite(count) and abs(count - round(count)) <= 1e-6):
-        raise ValueError(f"share must be a share of {trials} trials (a whole count), got {float(share)!r}")
-    return proportion_label(int(round(count)), trials, digits=digits, interval=interval, confidence=confidence)
+    count = share * trials
+    if abs(count - round(count)) > 1e-6:
+        raise ValueError(f"share must be a share of {trials} trials (a whole count), got {share!r}")
+    return proportion_label.unchecked(int(round(count)), trials, digits=digits, interval=interval,
+                                      confidence=confidence)
 
 
+@validate_params(family_size=_COUNT, confidence=LEVEL)
 def family_confidence(family_size: int, confidence: float = CONFIDENCE) -> float:
     """Per-interval confidence that makes ``family_size`` intervals hold together (Bonferroni).
 
@@ -208,10 +216,13 @@ def family_confidence(family_size: int, confidence: float = CONFIDENCE) -> float
     >>> round(family_confidence(32), 6)
     0.998437
     """
-    family_size = check_integer(family_size, "family_size")
-    return 1 - (1 - check_level(confidence, "confidence")) / family_size
+    return 1 - (1 - confidence) / family_size
 
 
+@validate_params(
+    statistic=Function(), seed=AnyOf(SEED, Instance(np.random.SeedSequence, what="a numpy.random.SeedSequence")),
+    n_resamples=N_RESAMPLES, confidence=LEVEL, samples=SequenceOf(Array(ndim=(1, 2, 3))),
+)
 def bootstrap_statistic_interval(statistic: Any, samples: Sequence[Any], *, seed: int | np.random.SeedSequence,
                                  n_resamples: int = 2000,
                                  confidence: float = CONFIDENCE) -> tuple[float, float, float]:
@@ -244,15 +255,13 @@ def bootstrap_statistic_interval(statistic: Any, samples: Sequence[Any], *, seed
     >>> low < value < high and abs(value - 2) < 0.01
     True
     """
-    n_resamples = check_integer(n_resamples, "n_resamples")
-    arrays = [np.asarray(v, dtype=np.float64) for v in samples]
-    value = float(statistic(*arrays, axis=0))
-    result = stats.bootstrap(arrays, statistic, paired=True, vectorized=True, n_resamples=n_resamples,
-                             confidence_level=check_level(confidence, "confidence"), method="percentile",
-                             random_state=np.random.default_rng(seed))
+    value = float(statistic(*samples, axis=0))
+    result = stats.bootstrap(samples, statistic, paired=True, vectorized=True, n_resamples=n_resamples,
+                             confidence_level=confidence, method="percentile", random_state=np.random.default_rng(seed))
     return value, float(result.confidence_interval.low), float(result.confidence_interval.high)
 
 
+@validate_params(sorted_values=Array(ndim=2), q=Array(ndim=(0, 1), low=0, high=1))
 def row_quantiles(sorted_values: np.ndarray, q: np.ndarray) -> np.ndarray:
     """Linear-interpolation quantile ``q[i]`` of row ``i`` of row-sorted ``sorted_values`` (rows x B).
 
@@ -277,8 +286,11 @@ def row_quantiles(sorted_values: np.ndarray, q: np.ndarray) -> np.ndarray:
     return np.where(frac >= 0.5, c - diff * (1.0 - frac), a + diff * frac)
 
 
+@validate_params(
+    confidence=LEVEL, interval=Options(("percentile", "bca")), resampled_means=Array(ndim=2), values=Array(ndim=2),
+)
 def bootstrap_interval(
-    resampled_means: np.ndarray, values: np.ndarray, confidence: float, kind: str = "percentile"
+    resampled_means: np.ndarray, values: np.ndarray, *, confidence: float = CONFIDENCE, interval: str = "percentile"
 ) -> tuple[np.ndarray, np.ndarray]:
     """Percentile or BCa bootstrap interval of the mean of each row of ``values``.
 
@@ -288,9 +300,9 @@ def bootstrap_interval(
         ``rows x B``: the mean of each row under each bootstrap resample.
     values : numpy.ndarray
         ``rows x queries``: the data (for the observed mean and the BCa acceleration).
-    confidence : float
-        Confidence level, e.g. 0.95 (two-sided).
-    kind : {"percentile", "bca"}
+    confidence : float, default 0.95
+        Confidence level (two-sided).
+    interval : {"percentile", "bca"}, default "percentile"
 
     Returns
     -------
@@ -300,18 +312,16 @@ def bootstrap_interval(
     Examples
     --------
     >>> means = np.array([[1.0, 2.0, 3.0, 4.0, 5.0]])
-    >>> low, high = bootstrap_interval(means, np.array([[2.0, 4.0]]), 0.5, "percentile")
+    >>> low, high = bootstrap_interval(means, np.array([[2.0, 4.0]]), confidence=0.5, interval="percentile")
     >>> float(low[0]), float(high[0])     # quantiles 0.25 and 0.75 of 1..5
     (2.0, 4.0)
     """
-    if kind not in ("percentile", "bca"):
-        raise ValueError(f"kind must be 'percentile' or 'bca', got {kind!r}")
     b = resampled_means.shape[1]
     alpha = (1.0 - confidence) / 2.0
     ordered = np.sort(resampled_means, axis=1)
     mean = values.mean(axis=1)
     constant = np.all(values == values[:, :1], axis=1)
-    if kind == "percentile":
+    if interval == "percentile":
         q_low = np.full(values.shape[0], alpha)
         q_high = np.full(values.shape[0], 1.0 - alpha)
     else:
@@ -328,6 +338,6 @@ def bootstrap_interval(
             q_high = special.ndtr(z0 + num_high / (1.0 - accel * num_high))
         q_low = np.where(constant, 0.5, q_low)
         q_high = np.where(constant, 0.5, q_high)
-    low = row_quantiles(ordered, q_low)
-    high = row_quantiles(ordered, q_high)
+    low = row_quantiles.unchecked(ordered, q_low)
+    high = row_quantiles.unchecked(ordered, q_high)
     return np.where(constant, mean, low), np.where(constant, mean, high)

@@ -1,6 +1,6 @@
 r"""Many systems at once: p-value corrections and the randomised Tukey HSD test.
 
-:func:`adjust_pvalues` corrects the p-values of a family of pairwise tests:
+:func:`adjust_pvalues` corrects (``correction=``) the p-values of a family of pairwise tests:
 
 - ``"holm"`` (Holm 1979, the default): with the p-values sorted, :math:`p_{(1)} \le \dots \le p_{(m)}`,
   :math:`\tilde p_{(i)} = \max_{j \le i} \min(1, (m - j + 1)\, p_{(j)})`; controls the
@@ -29,9 +29,11 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from ..core.validation import check_integer
-from .inputs import all_pairs, check_choice, check_level, score_matrix
-from .resampling import TUKEY_STREAM, block_generator, check_n_jobs, check_seed, map_in_threads
+from ..core.constraints import Array, Options
+from ..core.params import validate_params
+from .inputs import LEVEL, N_JOBS, N_RESAMPLES, SCORES, SEED, all_pairs
+from .intervals import ALPHA
+from .resampling import TUKEY_STREAM, block_generator, map_in_threads
 
 __all__ = ["CORRECTIONS", "TUKEY_BLOCK", "adjust_pvalues", "TukeyHSD", "tukey_hsd"]
 
@@ -43,14 +45,15 @@ TUKEY_BLOCK = 1000
 _SHUFFLE_ELEMENTS = 1 << 22
 
 
-def adjust_pvalues(pvalues: Any, method: str = "holm") -> np.ndarray:
+@validate_params(correction=Options(CORRECTIONS), pvalues=Array(ndim=1, min_size=1, low=0, high=1))
+def adjust_pvalues(pvalues: Any, correction: str = "holm") -> np.ndarray:
     """Adjust a family of p-values for multiple comparisons.
 
     Parameters
     ----------
     pvalues : array-like
         The p-values of the family (1-D, each in [0, 1]).
-    method : {"holm", "bonferroni", "bh", "none"}, default "holm"
+    correction : {"holm", "bonferroni", "bh", "none"}, default "holm"
 
     Returns
     -------
@@ -66,19 +69,13 @@ def adjust_pvalues(pvalues: Any, method: str = "holm") -> np.ndarray:
     >>> adjust_pvalues([0.01, 0.04, 0.03, 0.20], "bh").round(4).tolist()
     [0.04, 0.0533, 0.0533, 0.2]
     """
-    method = check_choice(method, "method", CORRECTIONS)
-    p = np.asarray(pvalues, dtype=np.float64)
-    if p.ndim != 1 or p.size == 0:
-        raise ValueError(f"pvalues must be a non-empty 1-D array, got shape {p.shape}")
-    if np.any(~np.isfinite(p)) or np.any((p < 0) | (p > 1)):
-        bad = p[~(np.isfinite(p) & (p >= 0) & (p <= 1))][0]
-        raise ValueError(f"pvalues must lie in [0, 1], got {float(bad)!r}")
+    p = pvalues
     m = p.size
-    if method == "none":
+    if correction == "none":
         return p.copy()
-    if method == "bonferroni":
+    if correction == "bonferroni":
         return np.minimum(1.0, m * p)
-    if method == "bh":
+    if correction == "bh":
         return stats.false_discovery_control(p, method="bh")
     order = np.argsort(p, kind="stable")
     stepped = np.maximum.accumulate(np.minimum(1.0, (m - np.arange(m)) * p[order]))
@@ -117,14 +114,15 @@ class TukeyHSD:
     n_resamples: int
 
 
-def tukey_hsd(scores: Any, *, n_resamples: int = 10_000, alpha: float = 0.05, seed: int = 0,
+@validate_params(n_resamples=N_RESAMPLES, alpha=LEVEL, seed=SEED, n_jobs=N_JOBS, scores=SCORES)
+def tukey_hsd(scores: Any, *, n_resamples: int = 10_000, alpha: float = ALPHA, seed: int = 0,
               n_jobs: int = 1) -> TukeyHSD:
     """Randomised Tukey HSD test (Carterette 2012) of every pair of systems.
 
     Parameters
     ----------
     scores : 2-D array-like or mapping
-        Systems x queries (see :func:`~ndcg_research.stats.inputs.score_matrix`).
+        Systems x queries (see :class:`~ndcg_research.stats.inputs.ScoreMatrix`).
     n_resamples : int, default 10000
         Resamples ``B`` (each shuffles the systems within every query).
     alpha : float, default 0.05
@@ -146,17 +144,13 @@ def tukey_hsd(scores: Any, *, n_resamples: int = 10_000, alpha: float = 0.05, se
     >>> r.pvalue.round(3).tolist()          # pairs (0, 1), (0, 2), (1, 2)
     [0.006, 0.004, 1.0]
     """
-    matrix, _ = score_matrix(scores)
-    b = check_integer(n_resamples, "n_resamples")
-    alpha = check_level(alpha, "alpha")
-    seed = check_seed(seed)
-    n_jobs = check_n_jobs(n_jobs)
+    matrix, b = scores.values, n_resamples
     by_query = np.ascontiguousarray(matrix.T)  # queries x systems
     n_blocks = math.ceil(b / TUKEY_BLOCK)
 
     def block(k: int) -> np.ndarray:
         rows = min(TUKEY_BLOCK, b - k * TUKEY_BLOCK)
-        rng = block_generator(seed, TUKEY_STREAM, k)
+        rng = block_generator.unchecked(seed, TUKEY_STREAM, k)
         step = max(1, _SHUFFLE_ELEMENTS // by_query.size)
         out = []
         # Sub-blocks along the resample axis consume the generator in the same order as one
@@ -168,8 +162,8 @@ def tukey_hsd(scores: Any, *, n_resamples: int = 10_000, alpha: float = 0.05, se
             out.append(means.max(axis=1) - means.min(axis=1))
         return np.concatenate(out)
 
-    ranges = np.concatenate(map_in_threads(block, range(n_blocks), n_jobs))
-    first, second = all_pairs(matrix.shape[0])
+    ranges = np.concatenate(map_in_threads.unchecked(block, range(n_blocks), n_jobs))
+    first, second = all_pairs.unchecked(matrix.shape[0])
     means = matrix.mean(axis=1)
     difference = means[first] - means[second]
     ordered = np.sort(ranges)

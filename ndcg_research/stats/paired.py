@@ -6,7 +6,7 @@ For systems A and B evaluated on the same ``n`` queries, the per-query differenc
 :math:`d_q = M(A, q) - M(B, q)`; the tests ask whether their mean is zero.
 
 =================  ===========================================================================
-method             p-value (two-sided)
+test               p-value (two-sided)
 =================  ===========================================================================
 ``"t"``            paired Student's t test, :func:`scipy.stats.ttest_rel`
 ``"wilcoxon"``     Wilcoxon signed-rank test, :func:`scipy.stats.wilcoxon` (zeros dropped,
@@ -59,10 +59,11 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from ..core.validation import check_integer
-from .inputs import all_pairs, check_choice, check_level, query_values, score_matrix
-from .intervals import CONFIDENCE, INTERVALS, bootstrap_interval, mean_interval, wilson_interval
-from .resampling import EXACT_MAX_QUERIES, Resamples, check_n_jobs, check_seed, map_in_threads
+from ..core.constraints import Array, Boolean, Integer, Options, Real
+from ..core.params import RenamedAttribute, validate_params
+from .inputs import LEVEL, N_JOBS, N_RESAMPLES, QUERY_VALUES, SCORES, SEED, Scores, all_pairs
+from .intervals import ALPHA, CONFIDENCE, INTERVALS, bootstrap_interval, mean_interval, wilson_interval
+from .resampling import EXACT_MAX_QUERIES, Resamples, map_in_threads
 
 __all__ = ["METHODS", "TOLERANCE", "TIE_TOLERANCE", "PairedResult", "PairTests", "paired_test", "pairwise_tests",
            "paired_comparison", "standardized_gap_se"]
@@ -70,7 +71,7 @@ __all__ = ["METHODS", "TOLERANCE", "TIE_TOLERANCE", "PairedResult", "PairTests",
 #: Two nDCG values closer than this (absolute; nDCG is in [0, 1]) are equal: a tie. Differences
 #: below it are floating-point rounding (the last bits of a sum), never a measured effect.
 TIE_TOLERANCE = 1e-12
-#: The paired tests.
+#: The paired tests (the ``test`` argument).
 METHODS: tuple[str, ...] = ("t", "wilcoxon", "permutation", "bootstrap")
 #: Relative tolerance for equal statistics (scipy.stats.permutation_test's 100 machine epsilons).
 TOLERANCE = 100 * np.finfo(np.float64).eps
@@ -86,7 +87,7 @@ class PairedResult:
 
     Attributes
     ----------
-    method : str
+    test : str
         The test (see :data:`METHODS`).
     pvalue : float
         Two-sided p-value (the achieved significance level).
@@ -110,7 +111,7 @@ class PairedResult:
         True when the permutation test enumerated every sign pattern.
     """
 
-    method: str
+    test: str
     pvalue: float
     difference: float
     ci: tuple[float, float]
@@ -123,6 +124,8 @@ class PairedResult:
     n_queries: int
     n_resamples: int
     exact: bool
+    #: Deprecated name of ``test``.
+    method = RenamedAttribute("test")
 
 
 @dataclass(frozen=True)
@@ -143,7 +146,7 @@ class PairTests:
         test; for the sign-flip test the ``ceil(B alpha)``-th largest ``|mean(s d)|``; for the
         bootstrap (Sakai 2006) ``|mean(w*)|`` of the resample whose ``|t*|`` is the
         ``ceil(B alpha)``-th largest. NaN for Wilcoxon.
-    method, interval : str
+    test, interval : str
     alpha, confidence : float
     n_queries, n_resamples : int
     exact : bool
@@ -160,7 +163,7 @@ class PairTests:
     ties: np.ndarray
     losses: np.ndarray
     critical_difference: np.ndarray
-    method: str
+    test: str
     interval: str
     alpha: float
     confidence: float
@@ -168,10 +171,13 @@ class PairTests:
     n_resamples: int
     exact: bool
 
+    #: Deprecated name of ``test``.
+    method = RenamedAttribute("test")
+
     def result(self, index: int) -> PairedResult:
         """Pair ``index`` as a :class:`PairedResult`."""
         return PairedResult(
-            method=self.method, pvalue=float(self.pvalue[index]), difference=float(self.difference[index]),
+            test=self.test, pvalue=float(self.pvalue[index]), difference=float(self.difference[index]),
             ci=(float(self.ci_low[index]), float(self.ci_high[index])), confidence=self.confidence,
             interval=self.interval, effect_size=float(self.effect_size[index]), wins=int(self.wins[index]),
             ties=int(self.ties[index]), losses=int(self.losses[index]), n_queries=self.n_queries,
@@ -179,13 +185,22 @@ class PairTests:
         )
 
 
+_TESTS = Options(METHODS)
+_EXACT = Boolean(none=True)
+_PAIRS = Array(shape=(None, 2), kinds="iu", dtype=np.int64, min_size=1, none=True)
+
+
+@validate_params(
+    test=_TESTS, interval=Options(INTERVALS, none=True), confidence=LEVEL, n_resamples=N_RESAMPLES, seed=SEED,
+    exact=_EXACT, a=QUERY_VALUES, b=QUERY_VALUES, renamed={"method": "test"},
+)
 def paired_test(
     a: Any,
     b: Any,
     *,
-    method: str = "t",
+    test: str = "t",
     interval: str | None = None,
-    confidence: float = 0.95,
+    confidence: float = CONFIDENCE,
     n_resamples: int = 10_000,
     seed: int = 0,
     exact: bool | None = None,
@@ -196,8 +211,9 @@ def paired_test(
     ----------
     a, b : array-like
         Per-query values of systems A and B (same queries, same order; at least 2).
-    method : {"t", "wilcoxon", "permutation", "bootstrap"}, default "t"
-        The test (see the module documentation).
+    test : {"t", "wilcoxon", "permutation", "bootstrap"}, default "t"
+        The test (see the module documentation). (Formerly ``method``, still accepted with a
+        DeprecationWarning.)
     interval : {"t", "percentile", "bca"}, optional
         Kind of confidence interval of the mean difference; default ``"t"`` for the t test
         and the bootstrap percentile interval (``n_resamples`` resamples) for the others.
@@ -224,30 +240,33 @@ def paired_test(
     --------
     >>> a = [0.61, 0.42, 0.55, 0.70, 0.38, 0.66, 0.59, 0.47]
     >>> b = [0.52, 0.40, 0.49, 0.71, 0.30, 0.60, 0.50, 0.45]
-    >>> r = paired_test(a, b, method="permutation")
+    >>> r = paired_test(a, b, test="permutation")
     >>> r.exact, round(r.pvalue, 4), round(r.difference, 4), (r.wins, r.ties, r.losses)
     (True, 0.0156, 0.0512, (7, 0, 1))
     >>> r = paired_test(a, b)                  # t test: scipy.stats.ttest_rel, t interval
     >>> round(r.pvalue, 4), tuple(round(x, 4) for x in r.ci)
     (0.0059, (0.0201, 0.0824))
     """
-    x = query_values(a, "a")
-    y = query_values(b, "b")
-    if x.size != y.size:
-        raise ValueError(f"a and b must hold the same queries: got {x.size} and {y.size} values")
-    tests = pairwise_tests(np.vstack([x, y]), method=method, interval=interval, confidence=confidence,
-                           n_resamples=n_resamples, seed=seed, exact=exact)
+    if a.size != b.size:
+        raise ValueError(f"a and b must hold the same queries: got {a.size} and {b.size} values")
+    tests = pairwise_tests.unchecked(Scores(np.vstack([a, b]), ["a", "b"]), test=test, interval=interval,
+                                     confidence=confidence, n_resamples=n_resamples, seed=seed, exact=exact)
     return tests.result(0)
 
 
+@validate_params(
+    test=_TESTS, interval=Options((*INTERVALS, "none"), none=True), confidence=LEVEL, alpha=LEVEL,
+    n_resamples=N_RESAMPLES, seed=SEED, exact=_EXACT, n_jobs=N_JOBS, scores=SCORES, pairs=_PAIRS,
+    renamed={"method": "test"},
+)
 def pairwise_tests(
     scores: Any,
     pairs: Sequence[tuple[int, int]] | None = None,
     *,
-    method: str = "t",
+    test: str = "t",
     interval: str | None = None,
-    confidence: float = 0.95,
-    alpha: float = 0.05,
+    confidence: float = CONFIDENCE,
+    alpha: float = ALPHA,
     n_resamples: int = 10_000,
     seed: int = 0,
     exact: bool | None = None,
@@ -258,10 +277,10 @@ def pairwise_tests(
     Parameters
     ----------
     scores : 2-D array-like or mapping
-        Systems x queries (see :func:`~ndcg_research.stats.inputs.score_matrix`).
+        Systems x queries (see :class:`~ndcg_research.stats.inputs.ScoreMatrix`).
     pairs : sequence of (int, int), optional
         Row pairs ``(i, j)`` to test (difference ``i - j``); default every ``i < j``.
-    method, confidence, n_resamples, seed, exact
+    test, confidence, n_resamples, seed, exact
         As in :func:`paired_test`.
     interval : {"t", "percentile", "bca", "none"}, optional
         As in :func:`paired_test`; ``"none"`` skips the interval (NaN), which saves the
@@ -278,32 +297,23 @@ def pairwise_tests(
     Examples
     --------
     >>> scores = [[0.5, 0.6, 0.7, 0.4], [0.4, 0.5, 0.7, 0.3], [0.1, 0.2, 0.3, 0.2]]
-    >>> t = pairwise_tests(scores, method="permutation")
+    >>> t = pairwise_tests(scores, test="permutation")
     >>> t.first.tolist(), t.second.tolist(), t.pvalue.round(3).tolist()
     ([0, 0, 1], [1, 2, 2], [0.25, 0.125, 0.125])
     """
-    matrix, _ = score_matrix(scores)
-    method = check_choice(method, "method", METHODS)
+    matrix = scores.values
     if interval is None:
-        interval = "t" if method == "t" else "percentile"
-    interval = check_choice(interval, "interval", (*INTERVALS, "none"))
-    confidence = check_level(confidence, "confidence")
-    alpha = check_level(alpha, "alpha")
-    n_resamples = check_integer(n_resamples, "n_resamples")
-    seed = check_seed(seed)
-    n_jobs = check_n_jobs(n_jobs)
-    if exact is not None and not isinstance(exact, bool):
-        raise TypeError(f"exact must be True, False or None, got {exact!r}")
+        interval = "t" if test == "t" else "percentile"
     n = matrix.shape[1]
-    first, second = _check_pairs(pairs, matrix.shape[0])
+    first, second = _pair_rows(pairs, matrix.shape[0])
 
-    use_exact = method == "permutation" and (exact if exact is not None else n <= EXACT_MAX_QUERIES)
+    use_exact = test == "permutation" and (exact if exact is not None else n <= EXACT_MAX_QUERIES)
     flips = None
-    if method == "permutation":
+    if test == "permutation":
         flips = (Resamples.build("exact", n_queries=n) if use_exact
                  else Resamples.build("sign-flip", n_queries=n, n_resamples=n_resamples, seed=seed))
     boot = None
-    if method == "bootstrap" or interval in ("percentile", "bca"):
+    if test == "bootstrap" or interval in ("percentile", "bca"):
         boot = Resamples.build("bootstrap", n_queries=n, n_resamples=n_resamples, seed=seed)
     rows = max((r.n_resamples for r in (flips, boot) if r is not None), default=1)
     shared_flips = None if flips is None else _Shared.build(flips, matrix)
@@ -314,25 +324,23 @@ def pairwise_tests(
 
     def work(start: int) -> dict[str, np.ndarray]:
         sl = slice(start, min(start + chunk, first.size))
-        return _test_chunk(matrix, first[sl], second[sl], method=method, interval=interval,
+        return _test_chunk(matrix, first[sl], second[sl], test=test, interval=interval,
                            confidence=confidence, alpha=alpha, flips=shared_flips, boot=shared_boot)
 
-    parts = map_in_threads(work, starts, n_jobs)
+    parts = map_in_threads.unchecked(work, starts, n_jobs)
     joined = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
-    used = flips.n_resamples if flips is not None else (boot.n_resamples if method == "bootstrap" else 0)
-    return PairTests(first=first, second=second, method=method, interval=interval, alpha=alpha,
+    used = flips.n_resamples if flips is not None else (boot.n_resamples if test == "bootstrap" else 0)
+    return PairTests(first=first, second=second, test=test, interval=interval, alpha=alpha,
                      confidence=confidence, n_queries=n, n_resamples=used, exact=use_exact, **joined)
 
 
-def _check_pairs(pairs: Any, n_systems: int) -> tuple[np.ndarray, np.ndarray]:
+def _pair_rows(pairs: np.ndarray | None, n_systems: int) -> tuple[np.ndarray, np.ndarray]:
+    """The first and second rows of each pair (every pair by default), refusing rows the matrix does not have."""
     if pairs is None:
-        return all_pairs(n_systems)
-    array = np.asarray(pairs)
-    if array.ndim != 2 or array.shape[1] != 2 or array.shape[0] == 0 or array.dtype.kind not in "iu":
-        raise ValueError(f"pairs must be a non-empty list of (i, j) row indices, got {pairs!r}")
-    if array.min() < 0 or array.max() >= n_systems or np.any(array[:, 0] == array[:, 1]):
-        raise ValueError(f"pairs must name two different rows among 0..{n_systems - 1}, got {pairs!r}")
-    return array[:, 0].astype(np.int64), array[:, 1].astype(np.int64)
+        return all_pairs.unchecked(n_systems)
+    if pairs.min() < 0 or pairs.max() >= n_systems or np.any(pairs[:, 0] == pairs[:, 1]):
+        raise ValueError(f"pairs must name two different rows among 0..{n_systems - 1}, got {pairs.tolist()!r}")
+    return pairs[:, 0], pairs[:, 1]
 
 
 @dataclass(frozen=True)
@@ -385,7 +393,7 @@ def _kth_largest(values: np.ndarray, k: int) -> np.ndarray:
 
 
 def _test_chunk(
-    matrix: np.ndarray, first: np.ndarray, second: np.ndarray, *, method: str, interval: str, confidence: float,
+    matrix: np.ndarray, first: np.ndarray, second: np.ndarray, *, test: str, interval: str, confidence: float,
     alpha: float, flips: _Shared | None, boot: _Shared | None,
 ) -> dict[str, np.ndarray]:
     """The tests of a chunk of pairs: rows ``first`` minus rows ``second`` (resampled statistics: pairs x B)."""
@@ -410,15 +418,15 @@ def _test_chunk(
         "critical_difference": np.full(mean.shape, np.nan),
     }
     boot_means = None
-    if method == "t":
+    if test == "t":
         p = degenerate_p.copy()
         if np.any(~constant):
             p[~constant] = stats.ttest_rel(xa[~constant], xb[~constant], axis=1).pvalue
         out["pvalue"] = p
         out["critical_difference"] = stats.t.ppf(1 - alpha / 2, n - 1) * sd / math.sqrt(n)
-    elif method == "wilcoxon":
+    elif test == "wilcoxon":
         out["pvalue"] = _wilcoxon(d)
-    elif method == "permutation":
+    elif test == "permutation":
         assert flips is not None
         null = flips.difference_means(first, second, d)
         square = null * null
@@ -456,13 +464,14 @@ def _test_chunk(
         boot_means = w_mean
         boot_means += mean[:, None]
     if interval == "t":
-        ci = mean_interval(d, axis=1, confidence=confidence)
+        ci = mean_interval.unchecked(d, axis=1, confidence=confidence)
         out["ci_low"], out["ci_high"] = ci["ci_low"], ci["ci_high"]
     elif interval in ("percentile", "bca"):
         assert boot is not None
         if boot_means is None:
             boot_means = boot.difference_means(first, second, d)
-        out["ci_low"], out["ci_high"] = bootstrap_interval(boot_means, d, confidence, interval)
+        out["ci_low"], out["ci_high"] = bootstrap_interval.unchecked(boot_means, d, confidence=confidence,
+                                                                     interval=interval)
     return out
 
 
@@ -479,6 +488,7 @@ def _wilcoxon(d: np.ndarray) -> np.ndarray:
     return p
 
 
+@validate_params(axis=Integer(None), tie_tolerance=Real(0), confidence=LEVEL, better=Array(), worse=Array())
 def paired_comparison(better: Any, worse: Any, *, axis: int = 0, tie_tolerance: float = TIE_TOLERANCE,
                       confidence: float = CONFIDENCE) -> dict[str, np.ndarray]:
     """Compare two systems scored on the same replicates (paired), along ``axis``.
@@ -513,25 +523,22 @@ def paired_comparison(better: Any, worse: Any, *, axis: int = 0, tie_tolerance: 
     >>> float(paired_comparison([1.0, 1.0], [1.0 - 1e-16, 1.0])["std_gap"])   # a rounding gap is a tie
     nan
     """
-    better, worse = np.asarray(better, dtype=np.float64), np.asarray(worse, dtype=np.float64)
     if better.shape != worse.shape:
         raise ValueError(f"better and worse must have the same shape, got {better.shape} and {worse.shape}")
     if better.ndim == 0:
         raise ValueError("better and worse must hold replicates along an axis, got scalars")
-    if not tie_tolerance >= 0:  # also refuses NaN
-        raise ValueError(f"tie_tolerance must be a number >= 0, got {tie_tolerance!r}")
     gap = better - worse
     gap[np.abs(gap) <= tie_tolerance] = 0.0
-    gaps = mean_interval(gap, axis=axis, confidence=confidence)
+    gaps = mean_interval.unchecked(gap, axis=axis, confidence=confidence)
     count = gap.shape[axis]
     wins = np.count_nonzero(gap > 0, axis=axis)
     losses = np.count_nonzero(gap < 0, axis=axis)
     low, high = np.empty(wins.shape), np.empty(wins.shape)
     for index in np.ndindex(wins.shape):  # loop over table cells: scipy's interval is scalar
-        low[index], high[index] = wilson_interval(int(wins[index]), count, confidence=confidence)
+        low[index], high[index] = wilson_interval.unchecked(int(wins[index]), count, confidence=confidence)
     with np.errstate(divide="ignore", invalid="ignore"):
         std_gap = np.where(gaps["sd"] > 0, gaps["mean"] / gaps["sd"], np.nan)
-    std_gap_se = standardized_gap_se(gap, axis=axis) if count > 1 else np.full(std_gap.shape, np.nan)
+    std_gap_se = standardized_gap_se.unchecked(gap, axis=axis) if count > 1 else np.full(std_gap.shape, np.nan)
     return {
         "mean_gap": gaps["mean"], "sd_gap": gaps["sd"], "gap_ci_low": gaps["ci_low"], "gap_ci_high": gaps["ci_high"],
         "p_better": wins / count, "p_better_low": low, "p_better_high": high,
@@ -540,6 +547,7 @@ def paired_comparison(better: Any, worse: Any, *, axis: int = 0, tie_tolerance: 
     }
 
 
+@validate_params(axis=Integer(None), gaps=Array())
 def standardized_gap_se(gaps: Any, *, axis: int = 0) -> np.ndarray:
     r"""Standard error of the standardized gap ``d = mean / sd`` of paired gaps, by the delta method.
 
@@ -567,7 +575,7 @@ def standardized_gap_se(gaps: Any, *, axis: int = 0) -> np.ndarray:
     >>> round(float(standardized_gap_se(g)) * (100_000 ** 0.5), 2)
     1.06
     """
-    x = np.moveaxis(np.asarray(gaps, dtype=np.float64), axis, 0)
+    x = np.moveaxis(gaps, axis, 0)
     m = x.shape[0]
     if m < 2:
         raise ValueError("gaps must hold at least two replicates")

@@ -14,7 +14,7 @@ difference of its own null distribution
 Tukey HSD test, the honestly significant difference, common to all pairs), maximised over
 the pairs.
 
-Methods: ``"bootstrap"`` (the paired bootstrap test of Sakai 2006, the default, ``B = 1000``
+Tests (``test=``): ``"bootstrap"`` (the paired bootstrap test of Sakai 2006, the default, ``B = 1000``
 as in his paper), ``"t"``, ``"permutation"`` (sign flips) and ``"tukey"`` (randomised Tukey
 HSD, Carterette 2012; family-wise adjusted by construction, so ``correction`` must be None).
 """
@@ -27,7 +27,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .inputs import check_choice, check_level, score_matrix
+from ..core.constraints import Options
+from ..core.params import RenamedAttribute, validate_params
+from .inputs import LEVEL, N_JOBS, N_RESAMPLES, SCORES, SEED, SYSTEM_NAMES, system_names
+from .intervals import ALPHA
 from .multiple import CORRECTIONS, adjust_pvalues, tukey_hsd
 from .paired import pairwise_tests
 
@@ -59,7 +62,7 @@ class DiscriminativePower:
         Row indices of each pair.
     systems : list of str
     alpha : float
-    method : str
+    test : str
     correction : str or None
     n_queries, n_resamples : int
     """
@@ -74,10 +77,12 @@ class DiscriminativePower:
     second: np.ndarray
     systems: list[str]
     alpha: float
-    method: str
+    test: str
     correction: str | None
     n_queries: int
     n_resamples: int
+    #: Deprecated name of ``test``.
+    method = RenamedAttribute("test")
 
     @property
     def significant(self) -> np.ndarray:
@@ -93,11 +98,15 @@ class DiscriminativePower:
         })
 
 
+@validate_params(
+    alpha=LEVEL, test=Options(POWER_METHODS), n_resamples=N_RESAMPLES, correction=Options(CORRECTIONS, none=True),
+    seed=SEED, n_jobs=N_JOBS, scores=SCORES, systems=SYSTEM_NAMES, renamed={"method": "test"},
+)
 def discriminative_power(
     scores: Any,
     *,
-    alpha: float = 0.05,
-    method: str = "bootstrap",
+    alpha: float = ALPHA,
+    test: str = "bootstrap",
     n_resamples: int = 1000,
     correction: str | None = None,
     seed: int = 0,
@@ -110,11 +119,11 @@ def discriminative_power(
     ----------
     scores : 2-D array-like or mapping
         The measure's per-query values, one row per system (see
-        :func:`~ndcg_research.stats.inputs.score_matrix`).
+        :class:`~ndcg_research.stats.inputs.ScoreMatrix`).
     alpha : float, default 0.05
         Significance level.
-    method : {"bootstrap", "t", "permutation", "tukey"}, default "bootstrap"
-        The test of each pair.
+    test : {"bootstrap", "t", "permutation", "tukey"}, default "bootstrap"
+        The test of each pair. (Formerly ``method``, still accepted with a DeprecationWarning.)
     n_resamples : int, default 1000
         Resamples of the bootstrap, sign-flip (Monte Carlo above 20 queries) or Tukey test.
     correction : {"holm", "bonferroni", "bh", "none"} or None, default None
@@ -141,31 +150,28 @@ def discriminative_power(
     >>> bool((dp.pvalues < 0.05).mean() == dp.power)
     True
     """
-    matrix, names = score_matrix(scores, systems)
-    alpha = check_level(alpha, "alpha")
-    method = check_choice(method, "method", POWER_METHODS)
-    if correction is not None:
-        check_choice(correction, "correction", CORRECTIONS)
-        if method == "tukey":
-            raise ValueError("correction must be None with method='tukey': its p-values are family-wise adjusted")
-    if method == "tukey":
-        hsd = tukey_hsd(matrix, n_resamples=n_resamples, alpha=alpha, seed=seed, n_jobs=n_jobs)
+    matrix, names = scores.values, system_names.unchecked(scores, systems)
+    if correction is not None and test == "tukey":
+        raise ValueError("correction must be None with test='tukey': its p-values are family-wise adjusted")
+    # The matrix and every parameter are checked: the nested calls do not check them again.
+    if test == "tukey":
+        hsd = tukey_hsd.unchecked(scores, n_resamples=n_resamples, alpha=alpha, seed=seed, n_jobs=n_jobs)
         first, second, differences, pvalues = hsd.first, hsd.second, hsd.difference, hsd.pvalue
         critical = np.full(first.shape, hsd.critical_difference)
         used = hsd.n_resamples
     else:
-        tests = pairwise_tests(matrix, method=method, interval="none", alpha=alpha, n_resamples=n_resamples,
-                               seed=seed, n_jobs=n_jobs)
+        tests = pairwise_tests.unchecked(scores, test=test, interval="none", alpha=alpha, n_resamples=n_resamples,
+                                         seed=seed, n_jobs=n_jobs)
         first, second, differences, pvalues = tests.first, tests.second, tests.difference, tests.pvalue
         critical = tests.critical_difference
         used = tests.n_resamples
     if correction is not None:
-        pvalues = adjust_pvalues(pvalues, correction)
+        pvalues = adjust_pvalues.unchecked(pvalues, correction)
     finite = critical[np.isfinite(critical)]
     return DiscriminativePower(
         power=float(np.mean(pvalues < alpha)), asl_curve=np.sort(pvalues),
         difference_required=float(finite.max()) if finite.size else float("nan"),
         pvalues=pvalues, differences=differences, critical_differences=critical, first=first, second=second,
-        systems=names, alpha=alpha, method=method, correction=correction, n_queries=matrix.shape[1],
+        systems=names, alpha=alpha, test=test, correction=correction, n_queries=matrix.shape[1],
         n_resamples=used,
     )

@@ -24,6 +24,9 @@ from typing import Any
 
 import numpy as np
 
+from ..core.constraints import Array
+from ..core.params import validate_params
+
 __all__ = ["proportion_z", "mean_z"]
 
 
@@ -37,22 +40,14 @@ def _z(difference: Any, se: Any) -> Any:
     return float(z) if z.ndim == 0 else z
 
 
-_RULES = {"finite": (lambda a: np.zeros(a.shape, bool), "finite"),
-          "standard deviation": (lambda a: a < 0, "finite and >= 0"),
-          "count": (lambda a: a <= 0, "finite and > 0"),
-          "proportion": (lambda a: (a < 0) | (a > 1), "in [0, 1]")}
+# Element-wise numbers (a pandas Series is checked and kept, with its index).
+_FINITE = Array(keep_labels=True)
+_STANDARD_DEVIATION = Array(low=0, keep_labels=True)
+_COUNT = Array(low=0, closed="neither", keep_labels=True)
+_PROPORTION = Array(low=0, high=1, keep_labels=True)
 
 
-def _check(name: str, value: Any, kind: str) -> Any:
-    """``value`` as numbers (a pandas Series kept, anything else a float array), refused if outside ``kind``."""
-    a = np.asarray(value, dtype=float)
-    outside, wanted = _RULES[kind]
-    bad = ~np.isfinite(a) | outside(a)
-    if bad.any():
-        raise ValueError(f"{name} must be {wanted}, got {float(a[bad].ravel()[0])!r}")
-    return value if hasattr(value, "to_numpy") else a
-
-
+@validate_params(p1=_PROPORTION, p2=_PROPORTION, n1=_COUNT, n2=_COUNT)
 def proportion_z(p1: Any, n1: Any, p2: Any, n2: Any) -> Any:
     """Two-proportion z statistic with the pooled standard error, element-wise.
 
@@ -75,13 +70,12 @@ def proportion_z(p1: Any, n1: Any, p2: Any, n2: Any) -> Any:
     >>> float(proportion_z(1.0, 20, 1.0, 50))
     0.0
     """
-    p1, p2 = _check("p1", p1, "proportion"), _check("p2", p2, "proportion")
-    n1, n2 = _check("n1", n1, "count"), _check("n2", n2, "count")
     pooled = (p1 * n1 + p2 * n2) / (n1 + n2)
     se = np.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
     return _z(p1 - p2, se)
 
 
+@validate_params(mean1=_FINITE, mean2=_FINITE, sd1=_STANDARD_DEVIATION, sd2=_STANDARD_DEVIATION, n1=_COUNT, n2=_COUNT)
 def mean_z(mean1: Any, sd1: Any, n1: Any, mean2: Any, sd2: Any, n2: Any) -> Any:
     """z statistic of two independent means (Welch's), element-wise.
 
@@ -105,8 +99,5 @@ def mean_z(mean1: Any, sd1: Any, n1: Any, mean2: Any, sd2: Any, n2: Any) -> Any:
     >>> round(float(mean_z(0.5, 0.3, 100, 0.45, 0.4, 400)), 6)   # 0.05 / sqrt(0.0009 + 0.0004)
     1.38675
     """
-    mean1, mean2 = _check("mean1", mean1, "finite"), _check("mean2", mean2, "finite")
-    sd1, sd2 = _check("sd1", sd1, "standard deviation"), _check("sd2", sd2, "standard deviation")
-    n1, n2 = _check("n1", n1, "count"), _check("n2", n2, "count")
     se = np.sqrt(sd1 ** 2 / n1 + sd2 ** 2 / n2)
     return _z(mean1 - mean2, se)

@@ -41,7 +41,9 @@ from typing import Any, Literal, TypeVar
 
 import numpy as np
 
-from ..core.validation import check_integer
+from ..core.constraints import Function, Instance, Integer, Options
+from ..core.params import validate_params
+from .inputs import N_JOBS, N_RESAMPLES, SEED
 
 __all__ = [
     "BOOTSTRAP_STREAM",
@@ -53,8 +55,6 @@ __all__ = [
     "EXACT_MAX_QUERIES",
     "EXACT_LIMIT",
     "block_generator",
-    "check_seed",
-    "check_n_jobs",
     "Resamples",
     "map_in_threads",
 ]
@@ -74,36 +74,13 @@ EXACT_MAX_QUERIES = 20
 EXACT_LIMIT = 30
 
 ResampleKind = Literal["bootstrap", "sign-flip", "exact"]
+_KIND = Options(("bootstrap", "sign-flip", "exact"))
+_N_QUERIES = Integer(2)
 T = TypeVar("T")
 R = TypeVar("R")
 
 
-def check_seed(seed: Any) -> int:
-    """Return ``seed`` if it is a non-negative integer (the entropy of every SeedSequence), else raise.
-
-    Examples
-    --------
-    >>> check_seed(2012)
-    2012
-    >>> check_seed(-1)
-    Traceback (most recent call last):
-    ...
-    ValueError: seed must be an integer >= 0, got -1
-    """
-    return check_integer(seed, "seed", minimum=0)
-
-
-def check_n_jobs(n_jobs: Any) -> int:
-    """Return ``n_jobs`` (worker threads) if it is an integer >= 1, else raise.
-
-    Examples
-    --------
-    >>> check_n_jobs(2)
-    2
-    """
-    return check_integer(n_jobs, "n_jobs", minimum=1)
-
-
+@validate_params(seed=SEED, stream=Integer(0), block=Integer(0))
 def block_generator(seed: int, stream: int, block: int) -> np.random.Generator:
     """The generator of block ``block`` of stream ``stream``: ``default_rng(SeedSequence(seed, spawn_key=(stream, block)))``.
 
@@ -114,7 +91,7 @@ def block_generator(seed: int, stream: int, block: int) -> np.random.Generator:
     >>> bool((a == b).all())
     True
     """
-    return np.random.default_rng(np.random.SeedSequence(check_seed(seed), spawn_key=(int(stream), int(block))))
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(stream, block)))
 
 
 @dataclass(frozen=True)
@@ -152,15 +129,15 @@ class Resamples:
     @classmethod
     def build(cls, kind: str, *, n_queries: int, n_resamples: int = 1, seed: int = 0) -> Resamples:
         """Check the arguments and return the resamples (for ``"exact"``, ``n_resamples`` becomes ``2**(n-1)``)."""
-        if kind not in ("bootstrap", "sign-flip", "exact"):
-            raise ValueError(f"kind must be 'bootstrap', 'sign-flip' or 'exact', got {kind!r}")
-        n = check_integer(n_queries, "n_queries", minimum=2)
+        kind = _KIND.check(kind, "kind")
+        n = _N_QUERIES.check(n_queries, "n_queries")
         if kind == "exact":
             if n > EXACT_LIMIT:
                 raise ValueError(f"an exact sign-flip test enumerates 2**(n-1) patterns; n_queries = {n} is more than "
                                  f"the {EXACT_LIMIT} it allows (use the Monte Carlo test)")
             return cls("exact", n, 1 << (n - 1), 0)
-        return cls(kind, n, check_integer(n_resamples, "n_resamples"), check_seed(seed))  # type: ignore[arg-type]
+        n_resamples, seed = N_RESAMPLES.check(n_resamples, "n_resamples"), SEED.check(seed, "seed")
+        return cls(kind, n, n_resamples, seed)  # type: ignore[arg-type]
 
     @property
     def block_size(self) -> int:
@@ -213,6 +190,7 @@ class Resamples:
         return out
 
 
+@validate_params(function=Function(), n_jobs=N_JOBS, items=Instance(Iterable, what="an iterable", example=list))
 def map_in_threads(function: Callable[[T], R], items: Iterable[T], n_jobs: int) -> list[R]:
     """``[function(item) for item in items]``, on ``n_jobs`` threads (numpy's heavy calls release the GIL).
 
@@ -227,7 +205,6 @@ def map_in_threads(function: Callable[[T], R], items: Iterable[T], n_jobs: int) 
     [0, 1, 4, 9, 16]
     """
     items = list(items)
-    n_jobs = check_n_jobs(n_jobs)
     if n_jobs == 1 or len(items) <= 1:
         return [function(item) for item in items]
     try:

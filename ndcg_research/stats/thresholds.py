@@ -21,6 +21,9 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..core.constraints import Instance
+from ..core.params import validate_params
+
 __all__ = ["Threshold", "THRESHOLDS", "FIXED_WHEN", "threshold"]
 
 #: When a threshold was fixed: before any run that judges it; in the commit that holds the first outputs
@@ -85,6 +88,7 @@ def _load(path: Path) -> dict[str, Threshold]:
 THRESHOLDS: dict[str, Threshold] = _load(Path(__file__).with_name("thresholds.toml"))
 
 
+@validate_params(name=Instance(str))
 def threshold(name: str) -> float | tuple[str, ...]:
     """The value of the threshold ``name``.
 

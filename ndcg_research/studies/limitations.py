@@ -37,9 +37,14 @@ from typing import Any
 
 import numpy as np
 
+from ..core.discounts import DiscountSpec
+from ..core.gains import GainSpec
 from ..core.metrics import UndefinedNDCGWarning, ndcg
+from ..core.constraints import Array, Boolean, Constraint, Instance, Integer, Real, SequenceOf
+from ..core.params import validate_params
 from ..core.ranking import top_order
-from ..core.validation import check_integer, check_number
+from ..core.validation import CUTOFF, RANKED_LISTS
+from ..stats.inputs import LEVEL, SEED
 from ..stats.intervals import CONFIDENCE, mean_interval
 from .replicates import parallel_map, seed_sequence
 
@@ -63,15 +68,33 @@ __all__ = [
 POOLING_EXPERIMENT_ID = 6003
 
 
-def _probabilities(grade_probs: Sequence[float], name: str = "grade_probs") -> np.ndarray:
-    probs = np.asarray(grade_probs, dtype=np.float64)
-    if probs.ndim != 1 or probs.size < 2:
-        raise ValueError(f"{name} must list P(grade = 0), P(grade = 1), ... (at least two), got {grade_probs!r}")
-    if np.any(~np.isfinite(probs)) or np.any(probs < 0) or not np.isclose(probs.sum(), 1.0):
-        raise ValueError(f"{name} must be non-negative and sum to 1, got {grade_probs!r}")
-    return probs / probs.sum()
+class _GradeProbabilities(Array):
+    """P(grade = 0), P(grade = 1), ...: at least two, each >= 0, summing to 1 (up to rounding; made exact)."""
+
+    def __init__(self) -> None:
+        super().__init__(ndim=1, min_size=2, low=0, unit="probabilities (P(grade = 0), P(grade = 1), ...)")
+
+    def _check(self, value: Any, name: str) -> np.ndarray:
+        probs = super()._check(value, name)
+        if not np.isclose(probs.sum(), 1.0):
+            raise ValueError(f"{name} must sum to 1, got {probs.tolist()!r} (sum {probs.sum()!r})")
+        return probs / probs.sum()
+
+    def example(self) -> list[float]:
+        return [0.5, 0.5]
+
+    def invalid_values(self) -> list[Any]:
+        return [*super().invalid_values(), [0.5, 0.6], [1.0]]
 
 
+_GRADE_PROBS = _GradeProbabilities()
+_RNG = Instance(np.random.Generator, what="a numpy.random.Generator", example=np.random.default_rng)
+_COUNT = Integer(1)
+# Gains and discounts by name: the studies store them in their tables and parameters.
+_GAIN, _DISCOUNT = GainSpec(builtin_only=True), DiscountSpec(builtin_only=True)
+
+
+@validate_params(rng=_RNG, n_lists=_COUNT, length=_COUNT, grade_probs=_GRADE_PROBS)
 def random_graded_lists(
     rng: np.random.Generator, n_lists: int, length: int, grade_probs: Sequence[float] = (0.5, 0.2, 0.2, 0.1)
 ) -> np.ndarray:
@@ -95,11 +118,10 @@ def random_graded_lists(
     >>> lists.shape, set(np.unique(lists)) <= {0.0, 1.0}
     ((2, 4), True)
     """
-    shape = (check_integer(n_lists, "n_lists"), check_integer(length, "length"))
-    probs = _probabilities(grade_probs)
-    return rng.choice(probs.size, size=shape, p=probs).astype(np.float64)
+    return rng.choice(grade_probs.size, size=(n_lists, length), p=grade_probs).astype(np.float64)
 
 
+@validate_params(n_extra=Integer(0), relevance=Array(ndim=(1, 2)))
 def append_nonrelevant(relevance: Any, n_extra: int) -> np.ndarray:
     """Return the lists of ``relevance`` (rows) followed by ``n_extra`` non-relevant (grade 0) documents.
 
@@ -118,14 +140,11 @@ def append_nonrelevant(relevance: Any, n_extra: int) -> np.ndarray:
     >>> append_nonrelevant([3, 2], 2).tolist()
     [3.0, 2.0, 0.0, 0.0]
     """
-    n_extra = check_integer(n_extra, "n_extra", minimum=0)
-    array = np.asarray(relevance, dtype=np.float64)
-    if array.ndim not in (1, 2):
-        raise ValueError(f"relevance must be 1-D or 2-D, got {array.ndim}-D")
-    pad = [(0, 0)] * (array.ndim - 1) + [(0, n_extra)]
-    return np.pad(array, pad)
+    pad = [(0, 0)] * (relevance.ndim - 1) + [(0, n_extra)]
+    return np.pad(relevance, pad)
 
 
+@validate_params(relevance=Array(ndim=(1, 2), min_size=1))
 def precision(relevance: Any) -> float | np.ndarray:
     """Fraction of the documents of each list that are relevant (grade > 0), over the whole list.
 
@@ -146,13 +165,13 @@ def precision(relevance: Any) -> float | np.ndarray:
     >>> precision([[1, 1], [1, 0]]).tolist()
     [1.0, 0.5]
     """
-    array = np.asarray(relevance, dtype=np.float64)
-    if array.ndim not in (1, 2) or array.shape[-1] == 0:
-        raise ValueError(f"relevance must be a non-empty 1-D or 2-D array, got shape {array.shape}")
-    values = (array > 0).mean(axis=-1)
-    return float(values) if array.ndim == 1 else values
+    values = (relevance > 0).mean(axis=-1)
+    return float(values) if relevance.ndim == 1 else values
 
 
+@validate_params(
+    short_length=_COUNT, k_fixed=_COUNT, gain=_GAIN, discount=_DISCOUNT, long_lists=Array(ndim=2), known=RANKED_LISTS,
+)
 def truncation_table(
     long_lists: Any,
     short_length: int,
@@ -202,25 +221,21 @@ def truncation_table(
     >>> {name: (round(float(s[0]), 3), round(float(l[0]), 3)) for name, (s, l) in table.items()}["all judgments, @own length"]
     (1.0, 1.0)
     """
-    long_array = np.asarray(long_lists, dtype=np.float64)
-    if long_array.ndim != 2:
-        raise ValueError(f"long_lists must be 2-D (one list per row), got {long_array.ndim}-D")
-    long_length = long_array.shape[1]
-    short_length = check_integer(short_length, "short_length")
+    long_array, long_length = long_lists, long_lists.shape[1]
     if short_length >= long_length:
         raise ValueError(f"short_length must be an integer in [1, {long_length - 1}], got {short_length!r}")
-    k_fixed = check_integer(k_fixed, "k_fixed")
     short_array = long_array[:, :short_length]
-    kw = {"gain": gain, "discount": discount}
+    # Every argument is checked: the metric (ndcg.unchecked) does not check them again.
+    score = functools.partial(ndcg.unchecked, gain=gain, discount=discount)
     return {
-        "own ideal, whole list": (ndcg(short_array, **kw), ndcg(long_array, **kw)),
-        "own ideal, @k": (ndcg(short_array, k_fixed, **kw), ndcg(long_array, k_fixed, **kw)),
+        "own ideal, whole list": (score(short_array), score(long_array)),
+        "own ideal, @k": (score(short_array, k_fixed), score(long_array, k_fixed)),
         "all judgments, @own length": (
-            ndcg(short_array, short_length, ideal=known, **kw),
-            ndcg(long_array, long_length, ideal=known, **kw),
+            score(short_array, short_length, ideal=known),
+            score(long_array, long_length, ideal=known),
         ),
-        "all judgments, whole list": (ndcg(short_array, ideal=known, **kw), ndcg(long_array, ideal=known, **kw)),
-        "all judgments, @k": (ndcg(short_array, k_fixed, ideal=known, **kw), ndcg(long_array, k_fixed, ideal=known, **kw)),
+        "all judgments, whole list": (score(short_array, ideal=known), score(long_array, ideal=known)),
+        "all judgments, @k": (score(short_array, k_fixed, ideal=known), score(long_array, k_fixed, ideal=known)),
     }
 
 
@@ -266,15 +281,8 @@ class PoolingModel:
     novel_noise: float = 0.0
 
     def __post_init__(self) -> None:
-        check_integer(self.n_docs, "n_docs", minimum=2)
-        _probabilities(self.grade_probs)
-        if not check_number(self.signal, "signal") > 0:
-            raise ValueError(f"signal must be a positive number, got {self.signal!r}")
-        noise = np.asarray(self.pooled_noise, dtype=np.float64)
-        if noise.ndim != 1 or noise.size < 1 or np.any(~np.isfinite(noise)) or np.any(noise < 0):
-            raise ValueError(f"pooled_noise must be a non-empty tuple of numbers >= 0, got {self.pooled_noise!r}")
-        if not check_number(self.novel_noise, "novel_noise") >= 0:
-            raise ValueError(f"novel_noise must be a number >= 0, got {self.novel_noise!r}")
+        for name, constraint in _MODEL_FIELDS.items():
+            constraint.check(getattr(self, name), name)
 
     @property
     def system_names(self) -> list[str]:
@@ -285,6 +293,12 @@ class PoolingModel:
     def n_pooled(self) -> int:
         """Number of pooled systems."""
         return len(self.pooled_noise)
+
+
+_MODEL_FIELDS: dict[str, Constraint] = {
+    "n_docs": Integer(2), "grade_probs": _GRADE_PROBS, "signal": Real(0, closed="neither"),
+    "pooled_noise": Array(ndim=1, min_size=1, low=0), "novel_noise": Real(0),
+}
 
 
 @dataclass(frozen=True)
@@ -304,6 +318,7 @@ class PoolingCollection:
     names: list[str] = field(default_factory=list)
 
 
+@validate_params(n_queries=_COUNT, model=Instance(PoolingModel), rng=_RNG)
 def simulate_pooling_collection(model: PoolingModel, n_queries: int, rng: np.random.Generator) -> PoolingCollection:
     """Draw one collection of ``n_queries`` queries from ``model``.
 
@@ -324,8 +339,8 @@ def simulate_pooling_collection(model: PoolingModel, n_queries: int, rng: np.ran
     >>> c.grades.shape, c.scores.shape
     ((3, 50), (5, 3, 50))
     """
-    probs = _probabilities(model.grade_probs)
-    shape = (check_integer(n_queries, "n_queries"), model.n_docs)
+    probs = _GRADE_PROBS.check(model.grade_probs, "grade_probs")
+    shape = (n_queries, model.n_docs)
     grades = rng.choice(probs.size, size=shape, p=probs).astype(np.float64)
     lexical = model.signal * grades + rng.standard_normal(shape)
     semantic = model.signal * grades + rng.standard_normal(shape)
@@ -335,6 +350,7 @@ def simulate_pooling_collection(model: PoolingModel, n_queries: int, rng: np.ran
     return PoolingCollection(grades, np.concatenate([pooled, novel[None]]), model.system_names)
 
 
+@validate_params(depth=_COUNT, scores=Array(ndim=3))
 def pool_judged(scores: Any, depth: int) -> np.ndarray:
     """Judged documents under depth-``depth`` pooling: the union of every pooled system's top ``depth``.
 
@@ -357,16 +373,18 @@ def pool_judged(scores: Any, depth: int) -> np.ndarray:
     >>> pool_judged(scores, 1).astype(int).tolist()
     [[1, 0, 0, 1]]
     """
-    array = np.asarray(scores, dtype=np.float64)
-    if array.ndim != 3:
-        raise ValueError(f"scores must be 3-D (system, query, document), got shape {array.shape}")
-    top = top_order(array, check_integer(depth, "depth"))  # (systems, queries, depth)
+    array = scores
+    top = top_order.unchecked(array, depth)  # (systems, queries, depth)
     judged = np.zeros(array.shape[1:], dtype=bool)
     queries = np.broadcast_to(np.arange(array.shape[1])[None, :, None], top.shape)
     judged[queries, top] = True
     return judged
 
 
+@validate_params(
+    k=CUTOFF, run_length=_COUNT, gain=_GAIN, discount=_DISCOUNT, grades=Array(ndim=2), scores=Array(ndim=3),
+    judged=Array(ndim=2, kinds="b"),
+)
 def evaluate_runs(
     grades: Any,
     scores: Any,
@@ -418,19 +436,15 @@ def evaluate_runs(
     >>> [round(float(out[m][0, 0]), 3) for m in ("true", "unjudged = 0", "condensed")]
     [0.93, 0.945, 0.964]
     """
-    grades_array = np.asarray(grades, dtype=np.float64)
-    scores_array = np.asarray(scores, dtype=np.float64)
-    judged_array = np.asarray(judged)
-    if grades_array.ndim != 2:
-        raise ValueError(f"grades must be 2-D (query, document), got shape {grades_array.shape}")
-    if scores_array.ndim != 3 or scores_array.shape[1:] != grades_array.shape:
+    grades_array, scores_array, judged_array = grades, scores, judged
+    if scores_array.shape[1:] != grades_array.shape:
         raise ValueError(
             f"scores must have shape (n_systems, {grades_array.shape[0]}, {grades_array.shape[1]}), got {scores_array.shape}"
         )
-    if judged_array.dtype != bool or judged_array.shape != grades_array.shape:
-        raise ValueError(f"judged must be a boolean array of shape {grades_array.shape}, got {judged_array.dtype} {judged_array.shape}")
+    if judged_array.shape != grades_array.shape:
+        raise ValueError(f"judged must have the shape of grades, {grades_array.shape}, got {judged_array.shape}")
     n_systems, n_queries, n_docs = scores_array.shape
-    run_length = min(check_integer(run_length, "run_length"), n_docs)
+    run_length = min(run_length, n_docs)
     observed = np.where(judged_array, grades_array, 0.0)
     # The ideal only needs the largest grades: the top `width` of each query covers any run of
     # run_length documents and any cut-off k <= width, and it must hold every relevant grade, since the
@@ -441,20 +455,21 @@ def evaluate_runs(
     ideal_true = -np.sort(-grades_array, axis=1)[:, :width]
     ideal_observed = -np.sort(-observed, axis=1)[:, :width]
 
-    runs = top_order(scores_array, run_length)  # (systems, queries, run_length)
+    runs = top_order.unchecked(scores_array, run_length)  # (systems, queries, run_length)
     rel = np.take_along_axis(np.broadcast_to(grades_array, scores_array.shape), runs, -1)
     seen = np.take_along_axis(np.broadcast_to(judged_array, scores_array.shape), runs, -1)
     rel_flat = rel.reshape(n_systems * n_queries, run_length)
     seen_flat = seen.reshape(n_systems * n_queries, run_length)
     tile = (n_systems, 1)
-    kw = {"gain": gain, "discount": discount}
-    true = ndcg(rel_flat, k, ideal=np.tile(ideal_true, tile), **kw)
+    # Every argument is checked: the metric (ndcg.unchecked) does not check them again.
+    score = functools.partial(ndcg.unchecked, gain=gain, discount=discount)
+    true = score(rel_flat, k, ideal=np.tile(ideal_true, tile))
     zero_ideal = int(np.count_nonzero(ideal_observed[:, 0] == 0))
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedNDCGWarning)  # counted in zero_ideal instead
-        pooled = ndcg(np.where(seen_flat, rel_flat, 0.0), k, ideal=np.tile(ideal_observed, tile), **kw)
-        condensed = ndcg(
-            np.where(seen_flat, rel_flat, 0.0), k, ideal=np.tile(ideal_observed, tile), judged=seen_flat, **kw
+        pooled = score(np.where(seen_flat, rel_flat, 0.0), k, ideal=np.tile(ideal_observed, tile))
+        condensed = score(
+            np.where(seen_flat, rel_flat, 0.0), k, ideal=np.tile(ideal_observed, tile), judged=seen_flat
         )
     shape = (n_systems, n_queries)
     return {
@@ -493,6 +508,10 @@ def _one_replicate(
             "zero_ideal": zero_ideal}
 
 
+@validate_params(
+    model=Instance(PoolingModel), depths=SequenceOf(_COUNT), n_queries=_COUNT, replicates=_COUNT, seed=SEED,
+    k=CUTOFF, run_length=_COUNT, gain=_GAIN, discount=_DISCOUNT, pool_novel=Boolean(), n_jobs=Integer(None),
+)
 def pooling_experiment(
     model: PoolingModel,
     depths: Sequence[int],
@@ -547,13 +566,8 @@ def pooling_experiment(
     >>> out["means"].shape
     (2, 2, 3, 5)
     """
-    depths = [check_integer(d, "every depth") for d in depths]
-    if not depths:
-        raise ValueError("depths must be a non-empty list of integers >= 1, got []")
-    replicates = check_integer(replicates, "replicates")
-    one = functools.partial(_one_replicate, model=model, depths=depths, n_queries=n_queries,
-                            seed=check_integer(seed, "seed", minimum=0), k=k, run_length=run_length, gain=gain,
-                            discount=discount, pool_novel=bool(pool_novel))
+    one = functools.partial(_one_replicate, model=model, depths=depths, n_queries=n_queries, seed=seed, k=k,
+                            run_length=run_length, gain=gain, discount=discount, pool_novel=pool_novel)
     done = dict(parallel_map(one, range(replicates), n_jobs=n_jobs))
     results = [done[r] for r in range(replicates)]
     return {
@@ -565,11 +579,12 @@ def pooling_experiment(
         "methods": list(METHODS),
         "systems": model.system_names,
         "parameters": {**asdict(model), "depths": depths, "n_queries": n_queries, "replicates": replicates,
-                       "seed": seed, "k": k, "run_length": run_length, "gain": gain, "discount": discount,
-                       "pool_novel": bool(pool_novel)},
+                       "seed": seed, "k": k, "run_length": run_length, "gain": str(gain), "discount": str(discount),
+                       "pool_novel": pool_novel},
     }
 
 
+@validate_params(confidence=LEVEL, means=Array(ndim=(3, 4, 5)))
 def summarize_bias(means: Any, *, confidence: float = CONFIDENCE) -> dict[str, np.ndarray]:
     """Mean bias (estimate - true) over replicates with a t confidence interval.
 
@@ -594,8 +609,8 @@ def summarize_bias(means: Any, *, confidence: float = CONFIDENCE) -> dict[str, n
     >>> out["bias"].round(3).tolist()
     [[-0.1, -0.2], [0.0, 0.0]]
     """
-    array = np.asarray(means, dtype=np.float64)
-    if array.ndim < 3 or array.shape[-2] != len(METHODS):
+    array = means
+    if array.shape[-2] != len(METHODS):
         raise ValueError(f"means must have shape (replicates, ..., {len(METHODS)}, n_systems), got {array.shape}")
-    bias = mean_interval(array[..., 1:, :] - array[..., :1, :], confidence=confidence)
+    bias = mean_interval.unchecked(array[..., 1:, :] - array[..., :1, :], confidence=confidence)
     return {"bias": bias["mean"], "low": bias["ci_low"], "high": bias["ci_high"], "true": array[:, ..., 0, :].mean(axis=0)}

@@ -563,7 +563,7 @@ def compare_table(
     for index in np.ndindex(*shape):
         matrix = values[index]
         keep = ~np.isnan(matrix).any(axis=0)
-        result = compare_systems(matrix[:, keep], systems=list(systems), method=method, correction=correction,
+        result = compare_systems(matrix[:, keep], systems=list(systems), test=method, correction=correction,
                                  confidence=confidence, n_resamples=n_resamples, seed=seed)
         head = {n: labels[n][i] for n, i in zip(names, index)}
         system_parts.append(result.systems.assign(**head))
@@ -665,7 +665,7 @@ def query_set_tables(
         head = {n: labels[n][i] for n, i in zip(names, index)}
         matrix = values[index]
         for size, rows in subsets.items():
-            results = [discriminative_power(matrix[:, row], method=method, n_resamples=n_resamples, alpha=alpha,
+            results = [discriminative_power(matrix[:, row], test=method, n_resamples=n_resamples, alpha=alpha,
                                             seed=seed) for row in rows]
             powers = np.array([r.power for r in results])
             power_rows.append({**head, "users": min(size, n_users), "draws": len(rows), "power": powers.mean(),
