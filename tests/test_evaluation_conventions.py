@@ -18,12 +18,12 @@ from ndcg_research.evaluation import CONVENTIONS, InputError, evaluate, get_conv
 TOL = 1e-9
 
 
-def candidate_lists(seed, n_queries=12, *, ties=True, float32=False, max_label=4, empty_query=True):
+def candidate_lists(seed, n_queries=12, *, ties=True, float32=False, max_label=4, empty_query=True, shortest=1):
     """Per query: labels and scores of the candidates (every candidate judged, as in LETOR data)."""
     rng = np.random.default_rng(np.random.SeedSequence([seed, 1]))
     lists = []
     for q in range(n_queries):
-        n = int(rng.integers(1, 30))
+        n = int(rng.integers(shortest, 30))
         labels = rng.integers(0, max_label + 1, n)
         if empty_query and q == 0:
             labels[:] = 0  # no relevant document
@@ -56,14 +56,12 @@ def per_query(result, measure=0):
 def test_sklearn(seed):
     from sklearn.metrics import ndcg_score
 
-    lists = candidate_lists(seed)
+    lists = candidate_lists(seed, shortest=2)  # scikit-learn refuses one-document lists (tested below)
     qrels, run = frames(lists)
     result = evaluate(qrels, run, ["ndcg", "ndcg@3", "ndcg@10"], convention="sklearn")
     for j, k in enumerate([None, 3, 10]):
         ours = per_query(result, j)
         for q, labels, scores in lists:
-            if labels.size == 1:
-                continue  # scikit-learn refuses one-document lists
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 theirs = ndcg_score([labels], [scores], k=k)
@@ -274,6 +272,7 @@ def test_gdeval_by_hand():
 def test_every_preset_is_described():
     for name, convention in CONVENTIONS.items():
         assert get_convention(name) is convention and convention.notes
-    assert get_convention("pytrec_eval") is CONVENTIONS["trec_eval"]
-    with pytest.raises(ValueError, match="valid conventions: trec_eval, gdeval"):
+    assert get_convention("trec_eval9") is CONVENTIONS["pytrec_eval"]
+    assert get_convention("trec_eval10") is CONVENTIONS["trec_eval"]
+    with pytest.raises(ValueError, match="valid conventions: trec_eval, pytrec_eval, gdeval"):
         get_convention("nope")

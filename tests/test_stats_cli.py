@@ -42,9 +42,10 @@ def test_csv_output_equals_the_library_on_the_simulators_values(files):
     status, out, _ = invoke("compare", qrels, *runs, "-m", "ndcg@10", "--test", "permutation", "--correction", "bh",
                             "--format", "csv", "--resamples", "2000", "--seed", "3")
     assert status == 0
-    systems_text, pairs_text = out.split("\n\n")
-    systems = pd.read_csv(io.StringIO(systems_text))
-    pairs = pd.read_csv(io.StringIO(pairs_text))
+    table = pd.read_csv(io.StringIO(out))  # one tidy table: a row per run (mean) and per pair (difference)
+    systems = table[table.kind == "mean"].rename(columns={"system_a": "system", "estimate": "mean"})
+    pairs = table[table.kind == "difference"].rename(columns={"estimate": "difference"})
+    assert set(table.kind) == {"mean", "difference"} and (table.method == "permutation").all()
     expected = compare_systems(collection.scores(k=10), systems=collection.systems, method="permutation",
                                correction="bh", n_resamples=2000, seed=3)
     assert systems.system.tolist() == collection.systems and (systems.measure == "ndcg@10").all()
@@ -62,12 +63,12 @@ def test_json_and_text_outputs(files):
     assert status == 0
     data = json.loads(out)
     assert [d["measure"] for d in data] == ["ndcg", "ndcg@5"]
-    assert data[0]["test"] == "t" and data[0]["correction"] == "holm" and len(data[0]["pairs"]) == 6
+    assert data[0]["method"] == "t" and data[0]["correction"] == "holm" and len(data[0]["pairs"]) == 6
     p = [row["pvalue"] for row in data[0]["pairs"]]
     adjusted = sorted(zip(p, [row["pvalue_adjusted"] for row in data[0]["pairs"]]))
     assert adjusted[0][1] == pytest.approx(min(1, 6 * adjusted[0][0]))          # Holm's first step
     status, out, _ = invoke("compare", qrels, *runs)
-    assert status == 0 and out.startswith("measure ndcg: 4 runs, 30 queries; test t, correction holm")
+    assert status == 0 and out.startswith("measure ndcg: 4 runs, 30 queries; method t, correction holm")
     assert all(name in out for name in ("sys1", "sys4", "pvalue_adjusted"))
 
 
@@ -106,7 +107,7 @@ def test_compare_and_evaluate_share_their_input_arguments():
         return {a.dest: (a.option_strings, a.nargs, a.choices, a.default) for a in command._actions}
 
     compare, evaluate = options(stats_cli.register), options(evaluation_cli.register)
-    for dest in ("qrels", "runs", "measures", "convention", "quiet"):
+    for dest in ("qrels", "runs", "measures", "convention", "quiet", "complete", "input"):
         assert compare[dest] == evaluate[dest], dest
 
 

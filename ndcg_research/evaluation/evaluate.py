@@ -1,44 +1,56 @@
 """Evaluate runs against qrels: per-query nDCG values and their means, for several runs at once.
 
-:func:`evaluate` reads (or takes) the qrels and the runs, matches every ranked document to
-its judgment, orders each query's documents as the convention says (by default trec_eval's:
-score descending, ties by document id in descending ``strcmp`` order, the rank column
-ignored), groups the queries into padded batches and hands them to the metric core
-(:func:`ndcg_research.ndcg_parts` / :func:`ndcg_research.ndcg_parts_from_scores` with
-``ideal=``, ``ties=``, ``judged=``, ``zero_ideal=``, ``k=``, ``gain=``, ``discount=``).
-The metric itself is computed only there; this module reads the inputs, checks them,
-applies the convention and averages; :mod:`~ndcg_research.evaluation.rankings` matches,
-orders and pads, with numpy over all documents at once (no Python loop over queries).
+:func:`evaluate` works in named phases:
 
-Which queries count (trec_eval's rules): a query is evaluated when it is in the run and
-in the qrels; run queries without judgments are left out (and counted in a note); judged
-queries missing from the run are left out too, unless ``complete=True`` (trec_eval's
-``-c``), which gives them 0. The conventions ``gdeval`` (queries with a grade above 0 only)
-and ``ranx`` (``complete`` by default) differ, see
-:mod:`~ndcg_research.evaluation.conventions`.
+1. **check the arguments** (:func:`plan`): measures, convention, options;
+2. **encode the judgments** (:class:`~ndcg_research.evaluation.judgments.Judgments`): query codes
+   in ``strcmp`` order, a hash table of the judged documents, the ideal grades;
+3. **evaluate each run, part by part** (:func:`evaluate_part`): a TREC run file is read in
+   blocks of whole queries (memory bounded by the largest block, not by the file); a
+   DataFrame is one part; a Dask DataFrame's partitions are evaluated on the workers. Each
+   part's queries are matched, checked, ordered (:mod:`~ndcg_research.evaluation.rankings`)
+   and scored (:mod:`~ndcg_research.evaluation.scoring`);
+4. **choose the queries** (:func:`merge_parts`): the parts' queries in ``strcmp`` order, a
+   judged query missing from the run scored 0 or left out (the convention's rule, or
+   ``complete=``), the mean summed query by query in that order, as trec_eval accumulates;
+5. **collect the notes**: what was left out, zero-filled or decided, naming the queries.
+
+A query's value depends on that query alone (see :mod:`~ndcg_research.evaluation.scoring`), so
+blocks, partitions and workers give the same bits as one piece.
+
+Which queries count: a query is evaluated when it is in the run and has judgments (for
+``gdeval``: a grade above 0); run queries without judgments are left out (and named in a note).
+A judged query missing from the run: trec_eval 10.0 stops unless ``-c``, which scores it 0; the
+``trec_eval`` and ``ranx`` presets score it 0, the others leave it out, as their tools do;
+``complete=True`` / ``False`` chooses for any preset (the command line's ``-c`` /
+``--answered-only``).
 """
 
 from __future__ import annotations
 
 import os
-import warnings
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import pyarrow as pa
 
-from ..core import UndefinedNDCGWarning, ndcg_parts, ndcg_parts_from_scores
 from ..core.validation import check_integer
-from . import keys, rankings
+from . import keys
 from .conventions import Convention, get_convention
+from .judgments import Judgments
 from .measures import Measure, parse_measures
-from .readers import Columns, InputError, columns_from_frame, load_qrels, load_run
+from .rankings import Ranked, SetAside, block_starts, first_docs, rank_part, refuse_single_documents
+from .readers import Columns, InputError, columns_from_frame, qrels_columns, run_blocks, run_columns
+from .scoring import measure_values
+from .sources import STDIN, describe
 
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["evaluate", "Evaluation"]
+__all__ = ["evaluate", "Evaluation", "Plan", "plan", "evaluate_part", "PartValues", "merge_parts", "run_names",
+           "read_collection"]
 
 
 # ---------------------------------------------------------------- results
@@ -53,7 +65,7 @@ class Evaluation:
     Attributes
     ----------
     runs : tuple of str
-        Run names, in the order given.
+        Run names, in the order given (see :func:`run_names`).
     tags : tuple of str or None
         Each run's tag (trec_eval's ``runid``: the tag of its last line).
     measures : tuple of Measure
@@ -65,7 +77,7 @@ class Evaluation:
         Shape (n_runs, n_measures).
     convention : Convention
     notes : tuple of str
-        What the evaluation left out or decided (queries without judgments, undefined nDCG...).
+        What the evaluation left out, zero-filled or decided, naming the queries.
     """
 
     runs: tuple[str, ...]
@@ -110,179 +122,407 @@ class Evaluation:
         yield self.means
 
 
-# ---------------------------------------------------------------- inputs
+# ---------------------------------------------------------------- phase 1: the arguments
 
 
-def _as_columns(obj: Any, kind: str) -> Columns:
-    if isinstance(obj, Columns):
-        if obj.kind != kind:
-            raise ValueError(f"expected {kind}, got {obj.kind} read from {obj.source}")
-        return obj
-    if isinstance(obj, (str, os.PathLike)):
-        return load_qrels(obj) if kind == "qrels" else load_run(obj)
-    return columns_from_frame(obj, kind)
+@dataclass(frozen=True)
+class Plan:
+    """The checked arguments of :func:`evaluate`: what every part of every run is evaluated with."""
+
+    convention: Convention
+    measures: tuple[Measure, ...]
+    complete: bool
+    judged_only: bool
+    max_docs: int | None
 
 
-def _named_runs(runs: Any) -> list[tuple[str, Columns]]:
-    if isinstance(runs, Mapping):
-        named = [(str(key), _as_columns(value, "run")) for key, value in runs.items()]
-    else:
-        single = isinstance(runs, (str, os.PathLike, Columns)) or hasattr(runs, "columns")
-        items = [runs] if single else list(runs)
-        named = []
-        for i, item in enumerate(items):
-            columns = _as_columns(item, "run")
-            if isinstance(item, (str, os.PathLike)):
-                label = os.fspath(item)
-            elif columns.source != "DataFrame":
-                label = columns.source
-            else:
-                label = columns.tag if columns.tag is not None else f"run{i + 1}"
-            named.append((label, columns))
-    if not named:
-        raise ValueError("no run given")
-    labels = [label for label, _ in named]
-    if len(set(labels)) != len(labels):
-        raise ValueError(f"run names must be distinct, got {labels}; pass a dict {{name: run}}")
-    return named
+def _flag(value: Any, name: str) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
+    return bool(value)
 
 
-# ---------------------------------------------------------------- checks
+def plan(measures: Any = ("ndcg",), *, convention: str | Convention = "trec_eval", complete: bool | None = None,
+         judged_only: bool = False, max_docs: int | None = None) -> Plan:
+    """Check the arguments of :func:`evaluate` (before any file is read).
+
+    Examples
+    --------
+    >>> plan("ndcg@10", convention="ranx").complete
+    True
+    >>> plan("ndcg", complete="no")
+    Traceback (most recent call last):
+    ...
+    TypeError: complete must be True or False (or None: the convention's rule), got str 'no'
+    """
+    conv = get_convention(convention)
+    if measures is None:
+        raise TypeError("measures must be a measure spec or a sequence of them (e.g. 'ndcg@10'), got None")
+    wanted = tuple(parse_measures(measures))
+    if complete is None:
+        complete = conv.missing == "zero"
+    elif not isinstance(complete, (bool, np.bool_)):
+        raise TypeError(f"complete must be True or False (or None: the convention's rule), got "
+                        f"{type(complete).__name__} {complete!r}")
+    judged_only = _flag(judged_only, "judged_only")
+    if max_docs is not None:
+        max_docs = check_integer(max_docs, "max_docs")
+    return Plan(conv, wanted, bool(complete), judged_only, max_docs)
 
 
-def _check_grades(qrels: Columns, convention: Convention) -> None:
-    value = qrels.value
+# ---------------------------------------------------------------- phase 2: the judgments
+
+
+def _qrels(qrels: Any) -> Columns:
+    if isinstance(qrels, Columns):
+        if qrels.kind != "qrels":
+            raise ValueError(f"qrels: expected judgments, got a {qrels.kind} read from {qrels.source}")
+        return qrels
+    if isinstance(qrels, (str, os.PathLike)):
+        return qrels_columns(qrels)
+    return columns_from_frame(qrels, "qrels")
+
+
+def check_grades(qrels: Columns, plan: Plan) -> None:
+    """Refuse grades the convention's tool refuses (fractions, negatives, too large), naming the line."""
+    conv, value = plan.convention, qrels.value
 
     def fail(bad: np.ndarray, what: str) -> None:
         row = int(np.flatnonzero(bad)[0])
-        raise InputError(f"{qrels.where(row)}: grade {value[row].item()!r} {what} (convention {convention.name!r})")
+        raise InputError(f"{qrels.where(row)}: grade {value[row].item()!r} {what} (convention {conv.name!r})")
 
-    if convention.integer_grades and value.dtype.kind == "f":
+    fractional = value.dtype.kind == "f" and bool(np.any(np.floor(value) != value))
+    if conv.integer_grades and fractional:
         fail(np.floor(value) != value, "is not an integer; the tool reads integer grades")
-    if convention.negative == "error" and value.min() < 0:
+    if any(m.gains is not None for m in plan.measures) and fractional:
+        fail(np.floor(value) != value, "is not an integer; a gain map (gains=...) needs integer grades")
+    if conv.negative == "error" and value.min() < 0:
         fail(value < 0, "is negative; the tool refuses negative labels")
-    if convention.max_grade is not None and value.max() > convention.max_grade:
-        fail(value > convention.max_grade, f"is above {convention.max_grade}, the largest grade the tool accepts")
+    if conv.max_grade is not None and value.max() > conv.max_grade:
+        fail(value > conv.max_grade, f"is above {conv.max_grade}, the largest grade the tool accepts")
 
 
-def _check_duplicates(
-    columns: Columns, codes: np.ndarray, hashes: np.ndarray, ids: keys.ByteIds, names: np.ndarray, width: int
-) -> None:
-    """Refuse a document judged (or ranked) twice for one query, naming both lines.
+# ---------------------------------------------------------------- phase 3: each run, part by part
 
-    ``hashes`` is sorted in place (it is not needed afterwards); if two are equal, they
-    are computed again to find the rows.
+
+@dataclass
+class PartValues:
+    """The evaluated queries of one part of a run: codes, values (measure x query), and what was set aside."""
+
+    codes: np.ndarray
+    values: np.ndarray
+    undefined: np.ndarray
+    set_aside: SetAside
+    tied_queries: int = 0
+    unstable_queries: int = 0
+
+
+def evaluate_part(judgments: Judgments, columns: Columns, plan: Plan, name: str = "run", *,
+                  codes: np.ndarray | None = None, local: np.ndarray | None = None,
+                  distinct: pa.Array | None = None) -> PartValues:
+    """Evaluate the queries of one part of a run (a part holds whole queries).
+
+    A pure function of its arguments: the blocks of a streamed file and the partitions of a
+    Dask DataFrame (on the workers) go through it alike.
     """
-    hashes.sort()
-    repeated = hashes[1:][hashes[1:] == hashes[:-1]]
-    if repeated.size == 0:
-        return
-    hashes = ids.hashes(width, codes)
-    rows = np.flatnonzero(np.isin(hashes, repeated))
-    rows = rows[np.argsort(hashes[rows], kind="stable")]
-    pairs = []
-    for group in np.split(rows, np.flatnonzero(np.diff(hashes[rows])) + 1):  # equal hashes: rare
-        for i, a in enumerate(group):
-            for b in group[i + 1 :]:
-                if codes[a] == codes[b] and keys.same_ids(ids, np.array([a]), ids, np.array([b]))[0]:
-                    pairs.append((min(a, b), max(a, b)))
-    if not pairs:
-        return  # equal hashes of different keys
-    a, b = min(pairs, key=lambda pair: pair[1])
-    what = "judged" if columns.kind == "qrels" else "ranked"
-    raise InputError(
-        f"{columns.where(a)}: document {ids.text(a)!r} is {what} twice for query {names[codes[a]]!r} "
-        f"(again at {columns.where(b)}); trec_eval refuses this too"
-    )
-
-
-# ---------------------------------------------------------------- the metric, through the core
-
-
-def _gain_table(gains: tuple[tuple[int, float], ...], top: int) -> np.ndarray:
-    table = np.arange(max(top, max(g for g, _ in gains)) + 1, dtype=np.float64)
-    for level, gain in gains:
-        table[level] = gain
-    return table
-
-
-def _measure_values(
-    measure: Measure, convention: Convention, batch: rankings.Batch, ranked: rankings.Ranked, keep: np.ndarray | None,
-    ideal_grade: np.ndarray,
-) -> tuple[np.ndarray, np.ndarray]:
-    """nDCG and ideal DCG of one measure on one batch, computed by the metric core."""
-    gain = measure.gain if measure.gain is not None else convention.gain
-    discount = measure.discount if measure.discount is not None else convention.discount
-    k = measure.k
-    negative = None
-    if measure.gains is not None:
-        top = int(max(ranked.grade.max(initial=0), ideal_grade.max(initial=0)))
-        table = _gain_table(measure.gains, top)
-        mapped = np.where(ranked.judged, table[ranked.grade], 0.0)
-        listed = batch.rows(mapped)
-        listed, negative, gain = np.maximum(listed, 0.0), np.minimum(listed, 0.0), "linear"
-        known = None
-        if batch.ideal is not None:
-            ideal_gains = np.maximum(table[ideal_grade], 0.0)  # trec_eval: only gains above 0 fill the ideal
-            ideal_gains[-1] = 0.0  # the padding entry
-            known = ideal_gains[batch.ideal]
-    else:
-        listed = batch.rows(ranked.grade)
-        known = None if batch.ideal is None else ideal_grade[batch.ideal]
-    mask = None if keep is None else batch.rows(keep)
-    if convention.ties != "average" and mask is None and known is not None and k is not None and k < listed.shape[1]:
-        listed = listed[:, :k]  # ranks below k cannot count (the ideal comes from the qrels)
-        negative = None if negative is None else negative[:, :k]
-    options = dict(gain=gain, discount=discount, zero_ideal=convention.zero_ideal)
-    scores = None
-    if convention.ties == "average":
-        scores = batch.rows(ranked.score, pad=float(np.nextafter(ranked.score.min(), -np.inf)))
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", UndefinedNDCGWarning)
-        if scores is not None:
-            parts = ndcg_parts_from_scores(listed, scores, k, ideal=known, ties="average", judged=mask, **options)
-        else:
-            parts = ndcg_parts(listed, k, ideal=known, judged=mask, **options)
-        values, idcg = np.asarray(parts.ndcg), np.asarray(parts.idcg)
-        if negative is not None and np.any(negative < 0):
-            # trec_eval lets a gain map hold negative gains: they lower the DCG and stay out of
-            # the ideal. DCG is linear in the gains, so the negative part is a second core call.
-            if scores is not None:
-                lost = ndcg_parts_from_scores(-negative, scores, k, ties="average", judged=mask, **options).dcg
-            else:
-                lost = ndcg_parts(-negative, k, judged=mask, **options).dcg
-            with np.errstate(divide="ignore", invalid="ignore"):
-                values = np.where(idcg > 0, (np.asarray(parts.dcg) - np.asarray(lost)) / idcg, values)
-    return values, idcg
-
-
-def _run_values(
-    values: np.ndarray, undefined: np.ndarray, name: str, ranked: rankings.Ranked, ids: keys.ByteIds, evaluated: np.ndarray,
-    conv: Convention, wanted: list[Measure], ideal: tuple[np.ndarray, np.ndarray, int] | None,
-    ideal_grade: np.ndarray, *, judged_only: bool, max_docs: int | None,
-) -> None:
-    """Fill ``values`` (measure x evaluated query) and ``undefined`` (ideal DCG 0) for one run."""
-    if not evaluated[ranked.block_codes].all():
-        ranked = ranked.take(np.flatnonzero(np.repeat(evaluated[ranked.block_codes], ranked.block_lengths)))
-    ranked = rankings.rank_order(ranked, ids, conv.ties)
-    if max_docs is not None:
-        ranked = rankings.first_docs(ranked, max_docs)
-    if conv.ties == "average" and not np.isfinite(np.nextafter(ranked.score.min(), -np.inf)):
-        raise InputError(f"run {name}: scores reach the smallest float64; rescale them")
+    conv = plan.convention
+    ranked, set_aside = rank_part(judgments, columns, conv, codes=codes, local=local, distinct=distinct)
     keep = None
-    if judged_only:
+    if plan.judged_only:
         keep = ranked.judged
-    elif conv.negative == "drop" and ranked.negative is not None:
+    elif conv.negative == "drop":
         keep = ~ranked.negative
-        keep[-1] = False
-    query_position = np.full(evaluated.size, -1, dtype=np.int64)
-    query_position[evaluated] = np.arange(values.shape[1])
-    batches = rankings.batches(ranked, query_position, ideal)
-    for j, measure in enumerate(wanted):
-        for batch in batches:
-            got, idcg = _measure_values(measure, conv, batch, ranked, keep, ideal_grade)
-            values[j, batch.queries] = got
-            undefined[batch.queries] |= idcg == 0
+    if keep is not None and not keep.all():
+        ranked = ranked.take(np.flatnonzero(keep))
+    if plan.max_docs is not None:
+        ranked = first_docs(ranked, plan.max_docs)
+    if conv.single_document == "error":
+        refuse_single_documents(ranked, judgments, conv, name)
+    values = np.zeros((len(plan.measures), ranked.codes.size))
+    undefined = np.zeros((len(plan.measures), ranked.codes.size), dtype=bool)
+    for j, measure in enumerate(plan.measures):
+        values[j], undefined[j] = measure_values(measure, conv, ranked, judgments)
+    part = PartValues(ranked.codes, values, undefined, set_aside)
+    if conv.random_ties or conv.unstable_ties_from is not None:
+        tied = _queries_with_ties(ranked)
+        part.tied_queries = int(tied.sum())
+        if conv.unstable_ties_from is not None:
+            part.unstable_queries = int((tied & (ranked.lengths >= conv.unstable_ties_from)).sum())
+    return part
+
+
+def _queries_with_ties(ranked: Ranked) -> np.ndarray:
+    if ranked.size < 2:
+        return np.zeros(ranked.codes.size, dtype=bool)
+    same = ranked.score[1:] == ranked.score[:-1]
+    query = np.repeat(np.arange(ranked.codes.size), ranked.lengths)
+    same &= query[1:] == query[:-1]
+    return np.bincount(query[1:][same], minlength=ranked.codes.size) > 0
+
+
+class _Interleaved(Exception):
+    """A query of a streamed run appears again after other queries."""
+
+    def __init__(self, query: str, where: str) -> None:
+        super().__init__(query, where)
+        self.query, self.where = query, where
+
+
+class _Stream:
+    """A run file evaluated block by block: iterating gives each block's :class:`PartValues`.
+
+    Each block holds whole queries: the rows of a block's last query wait for the next block
+    (memory is bounded by the largest block, or the largest query). A query seen again after
+    other queries raises :class:`_Interleaved`. ``tag`` is the run's tag once iterated.
+    """
+
+    def __init__(self, judgments: Judgments, path: str, plan: Plan, name: str) -> None:
+        self.judgments, self.path, self.plan, self.name = judgments, path, plan, name
+        self.tag: str | None = None
+
+    def __iter__(self) -> Iterator[PartValues]:
+        judgments = self.judgments
+        seen = np.zeros(judgments.n_queries, dtype=bool)
+        carry = None
+        for block in _with_end(run_blocks(self.path)):
+            if block is None:
+                if carry is None:
+                    return
+                columns = carry
+            else:
+                self.tag = block.tag
+                columns = block if carry is None else Columns.concat([carry, block])
+            codes, local, distinct = keys.lookup_codes(columns.query, judgments.names)
+            if block is not None:
+                last = int(block_starts(local)[-1])
+                carry = columns.slice(last)
+                if last == 0:
+                    continue
+                columns, codes, local = columns.slice(0, last), codes[:last], local[:last]
+            part = evaluate_part(judgments, columns, self.plan, self.name, codes=codes, local=local, distinct=distinct)
+            again = part.codes[seen[part.codes]]
+            if again.size:
+                row = int(np.flatnonzero(codes == again[0])[0])
+                raise _Interleaved(judgments.query_text(again[:1])[0], columns.where(row))
+            seen[part.codes] = True
+            yield part
+
+
+def _with_end(blocks: Iterable[Columns]) -> Iterator[Columns | None]:
+    yield from blocks
+    yield None
+
+
+def _run_parts(judgments: Judgments, run: Any, plan: Plan, name: str, notes: list[str]) -> tuple[list[PartValues], str | None]:
+    """Evaluate one run: a file streamed in blocks, anything else in one part (Dask: one per partition)."""
+    if isinstance(run, (str, os.PathLike)):
+        path = os.fspath(run)
+        stream = _Stream(judgments, path, plan, name)
+        try:
+            return list(stream), stream.tag
+        except _Interleaved as interleaved:
+            if path == STDIN:
+                raise InputError(
+                    f"{interleaved.where}: query {interleaved.query!r} appears again after other queries: standard "
+                    f"input is read in blocks of whole queries, so its lines must be grouped by query (sort -s -k1,1)"
+                ) from None
+            notes.append(f"{name}: query {interleaved.query!r} appears again at {interleaved.where} after other "
+                         f"queries; the run was read whole into memory instead of in blocks of whole queries")
+            columns = run_columns(path)
+            return [evaluate_part(judgments, columns, plan, name)], columns.tag
+    if _is_dask(run):
+        from .distributed import dask_parts
+
+        return dask_parts(judgments, run, plan, name), None
+    columns = _run_columns(run)
+    return [evaluate_part(judgments, columns, plan, name)], columns.tag
+
+
+def _run_columns(run: Any) -> Columns:
+    if isinstance(run, Columns):
+        if run.kind != "run":
+            raise ValueError(f"runs: expected a ranking, got {run.kind} read from {run.source}")
+        return run
+    return columns_from_frame(run, "run")
+
+
+def _is_dask(obj: Any) -> bool:
+    return type(obj).__module__.startswith("dask") and hasattr(obj, "to_delayed")
+
+
+# ---------------------------------------------------------------- phase 4: the queries
+
+
+@dataclass
+class RunValues:
+    """One run's values on its averaged queries (codes in ``strcmp`` order)."""
+
+    name: str
+    tag: str | None
+    codes: np.ndarray
+    values: np.ndarray
+    mean: np.ndarray
+    notes: list[str] = field(default_factory=list)
+
+
+def _listed(names: Sequence[str], limit: int = 10) -> str:
+    shown = ", ".join(repr(n) for n in names[:limit])
+    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def merge_parts(judgments: Judgments, parts: Sequence[PartValues], plan: Plan, name: str, tag: str | None) -> RunValues:
+    """The run's queries from its parts: each once, in ``strcmp`` order; missing judged queries zero-filled or left out."""
+    conv = plan.convention
+    n_measures = len(plan.measures)
+    codes = np.concatenate([p.codes for p in parts]) if parts else np.zeros(0, dtype=np.int64)
+    values = np.concatenate([p.values for p in parts], axis=1) if parts else np.zeros((n_measures, 0))
+    undefined = np.concatenate([p.undefined for p in parts], axis=1) if parts else np.zeros((n_measures, 0), bool)
+    order = np.argsort(codes, kind="stable")
+    codes, values, undefined = codes[order], values[:, order], undefined[:, order]
+    repeated = codes[1:][codes[1:] == codes[:-1]]
+    if repeated.size:
+        raise InputError(f"run {name}: query {judgments.query_text(repeated[:1])[0]!r} is in two parts of the run "
+                         f"(partitions or files); each part must hold whole queries")
+    notes = []
+    unjudged = sorted(set().union(*(p.set_aside.unjudged for p in parts)) if parts else set())
+    if unjudged:
+        text = [u.decode(errors="replace") for u in unjudged]
+        notes.append(f"{name}: {_count(len(text), 'query has', 'queries have')} no judgments in "
+                     f"{judgments.columns.source} ({_listed(text)}); left out")
+    eligible = judgments.has_relevant if conv.eligible == "relevant" else np.ones(judgments.n_queries, dtype=bool)
+    ranked = np.zeros(judgments.n_queries, dtype=bool)
+    ranked[codes] = True
+    for p in parts:
+        ranked[p.set_aside.ineligible] = True
+    missing = np.flatnonzero(eligible & ~ranked)
+    if missing.size:
+        text = list(judgments.query_text(missing))
+        if plan.complete:
+            notes.append(f"{name}: {_count(missing.size, 'judged query has', 'judged queries have')} no ranking "
+                         f"({_listed(text)}); scored 0 (complete=True, trec_eval -c; --answered-only leaves "
+                         f"{'it' if missing.size == 1 else 'them'} out)")
+        else:
+            notes.append(f"{name}: {_count(missing.size, 'judged query has', 'judged queries have')} no ranking "
+                         f"({_listed(text)}); left out of the mean (complete=False; -c scores "
+                         f"{'it' if missing.size == 1 else 'them'} 0)")
+    if codes.size == 0 and not (plan.complete and missing.size):
+        raise InputError(f"run {name}: no query has both a ranking and judgments in {judgments.columns.source}")
+    if undefined.any() and conv.eligible != "relevant":
+        n = int(undefined.any(axis=0).sum())
+        notes.append(f"{name}: {_count(n, 'query has', 'queries have')} ideal DCG 0 (no relevant judged document) "
+                     f"for some measure; {'it scores' if n == 1 else 'they score'} "
+                     f"{1 if conv.zero_ideal == 'one' else 0} ({conv.name})")
+    notes.extend(_tie_notes(parts, conv, name))
+    if plan.complete and missing.size:
+        all_codes = np.union1d(codes, missing)
+        full = np.zeros((n_measures, all_codes.size))
+        full[:, np.searchsorted(all_codes, codes)] = values
+        codes, values = all_codes, full
+    # Summed query by query in id order, as trec_eval accumulates (same last digit).
+    mean = np.cumsum(values, axis=1)[:, -1] / codes.size if codes.size else np.full(n_measures, np.nan)
+    return RunValues(name, tag, codes, values, mean, notes)
+
+
+def _tie_notes(parts: Sequence[PartValues], conv: Convention, name: str) -> list[str]:
+    notes = []
+    tied = sum(p.tied_queries for p in parts)
+    unstable = sum(p.unstable_queries for p in parts)
+    if conv.random_ties and tied:
+        notes.append(f"{name}: {_count(tied, 'query has', 'queries have')} tied scores, which {conv.name} orders at "
+                     f"random; the values are the expectation over those orders (the tie average)")
+    if unstable:
+        notes.append(f"{name}: {_count(unstable, 'query has', 'queries have')} tied scores in a list of "
+                     f"{conv.unstable_ties_from} or more documents, where {conv.name} orders ties by an unstable sort; "
+                     f"its values there may differ from these (file order)")
+    return notes
+
+
+# ---------------------------------------------------------------- the run names
+
+
+def _file_name(path: str) -> str:
+    """A file's name without directory, compression suffix and extension (``runs/bm25.run.gz`` -> ``bm25``)."""
+    if path == STDIN:
+        return describe(path)
+    base = os.path.basename(path) or path
+    for suffix in (".gz", ".bz2", ".xz"):
+        if base.endswith(suffix) and len(base) > len(suffix):
+            base = base[: -len(suffix)]
+            break
+    stem, dot, _ = base.rpartition(".")
+    return stem if dot and stem else base
+
+
+def run_names(runs: Sequence[Any]) -> list[str]:
+    """The one naming rule of runs (``evaluate``, ``compare``, every output format).
+
+    A file: its name without directory, compression suffix and extension (``runs/bm25.txt.gz``
+    -> ``bm25``), or the path as given where two names would clash; a DataFrame:
+    ``attrs["run"]``, else ``run1``, ``run2``, ... by position; already read :class:`Columns`:
+    their file's name, else their tag. The tag (trec_eval's ``runid``) stays the tag: it is
+    printed by ``-m runid`` and kept in JSON.
+
+    Examples
+    --------
+    >>> run_names(["runs/bm25.txt", "runs/dense.txt.gz"])
+    ['bm25', 'dense']
+    >>> run_names(["a/bm25.txt", "b/bm25.txt"])
+    ['a/bm25.txt', 'b/bm25.txt']
+    """
+    names = []
+    for i, run in enumerate(runs):
+        if isinstance(run, (str, os.PathLike)):
+            names.append(_file_name(os.fspath(run)))
+        elif isinstance(run, Columns):
+            names.append(_file_name(run.source) if run.source != "DataFrame" else (run.tag or f"run{i + 1}"))
+        else:
+            attrs = getattr(run, "attrs", {}) or {}
+            names.append(str(attrs["run"]) if attrs.get("run") is not None else f"run{i + 1}")
+    paths = [os.fspath(r) if isinstance(r, (str, os.PathLike)) else None for r in runs]
+    clash = [names.count(name) > 1 for name in names]
+    return [path if repeated and path is not None else name for name, path, repeated in zip(names, paths, clash)]
+
+
+def read_collection(qrels: Any, runs: Sequence[Any], *, svmlight: bool = False) -> tuple[Any, dict[str, Any]]:
+    """The qrels and the named runs of a command line: TREC files stay paths (read in blocks by
+    :func:`evaluate`); with ``svmlight``, ``qrels`` is an SVMlight/LETOR file and each run a file of
+    its predictions, read here. Standard input (``"-"``) may be named once.
+
+    Examples
+    --------
+    >>> read_collection("qrels.txt", ["runs/a.txt", "runs/b.txt"])
+    ('qrels.txt', {'a': 'runs/a.txt', 'b': 'runs/b.txt'})
+    """
+    from .readers import predictions_columns, svmlight_columns
+
+    paths = [qrels, *runs]
+    if sum(os.fspath(p) == STDIN for p in paths if isinstance(p, (str, os.PathLike))) > 1:
+        raise ValueError("standard input (-) can be read once: give it as the qrels or as one run, not both")
+    named = dict(_named_runs(list(runs)))
+    if not svmlight:
+        return qrels, named
+    judged = svmlight_columns(qrels)
+    return judged, {name: predictions_columns(judged, path) for name, path in named.items()}
+
+
+def _named_runs(runs: Any) -> list[tuple[str, Any]]:
+    if isinstance(runs, Mapping):
+        named = [(str(key), value) for key, value in runs.items()]
+    else:
+        single = isinstance(runs, (str, os.PathLike, Columns)) or hasattr(runs, "columns")
+        items = [runs] if single else list(runs)
+        named = list(zip(run_names(items), items))
+    if not named:
+        raise ValueError("no run given")
+    labels = [label for label, _ in named]
+    repeated = sorted({label for label in labels if labels.count(label) > 1})
+    if repeated:
+        raise ValueError(f"run {repeated[0]!r} is given twice; give each run once (or a dict {{name: run}} to name them)")
+    return named
 
 
 # ---------------------------------------------------------------- evaluate
@@ -303,11 +543,13 @@ def evaluate(
     Parameters
     ----------
     qrels : str, path-like, pandas.DataFrame or Columns
-        Judgments: a TREC qrels file, or a DataFrame with columns ``query, doc, relevance``.
+        Judgments: a TREC qrels file (``"-"``: standard input), or a DataFrame with columns
+        ``query, doc, relevance``.
     runs : run, sequence of runs or mapping of name to run
-        Each a TREC run file, a DataFrame with columns ``query, doc, score``, or
-        :class:`~ndcg_research.evaluation.readers.Columns`. Names: the mapping's keys, else
-        the file paths (DataFrames: ``attrs["run"]`` or ``run1, run2, ...``).
+        Each a TREC run file (read in blocks of whole queries: memory is bounded by the largest
+        block), a DataFrame with columns ``query, doc, score``, a Dask DataFrame partitioned by
+        query (evaluated on the workers), or :class:`~ndcg_research.evaluation.readers.Columns`.
+        Names: the mapping's keys, else :func:`run_names`.
     measures : str, Measure or sequence of them, default ("ndcg",)
         Spec strings such as ``"ndcg"``, ``"ndcg@10"``,
         ``"ndcg@10(gain=exp2, discount='power(beta=0.5)')"``, or trec_eval names
@@ -317,8 +559,9 @@ def evaluate(
         queries count); see :mod:`~ndcg_research.evaluation.conventions`. A measure's own
         ``gain``/``discount`` override the convention's.
     complete : bool, optional
-        Average over every judged query, one missing from the run scoring 0 (trec_eval
-        ``-c``). Default: the convention's (False except for ranx).
+        True: a judged query missing from a run scores 0 (trec_eval ``-c``); False: it is left
+        out of the mean. Default: the convention's (0 for ``trec_eval`` and ``ranx``, as their
+        tools do; left out for the others).
     judged_only : bool, default False
         Remove unjudged documents (not in the qrels, or with a negative grade) from each
         ranking before computing (condensed lists; trec_eval ``-J``).
@@ -337,6 +580,8 @@ def evaluate(
     InputError
         Malformed files, a document ranked or judged twice for one query, grades the
         convention's tool refuses, or a run without any judged query.
+    TypeError, ValueError
+        Bad arguments, named.
 
     Examples
     --------
@@ -366,58 +611,38 @@ def evaluate(
     run
     bm25  0.7232        2
     """
-    conv = get_convention(convention)
-    wanted = parse_measures(measures)
-    if max_docs is not None:
-        max_docs = check_integer(max_docs, "max_docs")
-    complete = (conv.queries == "qrels") if complete is None else bool(complete)
-    judgments = _as_columns(qrels, "qrels")
-    if len(judgments) == 0:
-        raise InputError(f"{judgments.source}: no judgments")
+    checked = plan(measures, convention=convention, complete=complete, judged_only=judged_only, max_docs=max_docs)
+    qrels_rows = _qrels(qrels)
+    check_grades(qrels_rows, checked)
+    judgments = Judgments.build(qrels_rows)
     named = _named_runs(runs)
-    for name, columns in named:
-        if len(columns) == 0:
-            raise InputError(f"run {name}: no ranked documents")
-    _check_grades(judgments, conv)
-    if any(m.gains is not None for m in wanted) and judgments.value.dtype.kind == "f":
-        row = int(np.flatnonzero(np.floor(judgments.value) != judgments.value)[0])
-        raise InputError(f"{judgments.where(row)}: a gain map (gains=...) needs integer grades, got {judgments.value[row].item()!r}")
+    notes = _qrels_notes(judgments, checked)
+    results = []
+    for name, run in named:
+        parts, tag = _run_parts(judgments, run, checked, name, notes)
+        results.append(merge_parts(judgments, parts, checked, name, tag))
+    for result in results:
+        notes.extend(result.notes)
+    return Evaluation(
+        tuple(r.name for r in results), tuple(r.tag for r in results), checked.measures,
+        tuple(judgments.query_text(r.codes) for r in results), tuple(r.values for r in results),
+        np.array([r.mean for r in results]), checked.convention, tuple(notes),
+    )
 
-    raw_names, codes = keys.query_codes([judgments.query] + [columns.query for _, columns in named])
-    names = np.array([name.decode("utf-8", errors="surrogateescape") for name in raw_names], dtype=object)
-    n_codes = names.size
-    judged_codes = codes[0]
-    judged_ids = keys.ByteIds(judgments.doc)
-    run_ids = [keys.ByteIds(columns.doc) for _, columns in named]
-    width = max(1, -(-max(ids.longest for ids in [judged_ids, *run_ids]) // 8))
-    judged_hashes = judged_ids.hashes(width, judged_codes)
-    table = keys.HashTable(judged_codes, judged_hashes, n_codes)
-    _check_duplicates(judgments, judged_codes, judged_hashes, judged_ids, names, width)
-    del judged_hashes
 
-    grade = judgments.value
-    has_judgment = np.bincount(judged_codes, minlength=n_codes) > 0
-    has_relevant = np.bincount(judged_codes[grade > 0], minlength=n_codes) > 0
-    eligible = has_relevant if conv.queries == "relevant" else has_judgment
-    ideal = None
-    ideal_grade = np.zeros(1, dtype=grade.dtype)
-    if conv.ideal == "judged":
-        # Judged rows (grade >= 0) grouped by query fill the ideal; the last entry pads.
-        judged_rows = np.flatnonzero(grade >= 0)
-        judged_rows = judged_rows[np.argsort(judged_codes[judged_rows], kind="stable")]
-        ideal_grade = np.append(grade[judged_rows], np.zeros(1, dtype=grade.dtype))
-        ideal_counts = np.bincount(judged_codes[judged_rows], minlength=n_codes)
-        ideal = (np.cumsum(ideal_counts) - ideal_counts, ideal_counts, judged_rows.size)
-
-    notes: list[str] = []
-    if conv.queries == "relevant":
-        skipped = int(np.count_nonzero(has_judgment & ~has_relevant))
+def _qrels_notes(judgments: Judgments, plan: Plan) -> list[str]:
+    """Notes about the judgments themselves (queries a convention skips, trec_eval's gain-map sorting)."""
+    conv, notes = plan.convention, []
+    if conv.eligible == "relevant":
+        skipped = int(np.count_nonzero(~judgments.has_relevant))
         if skipped:
-            notes.append(f"{skipped} judged queries have no grade above 0; {conv.name} does not evaluate them")
-    for m in wanted:
-        if m.gains is None or conv.name != "trec_eval":
+            notes.append(f"{_count(skipped, 'judged query has', 'judged queries have')} no grade above 0; "
+                         f"{conv.name} does not evaluate {'it' if skipped == 1 else 'them'}")
+    for m in plan.measures:
+        if m.gains is None or conv.name not in ("trec_eval", "pytrec_eval"):
             continue
-        gains = sorted({g for _, g in m.gains} | {float(level) for level in range(int(grade.max(initial=0)) + 1)})
+        levels = np.unique(judgments.grade[judgments.grade >= 0])
+        gains = sorted({g for _, g in m.gains} | {float(level) for level in levels if level not in dict(m.gains)})
         close = [(a, b) for a, b in zip(gains, gains[1:]) if 0 < b - a < 1]
         if close:
             notes.append(
@@ -425,52 +650,4 @@ def evaluate(
                 f"integer; with gains less than 1 apart (e.g. {close[0][0]:g} and {close[0][1]:g}) its ideal ranking, "
                 f"and so its values, can differ from the correct ones computed here"
             )
-
-    run_names, tags, query_lists, value_lists, means = [], [], [], [], []
-    for (name, columns), run_codes, ids in zip(named, codes[1:], run_ids):
-        ranked, hashes = rankings.match_run(columns, run_codes, ids, width, table, judged_ids, judged_codes, grade)
-        _check_duplicates(columns, run_codes, hashes, ids, names, width)
-        del hashes
-
-        in_run = np.zeros(n_codes, dtype=bool)
-        in_run[ranked.block_codes] = True
-        evaluated = in_run & eligible
-        unjudged_queries = int(np.count_nonzero(in_run & ~has_judgment))
-        if unjudged_queries:
-            notes.append(f"{name}: {unjudged_queries} queries have no judgments in {judgments.source}; left out")
-        missing = eligible & ~in_run
-        if missing.any() and not complete:
-            notes.append(
-                f"{name}: {int(missing.sum())} judged queries have no ranking; left out of the mean "
-                f"(complete=True / -c counts them as 0)"
-            )
-        if not evaluated.any() and not (complete and missing.any()):
-            raise InputError(f"run {name}: no query has both a ranking and judgments in {judgments.source}")
-        evaluated_codes = np.flatnonzero(evaluated)
-        values = np.zeros((len(wanted), evaluated_codes.size))
-        undefined = np.zeros(evaluated_codes.size, dtype=bool)
-        if evaluated_codes.size:  # (with complete=True every judged query may be missing: all score 0)
-            _run_values(values, undefined, name, ranked, ids, evaluated, conv, wanted, ideal, ideal_grade,
-                        judged_only=judged_only, max_docs=max_docs)
-        if undefined.any() and conv.queries != "relevant":
-            notes.append(
-                f"{name}: {int(undefined.sum())} queries have ideal DCG 0 (no relevant judged document) for some "
-                f"measure; they score {1 if conv.zero_ideal == 'one' else 0} ({conv.name})"
-            )
-        out_codes = evaluated_codes
-        if complete and missing.any():
-            out_codes = np.flatnonzero(evaluated | missing)
-            full = np.zeros((len(wanted), out_codes.size))
-            full[:, np.isin(out_codes, evaluated_codes)] = values
-            values = full
-        run_names.append(name)
-        tags.append(columns.tag)
-        query_lists.append(names[out_codes])
-        value_lists.append(values)
-        # Summed query by query in id order, as trec_eval accumulates (same last digit).
-        means.append(np.cumsum(values, axis=1)[:, -1] / out_codes.size)
-
-    return Evaluation(
-        tuple(run_names), tuple(tags), tuple(wanted), tuple(query_lists), tuple(value_lists),
-        np.array(means), conv, tuple(notes),
-    )
+    return notes

@@ -3,16 +3,19 @@
 Query and document ids arrive as Arrow binary arrays (millions of short byte strings);
 handling them one by one as Python objects would be far too slow. Here:
 
-- :func:`query_codes` numbers the distinct query ids of several inputs in ``strcmp``
-  order (the order trec_eval prints queries in), through Arrow's dictionary encoding;
+- :func:`query_names` numbers the distinct query ids of an array in ``strcmp`` order (the
+  order trec_eval prints queries in), through Arrow's dictionary encoding, and
+  :func:`lookup_codes` finds the codes of other ids among them;
 - :class:`ByteIds` reads ids eight bytes at a time straight from the Arrow buffers:
-  :meth:`ByteIds.hashes` mixes each id (and its query code) into a 64-bit hash, chunk by
-  chunk so the work stays in cache, and :meth:`ByteIds.words` gives the bytes of chosen
-  ids as rows of big-endian 64-bit words, which compare as ``strcmp`` compares the ids;
+  :meth:`ByteIds.hashes` mixes each id (and its query code) into a 64-bit hash. An id's hash
+  depends on its own bytes only, and the word loop visits only the ids still long enough, so
+  the cost is proportional to the bytes read (one long id does not make every id cost more);
 - :class:`HashTable` finds, for every run document, the judgment of the same document for
   the same query: one small open-addressing hash table per query (probes stay in that
-  query's slice, which stays in cache), then an exact comparison of the bytes of every
-  hit, so the result never depends on the hash.
+  query's slice, which stays in cache); :func:`same_ids` then compares the bytes of every hit
+  (Arrow's comparison, proportional to the bytes), so the result never depends on the hash;
+- :func:`descending_order` orders ids by descending ``strcmp`` within groups (Arrow's sort of
+  binary ids compares bytes as ``strcmp`` does, ids holding no NUL byte).
 
 Everything is vectorised; the loops run over chunks, words or probe rounds, never over
 documents or queries.
@@ -24,16 +27,18 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-__all__ = ["query_codes", "ByteIds", "same_ids", "HashTable", "descending_order_keys"]
+__all__ = ["query_names", "lookup_codes", "ByteIds", "same_ids", "HashTable", "descending_order"]
 
-# _KEEP_LE[n] keeps the first n bytes of a little-endian word, _KEEP_BE[n] of a big-endian one.
-_KEEP_LE = np.array([(1 << (8 * n)) - 1 for n in range(9)], dtype=np.uint64)
-_KEEP_BE = np.array([0] + [(0xFFFFFFFFFFFFFFFF << (64 - 8 * n)) & 0xFFFFFFFFFFFFFFFF for n in range(1, 9)], dtype=np.uint64)
+# _KEEP[n] keeps the first n bytes of a little-endian word.
+_KEEP = np.array([(1 << (8 * n)) - 1 for n in range(9)], dtype=np.uint64)
 _MIX = np.uint64(0x9E3779B97F4A7C15)
 _MIX2 = np.uint64(0xBF58476D1CE4E5B9)
+_SEED = np.uint64(0x243F6A8885A308D3)
+_SHIFT, _SHIFT2 = np.uint64(31), np.uint64(29)
 
 
-def _binary_chunks(array: pa.Array | pa.ChunkedArray) -> list[pa.Array]:
+def binary_chunks(array: pa.Array | pa.ChunkedArray) -> list[pa.Array]:
+    """The chunks of an id array as binary (dictionaries decoded, strings viewed as bytes)."""
     chunks = array.chunks if isinstance(array, pa.ChunkedArray) else [array]
     out = []
     for chunk in chunks:
@@ -51,46 +56,55 @@ def _binary_chunks(array: pa.Array | pa.ChunkedArray) -> list[pa.Array]:
     return out
 
 
-def query_codes(arrays: list[pa.ChunkedArray]) -> tuple[list[bytes], list[np.ndarray]]:
-    """Number the distinct ids of several arrays in ``strcmp`` order.
+def _distinct(array: pa.ChunkedArray) -> tuple[pa.Array, list[np.ndarray]]:
+    """The distinct values of an id array (binary) and, per chunk, each row's index among them."""
+    chunks = [c if pa.types.is_dictionary(c.type) else pc.dictionary_encode(pa.chunked_array(binary_chunks(c))).chunks[0]
+              for c in (array.chunks if isinstance(array, pa.ChunkedArray) else [array])]
+    values = [binary_chunks(c.dictionary)[0] for c in chunks]
+    distinct = pc.unique(pa.chunked_array(values, type=pa.binary()) if values else pa.chunked_array([], pa.binary()))
+    indices = []
+    for chunk, dictionary in zip(chunks, values):
+        position = pc.index_in(dictionary, value_set=distinct).to_numpy(zero_copy_only=False).astype(np.int64)
+        indices.append(position[chunk.indices.to_numpy(zero_copy_only=False)])
+    return distinct, indices
 
-    Parameters
-    ----------
-    arrays : list of pyarrow.ChunkedArray
-        Query ids (binary or string, optionally dictionary-encoded, as the readers give them).
 
-    Returns
-    -------
-    names : list of bytes
-        The distinct ids, sorted bytewise.
-    codes : list of numpy.ndarray of int32 (int64 beyond 2^31 ids)
-        For each array, the position of each row's id in ``names``.
+def query_names(array: pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:
+    """The distinct ids of ``array`` in ``strcmp`` order, and each row's code (position among them).
 
     Examples
     --------
-    >>> names, codes = query_codes([pa.chunked_array([[b"10", b"9", b"10"]]), pa.chunked_array([[b"2"]])])
-    >>> names, [c.tolist() for c in codes]
-    ([b'10', b'2', b'9'], [[0, 2, 0], [1]])
+    >>> names, codes = query_names(pa.chunked_array([[b"10", b"9"], [b"10", b"2"]]))
+    >>> names.to_pylist(), codes.tolist()
+    ([b'10', b'2', b'9'], [0, 2, 0, 1])
     """
-    encoded = []
-    for array in arrays:
-        chunks = array.chunks if isinstance(array, pa.ChunkedArray) else [array]
-        if not all(pa.types.is_dictionary(chunk.type) for chunk in chunks):
-            chunks = pc.dictionary_encode(pa.chunked_array(chunks)).chunks
-        encoded.append([(chunk.dictionary.cast(pa.binary()).to_pylist(), chunk.indices) for chunk in chunks])
-    names = sorted({name for chunks in encoded for values, _ in chunks for name in values})
-    position = {name: i for i, name in enumerate(names)}
-    dtype = np.int32 if len(names) < 2**31 else np.int64
-    codes = []
-    for chunks in encoded:
-        out = np.empty(sum(len(indices) for _, indices in chunks), dtype=dtype)
-        start = 0
-        for values, indices in chunks:
-            table = np.fromiter((position[v] for v in values), dtype=dtype, count=len(values))
-            np.take(table, indices.to_numpy(zero_copy_only=False), out=out[start : start + len(indices)])
-            start += len(indices)
-        codes.append(out)
-    return names, codes
+    distinct, indices = _distinct(array)
+    order = pc.sort_indices(distinct).to_numpy()
+    rank = np.empty(order.size, dtype=np.int64)
+    rank[order] = np.arange(order.size)
+    codes = rank[np.concatenate(indices)] if indices else np.zeros(0, dtype=np.int64)
+    dtype = np.int32 if order.size < 2**31 else np.int64
+    return distinct.take(pa.array(order)), codes.astype(dtype)
+
+
+def lookup_codes(array: pa.ChunkedArray, names: pa.Array) -> tuple[np.ndarray, np.ndarray, pa.Array]:
+    """Codes of the ids of ``array`` among ``names`` (-1 if absent), and a local number per distinct id.
+
+    Returns ``(codes, local, distinct)``: ``codes[i]`` is the position of row i's id in ``names``
+    or -1, ``local[i]`` the position of row i's id among ``distinct`` (the distinct ids of
+    ``array``, in first-seen order per chunk).
+
+    Examples
+    --------
+    >>> codes, local, distinct = lookup_codes(pa.chunked_array([[b"b", b"x", b"b"]]), pa.array([b"a", b"b"]))
+    >>> codes.tolist(), local.tolist(), distinct.to_pylist()
+    ([1, -1, 1], [0, 1, 0], [b'b', b'x'])
+    """
+    distinct, indices = _distinct(array)
+    known = pc.index_in(distinct, value_set=names.cast(pa.binary()) if pa.types.is_string(names.type) else names)
+    known = known.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
+    local = np.concatenate(indices) if indices else np.zeros(0, dtype=np.int64)
+    return known[local], local, distinct
 
 
 class ByteIds:
@@ -99,35 +113,32 @@ class ByteIds:
     Examples
     --------
     >>> ids = ByteIds(pa.chunked_array([[b"d1", b"d10"], [b"d9"]]))
-    >>> len(ids), ids.longest
-    (3, 3)
-    >>> ids.words(np.array([2, 0]), 1).tolist() == [[int.from_bytes(b"d9".ljust(8, b"\\0"), "big")],
-    ...                                              [int.from_bytes(b"d1".ljust(8, b"\\0"), "big")]]
-    True
+    >>> len(ids), ids.text(2)
+    (3, 'd9')
     """
 
     def __init__(self, array: pa.Array | pa.ChunkedArray) -> None:
+        self.array = pa.chunked_array(binary_chunks(array), type=pa.binary()) if not isinstance(array, pa.ChunkedArray) \
+            or any(not pa.types.is_binary(c.type) for c in array.chunks) else array
         self._chunks = []
         bounds = [0]
-        longest = 0
-        for chunk in _binary_chunks(array):
-            if len(chunk) == 0:
-                continue
-            dtype = np.int64 if pa.types.is_large_binary(chunk.type) else np.int32
-            offsets = np.frombuffer(chunk.buffers()[1], dtype=dtype)[chunk.offset : chunk.offset + len(chunk) + 1]
+        for chunk in self.array.chunks:
+            offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32)[chunk.offset : chunk.offset + len(chunk) + 1]
             data = chunk.buffers()[2]
             self._chunks.append((offsets, np.frombuffer(data, dtype=np.uint8) if data is not None else np.zeros(0, np.uint8)))
             bounds.append(bounds[-1] + len(chunk))
-            if offsets.size > 1:
-                longest = max(longest, int(np.diff(offsets).max()))
         self._bounds = np.array(bounds, dtype=np.int64)
-        self.longest = longest
 
     def __len__(self) -> int:
         return int(self._bounds[-1])
 
-    def _read(self, chunk: int, positions: np.ndarray, order: str) -> np.ndarray:
-        """The 8 bytes at each byte position of a chunk's data, as uint64 (``order`` "<" or ">").
+    @property
+    def chunk_bounds(self) -> list[tuple[int, int]]:
+        """(first row, end row) of each stored chunk: work chunk by chunk stays in cache."""
+        return list(zip(self._bounds[:-1].tolist(), self._bounds[1:].tolist()))
+
+    def _read(self, chunk: int, positions: np.ndarray) -> np.ndarray:
+        """The 8 bytes at each byte position of a chunk's data, as little-endian uint64.
 
         Read in place (unaligned) where 8 bytes remain; the few positions near the end of
         the buffer read a zero-padded copy of its last bytes. Bytes past an id's end belong
@@ -135,84 +146,68 @@ class ByteIds:
         """
         _, data = self._chunks[chunk]
         size = data.size
+        safe = positions <= size - 8
         if size >= 8:
-            view = np.ndarray(shape=(size - 7,), dtype=order + "u8", buffer=data, strides=(1,))
-            safe = positions <= size - 8
+            view = np.ndarray(shape=(size - 7,), dtype="<u8", buffer=data, strides=(1,))
             if safe.all():
-                return view[positions].astype(np.uint64)
-        else:
-            safe = np.zeros(positions.size, dtype=bool)
+                return view[positions]
         out = np.empty(positions.size, dtype=np.uint64)
         if safe.any():
             out[safe] = view[positions[safe]]
         tail_start = max(size - 8, 0)
         tail = np.zeros(max(int(positions.max()) + 8, size) - tail_start, dtype=np.uint8)
         tail[: size - tail_start] = data[tail_start:]
-        tail_view = np.ndarray(shape=(tail.size - 7,), dtype=order + "u8", buffer=tail, strides=(1,))
+        tail_view = np.ndarray(shape=(tail.size - 7,), dtype="<u8", buffer=tail, strides=(1,))
         out[~safe] = tail_view[positions[~safe] - tail_start]
         return out
 
-    @property
-    def chunk_bounds(self) -> list[tuple[int, int]]:
-        """(first row, end row) of each stored chunk: work chunk by chunk stays in cache."""
-        return list(zip(self._bounds[:-1].tolist(), self._bounds[1:].tolist()))
+    def hashes(self, codes: np.ndarray) -> np.ndarray:
+        """A non-zero 64-bit hash of each (code, id): equal for equal pairs in any :class:`ByteIds`.
 
-    def hashes(self, width: int, codes: np.ndarray, chunk: int | None = None) -> np.ndarray:
-        """A non-zero 64-bit hash of each (code, id), reading ``width`` words of every id.
-
-        ``width`` must cover the longest id of every array whose hashes are compared
-        (the same ``width`` everywhere), so that equal keys get equal hashes. With
-        ``chunk``, only that chunk's rows are hashed and ``codes`` holds their codes.
+        Examples
+        --------
+        >>> a, b = ByteIds(pa.chunked_array([[b"d1", b"x" * 30]])), ByteIds(pa.chunked_array([[b"d1"]]))
+        >>> bool(a.hashes(np.zeros(2, np.int64))[0] == b.hashes(np.zeros(1, np.int64))[0])
+        True
         """
-        if chunk is not None:
-            return self._chunk_hashes(chunk, width, codes)
         out = np.empty(len(self), dtype=np.uint64)
-        for i, (start, stop) in enumerate(self.chunk_bounds):
-            out[start:stop] = self._chunk_hashes(i, width, codes[start:stop])
+        for chunk, (start, stop) in enumerate(self.chunk_bounds):
+            out[start:stop] = self._chunk_hashes(chunk, codes[start:stop])
         return out
 
-    def _chunk_hashes(self, chunk: int, width: int, codes: np.ndarray) -> np.ndarray:
+    def _chunk_hashes(self, chunk: int, codes: np.ndarray) -> np.ndarray:
         offsets, _ = self._chunks[chunk]
-        starts, lengths = offsets[:-1].astype(np.int64), np.diff(offsets)
-        h = (codes.astype(np.uint64) + np.uint64(0x243F6A8885A308D3)) * _MIX
+        starts = offsets[:-1].astype(np.int64)
+        lengths = np.diff(offsets).astype(np.int64)
+        h = (codes.astype(np.uint64) + _SEED) * _MIX
         h ^= lengths.astype(np.uint64)
-        for w in range(width):
-            h ^= self._read(chunk, starts + 8 * w, "<") & _KEEP_LE[np.clip(lengths - 8 * w, 0, 8)]
-            h *= _MIX
-            h ^= h >> np.uint64(31)
+        if lengths.size == 0:
+            return h
+        rows = None  # None: every row still has bytes at word w
+        shortest, longest = int(lengths.min()), int(lengths.max())
+        for w in range(-(-longest // 8)):
+            if rows is None and shortest > 8 * w:
+                h ^= self._read(chunk, starts + 8 * w) & _KEEP[np.minimum(lengths - 8 * w, 8)]
+                h *= _MIX
+                h ^= h >> _SHIFT
+                continue
+            rows = np.flatnonzero(lengths > 8 * w) if rows is None else rows[lengths[rows] > 8 * w]
+            part = h[rows] ^ (self._read(chunk, starts[rows] + 8 * w) & _KEEP[np.minimum(lengths[rows] - 8 * w, 8)])
+            part *= _MIX
+            part ^= part >> _SHIFT
+            h[rows] = part
         h *= _MIX2
-        h ^= h >> np.uint64(29)
+        h ^= h >> _SHIFT2
         return h | np.uint64(1)
 
-    def words(self, rows: np.ndarray, width: int | None = None) -> np.ndarray:
-        """Rows of big-endian words (zero padded) of the ids at ``rows``; they compare as ``strcmp`` does."""
-        width = max(1, -(-self.longest // 8)) if width is None else width
-        out = np.zeros((rows.size, width), dtype=np.uint64)
-        chunk_of = np.searchsorted(self._bounds, rows, side="right") - 1
-        for c in np.unique(chunk_of):
-            offsets, _ = self._chunks[c]
-            pick = np.flatnonzero(chunk_of == c) if len(self._chunks) > 1 else np.arange(rows.size)
-            local = rows[pick] - self._bounds[c]
-            starts, lengths = offsets[local].astype(np.int64), offsets[local + 1] - offsets[local]
-            for w in range(width):
-                out[pick, w] = self._read(c, starts + 8 * w, ">") & _KEEP_BE[np.clip(lengths - 8 * w, 0, 8)]
-        return out
-
-    def lengths(self, rows: np.ndarray) -> np.ndarray:
-        """Length in bytes of the ids at ``rows``."""
-        out = np.zeros(rows.size, dtype=np.int64)
-        chunk_of = np.searchsorted(self._bounds, rows, side="right") - 1
-        for c in np.unique(chunk_of):
-            offsets, _ = self._chunks[c]
-            pick = np.flatnonzero(chunk_of == c)
-            local = rows[pick] - self._bounds[c]
-            out[pick] = offsets[local + 1] - offsets[local]
-        return out
+    def take(self, rows: np.ndarray) -> pa.Array:
+        """The ids at ``rows`` as one binary array."""
+        taken = self.array.take(pa.array(rows, type=pa.int64()))
+        return taken.combine_chunks() if taken.num_chunks != 1 else taken.chunk(0)
 
     def text(self, row: int) -> str:
         """The id at ``row`` as text (for messages)."""
-        raw = b"".join(int(w).to_bytes(8, "big") for w in self.words(np.array([row]))[0])
-        return raw[: int(self.lengths(np.array([row]))[0])].decode("utf-8", errors="replace")
+        return self.array[int(row)].as_py().decode("utf-8", errors="replace")
 
 
 def same_ids(a: ByteIds, rows_a: np.ndarray, b: ByteIds, rows_b: np.ndarray) -> np.ndarray:
@@ -224,9 +219,21 @@ def same_ids(a: ByteIds, rows_a: np.ndarray, b: ByteIds, rows_b: np.ndarray) -> 
     >>> same_ids(a, np.array([0, 1, 0]), b, np.array([1, 0, 1])).tolist()
     [False, True, False]
     """
-    width = max(1, -(-max(a.longest, b.longest) // 8))
-    same = a.lengths(rows_a) == b.lengths(rows_b)
-    return same & np.all(a.words(rows_a, width) == b.words(rows_b, width), axis=1)
+    if rows_a.size == 0:
+        return np.zeros(0, dtype=bool)
+    return pc.equal(a.take(rows_a), b.take(rows_b)).to_numpy(zero_copy_only=False)
+
+
+def descending_order(ids: pa.Array, groups: np.ndarray) -> np.ndarray:
+    """Positions ordering ``ids`` by group, then by descending ``strcmp`` order of the ids.
+
+    Examples
+    --------
+    >>> descending_order(pa.array([b"d1", b"d10", b"d9", b"a"]), np.array([0, 0, 0, 1])).tolist()   # d9 > d10 > d1
+    [2, 1, 0, 3]
+    """
+    table = pa.table({"group": pa.array(groups), "id": ids})
+    return pc.sort_indices(table, sort_keys=[("group", "ascending"), ("id", "descending")]).to_numpy()
 
 
 def _table_sizes(counts: np.ndarray) -> np.ndarray:
@@ -262,11 +269,16 @@ class HashTable:
     def find(self, codes: np.ndarray, hashes: np.ndarray) -> np.ndarray:
         """For each (code, hash), the index of an entry with the same code and hash, or -1.
 
-        The caller compares the ids of the hits: a hash match is not yet an id match.
+        Codes below 0 (queries without judgments) find nothing. The caller compares the ids
+        of the hits: a hash match is not yet an id match.
         """
+        found = np.full(codes.size, -1, dtype=np.int64)
+        known = np.flatnonzero(codes >= 0) if codes.size and codes.min() < 0 else None
+        if known is not None:
+            found[known] = self.find(codes[known], hashes[known])
+            return found
         bucket = self._bases[codes] + (hashes & self._masks[codes]).astype(np.int64)
         filled = self._filled[bucket]
-        found = np.full(codes.size, -1, dtype=np.int64)
         candidates = np.flatnonzero(filled)
         first = self._starts[bucket[candidates]]
         step = 0
@@ -278,15 +290,3 @@ class HashTable:
             more = ~hit & (filled[candidates] > step)
             candidates, first = candidates[more], first[more]
         return found
-
-
-def descending_order_keys(words: np.ndarray) -> list[np.ndarray]:
-    """Keys for :func:`numpy.lexsort` ordering rows of big-endian words by *descending* id.
-
-    Examples
-    --------
-    >>> ids = ByteIds(pa.array([b"d1", b"d10", b"d9"]))
-    >>> np.lexsort(descending_order_keys(ids.words(np.arange(3)))).tolist()   # d9 > d10 > d1
-    [2, 1, 0]
-    """
-    return [~words[:, column] for column in range(words.shape[1] - 1, -1, -1)]

@@ -37,7 +37,8 @@ def _line(name: str, query: str, value: float) -> str:
 
 
 def trec_text(
-    evaluation: Evaluation, *, per_query: bool = False, summary: bool = True, runid: bool = False, num_q: bool = False
+    evaluation: Evaluation, *, per_query: bool = False, summary: bool = True, runid: bool = False, num_q: bool = False,
+    ndcg: bool = True,
 ) -> str:
     """trec_eval's output for each run, one block per run.
 
@@ -50,6 +51,8 @@ def trec_text(
         The ``all`` lines (trec_eval prints them unless ``-n``).
     runid, num_q : bool
         The ``runid`` / ``num_q`` summary lines (trec_eval ``-m runid`` / ``-m num_q``).
+    ndcg : bool
+        The nDCG lines (False: ``-m runid`` or ``-m num_q`` alone, as trec_eval prints them).
 
     Examples
     --------
@@ -64,7 +67,7 @@ def trec_text(
     ndcg                  |all|0.6131
     ndcg_cut_1            |all|1.0000
     """
-    order = trec_order(evaluation.measures)
+    order = trec_order(evaluation.measures) if ndcg else []
     names = [evaluation.measures[i].name for i in order]
     out = []
     for r, run in enumerate(evaluation.runs):
@@ -89,11 +92,15 @@ def _records(evaluation: Evaluation, per_query: bool):
                 for m, measure in enumerate(evaluation.measures):
                     yield run, query, measure.name, float(evaluation.values[r][m, q])
         for m, measure in enumerate(evaluation.measures):
-            yield run, "all", measure.name, float(evaluation.mean_values[r, m])
+            yield run, "", measure.name, float(evaluation.mean_values[r, m])
 
 
 def csv_text(evaluation: Evaluation, *, per_query: bool = False) -> str:
-    """CSV with columns ``run, query, measure, value`` (``query`` is ``all`` for the means; full precision).
+    """CSV with columns ``run, query, measure, value``, full precision.
+
+    The mean over the queries has an empty ``query`` (no query id is empty, so a query named
+    ``all``, trec_eval's name for the mean, stays distinct from it); ``pandas.read_csv`` reads it
+    as NaN.
 
     Examples
     --------
@@ -103,7 +110,7 @@ def csv_text(evaluation: Evaluation, *, per_query: bool = False) -> str:
     >>> run = pd.DataFrame({"query": ["1", "1"], "doc": ["c", "a"], "score": [2.0, 1.0]})
     >>> print(csv_text(evaluate(qrels, {"x": run}, "ndcg")), end="")
     run,query,measure,value
-    x,all,ndcg,0.6309297535714575
+    x,,ndcg,0.6309297535714575
     """
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
