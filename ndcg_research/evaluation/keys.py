@@ -236,23 +236,30 @@ def descending_order(ids: pa.Array, groups: np.ndarray) -> np.ndarray:
     return pc.sort_indices(table, sort_keys=[("group", "ascending"), ("id", "descending")]).to_numpy()
 
 
+def _top(hashes: np.ndarray) -> np.ndarray:
+    return (hashes >> np.uint64(32)).astype(np.uint32)
+
+
 def _table_sizes(counts: np.ndarray) -> np.ndarray:
-    """Per-query numbers of buckets: a power of two at least the number of keys (load <= 1)."""
-    return (1 << np.ceil(np.log2(np.maximum(counts, 1))).astype(np.int64)).astype(np.int64)
+    """Per-query numbers of buckets: a power of two at least twice the number of keys (load <= 1/2)."""
+    return (1 << np.ceil(np.log2(np.maximum(2 * counts, 1))).astype(np.int64)).astype(np.int64)
 
 
 class HashTable:
     """Judgments (code, hash) indexed for lookup: one small hash table per code (query).
 
-    Each query gets a power-of-two number of buckets, at least its number of entries; the
-    entries are sorted by bucket, so a bucket is a short range of that order (empty for
-    most probes, rarely longer than one). Probes for one query stay in its slice of the
-    table, which stays in cache while that query's run documents are looked up.
+    Each query gets a power-of-two number of buckets, at least twice its number of entries.
+    A bucket holds one entry: its row, and the top 32 bits of its hash (the low bits chose the
+    bucket), 8 bytes in all. One probe answers most lookups; the entries that lost their bucket
+    to another wait in a short overflow list sorted by bucket. Probes for one query stay in its
+    slice of the table, which stays in cache while that query's run documents are looked up. A
+    hit is a candidate: the caller compares the ids' bytes.
 
     Examples
     --------
-    >>> table = HashTable(np.array([0, 0, 1]), np.array([5, 7, 5], np.uint64), 2)
-    >>> table.find(np.array([0, 1, 0, 1]), np.array([7, 5, 9, 7], np.uint64)).tolist()
+    >>> h = lambda *x: np.array(x, np.uint64) << np.uint64(40)   # hashes differ in their top bits
+    >>> table = HashTable(np.array([0, 0, 1]), h(5, 7, 5), 2)
+    >>> table.find(np.array([0, 1, 0, 1]), h(7, 5, 9, 7)).tolist()
     [1, 2, -1, -1]
     """
 
@@ -260,11 +267,23 @@ class HashTable:
         sizes = _table_sizes(np.bincount(codes, minlength=n_codes))
         self._bases = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
         self._masks = (sizes - 1).astype(np.uint64)
-        bucket = self._bases[codes] + (hashes & self._masks[codes]).astype(np.int64)
-        self._order = np.argsort(bucket, kind="stable")
-        self._hashes = hashes[self._order]
-        self._filled = np.bincount(bucket, minlength=int(sizes.sum())).astype(np.int32)
-        self._starts = np.cumsum(self._filled, dtype=np.int64) - self._filled
+        bucket = self._bucket(codes, hashes)
+        index = np.int32 if codes.size < 2**31 - 1 else np.int64
+        rows = np.arange(codes.size, dtype=index)
+        self._row = np.full(int(sizes.sum()), -1, dtype=index)
+        self._row[bucket] = rows  # one entry per bucket wins
+        self._hash = np.zeros(self._row.size, dtype=np.uint32)
+        self._hash[bucket] = _top(hashes)
+        lost = np.flatnonzero(self._row[bucket] != rows)
+        # The overflow: the entries that lost their bucket, sorted by bucket.
+        order = np.argsort(bucket[lost], kind="stable")
+        self._overflow_bucket, self._overflow_row = bucket[lost][order], lost[order]
+        self._overflow_hash = hashes[self._overflow_row]
+        self._crowded = np.zeros(self._row.size, dtype=bool)
+        self._crowded[bucket[lost]] = True
+
+    def _bucket(self, codes: np.ndarray, hashes: np.ndarray) -> np.ndarray:
+        return self._bases[codes] + (hashes & self._masks[codes]).astype(np.int64)
 
     def find(self, codes: np.ndarray, hashes: np.ndarray) -> np.ndarray:
         """For each (code, hash), the index of an entry with the same code and hash, or -1.
@@ -272,21 +291,20 @@ class HashTable:
         Codes below 0 (queries without judgments) find nothing. The caller compares the ids
         of the hits: a hash match is not yet an id match.
         """
-        found = np.full(codes.size, -1, dtype=np.int64)
-        known = np.flatnonzero(codes >= 0) if codes.size and codes.min() < 0 else None
-        if known is not None:
+        if codes.size and codes.min() < 0:
+            found = np.full(codes.size, -1, dtype=np.int64)
+            known = np.flatnonzero(codes >= 0)
             found[known] = self.find(codes[known], hashes[known])
             return found
-        bucket = self._bases[codes] + (hashes & self._masks[codes]).astype(np.int64)
-        filled = self._filled[bucket]
-        candidates = np.flatnonzero(filled)
-        first = self._starts[bucket[candidates]]
-        step = 0
-        while candidates.size:
-            position = first + step
-            hit = self._hashes[position] == hashes[candidates]
-            found[candidates[hit]] = self._order[position[hit]]
-            step += 1
-            more = ~hit & (filled[candidates] > step)
-            candidates, first = candidates[more], first[more]
+        bucket = self._bucket(codes, hashes)
+        found = np.where(self._hash[bucket] == _top(hashes), self._row[bucket], -1).astype(np.int64, copy=False)
+        again = np.flatnonzero((found < 0) & self._crowded[bucket])
+        if again.size:
+            first = np.searchsorted(self._overflow_bucket, bucket[again], side="left")
+            count = np.searchsorted(self._overflow_bucket, bucket[again], side="right") - first
+            for step in range(int(count.max(initial=0))):  # a few entries per crowded bucket at most
+                look = np.flatnonzero((count > step) & (found[again] < 0))
+                at = first[look] + step
+                hit = self._overflow_hash[at] == hashes[again[look]]
+                found[again[look[hit]]] = self._overflow_row[at[hit]]
         return found
