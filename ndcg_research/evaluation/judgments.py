@@ -16,6 +16,7 @@ import numpy as np
 import pyarrow as pa
 
 from . import keys
+from .arrow import int_array
 from .readers import Columns, InputError
 
 __all__ = ["Judgments", "group_rows", "padded", "check_duplicates"]
@@ -204,5 +205,5 @@ class Judgments:
 
     def query_text(self, codes: np.ndarray) -> np.ndarray:
         """The ids of ``codes`` as str (undecodable bytes kept by surrogate escapes), an object array."""
-        raw = self.names.take(pa.array(codes, type=pa.int64())).to_pylist()
+        raw = self.names.take(int_array(codes)).to_pylist()
         return np.array([r.decode("utf-8", errors="surrogateescape") for r in raw], dtype=object)

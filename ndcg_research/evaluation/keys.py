@@ -27,6 +27,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
+from .arrow import int_array, numbers
+
 __all__ = ["query_names", "lookup_codes", "ByteIds", "same_ids", "HashTable", "descending_order"]
 
 # _KEEP[n] keeps the first n bytes of a little-endian word.
@@ -35,6 +37,7 @@ _MIX = np.uint64(0x9E3779B97F4A7C15)
 _MIX2 = np.uint64(0xBF58476D1CE4E5B9)
 _SEED = np.uint64(0x243F6A8885A308D3)
 _SHIFT, _SHIFT2 = np.uint64(31), np.uint64(29)
+_SLICE = 1 << 17  # rows hashed at a time
 
 
 def binary_chunks(array: pa.Array | pa.ChunkedArray) -> list[pa.Array]:
@@ -64,8 +67,8 @@ def _distinct(array: pa.ChunkedArray) -> tuple[pa.Array, list[np.ndarray]]:
     distinct = pc.unique(pa.chunked_array(values, type=pa.binary()) if values else pa.chunked_array([], pa.binary()))
     indices = []
     for chunk, dictionary in zip(chunks, values):
-        position = pc.index_in(dictionary, value_set=distinct).to_numpy(zero_copy_only=False).astype(np.int64)
-        indices.append(position[chunk.indices.to_numpy(zero_copy_only=False)])
+        position = numbers(pc.index_in(dictionary, value_set=distinct)).astype(np.int64)
+        indices.append(position[numbers(chunk.indices)])
     return distinct, indices
 
 
@@ -79,12 +82,12 @@ def query_names(array: pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:
     ([b'10', b'2', b'9'], [0, 2, 0, 1])
     """
     distinct, indices = _distinct(array)
-    order = pc.sort_indices(distinct).to_numpy()
+    order = numbers(pc.sort_indices(distinct))
     rank = np.empty(order.size, dtype=np.int64)
     rank[order] = np.arange(order.size)
     codes = rank[np.concatenate(indices)] if indices else np.zeros(0, dtype=np.int64)
     dtype = np.int32 if order.size < 2**31 else np.int64
-    return distinct.take(pa.array(order)), codes.astype(dtype)
+    return distinct.take(int_array(order)), codes.astype(dtype)
 
 
 def lookup_codes(array: pa.ChunkedArray, names: pa.Array) -> tuple[np.ndarray, np.ndarray, pa.Array]:
@@ -102,7 +105,7 @@ def lookup_codes(array: pa.ChunkedArray, names: pa.Array) -> tuple[np.ndarray, n
     """
     distinct, indices = _distinct(array)
     known = pc.index_in(distinct, value_set=names.cast(pa.binary()) if pa.types.is_string(names.type) else names)
-    known = known.fill_null(-1).to_numpy(zero_copy_only=False).astype(np.int64)
+    known = numbers(known, missing=-1).astype(np.int64)
     local = np.concatenate(indices) if indices else np.zeros(0, dtype=np.int64)
     return known[local], local, distinct
 
@@ -118,8 +121,10 @@ class ByteIds:
     """
 
     def __init__(self, array: pa.Array | pa.ChunkedArray) -> None:
-        self.array = pa.chunked_array(binary_chunks(array), type=pa.binary()) if not isinstance(array, pa.ChunkedArray) \
-            or any(not pa.types.is_binary(c.type) for c in array.chunks) else array
+        chunks = binary_chunks(array)
+        if len(chunks) > 1 and sum(len(c) for c in chunks) < 2**27:
+            chunks = [pa.concat_arrays(chunks)]  # one chunk (a copy of a block's ids): every step below is simpler
+        self.array = pa.chunked_array(chunks, type=pa.binary())
         self._chunks = []
         bounds = [0]
         for chunk in self.array.chunks:
@@ -172,11 +177,13 @@ class ByteIds:
         """
         out = np.empty(len(self), dtype=np.uint64)
         for chunk, (start, stop) in enumerate(self.chunk_bounds):
-            out[start:stop] = self._chunk_hashes(chunk, codes[start:stop])
+            for first in range(0, stop - start, _SLICE):  # slices whose temporaries stay in cache
+                last = min(first + _SLICE, stop - start)
+                out[start + first : start + last] = self._chunk_hashes(chunk, codes[start + first : start + last], first, last)
         return out
 
-    def _chunk_hashes(self, chunk: int, codes: np.ndarray) -> np.ndarray:
-        offsets, _ = self._chunks[chunk]
+    def _chunk_hashes(self, chunk: int, codes: np.ndarray, first: int, last: int) -> np.ndarray:
+        offsets = self._chunks[chunk][0][first : last + 1]
         starts = offsets[:-1].astype(np.int64)
         lengths = np.diff(offsets).astype(np.int64)
         h = (codes.astype(np.uint64) + _SEED) * _MIX
@@ -187,7 +194,10 @@ class ByteIds:
         shortest, longest = int(lengths.min()), int(lengths.max())
         for w in range(-(-longest // 8)):
             if rows is None and shortest > 8 * w:
-                h ^= self._read(chunk, starts + 8 * w) & _KEEP[np.minimum(lengths - 8 * w, 8)]
+                word = self._read(chunk, starts + 8 * w)
+                if shortest < 8 * (w + 1):  # some ids end inside this word: mask the bytes past their end
+                    word &= _KEEP[np.minimum(lengths - 8 * w, 8)]
+                h ^= word
                 h *= _MIX
                 h ^= h >> _SHIFT
                 continue
@@ -200,9 +210,36 @@ class ByteIds:
         h ^= h >> _SHIFT2
         return h | np.uint64(1)
 
+    def locate(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Chunk, byte offset in the chunk's data and length of the ids at ``rows``."""
+        if len(self._chunks) == 1:
+            chunk = np.zeros(rows.size, dtype=np.int64)
+            offsets = self._chunks[0][0]
+            return chunk, offsets[rows].astype(np.int64), (offsets[rows + 1] - offsets[rows]).astype(np.int64)
+        chunk = np.searchsorted(self._bounds, rows, side="right") - 1
+        start = np.empty(rows.size, dtype=np.int64)
+        length = np.empty(rows.size, dtype=np.int64)
+        for c in np.unique(chunk):
+            pick = np.flatnonzero(chunk == c)
+            local = rows[pick] - self._bounds[c]
+            offsets = self._chunks[c][0]
+            start[pick] = offsets[local]
+            length[pick] = offsets[local + 1] - offsets[local]
+        return chunk, start, length
+
+    def read_words(self, chunks: np.ndarray, positions: np.ndarray) -> np.ndarray:
+        """The little-endian 8 bytes at ``positions`` of ``chunks`` (callers mask past an id's end)."""
+        if len(self._chunks) == 1:
+            return self._read(0, positions)
+        out = np.empty(positions.size, dtype=np.uint64)
+        for c in np.unique(chunks):
+            pick = np.flatnonzero(chunks == c)
+            out[pick] = self._read(int(c), positions[pick])
+        return out
+
     def take(self, rows: np.ndarray) -> pa.Array:
         """The ids at ``rows`` as one binary array."""
-        taken = self.array.take(pa.array(rows, type=pa.int64()))
+        taken = self.array.take(int_array(rows))
         return taken.combine_chunks() if taken.num_chunks != 1 else taken.chunk(0)
 
     def text(self, row: int) -> str:
@@ -213,6 +250,9 @@ class ByteIds:
 def same_ids(a: ByteIds, rows_a: np.ndarray, b: ByteIds, rows_b: np.ndarray) -> np.ndarray:
     """Whether id ``rows_a[i]`` of ``a`` equals id ``rows_b[i]`` of ``b``, compared byte for byte.
 
+    Lengths first, then eight bytes at a time, each round only over the pairs still equal and
+    long enough: the cost is proportional to the bytes compared.
+
     Examples
     --------
     >>> a, b = ByteIds(pa.array([b"x", b"yz"])), ByteIds(pa.array([b"yz", b"x\\0"]))
@@ -221,7 +261,20 @@ def same_ids(a: ByteIds, rows_a: np.ndarray, b: ByteIds, rows_b: np.ndarray) -> 
     """
     if rows_a.size == 0:
         return np.zeros(0, dtype=bool)
-    return pc.equal(a.take(rows_a), b.take(rows_b)).to_numpy(zero_copy_only=False)
+    chunk_a, start_a, length = a.locate(rows_a)
+    chunk_b, start_b, length_b = b.locate(rows_b)
+    same = length == length_b
+    pending = np.flatnonzero(same & (length > 0))
+    w = 0
+    while pending.size:
+        keep = _KEEP[np.minimum(length[pending] - 8 * w, 8)]
+        left = a.read_words(chunk_a[pending], start_a[pending] + 8 * w) & keep
+        right = b.read_words(chunk_b[pending], start_b[pending] + 8 * w) & keep
+        differ = left != right
+        same[pending[differ]] = False
+        w += 1
+        pending = pending[~differ & (length[pending] > 8 * w)]
+    return same
 
 
 def descending_order(ids: pa.Array, groups: np.ndarray) -> np.ndarray:
@@ -232,8 +285,8 @@ def descending_order(ids: pa.Array, groups: np.ndarray) -> np.ndarray:
     >>> descending_order(pa.array([b"d1", b"d10", b"d9", b"a"]), np.array([0, 0, 0, 1])).tolist()   # d9 > d10 > d1
     [2, 1, 0, 3]
     """
-    table = pa.table({"group": pa.array(groups), "id": ids})
-    return pc.sort_indices(table, sort_keys=[("group", "ascending"), ("id", "descending")]).to_numpy()
+    table = pa.Table.from_arrays([int_array(groups), ids], names=["group", "id"])
+    return numbers(pc.sort_indices(table, sort_keys=[("group", "ascending"), ("id", "descending")]))
 
 
 def _top(hashes: np.ndarray) -> np.ndarray:
@@ -263,8 +316,9 @@ class HashTable:
     [1, 2, -1, -1]
     """
 
-    def __init__(self, codes: np.ndarray, hashes: np.ndarray, n_codes: int) -> None:
+    def __init__(self, codes: np.ndarray, hashes: np.ndarray, n_codes: int, level: int = 0) -> None:
         sizes = _table_sizes(np.bincount(codes, minlength=n_codes))
+        self._shift = np.uint64(17 * level)  # each level picks its buckets with other bits of the hash
         self._bases = np.concatenate(([0], np.cumsum(sizes)[:-1])).astype(np.int64)
         self._masks = (sizes - 1).astype(np.uint64)
         bucket = self._bucket(codes, hashes)
@@ -275,15 +329,14 @@ class HashTable:
         self._hash = np.zeros(self._row.size, dtype=np.uint32)
         self._hash[bucket] = _top(hashes)
         lost = np.flatnonzero(self._row[bucket] != rows)
-        # The overflow: the entries that lost their bucket, sorted by bucket.
-        order = np.argsort(bucket[lost], kind="stable")
-        self._overflow_bucket, self._overflow_row = bucket[lost][order], lost[order]
-        self._overflow_hash = hashes[self._overflow_row]
         self._crowded = np.zeros(self._row.size, dtype=bool)
         self._crowded[bucket[lost]] = True
+        # The entries that lost their bucket go to a smaller table of the same kind, and so on.
+        self._lost = lost
+        self._overflow = HashTable(codes[lost], hashes[lost], n_codes, level + 1) if lost.size else None
 
     def _bucket(self, codes: np.ndarray, hashes: np.ndarray) -> np.ndarray:
-        return self._bases[codes] + (hashes & self._masks[codes]).astype(np.int64)
+        return self._bases[codes] + ((hashes >> self._shift) & self._masks[codes]).astype(np.int64)
 
     def find(self, codes: np.ndarray, hashes: np.ndarray) -> np.ndarray:
         """For each (code, hash), the index of an entry with the same code and hash, or -1.
@@ -296,6 +349,15 @@ class HashTable:
             known = np.flatnonzero(codes >= 0)
             found[known] = self.find(codes[known], hashes[known])
             return found
+        bucket = self._bucket(codes, hashes)
+        found = np.where(self._hash[bucket] == _top(hashes), self._row[bucket], -1).astype(np.int64, copy=False)
+        if self._overflow is not None:
+            again = np.flatnonzero((found < 0) & self._crowded[bucket])
+            if again.size:
+                deeper = self._overflow.find(codes[again], hashes[again])
+                hit = deeper >= 0
+                found[again[hit]] = self._lost[deeper[hit]]
+        return found
         bucket = self._bucket(codes, hashes)
         found = np.where(self._hash[bucket] == _top(hashes), self._row[bucket], -1).astype(np.int64, copy=False)
         again = np.flatnonzero((found < 0) & self._crowded[bucket])

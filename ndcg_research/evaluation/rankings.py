@@ -21,6 +21,7 @@ import numpy as np
 import pyarrow as pa
 
 from . import keys
+from .arrow import int_array
 from .conventions import Convention
 from .judgments import Judgments, check_duplicates
 from .readers import Columns, InputError
@@ -104,7 +105,7 @@ def rank_part(judgments: Judgments, columns: Columns, conv: Convention, *, codes
     set_aside = SetAside()
     unjudged = block_codes < 0
     if unjudged.any():
-        set_aside.unjudged = set(distinct.take(pa.array(local[row[starts[unjudged]]])).to_pylist())
+        set_aside.unjudged = set(distinct.take(int_array(local[row[starts[unjudged]]])).to_pylist())
     eligible = ~unjudged
     if conv.eligible == "relevant":
         relevant = np.zeros(block_codes.size, dtype=bool)

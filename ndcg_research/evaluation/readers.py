@@ -44,6 +44,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
+from .arrow import binary_array, numbers
 from .sources import STDIN, InputError, Source, check_text, line_blocks, open_source
 
 if TYPE_CHECKING:  # pandas is imported only by the functions that return DataFrames
@@ -274,7 +275,7 @@ def _line_block(block: bytes, kind: Kind, name: str, first_line: int) -> tuple[C
     if kind == "qrels":
         value = integral_grades(value)
     columns = Columns(
-        pa.chunked_array([pa.array(queries, pa.binary())]), pa.chunked_array([pa.array(docs, pa.binary())]),
+        pa.chunked_array([binary_array(queries)]), pa.chunked_array([binary_array(docs)]),
         value, kind, name, None if tag is None else tag.decode(errors="replace"), np.asarray(lines, dtype=np.int64),
     )
     return columns, len(pieces)
@@ -314,7 +315,7 @@ def _arrow_block(block: bytes, kind: Kind, name: str, first_line: int) -> Column
         elif column != "value" and pc.min(pc.binary_length(array)).as_py() == 0:
             return None
     if kind == "run":
-        value = table.column("value").to_numpy()
+        value = numbers(table.column("value"))
         if not np.all(np.isfinite(value)):
             return None
         tag = table.column("tag")[-1].as_py().decode(errors="replace")
@@ -342,7 +343,7 @@ def _integer_grades(array: pa.ChunkedArray) -> np.ndarray | None:
             return None
         if np.any(np.diff(offsets) - minus[starts] > 15):  # 10^15 < 2^53: longer ones are checked line by line
             return None
-        out.append(pc.cast(chunk, pa.int64()).to_numpy())
+        out.append(numbers(pc.cast(chunk, pa.int64())))
     return np.concatenate(out) if len(out) != 1 else out[0]
 
 
@@ -500,7 +501,7 @@ def svmlight_columns(path: PathLike) -> Columns:
     else:
         width = len(str(len(labels)))
         docs = [str(i).zfill(width).encode() for i in range(1, len(labels) + 1)]
-    return Columns(pa.chunked_array([pa.array(queries, pa.binary())]), pa.chunked_array([pa.array(docs, pa.binary())]),
+    return Columns(pa.chunked_array([binary_array(queries)]), pa.chunked_array([binary_array(docs)]),
                    integral_grades(np.asarray(labels, dtype=np.float64)), "qrels", name, None,
                    np.asarray(lines, dtype=np.int64))
 
