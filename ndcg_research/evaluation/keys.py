@@ -38,6 +38,7 @@ _MIX2 = np.uint64(0xBF58476D1CE4E5B9)
 _SEED = np.uint64(0x243F6A8885A308D3)
 _SHIFT, _SHIFT2 = np.uint64(31), np.uint64(29)
 _SLICE = 1 << 17  # rows hashed at a time
+_LOOP_WORDS = 16  # words of an id read in the vectorised loop over rows; the rest of long ids all at once
 
 
 def binary_chunks(array: pa.Array | pa.ChunkedArray) -> list[pa.Array]:
@@ -192,7 +193,7 @@ class ByteIds:
             return h
         rows = None  # None: every row still has bytes at word w
         shortest, longest = int(lengths.min()), int(lengths.max())
-        for w in range(-(-longest // 8)):
+        for w in range(min(-(-longest // 8), _LOOP_WORDS)):
             if rows is None and shortest > 8 * w:
                 word = self._read(chunk, starts + 8 * w)
                 if shortest < 8 * (w + 1):  # some ids end inside this word: mask the bytes past their end
@@ -206,9 +207,30 @@ class ByteIds:
             part *= _MIX
             part ^= part >> _SHIFT
             h[rows] = part
+        if longest > 8 * _LOOP_WORDS:  # the rest of the long ids, all their words at once
+            long_rows = np.flatnonzero(lengths > 8 * _LOOP_WORDS)
+            row, words = self._tail_words(chunk, starts[long_rows], lengths[long_rows])
+            h[long_rows] ^= np.add.reduceat(words, np.flatnonzero(np.r_[True, row[1:] != row[:-1]]))
+            h[long_rows] *= _MIX
         h *= _MIX2
         h ^= h >> _SHIFT2
         return h | np.uint64(1)
+
+    def _tail_words(self, chunk: int, starts: np.ndarray, lengths: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Words past the first ``_LOOP_WORDS`` of each id (rows longer than that), flat: (row, word) pairs.
+
+        Each word is multiplied by an odd constant of its number in the id, so that the sum of a
+        row's words depends on their order.
+        """
+        counts = -(-(lengths - 8 * _LOOP_WORDS) // 8)
+        row = np.repeat(np.arange(starts.size), counts)
+        index = np.arange(row.size) - np.repeat(np.cumsum(counts) - counts, counts)  # word number within the tail
+        positions = starts[row] + 8 * (_LOOP_WORDS + index)
+        left = lengths[row] - 8 * (_LOOP_WORDS + index)
+        words = self._read(chunk, positions) & _KEEP[np.minimum(left, 8)]
+        # position-dependent weight inside each row: multiply by an odd constant per word number
+        words *= _MIX * (np.uint64(2) * index.astype(np.uint64) + np.uint64(1))
+        return row, words
 
     def locate(self, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Chunk, byte offset in the chunk's data and length of the ids at ``rows``."""
@@ -266,7 +288,7 @@ def same_ids(a: ByteIds, rows_a: np.ndarray, b: ByteIds, rows_b: np.ndarray) -> 
     same = length == length_b
     pending = np.flatnonzero(same & (length > 0))
     w = 0
-    while pending.size:
+    while pending.size and w < _LOOP_WORDS:
         keep = _KEEP[np.minimum(length[pending] - 8 * w, 8)]
         left = a.read_words(chunk_a[pending], start_a[pending] + 8 * w) & keep
         right = b.read_words(chunk_b[pending], start_b[pending] + 8 * w) & keep
@@ -274,6 +296,16 @@ def same_ids(a: ByteIds, rows_a: np.ndarray, b: ByteIds, rows_b: np.ndarray) -> 
         same[pending[differ]] = False
         w += 1
         pending = pending[~differ & (length[pending] > 8 * w)]
+    if pending.size:  # long ids equal so far: the rest of their bytes at once
+        counts = -(-(length[pending] - 8 * w) // 8)
+        row = np.repeat(np.arange(pending.size), counts)
+        index = np.arange(row.size) - np.repeat(np.cumsum(counts) - counts, counts)
+        offset = 8 * (w + index)
+        keep = _KEEP[np.minimum(length[pending][row] - offset, 8)]
+        left = a.read_words(chunk_a[pending][row], start_a[pending][row] + offset) & keep
+        right = b.read_words(chunk_b[pending][row], start_b[pending][row] + offset) & keep
+        starts = np.flatnonzero(np.r_[True, row[1:] != row[:-1]])
+        same[pending] = np.logical_and.reduceat(left == right, starts)
     return same
 
 

@@ -549,10 +549,10 @@ def _id_array(series: pd.Series, name: str, where: Any) -> pa.ChunkedArray:
         raise InputError(f"{where(int(np.flatnonzero(series.isna().to_numpy())[0]))}: {name} is missing")
     kind = series.dtype.kind
     if kind == "f":
+        first = _plain(series.iloc[0])
         raise InputError(
-            f"DataFrame column {name!r} holds floats ({series.iloc[0]!r}, ...): ids are compared as text, and "
-            f"{series.iloc[0]!r} would not match {str(series.iloc[0]).removesuffix('.0')!r}; convert the column "
-            f"to int or str first"
+            f"DataFrame column {name!r} holds floats ({first!r}, ...): ids are compared as text, and "
+            f"{first!r} would not match {str(first).removesuffix('.0')!r}; convert the column to int or str first"
         )
     if kind == "b":
         raise InputError(f"DataFrame column {name!r} holds booleans; ids must be strings or integers")
@@ -608,7 +608,7 @@ def columns_from_frame(frame: pd.DataFrame, kind: Kind, *, name: str | None = No
         raise InputError(f"{where(position)}: {value_column} must be finite, got {float(raw[position])!r}")
     if values.dtype.kind in "iu":
         exact = values.to_numpy()
-        inexact = np.flatnonzero((np.abs(raw) > 2**53) & (raw.astype(np.int64) != exact))
+        inexact = np.flatnonzero((np.abs(exact) > 2**53) & (raw.astype(np.int64) != exact))
         if inexact.size:
             i = int(inexact[0])
             raise InputError(f"{where(i)}: {value_column} {int(exact[i])} is not exact as a float64 (beyond 2^53: "
