@@ -93,8 +93,12 @@ def measure_values(measure: Measure, conv: Convention, ranked: Ranked, judgments
     for width in np.unique(widths):
         group = np.flatnonzero(widths == width)
         dcg, idcg = _batch(measure, gain, conv, ranked, judgments, gains, group, int(width), k)
-        zero = idcg == 0
-        values[group[~zero]] = kernels.ndcg_ratio(dcg[~zero], idcg[~zero], max(int(width), int(lengths[group].max())))
+        zero, positive = idcg == 0, idcg > 0
+        values[group[positive]] = kernels.ndcg_ratio(dcg[positive], idcg[positive],
+                                                     max(int(width), int(lengths[group].max())))
+        # Negative grades kept as gains (TorchMetrics) can make the ideal DCG negative: the tool divides all the same.
+        negative = ~zero & ~positive
+        values[group[negative]] = dcg[negative] / idcg[negative]
         values[group[zero]] = 1.0 if conv.zero_ideal == "one" else 0.0
         undefined[group] = zero
     return values, undefined
