@@ -373,6 +373,13 @@ def _run_parts(judgments: Judgments, run: Any, plan: Plan, name: str, notes: lis
                          f"queries; the run was read whole into memory instead of in blocks of whole queries")
             columns = run_columns(path)
             return [evaluate_part(judgments, columns, plan, name)], columns.tag
+    if isinstance(run, (list, tuple)) and run and all(isinstance(r, (str, os.PathLike)) for r in run):
+        # One run in several files (shards of whole queries): each streamed, the parts merged.
+        parts, tag = [], None
+        for shard in run:
+            shard_parts, tag = _run_parts(judgments, shard, plan, name, notes)
+            parts.extend(shard_parts)
+        return parts, tag
     if _is_dask(run):
         from .distributed import dask_parts
 
@@ -591,8 +598,9 @@ def evaluate(
     runs : run, sequence of runs or mapping of name to run
         Each a TREC run file (read in blocks of whole queries: memory is bounded by the largest
         block), a DataFrame with columns ``query, doc, score``, a Dask DataFrame partitioned by
-        query (evaluated on the workers), or :class:`~ndcg_research.evaluation.readers.Columns`.
-        Names: the mapping's keys, else :func:`run_names`.
+        query (evaluated on the workers), or :class:`~ndcg_research.evaluation.readers.Columns`;
+        in a mapping, a list of files is one run split in shards of whole queries. Names: the
+        mapping's keys, else :func:`run_names`.
     measures : str, Measure or sequence of them, default ("ndcg",)
         Spec strings such as ``"ndcg"``, ``"ndcg@10"``,
         ``"ndcg@10(gain=exp2, discount='power(beta=0.5)')"``, or trec_eval names
