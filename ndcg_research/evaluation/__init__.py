@@ -5,6 +5,7 @@
 - :mod:`~ndcg_research.evaluation.readers`: the line grammar (trec_eval's), into columns or
   DataFrames; malformed lines are errors naming file and line. ``read_*`` give DataFrames,
   ``*_columns`` give :class:`Columns`;
+- :mod:`~ndcg_research.evaluation.svmlight`: SVMlight/LETOR files and a model's predictions;
 - :mod:`~ndcg_research.evaluation.measures`: measures as spec strings (``ndcg@10(gain=exp2)``)
   or trec_eval names (``ndcg_cut.10``);
 - :mod:`~ndcg_research.evaluation.conventions`: each tool's way (trec_eval 10, pytrec_eval,
@@ -34,18 +35,8 @@ Examples
 from .conventions import CONVENTIONS, Convention, get_convention
 from .evaluate import Evaluation, evaluate, run_names
 from .measures import Measure, parse_measures
-from .readers import (
-    Columns,
-    InputError,
-    columns_from_frame,
-    predictions_columns,
-    qrels_columns,
-    read_qrels,
-    read_run,
-    read_svmlight,
-    run_columns,
-    svmlight_columns,
-)
+from .readers import Columns, InputError, columns_from_frame, qrels_columns, read_qrels, read_run, run_columns
+from .svmlight import predictions_columns, read_svmlight, svmlight_columns
 
 __all__ = [
     "evaluate",

@@ -44,7 +44,7 @@ from .measures import Measure, parse_measures
 from .rankings import Ranked, SetAside, block_starts, first_docs, rank_part, refuse_single_documents
 from .readers import Columns, InputError, columns_from_frame, qrels_columns, run_blocks, run_columns
 from .scoring import measure_values
-from .sources import STDIN, describe
+from .sources import STDIN, describe, prefetched
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -284,7 +284,7 @@ class _Stream:
         judgments = self.judgments
         seen = np.zeros(judgments.n_queries, dtype=bool)
         carry = None
-        for block in _with_end(_prefetched(run_blocks(self.path))):
+        for block in _with_end(prefetched(run_blocks(self.path))):
             if block is None:
                 if carry is None:
                     return
@@ -311,49 +311,6 @@ class _Stream:
 def _with_end(blocks: Iterable[Columns]) -> Iterator[Columns | None]:
     yield from blocks
     yield None
-
-
-def _prefetched(items: Iterable[Any], depth: int = 1) -> Iterator[Any]:
-    """``items``, produced one step ahead on a background thread.
-
-    Reading and parsing the next block (file reads, pyarrow's parser, which release the GIL)
-    overlaps with the evaluation of this one (numpy, which releases it too): on two cores the
-    two halves of the work run side by side. Order, values and errors are those of ``items``.
-    """
-    import queue
-    import threading
-
-    done = object()
-    slots: queue.Queue = queue.Queue(maxsize=depth)
-    stop = threading.Event()
-
-    def produce() -> None:
-        try:
-            for item in items:
-                if stop.is_set():
-                    return
-                slots.put((item, None))
-            slots.put((done, None))
-        except BaseException as error:  # handed to the consumer, raised there
-            slots.put((done, error))
-
-    worker = threading.Thread(target=produce, name="ndcg_research-reader", daemon=True)
-    worker.start()
-    try:
-        while True:
-            item, error = slots.get()
-            if error is not None:
-                raise error
-            if item is done:
-                return
-            yield item
-    finally:
-        stop.set()
-        while worker.is_alive():  # unblock a producer waiting for a free slot
-            try:
-                slots.get_nowait()
-            except queue.Empty:
-                worker.join(0.01)
 
 
 def _run_parts(judgments: Judgments, run: Any, plan: Plan, name: str, notes: list[str]) -> tuple[list[PartValues], str | None]:
@@ -547,7 +504,7 @@ def read_collection(qrels: Any, runs: Sequence[Any], *, svmlight: bool = False) 
     >>> read_collection("qrels.txt", ["runs/a.txt", "runs/b.txt"])
     ('qrels.txt', {'a': 'runs/a.txt', 'b': 'runs/b.txt'})
     """
-    from .readers import predictions_columns, svmlight_columns
+    from .svmlight import predictions_columns, svmlight_columns
 
     paths = [qrels, *runs]
     if sum(os.fspath(p) == STDIN for p in paths if isinstance(p, (str, os.PathLike))) > 1:

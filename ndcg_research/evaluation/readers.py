@@ -10,8 +10,8 @@ standard input):
   The rank column is ignored: documents are ranked by score (a decimal number, exponent
   allowed: what C's ``atof`` reads the same way). The run's tag is the tag of its last line
   (trec_eval's ``runid``).
-- SVMlight / LETOR: ``relevance qid:QUERY feature:value ... # docid = ID ...``, with model
-  scores in a separate file, one number per line in the same order.
+- SVMlight / LETOR (:mod:`~ndcg_research.evaluation.svmlight`): ``relevance qid:QUERY
+  feature:value ... # docid = ID ...``, with model scores in a separate file.
 
 One grammar, as trec_eval parses: fields are separated by runs of blanks (space, tab, vertical
 tab, form feed), a line may start with blanks and end with ``\\r\\n``, blank lines and lines whose
@@ -27,7 +27,7 @@ A block whose lines are regular (one kind of separator, the expected number of f
 comment) is parsed by pyarrow's multithreaded CSV reader; any other block line by line; both
 give the same result (tested on random files, property-based). Every reader returns
 :class:`Columns` (no pandas needed) or, through :func:`read_qrels` / :func:`read_run` /
-:func:`read_svmlight`, pandas DataFrames with columns ``query, doc, relevance`` or
+pandas DataFrames with columns ``query, doc, relevance`` or
 ``query, doc, score``.
 """
 
@@ -56,12 +56,9 @@ __all__ = [
     "qrels_columns",
     "run_columns",
     "run_blocks",
-    "svmlight_columns",
-    "predictions_columns",
     "columns_from_frame",
     "read_qrels",
     "read_run",
-    "read_svmlight",
 ]
 
 Kind = Literal["qrels", "run"]
@@ -202,7 +199,14 @@ _GRADE = re.compile(rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)")
 _IRREGULAR = (b"#", b"\x0b", b"\x0c")
 
 
-def _text(raw: bytes, limit: int = 60) -> str:
+def quoted(raw: bytes, limit: int = 60) -> str:
+    """The repr of a line or a field, for messages (cut at ``limit`` characters).
+
+    Examples
+    --------
+    >>> quoted(b"q1 0 d1")
+    "'q1 0 d1'"
+    """
     text = raw.decode(errors="replace")
     return repr(text if len(text) <= limit else text[:limit] + "...")
 
@@ -227,16 +231,16 @@ def parse_number(text: bytes, what: str, where: str) -> float:
     if (_GRADE if grade else _SCORE).fullmatch(text) is None:
         prefix = _SCORE.match(text)
         if grade and prefix is not None and prefix.end() == len(text):
-            raise InputError(f"{where}: {what} {_text(text)} has an exponent; trec_eval reads grades as integers "
+            raise InputError(f"{where}: {what} {quoted(text)} has an exponent; trec_eval reads grades as integers "
                              f"(its atol would read {_c_prefix(text, grade)}): write the integer")
         read = _c_prefix(text, grade)
         said = f" (trec_eval's {'atol' if grade else 'atof'} would read {read})" if read is not None else ""
-        raise InputError(f"{where}: {what} {_text(text)} is not a number{said}")
+        raise InputError(f"{where}: {what} {quoted(text)} is not a number{said}")
     value = float(text)
     if not np.isfinite(value):
-        raise InputError(f"{where}: {what} {_text(text)} is not finite (beyond the float64 range)")
+        raise InputError(f"{where}: {what} {quoted(text)} is not finite (beyond the float64 range)")
     if grade and abs(value) >= MAX_GRADE:
-        raise InputError(f"{where}: relevance {_text(text)} is too large (grades are integers below 2^53)")
+        raise InputError(f"{where}: relevance {quoted(text)} is too large (grades are integers below 2^53)")
     return value
 
 
@@ -263,7 +267,7 @@ def _line_block(block: bytes, kind: Kind, name: str, first_line: int) -> tuple[C
             continue
         where = f"{name}:{first_line + offset}"
         if len(fields) < wanted or (kind == "qrels" and len(fields) > wanted):
-            raise InputError(f"{where}: a {kind} line needs {_USAGE[kind]}, got {len(fields)}: {_text(line.strip())}")
+            raise InputError(f"{where}: a {kind} line needs {_USAGE[kind]}, got {len(fields)}: {quoted(line.strip())}")
         value_field = fields[3] if kind == "qrels" else fields[4]
         values.append(parse_number(value_field, "relevance" if kind == "qrels" else "score", where))
         queries.append(fields[0])
@@ -377,7 +381,7 @@ def _blocks(path: PathLike, kind: Kind, block_size: int | None, fast: bool) -> I
                 yield columns
 
 
-def _numbered_lines(source: Source) -> Iterator[tuple[int, bytes]]:
+def numbered_lines(source: Source) -> Iterator[tuple[int, bytes]]:
     """(line number, line) of every line of ``source`` (for the small line-by-line formats)."""
     first_line = 1
     for block in line_blocks(source):
@@ -454,89 +458,6 @@ def run_columns(path: PathLike, **options: Any) -> Columns:
     ('bm25', [0.9, 0.5])
     """
     return _whole(path, "run", **options)
-
-
-# ---------------------------------------------------------------- SVMlight / LETOR
-
-_DOCID = re.compile(rb"\bdocid\s*=\s*(\S+)")
-
-
-def svmlight_columns(path: PathLike) -> Columns:
-    """Read the judgments of an SVMlight/LETOR file (``relevance qid:Q f:v ... # docid = ID``).
-
-    Documents are named by the ``docid = ID`` of their comment when every line has one (LETOR
-    4.0, MSLR), else by their line number, zero-padded so that the string order of the names is
-    the file order. Features are not read.
-
-    Examples
-    --------
-    >>> import tempfile, os
-    >>> data = os.path.join(tempfile.mkdtemp(), "test.txt")
-    >>> _ = open(data, "w").write("2 qid:7 1:0.5 # docid = GX1\\n0 qid:7 1:0.1 # docid = GX2\\n")
-    >>> qrels = svmlight_columns(data)
-    >>> qrels.value.tolist(), qrels.doc.to_pylist()
-    ([2, 0], [b'GX1', b'GX2'])
-    """
-    queries, labels, lines, docids = [], [], [], []
-    with open_source(path, "SVMlight") as source:
-        name = source.name
-        for number, line in _numbered_lines(source):
-            data, _, comment = line.partition(b"#")
-            fields = data.split(None, 2)
-            if not fields:
-                continue
-            where = f"{name}:{number}"
-            if len(fields) < 2 or not fields[1].startswith(b"qid:") or len(fields[1]) == 4:
-                raise InputError(f"{where}: an SVMlight ranking line starts 'relevance qid:QUERY', got "
-                                 f"{_text(line.strip())}")
-            labels.append(parse_number(fields[0], "relevance", where))
-            queries.append(fields[1][4:])
-            lines.append(number)
-            match = _DOCID.search(comment)
-            docids.append(match.group(1) if match else None)
-    if not labels:
-        raise InputError(f"{name}: no data lines")
-    if all(d is not None for d in docids):
-        docs = docids
-    else:
-        width = len(str(len(labels)))
-        docs = [str(i).zfill(width).encode() for i in range(1, len(labels) + 1)]
-    return Columns(pa.chunked_array([binary_array(queries)]), pa.chunked_array([binary_array(docs)]),
-                   integral_grades(np.asarray(labels, dtype=np.float64)), "qrels", name, None,
-                   np.asarray(lines, dtype=np.int64))
-
-
-def predictions_columns(qrels: Columns, path: PathLike) -> Columns:
-    """A model's scores for the lines of an SVMlight file (one number per line, same order) as a run.
-
-    Examples
-    --------
-    >>> import tempfile, os
-    >>> folder = tempfile.mkdtemp()
-    >>> data, scores = os.path.join(folder, "test.txt"), os.path.join(folder, "pred.txt")
-    >>> _ = open(data, "w").write("2 qid:7 1:0.5\\n0 qid:7 1:0.1\\n1 qid:8 1:3\\n")
-    >>> _ = open(scores, "w").write("0.1\\n0.7\\n0.3\\n")
-    >>> run = predictions_columns(svmlight_columns(data), scores)
-    >>> run.value.tolist(), run.doc.to_pylist(), run.tag
-    ([0.1, 0.7, 0.3], [b'1', b'2', b'3'], 'pred.txt')
-    """
-    scores, lines = [], []
-    with open_source(path, "predictions") as source:
-        name = source.name
-        for number, line in _numbered_lines(source):
-            fields = line.split()
-            if not fields or fields[0].startswith(b"#"):
-                continue
-            where = f"{name}:{number}"
-            if len(fields) != 1:
-                raise InputError(f"{where}: a predictions line holds one number, got {len(fields)} fields")
-            scores.append(parse_number(fields[0], "score", where))
-            lines.append(number)
-    if len(scores) != len(qrels):
-        raise InputError(f"{name}: {len(scores)} predictions for the {len(qrels)} data lines of {qrels.source}; "
-                         f"there must be one per line, in the same order")
-    return Columns(qrels.query, qrels.doc, np.asarray(scores, dtype=np.float64), "run", name,
-                   os.path.basename(name), np.asarray(lines, dtype=np.int64))
 
 
 # ---------------------------------------------------------------- DataFrames
@@ -623,7 +544,7 @@ def columns_from_frame(frame: pd.DataFrame, kind: Kind, *, name: str | None = No
     )
 
 
-def _frame(columns: Columns) -> pd.DataFrame:
+def as_frame(columns: Columns) -> pd.DataFrame:
     import pandas as pd
 
     def text(array: pa.ChunkedArray) -> pa.ChunkedArray:
@@ -660,7 +581,7 @@ def read_qrels(path: PathLike) -> pd.DataFrame:
     1      401  FBIS3-10          1
     2      401  FBIS3-11          0
     """
-    return _frame(qrels_columns(path))
+    return as_frame(qrels_columns(path))
 
 
 def read_run(path: PathLike) -> pd.DataFrame:
@@ -678,24 +599,4 @@ def read_run(path: PathLike) -> pd.DataFrame:
     >>> run.attrs["run"], run["score"].tolist()
     ('bm25', [12.5, 11.0])
     """
-    return _frame(run_columns(path))
-
-
-def read_svmlight(path: PathLike, predictions: PathLike | None = None) -> tuple[pd.DataFrame, pd.DataFrame | None]:
-    """Read an SVMlight/LETOR file (and its predictions) into qrels and run DataFrames.
-
-    See :func:`svmlight_columns` for the format and the document names.
-
-    Examples
-    --------
-    >>> import tempfile, os
-    >>> folder = tempfile.mkdtemp()
-    >>> data, scores = os.path.join(folder, "test.txt"), os.path.join(folder, "pred.txt")
-    >>> _ = open(data, "w").write("2 qid:7 1:0.5\\n0 qid:7 1:0.1\\n")
-    >>> _ = open(scores, "w").write("0.1\\n0.7\\n")
-    >>> qrels, run = read_svmlight(data, scores)
-    >>> qrels["relevance"].tolist(), run["score"].tolist()
-    ([2, 0], [0.1, 0.7])
-    """
-    qrels = svmlight_columns(path)
-    return _frame(qrels), (None if predictions is None else _frame(predictions_columns(qrels, predictions)))
+    return as_frame(run_columns(path))

@@ -22,12 +22,15 @@ import gzip
 import io
 import lzma
 import os
+import queue
 import sys
+import threading
 import zlib
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
+from typing import Any
 from dataclasses import dataclass
 
-__all__ = ["InputError", "Source", "STDIN", "open_source", "line_blocks", "check_text", "BLOCK_SIZE"]
+__all__ = ["InputError", "Source", "STDIN", "open_source", "line_blocks", "check_text", "prefetched", "BLOCK_SIZE"]
 
 #: The path that means standard input (as for trec_eval's results file).
 STDIN = "-"
@@ -206,3 +209,43 @@ def _positions(block: bytes, byte: bytes) -> Iterator[int]:
     while start >= 0:
         yield start
         start = block.find(byte, start + 1)
+
+
+def prefetched(items: Iterable[Any], depth: int = 1) -> Iterator[Any]:
+    """``items``, produced one step ahead on a background thread.
+
+    Reading and parsing the next block (file reads, pyarrow's parser, which release the GIL)
+    overlaps with the evaluation of this one (numpy, which releases it too): on two cores the
+    two halves of the work run side by side. Order, values and errors are those of ``items``.
+    """
+    done = object()
+    slots: queue.Queue = queue.Queue(maxsize=depth)
+    stop = threading.Event()
+
+    def produce() -> None:
+        try:
+            for item in items:
+                if stop.is_set():
+                    return
+                slots.put((item, None))
+            slots.put((done, None))
+        except BaseException as error:  # handed to the consumer, raised there
+            slots.put((done, error))
+
+    worker = threading.Thread(target=produce, name="ndcg_research-reader", daemon=True)
+    worker.start()
+    try:
+        while True:
+            item, error = slots.get()
+            if error is not None:
+                raise error
+            if item is done:
+                return
+            yield item
+    finally:
+        stop.set()
+        while worker.is_alive():  # unblock a producer waiting for a free slot
+            try:
+                slots.get_nowait()
+            except queue.Empty:
+                worker.join(0.01)
