@@ -302,6 +302,10 @@ def discounted_sum(gains: np.ndarray, discounts: np.ndarray, *, what: str) -> np
     with np.errstate(over="ignore", invalid="ignore"):
         # One row (one long list): a vector dot product, which BLAS runs faster than a 1-row matrix product.
         sums = np.array([gains[0] @ discounts]) if gains.shape[0] == 1 else gains @ discounts
+    return _finite_sums(sums, what)
+
+
+def _finite_sums(sums: np.ndarray, what: str) -> np.ndarray:
     if not np.all(np.isfinite(sums)):
         row = int(np.argmax(~np.isfinite(sums)))
         raise ValueError(
@@ -327,13 +331,7 @@ def rowwise_discounted_sum(gains: np.ndarray, discounts: np.ndarray, *, what: st
     """
     with np.errstate(over="ignore", invalid="ignore"):
         sums = np.multiply(gains, discounts).sum(axis=1)
-    if not np.all(np.isfinite(sums)):
-        row = int(np.argmax(~np.isfinite(sums)))
-        raise ValueError(
-            f"{what} of query {row} overflows float64 (its gains sum past 1.8e308); use a smaller grade scale "
-            f"or gain='linear'"
-        )
-    return sums
+    return _finite_sums(sums, what)
 
 
 def ranked_dcg(gains: np.ndarray, discount: Discount | Callable[[np.ndarray], np.ndarray], k: int | None) -> np.ndarray:
