@@ -62,11 +62,13 @@ def register(sub: argparse._SubParsersAction) -> None:
 def _keep_freed_memory() -> None:
     """Let freed memory be reused instead of returned to the system (glibc only; no effect elsewhere).
 
-    Evaluating a large run allocates and frees arrays of tens of MB many times. By default
+    Evaluating a large run allocates and frees arrays of some MB for every block. By default
     glibc maps each one afresh and the kernel zero-fills every page again on first touch
     (on the project's virtual machines about a third of the command's time); raising
-    malloc's mmap and trim thresholds, and letting Arrow allocate through malloc too, keeps
-    those pages in the process. Values and results are unaffected.
+    malloc's mmap threshold to 64 MB and its trim threshold, and letting Arrow allocate through
+    malloc too, keeps those pages in the process. Arrays of 64 MB and more (those of large qrels,
+    built once) are still mapped and given back when freed, so that the peak memory stays that
+    of the data alive at once. Values and results are unaffected.
     """
     import ctypes
     import ctypes.util
@@ -79,7 +81,7 @@ def _keep_freed_memory() -> None:
     except (OSError, AttributeError):
         return
     m_trim_threshold, m_mmap_threshold = -1, -3
-    if mallopt(m_mmap_threshold, 1 << 30) and mallopt(m_trim_threshold, 1 << 31):
+    if mallopt(m_mmap_threshold, 64 << 20) and mallopt(m_trim_threshold, 1 << 30):
         import pyarrow as pa
 
         pa.set_memory_pool(pa.system_memory_pool())

@@ -623,6 +623,7 @@ def evaluate(
     qrels_rows = _qrels(qrels)
     check_grades(qrels_rows, checked)
     judgments = Judgments.build(qrels_rows)
+    del qrels_rows  # the judgments keep what they need (large qrels: memory)
     named = _named_runs(runs)
     notes = _qrels_notes(judgments, checked)
     results = []

@@ -10,7 +10,7 @@ streamed run and by the workers of a Dask cluster.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pyarrow as pa
@@ -118,22 +118,35 @@ def _name_duplicate(columns: Columns, ids: keys.ByteIds, hashes: np.ndarray, sta
     )
 
 
-def _descending_within(codes: np.ndarray, grade: np.ndarray, order: np.ndarray) -> np.ndarray:
-    """The rows of grade >= 0, grouped by code (as ``order``), grades descending inside each code.
+def _compact(grade: np.ndarray) -> np.ndarray:
+    """Integer grades in int32 when they fit (half the memory of int64 for large qrels)."""
+    if grade.dtype.kind == "i" and grade.size and -(2**31) < grade.min() and grade.max() < 2**31:
+        return grade.astype(np.int32)
+    return grade
 
-    Small integer grades (0..255, nearly every qrels) sort as one int64 key; others by lexsort.
+
+def _ideal_grades(codes: np.ndarray, grade: np.ndarray, n_codes: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each code's grades >= 0 in descending order, one code after the other, and how many each code has.
+
+    Small integer grades (0..255, nearly every qrels) are sorted as one int64 key (code, 255 - grade),
+    values only (no index arrays); others by a lexsort.
 
     Examples
     --------
-    >>> _descending_within(np.array([1, 0, 1, 1]), np.array([0, 2, 3, -1]), np.array([1, 0, 2, 3])).tolist()
-    [1, 2, 0]
+    >>> grades, counts = _ideal_grades(np.array([1, 0, 1, 1]), np.array([0, 2, 3, -1]), 2)
+    >>> grades.tolist(), counts.tolist()
+    ([2, 3, 0], [1, 2])
     """
-    judged = order[grade[order] >= 0]
-    g = grade[judged]
+    judged = grade >= 0
+    g, c = grade[judged], codes[judged]
+    counts = np.bincount(c, minlength=n_codes)
     if g.dtype.kind in "iu" and (g.size == 0 or g.max() <= 255):
-        key = codes[judged].astype(np.int64) * 256 + (255 - g)
-        return judged[np.argsort(key, kind="stable")]
-    return judged[np.lexsort((-g, codes[judged]))]
+        key = c.astype(np.int64) << np.int64(8)
+        key |= (255 - g).astype(np.int64)
+        key.sort()
+        return (255 - (key & np.int64(255))).astype(grade.dtype), counts
+    order = np.lexsort((-g, c))
+    return g[order], counts
 
 
 @dataclass(eq=False)
@@ -195,12 +208,13 @@ class Judgments:
         n = len(names)
         order, starts, counts = group_rows(codes, n)
         check_duplicates(qrels, ids, hashes[order], starts, counts, names, codes[order], order)
+        del order  # (large qrels: every temporary freed as soon as it is used)
         table = keys.HashTable(codes, hashes, n)
-        grade = qrels.value
+        del hashes
+        grade = _compact(qrels.value)
         has_relevant = np.bincount(codes[grade > 0], minlength=n) > 0
-        judged = _descending_within(codes, grade, order)
-        ideal_count = np.bincount(codes[judged], minlength=n)
-        return cls(qrels, names, codes, ids, grade, table, has_relevant, grade[judged],
+        ideal_grade, ideal_count = _ideal_grades(codes, grade, n)
+        return cls(replace(qrels, value=grade), names, codes, ids, grade, table, has_relevant, ideal_grade,
                    np.cumsum(ideal_count) - ideal_count, ideal_count)
 
     def query_text(self, codes: np.ndarray) -> np.ndarray:

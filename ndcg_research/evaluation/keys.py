@@ -38,6 +38,7 @@ _MIX2 = np.uint64(0xBF58476D1CE4E5B9)
 _SEED = np.uint64(0x243F6A8885A308D3)
 _SHIFT, _SHIFT2 = np.uint64(31), np.uint64(29)
 _SLICE = 1 << 17  # rows hashed at a time
+_ONE_CHUNK = 1 << 22  # ids of a block of a run are copied into one chunk; larger arrays (big qrels) are not
 _LOOP_WORDS = 16  # words of an id read in the vectorised loop over rows; the rest of long ids all at once
 
 
@@ -123,7 +124,7 @@ class ByteIds:
 
     def __init__(self, array: pa.Array | pa.ChunkedArray) -> None:
         chunks = binary_chunks(array)
-        if len(chunks) > 1 and sum(len(c) for c in chunks) < 2**27:
+        if len(chunks) > 1 and sum(len(c) for c in chunks) <= _ONE_CHUNK:
             chunks = [pa.concat_arrays(chunks)]  # one chunk (a copy of a block's ids): every step below is simpler
         self.array = pa.chunked_array(chunks, type=pa.binary())
         self._chunks = []
