@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -39,7 +39,7 @@ import pyarrow as pa
 from ..core.validation import check_integer
 from . import keys
 from .conventions import Convention, get_convention
-from .judgments import Judgments
+from .judgments import Judgments, compact_grades
 from .measures import Measure, parse_measures
 from .rankings import Ranked, SetAside, block_starts, first_docs, rank_part, refuse_single_documents
 from .readers import Columns, InputError, columns_from_frame, qrels_columns, run_blocks, run_columns
@@ -181,6 +181,19 @@ def _qrels(qrels: Any) -> Columns:
     if isinstance(qrels, (str, os.PathLike)):
         return qrels_columns(qrels)
     return columns_from_frame(qrels, "qrels")
+
+
+def _judgments(qrels: Any, plan: Plan) -> Judgments:
+    """Read (or take) the qrels, check their grades for the convention, and index them.
+
+    The grades are held as int32 where they fit before the index is built, and no reference to
+    the qrels as read outlives this function: for the qrels of a 10^8-line run (2*10^7 lines)
+    that is 160 MB less at the peak.
+    """
+    rows = _qrels(qrels)
+    rows = replace(rows, value=compact_grades(rows.value))
+    check_grades(rows, plan)
+    return Judgments.build(rows)
 
 
 def check_grades(qrels: Columns, plan: Plan) -> None:
@@ -620,10 +633,7 @@ def evaluate(
     bm25  0.7232        2
     """
     checked = plan(measures, convention=convention, complete=complete, judged_only=judged_only, max_docs=max_docs)
-    qrels_rows = _qrels(qrels)
-    check_grades(qrels_rows, checked)
-    judgments = Judgments.build(qrels_rows)
-    del qrels_rows  # the judgments keep what they need (large qrels: memory)
+    judgments = _judgments(qrels, checked)
     named = _named_runs(runs)
     notes = _qrels_notes(judgments, checked)
     results = []

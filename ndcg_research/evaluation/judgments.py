@@ -19,7 +19,7 @@ from . import keys
 from .arrow import int_array
 from .readers import Columns, InputError
 
-__all__ = ["Judgments", "group_rows", "padded", "check_duplicates"]
+__all__ = ["Judgments", "group_rows", "padded", "check_duplicates", "compact_grades"]
 
 
 def group_rows(codes: np.ndarray, n_codes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -63,17 +63,21 @@ def padded(values: np.ndarray, starts: np.ndarray, lengths: np.ndarray, width: i
 
 
 def check_duplicates(columns: Columns, ids: keys.ByteIds, hashes: np.ndarray, starts: np.ndarray, lengths: np.ndarray,
-                     names: pa.Array, codes: np.ndarray, rows: np.ndarray | None = None) -> None:
+                     names: pa.Array, codes: np.ndarray, rows: np.ndarray | None = None, *, by_row: bool = False) -> None:
     """Refuse a document listed twice in one group of positions (a query), naming both lines.
 
-    Positions ``starts[i] : starts[i] + lengths[i]`` form group i; ``hashes`` and ``codes`` are
-    per position, ``rows`` maps a position to its row of ``columns`` (None: the same). The top 32
-    bits of each hash are sorted within each group (numpy's vectorised sort of 32-bit keys);
-    equal neighbours are checked on the whole hash, then on the bytes.
+    Positions ``starts[i] : starts[i] + lengths[i]`` form group i; ``rows`` maps a position to its
+    row of ``columns`` (None: the same). ``hashes`` and ``codes`` are per position, or per row with
+    ``by_row`` (then only 32-bit keys are gathered in position order: large qrels). The top 32 bits
+    of each hash are sorted within each group (numpy's vectorised sort of 32-bit keys); equal
+    neighbours are checked on the whole hash, then on the bytes.
     """
     if starts.size == 0 or hashes.size == 0:
         return
-    key = (hashes >> np.uint64(32)).astype(np.uint32) | np.uint32(1)  # 0 pads
+    key = (hashes >> np.uint64(32)).astype(np.uint32)
+    key |= np.uint32(1)  # 0 pads
+    if by_row:
+        key = key[rows]
     for group in _length_classes(lengths):
         width = int(lengths[group].max())
         if width < 2:
@@ -81,6 +85,8 @@ def check_duplicates(columns: Columns, ids: keys.ByteIds, hashes: np.ndarray, st
         sorted_keys = np.sort(padded(key, starts[group], lengths[group], width, 0), axis=1)
         equal = (sorted_keys[:, 1:] == sorted_keys[:, :-1]) & (sorted_keys[:, 1:] != 0)
         if equal.any():
+            if by_row:  # rare: the whole arrays in position order, to name the pair
+                hashes, codes, by_row = hashes[rows], codes[rows], False
             _name_duplicate(columns, ids, hashes, starts[group], lengths[group], np.flatnonzero(equal.any(axis=1)),
                             names, codes, rows)
 
@@ -118,8 +124,14 @@ def _name_duplicate(columns: Columns, ids: keys.ByteIds, hashes: np.ndarray, sta
     )
 
 
-def _compact(grade: np.ndarray) -> np.ndarray:
-    """Integer grades in int32 when they fit (half the memory of int64 for large qrels)."""
+def compact_grades(grade: np.ndarray) -> np.ndarray:
+    """Integer grades in int32 when they fit (half the memory of int64 for large qrels).
+
+    Examples
+    --------
+    >>> compact_grades(np.array([3, -1])).dtype, compact_grades(np.array([2**40])).dtype
+    (dtype('int32'), dtype('int64'))
+    """
     if grade.dtype.kind == "i" and grade.size and -(2**31) < grade.min() and grade.max() < 2**31:
         return grade.astype(np.int32)
     return grade
@@ -128,8 +140,9 @@ def _compact(grade: np.ndarray) -> np.ndarray:
 def _ideal_grades(codes: np.ndarray, grade: np.ndarray, n_codes: int) -> tuple[np.ndarray, np.ndarray]:
     """Each code's grades >= 0 in descending order, one code after the other, and how many each code has.
 
-    Small integer grades (0..255, nearly every qrels) are sorted as one int64 key (code, 255 - grade),
-    values only (no index arrays); others by a lexsort.
+    Small integer grades (0..255, nearly every qrels) are counted per code and level, and the
+    descending lists written from the counts: no sort, and one temporary key the size of the codes;
+    other grades by a lexsort.
 
     Examples
     --------
@@ -138,15 +151,19 @@ def _ideal_grades(codes: np.ndarray, grade: np.ndarray, n_codes: int) -> tuple[n
     ([2, 3, 0], [1, 2])
     """
     judged = grade >= 0
-    g, c = grade[judged], codes[judged]
-    counts = np.bincount(c, minlength=n_codes)
+    everything = bool(judged.all())
+    g = grade if everything else grade[judged]
+    c = codes if everything else codes[judged]
     if g.dtype.kind in "iu" and (g.size == 0 or g.max() <= 255):
-        key = c.astype(np.int64) << np.int64(8)
-        key |= (255 - g).astype(np.int64)
-        key.sort()
-        return (255 - (key & np.int64(255))).astype(grade.dtype), counts
+        levels = int(g.max(initial=0)) + 1
+        key = c.astype(np.int64 if n_codes * levels >= 2**31 else np.int32) * levels
+        key += g
+        per_level = np.bincount(key, minlength=n_codes * levels).reshape(n_codes, levels)[:, ::-1]
+        del key
+        descending = np.tile(np.arange(levels - 1, -1, -1, dtype=grade.dtype), n_codes)
+        return np.repeat(descending, per_level.ravel()), per_level.sum(axis=1)
     order = np.lexsort((-g, c))
-    return g[order], counts
+    return g[order], np.bincount(c, minlength=n_codes)
 
 
 @dataclass(eq=False)
@@ -206,15 +223,21 @@ class Judgments:
         ids = keys.ByteIds(qrels.doc)
         hashes = ids.hashes(codes)
         n = len(names)
-        order, starts, counts = group_rows(codes, n)
-        check_duplicates(qrels, ids, hashes[order], starts, counts, names, codes[order], order)
-        del order  # (large qrels: every temporary freed as soon as it is used)
+        runs = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]]) if codes.size else np.zeros(0, dtype=np.int64)
+        if runs.size == n:  # grouped by query, as qrels files are: each query's rows are one run already
+            check_duplicates(qrels, ids, hashes, runs, np.diff(np.r_[runs, codes.size]), names, codes)
+        else:
+            order, starts, counts = group_rows(codes, n)
+            check_duplicates(qrels, ids, hashes, starts, counts, names, codes, order, by_row=True)
+            del order  # (large qrels: every temporary freed as soon as it is used)
         table = keys.HashTable(codes, hashes, n)
         del hashes
-        grade = _compact(qrels.value)
+        grade = compact_grades(qrels.value)
         has_relevant = np.bincount(codes[grade > 0], minlength=n) > 0
         ideal_grade, ideal_count = _ideal_grades(codes, grade, n)
-        return cls(replace(qrels, value=grade), names, codes, ids, grade, table, has_relevant, ideal_grade,
+        # Kept for messages (file, lines): not the query ids, which the codes and names replace.
+        kept = replace(qrels, query=pa.chunked_array([], type=pa.binary()), value=grade)
+        return cls(kept, names, codes, ids, grade, table, has_relevant, ideal_grade,
                    np.cumsum(ideal_count) - ideal_count, ideal_count)
 
     def query_text(self, codes: np.ndarray) -> np.ndarray:
