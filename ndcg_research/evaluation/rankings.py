@@ -26,7 +26,7 @@ from .conventions import Convention
 from .judgments import Judgments, check_duplicates
 from .readers import Columns, InputError
 
-__all__ = ["Ranked", "SetAside", "block_starts", "rank_part", "first_docs"]
+__all__ = ["Ranked", "SetAside", "block_starts", "rank_part", "first_docs", "refuse_single_documents"]
 
 
 def block_starts(codes: np.ndarray) -> np.ndarray:
@@ -209,7 +209,7 @@ def first_docs(ranked: Ranked, max_docs: int) -> Ranked:
 
 
 def refuse_single_documents(ranked: Ranked, judgments: Judgments, conv: Convention, name: str) -> None:
-    """scikit-learn's ndcg_score refuses a list of one document: so does its preset."""
+    """scikit-learn's ndcg_score refuses a list of one document: so does its preset (InputError naming the query)."""
     single = np.flatnonzero(ranked.lengths == 1)
     if single.size:
         query = judgments.query_text(ranked.codes[single[:1]])[0]

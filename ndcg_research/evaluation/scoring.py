@@ -125,6 +125,7 @@ def _batch(measure: Measure, gain: object, conv: Convention, ranked: Ranked, jud
 
 
 def discount_of(measure: Measure, conv: Convention) -> object:
+    """The measure's discount, else the convention's, as the core's object."""
     return parse_discount(measure.discount if measure.discount is not None else conv.discount)
 
 
