@@ -1,33 +1,37 @@
-"""Speed and memory of ``evaluate``, measured side by side with trec_eval, ir_measures and ranx in one run.
+"""Speed and memory of ``evaluate``, side by side with trec_eval and a pyarrow-only floor, in one run.
 
-    python benchmarks/bench_evaluate.py                  # the sizes of issue 8 (10^6 and 10^7 lines)
-    python benchmarks/bench_evaluate.py --quick          # 10^5 and 10^6 lines, fewer rounds (a smoke run)
-    python benchmarks/bench_evaluate.py --trec-eval PATH # a trec_eval binary (else built from shared/tools)
+    python benchmarks/bench_evaluate.py                  # 10^5, 10^6, 10^7 lines (3 rounds each)
+    python benchmarks/bench_evaluate.py --huge           # and 10^8 lines (about 3.4 GB, 1 round; checks the disk)
+    python benchmarks/bench_evaluate.py --quick          # 10^5 and 10^6 lines, 2 rounds (a smoke run)
+    python benchmarks/bench_evaluate.py --in-process     # also: in process against ir_measures and ranx (10^6 lines)
+    python benchmarks/bench_evaluate.py --trec-eval PATH # a trec_eval binary (else one on PATH, else built from shared/tools)
 
-The benchmark writes its own files into a temporary folder: a TREC run of Q queries x 1,000
-documents (scores with 4 decimals, so some tie; documents drawn from a collection of 5 million
-ids, named ``doc<number>``; rank order, as systems write runs) and qrels of 200 judgments per query
-(half of them retrieved documents, biased to the top, half unretrieved; grades 0..3).
+The benchmark writes its own files into a temporary folder (removed afterwards; never committed): a
+TREC run of Q queries x 1,000 documents (scores with 4 decimals, so some tie; documents drawn from a
+collection of 5 million ids, named ``doc<number>``; rank order, grouped by query, as systems write
+runs) and qrels of 200 judgments per query (half of them retrieved documents, biased to the top,
+half unretrieved; grades 0..3). Q = 100, 1,000, 10,000, 100,000: 10^5 to 10^8 run lines.
 
-(a) Whole process, Q = 10,000 (10^7 run lines, 2*10^6 qrels lines):
-    ``python -m ndcg_research evaluate -m ndcg -m ndcg_cut.10 QRELS RUN`` against
-    ``trec_eval -m ndcg -m ndcg_cut.10 QRELS RUN``: wall time and peak memory (ru_maxrss of each
-    child, from os.wait4), and the outputs compared byte for byte.
-    Targets: at least 3x faster than trec_eval, peak memory at most 2x trec_eval's.
-(b) In process, Q = 1,000 (10^6 run lines): ``nr.evaluate(qrels_path, run_path, ["ndcg", "ndcg_cut.10"])``
-    (reading included) against ir_measures (``read_trec_qrels``/``read_trec_run`` + ``calc_aggregate``,
-    which runs pytrec_eval) and ranx (``Qrels.from_file`` + ``Run.from_file`` + ``evaluate``, warm:
-    numba compiled before timing). Target: at least 5x faster than each.
+Whole process, each tool a child process timed alone (wall time; peak memory = ru_maxrss of
+that child, from os.wait4), the tools run round-robin in every round so all see the same
+machine load; best of the rounds, the range printed too:
 
-Every time is the best of N rounds, tools timed round-robin (so all see the same machine load);
-the range over the rounds is printed too. Values: ours against trec_eval's output (bytes) and
-ir_measures' means (1e-9); ranx orders tied documents differently (its numba sort), so its
-difference is shown, not required to be 0.
+- ours: ``python -m ndcg_research evaluate -m ndcg -m ndcg_cut.10 QRELS RUN`` (the run read in
+  blocks of whole queries);
+- trec_eval 10.0: ``trec_eval -m ndcg -m ndcg_cut.10 QRELS RUN``; the outputs compared byte for byte;
+- the floor: a Python process that only reads both files with pyarrow's CSV reader (the columns the
+  evaluation needs: query, document, grade or score), no evaluation.
+
+Targets (issue 20): at 10^7 lines, at least 5x faster than trec_eval, peak memory at most
+trec_eval's, ours / floor at most 1.5 (a goal); at 10^8 lines, peak memory at most 2 GiB, at least
+3x faster than trec_eval, identical output. The table (CSV) and a figure of time and memory
+against the number of lines are written to ``benchmarks/results/`` (``--results``).
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import os
 import shutil
 import subprocess
@@ -42,26 +46,29 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 ROOT = Path(__file__).resolve().parent.parent
+MEASURES = ["-m", "ndcg", "-m", "ndcg_cut.10"]
+FLOOR = """
+import sys
+import pyarrow as pa, pyarrow.csv as pacsv
+def read(path, names, types):
+    return pacsv.read_csv(path, read_options=pacsv.ReadOptions(column_names=names, block_size=1 << 22),
+        parse_options=pacsv.ParseOptions(delimiter=" ", quote_char=False, double_quote=False, escape_char=False),
+        convert_options=pacsv.ConvertOptions(include_columns=list(types), column_types=types, check_utf8=False,
+                                             strings_can_be_null=False, null_values=[]))
+query = pa.dictionary(pa.int32(), pa.binary())
+qrels = read(sys.argv[1], ["q", "i", "d", "v"], {"q": query, "d": pa.binary(), "v": pa.int64()})
+run = read(sys.argv[2], ["q", "i", "d", "r", "v", "t"], {"q": query, "d": pa.binary(), "v": pa.float64()})
+print(qrels.num_rows, run.num_rows)
+"""
 
 
-def write_collection(folder: Path, n_queries: int, n_docs: int = 1000, n_judged: int = 200, seed: int = 8) -> tuple[Path, Path]:
-    """Write ``run.txt`` and ``qrels.txt`` (see the module docstring); return their paths."""
+def write_collection(folder: Path, n_queries: int, n_docs: int = 1000, n_judged: int = 200, seed: int = 8,
+                     chunk: int = 2000) -> tuple[Path, Path]:
+    """Write ``run.txt`` and ``qrels.txt`` (see the module docstring), ``chunk`` queries at a time; return their paths."""
     rng = np.random.default_rng(np.random.SeedSequence(seed))
     collection = 5_000_000
-    docs = np.empty((n_queries, n_docs), dtype=np.int64)
-    judged = np.empty((n_queries, n_judged), dtype=np.int64)
+    options = pacsv.WriteOptions(include_header=False, delimiter=" ", quoting_style="none")
     half = n_judged // 2
-    for q in range(n_queries):  # data generation only
-        docs[q] = rng.choice(collection, size=n_docs, replace=False)
-        top = np.unique(np.minimum((rng.pareto(1.0, size=3 * half) * 20).astype(np.int64), n_docs - 1))[:half]
-        if top.size < half:
-            rest = np.setdiff1d(np.arange(n_docs), top)
-            top = np.concatenate([top, rng.choice(rest, half - top.size, replace=False)])
-        others = rng.choice(collection, size=n_judged, replace=False)
-        others = others[~np.isin(others, docs[q])][: n_judged - half]
-        judged[q] = np.concatenate([docs[q, top], others])
-    scores = -np.sort(-np.round(rng.gamma(4.0, 3.0, size=(n_queries, n_docs)), 4), axis=1)
-    grades = rng.choice(4, size=judged.shape, p=[0.6, 0.25, 0.1, 0.05])
 
     def repeat(text: str, n: int) -> pa.Array:
         return pa.array([text]).take(pa.array(np.zeros(n, dtype=np.int64)))
@@ -69,22 +76,42 @@ def write_collection(folder: Path, n_queries: int, n_docs: int = 1000, n_judged:
     def ids(prefix: str, numbers: np.ndarray) -> pa.Array:
         return pc.binary_join_element_wise(prefix, pc.cast(pa.array(numbers.ravel()), pa.string()), "")
 
-    n = n_queries * n_docs
-    qids = np.arange(1, n_queries + 1)
-    run = pa.table({
-        "q": pc.cast(pa.array(np.repeat(qids, n_docs)), pa.string()), "iter": repeat("Q0", n), "doc": ids("doc", docs),
-        "rank": pa.array(np.tile(np.arange(1, n_docs + 1), n_queries)), "score": pa.array(scores.ravel()),
-        "tag": repeat("bench", n),
-    })
-    m = n_queries * n_judged
-    qrels = pa.table({
-        "q": pc.cast(pa.array(np.repeat(qids, n_judged)), pa.string()), "iter": repeat("0", m),
-        "doc": ids("doc", judged), "rel": pa.array(grades.ravel()),
-    })
-    options = pacsv.WriteOptions(include_header=False, delimiter=" ", quoting_style="none")
-    pacsv.write_csv(run, folder / "run.txt", options)
-    pacsv.write_csv(qrels, folder / "qrels.txt", options)
-    return folder / "qrels.txt", folder / "run.txt"
+    run_path, qrels_path = folder / "run.txt", folder / "qrels.txt"
+    run_writer = qrels_writer = None
+    for first in range(0, n_queries, chunk):
+        size = min(chunk, n_queries - first)
+        docs = np.empty((size, n_docs), dtype=np.int64)
+        judged = np.empty((size, n_judged), dtype=np.int64)
+        for q in range(size):  # data generation only
+            docs[q] = rng.choice(collection, size=n_docs, replace=False)
+            top = np.unique(np.minimum((rng.pareto(1.0, size=3 * half) * 20).astype(np.int64), n_docs - 1))[:half]
+            if top.size < half:
+                rest = np.setdiff1d(np.arange(n_docs), top)
+                top = np.concatenate([top, rng.choice(rest, half - top.size, replace=False)])
+            others = rng.choice(collection, size=n_judged, replace=False)
+            others = others[~np.isin(others, docs[q])][: n_judged - half]
+            judged[q] = np.concatenate([docs[q, top], others])
+        scores = -np.sort(-np.round(rng.gamma(4.0, 3.0, size=(size, n_docs)), 4), axis=1)
+        grades = rng.choice(4, size=judged.shape, p=[0.6, 0.25, 0.1, 0.05])
+        qids = np.arange(first + 1, first + size + 1)
+        n, m = size * n_docs, size * n_judged
+        run = pa.table({
+            "q": pc.cast(pa.array(np.repeat(qids, n_docs)), pa.string()), "iter": repeat("Q0", n),
+            "doc": ids("doc", docs), "rank": pa.array(np.tile(np.arange(1, n_docs + 1), size)),
+            "score": pa.array(scores.ravel()), "tag": repeat("bench", n),
+        })
+        qrels = pa.table({
+            "q": pc.cast(pa.array(np.repeat(qids, n_judged)), pa.string()), "iter": repeat("0", m),
+            "doc": ids("doc", judged), "rel": pa.array(grades.ravel()),
+        })
+        if run_writer is None:
+            run_writer = pacsv.CSVWriter(run_path, run.schema, write_options=options)
+            qrels_writer = pacsv.CSVWriter(qrels_path, qrels.schema, write_options=options)
+        run_writer.write_table(run)
+        qrels_writer.write_table(qrels)
+    run_writer.close()
+    qrels_writer.close()
+    return qrels_path, run_path
 
 
 def find_trec_eval(given: str | None) -> str | None:
@@ -102,53 +129,137 @@ def find_trec_eval(given: str | None) -> str | None:
     return None
 
 
+GNU_TIME = "/usr/bin/time"
+
+
 def run_child(command: list[str]) -> tuple[float, float, bytes]:
-    """Wall seconds, peak resident MiB (this child only) and stdout of a command."""
-    with tempfile.TemporaryFile() as out:
+    """Wall seconds, peak resident MiB (this child only) and stdout of a command.
+
+    The peak is GNU time's ``%M`` of the command (its own fork of a small process): a child
+    forked from this Python process would inherit this process's resident size in its
+    ``ru_maxrss`` (Linux keeps the high-water mark across exec), which would hide the small
+    peaks of small runs. Without GNU time, ``ru_maxrss`` is used, with that caveat.
+    """
+    with tempfile.TemporaryFile() as out, tempfile.NamedTemporaryFile("r") as peak:
+        gnu = os.path.exists(GNU_TIME)
         start = time.perf_counter()
-        child = subprocess.Popen(command, stdout=out, stderr=subprocess.DEVNULL)
+        child = subprocess.Popen(([GNU_TIME, "-f", "%M", "-o", peak.name] if gnu else []) + command, stdout=out,
+                                 stderr=subprocess.DEVNULL)
         _, status, usage = os.wait4(child.pid, 0)
         elapsed = time.perf_counter() - start
-        child.returncode = os.waitstatus_to_exitcode(status)
-        if child.returncode != 0:
-            raise RuntimeError(f"{command[0]} failed with status {child.returncode}")
+        if os.waitstatus_to_exitcode(status) != 0:
+            raise RuntimeError(f"{command[0]} failed with status {os.waitstatus_to_exitcode(status)}")
         out.seek(0)
-        return elapsed, usage.ru_maxrss / 1024, out.read()
+        kib = float(peak.read().split()[-1]) if gnu else usage.ru_maxrss
+        return elapsed, kib / 1024, out.read()
 
 
-def whole_process(qrels: Path, run: Path, trec_eval: str | None, rounds: int) -> None:
-    measures = ["-m", "ndcg", "-m", "ndcg_cut.10"]
-    tools = {"ours (python -m ndcg_research evaluate)": [sys.executable, "-m", "ndcg_research", "evaluate", "--quiet",
-                                                        *measures, str(qrels), str(run)]}
+def side_by_side(qrels: Path, run: Path, trec_eval: str | None, rounds: int) -> dict[str, dict]:
+    """Every tool, round-robin, ``rounds`` times: best and worst wall time, peak memory, last output."""
+    tools = {
+        "ours": [sys.executable, "-m", "ndcg_research", "evaluate", "--quiet", *MEASURES, str(qrels), str(run)],
+        "floor": [sys.executable, "-c", FLOOR, str(qrels), str(run)],
+    }
     if trec_eval:
-        tools["trec_eval"] = [trec_eval, *measures, str(qrels), str(run)]
-    times = {name: [] for name in tools}
-    memory = {name: 0.0 for name in tools}
-    outputs = {}
+        tools["trec_eval"] = [trec_eval, *MEASURES, str(qrels), str(run)]
+    results = {name: {"times": [], "memory": 0.0, "output": b""} for name in tools}
     for _ in range(rounds):
         for name, command in tools.items():
             elapsed, peak, out = run_child(command)
-            times[name].append(elapsed)
-            memory[name] = max(memory[name], peak)
-            outputs[name] = out
-    print(f"{'tool':42s} {'best s':>8s} {'range s':>15s} {'peak MiB':>9s}")
-    for name in tools:
-        print(f"{name:42s} {min(times[name]):8.2f} {min(times[name]):7.2f}-{max(times[name]):<7.2f} {memory[name]:9.0f}")
-    if trec_eval:
-        ours, theirs = next(iter(tools)), "trec_eval"
-        print(f"speed-up over trec_eval (best): {min(times[theirs]) / min(times[ours]):.2f}x (target >= 3); "
-              f"per round: {', '.join(f'{t / o:.2f}x' for t, o in zip(times[theirs], times[ours]))}")
-        print(f"memory vs trec_eval: {memory[ours] / memory[theirs]:.2f}x (target <= 2)")
-        same = outputs[ours] == outputs[theirs]
-        print(f"outputs byte-identical: {same}")
-        print(outputs[ours].decode(), end="")
-        if not same:
-            print("trec_eval printed:\n" + outputs[theirs].decode(), end="")
-    else:
-        print("trec_eval not found (give --trec-eval PATH): no comparison")
+            results[name]["times"].append(elapsed)
+            results[name]["memory"] = max(results[name]["memory"], peak)
+            results[name]["output"] = out
+    return results
+
+
+def growth(sizes: list[int], trec_eval: str | None, rounds: dict[int, int], folder: Path) -> list[dict]:
+    rows = []
+    for n_queries in sizes:
+        lines = n_queries * 1000
+        here = folder / f"q{n_queries}"
+        here.mkdir(parents=True, exist_ok=True)
+        start = time.perf_counter()
+        qrels, run = write_collection(here, n_queries)
+        print(f"\n{lines:,} run lines ({run.stat().st_size / 1e9:.2f} GB), {n_queries * 200:,} qrels lines: files written "
+              f"in {time.perf_counter() - start:.0f} s; load average before {os.getloadavg()[0]:.1f}", flush=True)
+        load_before = os.getloadavg()[0]
+        result = side_by_side(qrels, run, trec_eval, rounds.get(n_queries, 1))
+        load_after = os.getloadavg()[0]
+        ours, floor = result["ours"], result["floor"]
+        row = {
+            "lines": lines, "qrels_lines": n_queries * 200, "rounds": len(ours["times"]),
+            "ours_s": min(ours["times"]), "ours_s_worst": max(ours["times"]), "ours_mib": ours["memory"],
+            "floor_s": min(floor["times"]), "floor_mib": floor["memory"],
+            "ours_over_floor": min(ours["times"]) / min(floor["times"]),
+            "load_before": load_before, "load_after": load_after,
+        }
+        if "trec_eval" in result:
+            theirs = result["trec_eval"]
+            row |= {
+                "trec_eval_s": min(theirs["times"]), "trec_eval_s_worst": max(theirs["times"]),
+                "trec_eval_mib": theirs["memory"],
+                "speedup": min(theirs["times"]) / min(ours["times"]),
+                "speedup_per_round": ";".join(f"{t / o:.2f}" for t, o in zip(theirs["times"], ours["times"])),
+                "memory_ratio": ours["memory"] / theirs["memory"],
+                "identical_output": ours["output"] == theirs["output"],
+            }
+        rows.append(row)
+        print(f"  ours      best {row['ours_s']:7.2f} s (worst {row['ours_s_worst']:.2f})  peak {row['ours_mib']:7.0f} MiB")
+        if "trec_eval" in result:
+            print(f"  trec_eval best {row['trec_eval_s']:7.2f} s (worst {row['trec_eval_s_worst']:.2f})  peak "
+                  f"{row['trec_eval_mib']:7.0f} MiB")
+        print(f"  floor     best {row['floor_s']:7.2f} s                 peak {row['floor_mib']:7.0f} MiB "
+              f"(pyarrow reads both files, no evaluation)")
+        if "trec_eval" in result:
+            print(f"  speed-up over trec_eval {row['speedup']:.2f}x (per round {row['speedup_per_round']}); memory "
+                  f"ours / trec_eval {row['memory_ratio']:.2f}; ours / floor {row['ours_over_floor']:.2f}; outputs "
+                  f"byte-identical: {row['identical_output']}")
+            if not row["identical_output"]:
+                print("  ours:\n" + ours["output"].decode() + "  trec_eval:\n" + result["trec_eval"]["output"].decode())
+        print(f"  load average {load_before:.1f} before, {load_after:.1f} after", flush=True)
+        shutil.rmtree(here, ignore_errors=True)
+    return rows
+
+
+def write_results(rows: list[dict], results: Path) -> None:
+    """The growth table (CSV) and its figure (time and peak memory against the number of run lines)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    results.mkdir(parents=True, exist_ok=True)
+    columns = list(dict.fromkeys(key for row in rows for key in row))
+    with open(results / "evaluate_growth.csv", "w", newline="") as handle:
+        writer = csv.DictWriter(handle, fieldnames=columns, lineterminator="\n")
+        writer.writeheader()
+        for row in rows:
+            writer.writerow({k: (f"{v:.4g}" if isinstance(v, float) else v) for k, v in row.items()})
+    lines = [r["lines"] for r in rows]
+    figure, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
+    for key, label, style in (("ours", "ours (evaluate)", "o-"), ("trec_eval", "trec_eval 10.0", "s-"),
+                              ("floor", "floor: pyarrow reads the files", "^--")):
+        if f"{key}_s" in rows[0]:
+            left.plot(lines, [r[f"{key}_s"] for r in rows], style, label=label)
+            right.plot(lines, [r[f"{key}_mib"] for r in rows], style, label=label)
+    right.axhline(2048, color="grey", linestyle=":", label="2 GiB")
+    for axis, title, unit in ((left, "wall time (best of rounds)", "seconds"), (right, "peak memory", "MiB")):
+        axis.set_xscale("log")
+        axis.set_yscale("log")
+        axis.set_xlabel("run lines (1,000 per query; 200 qrels lines per query)")
+        axis.set_ylabel(unit)
+        axis.set_title(title)
+        axis.grid(True, which="both", alpha=0.3)
+    left.legend()
+    right.legend()
+    figure.suptitle("python -m ndcg_research evaluate -m ndcg -m ndcg_cut.10, whole process, 2 shared cores")
+    figure.tight_layout()
+    figure.savefig(results / "evaluate_growth.png", dpi=110)
+    print(f"\nwrote {results / 'evaluate_growth.csv'} and {results / 'evaluate_growth.png'}")
 
 
 def in_process(qrels: Path, run: Path, rounds: int) -> None:
+    """In process, 10^6 lines: ours (reading included) against ir_measures (pytrec_eval) and ranx (warm)."""
     import ndcg_research as nr
 
     def ours():
@@ -187,38 +298,46 @@ def in_process(qrels: Path, run: Path, rounds: int) -> None:
             values[name] = function()
             times[name].append(time.perf_counter() - start)
     ours_name = next(iter(tools))
-    print(f"{'tool':42s} {'best s':>8s} {'range s':>15s} {'ours faster':>12s}  max |mean difference|")
+    print(f"{'tool':42s} {'best s':>8s} {'ours faster':>12s}  max |mean difference|")
     for name in tools:
         ratio = min(times[name]) / min(times[ours_name])
         diff = max(abs(values[name][m] - values[ours_name][m]) for m in values[ours_name])
-        print(f"{name:42s} {min(times[name]):8.2f} {min(times[name]):7.2f}-{max(times[name]):<7.2f} {ratio:11.2f}x  {diff:.2e}")
-    print("target: ours >= 5x faster than ir_measures + pytrec_eval and than ranx")
+        print(f"{name:42s} {min(times[name]):8.2f} {ratio:11.2f}x  {diff:.2e}")
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="10^5 and 10^6 lines, 2 rounds")
+    parser.add_argument("--huge", action="store_true", help="add 10^8 lines (about 3.4 GB of files, 1 round)")
+    parser.add_argument("--in-process", action="store_true", help="also compare in process with ir_measures and ranx")
     parser.add_argument("--trec-eval", help="path of a trec_eval binary")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--folder", help="write the files here (default: a temporary folder, removed afterwards)")
+    parser.add_argument("--results", default=str(ROOT / "benchmarks" / "results"),
+                        help="where the growth table and figure go (default benchmarks/results)")
     args = parser.parse_args(argv)
-    rounds = 2 if args.quick else args.rounds
-    small, large = (100, 1000) if args.quick else (1000, 10000)
-    trec_eval = find_trec_eval(args.trec_eval)
+    sizes = [100, 1000] if args.quick else [100, 1000, 10_000]
+    rounds = {q: (2 if args.quick else args.rounds) for q in sizes}
     folder = Path(args.folder) if args.folder else Path(tempfile.mkdtemp(prefix="bench_evaluate_"))
+    if args.huge:
+        free = shutil.disk_usage(folder).free
+        if free < 12e9:
+            print(f"--huge needs about 12 GB free beside {folder} (3.4 GB run, 0.4 GB qrels, and room); "
+                  f"{free / 1e9:.1f} GB free: 10^8 skipped")
+        else:
+            sizes.append(100_000)
+            rounds[100_000] = 1
+    trec_eval = find_trec_eval(args.trec_eval)
+    print(f"machine: {os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}; python {sys.version.split()[0]}; "
+          f"trec_eval: {trec_eval or 'not found (give --trec-eval PATH): no comparison'}")
     try:
-        print(f"machine: {os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}; python {sys.version.split()[0]}")
-        (folder / "large").mkdir(parents=True, exist_ok=True)
-        (folder / "small").mkdir(parents=True, exist_ok=True)
-        start = time.perf_counter()
-        large_files = write_collection(folder / "large", large)
-        small_files = write_collection(folder / "small", small)
-        print(f"files written in {time.perf_counter() - start:.0f} s to {folder}: run {large * 1000:,} lines "
-              f"({large_files[1].stat().st_size / 1e6:.0f} MB), qrels {large * 200:,} lines; and {small * 1000:,} lines")
-        print(f"\n(a) whole process, run of {large * 1000:,} lines")
-        whole_process(*large_files, trec_eval, rounds)
-        print(f"\n(b) in process, run of {small * 1000:,} lines")
-        in_process(*small_files, rounds)
+        rows = growth(sizes, trec_eval, rounds, folder)
+        write_results(rows, Path(args.results))
+        if args.in_process:
+            here = folder / "in_process"
+            here.mkdir(parents=True, exist_ok=True)
+            print("\nin process, 10^6 run lines")
+            in_process(*write_collection(here, 1000), args.rounds)
     finally:
         if not args.folder:
             shutil.rmtree(folder, ignore_errors=True)

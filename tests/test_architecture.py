@@ -9,7 +9,8 @@ Rules (docs/api/index.md, "Architecture"):
   with a literal name and attributes reached through an imported ``ndcg_research``. The top level
   (``__init__`` with its lazy API, ``cli`` the command dispatcher, ``__main__``) is above every
   layer and may name any subpackage; no subpackage imports it, except for package metadata
-  (``__version__``);
+  (``__version__``). One top-level module is below every layer instead: ``cli_common``, the
+  command-line helpers every subpackage's command module shares (standard library only);
 - the metric core (``ndcg_research.core``) imports only numpy, the standard library and itself;
 - the research subpackages (studies, evaluation, stats, datasets, findings) never import the
   notebook tooling (``ndcg_research.pipeline``);
@@ -44,6 +45,8 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 RANK = {sub: rank for rank, subs in enumerate(LAYERS) for sub in subs}
 #: Rank of the top level (``__init__``, ``cli``, ``__main__``): above every layer.
 TOP = len(LAYERS)
+#: Top-level modules below every layer (standard library only), which any module may import.
+BASE = ("ndcg_research.cli_common",)
 #: Libraries that ``import ndcg_research`` must not load (numpy only).
 HEAVY = ("scipy", "pandas", "matplotlib", "joblib", "papermill", "tqdm", "dask", "sklearn")
 
@@ -128,6 +131,13 @@ def test_core_imports_only_numpy_stdlib_and_itself(name):
     assert not bad, f"{name} imports outside numpy, the standard library and the core: {bad}"
 
 
+@pytest.mark.parametrize("name", BASE)
+def test_base_modules_import_only_the_standard_library(name):
+    bad = [f"line {i.line}: {i.module}" for i in imports_of(name)
+           if top_level(i.module) not in sys.stdlib_module_names and i.module != "__future__"]
+    assert name in MODULES and not bad, f"{name} imports outside the standard library: {bad}"
+
+
 @pytest.mark.parametrize("name", [m for m in MODULES if m.split(".")[1:2] and m.split(".")[1] in RESEARCH])
 def test_research_code_never_imports_the_notebook_tooling(name):
     bad = [f"line {i.line}: {i.module}" for i in imports_of(name)
@@ -197,6 +207,8 @@ def subpackage(module: str) -> str:
 
 
 def rank(module: str) -> int:
+    if module in BASE:
+        return -1
     return RANK.get(subpackage(module), TOP)
 
 
@@ -297,6 +309,10 @@ def test_the_layer_check_sees_every_form():
         "line 1: from ndcg_research.datasets import movielens_100k (datasets, not below studies)",
     ]
     assert upward_imports("ndcg_research.cli", "import ndcg_research.pipeline.cli\n") == []
+    # The shared command-line helpers sit below every layer.
+    assert upward_imports("ndcg_research.evaluation.cli", "from ..cli_common import fail\n") == []
+    assert upward_imports("ndcg_research.evaluation.cli", "from .. import cli\n") == [
+        "line 1: from ndcg_research import cli (the top level of the package, above every layer)"]
 
 
 def test_importing_the_package_loads_numpy_only():

@@ -51,6 +51,8 @@ NOTHING_TO_CHECK = {
     "ndcg_research.__main__": "runs the command line when imported; defines no function",
     "ndcg_research.cli": "the command-line dispatcher: build_parser() takes nothing, and main/console take argv, "
                          "which argparse checks and reports itself",
+    "ndcg_research.cli_common": "the commands' argparse helpers: argument types that check argv strings and report "
+                                "them as argparse errors, and the commands' own output and exit (fail, write_output)",
 }
 #: Public functions that take no parameters (nothing to declare).
 NO_PARAMETERS = {"ndcg_research.core.kernels.clear_discount_cache"}

@@ -143,3 +143,21 @@ def test_real_download_is_cached_and_pinned_by_hash():
     assert ratings.groupby("user").size().min() >= 20
     assert ratings.attrs["sha256"] == "06416e597f82b7342361e41163890c81036900f418ad91315590814211dca490"
     assert np.all(ratings["timestamp"].to_numpy() > 8.7e8)  # 1997-1998
+
+
+def test_the_suite_keeps_its_caches_in_the_temporary_folder(tmp_path):
+    """No test writes into the user's home: the package's cache, ir_datasets' and matplotlib's are the session's."""
+    import os
+    import subprocess
+    import sys
+    import tempfile
+    from pathlib import Path
+
+    temporary = Path(tempfile.gettempdir()).resolve()
+    for variable in ("NDCG_RESEARCH_CACHE", "IR_DATASETS_HOME", "MPLCONFIGDIR"):
+        assert Path(os.environ[variable]).resolve().is_relative_to(temporary), variable
+    assert datasets.cache_dir().resolve().is_relative_to(temporary)
+    # ir_datasets makes its folders on import (ir_measures imports it): in the session's folder, not in HOME.
+    subprocess.run([sys.executable, "-c", "import ir_measures, ir_datasets"], check=True,
+                   env={**os.environ, "HOME": str(tmp_path)})
+    assert not (tmp_path / ".ir_datasets").exists()

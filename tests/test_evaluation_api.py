@@ -66,7 +66,7 @@ def test_run_names():
     a = RUN_A.copy()
     a.attrs["run"] = "bm25"
     assert evaluate(QRELS, [a, RUN_B], "ndcg").runs == ("bm25", "run2")
-    with pytest.raises(ValueError, match="run names must be distinct"):
+    with pytest.raises(ValueError, match="run 'bm25' is given twice"):
         evaluate(QRELS, [a, a.copy()], "ndcg")
 
 

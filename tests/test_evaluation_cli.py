@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from ndcg_research.cli import build_parser, main
-from ndcg_research.evaluation.cli import non_negative_int, number_argument, positive_int
+from ndcg_research.cli_common import non_negative_int, number_argument, positive_int
 
 QRELS = "# judged\n2 0 b 1\n2 0 a 2\n10 0 a 1\n10 0 c 3\n7 0 x 1\n"
 RUN = "10 Q0 a 1 0.9 myrun\n10 Q0 c 2 0.9 myrun\n10 Q0 n 3 0.1 myrun\n2 Q0 a 1 3 myrun\n2 Q0 z 2 2 myrun\n99 Q0 a 1 1 myrun\n"
@@ -39,16 +39,19 @@ def test_trec_eval_output_bytes(files, capfdbinary):
                                files / "qrels", files / "run")
     assert status == 0
     # Query 10: c (3) and a (1) tie at 0.9, docno descending puts c first: nDCG 1 at every depth.
-    # Query 2: a (2) first, z unjudged; ideal [2, 1].
+    # Query 2: a (2) first, z unjudged; ideal [2, 1]. Query 7 is judged, not ranked: 0 (trec_eval -c,
+    # which trec_eval 10.0 demands for such a run).
     q2 = _dcg([2, 0]) / _dcg([2, 1])
     expected = (
         f"ndcg                  \t10\t{1:6.4f}\nndcg_cut_1            \t10\t{1:6.4f}\n"
         f"ndcg                  \t2\t{q2:6.4f}\nndcg_cut_1            \t2\t{1:6.4f}\n"
-        f"runid                 \tall\tmyrun\nnum_q                 \tall\t2\n"
-        f"ndcg                  \tall\t{(1 + q2) / 2:6.4f}\nndcg_cut_1            \tall\t{1:6.4f}\n"
+        f"ndcg                  \t7\t{0:6.4f}\nndcg_cut_1            \t7\t{0:6.4f}\n"
+        f"runid                 \tall\tmyrun\nnum_q                 \tall\t3\n"
+        f"ndcg                  \tall\t{(1 + q2) / 3:6.4f}\nndcg_cut_1            \tall\t{2 / 3:6.4f}\n"
     )
-    assert out == expected  # queries in strcmp order ("10" < "2"), ndcg before ndcg_cut
-    assert "1 queries have no judgments" in err and "1 judged queries have no ranking" in err
+    assert out == expected  # queries in strcmp order ("10" < "2" < "7"), ndcg before ndcg_cut
+    assert "run: 1 query has no judgments in" in err and "('99'); left out" in err
+    assert "run: 1 judged query has no ranking ('7'); scored 0" in err
 
 
 def test_complete_nosummary_judged_only_max_docs(files, capfdbinary):
@@ -56,8 +59,10 @@ def test_complete_nosummary_judged_only_max_docs(files, capfdbinary):
     assert status == 0
     assert out.splitlines()[-1] == "ndcg                  \t7\t0.0000"  # missing query printed with 0, no 'all'
     _, out, _ = run_cli(capfdbinary, "-M", "1", "-J", "-l", "2", "-m", "ndcg", "--quiet", files / "qrels", files / "run")
-    # Only the first document of each ranking (c in query 10, a in query 2); ideals uncut.
-    assert out == f"ndcg                  \tall\t{(3 / _dcg([3, 1]) + 2 / _dcg([2, 1])) / 2:6.4f}\n"
+    # Only the first document of each ranking (c in query 10, a in query 2); ideals uncut; query 7: 0.
+    assert out == f"ndcg                  \tall\t{(3 / _dcg([3, 1]) + 2 / _dcg([2, 1])) / 3:6.4f}\n"
+    _, out, _ = run_cli(capfdbinary, "--answered-only", "-m", "ndcg", "--quiet", files / "qrels", files / "run")
+    assert out == f"ndcg                  \tall\t{(1 + _dcg([2, 0]) / _dcg([2, 1])) / 2:6.4f}\n"
 
 
 def test_gain_map_name_and_extensions(files, capfdbinary):
@@ -77,11 +82,11 @@ def test_several_runs_and_formats(files, capfdbinary):
     assert [line.split("\t")[2] for line in out.splitlines() if line.startswith("runid")] == ["myrun", "other"]
     _, out, _ = run_cli(capfdbinary, "-q", "-m", "ndcg", "--format", "csv", "--quiet", files / "qrels", files / "run")
     lines = out.splitlines()
-    assert lines[0] == "run,query,measure,value" and lines[1].startswith(f"{files / 'run'},10,ndcg,1.0")
-    assert lines[-1].startswith(f"{files / 'run'},all,ndcg,")
+    assert lines[0] == "run,query,measure,value" and lines[1].startswith("run,10,ndcg,1.0")
+    assert lines[-1].startswith("run,,ndcg,")  # the mean: an empty query
     _, out, _ = run_cli(capfdbinary, "-m", "ndcg", "--format", "json", "--quiet", files / "qrels", files / "run")
     data = json.loads(out)
-    assert data["convention"] == "trec_eval" and data["runs"][0]["tag"] == "myrun" and data["runs"][0]["num_q"] == 2
+    assert data["convention"] == "trec_eval" and data["runs"][0]["tag"] == "myrun" and data["runs"][0]["num_q"] == 3
 
 
 @pytest.mark.parametrize(
@@ -120,7 +125,7 @@ def test_whole_process_matches_in_process(files):
     result = subprocess.run([sys.executable, "-m", "ndcg_research", "evaluate", "-q", "-m", "ndcg_cut.1,2",
                              str(files / "qrels"), str(files / "run")], capture_output=True)
     assert result.returncode == 0
-    assert result.stdout.decode().count("\n") == 6
+    assert result.stdout.decode().count("\n") == 8
 
 
 # --- Numeric options: one parser for every command --------------------------------------------------

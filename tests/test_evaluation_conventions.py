@@ -18,12 +18,12 @@ from ndcg_research.evaluation import CONVENTIONS, InputError, evaluate, get_conv
 TOL = 1e-9
 
 
-def candidate_lists(seed, n_queries=12, *, ties=True, float32=False, max_label=4, empty_query=True):
+def candidate_lists(seed, n_queries=12, *, ties=True, float32=False, max_label=4, empty_query=True, shortest=1):
     """Per query: labels and scores of the candidates (every candidate judged, as in LETOR data)."""
     rng = np.random.default_rng(np.random.SeedSequence([seed, 1]))
     lists = []
     for q in range(n_queries):
-        n = int(rng.integers(1, 30))
+        n = int(rng.integers(shortest, 30))
         labels = rng.integers(0, max_label + 1, n)
         if empty_query and q == 0:
             labels[:] = 0  # no relevant document
@@ -56,14 +56,12 @@ def per_query(result, measure=0):
 def test_sklearn(seed):
     from sklearn.metrics import ndcg_score
 
-    lists = candidate_lists(seed)
+    lists = candidate_lists(seed, shortest=2)  # scikit-learn refuses one-document lists (tested below)
     qrels, run = frames(lists)
     result = evaluate(qrels, run, ["ndcg", "ndcg@3", "ndcg@10"], convention="sklearn")
     for j, k in enumerate([None, 3, 10]):
         ours = per_query(result, j)
         for q, labels, scores in lists:
-            if labels.size == 1:
-                continue  # scikit-learn refuses one-document lists
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
                 theirs = ndcg_score([labels], [scores], k=k)
@@ -274,6 +272,133 @@ def test_gdeval_by_hand():
 def test_every_preset_is_described():
     for name, convention in CONVENTIONS.items():
         assert get_convention(name) is convention and convention.notes
-    assert get_convention("pytrec_eval") is CONVENTIONS["trec_eval"]
-    with pytest.raises(ValueError, match="valid conventions: trec_eval, gdeval"):
+    assert get_convention("trec_eval9") is CONVENTIONS["pytrec_eval"]
+    assert get_convention("trec_eval10") is CONVENTIONS["trec_eval"]
+    with pytest.raises(ValueError, match="valid conventions: trec_eval, pytrec_eval, gdeval"):
         get_convention("nope")
+
+
+# ---------------------------------------------------------------- the tools' edge cases (issue 20, section 2)
+
+
+def _float32_twins(seed, n_queries=10, n_docs=12):
+    """Lists whose scores are distinct in float64 but tie in float32 (1 + tiny steps), and their labels."""
+    rng = np.random.default_rng(np.random.SeedSequence([seed, 3]))
+    lists = []
+    for q in range(n_queries):
+        levels = rng.integers(0, 4, n_docs).astype(np.float64)
+        scores = levels + rng.integers(1, 9, n_docs) * 1e-12  # equal in float32 within a level, distinct in float64
+        lists.append((f"q{q:02d}", rng.integers(0, 4, n_docs), scores))
+    return lists
+
+
+def test_xgboost_cuts_ndcg_without_k_at_32():
+    lists = [(q, labels, scores) for q, labels, scores in candidate_lists(11, n_queries=8, ties=False, float32=True)]
+    rng = np.random.default_rng(4)
+    lists = [(f"L{q}", rng.integers(0, 4, 60), rng.permutation(60) * 0.5) for q in range(6)] + lists  # longer than 32
+    qrels, run = frames(lists)
+    theirs = _xgboost_means(lists, ["ndcg", "ndcg-"])
+    plus = evaluate(qrels, run, "ndcg", convention="xgboost").mean_values[0, 0]
+    minus = evaluate(qrels, run, "ndcg", convention="xgboost-").mean_values[0, 0]
+    assert math.isclose(plus, theirs["ndcg"], rel_tol=1e-6) and math.isclose(minus, theirs["ndcg-"], rel_tol=1e-6)
+    whole = evaluate(qrels, run, "ndcg@1000", convention="xgboost").mean_values[0, 0]
+    assert not math.isclose(whole, theirs["ndcg"], rel_tol=1e-4)  # the cut matters on these lists
+
+
+def test_xgboost_ties_scores_equal_in_float32():
+    lists = _float32_twins(1)
+    qrels, run = frames(lists)
+    theirs = _xgboost_means(lists, ["ndcg@5", "ndcg@12"])
+    ours = evaluate(qrels, run, ["ndcg@5", "ndcg@12"], convention="xgboost")
+    assert math.isclose(ours.mean_values[0, 0], theirs["ndcg@5"], rel_tol=1e-6)
+    assert math.isclose(ours.mean_values[0, 1], theirs["ndcg@12"], rel_tol=1e-6)
+
+
+def test_pytrec_eval_preset_ties_float32_scores_by_document_id_trec_eval_10_does_not():
+    import pytrec_eval
+
+    lists = _float32_twins(2)
+    qrels, run = frames(lists)
+    qrels_dict = {q: {d: int(g) for d, g in zip(f["doc"], f["relevance"])} for q, f in qrels.groupby("query")}
+    run_dict = {q: {d: float(s) for d, s in zip(f["doc"], f["score"])} for q, f in run.groupby("query")}
+    theirs = pytrec_eval.RelevanceEvaluator(qrels_dict, {"ndcg_cut.5", "ndcg"}).evaluate(run_dict)
+    ours = evaluate(qrels, run, ["ndcg", "ndcg_cut.5"], convention="pytrec_eval")
+    for j, name in enumerate(["ndcg", "ndcg_cut_5"]):
+        for q, value in per_query(ours, j).items():
+            assert math.isclose(value, theirs[q][name], rel_tol=TOL, abs_tol=TOL), (q, name)
+    # trec_eval 10.0 keeps the doubles: the float64 order (ties by document id descending), which differs here.
+    ten = per_query(evaluate(qrels, run, "ndcg_cut.5", convention="trec_eval"))
+    assert any(not math.isclose(ten[q], theirs[q]["ndcg_cut_5"], rel_tol=1e-9) for q in ten)
+    for q, labels, scores in lists:
+        ideal = _dcg(sorted(labels, reverse=True), 5)
+        ranked = sorted(range(len(labels)), key=lambda i: (-scores[i], [-ord(c) for c in f"d{i:03d}"]))
+        assert math.isclose(ten[q], _dcg([labels[i] for i in ranked], 5) / ideal if ideal else 0.0, rel_tol=TOL)
+
+
+def test_ranx_keeps_file_order_of_ties_in_short_lists_and_names_the_long_ones():
+    ranx = pytest.importorskip("ranx")
+    rng = np.random.default_rng(12)
+    short = [(f"s{q}", rng.integers(0, 3, 10), rng.integers(0, 3, 10).astype(float)) for q in range(6)]
+    qrels, run = frames(short)
+    qrels_dict = {q: {d: int(g) for d, g in zip(f["doc"], f["relevance"])} for q, f in qrels.groupby("query")}
+    run_dict = {q: {d: float(s) for d, s in zip(f["doc"], f["score"])} for q, f in run.groupby("query", sort=False)}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        theirs = ranx.evaluate(ranx.Qrels(qrels_dict), ranx.Run(run_dict), "ndcg@5", make_comparable=True,
+                               return_mean=False)
+    ours = evaluate(qrels, run, "ndcg@5", convention="ranx")
+    np.testing.assert_allclose(ours.values[0][0], theirs, rtol=TOL, atol=TOL)
+    assert not any("unstable sort" in note for note in ours.notes)
+    long = [(f"l{q}", rng.integers(0, 3, 40), rng.integers(0, 3, 40).astype(float)) for q in range(3)]
+    qrels, run = frames(short + long)
+    notes = evaluate(qrels, run, "ndcg@5", convention="ranx").notes
+    assert any(note.startswith("run1: 3 queries have tied scores in a list of 16 or more documents, where ranx "
+                               "orders ties by an unstable sort") for note in notes)
+
+
+def test_sklearn_refuses_a_single_document_list_like_sklearn():
+    from sklearn.metrics import ndcg_score
+
+    with pytest.raises(ValueError, match="only meaningful when there is more than 1 document"):
+        ndcg_score([[1]], [[0.5]])
+    qrels = pd.DataFrame({"query": ["q", "q", "r"], "doc": ["a", "b", "a"], "relevance": [1, 0, 1]})
+    run = pd.DataFrame({"query": ["q", "q", "r"], "doc": ["a", "b", "a"], "score": [1.0, 0.5, 1.0]})
+    with pytest.raises(InputError, match=r"run run1: query 'r' has a single ranked document, which scikit-learn "
+                                         r"refuses"):
+        evaluate(qrels, run, convention="sklearn")
+    assert evaluate(qrels, run, convention="trec_eval").values[0][0].tolist() == [1.0, 1.0]  # others score it
+
+
+def _torchmetrics_model(labels, scores, k):
+    """TorchMetrics' retrieval_normalized_dcg, as its source computes it: predictions cast to float32, the
+    tie-averaged DCG of scikit-learn's algorithm on the targets as given (negative ones too), the ideal the
+    targets sorted descending, cut at top_k; 0 when the ideal DCG is 0 (empty_target_action='neg')."""
+    scores32 = np.asarray(scores, dtype=np.float32).astype(np.float64)
+    ideal = _dcg(sorted(labels, reverse=True), k)
+    return 0.0 if ideal == 0 else _expected_dcg_over_tie_orders(labels, scores32, k) / ideal
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_torchmetrics_negative_grades_and_float32_ties_by_its_model(seed):
+    rng = np.random.default_rng(np.random.SeedSequence([seed, 9]))
+    lists = []
+    for q in range(6):
+        n = int(rng.integers(2, 7))
+        labels = rng.integers(-2, 3, n)  # negative targets lower the DCG and the ideal
+        scores = rng.integers(0, 3, n) + rng.integers(0, 2, n) * 1e-12  # ties in float32 only, sometimes
+        lists.append((f"q{q}", labels, scores))
+    qrels, run = frames(lists)
+    for k in (None, 3):
+        ours = per_query(evaluate(qrels, run, "ndcg" if k is None else f"ndcg@{k}", convention="torchmetrics"))
+        for q, labels, scores in lists:
+            assert math.isclose(ours[q], _torchmetrics_model(list(labels), scores, k), rel_tol=TOL, abs_tol=TOL), (q, k)
+
+
+def test_tf_ranking_float32_ties_averaged_and_said_in_a_note():
+    lists = [("q0", np.array([1, 0, 2]), np.array([1.0, 1.0 + 1e-12, 0.5]))]  # a float32 tie of a and b
+    qrels, run = frames(lists)
+    result = evaluate(qrels, run, "ndcg@1", convention="tf_ranking")
+    ideal = _dcg([3.0], 1)  # gain 2^2 - 1
+    assert per_query(result)["q0"] == pytest.approx(((2**1 - 1) + (2**0 - 1)) / 2 / ideal)
+    assert any("1 query has tied scores, which tf_ranking orders at random; the values are the expectation" in note
+               for note in result.notes)

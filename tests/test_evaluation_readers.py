@@ -13,9 +13,10 @@ from ndcg_research.evaluation import (
     InputError,
     columns_from_frame,
     evaluate,
-    load_qrels,
-    load_run,
-    load_svmlight,
+    qrels_columns,
+    run_columns,
+    predictions_columns,
+    svmlight_columns,
     read_qrels,
     read_run,
     read_svmlight,
@@ -34,7 +35,7 @@ def test_regular_and_irregular_files_read_the_same(tmp_path):
     # Irregular: tabs and runs of blanks, a comment, a blank line, extra fields, CRLF endings.
     messy = ["# header", ""] + [line.replace(" ", "\t  ", 2) + (" extra" if i % 3 == 0 else "") for i, line in enumerate(lines)]
     (tmp_path / "messy").write_bytes(("\r\n".join(messy) + "\r\n").encode())
-    a, b = load_run(tmp_path / "regular"), load_run(tmp_path / "messy")
+    a, b = run_columns(tmp_path / "regular"), run_columns(tmp_path / "messy")
     assert _text(a.query) == _text(b.query) and _text(a.doc) == _text(b.doc)
     np.testing.assert_array_equal(a.value, b.value)
     assert a.tag == b.tag == "tag"
@@ -44,8 +45,8 @@ def test_regular_and_irregular_files_read_the_same(tmp_path):
 def test_qrels_grades_integers_or_floats(tmp_path):
     (tmp_path / "q1").write_text("1 0 a 2\n1 0 b 0\n1 0 c -1\n")
     (tmp_path / "q2").write_text("1 0 a 0.5\n1 0 b 1\n")
-    assert load_qrels(tmp_path / "q1").value.dtype == np.int64
-    assert load_qrels(tmp_path / "q2").value.tolist() == [0.5, 1.0]
+    assert qrels_columns(tmp_path / "q1").value.dtype == np.int64
+    assert qrels_columns(tmp_path / "q2").value.tolist() == [0.5, 1.0]
 
 
 @pytest.mark.parametrize(
@@ -56,24 +57,25 @@ def test_qrels_grades_integers_or_floats(tmp_path):
         ("qrels", "# c\nq 0 a high\n", 2, "relevance 'high' is not a number"),
         ("run", "q Q0 a 1 0.5 r\n\nq Q0 b 2 r\n", 3, "needs 6 fields"),
         ("run", "q Q0 a 1 0.5 r\nq Q0 b 2 abc r\n", 2, "score 'abc' is not a number"),
-        ("run", "q Q0 a 1 nan r\n", 1, "is not finite"),
+        ("run", "q Q0 a 1 nan r\n", 1, "score 'nan' is not a number"),
+        ("run", "q Q0 a 1 1e400 r\n", 1, "score '1e400' is not finite"),
     ],
 )
 def test_malformed_lines_name_file_and_line(tmp_path, kind, text, line, message):
     path = tmp_path / "input.txt"
     path.write_text(text)
     with pytest.raises(InputError, match=rf"input\.txt:{line}: .*{message}"):
-        (load_qrels if kind == "qrels" else load_run)(path)
+        (qrels_columns if kind == "qrels" else run_columns)(path)
 
 
 def test_line_numbers_count_blank_lines_of_regular_files(tmp_path):
     (tmp_path / "run").write_text("q Q0 a 1 0.5 r\n\n\nq Q0 b 2 0.4 r\n")
-    assert load_run(tmp_path / "run").where(1).endswith("run:4")
+    assert run_columns(tmp_path / "run").where(1).endswith("run:4")
 
 
 def test_missing_file(tmp_path):
     with pytest.raises(InputError, match="does not exist"):
-        load_run(tmp_path / "nope")
+        run_columns(tmp_path / "nope")
 
 
 def test_duplicates_are_errors_naming_both_lines(tmp_path):
@@ -118,7 +120,8 @@ def test_svmlight_with_predictions(tmp_path):
     (tmp_path / "pred.txt").write_text("0.1\n0.7\n0.3\n0.3\n")
     qrels, run = read_svmlight(tmp_path / "test.txt", tmp_path / "pred.txt")
     assert qrels["relevance"].tolist() == [2, 0, 1, 0] and run["score"].tolist() == [0.1, 0.7, 0.3, 0.3]
-    qrels_columns, run_columns = load_svmlight(tmp_path / "test.txt", tmp_path / "pred.txt")
+    qrels_columns = svmlight_columns(tmp_path / "test.txt")
+    run_columns = predictions_columns(qrels_columns, tmp_path / "pred.txt")
     assert qrels_columns.where(2).endswith("test.txt:4")  # the third data line
     # LightGBM's convention keeps tied documents in file order: query 8 ranks its grade-1 line first.
     result = evaluate(qrels_columns, run_columns, "ndcg", convention="lightgbm")
@@ -128,22 +131,23 @@ def test_svmlight_with_predictions(tmp_path):
 def test_svmlight_errors(tmp_path):
     (tmp_path / "bad.txt").write_text("2 qid:7 1:0.5\n1 7 1:3\n")
     with pytest.raises(InputError, match=r"bad\.txt:2: an SVMlight ranking line starts 'relevance qid:QUERY'"):
-        load_svmlight(tmp_path / "bad.txt")
+        svmlight_columns(tmp_path / "bad.txt")
     (tmp_path / "ok.txt").write_text("2 qid:7 1:0.5\n1 qid:7 1:3\n")
     (tmp_path / "pred.txt").write_text("0.5\n")
     with pytest.raises(InputError, match="1 predictions for the 2 data lines"):
-        load_svmlight(tmp_path / "ok.txt", tmp_path / "pred.txt")
+        predictions_columns(svmlight_columns(tmp_path / "ok.txt"), tmp_path / "pred.txt")
 
 
 def test_byte_ids_order_and_hashes_across_chunks():
     ids = [b"d1", b"d10", b"d9", b"", b"a" * 17, b"a" * 16, b"\xc3\xa9t\xc3\xa9"]
     array = pa.chunked_array([ids[:3], ids[3:]])
     byte_ids = keys.ByteIds(array)
-    words = byte_ids.words(np.arange(len(ids)))
-    order = np.lexsort(keys.descending_order_keys(words))
+    order = keys.descending_order(byte_ids.take(np.arange(len(ids))), np.zeros(len(ids), dtype=np.int64))
     assert [ids[i] for i in order] == sorted(ids, reverse=True)  # strcmp order, descending
-    width = -(-byte_ids.longest // 8)
     codes = np.zeros(len(ids), dtype=np.int64)
-    one = keys.ByteIds(pa.chunked_array([ids])).hashes(width, codes)
-    np.testing.assert_array_equal(byte_ids.hashes(width, codes), one)  # chunking does not change a hash
+    one = keys.ByteIds(pa.chunked_array([ids])).hashes(codes)
+    np.testing.assert_array_equal(byte_ids.hashes(codes), one)  # chunking does not change a hash
     assert len(set(one.tolist())) == len(ids)
+    # An id's hash depends on its own bytes only, not on the longest id beside it.
+    alone = keys.ByteIds(pa.chunked_array([[b"d1"]])).hashes(np.zeros(1, dtype=np.int64))
+    assert alone[0] == one[0]

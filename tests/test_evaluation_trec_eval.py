@@ -17,7 +17,7 @@ import pytest
 import pytrec_eval
 
 import ndcg_research as nr
-from ndcg_research.evaluation import evaluate, load_qrels, load_run
+from ndcg_research.evaluation import evaluate, qrels_columns, run_columns
 
 TOL = 1e-12
 
@@ -72,12 +72,13 @@ def test_agrees_with_pytrec_eval_query_by_query(tmp_path, seed, judged_only):
     evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg", "ndcg_cut.1,5,10,20"}, judged_docs_only_flag=judged_only)
     theirs = evaluator.evaluate(run)
     ours, result = _ours(tmp_path, ["ndcg", "ndcg_cut.1,5,10,20"], judged_only=judged_only)
-    assert set(ours["ndcg"]) == set(theirs)  # the queries in both files
+    assert set(ours["ndcg"]) >= set(theirs)  # the queries in both files, and judged ones missing from the run (0)
+    assert all(ours["ndcg"][q] == 0 for q in set(ours["ndcg"]) - set(theirs))
     for name, values in ours.items():
         for query, value in values.items():
             assert math.isclose(value, theirs[query][name], rel_tol=TOL, abs_tol=TOL), (name, query)
     for j, m in enumerate(result.measures):
-        expected = np.mean([theirs[q][m.name] for q in theirs])
+        expected = np.sum([theirs[q][m.name] for q in theirs]) / len(ours["ndcg"])
         assert math.isclose(result.mean_values[0, j], expected, rel_tol=1e-12)
 
 
@@ -91,17 +92,21 @@ def test_ties_broken_by_document_id_descending_rank_column_ignored(tmp_path):
 
 
 def test_complete_counts_missing_queries_as_zero(tmp_path):
-    # trec_eval -c: average over every judged query; one without a ranking scores 0.
+    # trec_eval -c: average over every judged query; one without a ranking scores 0. trec_eval 10.0
+    # stops without -c, so that is the trec_eval preset's default; complete=False leaves it out (9.x).
     (tmp_path / "qrels").write_text("a 0 d1 1\nb 0 d1 1\nc 0 d2 2\n")
     (tmp_path / "run").write_text("a Q0 d1 1 1.0 r\nb Q0 d9 1 1.0 r\nz Q0 d1 1 1.0 r\n")
-    plain = evaluate(tmp_path / "qrels", tmp_path / "run", "ndcg")
+    plain = evaluate(tmp_path / "qrels", tmp_path / "run", "ndcg", complete=False)
     assert list(plain.queries[0]) == ["a", "b"]  # z has no judgments, c no ranking
     assert plain.mean_values[0, 0] == pytest.approx(0.5)
-    assert any("no ranking" in note for note in plain.notes) and any("no judgments" in note for note in plain.notes)
-    complete = evaluate(tmp_path / "qrels", tmp_path / "run", "ndcg", complete=True)
-    assert list(complete.queries[0]) == ["a", "b", "c"]
-    assert complete.values[0][0].tolist() == [1.0, 0.0, 0.0]
-    assert complete.mean_values[0, 0] == pytest.approx(1 / 3)
+    assert any("no ranking ('c'); left out" in note for note in plain.notes)
+    assert any("no judgments in" in note and "('z')" in note for note in plain.notes)
+    for complete in (evaluate(tmp_path / "qrels", tmp_path / "run", "ndcg", complete=True),
+                     evaluate(tmp_path / "qrels", tmp_path / "run", "ndcg")):
+        assert list(complete.queries[0]) == ["a", "b", "c"]
+        assert complete.values[0][0].tolist() == [1.0, 0.0, 0.0]
+        assert complete.mean_values[0, 0] == pytest.approx(1 / 3)
+        assert any("no ranking ('c'); scored 0" in note for note in complete.notes)
 
 
 def test_max_docs_cuts_the_run_but_not_the_ideal(tmp_path):
@@ -193,6 +198,6 @@ def test_large_batch_path_matches_pytrec_eval(tmp_path):
 
 def test_readers_loaded_columns_are_accepted(tmp_path):
     write_collection(tmp_path, 3)
-    a = evaluate(load_qrels(tmp_path / "qrels"), {"x": load_run(tmp_path / "run")}, "ndcg")
+    a = evaluate(qrels_columns(tmp_path / "qrels"), {"x": run_columns(tmp_path / "run")}, "ndcg")
     b = nr.evaluate(str(tmp_path / "qrels"), {"x": str(tmp_path / "run")}, "ndcg")
     np.testing.assert_array_equal(a.values[0], b.values[0])

@@ -394,12 +394,12 @@ BATCH = [[0, 0], [1, 0], [0]]  # queries 0 and 2 have no relevant document
 @pytest.mark.parametrize("policy, fill", [("zero", 0.0), ("one", 1.0), ("nan", math.nan)])
 def test_zero_ideal_policy_fills_and_warns(policy, fill):
     expected_defined = 1.0  # [1, 0] is in ideal order
-    with pytest.warns(nr.UndefinedNDCGWarning, match=rf"2 queries have ideal DCG 0 \(no relevant document known\): 0, 2; nDCG set to {fill} by zero_ideal='{policy}'") as record:
+    with pytest.warns(nr.UndefinedNDCGWarning, match=rf"2 queries have ideal DCG 0 \(no relevant document known\): the queries at rows 0, 2; nDCG set to {fill} by zero_ideal='{policy}'") as record:
         got = nr.ndcg(BATCH, zero_ideal=policy)
     assert len([w for w in record if issubclass(w.category, nr.UndefinedNDCGWarning)]) == 1
     assert record[0].filename == __file__  # the warning points at the caller
     np.testing.assert_array_equal(got, [fill, expected_defined, fill])
-    with pytest.warns(nr.UndefinedNDCGWarning, match=rf"1 query has ideal DCG 0 \(no relevant document known\): 0; nDCG set to {fill}"):
+    with pytest.warns(nr.UndefinedNDCGWarning, match=rf"1 query has ideal DCG 0 \(no relevant document known\): the query at row 0; nDCG set to {fill}"):
         single = nr.ndcg_from_scores([0, 0, 0], [0.3, 0.2, 0.1], zero_ideal=policy)
     assert single == fill or (math.isnan(fill) and math.isnan(single))
     # The same with an explicit all-zero ideal and a cut-off.
@@ -415,14 +415,14 @@ def test_zero_ideal_default_is_zero():
 
 
 def test_zero_ideal_raise():
-    with pytest.raises(ValueError, match=r"nDCG is undefined for 2 queries with ideal DCG 0 \(no relevant document known\): 0, 2; choose zero_ideal='zero', 'one' or 'nan'"):
+    with pytest.raises(ValueError, match=r"nDCG is undefined for 2 queries with ideal DCG 0 \(no relevant document known\): the queries at rows 0, 2; choose zero_ideal='zero', 'one' or 'nan'"):
         nr.ndcg(BATCH, zero_ideal="raise")
     with pytest.raises(ValueError, match="nDCG is undefined for 1 query with ideal DCG 0"):
         nr.ndcg_from_scores([0, 0], [1, 2], zero_ideal="raise")
 
 
 def test_zero_ideal_message_lists_at_most_ten_queries():
-    with pytest.warns(nr.UndefinedNDCGWarning, match=r"12 queries have ideal DCG 0 .*: 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, \.\.\.;"):
+    with pytest.warns(nr.UndefinedNDCGWarning, match=r"12 queries have ideal DCG 0 .*: the queries at rows 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, \.\.\.;"):
         nr.ndcg(np.zeros((12, 3)))
 
 

@@ -421,3 +421,36 @@ def test_convention_findings_rule():
     assert f["verdict"] == "does not hold" and f["reversing"]["convention"].tolist() == ["lightgbm"]
     assert f["max_shift"] == 0.5
     assert rd.convention_findings(decisions.iloc[:2])["verdict"] == "holds"
+
+
+def test_query_set_tables_on_a_small_collection_uses_a_size_that_fits_and_says_so():
+    # A TREC track of 20 topics: no user-set size of the notebook (25 or more) has a disjoint twin.
+    rng = np.random.default_rng(8)
+    values = rng.uniform(size=(1, 3, 20))
+    with pytest.warns(UserWarning, match=r"a size must be at most half the 20 users \(queries\): none of sizes "
+                                         r"\[20\] fits; the swap rates use 10, the largest that does"):
+        power, swaps, _ = rd.query_set_tables(values, list("abc"), {"measure": ["m"]}, sizes=[20], draws=1,
+                                              swap_trials=5, method="t")
+    assert swaps["size"].tolist() == [10] and len(swaps.columns) > 1
+    assert power["users"].tolist() == [20]
+    with pytest.raises(ValueError, match="need at least 2 users, got 1"):
+        rd.query_set_tables(values[..., :1], list("abc"), {"measure": ["m"]}, sizes=[1], draws=1, swap_trials=5)
+
+
+def test_verdict_1b_is_not_given_without_a_significant_pair():
+    import pandas as pd
+
+    lengths, discounts, systems = ["10", "all"], ["log2", "loglog"], ["a", "b"]
+    means = pd.DataFrame([(n, "rating", d, s, 0.5 + 0.1 * (s == "a"), 1.0) for n in lengths for d in discounts
+                          for s in systems], columns=["list_length", "gain", "discount", "system", "mean",
+                                                      "users_with_share_kept"])
+    pairs = pd.DataFrame([(n, "rating", d, "a", "b", 0.9, 0.5) for n in lengths for d in discounts],
+                         columns=["list_length", "gain", "discount", "system_a", "system_b", "pvalue_adjusted",
+                                  "effect_size"])
+    first_order = pd.DataFrame([(n, "rating", d, s, 1.0) for n in lengths for d in discounts for s in systems],
+                               columns=["list_length", "gain", "discount", "system", "c_estimate"])
+    from ndcg_research.findings.rules.movielens import list_length_findings
+
+    found = list_length_findings(means, pairs, first_order)
+    assert found["significant"][("all", "log2")] == 0
+    assert found["verdicts"]["1b differences stay detectable"] == "undecided"

@@ -42,10 +42,11 @@ def test_csv_output_equals_the_library_on_the_simulators_values(files):
     status, out, _ = invoke("compare", qrels, *runs, "-m", "ndcg@10", "--test", "permutation", "--correction", "bh",
                             "--format", "csv", "--resamples", "2000", "--seed", "3")
     assert status == 0
-    systems_text, pairs_text = out.split("\n\n")
-    systems = pd.read_csv(io.StringIO(systems_text))
-    pairs = pd.read_csv(io.StringIO(pairs_text))
-    expected = compare_systems(collection.scores(k=10), systems=collection.systems, method="permutation",
+    table = pd.read_csv(io.StringIO(out))  # one tidy table: a row per run (mean) and per pair (difference)
+    systems = table[table.kind == "mean"].rename(columns={"system_a": "system", "estimate": "mean"})
+    pairs = table[table.kind == "difference"].rename(columns={"estimate": "difference"})
+    assert set(table.kind) == {"mean", "difference"} and (table.test == "permutation").all()
+    expected = compare_systems(collection.scores(k=10), systems=collection.systems, test="permutation",
                                correction="bh", n_resamples=2000, seed=3)
     assert systems.system.tolist() == collection.systems and (systems.measure == "ndcg@10").all()
     np.testing.assert_allclose(systems["mean"], expected.systems["mean"], rtol=1e-9)
@@ -106,7 +107,7 @@ def test_compare_and_evaluate_share_their_input_arguments():
         return {a.dest: (a.option_strings, a.nargs, a.choices, a.default) for a in command._actions}
 
     compare, evaluate = options(stats_cli.register), options(evaluation_cli.register)
-    for dest in ("qrels", "runs", "measures", "convention", "quiet"):
+    for dest in ("qrels", "runs", "measures", "convention", "quiet", "complete", "input"):
         assert compare[dest] == evaluate[dest], dest
 
 

@@ -79,9 +79,10 @@ def findings_table(readme: Path) -> str:
 def speed_results(folder: Path) -> str:
     """One table per benchmark record in ``folder``: what was measured, against what, and the target."""
     records = [json.loads(path.read_text(encoding="utf-8")) for path in sorted(folder.glob("*.json"))]
-    if not records:
+    growth = growth_table(folder / "evaluate_growth.csv")
+    if not records and not growth:
         return "No benchmark has recorded its results yet (run the scripts in `benchmarks/`).\n"
-    parts = []
+    parts = [growth] if growth else []
     for record in records:
         machine = record["machine"]
         load = f"load average {machine.get('load_average_1min')} before, {machine.get('load_average_1min_after')} after"
@@ -97,6 +98,35 @@ def speed_results(folder: Path) -> str:
             "",
         ]
     return "\n".join(parts)
+
+
+#: The growth table of bench_evaluate.py (``evaluate_growth.csv``): the columns shown, with their headers.
+GROWTH_COLUMNS = {
+    "lines": "run lines", "ours_s": "ours (s)", "trec_eval_s": "trec_eval 10.0 (s)", "speedup": "speed-up",
+    "speedup_per_round": "speed-up per round", "ours_mib": "ours (MiB)", "trec_eval_mib": "trec_eval (MiB)",
+    "memory_ratio": "memory ours / trec_eval", "ours_over_floor": "ours / pyarrow read alone",
+    "identical_output": "identical output", "load_before": "load average",
+}
+
+
+def growth_table(path: Path) -> str:
+    """``evaluate_growth.csv`` as a Markdown table with human headers (empty if the file is absent)."""
+    import csv
+
+    if not path.is_file():
+        return ""
+    with open(path, newline="", encoding="utf-8") as handle:
+        rows = list(csv.DictReader(handle))
+    lines = ["| " + " | ".join(GROWTH_COLUMNS.values()) + " |", "|" + "---|" * len(GROWTH_COLUMNS)]
+    for row in rows:
+        cells = [f"{int(row['lines']):,}" if key == "lines" else row[key].replace(";", ", ") for key in GROWTH_COLUMNS]
+        lines.append("| " + " | ".join(cells) + " |")
+    return "\n".join(["### `bench_evaluate` (run files, whole process)", "",
+                      "`python benchmarks/bench_evaluate.py --huge`: time and peak memory of the whole process, best "
+                      "of the rounds, against trec_eval 10.0 built from source and against reading the same files "
+                      "with pyarrow alone; the output bytes compared.", "", *lines, "",
+                      "```{image} ../../benchmarks/results/evaluate_growth.png", ":alt: time and memory against run lines",
+                      ":width: 100%", "```", ""])
 
 
 def write(page: Path, text: str) -> None:

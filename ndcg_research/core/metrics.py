@@ -217,7 +217,9 @@ def _parts(
         ndcg_values = kernels.ndcg_ratio.unchecked(dcg_values, idcg_values, n_terms)
         return NDCGParts(_out(dcg_values, batch), _out(idcg_values, batch), _out(ndcg_values, batch))
     queries = np.flatnonzero(undefined)
-    listed = ", ".join(map(str, queries[:10])) + (", ..." if queries.size > 10 else "")
+    # Row positions in the batch, said as such: a bare "0" would read like a value.
+    listed = (f"the quer{'y' if queries.size == 1 else 'ies'} at row{'' if queries.size == 1 else 's'} "
+              + ", ".join(map(str, queries[:10])) + (", ..." if queries.size > 10 else ""))
     if zero_ideal == "raise":
         raise ValueError(
             f"nDCG is undefined for {queries.size} quer{'y' if queries.size == 1 else 'ies'} with ideal DCG 0 "

@@ -99,10 +99,11 @@ def cache_dir() -> Path:
     Examples
     --------
     >>> import os
+    >>> before = os.environ.get(CACHE_ENV)
     >>> os.environ[CACHE_ENV] = "/tmp/my-cache"
     >>> str(cache_dir())
     '/tmp/my-cache'
-    >>> del os.environ[CACHE_ENV]
+    >>> _ = os.environ.pop(CACHE_ENV) if before is None else os.environ.update({CACHE_ENV: before})
     >>> cache_dir().name in {"ndcg_research", "Cache"}
     True
     """

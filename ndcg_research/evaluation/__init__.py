@@ -1,19 +1,26 @@
-"""Evaluate real runs: TREC qrels and run files, SVMlight/LETOR files, DataFrames.
+"""Evaluate real runs: TREC qrels and run files, SVMlight/LETOR files, DataFrames, Dask DataFrames.
 
-- :mod:`~ndcg_research.evaluation.readers`: read qrels, runs and SVMlight files (plain or
-  gzip) into columns or DataFrames; malformed lines are errors naming file and line;
+- :mod:`~ndcg_research.evaluation.sources`: inputs (files, compressed or not, standard input)
+  as blocks of whole lines;
+- :mod:`~ndcg_research.evaluation.readers`: the line grammar (trec_eval's), into columns or
+  DataFrames; malformed lines are errors naming file and line. ``read_*`` give DataFrames,
+  ``*_columns`` give :class:`Columns`;
+- :mod:`~ndcg_research.evaluation.svmlight`: SVMlight/LETOR files and a model's predictions;
 - :mod:`~ndcg_research.evaluation.measures`: measures as spec strings (``ndcg@10(gain=exp2)``)
   or trec_eval names (``ndcg_cut.10``);
-- :mod:`~ndcg_research.evaluation.conventions`: each tool's way (trec_eval, scikit-learn,
-  LightGBM, XGBoost, ranx, TorchMetrics, TF-Ranking, gdeval) as a named preset;
-- :mod:`~ndcg_research.evaluation.keys`: ids as fixed-width integer keys (matching, ordering);
-- :mod:`~ndcg_research.evaluation.rankings`: a run in rank order (matched to the qrels, ties by
-  the convention), its queries as padded batches;
-- :mod:`~ndcg_research.evaluation.evaluate`: :func:`evaluate`, per-query values and means;
+- :mod:`~ndcg_research.evaluation.conventions`: each tool's way (trec_eval 10, pytrec_eval,
+  scikit-learn, LightGBM, XGBoost, ranx, TorchMetrics, TF-Ranking, gdeval) as a named preset;
+- :mod:`~ndcg_research.evaluation.keys`: ids as hashes and Arrow arrays (matching, ordering);
+- :mod:`~ndcg_research.evaluation.judgments`: the qrels, prepared once;
+- :mod:`~ndcg_research.evaluation.rankings`: one part of a run as rankings of judged queries;
+- :mod:`~ndcg_research.evaluation.scoring`: nDCG of ranked queries through the core's kernels;
+- :mod:`~ndcg_research.evaluation.evaluator`: :func:`evaluate` in phases, runs in blocks of
+  whole queries; :mod:`~ndcg_research.evaluation.distributed`: Dask DataFrames;
 - :mod:`~ndcg_research.evaluation.output`: trec_eval text, CSV, JSON;
 - :mod:`~ndcg_research.evaluation.cli`: the ``evaluate`` command.
 
-The metric is computed by the metric core (:mod:`ndcg_research.core`) only.
+The metric is computed by the metric core (:mod:`ndcg_research.core`): its gains, discounts,
+tie averaging and kernels.
 
 Examples
 --------
@@ -26,19 +33,10 @@ Examples
 """
 
 from .conventions import CONVENTIONS, Convention, get_convention
-from .evaluate import Evaluation, evaluate
+from .evaluator import Evaluation, evaluate, run_names
 from .measures import Measure, parse_measures
-from .readers import (
-    Columns,
-    InputError,
-    columns_from_frame,
-    load_qrels,
-    load_run,
-    load_svmlight,
-    read_qrels,
-    read_run,
-    read_svmlight,
-)
+from .readers import Columns, InputError, columns_from_frame, qrels_columns, read_qrels, read_run, run_columns
+from .svmlight import predictions_columns, read_svmlight, svmlight_columns
 
 __all__ = [
     "evaluate",
@@ -46,9 +44,11 @@ __all__ = [
     "read_qrels",
     "read_run",
     "read_svmlight",
-    "load_qrels",
-    "load_run",
-    "load_svmlight",
+    "qrels_columns",
+    "run_columns",
+    "svmlight_columns",
+    "predictions_columns",
+    "run_names",
     "columns_from_frame",
     "Columns",
     "InputError",

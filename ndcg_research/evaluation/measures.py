@@ -13,8 +13,9 @@ Spec strings (the package's one spec language, :mod:`ndcg_research.core.specs`):
 
 trec_eval names are accepted too: ``ndcg``, ``ndcg_cut`` (cut-offs 5, 10, 15, 20, 30, 100,
 200, 500, 1000), ``ndcg_cut.10,20`` (a fractional cut-off is truncated, as trec_eval's
-``atol`` does), ``ndcg.1=3,2=9,4=4.5`` (a gain map; the measure is then named
-``ndcg_1=3,2=9,4=4.5`` as trec_eval prints it).
+``atol`` does; one that ``atol`` would misread, such as ``1e3``, is refused, and so is an empty
+list), ``ndcg.1=3,2=9,4=4.5`` (a gain map; the measure is then named ``ndcg_1=3,2=9,4=4.5`` as
+trec_eval prints it; each grade given once).
 """
 
 from __future__ import annotations
@@ -99,11 +100,15 @@ def _spec_measure(k, gain, discount, gains) -> Measure:
     return Measure(_spec_name(k, gain, discount, gains), k, gain, discount, gains)
 
 
+_TREC_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_TREC_CUTOFF = re.compile(r"\+?[0-9]+(?:\.[0-9]*)?")
+
+
 def _trec_number(text: str, what: str, measure: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise ValueError(f"measure {measure!r}: {what} {text!r} is not a number; {VALID_MEASURES}") from None
+    """A number as trec_eval's atof reads it in full (``1_0``, ``0x10``, ``3x`` are refused: atof stops early)."""
+    if _TREC_NUMBER.fullmatch(text) is None:
+        raise ValueError(f"measure {measure!r}: {what} {text!r} is not a number; {VALID_MEASURES}")
+    value = float(text)
     if not math.isfinite(value):
         raise ValueError(f"measure {measure!r}: {what} {text!r} is not finite")
     return value
@@ -113,14 +118,27 @@ def _trec_cutoffs(measure: str, params: str | None) -> list[Measure]:
     if params is None:
         cutoffs = list(TREC_CUTOFFS)
     else:
-        # trec_eval reads each cut-off with atol: a fractional one is truncated.
-        cutoffs = [math.trunc(_trec_number(p, "cut-off", measure)) for p in params.split(",")]
+        if not params:
+            raise ValueError(f"measure {measure!r}: an empty list of cut-offs (trec_eval: 'improper measure'); give "
+                             f"them after the dot, e.g. ndcg_cut.10,20, or write ndcg_cut for its defaults")
+        cutoffs = []
+        for p in params.split(","):
+            # trec_eval reads each cut-off with atol: digits, a fraction truncated; anything else it misreads.
+            if _TREC_CUTOFF.fullmatch(p) is None:
+                raise ValueError(f"measure {measure!r}: cut-off {p!r} is not a whole number (trec_eval's atol would "
+                                 f"read {_atol(p)}); {VALID_MEASURES}")
+            cutoffs.append(int(p.partition(".")[0]))
         if min(cutoffs) < 1:
             raise ValueError(f"measure {measure!r}: cut-offs must be >= 1 (trec_eval: 'Negative cutoff detected')")
         if len(set(cutoffs)) != len(cutoffs):
             raise ValueError(f"measure {measure!r}: duplicate cut-offs (trec_eval: 'duplicate cutoffs detected')")
         cutoffs.sort()
     return [Measure(f"ndcg_cut_{k}", k) for k in cutoffs]
+
+
+def _atol(text: str) -> int:
+    match = re.match(r"\s*[+-]?[0-9]+", text)
+    return int(match.group()) if match else 0
 
 
 def _trec_gains(measure: str, params: str) -> Measure:
@@ -131,6 +149,8 @@ def _trec_gains(measure: str, params: str) -> Measure:
             raise ValueError(f"measure {measure!r}: gain map entries are GRADE=GAIN, got {item!r}; {VALID_MEASURES}")
         if not re.fullmatch(r"\+?[0-9]+", level):
             raise ValueError(f"measure {measure!r}: grade {level!r} must be an integer >= 0")
+        if int(level) in pairs:
+            raise ValueError(f"measure {measure!r}: grade {int(level)} is given two gains; give each grade once")
         pairs[int(level)] = _trec_number(gain, "gain", measure)
     return Measure(f"ndcg_{params}", None, None, None, tuple(sorted(pairs.items())))
 
@@ -195,8 +215,10 @@ def _parse_one(text: str) -> list[Measure]:
     stripped = text.strip()
     if stripped == "ndcg":
         return [Measure("ndcg")]
-    if stripped == "ndcg_cut" or stripped.startswith("ndcg_cut."):
-        return _trec_cutoffs(stripped, stripped.partition(".")[2] or None)
+    if stripped == "ndcg_cut":
+        return _trec_cutoffs(stripped, None)
+    if stripped.startswith("ndcg_cut."):
+        return _trec_cutoffs(stripped, stripped.partition(".")[2])
     if stripped.startswith("ndcg.") and "(" not in stripped:
         return [_trec_gains(stripped, stripped[len("ndcg."):])]
     return [_parse_spec(text)]

@@ -1,4 +1,4 @@
-"""Write an :class:`~ndcg_research.evaluation.evaluate.Evaluation` as trec_eval text, CSV or JSON.
+"""Write an :class:`~ndcg_research.evaluation.evaluator.Evaluation` as trec_eval text, CSV or JSON.
 
 trec_eval's format, byte for byte: ``printf("%-22s\\t%s\\t%6.4f\\n", measure, query, value)``;
 with per-query lines (``-q``) first, query by query in ``strcmp`` order and, within a query,
@@ -13,7 +13,7 @@ import io
 import json
 import math
 
-from .evaluate import Evaluation
+from .evaluator import Evaluation
 from .measures import Measure
 
 __all__ = ["trec_order", "trec_text", "csv_text", "json_text"]
@@ -37,7 +37,8 @@ def _line(name: str, query: str, value: float) -> str:
 
 
 def trec_text(
-    evaluation: Evaluation, *, per_query: bool = False, summary: bool = True, runid: bool = False, num_q: bool = False
+    evaluation: Evaluation, *, per_query: bool = False, summary: bool = True, runid: bool = False, num_q: bool = False,
+    ndcg: bool = True,
 ) -> str:
     """trec_eval's output for each run, one block per run.
 
@@ -50,11 +51,13 @@ def trec_text(
         The ``all`` lines (trec_eval prints them unless ``-n``).
     runid, num_q : bool
         The ``runid`` / ``num_q`` summary lines (trec_eval ``-m runid`` / ``-m num_q``).
+    ndcg : bool
+        The nDCG lines (False: ``-m runid`` or ``-m num_q`` alone, as trec_eval prints them).
 
     Examples
     --------
     >>> import pandas as pd
-    >>> from ndcg_research.evaluation.evaluate import evaluate
+    >>> from ndcg_research.evaluation.evaluator import evaluate
     >>> qrels = pd.DataFrame({"query": ["1", "1"], "doc": ["a", "b"], "relevance": [1, 1]})
     >>> run = pd.DataFrame({"query": ["1", "1"], "doc": ["a", "c"], "score": [2.0, 1.0]})
     >>> text = trec_text(evaluate(qrels, {"x": run}, ["ndcg_cut.1", "ndcg"]), per_query=True)
@@ -64,7 +67,7 @@ def trec_text(
     ndcg                  |all|0.6131
     ndcg_cut_1            |all|1.0000
     """
-    order = trec_order(evaluation.measures)
+    order = trec_order(evaluation.measures) if ndcg else []
     names = [evaluation.measures[i].name for i in order]
     out = []
     for r, run in enumerate(evaluation.runs):
@@ -89,21 +92,25 @@ def _records(evaluation: Evaluation, per_query: bool):
                 for m, measure in enumerate(evaluation.measures):
                     yield run, query, measure.name, float(evaluation.values[r][m, q])
         for m, measure in enumerate(evaluation.measures):
-            yield run, "all", measure.name, float(evaluation.mean_values[r, m])
+            yield run, "", measure.name, float(evaluation.mean_values[r, m])
 
 
 def csv_text(evaluation: Evaluation, *, per_query: bool = False) -> str:
-    """CSV with columns ``run, query, measure, value`` (``query`` is ``all`` for the means; full precision).
+    """CSV with columns ``run, query, measure, value``, full precision.
+
+    The mean over the queries has an empty ``query`` (no query id is empty, so a query named
+    ``all``, trec_eval's name for the mean, stays distinct from it); ``pandas.read_csv`` reads it
+    as NaN.
 
     Examples
     --------
     >>> import pandas as pd
-    >>> from ndcg_research.evaluation.evaluate import evaluate
+    >>> from ndcg_research.evaluation.evaluator import evaluate
     >>> qrels = pd.DataFrame({"query": ["1"], "doc": ["a"], "relevance": [1]})
     >>> run = pd.DataFrame({"query": ["1", "1"], "doc": ["c", "a"], "score": [2.0, 1.0]})
     >>> print(csv_text(evaluate(qrels, {"x": run}, "ndcg")), end="")
     run,query,measure,value
-    x,all,ndcg,0.6309297535714575
+    x,,ndcg,0.6309297535714575
     """
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -118,7 +125,7 @@ def json_text(evaluation: Evaluation, *, per_query: bool = False) -> str:
     Examples
     --------
     >>> import pandas as pd
-    >>> from ndcg_research.evaluation.evaluate import evaluate
+    >>> from ndcg_research.evaluation.evaluator import evaluate
     >>> qrels = pd.DataFrame({"query": ["1"], "doc": ["a"], "relevance": [1]})
     >>> run = pd.DataFrame({"query": ["1"], "doc": ["a"], "score": [2.0]})
     >>> print(json_text(evaluate(qrels, {"x": run}, "ndcg")))

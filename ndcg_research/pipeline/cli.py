@@ -12,7 +12,7 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from ..evaluation.cli import number_argument
+from ..cli_common import number_argument
 from . import runner
 
 

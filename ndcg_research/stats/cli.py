@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from typing import Any
 
-from ..evaluation.cli import add_collection_arguments, non_negative_int, number_argument, positive_int
+from ..cli_common import add_collection_arguments, fail, non_negative_int, number_argument, positive_int, write_output
 
 __all__ = ["register", "run", "TESTS", "CORRECTIONS", "INTERVALS", "FORMATS"]
 
@@ -31,13 +32,14 @@ Compare systems on a test collection: for each measure, every run's mean with it
 interval, then every pair of runs with the mean difference (first minus second), its confidence
 interval, the p-value of a paired test over the queries and the p-value adjusted for the number of
 pairs. Measures (-m, repeatable) as in the evaluate command: ndcg, ndcg@10,
-"ndcg@10(gain=exp2, discount='power(beta=0.5)')", ndcg_cut.10. A judged query missing from a run
-scores 0 for it (trec_eval -c), so that every run is compared on the same queries; --answered-only
-keeps only the queries every run answered instead.
+"ndcg@10(gain=exp2, discount='power(beta=0.5)')", ndcg_cut.10. A judged query missing from a run is
+treated as in the evaluate command (the convention's rule: trec_eval and ranx score it 0, trec_eval's
+-c, so that a run that skips hard queries does not look better; -c / --answered-only choose); every
+run is compared on the same queries, and the notes name any left out.
 """
 
 
-# One parser of numeric options for every command (evaluation.cli): same texts accepted, same messages.
+# One parser of numeric options for every command (cli_common): same texts accepted, same messages.
 _level = number_argument(float, minimum=0, maximum=1, strict=True)
 
 
@@ -49,10 +51,14 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=_DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    from ..evaluation.conventions import ALIASES, CONVENTIONS
+
     add_collection_arguments(parser, runs_help="two or more run files (query Q0 document rank score tag)",
-                             measure_help="measure (repeatable; default ndcg)")
-    parser.add_argument("--test", default="t", choices=TESTS,
-                        help="paired test of each pair (default t); tukey: randomised Tukey HSD over all runs")
+                             measure_help="measure (repeatable; default ndcg)", conventions=list(CONVENTIONS),
+                             aliases=list(ALIASES))
+    parser.add_argument("--test", "--method", dest="test", default="t", choices=TESTS,
+                        help="paired test of each pair (default t); tukey: randomised Tukey HSD over all runs "
+                             "(compare_systems' test=; --method is accepted too)")
     parser.add_argument("--correction", default=None, choices=CORRECTIONS,
                         help="multiple-comparison correction (default holm; none for --test tukey)")
     parser.add_argument("--interval", default=None, choices=INTERVALS,
@@ -61,63 +67,43 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--resamples", type=positive_int, default=10_000,
                         help="bootstrap resamples / random sign flips / Tukey permutations (default 10000)")
     parser.add_argument("--seed", type=non_negative_int, default=0, help="seed of the resamples (default 0)")
-    parser.add_argument("--answered-only", action="store_true",
-                        help="compare on the queries every run answered instead of scoring missing ones 0")
-    parser.add_argument("--format", default="text", choices=FORMATS, help="output format (default text)")
+    parser.add_argument("--format", default="text", choices=FORMATS,
+                        help="output format (default text; csv: one table, a row per run and per pair)")
     parser.add_argument("-j", "--jobs", type=positive_int, default=1, help="worker threads (results do not depend on it)")
     parser.set_defaults(run=run)
-
-
-def _fail(message: str) -> int:
-    print(f"ndcg_research compare: error: {message}", file=sys.stderr)
-    return 1
 
 
 def run(args: argparse.Namespace) -> int:
     """Run the ``compare`` command; return the exit status."""
     from ..evaluation import InputError
+    from ..evaluation.evaluator import read_collection
     from .compare import compare_systems
     from .runs import run_matrices
 
-    if len(args.runs) < 2:
-        return _fail(f"compare needs at least 2 runs, got {len(args.runs)}")
     try:
-        data = run_matrices(args.qrels, args.runs, args.measures or ["ndcg"], complete=not args.answered_only,
-                            convention=args.convention)
+        qrels, runs = read_collection(args.qrels, args.runs, svmlight=args.input == "svmlight")
+        if len(runs) < 2:
+            return fail("compare", f"compare needs at least 2 runs, got {len(runs)}")
+        data = run_matrices(qrels, runs, args.measures or ["ndcg"], complete=args.complete, convention=args.convention)
         comparisons = {
-            measure: compare_systems(matrix, systems=data.systems, method=args.test, correction=args.correction,
+            measure: compare_systems(matrix, systems=data.systems, test=args.test, correction=args.correction,
                                      interval=args.interval, confidence=args.confidence,
                                      n_resamples=args.resamples, seed=args.seed, n_jobs=args.jobs)
             for measure, matrix in data.matrices.items()
         }
     except (InputError, ValueError, TypeError, OSError) as error:
-        return _fail(" ".join(str(error).split("\n")))
+        return fail("compare", str(error))
     if not args.quiet:
         for note in data.notes:
             print(f"ndcg_research compare: note: {note}", file=sys.stderr)
     writer = {"text": _text, "csv": _csv, "json": _json}[args.format]
-    try:
-        sys.stdout.write(writer(comparisons, n_queries=data.queries.size))
-        sys.stdout.flush()
-    except BrokenPipeError:  # e.g. piped into head
-        sys.stderr.close()
-        return 141
-    return 0
-
-
-def _frames(comparisons: dict[str, Any]) -> tuple[Any, Any]:
-    import pandas as pd
-
-    systems = pd.concat([c.systems.assign(measure=m) for m, c in comparisons.items()], ignore_index=True)
-    pairs = pd.concat([c.pairs.assign(measure=m) for m, c in comparisons.items()], ignore_index=True)
-    first = ["measure"]
-    return systems[first + [c for c in systems.columns if c not in first]], pairs[first + [c for c in pairs.columns if c not in first]]
+    return write_output("compare", writer(comparisons, n_queries=data.queries.size).encode("utf-8", errors="surrogateescape"))
 
 
 def _describe(c: Any) -> str:
     level = f"{c.confidence * 100:g}%"
-    resampled = c.method in ("permutation", "bootstrap", "tukey") or c.interval != "t"
-    return (f"test {c.method}, correction {c.correction}, {level} intervals ({c.interval})"
+    resampled = c.test in ("permutation", "bootstrap", "tukey") or c.interval != "t"
+    return (f"test {c.test}, correction {c.correction}, {level} intervals ({c.interval})"
             + (f", {c.n_resamples} resamples, seed {c.seed}" if resampled else ""))
 
 
@@ -135,22 +121,40 @@ def _text(comparisons: dict[str, Any], *, n_queries: int) -> str:
 
 
 def _csv(comparisons: dict[str, Any], *, n_queries: int) -> str:
-    systems, pairs = _frames(comparisons)
-    return systems.to_csv(index=False, float_format="%.10g") + "\n" + pairs.to_csv(index=False, float_format="%.10g")
+    """One tidy table: a row per run (``kind`` mean: ``system_a`` and its mean) and per pair (``kind``
+    difference: ``system_a`` minus ``system_b``), with the measure and the settings on every row."""
+    import pandas as pd
+
+    rows = []
+    for measure, c in comparisons.items():
+        settings = {"measure": measure, "test": c.test, "correction": c.correction, "interval": c.interval,
+                    "confidence": c.confidence}
+        systems = c.systems.rename(columns={"system": "system_a", "mean": "estimate"}).assign(kind="mean", **settings)
+        pairs = c.pairs.rename(columns={"difference": "estimate"}).assign(kind="difference", **settings)
+        rows.extend([systems, pairs])
+    table = pd.concat(rows, ignore_index=True)
+    first = ["measure", "kind", "system_a", "system_b", "estimate", "ci_low", "ci_high", "queries"]
+    table["queries"] = n_queries
+    table = table[first + [c for c in table.columns if c not in first]]
+    return table.to_csv(index=False, float_format="%.10g")
 
 
 def _json(comparisons: dict[str, Any], *, n_queries: int) -> str:
+    """JSON (strict: a value that is not a finite number, e.g. an effect size of identical runs, is null)."""
     out = []
     for measure, c in comparisons.items():
         out.append({
-            "measure": measure, "queries": n_queries, "test": c.method, "correction": c.correction,
+            "measure": measure, "queries": n_queries, "test": c.test, "correction": c.correction,
             "interval": c.interval, "confidence": c.confidence, "resamples": c.n_resamples, "seed": c.seed,
-            "systems": c.systems.to_dict("records"),
-            "pairs": c.pairs.to_dict("records"),
+            "systems": _records(c.systems), "pairs": _records(c.pairs),
         })
-    return json.dumps(out, indent=1, default=_plain) + "\n"
+    return json.dumps(out, indent=1, allow_nan=False) + "\n"
 
 
-def _plain(value: Any) -> Any:
-    """numpy scalars as Python numbers for JSON."""
-    return value.item() if hasattr(value, "item") else str(value)
+def _records(table: Any) -> list[dict[str, Any]]:
+    """Rows as dicts of plain Python values, NaN and infinities as None."""
+    def plain(value: Any) -> Any:
+        value = value.item() if hasattr(value, "item") else value
+        return None if isinstance(value, float) and not math.isfinite(value) else value
+
+    return [{key: plain(value) for key, value in row.items()} for row in table.to_dict("records")]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -117,6 +118,12 @@ def compare_systems(
                          f"got {correction!r}")
     if interval is None:
         interval = "t" if test == "t" else "percentile"
+    if interval != "t":
+        # Each tail of a bootstrap interval is a share (1 - confidence) / 2 of the resamples: it needs one at least.
+        needed = math.ceil(2 / (1 - confidence) - 1e-9)
+        if n_resamples < needed:
+            raise ValueError(f"n_resamples must be at least {needed} for a {confidence:.0%} {interval} bootstrap "
+                             f"interval (each tail holds {(1 - confidence) / 2:g} of the resamples), got {n_resamples}")
 
     n = matrix.shape[1]
     mean = matrix.mean(axis=1)

@@ -2,11 +2,11 @@
 
 :func:`run_matrices` evaluates runs against qrels with :func:`ndcg_research.evaluation.evaluate`
 and lays each measure's per-query values out as one row per run and one column per query,
-**the same queries for every run**, as paired tests need. By default a judged query that a
-run did not answer scores 0 for that run (trec_eval's ``-c``, ``complete=True``): without it
-each run would be averaged over its own queries, and a run that skips hard queries would look
-better. With ``complete=False`` only the queries every run answered are kept (and the notes
-say how many were dropped).
+**the same queries for every run**, as paired tests need. A judged query a run did not answer
+is treated by the convention's rule, as in ``evaluate`` (one default for both commands): the
+``trec_eval`` and ``ranx`` presets score it 0 (trec_eval's ``-c``), so that a run that skips hard
+queries does not look better; the others leave it out, and then only the queries every run
+answered are compared. ``complete=True`` / ``False`` chooses; the notes name the queries.
 """
 
 from __future__ import annotations
@@ -14,12 +14,11 @@ from __future__ import annotations
 import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-__all__ = ["RunMatrices", "run_matrices", "run_names"]
+__all__ = ["RunMatrices", "run_matrices"]
 
 
 @dataclass(frozen=True)
@@ -44,28 +43,12 @@ class RunMatrices:
     notes: tuple[str, ...]
 
 
-def run_names(runs: Sequence[str | os.PathLike[str]]) -> list[str]:
-    """Short names of run files: the file name without its extension, or the path where names would clash.
-
-    Examples
-    --------
-    >>> run_names(["runs/bm25.run", "runs/dense.run"])
-    ['bm25', 'dense']
-    >>> run_names(["a/bm25.run", "b/bm25.run"])
-    ['a/bm25.run', 'b/bm25.run']
-    """
-    stems = [Path(r).name.split(".")[0] or Path(r).name for r in runs]
-    if len(set(stems)) == len(stems):
-        return stems
-    return [os.fspath(r) for r in runs]
-
-
 def run_matrices(
     qrels: Any,
     runs: Any,
     measures: str | Sequence[str],
     *,
-    complete: bool = True,
+    complete: bool | None = None,
     convention: str = "trec_eval",
 ) -> RunMatrices:
     """Evaluate ``runs`` and return each measure's systems x queries matrix on common queries.
@@ -75,12 +58,12 @@ def run_matrices(
     qrels : str, path-like or pandas.DataFrame
         Judgments (see :func:`ndcg_research.evaluation.evaluate`).
     runs : sequence of run files, or mapping of name to run
-        At least two runs; file runs are named by :func:`run_names`.
+        At least two runs; named by :func:`ndcg_research.evaluation.run_names` (or the mapping's keys).
     measures : str or sequence of str
         Measure specs, e.g. ``"ndcg@10"`` or ``"ndcg(gain=exp2, discount=zipf)"``.
-    complete : bool, default True
-        Score a judged query missing from a run as 0 (trec_eval ``-c``); False keeps only the
-        queries every run answered.
+    complete : bool, optional
+        True: a judged query missing from a run scores 0 (trec_eval ``-c``); False: only the
+        queries every run answered are kept. Default: the convention's rule (as ``evaluate``).
     convention : str, default "trec_eval"
         The evaluator's convention.
 
@@ -88,13 +71,17 @@ def run_matrices(
     -------
     RunMatrices
     """
-    from ..evaluation import evaluate
+    from ..evaluation import evaluate, run_names
 
     if isinstance(runs, Mapping):
         named = {str(k): v for k, v in runs.items()}
     else:
         runs = [runs] if isinstance(runs, (str, os.PathLike)) else list(runs)
-        named = dict(zip(run_names(runs), runs))
+        names = run_names(runs)
+        for i, name in enumerate(names):
+            if name in names[:i]:
+                raise ValueError(f"runs: {name!r} is given twice; compare different runs")
+        named = dict(zip(names, runs))
     if len(named) < 2:
         raise ValueError(f"runs: comparing systems needs at least 2 runs, got {len(named)}")
     result = evaluate(qrels, named, [measures] if isinstance(measures, str) else list(measures),
@@ -105,10 +92,11 @@ def run_matrices(
         common = np.intersect1d(common, queries)
     if common.size < 2:
         raise ValueError(f"the runs share {common.size} evaluated queries; paired tests need at least 2")
-    dropped = sum(q.size for q in result.queries) - len(result.queries) * common.size
-    if dropped:
-        notes.append(f"{dropped} (run, query) values left out: only the {common.size} queries every run answered "
-                     f"are compared")
+    dropped = np.setdiff1d(np.concatenate(result.queries), common)
+    if dropped.size:
+        shown = ", ".join(repr(str(q)) for q in dropped[:10]) + (f" and {dropped.size - 10} more" if dropped.size > 10 else "")
+        notes.append(f"{dropped.size} quer{'y' if dropped.size == 1 else 'ies'} left out of the comparison ({shown}): "
+                     f"only the {common.size} queries every run answered are compared")
     matrices = {}
     for i, measure in enumerate(result.measures):
         rows = []

@@ -125,6 +125,8 @@ class ListLength:
 
     def detectable_verdict(self) -> str:
         n1, sig = self.n1, self.significant
+        if sig[(n1, "log2")] == 0:   # a small collection: no significant pair under log2, nothing to stay detectable
+            return "undecided"
         return ("holds" if sig[(n1, self.slow[-1])] >= sig[(n1, "log2")]
                 and self.dz_ratio.median() >= threshold("movielens_effect_ratio") else "does not hold")
 

@@ -1,0 +1,157 @@
+"""nDCG of ranked queries under one measure, through the metric core's kernels.
+
+For every query the DCG and the ideal DCG are sums over the same number of ranks ``W``, a
+power of two fixed by the query alone (its list length and its ideal length, cut at ``k``):
+queries of equal ``W`` go in one padded batch, and each row is summed on its own
+(:func:`~ndcg_research.core.kernels.rowwise_discounted_sum`). A query's value therefore never
+depends on the other queries of its block, partition or batch: a run evaluated in blocks, or
+on the workers of a Dask cluster, gives the same bits as in one piece. A list in ideal order
+gets a DCG bit-identical to its ideal DCG, so its nDCG is exactly 1.
+
+The gains and discounts are the core's (:func:`~ndcg_research.parse_gain`,
+:func:`~ndcg_research.parse_discount`), tie averaging is the core's
+(:func:`~ndcg_research.core.ranking.ranked_gains`), and a trec_eval gain map (``gains=``) is
+applied by lookup in its sorted grades (never a table as long as the largest grade).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..core import kernels, parse_discount, parse_gain
+from ..core.ranking import ranked_gains
+from .conventions import Convention
+from .judgments import Judgments, padded
+from .measures import Measure
+from .rankings import Ranked
+
+__all__ = ["measure_values", "class_widths"]
+
+
+def class_widths(lengths: np.ndarray) -> np.ndarray:
+    """The power of two at or above each length (at least 1).
+
+    Examples
+    --------
+    >>> class_widths(np.array([0, 1, 3, 1000])).tolist()
+    [1, 1, 4, 1024]
+    """
+    return (1 << np.ceil(np.log2(np.maximum(lengths, 1))).astype(np.int64)).astype(np.int64)
+
+
+def _mapped(grades: np.ndarray, judged: np.ndarray | None, gains: tuple[tuple[int, float], ...]) -> np.ndarray:
+    """trec_eval's gain map: a listed grade gets its gain, any other grade itself; unjudged documents 0."""
+    levels = np.array([g for g, _ in gains], dtype=np.float64)
+    values = np.array([v for _, v in gains], dtype=np.float64)
+    out = grades.astype(np.float64)
+    where = np.minimum(np.searchsorted(levels, out), levels.size - 1)
+    listed = levels[where] == out
+    out[listed] = values[where[listed]]
+    if judged is not None:
+        out[~judged] = 0.0
+    return out
+
+
+def _gains(measure: Measure, gain: object, grades: np.ndarray, judged: np.ndarray | None) -> np.ndarray:
+    if measure.gains is not None:
+        return _mapped(grades, judged, measure.gains)
+    if grades.size == 0:
+        return np.zeros(grades.shape)
+    return np.asarray(kernels.apply_gain(gain, grades, name="relevance"), dtype=np.float64)
+
+
+def measure_values(measure: Measure, conv: Convention, ranked: Ranked, judgments: Judgments) -> tuple[np.ndarray, np.ndarray]:
+    """nDCG of each query of ``ranked`` under ``measure``, and whether its ideal DCG is 0.
+
+    Parameters
+    ----------
+    measure : Measure
+        Its ``k``, ``gain``, ``discount`` and ``gains`` (unset ones: the convention's).
+    conv : Convention
+    ranked : Ranked
+        The queries, in rank order.
+    judgments : Judgments
+        For the ideal of the conventions whose ideal comes from the judged grades.
+
+    Returns
+    -------
+    values, undefined : numpy.ndarray
+        One per query of ``ranked``; a query whose ideal DCG is 0 gets the convention's value.
+    """
+    gain = parse_gain(measure.gain if measure.gain is not None else conv.gain)
+    k = measure.k if measure.k is not None else conv.truncation
+    gains = _gains(measure, gain, ranked.grade, ranked.judged)
+    lengths = ranked.lengths
+    if conv.ideal == "judged":
+        ideal_lengths = judgments.ideal_count[ranked.codes]
+    else:
+        ideal_lengths = lengths
+    cut = (lambda n: n) if k is None else (lambda n: np.minimum(n, k))
+    widths = class_widths(np.maximum(cut(lengths), cut(ideal_lengths)))
+    values = np.zeros(lengths.size)
+    undefined = np.zeros(lengths.size, dtype=bool)
+    for width in np.unique(widths):
+        group = np.flatnonzero(widths == width)
+        dcg, idcg = _batch(measure, gain, conv, ranked, judgments, gains, group, int(width), k)
+        zero, positive = idcg == 0, idcg > 0
+        values[group[positive]] = kernels.ndcg_ratio(dcg[positive], idcg[positive],
+                                                     max(int(width), int(lengths[group].max())))
+        # Negative grades kept as gains (TorchMetrics) can make the ideal DCG negative: the tool divides all the same.
+        negative = ~zero & ~positive
+        values[group[negative]] = dcg[negative] / idcg[negative]
+        values[group[zero]] = 1.0 if conv.zero_ideal == "one" else 0.0
+        undefined[group] = zero
+    return values, undefined
+
+
+def _batch(measure: Measure, gain: object, conv: Convention, ranked: Ranked, judgments: Judgments, gains: np.ndarray,
+           group: np.ndarray, width: int, k: int | None) -> tuple[np.ndarray, np.ndarray]:
+    """DCG and ideal DCG of the queries ``group`` (all of class ``width``), each row summed alone."""
+    starts, lengths = ranked.starts[group], ranked.lengths[group]
+    shown = lengths if k is None else np.minimum(lengths, k)
+    discounts = kernels.discount_vector(discount_of(measure, conv), width)
+    if conv.ties == "average":
+        full = int(max(lengths.max(initial=0), 1))
+        listed = ranked_gains(padded(gains, starts, lengths, full, 0.0),
+                              padded(ranked.score, starts, lengths, full, -np.inf), k, "average")
+        rows = np.zeros((group.size, width))
+        rows[:, : min(width, listed.shape[1])] = listed[:, :width]
+    else:
+        rows = padded(gains, starts, shown, width, 0.0)
+    dcg = kernels.rowwise_discounted_sum(rows, discounts, what="DCG")
+    ideal = _ideal_rows(measure, gain, conv, ranked, judgments, gains, group, width, k)
+    idcg = kernels.rowwise_discounted_sum(ideal, discounts, what="ideal DCG")
+    return dcg, idcg
+
+
+def discount_of(measure: Measure, conv: Convention) -> object:
+    """The measure's discount, else the convention's, as the core's object."""
+    return parse_discount(measure.discount if measure.discount is not None else conv.discount)
+
+
+def _ideal_rows(measure: Measure, gain: object, conv: Convention, ranked: Ranked, judgments: Judgments,
+                gains: np.ndarray, group: np.ndarray, width: int, k: int | None) -> np.ndarray:
+    """The ideal ranking's gains of each query of ``group``, cut at k, padded to ``width``."""
+    if conv.ideal == "judged":
+        codes = ranked.codes[group]
+        starts, lengths = judgments.ideal_start[codes], judgments.ideal_count[codes]
+        if measure.gains is None:  # grades are stored descending: their gains are the ideal's
+            shown = lengths if k is None else np.minimum(lengths, k)
+            grades = padded(judgments.ideal_grade, starts, shown, width, 0)
+            return _gains(measure, gain, grades, None)
+        # A gain map may reorder the grades; only gains above 0 fill the ideal (trec_eval).
+        full = int(max(lengths.max(initial=0), 1))
+        mapped = np.maximum(_gains(measure, gain, padded(judgments.ideal_grade, starts, lengths, full, 0), None), 0.0)
+        # padding maps like grade 0: zero it before sorting
+        mapped[np.arange(full)[None, :] >= lengths[:, None]] = 0.0
+        top = -np.sort(-mapped, axis=1)
+    else:
+        starts, lengths = ranked.starts[group], ranked.lengths[group]
+        full = int(max(lengths.max(initial=0), 1))
+        row_gains = padded(gains, starts, lengths, full, -np.inf)
+        top = -np.sort(-row_gains, axis=1)
+        top[np.isneginf(top)] = 0.0
+    shown = min(width, top.shape[1]) if k is None else min(width, top.shape[1], k)
+    out = np.zeros((group.size, width))
+    out[:, :shown] = top[:, :shown]
+    return out

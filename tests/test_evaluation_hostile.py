@@ -1,0 +1,405 @@
+"""Hostile files and arguments (issue 20, section 4): each class read as trec_eval reads it, or refused with
+a one-line message naming the file and line (or the argument); never a traceback, a silent change of value,
+or work out of proportion with the bytes read."""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import json
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from ndcg_research.cli import main
+from ndcg_research.evaluation import InputError, evaluate, keys, parse_measures, qrels_columns, run_columns
+from ndcg_research.evaluation.readers import parse_block
+
+QRELS = "q1 0 a 2\nq1 0 b 1\nq2 0 a 1\n"
+RUN = "q1 Q0 a 1 2.5 r\nq1 Q0 b 2 1.5 r\nq2 Q0 a 1 1.0 r\n"
+
+
+def _dcg(gains):
+    return sum(g / math.log2(rank + 1) for rank, g in enumerate(gains, start=1))
+
+
+@pytest.fixture
+def files(tmp_path):
+    (tmp_path / "qrels").write_text(QRELS)
+    (tmp_path / "run").write_text(RUN)
+    return tmp_path
+
+
+def cli(capfdbinary, *args):
+    status = main([*map(str, args)])
+    out, err = capfdbinary.readouterr()
+    return status, out.decode(), err.decode()
+
+
+# ---------------------------------------------------------------- one parser, two paths
+
+
+def _both(data: bytes, kind: str):
+    """What each reading path makes of one block: (queries, docs, values, lines) or the error message."""
+    out = []
+    for fast in (True, False):
+        try:
+            columns, _ = parse_block(data, kind, "f", 1, fast=fast)
+            text = lambda a: [x if isinstance(x, bytes) else x.encode() for x in  # noqa: E731
+                              pa_text(a)]
+            out.append((text(columns.query), text(columns.doc), columns.value.astype(float).tolist(),
+                        columns.line_numbers().tolist(), columns.tag))
+        except InputError as error:
+            out.append(str(error))
+    return out
+
+
+def pa_text(array):
+    import pyarrow as pa
+
+    chunks = [c.dictionary_decode() if pa.types.is_dictionary(c.type) else c for c in array.chunks]
+    return pa.chunked_array(chunks).to_pylist()
+
+
+_FIELD = st.sampled_from([b"q1", b"q2", b"a", b"b", b"d10", b"#x", b"0", b"Q0", b"1", b"2", b"-1", b"0.5", b"1e1",
+                          b"1_0", b"0x10", b"+3", b".5", b"5.", b"nan", b"inf", b"1e400", b"tag", b"x\xc3\xa9"])
+_BLANK = st.sampled_from([b" ", b"\t", b"  ", b" \t", b"\x0b", b"\x0c"])
+
+
+@st.composite
+def _files(draw, fields: int):
+    lines = []
+    for _ in range(draw(st.integers(1, 6))):
+        kind = draw(st.integers(0, 9))
+        if kind == 0:
+            lines.append(draw(st.sampled_from([b"", b"   ", b"# comment", b"  # indented comment"])))
+            continue
+        n = fields + draw(st.sampled_from([0, 0, 0, 0, -1, 1]))
+        parts = [draw(_FIELD) for _ in range(max(n, 1))]
+        line = parts[0]
+        for part in parts[1:]:
+            line += draw(_BLANK) + part
+        if draw(st.booleans()):
+            line = draw(_BLANK) + line
+        lines.append(line + draw(st.sampled_from([b"", b"", b" ", b"\r"])))
+    return b"\n".join(lines) + draw(st.sampled_from([b"\n", b"", b"\r\n"]))
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=_files(4))
+def test_both_reading_paths_agree_on_random_qrels(data):
+    fast, exact = _both(data, "qrels")
+    assert fast == exact
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=_files(6))
+def test_both_reading_paths_agree_on_random_runs(data):
+    fast, exact = _both(data, "run")
+    assert fast == exact
+
+
+@pytest.mark.parametrize("data, message", [
+    (b"\xef\xbb\xbfq1 0 a 1\n", r"qrels:1: starts with a UTF-8 byte-order mark"),
+    (b"q1 0 a 1\rq1 0 b 2\r", r"qrels:1: a carriage return \(\\r\) that does not end a line"),
+    (b"q1 0 a 1\nq1 0 b 2\rq1 0 c 1\n", r"qrels:2: a carriage return"),
+    (b"q1 0 a 1\nq1 0 \x00b 1\n", r"qrels:2: a NUL byte"),
+])
+def test_byte_order_mark_lone_carriage_return_and_nul_are_refused_on_both_paths(tmp_path, data, message):
+    (tmp_path / "qrels").write_bytes(data)
+    with pytest.raises(InputError, match=message):
+        qrels_columns(tmp_path / "qrels")
+    # The same file with a tab added (which used to send it down the other reader) is refused alike.
+    (tmp_path / "qrels").write_bytes(data.replace(b" ", b"\t", 1))
+    with pytest.raises(InputError, match=message):
+        qrels_columns(tmp_path / "qrels")
+
+
+def test_crlf_line_ends_read_like_plain_ones(tmp_path):
+    (tmp_path / "a").write_text(QRELS)
+    (tmp_path / "b").write_bytes(QRELS.replace("\n", "\r\n").encode())
+    assert qrels_columns(tmp_path / "a").value.tolist() == qrels_columns(tmp_path / "b").value.tolist()
+
+
+# ---------------------------------------------------------------- missing fields
+
+
+@pytest.mark.parametrize("kind, line, got", [
+    ("qrels", "q1 0  1", 3),            # no docno: two blanks are one separator, as in trec_eval
+    ("qrels", "q1  a 1", 3),            # no iteration
+    ("run", "q1 Q0  1 0.5 r", 5),       # no docno
+    ("run", " Q0 a 1 0.5 r", 5),        # no query id
+    ("run", "q1 Q0 a 1 0.5 ", 5),       # no tag
+])
+def test_missing_fields_are_malformed_lines(tmp_path, kind, line, got):
+    good = QRELS if kind == "qrels" else RUN
+    (tmp_path / "f").write_text(good + line + "\n")
+    reader = qrels_columns if kind == "qrels" else run_columns
+    with pytest.raises(InputError, match=rf"f:4: a {kind} line needs .*got {got}"):
+        reader(tmp_path / "f")
+
+
+# ---------------------------------------------------------------- numbers
+
+
+@pytest.mark.parametrize("kind, text, message", [
+    ("run", "1_0", r"score '1_0' is not a number \(trec_eval's atof would read 1\)"),
+    ("run", "0x10", r"score '0x10' is not a number \(trec_eval's atof would read 0\)"),
+    ("run", "3abc", r"score '3abc' is not a number"),
+    ("qrels", "1e1", r"relevance '1e1' has an exponent; trec_eval reads grades as integers \(its atol would read 1\)"),
+    ("qrels", "2e0", r"relevance .2e0. has an exponent"),
+    ("qrels", "0x1", r"relevance '0x1' is not a number"),
+    ("qrels", "1_0", r"relevance '1_0' is not a number"),
+    ("qrels", "9007199254740993", r"relevance '9007199254740993' is too large"),
+])
+def test_numbers_trec_eval_would_misread_are_refused_with_the_line(tmp_path, kind, text, message):
+    if kind == "run":
+        (tmp_path / "f").write_text(RUN + f"q2 Q0 b 2 {text} r\n")
+        reader = run_columns
+    else:
+        (tmp_path / "f").write_text(QRELS + f"q2 0 b {text}\n")
+        reader = qrels_columns
+    with pytest.raises(InputError, match=rf"f:4: {message}"):
+        reader(tmp_path / "f")
+
+
+def test_fractional_grades_refused_by_integer_presets_not_read_as_something_else(tmp_path):
+    (tmp_path / "qrels").write_text("q1 0 a 2.5\nq1 0 b 1\n")
+    (tmp_path / "run").write_text("q1 Q0 a 1 2 r\nq1 Q0 b 2 1 r\n")
+    with pytest.raises(InputError, match=r"qrels:1: grade 2.5 is not an integer"):
+        evaluate(tmp_path / "qrels", tmp_path / "run")
+    # A convention that takes real-valued grades reads 2.5 as 2.5.
+    assert evaluate(tmp_path / "qrels", tmp_path / "run", convention="sklearn").values[0][0, 0] == 1.0
+
+
+def test_huge_grades_allocate_nothing_by_their_value(tmp_path):
+    import tracemalloc
+
+    (tmp_path / "qrels").write_text("q1 0 a 10000000000\nq1 0 b 1\n")
+    (tmp_path / "run").write_text("q1 Q0 b 1 2 r\nq1 Q0 a 2 1 r\n")
+    tracemalloc.start()
+    result = evaluate(tmp_path / "qrels", tmp_path / "run", ["ndcg", "ndcg.1000000000=2", "ndcg(gains={999999999: 5})"])
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 50 * 2**20  # a table indexed by grade would take 75 GB here
+    expected = _dcg([1, 1e10]) / _dcg([1e10, 1])
+    assert result.values[0][:, 0] == pytest.approx([expected, expected, expected], rel=1e-12)
+
+
+# ---------------------------------------------------------------- compressed input, standard input
+
+
+@pytest.mark.parametrize("name, pack", [
+    ("run.gz", gzip.compress), ("run.txt", gzip.compress), ("run", gzip.compress), ("run.bz2", gzip.compress),
+    ("run.gz", lambda b: b), ("run.xz", bz2.compress), ("run.bz2", bz2.compress),
+])
+def test_compressed_input_recognised_by_content_not_by_name(files, name, pack):
+    (files / name).write_bytes(pack(RUN.encode()))
+    a = evaluate(files / "qrels", files / name)
+    b = evaluate(files / "qrels", files / "run")
+    np.testing.assert_array_equal(a.values[0], b.values[0])
+
+
+def test_truncated_or_unreadable_compressed_input_names_the_file(files, capfdbinary):
+    (files / "cut.gz").write_bytes(gzip.compress(RUN.encode() * 200)[:-30])
+    status, out, err = cli(capfdbinary, "evaluate", files / "qrels", files / "cut.gz")
+    assert status == 1 and out == "" and err.count("\n") == 1
+    assert f"{files / 'cut.gz'}: cannot read the gzip data (truncated or corrupt?)" in err
+    (files / "run.zst").write_bytes(b"\x28\xb5\x2f\xfd" + b"\x00" * 20)
+    status, _, err = cli(capfdbinary, "evaluate", files / "qrels", files / "run.zst")
+    assert status == 1 and f"{files / 'run.zst'}: holds zstd-compressed data, which is not read here" in err
+
+
+def test_dash_reads_standard_input(files):
+    for args, stdin in (([str(files / "qrels"), "-"], RUN), (["-", str(files / "run")], QRELS)):
+        result = subprocess.run([sys.executable, "-m", "ndcg_research", "evaluate", "-q", *args],
+                                input=stdin.encode(), capture_output=True)
+        assert result.returncode == 0, result.stderr
+        assert result.stdout.decode().splitlines()[0] == f"ndcg                  \tq1\t{1:6.4f}"
+    result = subprocess.run([sys.executable, "-m", "ndcg_research", "evaluate", "-", "-"], input=b"", capture_output=True)
+    assert result.returncode == 1 and b"standard input (-) can be read once" in result.stderr
+
+
+def test_interleaved_queries_from_a_file_fall_back_and_from_standard_input_are_refused(files):
+    interleaved = "q1 Q0 a 1 2.5 r\nq2 Q0 a 1 1.0 r\nq1 Q0 b 2 1.5 r\n"
+    (files / "mixed").write_text(interleaved)
+    result = evaluate(files / "qrels", files / "mixed")
+    np.testing.assert_array_equal(result.values[0], evaluate(files / "qrels", files / "run").values[0])
+    # (a file this small is one block: whole queries; the fallback shows on blocks of a few bytes)
+    from ndcg_research.evaluation import evaluate as module
+
+    blocks = [run_columns(files / "mixed").slice(i, i + 1) for i in range(3)]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sys.modules["ndcg_research.evaluation.evaluator"], "run_blocks", lambda path: iter(blocks))
+        fallback = module(files / "qrels", files / "mixed")
+    np.testing.assert_array_equal(fallback.values[0], result.values[0])
+    assert any("query 'q1' appears again at" in note and "read whole into memory" in note for note in fallback.notes)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sys.modules["ndcg_research.evaluation.evaluator"], "run_blocks", lambda path: iter(blocks))
+        with pytest.raises(InputError, match=r"query 'q1' appears again after other queries: standard input"):
+            module(files / "qrels", "-")
+
+
+# ---------------------------------------------------------------- cost proportional to the bytes read
+
+
+def test_one_long_id_costs_its_own_bytes_not_every_rows(monkeypatch):
+    import pyarrow as pa
+
+    read = []
+    original = keys.ByteIds._read
+
+    def counting(self, chunk, positions):
+        read.append(positions.size)
+        return original(self, chunk, positions)
+
+    monkeypatch.setattr(keys.ByteIds, "_read", counting)
+    ids = [b"doc%d" % i for i in range(50_000)] + [b"x" * 32_768]
+    byte_ids = keys.ByteIds(pa.chunked_array([ids]))
+    byte_ids.hashes(np.zeros(len(ids), dtype=np.int64))
+    words = sum(read)
+    assert words <= len(ids) + 32_768 // 8 + 64  # one word per short id, and the long one's 4,096 words
+    read.clear()
+    rows = np.arange(len(ids))
+    assert keys.same_ids(byte_ids, rows, byte_ids, rows).all()
+    assert sum(read) <= 2 * (len(ids) + 32_768 // 8 + 64)
+
+
+def test_huge_ids_and_a_huge_line_are_evaluated(tmp_path):
+    big = "d" * 5_000_000
+    (tmp_path / "qrels").write_text(f"q 0 {big}1 1\nq 0 {big}2 2\n")
+    (tmp_path / "run").write_text(f"q Q0 {big}1 1 1.0 r\nq Q0 {big}2 2 1.0 r\n")  # two tied 5 MB ids
+    result = evaluate(tmp_path / "qrels", tmp_path / "run")
+    assert result.values[0][0, 0] == 1.0  # tie: ...2 > ...1 by strcmp, so grade 2 first
+    (tmp_path / "line").write_text("q Q0 " + "e" * 40_000_000 + " 1 1.0 r\n")  # one 40 MB line, longer than a block
+    assert evaluate(tmp_path / "qrels", tmp_path / "line").values[0][0, 0] == 0.0  # an unjudged document
+
+
+# ---------------------------------------------------------------- measures
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("ndcg_cut.", r"an empty list of cut-offs \(trec_eval: 'improper measure'\)"),
+    ("ndcg_cut.1e3", r"cut-off '1e3' is not a whole number \(trec_eval's atol would read 1\)"),
+    ("ndcg_cut.1e0", r"cut-off '1e0' is not a whole number"),
+    ("ndcg.1=3,1=5", r"grade 1 is given two gains"),
+    ("ndcg.1=1_0", r"gain '1_0' is not a number"),
+])
+def test_measure_names_trec_eval_reads_otherwise_are_refused(spec, message):
+    with pytest.raises(ValueError, match=message):
+        parse_measures(spec)
+
+
+def test_runid_alone_prints_only_runid(files, capfdbinary):
+    status, out, _ = cli(capfdbinary, "evaluate", "-m", "runid", files / "qrels", files / "run")
+    assert status == 0 and out == "runid                 \tall\tr\n"
+    status, out, _ = cli(capfdbinary, "evaluate", "-m", "num_q", "-m", "runid", files / "qrels", files / "run")
+    assert out == "runid                 \tall\tr\nnum_q                 \tall\t2\n"
+
+
+# ---------------------------------------------------------------- output
+
+
+def test_a_query_named_all_stays_apart_from_the_mean_in_csv(tmp_path, capfdbinary):
+    (tmp_path / "qrels").write_text("all 0 a 1\nb 0 a 1\n")
+    (tmp_path / "run").write_text("all Q0 a 1 1 r\nb Q0 x 1 1 r\n")
+    status, out, _ = cli(capfdbinary, "evaluate", "-q", "--format", "csv", "--quiet", tmp_path / "qrels", tmp_path / "run")
+    table = pd.read_csv(__import__("io").StringIO(out))
+    assert status == 0 and table["query"].tolist()[:2] == ["all", "b"]
+    assert table["query"].isna().tolist() == [False, False, True]  # the mean: an empty query
+    assert table.value.tolist() == [1.0, 0.0, 0.5]
+
+
+def test_a_full_disk_on_standard_output_is_a_one_line_error(files):
+    with open("/dev/full", "wb") as full:
+        result = subprocess.run([sys.executable, "-m", "ndcg_research", "evaluate", "-q", str(files / "qrels"),
+                                 str(files / "run")], stdout=full, stderr=subprocess.PIPE)
+    assert result.returncode == 1
+    assert result.stderr.decode().splitlines() == [
+        "ndcg_research evaluate: error: cannot write the output to standard output (No space left on device); "
+        "the output is incomplete"]
+
+
+def _strict_json(text):
+    def refuse(constant):
+        raise ValueError(f"not JSON: {constant}")
+
+    return json.loads(text, parse_constant=refuse)
+
+
+def test_compare_json_is_strict_json_and_a_run_given_twice_is_named(files, capfdbinary):
+    (files / "same").write_text(RUN)
+    (files / "other").write_text(RUN.replace("2.5", "0.5"))
+    status, out, _ = cli(capfdbinary, "compare", "--format", "json", "--quiet", files / "qrels", files / "run",
+                         files / "same", files / "other")
+    assert status == 0
+    pairs = _strict_json(out)[0]["pairs"]
+    assert pairs[0]["system_a"] == "run" and pairs[0]["system_b"] == "same" and pairs[0]["effect_size"] is None
+    status, _, err = cli(capfdbinary, "compare", files / "qrels", files / "run", files / "run")
+    assert status == 1 and f"'{files / 'run'}' is given twice" in err and "got 1" not in err
+
+
+def test_bootstrap_intervals_need_enough_resamples(files, capfdbinary):
+    (files / "other").write_text(RUN.replace("2.5", "0.5"))
+    status, out, err = cli(capfdbinary, "compare", "--interval", "bca", "--resamples", "1", files / "qrels",
+                           files / "run", files / "other")
+    assert status == 1 and out == "" and "nan" not in err.lower()
+    assert "n_resamples must be at least 40 for a 95% bca bootstrap interval" in err
+
+
+# ---------------------------------------------------------------- the Python API
+
+
+def _frames(**run_columns):
+    qrels = pd.DataFrame({"query": ["q1", "q1"], "doc": ["1", "2"], "relevance": [1, 2]})
+    run = pd.DataFrame({"query": ["q1", "q1"], "doc": ["1", "2"], "score": [2.0, 1.0]} | run_columns)
+    return qrels, run
+
+
+def test_float_document_ids_are_refused_not_scored_zero():
+    qrels, run = _frames(doc=[1.0, 2.0])
+    with pytest.raises(InputError, match=r"column 'doc' holds floats \(1.0, ...\).*would not match '1'"):
+        evaluate(qrels, run)
+    qrels, run = _frames(doc=[1, 2])  # integers are their decimal text
+    assert evaluate(qrels, run).values[0][0, 0] == pytest.approx(_dcg([1, 2]) / _dcg([2, 1]))
+
+
+def test_int64_scores_beyond_two_to_the_53_are_refused_not_rounded_into_ties():
+    qrels, run = _frames(score=np.array([2**53 + 1, 2**53 + 2], dtype=np.int64))
+    with pytest.raises(InputError, match=r"DataFrame row 0: score 9007199254740993 is not exact as a float64"):
+        evaluate(qrels, run)
+
+
+def test_a_duplicated_index_names_rows_by_position():
+    qrels = pd.DataFrame({"query": ["q1", "q1", "q1"], "doc": ["a", "b", "a"], "relevance": [1, 2, 0]}, index=[0, 0, 0])
+    run = pd.DataFrame({"query": ["q1"], "doc": ["a"], "score": [1.0]})
+    with pytest.raises(InputError, match=r"DataFrame row at position 0: document 'a' is judged twice for query 'q1' "
+                                         r"\(again at DataFrame row at position 2\)"):
+        evaluate(qrels, run)
+
+
+def test_duplicated_column_names_are_refused():
+    qrels, run = _frames()
+    twice = pd.concat([run, run[["doc"]]], axis=1)
+    with pytest.raises(InputError, match=r"run DataFrame has 2 columns named 'doc'; keep one"):
+        evaluate(qrels, twice)
+
+
+@pytest.mark.parametrize("argument, value", [("complete", "no"), ("complete", 0), ("judged_only", "yes"),
+                                             ("judged_only", None)])
+def test_strings_and_other_values_for_booleans_are_refused(argument, value):
+    qrels, run = _frames()
+    with pytest.raises(TypeError, match=rf"{argument} must be True or False"):
+        evaluate(qrels, run, **{argument: value})
+
+
+def test_measures_none_is_a_clear_error():
+    qrels, run = _frames()
+    with pytest.raises(TypeError, match=r"measures must be a measure spec or a sequence of them.*got None"):
+        evaluate(qrels, run, None)
