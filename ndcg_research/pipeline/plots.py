@@ -1,8 +1,8 @@
-"""The notebooks' figures, and their tables rounded for reading; imported only by notebooks.
+"""The notebooks' figures; imported only by notebooks.
 
 Every function takes the numbers a notebook computed (mostly the tidy
 :class:`pandas.DataFrame` tables of :mod:`ndcg_research.studies`) and returns a
-Matplotlib :class:`~matplotlib.figure.Figure` (or a rounded table), so the notebooks
+Matplotlib :class:`~matplotlib.figure.Figure`, so the notebooks
 hold only parameters, calls and narrative. A notebook shows a figure with
 ``IPython.display.display(fig)`` (after ``%matplotlib inline``, which renders
 Figure objects as PNG) and saves it with :func:`ndcg_research.pipeline.figures.save_figure`.
@@ -18,6 +18,9 @@ Conventions shared by all figures:
 - plotted values are rounded to 8 significant digits (:func:`steady`): the last bits
   of a floating-point sum differ between machines (BLAS, SIMD), and they must not
   change the image files (the data are far coarser than 8 digits).
+
+The table helpers :func:`pivot`, :func:`rounded` and :func:`proportion_cells` live in
+:mod:`ndcg_research.reports.tables` and are re-exported here.
 
 This module imports Matplotlib.
 """
@@ -36,7 +39,7 @@ from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, LogLocator
 
 from ..core.discounts import parse_discount
-from ..stats.intervals import share_label
+from ..reports.tables import pivot, proportion_cells, rounded  # re-exported: notebooks and tests use them here
 from ..studies import theory
 
 __all__ = [
@@ -61,6 +64,7 @@ __all__ = [
     "decision_grid",
     "pivot",
     "rounded",
+    "proportion_cells",
 ]
 
 _MARKERS = "osD^vP*X"
@@ -846,66 +850,3 @@ def decision_grid(decision_tables: Mapping[str, pd.DataFrame], discounts: Sequen
         title = "Share of data sets on which a discount picks another winner than log2 (Wilson 95%)"
     fig.suptitle(title, fontsize=11)
     return fig
-
-
-def pivot(table: pd.DataFrame, index: str | Sequence[str], columns: str | Sequence[str], values: str) -> pd.DataFrame:
-    """A wide view of a tidy table: one row per ``index`` value(s), one column per ``columns`` value(s).
-
-    Rows and columns keep their order of first appearance (not sorted).
-
-    Examples
-    --------
-    >>> t = pd.DataFrame({"m": ["b", "b", "a"], "d": ["x", "y", "x"], "v": [0.5, 0.7, 0.1]})
-    >>> wide = pivot(t, "m", "d", "v")
-    >>> wide.index.tolist(), wide.columns.tolist(), wide.loc["b"].tolist()
-    (['b', 'a'], ['x', 'y'], [0.5, 0.7])
-    """
-    return table.pivot_table(index=index, columns=columns, values=values, aggfunc="first", sort=False)
-
-
-def rounded(table: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
-    """The table with its float columns rounded to ``digits`` decimals, for reading (and for nbval).
-
-    Each value is rounded as Python's ``round`` and f-strings round it (correctly, from its exact
-    binary value), so a table and a sentence that print the same number agree: numpy's and
-    pandas' ``round`` scale by ``10**digits`` first and can round the other way on a decimal half
-    (0.7515 -> 0.752, while the double nearest 0.7515 lies below it and reads 0.751). A value that
-    rounds to zero is shown without a sign: its sign can flip with the last bit of a sum (BLAS
-    results depend on the machine), and nbval compares the displayed text.
-
-    Examples
-    --------
-    >>> rounded(pd.DataFrame({"a": ["x", "y", "z"], "b": [0.12345, -1e-17, 0.7515]}))
-       a      b
-    0  x  0.123
-    1  y  0.000
-    2  z  0.751
-    """
-    out = table.copy()
-    for column in out.columns:
-        if pd.api.types.is_float_dtype(out[column]):
-            values = [round(v, digits) for v in out[column].to_numpy(dtype=float).tolist()]  # Python floats
-            out[column] = np.asarray(values, dtype=float) + 0.0  # -0.0 + 0.0 is 0.0
-    return out
-
-
-def proportion_cells(table: pd.DataFrame, column: str, trials: str = "replicates", *, digits: int = 2,
-                     interval: bool = True) -> list[str]:
-    """Each row's share ``table[column]`` of ``table[trials]`` as :func:`~ndcg_research.stats.intervals.share_label` text.
-
-    So a proportion measured as 1 on a few replicates reads as the count ("20/20 [0.84,1.00]"), not
-    as a probability of 1. The shares must be of whole numbers of trials.
-
-    Examples
-    --------
-    >>> t = pd.DataFrame({"p_better": [0.87, 1.0, 1.0], "replicates": [100, 20, 1000]})
-    >>> proportion_cells(t, "p_better")
-    ['0.87 [0.79,0.92]', '20/20 [0.84,1.00]', '1.00 [1.00,1.00]']
-    """
-    labels = []
-    for row, (share, count) in enumerate(zip(table[column].tolist(), table[trials].tolist())):
-        try:
-            labels.append(share_label(share, int(count), digits=digits, interval=interval))
-        except ValueError as error:
-            raise ValueError(f"{column} of row {row}: {error}") from None
-    return labels
