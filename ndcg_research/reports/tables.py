@@ -8,7 +8,7 @@ result tables in ``results/`` and in an appendix; these helpers build the short 
 - :func:`proportion_cells`: shares of trials as :func:`~ndcg_research.stats.intervals.share_label`
   text (a perfect record of a few trials reads as the count);
 - :func:`count_cells`: shares of trials as counts with their Wilson interval, the same format in
-  every row ("87/100 [0.79, 0.92]"), optionally flagged where :func:`chance_level` says so;
+  every row ("87/100 [0.79,0.92]"), optionally flagged where :func:`chance_level` says so;
 - :func:`chance_level`: which cells of a table cannot be told from a coin flip (rule and threshold
   ``chance_p`` in ``stats/thresholds.toml``);
 - :func:`headed`: chosen columns, renamed to words (with units), rounded per column.
@@ -153,13 +153,13 @@ def count_cells(table: pd.DataFrame, column: str, trials: str = "replicates", *,
     """Each row's share ``table[column]`` of ``table[trials]`` as "count/trials [Wilson 95%]", one format for all rows.
 
     A column of such cells never mixes decimals and counts, and a perfect record of a few trials
-    reads as what it is ("20/20 [0.84, 1.00]"). Rows where ``flag`` is true get :data:`CHANCE_MARK`.
+    reads as what it is ("20/20 [0.84,1.00]"). Rows where ``flag`` is true get :data:`CHANCE_MARK`.
 
     Examples
     --------
     >>> t = pd.DataFrame({"p": [0.87, 1.0, 0.32], "replicates": [100, 20, 50]})
     >>> count_cells(t, "p", flag=np.array([False, False, True]))
-    ['87/100 [0.79, 0.92]', '20/20 [0.84, 1.00]', '16/50 [0.21, 0.46] (chance)']
+    ['87/100 [0.79,0.92]', '20/20 [0.84,1.00]', '16/50 [0.21,0.46] (chance)']
     """
     counts, totals = _counts(table, column, trials)
     marks = np.zeros(len(counts), dtype=bool) if flag is None else np.asarray(flag, dtype=bool)
@@ -168,7 +168,7 @@ def count_cells(table: pd.DataFrame, column: str, trials: str = "replicates", *,
     cells = []
     for count, total, mark in zip(counts, totals, marks):
         low, high = wilson_interval(count, total)
-        cells.append(f"{count}/{total} [{low:.{digits}f}, {high:.{digits}f}]" + (CHANCE_MARK if mark else ""))
+        cells.append(f"{count}/{total} [{low:.{digits}f},{high:.{digits}f}]" + (CHANCE_MARK if mark else ""))
     return cells
 
 
