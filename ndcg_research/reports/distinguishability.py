@@ -16,9 +16,8 @@ import numpy as np
 import pandas as pd
 
 from ..core.discounts import parse_discount
-from ..stats.replication import proportion_z
 from ..stats.thresholds import threshold
-from .tables import chance_level, count_cells, headed, pivot, rounded
+from .tables import chance_level, count_cells, headed, pivot, proportion_replication, rounded
 
 __all__ = ["stack", "log2_table", "slow_table", "gap_ratios", "ratio_summary", "gap_theory_summary",
            "fast_discount_table", "fast_p_table", "fast_class_summary", "tail_gap", "sure_from",
@@ -282,22 +281,8 @@ def full_profile_table(pairs: pd.DataFrame, discount: str = "log2") -> pd.DataFr
 
 
 def replication(run: pd.DataFrame, full: pd.DataFrame, seed: int) -> str:
-    """One sentence comparing P(correct) of this run and the full profile where both measured it (two-proportion z).
-
-    Examples
-    --------
-    >>> a = pd.DataFrame({"label": ["m"], "discount": ["d"], "better": ["a"], "worse": ["b"], "n": [10],
-    ...                   "p_better": [0.8], "replicates": [100], "seed": [1]})
-    >>> replication(a, a.assign(p_better=0.6, seed=2), seed=1)
-    'replication (seed 1 here, 2 in the full profile): 1 cells at common n, largest |z| = 3.09, |z| > 3 in 1'
-    """
-    full_seed = int(full["seed"].iloc[0])
-    if full_seed == seed:
-        return "this run is the full profile itself: no independent replication to compare with"
-    both = run.merge(full, on=["label", "discount", "better", "worse", "n"], suffixes=("", "_full"))
-    z = proportion_z(both["p_better"], both["replicates"], both["p_better_full"], both["replicates_full"])
-    return (f"replication (seed {seed} here, {full_seed} in the full profile): {len(both)} cells at common n, "
-            f"largest |z| = {z.abs().max():.2f}, |z| > 3 in {int((z.abs() > 3).sum())}")
+    """:func:`~ndcg_research.reports.tables.proportion_replication` of P(correct) over (model, discount, pair, n)."""
+    return proportion_replication(run, full, seed, ["label", "discount", "better", "worse", "n"])
 
 
 #: The pair tables' columns, in words, for the appendix.

@@ -11,7 +11,8 @@ result tables in ``results/`` and in an appendix; these helpers build the short 
   every row ("87/100 [0.79,0.92]"), optionally flagged where :func:`chance_level` says so;
 - :func:`chance_level`: which cells of a table cannot be told from a coin flip (rule and threshold
   ``chance_p`` in ``stats/thresholds.toml``);
-- :func:`headed`: chosen columns, renamed to words (with units), rounded per column.
+- :func:`headed`: chosen columns, renamed to words (with units), rounded per column;
+- :func:`proportion_replication`: one sentence comparing the P(correct) of two independent runs.
 """
 
 from __future__ import annotations
@@ -21,9 +22,11 @@ import numpy as np
 import pandas as pd
 
 from ..stats.intervals import CONFIDENCE, family_confidence, share_label, wilson_interval
+from ..stats.replication import proportion_z
 from ..stats.thresholds import threshold
 
-__all__ = ["pivot", "rounded", "proportion_cells", "count_cells", "chance_level", "headed", "CHANCE_MARK"]
+__all__ = ["pivot", "rounded", "proportion_cells", "count_cells", "chance_level", "headed", "proportion_replication",
+           "CHANCE_MARK"]
 
 #: Appended to a cell that :func:`chance_level` flags.
 CHANCE_MARK = " (chance)"
@@ -207,3 +210,24 @@ def headed(table: pd.DataFrame, columns: Mapping[str, str], digits: Mapping[str,
         out = out.set_index([columns[c] for c in index])
     return out
 
+
+
+def proportion_replication(run: pd.DataFrame, full: pd.DataFrame, seed: int, keys: Sequence[str]) -> str:
+    """One sentence comparing P(better strictly higher) of this run and the full profile cell by cell (two-proportion z).
+
+    The cells are matched on ``keys``; each table has ``p_better``, ``replicates`` and ``seed``. With the same
+    seed the two runs are one, and the sentence says so.
+
+    Examples
+    --------
+    >>> a = pd.DataFrame({"cell": ["x"], "p_better": [0.8], "replicates": [100], "seed": [1]})
+    >>> proportion_replication(a, a.assign(p_better=0.6, seed=2), seed=1, keys=["cell"])
+    'replication (seed 1 here, 2 in the full profile): 1 cells at common n, largest |z| = 3.09, |z| > 3 in 1'
+    """
+    full_seed = int(full["seed"].iloc[0])
+    if full_seed == seed:
+        return "this run is the full profile itself: no independent replication to compare with"
+    both = run.merge(full, on=list(keys), suffixes=("", "_full"))
+    z = proportion_z(both["p_better"], both["replicates"], both["p_better_full"], both["replicates_full"])
+    return (f"replication (seed {seed} here, {full_seed} in the full profile): {len(both)} cells at common n, "
+            f"largest |z| = {z.abs().max():.2f}, |z| > 3 in {int((z.abs() > 3).sum())}")
