@@ -212,10 +212,12 @@ def headed(table: pd.DataFrame, columns: Mapping[str, str], digits: Mapping[str,
 
 
 
-def proportion_replication(run: pd.DataFrame, full: pd.DataFrame, seed: int, keys: Sequence[str]) -> str:
-    """One sentence comparing P(better strictly higher) of this run and the full profile cell by cell (two-proportion z).
+def proportion_replication(run: pd.DataFrame, full: pd.DataFrame, seed: int, keys: Sequence[str],
+                           column: str = "p_better") -> str:
+    """One sentence comparing a proportion (default P(better strictly higher)) of this run and the full profile
+    cell by cell (two-proportion z).
 
-    The cells are matched on ``keys``; each table has ``p_better``, ``replicates`` and ``seed``. With the same
+    The cells are matched on ``keys``; each table has ``column``, ``replicates`` and ``seed``. With the same
     seed the two runs are one, and the sentence says so.
 
     Examples
@@ -228,6 +230,6 @@ def proportion_replication(run: pd.DataFrame, full: pd.DataFrame, seed: int, key
     if full_seed == seed:
         return "this run is the full profile itself: no independent replication to compare with"
     both = run.merge(full, on=list(keys), suffixes=("", "_full"))
-    z = proportion_z(both["p_better"], both["replicates"], both["p_better_full"], both["replicates_full"])
+    z = proportion_z(both[column], both["replicates"], both[f"{column}_full"], both["replicates_full"])
     return (f"replication (seed {seed} here, {full_seed} in the full profile): {len(both)} cells at common n, "
             f"largest |z| = {z.abs().max():.2f}, |z| > 3 in {int((z.abs() > 3).sum())}")
