@@ -104,8 +104,11 @@ def test_the_rule_catches_typed_numbers_and_allows_parameters():
 
 # --------------------------------------------------------------------------- verdicts in prose
 
-#: A verdict in prose that says a claim holds (not "does not hold", not a rule's "holds if ...").
-HOLDS = re.compile(r"(?<!not )\bholds\b(?! (?:if|when|only if)\b)", re.I)
+#: A verdict in prose that says a claim holds: "holds" after a word naming what is judged (claim, verdict, law, ...)
+#: in the same sentence, or opening a sentence ("Verdict. Holds: ..."); not "does not hold", not a rule's "holds if
+#: ...", and not the verb of "a list holds one item".
+HOLDS = re.compile(r"(?:\b(?:claims?|verdicts?|findings?|law|hypothesis|property|reading)\b[^.]{0,40}?|(?:^|[.:]\s+))"
+                   r"(?<!not )\bholds\b(?! (?:if|when|only if)\b)", re.I | re.M)
 #: What a printed output says when the claim does not hold in that run.
 DENIED = re.compile(r"does not hold|\bat no n\b", re.I)
 
@@ -164,3 +167,4 @@ def test_the_verdict_check_catches_the_old_pattern_of_notebook_04():
     assert contradicted_verdicts(notebook("The claim does **not** hold here.", "verdict: does not hold")) == []
     assert contradicted_verdicts(notebook("The claim holds if every pair is certain.", "at no n of this run")) == []
     assert contradicted_verdicts(notebook("So the claim holds.", "from n = 1000 on; verdict: holds")) == []
+    assert contradicted_verdicts(notebook("Below n = 1/share a list still holds one item.", "does not hold")) == []

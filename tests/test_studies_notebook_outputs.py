@@ -125,7 +125,7 @@ def test_tables_are_displayed_as_dataframes_not_printed(path):
 # Each notebook opens with its answer (the findings' verdicts, printed by code from the committed tables), shows
 # tables a reader reads (at most about 15 rows; the full tables in a collapsed appendix) and code cells that read
 # as steps of the analysis (at most about 25 lines; the formatting lives in ndcg_research.reports).
-PAPERS = [p for p in ALL if p.name[:2] in {"01", "02", "03", "04", "05", "06", "07", "09", "10"}]
+PAPERS = ALL
 MAX_ROWS, MAX_LINES = 15, 25
 HIDDEN_TAG = "hide-output"
 
@@ -173,6 +173,8 @@ def test_shown_tables_are_short_and_the_full_ones_collapsed(path):
 
 @pytest.mark.parametrize("path", PAPERS, ids=[p.stem for p in PAPERS])
 def test_code_cells_are_short(path):
+    # The parameters cell is exempt: it only declares values, and papermill reads it line by line, so a spec
+    # list whose specs hold "=" needs one spec per line (notebooks 07 and 08).
     long = [(c.execution_count, len(c.source.splitlines())) for c in _code_cells(path)
-            if len(c.source.splitlines()) > MAX_LINES]
+            if len(c.source.splitlines()) > MAX_LINES and "parameters" not in c.metadata.get("tags", [])]
     assert not long, f"{path.name}: code cells over {MAX_LINES} lines (execution count, lines): {long}"
