@@ -29,7 +29,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from browser_smoke import (  # noqa: E402
-    CHROMIUM, CHROMIUM_ARGS, LAB_SETTINGS, ROOT, VIEWPORT, start_jupyterlab, stop_jupyterlab,
+    CHROMIUM, CHROMIUM_ARGS, LAB_SETTINGS, ROOT, VIEWPORT, scratch_copy, start_jupyterlab, stop_jupyterlab,
 )
 
 #: Render every cell: JupyterLab's default windowing leaves cells out of view unrendered, so heights are guesses.
@@ -80,15 +80,8 @@ def main(argv: list[str] | None = None) -> int:
 
     from playwright.sync_api import sync_playwright
 
-    from ndcg_research.pipeline import runner
-
     out = args.out.resolve()
-    shutil.rmtree(out, ignore_errors=True)
-    work = out / "work"
-    (work / "notebooks").mkdir(parents=True)
-    selected = runner.select_notebooks(runner.discover_notebooks(args.notebooks_dir), args.only)
-    for path in selected:
-        shutil.copy(path, work / "notebooks" / path.name)
+    work, selected = scratch_copy(args.notebooks_dir, args.only, out)
     runtime = Path(tempfile.mkdtemp(prefix="jl-"))
     settings = work / "jupyter"
     process, base, token = start_jupyterlab(work, settings, runtime, out / "jupyterlab.log")

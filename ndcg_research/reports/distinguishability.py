@@ -39,8 +39,13 @@ def stack(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
                      ignore_index=True)
 
 
-def _flagged_counts(rows: pd.DataFrame, family: int) -> list[str]:
-    return count_cells(rows, "p_better", flag=chance_level(rows, "p_better", family=family))
+def _p_grid(rows: pd.DataFrame, columns: str, name: str) -> pd.DataFrame:
+    """P(better strictly higher) of ``rows`` as counts with chance cells marked (family: every cell shown), one row
+    per (model, pair), one column per value of ``columns``."""
+    cells = count_cells(rows, "p_better", flag=chance_level(rows, "p_better", family=len(rows)))
+    wide = pivot(rows.assign(cell=cells), ["label", "pair"], columns, "cell")
+    wide.index.names, wide.columns.name = [MODEL, PAIR], name
+    return wide
 
 
 def log2_table(compared: pd.DataFrame, discount: str = "log2") -> pd.DataFrame:
@@ -56,11 +61,7 @@ def log2_table(compared: pd.DataFrame, discount: str = "log2") -> pd.DataFrame:
     >>> log2_table(t).values.tolist()
     [['11/20 [0.34,0.74] (chance)', '20/20 [0.84,1.00]']]
     """
-    rows = compared[compared["discount"] == discount]
-    rows = rows.assign(cell=_flagged_counts(rows, len(rows)))
-    wide = pivot(rows, ["label", "pair"], "n", "cell")
-    wide.index.names, wide.columns.name = [MODEL, PAIR], N
-    return wide
+    return _p_grid(compared[compared["discount"] == discount], "n", N)
 
 
 def sure_from(compared: pd.DataFrame, discount: str = "log2") -> pd.DataFrame:
@@ -202,11 +203,8 @@ def fast_p_table(compared: pd.DataFrame, n: int, discounts: Sequence[str]) -> pd
     >>> fast_p_table(t, 10, ["zipf", "power(beta=2)"]).values.tolist()
     [['10/20 [0.30,0.70] (chance)', '1/20 [0.01,0.24]']]
     """
-    rows = compared[(compared["n"] == n) & compared["discount"].isin(discounts)]
-    rows = rows.assign(cell=_flagged_counts(rows, len(rows)))
-    wide = pivot(rows, ["label", "pair"], "discount", "cell")
-    wide.index.names, wide.columns.name = [MODEL, PAIR], f"discount (n = {n})"
-    return wide
+    return _p_grid(compared[(compared["n"] == n) & compared["discount"].isin(discounts)], "discount",
+                   f"discount (n = {n})")
 
 
 def _span(values: pd.Series, digits: int = 2) -> str:
