@@ -154,6 +154,8 @@ def worked_example_copy(tmp_path_factory) -> Path:
     (base / "notebooks").mkdir()
     copy = base / "notebooks" / "01_worked_example.ipynb"
     shutil.copy(NOTEBOOKS / "01_worked_example.ipynb", copy)
+    (base / "results").mkdir()
+    (base / "results" / "full").symlink_to(ROOT / "results" / "full")   # the answer the notebook opens with
     return copy
 
 

@@ -65,12 +65,13 @@ def answer(notebook: str, results_dir: str | os.PathLike[str]) -> pd.DataFrame:
         One row per finding, in the findings' order, indexed by its title ("Finding"), with the
         columns :data:`ANSWER_COLUMNS`.
 
+        When no finding of ``notebook`` can be evaluated on ``results_dir`` (its tables are missing, e.g. a
+        notebook copied out of the repository), one row "(not available)" says so and how to write them.
+
     Raises
     ------
     ValueError
         If ``notebook`` is not a notebook file name ``NN_name.ipynb``.
-    FileNotFoundError
-        If no finding of ``notebook`` can be evaluated on ``results_dir`` (its tables are missing).
 
     Examples
     --------
@@ -94,6 +95,7 @@ def answer(notebook: str, results_dir: str | os.PathLike[str]) -> pd.DataFrame:
             rows.append({"Finding": finding.title, ANSWER_COLUMNS[0]: finding.verdict,
                          ANSWER_COLUMNS[1]: finding.summary})
     if not rows:
-        raise FileNotFoundError(f"no finding of {name} can be evaluated on the tables in {str(results_dir)!r}; "
-                                f"run the notebook (or the full profile) to write them")
+        rows.append({"Finding": "(not available)", ANSWER_COLUMNS[0]: "-",
+                     ANSWER_COLUMNS[1]: f"no tables of {name} in {str(results_dir)!r}: run the notebook, or the full "
+                                        f"profile (python3 tasks.py reproduce), to write them"})
     return pd.DataFrame(rows).set_index("Finding")
