@@ -41,7 +41,11 @@ PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"
 
 def measure(page, base: str, token: str, name: str, out: Path) -> dict:
     """Open one notebook; its height in screens, its too-wide outputs, and one screenshot per screen."""
-    page.goto(f"{base}/lab/tree/notebooks/{name}?token={token}")
+    # ?reset: a fresh workspace, so JupyterLab does not first show the notebooks of earlier pages; then wait until the
+    # visible tab is this notebook's.
+    page.goto(f"{base}/lab/tree/notebooks/{name}?reset&token={token}")
+    page.wait_for_function("""(name) => Array.from(document.querySelectorAll('.lm-TabBar-tab.lm-mod-current'))
+        .some(t => t.textContent.trim() === name)""", arg=name, timeout=120_000)
     page.wait_for_selector(f"{PANEL} .jp-Notebook .jp-Cell", timeout=120_000)
     page.wait_for_timeout(4000)  # images decode and MathJax typesets after the cells appear
     geometry = page.evaluate("""(panel) => {
