@@ -3,7 +3,7 @@
 Rules (docs/api/index.md, "Architecture"):
 
 - the subpackages form strict layers, lowest first: core < evaluation < stats < studies, datasets
-  < findings < pipeline. A module imports its own subpackage and lower layers only, never its own
+  < findings < reports < pipeline. A module imports its own subpackage and lower layers only, never its own
   layer's other subpackage (studies and datasets are independent) nor a higher one; imports inside
   functions count (they are real dependencies), as do ``importlib.import_module("ndcg_research.x")``
   with a literal name and attributes reached through an imported ``ndcg_research``. The top level
@@ -12,7 +12,7 @@ Rules (docs/api/index.md, "Architecture"):
   (``__version__``). One top-level module is below every layer instead: ``cli_common``, the
   command-line helpers every subpackage's command module shares (standard library only);
 - the metric core (``ndcg_research.core``) imports only numpy, the standard library and itself;
-- the research subpackages (studies, evaluation, stats, datasets, findings) never import the
+- the research subpackages (studies, evaluation, stats, datasets, findings, reports) never import the
   notebook tooling (``ndcg_research.pipeline``);
 - no module uses another module's underscore-private names: neither ``from x import _y`` nor the
   attribute ``mod._y`` of an imported package module, nor a private module such as ``x._y``;
@@ -37,10 +37,10 @@ PACKAGE = ROOT / "ndcg_research"
 NAME = "ndcg_research"
 
 #: Subpackages holding research code: they may use the core, never the notebook tooling.
-RESEARCH = ("studies", "evaluation", "stats", "datasets", "findings")
+RESEARCH = ("studies", "evaluation", "stats", "datasets", "findings", "reports")
 #: The layers of subpackages, lowest first: a module may import its own subpackage and lower layers.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("core",), ("evaluation",), ("stats",), ("studies", "datasets"), ("findings",), ("pipeline",),
+    ("core",), ("evaluation",), ("stats",), ("studies", "datasets"), ("findings",), ("reports",), ("pipeline",),
 )
 RANK = {sub: rank for rank, subs in enumerate(LAYERS) for sub in subs}
 #: Rank of the top level (``__init__``, ``cli``, ``__main__``): above every layer.

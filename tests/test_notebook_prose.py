@@ -100,3 +100,71 @@ def test_the_rule_catches_typed_numbers_and_allows_parameters():
     problems = typed_numbers(nb)
     assert len(problems) == 3, problems
     assert "0.93" in problems[1] and "12%" in problems[0] and "30 of 30" in problems[2]
+
+
+# --------------------------------------------------------------------------- verdicts in prose
+
+#: A verdict in prose that says a claim holds: "holds" after a word naming what is judged (claim, verdict, law, ...)
+#: in the same sentence, or opening a sentence ("Verdict. Holds: ..."); not "does not hold", not a rule's "holds if
+#: ...", and not the verb of "a list holds one item".
+HOLDS = re.compile(r"(?:\b(?:claims?|verdicts?|findings?|law|hypothesis|property|reading)\b[^.]{0,40}?|(?:^|[.:]\s+))"
+                   r"(?<!not )\bholds\b(?! (?:if|when|only if)\b)", re.I | re.M)
+#: What a printed output says when the claim does not hold in that run.
+DENIED = re.compile(r"does not hold|\bat no n\b", re.I)
+
+
+def _outputs_text(cell: nbformat.NotebookNode) -> str:
+    texts = []
+    for output in cell.get("outputs", []):
+        texts.append(output.get("text", ""))
+        texts.extend(output.get("data", {}).get(kind, "") for kind in ("text/plain", "text/html"))
+    return "\n".join(t if isinstance(t, str) else "".join(t) for t in texts)
+
+
+def contradicted_verdicts(nb: nbformat.NotebookNode) -> list[str]:
+    """Markdown cells that say a claim holds beside an output (the nearest code cell before or after) that says
+    it does not hold, or that the property is reached at no n: prose that the run contradicts."""
+    cells = nb.cells
+    found = []
+    for index, cell in enumerate(cells):
+        if cell.cell_type != "markdown":
+            continue
+        text = re.sub(r"[*_]", "", NOT_PROSE.sub(" ", cell.source))   # emphasis would hide a "not"
+        said = HOLDS.search(text)
+        if not said:
+            continue
+        before = next((c for c in reversed(cells[:index]) if c.cell_type == "code"), None)
+        after = next((c for c in cells[index + 1:] if c.cell_type == "code"), None)
+        for neighbour in (before, after):
+            denied = DENIED.search(_outputs_text(neighbour)) if neighbour is not None else None
+            if denied:
+                found.append(f"cell {index} says {text[max(0, said.start() - 30): said.end() + 20]!r} beside an "
+                             f"output saying {denied.group()!r}")
+                break
+    return found
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
+def test_no_prose_verdict_is_contradicted_by_the_output_beside_it(path):
+    problems = contradicted_verdicts(nbformat.read(path, as_version=4))
+    assert not problems, (f"{path.name}: markdown states a verdict that the printed output beside it contradicts "
+                          f"(let the code print the verdict):\n  " + "\n  ".join(problems))
+
+
+def test_the_verdict_check_catches_the_old_pattern_of_notebook_04():
+    def notebook(prose: str, printed: str) -> nbformat.NotebookNode:
+        shown = nbformat.v4.new_code_cell("print(line)")
+        shown.outputs = [nbformat.v4.new_output("stream", name="stdout", text=printed)]
+        return nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x = 1"),
+                                               nbformat.v4.new_markdown_cell(prose), shown])
+
+    old = notebook("A perfect record needs some four hundred data sets. So the claim\nholds in these models.",
+                   "  every pair with Wilson lower bound >= 0.99 at no n of this run (too few data sets)\n")
+    assert len(contradicted_verdicts(old)) == 1
+    table = notebook("**Verdict.** Holds: the order becomes more reliable.", "verdict: does not hold\n")
+    assert len(contradicted_verdicts(table)) == 1
+    # Prose that does not claim it holds, or states a rule, is not a contradiction; nor is agreeing prose.
+    assert contradicted_verdicts(notebook("The claim does **not** hold here.", "verdict: does not hold")) == []
+    assert contradicted_verdicts(notebook("The claim holds if every pair is certain.", "at no n of this run")) == []
+    assert contradicted_verdicts(notebook("So the claim holds.", "from n = 1000 on; verdict: holds")) == []
+    assert contradicted_verdicts(notebook("Below n = 1/share a list still holds one item.", "does not hold")) == []

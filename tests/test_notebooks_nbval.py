@@ -141,6 +141,9 @@ def test_declared_figures_are_named_and_published(path):
 
 def _run_nbval(notebook: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
     (cwd / "pytest.ini").write_text("[pytest]\n")
+    if not (cwd / "results" / "full").exists():   # the committed tables the notebook's answer cell reads
+        (cwd / "results").mkdir(exist_ok=True)
+        (cwd / "results" / "full").symlink_to(ROOT / "results" / "full")
     return subprocess.run(
         [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-c", str(cwd / "pytest.ini"),
          "--nbval-lax", "--nbval-current-env", str(notebook)],

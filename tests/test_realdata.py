@@ -11,6 +11,7 @@ import pytest
 
 import ndcg_research as nr
 from ndcg_research.studies import realdata as rd
+from ndcg_research.findings.rules import movielens as ml_rules
 from ndcg_research.studies import recommenders as rec
 
 
@@ -239,7 +240,7 @@ def test_query_set_tables_against_a_direct_count():
     values = np.stack([topic + shifts[:, None] + rng.normal(0, 0.05, (4, 60)),
                        topic + shifts[:, None] + rng.normal(0, 0.2, (4, 60))])  # two measures, the second noisier
     power, swaps, agreement = rd.query_set_tables(values, list("abcd"), {"measure": ["quiet", "noisy"]},
-                                                  sizes=[10, 60], draws=3, swap_trials=50, method="t", seed=2)
+                                                  sizes=[10, 60], draws=3, swap_trials=50, test="t", seed=2)
     assert power[["measure", "users", "draws"]].values.tolist() == [["quiet", 10, 3], ["quiet", 60, 1],
                                                                      ["noisy", 10, 3], ["noisy", 60, 1]]
     for m, name in enumerate(["quiet", "noisy"]):
@@ -286,7 +287,7 @@ def test_decisions_against_the_whole_list():
     assert (at5.significant, at5.decisions_changed, at5.orders_reversed, at5.significant_reversals) == (2, 3, 1, 1)
     assert at5.max_mean_shift == pytest.approx(0.3)
     assert at5.kendall_tau_vs_reference == pytest.approx(sps.kendalltau([0.5, 0.4, 0.3], [0.2, 0.25, 0.1]).statistic)
-    f = rd.cutoff_findings(summary, small=("5",))
+    f = ml_rules.cutoff_findings(summary, small=("5",))
     assert f["changed"] == 3 and f["reversed_significant"] == 1
     assert f["verdict"] == "does not hold"  # @5 finds as many significant pairs (2) as the whole list, not fewer
 
@@ -310,11 +311,11 @@ def findings_tables(spread_narrows=True, loglog_sig=3):
 
 
 def test_list_length_findings_rules():
-    f = rd.list_length_findings(*findings_tables())
+    f = ml_rules.list_length_findings(*findings_tables())
     assert (f["n0"], f["n1"], f["slow"], f["fast"]) == ("100", "all", ["log2", "loglog"], ["zipf"])
     assert f["verdicts"] == {"1a drift together (slowly varying)": "holds", "1a first-order law": "holds",
                              "1b differences stay detectable": "holds", "1c zipf/summable lose": "holds"}
-    f = rd.list_length_findings(*findings_tables(spread_narrows=False, loglog_sig=0))
+    f = ml_rules.list_length_findings(*findings_tables(spread_narrows=False, loglog_sig=0))
     assert f["verdicts"]["1a drift together (slowly varying)"] == "does not hold"
     assert f["verdicts"]["1b differences stay detectable"] == "does not hold"
 
@@ -322,10 +323,10 @@ def test_list_length_findings_rules():
 def test_query_set_findings_rule():
     power = pd.DataFrame({"gain": "g", "discount": ["zipf", "log2", "loglog"] * 2, "users": [25] * 3 + [100] * 3,
                           "power": [0.1, 0.3, 0.3, 0.2, 0.5, 0.46]})
-    f = rd.query_set_findings(power)
+    f = ml_rules.query_set_findings(power)
     assert f["users"] == 100 and f["verdict"] == "holds" and f["best"] == "log2"
     power.loc[5, "power"] = 0.4  # loglog more than 0.05 below log2
-    assert rd.query_set_findings(power)["verdict"] == "does not hold"
+    assert ml_rules.query_set_findings(power)["verdict"] == "does not hold"
 
 
 def test_a_trec_export_of_the_movielens_problem_gives_the_same_values():
@@ -417,10 +418,10 @@ def test_convention_values_record_refusals():
 def test_convention_findings_rule():
     decisions = pd.DataFrame({"convention": ["trec_eval", "sklearn", "lightgbm"], "max_mean_shift": [0, 0.1, 0.5],
                               "significant_reversals": [0, 0, 2], "kendall_tau_vs_reference": [1.0, 0.9, -0.3]})
-    f = rd.convention_findings(decisions)
+    f = ml_rules.convention_findings(decisions)
     assert f["verdict"] == "does not hold" and f["reversing"]["convention"].tolist() == ["lightgbm"]
     assert f["max_shift"] == 0.5
-    assert rd.convention_findings(decisions.iloc[:2])["verdict"] == "holds"
+    assert ml_rules.convention_findings(decisions.iloc[:2])["verdict"] == "holds"
 
 
 def test_query_set_tables_on_a_small_collection_uses_a_size_that_fits_and_says_so():
@@ -430,7 +431,7 @@ def test_query_set_tables_on_a_small_collection_uses_a_size_that_fits_and_says_s
     with pytest.warns(UserWarning, match=r"a size must be at most half the 20 users \(queries\): none of sizes "
                                          r"\[20\] fits; the swap rates use 10, the largest that does"):
         power, swaps, _ = rd.query_set_tables(values, list("abc"), {"measure": ["m"]}, sizes=[20], draws=1,
-                                              swap_trials=5, method="t")
+                                              swap_trials=5, test="t")
     assert swaps["size"].tolist() == [10] and len(swaps.columns) > 1
     assert power["users"].tolist() == [20]
     with pytest.raises(ValueError, match="need at least 2 users, got 1"):

@@ -119,3 +119,62 @@ def test_tables_are_displayed_as_dataframes_not_printed(path):
     printed = [(c.execution_count, line) for c in cells for o in c.outputs if o.output_type == "stream"
                for line in printed_tables(o.get("text", ""))]
     assert not printed, f"{path.name} prints text tables (cell, line): {printed[:3]}; display a DataFrame instead"
+
+
+# --------------------------------------------------------------------------- notebooks written as papers
+# Each notebook opens with its answer (the findings' verdicts, printed by code from the committed tables), shows
+# tables a reader reads (at most about 15 rows; the full tables in a collapsed appendix) and code cells that read
+# as steps of the analysis (at most about 25 lines; the formatting lives in ndcg_research.reports).
+PAPERS = ALL
+MAX_ROWS, MAX_LINES = 15, 25
+HIDDEN_TAG = "hide-output"
+
+
+def _is_appendix(cell: nbformat.NotebookNode) -> bool:
+    return HIDDEN_TAG in cell.metadata.get("tags", [])
+
+
+def table_rows(html: str) -> list[int]:
+    """The number of body rows of every HTML table in ``html`` (a DataFrame's rich output)."""
+    return [len(re.findall(r"<tr\b", body)) for body in re.findall(r"<tbody>(.*?)</tbody>", html, re.S)]
+
+
+def test_the_row_count_sees_every_table():
+    html = ("<table><thead><tr><th>a</th></tr></thead><tbody><tr><td>1</td></tr><tr><td>2</td></tr></tbody></table>"
+            "<p>x</p><table><tbody>\n<tr>\n<td>3</td></tr></tbody></table>")
+    assert table_rows(html) == [2, 1]
+
+
+@pytest.mark.parametrize("path", PAPERS, ids=[p.stem for p in PAPERS])
+def test_the_notebook_opens_with_its_answer(path):
+    cells = nbformat.read(path, as_version=4).cells
+    assert cells[0].cell_type == "markdown" and "**Question.**" in cells[0].source and "**Answer" in cells[0].source
+    first = cells[1]
+    assert first.cell_type == "code" and "answer(" in first.source and "results/full" in first.source, (
+        f"{path.name}: the first code cell must print the answer from the committed full profile")
+    shown = "".join(o.get("data", {}).get("text/html", "") for o in first.outputs)
+    assert "Verdict" in shown and table_rows(shown), f"{path.name}: the answer cell shows no verdict table"
+
+
+@pytest.mark.parametrize("path", PAPERS, ids=[p.stem for p in PAPERS])
+def test_shown_tables_are_short_and_the_full_ones_collapsed(path):
+    cells = nbformat.read(path, as_version=4).cells
+    long = [(i, rows) for i, c in enumerate(cells) if c.cell_type == "code" and not _is_appendix(c)
+            for o in c.outputs for rows in table_rows(o.get("data", {}).get("text/html", "")) if rows > MAX_ROWS]
+    assert not long, f"{path.name}: tables over {MAX_ROWS} rows outside the appendix (cell, rows): {long}"
+    appendix = [c for c in cells if _is_appendix(c)]
+    assert all(c.metadata.get("jupyter", {}).get("outputs_hidden") is True for c in appendix), (
+        f"{path.name}: a cell tagged {HIDDEN_TAG} must also be collapsed in JupyterLab (jupyter.outputs_hidden)")
+    heading = next((i for i, c in enumerate(cells) if c.cell_type == "markdown" and "## Appendix" in c.source), None)
+    if appendix:
+        assert heading is not None and all(cells.index(c) > heading for c in appendix), (
+            f"{path.name}: the collapsed tables belong to an '## Appendix' section at the end")
+
+
+@pytest.mark.parametrize("path", PAPERS, ids=[p.stem for p in PAPERS])
+def test_code_cells_are_short(path):
+    # The parameters cell is exempt: it only declares values, and papermill reads it line by line, so a spec
+    # list whose specs hold "=" needs one spec per line (notebooks 07 and 08).
+    long = [(c.execution_count, len(c.source.splitlines())) for c in _code_cells(path)
+            if len(c.source.splitlines()) > MAX_LINES and "parameters" not in c.metadata.get("tags", [])]
+    assert not long, f"{path.name}: code cells over {MAX_LINES} lines (execution count, lines): {long}"

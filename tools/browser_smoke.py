@@ -270,6 +270,19 @@ def check_notebook(page, base: str, token: str, work: Path, nb_path: Path, out: 
 # --------------------------------------------------------------------------- main
 
 
+def scratch_copy(notebooks_dir: Path, only: list[str] | None, out: Path) -> tuple[Path, list[Path]]:
+    """Empty ``out``, copy the selected notebooks into ``out/work/notebooks``; return (work folder, originals)."""
+    from ndcg_research.pipeline import runner
+
+    shutil.rmtree(out, ignore_errors=True)
+    work = out / "work"
+    (work / "notebooks").mkdir(parents=True)
+    selected = runner.select_notebooks(runner.discover_notebooks(notebooks_dir), only)
+    for path in selected:
+        shutil.copy(path, work / "notebooks" / path.name)
+    return work, selected
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--only", nargs="+", default=["01", "03"], metavar="NAME",
@@ -289,12 +302,7 @@ def main(argv: list[str] | None = None) -> int:
     from ndcg_research.pipeline import runner
 
     out = args.out.resolve()
-    shutil.rmtree(out, ignore_errors=True)
-    work = out / "work"
-    (work / "notebooks").mkdir(parents=True)
-    selected = runner.select_notebooks(runner.discover_notebooks(args.notebooks_dir), args.only)
-    for path in selected:
-        shutil.copy(path, work / "notebooks" / path.name)
+    work, selected = scratch_copy(args.notebooks_dir, args.only, out)
     kernel = runner.kernel_metadata()
     if not args.as_committed:
         runner.store(notebooks_dir=work / "notebooks", execute=False, stream=io.StringIO())

@@ -1,8 +1,8 @@
-"""The notebooks' figures, and their tables rounded for reading; imported only by notebooks.
+"""The notebooks' figures; imported only by notebooks.
 
 Every function takes the numbers a notebook computed (mostly the tidy
 :class:`pandas.DataFrame` tables of :mod:`ndcg_research.studies`) and returns a
-Matplotlib :class:`~matplotlib.figure.Figure` (or a rounded table), so the notebooks
+Matplotlib :class:`~matplotlib.figure.Figure`, so the notebooks
 hold only parameters, calls and narrative. A notebook shows a figure with
 ``IPython.display.display(fig)`` (after ``%matplotlib inline``, which renders
 Figure objects as PNG) and saves it with :func:`ndcg_research.pipeline.figures.save_figure`.
@@ -18,6 +18,9 @@ Conventions shared by all figures:
 - plotted values are rounded to 8 significant digits (:func:`steady`): the last bits
   of a floating-point sum differ between machines (BLAS, SIMD), and they must not
   change the image files (the data are far coarser than 8 digits).
+
+The table helpers :func:`pivot`, :func:`rounded` and :func:`proportion_cells` live in
+:mod:`ndcg_research.reports.tables` and are re-exported here.
 
 This module imports Matplotlib.
 """
@@ -36,11 +39,13 @@ from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, LogLocator
 
 from ..core.discounts import parse_discount
-from ..stats.intervals import share_label
+from ..reports.tables import pivot, proportion_cells, rounded  # re-exported: notebooks and tests use them here
+from ..stats.intervals import wilson_interval
 from ..studies import theory
 
 __all__ = [
     "steady",
+    "n_label",
     "select",
     "worked_example_panels",
     "discount_panels",
@@ -59,8 +64,21 @@ __all__ = [
     "stream_stability_grid",
     "expected_gap_panels",
     "decision_grid",
+    "discount_styles",
+    "asl_curves_panels",
+    "swap_rate_panels",
+    "queries_needed_panels",
+    "measure_agreement_heatmap",
+    "per_list_scatter",
+    "ranker_means_panels",
+    "list_length_panels",
+    "list_length_distinguishability_panels",
+    "query_set_panels",
+    "convention_panels",
+    "cutoff_panels",
     "pivot",
     "rounded",
+    "proportion_cells",
 ]
 
 _MARKERS = "osD^vP*X"
@@ -154,6 +172,32 @@ def _log_ticks(ax: Axes) -> None:
     ax.yaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
 
 
+def _decade_ticks(ax: Axes) -> None:
+    """Labelled log ticks at powers of ten only, written 10^k; no labels on the minor ticks.
+
+    For a log axis that spans several decades: Matplotlib's default labels the minor ticks of a short
+    range as "9x10^-1", "8x10^-1", ..., which piles up at paper size.
+    """
+    ax.yaxis.set_major_locator(LogLocator(base=10, numticks=12))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: "1" if v == 1 else f"$10^{{{round(math.log10(v))}}}$"))
+    ax.yaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
+
+
+def n_label(n: float) -> str:
+    """A list length or count for a title or tick: ``10^k`` (math text) for a power of ten from 10^3 on, else plain.
+
+    Examples
+    --------
+    >>> n_label(10**7), n_label(1000.0), n_label(250), n_label(0.01), n_label(1)
+    ('$10^{7}$', '$10^{3}$', '250', '$10^{-2}$', '1')
+    """
+    value = float(n)
+    exponent = round(math.log10(value)) if value > 0 else 0
+    if value > 0 and math.isclose(value, 10.0 ** exponent) and (exponent >= 3 or exponent <= -2):
+        return f"$10^{{{exponent}}}$"
+    return f"{value:g}"
+
+
 def _errors(centre: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
     """Asymmetric error-bar lengths (2, n) for errorbar(); undefined intervals draw no bar."""
     return np.maximum(np.nan_to_num(np.stack([centre - low, high - centre])), 0.0)
@@ -237,7 +281,7 @@ def discount_panels(discounts: Sequence[str], n_max: int) -> Figure:
         handles.append((line, _title(spec)))
     left.set(xscale="log", yscale="log", ylim=(1e-12, 2), xlabel="rank r", ylabel="D(r)", title="discount D(r)")
     middle.set(xscale="log", yscale="log", ylim=(1e-7, 2), xlabel="rank r", ylabel="share C(r) / C(n)",
-               title=f"share of the mass in the top r (n = {n_max:.0e})")
+               title=f"share of the mass in the top r (n = {n_label(n_max)})")
     right.set(xscale="log", yscale="log", xlabel="rank r", ylabel="share / (r / n)",
               title="over-weighting of the top r (slow discounts)")
     _log_ticks(right)
@@ -265,6 +309,7 @@ def eps_panel(discounts: Sequence[str], n_max: int) -> Figure:
     ax.plot(n, steady(1 / np.log(n)), "k:", label="1 / ln n")
     ax.set(xscale="log", yscale="log", xlabel="n", ylabel="eps_D(n)",
            title="eps_D(n) = -n D'(n) / D(n): lines analytic, markers numerical")
+    _log_ticks(ax)
     ax.legend(fontsize=8)
     return fig
 
@@ -650,33 +695,414 @@ def pooling_bias_panels(depths: Sequence[int], bias: Mapping[str, np.ndarray], c
     >>> fig.axes[1].get_ylabel()
     'P(novel ranked above best pooled)'
     """
-    fig = Figure(figsize=(11, 4.6), layout="constrained")
+    fig = Figure(figsize=(11, 4.9), layout="constrained")
     ax1, ax2 = fig.subplots(1, 2)
     x = np.asarray(depths)
-    styles = {(0, best): ("C0", "-", "best pooled, unjudged = 0"), (1, best): ("C0", ":", "best pooled, condensed"),
-              (0, novel): ("C3", "-", "novel, unjudged = 0"), (1, novel): ("C3", ":", "novel, condensed")}
-    for (e, s), (color, ls, label) in styles.items():
-        ax1.plot(x, steady(bias["bias"][:, e, s]), color=color, ls=ls, marker="o", ms=3, label=label)
-        ax1.fill_between(x, steady(bias["low"][:, e, s]), steady(bias["high"][:, e, s]), color=color, alpha=0.15, lw=0)
-    ax1.plot(x, steady(control["bias"][:, 0, novel]), color="C2", ls="--", marker="s", ms=3,
-             label="novel, unjudged = 0, novel pooled too")
-    ax1.fill_between(x, steady(control["low"][:, 0, novel]), steady(control["high"][:, 0, novel]), color="C2",
-                     alpha=0.15, lw=0)
+    # Colour = how the run is scored, in both panels; line style and marker = which system (left panel).
+    method = {"true": "0.15", "unjudged = 0": "C3", "condensed": "C0", "unjudged = 0, novel pooled too": "C2"}
+    system = {best: ("--", "s", "best pooled system"), novel: ("-", "o", "novel (unpooled) system")}
+    curves = [(bias, e, s, label) for e, label in ((0, "unjudged = 0"), (1, "condensed")) for s in (best, novel)]
+    curves.append((control, 0, novel, "unjudged = 0, novel pooled too"))
+    widest = 0.0
+    for table, e, s, label in curves:
+        centre, low, high = (steady(table[key][:, e, s]) for key in ("bias", "low", "high"))
+        widest = max(widest, float(np.max(high - low)) / 2)
+        ls, marker, _ = system[s]
+        ax1.errorbar(x, centre, yerr=_errors(centre, low, high), color=method[label], ls=ls, marker=marker, ms=4,
+                     capsize=3, lw=1.4)
     ax1.axhline(0, color="0.3", lw=1)
     ax1.set(xscale="log", xlabel="pool depth", ylabel=f"bias of nDCG@{k} (estimate − true)",
-            title=f"Bias, mean and 95% interval over {replicates} collections")
-    fig.legend(*ax1.get_legend_handles_labels(), fontsize=8, loc="outside lower left", ncols=2, frameon=False)
-    colors = {"true": ("0.3", "-"), "unjudged = 0": ("C3", "-"), "condensed": ("C3", ":")}
-    for label, shares in order.items():
-        color, ls = colors.get(label, ("C2", "--"))
-        ax2.plot(x, steady(shares), color=color, ls=ls, marker="o", ms=3, label=label)
+            title=f"Bias: mean over {replicates} collections, bars 95% intervals\n"
+                  f"(the largest half-width is {widest:.3f})")
+    dodge = 10 ** (0.025 * (np.arange(len(order)) - (len(order) - 1) / 2))  # bars at 0 and 1 side by side
+    for (label, shares), shift in zip(order.items(), dodge):
+        p = steady(shares)
+        bounds = np.array([wilson_interval(int(round(v * replicates)), replicates) for v in p])
+        ax2.errorbar(x * shift, p, yerr=_errors(p, bounds[:, 0], bounds[:, 1]), color=method.get(label, "C2"), ls="-",
+                     marker="o", ms=4, capsize=3, lw=1.4)
     ax2.set(xscale="log", xlabel="pool depth", ylabel="P(novel ranked above best pooled)", ylim=(-0.03, 1.03),
-            title="Is the better, unpooled system recognised?")
-    fig.legend(*ax2.get_legend_handles_labels(), fontsize=8, loc="outside lower right", ncols=2, frameon=False)
+            title=f"Is the better, unpooled system recognised?\n(share of {replicates} collections, Wilson 95%)")
+    handles = [Line2D([], [], color=color, lw=2.5) for color in method.values()]
+    handles += [Line2D([], [], color="0.3", ls=ls, marker=marker, ms=5) for ls, marker, _ in system.values()]
+    labels = [f"scored: {label}" for label in method] + [name for _, _, name in system.values()]
+    _legend_below(fig, handles, labels, ncols=3)
     return fig
 
 
-# --------------------------------------------------------------------------- tables
+
+
+# --------------------------------------------------------------------------- notebook 07
+
+#: Colours by class of discount: discounts of one class look alike, classes apart (a dash and a marker tell the
+#: members of a class apart). log2, the reference of every comparison, is drawn black, thicker and on top.
+_CLASS_COLOURS = {"slowly varying": ("#2171b5", "#6baed6", "#08306b"), "regularly varying": ("#238b45", "#74c476"),
+                  "critical": ("#e6550d",), "summable": ("#a50f15", "#ae017e", "#fb6a4a"), "constant": ("0.55",)}
+
+
+def discount_styles(discounts: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """Line style (``color``, ``ls``, ``marker``, ``lw``, ``zorder``) per discount: by class, log2 black on top.
+
+    Examples
+    --------
+    >>> styles = discount_styles(["log2", "loglog", "zipf", "power(beta=2)"])
+    >>> styles["log2"]["color"], styles["loglog"]["color"], styles["zipf"]["color"]
+    ('black', '#2171b5', '#e6550d')
+    """
+    seen: dict[str, int] = {}
+    styles = {}
+    for spec in discounts:
+        decay = parse_discount(spec).decay
+        if spec == "log2":
+            styles[spec] = dict(color="black", ls="-", marker="o", lw=2.4, zorder=5)
+            continue
+        k = seen[decay] = seen.get(decay, -1) + 1
+        palette = _CLASS_COLOURS.get(decay, ("0.3",))
+        styles[spec] = dict(color=palette[k % len(palette)], ls=_LINESTYLES[k % len(_LINESTYLES)],
+                            marker=_MARKERS[(k + 1) % len(_MARKERS)], lw=1.5, zorder=3)
+    return styles
+
+
+def _discount_legend(fig: Figure, discounts: Sequence[str], styles: Mapping[str, Mapping[str, Any]], **extra: Any) -> None:
+    handles = [Line2D([], [], ms=4, **{k: v for k, v in styles[d].items() if k != "zorder"}) for d in discounts]
+    labels = [f"{d} ({parse_discount(d).decay})" for d in discounts]
+    for label, handle in extra.items():
+        handles.append(handle)
+        labels.append(label)
+    _legend_below(fig, handles, labels, ncols=min(4, len(labels)))
+
+
+def asl_curves_panels(curves: Mapping[tuple[str, str], np.ndarray], gains: Sequence[str], discounts: Sequence[str], *,
+                      alpha: float, n_resamples: int, topics: int) -> Figure:
+    """Sakai's ASL curves: per gain (panel), each discount's achieved significance levels, sorted (log scale).
+
+    An ASL of 0 (no resample as extreme) is drawn at 1/(2B).
+
+    Examples
+    --------
+    >>> fig = asl_curves_panels({("linear", "log2"): np.array([0.0, 0.2])}, ["linear"], ["log2"], alpha=0.05,
+    ...                         n_resamples=100, topics=5)
+    >>> fig.axes[0].get_yscale(), fig.axes[0].get_title()
+    ('log', 'gain linear: ASL curves, 5 topics')
+    """
+    styles = discount_styles(discounts)
+    fig = Figure(figsize=(5.6 * len(gains), 4.4), layout="constrained")
+    axes = np.atleast_1d(fig.subplots(1, len(gains), sharey=True, squeeze=False)[0])
+    for ax, g in zip(axes, gains):
+        for d in discounts:
+            curve = steady(np.maximum(curves[(g, d)], 0.5 / n_resamples))
+            style = {k: v for k, v in styles[d].items() if k != "marker"}
+            ax.plot(np.arange(1, curve.size + 1), curve, **style)
+        ax.axhline(alpha, color="0.3", ls="--", lw=1)
+        ax.set(yscale="log", ylim=(0.3 / n_resamples, 1.5), xlabel="system pairs, sorted by ASL",
+               title=f"gain {g}: ASL curves, {topics} topics")
+        _decade_ticks(ax)
+    axes[0].set_ylabel("achieved significance level (bootstrap)")
+    _discount_legend(fig, discounts, styles, **{f"alpha = {alpha:g}": Line2D([], [], color="0.3", ls="--", lw=1)})
+    return fig
+
+
+def swap_rate_panels(rates: Mapping[tuple[str, str], Sequence[float]], gains: Sequence[str], discounts: Sequence[str],
+                     sizes: Sequence[int]) -> Figure:
+    """Voorhees-Buckley swap rate against the size of the two disjoint query sets, per gain (panel) and discount.
+
+    Examples
+    --------
+    >>> fig = swap_rate_panels({("linear", "log2"): [0.2, 0.1]}, ["linear"], ["log2"], [5, 10])
+    >>> fig.axes[0].get_ylabel()
+    'share of system pairs swapped'
+    """
+    styles = discount_styles(discounts)
+    fig = Figure(figsize=(5.6 * len(gains), 4.2), layout="constrained")
+    axes = np.atleast_1d(fig.subplots(1, len(gains), sharey=True, squeeze=False)[0])
+    for ax, g in zip(axes, gains):
+        for d in discounts:
+            ax.plot(sizes, steady(rates[(g, d)]), ms=4, **styles[d])
+        ax.set(xlabel="queries per subset c", title=f"gain {g}: swap rate between disjoint query sets", ylim=(0, None))
+        ax.set_xticks(sizes, [str(c) for c in sizes])
+    axes[0].set_ylabel("share of system pairs swapped")
+    _discount_legend(fig, discounts, styles)
+    return fig
+
+
+def queries_needed_panels(curves: pd.DataFrame, gains: Sequence[str], discounts: Sequence[str], sizes: Sequence[int],
+                          *, target_accuracy: float, alpha: float) -> Figure:
+    """Against the number of queries: ordering accuracy (top, 95% band) and expected discriminative power (bottom).
+
+    ``curves`` has the columns gain, discount, size, accuracy, accuracy_low, accuracy_high, expected_power.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame(dict(gain="linear", discount="log2", size=[5, 10], accuracy=[0.8, 0.9], accuracy_low=[0.79, 0.89],
+    ...                       accuracy_high=[0.81, 0.91], expected_power=[0.1, 0.3]))
+    >>> fig = queries_needed_panels(t, ["linear"], ["log2"], [5, 10], target_accuracy=0.9, alpha=0.05)
+    >>> [ax.get_ylabel() for ax in fig.axes]
+    ['ordering accuracy (95% band)', 'share of pairs with ASL < 0.05']
+    """
+    styles = discount_styles(discounts)
+    fig = Figure(figsize=(5.6 * len(gains), 7.6), layout="constrained")
+    axes = fig.subplots(2, len(gains), sharex=True, sharey="row", squeeze=False)
+    for j, g in enumerate(gains):
+        for d in discounts:
+            rows = select(curves, gain=g, discount=d).sort_values("size")
+            c = _column(rows, "size")
+            axes[0, j].plot(c, _column(rows, "accuracy"), ms=4, **styles[d])
+            axes[0, j].fill_between(c, _column(rows, "accuracy_low"), _column(rows, "accuracy_high"),
+                                    color=styles[d]["color"], alpha=0.12, lw=0)
+            axes[1, j].plot(c, _column(rows, "expected_power"), ms=4, **styles[d])
+        axes[0, j].axhline(target_accuracy, color="0.3", ls="--", lw=1)
+        axes[0, j].set(title=f"gain {g}: pairs ordered as the truth", xscale="log")
+        axes[1, j].set(title=f"gain {g}: expected discriminative power", xlabel="queries c", xscale="log", ylim=(0, 1))
+        for ax in axes[:, j]:
+            ax.set_xticks(sizes, [str(c) for c in sizes])
+            ax.minorticks_off()
+    axes[0, 0].set_ylabel("ordering accuracy (95% band)")
+    axes[1, 0].set_ylabel(f"share of pairs with ASL < {alpha:g}")
+    _discount_legend(fig, discounts, styles,
+                     **{f"target accuracy {target_accuracy:g}": Line2D([], [], color="0.3", ls="--", lw=1)})
+    return fig
+
+
+def measure_agreement_heatmap(tau: np.ndarray, labels: Sequence[str], title: str) -> Figure:
+    """Kendall's tau between the system orderings of every two measures, as a heat map.
+
+    Examples
+    --------
+    >>> fig = measure_agreement_heatmap(np.array([[1.0, 0.9], [0.9, 1.0]]), ["a", "b"], "t")
+    >>> fig.axes[0].get_title()
+    't'
+    """
+    off = tau[~np.eye(len(labels), dtype=bool)]
+    fig = Figure(figsize=(9, 7.5), layout="constrained")
+    ax = fig.subplots()
+    image = ax.imshow(steady(tau), cmap="viridis", vmin=np.floor(off.min() * 20) / 20 if off.size else 0, vmax=1)
+    ax.set_xticks(range(len(labels)), labels, rotation=90, fontsize=8)
+    ax.set_yticks(range(len(labels)), labels, fontsize=8)
+    fig.colorbar(image, ax=ax, label="Kendall's tau between system orderings")
+    ax.set_title(title)
+    return fig
+
+
+def per_list_scatter(measures: pd.DataFrame, gains: Sequence[str], discounts: Sequence[str], *,
+                     target_accuracy: float, cap: float) -> Figure:
+    """Each measure's per-topic win probability against the queries it needs (95% bootstrap interval, capped at ``cap``).
+
+    Examples
+    --------
+    >>> t = pd.DataFrame(dict(gain="linear", discount="log2", per_topic_win=[0.6], queries_needed=[20.0],
+    ...                       queries_needed_low=[18.0], queries_needed_high=[23.0]))
+    >>> per_list_scatter(t, ["linear"], ["log2"], target_accuracy=0.9, cap=1000).axes[0].get_yscale()
+    'log'
+    """
+    styles = discount_styles(discounts)
+    fig = Figure(figsize=(7.0, 5.6), layout="constrained")
+    ax = fig.subplots()
+    shapes = dict(zip(gains, "osD^v"))
+    for r in measures.itertuples():
+        centre = steady([r.queries_needed])
+        low, high = steady([r.queries_needed_low]), steady([min(r.queries_needed_high, cap)])
+        ax.errorbar([r.per_topic_win], centre, yerr=_errors(centre, low, high), fmt=shapes[r.gain],
+                    color=styles[r.discount]["color"], ms=6 if r.discount == "log2" else 5, capsize=2,
+                    zorder=styles[r.discount]["zorder"])
+    ax.set(xlabel="per-topic P(more skilled system scores strictly higher)",
+           ylabel=f"queries for ordering accuracy {target_accuracy:g}", yscale="log",
+           title="Per-list distinguishability vs queries needed")
+    _log_ticks(ax)
+    handles = [Line2D([], [], color=styles[d]["color"], marker="o", ls="none", ms=6) for d in discounts]
+    handles += [Line2D([], [], color="0.3", marker=shapes[g], ls="none", ms=6) for g in gains]
+    labels = [f"{d} ({parse_discount(d).decay})" for d in discounts] + [f"gain {g}" for g in gains]
+    _legend_below(fig, handles, labels, ncols=3)
+    return fig
+
+
+# --------------------------------------------------------------------------- notebook 08
+
+
+def ranker_means_panels(table: pd.DataFrame, systems: Sequence[str], gains: Sequence[str], cutoffs: Sequence[str]
+                        ) -> Figure:
+    """Mean nDCG of each system with its 95% interval, per gain (colour), one panel per cut-off ("all": whole list).
+
+    Examples
+    --------
+    >>> t = pd.DataFrame(dict(gain="g", cutoff="all", system=["a", "b"], mean=[0.2, 0.3], ci_low=[0.1, 0.2],
+    ...                       ci_high=[0.3, 0.4]))
+    >>> ranker_means_panels(t, ["a", "b"], ["g"], ["all"]).axes[0].get_title()
+    'whole list'
+    """
+    fig = Figure(figsize=(6.2 * len(cutoffs), 3.6), layout="constrained")
+    axes = np.atleast_1d(fig.subplots(1, len(cutoffs), squeeze=False)[0])
+    for ax, cutoff in zip(axes, cutoffs):
+        for c, gain in enumerate(gains):
+            t = table[(table.gain == gain) & (table.cutoff.astype(str) == cutoff)].set_index("system").loc[list(systems)]
+            mean = _column(t, "mean")
+            ax.errorbar(mean, np.arange(len(systems)) + (c - 1) * 0.22,
+                        xerr=_errors(mean, _column(t, "ci_low"), _column(t, "ci_high")), fmt="o", ms=4, color=f"C{c}",
+                        label=gain, capsize=2)
+        ax.set_yticks(np.arange(len(systems)), systems)
+        ax.invert_yaxis()
+        ax.set_xlabel("mean nDCG" + ("" if cutoff == "all" else f"@{cutoff}") + " (95% t interval)")
+        ax.set_title("whole list" if cutoff == "all" else f"cut-off {cutoff}")
+    axes[0].legend(fontsize=8, loc="center left", title="gain")
+    return fig
+
+
+def list_length_panels(means: pd.DataFrame, info: pd.DataFrame, systems: Sequence[str], discounts: Sequence[str],
+                       gain: str) -> Figure:
+    """Mean nDCG of each system (95% band) against the mean length of the sampled candidate lists, one panel per
+    discount; shaded: the lengths at which every user's share of test items is kept.
+
+    Examples
+    --------
+    >>> info = pd.DataFrame(dict(list_length=["10", "all"], mean_length=[10.0, 100.0], users_with_share_kept=[0.5, 1.0]))
+    >>> m = pd.DataFrame(dict(gain="g", discount="log2", system="a", list_length=["10", "all"], mean=[0.3, 0.5],
+    ...                       ci_low=[0.2, 0.4], ci_high=[0.4, 0.6]))
+    >>> list_length_panels(m, info, ["a"], ["log2"], "g").axes[0].get_title()
+    'log2'
+    """
+    cols = (len(discounts) + 1) // 2
+    fig = Figure(figsize=(3.2 * cols, 6.2), layout="constrained")
+    axes = fig.subplots(2, cols, sharex=True, squeeze=False)
+    x = info["mean_length"].to_numpy(dtype=float)
+    kept = info.loc[info.users_with_share_kept >= 0.999, "mean_length"]
+    for ax, d in zip(axes.flat, discounts):
+        for c, s in enumerate(systems):
+            t = means[(means.gain == gain) & (means.discount == d) & (means.system == s)]
+            ax.plot(x, _column(t, "mean"), marker="o", ms=3, color=f"C{c}", label=s)
+            ax.fill_between(x, _column(t, "ci_low"), _column(t, "ci_high"), color=f"C{c}", alpha=0.2, lw=0)
+        if len(kept):
+            ax.axvspan(kept.min(), x.max(), color="0.9", zorder=0)
+        ax.set(xscale="log", title=d)
+    for ax in axes.flat[len(discounts):]:
+        ax.axis("off")
+    for ax in axes[:, 0]:
+        ax.set_ylabel("mean nDCG (95% interval)")
+    for ax in axes[-1]:
+        ax.set_xlabel("list length n")
+    axes.flat[0].legend(fontsize=7, loc="upper right")
+    return fig
+
+
+def list_length_distinguishability_panels(pairs: pd.DataFrame, info: pd.DataFrame, significant: Mapping, labels:
+                                          Sequence[str], discounts: Sequence[str], gain: str, n_pairs: int) -> Figure:
+    """Pairs of systems told apart (left) and their median standardized paired gap |d_z| (right) against the list
+    length, one line per discount. ``significant[(list_length, discount)]`` counts the significant pairs.
+
+    Examples
+    --------
+    >>> info = pd.DataFrame(dict(mean_length=[10.0, 100.0]))
+    >>> p = pd.DataFrame(dict(gain="g", discount="log2", list_length=["10", "all"], effect_size=[0.2, 0.5]))
+    >>> fig = list_length_distinguishability_panels(p, info, {("10", "log2"): 0, ("all", "log2"): 1}, ["10", "all"],
+    ...                                             ["log2"], "g", 15)
+    >>> fig.axes[0].get_ylabel()
+    'significant pairs (of 15)'
+    """
+    fig = Figure(figsize=(11, 3.8), layout="constrained")
+    axes = fig.subplots(1, 2)
+    x = info["mean_length"].to_numpy(dtype=float)
+    for c, d in enumerate(discounts):
+        t = pairs[(pairs.gain == gain) & (pairs.discount == d)]
+        axes[0].plot(x, [significant[(n, d)] for n in labels], marker="o", ms=3, color=f"C{c}", label=d)
+        axes[1].plot(x, steady([t[t.list_length == n].effect_size.abs().median() for n in labels]), marker="o", ms=3,
+                     color=f"C{c}", label=d)
+    axes[0].set(xscale="log", xlabel="list length n", ylabel=f"significant pairs (of {n_pairs})",
+                title="paired t test, Holm, 5%")
+    axes[1].set(xscale="log", xlabel="list length n", ylabel="median |d_z| over pairs", title="standardized paired gap")
+    axes[1].legend(fontsize=7, loc="upper left")
+    return fig
+
+
+def query_set_panels(power: pd.DataFrame, swaps: pd.DataFrame, discounts: Sequence[str], gain: str, n_pairs: int
+                     ) -> Figure:
+    """Discriminative power (left) and swap rate (right) of each discount against the number of users.
+
+    Examples
+    --------
+    >>> pw = pd.DataFrame(dict(gain="g", discount="log2", users=[25, 50], power=[0.2, 0.4]))
+    >>> sw = pd.DataFrame(dict(gain="g", discount="log2", size=[25], swap_rate=[0.3]))
+    >>> query_set_panels(pw, sw, ["log2"], "g", 91).axes[1].get_ylabel()
+    'swap rate'
+    """
+    fig = Figure(figsize=(11, 3.8), layout="constrained")
+    axes = fig.subplots(1, 2)
+    for c, d in enumerate(discounts):
+        t = power[(power.gain == gain) & (power.discount == d)]
+        axes[0].plot(_column(t, "users"), _column(t, "power"), marker="o", ms=3, color=f"C{c}", label=d)
+        s = swaps[(swaps.gain == gain) & (swaps.discount == d)]
+        axes[1].plot(_column(s, "size"), _column(s, "swap_rate"), marker="o", ms=3, color=f"C{c}", label=d)
+    axes[0].set(xscale="log", xlabel="users", ylabel="discriminative power",
+                title=f"share of {n_pairs} pairs significant (bootstrap, 5%)")
+    axes[1].set(xscale="log", xlabel="users per set", ylabel="swap rate", title="order reversed on a disjoint user set")
+    for ax, ticks in ((axes[0], sorted(set(power.users))), (axes[1], sorted(set(swaps["size"])))):
+        ax.set_xticks(ticks, [str(t) for t in ticks])
+        ax.minorticks_off()
+    axes[0].legend(fontsize=7, loc="upper left")
+    return fig
+
+
+def convention_panels(means: pd.DataFrame, systems: Sequence[str], conventions: Sequence[str], depths: Sequence[str],
+                      measures: Sequence[str]) -> Figure:
+    """Mean of each system (95% interval) under each tool's convention, one panel per (run depth, measure).
+
+    Examples
+    --------
+    >>> m = pd.DataFrame(dict(depth="100", measure="ndcg", system="a", convention=["x", "y"], mean=[0.3, 0.4],
+    ...                       ci_low=[0.2, 0.3], ci_high=[0.4, 0.5]))
+    >>> convention_panels(m, ["a"], ["x", "y"], ["100"], ["ndcg"]).axes[0].get_title()
+    'ndcg, run files of depth 100'
+    """
+    fig = Figure(figsize=(5.6 * len(measures), 3.4 * len(depths)), layout="constrained")
+    axes = fig.subplots(len(depths), len(measures), squeeze=False, sharey=True)
+    for i, depth in enumerate(depths):
+        for j, measure in enumerate(measures):
+            ax = axes[i, j]
+            for c, s in enumerate(systems):
+                t = means[(means.depth == depth) & (means.measure == measure) & (means.system == s)]
+                t = t.set_index("convention").reindex(list(conventions))
+                mean = _column(t, "mean")
+                ax.errorbar(mean, np.arange(len(conventions)) + (c - 2.5) * 0.1,
+                            xerr=_errors(mean, _column(t, "ci_low"), _column(t, "ci_high")), fmt="o", ms=3,
+                            color=f"C{c}", label=s, capsize=1.5)
+            ax.set_yticks(np.arange(len(conventions)), conventions)
+            ax.set_title(f"{measure}, run files of depth {depth}", fontsize=10)
+            ax.set_xlabel("mean (95% interval)")
+    axes[0, 0].invert_yaxis()
+    axes[0, -1].legend(fontsize=7, loc="lower right")
+    return fig
+
+
+def cutoff_panels(means: pd.DataFrame, summary: pd.DataFrame, systems: Sequence[str], gains: Sequence[str],
+                  cutoffs: Sequence[str], n_pairs: int) -> Figure:
+    """nDCG@k against the whole list: the systems' means (left, first gain) and, per gain, the pairs significantly
+    different and the decisions that change from the whole list (right).
+
+    Examples
+    --------
+    >>> m = pd.DataFrame(dict(gain="g", system="a", cutoff=["5", "all"], mean=[0.2, 0.3], ci_low=[0.1, 0.2],
+    ...                       ci_high=[0.3, 0.4]))
+    >>> sm = pd.DataFrame(dict(gain="g", cutoff=["5", "all"], significant=[3, 4], decisions_changed=[1, 0]))
+    >>> [t.get_text() for t in cutoff_panels(m, sm, ["a"], ["g"], ["5", "all"], 15).axes[0].get_xticklabels()]
+    ['@5', 'whole']
+    """
+    fig = Figure(figsize=(11, 3.8), layout="constrained")
+    axes = fig.subplots(1, 2)
+    xk = np.arange(len(cutoffs))
+    names = ["whole" if k == "all" else f"@{k}" for k in cutoffs]
+    for c, s in enumerate(systems):
+        t = means[(means.gain == gains[0]) & (means.system == s)]
+        mean = _column(t, "mean")
+        axes[0].errorbar(xk + (c - 2.5) * 0.05, mean, yerr=_errors(mean, _column(t, "ci_low"), _column(t, "ci_high")),
+                         marker="o", ms=3, color=f"C{c}", label=s, capsize=2)
+    axes[0].set_xticks(xk, names)
+    axes[0].set(ylabel="mean nDCG (log2, 95% interval)", title=f"{len(systems)} systems, gain = {gains[0]}")
+    axes[0].legend(fontsize=7)
+    for c, gain in enumerate(gains):
+        t = summary[summary.gain == gain]
+        axes[1].plot(xk, _column(t, "significant"), marker="o", color=f"C{c}", label=f"{gain}: significant")
+        axes[1].plot(xk, _column(t, "decisions_changed"), marker="s", ls="--", color=f"C{c}",
+                     label=f"{gain}: changed vs whole")
+    axes[1].set_xticks(xk, names)
+    axes[1].set(ylabel=f"pairs (of {n_pairs})", title="decisions (paired t, Holm, 5%)")
+    axes[1].legend(fontsize=7)
+    return fig
 
 
 # --------------------------------------------------------------------------- notebook 09
@@ -713,8 +1139,10 @@ def failure_rate_grid(failure_tables: Mapping[str, pd.DataFrame], discounts: Seq
                 handles.append((bound, "none failed: Wilson upper bound"))
             normal = _column(rows, "p_fail_normal")
             ax.plot(n, np.where(normal > 0, normal, np.nan), "-", color=f"C{i}", lw=1)
-        ax.set(xscale="log", yscale="log", title=f"{label}: {d}", xlabel="n")
-        ax.set_ylim(bottom=max(ax.get_ylim()[0], 1e-6), top=1.0)
+        # One range for every panel (10^-6 to 1), labelled at the decades: panels compare at a glance, and a
+        # short range no longer gets a label on every minor tick.
+        ax.set(xscale="log", yscale="log", title=f"{label}: {d}", xlabel="n", ylim=(1e-6, 1.5))
+        _decade_ticks(ax)
     _label_rows(axes, len(discounts), "1 - P(better strictly higher)")
     handles.append((Line2D([], [], color="0.3", lw=1), "normal approximation Phi(-mean/sd)"))
     _legend_below(fig, [h for h, _ in handles], [t for _, t in handles], ncols=4)
@@ -791,6 +1219,21 @@ def expected_gap_panels(theory_table: pd.DataFrame, crossings: pd.DataFrame, pai
     return fig
 
 
+def _crossing_strip(ax: Axes, crossings: pd.DataFrame, first: str, second: str, discounts: Sequence[str]) -> None:
+    """One row per discount: a marker at the n where its expected gap changes sign ("none" if it never does)."""
+    for c, d in enumerate(discounts):
+        cross = select(crossings, first=first, second=second, discount=d)
+        where = cross["crossing_n"].iloc[0] if len(cross) else np.nan
+        if np.isfinite(where):
+            ax.plot([steady(where)], [c], _MARKERS[c % len(_MARKERS)], color=f"C{c}", ms=5)
+        else:
+            ax.text(0.99, c, "none", transform=ax.get_yaxis_transform(), ha="right", va="center", fontsize=7,
+                    color=f"C{c}")
+    ax.set(ylim=(len(discounts) - 0.4, -0.6), yticks=[])
+    ax.set_ylabel("expected\ncrossing", fontsize=8)
+    ax.grid(axis="y", visible=False)
+
+
 def decision_grid(decision_tables: Mapping[str, pd.DataFrame], discounts: Sequence[str], value: str,
                   crossings: pd.DataFrame | None = None) -> Figure:
     """Per model (row) and pair (column): ``p_first`` (the head ranker wins; Wilson 95%) or ``p_differs``
@@ -812,8 +1255,15 @@ def decision_grid(decision_tables: Mapping[str, pd.DataFrame], discounts: Sequen
         raise ValueError(f"value must be 'p_first' or 'p_differs', got {value!r}")
     models = list(decision_tables)
     pairs = list(dict.fromkeys(zip(decision_tables[models[0]]["first"], decision_tables[models[0]]["second"])))
-    fig = Figure(figsize=(5.0 * len(pairs), 3.2 * len(models) + 0.9), layout="constrained")
-    axes = fig.subplots(len(models), len(pairs), sharex=True, sharey=True, squeeze=False)
+    # The expected crossings get a strip of their own above the panels, one row per discount: drawn as vertical
+    # lines inside the panels they piled up where several discounts cross at nearly the same n.
+    strip = crossings is not None and value == "p_first"
+    fig = Figure(figsize=(5.0 * len(pairs), 3.2 * len(models) + 0.9 + (1.1 if strip else 0.0)), layout="constrained")
+    grid = fig.subplots(len(models) + strip, len(pairs), sharex=True, squeeze=False,
+                        gridspec_kw=dict(height_ratios=[1.1] * strip + [3.2] * len(models)))
+    axes, strips = grid[int(strip):], grid[0] if strip else []
+    for ax in axes.flat[1:]:
+        ax.sharey(axes.flat[0])
     shift = 10 ** (0.03 * (np.arange(len(discounts)) - (len(discounts) - 1) / 2))
     handles = []
     for i, m in enumerate(models):
@@ -828,84 +1278,23 @@ def decision_grid(decision_tables: Mapping[str, pd.DataFrame], discounts: Sequen
                                   fmt=_MARKERS[c % len(_MARKERS)] + _LINESTYLES[c % 4], ms=3.5, capsize=1.5, lw=1,
                                   color=f"C{c}")
                 handles.append((bar, d))
-                if crossings is not None and value == "p_first":
-                    cross = select(crossings, first=first, second=second, discount=d)
-                    if len(cross) and np.isfinite(cross["crossing_n"].iloc[0]):
-                        ax.axvline(steady(cross["crossing_n"].iloc[0]), color=f"C{c}", lw=0.8, ls=":")
             if value == "p_first":
                 ax.axhline(0.5, color="0.5", lw=0.8, ls="--")
             ax.set(xscale="log", ylim=(-0.03, 1.03))
+            ax.label_outer()
     # The pair changes from column to column, so the row label says "first ranker" and the
     # column title says which ranker is first.
     ylabel = "P(first ranker scores higher)" if value == "p_first" else "decision differs from log2"
     _label_matrix(axes, [f"{a} vs {b}" for a, b in pairs], [f"{m}\n{ylabel}" for m in models])
+    for ax, (first, second) in zip(strips, pairs):
+        _crossing_strip(ax, crossings, first, second, discounts)
+        ax.set_title(f"{first} vs {second}", fontsize=10)
+    for ax in axes[0] if strip else []:
+        ax.set_title("")
     _legend_below(fig, [h for h, _ in handles], [t for _, t in handles], ncols=4)
     if value == "p_first":
-        title = "Share of data sets on which the exact head scores strictly higher (Wilson 95%); dotted: expected crossing"
+        title = "Share of data sets on which the exact head scores strictly higher (Wilson 95%)"
     else:
         title = "Share of data sets on which a discount picks another winner than log2 (Wilson 95%)"
     fig.suptitle(title, fontsize=11)
     return fig
-
-
-def pivot(table: pd.DataFrame, index: str | Sequence[str], columns: str | Sequence[str], values: str) -> pd.DataFrame:
-    """A wide view of a tidy table: one row per ``index`` value(s), one column per ``columns`` value(s).
-
-    Rows and columns keep their order of first appearance (not sorted).
-
-    Examples
-    --------
-    >>> t = pd.DataFrame({"m": ["b", "b", "a"], "d": ["x", "y", "x"], "v": [0.5, 0.7, 0.1]})
-    >>> wide = pivot(t, "m", "d", "v")
-    >>> wide.index.tolist(), wide.columns.tolist(), wide.loc["b"].tolist()
-    (['b', 'a'], ['x', 'y'], [0.5, 0.7])
-    """
-    return table.pivot_table(index=index, columns=columns, values=values, aggfunc="first", sort=False)
-
-
-def rounded(table: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
-    """The table with its float columns rounded to ``digits`` decimals, for reading (and for nbval).
-
-    Each value is rounded as Python's ``round`` and f-strings round it (correctly, from its exact
-    binary value), so a table and a sentence that print the same number agree: numpy's and
-    pandas' ``round`` scale by ``10**digits`` first and can round the other way on a decimal half
-    (0.7515 -> 0.752, while the double nearest 0.7515 lies below it and reads 0.751). A value that
-    rounds to zero is shown without a sign: its sign can flip with the last bit of a sum (BLAS
-    results depend on the machine), and nbval compares the displayed text.
-
-    Examples
-    --------
-    >>> rounded(pd.DataFrame({"a": ["x", "y", "z"], "b": [0.12345, -1e-17, 0.7515]}))
-       a      b
-    0  x  0.123
-    1  y  0.000
-    2  z  0.751
-    """
-    out = table.copy()
-    for column in out.columns:
-        if pd.api.types.is_float_dtype(out[column]):
-            values = [round(v, digits) for v in out[column].to_numpy(dtype=float).tolist()]  # Python floats
-            out[column] = np.asarray(values, dtype=float) + 0.0  # -0.0 + 0.0 is 0.0
-    return out
-
-
-def proportion_cells(table: pd.DataFrame, column: str, trials: str = "replicates", *, digits: int = 2,
-                     interval: bool = True) -> list[str]:
-    """Each row's share ``table[column]`` of ``table[trials]`` as :func:`~ndcg_research.stats.intervals.share_label` text.
-
-    So a proportion measured as 1 on a few replicates reads as the count ("20/20 [0.84,1.00]"), not
-    as a probability of 1. The shares must be of whole numbers of trials.
-
-    Examples
-    --------
-    >>> t = pd.DataFrame({"p_better": [0.87, 1.0, 1.0], "replicates": [100, 20, 1000]})
-    >>> proportion_cells(t, "p_better")
-    ['0.87 [0.79,0.92]', '20/20 [0.84,1.00]', '1.00 [1.00,1.00]']
-    """
-    labels = []
-    for row, (share, count) in enumerate(zip(table[column].tolist(), table[trials].tolist())):
-        try:
-            labels.append(share_label(share, int(count), digits=digits, interval=interval))
-        except ValueError as error:
-            raise ValueError(f"{column} of row {row}: {error}") from None
-    return labels

@@ -54,14 +54,10 @@ __all__ = [
     "list_lengths",
     "relevant_in_lists",
     "first_order_table",
-    "list_length_findings",
-    "query_set_findings",
-    "cutoff_findings",
     "decisions_against",
     "qrels_table",
     "run_table",
     "convention_values",
-    "convention_findings",
 ]
 
 #: The gains of the real-data study, by label: the rating itself, the rating above "neutral" (3), and
@@ -516,7 +512,7 @@ def compare_table(
     systems: Sequence[str],
     labels: Mapping[str, Sequence[Any]],
     *,
-    method: str = "t",
+    test: str = "t",
     correction: str = "holm",
     confidence: float = 0.95,
     n_resamples: int = 1000,
@@ -532,7 +528,7 @@ def compare_table(
         System names (rows of each slice).
     labels : mapping of str to sequence
         Column name -> the label of each index of one leading axis, in axis order.
-    method, correction, confidence, n_resamples, seed
+    test, correction, confidence, n_resamples, seed
         As in :func:`ndcg_research.stats.compare_systems` (t test and interval, Holm correction by default).
 
     Returns
@@ -565,7 +561,7 @@ def compare_table(
     for index in np.ndindex(*shape):
         matrix = values[index]
         keep = ~np.isnan(matrix).any(axis=0)
-        result = compare_systems(matrix[:, keep], systems=list(systems), test=method, correction=correction,
+        result = compare_systems(matrix[:, keep], systems=list(systems), test=test, correction=correction,
                                  confidence=confidence, n_resamples=n_resamples, seed=seed)
         head = {n: labels[n][i] for n, i in zip(names, index)}
         system_parts.append(result.systems.assign(**head))
@@ -609,7 +605,7 @@ def query_set_tables(
     sizes: Sequence[int],
     draws: int,
     swap_trials: int,
-    method: str = "bootstrap",
+    test: str = "bootstrap",
     n_resamples: int = 1000,
     alpha: float = threshold("significance_level"),
     reference: tuple[int, ...] | None = None,
@@ -630,7 +626,7 @@ def query_set_tables(
         half the users (two disjoint subsets); if none is that small, half the users, with a warning.
     draws, swap_trials : int
         Subsets per size for the power, disjoint subset pairs per size for the swap rate.
-    method, n_resamples, alpha
+    test, n_resamples, alpha
         The paired test of :func:`ndcg_research.stats.discriminative_power` (Sakai 2006: bootstrap).
     reference : tuple of int, optional
         Index of the reference measure for Kendall's tau; default the first.
@@ -675,7 +671,7 @@ def query_set_tables(
         head = {n: labels[n][i] for n, i in zip(names, index)}
         matrix = values[index]
         for size, rows in subsets.items():
-            results = [discriminative_power(matrix[:, row], test=method, n_resamples=n_resamples, alpha=alpha,
+            results = [discriminative_power(matrix[:, row], test=test, n_resamples=n_resamples, alpha=alpha,
                                             seed=seed) for row in rows]
             powers = np.array([r.power for r in results])
             power_rows.append({**head, "users": min(size, n_users), "draws": len(rows), "power": powers.mean(),
@@ -770,149 +766,6 @@ def first_order_table(
                                  "one_minus_ndcg": float(1 - v[ok].mean()),
                                  "c_estimate": float(((1 - v[ok]) / e[ok]).mean())})
     return pd.DataFrame(rows)
-
-
-# --------------------------------------------------------------------------- verdicts from the tables
-# Each takes the tables as written (or read back from CSV) and returns the quoted numbers and the
-# verdicts, by rules fixed before the runs; the notebook prints them for its own run and for the
-# committed full-profile tables.
-# COMPATIBILITY COPIES, to be removed: the four *_findings functions now live in
-# ndcg_research.findings.rules.movielens (the findings' one home), which notebook 08 should call; they stay
-# here only so that notebook 08 runs until it does (findings sit above studies, so these cannot import
-# them). tests/test_findings_compat.py checks that both give the same results.
-
-SLOW = "slowly varying"
-
-
-def _decay(discount: str) -> str:
-    return parse_discount(discount, builtin_only=True).decay
-
-
-def list_length_findings(means: Any, pairs: Any, first_order: Any, *, alpha: float = threshold("significance_level")
-                         ) -> dict[str, Any]:
-    """Numbers and verdicts of the list-length question from its three tables.
-
-    Rules: **1a** (drift together) holds if, for every slowly varying discount and gain, every ranker's mean
-    rises and the spread (best minus worst ranker) narrows from ``n0``, the first list length at which every
-    user's share of relevant items is kept, to the whole list (``n1``); with qualification if only the
-    spread always narrows. The **first-order law** holds if, at ``n1``, each ranker's estimate of c under the
-    slowest discount is within 20% of its estimate under ``log2``. **1b** holds if at ``n1`` the slowest
-    discount finds at least as many significant pairs (Holm-adjusted p < alpha) as ``log2`` and the median
-    ratio of the absolute effect sizes (pairs with absolute d_z above 0.1 under log2) is at least 0.9. **1c** holds if ``zipf`` and
-    the summable discounts find fewer significant pairs than ``log2`` at ``n1``.
-
-    Returns
-    -------
-    dict
-        ``n0``, ``n1``, ``slow`` and ``fast`` discounts, ``cells``, ``rising``, ``narrowing`` (lists of
-        (gain, discount)), ``spread`` {(gain, discount): (at n0, at n1)}, ``c`` (DataFrame system x slow
-        discount at n1, first gain), ``c_ratio`` (Series), ``significant`` {(n, discount): count, first
-        gain}, ``dz_ratio`` (Series), ``verdicts`` {name: verdict}.
-    """
-    gains = list(dict.fromkeys(means["gain"]))
-    discounts = list(dict.fromkeys(means["discount"]))
-    lengths = list(dict.fromkeys(means["list_length"].astype(str)))
-    means = means.assign(list_length=means["list_length"].astype(str))
-    pairs = pairs.assign(list_length=pairs["list_length"].astype(str))
-    first_order = first_order.assign(list_length=first_order["list_length"].astype(str))
-    kept = means.groupby("list_length", sort=False)["users_with_share_kept"].first().reindex(lengths)
-    n0 = next((n for n in lengths if kept[n] >= threshold("movielens_share_kept")), lengths[-1])
-    n1 = lengths[-1]
-    slow = [d for d in discounts if _decay(d) == SLOW]
-    fast = [d for d in discounts if _decay(d) in threshold("movielens_fast_decays")]
-
-    def at(n: str, gain: str, d: str) -> Any:
-        t = means[(means.list_length == n) & (means.gain == gain) & (means.discount == d)]
-        return t.set_index("system")["mean"]
-
-    spread, rising, narrowing = {}, [], []
-    for gain in gains:
-        for d in discounts:
-            a, b = at(n0, gain, d), at(n1, gain, d)
-            spread[(gain, d)] = (float(a.max() - a.min()), float(b.max() - b.min()))
-            if d in slow and bool((b > a.reindex(b.index)).all()):
-                rising.append((gain, d))
-            if d in slow and spread[(gain, d)][1] < spread[(gain, d)][0]:
-                narrowing.append((gain, d))
-    cells = len(slow) * len(gains)
-    fo = first_order[(first_order.list_length == n1) & (first_order.gain == gains[0])]
-    systems = list(dict.fromkeys(fo["system"]))
-    c = fo.pivot(index="system", columns="discount", values="c_estimate").reindex(index=systems, columns=slow)
-    c_ratio = c[slow[-1]] / c["log2"]
-    significant = {}
-    for n in lengths:
-        for d in discounts:
-            t = pairs[(pairs.list_length == n) & (pairs.gain == gains[0]) & (pairs.discount == d)]
-            significant[(n, d)] = int((t.pvalue_adjusted < alpha).sum())
-
-    def dz(d: str) -> Any:
-        t = pairs[(pairs.list_length == n1) & (pairs.gain == gains[0]) & (pairs.discount == d)]
-        return t.set_index(["system_a", "system_b"])["effect_size"].abs()
-
-    base = dz("log2")
-    dz_ratio = (dz(slow[-1]) / base)[base > threshold("movielens_effect_min")]
-    factor = threshold("first_order_factor")
-    verdicts = {
-        "1a drift together (slowly varying)": "holds" if len(rising) == cells and len(narrowing) == cells else (
-            "holds with qualification" if len(narrowing) == cells else "does not hold"),
-        "1a first-order law": "holds" if c_ratio.between(1 / factor, factor).all() else "does not hold",
-        # No significant pair under log2 (a small collection): nothing to stay detectable, no verdict.
-        "1b differences stay detectable": "undecided"
-        if significant[(n1, "log2")] == 0 else "holds" if (significant[(n1, slow[-1])] >= significant[(n1, "log2")]
-                                                          and dz_ratio.median() >= threshold("movielens_effect_ratio"))
-        else "does not hold",
-        "1c zipf/summable lose": "holds" if all(significant[(n1, d)] < significant[(n1, "log2")] for d in fast)
-        else "does not hold",
-    }
-    return dict(n0=n0, n1=n1, slow=slow, fast=fast, gains=gains, discounts=discounts, lengths=lengths, cells=cells,
-                rising=rising, narrowing=narrowing, spread=spread, c=c, c_ratio=c_ratio, significant=significant,
-                dz_ratio=dz_ratio, verdicts=verdicts)
-
-
-def query_set_findings(power: Any, *, near_users: int = threshold("movielens_near_users")) -> dict[str, Any]:
-    """Numbers and verdict of the query-set question from its power table.
-
-    Rule: at the user-set size nearest ``near_users``, with the power averaged over the gains, the claim
-    holds if every slowly varying discount's power is at least ``log2``'s minus 0.05 and ``zipf`` and the
-    summable discounts have a lower power than ``log2``.
-
-    Returns
-    -------
-    dict
-        ``users`` (the size used), ``power`` (Series by discount), ``best`` discount, ``verdict``.
-    """
-    discounts = list(dict.fromkeys(power["discount"]))
-    sizes = sorted(set(power["users"]))
-    users = min(sizes, key=lambda s: abs(s - near_users))
-    p = power[power.users == users].groupby("discount")["power"].mean().reindex(discounts)
-    slow = [d for d in discounts if _decay(d) == SLOW]
-    fast = [d for d in discounts if _decay(d) in threshold("movielens_fast_decays")]
-    margin = threshold("movielens_power_margin")
-    holds = all(p[d] >= p["log2"] - margin for d in slow) and all(p[d] < p["log2"] for d in fast)
-    return dict(users=users, power=p, best=str(p.idxmax()), verdict="holds" if holds else "does not hold")
-
-
-def cutoff_findings(decisions: Any, *, small: Sequence[str] = threshold("movielens_small_cutoffs")) -> dict[str, Any]:
-    """Numbers and verdict of the cut-off question from its decisions table (:func:`decisions_against`, column cutoff).
-
-    Rule: holds if, for every gain, each small cut-off (@5, @10) finds fewer significant pairs than the whole
-    list and at least one decision changes.
-
-    Returns
-    -------
-    dict
-        ``changed`` (decisions changed at the small cut-offs, summed over gains), ``significant``
-        {(gain, cutoff): count}, ``reversed_significant`` (significant decisions reversed, all cut-offs),
-        ``verdict``.
-    """
-    d = decisions.assign(cutoff=decisions["cutoff"].astype(str))
-    significant = {(g, k): int(x) for g, k, x in d[["gain", "cutoff", "significant"]].itertuples(index=False)}
-    gains = list(dict.fromkeys(d["gain"]))
-    cond = all(significant[(g, k)] < significant[(g, "all")] for g in gains for k in small if (g, k) in significant)
-    changed = int(d[d.cutoff.isin(list(small))]["decisions_changed"].sum())
-    return dict(changed=changed, significant=significant,
-                reversed_significant=int(d["significant_reversals"].sum()),
-                verdict="holds" if cond and changed > 0 else "does not hold")
 
 
 def decisions_against(
@@ -1087,23 +940,3 @@ def convention_values(
             table = per_query.pivot(index="query", columns="measure", values="value").reindex(queries)
             values[c, :, s] = table[list(measures)].to_numpy().T
     return values, refused
-
-
-def convention_findings(decisions: Any, *, reference: str = "trec_eval", min_tau: float = threshold("convention_min_tau")
-                        ) -> dict[str, Any]:
-    """Numbers and verdict of the conventions question from its decisions table (:func:`decisions_against`).
-
-    Claim tested: the tools agree on which ranker is better and only the values differ. Rule: holds if no
-    preset reverses a decision that is significant under the reference (``significant_reversals`` 0) and
-    every Kendall tau against the reference's order is at least ``min_tau``.
-
-    Returns
-    -------
-    dict
-        ``max_shift`` (largest change of a mean over all presets and settings), ``reversing`` (DataFrame of
-        the rows with a significant reversal or a low tau), ``verdict``.
-    """
-    d = decisions[decisions["convention"] != reference]
-    bad = d[(d["significant_reversals"] > 0) | (d["kendall_tau_vs_reference"] < min_tau)]
-    return dict(max_shift=float(d["max_mean_shift"].max()), reversing=bad,
-                verdict="holds" if bad.empty else "does not hold")

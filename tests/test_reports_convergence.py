@@ -1,0 +1,86 @@
+"""Notebook 03's reader tables: short, named, and equal to the result tables they come from."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import norm
+
+from ndcg_research.reports import convergence as report
+from ndcg_research.studies.tables import read_table
+
+FULL = Path(__file__).resolve().parent.parent / "results" / "full"
+MODELS = {"certain": "probit", "uncertain": "probit(lo=0.1, hi=0.6)", "graded": "probit(grades=3)"}
+
+
+@pytest.fixture(scope="module")
+def full():
+    return {kind: report.stack({label: read_table(FULL / f"03_{kind}_{label}.csv") for label in MODELS})
+            for kind in ("ndcg", "theory", "theory_vs_simulation")}
+
+
+def test_the_derived_result_tables_reproduce_the_committed_ones(full):
+    means, compared = full["ndcg"], full["theory_vs_simulation"]
+    theory_tables = {label: read_table(FULL / f"03_theory_{label}.csv") for label in MODELS}
+    fast = report.fast_discount_table(means, theory_tables, ["power(beta=2)", "geometric(p=0.5)", "zipf"],
+                                      int(means["n"].min()), int(means["n"].max()))
+    committed = read_table(FULL / "03_fast_discounts.csv")
+    pd.testing.assert_frame_equal(fast.sort_values(["label", "discount", "ranker"]).reset_index(drop=True),
+                                  committed.sort_values(["label", "discount", "ranker"]).reset_index(drop=True),
+                                  check_dtype=False)
+    agreement = report.agreement_table(compared, MODELS)
+    pd.testing.assert_frame_equal(agreement.reset_index(drop=True), read_table(FULL / "03_agreement.csv"),
+                                  check_dtype=False)
+
+
+def test_reader_tables_of_the_full_profile_are_short(full):
+    n1 = int(full["ndcg"]["n"].max())
+    fast = read_table(FULL / "03_fast_discounts.csv")
+    agreement = read_table(FULL / "03_agreement.csv")
+    tables = [report.slow_means(full["ndcg"], 100, n1, ["log2", "logpower(gamma=0.5)", "loglog"]),
+              report.first_order_summary(full["theory_vs_simulation"], n1),
+              report.power_table(full["theory_vs_simulation"], n1), report.zipf_table(fast),
+              report.summable_spread(fast, ["bayes", "random"], ["coarse(bins=4)"]), report.misses(agreement),
+              report.full_profile_numbers(full["theory_vs_simulation"], full["ndcg"], full["theory"])]
+    assert [len(t) for t in tables] == [9, 9, 15, 15, 6, 14, 7]
+    # The misses table groups the cells the theory misses: every one of them, once.
+    shown = report.misses(agreement)["n"].str.split(", ").map(len).sum()
+    assert shown == int((~agreement["finite_n_agrees"]).sum())
+
+
+def test_agreement_summary_counts_and_the_misses_chance_would_give():
+    table = pd.DataFrame({"finite_n_agrees": [True] * 1174 + [False] * 26,
+                          "rare_miss_share": [np.nan] * 1174 + [0.9] * 16 + [0.1] * 10})
+    row = report.agreement_summary({"every n": table}).loc["every n"]
+    assert row.tolist() == [1200, 1174, 26, f"{1200 * 2 * norm.sf(3):.1f}", 16]
+    assert row.iloc[3] == "3.2"   # issue 18: about 3.2 of 1,200 cells outside 3 se by chance alone
+
+
+def test_misses_and_slow_order_by_hand():
+    a = pd.DataFrame({"label": ["m", "m", "m"], "discount": ["d", "d", "e"], "ranker": ["r", "r", "r"],
+                      "n": [10, 100, 10], "finite_n_agrees": [False, False, False], "finite_n_z": [3.5, -150.0, np.nan],
+                      "rare_miss_share": [0.2, 0.6, 1.0], "replicates": [100, 100, 20]})
+    out = report.misses(a)
+    assert out.loc[("m", "d", "r")].tolist() == ["10, 100", "> 100", "0.20 to 0.60", "short of data at 1 of 2 n"]
+    assert out.loc[("m", "e", "r")].tolist() == ["10", "undefined (sd 0)", "1.00", "short of data at 1 of 1 n"]
+    assert report.misses(a.assign(finite_n_agrees=True)).empty
+
+    m = pd.DataFrame({"label": "a", "ranker": "r", "discount": ["log2"] * 3 + ["loglog"] * 3, "n": [10, 100, 1000] * 2,
+                      "mean": [0.8, 0.9, 0.95, 0.79, 0.92, 0.96]})
+    rises, ordered = report.slow_order(m, [10, 100, 1000], ["log2", "loglog"])
+    assert rises == "every ranker's mean nDCG rises with n: True; lowest mean at n = 1000: 0.950 (r, a model, log2)"
+    assert ordered.endswith("at every n from 100 on")   # loglog below log2 at n = 10
+
+
+def test_replication_is_welchs_z_by_hand():
+    a = pd.DataFrame({"label": "m", "discount": "d", "ranker": "r", "n": [10, 20], "mean": [0.5, 0.6], "sd": [0.1, 0.2],
+                      "replicates": [100, 50], "seed": 1})
+    b = a.assign(mean=[0.45, 0.6], replicates=[400, 50], seed=2)
+    z = 0.05 / math.sqrt(0.1 ** 2 / 100 + 0.1 ** 2 / 400)
+    line, far = report.replication(a, b, seed=1)
+    assert line == f"replication (seed 1 here, 2 in the full profile): 2 cells at common n, largest |z| = {z:.2f}, |z| > 3 in 1"
+    assert far.index.tolist() == [("m", "d", "r", 10)]

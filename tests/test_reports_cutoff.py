@@ -1,0 +1,70 @@
+"""Notebook 05's reader tables: short, named, and equal to the result tables they come from."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from ndcg_research.reports import cutoff as report
+from ndcg_research.reports.tables import chance_level
+from ndcg_research.studies import theory
+from ndcg_research.studies.tables import read_table
+
+FULL = Path(__file__).resolve().parent.parent / "results" / "full"
+SPEC = {"certain": "probit", "uncertain": "probit(lo=0.1, hi=0.6)"}
+
+
+@pytest.fixture(scope="module")
+def full():
+    return {name: read_table(FULL / f"05_cutoff_{name}.csv") for name in ("means", "pairs", "verdicts")}
+
+
+def test_values_sit_beside_the_theorys_limits(full):
+    n = int(full["means"]["n"].max())
+    table = report.values_at(full["means"], SPEC["uncertain"], n, ["bayes", "noisy(sigma=1)"])
+    assert table.shape == (8, 8)
+    # A fixed cut-off: every ranker with a signal heads for the top limit hi = 0.6 of the uncertain-top model.
+    limit = table["limit (theory)"]
+    assert (limit.loc["fixed(k=10)"] == theory.top_limit(SPEC["uncertain"], "bayes")).all().all()
+    source = full["means"].set_index(["model", "rule", "discount", "ranker", "n"])["mean"]
+    for (rule, ranker), row in table[f"mean nDCG@k at n = {n}"].iterrows():
+        for discount, value in row.items():
+            assert value == round(source[(SPEC["uncertain"], rule, discount, ranker, n)], 3)
+
+
+def test_verdict_grids_are_short_and_carry_the_verdict_tables_cells(full):
+    verdicts = full["verdicts"]
+    grid, p = report.verdict_grid(verdicts), report.p_last_grid(verdicts)
+    assert grid.shape == p.shape == (8, 4)
+    flags = chance_level(verdicts, "p_better_last")
+    for r, flag in zip(verdicts.itertuples(), flags):
+        assert grid.loc[(r.model, r.rule), r.discount] == r.verdict
+        cell = p.loc[(r.model, r.rule), r.discount]
+        wins = round(r.p_better_last * r.replicates)
+        assert re.match(rf"^{wins}/{r.replicates} \[\d\.\d\d,\d\.\d\d\]", cell) and cell.endswith("(chance)") == flag
+    # A cell the rule calls a loss at 300 data sets may be a coin flip, never a win.
+    assert not any(flag and r.verdict == "keeps" for r, flag in zip(verdicts.itertuples(), flags))
+
+
+def test_detail_and_curve_summary_by_hand(full):
+    table = report.detail(full["pairs"], SPEC, ["fixed(k=10)", "power(a=0.5)"], "log2")
+    assert len(table) == 8
+    pairs = full["pairs"]
+    rows = pairs[(pairs["model"] == "probit") & (pairs["rule"] == "fixed(k=10)") & (pairs["discount"] == "log2")
+                 & (pairs["worse"] == "noisy(sigma=1)")].sort_values("n")
+    first, last = rows.iloc[0], rows.iloc[-1]
+    want = f"{round(first.p_better * 300)}/300 -> {round(last.p_better * 300)}/300"
+    assert table.loc[("certain", "bayes > noisy(sigma=1)", "fixed(k=10)")].iloc[0] == want
+    curves = pd.DataFrame({"model": "m", "ranker": "r", "k": [1, 2, 3, 4], "mean": [0.9, 0.7, 0.6, 0.95]})
+    assert report.curve_summary(curves, {"m": 3.4}).values.tolist() == [[0.9, 0.6, 3.0, 0.95, 3.0]]
+
+
+def test_limit_distance_by_hand():
+    means = pd.DataFrame({"model": "probit", "rule": ["fixed(k=10)"] * 2 + ["all"] * 2, "discount": "log2",
+                          "ranker": ["bayes", "random"] * 2, "n": 100, "mean": [0.98, 0.47, 0.97, 0.93]})
+    out = report.limit_distance(means, ["probit"], 100, ["bayes", "random"])
+    # fixed: limits 1 and 0.5 (top limits); all under log2: 1 for both.
+    assert out.loc["fixed(k=10)", "log2"] == 0.03 and out.loc["all", "log2"] == 0.07

@@ -1,0 +1,60 @@
+"""Notebook 02's tables by hand: partial sums, closed forms, the top share and its limits."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+
+import ndcg_research as nr
+from ndcg_research.reports import discounts as report
+
+N = 10**5
+SPECS = ["power(beta=2)", "geometric(p=0.5)", "zipf", "power(beta=0.5)", "log2", "none"]
+
+
+@pytest.fixture(scope="module")
+def sums():
+    ranks = np.arange(1, N + 1, dtype=np.float64)
+    D = {d: nr.parse_discount(d)(ranks) for d in SPECS}
+    return D, {d: np.cumsum(v) for d, v in D.items()}
+
+
+def test_discount_table_by_hand(sums):
+    D, C = sums
+    table = report.discount_table(D, C).set_index("discount")
+    harmonic = sum(1 / r for r in range(1, 1001))
+    assert math.isclose(table.loc["zipf", "sum_1000"], harmonic, rel_tol=1e-12)
+    assert table.loc["none", "sum_ratio"] == N / 1000
+    assert table.loc["log2", "D_10"] == pytest.approx(1 / math.log2(11))
+    shown = report.readable_discounts(table.reset_index(), N)
+    assert shown.columns.tolist()[-1] == "sum to 10^5 / sum to 1000" and len(shown) == len(SPECS)
+
+
+def test_closed_forms(sums):
+    _, C = sums
+    checks = report.closed_form_checks(C, N)
+    assert checks.loc["zipf: H_n - ln n", "closed form"] == round(0.5772156649, 4)
+    # power(2): its tail beyond N, about 1/N, is below 1e-3; power(0.5): the next term of the expansion, 1/(2 sqrt N)
+    assert checks.loc["power(2): sum", "|difference|"] == "< 1e-3"
+    assert checks.loc["power(0.5): sum - 2 sqrt(n)", "|difference|"] == f"{1 / (2 * math.sqrt(N)):.1e}"
+
+
+def test_top_share_limits_and_its_reader_table(sums):
+    _, C = sums
+    shares = report.top_share_table(C, [1000, 10**5], 0.01).set_index("discount")
+    assert shares.loc["none", "n=1e+05"] == pytest.approx(0.01)
+    assert shares.loc["zipf", "n=1e+03"] == pytest.approx(sum(1 / r for r in range(1, 11)) / sum(1 / r for r in range(1, 1001)))
+    assert shares["limit"].to_dict() == {"power(beta=2)": 1.0, "geometric(p=0.5)": 1.0, "zipf": 1.0,
+                                         "power(beta=0.5)": 0.1, "log2": 0.01, "none": 0.01}
+    shown = report.readable_top_share(shares.reset_index(), 0.01)
+    assert shown.columns.tolist() == ["class", "n = 1000", "n = 10^5", "limit (theory)", "top weight / its size at n = 10^5"]
+    assert shown.loc["log2", "top weight / its size at n = 10^5"] == round(shares.loc["log2", "n=1e+05"] / 0.01, 3)
+
+
+def test_eps_table_is_1_over_ln_n_for_log2():
+    eps = report.eps_table(["log2"], [10**4]).set_index("discount")
+    n = 10**4
+    assert eps.loc["log2", "n=1e+04"] == pytest.approx(n / ((1 + n) * math.log(1 + n)))
+    assert report.readable_eps(eps.reset_index()).columns.tolist() == ["n = 10^4", "max rel. diff. numeric"]

@@ -1,0 +1,142 @@
+"""Notebook 04's reader tables: short, one format per column, numbers as in the result tables they come from."""
+
+from __future__ import annotations
+
+import math
+import re
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.stats import norm
+
+from ndcg_research.reports import distinguishability as report
+from ndcg_research.stats.replication import proportion_z
+from ndcg_research.studies.tables import read_table
+
+FULL = Path(__file__).resolve().parent.parent / "results" / "full"
+LABELS = ("certain", "uncertain", "graded")
+CELL = re.compile(r"^(\d+)/(\d+) \[\d\.\d\d,\d\.\d\d\]( \(chance\))?$")
+FAST = ["power(beta=2)", "geometric(p=0.5)", "zipf", "power(beta=0.5)"]
+
+
+@pytest.fixture(scope="module")
+def full_pairs() -> pd.DataFrame:
+    return report.stack({label: read_table(FULL / f"04_pairs_{label}.csv") for label in LABELS})
+
+
+def family_chance(k: int, n: int, family: int) -> bool:
+    """Hand-computed Wilson interval at the Bonferroni level contains one half."""
+    z = norm.ppf(1 - 0.05 / (2 * family))
+    p = k / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half <= 0.5 <= centre + half
+
+
+def check_count_table(wide: pd.DataFrame, tidy: pd.DataFrame, column: str) -> None:
+    """Every cell a count in one format, equal to the tidy table's share x data sets, flagged by the hand rule."""
+    family = wide.size
+    for (label, pair), row in wide.iterrows():
+        for key, cell in row.items():
+            match = CELL.match(cell)
+            assert match, cell
+            source = tidy[(tidy["label"] == label) & (tidy["pair"] == pair) & (tidy[column] == key)].iloc[0]
+            k, n = int(match[1]), int(match[2])
+            assert (k, n) == (round(source["p_better"] * source["replicates"]), source["replicates"])
+            assert bool(match[3]) == family_chance(k, n, family), (label, pair, key, cell)
+
+
+def test_log2_table_is_short_and_its_cells_are_the_counts(full_pairs):
+    wide = report.log2_table(full_pairs)
+    assert wide.shape == (12, full_pairs["n"].nunique()) and len(wide) <= 15
+    check_count_table(wide, full_pairs[full_pairs["discount"] == "log2"], "n")
+
+
+def test_fast_p_table_flags_issue_18s_chance_cell(full_pairs):
+    top = full_pairs["n"].max()
+    wide = report.fast_p_table(full_pairs, top, FAST)
+    assert wide.shape == (12, 4)
+    check_count_table(wide, full_pairs[full_pairs["n"] == top], "discount")
+    # The 1/r cell at n = 10^7 that issue 18 calls a chance cell: 16 wins of 50, flagged.
+    assert wide.loc[("uncertain", "bayes > noisy(sigma=0.5)"), "zipf"] == "16/50 [0.21,0.46] (chance)"
+
+
+def test_the_fast_discount_table_reproduces_the_committed_one(full_pairs):
+    top = int(full_pairs["n"].max())
+    pairs = [p.split(" > ") for p in full_pairs["pair"].unique()]
+    table = report.fast_discount_table(full_pairs, LABELS, pairs, FAST, int(full_pairs["n"].min()), top)
+    pd.testing.assert_frame_equal(table, read_table(FULL / "04_fast_discounts.csv"), check_dtype=False)
+
+
+def test_sure_from_by_hand():
+    t = pd.DataFrame({"label": ["a"] * 4 + ["b"] * 2, "discount": ["log2"] * 6, "n": [10, 100, 1000, 10_000, 10, 100],
+                      "p_better_low": [0.995, 0.98, 0.995, 0.999, 0.999, 0.999],
+                      "replicates": [1000, 1000, 1000, 50, 100, 100]})
+    out = report.sure_from(t)
+    # a: certain from 1000 (100 dips below 0.99; 10_000 has too few data sets to judge); b: nowhere judged.
+    assert out["every pair certain from n"].tolist() == [1000, "no n of this run"]
+    assert out.iloc[:, 1].tolist() == [1000, "none"]
+
+
+def test_class_summary_ratio_summary_and_theory_summary_by_hand():
+    fast = pd.DataFrame({"label": ["u"] * 3, "discount": ["power(beta=2)", "geometric(p=0.5)", "zipf"],
+                         "p_n1": [0.25, 0.5, 1.0], "tie_n1": [0.0, 0.5, 0.0], "worse_n1": [0.75, 0.0, 0.0],
+                         "std_gap_n0": [0.1, 0.3, 0.2], "std_gap_n1": [-0.2, 0.4, 5.0]})
+    summary = report.fast_class_summary(fast, 4)
+    assert summary.index.tolist() == [("u", "summable"), ("u", "critical")]
+    assert summary.loc[("u", "summable")].tolist() == ["1/4 to 2/4", "0.00 to 0.50", "0.00 to 0.75", "0.10 to 0.30",
+                                                       "-0.20 to 0.40"]
+    assert summary.loc[("u", "critical"), "P(correct) at n1, wins"] == "4/4"
+    with pytest.raises(ValueError, match="shares of 3 data sets"):
+        report.fast_class_summary(fast, 3)
+
+    ratios = pd.DataFrame({"numerator": ["loglog"] * 4, "statistic": ["mean_gap"] * 2 + ["std_gap"] * 2,
+                           "ratio": [0.3, 0.32, 1.0, 1.2], "ratio_low": [0.29, 0.31, 0.9, 1.1],
+                           "ratio_high": [0.31, 0.33, 1.1, 1.3]})
+    rs = report.ratio_summary(ratios)
+    assert rs.loc[("loglog / log2", "mean gap")].tolist() == ["0.30 to 0.32", 0, 2, 0, 2]
+    assert rs.loc[("loglog / log2", "standardized gap")].tolist() == ["1.00 to 1.20", 1, 0, 1, 2]
+
+    gaps = pd.DataFrame({"label": ["m"] * 3, "discount": ["log2"] * 2 + ["zipf"], "n": [5] * 3,
+                         "mean_gap": [0.02, 0.04, 9.0], "first_order_gap": [0.01, 0.05, 1.0],
+                         "finite_n_gap": [0.02, 0.05, 1.0], "gap_ci_half": [0.001, 0.001, 1.0]})
+    ts = report.gap_theory_summary(gaps, 5, ["log2"])
+    assert ts.values.tolist() == [["0.800 to 2.000", "0.800 to 1.000", "1 of 2"]]
+
+
+def test_replication_z_by_hand():
+    run = pd.DataFrame({"label": ["m", "m"], "discount": ["d", "d"], "better": ["a", "a"], "worse": ["b", "b"],
+                        "n": [10, 20], "p_better": [0.9, 0.5], "replicates": [100, 100], "seed": [1, 1]})
+    full = run.assign(p_better=[0.8, 0.5], replicates=[1000, 1000], seed=2)
+    pooled = (0.9 * 100 + 0.8 * 1000) / 1100
+    z = 0.1 / math.sqrt(pooled * (1 - pooled) * (1 / 100 + 1 / 1000))
+    assert np.isclose(float(proportion_z(0.9, 100, 0.8, 1000)), z)
+    assert report.replication(run, full, seed=1) == (f"replication (seed 1 here, 2 in the full profile): 2 cells at "
+                                                     f"common n, largest |z| = {z:.2f}, |z| > 3 in 0")
+    assert report.replication(run, run, seed=1).startswith("this run is the full profile itself")
+
+
+def test_full_profile_table_and_slow_table_are_short(full_pairs):
+    table = report.full_profile_table(full_pairs)
+    assert table.index.tolist() == list(LABELS)
+    log2 = full_pairs[full_pairs["discount"] == "log2"]
+    first = log2[log2["n"] == log2["n"].min()]
+    for label in LABELS:
+        assert table.loc[label].iloc[0] == f"{first[first['label'] == label]['p_better'].min():.2f}"
+    slow = report.slow_table(full_pairs, int(full_pairs["n"].max()), ["log2", "logpower(gamma=0.5)", "loglog"])
+    assert slow.shape == (12, 6)
+
+
+def test_gap_ratios_takes_the_ratio_tables_at_n_for_every_slower_discount():
+    class Fake:
+        def ratio_table(self, numerator, denominator, *, statistic, seed, n_resamples):
+            return pd.DataFrame({"n": [10, 20], "numerator": numerator, "statistic": statistic, "seed": seed})
+
+    out = report.gap_ratios({"m": Fake()}, ["log2", "loglog", "logpower(gamma=0.5)"], 20, seed=7, n_resamples=9)
+    assert out[["numerator", "statistic"]].values.tolist() == [["loglog", "mean_gap"], ["loglog", "std_gap"],
+                                                               ["logpower(gamma=0.5)", "mean_gap"],
+                                                               ["logpower(gamma=0.5)", "std_gap"]]
+    assert set(out["n"]) == {20} and set(out["label"]) == {"m"}
+    assert report.gap_ratios({"m": Fake()}, ["loglog"], 20, seed=7, n_resamples=9).empty   # no log2: no ratio

@@ -1,0 +1,67 @@
+"""Notebook 07's reader tables and verdict numbers, against the committed full profile and by hand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+
+from ndcg_research.reports import query_sets as report
+from ndcg_research.stats import kendall_tau
+from ndcg_research.studies.collection import CollectionModel, simulate_collection
+from ndcg_research.studies.tables import read_table
+
+FULL = Path(__file__).resolve().parent.parent / "results" / "full"
+
+
+def test_the_verdict_of_the_full_profile_by_hand():
+    table = read_table(FULL / "07_measures.csv")
+    out = report.verdict(FULL)
+    best = table.loc[table["queries_needed"].idxmin()]
+    assert out["best"] == f"{best['gain']} · {best['discount']}"
+    # The group: every measure whose interval overlaps the best one's; the others lie entirely above it.
+    overlaps = table[table["queries_needed_low"] <= best["queries_needed_high"]]
+    assert sorted(out["group"]) == sorted(overlaps["gain"] + " · " + overlaps["discount"])
+    assert len(out["group"]) + len(out["worse"]) == len(table)
+    finite = table[np.isfinite(table["queries_needed"])]
+    tau = kendall_tau(finite["queries_needed"], finite["per_topic_win"])
+    assert out["criteria"].loc["per-topic win probability", "Kendall tau"] == round(tau, 3)
+    assert len(out["classes"]) <= 15
+
+
+def test_reader_tables_have_one_row_per_discount():
+    rows = read_table(FULL / "07_power.csv")
+    shown = report.by_discount(rows, {"power": "discriminative power", "wrong_direction": "wrong"})
+    assert shown.shape == (9, 4) and shown.columns.get_level_values("gain").tolist() == ["linear", "exp2"] * 2
+    value = rows[(rows["gain"] == "exp2") & (rows["discount"] == "zipf")]["power"].iloc[0]
+    assert shown.loc["zipf", ("discriminative power", "exp2")] == round(value, 3)
+    cells = report.needed_cells({("linear", "log2"): (18.04, 17.21, 18.96), ("exp2", "none"): (np.inf, np.inf, np.inf)})
+    assert [c["queries needed [95%]"] for c in cells] == ["18.0 [17.2, 19.0]", "not reached"]
+
+
+def test_small_collection_tables_by_hand():
+    spec = CollectionModel(systems=4)
+    measures = [("linear", "log2"), ("linear", "power(beta=2)")]
+    collection, population = simulate_collection(spec, topics=12, seed=1), simulate_collection(spec, topics=60, seed=2)
+    X = {m: collection.scores(gain=m[0], discount=m[1]) for m in measures}
+    P = {m: population.scores(gain=m[0], discount=m[1]) for m in measures}
+    rows = report.collection_rows(X, P)
+    assert len(rows) == 4 and all(abs(r["share_system"] + r["share_topic"] + r["share_interaction"] - 1) < 1e-9
+                                  for r in rows)
+    truth = report.truth_rows(P, collection.skills)
+    assert truth[0]["tau_population"] == kendall_tau(P[measures[0]].mean(axis=1), collection.skills)
+    power, power_rows = report.power_rows(X, alpha=0.05, n_resamples=200, seed=1, n_jobs=1, topics=12)
+    assert [r["pairs"] for r in power_rows] == [6, 6]
+    assert all(r["wrong_direction"] <= round(r["power"] * r["pairs"]) for r in power_rows)
+    lines, smallest = report.truth_lines(truth, 4)
+    assert lines[0].endswith(f"{sum(r['tau_population'] == 1.0 for r in truth)} of 2") and len(smallest) == 2
+    table, line = report.collection_table(rows, ["log2"])
+    assert table.shape == (2, 6) and line.startswith("over all 4 (measure, sample) tables")
+    measured = pd.DataFrame(report.measure_rows(P, power_rows, report.ordering_rows(X, collection.skills)[1], truth,
+                                                {m: (5.0, 4.0, 6.0) for m in measures},
+                                                {m: np.array([0.2, 0.1]) for m in measures}))
+    first, second = np.triu_indices(4, k=1)
+    win = (P[measures[1]][first] > P[measures[1]][second]).mean()
+    assert measured["per_topic_win"].iloc[1] == win and (measured["swap_rate"] == 0.1).all()
+    assert measured["decay"].tolist() == ["slowly varying", "summable"]
