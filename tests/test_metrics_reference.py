@@ -550,7 +550,7 @@ def test_gain_specs_print_canonically(text, canonical):
     assert nr.parse_gain(canonical) == g
 
 
-ALL_DISCOUNTS_LISTED = r"valid discounts: log2, log\(base=2\), jarvelin\(base=2\), power\(beta\), zipf, geometric\(p\), logpower\(gamma\), loglog, none"
+ALL_DISCOUNTS_LISTED = r"valid discounts: log2, log\(base=2\), jarvelin\(base=2\), power\(beta\), zipf, geometric\(p\), logpower\(gamma\), loglog, zipflog\(gamma\), none"
 
 
 @pytest.mark.parametrize(

@@ -15,8 +15,16 @@ spec                          D(r)                                decay
 ``geometric(p=p)``            p^(r - 1)                           summable
 ``logpower(gamma=γ)``         (1 / log2(r + 1))^γ                 slowly varying
 ``loglog``                    1 / log2(1 + log2(1 + r))           slowly varying
+``zipflog(gamma=γ)``          1 / (r log2(r + 1)^γ)               critical (γ <= 1),
+                                                                  summable (γ > 1)
 ``none``                      1 (no discount: DCG becomes CG)     constant
 ============================  ==================================  =================
+
+``zipflog`` brackets the critical decay 1/r from the fast side at the edge of
+summability: ``1/(r ln(r+1))`` (γ = 1) still has a divergent sum (like ln 2 ln ln n),
+``1/(r ln^2(r+1))`` (γ = 2) a convergent one. It is written with log2 so that
+D(1) = 1 like every other built-in; ``1/(r ln(r+1)^γ)`` is the same discount times
+``(1/ln 2)^γ``, which nDCG divides out.
 
 Any other callable mapping an array of ranks to an array of discounts may be
 passed wherever a discount is accepted; the metric functions call it on the
@@ -97,6 +105,10 @@ def _loglog(r: np.ndarray) -> np.ndarray:
     return 1.0 / np.log2(1.0 + np.log2(1.0 + r))
 
 
+def _zipflog(r: np.ndarray, gamma: float) -> np.ndarray:
+    return 1.0 / (r * np.log2(r + 1.0) ** gamma)
+
+
 def _none(r: np.ndarray) -> np.ndarray:
     return np.ones_like(r)
 
@@ -123,6 +135,12 @@ _KINDS: dict[str, _Kind] = {
         lambda gamma: None if gamma > 0 else f"gamma must be > 0, got {gamma!r}",
     ),
     "loglog": _Kind("1 / log2(1 + log2(1 + r))", _loglog, {}),
+    "zipflog": _Kind(
+        "1 / (r log2(r + 1)^gamma)",
+        _zipflog,
+        {"gamma": _REQUIRED},
+        lambda gamma: None if gamma > 0 else f"gamma must be > 0, got {gamma!r}",
+    ),
     "none": _Kind("1", _none, {}),
 }
 
@@ -210,19 +228,26 @@ class Discount:
         """How fast D decays, the property the theory turns on.
 
         One of ``'constant'``, ``'slowly varying'`` (log-like: D(cn)/D(n) -> 1),
-        ``'regularly varying'`` (r^(-beta), 0 < beta < 1), ``'critical'`` (1/r)
-        or ``'summable'`` (faster than 1/r: sum of D(r) converges).
+        ``'regularly varying'`` (r^(-beta), 0 < beta < 1), ``'critical'`` (1/r, or
+        1/r times a decaying slowly varying factor whose sum still diverges:
+        ``zipflog(gamma <= 1)``) or ``'summable'`` (the sum of D(r) converges:
+        ``power(beta > 1)``, ``geometric``, ``zipflog(gamma > 1)``).
 
         Examples
         --------
         >>> parse_discount("power(beta=2)").decay, parse_discount("log2").decay
         ('summable', 'slowly varying')
+        >>> parse_discount("zipflog(gamma=1)").decay, parse_discount("zipflog(gamma=2)").decay
+        ('critical', 'summable')
         """
         if self.name == "none":
             return "constant"
-        if self.name in ("zipf",) or (self.name == "power" and self.kwargs["beta"] == 1):
+        kw = self.kwargs
+        if self.name == "zipflog":  # sum 1/(r log^g r) diverges exactly when g <= 1 (integral test)
+            return "critical" if kw["gamma"] <= 1 else "summable"
+        if self.name in ("zipf",) or (self.name == "power" and kw["beta"] == 1):
             return "critical"
-        if self.name == "geometric" or (self.name == "power" and self.kwargs["beta"] > 1):
+        if self.name == "geometric" or (self.name == "power" and kw["beta"] > 1):
             return "summable"
         if self.name == "power":
             return "regularly varying"
@@ -320,6 +345,6 @@ def parse_discount(spec: DiscountLike, *, builtin_only: bool = False) -> Discoun
     >>> parse_discount("cosine")
     Traceback (most recent call last):
     ...
-    ValueError: unknown discount 'cosine'; valid discounts: log2, log(base=2), jarvelin(base=2), power(beta), zipf, geometric(p), logpower(gamma), loglog, none
+    ValueError: unknown discount 'cosine'; valid discounts: log2, log(base=2), jarvelin(base=2), power(beta), zipf, geometric(p), logpower(gamma), loglog, zipflog(gamma), none
     """
     return _BUILTIN_DISCOUNT.check(spec, "spec") if builtin_only else spec

@@ -81,7 +81,7 @@ def crossing_order(crossings: pd.DataFrame, label: str, n_max: int) -> pd.DataFr
 
 
 def theory_agreement(decisions: Mapping[str, pd.DataFrame], crossings: pd.DataFrame) -> str:
-    """One sentence: far from the expected crossing (a factor ``crossing_far_factor`` either side), in how many
+    """One sentence: far from the expected crossing (a factor ``head_crossing_far_factor`` either side), in how many
     decided cells (Wilson interval of the head's share excluding one half) the majority of data sets picks the
     ranker the expected gap picks.
 
@@ -94,7 +94,7 @@ def theory_agreement(decisions: Mapping[str, pd.DataFrame], crossings: pd.DataFr
     >>> theory_agreement(d, c)
     'far from the crossing (a factor 3 either side), the majority of data sets picks the ranker the theory expects in 2 of 2 decided cells'
     """
-    factor = threshold("crossing_far_factor")
+    factor = threshold("head_crossing_far_factor")
     checks = []
     for label, table in decisions.items():
         for r in table.itertuples():

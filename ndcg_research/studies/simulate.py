@@ -30,12 +30,20 @@ spec                          score                                        ties
 ``head(m=M)``                 the M items of largest ``x`` first, in       none
                               ``bayes`` order; the other items below, in
                               a uniformly random order
+``gated(q=Q)``                the items whose ``x`` is above the           none
+                              population quantile ``Phi^-1(1 - Q)`` (the
+                              top fraction Q of the population) first, in
+                              ``bayes`` order; the others below, in a
+                              uniformly random order
 ============================  ===========================================  ==========
 
 ``head(m)`` is exact at the top and knows nothing below rank M, while ``noisy``
 is imperfect everywhere: their gain profiles cross, so which of the two is
-better depends on the discount and on n (notebook 10). All other rankers are
-nested, noise levels of one score, so every discount orders them the same way.
+better depends on the discount and on n (notebook 10). ``gated(q)`` does the
+same with a fixed function of x: its exact part is a fixed share of the list
+(on average), not a fixed number of items, so its gain profile does not depend on
+n (notebook 12). All other rankers are nested, noise levels of one score, so every
+discount orders them the same way.
 
 Their order of quality is known by construction. For the ``bayes`` and
 ``noisy`` rankers (and ``random`` as ``s = inf``) the expected gain at relative
@@ -82,7 +90,8 @@ order. Hence ``bayes`` needs no further sort, ``coarse`` none either (its bins
 are consecutive blocks of that order, found by bisection; the tie-averaged DCG
 of a block is its mean gain times its share of the cumulative discount),
 ``random`` shuffles the grades (a uniformly random order independent of the
-rest), ``head(m)`` keeps the first m and shuffles the others, and each ``noisy``
+rest), ``head(m)`` keeps the first m and shuffles the others (``gated(q)`` the
+first M, the items above its gate, found by bisection), and each ``noisy``
 ranker needs one argsort of its n scores. Gathers move
 uint8 grades, not float64 gains. The ideal DCG is the core's
 (:func:`ndcg_research.core.kernels.ideal_dcg`), which counts the items at each grade
@@ -276,8 +285,9 @@ def parse_model(spec: str | Model) -> Model:
 
 # --------------------------------------------------------------------------- rankers
 
-_RANKER_KINDS = {"bayes": (), "noisy": ("sigma",), "coarse": ("bins",), "random": (), "head": ("m",)}
-_RANKERS_VALID = "bayes, noisy(sigma), coarse(bins), random, head(m)"
+_RANKER_KINDS = {"bayes": (), "noisy": ("sigma",), "coarse": ("bins",), "random": (), "head": ("m",),
+                 "gated": ("q",)}
+_RANKERS_VALID = "bayes, noisy(sigma), coarse(bins), random, head(m), gated(q)"
 
 
 @dataclass(frozen=True)
@@ -295,6 +305,7 @@ class Ranker:
     sigma: float = 0.0
     bins: int = 0
     m: int = 0
+    q: float = 0.0
 
     def __str__(self) -> str:
         if self.kind == "noisy":
@@ -303,6 +314,8 @@ class Ranker:
             return format_call("coarse", {"bins": self.bins})
         if self.kind == "head":
             return format_call("head", {"m": self.m})
+        if self.kind == "gated":
+            return format_call("gated", {"q": self.q})
         return self.kind
 
     def __repr__(self) -> str:
@@ -323,6 +336,28 @@ class Ranker:
             return 0.0
         raise ValueError(f"ranker {str(self)!r} has no kappa: its gain profile is not Phi(kappa z_t)")
 
+    def gate(self) -> float:
+        """The feature value above which ``gated(q)`` ranks exactly: ``Phi^{-1}(1 - q)``.
+
+        Examples
+        --------
+        >>> round(parse_ranker("gated(q=0.5)").gate(), 12), round(parse_ranker("gated(q=0.1)").gate(), 4)
+        (0.0, 1.2816)
+        """
+        if self.kind != "gated":
+            raise ValueError(f"ranker {str(self)!r} has no gate")
+        return float(ndtri(1.0 - self.q))
+
+    def exact_count(self, x_desc: np.ndarray) -> int:
+        """How many items of a data set sorted by descending x this ranker puts first in the Bayes order.
+
+        ``head(m)``: m (or n); ``gated(q)``: the items with x at or above the gate (by bisection);
+        ``random``: 0.
+        """
+        if self.kind == "gated":
+            return int(np.searchsorted(-x_desc, -self.gate(), side="right"))  # -x ascending: x >= gate
+        return min(self.m, x_desc.size)
+
     def bin_edges(self) -> np.ndarray:
         """Inner edges ``Phi^{-1}(j / m)``, j = 1..m-1, of the equal-probability bins of ``coarse(bins=m)``."""
         return ndtri(np.arange(1, self.bins) / self.bins)
@@ -330,16 +365,20 @@ class Ranker:
 
 def parse_ranker(spec: str | Ranker) -> Ranker:
     """Parse a ranker spec: ``bayes``, ``noisy(sigma=s)`` (s > 0), ``coarse(bins=m)`` (m >= 2), ``random``,
-    ``head(m=M)`` (M >= 1).
+    ``head(m=M)`` (M >= 1), ``gated(q=Q)`` (0 < Q < 1).
 
     Examples
     --------
-    >>> [str(parse_ranker(s)) for s in ["bayes", "noisy( sigma=0.50 )", "coarse(bins=4)", "head(m=10)"]]
-    ['bayes', 'noisy(sigma=0.5)', 'coarse(bins=4)', 'head(m=10)']
+    >>> [str(parse_ranker(s)) for s in ["bayes", "noisy( sigma=0.50 )", "coarse(bins=4)", "head(m=10)", "gated(q=0.10)"]]
+    ['bayes', 'noisy(sigma=0.5)', 'coarse(bins=4)', 'head(m=10)', 'gated(q=0.1)']
     >>> parse_ranker("noisy")
     Traceback (most recent call last):
     ...
-    ValueError: ranker 'noisy' needs parameter(s) sigma; valid rankers: bayes, noisy(sigma), coarse(bins), random, head(m)
+    ValueError: ranker 'noisy' needs parameter(s) sigma; valid rankers: bayes, noisy(sigma), coarse(bins), random, head(m), gated(q)
+    >>> parse_ranker("gated(q=1)")
+    Traceback (most recent call last):
+    ...
+    ValueError: ranker 'gated' needs 0 < q < 1, got 1.0
     """
     if isinstance(spec, Ranker):
         return spec
@@ -353,6 +392,11 @@ def parse_ranker(spec: str | Ranker) -> Ranker:
         return Ranker("coarse", bins=check_integer(kwargs["bins"], "ranker parameter 'bins'", minimum=2))
     if name == "head":
         return Ranker("head", m=check_integer(kwargs["m"], "ranker parameter 'm'", minimum=1))
+    if name == "gated":
+        q = check_number(kwargs["q"], "ranker parameter 'q'")
+        if not 0 < q < 1:
+            raise ValueError(f"ranker 'gated' needs 0 < q < 1, got {q!r}")
+        return Ranker("gated", q=q)
     return Ranker(name)
 
 
@@ -430,7 +474,8 @@ def sample(model: str | Model, rankers: Iterable[str | Ranker], n: int, *, seed:
     The same numbers as :func:`replicate_ndcg` uses. The ``random`` ranker's
     score is ``n - position`` of a uniformly random order; ``head(m)``'s is
     ``n - position`` of the order that puts the m items of largest x first (in
-    descending x) and the others after them in a uniformly random order.
+    descending x) and the others after them in a uniformly random order
+    (``gated(q)``: the items with x above its gate first).
 
     Parameters
     ----------
@@ -467,8 +512,8 @@ def sample(model: str | Model, rankers: Iterable[str | Ranker], n: int, *, seed:
             scores[str(ranker)] = x + ranker.sigma * _rng(seed, model, n, replicate, ranker.stream).standard_normal(n)
         elif ranker.kind == "coarse":
             scores[str(ranker)] = _bins(ranker, x).astype(np.float64)
-        else:  # random, head: the item at position j of `order` gets rank j + 1
-            head = min(ranker.m, n)  # 0 for random; items are drawn in descending x, so the head is 0..head-1
+        else:  # random, head, gated: the item at position j of `order` gets rank j + 1
+            head = ranker.exact_count(x)  # 0 for random; items are drawn in descending x, so the head is 0..head-1
             tail = _rng(seed, model, n, replicate, ranker.stream).permutation(n - head)
             order = np.concatenate((np.arange(head), head + tail))
             score = np.empty(n)
@@ -591,8 +636,8 @@ def replicate_ndcg(
             dcg[i] = _sorted_dcg(neg, grades8, table, vectors)
         elif ranker.kind == "coarse":  # bins are contiguous blocks of the Bayes order
             dcg[i] = _block_dcg(x, gains, ranker.bin_edges(), cumulatives)
-        else:  # random, head: the same Fisher-Yates shuffle as sample()'s permutation, applied to the grades
-            head = min(ranker.m, n)
+        else:  # random, head, gated: the same Fisher-Yates shuffle as sample()'s permutation, applied to the grades
+            head = ranker.exact_count(x)
             shuffled = np.concatenate((grades8[:head],
                                        _rng(seed, model, n, replicate, ranker.stream).permuted(grades8[head:])))
             ranked = _ranked(shuffled, None, table)
@@ -619,8 +664,9 @@ def stream_sample(model: str | Model, rankers: Iterable[str | Ranker], length: i
     Features and grades as :meth:`Model.draw` (unsorted), each ranker's noise from its own
     stream: ``SeedSequence(seed, spawn_key=(experiment, length, replicate, stream, STREAM_KEY))``.
     The keys (higher = ranked higher): ``bayes`` x, ``noisy`` x + sigma z, ``coarse`` the bin of
-    x, ``random`` and ``head(m)`` an independent uniform (``head(m)`` puts the m items of
-    largest x of a prefix first and orders the rest by the key; see :func:`stream_ndcg`).
+    x, ``random``, ``head(m)`` and ``gated(q)`` an independent uniform (``head(m)`` puts the m items
+    of largest x of a prefix first, ``gated(q)`` those above its gate, and both order the rest by
+    the key; see :func:`stream_ndcg`).
 
     Examples
     --------
@@ -640,7 +686,7 @@ def stream_sample(model: str | Model, rankers: Iterable[str | Ranker], length: i
             keys[str(ranker)] = x + ranker.sigma * rng.standard_normal(length)
         elif ranker.kind == "coarse":
             keys[str(ranker)] = _bins(ranker, x).astype(np.float64)
-        else:  # random, head
+        else:  # random, head, gated
             keys[str(ranker)] = rng.random(length)
     return Sample(x, y, keys)
 
@@ -659,7 +705,8 @@ def stream_ndcg(
 
     The stream is :func:`stream_sample` with ``length = max(ns)``; the data set of size n
     is its first n items, which each ranker orders by its key (``head(m)``: the m items of
-    largest x among them first, in descending x, then the others by the key); ties
+    largest x among them first, in descending x, then the others by the key; ``gated(q)`` the
+    same with the items above its gate); ties
     (``coarse``) are averaged. Full-list nDCG with the ideal from the prefix's own grades
     (0 when the prefix has no relevant item).
 
@@ -701,8 +748,9 @@ def stream_ndcg(
         idcg = np.array([kernels.ideal_dcg(grades8[None, :n], gain_fn, d, None, name="grades")[0] for d in discounts])
         for j, ranker in enumerate(rankers):
             key = s.scores[str(ranker)][:n]
-            if ranker.kind == "head":
-                top = np.argsort(-x[:n], kind="stable")[: min(ranker.m, n)]
+            if ranker.kind in ("head", "gated"):
+                by_x = np.argsort(-x[:n], kind="stable")
+                top = by_x[: ranker.exact_count(x[by_x])]
                 below = np.ones(n, dtype=bool)
                 below[top] = False
                 rest = np.flatnonzero(below)

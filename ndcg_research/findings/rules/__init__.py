@@ -6,11 +6,12 @@ One module per notebook (or pair of notebooks); each function is registered unde
 
 - :mod:`.basics`: 01 (worked example), 02 (discount functions);
 - :mod:`.convergence`: 03; :mod:`.distinguishability`: 04; :mod:`.cutoffs`: 05; :mod:`.limitations`: 06;
-- :mod:`.query_sets`: 07; :mod:`.movielens`: 08; :mod:`.readings`: 09; :mod:`.crossing`: 10.
+- :mod:`.query_sets`: 07; :mod:`.movielens`: 08; :mod:`.readings`: 09; :mod:`.crossing`: 10;
+- :mod:`.bracket`: 11; :mod:`.fixed_crossings`: 12; :mod:`.cutoff_growth`: 13.
 """
 
-from . import (basics, convergence, crossing, cutoffs, distinguishability, limitations,  # noqa: F401 (registration)
-               movielens, query_sets, readings)
+from . import (basics, bracket, convergence, crossing, cutoff_growth, cutoffs,  # noqa: F401 (registration)
+               distinguishability, fixed_crossings, limitations, movielens, query_sets, readings)
 from .base import RULES, Measured, rule
 
 __all__ = ["RULES", "Measured", "rule"]

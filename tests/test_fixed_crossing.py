@@ -1,0 +1,104 @@
+"""Fixed rankers that cross (studies/fixed_crossing.py): first-order constants, profile crossings in closed
+form, expected gaps against the finite-n theory, and the decision rules on constructed tables."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy.special import ndtr, ndtri
+
+from ndcg_research.studies import fixed_crossing as fc
+from ndcg_research.studies import theory as th
+
+MODEL, GATED = "probit", "gated(q=0.1)"
+
+
+def test_sigma_window_ties_the_two_criteria():
+    half, zero = fc.sigma_window(MODEL, GATED)
+    assert half < zero
+    assert th.c_coefficient(MODEL, f"noisy(sigma={zero!r})") == pytest.approx(th.c_coefficient(MODEL, GATED), abs=1e-8)
+    assert th.power_limit(MODEL, f"noisy(sigma={half!r})", 0.5) == pytest.approx(th.power_limit(MODEL, GATED, 0.5),
+                                                                                 abs=1e-8)
+
+
+def test_profile_crossings_in_closed_form():
+    # gated(q) jumps from 1 - q to (1 - q)/2 at q; noisy(sigma) = Phi(kappa z_t) sinks below (1 - q)/2 where
+    # kappa z_t = Phi^-1((1 - q)/2), i.e. t = Phi(-Phi^-1((1 - q)/2) / kappa).
+    q, sigma = 0.1, 1.5
+    kappa = 1 / math.sqrt(1 + 2 * sigma**2)
+    second = float(ndtr(-ndtri((1 - q) / 2) / kappa))
+    found = fc.profile_crossings(MODEL, GATED, f"noisy(sigma={sigma})")
+    assert found == pytest.approx([q, second], abs=1e-9)
+
+
+def test_first_order_table_is_consistent():
+    t = fc.first_order_table(MODEL, GATED, ["noisy(sigma=1)", "noisy(sigma=1.5)", "noisy(sigma=2)"]).set_index("second")
+    # J1 = int (g_A - g_B)(-ln t) dt = p (c_B - c_A), p = 1/2
+    np.testing.assert_allclose(t["j1"], 0.5 * t["delta_c"], atol=1e-9)
+    assert list(t["slow_winner"]) == ["noisy(sigma=1)", "noisy(sigma=1.5)", GATED]   # sigma_zero = 1.91 ...
+    assert list(t["half_winner"]) == ["noisy(sigma=1)", GATED, GATED]                # sigma_half = 1.28
+    # the second-order estimate exists only where J1 and J2 pull in opposite directions
+    assert math.isnan(t.loc["noisy(sigma=1)", "second_order_log_n"])
+    assert t.loc["noisy(sigma=1.5)", "second_order_log_n"] == pytest.approx(t.loc["noisy(sigma=1.5)", "j2"]
+                                                                           / -t.loc["noisy(sigma=1.5)", "j1"])
+
+
+def test_expected_gaps_are_the_finite_n_theory():
+    gaps = fc.expected_gaps(MODEL, GATED, ["noisy(sigma=1.5)"], ["log2", "zipf"], [300, 30_000])
+    for r in gaps.itertuples():
+        want = th.finite_n_ndcg(MODEL, GATED, r.discount, r.n) - th.finite_n_ndcg(MODEL, "noisy(sigma=1.5)", r.discount, r.n)
+        assert r.gap == pytest.approx(want, abs=1e-12)
+        assert r.preferred == (GATED if r.gap > 0 else "noisy(sigma=1.5)")
+
+
+def test_crossings_interpolate_in_log_n_and_count_changes():
+    g = pd.DataFrame(dict(model="m", first="a", second="b", discount=["d"] * 4 + ["e"] * 4, decay="x",
+                          n=[10, 100, 1000, 10000] * 2, gap=[0.3, 0.1, -0.1, 0.2, -0.1, -0.2, -0.3, -0.1],
+                          preferred=["a", "a", "b", "a", "b", "b", "b", "b"]))
+    c = fc.crossings(g).set_index("discount")
+    assert c.loc["d", "crossing_n"] == round(math.exp(math.log(100) + math.log(10) / 2))
+    assert c.loc["d", "changes"] == 2 and c.loc["d", "preferred_at_n_max"] == "a"
+    assert math.isnan(c.loc["e", "crossing_n"]) and c.loc["e", "changes"] == 0
+
+
+def _decisions(p_first, low, high, n=(100, 1000, 10000), discount="log2", first=GATED, second="noisy(sigma=1.5)"):
+    return pd.DataFrame(dict(first=first, second=second, discount=discount, n=list(n), replicates=1000,
+                             p_first=p_first, p_first_low=low, p_first_high=high))
+
+
+def test_agreement_table_rules():
+    decisions = _decisions([0.8, 0.55, 0.1], [0.75, 0.49, 0.08], [0.85, 0.6, 0.13])
+    gaps = pd.DataFrame(dict(second="noisy(sigma=1.5)", discount="log2", n=[100, 1000, 10000],
+                             preferred=[GATED, GATED, "noisy(sigma=1.5)"]))
+    crossing_table = pd.DataFrame(dict(second=["noisy(sigma=1.5)"], discount=["log2"], crossing_n=[2000.0]))
+    t = fc.agreement_table(decisions, gaps, crossing_table)
+    assert t["far"].tolist() == [True, False, True]        # 1000 is within a factor 3 of 2000
+    assert t["decided"].tolist() == [True, False, True]    # 0.49..0.6 contains one half
+    assert t["majority"].tolist() == [GATED, "undecided", "noisy(sigma=1.5)"]
+    assert t["agrees"].tolist() == [True, False, True]
+
+
+def test_asymptotic_table_and_reliable_n():
+    first_order = pd.DataFrame(dict(first=[GATED], second=["noisy(sigma=1.5)"], delta_c=[-0.05],
+                                    slow_winner=["noisy(sigma=1.5)"], half_winner=[GATED]))
+    decisions = pd.concat([_decisions([0.6, 0.3, 0.02], [0.55, 0.25, 0.01], [0.65, 0.35, 0.04]),
+                           _decisions([0.9, 0.95, 0.97], [0.88, 0.93, 0.95], [0.92, 0.96, 0.98],
+                                      discount="power(beta=0.5)"),
+                           _decisions([0.5, 0.5, 0.5], [0.45, 0.45, 0.45], [0.55, 0.55, 0.55], discount="zipf")])
+    a = fc.asymptotic_table(decisions, first_order).set_index("discount")
+    assert a.loc["log2", "majority"] == "noisy(sigma=1.5)" and a.loc["log2", "agrees"] == 1.0
+    assert a.loc["power(beta=0.5)", "majority"] == GATED and a.loc["power(beta=0.5)", "agrees"] == 1.0
+    assert a.loc["zipf", "majority"] == "undecided" and a.loc["zipf", "first_order_winner"] == ""
+    assert math.isnan(a.loc["zipf", "agrees"])
+    # reliable_n wants the winner first: P(noisy strictly higher) = 1 - p_first here (no ties)
+    flipped = _decisions([0.4, 0.7, 0.98], [0.35, 0.65, 0.96], [0.45, 0.75, 0.99], first="noisy(sigma=1.5)",
+                         second=GATED)
+    r = fc.reliable_n(flipped, first_order).iloc[0]
+    assert r["n_reliable"] == 10000 and r["winner"] == "noisy(sigma=1.5)" and r["delta_c"] == -0.05
+    never = _decisions([0.4, 0.95, 0.5], [0.35, 0.93, 0.45], [0.45, 0.97, 0.55], first="noisy(sigma=1.5)", second=GATED)
+    assert math.isnan(fc.reliable_n(never, first_order)["n_reliable"].iloc[0])
+    with pytest.raises(ValueError, match="first-order winner first"):
+        fc.reliable_n(decisions, first_order)
