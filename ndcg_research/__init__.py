@@ -11,6 +11,7 @@ on demand, in layers (a subpackage imports only those above it in this list):
 - :mod:`ndcg_research.studies`: the simulations, theory and sweeps of the notebooks, the real-data study;
 - :mod:`ndcg_research.datasets`: MovieLens-100k, fetched and checked on demand;
 - :mod:`ndcg_research.findings`: each claim, its measurement and verdict, from the committed tables;
+- :mod:`ndcg_research.reports`: the notebooks' short tables and paragraphs, and each notebook's answer;
 - :mod:`ndcg_research.pipeline`: the notebook runner, figures with provenance, plots, the commands.
 
 ``nr.evaluate``, ``nr.read_qrels``, ``nr.read_run``, ``nr.paired_test``, ``nr.compare_systems`` and
