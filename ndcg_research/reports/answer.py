@@ -63,7 +63,7 @@ def answer(notebook: str, results_dir: str | os.PathLike[str]) -> pd.DataFrame:
     -------
     DataFrame
         One row per finding, in the findings' order, indexed by its title ("Finding"), with the
-        columns :data:`ANSWER_COLUMNS`.
+        columns ``ANSWER_COLUMNS`` (``"Verdict"``, ``"What the tables show"``).
 
         When no finding of ``notebook`` can be evaluated on ``results_dir`` (its tables are missing, e.g. a
         notebook copied out of the repository), one row "(not available)" says so and how to write them.

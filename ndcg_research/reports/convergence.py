@@ -233,7 +233,7 @@ def agreement_summary(agreement: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
 
 
 def misses(agreement: pd.DataFrame) -> pd.DataFrame:
-    """The cells the finite-n theory misses, one row per (model, discount, ranker): at which n, the largest |z|, and
+    """The cells the finite-n theory misses, one row per (model, discount, ranker): at which n, the largest :math:`|z|`, and
     the share of rare misses (from which the class: short of data when at least half).
 
     Examples
@@ -289,7 +289,7 @@ def full_profile_numbers(compared: pd.DataFrame, means: pd.DataFrame, theory_tab
 
 def replication(means: pd.DataFrame, full: pd.DataFrame, seed: int) -> tuple[str, pd.DataFrame]:
     """This run's means against the full profile's where both measured them (Welch z per cell): a sentence, and the
-    cells with |z| > 3.
+    cells with :math:`|z| > 3`.
 
     Examples
     --------

@@ -58,7 +58,7 @@ def values_at(means: pd.DataFrame, model: str, n: int, rankers: Sequence[str]) -
 
 
 def limit_distance(means: pd.DataFrame, models: Sequence[str], n: int, rankers: Sequence[str]) -> pd.DataFrame:
-    """The largest |mean - limit| at ``n`` over ``rankers`` and ``models``: rows the rules, columns the discounts.
+    """The largest ``|mean - limit|`` at ``n`` over ``rankers`` and ``models``: rows the rules, columns the discounts.
 
     Examples
     --------

@@ -278,8 +278,8 @@ def replication_cells(here: Mapping[str, pd.DataFrame], there: Mapping[str, pd.D
 
 
 def replication_summary(cells: Mapping[str, pd.DataFrame]) -> tuple[pd.DataFrame, str]:
-    """Per result table: cells compared, those with the same 0 or 1 in both runs (no test), the largest |z| and the
-    cells beyond 3; and one sentence with how many |z| > 3 chance alone would give.
+    """Per result table: cells compared, those with the same 0 or 1 in both runs (no test), the largest :math:`|z|` and the
+    cells beyond 3; and one sentence with how many :math:`|z| > 3` chance alone would give.
 
     Examples
     --------
