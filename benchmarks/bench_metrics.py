@@ -21,7 +21,8 @@
     precomputed discount vector (target within 2x, warm; the first, cold call also
     builds and caches the discount vector), and ``ndcg`` / ``idcg`` for information.
     ``dcg`` checks its input before the dot product (one pass of ``min`` over the grades:
-    NaN, negatives), timed alone for information; the dot, ``dcg`` and that pass take
+    NaN, negatives), timed alone, and the dot followed by that pass ("dot + min": what a
+    checked DCG reads at least, the floor of ``dcg``), for information; these take
     milliseconds, so they get five times the rounds of the rest.
 
 Every time is the best of N rounds, the tools timed round-robin (so that all see the same
@@ -268,7 +269,8 @@ def bench_long_list(recorder, n, rounds, seed):
 
     # The dot, dcg and the grade check take milliseconds: five times the rounds, since on a shared
     # machine one of them often loses a time slice (best of more rounds, same round-robin).
-    fast = {"dot": (dot, 1), "dcg": (lambda: nr.dcg(grades), 1), "min": (lambda: grades.min(), 1)}
+    fast = {"dot": (dot, 1), "dcg": (lambda: nr.dcg(grades), 1), "min": (lambda: grades.min(), 1),
+            "dot + min": (lambda: (dot(), grades.min()), 1)}
     t = side_by_side(fast, 5 * rounds)
     t |= side_by_side({
         "ndcg": (lambda: nr.ndcg(grades), 1),
@@ -283,18 +285,21 @@ def bench_long_list(recorder, n, rounds, seed):
     table.add("nr.dcg(grades), warm discount cache", t["dcg"], t["dot"], ("<=", 2))
     table.add("nr.dcg(grades), cold: first call builds the discounts", t_cold, t["dot"], note="info")
     table.add("grades.min(): dcg's input check, one pass (info)", t["min"], t["dot"])
+    table.add("dot + grades.min(): the floor of a checked dcg (info)", t["dot + min"], t["dot"])
     table.add("nr.ndcg(grades) (info)", t["ndcg"], t["dot"])
     table.add("nr.idcg(grades) (info; sorts the grades)", t["idcg"], t["dot"])
     table.add("numpy: sort descending + dot (info)", t["sort"], t["dot"])
     table.add("plain dot, BLAS limited to 1 thread (info)", t1["dot"])
     table.add("nr.dcg, BLAS limited to 1 thread (info)", t1["dcg"], t1["dot"])
     table.add("grades.min(), BLAS limited to 1 thread (info)", t1["min"], t1["dot"])
+    table.add("dot + grades.min(), BLAS limited to 1 thread (info)", t1["dot + min"], t1["dot"])
     table.print()
     recorder.row(f"DCG of one ranked list of {n:,} grades: dcg (warm discount cache) against a plain dot product "
                  f"with a precomputed discount vector",
                  f"{t['dcg'] / t['dot']:.2f}x the dot product ({t['dot'] * 1e3:.1f} ms, machine's BLAS threads); "
                  f"{t1['dcg'] / t1['dot']:.2f}x with one BLAS thread; the input check alone (one min pass over the "
-                 f"grades) {t1['min'] / t1['dot']:.2f}x; best of {5 * rounds} rounds", "<= 2x")
+                 f"grades) {t1['min'] / t1['dot']:.2f}x, the dot followed by it (the floor of a checked DCG) "
+                 f"{t1['dot + min'] / t1['dot']:.2f}x; best of {5 * rounds} rounds", "<= 2x")
     recorder.row(f"one ranked list of {n:,} grades: ndcg and idcg against the same dot product (information)",
                  f"ndcg {t['ndcg'] / t['dot']:.0f}x, idcg {t['idcg'] / t['dot']:.0f}x (numpy's descending sort + "
                  f"dot: {t['sort'] / t['dot']:.0f}x); the first dcg call, which builds the discounts, "
@@ -304,6 +309,7 @@ def bench_long_list(recorder, n, rounds, seed):
         "dcg cold/dot": t_cold / t["dot"],
         "dcg/dot 1 BLAS thread": t1["dcg"] / t1["dot"],
         "min/dot 1 BLAS thread": t1["min"] / t1["dot"],
+        "(dot+min)/dot 1 BLAS thread": t1["dot + min"] / t1["dot"],
         "ndcg/dot": t["ndcg"] / t["dot"],
         "idcg/dot": t["idcg"] / t["dot"],
     }

@@ -135,8 +135,9 @@ def growth_table(path: Path) -> str:
         lines.append("| " + " | ".join(cells) + " |")
     huge = " --huge" if any(int(row["lines"]) >= 10**8 for row in rows) else ""
     return "\n".join(["#### Growth with the number of run lines", "",
-                      f"`python benchmarks/bench_evaluate.py{huge}` (its growth table and figure, as committed in "
-                      "`benchmarks/results/`): time and peak memory of the whole process, best "
+                      f"`python benchmarks/bench_evaluate.py{huge}`, the run that wrote the growth table and figure "
+                      "committed in `benchmarks/results/` (it may be older than the record above, whose sizes and "
+                      "load can differ): time and peak memory of the whole process, best "
                       "of the rounds, against trec_eval 10.0 built from source and against reading the same files "
                       "with pyarrow alone; the output bytes compared.", "", *lines, "",
                       "```{image} ../../benchmarks/results/evaluate_growth.png", ":alt: time and memory against run lines",
