@@ -25,7 +25,9 @@ machine load; best of the rounds, the range printed too:
 Targets (issue 20): at 10^7 lines, at least 5x faster than trec_eval, peak memory at most
 trec_eval's, ours / floor at most 1.5 (a goal); at 10^8 lines, peak memory at most 2 GiB, at least
 3x faster than trec_eval, identical output. The table (CSV) and a figure of time and memory
-against the number of lines are written to ``benchmarks/results/`` (``--results``).
+against the number of lines are written to ``benchmarks/results/`` (``--results``); the ratios, one row
+per size, to ``benchmarks/results/bench_evaluate.json`` (``record.py``, with the machine and its load)
+for the documentation's Speed page.
 """
 
 from __future__ import annotations
@@ -44,6 +46,8 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
+
+from record import Recorder
 
 ROOT = Path(__file__).resolve().parent.parent
 MEASURES = ["-m", "ndcg", "-m", "ndcg_cut.10"]
@@ -221,6 +225,26 @@ def growth(sizes: list[int], trec_eval: str | None, rounds: dict[int, int], fold
     return rows
 
 
+def record_rows(recorder: Recorder, rows: list[dict]) -> None:
+    """One row of the record per size: the speed-up and memory against trec_eval, and ours / the pyarrow read."""
+    for row in rows:
+        task = (f"{row['lines']:,} run lines, {row['qrels_lines']:,} qrels lines: evaluate -m ndcg -m ndcg_cut.10, "
+                f"whole process")
+        floor = f"ours / pyarrow reading the files alone {row['ours_over_floor']:.2f}"
+        load = f"load average {row['load_before']:.1f} before, {row['load_after']:.1f} after"
+        if "speedup" not in row:
+            recorder.row(task, f"{row['ours_s']:.2f} s, {row['ours_mib']:.0f} MiB; {floor} (no trec_eval); "
+                         f"best of {row['rounds']} rounds; {load}", "")
+            continue
+        target = {10**7: ">= 5x faster than trec_eval, memory <= trec_eval's, ours / read <= 1.5 (goal)",
+                  10**8: ">= 3x faster than trec_eval, peak <= 2 GiB, identical output"}.get(row["lines"], "information")
+        recorder.row(task, f"speed-up over trec_eval 10.0 {row['speedup']:.2f}x (ours {row['ours_s']:.2f} s, trec_eval "
+                     f"{row['trec_eval_s']:.2f} s; per round {row['speedup_per_round'].replace(';', ', ')}), best of "
+                     f"{row['rounds']} rounds; peak memory ours / trec_eval {row['memory_ratio']:.2f} "
+                     f"({row['ours_mib']:.0f} MiB, {row['trec_eval_mib']:.0f} MiB); {floor}; output byte-identical: "
+                     f"{'yes' if row['identical_output'] else 'NO'}; {load}", target)
+
+
 def write_results(rows: list[dict], results: Path) -> None:
     """The growth table (CSV) and its figure (time and peak memory against the number of run lines)."""
     import matplotlib
@@ -316,6 +340,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--results", default=str(ROOT / "benchmarks" / "results"),
                         help="where the growth table and figure go (default benchmarks/results)")
     args = parser.parse_args(argv)
+    recorder = Recorder("bench_evaluate", " ".join(["python benchmarks/bench_evaluate.py",
+                                                    *(sys.argv[1:] if argv is None else argv)]))
     sizes = [100, 1000] if args.quick else [100, 1000, 10_000]
     rounds = {q: (2 if args.quick else args.rounds) for q in sizes}
     folder = Path(args.folder) if args.folder else Path(tempfile.mkdtemp(prefix="bench_evaluate_"))
@@ -333,6 +359,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         rows = growth(sizes, trec_eval, rounds, folder)
         write_results(rows, Path(args.results))
+        record_rows(recorder, rows)
+        print(f"written: {recorder.write()}")
         if args.in_process:
             here = folder / "in_process"
             here.mkdir(parents=True, exist_ok=True)

@@ -20,11 +20,17 @@
 (b) one ranked list of 10^7 grades: ``dcg`` against a plain dot product with a
     precomputed discount vector (target within 2x, warm; the first, cold call also
     builds and caches the discount vector), and ``ndcg`` / ``idcg`` for information.
+    ``dcg`` checks its input before the dot product (one pass of ``min`` over the grades:
+    NaN, negatives), timed alone, and the dot followed by that pass ("dot + min": what a
+    checked DCG reads at least, the floor of ``dcg``), for information; these take
+    milliseconds, so they get five times the rounds of the rest.
 
 Every time is the best of N rounds, the tools timed round-robin (so that all see the same
 machine load). Every competitor's values are checked against
 ours before timing, so that the table compares like with like. The BLAS threading
 environment (OPENBLAS_*) is left as it is: all sides run in this one process.
+The ratios are written to ``benchmarks/results/bench_metrics.json`` (``record.py``) with the
+machine and its load, for the documentation's Speed page.
 """
 
 from __future__ import annotations
@@ -41,6 +47,7 @@ import warnings
 import numpy as np
 
 import ndcg_research as nr
+from record import Recorder
 
 
 def best_of(function, repeats):
@@ -127,7 +134,7 @@ def _ours_ndcg_from_scores(labels, scores, k, **kwargs):
         return nr.ndcg_from_scores(labels, scores, k, **kwargs)
 
 
-def bench_batch(n_queries, n_docs, k, rounds, seed, *, with_trec=True):
+def bench_batch(recorder, n_queries, n_docs, k, rounds, seed, *, with_trec=True):
     import pytrec_eval
     from sklearn.metrics import ndcg_score
 
@@ -170,7 +177,7 @@ def bench_batch(n_queries, n_docs, k, rounds, seed, *, with_trec=True):
     table.add("scikit-learn ndcg_score(k=k), default ties", t["sklearn"], t["ours"], (">=", 10))
     ratios = {f"{n_queries}x{n_docs} sklearn/ours": t["sklearn"] / t["ours"]}
     if with_trec:
-        table.add(f"pytrec_eval evaluate() [{measure}]", t["trec"], t["ours"], (">=", 10))
+        table.add(f"pytrec_eval evaluate() with {measure}", t["trec"], t["ours"], (">=", 10))
         table.add("pytrec_eval: build qrels + run dicts (info)", t_dicts, t["ours"], note="not in the evaluate time")
         table.add("pytrec_eval: RelevanceEvaluator(qrels, ...) (info)", t_evaluator, t["ours"], note="not in the evaluate time")
         table.add("pytrec_eval: dicts + evaluator + evaluate (info)", t_dicts + t_evaluator + t["trec"], t["ours"])
@@ -186,10 +193,22 @@ def bench_batch(n_queries, n_docs, k, rounds, seed, *, with_trec=True):
     ratios[f"{n_queries}x{n_docs} sklearn/ours(1 thread)"] = t["sklearn"] / t["ours one thread"]
     ratios[f"{n_queries}x{n_docs} ours/numpy"] = t["ours"] / t["numpy"]
     ratios[f"{n_queries}x{n_docs} ours/numpy(negated)"] = t["ours"] / t["numpy negated"]
+
+    task = f"nDCG@{k} of {n_queries:,} queries x {n_docs:,} documents, continuous scores"
+    tools = "scikit-learn's ndcg_score" + (" and pytrec_eval's evaluate()" if with_trec else "")
+    faster = f"{t['sklearn'] / t['ours']:.0f}x faster than scikit-learn's ndcg_score"
+    if with_trec:
+        faster += f", {t['trec'] / t['ours']:.0f}x faster than pytrec_eval's evaluate() with {measure}"
+    recorder.row(f"{task}: ndcg_from_scores against {tools}",
+                 f"{t['ours'] * 1e3:.0f} ms; {faster} (on one thread: {t['sklearn'] / t['ours one thread']:.0f}x "
+                 f"faster than scikit-learn); best of {rounds} rounds", ">= 10x faster" if with_trec else "information")
+    recorder.row(f"{task}: ndcg_from_scores against a bare numpy nDCG@{k} (argpartition, sort the top {k}, dot)",
+                 f"{t['ours'] / t['numpy']:.2f}x the numpy time ({t['numpy'] * 1e3:.0f} ms); on one thread "
+                 f"{t['ours one thread'] / t['numpy']:.2f}x", "<= 2x")
     return ratios
 
 
-def bench_tied(n_queries, n_docs, k, rounds, seed, *, levels=5):
+def bench_tied(recorder, n_queries, n_docs, k, rounds, seed, *, levels=5):
     from sklearn.metrics import ndcg_score
 
     rng = np.random.default_rng(np.random.SeedSequence(seed))
@@ -219,13 +238,17 @@ def bench_tied(n_queries, n_docs, k, rounds, seed, *, levels=5):
     for ties in ("first", "pessimistic", "optimistic"):
         table.add(f"ours, ties={ties!r} (info; ratio = its time / ours average)", t[ties], t["ours"])
     table.print()
+    recorder.row(f"nDCG@{k} of {n_queries:,} queries x {n_docs:,} documents, {levels} score levels (tie groups "
+                 f"straddle rank {k}), ties averaged: ndcg_from_scores against scikit-learn's ndcg_score",
+                 f"{t['ours'] * 1e3:.0f} ms; {t['sklearn'] / t['ours']:.0f}x faster than scikit-learn "
+                 f"({t['sklearn'] / t['ours one thread']:.0f}x on one thread); best of {rounds} rounds", ">= 10x faster")
     return {
         f"tied {n_queries}x{n_docs} sklearn/ours": t["sklearn"] / t["ours"],
         f"tied {n_queries}x{n_docs} sklearn/ours(1 thread)": t["sklearn"] / t["ours one thread"],
     }
 
 
-def bench_long_list(n, rounds, seed):
+def bench_long_list(recorder, n, rounds, seed):
     from threadpoolctl import threadpool_limits
 
     rng = np.random.default_rng(np.random.SeedSequence(seed))
@@ -244,31 +267,49 @@ def bench_long_list(n, rounds, seed):
     assert math.isclose(nr.idcg(grades), ideal_ref, rel_tol=1e-12)
     assert math.isclose(nr.ndcg(grades), cold_value / ideal_ref, rel_tol=1e-12)
 
-    functions = {
-        "dot": (dot, 1),
-        "dcg": (lambda: nr.dcg(grades), 1),
-        "ndcg": (lambda: nr.ndcg(grades), 2),
-        "idcg": (lambda: nr.idcg(grades), 2),
-        "sort": (lambda: float(-np.sort(-grades) @ discount), 3),
-    }
-    t = side_by_side(functions, rounds)
-    with threadpool_limits(1):  # the dot product with one BLAS thread, for information
-        t1 = side_by_side({"dot": (dot, 1), "dcg": (lambda: nr.dcg(grades), 1)}, rounds)
+    # The dot, dcg and the grade check take milliseconds: five times the rounds, since on a shared
+    # machine one of them often loses a time slice (best of more rounds, same round-robin).
+    fast = {"dot": (dot, 1), "dcg": (lambda: nr.dcg(grades), 1), "min": (lambda: grades.min(), 1),
+            "dot + min": (lambda: (dot(), grades.min()), 1)}
+    t = side_by_side(fast, 5 * rounds)
+    t |= side_by_side({
+        "ndcg": (lambda: nr.ndcg(grades), 1),
+        "idcg": (lambda: nr.idcg(grades), 1),
+        "sort": (lambda: float(-np.sort(-grades) @ discount), 2),
+    }, rounds)
+    with threadpool_limits(1):  # the dot product with one BLAS thread (the grade check has one anyway)
+        t1 = side_by_side(fast, 5 * rounds)
 
     table = Table(f"(b) one ranked list of {n:,} grades 0..4 (ratio = ours / plain dot product)")
     table.add("plain dot: grades @ precomputed discount", t["dot"])
     table.add("nr.dcg(grades), warm discount cache", t["dcg"], t["dot"], ("<=", 2))
     table.add("nr.dcg(grades), cold: first call builds the discounts", t_cold, t["dot"], note="info")
+    table.add("grades.min(): dcg's input check, one pass (info)", t["min"], t["dot"])
+    table.add("dot + grades.min(): the floor of a checked dcg (info)", t["dot + min"], t["dot"])
     table.add("nr.ndcg(grades) (info)", t["ndcg"], t["dot"])
-    table.add("nr.idcg(grades) (info; counts grade levels)", t["idcg"], t["dot"])
+    table.add("nr.idcg(grades) (info; sorts the grades)", t["idcg"], t["dot"])
     table.add("numpy: sort descending + dot (info)", t["sort"], t["dot"])
     table.add("plain dot, BLAS limited to 1 thread (info)", t1["dot"])
     table.add("nr.dcg, BLAS limited to 1 thread (info)", t1["dcg"], t1["dot"])
+    table.add("grades.min(), BLAS limited to 1 thread (info)", t1["min"], t1["dot"])
+    table.add("dot + grades.min(), BLAS limited to 1 thread (info)", t1["dot + min"], t1["dot"])
     table.print()
+    recorder.row(f"DCG of one ranked list of {n:,} grades: dcg (warm discount cache) against a plain dot product "
+                 f"with a precomputed discount vector",
+                 f"{t['dcg'] / t['dot']:.2f}x the dot product ({t['dot'] * 1e3:.1f} ms, machine's BLAS threads); "
+                 f"{t1['dcg'] / t1['dot']:.2f}x with one BLAS thread; the input check alone (one min pass over the "
+                 f"grades) {t1['min'] / t1['dot']:.2f}x, the dot followed by it (the floor of a checked DCG) "
+                 f"{t1['dot + min'] / t1['dot']:.2f}x; best of {5 * rounds} rounds", "<= 2x")
+    recorder.row(f"one ranked list of {n:,} grades: ndcg and idcg against the same dot product (information)",
+                 f"ndcg {t['ndcg'] / t['dot']:.0f}x, idcg {t['idcg'] / t['dot']:.0f}x (numpy's descending sort + "
+                 f"dot: {t['sort'] / t['dot']:.0f}x); the first dcg call, which builds the discounts, "
+                 f"{t_cold / t['dot']:.0f}x", "information")
     return {
         "dcg warm/dot": t["dcg"] / t["dot"],
         "dcg cold/dot": t_cold / t["dot"],
         "dcg/dot 1 BLAS thread": t1["dcg"] / t1["dot"],
+        "min/dot 1 BLAS thread": t1["min"] / t1["dot"],
+        "(dot+min)/dot 1 BLAS thread": t1["dot + min"] / t1["dot"],
         "ndcg/dot": t["ndcg"] / t["dot"],
         "idcg/dot": t["idcg"] / t["dot"],
     }
@@ -279,6 +320,7 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true", help="smaller sizes and fewer repeats")
     parser.add_argument("--seed", type=int, default=20260525)
     args = parser.parse_args(argv)
+    recorder = Recorder("bench_metrics", " ".join(["python benchmarks/bench_metrics.py", *(sys.argv[1:] if argv is None else argv)]))
     if args.quick:
         sizes, small, n_long, rounds = (400, 1000), (2000, 100), 10**6, 3
     else:
@@ -289,12 +331,13 @@ def main(argv=None):
           f"{os.cpu_count()} CPUs; OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE')}, "
           f"OPENBLAS_L2_SIZE={os.environ.get('OPENBLAS_L2_SIZE')}; best of {rounds} rounds, run round-robin "
           f"(slow tools every 2nd/3rd round)")
-    ratios = bench_batch(*sizes, k=10, rounds=rounds, seed=args.seed)
+    ratios = bench_batch(recorder, *sizes, k=10, rounds=rounds, seed=args.seed)
     # Information: many short lists, where per-query Python loops cost most (lessons-from-users #11).
-    ratios |= bench_batch(*small, k=10, rounds=rounds, seed=args.seed + 2, with_trec=False)
-    ratios |= bench_tied(*sizes, k=10, rounds=rounds, seed=args.seed + 3)
-    ratios |= bench_long_list(n_long, rounds, args.seed + 1)
+    ratios |= bench_batch(recorder, *small, k=10, rounds=rounds, seed=args.seed + 2, with_trec=False)
+    ratios |= bench_tied(recorder, *sizes, k=10, rounds=rounds, seed=args.seed + 3)
+    ratios |= bench_long_list(recorder, n_long, rounds, args.seed + 1)
     print("\nratios: " + ", ".join(f"{key} {value:.2f}x" for key, value in ratios.items()))
+    print(f"written: {recorder.write()}")
     return 0
 
 

@@ -77,12 +77,17 @@ def findings_table(readme: Path) -> str:
 
 
 def speed_results(folder: Path) -> str:
-    """One table per benchmark record in ``folder``: what was measured, against what, and the target."""
+    """One table per benchmark record in ``folder``: what was measured, against what, and the target.
+
+    The growth table of ``bench_evaluate.py`` (``evaluate_growth.csv`` and its figure) follows
+    that benchmark's record, or opens the page if it has no record.
+    """
     records = [json.loads(path.read_text(encoding="utf-8")) for path in sorted(folder.glob("*.json"))]
     growth = growth_table(folder / "evaluate_growth.csv")
     if not records and not growth:
         return "No benchmark has recorded its results yet (run the scripts in `benchmarks/`).\n"
-    parts = [growth] if growth else []
+    recorded = any(record["benchmark"] == "bench_evaluate" for record in records)
+    parts = ["### `bench_evaluate`", "", growth] if growth and not recorded else []
     for record in records:
         machine = record["machine"]
         load = f"load average {machine.get('load_average_1min')} before, {machine.get('load_average_1min_after')} after"
@@ -97,6 +102,8 @@ def speed_results(folder: Path) -> str:
             *[f"| {row['task']} | {row['measured']} | {row['target']} |" for row in record["rows"]],
             "",
         ]
+        if record["benchmark"] == "bench_evaluate" and growth:
+            parts.append(growth)
     return "\n".join(parts)
 
 
@@ -110,7 +117,12 @@ GROWTH_COLUMNS = {
 
 
 def growth_table(path: Path) -> str:
-    """``evaluate_growth.csv`` as a Markdown table with human headers (empty if the file is absent)."""
+    """``evaluate_growth.csv`` as a Markdown table with human headers (empty if the file is absent).
+
+    The table may come from another run than the ``bench_evaluate`` record (the record is
+    rewritten by every run, the table only where ``--results`` points); its command is told
+    from its sizes: 10^8 lines are measured with ``--huge`` only.
+    """
     import csv
 
     if not path.is_file():
@@ -121,8 +133,11 @@ def growth_table(path: Path) -> str:
     for row in rows:
         cells = [f"{int(row['lines']):,}" if key == "lines" else row[key].replace(";", ", ") for key in GROWTH_COLUMNS]
         lines.append("| " + " | ".join(cells) + " |")
-    return "\n".join(["### `bench_evaluate` (run files, whole process)", "",
-                      "`python benchmarks/bench_evaluate.py --huge`: time and peak memory of the whole process, best "
+    huge = " --huge" if any(int(row["lines"]) >= 10**8 for row in rows) else ""
+    return "\n".join(["#### Growth with the number of run lines", "",
+                      f"`python benchmarks/bench_evaluate.py{huge}`, the run that wrote the growth table and figure "
+                      "committed in `benchmarks/results/` (it may be older than the record above, whose sizes and "
+                      "load can differ): time and peak memory of the whole process, best "
                       "of the rounds, against trec_eval 10.0 built from source and against reading the same files "
                       "with pyarrow alone; the output bytes compared.", "", *lines, "",
                       "```{image} ../../benchmarks/results/evaluate_growth.png", ":alt: time and memory against run lines",
