@@ -395,7 +395,7 @@ def test_duplicated_column_names_are_refused():
                                              ("judged_only", None)])
 def test_strings_and_other_values_for_booleans_are_refused(argument, value):
     qrels, run = _frames()
-    with pytest.raises(TypeError, match=rf"{argument} must be True or False"):
+    with pytest.raises(TypeError, match=rf"{argument} must be True(, | or )False"):
         evaluate(qrels, run, **{argument: value})
 
 

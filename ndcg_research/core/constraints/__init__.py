@@ -8,7 +8,8 @@ accepts (:meth:`~Constraint.example`) and values it refuses (:meth:`~Constraint.
 - numbers: :class:`Integer`, :class:`Real` (bounds, finiteness);
 - choices: :class:`Options` (strings), :class:`Boolean` (True or False only: a string or a number is
   refused);
-- objects: :class:`Instance`, :class:`Function` (callable), :class:`Anything` (with the reason);
+- objects: :class:`Instance`, :class:`Function` (callable), :class:`FilePath`, :class:`Anything` (with
+  the reason);
 - arrays: :class:`Array` (dimension, shape, dtype kind, size, finite values, range);
 - combinations: :class:`SequenceOf` (each element), :class:`AnyOf` (one of several).
 
@@ -25,7 +26,7 @@ objects), :mod:`.arrays`, :mod:`.combined` (sequences, alternatives).
 from .arrays import Array
 from .base import Constraint
 from .combined import AnyOf, SequenceOf
-from .scalars import Anything, Boolean, Function, Instance, Integer, Options, Real
+from .scalars import Anything, Boolean, FilePath, Function, Instance, Integer, Options, Real
 
 __all__ = [
     "Constraint",
@@ -35,6 +36,7 @@ __all__ = [
     "Boolean",
     "Instance",
     "Function",
+    "FilePath",
     "Array",
     "SequenceOf",
     "AnyOf",

@@ -162,7 +162,7 @@ class Array(Constraint):
         if kind == "b":
             return np.zeros(shape, dtype=bool)
         value = self.range.inside_example() if self.range.bounded else 0.0
-        dtype = np.float64 if kind == "f" else np.int64
+        dtype = np.float64 if kind == "f" else (np.int64 if "i" in self.kinds else np.uint64)
         return np.full(shape, value, dtype=dtype) if self.as_is else np.full(shape, value, dtype=dtype).tolist()
 
     def invalid_values(self) -> list[Any]:

@@ -1,5 +1,5 @@
 """Constraints on one value: numbers (:class:`Integer`, :class:`Real`), choices (:class:`Options`,
-:class:`Boolean`) and objects (:class:`Instance`, :class:`Function`, :class:`Anything`).
+:class:`Boolean`) and objects (:class:`Instance`, :class:`Function`, :class:`FilePath`, :class:`Anything`).
 
 This module imports only numpy.
 """
@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import os
 from collections.abc import Iterable
 from typing import Any
 
@@ -15,7 +16,7 @@ import numpy as np
 
 from .base import Constraint, Interval, plain_repr, type_and_value
 
-__all__ = ["Integer", "Real", "Options", "Boolean", "Instance", "Function", "Anything"]
+__all__ = ["Integer", "Real", "Options", "Boolean", "Instance", "Function", "FilePath", "Anything"]
 
 
 class Integer(Constraint):
@@ -272,6 +273,42 @@ class Function(Constraint):
 
     def invalid_values(self) -> list[Any]:
         return [3, "f", *super().invalid_values()]
+
+
+class FilePath(Constraint):
+    """A file's path: a non-empty str or an :class:`os.PathLike` (such as :class:`pathlib.Path`), passed on as is.
+
+    Whether the file exists is for the function to say (with the name of the file).
+
+    Examples
+    --------
+    >>> FilePath().check(3, "qrels")
+    Traceback (most recent call last):
+    ...
+    TypeError: qrels must be a path (str or os.PathLike), got int 3
+    >>> FilePath().check("", "path")
+    Traceback (most recent call last):
+    ...
+    ValueError: path must be a path (str or os.PathLike), got an empty string
+    """
+
+    def _describe(self) -> str:
+        return "a path (str or os.PathLike)"
+
+    def _check(self, value: Any, name: str) -> Any:
+        if isinstance(value, os.PathLike):
+            return value
+        if isinstance(value, str):
+            if not value:
+                raise ValueError(f"{name} must be {self.describe()}, got an empty string")
+            return value
+        raise TypeError(f"{name} must be {self.describe()}, got {type_and_value(value)}")
+
+    def example(self) -> str:
+        return "example.txt"
+
+    def invalid_values(self) -> list[Any]:
+        return [3, b"example.txt", "", object(), *super().invalid_values()]
 
 
 def _identity(*args: Any, **kwargs: Any) -> Any:
