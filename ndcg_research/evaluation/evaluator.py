@@ -144,7 +144,8 @@ _JUDGED_ONLY = Boolean()
 _MAX_DOCS = Integer(1, none=True)
 
 
-@validate_params(measures=MEASURES, convention=CONVENTION, complete=_COMPLETE, judged_only=_JUDGED_ONLY, max_docs=_MAX_DOCS)
+@validate_params(measures=MEASURES, convention=CONVENTION, complete=_COMPLETE, judged_only=_JUDGED_ONLY,
+                 max_docs=_MAX_DOCS)
 def plan(measures: Any = ("ndcg",), *, convention: str | Convention = "trec_eval", complete: bool | None = None,
          judged_only: bool = False, max_docs: int | None = None) -> Plan:
     """Check the arguments of :func:`evaluate` (before any file is read).
@@ -316,7 +317,8 @@ class _Stream:
                 if last == 0:
                     continue
                 columns, codes, local = columns.slice(0, last), codes[:last], local[:last]
-            part = evaluate_part.unchecked(judgments, columns, self.plan, self.name, codes=codes, local=local, distinct=distinct)
+            part = evaluate_part.unchecked(judgments, columns, self.plan, self.name, codes=codes, local=local,
+                                           distinct=distinct)
             again = part.codes[seen[part.codes]]
             if again.size:
                 row = int(np.flatnonzero(codes == again[0])[0])
@@ -565,10 +567,10 @@ class RunsSpec(Constraint):
     --------
     >>> RUNS.check({"bm25": "runs/bm25.txt"}, "runs")
     [('bm25', 'runs/bm25.txt')]
-    >>> RUNS.check(["a/bm25.txt", 3], "runs")
+    >>> RUNS.check(["a/bm25.txt", 3], "runs")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    TypeError: runs[1] must be a path (str or os.PathLike) or a Columns (see qrels_columns, run_columns) or a pandas or Dask DataFrame, got int 3
+    TypeError: runs[1] must be a path (str or os.PathLike) or a Columns (...) or a pandas or Dask DataFrame, got int 3
     """
 
     def __init__(self, *, minimum: int = 1) -> None:
@@ -608,8 +610,8 @@ RUNS = RunsSpec()
 # ---------------------------------------------------------------- evaluate
 
 
-@validate_params(measures=MEASURES, convention=CONVENTION, complete=_COMPLETE, judged_only=_JUDGED_ONLY, max_docs=_MAX_DOCS,
-                 qrels=QRELS, runs=RUNS)
+@validate_params(measures=MEASURES, convention=CONVENTION, complete=_COMPLETE, judged_only=_JUDGED_ONLY,
+                 max_docs=_MAX_DOCS, qrels=QRELS, runs=RUNS)
 def evaluate(
     qrels: Any,
     runs: Any,

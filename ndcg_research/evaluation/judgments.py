@@ -259,4 +259,5 @@ class Judgments:
 
 
 #: Prepared qrels (:class:`Judgments`).
-JUDGMENTS = Instance(Judgments, what="a Judgments (see Judgments.build)", example=lambda: Judgments.build(COLUMNS.example()))
+JUDGMENTS = Instance(Judgments, what="a Judgments (see Judgments.build)",
+                     example=lambda: Judgments.build(COLUMNS.example()))

@@ -145,7 +145,8 @@ def _ideal_rows(measure: Measure, gain: object, conv: Convention, ranked: Ranked
             return _gains(measure, gain, grades, None)
         # A gain map may reorder the grades; only gains above 0 fill the ideal (trec_eval).
         full = int(max(lengths.max(initial=0), 1))
-        mapped = np.maximum(_gains(measure, gain, padded.unchecked(judgments.ideal_grade, starts, lengths, full, 0), None), 0.0)
+        grades = padded.unchecked(judgments.ideal_grade, starts, lengths, full, 0)
+        mapped = np.maximum(_gains(measure, gain, grades, None), 0.0)
         # padding maps like grade 0: zero it before sorting
         mapped[np.arange(full)[None, :] >= lengths[:, None]] = 0.0
         top = -np.sort(-mapped, axis=1)
