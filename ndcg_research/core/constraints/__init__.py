@@ -18,9 +18,11 @@ A module adds its own by subclassing :class:`Constraint`: the gain and discount 
 ranked lists of the metric functions (:class:`~ndcg_research.core.validation.RankedLists`), the score
 matrices of the statistics (:class:`~ndcg_research.stats.inputs.ScoreMatrix`).
 
-The package imports only numpy. Its modules, one job each: :mod:`.base` (the :class:`Constraint`
-interface, intervals, how values are written in messages), :mod:`.scalars` (numbers, choices,
-objects), :mod:`.arrays`, :mod:`.combined` (sequences, alternatives).
+The package imports only numpy. Its modules, one job each:
+:mod:`~ndcg_research.core.constraints.base` (the :class:`Constraint` interface, intervals, how
+values are written in messages), :mod:`~ndcg_research.core.constraints.scalars` (numbers, choices,
+objects), :mod:`~ndcg_research.core.constraints.arrays`, :mod:`~ndcg_research.core.constraints.combined`
+(sequences, alternatives).
 """
 
 from .arrays import Array
