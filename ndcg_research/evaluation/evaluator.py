@@ -37,7 +37,6 @@ import numpy as np
 import pyarrow as pa
 
 from ..core.constraints import AnyOf, Array, Boolean, Constraint, Instance, Integer, SequenceOf
-from ..core.constraints.base import plain_repr, type_and_value
 from ..core.params import validate_params
 from . import keys
 from .conventions import CONVENTION, Convention
@@ -590,8 +589,8 @@ class RunsSpec(Constraint):
             run = RUN.check(value, name)
             named = list(zip(run_names.unchecked([run]), [run]))
         if len(named) < self.minimum:
-            runs = "a run" if self.minimum == 1 else f"at least {self.minimum} runs"
-            raise ValueError(f"{name} must hold {runs}, got {len(named)}: {plain_repr(value)}")
+            runs = "one run" if self.minimum == 1 else f"{self.minimum} runs"
+            raise ValueError(f"{name} must hold at least {runs}, got {len(named)}")
         return _distinct_names(named, name)
 
     def example(self) -> list[str]:
