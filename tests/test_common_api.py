@@ -36,9 +36,6 @@ from ndcg_research.core.params import validate_params
 #: those changes merge. Extended at merge: the lead removes each entry once its module declares its
 #: functions. (Prefixes: a module and everything below it.)
 OWNED_ELSEWHERE = (
-    "ndcg_research.evaluation",
-    "ndcg_research.stats.cli",
-    "ndcg_research.stats.runs",
     "ndcg_research.studies",  # but limitations and tables, which are checked (CHECKED_INSIDE_OWNED)
     "ndcg_research.findings",
     "ndcg_research.pipeline",
@@ -53,15 +50,21 @@ NOTHING_TO_CHECK = {
                          "which argparse checks and reports itself",
     "ndcg_research.cli_common": "the commands' argparse helpers: argument types that check argv strings and report "
                                 "them as argparse errors, and the commands' own output and exit (fail, write_output)",
+    "ndcg_research.evaluation.cli": "the evaluate command's argparse wiring: register(subparsers) adds it, run(args) "
+                                    "takes the Namespace argparse made from argv (checked and reported by argparse); "
+                                    "run calls the declared evaluate",
+    "ndcg_research.stats.cli": "the compare command's argparse wiring: register(subparsers) adds it, run(args) takes "
+                               "the Namespace argparse made from argv; run calls the declared run_matrices and "
+                               "compare_systems",
 }
 #: Public functions that take no parameters (nothing to declare).
-NO_PARAMETERS = {"ndcg_research.core.kernels.clear_discount_cache"}
+NO_PARAMETERS = {"ndcg_research.core.kernels.clear_discount_cache", "ndcg_research.datasets.movielens.cache_dir"}
 #: The layer's decorator: its ``**constraints`` are checked when a function is declared (a TypeError at
 #: import for a missing, unknown or non-Constraint entry; tests/test_core_params.py).
 THE_LAYER = {"ndcg_research.core.params.validate_params"}
 #: Modules outside the files of this change and not being changed by anyone now: to be declared by a
 #: follow-up (reported to the lead); listed so that the gap is visible, not hidden.
-NOT_YET_DECLARED = ("ndcg_research.datasets",)
+NOT_YET_DECLARED: tuple[str, ...] = ()
 
 
 def _skipped(module: str) -> bool:
@@ -112,8 +115,9 @@ def test_the_discovery_finds_the_public_functions():
     assert {"ndcg_research.core.metrics.ndcg", "ndcg_research.stats.paired.pairwise_tests",
             "ndcg_research.stats.compare.compare_systems", "ndcg_research.studies.limitations.evaluate_runs",
             "ndcg_research.studies.tables.write_table", "ndcg_research.core.kernels.ideal_dcg"} <= names
-    assert len(FUNCTIONS) >= 80
-    assert not any(name.startswith("ndcg_research.evaluation.") for name in names)
+    assert {"ndcg_research.evaluation.evaluator.evaluate", "ndcg_research.evaluation.readers.read_qrels",
+            "ndcg_research.stats.runs.run_matrices", "ndcg_research.datasets.movielens.read_ratings"} <= names
+    assert len(FUNCTIONS) >= 130
 
 
 def test_every_public_function_declares_its_parameters():

@@ -82,17 +82,18 @@ def test_when_the_ideal_dcg_runs_on_a_second_thread(monkeypatch, shape, threads,
     # The documented default (docs/guides/metric-conventions.md): threads=None overlaps exactly the large
     # batches with a built-in gain and discount.
     started = []
-    beside = metrics._beside  # noqa: SLF001 - counting the calls of the one place that starts the thread
+    # noqa below: counting the calls of the one place that starts the thread
+    start_on_thread = metrics._start_on_thread  # noqa: SLF001
 
     def counting(*args, **kwargs):
         started.append(threading.current_thread().name)
-        return beside(*args, **kwargs)
+        return start_on_thread(*args, **kwargs)
 
-    monkeypatch.setattr(metrics, "_beside", counting)
+    monkeypatch.setattr(metrics, "_start_on_thread", counting)
     labels, scores = _batch(3, shape)
     got = nr.ndcg_from_scores(labels, scores, 10, gain=gain, threads=threads)
     assert len(started) == int(second_thread)
-    monkeypatch.setattr(metrics, "_beside", beside)
+    monkeypatch.setattr(metrics, "_start_on_thread", start_on_thread)
     np.testing.assert_array_equal(got, nr.ndcg_from_scores(labels, scores, 10, gain=gain, threads=1))
 
 

@@ -235,13 +235,14 @@ def test_interleaved_queries_from_a_file_fall_back_and_from_standard_input_are_r
     from ndcg_research.evaluation import evaluate as module
 
     blocks = [run_columns(files / "mixed").slice(i, i + 1) for i in range(3)]
+    evaluator = sys.modules["ndcg_research.evaluation.evaluator"]  # its calls of run_blocks are unchecked
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(sys.modules["ndcg_research.evaluation.evaluator"], "run_blocks", lambda path: iter(blocks))
+        patch.setattr(evaluator.run_blocks, "unchecked", lambda path: iter(blocks))
         fallback = module(files / "qrels", files / "mixed")
     np.testing.assert_array_equal(fallback.values[0], result.values[0])
     assert any("query 'q1' appears again at" in note and "read whole into memory" in note for note in fallback.notes)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(sys.modules["ndcg_research.evaluation.evaluator"], "run_blocks", lambda path: iter(blocks))
+        patch.setattr(evaluator.run_blocks, "unchecked", lambda path: iter(blocks))
         with pytest.raises(InputError, match=r"query 'q1' appears again after other queries: standard input"):
             module(files / "qrels", "-")
 
@@ -395,7 +396,7 @@ def test_duplicated_column_names_are_refused():
                                              ("judged_only", None)])
 def test_strings_and_other_values_for_booleans_are_refused(argument, value):
     qrels, run = _frames()
-    with pytest.raises(TypeError, match=rf"{argument} must be True or False"):
+    with pytest.raises(TypeError, match=rf"{argument} must be True(, | or )False"):
         evaluate(qrels, run, **{argument: value})
 
 

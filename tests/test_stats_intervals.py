@@ -133,7 +133,7 @@ def test_bootstrap_statistic_interval_covers_the_truth_about_as_often_as_it_says
 
 def test_family_confidence_is_bonferroni():
     assert iv.family_confidence(1) == pytest.approx(0.95)
-    assert iv.family_confidence(10, 0.9) == pytest.approx(0.99)
+    assert iv.family_confidence(10, confidence=0.9) == pytest.approx(0.99)
     with pytest.raises(ValueError, match="family_size must be an integer >= 1"):
         iv.family_confidence(0)
 
@@ -141,7 +141,7 @@ def test_family_confidence_is_bonferroni():
 @pytest.mark.parametrize("call", [
     lambda c: iv.mean_interval([0.1, 0.2], confidence=c),
     lambda c: iv.wilson_interval(1, 2, confidence=c),
-    lambda c: iv.family_confidence(2, c),
+    lambda c: iv.family_confidence(2, confidence=c),
     lambda c: iv.bootstrap_statistic_interval(lambda a, axis: a.mean(axis), [[0.1, 0.2]], seed=0, confidence=c),
 ])
 @pytest.mark.parametrize("confidence", [0.0, 1.0, 95])

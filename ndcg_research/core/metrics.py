@@ -131,7 +131,8 @@ class _Options(NamedTuple):
     threads: int | None = None
 
 
-def _out(values: np.ndarray, batch: validation.Batch) -> Value:
+def _scalar_if_single(values: np.ndarray, batch: validation.Batch) -> Value:
+    """The values as the public functions return them: a float for one list, an array for a batch."""
     return float(values[0]) if batch.single else values
 
 
@@ -215,7 +216,7 @@ def _parts(
     undefined = idcg_values == 0
     if not undefined.any():
         ndcg_values = kernels.ndcg_ratio.unchecked(dcg_values, idcg_values, n_terms)
-        return NDCGParts(_out(dcg_values, batch), _out(idcg_values, batch), _out(ndcg_values, batch))
+        return NDCGParts(*(_scalar_if_single(v, batch) for v in (dcg_values, idcg_values, ndcg_values)))
     queries = np.flatnonzero(undefined)
     # Row positions in the batch, said as such: a bare "0" would read like a value.
     listed = (f"the quer{'y' if queries.size == 1 else 'ies'} at row{'' if queries.size == 1 else 's'} "
@@ -234,7 +235,7 @@ def _parts(
     )
     ndcg_values = np.full(idcg_values.shape, fill)
     ndcg_values[~undefined] = kernels.ndcg_ratio.unchecked(dcg_values[~undefined], idcg_values[~undefined], n_terms)
-    return NDCGParts(_out(dcg_values, batch), _out(idcg_values, batch), _out(ndcg_values, batch))
+    return NDCGParts(*(_scalar_if_single(v, batch) for v in (dcg_values, idcg_values, ndcg_values)))
 
 
 def _ranked_parts(
@@ -325,10 +326,10 @@ def dcg(relevance: Any, k: int | None = None, *, gain: GainLike = "linear", disc
         except ValueError:  # not finite: report +inf in the input if that is the cause, else the overflow
             validation.check_grades.unchecked(batch)
             raise
-        return _out(values, batch)
+        return _scalar_if_single(values, batch)
     validation.check_grades.unchecked(batch)
     gains = kernels.apply_gain.unchecked(gain, batch.values[:, :width], name="relevance")
-    return _out(kernels.ranked_dcg.unchecked(gains, discount, None), batch)
+    return _scalar_if_single(kernels.ranked_dcg.unchecked(gains, discount, None), batch)
 
 
 @validate_params(**_RANKED, relevance=RANKED_LISTS, ideal=_OPTIONAL_LISTS)
@@ -363,7 +364,7 @@ def idcg(
     8.74
     """
     batch, _, idcg_values, _ = _ranked_parts(relevance, ideal, None, _Options(k, gain, discount), need_dcg=False)
-    return _out(idcg_values, batch)
+    return _scalar_if_single(idcg_values, batch)
 
 
 @validate_params(**_RANKED, zero_ideal=_ZERO_IDEAL, **_LISTS)
@@ -456,7 +457,7 @@ def ndcg(
     return _parts(*_ranked_parts(relevance, ideal, judged, options), zero_ideal).ndcg
 
 
-def _beside(function: Callable[..., _T], *args: Any, **kwargs: Any) -> Callable[[], _T]:
+def _start_on_thread(function: Callable[..., _T], *args: Any, **kwargs: Any) -> Callable[[], _T]:
     """Start ``function(*args, **kwargs)`` on a new thread; return a call that waits for its result.
 
     The thread belongs to this one call: nothing is pooled or kept in module state, so
@@ -504,7 +505,7 @@ def _score_parts(
         builtin = isinstance(gain, Gain) and isinstance(discount, Discount)  # a user's callable need not be thread-safe
         large = labels.values.size + known.values.size >= OVERLAP_MIN_ENTRIES
         if builtin and (options.threads == 2 or (options.threads is None and large)):
-            ideal_job = _beside(kernels.ideal_dcg.unchecked, *arguments, name=known.name, ranks=width)
+            ideal_job = _start_on_thread(kernels.ideal_dcg.unchecked, *arguments, name=known.name, ranks=width)
         else:
             value = kernels.ideal_dcg.unchecked(*arguments, name=known.name, ranks=width)
             ideal_job = lambda: value  # noqa: E731
@@ -619,7 +620,7 @@ def dcg_from_scores(
     """
     options = _Options(k, gain, discount, ties=ties)
     labels, dcg_values, _, _ = _score_parts(y_true, y_score, ideal, judged, options, need_ideal=False)
-    return _out(dcg_values, labels)
+    return _scalar_if_single(dcg_values, labels)
 
 
 @validate_params(

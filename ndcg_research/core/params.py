@@ -23,7 +23,7 @@ Rules:
 - Every parameter of a declared function has a constraint: a parameter left out (or a default
   that breaks its own constraint) fails when the module is imported. ``tests/test_common_api.py``
   fails for a public function without a declaration, and tries every constraint's
-  :meth:`~ndcg_research.core.constraints.Constraint.invalid_values` on every public function.
+  :meth:`~ndcg_research.core.constraints.base.Constraint.invalid_values` on every public function.
 - Arguments are checked in the order of the declaration (by convention parameters first, then
   data), each once per call: O(1) for a scalar, one vectorised pass for an array a constraint
   converts; never a Python loop over items.

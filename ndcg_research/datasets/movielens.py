@@ -35,6 +35,9 @@ from typing import Any
 
 import numpy as np
 
+from ..core.constraints import Boolean, FilePath
+from ..core.params import validate_params
+
 __all__ = [
     "movielens_100k",
     "read_ratings",
@@ -118,6 +121,7 @@ def cache_dir() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME", "") or home / ".cache") / "ndcg_research"
 
 
+@validate_params(path=FilePath(none=True), cache=FilePath(none=True), verbose=Boolean())
 def movielens_100k(
     path: str | os.PathLike[str] | None = None, *, cache: str | os.PathLike[str] | None = None, verbose: bool = True
 ) -> Any:
@@ -165,11 +169,12 @@ def movielens_100k(
     {'user': [196, 186], 'item': [242, 302], 'rating': [3, 3], 'timestamp': [881250949, 891717742]}
     """
     if path is not None:
-        return read_ratings(path)
-    wheel = fetch_recbole_wheel(cache, verbose=verbose)
-    return read_ratings(wheel)
+        return read_ratings.unchecked(path)
+    wheel = fetch_recbole_wheel.unchecked(cache, verbose=verbose)
+    return read_ratings.unchecked(wheel)
 
 
+@validate_params(cache=FilePath(none=True), verbose=Boolean())
 def fetch_recbole_wheel(cache: str | os.PathLike[str] | None = None, *, verbose: bool = True) -> Path:
     """Path of RecBole 1.2.1's wheel in the cache, downloading it with pip if needed; hash checked.
 
@@ -241,6 +246,7 @@ def fetch_recbole_wheel(cache: str | os.PathLike[str] | None = None, *, verbose:
     return target
 
 
+@validate_params(path=FilePath())
 def read_ratings(path: str | os.PathLike[str]) -> Any:
     """Read MovieLens-100k ratings from a local file, folder, zip or wheel.
 

@@ -13,9 +13,20 @@ from collections.abc import Sequence
 import numpy as np
 import pyarrow as pa
 
-__all__ = ["int_array", "binary_array", "numbers"]
+from ..core.constraints import AnyOf, Array, Instance, Integer, Real
+from ..core.params import validate_params
+
+__all__ = ["int_array", "binary_array", "numbers", "ARROW_ARRAY", "INDICES"]
+
+#: A pyarrow Array or ChunkedArray (of ids, or of numbers).
+ARROW_ARRAY = Instance(pa.Array, pa.ChunkedArray, what="a pyarrow Array or ChunkedArray",
+                       example=lambda: pa.chunked_array([[b"q"]]))
+#: Positions, codes or counts computed by the evaluation: a 1-D numpy array of integers, taken as is
+#: (O(1): only its type, dtype and dimension are looked at).
+INDICES = Array(as_is=True, ndim=1, kinds="iu")
 
 
+@validate_params(values=INDICES)
 def int_array(values: np.ndarray) -> pa.Array:
     """An int64 Arrow array over the same memory as ``values``.
 
@@ -28,6 +39,7 @@ def int_array(values: np.ndarray) -> pa.Array:
     return pa.Array.from_buffers(pa.int64(), values.size, [None, pa.py_buffer(values)])
 
 
+@validate_params(items=Instance(list, tuple, what="a list or tuple of bytes", example=list))
 def binary_array(items: Sequence[bytes]) -> pa.Array:
     """A binary Arrow array of byte strings (one copy of their bytes).
 
@@ -44,6 +56,7 @@ def binary_array(items: Sequence[bytes]) -> pa.Array:
     return pa.Array.from_buffers(kind, len(items), [None, pa.py_buffer(offsets), pa.py_buffer(b"".join(items))])
 
 
+@validate_params(missing=AnyOf(Integer(None), Real(), none=True), array=ARROW_ARRAY)
 def numbers(array: pa.Array | pa.ChunkedArray, missing: float | int | None = None) -> np.ndarray:
     """The values of a numeric Arrow array as a numpy array (zero copy for one chunk without nulls).
 
@@ -57,7 +70,7 @@ def numbers(array: pa.Array | pa.ChunkedArray, missing: float | int | None = Non
     [4, -1, 6]
     """
     if isinstance(array, pa.ChunkedArray):
-        parts = [numbers(chunk, missing) for chunk in array.chunks]
+        parts = [numbers.unchecked(chunk, missing) for chunk in array.chunks]
         if len(parts) == 1:
             return parts[0]
         return np.concatenate(parts) if parts else np.zeros(0, dtype=array.type.to_pandas_dtype())

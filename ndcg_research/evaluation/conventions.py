@@ -38,9 +38,13 @@ Decisions where a tool leaves it open are recorded in :data:`CONVENTIONS` (``not
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Literal
+from typing import Any, Literal
 
-__all__ = ["Convention", "CONVENTIONS", "ALIASES", "get_convention"]
+from ..core.constraints import Constraint
+from ..core.constraints.base import type_and_value
+from ..core.params import validate_params
+
+__all__ = ["Convention", "CONVENTIONS", "ALIASES", "get_convention", "ConventionSpec", "CONVENTION"]
 
 
 @dataclass(frozen=True)
@@ -217,6 +221,45 @@ ALIASES: dict[str, str] = {
 }
 
 
+class ConventionSpec(Constraint):
+    """The constraint of every ``convention`` argument: a preset's name (or alias), or a :class:`Convention`.
+
+    Normalised to the :class:`Convention`; errors are worded in terms of the convention
+    (``"unknown convention 'trec'; valid conventions: ..."``).
+
+    Examples
+    --------
+    >>> CONVENTION.check("scikit-learn", "convention").name
+    'sklearn'
+    """
+
+    subject = "convention"
+
+    def _describe(self) -> str:
+        return "a preset name or a Convention"
+
+    def _check(self, value: Any, name: str) -> Convention:
+        if isinstance(value, Convention):
+            return value
+        if not isinstance(value, str):
+            raise TypeError(f"convention must be a preset name, got {type_and_value(value)}")
+        key = ALIASES.get(value, value)
+        if key not in CONVENTIONS:
+            raise ValueError(f"unknown convention {value!r}; valid conventions: {', '.join(CONVENTIONS)}")
+        return CONVENTIONS[key]
+
+    def example(self) -> str:
+        return "trec_eval"
+
+    def invalid_values(self) -> list[Any]:
+        return ["trec", "", 3, object(), *super().invalid_values()]
+
+
+#: The constraint of the ``convention`` of :func:`get_convention`, ``evaluate`` and ``run_matrices``.
+CONVENTION = ConventionSpec()
+
+
+@validate_params(name=CONVENTION)
 def get_convention(name: str | Convention) -> Convention:
     """The preset called ``name`` (or an alias), or a :class:`Convention` unchanged.
 
@@ -236,11 +279,4 @@ def get_convention(name: str | Convention) -> Convention:
     ...
     ValueError: unknown convention 'trec'; valid conventions: trec_eval, pytrec_eval, gdeval, sklearn, torchmetrics, tf_ranking, lightgbm, xgboost, xgboost-, ranx, ranx_burges
     """
-    if isinstance(name, Convention):
-        return name
-    if not isinstance(name, str):
-        raise TypeError(f"convention must be a preset name, got {type(name).__name__} {name!r}")
-    key = ALIASES.get(name, name)
-    if key not in CONVENTIONS:
-        raise ValueError(f"unknown convention {name!r}; valid conventions: {', '.join(CONVENTIONS)}")
-    return CONVENTIONS[key]
+    return name  # looked up by CONVENTION

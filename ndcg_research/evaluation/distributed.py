@@ -16,10 +16,12 @@ from typing import Any
 
 import numpy as np
 
-from .evaluator import PartValues, Plan, evaluate_part
-from .judgments import Judgments
+from ..core.params import validate_params
+from .evaluator import PLAN, PartValues, Plan, evaluate_part
+from .judgments import JUDGMENTS, Judgments
 from .rankings import SetAside
-from .readers import columns_from_frame
+from .readers import DATA_FRAMES, columns_from_frame
+from .sources import TEXT
 
 __all__ = ["dask_parts"]
 
@@ -29,9 +31,10 @@ def _partition_values(judgments: Judgments, frame: Any, plan: Plan, name: str) -
     if len(frame) == 0:
         n = len(plan.measures)
         return PartValues(np.zeros(0, dtype=np.int64), np.zeros((n, 0)), np.zeros((n, 0), dtype=bool), SetAside())
-    return evaluate_part(judgments, columns_from_frame(frame, "run"), plan, name)
+    return evaluate_part.unchecked(judgments, columns_from_frame.unchecked(frame, "run"), plan, name)
 
 
+@validate_params(judgments=JUDGMENTS, plan=PLAN, name=TEXT, frame=DATA_FRAMES)
 def dask_parts(judgments: Judgments, frame: Any, plan: Plan, name: str) -> list[PartValues]:
     """The values of every partition of a Dask DataFrame, computed by Dask (on the cluster if a client runs)."""
     import dask

@@ -36,21 +36,23 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pyarrow as pa
 
-from ..core.validation import check_integer
+from ..core.constraints import AnyOf, Array, Boolean, Constraint, Instance, Integer, SequenceOf
+from ..core.params import validate_params
 from . import keys
-from .conventions import Convention, get_convention
-from .judgments import Judgments, compact_grades
-from .measures import Measure, parse_measures
+from .conventions import CONVENTION, Convention
+from .judgments import JUDGMENTS, Judgments, compact_grades
+from .measures import MEASURES, Measure
 from .rankings import Ranked, SetAside, block_starts, first_docs, rank_part, refuse_single_documents
-from .readers import Columns, InputError, columns_from_frame, qrels_columns, run_blocks, run_columns
+from .readers import (COLUMNS, DATA_FRAME, DATA_FRAMES, Columns, InputError, columns_from_frame, is_dask, qrels_columns,
+                      run_blocks, run_columns)
 from .scoring import measure_values
-from .sources import STDIN, describe, prefetched
+from .sources import PATH, STDIN, TEXT, describe, prefetched
 
 if TYPE_CHECKING:
     import pandas as pd
 
 __all__ = ["evaluate", "Evaluation", "Plan", "plan", "evaluate_part", "PartValues", "merge_parts", "run_names",
-           "read_collection"]
+           "read_collection", "QRELS", "RUN", "RUNS", "RunsSpec"]
 
 
 # ---------------------------------------------------------------- results
@@ -136,12 +138,13 @@ class Plan:
     max_docs: int | None
 
 
-def _flag(value: Any, name: str) -> bool:
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}")
-    return bool(value)
+_COMPLETE = Boolean(none=True)
+_JUDGED_ONLY = Boolean()
+_MAX_DOCS = Integer(1, none=True)
 
 
+@validate_params(measures=MEASURES, convention=CONVENTION, complete=_COMPLETE, judged_only=_JUDGED_ONLY,
+                 max_docs=_MAX_DOCS)
 def plan(measures: Any = ("ndcg",), *, convention: str | Convention = "trec_eval", complete: bool | None = None,
          judged_only: bool = False, max_docs: int | None = None) -> Plan:
     """Check the arguments of :func:`evaluate` (before any file is read).
@@ -153,21 +156,16 @@ def plan(measures: Any = ("ndcg",), *, convention: str | Convention = "trec_eval
     >>> plan("ndcg", complete="no")
     Traceback (most recent call last):
     ...
-    TypeError: complete must be True or False (or None: the convention's rule), got str 'no'
+    TypeError: complete must be True, False or None, got str 'no'
     """
-    conv = get_convention(convention)
-    if measures is None:
-        raise TypeError("measures must be a measure spec or a sequence of them (e.g. 'ndcg@10'), got None")
-    wanted = tuple(parse_measures(measures))
-    if complete is None:
-        complete = conv.missing == "zero"
-    elif not isinstance(complete, (bool, np.bool_)):
-        raise TypeError(f"complete must be True or False (or None: the convention's rule), got "
-                        f"{type(complete).__name__} {complete!r}")
-    judged_only = _flag(judged_only, "judged_only")
-    if max_docs is not None:
-        max_docs = check_integer(max_docs, "max_docs")
-    return Plan(conv, wanted, bool(complete), judged_only, max_docs)
+    if complete is None:  # the convention's rule
+        complete = convention.missing == "zero"
+    return Plan(convention, tuple(measures), complete, judged_only, max_docs)
+
+
+#: A :class:`Plan` (the checked arguments of :func:`evaluate`).
+PLAN = Instance(Plan, what="a Plan (see plan)", example=lambda: plan())
+_OPTIONAL_INDICES = Array(as_is=True, ndim=1, kinds="iu", none=True)
 
 
 # ---------------------------------------------------------------- phase 2: the judgments
@@ -179,8 +177,8 @@ def _qrels(qrels: Any) -> Columns:
             raise ValueError(f"qrels: expected judgments, got a {qrels.kind} read from {qrels.source}")
         return qrels
     if isinstance(qrels, (str, os.PathLike)):
-        return qrels_columns(qrels)
-    return columns_from_frame(qrels, "qrels")
+        return qrels_columns.unchecked(qrels)
+    return columns_from_frame.unchecked(qrels, "qrels")
 
 
 def _judgments(qrels: Any, plan: Plan) -> Judgments:
@@ -191,7 +189,7 @@ def _judgments(qrels: Any, plan: Plan) -> Judgments:
     that is 160 MB less at the peak.
     """
     rows = _qrels(qrels)
-    rows = replace(rows, value=compact_grades(rows.value))
+    rows = replace(rows, value=compact_grades.unchecked(rows.value))
     check_grades(rows, plan)
     return Judgments.build(rows)
 
@@ -230,6 +228,8 @@ class PartValues:
     unstable_queries: int = 0
 
 
+@validate_params(judgments=JUDGMENTS, columns=COLUMNS, plan=PLAN, name=TEXT, codes=_OPTIONAL_INDICES,
+                 local=_OPTIONAL_INDICES, distinct=Instance(pa.Array, what="a pyarrow Array", none=True))
 def evaluate_part(judgments: Judgments, columns: Columns, plan: Plan, name: str = "run", *,
                   codes: np.ndarray | None = None, local: np.ndarray | None = None,
                   distinct: pa.Array | None = None) -> PartValues:
@@ -239,7 +239,7 @@ def evaluate_part(judgments: Judgments, columns: Columns, plan: Plan, name: str 
     Dask DataFrame (on the workers) go through it alike.
     """
     conv = plan.convention
-    ranked, set_aside = rank_part(judgments, columns, conv, codes=codes, local=local, distinct=distinct)
+    ranked, set_aside = rank_part.unchecked(judgments, columns, conv, codes=codes, local=local, distinct=distinct)
     keep = None
     if plan.judged_only:
         keep = ranked.judged
@@ -248,13 +248,13 @@ def evaluate_part(judgments: Judgments, columns: Columns, plan: Plan, name: str 
     if keep is not None and not keep.all():
         ranked = ranked.take(np.flatnonzero(keep))
     if plan.max_docs is not None:
-        ranked = first_docs(ranked, plan.max_docs)
+        ranked = first_docs.unchecked(ranked, plan.max_docs)
     if conv.single_document == "error":
-        refuse_single_documents(ranked, judgments, conv, name)
+        refuse_single_documents.unchecked(ranked, judgments, conv, name)
     values = np.zeros((len(plan.measures), ranked.codes.size))
     undefined = np.zeros((len(plan.measures), ranked.codes.size), dtype=bool)
     for j, measure in enumerate(plan.measures):
-        values[j], undefined[j] = measure_values(measure, conv, ranked, judgments)
+        values[j], undefined[j] = measure_values.unchecked(measure, conv, ranked, judgments)
     part = PartValues(ranked.codes, values, undefined, set_aside)
     if conv.random_ties or conv.unstable_ties_from is not None:
         tied = _queries_with_ties(ranked)
@@ -262,6 +262,10 @@ def evaluate_part(judgments: Judgments, columns: Columns, plan: Plan, name: str 
         if conv.unstable_ties_from is not None:
             part.unstable_queries = int((tied & (ranked.lengths >= conv.unstable_ties_from)).sum())
     return part
+
+
+def _example_part() -> PartValues:
+    return PartValues(np.zeros(0, dtype=np.int64), np.zeros((1, 0)), np.zeros((1, 0), dtype=bool), SetAside())
 
 
 def _queries_with_ties(ranked: Ranked) -> np.ndarray:
@@ -297,7 +301,7 @@ class _Stream:
         judgments = self.judgments
         seen = np.zeros(judgments.n_queries, dtype=bool)
         carry = None
-        for block in _with_end(prefetched(run_blocks(self.path))):
+        for block in _with_end(prefetched.unchecked(run_blocks.unchecked(self.path))):
             if block is None:
                 if carry is None:
                     return
@@ -305,14 +309,15 @@ class _Stream:
             else:
                 self.tag = block.tag
                 columns = block if carry is None else Columns.concat([carry, block])
-            codes, local, distinct = keys.lookup_codes(columns.query, judgments.names)
+            codes, local, distinct = keys.lookup_codes.unchecked(columns.query, judgments.names)
             if block is not None:
-                last = int(block_starts(local)[-1])
+                last = int(block_starts.unchecked(local)[-1])
                 carry = columns.slice(last)
                 if last == 0:
                     continue
                 columns, codes, local = columns.slice(0, last), codes[:last], local[:last]
-            part = evaluate_part(judgments, columns, self.plan, self.name, codes=codes, local=local, distinct=distinct)
+            part = evaluate_part.unchecked(judgments, columns, self.plan, self.name, codes=codes, local=local,
+                                           distinct=distinct)
             again = part.codes[seen[part.codes]]
             if again.size:
                 row = int(np.flatnonzero(codes == again[0])[0])
@@ -341,8 +346,8 @@ def _run_parts(judgments: Judgments, run: Any, plan: Plan, name: str, notes: lis
                 ) from None
             notes.append(f"{name}: query {interleaved.query!r} appears again at {interleaved.where} after other "
                          f"queries; the run was read whole into memory instead of in blocks of whole queries")
-            columns = run_columns(path)
-            return [evaluate_part(judgments, columns, plan, name)], columns.tag
+            columns = run_columns.unchecked(path)
+            return [evaluate_part.unchecked(judgments, columns, plan, name)], columns.tag
     if isinstance(run, (list, tuple)) and run and all(isinstance(r, (str, os.PathLike)) for r in run):
         # One run in several files (shards of whole queries): each streamed, the parts merged.
         parts, tag = [], None
@@ -350,12 +355,12 @@ def _run_parts(judgments: Judgments, run: Any, plan: Plan, name: str, notes: lis
             shard_parts, tag = _run_parts(judgments, shard, plan, name, notes)
             parts.extend(shard_parts)
         return parts, tag
-    if _is_dask(run):
+    if is_dask(run):
         from .distributed import dask_parts
 
-        return dask_parts(judgments, run, plan, name), None
+        return dask_parts.unchecked(judgments, run, plan, name), None
     columns = _run_columns(run)
-    return [evaluate_part(judgments, columns, plan, name)], columns.tag
+    return [evaluate_part.unchecked(judgments, columns, plan, name)], columns.tag
 
 
 def _run_columns(run: Any) -> Columns:
@@ -363,11 +368,7 @@ def _run_columns(run: Any) -> Columns:
         if run.kind != "run":
             raise ValueError(f"runs: expected a ranking, got {run.kind} read from {run.source}")
         return run
-    return columns_from_frame(run, "run")
-
-
-def _is_dask(obj: Any) -> bool:
-    return type(obj).__module__.startswith("dask") and hasattr(obj, "to_delayed")
+    return columns_from_frame.unchecked(run, "run")
 
 
 # ---------------------------------------------------------------- phase 4: the queries
@@ -394,6 +395,9 @@ def _count(n: int, one: str, many: str) -> str:
     return f"{n} {one if n == 1 else many}"
 
 
+@validate_params(judgments=JUDGMENTS, parts=SequenceOf(Instance(PartValues, what="a PartValues", example=_example_part),
+                                                        min_size=0),
+                 plan=PLAN, name=TEXT, tag=Instance(str, none=True))
 def merge_parts(judgments: Judgments, parts: Sequence[PartValues], plan: Plan, name: str, tag: str | None) -> RunValues:
     """The run's queries from its parts: each once, in ``strcmp`` order; missing judged queries zero-filled or left out."""
     conv = plan.convention
@@ -477,6 +481,13 @@ def _file_name(path: str) -> str:
     return stem if dot and stem else base
 
 
+#: One run: a TREC run file, a pandas or Dask DataFrame, or :class:`Columns` already read.
+RUN = AnyOf(PATH, COLUMNS, DATA_FRAMES)
+#: Judgments: a TREC qrels file, a pandas DataFrame, or :class:`Columns` already read.
+QRELS = AnyOf(PATH, COLUMNS, DATA_FRAME)
+
+
+@validate_params(runs=SequenceOf(RUN, min_size=0))
 def run_names(runs: Sequence[Any]) -> list[str]:
     """The one naming rule of runs (``evaluate``, ``compare``, every output format).
 
@@ -507,6 +518,7 @@ def run_names(runs: Sequence[Any]) -> list[str]:
     return [path if repeated and path is not None else name for name, path, repeated in zip(names, paths, clash)]
 
 
+@validate_params(svmlight=Boolean(), qrels=PATH, runs=SequenceOf(PATH))
 def read_collection(qrels: Any, runs: Sequence[Any], *, svmlight: bool = False) -> tuple[Any, dict[str, Any]]:
     """The qrels and the named runs of a command line: TREC files stay paths (read in blocks by
     :func:`evaluate`); with ``svmlight``, ``qrels`` is an SVMlight/LETOR file and each run a file of
@@ -522,32 +534,83 @@ def read_collection(qrels: Any, runs: Sequence[Any], *, svmlight: bool = False) 
     paths = [qrels, *runs]
     if sum(os.fspath(p) == STDIN for p in paths if isinstance(p, (str, os.PathLike))) > 1:
         raise ValueError("standard input (-) can be read once: give it as the qrels or as one run, not both")
-    named = dict(_named_runs(list(runs)))
+    named = dict(_distinct_names(list(zip(run_names.unchecked(runs), runs)), "runs"))
     if not svmlight:
         return qrels, named
-    judged = svmlight_columns(qrels)
-    return judged, {name: predictions_columns(judged, path) for name, path in named.items()}
+    judged = svmlight_columns.unchecked(qrels)
+    return judged, {name: predictions_columns.unchecked(judged, path) for name, path in named.items()}
 
 
-def _named_runs(runs: Any) -> list[tuple[str, Any]]:
-    if isinstance(runs, Mapping):
-        named = [(str(key), value) for key, value in runs.items()]
-    else:
-        single = isinstance(runs, (str, os.PathLike, Columns)) or hasattr(runs, "columns")
-        items = [runs] if single else list(runs)
-        named = list(zip(run_names(items), items))
-    if not named:
-        raise ValueError("no run given")
+def _distinct_names(named: list[tuple[str, Any]], name: str) -> list[tuple[str, Any]]:
     labels = [label for label, _ in named]
     repeated = sorted({label for label in labels if labels.count(label) > 1})
     if repeated:
-        raise ValueError(f"run {repeated[0]!r} is given twice; give each run once (or a dict {{name: run}} to name them)")
+        raise ValueError(f"{name}: run {repeated[0]!r} is given twice; give each run once (or a dict {{name: run}} to "
+                         f"name them)")
     return named
+
+
+class RunsSpec(Constraint):
+    """The constraint of every ``runs`` argument: one run, a sequence of runs, or a mapping of name to run.
+
+    Each run is a :data:`RUN`; in a mapping, a list of files is one run split in shards of whole
+    queries. Normalised to a list of (name, run), named by the mapping's keys, else by
+    :func:`run_names`; a name given twice is refused.
+
+    Parameters
+    ----------
+    minimum : int, default 1
+        Least number of runs.
+
+    Examples
+    --------
+    >>> RUNS.check({"bm25": "runs/bm25.txt"}, "runs")
+    [('bm25', 'runs/bm25.txt')]
+    >>> RUNS.check(["a/bm25.txt", 3], "runs")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    TypeError: runs[1] must be a path (str or os.PathLike) or a Columns (...) or a pandas or Dask DataFrame, got int 3
+    """
+
+    def __init__(self, *, minimum: int = 1) -> None:
+        super().__init__()
+        self.minimum = minimum
+
+    def _describe(self) -> str:
+        return f"{RUN.describe()}, a list of them, or a mapping of name to run"
+
+    def _check(self, value: Any, name: str) -> list[tuple[str, Any]]:
+        if isinstance(value, Mapping):
+            named = [(str(key), _RUN_OR_SHARDS.check(run, f"{name}[{key!r}]")) for key, run in value.items()]
+        elif isinstance(value, (list, tuple)):
+            items = [RUN.check(run, f"{name}[{i}]") for i, run in enumerate(value)]
+            named = list(zip(run_names.unchecked(items), items))
+        else:
+            run = RUN.check(value, name)
+            named = list(zip(run_names.unchecked([run]), [run]))
+        if len(named) < self.minimum:
+            runs = "one run" if self.minimum == 1 else f"{self.minimum} runs"
+            raise ValueError(f"{name} must hold at least {runs}, got {len(named)}")
+        return _distinct_names(named, name)
+
+    def example(self) -> list[str]:
+        return [f"run{i}.txt" for i in range(1, self.minimum + 1)]
+
+    def invalid_values(self) -> list[Any]:
+        return [3, [], {}, [3], ["a/run.txt", "a/run.txt"], *super().invalid_values()]
+
+
+#: A run in shards: several files of whole queries (in a mapping of runs).
+_RUN_OR_SHARDS = AnyOf(RUN, SequenceOf(PATH))
+#: The ``runs`` of :func:`evaluate`.
+RUNS = RunsSpec()
 
 
 # ---------------------------------------------------------------- evaluate
 
 
+@validate_params(measures=MEASURES, convention=CONVENTION, complete=_COMPLETE, judged_only=_JUDGED_ONLY,
+                 max_docs=_MAX_DOCS, qrels=QRELS, runs=RUNS)
 def evaluate(
     qrels: Any,
     runs: Any,
@@ -632,14 +695,14 @@ def evaluate(
     run
     bm25  0.7232        2
     """
-    checked = plan(measures, convention=convention, complete=complete, judged_only=judged_only, max_docs=max_docs)
+    checked = plan.unchecked(measures, convention=convention, complete=complete, judged_only=judged_only,
+                             max_docs=max_docs)
     judgments = _judgments(qrels, checked)
-    named = _named_runs(runs)
     notes = _qrels_notes(judgments, checked)
     results = []
-    for name, run in named:
+    for name, run in runs:  # (name, run) pairs: see RUNS
         parts, tag = _run_parts(judgments, run, checked, name, notes)
-        results.append(merge_parts(judgments, parts, checked, name, tag))
+        results.append(merge_parts.unchecked(judgments, parts, checked, name, tag))
     for result in results:
         notes.extend(result.notes)
     return Evaluation(

@@ -15,13 +15,20 @@ from dataclasses import dataclass, replace
 import numpy as np
 import pyarrow as pa
 
+from ..core.constraints import AnyOf, Array, Boolean, Instance, Integer, Real
+from ..core.params import validate_params
 from . import keys
-from .arrow import int_array
-from .readers import Columns, InputError
+from .arrow import INDICES, int_array
+from .readers import COLUMNS, Columns, InputError
 
-__all__ = ["Judgments", "group_rows", "padded", "check_duplicates", "compact_grades"]
+__all__ = ["Judgments", "group_rows", "padded", "check_duplicates", "compact_grades", "JUDGMENTS"]
+
+_VALUES = Array(as_is=True, ndim=1, kinds="biuf")
+_HASHES = Array(as_is=True, ndim=1, kinds="u")
+_NAMES = Instance(pa.Array, what="a pyarrow Array", example=lambda: pa.array([b"q"]))
 
 
+@validate_params(n_codes=Integer(0), codes=INDICES)
 def group_rows(codes: np.ndarray, n_codes: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Rows ordered by code (stable), and each code's first position and count in that order.
 
@@ -36,6 +43,8 @@ def group_rows(codes: np.ndarray, n_codes: int) -> tuple[np.ndarray, np.ndarray,
     return order, np.cumsum(counts) - counts, counts
 
 
+@validate_params(width=Integer(0), fill=AnyOf(Integer(None), Real(finite=False)), values=_VALUES, starts=INDICES,
+                 lengths=INDICES)
 def padded(values: np.ndarray, starts: np.ndarray, lengths: np.ndarray, width: int, fill: float | int = 0) -> np.ndarray:
     """Rows ``values[starts[i] : starts[i] + lengths[i]]`` (at most ``width``) padded with ``fill`` to ``width``.
 
@@ -62,6 +71,8 @@ def padded(values: np.ndarray, starts: np.ndarray, lengths: np.ndarray, width: i
     return out
 
 
+@validate_params(by_row=Boolean(), columns=COLUMNS, ids=keys.BYTE_IDS, hashes=_HASHES, starts=INDICES, lengths=INDICES,
+                 names=_NAMES, codes=INDICES, rows=Array(as_is=True, ndim=1, kinds="iu", none=True))
 def check_duplicates(columns: Columns, ids: keys.ByteIds, hashes: np.ndarray, starts: np.ndarray, lengths: np.ndarray,
                      names: pa.Array, codes: np.ndarray, rows: np.ndarray | None = None, *, by_row: bool = False) -> None:
     """Refuse a document listed twice in one group of positions (a query), naming both lines.
@@ -82,7 +93,7 @@ def check_duplicates(columns: Columns, ids: keys.ByteIds, hashes: np.ndarray, st
         width = int(lengths[group].max())
         if width < 2:
             continue
-        sorted_keys = np.sort(padded(key, starts[group], lengths[group], width, 0), axis=1)
+        sorted_keys = np.sort(padded.unchecked(key, starts[group], lengths[group], width, 0), axis=1)
         equal = (sorted_keys[:, 1:] == sorted_keys[:, :-1]) & (sorted_keys[:, 1:] != 0)
         if equal.any():
             if by_row:  # rare: the whole arrays in position order, to name the pair
@@ -110,7 +121,7 @@ def _name_duplicate(columns: Columns, ids: keys.ByteIds, hashes: np.ndarray, sta
         for i in np.flatnonzero(hashes[positions][1:] == hashes[positions][:-1]):
             a, b = int(positions[i]), int(positions[i + 1])
             row_a, row_b = (a, b) if rows is None else (int(rows[a]), int(rows[b]))
-            if keys.same_ids(ids, np.array([row_a]), ids, np.array([row_b]))[0]:
+            if keys.same_ids.unchecked(ids, np.array([row_a]), ids, np.array([row_b]))[0]:
                 found.append((max(row_a, row_b), min(row_a, row_b), a))
     if not found:
         return  # equal hash keys of different ids
@@ -124,6 +135,7 @@ def _name_duplicate(columns: Columns, ids: keys.ByteIds, hashes: np.ndarray, sta
     )
 
 
+@validate_params(grade=Array(as_is=True, ndim=1, kinds="iuf"))
 def compact_grades(grade: np.ndarray) -> np.ndarray:
     """Integer grades in int32 when they fit (half the memory of int64 for large qrels).
 
@@ -219,20 +231,20 @@ class Judgments:
         """
         if len(qrels) == 0:
             raise InputError(f"{qrels.source}: no judgments")
-        names, codes = keys.query_names(qrels.query)
+        names, codes = keys.query_names.unchecked(qrels.query)
         ids = keys.ByteIds(qrels.doc)
         hashes = ids.hashes(codes)
         n = len(names)
         runs = np.flatnonzero(np.r_[True, codes[1:] != codes[:-1]]) if codes.size else np.zeros(0, dtype=np.int64)
         if runs.size == n:  # grouped by query, as qrels files are: each query's rows are one run already
-            check_duplicates(qrels, ids, hashes, runs, np.diff(np.r_[runs, codes.size]), names, codes)
+            check_duplicates.unchecked(qrels, ids, hashes, runs, np.diff(np.r_[runs, codes.size]), names, codes)
         else:
-            order, starts, counts = group_rows(codes, n)
-            check_duplicates(qrels, ids, hashes, starts, counts, names, codes, order, by_row=True)
+            order, starts, counts = group_rows.unchecked(codes, n)
+            check_duplicates.unchecked(qrels, ids, hashes, starts, counts, names, codes, order, by_row=True)
             del order  # (large qrels: every temporary freed as soon as it is used)
         table = keys.HashTable(codes, hashes, n)
         del hashes
-        grade = compact_grades(qrels.value)
+        grade = compact_grades.unchecked(qrels.value)
         has_relevant = np.bincount(codes[grade > 0], minlength=n) > 0
         ideal_grade, ideal_count = _ideal_grades(codes, grade, n)
         # Kept for messages (file, lines): not the query ids, which the codes and names replace.
@@ -242,5 +254,10 @@ class Judgments:
 
     def query_text(self, codes: np.ndarray) -> np.ndarray:
         """The ids of ``codes`` as str (undecodable bytes kept by surrogate escapes), an object array."""
-        raw = self.names.take(int_array(codes)).to_pylist()
+        raw = self.names.take(int_array.unchecked(codes)).to_pylist()
         return np.array([r.decode("utf-8", errors="surrogateescape") for r in raw], dtype=object)
+
+
+#: Prepared qrels (:class:`Judgments`).
+JUDGMENTS = Instance(Judgments, what="a Judgments (see Judgments.build)",
+                     example=lambda: Judgments.build(COLUMNS.example()))

@@ -27,9 +27,13 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .arrow import int_array, numbers
+from ..core.constraints import Instance
+from ..core.params import validate_params
+from .arrow import ARROW_ARRAY, INDICES, int_array, numbers
 
-__all__ = ["query_names", "lookup_codes", "ByteIds", "same_ids", "HashTable", "descending_order"]
+__all__ = ["query_names", "lookup_codes", "ByteIds", "same_ids", "HashTable", "descending_order", "BYTE_IDS"]
+
+_IDS = Instance(pa.Array, what="a pyarrow Array", example=lambda: pa.array([b"q"]))
 
 # _KEEP[n] keeps the first n bytes of a little-endian word.
 _KEEP = np.array([(1 << (8 * n)) - 1 for n in range(9)], dtype=np.uint64)
@@ -70,11 +74,12 @@ def _distinct(array: pa.ChunkedArray) -> tuple[pa.Array, list[np.ndarray]]:
     indices = []
     dtype = np.int32 if len(distinct) < 2**31 else np.int64
     for chunk, dictionary in zip(chunks, values):
-        position = numbers(pc.index_in(dictionary, value_set=distinct)).astype(dtype)
-        indices.append(position[numbers(chunk.indices)])
+        position = numbers.unchecked(pc.index_in(dictionary, value_set=distinct)).astype(dtype)
+        indices.append(position[numbers.unchecked(chunk.indices)])
     return distinct, indices
 
 
+@validate_params(array=ARROW_ARRAY)
 def query_names(array: pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:
     """The distinct ids of ``array`` in ``strcmp`` order, and each row's code (position among them).
 
@@ -85,7 +90,7 @@ def query_names(array: pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:
     ([b'10', b'2', b'9'], [0, 2, 0, 1])
     """
     distinct, indices = _distinct(array)
-    order = numbers(pc.sort_indices(distinct))
+    order = numbers.unchecked(pc.sort_indices(distinct))
     dtype = np.int32 if order.size < 2**31 else np.int64
     rank = np.empty(order.size, dtype=dtype)
     rank[order] = np.arange(order.size, dtype=dtype)
@@ -94,9 +99,10 @@ def query_names(array: pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:
     for part in indices:  # chunk by chunk: no int64 copy of the whole column
         codes[start : start + part.size] = rank[part]
         start += part.size
-    return distinct.take(int_array(order)), codes
+    return distinct.take(int_array.unchecked(order)), codes
 
 
+@validate_params(array=ARROW_ARRAY, names=_IDS)
 def lookup_codes(array: pa.ChunkedArray, names: pa.Array) -> tuple[np.ndarray, np.ndarray, pa.Array]:
     """Codes of the ids of ``array`` among ``names`` (-1 if absent), and a local number per distinct id.
 
@@ -112,7 +118,7 @@ def lookup_codes(array: pa.ChunkedArray, names: pa.Array) -> tuple[np.ndarray, n
     """
     distinct, indices = _distinct(array)
     known = pc.index_in(distinct, value_set=names.cast(pa.binary()) if pa.types.is_string(names.type) else names)
-    known = numbers(known, missing=-1).astype(np.int64)
+    known = numbers.unchecked(known, missing=-1).astype(np.int64)
     local = np.concatenate(indices) if indices else np.zeros(0, dtype=np.int64)
     return known[local], local, distinct
 
@@ -267,7 +273,7 @@ class ByteIds:
 
     def take(self, rows: np.ndarray) -> pa.Array:
         """The ids at ``rows`` as one binary array."""
-        taken = self.array.take(int_array(rows))
+        taken = self.array.take(int_array.unchecked(rows))
         return taken.combine_chunks() if taken.num_chunks != 1 else taken.chunk(0)
 
     def text(self, row: int) -> str:
@@ -275,6 +281,11 @@ class ByteIds:
         return self.array[int(row)].as_py().decode("utf-8", errors="replace")
 
 
+#: Ids read as bytes (:class:`ByteIds`).
+BYTE_IDS = Instance(ByteIds, what="a ByteIds", example=lambda: ByteIds(pa.array([b"d"])))
+
+
+@validate_params(a=BYTE_IDS, rows_a=INDICES, b=BYTE_IDS, rows_b=INDICES)
 def same_ids(a: ByteIds, rows_a: np.ndarray, b: ByteIds, rows_b: np.ndarray) -> np.ndarray:
     """Whether id ``rows_a[i]`` of ``a`` equals id ``rows_b[i]`` of ``b``, compared byte for byte.
 
@@ -315,6 +326,7 @@ def same_ids(a: ByteIds, rows_a: np.ndarray, b: ByteIds, rows_b: np.ndarray) -> 
     return same
 
 
+@validate_params(ids=_IDS, groups=INDICES)
 def descending_order(ids: pa.Array, groups: np.ndarray) -> np.ndarray:
     """Positions ordering ``ids`` by group, then by descending ``strcmp`` order of the ids.
 
@@ -323,8 +335,8 @@ def descending_order(ids: pa.Array, groups: np.ndarray) -> np.ndarray:
     >>> descending_order(pa.array([b"d1", b"d10", b"d9", b"a"]), np.array([0, 0, 0, 1])).tolist()   # d9 > d10 > d1
     [2, 1, 0, 3]
     """
-    table = pa.Table.from_arrays([int_array(groups), ids], names=["group", "id"])
-    return numbers(pc.sort_indices(table, sort_keys=[("group", "ascending"), ("id", "descending")]))
+    table = pa.Table.from_arrays([int_array.unchecked(groups), ids], names=["group", "id"])
+    return numbers.unchecked(pc.sort_indices(table, sort_keys=[("group", "ascending"), ("id", "descending")]))
 
 
 def _top(hashes: np.ndarray) -> np.ndarray:

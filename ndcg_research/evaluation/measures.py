@@ -25,11 +25,15 @@ import math
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..core import parse_discount, parse_gain
+from ..core.constraints import Constraint, Instance
+from ..core.constraints.base import type_and_value
+from ..core.params import validate_params
 from ..core.specs import format_number, parse_call
 
-__all__ = ["Measure", "parse_measures", "TREC_CUTOFFS", "VALID_MEASURES"]
+__all__ = ["Measure", "parse_measures", "MeasureSpecs", "MEASURES", "MEASURE", "TREC_CUTOFFS", "VALID_MEASURES"]
 
 #: trec_eval's default cut-offs of ``ndcg_cut``.
 TREC_CUTOFFS: tuple[int, ...] = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
@@ -224,6 +228,57 @@ def _parse_one(text: str) -> list[Measure]:
     return [_parse_spec(text)]
 
 
+class MeasureSpecs(Constraint):
+    """The constraint of every ``measures`` argument: measure specs, parsed into a list of :class:`Measure`.
+
+    One spec or a sequence of them (strings or :class:`Measure` objects), duplicates removed;
+    errors are worded in terms of the measure (``"unknown measure 'map'; valid measures: ..."``).
+
+    Examples
+    --------
+    >>> MEASURES.check(("ndcg@10", "ndcg@10"), "measures")
+    [Measure(name='ndcg@10', k=10, gain=None, discount=None, gains=None)]
+    >>> MEASURES.check(None, "measures")
+    Traceback (most recent call last):
+    ...
+    TypeError: measures must be a measure spec or a sequence of them (e.g. 'ndcg@10'), got None
+    """
+
+    subject = "measure"
+
+    def _describe(self) -> str:
+        return "a measure spec or a sequence of them (e.g. 'ndcg@10')"
+
+    def _check(self, value: Any, name: str) -> list[Measure]:
+        if isinstance(value, (str, Measure)):
+            items = [value]
+        elif isinstance(value, Sequence):
+            items = list(value)
+        else:
+            raise TypeError(f"{name} must be {self.describe()}, got {'None' if value is None else type_and_value(value)}")
+        if not items:
+            raise ValueError(f"no measure given; {VALID_MEASURES}")
+        out: list[Measure] = []
+        for item in items:
+            for measure in [item] if isinstance(item, Measure) else _parse_one(item):
+                if measure not in out:
+                    out.append(measure)
+        return out
+
+    def example(self) -> str:
+        return "ndcg"
+
+    def invalid_values(self) -> list[Any]:
+        return ["map", "ndcg@0", "ndcg_cut.", [], [3], 3, *super().invalid_values()]
+
+
+#: The constraint of the ``measures`` of :func:`parse_measures`, ``evaluate`` and ``run_matrices``.
+MEASURES = MeasureSpecs()
+#: One measure already parsed.
+MEASURE = Instance(Measure, what="a Measure (see parse_measures)", example=lambda: Measure("ndcg"))
+
+
+@validate_params(measures=MEASURES)
 def parse_measures(measures: str | Measure | Sequence[str | Measure]) -> list[Measure]:
     """Parse measure specs (one or a sequence) into :class:`Measure` objects, duplicates removed.
 
@@ -256,12 +311,4 @@ def parse_measures(measures: str | Measure | Sequence[str | Measure]) -> list[Me
     ...
     ValueError: unknown measure 'map'; valid measures: ndcg, ndcg@K, ndcg@K(gain=..., discount=..., gains={grade: gain, ...}) and the trec_eval names ndcg, ndcg_cut, ndcg_cut.K1,K2,..., ndcg.GRADE=GAIN,...
     """
-    items = [measures] if isinstance(measures, (str, Measure)) else list(measures)
-    if not items:
-        raise ValueError(f"no measure given; {VALID_MEASURES}")
-    out: list[Measure] = []
-    for item in items:
-        for measure in [item] if isinstance(item, Measure) else _parse_one(item):
-            if measure not in out:
-                out.append(measure)
-    return out
+    return measures  # parsed by MEASURES

@@ -13,12 +13,26 @@ import io
 import json
 import math
 
-from .evaluator import Evaluation
-from .measures import Measure
+from ..core.constraints import Boolean, Instance, SequenceOf
+from ..core.params import validate_params
+from .evaluator import Evaluation, evaluate
+from .measures import MEASURE, Measure
 
 __all__ = ["trec_order", "trec_text", "csv_text", "json_text"]
 
 
+def _example_evaluation() -> Evaluation:
+    import pandas as pd
+
+    qrels = pd.DataFrame({"query": ["q"], "doc": ["d"], "relevance": [1]})
+    return evaluate(qrels, {"run": pd.DataFrame({"query": ["q"], "doc": ["d"], "score": [1.0]})})
+
+
+_EVALUATION = Instance(Evaluation, what="an Evaluation (see evaluate)", example=_example_evaluation)
+_FLAG = Boolean()
+
+
+@validate_params(measures=SequenceOf(MEASURE))
 def trec_order(measures: tuple[Measure, ...]) -> list[int]:
     """Indices of the measures in trec_eval's printing order: uncut ones first, then by cut-off.
 
@@ -36,6 +50,7 @@ def _line(name: str, query: str, value: float) -> str:
     return f"{name:<22}\t{query}\t{value:6.4f}\n"
 
 
+@validate_params(per_query=_FLAG, summary=_FLAG, runid=_FLAG, num_q=_FLAG, ndcg=_FLAG, evaluation=_EVALUATION)
 def trec_text(
     evaluation: Evaluation, *, per_query: bool = False, summary: bool = True, runid: bool = False, num_q: bool = False,
     ndcg: bool = True,
@@ -67,7 +82,7 @@ def trec_text(
     ndcg                  |all|0.6131
     ndcg_cut_1            |all|1.0000
     """
-    order = trec_order(evaluation.measures) if ndcg else []
+    order = trec_order.unchecked(evaluation.measures) if ndcg else []
     names = [evaluation.measures[i].name for i in order]
     out = []
     for r, run in enumerate(evaluation.runs):
@@ -95,6 +110,7 @@ def _records(evaluation: Evaluation, per_query: bool):
             yield run, "", measure.name, float(evaluation.mean_values[r, m])
 
 
+@validate_params(per_query=_FLAG, evaluation=_EVALUATION)
 def csv_text(evaluation: Evaluation, *, per_query: bool = False) -> str:
     """CSV with columns ``run, query, measure, value``, full precision.
 
@@ -119,6 +135,7 @@ def csv_text(evaluation: Evaluation, *, per_query: bool = False) -> str:
     return buffer.getvalue()
 
 
+@validate_params(per_query=_FLAG, evaluation=_EVALUATION)
 def json_text(evaluation: Evaluation, *, per_query: bool = False) -> str:
     """JSON: the convention, and per run its tag, number of queries, means and (optionally) per-query values.
 

@@ -20,15 +20,19 @@ from dataclasses import dataclass, field
 import numpy as np
 import pyarrow as pa
 
+from ..core.constraints import Array, Instance, Integer
+from ..core.params import validate_params
 from . import keys
-from .arrow import int_array
-from .conventions import Convention
-from .judgments import Judgments, check_duplicates
-from .readers import Columns, InputError
+from .arrow import INDICES, int_array
+from .conventions import CONVENTION, Convention
+from .judgments import JUDGMENTS, Judgments, check_duplicates
+from .readers import COLUMNS, Columns, InputError
+from .sources import TEXT
 
-__all__ = ["Ranked", "SetAside", "block_starts", "rank_part", "first_docs", "refuse_single_documents"]
+__all__ = ["Ranked", "SetAside", "block_starts", "rank_part", "first_docs", "refuse_single_documents", "RANKED"]
 
 
+@validate_params(codes=INDICES)
 def block_starts(codes: np.ndarray) -> np.ndarray:
     """First row of each run of equal codes.
 
@@ -81,15 +85,27 @@ class Ranked:
                       self.codes, np.cumsum(lengths) - lengths, lengths)
 
 
+def _example_ranked() -> Ranked:
+    one = np.zeros(1, dtype=np.int64)
+    return Ranked(one, np.ones(1, bool), np.zeros(1, bool), np.zeros(1), one, one, one, np.ones(1, dtype=np.int64))
+
+
+#: The ranked documents of a part (:class:`Ranked`).
+RANKED = Instance(Ranked, what="a Ranked (see rank_part)", example=_example_ranked)
+_OPTIONAL_INDICES = Array(as_is=True, ndim=1, kinds="iu", none=True)
+
+
 def _grouped(local: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
     """The order that groups rows by query (None: already grouped) and the first row of each group."""
-    starts = block_starts(local)
+    starts = block_starts.unchecked(local)
     if np.bincount(local[starts]).max(initial=0) <= 1:
         return None, starts
     order = np.argsort(local, kind="stable")
-    return order, block_starts(local[order])
+    return order, block_starts.unchecked(local[order])
 
 
+@validate_params(judgments=JUDGMENTS, columns=COLUMNS, conv=CONVENTION, codes=_OPTIONAL_INDICES, local=_OPTIONAL_INDICES,
+                 distinct=Instance(pa.Array, what="a pyarrow Array", none=True))
 def rank_part(judgments: Judgments, columns: Columns, conv: Convention, *, codes: np.ndarray | None = None,
               local: np.ndarray | None = None, distinct: pa.Array | None = None) -> tuple[Ranked, SetAside]:
     """The evaluated queries of ``columns`` as :class:`Ranked`, and what was set aside (see the module docstring).
@@ -98,14 +114,14 @@ def rank_part(judgments: Judgments, columns: Columns, conv: Convention, *, codes
     already computed.
     """
     if codes is None:
-        codes, local, distinct = keys.lookup_codes(columns.query, judgments.names)
+        codes, local, distinct = keys.lookup_codes.unchecked(columns.query, judgments.names)
     order, starts = _grouped(local)
     row = np.arange(codes.size) if order is None else order
     block_codes = codes[row[starts]]
     set_aside = SetAside()
     unjudged = block_codes < 0
     if unjudged.any():
-        set_aside.unjudged = set(distinct.take(int_array(local[row[starts[unjudged]]])).to_pylist())
+        set_aside.unjudged = set(distinct.take(int_array.unchecked(local[row[starts[unjudged]]])).to_pylist())
     eligible = ~unjudged
     if conv.eligible == "relevant":
         relevant = np.zeros(block_codes.size, dtype=bool)
@@ -122,10 +138,10 @@ def rank_part(judgments: Judgments, columns: Columns, conv: Convention, *, codes
     if row.size != codes.size or order is not None:
         hashes = hashes[row]
     row_codes = np.repeat(block_codes, lengths)
-    check_duplicates(columns, ids, hashes, starts, lengths, judgments.names, row_codes, row)
+    check_duplicates.unchecked(columns, ids, hashes, starts, lengths, judgments.names, row_codes, row)
     found = judgments.table.find(row_codes, hashes)
     hits = np.flatnonzero(found >= 0)
-    same = keys.same_ids(ids, row[hits], judgments.ids, found[hits])
+    same = keys.same_ids.unchecked(ids, row[hits], judgments.ids, found[hits])
     if not same.all():  # a 64-bit hash collision inside one query: look the few up byte for byte (never seen)
         found[hits[~same]] = _slow_find(judgments, ids, row[hits[~same]], row_codes[hits[~same]])
         hits = np.flatnonzero(found >= 0)
@@ -154,7 +170,7 @@ def _slow_find(judgments: Judgments, ids: keys.ByteIds, rows: np.ndarray, codes:
     out = np.full(rows.size, -1, dtype=np.int64)
     for i, (r, c) in enumerate(zip(rows, codes)):
         candidates = np.flatnonzero(judgments.codes == c)
-        equal = keys.same_ids(ids, np.full(candidates.size, r), judgments.ids, candidates)
+        equal = keys.same_ids.unchecked(ids, np.full(candidates.size, r), judgments.ids, candidates)
         out[i] = candidates[equal][0] if equal.any() else -1
     return out
 
@@ -186,12 +202,13 @@ def _rank_order(ranked: Ranked, ids: keys.ByteIds, ties: str) -> Ranked:
         group_of_pair = np.cumsum(np.concatenate(([True], pairs[1:] != pairs[:-1] + 1)))
         positions, first = np.unique(np.concatenate((pairs, pairs + 1)), return_index=True)
         group = np.concatenate((group_of_pair, group_of_pair))[first]
-        moved = positions[keys.descending_order(ids.take(ranked.row[positions]), group)]
+        moved = positions[keys.descending_order.unchecked(ids.take(ranked.row[positions]), group)]
         for array in (ranked.grade, ranked.judged, ranked.negative, ranked.row):
             array[positions] = array[moved]
     return ranked
 
 
+@validate_params(max_docs=Integer(1), ranked=RANKED)
 def first_docs(ranked: Ranked, max_docs: int) -> Ranked:
     """Only the first ``max_docs`` documents of each query (trec_eval -M).
 
@@ -208,6 +225,7 @@ def first_docs(ranked: Ranked, max_docs: int) -> Ranked:
     return ranked.take(np.flatnonzero(position < max_docs))
 
 
+@validate_params(ranked=RANKED, judgments=JUDGMENTS, conv=CONVENTION, name=TEXT)
 def refuse_single_documents(ranked: Ranked, judgments: Judgments, conv: Convention, name: str) -> None:
     """scikit-learn's ndcg_score refuses a list of one document: so does its preset (InputError naming the query)."""
     single = np.flatnonzero(ranked.lengths == 1)

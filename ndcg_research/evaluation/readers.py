@@ -44,8 +44,11 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
+from ..core.constraints import Boolean, Constraint, Instance, Integer, Options
+from ..core.constraints.base import type_and_value
+from ..core.params import validate_params
 from .arrow import binary_array, numbers
-from .sources import STDIN, InputError, Source, check_text, line_blocks, open_source
+from .sources import PATH, STDIN, InputError, Source, check_text, line_blocks, open_source
 
 if TYPE_CHECKING:  # pandas is imported only by the functions that return DataFrames
     import pandas as pd
@@ -59,6 +62,10 @@ __all__ = [
     "columns_from_frame",
     "read_qrels",
     "read_run",
+    "COLUMNS",
+    "DataFrameOf",
+    "DATA_FRAME",
+    "DATA_FRAMES",
 ]
 
 Kind = Literal["qrels", "run"]
@@ -158,6 +165,70 @@ class Columns:
             None if contiguous else np.concatenate([p.line_numbers() for p in parts]),
             first.first_line,
         )
+
+
+def _example_columns() -> Columns:
+    return Columns(pa.chunked_array([[b"q"]]), pa.chunked_array([[b"d"]]), np.array([1]), "qrels", "example")
+
+
+#: Judgments or a ranking already read.
+COLUMNS = Instance(Columns, what="a Columns (see qrels_columns, run_columns)", example=_example_columns)
+_KIND = Options(("qrels", "run"))
+_BLOCK_SIZE = Integer(1, none=True)
+
+
+class DataFrameOf(Constraint):
+    """A pandas DataFrame, or with ``dask=True`` a Dask DataFrame too; passed on as is.
+
+    pandas is imported only when a value is checked (the command line never needs it).
+
+    Parameters
+    ----------
+    dask : bool, default False
+    none : bool, default False
+
+    Examples
+    --------
+    >>> DATA_FRAME.check([1, 2], "run")
+    Traceback (most recent call last):
+    ...
+    TypeError: run must be a pandas DataFrame, got list [1, 2]
+    """
+
+    def __init__(self, *, dask: bool = False, none: bool = False) -> None:
+        super().__init__(none=none)
+        self.dask = dask
+
+    def _describe(self) -> str:
+        return "a pandas or Dask DataFrame" if self.dask else "a pandas DataFrame"
+
+    def _check(self, value: Any, name: str) -> Any:
+        if self.dask and is_dask(value):
+            return value
+        import pandas as pd
+
+        if isinstance(value, pd.DataFrame):
+            return value
+        raise TypeError(f"{name} must be {self.describe()}, got {type_and_value(value)}")
+
+    def example(self) -> Any:
+        import pandas as pd
+
+        return pd.DataFrame({"query": ["q"], "doc": ["d"], "relevance": [1]})
+
+    def invalid_values(self) -> list[Any]:
+        return [[1, 2], "frame.csv", object(), *super().invalid_values()]
+
+
+def is_dask(value: Any) -> bool:
+    """Whether ``value`` is a Dask collection (without importing Dask)."""
+    return type(value).__module__.startswith("dask") and hasattr(value, "to_delayed")
+
+
+#: A pandas DataFrame (of judgments or of a ranking).
+DATA_FRAME = DataFrameOf()
+#: A pandas or Dask DataFrame (of a ranking).
+DATA_FRAMES = DataFrameOf(dask=True)
 
 
 def _plain(label: Any) -> Any:
@@ -279,7 +350,7 @@ def _line_block(block: bytes, kind: Kind, name: str, first_line: int) -> tuple[C
     if kind == "qrels":
         value = integral_grades(value)
     columns = Columns(
-        pa.chunked_array([binary_array(queries)]), pa.chunked_array([binary_array(docs)]),
+        pa.chunked_array([binary_array.unchecked(queries)]), pa.chunked_array([binary_array.unchecked(docs)]),
         value, kind, name, None if tag is None else tag.decode(errors="replace"), np.asarray(lines, dtype=np.int64),
     )
     return columns, len(pieces)
@@ -319,7 +390,7 @@ def _arrow_block(block: bytes, kind: Kind, name: str, first_line: int) -> Column
         elif column != "value" and pc.min(pc.binary_length(array)).as_py() == 0:
             return None
     if kind == "run":
-        value = numbers(table.column("value"))
+        value = numbers.unchecked(table.column("value"))
         if not np.all(np.isfinite(value)):
             return None
         tag = table.column("tag")[-1].as_py().decode(errors="replace")
@@ -347,7 +418,7 @@ def _integer_grades(array: pa.ChunkedArray) -> np.ndarray | None:
             return None
         if np.any(np.diff(offsets) - minus[starts] > 15):  # 10^15 < 2^53: longer ones are checked line by line
             return None
-        out.append(numbers(pc.cast(chunk, pa.int64())))
+        out.append(numbers.unchecked(pc.cast(chunk, pa.int64())))
     return np.concatenate(out) if len(out) != 1 else out[0]
 
 
@@ -372,9 +443,9 @@ def parse_block(block: bytes, kind: Kind, name: str, first_line: int, *, fast: b
 def _blocks(path: PathLike, kind: Kind, block_size: int | None, fast: bool) -> Iterator[Columns]:
     sizes = {} if block_size is None else {"size": block_size}
     first_line = 1
-    with open_source(path, kind) as source:
-        for block in line_blocks(source, **sizes):
-            check_text(block, source.name, first_line)
+    with open_source.unchecked(path, kind) as source:
+        for block in line_blocks.unchecked(source, **sizes):
+            check_text.unchecked(block, source.name, first_line)
             columns, n_lines = parse_block(block, kind, source.name, first_line, fast=fast)
             first_line += n_lines
             if len(columns):
@@ -384,8 +455,8 @@ def _blocks(path: PathLike, kind: Kind, block_size: int | None, fast: bool) -> I
 def numbered_lines(source: Source) -> Iterator[tuple[int, bytes]]:
     """(line number, line) of every line of ``source`` (for the small line-by-line formats)."""
     first_line = 1
-    for block in line_blocks(source):
-        check_text(block, source.name, first_line)
+    for block in line_blocks.unchecked(source):
+        check_text.unchecked(block, source.name, first_line)
         pieces = block.split(b"\n")
         if pieces[-1] == b"":
             pieces.pop()
@@ -394,6 +465,7 @@ def numbered_lines(source: Source) -> Iterator[tuple[int, bytes]]:
         first_line += len(pieces)
 
 
+@validate_params(block_size=_BLOCK_SIZE, fast=Boolean(), path=PATH)
 def run_blocks(path: PathLike, *, block_size: int | None = None, fast: bool = True) -> Iterator[Columns]:
     """The rows of a TREC run file, block by block (memory bounded by a block, whatever the file's size).
 
@@ -416,13 +488,18 @@ def _whole(path: PathLike, kind: Kind, *, block_size: int | None = None, fast: b
     return Columns.concat(parts)
 
 
-def qrels_columns(path: PathLike, **options: Any) -> Columns:
+@validate_params(block_size=_BLOCK_SIZE, fast=Boolean(), path=PATH)
+def qrels_columns(path: PathLike, *, block_size: int | None = None, fast: bool = True) -> Columns:
     """Read a TREC qrels file (``query iteration document relevance``) into :class:`Columns`.
 
     Parameters
     ----------
     path : str or path-like
         Plain or compressed (gzip, bzip2, xz: recognised by content); ``"-"`` reads standard input.
+    block_size : int, optional
+        Bytes read at a time (default :data:`~ndcg_research.evaluation.sources.BLOCK_SIZE`).
+    fast : bool, default True
+        False forces the line-by-line parser (the two agree on every input).
 
     Returns
     -------
@@ -442,11 +519,14 @@ def qrels_columns(path: PathLike, **options: Any) -> Columns:
     >>> len(qrels), qrels.value.tolist(), qrels.where(1).endswith(":3")
     (2, [2, 0], True)
     """
-    return _whole(path, "qrels", **options)
+    return _whole(path, "qrels", block_size=block_size, fast=fast)
 
 
-def run_columns(path: PathLike, **options: Any) -> Columns:
+@validate_params(block_size=_BLOCK_SIZE, fast=Boolean(), path=PATH)
+def run_columns(path: PathLike, *, block_size: int | None = None, fast: bool = True) -> Columns:
     """Read a whole TREC run file (``query Q0 document rank score tag``) into :class:`Columns`.
+
+    The options are those of :func:`qrels_columns`.
 
     Examples
     --------
@@ -457,7 +537,7 @@ def run_columns(path: PathLike, **options: Any) -> Columns:
     >>> run.tag, run.value.tolist()
     ('bm25', [0.9, 0.5])
     """
-    return _whole(path, "run", **options)
+    return _whole(path, "run", block_size=block_size, fast=fast)
 
 
 # ---------------------------------------------------------------- DataFrames
@@ -485,6 +565,7 @@ def _id_array(series: pd.Series, name: str, where: Any) -> pa.ChunkedArray:
         raise InputError(f"DataFrame column {name!r} must hold strings or integers (ids), got dtype {series.dtype}") from None
 
 
+@validate_params(kind=_KIND, name=Instance(str, none=True), frame=DATA_FRAME)
 def columns_from_frame(frame: pd.DataFrame, kind: Kind, *, name: str | None = None) -> Columns:
     """Convert a DataFrame (``query, doc, relevance`` or ``query, doc, score``) into :class:`Columns`.
 
@@ -499,10 +580,6 @@ def columns_from_frame(frame: pd.DataFrame, kind: Kind, *, name: str | None = No
     >>> run.value.tolist(), run.where(0)
     ([0.5], 'DataFrame row 0')
     """
-    import pandas as pd
-
-    if not isinstance(frame, pd.DataFrame):
-        raise TypeError(f"{kind} must be a pandas DataFrame or a file path, got {type(frame).__name__}")
     value_column = _VALUE_COLUMN[kind]
     wanted = ["query", "doc", value_column]
     missing = [c for c in wanted if c not in frame.columns]
@@ -565,6 +642,7 @@ def as_frame(columns: Columns) -> pd.DataFrame:
     return frame
 
 
+@validate_params(path=PATH)
 def read_qrels(path: PathLike) -> pd.DataFrame:
     """Read a TREC qrels file into a DataFrame with columns ``query, doc, relevance``.
 
@@ -581,9 +659,10 @@ def read_qrels(path: PathLike) -> pd.DataFrame:
     1      401  FBIS3-10          1
     2      401  FBIS3-11          0
     """
-    return as_frame(qrels_columns(path))
+    return as_frame(qrels_columns.unchecked(path))
 
 
+@validate_params(path=PATH)
 def read_run(path: PathLike) -> pd.DataFrame:
     """Read a TREC run file into a DataFrame with columns ``query, doc, score``.
 
@@ -599,4 +678,4 @@ def read_run(path: PathLike) -> pd.DataFrame:
     >>> run.attrs["run"], run["score"].tolist()
     ('bm25', [12.5, 11.0])
     """
-    return as_frame(run_columns(path))
+    return as_frame(run_columns.unchecked(path))

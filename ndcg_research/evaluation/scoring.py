@@ -20,14 +20,17 @@ import numpy as np
 
 from ..core import kernels, parse_discount, parse_gain
 from ..core.ranking import ranked_gains
-from .conventions import Convention
-from .judgments import Judgments, padded
-from .measures import Measure
-from .rankings import Ranked
+from ..core.params import validate_params
+from .arrow import INDICES
+from .conventions import CONVENTION, Convention
+from .judgments import JUDGMENTS, Judgments, padded
+from .measures import MEASURE, Measure
+from .rankings import RANKED, Ranked
 
 __all__ = ["measure_values", "class_widths"]
 
 
+@validate_params(lengths=INDICES)
 def class_widths(lengths: np.ndarray) -> np.ndarray:
     """The power of two at or above each length (at least 1).
 
@@ -60,6 +63,7 @@ def _gains(measure: Measure, gain: object, grades: np.ndarray, judged: np.ndarra
     return np.asarray(kernels.apply_gain(gain, grades, name="relevance"), dtype=np.float64)
 
 
+@validate_params(measure=MEASURE, conv=CONVENTION, ranked=RANKED, judgments=JUDGMENTS)
 def measure_values(measure: Measure, conv: Convention, ranked: Ranked, judgments: Judgments) -> tuple[np.ndarray, np.ndarray]:
     """nDCG of each query of ``ranked`` under ``measure``, and whether its ideal DCG is 0.
 
@@ -87,7 +91,7 @@ def measure_values(measure: Measure, conv: Convention, ranked: Ranked, judgments
     else:
         ideal_lengths = lengths
     cut = (lambda n: n) if k is None else (lambda n: np.minimum(n, k))
-    widths = class_widths(np.maximum(cut(lengths), cut(ideal_lengths)))
+    widths = class_widths.unchecked(np.maximum(cut(lengths), cut(ideal_lengths)))
     values = np.zeros(lengths.size)
     undefined = np.zeros(lengths.size, dtype=bool)
     for width in np.unique(widths):
@@ -112,12 +116,12 @@ def _batch(measure: Measure, gain: object, conv: Convention, ranked: Ranked, jud
     discounts = kernels.discount_vector(discount_of(measure, conv), width)
     if conv.ties == "average":
         full = int(max(lengths.max(initial=0), 1))
-        listed = ranked_gains(padded(gains, starts, lengths, full, 0.0),
-                              padded(ranked.score, starts, lengths, full, -np.inf), k, "average")
+        listed = ranked_gains(padded.unchecked(gains, starts, lengths, full, 0.0),
+                              padded.unchecked(ranked.score, starts, lengths, full, -np.inf), k, "average")
         rows = np.zeros((group.size, width))
         rows[:, : min(width, listed.shape[1])] = listed[:, :width]
     else:
-        rows = padded(gains, starts, shown, width, 0.0)
+        rows = padded.unchecked(gains, starts, shown, width, 0.0)
     dcg = kernels.rowwise_discounted_sum(rows, discounts, what="DCG")
     ideal = _ideal_rows(measure, gain, conv, ranked, judgments, gains, group, width, k)
     idcg = kernels.rowwise_discounted_sum(ideal, discounts, what="ideal DCG")
@@ -137,18 +141,19 @@ def _ideal_rows(measure: Measure, gain: object, conv: Convention, ranked: Ranked
         starts, lengths = judgments.ideal_start[codes], judgments.ideal_count[codes]
         if measure.gains is None:  # grades are stored descending: their gains are the ideal's
             shown = lengths if k is None else np.minimum(lengths, k)
-            grades = padded(judgments.ideal_grade, starts, shown, width, 0)
+            grades = padded.unchecked(judgments.ideal_grade, starts, shown, width, 0)
             return _gains(measure, gain, grades, None)
         # A gain map may reorder the grades; only gains above 0 fill the ideal (trec_eval).
         full = int(max(lengths.max(initial=0), 1))
-        mapped = np.maximum(_gains(measure, gain, padded(judgments.ideal_grade, starts, lengths, full, 0), None), 0.0)
+        grades = padded.unchecked(judgments.ideal_grade, starts, lengths, full, 0)
+        mapped = np.maximum(_gains(measure, gain, grades, None), 0.0)
         # padding maps like grade 0: zero it before sorting
         mapped[np.arange(full)[None, :] >= lengths[:, None]] = 0.0
         top = -np.sort(-mapped, axis=1)
     else:
         starts, lengths = ranked.starts[group], ranked.lengths[group]
         full = int(max(lengths.max(initial=0), 1))
-        row_gains = padded(gains, starts, lengths, full, -np.inf)
+        row_gains = padded.unchecked(gains, starts, lengths, full, -np.inf)
         top = -np.sort(-row_gains, axis=1)
         top[np.isneginf(top)] = 0.0
     shown = min(width, top.shape[1]) if k is None else min(width, top.shape[1], k)

@@ -27,10 +27,14 @@ import sys
 import threading
 import zlib
 from collections.abc import Iterable, Iterator
-from typing import Any
 from dataclasses import dataclass
+from typing import Any
 
-__all__ = ["InputError", "Source", "STDIN", "open_source", "line_blocks", "check_text", "prefetched", "BLOCK_SIZE"]
+from ..core.constraints import FilePath, Instance, Integer
+from ..core.params import validate_params
+
+__all__ = ["InputError", "Source", "STDIN", "open_source", "line_blocks", "check_text", "prefetched", "BLOCK_SIZE",
+           "PATH", "TEXT"]
 
 #: The path that means standard input (as for trec_eval's results file).
 STDIN = "-"
@@ -82,6 +86,13 @@ class Source:
         self.close()
 
 
+#: The path of an input file (``"-"``: standard input); whether it exists is said when it is opened.
+PATH = FilePath()
+#: A name or a word for messages.
+TEXT = Instance(str)
+_SOURCE = Instance(Source, what="a Source (see open_source)", example=lambda: Source("example", io.BytesIO(b"")))
+
+
 def _stdin() -> io.BufferedIOBase:
     return sys.stdin.buffer
 
@@ -98,6 +109,7 @@ def describe(path: str | os.PathLike[str]) -> str:
     return "standard input" if path == STDIN else path
 
 
+@validate_params(what=TEXT, path=PATH)
 def open_source(path: str | os.PathLike[str], what: str) -> Source:
     """Open ``path`` (``"-"``: standard input), decompressing gzip, bzip2 or xz data recognised by content.
 
@@ -141,6 +153,7 @@ def open_source(path: str | os.PathLike[str], what: str) -> Source:
     return Source(name, raw)
 
 
+@validate_params(size=Integer(1), source=_SOURCE)
 def line_blocks(source: Source, size: int = BLOCK_SIZE) -> Iterator[bytes]:
     """Blocks of whole lines of ``source``, about ``size`` bytes each.
 
@@ -174,6 +187,7 @@ def line_blocks(source: Source, size: int = BLOCK_SIZE) -> Iterator[bytes]:
             yield data[:end]
 
 
+@validate_params(name=TEXT, first_line=Integer(1), block=Instance(bytes))
 def check_text(block: bytes, name: str, first_line: int) -> None:
     """Refuse a byte-order mark, a carriage return that does not end a line, and NUL bytes.
 
@@ -214,6 +228,7 @@ def _positions(block: bytes, byte: bytes) -> Iterator[int]:
         start = block.find(byte, start + 1)
 
 
+@validate_params(depth=Integer(1), items=Instance(Iterable, what="an iterable", example=list))
 def prefetched(items: Iterable[Any], depth: int = 1) -> Iterator[Any]:
     """``items``, produced one step ahead on a background thread.
 

@@ -15,9 +15,12 @@ from typing import TYPE_CHECKING
 import numpy as np
 import pyarrow as pa
 
+from ..core.constraints import FilePath
+from ..core.params import validate_params
 from .arrow import binary_array
-from .readers import Columns, InputError, PathLike, as_frame, numbered_lines, integral_grades, quoted, parse_number
-from .sources import open_source
+from .readers import (COLUMNS, Columns, InputError, PathLike, as_frame, integral_grades, numbered_lines, parse_number,
+                      quoted)
+from .sources import PATH, open_source
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -28,6 +31,7 @@ __all__ = ["svmlight_columns", "predictions_columns", "read_svmlight"]
 _DOCID = re.compile(rb"\bdocid\s*=\s*(\S+)")
 
 
+@validate_params(path=PATH)
 def svmlight_columns(path: PathLike) -> Columns:
     """Read the judgments of an SVMlight/LETOR file: one line ``relevance qid:Q features # docid = ID`` per document.
 
@@ -45,7 +49,7 @@ def svmlight_columns(path: PathLike) -> Columns:
     ([2, 0], [b'GX1', b'GX2'])
     """
     queries, labels, lines, docids = [], [], [], []
-    with open_source(path, "SVMlight") as source:
+    with open_source.unchecked(path, "SVMlight") as source:
         name = source.name
         for number, line in numbered_lines(source):
             data, _, comment = line.partition(b"#")
@@ -68,11 +72,12 @@ def svmlight_columns(path: PathLike) -> Columns:
     else:
         width = len(str(len(labels)))
         docs = [str(i).zfill(width).encode() for i in range(1, len(labels) + 1)]
-    return Columns(pa.chunked_array([binary_array(queries)]), pa.chunked_array([binary_array(docs)]),
+    return Columns(pa.chunked_array([binary_array.unchecked(queries)]), pa.chunked_array([binary_array.unchecked(docs)]),
                    integral_grades(np.asarray(labels, dtype=np.float64)), "qrels", name, None,
                    np.asarray(lines, dtype=np.int64))
 
 
+@validate_params(qrels=COLUMNS, path=PATH)
 def predictions_columns(qrels: Columns, path: PathLike) -> Columns:
     """A model's scores for the lines of an SVMlight file (one number per line, same order) as a run.
 
@@ -88,7 +93,7 @@ def predictions_columns(qrels: Columns, path: PathLike) -> Columns:
     ([0.1, 0.7, 0.3], [b'1', b'2', b'3'], 'pred.txt')
     """
     scores, lines = [], []
-    with open_source(path, "predictions") as source:
+    with open_source.unchecked(path, "predictions") as source:
         name = source.name
         for number, line in numbered_lines(source):
             fields = line.split()
@@ -106,6 +111,7 @@ def predictions_columns(qrels: Columns, path: PathLike) -> Columns:
                    os.path.basename(name), np.asarray(lines, dtype=np.int64))
 
 
+@validate_params(path=PATH, predictions=FilePath(none=True))
 def read_svmlight(path: PathLike, predictions: PathLike | None = None) -> tuple[pd.DataFrame, pd.DataFrame | None]:
     """Read an SVMlight/LETOR file (and its predictions) into qrels and run DataFrames.
 
@@ -122,5 +128,5 @@ def read_svmlight(path: PathLike, predictions: PathLike | None = None) -> tuple[
     >>> qrels["relevance"].tolist(), run["score"].tolist()
     ([2, 0], [0.1, 0.7])
     """
-    qrels = svmlight_columns(path)
-    return as_frame(qrels), (None if predictions is None else as_frame(predictions_columns(qrels, predictions)))
+    qrels = svmlight_columns.unchecked(path)
+    return as_frame(qrels), (None if predictions is None else as_frame(predictions_columns.unchecked(qrels, predictions)))

@@ -142,7 +142,7 @@ def chance_level(table: pd.DataFrame, column: str, trials: str = "replicates", *
     size = len(table) if family is None else int(family)
     if size < 1:
         raise ValueError(f"family must be at least 1, got {size}")
-    level = family_confidence(size, CONFIDENCE)
+    level = family_confidence(size, confidence=CONFIDENCE)
     coin = float(threshold("chance_p"))
     flags = []
     for count, total in zip(counts, totals):

@@ -193,7 +193,7 @@ def share_label(share: float, trials: int, *, digits: int = 2, interval: bool = 
 
 
 @validate_params(family_size=_COUNT, confidence=LEVEL)
-def family_confidence(family_size: int, confidence: float = CONFIDENCE) -> float:
+def family_confidence(family_size: int, *, confidence: float = CONFIDENCE) -> float:
     """Per-interval confidence that makes ``family_size`` intervals hold together (Bonferroni).
 
     With ``1 - (1 - confidence) / family_size`` per interval, the probability that every

@@ -316,8 +316,8 @@ def pairwise_tests(
     if test == "bootstrap" or interval in ("percentile", "bca"):
         boot = Resamples.build("bootstrap", n_queries=n, n_resamples=n_resamples, seed=seed)
     rows = max((r.n_resamples for r in (flips, boot) if r is not None), default=1)
-    shared_flips = None if flips is None else _Shared.build(flips, matrix)
-    shared_boot = None if boot is None else _Shared.build(boot, matrix)
+    shared_flips = None if flips is None else _PrecomputedResamples.build(flips, matrix)
+    shared_boot = None if boot is None else _PrecomputedResamples.build(boot, matrix)
 
     chunk = max(1, _CHUNK_ELEMENTS // rows)
     starts = range(0, first.size, chunk)
@@ -344,7 +344,7 @@ def _pair_rows(pairs: np.ndarray | None, n_systems: int) -> tuple[np.ndarray, np
 
 
 @dataclass(frozen=True)
-class _Shared:
+class _PrecomputedResamples:
     """Resamples used by every chunk of pairs, with what can be computed once for all of them.
 
     The resampled mean of a difference is the difference of the systems' resampled means
@@ -357,7 +357,7 @@ class _Shared:
     system_means: np.ndarray | None
 
     @classmethod
-    def build(cls, resamples: Resamples, matrix: np.ndarray) -> _Shared:
+    def build(cls, resamples: Resamples, matrix: np.ndarray) -> _PrecomputedResamples:
         small = resamples.n_resamples * resamples.n_queries <= _CACHE_ELEMENTS
         blocks = resamples.blocks() if small else None
         means = None
@@ -394,7 +394,7 @@ def _kth_largest(values: np.ndarray, k: int) -> np.ndarray:
 
 def _test_chunk(
     matrix: np.ndarray, first: np.ndarray, second: np.ndarray, *, test: str, interval: str, confidence: float,
-    alpha: float, flips: _Shared | None, boot: _Shared | None,
+    alpha: float, flips: _PrecomputedResamples | None, boot: _PrecomputedResamples | None,
 ) -> dict[str, np.ndarray]:
     """The tests of a chunk of pairs: rows ``first`` minus rows ``second`` (resampled statistics: pairs x B)."""
     xa, xb = matrix[first], matrix[second]

@@ -11,12 +11,17 @@ answered are compared. ``complete=True`` / ``False`` chooses; the notes name the
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
+
+from ..core.constraints import Boolean
+from ..core.params import validate_params
+from ..evaluation.conventions import CONVENTION
+from ..evaluation.evaluator import QRELS, RunsSpec, evaluate
+from ..evaluation.measures import MEASURES
 
 __all__ = ["RunMatrices", "run_matrices"]
 
@@ -43,6 +48,8 @@ class RunMatrices:
     notes: tuple[str, ...]
 
 
+@validate_params(measures=MEASURES, complete=Boolean(none=True), convention=CONVENTION, qrels=QRELS,
+                 runs=RunsSpec(minimum=2))
 def run_matrices(
     qrels: Any,
     runs: Any,
@@ -71,21 +78,7 @@ def run_matrices(
     -------
     RunMatrices
     """
-    from ..evaluation import evaluate, run_names
-
-    if isinstance(runs, Mapping):
-        named = {str(k): v for k, v in runs.items()}
-    else:
-        runs = [runs] if isinstance(runs, (str, os.PathLike)) else list(runs)
-        names = run_names(runs)
-        for i, name in enumerate(names):
-            if name in names[:i]:
-                raise ValueError(f"runs: {name!r} is given twice; compare different runs")
-        named = dict(zip(names, runs))
-    if len(named) < 2:
-        raise ValueError(f"runs: comparing systems needs at least 2 runs, got {len(named)}")
-    result = evaluate(qrels, named, [measures] if isinstance(measures, str) else list(measures),
-                      convention=convention, complete=complete)
+    result = evaluate.unchecked(qrels, runs, measures, convention=convention, complete=complete)
     notes = list(result.notes)
     common = result.queries[0]
     for queries in result.queries[1:]:

@@ -417,7 +417,7 @@ def verdict_table(pair_table: pd.DataFrame, better: str, worse: str, *, confiden
     """
     rows = pair_table[(pair_table["better"] == better) & (pair_table["worse"] == worse)]
     cells = list(rows.groupby(["model", "rule", "discount"], sort=False))
-    level = family_confidence(len(cells), confidence)
+    level = family_confidence(len(cells), confidence=confidence)
     out = []
     for (model, rule, discount), cell in cells:
         cell = cell.sort_values("n")
