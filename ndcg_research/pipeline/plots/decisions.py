@@ -11,8 +11,9 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from .style import (LINESTYLES, MARKERS, decade_ticks, error_bar_lengths, label_grid_edges, label_rows, legend_below,
-                    model_panel_grid, panel_grid, plotted_column, round_significant, select)
+from .style import (LINESTYLES, MARKERS, decade_ticks, error_bar_lengths, interval_markers, label_grid_edges,
+                    label_rows, legend_below, model_panel_grid, pair_label, panel_grid, plotted_column,
+                    round_significant, select)
 
 __all__ = ["failure_rate_grid", "stream_stability_grid", "expected_gap_panels", "decision_grid"]
 
@@ -40,9 +41,8 @@ def failure_rate_grid(failure_tables: Mapping[str, pd.DataFrame], discounts: Seq
             n, p = plotted_column(rows, "n"), plotted_column(rows, "p_fail")
             low, high = plotted_column(rows, "p_fail_low"), plotted_column(rows, "p_fail_high")
             seen = p > 0
-            bar = ax.errorbar(n[seen], p[seen], yerr=error_bar_lengths(p[seen], low[seen], high[seen]),
-                              fmt=MARKERS[i % len(MARKERS)], ms=4, capsize=2, lw=1, color=f"C{i}")
-            handles.append((bar, f"{better} > {worse}"))
+            bar = interval_markers(ax, n[seen], p[seen], low[seen], high[seen], i)
+            handles.append((bar, pair_label(better, worse)))
             if (~seen).any():
                 bound = ax.plot(n[~seen], high[~seen], "v", ms=5, mfc="none", color=f"C{i}")[0]
                 handles.append((bound, "none failed: Wilson upper bound"))
@@ -77,9 +77,10 @@ def stream_stability_grid(stability_tables: Mapping[str, pd.DataFrame], discount
             rows = select(stability_tables[label], discount=d, better=better, worse=worse).sort_values("n0")
             n0 = plotted_column(rows, "n0")
             line = ax.plot(n0, plotted_column(rows, "p_settled"), LINESTYLES[i % len(LINESTYLES)], color=f"C{i}", lw=1.2)[0]
-            ax.fill_between(n0, plotted_column(rows, "p_settled_low"), plotted_column(rows, "p_settled_high"), color=f"C{i}",
+            ax.fill_between(n0, plotted_column(rows, "p_settled_low"), plotted_column(rows, "p_settled_high"),
+                            color=f"C{i}",
                             alpha=0.2, lw=0)
-            handles.append((line, f"{better} > {worse}"))
+            handles.append((line, pair_label(better, worse)))
         ax.set(xscale="log", ylim=(-0.03, 1.03), title=f"{label}: {d}", xlabel="n0")
     label_rows(axes, len(discounts), "share settled from n0")
     legend_below(fig, handles)
@@ -110,12 +111,14 @@ def expected_gap_panels(theory_table: pd.DataFrame, crossings: pd.DataFrame, pai
             a = select(theory_table, discount=d, ranker=first).set_index("n")["finite_n"]
             b = select(theory_table, discount=d, ranker=second).set_index("n")["finite_n"]
             gap = (a - b).dropna()
-            line = ax.plot(round_significant(gap.index.to_numpy(float)), round_significant(gap.to_numpy()), LINESTYLES[c % 4],
+            line = ax.plot(round_significant(gap.index.to_numpy(float)), round_significant(gap.to_numpy()),
+                           LINESTYLES[c % 4],
                            color=f"C{c}", lw=1.3)[0]
             handles.append((line, d))
             cross = select(crossings, first=first, second=second, discount=d)
             if len(cross) and np.isfinite(cross["crossing_n"].iloc[0]):
-                ax.plot([round_significant(cross["crossing_n"].iloc[0])], [0.0], MARKERS[c % len(MARKERS)], color=f"C{c}", ms=6)
+                ax.plot([round_significant(cross["crossing_n"].iloc[0])], [0.0], MARKERS[c % len(MARKERS)],
+                        color=f"C{c}", ms=6)
         ax.axhline(0, color="grey", lw=0.8, ls=":")
         ax.set(xscale="log", xlabel="n", title=f"{first} - {second}")
         ax.set_yscale("symlog", linthresh=0.01)
@@ -182,7 +185,8 @@ def decision_grid(decision_tables: Mapping[str, pd.DataFrame], discounts: Sequen
                 if value == "p_differs" and d == rows["reference"].iloc[0]:
                     continue
                 n, p = plotted_column(rows, "n") * shift[c], plotted_column(rows, value)
-                bar = ax.errorbar(n, p, yerr=error_bar_lengths(p, plotted_column(rows, f"{value}_low"), plotted_column(rows, f"{value}_high")),
+                low, high = plotted_column(rows, f"{value}_low"), plotted_column(rows, f"{value}_high")
+                bar = ax.errorbar(n, p, yerr=error_bar_lengths(p, low, high),
                                   fmt=MARKERS[c % len(MARKERS)] + LINESTYLES[c % 4], ms=3.5, capsize=1.5, lw=1,
                                   color=f"C{c}")
                 handles.append((bar, d))

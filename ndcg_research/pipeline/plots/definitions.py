@@ -112,7 +112,8 @@ def eps_panel(discounts: Sequence[str], n_max: int) -> Figure:
     marks = np.geomspace(10, n_max, 12)
     for i, spec in enumerate(discounts):
         line, = ax.plot(n, round_significant(theory.eps(spec, n)), label=spec)
-        ax.plot(marks, round_significant(theory.eps_numeric(spec, marks)), MARKERS[i % len(MARKERS)], color=line.get_color(),
+        ax.plot(marks, round_significant(theory.eps_numeric(spec, marks)), MARKERS[i % len(MARKERS)],
+                color=line.get_color(),
                 ms=5, mfc="none")
     ax.plot(n, round_significant(1 / np.log(n)), "k:", label="1 / ln n")
     ax.set(xscale="log", yscale="log", xlabel="n", ylabel="eps_D(n)",

@@ -17,7 +17,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from ...studies import scaling
-from .style import LINESTYLES, error_bar_lengths, legend_below, plotted_column, round_significant, select
+from .style import LINESTYLES, error_bar_lengths, legend_below, pair_label, plotted_column, round_significant, select
 
 __all__ = ["decay_colors", "exponent_panels", "trend_grid", "gain_profile_panel", "preference_panels",
            "crossing_growth_panel", "cutoff_exponent_grid", "cutoff_gap_grid"]
@@ -52,12 +52,8 @@ def _label_grid_panel(ax: Axes, row: int, rows: int, title: str, xlabel: str) ->
 
 def _short_pair_label(better: str, worse: str) -> str:
     """``'bayes > noisy(0.5)'``: a pair as a short legend label."""
-    return _pair_label(better, worse).replace("sigma=", "")
+    return pair_label(better, worse).replace("sigma=", "")
 
-
-def _pair_label(better: str, worse: str) -> str:
-    """``'bayes > noisy(sigma=0.5)'``: a pair as a title."""
-    return f"{better} > {worse}"
 
 
 def exponent_panels(verdicts: pd.DataFrame, discounts: Sequence[str]) -> Figure:
@@ -182,7 +178,7 @@ def trend_grid(pair_tables: Mapping[str, pd.DataFrame], discounts: Sequence[str]
                 ax.set_yscale("symlog", linthresh=0.03)
                 ax.set_ylim(bottom=-0.05)
             if i == 0:
-                ax.set_title(_pair_label(better, worse), fontsize=10)
+                ax.set_title(pair_label(better, worse), fontsize=10)
             if i == len(labels) - 1:
                 ax.set_xlabel("n")
         quantity = "failure rate 1 - P" if value == "p_fail" else "standardized gap d"
@@ -254,7 +250,8 @@ def preference_panels(decisions: Mapping[str, pd.DataFrame], crossing_table: pd.
             handles.append((line, d))
             cross = select(crossing_table, discount=d, first=first, second=second)
             if len(cross) and math.isfinite(cross["crossing_n"].iloc[0]):
-                ax.plot([round_significant(cross["crossing_n"].iloc[0])], [0.5], "D", color=colors[d], ms=7, mec="k", mew=0.6)
+                ax.plot([round_significant(cross["crossing_n"].iloc[0])], [0.5], "D", color=colors[d], ms=7, mec="k",
+                        mew=0.6)
         ax.axhline(0.5, color="0.5", lw=0.8, ls="--")
         ax.set(xscale="log", xlabel="n", ylim=(-0.03, 1.03), title=f"{label} top")
     axes[0].set_ylabel(f"P({first} scores higher)")
@@ -338,7 +335,8 @@ def cutoff_exponent_grid(trend: pd.DataFrame, discounts: Sequence[str]) -> Figur
                                   fmt=_PAIR_MARKERS[p], color=f"C{p}", ms=4, capsize=2, lw=1)
                 law = [scaling.gap_exponent(model, better, worse, d, float(v)).exponent for v in grid]
                 line = ax.plot(grid, round_significant(law), LINESTYLES[p], color=f"C{p}", lw=1)[0]
-                handles += [(bar, f"{_short_pair_label(better, worse)}: fitted (95%)"), (line, f"{_short_pair_label(better, worse)}: law")]
+                name = _short_pair_label(better, worse)
+                handles += [(bar, f"{name}: fitted (95%)"), (line, f"{name}: law")]
             _label_grid_panel(ax, i, len(models), d, "a (k = n^a; 0: fixed k)")
         axes[i, 0].set_ylabel(f"{model}\nexponent of d", fontsize=9)
     axes[0, 0].set_ylim(-_EXPONENT_RANGE, _EXPONENT_RANGE)  # shared: wide intervals run off the panels
@@ -379,6 +377,6 @@ def cutoff_gap_grid(pair_table: pd.DataFrame, discounts: Sequence[str], better: 
             _label_grid_panel(ax, i, len(models), d, "n")
         axes[i, 0].set_ylabel(f"{model}\nstandardized gap d", fontsize=9)
     legend_below(fig, handles, ncols=4)
-    fig.suptitle(f"{_pair_label(better, worse)}: standardized gap of nDCG@k\nagainst n per cut-off rule (95% bands)",
+    fig.suptitle(f"{pair_label(better, worse)}: standardized gap of nDCG@k\nagainst n per cut-off rule (95% bands)",
                  fontsize=11)
     return fig

@@ -58,7 +58,8 @@ def truncation_violins(differences: Mapping[str, np.ndarray], p_short_wins: Mapp
     names = list(differences)
     fig = Figure(figsize=(9.5, 4.0), layout="constrained")
     ax = fig.subplots()
-    ax.violinplot([round_significant(differences[n]) for n in names], orientation="horizontal", showmedians=True, widths=0.8)
+    ax.violinplot([round_significant(differences[n]) for n in names], orientation="horizontal", showmedians=True,
+                  widths=0.8)
     ax.axvline(0, color="0.3", lw=1)
     ax.set_yticks(np.arange(1, len(names) + 1), [f"{n}\nP(short ≥ long) = {p_short_wins[n]:.3f}" for n in names])
     count = len(next(iter(differences.values())))
@@ -107,7 +108,8 @@ def pooling_bias_panels(depths: Sequence[int], bias: Mapping[str, np.ndarray], c
     for (label, shares), shift in zip(order.items(), dodge):
         p = round_significant(shares)
         bounds = np.array([wilson_interval(int(round(v * replicates)), replicates) for v in p])
-        ax2.errorbar(x * shift, p, yerr=error_bar_lengths(p, bounds[:, 0], bounds[:, 1]), color=method.get(label, "C2"), ls="-",
+        ax2.errorbar(x * shift, p, yerr=error_bar_lengths(p, bounds[:, 0], bounds[:, 1]), color=method.get(label, "C2"),
+                     ls="-",
                      marker="o", ms=4, capsize=3, lw=1.4)
     ax2.set(xscale="log", xlabel="pool depth", ylabel="P(novel ranked above best pooled)", ylim=(-0.03, 1.03),
             title=f"Is the better, unpooled system recognised?\n(share of {replicates} collections, Wilson 95%)")

@@ -15,7 +15,8 @@ from ...core.discounts import parse_discount
 from .style import (LINESTYLES, MARKERS, decade_ticks, error_bar_lengths, legend_below, log_ticks_1_2_5,
                     plotted_column, round_significant, select)
 
-__all__ = ["discount_styles", "asl_curves_panels", "swap_rate_panels", "queries_needed_panels", "measure_agreement_heatmap", "per_list_scatter"]
+__all__ = ["discount_styles", "asl_curves_panels", "swap_rate_panels", "queries_needed_panels",
+           "measure_agreement_heatmap", "per_list_scatter"]
 
 
 #: Colours by class of discount: discounts of one class look alike, classes apart (a dash and a marker tell the
@@ -162,7 +163,8 @@ def measure_agreement_heatmap(tau: np.ndarray, labels: Sequence[str], title: str
     off_diagonal = tau[~np.eye(len(labels), dtype=bool)]
     fig = Figure(figsize=(9, 7.5), layout="constrained")
     ax = fig.subplots()
-    image = ax.imshow(round_significant(tau), cmap="viridis", vmin=np.floor(off_diagonal.min() * 20) / 20 if off_diagonal.size else 0, vmax=1)
+    lowest = np.floor(off_diagonal.min() * 20) / 20 if off_diagonal.size else 0
+    image = ax.imshow(round_significant(tau), cmap="viridis", vmin=lowest, vmax=1)
     ax.set_xticks(range(len(labels)), labels, rotation=90, fontsize=8)
     ax.set_yticks(range(len(labels)), labels, fontsize=8)
     fig.colorbar(image, ax=ax, label="Kendall's tau between system orderings")

@@ -11,7 +11,14 @@ from matplotlib.figure import Figure
 
 from .style import error_bar_lengths, plotted_column, round_significant
 
-__all__ = ["ranker_means_panels", "list_length_panels", "list_length_distinguishability_panels", "query_set_panels", "convention_panels", "cutoff_panels"]
+__all__ = ["ranker_means_panels", "list_length_panels", "list_length_distinguishability_panels", "query_set_panels",
+           "convention_panels", "cutoff_panels"]
+
+
+def _mean_and_error_bars(rows: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
+    """The ``mean`` column to plot and its error-bar lengths to ``ci_low`` and ``ci_high``."""
+    mean = plotted_column(rows, "mean")
+    return mean, error_bar_lengths(mean, plotted_column(rows, "ci_low"), plotted_column(rows, "ci_high"))
 
 
 def ranker_means_panels(table: pd.DataFrame, systems: Sequence[str], gains: Sequence[str], cutoffs: Sequence[str]
@@ -30,9 +37,8 @@ def ranker_means_panels(table: pd.DataFrame, systems: Sequence[str], gains: Sequ
     for ax, cutoff in zip(axes, cutoffs):
         for c, gain in enumerate(gains):
             t = table[(table.gain == gain) & (table.cutoff.astype(str) == cutoff)].set_index("system").loc[list(systems)]
-            mean = plotted_column(t, "mean")
-            ax.errorbar(mean, np.arange(len(systems)) + (c - 1) * 0.22,
-                        xerr=error_bar_lengths(mean, plotted_column(t, "ci_low"), plotted_column(t, "ci_high")), fmt="o", ms=4, color=f"C{c}",
+            mean, bars = _mean_and_error_bars(t)
+            ax.errorbar(mean, np.arange(len(systems)) + (c - 1) * 0.22, xerr=bars, fmt="o", ms=4, color=f"C{c}",
                         label=gain, capsize=2)
         ax.set_yticks(np.arange(len(systems)), systems)
         ax.invert_yaxis()
@@ -98,7 +104,8 @@ def list_length_distinguishability_panels(pairs: pd.DataFrame, info: pd.DataFram
     for c, d in enumerate(discounts):
         t = pairs[(pairs.gain == gain) & (pairs.discount == d)]
         axes[0].plot(x, [significant[(n, d)] for n in labels], marker="o", ms=3, color=f"C{c}", label=d)
-        axes[1].plot(x, round_significant([t[t.list_length == n].effect_size.abs().median() for n in labels]), marker="o", ms=3,
+        median_effect = [t[t.list_length == n].effect_size.abs().median() for n in labels]
+        axes[1].plot(x, round_significant(median_effect), marker="o", ms=3,
                      color=f"C{c}", label=d)
     axes[0].set(xscale="log", xlabel="list length n", ylabel=f"significant pairs (of {n_pairs})",
                 title="paired t test, Holm, 5%")
@@ -154,9 +161,8 @@ def convention_panels(means: pd.DataFrame, systems: Sequence[str], conventions: 
             for c, s in enumerate(systems):
                 t = means[(means.depth == depth) & (means.measure == measure) & (means.system == s)]
                 t = t.set_index("convention").reindex(list(conventions))
-                mean = plotted_column(t, "mean")
-                ax.errorbar(mean, np.arange(len(conventions)) + (c - 2.5) * 0.1,
-                            xerr=error_bar_lengths(mean, plotted_column(t, "ci_low"), plotted_column(t, "ci_high")), fmt="o", ms=3,
+                mean, bars = _mean_and_error_bars(t)
+                ax.errorbar(mean, np.arange(len(conventions)) + (c - 2.5) * 0.1, xerr=bars, fmt="o", ms=3,
                             color=f"C{c}", label=s, capsize=1.5)
             ax.set_yticks(np.arange(len(conventions)), conventions)
             ax.set_title(f"{measure}, run files of depth {depth}", fontsize=10)
@@ -185,9 +191,8 @@ def cutoff_panels(means: pd.DataFrame, summary: pd.DataFrame, systems: Sequence[
     names = ["whole" if k == "all" else f"@{k}" for k in cutoffs]
     for c, s in enumerate(systems):
         t = means[(means.gain == gains[0]) & (means.system == s)]
-        mean = plotted_column(t, "mean")
-        axes[0].errorbar(xk + (c - 2.5) * 0.05, mean, yerr=error_bar_lengths(mean, plotted_column(t, "ci_low"), plotted_column(t, "ci_high")),
-                         marker="o", ms=3, color=f"C{c}", label=s, capsize=2)
+        mean, bars = _mean_and_error_bars(t)
+        axes[0].errorbar(xk + (c - 2.5) * 0.05, mean, yerr=bars, marker="o", ms=3, color=f"C{c}", label=s, capsize=2)
     axes[0].set_xticks(xk, names)
     axes[0].set(ylabel="mean nDCG (log2, 95% interval)", title=f"{len(systems)} systems, gain = {gains[0]}")
     axes[0].legend(fontsize=7)

@@ -27,7 +27,8 @@ from ...core.discounts import parse_discount
 
 __all__ = ["MARKERS", "LINESTYLES", "UNDEFINED_STYLE", "UNDEFINED_LABEL", "round_significant", "select",
            "plotted_column", "panel_grid", "model_panel_grid", "label_rows", "label_grid_edges", "legend_below",
-           "discount_title", "log_ticks_1_2_5", "decade_ticks", "n_label", "error_bar_lengths", "mark_undefined"]
+           "discount_title", "pair_label", "log_ticks_1_2_5", "decade_ticks", "n_label", "error_bar_lengths",
+           "interval_markers", "mark_undefined"]
 
 #: Marker shapes, cycled over the lines of a panel.
 MARKERS = "osD^vP*X"
@@ -176,6 +177,17 @@ def discount_title(spec: str) -> str:
     return f"{spec}  ({parse_discount(spec).decay})"
 
 
+def pair_label(better: str, worse: str) -> str:
+    """A pair of rankers as a legend label or title.
+
+    Examples
+    --------
+    >>> pair_label("bayes", "noisy(sigma=0.5)")
+    'bayes > noisy(sigma=0.5)'
+    """
+    return f"{better} > {worse}"
+
+
 def log_ticks_1_2_5(ax: Axes) -> None:
     """Labelled log ticks on the y axis at 1, 2 and 5 times powers of ten (at least two labels on short ranges).
 
@@ -235,6 +247,24 @@ def error_bar_lengths(centre: np.ndarray, low: np.ndarray, high: np.ndarray) -> 
     [[0.1, 0.0], [0.2, 0.0]]
     """
     return np.maximum(np.nan_to_num(np.stack([centre - low, high - centre])), 0.0)
+
+
+def interval_markers(ax: Axes, x: np.ndarray, centre: np.ndarray, low: np.ndarray, high: np.ndarray, index: int,
+                     line: str = "") -> Any:
+    """The ``index``-th series of a panel as markers with error bars from ``low`` to ``high`` (colour ``C{index}``).
+
+    ``line`` is a line style drawn between the markers ("": none). Returns the errorbar container, for the legend.
+
+    Examples
+    --------
+    >>> ax = Figure().subplots()
+    >>> bar = interval_markers(ax, np.array([1.0, 2.0]), np.array([0.5, 0.6]), np.array([0.4, 0.5]),
+    ...                        np.array([0.6, 0.7]), 1, "-")
+    >>> bar.lines[0].get_marker(), bar.lines[0].get_color()
+    ('s', 'C1')
+    """
+    return ax.errorbar(x, centre, yerr=error_bar_lengths(centre, low, high), fmt=MARKERS[index % len(MARKERS)] + line,
+                       ms=4, capsize=2, lw=1, color=f"C{index}")
 
 
 def mark_undefined(ax: Axes, n: np.ndarray, values: np.ndarray) -> list[Any]:

@@ -12,11 +12,12 @@ from matplotlib.lines import Line2D
 
 from ...core.discounts import parse_discount
 from ...studies import theory
-from .style import (MARKERS, UNDEFINED_LABEL, discount_title, error_bar_lengths, label_grid_edges, label_rows,
-                    legend_below, log_ticks_1_2_5, mark_undefined, model_panel_grid, panel_grid, plotted_column,
-                    round_significant, select)
+from .style import (MARKERS, UNDEFINED_LABEL, discount_title, interval_markers, label_grid_edges, label_rows,
+                    legend_below, log_ticks_1_2_5, mark_undefined, model_panel_grid, pair_label, panel_grid,
+                    plotted_column, round_significant, select)
 
-__all__ = ["convergence_grid", "slow_convergence_grid", "pair_grid", "gap_over_eps_grid", "cutoff_values_grid", "cutoff_pair_grid", "ndcg_by_k_panels"]
+__all__ = ["convergence_grid", "slow_convergence_grid", "pair_grid", "gap_over_eps_grid", "cutoff_values_grid",
+           "cutoff_pair_grid", "ndcg_by_k_panels"]
 
 
 def convergence_grid(ranker_table: pd.DataFrame, theory_table: pd.DataFrame,
@@ -40,8 +41,8 @@ def convergence_grid(ranker_table: pd.DataFrame, theory_table: pd.DataFrame,
         for i, r in enumerate(rankers):
             rows = select(ranker_table, discount=d, ranker=r)
             mean = plotted_column(rows, "mean")
-            bar = ax.errorbar(plotted_column(rows, "n"), mean, yerr=error_bar_lengths(mean, plotted_column(rows, "ci_low"), plotted_column(rows, "ci_high")),
-                              fmt=MARKERS[i % len(MARKERS)], ms=4, capsize=2, lw=1, color=f"C{i}")
+            bar = interval_markers(ax, plotted_column(rows, "n"), mean, plotted_column(rows, "ci_low"),
+                                   plotted_column(rows, "ci_high"), i)
             handles.append((bar, r))
             th = select(theory_table, discount=d, ranker=r)
             if len(th):
@@ -51,7 +52,8 @@ def convergence_grid(ranker_table: pd.DataFrame, theory_table: pd.DataFrame,
         if parse_discount(d).decay == "constant":  # exactly 1: keep the axis from zooming into rounding
             ax.set_ylim(0.9, 1.05)
     label_rows(axes, cols, "mean nDCG")
-    handles += [(Line2D([], [], color="0.3", lw=1), "finite-n theory"), (Line2D([], [], color="0.3", ls=":", lw=1), "limit")]
+    handles += [(Line2D([], [], color="0.3", lw=1), "finite-n theory"),
+                (Line2D([], [], color="0.3", ls=":", lw=1), "limit")]
     legend_below(fig, handles, ncols=len(rankers) + 2)
     fig.suptitle(f"{title}: markers simulation (95% CI), lines finite-n theory, dotted the limit")
     return fig
@@ -78,8 +80,8 @@ def slow_convergence_grid(ranker_tables: Mapping[str, pd.DataFrame], theory_tabl
         for i, r in enumerate(rankers):
             rows = select(ranker_tables[label], discount=d, ranker=r)
             gap = 1 - plotted_column(rows, "mean")
-            bar = ax.errorbar(plotted_column(rows, "n"), gap, fmt=MARKERS[i % len(MARKERS)], ms=4, capsize=2, lw=1,
-                              color=f"C{i}", yerr=error_bar_lengths(gap, 1 - plotted_column(rows, "ci_high"), 1 - plotted_column(rows, "ci_low")))
+            bar = interval_markers(ax, plotted_column(rows, "n"), gap, 1 - plotted_column(rows, "ci_high"),
+                                   1 - plotted_column(rows, "ci_low"), i)
             handles.append((bar, r))
             th = select(theory_tables[label], discount=d, ranker=r)
             tn = plotted_column(th, "n")
@@ -126,11 +128,11 @@ def pair_grid(pair_table: pd.DataFrame, discounts: Sequence[str], pairs: Sequenc
         for i, (better, worse) in enumerate(pairs):
             rows = select(pair_table, discount=d, better=better, worse=worse)
             n = plotted_column(rows, "n")
-            label = f"{better} > {worse}"
+            label = pair_label(better, worse)
             if value == "p_better":
                 p = plotted_column(rows, "p_better")
-                bar = ax.errorbar(n, p, yerr=error_bar_lengths(p, plotted_column(rows, "p_better_low"), plotted_column(rows, "p_better_high")),
-                                  fmt=MARKERS[i % len(MARKERS)] + "-", ms=4, capsize=2, lw=1, color=f"C{i}")
+                bar = interval_markers(ax, n, p, plotted_column(rows, "p_better_low"),
+                                       plotted_column(rows, "p_better_high"), i, "-")
                 ties = plotted_column(rows, "p_tie")
                 if np.any(ties > 0):
                     handles.append((ax.plot(n, ties, "--", color=f"C{i}", lw=1)[0], "share of exact ties (dashed)"))
@@ -183,14 +185,14 @@ def gap_over_eps_grid(pair_tables: Mapping[str, pd.DataFrame], theory_tables: Ma
             rows = select(pair_tables[label], discount=d, better=better, worse=worse)
             eps = rows["eps"].to_numpy()
             scaled = round_significant(rows["mean_gap"].to_numpy() / eps)
-            errors = error_bar_lengths(scaled, round_significant(rows["gap_ci_low"].to_numpy() / eps),
-                             round_significant(rows["gap_ci_high"].to_numpy() / eps))
-            bar = ax.errorbar(plotted_column(rows, "n"), scaled, yerr=errors, fmt=MARKERS[i % len(MARKERS)], ms=4,
-                              capsize=2, lw=1, color=f"C{i}")
-            handles.append((bar, f"{better} > {worse}"))
+            bar = interval_markers(ax, plotted_column(rows, "n"), scaled,
+                                   round_significant(rows["gap_ci_low"].to_numpy() / eps),
+                                   round_significant(rows["gap_ci_high"].to_numpy() / eps), i)
+            handles.append((bar, pair_label(better, worse)))
             th = theory_tables[label]
             tb, tw = select(th, discount=d, ranker=better), select(th, discount=d, ranker=worse)
-            ax.plot(plotted_column(tb, "n"), round_significant((tb["finite_n"].to_numpy() - tw["finite_n"].to_numpy()) / tb["eps"].to_numpy()),
+            scaled_theory = (tb["finite_n"].to_numpy() - tw["finite_n"].to_numpy()) / tb["eps"].to_numpy()
+            ax.plot(plotted_column(tb, "n"), round_significant(scaled_theory),
                     "-", color=f"C{i}", lw=1)
             ax.axhline(round_significant(tw["c"].iloc[0] - tb["c"].iloc[0]), color=f"C{i}", ls="--", lw=1)
         ax.set_yscale("log", nonpositive="mask")
@@ -230,7 +232,8 @@ def cutoff_values_grid(mean_table: pd.DataFrame, model: str, rules: Sequence[str
                 rows = select(mean_table, model=model, rule=rule, discount=d, ranker=r)
                 n = plotted_column(rows, "n")
                 line, = ax.plot(n, plotted_column(rows, "mean"), marker="o", ms=3, color=f"C{c}")
-                ax.fill_between(n, plotted_column(rows, "ci_low"), plotted_column(rows, "ci_high"), color=f"C{c}", alpha=0.2, lw=0)
+                ax.fill_between(n, plotted_column(rows, "ci_low"), plotted_column(rows, "ci_high"), color=f"C{c}",
+                                alpha=0.2, lw=0)
                 handles.append((line, r))
             ax.set_xscale("log")
     label_grid_edges(axes, discounts, [f"{rule}\nmean nDCG@k" for rule in rules])
@@ -267,8 +270,8 @@ def cutoff_pair_grid(pair_table: pd.DataFrame, models: Sequence[str], rules: Seq
             for c, d in enumerate(discounts):
                 rows = select(pair_table, model=m, better=better, worse=worse, rule=rule, discount=d)
                 n, p = plotted_column(rows, "n") * shift[c], plotted_column(rows, "p_better")
-                bar = ax.errorbar(n, p, yerr=error_bar_lengths(p, plotted_column(rows, "p_better_low"), plotted_column(rows, "p_better_high")),
-                                  fmt=MARKERS[c % len(MARKERS)] + "-", ms=4, capsize=2, lw=1, color=f"C{c}")
+                bar = interval_markers(ax, n, p, plotted_column(rows, "p_better_low"),
+                                       plotted_column(rows, "p_better_high"), c, "-")
                 handles.append((bar, d))
                 ties = plotted_column(rows, "p_tie")
                 if ties.max() > 0:
@@ -307,7 +310,8 @@ def ndcg_by_k_panels(curves: Mapping[tuple[str, str], Mapping[str, np.ndarray]],
         for c, r in enumerate(rankers):
             curve = curves[(m, r)]
             line, = ax.plot(ks, round_significant(curve["mean"]), marker="o", ms=3, color=f"C{c}")
-            ax.fill_between(ks, round_significant(curve["ci_low"]), round_significant(curve["ci_high"]), color=f"C{c}", alpha=0.2, lw=0)
+            ax.fill_between(ks, round_significant(curve["ci_low"]), round_significant(curve["ci_high"]), color=f"C{c}",
+                            alpha=0.2, lw=0)
             handles.append((line, r))
         handles.append((ax.axvline(relevant[m], color="0.4", ls="--", lw=1), "expected number of relevant items"))
         ax.set(xscale="log", xlabel="cut-off k", title=f"{m}, n = {n}, {discount}")
