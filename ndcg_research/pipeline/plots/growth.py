@@ -150,24 +150,13 @@ def trend_grid(pair_tables: Mapping[str, pd.DataFrame], discounts: Sequence[str]
             ax = axes[i, j]
             for d in discounts:
                 rows = select(pair_tables[label], discount=d, better=better, worse=worse)
-                n = plotted_column(rows, "n")
                 if value == "p_fail":
-                    p = round_significant(1 - rows["p_better"].to_numpy(dtype=np.float64))
-                    low = round_significant(1 - rows["p_better_high"].to_numpy(dtype=np.float64))
-                    high = round_significant(1 - rows["p_better_low"].to_numpy(dtype=np.float64))
-                    seen = p > 0
-                    line = ax.plot(n[seen], p[seen], "o-", color=colors[d], ms=3, lw=1.2)[0]
-                    ax.fill_between(n[seen], np.maximum(low[seen], 1e-6), high[seen], color=colors[d], alpha=0.12, lw=0)
-                    if (~seen).any():
-                        ax.plot(n[~seen], high[~seen], "v", color=colors[d], mfc="none", ms=5)
+                    line = _draw_failure_rate(ax, rows, colors[d])
                 else:
-                    d_values, se = (plotted_column(rows, k) for k in ("std_gap", "std_gap_se"))
-                    line = ax.plot(n, d_values, "o-", color=colors[d], ms=3, lw=1.2)[0]
-                    ax.fill_between(n, d_values - 1.96 * se, d_values + 1.96 * se, color=colors[d], alpha=0.12, lw=0)
+                    line = _draw_standardized_gap(ax, rows, colors[d])
                     if heuristic is not None:
                         h = select(heuristic, label=label, discount=d, better=better, worse=worse)
-                        ax.plot(plotted_column(h, "n"),
-                                plotted_column(h, "heuristic_d"), "--", color=colors[d], lw=1)
+                        ax.plot(plotted_column(h, "n"), plotted_column(h, "heuristic_d"), "--", color=colors[d], lw=1)
                 handles.append((line, d))
             ax.set_xscale("log")
             if value == "p_fail":
@@ -193,6 +182,29 @@ def trend_grid(pair_tables: Mapping[str, pd.DataFrame], discounts: Sequence[str]
     legend_below(fig, handles, ncols=5)
     fig.suptitle(title, fontsize=11)
     return fig
+
+
+def _draw_failure_rate(ax: Axes, rows: pd.DataFrame, color: Any) -> Line2D:
+    """1 - P(better strictly higher) with its Wilson band; a share of 0 as an open triangle at its upper bound."""
+    n = plotted_column(rows, "n")
+    p = round_significant(1 - rows["p_better"].to_numpy(dtype=np.float64))
+    low = round_significant(1 - rows["p_better_high"].to_numpy(dtype=np.float64))
+    high = round_significant(1 - rows["p_better_low"].to_numpy(dtype=np.float64))
+    seen = p > 0
+    line = ax.plot(n[seen], p[seen], "o-", color=color, ms=3, lw=1.2)[0]
+    ax.fill_between(n[seen], np.maximum(low[seen], 1e-6), high[seen], color=color, alpha=0.12, lw=0)
+    if (~seen).any():
+        ax.plot(n[~seen], high[~seen], "v", color=color, mfc="none", ms=5)
+    return line
+
+
+def _draw_standardized_gap(ax: Axes, rows: pd.DataFrame, color: Any) -> Line2D:
+    """The standardized gap against n with its 95% band (1.96 standard errors)."""
+    n = plotted_column(rows, "n")
+    d_values, se = (plotted_column(rows, k) for k in ("std_gap", "std_gap_se"))
+    line = ax.plot(n, d_values, "o-", color=color, ms=3, lw=1.2)[0]
+    ax.fill_between(n, d_values - 1.96 * se, d_values + 1.96 * se, color=color, alpha=0.12, lw=0)
+    return line
 
 
 def gain_profile_panel(profiles: Mapping[str, Any], crossings: Sequence[float]) -> Figure:
