@@ -86,7 +86,7 @@ def list_length_panels(means: pd.DataFrame, info: pd.DataFrame, systems: Sequenc
 
 def list_length_distinguishability_panels(pairs: pd.DataFrame, info: pd.DataFrame, significant: Mapping, labels:
                                           Sequence[str], discounts: Sequence[str], gain: str, n_pairs: int) -> Figure:
-    """Pairs of systems told apart (left) and their median standardized paired gap |d_z| (right) against the list
+    """Pairs of systems told apart (left) and their median standardized paired gap ``|d_z|`` (right) against the list
     length, one line per discount. ``significant[(list_length, discount)]`` counts the significant pairs.
 
     Examples
