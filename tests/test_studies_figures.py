@@ -2,7 +2,7 @@
 
 BLAS and SIMD code sum in a machine-dependent order, so the same notebook gives values that
 differ in the last bits on another computer. The plot helpers round what they draw
-(``plots.steady``) and the paired statistics treat rounding-size gaps as ties, so the image
+(``plots.round_significant``) and the paired statistics treat rounding-size gaps as ties, so the image
 files come out byte-identical; these tests perturb the data in the last bits and compare the
 PNG and PDF bytes.
 """
@@ -47,7 +47,7 @@ def sweep_and_result():
 def test_rounded_plot_values_ignore_the_last_bits():
     rng = np.random.default_rng(0)
     values = rng.random(1000)
-    np.testing.assert_array_equal(plots.steady(values), plots.steady(_nudged(values, rng)))
+    np.testing.assert_array_equal(plots.round_significant(values), plots.round_significant(_nudged(values, rng)))
 
 
 def test_tables_and_figures_are_the_same_when_the_values_move_in_the_last_bits(sweep_and_result):

@@ -7,6 +7,7 @@
 - :mod:`~ndcg_research.pipeline.storing`: committed notebooks re-executed and stored clean;
 - :mod:`~ndcg_research.pipeline.errors`: the runner's errors;
 - :mod:`~ndcg_research.pipeline.figures`: deterministic figure files with provenance and their index;
-- :mod:`~ndcg_research.pipeline.plots`: the figures of the notebooks (imports matplotlib);
+- :mod:`~ndcg_research.pipeline.plots`: the figures of the notebooks, one module per family of figures (imports
+  matplotlib);
 - :mod:`~ndcg_research.pipeline.cli`: the ``reproduce``, ``store`` and ``params`` commands.
 """

@@ -29,6 +29,20 @@ def _timeout(text: str) -> float | None:
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``reproduce``, ``store`` and ``params`` commands to the subcommands of ``python -m ndcg_research``."""
+    _add_reproduce(sub)
+    _add_store(sub)
+    _add_params(sub)
+
+
+def _add_notebook_options(parser: argparse.ArgumentParser, only_help: str, timeout_help: str | None) -> None:
+    """The options ``reproduce`` and ``store`` share: which notebooks, the cell timeout, the notebooks' folder."""
+    parser.add_argument("--only", metavar="NAME", nargs="+", action="extend", help=only_help)
+    parser.add_argument("--timeout", type=_timeout, default=runner.DEFAULT_TIMEOUT, metavar="SECONDS",
+                        help=timeout_help)
+    parser.add_argument("--notebooks-dir", metavar="DIR", help="folder of the notebooks (default: notebooks/)")
+
+
+def _add_reproduce(sub: argparse._SubParsersAction) -> None:
     rep = sub.add_parser(
         "reproduce",
         help="execute all notebooks under a profile, write figures and the figure index",
@@ -44,11 +58,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     rep.add_argument("--profile", default="full", help="profile name in the profiles file (default: full)")
     rep.add_argument("--output", metavar="DIR", help="output folder (default: build/<profile>)")
-    rep.add_argument("--only", metavar="NAME", nargs="+", action="extend",
-                     help="run only these notebooks (stem, file name or number, e.g. 01)")
-    rep.add_argument("--timeout", type=_timeout, default=runner.DEFAULT_TIMEOUT, metavar="SECONDS",
-                     help=f"per-cell execution timeout (default {runner.DEFAULT_TIMEOUT}; 'none' or 0 for none)")
-    rep.add_argument("--notebooks-dir", metavar="DIR", help="folder of the notebooks (default: notebooks/)")
+    _add_notebook_options(
+        rep, only_help="run only these notebooks (stem, file name or number, e.g. 01)",
+        timeout_help=f"per-cell execution timeout (default {runner.DEFAULT_TIMEOUT}; 'none' or 0 for none)")
     rep.add_argument("--profiles-file", metavar="FILE",
                      help="profiles YAML (default: <notebooks-dir>/profiles.yaml)")
     rep.add_argument("--figures-dir", metavar="DIR", help="the figures folder")
@@ -63,6 +75,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                      help="never show the progress bar (default: only in a terminal)")
     rep.set_defaults(run=_reproduce)
 
+
+def _add_store(sub: argparse._SubParsersAction) -> None:
     sto = sub.add_parser(
         "store",
         help="re-execute committed notebooks in place with their defaults and store them clean",
@@ -72,13 +86,13 @@ def register(sub: argparse._SubParsersAction) -> None:
             "Python's version), so that opening a stored notebook in JupyterLab does not modify it."
         ),
     )
-    sto.add_argument("--only", metavar="NAME", nargs="+", action="extend", help="only these notebooks")
-    sto.add_argument("--timeout", type=_timeout, default=runner.DEFAULT_TIMEOUT, metavar="SECONDS")
-    sto.add_argument("--notebooks-dir", metavar="DIR", help="folder of the notebooks (default: notebooks/)")
+    _add_notebook_options(sto, only_help="only these notebooks", timeout_help=None)
     sto.add_argument("--strip-only", action="store_true",
                      help="do not execute: only strip volatile metadata and record the kernel metadata")
     sto.set_defaults(run=_store)
 
+
+def _add_params(sub: argparse._SubParsersAction) -> None:
     par = sub.add_parser(
         "params",
         help="list a notebook's parameters with defaults and comments (also those papermill --help-notebook misses)",

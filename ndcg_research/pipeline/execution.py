@@ -222,7 +222,6 @@ def run_notebook(
         parameters and error banners not counted), and by its first line; then the
         exception.
     """
-    import papermill
     from papermill.exceptions import PapermillExecutionError
 
     path = Path(path)
@@ -232,38 +231,47 @@ def run_notebook(
         raise RunnerError(f"timeout must be a positive number of seconds or None, got {timeout!r}")
     start = time.perf_counter()
     try:
-        papermill.execute_notebook(
-            str(path),
-            str(output_path),
-            parameters=dict(parameters or {}),
-            kernel_name=KERNEL_NAME,
-            cwd=str(cwd if cwd is not None else path.parent),
-            execution_timeout=timeout,
-            progress_bar=False,
-            log_output=False,
-            request_save_on_cell_execute=True,
-            kernel_manager_class=kernel_manager_class(),
-        )
+        _execute_with_papermill(path, output_path, parameters, timeout=timeout,
+                                cwd=cwd if cwd is not None else path.parent)
     except PapermillExecutionError as exc:
-        evalue = _first_lines(str(exc.evalue), 3)
         where = _describe_cell(output_path, path, execution_count=exc.exec_count, source=exc.source)
-        raise NotebookFailed(
-            f"notebook {path.name} failed{where}:\n"
-            f"  {exc.ename}: {evalue}\n"
-            f"  executed notebook (with the traceback): {output_path}",
-            notebook=path.name,
-            output_path=output_path,
-        ) from exc
+        raise _notebook_failed(path, output_path, where, f"{exc.ename}: {_first_lines(str(exc.evalue), 3)}",
+                               "with the traceback") from exc
     except Exception as exc:  # timeouts, dead kernels, kernel start failures
         where = _describe_cell(output_path, path)
-        raise NotebookFailed(
-            f"notebook {path.name} failed{where}:\n"
-            f"  {type(exc).__name__}: {_first_lines(str(exc), 3)}\n"
-            f"  executed notebook (partial): {output_path}",
-            notebook=path.name,
-            output_path=output_path,
-        ) from exc
+        raise _notebook_failed(path, output_path, where, f"{type(exc).__name__}: {_first_lines(str(exc), 3)}",
+                               "partial") from exc
     return time.perf_counter() - start
+
+
+def _execute_with_papermill(path: Path, output_path: Path, parameters: Mapping[str, Any] | None, *,
+                            timeout: float | None, cwd: str | os.PathLike[str]) -> None:
+    """Run the notebook in this project's kernel, saving the executed notebook after every cell."""
+    import papermill
+
+    papermill.execute_notebook(
+        str(path),
+        str(output_path),
+        parameters=dict(parameters or {}),
+        kernel_name=KERNEL_NAME,
+        cwd=str(cwd),
+        execution_timeout=timeout,
+        progress_bar=False,
+        log_output=False,
+        request_save_on_cell_execute=True,
+        kernel_manager_class=kernel_manager_class(),
+    )
+
+
+def _notebook_failed(path: Path, output_path: Path, where: str, error: str, saved: str) -> NotebookFailed:
+    """The error of a failed run: the notebook, the cell (``where``), the error's first lines, the saved notebook."""
+    return NotebookFailed(
+        f"notebook {path.name} failed{where}:\n"
+        f"  {error}\n"
+        f"  executed notebook ({saved}): {output_path}",
+        notebook=path.name,
+        output_path=output_path,
+    )
 
 
 def check_outputs(notebook: str, figures: Sequence[str], tables: Sequence[str], fig_dir: Path,

@@ -161,6 +161,23 @@ def save_figure(
     >>> read_provenance(paths[2])["parameters"]
     {'k': 6}
     """
+    _check_figure_arguments(fig, name, caption, notebook, parameters)
+    folder = Path(figures_dir)
+    folder.mkdir(parents=True, exist_ok=True)
+    png, pdf, record = figure_files(name, folder)
+    clean_parameters = _stored_parameters(parameters)
+    clean_seed = _to_json(seed, "seed")
+
+    fig.savefig(png, format="png", dpi=PNG_DPI, metadata=_PNG_METADATA)
+    fig.savefig(pdf, format="pdf", metadata=_PDF_METADATA)
+
+    provenance = _provenance(name, caption, notebook, png, pdf, clean_parameters, clean_seed, folder)
+    record.write_text(json.dumps(provenance, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    return [png, pdf, record]
+
+
+def _check_figure_arguments(fig: Any, name: Any, caption: Any, notebook: Any, parameters: Any) -> None:
+    """Refuse what :func:`save_figure` cannot store, naming the argument and its value."""
     if not isinstance(fig, Figure):
         raise TypeError(f"fig must be a matplotlib Figure, got {type(fig).__name__}")
     if not isinstance(name, str) or not FIGURE_NAME_PATTERN.match(name):
@@ -177,22 +194,21 @@ def save_figure(
     if not isinstance(parameters, Mapping):
         raise TypeError(f"parameters must be a mapping, got {type(parameters).__name__}")
 
-    folder = Path(figures_dir)
-    folder.mkdir(parents=True, exist_ok=True)
-    png, pdf, record = figure_files(name, folder)
 
-    clean_parameters = {
+def _stored_parameters(parameters: Mapping[str, Any]) -> dict[str, Any]:
+    """The parameters as JSON values, without the output paths (they differ between machines, not the figure)."""
+    return {
         str(key): _to_json(value, f"parameters[{key!r}]")
         for key, value in parameters.items()
         if key not in _PATH_PARAMETERS
     }
-    clean_seed = _to_json(seed, "seed")
 
-    fig.savefig(png, format="png", dpi=PNG_DPI, metadata=_PNG_METADATA)
-    fig.savefig(pdf, format="pdf", metadata=_PDF_METADATA)
 
+def _provenance(name: str, caption: str, notebook: str, png: Path, pdf: Path, parameters: dict[str, Any],
+                seed: Any, folder: Path) -> dict[str, Any]:
+    """The provenance record of a figure whose image files were just written (the git state leaves out ``folder``)."""
     commit, dirty = _git_state(exclude=folder)
-    provenance = {
+    return {
         "figure": name,
         "caption": caption.strip(),
         "notebook": notebook,
@@ -204,8 +220,8 @@ def save_figure(
             "png": _sha256(png),
             "pdf": _sha256(pdf),
         },
-        "parameters": clean_parameters,
-        "seed": clean_seed,
+        "parameters": parameters,
+        "seed": seed,
         "package_version": _package_version(),
         "git": {"commit": commit, "dirty": dirty},
         "versions": {
@@ -216,8 +232,6 @@ def save_figure(
         "environment": rerun_environment(),
         "png_dpi": PNG_DPI,
     }
-    record.write_text(json.dumps(provenance, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    return [png, pdf, record]
 
 
 def read_provenance(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -405,25 +419,55 @@ def rerun_environment() -> dict[str, Any]:
     >>> env["packages"]["numpy"] == np.__version__
     True
     """
-    from importlib import metadata
-
     from matplotlib import font_manager, ft2font
 
+    font = font_manager.findfont(font_manager.FontProperties(family=matplotlib.rcParams["font.family"]))
+    libc, libc_version = platform.libc_ver()
+    return {
+        "platform": {
+            "system": platform.system(),
+            "machine": platform.machine(),
+            "libc": f"{libc} {libc_version}".strip() or None,
+            "python_implementation": platform.python_implementation(),
+            "python": platform.python_version(),
+        },
+        "numpy_simd": _numpy_simd(),
+        "blas": _blas_libraries(),
+        "freetype": {
+            "version": ft2font.__freetype_version__,
+            "build": ft2font.__freetype_build_type__,
+        },
+        "default_font": Path(font).name,
+        "zlib": {"python": zlib.ZLIB_RUNTIME_VERSION, "pillow": _pillow_zlib()},
+        "packages": _package_versions(RERUN_PACKAGES),
+    }
+
+
+def _package_versions(names: Sequence[str]) -> dict[str, str | None]:
+    """The installed version of each package (``None``: not installed)."""
+    from importlib import metadata
+
     packages: dict[str, str | None] = {}
-    for name in RERUN_PACKAGES:
+    for name in names:
         try:
             packages[name] = metadata.version(name)
         except metadata.PackageNotFoundError:
             packages[name] = None
+    return packages
 
-    simd: dict[str, Any] = {}
+
+def _numpy_simd() -> dict[str, Any]:
+    """The CPU instruction sets NumPy was built for (baseline) and dispatches to on this machine (found)."""
     try:
         config = np.show_config(mode="dicts") or {}
         extensions = config.get("SIMD Extensions", {})
-        simd = {"baseline": list(extensions.get("baseline", [])), "found": list(extensions.get("found", []))}
+        return {"baseline": list(extensions.get("baseline", [])), "found": list(extensions.get("found", []))}
     except Exception:  # pragma: no cover - NumPy < 1.25 has no mode="dicts"
-        simd = {}
+        return {}
 
+
+def _blas_libraries() -> list[dict[str, Any]]:
+    """The BLAS/OpenMP libraries loaded (threadpoolctl's view), in a stable order."""
     blas: list[dict[str, Any]] = []
     try:
         from threadpoolctl import threadpool_info
@@ -441,27 +485,7 @@ def rerun_environment() -> dict[str, Any]:
     except ImportError:  # pragma: no cover - threadpoolctl is a pinned dependency
         pass
     blas.sort(key=lambda lib: json.dumps(lib, sort_keys=True))
-
-    font = font_manager.findfont(font_manager.FontProperties(family=matplotlib.rcParams["font.family"]))
-    libc, libc_version = platform.libc_ver()
-    return {
-        "platform": {
-            "system": platform.system(),
-            "machine": platform.machine(),
-            "libc": f"{libc} {libc_version}".strip() or None,
-            "python_implementation": platform.python_implementation(),
-            "python": platform.python_version(),
-        },
-        "numpy_simd": simd,
-        "blas": blas,
-        "freetype": {
-            "version": ft2font.__freetype_version__,
-            "build": ft2font.__freetype_build_type__,
-        },
-        "default_font": Path(font).name,
-        "zlib": {"python": zlib.ZLIB_RUNTIME_VERSION, "pillow": _pillow_zlib()},
-        "packages": packages,
-    }
+    return blas
 
 
 def _pillow_zlib() -> str | None:

@@ -126,19 +126,19 @@ def reproduce(
         selected notebook is still run; the error lists each failure, and the
         figure index is written for what the run produced.
     """
-    out = stream if stream is not None else sys.stdout
+    report_to = stream if stream is not None else sys.stdout
     plan = plan_run(profile, output=output, only=only, notebooks_dir=notebooks_dir, profiles_file=profiles_file,
                     figures_dir=figures_dir, results_dir=results_dir, publish=publish)
     for folder in (plan.figures_dir, plan.results_dir, plan.executed_dir):
         folder.mkdir(parents=True, exist_ok=True)
-    print(plan.describe(), file=out, flush=True)
-    results, failures = execute_plan(plan, timeout=timeout, progress=progress, stream=out)
+    print(plan.describe(), file=report_to, flush=True)
+    results, failures = execute_plan(plan, timeout=timeout, progress=progress, stream=report_to)
 
     from .figures import write_index
 
     index = write_index(plan.figures_dir)
-    print(format_summary(results), file=out)
-    print(f"Figure index: {index}", file=out, flush=True)
+    print(format_summary(results), file=report_to)
+    print(f"Figure index: {index}", file=report_to, flush=True)
     if failures:
         raise RunFailed(failures, results)
     return results

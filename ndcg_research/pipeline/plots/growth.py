@@ -1,13 +1,7 @@
-"""Figures of notebooks 11-13 (the critical bracket, fixed rankers that cross, nDCG@n^a); imported only by notebooks.
+"""Figures of the growth laws (notebooks 11-13): the critical bracket, fixed rankers that cross, nDCG@n^a.
 
-The conventions of :mod:`ndcg_research.pipeline.plots` hold here too: legends below the panels, a
-y label on every panel row, 95% intervals (Wilson for proportions, the fitted exponents' own), and
-plotted values rounded to 8 significant digits (:func:`~ndcg_research.pipeline.plots.steady`) so that
-the image files do not change with the last bits of a sum. Discounts are coloured along one colour map
-in the order of their decay (slowest first), so the eye reads the bracket from one end to the other.
-
-This module imports Matplotlib.
-"""
+Discounts are coloured along one colour map in the order of their decay (slowest first), so the eye
+reads the bracket from one end to the other."""
 
 from __future__ import annotations
 
@@ -22,8 +16,8 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from ..studies import scaling
-from .plots import select, steady
+from ...studies import scaling
+from .style import LINESTYLES, error_bar_lengths, legend_below, pair_label, plotted_column, round_significant, select
 
 __all__ = ["decay_colors", "exponent_panels", "trend_grid", "gain_profile_panel", "preference_panels",
            "crossing_growth_panel", "cutoff_exponent_grid", "cutoff_gap_grid"]
@@ -31,7 +25,6 @@ __all__ = ["decay_colors", "exponent_panels", "trend_grid", "gain_profile_panel"
 _PAIR_MARKERS = "os^D"
 #: The exponent panels show at most this range: an interval wider than it says nothing and would squash the rest.
 _EXPONENT_RANGE = 1.0
-_PAIR_STYLES = ("-", "--", "-.", ":")
 
 
 def decay_colors(discounts: Sequence[str]) -> dict[str, Any]:
@@ -48,13 +41,7 @@ def decay_colors(discounts: Sequence[str]) -> dict[str, Any]:
     return {d: cmap(0.92 * i / count) for i, d in enumerate(discounts)}
 
 
-def _legend(fig: Figure, handles: Sequence[Any], labels: Sequence[str], ncols: int = 4) -> None:
-    unique = dict(zip(labels, handles))
-    fig.legend(list(unique.values()), list(unique), loc="outside lower center", ncols=min(ncols, len(unique)),
-               fontsize=9, frameon=False)
-
-
-def _grid_labels(ax: Axes, row: int, rows: int, title: str, xlabel: str) -> None:
+def _label_grid_panel(ax: Axes, row: int, rows: int, title: str, xlabel: str) -> None:
     """The zero line, the column title over the first row and the x label under the last row of a grid panel."""
     ax.axhline(0, color="0.3", lw=0.8)
     if row == 0:
@@ -63,13 +50,10 @@ def _grid_labels(ax: Axes, row: int, rows: int, title: str, xlabel: str) -> None
         ax.set_xlabel(xlabel)
 
 
-def _short(better: str, worse: str) -> str:
+def _short_pair_label(better: str, worse: str) -> str:
     """``'bayes > noisy(0.5)'``: a pair as a short legend label."""
-    return _pair(better, worse).replace("sigma=", "")
+    return pair_label(better, worse).replace("sigma=", "")
 
-
-def _pair(better: str, worse: str) -> str:
-    return f"{better} > {worse}"
 
 
 def exponent_panels(verdicts: pd.DataFrame, discounts: Sequence[str]) -> Figure:
@@ -108,18 +92,18 @@ def exponent_panels(verdicts: pd.DataFrame, discounts: Sequence[str]) -> Figure:
             color = f"C{p}"
             for ax, centre, low, high in ((axes[0, j], "d_exponent", "d_low", "d_high"),
                                           (axes[1, j], "failure_exponent", "failure_low", "failure_high")):
-                c, lo, hi = (steady(rows[k].to_numpy(dtype=np.float64)) for k in (centre, low, high))
-                bar = ax.errorbar(xs, c, yerr=np.maximum(np.nan_to_num(np.stack([c - lo, hi - c])), 0),
+                c, lo, hi = (plotted_column(rows, k) for k in (centre, low, high))
+                bar = ax.errorbar(xs, c, yerr=error_bar_lengths(c, lo, hi),
                                   fmt=_PAIR_MARKERS[p], color=color, ms=5, capsize=2, lw=1)
-                handles.append((bar, f"{_short(better, worse)}: fitted (95%)"))
+                handles.append((bar, f"{_short_pair_label(better, worse)}: fitted (95%)"))
             # zipflog's law carries an extra (ln n)^-gamma that an exponent cannot show: no bar there
             plain = rows["law_log_power"].fillna(0).to_numpy() == 0 if "law_log_power" in rows else np.ones(len(xs), bool)
             law_values = np.where(plain, rows["law_exponent"].to_numpy(dtype=np.float64), np.nan)
-            law = axes[0, j].plot(xs, steady(law_values), "_", color=color, ms=16, mew=2)[0]
-            handles.append((law, f"{_short(better, worse)}: law"))
-            heur = axes[0, j].plot(xs, steady(rows["heuristic_exponent"].to_numpy(dtype=np.float64)),
+            law = axes[0, j].plot(xs, round_significant(law_values), "_", color=color, ms=16, mew=2)[0]
+            handles.append((law, f"{_short_pair_label(better, worse)}: law"))
+            heuristic = axes[0, j].plot(xs, plotted_column(rows, "heuristic_exponent"),
                                    _PAIR_MARKERS[p], mfc="none", color=color, ms=8)[0]
-            handles.append((heur, f"{_short(better, worse)}: finite-n heuristic"))
+            handles.append((heuristic, f"{_short_pair_label(better, worse)}: finite-n heuristic"))
         for ax in axes[:, j]:
             ax.axhline(0, color="0.3", lw=0.8)
             if "zipf" in discounts:
@@ -132,7 +116,7 @@ def exponent_panels(verdicts: pd.DataFrame, discounts: Sequence[str]) -> Figure:
     axes[0, 0].set_ylim(max(low, -_EXPONENT_RANGE), min(high, _EXPONENT_RANGE))  # wide intervals run off the panel
     axes[0, 0].set_ylabel("exponent of the\nstandardized gap d")
     axes[1, 0].set_ylabel("exponent of the\nfailure rate 1 - P")
-    _legend(fig, [h for h, _ in handles], [t for _, t in handles], ncols=3)
+    legend_below(fig, handles, ncols=3)
     fig.suptitle("Growth in n across the bracket (dotted: 1/r)\nd ~ n^e grows above 0; the failure rate falls below 0",
                  fontsize=11)
     return fig
@@ -166,24 +150,13 @@ def trend_grid(pair_tables: Mapping[str, pd.DataFrame], discounts: Sequence[str]
             ax = axes[i, j]
             for d in discounts:
                 rows = select(pair_tables[label], discount=d, better=better, worse=worse)
-                n = steady(rows["n"].to_numpy(dtype=np.float64))
                 if value == "p_fail":
-                    p = steady(1 - rows["p_better"].to_numpy(dtype=np.float64))
-                    low = steady(1 - rows["p_better_high"].to_numpy(dtype=np.float64))
-                    high = steady(1 - rows["p_better_low"].to_numpy(dtype=np.float64))
-                    seen = p > 0
-                    line = ax.plot(n[seen], p[seen], "o-", color=colors[d], ms=3, lw=1.2)[0]
-                    ax.fill_between(n[seen], np.maximum(low[seen], 1e-6), high[seen], color=colors[d], alpha=0.12, lw=0)
-                    if (~seen).any():
-                        ax.plot(n[~seen], high[~seen], "v", color=colors[d], mfc="none", ms=5)
+                    line = _draw_failure_rate(ax, rows, colors[d])
                 else:
-                    d_values, se = (steady(rows[k].to_numpy(dtype=np.float64)) for k in ("std_gap", "std_gap_se"))
-                    line = ax.plot(n, d_values, "o-", color=colors[d], ms=3, lw=1.2)[0]
-                    ax.fill_between(n, d_values - 1.96 * se, d_values + 1.96 * se, color=colors[d], alpha=0.12, lw=0)
+                    line = _draw_standardized_gap(ax, rows, colors[d])
                     if heuristic is not None:
                         h = select(heuristic, label=label, discount=d, better=better, worse=worse)
-                        ax.plot(steady(h["n"].to_numpy(dtype=np.float64)),
-                                steady(h["heuristic_d"].to_numpy(dtype=np.float64)), "--", color=colors[d], lw=1)
+                        ax.plot(plotted_column(h, "n"), plotted_column(h, "heuristic_d"), "--", color=colors[d], lw=1)
                 handles.append((line, d))
             ax.set_xscale("log")
             if value == "p_fail":
@@ -194,7 +167,7 @@ def trend_grid(pair_tables: Mapping[str, pd.DataFrame], discounts: Sequence[str]
                 ax.set_yscale("symlog", linthresh=0.03)
                 ax.set_ylim(bottom=-0.05)
             if i == 0:
-                ax.set_title(_pair(better, worse), fontsize=10)
+                ax.set_title(pair_label(better, worse), fontsize=10)
             if i == len(labels) - 1:
                 ax.set_xlabel("n")
         quantity = "failure rate 1 - P" if value == "p_fail" else "standardized gap d"
@@ -206,9 +179,32 @@ def trend_grid(pair_tables: Mapping[str, pd.DataFrame], discounts: Sequence[str]
     else:
         handles.append((Line2D([], [], color="0.3", ls="--"), "finite-n heuristic"))
         title = "Standardized gap d = mean/sd against n (symmetric log scale, linear within ±0.03), 95% bands"
-    _legend(fig, [h for h, _ in handles], [t for _, t in handles], ncols=5)
+    legend_below(fig, handles, ncols=5)
     fig.suptitle(title, fontsize=11)
     return fig
+
+
+def _draw_failure_rate(ax: Axes, rows: pd.DataFrame, color: Any) -> Line2D:
+    """1 - P(better strictly higher) with its Wilson band; a share of 0 as an open triangle at its upper bound."""
+    n = plotted_column(rows, "n")
+    p = round_significant(1 - rows["p_better"].to_numpy(dtype=np.float64))
+    low = round_significant(1 - rows["p_better_high"].to_numpy(dtype=np.float64))
+    high = round_significant(1 - rows["p_better_low"].to_numpy(dtype=np.float64))
+    seen = p > 0
+    line = ax.plot(n[seen], p[seen], "o-", color=color, ms=3, lw=1.2)[0]
+    ax.fill_between(n[seen], np.maximum(low[seen], 1e-6), high[seen], color=color, alpha=0.12, lw=0)
+    if (~seen).any():
+        ax.plot(n[~seen], high[~seen], "v", color=color, mfc="none", ms=5)
+    return line
+
+
+def _draw_standardized_gap(ax: Axes, rows: pd.DataFrame, color: Any) -> Line2D:
+    """The standardized gap against n with its 95% band (1.96 standard errors)."""
+    n = plotted_column(rows, "n")
+    d_values, se = (plotted_column(rows, k) for k in ("std_gap", "std_gap_se"))
+    line = ax.plot(n, d_values, "o-", color=color, ms=3, lw=1.2)[0]
+    ax.fill_between(n, d_values - 1.96 * se, d_values + 1.96 * se, color=color, alpha=0.12, lw=0)
+    return line
 
 
 def gain_profile_panel(profiles: Mapping[str, Any], crossings: Sequence[float]) -> Figure:
@@ -226,9 +222,9 @@ def gain_profile_panel(profiles: Mapping[str, Any], crossings: Sequence[float]) 
     ax = fig.subplots()
     t = np.geomspace(1e-5, 1 - 1e-5, 800)
     for c, (name, g) in enumerate(profiles.items()):
-        ax.plot(t, steady(g(t)), _PAIR_STYLES[c % 4], color=f"C{c}", lw=1.6, label=name)
+        ax.plot(t, round_significant(g(t)), LINESTYLES[c % 4], color=f"C{c}", lw=1.6, label=name)
     for depth in crossings:
-        ax.axvline(steady(depth), color="0.4", lw=0.8, ls=":")
+        ax.axvline(round_significant(depth), color="0.4", lw=0.8, ls=":")
         ax.annotate(f"t = {depth:.3g}", (depth, 0.02), xycoords=("data", "axes fraction"), rotation=90,
                     fontsize=8, ha="right", va="bottom")
     ax.set(xscale="log", xlabel="relative rank t (share of the list above the item)", ylabel="expected gain g(t)")
@@ -259,19 +255,20 @@ def preference_panels(decisions: Mapping[str, pd.DataFrame], crossing_table: pd.
     for ax, label in zip(axes, labels):
         for d in discounts:
             rows = select(decisions[label], discount=d, first=first, second=second)
-            n, p = steady(rows["n"].to_numpy(dtype=np.float64)), steady(rows["p_first"].to_numpy(dtype=np.float64))
+            n, p = plotted_column(rows, "n"), plotted_column(rows, "p_first")
             line = ax.plot(n, p, "o-", color=colors[d], ms=3, lw=1.2)[0]
-            ax.fill_between(n, steady(rows["p_first_low"].to_numpy(dtype=np.float64)),
-                            steady(rows["p_first_high"].to_numpy(dtype=np.float64)), color=colors[d], alpha=0.12, lw=0)
+            ax.fill_between(n, plotted_column(rows, "p_first_low"),
+                            plotted_column(rows, "p_first_high"), color=colors[d], alpha=0.12, lw=0)
             handles.append((line, d))
             cross = select(crossing_table, discount=d, first=first, second=second)
             if len(cross) and math.isfinite(cross["crossing_n"].iloc[0]):
-                ax.plot([steady(cross["crossing_n"].iloc[0])], [0.5], "D", color=colors[d], ms=7, mec="k", mew=0.6)
+                ax.plot([round_significant(cross["crossing_n"].iloc[0])], [0.5], "D", color=colors[d], ms=7, mec="k",
+                        mew=0.6)
         ax.axhline(0.5, color="0.5", lw=0.8, ls="--")
         ax.set(xscale="log", xlabel="n", ylim=(-0.03, 1.03), title=f"{label} top")
     axes[0].set_ylabel(f"P({first} scores higher)")
     handles.append((Line2D([], [], color="0.3", marker="D", mec="k", ls="none"), "expected crossing (finite-n theory)"))
-    _legend(fig, [h for h, _ in handles], [t for _, t in handles], ncols=4)
+    legend_below(fig, handles, ncols=4)
     fig.suptitle(f"{first} against {second}: share of data sets won by {first} (Wilson 95%)", fontsize=11)
     return fig
 
@@ -297,13 +294,13 @@ def crossing_growth_panel(family: pd.DataFrame, reliable: pd.DataFrame, n_max: i
     colors = decay_colors(discounts)
     for d in discounts:
         rows = family[family["discount"] == d].sort_values("abs_delta_c")
-        ax.plot(steady(rows["abs_delta_c"].to_numpy(dtype=np.float64)),
-                steady(rows["crossing_n"].to_numpy(dtype=np.float64)), "o-", color=colors[d], ms=4, lw=1.3,
+        ax.plot(plotted_column(rows, "abs_delta_c"),
+                plotted_column(rows, "crossing_n"), "o-", color=colors[d], ms=4, lw=1.3,
                 label=f"{d}: expected crossing (theory)")
     above = 1.8 * n_max  # where "not reached within the simulated n" is drawn, above the line at n_max
     for m, (label, rows) in enumerate(reliable.groupby("label", sort=False)):
-        x = steady(rows["abs_delta_c"].to_numpy(dtype=np.float64))
-        y = steady(rows["n_reliable"].to_numpy(dtype=np.float64))
+        x = plotted_column(rows, "abs_delta_c")
+        y = plotted_column(rows, "n_reliable")
         seen, color, marker = np.isfinite(y), ("C3", "C1")[m % 2], _PAIR_MARKERS[m % 4]
         ax.plot(x[seen], y[seen], marker, color=color, ms=8, ls="none", mfc="none", mew=1.5,
                 label=f"log2 decides reliably from n ({label} top, simulated)")
@@ -345,16 +342,17 @@ def cutoff_exponent_grid(trend: pd.DataFrame, discounts: Sequence[str]) -> Figur
             for p, (better, worse) in enumerate(pairs):
                 rows = select(trend, model=model, discount=d, better=better, worse=worse).sort_values("a")
                 a = rows["a"].to_numpy(dtype=np.float64) + 0.012 * (p - (len(pairs) - 1) / 2)
-                c, lo, hi = (steady(rows[k].to_numpy(dtype=np.float64)) for k in ("exponent", "exponent_low", "exponent_high"))
-                bar = ax.errorbar(a, c, yerr=np.maximum(np.nan_to_num(np.stack([c - lo, hi - c])), 0),
+                c, lo, hi = (plotted_column(rows, k) for k in ("exponent", "exponent_low", "exponent_high"))
+                bar = ax.errorbar(a, c, yerr=error_bar_lengths(c, lo, hi),
                                   fmt=_PAIR_MARKERS[p], color=f"C{p}", ms=4, capsize=2, lw=1)
                 law = [scaling.gap_exponent(model, better, worse, d, float(v)).exponent for v in grid]
-                line = ax.plot(grid, steady(law), _PAIR_STYLES[p], color=f"C{p}", lw=1)[0]
-                handles += [(bar, f"{_short(better, worse)}: fitted (95%)"), (line, f"{_short(better, worse)}: law")]
-            _grid_labels(ax, i, len(models), d, "a (k = n^a; 0: fixed k)")
+                line = ax.plot(grid, round_significant(law), LINESTYLES[p], color=f"C{p}", lw=1)[0]
+                name = _short_pair_label(better, worse)
+                handles += [(bar, f"{name}: fitted (95%)"), (line, f"{name}: law")]
+            _label_grid_panel(ax, i, len(models), d, "a (k = n^a; 0: fixed k)")
         axes[i, 0].set_ylabel(f"{model}\nexponent of d", fontsize=9)
     axes[0, 0].set_ylim(-_EXPONENT_RANGE, _EXPONENT_RANGE)  # shared: wide intervals run off the panels
-    _legend(fig, [h for h, _ in handles], [t for _, t in handles], ncols=2)
+    legend_below(fig, handles, ncols=2)
     fig.suptitle("nDCG@n^a: growth exponent of the standardized gap against a\n(above 0 the gap grows with n)",
                  fontsize=11)
     return fig
@@ -381,16 +379,16 @@ def cutoff_gap_grid(pair_table: pd.DataFrame, discounts: Sequence[str], better: 
             ax: Axes = axes[i, j]
             for rule in rules:
                 rows = select(pair_table, model=model, rule=rule, discount=d, better=better, worse=worse)
-                n = steady(rows["n"].to_numpy(dtype=np.float64))
-                v, se = (steady(rows[k].to_numpy(dtype=np.float64)) for k in ("std_gap", "std_gap_se"))
+                n = plotted_column(rows, "n")
+                v, se = (plotted_column(rows, k) for k in ("std_gap", "std_gap_se"))
                 line = ax.plot(n, v, "o-", color=colors[rule], ms=3, lw=1.2)[0]
                 ax.fill_between(n, v - 1.96 * se, v + 1.96 * se, color=colors[rule], alpha=0.12, lw=0)
                 handles.append((line, rule))
             ax.set_xscale("log")
             ax.set_yscale("symlog", linthresh=0.1)
-            _grid_labels(ax, i, len(models), d, "n")
+            _label_grid_panel(ax, i, len(models), d, "n")
         axes[i, 0].set_ylabel(f"{model}\nstandardized gap d", fontsize=9)
-    _legend(fig, [h for h, _ in handles], [t for _, t in handles], ncols=4)
-    fig.suptitle(f"{_pair(better, worse)}: standardized gap of nDCG@k\nagainst n per cut-off rule (95% bands)",
+    legend_below(fig, handles, ncols=4)
+    fig.suptitle(f"{pair_label(better, worse)}: standardized gap of nDCG@k\nagainst n per cut-off rule (95% bands)",
                  fontsize=11)
     return fig

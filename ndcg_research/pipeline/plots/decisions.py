@@ -1,0 +1,212 @@
+"""Figures of the decisions between two rankers as n grows (notebooks 09 and 10): how often the better
+ranker fails, whether the decision settles, and rankers whose order crosses."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+
+from .style import (LINESTYLES, MARKERS, decade_ticks, error_bar_lengths, interval_markers, label_grid_edges,
+                    label_rows, legend_below, model_panel_grid, pair_label, panel_grid, plotted_column,
+                    round_significant, select)
+
+__all__ = ["failure_rate_grid", "stream_stability_grid", "expected_gap_panels", "decision_grid"]
+
+
+def failure_rate_grid(failure_tables: Mapping[str, pd.DataFrame], discounts: Sequence[str],
+                      pairs: Sequence[Sequence[str]]) -> Figure:
+    """1 - P(better strictly higher) against n, log-log: measured (markers, Wilson 95%) and Phi(-d) (lines).
+
+    One row of panels per model, one column per discount. A measured failure share of 0 is drawn
+    as its Wilson upper bound (a downward triangle), since 0 has no place on a log axis.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame(dict(discount="log2", better="a", worse="b", n=[100, 1000], p_fail=[0.2, 0.0],
+    ...                       p_fail_low=[0.15, 0.0], p_fail_high=[0.25, 0.004], p_fail_normal=[0.21, 0.001]))
+    >>> fig = failure_rate_grid({"m": t}, ["log2"], [("a", "b")])
+    >>> fig.axes[0].get_yscale(), fig.axes[0].get_ylabel()
+    ('log', '1 - P(better strictly higher)')
+    """
+    fig, axes, panels = model_panel_grid(list(failure_tables), discounts, size=(3.3, 2.8))
+    handles = []
+    for ax, label, d in panels:
+        for i, (better, worse) in enumerate(pairs):
+            rows = select(failure_tables[label], discount=d, better=better, worse=worse)
+            n, p = plotted_column(rows, "n"), plotted_column(rows, "p_fail")
+            low, high = plotted_column(rows, "p_fail_low"), plotted_column(rows, "p_fail_high")
+            seen = p > 0
+            bar = interval_markers(ax, n[seen], p[seen], low[seen], high[seen], i)
+            handles.append((bar, pair_label(better, worse)))
+            if (~seen).any():
+                bound = ax.plot(n[~seen], high[~seen], "v", ms=5, mfc="none", color=f"C{i}")[0]
+                handles.append((bound, "none failed: Wilson upper bound"))
+            normal = plotted_column(rows, "p_fail_normal")
+            ax.plot(n, np.where(normal > 0, normal, np.nan), "-", color=f"C{i}", lw=1)
+        # One range for every panel (10^-6 to 1), labelled at the decades: panels compare at a glance, and a
+        # short range no longer gets a label on every minor tick.
+        ax.set(xscale="log", yscale="log", title=f"{label}: {d}", xlabel="n", ylim=(1e-6, 1.5))
+        decade_ticks(ax)
+    label_rows(axes, len(discounts), "1 - P(better strictly higher)")
+    handles.append((Line2D([], [], color="0.3", lw=1), "normal approximation Phi(-mean/sd)"))
+    legend_below(fig, handles, ncols=4)
+    fig.suptitle("Failure probability against n (log-log): measured (markers, Wilson 95%) and Phi(-standardized gap)")
+    return fig
+
+
+def stream_stability_grid(stability_tables: Mapping[str, pd.DataFrame], discounts: Sequence[str],
+                          pairs: Sequence[Sequence[str]]) -> Figure:
+    """Share of streams on which the better ranker wins at every grid n from n0 on, against n0 (Wilson 95% band).
+
+    Examples
+    --------
+    >>> t = pd.DataFrame(dict(discount="log2", better="a", worse="b", n0=[100, 1000], p_settled=[0.5, 0.9],
+    ...                       p_settled_low=[0.4, 0.8], p_settled_high=[0.6, 0.95]))
+    >>> stream_stability_grid({"m": t}, ["log2"], [("a", "b")]).axes[0].get_ylabel()
+    'share settled from n0'
+    """
+    fig, axes, panels = model_panel_grid(list(stability_tables), discounts, size=(3.3, 2.8))
+    handles = []
+    for ax, label, d in panels:
+        for i, (better, worse) in enumerate(pairs):
+            rows = select(stability_tables[label], discount=d, better=better, worse=worse).sort_values("n0")
+            n0 = plotted_column(rows, "n0")
+            line = ax.plot(n0, plotted_column(rows, "p_settled"), LINESTYLES[i % len(LINESTYLES)], color=f"C{i}", lw=1.2)[0]
+            ax.fill_between(n0, plotted_column(rows, "p_settled_low"), plotted_column(rows, "p_settled_high"),
+                            color=f"C{i}",
+                            alpha=0.2, lw=0)
+            handles.append((line, pair_label(better, worse)))
+        ax.set(xscale="log", ylim=(-0.03, 1.03), title=f"{label}: {d}", xlabel="n0")
+    label_rows(axes, len(discounts), "share settled from n0")
+    legend_below(fig, handles)
+    fig.suptitle("Growing samples: share of streams on which the better ranker wins at every n >= n0 "
+                 "(up to the stream's end; Wilson 95%)")
+    return fig
+
+
+
+
+def expected_gap_panels(theory_table: pd.DataFrame, crossings: pd.DataFrame, pairs: Sequence[Sequence[str]],
+                        discounts: Sequence[str]) -> Figure:
+    """E nDCG(first) - E nDCG(second) against n (finite-n theory), one panel per pair, one line per discount,
+    with each discount's crossing marked.
+
+    Examples
+    --------
+    >>> th = pd.DataFrame(dict(discount="log2", ranker=["a", "a", "b", "b"], n=[10, 100, 10, 100],
+    ...                        finite_n=[0.9, 0.8, 0.85, 0.85]))
+    >>> cr = pd.DataFrame(dict(first="a", second="b", discount=["log2"], crossing_n=[50.0]))
+    >>> expected_gap_panels(th, cr, [("a", "b")], ["log2"]).axes[0].get_ylabel()
+    'E nDCG(first) - E nDCG(second)'
+    """
+    fig, axes = panel_grid(len(pairs), min(2, len(pairs)), size=(5.2, 3.6))
+    handles = []
+    for ax, (first, second) in zip(axes, pairs):
+        for c, d in enumerate(discounts):
+            a = select(theory_table, discount=d, ranker=first).set_index("n")["finite_n"]
+            b = select(theory_table, discount=d, ranker=second).set_index("n")["finite_n"]
+            gap = (a - b).dropna()
+            line = ax.plot(round_significant(gap.index.to_numpy(float)), round_significant(gap.to_numpy()),
+                           LINESTYLES[c % 4],
+                           color=f"C{c}", lw=1.3)[0]
+            handles.append((line, d))
+            cross = select(crossings, first=first, second=second, discount=d)
+            if len(cross) and np.isfinite(cross["crossing_n"].iloc[0]):
+                ax.plot([round_significant(cross["crossing_n"].iloc[0])], [0.0], MARKERS[c % len(MARKERS)],
+                        color=f"C{c}", ms=6)
+        ax.axhline(0, color="grey", lw=0.8, ls=":")
+        ax.set(xscale="log", xlabel="n", title=f"{first} - {second}")
+        ax.set_yscale("symlog", linthresh=0.01)
+    label_rows(axes, min(2, len(pairs)), "E nDCG(first) - E nDCG(second)")
+    handles.append((Line2D([], [], color="0.3", marker="o", ls="none"), "crossing (the order changes)"))
+    legend_below(fig, handles, ncols=4)
+    fig.suptitle("Expected nDCG gap (finite-n theory, symmetric log scale, linear within ±0.01): above 0 the "
+                 "exact head wins")
+    return fig
+
+
+def _crossing_strip(ax: Axes, crossings: pd.DataFrame, first: str, second: str, discounts: Sequence[str]) -> None:
+    """One row per discount: a marker at the n where its expected gap changes sign ("none" if it never does)."""
+    for c, d in enumerate(discounts):
+        cross = select(crossings, first=first, second=second, discount=d)
+        where = cross["crossing_n"].iloc[0] if len(cross) else np.nan
+        if np.isfinite(where):
+            ax.plot([round_significant(where)], [c], MARKERS[c % len(MARKERS)], color=f"C{c}", ms=5)
+        else:
+            ax.text(0.99, c, "none", transform=ax.get_yaxis_transform(), ha="right", va="center", fontsize=7,
+                    color=f"C{c}")
+    ax.set(ylim=(len(discounts) - 0.4, -0.6), yticks=[])
+    ax.set_ylabel("expected\ncrossing", fontsize=8)
+    ax.grid(axis="y", visible=False)
+
+
+def decision_grid(decision_tables: Mapping[str, pd.DataFrame], discounts: Sequence[str], value: str,
+                  crossings: pd.DataFrame | None = None) -> Figure:
+    """Per model (row) and pair (column): ``p_first`` (the head ranker wins; Wilson 95%) or ``p_differs``
+    (the decision differs from log2's on the same data set) against n, one line per discount.
+
+    Each column title names its pair ("first vs second"); the row labels hold only what is
+    common to the whole row (the model and the quantity), since the pairs differ by column.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame(dict(first=["a", "a", "c", "c"], second="b", discount="log2", n=[10, 100, 10, 100],
+    ...                       p_first=[0.8, 0.3, 0.6, 0.5], p_first_low=[0.7, 0.2, 0.5, 0.4],
+    ...                       p_first_high=[0.9, 0.4, 0.7, 0.6], reference="log2"))
+    >>> fig = decision_grid({"m": t}, ["log2"], "p_first")
+    >>> [ax.get_title() for ax in fig.axes], fig.axes[0].get_ylabel()
+    (['a vs b', 'c vs b'], 'm\\nP(first ranker scores higher)')
+    """
+    if value not in ("p_first", "p_differs"):
+        raise ValueError(f"value must be 'p_first' or 'p_differs', got {value!r}")
+    models = list(decision_tables)
+    pairs = list(dict.fromkeys(zip(decision_tables[models[0]]["first"], decision_tables[models[0]]["second"])))
+    # The expected crossings get a strip of their own above the panels, one row per discount: drawn as vertical
+    # lines inside the panels they piled up where several discounts cross at nearly the same n.
+    strip = crossings is not None and value == "p_first"
+    fig = Figure(figsize=(5.0 * len(pairs), 3.2 * len(models) + 0.9 + (1.1 if strip else 0.0)), layout="constrained")
+    grid = fig.subplots(len(models) + strip, len(pairs), sharex=True, squeeze=False,
+                        gridspec_kw=dict(height_ratios=[1.1] * strip + [3.2] * len(models)))
+    axes, strips = grid[int(strip):], grid[0] if strip else []
+    for ax in axes.flat[1:]:
+        ax.sharey(axes.flat[0])
+    shift = 10 ** (0.03 * (np.arange(len(discounts)) - (len(discounts) - 1) / 2))
+    handles = []
+    for i, m in enumerate(models):
+        for j, (first, second) in enumerate(pairs):
+            ax = axes[i, j]
+            for c, d in enumerate(discounts):
+                rows = select(decision_tables[m], first=first, second=second, discount=d)
+                if value == "p_differs" and d == rows["reference"].iloc[0]:
+                    continue
+                n, p = plotted_column(rows, "n") * shift[c], plotted_column(rows, value)
+                low, high = plotted_column(rows, f"{value}_low"), plotted_column(rows, f"{value}_high")
+                bar = ax.errorbar(n, p, yerr=error_bar_lengths(p, low, high),
+                                  fmt=MARKERS[c % len(MARKERS)] + LINESTYLES[c % 4], ms=3.5, capsize=1.5, lw=1,
+                                  color=f"C{c}")
+                handles.append((bar, d))
+            if value == "p_first":
+                ax.axhline(0.5, color="0.5", lw=0.8, ls="--")
+            ax.set(xscale="log", ylim=(-0.03, 1.03))
+            ax.label_outer()
+    # The pair changes from column to column, so the row label says "first ranker" and the
+    # column title says which ranker is first.
+    ylabel = "P(first ranker scores higher)" if value == "p_first" else "decision differs from log2"
+    label_grid_edges(axes, [f"{a} vs {b}" for a, b in pairs], [f"{m}\n{ylabel}" for m in models])
+    for ax, (first, second) in zip(strips, pairs):
+        _crossing_strip(ax, crossings, first, second, discounts)
+        ax.set_title(f"{first} vs {second}", fontsize=10)
+    for ax in axes[0] if strip else []:
+        ax.set_title("")
+    legend_below(fig, handles, ncols=4)
+    if value == "p_first":
+        title = "Share of data sets on which the exact head scores strictly higher (Wilson 95%)"
+    else:
+        title = "Share of data sets on which a discount picks another winner than log2 (Wilson 95%)"
+    fig.suptitle(title, fontsize=11)
+    return fig
