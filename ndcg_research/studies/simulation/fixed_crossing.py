@@ -31,10 +31,10 @@ import numpy as np
 import pandas as pd
 from scipy import integrate, optimize
 
-from ..core.discounts import parse_discount
-from ..stats.thresholds import threshold
-from . import theory
-from .simulate import parse_model, parse_ranker
+from ...core.discounts import parse_discount
+from ...stats.thresholds import threshold
+from . import finite_n, theory
+from .model import parse_model, parse_ranker
 
 __all__ = ["sigma_window", "profile_crossings", "first_order_table", "expected_gaps", "crossings",
            "agreement_table", "asymptotic_table", "reliable_n", "law_slope", "preference_table", "family_table",
@@ -160,7 +160,7 @@ def expected_gaps(model: str, first: str, seconds: Sequence[str], discounts: Seq
     specs = [parse_discount(d, builtin_only=True) for d in discounts]
     rows = []
     for n in ns:
-        values = theory.finite_n_values(model, [first, *seconds], specs, int(n))  # (rankers, discounts)
+        values = finite_n.finite_n_values(model, [first, *seconds], specs, int(n))  # (rankers, discounts)
         for i, second in enumerate(seconds, start=1):
             for j, d in enumerate(specs):
                 gap = float(values[0, j] - values[i, j])

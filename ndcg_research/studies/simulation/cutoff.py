@@ -36,18 +36,19 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..core import kernels
-from ..core.discounts import parse_discount
-from ..core.gains import parse_gain
-from ..core.ranking import top_order
-from ..core.specs import format_call, parse_registered
-from ..core.validation import check_integer, check_number
-from ..stats.intervals import CONFIDENCE, family_confidence, wilson_interval
-from ..stats.thresholds import threshold
+from ...core import kernels
+from ...core.discounts import parse_discount
+from ...core.gains import parse_gain
+from ...core.ranking import top_order
+from ...core.specs import format_call, parse_registered
+from ...core.validation import check_integer, check_number
+from ...stats.intervals import CONFIDENCE, family_confidence, wilson_interval
+from ...stats.thresholds import threshold
 from . import scaling
-from .replicates import Chunk
-from .reporting import agreement_counts, trend_agreement
-from .simulate import Ranker, parse_model, parse_ranker, sample
+from ..runtime.replicates import Chunk
+from ..runtime.reporting import agreement_counts, trend_agreement
+from .model import Ranker, parse_model, parse_ranker
+from .simulate import sample
 from .sweeps import Sweep, distinct_specs
 
 __all__ = [

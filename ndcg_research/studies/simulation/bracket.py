@@ -35,11 +35,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..core.discounts import parse_discount
-from ..stats.thresholds import threshold
+from ...core.discounts import parse_discount
+from ...stats.thresholds import threshold
 from . import scaling
-from .reporting import agreement_counts, interval_text, trend_agreement
-from .simulate import parse_model
+from ..runtime.reporting import agreement_counts, interval_text, trend_agreement
+from .model import parse_model
 
 __all__ = ["log_binomial_slope", "failure_trend", "predicted_trend", "verdict_table", "lost_discounts", "answer_lines",
            "summary_table", "gap_table"]
@@ -301,7 +301,7 @@ def summary_table(verdicts: pd.DataFrame, label: str) -> pd.DataFrame:
     >>> t.columns.tolist(), t.loc["zipf"].tolist()
     ([('a > b', 'P(correct), n = 1000'), ('a > b', 'failure ~ n^b: b [95%]'), ('a > b', 'verdict')], ['0.60', '0.01 [-0.02, 0.04]', 'loses'])
     """
-    from ..stats.intervals import share_label
+    from ...stats.intervals import share_label
 
     def columns(g: pd.DataFrame) -> dict[str, list]:
         return {

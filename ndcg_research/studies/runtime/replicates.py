@@ -34,7 +34,7 @@ from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
-from ..core.validation import check_integer
+from ...core.validation import check_integer
 
 __all__ = [
     "CHUNK_ITEMS",

@@ -38,13 +38,14 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..core.discounts import parse_discount
-from ..core.gains import parse_gain
-from ..core.validation import check_integer
-from ..stats.intervals import CONFIDENCE, wilson_interval
-from ..stats.paired import TIE_TOLERANCE
-from .replicates import CHUNK_ITEMS, Chunk, code_fingerprint, plan_chunks, run_chunks
-from .simulate import parse_model, parse_ranker, stream_ndcg
+from ...core.discounts import parse_discount
+from ...core.gains import parse_gain
+from ...core.validation import check_integer
+from ...stats.intervals import CONFIDENCE, wilson_interval
+from ...stats.paired import TIE_TOLERANCE
+from ..runtime.replicates import CHUNK_ITEMS, Chunk, code_fingerprint, plan_chunks, run_chunks
+from .model import parse_model, parse_ranker
+from .simulate import stream_ndcg
 from .sweeps import DEFAULT_PAIRS, distinct_specs, ranker_pairs
 
 __all__ = [

@@ -37,16 +37,16 @@ from typing import Any
 
 import numpy as np
 
-from ..core.discounts import DiscountSpec
-from ..core.gains import GainSpec
-from ..core.metrics import UndefinedNDCGWarning, ndcg
-from ..core.constraints import Array, Boolean, Constraint, Instance, Integer, Real, SequenceOf
-from ..core.params import validate_params
-from ..core.ranking import top_order
-from ..core.validation import CUTOFF, RANKED_LISTS
-from ..stats.inputs import LEVEL, SEED
-from ..stats.intervals import CONFIDENCE, mean_interval
-from .replicates import parallel_map, seed_sequence
+from ...core.discounts import DiscountSpec
+from ...core.gains import GainSpec
+from ...core.metrics import UndefinedNDCGWarning, ndcg
+from ...core.constraints import Array, Boolean, Constraint, Instance, Integer, Real, SequenceOf
+from ...core.params import validate_params
+from ...core.ranking import top_order
+from ...core.validation import CUTOFF, RANKED_LISTS
+from ...stats.inputs import LEVEL, SEED
+from ...stats.intervals import CONFIDENCE, mean_interval
+from ..runtime.replicates import parallel_map, seed_sequence
 
 __all__ = [
     "POOLING_EXPERIMENT_ID",

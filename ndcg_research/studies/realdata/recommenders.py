@@ -55,9 +55,9 @@ from typing import Any
 
 import numpy as np
 
-from ..core.ranking import top_order
-from ..core.specs import format_call, parse_registered
-from ..core.validation import check_integer, check_number
+from ...core.ranking import top_order
+from ...core.specs import format_call, parse_registered
+from ...core.validation import check_integer, check_number
 
 __all__ = [
     "Split",

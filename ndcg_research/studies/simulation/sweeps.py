@@ -42,16 +42,17 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..core.discounts import parse_discount
-from ..core.gains import parse_gain
-from ..core.validation import check_integer
-from ..stats.intervals import bootstrap_statistic_interval, mean_interval
-from ..stats.paired import TIE_TOLERANCE, paired_comparison
-from ..stats.thresholds import threshold
-from . import theory
-from .replicates import CHUNK_ITEMS, Chunk, code_fingerprint, plan_chunks, replicate_counts, run_chunks, seed_sequence
-from .simulate import parse_model, parse_ranker, replicate_ndcg
-from .tables import grid_table
+from ...core.discounts import parse_discount
+from ...core.gains import parse_gain
+from ...core.validation import check_integer
+from ...stats.intervals import bootstrap_statistic_interval, mean_interval
+from ...stats.paired import TIE_TOLERANCE, paired_comparison
+from ...stats.thresholds import threshold
+from . import finite_n, theory
+from ..runtime.replicates import CHUNK_ITEMS, Chunk, code_fingerprint, plan_chunks, replicate_counts, run_chunks, seed_sequence
+from .model import parse_model, parse_ranker
+from .simulate import replicate_ndcg
+from ..runtime.tables import grid_table
 
 __all__ = [
     "AGREEMENT_Z",
@@ -428,7 +429,7 @@ def run_sweep(
 
 
 def compare_with_theory(ranker_table: pd.DataFrame, theory_table: pd.DataFrame) -> pd.DataFrame:
-    """Join simulated means with :func:`ndcg_research.studies.theory.theory_table` on (discount, ranker, n).
+    """Join simulated means with :func:`ndcg_research.studies.finite_n.theory_table` on (discount, ranker, n).
 
     For slowly varying discounts the compared quantity is ``1 - nDCG`` (what
     ``eps_D(n) c_f`` predicts); otherwise nDCG itself. Relative errors are
@@ -447,7 +448,7 @@ def compare_with_theory(ranker_table: pd.DataFrame, theory_table: pd.DataFrame) 
     Examples
     --------
     >>> s = Sweep.build("probit", ns=[100], replicates=5, seed=0, rankers=["bayes"], discounts=["log2"], pairs=[])
-    >>> th = theory.theory_table("probit", ["bayes"], ["log2"], [100])
+    >>> th = finite_n.theory_table("probit", ["bayes"], ["log2"], [100])
     >>> compare_with_theory(run_sweep(s).ranker_table(), th)[["quantity", "n"]].values.tolist()
     [['1 - nDCG', 100]]
     """
@@ -499,7 +500,7 @@ def compare_pairs_with_theory(pair_table: pd.DataFrame, theory_table: pd.DataFra
     --------
     >>> s = Sweep.build("probit", ns=[100], replicates=5, seed=0, rankers=["bayes", "random"], discounts=["log2"],
     ...                 pairs=[("bayes", "random")])
-    >>> th = theory.theory_table("probit", ["bayes", "random"], ["log2"], [100])
+    >>> th = finite_n.theory_table("probit", ["bayes", "random"], ["log2"], [100])
     >>> gaps = compare_pairs_with_theory(run_sweep(s).pair_table(), th)
     >>> bool(gaps["c_difference"].iloc[0] > 0)
     True
