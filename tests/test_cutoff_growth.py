@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ndcg_research.studies import cutoff, scaling
+from ndcg_research.studies.simulation import cutoff, scaling
 
 UNCERTAIN = "probit(lo=0.1, hi=0.6)"
 

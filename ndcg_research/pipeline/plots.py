@@ -41,7 +41,7 @@ from matplotlib.ticker import FuncFormatter, LogLocator
 from ..core.discounts import parse_discount
 from ..reports.tables import pivot, proportion_cells, rounded  # re-exported: notebooks and tests use them here
 from ..stats.intervals import wilson_interval
-from ..studies import theory
+from ..studies.simulation import finite_n, theory
 
 __all__ = [
     "steady",
@@ -323,10 +323,10 @@ def convergence_grid(ranker_table: pd.DataFrame, theory_table: pd.DataFrame,
 
     Examples
     --------
-    >>> from ndcg_research.studies.sweeps import Sweep, run_sweep
+    >>> from ndcg_research.studies.simulation.sweeps import Sweep, run_sweep
     >>> s = Sweep.build("probit", ns=[20, 40], replicates=4, seed=0, rankers=["bayes", "random"],
     ...                 discounts=["log2", "zipf"], pairs=[("bayes", "random")])
-    >>> th = theory.theory_table("probit", s.rankers, s.discounts, s.ns)
+    >>> th = finite_n.theory_table("probit", s.rankers, s.discounts, s.ns)
     >>> fig = convergence_grid(run_sweep(s).ranker_table(), th, s.discounts, s.rankers, "probit")
     >>> sum(ax.get_visible() for ax in fig.axes), fig.axes[0].get_ylabel()
     (2, 'mean nDCG')
@@ -413,7 +413,7 @@ def pair_grid(pair_table: pd.DataFrame, discounts: Sequence[str], pairs: Sequenc
 
     Examples
     --------
-    >>> from ndcg_research.studies.sweeps import Sweep, run_sweep
+    >>> from ndcg_research.studies.simulation.sweeps import Sweep, run_sweep
     >>> s = Sweep.build("probit", ns=[20, 40], replicates=4, seed=0, rankers=["bayes", "random"],
     ...                 discounts=["log2", "none"], pairs=[("bayes", "random")])
     >>> table = run_sweep(s).pair_table()
@@ -518,8 +518,8 @@ def cutoff_values_grid(mean_table: pd.DataFrame, model: str, rules: Sequence[str
 
     Examples
     --------
-    >>> from ndcg_research.studies.cutoff import CutoffSweep
-    >>> from ndcg_research.studies.sweeps import run_sweep
+    >>> from ndcg_research.studies.simulation.cutoff import CutoffSweep
+    >>> from ndcg_research.studies.simulation.sweeps import run_sweep
     >>> s = CutoffSweep.build("probit", ns=[20, 40], replicates=3, seed=0, rankers=["bayes", "random"],
     ...                       discounts=["log2"], rules=["fixed(k=5)", "all"], pairs=[])
     >>> fig = cutoff_values_grid(run_sweep(s).ranker_table(), "probit", s.rules, s.discounts, s.rankers)
@@ -555,8 +555,8 @@ def cutoff_pair_grid(pair_table: pd.DataFrame, models: Sequence[str], rules: Seq
 
     Examples
     --------
-    >>> from ndcg_research.studies.cutoff import CutoffSweep
-    >>> from ndcg_research.studies.sweeps import run_sweep
+    >>> from ndcg_research.studies.simulation.cutoff import CutoffSweep
+    >>> from ndcg_research.studies.simulation.sweeps import run_sweep
     >>> s = CutoffSweep.build("probit", ns=[20, 40], replicates=3, seed=0, rankers=["bayes", "random"],
     ...                       discounts=["log2", "zipf"], rules=["all"], pairs=[("bayes", "random")])
     >>> fig = cutoff_pair_grid(run_sweep(s).pair_table(), ["probit"], s.rules, s.discounts, "bayes", "random")
@@ -685,7 +685,7 @@ def pooling_bias_panels(depths: Sequence[int], bias: Mapping[str, np.ndarray], c
     the novel system, unjudged = 0 and condensed, and the control (novel pooled too). Right: the share
     of collections in which the novel system is ranked above the best pooled one.
 
-    ``bias`` and ``control`` are :func:`ndcg_research.studies.limitations.summarize_bias` outputs;
+    ``bias`` and ``control`` are :func:`ndcg_research.studies.simulation.limitations.summarize_bias` outputs;
     ``order`` maps a method label to the share at each depth.
 
     Examples

@@ -22,7 +22,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from ..studies import scaling
+from ..studies.simulation import scaling
 from .plots import select, steady
 
 __all__ = ["decay_colors", "exponent_panels", "trend_grid", "gain_profile_panel", "preference_panels",
@@ -214,7 +214,7 @@ def trend_grid(pair_tables: Mapping[str, pd.DataFrame], discounts: Sequence[str]
 def gain_profile_panel(profiles: Mapping[str, Any], crossings: Sequence[float]) -> Figure:
     """Expected gain against the relative rank t (log scale) of each ranker, with the depths where they cross.
 
-    ``profiles``: ranker spec -> callable g(t) (:func:`~ndcg_research.studies.theory.gain_profile`).
+    ``profiles``: ranker spec -> callable g(t) (:func:`~ndcg_research.studies.simulation.theory.gain_profile`).
 
     Examples
     --------

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...studies.scaling import decay_index
+from ...studies.simulation.scaling import decay_index
 from ..model import Results, number
 from .base import Measured, rule, threshold
 

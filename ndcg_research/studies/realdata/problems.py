@@ -105,7 +105,7 @@ def movielens_problem(
     test_fraction: float = 0.2,
     seed: int = 0,
 ) -> RankingProblem:
-    """The recommenders of :mod:`~ndcg_research.studies.recommenders` on a per-user temporal split.
+    """The recommenders of :mod:`~ndcg_research.studies.realdata.recommenders` on a per-user temporal split.
 
     Each user's candidate list is every item the user did not rate in training; its grades are the
     user's test ratings (0 for items not rated in the test part).
@@ -114,10 +114,10 @@ def movielens_problem(
     ----------
     ratings : pandas.DataFrame
         Columns user, item, rating, timestamp (:func:`ndcg_research.datasets.movielens_100k`).
-    rankers : sequence of str, default :data:`~ndcg_research.studies.recommenders.DEFAULT_RANKERS`
+    rankers : sequence of str, default :data:`~ndcg_research.studies.realdata.recommenders.DEFAULT_RANKERS`
         Ranker specs; the system names are their canonical texts.
     test_fraction : float, default 0.2
-        See :func:`~ndcg_research.studies.recommenders.temporal_split`.
+        See :func:`~ndcg_research.studies.realdata.recommenders.temporal_split`.
     seed : int, default 0
         Passed to every ranker (random scores, SVD start vector).
 

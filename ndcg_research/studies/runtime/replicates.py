@@ -329,7 +329,7 @@ def code_fingerprint(module: str, package: Path | None = None) -> str:
     Parameters
     ----------
     module : str
-        Absolute name of a module of this package, e.g. ``"ndcg_research.studies.simulate"``.
+        Absolute name of a module of this package, e.g. ``"ndcg_research.studies.simulation.simulate"``.
     package : path, optional
         The folder of the package's source (default: this installed package).
 
@@ -340,7 +340,7 @@ def code_fingerprint(module: str, package: Path | None = None) -> str:
 
     Examples
     --------
-    >>> len(code_fingerprint("ndcg_research.studies.simulate"))
+    >>> len(code_fingerprint("ndcg_research.studies.simulation.simulate"))
     16
     """
     if package is None:  # the installed package does not change while it runs: hash it once

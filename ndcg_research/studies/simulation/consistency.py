@@ -9,14 +9,14 @@ two ways, and this module measures both:
 
 (a) **The failure probability is negligible.** ``1 - P(better ranker scores strictly higher)``
     on a data set of n items falls faster than any power of n. Measured on independent data
-    sets per n (a :class:`~ndcg_research.studies.sweeps.Sweep`): :func:`failure_table` adds the
+    sets per n (a :class:`~ndcg_research.studies.simulation.sweeps.Sweep`): :func:`failure_table` adds the
     failure probability with its Wilson interval and its normal approximation
     ``Phi(-d)``, d the standardized paired gap; :func:`growth_table` fits the exponent ``a``
     of ``d ~ n^a`` over the upper half of the n grid. If the gap is close to normal,
     ``a > 0`` makes ``Phi(-c n^a)`` fall faster than every power of n.
 
 (b) **The order holds eventually, along almost every growing sample.** A
-    :class:`StreamStudy` follows data streams (:func:`~ndcg_research.studies.simulate.stream_ndcg`:
+    :class:`StreamStudy` follows data streams (:func:`~ndcg_research.studies.simulation.simulate.stream_ndcg`:
     the data set of size n is the first n items of one stream) and records, on a grid of n, which
     ranker wins. :meth:`StreamResult.stability_table` gives, per starting point n0, the share of
     streams whose winner never changes on the grid from n0 to the end of the stream, and the share
@@ -279,7 +279,7 @@ def run_streams(study: StreamStudy, *, n_jobs: int = 1, backend: str | None = No
                 cache_dir: str | os.PathLike[str] | None = None, progress: bool | None = None,
                 chunk_items: int = CHUNK_ITEMS) -> StreamResult:
     """Compute (or load from the cache) every stream of a study, in chunks of streams (see
-    :func:`~ndcg_research.studies.replicates.run_chunks`; values do not depend on workers or chunks).
+    :func:`~ndcg_research.studies.runtime.replicates.run_chunks`; values do not depend on workers or chunks).
 
     Examples
     --------

@@ -2,7 +2,7 @@ r"""Rankers whose order depends on the discount: where each discount puts the cr
 
 Every other pair of rankers in the studies is nested (noise levels of one score), so every
 non-increasing discount agrees on which is better. Here the two rankers trade places: ``head(m)``
-(:mod:`ndcg_research.studies.simulate`) is exact on its first m ranks and random below, while
+(:mod:`ndcg_research.studies.simulation.simulate`) is exact on its first m ranks and random below, while
 ``noisy(sigma)`` is imperfect everywhere but still sorted below rank m. Write ``H_f(t)`` for the
 expected gain a ranker collects in the top fraction t of the list; the head ranker is ahead for
 small t, the noisy one for t near 1, and by summation by parts
@@ -16,7 +16,7 @@ every discount that keeps weight on a growing share of the ranks ends up preferr
 ranker, at an n that depends on the discount.
 
 - :func:`crossing_n`: the smallest n at which the expected nDCG of the two rankers changes order
-  (:func:`~ndcg_research.studies.finite_n.finite_n_ndcg`, exact order statistics), by bisection
+  (:func:`~ndcg_research.studies.simulation.finite_n.finite_n_ndcg`, exact order statistics), by bisection
   on a grid of n;
 - :func:`decision_table`: on simulated data sets, how often each discount picks the head
   ranker, and how often its decision differs from that of a reference discount (``log2``) on

@@ -1,6 +1,6 @@
-r"""nDCG@k on the simulated ranking problems of :mod:`ndcg_research.studies.simulate`, with k tied to n (notebook 05).
+r"""nDCG@k on the simulated ranking problems of :mod:`ndcg_research.studies.simulation.simulate`, with k tied to n (notebook 05).
 
-The theory experiments (:mod:`ndcg_research.studies.sweeps`) sweep the full-list
+The theory experiments (:mod:`ndcg_research.studies.simulation.sweeps`) sweep the full-list
 nDCG; this module adds the cut-off. A **cut-off rule** says how k follows the
 list length n; its spec parses and prints back like the discount specs:
 
@@ -16,11 +16,11 @@ rule                        k(n)
 nDCG@k cuts both the ranking and the ideal at k (trec_eval's ``ndcg_cut.k``);
 the ideal is built from all n items of the data set.
 
-A :class:`CutoffSweep` is a :class:`~ndcg_research.studies.sweeps.Sweep` with one more
-axis, the rules: it runs with :func:`~ndcg_research.studies.sweeps.run_sweep` (chunks,
-workers, cache) and gives a :class:`~ndcg_research.studies.sweeps.SweepResult` with the
+A :class:`CutoffSweep` is a :class:`~ndcg_research.studies.simulation.sweeps.Sweep` with one more
+axis, the rules: it runs with :func:`~ndcg_research.studies.simulation.sweeps.run_sweep` (chunks,
+workers, cache) and gives a :class:`~ndcg_research.studies.simulation.sweeps.SweepResult` with the
 same tables, plus the rule and k columns. Replicate r at length n is the data set of
-:func:`ndcg_research.studies.simulate.sample`, i.e. the very data set of the theory sweeps.
+:func:`ndcg_research.studies.simulation.simulate.sample`, i.e. the very data set of the theory sweeps.
 Per ranker one partial sort (:func:`ndcg_research.core.ranking.top_order`) of the top
 ``max(k)`` items serves every rule and discount; the DCG and the ideal DCG are the core's
 (:mod:`ndcg_research.core.kernels`).
@@ -188,7 +188,7 @@ def replicate_ndcg_at_k(
 ) -> np.ndarray:
     """nDCG@k of every ranker, discount and cut-off on one simulated data set.
 
-    The data set and the scores are :func:`ndcg_research.studies.simulate.sample`'s.
+    The data set and the scores are :func:`ndcg_research.studies.simulation.simulate.sample`'s.
     Per ranker one partial sort of the top ``max(ks)`` items; DCG and ideal DCG are
     the metric core's. Rankers must not produce tied scores (``bayes``, ``noisy``,
     ``random``); ``coarse`` is rejected.
@@ -242,10 +242,10 @@ def replicate_ndcg_at_k(
 
 @dataclass(frozen=True)
 class CutoffSweep(Sweep):
-    """A :class:`~ndcg_research.studies.sweeps.Sweep` with cut-off rules: nDCG@k(n) for every rule.
+    """A :class:`~ndcg_research.studies.simulation.sweeps.Sweep` with cut-off rules: nDCG@k(n) for every rule.
 
     Build it with :meth:`CutoffSweep.build`; run it with
-    :func:`~ndcg_research.studies.sweeps.run_sweep`. Values have shape
+    :func:`~ndcg_research.studies.simulation.sweeps.run_sweep`. Values have shape
     (replicates, rankers, discounts, rules).
 
     Examples
@@ -358,7 +358,7 @@ def fraction_limit(model: str, ranker: str, c: float, gain: str = "linear") -> f
 
     .. math:: \lim \mathrm{nDCG@}cn = \int_0^c g_f(t)\,dt \Big/ \int_0^c g^*(t)\,dt
 
-    with the ranker's and the ideal gain profiles of :mod:`ndcg_research.studies.theory`.
+    with the ranker's and the ideal gain profiles of :mod:`ndcg_research.studies.simulation.theory`.
     Unlike the full list (c = 1, limit 1 for every ranker), the limit depends on the ranker.
 
     Parameters
@@ -445,11 +445,11 @@ def trend_table(pair_table: pd.DataFrame, heuristic: pd.DataFrame | None = None)
     """Does the standardized gap of nDCG@k(n) grow with n, per (model, rule, discount, pair), against the scaling law?
 
     The exponent of ``d ~ c n^e`` is fitted over the upper half of the n grid
-    (:func:`~ndcg_research.studies.scaling.gap_trend`, interval at the threshold
+    (:func:`~ndcg_research.studies.simulation.scaling.gap_trend`, interval at the threshold
     ``trend_confidence``): ``grows`` (interval above 0), ``shrinks`` (below), ``flat``, or
     ``undefined`` (no fit). The law is
-    :func:`~ndcg_research.studies.scaling.gap_exponent` at the rule's exponent a (fixed k: 0),
-    with the threshold a* (:func:`~ndcg_research.studies.scaling.cutoff_threshold`); it predicts
+    :func:`~ndcg_research.studies.simulation.scaling.gap_exponent` at the rule's exponent a (fixed k: 0),
+    with the threshold a* (:func:`~ndcg_research.studies.simulation.scaling.cutoff_threshold`); it predicts
     ``grows`` or ``shrinks`` when its exponent is farther than the threshold ``exponent_margin``
     from 0, and makes no call otherwise.
 
@@ -458,7 +458,7 @@ def trend_table(pair_table: pd.DataFrame, heuristic: pd.DataFrame | None = None)
     pair_table : DataFrame
         A cut-off sweep's pair table (model, rule, discount, better, worse, n, std_gap, std_gap_se, ...).
     heuristic : DataFrame, optional
-        :func:`~ndcg_research.studies.scaling.heuristic_table` rows with a ``rule`` column: their
+        :func:`~ndcg_research.studies.simulation.scaling.heuristic_table` rows with a ``rule`` column: their
         least-squares log-slope over the same n is added as ``heuristic_exponent``.
 
     Returns
@@ -467,7 +467,7 @@ def trend_table(pair_table: pd.DataFrame, heuristic: pd.DataFrame | None = None)
         Columns: model, rule, a, discount, better, worse, n_from, n_to, exponent, exponent_low,
         exponent_high, measured, law_exponent, a_star, predicted (``grows``, ``shrinks`` or
         ``no call``), heuristic_exponent, agreement
-        (:func:`~ndcg_research.studies.reporting.trend_agreement`).
+        (:func:`~ndcg_research.studies.runtime.reporting.trend_agreement`).
     """
     confidence, margin = threshold("trend_confidence"), threshold("exponent_margin")
     keys = ["model", "rule", "discount", "better", "worse"]

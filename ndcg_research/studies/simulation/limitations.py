@@ -23,7 +23,7 @@ Three limitations, each with the library code that measures it:
 
 Randomness: every replicate draws from its own
 ``numpy.random.SeedSequence(seed, spawn_key=(experiment, replicate))``
-(:func:`ndcg_research.studies.replicates.seed_sequence`), so the results do not
+(:func:`ndcg_research.studies.runtime.replicates.seed_sequence`), so the results do not
 depend on the order or the number of workers.
 """
 

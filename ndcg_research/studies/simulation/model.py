@@ -57,7 +57,7 @@ a larger ``kappa`` puts more gain at every top fraction of the list:
 ``bayes`` (kappa = a) > ``noisy`` with increasing ``s`` > ``random`` (kappa = 0),
 for every non-increasing discount. ``coarse(bins=m)`` averages eta within
 bins, so it is below ``bayes`` (conditionally on the features, the Bayes order
-maximises expected DCG for any non-increasing discount). :mod:`ndcg_research.studies.theory`
+maximises expected DCG for any non-increasing discount). :mod:`ndcg_research.studies.simulation.theory`
 computes g_f(t) for every ranker, and the exact expected gain at each rank for a given n
 (for ``head(m)``, whose profile depends on n, only the latter).
 

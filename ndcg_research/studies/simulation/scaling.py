@@ -28,7 +28,7 @@ exponent formula happens to give 1/2 there too. ``zipflog(gamma)`` is ``beta = 1
 ``ln(1/t)``) are dropped: they shift the local exponent at realistic n by a few hundredths.
 
 **Finite-n heuristic** (:func:`heuristic_std_gap`): the same ratio without asymptotics: G from the
-exact expected gains at each rank (:func:`~ndcg_research.studies.finite_n.rank_gains`, order
+exact expected gains at each rank (:func:`~ndcg_research.studies.simulation.finite_n.rank_gains`, order
 statistics) and V as if the grades at different ranks (and of the two rankers) were independent
 Bernoulli variables with those means. It keeps the log factors but ignores the covariances (the
 two rankers' top items overlap, which lowers the true variance), so it predicts the *trend* of d
@@ -318,7 +318,7 @@ def power_law_fit(n: Sequence[float], d: Sequence[float], se: Sequence[float], *
                   confidence: float = 0.95) -> tuple[float, float, float]:
     """Exponent e of ``d = c n^e`` by weighted least squares on d itself, with its interval: ``(e, low, high)``.
 
-    Unlike a fit of ``ln d`` (:func:`~ndcg_research.studies.consistency.growth_table`), the measured d may be
+    Unlike a fit of ``ln d`` (:func:`~ndcg_research.studies.simulation.consistency.growth_table`), the measured d may be
     0 or negative (a gap that has shrunk into its noise): each point counts with its standard error
     ``se`` (``scipy.optimize.curve_fit`` with ``absolute_sigma=True``). NaN when the fit is not identified
     (fewer than 2 points, a zero or undefined standard error, or an infinite covariance).

@@ -13,7 +13,7 @@ Randomness
 ----------
 Every random number comes from a :class:`numpy.random.Generator` seeded by
 ``SeedSequence(seed, spawn_key=(experiment, n, replicate, stream))``
-(:func:`ndcg_research.studies.replicates.seed_sequence`):
+(:func:`ndcg_research.studies.runtime.replicates.seed_sequence`):
 ``experiment`` is a stable number derived from the model spec, ``stream`` is 0
 for the data and a stable number derived from the ranker spec for that
 ranker's noise. A replicate therefore draws the same data and the same noise

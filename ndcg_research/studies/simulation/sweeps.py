@@ -4,8 +4,8 @@ A :class:`Sweep` names one experiment: a model, the rankers, the discounts, the
 list lengths ``n`` with the number of replicates at each, the ranker pairs to
 compare (better first), the seed and the gain. :func:`run_sweep` computes the
 nDCG of every (replicate, ranker, discount) through
-:func:`ndcg_research.studies.simulate.replicate_ndcg`, with the machinery of
-:mod:`ndcg_research.studies.replicates`:
+:func:`ndcg_research.studies.simulation.simulate.replicate_ndcg`, with the machinery of
+:mod:`ndcg_research.studies.runtime.replicates`:
 
 - work is split into chunks of consecutive replicates of one ``n``; every replicate
   draws its numbers from its own ``SeedSequence``, so the values do not depend on the
@@ -16,14 +16,14 @@ nDCG of every (replicate, ranker, discount) through
   same configuration loads it instead of recomputing, so an interrupted run resumes
   where it stopped (and adding replicates or list lengths only computes the new chunks).
   The key hashes the sweep's specs and seed and the code that computes a replicate
-  (:func:`~ndcg_research.studies.replicates.code_fingerprint`), not its documentation.
+  (:func:`~ndcg_research.studies.runtime.replicates.code_fingerprint`), not its documentation.
 
 :meth:`SweepResult.ranker_table` and :meth:`SweepResult.pair_table` summarise the
 values as tidy :class:`pandas.DataFrame` tables (one row per (discount, ranker, n) or
 (discount, pair, n)) with the statistics of :mod:`ndcg_research.stats.intervals` and
 :mod:`ndcg_research.stats.paired`;
-:func:`~ndcg_research.studies.tables.write_table` writes them. The sweep of notebook 05,
-:class:`ndcg_research.studies.cutoff.CutoffSweep`, extends :class:`Sweep` with cut-off
+:func:`~ndcg_research.studies.runtime.tables.write_table` writes them. The sweep of notebook 05,
+:class:`ndcg_research.studies.simulation.cutoff.CutoffSweep`, extends :class:`Sweep` with cut-off
 rules: the same runner, result type and tables, with one more axis.
 
 This module imports joblib and tqdm when a sweep runs; :mod:`ndcg_research` does not import it.
@@ -187,7 +187,7 @@ class Sweep:
         seed : int
             Entropy of every replicate's ``SeedSequence``, >= 0.
         rankers, discounts : iterable of str
-            Specs (see :mod:`ndcg_research.studies.simulate` and :mod:`ndcg_research.core.discounts`).
+            Specs (see :mod:`ndcg_research.studies.simulation.simulate` and :mod:`ndcg_research.core.discounts`).
         pairs : iterable of (str, str)
             Ranker pairs (better, worse), both among ``rankers``.
         gain : str
@@ -233,7 +233,7 @@ class Sweep:
         return hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:16]
 
     def chunks(self, chunk_items: int = CHUNK_ITEMS) -> list[Chunk]:
-        """Work units: consecutive replicates of one n (see :func:`~ndcg_research.studies.replicates.plan_chunks`)."""
+        """Work units: consecutive replicates of one n (see :func:`~ndcg_research.studies.runtime.replicates.plan_chunks`)."""
         return plan_chunks(self.ns, self.replicates, chunk_items)
 
     def compute_chunk(self, chunk: Chunk) -> np.ndarray:
@@ -429,7 +429,7 @@ def run_sweep(
 
 
 def compare_with_theory(ranker_table: pd.DataFrame, theory_table: pd.DataFrame) -> pd.DataFrame:
-    """Join simulated means with :func:`ndcg_research.studies.finite_n.theory_table` on (discount, ranker, n).
+    """Join simulated means with :func:`ndcg_research.studies.simulation.finite_n.theory_table` on (discount, ranker, n).
 
     For slowly varying discounts the compared quantity is ``1 - nDCG`` (what
     ``eps_D(n) c_f`` predicts); otherwise nDCG itself. Relative errors are

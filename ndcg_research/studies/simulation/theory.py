@@ -2,7 +2,7 @@ r"""Asymptotic predictions for nDCG of the simulated rankers, to test against th
 
 Gain profiles
 -------------
-For a ranker f on the model of :mod:`ndcg_research.studies.simulate`, let ``g_f(t)``
+For a ranker f on the model of :mod:`ndcg_research.studies.simulation.simulate`, let ``g_f(t)``
 be the expected gain of the item at relative rank ``t = r / n`` (as n grows),
 and ``g*(t)`` the same for the ideal ranking: the decreasing rearrangement of
 the gain distribution (a step function, ``g*(t) = sum_k [gain(k) - gain(k-1)]
