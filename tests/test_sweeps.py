@@ -242,17 +242,17 @@ def test_cache_key_ignores_documentation_but_not_code(tmp_path):
     # The key hashes the code that computes a replicate, not its text: a docstring or comment edit keeps
     # the cached chunks, a changed statement (anywhere the simulation imports) discards them.
     package = _copy_package(tmp_path)
-    simulate = package / "studies" / "simulate.py"
+    model = package / "studies" / "simulation" / "model.py"  # imported by simulate
     kernels = package / "core" / "kernels.py"
     name = "ndcg_research.studies.simulation.simulate"
     original = replicates.code_fingerprint(name, package)
     assert original == replicates.code_fingerprint(name)  # a copy hashes like the installed package
 
-    text = simulate.read_text()
+    text = model.read_text()
     edited = (text.replace('"""Draw ``n`` items:', '"""Draw ``n`` items (edited docstring):', 1)
               .replace("# loop over relevance units, not items", "# an edited comment", 1) + "\n\n# end\n")
     assert edited.count("edited") == 2
-    simulate.write_text(edited)
+    model.write_text(edited)
     assert replicates.code_fingerprint(name, package) == original
 
     kernels.write_text(kernels.read_text() + "\n_A_NEW_STATEMENT = 1\n")  # code, not documentation

@@ -369,4 +369,4 @@ def code_fingerprint(module: str, package: Path | None = None) -> str:
 
 @functools.cache
 def _installed_fingerprint(module: str) -> str:
-    return code_fingerprint(module, Path(__file__).resolve().parent.parent)
+    return code_fingerprint(module, Path(__file__).resolve().parents[2])  # ndcg_research/studies/runtime/
