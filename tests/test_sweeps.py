@@ -232,7 +232,7 @@ def test_theory_table_agrees_with_prediction():
 
 
 def _copy_package(tmp_path: Path) -> Path:
-    source = Path(ex.__file__).resolve().parent.parent
+    source = Path(ex.__file__).resolve().parents[2]  # ndcg_research/studies/simulation/sweeps.py
     target = tmp_path / "ndcg_research"
     shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__"))
     return target
