@@ -1,8 +1,8 @@
 """Sweeps over list length, rankers, discounts and replicates, with tidy result tables.
 
-A :class:`Sweep` names one experiment: a model, the rankers, the discounts, the
-list lengths ``n`` with the number of replicates at each, the ranker pairs to
-compare (better first), the seed and the gain. :func:`run_sweep` computes the
+A :class:`Sweep` names one experiment: a :class:`Design` (a model, the rankers, the discounts,
+the ranker pairs to compare (better first), the seed and the gain) and the list lengths ``n``
+with the number of replicates at each. :func:`run_sweep` computes the
 nDCG of every (replicate, ranker, discount) through
 :func:`ndcg_research.studies.simulation.simulate.replicate_ndcg`, with the machinery of
 :mod:`ndcg_research.studies.runtime.replicates`:
@@ -37,7 +37,7 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
@@ -59,6 +59,7 @@ __all__ = [
     "DEFAULT_DISCOUNTS",
     "DEFAULT_RANKERS",
     "DEFAULT_PAIRS",
+    "Design",
     "Sweep",
     "SweepResult",
     "run_sweep",
@@ -137,9 +138,80 @@ def ranker_pairs(pairs: Iterable[Sequence[str]], rankers: Sequence[str]) -> tupl
     return tuple(out)
 
 
-@dataclass(frozen=True)
-class Sweep:
-    """One experiment: model, rankers, discounts, list lengths with replicates, pairs, seed, gain.
+@dataclass(frozen=True, kw_only=True)
+class Design:
+    """What every simulated experiment fixes before it draws a number: model, rankers, discounts, pairs, seed, gain.
+
+    The base of :class:`Sweep` (independent data sets at each list length) and of
+    :class:`~ndcg_research.studies.simulation.consistency.StreamStudy` (nested prefixes of data
+    streams), which add how the data sets are laid out. :meth:`canonical_fields` checks and
+    canonicalises these fields for both; :meth:`key` hashes what fixes the values.
+
+    Examples
+    --------
+    >>> Design.canonical_fields("probit", rankers=["noisy( sigma=1.0 )", "bayes"], discounts=["log2"],
+    ...                         pairs=[("bayes", "noisy(sigma=1)")], seed=3)["rankers"]
+    ('noisy(sigma=1)', 'bayes')
+    """
+
+    model: str
+    rankers: tuple[str, ...]
+    discounts: tuple[str, ...]
+    pairs: tuple[tuple[str, str], ...]
+    seed: int
+    gain: str = "linear"
+
+    #: Fields that say how many data sets there are or which summaries to make, not what a data set's
+    #: values are: :meth:`key` leaves them out, so that more replicates reuse the cached ones.
+    UNKEYED: ClassVar[tuple[str, ...]] = ("pairs",)
+
+    @staticmethod
+    def canonical_fields(model: str, *, rankers: Iterable[str], discounts: Iterable[str],
+                         pairs: Iterable[Sequence[str]], seed: int, gain: str = "linear") -> dict[str, Any]:
+        """The fields of a :class:`Design`, checked and in canonical spelling.
+
+        Parameters
+        ----------
+        model : str
+            Model spec, e.g. ``"probit(lo=0.1, hi=0.6)"``.
+        rankers, discounts : iterable of str
+            Specs (see :mod:`ndcg_research.studies.simulation.model` and :mod:`ndcg_research.core.discounts`).
+        pairs : iterable of (str, str)
+            Ranker pairs (better, worse), both among ``rankers``.
+        seed : int
+            Entropy of every replicate's ``SeedSequence``, >= 0.
+        gain : str
+            Built-in gain spec.
+
+        Returns
+        -------
+        dict
+            ``model``, ``rankers``, ``discounts``, ``pairs``, ``seed``, ``gain``.
+        """
+        ranker_specs = distinct_specs("rankers", (str(parse_ranker(r)) for r in rankers))
+        return dict(
+            model=str(parse_model(model)),
+            rankers=ranker_specs,
+            discounts=distinct_specs("discounts", (str(parse_discount(d, builtin_only=True)) for d in discounts)),
+            pairs=ranker_pairs(pairs, ranker_specs),
+            seed=check_integer(seed, "seed", minimum=0),
+            gain=str(parse_gain(gain, builtin_only=True)),
+        )
+
+    def key_fields(self) -> dict[str, Any]:
+        """Every field but the :attr:`UNKEYED` ones: what fixes the values of a data set."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name not in self.UNKEYED}
+
+    def key(self) -> str:
+        """Hash of :meth:`key_fields` and of the code that computes a data set's values (the code of the
+        module that defines the design's class and of everything it imports)."""
+        spec = {**self.key_fields(), "code": code_fingerprint(type(self).__module__)}
+        return hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Sweep(Design):
+    """One experiment on independent data sets: a :class:`Design` and list lengths with replicates.
 
     Build it with :meth:`Sweep.build`, which checks and canonicalises every spec.
 
@@ -150,14 +222,10 @@ class Sweep:
     ((50, 50), ('power(beta=2)', 'geometric(p=0.5)'))
     """
 
-    model: str
     ns: tuple[int, ...]
     replicates: tuple[int, ...]
-    rankers: tuple[str, ...]
-    discounts: tuple[str, ...]
-    pairs: tuple[tuple[str, str], ...]
-    seed: int
-    gain: str = "linear"
+
+    UNKEYED: ClassVar[tuple[str, ...]] = ("ns", "replicates", "pairs")
 
     @classmethod
     def build(
@@ -187,7 +255,7 @@ class Sweep:
         seed : int
             Entropy of every replicate's ``SeedSequence``, >= 0.
         rankers, discounts : iterable of str
-            Specs (see :mod:`ndcg_research.studies.simulation.simulate` and :mod:`ndcg_research.core.discounts`).
+            Specs (see :mod:`ndcg_research.studies.simulation.model` and :mod:`ndcg_research.core.discounts`).
         pairs : iterable of (str, str)
             Ranker pairs (better, worse), both among ``rankers``.
         gain : str
@@ -196,18 +264,8 @@ class Sweep:
             The fields a subclass adds (already canonical).
         """
         ns_sorted, counts = replicate_counts(ns, replicates)
-        ranker_specs = distinct_specs("rankers", (str(parse_ranker(r)) for r in rankers))
-        return cls(
-            model=str(parse_model(model)),
-            ns=ns_sorted,
-            replicates=counts,
-            rankers=ranker_specs,
-            discounts=distinct_specs("discounts", (str(parse_discount(d, builtin_only=True)) for d in discounts)),
-            pairs=ranker_pairs(pairs, ranker_specs),
-            seed=check_integer(seed, "seed", minimum=0),
-            gain=str(parse_gain(gain, builtin_only=True)),
-            **more,
-        )
+        design = cls.canonical_fields(model, rankers=rankers, discounts=discounts, pairs=pairs, seed=seed, gain=gain)
+        return cls(ns=ns_sorted, replicates=counts, **design, **more)
 
     def axes(self) -> dict[str, tuple[str, ...]]:
         """Names and labels of the axes of one replicate's values (after the replicate axis)."""
@@ -224,13 +282,6 @@ class Sweep:
     def table_axes(self) -> tuple[str, ...]:
         """The axes of :meth:`axes` in the row order of the tables (slowest first; n comes last)."""
         return ("discount", "ranker")
-
-    def key(self) -> str:
-        """Hash of everything that fixes a replicate's values: every field except ``ns``,
-        ``replicates`` and ``pairs``, and the code that computes a replicate."""
-        spec = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("ns", "replicates", "pairs")}
-        spec["code"] = code_fingerprint(type(self).__module__)
-        return hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:16]
 
     def chunks(self, chunk_items: int = CHUNK_ITEMS) -> list[Chunk]:
         """Work units: consecutive replicates of one n (see :func:`~ndcg_research.studies.runtime.replicates.plan_chunks`)."""
@@ -418,9 +469,8 @@ def run_sweep(
     if not isinstance(sweep, Sweep):
         raise TypeError(f"sweep must be a Sweep (see Sweep.build), got {type(sweep).__name__}")
     cache = None if cache_dir is None else Path(cache_dir) / sweep.key()
-    description = {f.name: getattr(sweep, f.name) for f in fields(sweep) if f.name not in ("ns", "replicates", "pairs")}
     run = run_chunks(sweep.compute_chunk, sweep.chunks(chunk_items), n_jobs=n_jobs, backend=backend, cache=cache,
-                     description={**description, "kind": type(sweep).__name__}, progress=progress,
+                     description={**sweep.key_fields(), "kind": type(sweep).__name__}, progress=progress,
                      label=sweep.model)
     return SweepResult(sweep, run.values, computed_chunks=run.computed, reused_chunks=run.reused)
 

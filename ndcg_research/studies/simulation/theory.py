@@ -534,6 +534,7 @@ def zipf_approximation(model: str | Model, ranker: str | Ranker, n: float, gain:
     --------
     >>> round(zipf_approximation("probit", "noisy(sigma=1)", 1000), 3)
     0.87
+    >>> from ndcg_research.studies.simulation.finite_n import finite_n_ndcg
     >>> round(finite_n_ndcg("probit", "noisy(sigma=1)", "zipf", 1000), 3)   # the exact finite-n value
     0.883
     >>> round(zipf_approximation("probit", "random", 1e6), 3), top_limit("probit", "random")   # slowly, to the limit
