@@ -220,8 +220,8 @@ def test_interactions_must_be_binary():
 
 
 def test_canonical_names():
-    assert [rec.parse_ranker(s) for s in rec.DEFAULT_RANKERS] == list(rec.DEFAULT_RANKERS)
-    assert rec.parse_ranker("puresvd( factors=50 )") == "puresvd(factors=50)"
+    assert [rec.canonical_ranker_spec(s) for s in rec.DEFAULT_RANKERS] == list(rec.DEFAULT_RANKERS)
+    assert rec.canonical_ranker_spec("puresvd( factors=50 )") == "puresvd(factors=50)"
 
 
 # --- The same scores whatever BLAS kernels the CPU gets ----------------------------------------------

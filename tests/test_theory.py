@@ -80,7 +80,7 @@ def test_graded_ideal_profile_closed_form():
     g = th.ideal_profile("probit(grades=2)")
     np.testing.assert_allclose(g.edges, [0, 1 / 3, 2 / 3, 1], atol=1e-9)
     assert g.values.tolist() == [2.0, 1.0, 0.0]
-    g = th.ideal_profile("probit(grades=2)", "exp2")
+    g = th.ideal_profile("probit(grades=2)", gain="exp2")
     assert g.values.tolist() == [3.0, 1.0, 0.0]
 
 
@@ -147,7 +147,7 @@ def test_bad_input():
     with pytest.raises(TypeError, match="built-in discount"):
         th.eps(lambda r: 1 / r, 10.0)
     with pytest.raises(ValueError, match="method='closed' needs gain='linear'"):
-        th.gain_profile("probit", "bayes", "exp2", method="closed")
+        th.gain_profile("probit", "bayes", gain="exp2", method="closed")
 
 
 @pytest.mark.parametrize("n", [50, 5000])

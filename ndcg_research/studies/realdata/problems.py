@@ -27,7 +27,7 @@ import numpy as np
 
 from ...core.ranking import top_order
 from ...core.validation import check_integer
-from .recommenders import DEFAULT_RANKERS, parse_ranker, score_items, temporal_split
+from .recommenders import DEFAULT_RANKERS, canonical_ranker_spec, score_items, temporal_split
 
 __all__ = ["RankingProblem", "movielens_problem", "trec_problem", "qrels_table", "run_table"]
 
@@ -81,21 +81,22 @@ class RankingProblem:
         return np.count_nonzero(self.grades > 0, axis=1)
 
 
-def _pack(mask: np.ndarray, arrays: Mapping[str, tuple[np.ndarray, Any]]) -> tuple[dict[str, np.ndarray], np.ndarray]:
-    """Move the True entries of each row of ``mask`` to the left, keeping their order; pad the rest."""
+def _compact_left(mask: np.ndarray, arrays: Mapping[str, tuple[np.ndarray, Any]]) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """Move the entries of each array where ``mask`` is True to the left of their row, keeping their order, and
+    fill the rest of the (narrowed) row with the array's fill value; also return the count kept per row."""
     order = np.argsort(~mask, axis=1, kind="stable")
     lengths = mask.sum(axis=1)
     width = int(lengths.max())
     order = order[:, :width]
     pad = np.arange(width) >= lengths[:, None]
-    packed = {}
+    compacted = {}
     for key, (values, fill) in arrays.items():
         out = np.take_along_axis(values, order, 1)
         if out.dtype.kind in "US" or out.dtype == object:
             out = out.astype(object)
         out[pad] = fill
-        packed[key] = out
-    return packed, lengths.astype(np.int64)
+        compacted[key] = out
+    return compacted, lengths.astype(np.int64)
 
 
 def movielens_problem(
@@ -136,7 +137,7 @@ def movielens_problem(
     >>> p.docs.tolist(), p.grades.tolist()
     ([['3', '4'], ['3', '4']], [[3.0, 0.0], [0.0, 4.0]])
     """
-    names = [parse_ranker(r) for r in rankers]
+    names = [canonical_ranker_spec(r) for r in rankers]
     if len(set(names)) != len(names) or not names:
         raise ValueError(f"rankers must be distinct and non-empty, got {list(rankers)!r}")
     split = temporal_split(ratings, test_fraction)
@@ -145,14 +146,14 @@ def movielens_problem(
     arrays: dict[str, tuple[np.ndarray, Any]] = {"docs": (item_ids, ""), "grades": (split.test, 0.0)}
     for name in names:
         arrays[name] = (score_items(name, X, seed=seed), -np.inf)
-    packed, lengths = _pack(split.candidates, arrays)
+    compacted, lengths = _compact_left(split.candidates, arrays)
     return RankingProblem(
         name="MovieLens-100k",
         queries=split.users,
-        docs=packed.pop("docs"),
-        grades=packed.pop("grades"),
+        docs=compacted.pop("docs"),
+        grades=compacted.pop("grades"),
         lengths=lengths,
-        scores={name: packed[name] for name in names},
+        scores={name: compacted[name] for name in names},
         sha256=getattr(ratings, "attrs", {}).get("sha256"),
         notes={"test_fraction": split.test_fraction, "n_items": split.shape[1],
                "train_ratings": int(np.count_nonzero(split.train)), "test_ratings": int(np.count_nonzero(split.test))},

@@ -350,7 +350,7 @@ def ndcg_by_k(
     ])
 
 
-def fraction_limit(model: str, ranker: str, c: float, gain: str = "linear") -> float:
+def fraction_limit(model: str, ranker: str, c: float, *, gain: str = "linear") -> float:
     r"""Heuristic limit of nDCG@k with ``k = c n`` under a slowly varying discount (log2, loglog, ...).
 
     Over ranks 1..cn a slowly varying discount is asymptotically flat in the relative
@@ -385,8 +385,8 @@ def fraction_limit(model: str, ranker: str, c: float, gain: str = "linear") -> f
 
     if not 0 < check_number(c, "c") <= 1:
         raise ValueError(f"c must be a fraction in (0, 1], got {c!r}")
-    g = theory.gain_profile(model, ranker, gain)
-    star = theory.ideal_profile(model, gain)
+    g = theory.gain_profile(model, ranker, gain=gain)
+    star = theory.ideal_profile(model, gain=gain)
     grid = np.unique(np.concatenate(([0.0, c], star.edges[(star.edges > 0) & (star.edges < c)])))
 
     def area(profile: Any) -> float:

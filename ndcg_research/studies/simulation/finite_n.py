@@ -76,7 +76,7 @@ def _order_statistic_means(profile: Profile, n: int, count: int) -> np.ndarray:
     return profile(_order_statistic_quantiles(n, count)) @ _QUANTILE_WEIGHTS
 
 
-def rank_gains(model: str | Model, ranker: str | Ranker, n: int, gain: str | Gain = "linear") -> np.ndarray:
+def rank_gains(model: str | Model, ranker: str | Ranker, n: int, *, gain: str | Gain = "linear") -> np.ndarray:
     """Expected gain of the item a ranker puts at rank r = 1..n on a data set of n items.
 
     ``bayes``, ``noisy``, ``random``: ``E g_f(U_(r))`` with ``U_(r) ~ Beta(r, n - r + 1)``,
@@ -114,17 +114,17 @@ def rank_gains(model: str | Model, ranker: str | Ranker, n: int, gain: str | Gai
     model, ranker, gain = parse_model(model), parse_ranker(ranker), parse_gain(gain, builtin_only=True)
     n = check_integer(n, "n")
     if ranker.kind == "coarse":
-        return gain_profile(model, ranker, gain).cell_means(n)
+        return gain_profile(model, ranker, gain=gain).cell_means(n)
     if ranker.kind == "gated":
         return _gated_rank_gains(model, ranker, n, gain)
     if ranker.kind == "head":
         head = min(ranker.m, n)
         out = np.empty(n)
-        out[:head] = rank_gains(model, "bayes", n, gain)[:head]
+        out[:head] = rank_gains(model, "bayes", n, gain=gain)[:head]
         if head < n:
-            out[head:] = (n * mean_gain(model, gain) - out[:head].sum()) / (n - head)
+            out[head:] = (n * mean_gain(model, gain=gain) - out[:head].sum()) / (n - head)
         return out
-    profile = gain_profile(model, ranker, gain)
+    profile = gain_profile(model, ranker, gain=gain)
     if n <= 2 * EXACT_RANKS:
         return _order_statistic_means(profile, n, n)
     out = profile(np.arange(1, n + 1) / (n + 1.0))
@@ -137,9 +137,9 @@ def rank_gains(model: str | Model, ranker: str | Ranker, n: int, gain: str | Gai
 
 def _gated_rank_gains(model: Model, ranker: Ranker, n: int, gain: Gain) -> np.ndarray:
     """:func:`rank_gains` of ``gated(q)`` (see there)."""
-    q, rest = ranker.q, gated_rest_gain(model, ranker, gain)
-    bayes = gain_profile(model, Ranker("bayes"), gain)
-    out = rank_gains(model, "bayes", n, gain)  # U_(r) < q for sure: the r-th best item
+    q, rest = ranker.q, gated_rest_gain(model, ranker, gain=gain)
+    bayes = gain_profile(model, Ranker("bayes"), gain=gain)
+    out = rank_gains(model, "bayes", n, gain=gain)  # U_(r) < q for sure: the r-th best item
     # P(U_(r) < q) = P(Binomial(n, q) >= r) falls from 1 to 0 within a few sd of r = nq; outside
     # 9 sd it is 1 or 0 to double precision.
     sd = math.sqrt(n * q * (1 - q))
@@ -166,7 +166,7 @@ def _gated_rank_gains(model: Model, ranker: Ranker, n: int, gain: Gain) -> np.nd
     return out
 
 
-def ideal_rank_gains(model: str | Model, n: int, gain: str | Gain = "linear") -> np.ndarray:
+def ideal_rank_gains(model: str | Model, n: int, *, gain: str | Gain = "linear") -> np.ndarray:
     """Expected r-th largest gain among n items, r = 1..n: what the ideal ranking puts at rank r.
 
     ``E gain(y_(r)) = gain(0) + sum_k [gain(k) - gain(k-1)] P(Binomial(n, q_k) >= r)``
@@ -180,7 +180,7 @@ def ideal_rank_gains(model: str | Model, n: int, gain: str | Gain = "linear") ->
     """
     model, gain = parse_model(model), parse_gain(gain, builtin_only=True)
     n = check_integer(n, "n")
-    star = ideal_profile(model, gain)
+    star = ideal_profile(model, gain=gain)
     # star: values gain(G), ..., gain(0) on [0, q_G), ..., [q_1, 1): q_k = edges[G - k + 1].
     levels, q = star.values[::-1], star.edges[1:-1][::-1]  # gain(0..G); q_1..q_G
     out = np.full(n, float(levels[0]))
@@ -196,7 +196,7 @@ def ideal_rank_gains(model: str | Model, n: int, gain: str | Gain = "linear") ->
 
 
 def finite_n_values(model: str | Model, rankers: Sequence[str | Ranker], discounts: Sequence[str | Discount], n: int,
-                    gain: str | Gain = "linear") -> np.ndarray:
+                    *, gain: str | Gain = "linear") -> np.ndarray:
     """:func:`finite_n_ndcg` of every ranker under every discount at one n, sharing the expected gains.
 
     Returns
@@ -213,12 +213,12 @@ def finite_n_values(model: str | Model, rankers: Sequence[str | Ranker], discoun
     n = check_integer(n, "n")
     ranks = np.arange(1, n + 1, dtype=np.float64)
     D = np.stack([parse_discount(d, builtin_only=True)(ranks) for d in discounts], axis=1)  # (n, discounts)
-    ideal = ideal_rank_gains(model, n, gain) @ D
-    return np.stack([rank_gains(model, r, n, gain) @ D for r in rankers]) / ideal
+    ideal = ideal_rank_gains(model, n, gain=gain) @ D
+    return np.stack([rank_gains(model, r, n, gain=gain) @ D for r in rankers]) / ideal
 
 
 def finite_n_ndcg(model: str | Model, ranker: str | Ranker, discount: str | Discount, n: int,
-                  gain: str | Gain = "linear") -> float:
+                  *, gain: str | Gain = "linear") -> float:
     """``sum_r D(r) E[gain at rank r] / sum_r D(r) E[r-th largest gain]``: expected DCG over expected ideal DCG.
 
     See :func:`rank_gains` and :func:`ideal_rank_gains`.
@@ -228,11 +228,11 @@ def finite_n_ndcg(model: str | Model, ranker: str | Ranker, discount: str | Disc
     >>> round(finite_n_ndcg("probit", "bayes", "none", 1000), 12)
     1.0
     """
-    return float(finite_n_values(model, [ranker], [discount], n, gain)[0, 0])
+    return float(finite_n_values(model, [ranker], [discount], n, gain=gain)[0, 0])
 
 
 def rare_miss_share(model: str | Model, ranker: str | Ranker, discount: str | Discount, n: int, replicates: int,
-                    gain: str | Gain = "linear") -> float:
+                    *, gain: str | Gain = "linear") -> float:
     """Share of a ranker's expected DCG shortfall that comes from misses too rare for ``replicates`` data sets.
 
     Over the ranks r where the ideal list holds the top gain ``g*(0+)`` (r up to n times the
@@ -253,9 +253,9 @@ def rare_miss_share(model: str | Model, ranker: str | Ranker, discount: str | Di
     """
     model, d = parse_model(model), parse_discount(discount, builtin_only=True)
     n, replicates = check_integer(n, "n"), check_integer(replicates, "replicates")
-    star = ideal_profile(model, gain)
+    star = ideal_profile(model, gain=gain)
     top_ranks = max(1, int(n * star.edges[1]))  # ranks the ideal fills with the top gain, in expectation
-    gains = rank_gains(model, ranker, n, gain)[:top_ranks]
+    gains = rank_gains(model, ranker, n, gain=gain)[:top_ranks]
     miss = np.clip(1 - gains / star.top, 0.0, 1.0)
     shortfall = miss * d(np.arange(1, top_ranks + 1, dtype=np.float64))
     total = shortfall.sum()
@@ -263,7 +263,7 @@ def rare_miss_share(model: str | Model, ranker: str | Ranker, discount: str | Di
 
 
 def prediction(model: str | Model, ranker: str | Ranker, discount: str | Discount, n: int,
-               gain: str | Gain = "linear", *, finite_n: bool = True) -> dict[str, float | str]:
+               *, gain: str | Gain = "linear", finite_n: bool = True) -> dict[str, float | str]:
     """The theory for one (ranker, discount, n): regime, limit, first-order value and finite-n value.
 
     Returns
@@ -288,24 +288,24 @@ def prediction(model: str | Model, ranker: str | Ranker, discount: str | Discoun
     if ranker.kind == "head":  # no n-free profile: only the finite-n value
         out.update(limit=math.nan, first_order=math.nan)
     elif regime == "slowly varying":
-        c = c_coefficient(model, ranker, gain)
+        c = c_coefficient(model, ranker, gain=gain)
         out.update(limit=1.0, c=c, first_order=1 - out["eps"] * c)
     elif regime == "regularly varying":
-        lim = power_limit(model, ranker, d.kwargs["beta"], gain)
+        lim = power_limit(model, ranker, d.kwargs["beta"], gain=gain)
         out.update(limit=lim, first_order=lim)
     elif regime == "critical":  # zipf: the 1/ln n approximation; zipflog: only the limit
-        first = zipf_approximation(model, ranker, n, gain) if d.name != "zipflog" else math.nan
-        out.update(limit=top_limit(model, ranker, gain), first_order=first)
+        first = zipf_approximation(model, ranker, n, gain=gain) if d.name != "zipflog" else math.nan
+        out.update(limit=top_limit(model, ranker, gain=gain), first_order=first)
     elif regime == "summable":
-        out.update(limit=top_limit(model, ranker, gain), first_order=math.nan)
+        out.update(limit=top_limit(model, ranker, gain=gain), first_order=math.nan)
     else:
         out.update(limit=1.0, first_order=1.0)
-    out["finite_n"] = finite_n_ndcg(model, ranker, d, n, gain) if finite_n else math.nan
+    out["finite_n"] = finite_n_ndcg(model, ranker, d, n, gain=gain) if finite_n else math.nan
     return out
 
 
 def theory_table(model: str | Model, rankers: Sequence[str | Ranker], discounts: Sequence[str | Discount],
-                 ns: Sequence[int], gain: str | Gain = "linear") -> pd.DataFrame:
+                 ns: Sequence[int], *, gain: str | Gain = "linear") -> pd.DataFrame:
     """:func:`prediction` for every (discount, ranker, n), sharing the work across discounts and rankers.
 
     Returns
@@ -326,14 +326,14 @@ def theory_table(model: str | Model, rankers: Sequence[str | Ranker], discounts:
     ns = sorted({check_integer(n, "every n") for n in ns})
     finite: dict[tuple[Discount, Ranker, int], float] = {}
     for n in ns:  # loop over list lengths; each computes the expected gains once
-        values = finite_n_values(model, rankers, discounts, n, gain)
+        values = finite_n_values(model, rankers, discounts, n, gain=gain)
         for i, r in enumerate(rankers):
             for j, d in enumerate(discounts):
                 finite[d, r, n] = float(values[i, j])
     rows = []
     for d in discounts:
         for r in rankers:
-            base = prediction(model, r, d, ns[0], gain, finite_n=False)
+            base = prediction(model, r, d, ns[0], gain=gain, finite_n=False)
             for n in ns:
                 p = dict(base)
                 p["eps"] = eps(d, float(n))
@@ -342,7 +342,7 @@ def theory_table(model: str | Model, rankers: Sequence[str | Ranker], discounts:
                 elif p["regime"] == "slowly varying":
                     p["first_order"] = 1 - p["eps"] * p["c"]
                 elif p["regime"] == "critical" and d.name != "zipflog":
-                    p["first_order"] = zipf_approximation(model, r, n, gain)
+                    p["first_order"] = zipf_approximation(model, r, n, gain=gain)
                 rows.append(dict(model=str(model), discount=str(d), decay=p["regime"], ranker=str(r), n=n,
                                  limit=p["limit"], first_order=p["first_order"], eps=p["eps"], c=p["c"],
                                  finite_n=finite[d, r, n]))

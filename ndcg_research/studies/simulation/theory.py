@@ -343,14 +343,14 @@ def _unit_gain(model: Model, gain: Gain) -> Callable[[np.ndarray], np.ndarray]:
     return lambda eta: stats.binom.pmf(k, model.grades, np.asarray(eta, dtype=np.float64)[..., None]) @ level_gain
 
 
-def mean_gain(model: str | Model, gain: str | Gain = "linear") -> float:
+def mean_gain(model: str | Model, *, gain: str | Gain = "linear") -> float:
     """``p = E gain(y)``, by quadrature over x (closed form ``G (lo + hi) / 2`` for linear gain).
 
     Examples
     --------
     >>> round(mean_gain("probit"), 6), round(mean_gain("probit(lo=0.1, hi=0.6, grades=3)"), 6)   # G (lo + hi) / 2
     (0.5, 1.05)
-    >>> round(mean_gain("probit(grades=3)", "exp2"), 6)
+    >>> round(mean_gain("probit(grades=3)", gain="exp2"), 6)
     2.75
     """
     model, gain = parse_model(model), parse_gain(gain, builtin_only=True)
@@ -358,7 +358,7 @@ def mean_gain(model: str | Model, gain: str | Gain = "linear") -> float:
     return float(_HERMITE_WEIGHTS @ h(model.eta(_HERMITE_NODES)))
 
 
-def gain_profile(model: str | Model, ranker: str | Ranker, gain: str | Gain = "linear", *,
+def gain_profile(model: str | Model, ranker: str | Ranker, *, gain: str | Gain = "linear",
                  method: str = "auto") -> Profile:
     """Expected gain ``g_f(t)`` of a ranker at relative rank t.
 
@@ -390,7 +390,7 @@ def _gain_profile(model: Model, ranker: Ranker, gain: Gain, method: str) -> Prof
     h = _unit_gain(model, gain)
     if ranker.kind == "gated":
         bayes, q = _gain_profile(model, Ranker("bayes"), gain, method), ranker.q
-        below = gated_rest_gain(model, ranker, gain)
+        below = gated_rest_gain(model, ranker, gain=gain)
         return Profile(top=bayes.top, breaks=(q,),
                        function=lambda t: np.where(np.asarray(t, dtype=np.float64) < q, bayes(t), below))
     if ranker.kind == "coarse":
@@ -431,11 +431,11 @@ def _gain_profile(model: Model, ranker: Ranker, gain: Gain, method: str) -> Prof
         x = mu[..., None] + spread * _HERMITE_NODES
         return h(model.eta(x)) @ _HERMITE_WEIGHTS
 
-    top = float(h(np.array(model.hi))) if ranker.kind != "random" else mean_gain(model, gain)
+    top = float(h(np.array(model.hi))) if ranker.kind != "random" else mean_gain(model, gain=gain)
     return Profile(top=top, function=quadrature)
 
 
-def gated_rest_gain(model: str | Model, ranker: str | Ranker, gain: str | Gain = "linear") -> float:
+def gated_rest_gain(model: str | Model, ranker: str | Ranker, *, gain: str | Gain = "linear") -> float:
     """Expected gain of an item below the gate of ``gated(q)``: ``E[h(eta(X)) | X < Phi^{-1}(1 - q)]``.
 
     Examples
@@ -450,7 +450,7 @@ def gated_rest_gain(model: str | Model, ranker: str | Ranker, gain: str | Gain =
     return mass / (1 - ranker.q)
 
 
-def ideal_profile(model: str | Model, gain: str | Gain = "linear") -> Profile:
+def ideal_profile(model: str | Model, *, gain: str | Gain = "linear") -> Profile:
     """``g*(t)``: gain(k) on ``P(y > k) <= t < P(y >= k)``, a step function.
 
     Examples
@@ -483,7 +483,7 @@ def _ideal_profile(model: Model, gain: Gain) -> Profile:
 # --------------------------------------------------------------------------- predictions
 
 
-def c_coefficient(model: str | Model, ranker: str | Ranker, gain: str | Gain = "linear") -> float:
+def c_coefficient(model: str | Model, ranker: str | Ranker, *, gain: str | Gain = "linear") -> float:
     r"""``c_f = (1/p) [int g*(t)(-ln t) dt - int g_f(t)(-ln t) dt]``: ``1 - nDCG ≈ eps_D(n) c_f``.
 
     Examples
@@ -492,12 +492,12 @@ def c_coefficient(model: str | Model, ranker: str | Ranker, gain: str | Gain = "
     True
     """
     model = parse_model(model)
-    star = ideal_profile(model, gain)
+    star = ideal_profile(model, gain=gain)
     p = star.integral("one")
-    return (star.integral("log") - gain_profile(model, ranker, gain).integral("log")) / p
+    return (star.integral("log") - gain_profile(model, ranker, gain=gain).integral("log")) / p
 
 
-def power_limit(model: str | Model, ranker: str | Ranker, beta: float, gain: str | Gain = "linear") -> float:
+def power_limit(model: str | Model, ranker: str | Ranker, beta: float, *, gain: str | Gain = "linear") -> float:
     r"""``lim nDCG`` under ``power(beta)``, 0 < beta < 1: ``int g_f t^-beta dt / int g* t^-beta dt``.
 
     Examples
@@ -508,11 +508,11 @@ def power_limit(model: str | Model, ranker: str | Ranker, beta: float, gain: str
     if not 0 < beta < 1:
         raise ValueError(f"beta must be in (0, 1) for a ranker-dependent limit, got {beta!r}")
     model = parse_model(model)
-    num = gain_profile(model, ranker, gain).integral("power", beta)
-    return num / ideal_profile(model, gain).integral("power", beta)
+    num = gain_profile(model, ranker, gain=gain).integral("power", beta)
+    return num / ideal_profile(model, gain=gain).integral("power", beta)
 
 
-def top_limit(model: str | Model, ranker: str | Ranker, gain: str | Gain = "linear") -> float:
+def top_limit(model: str | Model, ranker: str | Ranker, *, gain: str | Gain = "linear") -> float:
     """``g_f(0+) / g*(0+)``: the limit under ``zipf`` and of the mean under summable discounts.
 
     Examples
@@ -523,10 +523,10 @@ def top_limit(model: str | Model, ranker: str | Ranker, gain: str | Gain = "line
     0.6
     """
     model = parse_model(model)
-    return gain_profile(model, ranker, gain).top / ideal_profile(model, gain).top
+    return gain_profile(model, ranker, gain=gain).top / ideal_profile(model, gain=gain).top
 
 
-def zipf_approximation(model: str | Model, ranker: str | Ranker, n: float, gain: str | Gain = "linear") -> float:
+def zipf_approximation(model: str | Model, ranker: str | Ranker, n: float, *, gain: str | Gain = "linear") -> float:
     r"""nDCG under ``zipf`` to order ``1/ln n``:
     ``[g_f(0)(ln n + γ) + int (g_f - g_f(0))/t] / [g*(0)(ln n + γ) + int (g* - g*(0))/t]``.
 
@@ -541,6 +541,6 @@ def zipf_approximation(model: str | Model, ranker: str | Ranker, n: float, gain:
     (0.525, 0.5)
     """
     model = parse_model(model)
-    f, star = gain_profile(model, ranker, gain), ideal_profile(model, gain)
+    f, star = gain_profile(model, ranker, gain=gain), ideal_profile(model, gain=gain)
     L = math.log(n) + EULER_GAMMA
     return (f.top * L + f.integral("zipf")) / (star.top * L + star.integral("zipf"))
