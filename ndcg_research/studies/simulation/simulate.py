@@ -33,11 +33,21 @@ of a block is its mean gain times its share of the cumulative discount),
 rest), ``head(m)`` keeps the first m and shuffles the others (``gated(q)`` the
 first M, the items above its gate, found by bisection), and each ``noisy``
 ranker needs one argsort of its n scores. Gathers move
-uint8 grades, not float64 gains. The ideal DCG is the core's
-(:func:`ndcg_research.core.kernels.ideal_dcg`), which counts the items at each grade
-level: no sort. :func:`sample` returns the same data set with explicit scores
+uint8 grades, not float64 gains. :func:`sample` returns the same data set with explicit scores
 for every ranker, so the fast path can be checked against
 :func:`ndcg_research.ndcg_from_scores`.
+
+The metric core's arithmetic, without its per-call checks: the discount vectors and their
+cumulative sums are the core's cached ones (:func:`~ndcg_research.core.kernels.discount_vector`,
+:func:`~ndcg_research.core.kernels.cumulative_discount`), the ideal DCG is the core's
+(:func:`~ndcg_research.core.kernels.ideal_dcg`, on int8 grades, which sort fastest), and a DCG is
+``ranked @ D``, the one-row path of :func:`~ndcg_research.core.kernels.discounted_sum`, so these values
+are the kernels' bit for bit (``coarse``'s blocks, summed through the cumulative discount, agree with
+the core to rounding). The public metric functions (:func:`ndcg_research.idcg`, ...)
+give the same bits but check every array at every call: at n = 1000 the ideal DCG through
+:func:`ndcg_research.idcg` makes a replicate about 10% slower, and a DCG through the checked
+:func:`~ndcg_research.core.kernels.discounted_sum` costs about 20 us against 2 us for the dot product,
+40 times per replicate of 5 rankers and 8 discounts.
 """
 
 from __future__ import annotations
@@ -285,7 +295,7 @@ def replicate_ndcg(
 
     grades8 = buf["grades8"]
     np.copyto(grades8, y, casting="unsafe")  # grades <= 32: gathers move 1 byte per item
-    # The core's ideal DCG (it counts the items at each grade level; int8 makes the counting passes cheap).
+    # The core's ideal DCG (it sorts the grades: 1-byte int8 sorts fastest).
     idcg = np.array([kernels.ideal_dcg(grades8.view(np.int8)[None, :], gain_fn, d, None, name="grades")[0]
                      for d in discounts])
     table = None if gain_fn.name == "linear" else gain_fn(np.arange(model.grades + 1, dtype=np.float64))
