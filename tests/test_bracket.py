@@ -1,4 +1,4 @@
-"""The critical bracket (studies/bracket.py): the failure-rate fit against an independent optimiser, trend
+"""The critical bracket (studies/simulation/bracket.py): the failure-rate fit against an independent optimiser, trend
 classes, predictions and verdicts."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""nDCG@k with k = n^a against the scaling law (studies/cutoff.py: CutoffRule.exponent, trend_table)."""
+"""nDCG@k with k = n^a against the scaling law (studies/simulation/cutoff.py: CutoffRule.exponent, trend_table)."""
 
 from __future__ import annotations
 

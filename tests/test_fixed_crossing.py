@@ -1,4 +1,4 @@
-"""Fixed rankers that cross (studies/fixed_crossing.py): first-order constants, profile crossings in closed
+"""Fixed rankers that cross (studies/simulation/fixed_crossing.py): first-order constants, profile crossings in closed
 form, expected gaps against the finite-n theory, and the decision rules on constructed tables."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Scaling laws of the standardized gap (studies/scaling.py): hand computations and the model's tails."""
+"""Scaling laws of the standardized gap (studies/simulation/scaling.py): hand computations and the model's tails."""
 
 from __future__ import annotations
 

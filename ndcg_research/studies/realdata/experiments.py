@@ -1,6 +1,6 @@
-r"""The questions of notebooks 03-05 on real rankings (a :class:`~ndcg_research.studies.realdata.problems.RankingProblem`).
+r"""The questions of notebooks 03-05 on real rankings, held as a ranking problem.
 
-Every value here is nDCG of the
+The problem is a :class:`~ndcg_research.studies.realdata.problems.RankingProblem`. Every value here is nDCG of the
 system's ranking of the candidate list (or of a sample of it) by score, **ties averaged** (McSherry &
 Najork 2008), with the ideal built from the grades of that same list: it holds all the relevant items,
 so the ideal is trec_eval's (all judged grades). A query whose list has no relevant item under a gain

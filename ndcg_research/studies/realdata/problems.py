@@ -81,7 +81,8 @@ class RankingProblem:
         return np.count_nonzero(self.grades > 0, axis=1)
 
 
-def _compact_left(mask: np.ndarray, arrays: Mapping[str, tuple[np.ndarray, Any]]) -> tuple[dict[str, np.ndarray], np.ndarray]:
+def _compact_left(mask: np.ndarray, arrays: Mapping[str, tuple[np.ndarray, Any]]
+                  ) -> tuple[dict[str, np.ndarray], np.ndarray]:
     """Move the entries of each array where ``mask`` is True to the left of their row, keeping their order, and
     fill the rest of the (narrowed) row with the array's fill value; also return the count kept per row."""
     order = np.argsort(~mask, axis=1, kind="stable")
