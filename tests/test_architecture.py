@@ -106,12 +106,12 @@ def is_private(part: str) -> bool:
 
 
 def test_the_package_is_found():
-    assert {"ndcg_research", "ndcg_research.core.metrics", "ndcg_research.studies.simulate"} <= set(MODULES)
+    assert {"ndcg_research", "ndcg_research.core.metrics", "ndcg_research.studies.simulation.simulate"} <= set(MODULES)
 
 
 def test_resolve_relative_imports():
-    node = ast.parse("from ..core import kernels").body[0]
-    assert resolve(node, "ndcg_research.studies.simulate", package=False) == "ndcg_research.core"
+    node = ast.parse("from ...core import kernels").body[0]
+    assert resolve(node, "ndcg_research.studies.simulation.simulate", package=False) == "ndcg_research.core"
     node = ast.parse("from .metrics import ndcg").body[0]
     assert resolve(node, "ndcg_research.core", package=True) == "ndcg_research.core.metrics"
 
@@ -183,16 +183,16 @@ def test_the_private_name_check_sees_every_form():
         "import numpy as np\n"
         "from .sweeps import TIE, _seed\n"
         "from . import theory\n"
-        "from ..core import _kernels\n"
-        "import ndcg_research.studies.simulate as sim\n"
+        "from ...core import _kernels\n"
+        "import ndcg_research.studies.simulation.simulate as sim\n"
         "x = theory._builtin_gain, sim._rng, np._private, theory.eps\n"
     )
-    found = private_uses("ndcg_research.studies.made_up", source)
+    found = private_uses("ndcg_research.studies.simulation.made_up", source)
     assert found == [
-        "line 2: from ndcg_research.studies.sweeps import _seed",
+        "line 2: from ndcg_research.studies.simulation.sweeps import _seed",
         "line 4: from ndcg_research.core import _kernels",
-        "line 6: theory._builtin_gain (private name of ndcg_research.studies.theory)",
-        "line 6: sim._rng (private name of ndcg_research.studies.simulate)",
+        "line 6: theory._builtin_gain (private name of ndcg_research.studies.simulation.theory)",
+        "line 6: sim._rng (private name of ndcg_research.studies.simulation.simulate)",
     ]
     assert not is_private("__future__") and not is_private("__version__")
 
@@ -283,6 +283,53 @@ def test_imports_follow_the_layers(name):
     assert not bad, f"{name} imports against the layer order {order}: {bad}"
 
 
+#: The rooms of the studies (ndcg_research/studies/__init__.py), lowest first: a room imports its own
+#: modules and lower rooms only.
+STUDY_ROOMS = ("runtime", "simulation", "realdata")
+#: All the real-data room takes from the simulation room: the discounts' local log-slope.
+REALDATA_FROM_SIMULATION = {"ndcg_research.studies.simulation.theory": {"eps"}}
+
+
+def study_room(module: str) -> str:
+    """The room of a module of the studies (``""`` for any other module)."""
+    parts = module.split(".")
+    return parts[2] if len(parts) > 2 and parts[:2] == [NAME, "studies"] else ""
+
+
+def room_violations(name: str, source: str | None = None) -> list[str]:
+    own = STUDY_ROOMS.index(study_room(name))
+    found = []
+    for imp in imports_of(name, source):
+        other = study_room(imp.module)
+        if not other or other == STUDY_ROOMS[own]:
+            continue
+        narrowed = (STUDY_ROOMS[own], other) == ("realdata", "simulation")
+        allowed = REALDATA_FROM_SIMULATION.get(imp.module, set())
+        if STUDY_ROOMS.index(other) > own or (narrowed and not set(imp.names) <= allowed):
+            found.append(f"line {imp.line}: {imp.module} {list(imp.names)} ({other}, from {STUDY_ROOMS[own]})")
+    return found
+
+
+def test_every_module_of_the_studies_is_in_a_room():
+    rooms = {study_room(m) for m in MODULES if m.startswith(f"{NAME}.studies.")}
+    assert rooms == set(STUDY_ROOMS)
+
+
+@pytest.mark.parametrize("name", [m for m in MODULES if study_room(m)])
+def test_the_rooms_of_the_studies_import_one_way(name):
+    assert room_violations(name) == []
+
+
+def test_the_room_check_sees_every_form():
+    source = "from ..simulation.theory import eps, gain_profile\nfrom ..runtime import tables\n"
+    assert room_violations("ndcg_research.studies.realdata.made_up", source) == [
+        "line 1: ndcg_research.studies.simulation.theory ['eps', 'gain_profile'] (simulation, from realdata)",
+    ]
+    assert room_violations("ndcg_research.studies.runtime.made_up", "from ..simulation import sweeps\n") == [
+        "line 1: ndcg_research.studies.simulation ['sweeps'] (simulation, from runtime)",
+    ]
+
+
 def test_the_layer_check_sees_every_form():
     # The check itself, on a made-up module of stats (parsed, never imported).
     source = (
@@ -290,7 +337,7 @@ def test_the_layer_check_sees_every_form():
         "import ndcg_research\n"
         "from ..core.validation import check_integer\n"
         "from .paired import TIE_TOLERANCE\n"
-        "from ..studies.sweeps import AGREEMENT_Z\n"
+        "from ..studies.simulation.sweeps import AGREEMENT_Z\n"
         "from .. import pipeline, evaluation, __version__\n"
         "def lazy():\n"
         "    from ndcg_research.findings import claims\n"
@@ -298,14 +345,14 @@ def test_the_layer_check_sees_every_form():
         "    return ndcg_research.paired_test, ndcg_research.__version__, ndcg_research.evaluation\n"
     )
     assert upward_imports("ndcg_research.stats.made_up", source) == [
-        "line 5: from ndcg_research.studies.sweeps import AGREEMENT_Z (studies, not below stats)",
+        "line 5: from ndcg_research.studies.simulation.sweeps import AGREEMENT_Z (studies, not below stats)",
         "line 6: from ndcg_research import pipeline, evaluation, __version__ (pipeline, not below stats)",
         "line 8: from ndcg_research.findings import claims (findings, not below stats)",
         "line 9: importlib.import_module('ndcg_research.datasets.movielens') (datasets, not below stats)",
         "line 10: ndcg_research.paired_test (the top level of the package, above every layer)",
     ]
     # Studies and datasets share a layer: neither imports the other; the top level may import anything.
-    assert upward_imports("ndcg_research.studies.made_up", "from ..datasets import movielens_100k\n") == [
+    assert upward_imports("ndcg_research.studies.simulation.made_up", "from ...datasets import movielens_100k\n") == [
         "line 1: from ndcg_research.datasets import movielens_100k (datasets, not below studies)",
     ]
     assert upward_imports("ndcg_research.cli", "import ndcg_research.pipeline.cli\n") == []

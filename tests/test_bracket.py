@@ -1,4 +1,4 @@
-"""The critical bracket (studies/bracket.py): the failure-rate fit against an independent optimiser, trend
+"""The critical bracket (studies/simulation/bracket.py): the failure-rate fit against an independent optimiser, trend
 classes, predictions and verdicts."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 from scipy import optimize
 
-from ndcg_research.studies import bracket
-from ndcg_research.studies.sweeps import Sweep, run_sweep
+from ndcg_research.studies.simulation import bracket
+from ndcg_research.studies.simulation.sweeps import Sweep, run_sweep
 
 
 def _loglik(params, x, k, r):

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import ndcg_research as nr
-from ndcg_research.studies import theory
+from ndcg_research.studies.simulation import finite_n, theory
 
 RANKS = [1, 2, 3, 4, 7, 10, 100, 12345]
 
@@ -94,9 +94,9 @@ def test_discount_sum_growth_laws():
 
 def test_zipflog_prediction_is_the_top_limit():
     for spec in ("zipflog(gamma=1)", "zipflog(gamma=2)"):
-        p = theory.prediction("probit(lo=0.1, hi=0.6)", "noisy(sigma=1)", spec, 1000)
+        p = finite_n.prediction("probit(lo=0.1, hi=0.6)", "noisy(sigma=1)", spec, 1000)
         assert math.isclose(p["limit"], 0.6, rel_tol=1e-9)  # g_f(0+) / g*(0+) = hi / 1
         assert math.isnan(p["first_order"])
         assert 0 < p["finite_n"] < 1
-    table = theory.theory_table("probit", ["bayes", "random"], ["zipflog(gamma=1)"], [100, 1000])
+    table = finite_n.theory_table("probit", ["bayes", "random"], ["zipflog(gamma=1)"], [100, 1000])
     assert table["first_order"].isna().all() and (table["decay"] == "critical").all()

@@ -1,4 +1,4 @@
-"""Tests of ndcg_research.studies.crossing: crossings by brute force, invariance, decisions by hand, simulation."""
+"""Tests of ndcg_research.studies.simulation.crossing: crossings by brute force, invariance, decisions by hand, simulation."""
 
 from __future__ import annotations
 
@@ -7,13 +7,13 @@ import math
 import numpy as np
 import pytest
 
-from ndcg_research.studies import crossing as cr
-from ndcg_research.studies import sweeps as sw
-from ndcg_research.studies import theory as th
+from ndcg_research.studies.simulation import crossing as cr
+from ndcg_research.studies.simulation import sweeps as sw
+from ndcg_research.studies.simulation import finite_n as fn
 
 
 def test_expected_gap_is_the_difference_of_the_finite_n_theory():
-    want = th.finite_n_ndcg("probit", "head(m=5)", "zipf", 300) - th.finite_n_ndcg("probit", "noisy(sigma=1)", "zipf", 300)
+    want = fn.finite_n_ndcg("probit", "head(m=5)", "zipf", 300) - fn.finite_n_ndcg("probit", "noisy(sigma=1)", "zipf", 300)
     assert cr.expected_gap("probit", "head(m=5)", "noisy(sigma=1)", "zipf", 300) == want
 
 

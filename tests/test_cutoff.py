@@ -1,4 +1,4 @@
-"""Tests of :mod:`ndcg_research.studies.cutoff` against the metric core, the theory sweep and hand values."""
+"""Tests of :mod:`ndcg_research.studies.simulation.cutoff` against the metric core, the theory sweep and hand values."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import pytest
 
 import ndcg_research as nr
 from ndcg_research.stats.intervals import wilson_interval
-from ndcg_research.studies import cutoff
-from ndcg_research.studies.simulate import replicate_ndcg, sample
-from ndcg_research.studies.sweeps import SweepResult, run_sweep
+from ndcg_research.studies.simulation import cutoff
+from ndcg_research.studies.simulation.simulate import replicate_ndcg, sample
+from ndcg_research.studies.simulation.sweeps import SweepResult, run_sweep
 
 TOL = 1e-10
 

@@ -1,4 +1,4 @@
-"""nDCG@k with k = n^a against the scaling law (studies/cutoff.py: CutoffRule.exponent, trend_table)."""
+"""nDCG@k with k = n^a against the scaling law (studies/simulation/cutoff.py: CutoffRule.exponent, trend_table)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ndcg_research.studies import cutoff, scaling
+from ndcg_research.studies.simulation import cutoff, scaling
 
 UNCERTAIN = "probit(lo=0.1, hi=0.6)"
 

@@ -8,7 +8,7 @@ import pytest
 from ndcg_research.cli import main
 from ndcg_research.findings import claims, render
 from ndcg_research.findings.model import Finding, MissingTableError, Results
-from ndcg_research.studies.tables import write_table
+from ndcg_research.studies.runtime.tables import write_table
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -383,12 +383,12 @@ def test_the_page_says_when_each_threshold_was_fixed_from_the_file():
 
 
 def test_the_tables_verdicts_were_written_with_the_files_thresholds():
-    # Cut-off cells (studies.cutoff.verdict_table) and stream cases (notebook 09) carry their verdicts in the
+    # Cut-off cells (studies.simulation.cutoff.verdict_table) and stream cases (notebook 09) carry their verdicts in the
     # committed tables; with the thresholds of the file they must come out the same.
     import numpy as np
 
     from ndcg_research.stats.thresholds import threshold
-    from ndcg_research.studies import cutoff, sweeps
+    from ndcg_research.studies.simulation import cutoff, sweeps
 
     assert (cutoff.KEEPS_AT_LEAST, cutoff.LOSES_AT_MOST, sweeps.AGREEMENT_Z) == (
         threshold("cutoff_keeps_lower"), threshold("cutoff_loses_upper"), threshold("agreement_z"))

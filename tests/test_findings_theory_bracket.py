@@ -15,7 +15,7 @@ from ndcg_research.findings.rules import bracket, cutoff_growth, fixed_crossings
 
 KEYS = ("critical-point-bracketed", "fixed-crossings-finite-n", "slow-discounts-agree-asymptotically",
         "how-different", "cutoff-growth")
-from ndcg_research.studies.tables import write_table
+from ndcg_research.studies.runtime.tables import write_table
 
 DISCOUNTS = ["log2", "power(beta=0.8)", "power(beta=0.9)", "zipf", "zipflog(gamma=1)", "zipflog(gamma=2)",
              "power(beta=1.1)", "power(beta=1.2)"]

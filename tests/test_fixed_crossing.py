@@ -1,4 +1,4 @@
-"""Fixed rankers that cross (studies/fixed_crossing.py): first-order constants, profile crossings in closed
+"""Fixed rankers that cross (studies/simulation/fixed_crossing.py): first-order constants, profile crossings in closed
 form, expected gaps against the finite-n theory, and the decision rules on constructed tables."""
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ import pandas as pd
 import pytest
 from scipy.special import ndtr, ndtri
 
-from ndcg_research.studies import fixed_crossing as fc
-from ndcg_research.studies import theory as th
+from ndcg_research.studies.simulation import fixed_crossing as fc
+from ndcg_research.studies.simulation import finite_n as fn
+from ndcg_research.studies.simulation import theory as th
 
 MODEL, GATED = "probit", "gated(q=0.1)"
 
@@ -49,7 +50,7 @@ def test_first_order_table_is_consistent():
 def test_expected_gaps_are_the_finite_n_theory():
     gaps = fc.expected_gaps(MODEL, GATED, ["noisy(sigma=1.5)"], ["log2", "zipf"], [300, 30_000])
     for r in gaps.itertuples():
-        want = th.finite_n_ndcg(MODEL, GATED, r.discount, r.n) - th.finite_n_ndcg(MODEL, "noisy(sigma=1.5)", r.discount, r.n)
+        want = fn.finite_n_ndcg(MODEL, GATED, r.discount, r.n) - fn.finite_n_ndcg(MODEL, "noisy(sigma=1.5)", r.discount, r.n)
         assert r.gap == pytest.approx(want, abs=1e-12)
         assert r.preferred == (GATED if r.gap > 0 else "noisy(sigma=1.5)")
 

@@ -14,22 +14,24 @@ from scipy import integrate
 from scipy.special import ndtri
 
 import ndcg_research as nr
-from ndcg_research.studies import simulate as sim
-from ndcg_research.studies import theory as th
+from ndcg_research.studies.simulation import simulate as sim
+from ndcg_research.studies.simulation.model import parse_ranker
+from ndcg_research.studies.simulation import finite_n as fn
+from ndcg_research.studies.simulation import theory as th
 
 DISCOUNTS = ["power(beta=2)", "zipf", "zipflog(gamma=1)", "power(beta=0.5)", "log2", "loglog"]
 
 
 def test_spec_round_trip_and_errors():
-    r = sim.parse_ranker(" gated( q = 0.10 ) ")
-    assert str(r) == "gated(q=0.1)" and sim.parse_ranker(str(r)) == r
+    r = parse_ranker(" gated( q = 0.10 ) ")
+    assert str(r) == "gated(q=0.1)" and parse_ranker(str(r)) == r
     assert r.gate() == pytest.approx(ndtri(0.9), abs=1e-15)
     for bad, error, match in [("gated(q=0)", ValueError, "0 < q < 1, got 0"), ("gated(q=1.5)", ValueError, "got 1.5"),
                               ("gated", ValueError, "needs parameter"), ("gated(q='a')", TypeError, "must be a number")]:
         with pytest.raises(error, match=match):
-            sim.parse_ranker(bad)
+            parse_ranker(bad)
     with pytest.raises(ValueError, match="has no gate"):
-        sim.parse_ranker("bayes").gate()
+        parse_ranker("bayes").gate()
 
 
 @pytest.mark.parametrize("model", ["probit", "probit(lo=0.1, hi=0.6)", "probit(lo=0.2, hi=0.9, a=2, grades=3)"])
@@ -99,7 +101,7 @@ def test_profile_and_constants_in_closed_form():
 @pytest.mark.parametrize("n", [5, 100, 3000, 60_000])
 def test_rank_gains_sum_to_n_times_the_mean_gain(model, n):
     # exact up to quadrature error, and the normal approximation of the truncated mean in the middle ranks
-    assert th.rank_gains(model, "gated(q=0.1)", n).sum() == pytest.approx(n * th.mean_gain(model), rel=1e-7)
+    assert fn.rank_gains(model, "gated(q=0.1)", n).sum() == pytest.approx(n * th.mean_gain(model), rel=1e-7)
 
 
 def test_rank_gains_match_monte_carlo():
@@ -109,7 +111,7 @@ def test_rank_gains_match_monte_carlo():
         s = sim.sample("probit", ["gated(q=0.1)"], n, seed=12, replicate=r)
         total += s.grades[np.argsort(-s.scores["gated(q=0.1)"])]
     mc = total / reps
-    exact = th.rank_gains("probit", "gated(q=0.1)", n)
+    exact = fn.rank_gains("probit", "gated(q=0.1)", n)
     se = np.sqrt(np.maximum(mc * (1 - mc), 1e-4) / reps)
     assert np.abs((mc - exact) / se).max() < 4.5   # 60 ranks: |z| > 4.5 has probability ~4e-4 by chance
     # The transition at rank nq = 6 is smooth, between the exact head and the random rest.
@@ -121,7 +123,7 @@ def test_finite_n_theory_matches_the_simulation(discount):
     model, n, reps = "probit(lo=0.1, hi=0.6)", 3000, 400
     v = np.array([sim.replicate_ndcg(model, ["gated(q=0.1)"], [discount], n, seed=6, replicate=r)[0, 0]
                   for r in range(reps)])
-    pred = th.finite_n_ndcg(model, "gated(q=0.1)", discount, n)
+    pred = fn.finite_n_ndcg(model, "gated(q=0.1)", discount, n)
     # E[DCG / IDCG] differs from E DCG / E IDCG by O(1/n) here
     assert abs(v.mean() - pred) < 4 * v.std(ddof=1) / math.sqrt(reps) + 1e-3
 
@@ -136,7 +138,7 @@ def test_rank_gains_near_the_gate_against_the_beta_density(n, ranks):
     model, q = "probit(lo=0.1, hi=0.6)", 0.1
     bayes = th.gain_profile(model, "bayes")
     rest = th.gated_rest_gain(model, f"gated(q={q})")
-    got = th.rank_gains(model, f"gated(q={q})", n)
+    got = fn.rank_gains(model, f"gated(q={q})", n)
     for r in ranks:
         beta = stats.beta(r, n - r + 1)
         above = integrate.quad(lambda u: float(bayes(np.array([u]))[0]) * beta.pdf(u), beta.ppf(1e-15), q,

@@ -1,4 +1,4 @@
-"""Tests of :mod:`ndcg_research.studies.limitations` against independent, loop-based references."""
+"""Tests of :mod:`ndcg_research.studies.simulation.limitations` against independent, loop-based references."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import ndcg_research as nr
-from ndcg_research.studies import limitations as lim
+from ndcg_research.studies.simulation import limitations as lim
 
 TOL = 1e-12
 
@@ -65,11 +65,11 @@ def test_precision_falls_when_appending():
 
 
 def test_random_graded_lists_frequencies():
-    lists = lim.random_graded_lists(np.random.default_rng(0), 2000, 50, (0.5, 0.3, 0.2))
+    lists = lim.random_graded_lists(2000, 50, (0.5, 0.3, 0.2), seed=0)
     freq = np.bincount(lists.astype(int).ravel(), minlength=3) / lists.size
     np.testing.assert_allclose(freq, [0.5, 0.3, 0.2], atol=0.01)
     with pytest.raises(ValueError, match="grade_probs"):
-        lim.random_graded_lists(np.random.default_rng(0), 2, 2, (0.5, 0.6))
+        lim.random_graded_lists(2, 2, (0.5, 0.6), seed=0)
 
 
 # ---------------------------------------------------------------- limitation 2: truncation
@@ -194,7 +194,7 @@ def test_evaluate_runs_validates():
 
 def test_simulated_collection_rates_and_quality_order():
     model = lim.PoolingModel()
-    c = lim.simulate_pooling_collection(model, 200, np.random.default_rng(0))
+    c = lim.simulate_pooling_collection(model, 200, seed=0)
     freq = np.bincount(c.grades.astype(int).ravel(), minlength=4) / c.grades.size
     np.testing.assert_allclose(freq, model.grade_probs, atol=0.003)
     out = lim.evaluate_runs(c.grades, c.scores, np.ones(c.grades.shape, bool), k=10)

@@ -1,4 +1,4 @@
-"""Tests of :mod:`ndcg_research.studies.realdata`: problems, per-query nDCG and the list-length samples."""
+"""Tests of :mod:`ndcg_research.studies.realdata.problems` and :mod:`~ndcg_research.studies.realdata.experiments`: problems, per-query nDCG and the list-length samples."""
 
 from __future__ import annotations
 
@@ -10,12 +10,13 @@ import pandas as pd
 import pytest
 
 import ndcg_research as nr
-from ndcg_research.studies import realdata as rd
+from ndcg_research.studies.realdata import experiments as rd
+from ndcg_research.studies.realdata import problems
 from ndcg_research.findings.rules import movielens as ml_rules
-from ndcg_research.studies import recommenders as rec
+from ndcg_research.studies.realdata import recommenders as rec
 
 
-def toy_problem(seed: int, n_queries: int = 9, width: int = 40, systems: int = 3) -> rd.RankingProblem:
+def toy_problem(seed: int, n_queries: int = 9, width: int = 40, systems: int = 3) -> problems.RankingProblem:
     """Ragged lists, graded relevance (some queries without any relevant item) and tied scores."""
     rng = np.random.default_rng(seed)
     lengths = rng.integers(5, width + 1, n_queries)
@@ -31,7 +32,7 @@ def toy_problem(seed: int, n_queries: int = 9, width: int = 40, systems: int = 3
         x = np.round(rng.normal(size=(n_queries, width)) + grades * s * 0.3, 1)  # rounding makes ties
         scores[f"s{s}"] = np.where(valid, x, -np.inf)
     docs = np.where(valid, np.char.add("d", np.arange(width).astype(str))[None, :], "").astype(object)
-    return rd.RankingProblem("toy", np.arange(n_queries).astype(str), docs, grades, lengths.astype(np.int64), scores)
+    return problems.RankingProblem("toy", np.arange(n_queries).astype(str), docs, grades, lengths.astype(np.int64), scores)
 
 
 GAINS = list(rd.GAINS.values())
@@ -59,7 +60,7 @@ def test_ndcg_values_match_ndcg_from_scores(seed):
 
 def test_ndcg_values_by_hand_with_ties():
     # grades (2, 0, 1, 0), scores (0.5, 0.5, 0.9, 0.1): c first, then a and b tied (mean gain 1 each), then d.
-    p = rd.RankingProblem("hand", np.array(["q"]), np.array([list("abcd")], dtype=object),
+    p = problems.RankingProblem("hand", np.array(["q"]), np.array([list("abcd")], dtype=object),
                           np.array([[2.0, 0, 1, 0]]), np.array([4]), {"s": np.array([[0.5, 0.5, 0.9, 0.1]])})
     v = rd.ndcg_values(p, gains=["linear"], discounts=["log2", "zipf"], ks=[None, 2])
     dcg = 1 + 1 / math.log2(3) + 1 / 2
@@ -72,7 +73,7 @@ def test_ndcg_values_by_hand_with_ties():
 def test_movielens_problem_candidates_and_grades():
     ratings = pd.DataFrame({"user": [1, 1, 1, 1, 1, 2, 2, 2, 2, 2], "item": [1, 2, 3, 4, 5, 2, 3, 6, 7, 8],
                             "rating": [5, 4, 3, 2, 1, 2, 4, 5, 3, 1], "timestamp": [1, 2, 3, 4, 5, 5, 4, 3, 2, 1]})
-    p = rd.movielens_problem(ratings, rankers=["popularity", "itemknn(k=2)"], test_fraction=0.4)
+    p = problems.movielens_problem(ratings, rankers=["popularity", "itemknn(k=2)"], test_fraction=0.4)
     # user 1 trains on items 1-3 and is tested on 4 (2) and 5 (1); user 2 trains on 8, 7, 6 and is tested on 3 (4), 2 (2).
     assert p.queries.tolist() == [1, 2]
     assert p.lengths.tolist() == [5, 5]
@@ -94,7 +95,7 @@ def test_trec_problem_pools_runs_and_qrels():
                           "relevance": [2, -1, 1, 0, 3]})
     run_a = pd.DataFrame({"query": ["1", "1", "2"], "doc": ["b", "d", "a"], "score": [3.0, 2.0, 1.0]})
     run_b = pd.DataFrame({"query": ["1", "3"], "doc": ["c", "z"], "score": [0.5, 9.0]})
-    p = rd.trec_problem(qrels, {"A": run_a, "B": run_b})
+    p = problems.trec_problem(qrels, {"A": run_a, "B": run_b})
     assert p.queries.tolist() == ["1", "2"]  # query 3 is not judged
     assert p.lengths.tolist() == [4, 2]
     assert p.docs[0, :4].tolist() == ["a", "b", "c", "d"] and p.docs[1, :2].tolist() == ["a", "x"]
@@ -120,7 +121,7 @@ def test_trec_problem_pools_runs_and_qrels():
 )
 def test_trec_problem_errors(qrels, runs, match):
     with pytest.raises(ValueError, match=match):
-        rd.trec_problem(qrels, runs)
+        problems.trec_problem(qrels, runs)
 
 
 def test_sample_lists_keep_the_share_and_are_nested():
@@ -155,7 +156,7 @@ def test_sampled_lists_are_uniform_within_each_class():
     # One query: 4 relevant among 20; lists of 5 hold one relevant and four others, each drawn uniformly.
     grades = np.zeros((1, 20))
     grades[0, [2, 7, 11, 19]] = 1
-    p = rd.RankingProblem("u", np.array(["q"]), np.array([[str(i) for i in range(20)]], dtype=object), grades,
+    p = problems.RankingProblem("u", np.array(["q"]), np.array([[str(i) for i in range(20)]], dtype=object), grades,
                           np.array([20]), {"s": np.zeros((1, 20))})
     counts = np.zeros(20)
     draws = 4000
@@ -260,7 +261,7 @@ def test_query_set_tables_against_a_direct_count():
 
 
 def test_first_order_table_by_hand():
-    from ndcg_research.studies.theory import eps
+    from ndcg_research.studies.simulation.theory import eps
 
     p = toy_problem(1, n_queries=6, width=30)
     values = rd.list_length_values(p, [10, None], gains=["linear"], discounts=["log2", "zipf", "loglog"], seed=0)
@@ -335,13 +336,13 @@ def test_a_trec_export_of_the_movielens_problem_gives_the_same_values():
                             "rating": np.random.default_rng(0).integers(1, 6, 24),
                             "timestamp": np.arange(24)})
     ratings = ratings.drop(index=[3, 12, 21]).reset_index(drop=True)  # users did not rate everything
-    p = rd.movielens_problem(ratings, rankers=["popularity", "random"], test_fraction=0.3)
+    p = problems.movielens_problem(ratings, rankers=["popularity", "random"], test_fraction=0.3)
     valid = p.valid
     q = np.broadcast_to(p.queries.astype(str)[:, None], p.docs.shape)
     qrels = pd.DataFrame({"query": q[valid & (p.grades > 0)], "doc": p.docs[valid & (p.grades > 0)],
                           "relevance": p.grades[valid & (p.grades > 0)]})
     runs = {s: pd.DataFrame({"query": q[valid], "doc": p.docs[valid], "score": p.scores[s][valid]}) for s in p.systems}
-    t = rd.trec_problem(qrels, runs)
+    t = problems.trec_problem(qrels, runs)
     a = rd.ndcg_values(p, gains=GAINS, discounts=["log2", "zipf"], ks=[None, 2])
     b = rd.ndcg_values(t, gains=GAINS, discounts=["log2", "zipf"], ks=[None, 2])
     assert np.allclose(a, b, equal_nan=True)
@@ -350,20 +351,20 @@ def test_a_trec_export_of_the_movielens_problem_gives_the_same_values():
 # --------------------------------------------------------------------------- conventions (issue 8's presets)
 
 
-def tie_free_problem(seed: int = 0) -> rd.RankingProblem:
+def tie_free_problem(seed: int = 0) -> problems.RankingProblem:
     p = toy_problem(seed, n_queries=12, width=30)
     rng = np.random.default_rng(seed + 100)
     scores = {s: np.where(p.valid, rng.random(v.shape), -np.inf) for s, v in p.scores.items()}  # no ties
-    return rd.RankingProblem(p.name, p.queries, p.docs, p.grades, p.lengths, scores)
+    return problems.RankingProblem(p.name, p.queries, p.docs, p.grades, p.lengths, scores)
 
 
 def test_qrels_and_run_tables():
     p = toy_problem(1)
-    q = rd.qrels_table(p)
+    q = problems.qrels_table(p)
     assert len(q) == int(((p.grades > 0) & p.valid).sum()) and q["relevance"].dtype.kind == "i"
-    whole = rd.run_table(p, "s1")
+    whole = problems.run_table(p, "s1")
     assert len(whole) == int(p.lengths.sum())
-    top = rd.run_table(p, "s1", depth=4)
+    top = problems.run_table(p, "s1", depth=4)
     assert top.groupby("query").size().tolist() == [min(4, n) for n in p.lengths]
     for query, block in top.groupby("query", sort=False):
         row = int(query)
@@ -374,10 +375,10 @@ def test_qrels_and_run_tables():
 def test_convention_values_match_the_metric_core():
     p = tie_free_problem(2)
     systems = list(p.systems)
-    qrels = rd.qrels_table(p)
+    qrels = problems.qrels_table(p)
     queries = p.queries.astype(str)
-    whole = {s: rd.run_table(p, s) for s in systems}
-    top = {s: rd.run_table(p, s, depth=5) for s in systems}
+    whole = {s: problems.run_table(p, s) for s in systems}
+    top = {s: problems.run_table(p, s, depth=5) for s in systems}
     v_whole, refused = rd.convention_values(qrels, whole, ["trec_eval", "sklearn"], ["ndcg", "ndcg@3"], queries)
     assert refused == {}
     mine = rd.ndcg_values(p, gains=["linear"], discounts=["log2"], ks=[None, 3])[:, 0, 0]  # systems, ks, queries

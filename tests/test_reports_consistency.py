@@ -9,8 +9,8 @@ import pandas as pd
 
 from ndcg_research.reports import consistency as report
 from ndcg_research.stats.thresholds import THRESHOLDS
-from ndcg_research.studies import consistency
-from ndcg_research.studies.tables import read_table
+from ndcg_research.studies.simulation import consistency
+from ndcg_research.studies.runtime.tables import read_table
 
 FULL = Path(__file__).resolve().parent.parent / "results" / "full"
 LABELS = ("uncertain", "certain")

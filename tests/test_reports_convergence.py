@@ -11,7 +11,7 @@ import pytest
 from scipy.stats import norm
 
 from ndcg_research.reports import convergence as report
-from ndcg_research.studies.tables import read_table
+from ndcg_research.studies.runtime.tables import read_table
 
 FULL = Path(__file__).resolve().parent.parent / "results" / "full"
 MODELS = {"certain": "probit", "uncertain": "probit(lo=0.1, hi=0.6)", "graded": "probit(grades=3)"}

@@ -10,8 +10,8 @@ import pytest
 
 from ndcg_research.reports import cutoff as report
 from ndcg_research.reports.tables import chance_level
-from ndcg_research.studies import theory
-from ndcg_research.studies.tables import read_table
+from ndcg_research.studies.simulation import theory
+from ndcg_research.studies.runtime.tables import read_table
 
 FULL = Path(__file__).resolve().parent.parent / "results" / "full"
 SPEC = {"certain": "probit", "uncertain": "probit(lo=0.1, hi=0.6)"}

@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 
 from ndcg_research.reports import limitations as report
-from ndcg_research.studies import limitations as lim
-from ndcg_research.studies.tables import read_table
+from ndcg_research.studies.simulation import limitations as lim
+from ndcg_research.studies.runtime.tables import read_table
 
 FULL = Path(__file__).resolve().parent.parent / "results" / "full"
 NAMES = ("06_appending.csv", "06_truncation.csv", "06_pooling_bias.csv", "06_pooling_order.csv")
@@ -19,9 +19,9 @@ NAMES = ("06_appending.csv", "06_truncation.csv", "06_pooling_bias.csv", "06_poo
 
 def test_appending_never_lowers_and_the_example_table():
     rng = np.random.default_rng(7)
-    lists = lim.random_graded_lists(rng, 200, 12, [0.5, 0.2, 0.2, 0.1])
+    lists = lim.random_graded_lists(200, 12, [0.5, 0.2, 0.2, 0.1], seed=rng)
     lists[:, 0] = np.maximum(lists[:, 0], 1)
-    known = np.concatenate([lists, lim.random_graded_lists(rng, 200, 3, [0.5, 0.2, 0.2, 0.1])], axis=1)
+    known = np.concatenate([lists, lim.random_graded_lists(200, 3, [0.5, 0.2, 0.2, 0.1], seed=rng)], axis=1)
     cases = report.appending_cases(lists, known, [1, 10], [None, 5, "longer"])
     assert cases["cases"] == 200 * 2 * 3 * 3 * 2 and cases["lowered"] == cases["changed"] == 0
     table = report.appending_example([3, 2, 3, 0, 1, 2], [3, 2, 3, 0, 1, 2, 3, 2])

@@ -8,7 +8,7 @@ import pandas as pd
 
 from ndcg_research.findings.rules import movielens as ml_rules
 from ndcg_research.reports import movielens as report
-from ndcg_research.studies.tables import read_table
+from ndcg_research.studies.runtime.tables import read_table
 
 FULL = Path(__file__).resolve().parent.parent / "results" / "full"
 GAINS = ["rating", "max(0, rating-3)", "2^rating-1"]

@@ -1,4 +1,4 @@
-"""Scaling laws of the standardized gap (studies/scaling.py): hand computations and the model's tails."""
+"""Scaling laws of the standardized gap (studies/simulation/scaling.py): hand computations and the model's tails."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 from scipy.special import log_ndtr, ndtr, ndtri
 
-from ndcg_research.studies import scaling as sc
-from ndcg_research.studies import theory as th
+from ndcg_research.studies.simulation import scaling as sc
+from ndcg_research.studies.simulation import finite_n as fn
+from ndcg_research.studies.simulation import theory as th
 
 UNCERTAIN, CERTAIN = "probit(lo=0.1, hi=0.6)", "probit"
 
@@ -93,7 +94,7 @@ def test_cutoff_thresholds_by_hand():
 
 def test_heuristic_by_hand_on_a_short_list():
     n, k = 6, 4
-    gb, gw = th.rank_gains(UNCERTAIN, "bayes", n)[:k], th.rank_gains(UNCERTAIN, "random", n)[:k]
+    gb, gw = fn.rank_gains(UNCERTAIN, "bayes", n)[:k], fn.rank_gains(UNCERTAIN, "random", n)[:k]
     D = 1 / np.log2(np.arange(2, k + 2))
     want = ((gb - gw) @ D) / math.sqrt((gb * (1 - gb) + gw * (1 - gw)) @ D**2)
     assert sc.heuristic_std_gap(UNCERTAIN, "bayes", "random", "log2", n, k) == pytest.approx(want, rel=1e-12)

@@ -1,4 +1,4 @@
-"""Tests of ndcg_research.studies.simulate: relevance rates, ranker quality order, the fast path vs the metric core."""
+"""Tests of ndcg_research.studies.simulation.simulate: relevance rates, ranker quality order, the fast path vs the metric core."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import pytest
 from scipy import stats
 
 import ndcg_research as nr
-from ndcg_research.studies import simulate as sim
+from ndcg_research.studies.simulation import simulate as sim
+from ndcg_research.studies.simulation.model import parse_model, parse_ranker
 
 MODELS = ["probit", "probit(lo=0.1, hi=0.6)", "probit(lo=0.2, hi=0.9, a=2, grades=3)"]
 RANKERS = ["bayes", "noisy(sigma=0.5)", "noisy(sigma=1)", "coarse(bins=4)", "random"]
@@ -20,7 +21,7 @@ DISCOUNTS = ["power(beta=2)", "geometric(p=0.5)", "zipf", "power(beta=0.5)", "lo
 @pytest.mark.parametrize("spec", MODELS)
 def test_mean_grade_matches_closed_form(spec):
     # E[y] = G * E[lo + (hi - lo) Phi(aX)] = G (lo + hi) / 2, since Phi(aX) is symmetric about 1/2.
-    m = sim.parse_model(spec)
+    m = parse_model(spec)
     _, y = m.draw(np.random.default_rng(0), 400_000)
     expected = m.grades * (m.lo + m.hi) / 2
     sd = y.std() / math.sqrt(y.size)
@@ -30,7 +31,7 @@ def test_mean_grade_matches_closed_form(spec):
 @pytest.mark.parametrize("spec", MODELS)
 def test_relevance_rate_given_feature(spec):
     # Among items with x near x0, each relevance unit is present with probability lo + (hi - lo) Phi(a x0).
-    m = sim.parse_model(spec)
+    m = parse_model(spec)
     x, y = m.draw(np.random.default_rng(1), 1_000_000)
     for x0 in (-1.0, 0.0, 1.5):
         near = np.abs(x - x0) < 0.02
@@ -41,15 +42,15 @@ def test_relevance_rate_given_feature(spec):
 
 def test_uncertain_top_stays_uncertain():
     # hi = 0.6: even the items with the largest features are relevant only 60% of the time.
-    x, y = sim.parse_model("probit(lo=0.1, hi=0.6)").draw(np.random.default_rng(2), 1_000_000)
+    x, y = parse_model("probit(lo=0.1, hi=0.6)").draw(np.random.default_rng(2), 1_000_000)
     top = y[np.argsort(-x)[:2000]]
     assert 0.5 < top.mean() < 0.62
 
 
 def test_binary_grades_are_zero_or_one_and_graded_in_range():
-    _, y = sim.parse_model("probit").draw(np.random.default_rng(3), 1000)
+    _, y = parse_model("probit").draw(np.random.default_rng(3), 1000)
     assert set(np.unique(y)) <= {0.0, 1.0}
-    _, y = sim.parse_model("probit(grades=3)").draw(np.random.default_rng(3), 1000)
+    _, y = parse_model("probit(grades=3)").draw(np.random.default_rng(3), 1000)
     assert set(np.unique(y)) <= {0.0, 1.0, 2.0, 3.0} and y.max() == 3
 
 
@@ -114,8 +115,8 @@ def test_replicates_are_reproducible_and_independent_of_other_rankers():
     c = sim.replicate_ndcg("probit", ["bayes", "noisy(sigma=1)"], ["log2"], 500, seed=5, replicate=4)
     assert a[1, 0] == b[0, 0]
     assert not np.array_equal(a, c)
-    seed = sim.replicate_seed(5, sim.parse_model("probit"), 500, 3)
-    assert seed.entropy == 5 and seed.spawn_key == (sim.parse_model("probit").experiment_id, 500, 3, 0)
+    seed = sim.replicate_seed(5, parse_model("probit"), 500, 3)
+    assert seed.entropy == 5 and seed.spawn_key == (parse_model("probit").experiment_id, 500, 3, 0)
 
 
 def test_random_ranker_matches_an_explicit_random_order():
@@ -147,8 +148,8 @@ def test_ranker_quality_order():
 
 
 def test_kappa_orders_rankers():
-    m = sim.parse_model("probit(a=2)")
-    kappas = [sim.parse_ranker(r).kappa(m) for r in ["bayes", "noisy(sigma=0.5)", "noisy(sigma=1)", "random"]]
+    m = parse_model("probit(a=2)")
+    kappas = [parse_ranker(r).kappa(m) for r in ["bayes", "noisy(sigma=0.5)", "noisy(sigma=1)", "random"]]
     assert kappas[0] == 2 and kappas[-1] == 0 and kappas == sorted(kappas, reverse=True)
     assert kappas[2] == pytest.approx(2 / math.sqrt(1 + 1 * (1 + 4)))
 
@@ -156,22 +157,22 @@ def test_kappa_orders_rankers():
 @pytest.mark.parametrize(
     ("call", "error", "match"),
     [
-        (lambda: sim.parse_model("probit(lo=0.7, hi=0.6)"), ValueError, "0 <= lo < hi <= 1"),
-        (lambda: sim.parse_model("probit(grades=0)"), ValueError, "'grades' must be in 1..32"),
-        (lambda: sim.parse_model("probit(a=-1)"), ValueError, "'a' must be > 0"),
-        (lambda: sim.parse_model("probit(b=1)"), ValueError, "lo, hi, a, grades"),
-        (lambda: sim.parse_ranker("noisy(sigma=0)"), ValueError, "sigma > 0"),
-        (lambda: sim.parse_ranker("coarse(bins=1)"), ValueError, "'bins' must be an integer >= 2, got 1"),
-        (lambda: sim.parse_ranker("noisy(sigma=True)"), TypeError, "'sigma' must be a number"),
-        (lambda: sim.parse_model("probit(grades=2.5)"), TypeError, "'grades' must be an integer"),
-        (lambda: sim.parse_ranker("oracle"), ValueError, "unknown ranker 'oracle'"),
-        (lambda: sim.parse_ranker("head(m=0)"), ValueError, "'m' must be an integer >= 1, got 0"),
-        (lambda: sim.parse_ranker("head(m=2.5)"), TypeError, "'m' must be an integer"),
+        (lambda: parse_model("probit(lo=0.7, hi=0.6)"), ValueError, "0 <= lo < hi <= 1"),
+        (lambda: parse_model("probit(grades=0)"), ValueError, "'grades' must be in 1..32"),
+        (lambda: parse_model("probit(a=-1)"), ValueError, "'a' must be > 0"),
+        (lambda: parse_model("probit(b=1)"), ValueError, "lo, hi, a, grades"),
+        (lambda: parse_ranker("noisy(sigma=0)"), ValueError, "sigma > 0"),
+        (lambda: parse_ranker("coarse(bins=1)"), ValueError, "'bins' must be an integer >= 2, got 1"),
+        (lambda: parse_ranker("noisy(sigma=True)"), TypeError, "'sigma' must be a number"),
+        (lambda: parse_model("probit(grades=2.5)"), TypeError, "'grades' must be an integer"),
+        (lambda: parse_ranker("oracle"), ValueError, "unknown ranker 'oracle'"),
+        (lambda: parse_ranker("head(m=0)"), ValueError, "'m' must be an integer >= 1, got 0"),
+        (lambda: parse_ranker("head(m=2.5)"), TypeError, "'m' must be an integer"),
         (lambda: sim.replicate_ndcg("probit", ["bayes"], ["log2"], 0, seed=1, replicate=0), ValueError,
          "n must be an integer >= 1, got 0"),
         (lambda: sim.replicate_ndcg("probit", ["bayes"], [lambda r: 1 / r], 5, seed=1, replicate=0), TypeError,
          "built-in discount"),
-        (lambda: sim.replicate_seed(-1, sim.parse_model("probit"), 5, 0), ValueError, "seed must be an integer >= 0"),
+        (lambda: sim.replicate_seed(-1, parse_model("probit"), 5, 0), ValueError, "seed must be an integer >= 0"),
         (lambda: sim.replicate_ndcg("probit", ["bayes"], ["log2"], 5, seed=1, replicate=0, gain=abs), TypeError,
          "built-in gain"),
     ],

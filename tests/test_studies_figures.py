@@ -17,8 +17,8 @@ import pytest
 
 from ndcg_research.pipeline import plots
 from ndcg_research.pipeline.figures import use_style
-from ndcg_research.studies import theory
-from ndcg_research.studies.sweeps import Sweep, SweepResult, run_sweep
+from ndcg_research.studies.simulation import finite_n
+from ndcg_research.studies.simulation.sweeps import Sweep, SweepResult, run_sweep
 
 
 def _files(fig) -> tuple[bytes, bytes]:
@@ -55,7 +55,7 @@ def test_tables_and_figures_are_the_same_when_the_values_move_in_the_last_bits(s
     rng = np.random.default_rng(1)
     other = SweepResult(s, {n: _nudged(v, rng) for n, v in result.values.items()})
     assert any(not np.array_equal(other.values[n], result.values[n]) for n in s.ns)
-    th = theory.theory_table(s.model, s.rankers, s.discounts, s.ns)
+    th = finite_n.theory_table(s.model, s.rankers, s.discounts, s.ns)
     pairs_a, pairs_b = result.pair_table(), other.pair_table()
     # Under `none` every nDCG is 1 up to rounding: the gaps are ties, the standardized gap undefined, in both.
     none = pairs_b[pairs_b["discount"] == "none"]

@@ -1,4 +1,4 @@
-"""Tests of ndcg_research.studies.sweeps: identical results for any worker count or backend, resumable cache, tables."""
+"""Tests of ndcg_research.studies.simulation.sweeps: identical results for any worker count or backend, resumable cache, tables."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from ndcg_research.studies import replicates
-from ndcg_research.studies import simulate as sim
-from ndcg_research.studies import sweeps as ex
-from ndcg_research.studies import theory as th
+from ndcg_research.studies.runtime import replicates
+from ndcg_research.studies.simulation import simulate as sim
+from ndcg_research.studies.simulation import sweeps as ex
+from ndcg_research.studies.simulation import finite_n as fn
 
 SMALL = dict(ns=[30, 300, 3000], replicates=[40, 20, 6], seed=2013,
              rankers=["bayes", "noisy(sigma=1)", "coarse(bins=3)", "random"],
@@ -141,7 +141,7 @@ def test_tables_by_hand():
 
 
 def test_tables_keep_their_types_through_csv(reference, tmp_path):
-    from ndcg_research.studies.tables import read_table, write_table
+    from ndcg_research.studies.runtime.tables import read_table, write_table
 
     table = reference.pair_table()
     back = read_table(write_table(table, tmp_path / "pairs.csv"))
@@ -222,17 +222,17 @@ def test_compare_pairs_with_theory_by_hand():
 
 
 def test_theory_table_agrees_with_prediction():
-    table = th.theory_table("probit(lo=0.1, hi=0.6)", ["bayes", "random"], ["log2", "zipf", "power(beta=0.5)"], [50, 500])
+    table = fn.theory_table("probit(lo=0.1, hi=0.6)", ["bayes", "random"], ["log2", "zipf", "power(beta=0.5)"], [50, 500])
     assert len(table) == 12
     for r in table.to_dict("records"):
-        p = th.prediction("probit(lo=0.1, hi=0.6)", r["ranker"], r["discount"], r["n"])
+        p = fn.prediction("probit(lo=0.1, hi=0.6)", r["ranker"], r["discount"], r["n"])
         assert r["finite_n"] == pytest.approx(p["finite_n"], rel=1e-12)
         assert r["first_order"] == pytest.approx(p["first_order"], rel=1e-12)
         assert r["limit"] == pytest.approx(p["limit"], rel=1e-12)
 
 
 def _copy_package(tmp_path: Path) -> Path:
-    source = Path(ex.__file__).resolve().parent.parent
+    source = Path(ex.__file__).resolve().parents[2]  # ndcg_research/studies/simulation/sweeps.py
     target = tmp_path / "ndcg_research"
     shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__"))
     return target
@@ -242,17 +242,17 @@ def test_cache_key_ignores_documentation_but_not_code(tmp_path):
     # The key hashes the code that computes a replicate, not its text: a docstring or comment edit keeps
     # the cached chunks, a changed statement (anywhere the simulation imports) discards them.
     package = _copy_package(tmp_path)
-    simulate = package / "studies" / "simulate.py"
+    model = package / "studies" / "simulation" / "model.py"  # imported by simulate
     kernels = package / "core" / "kernels.py"
-    name = "ndcg_research.studies.simulate"
+    name = "ndcg_research.studies.simulation.simulate"
     original = replicates.code_fingerprint(name, package)
     assert original == replicates.code_fingerprint(name)  # a copy hashes like the installed package
 
-    text = simulate.read_text()
+    text = model.read_text()
     edited = (text.replace('"""Draw ``n`` items:', '"""Draw ``n`` items (edited docstring):', 1)
               .replace("# loop over relevance units, not items", "# an edited comment", 1) + "\n\n# end\n")
     assert edited.count("edited") == 2
-    simulate.write_text(edited)
+    model.write_text(edited)
     assert replicates.code_fingerprint(name, package) == original
 
     kernels.write_text(kernels.read_text() + "\n_A_NEW_STATEMENT = 1\n")  # code, not documentation

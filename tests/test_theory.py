@@ -1,4 +1,4 @@
-"""Tests of ndcg_research.studies.theory against closed forms derived by hand and against the simulation."""
+"""Tests of ndcg_research.studies.simulation.theory against closed forms derived by hand and against the simulation."""
 
 from __future__ import annotations
 
@@ -7,8 +7,10 @@ import math
 import numpy as np
 import pytest
 
-from ndcg_research.studies import simulate as sim
-from ndcg_research.studies import theory as th
+from ndcg_research.studies.simulation import simulate as sim
+from ndcg_research.studies.simulation.model import parse_model
+from ndcg_research.studies.simulation import finite_n as fn
+from ndcg_research.studies.simulation import theory as th
 
 SLOW = ["log2", "log(base=10)", "logpower(gamma=0.5)", "logpower(gamma=2)", "loglog", "jarvelin(base=2)"]
 
@@ -78,7 +80,7 @@ def test_graded_ideal_profile_closed_form():
     g = th.ideal_profile("probit(grades=2)")
     np.testing.assert_allclose(g.edges, [0, 1 / 3, 2 / 3, 1], atol=1e-9)
     assert g.values.tolist() == [2.0, 1.0, 0.0]
-    g = th.ideal_profile("probit(grades=2)", "exp2")
+    g = th.ideal_profile("probit(grades=2)", gain="exp2")
     assert g.values.tolist() == [3.0, 1.0, 0.0]
 
 
@@ -86,7 +88,7 @@ def test_graded_ideal_profile_closed_form():
 @pytest.mark.parametrize("ranker", ["bayes", "noisy(sigma=0.5)", "noisy(sigma=2)", "coarse(bins=3)", "random"])
 def test_profiles_integrate_to_the_mean_gain(model, ranker):
     # Every ranking places all items somewhere: int g_f = int g* = E gain(y) = G (lo + hi) / 2 (linear).
-    m = sim.parse_model(model)
+    m = parse_model(model)
     p = m.grades * (m.lo + m.hi) / 2
     assert th.gain_profile(m, ranker).integral("one") == pytest.approx(p, rel=1e-7)
     assert th.ideal_profile(m).integral("one") == pytest.approx(p, rel=1e-7)
@@ -109,7 +111,7 @@ def test_first_order_expansion_improves_with_n():
         c = th.c_coefficient(model, ranker)
         for discount in ["log2", "logpower(gamma=0.5)", "loglog"]:
             ns = (10**4, 10**5, 10**6, 10**7)
-            errors = [abs((1 - th.finite_n_ndcg(model, ranker, discount, n)) / (th.eps(discount, float(n)) * c) - 1)
+            errors = [abs((1 - fn.finite_n_ndcg(model, ranker, discount, n)) / (th.eps(discount, float(n)) * c) - 1)
                       for n in ns]
             assert all(a > b for a, b in zip(errors, errors[1:])), (model, ranker, discount, errors)
             # The neglected term is of relative order eps: error / eps settles towards a constant,
@@ -121,10 +123,10 @@ def test_first_order_expansion_improves_with_n():
 
 def test_power_finite_n_approaches_limit_and_none_is_one():
     lim = th.power_limit("probit", "noisy(sigma=1)", 0.5)
-    gaps = [abs(th.finite_n_ndcg("probit", "noisy(sigma=1)", "power(beta=0.5)", n) - lim) for n in (10**3, 10**6)]
+    gaps = [abs(fn.finite_n_ndcg("probit", "noisy(sigma=1)", "power(beta=0.5)", n) - lim) for n in (10**3, 10**6)]
     assert gaps[1] < gaps[0] and gaps[1] < 2e-3
-    assert th.finite_n_ndcg("probit(grades=3)", "random", "none", 500) == pytest.approx(1.0, abs=1e-12)
-    assert th.prediction("probit", "bayes", "none", 10)["limit"] == 1.0
+    assert fn.finite_n_ndcg("probit(grades=3)", "random", "none", 500) == pytest.approx(1.0, abs=1e-12)
+    assert fn.prediction("probit", "bayes", "none", 10)["limit"] == 1.0
 
 
 @pytest.mark.parametrize("discount", ["log2", "power(beta=0.5)", "zipf", "loglog"])
@@ -133,7 +135,7 @@ def test_theory_matches_simulated_mean(discount):
     model, ranker, n, reps = "probit(lo=0.1, hi=0.6)", "noisy(sigma=0.5)", 20_000, 40
     v = np.array([sim.replicate_ndcg(model, [ranker], [discount], n, seed=4, replicate=r)[0, 0]
                   for r in range(reps)])
-    pred = th.finite_n_ndcg(model, ranker, discount, n)
+    pred = fn.finite_n_ndcg(model, ranker, discount, n)
     assert abs(v.mean() - pred) < 4 * v.std(ddof=1) / math.sqrt(reps) + 2e-4
 
 
@@ -145,14 +147,14 @@ def test_bad_input():
     with pytest.raises(TypeError, match="built-in discount"):
         th.eps(lambda r: 1 / r, 10.0)
     with pytest.raises(ValueError, match="method='closed' needs gain='linear'"):
-        th.gain_profile("probit", "bayes", "exp2", method="closed")
+        th.gain_profile("probit", "bayes", gain="exp2", method="closed")
 
 
 @pytest.mark.parametrize("n", [50, 5000])
 def test_rank_gains_of_bayes_are_the_mean_order_statistics(n):
     # probit (a = 1, lo = 0, hi = 1): g(t) = 1 - t is linear, so E g(U_(r)) = 1 - E U_(r) = 1 - r / (n + 1).
     r = np.arange(1, n + 1)
-    np.testing.assert_allclose(th.rank_gains("probit", "bayes", n), 1 - r / (n + 1), rtol=0, atol=1e-10)
+    np.testing.assert_allclose(fn.rank_gains("probit", "bayes", n), 1 - r / (n + 1), rtol=0, atol=1e-10)
 
 
 @pytest.mark.parametrize(("n", "r"), [(10, 1), (10, 7), (2000, 1), (2000, 30), (10**6, 3)])
@@ -165,7 +167,7 @@ def test_rank_gains_of_a_noisy_ranker_equal_the_beta_expectation(n, r):
     lo, hi = beta.ppf(1e-15), beta.isf(1e-15)
     expected = integrate.quad(lambda t: float(g(np.array([t]))[0]) * beta.pdf(t), lo, hi, points=[beta.mean()],
                               limit=500, epsabs=1e-13, epsrel=1e-11)[0]
-    assert th.rank_gains("probit(lo=0.1, hi=0.6)", "noisy(sigma=1)", n)[r - 1] == pytest.approx(expected, abs=1e-9)
+    assert fn.rank_gains("probit(lo=0.1, hi=0.6)", "noisy(sigma=1)", n)[r - 1] == pytest.approx(expected, abs=1e-9)
 
 
 @pytest.mark.parametrize("model", ["probit", "probit(lo=0.1, hi=0.6)", "probit(grades=3)"])
@@ -174,8 +176,8 @@ def test_rank_gains_and_ideal_rank_gains_sum_to_n_times_the_mean_gain(model, ran
     # Every ranking places all n items: sum over ranks of E[gain at rank r] = E[total gain] = n p.
     n = 3000
     p = th.mean_gain(model)
-    assert th.rank_gains(model, ranker, n).sum() == pytest.approx(n * p, rel=1e-5)
-    assert th.ideal_rank_gains(model, n).sum() == pytest.approx(n * p, rel=1e-9)
+    assert fn.rank_gains(model, ranker, n).sum() == pytest.approx(n * p, rel=1e-5)
+    assert fn.ideal_rank_gains(model, n).sum() == pytest.approx(n * p, rel=1e-9)
 
 
 def test_ideal_rank_gains_are_binomial_tails():
@@ -184,25 +186,25 @@ def test_ideal_rank_gains_are_binomial_tails():
 
     n = 200
     r = np.arange(1, n + 1)
-    np.testing.assert_allclose(th.ideal_rank_gains("probit(lo=0.1, hi=0.6)", n), stats.binom.sf(r - 1, n, 0.35),
+    np.testing.assert_allclose(fn.ideal_rank_gains("probit(lo=0.1, hi=0.6)", n), stats.binom.sf(r - 1, n, 0.35),
                                atol=1e-15)
     # graded (G = 2, eta uniform): P(y >= 1) = 2/3, P(y = 2) = 1/3; gains 1 per level.
     want = stats.binom.sf(r - 1, n, 2 / 3) + stats.binom.sf(r - 1, n, 1 / 3)
-    np.testing.assert_allclose(th.ideal_rank_gains("probit(grades=2)", n), want, atol=1e-9)
+    np.testing.assert_allclose(fn.ideal_rank_gains("probit(grades=2)", n), want, atol=1e-9)
 
 
 def test_head_ranker_rank_gains():
     # head(m): bayes on the first m ranks, then the mean of the rest; head(m >= n) is bayes.
     n = 100
-    bayes = th.rank_gains("probit", "bayes", n)
-    head = th.rank_gains("probit", "head(m=10)", n)
+    bayes = fn.rank_gains("probit", "bayes", n)
+    head = fn.rank_gains("probit", "head(m=10)", n)
     np.testing.assert_allclose(head[:10], bayes[:10])
     np.testing.assert_allclose(head[10:], (n * 0.5 - bayes[:10].sum()) / 90)
-    np.testing.assert_allclose(th.rank_gains("probit", "head(m=500)", n), bayes)
+    np.testing.assert_allclose(fn.rank_gains("probit", "head(m=500)", n), bayes)
     with pytest.raises(ValueError, match="no n-free gain profile"):
         th.gain_profile("probit", "head(m=10)")
-    p = th.prediction("probit", "head(m=10)", "log2", 1000)
-    assert math.isnan(p["limit"]) and p["finite_n"] == pytest.approx(th.finite_n_ndcg("probit", "head(m=10)", "log2", 1000))
+    p = fn.prediction("probit", "head(m=10)", "log2", 1000)
+    assert math.isnan(p["limit"]) and p["finite_n"] == pytest.approx(fn.finite_n_ndcg("probit", "head(m=10)", "log2", 1000))
 
 
 @pytest.mark.parametrize(("ranker", "discount"), [("head(m=10)", "log2"), ("head(m=10)", "power(beta=2)"),
@@ -210,7 +212,7 @@ def test_head_ranker_rank_gains():
 def test_head_ranker_theory_matches_the_simulation(ranker, discount):
     model, n, reps = "probit(lo=0.1, hi=0.6)", 2000, 400
     v = np.array([sim.replicate_ndcg(model, [ranker], [discount], n, seed=6, replicate=r)[0, 0] for r in range(reps)])
-    pred = th.finite_n_ndcg(model, ranker, discount, n)
+    pred = fn.finite_n_ndcg(model, ranker, discount, n)
     assert abs(v.mean() - pred) < 4 * v.std(ddof=1) / math.sqrt(reps) + 1e-3
 
 
@@ -221,8 +223,8 @@ def test_exact_order_statistics_fix_the_midpoint_rule_at_the_top():
     v = np.array([sim.replicate_ndcg(model, [ranker], [discount], n, seed=11, replicate=r)[0, 0] for r in range(reps)])
     se = v.std(ddof=1) / math.sqrt(reps)
     D = 1 / np.arange(1, n + 1) ** 2
-    midpoint = (th.gain_profile(model, ranker)((np.arange(n) + 0.5) / n) @ D) / (th.ideal_rank_gains(model, n) @ D)
-    exact = th.finite_n_ndcg(model, ranker, discount, n)
+    midpoint = (th.gain_profile(model, ranker)((np.arange(n) + 0.5) / n) @ D) / (fn.ideal_rank_gains(model, n) @ D)
+    exact = fn.finite_n_ndcg(model, ranker, discount, n)
     assert abs(v.mean() - exact) < 3 * se
     assert midpoint - v.mean() > 3 * se
 
@@ -231,8 +233,8 @@ def test_rare_miss_share_by_hand():
     # bayes, certain model: E gain at rank r = 1 - r/(n+1), so p_r = r/(n+1); with R replicates the ranks with
     # R r/(n+1) < 1 are r <= (n+1)/R - ...; under zipf the shortfall at rank r is p_r / r = 1/(n+1): equal per rank.
     n, R = 999, 7   # the ideal's top gain fills ranks 1..499; ranks with 7 r / 1000 < 1: r <= 142
-    assert th.rare_miss_share("probit", "bayes", "zipf", n, R) == pytest.approx(142 / 499, rel=1e-6)
-    assert th.rare_miss_share("probit", "bayes", "zipf", n, 10**6) == 0.0
+    assert fn.rare_miss_share("probit", "bayes", "zipf", n, R) == pytest.approx(142 / 499, rel=1e-6)
+    assert fn.rare_miss_share("probit", "bayes", "zipf", n, 10**6) == 0.0
     # random: p_r = 1/2 at every rank: one data set sees each miss half a time (rare), three see it 1.5 times.
-    assert th.rare_miss_share("probit", "random", "power(beta=2)", 100, 1) == pytest.approx(1.0)
-    assert th.rare_miss_share("probit", "random", "power(beta=2)", 100, 3) == 0.0
+    assert fn.rare_miss_share("probit", "random", "power(beta=2)", 100, 1) == pytest.approx(1.0)
+    assert fn.rare_miss_share("probit", "random", "power(beta=2)", 100, 3) == 0.0

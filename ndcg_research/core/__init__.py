@@ -9,7 +9,8 @@ Imports only numpy and itself. Modules, from the bottom up:
   and discount functions as spec values;
 - :mod:`~ndcg_research.core.validation`: input to padded batches, and the checks of bad input;
 - :mod:`~ndcg_research.core.ranking`: documents ordered by score under a tie rule;
-- :mod:`~ndcg_research.core.kernels`: vectorised DCG and ideal DCG of padded batches;
+- :mod:`~ndcg_research.core.kernels`: vectorised DCG and ideal DCG of padded batches, public for callers
+  that check their arrays themselves (the fast paths of the studies);
 - :mod:`~ndcg_research.core.metrics`: the public functions (``cg``, ``dcg``, ``idcg``, ``ndcg``, ...).
 """
 

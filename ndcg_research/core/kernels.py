@@ -16,6 +16,11 @@ and its nDCG is exactly 1. :func:`ndcg_ratio` bounds the remaining rounding for 
 
 Threads. The discount cache is shared by all threads and guarded by a lock; everything else
 works on its arguments only.
+
+Public. The kernels of ``__all__`` are part of the core's API for callers that have checked their
+arrays themselves and call them in a loop, where the metric functions' checks of every array would
+cost more than the work (the simulation's fast paths in :mod:`ndcg_research.studies`). They check
+the types and shapes of their arguments only, never the values.
 """
 
 from __future__ import annotations
@@ -158,6 +163,19 @@ def _checked_custom_discount(discount: Callable[[np.ndarray], np.ndarray], lengt
 def discount_vector(discount: Discount | Callable[[np.ndarray], np.ndarray], length: int) -> np.ndarray:
     """D(1), ..., D(length): cached and read-only for built-ins, checked for other callables.
 
+    Parameters
+    ----------
+    discount : Discount or callable
+        A built-in discount (:func:`~ndcg_research.core.discounts.parse_discount`) or a function of
+        the 1-based ranks.
+    length : int
+        Number of ranks, >= 0.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (length,)
+        Read-only for a built-in discount (a view of the shared cache): copy it before writing.
+
     Examples
     --------
     >>> discount_vector(Discount("zipf"), 3).tolist()
@@ -171,6 +189,20 @@ def discount_vector(discount: Discount | Callable[[np.ndarray], np.ndarray], len
 @validate_params(discount=_FUNCTION, length=Integer(0))
 def cumulative_discount(discount: Discount | Callable[[np.ndarray], np.ndarray], length: int) -> np.ndarray:
     """[0, D(1), D(1) + D(2), ..., sum_{r <= length} D(r)] (length + 1 entries).
+
+    The DCG of ranks ``a + 1 .. b`` that all hold one gain g is ``g * (c[b] - c[a])``.
+
+    Parameters
+    ----------
+    discount : Discount or callable
+        As for :func:`discount_vector`.
+    length : int
+        Number of ranks, >= 0.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (length + 1,)
+        Read-only for a built-in discount, like :func:`discount_vector`.
 
     Examples
     --------
@@ -192,6 +224,20 @@ def apply_gain(gain: Gain | Callable[[np.ndarray], np.ndarray], grades: np.ndarr
     distinct grades present with 0 among them (so it never meets int64
     wrap-around nor the padding of a batch), and checked there: one finite value
     per grade, g(0) = 0, non-decreasing. ``name`` says whose grades these are.
+
+    Parameters
+    ----------
+    gain : Gain or callable
+        A built-in gain (:func:`~ndcg_research.core.gains.parse_gain`) or a function of the grades.
+    grades : numpy.ndarray
+        Finite grades >= 0 (already validated), any shape.
+    name : str
+        Whose grades these are, for the error messages.
+
+    Returns
+    -------
+    numpy.ndarray of float64
+        Shaped like ``grades`` (``grades`` itself for the linear gain).
 
     Examples
     --------
@@ -358,6 +404,20 @@ def rowwise_discounted_sum(gains: np.ndarray, discounts: np.ndarray, *, what: st
 def ranked_dcg(gains: np.ndarray, discount: Discount | Callable[[np.ndarray], np.ndarray], k: int | None) -> np.ndarray:
     """DCG of each row of gains in rank order, cut at k: sum_r gains[q, r-1] * D(r).
 
+    Parameters
+    ----------
+    gains : numpy.ndarray, shape (queries, width)
+        Gains in rank order, one row per query (padding 0).
+    discount : Discount or callable
+        As for :func:`discount_vector`.
+    k : int or None
+        Cut-off (>= 1); None for every rank.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (queries,)
+        Summed by :func:`discounted_sum`.
+
     Examples
     --------
     >>> ranked_dcg(np.array([[3.0, 2.0, 4.0]]), Discount("zipf"), 2).tolist()
@@ -383,6 +443,26 @@ def ideal_dcg(
     of ranks of the DCG this ideal DCG will divide: when every positive grade of the ideal
     falls within them, the ideal is summed over exactly that many ranks (trailing grade-0
     ranks dropped or added), so that a list in ideal order gets a bit-identical value.
+
+    Parameters
+    ----------
+    grades : numpy.ndarray, shape (queries, width)
+        Finite grades >= 0 (already validated), one row per query, in any order (sorted here by
+        :func:`top_grades`: a small integer dtype such as int8 sorts fastest).
+    gain : Gain or callable
+        As for :func:`apply_gain`.
+    discount : Discount or callable
+        As for :func:`discount_vector`.
+    k : int or None
+        Cut-off (>= 1); None for every rank.
+    name : str
+        Whose grades these are, for the error messages.
+    ranks : int or None, default None
+        Ranks of the DCG this ideal will divide (see above); None: the width cut at k.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (queries,)
 
     Examples
     --------

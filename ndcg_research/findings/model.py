@@ -86,7 +86,7 @@ class Finding:
 class Results:
     """The committed result tables of one profile (default ``results/full``), each read once.
 
-    Tables are read with :func:`ndcg_research.studies.tables.read_table`, so every column
+    Tables are read with :func:`ndcg_research.studies.runtime.tables.read_table`, so every column
     keeps the type it was written with (its ``.dtypes.json`` must be beside it).
 
     Parameters
@@ -97,7 +97,7 @@ class Results:
     Examples
     --------
     >>> import tempfile, pathlib
-    >>> from ndcg_research.studies.tables import write_table
+    >>> from ndcg_research.studies.runtime.tables import write_table
     >>> folder = pathlib.Path(tempfile.mkdtemp())
     >>> _ = write_table([{"label": "007", "mean": 0.5}], folder / "t.csv")
     >>> table = Results(folder).table("t.csv")
@@ -111,7 +111,7 @@ class Results:
 
     def table(self, name: str) -> Any:
         """The table ``name`` as a pandas DataFrame (raises :class:`MissingTableError` if absent)."""
-        from ..studies.tables import read_table
+        from ..studies.runtime.tables import read_table
 
         return self._load(name, "table", read_table)
 

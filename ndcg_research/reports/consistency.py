@@ -1,8 +1,8 @@
 """Notebook 09 (consistent distinguishability, readings (a) and (b)): its tables, short enough to read, and the
 verdict of reading (b) per case.
 
-Reading (a) uses :func:`ndcg_research.studies.consistency.failure_table` (per model) and
-:func:`~ndcg_research.studies.consistency.growth_table`; reading (b) the stream study's stability and
+Reading (a) uses :func:`ndcg_research.studies.simulation.consistency.failure_table` (per model) and
+:func:`~ndcg_research.studies.simulation.consistency.growth_table`; reading (b) the stream study's stability and
 change tables.
 """
 

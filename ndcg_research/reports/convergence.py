@@ -1,7 +1,7 @@
 """Notebook 03 (convergence): its tables, short enough to read, and its derived result tables.
 
 The inputs are the stacked per-model tables of the notebook: ``means`` (the sweeps' ranker tables,
-with a ``label`` column), ``compared`` (simulation against theory, :func:`~ndcg_research.studies.sweeps.compare_with_theory`)
+with a ``label`` column), ``compared`` (simulation against theory, :func:`~ndcg_research.studies.simulation.sweeps.compare_with_theory`)
 and the theory tables.
 """
 
@@ -15,8 +15,8 @@ from scipy.stats import norm
 
 from ..core.discounts import parse_discount
 from ..stats.replication import mean_z
-from ..studies import theory
-from ..studies.sweeps import AGREEMENT_Z
+from ..studies.simulation import finite_n, theory
+from ..studies.simulation.sweeps import AGREEMENT_Z
 from .tables import pivot, rounded
 
 __all__ = ["stack", "slow_means", "slow_order", "first_order_summary", "first_order_far", "power_table",
@@ -117,7 +117,7 @@ def first_order_far(models: Mapping[str, str], rankers: Sequence[str], slow: Seq
     """
     errors = []
     for spec in models.values():
-        values = theory.finite_n_values(spec, rankers, slow, n)
+        values = finite_n.finite_n_values(spec, rankers, slow, n)
         for i, ranker in enumerate(rankers):
             c = theory.c_coefficient(spec, ranker)
             errors += [abs(theory.eps(d, float(n)) * c / (1 - values[i, j]) - 1) for j, d in enumerate(slow)]
@@ -200,11 +200,11 @@ def summable_spread(fast: pd.DataFrame, single: Sequence[str], grouped: Sequence
 def agreement_table(compared: pd.DataFrame, models: Mapping[str, str]) -> pd.DataFrame:
     """The result table ``03_agreement.csv``: every cell's simulation against the finite-n theory, with the share of
     the expected shortfall from misses rarer than once in the cell's replicates where they disagree
-    (:func:`~ndcg_research.studies.theory.rare_miss_share`)."""
+    (:func:`~ndcg_research.studies.simulation.finite_n.rare_miss_share`)."""
     agreement = compared[["label", "model", "discount", "decay", "ranker", "n", "replicates", "simulated", "finite_n",
                           "finite_n_z", "finite_n_agrees"]].copy()
     agreement["rare_miss_share"] = [np.nan if r.finite_n_agrees else
-                                    theory.rare_miss_share(models[r.label], r.ranker, r.discount, r.n, r.replicates)
+                                    finite_n.rare_miss_share(models[r.label], r.ranker, r.discount, r.n, r.replicates)
                                     for r in agreement.itertuples()]
     return agreement
 

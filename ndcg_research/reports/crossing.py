@@ -1,7 +1,7 @@
 """Notebook 10 (rankers whose order depends on the discount): its tables, short enough to read.
 
-The inputs are :func:`ndcg_research.studies.crossing.crossing_table` (stacked over models, with a ``label``
-column) and the per-model :func:`~ndcg_research.studies.crossing.decision_table`.
+The inputs are :func:`ndcg_research.studies.simulation.crossing.crossing_table` (stacked over models, with a ``label``
+column) and the per-model :func:`~ndcg_research.studies.simulation.crossing.decision_table`.
 """
 
 from __future__ import annotations

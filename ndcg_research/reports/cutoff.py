@@ -1,6 +1,6 @@
 """Notebook 05 (nDCG@k): its tables, short enough to read.
 
-The inputs are the sweeps' tables of :mod:`ndcg_research.studies.cutoff` (``05_cutoff_means.csv``,
+The inputs are the sweeps' tables of :mod:`ndcg_research.studies.simulation.cutoff` (``05_cutoff_means.csv``,
 ``05_cutoff_pairs.csv``, ``05_cutoff_verdicts.csv``, ``05_ndcg_by_k.csv``), whose ``model`` column holds
 the model spec; tables shown here name the models by the notebook's labels where it gives them.
 """
@@ -14,7 +14,7 @@ import pandas as pd
 
 from ..core.discounts import parse_discount
 from ..stats.intervals import mean_interval
-from ..studies import cutoff, theory
+from ..studies.simulation import cutoff, theory
 from .tables import chance_level, count_cells, pivot, rounded
 
 __all__ = ["limits", "values_at", "limit_distance", "verdict_grid", "p_last_grid", "detail", "k_curves",
@@ -81,7 +81,7 @@ def limit_distance(means: pd.DataFrame, models: Sequence[str], n: int, rankers: 
 
 
 def verdict_grid(verdicts: pd.DataFrame) -> pd.DataFrame:
-    """The verdicts of :func:`ndcg_research.studies.cutoff.verdict_table`: rows (model, rule), columns the discounts.
+    """The verdicts of :func:`ndcg_research.studies.simulation.cutoff.verdict_table`: rows (model, rule), columns the discounts.
 
     Examples
     --------

@@ -13,7 +13,7 @@ import numpy as np
 import pandas as pd
 
 from ..core.discounts import parse_discount
-from ..studies import theory
+from ..studies.simulation import theory
 from .tables import rounded
 
 __all__ = ["discount_table", "readable_discounts", "closed_form_checks", "top_share_table", "readable_top_share",

@@ -1,6 +1,6 @@
 """Notebook 04 (distinguishability): its tables, short enough to read, and its derived result tables.
 
-Every function takes the pair tables of :meth:`ndcg_research.studies.sweeps.SweepResult.pair_table`
+Every function takes the pair tables of :meth:`ndcg_research.studies.simulation.sweeps.SweepResult.pair_table`
 (one per model, stacked by :func:`stack`) or the tables derived from them, and returns a table
 with columns named in words; probabilities are counts of data sets with their Wilson interval,
 one format per column, and cells that cannot be told from a coin flip are flagged
@@ -114,7 +114,7 @@ def gap_ratios(results: Mapping[str, Any], slow: Sequence[str], n: int, *, seed:
     """Ratios of the mean gap and the standardized gap under each slower discount to ``log2``, at ``n``.
 
     One row per (model, pair, slower discount, statistic), from
-    :meth:`~ndcg_research.studies.sweeps.SweepResult.ratio_table` (bootstrap over the data sets),
+    :meth:`~ndcg_research.studies.simulation.sweeps.SweepResult.ratio_table` (bootstrap over the data sets),
     with the model's label; empty when ``log2`` is not among ``slow``.
     """
     rows = []

@@ -1,9 +1,9 @@
 """Notebook 06 (the limitations of nDCG): its measurements as result tables, and their reader tables.
 
 Section 1 (appending non-relevant documents), section 2 (a short list against its full list under five
-conventions, :func:`ndcg_research.studies.limitations.truncation_table`) and section 3 (pooling bias,
-:func:`~ndcg_research.studies.limitations.pooling_experiment` and
-:func:`~ndcg_research.studies.limitations.summarize_bias`). The result tables (``06_appending.csv``,
+conventions, :func:`ndcg_research.studies.simulation.limitations.truncation_table`) and section 3 (pooling bias,
+:func:`~ndcg_research.studies.simulation.limitations.pooling_experiment` and
+:func:`~ndcg_research.studies.simulation.limitations.summarize_bias`). The result tables (``06_appending.csv``,
 ``06_truncation.csv``, ``06_pooling_bias.csv``, ``06_pooling_order.csv``) are what the findings read; the
 full-profile comparison reads them back from both runs.
 """
@@ -21,7 +21,7 @@ from ..core.metrics import ndcg, ndcg_parts
 from ..stats.intervals import CONFIDENCE, wilson_interval
 from ..stats.paired import TIE_TOLERANCE
 from ..stats.replication import proportion_z
-from ..studies import limitations as lim
+from ..studies.simulation import limitations as lim
 from .tables import count_cells, pivot, rounded
 
 __all__ = ["ORDER_LABELS", "METHODS", "appending_example", "appending_cases", "truncation_pair",
@@ -112,7 +112,7 @@ def truncation_pair(long_list: Sequence[int], short_length: int, known: Sequence
 
 
 def truncation_summary(table: Mapping[str, tuple[np.ndarray, np.ndarray]]) -> pd.DataFrame:
-    """Per convention of :func:`~ndcg_research.studies.limitations.truncation_table`: how often the short list scores
+    """Per convention of :func:`~ndcg_research.studies.simulation.limitations.truncation_table`: how often the short list scores
     at least as high as the long one, and strictly higher (beyond ``TIE_TOLERANCE``), and the mean values.
 
     Examples

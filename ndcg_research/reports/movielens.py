@@ -2,7 +2,7 @@
 
 Each function returns the items a section shows, in order: a sentence (``str``) or a table
 (``DataFrame``); the notebook prints the one and displays the other. The inputs are the tables of
-:mod:`ndcg_research.studies.realdata` and its ``*_findings`` (the verdict rules of the findings).
+:mod:`ndcg_research.studies.realdata.experiments` and its ``*_findings`` (the verdict rules of the findings).
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..studies import realdata as rd
+from ..studies.realdata import experiments as rd
 from .tables import pivot, rounded
 
 __all__ = ["Item", "rankers_items", "list_length_info", "list_length_items", "query_set_items", "convention_items",

@@ -19,8 +19,8 @@ import pandas as pd
 from ..core.discounts import parse_discount
 from ..stats import discriminative_power, kendall_tau, query_subsets, swap_rates, tau_ap, variance_components
 from ..stats import compare_systems, run_matrices
-from ..studies.collection import fewest_queries, ordering_accuracy, queries_needed_interval
-from ..studies.tables import read_table
+from ..studies.simulation.collection import fewest_queries, ordering_accuracy, queries_needed_interval
+from ..studies.runtime.tables import read_table
 from .tables import pivot, rounded
 
 __all__ = ["label", "by_discount", "collection_rows", "collection_table", "truth_rows", "truth_lines", "power_rows",

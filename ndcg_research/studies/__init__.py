@@ -1,24 +1,23 @@
-"""The studies: simulated ranking problems and the experiments of notebooks 02-06.
+"""The studies of the notebooks, in three rooms: simulated problems, real data, and what runs them.
 
-- :mod:`~ndcg_research.studies.simulate`: the probit model of Wang et al. (2013) and rankers of known quality;
-- :mod:`~ndcg_research.studies.theory`: asymptotic and finite-n predictions;
-- :mod:`~ndcg_research.studies.sweeps`: cached, parallel sweeps over n, rankers, discounts and replicates;
-- :mod:`~ndcg_research.studies.cutoff`: nDCG@k with k tied to n;
-- :mod:`~ndcg_research.studies.scaling`: how the standardized gap grows with n (scaling laws, notebooks 11, 13);
-- :mod:`~ndcg_research.studies.bracket`: the discounts around 1/r (notebook 11);
-- :mod:`~ndcg_research.studies.fixed_crossing`: fixed rankers that cross, how different two rankers must be (notebook 12);
-- :mod:`~ndcg_research.studies.limitations`: appending, truncation, pooling with incomplete judgments;
+- :mod:`~ndcg_research.studies.simulation`: every study on synthetic data whose truth is known by
+  construction: the probit model of Wang et al. (2013) and rankers of known quality, the asymptotic
+  and finite-n theory of their nDCG, the sweeps over n, rankers and discounts, and the experiments
+  built on them (notebooks 02-07 and 09-13: cut-offs, limitations, query sets of a simulated
+  collection, consistency, crossing rankers, the critical bracket, scaling laws);
+- :mod:`~ndcg_research.studies.realdata`: the same questions on real rankings (notebook 08):
+  recommenders trained on MovieLens-100k or a user's TREC runs, held as ranking problems;
+- :mod:`~ndcg_research.studies.runtime`: what the studies of both rooms share to run and record
+  themselves: seeds of replicates, chunks of them run in parallel and cached on disk, result tables
+  written as CSV whose column types survive, and the small text pieces the notebooks print.
 
-and what they share:
-
-- :mod:`~ndcg_research.studies.replicates`: seeds of replicates, chunks of them run in parallel and cached;
-- :mod:`~ndcg_research.studies.tables`: tidy result tables (pandas) of labelled grids, written as CSV whose
-  column types survive;
-- :mod:`~ndcg_research.studies.reporting`: small text pieces the notebooks print (intervals, replications, agreement).
+The rooms import one way: :mod:`~ndcg_research.studies.runtime` imports neither of the others, and
+:mod:`~ndcg_research.studies.simulation` does not import :mod:`~ndcg_research.studies.realdata`
+(which borrows the discounts' local log-slope, :func:`~ndcg_research.studies.simulation.theory.eps`).
 
 Studies import the metric core, the evaluation, the statistics of :mod:`ndcg_research.stats`
 (intervals, paired comparisons, the tie tolerance), numpy, scipy and pandas (and joblib, tqdm to
 run replicates in parallel), never the findings or the notebook tooling of
-:mod:`ndcg_research.pipeline`. Submodules are imported on demand:
-``from ndcg_research.studies import simulate``.
+:mod:`ndcg_research.pipeline`. Modules are imported on demand:
+``from ndcg_research.studies.simulation import simulate``.
 """

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...studies.scaling import decay_index
+from ...studies.simulation.scaling import decay_index
 from ..model import Results, number
 from .base import Measured, rule, threshold
 
@@ -10,7 +10,7 @@ __all__ = ["agreement_counts", "critical_point_bracketed"]
 
 
 def agreement_counts(agreement) -> dict[str, int]:
-    """How many cells with a prediction agree, contradict or are unresolved (``studies.reporting.trend_agreement``).
+    """How many cells with a prediction agree, contradict or are unresolved (``studies.runtime.reporting.trend_agreement``).
 
     Examples
     --------

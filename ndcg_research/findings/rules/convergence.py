@@ -67,7 +67,7 @@ def _listed(rows: pd.DataFrame) -> str:
 @rule("finite-n-theory")
 def finite_n_theory(results: Results) -> Measured:
     """Numbers and verdict of 'finite-n-theory' (text: ``texts/03_convergence.toml``)."""
-    table = results.table("03_agreement.csv")   # finite_n_agrees: within agreement_z standard errors (studies.sweeps)
+    table = results.table("03_agreement.csv")   # finite_n_agrees: within agreement_z standard errors (studies.simulation.sweeps)
     agree = int(table["finite_n_agrees"].sum())
     bad = table[~table["finite_n_agrees"]]
     short = bad[bad["rare_miss_share"] >= threshold("rare_miss_share")]

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from ...stats import kendall_tau
-from ...studies.collection import CollectionModel, fewest_queries
+from ...studies.simulation.collection import CollectionModel, fewest_queries
 from ..model import Results, number, span
 from .base import Measured, rule, threshold
 from .shared import cases

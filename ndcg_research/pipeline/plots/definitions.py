@@ -9,7 +9,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from ...core.discounts import parse_discount
-from ...studies import theory
+from ...studies.simulation import theory
 from .style import LINESTYLES, MARKERS, discount_title, legend_below, log_ticks_1_2_5, n_label, round_significant
 
 __all__ = ["worked_example_panels", "discount_panels", "eps_panel"]

@@ -16,7 +16,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from ...studies import scaling
+from ...studies.simulation import scaling
 from .style import LINESTYLES, error_bar_lengths, legend_below, pair_label, plotted_column, round_significant, select
 
 __all__ = ["decay_colors", "exponent_panels", "trend_grid", "gain_profile_panel", "preference_panels",
@@ -210,7 +210,7 @@ def _draw_standardized_gap(ax: Axes, rows: pd.DataFrame, color: Any) -> Line2D:
 def gain_profile_panel(profiles: Mapping[str, Any], crossings: Sequence[float]) -> Figure:
     """Expected gain against the relative rank t (log scale) of each ranker, with the depths where they cross.
 
-    ``profiles``: ranker spec -> callable g(t) (:func:`~ndcg_research.studies.theory.gain_profile`).
+    ``profiles``: ranker spec -> callable g(t) (:func:`~ndcg_research.studies.simulation.theory.gain_profile`).
 
     Examples
     --------

@@ -75,7 +75,7 @@ def pooling_bias_panels(depths: Sequence[int], bias: Mapping[str, np.ndarray], c
     the novel system, unjudged = 0 and condensed, and the control (novel pooled too). Right: the share
     of collections in which the novel system is ranked above the best pooled one.
 
-    ``bias`` and ``control`` are :func:`ndcg_research.studies.limitations.summarize_bias` outputs;
+    ``bias`` and ``control`` are :func:`ndcg_research.studies.simulation.limitations.summarize_bias` outputs;
     ``order`` maps a method label to the share at each depth.
 
     Examples

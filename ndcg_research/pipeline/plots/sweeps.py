@@ -11,7 +11,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from ...core.discounts import parse_discount
-from ...studies import theory
+from ...studies.simulation import finite_n
 from .style import (MARKERS, UNDEFINED_LABEL, discount_title, interval_markers, label_grid_edges, label_rows,
                     legend_below, log_ticks_1_2_5, mark_undefined, model_panel_grid, pair_label, panel_grid,
                     plotted_column, round_significant, select)
@@ -26,10 +26,10 @@ def convergence_grid(ranker_table: pd.DataFrame, theory_table: pd.DataFrame,
 
     Examples
     --------
-    >>> from ndcg_research.studies.sweeps import Sweep, run_sweep
+    >>> from ndcg_research.studies.simulation.sweeps import Sweep, run_sweep
     >>> s = Sweep.build("probit", ns=[20, 40], replicates=4, seed=0, rankers=["bayes", "random"],
     ...                 discounts=["log2", "zipf"], pairs=[("bayes", "random")])
-    >>> th = theory.theory_table("probit", s.rankers, s.discounts, s.ns)
+    >>> th = finite_n.theory_table("probit", s.rankers, s.discounts, s.ns)
     >>> fig = convergence_grid(run_sweep(s).ranker_table(), th, s.discounts, s.rankers, "probit")
     >>> sum(ax.get_visible() for ax in fig.axes), fig.axes[0].get_ylabel()
     (2, 'mean nDCG')
@@ -110,7 +110,7 @@ def pair_grid(pair_table: pd.DataFrame, discounts: Sequence[str], pairs: Sequenc
 
     Examples
     --------
-    >>> from ndcg_research.studies.sweeps import Sweep, run_sweep
+    >>> from ndcg_research.studies.simulation.sweeps import Sweep, run_sweep
     >>> s = Sweep.build("probit", ns=[20, 40], replicates=4, seed=0, rankers=["bayes", "random"],
     ...                 discounts=["log2", "none"], pairs=[("bayes", "random")])
     >>> table = run_sweep(s).pair_table()
@@ -214,8 +214,8 @@ def cutoff_values_grid(mean_table: pd.DataFrame, model: str, rules: Sequence[str
 
     Examples
     --------
-    >>> from ndcg_research.studies.cutoff import CutoffSweep
-    >>> from ndcg_research.studies.sweeps import run_sweep
+    >>> from ndcg_research.studies.simulation.cutoff import CutoffSweep
+    >>> from ndcg_research.studies.simulation.sweeps import run_sweep
     >>> s = CutoffSweep.build("probit", ns=[20, 40], replicates=3, seed=0, rankers=["bayes", "random"],
     ...                       discounts=["log2"], rules=["fixed(k=5)", "all"], pairs=[])
     >>> fig = cutoff_values_grid(run_sweep(s).ranker_table(), "probit", s.rules, s.discounts, s.rankers)
@@ -252,8 +252,8 @@ def cutoff_pair_grid(pair_table: pd.DataFrame, models: Sequence[str], rules: Seq
 
     Examples
     --------
-    >>> from ndcg_research.studies.cutoff import CutoffSweep
-    >>> from ndcg_research.studies.sweeps import run_sweep
+    >>> from ndcg_research.studies.simulation.cutoff import CutoffSweep
+    >>> from ndcg_research.studies.simulation.sweeps import run_sweep
     >>> s = CutoffSweep.build("probit", ns=[20, 40], replicates=3, seed=0, rankers=["bayes", "random"],
     ...                       discounts=["log2", "zipf"], rules=["all"], pairs=[("bayes", "random")])
     >>> fig = cutoff_pair_grid(run_sweep(s).pair_table(), ["probit"], s.rules, s.discounts, "bayes", "random")

@@ -1,11 +1,11 @@
 """Sweeps over list length, rankers, discounts and replicates, with tidy result tables.
 
-A :class:`Sweep` names one experiment: a model, the rankers, the discounts, the
-list lengths ``n`` with the number of replicates at each, the ranker pairs to
-compare (better first), the seed and the gain. :func:`run_sweep` computes the
+A :class:`Sweep` names one experiment: a :class:`Design` (a model, the rankers, the discounts,
+the ranker pairs to compare (better first), the seed and the gain) and the list lengths ``n``
+with the number of replicates at each. :func:`run_sweep` computes the
 nDCG of every (replicate, ranker, discount) through
-:func:`ndcg_research.studies.simulate.replicate_ndcg`, with the machinery of
-:mod:`ndcg_research.studies.replicates`:
+:func:`ndcg_research.studies.simulation.simulate.replicate_ndcg`, with the machinery of
+:mod:`ndcg_research.studies.runtime.replicates`:
 
 - work is split into chunks of consecutive replicates of one ``n``; every replicate
   draws its numbers from its own ``SeedSequence``, so the values do not depend on the
@@ -16,14 +16,14 @@ nDCG of every (replicate, ranker, discount) through
   same configuration loads it instead of recomputing, so an interrupted run resumes
   where it stopped (and adding replicates or list lengths only computes the new chunks).
   The key hashes the sweep's specs and seed and the code that computes a replicate
-  (:func:`~ndcg_research.studies.replicates.code_fingerprint`), not its documentation.
+  (:func:`~ndcg_research.studies.runtime.replicates.code_fingerprint`), not its documentation.
 
 :meth:`SweepResult.ranker_table` and :meth:`SweepResult.pair_table` summarise the
 values as tidy :class:`pandas.DataFrame` tables (one row per (discount, ranker, n) or
 (discount, pair, n)) with the statistics of :mod:`ndcg_research.stats.intervals` and
 :mod:`ndcg_research.stats.paired`;
-:func:`~ndcg_research.studies.tables.write_table` writes them. The sweep of notebook 05,
-:class:`ndcg_research.studies.cutoff.CutoffSweep`, extends :class:`Sweep` with cut-off
+:func:`~ndcg_research.studies.runtime.tables.write_table` writes them. The sweep of notebook 05,
+:class:`ndcg_research.studies.simulation.cutoff.CutoffSweep`, extends :class:`Sweep` with cut-off
 rules: the same runner, result type and tables, with one more axis.
 
 This module imports joblib and tqdm when a sweep runs; :mod:`ndcg_research` does not import it.
@@ -37,27 +37,29 @@ import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import pandas as pd
 
-from ..core.discounts import parse_discount
-from ..core.gains import parse_gain
-from ..core.validation import check_integer
-from ..stats.intervals import bootstrap_statistic_interval, mean_interval
-from ..stats.paired import TIE_TOLERANCE, paired_comparison
-from ..stats.thresholds import threshold
-from . import theory
-from .replicates import CHUNK_ITEMS, Chunk, code_fingerprint, plan_chunks, replicate_counts, run_chunks, seed_sequence
-from .simulate import parse_model, parse_ranker, replicate_ndcg
-from .tables import grid_table
+from ...core.discounts import parse_discount
+from ...core.gains import parse_gain
+from ...core.validation import check_integer
+from ...stats.intervals import bootstrap_statistic_interval, mean_interval
+from ...stats.paired import TIE_TOLERANCE, paired_comparison
+from ...stats.thresholds import threshold
+from . import finite_n, theory
+from ..runtime.replicates import CHUNK_ITEMS, Chunk, code_fingerprint, plan_chunks, replicate_counts, run_chunks, seed_sequence
+from .model import parse_model, parse_ranker
+from .simulate import replicate_ndcg
+from ..runtime.tables import grid_table
 
 __all__ = [
     "AGREEMENT_Z",
     "DEFAULT_DISCOUNTS",
     "DEFAULT_RANKERS",
     "DEFAULT_PAIRS",
+    "Design",
     "Sweep",
     "SweepResult",
     "run_sweep",
@@ -136,9 +138,80 @@ def ranker_pairs(pairs: Iterable[Sequence[str]], rankers: Sequence[str]) -> tupl
     return tuple(out)
 
 
-@dataclass(frozen=True)
-class Sweep:
-    """One experiment: model, rankers, discounts, list lengths with replicates, pairs, seed, gain.
+@dataclass(frozen=True, kw_only=True)
+class Design:
+    """What every simulated experiment fixes before it draws a number: model, rankers, discounts, pairs, seed, gain.
+
+    The base of :class:`Sweep` (independent data sets at each list length) and of
+    :class:`~ndcg_research.studies.simulation.consistency.StreamStudy` (nested prefixes of data
+    streams), which add how the data sets are laid out. :meth:`canonical_fields` checks and
+    canonicalises these fields for both; :meth:`key` hashes what fixes the values.
+
+    Examples
+    --------
+    >>> Design.canonical_fields("probit", rankers=["noisy( sigma=1.0 )", "bayes"], discounts=["log2"],
+    ...                         pairs=[("bayes", "noisy(sigma=1)")], seed=3)["rankers"]
+    ('noisy(sigma=1)', 'bayes')
+    """
+
+    model: str
+    rankers: tuple[str, ...]
+    discounts: tuple[str, ...]
+    pairs: tuple[tuple[str, str], ...]
+    seed: int
+    gain: str = "linear"
+
+    #: Fields that say how many data sets there are or which summaries to make, not what a data set's
+    #: values are: :meth:`key` leaves them out, so that more replicates reuse the cached ones.
+    UNKEYED: ClassVar[tuple[str, ...]] = ("pairs",)
+
+    @staticmethod
+    def canonical_fields(model: str, *, rankers: Iterable[str], discounts: Iterable[str],
+                         pairs: Iterable[Sequence[str]], seed: int, gain: str = "linear") -> dict[str, Any]:
+        """The fields of a :class:`Design`, checked and in canonical spelling.
+
+        Parameters
+        ----------
+        model : str
+            Model spec, e.g. ``"probit(lo=0.1, hi=0.6)"``.
+        rankers, discounts : iterable of str
+            Specs (see :mod:`ndcg_research.studies.simulation.model` and :mod:`ndcg_research.core.discounts`).
+        pairs : iterable of (str, str)
+            Ranker pairs (better, worse), both among ``rankers``.
+        seed : int
+            Entropy of every replicate's ``SeedSequence``, >= 0.
+        gain : str
+            Built-in gain spec.
+
+        Returns
+        -------
+        dict
+            ``model``, ``rankers``, ``discounts``, ``pairs``, ``seed``, ``gain``.
+        """
+        ranker_specs = distinct_specs("rankers", (str(parse_ranker(r)) for r in rankers))
+        return dict(
+            model=str(parse_model(model)),
+            rankers=ranker_specs,
+            discounts=distinct_specs("discounts", (str(parse_discount(d, builtin_only=True)) for d in discounts)),
+            pairs=ranker_pairs(pairs, ranker_specs),
+            seed=check_integer(seed, "seed", minimum=0),
+            gain=str(parse_gain(gain, builtin_only=True)),
+        )
+
+    def key_fields(self) -> dict[str, Any]:
+        """Every field but the :attr:`UNKEYED` ones: what fixes the values of a data set."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name not in self.UNKEYED}
+
+    def key(self) -> str:
+        """Hash of :meth:`key_fields` and of the code that computes a data set's values (the code of the
+        module that defines the design's class and of everything it imports)."""
+        spec = {**self.key_fields(), "code": code_fingerprint(type(self).__module__)}
+        return hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Sweep(Design):
+    """One experiment on independent data sets: a :class:`Design` and list lengths with replicates.
 
     Build it with :meth:`Sweep.build`, which checks and canonicalises every spec.
 
@@ -149,14 +222,10 @@ class Sweep:
     ((50, 50), ('power(beta=2)', 'geometric(p=0.5)'))
     """
 
-    model: str
     ns: tuple[int, ...]
     replicates: tuple[int, ...]
-    rankers: tuple[str, ...]
-    discounts: tuple[str, ...]
-    pairs: tuple[tuple[str, str], ...]
-    seed: int
-    gain: str = "linear"
+
+    UNKEYED: ClassVar[tuple[str, ...]] = ("ns", "replicates", "pairs")
 
     @classmethod
     def build(
@@ -186,7 +255,7 @@ class Sweep:
         seed : int
             Entropy of every replicate's ``SeedSequence``, >= 0.
         rankers, discounts : iterable of str
-            Specs (see :mod:`ndcg_research.studies.simulate` and :mod:`ndcg_research.core.discounts`).
+            Specs (see :mod:`ndcg_research.studies.simulation.model` and :mod:`ndcg_research.core.discounts`).
         pairs : iterable of (str, str)
             Ranker pairs (better, worse), both among ``rankers``.
         gain : str
@@ -195,18 +264,8 @@ class Sweep:
             The fields a subclass adds (already canonical).
         """
         ns_sorted, counts = replicate_counts(ns, replicates)
-        ranker_specs = distinct_specs("rankers", (str(parse_ranker(r)) for r in rankers))
-        return cls(
-            model=str(parse_model(model)),
-            ns=ns_sorted,
-            replicates=counts,
-            rankers=ranker_specs,
-            discounts=distinct_specs("discounts", (str(parse_discount(d, builtin_only=True)) for d in discounts)),
-            pairs=ranker_pairs(pairs, ranker_specs),
-            seed=check_integer(seed, "seed", minimum=0),
-            gain=str(parse_gain(gain, builtin_only=True)),
-            **more,
-        )
+        design = cls.canonical_fields(model, rankers=rankers, discounts=discounts, pairs=pairs, seed=seed, gain=gain)
+        return cls(ns=ns_sorted, replicates=counts, **design, **more)
 
     def axes(self) -> dict[str, tuple[str, ...]]:
         """Names and labels of the axes of one replicate's values (after the replicate axis)."""
@@ -224,15 +283,8 @@ class Sweep:
         """The axes of :meth:`axes` in the row order of the tables (slowest first; n comes last)."""
         return ("discount", "ranker")
 
-    def key(self) -> str:
-        """Hash of everything that fixes a replicate's values: every field except ``ns``,
-        ``replicates`` and ``pairs``, and the code that computes a replicate."""
-        spec = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("ns", "replicates", "pairs")}
-        spec["code"] = code_fingerprint(type(self).__module__)
-        return hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:16]
-
     def chunks(self, chunk_items: int = CHUNK_ITEMS) -> list[Chunk]:
-        """Work units: consecutive replicates of one n (see :func:`~ndcg_research.studies.replicates.plan_chunks`)."""
+        """Work units: consecutive replicates of one n (see :func:`~ndcg_research.studies.runtime.replicates.plan_chunks`)."""
         return plan_chunks(self.ns, self.replicates, chunk_items)
 
     def compute_chunk(self, chunk: Chunk) -> np.ndarray:
@@ -417,9 +469,8 @@ def run_sweep(
     if not isinstance(sweep, Sweep):
         raise TypeError(f"sweep must be a Sweep (see Sweep.build), got {type(sweep).__name__}")
     cache = None if cache_dir is None else Path(cache_dir) / sweep.key()
-    description = {f.name: getattr(sweep, f.name) for f in fields(sweep) if f.name not in ("ns", "replicates", "pairs")}
     run = run_chunks(sweep.compute_chunk, sweep.chunks(chunk_items), n_jobs=n_jobs, backend=backend, cache=cache,
-                     description={**description, "kind": type(sweep).__name__}, progress=progress,
+                     description={**sweep.key_fields(), "kind": type(sweep).__name__}, progress=progress,
                      label=sweep.model)
     return SweepResult(sweep, run.values, computed_chunks=run.computed, reused_chunks=run.reused)
 
@@ -428,7 +479,7 @@ def run_sweep(
 
 
 def compare_with_theory(ranker_table: pd.DataFrame, theory_table: pd.DataFrame) -> pd.DataFrame:
-    """Join simulated means with :func:`ndcg_research.studies.theory.theory_table` on (discount, ranker, n).
+    """Join simulated means with :func:`ndcg_research.studies.simulation.finite_n.theory_table` on (discount, ranker, n).
 
     For slowly varying discounts the compared quantity is ``1 - nDCG`` (what
     ``eps_D(n) c_f`` predicts); otherwise nDCG itself. Relative errors are
@@ -447,7 +498,7 @@ def compare_with_theory(ranker_table: pd.DataFrame, theory_table: pd.DataFrame) 
     Examples
     --------
     >>> s = Sweep.build("probit", ns=[100], replicates=5, seed=0, rankers=["bayes"], discounts=["log2"], pairs=[])
-    >>> th = theory.theory_table("probit", ["bayes"], ["log2"], [100])
+    >>> th = finite_n.theory_table("probit", ["bayes"], ["log2"], [100])
     >>> compare_with_theory(run_sweep(s).ranker_table(), th)[["quantity", "n"]].values.tolist()
     [['1 - nDCG', 100]]
     """
@@ -499,7 +550,7 @@ def compare_pairs_with_theory(pair_table: pd.DataFrame, theory_table: pd.DataFra
     --------
     >>> s = Sweep.build("probit", ns=[100], replicates=5, seed=0, rankers=["bayes", "random"], discounts=["log2"],
     ...                 pairs=[("bayes", "random")])
-    >>> th = theory.theory_table("probit", ["bayes", "random"], ["log2"], [100])
+    >>> th = finite_n.theory_table("probit", ["bayes", "random"], ["log2"], [100])
     >>> gaps = compare_pairs_with_theory(run_sweep(s).pair_table(), th)
     >>> bool(gaps["c_difference"].iloc[0] > 0)
     True

@@ -2,7 +2,7 @@ r"""Rankers whose order depends on the discount: where each discount puts the cr
 
 Every other pair of rankers in the studies is nested (noise levels of one score), so every
 non-increasing discount agrees on which is better. Here the two rankers trade places: ``head(m)``
-(:mod:`ndcg_research.studies.simulate`) is exact on its first m ranks and random below, while
+(:mod:`ndcg_research.studies.simulation.simulate`) is exact on its first m ranks and random below, while
 ``noisy(sigma)`` is imperfect everywhere but still sorted below rank m. Write ``H_f(t)`` for the
 expected gain a ranker collects in the top fraction t of the list; the head ranker is ahead for
 small t, the noisy one for t near 1, and by summation by parts
@@ -16,7 +16,7 @@ every discount that keeps weight on a growing share of the ranks ends up preferr
 ranker, at an n that depends on the discount.
 
 - :func:`crossing_n`: the smallest n at which the expected nDCG of the two rankers changes order
-  (:func:`~ndcg_research.studies.theory.finite_n_ndcg`, exact order statistics), by bisection
+  (:func:`~ndcg_research.studies.simulation.finite_n.finite_n_ndcg`, exact order statistics), by bisection
   on a grid of n;
 - :func:`decision_table`: on simulated data sets, how often each discount picks the head
   ranker, and how often its decision differs from that of a reference discount (``log2``) on
@@ -31,12 +31,12 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ..core.discounts import parse_discount
-from ..core.validation import check_integer
-from ..stats.intervals import wilson_interval
-from ..stats.paired import TIE_TOLERANCE
-from . import theory
-from .simulate import parse_model, parse_ranker
+from ...core.discounts import parse_discount
+from ...core.validation import check_integer
+from ...stats.intervals import wilson_interval
+from ...stats.paired import TIE_TOLERANCE
+from . import finite_n
+from .model import parse_model, parse_ranker
 from .sweeps import SweepResult
 
 __all__ = ["expected_gap", "crossing_n", "crossing_table", "decision_table"]
@@ -50,11 +50,11 @@ def expected_gap(model: str, first: str, second: str, discount: str, n: int) -> 
     >>> expected_gap("probit", "head(m=10)", "noisy(sigma=1)", "log2", 20) > 0   # the exact head wins short lists
     True
     """
-    return (theory.finite_n_ndcg(model, first, discount, n) - theory.finite_n_ndcg(model, second, discount, n))
+    return (finite_n.finite_n_ndcg(model, first, discount, n) - finite_n.finite_n_ndcg(model, second, discount, n))
 
 
 def _gaps(model: str, first: str, second: str, discounts: Sequence[str], n: int) -> np.ndarray:
-    values = theory.finite_n_values(model, [first, second], discounts, n)
+    values = finite_n.finite_n_values(model, [first, second], discounts, n)
     return values[0] - values[1]
 
 

@@ -1,6 +1,6 @@
-r"""nDCG@k on the simulated ranking problems of :mod:`ndcg_research.studies.simulate`, with k tied to n (notebook 05).
+r"""nDCG@k on the simulated ranking problems of :mod:`ndcg_research.studies.simulation.simulate`, with k tied to n (notebook 05).
 
-The theory experiments (:mod:`ndcg_research.studies.sweeps`) sweep the full-list
+The theory experiments (:mod:`ndcg_research.studies.simulation.sweeps`) sweep the full-list
 nDCG; this module adds the cut-off. A **cut-off rule** says how k follows the
 list length n; its spec parses and prints back like the discount specs:
 
@@ -16,11 +16,11 @@ rule                        k(n)
 nDCG@k cuts both the ranking and the ideal at k (trec_eval's ``ndcg_cut.k``);
 the ideal is built from all n items of the data set.
 
-A :class:`CutoffSweep` is a :class:`~ndcg_research.studies.sweeps.Sweep` with one more
-axis, the rules: it runs with :func:`~ndcg_research.studies.sweeps.run_sweep` (chunks,
-workers, cache) and gives a :class:`~ndcg_research.studies.sweeps.SweepResult` with the
+A :class:`CutoffSweep` is a :class:`~ndcg_research.studies.simulation.sweeps.Sweep` with one more
+axis, the rules: it runs with :func:`~ndcg_research.studies.simulation.sweeps.run_sweep` (chunks,
+workers, cache) and gives a :class:`~ndcg_research.studies.simulation.sweeps.SweepResult` with the
 same tables, plus the rule and k columns. Replicate r at length n is the data set of
-:func:`ndcg_research.studies.simulate.sample`, i.e. the very data set of the theory sweeps.
+:func:`ndcg_research.studies.simulation.simulate.sample`, i.e. the very data set of the theory sweeps.
 Per ranker one partial sort (:func:`ndcg_research.core.ranking.top_order`) of the top
 ``max(k)`` items serves every rule and discount; the DCG and the ideal DCG are the core's
 (:mod:`ndcg_research.core.kernels`).
@@ -36,18 +36,19 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..core import kernels
-from ..core.discounts import parse_discount
-from ..core.gains import parse_gain
-from ..core.ranking import top_order
-from ..core.specs import format_call, parse_registered
-from ..core.validation import check_integer, check_number
-from ..stats.intervals import CONFIDENCE, family_confidence, wilson_interval
-from ..stats.thresholds import threshold
+from ...core import kernels
+from ...core.discounts import parse_discount
+from ...core.gains import parse_gain
+from ...core.ranking import top_order
+from ...core.specs import format_call, parse_registered
+from ...core.validation import check_integer, check_number
+from ...stats.intervals import CONFIDENCE, family_confidence, wilson_interval
+from ...stats.thresholds import threshold
 from . import scaling
-from .replicates import Chunk
-from .reporting import agreement_counts, trend_agreement
-from .simulate import Ranker, parse_model, parse_ranker, sample
+from ..runtime.replicates import Chunk
+from ..runtime.reporting import agreement_counts, trend_agreement
+from .model import Ranker, parse_model, parse_ranker
+from .simulate import sample
 from .sweeps import Sweep, distinct_specs
 
 __all__ = [
@@ -187,7 +188,7 @@ def replicate_ndcg_at_k(
 ) -> np.ndarray:
     """nDCG@k of every ranker, discount and cut-off on one simulated data set.
 
-    The data set and the scores are :func:`ndcg_research.studies.simulate.sample`'s.
+    The data set and the scores are :func:`ndcg_research.studies.simulation.simulate.sample`'s.
     Per ranker one partial sort of the top ``max(ks)`` items; DCG and ideal DCG are
     the metric core's. Rankers must not produce tied scores (``bayes``, ``noisy``,
     ``random``); ``coarse`` is rejected.
@@ -228,7 +229,9 @@ def replicate_ndcg_at_k(
     gain_fn = parse_gain(gain, builtin_only=True)
     discount_fns = [parse_discount(d, builtin_only=True) for d in discounts]
     s = sample(model_obj, ranker_objs, n, seed=seed, replicate=replicate)
-    grades = s.grades.astype(np.int8)[None, :]  # integer grades 0..G: the core counts them by level
+    # The core's kernels, not its checked metric functions: the grades and gains are this function's own,
+    # and the checks would cost more than the cut sums themselves (one per discount and k).
+    grades = s.grades.astype(np.int8)[None, :]  # integer grades 0..G: 1-byte int8 sorts fastest
     idcg = np.array([[kernels.ideal_dcg(grades, gain_fn, d, k, name="grades")[0] for k in ks] for d in discount_fns])
     gains = gain_fn(s.grades)
     out = np.empty((len(ranker_objs), len(discount_fns), len(ks)))
@@ -241,10 +244,10 @@ def replicate_ndcg_at_k(
 
 @dataclass(frozen=True)
 class CutoffSweep(Sweep):
-    """A :class:`~ndcg_research.studies.sweeps.Sweep` with cut-off rules: nDCG@k(n) for every rule.
+    """A :class:`~ndcg_research.studies.simulation.sweeps.Sweep` with cut-off rules: nDCG@k(n) for every rule.
 
     Build it with :meth:`CutoffSweep.build`; run it with
-    :func:`~ndcg_research.studies.sweeps.run_sweep`. Values have shape
+    :func:`~ndcg_research.studies.simulation.sweeps.run_sweep`. Values have shape
     (replicates, rankers, discounts, rules).
 
     Examples
@@ -349,7 +352,7 @@ def ndcg_by_k(
     ])
 
 
-def fraction_limit(model: str, ranker: str, c: float, gain: str = "linear") -> float:
+def fraction_limit(model: str, ranker: str, c: float, *, gain: str = "linear") -> float:
     r"""Heuristic limit of nDCG@k with ``k = c n`` under a slowly varying discount (log2, loglog, ...).
 
     Over ranks 1..cn a slowly varying discount is asymptotically flat in the relative
@@ -357,7 +360,7 @@ def fraction_limit(model: str, ranker: str, c: float, gain: str = "linear") -> f
 
     .. math:: \lim \mathrm{nDCG@}cn = \int_0^c g_f(t)\,dt \Big/ \int_0^c g^*(t)\,dt
 
-    with the ranker's and the ideal gain profiles of :mod:`ndcg_research.studies.theory`.
+    with the ranker's and the ideal gain profiles of :mod:`ndcg_research.studies.simulation.theory`.
     Unlike the full list (c = 1, limit 1 for every ranker), the limit depends on the ranker.
 
     Parameters
@@ -384,8 +387,8 @@ def fraction_limit(model: str, ranker: str, c: float, gain: str = "linear") -> f
 
     if not 0 < check_number(c, "c") <= 1:
         raise ValueError(f"c must be a fraction in (0, 1], got {c!r}")
-    g = theory.gain_profile(model, ranker, gain)
-    star = theory.ideal_profile(model, gain)
+    g = theory.gain_profile(model, ranker, gain=gain)
+    star = theory.ideal_profile(model, gain=gain)
     grid = np.unique(np.concatenate(([0.0, c], star.edges[(star.edges > 0) & (star.edges < c)])))
 
     def area(profile: Any) -> float:
@@ -444,11 +447,11 @@ def trend_table(pair_table: pd.DataFrame, heuristic: pd.DataFrame | None = None)
     """Does the standardized gap of nDCG@k(n) grow with n, per (model, rule, discount, pair), against the scaling law?
 
     The exponent of ``d ~ c n^e`` is fitted over the upper half of the n grid
-    (:func:`~ndcg_research.studies.scaling.gap_trend`, interval at the threshold
+    (:func:`~ndcg_research.studies.simulation.scaling.gap_trend`, interval at the threshold
     ``trend_confidence``): ``grows`` (interval above 0), ``shrinks`` (below), ``flat``, or
     ``undefined`` (no fit). The law is
-    :func:`~ndcg_research.studies.scaling.gap_exponent` at the rule's exponent a (fixed k: 0),
-    with the threshold a* (:func:`~ndcg_research.studies.scaling.cutoff_threshold`); it predicts
+    :func:`~ndcg_research.studies.simulation.scaling.gap_exponent` at the rule's exponent a (fixed k: 0),
+    with the threshold a* (:func:`~ndcg_research.studies.simulation.scaling.cutoff_threshold`); it predicts
     ``grows`` or ``shrinks`` when its exponent is farther than the threshold ``exponent_margin``
     from 0, and makes no call otherwise.
 
@@ -457,7 +460,7 @@ def trend_table(pair_table: pd.DataFrame, heuristic: pd.DataFrame | None = None)
     pair_table : DataFrame
         A cut-off sweep's pair table (model, rule, discount, better, worse, n, std_gap, std_gap_se, ...).
     heuristic : DataFrame, optional
-        :func:`~ndcg_research.studies.scaling.heuristic_table` rows with a ``rule`` column: their
+        :func:`~ndcg_research.studies.simulation.scaling.heuristic_table` rows with a ``rule`` column: their
         least-squares log-slope over the same n is added as ``heuristic_exponent``.
 
     Returns
@@ -466,7 +469,7 @@ def trend_table(pair_table: pd.DataFrame, heuristic: pd.DataFrame | None = None)
         Columns: model, rule, a, discount, better, worse, n_from, n_to, exponent, exponent_low,
         exponent_high, measured, law_exponent, a_star, predicted (``grows``, ``shrinks`` or
         ``no call``), heuristic_exponent, agreement
-        (:func:`~ndcg_research.studies.reporting.trend_agreement`).
+        (:func:`~ndcg_research.studies.runtime.reporting.trend_agreement`).
     """
     confidence, margin = threshold("trend_confidence"), threshold("exponent_margin")
     keys = ["model", "rule", "discount", "better", "worse"]

@@ -34,7 +34,7 @@ from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
-from ..core.validation import check_integer
+from ...core.validation import check_integer
 
 __all__ = [
     "CHUNK_ITEMS",
@@ -329,7 +329,7 @@ def code_fingerprint(module: str, package: Path | None = None) -> str:
     Parameters
     ----------
     module : str
-        Absolute name of a module of this package, e.g. ``"ndcg_research.studies.simulate"``.
+        Absolute name of a module of this package, e.g. ``"ndcg_research.studies.simulation.simulate"``.
     package : path, optional
         The folder of the package's source (default: this installed package).
 
@@ -340,7 +340,7 @@ def code_fingerprint(module: str, package: Path | None = None) -> str:
 
     Examples
     --------
-    >>> len(code_fingerprint("ndcg_research.studies.simulate"))
+    >>> len(code_fingerprint("ndcg_research.studies.simulation.simulate"))
     16
     """
     if package is None:  # the installed package does not change while it runs: hash it once
@@ -369,4 +369,4 @@ def code_fingerprint(module: str, package: Path | None = None) -> str:
 
 @functools.cache
 def _installed_fingerprint(module: str) -> str:
-    return code_fingerprint(module, Path(__file__).resolve().parent.parent)
+    return code_fingerprint(module, Path(__file__).resolve().parents[2])  # ndcg_research/studies/runtime/

@@ -23,7 +23,7 @@ Three limitations, each with the library code that measures it:
 
 Randomness: every replicate draws from its own
 ``numpy.random.SeedSequence(seed, spawn_key=(experiment, replicate))``
-(:func:`ndcg_research.studies.replicates.seed_sequence`), so the results do not
+(:func:`ndcg_research.studies.runtime.replicates.seed_sequence`), so the results do not
 depend on the order or the number of workers.
 """
 
@@ -37,16 +37,16 @@ from typing import Any
 
 import numpy as np
 
-from ..core.discounts import DiscountSpec
-from ..core.gains import GainSpec
-from ..core.metrics import UndefinedNDCGWarning, ndcg
-from ..core.constraints import Array, Boolean, Constraint, Instance, Integer, Real, SequenceOf
-from ..core.params import validate_params
-from ..core.ranking import top_order
-from ..core.validation import CUTOFF, RANKED_LISTS
-from ..stats.inputs import LEVEL, SEED
-from ..stats.intervals import CONFIDENCE, mean_interval
-from .replicates import parallel_map, seed_sequence
+from ...core.discounts import DiscountSpec
+from ...core.gains import GainSpec
+from ...core.metrics import UndefinedNDCGWarning, ndcg
+from ...core.constraints import AnyOf, Array, Boolean, Constraint, Instance, Integer, Real, SequenceOf
+from ...core.params import validate_params
+from ...core.ranking import top_order
+from ...core.validation import CUTOFF, RANKED_LISTS
+from ...stats.inputs import LEVEL, SEED
+from ...stats.intervals import CONFIDENCE, mean_interval
+from ..runtime.replicates import parallel_map, seed_sequence
 
 __all__ = [
     "POOLING_EXPERIMENT_ID",
@@ -88,25 +88,31 @@ class _GradeProbabilities(Array):
 
 
 _GRADE_PROBS = _GradeProbabilities()
-_RNG = Instance(np.random.Generator, what="a numpy.random.Generator", example=np.random.default_rng)
+# A seed of one draw: the entropy of a fresh generator, or a generator whose stream consecutive draws share.
+_SEED_OR_GENERATOR = AnyOf(SEED, Instance(np.random.Generator, what="a numpy.random.Generator",
+                                          example=np.random.default_rng))
 _COUNT = Integer(1)
 # Gains and discounts by name: the studies store them in their tables and parameters.
 _GAIN, _DISCOUNT = GainSpec(builtin_only=True), DiscountSpec(builtin_only=True)
 
 
-@validate_params(rng=_RNG, n_lists=_COUNT, length=_COUNT, grade_probs=_GRADE_PROBS)
+@validate_params(seed=_SEED_OR_GENERATOR, n_lists=_COUNT, length=_COUNT, grade_probs=_GRADE_PROBS)
 def random_graded_lists(
-    rng: np.random.Generator, n_lists: int, length: int, grade_probs: Sequence[float] = (0.5, 0.2, 0.2, 0.1)
+    n_lists: int, length: int, grade_probs: Sequence[float] = (0.5, 0.2, 0.2, 0.1), *,
+    seed: int | np.random.Generator,
 ) -> np.ndarray:
     """Draw ``n_lists`` ranked lists of i.i.d. grades 0, 1, 2, ... with probabilities ``grade_probs``.
 
     Parameters
     ----------
-    rng : numpy.random.Generator
     n_lists, length : int
         Shape of the result, both >= 1.
     grade_probs : sequence of float
         P(grade = 0), P(grade = 1), ...; must sum to 1.
+    seed : int or numpy.random.Generator
+        An integer >= 0, the entropy of a fresh generator, or a generator to draw from, so that
+        consecutive draws share its stream (notebook 06 draws the lists and the relevant documents
+        they miss so).
 
     Returns
     -------
@@ -114,11 +120,11 @@ def random_graded_lists(
 
     Examples
     --------
-    >>> lists = random_graded_lists(np.random.default_rng(0), 2, 4, (0.5, 0.5))
+    >>> lists = random_graded_lists(2, 4, (0.5, 0.5), seed=0)
     >>> lists.shape, set(np.unique(lists)) <= {0.0, 1.0}
     ((2, 4), True)
     """
-    return rng.choice(grade_probs.size, size=(n_lists, length), p=grade_probs).astype(np.float64)
+    return np.random.default_rng(seed).choice(grade_probs.size, size=(n_lists, length), p=grade_probs).astype(np.float64)
 
 
 @validate_params(n_extra=Integer(0), relevance=Array(ndim=(1, 2)))
@@ -318,8 +324,9 @@ class PoolingCollection:
     names: list[str] = field(default_factory=list)
 
 
-@validate_params(n_queries=_COUNT, model=Instance(PoolingModel), rng=_RNG)
-def simulate_pooling_collection(model: PoolingModel, n_queries: int, rng: np.random.Generator) -> PoolingCollection:
+@validate_params(n_queries=_COUNT, model=Instance(PoolingModel), seed=SEED, replicate=Integer(0))
+def simulate_pooling_collection(model: PoolingModel, n_queries: int, *, seed: int, replicate: int = 0
+                                ) -> PoolingCollection:
     """Draw one collection of ``n_queries`` queries from ``model``.
 
     Parameters
@@ -327,7 +334,11 @@ def simulate_pooling_collection(model: PoolingModel, n_queries: int, rng: np.ran
     model : PoolingModel
     n_queries : int
         Number of queries, >= 1.
-    rng : numpy.random.Generator
+    seed : int
+        The study's seed, >= 0.
+    replicate : int, default 0
+        Replicate number: the collection draws from
+        ``SeedSequence(seed, spawn_key=(POOLING_EXPERIMENT_ID, replicate))``.
 
     Returns
     -------
@@ -335,10 +346,11 @@ def simulate_pooling_collection(model: PoolingModel, n_queries: int, rng: np.ran
 
     Examples
     --------
-    >>> c = simulate_pooling_collection(PoolingModel(n_docs=50), 3, np.random.default_rng(0))
+    >>> c = simulate_pooling_collection(PoolingModel(n_docs=50), 3, seed=0)
     >>> c.grades.shape, c.scores.shape
     ((3, 50), (5, 3, 50))
     """
+    rng = np.random.default_rng(seed_sequence(seed, POOLING_EXPERIMENT_ID, replicate))
     probs = _GRADE_PROBS.check(model.grade_probs, "grade_probs")
     shape = (n_queries, model.n_docs)
     grades = rng.choice(probs.size, size=shape, p=probs).astype(np.float64)
@@ -488,8 +500,7 @@ def _one_replicate(
     replicate: int, *, model: PoolingModel, depths: Sequence[int], n_queries: int, seed: int, k: int | None,
     run_length: int, gain: str, discount: str, pool_novel: bool,
 ) -> dict[str, np.ndarray]:
-    rng = np.random.default_rng(seed_sequence(seed, POOLING_EXPERIMENT_ID, replicate))
-    collection = simulate_pooling_collection(model, n_queries, rng)
+    collection = simulate_pooling_collection(model, n_queries, seed=seed, replicate=replicate)
     pooled_scores = collection.scores if pool_novel else collection.scores[: model.n_pooled]
     means = np.empty((len(depths), len(METHODS), collection.scores.shape[0]))
     judged_fraction = np.empty(len(depths))

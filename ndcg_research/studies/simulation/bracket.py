@@ -12,8 +12,8 @@ trend, judged by :func:`failure_trend`: the exponent b of ``failure ~ c n^b``, f
 likelihood to the failure counts (binomial, log link) over the whole n grid, is *falling* when its
 interval lies below 0, *rising* above 0, *flat* otherwise. A cell **keeps** distinguishability over
 the measured range when its failure rate falls, and **loses** it otherwise. The standardized gap's
-trend (:func:`~ndcg_research.studies.scaling.gap_trend`) is reported beside it, with the
-exponent the scaling law predicts (:mod:`~ndcg_research.studies.scaling`).
+trend (:func:`~ndcg_research.studies.simulation.scaling.gap_trend`) is reported beside it, with the
+exponent the scaling law predicts (:mod:`~ndcg_research.studies.simulation.scaling`).
 
 The prediction (:func:`predicted_trend`, this package's derivation): with an **uncertain top** the
 first ranks carry Bernoulli noise that no n averages away, and the standardized gap grows like
@@ -35,11 +35,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..core.discounts import parse_discount
-from ..stats.thresholds import threshold
+from ...core.discounts import parse_discount
+from ...stats.thresholds import threshold
 from . import scaling
-from .reporting import agreement_counts, interval_text, trend_agreement
-from .simulate import parse_model
+from ..runtime.reporting import agreement_counts, interval_text, trend_agreement
+from .model import parse_model
 
 __all__ = ["log_binomial_slope", "failure_trend", "predicted_trend", "verdict_table", "lost_discounts", "answer_lines",
            "summary_table", "gap_table"]
@@ -184,9 +184,9 @@ def verdict_table(pair_tables: Mapping[str, pd.DataFrame], heuristic: pd.DataFra
     Parameters
     ----------
     pair_tables : mapping of str to DataFrame
-        Model label -> the pair table of its sweep (:meth:`~ndcg_research.studies.sweeps.SweepResult.pair_table`).
+        Model label -> the pair table of its sweep (:meth:`~ndcg_research.studies.simulation.sweeps.SweepResult.pair_table`).
     heuristic : DataFrame, optional
-        :func:`~ndcg_research.studies.scaling.heuristic_table` rows (label, discount, better, worse,
+        :func:`~ndcg_research.studies.simulation.scaling.heuristic_table` rows (label, discount, better, worse,
         n, heuristic_d): their local exponent over the same n as the fitted d is added.
 
     Returns
@@ -194,12 +194,12 @@ def verdict_table(pair_tables: Mapping[str, pd.DataFrame], heuristic: pd.DataFra
     pandas.DataFrame
         Columns: label, model, discount, decay, better, worse, n_first, p_first, n_last, replicates_last,
         p_last, p_last_low, p_last_high, failure_exponent (with _low, _high), failure_trend,
-        d_last, d_exponent (with _low, _high: :func:`~ndcg_research.studies.scaling.gap_trend`), d_trend,
-        law_exponent, law_log_power (:func:`~ndcg_research.studies.scaling.gap_exponent`),
+        d_last, d_exponent (with _low, _high: :func:`~ndcg_research.studies.simulation.scaling.gap_trend`), d_trend,
+        law_exponent, law_log_power (:func:`~ndcg_research.studies.simulation.scaling.gap_exponent`),
         heuristic_exponent, predicted (:func:`predicted_trend`), verdict (``keeps`` when the
         failure rate falls or never fails; ``loses`` when it rises; ``flat`` when its interval contains 0:
         not kept over the measured range), agreement (of the failure trend with the prediction:
-        :func:`~ndcg_research.studies.reporting.trend_agreement`).
+        :func:`~ndcg_research.studies.runtime.reporting.trend_agreement`).
     """
     confidence = threshold("trend_confidence")
     rows = []
@@ -234,7 +234,7 @@ def verdict_table(pair_tables: Mapping[str, pd.DataFrame], heuristic: pd.DataFra
 
 def _local_exponent(heuristic: pd.DataFrame | None, label: str, discount: str, better: str, worse: str,
                     n_from: int) -> float:
-    """:func:`~ndcg_research.studies.scaling.local_exponent` of the heuristic d over n >= n_from (NaN without one)."""
+    """:func:`~ndcg_research.studies.simulation.scaling.local_exponent` of the heuristic d over n >= n_from (NaN without one)."""
     if heuristic is None:
         return math.nan
     rows = heuristic[(heuristic["label"] == label) & (heuristic["discount"] == discount)
@@ -301,7 +301,7 @@ def summary_table(verdicts: pd.DataFrame, label: str) -> pd.DataFrame:
     >>> t.columns.tolist(), t.loc["zipf"].tolist()
     ([('a > b', 'P(correct), n = 1000'), ('a > b', 'failure ~ n^b: b [95%]'), ('a > b', 'verdict')], ['0.60', '0.01 [-0.02, 0.04]', 'loses'])
     """
-    from ..stats.intervals import share_label
+    from ...stats.intervals import share_label
 
     def columns(g: pd.DataFrame) -> dict[str, list]:
         return {

@@ -9,14 +9,14 @@ two ways, and this module measures both:
 
 (a) **The failure probability is negligible.** ``1 - P(better ranker scores strictly higher)``
     on a data set of n items falls faster than any power of n. Measured on independent data
-    sets per n (a :class:`~ndcg_research.studies.sweeps.Sweep`): :func:`failure_table` adds the
+    sets per n (a :class:`~ndcg_research.studies.simulation.sweeps.Sweep`): :func:`failure_table` adds the
     failure probability with its Wilson interval and its normal approximation
     ``Phi(-d)``, d the standardized paired gap; :func:`growth_table` fits the exponent ``a``
     of ``d ~ n^a`` over the upper half of the n grid. If the gap is close to normal,
     ``a > 0`` makes ``Phi(-c n^a)`` fall faster than every power of n.
 
 (b) **The order holds eventually, along almost every growing sample.** A
-    :class:`StreamStudy` follows data streams (:func:`~ndcg_research.studies.simulate.stream_ndcg`:
+    :class:`StreamStudy` follows data streams (:func:`~ndcg_research.studies.simulation.simulate.stream_ndcg`:
     the data set of size n is the first n items of one stream) and records, on a grid of n, which
     ranker wins. :meth:`StreamResult.stability_table` gives, per starting point n0, the share of
     streams whose winner never changes on the grid from n0 to the end of the stream, and the share
@@ -27,25 +27,23 @@ two ways, and this module measures both:
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
+from typing import ClassVar
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..core.discounts import parse_discount
-from ..core.gains import parse_gain
-from ..core.validation import check_integer
-from ..stats.intervals import CONFIDENCE, wilson_interval
-from ..stats.paired import TIE_TOLERANCE
-from .replicates import CHUNK_ITEMS, Chunk, code_fingerprint, plan_chunks, run_chunks
-from .simulate import parse_model, parse_ranker, stream_ndcg
-from .sweeps import DEFAULT_PAIRS, distinct_specs, ranker_pairs
+from ...core.discounts import parse_discount
+from ...core.validation import check_integer
+from ...stats.intervals import CONFIDENCE, wilson_interval
+from ...stats.paired import TIE_TOLERANCE
+from ..runtime.replicates import CHUNK_ITEMS, Chunk, plan_chunks, run_chunks
+from .simulate import stream_ndcg
+from .sweeps import DEFAULT_PAIRS, Design
 
 __all__ = [
     "failure_table",
@@ -149,9 +147,10 @@ def geometric_grid(n_min: int, n_max: int, per_doubling: int) -> list[int]:
     return sorted({int(round(v)) for v in np.geomspace(n_min, n_max, steps + 1)})
 
 
-@dataclass(frozen=True)
-class StreamStudy:
-    """Data streams of one model: nDCG of rankers under discounts on the nested prefixes of each stream.
+@dataclass(frozen=True, kw_only=True)
+class StreamStudy(Design):
+    """Data streams of one model: a :class:`~ndcg_research.studies.simulation.sweeps.Design` whose data
+    sets are the nested prefixes of each stream, with nDCG of its rankers under its discounts on each.
 
     Build it with :meth:`StreamStudy.build`; run it with :func:`run_streams`.
 
@@ -163,36 +162,23 @@ class StreamStudy:
     ((10, 100), 3)
     """
 
-    model: str
     ns: tuple[int, ...]
     streams: int
-    rankers: tuple[str, ...]
-    discounts: tuple[str, ...]
-    pairs: tuple[tuple[str, str], ...]
-    seed: int
-    gain: str = "linear"
+
+    UNKEYED: ClassVar[tuple[str, ...]] = ("streams", "pairs")
 
     @classmethod
     def build(cls, model: str, *, ns: Iterable[int], streams: int, seed: int,
               rankers: Iterable[str] = ("bayes", "noisy(sigma=0.5)", "noisy(sigma=1)"),
               discounts: Iterable[str] = ("log2",), pairs: Iterable[Sequence[str]] = DEFAULT_PAIRS[:2],
               gain: str = "linear") -> StreamStudy:
-        """Check and canonicalise a stream study (``ns``: the grid of prefix lengths, increasing)."""
+        """Check and canonicalise a stream study (``ns``: the grid of prefix lengths, increasing; the other
+        arguments as :meth:`~ndcg_research.studies.simulation.sweeps.Design.canonical_fields`)."""
         ns = tuple(check_integer(n, "every n") for n in ns)
         if not ns or any(b <= a for a, b in zip(ns, ns[1:])):
             raise ValueError(f"ns must be a non-empty increasing list of prefix lengths, got {list(ns)!r}")
-        ranker_specs = distinct_specs("rankers", (str(parse_ranker(r)) for r in rankers))
-        return cls(model=str(parse_model(model)), ns=ns, streams=check_integer(streams, "streams"),
-                   rankers=ranker_specs,
-                   discounts=distinct_specs("discounts", (str(parse_discount(d, builtin_only=True)) for d in discounts)),
-                   pairs=ranker_pairs(pairs, ranker_specs), seed=check_integer(seed, "seed", minimum=0),
-                   gain=str(parse_gain(gain, builtin_only=True)))
-
-    def key(self) -> str:
-        """Hash of everything that fixes the values of a stream, and of the code that computes them."""
-        spec = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in ("streams", "pairs")}
-        spec["code"] = code_fingerprint(__name__)
-        return hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:16]
+        design = cls.canonical_fields(model, rankers=rankers, discounts=discounts, pairs=pairs, seed=seed, gain=gain)
+        return cls(ns=ns, streams=check_integer(streams, "streams"), **design)
 
     def compute_chunk(self, chunk: Chunk) -> np.ndarray:
         """Values of the streams ``chunk.start .. chunk.stop - 1``: shape (streams, ns, rankers, discounts)."""
@@ -278,7 +264,7 @@ def run_streams(study: StreamStudy, *, n_jobs: int = 1, backend: str | None = No
                 cache_dir: str | os.PathLike[str] | None = None, progress: bool | None = None,
                 chunk_items: int = CHUNK_ITEMS) -> StreamResult:
     """Compute (or load from the cache) every stream of a study, in chunks of streams (see
-    :func:`~ndcg_research.studies.replicates.run_chunks`; values do not depend on workers or chunks).
+    :func:`~ndcg_research.studies.runtime.replicates.run_chunks`; values do not depend on workers or chunks).
 
     Examples
     --------
@@ -291,7 +277,6 @@ def run_streams(study: StreamStudy, *, n_jobs: int = 1, backend: str | None = No
         raise TypeError(f"study must be a StreamStudy (see StreamStudy.build), got {type(study).__name__}")
     cache = None if cache_dir is None else Path(cache_dir) / f"streams-{study.key()}"
     chunks = plan_chunks([study.ns[-1]], [study.streams], chunk_items)
-    description = {f.name: getattr(study, f.name) for f in fields(study) if f.name not in ("streams", "pairs")}
     run = run_chunks(study.compute_chunk, chunks, n_jobs=n_jobs, backend=backend, cache=cache,
-                     description={**description, "kind": "StreamStudy"}, progress=progress, label=study.model)
+                     description={**study.key_fields(), "kind": "StreamStudy"}, progress=progress, label=study.model)
     return StreamResult(study, run.values[study.ns[-1]])

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from ..stats.replication import proportion_z
+from ...stats.replication import proportion_z
 
 __all__ = ["interval_text", "replication_line", "trend_agreement", "agreement_counts"]
 

@@ -28,7 +28,7 @@ exponent formula happens to give 1/2 there too. ``zipflog(gamma)`` is ``beta = 1
 ``ln(1/t)``) are dropped: they shift the local exponent at realistic n by a few hundredths.
 
 **Finite-n heuristic** (:func:`heuristic_std_gap`): the same ratio without asymptotics: G from the
-exact expected gains at each rank (:func:`~ndcg_research.studies.theory.rank_gains`, order
+exact expected gains at each rank (:func:`~ndcg_research.studies.simulation.finite_n.rank_gains`, order
 statistics) and V as if the grades at different ranks (and of the two rankers) were independent
 Bernoulli variables with those means. It keeps the log factors but ignores the covariances (the
 two rankers' top items overlap, which lowers the true variance), so it predicts the *trend* of d
@@ -51,10 +51,10 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..core.discounts import Discount, parse_discount
-from ..core.validation import check_integer, check_number
-from . import theory
-from .simulate import Model, Ranker, parse_model, parse_ranker
+from ...core.discounts import Discount, parse_discount
+from ...core.validation import check_integer, check_number
+from . import finite_n
+from .model import Model, Ranker, parse_model, parse_ranker
 
 __all__ = ["shortfall_exponent", "decay_index", "Exponent", "gap_exponent", "cutoff_threshold", "heuristic_std_gap",
            "heuristic_table", "local_exponent", "power_law_fit", "gap_trend"]
@@ -282,7 +282,7 @@ def heuristic_table(model: str | Model, pairs: Sequence[Sequence[str]], discount
         k = n if cutoff is None else check_integer(cutoff(n), "k")
         if k > n:
             raise ValueError(f"k must be at most n = {n}, got {k}")
-        gains = {r: theory.rank_gains(model, r, n)[:k] for r in {r for pair in pairs for r in pair}}
+        gains = {r: finite_n.rank_gains(model, r, n)[:k] for r in {r for pair in pairs for r in pair}}
         ranks = np.arange(1, k + 1, dtype=np.float64)
         for d in specs:
             D = d(ranks)
@@ -318,7 +318,7 @@ def power_law_fit(n: Sequence[float], d: Sequence[float], se: Sequence[float], *
                   confidence: float = 0.95) -> tuple[float, float, float]:
     """Exponent e of ``d = c n^e`` by weighted least squares on d itself, with its interval: ``(e, low, high)``.
 
-    Unlike a fit of ``ln d`` (:func:`~ndcg_research.studies.consistency.growth_table`), the measured d may be
+    Unlike a fit of ``ln d`` (:func:`~ndcg_research.studies.simulation.consistency.growth_table`), the measured d may be
     0 or negative (a gap that has shrunk into its noise): each point counts with its standard error
     ``se`` (``scipy.optimize.curve_fit`` with ``absolute_sigma=True``). NaN when the fit is not identified
     (fewer than 2 points, a zero or undefined standard error, or an infinite covariance).

@@ -46,10 +46,10 @@ from typing import Any
 
 import numpy as np
 
-from ..core.metrics import ndcg
-from ..core.validation import check_integer, check_number
-from ..stats.agreement import query_subsets
-from ..stats.paired import TIE_TOLERANCE
+from ...core.metrics import ndcg
+from ...core.validation import check_integer, check_number
+from ...stats.agreement import query_subsets
+from ...stats.paired import TIE_TOLERANCE
 
 __all__ = ["TOPIC_BLOCK", "CollectionModel", "Collection", "simulate_collection", "ordering_accuracy",
            "queries_needed", "queries_needed_interval", "fewest_queries"]

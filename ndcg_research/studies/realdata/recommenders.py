@@ -55,16 +55,16 @@ from typing import Any
 
 import numpy as np
 
-from ..core.ranking import top_order
-from ..core.specs import format_call, parse_registered
-from ..core.validation import check_integer, check_number
+from ...core.ranking import top_order
+from ...core.specs import format_call, parse_registered
+from ...core.validation import check_integer, check_number
 
 __all__ = [
     "Split",
     "temporal_split",
     "RANKER_KINDS",
     "DEFAULT_RANKERS",
-    "parse_ranker",
+    "canonical_ranker_spec",
     "score_items",
     "cosine_similarity",
     "keep_top_neighbours",
@@ -198,14 +198,17 @@ def temporal_split(ratings: Any, test_fraction: float = 0.2) -> Split:
 # --------------------------------------------------------------------------- rankers
 
 
-def parse_ranker(spec: str) -> str:
-    """Check a ranker spec and return its canonical text (a name for tables and legends).
+def canonical_ranker_spec(spec: str) -> str:
+    """Check a recommender spec and return its canonical spelling, a str (a name for tables and legends).
+
+    Unlike :func:`ndcg_research.studies.simulation.model.parse_ranker`, which returns a ranker of the
+    simulation, a recommender is named by its spec alone: :func:`score_items` takes the spec.
 
     Examples
     --------
-    >>> parse_ranker("ease( l2 = 500.0 )")
+    >>> canonical_ranker_spec("ease( l2 = 500.0 )")
     'ease(l2=500)'
-    >>> parse_ranker("itemknn")
+    >>> canonical_ranker_spec("itemknn")
     Traceback (most recent call last):
     ...
     ValueError: ranker 'itemknn' needs parameter(s) k; valid rankers: popularity, random, itemknn(k), userknn(k), puresvd(factors), ease(l2)

@@ -2,12 +2,12 @@ r"""Fixed ranking functions whose order depends on the discount, and how differe
 
 Notebook 10's ``head(m)`` is exact on the top m items of *each data set*, so "the order depends on n" is
 built in. Here both rankers are fixed functions of the feature x: ``gated(q)`` (exact above the
-population quantile ``Phi^{-1}(1 - q)``, random below; :mod:`~ndcg_research.studies.simulate`) against
+population quantile ``Phi^{-1}(1 - q)``, random below; :mod:`~ndcg_research.studies.simulation.simulate`) against
 ``noisy(sigma)`` (the same noise everywhere). Their expected gain profiles cross at depth q (by
 construction: ``gated`` is exact above it, then falls to the mean gain below the gate) and again
 deeper, where ``noisy`` sinks below that mean.
 
-First order (:mod:`~ndcg_research.studies.theory`): every slowly varying discount orders the two by
+First order (:mod:`~ndcg_research.studies.simulation.theory`): every slowly varying discount orders the two by
 ``c_f`` (the same ``c_f`` for all of them: they agree as n grows), ``r^-beta`` (beta < 1) by its
 limit ``int g_f t^-beta / int g* t^-beta``. Between ``sigma_half`` (equal ``r^-1/2`` limits) and
 ``sigma_zero`` (equal ``c_f``) the slowly varying discounts prefer ``noisy`` while ``r^-1/2``
@@ -31,10 +31,10 @@ import numpy as np
 import pandas as pd
 from scipy import integrate, optimize
 
-from ..core.discounts import parse_discount
-from ..stats.thresholds import threshold
-from . import theory
-from .simulate import parse_model, parse_ranker
+from ...core.discounts import parse_discount
+from ...stats.thresholds import threshold
+from . import finite_n, theory
+from .model import parse_model, parse_ranker
 
 __all__ = ["sigma_window", "profile_crossings", "first_order_table", "expected_gaps", "crossings",
            "agreement_table", "asymptotic_table", "reliable_n", "law_slope", "preference_table", "family_table",
@@ -160,7 +160,7 @@ def expected_gaps(model: str, first: str, seconds: Sequence[str], discounts: Seq
     specs = [parse_discount(d, builtin_only=True) for d in discounts]
     rows = []
     for n in ns:
-        values = theory.finite_n_values(model, [first, *seconds], specs, int(n))  # (rankers, discounts)
+        values = finite_n.finite_n_values(model, [first, *seconds], specs, int(n))  # (rankers, discounts)
         for i, second in enumerate(seconds, start=1):
             for j, d in enumerate(specs):
                 gap = float(values[0, j] - values[i, j])
@@ -215,7 +215,7 @@ def agreement_table(decisions: pd.DataFrame, gaps: pd.DataFrame, crossing_table:
     Parameters
     ----------
     decisions : DataFrame
-        :func:`~ndcg_research.studies.crossing.decision_table` rows (first, second, discount, n,
+        :func:`~ndcg_research.studies.simulation.crossing.decision_table` rows (first, second, discount, n,
         p_first with its Wilson interval).
     gaps : DataFrame
         :func:`expected_gaps` at (at least) the simulated n.
@@ -279,7 +279,7 @@ def asymptotic_table(decisions: pd.DataFrame, first_order: pd.DataFrame) -> pd.D
 def reliable_n(decisions: pd.DataFrame, first_order: pd.DataFrame, discount: str = "log2") -> pd.DataFrame:
     """Per pair: from which simulated n ``discount`` picks the first-order winner reliably.
 
-    ``decisions`` (:func:`~ndcg_research.studies.crossing.decision_table`) must be oriented so that
+    ``decisions`` (:func:`~ndcg_research.studies.simulation.crossing.decision_table`) must be oriented so that
     their ``first`` ranker is the first-order winner of ``first_order`` (:func:`first_order_table`,
     matched on the other ranker). Reliably from n on: the Wilson lower bound of P(first strictly
     higher) is at least the threshold ``reliable_lower`` at that grid n and at every larger one.

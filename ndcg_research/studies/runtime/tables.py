@@ -26,8 +26,8 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..core.constraints import AnyOf, Instance, SequenceOf
-from ..core.params import validate_params
+from ...core.constraints import AnyOf, Instance, SequenceOf
+from ...core.params import validate_params
 
 __all__ = ["FLOAT_FORMAT", "write_table", "read_table", "dtypes_path", "grid_table"]
 
