@@ -14,6 +14,7 @@
 - :mod:`~ndcg_research.evaluation.judgments`: the qrels, prepared once;
 - :mod:`~ndcg_research.evaluation.rankings`: one part of a run as rankings of judged queries;
 - :mod:`~ndcg_research.evaluation.scoring`: nDCG of ranked queries through the core's kernels;
+- :mod:`~ndcg_research.evaluation.collection`: what a run and judgments may be, how runs are named;
 - :mod:`~ndcg_research.evaluation.evaluator`: :func:`evaluate` in phases, runs in blocks of
   whole queries; :mod:`~ndcg_research.evaluation.distributed`: Dask DataFrames;
 - :mod:`~ndcg_research.evaluation.output`: trec_eval text, CSV, JSON;
@@ -33,7 +34,8 @@ Examples
 """
 
 from .conventions import CONVENTIONS, Convention, get_convention
-from .evaluator import Evaluation, evaluate, run_names
+from .collection import run_names
+from .evaluator import Evaluation, evaluate
 from .measures import Measure, parse_measures
 from .readers import Columns, InputError, columns_from_frame, qrels_columns, read_qrels, read_run, run_columns
 from .svmlight import predictions_columns, read_svmlight, svmlight_columns

@@ -104,7 +104,8 @@ def _measures(args: argparse.Namespace) -> tuple[list[Any], bool, bool, bool]:
 
 def run(args: argparse.Namespace) -> int:
     """Run the ``evaluate`` command; return the exit status."""
-    from .evaluator import evaluate, read_collection
+    from .collection import read_collection
+    from .evaluator import evaluate
     from .output import csv_text, json_text, trec_text
     from .readers import InputError
 

@@ -76,7 +76,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the ``compare`` command; return the exit status."""
     from ..evaluation import InputError
-    from ..evaluation.evaluator import read_collection
+    from ..evaluation.collection import read_collection
     from .compare import compare_systems
     from .runs import run_matrices
 

@@ -20,7 +20,8 @@ import numpy as np
 from ..core.constraints import Boolean
 from ..core.params import validate_params
 from ..evaluation.conventions import CONVENTION
-from ..evaluation.evaluator import QRELS, RunsSpec, evaluate
+from ..evaluation.collection import QRELS, RunsSpec
+from ..evaluation.evaluator import evaluate
 from ..evaluation.measures import MEASURES
 
 __all__ = ["RunMatrices", "run_matrices"]
