@@ -303,7 +303,7 @@ def replication_summary(cells: Mapping[str, pd.DataFrame]) -> tuple[pd.DataFrame
 
 
 def beyond_chance(cells: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
-    """The cells whose |z| exceeds 3, with the two runs' values (the share or the bias)."""
+    """The cells whose :math:`|z|` exceeds 3, with the two runs' values (the share or the bias)."""
     value = {"06_appending.csv": "share", "06_truncation.csv": "p_short_geq_long", "06_pooling_bias.csv": "bias",
              "06_pooling_order.csv": "p_novel_ahead"}
     rows = []
