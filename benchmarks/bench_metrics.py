@@ -287,7 +287,7 @@ def bench_long_list(recorder, n, rounds, seed):
     table.add("grades.min(): dcg's input check, one pass (info)", t["min"], t["dot"])
     table.add("dot + grades.min(): the floor of a checked dcg (info)", t["dot + min"], t["dot"])
     table.add("nr.ndcg(grades) (info)", t["ndcg"], t["dot"])
-    table.add("nr.idcg(grades) (info; sorts the grades)", t["idcg"], t["dot"])
+    table.add("nr.idcg(grades) (info; counts the grade levels, kernels.COUNTED_ROW_FROM)", t["idcg"], t["dot"])
     table.add("numpy: sort descending + dot (info)", t["sort"], t["dot"])
     table.add("plain dot, BLAS limited to 1 thread (info)", t1["dot"])
     table.add("nr.dcg, BLAS limited to 1 thread (info)", t1["dcg"], t1["dot"])

@@ -3,6 +3,8 @@
 import numpy as np
 import pytest
 
+import ndcg_research as nr
+from ndcg_research.core import kernels
 from ndcg_research.core.ranking import top_order
 from ndcg_research.core.validation import check_integer, check_number
 
@@ -56,3 +58,43 @@ def test_builtin_only_refuses_callables_and_keeps_specs(parse, what):
     with pytest.raises(TypeError, match=f"^{what} must be a built-in {what}"):
         function(lambda x: x, builtin_only=True)
     assert str(function("exp2" if what == "gain" else "zipf", builtin_only=True)) in {"exp2", "zipf"}
+
+
+# One long row of countable grades is put in ideal order by counting each grade level instead of sorting
+# (kernels.COUNTED_ROW_FROM). Reference: numpy's sort; and the metric values must not move by one bit.
+LONG = kernels.COUNTED_ROW_FROM + 1001
+
+
+@pytest.mark.parametrize("dtype, top", [(np.int8, 4), (np.int64, kernels.MAX_COUNTED_LEVEL), (np.float64, 3),
+                                        (np.bool_, 1)])
+@pytest.mark.parametrize("width", [LONG, LONG // 2, LONG // 8 + 1])
+def test_top_grades_of_one_long_row_equal_the_sorted_grades(dtype, top, width):
+    grades = np.random.default_rng(width + top).integers(0, top + 1, size=(1, LONG)).astype(dtype)
+    got = kernels.top_grades(grades, width)
+    expected = np.sort(grades, axis=1)[:, ::-1][:, :width]
+    assert got.dtype == expected.dtype and got.shape == expected.shape
+    np.testing.assert_array_equal(got, expected)
+
+
+@pytest.mark.parametrize("grades", [
+    np.full((1, LONG), 0.5),                                  # fractions: not countable, sorted
+    np.arange(LONG, dtype=np.float64)[None, :] % 40,          # above MAX_COUNTED_LEVEL: sorted
+    np.zeros((2, LONG), dtype=np.int64),                      # a batch of two rows: sorted
+])
+def test_top_grades_sorts_what_it_cannot_count(grades):
+    np.testing.assert_array_equal(kernels.top_grades(grades, LONG), np.sort(grades, axis=1)[:, ::-1])
+
+
+@pytest.mark.parametrize("gain", ["linear", "exp2"])
+@pytest.mark.parametrize("k", [None, LONG // 3])
+def test_counting_the_ideal_leaves_idcg_and_ndcg_bit_identical(monkeypatch, gain, k):
+    rng = np.random.default_rng(7)
+    relevance = rng.integers(0, 5, LONG).astype(np.float64)
+    counted = (nr.idcg(relevance, k=k, gain=gain), nr.ndcg(relevance, k=k, gain=gain))
+    monkeypatch.setattr(kernels, "COUNTED_ROW_FROM", 10 * LONG)   # the sort path
+    sorted_ = (nr.idcg(relevance, k=k, gain=gain), nr.ndcg(relevance, k=k, gain=gain))
+    assert counted == sorted_
+    # and against a hand-written ideal DCG: the sorted grades' gains times 1/log2(r + 1)
+    ideal = np.sort(relevance)[::-1][: k or LONG]
+    ideal_gains = ideal if gain == "linear" else 2.0**ideal - 1
+    np.testing.assert_allclose(counted[0], np.sum(ideal_gains / np.log2(np.arange(2, ideal.size + 2))), rtol=1e-12)

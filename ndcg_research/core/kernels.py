@@ -38,6 +38,7 @@ from .params import validate_params
 from .validation import CUTOFF
 
 __all__ = [
+    "COUNTED_ROW_FROM",
     "DISCOUNT_CACHE_SIZE",
     "MAX_COUNTED_LEVEL",
     "clear_discount_cache",
@@ -57,6 +58,9 @@ __all__ = [
 
 #: Largest grade for which grades are counted level by level (see :func:`levels_if_countable`).
 MAX_COUNTED_LEVEL = 32
+#: From this length on, one row of countable grades is put in ideal order by counting each grade
+#: level (a pass per level) instead of sorting it: 10^7 grades 0..4 in a tenth of the sort's time.
+COUNTED_ROW_FROM = 1 << 16
 #: How many built-in discounts keep their vectors cached (a vector for a 10^7-long list takes
 #: 160 MB with its cumulative sums).
 DISCOUNT_CACHE_SIZE = 12
@@ -331,9 +335,11 @@ def count_at_least(grades: np.ndarray, top_level: int) -> np.ndarray:
 def top_grades(grades: np.ndarray, width: int) -> np.ndarray:
     """The ``width`` largest grades of each row, in non-increasing order: the ideal ranking's grades.
 
-    A partition first when ``width`` is small next to the row, then a sort (numpy's
-    vectorised sort beat a counting sort of small integer grades on every shape timed).
-    Rows shorter than ``width`` come out padded as they went in. Since a gain is
+    A partition first when ``width`` is small next to the row, then a sort: numpy's
+    vectorised sort beat a counting sort of small integer grades on every batch timed. One
+    row of at least :data:`COUNTED_ROW_FROM` countable grades (:func:`levels_if_countable`)
+    that would be sorted whole is counted instead, level by level, which gives the same
+    grades. Rows shorter than ``width`` come out padded as they went in. Since a gain is
     non-decreasing, the gains of these grades are the ideal gains.
 
     Examples
@@ -346,7 +352,18 @@ def top_grades(grades: np.ndarray, width: int) -> np.ndarray:
     row_width = grades.shape[1]
     if 8 * width <= row_width:
         grades = np.partition(grades, row_width - width, axis=1)[:, row_width - width :]
+    elif grades.shape[0] == 1 and row_width >= COUNTED_ROW_FROM:
+        top_level = levels_if_countable.unchecked(grades)
+        if top_level is not None:
+            return _counted_top_grades(grades, top_level, width)
     return np.sort(grades, axis=1)[:, ::-1][:, :width]
+
+
+def _counted_top_grades(grades: np.ndarray, top_level: int, width: int) -> np.ndarray:
+    """One row of integer grades 0..top_level in non-increasing order, rebuilt from how many there are of each."""
+    per_level = level_counts.unchecked(grades, top_level)[0]
+    levels = np.arange(top_level, -1, -1).astype(grades.dtype)
+    return np.repeat(levels, per_level[::-1])[None, :width]
 
 
 @validate_params(what=_TEXT, gains=_ROWS, discounts=_VECTOR)
