@@ -59,7 +59,8 @@ __all__ = [
 #: Largest grade for which grades are counted level by level (see :func:`levels_if_countable`).
 MAX_COUNTED_LEVEL = 32
 #: From this length on, one row of countable grades is put in ideal order by counting each grade
-#: level (a pass per level) instead of sorting it: 10^7 grades 0..4 in a tenth of the sort's time.
+#: level (a pass per level) instead of sorting it: 10^7 grades 0..4 in a third of the sort's time as
+#: float64, a fortieth as int8.
 COUNTED_ROW_FROM = 1 << 16
 #: How many built-in discounts keep their vectors cached (a vector for a 10^7-long list takes
 #: 160 MB with its cumulative sums).

@@ -62,8 +62,9 @@ def answer(notebook: str, results_dir: str | os.PathLike[str]) -> pd.DataFrame:
     Returns
     -------
     DataFrame
-        One row per finding, in the findings' order, indexed by its title ("Finding"), with the
-        columns ``ANSWER_COLUMNS`` (``"Verdict"``, ``"What the tables show"``).
+        One row per finding, in the findings' order, indexed by its title, with the columns
+        ``ANSWER_COLUMNS`` (``"Verdict"``, ``"What the tables show"``); the columns' name,
+        "Finding", heads the titles in a displayed table.
 
         When no finding of ``notebook`` can be evaluated on ``results_dir`` (its tables are missing, e.g. a
         notebook copied out of the repository), one row "(not available)" says so and how to write them.
@@ -98,4 +99,7 @@ def answer(notebook: str, results_dir: str | os.PathLike[str]) -> pd.DataFrame:
         rows.append({"Finding": "(not available)", ANSWER_COLUMNS[0]: "-",
                      ANSWER_COLUMNS[1]: f"no tables of {name} in {str(results_dir)!r}: run the notebook, or the full "
                                         f"profile (python3 tasks.py reproduce), to write them"})
-    return pd.DataFrame(rows).set_index("Finding")
+    table = pd.DataFrame(rows).set_index("Finding")
+    # The index's name shown in the header row beside the columns' names, not on a row of its own.
+    table.index.name, table.columns.name = None, "Finding"
+    return table
