@@ -11,7 +11,7 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from .style import (LINESTYLES, MARKERS, decade_ticks, error_bar_lengths, interval_markers, label_grid_edges,
+from .style import (LINESTYLES, MARKERS, crossing_n, decade_ticks, error_bar_lengths, interval_markers, label_grid_edges,
                     label_rows, legend_below, model_panel_grid, pair_label, panel_grid, plotted_column,
                     round_significant, select)
 
@@ -89,8 +89,6 @@ def stream_stability_grid(stability_tables: Mapping[str, pd.DataFrame], discount
     return fig
 
 
-
-
 def expected_gap_panels(theory_table: pd.DataFrame, crossings: pd.DataFrame, pairs: Sequence[Sequence[str]],
                         discounts: Sequence[str]) -> Figure:
     """E nDCG(first) - E nDCG(second) against n (finite-n theory), one panel per pair, one line per discount,
@@ -112,13 +110,12 @@ def expected_gap_panels(theory_table: pd.DataFrame, crossings: pd.DataFrame, pai
             b = select(theory_table, discount=d, ranker=second).set_index("n")["finite_n"]
             gap = (a - b).dropna()
             line = ax.plot(round_significant(gap.index.to_numpy(float)), round_significant(gap.to_numpy()),
-                           LINESTYLES[c % 4],
+                           LINESTYLES[c % len(LINESTYLES)],
                            color=f"C{c}", lw=1.3)[0]
             handles.append((line, d))
-            cross = select(crossings, first=first, second=second, discount=d)
-            if len(cross) and np.isfinite(cross["crossing_n"].iloc[0]):
-                ax.plot([round_significant(cross["crossing_n"].iloc[0])], [0.0], MARKERS[c % len(MARKERS)],
-                        color=f"C{c}", ms=6)
+            where = crossing_n(crossings, first, second, d)
+            if np.isfinite(where):
+                ax.plot([round_significant(where)], [0.0], MARKERS[c % len(MARKERS)], color=f"C{c}", ms=6)
         ax.axhline(0, color="grey", lw=0.8, ls=":")
         ax.set(xscale="log", xlabel="n", title=f"{first} - {second}")
         ax.set_yscale("symlog", linthresh=0.01)
@@ -133,8 +130,7 @@ def expected_gap_panels(theory_table: pd.DataFrame, crossings: pd.DataFrame, pai
 def _crossing_strip(ax: Axes, crossings: pd.DataFrame, first: str, second: str, discounts: Sequence[str]) -> None:
     """One row per discount: a marker at the n where its expected gap changes sign ("none" if it never does)."""
     for c, d in enumerate(discounts):
-        cross = select(crossings, first=first, second=second, discount=d)
-        where = cross["crossing_n"].iloc[0] if len(cross) else np.nan
+        where = crossing_n(crossings, first, second, d)
         if np.isfinite(where):
             ax.plot([round_significant(where)], [c], MARKERS[c % len(MARKERS)], color=f"C{c}", ms=5)
         else:
@@ -187,7 +183,7 @@ def decision_grid(decision_tables: Mapping[str, pd.DataFrame], discounts: Sequen
                 n, p = plotted_column(rows, "n") * shift[c], plotted_column(rows, value)
                 low, high = plotted_column(rows, f"{value}_low"), plotted_column(rows, f"{value}_high")
                 bar = ax.errorbar(n, p, yerr=error_bar_lengths(p, low, high),
-                                  fmt=MARKERS[c % len(MARKERS)] + LINESTYLES[c % 4], ms=3.5, capsize=1.5, lw=1,
+                                  fmt=MARKERS[c % len(MARKERS)] + LINESTYLES[c % len(LINESTYLES)], ms=3.5, capsize=1.5, lw=1,
                                   color=f"C{c}")
                 handles.append((bar, d))
             if value == "p_first":

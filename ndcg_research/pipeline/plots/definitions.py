@@ -56,8 +56,6 @@ def worked_example_panels(grades: Sequence[float], known: Sequence[float], contr
     return fig
 
 
-
-
 def discount_panels(discounts: Sequence[str], n_max: int) -> Figure:
     """D(r); the share of the discount mass in the top r ranks of a list of ``n_max``; and, for the
     slowly varying and constant discounts, how much more than its size the top r weighs.

@@ -17,7 +17,8 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from ...studies.simulation import scaling
-from .style import LINESTYLES, error_bar_lengths, legend_below, pair_label, plotted_column, round_significant, select
+from .style import (LINESTYLES, crossing_n, error_bar_lengths, legend_below, pair_label, plotted_column,
+                    round_significant, select)
 
 __all__ = ["decay_colors", "exponent_panels", "trend_grid", "gain_profile_panel", "preference_panels",
            "crossing_growth_panel", "cutoff_exponent_grid", "cutoff_gap_grid"]
@@ -53,7 +54,6 @@ def _label_grid_panel(ax: Axes, row: int, rows: int, title: str, xlabel: str) ->
 def _short_pair_label(better: str, worse: str) -> str:
     """``'bayes > noisy(0.5)'``: a pair as a short legend label."""
     return pair_label(better, worse).replace("sigma=", "")
-
 
 
 def exponent_panels(verdicts: pd.DataFrame, discounts: Sequence[str]) -> Figure:
@@ -94,7 +94,7 @@ def exponent_panels(verdicts: pd.DataFrame, discounts: Sequence[str]) -> Figure:
                                           (axes[1, j], "failure_exponent", "failure_low", "failure_high")):
                 c, lo, hi = (plotted_column(rows, k) for k in (centre, low, high))
                 bar = ax.errorbar(xs, c, yerr=error_bar_lengths(c, lo, hi),
-                                  fmt=_PAIR_MARKERS[p], color=color, ms=5, capsize=2, lw=1)
+                                  fmt=_PAIR_MARKERS[p % len(_PAIR_MARKERS)], color=color, ms=5, capsize=2, lw=1)
                 handles.append((bar, f"{_short_pair_label(better, worse)}: fitted (95%)"))
             # zipflog's law carries an extra (ln n)^-gamma that an exponent cannot show: no bar there
             plain = rows["law_log_power"].fillna(0).to_numpy() == 0 if "law_log_power" in rows else np.ones(len(xs), bool)
@@ -102,7 +102,7 @@ def exponent_panels(verdicts: pd.DataFrame, discounts: Sequence[str]) -> Figure:
             law = axes[0, j].plot(xs, round_significant(law_values), "_", color=color, ms=16, mew=2)[0]
             handles.append((law, f"{_short_pair_label(better, worse)}: law"))
             heuristic = axes[0, j].plot(xs, plotted_column(rows, "heuristic_exponent"),
-                                   _PAIR_MARKERS[p], mfc="none", color=color, ms=8)[0]
+                                   _PAIR_MARKERS[p % len(_PAIR_MARKERS)], mfc="none", color=color, ms=8)[0]
             handles.append((heuristic, f"{_short_pair_label(better, worse)}: finite-n heuristic"))
         for ax in axes[:, j]:
             ax.axhline(0, color="0.3", lw=0.8)
@@ -222,7 +222,7 @@ def gain_profile_panel(profiles: Mapping[str, Any], crossings: Sequence[float]) 
     ax = fig.subplots()
     t = np.geomspace(1e-5, 1 - 1e-5, 800)
     for c, (name, g) in enumerate(profiles.items()):
-        ax.plot(t, round_significant(g(t)), LINESTYLES[c % 4], color=f"C{c}", lw=1.6, label=name)
+        ax.plot(t, round_significant(g(t)), LINESTYLES[c % len(LINESTYLES)], color=f"C{c}", lw=1.6, label=name)
     for depth in crossings:
         ax.axvline(round_significant(depth), color="0.4", lw=0.8, ls=":")
         ax.annotate(f"t = {depth:.3g}", (depth, 0.02), xycoords=("data", "axes fraction"), rotation=90,
@@ -260,10 +260,9 @@ def preference_panels(decisions: Mapping[str, pd.DataFrame], crossing_table: pd.
             ax.fill_between(n, plotted_column(rows, "p_first_low"),
                             plotted_column(rows, "p_first_high"), color=colors[d], alpha=0.12, lw=0)
             handles.append((line, d))
-            cross = select(crossing_table, discount=d, first=first, second=second)
-            if len(cross) and math.isfinite(cross["crossing_n"].iloc[0]):
-                ax.plot([round_significant(cross["crossing_n"].iloc[0])], [0.5], "D", color=colors[d], ms=7, mec="k",
-                        mew=0.6)
+            where = crossing_n(crossing_table, first, second, d)
+            if math.isfinite(where):
+                ax.plot([round_significant(where)], [0.5], "D", color=colors[d], ms=7, mec="k", mew=0.6)
         ax.axhline(0.5, color="0.5", lw=0.8, ls="--")
         ax.set(xscale="log", xlabel="n", ylim=(-0.03, 1.03), title=f"{label} top")
     axes[0].set_ylabel(f"P({first} scores higher)")
@@ -301,7 +300,7 @@ def crossing_growth_panel(family: pd.DataFrame, reliable: pd.DataFrame, n_max: i
     for m, (label, rows) in enumerate(reliable.groupby("label", sort=False)):
         x = plotted_column(rows, "abs_delta_c")
         y = plotted_column(rows, "n_reliable")
-        seen, color, marker = np.isfinite(y), ("C3", "C1")[m % 2], _PAIR_MARKERS[m % 4]
+        seen, color, marker = np.isfinite(y), ("C3", "C1")[m % 2], _PAIR_MARKERS[m % len(_PAIR_MARKERS)]
         ax.plot(x[seen], y[seen], marker, color=color, ms=8, ls="none", mfc="none", mew=1.5,
                 label=f"log2 decides reliably from n ({label} top, simulated)")
         if (~seen).any():
@@ -344,9 +343,9 @@ def cutoff_exponent_grid(trend: pd.DataFrame, discounts: Sequence[str]) -> Figur
                 a = rows["a"].to_numpy(dtype=np.float64) + 0.012 * (p - (len(pairs) - 1) / 2)
                 c, lo, hi = (plotted_column(rows, k) for k in ("exponent", "exponent_low", "exponent_high"))
                 bar = ax.errorbar(a, c, yerr=error_bar_lengths(c, lo, hi),
-                                  fmt=_PAIR_MARKERS[p], color=f"C{p}", ms=4, capsize=2, lw=1)
+                                  fmt=_PAIR_MARKERS[p % len(_PAIR_MARKERS)], color=f"C{p}", ms=4, capsize=2, lw=1)
                 law = [scaling.gap_exponent(model, better, worse, d, float(v)).exponent for v in grid]
-                line = ax.plot(grid, round_significant(law), LINESTYLES[p], color=f"C{p}", lw=1)[0]
+                line = ax.plot(grid, round_significant(law), LINESTYLES[p % len(LINESTYLES)], color=f"C{p}", lw=1)[0]
                 name = _short_pair_label(better, worse)
                 handles += [(bar, f"{name}: fitted (95%)"), (line, f"{name}: law")]
             _label_grid_panel(ax, i, len(models), d, "a (k = n^a; 0: fixed k)")
@@ -379,11 +378,7 @@ def cutoff_gap_grid(pair_table: pd.DataFrame, discounts: Sequence[str], better: 
             ax: Axes = axes[i, j]
             for rule in rules:
                 rows = select(pair_table, model=model, rule=rule, discount=d, better=better, worse=worse)
-                n = plotted_column(rows, "n")
-                v, se = (plotted_column(rows, k) for k in ("std_gap", "std_gap_se"))
-                line = ax.plot(n, v, "o-", color=colors[rule], ms=3, lw=1.2)[0]
-                ax.fill_between(n, v - 1.96 * se, v + 1.96 * se, color=colors[rule], alpha=0.12, lw=0)
-                handles.append((line, rule))
+                handles.append((_draw_standardized_gap(ax, rows, colors[rule]), rule))
             ax.set_xscale("log")
             ax.set_yscale("symlog", linthresh=0.1)
             _label_grid_panel(ax, i, len(models), d, "n")

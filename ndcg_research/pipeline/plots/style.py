@@ -25,7 +25,7 @@ from matplotlib.ticker import FuncFormatter, LogLocator
 
 from ...core.discounts import parse_discount
 
-__all__ = ["MARKERS", "LINESTYLES", "UNDEFINED_STYLE", "UNDEFINED_LABEL", "round_significant", "select",
+__all__ = ["MARKERS", "LINESTYLES", "UNDEFINED_STYLE", "UNDEFINED_LABEL", "round_significant", "select", "crossing_n",
            "plotted_column", "panel_grid", "model_panel_grid", "label_rows", "label_grid_edges", "legend_below",
            "discount_title", "pair_label", "log_ticks_1_2_5", "decade_ticks", "n_label", "error_bar_lengths",
            "interval_markers", "mark_undefined"]
@@ -66,6 +66,19 @@ def select(table: pd.DataFrame, **where: Any) -> pd.DataFrame:
         mask &= (table[column] == value).to_numpy()
     matching = table[mask]
     return matching.sort_values("n", kind="stable") if "n" in matching else matching
+
+
+def crossing_n(crossings: pd.DataFrame, first: str, second: str, discount: str) -> float:
+    """The n at which ``discount``'s expected gap of ``first`` over ``second`` changes sign; NaN if none is listed.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame(dict(first="a", second="b", discount=["log2", "zipf"], crossing_n=[71.0, float("nan")]))
+    >>> crossing_n(t, "a", "b", "log2"), crossing_n(t, "a", "b", "zipf"), crossing_n(t, "a", "b", "loglog")
+    (71.0, nan, nan)
+    """
+    rows = select(crossings, first=first, second=second, discount=discount)
+    return float(rows["crossing_n"].iloc[0]) if len(rows) else float("nan")
 
 
 def plotted_column(rows: pd.DataFrame, name: str) -> np.ndarray:

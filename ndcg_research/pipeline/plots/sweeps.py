@@ -97,8 +97,6 @@ def slow_convergence_grid(ranker_tables: Mapping[str, pd.DataFrame], theory_tabl
     return fig
 
 
-
-
 def pair_grid(pair_table: pd.DataFrame, discounts: Sequence[str], pairs: Sequence[Sequence[str]],
               value: str, title: str) -> Figure:
     """One panel per discount: ``value`` against n for every pair of rankers.
@@ -204,8 +202,6 @@ def gap_over_eps_grid(pair_tables: Mapping[str, pd.DataFrame], theory_tables: Ma
     legend_below(fig, handles, ncols=3)
     fig.suptitle(title)
     return fig
-
-
 
 
 def cutoff_values_grid(mean_table: pd.DataFrame, model: str, rules: Sequence[str], discounts: Sequence[str],
