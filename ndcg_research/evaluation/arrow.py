@@ -16,7 +16,7 @@ import pyarrow as pa
 from ..core.constraints import AnyOf, Array, Instance, Integer, Real
 from ..core.params import validate_params
 
-__all__ = ["int_array", "binary_array", "numbers", "ARROW_ARRAY", "INDICES"]
+__all__ = ["int_array", "binary_array", "numbers", "ARROW_ARRAY", "IDS", "OPTIONAL_IDS", "INDICES", "OPTIONAL_INDICES"]
 
 #: A pyarrow Array or ChunkedArray (of ids, or of numbers).
 ARROW_ARRAY = Instance(pa.Array, pa.ChunkedArray, what="a pyarrow Array or ChunkedArray",
@@ -24,6 +24,12 @@ ARROW_ARRAY = Instance(pa.Array, pa.ChunkedArray, what="a pyarrow Array or Chunk
 #: Positions, codes or counts computed by the evaluation: a 1-D numpy array of integers, taken as is
 #: (O(1): only its type, dtype and dimension are looked at).
 INDICES = Array(as_is=True, ndim=1, kinds="iu")
+#: :data:`INDICES`, or None.
+OPTIONAL_INDICES = Array(as_is=True, ndim=1, kinds="iu", none=True)
+#: Ids (query names, document ids) as one pyarrow Array.
+IDS = Instance(pa.Array, what="a pyarrow Array", example=lambda: pa.array([b"q"]))
+#: :data:`IDS`, or None.
+OPTIONAL_IDS = Instance(pa.Array, what="a pyarrow Array", none=True)
 
 
 @validate_params(values=INDICES)

@@ -88,10 +88,9 @@ def read_collection(qrels: Any, runs: Sequence[Any], *, svmlight: bool = False) 
     """
     from .svmlight import predictions_columns, svmlight_columns
 
-    paths = [qrels, *runs]
-    if sum(os.fspath(p) == STDIN for p in paths if isinstance(p, (str, os.PathLike))) > 1:
+    if sum(os.fspath(p) == STDIN for p in [qrels, *runs]) > 1:
         raise ValueError("standard input (-) can be read once: give it as the qrels or as one run, not both")
-    named = dict(_distinct_names(list(zip(run_names.unchecked(runs), runs)), "runs"))
+    named = dict(RUNS.check(list(runs), "runs"))
     if not svmlight:
         return qrels, named
     judged = svmlight_columns.unchecked(qrels)

@@ -14,12 +14,9 @@ from __future__ import annotations
 
 from typing import Any
 
-import numpy as np
-
 from ..core.params import validate_params
 from .evaluator import PLAN, PartValues, Plan, evaluate_part
 from .judgments import JUDGMENTS, Judgments
-from .rankings import SetAside
 from .readers import DATA_FRAMES, columns_from_frame
 from .sources import TEXT
 
@@ -29,8 +26,7 @@ __all__ = ["dask_parts"]
 def _partition_values(judgments: Judgments, frame: Any, plan: Plan, name: str) -> PartValues:
     """Evaluate one partition (a pandas DataFrame) on a worker."""
     if len(frame) == 0:
-        n = len(plan.measures)
-        return PartValues(np.zeros(0, dtype=np.int64), np.zeros((n, 0)), np.zeros((n, 0), dtype=bool), SetAside())
+        return PartValues.empty(len(plan.measures))
     return evaluate_part.unchecked(judgments, columns_from_frame.unchecked(frame, "run"), plan, name)
 
 

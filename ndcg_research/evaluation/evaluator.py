@@ -40,6 +40,7 @@ from ..core.constraints import Array, Boolean, Instance, Integer, SequenceOf
 from ..core.params import validate_params
 from . import keys
 from .collection import QRELS, RUNS
+from .arrow import OPTIONAL_IDS, OPTIONAL_INDICES
 from .conventions import CONVENTION, Convention
 from .judgments import JUDGMENTS, Judgments, compact_grades
 from .measures import MEASURES, Measure
@@ -137,13 +138,13 @@ class Plan:
     max_docs: int | None
 
 
-_COMPLETE = Boolean(none=True)
-_JUDGED_ONLY = Boolean()
-_MAX_DOCS = Integer(1, none=True)
+#: The options of an evaluation, declared once for :func:`plan`, :func:`evaluate` and
+#: :func:`~ndcg_research.stats.runs.run_matrices`.
+PLAN_PARAMETERS = dict(measures=MEASURES, convention=CONVENTION, complete=Boolean(none=True),
+                       judged_only=Boolean(), max_docs=Integer(1, none=True))
 
 
-@validate_params(measures=MEASURES, convention=CONVENTION, complete=_COMPLETE, judged_only=_JUDGED_ONLY,
-                 max_docs=_MAX_DOCS)
+@validate_params(**PLAN_PARAMETERS)
 def plan(measures: Any = ("ndcg",), *, convention: str | Convention = "trec_eval", complete: bool | None = None,
          judged_only: bool = False, max_docs: int | None = None) -> Plan:
     """Check the arguments of :func:`evaluate` (before any file is read).
@@ -164,7 +165,6 @@ def plan(measures: Any = ("ndcg",), *, convention: str | Convention = "trec_eval
 
 #: A :class:`Plan` (the checked arguments of :func:`evaluate`).
 PLAN = Instance(Plan, what="a Plan (see plan)", example=lambda: plan())
-_OPTIONAL_INDICES = Array(as_is=True, ndim=1, kinds="iu", none=True)
 
 
 # ---------------------------------------------------------------- phase 2: the judgments
@@ -226,9 +226,15 @@ class PartValues:
     tied_queries: int = 0
     unstable_queries: int = 0
 
+    @classmethod
+    def empty(cls, n_measures: int) -> PartValues:
+        """A part without queries (an empty partition), for ``n_measures`` measures."""
+        return cls(np.zeros(0, dtype=np.int64), np.zeros((n_measures, 0)), np.zeros((n_measures, 0), dtype=bool),
+                   SetAside())
 
-@validate_params(judgments=JUDGMENTS, columns=COLUMNS, plan=PLAN, name=TEXT, codes=_OPTIONAL_INDICES,
-                 local=_OPTIONAL_INDICES, distinct=Instance(pa.Array, what="a pyarrow Array", none=True))
+
+@validate_params(judgments=JUDGMENTS, columns=COLUMNS, plan=PLAN, name=TEXT, codes=OPTIONAL_INDICES,
+                 local=OPTIONAL_INDICES, distinct=OPTIONAL_IDS)
 def evaluate_part(judgments: Judgments, columns: Columns, plan: Plan, name: str = "run", *,
                   codes: np.ndarray | None = None, local: np.ndarray | None = None,
                   distinct: pa.Array | None = None) -> PartValues:
@@ -261,10 +267,6 @@ def evaluate_part(judgments: Judgments, columns: Columns, plan: Plan, name: str 
         if conv.unstable_ties_from is not None:
             part.unstable_queries = int((tied & (ranked.lengths >= conv.unstable_ties_from)).sum())
     return part
-
-
-def _example_part() -> PartValues:
-    return PartValues(np.zeros(0, dtype=np.int64), np.zeros((1, 0)), np.zeros((1, 0), dtype=bool), SetAside())
 
 
 def _queries_with_ties(ranked: Ranked) -> np.ndarray:
@@ -394,9 +396,10 @@ def _count(n: int, one: str, many: str) -> str:
     return f"{n} {one if n == 1 else many}"
 
 
-@validate_params(judgments=JUDGMENTS, parts=SequenceOf(Instance(PartValues, what="a PartValues", example=_example_part),
-                                                        min_size=0),
-                 plan=PLAN, name=TEXT, tag=Instance(str, none=True))
+_PARTS = SequenceOf(Instance(PartValues, what="a PartValues", example=lambda: PartValues.empty(1)), min_size=0)
+
+
+@validate_params(judgments=JUDGMENTS, parts=_PARTS, plan=PLAN, name=TEXT, tag=Instance(str, none=True))
 def merge_parts(judgments: Judgments, parts: Sequence[PartValues], plan: Plan, name: str, tag: str | None) -> RunValues:
     """The run's queries from its parts: each once, in ``strcmp`` order; missing judged queries zero-filled or left out."""
     conv = plan.convention
@@ -467,8 +470,7 @@ def _tie_notes(parts: Sequence[PartValues], conv: Convention, name: str) -> list
 # ---------------------------------------------------------------- evaluate
 
 
-@validate_params(measures=MEASURES, convention=CONVENTION, complete=_COMPLETE, judged_only=_JUDGED_ONLY,
-                 max_docs=_MAX_DOCS, qrels=QRELS, runs=RUNS)
+@validate_params(**PLAN_PARAMETERS, qrels=QRELS, runs=RUNS)
 def evaluate(
     qrels: Any,
     runs: Any,

@@ -18,14 +18,13 @@ import pyarrow as pa
 from ..core.constraints import AnyOf, Array, Boolean, Instance, Integer, Real
 from ..core.params import validate_params
 from . import keys
-from .arrow import INDICES, int_array
+from .arrow import IDS, INDICES, OPTIONAL_INDICES, int_array
 from .readers import COLUMNS, Columns, InputError
 
 __all__ = ["Judgments", "group_rows", "padded", "check_duplicates", "compact_grades", "JUDGMENTS"]
 
 _VALUES = Array(as_is=True, ndim=1, kinds="biuf")
 _HASHES = Array(as_is=True, ndim=1, kinds="u")
-_NAMES = Instance(pa.Array, what="a pyarrow Array", example=lambda: pa.array([b"q"]))
 
 
 @validate_params(n_codes=Integer(0), codes=INDICES)
@@ -72,7 +71,7 @@ def padded(values: np.ndarray, starts: np.ndarray, lengths: np.ndarray, width: i
 
 
 @validate_params(by_row=Boolean(), columns=COLUMNS, ids=keys.BYTE_IDS, hashes=_HASHES, starts=INDICES, lengths=INDICES,
-                 names=_NAMES, codes=INDICES, rows=Array(as_is=True, ndim=1, kinds="iu", none=True))
+                 names=IDS, codes=INDICES, rows=OPTIONAL_INDICES)
 def check_duplicates(columns: Columns, ids: keys.ByteIds, hashes: np.ndarray, starts: np.ndarray, lengths: np.ndarray,
                      names: pa.Array, codes: np.ndarray, rows: np.ndarray | None = None, *, by_row: bool = False) -> None:
     """Refuse a document listed twice in one group of positions (a query), naming both lines.

@@ -29,11 +29,10 @@ import pyarrow.compute as pc
 
 from ..core.constraints import Instance
 from ..core.params import validate_params
-from .arrow import ARROW_ARRAY, INDICES, int_array, numbers
+from .arrow import ARROW_ARRAY, IDS, INDICES, int_array, numbers
 
 __all__ = ["query_names", "lookup_codes", "ByteIds", "same_ids", "HashTable", "descending_order", "BYTE_IDS"]
 
-_IDS = Instance(pa.Array, what="a pyarrow Array", example=lambda: pa.array([b"q"]))
 
 # _KEEP[n] keeps the first n bytes of a little-endian word.
 _KEEP = np.array([(1 << (8 * n)) - 1 for n in range(9)], dtype=np.uint64)
@@ -102,7 +101,7 @@ def query_names(array: pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:
     return distinct.take(int_array.unchecked(order)), codes
 
 
-@validate_params(array=ARROW_ARRAY, names=_IDS)
+@validate_params(array=ARROW_ARRAY, names=IDS)
 def lookup_codes(array: pa.ChunkedArray, names: pa.Array) -> tuple[np.ndarray, np.ndarray, pa.Array]:
     """Codes of the ids of ``array`` among ``names`` (-1 if absent), and a local number per distinct id.
 
@@ -326,7 +325,7 @@ def same_ids(a: ByteIds, rows_a: np.ndarray, b: ByteIds, rows_b: np.ndarray) -> 
     return same
 
 
-@validate_params(ids=_IDS, groups=INDICES)
+@validate_params(ids=IDS, groups=INDICES)
 def descending_order(ids: pa.Array, groups: np.ndarray) -> np.ndarray:
     """Positions ordering ``ids`` by group, then by descending ``strcmp`` order of the ids.
 

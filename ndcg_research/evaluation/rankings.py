@@ -23,7 +23,7 @@ import pyarrow as pa
 from ..core.constraints import Array, Instance, Integer
 from ..core.params import validate_params
 from . import keys
-from .arrow import INDICES, int_array
+from .arrow import INDICES, OPTIONAL_IDS, OPTIONAL_INDICES, int_array
 from .conventions import CONVENTION, Convention
 from .judgments import JUDGMENTS, Judgments, check_duplicates
 from .readers import COLUMNS, Columns, InputError
@@ -92,7 +92,6 @@ def _example_ranked() -> Ranked:
 
 #: The ranked documents of a part (:class:`Ranked`).
 RANKED = Instance(Ranked, what="a Ranked (see rank_part)", example=_example_ranked)
-_OPTIONAL_INDICES = Array(as_is=True, ndim=1, kinds="iu", none=True)
 
 
 def _grouped(local: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
@@ -104,8 +103,8 @@ def _grouped(local: np.ndarray) -> tuple[np.ndarray | None, np.ndarray]:
     return order, block_starts.unchecked(local[order])
 
 
-@validate_params(judgments=JUDGMENTS, columns=COLUMNS, conv=CONVENTION, codes=_OPTIONAL_INDICES, local=_OPTIONAL_INDICES,
-                 distinct=Instance(pa.Array, what="a pyarrow Array", none=True))
+@validate_params(judgments=JUDGMENTS, columns=COLUMNS, conv=CONVENTION, codes=OPTIONAL_INDICES, local=OPTIONAL_INDICES,
+                 distinct=OPTIONAL_IDS)
 def rank_part(judgments: Judgments, columns: Columns, conv: Convention, *, codes: np.ndarray | None = None,
               local: np.ndarray | None = None, distinct: pa.Array | None = None) -> tuple[Ranked, SetAside]:
     """The evaluated queries of ``columns`` as :class:`Ranked`, and what was set aside (see the module docstring).

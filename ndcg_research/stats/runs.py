@@ -17,12 +17,9 @@ from typing import Any
 
 import numpy as np
 
-from ..core.constraints import Boolean
 from ..core.params import validate_params
-from ..evaluation.conventions import CONVENTION
 from ..evaluation.collection import QRELS, RunsSpec
-from ..evaluation.evaluator import evaluate
-from ..evaluation.measures import MEASURES
+from ..evaluation.evaluator import PLAN_PARAMETERS, evaluate
 
 __all__ = ["RunMatrices", "run_matrices"]
 
@@ -49,8 +46,8 @@ class RunMatrices:
     notes: tuple[str, ...]
 
 
-@validate_params(measures=MEASURES, complete=Boolean(none=True), convention=CONVENTION, qrels=QRELS,
-                 runs=RunsSpec(minimum=2))
+@validate_params(measures=PLAN_PARAMETERS["measures"], complete=PLAN_PARAMETERS["complete"],
+                 convention=PLAN_PARAMETERS["convention"], qrels=QRELS, runs=RunsSpec(minimum=2))
 def run_matrices(
     qrels: Any,
     runs: Any,
