@@ -1,0 +1,241 @@
+"""The checks of arguments at the public boundary, one small module for the whole package.
+
+The functions the documentation lists as public check their arguments before any work, with a
+:class:`ValueError` (out of range, not an option, not finite, empty) or a :class:`TypeError` (a
+wrong type) whose message names the argument and shows the value as plain Python (``got nan``,
+``got float 2.0``, never a numpy repr). Private modules (``_name.py``) trust their callers and
+check nothing, as scikit-learn's private kernels do.
+
+Each check returns the value normalised (``numpy.int64(3)`` -> ``3``, ``numpy.str_`` -> ``str``),
+so that the body works on plain Python values.
+
+This module imports only numpy.
+
+Examples
+--------
+>>> check_int(0, "n", low=1)
+Traceback (most recent call last):
+...
+ValueError: n must be an integer >= 1, got 0
+>>> check_real(float("nan"), "level", low=0, high=1, closed="neither")
+Traceback (most recent call last):
+...
+ValueError: level must be strictly between 0 and 1, got nan
+>>> check_option("x", "test", ("t", "z"))
+Traceback (most recent call last):
+...
+ValueError: test must be one of 't', 'z', got 'x'
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import os
+from collections.abc import Callable, Iterable
+from typing import Any, Literal, TypeVar, overload
+
+import numpy as np
+
+_T = TypeVar("_T")
+Closed = Literal["both", "left", "right", "neither"]
+
+
+def plain_repr(value: Any, width: int = 80) -> str:
+    """``repr`` of a value as plain Python (numpy scalars unwrapped), cut at ``width`` characters.
+
+    Examples
+    --------
+    >>> plain_repr(np.float64(0.5)), plain_repr(np.int64(3)), plain_repr("t")
+    ('0.5', '3', "'t'")
+    """
+    if isinstance(value, np.generic):
+        value = value.item()
+    text = repr(value)
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def type_and_value(value: Any) -> str:
+    """``"float 2.5"``, ``"str '3'"``: what was given, for a TypeError."""
+    return f"{type(value).__name__} {plain_repr(value)}"
+
+
+def _number_text(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else repr(float(value))
+
+
+def _interval(low: float | None, high: float | None, closed: Closed) -> str:
+    """``"in [0, 1]"``, ``"strictly between 0 and 1"``, ``">= 0"``, ``"< 1"`` or ``""``."""
+    low_closed, high_closed = closed in ("both", "left"), closed in ("both", "right")
+    if low is not None and high is not None:
+        if closed == "neither":
+            return f"strictly between {_number_text(low)} and {_number_text(high)}"
+        return f"in {'[' if low_closed else '('}{_number_text(low)}, {_number_text(high)}{']' if high_closed else ')'}"
+    if low is not None:
+        return f"{'>=' if low_closed else '>'} {_number_text(low)}"
+    if high is not None:
+        return f"{'<=' if high_closed else '<'} {_number_text(high)}"
+    return ""
+
+
+def _inside(x: float, low: float | None, high: float | None, closed: Closed) -> bool:
+    if low is not None and not (x >= low if closed in ("both", "left") else x > low):
+        return False
+    return high is None or (x <= high if closed in ("both", "right") else x < high)
+
+
+@overload
+def check_int(value: Any, name: str, *, low: int | None = ..., high: int | None = ...,
+              none: Literal[False] = ...) -> int: ...
+@overload
+def check_int(value: Any, name: str, *, low: int | None = ..., high: int | None = ...,
+              none: bool) -> int | None: ...
+def check_int(value: Any, name: str, *, low: int | None = None, high: int | None = None,
+              none: bool = False) -> int | None:
+    """``value`` as an int: an integer (Python or numpy; not a bool, not 2.0) within ``[low, high]``.
+
+    Examples
+    --------
+    >>> check_int(np.int64(3), "n", low=1)
+    3
+    >>> check_int(2.0, "k", low=1, none=True)
+    Traceback (most recent call last):
+    ...
+    TypeError: k must be an integer >= 1 or None, got float 2.0
+    """
+    if value is None and none:
+        return None
+    bounds = _interval(low, high, "both")
+    wanted = ("an integer" if not bounds else f"an integer {bounds}") + (" or None" if none else "")
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be {wanted}, got {type_and_value(value)}")
+    number = int(value)
+    if not _inside(number, low, high, "both"):
+        raise ValueError(f"{name} must be {wanted}, got {number!r}")
+    return number
+
+
+@overload
+def check_real(value: Any, name: str, *, low: float | None = ..., high: float | None = ...,
+               closed: Closed = ..., finite: bool = ..., none: Literal[False] = ...) -> float: ...
+@overload
+def check_real(value: Any, name: str, *, low: float | None = ..., high: float | None = ...,
+               closed: Closed = ..., finite: bool = ..., none: bool) -> float | None: ...
+def check_real(value: Any, name: str, *, low: float | None = None, high: float | None = None,
+               closed: Closed = "both", finite: bool = True, none: bool = False) -> float | None:
+    """``value`` as a float: a real number (not a bool), finite unless ``finite=False``, within bounds.
+
+    NaN is outside every interval.
+
+    Examples
+    --------
+    >>> check_real(1, "alpha", low=0, high=1)
+    1.0
+    >>> check_real(-1e-12, "tolerance", low=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: tolerance must be a number >= 0, got -1e-12
+    """
+    if value is None and none:
+        return None
+    bounds = _interval(low, high, closed)
+    if low is not None and high is not None:
+        wanted = bounds
+    else:
+        wanted = f"a number {bounds}" if bounds else ("a finite number" if finite else "a number")
+    wanted += " or None" if none else ""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a number{' or None' if none else ''}, got {type_and_value(value)}")
+    number = float(value)
+    if (low is not None or high is not None) and not _inside(number, low, high, closed):
+        raise ValueError(f"{name} must be {wanted}, got {number!r}")
+    if finite and not math.isfinite(number):
+        raise ValueError(f"{name} must be finite, got {number!r}")
+    return number
+
+
+def check_option(value: Any, name: str, options: Iterable[str], *, none: bool = False) -> Any:
+    """``value`` if it is one of ``options`` (returned as the option itself, a plain str).
+
+    Examples
+    --------
+    >>> check_option(np.str_("zero"), "zero_ideal", ("zero", "one"))
+    'zero'
+    """
+    if value is None and none:
+        return None
+    options = tuple(options)
+    if isinstance(value, str):
+        for option in options:
+            if value == option:
+                return option
+    wanted = "one of " + ", ".join(map(repr, options)) + (" or None" if none else "")
+    raise ValueError(f"{name} must be {wanted}, got {plain_repr(value)}")
+
+
+def check_bool(value: Any, name: str) -> bool:
+    """``value`` if it is True or False (a numpy bool too); a string or a number is refused.
+
+    Examples
+    --------
+    >>> check_bool(np.True_, "strict")
+    True
+    >>> check_bool("false", "strict")
+    Traceback (most recent call last):
+    ...
+    TypeError: strict must be True or False, got str 'false'
+    """
+    if isinstance(value, (bool, np.bool_)):
+        return bool(value)
+    raise TypeError(f"{name} must be True or False, got {type_and_value(value)}")
+
+
+def check_instance(value: Any, name: str, types: type[_T] | tuple[type, ...], *, what: str | None = None,
+                   none: bool = False) -> Any:
+    """``value`` if it is an instance of ``types`` (described as ``what`` in the message).
+
+    Examples
+    --------
+    >>> check_instance(3, "label", str)
+    Traceback (most recent call last):
+    ...
+    TypeError: label must be a str, got int 3
+    """
+    if (value is None and none) or isinstance(value, types):
+        return value
+    if what is None:
+        kinds = types if isinstance(types, tuple) else (types,)
+        what = " or ".join(f"a {kind.__name__}" for kind in kinds)
+    raise TypeError(f"{name} must be {what}{' or None' if none else ''}, got {type_and_value(value)}")
+
+
+def check_callable(value: Any, name: str, *, none: bool = False) -> Callable[..., Any] | None:
+    """``value`` if it can be called.
+
+    Examples
+    --------
+    >>> check_callable(len, "key") is len
+    True
+    """
+    if (value is None and none) or callable(value):
+        return value
+    raise TypeError(f"{name} must be a function{' or None' if none else ''}, got {type_and_value(value)}")
+
+
+def check_path(value: Any, name: str) -> str | os.PathLike[str]:
+    """``value`` if it names a file: a non-empty str or an :class:`os.PathLike` (whether it exists is the caller's to say).
+
+    Examples
+    --------
+    >>> check_path(3, "qrels")
+    Traceback (most recent call last):
+    ...
+    TypeError: qrels must be a path (str or os.PathLike), got int 3
+    """
+    if isinstance(value, os.PathLike):
+        return value
+    if isinstance(value, str):
+        if not value:
+            raise ValueError(f"{name} must be a path (str or os.PathLike), got an empty string")
+        return value
+    raise TypeError(f"{name} must be a path (str or os.PathLike), got {type_and_value(value)}")
