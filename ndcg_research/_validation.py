@@ -85,13 +85,14 @@ def _inside(x: float, low: float | None, high: float | None, closed: Closed) -> 
 
 
 @overload
-def check_int(value: Any, name: str, *, low: int | None = ..., high: int | None = ...,
-              none: Literal[False] = ...) -> int: ...
+def check_int(
+    value: Any, name: str, *, low: int | None = ..., high: int | None = ..., none: Literal[False] = ...
+) -> int: ...
 @overload
-def check_int(value: Any, name: str, *, low: int | None = ..., high: int | None = ...,
-              none: bool) -> int | None: ...
-def check_int(value: Any, name: str, *, low: int | None = None, high: int | None = None,
-              none: bool = False) -> int | None:
+def check_int(value: Any, name: str, *, low: int | None = ..., high: int | None = ..., none: bool) -> int | None: ...
+def check_int(
+    value: Any, name: str, *, low: int | None = None, high: int | None = None, none: bool = False
+) -> int | None:
     """``value`` as an int: an integer (Python or numpy; not a bool, not 2.0) within ``[low, high]``.
 
     Examples
@@ -116,13 +117,37 @@ def check_int(value: Any, name: str, *, low: int | None = None, high: int | None
 
 
 @overload
-def check_real(value: Any, name: str, *, low: float | None = ..., high: float | None = ...,
-               closed: Closed = ..., finite: bool = ..., none: Literal[False] = ...) -> float: ...
+def check_real(
+    value: Any,
+    name: str,
+    *,
+    low: float | None = ...,
+    high: float | None = ...,
+    closed: Closed = ...,
+    finite: bool = ...,
+    none: Literal[False] = ...,
+) -> float: ...
 @overload
-def check_real(value: Any, name: str, *, low: float | None = ..., high: float | None = ...,
-               closed: Closed = ..., finite: bool = ..., none: bool) -> float | None: ...
-def check_real(value: Any, name: str, *, low: float | None = None, high: float | None = None,
-               closed: Closed = "both", finite: bool = True, none: bool = False) -> float | None:
+def check_real(
+    value: Any,
+    name: str,
+    *,
+    low: float | None = ...,
+    high: float | None = ...,
+    closed: Closed = ...,
+    finite: bool = ...,
+    none: bool,
+) -> float | None: ...
+def check_real(
+    value: Any,
+    name: str,
+    *,
+    low: float | None = None,
+    high: float | None = None,
+    closed: Closed = "both",
+    finite: bool = True,
+    none: bool = False,
+) -> float | None:
     """``value`` as a float: a real number (not a bool), finite unless ``finite=False``, within bounds.
 
     NaN is outside every interval.
@@ -190,8 +215,9 @@ def check_bool(value: Any, name: str) -> bool:
     raise TypeError(f"{name} must be True or False, got {type_and_value(value)}")
 
 
-def check_instance(value: Any, name: str, types: type[_T] | tuple[type, ...], *, what: str | None = None,
-                   none: bool = False) -> Any:
+def check_instance(
+    value: Any, name: str, types: type[_T] | tuple[type, ...], *, what: str | None = None, none: bool = False
+) -> Any:
     """``value`` if it is an instance of ``types`` (described as ``what`` in the message).
 
     Examples
@@ -223,7 +249,9 @@ def check_callable(value: Any, name: str, *, none: bool = False) -> Callable[...
 
 
 def check_path(value: Any, name: str) -> str | os.PathLike[str]:
-    """``value`` if it names a file: a non-empty str or an :class:`os.PathLike` (whether it exists is the caller's to say).
+    """``value`` if it names a file: a non-empty str or an :class:`os.PathLike`.
+
+    Whether the file exists is for the caller to say, with the file's name.
 
     Examples
     --------
