@@ -5,7 +5,14 @@ collected by nbval, which the pytest options in pyproject.toml enable for every
 ``*.ipynb`` under the test paths.
 """
 
+import atexit
+import hashlib
 import os
+import shutil
+import tempfile
+from pathlib import Path
+
+from hypothesis import settings
 
 collect_ignore_glob = ["tests/fixtures/*"]
 # The Sphinx configuration needs the documentation's requirements (requirements-docs.txt), which
@@ -17,12 +24,6 @@ collect_ignore = ["docs/conf.py"]
 # go to one temporary folder for the whole session (xdist's workers inherit it), removed at the end.
 # A wheel already verified in the user's own cache is copied in (read, never written), so the real
 # download is not repeated on every run.
-import atexit
-import hashlib
-import shutil
-import tempfile
-from pathlib import Path
-
 _HOME_VARIABLE = "NDCG_RESEARCH_TEST_HOME"
 
 
@@ -32,8 +33,10 @@ def _isolate_caches() -> None:
     home = Path(tempfile.mkdtemp(prefix="ndcg_research_tests_"))
     atexit.register(shutil.rmtree, home, True)
     os.environ[_HOME_VARIABLE] = str(home)
-    user_cache = Path(os.environ.get("NDCG_RESEARCH_CACHE", "") or
-                      Path(os.environ.get("XDG_CACHE_HOME", "") or Path.home() / ".cache") / "ndcg_research")
+    user_cache = Path(
+        os.environ.get("NDCG_RESEARCH_CACHE", "")
+        or Path(os.environ.get("XDG_CACHE_HOME", "") or Path.home() / ".cache") / "ndcg_research"
+    )
     os.environ["NDCG_RESEARCH_CACHE"] = str(home / "ndcg_research")
     os.environ["IR_DATASETS_HOME"] = str(home / "ir_datasets")
     os.environ["MPLCONFIGDIR"] = str(home / "matplotlib")
@@ -50,9 +53,6 @@ _isolate_caches()
 
 # Property tests explore new random examples on every developer run, but CI replays a fixed
 # sequence (derandomize) so that a submission's result does not depend on the draw.
-
-from hypothesis import settings
-
 settings.register_profile("ci", derandomize=True, print_blob=True)
 if os.environ.get("CI"):
     settings.load_profile("ci")

@@ -28,8 +28,9 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
@@ -74,7 +75,7 @@ QUIET_INSTALL_WARNINGS = "ignore:Editable installation"
 #   at every start that it runs "over TCP without encryption"); POSIX only, Windows has no IPC;
 # - JupyterLab's defaults: it does not ask whether to fetch "official Jupyter news" (a request
 #   to a website, and a pop-up over the notebook) nor check for updates.
-JUPYTER_SETTINGS = {
+JUPYTER_SETTINGS: dict[Path, dict[str, dict[str, Any]]] = {
     VENV / "etc" / "jupyter" / "jupyter_server_config.json": {"KernelManager": {"transport": "ipc"}},
     VENV / "share" / "jupyter" / "lab" / "settings" / "overrides.json": {
         "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False}
@@ -115,7 +116,7 @@ def venv_python() -> Path:
     return venv_tool("python")
 
 
-def run(cmd: list[str], **kwargs) -> None:
+def run(cmd: Sequence[str | Path], **kwargs: Any) -> None:
     """Run a command from the repository root, echoing it; exit on failure."""
     print("+ " + " ".join(str(c) for c in cmd), flush=True)
     result = subprocess.run([str(c) for c in cmd], cwd=ROOT, **kwargs)
@@ -178,7 +179,7 @@ def ensure_env(*extras: str) -> Path:
     quiet["PYTHONWARNINGS"] = ",".join(filter(None, [quiet.get("PYTHONWARNINGS"), QUIET_INSTALL_WARNINGS]))
     # pip first, at its locked version: it knows --build-constraint, which pins the build backend.
     run([*pip(python), "install", "-c", LOCK, "pip"])
-    cmd = [*pip(python), "install", "-c", LOCK, "--build-constraint", LOCK]
+    cmd: list[str | Path] = [*pip(python), "install", "-c", LOCK, "--build-constraint", LOCK]
     for name in names:
         for file in SETS[name].files:
             cmd += ["-r", file]
@@ -218,7 +219,7 @@ def lint() -> int:
     ensure_env("dev")
     failed = []
     for name, cmd in (
-        ("ruff check", [venv_tool("ruff"), "check", "."]),
+        ("ruff check", [venv_tool("ruff"), "check", "--output-format", "concise", "."]),
         ("ruff format", [venv_tool("ruff"), "format", "--check", "."]),
         ("mypy", [venv_tool("mypy")]),
     ):

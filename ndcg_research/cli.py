@@ -5,6 +5,11 @@ Each subpackage that offers commands has a ``cli`` module with a
 default: a function of the parsed arguments that returns the exit status.
 The modules are listed in :data:`COMMAND_MODULES`; they import their heavy
 dependencies only when a command runs, so ``--help`` stays fast.
+
+``--help`` lists the user's commands (:data:`USER_COMMANDS`) first, then under their own
+heading the maintainer commands, which run this repository's notebooks and regenerate its
+figures and findings. Every message names the program ``ndcg-research``
+(:data:`ndcg_research.cli_common.PROG`), also under ``python -m ndcg_research``.
 """
 
 from __future__ import annotations
@@ -16,19 +21,24 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-__all__ = ["COMMAND_MODULES", "build_parser", "main", "console"]
+from .cli_common import PROG
 
-#: Modules whose ``register`` adds subcommands, in the order ``--help`` lists them.
+__all__ = ["COMMAND_MODULES", "USER_COMMANDS", "build_parser", "main", "console"]
+
+#: Modules whose ``register`` adds subcommands.
 COMMAND_MODULES: tuple[str, ...] = (
-    "ndcg_research.pipeline.cli",
-    "ndcg_research.findings.cli",
     "ndcg_research.evaluation.cli",
     "ndcg_research.stats.cli",
+    "ndcg_research.pipeline.cli",
+    "ndcg_research.findings.cli",
 )
+#: The commands for users of the package, listed first by ``--help`` in this order; every other
+#: command is a maintainer command (listed after them, in the order of registration).
+USER_COMMANDS: tuple[str, ...] = ("evaluate", "compare", "advise")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """Return the argument parser of ``python -m ndcg_research``.
+    """Return the argument parser of ``ndcg-research`` (and ``python -m ndcg_research``).
 
     Examples
     --------
@@ -39,15 +49,39 @@ def build_parser() -> argparse.ArgumentParser:
     from . import __version__
 
     parser = argparse.ArgumentParser(
-        prog="ndcg-research",
-        description="nDCG research package: evaluate and compare runs, run the notebooks and regenerate "
-                    "their figures and findings.",
+        prog=PROG,
+        usage="%(prog)s [-h] [--version] COMMAND ...",
+        description="nDCG research package: evaluate and compare runs; run the notebooks and regenerate "
+        "their figures and findings. `ndcg-research COMMAND --help` describes a command.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", prog=PROG)
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
+    _list_commands(parser, sub)
     return parser
+
+
+def _list_commands(parser: argparse.ArgumentParser, sub: argparse._SubParsersAction) -> None:
+    """List the commands in ``--help`` under two headings, the user's first.
+
+    argparse lists all the commands of a subparsers action under one positional argument; its
+    entries (one per command, with the command's ``help``) are moved into two argument groups,
+    listed before the options, and the positional argument itself is hidden (the usage line
+    names COMMAND instead). argparse has no public way to group commands: this uses its
+    attributes ``_choices_actions``, ``_group_actions`` and ``_action_groups`` (stable since
+    Python 3.2, and tested in tests/test_cli.py).
+    """
+    entries = {entry.dest: entry for entry in sub._choices_actions}
+    users = parser.add_argument_group("commands")
+    users._group_actions.extend(entries[name] for name in USER_COMMANDS if name in entries)
+    maintainers = parser.add_argument_group(
+        "maintainer commands", "run this repository's notebooks, regenerate its figures and findings"
+    )
+    maintainers._group_actions.extend(entry for name, entry in entries.items() if name not in USER_COMMANDS)
+    others = [group for group in parser._action_groups if group not in (users, maintainers)]
+    parser._action_groups[:] = [users, maintainers, *others]
+    sub.help = argparse.SUPPRESS
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -56,7 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return args.run(args)
     except KeyboardInterrupt:
-        print("interrupted", file=sys.stderr)
+        print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
 
 

@@ -1,113 +1,131 @@
 """Command-line helpers shared by every command (evaluate, compare, reproduce...): one home, below every layer.
 
-- :func:`number_argument` (with :data:`positive_int`, :data:`non_negative_int`): the one
-  parser of numeric options, so that every command accepts and refuses the same texts and says
-  so the same way;
+- :data:`PROG`: the program's one name in every message (``ndcg-research COMMAND: error: ...``),
+  also under ``python -m ndcg_research``;
+- :func:`int_argument` and :func:`real_argument` (with :data:`positive_int`,
+  :data:`non_negative_int`): argparse types that read a number and check it with the package's
+  own checks (:func:`ndcg_research._validation.check_int`, :func:`~ndcg_research._validation.check_real`),
+  so that an option refuses what the Python API refuses, in the same words;
 - :func:`add_collection_arguments`: the arguments of the commands on run files (QRELS, RUN...,
   ``-m``, ``--convention``, ``-c`` / ``--answered-only``, ``--input``, ``--quiet``), defined once;
-- :func:`fail` and :func:`write_output`: a one-line error and exit status 1; output written
-  to standard output whatever happens to it (a reader that leaves, a full disk).
+- :func:`fail`, :func:`note` and :func:`write_output`: a one-line error and exit status 1, a
+  one-line note; output written to standard output whatever happens to it (a reader that
+  leaves, a full disk).
 
-Standard library only: every subpackage's command module may import it (the layer test places
-it below the metric core).
+Imports only the standard library and :mod:`ndcg_research._validation` (numpy): every
+subpackage's command module may import it (the layer test places it below the metric core).
 """
 
 from __future__ import annotations
 
 import argparse
-import math
 import sys
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
-__all__ = ["number_argument", "positive_int", "non_negative_int", "add_collection_arguments", "fail", "write_output",
-           "STDIN"]
+from ._validation import Closed, check_int, check_real
 
+__all__ = [
+    "PROG",
+    "int_argument",
+    "real_argument",
+    "positive_int",
+    "non_negative_int",
+    "add_collection_arguments",
+    "fail",
+    "note",
+    "write_output",
+    "STDIN",
+]
+
+#: The program's name in usage lines and messages.
+PROG = "ndcg-research"
 #: The file name that means standard input.
 STDIN = "-"
 
+_T = TypeVar("_T", int, float)
+#: The name the checks are given; argparse puts the option's name before the message instead.
+_SUBJECT = "value"
 
-def number_argument(kind: type[int] | type[float], *, minimum: float | None = None, maximum: float | None = None,
-                    strict: bool = False, expected: str | None = None) -> Callable[[str], int | float]:
-    """An argparse ``type=``: the text read as ``kind`` (int or float), finite and within the bounds.
 
-    The one parser of numeric options of every command (evaluate, compare, reproduce), so
-    that they accept and refuse the same texts and say so the same way.
+def _argument(read: Callable[[str], object], check: Callable[[object], _T]) -> Callable[[str], _T]:
+    def parse(text: str) -> _T:
+        try:
+            value: object = read(text)
+        except ValueError:
+            value = text  # not a number at all: the check refuses it, showing what it got
+        try:
+            return check(value)
+        except (TypeError, ValueError) as error:
+            # "value must be an integer >= 1, got float 2.5" -> "must be an integer >= 1, got '2.5'": the
+            # check's words, then the text as typed; argparse puts "argument -M: " before it.
+            wanted = str(error).removeprefix(f"{_SUBJECT} ").partition(", got ")[0]
+            raise argparse.ArgumentTypeError(f"{wanted}, got {text!r}") from None
 
-    Parameters
-    ----------
-    kind : int or float
-        ``int`` accepts whole numbers only (``"5"``, not ``"5.0"`` or ``"1e3"``).
-    minimum, maximum : float, optional
-        Bounds; included unless ``strict``.
-    strict : bool, default False
-        Exclude the bounds (e.g. a confidence level strictly between 0 and 1).
-    expected : str, optional
-        What the message says is expected; by default made from ``kind`` and the bounds.
+    return parse
 
-    Returns
-    -------
-    callable
-        ``str -> int | float``; raises :class:`argparse.ArgumentTypeError` ("expected ..., got
-        'text'"), which argparse reports as ``argument --x: expected ..., got 'text'`` (exit 2).
+
+def _read_int(text: str) -> int | float:
+    """``int(text)``; a text that is a number but not a whole one (``2.5``, ``1e3``) is read as a float,
+    which :func:`check_int` refuses rather than truncating it."""
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
+def int_argument(*, low: int | None = None, high: int | None = None) -> Callable[[str], int]:
+    """An argparse ``type=``: the text as an integer within ``[low, high]`` (:func:`check_int`).
 
     Examples
     --------
-    >>> level = number_argument(float, minimum=0, maximum=1, strict=True)
+    >>> count = int_argument(low=1)
+    >>> count("25"), count("10_000")
+    (25, 10000)
+    >>> count("0")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: must be an integer >= 1, got '0'
+    >>> count("2.5")
+    Traceback (most recent call last):
+    argparse.ArgumentTypeError: must be an integer >= 1, got '2.5'
+    """
+    return _argument(_read_int, lambda value: check_int(value, _SUBJECT, low=low, high=high))
+
+
+def real_argument(
+    *, low: float | None = None, high: float | None = None, closed: Closed = "both"
+) -> Callable[[str], float]:
+    """An argparse ``type=``: the text as a finite number within the bounds (:func:`check_real`).
+
+    Examples
+    --------
+    >>> level = real_argument(low=0, high=1, closed="neither")
     >>> level("0.9")
     0.9
     >>> level("1")
     Traceback (most recent call last):
-    argparse.ArgumentTypeError: expected a number strictly between 0 and 1, got '1'
-    >>> positive_int("2.5")
+    argparse.ArgumentTypeError: must be strictly between 0 and 1, got '1'
+    >>> level("nan")
     Traceback (most recent call last):
-    argparse.ArgumentTypeError: expected a positive integer, got '2.5'
+    argparse.ArgumentTypeError: must be strictly between 0 and 1, got 'nan'
     """
-    if kind not in (int, float):
-        raise TypeError(f"kind must be int or float, got {kind!r}")
-    if expected is None:
-        expected = _describe(kind, minimum, maximum, strict)
-
-    def parse(text: str) -> int | float:
-        try:
-            value = kind(text)
-        except ValueError:
-            value = None
-        # NaN fails every comparison and infinity is no count, level or time: both refused.
-        if (value is None or not math.isfinite(value)
-                or (minimum is not None and (value <= minimum if strict else value < minimum))
-                or (maximum is not None and (value >= maximum if strict else value > maximum))):
-            raise argparse.ArgumentTypeError(f"expected {expected}, got {text!r}")
-        return value
-
-    # argparse names the type in its own messages ("invalid <name> value") if one slips through.
-    parse.__name__ = parse.__qualname__ = f"{kind.__name__}_argument"
-    return parse
-
-
-def _describe(kind: type, minimum: float | None, maximum: float | None, strict: bool) -> str:
-    noun = "integer" if kind is int else "number"
-    if maximum is None and (minimum == 0 or (kind is int and minimum == 1 and not strict)):
-        # The usual cases in words: > 0 (or >= 1 for integers) is positive, >= 0 non-negative.
-        return f"a {'positive' if strict or minimum == 1 else 'non-negative'} {noun}"
-    described = f"an {noun}" if kind is int else f"a {noun}"
-    if minimum is not None and maximum is not None:
-        return f"{described} {'strictly ' if strict else ''}between {minimum:g} and {maximum:g}" + (
-            "" if strict else " (inclusive)")
-    if minimum is not None:
-        return f"{described} {'>' if strict else '>='} {minimum:g}"
-    if maximum is not None:
-        return f"{described} {'<' if strict else '<='} {maximum:g}"
-    return described
+    return _argument(float, lambda value: check_real(value, _SUBJECT, low=low, high=high, closed=closed))
 
 
 #: ``type=`` of options counting something (documents, resamples, threads): an integer >= 1.
-positive_int = number_argument(int, minimum=1)
+positive_int = int_argument(low=1)
 #: ``type=`` of an integer >= 0 (e.g. a seed).
-non_negative_int = number_argument(int, minimum=0)
+non_negative_int = int_argument(low=0)
 
 
-def add_collection_arguments(parser: argparse.ArgumentParser, *, runs_help: str, measure_help: str,
-                             conventions: Sequence[str], aliases: Sequence[str] = ()) -> None:
+def add_collection_arguments(
+    parser: argparse.ArgumentParser,
+    *,
+    runs_help: str,
+    measure_help: str,
+    conventions: Sequence[str],
+    aliases: Sequence[str] = (),
+) -> None:
     """The arguments every command on run files shares (``evaluate``, ``compare``), defined once so that they
     read and check alike: QRELS, RUN..., ``-m/--measure``, ``--convention``, ``-c`` / ``--answered-only``,
     ``--input`` and ``--quiet``.
@@ -120,30 +138,55 @@ def add_collection_arguments(parser: argparse.ArgumentParser, *, runs_help: str,
     >>> args.complete, args.input
     (False, 'trec')
     """
-    parser.add_argument("qrels", metavar="QRELS",
-                        help="qrels file (query iteration document relevance), plain or compressed; - reads standard "
-                             "input; with --input svmlight, the SVMlight/LETOR data file")
+    parser.add_argument(
+        "qrels",
+        metavar="QRELS",
+        help="qrels file (query iteration document relevance), plain or compressed; - reads standard "
+        "input; with --input svmlight, the SVMlight/LETOR data file",
+    )
     parser.add_argument("runs", metavar="RUN", nargs="+", help=runs_help)
     parser.add_argument("-m", "--measure", dest="measures", action="append", metavar="MEASURE", help=measure_help)
-    parser.add_argument("--convention", default="trec_eval", choices=[*conventions, *aliases], metavar="NAME",
-                        help=f"whose rules to follow (default trec_eval): {', '.join(conventions)}")
+    parser.add_argument(
+        "--convention",
+        default="trec_eval",
+        choices=[*conventions, *aliases],
+        metavar="NAME",
+        help=f"whose rules to follow (default trec_eval): {', '.join(conventions)}",
+    )
     missing = parser.add_mutually_exclusive_group()
-    missing.add_argument("-c", "--complete_rel_info_wanted", dest="complete", action="store_true", default=None,
-                         help="a judged query missing from a run scores 0 (trec_eval -c; the default of the trec_eval "
-                              "and ranx conventions)")
-    missing.add_argument("--answered-only", dest="complete", action="store_false",
-                         help="leave a judged query missing from a run out of the mean (default of the other "
-                              "conventions)")
-    parser.add_argument("--input", default="trec", choices=["trec", "svmlight"],
-                        help="trec (default): TREC qrels and run files; svmlight: QRELS is an SVMlight/LETOR file "
-                             "(relevance qid:Q features # docid = ID) and each RUN a model's predictions for it, one "
-                             "score per line")
-    parser.add_argument("--quiet", action="store_true",
-                        help="do not print notes (queries left out or scored 0, ...) on standard error")
+    missing.add_argument(
+        "-c",
+        "--complete_rel_info_wanted",
+        dest="complete",
+        action="store_true",
+        default=None,
+        help="a judged query missing from a run scores 0 (trec_eval -c; the default of the trec_eval "
+        "and ranx conventions)",
+    )
+    missing.add_argument(
+        "--answered-only",
+        dest="complete",
+        action="store_false",
+        help="leave a judged query missing from a run out of the mean (default of the other conventions)",
+    )
+    parser.add_argument(
+        "--input",
+        default="trec",
+        choices=["trec", "svmlight"],
+        help="trec (default): TREC qrels and run files; svmlight: QRELS is an SVMlight/LETOR file "
+        "(relevance qid:Q features # docid = ID) and each RUN a model's predictions for it, one "
+        "score per line",
+    )
+    parser.add_argument(
+        "--quiet", action="store_true", help="do not print notes (queries left out or scored 0, ...) on standard error"
+    )
 
 
 def fail(command: str, message: str) -> int:
-    """Print ``ndcg_research COMMAND: error: MESSAGE`` (on one line) on standard error; return exit status 1.
+    """Print ``ndcg-research COMMAND: error: MESSAGE`` (on one line) on standard error; return exit status 1.
+
+    The form of argparse's own usage errors (exit status 2), so that every message of the
+    program names it the same way.
 
     Examples
     --------
@@ -151,10 +194,28 @@ def fail(command: str, message: str) -> int:
     >>> with contextlib.redirect_stderr(io.StringIO()) as err:
     ...     status = fail("evaluate", "run.txt:3: score 'x' is not a number")
     >>> status, err.getvalue()
-    (1, "ndcg_research evaluate: error: run.txt:3: score 'x' is not a number\\n")
+    (1, "ndcg-research evaluate: error: run.txt:3: score 'x' is not a number\\n")
     """
-    print(f"ndcg_research {command}: error: {' '.join(message.split(chr(10)))}", file=sys.stderr)
+    print(f"{PROG} {command}: error: {_one_line(message)}", file=sys.stderr)
     return 1
+
+
+def note(command: str, message: str) -> None:
+    """Print ``ndcg-research COMMAND: note: MESSAGE`` (on one line) on standard error.
+
+    Examples
+    --------
+    >>> import contextlib, io
+    >>> with contextlib.redirect_stderr(io.StringIO()) as err:
+    ...     note("compare", "query 7 is in no run: left out")
+    >>> err.getvalue()
+    'ndcg-research compare: note: query 7 is in no run: left out\\n'
+    """
+    print(f"{PROG} {command}: note: {_one_line(message)}", file=sys.stderr)
+
+
+def _one_line(message: str) -> str:
+    return " ".join(message.split("\n"))
 
 
 def write_output(command: str, data: bytes) -> int:
@@ -175,8 +236,9 @@ def write_output(command: str, data: bytes) -> int:
         return 141
     except OSError as error:
         _drop_stdout()
-        return fail(command, f"cannot write the output to standard output ({error.strerror or error}); the output "
-                             f"is incomplete")
+        return fail(
+            command, f"cannot write the output to standard output ({error.strerror or error}); the output is incomplete"
+        )
     return 0
 
 

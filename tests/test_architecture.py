@@ -9,8 +9,10 @@ Rules (docs/api/index.md, "Architecture"):
   with a literal name and attributes reached through an imported ``ndcg_research``. The top level
   (``__init__`` with its lazy API, ``cli`` the command dispatcher, ``__main__``) is above every
   layer and may name any subpackage; no subpackage imports it, except for package metadata
-  (``__version__``). One top-level module is below every layer instead: ``cli_common``, the
-  command-line helpers every subpackage's command module shares (standard library only);
+  (``__version__``). Two top-level modules are below every layer instead: ``cli_common``, the
+  command-line helpers every subpackage's command module shares, and ``_validation``, the argument
+  checks of the public boundary (private by name, shared by the whole package); they import only the
+  standard library, numpy and each other;
 - the metric core (``ndcg_research.core``) imports only numpy, the standard library and itself;
 - the research subpackages (studies, evaluation, stats, datasets, findings, reports) never import the
   notebook tooling (``ndcg_research.pipeline``);
@@ -45,8 +47,10 @@ LAYERS: tuple[tuple[str, ...], ...] = (
 RANK = {sub: rank for rank, subs in enumerate(LAYERS) for sub in subs}
 #: Rank of the top level (``__init__``, ``cli``, ``__main__``): above every layer.
 TOP = len(LAYERS)
-#: Top-level modules below every layer (standard library only), which any module may import.
-BASE = ("ndcg_research.cli_common",)
+#: Top-level modules below every layer, which any module may import: the command-line helpers and the
+#: argument checks of the public boundary (private by name, shared by the whole package). They import
+#: the standard library, numpy and each other only.
+BASE = ("ndcg_research.cli_common", "ndcg_research._validation")
 #: Libraries that ``import ndcg_research`` must not load (numpy only).
 HEAVY = ("scipy", "pandas", "matplotlib", "joblib", "papermill", "tqdm", "dask", "sklearn")
 
@@ -134,7 +138,8 @@ def test_core_imports_only_numpy_stdlib_and_itself(name):
 @pytest.mark.parametrize("name", BASE)
 def test_base_modules_import_only_the_standard_library(name):
     bad = [f"line {i.line}: {i.module}" for i in imports_of(name)
-           if top_level(i.module) not in sys.stdlib_module_names and i.module != "__future__"]
+           if top_level(i.module) not in sys.stdlib_module_names and i.module != "__future__"
+           and top_level(i.module) != "numpy" and i.module not in BASE]
     assert name in MODULES and not bad, f"{name} imports outside the standard library: {bad}"
 
 
@@ -152,7 +157,7 @@ def private_uses(name: str, source: str | None = None) -> list[str]:
     tree = ast.parse(path.read_text(encoding="utf-8") if source is None else source)
     bad = []
     for i in imports_of(name, source):
-        if any(is_private(p) for p in i.module.split(".")):
+        if i.module not in BASE and any(is_private(p) for p in i.module.split(".")):
             bad.append(f"line {i.line}: imports the private module {i.module}")
         bad.extend(f"line {i.line}: from {i.module} import {n}" for n in i.names if is_private(n))
     # Local names bound to package modules: `import ndcg_research.x as m`, `from ndcg_research import x`.

@@ -323,7 +323,7 @@ def test_a_full_disk_on_standard_output_is_a_one_line_error(files):
                                  str(files / "run")], stdout=full, stderr=subprocess.PIPE)
     assert result.returncode == 1
     assert result.stderr.decode().splitlines() == [
-        "ndcg_research evaluate: error: cannot write the output to standard output (No space left on device); "
+        "ndcg-research evaluate: error: cannot write the output to standard output (No space left on device); "
         "the output is incomplete"]
 
 

@@ -12,12 +12,12 @@ import argparse
 import sys
 from collections.abc import Callable, Sequence
 
-from ..cli_common import number_argument
+from ..cli_common import real_argument
 from . import runner
 
 
 # One parser of numeric options for every command (evaluation.cli): same texts accepted, same messages.
-_seconds = number_argument(float, minimum=0, strict=True, expected="a positive number of seconds or 'none'")
+_seconds = real_argument(low=0, closed="neither")
 
 
 def _timeout(text: str) -> float | None:

@@ -15,7 +15,7 @@ import math
 import sys
 from typing import Any
 
-from ..cli_common import add_collection_arguments, fail, non_negative_int, number_argument, positive_int, write_output
+from ..cli_common import add_collection_arguments, fail, non_negative_int, positive_int, real_argument, write_output
 
 __all__ = ["register", "run", "TESTS", "CORRECTIONS", "INTERVALS", "FORMATS"]
 
@@ -40,7 +40,7 @@ run is compared on the same queries, and the notes name any left out.
 
 
 # One parser of numeric options for every command (cli_common): same texts accepted, same messages.
-_level = number_argument(float, minimum=0, maximum=1, strict=True)
+_level = real_argument(low=0, high=1, closed="neither")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
