@@ -38,7 +38,8 @@ def test_readme_is_an_entry_point_of_at_most_150_lines():
     assert README.read_text(encoding="utf-8").count("\n") <= 150
 
 
-def test_readme_python_example_runs():
+def test_readme_python_example_runs(monkeypatch):
+    monkeypatch.chdir(ROOT)  # the README's paths (examples/...) are relative to the repository root
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         result = doctest.testfile(str(README), module_relative=False)
