@@ -45,11 +45,11 @@ class RequirementSet(NamedTuple):
 
 
 #: What each command installs: ``base`` always, and the set named after the command
-#: (``test``: the ecosystem extra too, for the ir_measures / PyTerrier / ranx tests).
+#: (``test`` and ``docs``: the ecosystem extra too, for the ir_measures / PyTerrier / ranx tests and pages).
 SETS = {
     "base": RequirementSet(("requirements.txt",), ("notebooks", "experiments")),
     "test": RequirementSet(("requirements-test.txt",), ("ecosystem",)),
-    "docs": RequirementSet(("requirements-docs.txt",), ()),
+    "docs": RequirementSet(("requirements-docs.txt",), ("ecosystem",)),  # the API pages import interop/
     "dev": RequirementSet(("requirements-dev.txt",), ()),
 }
 #: What ``lock`` resolves: the package with all its extras and every requirement file

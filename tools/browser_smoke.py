@@ -44,14 +44,19 @@ import tempfile
 import time
 import urllib.request
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
 ]
 VIEWPORT = {"width": 1400, "height": 1000}
 
@@ -60,7 +65,8 @@ LAB_SETTINGS = {
     # No "Would you like to get notified about official Jupyter news?" pop-up over the
     # notebook, and no request for news or updates: the test runs offline.
     "@jupyterlab/apputils-extension/notification.jupyterlab-settings": {
-        "fetchNews": "false", "checkForUpdates": False,
+        "fetchNews": "false",
+        "checkForUpdates": False,
     },
     # Record when each cell ran (metadata "execution"), to tell which cell saved which figure.
     "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"recordTiming": True},
@@ -85,7 +91,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-def start_jupyterlab(root: Path, settings_home: Path, runtime: Path, log_path: Path) -> tuple[subprocess.Popen, str, str]:
+def start_jupyterlab(
+    root: Path, settings_home: Path, runtime: Path, log_path: Path
+) -> tuple[subprocess.Popen, str, str]:
     """Start ``.venv``'s JupyterLab serving ``root``; return (process, base URL, token)."""
     port, token = free_port(), secrets.token_hex(16)
     user_settings = settings_home / "lab" / "user-settings"
@@ -94,16 +102,24 @@ def start_jupyterlab(root: Path, settings_home: Path, runtime: Path, log_path: P
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(value), encoding="utf-8")
     env = dict(os.environ)
-    env.update({
-        "JUPYTER_CONFIG_DIR": str(settings_home),       # user settings and workspaces: ours, empty
-        "JUPYTER_DATA_DIR": str(settings_home / "data"),  # no user-installed kernel specs
-        "JUPYTER_RUNTIME_DIR": str(runtime),            # short path: IPC socket names are limited
-        "IPYTHONDIR": str(settings_home / "ipython"),   # no user start-up scripts
-    })
+    env.update(
+        {
+            "JUPYTER_CONFIG_DIR": str(settings_home),  # user settings and workspaces: ours, empty
+            "JUPYTER_DATA_DIR": str(settings_home / "data"),  # no user-installed kernel specs
+            "JUPYTER_RUNTIME_DIR": str(runtime),  # short path: IPC socket names are limited
+            "IPYTHONDIR": str(settings_home / "ipython"),  # no user start-up scripts
+        }
+    )
     jupyter = Path(sys.executable).with_name("jupyter")
     cmd = [
-        str(jupyter), "lab", "--no-browser", "--ip=127.0.0.1", f"--port={port}", "--ServerApp.port_retries=0",
-        f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
+        str(jupyter),
+        "lab",
+        "--no-browser",
+        "--ip=127.0.0.1",
+        f"--port={port}",
+        "--ServerApp.port_retries=0",
+        f"--IdentityProvider.token={token}",
+        f"--ServerApp.root_dir={root}",
     ]
     if hasattr(os, "geteuid") and os.geteuid() == 0:
         cmd.append("--allow-root")  # CI runs as root
@@ -146,8 +162,13 @@ def figure_windows(saved: dict, figures_dir: Path, declared: list[str]) -> tuple
         timing = cell.get("metadata", {}).get("execution", {})
         start, end = timing.get("iopub.execute_input"), timing.get("shell.execute_reply")
         if start and end:
-            windows.append((index, datetime.fromisoformat(start.replace("Z", "+00:00")),
-                            datetime.fromisoformat(end.replace("Z", "+00:00"))))
+            windows.append(
+                (
+                    index,
+                    datetime.fromisoformat(start.replace("Z", "+00:00")),
+                    datetime.fromisoformat(end.replace("Z", "+00:00")),
+                )
+            )
     owners: dict[int, list[str]] = {}
     problems = []
     for name in declared:
@@ -155,7 +176,7 @@ def figure_windows(saved: dict, figures_dir: Path, declared: list[str]) -> tuple
         if not record.is_file():
             problems.append(f"declared figure {name} was not saved (no {record})")
             continue
-        saved_at = datetime.fromtimestamp(record.stat().st_mtime, tz=timezone.utc)
+        saved_at = datetime.fromtimestamp(record.stat().st_mtime, tz=UTC)
         matches = [index for index, start, end in windows if start <= saved_at <= end]
         if len(matches) != 1:
             problems.append(f"declared figure {name} was saved outside the recorded run of any one cell")
@@ -170,8 +191,9 @@ def wait_idle(page, timeout: float) -> None:
     calm = 0
     while time.monotonic() < deadline:
         state = page.evaluate("""() => {
-            const indicator = document.querySelector('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-Notebook-ExecutionIndicator');
-            const prompts = Array.from(document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) .jp-InputPrompt'));
+            const panel = '.jp-NotebookPanel:not(.lm-mod-hidden)';
+            const indicator = document.querySelector(`${panel} .jp-Notebook-ExecutionIndicator`);
+            const prompts = Array.from(document.querySelectorAll(`${panel} .jp-InputPrompt`));
             return {status: indicator ? indicator.getAttribute('data-status') : null,
                     running: prompts.filter(p => p.textContent.includes('*')).length};
         }""")
@@ -183,8 +205,11 @@ def wait_idle(page, timeout: float) -> None:
 
 
 def is_dirty(page, name: str) -> bool:
-    return page.evaluate("""(name) => Array.from(document.querySelectorAll('.lm-TabBar-tab'))
-        .some(t => t.textContent.trim() === name && t.classList.contains('jp-mod-dirty'))""", name)
+    return page.evaluate(
+        """(name) => Array.from(document.querySelectorAll('.lm-TabBar-tab'))
+        .some(t => t.textContent.trim() === name && t.classList.contains('jp-mod-dirty'))""",
+        name,
+    )
 
 
 def cell_images(page) -> list[int]:
@@ -227,8 +252,10 @@ def check_notebook(page, base: str, token: str, work: Path, nb_path: Path, out: 
     outcome.screenshots.append(out / f"{stem}_opened.png")
     page.screenshot(path=str(outcome.screenshots[-1]))
     if is_dirty(page, nb_path.name):
-        outcome.problems.append("opening the notebook marked it modified: JupyterLab filled in kernel metadata "
-                                "the file lacks (`python -m ndcg_research store --strip-only` records it)")
+        outcome.problems.append(
+            "opening the notebook marked it modified: JupyterLab filled in kernel metadata "
+            "the file lacks (`python -m ndcg_research store --strip-only` records it)"
+        )
 
     page.get_by_role("menuitem", name="Run", exact=True).click()
     page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
@@ -248,8 +275,9 @@ def check_notebook(page, base: str, token: str, work: Path, nb_path: Path, out: 
         for output in cell.get("outputs", []):
             if output.get("output_type") == "error":
                 first = "".join(cell["source"]).strip().splitlines()[0]
-                outcome.problems.append(f"code cell {position} ({first!r}) raised {output['ename']}: "
-                                        f"{output['evalue']}")
+                outcome.problems.append(
+                    f"code cell {position} ({first!r}) raised {output['ename']}: {output['evalue']}"
+                )
                 outcome.screenshots += screenshot_cell(page, index, out / f"{stem}_error_cell_{position}.png")
 
     shown = cell_images(page)
@@ -285,16 +313,28 @@ def scratch_copy(notebooks_dir: Path, only: list[str] | None, out: Path) -> tupl
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", nargs="+", default=["01", "03"], metavar="NAME",
-                        help="notebooks to open (stem, file name or number; default: 01 03)")
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        default=["01", "03"],
+        metavar="NAME",
+        help="notebooks to open (stem, file name or number; default: 01 03)",
+    )
     parser.add_argument("--notebooks-dir", type=Path, default=ROOT / "notebooks")
-    parser.add_argument("--out", type=Path, default=ROOT / "build" / "browser",
-                        help="screenshots, JupyterLab's log and the scratch copy (default: build/browser)")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=ROOT / "build" / "browser",
+        help="screenshots, JupyterLab's log and the scratch copy (default: build/browser)",
+    )
     parser.add_argument("--timeout", type=float, default=900, help="seconds for Run All of one notebook")
-    parser.add_argument("--as-committed", action="store_true",
-                        help="open the copies as committed, without first recording this environment's kernel "
-                             "metadata in them (opening then marks them modified if they were stored with "
-                             "another Python version)")
+    parser.add_argument(
+        "--as-committed",
+        action="store_true",
+        help="open the copies as committed, without first recording this environment's kernel "
+        "metadata in them (opening then marks them modified if they were stored with "
+        "another Python version)",
+    )
     args = parser.parse_args(argv)
 
     from playwright.sync_api import sync_playwright
@@ -309,9 +349,11 @@ def main(argv: list[str] | None = None) -> int:
     for path in selected:
         committed = json.loads(path.read_text(encoding="utf-8"))["metadata"]
         same = all(committed.get(key) == value for key, value in kernel.items())
-        print(f"{path.name}: committed kernel metadata {'matches' if same else 'differs from'} this environment's "
-              f"(Python {kernel['language_info'].get('version')}): opening the committed file here "
-              f"{'changes nothing' if same else 'marks it modified'}")
+        print(
+            f"{path.name}: committed kernel metadata {'matches' if same else 'differs from'} this environment's "
+            f"(Python {kernel['language_info'].get('version')}): opening the committed file here "
+            f"{'changes nothing' if same else 'marks it modified'}"
+        )
 
     runtime = Path(tempfile.mkdtemp(prefix="jl-"))
     log_path = out / "jupyterlab.log"
@@ -328,7 +370,9 @@ def main(argv: list[str] | None = None) -> int:
                 for path in selected:
                     page = browser.new_page(viewport=VIEWPORT)
                     console_errors: list[str] = []
-                    page.on("console", lambda m: console_errors.append(m.text) if m.type == "error" else None)
+                    page.on(
+                        "console", lambda m, errors=console_errors: errors.append(m.text) if m.type == "error" else None
+                    )
                     try:
                         outcome = check_notebook(page, base, token, work, path, out, args.timeout)
                     except Exception as exc:  # a time-out or a page that never loaded: a failure, with a picture
@@ -336,8 +380,9 @@ def main(argv: list[str] | None = None) -> int:
                         outcome.screenshots.append(out / f"{path.stem.split('_', 1)[0]}_failure.png")
                         page.screenshot(path=str(outcome.screenshots[-1]))
                     if console_errors:
-                        outcome.notes.append(f"{len(console_errors)} browser console error(s), first: "
-                                             f"{console_errors[0][:200]!r}")
+                        outcome.notes.append(
+                            f"{len(console_errors)} browser console error(s), first: {console_errors[0][:200]!r}"
+                        )
                     outcomes.append(outcome)
                     page.close()
             finally:

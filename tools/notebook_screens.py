@@ -29,12 +29,18 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from browser_smoke import (  # noqa: E402
-    CHROMIUM, CHROMIUM_ARGS, LAB_SETTINGS, ROOT, VIEWPORT, scratch_copy, start_jupyterlab, stop_jupyterlab,
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    LAB_SETTINGS,
+    ROOT,
+    VIEWPORT,
+    scratch_copy,
+    start_jupyterlab,
+    stop_jupyterlab,
 )
 
 #: Render every cell: JupyterLab's default windowing leaves cells out of view unrendered, so heights are guesses.
-SETTINGS = {**LAB_SETTINGS,
-            "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"}}
+SETTINGS = {**LAB_SETTINGS, "@jupyterlab/notebook-extension/tracker.jupyterlab-settings": {"windowingMode": "none"}}
 
 PANEL = ".jp-NotebookPanel:not(.lm-mod-hidden)"
 
@@ -44,11 +50,16 @@ def measure(page, base: str, token: str, name: str, out: Path) -> dict:
     # ?reset: a fresh workspace, so JupyterLab does not first show the notebooks of earlier pages; then wait until the
     # visible tab is this notebook's.
     page.goto(f"{base}/lab/tree/notebooks/{name}?reset&token={token}")
-    page.wait_for_function("""(name) => Array.from(document.querySelectorAll('.lm-TabBar-tab.lm-mod-current'))
-        .some(t => t.textContent.trim() === name)""", arg=name, timeout=120_000)
+    page.wait_for_function(
+        """(name) => Array.from(document.querySelectorAll('.lm-TabBar-tab.lm-mod-current'))
+        .some(t => t.textContent.trim() === name)""",
+        arg=name,
+        timeout=120_000,
+    )
     page.wait_for_selector(f"{PANEL} .jp-Notebook .jp-Cell", timeout=120_000)
     page.wait_for_timeout(4000)  # images decode and MathJax typesets after the cells appear
-    geometry = page.evaluate("""(panel) => {
+    geometry = page.evaluate(
+        """(panel) => {
         const scroller = document.querySelector(panel + ' .jp-WindowedPanel-outer')
                          || document.querySelector(panel + ' .jp-Notebook');
         const cells = Array.from(document.querySelectorAll(panel + ' .jp-Notebook .jp-Cell'));
@@ -60,19 +71,29 @@ def measure(page, base: str, token: str, name: str, out: Path) -> dict:
         });
         return {height: scroller.scrollHeight, view: scroller.clientHeight, width: scroller.clientWidth,
                 wide: Array.from(new Set(wide))};
-    }""", PANEL)
+    }""",
+        PANEL,
+    )
     folder = out / name.split("_", 1)[0]
     folder.mkdir(parents=True, exist_ok=True)
     screens = max(1, -(-geometry["height"] // geometry["view"]))
     for k in range(screens):
-        page.evaluate("""([panel, top]) => {
+        page.evaluate(
+            """([panel, top]) => {
             const scroller = document.querySelector(panel + ' .jp-WindowedPanel-outer')
                              || document.querySelector(panel + ' .jp-Notebook');
-            scroller.scrollTop = top; }""", [PANEL, k * geometry["view"]])
+            scroller.scrollTop = top; }""",
+            [PANEL, k * geometry["view"]],
+        )
         page.wait_for_timeout(250)
         page.screenshot(path=str(folder / f"screen_{k + 1:02d}.png"))
-    return {"notebook": name, "screens": geometry["height"] / VIEWPORT["height"], "height_px": geometry["height"],
-            "wide_output_cells": geometry["wide"], "screenshots": screens}
+    return {
+        "notebook": name,
+        "screens": geometry["height"] / VIEWPORT["height"],
+        "height_px": geometry["height"],
+        "wide_output_cells": geometry["wide"],
+        "screenshots": screens,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -108,8 +129,10 @@ def main(argv: list[str] | None = None) -> int:
         shutil.rmtree(runtime, ignore_errors=True)
     for row in rows:
         wide = row["wide_output_cells"]
-        print(f"{row['notebook']}: {row['screens']:.1f} screens ({row['height_px']} px); "
-              f"outputs wider than the window in cells {wide if wide else 'none'}")
+        print(
+            f"{row['notebook']}: {row['screens']:.1f} screens ({row['height_px']} px); "
+            f"outputs wider than the window in cells {wide if wide else 'none'}"
+        )
     (out / "screens.json").write_text(json.dumps(rows, indent=1), encoding="utf-8")
     return 0
 

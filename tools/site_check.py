@@ -35,8 +35,13 @@ from urllib.parse import unquote, urldefrag, urljoin, urlparse
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-    "--disable-component-update", "--disable-sync", "--no-first-run",
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
 ]
 VIEWPORT = {"width": 1400, "height": 1000}
 
@@ -87,7 +92,7 @@ def file_of(url: str, base: str, site: Path) -> Path | None:
     return path / "index.html" if path.is_dir() else path
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def element_ids(path: Path) -> frozenset[str]:
     """The ids of the elements of an HTML file (anchors a link may name)."""
     text = path.read_text(encoding="utf-8", errors="replace")
@@ -118,8 +123,10 @@ def check_page(page, base: str, site: Path, name: str, out: Path) -> PageReport:
     failed_requests: list[str] = []
     page.on("pageerror", lambda error: report.problems.append(f"script error: {error}"))
     page.on("requestfailed", lambda request: failed_requests.append(f"{request.url} ({request.failure})"))
-    page.on("response", lambda response: response.status >= 400 and failed_requests.append(
-        f"{response.url} (HTTP {response.status})"))
+    page.on(
+        "response",
+        lambda response: response.status >= 400 and failed_requests.append(f"{response.url} (HTTP {response.status})"),
+    )
     url = base + name
     page.goto(url, wait_until="load")
     # Scroll through the page so that lazily loaded images load, then wait for MathJax.
@@ -147,7 +154,7 @@ def check_page(page, base: str, site: Path, name: str, out: Path) -> PageReport:
     for pattern, what in RAW_MARKUP:
         match = pattern.search(text)
         if match:
-            report.problems.append(f"shows {what}: {text[max(0, match.start() - 40):match.end() + 40]!r}")
+            report.problems.append(f"shows {what}: {text[max(0, match.start() - 40) : match.end() + 40]!r}")
     if re.search(r"(?<![\w\\])\$[^$\s][^$]*\\[a-zA-Z]+[^$]*\$", text):
         report.problems.append("shows unrendered $...$ mathematics")
     if page.evaluate("document.querySelectorAll('mjx-merror, .MathJax_Error').length"):
@@ -162,19 +169,30 @@ def check_page(page, base: str, site: Path, name: str, out: Path) -> PageReport:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--site", type=Path, default=ROOT / "build" / "site", help="the built site (default build/site)")
-    parser.add_argument("--out", type=Path, default=ROOT / "build" / "site-check", help="screenshots (default build/site-check)")
-    parser.add_argument("--pages", nargs="+", default=list(PAGES), metavar="PAGE", help="pages to open, relative to the site")
+    parser.add_argument(
+        "--site", type=Path, default=ROOT / "build" / "site", help="the built site (default build/site)"
+    )
+    parser.add_argument(
+        "--out", type=Path, default=ROOT / "build" / "site-check", help="screenshots (default build/site-check)"
+    )
+    parser.add_argument(
+        "--pages", nargs="+", default=list(PAGES), metavar="PAGE", help="pages to open, relative to the site"
+    )
     args = parser.parse_args(argv)
     site = args.site.resolve()
     missing = [name for name in args.pages if not (site / name).is_file()]
     if missing:
-        print(f"site_check: not in {site}: {', '.join(missing)} (build it with `python3 tasks.py docs`)", file=sys.stderr)
+        print(
+            f"site_check: not in {site}: {', '.join(missing)} (build it with `python3 tasks.py docs`)", file=sys.stderr
+        )
         return 2
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
-        print("site_check: playwright is not installed: .venv/bin/pip install -r requirements-browser.txt", file=sys.stderr)
+        print(
+            "site_check: playwright is not installed: .venv/bin/pip install -r requirements-browser.txt",
+            file=sys.stderr,
+        )
         return 2
     if not Path(CHROMIUM).is_file():
         print(f"site_check: {CHROMIUM} is missing: apt-get install -y chromium", file=sys.stderr)
