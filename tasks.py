@@ -256,6 +256,7 @@ def lock(args: list[str]) -> list[str]:
         "--all-extras",
         "--custom-compile-command",
         "python3 tasks.py lock",
+        "--quiet",  # the lock is written to the file, not printed as well
         *args,
         *LOCK_INPUTS,
         "-o",
@@ -321,7 +322,10 @@ def main(argv: list[str]) -> int:
         print(f"tasks.py: unknown command {command!r}\n\n{USAGE}", file=sys.stderr)
         return 2
     print("+ " + " ".join(cmd), flush=True)
-    return subprocess.run(cmd, cwd=ROOT, env=env).returncode
+    status = subprocess.run(cmd, cwd=ROOT, env=env).returncode
+    if command == "lock" and status == 0:
+        print(f"wrote {LOCK} (`git diff {LOCK}` shows what moved)")
+    return status
 
 
 if __name__ == "__main__":
