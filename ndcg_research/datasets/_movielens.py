@@ -35,8 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.constraints import Boolean, FilePath
-from ..core.params import validate_params
+from .._validation import check_bool, check_path
 
 __all__ = [
     "movielens_100k",
@@ -121,7 +120,6 @@ def cache_dir() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME", "") or home / ".cache") / "ndcg_research"
 
 
-@validate_params(path=FilePath(none=True), cache=FilePath(none=True), verbose=Boolean())
 def movielens_100k(
     path: str | os.PathLike[str] | None = None, *, cache: str | os.PathLike[str] | None = None, verbose: bool = True
 ) -> Any:
@@ -168,13 +166,12 @@ def movielens_100k(
     >>> movielens_100k(folder / "u.data").to_dict("list")
     {'user': [196, 186], 'item': [242, 302], 'rating': [3, 3], 'timestamp': [881250949, 891717742]}
     """
-    if path is not None:
-        return read_ratings.unchecked(path)
-    wheel = fetch_recbole_wheel.unchecked(cache, verbose=verbose)
-    return read_ratings.unchecked(wheel)
+    path = None if path is None else check_path(path, "path")
+    cache = None if cache is None else check_path(cache, "cache")
+    verbose = check_bool(verbose, "verbose")
+    return _read_ratings(path if path is not None else _fetch_recbole_wheel(cache, verbose))
 
 
-@validate_params(cache=FilePath(none=True), verbose=Boolean())
 def fetch_recbole_wheel(cache: str | os.PathLike[str] | None = None, *, verbose: bool = True) -> Path:
     """Path of RecBole 1.2.1's wheel in the cache, downloading it with pip if needed; hash checked.
 
@@ -200,6 +197,11 @@ def fetch_recbole_wheel(cache: str | os.PathLike[str] | None = None, *, verbose:
     >>> (cache_dir() / RECBOLE_WHEEL).name  # where it is kept
     'recbole-1.2.1-py3-none-any.whl'
     """
+    cache = None if cache is None else check_path(cache, "cache")
+    return _fetch_recbole_wheel(cache, check_bool(verbose, "verbose"))
+
+
+def _fetch_recbole_wheel(cache: str | os.PathLike[str] | None, verbose: bool) -> Path:
     folder = Path(cache).expanduser() if cache is not None else cache_dir()
     target = folder / RECBOLE_WHEEL
     if target.is_file():
@@ -246,7 +248,6 @@ def fetch_recbole_wheel(cache: str | os.PathLike[str] | None = None, *, verbose:
     return target
 
 
-@validate_params(path=FilePath())
 def read_ratings(path: str | os.PathLike[str]) -> Any:
     """Read MovieLens-100k ratings from a local file, folder, zip or wheel.
 
@@ -280,6 +281,10 @@ def read_ratings(path: str | os.PathLike[str]) -> Any:
     ...
     ValueError: ...u.data line 1: rating must be an integer from 1 to 5, got 6
     """
+    return _read_ratings(check_path(path, "path"))
+
+
+def _read_ratings(path: str | os.PathLike[str]) -> Any:
     file = Path(path).expanduser()
     if file.is_dir():
         candidates = [file / "u.data", file / "ml-100k" / "u.data", file / "ml-100k.inter"]

@@ -41,9 +41,6 @@ from typing import Any, Literal, TypeVar
 
 import numpy as np
 
-from ..core.constraints import Function, Instance, Integer, Options
-from ..core.params import validate_params
-from .inputs import N_JOBS, N_RESAMPLES, SEED
 
 __all__ = [
     "BOOTSTRAP_STREAM",
@@ -74,13 +71,10 @@ EXACT_MAX_QUERIES = 20
 EXACT_LIMIT = 30
 
 ResampleKind = Literal["bootstrap", "sign-flip", "exact"]
-_KIND = Options(("bootstrap", "sign-flip", "exact"))
-_N_QUERIES = Integer(2)
 T = TypeVar("T")
 R = TypeVar("R")
 
 
-@validate_params(seed=SEED, stream=Integer(0), block=Integer(0))
 def block_generator(seed: int, stream: int, block: int) -> np.random.Generator:
     """The generator of block ``block`` of stream ``stream``: ``default_rng(SeedSequence(seed, spawn_key=(stream, block)))``.
 
@@ -128,15 +122,13 @@ class Resamples:
 
     @classmethod
     def build(cls, kind: str, *, n_queries: int, n_resamples: int = 1, seed: int = 0) -> Resamples:
-        """Check the arguments and return the resamples (for ``"exact"``, ``n_resamples`` becomes ``2**(n-1)``)."""
-        kind = _KIND.check(kind, "kind")
-        n = _N_QUERIES.check(n_queries, "n_queries")
+        """The resamples (for ``"exact"``, ``n_resamples`` becomes ``2**(n-1)``); the arguments are checked by the caller."""
+        n = n_queries
         if kind == "exact":
             if n > EXACT_LIMIT:
                 raise ValueError(f"an exact sign-flip test enumerates 2**(n-1) patterns; n_queries = {n} is more than "
                                  f"the {EXACT_LIMIT} it allows (use the Monte Carlo test)")
             return cls("exact", n, 1 << (n - 1), 0)
-        n_resamples, seed = N_RESAMPLES.check(n_resamples, "n_resamples"), SEED.check(seed, "seed")
         return cls(kind, n, n_resamples, seed)  # type: ignore[arg-type]
 
     @property
@@ -190,7 +182,6 @@ class Resamples:
         return out
 
 
-@validate_params(function=Function(), n_jobs=N_JOBS, items=Instance(Iterable, what="an iterable", example=list))
 def map_in_threads(function: Callable[[T], R], items: Iterable[T], n_jobs: int) -> list[R]:
     """``[function(item) for item in items]``, on ``n_jobs`` threads (numpy's heavy calls release the GIL).
 

@@ -77,8 +77,8 @@ def run(args: argparse.Namespace) -> int:
     """Run the ``compare`` command; return the exit status."""
     from ..evaluation import InputError
     from ..evaluation.collection import read_collection
-    from .compare import compare_systems
-    from .runs import run_matrices
+    from ._compare import compare_systems
+    from ._runs import run_matrices
 
     try:
         qrels, runs = read_collection(args.qrels, args.runs, svmlight=args.input == "svmlight")

@@ -27,12 +27,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..core.constraints import Options
-from ..core.params import RenamedAttribute, validate_params
-from .inputs import LEVEL, N_JOBS, N_RESAMPLES, SCORES, SEED, SYSTEM_NAMES, system_names
-from .intervals import ALPHA
-from .multiple import CORRECTIONS, adjust_pvalues, tukey_hsd
-from .paired import pairwise_tests
+from .._validation import check_option
+from ._inputs import MethodAlias, check_count, check_level, check_scores, check_seed, renamed_test, system_names
+from ._intervals import ALPHA
+from ._multiple import CORRECTIONS, _adjust_pvalues, _tukey_hsd
+from ._paired import _pairwise_tests
 
 __all__ = ["POWER_METHODS", "DiscriminativePower", "discriminative_power"]
 
@@ -41,7 +40,7 @@ POWER_METHODS: tuple[str, ...] = ("bootstrap", "t", "permutation", "tukey")
 
 
 @dataclass(frozen=True)
-class DiscriminativePower:
+class DiscriminativePower(MethodAlias):
     """Discriminative power of one measure over a set of systems and queries.
 
     Attributes
@@ -81,8 +80,6 @@ class DiscriminativePower:
     correction: str | None
     n_queries: int
     n_resamples: int
-    #: Deprecated name of ``test``.
-    method = RenamedAttribute("test")
 
     @property
     def significant(self) -> np.ndarray:
@@ -98,10 +95,7 @@ class DiscriminativePower:
         })
 
 
-@validate_params(
-    alpha=LEVEL, test=Options(POWER_METHODS), n_resamples=N_RESAMPLES, correction=Options(CORRECTIONS, none=True),
-    seed=SEED, n_jobs=N_JOBS, scores=SCORES, systems=SYSTEM_NAMES, renamed={"method": "test"},
-)
+@renamed_test
 def discriminative_power(
     scores: Any,
     *,
@@ -150,23 +144,28 @@ def discriminative_power(
     >>> bool((dp.pvalues < 0.05).mean() == dp.power)
     True
     """
-    matrix, names = scores.values, system_names.unchecked(scores, systems)
+    alpha, test = check_level(alpha, "alpha"), check_option(test, "test", POWER_METHODS)
+    n_resamples = check_count(n_resamples, "n_resamples")
+    correction = check_option(correction, "correction", CORRECTIONS, none=True)
+    seed, n_jobs = check_seed(seed), check_count(n_jobs, "n_jobs")
+    checked = check_scores(scores, "scores")
+    matrix, names = checked.values, system_names(checked, systems)
     if correction is not None and test == "tukey":
         raise ValueError("correction must be None with test='tukey': its p-values are family-wise adjusted")
     # The matrix and every parameter are checked: the nested calls do not check them again.
     if test == "tukey":
-        hsd = tukey_hsd.unchecked(scores, n_resamples=n_resamples, alpha=alpha, seed=seed, n_jobs=n_jobs)
+        hsd = _tukey_hsd(matrix, n_resamples, alpha, seed, n_jobs)
         first, second, differences, pvalues = hsd.first, hsd.second, hsd.difference, hsd.pvalue
         critical = np.full(first.shape, hsd.critical_difference)
         used = hsd.n_resamples
     else:
-        tests = pairwise_tests.unchecked(scores, test=test, interval="none", alpha=alpha, n_resamples=n_resamples,
-                                         seed=seed, n_jobs=n_jobs)
+        tests = _pairwise_tests(matrix, None, test=test, interval="none", confidence=1 - ALPHA, alpha=alpha,
+                                n_resamples=n_resamples, seed=seed, exact=None, n_jobs=n_jobs)
         first, second, differences, pvalues = tests.first, tests.second, tests.difference, tests.pvalue
         critical = tests.critical_difference
         used = tests.n_resamples
     if correction is not None:
-        pvalues = adjust_pvalues.unchecked(pvalues, correction)
+        pvalues = _adjust_pvalues(pvalues, correction)
     finite = critical[np.isfinite(critical)]
     return DiscriminativePower(
         power=float(np.mean(pvalues < alpha)), asl_curve=np.sort(pvalues),

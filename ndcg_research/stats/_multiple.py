@@ -29,11 +29,10 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from ..core.constraints import Array, Options
-from ..core.params import validate_params
-from .inputs import LEVEL, N_JOBS, N_RESAMPLES, SCORES, SEED, all_pairs
-from .intervals import ALPHA
-from .resampling import TUKEY_STREAM, block_generator, map_in_threads
+from .._validation import check_array, check_option
+from ._inputs import all_pairs, check_count, check_level, check_scores, check_seed
+from ._intervals import ALPHA
+from ._resampling import TUKEY_STREAM, block_generator, map_in_threads
 
 __all__ = ["CORRECTIONS", "TUKEY_BLOCK", "adjust_pvalues", "TukeyHSD", "tukey_hsd"]
 
@@ -45,7 +44,6 @@ TUKEY_BLOCK = 1000
 _SHUFFLE_ELEMENTS = 1 << 22
 
 
-@validate_params(correction=Options(CORRECTIONS), pvalues=Array(ndim=1, min_size=1, low=0, high=1))
 def adjust_pvalues(pvalues: Any, correction: str = "holm") -> np.ndarray:
     """Adjust a family of p-values for multiple comparisons.
 
@@ -69,7 +67,11 @@ def adjust_pvalues(pvalues: Any, correction: str = "holm") -> np.ndarray:
     >>> adjust_pvalues([0.01, 0.04, 0.03, 0.20], "bh").round(4).tolist()
     [0.04, 0.0533, 0.0533, 0.2]
     """
-    p = pvalues
+    correction = check_option(correction, "correction", CORRECTIONS)
+    return _adjust_pvalues(check_array(pvalues, "pvalues", ndim=1, min_size=1, low=0, high=1), correction)
+
+
+def _adjust_pvalues(p: np.ndarray, correction: str) -> np.ndarray:
     m = p.size
     if correction == "none":
         return p.copy()
@@ -114,7 +116,6 @@ class TukeyHSD:
     n_resamples: int
 
 
-@validate_params(n_resamples=N_RESAMPLES, alpha=LEVEL, seed=SEED, n_jobs=N_JOBS, scores=SCORES)
 def tukey_hsd(scores: Any, *, n_resamples: int = 10_000, alpha: float = ALPHA, seed: int = 0,
               n_jobs: int = 1) -> TukeyHSD:
     """Randomised Tukey HSD test (Carterette 2012) of every pair of systems.
@@ -144,13 +145,18 @@ def tukey_hsd(scores: Any, *, n_resamples: int = 10_000, alpha: float = ALPHA, s
     >>> r.pvalue.round(3).tolist()          # pairs (0, 1), (0, 2), (1, 2)
     [0.006, 0.004, 1.0]
     """
-    matrix, b = scores.values, n_resamples
+    b, alpha = check_count(n_resamples, "n_resamples"), check_level(alpha, "alpha")
+    seed, n_jobs = check_seed(seed), check_count(n_jobs, "n_jobs")
+    return _tukey_hsd(check_scores(scores, "scores").values, b, alpha, seed, n_jobs)
+
+
+def _tukey_hsd(matrix: np.ndarray, b: int, alpha: float, seed: int, n_jobs: int) -> TukeyHSD:
     by_query = np.ascontiguousarray(matrix.T)  # queries x systems
     n_blocks = math.ceil(b / TUKEY_BLOCK)
 
     def block(k: int) -> np.ndarray:
         rows = min(TUKEY_BLOCK, b - k * TUKEY_BLOCK)
-        rng = block_generator.unchecked(seed, TUKEY_STREAM, k)
+        rng = block_generator(seed, TUKEY_STREAM, k)
         step = max(1, _SHUFFLE_ELEMENTS // by_query.size)
         out = []
         # Sub-blocks along the resample axis consume the generator in the same order as one
@@ -162,8 +168,8 @@ def tukey_hsd(scores: Any, *, n_resamples: int = 10_000, alpha: float = ALPHA, s
             out.append(means.max(axis=1) - means.min(axis=1))
         return np.concatenate(out)
 
-    ranges = np.concatenate(map_in_threads.unchecked(block, range(n_blocks), n_jobs))
-    first, second = all_pairs.unchecked(matrix.shape[0])
+    ranges = np.concatenate(map_in_threads(block, range(n_blocks), n_jobs))
+    first, second = all_pairs(matrix.shape[0])
     means = matrix.mean(axis=1)
     difference = means[first] - means[second]
     ordered = np.sort(ranges)
