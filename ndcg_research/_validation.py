@@ -315,7 +315,9 @@ def check_array(
     dims = "" if ndims is None else " or ".join(f"{n}-D" for n in ndims) + " "
     wanted = f"{'a' if dims else 'an'} {dims}array of {kind_words}{' or None' if none else ''}"
     if isinstance(value, np.ma.MaskedArray):
-        raise TypeError(f"{name} must not be a numpy masked array (its masked entries would count); fill or drop them first")
+        raise TypeError(
+            f"{name} must not be a numpy masked array (its masked entries would count); fill or drop them first"
+        )
     if isinstance(value, (str, bytes)) or value is None:
         raise TypeError(f"{name} must be {wanted}, got {type_and_value(value)}")
     if isinstance(value, (Iterator, Set, Mapping, MappingView)):

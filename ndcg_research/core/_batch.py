@@ -149,7 +149,8 @@ def as_batch(
     if array is not None and array.dtype.kind == "O":
         if array.ndim == 0:
             raise TypeError(f"{name} must be {_LISTS}, got {data!r}")
-        if array.ndim == 1 and all(np.ndim(row) == 0 and not isinstance(row, Iterator) for row in array):  # numbers held as objects (e.g. None)
+        # Numbers held as objects (e.g. None).
+        if array.ndim == 1 and all(np.ndim(row) == 0 and not isinstance(row, Iterator) for row in array):
             _refuse(array, name, kinds, "objects")
         array = None
     if array is None:

@@ -206,7 +206,9 @@ class Discount:
             values[key] = check_real(params[key], f"discount {name!r} parameter {key!r}")
         problem = kind.constraint(**values)
         if problem:
-            raise ValueError(f"discount {name!r}: {problem} (valid: {_signature(name)}; all discounts: {_valid_list()})")
+            raise ValueError(
+                f"discount {name!r}: {problem} (valid: {_signature(name)}; all discounts: {_valid_list()})"
+            )
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "params", tuple(values.items()))
 
@@ -335,9 +337,9 @@ def parse_discount(spec: DiscountLike, *, builtin_only: bool = False) -> Discoun
     [1.0, 0.5]
     >>> str(parse_discount(" power( beta = 0.50 ) "))
     'power(beta=0.5)'
-    >>> parse_discount("cosine")
+    >>> parse_discount("1/r")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: unknown discount 'cosine'; valid discounts: log2, log(base=2), jarvelin(base=2), power(beta), zipf, geometric(p), logpower(gamma), loglog, zipflog(gamma), none
+    ValueError: discount spec '1/r' is not of the form 'name' or 'name(key=value, ...)'; valid discounts: log2, ...
     """
     return _as_discount(spec, builtin_only=check_bool(builtin_only, "builtin_only"))

@@ -127,7 +127,7 @@ def _checked_table(table: Mapping[Any, Any]) -> tuple[tuple[float, float], ...]:
     if pairs.setdefault(0.0, 0.0) != 0.0:
         raise ValueError(f"gain 'mapping': grade 0 must map to 0, got {pairs[0.0]!r}")
     ordered = sorted(pairs.items())
-    for (g1, v1), (g2, v2) in zip(ordered, ordered[1:]):
+    for (g1, v1), (g2, v2) in zip(ordered, ordered[1:], strict=False):
         if v2 < v1:
             raise ValueError(
                 f"gain 'mapping' must be non-decreasing in the grade: grade {format_number(g2)} -> "
@@ -166,7 +166,9 @@ def _as_gain(value: Any, *, builtin_only: bool = False) -> Gain | Callable[[np.n
         raise TypeError(f"gain must be a built-in gain (a spec string, a mapping or a Gain), got {value!r}")
     if callable(value):
         return value
-    raise TypeError(f"gain must be a spec string, a mapping, a Gain or a callable, got {type(value).__name__}: {value!r}")
+    raise TypeError(
+        f"gain must be a spec string, a mapping, a Gain or a callable, got {type(value).__name__}: {value!r}"
+    )
 
 
 def parse_gain(spec: GainLike, *, builtin_only: bool = False) -> Gain | Callable[[np.ndarray], np.ndarray]:

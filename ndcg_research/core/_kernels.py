@@ -95,10 +95,10 @@ def _cached(discount: Discount, length: int) -> tuple[np.ndarray, np.ndarray]:
     vectors are read-only: once returned they are safe to share.
     """
     with _cache_lock:
-        vector, cumulative = _cache.get(discount, (None, None))
-        if vector is None or vector.size < length:
+        entry = _cache.get(discount)
+        if entry is None or entry[0].size < length:
             # Grow geometrically so that lists of slowly increasing length do not rebuild every call.
-            size = max(length, 2 * (0 if vector is None else vector.size), 64)
+            size = max(length, 2 * (0 if entry is None else entry[0].size), 64)
             vector = discount(np.arange(1, size + 1, dtype=np.float64))
             cumulative = np.concatenate(([0.0], np.cumsum(vector)))
             vector.flags.writeable = False
@@ -106,15 +106,17 @@ def _cached(discount: Discount, length: int) -> tuple[np.ndarray, np.ndarray]:
             _cache.pop(discount, None)
             while _cache and len(_cache) >= DISCOUNT_CACHE_SIZE:  # evict the least recently built
                 _cache.pop(next(iter(_cache)))
-            _cache[discount] = (vector, cumulative)
-        return vector, cumulative
+            entry = _cache[discount] = (vector, cumulative)
+        return entry
 
 
 def _label(function: Callable[..., Any]) -> str:
     return getattr(function, "__name__", repr(function))
 
 
-def _call(role: str, function: Callable[[np.ndarray], Any], argument: np.ndarray, entries: str, called_on: str) -> np.ndarray:
+def _call(
+    role: str, function: Callable[[np.ndarray], Any], argument: np.ndarray, entries: str, called_on: str
+) -> np.ndarray:
     """``function(argument)`` as a float64 array; a failure names the callable, its role and its argument.
 
     ``role`` is "gain" or "discount", ``entries`` what the argument holds ("grades", "ranks").

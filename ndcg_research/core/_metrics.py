@@ -201,15 +201,17 @@ def _raise_not_contained(retrieved: Batch, query: int, grade: float, ours: int, 
     where = "" if retrieved.single else f" of query {query}"
     raise ValueError(
         f"ideal{where} does not contain the retrieved grades: {retrieved.name} has {ours} "
-        f"document{'' if ours == 1 else 's'} of grade {format_number(grade)}, ideal {theirs}; ideal must list all known "
+        f"document{'' if ours == 1 else 's'} of grade {format_number(grade)}, ideal {theirs}; "
+        f"ideal must list all known "
         f"grades of the query, retrieved or not"
     )
 
 
 def _parts(
-    batch: Batch, dcg_values: np.ndarray, idcg_values: np.ndarray, n_terms: int, zero_ideal: str
+    batch: Batch, dcg_values: np.ndarray | None, idcg_values: np.ndarray | None, n_terms: int, zero_ideal: str
 ) -> NDCGParts:
     """DCG, ideal DCG and nDCG (zero_ideal policy applied), shaped for the caller; call it from a public function."""
+    assert dcg_values is not None and idcg_values is not None  # both computed for every caller of _parts
     undefined = idcg_values == 0
     if not undefined.any():
         ndcg_values = _kernels.ndcg_ratio(dcg_values, idcg_values, n_terms)
@@ -259,7 +261,9 @@ def _ranked_parts(
 #             loglog, zipflog(gamma), none, or a callable
 
 
-def _dcg(relevance: Any, k: int | None, gain: Gain | Callable[..., Any], discount: Discount | Callable[..., Any]) -> Value:
+def _dcg(
+    relevance: Any, k: int | None, gain: Gain | Callable[..., Any], discount: Discount | Callable[..., Any]
+) -> Value:
     """DCG of ranked lists, the parameters checked (``dcg`` and ``cg``)."""
     batch = _batch.as_batch(relevance, name="relevance", fill=0.0, keep_integers=True)
     width = _width(batch, k)
@@ -346,7 +350,12 @@ def dcg(relevance: Any, k: int | None = None, *, gain: GainLike = "linear", disc
 
 
 def idcg(
-    relevance: Any, k: int | None = None, *, ideal: Any = None, gain: GainLike = "linear", discount: DiscountLike = "log2"
+    relevance: Any,
+    k: int | None = None,
+    *,
+    ideal: Any = None,
+    gain: GainLike = "linear",
+    discount: DiscountLike = "log2",
 ) -> Value:
     """Ideal DCG: the DCG of the known grades sorted by non-increasing gain, cut at k.
 

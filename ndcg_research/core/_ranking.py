@@ -116,7 +116,9 @@ def _top_k(scores: np.ndarray, k: int) -> tuple[np.ndarray, _Straddle | None]:
     return chosen, _straddle(n_candidates > k, above, rows[in_group], candidates[in_group])
 
 
-def _straddle(straddling: np.ndarray, above: np.ndarray, member_rows: np.ndarray, members: np.ndarray) -> _Straddle | None:
+def _straddle(
+    straddling: np.ndarray, above: np.ndarray, member_rows: np.ndarray, members: np.ndarray
+) -> _Straddle | None:
     """The straddling rows (mask) with their groups' members (given for every row), or None if there is none."""
     if not straddling.any():
         return None

@@ -48,13 +48,13 @@ def parse_call(spec: str, *, what: str) -> tuple[str, list[Any], dict[str, Any]]
         return node.id, [], {}
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
         raise ValueError(f"{what} spec {spec!r} is not of the form 'name' or 'name(key=value, ...)'")
+    if any(kw.arg is None for kw in node.keywords):
+        raise ValueError(f"{what} spec {spec!r}: '**' arguments are not allowed")
     try:
         args = [ast.literal_eval(a) for a in node.args]
-        kwargs = {kw.arg: ast.literal_eval(kw.value) for kw in node.keywords}
+        kwargs = {str(kw.arg): ast.literal_eval(kw.value) for kw in node.keywords}
     except ValueError:
         raise ValueError(f"{what} spec {spec!r}: arguments must be literals (numbers, dicts of numbers)") from None
-    if None in kwargs:
-        raise ValueError(f"{what} spec {spec!r}: '**' arguments are not allowed")
     return node.func.id, args, kwargs
 
 

@@ -266,7 +266,10 @@ class VarianceComponents:
         return float(value) if value.ndim == 0 else value
 
     def topics_for_stability(self, target: float) -> float:
-        """Topics needed for a generalisability coefficient of ``target``: ``target / (1 - target) * interaction / system``."""
+        """Topics needed for a generalisability coefficient of ``target``.
+
+        That is ``target / (1 - target) * interaction / system``.
+        """
         target = check_level(target, "target")
         return float("inf") if self.system == 0 else target / (1 - target) * self.interaction / self.system
 

@@ -69,7 +69,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=non_negative_int, default=0, help="seed of the resamples (default 0)")
     parser.add_argument("--format", default="text", choices=FORMATS,
                         help="output format (default text; csv: one table, a row per run and per pair)")
-    parser.add_argument("-j", "--jobs", type=positive_int, default=1, help="worker threads (results do not depend on it)")
+    parser.add_argument("-j", "--jobs", type=positive_int, default=1,
+                        help="worker threads (results do not depend on it)")
     parser.set_defaults(run=run)
 
 
@@ -97,7 +98,8 @@ def run(args: argparse.Namespace) -> int:
         for note in data.notes:
             print(f"ndcg_research compare: note: {note}", file=sys.stderr)
     writer = {"text": _text, "csv": _csv, "json": _json}[args.format]
-    return write_output("compare", writer(comparisons, n_queries=data.queries.size).encode("utf-8", errors="surrogateescape"))
+    text = writer(comparisons, n_queries=data.queries.size)
+    return write_output("compare", text.encode("utf-8", errors="surrogateescape"))
 
 
 def _describe(c: Any) -> str:

@@ -52,7 +52,7 @@ def check_scores(value: Any, name: str) -> Scores:
         rows = [check_array(row, f"{name}[{key!r}]", ndim=1) for key, row in value.items()]
         if len({row.size for row in rows}) > 1:
             raise ValueError(f"{name}: every system needs the same number of queries, got lengths "
-                             f"{ {n: r.size for n, r in zip(names, rows)} }")
+                             f"{ {n: r.size for n, r in zip(names, rows, strict=True)} }")
         matrix = np.vstack(rows) if rows else np.empty((0, 0))
     else:
         index = getattr(value, "index", None)

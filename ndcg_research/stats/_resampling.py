@@ -41,7 +41,6 @@ from typing import Any, Literal, TypeVar
 
 import numpy as np
 
-
 __all__ = [
     "BOOTSTRAP_STREAM",
     "SIGN_FLIP_STREAM",
@@ -76,7 +75,9 @@ R = TypeVar("R")
 
 
 def block_generator(seed: int, stream: int, block: int) -> np.random.Generator:
-    """The generator of block ``block`` of stream ``stream``: ``default_rng(SeedSequence(seed, spawn_key=(stream, block)))``.
+    """The generator of block ``block`` of stream ``stream``.
+
+    That is ``default_rng(SeedSequence(seed, spawn_key=(stream, block)))``.
 
     Examples
     --------
@@ -122,7 +123,7 @@ class Resamples:
 
     @classmethod
     def build(cls, kind: str, *, n_queries: int, n_resamples: int = 1, seed: int = 0) -> Resamples:
-        """The resamples (for ``"exact"``, ``n_resamples`` becomes ``2**(n-1)``); the arguments are checked by the caller."""
+        """The resamples (for ``"exact"``, ``n_resamples`` becomes ``2**(n-1)``); the caller checked the arguments."""
         n = n_queries
         if kind == "exact":
             if n > EXACT_LIMIT:

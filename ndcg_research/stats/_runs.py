@@ -83,13 +83,14 @@ def run_matrices(
         raise ValueError(f"the runs share {common.size} evaluated queries; paired tests need at least 2")
     dropped = np.setdiff1d(np.concatenate(result.queries), common)
     if dropped.size:
-        shown = ", ".join(repr(str(q)) for q in dropped[:10]) + (f" and {dropped.size - 10} more" if dropped.size > 10 else "")
+        more = f" and {dropped.size - 10} more" if dropped.size > 10 else ""
+        shown = ", ".join(repr(str(q)) for q in dropped[:10]) + more
         notes.append(f"{dropped.size} quer{'y' if dropped.size == 1 else 'ies'} left out of the comparison ({shown}): "
                      f"only the {common.size} queries every run answered are compared")
     matrices = {}
     for i, measure in enumerate(result.measures):
         rows = []
-        for queries, values in zip(result.queries, result.values):
+        for queries, values in zip(result.queries, result.values, strict=True):
             keep = np.isin(queries, common)
             order = np.argsort(queries[keep], kind="stable")
             rows.append(values[i][keep][order])
