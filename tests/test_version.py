@@ -1,7 +1,6 @@
-"""One version number: pyproject.toml, ``ndcg_research.__version__``, CITATION.cff and the
-installed distribution's metadata all state the same release."""
-
-from __future__ import annotations
+"""The version is written once, in pyproject.toml: ``ndcg_research.__version__`` reads the installed
+distribution's metadata, and CITATION.cff (a file for citing, read by GitHub and Zenodo, which cannot
+read pyproject.toml) states the same release."""
 
 import datetime
 import importlib.metadata
@@ -30,8 +29,11 @@ def test_version_is_a_release_number():
     assert re.fullmatch(r"\d+\.\d+\.\d+", _pyproject_version())
 
 
-def test_package_version_matches_pyproject():
-    assert ndcg_research.__version__ == _pyproject_version()
+def test_package_version_is_the_installed_metadata_of_pyproject():
+    # The editable install records the version at install time: a stale .venv (installed
+    # before the version was raised) fails here until it is reinstalled (tasks.py does so
+    # when pyproject.toml changes).
+    assert ndcg_research.__version__ == importlib.metadata.version("ndcg_research") == _pyproject_version()
 
 
 def test_citation_version_matches_pyproject():
@@ -45,10 +47,3 @@ def test_citation_release_date_is_a_date():
     released = _citation()["date-released"]
     # CFF requires YYYY-MM-DD; YAML may hand back a string or a date depending on quoting.
     datetime.date.fromisoformat(str(released))
-
-
-def test_installed_metadata_matches_pyproject():
-    # The editable install records the version at install time: a stale .venv (installed
-    # before the version was raised) fails here until it is reinstalled (tasks.py does so
-    # when pyproject.toml changes).
-    assert importlib.metadata.version("ndcg_research") == _pyproject_version()

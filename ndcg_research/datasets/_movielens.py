@@ -21,8 +21,6 @@ of the rating lines in ``u.data`` format (for the ``.inter`` file: its bytes aft
 a figure's provenance can name exactly which data it was made from.
 """
 
-from __future__ import annotations
-
 import hashlib
 import io
 import os

@@ -28,8 +28,6 @@ estimates the system, topic and system x topic (residual) variances. Kanoulas & 
 :math:`E\rho^2 = \sigma^2_s / (\sigma^2_s + \sigma^2_{st} / n)` over ``n`` topics.
 """
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,7 +50,17 @@ def _system_scores(value: Any, name: str) -> np.ndarray:
 
 
 def kendall_tau(x: Any, y: Any) -> float:
-    """Kendall's tau-b between two scorings of the same systems (:func:`scipy.stats.kendalltau`).
+    """Kendall's tau-b between two scorings of the same systems (``scipy.stats.kendalltau``).
+
+    Parameters
+    ----------
+    x, y : array-like
+        Scores of the same systems (1-D, at least 2, finite), e.g. their means under two measures.
+
+    Returns
+    -------
+    float
+        In [-1, 1].
 
     Examples
     --------
@@ -106,6 +114,19 @@ def query_subsets(n_queries: int, size: int, *, trials: int, seed: int = 0, coun
     Trial ``i`` shuffles the queries and cuts the first ``count * size`` into ``count`` subsets;
     the subsets of ``size`` draw from ``SeedSequence(seed, spawn_key=(SUBSET_STREAM, size))``, so
     they do not depend on the other sizes asked for.
+
+    Parameters
+    ----------
+    n_queries : int
+        Number of queries to draw from (indices 0 .. n_queries - 1).
+    size : int
+        Queries per subset; ``count * size`` must not exceed ``n_queries``.
+    trials : int
+        Number of draws.
+    seed : int, default 0
+        Entropy of the subsets.
+    count : int, default 1
+        Disjoint subsets per draw.
 
     Returns
     -------
@@ -276,6 +297,15 @@ class VarianceComponents:
 
 def variance_components(scores: Any) -> VarianceComponents:
     """Variance components of one measure's systems x topics table.
+
+    Parameters
+    ----------
+    scores : 2-D array-like, mapping or pandas.DataFrame
+        Systems x topics values of one measure (at least 2 x 2, finite).
+
+    Returns
+    -------
+    VarianceComponents
 
     Examples
     --------

@@ -1,7 +1,5 @@
 """Compare many systems: each system's mean with its interval, every pair's test with adjusted p-values."""
 
-from __future__ import annotations
-
 import math
 from dataclasses import dataclass
 from typing import Any

@@ -87,7 +87,7 @@ def system_names(scores: Scores, systems: Any) -> list[str]:
     if len(systems) != scores.values.shape[0]:
         raise ValueError(f"systems names {len(systems)} systems but scores has {scores.values.shape[0]} rows")
     if len(set(systems)) != len(systems):
-        raise ValueError(f"system names must be distinct, got {systems!r}")
+        raise ValueError(f"systems must name each row once, got {systems!r}")
     return systems
 
 

@@ -181,10 +181,27 @@ def _proportion_label(successes: int, trials: int, digits: int, interval: bool, 
 
 def share_label(share: float, trials: int, *, digits: int = 2, interval: bool = True,
                 confidence: float = CONFIDENCE) -> str:
-    """:func:`proportion_label` of a share of ``trials`` (as the result tables store it, e.g. ``p_better``).
+    """``proportion_label`` of a share of ``trials`` (as the result tables store it, e.g. ``p_better``).
 
     The count is recovered as ``share * trials``, which must be a whole number: a share that is not one
     (a mean, a share of other trials) is refused rather than rounded.
+
+    Parameters
+    ----------
+    share : float
+        A share of ``trials``, in [0, 1].
+    trials : int
+        Number of trials, at least 1.
+    digits : int, default 2
+        Decimals of the proportion and of the interval's bounds.
+    interval : bool, default True
+        Append the Wilson interval.
+    confidence : float, default 0.95
+        Level of the Wilson interval.
+
+    Returns
+    -------
+    str
 
     Examples
     --------

@@ -20,8 +20,6 @@ Comparing every pair with the distribution of the *maximum* difference makes the
 family-wise adjusted by construction (no further correction).
 """
 
-from __future__ import annotations
-
 import math
 from dataclasses import dataclass
 from typing import Any

@@ -48,8 +48,6 @@ losses, and the standardized gap with its standard error (:func:`standardized_ga
 method); a gap within :data:`TIE_TOLERANCE` counts as exactly 0 there.
 """
 
-from __future__ import annotations
-
 import math
 import warnings
 from collections.abc import Sequence
@@ -366,7 +364,7 @@ class _PrecomputedResamples:
     system_means: np.ndarray | None
 
     @classmethod
-    def build(cls, resamples: Resamples, matrix: np.ndarray) -> _PrecomputedResamples:
+    def build(cls, resamples: Resamples, matrix: np.ndarray) -> "_PrecomputedResamples":
         small = resamples.n_resamples * resamples.n_queries <= _CACHE_ELEMENTS
         blocks = resamples.blocks() if small else None
         means = None

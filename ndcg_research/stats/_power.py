@@ -19,8 +19,6 @@ as in his paper), ``"t"``, ``"permutation"`` (sign flips) and ``"tukey"`` (rando
 HSD, Carterette 2012; family-wise adjusted by construction, so ``correction`` must be None).
 """
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 from typing import Any
 

@@ -18,8 +18,6 @@ gave the same value): z is 0 when the two values are equal (nothing to test, the
 pandas Series (a Series in gives a Series out, with its index).
 """
 
-from __future__ import annotations
-
 from typing import Any
 
 import numpy as np

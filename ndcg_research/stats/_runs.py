@@ -9,8 +9,6 @@ queries does not look better; the others leave it out, and then only the queries
 answered are compared. ``complete=True`` / ``False`` chooses; the notes name the queries.
 """
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
