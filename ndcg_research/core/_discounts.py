@@ -1,6 +1,6 @@
 """Rank discounts D(r): the multiplier applied to the gain at rank r (r = 1, 2, ...).
 
-Every built-in is a named, documented :class:`Discount` that is also a plain
+Every built-in is a named, documented ``Discount`` that is also a plain
 callable on 1-based ranks, and has a spec string that parses and prints back
 canonically (``parse_discount("power(beta=0.5)")``; ``str(d) == "power(beta=0.5)"``).
 
@@ -161,14 +161,14 @@ def _valid_list() -> str:
 class Discount:
     """A built-in rank discount with its parameters; call it on 1-based ranks.
 
-    Build one with :func:`parse_discount` (or ``Discount("power", beta=0.5)``).
+    Build one with ``parse_discount`` (or ``Discount("power", beta=0.5)``).
     Instances are immutable and hashable, compare by value, and print as their
     canonical spec.
 
     Parameters
     ----------
     name : str
-        One of :data:`DISCOUNT_NAMES`.
+        One of ``DISCOUNT_NAMES``.
     **params : float
         The family's parameters (see the module docstring).
 
@@ -287,7 +287,7 @@ def _parse_text(spec: str) -> Discount:
 
 
 def _as_discount(value: Any, *, builtin_only: bool = False) -> Discount | Callable[[np.ndarray], np.ndarray]:
-    """A discount argument as a :class:`Discount` (or the callable itself); errors name the discount."""
+    """A discount argument as a ``Discount`` (or the callable itself); errors name the discount."""
     if isinstance(value, Discount):
         return value
     if isinstance(value, str):

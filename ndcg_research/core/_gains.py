@@ -155,7 +155,7 @@ def _parse_text(spec: str) -> Gain:
 
 
 def _as_gain(value: Any, *, builtin_only: bool = False) -> Gain | Callable[[np.ndarray], np.ndarray]:
-    """A gain argument as a :class:`Gain` (or the callable itself); errors name the gain, whatever the argument."""
+    """A gain argument as a ``Gain`` (or the callable itself); errors name the gain, whatever the argument."""
     if isinstance(value, Gain):
         return value
     if isinstance(value, str):

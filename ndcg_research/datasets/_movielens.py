@@ -4,13 +4,13 @@ F. Maxwell Harper and Joseph A. Konstan. The MovieLens Datasets: History and Con
 ACM Transactions on Interactive Intelligent Systems 5(4), article 19, 2015.
 
 The data's licence (GroupLens) forbids redistribution, so this package ships none of it.
-:func:`movielens_100k` takes it from one of two places:
+``movielens_100k`` takes it from one of two places:
 
 - by default, from the wheel of RecBole 1.2.1 on PyPI, which carries the ratings as
   ``recbole/dataset_example/ml-100k/ml-100k.inter`` (GroupLens's ``u.data`` with a header line).
   The wheel is fetched once with ``python -m pip download recbole==1.2.1 --no-deps
   --only-binary=:all:`` (RecBole itself is never installed: it would pull in torch), checked
-  against its published SHA-256, and kept in a per-user cache folder (:func:`cache_dir`);
+  against its published SHA-256, and kept in a per-user cache folder (``cache_dir``);
 - from a file the user gives (``path=``): GroupLens's own ``u.data`` (from ml-100k.zip at
   https://grouplens.org/datasets/movielens/100k/), the folder or zip holding it, RecBole's
   ``ml-100k.inter``, or the wheel.
@@ -128,9 +128,9 @@ def movielens_100k(
     path : str or path-like, optional
         A local copy: GroupLens's ``u.data`` (or the folder or ``ml-100k.zip`` that holds it),
         RecBole's ``ml-100k.inter``, or RecBole's wheel. Default: RecBole 1.2.1's wheel from
-        PyPI, downloaded once into ``cache`` and checked against :data:`RECBOLE_WHEEL_SHA256`.
+        PyPI, downloaded once into ``cache`` and checked against ``RECBOLE_WHEEL_SHA256``.
     cache : str or path-like, optional
-        Folder for the downloaded wheel; default :func:`cache_dir`.
+        Folder for the downloaded wheel; default ``cache_dir``.
     verbose : bool, default True
         Say on standard error what is being downloaded and where (only when downloading).
 
@@ -140,7 +140,7 @@ def movielens_100k(
         Columns ``user``, ``item``, ``rating`` (1-5), ``timestamp`` (Unix seconds), all int64, in
         file order (100,000 rows for the full data set). ``attrs["source"]`` names the file read,
         ``attrs["sha256"]`` is the SHA-256 of its rating lines in ``u.data`` format
-        (:data:`U_DATA_SHA256` for the full data set, from either source).
+        (``U_DATA_SHA256`` for the full data set, from either source).
 
     Raises
     ------
@@ -176,14 +176,14 @@ def fetch_recbole_wheel(cache: str | os.PathLike[str] | None = None, *, verbose:
     Parameters
     ----------
     cache : str or path-like, optional
-        Cache folder; default :func:`cache_dir`.
+        Cache folder; default ``cache_dir``.
     verbose : bool, default True
         Say on standard error what is being downloaded.
 
     Returns
     -------
     pathlib.Path
-        The cached wheel, whose SHA-256 equals :data:`RECBOLE_WHEEL_SHA256`.
+        The cached wheel, whose SHA-256 equals ``RECBOLE_WHEEL_SHA256``.
 
     Raises
     ------
@@ -253,13 +253,13 @@ def read_ratings(path: str | os.PathLike[str]) -> Any:
     ----------
     path : str or path-like
         ``u.data`` (tab-separated ``user item rating timestamp``, no header); RecBole's
-        ``ml-100k.inter`` (the same with the header :data:`INTER_HEADER`); a folder holding
+        ``ml-100k.inter`` (the same with the header ``INTER_HEADER``); a folder holding
         ``u.data``; a zip (GroupLens's ``ml-100k.zip``) or RecBole's wheel holding either file.
 
     Returns
     -------
     pandas.DataFrame
-        As :func:`movielens_100k`.
+        As ``movielens_100k``.
 
     Raises
     ------

@@ -3,25 +3,25 @@ r"""How stable a ranking of systems is: rank correlations between orderings, and
 Rank correlation of two orderings of the same systems (e.g. the mean under two measures,
 or on a query subset and on all queries):
 
-- :func:`kendall_tau`: Kendall's :math:`\tau_b`, :func:`scipy.stats.kendalltau`.
-- :func:`tau_ap`: the AP rank correlation of Yilmaz, Aslam & Robertson (SIGIR 2008), which
+- ``kendall_tau``: Kendall's :math:`\tau_b`, ``scipy.stats.kendalltau``.
+- ``tau_ap``: the AP rank correlation of Yilmaz, Aslam & Robertson (SIGIR 2008), which
   counts a swap near the top more than one near the bottom. With the systems ordered by
   ``other`` (best first), :math:`\tau_{AP} = \frac{2}{N-1} \sum_{i=2}^{N} \frac{C(i)}{i-1} - 1`,
-  where :math:`C(i)` counts the systems above position ``i`` that ``reference`` also puts
+  where C(i) counts the systems above position ``i`` that ``reference`` also puts
   above the system at ``i``. It is not symmetric (``reference`` is the "truth"); it is 1 for
   identical orderings and -1 for reversed ones. Ties have no defined :math:`\tau_{AP}`, so
   tied scores raise ValueError.
 
-Swap rate against query-set size (Voorhees & Buckley, SIGIR 2002): :func:`disjoint_subset_means`
+Swap rate against query-set size (Voorhees & Buckley, SIGIR 2002): ``disjoint_subset_means``
 draws, ``trials`` times, two *disjoint* query subsets of size ``c`` and averages each system
-over each; :func:`swap_rates` bins the pairs of systems by their absolute difference on the
+over each; ``swap_rates`` bins the pairs of systems by their absolute difference on the
 first subset and counts how often the second subset orders the pair the other way (a swap:
 the two differences have opposite signs; a difference within
-:data:`ndcg_research.stats.paired.TIE_TOLERANCE` of zero is a tie, which never swaps, so that
+``paired.TIE_TOLERANCE`` of zero is a tie, which never swaps, so that
 rounding in a sum cannot make one). The error rate
 per bin falls roughly exponentially with ``c``.
 
-Variance components (:func:`variance_components`): the two-way random-effects ANOVA of a
+Variance components (``variance_components``): the two-way random-effects ANOVA of a
 systems x topics table of one measure, :math:`y_{st} = \mu + \alpha_s + \beta_t + \epsilon_{st}`,
 estimates the system, topic and system x topic (residual) variances. Kanoulas & Aslam (CIKM
 2009), after Bodoff & Li (2007), rate a measure's stability by the generalisability coefficient
@@ -205,7 +205,7 @@ def swap_rates(
         Increasing edges of the bins of ``|difference on the first subset|``; the last bin is
         open to the right. Default ``[0]``: one bin with every pair.
     seed : int, default 0
-        Entropy of the subsets (see :func:`disjoint_subset_means`).
+        Entropy of the subsets (see ``disjoint_subset_means``).
 
     Returns
     -------

@@ -2,8 +2,8 @@
 
 For each measure: every run's mean with its confidence interval, then every pair of runs with
 the mean difference, its interval, the p-value and the adjusted p-value
-(:func:`ndcg_research.stats.compare_systems` on the per-query values of
-:func:`ndcg_research.stats.runs.run_matrices`). Exit status: 0 on success, 1 on bad input (a
+(``compare_systems`` on the per-query values of
+``runs.run_matrices``). Exit status: 0 on success, 1 on bad input (a
 message naming the file and line, or the argument), 2 on bad usage.
 """
 
@@ -19,8 +19,8 @@ from ..cli_common import add_collection_arguments, fail, non_negative_int, numbe
 
 __all__ = ["register", "run", "TESTS", "CORRECTIONS", "INTERVALS", "FORMATS"]
 
-#: Choices of the options (the library's: :data:`ndcg_research.stats.compare.COMPARE_METHODS`,
-#: :data:`ndcg_research.stats.multiple.CORRECTIONS`, :data:`ndcg_research.stats.intervals.INTERVALS`;
+#: Choices of the options (the library's: ``compare.COMPARE_METHODS``,
+#: ``multiple.CORRECTIONS``, ``intervals.INTERVALS``;
 #: repeated here so that ``--help`` does not import scipy, and tested to stay equal).
 TESTS = ("t", "wilcoxon", "permutation", "bootstrap", "tukey")
 CORRECTIONS = ("holm", "bonferroni", "bh", "none")

@@ -16,13 +16,13 @@ from ._resampling import Resamples
 
 __all__ = ["COMPARE_METHODS", "Comparison", "compare_systems"]
 
-#: Tests of :func:`compare_systems`: the paired tests and the randomised Tukey HSD test.
+#: Tests of ``compare_systems``: the paired tests and the randomised Tukey HSD test.
 COMPARE_METHODS: tuple[str, ...] = (*METHODS, "tukey")
 
 
 @dataclass(frozen=True)
 class Comparison(MethodAlias):
-    """Systems and pairs of a comparison (see :func:`compare_systems`).
+    """Systems and pairs of a comparison (see ``compare_systems``).
 
     Attributes
     ----------
@@ -66,19 +66,19 @@ def compare_systems(
     Parameters
     ----------
     scores : 2-D array-like or mapping
-        Systems x queries of one measure (see :class:`~ndcg_research.stats.inputs.ScoreMatrix`).
+        Systems x queries of one measure (see ``ScoreMatrix``).
     systems : list of str, optional
         Names of the rows.
     test : {"t", "wilcoxon", "permutation", "bootstrap", "tukey"}, default "t"
-        The paired test of each pair (:func:`~ndcg_research.stats.paired.pairwise_tests`), or the
-        randomised Tukey HSD test (:func:`~ndcg_research.stats.multiple.tukey_hsd`). (Formerly
+        The paired test of each pair (``pairwise_tests``), or the
+        randomised Tukey HSD test (``tukey_hsd``). (Formerly
         ``method``, still accepted with a DeprecationWarning.)
     correction : {"holm", "bonferroni", "bh", "none"}, optional
         Multiple-comparison correction of the pairs' p-values; default ``"holm"``, and for
         ``test="tukey"`` (already family-wise adjusted) ``"none"``, the only one allowed there.
     interval : {"t", "percentile", "bca"}, optional
         Interval of each system's mean and each pair's difference; default ``"t"`` for the t
-        test, else ``"percentile"`` (see :func:`~ndcg_research.stats.paired.paired_test`).
+        test, else ``"percentile"`` (see ``paired_test``).
     confidence : float, default 0.95
     n_resamples : int, default 10000
         Resamples of the resampling tests and bootstrap intervals.

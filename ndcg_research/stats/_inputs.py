@@ -1,11 +1,11 @@
 """The checks of the statistics' input, and what the public functions share.
 
-- :func:`check_scores`: a systems x queries matrix of per-query values (a 2-D array, a mapping of
-  system name to values, or a pandas DataFrame), as :class:`Scores`; :func:`system_names` matches
+- ``check_scores``: a systems x queries matrix of per-query values (a 2-D array, a mapping of
+  system name to values, or a pandas DataFrame), as ``Scores``; ``system_names`` matches
   optional row names to it;
-- :func:`check_level`, :func:`check_seed`, :func:`check_count`: a confidence or significance level,
+- ``check_level``, ``check_seed``, ``check_count``: a confidence or significance level,
   the entropy of a SeedSequence, a positive count (resamples, worker threads);
-- :func:`renamed_test`: the deprecated keyword ``method=`` of ``test=``, and :class:`MethodAlias`, the
+- ``renamed_test``: the deprecated keyword ``method=`` of ``test=``, and ``MethodAlias``, the
   deprecated attribute ``.method`` of results.
 """
 
@@ -77,7 +77,7 @@ def system_names(scores: Scores, systems: Any) -> list[str]:
     >>> system_names(check_scores([[0.2, 0.4], [0.3, 0.3]], "scores"), ["a", "a"])
     Traceback (most recent call last):
     ...
-    ValueError: system names must be distinct, got ['a', 'a']
+    ValueError: systems must name each row once, got ['a', 'a']
     """
     if systems is None:
         return scores.names

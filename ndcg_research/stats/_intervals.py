@@ -1,24 +1,24 @@
 r"""Confidence intervals and confidence levels: t, Wilson, bootstrap; the package's one confidence level.
 
-- :data:`ALPHA`: the significance level of every test (5%), and :data:`CONFIDENCE` = 1 - ALPHA, the
-  confidence level of every interval (95%): the defaults of every function of :mod:`ndcg_research.stats`;
-- :func:`mean_interval`: mean, standard deviation and Student's t confidence interval of the
+- ``ALPHA``: the significance level of every test (5%), and ``CONFIDENCE`` = 1 - ALPHA, the
+  confidence level of every interval (95%): the defaults of every function of ``nr.stats``;
+- ``mean_interval``: mean, standard deviation and Student's t confidence interval of the
   mean (scipy's ``t.interval`` and ``sem``) along one axis of an array, the one t interval of
   the package;
-- :func:`wilson_interval`: the Wilson score interval of a binomial proportion (scipy's
+- ``wilson_interval``: the Wilson score interval of a binomial proportion (scipy's
   ``binomtest(k, n).proportion_ci(method="wilson")``);
-- :func:`proportion_label`: a proportion with its Wilson interval as printed text, which shows
+- ``proportion_label``: a proportion with its Wilson interval as printed text, which shows
   "1.00" (or "0.00") only where the interval supports it and the count ``k/n`` otherwise;
-  :func:`share_label` the same from a share of ``n`` trials (as result tables store it);
-- :func:`family_confidence`: the per-interval confidence that makes a family of intervals hold
+  ``share_label`` the same from a share of ``n`` trials (as result tables store it);
+- ``family_confidence``: the per-interval confidence that makes a family of intervals hold
   simultaneously (Bonferroni);
-- :func:`bootstrap_statistic_interval`: any statistic of paired samples and its percentile
-  bootstrap interval, resampled by :func:`scipy.stats.bootstrap` (one statistic at a time, e.g.
+- ``bootstrap_statistic_interval``: any statistic of paired samples and its percentile
+  bootstrap interval, resampled by ``scipy.stats.bootstrap`` (one statistic at a time, e.g.
   the ratio of two standardized gaps);
-- :func:`bootstrap_interval`: from given resampled means of many rows at once (``rows x B``,
-  resamples shared by all pairs of systems, :mod:`~ndcg_research.stats.resampling`), the
+- ``bootstrap_interval``: from given resampled means of many rows at once (``rows x B``,
+  resamples shared by all pairs of systems, ``resampling``), the
   percentile interval or the BCa interval (Efron & Tibshirani 1993, ch. 14), computed as
-  :func:`scipy.stats.bootstrap` computes them: ``z0 = ndtri(share of resampled means below
+  ``scipy.stats.bootstrap`` computes them: ``z0 = ndtri(share of resampled means below
   the mean, ties counted half)``; acceleration from the jackknife, which for a mean is
   closed form, :math:`a = \sum_q (x_q - \bar x)^3 / (6 (\sum_q (x_q - \bar x)^2)^{3/2})`;
   quantiles by linear interpolation (numpy's default). On the same resamples the intervals
@@ -129,7 +129,7 @@ def proportion_label(successes: int, trials: int, *, digits: int = 2, interval: 
     """A proportion and its Wilson interval as text, e.g. ``"0.87 [0.79,0.92]"``.
 
     A proportion whose rounded value reads as exactly 1 (or 0) is written that way only when its
-    Wilson interval supports it, i.e. the lower bound is at least :data:`CERTAIN` (the upper bound
+    Wilson interval supports it, i.e. the lower bound is at least ``CERTAIN`` (the upper bound
     at most ``1 - CERTAIN``); otherwise it is written as the count, ``"20/20 [0.84,1.00]"``, so that
     a perfect record of a few trials never reads as a probability of 1.
 

@@ -1,16 +1,16 @@
 r"""Many systems at once: p-value corrections and the randomised Tukey HSD test.
 
-:func:`adjust_pvalues` corrects (``correction=``) the p-values of a family of pairwise tests:
+``adjust_pvalues`` corrects (``correction=``) the p-values of a family of pairwise tests:
 
 - ``"holm"`` (Holm 1979, the default): with the p-values sorted, :math:`p_{(1)} \le \dots \le p_{(m)}`,
   :math:`\tilde p_{(i)} = \max_{j \le i} \min(1, (m - j + 1)\, p_{(j)})`; controls the
   family-wise error rate, uniformly more powerful than Bonferroni;
 - ``"bonferroni"``: :math:`\min(1, m\, p_i)`;
 - ``"bh"`` (Benjamini & Hochberg 1995): controls the false discovery rate,
-  :func:`scipy.stats.false_discovery_control`;
+  ``scipy.stats.false_discovery_control``;
 - ``"none"``.
 
-:func:`tukey_hsd` is the randomised Tukey HSD test of Carterette (TOIS 2012), as Sakai
+``tukey_hsd`` is the randomised Tukey HSD test of Carterette (TOIS 2012), as Sakai
 (2012, 2014) runs it for discriminative power: under the null hypothesis that all systems
 are equivalent, the systems' labels are exchangeable within each query. Each of ``B``
 resamples shuffles, independently for every query, which system gets which value; the
@@ -34,7 +34,7 @@ from ._resampling import TUKEY_STREAM, block_generator, map_in_threads
 
 __all__ = ["CORRECTIONS", "TUKEY_BLOCK", "adjust_pvalues", "TukeyHSD", "tukey_hsd"]
 
-#: The corrections of :func:`adjust_pvalues`.
+#: The corrections of ``adjust_pvalues``.
 CORRECTIONS: tuple[str, ...] = ("holm", "bonferroni", "bh", "none")
 #: Resamples per seeded block of the randomised Tukey HSD test.
 TUKEY_BLOCK = 1000
@@ -121,13 +121,13 @@ def tukey_hsd(scores: Any, *, n_resamples: int = 10_000, alpha: float = ALPHA, s
     Parameters
     ----------
     scores : 2-D array-like or mapping
-        Systems x queries (see :class:`~ndcg_research.stats.inputs.ScoreMatrix`).
+        Systems x queries (see ``ScoreMatrix``).
     n_resamples : int, default 10000
         Resamples ``B`` (each shuffles the systems within every query).
     alpha : float, default 0.05
         Level of ``critical_difference``.
     seed : int, default 0
-        Entropy of the resamples' SeedSequence; block ``k`` of :data:`TUKEY_BLOCK` resamples
+        Entropy of the resamples' SeedSequence; block ``k`` of ``TUKEY_BLOCK`` resamples
         draws from ``SeedSequence(seed, spawn_key=(TUKEY_STREAM, k))``.
     n_jobs : int, default 1
         Worker threads over blocks (the results do not depend on it).

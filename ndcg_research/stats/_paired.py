@@ -1,21 +1,21 @@
 r"""Paired comparisons of two systems scored on the same queries or replicates: tests and summaries.
 
-Paired tests over queries: one pair (:func:`paired_test`) or many at once (:func:`pairwise_tests`).
+Paired tests over queries: one pair (``paired_test``) or many at once (``pairwise_tests``).
 
 For systems A and B evaluated on the same ``n`` queries, the per-query differences are
-:math:`d_q = M(A, q) - M(B, q)`; the tests ask whether their mean is zero.
+d_q = M(A, q) - M(B, q); the tests ask whether their mean is zero.
 
 =================  ===========================================================================
 test               p-value (two-sided)
 =================  ===========================================================================
-``"t"``            paired Student's t test, :func:`scipy.stats.ttest_rel`
-``"wilcoxon"``     Wilcoxon signed-rank test, :func:`scipy.stats.wilcoxon` (zeros dropped,
+``"t"``            paired Student's t test, ``scipy.stats.ttest_rel``
+``"wilcoxon"``     Wilcoxon signed-rank test, ``scipy.stats.wilcoxon`` (zeros dropped,
                    scipy's ``method="auto"``)
 ``"permutation"``  sign-flip randomisation test of the mean difference (Fisher; Smucker, Allan &
                    Carterette 2007): share of sign vectors ``s`` with
                    :math:`|\mathrm{mean}(s d)| \ge |\mathrm{mean}(d)|`. Exact (every one of the
-                   :math:`2^n` vectors) up to ``exact_max`` queries, else ``n_resamples`` random
-                   vectors and ``p = (count + 1) / (B + 1)`` (as :func:`scipy.stats.permutation_test`)
+                   2^n vectors) up to ``exact_max`` queries, else ``n_resamples`` random
+                   vectors and ``p = (count + 1) / (B + 1)`` (as ``scipy.stats.permutation_test``)
 ``"bootstrap"``    paired bootstrap test (Sakai 2006): resample the queries of the differences
                    shifted to mean zero, :math:`w = d - \bar d`; ASL = share of the ``B`` resamples
                    whose studentised mean :math:`|t^*| = |\bar w^*| / (s_{w^*}/\sqrt n)` reaches the
@@ -26,26 +26,26 @@ Statistics of null distributions are compared with scipy's tolerance for numeric
 equal values: :math:`|T^*| \ge |T| (1 - 100\,\epsilon)`.
 
 Every result also has the mean difference, its confidence interval (Student's t,
-:func:`~ndcg_research.stats.intervals.mean_interval`; bootstrap percentile or BCa,
-:mod:`~ndcg_research.stats.intervals`), the effect size :math:`d_z = \bar d / s_d` (Cohen's
-standardised mean difference for paired data; NaN, undefined, when all :math:`d_q` are
+``mean_interval``; bootstrap percentile or BCa,
+``intervals``), the effect size :math:`d_z = \bar d / s_d` (Cohen's
+standardised mean difference for paired data; NaN, undefined, when all d_q are
 equal), and the counts of queries where A wins, ties and loses; a tie is a difference within
-:data:`TIE_TOLERANCE` of 0, the package's one definition of equal nDCG. The tests, interval and
+``TIE_TOLERANCE`` of 0, the package's one definition of equal nDCG. The tests, interval and
 effect size use the differences as given, as scipy and the IR tools do: differences of rounding size
 (two systems with the same nDCG computed through different sums) are counted as ties but enter the
 statistics unchanged, so such a pair can show a non-zero effect size. The simulation summaries below
-(:func:`paired_comparison`) set them to 0 instead, because their replicates are meant to be compared
+(``paired_comparison``) set them to 0 instead, because their replicates are meant to be compared
 exactly.
 
 Randomness: the bootstrap and sign-flip resamples are shared by all pairs and fixed by
-``seed`` (:mod:`~ndcg_research.stats.resampling`), so a pair gets the same p-value
+``seed`` (``resampling``), so a pair gets the same p-value
 whichever other pairs are compared, and the results are identical for any ``n_jobs``.
 
 Summaries of replicates (the simulation studies: many simulated data sets, no test):
-:func:`paired_comparison` gives, along any axis of an array of replicates, the mean gap with
+``paired_comparison`` gives, along any axis of an array of replicates, the mean gap with
 its t interval, how often the better system scores strictly higher (Wilson interval), ties and
-losses, and the standardized gap with its standard error (:func:`standardized_gap_se`, delta
-method); a gap within :data:`TIE_TOLERANCE` counts as exactly 0 there.
+losses, and the standardized gap with its standard error (``standardized_gap_se``, delta
+method); a gap within ``TIE_TOLERANCE`` counts as exactly 0 there.
 """
 
 import math
@@ -85,7 +85,7 @@ class PairedResult(MethodAlias):
     Attributes
     ----------
     test : str
-        The test (see :data:`METHODS`).
+        The test (see ``METHODS``).
     pvalue : float
         Two-sided p-value (the achieved significance level).
     difference : float
@@ -97,7 +97,7 @@ class PairedResult(MethodAlias):
     interval : str
         Kind of ``ci``: ``"t"``, ``"percentile"`` or ``"bca"``.
     effect_size : float
-        Cohen's :math:`d_z`: ``difference / std(a - b, ddof=1)``; NaN if every difference is the same.
+        Cohen's d_z: ``difference / std(a - b, ddof=1)``; NaN if every difference is the same.
     wins, ties, losses : int
         Queries where ``a > b``, ``a == b``, ``a < b`` (equal: within ``TIE_TOLERANCE``).
     n_queries : int
@@ -132,7 +132,7 @@ class PairTests(MethodAlias):
     first, second : numpy.ndarray
         Row indices of the pairs: the difference is ``first - second``.
     difference, pvalue, ci_low, ci_high, effect_size : numpy.ndarray
-        As in :class:`PairedResult`, one entry per pair (``ci_*`` are NaN if no interval was asked).
+        As in ``PairedResult``, one entry per pair (``ci_*`` are NaN if no interval was asked).
     wins, ties, losses : numpy.ndarray
         Integer counts per pair.
     critical_difference : numpy.ndarray
@@ -167,7 +167,7 @@ class PairTests(MethodAlias):
     exact: bool
 
     def result(self, index: int) -> PairedResult:
-        """Pair ``index`` as a :class:`PairedResult`."""
+        """Pair ``index`` as a ``PairedResult``."""
         return PairedResult(
             test=self.test, pvalue=float(self.pvalue[index]), difference=float(self.difference[index]),
             ci=(float(self.ci_low[index]), float(self.ci_high[index])), confidence=self.confidence,
@@ -269,13 +269,13 @@ def pairwise_tests(
     Parameters
     ----------
     scores : 2-D array-like or mapping
-        Systems x queries (see :class:`~ndcg_research.stats.inputs.ScoreMatrix`).
+        Systems x queries (see ``ScoreMatrix``).
     pairs : sequence of (int, int), optional
         Row pairs ``(i, j)`` to test (difference ``i - j``); default every ``i < j``.
     test, confidence, n_resamples, seed, exact
-        As in :func:`paired_test`.
+        As in ``paired_test``.
     interval : {"t", "percentile", "bca", "none"}, optional
-        As in :func:`paired_test`; ``"none"`` skips the interval (NaN), which saves the
+        As in ``paired_test``; ``"none"`` skips the interval (NaN), which saves the
         bootstrap when only p-values are needed.
     alpha : float, default 0.05
         Level of the ``critical_difference`` column.
@@ -508,7 +508,7 @@ def paired_comparison(better: Any, worse: Any, *, axis: int = 0, tie_tolerance: 
     better, worse : array-like
         The two systems' values, same shape, replicates along ``axis``.
     axis : int, default 0
-    tie_tolerance : float, default :data:`TIE_TOLERANCE`
+    tie_tolerance : float, default ``TIE_TOLERANCE``
     confidence : float, default 0.95
         Level of the gap's t interval and of the Wilson interval.
 
@@ -519,7 +519,7 @@ def paired_comparison(better: Any, worse: Any, *, axis: int = 0, tie_tolerance: 
         ``p_better`` (share of replicates where better scores strictly higher) with its
         Wilson interval ``p_better_low``, ``p_better_high``; ``p_tie``; ``p_worse``;
         ``std_gap`` = mean_gap / sd_gap, NaN (undefined) when every gap is 0 or there is
-        one replicate, and its standard error ``std_gap_se`` (:func:`standardized_gap_se`).
+        one replicate, and its standard error ``std_gap_se`` (``standardized_gap_se``).
 
     Examples
     --------

@@ -10,7 +10,7 @@ same systems and queries: a curve that stays lower separates more pairs.
 The **estimated difference required** is Sakai's conservative estimate of the difference
 in mean a pair needs to be significant at ``alpha``: for each pair, the critical
 difference of its own null distribution
-(:class:`~ndcg_research.stats.paired.PairTests` ``critical_difference``; for the randomised
+(``PairTests`` ``critical_difference``; for the randomised
 Tukey HSD test, the honestly significant difference, common to all pairs), maximised over
 the pairs.
 
@@ -33,7 +33,7 @@ from ._paired import _pairwise_tests
 
 __all__ = ["POWER_METHODS", "DiscriminativePower", "discriminative_power"]
 
-#: The tests :func:`discriminative_power` can use.
+#: The tests ``discriminative_power`` can use.
 POWER_METHODS: tuple[str, ...] = ("bootstrap", "t", "permutation", "tukey")
 
 
@@ -111,7 +111,7 @@ def discriminative_power(
     ----------
     scores : 2-D array-like or mapping
         The measure's per-query values, one row per system (see
-        :class:`~ndcg_research.stats.inputs.ScoreMatrix`).
+        ``ScoreMatrix``).
     alpha : float, default 0.05
         Significance level.
     test : {"bootstrap", "t", "permutation", "tukey"}, default "bootstrap"

@@ -4,11 +4,11 @@ The notebooks run once with their default parameters (the stored outputs) and on
 profile, from independent seeds; every cell both measured (a probability over data sets, or a mean
 over them) is compared by a z statistic, and ``|z| > 3`` is called a disagreement beyond chance.
 
-- :func:`proportion_z`: two proportions ``p1`` of ``n1`` and ``p2`` of ``n2`` trials, with the
+- ``proportion_z``: two proportions ``p1`` of ``n1`` and ``p2`` of ``n2`` trials, with the
   pooled standard error :math:`\sqrt{\bar p (1 - \bar p) (1/n_1 + 1/n_2)}`, :math:`\bar p` the
   pooled proportion (its square is Pearson's chi-square of the 2x2 table without continuity
   correction);
-- :func:`mean_z`: two means with standard deviations ``sd1``, ``sd2`` over ``n1``, ``n2``
+- ``mean_z``: two means with standard deviations ``sd1``, ``sd2`` over ``n1``, ``n2``
   replicates, :math:`(m_1 - m_2) / \sqrt{s_1^2/n_1 + s_2^2/n_2}` (Welch's statistic, read as a
   normal z since the replicates are many).
 

@@ -13,18 +13,18 @@ all-pairs bootstrap and randomisation tests into a few BLAS calls instead of one
 
 Seeds
 -----
-The ``B`` resamples are cut into blocks of :data:`RESAMPLE_BLOCK`. Block ``k`` of stream
+The ``B`` resamples are cut into blocks of ``RESAMPLE_BLOCK``. Block ``k`` of stream
 ``s`` draws from ``numpy.random.default_rng(SeedSequence(seed, spawn_key=(s, k)))``, so
 every resample is fixed by ``(seed, stream, index)``: the same whatever the number of
 workers, the order in which blocks are computed, or the pairs compared. A bootstrap block
 draws ``rng.integers(0, n, size=(rows, n))``, the resampled query indices, exactly as
-:func:`scipy.stats.bootstrap` does from the same generator (the tests use this to compare
+``scipy.stats.bootstrap`` does from the same generator (the tests use this to compare
 intervals with scipy's on identical resamples); a sign-flip block draws
 ``rng.integers(0, 2, size=(rows, n))``.
 
 Exact enumeration
 -----------------
-:class:`Resamples` of kind ``"exact"`` enumerates the ``2**(n - 1)`` sign vectors whose
+``Resamples`` of kind ``"exact"`` enumerates the ``2**(n - 1)`` sign vectors whose
 first sign is ``+1``. The sign-flip null distribution of ``|mean(s * d)|`` is symmetric
 (``s`` and ``-s`` give the same value), so these patterns carry every value of the
 ``2**n`` patterns exactly half as often: counting over them gives the exact p-value.
@@ -172,7 +172,7 @@ class Resamples:
     def weighted_sums(self, values: np.ndarray, blocks: Sequence[np.ndarray] | None = None) -> np.ndarray:
         """``values @ W.T``: the resampled sums of each row of ``values`` (rows x n) -> (rows x n_resamples).
 
-        ``blocks`` are the weight blocks if already drawn (:meth:`blocks`); else they are drawn here.
+        ``blocks`` are the weight blocks if already drawn (``blocks``); else they are drawn here.
         """
         if self.n_blocks == 1:
             return values @ (blocks[0] if blocks is not None else self.block(0)).T

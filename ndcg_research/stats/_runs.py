@@ -1,6 +1,6 @@
 """Runs to matrices: per-query values of several runs, as the systems x queries matrices the tests pair.
 
-:func:`run_matrices` evaluates runs against qrels with :func:`ndcg_research.evaluation.evaluate`
+``run_matrices`` evaluates runs against qrels with ``nr.evaluation.evaluate``
 and lays each measure's per-query values out as one row per run and one column per query,
 **the same queries for every run**, as paired tests need. A judged query a run did not answer
 is treated by the convention's rule, as in ``evaluate`` (one default for both commands): the
@@ -55,9 +55,9 @@ def run_matrices(
     Parameters
     ----------
     qrels : str, path-like or pandas.DataFrame
-        Judgments (see :func:`ndcg_research.evaluation.evaluate`).
+        Judgments (see ``nr.evaluation.evaluate``).
     runs : sequence of run files, or mapping of name to run
-        At least two runs; named by :func:`ndcg_research.evaluation.run_names` (or the mapping's keys).
+        At least two runs; named by ``nr.evaluation.run_names`` (or the mapping's keys).
     measures : str or sequence of str
         Measure specs, e.g. ``"ndcg@10"`` or ``"ndcg(gain=exp2, discount=zipf)"``.
     complete : bool, optional
