@@ -9,7 +9,9 @@ reference to a name of the package, this handler looks for the one documented ob
 1. the object the dotted name imports to, under its defining module (``obj.__module__``); an
    undotted name is first tried as a name of the top level (``ndcg`` as ``ndcg_research.ndcg``);
 2. else the only documented object of the package with the same last name component (a reference
-   through a private module, ``ndcg_research.core._metrics.ndcg``, finds ``ndcg_research.ndcg``).
+   through a private module, ``ndcg_research.core._metrics.ndcg``, finds ``ndcg_research.ndcg``);
+3. a module that has no page of its own (an implementation module) is its nearest documented
+   package: ``ndcg_research.evaluation.measures`` is ``ndcg_research.evaluation``.
 
 A reference that matches none, or more than one, stays unresolved, and ``nitpicky`` turns it into
 a warning, so a wrong name still fails the build.
@@ -50,6 +52,13 @@ def resolve(app, env, node, contnode):
     else:
         last = target.rpartition(".")[2]
         candidates = [name for name in domain.objects if name.startswith(PACKAGE) and name.rpartition(".")[2] == last]
+    if not candidates and node.get("reftype") == "mod":
+        parent = target
+        while "." in parent and parent not in domain.modules:
+            parent = parent.rpartition(".")[0]
+        candidates = [parent] if parent in domain.modules else []
+        if candidates:
+            return domain.resolve_xref(env, node["refdoc"], app.builder, "mod", parent, node, contnode)
     if len(candidates) != 1:
         return None
     return domain.resolve_xref(env, node["refdoc"], app.builder, "obj", candidates[0], node, contnode)

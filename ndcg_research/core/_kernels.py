@@ -331,7 +331,7 @@ def top_grades(grades: np.ndarray, width: int) -> np.ndarray:
 
     A partition first when ``width`` is small next to the row, then a sort: numpy's
     vectorised sort beat a counting sort of small integer grades on every batch timed. One
-    row of at least :data:`COUNTED_ROW_FROM` countable grades (:func:`levels_if_countable`)
+    row of at least ``COUNTED_ROW_FROM`` countable grades (:func:`levels_if_countable`)
     that would be sorted whole is counted instead, level by level, which gives the same
     grades. Rows shorter than ``width`` come out padded as they went in. Since a gain is
     non-decreasing, the gains of these grades are the ideal gains.

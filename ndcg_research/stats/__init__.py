@@ -32,7 +32,7 @@ Examples
 
 import lazy_loader
 
-__getattr__, __dir__, __all__ = lazy_loader.attach(
+__getattr__, _lazy_dir, __all__ = lazy_loader.attach(
     __name__,
     submod_attrs={
         "_paired": ["paired_test", "pairwise_tests", "PairedResult", "PairTests", "paired_comparison",
@@ -48,3 +48,7 @@ __getattr__, __dir__, __all__ = lazy_loader.attach(
         "_runs": ["run_matrices", "RunMatrices"],
     },
 )
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

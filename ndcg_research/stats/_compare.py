@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_option
-from ._inputs import MethodAlias, check_count, check_level, check_scores, check_seed, renamed_test, system_names
+from ._inputs import METHOD_ALIAS, check_count, check_level, check_scores, check_seed, renamed_test, system_names
 from ._intervals import ALPHA, CONFIDENCE, INTERVALS, _mean_interval, bootstrap_interval
 from ._multiple import CORRECTIONS, _adjust_pvalues, _tukey_hsd
 from ._paired import METHODS, _pairwise_tests
@@ -21,7 +21,7 @@ COMPARE_METHODS: tuple[str, ...] = (*METHODS, "tukey")
 
 
 @dataclass(frozen=True)
-class Comparison(MethodAlias):
+class Comparison:
     """Systems and pairs of a comparison (see ``compare_systems``).
 
     Attributes
@@ -46,6 +46,8 @@ class Comparison(MethodAlias):
     confidence: float
     n_resamples: int
     seed: int
+    #: Deprecated name of ``test``.
+    method = METHOD_ALIAS
 
 
 @renamed_test

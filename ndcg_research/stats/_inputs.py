@@ -5,7 +5,7 @@
   optional row names to it;
 - ``check_level``, ``check_seed``, ``check_count``: a confidence or significance level,
   the entropy of a SeedSequence, a positive count (resamples, worker threads);
-- ``renamed_test``: the deprecated keyword ``method=`` of ``test=``, and ``MethodAlias``, the
+- ``renamed_test``: the deprecated keyword ``method=`` of ``test=``, and ``METHOD_ALIAS``, the
   deprecated attribute ``.method`` of results.
 """
 
@@ -135,13 +135,11 @@ def renamed_test(function: _F) -> _F:
     return accepting_method  # type: ignore[return-value]
 
 
-class MethodAlias:
-    """``.method``, the former name of a result's ``.test``, with a DeprecationWarning."""
+def _deprecated_method(result: Any) -> str:
+    warnings.warn(f"{type(result).__name__}.method is deprecated and will be removed: use .test",
+                  DeprecationWarning, stacklevel=2)
+    return result.test
 
-    test: str
 
-    @property
-    def method(self) -> str:
-        warnings.warn(f"{type(self).__name__}.method is deprecated and will be removed: use .test",
-                      DeprecationWarning, stacklevel=2)
-        return self.test
+#: ``.method``, the former name of a result's ``.test`` (with a DeprecationWarning): ``method = METHOD_ALIAS``.
+METHOD_ALIAS = property(_deprecated_method)

@@ -58,7 +58,7 @@ import numpy as np
 from scipy import stats
 
 from .._validation import check_array, check_bool, check_int, check_option, check_real
-from ._inputs import MethodAlias, all_pairs, check_count, check_level, check_scores, check_seed, renamed_test
+from ._inputs import METHOD_ALIAS, all_pairs, check_count, check_level, check_scores, check_seed, renamed_test
 from ._intervals import ALPHA, CONFIDENCE, INTERVALS, _mean_interval, _wilson, bootstrap_interval
 from ._resampling import EXACT_MAX_QUERIES, Resamples, map_in_threads
 
@@ -79,7 +79,7 @@ _CACHE_ELEMENTS = 1 << 25
 
 
 @dataclass(frozen=True)
-class PairedResult(MethodAlias):
+class PairedResult:
     """A paired test of systems A and B over the same queries.
 
     Attributes
@@ -121,10 +121,12 @@ class PairedResult(MethodAlias):
     n_queries: int
     n_resamples: int
     exact: bool
+    #: Deprecated name of ``test``.
+    method = METHOD_ALIAS
 
 
 @dataclass(frozen=True)
-class PairTests(MethodAlias):
+class PairTests:
     """Paired tests of many pairs of systems (rows of a systems x queries matrix), as arrays.
 
     Attributes
@@ -165,6 +167,8 @@ class PairTests(MethodAlias):
     n_queries: int
     n_resamples: int
     exact: bool
+    #: Deprecated name of ``test``.
+    method = METHOD_ALIAS
 
     def result(self, index: int) -> PairedResult:
         """Pair ``index`` as a ``PairedResult``."""

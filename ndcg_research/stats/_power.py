@@ -26,7 +26,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_option
-from ._inputs import MethodAlias, check_count, check_level, check_scores, check_seed, renamed_test, system_names
+from ._inputs import METHOD_ALIAS, check_count, check_level, check_scores, check_seed, renamed_test, system_names
 from ._intervals import ALPHA
 from ._multiple import CORRECTIONS, _adjust_pvalues, _tukey_hsd
 from ._paired import _pairwise_tests
@@ -38,7 +38,7 @@ POWER_METHODS: tuple[str, ...] = ("bootstrap", "t", "permutation", "tukey")
 
 
 @dataclass(frozen=True)
-class DiscriminativePower(MethodAlias):
+class DiscriminativePower:
     """Discriminative power of one measure over a set of systems and queries.
 
     Attributes
@@ -78,6 +78,8 @@ class DiscriminativePower(MethodAlias):
     correction: str | None
     n_queries: int
     n_resamples: int
+    #: Deprecated name of ``test``.
+    method = METHOD_ALIAS
 
     @property
     def significant(self) -> np.ndarray:
