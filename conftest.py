@@ -41,7 +41,7 @@ def _isolate_caches() -> None:
     os.environ["IR_DATASETS_HOME"] = str(home / "ir_datasets")
     os.environ["MPLCONFIGDIR"] = str(home / "matplotlib")
     os.environ["PIP_NO_CACHE_DIR"] = "1"  # the test of the real download must not fill pip's cache either
-    from ndcg_research.datasets.movielens import RECBOLE_WHEEL, RECBOLE_WHEEL_SHA256
+    from ndcg_research.datasets import RECBOLE_WHEEL, RECBOLE_WHEEL_SHA256
 
     wheel = user_cache / RECBOLE_WHEEL
     if wheel.is_file() and hashlib.sha256(wheel.read_bytes()).hexdigest() == RECBOLE_WHEEL_SHA256:

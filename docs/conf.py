@@ -61,7 +61,9 @@ myst_dmath_double_inline = True
 
 # --- API reference -----------------------------------------------------------------------------
 autosummary_generate = True
-autosummary_imported_members = False
+# A public package's page lists the names of its __all__ (re-exported from its private modules),
+# and nothing else: the API reference is the public API (docs/api/index.md).
+autosummary_ignore_module_all = False
 autodoc_default_options = {"members": True, "show-inheritance": False}
 autodoc_typehints = "none"        # the numpydoc sections say the types; signatures stay short
 numpydoc_show_class_members = False

@@ -1,22 +1,17 @@
 """ndcg_research: nDCG with pluggable gains and discounts, and the notebooks that study it.
 
 Import as ``import ndcg_research as nr``. The metric functions (``nr.ndcg``,
-``nr.ndcg_from_scores``, ...) come from the metric core, :mod:`ndcg_research.core`,
-and importing the package loads only numpy. The other subpackages are imported
-on demand, in layers (a subpackage imports only those above it in this list):
+``nr.ndcg_from_scores``, ...) come from the metric core, ``ndcg_research.core``,
+and importing the package loads only numpy. The names that need pandas or scipy
+(``nr.evaluate``, ``nr.read_qrels``, ``nr.read_run``, ``nr.read_svmlight``,
+``nr.CONVENTIONS`` from ``ndcg_research.evaluation``; ``nr.paired_test``,
+``nr.compare_systems``, ``nr.discriminative_power`` from ``ndcg_research.stats``)
+are imported on first use, by ``lazy_loader`` (Scientific Python SPEC 1).
 
-- :mod:`ndcg_research.core`: gains, discounts, tie rules, kernels, the metric functions (numpy only);
-- :mod:`ndcg_research.evaluation`: run and qrels files, measures, the tools' conventions, ``evaluate``;
-- :mod:`ndcg_research.stats`: paired tests, intervals, multiple comparisons, power, agreement;
-- :mod:`ndcg_research.studies`: the simulations, theory and sweeps of the notebooks, the real-data study;
-- :mod:`ndcg_research.datasets`: MovieLens-100k, fetched and checked on demand;
-- :mod:`ndcg_research.findings`: each claim, its measurement and verdict, from the committed tables;
-- :mod:`ndcg_research.reports`: the notebooks' short tables and paragraphs, and each notebook's answer;
-- :mod:`ndcg_research.pipeline`: the notebook runner, figures with provenance, plots, the commands.
-
-``nr.evaluate``, ``nr.read_qrels``, ``nr.read_run``, ``nr.paired_test``, ``nr.compare_systems`` and
-``nr.discriminative_power`` are loaded on first use. The command line is ``ndcg-research``
-(:mod:`ndcg_research.cli`).
+The public subpackages: ``ndcg_research.evaluation`` (run and qrels files, measures,
+the tools' conventions, ``evaluate``), ``ndcg_research.stats`` (paired tests,
+intervals, multiple comparisons, power, agreement) and ``ndcg_research.datasets``
+(MovieLens-100k, fetched and checked on demand). The command line is ``ndcg-research``.
 
 Examples
 --------
@@ -25,6 +20,10 @@ Examples
 >>> round(nr.ndcg(returned, 6, ideal=returned + [3, 2]), 3)
 0.785
 """
+
+import importlib.metadata
+
+import lazy_loader
 
 from .core import (
     DISCOUNT_NAMES,
@@ -49,7 +48,19 @@ from .core import (
     parse_gain,
 )
 
-__version__ = "0.2.0"
+try:
+    __version__ = importlib.metadata.version("ndcg_research")
+except importlib.metadata.PackageNotFoundError:  # a source tree used without installing it
+    __version__ = "0+unknown"
+
+# Names served from subpackages that need more than numpy, imported on first use (one line each).
+__getattr__, _lazy_dir, _lazy_all = lazy_loader.attach(
+    __name__,
+    submod_attrs={
+        "evaluation": ["evaluate", "read_qrels", "read_run", "read_svmlight", "CONVENTIONS"],
+        "stats": ["paired_test", "compare_systems", "discriminative_power"],
+    },
+)
 
 __all__ = [
     "cg",
@@ -73,24 +84,9 @@ __all__ = [
     "GAIN_NAMES",
     "clear_discount_cache",
     "__version__",
+    *_lazy_all,
 ]
-
-# Names served from subpackages that need more than numpy (pandas, scipy): imported on first
-# use, so that ``import ndcg_research`` stays numpy-only. name -> module that defines it.
-_LAZY: dict[str, str] = {
-    **{name: "ndcg_research.evaluation" for name in ("evaluate", "read_qrels", "read_run", "read_svmlight", "CONVENTIONS")},
-}
-_LAZY.update(dict.fromkeys(("paired_test", "compare_systems", "discriminative_power"), "ndcg_research.stats"))
-
-
-def __getattr__(name: str) -> object:
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'ndcg_research' has no attribute {name!r}")
-    import importlib
-
-    return getattr(importlib.import_module(module), name)
 
 
 def __dir__() -> list[str]:
-    return sorted([*globals(), *_LAZY])
+    return sorted({*globals(), *__all__})

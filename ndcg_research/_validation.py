@@ -32,7 +32,7 @@ from __future__ import annotations
 import math
 import numbers
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator, Mapping, MappingView, Set
 from typing import Any, Literal, TypeVar, overload
 
 import numpy as np
@@ -198,7 +198,7 @@ def check_option(value: Any, name: str, options: Iterable[str], *, none: bool = 
     raise ValueError(f"{name} must be {wanted}, got {plain_repr(value)}")
 
 
-def check_bool(value: Any, name: str) -> bool:
+def check_bool(value: Any, name: str, *, none: bool = False) -> Any:
     """``value`` if it is True or False (a numpy bool too); a string or a number is refused.
 
     Examples
@@ -210,9 +210,11 @@ def check_bool(value: Any, name: str) -> bool:
     ...
     TypeError: strict must be True or False, got str 'false'
     """
+    if value is None and none:
+        return None
     if isinstance(value, (bool, np.bool_)):
         return bool(value)
-    raise TypeError(f"{name} must be True or False, got {type_and_value(value)}")
+    raise TypeError(f"{name} must be True{', False or None' if none else ' or False'}, got {type_and_value(value)}")
 
 
 def check_instance(
@@ -267,3 +269,91 @@ def check_path(value: Any, name: str) -> str | os.PathLike[str]:
             raise ValueError(f"{name} must be a path (str or os.PathLike), got an empty string")
         return value
     raise TypeError(f"{name} must be a path (str or os.PathLike), got {type_and_value(value)}")
+
+
+_KIND_WORDS = {"b": "booleans", "iu": "integers", "iuf": "real numbers"}
+
+
+def check_array(
+    value: Any,
+    name: str,
+    *,
+    ndim: int | tuple[int, ...] | None = None,
+    kinds: str = "iuf",
+    low: float | None = None,
+    high: float | None = None,
+    closed: Closed = "both",
+    finite: bool = True,
+    min_size: int = 0,
+    unit: str = "values",
+    keep_labels: bool = False,
+    none: bool = False,
+) -> Any:
+    """``value`` as a numpy array (float64 when ``kinds`` has "f"): its dimension, dtype kind, size and values checked.
+
+    Strings, masked arrays, iterators, unordered collections (sets, mappings) and ragged nesting
+    are refused; a pandas object is read with ``to_numpy()`` (and passed on as is, with its index,
+    when ``keep_labels``). Values must be finite (unless ``finite=False``) and within ``[low, high]``.
+
+    Examples
+    --------
+    >>> check_array([0.5, 1], "a", ndim=1, min_size=2, unit="queries")
+    array([0.5, 1. ])
+    >>> check_array([0.5, float("nan")], "a", ndim=1)
+    Traceback (most recent call last):
+    ...
+    ValueError: a must be finite, got nan at index 1
+    >>> check_array([0.2, 1.5], "pvalues", low=0, high=1)
+    Traceback (most recent call last):
+    ...
+    ValueError: pvalues must be in [0, 1], got 1.5 at index 1
+    """
+    if value is None and none:
+        return None
+    ndims = None if ndim is None else ((ndim,) if isinstance(ndim, int) else ndim)
+    kind_words = _KIND_WORDS.get(kinds, f"dtype kind {kinds!r}")
+    dims = "" if ndims is None else " or ".join(f"{n}-D" for n in ndims) + " "
+    wanted = f"{'a' if dims else 'an'} {dims}array of {kind_words}{' or None' if none else ''}"
+    if isinstance(value, np.ma.MaskedArray):
+        raise TypeError(
+            f"{name} must not be a numpy masked array (its masked entries would count); fill or drop them first"
+        )
+    if isinstance(value, (str, bytes)) or value is None:
+        raise TypeError(f"{name} must be {wanted}, got {type_and_value(value)}")
+    if isinstance(value, (Iterator, Set, Mapping, MappingView)):
+        raise TypeError(f"{name} must be {wanted}, got {type(value).__name__}")
+    try:
+        array = np.asarray(value.to_numpy() if hasattr(value, "to_numpy") else value)
+    except (ValueError, TypeError) as error:  # ragged nesting
+        raise ValueError(f"{name} must be {wanted}, got ragged input ({error})") from None
+    if array.dtype.kind not in kinds:
+        raise TypeError(f"{name} must hold {kind_words}, got dtype {array.dtype}")
+    if ndims is not None and array.ndim not in ndims:
+        raise ValueError(f"{name} must be {' or '.join(f'{n}-D' for n in ndims)}, got shape {array.shape}")
+    if array.size < min_size:
+        if min_size == 1:
+            raise ValueError(f"{name} must not be empty, got shape {array.shape}")
+        raise ValueError(f"{name} must hold at least {min_size} {unit}, got {array.size}")
+    if "f" in kinds:
+        array = array.astype(np.float64, copy=False)
+    bounded = low is not None or high is not None
+    if (finite and array.dtype.kind == "f") or bounded:
+        good = np.ones(array.shape, dtype=bool)
+        if bounded:
+            low_ok = True if low is None else (array >= low if closed in ("both", "left") else array > low)
+            high_ok = True if high is None else (array <= high if closed in ("both", "right") else array < high)
+            good = good & low_ok & high_ok
+        if finite and array.dtype.kind == "f":
+            good = good & np.isfinite(array)
+        if not good.all():
+            where = tuple(int(i) for i in np.argwhere(~good)[0])
+            phrase = _interval(low, high, closed)
+            if low is not None and high is not None:
+                need = phrase
+            elif phrase:
+                need = f"finite and {phrase}" if finite else phrase
+            else:
+                need = "finite"
+            at = "" if array.ndim == 0 else f" at index {where[0] if array.ndim == 1 else where}"
+            raise ValueError(f"{name} must be {need}, got {plain_repr(array[where].item())}{at}")
+    return value if keep_labels and hasattr(value, "to_numpy") else array

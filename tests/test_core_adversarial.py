@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import ndcg_research as nr
-from ndcg_research.core import kernels
+from ndcg_research.core import _kernels as kernels
 
 L3 = math.log2(3)
 SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -288,7 +288,7 @@ def test_no_work_starts_before_every_parameter_and_input_is_checked(monkeypatch,
     def no_work(*args, **kwargs):
         raise AssertionError("work started before every parameter was checked")
 
-    from ndcg_research.core import ranking
+    from ndcg_research.core import _ranking as ranking
 
     for module, name in [(kernels, "discounted_sum"), (kernels, "apply_gain"), (kernels, "top_grades"),
                          (ranking, "ranked_gains")]:

@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 import ndcg_research as nr
-from ndcg_research.core import kernels
-from ndcg_research.core.ranking import top_order
-from ndcg_research.core.validation import check_integer, check_number
+from ndcg_research.core import _kernels as kernels
+from ndcg_research.core._kernels import top_order
+from ndcg_research.core.validation import check_integer, check_number  # the temporary old names (issue 23)
 
 
 @pytest.mark.parametrize("ties_levels", [2, 4, 1000])

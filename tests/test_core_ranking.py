@@ -14,7 +14,7 @@ import math
 import numpy as np
 import pytest
 
-from ndcg_research.core import ranking
+from ndcg_research.core import _ranking as ranking
 
 
 def brute_force(gains, scores, k):

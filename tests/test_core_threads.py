@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import ndcg_research as nr
-from ndcg_research.core import kernels, metrics
+from ndcg_research.core import _kernels as kernels, _metrics as metrics
 
 
 def _batch(seed, shape=(600, 500)):

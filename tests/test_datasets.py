@@ -11,7 +11,6 @@ import numpy as np
 import pytest
 
 from ndcg_research import datasets
-from ndcg_research.datasets import movielens
 
 # Four made-up ratings in u.data format (user, item, rating, timestamp; tab-separated, no header).
 TINY = b"3\t10\t4\t881250949\n1\t20\t5\t881250950\n3\t20\t1\t881250951\n2\t10\t2\t881250952\n"
@@ -32,7 +31,7 @@ def test_reads_u_data(tmp_path):
 
 
 def test_reads_recbole_inter_with_the_same_hash_as_u_data(tmp_path):
-    (tmp_path / "ml-100k.inter").write_bytes(movielens.INTER_HEADER.encode() + b"\n" + TINY)
+    (tmp_path / "ml-100k.inter").write_bytes(datasets.INTER_HEADER.encode() + b"\n" + TINY)
     check_tiny(datasets.read_ratings(tmp_path / "ml-100k.inter"))
 
 
@@ -42,17 +41,17 @@ def test_reads_zip_and_wheel(tmp_path):
         z.writestr("ml-100k/u.item", "1|Toy Story (1995)|\n")
         z.writestr("ml-100k/u.data", TINY)
     check_tiny(datasets.read_ratings(grouplens))
-    wheel = tmp_path / movielens.RECBOLE_WHEEL
+    wheel = tmp_path / datasets.RECBOLE_WHEEL
     with zipfile.ZipFile(wheel, "w") as z:
         z.writestr("recbole/__init__.py", "")
-        z.writestr(movielens.RECBOLE_MEMBER, movielens.INTER_HEADER.encode() + b"\n" + TINY)
+        z.writestr(datasets.RECBOLE_MEMBER, datasets.INTER_HEADER.encode() + b"\n" + TINY)
     check_tiny(datasets.read_ratings(wheel))
 
 
 def test_cache_dir_follows_the_environment(monkeypatch, tmp_path):
-    monkeypatch.setenv(movielens.CACHE_ENV, str(tmp_path / "c"))
+    monkeypatch.setenv(datasets.CACHE_ENV, str(tmp_path / "c"))
     assert datasets.cache_dir() == tmp_path / "c"
-    monkeypatch.delenv(movielens.CACHE_ENV)
+    monkeypatch.delenv(datasets.CACHE_ENV)
     if sys.platform.startswith("linux"):
         monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
         assert datasets.cache_dir() == tmp_path / "xdg" / "ndcg_research"
@@ -80,7 +79,7 @@ def test_bad_files_name_the_line(tmp_path, content, match):
 
 
 def test_inter_line_numbers_count_the_header(tmp_path):
-    (tmp_path / "ml-100k.inter").write_bytes(movielens.INTER_HEADER.encode() + b"\n1\t2\t3\t4\n1\t2\t9\t4\n")
+    (tmp_path / "ml-100k.inter").write_bytes(datasets.INTER_HEADER.encode() + b"\n1\t2\t3\t4\n1\t2\t9\t4\n")
     with pytest.raises(ValueError, match=r"line 3: rating must be an integer from 1 to 5, got 9"):
         datasets.read_ratings(tmp_path / "ml-100k.inter")
 
@@ -106,16 +105,16 @@ def test_unreachable_index_fails_with_advice(monkeypatch, tmp_path, capsys):
     with pytest.raises(datasets.DatasetUnavailableError, match=r"(?s)could not download recbole==1\.2\.1 from the package index.*path="):
         datasets.movielens_100k(cache=tmp_path / "cache")
     assert "downloading MovieLens-100k" in capsys.readouterr().err
-    assert not (tmp_path / "cache" / movielens.RECBOLE_WHEEL).exists()
+    assert not (tmp_path / "cache" / datasets.RECBOLE_WHEEL).exists()
     assert list((tmp_path / "cache").iterdir()) == []  # no half-written download left behind
 
 
 def test_cached_wheel_with_a_wrong_hash_is_not_used(monkeypatch, tmp_path):
     cache = tmp_path / "cache"
     cache.mkdir()
-    wheel = cache / movielens.RECBOLE_WHEEL
+    wheel = cache / datasets.RECBOLE_WHEEL
     with zipfile.ZipFile(wheel, "w") as z:  # a look-alike wheel with other data
-        z.writestr(movielens.RECBOLE_MEMBER, movielens.INTER_HEADER.encode() + b"\n" + TINY)
+        z.writestr(datasets.RECBOLE_MEMBER, datasets.INTER_HEADER.encode() + b"\n" + TINY)
     monkeypatch.setenv("PIP_INDEX_URL", "http://127.0.0.1:9/simple")
     for name, value in {"PIP_EXTRA_INDEX_URL": "", "PIP_FIND_LINKS": "", "PIP_NO_CACHE_DIR": "1",
                         "PIP_CONFIG_FILE": "/dev/null", "PIP_CONSTRAINT": "", "PIP_RETRIES": "0",

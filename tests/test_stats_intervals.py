@@ -1,4 +1,4 @@
-"""Tests of ndcg_research.stats.intervals (t, Wilson, bootstrap of a statistic, family confidence)
+"""Tests of the intervals of ndcg_research.stats (t, Wilson, bootstrap of a statistic, family confidence)
 against hand computations and scipy's own formulas; the bootstrap intervals of many rows are
 tested in tests/test_stats_paired.py."""
 
@@ -9,7 +9,7 @@ import math
 import numpy as np
 import pytest
 
-from ndcg_research.stats import intervals as iv
+from ndcg_research import stats as iv
 
 Z = 1.959963984540054  # the 97.5% point of the standard normal
 

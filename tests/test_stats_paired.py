@@ -21,9 +21,10 @@ import pytest
 from scipy import stats
 
 from ndcg_research.stats import paired_test, pairwise_tests
-from ndcg_research.stats.paired import paired_comparison, standardized_gap_se
-from ndcg_research.stats.intervals import bootstrap_interval, mean_interval
-from ndcg_research.stats.resampling import BOOTSTRAP_STREAM, Resamples, block_generator
+from ndcg_research.stats import paired_comparison, standardized_gap_se
+from ndcg_research.stats import mean_interval
+from ndcg_research.stats._intervals import bootstrap_interval
+from ndcg_research.stats._resampling import BOOTSTRAP_STREAM, Resamples, block_generator
 
 
 def nDCG_like(rng: np.random.Generator, systems: int, queries: int) -> np.ndarray:
@@ -326,7 +327,7 @@ def test_standardized_gap_se_is_nan_for_constant_gaps_and_needs_two_values():
     (dict(better=0.5, worse=0.4), "got scalars"),
 ])
 def test_paired_comparison_refuses_bad_input_by_name(change, match):
-    from ndcg_research.stats.paired import paired_comparison
+    from ndcg_research.stats import paired_comparison
 
     args = dict(better=[0.9, 0.8], worse=[0.8, 0.8]) | change
     with pytest.raises(ValueError, match=match):

@@ -10,7 +10,7 @@ import pytest
 from scipy import stats
 
 from ndcg_research.stats import discriminative_power, tukey_hsd
-from ndcg_research.stats.resampling import BOOTSTRAP_STREAM, block_generator
+from ndcg_research.stats._resampling import BOOTSTRAP_STREAM, block_generator
 
 
 def collection(seed: int, systems: int = 8, queries: int = 30) -> np.ndarray:

@@ -1,4 +1,4 @@
-"""Tests of ndcg_research.stats.replication against scipy: the two-proportion z squared is Pearson's
+"""Tests of ndcg_research.stats.proportion_z and mean_z against scipy: the two-proportion z squared is Pearson's
 chi-square of the 2x2 table (no continuity correction), the mean z is Welch's t statistic."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from ndcg_research.stats.replication import mean_z, proportion_z
+from ndcg_research.stats import mean_z, proportion_z
 
 
 @pytest.mark.parametrize(("k1", "n1", "k2", "n2"), [(90, 100, 80, 100), (3, 20, 11, 50), (950, 1000, 180, 200),

@@ -1,14 +1,17 @@
 """Sphinx extension: resolve the package's short and re-exported names in cross-references.
 
 The docstrings name objects the way users import them: ``ndcg_research.ndcg`` (re-exported from
-``ndcg_research.core.metrics``), ``ndcg_research.stats.compare_systems`` (loaded lazily by the
-subpackage), or just ``evaluate`` from a sibling module. The API reference documents each object
-once, under the module that defines it. When Sphinx cannot resolve a reference to a name of the
-package, this handler looks for the one documented object it means:
+the private ``ndcg_research.core._metrics``), ``ndcg_research.stats.compare_systems`` (loaded lazily
+by the subpackage), or just ``evaluate`` from a sibling module. The API reference documents each
+public object once, under its public name (``ndcg_research.ndcg``). When Sphinx cannot resolve a
+reference to a name of the package, this handler looks for the one documented object it means:
 
 1. the object the dotted name imports to, under its defining module (``obj.__module__``); an
    undotted name is first tried as a name of the top level (``ndcg`` as ``ndcg_research.ndcg``);
-2. else the only documented object of the package with the same last name component.
+2. else the only documented object of the package with the same last name component (a reference
+   through a private module, ``ndcg_research.core._metrics.ndcg``, finds ``ndcg_research.ndcg``);
+3. a module that has no page of its own (an implementation module) is its nearest documented
+   package: ``ndcg_research.evaluation.measures`` is ``ndcg_research.evaluation``.
 
 A reference that matches none, or more than one, stays unresolved, and ``nitpicky`` turns it into
 a warning, so a wrong name still fails the build.
@@ -48,10 +51,14 @@ def resolve(app, env, node, contnode):
         candidates = [canonical]
     else:
         last = target.rpartition(".")[2]
-        prefix = target.rpartition(".")[0]
-        candidates = [name for name in domain.objects
-                      if name.startswith(PACKAGE) and name.rpartition(".")[2] == last
-                      and (not prefix or name.startswith(prefix.rpartition(".")[0]))]
+        candidates = [name for name in domain.objects if name.startswith(PACKAGE) and name.rpartition(".")[2] == last]
+    if not candidates and node.get("reftype") == "mod":
+        parent = target
+        while "." in parent and parent not in domain.modules:
+            parent = parent.rpartition(".")[0]
+        candidates = [parent] if parent in domain.modules else []
+        if candidates:
+            return domain.resolve_xref(env, node["refdoc"], app.builder, "mod", parent, node, contnode)
     if len(candidates) != 1:
         return None
     return domain.resolve_xref(env, node["refdoc"], app.builder, "obj", candidates[0], node, contnode)

@@ -1,6 +1,6 @@
 """Real data sets, fetched on demand into a per-user cache (never shipped with the package).
 
-- :func:`~ndcg_research.datasets.movielens.movielens_100k`: MovieLens-100k ratings
+- ``movielens_100k``: MovieLens-100k ratings
   (Harper & Konstan, ACM TiiS 2015), read from RecBole's wheel on PyPI or from GroupLens's ``u.data``.
 
 Examples
@@ -10,7 +10,10 @@ Examples
 'recbole==1.2.1'
 """
 
-from .movielens import (
+from ._movielens import (
+    CACHE_ENV,
+    COLUMNS,
+    INTER_HEADER,
     MOVIELENS_100K_CITATION,
     RECBOLE_MEMBER,
     RECBOLE_REQUIREMENT,
@@ -36,4 +39,7 @@ __all__ = [
     "RECBOLE_WHEEL_SHA256",
     "RECBOLE_MEMBER",
     "U_DATA_SHA256",
+    "CACHE_ENV",
+    "COLUMNS",
+    "INTER_HEADER",
 ]

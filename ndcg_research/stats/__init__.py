@@ -1,31 +1,26 @@
 """Statistics for comparing systems over a query set or over replicates (scipy.stats underneath).
 
-- :mod:`~ndcg_research.stats.paired`: :func:`paired_test` (t, Wilcoxon, sign-flip permutation,
-  bootstrap) of two systems, with the mean difference, its interval, the effect size and
-  wins/ties/losses; :func:`pairwise_tests` for many pairs at once; ``paired_comparison``, the
-  paired summary of replicates of the studies; ``TIE_TOLERANCE``, the one definition of equal nDCG;
-- :mod:`~ndcg_research.stats.inputs`: the declared constraints of the statistics' parameters (score
-  matrices, per-query values, levels, seeds), see :mod:`ndcg_research.core.params`;
-- :mod:`~ndcg_research.stats.intervals`: the significance level ``ALPHA`` and the confidence level
-  ``CONFIDENCE`` = 1 - ALPHA, the defaults of every test and interval; t intervals of
-  means, Wilson intervals of proportions, Bonferroni family confidence, percentile and BCa
-  bootstrap intervals;
-- :mod:`~ndcg_research.stats.multiple`: :func:`adjust_pvalues` (Holm, Bonferroni,
-  Benjamini-Hochberg) and the randomised Tukey HSD test :func:`tukey_hsd`;
-- :mod:`~ndcg_research.stats.replication`: :func:`proportion_z` and :func:`mean_z`, whether two
-  independent runs of an experiment agree cell by cell;
-- :mod:`~ndcg_research.stats.compare`: :func:`compare_systems`, the tables of the
-  ``compare`` command;
-- :mod:`~ndcg_research.stats.power`: :func:`discriminative_power` (Sakai 2006);
-- :mod:`~ndcg_research.stats.agreement`: :func:`kendall_tau`, :func:`tau_ap`, and swap
-  rates against query-set size (:func:`swap_rates`, Voorhees & Buckley 2002), variance
-  components and stability (:func:`variance_components`, Kanoulas & Aslam 2009);
-- :mod:`~ndcg_research.stats.runs`: :func:`run_matrices`, per-query values of run files on common queries;
-- :mod:`~ndcg_research.stats.resampling`: the seeded resamples shared by all pairs;
-- :mod:`~ndcg_research.stats.cli`: ``python -m ndcg_research compare``.
+- paired tests of two systems (``paired_test``: t, Wilcoxon, sign-flip permutation, bootstrap),
+  with the mean difference, its interval, the effect size and wins/ties/losses; many pairs at
+  once (``pairwise_tests``); ``TIE_TOLERANCE``, the one definition of equal nDCG;
+- many systems: ``compare_systems`` (the tables of the ``compare`` command), p-value corrections
+  (``adjust_pvalues``: Holm, Bonferroni, Benjamini-Hochberg) and the randomised Tukey HSD test
+  (``tukey_hsd``); ``discriminative_power`` (Sakai 2006);
+- stability of a ranking of systems: ``kendall_tau``, ``tau_ap``, swap rates against query-set
+  size (``swap_rates``, Voorhees & Buckley 2002), variance components (``variance_components``,
+  Kanoulas & Aslam 2009);
+- intervals: ``ALPHA`` (5%) and ``CONFIDENCE`` = 1 - ALPHA, the defaults of every test and
+  interval; t intervals of means (``mean_interval``), Wilson intervals of proportions
+  (``wilson_interval``, ``proportion_label``, ``share_label``), Bonferroni family confidence
+  (``family_confidence``), percentile bootstrap of a statistic (``bootstrap_statistic_interval``);
+- replicates of the simulation studies: ``paired_comparison``, ``standardized_gap_se``, and
+  whether two runs of an experiment agree (``proportion_z``, ``mean_z``);
+- run files to matrices: ``run_matrices``.
 
-The names below are loaded on first use (``from ndcg_research.stats import paired_test``),
-so that ``python -m ndcg_research --help`` does not import scipy.
+Every name is loaded on first use (``lazy_loader``), so that ``python -m ndcg_research --help``
+does not import scipy. The bootstrap and sign-flip resamples are seeded blocks shared by all
+pairs (private module ``_resampling``), so results do not depend on the pairs compared nor on
+``n_jobs``.
 
 Examples
 --------
@@ -35,53 +30,25 @@ Examples
 (True, 0.25, (3, 1, 0))
 """
 
-from __future__ import annotations
+import lazy_loader
 
-import importlib
-
-__all__ = [
-    "paired_test",
-    "pairwise_tests",
-    "PairedResult",
-    "PairTests",
-    "adjust_pvalues",
-    "tukey_hsd",
-    "TukeyHSD",
-    "compare_systems",
-    "Comparison",
-    "discriminative_power",
-    "DiscriminativePower",
-    "kendall_tau",
-    "tau_ap",
-    "disjoint_subset_means",
-    "query_subsets",
-    "swap_rates",
-    "variance_components",
-    "VarianceComponents",
-    "run_matrices",
-    "RunMatrices",
-    "proportion_z",
-    "mean_z",
-]
-
-_MODULES = {
-    "paired_test": "paired", "pairwise_tests": "paired", "PairedResult": "paired", "PairTests": "paired",
-    "adjust_pvalues": "multiple", "tukey_hsd": "multiple", "TukeyHSD": "multiple",
-    "compare_systems": "compare", "Comparison": "compare",
-    "discriminative_power": "power", "DiscriminativePower": "power",
-    "kendall_tau": "agreement", "tau_ap": "agreement", "disjoint_subset_means": "agreement", "query_subsets": "agreement",
-    "swap_rates": "agreement", "variance_components": "agreement", "VarianceComponents": "agreement",
-    "run_matrices": "runs", "RunMatrices": "runs",
-    "proportion_z": "replication", "mean_z": "replication",
-}
-
-
-def __getattr__(name: str) -> object:
-    module = _MODULES.get(name)
-    if module is None:
-        raise AttributeError(f"module 'ndcg_research.stats' has no attribute {name!r}")
-    return getattr(importlib.import_module(f"{__name__}.{module}"), name)
+__getattr__, _lazy_dir, __all__ = lazy_loader.attach(
+    __name__,
+    submod_attrs={
+        "_paired": ["paired_test", "pairwise_tests", "PairedResult", "PairTests", "paired_comparison",
+                    "standardized_gap_se", "TIE_TOLERANCE", "METHODS"],
+        "_multiple": ["adjust_pvalues", "tukey_hsd", "TukeyHSD", "CORRECTIONS"],
+        "_compare": ["compare_systems", "Comparison", "COMPARE_METHODS"],
+        "_power": ["discriminative_power", "DiscriminativePower", "POWER_METHODS"],
+        "_agreement": ["kendall_tau", "tau_ap", "disjoint_subset_means", "query_subsets", "swap_rates",
+                       "variance_components", "VarianceComponents"],
+        "_intervals": ["ALPHA", "CONFIDENCE", "INTERVALS", "mean_interval", "wilson_interval", "proportion_label",
+                       "share_label", "family_confidence", "bootstrap_statistic_interval"],
+        "_replication": ["proportion_z", "mean_z"],
+        "_runs": ["run_matrices", "RunMatrices"],
+    },
+)
 
 
 def __dir__() -> list[str]:
-    return sorted([*globals(), *__all__])
+    return sorted({*globals(), *__all__})

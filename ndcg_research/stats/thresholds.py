@@ -21,8 +21,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..core.constraints import Instance
-from ..core.params import validate_params
+from .._validation import check_instance
 
 __all__ = ["Threshold", "THRESHOLDS", "FIXED_WHEN", "threshold"]
 
@@ -88,7 +87,6 @@ def _load(path: Path) -> dict[str, Threshold]:
 THRESHOLDS: dict[str, Threshold] = _load(Path(__file__).with_name("thresholds.toml"))
 
 
-@validate_params(name=Instance(str))
 def threshold(name: str) -> float | tuple[str, ...]:
     """The value of the threshold ``name``.
 
@@ -114,6 +112,7 @@ def threshold(name: str) -> float | tuple[str, ...]:
     >>> threshold("movielens_small_cutoffs")
     ('5', '10')
     """
+    check_instance(name, "name", str)
     try:
         return THRESHOLDS[name].value
     except KeyError:

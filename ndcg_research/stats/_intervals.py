@@ -1,24 +1,24 @@
 r"""Confidence intervals and confidence levels: t, Wilson, bootstrap; the package's one confidence level.
 
-- :data:`ALPHA`: the significance level of every test (5%), and :data:`CONFIDENCE` = 1 - ALPHA, the
-  confidence level of every interval (95%): the defaults of every function of :mod:`ndcg_research.stats`;
-- :func:`mean_interval`: mean, standard deviation and Student's t confidence interval of the
+- ``ALPHA``: the significance level of every test (5%), and ``CONFIDENCE`` = 1 - ALPHA, the
+  confidence level of every interval (95%): the defaults of every function of ``nr.stats``;
+- ``mean_interval``: mean, standard deviation and Student's t confidence interval of the
   mean (scipy's ``t.interval`` and ``sem``) along one axis of an array, the one t interval of
   the package;
-- :func:`wilson_interval`: the Wilson score interval of a binomial proportion (scipy's
+- ``wilson_interval``: the Wilson score interval of a binomial proportion (scipy's
   ``binomtest(k, n).proportion_ci(method="wilson")``);
-- :func:`proportion_label`: a proportion with its Wilson interval as printed text, which shows
+- ``proportion_label``: a proportion with its Wilson interval as printed text, which shows
   "1.00" (or "0.00") only where the interval supports it and the count ``k/n`` otherwise;
-  :func:`share_label` the same from a share of ``n`` trials (as result tables store it);
-- :func:`family_confidence`: the per-interval confidence that makes a family of intervals hold
+  ``share_label`` the same from a share of ``n`` trials (as result tables store it);
+- ``family_confidence``: the per-interval confidence that makes a family of intervals hold
   simultaneously (Bonferroni);
-- :func:`bootstrap_statistic_interval`: any statistic of paired samples and its percentile
-  bootstrap interval, resampled by :func:`scipy.stats.bootstrap` (one statistic at a time, e.g.
+- ``bootstrap_statistic_interval``: any statistic of paired samples and its percentile
+  bootstrap interval, resampled by ``scipy.stats.bootstrap`` (one statistic at a time, e.g.
   the ratio of two standardized gaps);
-- :func:`bootstrap_interval`: from given resampled means of many rows at once (``rows x B``,
-  resamples shared by all pairs of systems, :mod:`~ndcg_research.stats.resampling`), the
+- ``bootstrap_interval``: from given resampled means of many rows at once (``rows x B``,
+  resamples shared by all pairs of systems, ``resampling``), the
   percentile interval or the BCa interval (Efron & Tibshirani 1993, ch. 14), computed as
-  :func:`scipy.stats.bootstrap` computes them: ``z0 = ndtri(share of resampled means below
+  ``scipy.stats.bootstrap`` computes them: ``z0 = ndtri(share of resampled means below
   the mean, ties counted half)``; acceleration from the jackknife, which for a mean is
   closed form, :math:`a = \sum_q (x_q - \bar x)^3 / (6 (\sum_q (x_q - \bar x)^2)^{3/2})`;
   quantiles by linear interpolation (numpy's default). On the same resamples the intervals
@@ -26,17 +26,14 @@ r"""Confidence intervals and confidence levels: t, Wilson, bootstrap; the packag
   degenerate interval ``(mean, mean)``.
 """
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 from scipy import special, stats
 
-from ..core.constraints import AnyOf, Array, Boolean, Function, Instance, Integer, Options, Real, SequenceOf
-from ..core.params import validate_params
-from .inputs import LEVEL, N_RESAMPLES, SEED
+from .._validation import check_array, check_bool, check_callable, check_int, check_real, type_and_value
+from ._inputs import check_count, check_level, check_seed
 
 __all__ = ["ALPHA", "CONFIDENCE", "CERTAIN", "INTERVALS", "mean_interval", "wilson_interval", "proportion_label",
            "share_label", "family_confidence", "bootstrap_statistic_interval", "bootstrap_interval", "row_quantiles"]
@@ -52,14 +49,6 @@ CERTAIN = 0.99
 #: The interval kinds of a mean over queries: Student's t, bootstrap percentile, bootstrap BCa.
 INTERVALS: tuple[str, ...] = ("t", "percentile", "bca")
 
-_VALUES = Array()
-_COUNT = Integer(1)
-_SUCCESSES = Integer(0)
-_DIGITS = Integer(0)
-_AXIS = Integer(None)
-
-
-@validate_params(axis=_AXIS, confidence=LEVEL, values=_VALUES)
 def mean_interval(values: Any, *, axis: int = 0, confidence: float = CONFIDENCE) -> dict[str, np.ndarray]:
     """Mean, standard deviation (ddof 1) and t confidence interval of the mean along ``axis``.
 
@@ -85,6 +74,11 @@ def mean_interval(values: Any, *, axis: int = 0, confidence: float = CONFIDENCE)
     >>> round(float(out["mean"]), 4), round(float(out["ci_high"] - out["mean"]), 4)   # t(0.975, 4) * 0.158 / sqrt(5)
     (0.7, 0.1963)
     """
+    axis, confidence = check_int(axis, "axis"), check_level(confidence, "confidence")
+    return _mean_interval(check_array(values, "values"), axis, confidence)
+
+
+def _mean_interval(values: np.ndarray, axis: int, confidence: float) -> dict[str, np.ndarray]:
     count = values.shape[axis] if values.ndim else 0
     if count == 0:
         raise ValueError(f"values must hold at least one replicate along axis {axis}, got shape {values.shape}")
@@ -97,7 +91,6 @@ def mean_interval(values: Any, *, axis: int = 0, confidence: float = CONFIDENCE)
     return {"mean": mean, "sd": sd, "ci_low": mean - half, "ci_high": mean + half}
 
 
-@validate_params(confidence=LEVEL, trials=_COUNT, successes=_SUCCESSES)
 def wilson_interval(successes: int, trials: int, *, confidence: float = CONFIDENCE) -> tuple[float, float]:
     """Wilson score interval of a binomial proportion, from ``scipy.stats.binomtest``.
 
@@ -117,19 +110,26 @@ def wilson_interval(successes: int, trials: int, *, confidence: float = CONFIDEN
     >>> [round(x, 4) for x in wilson_interval(10, 10)]
     [0.7225, 1.0]
     """
+    successes, trials = check_int(successes, "successes", low=0), check_count(trials, "trials")
+    confidence = check_level(confidence, "confidence")
+    if successes > trials:
+        raise ValueError(f"successes must be <= trials, got {successes} of {trials}")
+    return _wilson(successes, trials, confidence)
+
+
+def _wilson(successes: int, trials: int, confidence: float) -> tuple[float, float]:
     if successes > trials:
         raise ValueError(f"successes must be <= trials, got {successes} of {trials}")
     ci = stats.binomtest(successes, trials).proportion_ci(confidence, method="wilson")
     return float(ci.low), float(ci.high)
 
 
-@validate_params(digits=_DIGITS, interval=Boolean(), confidence=LEVEL, trials=_COUNT, successes=_SUCCESSES)
 def proportion_label(successes: int, trials: int, *, digits: int = 2, interval: bool = True,
                      confidence: float = CONFIDENCE) -> str:
     """A proportion and its Wilson interval as text, e.g. ``"0.87 [0.79,0.92]"``.
 
     A proportion whose rounded value reads as exactly 1 (or 0) is written that way only when its
-    Wilson interval supports it, i.e. the lower bound is at least :data:`CERTAIN` (the upper bound
+    Wilson interval supports it, i.e. the lower bound is at least ``CERTAIN`` (the upper bound
     at most ``1 - CERTAIN``); otherwise it is written as the count, ``"20/20 [0.84,1.00]"``, so that
     a perfect record of a few trials never reads as a probability of 1.
 
@@ -161,7 +161,16 @@ def proportion_label(successes: int, trials: int, *, digits: int = 2, interval: 
     >>> proportion_label(50, 50, interval=False)
     '50/50'
     """
-    low, high = wilson_interval.unchecked(successes, trials, confidence=confidence)
+    successes, trials = check_int(successes, "successes", low=0), check_count(trials, "trials")
+    digits, interval = check_int(digits, "digits", low=0), check_bool(interval, "interval")
+    confidence = check_level(confidence, "confidence")
+    if successes > trials:
+        raise ValueError(f"successes must be <= trials, got {successes} of {trials}")
+    return _proportion_label(successes, trials, digits, interval, confidence)
+
+
+def _proportion_label(successes: int, trials: int, digits: int, interval: bool, confidence: float) -> str:
+    low, high = _wilson(successes, trials, confidence)
     text = f"{successes / trials:.{digits}f}"
     looks_certain = float(text) == 1.0 and low < CERTAIN
     looks_impossible = float(text) == 0.0 and high > 1 - CERTAIN
@@ -170,13 +179,29 @@ def proportion_label(successes: int, trials: int, *, digits: int = 2, interval: 
     return f"{text} [{low:.{digits}f},{high:.{digits}f}]" if interval else text
 
 
-@validate_params(digits=_DIGITS, interval=Boolean(), confidence=LEVEL, trials=_COUNT, share=Real(0, 1))
 def share_label(share: float, trials: int, *, digits: int = 2, interval: bool = True,
                 confidence: float = CONFIDENCE) -> str:
-    """:func:`proportion_label` of a share of ``trials`` (as the result tables store it, e.g. ``p_better``).
+    """``proportion_label`` of a share of ``trials`` (as the result tables store it, e.g. ``p_better``).
 
     The count is recovered as ``share * trials``, which must be a whole number: a share that is not one
     (a mean, a share of other trials) is refused rather than rounded.
+
+    Parameters
+    ----------
+    share : float
+        A share of ``trials``, in [0, 1].
+    trials : int
+        Number of trials, at least 1.
+    digits : int, default 2
+        Decimals of the proportion and of the interval's bounds.
+    interval : bool, default True
+        Append the Wilson interval.
+    confidence : float, default 0.95
+        Level of the Wilson interval.
+
+    Returns
+    -------
+    str
 
     Examples
     --------
@@ -185,14 +210,15 @@ def share_label(share: float, trials: int, *, digits: int = 2, interval: bool = 
     >>> share_label(0.87, 100, interval=False)
     '0.87'
     """
+    share, trials = check_real(share, "share", low=0, high=1), check_count(trials, "trials")
+    digits, interval = check_int(digits, "digits", low=0), check_bool(interval, "interval")
+    confidence = check_level(confidence, "confidence")
     count = share * trials
     if abs(count - round(count)) > 1e-6:
         raise ValueError(f"share must be a share of {trials} trials (a whole count), got {share!r}")
-    return proportion_label.unchecked(int(round(count)), trials, digits=digits, interval=interval,
-                                      confidence=confidence)
+    return _proportion_label(int(round(count)), trials, digits, interval, confidence)
 
 
-@validate_params(family_size=_COUNT, confidence=LEVEL)
 def family_confidence(family_size: int, *, confidence: float = CONFIDENCE) -> float:
     """Per-interval confidence that makes ``family_size`` intervals hold together (Bonferroni).
 
@@ -216,13 +242,10 @@ def family_confidence(family_size: int, *, confidence: float = CONFIDENCE) -> fl
     >>> round(family_confidence(32), 6)
     0.998437
     """
+    family_size, confidence = check_count(family_size, "family_size"), check_level(confidence, "confidence")
     return 1 - (1 - confidence) / family_size
 
 
-@validate_params(
-    statistic=Function(), seed=AnyOf(SEED, Instance(np.random.SeedSequence, what="a numpy.random.SeedSequence")),
-    n_resamples=N_RESAMPLES, confidence=LEVEL, samples=SequenceOf(Array(ndim=(1, 2, 3))),
-)
 def bootstrap_statistic_interval(statistic: Any, samples: Sequence[Any], *, seed: int | np.random.SeedSequence,
                                  n_resamples: int = 2000,
                                  confidence: float = CONFIDENCE) -> tuple[float, float, float]:
@@ -255,13 +278,19 @@ def bootstrap_statistic_interval(statistic: Any, samples: Sequence[Any], *, seed
     >>> low < value < high and abs(value - 2) < 0.01
     True
     """
+    statistic = check_callable(statistic, "statistic")
+    if not isinstance(seed, np.random.SeedSequence):
+        seed = check_seed(seed)
+    n_resamples, confidence = check_count(n_resamples, "n_resamples"), check_level(confidence, "confidence")
+    if not isinstance(samples, (list, tuple)) or not samples:
+        raise TypeError(f"samples must be a non-empty sequence of arrays, got {type_and_value(samples)}")
+    samples = [check_array(sample, f"samples[{i}]", ndim=(1, 2, 3)) for i, sample in enumerate(samples)]
     value = float(statistic(*samples, axis=0))
     result = stats.bootstrap(samples, statistic, paired=True, vectorized=True, n_resamples=n_resamples,
                              confidence_level=confidence, method="percentile", random_state=np.random.default_rng(seed))
     return value, float(result.confidence_interval.low), float(result.confidence_interval.high)
 
 
-@validate_params(sorted_values=Array(ndim=2), q=Array(ndim=(0, 1), low=0, high=1))
 def row_quantiles(sorted_values: np.ndarray, q: np.ndarray) -> np.ndarray:
     """Linear-interpolation quantile ``q[i]`` of row ``i`` of row-sorted ``sorted_values`` (rows x B).
 
@@ -286,9 +315,6 @@ def row_quantiles(sorted_values: np.ndarray, q: np.ndarray) -> np.ndarray:
     return np.where(frac >= 0.5, c - diff * (1.0 - frac), a + diff * frac)
 
 
-@validate_params(
-    confidence=LEVEL, interval=Options(("percentile", "bca")), resampled_means=Array(ndim=2), values=Array(ndim=2),
-)
 def bootstrap_interval(
     resampled_means: np.ndarray, values: np.ndarray, *, confidence: float = CONFIDENCE, interval: str = "percentile"
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -338,6 +364,6 @@ def bootstrap_interval(
             q_high = special.ndtr(z0 + num_high / (1.0 - accel * num_high))
         q_low = np.where(constant, 0.5, q_low)
         q_high = np.where(constant, 0.5, q_high)
-    low = row_quantiles.unchecked(ordered, q_low)
-    high = row_quantiles.unchecked(ordered, q_high)
+    low = row_quantiles(ordered, q_low)
+    high = row_quantiles(ordered, q_high)
     return np.where(constant, mean, low), np.where(constant, mean, high)

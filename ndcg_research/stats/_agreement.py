@@ -3,32 +3,30 @@ r"""How stable a ranking of systems is: rank correlations between orderings, and
 Rank correlation of two orderings of the same systems (e.g. the mean under two measures,
 or on a query subset and on all queries):
 
-- :func:`kendall_tau`: Kendall's :math:`\tau_b`, :func:`scipy.stats.kendalltau`.
-- :func:`tau_ap`: the AP rank correlation of Yilmaz, Aslam & Robertson (SIGIR 2008), which
+- ``kendall_tau``: Kendall's :math:`\tau_b`, ``scipy.stats.kendalltau``.
+- ``tau_ap``: the AP rank correlation of Yilmaz, Aslam & Robertson (SIGIR 2008), which
   counts a swap near the top more than one near the bottom. With the systems ordered by
   ``other`` (best first), :math:`\tau_{AP} = \frac{2}{N-1} \sum_{i=2}^{N} \frac{C(i)}{i-1} - 1`,
-  where :math:`C(i)` counts the systems above position ``i`` that ``reference`` also puts
+  where C(i) counts the systems above position ``i`` that ``reference`` also puts
   above the system at ``i``. It is not symmetric (``reference`` is the "truth"); it is 1 for
   identical orderings and -1 for reversed ones. Ties have no defined :math:`\tau_{AP}`, so
   tied scores raise ValueError.
 
-Swap rate against query-set size (Voorhees & Buckley, SIGIR 2002): :func:`disjoint_subset_means`
+Swap rate against query-set size (Voorhees & Buckley, SIGIR 2002): ``disjoint_subset_means``
 draws, ``trials`` times, two *disjoint* query subsets of size ``c`` and averages each system
-over each; :func:`swap_rates` bins the pairs of systems by their absolute difference on the
+over each; ``swap_rates`` bins the pairs of systems by their absolute difference on the
 first subset and counts how often the second subset orders the pair the other way (a swap:
 the two differences have opposite signs; a difference within
-:data:`ndcg_research.stats.paired.TIE_TOLERANCE` of zero is a tie, which never swaps, so that
+``paired.TIE_TOLERANCE`` of zero is a tie, which never swaps, so that
 rounding in a sum cannot make one). The error rate
 per bin falls roughly exponentially with ``c``.
 
-Variance components (:func:`variance_components`): the two-way random-effects ANOVA of a
+Variance components (``variance_components``): the two-way random-effects ANOVA of a
 systems x topics table of one measure, :math:`y_{st} = \mu + \alpha_s + \beta_t + \epsilon_{st}`,
 estimates the system, topic and system x topic (residual) variances. Kanoulas & Aslam (CIKM
 2009), after Bodoff & Li (2007), rate a measure's stability by the generalisability coefficient
 :math:`E\rho^2 = \sigma^2_s / (\sigma^2_s + \sigma^2_{st} / n)` over ``n`` topics.
 """
-
-from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
@@ -37,36 +35,44 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ..core.constraints import Array, Integer, SequenceOf
-from ..core.params import validate_params
-from .inputs import LEVEL, SCORES, SEED, all_pairs
-from .paired import TIE_TOLERANCE
-from .resampling import SUBSET_STREAM, block_generator
+from .._validation import check_array, type_and_value
+from ._inputs import all_pairs, check_count, check_level, check_scores, check_seed
+from ._paired import TIE_TOLERANCE
+from ._resampling import SUBSET_STREAM, block_generator
 
 __all__ = ["kendall_tau", "tau_ap", "query_subsets", "disjoint_subset_means", "swap_rates", "VarianceComponents",
            "variance_components"]
 
 
-# One score per system, e.g. its mean: an ordering of the systems.
-_SYSTEM_SCORES = Array(ndim=1, min_size=2, unit="system scores")
-_COUNT = Integer(1)
+def _system_scores(value: Any, name: str) -> np.ndarray:
+    """One score per system (e.g. its mean): an ordering of at least 2 systems."""
+    return check_array(value, name, ndim=1, min_size=2, unit="system scores")
 
 
-@validate_params(x=_SYSTEM_SCORES, y=_SYSTEM_SCORES)
 def kendall_tau(x: Any, y: Any) -> float:
-    """Kendall's tau-b between two scorings of the same systems (:func:`scipy.stats.kendalltau`).
+    """Kendall's tau-b between two scorings of the same systems (``scipy.stats.kendalltau``).
+
+    Parameters
+    ----------
+    x, y : array-like
+        Scores of the same systems (1-D, at least 2, finite), e.g. their means under two measures.
+
+    Returns
+    -------
+    float
+        In [-1, 1].
 
     Examples
     --------
     >>> kendall_tau([0.4, 0.3, 0.2, 0.1], [0.4, 0.2, 0.3, 0.1])   # one swap of 6 pairs
     0.6666666666666669
     """
+    x, y = _system_scores(x, "x"), _system_scores(y, "y")
     if x.size != y.size:
         raise ValueError(f"x and y must score the same systems: got {x.size} and {y.size} values")
     return float(stats.kendalltau(x, y).statistic)
 
 
-@validate_params(reference=_SYSTEM_SCORES, other=_SYSTEM_SCORES)
 def tau_ap(reference: Any, other: Any) -> float:
     """AP rank correlation (Yilmaz, Aslam & Robertson 2008) of ``other``'s ordering against ``reference``'s.
 
@@ -88,7 +94,7 @@ def tau_ap(reference: Any, other: Any) -> float:
     >>> round(tau_ap(truth, [3, 4, 2, 1]), 4), round(tau_ap(truth, [4, 3, 1, 2]), 4)
     (0.3333, 0.7778)
     """
-    ref, oth = reference, other
+    ref, oth = _system_scores(reference, "reference"), _system_scores(other, "other")
     if ref.size != oth.size:
         raise ValueError(f"reference and other must score the same systems: got {ref.size} and {oth.size} values")
     for name, values in (("reference", ref), ("other", oth)):
@@ -102,13 +108,25 @@ def tau_ap(reference: Any, other: Any) -> float:
     return float(2.0 / (n - 1) * np.sum(correct / np.arange(1, n)) - 1.0)
 
 
-@validate_params(n_queries=_COUNT, size=_COUNT, trials=_COUNT, seed=SEED, count=_COUNT)
 def query_subsets(n_queries: int, size: int, *, trials: int, seed: int = 0, count: int = 1) -> np.ndarray:
     """Random query subsets: ``trials`` times, ``count`` disjoint subsets of ``size`` of ``n_queries`` queries.
 
     Trial ``i`` shuffles the queries and cuts the first ``count * size`` into ``count`` subsets;
     the subsets of ``size`` draw from ``SeedSequence(seed, spawn_key=(SUBSET_STREAM, size))``, so
     they do not depend on the other sizes asked for.
+
+    Parameters
+    ----------
+    n_queries : int
+        Number of queries to draw from (indices 0 .. n_queries - 1).
+    size : int
+        Queries per subset; ``count * size`` must not exceed ``n_queries``.
+    trials : int
+        Number of draws.
+    seed : int, default 0
+        Entropy of the subsets.
+    count : int, default 1
+        Disjoint subsets per draw.
 
     Returns
     -------
@@ -121,16 +139,20 @@ def query_subsets(n_queries: int, size: int, *, trials: int, seed: int = 0, coun
     >>> s.shape, all(len(set(s[0, i]) | set(s[1, i])) == 6 for i in range(4))
     ((2, 4, 3), True)
     """
-    n = n_queries
+    n, size = check_count(n_queries, "n_queries"), check_count(size, "size")
+    trials, seed, count = check_count(trials, "trials"), check_seed(seed), check_count(count, "count")
+    return _query_subsets(n, size, trials, seed, count)
+
+
+def _query_subsets(n: int, size: int, trials: int, seed: int, count: int) -> np.ndarray:
     if count * size > n:
         raise ValueError(f"size must be at most 1/{count} of the {n} queries to draw {count} disjoint subsets, "
                          f"got {size}")
-    rng = block_generator.unchecked(seed, SUBSET_STREAM, size)
+    rng = block_generator(seed, SUBSET_STREAM, size)
     order = rng.permuted(np.broadcast_to(np.arange(n), (trials, n)), axis=1)[:, : count * size]
     return order.reshape(trials, count, size).transpose(1, 0, 2)
 
 
-@validate_params(size=_COUNT, trials=_COUNT, seed=SEED, scores=SCORES)
 def disjoint_subset_means(scores: Any, size: int, *, trials: int, seed: int = 0) -> np.ndarray:
     """Means of every system over two disjoint random query subsets of ``size`` queries, ``trials`` times.
 
@@ -157,15 +179,15 @@ def disjoint_subset_means(scores: Any, size: int, *, trials: int, seed: int = 0)
     >>> m.shape, bool(np.allclose(m[0] + m[1], [2.5 * 2, 8.5 * 2]))   # the halves cover all 6 queries
     ((2, 4, 2), True)
     """
-    matrix = scores.values
-    subsets = query_subsets.unchecked(matrix.shape[1], size, trials=trials, seed=seed, count=2)
+    size, trials, seed = check_count(size, "size"), check_count(trials, "trials"), check_seed(seed)
+    return _disjoint_subset_means(check_scores(scores, "scores").values, size, trials, seed)
+
+
+def _disjoint_subset_means(matrix: np.ndarray, size: int, trials: int, seed: int) -> np.ndarray:
+    subsets = _query_subsets(matrix.shape[1], size, trials, seed, 2)
     return matrix[:, subsets].mean(axis=3).transpose(1, 2, 0)      # (2, trials, systems)
 
 
-@validate_params(
-    trials=_COUNT, bins=Array(ndim=1, min_size=1, low=0, none=True), seed=SEED, scores=SCORES,
-    sizes=SequenceOf(_COUNT, scalar=True),
-)
 def swap_rates(
     scores: Any, sizes: Any, *, trials: int = 100, bins: Any = None, seed: int = 0
 ) -> pd.DataFrame:
@@ -183,7 +205,7 @@ def swap_rates(
         Increasing edges of the bins of ``|difference on the first subset|``; the last bin is
         open to the right. Default ``[0]``: one bin with every pair.
     seed : int, default 0
-        Entropy of the subsets (see :func:`disjoint_subset_means`).
+        Entropy of the subsets (see ``disjoint_subset_means``).
 
     Returns
     -------
@@ -201,15 +223,25 @@ def swap_rates(
     >>> bool(table.swap_rate.iloc[1] < table.swap_rate.iloc[0])   # more queries, fewer swaps
     True
     """
-    matrix = scores.values
+    trials, seed = check_count(trials, "trials"), check_seed(seed)
+    bins = check_array(bins, "bins", ndim=1, min_size=1, low=0, none=True)
+    matrix = check_scores(scores, "scores").values
+    if isinstance(sizes, (list, tuple, np.ndarray)) and np.ndim(sizes) == 1:
+        sizes = [check_count(size, f"sizes[{i}]") for i, size in enumerate(sizes)]
+    elif np.ndim(sizes) == 0 and not isinstance(sizes, (str, bytes)):
+        sizes = [check_count(sizes, "sizes")]
+    else:
+        raise TypeError(f"sizes must be an integer >= 1 or a sequence of them, got {type_and_value(sizes)}")
+    if not sizes:
+        raise ValueError("sizes must hold at least 1 value, got []")
     edges = np.array([0.0]) if bins is None else bins
     if np.any(np.diff(edges) <= 0):
         raise ValueError(f"bins must be increasing non-negative edges, got {edges.tolist()!r}")
-    first, second = all_pairs.unchecked(matrix.shape[0])
+    first, second = all_pairs(matrix.shape[0])
     upper = np.append(edges[1:], np.inf)
     rows = []
     for size in sizes:
-        means = disjoint_subset_means.unchecked(scores, size, trials=trials, seed=seed)
+        means = _disjoint_subset_means(matrix, size, trials, seed)
         d1 = means[0][:, first] - means[0][:, second]        # trials x pairs
         d2 = means[1][:, first] - means[1][:, second]
         swapped = ((np.abs(d1) > TIE_TOLERANCE) & (np.abs(d2) > TIE_TOLERANCE) & (d1 * d2 < 0)).ravel()
@@ -255,14 +287,25 @@ class VarianceComponents:
         return float(value) if value.ndim == 0 else value
 
     def topics_for_stability(self, target: float) -> float:
-        """Topics needed for a generalisability coefficient of ``target``: ``target / (1 - target) * interaction / system``."""
-        target = LEVEL.check(target, "target")
+        """Topics needed for a generalisability coefficient of ``target``.
+
+        That is ``target / (1 - target) * interaction / system``.
+        """
+        target = check_level(target, "target")
         return float("inf") if self.system == 0 else target / (1 - target) * self.interaction / self.system
 
 
-@validate_params(scores=SCORES)
 def variance_components(scores: Any) -> VarianceComponents:
     """Variance components of one measure's systems x topics table.
+
+    Parameters
+    ----------
+    scores : 2-D array-like, mapping or pandas.DataFrame
+        Systems x topics values of one measure (at least 2 x 2, finite).
+
+    Returns
+    -------
+    VarianceComponents
 
     Examples
     --------
@@ -271,7 +314,7 @@ def variance_components(scores: Any) -> VarianceComponents:
     >>> round(v.system, 4), round(v.topic, 4), round(v.interaction, 4)
     (0.0133, 0.09, 0.0017)
     """
-    matrix = scores.values
+    matrix = check_scores(scores, "scores").values
     s, t = matrix.shape
     grand = matrix.mean()
     system_means = matrix.mean(axis=1)

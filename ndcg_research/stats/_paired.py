@@ -1,21 +1,21 @@
 r"""Paired comparisons of two systems scored on the same queries or replicates: tests and summaries.
 
-Paired tests over queries: one pair (:func:`paired_test`) or many at once (:func:`pairwise_tests`).
+Paired tests over queries: one pair (``paired_test``) or many at once (``pairwise_tests``).
 
 For systems A and B evaluated on the same ``n`` queries, the per-query differences are
-:math:`d_q = M(A, q) - M(B, q)`; the tests ask whether their mean is zero.
+d_q = M(A, q) - M(B, q); the tests ask whether their mean is zero.
 
 =================  ===========================================================================
 test               p-value (two-sided)
 =================  ===========================================================================
-``"t"``            paired Student's t test, :func:`scipy.stats.ttest_rel`
-``"wilcoxon"``     Wilcoxon signed-rank test, :func:`scipy.stats.wilcoxon` (zeros dropped,
+``"t"``            paired Student's t test, ``scipy.stats.ttest_rel``
+``"wilcoxon"``     Wilcoxon signed-rank test, ``scipy.stats.wilcoxon`` (zeros dropped,
                    scipy's ``method="auto"``)
 ``"permutation"``  sign-flip randomisation test of the mean difference (Fisher; Smucker, Allan &
                    Carterette 2007): share of sign vectors ``s`` with
                    :math:`|\mathrm{mean}(s d)| \ge |\mathrm{mean}(d)|`. Exact (every one of the
-                   :math:`2^n` vectors) up to ``exact_max`` queries, else ``n_resamples`` random
-                   vectors and ``p = (count + 1) / (B + 1)`` (as :func:`scipy.stats.permutation_test`)
+                   2^n vectors) up to ``exact_max`` queries, else ``n_resamples`` random
+                   vectors and ``p = (count + 1) / (B + 1)`` (as ``scipy.stats.permutation_test``)
 ``"bootstrap"``    paired bootstrap test (Sakai 2006): resample the queries of the differences
                    shifted to mean zero, :math:`w = d - \bar d`; ASL = share of the ``B`` resamples
                    whose studentised mean :math:`|t^*| = |\bar w^*| / (s_{w^*}/\sqrt n)` reaches the
@@ -26,29 +26,27 @@ Statistics of null distributions are compared with scipy's tolerance for numeric
 equal values: :math:`|T^*| \ge |T| (1 - 100\,\epsilon)`.
 
 Every result also has the mean difference, its confidence interval (Student's t,
-:func:`~ndcg_research.stats.intervals.mean_interval`; bootstrap percentile or BCa,
-:mod:`~ndcg_research.stats.intervals`), the effect size :math:`d_z = \bar d / s_d` (Cohen's
-standardised mean difference for paired data; NaN, undefined, when all :math:`d_q` are
+``mean_interval``; bootstrap percentile or BCa,
+``intervals``), the effect size :math:`d_z = \bar d / s_d` (Cohen's
+standardised mean difference for paired data; NaN, undefined, when all d_q are
 equal), and the counts of queries where A wins, ties and loses; a tie is a difference within
-:data:`TIE_TOLERANCE` of 0, the package's one definition of equal nDCG. The tests, interval and
+``TIE_TOLERANCE`` of 0, the package's one definition of equal nDCG. The tests, interval and
 effect size use the differences as given, as scipy and the IR tools do: differences of rounding size
 (two systems with the same nDCG computed through different sums) are counted as ties but enter the
 statistics unchanged, so such a pair can show a non-zero effect size. The simulation summaries below
-(:func:`paired_comparison`) set them to 0 instead, because their replicates are meant to be compared
+(``paired_comparison``) set them to 0 instead, because their replicates are meant to be compared
 exactly.
 
 Randomness: the bootstrap and sign-flip resamples are shared by all pairs and fixed by
-``seed`` (:mod:`~ndcg_research.stats.resampling`), so a pair gets the same p-value
+``seed`` (``resampling``), so a pair gets the same p-value
 whichever other pairs are compared, and the results are identical for any ``n_jobs``.
 
 Summaries of replicates (the simulation studies: many simulated data sets, no test):
-:func:`paired_comparison` gives, along any axis of an array of replicates, the mean gap with
+``paired_comparison`` gives, along any axis of an array of replicates, the mean gap with
 its t interval, how often the better system scores strictly higher (Wilson interval), ties and
-losses, and the standardized gap with its standard error (:func:`standardized_gap_se`, delta
-method); a gap within :data:`TIE_TOLERANCE` counts as exactly 0 there.
+losses, and the standardized gap with its standard error (``standardized_gap_se``, delta
+method); a gap within ``TIE_TOLERANCE`` counts as exactly 0 there.
 """
-
-from __future__ import annotations
 
 import math
 import warnings
@@ -59,11 +57,10 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from ..core.constraints import Array, Boolean, Integer, Options, Real
-from ..core.params import RenamedAttribute, validate_params
-from .inputs import LEVEL, N_JOBS, N_RESAMPLES, QUERY_VALUES, SCORES, SEED, Scores, all_pairs
-from .intervals import ALPHA, CONFIDENCE, INTERVALS, bootstrap_interval, mean_interval, wilson_interval
-from .resampling import EXACT_MAX_QUERIES, Resamples, map_in_threads
+from .._validation import check_array, check_bool, check_int, check_option, check_real
+from ._inputs import METHOD_ALIAS, all_pairs, check_count, check_level, check_scores, check_seed, renamed_test
+from ._intervals import ALPHA, CONFIDENCE, INTERVALS, _mean_interval, _wilson, bootstrap_interval
+from ._resampling import EXACT_MAX_QUERIES, Resamples, map_in_threads
 
 __all__ = ["METHODS", "TOLERANCE", "TIE_TOLERANCE", "PairedResult", "PairTests", "paired_test", "pairwise_tests",
            "paired_comparison", "standardized_gap_se"]
@@ -88,7 +85,7 @@ class PairedResult:
     Attributes
     ----------
     test : str
-        The test (see :data:`METHODS`).
+        The test (see ``METHODS``).
     pvalue : float
         Two-sided p-value (the achieved significance level).
     difference : float
@@ -100,7 +97,7 @@ class PairedResult:
     interval : str
         Kind of ``ci``: ``"t"``, ``"percentile"`` or ``"bca"``.
     effect_size : float
-        Cohen's :math:`d_z`: ``difference / std(a - b, ddof=1)``; NaN if every difference is the same.
+        Cohen's d_z: ``difference / std(a - b, ddof=1)``; NaN if every difference is the same.
     wins, ties, losses : int
         Queries where ``a > b``, ``a == b``, ``a < b`` (equal: within ``TIE_TOLERANCE``).
     n_queries : int
@@ -125,7 +122,7 @@ class PairedResult:
     n_resamples: int
     exact: bool
     #: Deprecated name of ``test``.
-    method = RenamedAttribute("test")
+    method = METHOD_ALIAS
 
 
 @dataclass(frozen=True)
@@ -137,7 +134,7 @@ class PairTests:
     first, second : numpy.ndarray
         Row indices of the pairs: the difference is ``first - second``.
     difference, pvalue, ci_low, ci_high, effect_size : numpy.ndarray
-        As in :class:`PairedResult`, one entry per pair (``ci_*`` are NaN if no interval was asked).
+        As in ``PairedResult``, one entry per pair (``ci_*`` are NaN if no interval was asked).
     wins, ties, losses : numpy.ndarray
         Integer counts per pair.
     critical_difference : numpy.ndarray
@@ -170,12 +167,11 @@ class PairTests:
     n_queries: int
     n_resamples: int
     exact: bool
-
     #: Deprecated name of ``test``.
-    method = RenamedAttribute("test")
+    method = METHOD_ALIAS
 
     def result(self, index: int) -> PairedResult:
-        """Pair ``index`` as a :class:`PairedResult`."""
+        """Pair ``index`` as a ``PairedResult``."""
         return PairedResult(
             test=self.test, pvalue=float(self.pvalue[index]), difference=float(self.difference[index]),
             ci=(float(self.ci_low[index]), float(self.ci_high[index])), confidence=self.confidence,
@@ -185,15 +181,15 @@ class PairTests:
         )
 
 
-_TESTS = Options(METHODS)
-_EXACT = Boolean(none=True)
-_PAIRS = Array(shape=(None, 2), kinds="iu", dtype=np.int64, min_size=1, none=True)
+def _test_options(test: Any, interval: Any, confidence: Any, n_resamples: Any, seed: Any, exact: Any,
+                  intervals: tuple[str, ...] = INTERVALS) -> tuple[str, str | None, float, int, int, bool | None]:
+    """The checked ``test``, ``interval``, ``confidence``, ``n_resamples``, ``seed`` and ``exact`` of a paired test."""
+    return (check_option(test, "test", METHODS), check_option(interval, "interval", intervals, none=True),
+            check_level(confidence, "confidence"), check_count(n_resamples, "n_resamples"), check_seed(seed),
+            check_bool(exact, "exact", none=True))
 
 
-@validate_params(
-    test=_TESTS, interval=Options(INTERVALS, none=True), confidence=LEVEL, n_resamples=N_RESAMPLES, seed=SEED,
-    exact=_EXACT, a=QUERY_VALUES, b=QUERY_VALUES, renamed={"method": "test"},
-)
+@renamed_test
 def paired_test(
     a: Any,
     b: Any,
@@ -247,18 +243,18 @@ def paired_test(
     >>> round(r.pvalue, 4), tuple(round(x, 4) for x in r.ci)
     (0.0059, (0.0201, 0.0824))
     """
+    test, interval, confidence, n_resamples, seed, exact = _test_options(test, interval, confidence, n_resamples,
+                                                                          seed, exact)
+    a = check_array(a, "a", ndim=1, min_size=2, unit="queries")
+    b = check_array(b, "b", ndim=1, min_size=2, unit="queries")
     if a.size != b.size:
         raise ValueError(f"a and b must hold the same queries: got {a.size} and {b.size} values")
-    tests = pairwise_tests.unchecked(Scores(np.vstack([a, b]), ["a", "b"]), test=test, interval=interval,
-                                     confidence=confidence, n_resamples=n_resamples, seed=seed, exact=exact)
+    tests = _pairwise_tests(np.vstack([a, b]), None, test=test, interval=interval, confidence=confidence,
+                            alpha=ALPHA, n_resamples=n_resamples, seed=seed, exact=exact, n_jobs=1)
     return tests.result(0)
 
 
-@validate_params(
-    test=_TESTS, interval=Options((*INTERVALS, "none"), none=True), confidence=LEVEL, alpha=LEVEL,
-    n_resamples=N_RESAMPLES, seed=SEED, exact=_EXACT, n_jobs=N_JOBS, scores=SCORES, pairs=_PAIRS,
-    renamed={"method": "test"},
-)
+@renamed_test
 def pairwise_tests(
     scores: Any,
     pairs: Sequence[tuple[int, int]] | None = None,
@@ -277,13 +273,13 @@ def pairwise_tests(
     Parameters
     ----------
     scores : 2-D array-like or mapping
-        Systems x queries (see :class:`~ndcg_research.stats.inputs.ScoreMatrix`).
+        Systems x queries (see ``ScoreMatrix``).
     pairs : sequence of (int, int), optional
         Row pairs ``(i, j)`` to test (difference ``i - j``); default every ``i < j``.
     test, confidence, n_resamples, seed, exact
-        As in :func:`paired_test`.
+        As in ``paired_test``.
     interval : {"t", "percentile", "bca", "none"}, optional
-        As in :func:`paired_test`; ``"none"`` skips the interval (NaN), which saves the
+        As in ``paired_test``; ``"none"`` skips the interval (NaN), which saves the
         bootstrap when only p-values are needed.
     alpha : float, default 0.05
         Level of the ``critical_difference`` column.
@@ -301,7 +297,22 @@ def pairwise_tests(
     >>> t.first.tolist(), t.second.tolist(), t.pvalue.round(3).tolist()
     ([0, 0, 1], [1, 2, 2], [0.25, 0.125, 0.125])
     """
-    matrix = scores.values
+    test, interval, confidence, n_resamples, seed, exact = _test_options(
+        test, interval, confidence, n_resamples, seed, exact, intervals=(*INTERVALS, "none"))
+    alpha, n_jobs = check_level(alpha, "alpha"), check_count(n_jobs, "n_jobs")
+    matrix = check_scores(scores, "scores").values
+    if pairs is not None:
+        pairs = check_array(pairs, "pairs", ndim=2, kinds="iu", min_size=1).astype(np.int64)
+        if pairs.shape[1] != 2:
+            raise ValueError(f"pairs must have shape (n, 2), got shape {pairs.shape}")
+    return _pairwise_tests(matrix, pairs, test=test, interval=interval, confidence=confidence, alpha=alpha,
+                           n_resamples=n_resamples, seed=seed, exact=exact, n_jobs=n_jobs)
+
+
+def _pairwise_tests(matrix: np.ndarray, pairs: np.ndarray | None, *, test: str, interval: str | None,
+                    confidence: float, alpha: float, n_resamples: int, seed: int, exact: bool | None,
+                    n_jobs: int) -> PairTests:
+    """``pairwise_tests`` on a checked matrix and parameters (``paired_test``, ``compare_systems``, ...)."""
     if interval is None:
         interval = "t" if test == "t" else "percentile"
     n = matrix.shape[1]
@@ -327,7 +338,7 @@ def pairwise_tests(
         return _test_chunk(matrix, first[sl], second[sl], test=test, interval=interval,
                            confidence=confidence, alpha=alpha, flips=shared_flips, boot=shared_boot)
 
-    parts = map_in_threads.unchecked(work, starts, n_jobs)
+    parts = map_in_threads(work, starts, n_jobs)
     joined = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
     used = flips.n_resamples if flips is not None else (boot.n_resamples if test == "bootstrap" else 0)
     return PairTests(first=first, second=second, test=test, interval=interval, alpha=alpha,
@@ -337,7 +348,7 @@ def pairwise_tests(
 def _pair_rows(pairs: np.ndarray | None, n_systems: int) -> tuple[np.ndarray, np.ndarray]:
     """The first and second rows of each pair (every pair by default), refusing rows the matrix does not have."""
     if pairs is None:
-        return all_pairs.unchecked(n_systems)
+        return all_pairs(n_systems)
     if pairs.min() < 0 or pairs.max() >= n_systems or np.any(pairs[:, 0] == pairs[:, 1]):
         raise ValueError(f"pairs must name two different rows among 0..{n_systems - 1}, got {pairs.tolist()!r}")
     return pairs[:, 0], pairs[:, 1]
@@ -357,7 +368,7 @@ class _PrecomputedResamples:
     system_means: np.ndarray | None
 
     @classmethod
-    def build(cls, resamples: Resamples, matrix: np.ndarray) -> _PrecomputedResamples:
+    def build(cls, resamples: Resamples, matrix: np.ndarray) -> "_PrecomputedResamples":
         small = resamples.n_resamples * resamples.n_queries <= _CACHE_ELEMENTS
         blocks = resamples.blocks() if small else None
         means = None
@@ -464,13 +475,13 @@ def _test_chunk(
         boot_means = w_mean
         boot_means += mean[:, None]
     if interval == "t":
-        ci = mean_interval.unchecked(d, axis=1, confidence=confidence)
+        ci = _mean_interval(d, 1, confidence)
         out["ci_low"], out["ci_high"] = ci["ci_low"], ci["ci_high"]
     elif interval in ("percentile", "bca"):
         assert boot is not None
         if boot_means is None:
             boot_means = boot.difference_means(first, second, d)
-        out["ci_low"], out["ci_high"] = bootstrap_interval.unchecked(boot_means, d, confidence=confidence,
+        out["ci_low"], out["ci_high"] = bootstrap_interval(boot_means, d, confidence=confidence,
                                                                      interval=interval)
     return out
 
@@ -488,7 +499,6 @@ def _wilcoxon(d: np.ndarray) -> np.ndarray:
     return p
 
 
-@validate_params(axis=Integer(None), tie_tolerance=Real(0), confidence=LEVEL, better=Array(), worse=Array())
 def paired_comparison(better: Any, worse: Any, *, axis: int = 0, tie_tolerance: float = TIE_TOLERANCE,
                       confidence: float = CONFIDENCE) -> dict[str, np.ndarray]:
     """Compare two systems scored on the same replicates (paired), along ``axis``.
@@ -502,7 +512,7 @@ def paired_comparison(better: Any, worse: Any, *, axis: int = 0, tie_tolerance: 
     better, worse : array-like
         The two systems' values, same shape, replicates along ``axis``.
     axis : int, default 0
-    tie_tolerance : float, default :data:`TIE_TOLERANCE`
+    tie_tolerance : float, default ``TIE_TOLERANCE``
     confidence : float, default 0.95
         Level of the gap's t interval and of the Wilson interval.
 
@@ -513,7 +523,7 @@ def paired_comparison(better: Any, worse: Any, *, axis: int = 0, tie_tolerance: 
         ``p_better`` (share of replicates where better scores strictly higher) with its
         Wilson interval ``p_better_low``, ``p_better_high``; ``p_tie``; ``p_worse``;
         ``std_gap`` = mean_gap / sd_gap, NaN (undefined) when every gap is 0 or there is
-        one replicate, and its standard error ``std_gap_se`` (:func:`standardized_gap_se`).
+        one replicate, and its standard error ``std_gap_se`` (``standardized_gap_se``).
 
     Examples
     --------
@@ -523,22 +533,25 @@ def paired_comparison(better: Any, worse: Any, *, axis: int = 0, tie_tolerance: 
     >>> float(paired_comparison([1.0, 1.0], [1.0 - 1e-16, 1.0])["std_gap"])   # a rounding gap is a tie
     nan
     """
+    axis, confidence = check_int(axis, "axis"), check_level(confidence, "confidence")
+    tie_tolerance = check_real(tie_tolerance, "tie_tolerance", low=0)
+    better, worse = check_array(better, "better"), check_array(worse, "worse")
     if better.shape != worse.shape:
         raise ValueError(f"better and worse must have the same shape, got {better.shape} and {worse.shape}")
     if better.ndim == 0:
         raise ValueError("better and worse must hold replicates along an axis, got scalars")
     gap = better - worse
     gap[np.abs(gap) <= tie_tolerance] = 0.0
-    gaps = mean_interval.unchecked(gap, axis=axis, confidence=confidence)
+    gaps = _mean_interval(gap, axis, confidence)
     count = gap.shape[axis]
     wins = np.count_nonzero(gap > 0, axis=axis)
     losses = np.count_nonzero(gap < 0, axis=axis)
     low, high = np.empty(wins.shape), np.empty(wins.shape)
     for index in np.ndindex(wins.shape):  # loop over table cells: scipy's interval is scalar
-        low[index], high[index] = wilson_interval.unchecked(int(wins[index]), count, confidence=confidence)
+        low[index], high[index] = _wilson(int(wins[index]), count, confidence)
     with np.errstate(divide="ignore", invalid="ignore"):
         std_gap = np.where(gaps["sd"] > 0, gaps["mean"] / gaps["sd"], np.nan)
-    std_gap_se = standardized_gap_se.unchecked(gap, axis=axis) if count > 1 else np.full(std_gap.shape, np.nan)
+    std_gap_se = _standardized_gap_se(gap, axis) if count > 1 else np.full(std_gap.shape, np.nan)
     return {
         "mean_gap": gaps["mean"], "sd_gap": gaps["sd"], "gap_ci_low": gaps["ci_low"], "gap_ci_high": gaps["ci_high"],
         "p_better": wins / count, "p_better_low": low, "p_better_high": high,
@@ -547,7 +560,6 @@ def paired_comparison(better: Any, worse: Any, *, axis: int = 0, tie_tolerance: 
     }
 
 
-@validate_params(axis=Integer(None), gaps=Array())
 def standardized_gap_se(gaps: Any, *, axis: int = 0) -> np.ndarray:
     r"""Standard error of the standardized gap ``d = mean / sd`` of paired gaps, by the delta method.
 
@@ -575,6 +587,10 @@ def standardized_gap_se(gaps: Any, *, axis: int = 0) -> np.ndarray:
     >>> round(float(standardized_gap_se(g)) * (100_000 ** 0.5), 2)
     1.06
     """
+    return _standardized_gap_se(check_array(gaps, "gaps"), check_int(axis, "axis"))
+
+
+def _standardized_gap_se(gaps: np.ndarray, axis: int) -> np.ndarray:
     x = np.moveaxis(gaps, axis, 0)
     m = x.shape[0]
     if m < 2:

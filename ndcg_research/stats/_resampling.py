@@ -13,18 +13,18 @@ all-pairs bootstrap and randomisation tests into a few BLAS calls instead of one
 
 Seeds
 -----
-The ``B`` resamples are cut into blocks of :data:`RESAMPLE_BLOCK`. Block ``k`` of stream
+The ``B`` resamples are cut into blocks of ``RESAMPLE_BLOCK``. Block ``k`` of stream
 ``s`` draws from ``numpy.random.default_rng(SeedSequence(seed, spawn_key=(s, k)))``, so
 every resample is fixed by ``(seed, stream, index)``: the same whatever the number of
 workers, the order in which blocks are computed, or the pairs compared. A bootstrap block
 draws ``rng.integers(0, n, size=(rows, n))``, the resampled query indices, exactly as
-:func:`scipy.stats.bootstrap` does from the same generator (the tests use this to compare
+``scipy.stats.bootstrap`` does from the same generator (the tests use this to compare
 intervals with scipy's on identical resamples); a sign-flip block draws
 ``rng.integers(0, 2, size=(rows, n))``.
 
 Exact enumeration
 -----------------
-:class:`Resamples` of kind ``"exact"`` enumerates the ``2**(n - 1)`` sign vectors whose
+``Resamples`` of kind ``"exact"`` enumerates the ``2**(n - 1)`` sign vectors whose
 first sign is ``+1``. The sign-flip null distribution of ``|mean(s * d)|`` is symmetric
 (``s`` and ``-s`` give the same value), so these patterns carry every value of the
 ``2**n`` patterns exactly half as often: counting over them gives the exact p-value.
@@ -40,10 +40,6 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
 import numpy as np
-
-from ..core.constraints import Function, Instance, Integer, Options
-from ..core.params import validate_params
-from .inputs import N_JOBS, N_RESAMPLES, SEED
 
 __all__ = [
     "BOOTSTRAP_STREAM",
@@ -74,15 +70,14 @@ EXACT_MAX_QUERIES = 20
 EXACT_LIMIT = 30
 
 ResampleKind = Literal["bootstrap", "sign-flip", "exact"]
-_KIND = Options(("bootstrap", "sign-flip", "exact"))
-_N_QUERIES = Integer(2)
 T = TypeVar("T")
 R = TypeVar("R")
 
 
-@validate_params(seed=SEED, stream=Integer(0), block=Integer(0))
 def block_generator(seed: int, stream: int, block: int) -> np.random.Generator:
-    """The generator of block ``block`` of stream ``stream``: ``default_rng(SeedSequence(seed, spawn_key=(stream, block)))``.
+    """The generator of block ``block`` of stream ``stream``.
+
+    That is ``default_rng(SeedSequence(seed, spawn_key=(stream, block)))``.
 
     Examples
     --------
@@ -128,15 +123,13 @@ class Resamples:
 
     @classmethod
     def build(cls, kind: str, *, n_queries: int, n_resamples: int = 1, seed: int = 0) -> Resamples:
-        """Check the arguments and return the resamples (for ``"exact"``, ``n_resamples`` becomes ``2**(n-1)``)."""
-        kind = _KIND.check(kind, "kind")
-        n = _N_QUERIES.check(n_queries, "n_queries")
+        """The resamples (for ``"exact"``, ``n_resamples`` becomes ``2**(n-1)``); the caller checked the arguments."""
+        n = n_queries
         if kind == "exact":
             if n > EXACT_LIMIT:
                 raise ValueError(f"an exact sign-flip test enumerates 2**(n-1) patterns; n_queries = {n} is more than "
                                  f"the {EXACT_LIMIT} it allows (use the Monte Carlo test)")
             return cls("exact", n, 1 << (n - 1), 0)
-        n_resamples, seed = N_RESAMPLES.check(n_resamples, "n_resamples"), SEED.check(seed, "seed")
         return cls(kind, n, n_resamples, seed)  # type: ignore[arg-type]
 
     @property
@@ -179,7 +172,7 @@ class Resamples:
     def weighted_sums(self, values: np.ndarray, blocks: Sequence[np.ndarray] | None = None) -> np.ndarray:
         """``values @ W.T``: the resampled sums of each row of ``values`` (rows x n) -> (rows x n_resamples).
 
-        ``blocks`` are the weight blocks if already drawn (:meth:`blocks`); else they are drawn here.
+        ``blocks`` are the weight blocks if already drawn (``blocks``); else they are drawn here.
         """
         if self.n_blocks == 1:
             return values @ (blocks[0] if blocks is not None else self.block(0)).T
@@ -190,7 +183,6 @@ class Resamples:
         return out
 
 
-@validate_params(function=Function(), n_jobs=N_JOBS, items=Instance(Iterable, what="an iterable", example=list))
 def map_in_threads(function: Callable[[T], R], items: Iterable[T], n_jobs: int) -> list[R]:
     """``[function(item) for item in items]``, on ``n_jobs`` threads (numpy's heavy calls release the GIL).
 

@@ -1,16 +1,16 @@
 r"""Many systems at once: p-value corrections and the randomised Tukey HSD test.
 
-:func:`adjust_pvalues` corrects (``correction=``) the p-values of a family of pairwise tests:
+``adjust_pvalues`` corrects (``correction=``) the p-values of a family of pairwise tests:
 
 - ``"holm"`` (Holm 1979, the default): with the p-values sorted, :math:`p_{(1)} \le \dots \le p_{(m)}`,
   :math:`\tilde p_{(i)} = \max_{j \le i} \min(1, (m - j + 1)\, p_{(j)})`; controls the
   family-wise error rate, uniformly more powerful than Bonferroni;
 - ``"bonferroni"``: :math:`\min(1, m\, p_i)`;
 - ``"bh"`` (Benjamini & Hochberg 1995): controls the false discovery rate,
-  :func:`scipy.stats.false_discovery_control`;
+  ``scipy.stats.false_discovery_control``;
 - ``"none"``.
 
-:func:`tukey_hsd` is the randomised Tukey HSD test of Carterette (TOIS 2012), as Sakai
+``tukey_hsd`` is the randomised Tukey HSD test of Carterette (TOIS 2012), as Sakai
 (2012, 2014) runs it for discriminative power: under the null hypothesis that all systems
 are equivalent, the systems' labels are exchangeable within each query. Each of ``B``
 resamples shuffles, independently for every query, which system gets which value; the
@@ -20,8 +20,6 @@ Comparing every pair with the distribution of the *maximum* difference makes the
 family-wise adjusted by construction (no further correction).
 """
 
-from __future__ import annotations
-
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -29,15 +27,14 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from ..core.constraints import Array, Options
-from ..core.params import validate_params
-from .inputs import LEVEL, N_JOBS, N_RESAMPLES, SCORES, SEED, all_pairs
-from .intervals import ALPHA
-from .resampling import TUKEY_STREAM, block_generator, map_in_threads
+from .._validation import check_array, check_option
+from ._inputs import all_pairs, check_count, check_level, check_scores, check_seed
+from ._intervals import ALPHA
+from ._resampling import TUKEY_STREAM, block_generator, map_in_threads
 
 __all__ = ["CORRECTIONS", "TUKEY_BLOCK", "adjust_pvalues", "TukeyHSD", "tukey_hsd"]
 
-#: The corrections of :func:`adjust_pvalues`.
+#: The corrections of ``adjust_pvalues``.
 CORRECTIONS: tuple[str, ...] = ("holm", "bonferroni", "bh", "none")
 #: Resamples per seeded block of the randomised Tukey HSD test.
 TUKEY_BLOCK = 1000
@@ -45,7 +42,6 @@ TUKEY_BLOCK = 1000
 _SHUFFLE_ELEMENTS = 1 << 22
 
 
-@validate_params(correction=Options(CORRECTIONS), pvalues=Array(ndim=1, min_size=1, low=0, high=1))
 def adjust_pvalues(pvalues: Any, correction: str = "holm") -> np.ndarray:
     """Adjust a family of p-values for multiple comparisons.
 
@@ -69,7 +65,11 @@ def adjust_pvalues(pvalues: Any, correction: str = "holm") -> np.ndarray:
     >>> adjust_pvalues([0.01, 0.04, 0.03, 0.20], "bh").round(4).tolist()
     [0.04, 0.0533, 0.0533, 0.2]
     """
-    p = pvalues
+    correction = check_option(correction, "correction", CORRECTIONS)
+    return _adjust_pvalues(check_array(pvalues, "pvalues", ndim=1, min_size=1, low=0, high=1), correction)
+
+
+def _adjust_pvalues(p: np.ndarray, correction: str) -> np.ndarray:
     m = p.size
     if correction == "none":
         return p.copy()
@@ -114,7 +114,6 @@ class TukeyHSD:
     n_resamples: int
 
 
-@validate_params(n_resamples=N_RESAMPLES, alpha=LEVEL, seed=SEED, n_jobs=N_JOBS, scores=SCORES)
 def tukey_hsd(scores: Any, *, n_resamples: int = 10_000, alpha: float = ALPHA, seed: int = 0,
               n_jobs: int = 1) -> TukeyHSD:
     """Randomised Tukey HSD test (Carterette 2012) of every pair of systems.
@@ -122,13 +121,13 @@ def tukey_hsd(scores: Any, *, n_resamples: int = 10_000, alpha: float = ALPHA, s
     Parameters
     ----------
     scores : 2-D array-like or mapping
-        Systems x queries (see :class:`~ndcg_research.stats.inputs.ScoreMatrix`).
+        Systems x queries (see ``ScoreMatrix``).
     n_resamples : int, default 10000
         Resamples ``B`` (each shuffles the systems within every query).
     alpha : float, default 0.05
         Level of ``critical_difference``.
     seed : int, default 0
-        Entropy of the resamples' SeedSequence; block ``k`` of :data:`TUKEY_BLOCK` resamples
+        Entropy of the resamples' SeedSequence; block ``k`` of ``TUKEY_BLOCK`` resamples
         draws from ``SeedSequence(seed, spawn_key=(TUKEY_STREAM, k))``.
     n_jobs : int, default 1
         Worker threads over blocks (the results do not depend on it).
@@ -144,13 +143,18 @@ def tukey_hsd(scores: Any, *, n_resamples: int = 10_000, alpha: float = ALPHA, s
     >>> r.pvalue.round(3).tolist()          # pairs (0, 1), (0, 2), (1, 2)
     [0.006, 0.004, 1.0]
     """
-    matrix, b = scores.values, n_resamples
+    b, alpha = check_count(n_resamples, "n_resamples"), check_level(alpha, "alpha")
+    seed, n_jobs = check_seed(seed), check_count(n_jobs, "n_jobs")
+    return _tukey_hsd(check_scores(scores, "scores").values, b, alpha, seed, n_jobs)
+
+
+def _tukey_hsd(matrix: np.ndarray, b: int, alpha: float, seed: int, n_jobs: int) -> TukeyHSD:
     by_query = np.ascontiguousarray(matrix.T)  # queries x systems
     n_blocks = math.ceil(b / TUKEY_BLOCK)
 
     def block(k: int) -> np.ndarray:
         rows = min(TUKEY_BLOCK, b - k * TUKEY_BLOCK)
-        rng = block_generator.unchecked(seed, TUKEY_STREAM, k)
+        rng = block_generator(seed, TUKEY_STREAM, k)
         step = max(1, _SHUFFLE_ELEMENTS // by_query.size)
         out = []
         # Sub-blocks along the resample axis consume the generator in the same order as one
@@ -162,8 +166,8 @@ def tukey_hsd(scores: Any, *, n_resamples: int = 10_000, alpha: float = ALPHA, s
             out.append(means.max(axis=1) - means.min(axis=1))
         return np.concatenate(out)
 
-    ranges = np.concatenate(map_in_threads.unchecked(block, range(n_blocks), n_jobs))
-    first, second = all_pairs.unchecked(matrix.shape[0])
+    ranges = np.concatenate(map_in_threads(block, range(n_blocks), n_jobs))
+    first, second = all_pairs(matrix.shape[0])
     means = matrix.mean(axis=1)
     difference = means[first] - means[second]
     ordered = np.sort(ranges)

@@ -1,12 +1,10 @@
-r"""CG, DCG, ideal DCG and nDCG, on one ranked list or on many queries at once.
+"""CG, DCG, ideal DCG and nDCG, on one ranked list or on many queries at once.
 
-Definitions (ranks r start at 1; ``rel_r`` is the grade of the document at rank r):
+Definitions (ranks r start at 1; rel_r is the grade of the document at rank r)::
 
-.. math::
-
-    \mathrm{CG@k} = \sum_{r=1}^{k} g(rel_r), \qquad
-    \mathrm{DCG@k} = \sum_{r=1}^{k} g(rel_r)\, D(r), \qquad
-    \mathrm{nDCG@k} = \mathrm{DCG@k} / \mathrm{IDCG@k}
+    CG@k   = sum_{r=1..k} g(rel_r)
+    DCG@k  = sum_{r=1..k} g(rel_r) D(r)
+    nDCG@k = DCG@k / IDCG@k
 
 with gain g (default linear: g(rel) = rel) and discount D, a multiplier
 (default D(r) = 1 / log2(r + 1)). IDCG@k is the DCG of the *ideal* ranking:
@@ -22,8 +20,8 @@ Input shapes: a 1-D list gives a float; a 2-D array or a sequence of 1-D lists
 A query whose ideal DCG is 0 (no relevant document known) has no defined
 nDCG; ``zero_ideal`` chooses what it gets: ``"zero"`` (default, as trec_eval
 and scikit-learn), ``"one"`` (as allRank), ``"nan"`` (then average with
-:func:`mean_over_queries`, which states which queries count) or ``"raise"``.
-An :class:`UndefinedNDCGWarning` says how many queries the rule touched; it
+``mean_over_queries``, which states which queries count) or ``"raise"``.
+An ``UndefinedNDCGWarning`` says how many queries the rule touched; it
 points at the line that called the public function (every public function calls
 the one helper that warns directly, so the stack level is a constant).
 
@@ -31,14 +29,12 @@ A query for which nothing was returned (an empty list or row) has DCG 0; it gets
 nDCG 0 if its known grades are given (``ideal=``), and is refused otherwise.
 
 Every parameter (``k``, ``gain``, ``discount``, ``zero_ideal``, ``ties``,
-``threads``) is checked before the data, and all input before any computation:
-the parameters and the type of each input by the functions' declarations
-(:mod:`~ndcg_research.core.params`), then the rows and values of the input
-(:mod:`~ndcg_research.core.validation`).
+``threads``) is checked before the data (``_options``), and all input before any
+computation (``_batch``); the helpers and kernels below the public functions check nothing.
 
 Threads: the ideal DCG and the ranking by score are independent, and numpy
 releases the GIL in its partitions and sorts, so for large batches
-:func:`ndcg_from_scores` computes the ideal DCG on a second thread, started for
+``ndcg_from_scores`` computes the ideal DCG on a second thread, started for
 that call and joined before it returns (no pool, nothing left behind, safe
 across ``fork``). ``threads=1`` keeps everything on the calling thread (e.g.
 when the caller runs many evaluations in parallel itself); the values are the
@@ -47,9 +43,6 @@ same either way.
 This module imports only numpy.
 """
 
-
-from __future__ import annotations
-
 import threading
 import warnings
 from collections.abc import Callable
@@ -57,14 +50,13 @@ from typing import Any, Literal, NamedTuple, TypeVar
 
 import numpy as np
 
-from . import kernels, ranking, validation
-from .constraints import Array, Integer, Options
-from .discounts import DISCOUNT, Discount, DiscountLike
-from .gains import GAIN, Gain, GainLike
-from .params import validate_params
-from .ranking import TIE_RULE
-from .specs import format_number
-from .validation import CUTOFF, RANKED_LISTS, RankedLists
+from .._validation import check_array, check_int, check_option
+from . import _batch, _kernels
+from ._batch import Batch
+from ._discounts import Discount, DiscountLike, _as_discount
+from ._gains import Gain, GainLike, _as_gain
+from ._ranking import TIES
+from ._specs import format_number
 
 __all__ = [
     "cg",
@@ -91,19 +83,10 @@ Value = float | np.ndarray
 #: second thread (below, starting the thread costs more than the overlap saves).
 OVERLAP_MIN_ENTRIES = 1 << 18
 
-# The zero-ideal warning is raised in _parts, called by a public function's body, called by its
-# checking wrapper (core.params; ``f.unchecked`` is a wrapper frame too), called by the user: four
-# frames up. Public functions therefore call _parts directly.
-_STACKLEVEL = 4
+# The zero-ideal warning is raised in _parts, called by a public function, called by the user:
+# three frames up. Public functions therefore call _parts directly.
+_STACKLEVEL = 3
 _T = TypeVar("_T")
-
-# The declared parameters, shared by the metric functions (checked before the data).
-_RANKED = dict(k=CUTOFF, gain=GAIN, discount=DISCOUNT)
-_ZERO_IDEAL = Options(ZERO_IDEAL_POLICIES)
-_THREADS = Integer(1, 2, none=True)
-_OPTIONAL_LISTS = RankedLists(none=True)
-_LISTS = dict(relevance=RANKED_LISTS, ideal=_OPTIONAL_LISTS, judged=_OPTIONAL_LISTS)
-_SCORED_LISTS = dict(y_true=RANKED_LISTS, y_score=RANKED_LISTS, ideal=_OPTIONAL_LISTS, judged=_OPTIONAL_LISTS)
 _NO_DISCOUNT = Discount("none")
 _LINEAR = Gain("linear")
 
@@ -121,7 +104,7 @@ class NDCGParts(NamedTuple):
 
 
 class _Options(NamedTuple):
-    """The checked parameters of one call (see the declarations of the public functions)."""
+    """The checked parameters of one call (see ``_options``)."""
 
     k: int | None
     gain: Gain | Callable[[np.ndarray], np.ndarray]
@@ -131,23 +114,37 @@ class _Options(NamedTuple):
     threads: int | None = None
 
 
-def _scalar_if_single(values: np.ndarray, batch: validation.Batch) -> Value:
+def _options(
+    k: Any, gain: Any, discount: Any, zero_ideal: Any = "zero", ties: Any = "first", threads: Any = None
+) -> _Options:
+    """Check and normalise the parameters of a metric function, before its data is read."""
+    return _Options(
+        check_int(k, "k", low=1, none=True),
+        _as_gain(gain),
+        _as_discount(discount),
+        check_option(zero_ideal, "zero_ideal", ZERO_IDEAL_POLICIES),
+        check_option(ties, "ties", TIES),
+        check_int(threads, "threads", low=1, high=2, none=True),
+    )
+
+
+def _scalar_if_single(values: np.ndarray, batch: Batch) -> Value:
     """The values as the public functions return them: a float for one list, an array for a batch."""
     return float(values[0]) if batch.single else values
 
 
-def _width(batch: validation.Batch, k: int | None) -> int:
+def _width(batch: Batch, k: int | None) -> int:
     """How many ranks of the batch count: its width, cut at k."""
     return batch.values.shape[1] if k is None else min(k, batch.values.shape[1])
 
 
-def _grades(data: Any, name: str, *, allow_empty: bool = False) -> validation.Batch:
-    batch = validation.as_batch.unchecked(data, name=name, fill=0.0, keep_integers=True, allow_empty=allow_empty)
-    validation.check_grades.unchecked(batch)
+def _grades(data: Any, name: str, *, allow_empty: bool = False) -> Batch:
+    batch = _batch.as_batch(data, name=name, fill=0.0, keep_integers=True, allow_empty=allow_empty)
+    _batch.check_grades(batch)
     return batch
 
 
-def _known_grades(ideal: Any, retrieved: validation.Batch) -> validation.Batch:
+def _known_grades(ideal: Any, retrieved: Batch) -> Batch:
     """The known grades of each query (``ideal``, or the list itself), checked to contain what was retrieved."""
     if ideal is None:
         return retrieved
@@ -162,7 +159,7 @@ def _known_grades(ideal: Any, retrieved: validation.Batch) -> validation.Batch:
     return known
 
 
-def _check_contains(known: validation.Batch, retrieved: validation.Batch) -> None:
+def _check_contains(known: Batch, retrieved: Batch) -> None:
     """Every retrieved document of positive grade must be among the known grades (multiset containment).
 
     For each query and each positive grade, the list may hold no more documents of that
@@ -170,12 +167,12 @@ def _check_contains(known: validation.Batch, retrieved: validation.Batch) -> Non
     This keeps nDCG <= 1 for every gain and discount, and catches misaligned batches.
     Small integer grades are counted level by level; other grades are sorted.
     """
-    countable = kernels.levels_if_countable.unchecked
+    countable = _kernels.levels_if_countable
     top_ours, top_theirs = countable(retrieved.values), countable(known.values)
     if top_ours is not None and top_theirs is not None:
         top = max(top_ours, top_theirs)
-        ours = kernels.level_counts.unchecked(retrieved.values, top)[:, 1:]
-        theirs = kernels.level_counts.unchecked(known.values, top)[:, 1:]
+        ours = _kernels.level_counts(retrieved.values, top)[:, 1:]
+        theirs = _kernels.level_counts(known.values, top)[:, 1:]
         bad = np.argwhere(ours > theirs)
         if bad.size:
             query, level = bad[0]
@@ -200,22 +197,24 @@ def _check_contains(known: validation.Batch, retrieved: validation.Batch) -> Non
         _raise_not_contained(retrieved, queries[starts[run]], grades[starts[run]], n_ours[run], n_theirs[run])
 
 
-def _raise_not_contained(retrieved: validation.Batch, query: int, grade: float, ours: int, theirs: int) -> None:
+def _raise_not_contained(retrieved: Batch, query: int, grade: float, ours: int, theirs: int) -> None:
     where = "" if retrieved.single else f" of query {query}"
     raise ValueError(
         f"ideal{where} does not contain the retrieved grades: {retrieved.name} has {ours} "
-        f"document{'' if ours == 1 else 's'} of grade {format_number(grade)}, ideal {theirs}; ideal must list all known "
+        f"document{'' if ours == 1 else 's'} of grade {format_number(grade)}, ideal {theirs}; "
+        f"ideal must list all known "
         f"grades of the query, retrieved or not"
     )
 
 
 def _parts(
-    batch: validation.Batch, dcg_values: np.ndarray, idcg_values: np.ndarray, n_terms: int, zero_ideal: str
+    batch: Batch, dcg_values: np.ndarray | None, idcg_values: np.ndarray | None, n_terms: int, zero_ideal: str
 ) -> NDCGParts:
     """DCG, ideal DCG and nDCG (zero_ideal policy applied), shaped for the caller; call it from a public function."""
+    assert dcg_values is not None and idcg_values is not None  # both computed for every caller of _parts
     undefined = idcg_values == 0
     if not undefined.any():
-        ndcg_values = kernels.ndcg_ratio.unchecked(dcg_values, idcg_values, n_terms)
+        ndcg_values = _kernels.ndcg_ratio(dcg_values, idcg_values, n_terms)
         return NDCGParts(*(_scalar_if_single(v, batch) for v in (dcg_values, idcg_values, ndcg_values)))
     queries = np.flatnonzero(undefined)
     # Row positions in the batch, said as such: a bare "0" would read like a value.
@@ -234,31 +233,57 @@ def _parts(
         stacklevel=_STACKLEVEL,
     )
     ndcg_values = np.full(idcg_values.shape, fill)
-    ndcg_values[~undefined] = kernels.ndcg_ratio.unchecked(dcg_values[~undefined], idcg_values[~undefined], n_terms)
+    ndcg_values[~undefined] = _kernels.ndcg_ratio(dcg_values[~undefined], idcg_values[~undefined], n_terms)
     return NDCGParts(*(_scalar_if_single(v, batch) for v in (dcg_values, idcg_values, ndcg_values)))
 
 
 def _ranked_parts(
     relevance: Any, ideal: Any, judged: Any, options: _Options, *, need_dcg: bool = True
-) -> tuple[validation.Batch, np.ndarray | None, np.ndarray, int]:
+) -> tuple[Batch, np.ndarray | None, np.ndarray, int]:
     """The batch, its DCG (if needed), its ideal DCG and the number of ranks summed."""
     batch = _grades(relevance, "relevance", allow_empty=ideal is not None)
     if judged is not None:  # before the ideal: grades of unjudged documents are unknown
-        batch = validation.condense.unchecked(batch, validation.judged_mask.unchecked(judged, batch), fill=0.0)
+        batch = _batch.condense(batch, _batch.judged_mask(judged, batch), fill=0.0)
     known = _known_grades(ideal, batch)
     # Every input is checked: the work starts here.
     gain, discount, width = options.gain, options.discount, _width(batch, options.k)
-    idcg_values = kernels.ideal_dcg.unchecked(known.values, gain, discount, options.k, name=known.name, ranks=width)
+    idcg_values = _kernels.ideal_dcg(known.values, gain, discount, options.k, name=known.name, ranks=width)
     dcg_values = None
     if need_dcg:
-        gains = kernels.apply_gain.unchecked(gain, batch.values[:, :width], name="relevance")
-        dcg_values = kernels.ranked_dcg.unchecked(gains, discount, None)
+        gains = _kernels.apply_gain(gain, batch.values[:, :width], name="relevance")
+        dcg_values = _kernels.ranked_dcg(gains, discount, None)
     return batch, dcg_values, idcg_values, max(width, _width(known, options.k))
 
 
-@validate_params(k=CUTOFF, gain=GAIN, relevance=RANKED_LISTS)
+# Parameter texts shared by the docstrings below (written out in each, so that help() shows them).
+#   gain: linear, exp2, mapping({grade: gain, ...}), a dict, or a callable
+#   discount: log2, log(base=2), jarvelin(base=2), power(beta), zipf, geometric(p), logpower(gamma),
+#             loglog, zipflog(gamma), none, or a callable
+
+
+def _dcg(
+    relevance: Any, k: int | None, gain: Gain | Callable[..., Any], discount: Discount | Callable[..., Any]
+) -> Value:
+    """DCG of ranked lists, the parameters checked (``dcg`` and ``cg``)."""
+    batch = _batch.as_batch(relevance, name="relevance", fill=0.0, keep_integers=True)
+    width = _width(batch, k)
+    if width == batch.values.shape[1] and gain == _LINEAR:
+        # Hot path: one minimum pass, then the dot product. A finite DCG over every
+        # entry certifies there is no +inf (D > 0), so the maximum pass is skipped.
+        _batch.check_grades(batch, upper_checked=True)
+        try:
+            values = _kernels.ranked_dcg(batch.values, discount, None)
+        except ValueError:  # not finite: report +inf in the input if that is the cause, else the overflow
+            _batch.check_grades(batch)
+            raise
+        return _scalar_if_single(values, batch)
+    _batch.check_grades(batch)
+    gains = _kernels.apply_gain(gain, batch.values[:, :width], name="relevance")
+    return _scalar_if_single(_kernels.ranked_dcg(gains, discount, None), batch)
+
+
 def cg(relevance: Any, k: int | None = None, *, gain: GainLike = "linear") -> Value:
-    r"""Cumulative gain: :math:`\mathrm{CG@k} = \sum_{r=1}^{k} g(rel_r)`, the order ignored.
+    """Cumulative gain: CG@k = sum over ranks r = 1..k of g(rel_r), the order ignored.
 
     Parameters
     ----------
@@ -268,7 +293,8 @@ def cg(relevance: Any, k: int | None = None, *, gain: GainLike = "linear") -> Va
     k : int or None, default None
         Cut-off; None sums the whole list.
     gain : str, mapping or callable, default "linear"
-        See :mod:`ndcg_research.core.gains`.
+        g(rel): "linear" (rel), "exp2" (2^rel - 1), "mapping({0: 0, 1: 1, 2: 3})" or a
+        dict from grade to gain, or a non-decreasing callable with g(0) = 0 (see ``parse_gain``).
 
     Returns
     -------
@@ -282,12 +308,12 @@ def cg(relevance: Any, k: int | None = None, *, gain: GainLike = "linear") -> Va
     >>> cg([[3, 2], [1]]).tolist()
     [5.0, 1.0]
     """
-    return dcg.unchecked(relevance, k, gain=gain, discount=_NO_DISCOUNT)
+    options = _options(k, gain, _NO_DISCOUNT)
+    return _dcg(relevance, options.k, options.gain, _NO_DISCOUNT)
 
 
-@validate_params(**_RANKED, relevance=RANKED_LISTS)
 def dcg(relevance: Any, k: int | None = None, *, gain: GainLike = "linear", discount: DiscountLike = "log2") -> Value:
-    r"""Discounted cumulative gain: :math:`\mathrm{DCG@k} = \sum_{r=1}^{k} g(rel_r)\, D(r)`.
+    """Discounted cumulative gain: DCG@k = sum over ranks r = 1..k of g(rel_r) D(r).
 
     Parameters
     ----------
@@ -297,14 +323,18 @@ def dcg(relevance: Any, k: int | None = None, *, gain: GainLike = "linear", disc
     k : int or None, default None
         Cut-off; None uses the whole list.
     gain : str, mapping or callable, default "linear"
-        g(rel); ``"exp2"`` is 2^rel - 1. See :mod:`ndcg_research.core.gains`.
+        g(rel): "linear" (rel), "exp2" (2^rel - 1), "mapping({0: 0, 1: 1, 2: 3})" or a
+        dict from grade to gain, or a non-decreasing callable with g(0) = 0 (see ``parse_gain``).
     discount : str or callable, default "log2"
-        D(r), a multiplier on 1-based ranks; ``"log2"`` is 1 / log2(r + 1).
-        See :mod:`ndcg_research.core.discounts`.
+        D(r), a multiplier on 1-based ranks: "log2" (1 / log2(r + 1)), "log(base=2)",
+        "jarvelin(base=2)", "power(beta=...)", "zipf" (1 / r), "geometric(p=...)",
+        "logpower(gamma=...)", "loglog", "zipflog(gamma=...)", "none" (see ``parse_discount``),
+        or a positive non-increasing callable on ranks.
 
     Returns
     -------
     float or numpy.ndarray
+        One value for a 1-D list, one per query otherwise.
 
     Examples
     --------
@@ -315,26 +345,17 @@ def dcg(relevance: Any, k: int | None = None, *, gain: GainLike = "linear", disc
     >>> dcg([[1, 0], [0, 1]], discount="zipf").tolist()
     [1.0, 0.5]
     """
-    batch = validation.as_batch.unchecked(relevance, name="relevance", fill=0.0, keep_integers=True)
-    width = _width(batch, k)
-    if width == batch.values.shape[1] and gain == _LINEAR:
-        # Hot path: one minimum pass, then the dot product. A finite DCG over every
-        # entry certifies there is no +inf (D > 0), so the maximum pass is skipped.
-        validation.check_grades.unchecked(batch, upper_checked=True)
-        try:
-            values = kernels.ranked_dcg.unchecked(batch.values, discount, None)
-        except ValueError:  # not finite: report +inf in the input if that is the cause, else the overflow
-            validation.check_grades.unchecked(batch)
-            raise
-        return _scalar_if_single(values, batch)
-    validation.check_grades.unchecked(batch)
-    gains = kernels.apply_gain.unchecked(gain, batch.values[:, :width], name="relevance")
-    return _scalar_if_single(kernels.ranked_dcg.unchecked(gains, discount, None), batch)
+    options = _options(k, gain, discount)
+    return _dcg(relevance, options.k, options.gain, options.discount)
 
 
-@validate_params(**_RANKED, relevance=RANKED_LISTS, ideal=_OPTIONAL_LISTS)
 def idcg(
-    relevance: Any, k: int | None = None, *, ideal: Any = None, gain: GainLike = "linear", discount: DiscountLike = "log2"
+    relevance: Any,
+    k: int | None = None,
+    *,
+    ideal: Any = None,
+    gain: GainLike = "linear",
+    discount: DiscountLike = "log2",
 ) -> Value:
     """Ideal DCG: the DCG of the known grades sorted by non-increasing gain, cut at k.
 
@@ -347,12 +368,17 @@ def idcg(
         Cut-off applied to the ideal ranking; None keeps every known grade.
     ideal : array-like, optional
         All known grades of each query, retrieved or not, in any order.
-    gain, discount
-        As in :func:`dcg`.
+    gain : str, mapping or callable, default "linear"
+        g(rel): "linear", "exp2", "mapping({...})", a dict or a callable, as in ``dcg``.
+    discount : str or callable, default "log2"
+        D(r): "log2", "log(base=2)", "jarvelin(base=2)", "power(beta=...)", "zipf",
+        "geometric(p=...)", "logpower(gamma=...)", "loglog", "zipflog(gamma=...)", "none",
+        or a callable, as in ``dcg``.
 
     Returns
     -------
     float or numpy.ndarray
+        One value for a 1-D list, one per query otherwise.
 
     Examples
     --------
@@ -363,16 +389,44 @@ def idcg(
     >>> round(idcg(returned, 6, ideal=returned + [3, 2]), 3)
     8.74
     """
-    batch, _, idcg_values, _ = _ranked_parts(relevance, ideal, None, _Options(k, gain, discount), need_dcg=False)
+    batch, _, idcg_values, _ = _ranked_parts(relevance, ideal, None, _options(k, gain, discount), need_dcg=False)
     return _scalar_if_single(idcg_values, batch)
 
 
-@validate_params(**_RANKED, zero_ideal=_ZERO_IDEAL, **_LISTS)
 def ndcg_parts(
     relevance: Any, k: int | None = None, *, ideal: Any = None, gain: GainLike = "linear",
     discount: DiscountLike = "log2", zero_ideal: ZeroIdeal = "zero", judged: Any = None,
 ) -> NDCGParts:
-    """DCG, ideal DCG and nDCG computed together; arguments as in :func:`ndcg`.
+    """DCG, ideal DCG and nDCG of ranked lists, computed together.
+
+    Parameters
+    ----------
+    relevance : array-like
+        Grades (>= 0) in rank order, rank 1 first: a 1-D list (one query), or a
+        2-D array / sequence of 1-D lists (ragged allowed), one per query. May be
+        empty (nothing returned) only when ``ideal`` is given.
+    k : int or None, default None
+        Cut-off for both the list and the ideal; None cuts nothing.
+    ideal : array-like, optional
+        All known grades of each query (retrieved or not, any order; same nesting
+        as ``relevance``); must contain every retrieved grade above 0. None builds
+        the ideal from the list itself.
+    gain : str, mapping or callable, default "linear"
+        g(rel): "linear", "exp2", "mapping({...})", a dict or a callable, as in ``dcg``.
+    discount : str or callable, default "log2"
+        D(r): "log2", "log(base=2)", "jarvelin(base=2)", "power(beta=...)", "zipf",
+        "geometric(p=...)", "logpower(gamma=...)", "loglog", "zipflog(gamma=...)", "none",
+        or a callable, as in ``dcg``.
+    zero_ideal : {"zero", "one", "nan", "raise"}, default "zero"
+        nDCG of a query whose ideal DCG is 0 (with an UndefinedNDCGWarning).
+    judged : array-like of bool, optional
+        Same shape as ``relevance``; False marks an unjudged document, removed before
+        scoring (the condensed list, as in ``ndcg``).
+
+    Returns
+    -------
+    NDCGParts
+        ``(dcg, idcg, ndcg)``: floats for a 1-D list, arrays with one value per query otherwise.
 
     Examples
     --------
@@ -380,19 +434,18 @@ def ndcg_parts(
     >>> [round(x, 3) for x in parts]
     [6.861, 8.74, 0.785]
     """
-    options = _Options(k, gain, discount, zero_ideal)
-    return _parts(*_ranked_parts(relevance, ideal, judged, options), zero_ideal)
+    options = _options(k, gain, discount, zero_ideal)
+    return _parts(*_ranked_parts(relevance, ideal, judged, options), options.zero_ideal)
 
 
-@validate_params(**_RANKED, zero_ideal=_ZERO_IDEAL, **_LISTS)
 def ndcg(
     relevance: Any, k: int | None = None, *, ideal: Any = None, gain: GainLike = "linear",
     discount: DiscountLike = "log2", zero_ideal: ZeroIdeal = "zero", judged: Any = None,
 ) -> Value:
-    r"""Normalized DCG: :math:`\mathrm{nDCG@k} = \mathrm{DCG@k} / \mathrm{IDCG@k}`, in [0, 1].
+    """Normalized DCG: nDCG@k = DCG@k / IDCG@k, in [0, 1].
 
-    A list in ideal order gets exactly 1.0, and no list more (see
-    :func:`ndcg_research.core.kernels.ndcg_ratio` for how rounding is bounded).
+    A list in ideal order gets exactly 1.0, and no list more (rounding is bounded:
+    see ``ndcg_research.core._kernels.ndcg_ratio``).
 
     Parameters
     ----------
@@ -411,9 +464,13 @@ def ndcg(
         Must contain every retrieved grade above 0, as many times as it is
         retrieved, else ValueError.
     gain : str, mapping or callable, default "linear"
-        g(rel); ``"exp2"`` = 2^rel - 1; a dict maps grade to gain.
+        g(rel): "linear" (rel), "exp2" (2^rel - 1), "mapping({0: 0, 1: 1, 2: 3})" or a
+        dict from grade to gain, or a non-decreasing callable with g(0) = 0 (see ``parse_gain``).
     discount : str or callable, default "log2"
-        D(r) on 1-based ranks; see :mod:`ndcg_research.core.discounts`.
+        D(r) on 1-based ranks: "log2" (1 / log2(r + 1)), "log(base=2)", "jarvelin(base=2)",
+        "power(beta=...)" (r^-beta), "zipf" (1 / r), "geometric(p=...)" (p^(r-1)),
+        "logpower(gamma=...)", "loglog", "zipflog(gamma=...)", "none" (see ``parse_discount``),
+        or a positive non-increasing callable on ranks.
     zero_ideal : {"zero", "one", "nan", "raise"}, default "zero"
         Value for a query whose ideal DCG is 0 (with an UndefinedNDCGWarning).
     judged : array-like of bool, optional
@@ -453,8 +510,8 @@ def ndcg(
     >>> round(ndcg([0, 0, 1], judged=[True, False, True]), 3)
     0.631
     """
-    options = _Options(k, gain, discount, zero_ideal)
-    return _parts(*_ranked_parts(relevance, ideal, judged, options), zero_ideal).ndcg
+    options = _options(k, gain, discount, zero_ideal)
+    return _parts(*_ranked_parts(relevance, ideal, judged, options), options.zero_ideal).ndcg
 
 
 def _start_on_thread(function: Callable[..., _T], *args: Any, **kwargs: Any) -> Callable[[], _T]:
@@ -486,16 +543,16 @@ def _start_on_thread(function: Callable[..., _T], *args: Any, **kwargs: Any) -> 
 
 def _score_parts(
     y_true: Any, y_score: Any, ideal: Any, judged: Any, options: _Options, *, need_ideal: bool = True
-) -> tuple[validation.Batch, np.ndarray, np.ndarray | None, int]:
+) -> tuple[Batch, np.ndarray, np.ndarray | None, int]:
     """The labels, the DCG of the ranking by score, its ideal DCG (if needed) and how many gains a row sums at most."""
     labels = _grades(y_true, "y_true", allow_empty=ideal is not None)
-    scores = validation.as_batch.unchecked(y_score, name="y_score", fill=-np.inf, allow_empty=ideal is not None)
-    validation.check_same_shape.unchecked(labels, scores)
-    validation.check_scores.unchecked(scores)
+    scores = _batch.as_batch(y_score, name="y_score", fill=-np.inf, allow_empty=ideal is not None)
+    _batch.check_same_shape(labels, scores)
+    _batch.check_scores(scores)
     if judged is not None:  # before the ideal: grades of unjudged documents are unknown
-        mask = validation.judged_mask.unchecked(judged, labels)
-        labels = validation.condense.unchecked(labels, mask, fill=0.0)
-        scores = validation.condense.unchecked(scores, mask, fill=-np.inf)
+        mask = _batch.judged_mask(judged, labels)
+        labels = _batch.condense(labels, mask, fill=0.0)
+        scores = _batch.condense(scores, mask, fill=-np.inf)
     known = _known_grades(ideal, labels)
     # Every input is checked: the work starts here.
     gain, discount, k, width = options.gain, options.discount, options.k, _width(labels, options.k)
@@ -505,25 +562,56 @@ def _score_parts(
         builtin = isinstance(gain, Gain) and isinstance(discount, Discount)  # a user's callable need not be thread-safe
         large = labels.values.size + known.values.size >= OVERLAP_MIN_ENTRIES
         if builtin and (options.threads == 2 or (options.threads is None and large)):
-            ideal_job = _start_on_thread(kernels.ideal_dcg.unchecked, *arguments, name=known.name, ranks=width)
+            ideal_job = _start_on_thread(_kernels.ideal_dcg, *arguments, name=known.name, ranks=width)
         else:
-            value = kernels.ideal_dcg.unchecked(*arguments, name=known.name, ranks=width)
+            value = _kernels.ideal_dcg(*arguments, name=known.name, ranks=width)
             ideal_job = lambda: value  # noqa: E731
-    gains = kernels.apply_gain.unchecked(gain, labels.values, name="y_true")
-    ranked = ranking.ranked_gains.unchecked(gains, scores.values, k, options.ties)
-    dcg_values = kernels.ranked_dcg.unchecked(ranked, discount, None)
-    # A tied group's mean gain sums up to a whole row: that many terms bound the rounding (kernels.ndcg_ratio).
+    gains = _kernels.apply_gain(gain, labels.values, name="y_true")
+    ranked = _kernels.ranked_gains(gains, scores.values, k, options.ties)
+    dcg_values = _kernels.ranked_dcg(ranked, discount, None)
+    # A tied group's mean gain sums up to a whole row: that many terms bound the rounding (_kernels.ndcg_ratio).
     n_terms = max(labels.values.shape[1], _width(known, k))
     return labels, dcg_values, None if ideal_job is None else ideal_job(), n_terms
 
 
-@validate_params(**_RANKED, ties=TIE_RULE, zero_ideal=_ZERO_IDEAL, threads=_THREADS, **_SCORED_LISTS)
 def ndcg_parts_from_scores(
     y_true: Any, y_score: Any, k: int | None = None, *, ideal: Any = None, gain: GainLike = "linear",
     discount: DiscountLike = "log2", ties: Ties = "average", zero_ideal: ZeroIdeal = "zero", judged: Any = None,
     threads: int | None = None,
 ) -> NDCGParts:
-    """DCG, ideal DCG and nDCG from labels and scores; arguments as in :func:`ndcg_from_scores`.
+    """DCG, ideal DCG and nDCG of the ranking by decreasing model score, computed together.
+
+    Parameters
+    ----------
+    y_true : array-like
+        Grades (>= 0) of the documents, in any order: a 1-D list for one query,
+        or a 2-D array / sequence of 1-D lists (ragged allowed), one per query.
+        May be empty (nothing returned) only when ``ideal`` is given.
+    y_score : array-like
+        Finite model scores, same shape as ``y_true``; higher ranks first.
+    k : int or None, default None
+        Cut-off for the ranking and the ideal; None cuts nothing.
+    ideal : array-like, optional
+        All known grades of each query, if ``y_true`` does not hold them all. Default: ``y_true``.
+    gain : str, mapping or callable, default "linear"
+        g(rel): "linear", "exp2", "mapping({...})", a dict or a callable, as in ``dcg``.
+    discount : str or callable, default "log2"
+        D(r): "log2", "log(base=2)", "jarvelin(base=2)", "power(beta=...)", "zipf",
+        "geometric(p=...)", "logpower(gamma=...)", "loglog", "zipflog(gamma=...)", "none",
+        or a callable, as in ``dcg``.
+    ties : {"average", "first", "pessimistic", "optimistic"}, default "average"
+        Documents with equal scores, as in ``ndcg_from_scores``.
+    zero_ideal : {"zero", "one", "nan", "raise"}, default "zero"
+        nDCG of a query whose ideal DCG is 0 (with an UndefinedNDCGWarning).
+    judged : array-like of bool, optional
+        Same shape as ``y_true``; unjudged documents (False) are removed before ranking.
+    threads : {None, 1, 2}, default None
+        Threads of the call, as in ``ndcg_from_scores`` (the values do not depend on it).
+
+    Returns
+    -------
+    NDCGParts
+        ``(dcg, idcg, ndcg)``: floats for a 1-D list, arrays with one value per query otherwise.
 
     Examples
     --------
@@ -531,11 +619,10 @@ def ndcg_parts_from_scores(
     >>> [round(x, 3) for x in parts]
     [1.631, 2.631, 0.62]
     """
-    options = _Options(k, gain, discount, zero_ideal, ties, threads)
-    return _parts(*_score_parts(y_true, y_score, ideal, judged, options), zero_ideal)
+    options = _options(k, gain, discount, zero_ideal, ties, threads)
+    return _parts(*_score_parts(y_true, y_score, ideal, judged, options), options.zero_ideal)
 
 
-@validate_params(**_RANKED, ties=TIE_RULE, zero_ideal=_ZERO_IDEAL, threads=_THREADS, **_SCORED_LISTS)
 def ndcg_from_scores(
     y_true: Any, y_score: Any, k: int | None = None, *, ideal: Any = None, gain: GainLike = "linear",
     discount: DiscountLike = "log2", ties: Ties = "average", zero_ideal: ZeroIdeal = "zero", judged: Any = None,
@@ -556,8 +643,13 @@ def ndcg_from_scores(
     ideal : array-like, optional
         All known grades of each query, if ``y_true`` does not hold them all
         (relevant documents the model never scored). Default: ``y_true``.
-    gain, discount
-        As in :func:`ndcg`.
+    gain : str, mapping or callable, default "linear"
+        g(rel): "linear" (rel), "exp2" (2^rel - 1), "mapping({0: 0, 1: 1, 2: 3})" or a
+        dict from grade to gain, or a non-decreasing callable with g(0) = 0 (see ``parse_gain``).
+    discount : str or callable, default "log2"
+        D(r) on 1-based ranks: "log2" (1 / log2(r + 1)), "log(base=2)", "jarvelin(base=2)",
+        "power(beta=...)", "zipf" (1 / r), "geometric(p=...)", "logpower(gamma=...)", "loglog",
+        "zipflog(gamma=...)", "none" (see ``parse_discount``), or a positive non-increasing callable.
     ties : {"average", "first", "pessimistic", "optimistic"}, default "average"
         Documents with equal scores: ``"average"`` gives each rank of a tied
         group the group's mean gain (McSherry & Najork 2008; scikit-learn's
@@ -570,16 +662,19 @@ def ndcg_from_scores(
         Value for a query whose ideal DCG is 0.
     judged : array-like of bool, optional
         Same shape as ``y_true``; unjudged documents (False) are removed before
-        ranking (condensed list, trec_eval ``-J``). See :func:`ndcg`.
+        ranking (condensed list, trec_eval ``-J``). See ``ndcg``.
     threads : {None, 1, 2}, default None
-        2: compute the ideal DCG on a second thread while the documents are
-        ranked (built-in gain and discount only: a user's callable always runs
-        on the calling thread); 1: one thread; None: 2 for batches of at least
-        :data:`OVERLAP_MIN_ENTRIES` entries, else 1. The values do not depend on it.
+        Why a metric has this: the ideal DCG and the ranking are independent, so on a large
+        batch the ideal DCG runs on a second thread (started and joined within the call)
+        while the documents are ranked. 2: always (built-in gain and discount only: a
+        user's callable runs on the calling thread); 1: one thread, for a caller that
+        runs many evaluations in parallel itself; None: 2 for batches of at least
+        OVERLAP_MIN_ENTRIES (2^18) entries, else 1. The values do not depend on it.
 
     Returns
     -------
     float or numpy.ndarray
+        nDCG of the ranking, or one value per query.
 
     Examples
     --------
@@ -592,22 +687,47 @@ def ndcg_from_scores(
     >>> ndcg_from_scores([[2, 1], [0, 3]], [[0.9, 0.1], [0.5, 0.6]], threads=1).tolist()
     [1.0, 1.0]
     """
-    options = _Options(k, gain, discount, zero_ideal, ties, threads)
-    return _parts(*_score_parts(y_true, y_score, ideal, judged, options), zero_ideal).ndcg
+    options = _options(k, gain, discount, zero_ideal, ties, threads)
+    return _parts(*_score_parts(y_true, y_score, ideal, judged, options), options.zero_ideal).ndcg
 
 
-@validate_params(**_RANKED, ties=TIE_RULE, **_SCORED_LISTS)
 def dcg_from_scores(
     y_true: Any, y_score: Any, k: int | None = None, *, ideal: Any = None, gain: GainLike = "linear",
     discount: DiscountLike = "log2", ties: Ties = "average", judged: Any = None,
 ) -> Value:
-    """DCG of the ranking by decreasing score; arguments as in :func:`ndcg_from_scores`.
+    """DCG of the ranking by decreasing model score.
 
-    ``ideal`` and ``judged`` mean what they mean there: with ``ideal`` (the known grades of each
-    query) a query for which nothing was returned may have an empty list (its DCG is 0), and
-    ``ideal`` must contain the grades of the list; with ``judged`` the DCG is that of the
-    condensed list, unjudged documents removed before ranking. So ``dcg_from_scores`` is
-    ``ndcg_from_scores`` times the ideal DCG, for the same arguments.
+    ``dcg_from_scores`` is ``ndcg_from_scores`` times the ideal DCG, for the same arguments.
+
+    Parameters
+    ----------
+    y_true : array-like
+        Grades (>= 0) of the documents, in any order: a 1-D list for one query,
+        or a 2-D array / sequence of 1-D lists (ragged allowed), one per query.
+        May be empty (nothing returned, DCG 0) only when ``ideal`` is given.
+    y_score : array-like
+        Finite model scores, same shape as ``y_true``; higher ranks first.
+    k : int or None, default None
+        Cut-off of the ranking; None cuts nothing.
+    ideal : array-like, optional
+        The known grades of each query; given, it must contain the grades of the list
+        (it is not otherwise used: a DCG needs no ideal).
+    gain : str, mapping or callable, default "linear"
+        g(rel): "linear", "exp2", "mapping({...})", a dict or a callable, as in ``dcg``.
+    discount : str or callable, default "log2"
+        D(r): "log2", "log(base=2)", "jarvelin(base=2)", "power(beta=...)", "zipf",
+        "geometric(p=...)", "logpower(gamma=...)", "loglog", "zipflog(gamma=...)", "none",
+        or a callable, as in ``dcg``.
+    ties : {"average", "first", "pessimistic", "optimistic"}, default "average"
+        Documents with equal scores, as in ``ndcg_from_scores``.
+    judged : array-like of bool, optional
+        Same shape as ``y_true``; the DCG is that of the condensed list, unjudged
+        documents (False) removed before ranking.
+
+    Returns
+    -------
+    float or numpy.ndarray
+        One value for a 1-D list, one per query otherwise.
 
     Examples
     --------
@@ -618,14 +738,11 @@ def dcg_from_scores(
     >>> round(dcg_from_scores([0, 2, 1], [0.9, 0.5, 0.1], judged=[False, True, True]), 3)  # 2 then 1
     2.631
     """
-    options = _Options(k, gain, discount, ties=ties)
+    options = _options(k, gain, discount, ties=ties)
     labels, dcg_values, _, _ = _score_parts(y_true, y_score, ideal, judged, options, need_ideal=False)
     return _scalar_if_single(dcg_values, labels)
 
 
-@validate_params(
-    nan_policy=Options(("raise", "omit", "propagate")), values=Array(ndim=1, min_size=1, finite=False, unit="values"),
-)
 def mean_over_queries(values: Any, *, nan_policy: Literal["raise", "omit", "propagate"] = "raise") -> float:
     """Average per-query values, saying which queries count.
 
@@ -639,8 +756,9 @@ def mean_over_queries(values: Any, *, nan_policy: Literal["raise", "omit", "prop
     Parameters
     ----------
     values : array-like
-        One value per query.
+        One value per query (1-D, not empty).
     nan_policy : {"raise", "omit", "propagate"}, default "raise"
+        What NaN values do: refuse, leave out, or make the mean NaN.
 
     Returns
     -------
@@ -651,6 +769,8 @@ def mean_over_queries(values: Any, *, nan_policy: Literal["raise", "omit", "prop
     >>> mean_over_queries([1.0, 0.5, float("nan")], nan_policy="omit")
     0.75
     """
+    nan_policy = check_option(nan_policy, "nan_policy", ("raise", "omit", "propagate"))
+    values = check_array(values, "values", ndim=1, min_size=1, finite=False)
     missing = np.isnan(values)
     if missing.any():
         if nan_policy == "raise":

@@ -24,8 +24,7 @@ Examples
 True
 """
 
-from __future__ import annotations
-
+import functools
 import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -33,11 +32,10 @@ from typing import Any
 
 import numpy as np
 
-from .constraints import Boolean, Real
-from .params import validate_params
-from .specs import FunctionSpec, format_number, parse_call
+from .._validation import check_bool, check_real
+from ._specs import format_number, parse_call
 
-__all__ = ["Gain", "parse_gain", "GAIN_NAMES", "GainLike", "GainSpec", "GAIN"]
+__all__ = ["Gain", "parse_gain", "GAIN_NAMES", "GainLike"]
 
 #: Names of the built-in gains.
 GAIN_NAMES: tuple[str, ...] = ("linear", "exp2", "mapping")
@@ -116,23 +114,20 @@ class Gain:
         return f"parse_gain({str(self)!r})"
 
 
-_FINITE = Real()
-
-
 def _checked_table(table: Mapping[Any, Any]) -> tuple[tuple[float, float], ...]:
     if not isinstance(table, Mapping) or not table:
         raise TypeError(f"gain 'mapping' needs a non-empty dict from grade to gain, got {table!r}")
     pairs: dict[float, float] = {}
     for grade, gain in table.items():
-        grade = _FINITE.check(grade, "gain 'mapping': every grade")
-        gain = _FINITE.check(gain, "gain 'mapping': every gain")
+        grade = check_real(grade, "gain 'mapping': every grade")
+        gain = check_real(gain, "gain 'mapping': every gain")
         if grade < 0:
             raise ValueError(f"gain 'mapping': grades must be >= 0, got {format_number(grade)}")
         pairs[grade] = gain
     if pairs.setdefault(0.0, 0.0) != 0.0:
         raise ValueError(f"gain 'mapping': grade 0 must map to 0, got {pairs[0.0]!r}")
     ordered = sorted(pairs.items())
-    for (g1, v1), (g2, v2) in zip(ordered, ordered[1:]):
+    for (g1, v1), (g2, v2) in zip(ordered, ordered[1:], strict=False):
         if v2 < v1:
             raise ValueError(
                 f"gain 'mapping' must be non-decreasing in the grade: grade {format_number(g2)} -> "
@@ -145,55 +140,48 @@ def _checked_table(table: Mapping[Any, Any]) -> tuple[tuple[float, float], ...]:
 GainLike = str | Gain | Mapping[Any, Any] | Callable[[np.ndarray], np.ndarray]
 
 
-class GainSpec(FunctionSpec):
-    """The constraint of every ``gain`` argument: a gain spec, normalised to a :class:`Gain` (or a callable).
-
-    Accepts a spec string (``"exp2"``, ``"mapping({0: 0, 1: 1, 2: 3})"``), a mapping from grade
-    to gain, a :class:`Gain`, or any callable unless ``builtin_only``; errors are worded in
-    terms of the gain (``"unknown gain 'square'; valid gains: ..."``).
-
-    Examples
-    --------
-    >>> GAIN.check("exp2", "gain")
-    parse_gain('exp2')
-    """
-
-    subject = "gain"
-    forms = ("a spec string", "a mapping", "a Gain")
-    bad_specs = ("square", "exp2(2)", "mapping", "mapping({0: 1})", "mapping({1: 'a'})", {})
-
-    def _builtin(self, value: Any) -> Gain | None:
-        if isinstance(value, Gain):
-            return value
-        if isinstance(value, Mapping):
-            return Gain("mapping", value)
-        if not isinstance(value, str):
-            return None
-        kind, args, kwargs = parse_call.unchecked(value, what="gain")
-        if kwargs or len(args) > 1 or (kind != "mapping" and args):
-            raise ValueError(f"gain spec {value!r} is not valid; valid gains: {_VALID}")
-        if kind == "mapping" and not args:
-            raise ValueError(f"gain spec {value!r}: 'mapping' needs a table, e.g. 'mapping({{0: 0, 1: 1, 2: 3}})'")
-        return Gain(kind, args[0] if args else None)
-
-    def example(self) -> str:
-        return "linear"
+@functools.lru_cache(maxsize=64)
+def _parse_text(spec: str) -> Gain:
+    """The built-in gain a spec string names (cached: the metric functions parse their default every call)."""
+    try:
+        kind, args, kwargs = parse_call(spec, what="gain")
+    except ValueError as error:
+        raise ValueError(f"{error}; valid gains: {_VALID}") from None
+    if kwargs or len(args) > 1 or (kind != "mapping" and args):
+        raise ValueError(f"gain spec {spec!r} is not valid; valid gains: {_VALID}")
+    if kind == "mapping" and not args:
+        raise ValueError(f"gain spec {spec!r}: 'mapping' needs a table, e.g. 'mapping({{0: 0, 1: 1, 2: 3}})'")
+    return Gain(kind, args[0] if args else None)
 
 
-#: The constraint of the ``gain`` argument of the metric functions.
-GAIN = GainSpec()
-_BUILTIN_GAIN = GainSpec(builtin_only=True)
+def _as_gain(value: Any, *, builtin_only: bool = False) -> Gain | Callable[[np.ndarray], np.ndarray]:
+    """A gain argument as a ``Gain`` (or the callable itself); errors name the gain, whatever the argument."""
+    if isinstance(value, Gain):
+        return value
+    if isinstance(value, str):
+        return _parse_text(value)
+    if isinstance(value, Mapping):
+        return Gain("mapping", value)
+    if builtin_only:
+        raise TypeError(f"gain must be a built-in gain (a spec string, a mapping or a Gain), got {value!r}")
+    if callable(value):
+        return value
+    raise TypeError(
+        f"gain must be a spec string, a mapping, a Gain or a callable, got {type(value).__name__}: {value!r}"
+    )
 
 
-@validate_params(builtin_only=Boolean(), spec=GAIN)
 def parse_gain(spec: GainLike, *, builtin_only: bool = False) -> Gain | Callable[[np.ndarray], np.ndarray]:
     """Turn a gain spec into a callable on grades.
+
+    Built-in gains (``GAIN_NAMES``): ``"linear"`` (g = rel, the default), ``"exp2"``
+    (g = 2^rel - 1), ``"mapping({0: 0, 1: 1, 2: 3})"`` (a table from grade to gain).
 
     Parameters
     ----------
     spec : str, Gain, mapping or callable
         ``"linear"``, ``"exp2"``, ``"mapping({0: 0, 1: 1, 2: 3})"``, a dict
-        from grade to gain, a :class:`Gain`, or any callable (returned
+        from grade to gain, a ``Gain``, or any callable (returned
         unchanged; the metric functions check gain(0) = 0 and monotonicity).
     builtin_only : bool, default False
         Refuse callables (TypeError): for code that needs a gain's name or a
@@ -216,4 +204,4 @@ def parse_gain(spec: GainLike, *, builtin_only: bool = False) -> Gain | Callable
     ...
     TypeError: gain must be a built-in gain (a spec string, a mapping or a Gain), got <built-in function abs>
     """
-    return _BUILTIN_GAIN.check(spec, "spec") if builtin_only else spec
+    return _as_gain(spec, builtin_only=check_bool(builtin_only, "builtin_only"))

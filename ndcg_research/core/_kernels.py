@@ -17,13 +17,13 @@ and its nDCG is exactly 1. :func:`ndcg_ratio` bounds the remaining rounding for 
 Threads. The discount cache is shared by all threads and guarded by a lock; everything else
 works on its arguments only.
 
-Public. The kernels of ``__all__`` are part of the core's API for callers that have checked their
-arrays themselves and call them in a loop, where the metric functions' checks of every array would
-cost more than the work (the simulation's fast paths in :mod:`ndcg_research.studies`). They check
-the types and shapes of their arguments only, never the values.
+For pre-checked arrays. The kernels of ``__all__`` (with the ordering kernels of ``_ranking``,
+re-exported here) serve callers that have checked their arrays themselves and call them in a loop,
+where the metric functions' checks of every array would cost more than the work: the metric
+functions of ``_metrics``, and the studies' fast paths (``from ndcg_research.core import _kernels``).
+They check nothing: the arrays are float64 or integer numpy arrays of finite values, 2-D where the
+name says rows.
 """
-
-from __future__ import annotations
 
 import threading
 from collections.abc import Callable
@@ -31,11 +31,9 @@ from typing import Any
 
 import numpy as np
 
-from .discounts import Discount
-from .gains import Gain
-from .constraints import Array, Function, Instance, Integer
-from .params import validate_params
-from .validation import CUTOFF
+from ._discounts import Discount
+from ._gains import Gain
+from ._ranking import group_means, ranked_gains, top_order
 
 __all__ = [
     "COUNTED_ROW_FROM",
@@ -54,6 +52,9 @@ __all__ = [
     "ranked_dcg",
     "ideal_dcg",
     "ndcg_ratio",
+    "top_order",
+    "ranked_gains",
+    "group_means",
 ]
 
 #: Largest grade for which grades are counted level by level (see :func:`levels_if_countable`).
@@ -66,20 +67,17 @@ COUNTED_ROW_FROM = 1 << 16
 #: 160 MB with its cumulative sums).
 DISCOUNT_CACHE_SIZE = 12
 
-# The kernels' arguments are the padded arrays of the metric functions, which have checked
-# every value: the declarations below look at types and shapes only (O(1), nothing is read).
-_ROWS = Array(ndim=2, kinds="biuf", as_is=True)
-_GRADES = Array(kinds="biuf", as_is=True)
-_VECTOR = Array(ndim=1, kinds="f", as_is=True)
-_FUNCTION = Function()
-_TEXT = Instance(str)
-
 _cache: dict[Discount, tuple[np.ndarray, np.ndarray]] = {}
 _cache_lock = threading.Lock()
 
 
 def clear_discount_cache() -> None:
-    """Forget the cached discount vectors (they are rebuilt on demand).
+    """Forget the cached discount vectors, to free their memory (they are rebuilt on demand).
+
+    On the top level for a reason: the metric functions keep the vectors of the last
+    DISCOUNT_CACHE_SIZE (12) built-in discounts, each as long as the longest list seen, so after
+    lists of 10^7 documents the cache holds up to 12 x 160 MB. A long-running process that is
+    done with such lists calls this to give the memory back. The values never depend on it.
 
     Examples
     --------
@@ -97,10 +95,10 @@ def _cached(discount: Discount, length: int) -> tuple[np.ndarray, np.ndarray]:
     vectors are read-only: once returned they are safe to share.
     """
     with _cache_lock:
-        vector, cumulative = _cache.get(discount, (None, None))
-        if vector is None or vector.size < length:
+        entry = _cache.get(discount)
+        if entry is None or entry[0].size < length:
             # Grow geometrically so that lists of slowly increasing length do not rebuild every call.
-            size = max(length, 2 * (0 if vector is None else vector.size), 64)
+            size = max(length, 2 * (0 if entry is None else entry[0].size), 64)
             vector = discount(np.arange(1, size + 1, dtype=np.float64))
             cumulative = np.concatenate(([0.0], np.cumsum(vector)))
             vector.flags.writeable = False
@@ -108,15 +106,17 @@ def _cached(discount: Discount, length: int) -> tuple[np.ndarray, np.ndarray]:
             _cache.pop(discount, None)
             while _cache and len(_cache) >= DISCOUNT_CACHE_SIZE:  # evict the least recently built
                 _cache.pop(next(iter(_cache)))
-            _cache[discount] = (vector, cumulative)
-        return vector, cumulative
+            entry = _cache[discount] = (vector, cumulative)
+        return entry
 
 
 def _label(function: Callable[..., Any]) -> str:
     return getattr(function, "__name__", repr(function))
 
 
-def _call(role: str, function: Callable[[np.ndarray], Any], argument: np.ndarray, entries: str, called_on: str) -> np.ndarray:
+def _call(
+    role: str, function: Callable[[np.ndarray], Any], argument: np.ndarray, entries: str, called_on: str
+) -> np.ndarray:
     """``function(argument)`` as a float64 array; a failure names the callable, its role and its argument.
 
     ``role`` is "gain" or "discount", ``entries`` what the argument holds ("grades", "ranks").
@@ -164,7 +164,6 @@ def _checked_custom_discount(discount: Callable[[np.ndarray], np.ndarray], lengt
     return values
 
 
-@validate_params(discount=_FUNCTION, length=Integer(0))
 def discount_vector(discount: Discount | Callable[[np.ndarray], np.ndarray], length: int) -> np.ndarray:
     """D(1), ..., D(length): cached and read-only for built-ins, checked for other callables.
 
@@ -191,7 +190,6 @@ def discount_vector(discount: Discount | Callable[[np.ndarray], np.ndarray], len
     return _checked_custom_discount(discount, length)
 
 
-@validate_params(discount=_FUNCTION, length=Integer(0))
 def cumulative_discount(discount: Discount | Callable[[np.ndarray], np.ndarray], length: int) -> np.ndarray:
     """[0, D(1), D(1) + D(2), ..., sum_{r <= length} D(r)] (length + 1 entries).
 
@@ -219,7 +217,6 @@ def cumulative_discount(discount: Discount | Callable[[np.ndarray], np.ndarray],
     return np.concatenate(([0.0], np.cumsum(_checked_custom_discount(discount, length))))
 
 
-@validate_params(gain=_FUNCTION, name=_TEXT, grades=_GRADES)
 def apply_gain(gain: Gain | Callable[[np.ndarray], np.ndarray], grades: np.ndarray, *, name: str) -> np.ndarray:
     """Gains of a batch of (already validated) grades, shaped like ``grades``.
 
@@ -283,7 +280,6 @@ def apply_gain(gain: Gain | Callable[[np.ndarray], np.ndarray], grades: np.ndarr
     return level_gains[where[1:]].reshape(grades.shape)
 
 
-@validate_params(grades=_GRADES)
 def levels_if_countable(grades: np.ndarray) -> int | None:
     """The largest grade if all grades are integers in [0, MAX_COUNTED_LEVEL], else None.
 
@@ -300,7 +296,6 @@ def levels_if_countable(grades: np.ndarray) -> int | None:
     return None
 
 
-@validate_params(top_level=Integer(0), grades=_ROWS)
 def level_counts(grades: np.ndarray, top_level: int) -> np.ndarray:
     """counts[q, g] = number of entries of row q with grade g, for g = 0..top_level (one bincount pass).
 
@@ -320,7 +315,6 @@ def level_counts(grades: np.ndarray, top_level: int) -> np.ndarray:
     return np.bincount(codes.ravel(), minlength=n_rows * n_levels).reshape(n_rows, n_levels)
 
 
-@validate_params(top_level=Integer(0), grades=_ROWS)
 def count_at_least(grades: np.ndarray, top_level: int) -> np.ndarray:
     """counts[q, g - 1] = number of entries of row q with grade >= g, for g = 1..top_level.
 
@@ -329,16 +323,15 @@ def count_at_least(grades: np.ndarray, top_level: int) -> np.ndarray:
     >>> count_at_least(np.array([[2, 0, 2, 1]]), 2).tolist()
     [[3, 2]]
     """
-    return np.cumsum(level_counts.unchecked(grades, top_level)[:, :0:-1], axis=1)[:, ::-1]
+    return np.cumsum(level_counts(grades, top_level)[:, :0:-1], axis=1)[:, ::-1]
 
 
-@validate_params(width=Integer(1), grades=_ROWS)
 def top_grades(grades: np.ndarray, width: int) -> np.ndarray:
     """The ``width`` largest grades of each row, in non-increasing order: the ideal ranking's grades.
 
     A partition first when ``width`` is small next to the row, then a sort: numpy's
     vectorised sort beat a counting sort of small integer grades on every batch timed. One
-    row of at least :data:`COUNTED_ROW_FROM` countable grades (:func:`levels_if_countable`)
+    row of at least ``COUNTED_ROW_FROM`` countable grades (:func:`levels_if_countable`)
     that would be sorted whole is counted instead, level by level, which gives the same
     grades. Rows shorter than ``width`` come out padded as they went in. Since a gain is
     non-decreasing, the gains of these grades are the ideal gains.
@@ -354,7 +347,7 @@ def top_grades(grades: np.ndarray, width: int) -> np.ndarray:
     if 8 * width <= row_width:
         grades = np.partition(grades, row_width - width, axis=1)[:, row_width - width :]
     elif grades.shape[0] == 1 and row_width >= COUNTED_ROW_FROM:
-        top_level = levels_if_countable.unchecked(grades)
+        top_level = levels_if_countable(grades)
         if top_level is not None:
             return _counted_top_grades(grades, top_level, width)
     return np.sort(grades, axis=1)[:, ::-1][:, :width]
@@ -362,12 +355,11 @@ def top_grades(grades: np.ndarray, width: int) -> np.ndarray:
 
 def _counted_top_grades(grades: np.ndarray, top_level: int, width: int) -> np.ndarray:
     """One row of integer grades 0..top_level in non-increasing order, rebuilt from how many there are of each."""
-    per_level = level_counts.unchecked(grades, top_level)[0]
+    per_level = level_counts(grades, top_level)[0]
     levels = np.arange(top_level, -1, -1).astype(grades.dtype)
     return np.repeat(levels, per_level[::-1])[None, :width]
 
 
-@validate_params(what=_TEXT, gains=_ROWS, discounts=_VECTOR)
 def discounted_sum(gains: np.ndarray, discounts: np.ndarray, *, what: str) -> np.ndarray:
     """Row sums of gains * discounts, refusing a sum that overflows float64.
 
@@ -398,7 +390,6 @@ def _finite_sums(sums: np.ndarray, what: str) -> np.ndarray:
     return sums
 
 
-@validate_params(what=_TEXT, gains=_ROWS, discounts=_VECTOR)
 def rowwise_discounted_sum(gains: np.ndarray, discounts: np.ndarray, *, what: str) -> np.ndarray:
     """Row sums of gains * discounts, each row summed on its own: its value never depends on the other rows.
 
@@ -418,7 +409,6 @@ def rowwise_discounted_sum(gains: np.ndarray, discounts: np.ndarray, *, what: st
     return _finite_sums(sums, what)
 
 
-@validate_params(discount=_FUNCTION, k=CUTOFF, gains=_ROWS)
 def ranked_dcg(gains: np.ndarray, discount: Discount | Callable[[np.ndarray], np.ndarray], k: int | None) -> np.ndarray:
     """DCG of each row of gains in rank order, cut at k: sum_r gains[q, r-1] * D(r).
 
@@ -442,10 +432,9 @@ def ranked_dcg(gains: np.ndarray, discount: Discount | Callable[[np.ndarray], np
     [4.0]
     """
     width = gains.shape[1] if k is None else min(k, gains.shape[1])
-    return discounted_sum.unchecked(gains[:, :width], discount_vector.unchecked(discount, width), what="DCG")
+    return discounted_sum(gains[:, :width], discount_vector(discount, width), what="DCG")
 
 
-@validate_params(gain=_FUNCTION, discount=_FUNCTION, k=CUTOFF, name=_TEXT, ranks=Integer(1, none=True), grades=_ROWS)
 def ideal_dcg(
     grades: np.ndarray,
     gain: Gain | Callable[[np.ndarray], np.ndarray],
@@ -488,19 +477,18 @@ def ideal_dcg(
     [3.5]
     """
     width = grades.shape[1] if k is None else min(k, grades.shape[1])
-    ideal = top_grades.unchecked(grades, width)
+    ideal = top_grades(grades, width)
     if ranks is not None and ranks < width:  # rows are non-increasing: count the positives past `ranks`
         ideal = ideal[:, : ranks + int(np.count_nonzero(ideal[:, ranks:], axis=1).max())]
     elif ranks is not None and ranks > width:
         ideal = np.pad(ideal, ((0, 0), (0, ranks - width)))
-    return ranked_dcg.unchecked(apply_gain.unchecked(gain, ideal, name=name), discount, None)
+    return ranked_dcg(apply_gain(gain, ideal, name=name), discount, None)
 
 
 # Unit roundoff of float64.
 _U = 2.0**-53
 
 
-@validate_params(n_terms=Integer(1), dcg=_VECTOR, idcg=_VECTOR)
 def ndcg_ratio(dcg: np.ndarray, idcg: np.ndarray, n_terms: int) -> np.ndarray:
     """dcg / idcg per row (idcg > 0), where dcg <= idcg holds in exact arithmetic.
 

@@ -6,24 +6,19 @@ Parsing uses :mod:`ast` and accepts literals only, so a spec string can come
 from a papermill parameter or a results table without ever being evaluated.
 Printing is canonical: parameters in declaration order, defaults omitted, and
 numbers written the shortest way that round-trips, so ``parse(str(x)) == x``.
-"""
 
-from __future__ import annotations
+The spec language of the whole package (gains, discounts, measures, the studies' rankers and
+cut-off rules): its callers pass text they hold, so only the spec itself is checked, with a
+message naming what it configures.
+"""
 
 import ast
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .constraints import Constraint, Instance, Real
-from .params import validate_params
-
-__all__ = ["parse_call", "parse_registered", "format_call", "format_number", "FunctionSpec"]
-
-_TEXT = Instance(str)
-_MAPPING = Instance(Mapping, what="a mapping", example=dict)
+__all__ = ["parse_call", "parse_registered", "format_call", "format_number"]
 
 
-@validate_params(what=_TEXT, spec=_TEXT)
 def parse_call(spec: str, *, what: str) -> tuple[str, list[Any], dict[str, Any]]:
     """Split ``"name(arg, key=value)"`` into its name, positional and keyword literals.
 
@@ -43,6 +38,8 @@ def parse_call(spec: str, *, what: str) -> tuple[str, list[Any], dict[str, Any]]
     >>> parse_call("power(beta=0.5)", what="discount")
     ('power', [], {'beta': 0.5})
     """
+    if not isinstance(spec, str):
+        raise TypeError(f"{what} spec must be a str, got {type(spec).__name__} {spec!r:.80}")
     try:
         node = ast.parse(spec.strip(), mode="eval").body
     except SyntaxError:
@@ -51,17 +48,16 @@ def parse_call(spec: str, *, what: str) -> tuple[str, list[Any], dict[str, Any]]
         return node.id, [], {}
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)):
         raise ValueError(f"{what} spec {spec!r} is not of the form 'name' or 'name(key=value, ...)'")
+    if any(kw.arg is None for kw in node.keywords):
+        raise ValueError(f"{what} spec {spec!r}: '**' arguments are not allowed")
     try:
         args = [ast.literal_eval(a) for a in node.args]
-        kwargs = {kw.arg: ast.literal_eval(kw.value) for kw in node.keywords}
+        kwargs = {str(kw.arg): ast.literal_eval(kw.value) for kw in node.keywords}
     except ValueError:
         raise ValueError(f"{what} spec {spec!r}: arguments must be literals (numbers, dicts of numbers)") from None
-    if None in kwargs:
-        raise ValueError(f"{what} spec {spec!r}: '**' arguments are not allowed")
     return node.func.id, args, kwargs
 
 
-@validate_params(what=_TEXT, valid=_TEXT, registry=_MAPPING, spec=_TEXT)
 def parse_registered(
     spec: str, registry: Mapping[str, Sequence[str]], *, what: str, valid: str
 ) -> tuple[str, dict[str, Any]]:
@@ -97,7 +93,7 @@ def parse_registered(
     ...
     ValueError: ranker 'noisy' needs parameter(s) sigma; valid rankers: noisy(sigma)
     """
-    name, args, kwargs = parse_call.unchecked(spec, what=what)
+    name, args, kwargs = parse_call(spec, what=what)
     if name not in registry:
         raise ValueError(f"unknown {what} {name!r}; {valid}")
     wanted = registry[name]
@@ -106,7 +102,6 @@ def parse_registered(
     return name, kwargs
 
 
-@validate_params(value=Real(finite=False))
 def format_number(value: float) -> str:
     """Shortest text that reads back as the same float, integers without '.0'.
 
@@ -115,12 +110,12 @@ def format_number(value: float) -> str:
     >>> format_number(2.0), format_number(0.5), format_number(1e-20)
     ('2', '0.5', '1e-20')
     """
+    value = float(value)
     if value.is_integer() and abs(value) < 1e15:
         return str(int(value))
     return repr(value)
 
 
-@validate_params(name=_TEXT, params=_MAPPING)
 def format_call(name: str, params: Mapping[str, Any]) -> str:
     """Canonical text of a spec: ``name`` or ``name(key=value, ...)``.
 
@@ -133,60 +128,5 @@ def format_call(name: str, params: Mapping[str, Any]) -> str:
     """
     if not params:
         return name
-    inner = ", ".join(f"{key}={format_number.unchecked(float(value))}" for key, value in params.items())
+    inner = ", ".join(f"{key}={format_number(value)}" for key, value in params.items())
     return f"{name}({inner})"
-
-
-class FunctionSpec(Constraint):
-    """A function given by spec (a gain, a discount): a built-in, named by a spec string, or any callable.
-
-    The base of :class:`~ndcg_research.core.gains.GainSpec` and
-    :class:`~ndcg_research.core.discounts.DiscountSpec`, which say how a value becomes a built-in
-    (``_builtin``: the built-in, or None for a value that is neither a spec nor a built-in). With
-    ``builtin_only`` a callable is refused (for code that needs a name or a hashable value). Errors
-    are worded in terms of the ``subject`` ("gain", "discount"), whatever the argument is called.
-
-    Parameters
-    ----------
-    builtin_only : bool, default False
-    none : bool, default False
-    """
-
-    #: What the spec configures, e.g. "gain".
-    subject = "function"
-    #: The built-in forms, in words, e.g. ("a spec string", "a Discount").
-    forms: tuple[str, ...] = ("a spec string",)
-    #: Values the constraint refuses besides wrong types (bad specs), for the common API test.
-    bad_specs: tuple[Any, ...] = ()
-
-    def __init__(self, *, builtin_only: bool = False, none: bool = False) -> None:
-        super().__init__(none=none)
-        self.builtin_only = builtin_only
-
-    def _forms(self, *, callable_too: bool) -> str:
-        forms = (*self.forms, "a callable") if callable_too else self.forms
-        return ", ".join(forms[:-1]) + " or " + forms[-1]
-
-    def _describe(self) -> str:
-        return f"a {self.subject} ({self._forms(callable_too=not self.builtin_only)})"
-
-    def _builtin(self, value: Any) -> Any:  # pragma: no cover - every subclass has one
-        raise NotImplementedError
-
-    def _check(self, value: Any, name: str) -> Any:
-        builtin = self._builtin(value)
-        if builtin is not None:
-            return builtin
-        if callable(value) and not self.builtin_only:
-            return value
-        if self.builtin_only:
-            raise TypeError(f"{self.subject} must be a built-in {self.subject} ({self._forms(callable_too=False)}), "
-                            f"got {value!r}")
-        raise TypeError(
-            f"{self.subject} must be {self._forms(callable_too=True)}, got {type(value).__name__}: {value!r}"
-        )
-
-    def invalid_values(self) -> list[Any]:
-        bad: list[Any] = [*self.bad_specs, 3, *super().invalid_values()]
-        return [*bad, abs] if self.builtin_only else bad
-

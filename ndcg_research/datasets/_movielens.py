@@ -4,13 +4,13 @@ F. Maxwell Harper and Joseph A. Konstan. The MovieLens Datasets: History and Con
 ACM Transactions on Interactive Intelligent Systems 5(4), article 19, 2015.
 
 The data's licence (GroupLens) forbids redistribution, so this package ships none of it.
-:func:`movielens_100k` takes it from one of two places:
+``movielens_100k`` takes it from one of two places:
 
 - by default, from the wheel of RecBole 1.2.1 on PyPI, which carries the ratings as
   ``recbole/dataset_example/ml-100k/ml-100k.inter`` (GroupLens's ``u.data`` with a header line).
   The wheel is fetched once with ``python -m pip download recbole==1.2.1 --no-deps
   --only-binary=:all:`` (RecBole itself is never installed: it would pull in torch), checked
-  against its published SHA-256, and kept in a per-user cache folder (:func:`cache_dir`);
+  against its published SHA-256, and kept in a per-user cache folder (``cache_dir``);
 - from a file the user gives (``path=``): GroupLens's own ``u.data`` (from ml-100k.zip at
   https://grouplens.org/datasets/movielens/100k/), the folder or zip holding it, RecBole's
   ``ml-100k.inter``, or the wheel.
@@ -20,8 +20,6 @@ Either way the ratings come back as a pandas DataFrame with integer columns ``us
 of the rating lines in ``u.data`` format (for the ``.inter`` file: its bytes after the header line), so
 a figure's provenance can name exactly which data it was made from.
 """
-
-from __future__ import annotations
 
 import hashlib
 import io
@@ -35,8 +33,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.constraints import Boolean, FilePath
-from ..core.params import validate_params
+from .._validation import check_bool, check_path
 
 __all__ = [
     "movielens_100k",
@@ -121,7 +118,6 @@ def cache_dir() -> Path:
     return Path(os.environ.get("XDG_CACHE_HOME", "") or home / ".cache") / "ndcg_research"
 
 
-@validate_params(path=FilePath(none=True), cache=FilePath(none=True), verbose=Boolean())
 def movielens_100k(
     path: str | os.PathLike[str] | None = None, *, cache: str | os.PathLike[str] | None = None, verbose: bool = True
 ) -> Any:
@@ -132,9 +128,9 @@ def movielens_100k(
     path : str or path-like, optional
         A local copy: GroupLens's ``u.data`` (or the folder or ``ml-100k.zip`` that holds it),
         RecBole's ``ml-100k.inter``, or RecBole's wheel. Default: RecBole 1.2.1's wheel from
-        PyPI, downloaded once into ``cache`` and checked against :data:`RECBOLE_WHEEL_SHA256`.
+        PyPI, downloaded once into ``cache`` and checked against ``RECBOLE_WHEEL_SHA256``.
     cache : str or path-like, optional
-        Folder for the downloaded wheel; default :func:`cache_dir`.
+        Folder for the downloaded wheel; default ``cache_dir``.
     verbose : bool, default True
         Say on standard error what is being downloaded and where (only when downloading).
 
@@ -144,7 +140,7 @@ def movielens_100k(
         Columns ``user``, ``item``, ``rating`` (1-5), ``timestamp`` (Unix seconds), all int64, in
         file order (100,000 rows for the full data set). ``attrs["source"]`` names the file read,
         ``attrs["sha256"]`` is the SHA-256 of its rating lines in ``u.data`` format
-        (:data:`U_DATA_SHA256` for the full data set, from either source).
+        (``U_DATA_SHA256`` for the full data set, from either source).
 
     Raises
     ------
@@ -168,27 +164,26 @@ def movielens_100k(
     >>> movielens_100k(folder / "u.data").to_dict("list")
     {'user': [196, 186], 'item': [242, 302], 'rating': [3, 3], 'timestamp': [881250949, 891717742]}
     """
-    if path is not None:
-        return read_ratings.unchecked(path)
-    wheel = fetch_recbole_wheel.unchecked(cache, verbose=verbose)
-    return read_ratings.unchecked(wheel)
+    path = None if path is None else check_path(path, "path")
+    cache = None if cache is None else check_path(cache, "cache")
+    verbose = check_bool(verbose, "verbose")
+    return _read_ratings(path if path is not None else _fetch_recbole_wheel(cache, verbose))
 
 
-@validate_params(cache=FilePath(none=True), verbose=Boolean())
 def fetch_recbole_wheel(cache: str | os.PathLike[str] | None = None, *, verbose: bool = True) -> Path:
     """Path of RecBole 1.2.1's wheel in the cache, downloading it with pip if needed; hash checked.
 
     Parameters
     ----------
     cache : str or path-like, optional
-        Cache folder; default :func:`cache_dir`.
+        Cache folder; default ``cache_dir``.
     verbose : bool, default True
         Say on standard error what is being downloaded.
 
     Returns
     -------
     pathlib.Path
-        The cached wheel, whose SHA-256 equals :data:`RECBOLE_WHEEL_SHA256`.
+        The cached wheel, whose SHA-256 equals ``RECBOLE_WHEEL_SHA256``.
 
     Raises
     ------
@@ -200,6 +195,11 @@ def fetch_recbole_wheel(cache: str | os.PathLike[str] | None = None, *, verbose:
     >>> (cache_dir() / RECBOLE_WHEEL).name  # where it is kept
     'recbole-1.2.1-py3-none-any.whl'
     """
+    cache = None if cache is None else check_path(cache, "cache")
+    return _fetch_recbole_wheel(cache, check_bool(verbose, "verbose"))
+
+
+def _fetch_recbole_wheel(cache: str | os.PathLike[str] | None, verbose: bool) -> Path:
     folder = Path(cache).expanduser() if cache is not None else cache_dir()
     target = folder / RECBOLE_WHEEL
     if target.is_file():
@@ -246,7 +246,6 @@ def fetch_recbole_wheel(cache: str | os.PathLike[str] | None = None, *, verbose:
     return target
 
 
-@validate_params(path=FilePath())
 def read_ratings(path: str | os.PathLike[str]) -> Any:
     """Read MovieLens-100k ratings from a local file, folder, zip or wheel.
 
@@ -254,13 +253,13 @@ def read_ratings(path: str | os.PathLike[str]) -> Any:
     ----------
     path : str or path-like
         ``u.data`` (tab-separated ``user item rating timestamp``, no header); RecBole's
-        ``ml-100k.inter`` (the same with the header :data:`INTER_HEADER`); a folder holding
+        ``ml-100k.inter`` (the same with the header ``INTER_HEADER``); a folder holding
         ``u.data``; a zip (GroupLens's ``ml-100k.zip``) or RecBole's wheel holding either file.
 
     Returns
     -------
     pandas.DataFrame
-        As :func:`movielens_100k`.
+        As ``movielens_100k``.
 
     Raises
     ------
@@ -280,6 +279,10 @@ def read_ratings(path: str | os.PathLike[str]) -> Any:
     ...
     ValueError: ...u.data line 1: rating must be an integer from 1 to 5, got 6
     """
+    return _read_ratings(check_path(path, "path"))
+
+
+def _read_ratings(path: str | os.PathLike[str]) -> Any:
     file = Path(path).expanduser()
     if file.is_dir():
         candidates = [file / "u.data", file / "ml-100k" / "u.data", file / "ml-100k.inter"]

@@ -10,7 +10,7 @@ same systems and queries: a curve that stays lower separates more pairs.
 The **estimated difference required** is Sakai's conservative estimate of the difference
 in mean a pair needs to be significant at ``alpha``: for each pair, the critical
 difference of its own null distribution
-(:class:`~ndcg_research.stats.paired.PairTests` ``critical_difference``; for the randomised
+(``PairTests`` ``critical_difference``; for the randomised
 Tukey HSD test, the honestly significant difference, common to all pairs), maximised over
 the pairs.
 
@@ -19,24 +19,21 @@ as in his paper), ``"t"``, ``"permutation"`` (sign flips) and ``"tukey"`` (rando
 HSD, Carterette 2012; family-wise adjusted by construction, so ``correction`` must be None).
 """
 
-from __future__ import annotations
-
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from ..core.constraints import Options
-from ..core.params import RenamedAttribute, validate_params
-from .inputs import LEVEL, N_JOBS, N_RESAMPLES, SCORES, SEED, SYSTEM_NAMES, system_names
-from .intervals import ALPHA
-from .multiple import CORRECTIONS, adjust_pvalues, tukey_hsd
-from .paired import pairwise_tests
+from .._validation import check_option
+from ._inputs import METHOD_ALIAS, check_count, check_level, check_scores, check_seed, renamed_test, system_names
+from ._intervals import ALPHA
+from ._multiple import CORRECTIONS, _adjust_pvalues, _tukey_hsd
+from ._paired import _pairwise_tests
 
 __all__ = ["POWER_METHODS", "DiscriminativePower", "discriminative_power"]
 
-#: The tests :func:`discriminative_power` can use.
+#: The tests ``discriminative_power`` can use.
 POWER_METHODS: tuple[str, ...] = ("bootstrap", "t", "permutation", "tukey")
 
 
@@ -82,7 +79,7 @@ class DiscriminativePower:
     n_queries: int
     n_resamples: int
     #: Deprecated name of ``test``.
-    method = RenamedAttribute("test")
+    method = METHOD_ALIAS
 
     @property
     def significant(self) -> np.ndarray:
@@ -98,10 +95,7 @@ class DiscriminativePower:
         })
 
 
-@validate_params(
-    alpha=LEVEL, test=Options(POWER_METHODS), n_resamples=N_RESAMPLES, correction=Options(CORRECTIONS, none=True),
-    seed=SEED, n_jobs=N_JOBS, scores=SCORES, systems=SYSTEM_NAMES, renamed={"method": "test"},
-)
+@renamed_test
 def discriminative_power(
     scores: Any,
     *,
@@ -119,7 +113,7 @@ def discriminative_power(
     ----------
     scores : 2-D array-like or mapping
         The measure's per-query values, one row per system (see
-        :class:`~ndcg_research.stats.inputs.ScoreMatrix`).
+        ``ScoreMatrix``).
     alpha : float, default 0.05
         Significance level.
     test : {"bootstrap", "t", "permutation", "tukey"}, default "bootstrap"
@@ -150,23 +144,28 @@ def discriminative_power(
     >>> bool((dp.pvalues < 0.05).mean() == dp.power)
     True
     """
-    matrix, names = scores.values, system_names.unchecked(scores, systems)
+    alpha, test = check_level(alpha, "alpha"), check_option(test, "test", POWER_METHODS)
+    n_resamples = check_count(n_resamples, "n_resamples")
+    correction = check_option(correction, "correction", CORRECTIONS, none=True)
+    seed, n_jobs = check_seed(seed), check_count(n_jobs, "n_jobs")
+    checked = check_scores(scores, "scores")
+    matrix, names = checked.values, system_names(checked, systems)
     if correction is not None and test == "tukey":
         raise ValueError("correction must be None with test='tukey': its p-values are family-wise adjusted")
     # The matrix and every parameter are checked: the nested calls do not check them again.
     if test == "tukey":
-        hsd = tukey_hsd.unchecked(scores, n_resamples=n_resamples, alpha=alpha, seed=seed, n_jobs=n_jobs)
+        hsd = _tukey_hsd(matrix, n_resamples, alpha, seed, n_jobs)
         first, second, differences, pvalues = hsd.first, hsd.second, hsd.difference, hsd.pvalue
         critical = np.full(first.shape, hsd.critical_difference)
         used = hsd.n_resamples
     else:
-        tests = pairwise_tests.unchecked(scores, test=test, interval="none", alpha=alpha, n_resamples=n_resamples,
-                                         seed=seed, n_jobs=n_jobs)
+        tests = _pairwise_tests(matrix, None, test=test, interval="none", confidence=1 - ALPHA, alpha=alpha,
+                                n_resamples=n_resamples, seed=seed, exact=None, n_jobs=n_jobs)
         first, second, differences, pvalues = tests.first, tests.second, tests.difference, tests.pvalue
         critical = tests.critical_difference
         used = tests.n_resamples
     if correction is not None:
-        pvalues = adjust_pvalues.unchecked(pvalues, correction)
+        pvalues = _adjust_pvalues(pvalues, correction)
     finite = critical[np.isfinite(critical)]
     return DiscriminativePower(
         power=float(np.mean(pvalues < alpha)), asl_curve=np.sort(pvalues),

@@ -10,30 +10,23 @@ scores that straddles rank k is handled from its members alone (their mean gain,
 their k lowest / highest gains), never by sorting the whole row; under heavy ties
 (every row's highest score shared by k or more documents) the row maxima suffice.
 
+The functions trust their callers (the metric functions, which check every array first, and the
+studies' fast paths): they read 2-D numpy arrays of finite values and check nothing.
+
 Examples
 --------
 >>> ranked_gains(np.array([[1.0, 0.0, 3.0]]), np.array([[0.5, 0.5, 0.9]]), None, "first").tolist()
 [[3.0, 1.0, 0.0]]
 """
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 import numpy as np
 
-from .constraints import Array, Integer, Options
-from .params import validate_params
-from .validation import CUTOFF
-
-__all__ = ["TIES", "TIE_RULE", "group_means", "top_order", "ranked_gains"]
+__all__ = ["TIES", "group_means", "top_order", "ranked_gains"]
 
 #: Tie rules: group average, input order (earlier document first), worst case, best case.
 TIES: tuple[str, ...] = ("average", "first", "pessimistic", "optimistic")
-#: The constraint of every ``ties`` argument: one of :data:`TIES`.
-TIE_RULE = Options(TIES)
-# Rows of gains and scores as the metric functions pass them: 2-D numpy arrays (not read here).
-_ROWS = Array(ndim=2, kinds="biuf", as_is=True)
 
 
 def _run_means(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
@@ -50,7 +43,6 @@ def _run_means(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
     return np.where(low == high, low, np.clip(np.add.reduceat(values, starts) / counts, low, high))
 
 
-@validate_params(sorted_scores=_ROWS, sorted_gains=_ROWS)
 def group_means(sorted_scores: np.ndarray, sorted_gains: np.ndarray) -> np.ndarray:
     """Replace each gain by the mean gain of its run of equal scores (2-D rows sorted by score).
 
@@ -124,7 +116,9 @@ def _top_k(scores: np.ndarray, k: int) -> tuple[np.ndarray, _Straddle | None]:
     return chosen, _straddle(n_candidates > k, above, rows[in_group], candidates[in_group])
 
 
-def _straddle(straddling: np.ndarray, above: np.ndarray, member_rows: np.ndarray, members: np.ndarray) -> _Straddle | None:
+def _straddle(
+    straddling: np.ndarray, above: np.ndarray, member_rows: np.ndarray, members: np.ndarray
+) -> _Straddle | None:
     """The straddling rows (mask) with their groups' members (given for every row), or None if there is none."""
     if not straddling.any():
         return None
@@ -134,7 +128,6 @@ def _straddle(straddling: np.ndarray, above: np.ndarray, member_rows: np.ndarray
     return _Straddle(np.flatnonzero(straddling), above[straddling], member_rows, members)
 
 
-@validate_params(k=Integer(1), scores=Array(ndim=(1, 2, 3), kinds="biuf", as_is=True))
 def top_order(scores: np.ndarray, k: int) -> np.ndarray:
     """Indices of the ``k`` highest scores along the last axis, best first; equal scores by index.
 
@@ -173,7 +166,7 @@ def _order_all(gains: np.ndarray, scores: np.ndarray, ties: str) -> np.ndarray:
     """Gains of every column of each row in rank order (highest score first; columns in input order)."""
     if ties == "average":
         order = np.argsort(-scores, axis=1)
-        return group_means.unchecked(np.take_along_axis(scores, order, 1), np.take_along_axis(gains, order, 1))
+        return group_means(np.take_along_axis(scores, order, 1), np.take_along_axis(gains, order, 1))
     if ties == "first":
         order = np.argsort(-scores, axis=1, kind="stable")
     else:
@@ -201,7 +194,6 @@ def _straddling_group(gains: np.ndarray, straddle: _Straddle, k: int, ties: str)
     return sign * np.sort(np.partition(key, k - 1, axis=1)[:, :k], axis=1)
 
 
-@validate_params(k=CUTOFF, ties=TIE_RULE, gains=_ROWS, scores=_ROWS)
 def ranked_gains(gains: np.ndarray, scores: np.ndarray, k: int | None, ties: str) -> np.ndarray:
     """Gain at ranks 1..min(k, width) of each row, documents ordered by score.
 

@@ -1,6 +1,6 @@
 """Runs to matrices: per-query values of several runs, as the systems x queries matrices the tests pair.
 
-:func:`run_matrices` evaluates runs against qrels with :func:`ndcg_research.evaluation.evaluate`
+``run_matrices`` evaluates runs against qrels with ``nr.evaluation.evaluate``
 and lays each measure's per-query values out as one row per run and one column per query,
 **the same queries for every run**, as paired tests need. A judged query a run did not answer
 is treated by the convention's rule, as in ``evaluate`` (one default for both commands): the
@@ -9,17 +9,13 @@ queries does not look better; the others leave it out, and then only the queries
 answered are compared. ``complete=True`` / ``False`` chooses; the notes name the queries.
 """
 
-from __future__ import annotations
-
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
-from ..core.params import validate_params
-from ..evaluation.collection import QRELS, RunsSpec
-from ..evaluation.evaluator import PLAN_PARAMETERS, evaluate
+from ..evaluation import evaluate
 
 __all__ = ["RunMatrices", "run_matrices"]
 
@@ -46,8 +42,6 @@ class RunMatrices:
     notes: tuple[str, ...]
 
 
-@validate_params(measures=PLAN_PARAMETERS["measures"], complete=PLAN_PARAMETERS["complete"],
-                 convention=PLAN_PARAMETERS["convention"], qrels=QRELS, runs=RunsSpec(minimum=2))
 def run_matrices(
     qrels: Any,
     runs: Any,
@@ -61,9 +55,9 @@ def run_matrices(
     Parameters
     ----------
     qrels : str, path-like or pandas.DataFrame
-        Judgments (see :func:`ndcg_research.evaluation.evaluate`).
+        Judgments (see ``nr.evaluation.evaluate``).
     runs : sequence of run files, or mapping of name to run
-        At least two runs; named by :func:`ndcg_research.evaluation.run_names` (or the mapping's keys).
+        At least two runs; named by ``nr.evaluation.run_names`` (or the mapping's keys).
     measures : str or sequence of str
         Measure specs, e.g. ``"ndcg@10"`` or ``"ndcg(gain=exp2, discount=zipf)"``.
     complete : bool, optional
@@ -76,7 +70,9 @@ def run_matrices(
     -------
     RunMatrices
     """
-    result = evaluate.unchecked(qrels, runs, measures, convention=convention, complete=complete)
+    result = evaluate(qrels, runs, measures, convention=convention, complete=complete)  # checks every argument
+    if len(result.runs) < 2:
+        raise ValueError(f"runs must hold at least 2 runs to compare, got {len(result.runs)}")
     notes = list(result.notes)
     common = result.queries[0]
     for queries in result.queries[1:]:
@@ -85,13 +81,14 @@ def run_matrices(
         raise ValueError(f"the runs share {common.size} evaluated queries; paired tests need at least 2")
     dropped = np.setdiff1d(np.concatenate(result.queries), common)
     if dropped.size:
-        shown = ", ".join(repr(str(q)) for q in dropped[:10]) + (f" and {dropped.size - 10} more" if dropped.size > 10 else "")
+        more = f" and {dropped.size - 10} more" if dropped.size > 10 else ""
+        shown = ", ".join(repr(str(q)) for q in dropped[:10]) + more
         notes.append(f"{dropped.size} quer{'y' if dropped.size == 1 else 'ies'} left out of the comparison ({shown}): "
                      f"only the {common.size} queries every run answered are compared")
     matrices = {}
     for i, measure in enumerate(result.measures):
         rows = []
-        for queries, values in zip(result.queries, result.values):
+        for queries, values in zip(result.queries, result.values, strict=True):
             keep = np.isin(queries, common)
             order = np.argsort(queries[keep], kind="stable")
             rows.append(values[i][keep][order])

@@ -1,6 +1,6 @@
 """Rank discounts D(r): the multiplier applied to the gain at rank r (r = 1, 2, ...).
 
-Every built-in is a named, documented :class:`Discount` that is also a plain
+Every built-in is a named, documented ``Discount`` that is also a plain
 callable on 1-based ranks, and has a spec string that parses and prints back
 canonically (``parse_discount("power(beta=0.5)")``; ``str(d) == "power(beta=0.5)"``).
 
@@ -41,8 +41,7 @@ Examples
 1.5
 """
 
-from __future__ import annotations
-
+import functools
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -50,14 +49,12 @@ from typing import Any
 
 import numpy as np
 
-from .constraints import Boolean, Real
-from .params import validate_params
-from .specs import FunctionSpec, format_call, parse_call
+from .._validation import check_bool, check_real
+from ._specs import format_call, parse_call
 
-__all__ = ["Discount", "parse_discount", "DISCOUNT_NAMES", "DiscountLike", "DiscountSpec", "DISCOUNT"]
+__all__ = ["Discount", "parse_discount", "DISCOUNT_NAMES", "DiscountLike"]
 
 _REQUIRED = object()
-_FINITE = Real()
 
 
 @dataclass(frozen=True)
@@ -164,14 +161,14 @@ def _valid_list() -> str:
 class Discount:
     """A built-in rank discount with its parameters; call it on 1-based ranks.
 
-    Build one with :func:`parse_discount` (or ``Discount("power", beta=0.5)``).
+    Build one with ``parse_discount`` (or ``Discount("power", beta=0.5)``).
     Instances are immutable and hashable, compare by value, and print as their
     canonical spec.
 
     Parameters
     ----------
     name : str
-        One of :data:`DISCOUNT_NAMES`.
+        One of ``DISCOUNT_NAMES``.
     **params : float
         The family's parameters (see the module docstring).
 
@@ -206,10 +203,12 @@ class Discount:
                     raise ValueError(f"discount {name!r} needs parameter {key!r}: {_signature(name)}")
                 values[key] = float(default)
                 continue
-            values[key] = _FINITE.check(params[key], f"discount {name!r} parameter {key!r}")
+            values[key] = check_real(params[key], f"discount {name!r} parameter {key!r}")
         problem = kind.constraint(**values)
         if problem:
-            raise ValueError(f"discount {name!r}: {problem} (valid: {_signature(name)}; all discounts: {_valid_list()})")
+            raise ValueError(
+                f"discount {name!r}: {problem} (valid: {_signature(name)}; all discounts: {_valid_list()})"
+            )
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "params", tuple(values.items()))
 
@@ -273,53 +272,49 @@ class Discount:
 DiscountLike = str | Discount | Callable[[np.ndarray], np.ndarray]
 
 
-class DiscountSpec(FunctionSpec):
-    """The constraint of every ``discount`` argument: a spec, normalised to a :class:`Discount` (or a callable).
-
-    Accepts a spec string (``"log2"``, ``"power(beta=0.5)"``), a :class:`Discount`, or any callable
-    unless ``builtin_only``; errors list the valid discounts.
-
-    Examples
-    --------
-    >>> DISCOUNT.check(" power( beta = 0.50 ) ", "discount")
-    parse_discount('power(beta=0.5)')
-    """
-
-    subject = "discount"
-    forms = ("a spec string", "a Discount")
-    bad_specs = ("cosine", "power", "power(0.5)", "power(beta=0)", "power(beta='a')", "geometric(p=1.5)")
-
-    def _builtin(self, value: Any) -> Discount | None:
-        if isinstance(value, Discount):
-            return value
-        if not isinstance(value, str):
-            return None
-        kind, args, kwargs = parse_call.unchecked(value, what="discount")
-        if args:
-            raise ValueError(
-                f"discount spec {value!r}: give parameters by name, e.g. 'power(beta=0.5)'; valid discounts: "
-                f"{_valid_list()}"
-            )
-        return Discount(kind, **kwargs)
-
-    def example(self) -> str:
-        return "log2"
+@functools.lru_cache(maxsize=64)
+def _parse_text(spec: str) -> Discount:
+    """The built-in discount a spec string names (cached: the metric functions parse their default every call)."""
+    try:
+        kind, args, kwargs = parse_call(spec, what="discount")
+    except ValueError as error:
+        raise ValueError(f"{error}; valid discounts: {_valid_list()}") from None
+    if args:
+        raise ValueError(
+            f"discount spec {spec!r}: give parameters by name, e.g. 'power(beta=0.5)'; valid discounts: {_valid_list()}"
+        )
+    return Discount(kind, **kwargs)
 
 
-#: The constraint of the ``discount`` argument of the metric functions.
-DISCOUNT = DiscountSpec()
-_BUILTIN_DISCOUNT = DiscountSpec(builtin_only=True)
+def _as_discount(value: Any, *, builtin_only: bool = False) -> Discount | Callable[[np.ndarray], np.ndarray]:
+    """A discount argument as a ``Discount`` (or the callable itself); errors name the discount."""
+    if isinstance(value, Discount):
+        return value
+    if isinstance(value, str):
+        return _parse_text(value)
+    if builtin_only:
+        raise TypeError(f"discount must be a built-in discount (a spec string or a Discount), got {value!r}")
+    if callable(value):
+        return value
+    raise TypeError(f"discount must be a spec string, a Discount or a callable, got {type(value).__name__}: {value!r}")
 
 
-@validate_params(builtin_only=Boolean(), spec=DISCOUNT)
 def parse_discount(spec: DiscountLike, *, builtin_only: bool = False) -> Discount | Callable[[np.ndarray], np.ndarray]:
     """Turn a discount spec into a callable on 1-based ranks.
+
+    Built-in discounts (``DISCOUNT_NAMES``), D(r) at rank r = 1, 2, ...:
+
+    - ``log2``: 1 / log2(r + 1) (the default); ``log(base=b)``: 1 / log_b(r + 1);
+    - ``jarvelin(base=b)``: 1 for r < b, 1 / log_b(r) from r = b on;
+    - ``power(beta=β)``: r^(-β); ``zipf``: 1 / r; ``geometric(p=p)``: p^(r - 1);
+    - ``logpower(gamma=γ)``: (1 / log2(r + 1))^γ; ``loglog``: 1 / log2(1 + log2(1 + r));
+    - ``zipflog(gamma=γ)``: 1 / (r log2(r + 1)^γ); ``none``: 1 (DCG becomes CG).
 
     Parameters
     ----------
     spec : str, Discount or callable
         A spec string such as ``"log2"`` or ``"power(beta=0.5)"``, a
-        :class:`Discount`, or any callable taking an array of ranks
+        ``Discount``, or any callable taking an array of ranks
         (1, 2, ...) and returning the discounts (returned unchanged).
     builtin_only : bool, default False
         Refuse callables (TypeError): for code that needs a discount's name,
@@ -342,9 +337,9 @@ def parse_discount(spec: DiscountLike, *, builtin_only: bool = False) -> Discoun
     [1.0, 0.5]
     >>> str(parse_discount(" power( beta = 0.50 ) "))
     'power(beta=0.5)'
-    >>> parse_discount("cosine")
+    >>> parse_discount("1/r")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: unknown discount 'cosine'; valid discounts: log2, log(base=2), jarvelin(base=2), power(beta), zipf, geometric(p), logpower(gamma), loglog, zipflog(gamma), none
+    ValueError: discount spec '1/r' is not of the form 'name' or 'name(key=value, ...)'; valid discounts: log2, ...
     """
-    return _BUILTIN_DISCOUNT.check(spec, "spec") if builtin_only else spec
+    return _as_discount(spec, builtin_only=check_bool(builtin_only, "builtin_only"))

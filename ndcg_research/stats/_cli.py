@@ -2,8 +2,8 @@
 
 For each measure: every run's mean with its confidence interval, then every pair of runs with
 the mean difference, its interval, the p-value and the adjusted p-value
-(:func:`ndcg_research.stats.compare_systems` on the per-query values of
-:func:`ndcg_research.stats.runs.run_matrices`). Exit status: 0 on success, 1 on bad input (a
+(``compare_systems`` on the per-query values of
+``runs.run_matrices``). Exit status: 0 on success, 1 on bad input (a
 message naming the file and line, or the argument), 2 on bad usage.
 """
 
@@ -19,8 +19,8 @@ from ..cli_common import add_collection_arguments, fail, non_negative_int, posit
 
 __all__ = ["register", "run", "TESTS", "CORRECTIONS", "INTERVALS", "FORMATS"]
 
-#: Choices of the options (the library's: :data:`ndcg_research.stats.compare.COMPARE_METHODS`,
-#: :data:`ndcg_research.stats.multiple.CORRECTIONS`, :data:`ndcg_research.stats.intervals.INTERVALS`;
+#: Choices of the options (the library's: ``compare.COMPARE_METHODS``,
+#: ``multiple.CORRECTIONS``, ``intervals.INTERVALS``;
 #: repeated here so that ``--help`` does not import scipy, and tested to stay equal).
 TESTS = ("t", "wilcoxon", "permutation", "bootstrap", "tukey")
 CORRECTIONS = ("holm", "bonferroni", "bh", "none")
@@ -69,7 +69,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--seed", type=non_negative_int, default=0, help="seed of the resamples (default 0)")
     parser.add_argument("--format", default="text", choices=FORMATS,
                         help="output format (default text; csv: one table, a row per run and per pair)")
-    parser.add_argument("-j", "--jobs", type=positive_int, default=1, help="worker threads (results do not depend on it)")
+    parser.add_argument("-j", "--jobs", type=positive_int, default=1,
+                        help="worker threads (results do not depend on it)")
     parser.set_defaults(run=run)
 
 
@@ -77,8 +78,8 @@ def run(args: argparse.Namespace) -> int:
     """Run the ``compare`` command; return the exit status."""
     from ..evaluation import InputError
     from ..evaluation.collection import read_collection
-    from .compare import compare_systems
-    from .runs import run_matrices
+    from ._compare import compare_systems
+    from ._runs import run_matrices
 
     try:
         qrels, runs = read_collection(args.qrels, args.runs, svmlight=args.input == "svmlight")
@@ -97,7 +98,8 @@ def run(args: argparse.Namespace) -> int:
         for note in data.notes:
             print(f"ndcg_research compare: note: {note}", file=sys.stderr)
     writer = {"text": _text, "csv": _csv, "json": _json}[args.format]
-    return write_output("compare", writer(comparisons, n_queries=data.queries.size).encode("utf-8", errors="surrogateescape"))
+    text = writer(comparisons, n_queries=data.queries.size)
+    return write_output("compare", text.encode("utf-8", errors="surrogateescape"))
 
 
 def _describe(c: Any) -> str:

@@ -4,11 +4,11 @@ The notebooks run once with their default parameters (the stored outputs) and on
 profile, from independent seeds; every cell both measured (a probability over data sets, or a mean
 over them) is compared by a z statistic, and ``|z| > 3`` is called a disagreement beyond chance.
 
-- :func:`proportion_z`: two proportions ``p1`` of ``n1`` and ``p2`` of ``n2`` trials, with the
+- ``proportion_z``: two proportions ``p1`` of ``n1`` and ``p2`` of ``n2`` trials, with the
   pooled standard error :math:`\sqrt{\bar p (1 - \bar p) (1/n_1 + 1/n_2)}`, :math:`\bar p` the
   pooled proportion (its square is Pearson's chi-square of the 2x2 table without continuity
   correction);
-- :func:`mean_z`: two means with standard deviations ``sd1``, ``sd2`` over ``n1``, ``n2``
+- ``mean_z``: two means with standard deviations ``sd1``, ``sd2`` over ``n1``, ``n2``
   replicates, :math:`(m_1 - m_2) / \sqrt{s_1^2/n_1 + s_2^2/n_2}` (Welch's statistic, read as a
   normal z since the replicates are many).
 
@@ -18,14 +18,11 @@ gave the same value): z is 0 when the two values are equal (nothing to test, the
 pandas Series (a Series in gives a Series out, with its index).
 """
 
-from __future__ import annotations
-
 from typing import Any
 
 import numpy as np
 
-from ..core.constraints import Array
-from ..core.params import validate_params
+from .._validation import check_array
 
 __all__ = ["proportion_z", "mean_z"]
 
@@ -40,14 +37,11 @@ def _z(difference: Any, se: Any) -> Any:
     return float(z) if z.ndim == 0 else z
 
 
-# Element-wise numbers (a pandas Series is checked and kept, with its index).
-_FINITE = Array(keep_labels=True)
-_STANDARD_DEVIATION = Array(low=0, keep_labels=True)
-_COUNT = Array(low=0, closed="neither", keep_labels=True)
-_PROPORTION = Array(low=0, high=1, keep_labels=True)
+def _numbers(value: Any, name: str, **bounds: Any) -> Any:
+    """Element-wise numbers, finite and within ``bounds`` (a pandas Series is checked and kept, with its index)."""
+    return check_array(value, name, keep_labels=True, **bounds)
 
 
-@validate_params(p1=_PROPORTION, p2=_PROPORTION, n1=_COUNT, n2=_COUNT)
 def proportion_z(p1: Any, n1: Any, p2: Any, n2: Any) -> Any:
     """Two-proportion z statistic with the pooled standard error, element-wise.
 
@@ -70,12 +64,13 @@ def proportion_z(p1: Any, n1: Any, p2: Any, n2: Any) -> Any:
     >>> float(proportion_z(1.0, 20, 1.0, 50))
     0.0
     """
+    p1, n1 = _numbers(p1, "p1", low=0, high=1), _numbers(n1, "n1", low=0, closed="neither")
+    p2, n2 = _numbers(p2, "p2", low=0, high=1), _numbers(n2, "n2", low=0, closed="neither")
     pooled = (p1 * n1 + p2 * n2) / (n1 + n2)
     se = np.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
     return _z(p1 - p2, se)
 
 
-@validate_params(mean1=_FINITE, mean2=_FINITE, sd1=_STANDARD_DEVIATION, sd2=_STANDARD_DEVIATION, n1=_COUNT, n2=_COUNT)
 def mean_z(mean1: Any, sd1: Any, n1: Any, mean2: Any, sd2: Any, n2: Any) -> Any:
     """z statistic of two independent means (Welch's), element-wise.
 
@@ -99,5 +94,7 @@ def mean_z(mean1: Any, sd1: Any, n1: Any, mean2: Any, sd2: Any, n2: Any) -> Any:
     >>> round(float(mean_z(0.5, 0.3, 100, 0.45, 0.4, 400)), 6)   # 0.05 / sqrt(0.0009 + 0.0004)
     1.38675
     """
+    mean1, sd1, n1 = _numbers(mean1, "mean1"), _numbers(sd1, "sd1", low=0), _numbers(n1, "n1", low=0, closed="neither")
+    mean2, sd2, n2 = _numbers(mean2, "mean2"), _numbers(sd2, "sd2", low=0), _numbers(n2, "n2", low=0, closed="neither")
     se = np.sqrt(sd1 ** 2 / n1 + sd2 ** 2 / n2)
     return _z(mean1 - mean2, se)

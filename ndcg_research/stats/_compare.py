@@ -1,7 +1,5 @@
 """Compare many systems: each system's mean with its interval, every pair's test with adjusted p-values."""
 
-from __future__ import annotations
-
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -9,23 +7,22 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..core.constraints import Options
-from ..core.params import RenamedAttribute, validate_params
-from .inputs import LEVEL, N_JOBS, N_RESAMPLES, SCORES, SEED, SYSTEM_NAMES, system_names
-from .intervals import CONFIDENCE, INTERVALS, bootstrap_interval, mean_interval
-from .multiple import CORRECTIONS, adjust_pvalues, tukey_hsd
-from .paired import METHODS, pairwise_tests
-from .resampling import Resamples
+from .._validation import check_option
+from ._inputs import METHOD_ALIAS, check_count, check_level, check_scores, check_seed, renamed_test, system_names
+from ._intervals import ALPHA, CONFIDENCE, INTERVALS, _mean_interval, bootstrap_interval
+from ._multiple import CORRECTIONS, _adjust_pvalues, _tukey_hsd
+from ._paired import METHODS, _pairwise_tests
+from ._resampling import Resamples
 
 __all__ = ["COMPARE_METHODS", "Comparison", "compare_systems"]
 
-#: Tests of :func:`compare_systems`: the paired tests and the randomised Tukey HSD test.
+#: Tests of ``compare_systems``: the paired tests and the randomised Tukey HSD test.
 COMPARE_METHODS: tuple[str, ...] = (*METHODS, "tukey")
 
 
 @dataclass(frozen=True)
 class Comparison:
-    """Systems and pairs of a comparison (see :func:`compare_systems`).
+    """Systems and pairs of a comparison (see ``compare_systems``).
 
     Attributes
     ----------
@@ -50,14 +47,10 @@ class Comparison:
     n_resamples: int
     seed: int
     #: Deprecated name of ``test``.
-    method = RenamedAttribute("test")
+    method = METHOD_ALIAS
 
 
-@validate_params(
-    test=Options(COMPARE_METHODS), correction=Options(CORRECTIONS, none=True), interval=Options(INTERVALS, none=True),
-    confidence=LEVEL, n_resamples=N_RESAMPLES, seed=SEED, n_jobs=N_JOBS, scores=SCORES, systems=SYSTEM_NAMES,
-    renamed={"method": "test"},
-)
+@renamed_test
 def compare_systems(
     scores: Any,
     *,
@@ -75,19 +68,19 @@ def compare_systems(
     Parameters
     ----------
     scores : 2-D array-like or mapping
-        Systems x queries of one measure (see :class:`~ndcg_research.stats.inputs.ScoreMatrix`).
+        Systems x queries of one measure (see ``ScoreMatrix``).
     systems : list of str, optional
         Names of the rows.
     test : {"t", "wilcoxon", "permutation", "bootstrap", "tukey"}, default "t"
-        The paired test of each pair (:func:`~ndcg_research.stats.paired.pairwise_tests`), or the
-        randomised Tukey HSD test (:func:`~ndcg_research.stats.multiple.tukey_hsd`). (Formerly
+        The paired test of each pair (``pairwise_tests``), or the
+        randomised Tukey HSD test (``tukey_hsd``). (Formerly
         ``method``, still accepted with a DeprecationWarning.)
     correction : {"holm", "bonferroni", "bh", "none"}, optional
         Multiple-comparison correction of the pairs' p-values; default ``"holm"``, and for
         ``test="tukey"`` (already family-wise adjusted) ``"none"``, the only one allowed there.
     interval : {"t", "percentile", "bca"}, optional
         Interval of each system's mean and each pair's difference; default ``"t"`` for the t
-        test, else ``"percentile"`` (see :func:`~ndcg_research.stats.paired.paired_test`).
+        test, else ``"percentile"`` (see ``paired_test``).
     confidence : float, default 0.95
     n_resamples : int, default 10000
         Resamples of the resampling tests and bootstrap intervals.
@@ -110,7 +103,13 @@ def compare_systems(
     >>> c.pairs[["system_a", "system_b", "pvalue", "pvalue_adjusted"]].round(4).values.tolist()
     [['bm25', 'rerank', 0.002, 0.0024], ['bm25', 'random', 0.0012, 0.0024], ['rerank', 'random', 0.0004, 0.0011]]
     """
-    matrix, names = scores.values, system_names.unchecked(scores, systems)
+    test = check_option(test, "test", COMPARE_METHODS)
+    correction = check_option(correction, "correction", CORRECTIONS, none=True)
+    interval = check_option(interval, "interval", INTERVALS, none=True)
+    confidence, n_resamples = check_level(confidence, "confidence"), check_count(n_resamples, "n_resamples")
+    seed, n_jobs = check_seed(seed), check_count(n_jobs, "n_jobs")
+    checked = check_scores(scores, "scores")
+    matrix, names = checked.values, system_names(checked, systems)
     if correction is None:
         correction = "none" if test == "tukey" else "holm"
     if test == "tukey" and correction != "none":
@@ -128,25 +127,24 @@ def compare_systems(
     n = matrix.shape[1]
     mean = matrix.mean(axis=1)
     if interval == "t":
-        ci = mean_interval.unchecked(matrix, axis=1, confidence=confidence)
+        ci = _mean_interval(matrix, 1, confidence)
         low, high = ci["ci_low"], ci["ci_high"]
     else:
         boot = Resamples.build("bootstrap", n_queries=n, n_resamples=n_resamples, seed=seed)
-        low, high = bootstrap_interval.unchecked(boot.weighted_sums(matrix) / n, matrix, confidence=confidence,
-                                                 interval=interval)
+        low, high = bootstrap_interval(boot.weighted_sums(matrix) / n, matrix, confidence=confidence, interval=interval)
     system_table = pd.DataFrame({"system": names, "mean": mean, "ci_low": low, "ci_high": high, "queries": n})
 
     # The matrix and every parameter are checked: the nested calls do not check them again.
     pair_test = "t" if test == "tukey" else test
-    tests = pairwise_tests.unchecked(scores, test=pair_test, interval=interval, confidence=confidence,
-                                     n_resamples=n_resamples, seed=seed, n_jobs=n_jobs)
+    tests = _pairwise_tests(matrix, None, test=pair_test, interval=interval, confidence=confidence, alpha=ALPHA,
+                            n_resamples=n_resamples, seed=seed, exact=None, n_jobs=n_jobs)
     if test == "tukey":
-        hsd = tukey_hsd.unchecked(scores, n_resamples=n_resamples, seed=seed, n_jobs=n_jobs)
+        hsd = _tukey_hsd(matrix, n_resamples, ALPHA, seed, n_jobs)
         pvalue = hsd.pvalue
         adjusted = hsd.pvalue
     else:
         pvalue = tests.pvalue
-        adjusted = adjust_pvalues.unchecked(pvalue, correction)
+        adjusted = _adjust_pvalues(pvalue, correction)
     labels = np.asarray(names, dtype=object)
     pair_table = pd.DataFrame({
         "system_a": labels[tests.first], "system_b": labels[tests.second], "difference": tests.difference,

@@ -1,0 +1,280 @@
+"""User input to padded batches, and the checks of their values (the array checks of the metric core).
+
+Every metric works on a *batch*: a 2-D array (float64; int64 for signed integer
+grades) with one row per query, rows shorter than the widest padded with a fill
+value (grade 0, which adds nothing to any DCG; score -inf, which ranks below
+every finite score), plus the true length of each row. A single 1-D list is a batch of one
+row, and the public functions return a float for it instead of a 1-D array.
+
+Nothing is dropped or coerced silently: iterators are read whole, array subclasses
+(``np.matrix``) become plain arrays, and numpy masked arrays, unordered collections
+(sets, mappings), strings, scalars, non-numeric entries and integers too large to hold
+exactly are refused with an error naming the argument and the offending value.
+:func:`as_batch` reads the rows; :func:`check_grades` and :func:`check_scores` check the values.
+"""
+
+import numbers
+from collections.abc import Iterator, Mapping, MappingView, Set
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+__all__ = ["Batch", "as_batch", "check_grades", "check_scores", "check_same_shape", "judged_mask", "condense"]
+
+_NUMERIC_KINDS = "biuf"  # bool, signed and unsigned integers, floats
+_LISTS = "a 1-D list of numbers or a 2-D/ragged collection of them"
+
+
+@dataclass(frozen=True)
+class Batch:
+    """Padded rows: ``values[q, :lengths[q]]`` is query q; ``single`` is True for 1-D input."""
+
+    values: np.ndarray
+    lengths: np.ndarray
+    single: bool
+    name: str
+
+    @property
+    def n_queries(self) -> int:
+        return self.values.shape[0]
+
+    def valid(self) -> np.ndarray:
+        """Boolean mask of the real (not padded) entries."""
+        return np.arange(self.values.shape[1]) < self.lengths[:, None]
+
+    def is_rectangular(self) -> bool:
+        return bool(np.all(self.lengths == self.values.shape[1]))
+
+
+def _numeric(array: np.ndarray, name: str, kinds: str, keep_integers: bool) -> np.ndarray:
+    if array.size == 0:  # no entry can have a wrong type
+        return array.astype(np.float64)
+    if array.dtype.kind not in kinds:
+        _refuse(array, name, kinds, f"dtype {array.dtype}")
+    if keep_integers and array.dtype.kind == "i":
+        # Signed integer grades stay integers (exact, and no float copy of a large batch);
+        # every sum with the float discounts comes out float64 all the same.
+        return array.astype(np.int64, copy=False)
+    if array.dtype.kind in "iu" and max(abs(int(array.min())), abs(int(array.max()))) > 2**53:
+        # float64 holds every integer up to 2^53 exactly; beyond, distinct values could become ties.
+        raise ValueError(
+            f"{name} holds integers beyond 2**53 (e.g. {int(array.max())}), which float64 cannot represent "
+            f"exactly; rescale them (only their order matters for scores)"
+        )
+    return array.astype(np.float64, copy=False)
+
+
+def _refuse(array: np.ndarray, name: str, kinds: str, found: str) -> None:
+    """Raise for entries of the wrong type; Python integers beyond int64 (kept as objects) are named as such."""
+    if array.dtype.kind == "O" and all(isinstance(x, numbers.Integral) and not isinstance(x, bool) for x in array.flat):
+        largest = max(array.flat, key=abs)
+        if abs(largest) > np.iinfo(np.int64).max:
+            raise ValueError(
+                f"{name} holds integers too large for int64 and float64 (e.g. {largest}); float64 holds "
+                f"integers exactly only up to 2**53: rescale them"
+            )
+    wanted = "booleans" if kinds == "b" else "numeric (bool, int or float)"
+    raise TypeError(f"{name} must be {wanted}, got {found} in {_preview(array)}")
+
+
+def _preview(array: Any) -> str:
+    text = np.array2string(np.asarray(array, dtype=object).ravel()[:6], separator=", ", threshold=6)
+    return text if np.size(array) <= 6 else text[:-1] + ", ...]"
+
+
+def _masked_error(name: str) -> TypeError:
+    return TypeError(
+        f"{name} must not be a numpy masked array: masked entries would count as present in some steps "
+        f"and not in others; pass data.filled(0) for grades (masked = not relevant), drop the masked "
+        f"documents (ragged rows), or mark them with judged="
+    )
+
+
+def _ordered(data: Any, name: str, *, top: bool = False) -> Any:
+    """``data`` as something numpy reads without losing anything: iterators listed, the rest refused or kept.
+
+    A generator or iterator is read once into a list (every row kept); numpy masked arrays and
+    unordered collections (sets, mappings) are refused, since their order or entries would be lost
+    silently; array subclasses such as ``np.matrix`` become plain arrays. At the top level
+    (``top``) strings, scalars and None are refused too.
+    """
+    if top and (isinstance(data, (str, bytes)) or np.isscalar(data) or data is None):
+        raise TypeError(f"{name} must be {_LISTS}, got {data!r}")
+    if isinstance(data, np.ma.MaskedArray):
+        raise _masked_error(name)
+    if isinstance(data, Iterator):
+        return list(data)
+    if isinstance(data, (Set, Mapping, MappingView)):
+        raise TypeError(f"{name} must be an ordered sequence (a list or an array), got {type(data).__name__}")
+    if isinstance(data, np.ndarray) and type(data) is not np.ndarray:
+        return np.asarray(data)  # e.g. np.matrix, whose rows would stay 2-D
+    return data
+
+
+def as_batch(
+    data: Any,
+    *,
+    name: str,
+    fill: float,
+    kinds: str = _NUMERIC_KINDS,
+    keep_integers: bool = False,
+    allow_empty: bool = False,
+) -> Batch:
+    """Convert one ranked list (1-D) or many (2-D array, or a sequence of 1-D lists) into a :class:`Batch`.
+
+    Values become float64, except signed integers when ``keep_integers`` (grades:
+    padding with 0 needs no float). Iterators are read whole (every row kept); masked arrays and
+    unordered collections are refused (TypeError), as is non-numeric input. An empty list (or row)
+    is a ValueError unless ``allow_empty`` (a query for which nothing was returned); the batch is
+    then at least one column wide, all padding. Values are not checked here (see check_grades).
+
+    Examples
+    --------
+    >>> b = as_batch([[3, 1], [2]], name="relevance", fill=0.0, keep_integers=True)
+    >>> b.values.tolist(), b.lengths.tolist(), b.single
+    ([[3, 1], [2, 0]], [2, 1], False)
+    >>> as_batch([], name="relevance", fill=0.0, allow_empty=True).lengths.tolist()
+    [0]
+    """
+    data = _ordered(data, name, top=True)
+    if isinstance(data, (list, tuple)):  # numpy would stack equal-length masked rows into a plain array
+        masked = [index for index, row in enumerate(data) if isinstance(row, np.ma.MaskedArray)]
+        if masked:
+            raise _masked_error(f"{name}[{masked[0]}]")
+    try:
+        array = np.asarray(data)
+    except ValueError:  # ragged: numpy refuses to build a rectangle
+        array = None
+    if array is not None and array.dtype.kind == "O":
+        if array.ndim == 0:
+            raise TypeError(f"{name} must be {_LISTS}, got {data!r}")
+        # Numbers held as objects (e.g. None).
+        if array.ndim == 1 and all(np.ndim(row) == 0 and not isinstance(row, Iterator) for row in array):
+            _refuse(array, name, kinds, "objects")
+        array = None
+    if array is None:
+        return _ragged(data, name=name, fill=fill, kinds=kinds, keep_integers=keep_integers, allow_empty=allow_empty)
+    if array.ndim not in (1, 2):
+        raise ValueError(f"{name} must be 1-D (one query) or 2-D/ragged (one row per query), got {array.ndim}-D")
+    values = _numeric(array, name, kinds, keep_integers)
+    single = values.ndim == 1
+    if single:
+        values = values[None, :]
+    if values.shape[0] == 0 or (values.shape[1] == 0 and not allow_empty):
+        shape = "" if single else f" (shape {array.shape})"
+        needs = "a ranked list needs at least one document" if single else "every query needs at least one document"
+        raise ValueError(f"{name} is empty{shape}; {needs}{_EMPTY_HINT if values.shape[0] else ''}")
+    lengths = np.full(values.shape[0], values.shape[1])
+    if values.shape[1] == 0:  # nothing returned: one column of padding keeps every kernel's shapes simple
+        values = np.full((values.shape[0], 1), fill, dtype=values.dtype)
+    return Batch(values, lengths, single=single, name=name)
+
+
+# Where an empty list is refused: how to score a query for which nothing was returned.
+_EMPTY_HINT = " (to score an empty result 0, give the query's known grades with ideal=)"
+
+
+def _ragged(data: Any, *, name: str, fill: float, kinds: str, keep_integers: bool, allow_empty: bool) -> Batch:
+    try:
+        rows = list(data)
+    except TypeError:
+        raise TypeError(f"{name} must be a sequence of numbers or of 1-D lists, got {type(data).__name__}") from None
+    if not rows:
+        raise ValueError(f"{name} is empty; give at least one query")
+    arrays = []
+    for index, row in enumerate(rows):  # parsing input only: per-query work happens on the padded array
+        label = f"{name}[{index}]"
+        if isinstance(row, (str, bytes)):
+            raise TypeError(f"{label} must be numeric, got {row!r}")
+        array = np.asarray(_ordered(row, label))
+        if array.ndim != 1:
+            raise ValueError(
+                f"{label} must be a 1-D list (one query), got {array.ndim}-D {_preview(array)}; "
+                f"mixing numbers and lists is not allowed"
+            )
+        if array.size == 0 and not allow_empty:
+            raise ValueError(f"{label} is empty; every query needs at least one document{_EMPTY_HINT}")
+        arrays.append(_numeric(array, label, kinds, keep_integers))
+    lengths = np.array([a.size for a in arrays])
+    values = np.full((len(arrays), max(lengths.max(), 1)), fill, dtype=np.result_type(*arrays))
+    values[np.arange(values.shape[1]) < lengths[:, None]] = np.concatenate(arrays)
+    return Batch(values, lengths, single=False, name=name)
+
+
+def _first_bad(batch: Batch, bad: np.ndarray) -> str:
+    """Describe where the first offending entry sits, e.g. 'query 2, position 5'."""
+    query, position = np.argwhere(bad & batch.valid())[0]
+    value = float(batch.values[query, position])
+    where = f"position {position + 1}" if batch.single else f"query {query}, position {position + 1}"
+    return f"{value!r} at {where}"
+
+
+def check_grades(batch: Batch, *, upper_checked: bool = False) -> None:
+    """Reject NaN, infinite and negative grades.
+
+    The minimum alone catches NaN (it propagates), negatives and -inf. +inf
+    needs a second pass unless the caller certifies it another way
+    (``upper_checked=True``: a DCG over every entry came out finite).
+    """
+    values = batch.values
+    low = values.min()
+    if not upper_checked:
+        high = values.max()
+        if not np.isfinite(high):
+            _raise_nonfinite(batch)
+    if not low >= 0:  # False for NaN too
+        if np.isnan(low) or np.isinf(low):
+            _raise_nonfinite(batch)
+        raise ValueError(
+            f"{batch.name} must be >= 0 (graded relevance), got {_first_bad(batch, values < 0)}; "
+            f"shift or remap your labels"
+        )
+
+
+def _raise_nonfinite(batch: Batch) -> None:
+    raise ValueError(f"{batch.name} must be finite, got {_first_bad(batch, ~np.isfinite(batch.values))}")
+
+
+def check_scores(batch: Batch) -> None:
+    """Reject NaN and infinite scores (padding, -inf by design, is not looked at)."""
+    real = batch.values if batch.is_rectangular() else batch.values[batch.valid()]
+    if not np.isfinite(real).all():
+        _raise_nonfinite(batch)
+
+
+def check_same_shape(a: Batch, b: Batch) -> None:
+    """Require one score per label, query by query."""
+    if a.single != b.single or a.n_queries != b.n_queries:
+        raise ValueError(
+            f"{a.name} and {b.name} must describe the same queries: got "
+            f"{'one list' if a.single else f'{a.n_queries} queries'} and "
+            f"{'one list' if b.single else f'{b.n_queries} queries'}"
+        )
+    mismatch = np.flatnonzero(a.lengths != b.lengths)
+    if mismatch.size:
+        q = mismatch[0]
+        where = "" if a.single else f" for query {q}"
+        raise ValueError(
+            f"{a.name} and {b.name} have different lengths{where}: {a.lengths[q]} and {b.lengths[q]}"
+        )
+
+
+def judged_mask(judged: Any, like: Batch) -> np.ndarray:
+    """The boolean ``judged`` mask as a padded 2-D array shaped like ``like``."""
+    # Shaped like `like`, checked next.
+    mask = as_batch(judged, name="judged", fill=0.0, kinds="b", allow_empty=True)
+    check_same_shape(like, mask)
+    return (mask.values != 0) & mask.valid()
+
+
+def condense(batch: Batch, judged: np.ndarray, *, fill: float) -> Batch:
+    """Drop unjudged documents, closing the gaps (the "condensed list" of Sakai 2007; trec_eval -J).
+
+    The judged documents keep their relative order; ranks are renumbered 1, 2, ...
+    """
+    order = np.argsort(~judged, axis=1, kind="stable")  # judged first, order kept
+    values = np.take_along_axis(batch.values, order, 1)
+    lengths = judged.sum(axis=1)
+    values[np.arange(values.shape[1]) >= lengths[:, None]] = fill
+    return Batch(values, lengths, batch.single, batch.name)

@@ -1,0 +1,145 @@
+"""The checks of the statistics' input, and what the public functions share.
+
+- ``check_scores``: a systems x queries matrix of per-query values (a 2-D array, a mapping of
+  system name to values, or a pandas DataFrame), as ``Scores``; ``system_names`` matches
+  optional row names to it;
+- ``check_level``, ``check_seed``, ``check_count``: a confidence or significance level,
+  the entropy of a SeedSequence, a positive count (resamples, worker threads);
+- ``renamed_test``: the deprecated keyword ``method=`` of ``test=``, and ``METHOD_ALIAS``, the
+  deprecated attribute ``.method`` of results.
+"""
+
+import functools
+import warnings
+from collections.abc import Callable, Mapping
+from typing import Any, NamedTuple, TypeVar
+
+import numpy as np
+
+from .._validation import check_array, check_instance, check_int, check_real, type_and_value
+
+_F = TypeVar("_F", bound=Callable[..., Any])
+
+
+class Scores(NamedTuple):
+    """A checked score matrix: ``values`` (systems x queries, finite float64) and the systems' ``names``."""
+
+    values: np.ndarray
+    names: list[str]
+
+
+def check_scores(value: Any, name: str) -> Scores:
+    """``value`` as a systems x queries matrix of finite values, at least 2 x 2, with the systems' names.
+
+    Accepts a 2-D array-like (one row per system; names ``"s0", "s1", ...``), a mapping
+    ``{system name: per-query values}`` (the same number of queries each), or a pandas DataFrame
+    (rows are systems, its index gives the names).
+
+    Examples
+    --------
+    >>> check_scores({"bm25": [0.2, 0.4], "dense": [0.3, 0.3]}, "scores")
+    Scores(values=array([[0.2, 0.4],
+           [0.3, 0.3]]), names=['bm25', 'dense'])
+    >>> check_scores({"bm25": [0.2, float("nan")], "dense": [0.3, 0.3]}, "scores")
+    Traceback (most recent call last):
+    ...
+    ValueError: scores['bm25'] must be finite, got nan at index 1
+    """
+    if isinstance(value, Scores):
+        return value
+    if isinstance(value, Mapping):
+        names = [str(key) for key in value]
+        rows = [check_array(row, f"{name}[{key!r}]", ndim=1) for key, row in value.items()]
+        if len({row.size for row in rows}) > 1:
+            raise ValueError(f"{name}: every system needs the same number of queries, got lengths "
+                             f"{ {n: r.size for n, r in zip(names, rows, strict=True)} }")
+        matrix = np.vstack(rows) if rows else np.empty((0, 0))
+    else:
+        index = getattr(value, "index", None)
+        names = [str(i) for i in index] if index is not None and hasattr(value, "to_numpy") else []
+        matrix = check_array(value, name, ndim=2)
+    if not names:
+        names = [f"s{i}" for i in range(matrix.shape[0])]
+    if len(set(names)) != len(names):
+        raise ValueError(f"system names must be distinct, got {names!r}")
+    if matrix.shape[0] < 2:
+        raise ValueError(f"{name} must hold at least 2 systems (rows), got {matrix.shape[0]}")
+    if matrix.shape[1] < 2:
+        raise ValueError(f"{name} must hold at least 2 queries (columns), got {matrix.shape[1]}")
+    return Scores(matrix, names)
+
+
+def system_names(scores: Scores, systems: Any) -> list[str]:
+    """The names of the rows of ``scores``: ``systems`` if given (one distinct str per row), else its own.
+
+    Examples
+    --------
+    >>> system_names(check_scores([[0.2, 0.4], [0.3, 0.3]], "scores"), ["a", "a"])
+    Traceback (most recent call last):
+    ...
+    ValueError: systems must name each row once, got ['a', 'a']
+    """
+    if systems is None:
+        return scores.names
+    if not isinstance(systems, (list, tuple, np.ndarray)):
+        raise TypeError(f"systems must be a sequence of str or None, got {type_and_value(systems)}")
+    systems = [check_instance(s, f"systems[{i}]", str) for i, s in enumerate(systems)]
+    if len(systems) != scores.values.shape[0]:
+        raise ValueError(f"systems names {len(systems)} systems but scores has {scores.values.shape[0]} rows")
+    if len(set(systems)) != len(systems):
+        raise ValueError(f"systems must name each row once, got {systems!r}")
+    return systems
+
+
+def check_level(value: Any, name: str) -> float:
+    """A confidence level or a significance level: strictly between 0 and 1."""
+    return check_real(value, name, low=0, high=1, closed="neither")
+
+
+def check_seed(value: Any, name: str = "seed") -> int:
+    """The entropy of a SeedSequence: an integer >= 0."""
+    return check_int(value, name, low=0)
+
+
+def check_count(value: Any, name: str) -> int:
+    """A positive count: resamples, worker threads, trials."""
+    return check_int(value, name, low=1)
+
+
+def all_pairs(n_systems: int) -> tuple[np.ndarray, np.ndarray]:
+    """Row indices ``(i, j)`` with ``i < j`` of every pair of ``n_systems`` systems, in row-major order.
+
+    Examples
+    --------
+    >>> [a.tolist() for a in all_pairs(3)]
+    [[0, 0, 1], [1, 2, 2]]
+    """
+    first, second = np.triu_indices(n_systems, k=1)
+    return first.astype(np.int64), second.astype(np.int64)
+
+
+def renamed_test(function: _F) -> _F:
+    """Accept ``method=``, the former name of ``test=``, with a DeprecationWarning."""
+
+    @functools.wraps(function)
+    def accepting_method(*args: Any, **kwargs: Any) -> Any:
+        if "method" in kwargs:
+            name = function.__name__
+            if "test" in kwargs:
+                raise TypeError(f"{name}() got both method= (deprecated) and test=; give only test=")
+            warnings.warn(f"{name}(method=...) is deprecated and will be removed: use test=",
+                          DeprecationWarning, stacklevel=2)
+            kwargs["test"] = kwargs.pop("method")
+        return function(*args, **kwargs)
+
+    return accepting_method  # type: ignore[return-value]
+
+
+def _deprecated_method(result: Any) -> str:
+    warnings.warn(f"{type(result).__name__}.method is deprecated and will be removed: use .test",
+                  DeprecationWarning, stacklevel=2)
+    return result.test
+
+
+#: ``.method``, the former name of a result's ``.test`` (with a DeprecationWarning): ``method = METHOD_ALIAS``.
+METHOD_ALIAS = property(_deprecated_method)
