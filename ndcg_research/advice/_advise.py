@@ -335,10 +335,14 @@ def _reasons(table: pd.DataFrame, chosen: Any, swap_curve: list[tuple[int, float
     alpha, target = settings["alpha"], settings["target_swap_rate"]
     largest = swap_curve[-1][0]
     top = table["power"].max()
+    if n_pairs == 1:
+        told = f"it {'tells' if row['pairs_significant'] else 'does not tell'} the one pair of systems apart"
+    else:
+        told = (f"it tells apart {row['pairs_significant']} of the {n_pairs} pairs of systems "
+                f"({_percent(row['power'])})")
     reasons = [
-        f"discriminative power: it tells apart {row['pairs_significant']} of "
-        f"{'the one pair' if n_pairs == 1 else f'the {n_pairs} pairs'} of systems ({_percent(row['power'])}) "
-        f"at alpha = {alpha:g}, family-wise (randomised Tukey HSD, {settings['n_resamples']} resamples); "
+        f"discriminative power: {told} at alpha = {alpha:g}, family-wise (randomised Tukey HSD, "
+        f"{settings['n_resamples']} resamples); "
         + ("no candidate tells apart more." if row["power"] == top else
            f"the most discriminative candidate tells apart {_percent(top)}, within the margin of {POWER_MARGIN:g}.")
     ]
