@@ -165,6 +165,12 @@ def test_every_input_ir_measures_reads():
                 {q: dict(zip(g.doc_id, g.score, strict=True)) for q, g in run.groupby("query_id")})
     for q, r in (as_tuples, as_dicts):
         assert ir_measures.calc_aggregate([measure], q, r)[measure] == expected
+    # Integer query ids come back as the qrels' own ids: each query once, none given the default twice.
+    numbered = (qrels.assign(query_id=qrels["query_id"].str[1:].astype(int)),
+                run[run["query_id"] != "unjudged"].assign(query_id=lambda r: r["query_id"].str[1:].astype(int)))
+    metrics = list(ir_measures.iter_calc([measure], *numbered))
+    assert sorted(m.query_id for m in metrics) == sorted(numbered[0]["query_id"].unique())
+    assert ir_measures.calc_aggregate([measure], *numbered)[measure] == pytest.approx(expected, rel=1e-15)
     # A run that answers no judged query: every judged query scores 0, as ir_measures does.
     empty = pd.DataFrame({"query_id": ["other"], "doc_id": ["d1"], "score": [1.0]})
     assert ir_measures.calc_aggregate([measure], qrels, empty)[measure] == 0.0

@@ -128,7 +128,9 @@ def _extra_options(spec: str) -> tuple[str, dict[str, str]]:
     start = text.find("(")
     if start < 0 or not text.endswith(")"):
         return spec, {}
-    items, depth, quote, current = [], 0, "", []
+    items: list[str] = []
+    current: list[str] = []
+    depth, quote = 0, ""
     for char in text[start + 1 : -1]:
         if quote:
             quote = "" if char == quote else quote

@@ -125,8 +125,10 @@ class NDCG(ir_measures.Measure):
         if len(run) == 0:
             return  # no judged query answered: ir_measures gives each its DEFAULT
         result = evaluate(qrels, {"run": run}, [self._measure], convention=self._convention, complete=False)
+        # The evaluator names queries by their text; ir_measures matches them with the qrels' own ids (int ids too).
+        ids = {str(query): query for query in qrels["query"].unique()}
         for query, value in zip(result.queries[0], result.values[0][0], strict=True):
-            yield ir_measures.Metric(query_id=str(query), measure=self, value=float(value))
+            yield ir_measures.Metric(query_id=ids[str(query)], measure=self, value=float(value))
 
 
 def _spec_text(cutoff: Any, gain: Any, discount: Any, gains: Any) -> str:
