@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     if args.figure:
         try:
             advice.figure().savefig(args.figure, dpi=150)
-        except (OSError, ValueError) as error:
+        except (OSError, ValueError, ImportError) as error:  # ImportError: matplotlib not installed
             return fail("advise", f"cannot write the figure {args.figure}: {error}")
     writer = {"text": _text, "csv": _csv, "json": _json}[args.format]
     return write_output("advise", writer(advice).encode("utf-8", errors="surrogateescape"))
