@@ -1,0 +1,398 @@
+"""``advise``: measure candidate nDCG settings on the user's own collection and recommend one, by a fixed rule."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .._validation import check_instance, check_int, check_real
+from ..core import parse_discount, parse_gain
+from ..evaluation import parse_measures
+from ..interop._frames import package_frame
+from ..stats import run_matrices
+from . import _measurements as measure
+
+if TYPE_CHECKING:
+    import pandas as pd
+    from matplotlib.figure import Figure
+
+__all__ = ["DISCOUNTS", "CUTOFFS", "GAINS", "POWER_MARGIN", "PHI_MARGIN", "Advice", "advise"]
+
+#: The candidate discounts: trec_eval's log2, a slower one (loglog), a faster power law, Zipf's 1/r, and the
+#: geometric discount of rank-biased precision with the persistence most often reported (p = 0.8).
+DISCOUNTS: tuple[str, ...] = ("log2", "loglog", "power(beta=0.5)", "zipf", "geometric(p=0.8)")
+#: The candidate cut-offs (None: the whole ranking).
+CUTOFFS: tuple[int | None, ...] = (None, 10, 20, 100)
+#: The candidate gains: the grade itself, and 2^grade - 1 (Burges et al. 2005).
+GAINS: tuple[str, ...] = ("linear", "exp2")
+#: The reference discount: the agreement of the systems' order is measured against it, and the rule prefers it.
+REFERENCE = "log2"
+#: Candidates whose discriminative power is within this share of pairs of the highest are "as discriminative".
+POWER_MARGIN = 0.05
+#: log2 is kept when its dependability is within this of the chosen candidate's (and it is as discriminative).
+PHI_MARGIN = 0.01
+
+_WORDS = {
+    "log2": "1/log2(r+1), trec_eval's", "loglog": "1/log2(1+log2(1+r)), slower than log2",
+    "power(beta=0.5)": "r^-0.5", "zipf": "1/r", "geometric(p=0.8)": "0.8^(r-1), rank-biased precision's",
+    "linear": "the grade", "exp2": "2^grade - 1",
+}
+
+
+@dataclass(frozen=True, eq=False)
+class Advice:
+    """What :func:`advise` measured and recommends.
+
+    Attributes
+    ----------
+    recommended : str
+        The measure spec of the recommended setting (``ndcg@10(gain=exp2,discount=zipf)``): pass it to
+        :func:`ndcg_research.evaluate` or :func:`ndcg_research.ir_measure`.
+    table : pandas.DataFrame
+        One row per candidate, in the order of the candidates: ``measure``, ``discount``, ``cutoff``
+        (``"none"`` for the whole ranking), ``gain``, ``power`` (share of system pairs told apart),
+        ``pairs_significant``, ``phi`` (dependability), ``erho2`` (generalizability coefficient),
+        ``queries_for_phi`` (queries for :math:`\\Phi` = 0.8), ``swap_rate`` (at the largest query-set
+        size measured), ``queries_for_swap_target``, ``tau_log2`` (Kendall's tau of the systems'
+        order against log2's with the same gain and cut-off), ``shortlisted`` (as discriminative as the
+        most, see the rule) and ``recommended``.
+    swap_curves : pandas.DataFrame
+        ``measure``, ``size``, ``swap_rate``: each candidate's swap rate at each query-set size.
+    reasons : tuple of str
+        The recommendation's reasons, in plain words (``str(advice)`` prints them).
+    by_cutoff : dict of str to str
+        The rule applied among the candidates of each cut-off (``"none"``, ``"10"``, ...).
+    systems : tuple of str
+        The runs compared.
+    n_queries : int
+        The queries every run was compared on.
+    notes : tuple of str
+        What the evaluation left out or decided (queries missing, ...).
+    settings : dict
+        alpha, target_swap_rate, n_resamples, swap_trials, seed, convention.
+    """
+
+    recommended: str
+    table: pd.DataFrame
+    swap_curves: pd.DataFrame
+    reasons: tuple[str, ...]
+    by_cutoff: dict[str, str]
+    systems: tuple[str, ...]
+    n_queries: int
+    notes: tuple[str, ...] = ()
+    settings: dict[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return self.text()
+
+    def text(self) -> str:
+        """The recommendation and its reasons in plain words."""
+        row = self.table.loc[self.table["recommended"]].iloc[0]
+        lines = [
+            f"advise: {len(self.systems)} systems on {self.n_queries} queries, {len(self.table)} candidate settings "
+            f"({self.settings.get('convention', 'trec_eval')} convention)",
+            "",
+            f"Recommended: {self.recommended}",
+            f"  {_describe(row)}",
+            "",
+            "Why:",
+            *(f"  - {reason}" for reason in self.reasons),
+        ]
+        others = [f"  @{label}: {spec}" if label != "none" else f"  whole ranking: {spec}"
+                  for label, spec in self.by_cutoff.items() if spec != self.recommended]
+        if others:
+            lines += ["", "If a cut-off is fixed by what your users see, the same rule among that cut-off's "
+                          "candidates:", *others]
+        return "\n".join(lines)
+
+    def figure(self) -> Figure:
+        """One figure: every candidate's discriminative power and dependability (left), and the swap
+        curves of the recommended setting and of log2 with the same gain and cut-off (right)."""
+        from ._figure import advice_figure
+
+        return advice_figure(self)
+
+
+def advise(
+    qrels: Any,
+    runs: Any,
+    *,
+    discounts: Sequence[str] = DISCOUNTS,
+    cutoffs: Sequence[int | None] = CUTOFFS,
+    gains: Sequence[str] = GAINS,
+    convention: str = "trec_eval",
+    complete: bool | None = None,
+    alpha: float = 0.05,
+    target_swap_rate: float = 0.05,
+    n_resamples: int = 1000,
+    swap_trials: int = 200,
+    seed: int = 0,
+) -> Advice:
+    """Which nDCG setting suits this collection: candidate discounts, cut-offs and gains, measured and compared.
+
+    For every combination of a discount, a cut-off and a gain, the runs are evaluated once (one read of
+    the files, every candidate's per-query values at once) and, on the queries every run answered:
+
+    - **discriminative power** (Sakai 2006): the share of pairs of runs significantly different at
+      ``alpha``, by the randomised Tukey HSD test (Carterette 2012), which corrects for the number of pairs;
+    - **swap rate** (Voorhees & Buckley 2002): how often two disjoint query sets of the same size order a
+      pair of runs differently, at sizes up to half the queries, and the queries needed for
+      ``target_swap_rate`` by the exponential fit of that curve;
+    - **dependability** :math:`\\Phi` of generalizability theory (Kanoulas & Aslam 2009), from the system,
+      query and interaction variance components of the runs x queries table;
+    - **agreement** of the runs' order with the order under log2 (same gain and cut-off): Kendall's tau.
+
+    The rule, fixed in advance: the candidates whose power is within :data:`POWER_MARGIN` (0.05) of the
+    highest are as discriminative; among them the one with the highest :math:`\\Phi` is chosen (ties: the
+    lower swap rate, then the earlier candidate); but if log2 with the chosen gain and cut-off is as
+    discriminative and its :math:`\\Phi` is within :data:`PHI_MARGIN` (0.01) of the chosen one's, log2 is
+    recommended: a measure everyone knows is worth more than a gain smaller than the rule can see.
+
+    Parameters
+    ----------
+    qrels : str, path-like or pandas.DataFrame
+        Judgments, as :func:`ndcg_research.evaluate` reads them; also ir_measures' (``query_id, doc_id,
+        relevance``) and PyTerrier's (``qid, docno, label``) frames.
+    runs : sequence of runs or mapping of name to run
+        At least two runs (files or frames, as :func:`ndcg_research.evaluate` reads them; also
+        ir_measures' and PyTerrier's frames).
+    discounts : sequence of str, default :data:`DISCOUNTS`
+        Discount specs (:func:`ndcg_research.parse_discount`); must include ``"log2"``, the reference.
+    cutoffs : sequence of int or None, default (None, 10, 20, 100)
+        Cut-offs; None is the whole ranking.
+    gains : sequence of str, default ("linear", "exp2")
+        Gain specs (:func:`ndcg_research.parse_gain`).
+    convention : str, default "trec_eval"
+        The evaluator's convention (ideal, ties, missing queries...); the candidates set gain and discount.
+    complete : bool, optional
+        A judged query missing from a run scores 0 (True) or is left out (False); default the convention's.
+    alpha : float, default 0.05
+        Significance level of the discriminative power.
+    target_swap_rate : float, default 0.05
+        The swap rate whose query count is estimated.
+    n_resamples : int, default 1000
+        Resamples of the randomised Tukey HSD test.
+    swap_trials : int, default 200
+        Pairs of disjoint query subsets per size of the swap curve.
+    seed : int, default 0
+        Entropy of every draw: the resamples and query subsets come from
+        ``numpy.random.SeedSequence(seed, spawn_key=...)``, the same for every candidate.
+
+    Returns
+    -------
+    Advice
+        ``.recommended`` (a measure spec), ``.table`` (one row per candidate), ``.reasons``,
+        ``str(advice)`` (the recommendation in words) and ``.figure()``.
+
+    Raises
+    ------
+    InputError, TypeError, ValueError
+        The evaluator's errors on the qrels and runs (a malformed line, a document ranked twice,
+        fewer than two runs, no query in common, ...), and bad arguments, named.
+
+    Examples
+    --------
+    The two runs of ``examples/`` (twelve queries), four candidates:
+
+    >>> import ndcg_research as nr
+    >>> advice = nr.advise("examples/qrels.txt", ["examples/run_a.txt", "examples/run_b.txt"],
+    ...                    discounts=["log2", "zipf"], cutoffs=[None, 10], gains=["linear"])
+    >>> advice.table[["discount", "cutoff", "pairs_significant", "phi"]].round(3)
+      discount cutoff  pairs_significant    phi
+    0     log2   none                  1  0.807
+    1     log2     10                  1  0.787
+    2     zipf   none                  1  0.869
+    3     zipf     10                  1  0.855
+    >>> advice.recommended        # as discriminative as log2 (the one pair), and more dependable
+    'ndcg(gain=linear,discount=zipf)'
+    """
+    candidates = _candidates(discounts, cutoffs, gains)
+    alpha = check_real(alpha, "alpha", low=0, high=1, closed="neither")
+    target_swap_rate = check_real(target_swap_rate, "target_swap_rate", low=0, high=1, closed="neither")
+    n_resamples = check_int(n_resamples, "n_resamples", low=1)
+    swap_trials = check_int(swap_trials, "swap_trials", low=1)
+    seed = check_int(seed, "seed", low=0)
+    convention = check_instance(convention, "convention", str, what="a convention name")
+
+    data = run_matrices(package_frame(qrels, "qrels"), _package_runs(runs), [c["measure"] for c in candidates],
+                        complete=complete, convention=convention)
+    stacked = np.stack([data.matrices[c["measure"]] for c in candidates])  # candidates x systems x queries
+    notes = list(data.notes)
+    defined = ~np.isnan(stacked).any(axis=(0, 1))
+    if not defined.all():
+        notes.append(f"{int(np.count_nonzero(~defined))} queries have an undefined nDCG under some candidate; "
+                     f"left out for every candidate")
+        stacked = stacked[:, :, defined]
+    n_queries = stacked.shape[2]
+    if n_queries < 2:
+        raise ValueError(f"the runs share {n_queries} queries with a defined nDCG; advise needs at least 2")
+
+    sizes = measure.swap_sizes(n_queries)
+    rows, curves = [], []
+    for c, matrix in zip(candidates, stacked, strict=True):
+        power, significant = measure.power(matrix, alpha=alpha, n_resamples=n_resamples, seed=seed)
+        phi, erho2, queries_for_phi = measure.dependability(matrix)
+        rates = measure.swap_curve(matrix, sizes, trials=swap_trials, seed=seed)
+        queries_for_swap, _, _ = measure.queries_for_swap_rate(sizes, rates, target_swap_rate)
+        rows.append({**c, "power": power, "pairs_significant": significant, "phi": phi, "erho2": erho2,
+                     "queries_for_phi": queries_for_phi, "swap_rate": float(rates[-1]),
+                     "queries_for_swap_target": queries_for_swap, "means": matrix.mean(axis=1)})
+        curves += [{"measure": c["measure"], "size": int(s), "swap_rate": float(r)}
+                   for s, r in zip(sizes, rates, strict=True)]
+    for row in rows:
+        reference = _reference(rows, row)
+        row["tau_log2"] = measure.agreement(row["means"], reference["means"])
+
+    import pandas as pd
+
+    table = pd.DataFrame([{k: v for k, v in row.items() if k != "means"} for row in rows])
+    n_pairs = len(data.systems) * (len(data.systems) - 1) // 2
+    chosen, shortlisted = _choose(table)
+    table["shortlisted"] = shortlisted
+    table["recommended"] = table.index == chosen
+    by_cutoff = {label: table.loc[_choose(table[table["cutoff"] == label])[0], "measure"]
+                 for label in dict.fromkeys(table["cutoff"])}
+    settings = {"alpha": alpha, "target_swap_rate": target_swap_rate, "n_resamples": n_resamples,
+                "swap_trials": swap_trials, "seed": seed, "convention": convention}
+    curve = [(c["size"], c["swap_rate"]) for c in curves if c["measure"] == table.loc[chosen, "measure"]]
+    reasons = _reasons(table, chosen, curve, n_pairs=n_pairs, n_queries=n_queries, n_systems=len(data.systems),
+                       settings=settings)
+    return Advice(recommended=str(table.loc[chosen, "measure"]), table=table, swap_curves=pd.DataFrame(curves),
+                  reasons=tuple(reasons), by_cutoff=by_cutoff, systems=tuple(data.systems), n_queries=n_queries,
+                  notes=tuple(notes), settings=settings)
+
+
+def _candidates(discounts: Any, cutoffs: Any, gains: Any) -> list[dict[str, Any]]:
+    """The candidate settings, discount by discount, then cut-off, then gain; their measure specs canonical."""
+    for name, value in (("discounts", discounts), ("cutoffs", cutoffs), ("gains", gains)):
+        if isinstance(value, str) or not isinstance(value, Sequence) or not value:
+            raise TypeError(f"{name} must be a non-empty sequence, got {value!r}")
+    discount_specs = [str(parse_discount(d, builtin_only=True)) for d in discounts]
+    gain_specs = [str(parse_gain(g, builtin_only=True)) for g in gains]
+    ks = [check_int(k, "cutoffs", low=1, none=True) for k in cutoffs]
+    for name, values in (("discounts", discount_specs), ("cutoffs", ks), ("gains", gain_specs)):
+        if len(set(values)) != len(values):
+            raise ValueError(f"{name} has a value twice: {values!r}")
+    if REFERENCE not in discount_specs:
+        raise ValueError(f"discounts must include {REFERENCE!r}, the reference of the agreement and of the rule; "
+                         f"got {discount_specs!r}")
+    out = []
+    for d in discount_specs:
+        for k in ks:
+            for g in gain_specs:
+                spec = "ndcg" + ("" if k is None else f"@{k}") + f"(gain={g!r}, discount={d!r})"
+                (parsed,) = parse_measures(spec)
+                out.append({"measure": parsed.name, "discount": d, "cutoff": "none" if k is None else str(k),
+                            "gain": g})
+    return out
+
+
+def _package_runs(runs: Any) -> Any:
+    """The runs with ir_measures' or PyTerrier's frames renamed to the package's columns (the rest unchanged)."""
+    if isinstance(runs, Mapping):
+        return {name: package_frame(run, "run") for name, run in runs.items()}
+    if isinstance(runs, (list, tuple)):
+        return [package_frame(run, "run") for run in runs]
+    return package_frame(runs, "run")
+
+
+def _reference(rows: list[dict[str, Any]], row: dict[str, Any]) -> dict[str, Any]:
+    """The log2 candidate with the same gain and cut-off as ``row``."""
+    return next(r for r in rows if r["discount"] == REFERENCE and r["gain"] == row["gain"]
+                and r["cutoff"] == row["cutoff"])
+
+
+def _choose(table: pd.DataFrame) -> tuple[Any, np.ndarray]:
+    """The rule (see :func:`advise`): the chosen row's label, and which rows are as discriminative as the best."""
+    shortlisted = (table["power"] >= table["power"].max() - POWER_MARGIN - 1e-12).to_numpy()
+    short = table[shortlisted].assign(order=np.arange(int(shortlisted.sum())))
+    best = short.sort_values(["phi", "swap_rate", "order"], ascending=[False, True, True], na_position="last").index[0]
+    same = short[(short["discount"] == REFERENCE) & (short["gain"] == table.loc[best, "gain"])
+                 & (short["cutoff"] == table.loc[best, "cutoff"])]
+    if len(same) and same["phi"].iloc[0] >= table.loc[best, "phi"] - PHI_MARGIN:
+        best = same.index[0]
+    return best, shortlisted
+
+
+def _percent(share: float) -> str:
+    return f"{100 * share:.1f}%"
+
+
+def _describe(row: Any) -> str:
+    cut = "the whole ranking" if row["cutoff"] == "none" else f"the first {row['cutoff']} results"
+    discount = row["discount"] + (f" ({_WORDS[row['discount']]})" if row["discount"] in _WORDS else "")
+    gain = row["gain"] + (f" ({_WORDS[row['gain']]})" if row["gain"] in _WORDS else "")
+    return f"nDCG over {cut}, discount {discount}, gain {gain}"
+
+
+def _reasons(table: pd.DataFrame, chosen: Any, swap_curve: list[tuple[int, float]], *, n_pairs: int, n_queries: int,
+             n_systems: int, settings: dict[str, Any]) -> list[str]:
+    row = table.loc[chosen]
+    alpha, target = settings["alpha"], settings["target_swap_rate"]
+    largest = swap_curve[-1][0]
+    top = table["power"].max()
+    if n_pairs == 1:
+        told = f"it {'tells' if row['pairs_significant'] else 'does not tell'} the one pair of systems apart"
+    else:
+        told = (f"it tells apart {row['pairs_significant']} of the {n_pairs} pairs of systems "
+                f"({_percent(row['power'])})")
+    reasons = [
+        f"discriminative power: {told} at alpha = {alpha:g}, family-wise (randomised Tukey HSD, "
+        f"{settings['n_resamples']} resamples); "
+        + ("no candidate tells apart more." if row["power"] == top else
+           f"the most discriminative candidate tells apart {_percent(top)}, within the margin of {POWER_MARGIN:g}.")
+    ]
+    short = table[table["shortlisted"]]
+    most = short.loc[short["phi"].idxmax()] if short["phi"].notna().any() else row
+    reasons.append(
+        f"dependability: Phi = {row['phi']:.3f} with these {n_queries} queries (E rho^2 = {row['erho2']:.3f}); "
+        + (f"the highest of the {len(short)} candidates as discriminative as the best."
+           if most.name == row.name else
+           f"the highest of the {len(short)} candidates as discriminative as the best is {most['measure']}'s, "
+           f"{most['phi']:.4f}, within the margin of {PHI_MARGIN:g} that keeps log2 ({row['phi']:.4f}).")
+    )
+    queries, curve = row["queries_for_swap_target"], swap_curve
+    if math.isinf(queries):
+        how_many = "the swap curve does not fall, so no query count is estimated"
+    elif queries <= curve[0][0]:
+        how_many = (f"already with {curve[0][0]} queries it is {_percent(curve[0][1])}, "
+                    f"{'below' if curve[0][1] <= target else 'about'} the target of {_percent(target)}")
+    else:
+        how = "interpolated" if queries <= largest else "extrapolated"
+        how_many = (f"about {math.ceil(queries)} queries would bring that to {_percent(target)} ({how} by the "
+                    f"exponential fit of the swap curve)")
+    reasons.append(f"stability: two disjoint sets of {largest} queries order {_percent(row['swap_rate'])} of the "
+                   f"pairs differently (Voorhees & Buckley 2002); {how_many}.")
+    if row["discount"] != REFERENCE:
+        ref = table[(table["discount"] == REFERENCE) & (table["gain"] == row["gain"])
+                    & (table["cutoff"] == row["cutoff"])].iloc[0]
+        reasons.append(
+            f"against log2 with the same gain and cut-off: log2 tells apart {_percent(ref['power'])} with "
+            f"Phi = {ref['phi']:.3f}; the two order the systems alike at Kendall tau = {row['tau_log2']:.2f}.")
+    else:
+        taus = table.loc[(table["gain"] == row["gain"]) & (table["cutoff"] == row["cutoff"])
+                         & (table["discount"] != REFERENCE), "tau_log2"]
+        if len(taus):
+            reasons.append(
+                f"log2 is kept: the rule keeps it when it is within {POWER_MARGIN:g} of the highest power and within "
+                f"{PHI_MARGIN:g} of the highest Phi among those; the other discounts order the systems like log2 at "
+                f"Kendall tau {taus.min():.2f} to {taus.max():.2f} (same gain and cut-off).")
+    if n_systems < 3:
+        reasons.append("caution: two systems make one pair, so the power is 0 or 1 for every candidate and the "
+                       "evidence for any choice is thin.")
+    if not row["phi"] >= measure.PHI_TARGET:
+        reasons.append(f"caution: Phi = {row['phi']:.3f} is below {measure.PHI_TARGET:g}, the usual standard of a "
+                       f"dependable ranking; about {_count(row['queries_for_phi'])} queries would reach it.")
+    if row["pairs_significant"] == 0:
+        reasons.append("caution: no pair of systems is told apart under this setting; "
+                       + ("none is under any candidate: the queries are too few, or the systems too alike."
+                          if top == 0 else "other candidates tell some apart but are less dependable."))
+    return reasons
+
+
+def _count(value: float) -> str:
+    return "infinitely many" if not math.isfinite(value) else f"{math.ceil(value)}"

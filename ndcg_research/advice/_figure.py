@@ -1,0 +1,75 @@
+"""The one figure of :class:`~ndcg_research.advice.Advice` (imports matplotlib)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+
+from ._advise import POWER_MARGIN
+from ._measurements import queries_for_swap_rate
+
+if TYPE_CHECKING:
+    from ._advise import Advice
+
+_MARKERS = {"none": "o", "10": "s", "20": "D", "100": "^"}
+
+
+def advice_figure(advice: Advice) -> Figure:
+    """Left: each candidate's discriminative power (x) and dependability Phi (y), colour by discount, marker by
+    cut-off, filled for the first gain and hollow for the others; the recommended one ringed, the margin of the
+    rule dashed. Right: the swap rate against the query-set size of every discount at the recommended gain and
+    cut-off, with the exponential fit of the recommended one's down to the target."""
+    table, settings = advice.table, advice.settings
+    fig = Figure(figsize=(11, 4.4), layout="constrained")
+    left, right = fig.subplots(1, 2)
+    discounts = list(dict.fromkeys(table["discount"]))
+    gains = list(dict.fromkeys(table["gain"]))
+    colours = {d: f"C{i}" for i, d in enumerate(discounts)}
+    markers = {c: _MARKERS.get(c, "v") for c in dict.fromkeys(table["cutoff"])}
+    for _, row in table.iterrows():
+        filled = row["gain"] == gains[0]
+        left.scatter(row["power"], row["phi"], s=40, marker=markers[row["cutoff"]], linewidths=1.3,
+                     edgecolors=colours[row["discount"]], facecolors=colours[row["discount"]] if filled else "none")
+    chosen = table.loc[table["recommended"]].iloc[0]
+    left.scatter(chosen["power"], chosen["phi"], s=260, facecolors="none", edgecolors="black", linewidths=1.5)
+    left.annotate("recommended", (chosen["power"], chosen["phi"]), textcoords="offset points", xytext=(8, -16),
+                  fontsize=9)
+    left.axvline(table["power"].max() - POWER_MARGIN, color="grey", linestyle="--", linewidth=1)
+    left.set_xlabel(f"discriminative power (share of {len(advice.systems) * (len(advice.systems) - 1) // 2} pairs, "
+                    f"alpha = {settings['alpha']:g}, Tukey HSD)")
+    left.set_ylabel(f"dependability Phi ({advice.n_queries} queries)")
+    handles = [Line2D([], [], color=colours[d], marker="o", linestyle="", label=d) for d in discounts]
+    handles += [Line2D([], [], color="grey", marker=m, linestyle="", label=f"cut-off {c}") for c, m in markers.items()]
+    handles += [Line2D([], [], color="grey", marker="o", linestyle="", label=f"gain {gains[0]}")]
+    handles += [Line2D([], [], color="grey", marker="o", markerfacecolor="none", linestyle="", label=f"gain {g}")
+                for g in gains[1:]]
+    left.legend(handles=handles, fontsize=7, loc="best", ncol=2)
+    left.set_title("every candidate: the rule's margin dashed", fontsize=10)
+
+    target = settings["target_swap_rate"]
+    # Every discount at the recommended gain and cut-off: what the choice of discount does to the order's stability.
+    same = table[(table["gain"] == chosen["gain"]) & (table["cutoff"] == chosen["cutoff"])]
+    for _, row in same.iterrows():
+        curve = advice.swap_curves[advice.swap_curves["measure"] == row["measure"]]
+        sizes, rates = curve["size"].to_numpy(), curve["swap_rate"].to_numpy()
+        mine = row["measure"] == chosen["measure"]
+        right.plot(sizes, np.where(rates > 0, rates, np.nan), "o-" if mine else ".-", color=colours[row["discount"]],
+                   linewidth=2 if mine else 0.8, label=row["discount"] + (" (recommended)" if mine else ""))
+        if mine:
+            queries, a, b = queries_for_swap_rate(sizes, rates, target)
+            if np.isfinite(a) and b > 0:
+                start, end = min(sizes.min(), queries), max(sizes.max(), min(queries, 20 * sizes.max()))
+                grid = np.linspace(start, end, 100)
+                right.plot(grid, a * np.exp(-b * grid), ":", color="black", linewidth=1,
+                           label="exponential fit (recommended)")
+    right.axhline(target, color="grey", linestyle="--", linewidth=1)
+    right.set_yscale("log")
+    right.set_xlabel("queries in each of two disjoint sets")
+    right.set_ylabel("swap rate (share of pairs ordered differently)")
+    cut = "whole ranking" if chosen["cutoff"] == "none" else f"@{chosen['cutoff']}"
+    right.set_title(f"swap rate per discount ({cut}, gain {chosen['gain']}); target {target:g} grey", fontsize=10)
+    right.legend(fontsize=7)
+    return fig

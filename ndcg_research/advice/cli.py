@@ -1,0 +1,110 @@
+"""The ``advise`` command: ``ndcg-research advise QRELS RUN [RUN ...]``: which nDCG setting suits this collection.
+
+Prints the recommendation with its reasons and the table of every candidate setting
+(:func:`ndcg_research.advice.advise`); ``--figure`` writes its figure. Exit status: 0 on success,
+1 on bad input (a one-line message naming the file and line, or the argument), 2 on bad usage.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from typing import Any
+
+from ..cli_common import fail, non_negative_int, number_argument, positive_int, write_output
+
+__all__ = ["register", "run"]
+
+_DESCRIPTION = """\
+Which nDCG setting suits this collection? For every candidate discount (log2, loglog,
+power(beta=0.5), zipf, geometric(p=0.8)), cut-off (none, 10, 20, 100) and gain (linear, exp2),
+the runs are evaluated once and compared: discriminative power (the share of pairs of runs
+significantly different, randomised Tukey HSD; Sakai 2006), the swap rate between disjoint query
+sets and the queries needed for a target swap rate (Voorhees & Buckley 2002), the dependability Phi
+of generalizability theory (Kanoulas & Aslam 2009) and Kendall's tau of the runs' order against
+log2's. A fixed rule recommends one setting, with its reasons. Needs at least two runs.
+"""
+
+_share = number_argument(float, minimum=0, maximum=1, strict=True)
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``advise`` command to the subcommands of ``ndcg-research``."""
+    parser = sub.add_parser(
+        "advise",
+        help="which discount, cut-off and gain suit this collection: candidates measured, one recommended",
+        description=_DESCRIPTION,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("qrels", metavar="QRELS", help="qrels file (query iteration document relevance)")
+    parser.add_argument("runs", metavar="RUN", nargs="+",
+                        help="two or more run files (query Q0 document rank score tag)")
+    parser.add_argument("--convention", default="trec_eval", metavar="NAME",
+                        help="whose rules to follow for the ideal, ties and missing queries (default trec_eval)")
+    missing = parser.add_mutually_exclusive_group()
+    missing.add_argument("-c", "--complete_rel_info_wanted", dest="complete", action="store_true", default=None,
+                         help="a judged query missing from a run scores 0 (the default of trec_eval and ranx)")
+    missing.add_argument("--answered-only", dest="complete", action="store_false",
+                         help="compare only the queries every run answered")
+    parser.add_argument("--alpha", type=_share, default=0.05, help="significance level (default 0.05)")
+    parser.add_argument("--target-swap-rate", type=_share, default=0.05,
+                        help="swap rate whose query count is estimated (default 0.05)")
+    parser.add_argument("--resamples", type=positive_int, default=1000,
+                        help="resamples of the randomised Tukey HSD test (default 1000)")
+    parser.add_argument("--trials", type=positive_int, default=200,
+                        help="pairs of disjoint query sets per size of the swap curve (default 200)")
+    parser.add_argument("--seed", type=non_negative_int, default=0, help="seed of every draw (default 0)")
+    parser.add_argument("--figure", metavar="PATH", help="also write the figure (PNG, PDF or SVG, by the suffix)")
+    parser.add_argument("--format", default="text", choices=["text", "csv", "json"],
+                        help="text (default): the recommendation and the table; csv: the table; json: everything")
+    parser.add_argument("--quiet", action="store_true", help="do not print notes (queries left out, ...) on stderr")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the ``advise`` command; return the exit status."""
+    from ..evaluation import InputError
+    from . import advise
+
+    try:
+        advice = advise(args.qrels, list(args.runs), convention=args.convention, complete=args.complete,
+                        alpha=args.alpha, target_swap_rate=args.target_swap_rate, n_resamples=args.resamples,
+                        swap_trials=args.trials, seed=args.seed)
+    except (InputError, ValueError, TypeError, OSError) as error:
+        return fail("advise", str(error))
+    if not args.quiet:
+        for note in advice.notes:
+            print(f"ndcg_research advise: note: {note}", file=sys.stderr)
+    if args.figure:
+        try:
+            advice.figure().savefig(args.figure, dpi=150)
+        except (OSError, ValueError, ImportError) as error:  # ImportError: matplotlib not installed
+            return fail("advise", f"cannot write the figure {args.figure}: {error}")
+    writer = {"text": _text, "csv": _csv, "json": _json}[args.format]
+    return write_output("advise", writer(advice).encode("utf-8", errors="surrogateescape"))
+
+
+def _text(advice: Any) -> str:
+    table = advice.table.drop(columns=["shortlisted"]).set_index("measure")
+    return f"{advice.text()}\n\n{table.to_string(float_format=lambda v: f'{v:.4f}')}\n"
+
+
+def _csv(advice: Any) -> str:
+    return advice.table.to_csv(index=False, float_format="%.10g")
+
+
+def _json(advice: Any) -> str:
+    """Strict JSON: a value that is not a finite number (an infinite query count) is null."""
+    def plain(value: Any) -> Any:
+        value = value.item() if hasattr(value, "item") else value
+        return None if isinstance(value, float) and not math.isfinite(value) else value
+
+    def records(table: Any) -> list[dict[str, Any]]:
+        return [{key: plain(value) for key, value in row.items()} for row in table.to_dict("records")]
+
+    out = {"recommended": advice.recommended, "reasons": list(advice.reasons), "by_cutoff": advice.by_cutoff,
+           "systems": list(advice.systems), "queries": advice.n_queries, "settings": advice.settings,
+           "notes": list(advice.notes), "candidates": records(advice.table), "swap_curves": records(advice.swap_curves)}
+    return json.dumps(out, indent=1, allow_nan=False) + "\n"

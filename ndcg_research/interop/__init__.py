@@ -1,0 +1,157 @@
+"""The package's nDCG in the tools researchers already run: ir_measures and PyTerrier.
+
+:func:`ir_measure` returns an `ir_measures <https://ir-measur.es>`_ measure computed by this package's
+evaluator, with any of its gains, discounts, tie rules and tools' conventions; ir_measures'
+``calc_aggregate`` / ``iter_calc`` and PyTerrier's ``pt.Experiment(eval_metrics=[...])`` take it
+like their own measures. It needs the ``ecosystem`` extra (``pip install "ndcg_research[ecosystem]"``:
+ir-measures; PyTerrier for ``pt.Experiment``). Importing this module does not import ir_measures;
+calling :func:`ir_measure` does.
+
+How it plugs in: ir_measures 0.4 asks its providers in turn which one computes a measure, and the
+first, ``runtime``, computes any measure object with a ``runtime_impl`` method. The measure made here
+has one, which hands the qrels and the run to :func:`ndcg_research.evaluation.evaluate`; nothing is
+registered in ir_measures.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .._validation import check_instance
+
+__all__ = ["ir_measure"]
+
+_EXTRA_OPTIONS = ("ties", "convention")
+
+
+def ir_measure(
+    spec: str = "ndcg",
+    *,
+    gain: Any = None,
+    discount: Any = None,
+    ties: str | None = None,
+    convention: str | None = None,
+) -> Any:
+    """The package's nDCG as an ir_measures measure, for ``ir_measures.calc_aggregate`` and ``pt.Experiment``.
+
+    Parameters
+    ----------
+    spec : str, default "ndcg"
+        One measure in the package's spec language (``"ndcg"``, ``"ndcg@10"``,
+        ``"ndcg@10(gain=exp2, discount='power(beta=0.5)')"``) or a trec_eval name of one measure
+        (``"ndcg_cut.10"``, ``"ndcg.1=3,2=9"``). What a measure prints (with ``ties=`` and
+        ``convention=`` in its parentheses) is accepted too.
+    gain, discount : str, Gain or Discount, optional
+        The gain and the discount, as spec strings (``"exp2"``, ``"power(beta=0.5)"``; see
+        :func:`ndcg_research.parse_gain` and :func:`ndcg_research.parse_discount`) or built-in
+        objects; not both here and in ``spec``. Default: the convention's (linear, log2 for
+        trec_eval). Custom functions are refused: ir_measures tells measures apart by their names.
+    ties : {"docno", "input", "average"}, optional
+        Order of documents with equal scores: by document id descending (trec_eval), in the run's
+        order, or the average over the tied group (McSherry & Najork 2008). Default: the convention's.
+    convention : str, optional
+        Whose rules to follow (a preset of :data:`ndcg_research.CONVENTIONS`); default ``"trec_eval"``.
+
+    Returns
+    -------
+    ir_measures.Measure
+        Its values per query are those of :func:`ndcg_research.evaluate` under the same convention.
+        A judged query the run does not answer scores 0, as ir_measures scores it for every measure
+        (``evaluate``'s ``complete=True``); so does a query the convention does not evaluate (gdeval:
+        a query without a grade above 0). It prints as the package's canonical spec, followed by
+        ``ties`` and ``convention`` when set (trec_eval's omitted); ``measure @ 5`` changes the cut-off.
+
+    Raises
+    ------
+    ImportError
+        ir_measures is not installed.
+    TypeError, ValueError
+        A bad argument, named (an unknown measure lists the valid ones; an unknown convention the presets).
+
+    Examples
+    --------
+    >>> import ir_measures
+    >>> import ndcg_research as nr
+    >>> m = nr.ir_measure("ndcg@10", gain="exp2")
+    >>> m
+    ndcg@10(gain=exp2)
+    >>> qrels = [ir_measures.Qrel("q1", "a", 2), ir_measures.Qrel("q1", "b", 0), ir_measures.Qrel("q1", "c", 1)]
+    >>> run = [ir_measures.ScoredDoc("q1", "b", 0.9), ir_measures.ScoredDoc("q1", "a", 0.5)]
+    >>> round(ir_measures.calc_aggregate([m], qrels, run)[m], 4)
+    0.5213
+
+    With trec_eval's rules (the default) it agrees with ir_measures' own nDCG (pytrec_eval):
+
+    >>> ours, theirs = nr.ir_measure("ndcg@10"), ir_measures.nDCG @ 10
+    >>> values = ir_measures.calc_aggregate([ours, theirs], qrels, run)
+    >>> round(values[ours], 4), round(values[theirs], 4)
+    (0.4796, 0.4796)
+    >>> nr.ir_measure("ndcg_cut.10", discount="zipf", convention="sklearn") @ 5
+    ndcg@5(discount=zipf,convention=sklearn)
+    """
+    spec = check_instance(spec, "spec", str, what="a measure spec (e.g. 'ndcg@10')")
+    try:
+        from ._ir_measures import NDCG
+    except ImportError as error:
+        raise ImportError("ir_measure needs ir_measures (the ecosystem extra): pip install "
+                          "'ndcg_research[ecosystem]'") from error
+    from ..evaluation import parse_measures
+
+    text, extra = _extra_options(spec)
+    measures = parse_measures(text)
+    if len(measures) != 1:
+        raise ValueError(f"spec must name one measure, got {spec!r} ({len(measures)} measures: "
+                         f"{', '.join(m.name for m in measures)}); make one measure per cut-off")
+    (measure,) = measures
+    params: dict[str, Any] = {"cutoff": measure.k, "gain": measure.gain, "discount": measure.discount,
+                              "gains": None if measure.gains is None else dict(measure.gains), **extra}
+    for name, value in (("gain", gain), ("discount", discount), ("ties", ties), ("convention", convention)):
+        if value is None:
+            continue
+        if params.get(name) is not None or (name == "gain" and params["gains"] is not None):
+            raise ValueError(f"{name} is given twice: in spec {spec!r} and as {name}={value!r}; give it once")
+        params[name] = value
+    return NDCG(**params)
+
+
+def _extra_options(spec: str) -> tuple[str, dict[str, str]]:
+    """Take ``ties=...`` and ``convention=...`` out of the parentheses of ``spec`` (a printed measure).
+
+    Examples
+    --------
+    >>> _extra_options("ndcg@10(discount=power(beta=0.5),ties=average,convention=xgboost-)")
+    ('ndcg@10(discount=power(beta=0.5))', {'ties': 'average', 'convention': 'xgboost-'})
+    >>> _extra_options("ndcg_cut.5,10")
+    ('ndcg_cut.5,10', {})
+    """
+    text = spec.strip()
+    start = text.find("(")
+    if start < 0 or not text.endswith(")"):
+        return spec, {}
+    items: list[str] = []
+    current: list[str] = []
+    depth, quote = 0, ""
+    for char in text[start + 1 : -1]:
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            items.append("".join(current))
+            current = []
+            continue
+        current.append(char)
+    items.append("".join(current))
+    kept, extra = [], {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if sep and key.strip() in _EXTRA_OPTIONS:
+            extra[key.strip()] = value.strip().strip("'\"")
+        else:
+            kept.append(item)
+    rest = text[:start] + (f"({','.join(kept)})" if any(k.strip() for k in kept) else "")
+    return rest, extra

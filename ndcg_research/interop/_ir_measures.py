@@ -1,0 +1,138 @@
+"""The package's nDCG as an ir_measures measure (imports ir_measures: loaded by :func:`ir_measure` on first use).
+
+ir_measures (0.4.x) evaluates with a fallback chain of providers whose first, ``runtime``,
+computes any measure object that has a ``runtime_impl(qrels, run)`` method yielding
+``Metric(query_id, measure, value)``. :class:`NDCG` is such a measure: its ``runtime_impl`` hands
+the qrels and the run, renamed to the package's columns, to :func:`ndcg_research.evaluation.evaluate`
+(all queries in one vectorised call), so its values are the evaluator's.
+
+As for every ir_measures measure, a judged query the run does not answer scores ``DEFAULT`` = 0,
+given by ir_measures itself (PyTerrier's ``pt.Experiment`` then averages over every judged query):
+the values are those of ``evaluate(..., complete=True)``. The mean of ``calc_aggregate`` is the
+measure's ``aggregator()``, which leaves out a query whose nDCG the convention leaves undefined (NaN),
+as ``evaluate`` does.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import replace
+from typing import Any
+
+import ir_measures
+from ir_measures.measures.base import Agg, ParamInfo
+
+from .._validation import check_instance, check_int, check_option
+from ..core import parse_discount, parse_gain
+from ..evaluation import CONVENTIONS, evaluate, get_convention, parse_measures
+from ._frames import package_frame
+
+__all__ = ["NDCG", "TIES"]
+
+#: The tie rules of the evaluator's conventions: by document id descending (trec_eval), in the
+#: run's order (a stable sort), or averaged over the tied group (McSherry & Najork 2008).
+TIES: tuple[str, ...] = ("docno", "input", "average")
+_DEFAULT_CONVENTION = "trec_eval"
+
+
+class _MeanOfDefined(Agg):
+    """Mean of the values that are not NaN (NaN: a query the convention leaves out); NaN if there is none."""
+
+    def __init__(self) -> None:
+        self.total, self.count = 0.0, 0
+
+    def add(self, value: float) -> None:
+        if not math.isnan(value):
+            self.total += value
+            self.count += 1
+
+    def result(self) -> float:
+        return self.total / self.count if self.count else math.nan
+
+
+class NDCG(ir_measures.Measure):
+    """nDCG with the package's gains, discounts, tie rules and conventions, as an ir_measures measure.
+
+    Made by :func:`ndcg_research.ir_measure`; ``measure @ 10`` and ``measure(gain="exp2")`` give new
+    measures, as for ir_measures' own. Two measures are equal when they print the same, and they
+    print as the package's canonical spec (``ndcg@10(gain=exp2)``), followed by ``ties`` and
+    ``convention`` when these are set and not trec_eval's.
+    """
+
+    NAME = "ndcg"
+    __name__ = "ndcg"
+    SUPPORTED_PARAMS = {
+        "cutoff": ParamInfo(dtype=int, required=False, desc="ranking cut-off (nDCG@k cuts the ranking and the ideal)"),
+        "gain": ParamInfo(dtype=str, required=False, desc="gain spec of the package (linear, exp2, mapping(...))"),
+        "discount": ParamInfo(dtype=str, required=False, desc="discount spec of the package (log2, zipf, ...)"),
+        "gains": ParamInfo(dtype=dict, required=False, desc="trec_eval-style gain map {grade: gain}"),
+        "ties": ParamInfo(dtype=str, required=False, choices=TIES, desc="order of tied scores"),
+        "convention": ParamInfo(dtype=str, required=False, choices=tuple(CONVENTIONS), desc="tool whose rules apply"),
+    }
+
+    def __init__(self, **params: Any) -> None:
+        params = {key: value for key, value in params.items() if value is not None}
+        unknown = sorted(set(params) - set(self.SUPPORTED_PARAMS))
+        if unknown:
+            raise TypeError(f"unknown option(s) {', '.join(unknown)} of the ndcg measure; options: "
+                            f"{', '.join(self.SUPPORTED_PARAMS)}")
+        if "cutoff" in params:
+            params["cutoff"] = check_int(params["cutoff"], "cutoff", low=1)
+        # Gains and discounts by name only: ir_measures tells measures apart by how they print.
+        if "gain" in params:
+            params["gain"] = str(parse_gain(params["gain"], builtin_only=True))
+        if "discount" in params:
+            params["discount"] = str(parse_discount(params["discount"], builtin_only=True))
+        spec = _spec_text(params.get("cutoff"), params.get("gain"), params.get("discount"), params.get("gains"))
+        (measure,) = parse_measures(spec)
+        canonical: dict[str, Any] = {}
+        if measure.k is not None:
+            canonical["cutoff"] = measure.k
+        if measure.gain is not None:
+            canonical["gain"] = measure.gain
+        if measure.discount is not None:
+            canonical["discount"] = measure.discount
+        if measure.gains is not None:
+            canonical["gains"] = dict(measure.gains)
+        name = check_instance(params.get("convention", _DEFAULT_CONVENTION), "convention", str, what="a preset name")
+        convention = get_convention(name)
+        if convention.name != _DEFAULT_CONVENTION:
+            canonical["convention"] = convention.name
+        if "ties" in params:
+            canonical["ties"] = check_option(params["ties"], "ties", TIES)
+            convention = replace(convention, ties=canonical["ties"])
+        super().__init__(**canonical)
+        self._measure = measure
+        self._convention = convention
+
+    def __repr__(self) -> str:
+        spec = self._measure.spec()
+        extra = [f"{key}={self.params[key]}" for key in ("ties", "convention") if key in self.params]
+        if not extra:
+            return spec
+        if spec.endswith(")"):
+            return spec[:-1] + "," + ",".join(extra) + ")"
+        return spec + "(" + ",".join(extra) + ")"
+
+    def aggregator(self) -> Agg:
+        return _MeanOfDefined()
+
+    def runtime_impl(self, qrels: Any, run: Any) -> Iterator[Any]:
+        """Per-query values of ``run`` (ir_measures' frames), computed by the evaluator in one call."""
+        qrels, run = package_frame(qrels, "qrels"), package_frame(run, "run")
+        run = run[run["query"].isin(qrels["query"])]
+        if len(run) == 0:
+            return  # no judged query answered: ir_measures gives each its DEFAULT
+        result = evaluate(qrels, {"run": run}, [self._measure], convention=self._convention, complete=False)
+        # The evaluator names queries by their text; ir_measures matches them with the qrels' own ids (int ids too).
+        ids = {str(query): query for query in qrels["query"].unique()}
+        for query, value in zip(result.queries[0], result.values[0][0], strict=True):
+            yield ir_measures.Metric(query_id=ids[str(query)], measure=self, value=float(value))
+
+
+def _spec_text(cutoff: Any, gain: Any, discount: Any, gains: Any) -> str:
+    """The package's measure spec of these parts, for :func:`~ndcg_research.evaluation.parse_measures` to check."""
+    options = [f"{name}={value!r}" for name, value in (("gain", gain), ("discount", discount), ("gains", gains))
+               if value is not None]
+    return "ndcg" + ("" if cutoff is None else f"@{cutoff}") + (f"({', '.join(options)})" if options else "")

@@ -1,0 +1,277 @@
+"""``advise``: its numbers against independent computations, its rule on constructed cases, its errors and command.
+
+References: the dependability Phi from a two-way ANOVA fitted as a least-squares regression on dummy variables
+(numpy's lstsq), not from the closed-form mean squares the package uses, and from hand computation; Kendall's tau
+from scipy on means computed by ``nr.evaluate``; discriminative power and swap rates on constructed systems whose
+answer is known (clearly separated groups, exchangeable systems).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+from scipy import stats
+
+from ndcg_research.advice import PHI_MARGIN, POWER_MARGIN, _advise, _measurements, advise
+from ndcg_research.advice import cli as advice_cli
+from ndcg_research.evaluation import InputError, evaluate
+
+SMALL = dict(discounts=["log2", "zipf"], cutoffs=[None, 5], gains=["linear", "exp2"], n_resamples=200,
+             swap_trials=50)
+
+
+def collection(seed: int = 0, *, systems: int = 6, queries: int = 30, docs: int = 40, skills=None):
+    """Package-column frames: grades 0-3, each system's score = skill * grade * difficulty + noise."""
+    rng = np.random.default_rng(seed)
+    q = np.repeat([f"q{i:02d}" for i in range(queries)], docs)
+    d = np.tile([f"d{j:02d}" for j in range(docs)], queries)
+    grades = rng.choice([0, 0, 0, 0, 1, 2, 3], size=q.size)
+    qrels = pd.DataFrame({"query": q, "doc": d, "relevance": grades})
+    skills = np.linspace(0.2, 1.2, systems) if skills is None else np.asarray(skills)
+    difficulty = np.repeat(rng.lognormal(0, 0.5, queries), docs)
+    runs = {f"s{i}": pd.DataFrame({"query": q, "doc": d,
+                                   "score": skill * grades * difficulty + rng.normal(0, 1, q.size)})
+            for i, skill in enumerate(skills)}
+    return qrels, runs
+
+
+def anova_phi(matrix: np.ndarray) -> float:
+    """Phi from a two-way ANOVA without replication fitted by least squares on dummy variables (no closed forms)."""
+    s, q = matrix.shape
+    y = matrix.ravel()
+    system = np.repeat(np.arange(s), q)
+    query = np.tile(np.arange(q), s)
+    ones = np.ones((y.size, 1))
+    sys_dummies = (system[:, None] == np.arange(1, s)).astype(float)
+    query_dummies = (query[:, None] == np.arange(1, q)).astype(float)
+
+    def rss(*blocks):
+        x = np.hstack(blocks)
+        residual = y - x @ np.linalg.lstsq(x, y, rcond=None)[0]
+        return residual @ residual
+
+    full = rss(ones, sys_dummies, query_dummies)
+    ms_error = full / ((s - 1) * (q - 1))
+    ms_system = (rss(ones, query_dummies) - full) / (s - 1)
+    ms_query = (rss(ones, sys_dummies) - full) / (q - 1)
+    var_system = max((ms_system - ms_error) / q, 0.0)   # E[MS_s] = sigma2_e + q sigma2_s
+    var_query = max((ms_query - ms_error) / s, 0.0)     # E[MS_q] = sigma2_e + s sigma2_q
+    return var_system / (var_system + (var_query + ms_error) / q)
+
+
+# ---------------------------------------------------------------- the numbers
+
+
+def test_phi_by_hand():
+    # 2 systems x 3 queries: grand mean 0.4833; system means 0.5667, 0.4; query means 0.2, 0.45, 0.8.
+    # MS_s = 3 * 2 * 0.08333^2 = 0.041667, MS_q = 2 * (0.0803 + 0.0011 + 0.1003) / 2 = 0.18167, MS_e = 0.001667:
+    # sigma2_s = 0.013333, sigma2_q = 0.09, sigma2_e = 0.001667; Phi = 0.013333 / (0.013333 + 0.091667 / 3).
+    phi, erho2, needed = _measurements.dependability(np.array([[0.3, 0.5, 0.9], [0.1, 0.4, 0.7]]))
+    assert phi == pytest.approx(0.013333333 / (0.013333333 + 0.091666667 / 3), rel=1e-6)
+    assert erho2 == pytest.approx(0.013333333 / (0.013333333 + 0.001666667 / 3), rel=1e-6)
+    assert needed == pytest.approx(4 * 0.091666667 / 0.013333333, rel=1e-6)   # D-study: Phi = 0.8
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_phi_equals_an_anova_fitted_by_least_squares(seed):
+    rng = np.random.default_rng(seed)
+    s, q = rng.integers(2, 8), rng.integers(3, 25)
+    matrix = (rng.normal(0, rng.uniform(0.01, 0.2), (s, 1)) + rng.normal(0, 0.2, (1, q))
+              + rng.normal(0, rng.uniform(0.01, 0.2), (s, q)))
+    assert _measurements.dependability(matrix)[0] == pytest.approx(anova_phi(matrix), rel=1e-9, abs=1e-12)
+
+
+def test_phi_recovers_known_variance_components():
+    # Many systems and queries with sigma2_s = 0.01, sigma2_q = 0.04, sigma2_e = 0.02: Phi(n=200) is known.
+    rng = np.random.default_rng(11)
+    s, q = 300, 200
+    matrix = rng.normal(0, 0.1, (s, 1)) + rng.normal(0, 0.2, (1, q)) + rng.normal(0, math.sqrt(0.02), (s, q))
+    truth = 0.01 / (0.01 + (0.04 + 0.02) / q)
+    assert _measurements.dependability(matrix)[0] == pytest.approx(truth, abs=0.01)
+
+
+def test_advise_numbers_against_independent_computations():
+    qrels, runs = collection(3)
+    advice = advise(qrels, runs, **SMALL)
+    table = advice.table.set_index("measure")
+    for spec in ("ndcg(gain=linear,discount=zipf)", "ndcg@5(gain=exp2,discount=log2)"):
+        ev = evaluate(qrels, runs, spec)
+        matrix = np.vstack(ev.values)[:, :]               # systems x queries (every run answers every query)
+        assert table.loc[spec, "phi"] == pytest.approx(anova_phi(matrix), rel=1e-9)
+        reference = "ndcg(gain=linear,discount=log2)" if spec.startswith("ndcg(") else spec
+        means = ev.mean_values[:, 0]
+        log2_means = evaluate(qrels, runs, reference).mean_values[:, 0]
+        assert table.loc[spec, "tau_log2"] == pytest.approx(stats.kendalltau(means, log2_means).statistic)
+    assert advice.n_queries == 30 and advice.systems == tuple(runs)
+    assert table["tau_log2"][table["discount"] == "log2"].to_numpy() == pytest.approx(1.0)
+
+
+def test_power_counts_the_pairs_of_clearly_separated_groups():
+    # Three groups of two systems far apart (12 cross-group pairs), equal within a group (3 pairs): power 12/15.
+    rng = np.random.default_rng(5)
+    topic = rng.normal(0.5, 0.1, 40)
+    rows = [topic + level + rng.normal(0, 0.002, 40) for level in (0.0, 0.0, 0.2, 0.2, 0.4, 0.4)]
+    share, count = _measurements.power(np.array(rows), alpha=0.05, n_resamples=500, seed=0)
+    assert (share, count) == (12 / 15, 12)
+
+
+def test_swap_rates_of_ordered_and_exchangeable_systems():
+    rng = np.random.default_rng(2)
+    topic = rng.normal(0.5, 0.2, (1, 60))
+    ordered = topic + np.arange(5)[:, None] * 0.1             # the same order on every query: never swaps
+    sizes = _measurements.swap_sizes(60)
+    assert (_measurements.swap_curve(ordered, sizes, trials=100, seed=0) == 0).all()
+    # No system better: on small subsets of many queries a pair's order is a coin flip. (On subsets of half
+    # the queries it is not: the two halves share the whole sample's chance difference.)
+    exchangeable = rng.normal(0.5, 0.2, (5, 4000))
+    rates = _measurements.swap_curve(exchangeable, np.array([5, 10, 20]), trials=400, seed=0)
+    assert np.all(np.abs(rates - 0.5) < 0.06), rates         # 4,000 pair-trials: sd ~ 0.008, pairs correlated
+
+
+def test_queries_for_a_swap_rate_solve_the_exponential_fit():
+    sizes = np.array([4, 8, 12, 16, 20])
+    queries, a, b = _measurements.queries_for_swap_rate(sizes, 0.3 * np.exp(-0.08 * sizes), 0.05)
+    assert (a, b) == (pytest.approx(0.3), pytest.approx(0.08))
+    assert queries == pytest.approx(math.log(0.3 / 0.05) / 0.08)
+    flat = _measurements.queries_for_swap_rate(sizes, np.full(5, 0.2), 0.05)[0]
+    assert math.isinf(flat)                                    # a curve that does not fall reaches no target
+    assert _measurements.queries_for_swap_rate(sizes, np.zeros(5), 0.05)[0] == 4   # swap-free from the first size
+
+
+def test_results_depend_on_the_seed_only_through_the_draws():
+    qrels, runs = collection(4)
+    a, b = advise(qrels, runs, seed=1, **SMALL), advise(qrels, runs, seed=1, **SMALL)
+    pd.testing.assert_frame_equal(a.table, b.table)
+    c = advise(qrels, runs, seed=2, **SMALL)
+    for column in ("phi", "erho2", "tau_log2"):                # no draw in these
+        pd.testing.assert_series_equal(a.table[column], c.table[column])
+
+
+# ---------------------------------------------------------------- the rule
+
+
+def rule_table(rows):
+    base = {"gain": "linear", "cutoff": "none", "swap_rate": 0.1}
+    return pd.DataFrame([{**base, **row, "measure": f"m{i}"} for i, row in enumerate(rows)])
+
+
+def test_the_rule_prefers_power_then_phi_then_log2():
+    # 1. A much more discriminative candidate wins although less dependable.
+    table = rule_table([{"discount": "log2", "power": 0.5, "phi": 0.95},
+                        {"discount": "zipf", "power": 0.7, "phi": 0.9}])
+    assert _advise._choose(table)[0] == 1
+    # 2. Within the power margin the more dependable wins, by more than the Phi margin.
+    table = rule_table([{"discount": "log2", "power": 0.7, "phi": 0.90},
+                        {"discount": "zipf", "power": 0.7 - POWER_MARGIN / 2, "phi": 0.90 + 2 * PHI_MARGIN}])
+    assert _advise._choose(table)[0] == 1
+    # 3. log2 is kept when it is as discriminative and its Phi is within the margin.
+    table = rule_table([{"discount": "log2", "power": 0.7, "phi": 0.90},
+                        {"discount": "zipf", "power": 0.72, "phi": 0.90 + PHI_MARGIN / 2}])
+    assert _advise._choose(table)[0] == 0
+    # 4. ... but only log2 with the chosen gain and cut-off.
+    table = rule_table([{"discount": "log2", "power": 0.7, "phi": 0.90, "cutoff": "10"},
+                        {"discount": "zipf", "power": 0.72, "phi": 0.905}])
+    assert _advise._choose(table)[0] == 1
+
+
+def test_the_recommendation_is_the_rules_choice_and_is_explained():
+    qrels, runs = collection(6)
+    advice = advise(qrels, runs, **SMALL)
+    chosen, shortlisted = _advise._choose(advice.table.drop(columns=["shortlisted", "recommended"]))
+    assert advice.recommended == advice.table.loc[chosen, "measure"]
+    assert (advice.table["shortlisted"].to_numpy() == shortlisted).all()
+    text = str(advice)
+    assert advice.recommended in text and "discriminative power" in text and "Phi" in text
+    assert set(advice.by_cutoff) == {"none", "5"}
+    fig = advice.figure()
+    assert len(fig.axes) == 2
+
+
+# ---------------------------------------------------------------- inputs and errors
+
+
+def test_pyterrier_and_ir_measures_frames_are_read():
+    qrels, runs = collection(1, systems=3)
+    expected = advise(qrels, runs, **SMALL).table
+    pt_qrels = qrels.rename(columns={"query": "qid", "doc": "docno", "relevance": "label"})
+    pt_runs = {name: run.rename(columns={"query": "qid", "doc": "docno"}).assign(rank=0) for name, run in runs.items()}
+    pd.testing.assert_frame_equal(advise(pt_qrels, pt_runs, **SMALL).table, expected)
+    irm_qrels = qrels.rename(columns={"query": "query_id", "doc": "doc_id"})
+    irm_runs = [run.rename(columns={"query": "query_id", "doc": "doc_id"}).assign(**{"query": "text"})
+                for run in runs.values()]
+    got = advise(irm_qrels, irm_runs, **SMALL)
+    assert got.systems == ("run1", "run2", "run3")
+    np.testing.assert_array_equal(got.table["phi"], expected["phi"])
+
+
+def test_bad_inputs_give_the_evaluators_errors(tmp_path):
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("q1 0 a 1\nq1 0 b 0\nq2 0 a 2\n")
+    good = tmp_path / "good.txt"
+    good.write_text("q1 Q0 a 1 2.0 r\nq1 Q0 b 2 1.0 r\nq2 Q0 a 1 1.0 r\n")
+    bad = tmp_path / "bad.txt"
+    bad.write_text("q1 Q0 a 1 2.0 r\nq1 Q0 b 2 x r\n")
+    with pytest.raises(InputError, match=r"bad.txt:2"):
+        advise(str(qrels), [str(good), str(bad)])
+    with pytest.raises((TypeError, ValueError), match="runs"):
+        advise(str(qrels), [str(good)])
+
+
+@pytest.mark.parametrize(("options", "error", "message"), [
+    ({"discounts": ["zipf"]}, ValueError, "discounts must include 'log2'"),
+    ({"discounts": ["log2", "harmonic"]}, ValueError, "unknown discount"),
+    ({"cutoffs": [0]}, ValueError, "cutoffs must be an integer >= 1 or None, got 0"),
+    ({"gains": "linear"}, TypeError, "gains must be a non-empty sequence"),
+    ({"gains": ["linear", "linear"]}, ValueError, "gains has a value twice"),
+    ({"alpha": 1.5}, ValueError, "alpha must be strictly between 0 and 1, got 1.5"),
+    ({"target_swap_rate": 0}, ValueError, "target_swap_rate must be strictly between 0 and 1"),
+    ({"n_resamples": 0}, ValueError, "n_resamples must be an integer >= 1, got 0"),
+    ({"seed": -1}, ValueError, "seed must be an integer >= 0, got -1"),
+    ({"convention": "trec"}, ValueError, "unknown convention 'trec'"),
+])
+def test_bad_arguments_are_named(options, error, message):
+    qrels, runs = collection(0, systems=2, queries=6, docs=5)
+    with pytest.raises(error) as raised:
+        advise(qrels, runs, **{**SMALL, **options})
+    assert message in str(raised.value)
+
+
+# ---------------------------------------------------------------- the command
+
+
+def run_command(argv, capsys):
+    import argparse
+
+    parser = argparse.ArgumentParser(prog="ndcg-research")
+    advice_cli.register(parser.add_subparsers(dest="command"))
+    args = parser.parse_args(["advise", *argv])
+    status = args.run(args)
+    return status, *capsys.readouterr()
+
+
+def test_command(tmp_path, capsys):
+    qrels, runs = collection(2, systems=3, queries=12, docs=10)
+    qrels_file = tmp_path / "qrels.txt"
+    qrels_file.write_text("".join(f"{q} 0 {d} {g}\n" for q, d, g in qrels.itertuples(index=False)))
+    files = []
+    for name, run in runs.items():
+        path = tmp_path / f"{name}.txt"
+        path.write_text("".join(f"{q} Q0 {d} 0 {s!r} {name}\n" for q, d, s in run.itertuples(index=False)))
+        files.append(str(path))
+    status, out, _ = run_command([str(qrels_file), *files, "--resamples", "200", "--trials", "20",
+                                  "--figure", str(tmp_path / "advice.png")], capsys)
+    assert status == 0 and out.startswith("advise: 3 systems on 12 queries, 40 candidate settings")
+    assert "Recommended: ndcg" in out and (tmp_path / "advice.png").stat().st_size > 0
+    status, out, _ = run_command([str(qrels_file), *files, "--resamples", "200", "--trials", "20", "--format", "json"],
+                                 capsys)
+    parsed = json.loads(out)
+    assert status == 0 and len(parsed["candidates"]) == 40 and parsed["systems"] == ["s0", "s1", "s2"]
+    status, out, _ = run_command([str(qrels_file), *files, "--resamples", "200", "--trials", "20", "--format", "csv"],
+                                 capsys)
+    assert status == 0 and out.splitlines()[0].startswith("measure,discount,cutoff,gain,power")
+    status, out, err = run_command([str(qrels_file), files[0], str(tmp_path / "missing.txt")], capsys)
+    assert status == 1 and err.startswith("ndcg_research advise: error:") and "missing.txt" in err

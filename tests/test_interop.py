@@ -1,0 +1,223 @@
+"""The package's nDCG as an ir_measures measure (``nr.ir_measure``), in ir_measures and in PyTerrier.
+
+References: ir_measures' own nDCG (its pytrec_eval provider, i.e. trec_eval) for trec_eval's rules, and
+:func:`ndcg_research.evaluate` for everything beyond them (other gains, discounts, tie rules and
+conventions, which ir_measures' nDCG cannot express). PyTerrier's ``pt.Experiment`` is run where it
+is installed (the ``ecosystem`` extra); every test here needs ir_measures.
+"""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+
+import numpy as np
+import pandas as pd
+import pytest
+
+ir_measures = pytest.importorskip("ir_measures")
+
+from ndcg_research.evaluation import evaluate  # noqa: E402
+from ndcg_research.interop import ir_measure  # noqa: E402
+
+
+def collection(seed: int, *, queries: int = 8, docs: int = 12, ties: bool = False):
+    """Random qrels and run frames in ir_measures' columns: grades 0-3; some judged queries not in the run,
+    some run queries not judged, unjudged documents in the run; distinct scores unless ``ties``."""
+    rng = np.random.default_rng(seed)
+    qrels, run = [], []
+    for q in range(queries):
+        judged = rng.choice(docs, size=rng.integers(1, docs), replace=False)
+        grades = rng.integers(0, 4, judged.size)
+        qrels += [(f"q{q}", f"d{d}", int(g)) for d, g in zip(judged, grades, strict=True)]
+        if q % 4 == 3:
+            continue  # a judged query the run does not answer
+        retrieved = rng.choice(docs + 4, size=rng.integers(2, docs), replace=False)  # some never judged
+        scores = rng.integers(0, 3, retrieved.size) if ties else rng.permutation(retrieved.size) + rng.random()
+        run += [(f"q{q}", f"d{d}", float(s)) for d, s in zip(retrieved, scores, strict=True)]
+    run += [("unjudged", "d1", 1.0), ("unjudged", "d2", 0.5)]
+    return (pd.DataFrame(qrels, columns=["query_id", "doc_id", "relevance"]),
+            pd.DataFrame(run, columns=["query_id", "doc_id", "score"]))
+
+
+def package_columns(qrels: pd.DataFrame, run: pd.DataFrame):
+    return (qrels.rename(columns={"query_id": "query", "doc_id": "doc"}),
+            run.rename(columns={"query_id": "query", "doc_id": "doc"}))
+
+
+def per_query(measure, qrels, run) -> dict[str, float]:
+    return {m.query_id: m.value for m in ir_measures.iter_calc([measure], qrels, run)}
+
+
+# ---------------------------------------------------------------- names
+
+
+@pytest.mark.parametrize(("spec", "options", "printed"), [
+    ("ndcg", {}, "ndcg"),
+    ("ndcg@10", {}, "ndcg@10"),
+    ("ndcg_cut.10", {}, "ndcg@10"),
+    ("ndcg@10", {"gain": "exp2"}, "ndcg@10(gain=exp2)"),
+    ("ndcg@5(discount='power(beta=0.5)')", {"gain": "exp2"}, "ndcg@5(gain=exp2,discount=power(beta=0.5))"),
+    ("ndcg.1=3,2=9", {}, "ndcg(gains={1:3,2:9})"),
+    ("ndcg", {"discount": "zipf", "convention": "sklearn"}, "ndcg(discount=zipf,convention=sklearn)"),
+    ("ndcg@3", {"ties": "average"}, "ndcg@3(ties=average)"),
+    ("ndcg", {"convention": "trec_eval"}, "ndcg"),                    # the default is not printed
+    ("ndcg", {"convention": "scikit-learn"}, "ndcg(convention=sklearn)"),   # an alias prints as its preset
+])
+def test_prints_as_the_packages_canonical_spec_and_parses_back(spec, options, printed):
+    measure = ir_measure(spec, **options)
+    assert repr(measure) == str(measure) == printed
+    again = ir_measure(printed)
+    assert again == measure and hash(again) == hash(measure)
+    assert isinstance(measure, ir_measures.Measure)
+
+
+def test_measures_derive_as_ir_measures_measures_do():
+    measure = ir_measure("ndcg", gain="exp2")
+    assert repr(measure @ 10) == "ndcg@10(gain=exp2)"
+    assert repr(measure(discount="zipf")) == "ndcg(gain=exp2,discount=zipf)"
+    assert ir_measure("ndcg@10") != ir_measure("ndcg@10", convention="sklearn")   # told apart in result dicts
+    assert repr(ir_measure("ndcg", gain=ir_measures_gain())) == "ndcg(gain=exp2)"  # a Gain object prints by name
+
+
+def ir_measures_gain():
+    import ndcg_research as nr
+
+    return nr.parse_gain("exp2")
+
+
+@pytest.mark.parametrize(("call", "error", "message"), [
+    (lambda: ir_measure("map"), ValueError, "unknown measure 'map'; valid measures"),
+    (lambda: ir_measure("ndcg_cut"), ValueError, "spec must name one measure"),
+    (lambda: ir_measure(10), TypeError, "spec must be a measure spec (e.g. 'ndcg@10'), got int 10"),
+    (lambda: ir_measure("ndcg@10(gain=exp2)", gain="linear"), ValueError, "gain is given twice"),
+    (lambda: ir_measure("ndcg", gain="square"), ValueError, "unknown gain 'square'"),
+    (lambda: ir_measure("ndcg", discount=lambda r: 1 / r), TypeError, "discount must be a built-in discount"),
+    (lambda: ir_measure("ndcg", ties="random"), ValueError, "ties must be one of 'docno', 'input', 'average'"),
+    (lambda: ir_measure("ndcg", convention="trec"), ValueError, "unknown convention 'trec'; valid conventions"),
+    (lambda: ir_measure("ndcg") @ 0, ValueError, "cutoff must be an integer >= 1, got 0"),
+    (lambda: ir_measure("ndcg")(depth=3), TypeError, "unknown option(s) depth"),
+])
+def test_bad_arguments_are_named(call, error, message):
+    with pytest.raises(error) as raised:
+        call()
+    assert message in str(raised.value)
+
+
+# ---------------------------------------------------------------- values
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_trec_eval_rules_agree_with_ir_measures_own_ndcg(seed):
+    # ir_measures' nDCG runs trec_eval (pytrec_eval; the exponential gain as trec_eval's gain map 2^g - 1);
+    # ours runs the package's evaluator.
+    qrels, run = collection(seed)
+    pairs = [(ir_measure("ndcg"), ir_measures.nDCG), (ir_measure("ndcg@5"), ir_measures.nDCG @ 5),
+             (ir_measure("ndcg@5", gain="exp2"), ir_measures.nDCG(gains={0: 0, 1: 1, 2: 3, 3: 7}) @ 5)]
+    for ours, theirs in pairs:
+        a, b = per_query(ours, qrels, run), per_query(theirs, qrels, run)
+        assert a.keys() == b.keys()
+        assert all(math.isclose(a[q], b[q], rel_tol=1e-6, abs_tol=1e-9) for q in a), (ours, a, b)
+        agg = ir_measures.calc_aggregate([ours, theirs], qrels, run)
+        assert math.isclose(agg[ours], agg[theirs], rel_tol=1e-6)
+
+
+@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize(("spec", "options"), [
+    ("ndcg", {"discount": "zipf"}),
+    ("ndcg@5", {"gain": "exp2", "discount": "power(beta=0.5)"}),
+    ("ndcg@10", {"discount": "geometric(p=0.8)", "ties": "average"}),
+    ("ndcg", {"convention": "sklearn"}),
+    ("ndcg@5", {"convention": "lightgbm"}),
+    ("ndcg", {"convention": "ranx", "ties": "input"}),
+    ("ndcg(gains={1: 2, 3: 10})", {}),
+])
+def test_values_are_the_evaluators(seed, spec, options):
+    qrels, run = collection(seed, ties=True)
+    measure = ir_measure(spec, **options)
+    convention = options.get("convention", "trec_eval")
+    if "ties" in options:
+        from dataclasses import replace
+
+        from ndcg_research.evaluation import get_convention
+
+        convention = replace(get_convention(convention), ties=options["ties"])
+    spec_only = ir_measure(spec, gain=options.get("gain"), discount=options.get("discount"))
+    ours_qrels, ours_run = package_columns(qrels, run)
+    expected = evaluate(ours_qrels, {"r": ours_run}, repr(spec_only), convention=convention, complete=True)
+    reference = dict(zip(expected.queries[0], expected.values[0][0], strict=True))
+    got = per_query(measure, qrels, run)
+    # Every judged query gets a value (0 where the run has none); the unjudged query none.
+    assert set(got) == set(qrels["query_id"]) and set(reference) <= set(got)
+    assert all(got[q] == reference.get(q, 0.0) for q in got)
+    mean = ir_measures.calc_aggregate([measure], qrels, run)[measure]
+    assert math.isclose(mean, float(expected.means.iloc[0, 0]), rel_tol=1e-12)
+
+
+def test_every_input_ir_measures_reads():
+    qrels, run = collection(7)
+    measure = ir_measure("ndcg@5", discount="zipf")
+    expected = ir_measures.calc_aggregate([measure], qrels, run)[measure]
+    as_tuples = ([ir_measures.Qrel(*row) for row in qrels.itertuples(index=False)],
+                 [ir_measures.ScoredDoc(*row) for row in run.itertuples(index=False)])
+    as_dicts = ({q: dict(zip(g.doc_id, g.relevance, strict=True)) for q, g in qrels.groupby("query_id")},
+                {q: dict(zip(g.doc_id, g.score, strict=True)) for q, g in run.groupby("query_id")})
+    for q, r in (as_tuples, as_dicts):
+        assert ir_measures.calc_aggregate([measure], q, r)[measure] == expected
+    # Integer query ids come back as the qrels' own ids: each query once, none given the default twice.
+    numbered = (qrels.assign(query_id=qrels["query_id"].str[1:].astype(int)),
+                run[run["query_id"] != "unjudged"].assign(query_id=lambda r: r["query_id"].str[1:].astype(int)))
+    metrics = list(ir_measures.iter_calc([measure], *numbered))
+    assert sorted(m.query_id for m in metrics) == sorted(numbered[0]["query_id"].unique())
+    assert ir_measures.calc_aggregate([measure], *numbered)[measure] == pytest.approx(expected, rel=1e-15)
+    # A run that answers no judged query: every judged query scores 0, as ir_measures does.
+    empty = pd.DataFrame({"query_id": ["other"], "doc_id": ["d1"], "score": [1.0]})
+    assert ir_measures.calc_aggregate([measure], qrels, empty)[measure] == 0.0
+
+
+def test_run_errors_are_the_evaluators():
+    qrels, run = collection(1)
+    twice = pd.concat([run, run.iloc[:1]], ignore_index=True)
+    with pytest.raises(Exception, match="twice"):
+        ir_measures.calc_aggregate([ir_measure("ndcg")], qrels, twice)
+
+
+def test_undefined_values_are_left_out_of_the_mean():
+    # The aggregator averages the values that are not NaN (a query the convention leaves undefined).
+    agg = ir_measure("ndcg").aggregator()
+    for value in (0.5, float("nan"), 1.0):
+        agg.add(value)
+    assert agg.result() == 0.75
+
+
+def test_importing_the_module_does_not_import_ir_measures():
+    code = "import sys, ndcg_research.interop; print('ir_measures' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
+
+
+# ---------------------------------------------------------------- PyTerrier
+
+
+def test_pyterrier_experiment_takes_the_measure():
+    pt = pytest.importorskip("pyterrier")
+    qrels, run = collection(3)
+    topics = pd.DataFrame({"qid": sorted(run["query_id"].unique()), "query": "text"})
+    pt_qrels = qrels.rename(columns={"query_id": "qid", "doc_id": "docno", "relevance": "label"})
+    results = {name: run.assign(score=run["score"] * sign).rename(columns={"query_id": "qid", "doc_id": "docno"})
+               for name, sign in (("up", 1.0), ("down", -1.0))}
+    systems = [pt.Transformer.from_df(frame) for frame in results.values()]
+    measures = [ir_measure("ndcg@10"), ir_measure("ndcg", discount="zipf", gain="exp2"), ir_measures.nDCG @ 10]
+    table = pt.Experiment(systems, topics, pt_qrels, eval_metrics=measures, names=list(results)).set_index("name")
+    # pt.Experiment evaluates the topics' queries: the qrels of the other queries are set aside.
+    topic_qrels = qrels[qrels["query_id"].isin(topics["qid"])]
+    for name, frame in results.items():
+        renamed = frame.rename(columns={"qid": "query_id", "docno": "doc_id"})
+        ours_qrels, ours_run = package_columns(topic_qrels, renamed)
+        expected = evaluate(ours_qrels, {name: ours_run}, ["ndcg@10", "ndcg(gain=exp2,discount=zipf)"],
+                            complete=True).means
+        assert math.isclose(table.loc[name, "ndcg@10"], table.loc[name, "nDCG@10"], rel_tol=1e-6)
+        assert math.isclose(table.loc[name, "ndcg@10"], expected.loc[name, "ndcg@10"], rel_tol=1e-12)
+        assert math.isclose(table.loc[name, "ndcg(gain=exp2,discount=zipf)"],
+                            expected.loc[name, "ndcg(gain=exp2,discount=zipf)"], rel_tol=1e-12)
