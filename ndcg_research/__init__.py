@@ -59,6 +59,8 @@ __getattr__, _lazy_dir, _lazy_all = lazy_loader.attach(
     submod_attrs={
         "evaluation": ["evaluate", "read_qrels", "read_run", "read_svmlight", "CONVENTIONS"],
         "stats": ["paired_test", "compare_systems", "discriminative_power"],
+        "interop": ["ir_measure"],
+        "advice": ["advise"],
     },
 )
 

@@ -28,7 +28,8 @@ __all__ = ["COMMAND_MODULES", "USER_COMMANDS", "build_parser", "main", "console"
 #: Modules whose ``register`` adds subcommands.
 COMMAND_MODULES: tuple[str, ...] = (
     "ndcg_research.evaluation.cli",
-    "ndcg_research.stats.cli",
+    "ndcg_research.stats._cli",
+    "ndcg_research.advice.cli",
     "ndcg_research.pipeline.cli",
     "ndcg_research.findings.cli",
 )
@@ -95,7 +96,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 #: Commands whose file readers run Arrow's C++ thread pools (evaluation.readers).
-ARROW_COMMANDS = frozenset({"evaluate", "compare"})
+ARROW_COMMANDS = frozenset({"evaluate", "compare", "advise"})
 
 
 def console(argv: Sequence[str] | None = None) -> NoReturn:

@@ -13,7 +13,7 @@ import math
 import sys
 from typing import Any
 
-from ..cli_common import fail, non_negative_int, number_argument, positive_int, write_output
+from ..cli_common import fail, non_negative_int, positive_int, real_argument, write_output
 
 __all__ = ["register", "run"]
 
@@ -27,7 +27,7 @@ of generalizability theory (Kanoulas & Aslam 2009) and Kendall's tau of the runs
 log2's. A fixed rule recommends one setting, with its reasons. Needs at least two runs.
 """
 
-_share = number_argument(float, minimum=0, maximum=1, strict=True)
+_share = real_argument(low=0, high=1, closed="neither")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
