@@ -70,7 +70,7 @@ def levels_and_thresholds(levels: pd.DataFrame, exponents: pd.DataFrame, crossin
         top.set_xlabel("list length n")
         top.set_ylabel("standardized gap d")
         top.set_title("(a) 1/r, uncertain top: d against its limit (dashed)", loc="left")
-        top.legend(loc="lower right", frameon=False, handletextpad=0.3)
+        top.legend(loc="center right", bbox_to_anchor=(1.0, 0.58), frameon=False, handletextpad=0.3)
 
         cells = exponents[exponents["discount"] == discount]
         for i, ((label, better, worse), g) in enumerate(cells.groupby(["model", "better", "worse"], sort=False)):

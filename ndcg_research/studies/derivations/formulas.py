@@ -42,6 +42,7 @@ __all__ = [
     "expected_dcg_gap",
     "mcdiarmid_bound",
     "mcdiarmid_first_order",
+    "mcdiarmid_informative_n",
     "zipf_limit",
     "zipf_limit_probability",
     "zipf_finite",
@@ -184,6 +185,26 @@ def mcdiarmid_first_order(model: str | Model, better: str | Ranker, worse: str |
     e = float(theory.eps(d, float(n)))
     p = model.mean_grade
     return math.exp(-n * (p * dn * e * delta_c) ** 2 / (2 * (d1 - dn) ** 2))
+
+
+def mcdiarmid_informative_n(model: str | Model, better: str | Ranker, worse: str | Ranker, discount: str,
+                            level: float = 0.05) -> float:
+    """The list length from which the first-order McDiarmid bound is below ``level`` (bisection in ln n).
+
+    Examples
+    --------
+    >>> n = mcdiarmid_informative_n("probit", "bayes", "noisy(sigma=0.5)", "log2")
+    >>> mcdiarmid_first_order("probit", "bayes", "noisy(sigma=0.5)", "log2", n) < 0.0501 < 1e9 < n
+    True
+    """
+    lo, hi = math.log(100.0), math.log(1e300)
+    for _ in range(200):  # bisection: the first-order bound falls with n for a slowly varying discount
+        mid = (lo + hi) / 2
+        if mcdiarmid_first_order(model, better, worse, discount, math.exp(mid)) > level:
+            lo = mid
+        else:
+            hi = mid
+    return math.exp(hi)
 
 
 # --------------------------------------------------------------------------- (d)

@@ -237,10 +237,9 @@ class JointTop:
         r"""``E[sum_{r > K} y_(r) / r | K = count]`` for ranker f under ``D(r) = 1/r`` (0 in ``full`` mode).
 
         The j-th of the ``N = n - K`` items below the threshold is at rank ``K + j`` with expected
-        gain ``g_f(t_j)``, ``t_j = q + (1 - q) j / (N + 1)``: the sum is taken exactly for
-        ``j <= 4096`` and beyond as the midpoint integral
-        ``int_{J+1/2}^{N+1/2} g_f(t(v)) / (K + v) dv`` (error below 1e-9), by Gauss-Legendre
-        quadrature in ``ln(K + v)``.
+        gain ``g_f(t_j)``, ``t_j = q + (1 - q) j / (N + 1)``: the sum is taken exactly for the first
+        and the last 4096 terms and in between as the midpoint integral of ``g_f(t(v)) / (K + v)``
+        (relative error below 1e-9), by Gauss-Legendre quadrature in ``ln(K + v)``.
         """
         if self.full:
             return 0.0
@@ -258,17 +257,21 @@ class JointTop:
             return lo + (hi - lo) * ndtr(-kappa * ndtri(t))
 
         big = self.n - count
-        exact = min(big, 4096)
-        j = np.arange(1, exact + 1, dtype=np.float64)
+        exact = 4096
+        if big <= 3 * exact:
+            j = np.arange(1, big + 1, dtype=np.float64)
+            return math.fsum(gain(q + (1 - q) * j / (big + 1)) / (count + j))
+        # The first and the last 4096 terms exactly (g is steep near t = 1: its slope grows like
+        # (1 - t)^(kappa^2 - 1)), the smooth middle as a midpoint integral.
+        j = np.concatenate((np.arange(1, exact + 1), np.arange(big - exact + 1, big + 1))).astype(np.float64)
         total = math.fsum(gain(q + (1 - q) * j / (big + 1)) / (count + j))
-        if big > exact:
-            a, b = math.log(count + exact + 0.5), math.log(count + big + 0.5)
-            nodes, weights = np.polynomial.legendre.leggauss(64)
-            edges = np.linspace(a, b, 33)  # 32 pieces of 64 nodes in ln(K + v)
-            for lo_w, hi_w in zip(edges[:-1], edges[1:], strict=True):  # loop over the pieces
-                w = (nodes + 1) / 2 * (hi_w - lo_w) + lo_w
-                v = np.exp(w) - count
-                total += float(weights @ gain(q + (1 - q) * v / (big + 1))) * (hi_w - lo_w) / 2
+        a, b = math.log(count + exact + 0.5), math.log(count + big - exact + 0.5)
+        nodes, weights = np.polynomial.legendre.leggauss(64)
+        edges = np.linspace(a, b, 33)  # 32 pieces of 64 nodes in ln(K + v)
+        for lo_w, hi_w in zip(edges[:-1], edges[1:], strict=True):  # loop over the pieces
+            w = (nodes + 1) / 2 * (hi_w - lo_w) + lo_w
+            v = np.exp(w) - count
+            total += float(weights @ gain(q + (1 - q) * v / (big + 1))) * (hi_w - lo_w) / 2
         return total
 
 
