@@ -196,9 +196,13 @@ def a_star_finding(crossings: pd.DataFrame, exponents: pd.DataFrame) -> dict[str
         verdict = "holds with qualification"
     else:
         verdict = "undecided"
-    cells = "; ".join(f"{r.model}, {r.discount}, {r.better} > {r.worse}: a_0 = {r.a_0:.3f} "
-                      f"[{r.a_0_low:.3f}, {r.a_0_high:.3f}] vs a*_n = {r.a_star_n:.3f} (a* = {r.a_star:.3f}), "
-                      f"{r.verdict}" for r in crossings.itertuples())
+    def located(r: Any) -> str:
+        if not math.isfinite(r.a_0):
+            return f"no zero located (exponents {r.neighbours or 'unresolved'})"
+        return f"a_0 = {r.a_0:.3f} [{r.a_0_low:.3f}, {r.a_0_high:.3f}]"
+
+    cells = "; ".join(f"{r.model}, {r.discount}, {r.better} > {r.worse}: {located(r)} vs a*_n = {r.a_star_n:.3f} "
+                      f"(a* = {r.a_star:.3f}), {r.verdict}" for r in crossings.itertuples())
     n_from, n_to = int(exponents["n_from"].min()), int(exponents["n_to"].max())
     measurement = (f"Exponents fitted over n = {n_from} to {n_to} at a = 0.30 to 0.70: agrees in {agree}, refuted in "
                    f"{refuted}, unresolved in {unresolved} of {len(crossings)} cells. {cells}.")
