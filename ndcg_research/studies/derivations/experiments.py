@@ -1,0 +1,336 @@
+r"""The numerical checks of notebook 15: one simulation per derivation, each returning tidy tables.
+
+- :func:`first_order_check` (derivations a, b): full lists of n items (every item drawn), the DCG gap
+  of each pair under slowly varying discounts and the discount-free statistic
+  ``T_n = sum_r (y_B(r) - y_A(r)) ln r``; the failure counts beside McDiarmid's bound.
+- :func:`zipf_levels` (derivation d, the levels at 1/r): the heads of the lists drawn exactly by
+  :class:`~ndcg_research.studies.derivations.sampler.JointTop`, the rest of each list by its
+  expectation, for n up to 10^8; the nDCG gap's standardized gap and P(correct) beside their limits.
+- :func:`cutoff_grid` (derivation c, a* located): nDCG@k with ``k = ceil(n^a)`` on a grid of a, from
+  exact heads, and the growth exponent of the standardized gap fitted per a.
+
+Randomness: replicate r at list length n of experiment e draws from
+``SeedSequence(seed, spawn_key=(e, n, r))`` (e names the model and the experiment), whatever the
+worker or chunk; chunks run through :func:`~ndcg_research.studies.runtime.replicates.parallel_map`.
+
+This module imports numpy, scipy, pandas and (to run chunks in parallel) joblib.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import special
+
+from ...core import parse_discount
+from ...stats.intervals import family_confidence, wilson_interval
+from ...stats.paired import paired_comparison
+from ..runtime.replicates import parallel_map
+from ..simulation.model import parse_model, parse_ranker, stable_id
+from ..simulation.scaling import power_law_fit
+from . import formulas
+from .sampler import JointTop, tail_variance_bound
+
+__all__ = ["first_order_check", "zipf_levels", "cutoff_grid", "cutoff_k"]
+
+#: Replicates per chunk of work (a chunk is one task of a worker).
+_CHUNK = 250
+
+
+def _rng(seed: int, experiment: int, n: int, replicate: int) -> np.random.Generator:
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(experiment, n, replicate))))
+
+
+def _experiment(name: str, model: str, rankers: Sequence[str]) -> int:
+    return stable_id(f"15:{name}:{parse_model(model)}:{','.join(str(parse_ranker(r)) for r in rankers)}")
+
+
+def _rankers(pairs: Sequence[Sequence[str]]) -> list[str]:
+    return list(dict.fromkeys(str(parse_ranker(r)) for pair in pairs for r in pair))
+
+
+def _run(task: Any, items: list[tuple], n_jobs: int) -> dict[tuple, np.ndarray]:
+    """``task(item)`` for every item (chunks), joined per key ``item[:-2]`` in replicate order."""
+    out: dict[tuple, list[tuple[int, np.ndarray]]] = {}
+    for item, values in parallel_map(task, items, n_jobs=n_jobs):
+        out.setdefault(item[:-2], []).append((item[-2], values))
+    return {key: np.concatenate([v for _, v in sorted(parts, key=lambda p: p[0])]) for key, parts in out.items()}
+
+
+def _chunks(key: tuple, count: int, size: int = _CHUNK) -> list[tuple]:
+    """Chunks of ``size`` consecutive replicates (the last one shorter): ``(*key, start, stop)``."""
+    return [(*key, start, min(start + size, count)) for start in range(0, count, size)]
+
+
+def _by_work(n: int) -> int:
+    """Replicates per chunk when a replicate costs about n operations: about 2.5 million per chunk."""
+    return max(8, min(_CHUNK, 2_500_000 // n))
+
+
+# --------------------------------------------------------------------------- (a), (b)
+
+
+def _first_order_chunk(item: tuple) -> np.ndarray:
+    model, rankers, pairs, discounts, n, seed, start, stop = item
+    sampler = JointTop(model, rankers, n, n)  # top = n: the whole list is drawn
+    experiment = _experiment("first_order", model, rankers)
+    ranks = np.arange(1, n + 1, dtype=np.float64)
+    weights = np.stack([np.log(ranks)] + [parse_discount(d)(ranks) for d in discounts])  # (1 + discounts, n)
+    index = {r: i for i, r in enumerate(rankers)}
+    out = np.empty((stop - start, len(pairs), 1 + len(discounts)))
+    for j, replicate in enumerate(range(start, stop)):  # loop over data sets
+        head = sampler.draw(_rng(seed, experiment, n, replicate))
+        for p, (better, worse) in enumerate(pairs):
+            diff = head.grades[index[better]] - head.grades[index[worse]]  # y_A(r) - y_B(r)
+            gaps = weights @ diff
+            gaps[0] = -gaps[0]  # T_n = sum_r (y_B(r) - y_A(r)) ln r
+            out[j, p] = gaps
+    return out
+
+
+def first_order_check(models: Mapping[str, str], pairs: Sequence[Sequence[str]], discounts: Sequence[str],
+                      ns: Sequence[int], replicates: Sequence[int], *, seed: int, draws: int = 2_000_000,
+                      n_jobs: int = 1) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Derivations (a) and (b) on full simulated lists.
+
+    Returns
+    -------
+    (gaps, failures) : pandas.DataFrame
+        ``gaps``: one row per (model, pair, statistic, n): statistic ``T`` (the discount-free
+        statistic) or a discount's DCG gap; std_gap, std_gap_se, p_correct, the first-order limit of
+        ``d / sqrt(n)`` with its Monte Carlo error, ``ratio_to_T`` (d over T's d on the same data sets)
+        and ``corr_with_T``, ``disagree_with_T`` (share of data sets whose sign differs from T's).
+        ``failures``: one row per (model, pair, discount, n): failures (DCG gap <= 0), their share and
+        family-wise Wilson interval, the exact expected DCG gap, McDiarmid's bound, its first-order form.
+    """
+    rankers = _rankers(pairs)
+    items = [chunk for label in models for n, count in zip(ns, replicates, strict=True)
+             for chunk in _chunks((label, n), count, _by_work(n))]
+    values = _run(_FirstOrderTask(models, rankers, pairs, discounts, seed), items, n_jobs)
+    statistics = ["T", *discounts]
+    gap_rows, fail_rows = [], []
+    cells = len(models) * len(pairs) * len(discounts) * len(ns)
+    level = family_confidence(cells)
+    for label, model in models.items():
+        for p, (better, worse) in enumerate(pairs):
+            limit = formulas.first_order_limit(model, better, worse, draws=draws, seed=seed)
+            for n in ns:
+                v = values[(label, n)][:, p, :]
+                summary = paired_comparison(v, np.zeros_like(v))
+                t_sign = np.sign(v[:, 0])
+                for s, statistic in enumerate(statistics):
+                    corr = float(np.corrcoef(v[:, 0], v[:, s])[0, 1]) if s else 1.0
+                    gap_rows.append(dict(
+                        model=label, better=better, worse=worse, statistic=statistic, n=n, replicates=v.shape[0],
+                        std_gap=float(summary["std_gap"][s]), std_gap_se=float(summary["std_gap_se"][s]),
+                        std_gap_per_root_n=float(summary["std_gap"][s]) / math.sqrt(n),
+                        se_per_root_n=float(summary["std_gap_se"][s]) / math.sqrt(n),
+                        limit=limit["limit"], limit_se=limit["limit_se"],
+                        ratio_to_T=float(summary["std_gap"][s] / summary["std_gap"][0]), corr_with_T=corr,
+                        disagree_with_T=float(np.mean(np.sign(v[:, s]) != t_sign)),
+                        p_correct=float(summary["p_better"][s])))
+                for s, discount in enumerate(discounts, start=1):
+                    d = parse_discount(discount)
+                    failures = int(np.count_nonzero(v[:, s] <= 0))
+                    low, high = wilson_interval(failures, v.shape[0], confidence=level)
+                    expected = formulas.expected_dcg_gap(model, better, worse, discount, n)
+                    d1, dn = (float(d(np.array([r]))[0]) for r in (1.0, float(n)))
+                    fail_rows.append(dict(
+                        model=label, better=better, worse=worse, discount=discount, n=n, replicates=v.shape[0],
+                        failures=failures, failure_share=failures / v.shape[0], failure_low=low, failure_high=high,
+                        family_confidence=level, expected_gap=expected,
+                        bound=formulas.mcdiarmid_bound(expected, n, d1, dn),
+                        bound_first_order=formulas.mcdiarmid_first_order(model, better, worse, discount, n)))
+    return pd.DataFrame(gap_rows), pd.DataFrame(fail_rows)
+
+
+class _FirstOrderTask:
+    """A picklable :func:`_first_order_chunk` for workers in other processes."""
+
+    def __init__(self, models: Mapping[str, str], rankers: list[str], pairs: Sequence[Sequence[str]],
+                 discounts: Sequence[str], seed: int) -> None:
+        self.models, self.rankers, self.pairs, self.discounts, self.seed = dict(models), rankers, pairs, discounts, seed
+
+    def __call__(self, item: tuple) -> np.ndarray:
+        label, n, start, stop = item
+        return _first_order_chunk((self.models[label], self.rankers, self.pairs, self.discounts, n, self.seed,
+                                   start, stop))
+
+
+# --------------------------------------------------------------------------- (d) and the levels at 1/r
+
+
+class _ZipfTask:
+    def __init__(self, models: Mapping[str, str], rankers: list[str], pairs: Sequence[Sequence[str]], top: int,
+                 seed: int) -> None:
+        self.models, self.rankers, self.pairs, self.top, self.seed = dict(models), rankers, pairs, top, seed
+
+    def __call__(self, item: tuple) -> np.ndarray:
+        label, n, start, stop = item
+        model = self.models[label]
+        sampler = JointTop(model, self.rankers, n, min(self.top, n))
+        experiment = _experiment("zipf", model, self.rankers)
+        # 1/r for every rank a head can hold (a head of K ~ Binomial(n, top/n) items stays below 2 top + 64)
+        harmonic = 1 / np.arange(1, (n if sampler.full else 2 * sampler.top + 64) + 1, dtype=np.float64)
+        index = {r: i for i, r in enumerate(self.rankers)}
+        out = np.empty((stop - start, len(self.pairs), 2))  # DCG gap, nDCG gap
+        for j, replicate in enumerate(range(start, stop)):  # loop over data sets
+            head = sampler.draw(_rng(self.seed, experiment, n, replicate))
+            dcg = [g @ harmonic[: g.size] + sampler.tail_dcg(f, k)
+                   for f, (g, k) in enumerate(zip(head.grades, head.counts, strict=True))]
+            ideal = float(special.digamma(head.relevant + 1) + np.euler_gamma)  # H_N: N relevant items first
+            for p, (better, worse) in enumerate(self.pairs):
+                gap = dcg[index[better]] - dcg[index[worse]]
+                out[j, p] = gap, (gap / ideal if head.relevant else 0.0)
+        return out
+
+
+def zipf_levels(models: Mapping[str, str], pairs: Sequence[Sequence[str]], ns: Sequence[int],
+                replicates: int | Mapping[str, int], *, top: int, seed: int, n_jobs: int = 1) -> pd.DataFrame:
+    """Derivation (d): the standardized gap and P(correct) of the nDCG gap under 1/r against their limits.
+
+    ``replicates``: data sets at every n, one count or one per model label. ``top``: the expected size
+    of each ranker's exactly drawn head (lists of at most 4 ``top`` per ranker are drawn whole).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per (model, pair, n): replicates, full (whole lists drawn), the nDCG gap's std_gap,
+        std_gap_se, p_correct with its Wilson interval, p_tie; the DCG gap's mean and variance; the
+        exact mean ``mean_gap_exact`` and the independent-ranks variance and standardized gap
+        (:func:`~ndcg_research.studies.derivations.formulas.zipf_finite`); the limits ``mu``,
+        ``var_limit``, ``std_gap_limit``, ``p_correct_limit``; ``bias_bound``: the bound on the relative
+        error of the standardized gap from replacing the tails by their expectation (0 for full lists);
+        ``excess_in_se``: (std_gap - std_gap_limit) / std_gap_se.
+    """
+    rankers = _rankers(pairs)
+    counts = replicates if isinstance(replicates, Mapping) else {label: replicates for label in models}
+    # one chunk per 250 replicates: a chunk's sampler keeps the tails it computed (one per head size)
+    items = [chunk for label in models for n in ns for chunk in _chunks((label, n), int(counts[label]))]
+    values = _run(_ZipfTask(models, rankers, pairs, top, seed), items, n_jobs)
+    rows = []
+    for label, model in models.items():
+        for p, (better, worse) in enumerate(pairs):
+            limit = formulas.zipf_limit(model, better, worse)
+            for n in ns:
+                v = values[(label, n)][:, p, :]
+                summary = paired_comparison(v[:, 1], np.zeros(v.shape[0]))
+                finite = formulas.zipf_finite(model, better, worse, n)
+                full = JointTop(model, rankers, n, min(top, n)).full
+                var = float(np.var(v[:, 0], ddof=1))
+                bias = 0.0 if full else tail_variance_bound(top, top) / (2 * var)
+                std_gap, se = float(summary["std_gap"]), float(summary["std_gap_se"])
+                rows.append(dict(
+                    model=label, hi=parse_model(model).hi, better=better, worse=worse, n=n, replicates=v.shape[0],
+                    full=full,
+                    std_gap=std_gap, std_gap_se=se, p_correct=float(summary["p_better"]),
+                    p_correct_low=float(summary["p_better_low"]), p_correct_high=float(summary["p_better_high"]),
+                    p_tie=float(summary["p_tie"]), dcg_gap_mean=float(v[:, 0].mean()),
+                    dcg_gap_mean_se=float(v[:, 0].std(ddof=1) / math.sqrt(v.shape[0])), dcg_gap_var=var,
+                    mean_gap_exact=finite["mean_gap"], var_ind=finite["var_ind"], std_gap_ind=finite["std_gap_ind"],
+                    mu=limit["mu"], var_limit=limit["var"], std_gap_limit=limit["std_gap"],
+                    p_correct_limit=limit["p_correct"], bias_bound=bias,
+                    excess_in_se=(std_gap - limit["std_gap"]) / se if math.isfinite(limit["std_gap"]) else math.nan))
+    return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------- (c): a* located
+
+
+def cutoff_k(n: int, a: float) -> int:
+    """``k = ceil(n^a)`` (exact powers stay exact), at least 1 and at most n.
+
+    Examples
+    --------
+    >>> cutoff_k(10_000, 0.5), cutoff_k(10**6, 0.3)
+    (100, 64)
+    """
+    return int(min(max(math.ceil(n**a - 1e-9), 1), n))
+
+
+class _CutoffTask:
+    def __init__(self, models: Mapping[str, str], rankers: list[str], pairs: Sequence[Sequence[str]],
+                 discounts: Sequence[str], a_grid: Sequence[float], seed: int) -> None:
+        self.models, self.rankers, self.pairs = dict(models), rankers, pairs
+        self.discounts, self.a_grid, self.seed = discounts, list(a_grid), seed
+
+    def __call__(self, item: tuple) -> np.ndarray:
+        label, n, start, stop = item
+        model = self.models[label]
+        ks = np.array([cutoff_k(n, a) for a in self.a_grid])
+        k_max = int(ks.max())
+        # Heads large enough to hold k_max ranks: K ~ Binomial(n, top/n) falls short of k_max with probability
+        # below Phi(-10) ~ 1e-23 (checked below: a shortfall raises instead of biasing the sample).
+        top = min(n, k_max + math.ceil(10 * math.sqrt(k_max)) + 20)
+        sampler = JointTop(model, self.rankers, n, top)
+        experiment = _experiment("cutoff", model, self.rankers)
+        ranks = np.arange(1, k_max + 1, dtype=np.float64)
+        weights = [parse_discount(d)(ranks) for d in self.discounts]
+        cumulative_ideal = [np.cumsum(w) for w in weights]
+        index = {r: i for i, r in enumerate(self.rankers)}
+        out = np.empty((stop - start, len(self.pairs), len(self.discounts), ks.size))
+        for j, replicate in enumerate(range(start, stop)):  # loop over data sets
+            head = sampler.draw(_rng(self.seed, experiment, n, replicate))
+            if min(head.counts) < k_max:
+                raise RuntimeError(f"a head of {min(head.counts)} items is shorter than k = {k_max} (n = {n})")
+            for d, w in enumerate(weights):
+                prefix = [np.cumsum(g[:k_max] * w)[ks - 1] for g in head.grades]  # DCG@k of every ranker
+                ideal = cumulative_ideal[d][np.minimum(ks, max(head.relevant, 1)) - 1] * (head.relevant > 0)
+                for p, (better, worse) in enumerate(self.pairs):
+                    gap = prefix[index[better]] - prefix[index[worse]]
+                    out[j, p, d] = np.divide(gap, ideal, out=np.zeros_like(gap), where=ideal > 0)
+        return out
+
+
+def cutoff_grid(models: Mapping[str, str], pairs: Sequence[Sequence[str]], discounts: Sequence[str],
+                a_grid: Sequence[float], ns: Sequence[int], replicates: Sequence[int], *, seed: int,
+                confidence: float = 0.95, n_jobs: int = 1) -> tuple[pd.DataFrame, pd.DataFrame]:
+    """Derivation (c): the standardized gap of nDCG@n^a on a grid of a, and its growth exponent per a.
+
+    Returns
+    -------
+    (gaps, exponents) : pandas.DataFrame
+        ``gaps``: one row per (model, discount, pair, a, n): k, std_gap, std_gap_se, p_correct.
+        ``exponents``: one row per (model, discount, pair, a): the exponent of ``d = c n^e`` fitted by
+        :func:`~ndcg_research.studies.simulation.scaling.power_law_fit` over the upper half of the n grid
+        (n at least its median), its interval at ``confidence``, the range fitted, and the law's
+        exponent ``e(a)`` and local exponent ``e(a) + l / ln n`` at the geometric middle of that range
+        (:func:`~ndcg_research.studies.derivations.formulas.threshold_law`).
+    """
+    rankers = _rankers(pairs)
+    work = {n: 3 * cutoff_k(n, max(a_grid)) for n in ns}  # three heads of about k_max items each
+    items = [chunk for label in models for n, count in zip(ns, replicates, strict=True)
+             for chunk in _chunks((label, n), count, _by_work(work[n]))]
+    values = _run(_CutoffTask(models, rankers, pairs, discounts, a_grid, seed), items, n_jobs)
+    rows = []
+    for label in models:
+        for n in ns:
+            v = values[(label, n)]
+            summary = paired_comparison(v, np.zeros_like(v))
+            for p, (better, worse) in enumerate(pairs):
+                for d, discount in enumerate(discounts):
+                    for i, a in enumerate(a_grid):
+                        rows.append(dict(model=label, discount=discount, better=better, worse=worse, a=a, n=n,
+                                         k=cutoff_k(n, a), replicates=v.shape[0],
+                                         std_gap=float(summary["std_gap"][p, d, i]),
+                                         std_gap_se=float(summary["std_gap_se"][p, d, i]),
+                                         p_correct=float(summary["p_better"][p, d, i])))
+    gaps = pd.DataFrame(rows)
+    fits = []
+    for (label, discount, better, worse, a), g in gaps.groupby(["model", "discount", "better", "worse", "a"],
+                                                                sort=False):
+        upper = g[g["n"] >= g["n"].median()].sort_values("n")
+        e, low, high = power_law_fit(upper["n"].to_numpy(), upper["std_gap"].to_numpy(),
+                                     upper["std_gap_se"].to_numpy(), confidence=confidence)
+        middle = math.exp(np.log(upper["n"]).mean())
+        law = formulas.threshold_law(models[label], better, worse, discount, middle)
+        fits.append(dict(model=label, discount=discount, better=better, worse=worse, a=a,
+                         n_from=int(upper["n"].min()), n_to=int(upper["n"].max()), exponent=e, exponent_low=low,
+                         exponent_high=high, law_exponent=law["slope"] * (a - law["a_star"]),
+                         law_local_exponent=law["slope"] * (a - law["a_star"]) + law["log_power"] / math.log(middle),
+                         a_star=law["a_star"], a_star_n=law["a_star_n"]))
+    return gaps, pd.DataFrame(fits)

@@ -1,0 +1,126 @@
+"""The figures of notebook 15.
+
+- :func:`levels_and_thresholds` (the headline figure, one journal column: 8.5 cm wide, text of 7 pt or more):
+  (a) the standardized gap under 1/r with an uncertain top against n, beside its computed finite limit;
+  (b) the fitted growth exponent of the standardized gap of nDCG@n^a under log2 against a, beside the law.
+- :func:`first_order` (appendix): the standardized gap per sqrt(n) of the discount-free statistic and of each
+  slowly varying discount, beside their common first-order limit.
+
+Plotted values are rounded to 8 significant digits (the last bits of a sum differ between machines and must
+not change the image files). This module imports Matplotlib.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from ...pipeline.plots.style import round_significant
+
+__all__ = ["COLUMN_WIDTH_CM", "TEXT_PT", "levels_and_thresholds", "first_order"]
+
+#: The width of one journal column, and the smallest text size used at that width.
+COLUMN_WIDTH_CM, TEXT_PT = 8.5, 7.0
+_INCH = 2.54
+_STYLE = {"font.size": TEXT_PT, "axes.titlesize": TEXT_PT + 0.5, "axes.labelsize": TEXT_PT,
+          "legend.fontsize": TEXT_PT, "xtick.labelsize": TEXT_PT, "ytick.labelsize": TEXT_PT,
+          "lines.linewidth": 1.0, "lines.markersize": 3.5, "axes.grid": True, "grid.alpha": 0.3,
+          "axes.spines.top": False, "axes.spines.right": False}
+_COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd")
+
+
+def _pair(better: str, worse: str) -> str:
+    return f"{better} > {worse}".replace("noisy(sigma=", "noisy(")
+
+
+def levels_and_thresholds(levels: pd.DataFrame, exponents: pd.DataFrame, crossings: pd.DataFrame,
+                          discount: str = "log2") -> Figure:
+    """The headline figure: (a) levels at 1/r with an uncertain top, (b) where nDCG@n^a starts to separate.
+
+    Parameters
+    ----------
+    levels : DataFrame
+        :func:`~ndcg_research.studies.derivations.experiments.zipf_levels`'s table.
+    exponents : DataFrame
+        :func:`~ndcg_research.studies.derivations.experiments.cutoff_grid`'s exponent table.
+    crossings : DataFrame
+        :func:`~ndcg_research.studies.derivations.findings.crossing_table`'s table.
+    discount : str, default "log2"
+        The discount of panel (b).
+    """
+    import matplotlib
+
+    with matplotlib.rc_context(_STYLE):
+        fig = Figure(figsize=(COLUMN_WIDTH_CM / _INCH, 12.0 / _INCH), layout="constrained")
+        top, bottom = fig.subplots(2, 1, height_ratios=[1, 1.15])
+        uncertain = levels[levels["hi"] < 1]
+        pairs = uncertain.groupby(["better", "worse"], sort=False)
+        for color, ((better, worse), g) in zip(_COLORS * 4, pairs, strict=False):
+            g = g.sort_values("n")
+            n = g["n"].to_numpy(dtype=float)
+            top.errorbar(n, round_significant(g["std_gap"].to_numpy()),
+                         yerr=round_significant(1.96 * g["std_gap_se"].to_numpy()), fmt="o", color=color,
+                         capsize=1.5, label=_pair(better, worse))
+            top.plot(n, round_significant(g["std_gap_ind"].to_numpy()), ":", color=color)
+            top.axhline(float(round_significant(g["std_gap_limit"].iloc[0])), ls="--", color=color, lw=0.9)
+        top.set_xscale("log")
+        top.set_xlabel("list length n")
+        top.set_ylabel("standardized gap d")
+        top.set_title("(a) 1/r, uncertain top: d against its limit (dashed)", loc="left")
+        top.legend(loc="center right", bbox_to_anchor=(1.0, 0.58), frameon=False, handletextpad=0.3)
+
+        cells = exponents[exponents["discount"] == discount]
+        for i, ((label, better, worse), g) in enumerate(cells.groupby(["model", "better", "worse"], sort=False)):
+            g = g.sort_values("a")
+            color, marker = _COLORS[i % len(_COLORS)], "osD^"[i % 4]
+            half = ((g["exponent_high"] - g["exponent_low"]) / 2).to_numpy()
+            shown = half <= 0.5
+            a = g["a"].to_numpy()
+            bottom.errorbar(a[shown] + (i - 1.5) * 0.004, round_significant(g["exponent"].to_numpy()[shown]),
+                            yerr=round_significant(half[shown]), fmt=marker, color=color, capsize=1.2, ms=3,
+                            label=f"{label}, {_pair(better, worse)}")
+            bottom.plot(a, round_significant(g["law_local_exponent"].to_numpy()), "-", color=color, lw=0.8)
+            row = crossings[(crossings["model"] == label) & (crossings["discount"] == discount)
+                            & (crossings["better"] == better) & (crossings["worse"] == worse)]
+            if not row.empty and math.isfinite(row["a_star_n"].iloc[0]):
+                bottom.axvline(float(round_significant(row["a_star_n"].iloc[0])), color=color, ls=":", lw=0.8)
+        bottom.axhline(0.0, color="0.3", lw=0.7)
+        bottom.set_xlabel("cut-off exponent a (k = n^a)")
+        bottom.set_ylabel("growth exponent of d")
+        bottom.set_title(f"(b) nDCG@n^a, {discount}: fitted (bars) and law (lines)", loc="left")
+        bottom.legend(loc="upper center", bbox_to_anchor=(0.45, -0.24), frameon=False, ncol=2, handletextpad=0.3,
+                      columnspacing=0.8)
+    return fig
+
+
+def first_order(gaps: pd.DataFrame) -> Figure:
+    """Appendix figure: d / sqrt(n) of T and of each slowly varying discount, per top and pair, and the limit."""
+    import matplotlib
+
+    with matplotlib.rc_context(_STYLE):
+        groups = list(gaps.groupby(["model", "better", "worse"], sort=False))
+        cols = 2
+        rows = math.ceil(len(groups) / cols)
+        fig = Figure(figsize=(2 * COLUMN_WIDTH_CM / _INCH, (4.2 * rows + 1.0) / _INCH), layout="constrained")
+        axes = np.atleast_1d(fig.subplots(rows, cols, squeeze=False)).ravel()
+        for ax, ((label, better, worse), g) in zip(axes, groups, strict=False):
+            for j, (statistic, s) in enumerate(g.groupby("statistic", sort=False)):
+                s = s.sort_values("n")
+                name = "T (no discount)" if statistic == "T" else statistic
+                ax.errorbar(s["n"].to_numpy(dtype=float), round_significant(s["std_gap_per_root_n"].to_numpy()),
+                            yerr=round_significant(1.96 * s["se_per_root_n"].to_numpy()), fmt="osD^"[j % 4] + "-",
+                            color=_COLORS[j % 4], capsize=1.5, label=name)
+            ax.axhline(float(round_significant(g["limit"].iloc[0])), color="0.2", ls="--", lw=0.9,
+                       label="first-order limit")
+            ax.set_xscale("log")
+            ax.set_title(f"{label} top, {_pair(better, worse)}", loc="left")
+            ax.set_xlabel("list length n")
+            ax.set_ylabel("d / sqrt(n)")
+        for ax in axes[len(groups):]:
+            ax.set_visible(False)
+        handles, labels = axes[0].get_legend_handles_labels()
+        fig.legend(handles, labels, loc="outside lower center", ncol=3, frameon=False)
+    return fig

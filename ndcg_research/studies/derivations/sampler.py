@@ -1,0 +1,291 @@
+r"""Exact samples of the top of several rankers' lists on very long simulated lists (notebook 15).
+
+The model is the binary probit model of :mod:`ndcg_research.studies.simulation.model`: n items,
+``x ~ N(0, 1)``, ``y | x ~ Bernoulli(lo + (hi - lo) Phi(a x))``; the rankers are ``bayes`` (score x)
+and ``noisy(sigma)`` (score ``x + sigma z``). Write each ranker's score standardized,
+``s_f = (x + sigma_f z_f) / sqrt(1 + sigma_f^2)`` (``N(0, 1)``; ``bayes``: ``s = x``).
+
+What is sampled
+---------------
+Each ranker f gets a threshold ``tau_f`` with ``P(s_f > tau_f) = q_f = top / n``: its *head* is the
+set of items above the threshold, ``K_f ~ Binomial(n, q_f)`` of them, and they are exactly its first
+``K_f`` ranks. The union R of the heads is drawn exactly, without drawing the other items:
+
+1. the counts of the pieces ``R_1``, ``R_2 \ R_1``, ``R_3 \ (R_1 u R_2)``, ... are sequential binomials
+   (a multinomial), with the pieces' probabilities ``int phi(x) pi_f(x) prod_{g<f} (1 - pi_g(x)) dx``
+   (given x the rankers' scores are independent; ``pi_f(x) = P(s_f > tau_f | x)``), computed by
+   adaptive quadrature to a relative error of about 1e-12;
+2. an item of piece f is drawn from ``R_f`` exactly (``s_f`` from the normal tail above ``tau_f`` by
+   inverting its survival function, then x and the other scores from their normal laws given
+   ``s_f``) and kept when it lies in no earlier head (rejection: exact);
+3. its grade is ``Bernoulli(eta(x))``.
+
+The number of relevant items among the n, which the ideal DCG needs, is the number in R plus
+``Binomial(n - |R|, p_out)``, ``p_out = E[eta(X); X not in R] / (1 - P(R))`` (exact).
+When the heads would hold a large share of the list (``n`` small), all n items are drawn instead
+(``full`` mode): then the lists are complete and nothing is approximated.
+
+What is replaced by its expectation (D = 1/r only)
+--------------------------------------------------
+Under ``D(r) = 1/r`` the ranks below a ranker's head still add to its DCG. Their contribution is
+replaced by its conditional expectation given ``K_f`` (:meth:`JointTop.tail_dcg`): the n - K_f
+items below the threshold are i.i.d. from ``s_f <= tau_f``, so the j-th of them has expected gain
+``g_f(q_f + (1 - q_f) j / (n - K_f + 1))`` up to a curvature term of order ``n^-rho K^(rho-1)``
+(``g_f`` the gain profile of :mod:`~ndcg_research.studies.simulation.theory`), at rank ``K_f + j``.
+The mean of the DCG gap is unchanged (tower rule). Its variance changes by at most
+``(1/(2 sqrt K_A) + 1/(2 sqrt K_B))^2 + (H(K_A)/K_B + H(K_B)/K_A) / 2`` (``H`` the harmonic number):
+the variance of the dropped fluctuations, ``sum_{r>K} 1/(4 r^2) <= 1/(4K)`` per ranker, and their
+covariance with the other ranker's head, which only items in one head and the other's tail carry,
+each at most ``1 / (4 R_A R_B)`` with ``R_B > K_B`` (:func:`tail_variance_bound`). Under a cut-off k
+(nDCG@k with k at most the heads' sizes) nothing is replaced: the sample is exact.
+
+Randomness: one :class:`numpy.random.Generator` per replicate, seeded by
+``SeedSequence(seed, spawn_key=(experiment, n, replicate))``; the values do not depend on the workers.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import integrate, special
+from scipy.special import ndtr, ndtri
+
+from ..simulation.model import Model, Ranker, parse_model, parse_ranker
+
+__all__ = ["Head", "JointTop", "tail_variance_bound"]
+
+#: The heads hold at most this share of the list on average; above it the whole list is drawn.
+FULL_SHARE = 0.25
+
+
+@dataclass(frozen=True)
+class Head:
+    """One replicate's heads: per ranker, the grades of its first ``len`` ranks in rank order.
+
+    ``grades[f]`` (float64, 0/1) are ranker f's first ``counts[f]`` grades; ``relevant`` is the
+    number of relevant items among all n; ``full`` says whether the whole list was drawn.
+    """
+
+    grades: tuple[np.ndarray, ...]
+    counts: tuple[int, ...]
+    relevant: int
+    full: bool
+
+
+@dataclass(frozen=True)
+class JointTop:
+    """Exact joint sampler of the heads of several rankers on a data set of n items (see the module).
+
+    Parameters
+    ----------
+    model : str or Model
+        A binary probit model (``grades=1``).
+    rankers : sequence of str or Ranker
+        ``bayes`` or ``noisy(sigma)``, distinct.
+    n : int
+        List length.
+    top : int
+        Expected size of each ranker's head (``q_f = top / n``).
+
+    Examples
+    --------
+    >>> s = JointTop("probit(lo=0.1, hi=0.6)", ["bayes", "noisy(sigma=1)"], 10**8, 500)
+    >>> h = s.draw(np.random.default_rng(0))
+    >>> h.full, [abs(k - 500) < 120 for k in h.counts]
+    (False, [True, True])
+    """
+
+    model: Model
+    rankers: tuple[Ranker, ...]
+    n: int
+    top: int
+    _cache: dict = field(default_factory=dict, compare=False, repr=False)
+
+    def __init__(self, model: str | Model, rankers: Sequence[str | Ranker], n: int, top: int) -> None:
+        model = parse_model(model)
+        rankers = tuple(parse_ranker(r) for r in rankers)
+        if model.grades != 1:
+            raise ValueError(f"the sampler draws binary grades, got {str(model)!r}")
+        if not rankers or any(r.kind not in ("bayes", "noisy") for r in rankers) or len(set(rankers)) != len(rankers):
+            raise ValueError(f"rankers must be distinct bayes or noisy(sigma) rankers, got {[str(r) for r in rankers]}")
+        if not (isinstance(n, int) and isinstance(top, int) and 1 <= top and n >= 1):
+            raise ValueError(f"n and top must be positive integers, got n={n!r}, top={top!r}")
+        object.__setattr__(self, "model", model)
+        object.__setattr__(self, "rankers", rankers)
+        object.__setattr__(self, "n", n)
+        object.__setattr__(self, "top", top)
+        object.__setattr__(self, "_cache", {})
+
+    # ------------------------------------------------------------------ geometry of the heads
+
+    @property
+    def full(self) -> bool:
+        """Whether the whole list is drawn (the heads would hold more than :data:`FULL_SHARE` of it)."""
+        return self.top * len(self.rankers) > FULL_SHARE * self.n
+
+    @functools.cached_property
+    def _shape(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Per ranker: head probability q, threshold tau, slope of s on x, sd of s given x."""
+        q = np.full(len(self.rankers), min(self.top / self.n, 1.0))
+        tau = -ndtri(q)
+        sigma = np.array([r.sigma if r.kind == "noisy" else 0.0 for r in self.rankers])
+        return q, tau, 1 / np.sqrt(1 + sigma**2), sigma / np.sqrt(1 + sigma**2)
+
+    def _inside(self, x: np.ndarray, f: int) -> np.ndarray:
+        """``pi_f(x) = P(s_f > tau_f | x)``."""
+        _, tau, slope, spread = self._shape
+        if spread[f] == 0:
+            return (x > tau[f]).astype(np.float64)
+        return ndtr((slope[f] * x - tau[f]) / spread[f])
+
+    def _piece_integral(self, f: int, weight_eta: bool = False) -> float:
+        """``int phi(x) [eta(x)] pi_f(x) prod_{g<f} (1 - pi_g(x)) dx`` by adaptive quadrature."""
+        _, tau, _, spread = self._shape
+        cuts = sorted(float(tau[g]) for g in range(f + 1) if spread[g] == 0)
+
+        def integrand(x: float) -> float:
+            v = np.array([x])
+            value = float(np.exp(-x * x / 2) / math.sqrt(2 * math.pi) * self._inside(v, f)[0])
+            for g in range(f):
+                value *= 1 - float(self._inside(v, g)[0])
+            return value * float(self.model.eta(v)[0]) if weight_eta else value
+
+        edges = [-12.0, *[c for c in cuts if -12 < c < 12], 12.0]
+        total = 0.0
+        for lo, hi in zip(edges[:-1], edges[1:], strict=True):  # loop over the pieces between bayes thresholds
+            total += integrate.quad(integrand, lo, hi, epsabs=0, epsrel=1e-12, limit=400)[0]
+        return total
+
+    @functools.cached_property
+    def pieces(self) -> np.ndarray:
+        """``P(R_f \\ union of earlier heads)``, f in order: the union R's parts."""
+        return np.array([self._piece_integral(f) for f in range(len(self.rankers))])
+
+    @functools.cached_property
+    def outside_relevance(self) -> float:
+        """``p_out``: the relevance probability of an item outside every head."""
+        inside = sum(self._piece_integral(f, weight_eta=True) for f in range(len(self.rankers)))
+        return (self.model.mean_grade - inside) / (1 - float(self.pieces.sum()))
+
+    # ------------------------------------------------------------------ drawing
+
+    def _scores_given_x(self, rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
+        """Every ranker's standardized score given x: shape (rankers, items)."""
+        _, _, slope, spread = self._shape
+        return slope[:, None] * x[None, :] + spread[:, None] * rng.standard_normal((len(self.rankers), x.size))
+
+    def _draw_piece(self, rng: np.random.Generator, f: int, count: int) -> tuple[np.ndarray, np.ndarray]:
+        """``count`` items of ``R_f`` outside the earlier heads: (x, scores)."""
+        q, tau, slope, spread = self._shape
+        xs, ss = [], []
+        need = count
+        while need > 0:  # rejection rounds: draw from R_f, keep items outside the earlier heads
+            batch = max(16, int(need * 1.3) + 8)
+            s_f = -ndtri(q[f] * rng.random(batch))  # s_f | s_f > tau_f, by inversion of the normal tail
+            if spread[f] == 0:
+                x = s_f
+            else:  # x | s_f ~ N(slope s_f, spread^2): the same correlation as s_f | x
+                x = slope[f] * s_f + spread[f] * rng.standard_normal(batch)
+            scores = self._scores_given_x(rng, x)
+            scores[f] = s_f
+            keep = np.ones(batch, dtype=bool)
+            for g in range(f):  # loop over earlier rankers
+                keep &= scores[g] <= tau[g]
+            take = np.flatnonzero(keep)[:need]
+            xs.append(x[take])
+            ss.append(scores[:, take])
+            need -= take.size
+        return np.concatenate(xs), np.concatenate(ss, axis=1)
+
+    def draw(self, rng: np.random.Generator) -> Head:
+        """One replicate: every ranker's head in rank order, and the number of relevant items."""
+        if self.full:
+            x = rng.standard_normal(self.n)
+            scores = self._scores_given_x(rng, x)
+            y = (rng.random(self.n) < self.model.eta(x)).astype(np.float64)
+            grades = tuple(y[np.argsort(-scores[f], kind="stable")] for f in range(len(self.rankers)))
+            return Head(grades, tuple([self.n] * len(self.rankers)), int(y.sum()), True)
+        q, tau, _, _ = self._shape
+        left, share = self.n, 1.0
+        parts_x, parts_s = [], []
+        for f, piece in enumerate(self.pieces):  # sequential binomials: the multinomial counts of the pieces
+            count = int(rng.binomial(left, min(piece / share, 1.0)))
+            left -= count
+            share -= piece
+            x, s = self._draw_piece(rng, f, count)
+            parts_x.append(x)
+            parts_s.append(s)
+        x = np.concatenate(parts_x)
+        scores = np.concatenate(parts_s, axis=1)
+        y = (rng.random(x.size) < self.model.eta(x)).astype(np.float64)
+        relevant = int(y.sum()) + int(rng.binomial(self.n - x.size, self.outside_relevance))
+        grades, counts = [], []
+        for f in range(len(self.rankers)):  # loop over rankers: the head is the items above the threshold
+            members = np.flatnonzero(scores[f] > tau[f])
+            order = members[np.argsort(-scores[f, members], kind="stable")]
+            grades.append(y[order])
+            counts.append(int(order.size))
+        return Head(tuple(grades), tuple(counts), relevant, False)
+
+    # ------------------------------------------------------------------ the tail under 1/r
+
+    def tail_dcg(self, f: int, count: int) -> float:
+        r"""``E[sum_{r > K} y_(r) / r | K = count]`` for ranker f under ``D(r) = 1/r`` (0 in ``full`` mode).
+
+        The j-th of the ``N = n - K`` items below the threshold is at rank ``K + j`` with expected
+        gain ``g_f(t_j)``, ``t_j = q + (1 - q) j / (N + 1)``: the sum is taken exactly for the first
+        and the last 4096 terms and in between as the midpoint integral of ``g_f(t(v)) / (K + v)``
+        (relative error below 1e-9), by Gauss-Legendre quadrature in ``ln(K + v)``.
+        """
+        if self.full:
+            return 0.0
+        key = (f, count)
+        if key not in self._cache:
+            self._cache[key] = self._tail(f, count)
+        return self._cache[key]
+
+    def _tail(self, f: int, count: int) -> float:
+        q = float(self._shape[0][f])
+        kappa = self.rankers[f].kappa(self.model)
+        lo, hi = self.model.lo, self.model.hi
+
+        def gain(t: np.ndarray) -> np.ndarray:  # g_f(t) = lo + (hi - lo) Phi(kappa z_t)
+            return lo + (hi - lo) * ndtr(-kappa * ndtri(t))
+
+        big = self.n - count
+        exact = 4096
+        if big <= 3 * exact:
+            j = np.arange(1, big + 1, dtype=np.float64)
+            return math.fsum(gain(q + (1 - q) * j / (big + 1)) / (count + j))
+        # The first and the last 4096 terms exactly (g is steep near t = 1: its slope grows like
+        # (1 - t)^(kappa^2 - 1)), the smooth middle as a midpoint integral.
+        j = np.concatenate((np.arange(1, exact + 1), np.arange(big - exact + 1, big + 1))).astype(np.float64)
+        total = math.fsum(gain(q + (1 - q) * j / (big + 1)) / (count + j))
+        a, b = math.log(count + exact + 0.5), math.log(count + big - exact + 0.5)
+        nodes, weights = np.polynomial.legendre.leggauss(64)
+        edges = np.linspace(a, b, 33)  # 32 pieces of 64 nodes in ln(K + v)
+        for lo_w, hi_w in zip(edges[:-1], edges[1:], strict=True):  # loop over the pieces
+            w = (nodes + 1) / 2 * (hi_w - lo_w) + lo_w
+            v = np.exp(w) - count
+            total += float(weights @ gain(q + (1 - q) * v / (big + 1))) * (hi_w - lo_w) / 2
+        return total
+
+
+def tail_variance_bound(count_a: float, count_b: float) -> float:
+    r"""Bound on the change of ``Var(DCG_A - DCG_B)`` under 1/r when each tail is replaced by its expectation.
+
+    ``(1/(2 sqrt K_A) + 1/(2 sqrt K_B))^2 + (H(K_A)/K_B + H(K_B)/K_A) / 2`` with the harmonic
+    numbers ``H(K) = psi(K + 1) + gamma`` (see the module).
+
+    Examples
+    --------
+    >>> round(tail_variance_bound(2048, 2048), 5)
+    0.00449
+    """
+    harmonic = lambda k: float(special.digamma(k + 1) + np.euler_gamma)  # noqa: E731
+    fluctuation = (0.5 / math.sqrt(count_a) + 0.5 / math.sqrt(count_b)) ** 2
+    return fluctuation + (harmonic(count_a) / count_b + harmonic(count_b) / count_a) / 2
