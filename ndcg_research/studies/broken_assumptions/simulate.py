@@ -23,13 +23,12 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ...core import Discount, parse_discount
-from ...core import kernels
+from ...core import Discount, kernels, parse_discount
 from ..runtime.replicates import seed_sequence
 from ..simulation.model import stable_id
 from .models import SparseModel, TwoFeatureModel, mix_weight, noise_level
 
-__all__ = ["Model", "replicate_ndcg", "relevant_ranks", "mean_gain_by_rank"]
+__all__ = ["Model", "replicate_ndcg", "relevant_ranks", "relevant_rank_lists"]
 
 Model = SparseModel | TwoFeatureModel
 
@@ -103,8 +102,9 @@ def _blocks(x1: np.ndarray, flag: np.ndarray, relevant: np.ndarray) -> tuple[np.
     return out[0], out[2], out[1], out[3]
 
 
-def _ranks_per_ranker(model: Model, rankers: Sequence[str], n: int, seed: int, replicate: int) -> list[np.ndarray]:
-    """The ranks of the relevant items under every ranker, on data set ``(n, replicate)``."""
+def relevant_rank_lists(model: Model, rankers: Sequence[str], n: int, *, seed: int, replicate: int) -> list[np.ndarray]:
+    """The 1-based ranks of the relevant items under every ranker, on data set ``(n, replicate)`` (in no
+    particular order; the same data set and noise as :func:`replicate_ndcg`)."""
     rng = _rng(seed, model, n, replicate)
     if isinstance(model, SparseModel):
         relevant, others = model.draw(rng, n)
@@ -127,16 +127,7 @@ def replicate_ndcg(model: Model, rankers: Sequence[str], discounts: Sequence[str
     parsed = tuple(parse_discount(d) for d in discounts)
     vectors, sums = _discount_matrix(parsed, n)
     out = np.empty((len(rankers), len(parsed)))
-    for i, ranks in enumerate(_ranks_per_ranker(model, rankers, n, seed, replicate)):
+    for i, ranks in enumerate(relevant_rank_lists(model, rankers, n, seed=seed, replicate=replicate)):
         ideal = sums[ranks.size]
         out[i] = np.divide(vectors[ranks - 1].sum(axis=0), ideal, out=np.zeros(len(parsed)), where=ideal > 0)
     return out
-
-
-def mean_gain_by_rank(model: Model, rankers: Sequence[str], n: int, *, seed: int, replicates: int) -> np.ndarray:
-    """Share of ``replicates`` data sets of n items holding a relevant item at each rank, per ranker: (rankers, n)."""
-    counts = np.zeros((len(rankers), n))
-    for replicate in range(replicates):   # loop over data sets
-        for i, ranks in enumerate(_ranks_per_ranker(model, rankers, n, seed, replicate)):
-            counts[i, ranks - 1] += 1
-    return counts / replicates
