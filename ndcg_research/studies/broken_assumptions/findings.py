@@ -118,13 +118,14 @@ def _sparse_ndcg_to_one(t: Mapping[str, pd.DataFrame]) -> tuple[str, dict[str, A
                   better=(f"Simulated means of the random ranker within {threshold('agreement_z'):g} standard errors "
                           f"of the exact value in {len(sparse) - outside} of {len(sparse)} (model, n) cells"),
                   limits=", ".join(f"{k}: {_f(v, 2)}" for k, v in limits.items()),
-                  agree=f"{len(sparse) - outside} of {len(sparse)} cells")
+                  agree=f"{len(sparse) - outside} of {len(sparse)} cells", n1=n1,
+                  best_last=", ".join(f"{k} {_f(best.loc[k, n1])}" for k in limits.index))
     return verdict, values, {"largest_limit": float(limits.max()), "outside": float(outside)}
 
 
 def _ratio_cells(rows: pd.DataFrame) -> str:
-    return "; ".join(f"{r.model}, {r.first} vs {r.second}: d_log2 {_f(r.d_denominator, 2)}, ratio {_f(r.ratio, 2)} "
-                     f"[{_f(r.ratio_low, 2)}, {_f(r.ratio_high, 2)}] ({r.call})" for r in rows.itertuples()) or "none"
+    return "; ".join(f"{r.model}, {r.first} vs {r.second}: d_log2 {_f(r.d_denominator)}, ratio {r.ratio:.2f} "
+                     f"[{r.ratio_low:.2f}, {r.ratio_high:.2f}] ({r.call})" for r in rows.itertuples()) or "none"
 
 
 def _ratio_rule(table: pd.DataFrame, kind: str) -> tuple[str, dict[str, Any], dict[str, float]]:
@@ -134,8 +135,10 @@ def _ratio_rule(table: pd.DataFrame, kind: str) -> tuple[str, dict[str, Any], di
     refuted, supported = int((judged["call"] == "refutes").sum()), int((judged["call"] == "supports").sum())
     verdict = ("does not hold" if refuted else "holds" if len(judged) and supported == len(judged) else "undecided")
     ratios = judged["ratio"]
-    values = dict(n=int(top["n"].max()), cells=_ratio_cells(cells), control=_ratio_cells(top[top["kind"] == "control"]),
-                  ratio_range=(f"{_f(ratios.min(), 2)} to {_f(ratios.max(), 2)}" if len(judged) else "n/a"),
+    control = top[(top["kind"] == "control") & (top["call"] != "not judged")]["ratio"]
+    values = dict(control_range=(f"{control.min():.2f} to {control.max():.2f}" if len(control) else "n/a"),
+                  n=int(top["n"].max()), cells=_ratio_cells(cells), control=_ratio_cells(top[top["kind"] == "control"]),
+                  ratio_range=(f"{ratios.min():.2f} to {ratios.max():.2f}" if len(judged) else "n/a"),
                   judged=len(judged), refuted=refuted, supported=supported)
     return verdict, values, {"refuted": float(refuted), "supported": float(supported), "judged": float(len(judged)),
                              "ratio_min": float(ratios.min()) if len(judged) else math.nan}

@@ -28,7 +28,7 @@ from ..runtime.replicates import seed_sequence
 from ..simulation.model import stable_id
 from .models import SparseModel, TwoFeatureModel, mix_weight, noise_level
 
-__all__ = ["Model", "replicate_ndcg", "relevant_ranks", "relevant_rank_lists"]
+__all__ = ["Model", "replicate_ndcg", "relevant_ranks", "relevant_rank_lists", "sparse_ranks", "two_feature_ranks"]
 
 Model = SparseModel | TwoFeatureModel
 
@@ -64,8 +64,9 @@ def relevant_ranks(relevant_scores: np.ndarray, other_scores: np.ndarray) -> np.
     return 1 + others_above + np.arange(ordered.size - 1, -1, -1)
 
 
-def _sparse_ranks(model: SparseModel, ranker: str, relevant: np.ndarray, others: np.ndarray,
-                  rng: np.random.Generator) -> np.ndarray:
+def sparse_ranks(ranker: str, relevant: np.ndarray, others: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Ranks of the relevant items of a sparse-model data set (features ``relevant``, ``others``) under ``ranker``;
+    ``rng`` draws its noise (``noisy``) or its order (``random``)."""
     sigma = noise_level(ranker)
     n = relevant.size + others.size
     if math.isinf(sigma):   # random: the relevant items hold a uniformly random set of ranks
@@ -77,10 +78,17 @@ def _sparse_ranks(model: SparseModel, ranker: str, relevant: np.ndarray, others:
     return relevant_ranks(relevant + noise[: relevant.size], others + noise[relevant.size:])
 
 
-def _two_feature_ranks(model: TwoFeatureModel, ranker: str, blocks: tuple[np.ndarray, ...],
-                       rng: np.random.Generator) -> np.ndarray:
-    """Ranks of the relevant items. ``blocks``: x1 of the flagged and of the other items, each ascending, and
-    whether each of them is relevant."""
+def two_feature_ranks(model: TwoFeatureModel, ranker: str, x1: np.ndarray, flag: np.ndarray, relevant: np.ndarray,
+                      rng: np.random.Generator) -> np.ndarray:
+    """Ranks of the relevant items of a two-feature data set under ``ranker`` (``rng``: the ``flag`` ranker's order
+    within its blocks)."""
+    return _block_ranks(model, ranker, _blocks(x1, flag, relevant), rng)
+
+
+def _block_ranks(model: TwoFeatureModel, ranker: str, blocks: tuple[np.ndarray, ...],
+                 rng: np.random.Generator) -> np.ndarray:
+    """:func:`two_feature_ranks` from the data sorted once: x1 of the flagged and of the other items, each
+    ascending, and whether each of them is relevant."""
     flagged, others, flagged_relevant, others_relevant = blocks
     lam = mix_weight(model, ranker)
     if math.isinf(lam):   # flag: flagged items first, each block in a uniformly random order
@@ -108,9 +116,9 @@ def relevant_rank_lists(model: Model, rankers: Sequence[str], n: int, *, seed: i
     rng = _rng(seed, model, n, replicate)
     if isinstance(model, SparseModel):
         relevant, others = model.draw(rng, n)
-        return [_sparse_ranks(model, r, relevant, others, _rng(seed, model, n, replicate, r)) for r in rankers]
+        return [sparse_ranks(r, relevant, others, _rng(seed, model, n, replicate, r)) for r in rankers]
     blocks = _blocks(*model.draw(rng, n))
-    return [_two_feature_ranks(model, r, blocks, _rng(seed, model, n, replicate, r)) for r in rankers]
+    return [_block_ranks(model, r, blocks, _rng(seed, model, n, replicate, r)) for r in rankers]
 
 
 def replicate_ndcg(model: Model, rankers: Sequence[str], discounts: Sequence[str | Discount], n: int, *,
