@@ -1,0 +1,245 @@
+"""The experiment of notebook 16: replicates of each model at each n, and the tables its findings read.
+
+:func:`run` computes the nDCG of every ranker under every discount on ``replicates`` data sets per n, in
+chunks of consecutive replicates handed to joblib (:func:`~ndcg_research.studies.runtime.replicates.parallel_map`);
+every data set draws from its own ``SeedSequence`` (:mod:`.simulate`), so the values do not depend on the
+chunking or on the number of workers. The tables:
+
+- :func:`ndcg_table`: mean nDCG per (discount, ranker, n) with its 95% t interval; for the random ranker of
+  the sparse model also its exact expectation, the z of the simulation against it, and its derived limit;
+- :func:`pair_table`: paired comparisons per (discount, pair, n) (:func:`ndcg_research.stats.paired.paired_comparison`);
+- :func:`ratio_table`: per (pair, n), the standardized gap under log2 and under loglog on the same data sets,
+  their ratio, 95% percentile bootstrap intervals over the data sets, and the call of the rule fixed in
+  ``findings.toml``;
+- :func:`crossing_table`, :func:`constants_table`, :func:`rank_bin_table`: the two-feature model's profile
+  crossings, first-order constants and limits under r^-1/2, and the simulated gain by rank against the exact one.
+"""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from ...stats.intervals import bootstrap_statistic_interval
+from ...stats.paired import TIE_TOLERANCE, paired_comparison
+from ..runtime.replicates import parallel_map, seed_sequence
+from ..simulation.model import stable_id
+from . import findings
+from .models import SparseModel, TwoFeatureModel, crossing_pairs, random_expected_ndcg, random_limit
+from .simulate import Model, relevant_rank_lists, replicate_ndcg
+
+__all__ = ["Experiment", "run", "ndcg_table", "pair_table", "ratio_table", "standardized_gap",
+           "crossing_table", "constants_table", "rank_bins", "rank_bin_table", "summarise", "CHUNK_ITEMS"]
+
+#: Items (list length x replicates) per chunk of work handed to a worker.
+CHUNK_ITEMS = 4_000_000
+#: Last element of the spawn key of the bootstrap resamples (data sets use 0 or a ranker's odd stream).
+BOOTSTRAP_STREAM = 2
+
+
+@dataclass(frozen=True)
+class Experiment:
+    """One model, its rankers and discounts, the list lengths and data sets per length, and the seed."""
+
+    model: Model
+    rankers: tuple[str, ...]
+    discounts: tuple[str, ...]
+    ns: tuple[int, ...]
+    replicates: tuple[int, ...]
+    seed: int
+
+    def __post_init__(self) -> None:
+        if len(self.ns) != len(self.replicates) or list(self.ns) != sorted(set(self.ns)):
+            raise ValueError(f"ns must be increasing and distinct, with one replicate count each: {self.ns}, "
+                             f"{self.replicates}")
+
+
+def _chunk(experiment: Experiment, chunk: tuple[int, int, int]) -> np.ndarray:
+    n, start, stop = chunk
+    return np.stack([replicate_ndcg(experiment.model, experiment.rankers, experiment.discounts, n,
+                                    seed=experiment.seed, replicate=r) for r in range(start, stop)])
+
+
+def run(experiment: Experiment, *, n_jobs: int = 1) -> dict[int, np.ndarray]:
+    """nDCG of every data set: ``values[n]`` of shape (replicates, rankers, discounts)."""
+    chunks = [(n, start, min(start + max(1, CHUNK_ITEMS // n), count))
+              for n, count in zip(experiment.ns, experiment.replicates, strict=True)
+              for start in range(0, count, max(1, CHUNK_ITEMS // n))]
+    done = dict(parallel_map(functools.partial(_chunk, experiment), chunks, n_jobs=n_jobs))
+    return {n: np.concatenate([done[c] for c in chunks if c[0] == n]) for n in experiment.ns}
+
+
+def ndcg_table(experiment: Experiment, values: dict[int, np.ndarray]) -> pd.DataFrame:
+    """Mean nDCG per (discount, ranker, n), with sd, standard error and 95% t interval.
+
+    For the random ranker of a sparse model: ``exact`` (its exact expected nDCG), ``z`` (the simulated mean
+    against it, in standard errors) and ``limit`` (derived, n -> infinity); NaN elsewhere.
+    """
+    model = experiment.model
+    rows = []
+    for d_index, discount in enumerate(experiment.discounts):
+        for r_index, ranker in enumerate(experiment.rankers):
+            for n in experiment.ns:
+                v = values[n][:, r_index, d_index]
+                mean, sd = float(v.mean()), float(v.std(ddof=1))
+                se = sd / math.sqrt(v.size)
+                half = float(stats.t.ppf(0.975, v.size - 1)) * se
+                exact = limit = math.nan
+                if isinstance(model, SparseModel) and ranker == "random":
+                    exact, limit = random_expected_ndcg(model, discount, n), random_limit(model, discount)
+                rows.append(dict(model=model.label, kind=model.kind, discount=discount, ranker=ranker, n=n,
+                                 replicates=v.size, mean=mean, sd=sd, se=se, ci_low=mean - half,
+                                 ci_high=mean + half, exact=exact, z=(mean - exact) / se if se > 0 else math.nan,
+                                 limit=limit, seed=experiment.seed))
+    return pd.DataFrame(rows)
+
+
+def pair_table(experiment: Experiment, values: dict[int, np.ndarray], pairs: Sequence[tuple[str, str]]) -> pd.DataFrame:
+    """Paired comparison per (discount, pair, n): mean gap, standardized gap, P(first scores strictly higher)."""
+    rows = []
+    for d_index, discount in enumerate(experiment.discounts):
+        for first, second in pairs:
+            i, j = experiment.rankers.index(first), experiment.rankers.index(second)
+            for n in experiment.ns:
+                out = paired_comparison(values[n][:, i, d_index].copy(), values[n][:, j, d_index].copy())
+                rows.append(dict(model=experiment.model.label, kind=experiment.model.kind, discount=discount,
+                                 first=first, second=second, n=n, replicates=values[n].shape[0],
+                                 **{k: float(v) for k, v in out.items()}, seed=experiment.seed))
+    return pd.DataFrame(rows)
+
+
+def standardized_gap(gaps: np.ndarray, axis: int = -1) -> np.ndarray:
+    """mean / sd (ddof 1) of paired gaps along ``axis``; NaN where every gap is equal.
+
+    Examples
+    --------
+    >>> float(standardized_gap(np.array([1.0, 2.0, 3.0])))
+    2.0
+    """
+    mean, sd = gaps.mean(axis=axis), gaps.std(axis=axis, ddof=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(sd > 0, mean / sd, np.nan)
+
+
+def _ratio(denominator: np.ndarray, numerator: np.ndarray, axis: int = -1) -> np.ndarray:
+    return standardized_gap(numerator, axis) / standardized_gap(denominator, axis)
+
+
+def _gaps(values: np.ndarray, i: int, j: int, d: int) -> np.ndarray:
+    gap = values[:, i, d] - values[:, j, d]
+    gap[np.abs(gap) <= TIE_TOLERANCE] = 0.0   # the package's one definition of equal nDCG
+    return gap
+
+
+def call(ratio_low: float, ratio_high: float, resolved: bool, floor: float) -> str:
+    """The call of one cell by the rule of ``findings.toml``: refutes, supports, unresolved or not judged.
+
+    Examples
+    --------
+    >>> call(0.7, 0.85, True, 0.9), call(0.95, 1.1, True, 0.9), call(0.8, 1.0, True, 0.9), call(0.1, 0.2, False, 0.9)
+    ('refutes', 'supports', 'unresolved', 'not judged')
+    """
+    if not resolved:
+        return "not judged"
+    if ratio_high < floor:
+        return "refutes"
+    return "supports" if ratio_low > floor else "unresolved"
+
+
+def ratio_table(experiment: Experiment, values: dict[int, np.ndarray], pairs: Sequence[tuple[str, str]], *,
+                numerator: str = "loglog", denominator: str = "log2", n_resamples: int | None = None) -> pd.DataFrame:
+    """Per (pair, n): standardized gaps under ``denominator`` and ``numerator``, their ratio, 95% percentile
+    bootstrap intervals over the data sets, and the rule's call (:func:`call`, threshold ``ratio_floor``)."""
+    resamples = int(n_resamples if n_resamples is not None else findings.threshold("bootstrap_resamples"))
+    floor = findings.threshold("ratio_floor")
+    dn, dd = experiment.discounts.index(numerator), experiment.discounts.index(denominator)
+    rows = []
+    for p_index, (first, second) in enumerate(pairs):
+        i, j = experiment.rankers.index(first), experiment.rankers.index(second)
+        for n in experiment.ns:
+            low_gaps, high_gaps = _gaps(values[n], i, j, dd), _gaps(values[n], i, j, dn)
+            key = (stable_id(str(experiment.model)), n, p_index, BOOTSTRAP_STREAM)
+            d, d_low, d_high = bootstrap_statistic_interval(standardized_gap, [low_gaps], n_resamples=resamples,
+                                                            seed=seed_sequence(experiment.seed, *key, 0))
+            ratio, r_low, r_high = (math.nan,) * 3
+            if not (np.all(low_gaps == 0) or np.all(high_gaps == 0)):
+                ratio, r_low, r_high = bootstrap_statistic_interval(
+                    _ratio, [low_gaps, high_gaps], n_resamples=resamples, seed=seed_sequence(experiment.seed, *key, 1))
+            resolved = bool(d_low > 0 or d_high < 0)
+            rows.append(dict(model=experiment.model.label, kind=experiment.model.kind, first=first, second=second, n=n,
+                             replicates=low_gaps.size, denominator=denominator, numerator=numerator,
+                             d_denominator=d, d_denominator_low=d_low, d_denominator_high=d_high,
+                             d_numerator=float(standardized_gap(high_gaps)), ratio=ratio, ratio_low=r_low,
+                             ratio_high=r_high, resolved=resolved, call=call(r_low, r_high, resolved, floor),
+                             seed=experiment.seed))
+    return pd.DataFrame(rows)
+
+
+# --------------------------------------------------------------------------- two-feature model
+
+
+def crossing_table(model: TwoFeatureModel, rankers: Sequence[str]) -> pd.DataFrame:
+    """Every pair of rankers with the depths t where their profiles cross, and whether it is studied
+    (``min_crossings`` depths or more)."""
+    minimum = int(findings.threshold("min_crossings"))
+    rows = [dict(first=a, second=b, crossings=len(t), depths=", ".join(f"{v:.4f}" for v in t),
+                 studied=len(t) >= minimum) for a, b, t in crossing_pairs(model, list(rankers), minimum=0)]
+    return pd.DataFrame(rows)
+
+
+def constants_table(model: TwoFeatureModel, rankers: Sequence[str]) -> pd.DataFrame:
+    """Per ranker: the first-order constant c_f (slowly varying discounts) and the limit under power(beta=0.5)."""
+    return pd.DataFrame([dict(ranker=r, c_f=model.first_order_constant(r), power_half_limit=model.power_limit(r, 0.5),
+                              p=model.mean_gain) for r in rankers])
+
+
+def rank_bins(model: TwoFeatureModel, rankers: Sequence[str], n: int, *, seed: int, replicates: int,
+              bins: int) -> np.ndarray:
+    """Share of relevant items in each of ``bins`` equal bins of rank, per data set and ranker: (replicates,
+    rankers, bins). The data sets are those of :func:`~.simulate.replicate_ndcg` with the same seed."""
+    edges = np.linspace(0, n, bins + 1).round().astype(int)
+    out = np.empty((replicates, len(rankers), bins))
+    for replicate in range(replicates):   # loop over data sets
+        for i, ranks in enumerate(relevant_rank_lists(model, rankers, n, seed=seed, replicate=replicate)):
+            out[replicate, i] = np.histogram(ranks, bins=edges + 0.5)[0] / np.diff(edges)
+    return out
+
+
+def rank_bin_table(model: TwoFeatureModel, rankers: Sequence[str], shares: np.ndarray, n: int) -> pd.DataFrame:
+    """Simulated share of relevant items per rank bin against the exact expected gain by rank (z, outside)."""
+    bins = shares.shape[2]
+    edges = np.linspace(0, n, bins + 1).round().astype(int)
+    limit = findings.threshold("agreement_z")
+    rows = []
+    for i, ranker in enumerate(rankers):
+        exact = np.add.reduceat(model.rank_gains(ranker, n), edges[:-1]) / np.diff(edges)
+        for b in range(bins):
+            v = shares[:, i, b]
+            se = float(v.std(ddof=1) / math.sqrt(v.size))
+            z = (float(v.mean()) - exact[b]) / se if se > 0 else math.nan
+            rows.append(dict(ranker=ranker, bin=b + 1, rank_from=edges[b] + 1, rank_to=edges[b + 1], n=n,
+                             replicates=v.size, simulated=float(v.mean()), se=se, exact=float(exact[b]), z=z,
+                             outside=bool(abs(z) > limit)))
+    return pd.DataFrame(rows)
+
+
+def summarise(experiments: Sequence[Experiment], values: Sequence[dict[int, np.ndarray]],
+              pairs: Sequence[tuple[str, str]] | None = None) -> dict[str, pd.DataFrame]:
+    """The three tables of several experiments stacked: ``ndcg``, ``pairs`` and ``ratios`` (log2 against loglog).
+
+    ``pairs`` default to consecutive rankers (better first for the nested rankers of the sparse model).
+    """
+    out: dict[str, list[pd.DataFrame]] = {"ndcg": [], "pairs": [], "ratios": []}
+    for experiment, v in zip(experiments, values, strict=True):
+        chosen = list(pairs) if pairs is not None else list(itertools.pairwise(experiment.rankers))
+        out["ndcg"].append(ndcg_table(experiment, v))
+        out["pairs"].append(pair_table(experiment, v, chosen))
+        out["ratios"].append(ratio_table(experiment, v, chosen))
+    return {name: pd.concat(frames, ignore_index=True) for name, frames in out.items()}

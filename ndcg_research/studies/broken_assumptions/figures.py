@@ -1,0 +1,104 @@
+"""The figures of notebook 16, drawn from its tables.
+
+:func:`headline_figure` is sized for one journal column (8.5 cm wide, text of 7 pt and more at that size);
+:func:`gain_by_rank_figure` shows the expected gain by rank of the two-feature rankers and where their
+profiles cross.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import matplotlib
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+
+from .models import TwoFeatureModel
+
+__all__ = ["COLUMN_WIDTH", "FONT_SIZES", "headline_figure", "gain_by_rank_figure"]
+
+#: One journal column, in inches (8.5 cm).
+COLUMN_WIDTH = 8.5 / 2.54
+#: Font sizes (points) of the figures: none below 7 at their printed size.
+FONT_SIZES = {"font.size": 7.5, "axes.titlesize": 8, "axes.labelsize": 7.5, "legend.fontsize": 7,
+              "xtick.labelsize": 7, "ytick.labelsize": 7}
+_MARKERS = "osD^v<>"
+
+
+def headline_figure(sparse_ndcg: pd.DataFrame, ratios: pd.DataFrame, floor: float) -> Figure:
+    """Two panels, one column wide: (a) mean nDCG under log2 against n of the best ranker (simulated) and of
+    the random one (exact) per sparse model; (b) the ratio of standardized gaps loglog / log2 per pair and n
+    (where log2's gap is resolved), with its 95% bootstrap interval, against the threshold ``floor``.
+
+    Examples
+    --------
+    >>> nd = pd.DataFrame({"model": ["R = 10"] * 4, "discount": ["log2"] * 4,
+    ...                    "ranker": ["bayes", "bayes", "random", "random"],
+    ...                    "n": [10, 100, 10, 100], "mean": [0.6, 0.5, 0.3, 0.2], "exact": [np.nan, np.nan, 0.3, 0.2]})
+    >>> ra = pd.DataFrame({"model": ["R = 10"] * 2, "kind": ["sparse"] * 2, "first": ["a"] * 2, "second": ["b"] * 2,
+    ...                    "n": [10, 100], "ratio": [1.0, 1.1], "ratio_low": [0.9, 1.0], "ratio_high": [1.1, 1.2],
+    ...                    "resolved": [True, True]})
+    >>> len(headline_figure(nd, ra, 0.9).axes)
+    2
+    """
+    with matplotlib.rc_context(FONT_SIZES):
+        fig = Figure(figsize=(COLUMN_WIDTH, 5.0), layout="constrained")
+        top, bottom = fig.subplots(2, 1)
+        models = list(dict.fromkeys([*sparse_ndcg["model"], *ratios["model"]]))
+        colors = {m: ("black" if m not in set(sparse_ndcg["model"]) else f"C{i}") for i, m in enumerate(models)}
+        markers = {m: _MARKERS[i % len(_MARKERS)] for i, m in enumerate(models)}
+        log2 = sparse_ndcg[sparse_ndcg["discount"] == "log2"]
+        for m in dict.fromkeys(sparse_ndcg["model"]):
+            rows = log2[log2["model"] == m]
+            best, random = rows[rows["ranker"] == "bayes"], rows[rows["ranker"] == "random"]
+            top.plot(best["n"], best["mean"], "-", marker=markers[m], color=colors[m], ms=3, lw=1.2)
+            top.plot(random["n"], random["exact"], "--", color=colors[m], lw=1.0)
+        top.set(xscale="log", ylim=(0, 1.02), xlabel="list length n", ylabel="mean nDCG (log2)")
+        top.set_xticks(sorted(log2["n"].unique()))
+        top.set_title("(a) solid: bayes; dashed: random (exact)", loc="left")
+        _ratio_panel(bottom, ratios, colors, markers, floor)
+        handles = [Line2D([], [], color=colors[m], marker=markers[m], ls="none", ms=3.5, label=m) for m in models]
+        fig.legend(handles=handles, loc="outside lower center", ncols=3, frameon=False, handletextpad=0.2,
+                   columnspacing=0.8)
+        return fig
+
+
+def _ratio_panel(ax, ratios: pd.DataFrame, colors: dict[str, str], markers: dict[str, str], floor: float) -> None:
+    shown = ratios[ratios["resolved"]]
+    cells = list(dict.fromkeys(zip(shown["model"], shown["first"], shown["second"], strict=True)))
+    for k, (model, first, second) in enumerate(cells):
+        rows = shown[(shown["model"] == model) & (shown["first"] == first) & (shown["second"] == second)]
+        shift = 1.25 ** ((k - (len(cells) - 1) / 2) / max(1.0, (len(cells) - 1) / 2))   # spread the cells of one n
+        ax.errorbar(rows["n"] * shift, rows["ratio"], yerr=[rows["ratio"] - rows["ratio_low"],
+                                                             rows["ratio_high"] - rows["ratio"]],
+                    fmt=markers[model], color=colors[model], ms=2.5, lw=0.7, capsize=0)
+    ax.axhline(floor, color="0.3", lw=0.9, ls="--")
+    ax.axhline(1.0, color="0.6", lw=0.7, ls=":")
+    ax.set(xscale="log", xlabel="list length n", ylabel="std. gap loglog / log2")
+    ax.set_xticks(sorted(shown["n"].unique()))
+    ax.set_title(f"(b) per pair, 95% interval; refuted below {floor:g}", loc="left")
+
+
+def gain_by_rank_figure(model: TwoFeatureModel, rankers: Sequence[str], n: int, bins: pd.DataFrame,
+                        crossings: pd.DataFrame) -> Figure:
+    """Expected gain at each rank r = 1..n of every two-feature ranker (exact: lines; simulated share of relevant
+    items per bin of ranks: markers), on a log scale of rank, with the depths t n where studied pairs cross."""
+    with matplotlib.rc_context(FONT_SIZES):
+        fig = Figure(figsize=(COLUMN_WIDTH, 3.3), layout="constrained")
+        ax = fig.subplots()
+        r = np.arange(1, n + 1)
+        for c, ranker in enumerate(rankers):
+            ax.plot(r, model.rank_gains(ranker, n), color=f"C{c}", lw=1.1, label=ranker)
+            rows = bins[bins["ranker"] == ranker]
+            ax.plot((rows["rank_from"] + rows["rank_to"]) / 2, rows["simulated"], _MARKERS[c % len(_MARKERS)],
+                    color=f"C{c}", ms=2.5, mfc="none", mew=0.7)
+        depths = sorted({float(d) for text in crossings.loc[crossings["studied"], "depths"] for d in text.split(", ")})
+        for depth in depths:
+            ax.axvline(depth * n, color="0.5", lw=0.5, ls=":")
+        ax.set(xscale="log", xlim=(1, n), ylim=(0.35, 1.01), xlabel=f"rank r (n = {n})",
+               ylabel="expected gain at rank r")
+        ax.set_title("lines: exact; markers: simulated; dotted: crossings", loc="left")
+        ax.legend(ncols=2, frameon=False, loc="lower left", handlelength=1.5)
+        return fig

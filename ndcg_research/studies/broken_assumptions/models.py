@@ -1,0 +1,445 @@
+r"""Two models that break the assumptions every other model of the package shares, and their exact quantities.
+
+Every model of notebooks 03-13 is one probit family with *dense* relevance (a fixed share of the items is
+relevant) and *nested* rankers (noise levels of one score). This module breaks each assumption in turn.
+
+Sparse relevance (:class:`SparseModel`)
+---------------------------------------
+A data set of ``n`` items holds exactly ``R(n) = round(scale * n^(1 - gamma))`` relevant ones (binary
+relevance): ``gamma = 1`` keeps ``R = scale`` fixed, ``0 < gamma < 1`` makes the relevant share
+``R / n ~ n^-gamma`` shrink, ``gamma = 0`` keeps a fixed share (the dense control). Each item has one feature:
+``x ~ N(mu, 1)`` for a relevant item, ``N(0, 1)`` for the others (the equal-variance binormal model of signal
+detection). The rankers score items by
+
+==================  =========================================================================
+``bayes``           ``x`` (the likelihood ratio is increasing in x: the Bayes order)
+``noisy(sigma=s)``  ``x + s z``, ``z ~ N(0, 1)`` independent; scores of relevant and other items
+                    are ``N(mu, 1 + s^2)`` and ``N(0, 1 + s^2)``: separation ``mu / sqrt(1 + s^2)``
+``random``          a uniformly random order
+==================  =========================================================================
+
+so they are nested (``noisy(s)`` is ``bayes`` with noise added) and their order of quality is known by
+construction. With ``R`` relevant items among ``n`` the ideal DCG is ``S(R) = D(1) + ... + D(R)``, not
+random, and the random ranker puts a relevant item at each rank with probability ``R / n``, so its expected
+nDCG is exactly :func:`random_expected_ndcg`, ``(R / n) S(n) / S(R)``; its limit is :func:`random_limit`.
+
+Rankers that use different evidence (:class:`TwoFeatureModel`)
+--------------------------------------------------------------
+Each item has two features: ``x1 ~ N(0, 1)`` (a graded feature, say the text match) and a flag
+``x2 ~ Bernoulli(pi)`` (a rare strong signal, say a trusted source), and is relevant with probability
+``Phi(a1 x1 + a2 x2)`` (the package's probit link, dense relevance). The rankers see different evidence:
+
+==================  =========================================================================
+``content``         ``x1`` only
+``flag``            ``x2`` only: the flagged items first, each block in a uniformly random order
+``mix(lam=L)``      ``x1 + L x2``, a mix of both with weight L on the flag
+``bayes``           ``a1 x1 + a2 x2``: ``mix(lam=a2/a1)``, the Bayes order
+==================  =========================================================================
+
+Linear rankers of *normal* features never cross (each is a noisy version of the relevance index); a binary
+feature makes their expected-gain profiles cross, several times for some pairs. The profiles are closed
+forms (:meth:`TwoFeatureModel.profile`): for a score ``s = x1 + L x2`` at value v, the flag is set with
+probability ``w(v) = pi phi(v - L) / (pi phi(v - L) + (1 - pi) phi(v))`` and then ``x1 = v - L``, else
+``x1 = v``, so the expected gain is ``w(v) Phi(a1 (v - L) + a2) + (1 - w(v)) Phi(a1 v)``, at the score
+value ``v`` whose upper tail probability is the relative rank t.
+
+Both models' derivations are this package's (the body of Wang et al. (2013) could not be read).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import re
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import integrate, optimize, special
+from scipy.special import ndtr, ndtri
+
+from ...core import Discount, parse_discount
+
+__all__ = [
+    "SparseModel",
+    "TwoFeatureModel",
+    "SPARSE_RANKERS",
+    "TWO_FEATURE_RANKERS",
+    "noise_level",
+    "mix_weight",
+    "discount_sum",
+    "random_expected_ndcg",
+    "random_limit",
+    "profile_crossings",
+    "crossing_pairs",
+]
+
+# Gauss-Legendre nodes on v in (0, 1), through v = 6s^5 - 15s^4 + 10s^3 whose flat ends tame the Beta
+# quantiles' power-law behaviour near 0 and 1 (the quadrature of E g(U_(r)) below).
+_S, _W = np.polynomial.legendre.leggauss(64)
+_S, _W = (_S + 1) / 2, _W / 2
+_NODES = _S**3 * (10 - 15 * _S + 6 * _S**2)
+_WEIGHTS = _W * 30 * _S**2 * (1 - _S) ** 2
+
+#: The rankers of the sparse model, best first (nested by construction).
+SPARSE_RANKERS: tuple[str, ...] = ("bayes", "noisy(sigma=0.5)", "noisy(sigma=1)", "random")
+#: The rankers of the two-feature model.
+TWO_FEATURE_RANKERS: tuple[str, ...] = ("content", "flag", "mix(lam=1)", "bayes", "mix(lam=4)")
+
+_NOISY = re.compile(r"noisy\(sigma=([0-9.eE+-]+)\)")
+_MIX = re.compile(r"mix\(lam=([0-9.eE+-]+)\)")
+
+
+def noise_level(ranker: str) -> float:
+    """The noise ``s`` of a sparse-model ranker: 0 for ``bayes``, ``s`` for ``noisy(sigma=s)``, inf for ``random``.
+
+    Examples
+    --------
+    >>> noise_level("bayes"), noise_level("noisy(sigma=0.5)"), noise_level("random")
+    (0.0, 0.5, inf)
+    """
+    if ranker == "bayes":
+        return 0.0
+    if ranker == "random":
+        return math.inf
+    match = _NOISY.fullmatch(ranker)
+    if match is None or not float(match.group(1)) > 0:
+        raise ValueError(f"unknown ranker {ranker!r} of the sparse model; valid: bayes, noisy(sigma=s) with s > 0, "
+                         "random")
+    return float(match.group(1))
+
+
+def discount_sum(discount: str | Discount, count: int) -> float:
+    """``S(count) = D(1) + ... + D(count)``, summed exactly in float64 (``math.fsum``).
+
+    Examples
+    --------
+    >>> round(discount_sum("log2", 2), 6)   # 1 + 1 / log2(3)
+    1.63093
+    """
+    d = parse_discount(discount)
+    return math.fsum(d(np.arange(1, count + 1, dtype=np.float64)))
+
+
+# --------------------------------------------------------------------------- sparse relevance
+
+
+@dataclass(frozen=True)
+class SparseModel:
+    """``R(n) = round(scale n^(1 - gamma))`` relevant items among n, features ``N(mu, 1)`` against ``N(0, 1)``.
+
+    Parameters
+    ----------
+    mu : float
+        Separation of the relevant items' feature (> 0).
+    scale : float
+        ``R(n) = round(scale * n^(1 - gamma))`` (> 0).
+    gamma : float
+        In [0, 1]: 1 fixes R, 0 fixes the share, between them the share shrinks like n^-gamma.
+
+    Examples
+    --------
+    >>> m = SparseModel(mu=2.0, scale=10.0, gamma=1.0)
+    >>> str(m), m.label, m.relevant_count(1000)
+    ('sparse(mu=2, scale=10, gamma=1)', 'R = 10', 10)
+    >>> SparseModel(2.0, 1.0, 0.5).relevant_count(10_000), SparseModel(2.0, 1.0, 0.5).label
+    (100, 'share n^-0.5')
+    """
+
+    mu: float
+    scale: float
+    gamma: float
+
+    def __post_init__(self) -> None:
+        if not (self.mu > 0 and self.scale > 0 and 0 <= self.gamma <= 1):
+            raise ValueError(f"sparse model needs mu > 0, scale > 0, 0 <= gamma <= 1, got {self!r}")
+
+    def __str__(self) -> str:
+        return f"sparse(mu={self.mu:g}, scale={self.scale:g}, gamma={self.gamma:g})"
+
+    @property
+    def kind(self) -> str:
+        """``"control"`` for a fixed share (gamma = 0), else ``"sparse"``."""
+        return "control" if self.gamma == 0 else "sparse"
+
+    @property
+    def label(self) -> str:
+        """Short name for tables: ``R = 10``, ``share n^-0.5``, ``share 0.1`` (the dense control)."""
+        if self.gamma == 1:
+            return f"R = {self.scale:g}"
+        if self.gamma == 0:
+            return f"share {self.scale:g}"
+        prefix = "" if self.scale == 1 else f"{self.scale:g} "
+        return f"share {prefix}n^-{self.gamma:g}"
+
+    def relevant_count(self, n: int) -> int:
+        """``R(n)``; at least 1 and below n (else a ValueError: the model needs non-relevant items too)."""
+        count = max(1, int(round(self.scale * n ** (1.0 - self.gamma))))
+        if count >= n:
+            raise ValueError(f"{self.label}: R({n}) = {count} leaves no non-relevant item; use a longer list")
+        return count
+
+    def draw(self, rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray]:
+        """Features of the relevant items (``R(n)`` of them) and of the others (``n - R(n)``), in that order."""
+        count = self.relevant_count(n)
+        relevant = rng.standard_normal(count)
+        relevant += self.mu
+        return relevant, rng.standard_normal(n - count)
+
+    def separation(self, ranker: str) -> float:
+        """``mu / sqrt(1 + s^2)``: how far the ranker's scores of relevant items lie above the others' (in sd)."""
+        return self.mu / math.sqrt(1.0 + noise_level(ranker) ** 2)
+
+
+def random_expected_ndcg(model: SparseModel, discount: str | Discount, n: int) -> float:
+    """Exact expected nDCG of the random ranker: ``(R / n) S(n) / S(R)`` with ``R = R(n)``.
+
+    Each rank holds a relevant item with probability R / n and the ideal DCG is S(R), not random.
+
+    Examples
+    --------
+    >>> round(random_expected_ndcg(SparseModel(2.0, 1.0, 1.0), "zipf", 4), 6)   # (1/4)(1 + 1/2 + 1/3 + 1/4)
+    0.520833
+    """
+    count = model.relevant_count(n)
+    return count / n * discount_sum(discount, n) / discount_sum(discount, count)
+
+
+def random_limit(model: SparseModel, discount: str | Discount) -> float:
+    r"""Limit as n -> infinity of the random ranker's expected nDCG (:func:`random_expected_ndcg`).
+
+    Derivation (this package's). For a slowly varying D, ``S(m) ~ m D(m)`` (Karamata), so with
+    ``R -> infinity`` the expectation tends to ``lim D(n) / D(R)``: with ``R ~ c n^(1 - gamma)``,
+    ``log2(R) / log2(n) -> 1 - gamma`` for ``log2``, ``(1 - gamma)^g`` for ``logpower(gamma=g)``, and 1 for
+    ``loglog`` (``log log R - log log n -> log(1 - gamma)``, so the ratio of the logs of the logs tends to 1).
+    For ``power(beta)``, ``beta < 1``: ``(R / n)^beta``, which tends to ``scale^beta`` when gamma = 0 and to 0
+    otherwise. ``none``: 1. With R fixed (gamma = 1), ``S(n) / n -> 0`` for every discount that tends to 0,
+    so the limit is 0.
+
+    Examples
+    --------
+    >>> random_limit(SparseModel(2.0, 1.0, 0.5), "log2"), random_limit(SparseModel(2.0, 1.0, 0.5), "loglog")
+    (0.5, 1.0)
+    >>> random_limit(SparseModel(2.0, 10.0, 1.0), "log2"), random_limit(SparseModel(2.0, 0.1, 0.0), "log2")
+    (0.0, 1.0)
+    """
+    d = parse_discount(discount)
+    if d.name == "none":
+        return 1.0
+    if model.gamma == 1:
+        return 0.0
+    if d.name == "log2":
+        return 1.0 - model.gamma
+    if d.name == "logpower":
+        return (1.0 - model.gamma) ** d.kwargs["gamma"]
+    if d.name == "loglog":
+        return 1.0
+    if d.name == "power" and d.kwargs["beta"] < 1:
+        return model.scale ** d.kwargs["beta"] if model.gamma == 0 else 0.0
+    raise ValueError(f"random_limit knows log2, logpower, loglog, power(beta < 1) and none, not {str(d)!r}")
+
+
+# --------------------------------------------------------------------------- two features
+
+
+def mix_weight(model: TwoFeatureModel, ranker: str) -> float:
+    """The weight L of the flag in a ranker's score ``x1 + L x2``: 0 for ``content``, ``a2 / a1`` for ``bayes``,
+    L for ``mix(lam=L)``; inf for ``flag`` (the flag alone).
+
+    Examples
+    --------
+    >>> m = TwoFeatureModel()
+    >>> [mix_weight(m, r) for r in ("content", "mix(lam=1)", "bayes", "flag")]
+    [0.0, 1.0, 2.0, inf]
+    """
+    if ranker == "content":
+        return 0.0
+    if ranker == "bayes":
+        return model.a2 / model.a1
+    if ranker == "flag":
+        return math.inf
+    match = _MIX.fullmatch(ranker)
+    if match is None or not float(match.group(1)) >= 0:
+        raise ValueError(f"unknown ranker {ranker!r} of the two-feature model; valid: content, flag, bayes, "
+                         "mix(lam=L) with L >= 0")
+    return float(match.group(1))
+
+
+@dataclass(frozen=True)
+class TwoFeatureModel:
+    """``x1 ~ N(0, 1)``, a flag ``x2 ~ Bernoulli(pi)``, relevance ``Bernoulli(Phi(a1 x1 + a2 x2))``.
+
+    Parameters
+    ----------
+    a1, a2 : float
+        Weights of the feature and of the flag in the relevance index (> 0).
+    pi : float
+        Share of flagged items, in (0, 1).
+
+    Examples
+    --------
+    >>> m = TwoFeatureModel(a1=1.0, a2=2.0, pi=0.1)
+    >>> str(m), round(m.mean_gain, 6)   # 0.9 / 2 + 0.1 Phi(2 / sqrt(2))
+    ('two_feature(a1=1, a2=2, pi=0.1)', 0.542135)
+    """
+
+    a1: float = 1.0
+    a2: float = 2.0
+    pi: float = 0.1
+
+    def __post_init__(self) -> None:
+        if not (self.a1 > 0 and self.a2 > 0 and 0 < self.pi < 1):
+            raise ValueError(f"two-feature model needs a1 > 0, a2 > 0, 0 < pi < 1, got {self!r}")
+
+    def __str__(self) -> str:
+        return f"two_feature(a1={self.a1:g}, a2={self.a2:g}, pi={self.pi:g})"
+
+    @property
+    def kind(self) -> str:
+        return "two features"
+
+    @property
+    def label(self) -> str:
+        return "two features"
+
+    @property
+    def flagged_gain(self) -> float:
+        """Expected gain of a flagged item, ``E Phi(a1 x1 + a2) = Phi(a2 / sqrt(1 + a1^2))``."""
+        return float(ndtr(self.a2 / math.hypot(1.0, self.a1)))
+
+    @property
+    def mean_gain(self) -> float:
+        """p: the share of relevant items, ``(1 - pi) / 2 + pi Phi(a2 / sqrt(1 + a1^2))``."""
+        return (1 - self.pi) * 0.5 + self.pi * self.flagged_gain
+
+    def draw(self, rng: np.random.Generator, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """``x1`` (float64), the flag (bool) and the relevance (bool) of n items."""
+        x1 = rng.standard_normal(n)
+        flag = rng.random(n) < self.pi
+        relevant = rng.random(n) < ndtr(self.a1 * x1 + self.a2 * flag)
+        return x1, flag, relevant
+
+    def score_tail(self, lam: float, v: np.ndarray) -> np.ndarray:
+        """``P(x1 + lam x2 > v)`` (the relative rank of the score value v)."""
+        return self.pi * ndtr(lam - v) + (1 - self.pi) * ndtr(-v)
+
+    def score_at(self, lam: float, t: np.ndarray) -> np.ndarray:
+        """The score value whose upper tail probability is t (bisection, to float64 resolution)."""
+        t = np.asarray(t, dtype=np.float64)
+        if lam == 0:
+            return -ndtri(t)
+        low = np.minimum(-ndtri(t), -ndtri(t) + lam) - 1.0     # tail(low) >= t ...
+        high = np.maximum(-ndtri(t), -ndtri(t) + lam) + 1.0    # ... >= tail(high): the tail is a mix of the two
+        for _ in range(80):  # bisection steps (halves the bracket each time)
+            mid = 0.5 * (low + high)
+            above = self.score_tail(lam, mid) > t
+            low = np.where(above, mid, low)
+            high = np.where(above, high, mid)
+        return 0.5 * (low + high)
+
+    def profile(self, ranker: str, t: np.ndarray) -> np.ndarray:
+        """Expected gain at relative rank t in (0, 1) (the share of the list above the item) as n -> infinity.
+
+        Examples
+        --------
+        >>> m = TwoFeatureModel()
+        >>> m.profile("flag", np.array([0.05, 0.5])).round(6).tolist()   # flagged block, then the rest
+        [0.92135, 0.5]
+        """
+        t = np.asarray(t, dtype=np.float64)
+        lam = mix_weight(self, ranker)
+        if math.isinf(lam):
+            return np.where(t < self.pi, self.flagged_gain, 0.5)
+        v = self.score_at(lam, t)
+        # log of pi phi(v - lam) / ((1 - pi) phi(v)) = log(pi / (1 - pi)) + lam v - lam^2 / 2
+        odds = math.log(self.pi / (1 - self.pi)) + lam * v - lam * lam / 2
+        flagged = 1.0 / (1.0 + np.exp(-odds))
+        return flagged * ndtr(self.a1 * (v - lam) + self.a2) + (1 - flagged) * ndtr(self.a1 * v)
+
+    def rank_gains(self, ranker: str, n: int) -> np.ndarray:
+        """Exact expected gain at each rank r = 1..n of a data set of n items: ``E g_f(U_(r))``.
+
+        The item at rank r has the r-th largest score of n i.i.d. scores, so its relative rank (upper tail
+        probability) ``U_(r)`` is ``Beta(r, n - r + 1)``. For ``flag``, ``P(U_(r) < pi)`` is the binomial tail
+        ``P(Binomial(n, pi) >= r)`` (exact); for the mixes a 64-node quadrature over the Beta quantiles.
+
+        Examples
+        --------
+        >>> m = TwoFeatureModel()
+        >>> bool(abs(m.rank_gains("bayes", 50).mean() - m.mean_gain) < 1e-9)
+        True
+        """
+        r = np.arange(1, n + 1, dtype=np.float64)
+        if math.isinf(mix_weight(self, ranker)):
+            top = special.betainc(r, n - r + 1, self.pi)   # P(U_(r) <= pi)
+            return top * self.flagged_gain + (1 - top) * 0.5
+        quantiles = special.betaincinv(r[:, None], n - r[:, None] + 1, _NODES[None, :])
+        return self.profile(ranker, quantiles.ravel()).reshape(quantiles.shape) @ _WEIGHTS
+
+    def _integral(self, ranker: str, weight: callable) -> float:
+        """``int_0^1 g(t) weight(t) dt`` by adaptive quadrature, split at the flag share and in log t."""
+        def integrand(u: float) -> float:   # t = exp(-u): dt = t du, fine near t = 0
+            t = math.exp(-u)
+            return float(self.profile(ranker, np.array([t]))[0]) * weight(t) * t
+        pieces = [0.0, -math.log(self.pi), 50.0]
+        return math.fsum(integrate.quad(integrand, a, b, limit=200, epsabs=1e-13, epsrel=1e-11)[0]
+                         for a, b in itertools.pairwise(pieces))
+
+    def first_order_constant(self, ranker: str) -> float:
+        r"""``c_f = (1/p) [int_0^p (-ln t) dt - int_0^1 g_f(t) (-ln t) dt]``: ``1 - nDCG ~ eps_D(n) c_f`` for every
+        slowly varying D (the package's first-order law, notebook 03), with binary relevance (the ideal profile is
+        1 on [0, p)).
+
+        Examples
+        --------
+        >>> m = TwoFeatureModel()
+        >>> m.first_order_constant("bayes") < m.first_order_constant("content")
+        True
+        """
+        p = self.mean_gain
+        ideal = p * (1.0 - math.log(p))   # int_0^p (-ln t) dt
+        return (ideal - self._integral(ranker, lambda t: -math.log(t))) / p
+
+    def power_limit(self, ranker: str, beta: float) -> float:
+        """Limit of nDCG under ``power(beta)``, beta < 1: ``int g_f(t) t^-beta dt / int_0^p t^-beta dt``."""
+        if not 0 < beta < 1:
+            raise ValueError(f"power_limit needs 0 < beta < 1, got {beta!r}")
+        p = self.mean_gain
+        return self._integral(ranker, lambda t: t ** -beta) / (p ** (1 - beta) / (1 - beta))
+
+
+def profile_crossings(model: TwoFeatureModel, first: str, second: str, *, points: int = 4001) -> list[float]:
+    """The relative ranks t at which the expected-gain profiles of two rankers cross (sign changes of
+    their difference), each located to 1e-12 by Brent's method; a jump of the ``flag`` profile across the
+    other one counts as a crossing at t = pi.
+
+    Examples
+    --------
+    >>> m = TwoFeatureModel()
+    >>> [round(t, 3) for t in profile_crossings(m, "content", "flag")]
+    [0.087, 0.1, 0.552]
+    """
+    grid = np.geomspace(1e-6, 1 - 1e-6, points)
+    grid = np.unique(np.concatenate((grid, [model.pi * (1 - 1e-12), model.pi * (1 + 1e-12)])))
+    diff = model.profile(first, grid) - model.profile(second, grid)
+    found = []
+    sign = np.sign(diff)
+    for i in np.flatnonzero(sign[:-1] * sign[1:] < 0):   # loop over sign changes (a few)
+        a, b = grid[i], grid[i + 1]
+        if a < model.pi < b or math.isclose(b / a, 1.0, rel_tol=1e-11):
+            found.append(model.pi)    # the flag profile's jump
+            continue
+        found.append(optimize.brentq(lambda t: float(model.profile(first, np.array([t]))[0]
+                                                      - model.profile(second, np.array([t]))[0]), a, b, xtol=1e-12))
+    return found
+
+
+def crossing_pairs(model: TwoFeatureModel, rankers: tuple[str, ...] | list[str], minimum: int = 2
+                   ) -> list[tuple[str, str, list[float]]]:
+    """The pairs of rankers (in the order given) whose profiles cross at ``minimum`` depths or more, with the depths."""
+    out = []
+    for i, first in enumerate(rankers):
+        for second in rankers[i + 1:]:
+            depths = profile_crossings(model, first, second)
+            if len(depths) >= minimum:
+                out.append((first, second, depths))
+    return out

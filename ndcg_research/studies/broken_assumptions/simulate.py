@@ -1,0 +1,141 @@
+"""Simulated data sets of the two models of :mod:`.models` and the nDCG of every ranker on them.
+
+Full-list nDCG with binary relevance: ``DCG = sum of D(rank)`` over the relevant items, divided by the ideal
+``S(R)``, R the number of relevant items of the data set (0 when there is none, the package's default).
+Only the ranks of the relevant items are computed, never a sorted list of every item:
+
+- sparse model: a relevant item's rank is one plus the number of items scored above it; the non-relevant
+  scores are counted between the sorted relevant scores (one ``searchsorted`` of n - R values into R);
+- two-feature model: every ``x1 + L x2`` orders the flagged items by x1 and the others by x1, so one sort of
+  each block serves every mix; an item's rank adds the items of the other block above it (``searchsorted``).
+
+Randomness: data set ``(n, replicate)`` of a model draws its items from
+``SeedSequence(seed, spawn_key=(model id, n, replicate, 0))`` and each ranker's own noise from the same key
+with the ranker's stream number last, so the values depend neither on the order of the rankers nor on how
+replicates are split among workers.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Sequence
+
+import numpy as np
+
+from ...core import Discount, kernels, parse_discount
+from ..runtime.replicates import seed_sequence
+from ..simulation.model import stable_id
+from .models import SparseModel, TwoFeatureModel, mix_weight, noise_level
+
+__all__ = ["Model", "replicate_ndcg", "relevant_ranks", "relevant_rank_lists", "sparse_ranks", "two_feature_ranks"]
+
+Model = SparseModel | TwoFeatureModel
+
+
+def _rng(seed: int, model: Model, n: int, replicate: int, stream: str = "") -> np.random.Generator:
+    """The generator of one data set (stream "") or of one ranker's noise on it (stream = the ranker)."""
+    key = (stable_id(str(model)), n, replicate, stable_id(stream) | 1 if stream else 0)
+    return np.random.Generator(np.random.PCG64(seed_sequence(seed, *key)))
+
+
+@functools.lru_cache(maxsize=2)
+def _discount_matrix(discounts: tuple[Discount, ...], n: int) -> tuple[np.ndarray, np.ndarray]:
+    """D(1..n) of every discount as the columns of an (n, discounts) array, and the sums S(0..n) as rows."""
+    vectors = np.stack([kernels.discount_vector(d, n) for d in discounts], axis=1)
+    sums = np.stack([kernels.cumulative_discount(d, n) for d in discounts], axis=1)
+    return vectors, sums
+
+
+def relevant_ranks(relevant_scores: np.ndarray, other_scores: np.ndarray) -> np.ndarray:
+    """1-based ranks of the relevant items among all items, ranked by descending score (no ties: continuous).
+
+    Returned in ascending order of the relevant items' scores.
+
+    Examples
+    --------
+    >>> relevant_ranks(np.array([0.5, 2.0]), np.array([1.0, 3.0, -1.0])).tolist()   # order 3.0, 2.0, 1.0, 0.5, -1.0
+    [4, 2]
+    """
+    ordered = np.sort(relevant_scores)
+    below = np.searchsorted(ordered, other_scores)      # how many relevant scores lie below each other score
+    counts = np.bincount(below, minlength=ordered.size + 1)
+    others_above = other_scores.size - np.cumsum(counts)[:-1]
+    return 1 + others_above + np.arange(ordered.size - 1, -1, -1)
+
+
+def sparse_ranks(ranker: str, relevant: np.ndarray, others: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Ranks of the relevant items of a sparse-model data set (features ``relevant``, ``others``) under ``ranker``;
+    ``rng`` draws its noise (``noisy``) or its order (``random``)."""
+    sigma = noise_level(ranker)
+    n = relevant.size + others.size
+    if math.isinf(sigma):   # random: the relevant items hold a uniformly random set of ranks
+        return 1 + rng.choice(n, relevant.size, replace=False)
+    if sigma == 0:
+        return relevant_ranks(relevant, others)
+    noise = rng.standard_normal(n)
+    noise *= sigma
+    return relevant_ranks(relevant + noise[: relevant.size], others + noise[relevant.size:])
+
+
+def two_feature_ranks(model: TwoFeatureModel, ranker: str, x1: np.ndarray, flag: np.ndarray, relevant: np.ndarray,
+                      rng: np.random.Generator) -> np.ndarray:
+    """Ranks of the relevant items of a two-feature data set under ``ranker`` (``rng``: the ``flag`` ranker's order
+    within its blocks)."""
+    return _block_ranks(model, ranker, _blocks(x1, flag, relevant), rng)
+
+
+def _block_ranks(model: TwoFeatureModel, ranker: str, blocks: tuple[np.ndarray, ...],
+                 rng: np.random.Generator) -> np.ndarray:
+    """:func:`two_feature_ranks` from the data sorted once: x1 of the flagged and of the other items, each
+    ascending, and whether each of them is relevant."""
+    flagged, others, flagged_relevant, others_relevant = blocks
+    lam = mix_weight(model, ranker)
+    if math.isinf(lam):   # flag: flagged items first, each block in a uniformly random order
+        top = 1 + rng.choice(flagged.size, int(flagged_relevant.sum()), replace=False)
+        rest = 1 + flagged.size + rng.choice(others.size, int(others_relevant.sum()), replace=False)
+        return np.concatenate((top, rest))
+    # a flagged item with x1 = v is above the other items with x1 < v + lam, and vice versa
+    top = (flagged.size - np.arange(flagged.size)) + (others.size - np.searchsorted(others, flagged + lam, "right"))
+    rest = (others.size - np.arange(others.size)) + (flagged.size - np.searchsorted(flagged, others - lam, "right"))
+    return np.concatenate((top[flagged_relevant], rest[others_relevant]))
+
+
+def _blocks(x1: np.ndarray, flag: np.ndarray, relevant: np.ndarray) -> tuple[np.ndarray, ...]:
+    out: list[np.ndarray] = []
+    for block in (flag, ~flag):
+        order = np.argsort(x1[block])
+        out.append(x1[block][order])
+        out.append(relevant[block][order])
+    return out[0], out[2], out[1], out[3]
+
+
+def relevant_rank_lists(model: Model, rankers: Sequence[str], n: int, *, seed: int, replicate: int) -> list[np.ndarray]:
+    """The 1-based ranks of the relevant items under every ranker, on data set ``(n, replicate)`` (in no
+    particular order; the same data set and noise as :func:`replicate_ndcg`)."""
+    rng = _rng(seed, model, n, replicate)
+    if isinstance(model, SparseModel):
+        relevant, others = model.draw(rng, n)
+        return [sparse_ranks(r, relevant, others, _rng(seed, model, n, replicate, r)) for r in rankers]
+    blocks = _blocks(*model.draw(rng, n))
+    return [_block_ranks(model, r, blocks, _rng(seed, model, n, replicate, r)) for r in rankers]
+
+
+def replicate_ndcg(model: Model, rankers: Sequence[str], discounts: Sequence[str | Discount], n: int, *,
+                   seed: int, replicate: int) -> np.ndarray:
+    """nDCG of every ranker under every discount on one simulated data set: shape (rankers, discounts).
+
+    Examples
+    --------
+    >>> import ndcg_research as nr
+    >>> v = replicate_ndcg(SparseModel(2.0, 10.0, 1.0), ["bayes", "random"], ["log2", "none"], 500, seed=1, replicate=0)
+    >>> v.shape, v[:, 1].tolist()          # no discount: every ranker finds all R relevant items
+    ((2, 2), [1.0, 1.0])
+    """
+    parsed = tuple(parse_discount(d) for d in discounts)
+    vectors, sums = _discount_matrix(parsed, n)
+    out = np.empty((len(rankers), len(parsed)))
+    for i, ranks in enumerate(relevant_rank_lists(model, rankers, n, seed=seed, replicate=replicate)):
+        ideal = sums[ranks.size]
+        out[i] = np.divide(vectors[ranks - 1].sum(axis=0), ideal, out=np.zeros(len(parsed)), where=ideal > 0)
+    return out

@@ -1,0 +1,90 @@
+"""The short tables notebook 16 shows (at most 15 rows each), built from the tables of :mod:`.experiment`."""
+
+from __future__ import annotations
+
+import pandas as pd
+
+from ...stats.intervals import share_label
+
+__all__ = ["where_ndcg_goes", "ratios_at", "p_correct", "two_feature_summary", "rounded"]
+
+
+def rounded(table: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
+    """Floats rounded to ``digits`` decimals (what the notebook prints, so that reruns compare equal).
+
+    Examples
+    --------
+    >>> rounded(pd.DataFrame({"a": [0.12345], "b": ["x"]})).values.tolist()
+    [[0.123, 'x']]
+    """
+    return table.round({c: digits for c in table.columns if pd.api.types.is_float_dtype(table[c])})
+
+
+def where_ndcg_goes(ndcg: pd.DataFrame) -> pd.DataFrame:
+    """Per sparse model: the random ranker's exact expected nDCG under log2 at the smallest and largest n, its
+    simulated mean there, its derived limit under log2 and loglog, and the mean of bayes at both ends.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"model": ["m"] * 4, "discount": ["log2", "log2", "loglog", "log2"],
+    ...                   "ranker": ["random", "random", "random", "bayes"], "n": [10, 100, 100, 100],
+    ...                   "mean": [0.5, 0.4, 0.9, 0.8], "exact": [0.5, 0.41, 0.9, float("nan")],
+    ...                   "limit": [0.3, 0.3, 1.0, float("nan")]})
+    >>> where_ndcg_goes(t).columns.tolist()[:3]
+    ['random, exact, n = 10', 'random, exact, n = 100', 'random, simulated, n = 100']
+    """
+    n0, n1 = ndcg["n"].min(), ndcg["n"].max()
+    rows = []
+    for model, part in ndcg.groupby("model", sort=False):
+        log2 = part[part["discount"] == "log2"]
+        random = log2[log2["ranker"] == "random"].set_index("n")
+        best = log2[log2["ranker"] == "bayes"].set_index("n")
+        loglog = part[(part["discount"] == "loglog") & (part["ranker"] == "random")]
+        rows.append({"model": model, f"random, exact, n = {n0}": random.loc[n0, "exact"],
+                     f"random, exact, n = {n1}": random.loc[n1, "exact"],
+                     f"random, simulated, n = {n1}": random.loc[n1, "mean"],
+                     "random, limit (log2)": random["limit"].iloc[0], "random, limit (loglog)": loglog["limit"].iloc[0],
+                     f"bayes, n = {n0}": best.loc[n0, "mean"] if n0 in best.index else float("nan"),
+                     f"bayes, n = {n1}": best.loc[n1, "mean"] if n1 in best.index else float("nan")})
+    return rounded(pd.DataFrame(rows).set_index("model"))
+
+
+def ratios_at(ratios: pd.DataFrame, n: int) -> pd.DataFrame:
+    """The ratio cells at list length n: the standardized gaps under log2 and loglog, their ratio with its
+    interval, and the rule's call."""
+    rows = ratios[ratios["n"] == n]
+    out = pd.DataFrame({"model": rows["model"], "pair": rows["first"] + " vs " + rows["second"],
+                        "d (log2)": rows["d_denominator"], "d (loglog)": rows["d_numerator"], "ratio": rows["ratio"],
+                        "95% interval": [f"[{a:.3f}, {b:.3f}]"
+                                         for a, b in zip(rows["ratio_low"], rows["ratio_high"], strict=True)],
+                        "call": rows["call"]})
+    return rounded(out.set_index(["model", "pair"]))
+
+
+def p_correct(pairs: pd.DataFrame, discount: str) -> pd.DataFrame:
+    """P(the first ranker of each pair scores strictly higher) under ``discount``, one column per n; a share that
+    would read 1 (or 0) without its Wilson interval supporting it is written as a count (``100/100``).
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"model": ["m", "m"], "discount": ["log2"] * 2, "first": ["a"] * 2, "second": ["b"] * 2,
+    ...                   "n": [10, 100], "replicates": [100, 1000], "p_better": [1.0, 0.5]})
+    >>> p_correct(t, "log2").values.tolist()
+    [['100/100', '0.500']]
+    """
+    rows = pairs[pairs["discount"] == discount].copy()
+    rows["pair"] = rows["first"] + " vs " + rows["second"]
+    rows["P"] = [share_label(p, int(m), digits=3, interval=False)
+                 for p, m in zip(rows["p_better"], rows["replicates"], strict=True)]
+    return rows.pivot_table(index=["model", "pair"], columns="n", values="P", aggfunc="first", sort=False)
+
+
+def two_feature_summary(ndcg: pd.DataFrame, constants: pd.DataFrame) -> pd.DataFrame:
+    """Per ranker: first-order constant c_f, limit under r^-1/2, mean nDCG under log2 and loglog at the largest n."""
+    n1 = ndcg["n"].max()
+    at = ndcg[ndcg["n"] == n1].pivot_table(index="ranker", columns="discount", values="mean", sort=False)
+    out = constants.set_index("ranker")[["c_f", "power_half_limit"]].rename(
+        columns={"c_f": "c_f (first order)", "power_half_limit": "limit, power(beta=0.5)"})
+    out[f"mean, log2, n = {n1}"] = at["log2"]
+    out[f"mean, loglog, n = {n1}"] = at["loglog"]
+    return rounded(out, 4)
