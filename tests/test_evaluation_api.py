@@ -66,7 +66,10 @@ def test_run_names():
     a = RUN_A.copy()
     a.attrs["run"] = "bm25"
     assert evaluate(QRELS, [a, RUN_B], "ndcg").runs == ("bm25", "run2")
-    with pytest.raises(ValueError, match="run 'bm25' is given twice"):
+    with pytest.raises(ValueError, match=r"runs\[1\]: run 'bm25' is given twice \(as runs\[0\] too\)"):
+        evaluate(QRELS, [a, a], "ndcg")
+    with pytest.raises(ValueError, match=r"runs\[0\] and runs\[1\] are different runs named 'bm25'; name them with a "
+                                         r"dict"):
         evaluate(QRELS, [a, a.copy()], "ndcg")
 
 

@@ -356,16 +356,18 @@ def test_ranx_keeps_file_order_of_ties_in_short_lists_and_names_the_long_ones():
                                "orders ties by an unstable sort") for note in notes)
 
 
-def test_sklearn_refuses_a_single_document_list_like_sklearn():
+def test_sklearn_leaves_a_single_document_list_undefined_as_sklearn_refuses_it():
     from sklearn.metrics import ndcg_score
 
     with pytest.raises(ValueError, match="only meaningful when there is more than 1 document"):
         ndcg_score([[1]], [[0.5]])
     qrels = pd.DataFrame({"query": ["q", "q", "r"], "doc": ["a", "b", "a"], "relevance": [1, 0, 1]})
     run = pd.DataFrame({"query": ["q", "q", "r"], "doc": ["a", "b", "a"], "score": [1.0, 0.5, 1.0]})
-    with pytest.raises(InputError, match=r"run run1: query 'r' has a single ranked document, which scikit-learn "
-                                         r"refuses"):
-        evaluate(qrels, run, convention="sklearn")
+    # scikit-learn refuses the query, not the others: 'r' is undefined (NaN, out of the mean), 'q' scored.
+    result = evaluate(qrels, run, convention="sklearn")
+    assert math.isnan(result.values[0][0, 1]) and result.values[0][0, 0] == ndcg_score([[1, 0]], [[1.0, 0.5]])
+    assert result.mean_values[0, 0] == result.values[0][0, 0]
+    assert any("1 query has a single ranked document ('r'), which scikit-learn refuses" in n for n in result.notes)
     assert evaluate(qrels, run, convention="trec_eval").values[0][0].tolist() == [1.0, 1.0]  # others score it
 
 

@@ -165,7 +165,7 @@ def test_query_without_relevant_document_scores_zero(tmp_path):
 def test_gzip_files_and_comment_lines(tmp_path):
     qrels, run = write_collection(tmp_path, 99)
     with gzip.open(tmp_path / "qrels.gz", "wt") as handle:
-        handle.write("# comment\n\n" + (tmp_path / "qrels").read_text())
+        handle.write("# comment (trec_eval's qrels reader refuses a blank line)\n" + (tmp_path / "qrels").read_text())
     with gzip.open(tmp_path / "run.gz", "wt") as handle:
         handle.write("#  Q0 x 1 2 commented-out six-field line\n" + (tmp_path / "run").read_text())
     plain = evaluate(tmp_path / "qrels", tmp_path / "run", ["ndcg", "ndcg_cut.10"])

@@ -137,7 +137,7 @@ def test_gain_maps_with_grades_far_beyond_the_listed_ones(tmp_path, measure, gai
     assert result.values[0][0, 1] == pytest.approx(expected, rel=1e-12)
 
 
-@pytest.mark.parametrize("text, reads", [("0x1p1", "2"), ("0x10", "16"), ("1_0", "1"), ("nan", "nan"), ("abc", "0")])
+@pytest.mark.parametrize("text, reads", [("0x1p1", "2"), ("0x10", "16"), ("1_0", "1"), ("nan", "nan"), ("-INF", "-inf")])
 def test_messages_about_scores_say_what_trec_eval_reads(tmp_path, text, reads):
     # get_trec_results.c reads scores with atof, i.e. C's strtod: hexadecimal floats, "nan" and "inf" included.
     (tmp_path / "qrels").write_text("q 0 a 1\n")
@@ -230,7 +230,7 @@ def test_two_frames_with_the_same_tag_are_both_evaluated_or_named_clearly(tmp_pa
     first.attrs["run"] = second.attrs["run"] = "bm25"
     with pytest.raises(ValueError, match=r"runs\[0\] and runs\[1\] are different runs named 'bm25'.*a dict"):
         evaluate(_qrels(), [first, second])
-    with pytest.raises(ValueError, match=r"runs\[1\] is runs\[0\] given twice"):
+    with pytest.raises(ValueError, match=r"runs\[1\]: run 'bm25' is given twice \(as runs\[0\] too\)"):
         evaluate(_qrels(), [first, first])
 
 

@@ -51,7 +51,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=_DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    from ..evaluation.conventions import ALIASES, CONVENTIONS
+    from ..evaluation import ALIASES, CONVENTIONS
 
     add_collection_arguments(parser, runs_help="two or more run files (query Q0 document rank score tag)",
                              measure_help="measure (repeatable; default ndcg)", conventions=list(CONVENTIONS),
@@ -76,7 +76,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the ``compare`` command; return the exit status."""
     from ..evaluation import InputError
-    from ..evaluation.collection import read_collection
+    from ..evaluation.cli import read_collection
     from .compare import compare_systems
     from .runs import run_matrices
 
@@ -95,7 +95,7 @@ def run(args: argparse.Namespace) -> int:
         return fail("compare", str(error))
     if not args.quiet:
         for note in data.notes:
-            print(f"ndcg_research compare: note: {note}", file=sys.stderr)
+            print(f"ndcg-research compare: note: {note}", file=sys.stderr)
     writer = {"text": _text, "csv": _csv, "json": _json}[args.format]
     return write_output("compare", writer(comparisons, n_queries=data.queries.size).encode("utf-8", errors="surrogateescape"))
 
@@ -136,7 +136,7 @@ def _csv(comparisons: dict[str, Any], *, n_queries: int) -> str:
     first = ["measure", "kind", "system_a", "system_b", "estimate", "ci_low", "ci_high", "queries"]
     table["queries"] = n_queries
     table = table[first + [c for c in table.columns if c not in first]]
-    return table.to_csv(index=False, float_format="%.10g")
+    return table.to_csv(index=False)  # every float exactly (the shortest text that reads back the same)
 
 
 def _json(comparisons: dict[str, Any], *, n_queries: int) -> str:

@@ -17,9 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from ..core.params import validate_params
-from ..evaluation.collection import QRELS, RunsSpec
-from ..evaluation.evaluator import PLAN_PARAMETERS, evaluate
+from ..evaluation import evaluate
 
 __all__ = ["RunMatrices", "run_matrices"]
 
@@ -46,8 +44,6 @@ class RunMatrices:
     notes: tuple[str, ...]
 
 
-@validate_params(measures=PLAN_PARAMETERS["measures"], complete=PLAN_PARAMETERS["complete"],
-                 convention=PLAN_PARAMETERS["convention"], qrels=QRELS, runs=RunsSpec(minimum=2))
 def run_matrices(
     qrels: Any,
     runs: Any,
@@ -76,10 +72,14 @@ def run_matrices(
     -------
     RunMatrices
     """
-    result = evaluate.unchecked(qrels, runs, measures, convention=convention, complete=complete)
+    result = evaluate(qrels, runs, measures, convention=convention, complete=complete)  # checks every argument
+    if len(result.runs) < 2:
+        raise ValueError(f"runs must hold at least 2 runs to compare, got {len(result.runs)}")
     notes = list(result.notes)
-    common = result.queries[0]
-    for queries in result.queries[1:]:
+    # A query a run leaves undefined (NaN: scikit-learn's one-document lists) is compared in no run.
+    defined = [queries[~np.isnan(values).any(axis=0)] for queries, values in zip(result.queries, result.values)]
+    common = defined[0]
+    for queries in defined[1:]:
         common = np.intersect1d(common, queries)
     if common.size < 2:
         raise ValueError(f"the runs share {common.size} evaluated queries; paired tests need at least 2")
