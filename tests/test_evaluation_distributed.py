@@ -63,9 +63,10 @@ def test_blocks_of_a_file_give_the_values_of_one_piece(tmp_path, monkeypatch):
     run.to_csv(tmp_path / "run", sep=" ", header=False, index=False)
     whole = evaluate(qrels, {"r": run_columns(tmp_path / "run")}, MEASURES)
     module = sys.modules["ndcg_research.evaluation._evaluator"]
-    original = module.blocks  # what the evaluator reads a run file with
-    monkeypatch.setattr(module, "blocks", lambda path, kind: original(path, kind, block_size=4096))  # small blocks
+    original = module.query_blocks  # what the evaluator reads a run file with
+    monkeypatch.setattr(module, "query_blocks", lambda path: original(path, block_size=4096))  # small blocks
     blocks = evaluate(qrels, {"r": tmp_path / "run"}, MEASURES)
+    assert not any("appears again" in note for note in blocks.notes)  # read in blocks, not whole again
     np.testing.assert_array_equal(blocks.values[0], whole.values[0])
     np.testing.assert_array_equal(blocks.mean_values, whole.mean_values)
 

@@ -235,12 +235,12 @@ def test_interleaved_queries_from_a_file_fall_back_and_from_standard_input_are_r
     blocks = [run_columns(files / "mixed").slice(i, i + 1) for i in range(3)]
     evaluator = sys.modules["ndcg_research.evaluation._evaluator"]
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(evaluator, "blocks", lambda path, kind: iter(blocks))
+        patch.setattr(evaluator, "query_blocks", lambda path: iter(blocks))
         fallback = evaluate(files / "qrels", files / "mixed")
     np.testing.assert_array_equal(fallback.values[0], result.values[0])
     assert any("query 'q1' appears again at" in note and "read whole into memory" in note for note in fallback.notes)
     with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(evaluator, "blocks", lambda path, kind: iter(blocks))
+        patch.setattr(evaluator, "query_blocks", lambda path: iter(blocks))
         with pytest.raises(InputError, match=r"query 'q1' appears again after other queries: standard input"):
             evaluate(files / "qrels", "-")
 

@@ -25,11 +25,39 @@ Examples
 0.8597
 """
 
-from ._evaluator import Evaluation, evaluate, mean_of
-from ._frames import columns_from_frame, read_qrels, read_run, read_svmlight, run_names
-from ._measures import ALIASES, CONVENTIONS, Convention, Measure, get_convention, parse_measures
-from ._readers import Columns, predictions_columns, qrels_columns, run_columns, svmlight_columns
-from ._sources import InputError
+import importlib
+from typing import TYPE_CHECKING, Any
+
+#: Where each public name lives: imported on first use, so that the command line's start (and
+#: ``ndcg-research --help``) does not load pyarrow for the presets' names.
+_HOMES = {
+    **dict.fromkeys(("evaluate", "Evaluation", "mean_of"), "_evaluator"),
+    **dict.fromkeys(("columns_from_frame", "read_qrels", "read_run", "read_svmlight", "run_names"), "_frames"),
+    **dict.fromkeys(("ALIASES", "CONVENTIONS", "Convention", "Measure", "get_convention", "parse_measures"), "_measures"),
+    **dict.fromkeys(("Columns", "predictions_columns", "qrels_columns", "run_columns", "svmlight_columns"), "_readers"),
+    "InputError": "_sources",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_HOMES})
+
+
+if TYPE_CHECKING:
+    from ._evaluator import Evaluation, evaluate, mean_of
+    from ._frames import columns_from_frame, read_qrels, read_run, read_svmlight, run_names
+    from ._measures import ALIASES, CONVENTIONS, Convention, Measure, get_convention, parse_measures
+    from ._readers import Columns, predictions_columns, qrels_columns, run_columns, svmlight_columns
+    from ._sources import InputError
 
 __all__ = [
     "evaluate",

@@ -35,13 +35,12 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-import pyarrow as pa
 
 from .._validation import check_bool, check_int, type_and_value
 from ._frames import STYLES, frame_style, is_dask, is_path, is_table, named_runs, table_columns
-from ._matching import Judgments, Ranked, SetAside, binary_ids, rank_part
+from ._matching import Judgments, Ranked, SetAside, binary_ids, distinct, rank_part
 from ._measures import Convention, Measure, convention_of, measures_of
-from ._readers import Columns, InputError, blocks, no_data, qrels_columns, run_columns
+from ._readers import Columns, InputError, no_data, qrels_columns, query_blocks, run_columns
 from ._scoring import measure_values
 from ._sources import STDIN, prefetched
 
@@ -331,65 +330,26 @@ class _Interleaved(Exception):
         self.query, self.where = query, where
 
 
-def _last_query_start(columns: Columns) -> int:
-    """The first row of the trailing rows that hold the same query as the last row."""
-    chunks = [c for c in columns.query.chunks if len(c)]
-    last = chunks[-1]
-    if pa_is_dictionary(last):
-        indices = last.indices.to_numpy(zero_copy_only=False)
-        same = indices == indices[-1]
-        value = last.dictionary[indices[-1]].as_py()
-    else:
-        value = last[-1].as_py()
-        same = np.asarray(last.to_numpy(zero_copy_only=False) == value)
-    end = len(columns)
-    for i, chunk in zip(range(len(chunks) - 1, -1, -1), reversed(chunks)):
-        if i != len(chunks) - 1:
-            decoded = chunk.dictionary_decode() if pa_is_dictionary(chunk) else chunk
-            same = np.asarray(decoded.to_numpy(zero_copy_only=False) == value)
-        different = np.flatnonzero(~same)
-        if different.size:
-            return end - len(chunk) + int(different[-1]) + 1
-        end -= len(chunk)
-    return 0
-
-
-def pa_is_dictionary(chunk: pa.Array) -> bool:
-    return bool(pa.types.is_dictionary(chunk.type))
-
-
 def _stream(judgments: Judgments, path: str, plan: Plan, tag: list[str | None]) -> Iterator[PartValues]:
-    """A run file evaluated block by block of whole queries (the last query of a block waits for the next).
+    """A run file evaluated block by block of whole queries (read ahead on a thread).
 
     Memory is bounded by the largest block, or the largest query. A query seen again after other
     queries raises :class:`_Interleaved`; ``tag`` receives the run's tag.
     """
     seen = np.zeros(judgments.n_queries, dtype=bool)
-    carry: Columns | None = None
     read = False
-
-    def evaluated(columns: Columns) -> PartValues:
+    for columns in prefetched(query_blocks(path)):
+        read = True
+        tag[0] = columns.tag
         part = evaluate_part(judgments, columns, plan)
         again = part.codes[seen[part.codes]]
         if again.size:
             query = judgments.query_text(again[:1])[0]
-            row = int(np.flatnonzero(_query_rows(columns, query))[0])
-            raise _Interleaved(query, columns.where(row))
+            raise _Interleaved(query, columns.where(int(np.flatnonzero(_query_rows(columns, query))[0])))
         seen[part.codes] = True
-        return part
-
-    for block in prefetched(blocks(path, "run")):
-        read = True
-        tag[0] = block.tag
-        columns = block if carry is None else Columns.concat([carry, block])
-        last = _last_query_start(columns)
-        carry = columns.slice(last)
-        if last:
-            yield evaluated(columns.slice(0, last))
+        yield part
     if not read:
         raise no_data(path)
-    if carry is not None:
-        yield evaluated(carry)
 
 
 def _query_rows(columns: Columns, query: str) -> np.ndarray:
@@ -532,7 +492,7 @@ def merge_parts(judgments: Judgments, parts: Sequence[PartValues], plan: Plan, n
                      f"more than 1 document\"); undefined (NaN), left out of the mean")
     notes.extend(_tie_notes(parts, conv, name))
     if plan.complete and missing.size:
-        all_codes = np.union1d(codes, missing)
+        all_codes = np.sort(np.concatenate((codes, missing)))  # disjoint
         full = np.zeros((n_measures, all_codes.size))
         full[:, np.searchsorted(all_codes, codes)] = values
         codes, values = all_codes, full
@@ -564,7 +524,7 @@ def _qrels_notes(judgments: Judgments, plan: Plan) -> list[str]:
     for m in plan.measures:
         if m.gains is None or conv.name not in ("trec_eval", "pytrec_eval"):
             continue
-        levels = np.unique(judgments.grade[judgments.grade >= 0])
+        levels = distinct(judgments.grade[judgments.grade >= 0])[0]
         gains = sorted({g for _, g in m.gains} | {float(level) for level in levels if level not in dict(m.gains)})
         close = [(a, b) for a, b in zip(gains, gains[1:]) if 0 < b - a < 1]
         if close:

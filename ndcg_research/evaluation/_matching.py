@@ -33,7 +33,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ._measures import Convention
-from ._readers import Columns, InputError, numbers
+from ._readers import Columns, InputError, binary_array, numbers
 
 
 def _int_array(values: np.ndarray) -> pa.Array:
@@ -53,20 +53,27 @@ def binary_ids(array: pa.ChunkedArray | pa.Array) -> pa.Array:
             chunk = chunk.view(pa.binary() if pa.types.is_string(chunk.type) else pa.large_binary())
         out.append(chunk)
     if not out:
-        return pa.array([], type=pa.binary())
+        return binary_array([])
     if len({c.type for c in out}) > 1:
         out = [c.cast(pa.large_binary()) for c in out]
     return out[0] if len(out) == 1 else pa.concat_arrays(out)
 
 
 def _encoded(array: pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:
-    """The distinct values of an id array (binary; unused entries possible) and each row's index among them."""
-    if not all(pa.types.is_dictionary(c.type) for c in array.chunks) or not array.num_chunks:
-        array = pc.dictionary_encode(pa.chunked_array([binary_ids(array)]))
-    array = array.unify_dictionaries()
-    dictionary = binary_ids(array.chunk(0).dictionary) if array.num_chunks else pa.array([], type=pa.binary())
-    indices = [numbers(c.indices) for c in array.chunks]
-    return dictionary, (np.concatenate(indices) if len(indices) != 1 else indices[0]).astype(np.int64)
+    """The distinct values of an id array (binary; unused entries possible) and each row's index among them.
+
+    One dictionary chunk (a block of a run file: the parser encoded it) is taken as it is; anything
+    else is encoded by pyarrow (one hash pass over the bytes).
+    """
+    if array.num_chunks == 1 and pa.types.is_dictionary(array.type):
+        chunk = array.chunk(0)
+        return binary_ids(chunk.dictionary), numbers(chunk.indices).astype(np.int64)
+    if array.num_chunks > 1 and all(pa.types.is_dictionary(c.type) for c in array.chunks):
+        unified = array.unify_dictionaries()  # the query ids of qrels read in blocks: few distinct ones
+        indices = np.concatenate([numbers(c.indices) for c in unified.chunks]).astype(np.int64)
+        return binary_ids(unified.chunk(0).dictionary), indices
+    encoded = pc.dictionary_encode(binary_ids(array))
+    return binary_ids(encoded.dictionary), numbers(encoded.indices).astype(np.int64)
 
 
 def query_codes(array: pa.ChunkedArray, names: pa.Array) -> tuple[np.ndarray, list[bytes]]:
@@ -79,12 +86,25 @@ def query_codes(array: pa.ChunkedArray, names: pa.Array) -> tuple[np.ndarray, li
     ([1, -1, 1], [b'x'])
     """
     dictionary, indices = _encoded(array)
-    known = pc.index_in(dictionary, value_set=names).fill_null(-1)
-    position = numbers(known).astype(np.int64)
+    position = numbers(pc.index_in(dictionary, value_set=names), missing=-1).astype(np.int64)
     used = np.bincount(indices, minlength=len(dictionary)) > 0
     absent = np.flatnonzero(used & (position < 0))
     unknown = dictionary.take(_int_array(absent)).to_pylist() if absent.size else []
     return position[indices], unknown
+
+
+def distinct(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct values, ascending, and where each first occurs (``np.unique`` imports numpy.ma).
+
+    Examples
+    --------
+    >>> [a.tolist() for a in distinct(np.array([3, 1, 3, 2]))]
+    [[1, 2, 3], [1, 3, 0]]
+    """
+    order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    first = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]]) if values.size else np.zeros(0, dtype=np.int64)
+    return ordered[first], order[first]
 
 
 def block_starts(codes: np.ndarray) -> np.ndarray:
@@ -316,7 +336,7 @@ def rank_part(judgments: Judgments, columns: Columns, conv: Convention) -> tuple
     if conv.eligible == "relevant":
         relevant = np.zeros(codes.size, dtype=bool)
         relevant[keep] = judgments.has_relevant[codes[keep]]
-        set_aside.ineligible = np.unique(codes[keep & ~relevant])
+        set_aside.ineligible = distinct(codes[keep & ~relevant])[0]
         keep &= relevant
     identity = bool(keep.all())
     rows = np.arange(codes.size) if identity else np.flatnonzero(keep)
@@ -326,40 +346,43 @@ def rank_part(judgments: Judgments, columns: Columns, conv: Convention) -> tuple
         starts = block_starts(codes[rows])
     lengths = np.diff(np.append(starts, rows.size))
     block_codes = codes[rows][starts]
-    # One hash pass over the bytes of the part's documents and of its queries' judgments.
-    positions = _ranges(judgments.starts[block_codes], judgments.counts[block_codes])
-    ranked_docs = binary_ids(columns.doc)
+    # The documents as distinct ids and an index per row: the run's (its parser's dictionary, else
+    # pyarrow's hashing), and those of the judgments of the part's queries (a table small enough to
+    # stay in cache); each run id is looked up among the judged ones (pyarrow's index_in).
+    run_ids, run_index = _encoded(columns.doc)
     if not identity:
-        ranked_docs = ranked_docs.take(_int_array(rows))
-    judged_docs = judgments.docs.take(_int_array(positions))
-    both = [judged_docs, ranked_docs]
-    if judged_docs.type != ranked_docs.type:
-        both = [a.cast(pa.large_binary()) for a in both]
-    encoded = pc.dictionary_encode(pa.concat_arrays(both))
-    index = numbers(encoded.indices).astype(np.int64)
-    n_ids, m = len(encoded.dictionary), positions.size
+        run_index = run_index[rows]
+    positions = _ranges(judgments.starts[block_codes], judgments.counts[block_codes])
+    judged_ids, judged_index = _encoded(pa.chunked_array([judgments.docs.take(_int_array(positions))]))
+    link = numbers(pc.index_in(run_ids, value_set=judged_ids), missing=-1).astype(np.int64)[run_index]
+    n_ids, m = len(judged_ids), positions.size
     judged_query = np.repeat(np.arange(block_codes.size), judgments.counts[block_codes])
-    judged_keys = judged_query * n_ids + index[:m]
+    judged_keys = judged_query * n_ids + judged_index
     ranked_query = np.repeat(np.arange(block_codes.size), lengths)
-    ranked_keys = ranked_query * n_ids + index[m:]
+    ranked_keys = np.where(link >= 0, ranked_query * n_ids + link, -1)
     if not judgments.checked[block_codes].all():
         pair = _repeated(judged_keys)
         if pair is not None:
             judgments.refuse_twice(int(block_codes[judged_query[pair[0]]]),
                                    (int(positions[pair[0]]), int(positions[pair[1]])))
         judgments.checked[block_codes] = True
-    pair = _repeated(ranked_keys)
+    # A document twice in one query: only rows whose id occurs twice in the part need a look.
+    twice = np.flatnonzero(np.bincount(run_index, minlength=len(run_ids))[run_index] > 1)
+    pair = _repeated(ranked_query[twice] * len(run_ids) + run_index[twice]) if twice.size else None
     if pair is not None:
+        pair = (int(twice[pair[0]]), int(twice[pair[1]]))
         first, second = rows[pair[0]], rows[pair[1]]
         query = judgments.query_text(block_codes[ranked_query[pair[0]]:][:1])[0]
-        raise InputError(f"{columns.where(first)}: document {ranked_docs[pair[0]].as_py().decode(errors='replace')!r} "
-                         f"is ranked twice for query {query!r} (again at {columns.where(second)}); trec_eval refuses "
+        doc = run_ids[int(run_index[pair[0]])].as_py().decode(errors="replace")
+        raise InputError(f"{columns.where(first)}: document {doc!r} is ranked twice for query {query!r} (again at {columns.where(second)}); trec_eval refuses "
                          f"this too")
     order = np.argsort(judged_keys, kind="stable")
     sorted_keys = judged_keys[order]
-    at = np.minimum(np.searchsorted(sorted_keys, ranked_keys), max(m - 1, 0))
-    hits = np.flatnonzero(sorted_keys[at] == ranked_keys) if m else np.zeros(0, dtype=np.int64)
-    matched = judgments.grade[positions[order[at[hits]]]]
+    hits = np.flatnonzero(link >= 0)  # documents judged for some query of the part: for theirs?
+    at = np.minimum(np.searchsorted(sorted_keys, ranked_keys[hits]), max(m - 1, 0))
+    found = sorted_keys[at] == ranked_keys[hits]
+    hits, at = hits[found], at[found]
+    matched = judgments.grade[positions[order[at]]]
     grade = np.zeros(rows.size, dtype=judgments.grade.dtype)
     grade[hits] = matched if conv.negative == "keep" else np.maximum(matched, 0)
     judged = np.zeros(rows.size, dtype=bool)
@@ -370,7 +393,7 @@ def rank_part(judgments: Judgments, columns: Columns, conv: Convention) -> tuple
     if conv.score_dtype == "float32":
         score = score.astype(np.float32).astype(np.float64)
     ranked = Ranked(grade, judged, negative, score, np.arange(rows.size), block_codes, starts, lengths)
-    ranked = _rank_order(ranked, ranked_docs, conv.ties)
+    ranked = _rank_order(ranked, run_ids, run_index, conv.ties)
     ranked.row = rows[ranked.row]  # positions in the part's rows -> rows of ``columns``
     return ranked, set_aside
 
@@ -385,8 +408,10 @@ def _tied_pairs(score: np.ndarray, starts: np.ndarray) -> tuple[bool, np.ndarray
     return bool(np.any((step > 0) & same_query)), np.flatnonzero((step == 0) & same_query)
 
 
-def _rank_order(ranked: Ranked, ids: pa.Array, ties: str) -> Ranked:
-    """Order each query's documents: score descending, tied scores as the preset says (``ids`` by ``ranked.row``).
+def _rank_order(ranked: Ranked, ids: pa.Array, index: np.ndarray, ties: str) -> Ranked:
+    """Order each query's documents: score descending, tied scores as the preset says.
+
+    Document ``ranked.row[i]`` is ``ids[index[ranked.row[i]]]``.
 
     A run file is usually sorted by score already: that is checked first, and then only tied
     documents move (by descending document id, for "docno").
@@ -399,9 +424,9 @@ def _rank_order(ranked: Ranked, ids: pa.Array, ties: str) -> Ranked:
     if ties == "docno" and pairs.size:
         # Tied groups: chains of consecutive tied pairs. Their rows reordered by descending id (strcmp order).
         group_of_pair = np.cumsum(np.concatenate(([True], pairs[1:] != pairs[:-1] + 1)))
-        positions, first = np.unique(np.concatenate((pairs, pairs + 1)), return_index=True)
+        positions, first = distinct(np.concatenate((pairs, pairs + 1)))
         group = np.concatenate((group_of_pair, group_of_pair))[first]
-        table = pa.Table.from_arrays([_int_array(group), ids.take(_int_array(ranked.row[positions]))],
+        table = pa.Table.from_arrays([_int_array(group), ids.take(_int_array(index[ranked.row[positions]]))],
                                      names=["group", "id"])
         moved = positions[numbers(pc.sort_indices(table, sort_keys=[("group", "ascending"), ("id", "descending")]))]
         for array in (ranked.grade, ranked.judged, ranked.negative, ranked.row):

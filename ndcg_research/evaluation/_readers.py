@@ -161,16 +161,26 @@ def binary_array(items: Sequence[bytes]) -> pa.Array:
     return pa.Array.from_buffers(pa.large_binary() if large else pa.binary(), len(items), buffers)
 
 
-def numbers(array: pa.Array | pa.ChunkedArray) -> np.ndarray:
-    """The values of a numeric Arrow array without nulls as numpy (zero copy for one chunk)."""
+def numbers(array: pa.Array | pa.ChunkedArray, missing: int | None = None) -> np.ndarray:
+    """The values of a numeric Arrow array as numpy, nulls as ``missing`` (zero copy for one chunk without nulls).
+
+    Read from the buffers: ``Array.to_numpy`` and ``fill_null`` would import pandas (a third of a second
+    the command line never needs).
+    """
     if isinstance(array, pa.ChunkedArray):
         if array.num_chunks == 1:
             array = array.chunk(0)
         else:
-            parts = [numbers(chunk) for chunk in array.chunks]
+            parts = [numbers(chunk, missing) for chunk in array.chunks]
             return np.concatenate(parts) if parts else np.zeros(0, dtype=array.type.to_pandas_dtype())
     dtype = np.dtype(array.type.to_pandas_dtype())
-    return np.frombuffer(array.buffers()[1], dtype=dtype)[array.offset : array.offset + len(array)]
+    values = np.frombuffer(array.buffers()[1], dtype=dtype)[array.offset : array.offset + len(array)]
+    if not array.null_count:
+        return values
+    if missing is None:
+        raise ValueError("numbers: the array has nulls")
+    bits = np.unpackbits(np.frombuffer(array.buffers()[0], dtype=np.uint8), bitorder="little")
+    return np.where(bits[array.offset : array.offset + len(array)].astype(bool), values, missing)
 
 
 # ---------------------------------------------------------------- numbers as trec_eval reads them
@@ -389,13 +399,18 @@ def _arrow_block(block: bytes, kind: Kind, name: str, first_line: int) -> Column
     if tab and b" " in block:
         return None
     names = _FIELDS[kind]
-    types = dict.fromkeys(names, pa.binary()) | {"query": pa.dictionary(pa.int32(), pa.binary())}
+    # Ids as dictionaries: the parser (on the reading thread) hashes them, so that a run's documents
+    # come with their distinct values; a block is one chunk (one dictionary) for that.
+    dictionary = pa.dictionary(pa.int32(), pa.binary())
+    types = dict.fromkeys(names, pa.binary()) | {"query": dictionary}
     if kind == "run":
-        types["value"] = pa.float64()
+        types |= {"value": pa.float64(), "doc": dictionary}
     try:
         table = pacsv.read_csv(
             pa.BufferReader(block),
-            read_options=pacsv.ReadOptions(column_names=list(names), block_size=1 << 22),
+            # A run's block is one chunk (one dictionary of its documents); qrels parse in 4 MB chunks, in parallel.
+            read_options=pacsv.ReadOptions(column_names=list(names),
+                                           block_size=max(len(block) + 1, 1 << 22) if kind == "run" else 1 << 22),
             parse_options=pacsv.ParseOptions(delimiter="\t" if tab else " ", quote_char=False, double_quote=False,
                                              escape_char=False, newlines_in_values=False, ignore_empty_lines=False),
             convert_options=pacsv.ConvertOptions(column_types=types, check_utf8=False, strings_can_be_null=False,
@@ -408,7 +423,7 @@ def _arrow_block(block: bytes, kind: Kind, name: str, first_line: int) -> Column
     # Two blanks in a row make an empty field here, where trec_eval sees a missing one.
     for column in names:
         array = table.column(column)
-        if column == "query":
+        if pa.types.is_dictionary(array.type):
             if any(pc.min(pc.binary_length(c.dictionary)).as_py() == 0 for c in array.chunks):
                 return None
         elif column != "value" and pc.min(pc.binary_length(array)).as_py() == 0:
@@ -459,6 +474,51 @@ def blocks(path: PathLike, kind: Kind, *, block_size: int | None = None, fast: b
     if comment_line is not None:
         raise InputError(f"{describe(path)}:{comment_line}: a comment as the last line: trec_eval's qrels reader "
                          f"reads past the end of the file after it (and crashes); remove it")
+
+
+def _trailing_query(data: bytes, known: int, carried: bytes | None) -> tuple[int, bytes | None]:
+    """Where the lines of ``data``'s last query begin, and that query.
+
+    The first ``known`` bytes are lines of query ``carried`` only (what the previous block left);
+    lines are walked back from the end, blank and comment lines going with the lines around them. A
+    query that fills all of ``data`` gives 0.
+    """
+    position, last = len(data), None
+    while position > known:
+        start = data.rfind(b"\n", 0, max(position - 1, 0)) + 1
+        fields = data[start:position].split(None, 1)
+        if fields and not fields[0].startswith(b"#"):
+            if last is None:
+                last = fields[0]
+            elif fields[0] != last:
+                return position, last
+        position = start
+    if last is None or last == carried:
+        return 0, carried
+    return known, last
+
+
+def query_blocks(path: PathLike, *, block_size: int | None = None, fast: bool = True) -> Iterator[Columns]:
+    """The rows of a TREC run file in blocks of whole queries: the lines of a block's last query wait for the next.
+
+    Memory is bounded by the largest block (or the largest query), whatever the file's size.
+    """
+    first_line, carry, query = 1, b"", None  # the lines of the last query seen wait in carry
+    with open_source(path, "run") as source:
+        for block in line_blocks(source, **({} if block_size is None else {"size": block_size})):
+            check_text(block, source.name, first_line + carry.count(b"\n"))
+            data = carry + block
+            cut, query = _trailing_query(data, len(carry), query)
+            carry = data[cut:]
+            if cut:
+                columns, n_lines, _ = parse_block(data[:cut], "run", source.name, first_line, fast=fast)
+                first_line += n_lines
+                if len(columns):
+                    yield columns
+        if carry:
+            columns, _, _ = parse_block(carry, "run", source.name, first_line, fast=fast)
+            if len(columns):
+                yield columns
 
 
 def no_data(path: PathLike) -> InputError:

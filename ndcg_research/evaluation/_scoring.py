@@ -22,7 +22,7 @@ import numpy as np
 
 from ..core import kernels, parse_discount, parse_gain
 from ..core.ranking import ranked_gains
-from ._matching import Judgments, Ranked
+from ._matching import Judgments, Ranked, distinct
 from ._measures import Convention, Gains, Measure
 
 
@@ -114,7 +114,7 @@ def measure_values(measure: Measure, conv: Convention, ranked: Ranked, judgments
     widths = class_widths(np.maximum(cut(lengths), cut(ideal_lengths)))
     values = np.zeros(lengths.size)
     undefined = np.zeros(lengths.size, dtype=bool)
-    for width in np.unique(widths):
+    for width in distinct(widths)[0]:
         group = np.flatnonzero(widths == width)
         dcg, idcg = _batch(measure, gain, conv, ranked, judgments, gains, group, int(width), k)
         zero, positive = idcg == 0, idcg > 0

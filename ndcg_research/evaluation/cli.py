@@ -101,20 +101,17 @@ def _keep_freed_memory() -> None:
     process. Arrays of 64 MB and more (those of large qrels, built once) are still mapped and given
     back when freed, so that the peak memory stays that of the data alive at once.
     """
-    import ctypes
-    import ctypes.util
-
     if not sys.platform.startswith("linux"):
         return
+    import ctypes
+
     try:
-        mallopt = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").mallopt
+        mallopt = ctypes.CDLL(None).mallopt  # the process's own symbols hold the C library's (no ldconfig call)
     except (OSError, AttributeError):
         return
     m_trim_threshold, m_mmap_threshold = -1, -3
-    if mallopt(m_mmap_threshold, 64 << 20) and mallopt(m_trim_threshold, 1 << 30):
-        import pyarrow as pa
-
-        pa.set_memory_pool(pa.system_memory_pool())
+    mallopt(m_mmap_threshold, 64 << 20)
+    mallopt(m_trim_threshold, 1 << 30)
 
 
 def _measures(args: argparse.Namespace) -> tuple[list[Measure], bool, bool, bool]:
