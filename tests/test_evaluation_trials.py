@@ -101,6 +101,17 @@ def test_a_document_ranked_twice_is_found_by_value_whatever_its_hash(tmp_path):
         evaluate(tmp_path / "qrels", tmp_path / "run")
 
 
+def test_a_document_ranked_twice_far_apart_in_a_query_of_several_megabytes(tmp_path):
+    # The parser reads a block in chunks of 1 MB, each with its own dictionary of ids: a query that spans
+    # chunks is checked across them.
+    (tmp_path / "qrels").write_text("q 0 d1 1\n")
+    lines = [f"q Q0 d{i} {i} {100_000 - i} r\n" for i in range(100_000)]
+    lines[-3] = "q Q0 d5 99997 3 r\n"  # d5 again, some 2 MB after its first line
+    (tmp_path / "run").write_text("p Q0 d1 1 1 r\n" + "".join(lines))
+    with pytest.raises(InputError, match=r"run:7: document 'd5' is ranked twice for query 'q' \(again at .*run:99999\)"):
+        evaluate(tmp_path / "qrels", tmp_path / "run")
+
+
 # ---------------------------------------------------------------- numbers
 
 

@@ -59,19 +59,24 @@ def binary_ids(array: pa.ChunkedArray | pa.Array) -> pa.Array:
     return out[0] if len(out) == 1 else pa.concat_arrays(out)
 
 
-def _encoded(array: pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:
-    """The distinct values of an id array (binary; unused entries possible) and each row's index among them.
+def _encoded(array: pa.ChunkedArray, *, unique: bool = True) -> tuple[pa.Array, np.ndarray]:
+    """The values of an id array (binary; unused entries possible) and each row's index among them.
 
-    One dictionary chunk (a block of a run file: the parser encoded it) is taken as it is; anything
-    else is encoded by pyarrow (one hash pass over the bytes).
+    Dictionary chunks (a block of a file: the parser encoded them) are taken as they are, their
+    dictionaries one after the other: an id may then have one index per chunk, unless ``unique``
+    asks for one (a hash pass over the dictionaries only). Anything else is encoded by pyarrow (one
+    hash pass over the bytes).
     """
-    if array.num_chunks == 1 and pa.types.is_dictionary(array.type):
-        chunk = array.chunk(0)
-        return binary_ids(chunk.dictionary), numbers(chunk.indices).astype(np.int64)
-    if array.num_chunks > 1 and all(pa.types.is_dictionary(c.type) for c in array.chunks):
-        unified = array.unify_dictionaries()  # the query ids of qrels read in blocks: few distinct ones
-        indices = np.concatenate([numbers(c.indices) for c in unified.chunks]).astype(np.int64)
-        return binary_ids(unified.chunk(0).dictionary), indices
+    chunks = array.chunks
+    if chunks and all(pa.types.is_dictionary(c.type) for c in chunks):
+        values = [binary_ids(c.dictionary) for c in chunks]
+        offsets = np.cumsum([0] + [len(v) for v in values[:-1]])
+        index = np.concatenate([numbers(c.indices).astype(np.int64) + o for c, o in zip(chunks, offsets, strict=True)])
+        ids = values[0] if len(values) == 1 else pa.concat_arrays(values)
+        if unique and len(values) > 1:
+            encoded = pc.dictionary_encode(ids)
+            ids, index = binary_ids(encoded.dictionary), numbers(encoded.indices).astype(np.int64)[index]
+        return ids, index
     encoded = pc.dictionary_encode(binary_ids(array))
     return binary_ids(encoded.dictionary), numbers(encoded.indices).astype(np.int64)
 
@@ -85,7 +90,7 @@ def query_codes(array: pa.ChunkedArray, names: pa.Array) -> tuple[np.ndarray, li
     >>> codes.tolist(), unknown
     ([1, -1, 1], [b'x'])
     """
-    dictionary, indices = _encoded(array)
+    dictionary, indices = _encoded(array, unique=False)
     position = numbers(pc.index_in(dictionary, value_set=names), missing=-1).astype(np.int64)
     used = np.bincount(indices, minlength=len(dictionary)) > 0
     absent = np.flatnonzero(used & (position < 0))
@@ -349,9 +354,10 @@ def rank_part(judgments: Judgments, columns: Columns, conv: Convention) -> tuple
     # The documents as distinct ids and an index per row: the run's (its parser's dictionary, else
     # pyarrow's hashing), and those of the judgments of the part's queries (a table small enough to
     # stay in cache); each run id is looked up among the judged ones (pyarrow's index_in).
-    run_ids, run_index = _encoded(columns.doc)
+    run_ids, run_index = _encoded(columns.doc, unique=False)
     if not identity:
         run_index = run_index[rows]
+    several = columns.doc.num_chunks > 1 and pa.types.is_dictionary(columns.doc.type)  # an id: one index per chunk
     positions = _ranges(judgments.starts[block_codes], judgments.counts[block_codes])
     judged_ids, judged_index = _encoded(pa.chunked_array([judgments.docs.take(_int_array(positions))]))
     link = numbers(pc.index_in(run_ids, value_set=judged_ids), missing=-1).astype(np.int64)[run_index]
@@ -366,9 +372,20 @@ def rank_part(judgments: Judgments, columns: Columns, conv: Convention) -> tuple
             judgments.refuse_twice(int(block_codes[judged_query[pair[0]]]),
                                    (int(positions[pair[0]]), int(positions[pair[1]])))
         judgments.checked[block_codes] = True
-    # A document twice in one query: only rows whose id occurs twice in the part need a look.
-    twice = np.flatnonzero(np.bincount(run_index, minlength=len(run_ids))[run_index] > 1)
-    pair = _repeated(ranked_query[twice] * len(run_ids) + run_index[twice]) if twice.size else None
+    # A document twice in one query: only rows whose id occurs twice in the part need a look, and
+    # (ids of several chunks) every row of a query whose rows lie in several chunks.
+    look = np.bincount(run_index, minlength=len(run_ids))[run_index] > 1
+    exact = run_index
+    if several:
+        chunk = np.repeat(np.arange(columns.doc.num_chunks), [len(c) for c in columns.doc.chunks])[rows]
+        spread = np.repeat(np.maximum.reduceat(chunk, starts) != np.minimum.reduceat(chunk, starts), lengths)
+        if spread.any():
+            exact = run_index.copy()
+            _, exact[spread] = _encoded(pa.chunked_array([run_ids.take(_int_array(run_index[spread]))]))
+            exact[spread] += len(run_ids)
+            look |= spread
+    twice = np.flatnonzero(look)
+    pair = _repeated(ranked_query[twice] * 2 * len(run_ids) + exact[twice]) if twice.size else None
     if pair is not None:
         pair = (int(twice[pair[0]]), int(twice[pair[1]]))
         first, second = rows[pair[0]], rows[pair[1]]

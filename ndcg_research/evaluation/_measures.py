@@ -19,39 +19,12 @@ trec_eval names are accepted too: ``ndcg``, ``ndcg_cut`` (cut-offs 5, 10, 15, 20
 list), ``ndcg.1=3,2=9,4=4.5`` (a gain map; the measure is then named ``ndcg_1=3,2=9,4=4.5`` as
 trec_eval prints it; each grade given once).
 
-**Presets** (``convention=``): Every preset fixes the choices on which tools disagree (see
-``shared/reference/conventions-crosswalk.md`` for the sources, and the documentation page
-"Evaluation presets" for what was checked against each tool); :func:`evaluate` applies them.
-
-================  ======  ==============  ==========  =======  ========  ========  ==============  ========
-preset            gain    ideal from      ties        scores   no rel.   negative  missing query   no @k
-================  ======  ==============  ==========  =======  ========  ========  ==============  ========
-``trec_eval``     linear  judged grades   docno desc  float64  0         unjudged  0 (-c)          whole
-``pytrec_eval``   linear  judged grades   docno desc  float32  0         unjudged  left out        whole
-``gdeval``        exp2    judged grades   docno desc  float64  skipped   unjudged  left out        whole
-``sklearn``       linear  the list        averaged    float64  0         error     left out        whole
-``torchmetrics``  linear  the list        averaged    float32  0         kept      left out        whole
-``tf_ranking``    exp2    the list        averaged    float32  0         dropped   left out        whole
-``lightgbm``      exp2    the list        file order  float64  1         error     left out        whole
-``xgboost``       exp2    the list        file order  float32  1         error     left out        32
-``xgboost-``      exp2    the list        file order  float32  0         error     left out        32
-``ranx``          linear  judged grades   file order  float64  0         unjudged  0               whole
-``ranx_burges``   exp2    judged grades   file order  float64  0         unjudged  0               whole
-================  ======  ==============  ==========  =======  ========  ========  ==============  ========
-
-The discount is 1 / log2(1 + r) everywhere (LightGBM's 1 / ln(1 + r) gives the same nDCG:
-the constant factor cancels). "docno desc": tied scores are ordered by document id in
-descending ``strcmp`` order, the rank column is ignored. "file order": tied scores keep
-their order in the run (a stable sort). "averaged": each tied group gets its mean gain
-(McSherry & Najork). "scores": the precision the tool keeps scores in (float32: scores equal
-in float32 tie). "no rel.": what a query whose ideal DCG is 0 scores. "negative": what a
-grade below 0 in the qrels means: "unjudged" is trec_eval's "in the pool but not judged"
-(gain 0, left out of the ideal, dropped with ``judged_only``), "dropped" removes the document
-from the ranked list (TF-Ranking treats negative labels as padding), "kept" a negative gain
-(TorchMetrics), "error" refuses them (scikit-learn, LightGBM, XGBoost raise). "missing
-query": a judged query the run does not rank (``complete=`` overrides it); ``gdeval``
-evaluates only queries with a grade above 0. "no @k": where a measure without cut-off cuts.
-Decisions where a tool leaves it open are recorded in :data:`CONVENTIONS` (``notes``).
+**Presets** (``convention=``, :data:`CONVENTIONS`): each fixes the choices on which tools disagree (gain,
+where the ideal comes from, tied scores, the precision scores are kept in, a query without relevant
+document, negative grades, judged queries missing from the run, where a list without cut-off is cut,
+one-document lists), the way one tool does; the guide page "Evaluation presets" tabulates them and says
+what was checked against each tool. Where a tool leaves a case open, the decision is in the preset's
+``notes``.
 """
 
 from __future__ import annotations
@@ -285,7 +258,7 @@ class Convention:
         "judged": every judged grade of the query, retrieved or not; "ranking": the
         grades of the ranked list itself (the candidate set).
     ties : {"docno", "input", "average"}
-        Order of documents with equal scores (see the module table).
+        Order of documents with equal scores: document id descending (trec_eval), file order, averaged.
     zero_ideal : {"zero", "one"}
         Value of a query whose ideal DCG is 0.
     negative : {"unjudged", "drop", "error", "keep"}
@@ -336,7 +309,7 @@ class Convention:
     random_ties: bool = False
 
 
-#: The presets by name: each tool's way of computing nDCG (the table in the module docstring).
+#: The presets by name: each tool's way of computing nDCG (tabulated in the guide "Evaluation presets").
 CONVENTIONS: dict[str, Convention] = {
     c.name: c
     for c in [

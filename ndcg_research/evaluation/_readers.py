@@ -40,7 +40,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from .._validation import check_bool, check_int, check_instance, check_path
-from ._sources import STDIN, InputError, Source, check_text, describe, line_blocks, open_source
+from ._sources import BLOCK_SIZE, STDIN, InputError, Source, check_text, describe, line_blocks, open_source
 
 Kind = Literal["qrels", "run"]
 PathLike = str | os.PathLike[str]
@@ -399,8 +399,8 @@ def _arrow_block(block: bytes, kind: Kind, name: str, first_line: int) -> Column
     if tab and b" " in block:
         return None
     names = _FIELDS[kind]
-    # Ids as dictionaries: the parser (on the reading thread) hashes them, so that a run's documents
-    # come with their distinct values; a block is one chunk (one dictionary) for that.
+    # Ids as dictionaries (one per chunk): the parser (on the reading thread) hashes them, so that a
+    # run's documents come with their distinct values.
     dictionary = pa.dictionary(pa.int32(), pa.binary())
     types = dict.fromkeys(names, pa.binary()) | {"query": dictionary}
     if kind == "run":
@@ -408,9 +408,7 @@ def _arrow_block(block: bytes, kind: Kind, name: str, first_line: int) -> Column
     try:
         table = pacsv.read_csv(
             pa.BufferReader(block),
-            # A run's block is one chunk (one dictionary of its documents); qrels parse in 4 MB chunks, in parallel.
-            read_options=pacsv.ReadOptions(column_names=list(names),
-                                           block_size=max(len(block) + 1, 1 << 22) if kind == "run" else 1 << 22),
+            read_options=pacsv.ReadOptions(column_names=list(names), block_size=1 << 20),  # chunks parsed in parallel
             parse_options=pacsv.ParseOptions(delimiter="\t" if tab else " ", quote_char=False, double_quote=False,
                                              escape_char=False, newlines_in_values=False, ignore_empty_lines=False),
             convert_options=pacsv.ConvertOptions(column_types=types, check_utf8=False, strings_can_be_null=False,
@@ -505,7 +503,8 @@ def query_blocks(path: PathLike, *, block_size: int | None = None, fast: bool = 
     """
     first_line, carry, query = 1, b"", None  # the lines of the last query seen wait in carry
     with open_source(path, "run") as source:
-        for block in line_blocks(source, **({} if block_size is None else {"size": block_size})):
+        size = BLOCK_SIZE if block_size is None else block_size
+        for block in line_blocks(source, size, first=min(size, 1 << 20)):
             check_text(block, source.name, first_line + carry.count(b"\n"))
             data = carry + block
             cut, query = _trailing_query(data, len(carry), query)

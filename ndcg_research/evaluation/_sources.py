@@ -126,21 +126,23 @@ def open_source(path: str | os.PathLike[str], what: str) -> Source:
     return Source(name, raw)
 
 
-def line_blocks(source: Source, size: int = BLOCK_SIZE) -> Iterator[bytes]:
-    """Blocks of whole lines of ``source``, about ``size`` bytes each.
+def line_blocks(source: Source, size: int = BLOCK_SIZE, first: int | None = None) -> Iterator[bytes]:
+    """Blocks of whole lines of ``source``, about ``size`` bytes each (from ``first`` bytes, doubling up to ``size``).
 
     Each block ends with a newline (the last one may not); a line longer than ``size`` is read whole
-    into a longer block. Callers number the lines: counting newlines here would cost a pass over
-    every byte that the parsers do not need.
+    into a longer block. Small first blocks let the work on them start while the next are read.
+    Callers number the lines: counting newlines here would cost a pass over every byte that the
+    parsers do not need.
 
     Examples
     --------
     >>> list(line_blocks(Source("example", io.BytesIO(b"a 1\\nb 2\\nc 3")), size=6))
     [b'a 1\\n', b'b 2\\n', b'c 3']
     """
-    carry = b""
+    carry, current = b"", min(first or size, size)
     while True:
-        chunk = source.read(size)
+        chunk = source.read(current)
+        current = min(2 * current, size)
         if not chunk:
             if carry:
                 yield carry
