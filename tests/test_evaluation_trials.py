@@ -112,6 +112,16 @@ def test_a_document_ranked_twice_far_apart_in_a_query_of_several_megabytes(tmp_p
         evaluate(tmp_path / "qrels", tmp_path / "run")
 
 
+def test_a_document_ranked_twice_counts_among_the_documents_max_docs_keeps(tmp_path):
+    # form_res_rels.c cuts the ranking to -M documents, then looks for a document given twice among them.
+    (tmp_path / "qrels").write_text("q 0 a 1\nq 0 b 2\n")
+    (tmp_path / "run").write_text("q Q0 a 1 3 r\nq Q0 b 2 2 r\nq Q0 a 3 1 r\n")
+    assert evaluate(tmp_path / "qrels", tmp_path / "run", max_docs=2).values[0][0, 0] == pytest.approx(
+        _dcg([1, 2]) / _dcg([2, 1]))
+    with pytest.raises(InputError, match=r"run:1: document 'a' is ranked twice for query 'q' \(again at .*run:3\)"):
+        evaluate(tmp_path / "qrels", tmp_path / "run", max_docs=3)
+
+
 # ---------------------------------------------------------------- numbers
 
 

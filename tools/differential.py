@@ -113,7 +113,8 @@ def _score(rng: np.random.Generator, style: int, i: int) -> str:
 
 
 def random_case(rng: np.random.Generator) -> Case:
-    n_queries = int(rng.integers(1, 10))
+    large = rng.random() < 0.02  # several MB: read in several blocks, parsed in several chunks
+    n_queries = int(rng.integers(30, 80)) if large else int(rng.integers(1, 10))
     qids: list[str] = []
     while len(qids) < n_queries:
         qid = str(int(rng.integers(1, 300))) if rng.random() < 0.6 else f"topic-{int(rng.integers(0, 50))}"
@@ -125,7 +126,8 @@ def random_case(rng: np.random.Generator) -> Case:
     tag = rng.choice(["run", "bm25", "tag-\udce9", "x"])
     top = int(rng.choice([1, 2, 3, 4, 10, 200]))
     for q, qid in enumerate(qids):
-        pool = [_doc_id(rng, int(n)) for n in rng.choice(5000, int(rng.integers(1, 60)), replace=False)]
+        size = int(rng.integers(500, 3000)) if large else int(rng.integers(1, 60))
+        pool = [_doc_id(rng, int(n)) for n in rng.choice(50_000 if large else 5000, size, replace=False)]
         pool = list(dict.fromkeys(pool))
         grades = {d: int(rng.integers(-1 if rng.random() < 0.2 else 0, top + 1)) for d in pool if rng.random() < 0.6}
         if not any(g >= 0 for g in grades.values()):
@@ -143,6 +145,14 @@ def random_case(rng: np.random.Generator) -> Case:
     if not run_lines:  # a run needs one line of a judged query
         qid = qrels_lines[0].split()[0]
         run_lines.append([qid, "Q0", "only", "1", "1.0", str(tag)])
+    options = _options(rng, complete)
+    # A document ranked twice for one query, anywhere: both refuse (trec_eval among the documents -M keeps;
+    # with -m runid or num_q alone trec_eval checks nothing, evaluate still does: a difference left out).
+    if rng.random() < 0.03 and any(o.startswith("ndcg") for o in options):
+        twice = run_lines[int(rng.integers(0, len(run_lines)))]
+        run_lines.insert(int(rng.integers(0, len(run_lines) + 1)), [*twice[:4], "0.5", twice[5]])
+    if rng.random() < 0.03 and any(o.startswith("ndcg") for o in options):  # a document judged twice
+        qrels_lines.insert(int(rng.integers(0, len(qrels_lines) + 1)), qrels_lines[int(rng.integers(0, len(qrels_lines)))])
     interleaved = rng.random() < 0.5
     if interleaved:  # read whole instead of in blocks (standard input refuses it: it cannot be read twice)
         order = rng.permutation(len(run_lines))
@@ -151,7 +161,6 @@ def random_case(rng: np.random.Generator) -> Case:
         rng.shuffle(qrels_lines)
     run_text = _layout(rng, [fields for fields in run_lines], run=True)
     qrels_text = _layout(rng, [line.split() for line in qrels_lines], run=False)
-    options = _options(rng, complete)
     gzip_run = rng.random() < 0.2
     return Case(qrels_text, run_text, options, gzip_qrels=rng.random() < 0.2, gzip_run=gzip_run,
                 stdin=not interleaved and not gzip_run and rng.random() < 0.05)

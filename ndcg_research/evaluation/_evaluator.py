@@ -291,7 +291,7 @@ def evaluate_part(judgments: Judgments, columns: Columns, plan: Plan) -> PartVal
     DataFrame (on the workers) go through it alike.
     """
     conv = plan.convention
-    ranked, set_aside = rank_part(judgments, columns, conv)
+    ranked, set_aside = rank_part(judgments, columns, conv, plan.max_docs)
     if conv.negative == "drop" and ranked.negative.any():  # TF-Ranking: negative labels are padding
         ranked = ranked.take(np.flatnonzero(~ranked.negative))
     if plan.max_docs is not None:  # trec_eval (form_res_rels.c) cuts the ranking first ...

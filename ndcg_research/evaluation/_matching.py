@@ -333,8 +333,12 @@ class Ranked:
         return self.take(np.flatnonzero(position < n))
 
 
-def rank_part(judgments: Judgments, columns: Columns, conv: Convention) -> tuple[Ranked, SetAside]:
-    """The evaluated queries of ``columns`` as :class:`Ranked`, and what was set aside (see the module docstring)."""
+def rank_part(judgments: Judgments, columns: Columns, conv: Convention,
+              max_docs: int | None = None) -> tuple[Ranked, SetAside]:
+    """The evaluated queries of ``columns`` as :class:`Ranked`, and what was set aside (see the module docstring).
+
+    ``max_docs``: trec_eval's ``-M``, for the check of documents ranked twice (the cut is the caller's).
+    """
     codes, unknown = query_codes(columns.query, judgments.names)
     set_aside = SetAside(unjudged=set(unknown))
     keep = codes >= 0
@@ -357,7 +361,6 @@ def rank_part(judgments: Judgments, columns: Columns, conv: Convention) -> tuple
     run_ids, run_index = _encoded(columns.doc, unique=False)
     if not identity:
         run_index = run_index[rows]
-    several = columns.doc.num_chunks > 1 and pa.types.is_dictionary(columns.doc.type)  # an id: one index per chunk
     positions = _ranges(judgments.starts[block_codes], judgments.counts[block_codes])
     judged_ids, judged_index = _encoded(pa.chunked_array([judgments.docs.take(_int_array(positions))]))
     link = numbers(pc.index_in(run_ids, value_set=judged_ids), missing=-1).astype(np.int64)[run_index]
@@ -372,27 +375,6 @@ def rank_part(judgments: Judgments, columns: Columns, conv: Convention) -> tuple
             judgments.refuse_twice(int(block_codes[judged_query[pair[0]]]),
                                    (int(positions[pair[0]]), int(positions[pair[1]])))
         judgments.checked[block_codes] = True
-    # A document twice in one query: only rows whose id occurs twice in the part need a look, and
-    # (ids of several chunks) every row of a query whose rows lie in several chunks.
-    look = np.bincount(run_index, minlength=len(run_ids))[run_index] > 1
-    exact = run_index
-    if several:
-        chunk = np.repeat(np.arange(columns.doc.num_chunks), [len(c) for c in columns.doc.chunks])[rows]
-        spread = np.repeat(np.maximum.reduceat(chunk, starts) != np.minimum.reduceat(chunk, starts), lengths)
-        if spread.any():
-            exact = run_index.copy()
-            _, exact[spread] = _encoded(pa.chunked_array([run_ids.take(_int_array(run_index[spread]))]))
-            exact[spread] += len(run_ids)
-            look |= spread
-    twice = np.flatnonzero(look)
-    pair = _repeated(ranked_query[twice] * 2 * len(run_ids) + exact[twice]) if twice.size else None
-    if pair is not None:
-        pair = (int(twice[pair[0]]), int(twice[pair[1]]))
-        first, second = rows[pair[0]], rows[pair[1]]
-        query = judgments.query_text(block_codes[ranked_query[pair[0]]:][:1])[0]
-        doc = run_ids[int(run_index[pair[0]])].as_py().decode(errors="replace")
-        raise InputError(f"{columns.where(first)}: document {doc!r} is ranked twice for query {query!r} (again at {columns.where(second)}); trec_eval refuses "
-                         f"this too")
     order = np.argsort(judged_keys, kind="stable")
     sorted_keys = judged_keys[order]
     hits = np.flatnonzero(link >= 0)  # documents judged for some query of the part: for theirs?
@@ -411,6 +393,25 @@ def rank_part(judgments: Judgments, columns: Columns, conv: Convention) -> tuple
         score = score.astype(np.float32).astype(np.float64)
     ranked = Ranked(grade, judged, negative, score, np.arange(rows.size), block_codes, starts, lengths)
     ranked = _rank_order(ranked, run_ids, run_index, conv.ties)
+    # A document twice in one query, among the documents trec_eval keeps (form_res_rels.c checks after
+    # the -M cut): only ids that occur twice need a look, and (ids of several chunks) every document of
+    # a query whose rows lie in several chunks.
+    kept = ranked.row if max_docs is None else ranked.first(max_docs).row
+    exact = run_index
+    if columns.doc.num_chunks > 1 and pa.types.is_dictionary(columns.doc.type):  # an id: one index per chunk
+        chunk = np.repeat(np.arange(columns.doc.num_chunks), [len(c) for c in columns.doc.chunks])[rows]
+        spread = np.repeat(np.maximum.reduceat(chunk, starts) != np.minimum.reduceat(chunk, starts), lengths)
+        if spread.any():
+            exact = run_index.copy()
+            exact[spread] = len(run_ids) + _encoded(pa.chunked_array([run_ids.take(_int_array(run_index[spread]))]))[1]
+    look = kept[np.bincount(exact[kept], minlength=2 * len(run_ids))[exact[kept]] > 1]
+    pair = _repeated(ranked_query[look] * 2 * len(run_ids) + exact[look]) if look.size else None
+    if pair is not None:
+        first, second = sorted((int(look[pair[0]]), int(look[pair[1]])))
+        query = judgments.query_text(block_codes[ranked_query[first]:][:1])[0]
+        doc = run_ids[int(run_index[first])].as_py().decode(errors="replace")
+        raise InputError(f"{columns.where(rows[first])}: document {doc!r} is ranked twice for query {query!r} (again at "
+                         f"{columns.where(rows[second])}); trec_eval refuses this too")
     ranked.row = rows[ranked.row]  # positions in the part's rows -> rows of ``columns``
     return ranked, set_aside
 
