@@ -3,7 +3,7 @@
     python benchmarks/bench_evaluate.py                  # 50,000, 250,000 and 10^7 lines (3 rounds each), in process
     python benchmarks/bench_evaluate.py --huge           # and 10^8 lines (about 3.4 GB, 1 round: the memory target)
     python benchmarks/bench_evaluate.py --quick          # 50,000 and 250,000 lines (a smoke run)
-    python benchmarks/bench_evaluate.py --trec-eval PATH # a trec_eval binary (else one on PATH, else built from shared/tools)
+    python benchmarks/bench_evaluate.py --trec-eval PATH # a trec_eval binary (else on PATH, else built from shared/)
 
 The benchmark writes its own files into a temporary folder (removed afterwards; never committed): a
 TREC run of Q queries x 1,000 documents (scores with 4 decimals, so some tie; documents drawn from a
@@ -50,7 +50,6 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
-
 from record import Recorder
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -73,7 +72,7 @@ print(qrels.num_rows, run.num_rows)
 
 def write_collection(folder: Path, n_queries: int, n_docs: int = 1000, n_judged: int = 200, seed: int = 8,
                      chunk: int = 2000) -> tuple[Path, Path]:
-    """Write ``run.txt`` and ``qrels.txt`` (see the module docstring), ``chunk`` queries at a time; return their paths."""
+    """Write ``run.txt`` and ``qrels.txt`` (see the module docstring), ``chunk`` queries at a time; return them."""
     rng = np.random.default_rng(np.random.SeedSequence(seed))
     collection = 5_000_000
     options = pacsv.WriteOptions(include_header=False, delimiter=" ", quoting_style="none")
@@ -129,7 +128,8 @@ def find_trec_eval(given: str | None) -> str | None:
         return given
     if shutil.which("trec_eval"):
         return shutil.which("trec_eval")
-    for source in (ROOT.parent / "shared" / "tools" / "trec_eval", ROOT.parent.parent / "shared" / "tools" / "trec_eval"):
+    for shared in (ROOT.parent / "shared", ROOT.parent.parent / "shared"):
+        source = shared / "tools" / "trec_eval"
         if (source / "Makefile").exists():
             build = Path(tempfile.mkdtemp(prefix="trec_eval_build_")) / "trec_eval"
             shutil.copytree(source, build)
@@ -190,7 +190,8 @@ def growth(sizes: list[int], trec_eval: str | None, rounds: dict[int, int], fold
         here.mkdir(parents=True, exist_ok=True)
         start = time.perf_counter()
         qrels, run = write_collection(here, n_queries)
-        print(f"\n{lines:,} run lines ({run.stat().st_size / 1e9:.2f} GB), {n_queries * 200:,} qrels lines: files written "
+        print(f"\n{lines:,} run lines ({run.stat().st_size / 1e9:.2f} GB), {n_queries * 200:,} qrels lines: files "
+              f"written "
               f"in {time.perf_counter() - start:.0f} s; load average before {os.getloadavg()[0]:.1f}", flush=True)
         load_before = os.getloadavg()[0]
         result = side_by_side(qrels, run, trec_eval, rounds.get(n_queries, 1))
@@ -210,12 +211,14 @@ def growth(sizes: list[int], trec_eval: str | None, rounds: dict[int, int], fold
                 "trec_eval_mib": theirs["memory"],
                 "speedup": min(theirs["times"]) / min(ours["times"]),
                 "imports_over_trec_eval": min(result["imports"]["times"]) / min(theirs["times"]),
-                "speedup_per_round": ";".join(f"{t / o:.2f}" for t, o in zip(theirs["times"], ours["times"])),
+                "speedup_per_round": ";".join(f"{t / o:.2f}"
+                                              for t, o in zip(theirs["times"], ours["times"], strict=True)),
                 "memory_ratio": ours["memory"] / theirs["memory"],
                 "identical_output": ours["output"] == theirs["output"],
             }
         rows.append(row)
-        print(f"  ours      best {row['ours_s']:7.2f} s (worst {row['ours_s_worst']:.2f})  peak {row['ours_mib']:7.0f} MiB")
+        print(f"  ours      best {row['ours_s']:7.2f} s (worst {row['ours_s_worst']:.2f})  peak "
+              f"{row['ours_mib']:7.0f} MiB")
         if "trec_eval" in result:
             print(f"  trec_eval best {row['trec_eval_s']:7.2f} s (worst {row['trec_eval_s_worst']:.2f})  peak "
                   f"{row['trec_eval_mib']:7.0f} MiB")
@@ -251,9 +254,11 @@ def record_rows(recorder: Recorder, rows: list[dict]) -> None:
             continue
         recorder.row(task, f"ours / trec_eval 10.0 time {1 / row['speedup']:.2f} (speed-up {row['speedup']:.2f}x; ours "
                      f"{row['ours_s']:.3f} s, trec_eval {row['trec_eval_s']:.3f} s; speed-up per round "
-                     f"{row['speedup_per_round'].replace(';', ', ')}), best of {row['rounds']} rounds; the imports alone "
+                     f"{row['speedup_per_round'].replace(';', ', ')}), best of {row['rounds']} rounds; the imports "
+                     f"alone "
                      f"(numpy, pyarrow) take {row['imports_over_trec_eval']:.2f}x trec_eval's time; peak memory ours / "
-                     f"trec_eval {row['memory_ratio']:.2f} ({row['ours_mib']:.0f} MiB, {row['trec_eval_mib']:.0f} MiB); "
+                     f"trec_eval {row['memory_ratio']:.2f} ({row['ours_mib']:.0f} MiB, "
+                     f"{row['trec_eval_mib']:.0f} MiB); "
                      f"{floor}; output byte-identical: {'yes' if row['identical_output'] else 'NO'}; {load}",
                      TARGETS.get(row["lines"], "information"))
 
@@ -346,7 +351,8 @@ def in_process(qrels: Path, run: Path, rounds: int, recorder: Recorder, lines: i
         if name != ours_name:
             per_round = ", ".join(f"{t / o:.2f}" for t, o in zip(times[name], times[ours_name], strict=True))
             recorder.row(f"{lines:,} run lines in process, reading included: ours against {name}",
-                         f"ours faster {ratio:.2f}x (ours {min(times[ours_name]):.3f} s, theirs {min(times[name]):.3f} s; "
+                         f"ours faster {ratio:.2f}x (ours {min(times[ours_name]):.3f} s, theirs "
+                         f"{min(times[name]):.3f} s; "
                          f"per round {per_round}), best of {rounds} rounds; means differ by at most {diff:.1e}; load "
                          f"average {load_before:.1f} before, {load_after:.1f} after", "at least 3x faster")
 

@@ -20,12 +20,14 @@ def _collection(seed=4, n_queries=60):
         n = int(rng.integers(1, 300))  # lengths of many classes: batches differ between parts and one piece
         docs = [f"d{i}" for i in rng.choice(5000, n, replace=False)]
         scores = np.round(rng.gamma(2.0, 2.0, n), 2)  # ties
-        run += [(f"q{q}", d, s) for d, s in zip(docs, scores)]
+        run += [(f"q{q}", d, s) for d, s in zip(docs, scores, strict=False)]
         judged = rng.choice(n, min(n, int(rng.integers(1, 40))), replace=False)
         qrels += [(f"q{q}", docs[i], int(rng.integers(0, 4))) for i in judged]
     qrels.append(("missing", "x", 2))  # a judged query no run answers: 0 (trec_eval) or left out
-    return (pd.DataFrame(qrels, columns=["query", "doc", "relevance"]),
-            pd.DataFrame(run, columns=["query", "doc", "score"]))
+    return (
+        pd.DataFrame(qrels, columns=["query", "doc", "relevance"]),
+        pd.DataFrame(run, columns=["query", "doc", "score"]),
+    )
 
 
 @pytest.mark.parametrize("convention", ["trec_eval", "sklearn", "lightgbm", "ranx"])
@@ -37,8 +39,10 @@ def test_dask_partitions_on_a_local_cluster_give_the_values_of_one_process(conve
     # Partitioned by query: whole queries in each of 5 partitions of different sizes.
     frame = dd.from_pandas(run.set_index("query", drop=False).rename_axis(None), npartitions=5, sort=True)
     assert frame.npartitions > 1
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster, \
-            distributed.Client(cluster) as client:
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster,
+        distributed.Client(cluster) as client,
+    ):
         many = evaluate(qrels, {"r": frame}, MEASURES, convention=convention)
         assert client.run(lambda: True)  # the cluster's workers were there
     assert list(many.queries[0]) == list(one.queries[0])
@@ -50,8 +54,11 @@ def test_a_query_split_between_partitions_is_refused():
     dd = pytest.importorskip("dask.dataframe")
     qrels, run = _collection()
     frame = dd.from_pandas(run, npartitions=4, sort=False)  # split by position: a query across two partitions
-    with pytest.raises(Exception, match=r"is in two parts of the run \(partitions or files\); each part must hold "
-                                        r"whole queries"):
+    with pytest.raises(
+        Exception,
+        match=r"is in two parts of the run \(partitions or files\); each part must hold "
+        r"whole queries",
+    ):
         evaluate(qrels, {"r": frame}, "ndcg")
 
 

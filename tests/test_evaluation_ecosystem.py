@@ -24,8 +24,9 @@ RUN = {"q1": {"a": 0.9, "b": 0.8, "c": 0.8, "n": 0.1}, "q2": {"d": 0.3, "e": 0.5
 
 
 def _rows(nested, value):
-    return pd.DataFrame([(q, d, v) for q, docs in nested.items() for d, v in docs.items()],
-                        columns=["query", "doc", value])
+    return pd.DataFrame(
+        [(q, d, v) for q, docs in nested.items() for d, v in docs.items()], columns=["query", "doc", value]
+    )
 
 
 OURS_QRELS, OURS_RUN = _rows(QRELS, "relevance"), _rows(RUN, "score")
@@ -43,7 +44,7 @@ def test_pytrec_eval_dicts_give_pytrec_eval_values():
     result = evaluate(QRELS, RUN, MEASURES, complete=False)  # pytrec_eval leaves q3 (no ranking) out
     assert list(result.queries[0]) == sorted(theirs)
     for j, name in enumerate(["ndcg", "ndcg_cut_2"]):
-        for q, value in zip(result.queries[0], result.values[0][j]):
+        for q, value in zip(result.queries[0], result.values[0][j], strict=False):
             assert math.isclose(value, theirs[q][name], rel_tol=1e-12), (q, name)
     np.testing.assert_array_equal(evaluate(QRELS, RUN, MEASURES).values[0], _reference().values[0])
 
@@ -82,8 +83,11 @@ def test_ranx_objects_and_the_run_name():
 
 
 def test_frames_that_fit_no_known_columns_are_named_with_the_choices():
-    with pytest.raises(InputError, match=r"run DataFrame needs columns query, doc, score \(or PyTerrier's qid, docno, "
-                                         r"score, or ir_measures' query_id, doc_id, score\); has id, doc, score"):
+    with pytest.raises(
+        InputError,
+        match=r"run DataFrame needs columns query, doc, score \(or PyTerrier's qid, docno, "
+        r"score, or ir_measures' query_id, doc_id, score\); has id, doc, score",
+    ):
         evaluate(OURS_QRELS, OURS_RUN.rename(columns={"query": "id"}))
 
 

@@ -222,7 +222,8 @@ def test_dash_reads_standard_input(files):
                                 input=stdin.encode(), capture_output=True)
         assert result.returncode == 0, result.stderr
         assert result.stdout.decode().splitlines()[0] == f"ndcg                  \tq1\t{1:6.4f}"
-    result = subprocess.run([sys.executable, "-m", "ndcg_research", "evaluate", "-", "-"], input=b"", capture_output=True)
+    result = subprocess.run([sys.executable, "-m", "ndcg_research", "evaluate", "-", "-"], input=b"",
+                            capture_output=True)
     assert result.returncode == 1 and b"standard input (-) can be read once" in result.stderr
 
 
@@ -252,7 +253,8 @@ def test_one_long_id_costs_its_own_bytes_not_every_rows(tmp_path):
     # Ids are hashed by pyarrow over their bytes: one 32 KB id among 50,000 short ones costs its own bytes.
     # Anything that padded ids to the longest (50,000 x 32 KB = 1.6 GB) would show in the peak memory.
     long_id = "x" * 32_768
-    (tmp_path / "qrels").write_text(f"q 0 {long_id} 1\n" + "".join(f"q 0 doc{i} {i % 2}\n" for i in range(0, 50_000, 3)))
+    judged = "".join(f"q 0 doc{i} {i % 2}\n" for i in range(0, 50_000, 3))
+    (tmp_path / "qrels").write_text(f"q 0 {long_id} 1\n" + judged)
     (tmp_path / "run").write_text("".join(f"q Q0 doc{i} {i} {50_000 - i} r\n" for i in range(50_000))
                                   + f"q Q0 {long_id} 50001 0 r\n")
     # The child's own peak (VmHWM; ru_maxrss would keep the high-water mark of this process across exec).
@@ -302,7 +304,8 @@ def test_runid_alone_prints_only_runid(files, capfdbinary):
 def test_a_query_named_all_stays_apart_from_the_mean_in_csv(tmp_path, capfdbinary):
     (tmp_path / "qrels").write_text("all 0 a 1\nb 0 a 1\n")
     (tmp_path / "run").write_text("all Q0 a 1 1 r\nb Q0 x 1 1 r\n")
-    status, out, _ = cli(capfdbinary, "evaluate", "-q", "--format", "csv", "--quiet", tmp_path / "qrels", tmp_path / "run")
+    status, out, _ = cli(capfdbinary, "evaluate", "-q", "--format", "csv", "--quiet", tmp_path / "qrels",
+                         tmp_path / "run")
     table = pd.read_csv(__import__("io").StringIO(out))
     assert status == 0 and table["query"].tolist()[:2] == ["all", "b"]
     assert table["query"].isna().tolist() == [False, False, True]  # the mean: an empty query

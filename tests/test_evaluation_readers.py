@@ -13,26 +13,32 @@ from ndcg_research.evaluation import (
     InputError,
     columns_from_frame,
     evaluate,
-    qrels_columns,
-    run_columns,
     predictions_columns,
-    svmlight_columns,
+    qrels_columns,
     read_qrels,
     read_run,
     read_svmlight,
+    run_columns,
+    svmlight_columns,
 )
 
 
 def _text(array):
-    return [x.decode() if isinstance(x, bytes) else x for x in pa.chunked_array(
-        [c.dictionary_decode() if pa.types.is_dictionary(c.type) else c for c in array.chunks]).to_pylist()]
+    return [
+        x.decode() if isinstance(x, bytes) else x
+        for x in pa.chunked_array(
+            [c.dictionary_decode() if pa.types.is_dictionary(c.type) else c for c in array.chunks]
+        ).to_pylist()
+    ]
 
 
 def test_regular_and_irregular_files_read_the_same(tmp_path):
     lines = [f"q{i % 7} Q0 doc{i} {i} {np.sin(i):.6f} tag" for i in range(500)]
     (tmp_path / "regular").write_text("\n".join(lines) + "\n")
     # Irregular: tabs and runs of blanks, a comment, a blank line, extra fields, CRLF endings.
-    messy = ["# header", ""] + [line.replace(" ", "\t  ", 2) + (" extra" if i % 3 == 0 else "") for i, line in enumerate(lines)]
+    messy = ["# header", ""] + [
+        line.replace(" ", "\t  ", 2) + (" extra" if i % 3 == 0 else "") for i, line in enumerate(lines)
+    ]
     (tmp_path / "messy").write_bytes(("\r\n".join(messy) + "\r\n").encode())
     a, b = run_columns(tmp_path / "regular"), run_columns(tmp_path / "messy")
     assert _text(a.query) == _text(b.query) and _text(a.doc) == _text(b.doc)
@@ -115,7 +121,9 @@ def test_dataframe_inputs_checked():
 
 
 def test_svmlight_with_predictions(tmp_path):
-    (tmp_path / "test.txt").write_text("2 qid:7 1:0.5 2:1\n0 qid:7 1:0.1 # doc b\n# comment\n1 qid:8 1:3\n0 qid:8 2:1\n")
+    (tmp_path / "test.txt").write_text(
+        "2 qid:7 1:0.5 2:1\n0 qid:7 1:0.1 # doc b\n# comment\n1 qid:8 1:3\n0 qid:8 2:1\n"
+    )
     (tmp_path / "pred.txt").write_text("0.1\n0.7\n0.3\n0.3\n")
     qrels, run = read_svmlight(tmp_path / "test.txt", tmp_path / "pred.txt")
     assert qrels["relevance"].tolist() == [2, 0, 1, 0] and run["score"].tolist() == [0.1, 0.7, 0.3, 0.3]
@@ -141,7 +149,7 @@ def test_ids_are_matched_and_ordered_by_their_bytes_across_chunks():
     # Tied scores are ordered by document id, descending, in strcmp order (bytes, not numbers or text);
     # ids that differ only after a long common prefix, or in a multi-byte character, are told apart.
     ids = ["d1", "d10", "d9", "a" * 17, "a" * 16, "\u00e9t\u00e9", "\u00e9t\u00e8"]
-    grades = dict(zip(ids, range(len(ids))))
+    grades = dict(zip(ids, range(len(ids)), strict=False))
     qrels = pd.DataFrame({"query": "q", "doc": ids, "relevance": [grades[d] for d in ids]})
     run = pd.DataFrame({"query": "q", "doc": ids, "score": 1.0})
     value = evaluate(qrels, run).values[0][0, 0]

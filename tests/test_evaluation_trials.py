@@ -9,9 +9,9 @@ trec_eval's code (its files are cited where a rule comes from), never copied fro
 from __future__ import annotations
 
 import io
-import re
 import json
 import math
+import re
 
 import numpy as np
 import pandas as pd
@@ -87,8 +87,11 @@ def test_a_document_judged_twice_is_found_by_value_whatever_its_hash(tmp_path):
     x, y = TWINS
     (tmp_path / "qrels").write_text(f"q 0 {x} 1\nq 0 {y} 0\nq 0 {x} 2\n")
     (tmp_path / "run").write_text(f"q Q0 {x} 1 1 r\nq Q0 {y} 2 2 r\n")
-    with pytest.raises(InputError, match=rf"qrels:1: document '{re.escape(x)}' is judged twice for query 'q' \(again at "
-                                         rf".*qrels:3\)"):
+    with pytest.raises(
+        InputError,
+        match=rf"qrels:1: document '{re.escape(x)}' is judged twice for query 'q' \(again at "
+        rf".*qrels:3\)",
+    ):
         evaluate(tmp_path / "qrels", tmp_path / "run")
 
 
@@ -96,8 +99,11 @@ def test_a_document_ranked_twice_is_found_by_value_whatever_its_hash(tmp_path):
     x, y = TWINS
     (tmp_path / "qrels").write_text(f"q 0 {x} 1\nq 0 {y} 0\n")
     (tmp_path / "run").write_text(f"q Q0 {x} 1 1 r\nq Q0 {y} 2 2 r\nq Q0 {x} 3 3 r\n")
-    with pytest.raises(InputError, match=rf"run:1: document '{re.escape(x)}' is ranked twice for query 'q' \(again at "
-                                         rf".*run:3\)"):
+    with pytest.raises(
+        InputError,
+        match=rf"run:1: document '{re.escape(x)}' is ranked twice for query 'q' \(again at "
+        rf".*run:3\)",
+    ):
         evaluate(tmp_path / "qrels", tmp_path / "run")
 
 
@@ -108,7 +114,9 @@ def test_a_document_ranked_twice_far_apart_in_a_query_of_several_megabytes(tmp_p
     lines = [f"q Q0 d{i} {i} {100_000 - i} r\n" for i in range(100_000)]
     lines[-3] = "q Q0 d5 99997 3 r\n"  # d5 again, some 2 MB after its first line
     (tmp_path / "run").write_text("p Q0 d1 1 1 r\n" + "".join(lines))
-    with pytest.raises(InputError, match=r"run:7: document 'd5' is ranked twice for query 'q' \(again at .*run:99999\)"):
+    with pytest.raises(
+        InputError, match=r"run:7: document 'd5' is ranked twice for query 'q' \(again at .*run:99999\)"
+    ):
         evaluate(tmp_path / "qrels", tmp_path / "run")
 
 
@@ -117,7 +125,8 @@ def test_a_document_ranked_twice_counts_among_the_documents_max_docs_keeps(tmp_p
     (tmp_path / "qrels").write_text("q 0 a 1\nq 0 b 2\n")
     (tmp_path / "run").write_text("q Q0 a 1 3 r\nq Q0 b 2 2 r\nq Q0 a 3 1 r\n")
     assert evaluate(tmp_path / "qrels", tmp_path / "run", max_docs=2).values[0][0, 0] == pytest.approx(
-        _dcg([1, 2]) / _dcg([2, 1]))
+        _dcg([1, 2]) / _dcg([2, 1])
+    )
     with pytest.raises(InputError, match=r"run:1: document 'a' is ranked twice for query 'q' \(again at .*run:3\)"):
         evaluate(tmp_path / "qrels", tmp_path / "run", max_docs=3)
 
@@ -144,8 +153,9 @@ def test_integral_grades_written_with_a_fraction_read_as_integers(tmp_path):
     assert evaluate(tmp_path / "qrels", tmp_path / "run").values[0][0, 0] == pytest.approx(_dcg([1, 2]) / _dcg([2, 1]))
 
 
-@pytest.mark.parametrize("measure, gains", [("ndcg.1=2", {1: 2}), ("ndcg(gains={10000000000: 3})", {10**10: 3}),
-                                            ("ndcg.0=1", {0: 1})])
+@pytest.mark.parametrize(
+    "measure, gains", [("ndcg.1=2", {1: 2}), ("ndcg(gains={10000000000: 3})", {10**10: 3}), ("ndcg.0=1", {0: 1})]
+)
 def test_gain_maps_with_grades_far_beyond_the_listed_ones(tmp_path, measure, gains):
     # gain_init.c: a listed grade gets its gain, any other grade itself; nothing is left out.
     (tmp_path / "qrels").write_text("p 0 a 1\nq 0 a 10000000000\nq 0 b 1\nq 0 c 0\n")
@@ -158,7 +168,9 @@ def test_gain_maps_with_grades_far_beyond_the_listed_ones(tmp_path, measure, gai
     assert result.values[0][0, 1] == pytest.approx(expected, rel=1e-12)
 
 
-@pytest.mark.parametrize("text, reads", [("0x1p1", "2"), ("0x10", "16"), ("1_0", "1"), ("nan", "nan"), ("-INF", "-inf")])
+@pytest.mark.parametrize(
+    "text, reads", [("0x1p1", "2"), ("0x10", "16"), ("1_0", "1"), ("nan", "nan"), ("-INF", "-inf")]
+)
 def test_messages_about_scores_say_what_trec_eval_reads(tmp_path, text, reads):
     # get_trec_results.c reads scores with atof, i.e. C's strtod: hexadecimal floats, "nan" and "inf" included.
     (tmp_path / "qrels").write_text("q 0 a 1\n")
@@ -176,13 +188,16 @@ def test_a_comment_line_between_judgments_is_skipped(tmp_path):
     assert evaluate(tmp_path / "qrels", tmp_path / "run").values[0][0, 0] == pytest.approx(_dcg([1, 2]) / _dcg([2, 1]))
 
 
-@pytest.mark.parametrize("qrels, line, why", [
-    ("# one\n# two\nq 0 a 1\n", 2, "right after another comment line"),          # trec_eval reads it as data
-    ("q 0 a 1\n  # note 0 b\nq 0 c 1\n", 2, "first column"),                      # query '#' for trec_eval
-    ("q 0 a 1\n\nq 0 b 1\n", 2, "blank line"),                                     # "Malformed line"
-    ("q 0 a 1\n   \n", 2, "blank line"),
-    ("q 0 a 1\n# the end\n", 2, "last line"),                                      # trec_eval reads past the end
-])
+@pytest.mark.parametrize(
+    "qrels, line, why",
+    [
+        ("# one\n# two\nq 0 a 1\n", 2, "right after another comment line"),  # trec_eval reads it as data
+        ("q 0 a 1\n  # note 0 b\nq 0 c 1\n", 2, "first column"),  # query '#' for trec_eval
+        ("q 0 a 1\n\nq 0 b 1\n", 2, "blank line"),  # "Malformed line"
+        ("q 0 a 1\n   \n", 2, "blank line"),
+        ("q 0 a 1\n# the end\n", 2, "last line"),  # trec_eval reads past the end
+    ],
+)
 def test_qrels_lines_trec_eval_reads_otherwise_are_refused_with_the_line(tmp_path, qrels, line, why):
     (tmp_path / "qrels").write_text(qrels)
     (tmp_path / "run").write_text("q Q0 a 1 2 r\n")
@@ -223,7 +238,9 @@ def _qrels():
 
 
 def test_integer_ids_in_a_category_column_are_their_decimal_text():
-    run = pd.DataFrame({"query": pd.Categorical([1, 1, 2]), "doc": pd.Categorical([10, 9, 10]), "score": [1.0, 2.0, 1.0]})
+    run = pd.DataFrame(
+        {"query": pd.Categorical([1, 1, 2]), "doc": pd.Categorical([10, 9, 10]), "score": [1.0, 2.0, 1.0]}
+    )
     plain = pd.DataFrame({"query": ["1", "1", "2"], "doc": ["10", "9", "10"], "score": [1.0, 2.0, 1.0]})
     np.testing.assert_array_equal(evaluate(_qrels(), run).values[0], evaluate(_qrels(), plain).values[0])
 
@@ -272,8 +289,9 @@ def _collection(folder, n_queries=40, seed=3):
 
 def test_compare_csv_writes_the_exact_floats_of_the_api(tmp_path, capfdbinary):
     _collection(tmp_path)
-    status, out, _ = cli(capfdbinary, "compare", "--format", "csv", "--quiet", tmp_path / "qrels", tmp_path / "a",
-                         tmp_path / "b")
+    status, out, _ = cli(
+        capfdbinary, "compare", "--format", "csv", "--quiet", tmp_path / "qrels", tmp_path / "a", tmp_path / "b"
+    )
     table = pd.read_csv(io.StringIO(out.decode()))
     means = evaluate(tmp_path / "qrels", [tmp_path / "a", tmp_path / "b"]).mean_values[:, 0]
     assert status == 0 and table[table.kind == "mean"].estimate.tolist() == means.tolist()  # every bit
@@ -281,11 +299,13 @@ def test_compare_csv_writes_the_exact_floats_of_the_api(tmp_path, capfdbinary):
 
 def test_evaluate_and_compare_give_the_same_mean_to_the_last_bit(tmp_path, capfdbinary):
     _collection(tmp_path, n_queries=61)
-    _, out, _ = cli(capfdbinary, "evaluate", "--format", "json", "--quiet", tmp_path / "qrels", tmp_path / "a",
-                    tmp_path / "b")
+    _, out, _ = cli(
+        capfdbinary, "evaluate", "--format", "json", "--quiet", tmp_path / "qrels", tmp_path / "a", tmp_path / "b"
+    )
     evaluated = [run["means"]["ndcg"] for run in json.loads(out)["runs"]]
-    _, out, _ = cli(capfdbinary, "compare", "--format", "json", "--quiet", tmp_path / "qrels", tmp_path / "a",
-                    tmp_path / "b")
+    _, out, _ = cli(
+        capfdbinary, "compare", "--format", "json", "--quiet", tmp_path / "qrels", tmp_path / "a", tmp_path / "b"
+    )
     compared = [system["mean"] for system in json.loads(out)[0]["systems"]]
     assert evaluated == compared
     values = evaluate(tmp_path / "qrels", [tmp_path / "a", tmp_path / "b"]).values
@@ -295,8 +315,9 @@ def test_evaluate_and_compare_give_the_same_mean_to_the_last_bit(tmp_path, capfd
 def test_evaluate_and_compare_write_json_in_one_style(tmp_path, capfdbinary):
     _collection(tmp_path, n_queries=3)
     for command in ("evaluate", "compare"):
-        _, out, _ = cli(capfdbinary, command, "--format", "json", "--quiet", tmp_path / "qrels", tmp_path / "a",
-                        tmp_path / "b")
+        _, out, _ = cli(
+            capfdbinary, command, "--format", "json", "--quiet", tmp_path / "qrels", tmp_path / "a", tmp_path / "b"
+        )
         text = out.decode()
         assert text == json.dumps(json.loads(text), indent=1) + "\n", command
 
@@ -314,15 +335,26 @@ def test_notes_name_the_program_as_it_is_installed(tmp_path, capfdbinary):
 def test_sklearn_leaves_a_single_document_query_undefined_and_scores_the_others():
     from sklearn.metrics import ndcg_score
 
-    qrels = pd.DataFrame({"query": ["q", "q", "q", "r", "s", "s"], "doc": ["a", "b", "c", "a", "a", "b"],
-                          "relevance": [1, 0, 2, 1, 2, 1]})
-    run = pd.DataFrame({"query": ["q", "q", "q", "r", "s", "s"], "doc": ["a", "b", "c", "a", "a", "b"],
-                        "score": [3.0, 2.0, 1.0, 1.0, 1.0, 2.0]})
+    qrels = pd.DataFrame(
+        {
+            "query": ["q", "q", "q", "r", "s", "s"],
+            "doc": ["a", "b", "c", "a", "a", "b"],
+            "relevance": [1, 0, 2, 1, 2, 1],
+        }
+    )
+    run = pd.DataFrame(
+        {
+            "query": ["q", "q", "q", "r", "s", "s"],
+            "doc": ["a", "b", "c", "a", "a", "b"],
+            "score": [3.0, 2.0, 1.0, 1.0, 1.0, 2.0],
+        }
+    )
     result = evaluate(qrels, run, ["ndcg", "ndcg@2"], convention="sklearn")
-    values = dict(zip(result.queries[0], result.values[0][0]))
+    values = dict(zip(result.queries[0], result.values[0][0], strict=False))
     q, s = ndcg_score([[1, 0, 2]], [[3, 2, 1]]), ndcg_score([[2, 1]], [[1, 2]])
     assert math.isnan(values["r"]) and values["q"] == pytest.approx(q) and values["s"] == pytest.approx(s)
     assert result.mean_values[0, 0] == pytest.approx((q + s) / 2)
     assert result.means.loc["run1", "queries"] == 2
-    assert any("'r'" in note and "single ranked document" in note and "left out of the mean" in note
-               for note in result.notes)
+    assert any(
+        "'r'" in note and "single ranked document" in note and "left out of the mean" in note for note in result.notes
+    )

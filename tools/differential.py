@@ -152,7 +152,8 @@ def random_case(rng: np.random.Generator) -> Case:
         twice = run_lines[int(rng.integers(0, len(run_lines)))]
         run_lines.insert(int(rng.integers(0, len(run_lines) + 1)), [*twice[:4], "0.5", twice[5]])
     if rng.random() < 0.03 and any(o.startswith("ndcg") for o in options):  # a document judged twice
-        qrels_lines.insert(int(rng.integers(0, len(qrels_lines) + 1)), qrels_lines[int(rng.integers(0, len(qrels_lines)))])
+        judged_twice = qrels_lines[int(rng.integers(0, len(qrels_lines)))]
+        qrels_lines.insert(int(rng.integers(0, len(qrels_lines) + 1)), judged_twice)
     interleaved = rng.random() < 0.5
     if interleaved:  # read whole instead of in blocks (standard input refuses it: it cannot be read twice)
         order = rng.permutation(len(run_lines))
@@ -270,7 +271,7 @@ def compare(binary: Path, case: Case, folder: Path) -> str | None:
                     stdin=case.run if case.stdin else None)
     if theirs[0] != 0:
         case.notes.append("both refused")
-        return None if ours[0] != 0 else f"trec_eval refused (status {theirs[0]}: {theirs[2].strip()}), evaluate did not"
+        return None if ours[0] != 0 else f"trec_eval refused ({theirs[0]}: {theirs[2].strip()}), evaluate did not"
     if ours[0] != 0:
         return f"evaluate refused (status {ours[0]}: {ours[2].strip()}), trec_eval did not"
     if ours[1] != theirs[1]:

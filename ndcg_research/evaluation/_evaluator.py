@@ -1,30 +1,12 @@
 """Evaluate runs against qrels: per-query nDCG values and their means, for several runs at once.
 
-:func:`evaluate` works in named phases:
-
-1. **check the arguments** (:func:`plan`): measures, convention, options;
-2. **prepare the judgments** (:class:`~ndcg_research.evaluation._matching.Judgments`): query codes in
-   ``strcmp`` order, the judgments grouped by query, the ideal grades;
-3. **evaluate each run, part by part** (:func:`evaluate_part`): a TREC run file is read in blocks of
-   whole queries (memory bounded by the largest block, not by the file); a table (DataFrame, dict,
-   ranx object) is one part; a Dask DataFrame's partitions are evaluated on the workers. Each part's
-   queries are matched, ordered and cut (trec_eval's order: ``-M`` cuts the ranking, then ``-J``
-   removes the unjudged documents), then scored (:mod:`~ndcg_research.evaluation._scoring`);
-4. **choose the queries** (:func:`merge_parts`): the parts' queries in ``strcmp`` order, a judged
-   query missing from the run scored 0 or left out (the convention's rule, or ``complete=``), the
-   means (:func:`mean_of`, the one code path of every mean, ``compare``'s too);
-5. **collect the notes**: what was left out, zero-filled, undefined or decided, naming the queries.
-
-A query's value depends on that query alone (see :mod:`~ndcg_research.evaluation._scoring`), so
-blocks, partitions and workers give the same bits as one piece.
-
-Which queries count: a query is evaluated when it is in the run and has judgments (for ``gdeval``:
-a grade above 0); run queries without judgments are left out (and named in a note). A judged query
-missing from the run: trec_eval 10.0 stops unless ``-c``, which scores it 0; the ``trec_eval`` and
-``ranx`` presets score it 0, the others leave it out, as their tools do; ``complete=True`` /
-``False`` chooses for any preset (the command line's ``-c`` / ``--answered-only``). A query the
-preset's tool refuses (scikit-learn: a list of one document) is undefined: NaN, named in a note,
-left out of the mean.
+:func:`evaluate` checks its arguments (:func:`plan`), prepares the judgments once
+(:class:`~ndcg_research.evaluation._matching.Judgments`), evaluates each run part by part
+(:func:`evaluate_part`: a file in blocks of whole queries, a table in one part, a Dask DataFrame
+partition by partition on the workers), merges the parts (:func:`merge_parts`: queries in ``strcmp``
+order, judged queries missing from the run scored 0 or left out as the convention or ``complete=``
+says, the means by :func:`mean_of`) and collects the notes. A query's value depends on that query
+alone, so blocks, partitions and workers give the same bits as one piece.
 """
 
 from __future__ import annotations
@@ -114,7 +96,7 @@ class Evaluation:
 
         frames = []
         names = [m.name for m in self.measures]
-        for run, queries, values in zip(self.runs, self.queries, self.values):
+        for run, queries, values in zip(self.runs, self.queries, self.values, strict=False):
             n_q = queries.size
             frames.append(pd.DataFrame({
                 "run": np.repeat(np.array([run], dtype=object), n_q * len(names)),
@@ -207,17 +189,7 @@ class Plan:
 
 def plan(measures: Any = ("ndcg",), *, convention: str | Convention = "trec_eval", complete: bool | None = None,
          judged_only: bool = False, max_docs: int | None = None) -> Plan:
-    """Check the options of :func:`evaluate` (before any file is read).
-
-    Examples
-    --------
-    >>> plan("ndcg@10", convention="ranx").complete
-    True
-    >>> plan("ndcg", complete="no")
-    Traceback (most recent call last):
-    ...
-    TypeError: complete must be True, False or None, got str 'no'
-    """
+    """Check the options of :func:`evaluate`, before any file is read (messages name the argument)."""
     conv = convention_of(convention)
     parsed = tuple(measures_of(measures))
     if complete is not None and not isinstance(complete, (bool, np.bool_)):
@@ -259,8 +231,8 @@ def _qrels(qrels: Any) -> Columns:
         return qrels_columns(qrels)
     if isinstance(qrels, (Columns, Mapping)) or is_table(qrels) and not is_dask(qrels):
         return table_columns(qrels, "qrels")
-    raise TypeError(f"qrels must be a qrels file path, a DataFrame, a ranx Qrels, a dict {{query: {{document: grade}}}} "
-                    f"or Columns, got {type_and_value(qrels)}")
+    raise TypeError(f"qrels must be a qrels file path, a DataFrame, a ranx Qrels, a dict "
+                    f"{{query: {{document: grade}}}} or Columns, got {type_and_value(qrels)}")
 
 
 # ---------------------------------------------------------------- phase 3: each run, part by part
@@ -445,7 +417,7 @@ def _count(n: int, one: str, many: str) -> str:
 
 
 def merge_parts(judgments: Judgments, parts: Sequence[PartValues], plan: Plan, name: str, tag: str | None) -> RunValues:
-    """The run's queries from its parts: each once, in ``strcmp`` order; missing judged queries zero-filled or left out."""
+    """The run's queries from its parts, each once, in ``strcmp`` order; missing judged ones scored 0 or left out."""
     conv = plan.convention
     n_measures = len(plan.measures)
     parts = list(parts) or [PartValues.empty(n_measures)]
@@ -526,7 +498,7 @@ def _qrels_notes(judgments: Judgments, plan: Plan) -> list[str]:
             continue
         levels = distinct(judgments.grade[judgments.grade >= 0])[0]
         gains = sorted({g for _, g in m.gains} | {float(level) for level in levels if level not in dict(m.gains)})
-        close = [(a, b) for a, b in zip(gains, gains[1:]) if 0 < b - a < 1]
+        close = [(a, b) for a, b in zip(gains, gains[1:], strict=False) if 0 < b - a < 1]
         if close:
             notes.append(
                 f"{m.name}: trec_eval sorts gain levels with a comparison that truncates their difference to an "
@@ -538,7 +510,7 @@ def _qrels_notes(judgments: Judgments, plan: Plan) -> list[str]:
 
 def _query_column(tables: Sequence[Columns | None], qrels: tuple[str, str, str] | None, runs: Sequence[Any]) -> str:
     """The query column's name in the caller's frames (the first run's, else the qrels'), else ``query``."""
-    for columns, run in zip(tables, runs):
+    for columns, run in zip(tables, runs, strict=False):
         if columns is not None and columns.names is not None:
             return columns.names[0]
         if is_dask(run):

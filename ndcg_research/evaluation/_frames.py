@@ -1,18 +1,11 @@
-"""Tables in and out of the evaluator: pandas DataFrames in the ecosystem's columns, ranx objects, pytrec_eval dicts.
+"""Tables in and out of the evaluator: DataFrames in the ecosystem's columns, ranx objects, pytrec_eval dicts.
 
-Accepted as judgments or as a run (converted to :class:`~ndcg_research.evaluation.Columns`):
-
-- a DataFrame with the package's columns ``query, doc, relevance`` / ``query, doc, score``;
-- PyTerrier's frames, ``qid, docno, label`` / ``qid, docno, score`` (a PyTerrier run's ``query``
-  column holds the query's text and is not read);
-- ir_measures' frames, ``query_id, doc_id, relevance`` / ``query_id, doc_id, score``;
-- ranx ``Qrels`` / ``Run`` objects (a run named by its ``name``);
-- pytrec_eval's dicts ``{query: {document: grade or score}}``;
-- a Dask DataFrame (a run partitioned by query), converted partition by partition on the workers.
-
-Ids are compared as text: integer ids (also in a ``category`` column) are their decimal text; float,
-boolean, empty and mixed integer-and-text ids are refused, naming a row. :func:`run_names` is the one
-naming rule of runs; :func:`named_runs` turns every form of the ``runs`` argument into (name, run) pairs.
+Judgments or a run may be a DataFrame in the package's columns (``query, doc, relevance`` /
+``query, doc, score``), PyTerrier's (``qid, docno, label`` / ``qid, docno, score``; a PyTerrier run's
+``query`` column is the query's text and is not read) or ir_measures' (``query_id, doc_id, relevance`` /
+``query_id, doc_id, score``), a ranx ``Qrels`` / ``Run``, a pytrec_eval dict ``{query: {document: value}}``,
+or a Dask DataFrame (a run, converted partition by partition). Ids are compared as text. :func:`run_names`
+is the one naming rule of runs; :func:`named_runs` turns every form of ``runs`` into (name, run) pairs.
 """
 
 from __future__ import annotations
@@ -26,8 +19,18 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from .._validation import check_path, type_and_value
-from ._readers import MAX_GRADE, Columns, InputError, Kind, PathLike, is_path, predictions_columns, qrels_columns
-from ._readers import run_columns, svmlight_columns
+from ._readers import (
+    MAX_GRADE,
+    Columns,
+    InputError,
+    Kind,
+    PathLike,
+    is_path,
+    predictions_columns,
+    qrels_columns,
+    run_columns,
+    svmlight_columns,
+)
 from ._sources import describe
 
 if TYPE_CHECKING:  # pandas is imported only where a DataFrame is made or read
@@ -132,9 +135,9 @@ def _id_array(series: pd.Series, column: str, where: Any) -> pa.ChunkedArray:
         kind = series.dtype.kind
         if kind == "f":
             first = series.iloc[0].item()
-            raise InputError(f"DataFrame column {column!r} holds floats ({first!r}, ...): ids are compared as text, and "
-                             f"{first!r} would not match {str(first).removesuffix('.0')!r}; convert the column to int "
-                             f"or str first")
+            raise InputError(f"DataFrame column {column!r} holds floats ({first!r}, ...): ids are compared as text, "
+                             f"and {first!r} would not match {str(first).removesuffix('.0')!r}; convert the column "
+                             f"to int or str first")
         if kind == "b":
             raise InputError(f"DataFrame column {column!r} holds booleans; ids must be strings or integers")
         if kind in "iu":  # integer ids are compared as their decimal text
@@ -226,7 +229,8 @@ def _grades(raw: np.ndarray, column: str, where: Any) -> tuple[np.ndarray, tuple
     """Grades as int64 when all are whole numbers, else float64 with the first fractional one marked."""
     big = np.flatnonzero(np.abs(raw) >= MAX_GRADE)
     if big.size:
-        raise InputError(f"{where(int(big[0]))}: {column} {raw[big[0]]!r} is too large (grades are integers below 2^53)")
+        raise InputError(f"{where(int(big[0]))}: {column} {raw[big[0]]!r} is too large (grades are integers below "
+                         f"2^53)")
     fractional = np.flatnonzero(np.floor(raw) != raw)
     if fractional.size:
         return raw, (int(fractional[0]), repr(float(raw[fractional[0]])))
@@ -344,7 +348,7 @@ def run_names(runs: Sequence[Any]) -> list[str]:
         if len(clashing) < 2 or any(s is None for s in sources) or len(set(sources)) < len(sources):
             continue
         stems = [_file_name(s) for s in sources if s is not None]
-        for i, source, stem in zip(clashing, sources, stems):
+        for i, source, stem in zip(clashing, sources, stems, strict=False):
             names[i] = stem if len(set(stems)) == len(stems) and stem not in names else source or name
     return names
 
@@ -381,7 +385,7 @@ def named_runs(runs: Any, name: str = "runs") -> list[tuple[str, Any]]:
                                  f"each run once")
             raise ValueError(f"{name}[{i}] and {name}[{j}] are different runs named {label!r}; name them with a dict "
                              f"{{name: run}}, e.g. {{{label + '-1'!r}: {name}[{i}], {label + '-2'!r}: {name}[{j}]}}")
-        return list(zip(labels, runs))
+        return list(zip(labels, runs, strict=False))
     _check_run(runs, name)
     return [(run_names([runs])[0], runs)]
 

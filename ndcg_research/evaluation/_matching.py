@@ -1,27 +1,13 @@
 """Ids matched by pyarrow's hashing: the judgments prepared once, and each part of a run as rankings of judged queries.
 
-:class:`Judgments` numbers the judged queries in ``strcmp`` order (the order results are printed in,
-through Arrow's dictionary encoding and its byte-wise sort), groups the judgments by query, and
-keeps each query's judged grades in descending order (the ideal ranking of the presets whose ideal
-comes from the judgments). It is built once and shared, read-only, by the blocks of a streamed run
-and by the workers of a Dask cluster.
-
-:func:`rank_part` turns the rows of one part of a run (a block of whole queries of a file, a Dask
-partition, a whole DataFrame) into :class:`Ranked`:
-
-1. each row's query code (``pyarrow.compute.index_in`` against the judged queries); rows of queries
-   without judgments, and of those the preset does not evaluate, are set aside;
-2. the documents of the part and the judgments of its queries are dictionary-encoded together
-   (``pyarrow.compute.dictionary_encode``: one hash pass over their bytes, linear in the bytes read),
-   so that each (query, document) pair becomes one integer key; a key found twice is a document
-   ranked (or judged) twice for one query, found exactly by value and refused with both lines; each
-   ranked key is looked up among the judged keys (a sorted search on integers);
-3. documents are ordered by score within each query (a run written in rank order is only checked);
-   tied scores follow the preset: document id descending (Arrow's byte-wise sort, trec_eval's
-   ``strcmp``), file order, or left for averaging; scores are first rounded to float32 for the tools
-   that keep them so.
-
-Everything works on whole arrays; nothing loops over queries or documents in Python.
+:class:`Judgments` numbers the judged queries in ``strcmp`` order (Arrow's byte-wise sort), groups the
+judgments by query and keeps each query's grades in descending order (the ideal); it is shared,
+read-only, by the blocks of a streamed run and the workers of a Dask cluster. :func:`rank_part` turns
+one part of a run into :class:`Ranked`: each row's query code (``index_in``); the run's documents as
+distinct ids (the parser's dictionaries, else ``dictionary_encode``) looked up among the distinct judged
+ids of the part's queries (``index_in`` on a table that stays in cache), so that each (query, document)
+is one integer key, matched exactly and found exactly when given twice; then documents in score order,
+ties as the preset says. Everything works on whole arrays, linear in the bytes read.
 """
 
 from __future__ import annotations
@@ -410,8 +396,8 @@ def rank_part(judgments: Judgments, columns: Columns, conv: Convention,
         first, second = sorted((int(look[pair[0]]), int(look[pair[1]])))
         query = judgments.query_text(block_codes[ranked_query[first]:][:1])[0]
         doc = run_ids[int(run_index[first])].as_py().decode(errors="replace")
-        raise InputError(f"{columns.where(rows[first])}: document {doc!r} is ranked twice for query {query!r} (again at "
-                         f"{columns.where(rows[second])}); trec_eval refuses this too")
+        raise InputError(f"{columns.where(rows[first])}: document {doc!r} is ranked twice for query {query!r} "
+                         f"(again at {columns.where(rows[second])}); trec_eval refuses this too")
     ranked.row = rows[ranked.row]  # positions in the part's rows -> rows of ``columns``
     return ranked, set_aside
 

@@ -1,29 +1,13 @@
 """Read judgments and rankings from files: TREC qrels and run files, SVMlight/LETOR files, into :class:`Columns`.
 
-The line grammar is trec_eval 10.0's (``get_qrels.c``, ``get_trec_results.c``): fields are separated by
-runs of blanks (space, tab, vertical tab, form feed), a line may end with ``\\r\\n``.
-
-- run: ``query Q0 document rank score tag``, six fields, more are ignored. Blank lines are skipped, and
-  so is a line whose first non-blank character is ``#``. The rank column is ignored: documents are
-  ranked by score. The run's tag is the tag of its last line (trec_eval's ``runid``), bytes kept.
-- qrels: ``query iteration document relevance``, exactly four fields. trec_eval's qrels reader has its
-  own comment rule: a ``#`` in the *first column* starts a comment line, but only when the line before
-  was not one (trec_eval reads the second of two comment lines as a judgment), and never as the last
-  line (trec_eval reads past the end of the file there); a blank line is a malformed line. Each of
-  these is refused here with its line, and so is a ``#`` after blanks (trec_eval reads it as a query id).
-- numbers: a grade is read as trec_eval's ``atol`` reads it, its integer prefix, from a decimal
-  number without exponent; a grade with a fractional part keeps it (the integer presets refuse it,
-  naming what ``atol`` would read). A score is a decimal number, exponent allowed (what C's ``atof``
-  and Python read alike). Anything else is refused with the file and the line, saying what trec_eval
-  would read; so are non-finite scores and grades of 2^53 or more.
-
-A block whose lines are regular (one kind of separator, the expected number of fields, no comment, no
-blank line) is parsed by pyarrow's multithreaded CSV reader; any other block line by line; both give
-the same result (tested on random files, property-based). Files are read in blocks of whole lines
-(:mod:`~ndcg_research.evaluation._sources`).
-
-SVMlight / LETOR: ``relevance qid:QUERY feature:value ... # docid = ID ...``, one document per line
-(features are not read), and a model's scores in a separate file, one per line in the same order.
+The grammar is trec_eval 10.0's (``get_qrels.c``, ``get_trec_results.c``; the guide "Evaluating run files"
+tabulates where it reads a line otherwise than it seems): fields separated by runs of blanks, a run line
+``query Q0 document rank score tag`` (more fields ignored, blank and ``#`` lines skipped), a qrels line
+``query iteration document relevance`` with trec_eval's stricter comment rule; grades read as ``atol``
+reads them, scores as ``atof`` does. A line trec_eval would read otherwise is refused with its file and
+line. A regular block is parsed by pyarrow's multithreaded CSV reader, any other line by line; both give
+the same result (tested on random files). SVMlight / LETOR: ``relevance qid:QUERY feature:value ...
+# docid = ID``, with a model's scores in a separate file, one per line.
 """
 
 from __future__ import annotations
@@ -39,7 +23,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from .._validation import check_bool, check_int, check_instance, check_path
+from .._validation import check_bool, check_instance, check_int, check_path
 from ._sources import BLOCK_SIZE, STDIN, InputError, Source, check_text, describe, line_blocks, open_source
 
 Kind = Literal["qrels", "run"]
@@ -129,9 +113,9 @@ class Columns:
             return parts[0]
         first = parts[0]
         contiguous = all(p.lines is None for p in parts) and all(
-            b.first_line == a.first_line + len(a) for a, b in zip(parts, parts[1:]))
+            b.first_line == a.first_line + len(a) for a, b in zip(parts, parts[1:], strict=False))
         offsets = np.cumsum([0] + [len(p) for p in parts])
-        fraction = next(((int(o) + p.fraction[0], p.fraction[1]) for o, p in zip(offsets, parts)
+        fraction = next(((int(o) + p.fraction[0], p.fraction[1]) for o, p in zip(offsets, parts, strict=False)
                          if p.fraction is not None), None)
         values = [p.value for p in parts]
         if fraction is not None:  # some grade has a fraction: every grade as the number written
@@ -244,10 +228,10 @@ def parse_score(text: bytes, where: str) -> float:
     --------
     >>> parse_score(b"-1.5e3", "run:1")
     -1500.0
-    >>> parse_score(b"0x1p1", "run:1")
+    >>> parse_score(b"0x1p1", "run:1")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ndcg_research.evaluation._sources.InputError: run:1: score '0x1p1' is a hexadecimal number: trec_eval's atof reads 2 (C's strtod), most tools do not read it; write it in decimal
+    ndcg_research.evaluation._sources.InputError: run:1: score '0x1p1' is a hexadecimal number: ... reads 2 ...
     """
     if _SCORE.fullmatch(text) is None:
         match = _STRTOD.match(text)
@@ -274,10 +258,10 @@ def parse_grade(text: bytes, where: str) -> tuple[int, bool]:
     --------
     >>> parse_grade(b"2", "q:1"), parse_grade(b"1.9999999999999999", "q:1"), parse_grade(b"-1.0", "q:1")
     ((2, False), (1, True), (-1, False))
-    >>> parse_grade(b"1e1", "qrels:3")
+    >>> parse_grade(b"1e1", "qrels:3")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ndcg_research.evaluation._sources.InputError: qrels:3: relevance '1e1' has an exponent; trec_eval reads grades with atol, which reads 1: write the integer
+    ndcg_research.evaluation._sources.InputError: qrels:3: relevance '1e1' has an exponent; ... which reads 1: ...
     """
     match = _GRADE.fullmatch(text)
     if match is None or not (match.group(1).strip(b"+-") or match.group(2)):
@@ -293,7 +277,8 @@ def parse_grade(text: bytes, where: str) -> tuple[int, bool]:
 
 # ---------------------------------------------------------------- the line grammar
 
-_FIELDS = {"qrels": ("query", "iteration", "doc", "value"), "run": ("query", "iteration", "doc", "rank", "value", "tag")}
+_FIELDS = {"qrels": ("query", "iteration", "doc", "value"),
+           "run": ("query", "iteration", "doc", "rank", "value", "tag")}
 _USAGE = {"qrels": "exactly 4 fields (query iteration document relevance)",
           "run": "6 fields (query Q0 document rank score tag)"}
 # Python's bytes.split() splits at exactly C's isspace characters: space, \t, \n, \v, \f, \r.

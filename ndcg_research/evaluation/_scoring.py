@@ -1,17 +1,10 @@
 """nDCG of ranked queries under one measure, through the metric core's kernels.
 
-For every query the DCG and the ideal DCG are sums over the same number of ranks ``W``, a
-power of two fixed by the query alone (its list length and its ideal length, cut at ``k``):
-queries of equal ``W`` go in one padded batch, and each row is summed on its own
-(the core's ``rowwise_discounted_sum`` kernel). A query's value therefore never
-depends on the other queries of its block, partition or batch: a run evaluated in blocks, or
-on the workers of a Dask cluster, gives the same bits as in one piece. A list in ideal order
-gets a DCG bit-identical to its ideal DCG, so its nDCG is exactly 1.
-
-The gains and discounts are the core's (:func:`~ndcg_research.parse_gain`,
-:func:`~ndcg_research.parse_discount`), tie averaging is the core's
-(its ``ranked_gains``), and a trec_eval gain map (``gains=``) is
-applied by lookup in its sorted grades (never a table as long as the largest grade).
+The DCG and ideal DCG of a query are sums over a number of ranks ``W`` fixed by the query alone (a power
+of two at or above its list and ideal lengths, cut at ``k``): queries of equal ``W`` go in one padded
+batch, each row summed on its own, so a query's value never depends on the other queries of its block,
+partition or batch, and a list in ideal order gets exactly 1. Gains, discounts and tie averaging are the
+core's; a trec_eval gain map is applied by lookup in its sorted grades.
 """
 
 from __future__ import annotations
@@ -26,7 +19,8 @@ from ._matching import Judgments, Ranked, distinct
 from ._measures import Convention, Gains, Measure
 
 
-def padded(values: np.ndarray, starts: np.ndarray, lengths: np.ndarray, width: int, fill: float | int = 0) -> np.ndarray:
+def padded(values: np.ndarray, starts: np.ndarray, lengths: np.ndarray, width: int,
+           fill: float | int = 0) -> np.ndarray:
     """Rows ``values[starts[i] : starts[i] + lengths[i]]`` (at most ``width``) padded with ``fill`` to ``width``.
 
     Examples
@@ -84,7 +78,8 @@ def _gains(measure: Measure, gain: Any, grades: np.ndarray, judged: np.ndarray |
     return np.asarray(kernels.apply_gain(gain, grades, name="relevance"), dtype=np.float64)
 
 
-def measure_values(measure: Measure, conv: Convention, ranked: Ranked, judgments: Judgments) -> tuple[np.ndarray, np.ndarray]:
+def measure_values(measure: Measure, conv: Convention, ranked: Ranked,
+                   judgments: Judgments) -> tuple[np.ndarray, np.ndarray]:
     """nDCG of each query of ``ranked`` under ``measure``, and whether its ideal DCG is 0.
 
     Parameters

@@ -1,25 +1,14 @@
-"""Where input bytes come from: files (plain or compressed, recognised by content) or standard input, in blocks of whole lines.
+"""Where input bytes come from: files (plain or compressed, recognised by content) or standard input, as lines.
 
-- :func:`open_source` opens a path, or standard input for ``"-"``, and recognises gzip, bzip2 and xz
-  data by its first bytes, whatever the file is called; zstd, zip and 7-zip data are refused with a
-  message naming the file;
-- :func:`line_blocks` reads it as blocks of whole lines (about ``size`` bytes each; a longer line makes
-  a longer block), so that memory is bounded by the block, not by the file;
-- :func:`check_text` refuses, with the file and line, what trec_eval would read differently from what
-  the file seems to say: a UTF-8 byte-order mark (trec_eval makes it part of the first query id), a
-  carriage return that does not end a line (trec_eval reads a file with CR-only line ends as one
-  line), and NUL bytes (trec_eval stops reading a line at them);
-- :func:`prefetched` reads the next block on a thread while this one is evaluated.
-
-Decompression errors (a truncated gzip file, a corrupt stream) become :class:`InputError` naming the
-file.
+Compressed data (gzip, bzip2, xz) is recognised by its first bytes whatever the file is called; zstd,
+zip and 7-zip are refused naming the file, and so are a damaged stream, a UTF-8 byte-order mark, a
+carriage return that does not end a line and NUL bytes (each of which trec_eval would read otherwise).
 """
 
 from __future__ import annotations
 
 import bz2
 import gzip
-import io
 import lzma
 import os
 import queue
@@ -136,6 +125,7 @@ def line_blocks(source: Source, size: int = BLOCK_SIZE, first: int | None = None
 
     Examples
     --------
+    >>> import io
     >>> list(line_blocks(Source("example", io.BytesIO(b"a 1\\nb 2\\nc 3")), size=6))
     [b'a 1\\n', b'b 2\\n', b'c 3']
     """
@@ -162,10 +152,10 @@ def check_text(block: bytes, name: str, first_line: int) -> None:
     Examples
     --------
     >>> check_text(b"q 0 a 1\\r\\n", "qrels", 1)   # CRLF line ends are fine
-    >>> check_text(b"q 0 a 1\\rq 0 b 2\\r", "qrels", 1)
+    >>> check_text(b"q 0 a 1\\rq 0 b 2\\r", "qrels", 1)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ndcg_research.evaluation._sources.InputError: qrels:1: a carriage return (\\r) that does not end a line: old Mac line ends? trec_eval reads such a file as one line; convert the line ends to \\n
+    ndcg_research.evaluation._sources.InputError: qrels:1: a carriage return (\\r) that does not end a line: ...
     """
     if first_line == 1 and block.startswith(_BOM):
         raise InputError(f"{name}:1: starts with a UTF-8 byte-order mark (bytes EF BB BF), which trec_eval reads as "

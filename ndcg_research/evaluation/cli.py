@@ -182,19 +182,6 @@ def trec_text(evaluation: Evaluation, *, per_query: bool = False, summary: bool 
 
     ``per_query``: the per-query lines first (``-q``); ``summary``: the ``all`` lines (unless ``-n``);
     ``runid``, ``num_q``: those summary lines; ``ndcg``: the nDCG lines (False for ``-m runid`` alone).
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from ndcg_research.evaluation import evaluate
-    >>> qrels = pd.DataFrame({"query": ["1", "1"], "doc": ["a", "b"], "relevance": [1, 1]})
-    >>> run = pd.DataFrame({"query": ["1", "1"], "doc": ["a", "c"], "score": [2.0, 1.0]})
-    >>> text = trec_text(evaluate(qrels, {"x": run}, ["ndcg_cut.1", "ndcg"]), per_query=True)
-    >>> print(text.replace("\\t", "|"), end="")  # tabs shown as |
-    ndcg                  |1|0.6131
-    ndcg_cut_1            |1|1.0000
-    ndcg                  |all|0.6131
-    ndcg_cut_1            |all|1.0000
     """
     order = trec_order(evaluation.measures) if ndcg else []
     names = [evaluation.measures[i].name for i in order]
@@ -210,7 +197,8 @@ def trec_text(evaluation: Evaluation, *, per_query: bool = False, summary: bool 
                 out.append(f"{'runid':<22}\tall\t{evaluation.tags[r] if evaluation.tags[r] is not None else run}\n")
             if num_q:
                 out.append(f"{'num_q':<22}\tall\t{averaged[r]}\n")
-            out.extend(_line(name, "all", value) for name, value in zip(names, evaluation.mean_values[r][order]))
+            means = evaluation.mean_values[r][order]
+            out.extend(_line(name, "all", value) for name, value in zip(names, means, strict=True))
     return "".join(out)
 
 
@@ -229,16 +217,6 @@ def csv_text(evaluation: Evaluation, *, per_query: bool = False) -> str:
 
     The mean over the queries has an empty ``query`` (no query id is empty, so a query named ``all``,
     trec_eval's name for the mean, stays distinct from it); ``pandas.read_csv`` reads it as NaN.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from ndcg_research.evaluation import evaluate
-    >>> qrels = pd.DataFrame({"query": ["1"], "doc": ["a"], "relevance": [1]})
-    >>> run = pd.DataFrame({"query": ["1", "1"], "doc": ["c", "a"], "score": [2.0, 1.0]})
-    >>> print(csv_text(evaluate(qrels, {"x": run}, "ndcg")), end="")
-    run,query,measure,value
-    x,,ndcg,0.6309297535714575
     """
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
@@ -256,27 +234,6 @@ def json_text(evaluation: Evaluation, *, per_query: bool = False) -> str:
     """JSON: the convention, and per run its tag, number of averaged queries, means and (optionally) per-query values.
 
     Indented by one space and strict (a value that is not a finite number is null), as ``compare``'s.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> from ndcg_research.evaluation import evaluate
-    >>> qrels = pd.DataFrame({"query": ["1"], "doc": ["a"], "relevance": [1]})
-    >>> run = pd.DataFrame({"query": ["1"], "doc": ["a"], "score": [2.0]})
-    >>> print(json_text(evaluate(qrels, {"x": run}, "ndcg")), end="")
-    {
-     "convention": "trec_eval",
-     "runs": [
-      {
-       "run": "x",
-       "tag": null,
-       "num_q": 1,
-       "means": {
-        "ndcg": 1.0
-       }
-      }
-     ]
-    }
     """
     runs = []
     averaged = evaluation.averaged()
@@ -285,7 +242,7 @@ def json_text(evaluation: Evaluation, *, per_query: bool = False) -> str:
             "run": run,
             "tag": evaluation.tags[r],
             "num_q": averaged[r],
-            "means": {m.name: _finite(v) for m, v in zip(evaluation.measures, evaluation.mean_values[r])},
+            "means": {m.name: _finite(v) for m, v in zip(evaluation.measures, evaluation.mean_values[r], strict=False)},
         }
         if per_query:
             entry["per_query"] = {
