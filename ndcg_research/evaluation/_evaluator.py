@@ -226,13 +226,17 @@ def check_grades(qrels: Columns, plan: Plan) -> None:
         fail(value > conv.max_grade, f"is above {conv.max_grade}, the largest grade the tool accepts")
 
 
-def _qrels(qrels: Any) -> Columns:
+def _qrels(qrels: Any, plan: Plan) -> Columns:
+    """The judgments as Columns, their grades checked for the convention."""
     if is_path(qrels):
-        return qrels_columns(qrels)
-    if isinstance(qrels, (Columns, Mapping)) or is_table(qrels) and not is_dask(qrels):
-        return table_columns(qrels, "qrels")
-    raise TypeError(f"qrels must be a qrels file path, a DataFrame, a ranx Qrels, a dict "
-                    f"{{query: {{document: grade}}}} or Columns, got {type_and_value(qrels)}")
+        columns = qrels_columns(qrels)
+    elif isinstance(qrels, (Columns, Mapping)) or is_table(qrels) and not is_dask(qrels):
+        columns = table_columns(qrels, "qrels")
+    else:
+        raise TypeError(f"qrels must be a qrels file path, a DataFrame, a ranx Qrels, a dict "
+                        f"{{query: {{document: grade}}}} or Columns, got {type_and_value(qrels)}")
+    check_grades(columns, plan)
+    return columns
 
 
 # ---------------------------------------------------------------- phase 3: each run, part by part
@@ -611,11 +615,7 @@ def evaluate(
     named = named_runs(runs)
     if sum(is_path(r) and os.fspath(r) == STDIN for r in [qrels] + [run for _, run in named]) > 1:
         raise ValueError("standard input (-) can be read once: give it as the qrels or as one run, not both")
-    qrels_columns_ = _qrels(qrels)
-    check_grades(qrels_columns_, checked)
-    judgments = Judgments.build(qrels_columns_)
-    qrels_names = qrels_columns_.names
-    del qrels_columns_  # (large qrels: the prepared judgments replace them)
+    judgments = Judgments.build(_qrels(qrels, checked))  # no other reference to the qrels as read: freed early
     notes = _qrels_notes(judgments, checked)
     results, tables = [], []
     for name, run in named:
@@ -629,5 +629,5 @@ def evaluate(
         tuple(r.name for r in results), tuple(r.tag for r in results), checked.measures,
         tuple(judgments.query_text(r.codes) for r in results), tuple(r.values for r in results),
         np.array([r.mean for r in results]), checked.convention, tuple(notes),
-        _query_column([*tables], qrels_names, [run for _, run in named]),
+        _query_column(tables, judgments.qrels.names, [run for _, run in named]),
     )

@@ -57,14 +57,15 @@ def _encoded(array: pa.ChunkedArray, *, unique: bool = True) -> tuple[pa.Array, 
     if chunks and all(pa.types.is_dictionary(c.type) for c in chunks):
         values = [binary_ids(c.dictionary) for c in chunks]
         offsets = np.cumsum([0] + [len(v) for v in values[:-1]])
-        index = np.concatenate([numbers(c.indices).astype(np.int64) + o for c, o in zip(chunks, offsets, strict=True)])
+        kind = np.int32 if offsets[-1] + len(values[-1]) < 2**31 else np.int64  # half the memory of large qrels
+        index = np.concatenate([numbers(c.indices).astype(kind) + o for c, o in zip(chunks, offsets, strict=True)])
         ids = values[0] if len(values) == 1 else pa.concat_arrays(values)
         if unique and len(values) > 1:
             encoded = pc.dictionary_encode(ids)
-            ids, index = binary_ids(encoded.dictionary), numbers(encoded.indices).astype(np.int64)[index]
+            ids, index = binary_ids(encoded.dictionary), numbers(encoded.indices)[index]
         return ids, index
     encoded = pc.dictionary_encode(binary_ids(array))
-    return binary_ids(encoded.dictionary), numbers(encoded.indices).astype(np.int64)
+    return binary_ids(encoded.dictionary), numbers(encoded.indices)
 
 
 def query_codes(array: pa.ChunkedArray, names: pa.Array) -> tuple[np.ndarray, list[bytes]]:
@@ -169,8 +170,9 @@ class Judgments:
         The qrels as read, their ids dropped (kept for messages: file and lines).
     names : pyarrow.Array
         The judged query ids in ``strcmp`` order; a query's code is its position here.
-    docs, grade, rows : pyarrow.Array, numpy.ndarray, numpy.ndarray
-        The judged documents, their grades and their rows in the qrels, grouped by code.
+    docs, grade, rows : pyarrow.Array, numpy.ndarray, numpy.ndarray or None
+        The judged documents, their grades and their rows in the qrels (None: in the same order), grouped by
+        code.
     starts, counts : numpy.ndarray
         Per code, the first position and the number of its judgments in ``docs``.
     has_relevant : numpy.ndarray
@@ -185,7 +187,7 @@ class Judgments:
     names: pa.Array
     docs: pa.Array
     grade: np.ndarray
-    rows: np.ndarray
+    rows: np.ndarray | None
     starts: np.ndarray
     counts: np.ndarray
     has_relevant: np.ndarray
@@ -202,6 +204,8 @@ class Judgments:
     def build(cls, qrels: Columns) -> Judgments:
         """Prepare ``qrels`` (a document judged twice is found when its query is evaluated).
 
+        The qrels as read are let go of as soon as their ids are copied (large qrels: the peak memory).
+
         Examples
         --------
         >>> qrels = Columns(pa.chunked_array([[b"q2", b"q1", b"q2"]]), pa.chunked_array([[b"a", b"a", b"b"]]),
@@ -215,7 +219,7 @@ class Judgments:
         dictionary, indices = _encoded(qrels.query)
         used = np.flatnonzero(np.bincount(indices, minlength=len(dictionary)))
         order = numbers(pc.sort_indices(dictionary.take(_int_array(used)))).astype(np.int64)
-        rank = np.full(len(dictionary), -1, dtype=np.int64)
+        rank = np.full(len(dictionary), -1, dtype=np.int32)
         rank[used[order]] = np.arange(order.size)
         codes = rank[indices]
         del indices
@@ -226,8 +230,8 @@ class Judgments:
             grade = grade.astype(np.int32)  # half the memory of int64 for large qrels
         counts = np.bincount(codes, minlength=n)
         first_rows = block_starts(codes)
+        rows: np.ndarray | None = None
         if first_rows.size == n:  # grouped by query, as qrels files are: no copy
-            rows = np.arange(codes.size)
             starts = np.zeros(n, dtype=np.int64)
             starts[codes[first_rows]] = first_rows
             docs = binary_ids(qrels.doc)
@@ -235,11 +239,15 @@ class Judgments:
             rows = np.argsort(codes, kind="stable")
             starts = np.cumsum(counts) - counts
             docs = binary_ids(qrels.doc).take(_int_array(rows))
+            grade = grade[rows]
+        empty = pa.chunked_array([], type=pa.binary())
+        kept = replace(qrels, query=empty, doc=empty, value=np.zeros(0, dtype=grade.dtype))
+        del qrels  # the caller holds no other reference: the ids as read are freed here
+        if rows is not None:
+            codes = codes[rows]  # in the order of the grouped judgments, as the grades
         has_relevant = np.bincount(codes[grade > 0], minlength=n) > 0
         ideal_grade, ideal_count = _ideal_grades(codes, grade, n)
-        kept = replace(qrels, query=pa.chunked_array([], type=pa.binary()), doc=pa.chunked_array([], type=pa.binary()))
-        return cls(kept, names, docs, grade if first_rows.size == n else grade[rows], rows, starts, counts,
-                   has_relevant, ideal_grade,
+        return cls(kept, names, docs, grade, rows, starts, counts, has_relevant, ideal_grade,
                    np.cumsum(ideal_count) - ideal_count, ideal_count, np.zeros(n, dtype=bool))
 
     def query_text(self, codes: np.ndarray) -> np.ndarray:
@@ -249,7 +257,7 @@ class Judgments:
 
     def refuse_twice(self, code: int, positions: tuple[int, int]) -> None:
         """Raise for a document judged twice for query ``code``: ``positions`` index the grouped judgments."""
-        rows = sorted(int(self.rows[p]) for p in positions)
+        rows = sorted(int(p if self.rows is None else self.rows[p]) for p in positions)
         doc = self.docs[positions[0]].as_py().decode(errors="replace")
         raise InputError(f"{self.qrels.where(rows[0])}: document {doc!r} is judged twice for query "
                          f"{self.query_text(np.array([code]))[0]!r} (again at {self.qrels.where(rows[1])}); trec_eval "
