@@ -18,7 +18,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .._validation import check_path, type_and_value
+from .._validation import check_instance, check_path, type_and_value
 from ._readers import (
     MAX_GRADE,
     Columns,
@@ -178,6 +178,7 @@ def columns_from_frame(frame: pd.DataFrame, kind: Kind, *, name: str | None = No
         raise TypeError(f"frame must be a pandas DataFrame, got {type_and_value(frame)}")
     if kind not in ("qrels", "run"):
         raise ValueError(f"kind must be one of 'qrels', 'run', got {kind!r}")
+    check_instance(name, "name", str, none=True)
     style = frame_style(frame.columns)
     query, doc, grades, score = STYLES[style]
     value = next((g for g in grades if g in frame.columns), grades[0]) if kind == "qrels" else score
