@@ -47,7 +47,11 @@ def test_measure_names():
     # 'ndcg_cut.k' in, 'ndcg_cut_k' out; bare 'ndcg_cut' gives trec_eval's default cut-offs.
     qrels = {"q": {"a": 1}}
     run = {"q": {"a": 1.0}}
-    assert set(_evaluate(qrels, run, {"ndcg", "ndcg_cut.5", "ndcg_cut.10"})["q"]) == {"ndcg", "ndcg_cut_5", "ndcg_cut_10"}
+    assert set(_evaluate(qrels, run, {"ndcg", "ndcg_cut.5", "ndcg_cut.10"})["q"]) == {
+        "ndcg",
+        "ndcg_cut_5",
+        "ndcg_cut_10",
+    }
     assert {"ndcg_cut_5", "ndcg_cut_10", "ndcg_cut_1000"} <= set(_evaluate(qrels, run, {"ndcg_cut"})["q"])
 
 
@@ -122,7 +126,7 @@ def _random_collection(seed, n_queries):
         if rng.random() < 0.1:
             scores = np.full(n_docs, 1.25)
         qrels[f"q{q}"] = judged
-        run[f"q{q}"] = {d: float(s) for d, s in zip(retrieved, scores)}
+        run[f"q{q}"] = {d: float(s) for d, s in zip(retrieved, scores, strict=False)}
     return qrels, run
 
 
@@ -160,8 +164,8 @@ def test_batched_ragged_call_matches_trec_eval(seed):
     got = _evaluate(qrels, run, {"ndcg", "ndcg_cut.10"})
     queries = sorted(qrels)
     docs = [sorted(run[q], reverse=True) for q in queries]
-    y_true = [[qrels[q].get(d, 0) for d in ds] for q, ds in zip(queries, docs)]
-    y_score = [[run[q][d] for d in ds] for q, ds in zip(queries, docs)]
+    y_true = [[qrels[q].get(d, 0) for d in ds] for q, ds in zip(queries, docs, strict=False)]
+    y_score = [[run[q][d] for d in ds] for q, ds in zip(queries, docs, strict=False)]
     ideal = [list(qrels[q].values()) for q in queries]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", nr.UndefinedNDCGWarning)

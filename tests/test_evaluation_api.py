@@ -13,8 +13,9 @@ import pytest
 import ndcg_research as nr
 from ndcg_research.evaluation import Measure, evaluate, parse_measures
 
-QRELS = pd.DataFrame({"query": ["q1", "q1", "q1", "q2", "q2"], "doc": ["a", "b", "c", "a", "d"],
-                      "relevance": [3, 1, 0, 2, 2]})
+QRELS = pd.DataFrame(
+    {"query": ["q1", "q1", "q1", "q2", "q2"], "doc": ["a", "b", "c", "a", "d"], "relevance": [3, 1, 0, 2, 2]}
+)
 RUN_A = pd.DataFrame({"query": ["q1", "q1", "q2", "q2"], "doc": ["b", "a", "d", "e"], "score": [2.0, 1.0, 1.0, 0.5]})
 RUN_B = pd.DataFrame({"query": ["q1", "q1", "q2"], "doc": ["a", "c", "a"], "score": [2.0, 1.0, 1.0]})
 
@@ -30,10 +31,16 @@ def test_spec_language():
     assert parse_measures("ndcg@3(gain=mapping({0: 0, 1: 2}))")[0].gain == "mapping({0: 0, 1: 2})"
     assert [x.k for x in parse_measures("ndcg_cut")] == [5, 10, 15, 20, 30, 100, 200, 500, 1000]
     assert parse_measures(["ndcg@5", "ndcg_cut.5"]) == [Measure("ndcg@5", 5), Measure("ndcg_cut_5", 5)]
-    for bad, message in [("ndcg@0", "cut-off must be >= 1"), ("ndcg(k=3)", "unknown option"),
-                         ("ndcg(gains={1: 2}, gain=exp2)", "either gain or gains"), ("ndcg.a=3", "must be an integer"),
-                         ("ndcg_cut.5,5", "duplicate cut-offs"), ("ndcg(discount=log(base=1))", "base must be > 1"),
-                         ("ndcg(gains={-1: 2})", "integer grades >= 0"), ("precision@5", "unknown measure")]:
+    for bad, message in [
+        ("ndcg@0", "cut-off must be >= 1"),
+        ("ndcg(k=3)", "unknown option"),
+        ("ndcg(gains={1: 2}, gain=exp2)", "either gain or gains"),
+        ("ndcg.a=3", "must be an integer"),
+        ("ndcg_cut.5,5", "duplicate cut-offs"),
+        ("ndcg(discount=log(base=1))", "base must be > 1"),
+        ("ndcg(gains={-1: 2})", "integer grades >= 0"),
+        ("precision@5", "unknown measure"),
+    ]:
         with pytest.raises(ValueError, match=message):
             parse_measures(bad)
 
@@ -52,7 +59,7 @@ def test_tables_and_several_runs():
 
 def test_measure_options_go_to_the_core():
     result = evaluate(QRELS, RUN_A, ['ndcg(discount="power(beta=0.5)", gain=exp2)', "ndcg(gains={1: 5})"])
-    power = lambda r: r ** -0.5  # noqa: E731
+    power = lambda r: r**-0.5  # noqa: E731
     expected = _dcg([1, 7], power) / _dcg([7, 1], power)
     assert result.values[0][0][0] == pytest.approx(expected)
     expected_map = _dcg([5, 3]) / _dcg([5, 3])
@@ -66,7 +73,13 @@ def test_run_names():
     a = RUN_A.copy()
     a.attrs["run"] = "bm25"
     assert evaluate(QRELS, [a, RUN_B], "ndcg").runs == ("bm25", "run2")
-    with pytest.raises(ValueError, match="run 'bm25' is given twice"):
+    with pytest.raises(ValueError, match=r"runs\[1\]: run 'bm25' is given twice \(as runs\[0\] too\)"):
+        evaluate(QRELS, [a, a], "ndcg")
+    with pytest.raises(
+        ValueError,
+        match=r"runs\[0\] and runs\[1\] are different runs named 'bm25'; name them with a "
+        r"dict",
+    ):
         evaluate(QRELS, [a, a.copy()], "ndcg")
 
 
@@ -90,10 +103,16 @@ def test_lazy_top_level_names_keep_import_numpy_only():
 
 def test_unsorted_ungrouped_run_same_as_sorted():
     rng = np.random.default_rng(3)
-    run = pd.DataFrame({"query": rng.choice(["q1", "q2"], 40), "doc": [f"x{i}" for i in range(40)],
-                        "score": rng.integers(0, 5, 40).astype(float)})
-    qrels = pd.DataFrame({"query": ["q1"] * 10 + ["q2"] * 10, "doc": [f"x{i}" for i in range(20)],
-                          "relevance": rng.integers(0, 3, 20)})
+    run = pd.DataFrame(
+        {
+            "query": rng.choice(["q1", "q2"], 40),
+            "doc": [f"x{i}" for i in range(40)],
+            "score": rng.integers(0, 5, 40).astype(float),
+        }
+    )
+    qrels = pd.DataFrame(
+        {"query": ["q1"] * 10 + ["q2"] * 10, "doc": [f"x{i}" for i in range(20)], "relevance": rng.integers(0, 3, 20)}
+    )
     ordered = run.sort_values(["query", "score", "doc"], ascending=[True, False, False])
     for convention in ("trec_eval", "sklearn", "lightgbm"):
         a = evaluate(qrels, run, ["ndcg", "ndcg@3"], convention=convention)

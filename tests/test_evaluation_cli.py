@@ -12,7 +12,8 @@ import pytest
 from ndcg_research.cli import main
 
 QRELS = "# judged\n2 0 b 1\n2 0 a 2\n10 0 a 1\n10 0 c 3\n7 0 x 1\n"
-RUN = "10 Q0 a 1 0.9 myrun\n10 Q0 c 2 0.9 myrun\n10 Q0 n 3 0.1 myrun\n2 Q0 a 1 3 myrun\n2 Q0 z 2 2 myrun\n99 Q0 a 1 1 myrun\n"
+RUN = ("10 Q0 a 1 0.9 myrun\n10 Q0 c 2 0.9 myrun\n10 Q0 n 3 0.1 myrun\n2 Q0 a 1 3 myrun\n2 Q0 z 2 2 myrun\n"
+       "99 Q0 a 1 1 myrun\n")
 
 
 def _dcg(gains):
@@ -56,7 +57,8 @@ def test_complete_nosummary_judged_only_max_docs(files, capfdbinary):
     status, out, _ = run_cli(capfdbinary, "-q", "-c", "-n", "-m", "ndcg", files / "qrels", files / "run")
     assert status == 0
     assert out.splitlines()[-1] == "ndcg                  \t7\t0.0000"  # missing query printed with 0, no 'all'
-    _, out, _ = run_cli(capfdbinary, "-M", "1", "-J", "-l", "2", "-m", "ndcg", "--quiet", files / "qrels", files / "run")
+    _, out, _ = run_cli(capfdbinary, "-M", "1", "-J", "-l", "2", "-m", "ndcg", "--quiet", files / "qrels",
+                        files / "run")
     # Only the first document of each ranking (c in query 10, a in query 2); ideals uncut; query 7: 0.
     assert out == f"ndcg                  \tall\t{(3 / _dcg([3, 1]) + 2 / _dcg([2, 1])) / 3:6.4f}\n"
     _, out, _ = run_cli(capfdbinary, "--answered-only", "-m", "ndcg", "--quiet", files / "qrels", files / "run")

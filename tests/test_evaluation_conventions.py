@@ -37,16 +37,18 @@ def candidate_lists(seed, n_queries=12, *, ties=True, float32=False, max_label=4
 
 def frames(lists):
     qrels = pd.DataFrame(
-        [(q, f"d{i:03d}", int(g)) for q, labels, _ in lists for i, g in enumerate(labels)], columns=["query", "doc", "relevance"]
+        [(q, f"d{i:03d}", int(g)) for q, labels, _ in lists for i, g in enumerate(labels)],
+        columns=["query", "doc", "relevance"],
     )
     run = pd.DataFrame(
-        [(q, f"d{i:03d}", float(s)) for q, _, scores in lists for i, s in enumerate(scores)], columns=["query", "doc", "score"]
+        [(q, f"d{i:03d}", float(s)) for q, _, scores in lists for i, s in enumerate(scores)],
+        columns=["query", "doc", "score"],
     )
     return qrels, run
 
 
 def per_query(result, measure=0):
-    return dict(zip(result.queries[0], result.values[0][measure]))
+    return dict(zip(result.queries[0], result.values[0][measure], strict=False))
 
 
 # ---------------------------------------------------------------- scikit-learn (installed)
@@ -82,14 +84,31 @@ def _lightgbm_means(lists, ks):
     lgb = pytest.importorskip("lightgbm")
     labels = np.concatenate([labels for _, labels, _ in lists])
     scores = np.concatenate([scores for _, _, scores in lists])
-    data = lgb.Dataset(np.zeros((labels.size, 1)), labels, group=[len(l) for _, l, _ in lists], init_score=scores,
-                       params={"verbose": -1})
+    data = lgb.Dataset(
+        np.zeros((labels.size, 1)),
+        labels,
+        group=[len(labels) for _, labels, _ in lists],
+        init_score=scores,
+        params={"verbose": -1},
+    )
     record = {}
     # One boosting round that cannot split (min_data_in_leaf) adds the same value to every
     # score, so the metric sees the given order and ties.
-    lgb.train({"objective": "lambdarank", "metric": "ndcg", "eval_at": ks, "verbose": -1, "min_data_in_leaf": 10**6,
-               "num_threads": 1}, data, num_boost_round=1, valid_sets=[data], valid_names=["v"],
-              callbacks=[lgb.record_evaluation(record)])
+    lgb.train(
+        {
+            "objective": "lambdarank",
+            "metric": "ndcg",
+            "eval_at": ks,
+            "verbose": -1,
+            "min_data_in_leaf": 10**6,
+            "num_threads": 1,
+        },
+        data,
+        num_boost_round=1,
+        valid_sets=[data],
+        valid_names=["v"],
+        callbacks=[lgb.record_evaluation(record)],
+    )
     return {k: record["v"][f"ndcg@{k}"][-1] for k in ks}
 
 
@@ -109,12 +128,18 @@ def _xgboost_means(lists, metrics):
     xgb = pytest.importorskip("xgboost")
     labels = np.concatenate([labels for _, labels, _ in lists])
     scores = np.concatenate([scores for _, _, scores in lists])
-    qid = np.repeat(np.arange(len(lists)), [len(l) for _, l, _ in lists])
+    qid = np.repeat(np.arange(len(lists)), [len(labels) for _, labels, _ in lists])
     data = xgb.DMatrix(np.zeros((labels.size, 1)), label=labels, qid=qid, base_margin=scores)
     record = {}
     # learning_rate 0: the margins stay the given scores.
-    xgb.train({"objective": "rank:ndcg", "eval_metric": metrics, "learning_rate": 0.0, "nthread": 1, "max_depth": 1},
-              data, num_boost_round=1, evals=[(data, "v")], evals_result=record, verbose_eval=False)
+    xgb.train(
+        {"objective": "rank:ndcg", "eval_metric": metrics, "learning_rate": 0.0, "nthread": 1, "max_depth": 1},
+        data,
+        num_boost_round=1,
+        evals=[(data, "v")],
+        evals_result=record,
+        verbose_eval=False,
+    )
     return {m: record["v"][m][-1] for m in metrics}
 
 
@@ -160,8 +185,9 @@ def test_ranx_tie_free(seed):
     ranx_qrels, ranx_run = ranx.Qrels(qrels_dict), ranx.Run(run_dict)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        theirs = ranx.evaluate(ranx_qrels, ranx_run, ["ndcg", "ndcg@5", "ndcg_burges", "ndcg_burges@5"],
-                               make_comparable=True)
+        theirs = ranx.evaluate(
+            ranx_qrels, ranx_run, ["ndcg", "ndcg@5", "ndcg_burges", "ndcg_burges@5"], make_comparable=True
+        )
     linear = evaluate(qrels, run, ["ndcg", "ndcg@5"], convention="ranx")
     burges = evaluate(qrels, run, ["ndcg", "ndcg@5"], convention="ranx_burges")
     assert "zz" in linear.queries[0] and "yy" not in linear.queries[0]
@@ -197,7 +223,7 @@ def _dcg(gains, k=None):
 def _expected_dcg_over_tie_orders(gains, scores, k):
     """Mean DCG@k over every order of the tied documents (the ranking by score, ties at random)."""
     groups = {}
-    for g, s in zip(gains, scores):
+    for g, s in zip(gains, scores, strict=False):
         groups.setdefault(s, []).append(g)
     ordered = [groups[s] for s in sorted(groups, reverse=True)]
     total, count = 0.0, 0
@@ -252,10 +278,16 @@ def test_tf_ranking_by_hand(seed):
 def test_gdeval_by_hand():
     # gdeval.pl: gain 2^rel - 1, ties by docno descending, the ideal from the judgments above
     # 0, topics without a relevant judgment not evaluated (nor counted by -c), grades <= 4.
-    qrels = pd.DataFrame({"query": ["1", "1", "1", "1", "2", "3"], "doc": ["a", "b", "c", "d", "a", "a"],
-                          "relevance": [2, 0, 1, 3, 0, 1]})
-    run = pd.DataFrame({"query": ["1", "1", "1", "2", "3"], "doc": ["a", "b", "c", "a", "z"],
-                        "score": [1.0, 2.0, 2.0, 1.0, 1.0]})
+    qrels = pd.DataFrame(
+        {
+            "query": ["1", "1", "1", "1", "2", "3"],
+            "doc": ["a", "b", "c", "d", "a", "a"],
+            "relevance": [2, 0, 1, 3, 0, 1],
+        }
+    )
+    run = pd.DataFrame(
+        {"query": ["1", "1", "1", "2", "3"], "doc": ["a", "b", "c", "a", "z"], "score": [1.0, 2.0, 2.0, 1.0, 1.0]}
+    )
     result = evaluate(qrels, run, "ndcg@2", convention="gdeval")
     assert result.queries[0].tolist() == ["1", "3"]  # topic 2 has no relevant judgment
     # topic 1: c (1) and b (0) tie at 2.0, docno descending: c then b, then a.
@@ -319,8 +351,10 @@ def test_pytrec_eval_preset_ties_float32_scores_by_document_id_trec_eval_10_does
 
     lists = _float32_twins(2)
     qrels, run = frames(lists)
-    qrels_dict = {q: {d: int(g) for d, g in zip(f["doc"], f["relevance"])} for q, f in qrels.groupby("query")}
-    run_dict = {q: {d: float(s) for d, s in zip(f["doc"], f["score"])} for q, f in run.groupby("query")}
+    qrels_dict = {
+        q: {d: int(g) for d, g in zip(f["doc"], f["relevance"], strict=False)} for q, f in qrels.groupby("query")
+    }
+    run_dict = {q: {d: float(s) for d, s in zip(f["doc"], f["score"], strict=False)} for q, f in run.groupby("query")}
     theirs = pytrec_eval.RelevanceEvaluator(qrels_dict, {"ndcg_cut.5", "ndcg"}).evaluate(run_dict)
     ours = evaluate(qrels, run, ["ndcg", "ndcg_cut.5"], convention="pytrec_eval")
     for j, name in enumerate(["ndcg", "ndcg_cut_5"]):
@@ -340,32 +374,45 @@ def test_ranx_keeps_file_order_of_ties_in_short_lists_and_names_the_long_ones():
     rng = np.random.default_rng(12)
     short = [(f"s{q}", rng.integers(0, 3, 10), rng.integers(0, 3, 10).astype(float)) for q in range(6)]
     qrels, run = frames(short)
-    qrels_dict = {q: {d: int(g) for d, g in zip(f["doc"], f["relevance"])} for q, f in qrels.groupby("query")}
-    run_dict = {q: {d: float(s) for d, s in zip(f["doc"], f["score"])} for q, f in run.groupby("query", sort=False)}
+    qrels_dict = {
+        q: {d: int(g) for d, g in zip(f["doc"], f["relevance"], strict=False)} for q, f in qrels.groupby("query")
+    }
+    run_dict = {
+        q: {d: float(s) for d, s in zip(f["doc"], f["score"], strict=False)}
+        for q, f in run.groupby("query", sort=False)
+    }
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        theirs = ranx.evaluate(ranx.Qrels(qrels_dict), ranx.Run(run_dict), "ndcg@5", make_comparable=True,
-                               return_mean=False)
+        theirs = ranx.evaluate(
+            ranx.Qrels(qrels_dict), ranx.Run(run_dict), "ndcg@5", make_comparable=True, return_mean=False
+        )
     ours = evaluate(qrels, run, "ndcg@5", convention="ranx")
     np.testing.assert_allclose(ours.values[0][0], theirs, rtol=TOL, atol=TOL)
     assert not any("unstable sort" in note for note in ours.notes)
     long = [(f"l{q}", rng.integers(0, 3, 40), rng.integers(0, 3, 40).astype(float)) for q in range(3)]
     qrels, run = frames(short + long)
     notes = evaluate(qrels, run, "ndcg@5", convention="ranx").notes
-    assert any(note.startswith("run1: 3 queries have tied scores in a list of 16 or more documents, where ranx "
-                               "orders ties by an unstable sort") for note in notes)
+    assert any(
+        note.startswith(
+            "run1: 3 queries have tied scores in a list of 16 or more documents, where ranx "
+            "orders ties by an unstable sort"
+        )
+        for note in notes
+    )
 
 
-def test_sklearn_refuses_a_single_document_list_like_sklearn():
+def test_sklearn_leaves_a_single_document_list_undefined_as_sklearn_refuses_it():
     from sklearn.metrics import ndcg_score
 
     with pytest.raises(ValueError, match="only meaningful when there is more than 1 document"):
         ndcg_score([[1]], [[0.5]])
     qrels = pd.DataFrame({"query": ["q", "q", "r"], "doc": ["a", "b", "a"], "relevance": [1, 0, 1]})
     run = pd.DataFrame({"query": ["q", "q", "r"], "doc": ["a", "b", "a"], "score": [1.0, 0.5, 1.0]})
-    with pytest.raises(InputError, match=r"run run1: query 'r' has a single ranked document, which scikit-learn "
-                                         r"refuses"):
-        evaluate(qrels, run, convention="sklearn")
+    # scikit-learn refuses the query, not the others: 'r' is undefined (NaN, out of the mean), 'q' scored.
+    result = evaluate(qrels, run, convention="sklearn")
+    assert math.isnan(result.values[0][0, 1]) and result.values[0][0, 0] == ndcg_score([[1, 0]], [[1.0, 0.5]])
+    assert result.mean_values[0, 0] == result.values[0][0, 0]
+    assert any("1 query has a single ranked document ('r'), which scikit-learn refuses" in n for n in result.notes)
     assert evaluate(qrels, run, convention="trec_eval").values[0][0].tolist() == [1.0, 1.0]  # others score it
 
 
@@ -400,5 +447,7 @@ def test_tf_ranking_float32_ties_averaged_and_said_in_a_note():
     result = evaluate(qrels, run, "ndcg@1", convention="tf_ranking")
     ideal = _dcg([3.0], 1)  # gain 2^2 - 1
     assert per_query(result)["q0"] == pytest.approx(((2**1 - 1) + (2**0 - 1)) / 2 / ideal)
-    assert any("1 query has tied scores, which tf_ranking orders at random; the values are the expectation" in note
-               for note in result.notes)
+    assert any(
+        "1 query has tied scores, which tf_ranking orders at random; the values are the expectation" in note
+        for note in result.notes
+    )

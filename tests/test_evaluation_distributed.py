@@ -20,12 +20,14 @@ def _collection(seed=4, n_queries=60):
         n = int(rng.integers(1, 300))  # lengths of many classes: batches differ between parts and one piece
         docs = [f"d{i}" for i in rng.choice(5000, n, replace=False)]
         scores = np.round(rng.gamma(2.0, 2.0, n), 2)  # ties
-        run += [(f"q{q}", d, s) for d, s in zip(docs, scores)]
+        run += [(f"q{q}", d, s) for d, s in zip(docs, scores, strict=False)]
         judged = rng.choice(n, min(n, int(rng.integers(1, 40))), replace=False)
         qrels += [(f"q{q}", docs[i], int(rng.integers(0, 4))) for i in judged]
     qrels.append(("missing", "x", 2))  # a judged query no run answers: 0 (trec_eval) or left out
-    return (pd.DataFrame(qrels, columns=["query", "doc", "relevance"]),
-            pd.DataFrame(run, columns=["query", "doc", "score"]))
+    return (
+        pd.DataFrame(qrels, columns=["query", "doc", "relevance"]),
+        pd.DataFrame(run, columns=["query", "doc", "score"]),
+    )
 
 
 @pytest.mark.parametrize("convention", ["trec_eval", "sklearn", "lightgbm", "ranx"])
@@ -37,8 +39,10 @@ def test_dask_partitions_on_a_local_cluster_give_the_values_of_one_process(conve
     # Partitioned by query: whole queries in each of 5 partitions of different sizes.
     frame = dd.from_pandas(run.set_index("query", drop=False).rename_axis(None), npartitions=5, sort=True)
     assert frame.npartitions > 1
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster, \
-            distributed.Client(cluster) as client:
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False, dashboard_address=None) as cluster,
+        distributed.Client(cluster) as client,
+    ):
         many = evaluate(qrels, {"r": frame}, MEASURES, convention=convention)
         assert client.run(lambda: True)  # the cluster's workers were there
     assert list(many.queries[0]) == list(one.queries[0])
@@ -50,8 +54,11 @@ def test_a_query_split_between_partitions_is_refused():
     dd = pytest.importorskip("dask.dataframe")
     qrels, run = _collection()
     frame = dd.from_pandas(run, npartitions=4, sort=False)  # split by position: a query across two partitions
-    with pytest.raises(Exception, match=r"is in two parts of the run \(partitions or files\); each part must hold "
-                                        r"whole queries"):
+    with pytest.raises(
+        Exception,
+        match=r"is in two parts of the run \(partitions or files\); each part must hold "
+        r"whole queries",
+    ):
         evaluate(qrels, {"r": frame}, "ndcg")
 
 
@@ -62,10 +69,11 @@ def test_blocks_of_a_file_give_the_values_of_one_piece(tmp_path, monkeypatch):
     run = run.assign(q0="Q0", rank=1, tag="t")[["query", "q0", "doc", "rank", "score", "tag"]]
     run.to_csv(tmp_path / "run", sep=" ", header=False, index=False)
     whole = evaluate(qrels, {"r": run_columns(tmp_path / "run")}, MEASURES)
-    module = sys.modules["ndcg_research.evaluation.evaluator"]
-    original = module.run_blocks.unchecked  # what the evaluator calls (its path is checked by evaluate)
-    monkeypatch.setattr(module.run_blocks, "unchecked", lambda path: original(path, block_size=4096))  # small blocks
+    module = sys.modules["ndcg_research.evaluation._evaluator"]
+    original = module.query_blocks  # what the evaluator reads a run file with
+    monkeypatch.setattr(module, "query_blocks", lambda path: original(path, block_size=4096))  # small blocks
     blocks = evaluate(qrels, {"r": tmp_path / "run"}, MEASURES)
+    assert not any("appears again" in note for note in blocks.notes)  # read in blocks, not whole again
     np.testing.assert_array_equal(blocks.values[0], whole.values[0])
     np.testing.assert_array_equal(blocks.mean_values, whole.mean_values)
 

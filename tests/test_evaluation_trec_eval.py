@@ -35,9 +35,16 @@ def write_collection(folder, seed, *, negative=True, shuffle=False):
         qid = f"{rng.integers(0, 500)}" if rng.random() < 0.5 else f"topic-{q}"
         if qid in qrels:
             continue
-        pool = [f"d{i}" if rng.random() < 0.5 else f"DOC{i:04d}" for i in rng.choice(1000, int(rng.integers(2, 90)), replace=False)]
+        pool = [
+            f"d{i}" if rng.random() < 0.5 else f"DOC{i:04d}"
+            for i in rng.choice(1000, int(rng.integers(2, 90)), replace=False)
+        ]
         top = int(rng.integers(1, 5))
-        judged = {d: int(rng.integers(-1 if negative and rng.random() < 0.3 else 0, top + 1)) for d in pool if rng.random() < 0.6}
+        judged = {
+            d: int(rng.integers(-1 if negative and rng.random() < 0.3 else 0, top + 1))
+            for d in pool
+            if rng.random() < 0.6
+        }
         if not any(g >= 0 for g in judged.values()):
             judged[pool[0]] = int(rng.integers(0, top + 1))
         qrels[qid] = judged
@@ -50,8 +57,11 @@ def write_collection(folder, seed, *, negative=True, shuffle=False):
             [1.5] * len(retrieved),
             [float(x) for x in rng.normal(size=len(retrieved))],
         ][style]
-        run[qid] = dict(zip(retrieved, scores))
-        run_lines += [f"{qid} Q0 {d} {rank} {s!r} tag{seed}" for rank, (d, s) in enumerate(zip(retrieved, scores), 1)]
+        run[qid] = dict(zip(retrieved, scores, strict=False))
+        run_lines += [
+            f"{qid} Q0 {d} {rank} {s!r} tag{seed}"
+            for rank, (d, s) in enumerate(zip(retrieved, scores, strict=False), 1)
+        ]
     if shuffle:
         rng.shuffle(run_lines)
         rng.shuffle(qrels_lines)
@@ -62,7 +72,9 @@ def write_collection(folder, seed, *, negative=True, shuffle=False):
 
 def _ours(folder, measures, **options):
     result = evaluate(folder / "qrels", folder / "run", measures, **options)
-    return {m.name: dict(zip(result.queries[0], result.values[0][j])) for j, m in enumerate(result.measures)}, result
+    return {
+        m.name: dict(zip(result.queries[0], result.values[0][j], strict=False)) for j, m in enumerate(result.measures)
+    }, result
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -101,8 +113,10 @@ def test_complete_counts_missing_queries_as_zero(tmp_path):
     assert plain.mean_values[0, 0] == pytest.approx(0.5)
     assert any("no ranking ('c'); left out" in note for note in plain.notes)
     assert any("no judgments in" in note and "('z')" in note for note in plain.notes)
-    for complete in (evaluate(tmp_path / "qrels", tmp_path / "run", "ndcg", complete=True),
-                     evaluate(tmp_path / "qrels", tmp_path / "run", "ndcg")):
+    for complete in (
+        evaluate(tmp_path / "qrels", tmp_path / "run", "ndcg", complete=True),
+        evaluate(tmp_path / "qrels", tmp_path / "run", "ndcg"),
+    ):
         assert list(complete.queries[0]) == ["a", "b", "c"]
         assert complete.values[0][0].tolist() == [1.0, 0.0, 0.0]
         assert complete.mean_values[0, 0] == pytest.approx(1 / 3)
@@ -139,7 +153,9 @@ def test_gain_maps_as_trec_eval_documents_them(tmp_path):
     (tmp_path / "qrels").write_text("q 0 a 1\nq 0 b 2\nq 0 c 3\nq 0 d 4\nq 0 z 0\nq 0 u -1\n")
     (tmp_path / "run").write_text("q Q0 a 1 5 r\nq Q0 c 2 4 r\nq Q0 z 3 3 r\nq Q0 u 4 2 r\nq Q0 n 5 1 r\n")
     ours, _ = _ours(tmp_path, ["ndcg.1=3.5,2=9.0,4=7.0", "ndcg.0=1", "ndcg.1=-2"])
-    assert math.isclose(ours["ndcg_1=3.5,2=9.0,4=7.0"]["q"], _dcg([3.5, 3, 0, 0, 0]) / _dcg([9, 7, 3.5, 3]), rel_tol=TOL)
+    assert math.isclose(
+        ours["ndcg_1=3.5,2=9.0,4=7.0"]["q"], _dcg([3.5, 3, 0, 0, 0]) / _dcg([9, 7, 3.5, 3]), rel_tol=TOL
+    )
     # level 0 with gain 1: the judged non-relevant z counts (not the unjudged u, n); it is in the ideal.
     assert math.isclose(ours["ndcg_0=1"]["q"], _dcg([1, 3, 1, 0, 0]) / _dcg([4, 3, 2, 1, 1]), rel_tol=TOL)
     # a negative gain lowers the DCG and stays out of the ideal
@@ -165,7 +181,7 @@ def test_query_without_relevant_document_scores_zero(tmp_path):
 def test_gzip_files_and_comment_lines(tmp_path):
     qrels, run = write_collection(tmp_path, 99)
     with gzip.open(tmp_path / "qrels.gz", "wt") as handle:
-        handle.write("# comment\n\n" + (tmp_path / "qrels").read_text())
+        handle.write("# comment (trec_eval's qrels reader refuses a blank line)\n" + (tmp_path / "qrels").read_text())
     with gzip.open(tmp_path / "run.gz", "wt") as handle:
         handle.write("#  Q0 x 1 2 commented-out six-field line\n" + (tmp_path / "run").read_text())
     plain = evaluate(tmp_path / "qrels", tmp_path / "run", ["ndcg", "ndcg_cut.10"])
@@ -182,9 +198,11 @@ def test_large_batch_path_matches_pytrec_eval(tmp_path):
     for q in range(400):
         docs = [f"doc{i}" for i in rng.choice(10**6, 300, replace=False)]
         scores = np.round(rng.gamma(2, 2, 300), 1)
-        run[str(q)] = dict(zip(docs, scores.tolist()))
-        run_lines += [f"{q} Q0 {d} 0 {s!r} big" for d, s in zip(docs, scores.tolist())]
-        judged = {d: int(rng.integers(0, 4)) for d in docs[:40]} | {f"other{q}-{i}": int(rng.integers(0, 3)) for i in range(20)}
+        run[str(q)] = dict(zip(docs, scores.tolist(), strict=False))
+        run_lines += [f"{q} Q0 {d} 0 {s!r} big" for d, s in zip(docs, scores.tolist(), strict=False)]
+        judged = {d: int(rng.integers(0, 4)) for d in docs[:40]} | {
+            f"other{q}-{i}": int(rng.integers(0, 3)) for i in range(20)
+        }
         qrels[str(q)] = judged
         qrels_lines += [f"{q} 0 {d} {g}" for d, g in judged.items()]
     (tmp_path / "qrels").write_text("\n".join(qrels_lines) + "\n")

@@ -1,27 +1,19 @@
-"""Evaluate real runs: TREC qrels and run files, SVMlight/LETOR files, DataFrames, Dask DataFrames.
+"""Evaluate real runs: TREC qrels and run files, SVMlight/LETOR files, DataFrames, the ecosystem's tables.
 
-- :mod:`~ndcg_research.evaluation.sources`: inputs (files, compressed or not, standard input)
-  as blocks of whole lines;
-- :mod:`~ndcg_research.evaluation.readers`: the line grammar (trec_eval's), into columns or
-  DataFrames; malformed lines are errors naming file and line. ``read_*`` give DataFrames,
-  ``*_columns`` give :class:`Columns`;
-- :mod:`~ndcg_research.evaluation.svmlight`: SVMlight/LETOR files and a model's predictions;
-- :mod:`~ndcg_research.evaluation.measures`: measures as spec strings (``ndcg@10(gain=exp2)``)
-  or trec_eval names (``ndcg_cut.10``);
-- :mod:`~ndcg_research.evaluation.conventions`: each tool's way (trec_eval 10, pytrec_eval,
-  scikit-learn, LightGBM, XGBoost, ranx, TorchMetrics, TF-Ranking, gdeval) as a named preset;
-- :mod:`~ndcg_research.evaluation.keys`: ids as hashes and Arrow arrays (matching, ordering);
-- :mod:`~ndcg_research.evaluation.judgments`: the qrels, prepared once;
-- :mod:`~ndcg_research.evaluation.rankings`: one part of a run as rankings of judged queries;
-- :mod:`~ndcg_research.evaluation.scoring`: nDCG of ranked queries through the core's kernels;
-- :mod:`~ndcg_research.evaluation.collection`: what a run and judgments may be, how runs are named;
-- :mod:`~ndcg_research.evaluation.evaluator`: :func:`evaluate` in phases, runs in blocks of
-  whole queries; :mod:`~ndcg_research.evaluation.distributed`: Dask DataFrames;
-- :mod:`~ndcg_research.evaluation.output`: trec_eval text, CSV, JSON;
-- :mod:`~ndcg_research.evaluation.cli`: the ``evaluate`` command.
+:func:`evaluate` computes nDCG as trec_eval 10.0 does (byte for byte on the command line,
+``ndcg-research evaluate``), or as another tool does (``convention=``, :data:`CONVENTIONS`), with any
+gain and discount of the package. Runs and judgments are TREC files (plain or compressed; runs read
+in blocks of whole queries), DataFrames in the package's, PyTerrier's or ir_measures' columns, ranx
+``Qrels`` / ``Run`` objects, pytrec_eval dicts, or Dask DataFrames. The result (:class:`Evaluation`)
+gives per-query values, means and :meth:`Evaluation.mean` (one run, one measure, one float).
 
-The metric is computed by the metric core (:mod:`ndcg_research.core`): its gains, discounts,
-tie averaging and kernels.
+Inside (private modules): ``_sources`` (files and standard input as blocks of lines), ``_readers``
+(trec_eval's line grammar, SVMlight), ``_frames`` (DataFrames, the ecosystem's tables, naming runs),
+``_measures`` (measure specs, the tools' presets), ``_matching`` (ids matched through pyarrow's
+hashing, rankings), ``_scoring`` (nDCG through the metric core's kernels), ``_evaluator`` (the
+phases of :func:`evaluate`, streaming, Dask), and :mod:`~ndcg_research.evaluation.cli` (the
+``evaluate`` command and its output formats). Public functions check their arguments; the private
+modules trust their callers.
 
 Examples
 --------
@@ -29,20 +21,49 @@ Examples
 >>> import ndcg_research as nr
 >>> qrels = pd.DataFrame({"query": ["q1", "q1"], "doc": ["a", "b"], "relevance": [1, 2]})
 >>> run = pd.DataFrame({"query": ["q1", "q1"], "doc": ["a", "b"], "score": [0.9, 0.1]})
->>> round(float(nr.evaluate(qrels, run, "ndcg").means.loc["run1", "ndcg"]), 4)
+>>> round(nr.evaluate(qrels, run, "ndcg").mean(), 4)
 0.8597
 """
 
-from .conventions import CONVENTIONS, Convention, get_convention
-from .collection import run_names
-from .evaluator import Evaluation, evaluate
-from .measures import Measure, parse_measures
-from .readers import Columns, InputError, columns_from_frame, qrels_columns, read_qrels, read_run, run_columns
-from .svmlight import predictions_columns, read_svmlight, svmlight_columns
+import importlib
+from typing import TYPE_CHECKING, Any
+
+#: Where each public name lives: imported on first use, so that the command line's start (and
+#: ``ndcg-research --help``) does not load pyarrow for the presets' names.
+_HOMES = {
+    **dict.fromkeys(("evaluate", "Evaluation", "mean_of"), "_evaluator"),
+    **dict.fromkeys(("columns_from_frame", "read_qrels", "read_run", "read_svmlight", "run_names"), "_frames"),
+    **dict.fromkeys(("ALIASES", "CONVENTIONS", "Convention", "Measure", "get_convention", "parse_measures"),
+                    "_measures"),
+    **dict.fromkeys(("Columns", "predictions_columns", "qrels_columns", "run_columns", "svmlight_columns"), "_readers"),
+    "InputError": "_sources",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_HOMES})
+
+
+if TYPE_CHECKING:
+    from ._evaluator import Evaluation, evaluate, mean_of
+    from ._frames import columns_from_frame, read_qrels, read_run, read_svmlight, run_names
+    from ._measures import ALIASES, CONVENTIONS, Convention, Measure, get_convention, parse_measures
+    from ._readers import Columns, predictions_columns, qrels_columns, run_columns, svmlight_columns
+    from ._sources import InputError
 
 __all__ = [
     "evaluate",
     "Evaluation",
+    "mean_of",
     "read_qrels",
     "read_run",
     "read_svmlight",
@@ -58,5 +79,6 @@ __all__ = [
     "parse_measures",
     "Convention",
     "CONVENTIONS",
+    "ALIASES",
     "get_convention",
 ]

@@ -1,20 +1,37 @@
-"""The ``evaluate`` command: ``python -m ndcg_research evaluate [options] QRELS RUN [RUN ...]``.
+"""The ``evaluate`` command, ``ndcg-research evaluate [options] QRELS RUN [RUN ...]``, and its output formats.
 
-A drop-in for trec_eval's nDCG measures (same options, same output bytes), plus any
-gain or discount of the package, the conventions of other tools, SVMlight/LETOR input, CSV/JSON
-output and several runs at once. Exit status: 0 on success, 1 on bad input (a one-line message
-naming the file and line) or an unknown measure, 2 on bad usage.
+A drop-in for trec_eval's nDCG measures (same options, same output bytes), plus any gain or discount
+of the package, the conventions of other tools, SVMlight/LETOR input, CSV/JSON output and several runs
+at once. Exit status: 0 on success, 1 on bad input (a one-line message naming the file and line) or an
+unknown measure, 2 on bad usage.
+
+Output (:func:`trec_text`): trec_eval's format, byte for byte, ``printf("%-22s\\t%s\\t%6.4f\\n",
+measure, query, value)``; per-query lines (``-q``) first, query by query in ``strcmp`` order and,
+within a query, ``ndcg`` before ``ndcg_cut_k`` (cut-offs ascending), as trec_eval's measure table
+orders them; then the ``all`` lines (``runid`` and ``num_q`` first when asked for). :func:`csv_text`
+writes every float exactly (the shortest text that reads back to the same float); :func:`json_text`
+is indented by one space and strict (NaN as null), the style of ``compare``'s.
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
+import io
+import json
+import math
 import sys
-from typing import Any
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 from ..cli_common import add_collection_arguments, fail, positive_int, write_output
 
-__all__ = ["register", "run"]
+if TYPE_CHECKING:
+    from ._evaluator import Evaluation
+    from ._measures import Measure
+
+#: The program's name in its messages.
+PROGRAM = "ndcg-research"
 
 _DESCRIPTION = """\
 Evaluate TREC run files against qrels with nDCG, as trec_eval does (same options, same
@@ -30,8 +47,8 @@ _INFO_MEASURES = ("runid", "num_q")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    """Add the ``evaluate`` command to the subcommands of ``python -m ndcg_research``."""
-    from .conventions import ALIASES, CONVENTIONS
+    """Add the ``evaluate`` command to the subcommands of ``ndcg-research``."""
+    from ._measures import ALIASES, CONVENTIONS
 
     parser = sub.add_parser(
         "evaluate",
@@ -48,7 +65,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("-M", "--Max_retrieved_per_topic", dest="max_docs", type=positive_int, metavar="N",
                         help="use only the first N documents of each ranking")
     parser.add_argument("-J", "--Judged_docs_only", dest="judged_only", action="store_true",
-                        help="remove unjudged documents from each ranking first")
+                        help="remove unjudged documents from each ranking (after -M has cut it, as trec_eval does)")
     parser.add_argument("-l", "--level_for_rel", dest="level", type=int, metavar="N",
                         help="accepted for trec_eval compatibility; nDCG does not use it")
     parser.add_argument("--gain", metavar="SPEC", help="gain for every measure: linear, exp2, 'mapping({...})'")
@@ -58,37 +75,48 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.set_defaults(run=run)
 
 
+def read_collection(qrels: str, runs: Sequence[str], *, svmlight: bool = False) -> tuple[Any, dict[str, Any]]:
+    """The qrels and the named runs of a command line (``evaluate``, ``compare``).
+
+    TREC files stay paths (read in blocks by :func:`~ndcg_research.evaluation.evaluate`); with
+    ``svmlight``, ``qrels`` is an SVMlight/LETOR file and each run a file of its predictions, read here.
+    """
+    from ._frames import named_runs
+    from ._readers import predictions_columns, svmlight_columns
+
+    named = dict(named_runs(list(runs)))
+    if not svmlight:
+        return qrels, named
+    judged = svmlight_columns(qrels)
+    return judged, {name: predictions_columns(judged, path) for name, path in named.items()}
+
+
 def _keep_freed_memory() -> None:
     """Let freed memory be reused instead of returned to the system (glibc only; no effect elsewhere).
 
-    Evaluating a large run allocates and frees arrays of some MB for every block. By default
-    glibc maps each one afresh and the kernel zero-fills every page again on first touch
-    (on the project's virtual machines about a third of the command's time); raising
-    malloc's mmap threshold to 64 MB and its trim threshold, and letting Arrow allocate through
-    malloc too, keeps those pages in the process. Arrays of 64 MB and more (those of large qrels,
-    built once) are still mapped and given back when freed, so that the peak memory stays that
-    of the data alive at once. Values and results are unaffected.
+    Evaluating a large run allocates and frees arrays of some MB for every block. By default glibc
+    maps each one afresh and the kernel zero-fills every page again on first touch (on the project's
+    virtual machines about a third of the command's time); raising malloc's mmap threshold to 64 MB
+    and its trim threshold, and letting Arrow allocate through malloc too, keeps those pages in the
+    process. Arrays of 64 MB and more (those of large qrels, built once) are still mapped and given
+    back when freed, so that the peak memory stays that of the data alive at once.
     """
-    import ctypes
-    import ctypes.util
-
     if not sys.platform.startswith("linux"):
         return
+    import ctypes
+
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        mallopt = libc.mallopt
+        mallopt = ctypes.CDLL(None).mallopt  # the process's own symbols hold the C library's (no ldconfig call)
     except (OSError, AttributeError):
         return
     m_trim_threshold, m_mmap_threshold = -1, -3
-    if mallopt(m_mmap_threshold, 64 << 20) and mallopt(m_trim_threshold, 1 << 30):
-        import pyarrow as pa
-
-        pa.set_memory_pool(pa.system_memory_pool())
+    mallopt(m_mmap_threshold, 64 << 20)
+    mallopt(m_trim_threshold, 1 << 30)
 
 
-def _measures(args: argparse.Namespace) -> tuple[list[Any], bool, bool, bool]:
+def _measures(args: argparse.Namespace) -> tuple[list[Measure], bool, bool, bool]:
     """The nDCG measures asked for, whether ``runid`` / ``num_q`` are, and whether any nDCG measure is."""
-    from .measures import parse_measures
+    from ._measures import parse_measures
 
     requested = args.measures or ["ndcg"]
     specs = [m for m in requested if m not in _INFO_MEASURES]
@@ -104,10 +132,8 @@ def _measures(args: argparse.Namespace) -> tuple[list[Any], bool, bool, bool]:
 
 def run(args: argparse.Namespace) -> int:
     """Run the ``evaluate`` command; return the exit status."""
-    from .collection import read_collection
-    from .evaluator import evaluate
-    from .output import csv_text, json_text, trec_text
-    from .readers import InputError
+    from ._evaluator import evaluate
+    from ._sources import InputError
 
     _keep_freed_memory()
     try:
@@ -119,12 +145,109 @@ def run(args: argparse.Namespace) -> int:
         return fail("evaluate", str(error))
     if not args.quiet:
         for note in result.notes:
-            print(f"ndcg_research evaluate: note: {note}", file=sys.stderr)
+            print(f"{PROGRAM} evaluate: note: {note}", file=sys.stderr)
     if args.format == "trec":
         text = trec_text(result, per_query=args.per_query, summary=args.summary,
                          runid=runid or len(args.runs) > 1, num_q=num_q, ndcg=any_ndcg)
     elif args.format == "csv":
         text = csv_text(result, per_query=args.per_query)
     else:
-        text = json_text(result, per_query=args.per_query) + "\n"
+        text = json_text(result, per_query=args.per_query)
     return write_output("evaluate", text.encode("utf-8", errors="surrogateescape"))
+
+
+# ---------------------------------------------------------------- output
+
+
+def trec_order(measures: Sequence[Measure]) -> list[int]:
+    """Indices of the measures in trec_eval's printing order: uncut ones first, then by cut-off.
+
+    Examples
+    --------
+    >>> from ndcg_research.evaluation import parse_measures
+    >>> ms = parse_measures(["ndcg_cut.20,5", "ndcg"])
+    >>> [ms[i].name for i in trec_order(ms)]
+    ['ndcg', 'ndcg_cut_5', 'ndcg_cut_20']
+    """
+    return sorted(range(len(measures)), key=lambda i: (measures[i].k is not None, measures[i].k or 0))
+
+
+def _line(name: str, query: str, value: float) -> str:
+    return f"{name:<22}\t{query}\t{value:6.4f}\n"
+
+
+def trec_text(evaluation: Evaluation, *, per_query: bool = False, summary: bool = True, runid: bool = False,
+              num_q: bool = False, ndcg: bool = True) -> str:
+    """trec_eval's output for each run, one block per run.
+
+    ``per_query``: the per-query lines first (``-q``); ``summary``: the ``all`` lines (unless ``-n``);
+    ``runid``, ``num_q``: those summary lines; ``ndcg``: the nDCG lines (False for ``-m runid`` alone).
+    """
+    order = trec_order(evaluation.measures) if ndcg else []
+    names = [evaluation.measures[i].name for i in order]
+    averaged = evaluation.averaged()
+    out: list[str] = []
+    for r, run in enumerate(evaluation.runs):
+        values = evaluation.values[r][order]
+        if per_query:
+            for q, query in enumerate(evaluation.queries[r]):
+                out.extend(_line(name, query, values[j, q]) for j, name in enumerate(names))
+        if summary:
+            if runid:
+                out.append(f"{'runid':<22}\tall\t{evaluation.tags[r] if evaluation.tags[r] is not None else run}\n")
+            if num_q:
+                out.append(f"{'num_q':<22}\tall\t{averaged[r]}\n")
+            means = evaluation.mean_values[r][order]
+            out.extend(_line(name, "all", value) for name, value in zip(names, means, strict=True))
+    return "".join(out)
+
+
+def _records(evaluation: Evaluation, per_query: bool) -> Iterator[tuple[str, str, str, float]]:
+    for r, run in enumerate(evaluation.runs):
+        if per_query:
+            for q, query in enumerate(evaluation.queries[r]):
+                for m, measure in enumerate(evaluation.measures):
+                    yield run, query, measure.name, float(evaluation.values[r][m, q])
+        for m, measure in enumerate(evaluation.measures):
+            yield run, "", measure.name, float(evaluation.mean_values[r, m])
+
+
+def csv_text(evaluation: Evaluation, *, per_query: bool = False) -> str:
+    """CSV with columns ``run, query, measure, value``, every float written exactly.
+
+    The mean over the queries has an empty ``query`` (no query id is empty, so a query named ``all``,
+    trec_eval's name for the mean, stays distinct from it); ``pandas.read_csv`` reads it as NaN.
+    """
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["run", "query", "measure", "value"])
+    writer.writerows((run, query, name, repr(value)) for run, query, name, value in _records(evaluation, per_query))
+    return buffer.getvalue()
+
+
+def _finite(value: float) -> float | None:
+    value = float(value)
+    return value if math.isfinite(value) else None
+
+
+def json_text(evaluation: Evaluation, *, per_query: bool = False) -> str:
+    """JSON: the convention, and per run its tag, number of averaged queries, means and (optionally) per-query values.
+
+    Indented by one space and strict (a value that is not a finite number is null), as ``compare``'s.
+    """
+    runs = []
+    averaged = evaluation.averaged()
+    for r, run in enumerate(evaluation.runs):
+        entry: dict[str, Any] = {
+            "run": run,
+            "tag": evaluation.tags[r],
+            "num_q": averaged[r],
+            "means": {m.name: _finite(v) for m, v in zip(evaluation.measures, evaluation.mean_values[r], strict=False)},
+        }
+        if per_query:
+            entry["per_query"] = {
+                query: {m.name: _finite(evaluation.values[r][j, q]) for j, m in enumerate(evaluation.measures)}
+                for q, query in enumerate(evaluation.queries[r])
+            }
+        runs.append(entry)
+    return json.dumps({"convention": evaluation.convention.name, "runs": runs}, indent=1, allow_nan=False) + "\n"

@@ -15,7 +15,7 @@ import math
 import sys
 from typing import Any
 
-from ..cli_common import add_collection_arguments, fail, non_negative_int, positive_int, real_argument, write_output
+from ..cli_common import add_collection_arguments, fail, non_negative_int, note, positive_int, real_argument, write_output
 
 __all__ = ["register", "run", "TESTS", "CORRECTIONS", "INTERVALS", "FORMATS"]
 
@@ -51,7 +51,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=_DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    from ..evaluation.conventions import ALIASES, CONVENTIONS
+    from ..evaluation import ALIASES, CONVENTIONS
 
     add_collection_arguments(parser, runs_help="two or more run files (query Q0 document rank score tag)",
                              measure_help="measure (repeatable; default ndcg)", conventions=list(CONVENTIONS),
@@ -77,7 +77,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the ``compare`` command; return the exit status."""
     from ..evaluation import InputError
-    from ..evaluation.collection import read_collection
+    from ..evaluation.cli import read_collection
     from ._compare import compare_systems
     from ._runs import run_matrices
 
@@ -95,8 +95,8 @@ def run(args: argparse.Namespace) -> int:
     except (InputError, ValueError, TypeError, OSError) as error:
         return fail("compare", str(error))
     if not args.quiet:
-        for note in data.notes:
-            print(f"ndcg_research compare: note: {note}", file=sys.stderr)
+        for message in data.notes:
+            note("compare", message)
     writer = {"text": _text, "csv": _csv, "json": _json}[args.format]
     text = writer(comparisons, n_queries=data.queries.size)
     return write_output("compare", text.encode("utf-8", errors="surrogateescape"))
@@ -138,7 +138,7 @@ def _csv(comparisons: dict[str, Any], *, n_queries: int) -> str:
     first = ["measure", "kind", "system_a", "system_b", "estimate", "ci_low", "ci_high", "queries"]
     table["queries"] = n_queries
     table = table[first + [c for c in table.columns if c not in first]]
-    return table.to_csv(index=False, float_format="%.10g")
+    return table.to_csv(index=False)  # every float exactly (the shortest text that reads back the same)
 
 
 def _json(comparisons: dict[str, Any], *, n_queries: int) -> str:

@@ -74,8 +74,10 @@ def run_matrices(
     if len(result.runs) < 2:
         raise ValueError(f"runs must hold at least 2 runs to compare, got {len(result.runs)}")
     notes = list(result.notes)
-    common = result.queries[0]
-    for queries in result.queries[1:]:
+    # A query a run leaves undefined (NaN: scikit-learn's one-document lists) is compared in no run.
+    defined = [queries[~np.isnan(values).any(axis=0)] for queries, values in zip(result.queries, result.values)]
+    common = defined[0]
+    for queries in defined[1:]:
         common = np.intersect1d(common, queries)
     if common.size < 2:
         raise ValueError(f"the runs share {common.size} evaluated queries; paired tests need at least 2")

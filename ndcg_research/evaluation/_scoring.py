@@ -1,36 +1,52 @@
 """nDCG of ranked queries under one measure, through the metric core's kernels.
 
-For every query the DCG and the ideal DCG are sums over the same number of ranks ``W``, a
-power of two fixed by the query alone (its list length and its ideal length, cut at ``k``):
-queries of equal ``W`` go in one padded batch, and each row is summed on its own
-(:func:`~ndcg_research.core.kernels.rowwise_discounted_sum`). A query's value therefore never
-depends on the other queries of its block, partition or batch: a run evaluated in blocks, or
-on the workers of a Dask cluster, gives the same bits as in one piece. A list in ideal order
-gets a DCG bit-identical to its ideal DCG, so its nDCG is exactly 1.
-
-The gains and discounts are the core's (:func:`~ndcg_research.parse_gain`,
-:func:`~ndcg_research.parse_discount`), tie averaging is the core's
-(:func:`~ndcg_research.core.ranking.ranked_gains`), and a trec_eval gain map (``gains=``) is
-applied by lookup in its sorted grades (never a table as long as the largest grade).
+The DCG and ideal DCG of a query are sums over a number of ranks ``W`` fixed by the query alone (a power
+of two at or above its list and ideal lengths, cut at ``k``): queries of equal ``W`` go in one padded
+batch, each row summed on its own, so a query's value never depends on the other queries of its block,
+partition or batch, and a list in ideal order gets exactly 1. Gains, discounts and tie averaging are the
+core's; a trec_eval gain map is applied by lookup in its sorted grades.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
-from ..core import kernels, parse_discount, parse_gain
-from ..core.ranking import ranked_gains
-from ..core.params import validate_params
-from .arrow import INDICES
-from .conventions import CONVENTION, Convention
-from .judgments import JUDGMENTS, Judgments, padded
-from .measures import MEASURE, Measure
-from .rankings import RANKED, Ranked
-
-__all__ = ["measure_values", "class_widths"]
+from ..core import _kernels as kernels
+from ..core import parse_discount, parse_gain
+from ..core._ranking import ranked_gains
+from ._matching import Judgments, Ranked, distinct
+from ._measures import Convention, Gains, Measure
 
 
-@validate_params(lengths=INDICES)
+def padded(values: np.ndarray, starts: np.ndarray, lengths: np.ndarray, width: int,
+           fill: float | int = 0) -> np.ndarray:
+    """Rows ``values[starts[i] : starts[i] + lengths[i]]`` (at most ``width``) padded with ``fill`` to ``width``.
+
+    Examples
+    --------
+    >>> padded(np.array([5, 6, 7, 8]), np.array([0, 2]), np.array([2, 2]), 3, -1).tolist()
+    [[5, 6, -1], [7, 8, -1]]
+    """
+    n = starts.size
+    out = np.full((n, width), fill, dtype=values.dtype)
+    if n == 0 or values.size == 0:
+        return out
+    lengths = np.minimum(lengths, width)
+    length = int(lengths[0])
+    if np.all(lengths == length) and np.all(starts == int(starts[0]) + np.arange(n) * length):
+        first = int(starts[0])  # equal, consecutive rows: a reshape
+        out[:, :length] = values[first : first + n * length].reshape(n, length)
+        return out
+    used = int(lengths.max())
+    column = np.arange(used)
+    inside = column[None, :] < lengths[:, None]
+    index = np.minimum(starts[:, None] + column[None, :], values.size - 1)
+    out[:, :used] = np.where(inside, values[index], fill)
+    return out
+
+
 def class_widths(lengths: np.ndarray) -> np.ndarray:
     """The power of two at or above each length (at least 1).
 
@@ -42,7 +58,7 @@ def class_widths(lengths: np.ndarray) -> np.ndarray:
     return (1 << np.ceil(np.log2(np.maximum(lengths, 1))).astype(np.int64)).astype(np.int64)
 
 
-def _mapped(grades: np.ndarray, judged: np.ndarray | None, gains: tuple[tuple[int, float], ...]) -> np.ndarray:
+def _mapped(grades: np.ndarray, judged: np.ndarray | None, gains: Gains) -> np.ndarray:
     """trec_eval's gain map: a listed grade gets its gain, any other grade itself; unjudged documents 0."""
     levels = np.array([g for g, _ in gains], dtype=np.float64)
     values = np.array([v for _, v in gains], dtype=np.float64)
@@ -55,7 +71,7 @@ def _mapped(grades: np.ndarray, judged: np.ndarray | None, gains: tuple[tuple[in
     return out
 
 
-def _gains(measure: Measure, gain: object, grades: np.ndarray, judged: np.ndarray | None) -> np.ndarray:
+def _gains(measure: Measure, gain: Any, grades: np.ndarray, judged: np.ndarray | None) -> np.ndarray:
     if measure.gains is not None:
         return _mapped(grades, judged, measure.gains)
     if grades.size == 0:
@@ -63,8 +79,8 @@ def _gains(measure: Measure, gain: object, grades: np.ndarray, judged: np.ndarra
     return np.asarray(kernels.apply_gain(gain, grades, name="relevance"), dtype=np.float64)
 
 
-@validate_params(measure=MEASURE, conv=CONVENTION, ranked=RANKED, judgments=JUDGMENTS)
-def measure_values(measure: Measure, conv: Convention, ranked: Ranked, judgments: Judgments) -> tuple[np.ndarray, np.ndarray]:
+def measure_values(measure: Measure, conv: Convention, ranked: Ranked,
+                   judgments: Judgments) -> tuple[np.ndarray, np.ndarray]:
     """nDCG of each query of ``ranked`` under ``measure``, and whether its ideal DCG is 0.
 
     Parameters
@@ -91,10 +107,10 @@ def measure_values(measure: Measure, conv: Convention, ranked: Ranked, judgments
     else:
         ideal_lengths = lengths
     cut = (lambda n: n) if k is None else (lambda n: np.minimum(n, k))
-    widths = class_widths.unchecked(np.maximum(cut(lengths), cut(ideal_lengths)))
+    widths = class_widths(np.maximum(cut(lengths), cut(ideal_lengths)))
     values = np.zeros(lengths.size)
     undefined = np.zeros(lengths.size, dtype=bool)
-    for width in np.unique(widths):
+    for width in distinct(widths)[0]:
         group = np.flatnonzero(widths == width)
         dcg, idcg = _batch(measure, gain, conv, ranked, judgments, gains, group, int(width), k)
         zero, positive = idcg == 0, idcg > 0
@@ -108,7 +124,7 @@ def measure_values(measure: Measure, conv: Convention, ranked: Ranked, judgments
     return values, undefined
 
 
-def _batch(measure: Measure, gain: object, conv: Convention, ranked: Ranked, judgments: Judgments, gains: np.ndarray,
+def _batch(measure: Measure, gain: Any, conv: Convention, ranked: Ranked, judgments: Judgments, gains: np.ndarray,
            group: np.ndarray, width: int, k: int | None) -> tuple[np.ndarray, np.ndarray]:
     """DCG and ideal DCG of the queries ``group`` (all of class ``width``), each row summed alone."""
     starts, lengths = ranked.starts[group], ranked.lengths[group]
@@ -116,24 +132,24 @@ def _batch(measure: Measure, gain: object, conv: Convention, ranked: Ranked, jud
     discounts = kernels.discount_vector(discount_of(measure, conv), width)
     if conv.ties == "average":
         full = int(max(lengths.max(initial=0), 1))
-        listed = ranked_gains(padded.unchecked(gains, starts, lengths, full, 0.0),
-                              padded.unchecked(ranked.score, starts, lengths, full, -np.inf), k, "average")
+        listed = ranked_gains(padded(gains, starts, lengths, full, 0.0),
+                              padded(ranked.score, starts, lengths, full, -np.inf), k, "average")
         rows = np.zeros((group.size, width))
         rows[:, : min(width, listed.shape[1])] = listed[:, :width]
     else:
-        rows = padded.unchecked(gains, starts, shown, width, 0.0)
+        rows = padded(gains, starts, shown, width, 0.0)
     dcg = kernels.rowwise_discounted_sum(rows, discounts, what="DCG")
     ideal = _ideal_rows(measure, gain, conv, ranked, judgments, gains, group, width, k)
     idcg = kernels.rowwise_discounted_sum(ideal, discounts, what="ideal DCG")
     return dcg, idcg
 
 
-def discount_of(measure: Measure, conv: Convention) -> object:
+def discount_of(measure: Measure, conv: Convention) -> Any:
     """The measure's discount, else the convention's, as the core's object."""
     return parse_discount(measure.discount if measure.discount is not None else conv.discount)
 
 
-def _ideal_rows(measure: Measure, gain: object, conv: Convention, ranked: Ranked, judgments: Judgments,
+def _ideal_rows(measure: Measure, gain: Any, conv: Convention, ranked: Ranked, judgments: Judgments,
                 gains: np.ndarray, group: np.ndarray, width: int, k: int | None) -> np.ndarray:
     """The ideal ranking's gains of each query of ``group``, cut at k, padded to ``width``."""
     if conv.ideal == "judged":
@@ -141,11 +157,11 @@ def _ideal_rows(measure: Measure, gain: object, conv: Convention, ranked: Ranked
         starts, lengths = judgments.ideal_start[codes], judgments.ideal_count[codes]
         if measure.gains is None:  # grades are stored descending: their gains are the ideal's
             shown = lengths if k is None else np.minimum(lengths, k)
-            grades = padded.unchecked(judgments.ideal_grade, starts, shown, width, 0)
+            grades = padded(judgments.ideal_grade, starts, shown, width, 0)
             return _gains(measure, gain, grades, None)
         # A gain map may reorder the grades; only gains above 0 fill the ideal (trec_eval).
         full = int(max(lengths.max(initial=0), 1))
-        grades = padded.unchecked(judgments.ideal_grade, starts, lengths, full, 0)
+        grades = padded(judgments.ideal_grade, starts, lengths, full, 0)
         mapped = np.maximum(_gains(measure, gain, grades, None), 0.0)
         # padding maps like grade 0: zero it before sorting
         mapped[np.arange(full)[None, :] >= lengths[:, None]] = 0.0
@@ -153,7 +169,7 @@ def _ideal_rows(measure: Measure, gain: object, conv: Convention, ranked: Ranked
     else:
         starts, lengths = ranked.starts[group], ranked.lengths[group]
         full = int(max(lengths.max(initial=0), 1))
-        row_gains = padded.unchecked(gains, starts, lengths, full, -np.inf)
+        row_gains = padded(gains, starts, lengths, full, -np.inf)
         top = -np.sort(-row_gains, axis=1)
         top[np.isneginf(top)] = 0.0
     shown = min(width, top.shape[1]) if k is None else min(width, top.shape[1], k)

@@ -1,0 +1,633 @@
+"""Evaluate runs against qrels: per-query nDCG values and their means, for several runs at once.
+
+:func:`evaluate` checks its arguments (:func:`plan`), prepares the judgments once
+(:class:`~ndcg_research.evaluation._matching.Judgments`), evaluates each run part by part
+(:func:`evaluate_part`: a file in blocks of whole queries, a table in one part, a Dask DataFrame
+partition by partition on the workers), merges the parts (:func:`merge_parts`: queries in ``strcmp``
+order, judged queries missing from the run scored 0 or left out as the convention or ``complete=``
+says, the means by :func:`mean_of`) and collects the notes. A query's value depends on that query
+alone, so blocks, partitions and workers give the same bits as one piece.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from .._validation import check_bool, check_int, type_and_value
+from ._frames import STYLES, frame_style, is_dask, is_path, is_table, named_runs, table_columns
+from ._matching import Judgments, Ranked, SetAside, binary_ids, distinct, rank_part
+from ._measures import Convention, Measure, convention_of, measures_of
+from ._readers import Columns, InputError, no_data, qrels_columns, query_blocks, run_columns
+from ._scoring import measure_values
+from ._sources import STDIN, prefetched
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+
+def mean_of(values: np.ndarray) -> np.ndarray:
+    """The mean of each row over its defined (not NaN) values: the one code path of every mean.
+
+    ``compare`` averages its systems x queries matrix with the same numpy reduction, so a run's mean
+    is the same float, to the last bit, in ``evaluate`` and ``compare``.
+
+    Examples
+    --------
+    >>> mean_of(np.array([[1.0, np.nan, 0.5], [0.0, 0.0, 0.0]])).tolist()
+    [0.75, 0.0]
+    """
+    out = np.full(values.shape[0], np.nan)
+    for j, row in enumerate(values):
+        defined = row[~np.isnan(row)]
+        if defined.size:
+            out[j] = defined.mean()
+    return out
+
+
+# ---------------------------------------------------------------- results
+
+
+@dataclass(frozen=True, eq=False)
+class Evaluation:
+    """Per-query values and means of several runs (returned by :func:`evaluate`).
+
+    Unpacks as ``per_query, means = evaluate(...)``; :meth:`mean` gives one float.
+
+    Attributes
+    ----------
+    runs : tuple of str
+        Run names, in the order given (see :func:`~ndcg_research.evaluation.run_names`).
+    tags : tuple of str or None
+        Each run's tag (trec_eval's ``runid``: the tag of its last line).
+    measures : tuple of Measure
+    queries : tuple of numpy.ndarray
+        Per run, the ids of its queries in ``strcmp`` order.
+    values : tuple of numpy.ndarray
+        Per run, shape (n_measures, n_queries); NaN for a query the convention leaves undefined.
+    mean_values : numpy.ndarray
+        Shape (n_runs, n_measures): the mean over each run's defined values.
+    convention : Convention
+    notes : tuple of str
+        What the evaluation left out, zero-filled, left undefined or decided, naming the queries.
+    query_column : str
+        The name of the query column in :attr:`per_query`: the caller's, where a DataFrame came in
+        (``qid`` for PyTerrier's frames, ``query_id`` for ir_measures'), else ``query``.
+    """
+
+    runs: tuple[str, ...]
+    tags: tuple[str | None, ...]
+    measures: tuple[Measure, ...]
+    queries: tuple[np.ndarray, ...]
+    values: tuple[np.ndarray, ...]
+    mean_values: np.ndarray
+    convention: Convention
+    notes: tuple[str, ...]
+    query_column: str = "query"
+
+    @property
+    def per_query(self) -> pd.DataFrame:
+        """Long table: columns ``run, query, measure, value`` (query named as the caller's frame), one row each."""
+        import pandas as pd
+
+        frames = []
+        names = [m.name for m in self.measures]
+        for run, queries, values in zip(self.runs, self.queries, self.values, strict=False):
+            n_q = queries.size
+            frames.append(pd.DataFrame({
+                "run": np.repeat(np.array([run], dtype=object), n_q * len(names)),
+                self.query_column: np.tile(queries.astype(object), len(names)),
+                "measure": np.repeat(np.array(names, dtype=object), n_q),
+                "value": values.ravel(),
+            }))
+        table = pd.concat(frames, ignore_index=True)
+        return table.astype({"run": "str", self.query_column: "str", "measure": "str"})
+
+    @property
+    def means(self) -> pd.DataFrame:
+        """Wide table: one row per run (index ``run``), one column per measure, and ``queries`` (how many averaged)."""
+        import pandas as pd
+
+        table = pd.DataFrame(self.mean_values, index=pd.Index(list(self.runs), name="run"),
+                             columns=[m.name for m in self.measures])
+        table["queries"] = self.averaged()
+        return table
+
+    def averaged(self) -> list[int]:
+        """How many queries each run's means average (its queries with a defined value)."""
+        return [int(np.count_nonzero(~np.isnan(v[0]))) if v.shape[0] else 0 for v in self.values]
+
+    def mean(self, measure: str | Measure | None = None, *, run: str | None = None) -> float:
+        """One run's mean of one measure, as a float.
+
+        Parameters
+        ----------
+        measure : str or Measure, optional
+            Its name as in the results (``"ndcg_cut_10"``) or any spec of the same measure
+            (``"ndcg@10"``); may be left out when one measure was evaluated.
+        run : str, optional
+            The run's name; may be left out when one run was evaluated.
+
+        Examples
+        --------
+        >>> import pandas as pd
+        >>> qrels = pd.DataFrame({"query": ["q", "q"], "doc": ["a", "b"], "relevance": [1, 2]})
+        >>> run = pd.DataFrame({"query": ["q", "q"], "doc": ["a", "b"], "score": [2.0, 1.0]})
+        >>> round(evaluate(qrels, run, "ndcg_cut.10").mean("ndcg@10"), 4)
+        0.8597
+        """
+        if run is None:
+            if len(self.runs) != 1:
+                raise ValueError(f"{len(self.runs)} runs ({', '.join(map(repr, self.runs))}): say which with run=")
+            r = 0
+        elif run in self.runs:
+            r = self.runs.index(run)
+        else:
+            raise ValueError(f"run {run!r} was not evaluated; evaluated: {', '.join(map(repr, self.runs))}")
+        names = ", ".join(repr(m.name) for m in self.measures)
+        if measure is None:
+            if len(self.measures) != 1:
+                raise ValueError(f"{len(self.measures)} measures ({names}): say which, e.g. "
+                                 f"mean({self.measures[0].name!r})")
+            return float(self.mean_values[r, 0])
+        wanted = measure if isinstance(measure, Measure) else None
+        if wanted is None:
+            if not isinstance(measure, str):
+                raise TypeError(f"measure must be a measure name or spec, got {type_and_value(measure)}")
+            named = [j for j, m in enumerate(self.measures) if m.name == measure]
+            if named:
+                return float(self.mean_values[r, named[0]])
+            parsed = measures_of(measure, "measure")
+            wanted = parsed[0] if len(parsed) == 1 else None
+        for j, m in enumerate(self.measures):
+            if wanted is not None and m.key == wanted.key:
+                return float(self.mean_values[r, j])
+        raise ValueError(f"measure {getattr(measure, 'name', measure)!r} was not evaluated; evaluated: {names}")
+
+    def __iter__(self) -> Iterator[pd.DataFrame]:
+        yield self.per_query
+        yield self.means
+
+
+# ---------------------------------------------------------------- phase 1: the arguments
+
+
+@dataclass(frozen=True)
+class Plan:
+    """The checked arguments of :func:`evaluate`: what every part of every run is evaluated with."""
+
+    convention: Convention
+    measures: tuple[Measure, ...]
+    complete: bool
+    judged_only: bool
+    max_docs: int | None
+
+
+def plan(measures: Any = ("ndcg",), *, convention: str | Convention = "trec_eval", complete: bool | None = None,
+         judged_only: bool = False, max_docs: int | None = None) -> Plan:
+    """Check the options of :func:`evaluate`, before any file is read (messages name the argument)."""
+    conv = convention_of(convention)
+    parsed = tuple(measures_of(measures))
+    if complete is not None and not isinstance(complete, (bool, np.bool_)):
+        raise TypeError(f"complete must be True, False or None, got {type_and_value(complete)}")
+    judged_only = check_bool(judged_only, "judged_only")
+    max_docs = check_int(max_docs, "max_docs", low=1, none=True)
+    return Plan(conv, parsed, conv.missing == "zero" if complete is None else bool(complete), judged_only, max_docs)
+
+
+# ---------------------------------------------------------------- phase 2: the judgments
+
+
+def check_grades(qrels: Columns, plan: Plan) -> None:
+    """Refuse grades the convention's tool refuses (fractions, negatives, too large), naming the line."""
+    conv, value = plan.convention, qrels.value
+    if qrels.fraction is not None:
+        row, text = qrels.fraction
+        atol = text.lstrip("+").split(".")[0] or "0"
+        read = int(atol) if atol not in ("-", "") else 0
+        what = ("the tool reads integer grades" if conv.integer_grades else
+                "a gain map (gains=...) needs integer grades" if any(m.gains is not None for m in plan.measures)
+                else None)
+        if what is not None:
+            raise InputError(f"{qrels.where(row)}: grade {text!r} is not an integer; {what} (convention "
+                             f"{conv.name!r}; trec_eval's atol would read {read})")
+
+    def fail(bad: np.ndarray, what: str) -> None:
+        row = int(np.flatnonzero(bad)[0])
+        raise InputError(f"{qrels.where(row)}: grade {value[row].item()!r} {what} (convention {conv.name!r})")
+
+    if conv.negative == "error" and value.min() < 0:
+        fail(value < 0, "is negative; the tool refuses negative labels")
+    if conv.max_grade is not None and value.max() > conv.max_grade:
+        fail(value > conv.max_grade, f"is above {conv.max_grade}, the largest grade the tool accepts")
+
+
+def _qrels(qrels: Any, plan: Plan) -> Columns:
+    """The judgments as Columns, their grades checked for the convention."""
+    if is_path(qrels):
+        columns = qrels_columns(qrels)
+    elif isinstance(qrels, (Columns, Mapping)) or is_table(qrels) and not is_dask(qrels):
+        columns = table_columns(qrels, "qrels")
+    else:
+        raise TypeError(f"qrels must be a qrels file path, a DataFrame, a ranx Qrels, a dict "
+                        f"{{query: {{document: grade}}}} or Columns, got {type_and_value(qrels)}")
+    check_grades(columns, plan)
+    return columns
+
+
+# ---------------------------------------------------------------- phase 3: each run, part by part
+
+
+@dataclass
+class PartValues:
+    """The evaluated queries of one part of a run: codes, values (measure x query), and what was decided."""
+
+    codes: np.ndarray
+    values: np.ndarray
+    zero_ideal: np.ndarray
+    set_aside: SetAside
+    tied_queries: int = 0
+    unstable_queries: int = 0
+
+    @classmethod
+    def empty(cls, n_measures: int) -> PartValues:
+        """A part without queries (an empty partition), for ``n_measures`` measures."""
+        return cls(np.zeros(0, dtype=np.int64), np.zeros((n_measures, 0)), np.zeros((n_measures, 0), dtype=bool),
+                   SetAside())
+
+
+def evaluate_part(judgments: Judgments, columns: Columns, plan: Plan) -> PartValues:
+    """Evaluate the queries of one part of a run (a part holds whole queries).
+
+    A pure function of its arguments: the blocks of a streamed file and the partitions of a Dask
+    DataFrame (on the workers) go through it alike.
+    """
+    conv = plan.convention
+    ranked, set_aside = rank_part(judgments, columns, conv, plan.max_docs)
+    if conv.negative == "drop" and ranked.negative.any():  # TF-Ranking: negative labels are padding
+        ranked = ranked.take(np.flatnonzero(~ranked.negative))
+    if plan.max_docs is not None:  # trec_eval (form_res_rels.c) cuts the ranking first ...
+        ranked = ranked.first(plan.max_docs)
+    if plan.judged_only and not ranked.judged.all():  # ... then -J keeps the judged documents
+        ranked = ranked.take(np.flatnonzero(ranked.judged))
+    values = np.zeros((len(plan.measures), ranked.codes.size))
+    zero_ideal = np.zeros(values.shape, dtype=bool)
+    for j, measure in enumerate(plan.measures):
+        values[j], zero_ideal[j] = measure_values(measure, conv, ranked, judgments)
+    if conv.single_document == "undefined":  # scikit-learn refuses a list of one document
+        values[:, ranked.lengths == 1] = np.nan
+    part = PartValues(ranked.codes, values, zero_ideal, set_aside)
+    if conv.random_ties or conv.unstable_ties_from is not None:
+        tied = _queries_with_ties(ranked)
+        part.tied_queries = int(tied.sum())
+        if conv.unstable_ties_from is not None:
+            part.unstable_queries = int((tied & (ranked.lengths >= conv.unstable_ties_from)).sum())
+    return part
+
+
+def _queries_with_ties(ranked: Ranked) -> np.ndarray:
+    if ranked.size < 2:
+        return np.zeros(ranked.codes.size, dtype=bool)
+    same = ranked.score[1:] == ranked.score[:-1]
+    query = np.repeat(np.arange(ranked.codes.size), ranked.lengths)
+    same &= query[1:] == query[:-1]
+    return np.bincount(query[1:][same], minlength=ranked.codes.size) > 0
+
+
+class _Interleaved(Exception):
+    """A query of a streamed run appears again after other queries."""
+
+    def __init__(self, query: str, where: str) -> None:
+        super().__init__(query, where)
+        self.query, self.where = query, where
+
+
+def _stream(judgments: Judgments, path: str, plan: Plan, tag: list[str | None]) -> Iterator[PartValues]:
+    """A run file evaluated block by block of whole queries (read ahead on a thread).
+
+    Memory is bounded by the largest block, or the largest query. A query seen again after other
+    queries raises :class:`_Interleaved`; ``tag`` receives the run's tag.
+    """
+    seen = np.zeros(judgments.n_queries, dtype=bool)
+    read = False
+    for columns in prefetched(query_blocks(path)):
+        read = True
+        tag[0] = columns.tag
+        part = evaluate_part(judgments, columns, plan)
+        again = part.codes[seen[part.codes]]
+        if again.size:
+            query = judgments.query_text(again[:1])[0]
+            raise _Interleaved(query, columns.where(int(np.flatnonzero(_query_rows(columns, query))[0])))
+        seen[part.codes] = True
+        yield part
+    if not read:
+        raise no_data(path)
+
+
+def _query_rows(columns: Columns, query: str) -> np.ndarray:
+    ids = binary_ids(columns.query).to_pylist()
+    wanted = query.encode("utf-8", "surrogateescape")
+    return np.array([i == wanted for i in ids])
+
+
+def _run_parts(judgments: Judgments, run: Any, plan: Plan, name: str,
+               notes: list[str]) -> tuple[list[PartValues], str | None, Columns | None]:
+    """Evaluate one run: a file streamed in blocks, a table in one part (Dask: one per partition).
+
+    Returns the parts, the run's tag, and the run's Columns where it was a table (for its column names).
+    """
+    if is_path(run):
+        path = os.fspath(run)
+        tag: list[str | None] = [None]
+        try:
+            return list(_stream(judgments, path, plan, tag)), tag[0], None
+        except _Interleaved as interleaved:
+            if path == STDIN:
+                raise InputError(
+                    f"{interleaved.where}: query {interleaved.query!r} appears again after other queries: standard "
+                    f"input is read in blocks of whole queries, so its lines must be grouped by query (sort -s -k1,1)"
+                ) from None
+            notes.append(f"{name}: query {interleaved.query!r} appears again at {interleaved.where} after other "
+                         f"queries; the run was read whole into memory instead of in blocks of whole queries")
+            columns = run_columns(path)
+            return [evaluate_part(judgments, columns, plan)], columns.tag, None
+    if isinstance(run, list):  # one run in several files (shards of whole queries), each streamed
+        parts, tag_of_run = [], None
+        for shard in run:
+            shard_parts, tag_of_run, _ = _run_parts(judgments, shard, plan, name, notes)
+            parts.extend(shard_parts)
+        return parts, tag_of_run, None
+    if is_dask(run):
+        return _dask_parts(judgments, run, plan), None, None
+    columns = table_columns(run, "run")
+    notes.extend(columns.notes)
+    return [evaluate_part(judgments, columns, plan)], columns.tag, columns
+
+
+def _partition_values(judgments: Judgments, frame: Any, plan: Plan) -> PartValues:
+    """Evaluate one partition (a pandas DataFrame) on a worker."""
+    if len(frame) == 0:
+        return PartValues.empty(len(plan.measures))
+    return evaluate_part(judgments, table_columns(frame, "run"), plan)
+
+
+def _dask_parts(judgments: Judgments, frame: Any, plan: Plan) -> list[PartValues]:
+    """The values of every partition of a Dask DataFrame partitioned by query, computed by Dask.
+
+    The prepared qrels are sent once to every worker (scattered when a ``dask.distributed`` client is
+    running); a query's value depends on that query alone, so the values are those of one process.
+    """
+    import dask
+
+    shared: Any = dask.delayed(judgments, pure=True)
+    try:
+        from distributed import get_client
+
+        client = get_client()
+    except (ImportError, ValueError):
+        client = None
+    if client is not None:
+        shared = client.scatter(judgments, broadcast=True)
+    tasks = [dask.delayed(_partition_values)(shared, part, plan) for part in frame.to_delayed()]
+    return list(dask.compute(*tasks))
+
+
+# ---------------------------------------------------------------- phase 4: the queries
+
+
+@dataclass
+class RunValues:
+    """One run's values on its queries (codes in ``strcmp`` order)."""
+
+    name: str
+    tag: str | None
+    codes: np.ndarray
+    values: np.ndarray
+    mean: np.ndarray
+    notes: list[str] = field(default_factory=list)
+
+
+def _listed(names: Sequence[str], limit: int = 10) -> str:
+    shown = ", ".join(repr(n) for n in names[:limit])
+    return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return f"{n} {one if n == 1 else many}"
+
+
+def merge_parts(judgments: Judgments, parts: Sequence[PartValues], plan: Plan, name: str, tag: str | None) -> RunValues:
+    """The run's queries from its parts, each once, in ``strcmp`` order; missing judged ones scored 0 or left out."""
+    conv = plan.convention
+    n_measures = len(plan.measures)
+    parts = list(parts) or [PartValues.empty(n_measures)]
+    codes = np.concatenate([p.codes for p in parts])
+    values = np.concatenate([p.values for p in parts], axis=1)
+    zero_ideal = np.concatenate([p.zero_ideal for p in parts], axis=1)
+    order = np.argsort(codes, kind="stable")
+    codes, values, zero_ideal = codes[order], values[:, order], zero_ideal[:, order]
+    repeated = codes[1:][codes[1:] == codes[:-1]]
+    if repeated.size:
+        raise InputError(f"run {name}: query {judgments.query_text(repeated[:1])[0]!r} is in two parts of the run "
+                         f"(partitions or files); each part must hold whole queries")
+    notes = []
+    unjudged = sorted(set().union(*(p.set_aside.unjudged for p in parts)))
+    if unjudged:
+        text = [u.decode("utf-8", "surrogateescape") for u in unjudged]
+        notes.append(f"{name}: {_count(len(text), 'query has', 'queries have')} no judgments in "
+                     f"{judgments.qrels.source} ({_listed(text)}); left out")
+    eligible = judgments.has_relevant if conv.eligible == "relevant" else np.ones(judgments.n_queries, dtype=bool)
+    ranked = np.zeros(judgments.n_queries, dtype=bool)
+    ranked[codes] = True
+    for p in parts:
+        ranked[p.set_aside.ineligible] = True
+    missing = np.flatnonzero(eligible & ~ranked)
+    if missing.size:
+        text = list(judgments.query_text(missing))
+        them = "it" if missing.size == 1 else "them"
+        done = (f"scored 0 (complete=True, trec_eval -c; --answered-only leaves {them} out)" if plan.complete else
+                f"left out of the mean (complete=False; -c scores {them} 0)")
+        notes.append(f"{name}: {_count(missing.size, 'judged query has', 'judged queries have')} no ranking "
+                     f"({_listed(text)}); {done}")
+    if codes.size == 0 and not (plan.complete and missing.size):
+        raise InputError(f"run {name}: no query has both a ranking and judgments in {judgments.qrels.source}")
+    if zero_ideal.any() and conv.eligible != "relevant":
+        n = int(zero_ideal.any(axis=0).sum())
+        notes.append(f"{name}: {_count(n, 'query has', 'queries have')} ideal DCG 0 (no relevant judged document) "
+                     f"for some measure; {'it scores' if n == 1 else 'they score'} "
+                     f"{1 if conv.zero_ideal == 'one' else 0} ({conv.name})")
+    undefined = np.flatnonzero(np.isnan(values).all(axis=0)) if n_measures else np.zeros(0, dtype=np.int64)
+    if undefined.size:
+        text = list(judgments.query_text(codes[undefined]))
+        notes.append(f"{name}: {_count(undefined.size, 'query has', 'queries have')} a single ranked document "
+                     f"({_listed(text)}), which {conv.tool.split(' ')[0]} refuses (\"only meaningful when there is "
+                     f"more than 1 document\"); undefined (NaN), left out of the mean")
+    notes.extend(_tie_notes(parts, conv, name))
+    if plan.complete and missing.size:
+        all_codes = np.sort(np.concatenate((codes, missing)))  # disjoint
+        full = np.zeros((n_measures, all_codes.size))
+        full[:, np.searchsorted(all_codes, codes)] = values
+        codes, values = all_codes, full
+    return RunValues(name, tag, codes, values, mean_of(values), notes)
+
+
+def _tie_notes(parts: Sequence[PartValues], conv: Convention, name: str) -> list[str]:
+    notes = []
+    tied = sum(p.tied_queries for p in parts)
+    unstable = sum(p.unstable_queries for p in parts)
+    if conv.random_ties and tied:
+        notes.append(f"{name}: {_count(tied, 'query has', 'queries have')} tied scores, which {conv.name} orders at "
+                     f"random; the values are the expectation over those orders (the tie average)")
+    if unstable:
+        notes.append(f"{name}: {_count(unstable, 'query has', 'queries have')} tied scores in a list of "
+                     f"{conv.unstable_ties_from} or more documents, where {conv.name} orders ties by an unstable sort; "
+                     f"its values there may differ from these (file order)")
+    return notes
+
+
+def _qrels_notes(judgments: Judgments, plan: Plan) -> list[str]:
+    """Notes about the judgments themselves (queries a convention skips, trec_eval's gain-map sorting)."""
+    conv, notes = plan.convention, list(judgments.qrels.notes)
+    if conv.eligible == "relevant":
+        skipped = int(np.count_nonzero(~judgments.has_relevant))
+        if skipped:
+            notes.append(f"{_count(skipped, 'judged query has', 'judged queries have')} no grade above 0; "
+                         f"{conv.name} does not evaluate {'it' if skipped == 1 else 'them'}")
+    for m in plan.measures:
+        if m.gains is None or conv.name not in ("trec_eval", "pytrec_eval"):
+            continue
+        levels = distinct(judgments.grade[judgments.grade >= 0])[0]
+        gains = sorted({g for _, g in m.gains} | {float(level) for level in levels if level not in dict(m.gains)})
+        close = [(a, b) for a, b in zip(gains, gains[1:], strict=False) if 0 < b - a < 1]
+        if close:
+            notes.append(
+                f"{m.name}: trec_eval sorts gain levels with a comparison that truncates their difference to an "
+                f"integer; with gains less than 1 apart (e.g. {close[0][0]:g} and {close[0][1]:g}) its ideal ranking, "
+                f"and so its values, can differ from the correct ones computed here"
+            )
+    return notes
+
+
+def _query_column(tables: Sequence[Columns | None], qrels: tuple[str, str, str] | None, runs: Sequence[Any]) -> str:
+    """The query column's name in the caller's frames (the first run's, else the qrels'), else ``query``."""
+    for columns, run in zip(tables, runs, strict=False):
+        if columns is not None and columns.names is not None:
+            return columns.names[0]
+        if is_dask(run):
+            return STYLES[frame_style(run.columns)][0]
+    return "query" if qrels is None else qrels[0]
+
+
+# ---------------------------------------------------------------- evaluate
+
+
+def evaluate(
+    qrels: Any,
+    runs: Any,
+    measures: str | Measure | Sequence[str | Measure] = ("ndcg",),
+    *,
+    convention: str | Convention = "trec_eval",
+    complete: bool | None = None,
+    judged_only: bool = False,
+    max_docs: int | None = None,
+) -> Evaluation:
+    """nDCG of one or several runs, per query and averaged, under a tool's convention.
+
+    Parameters
+    ----------
+    qrels : str, path-like, DataFrame, ranx Qrels, dict or Columns
+        Judgments: a TREC qrels file (``"-"``: standard input); a DataFrame with the columns
+        ``query, doc, relevance`` (or PyTerrier's ``qid, docno, label``, or ir_measures'
+        ``query_id, doc_id, relevance``); a ranx ``Qrels``; a pytrec_eval dict
+        ``{query: {document: grade}}``.
+    runs : run, sequence of runs or mapping of name to run
+        Each a TREC run file (read in blocks of whole queries: memory is bounded by the largest
+        block); a DataFrame with the columns ``query, doc, score`` (or PyTerrier's ``qid, docno,
+        score``, or ir_measures' ``query_id, doc_id, score``); a Dask DataFrame partitioned by query
+        (evaluated on the workers); a ranx ``Run``; a pytrec_eval dict ``{query: {document: score}}``;
+        or :class:`~ndcg_research.evaluation.Columns`. In a mapping, a list of files is one run split
+        in shards of whole queries. Names: the mapping's keys, else
+        :func:`~ndcg_research.evaluation.run_names`.
+    measures : str, Measure or sequence of them, default ("ndcg",)
+        Spec strings such as ``"ndcg"``, ``"ndcg@10"``,
+        ``"ndcg@10(gain=exp2, discount='power(beta=0.5)')"``, or trec_eval names
+        (``"ndcg_cut.5,10"``, ``"ndcg.1=3,2=9"``); see :func:`~ndcg_research.evaluation.parse_measures`.
+    convention : str or Convention, default "trec_eval"
+        Whose rules to follow (gain, ideal, ties, empty queries, negative grades, which queries
+        count); see :data:`~ndcg_research.evaluation.CONVENTIONS`. A measure's own
+        ``gain``/``discount`` override the convention's.
+    complete : bool, optional
+        True: a judged query missing from a run scores 0 (trec_eval ``-c``); False: it is left out
+        of the mean. Default: the convention's (0 for ``trec_eval`` and ``ranx``, as their tools do;
+        left out for the others).
+    judged_only : bool, default False
+        Remove unjudged documents (not in the qrels, or with a negative grade) from each ranking
+        (condensed lists; trec_eval ``-J``), after ``max_docs`` has cut it.
+    max_docs : int, optional
+        Use only the first ``max_docs`` documents of each ranking, after ordering (trec_eval
+        ``-M``); the ideal is not cut by it.
+
+    Returns
+    -------
+    Evaluation
+        ``.per_query`` (DataFrame: run, query, measure, value), ``.means`` (DataFrame: one row per
+        run), ``.mean()`` (one float), ``.notes``; unpacks as ``per_query, means``.
+
+    Raises
+    ------
+    InputError
+        Malformed files or tables, a document ranked or judged twice for one query, grades the
+        convention's tool refuses, or a run without any judged query.
+    TypeError, ValueError
+        Bad arguments, named.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> qrels = pd.DataFrame({"query": ["q1", "q1", "q1", "q2"], "doc": ["a", "b", "c", "a"],
+    ...                       "relevance": [2, 0, 1, 1]})
+    >>> run = pd.DataFrame({"query": ["q1", "q1", "q2", "q2"], "doc": ["b", "a", "b", "a"],
+    ...                     "score": [0.9, 0.5, 0.3, 0.3]})
+    >>> per_query, means = evaluate(qrels, {"bm25": run}, ["ndcg", "ndcg@1"])
+    >>> per_query
+        run query measure     value
+    0  bm25    q1    ndcg  0.479625
+    1  bm25    q2    ndcg  0.630930
+    2  bm25    q1  ndcg@1  0.000000
+    3  bm25    q2  ndcg@1  0.000000
+    >>> means.round(4)  # doctest: +NORMALIZE_WHITESPACE
+            ndcg  ndcg@1  queries
+    run
+    bm25  0.5553     0.0        2
+
+    In q1 the ideal holds the unretrieved "c" (grade 1); in q2 the tied, unjudged "b" goes first
+    (document ids descending, as trec_eval). scikit-learn's convention builds the ideal from the
+    ranked list and averages over the tie; one run and one measure give one float:
+
+    >>> round(evaluate(qrels, run, "ndcg", convention="sklearn").mean(), 4)
+    0.7232
+    """
+    checked = plan(measures, convention=convention, complete=complete, judged_only=judged_only, max_docs=max_docs)
+    named = named_runs(runs)
+    if sum(is_path(r) and os.fspath(r) == STDIN for r in [qrels] + [run for _, run in named]) > 1:
+        raise ValueError("standard input (-) can be read once: give it as the qrels or as one run, not both")
+    judgments = Judgments.build(_qrels(qrels, checked))  # no other reference to the qrels as read: freed early
+    notes = _qrels_notes(judgments, checked)
+    results, tables = [], []
+    for name, run in named:
+        parts, tag, columns = _run_parts(judgments, run, checked, name, notes)
+        results.append(merge_parts(judgments, parts, checked, name, tag))
+        tables.append(columns)
+    judgments.check_twice()  # the judged queries no run ranked: trec_eval refuses their duplicates too
+    for result in results:
+        notes.extend(result.notes)
+    return Evaluation(
+        tuple(r.name for r in results), tuple(r.tag for r in results), checked.measures,
+        tuple(judgments.query_text(r.codes) for r in results), tuple(r.values for r in results),
+        np.array([r.mean for r in results]), checked.convention, tuple(notes),
+        _query_column(tables, judgments.qrels.names, [run for _, run in named]),
+    )

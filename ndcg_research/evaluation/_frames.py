@@ -1,0 +1,491 @@
+"""Tables in and out of the evaluator: DataFrames in the ecosystem's columns, ranx objects, pytrec_eval dicts.
+
+Judgments or a run may be a DataFrame in the package's columns (``query, doc, relevance`` /
+``query, doc, score``), PyTerrier's (``qid, docno, label`` / ``qid, docno, score``; a PyTerrier run's
+``query`` column is the query's text and is not read) or ir_measures' (``query_id, doc_id, relevance`` /
+``query_id, doc_id, score``), a ranx ``Qrels`` / ``Run``, a pytrec_eval dict ``{query: {document: value}}``,
+or a Dask DataFrame (a run, converted partition by partition). Ids are compared as text. :func:`run_names`
+is the one naming rule of runs; :func:`named_runs` turns every form of ``runs`` into (name, run) pairs.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from .._validation import check_instance, check_path, type_and_value
+from ._readers import (
+    MAX_GRADE,
+    Columns,
+    InputError,
+    Kind,
+    PathLike,
+    is_path,
+    predictions_columns,
+    qrels_columns,
+    run_columns,
+    svmlight_columns,
+)
+from ._sources import describe
+
+if TYPE_CHECKING:  # pandas is imported only where a DataFrame is made or read
+    import pandas as pd
+
+#: Column names per table style: (query, document, grade columns accepted, score).
+STYLES: dict[str, tuple[str, str, tuple[str, ...], str]] = {
+    "": ("query", "doc", ("relevance",), "score"),
+    "PyTerrier's": ("qid", "docno", ("label", "relevance"), "score"),
+    "ir_measures'": ("query_id", "doc_id", ("relevance",), "score"),
+}
+
+
+def is_dask(value: Any) -> bool:
+    """Whether ``value`` is a Dask collection (without importing Dask)."""
+    return type(value).__module__.startswith("dask") and hasattr(value, "to_delayed")
+
+
+def is_frame(value: Any) -> bool:
+    """Whether ``value`` is a pandas DataFrame (without importing pandas)."""
+    return any(c.__module__.startswith("pandas") and c.__name__ == "DataFrame" for c in type(value).__mro__)
+
+
+def is_ranx(value: Any) -> bool:
+    """Whether ``value`` is a ranx ``Qrels`` or ``Run`` (without importing ranx)."""
+    return type(value).__module__.startswith("ranx") and hasattr(value, "to_dict")
+
+
+def is_nested_dict(value: Any) -> bool:
+    """Whether ``value`` is a pytrec_eval dict ``{query: {document: number}}`` (not a mapping of runs)."""
+    if not isinstance(value, Mapping) or not value:
+        return False
+    inner = [v for v in value.values() if isinstance(v, Mapping) and v]
+    return len(inner) == len(value) and not any(isinstance(x, Mapping) for x in next(iter(inner)).values())
+
+
+def is_table(value: Any) -> bool:
+    """Whether ``value`` is judgments or a run this module converts."""
+    return is_frame(value) or is_ranx(value) or is_nested_dict(value) or is_dask(value)
+
+
+def frame_style(columns: Any) -> str:
+    """The table style of a frame's columns: ``""`` (the package's), ``"PyTerrier's"`` or ``"ir_measures'"``."""
+    names = set(map(str, columns))
+    for style in ("PyTerrier's", "ir_measures'"):
+        query, doc, _, _ = STYLES[style]
+        if {query, doc} <= names:
+            return style
+    return ""
+
+
+def _choices(kind: Kind) -> str:
+    """The column names each style needs, for messages."""
+    cols = {}
+    for style, (query, doc, grades, score) in STYLES.items():
+        cols[style] = f"{query}, {doc}, {grades[0] if kind == 'qrels' else score}"
+    pyterrier, ir_measures = cols["PyTerrier's"], cols["ir_measures'"]
+    return f"{cols['']} (or PyTerrier's {pyterrier}, or ir_measures' {ir_measures})"
+
+
+# ---------------------------------------------------------------- ids
+
+
+def _mixed(values: np.ndarray, column: str) -> InputError:
+    """The message of an object column whose ids are not all of one kind (a rare path: Python is fine)."""
+    kinds: dict[str, int] = {}
+    for i, x in enumerate(values):
+        kind = ("integers" if isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_)) else
+                "strings" if isinstance(x, str) else "bytes" if isinstance(x, bytes) else type(x).__name__)
+        kinds.setdefault(kind, i)
+    if "float" in kinds or "float64" in kinds:
+        i = kinds.get("float", kinds.get("float64", 0))
+        return InputError(f"DataFrame column {column!r} holds floats ({values[i]!r} at row {i}): ids are compared as "
+                          f"text, and {values[i]!r} would not match {str(values[i]).removesuffix('.0')!r}; convert "
+                          f"the column to int or str first")
+    shown = " and ".join(f"{kind} ({values[i].item() if isinstance(values[i], np.generic) else values[i]!r} at row {i})"
+                         for kind, i in sorted(kinds.items(), key=lambda item: item[1])[:2])
+    return InputError(f"DataFrame column {column!r} mixes {shown}: ids are compared as text, so 1 and '1' would be "
+                      f"one id; convert the column to one type first")
+
+
+def _object_ids(values: np.ndarray, column: str) -> pa.Array:
+    """Ids of an object array: all strings, all bytes, or all integers (their decimal text)."""
+    for kind in (pa.string(), pa.binary()):
+        try:
+            return pa.array(values, type=kind)
+        except (pa.ArrowInvalid, pa.ArrowTypeError):
+            pass
+    if all(isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_)) for x in values):
+        return pa.array([str(x) for x in values], type=pa.string())
+    raise _mixed(values, column)
+
+
+def _id_array(series: pd.Series, column: str, where: Any) -> pa.ChunkedArray:
+    missing = series.isna().to_numpy()
+    if missing.any():
+        raise InputError(f"{where(int(np.flatnonzero(missing)[0]))}: {column} is missing")
+    if str(series.dtype) == "category":
+        categories = _id_array(series.cat.categories.to_series(), column, lambda i: f"category {i}")
+        ids = categories.take(pa.array(series.cat.codes.to_numpy().astype(np.int64)))
+    else:
+        kind = series.dtype.kind
+        if kind == "f":
+            first = series.iloc[0].item()
+            raise InputError(f"DataFrame column {column!r} holds floats ({first!r}, ...): ids are compared as text, "
+                             f"and {first!r} would not match {str(first).removesuffix('.0')!r}; convert the column "
+                             f"to int or str first")
+        if kind == "b":
+            raise InputError(f"DataFrame column {column!r} holds booleans; ids must be strings or integers")
+        if kind in "iu":  # integer ids are compared as their decimal text
+            ids = pa.chunked_array([pc.cast(pa.array(series.to_numpy()), pa.string())])
+        else:
+            ids = pa.chunked_array([_object_ids(series.to_numpy(dtype=object), column)])
+    empty = np.flatnonzero(numbers_of(pc.binary_length(ids)) == 0)
+    if empty.size:
+        raise InputError(f"{where(int(empty[0]))}: {column} is an empty string; ids are non-empty words (trec_eval "
+                         f"could not read an empty one)")
+    return ids
+
+
+def numbers_of(array: pa.ChunkedArray) -> np.ndarray:
+    return np.concatenate([c.to_numpy(zero_copy_only=False) for c in array.chunks]) if array.num_chunks else np.zeros(0)
+
+
+# ---------------------------------------------------------------- tables to Columns
+
+
+def columns_from_frame(frame: pd.DataFrame, kind: Kind, *, name: str | None = None) -> Columns:
+    """Convert a DataFrame of judgments or of a ranking into :class:`~ndcg_research.evaluation.Columns`.
+
+    The columns are the package's (``query, doc, relevance`` / ``query, doc, score``), PyTerrier's
+    (``qid, docno, label`` / ``qid, docno, score``) or ir_measures' (``query_id, doc_id, relevance``
+    / ``query_id, doc_id, score``). Integer ids are turned into their decimal text; float, boolean,
+    empty and mixed ids are refused. Messages name rows by their index label, or by position when the
+    index has duplicate labels.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> run = columns_from_frame(pd.DataFrame({"qid": ["q1"], "docno": ["d1"], "score": [0.5]}), "run")
+    >>> run.value.tolist(), run.where(0), run.names
+    ([0.5], 'DataFrame row 0', ('qid', 'docno', 'score'))
+    """
+    if not is_frame(frame):
+        raise TypeError(f"frame must be a pandas DataFrame, got {type_and_value(frame)}")
+    if kind not in ("qrels", "run"):
+        raise ValueError(f"kind must be one of 'qrels', 'run', got {kind!r}")
+    check_instance(name, "name", str, none=True)
+    style = frame_style(frame.columns)
+    query, doc, grades, score = STYLES[style]
+    value = next((g for g in grades if g in frame.columns), grades[0]) if kind == "qrels" else score
+    wanted = [query, doc, value]
+    missing = [c for c in wanted if c not in frame.columns]
+    if missing:
+        needs = _choices(kind) if not style else f"{', '.join(wanted)} ({style} columns)"
+        raise InputError(f"{kind} DataFrame needs columns {needs}; has {', '.join(map(str, frame.columns))}")
+    for column in wanted:
+        count = int(np.count_nonzero(frame.columns == column))
+        if count > 1:
+            raise InputError(f"{kind} DataFrame has {count} columns named {column!r}; keep one")
+    if len(frame) == 0:
+        raise InputError(f"{kind} DataFrame is empty")
+    labels = np.asarray(frame.index) if frame.index.is_unique else None
+
+    def where(i: int) -> str:
+        return f"DataFrame row {labels[i].item() if isinstance(labels[i], np.generic) else labels[i]!r}" \
+            if labels is not None else f"DataFrame row at position {i}"
+
+    raw = _values(frame[value], kind, value, where, "DataFrame column")
+    values, fraction = _grades(raw, value, where) if kind == "qrels" else (raw, None)
+    return Columns(_id_array(frame[query], query, where), _id_array(frame[doc], doc, where), values, kind,
+                   "DataFrame", name if name is not None else frame.attrs.get("run"), labels, fraction=fraction,
+                   names=(query, doc, value))
+
+
+def _values(series: Any, kind: Kind, column: str, where: Any, what: str) -> np.ndarray:
+    """The grades or scores of a column (a Series or a numpy array) as float64, checked: numeric, finite, exact."""
+    dtype = getattr(series, "dtype", None)
+    if dtype is None or dtype.kind not in "iuf":
+        raise InputError(f"{kind} {what} {column!r} must be numeric, got dtype {dtype}")
+    raw = series.to_numpy(dtype=np.float64, na_value=np.nan) if hasattr(series, "to_numpy") else series.astype(float)
+    bad = ~np.isfinite(raw)
+    if bad.any():
+        i = int(np.flatnonzero(bad)[0])
+        raise InputError(f"{where(i)}: {column} must be finite, got {float(raw[i])!r}")
+    if dtype.kind in "iu":
+        exact = np.asarray(series, dtype=np.int64)
+        inexact = np.flatnonzero((np.abs(exact) > 2**53) & (raw.astype(np.int64) != exact))
+        if inexact.size:
+            i = int(inexact[0])
+            raise InputError(f"{where(i)}: {column} {int(exact[i])} is not exact as a float64 (beyond 2^53: it would "
+                             f"tie with its neighbours); rescale the {column}s")
+    return raw
+
+
+def _grades(raw: np.ndarray, column: str, where: Any) -> tuple[np.ndarray, tuple[int, str] | None]:
+    """Grades as int64 when all are whole numbers, else float64 with the first fractional one marked."""
+    big = np.flatnonzero(np.abs(raw) >= MAX_GRADE)
+    if big.size:
+        raise InputError(f"{where(int(big[0]))}: {column} {raw[big[0]]!r} is too large (grades are integers below "
+                         f"2^53)")
+    fractional = np.flatnonzero(np.floor(raw) != raw)
+    if fractional.size:
+        return raw, (int(fractional[0]), repr(float(raw[fractional[0]])))
+    return raw.astype(np.int64), None
+
+
+def _dict_columns(table: Mapping[Any, Any], kind: Kind) -> Columns:
+    """pytrec_eval's ``{query: {document: value}}`` as Columns (a Python loop over queries: the dict is Python's)."""
+    what = "grades" if kind == "qrels" else "scores"
+    queries: list[Any] = []
+    docs: list[Any] = []
+    values: list[Any] = []
+    for query, ranked in table.items():
+        if not isinstance(ranked, Mapping):
+            raise InputError(f"{kind} dict: query {query!r} must map documents to {what}, got {type_and_value(ranked)}")
+        queries.extend([query] * len(ranked))
+        docs.extend(ranked)
+        values.extend(ranked.values())
+    if not values:
+        raise InputError(f"{kind} dict is empty")
+    array = np.asarray(values)
+    if array.dtype.kind not in "iuf":
+        i = next(i for i, v in enumerate(values) if isinstance(v, bool) or not isinstance(v, (int, float, np.number)))
+        raise InputError(f"{kind} dict: query {queries[i]!r}, document {docs[i]!r}: {what[:-1]} must be a number, got "
+                         f"{type_and_value(values[i])}")
+    labels = np.arange(len(values))
+
+    def where(i: int) -> str:
+        return f"{kind} dict: query {queries[i]!r}, document {docs[i]!r}"
+
+    raw = _values(array, kind, "relevance" if kind == "qrels" else "score", where, "dict value")
+    value, fraction = _grades(raw, "relevance", where) if kind == "qrels" else (raw, None)
+    ids = []
+    for name, items in (("query", queries), ("doc", docs)):
+        array_ids = _object_ids(np.asarray(items, dtype=object), name)
+        empty = np.flatnonzero(pc.binary_length(array_ids).to_numpy(zero_copy_only=False) == 0)
+        if empty.size:
+            raise InputError(f"{where(int(empty[0]))}: {name} is an empty string; ids are non-empty words")
+        ids.append(pa.chunked_array([array_ids]))
+    return Columns(ids[0], ids[1], value, kind, "dict", None, labels, fraction=fraction)
+
+
+def table_columns(table: Any, kind: Kind, name: str | None = None) -> Columns:
+    """Judgments or a run in any accepted form (not a file, not Dask) as Columns."""
+    if isinstance(table, Columns):
+        if table.kind != kind:
+            raise ValueError(f"expected {'judgments' if kind == 'qrels' else 'a ranking'}, got {table.kind} read "
+                             f"from {table.source}")
+        return table
+    if is_frame(table):
+        return columns_from_frame(table, kind, name=name)
+    if is_ranx(table):
+        columns = _dict_columns(table.to_dict(), kind)
+        return Columns(columns.query, columns.doc, columns.value, kind, f"ranx {type(table).__name__}",
+                       getattr(table, "name", None) or name, None, fraction=columns.fraction)
+    if isinstance(table, Mapping):
+        return _dict_columns(table, kind)
+    raise TypeError(f"{kind} must be a file path, a DataFrame, a ranx {'Qrels' if kind == 'qrels' else 'Run'}, a dict "
+                    f"{{query: {{document: value}}}} or Columns, got {type_and_value(table)}")
+
+
+# ---------------------------------------------------------------- naming runs
+
+
+def _file_name(path: str) -> str:
+    """A file's name without directory, compression suffix and extension (``runs/bm25.run.gz`` -> ``bm25``)."""
+    base = os.path.basename(path) or path
+    for suffix in (".gz", ".bz2", ".xz"):
+        if base.endswith(suffix) and len(base) > len(suffix):
+            base = base[: -len(suffix)]
+            break
+    stem, dot, _ = base.rpartition(".")
+    return stem if dot and stem else base
+
+
+def _own_name(run: Any, position: int) -> tuple[str, str | None]:
+    """A run's name by itself, and the file it was read from (to tell runs of the same name apart)."""
+    if is_path(run):
+        path = os.fspath(run)
+        return (describe(path) if path == "-" else _file_name(path)), path
+    if isinstance(run, Columns):
+        source = run.source if run.source not in ("DataFrame", "dict") and not run.source.startswith("ranx") else None
+        name = _file_name(source) if source is not None else run.tag
+        return name or f"run{position + 1}", source
+    if is_ranx(run):
+        return getattr(run, "name", None) or f"run{position + 1}", None
+    attrs = getattr(run, "attrs", None) or {}
+    source = attrs.get("source")
+    return (str(attrs["run"]) if attrs.get("run") is not None else f"run{position + 1}"), source
+
+
+def run_names(runs: Sequence[Any]) -> list[str]:
+    """The one naming rule of runs (``evaluate``, ``compare``, every output format).
+
+    A file: its name without directory, compression suffix and extension (``runs/bm25.txt.gz`` ->
+    ``bm25``); a DataFrame: ``attrs["run"]`` (set by :func:`read_run` to the run's tag); a ranx
+    ``Run``: its ``name``; anything else ``run1``, ``run2``, ... by position. Where two names clash,
+    runs read from files are named by their file (its name, or its path as given where the names
+    clash too). The tag (trec_eval's ``runid``) stays the tag: it is printed by ``-m runid``.
+
+    Examples
+    --------
+    >>> run_names(["runs/bm25.txt", "runs/dense.txt.gz"])
+    ['bm25', 'dense']
+    >>> run_names(["a/bm25.txt", "b/bm25.txt"])
+    ['a/bm25.txt', 'b/bm25.txt']
+    """
+    if not isinstance(runs, (list, tuple)):
+        raise TypeError(f"runs must be a list or tuple of runs, got {type_and_value(runs)}")
+    own = [_own_name(run, i) for i, run in enumerate(runs)]
+    names = [name for name, _ in own]
+    for name in set(names):
+        clashing = [i for i, n in enumerate(names) if n == name]
+        sources = [own[i][1] for i in clashing]
+        if len(clashing) < 2 or any(s is None for s in sources) or len(set(sources)) < len(sources):
+            continue
+        stems = [_file_name(s) for s in sources if s is not None]
+        for i, source, stem in zip(clashing, sources, stems, strict=False):
+            names[i] = stem if len(set(stems)) == len(stems) and stem not in names else source or name
+    return names
+
+
+def named_runs(runs: Any, name: str = "runs") -> list[tuple[str, Any]]:
+    """Every form of a ``runs`` argument as (name, run) pairs: one run, a list of runs, or a mapping of names to runs.
+
+    In a mapping, a list of files is one run split in shards of whole queries. Two runs of one name are
+    refused, saying whether one run was given twice or how to name different runs.
+    """
+    if isinstance(runs, Mapping) and not is_nested_dict(runs):
+        if not runs:
+            raise ValueError(f"{name} must hold at least one run, got an empty mapping")
+        pairs = []
+        for key, run in runs.items():
+            shards = isinstance(run, (list, tuple)) and run and all(is_path(r) for r in run)
+            if not shards:
+                _check_run(run, f"{name}[{key!r}]")
+            pairs.append((str(key), list(run) if shards else run))
+        return pairs
+    if isinstance(runs, (list, tuple)):
+        if not runs:
+            raise ValueError(f"{name} must hold at least one run, got an empty {type(runs).__name__}")
+        for i, run in enumerate(runs):
+            _check_run(run, f"{name}[{i}]")
+        labels = run_names(list(runs))
+        for j, label in enumerate(labels):
+            i = labels.index(label)
+            if i == j:
+                continue
+            paths = [os.fspath(runs[k]) if is_path(runs[k]) else None for k in (i, j)]
+            if runs[i] is runs[j] or (paths[0] is not None and paths[0] == paths[1]):
+                raise ValueError(f"{name}[{j}]: run {paths[0] or label!r} is given twice (as {name}[{i}] too); give "
+                                 f"each run once")
+            raise ValueError(f"{name}[{i}] and {name}[{j}] are different runs named {label!r}; name them with a dict "
+                             f"{{name: run}}, e.g. {{{label + '-1'!r}: {name}[{i}], {label + '-2'!r}: {name}[{j}]}}")
+        return list(zip(labels, runs, strict=False))
+    _check_run(runs, name)
+    return [(run_names([runs])[0], runs)]
+
+
+def _check_run(run: Any, name: str) -> None:
+    if is_path(run):
+        check_path(run, name)
+    elif not (isinstance(run, Columns) or is_table(run)):
+        raise TypeError(f"{name} must be a run file path, a DataFrame, a Dask DataFrame, a ranx Run, a dict "
+                        f"{{query: {{document: score}}}} or Columns, got {type_and_value(run)}")
+
+
+# ---------------------------------------------------------------- DataFrames out
+
+
+def as_frame(columns: Columns) -> pd.DataFrame:
+    """Columns as a DataFrame ``query, doc, relevance`` / ``query, doc, score`` (index: line numbers)."""
+    import pandas as pd
+
+    def text(array: pa.ChunkedArray) -> pa.ChunkedArray:
+        chunks = [c.dictionary_decode() if pa.types.is_dictionary(c.type) else c for c in array.chunks]
+        try:
+            return pa.chunked_array(chunks, type=chunks[0].type if chunks else pa.binary()).cast(pa.string())
+        except pa.ArrowInvalid:
+            raise InputError(f"{columns.source}: ids must be UTF-8 text to go into a DataFrame") from None
+
+    frame = pa.table({"query": text(columns.query), "doc": text(columns.doc)}).to_pandas()
+    frame["relevance" if columns.kind == "qrels" else "score"] = columns.value
+    if columns.source not in ("DataFrame", "dict"):
+        frame.index = pd.Index(columns.line_numbers(), name="line")
+    frame.attrs["source"] = columns.source
+    if columns.tag is not None:
+        frame.attrs["run"] = columns.tag
+    return frame
+
+
+def read_qrels(path: PathLike) -> pd.DataFrame:
+    """Read a TREC qrels file into a DataFrame with columns ``query, doc, relevance``.
+
+    The index is the line number in the file; ``attrs["source"]`` is the path.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "qrels.txt")
+    >>> _ = open(path, "w").write("401 0 FBIS3-10 1\\n401 0 FBIS3-11 0\\n")
+    >>> read_qrels(path)  # doctest: +NORMALIZE_WHITESPACE
+         query       doc  relevance
+    line
+    1      401  FBIS3-10          1
+    2      401  FBIS3-11          0
+    """
+    check_path(path, "path")
+    return as_frame(qrels_columns(path))
+
+
+def read_run(path: PathLike) -> pd.DataFrame:
+    """Read a TREC run file into a DataFrame with columns ``query, doc, score``.
+
+    The index is the line number; ``attrs["run"]`` is the tag of the last line and ``attrs["source"]``
+    the path. The rank column is not kept (trec_eval ranks by score).
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "run.txt")
+    >>> _ = open(path, "w").write("401 Q0 FBIS3-10 1 12.5 bm25\\n401 Q0 FBIS3-11 2 11.0 bm25\\n")
+    >>> run = read_run(path)
+    >>> run.attrs["run"], run["score"].tolist()
+    ('bm25', [12.5, 11.0])
+    """
+    check_path(path, "path")
+    return as_frame(run_columns(path))
+
+
+def read_svmlight(path: PathLike, predictions: PathLike | None = None) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+    """Read an SVMlight/LETOR file (and a model's predictions for it) into qrels and run DataFrames.
+
+    See :func:`~ndcg_research.evaluation.svmlight_columns` for the format and the document names.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> folder = tempfile.mkdtemp()
+    >>> data, scores = os.path.join(folder, "test.txt"), os.path.join(folder, "pred.txt")
+    >>> _ = open(data, "w").write("2 qid:7 1:0.5\\n0 qid:7 1:0.1\\n")
+    >>> _ = open(scores, "w").write("0.1\\n0.7\\n")
+    >>> qrels, run = read_svmlight(data, scores)
+    >>> qrels["relevance"].tolist(), run["score"].tolist()
+    ([2, 0], [0.1, 0.7])
+    """
+    check_path(path, "path")
+    if predictions is not None:
+        check_path(predictions, "predictions")
+    qrels = svmlight_columns(path)
+    if qrels.notes:
+        import warnings
+
+        for note in qrels.notes:
+            warnings.warn(note, stacklevel=2)
+    run = None if predictions is None else as_frame(predictions_columns(qrels, predictions))
+    return as_frame(qrels), run

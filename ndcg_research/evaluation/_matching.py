@@ -1,0 +1,446 @@
+"""Ids matched by pyarrow's hashing: the judgments prepared once, and each part of a run as rankings of judged queries.
+
+:class:`Judgments` numbers the judged queries in ``strcmp`` order (Arrow's byte-wise sort), groups the
+judgments by query and keeps each query's grades in descending order (the ideal); it is shared,
+read-only, by the blocks of a streamed run and the workers of a Dask cluster. :func:`rank_part` turns
+one part of a run into :class:`Ranked`: each row's query code (``index_in``); the run's documents as
+distinct ids (the parser's dictionaries, else ``dictionary_encode``) looked up among the distinct judged
+ids of the part's queries (``index_in`` on a table that stays in cache), so that each (query, document)
+is one integer key, matched exactly and found exactly when given twice; then documents in score order,
+ties as the preset says. Everything works on whole arrays, linear in the bytes read.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+
+from ._measures import Convention
+from ._readers import Columns, InputError, binary_array, numbers
+
+
+def _int_array(values: np.ndarray) -> pa.Array:
+    """An int64 Arrow array over the same memory (pyarrow.array would import pandas)."""
+    values = np.ascontiguousarray(values, dtype=np.int64)
+    return pa.Array.from_buffers(pa.int64(), values.size, [None, pa.py_buffer(values)])
+
+
+def binary_ids(array: pa.ChunkedArray | pa.Array) -> pa.Array:
+    """Ids as one binary array (dictionaries decoded, text viewed as bytes; one copy at most)."""
+    chunks = array.chunks if isinstance(array, pa.ChunkedArray) else [array]
+    out = []
+    for chunk in chunks:
+        if pa.types.is_dictionary(chunk.type):
+            chunk = chunk.dictionary_decode()
+        if pa.types.is_string(chunk.type) or pa.types.is_large_string(chunk.type):
+            chunk = chunk.view(pa.binary() if pa.types.is_string(chunk.type) else pa.large_binary())
+        out.append(chunk)
+    if not out:
+        return binary_array([])
+    if len({c.type for c in out}) > 1:
+        out = [c.cast(pa.large_binary()) for c in out]
+    return out[0] if len(out) == 1 else pa.concat_arrays(out)
+
+
+def _encoded(array: pa.ChunkedArray, *, unique: bool = True) -> tuple[pa.Array, np.ndarray]:
+    """The values of an id array (binary; unused entries possible) and each row's index among them.
+
+    Dictionary chunks (a block of a file: the parser encoded them) are taken as they are, their
+    dictionaries one after the other: an id may then have one index per chunk, unless ``unique``
+    asks for one (a hash pass over the dictionaries only). Anything else is encoded by pyarrow (one
+    hash pass over the bytes).
+    """
+    chunks = array.chunks
+    if chunks and all(pa.types.is_dictionary(c.type) for c in chunks):
+        values = [binary_ids(c.dictionary) for c in chunks]
+        offsets = np.cumsum([0] + [len(v) for v in values[:-1]])
+        kind = np.int32 if offsets[-1] + len(values[-1]) < 2**31 else np.int64  # half the memory of large qrels
+        index = np.concatenate([numbers(c.indices).astype(kind) + o for c, o in zip(chunks, offsets, strict=True)])
+        ids = values[0] if len(values) == 1 else pa.concat_arrays(values)
+        if unique and len(values) > 1:
+            encoded = pc.dictionary_encode(ids)
+            ids, index = binary_ids(encoded.dictionary), numbers(encoded.indices)[index]
+        return ids, index
+    encoded = pc.dictionary_encode(binary_ids(array))
+    return binary_ids(encoded.dictionary), numbers(encoded.indices)
+
+
+def query_codes(array: pa.ChunkedArray, names: pa.Array) -> tuple[np.ndarray, list[bytes]]:
+    """Each row's position among ``names`` (-1 if absent), and the absent ids that rows hold.
+
+    Examples
+    --------
+    >>> codes, unknown = query_codes(pa.chunked_array([[b"b", b"x", b"b"]]), pa.array([b"a", b"b"]))
+    >>> codes.tolist(), unknown
+    ([1, -1, 1], [b'x'])
+    """
+    dictionary, indices = _encoded(array, unique=False)
+    position = numbers(pc.index_in(dictionary, value_set=names), missing=-1).astype(np.int64)
+    used = np.bincount(indices, minlength=len(dictionary)) > 0
+    absent = np.flatnonzero(used & (position < 0))
+    unknown = dictionary.take(_int_array(absent)).to_pylist() if absent.size else []
+    return position[indices], unknown
+
+
+def distinct(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The distinct values, ascending, and where each first occurs (``np.unique`` imports numpy.ma).
+
+    Examples
+    --------
+    >>> [a.tolist() for a in distinct(np.array([3, 1, 3, 2]))]
+    [[1, 2, 3], [1, 3, 0]]
+    """
+    order = np.argsort(values, kind="stable")
+    ordered = values[order]
+    first = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]]) if values.size else np.zeros(0, dtype=np.int64)
+    return ordered[first], order[first]
+
+
+def block_starts(codes: np.ndarray) -> np.ndarray:
+    """First row of each run of equal codes.
+
+    Examples
+    --------
+    >>> block_starts(np.array([4, 4, 1, 4])).tolist()
+    [0, 2, 3]
+    """
+    if codes.size == 0:
+        return np.zeros(0, dtype=np.int64)
+    return np.concatenate(([0], np.flatnonzero(codes[1:] != codes[:-1]) + 1))
+
+
+def _ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
+    """The positions ``starts[i] : starts[i] + counts[i]`` of every i, one after the other."""
+    total = int(counts.sum())
+    if total == 0:
+        return np.zeros(0, dtype=np.int64)
+    offsets = np.cumsum(counts) - counts
+    return np.repeat(starts - offsets, counts) + np.arange(total)
+
+
+def _repeated(keys: np.ndarray) -> tuple[int, int] | None:
+    """The first two positions holding one key twice (the earliest repeated key), or None."""
+    ordered = np.sort(keys)
+    equal = ordered[1:] == ordered[:-1]
+    if not equal.any():
+        return None
+    candidates = ordered[1:][equal]
+    first = np.flatnonzero(np.isin(keys, candidates))  # rare path: which repeated key comes first
+    for i in first:
+        twins = np.flatnonzero(keys == keys[i])
+        if twins.size > 1:
+            return int(twins[0]), int(twins[1])
+    return None  # not reached
+
+
+def _ideal_grades(codes: np.ndarray, grade: np.ndarray, n_codes: int) -> tuple[np.ndarray, np.ndarray]:
+    """Each code's grades >= 0 in descending order, one code after the other, and how many each code has.
+
+    Small integer grades (0..255, nearly every qrels) are counted per code and level and the descending
+    lists written from the counts; other grades by a lexsort.
+
+    Examples
+    --------
+    >>> grades, counts = _ideal_grades(np.array([1, 0, 1, 1]), np.array([0, 2, 3, -1]), 2)
+    >>> grades.tolist(), counts.tolist()
+    ([2, 3, 0], [1, 2])
+    """
+    judged = grade >= 0
+    g, c = (grade, codes) if judged.all() else (grade[judged], codes[judged])
+    if g.dtype.kind in "iu" and (g.size == 0 or g.max() <= 255):
+        levels = int(g.max(initial=0)) + 1
+        key = c.astype(np.int64) * levels + g
+        per_level = np.bincount(key, minlength=n_codes * levels).reshape(n_codes, levels)[:, ::-1]
+        descending = np.tile(np.arange(levels - 1, -1, -1, dtype=grade.dtype), n_codes)
+        return np.repeat(descending, per_level.ravel()), per_level.sum(axis=1)
+    order = np.lexsort((-g, c))
+    return g[order], np.bincount(c, minlength=n_codes)
+
+
+@dataclass(eq=False)
+class Judgments:
+    """Qrels prepared for matching and for the ideal ranking (see the module docstring).
+
+    Attributes
+    ----------
+    qrels : Columns
+        The qrels as read, their ids dropped (kept for messages: file and lines).
+    names : pyarrow.Array
+        The judged query ids in ``strcmp`` order; a query's code is its position here.
+    docs, grade, rows : pyarrow.Array, numpy.ndarray, numpy.ndarray or None
+        The judged documents, their grades and their rows in the qrels (None: in the same order), grouped by
+        code.
+    starts, counts : numpy.ndarray
+        Per code, the first position and the number of its judgments in ``docs``.
+    has_relevant : numpy.ndarray
+        Per code: some grade above 0.
+    ideal_grade, ideal_start, ideal_count : numpy.ndarray
+        The grades >= 0 of each code, descending, at ``ideal_grade[ideal_start[c] :][: ideal_count[c]]``.
+    checked : numpy.ndarray
+        Per code: its judgments were checked for a document judged twice.
+    """
+
+    qrels: Columns
+    names: pa.Array
+    docs: pa.Array
+    grade: np.ndarray
+    rows: np.ndarray | None
+    starts: np.ndarray
+    counts: np.ndarray
+    has_relevant: np.ndarray
+    ideal_grade: np.ndarray
+    ideal_start: np.ndarray
+    ideal_count: np.ndarray
+    checked: np.ndarray
+
+    @property
+    def n_queries(self) -> int:
+        return len(self.names)
+
+    @classmethod
+    def build(cls, qrels: Columns) -> Judgments:
+        """Prepare ``qrels`` (a document judged twice is found when its query is evaluated).
+
+        The qrels as read are let go of as soon as their ids are copied (large qrels: the peak memory).
+
+        Examples
+        --------
+        >>> qrels = Columns(pa.chunked_array([[b"q2", b"q1", b"q2"]]), pa.chunked_array([[b"a", b"a", b"b"]]),
+        ...                 np.array([1, 0, 3]), "qrels", "qrels.txt")
+        >>> judged = Judgments.build(qrels)
+        >>> judged.names.to_pylist(), judged.has_relevant.tolist(), judged.ideal_grade.tolist()
+        ([b'q1', b'q2'], [False, True], [0, 3, 1])
+        """
+        if len(qrels) == 0:
+            raise InputError(f"{qrels.source}: no judgments")
+        dictionary, indices = _encoded(qrels.query)
+        used = np.flatnonzero(np.bincount(indices, minlength=len(dictionary)))
+        order = numbers(pc.sort_indices(dictionary.take(_int_array(used)))).astype(np.int64)
+        rank = np.full(len(dictionary), -1, dtype=np.int32)
+        rank[used[order]] = np.arange(order.size)
+        codes = rank[indices]
+        del indices
+        names = dictionary.take(_int_array(used[order]))
+        n = len(names)
+        grade = qrels.value
+        if grade.dtype.kind == "i" and grade.size and -(2**31) < grade.min() and grade.max() < 2**31:
+            grade = grade.astype(np.int32)  # half the memory of int64 for large qrels
+        counts = np.bincount(codes, minlength=n)
+        first_rows = block_starts(codes)
+        rows: np.ndarray | None = None
+        if first_rows.size == n:  # grouped by query, as qrels files are: no copy
+            starts = np.zeros(n, dtype=np.int64)
+            starts[codes[first_rows]] = first_rows
+            docs = binary_ids(qrels.doc)
+        else:
+            rows = np.argsort(codes, kind="stable")
+            starts = np.cumsum(counts) - counts
+            docs = binary_ids(qrels.doc).take(_int_array(rows))
+            grade = grade[rows]
+        empty = pa.chunked_array([], type=pa.binary())
+        kept = replace(qrels, query=empty, doc=empty, value=np.zeros(0, dtype=grade.dtype))
+        del qrels  # the caller holds no other reference: the ids as read are freed here
+        if rows is not None:
+            codes = codes[rows]  # in the order of the grouped judgments, as the grades
+        has_relevant = np.bincount(codes[grade > 0], minlength=n) > 0
+        ideal_grade, ideal_count = _ideal_grades(codes, grade, n)
+        return cls(kept, names, docs, grade, rows, starts, counts, has_relevant, ideal_grade,
+                   np.cumsum(ideal_count) - ideal_count, ideal_count, np.zeros(n, dtype=bool))
+
+    def query_text(self, codes: np.ndarray) -> np.ndarray:
+        """The ids of ``codes`` as str (undecodable bytes kept by surrogate escapes), an object array."""
+        raw = self.names.take(_int_array(codes)).to_pylist()
+        return np.array([r.decode("utf-8", errors="surrogateescape") for r in raw], dtype=object)
+
+    def refuse_twice(self, code: int, positions: tuple[int, int]) -> None:
+        """Raise for a document judged twice for query ``code``: ``positions`` index the grouped judgments."""
+        rows = sorted(int(p if self.rows is None else self.rows[p]) for p in positions)
+        doc = self.docs[positions[0]].as_py().decode(errors="replace")
+        raise InputError(f"{self.qrels.where(rows[0])}: document {doc!r} is judged twice for query "
+                         f"{self.query_text(np.array([code]))[0]!r} (again at {self.qrels.where(rows[1])}); trec_eval "
+                         f"refuses this too")
+
+    def check_twice(self, codes: np.ndarray | None = None, limit: int = 1 << 20) -> None:
+        """Refuse a document judged twice for one of ``codes`` (default: every query not checked yet)."""
+        codes = np.flatnonzero(~self.checked) if codes is None else codes
+        sizes = np.cumsum(self.counts[codes])
+        first = 0
+        while first < codes.size:  # groups of whole queries of about ``limit`` judgments
+            last = max(int(np.searchsorted(sizes, sizes[first] - self.counts[codes[first]] + limit)), first + 1)
+            group = codes[first:last]
+            positions = _ranges(self.starts[group], self.counts[group])
+            encoded = pc.dictionary_encode(self.docs.take(_int_array(positions)))
+            local = np.repeat(np.arange(group.size), self.counts[group])
+            pair = _repeated(local * len(encoded.dictionary) + numbers(encoded.indices))
+            if pair is not None:
+                self.refuse_twice(int(group[local[pair[0]]]), (int(positions[pair[0]]), int(positions[pair[1]])))
+            self.checked[group] = True
+            first = last
+
+
+@dataclass
+class SetAside:
+    """Queries of a part that are not evaluated: without judgments (their ids), or not eligible (their codes)."""
+
+    unjudged: set[bytes] = field(default_factory=set)
+    ineligible: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
+
+
+@dataclass
+class Ranked:
+    """The documents of a part's evaluated queries, query by query, in rank order.
+
+    Per document: ``grade`` (0 if unjudged; below 0 only where the preset keeps negative grades),
+    ``judged`` (in the qrels with a grade >= 0), ``negative`` (in the qrels with a grade below 0),
+    ``score``, ``row`` (row of the part, for messages and ids). Per query: ``codes``, ``starts``,
+    ``lengths``.
+    """
+
+    grade: np.ndarray
+    judged: np.ndarray
+    negative: np.ndarray
+    score: np.ndarray
+    row: np.ndarray
+    codes: np.ndarray
+    starts: np.ndarray
+    lengths: np.ndarray
+
+    @property
+    def size(self) -> int:
+        return int(self.score.size)
+
+    def take(self, rows: np.ndarray) -> Ranked:
+        """The documents at ``rows`` (a subset in the same query order), queries recomputed; empty queries kept."""
+        query = np.repeat(np.arange(self.codes.size), self.lengths)[rows]
+        lengths = np.bincount(query, minlength=self.codes.size)
+        return Ranked(self.grade[rows], self.judged[rows], self.negative[rows], self.score[rows], self.row[rows],
+                      self.codes, np.cumsum(lengths) - lengths, lengths)
+
+    def first(self, n: int) -> Ranked:
+        """Only the first ``n`` documents of each query (trec_eval -M)."""
+        if self.lengths.max(initial=0) <= n:
+            return self
+        position = np.arange(self.size) - np.repeat(self.starts, self.lengths)
+        return self.take(np.flatnonzero(position < n))
+
+
+def rank_part(judgments: Judgments, columns: Columns, conv: Convention,
+              max_docs: int | None = None) -> tuple[Ranked, SetAside]:
+    """The evaluated queries of ``columns`` as :class:`Ranked`, and what was set aside (see the module docstring).
+
+    ``max_docs``: trec_eval's ``-M``, for the check of documents ranked twice (the cut is the caller's).
+    """
+    codes, unknown = query_codes(columns.query, judgments.names)
+    set_aside = SetAside(unjudged=set(unknown))
+    keep = codes >= 0
+    if conv.eligible == "relevant":
+        relevant = np.zeros(codes.size, dtype=bool)
+        relevant[keep] = judgments.has_relevant[codes[keep]]
+        set_aside.ineligible = distinct(codes[keep & ~relevant])[0]
+        keep &= relevant
+    identity = bool(keep.all())
+    rows = np.arange(codes.size) if identity else np.flatnonzero(keep)
+    starts = block_starts(codes[rows])
+    if np.bincount(codes[rows][starts], minlength=judgments.n_queries).max(initial=0) > 1:  # not grouped by query
+        rows, identity = rows[np.argsort(codes[rows], kind="stable")], False
+        starts = block_starts(codes[rows])
+    lengths = np.diff(np.append(starts, rows.size))
+    block_codes = codes[rows][starts]
+    # The documents as distinct ids and an index per row: the run's (its parser's dictionary, else
+    # pyarrow's hashing), and those of the judgments of the part's queries (a table small enough to
+    # stay in cache); each run id is looked up among the judged ones (pyarrow's index_in).
+    run_ids, run_index = _encoded(columns.doc, unique=False)
+    if not identity:
+        run_index = run_index[rows]
+    positions = _ranges(judgments.starts[block_codes], judgments.counts[block_codes])
+    judged_ids, judged_index = _encoded(pa.chunked_array([judgments.docs.take(_int_array(positions))]))
+    link = numbers(pc.index_in(run_ids, value_set=judged_ids), missing=-1).astype(np.int64)[run_index]
+    n_ids, m = len(judged_ids), positions.size
+    judged_query = np.repeat(np.arange(block_codes.size), judgments.counts[block_codes])
+    judged_keys = judged_query * n_ids + judged_index
+    ranked_query = np.repeat(np.arange(block_codes.size), lengths)
+    ranked_keys = np.where(link >= 0, ranked_query * n_ids + link, -1)
+    if not judgments.checked[block_codes].all():
+        pair = _repeated(judged_keys)
+        if pair is not None:
+            judgments.refuse_twice(int(block_codes[judged_query[pair[0]]]),
+                                   (int(positions[pair[0]]), int(positions[pair[1]])))
+        judgments.checked[block_codes] = True
+    order = np.argsort(judged_keys, kind="stable")
+    sorted_keys = judged_keys[order]
+    hits = np.flatnonzero(link >= 0)  # documents judged for some query of the part: for theirs?
+    at = np.minimum(np.searchsorted(sorted_keys, ranked_keys[hits]), max(m - 1, 0))
+    found = sorted_keys[at] == ranked_keys[hits]
+    hits, at = hits[found], at[found]
+    matched = judgments.grade[positions[order[at]]]
+    grade = np.zeros(rows.size, dtype=judgments.grade.dtype)
+    grade[hits] = matched if conv.negative == "keep" else np.maximum(matched, 0)
+    judged = np.zeros(rows.size, dtype=bool)
+    judged[hits] = matched >= 0
+    negative = np.zeros(rows.size, dtype=bool)
+    negative[hits] = matched < 0
+    score = columns.value[rows]
+    if conv.score_dtype == "float32":
+        score = score.astype(np.float32).astype(np.float64)
+    ranked = Ranked(grade, judged, negative, score, np.arange(rows.size), block_codes, starts, lengths)
+    ranked = _rank_order(ranked, run_ids, run_index, conv.ties)
+    # A document twice in one query, among the documents trec_eval keeps (form_res_rels.c checks after
+    # the -M cut): only ids that occur twice need a look, and (ids of several chunks) every document of
+    # a query whose rows lie in several chunks.
+    kept = ranked.row if max_docs is None else ranked.first(max_docs).row
+    exact = run_index
+    if columns.doc.num_chunks > 1 and pa.types.is_dictionary(columns.doc.type):  # an id: one index per chunk
+        chunk = np.repeat(np.arange(columns.doc.num_chunks), [len(c) for c in columns.doc.chunks])[rows]
+        spread = np.repeat(np.maximum.reduceat(chunk, starts) != np.minimum.reduceat(chunk, starts), lengths)
+        if spread.any():
+            exact = run_index.copy()
+            exact[spread] = len(run_ids) + _encoded(pa.chunked_array([run_ids.take(_int_array(run_index[spread]))]))[1]
+    look = kept[np.bincount(exact[kept], minlength=2 * len(run_ids))[exact[kept]] > 1]
+    pair = _repeated(ranked_query[look] * 2 * len(run_ids) + exact[look]) if look.size else None
+    if pair is not None:
+        first, second = sorted((int(look[pair[0]]), int(look[pair[1]])))
+        query = judgments.query_text(block_codes[ranked_query[first]:][:1])[0]
+        doc = run_ids[int(run_index[first])].as_py().decode(errors="replace")
+        raise InputError(f"{columns.where(rows[first])}: document {doc!r} is ranked twice for query {query!r} "
+                         f"(again at {columns.where(rows[second])}); trec_eval refuses this too")
+    ranked.row = rows[ranked.row]  # positions in the part's rows -> rows of ``columns``
+    return ranked, set_aside
+
+
+def _tied_pairs(score: np.ndarray, starts: np.ndarray) -> tuple[bool, np.ndarray]:
+    """Whether scores ever rise inside a query, and the positions i tied with i + 1 in the same query."""
+    if score.size < 2:
+        return False, np.zeros(0, dtype=np.int64)
+    same_query = np.ones(score.size - 1, dtype=bool)
+    same_query[starts[starts > 0] - 1] = False
+    step = score[1:] - score[:-1]
+    return bool(np.any((step > 0) & same_query)), np.flatnonzero((step == 0) & same_query)
+
+
+def _rank_order(ranked: Ranked, ids: pa.Array, index: np.ndarray, ties: str) -> Ranked:
+    """Order each query's documents: score descending, tied scores as the preset says.
+
+    Document ``ranked.row[i]`` is ``ids[index[ranked.row[i]]]``.
+
+    A run file is usually sorted by score already: that is checked first, and then only tied
+    documents move (by descending document id, for "docno").
+    """
+    rises, pairs = _tied_pairs(ranked.score, ranked.starts)
+    if rises:
+        query = np.repeat(np.arange(ranked.codes.size), ranked.lengths)
+        ranked = ranked.take(np.lexsort((-ranked.score, query)))  # stable: equal scores keep the file order
+        _, pairs = _tied_pairs(ranked.score, ranked.starts)
+    if ties == "docno" and pairs.size:
+        # Tied groups: chains of consecutive tied pairs. Their rows reordered by descending id (strcmp order).
+        group_of_pair = np.cumsum(np.concatenate(([True], pairs[1:] != pairs[:-1] + 1)))
+        positions, first = distinct(np.concatenate((pairs, pairs + 1)))
+        group = np.concatenate((group_of_pair, group_of_pair))[first]
+        table = pa.Table.from_arrays([_int_array(group), ids.take(_int_array(index[ranked.row[positions]]))],
+                                     names=["group", "id"])
+        moved = positions[numbers(pc.sort_indices(table, sort_keys=[("group", "ascending"), ("id", "descending")]))]
+        for array in (ranked.grade, ranked.judged, ranked.negative, ranked.row):
+            array[positions] = array[moved]
+    return ranked

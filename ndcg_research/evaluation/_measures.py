@@ -1,0 +1,509 @@
+"""Measures to evaluate, and the presets of the tools whose nDCG the evaluator reproduces.
+
+**Measures**, written in the package's spec language (:mod:`ndcg_research.core`'s) or as trec_eval names.
+
+Spec strings:
+
+- ``ndcg``: nDCG over the whole ranking, the ideal not cut;
+- ``ndcg@10``: nDCG@10, the ranking and the ideal cut at 10;
+- options in parentheses: ``gain`` and ``discount`` (any spec of
+  :func:`~ndcg_research.parse_gain` / :func:`~ndcg_research.parse_discount`, quoted or not),
+  and ``gains``, a trec_eval-style map from grade to gain (``gains={1: 3, 2: 9}``: listed
+  grades get the given gain, any real number; the others keep their grade as gain; grade 0
+  may be given a gain), e.g. ``ndcg@10(gain=exp2, discount="power(beta=0.5)")``.
+  Unset options come from the preset (the convention, below).
+
+trec_eval names are accepted too: ``ndcg``, ``ndcg_cut`` (cut-offs 5, 10, 15, 20, 30, 100,
+200, 500, 1000), ``ndcg_cut.10,20`` (a fractional cut-off is truncated, as trec_eval's
+``atol`` does; one that ``atol`` would misread, such as ``1e3``, is refused, and so is an empty
+list), ``ndcg.1=3,2=9,4=4.5`` (a gain map; the measure is then named ``ndcg_1=3,2=9,4=4.5`` as
+trec_eval prints it; each grade given once).
+
+**Presets** (``convention=``, :data:`CONVENTIONS`): each fixes the choices on which tools disagree (gain,
+where the ideal comes from, tied scores, the precision scores are kept in, a query without relevant
+document, negative grades, judged queries missing from the run, where a list without cut-off is cut,
+one-document lists), the way one tool does; the guide page "Evaluation presets" tabulates them and says
+what was checked against each tool. Where a tool leaves a case open, the decision is in the preset's
+``notes``.
+"""
+
+from __future__ import annotations
+
+import ast
+import math
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from .._validation import type_and_value
+from ..core import parse_discount, parse_gain
+from ..core import format_number, parse_call
+
+#: A trec_eval gain map: (grade, gain) pairs sorted by grade.
+Gains = tuple[tuple[int, float], ...]
+
+#: trec_eval's default cut-offs of ``ndcg_cut``.
+TREC_CUTOFFS: tuple[int, ...] = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
+
+#: What a measure may be, for error messages.
+VALID_MEASURES = (
+    "valid measures: ndcg, ndcg@K, ndcg@K(gain=..., discount=..., gains={grade: gain, ...}) "
+    "and the trec_eval names ndcg, ndcg_cut, ndcg_cut.K1,K2,..., ndcg.GRADE=GAIN,..."
+)
+_OPTIONS = ("gain", "discount", "gains")
+
+
+@dataclass(frozen=True)
+class Measure:
+    """One nDCG variant to compute.
+
+    Attributes
+    ----------
+    name : str
+        How results name it: the trec_eval name if it was given as one (``ndcg_cut_10``),
+        else the canonical spec (``ndcg@10(gain=exp2)``), without spaces.
+    k : int or None
+        Cut-off of the ranking and the ideal; None cuts nothing.
+    gain, discount : str or None
+        Canonical specs; None takes the convention's.
+    gains : tuple of (int, float) pairs or None
+        trec_eval gain map (grade, gain), sorted by grade.
+    """
+
+    name: str
+    k: int | None = None
+    gain: str | None = None
+    discount: str | None = None
+    gains: Gains | None = None
+
+    def with_defaults(self, gain: str | None, discount: str | None) -> Measure:
+        """This measure with ``gain`` / ``discount`` filled in where it sets none (renamed as a spec)."""
+        new_gain = self.gain if self.gain is not None or self.gains is not None else gain
+        new_discount = self.discount if self.discount is not None else discount
+        if (new_gain, new_discount) == (self.gain, self.discount):
+            return self
+        return _spec_measure(self.k, new_gain, new_discount, self.gains)
+
+    @property
+    def key(self) -> tuple[int | None, str | None, str | None, Gains | None]:
+        """What the measure computes, whatever its name (``ndcg_cut_10`` and ``ndcg@10`` are one measure)."""
+        return self.k, self.gain, self.discount, self.gains
+
+    def spec(self) -> str:
+        """The canonical spec string of this measure.
+
+        Examples
+        --------
+        >>> parse_measures("ndcg_cut.10")[0].spec()
+        'ndcg@10'
+        """
+        return _spec_name(self.k, self.gain, self.discount, self.gains)
+
+
+def _spec_name(k: int | None, gain: str | None, discount: str | None, gains: Gains | None) -> str:
+    options = []
+    if gain is not None:
+        options.append(f"gain={gain}")
+    if discount is not None:
+        options.append(f"discount={discount}")
+    if gains is not None:
+        options.append("gains={" + ",".join(f"{g}:{format_number(v)}" for g, v in gains) + "}")
+    text = "ndcg" + ("" if k is None else f"@{k}") + (f"({','.join(options)})" if options else "")
+    return text.replace(" ", "")
+
+
+def _spec_measure(k: int | None, gain: str | None, discount: str | None, gains: Gains | None) -> Measure:
+    return Measure(_spec_name(k, gain, discount, gains), k, gain, discount, gains)
+
+
+_TREC_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+_TREC_CUTOFF = re.compile(r"\+?[0-9]+(?:\.[0-9]*)?")
+
+
+def _trec_number(text: str, what: str, measure: str) -> float:
+    """A number as trec_eval's atof reads it in full (``1_0``, ``0x10``, ``3x`` are refused: atof stops early)."""
+    if _TREC_NUMBER.fullmatch(text) is None:
+        raise ValueError(f"measure {measure!r}: {what} {text!r} is not a number; {VALID_MEASURES}")
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"measure {measure!r}: {what} {text!r} is not finite")
+    return value
+
+
+def _trec_cutoffs(measure: str, params: str | None) -> list[Measure]:
+    if params is None:
+        cutoffs = list(TREC_CUTOFFS)
+    else:
+        if not params:
+            raise ValueError(f"measure {measure!r}: an empty list of cut-offs (trec_eval: 'improper measure'); give "
+                             f"them after the dot, e.g. ndcg_cut.10,20, or write ndcg_cut for its defaults")
+        cutoffs = []
+        for p in params.split(","):
+            # trec_eval reads each cut-off with atol: digits, a fraction truncated; anything else it misreads.
+            if _TREC_CUTOFF.fullmatch(p) is None:
+                raise ValueError(f"measure {measure!r}: cut-off {p!r} is not a whole number (trec_eval's atol would "
+                                 f"read {_atol(p)}); {VALID_MEASURES}")
+            cutoffs.append(int(p.partition(".")[0]))
+        if min(cutoffs) < 1:
+            raise ValueError(f"measure {measure!r}: cut-offs must be >= 1 (trec_eval: 'Negative cutoff detected')")
+        if len(set(cutoffs)) != len(cutoffs):
+            raise ValueError(f"measure {measure!r}: duplicate cut-offs (trec_eval: 'duplicate cutoffs detected')")
+        cutoffs.sort()
+    return [Measure(f"ndcg_cut_{k}", k) for k in cutoffs]
+
+
+def _atol(text: str) -> int:
+    match = re.match(r"\s*[+-]?[0-9]+", text)
+    return int(match.group()) if match else 0
+
+
+def _trec_gains(measure: str, params: str) -> Measure:
+    pairs: dict[int, float] = {}
+    for item in params.split(","):
+        level, sep, gain = item.partition("=")
+        if not sep or not level or not gain:
+            raise ValueError(f"measure {measure!r}: gain map entries are GRADE=GAIN, got {item!r}; {VALID_MEASURES}")
+        if not re.fullmatch(r"\+?[0-9]+", level):
+            raise ValueError(f"measure {measure!r}: grade {level!r} must be an integer >= 0")
+        if int(level) in pairs:
+            raise ValueError(f"measure {measure!r}: grade {int(level)} is given two gains; give each grade once")
+        pairs[int(level)] = _trec_number(gain, "gain", measure)
+    return Measure(f"ndcg_{params}", None, None, None, tuple(sorted(pairs.items())))
+
+
+def _normalised_call(text: str) -> str:
+    """Quote bare names and calls used as option values: ``gain=exp2`` -> ``gain='exp2'``."""
+    try:
+        node = ast.parse(text, mode="eval").body
+    except SyntaxError:
+        return text  # parse_call reports it
+    if isinstance(node, ast.Call):
+        for keyword in node.keywords:
+            if isinstance(keyword.value, (ast.Name, ast.Call)):
+                keyword.value = ast.Constant(ast.unparse(keyword.value))
+        return ast.unparse(node)
+    return text
+
+
+def _checked_gains(value: object, measure: str) -> Gains:
+    if not isinstance(value, dict) or not value:
+        raise ValueError(f"measure {measure!r}: gains must be a non-empty dict {{grade: gain}}, got {value!r}")
+    pairs = {}
+    for level, gain in value.items():
+        if isinstance(level, bool) or not isinstance(level, int) or level < 0:
+            raise ValueError(f"measure {measure!r}: gains keys must be integer grades >= 0, got {level!r}")
+        if isinstance(gain, bool) or not isinstance(gain, (int, float)) or not math.isfinite(gain):
+            raise ValueError(f"measure {measure!r}: gains values must be finite numbers, got {gain!r}")
+        pairs[level] = float(gain)
+    return tuple(sorted(pairs.items()))
+
+
+def _parse_spec(text: str) -> Measure:
+    match = re.fullmatch(r"\s*([A-Za-z_]\w*)\s*(?:@\s*(\d+))?\s*(\(.*\))?\s*", text, flags=re.DOTALL)
+    if match is None or match.group(1) != "ndcg":
+        raise ValueError(f"unknown measure {text!r}; {VALID_MEASURES}")
+    k = None if match.group(2) is None else int(match.group(2))
+    if k is not None and k < 1:
+        raise ValueError(f"measure {text!r}: the cut-off must be >= 1")
+    options: dict[str, object] = {}
+    if match.group(3) is not None:
+        _, args, options = parse_call(_normalised_call("ndcg" + match.group(3)), what="measure")
+        if args:
+            raise ValueError(f"measure {text!r}: options are named (gain=..., discount=..., gains=...)")
+        unknown = set(options) - set(_OPTIONS)
+        if unknown:
+            raise ValueError(f"measure {text!r}: unknown option(s) {', '.join(sorted(unknown))}; options: "
+                             f"{', '.join(_OPTIONS)}")
+    gain: str | None = None
+    discount: str | None = None
+    gains: Gains | None = None
+    if "gain" in options:
+        gain = str(parse_gain(options["gain"], builtin_only=True))
+    if "discount" in options:
+        discount = str(parse_discount(options["discount"], builtin_only=True))
+    if "gains" in options:
+        gains = _checked_gains(options["gains"], text)
+        if gain is not None:
+            raise ValueError(f"measure {text!r}: give either gain or gains (a gain map replaces the gain function)")
+    return _spec_measure(k, gain, discount, gains)
+
+
+def _parse_one(text: str) -> list[Measure]:
+    """The measures of one spec string (``ndcg_cut`` gives several)."""
+    stripped = text.strip()
+    if stripped == "ndcg":
+        return [Measure("ndcg")]
+    if stripped == "ndcg_cut":
+        return _trec_cutoffs(stripped, None)
+    if stripped.startswith("ndcg_cut."):
+        return _trec_cutoffs(stripped, stripped.partition(".")[2])
+    if stripped.startswith("ndcg.") and "(" not in stripped:
+        return [_trec_gains(stripped, stripped[len("ndcg."):])]
+    return [_parse_spec(text)]
+
+
+@dataclass(frozen=True)
+class Convention:
+    """One tool's way of computing nDCG from qrels and a run.
+
+    Attributes
+    ----------
+    name : str
+        The preset's name.
+    tool : str
+        The tool and the function or measure it reproduces.
+    gain, discount : str
+        Default gain and discount specs (a measure may override them).
+    ideal : {"judged", "ranking"}
+        "judged": every judged grade of the query, retrieved or not; "ranking": the
+        grades of the ranked list itself (the candidate set).
+    ties : {"docno", "input", "average"}
+        Order of documents with equal scores: document id descending (trec_eval), file order, averaged.
+    zero_ideal : {"zero", "one"}
+        Value of a query whose ideal DCG is 0.
+    negative : {"unjudged", "drop", "error", "keep"}
+        Meaning of a qrels grade below 0 ("keep": a negative gain, in the list and the ideal).
+    eligible : {"judged", "relevant"}
+        Which queries of the run are evaluated: those with judgments, or with a grade above 0.
+    missing : {"zero", "skip"}
+        A judged (eligible) query the run does not rank: scored 0, or left out of the mean.
+    integer_grades : bool
+        Grades must be integers (the tool reads or requires integers).
+    max_grade : int or None
+        Largest grade the tool accepts.
+    notes : str
+        Where the behaviour comes from and how it was verified.
+    score_dtype : {"float64", "float32"}
+        The precision the tool keeps scores in: float32 makes scores tie that differ only
+        beyond float32's precision.
+    truncation : int or None
+        Where the tool cuts a list when no cut-off is asked for (XGBoost: 32).
+    single_document : {"score", "undefined"}
+        A query with one ranked document: evaluated, or undefined (scikit-learn refuses it: NaN,
+        named in a note, left out of the mean).
+    unstable_ties_from : int or None
+        From this list length on the tool orders tied scores by an unstable sort (ranx: 16),
+        which the preset does not reproduce: such queries are named in a note.
+    random_ties : bool
+        The tool breaks ties at random (TF-Ranking): the preset gives the expected value over
+        those orders (the tie average), and a note says how many queries it concerns.
+    """
+
+    name: str
+    tool: str
+    gain: str
+    discount: str
+    ideal: Literal["judged", "ranking"]
+    ties: Literal["docno", "input", "average"]
+    zero_ideal: Literal["zero", "one"]
+    negative: Literal["unjudged", "drop", "error", "keep"]
+    eligible: Literal["judged", "relevant"]
+    missing: Literal["zero", "skip"]
+    integer_grades: bool
+    max_grade: int | None
+    notes: str
+    score_dtype: Literal["float64", "float32"] = "float64"
+    truncation: int | None = None
+    single_document: Literal["score", "undefined"] = "score"
+    unstable_ties_from: int | None = None
+    random_ties: bool = False
+
+
+#: The presets by name: each tool's way of computing nDCG (tabulated in the guide "Evaluation presets").
+CONVENTIONS: dict[str, Convention] = {
+    c.name: c
+    for c in [
+        Convention(
+            "trec_eval", "trec_eval 10.0 ndcg, ndcg_cut",
+            "linear", "log2", "judged", "docno", "zero", "unjudged", "judged", "zero", True, None,
+            "From trec_eval 10.0's m_ndcg.c, m_ndcg_cut.c, form_res_rels.c and gain_init.c; byte-identical to "
+            "trec_eval 10.0 on generated collections (benchmarks/bench_evaluate.py) and on its documented -c, -M, -J "
+            "and gain-map behaviour. Scores are doubles. trec_eval 10.0 stops (exit 4) when a judged query has no "
+            "ranking unless -c is given, so a judged query missing from the run scores 0 here (-c); "
+            "complete=False (--answered-only) leaves it out instead, as trec_eval 9 did.",
+        ),
+        Convention(
+            "pytrec_eval", "pytrec_eval (trec_eval 9.x inside; also ir_measures' pytrec_eval provider)",
+            "linear", "log2", "judged", "docno", "zero", "unjudged", "judged", "skip", True, None,
+            "Tested against pytrec_eval: trec_eval 9.x keeps scores as 32-bit floats, so scores equal in float32 "
+            "tie and are ordered by document id; a judged query missing from the run is left out of the mean.",
+            score_dtype="float32",
+        ),
+        Convention(
+            "gdeval", "gdeval.pl 1.3 (TREC Web track) ndcg@k",
+            "exp2", "log2", "judged", "docno", "zero", "unjudged", "relevant", "skip", True, 4,
+            "From gdeval.pl 1.3: judgments above 0 are kept (max 4), the run is sorted by score then docno "
+            "descending, topics without a relevant judgment are not evaluated, -c divides by the topics with "
+            "one. gdeval always cuts at k (default 20: ask for ndcg@20) and prints 5 decimals. Verified on "
+            "hand-computed cases (gdeval is a Perl script, not run here).",
+        ),
+        Convention(
+            "sklearn", "scikit-learn ndcg_score(y_true, y_score, k=k)",
+            "linear", "log2", "ranking", "average", "zero", "error", "judged", "skip", False, None,
+            "Tested against sklearn.metrics.ndcg_score on the candidate lists of the run (labels from the "
+            "qrels, 0 when unjudged); scikit-learn raises for negative labels, and so does the preset; it raises "
+            "for a list of one document too, so such a query is undefined here (NaN, named in a note, left out of "
+            "the mean) and the other queries are scored.",
+            single_document="undefined",
+        ),
+        Convention(
+            "torchmetrics", "TorchMetrics retrieval_normalized_dcg / RetrievalNormalizedDCG(top_k=k)",
+            "linear", "log2", "ranking", "average", "zero", "keep", "judged", "skip", False, None,
+            "From TorchMetrics' source (a port of scikit-learn's tie-averaged DCG): predictions are cast to "
+            "float32, tied predictions averaged, the ideal comes from the same list, negative targets are kept "
+            "(they lower the DCG and the ideal), empty_target_action='neg' gives 0 to a query without a positive "
+            "target. Checked against TorchMetrics itself by benchmarks/check_presets_torchmetrics.py (needs "
+            "torch), and in the test suite against a model of it.",
+            score_dtype="float32",
+        ),
+        Convention(
+            "tf_ranking", "TF-Ranking NDCGMetric(topn=k) with its default gain and discount",
+            "exp2", "log2", "ranking", "average", "zero", "drop", "judged", "skip", False, None,
+            "Not installed here (needs TensorFlow); from metrics_impl.py: scores cast to float32, gain 2^l - 1, "
+            "discount log(2)/log(1 + r), ideal from the list, 0 when the ideal is 0 (divide_no_nan), labels below "
+            "0 are padding (the document is removed). TF-Ranking breaks ties at random; the preset gives the "
+            "expected value over those random orders (the tie average), and a note counts the queries with ties. "
+            "Checked against a model of it (hand computations).",
+            score_dtype="float32", random_ties=True,
+        ),
+        Convention(
+            "lightgbm", "LightGBM metric ndcg@k (default label_gain 2^i - 1)",
+            "exp2", "log2", "ranking", "input", "one", "error", "judged", "skip", True, 30,
+            "Tested against LightGBM's own metric (a booster evaluated with the scores as init_score): "
+            "ties keep the data order (stable sort), a query without a relevant document scores 1, labels "
+            "must be integers below 31 with the default label_gain.",
+        ),
+        Convention(
+            "xgboost", "XGBoost eval_metric ndcg@k (ndcg_exp_gain=true)",
+            "exp2", "log2", "ranking", "input", "one", "error", "judged", "skip", True, 31,
+            "Tested against XGBoost's own metric (a booster with learning_rate 0 and the scores as "
+            "base_margin): scores are float32, ties keep the data order, a query without a relevant document "
+            "scores 1, labels must be integers 0..31 with the exponential gain, and 'ndcg' without @k cuts the "
+            "list at 32 (XGBoost's default truncation).",
+            score_dtype="float32", truncation=32,
+        ),
+        Convention(
+            "xgboost-", "XGBoost eval_metric ndcg@k- (the '-' suffix)",
+            "exp2", "log2", "ranking", "input", "zero", "error", "judged", "skip", True, 31,
+            "As 'xgboost', but a query without a relevant document scores 0 (tested against XGBoost).",
+            score_dtype="float32", truncation=32,
+        ),
+        Convention(
+            "ranx", "ranx evaluate(qrels, run, 'ndcg@k', make_comparable=True)",
+            "linear", "log2", "judged", "input", "zero", "unjudged", "judged", "zero", True, None,
+            "Tested against ranx: grades below 1 count 0 (rel_lvl=1), the ideal comes from the judged "
+            "grades, every query of the qrels is averaged (a missing one scores 0). ranx sorts a ranking "
+            "with numba's quicksort, which keeps tied documents in file order only for lists of fewer than 16 "
+            "documents; longer lists with ties are ordered otherwise there (an unstable sort), which the preset "
+            "does not reproduce: a note names how many queries that concerns (tie-free runs agree exactly).",
+            unstable_ties_from=16,
+        ),
+        Convention(
+            "ranx_burges", "ranx evaluate(qrels, run, 'ndcg_burges@k', make_comparable=True)",
+            "exp2", "log2", "judged", "input", "zero", "unjudged", "judged", "zero", True, None,
+            "As 'ranx' with the gain 2^rel - 1 (tested against ranx).",
+            unstable_ties_from=16,
+        ),
+    ]
+}
+
+#: Other names accepted for the presets.
+ALIASES: dict[str, str] = {
+    "trec_eval10": "trec_eval",
+    "trec_eval9": "pytrec_eval",
+    "scikit-learn": "sklearn",
+    "tensorflow_ranking": "tf_ranking",
+    "tfr": "tf_ranking",
+    "xgboost_minus": "xgboost-",
+}
+
+
+def convention_of(value: Any, name: str = "convention") -> Convention:
+    """A preset's name (or alias), or a :class:`Convention`, as the Convention; errors name ``name``."""
+    if isinstance(value, Convention):
+        return value
+    if not isinstance(value, str):
+        raise TypeError(f"{name} must be a preset name or a Convention, got {type_and_value(value)}")
+    key = ALIASES.get(value, value)
+    if key not in CONVENTIONS:
+        raise ValueError(f"unknown {name} {value!r}; valid conventions: {', '.join(CONVENTIONS)}")
+    return CONVENTIONS[key]
+
+
+def get_convention(name: str | Convention) -> Convention:
+    """The preset called ``name`` (or an alias), or a :class:`Convention` unchanged.
+
+    Raises
+    ------
+    ValueError
+        Unknown name; the message lists the presets.
+
+    Examples
+    --------
+    >>> get_convention("sklearn").ties
+    'average'
+    >>> get_convention("scikit-learn").name
+    'sklearn'
+    >>> get_convention("trec")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown convention 'trec'; valid conventions: trec_eval, pytrec_eval, gdeval, sklearn, ...
+    """
+    return convention_of(name)
+
+
+def measures_of(value: Any, name: str = "measures") -> list[Measure]:
+    """Measure specs (one, or a sequence of strings and Measures) as Measures, no duplicates; errors name ``name``."""
+    if isinstance(value, (str, Measure)):
+        items = [value]
+    elif isinstance(value, Sequence):
+        items = list(value)
+    else:
+        shown = "None" if value is None else type_and_value(value)
+        raise TypeError(f"{name} must be a measure spec or a sequence of them (e.g. 'ndcg@10'), got {shown}")
+    if not items:
+        raise ValueError(f"no measure given; {VALID_MEASURES}")
+    out: list[Measure] = []
+    for i, item in enumerate(items):
+        if not isinstance(item, (str, Measure)):
+            raise TypeError(f"{name}[{i}] must be a measure spec or a Measure, got {type_and_value(item)}")
+        for measure in [item] if isinstance(item, Measure) else _parse_one(item):
+            if measure not in out:
+                out.append(measure)
+    return out
+
+
+def parse_measures(measures: str | Measure | Sequence[str | Measure]) -> list[Measure]:
+    """Parse measure specs (one or a sequence) into :class:`Measure` objects, duplicates removed.
+
+    Parameters
+    ----------
+    measures : str, Measure or sequence of them
+        Spec strings (``"ndcg@10(gain=exp2)"``) or trec_eval names (``"ndcg_cut.5,10"``).
+
+    Returns
+    -------
+    list of Measure
+        In the order given; ``ndcg_cut`` expands to one measure per cut-off.
+
+    Raises
+    ------
+    ValueError
+        An unknown measure (the message lists the valid ones) or bad options.
+
+    Examples
+    --------
+    >>> [m.name for m in parse_measures(["ndcg", "ndcg_cut.20,10.7", "ndcg.1=3,2=9"])]
+    ['ndcg', 'ndcg_cut_10', 'ndcg_cut_20', 'ndcg_1=3,2=9']
+    >>> m = parse_measures('ndcg@10(gain=exp2, discount="power(beta=0.5)")')[0]
+    >>> m.name, m.k, m.gain, m.discount
+    ('ndcg@10(gain=exp2,discount=power(beta=0.5))', 10, 'exp2', 'power(beta=0.5)')
+    >>> parse_measures("ndcg(gains={0: 1, 2: 5})")[0].gains
+    ((0, 1.0), (2, 5.0))
+    >>> parse_measures("map")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown measure 'map'; valid measures: ndcg, ndcg@K, ndcg@K(gain=..., discount=..., ...
+    """
+    return measures_of(measures)

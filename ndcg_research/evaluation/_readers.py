@@ -1,0 +1,694 @@
+"""Read judgments and rankings from files: TREC qrels and run files, SVMlight/LETOR files, into :class:`Columns`.
+
+The grammar is trec_eval 10.0's (``get_qrels.c``, ``get_trec_results.c``; the guide "Evaluating run files"
+tabulates where it reads a line otherwise than it seems): fields separated by runs of blanks, a run line
+``query Q0 document rank score tag`` (more fields ignored, blank and ``#`` lines skipped), a qrels line
+``query iteration document relevance`` with trec_eval's stricter comment rule; grades read as ``atol``
+reads them, scores as ``atof`` does. A line trec_eval would read otherwise is refused with its file and
+line. A regular block is parsed by pyarrow's multithreaded CSV reader, any other line by line; both give
+the same result (tested on random files). SVMlight / LETOR: ``relevance qid:QUERY feature:value ...
+# docid = ID``, with a model's scores in a separate file, one per line.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import Any, Literal
+
+import numpy as np
+import pyarrow as pa
+import pyarrow.compute as pc
+import pyarrow.csv as pacsv
+
+from .._validation import check_bool, check_instance, check_int, check_path
+from ._sources import BLOCK_SIZE, STDIN, InputError, Source, check_text, describe, line_blocks, open_source
+
+Kind = Literal["qrels", "run"]
+PathLike = str | os.PathLike[str]
+
+#: Grades must stay below this magnitude (integers beyond it are not exact in float64).
+MAX_GRADE = 2**53
+
+
+@dataclass(frozen=True, eq=False)
+class Columns:
+    """Judgments or a ranking in columnar form.
+
+    Attributes
+    ----------
+    query, doc : pyarrow.ChunkedArray
+        Query and document ids (binary or string, possibly dictionary-encoded), one per row.
+    value : numpy.ndarray
+        Grades (int64, or float64 if some grade has a fractional part) or scores (float64).
+    kind : {"qrels", "run"}
+    source : str
+        File name, ``"standard input"``, ``"DataFrame"`` or ``"dict"``.
+    tag : str or None
+        The run's tag (trec_eval's ``runid``): the tag field of the last line; undecodable bytes kept
+        as surrogate escapes.
+    lines : numpy.ndarray or None
+        Where each row came from, for messages: line numbers, or DataFrame index labels; None when
+        row i is line ``first_line + i``.
+    first_line : int
+        See ``lines``.
+    fraction : (int, str) or None
+        Judgments: the first row whose grade has a fractional part, and the grade as written.
+    notes : tuple of str
+        What reading decided (e.g. documents of an SVMlight file named by their line number).
+    names : (str, str, str) or None
+        The column names of the DataFrame the rows came from (query, document, value).
+    """
+
+    query: pa.ChunkedArray
+    doc: pa.ChunkedArray
+    value: np.ndarray
+    kind: Kind
+    source: str
+    tag: str | None = None
+    lines: np.ndarray | None = None
+    first_line: int = 1
+    fraction: tuple[int, str] | None = None
+    notes: tuple[str, ...] = ()
+    names: tuple[str, str, str] | None = None
+
+    def __len__(self) -> int:
+        return int(self.value.size)
+
+    def where(self, row: int) -> str:
+        """``"FILE:LINE"`` (or ``"DataFrame row LABEL"``) of a row, for messages.
+
+        Examples
+        --------
+        >>> Columns(pa.chunked_array([[b"q"]]), pa.chunked_array([[b"d"]]), np.array([1.0]), "run", "run.txt",
+        ...         first_line=7).where(0)
+        'run.txt:7'
+        """
+        if self.source in ("DataFrame", "dict"):
+            if self.lines is None:
+                return f"{self.source} row at position {row}"
+            label = self.lines[row]
+            return f"{self.source} row {(label.item() if isinstance(label, np.generic) else label)!r}"
+        return f"{self.source}:{int(self.lines[row]) if self.lines is not None else self.first_line + row}"
+
+    def line_numbers(self) -> np.ndarray:
+        """The line number (or DataFrame label) of every row."""
+        if self.lines is not None:
+            return self.lines
+        return np.arange(self.first_line, self.first_line + len(self), dtype=np.int64)
+
+    def slice(self, start: int, stop: int | None = None) -> Columns:
+        """Rows ``start:stop`` (Arrow slices and numpy views: no copy)."""
+        stop = len(self) if stop is None else stop
+        return replace(self, query=self.query.slice(start, stop - start), doc=self.doc.slice(start, stop - start),
+                       value=self.value[start:stop], lines=None if self.lines is None else self.lines[start:stop],
+                       first_line=self.first_line + start, fraction=None)
+
+    @staticmethod
+    def concat(parts: Sequence[Columns]) -> Columns:
+        """The rows of ``parts`` one after the other (ids stay in their Arrow chunks)."""
+        if len(parts) == 1:
+            return parts[0]
+        first = parts[0]
+        contiguous = all(p.lines is None for p in parts) and all(
+            b.first_line == a.first_line + len(a) for a, b in zip(parts, parts[1:], strict=False))
+        offsets = np.cumsum([0] + [len(p) for p in parts])
+        fraction = next(((int(o) + p.fraction[0], p.fraction[1]) for o, p in zip(offsets, parts, strict=False)
+                         if p.fraction is not None), None)
+        values = [p.value for p in parts]
+        if fraction is not None:  # some grade has a fraction: every grade as the number written
+            values = [v.astype(np.float64) for v in values]
+        return Columns(_joined([p.query for p in parts]), _joined([p.doc for p in parts]), np.concatenate(values),
+                       first.kind, first.source, parts[-1].tag,
+                       None if contiguous else np.concatenate([p.line_numbers() for p in parts]), first.first_line,
+                       fraction, tuple(n for p in parts for n in p.notes), first.names)
+
+
+def _joined(arrays: list[pa.ChunkedArray]) -> pa.ChunkedArray:
+    """The chunks of several id arrays as one (dictionary chunks decoded if the types differ)."""
+    chunks = [c for a in arrays for c in a.chunks]
+    if len({c.type for c in chunks}) > 1:
+        chunks = [c.dictionary_decode() if pa.types.is_dictionary(c.type) else c for c in chunks]
+        chunks = [c.cast(pa.binary()) if pa.types.is_string(c.type) else c for c in chunks]
+    return pa.chunked_array(chunks, type=chunks[0].type if chunks else pa.binary())
+
+
+def binary_array(items: Sequence[bytes]) -> pa.Array:
+    """A binary Arrow array of byte strings (one copy of their bytes; pyarrow.array would import pandas)."""
+    lengths = np.fromiter((len(item) for item in items), dtype=np.int64, count=len(items))
+    offsets = np.zeros(len(items) + 1, dtype=np.int64)
+    np.cumsum(lengths, out=offsets[1:])
+    large = offsets[-1] >= 2**31
+    buffers = [None, pa.py_buffer(offsets if large else offsets.astype(np.int32)), pa.py_buffer(b"".join(items))]
+    return pa.Array.from_buffers(pa.large_binary() if large else pa.binary(), len(items), buffers)
+
+
+def numbers(array: pa.Array | pa.ChunkedArray, missing: int | None = None) -> np.ndarray:
+    """The values of a numeric Arrow array as numpy, nulls as ``missing`` (zero copy for one chunk without nulls).
+
+    Read from the buffers: ``Array.to_numpy`` and ``fill_null`` would import pandas (a third of a second
+    the command line never needs).
+    """
+    if isinstance(array, pa.ChunkedArray):
+        if array.num_chunks == 1:
+            array = array.chunk(0)
+        else:
+            parts = [numbers(chunk, missing) for chunk in array.chunks]
+            return np.concatenate(parts) if parts else np.zeros(0, dtype=array.type.to_pandas_dtype())
+    dtype = np.dtype(array.type.to_pandas_dtype())
+    values = np.frombuffer(array.buffers()[1], dtype=dtype)[array.offset : array.offset + len(array)]
+    if not array.null_count:
+        return values
+    if missing is None:
+        raise ValueError("numbers: the array has nulls")
+    bits = np.unpackbits(np.frombuffer(array.buffers()[0], dtype=np.uint8), bitorder="little")
+    return np.where(bits[array.offset : array.offset + len(array)].astype(bool), values, missing)
+
+
+# ---------------------------------------------------------------- numbers as trec_eval reads them
+
+# A score: what C's atof reads in full and Python's float reads the same way.
+_SCORE = re.compile(rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+# A grade: a decimal number without exponent; its integer prefix is what atol reads.
+_GRADE = re.compile(rb"([+-]?[0-9]*)(?:\.([0-9]*))?")
+# What C's strtod (atof) reads at the start of a text: decimal, hexadecimal, infinity, NaN.
+_STRTOD = re.compile(rb"[+-]?(?:(?P<inf>inf(?:inity)?)|(?P<nan>nan(?:\([0-9a-z_]*\))?)"
+                     rb"|(?P<hex>0x(?:[0-9a-f]+\.?[0-9a-f]*|\.[0-9a-f]+)(?:p[+-]?[0-9]+)?)"
+                     rb"|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[+-]?[0-9]+)?)", re.IGNORECASE)
+
+
+def quoted(raw: bytes, limit: int = 60) -> str:
+    """The repr of a line or a field, for messages (cut at ``limit`` characters)."""
+    text = raw.decode(errors="replace")
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
+def atol(text: bytes) -> int:
+    """What C's ``atol`` reads from ``text``: an optional sign and digits, else 0.
+
+    Examples
+    --------
+    >>> atol(b"1.9999999999999999"), atol(b"-0.5"), atol(b"1e3"), atol(b"high")
+    (1, 0, 1, 0)
+    """
+    match = re.match(rb"[+-]?[0-9]+", text)
+    return int(match.group()) if match else 0
+
+
+def strtod(text: bytes) -> float:
+    """What C's ``strtod`` (trec_eval's ``atof``) reads from the start of ``text`` (0.0 if nothing).
+
+    Examples
+    --------
+    >>> strtod(b"0x1p1"), strtod(b"1_0"), strtod(b"-Infinity"), strtod(b"abc")
+    (2.0, 1.0, -inf, 0.0)
+    """
+    match = _STRTOD.match(text)
+    if match is None:
+        return 0.0
+    read = match.group().decode()
+    if match.group("hex"):
+        return float.fromhex(read)
+    if match.group("nan"):
+        return float("nan")
+    return float(read)
+
+
+def _number_text(value: float) -> str:
+    """A number as messages print it: ``2``, ``0.5``, ``nan``, ``inf``."""
+    return str(int(value)) if np.isfinite(value) and value == int(value) else repr(value)
+
+
+def parse_score(text: bytes, where: str) -> float:
+    """A score as trec_eval reads it, or InputError naming the line and what trec_eval would read.
+
+    Examples
+    --------
+    >>> parse_score(b"-1.5e3", "run:1")
+    -1500.0
+    >>> parse_score(b"0x1p1", "run:1")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ndcg_research.evaluation._sources.InputError: run:1: score '0x1p1' is a hexadecimal number: ... reads 2 ...
+    """
+    if _SCORE.fullmatch(text) is None:
+        match = _STRTOD.match(text)
+        read = _number_text(strtod(text))
+        if match is not None and match.end() == len(text) and match.group("hex"):
+            raise InputError(f"{where}: score {quoted(text)} is a hexadecimal number: trec_eval's atof reads {read} "
+                             f"(C's strtod), most tools do not read it; write it in decimal")
+        if match is not None and match.end() == len(text):
+            raise InputError(f"{where}: score {quoted(text)} is not a finite number (trec_eval's atof reads {read})")
+        if match is None:  # atof reads nothing: 0
+            raise InputError(f"{where}: score {quoted(text)} is not a number")
+        raise InputError(f"{where}: score {quoted(text)} is not a number (trec_eval's atof reads {read} and ignores "
+                         f"the rest)")
+    value = float(text)
+    if not np.isfinite(value):
+        raise InputError(f"{where}: score {quoted(text)} is not finite (beyond the float64 range)")
+    return value
+
+
+def parse_grade(text: bytes, where: str) -> tuple[int, bool]:
+    """A grade as trec_eval's ``atol`` reads it (its integer prefix), and whether a fractional part is written.
+
+    Examples
+    --------
+    >>> parse_grade(b"2", "q:1"), parse_grade(b"1.9999999999999999", "q:1"), parse_grade(b"-1.0", "q:1")
+    ((2, False), (1, True), (-1, False))
+    >>> parse_grade(b"1e1", "qrels:3")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ndcg_research.evaluation._sources.InputError: qrels:3: relevance '1e1' has an exponent; ... which reads 1: ...
+    """
+    match = _GRADE.fullmatch(text)
+    if match is None or not (match.group(1).strip(b"+-") or match.group(2)):
+        if _SCORE.fullmatch(text) is not None:
+            raise InputError(f"{where}: relevance {quoted(text)} has an exponent; trec_eval reads grades with atol, "
+                             f"which reads {atol(text)}: write the integer")
+        raise InputError(f"{where}: relevance {quoted(text)} is not a number (trec_eval's atol reads {atol(text)})")
+    grade = atol(text)
+    if abs(grade) >= MAX_GRADE:
+        raise InputError(f"{where}: relevance {quoted(text)} is too large (grades are integers below 2^53)")
+    return grade, bool((match.group(2) or b"").strip(b"0"))
+
+
+# ---------------------------------------------------------------- the line grammar
+
+_FIELDS = {"qrels": ("query", "iteration", "doc", "value"),
+           "run": ("query", "iteration", "doc", "rank", "value", "tag")}
+_USAGE = {"qrels": "exactly 4 fields (query iteration document relevance)",
+          "run": "6 fields (query Q0 document rank score tag)"}
+# Python's bytes.split() splits at exactly C's isspace characters: space, \t, \n, \v, \f, \r.
+_IRREGULAR = (b"#", b"\x0b", b"\x0c")
+
+
+def _qrels_line(line: bytes, where: str, comment_line: int | None, number: int) -> list[bytes] | None:
+    """The fields of a qrels line; None for a comment line; InputError where trec_eval reads it otherwise."""
+    if line.startswith(b"#"):
+        if comment_line is not None:
+            raise InputError(f"{where}: a comment line right after another comment line: trec_eval's qrels reader "
+                             f"skips only the first of consecutive comment lines and reads this one as a judgment "
+                             f"(line {number - 1} is the comment before); merge the comments into one line")
+        return None
+    fields = line.split()
+    if not fields:
+        raise InputError(f"{where}: a blank line, which trec_eval's qrels reader refuses (\"Malformed line\"); "
+                         f"remove it")
+    if fields[0].startswith(b"#"):
+        raise InputError(f"{where}: '#' after blanks: trec_eval starts a qrels comment only in the first column and "
+                         f"reads this line as judgments of a query named {quoted(fields[0])}; remove the blanks or "
+                         f"the line")
+    return fields
+
+
+def _line_block(block: bytes, kind: Kind, name: str, first_line: int,
+                comment_line: int | None) -> tuple[Columns, int, int | None]:
+    """Parse a block line by line (the reference semantics).
+
+    Returns the rows, the number of lines, and (qrels) the line number of the block's last line if
+    it is a comment (the comment rule needs it across blocks), else None.
+    """
+    queries, docs, values, lines = [], [], [], []
+    grades: list[int] = []
+    fraction: tuple[int, str] | None = None
+    tag = None
+    wanted = len(_FIELDS[kind])
+    pieces = block.split(b"\n")
+    if pieces and pieces[-1] == b"":
+        pieces.pop()
+    for offset, line in enumerate(pieces):
+        number = first_line + offset
+        where = f"{name}:{number}"
+        if kind == "qrels":
+            fields = _qrels_line(line, where, comment_line, number)
+            comment_line = number if fields is None else None
+            if fields is None:
+                continue
+            if len(fields) != wanted:
+                raise InputError(f"{where}: a qrels line needs {_USAGE[kind]}, got {len(fields)}: "
+                                 f"{quoted(line.strip())}")
+            grade, fractional = parse_grade(fields[3], where)
+            if fractional and fraction is None:
+                fraction = (len(grades), fields[3].decode(errors="replace"))
+            grades.append(grade)
+            values.append(float(fields[3]) if fractional or fraction is not None else float(grade))
+        else:
+            fields = line.split()
+            if not fields or fields[0].startswith(b"#"):
+                continue
+            if len(fields) < wanted:
+                raise InputError(f"{where}: a run line needs {_USAGE[kind]}, got {len(fields)}: {quoted(line.strip())}")
+            values.append(parse_score(fields[4], where))
+            tag = fields[5]
+        queries.append(fields[0])
+        docs.append(fields[2])
+        lines.append(number)
+    if kind == "qrels" and fraction is None:
+        value = np.asarray(grades, dtype=np.int64)
+    else:
+        value = np.asarray(values, dtype=np.float64)
+    columns = Columns(pa.chunked_array([binary_array(queries)]), pa.chunked_array([binary_array(docs)]), value, kind,
+                      name, None if tag is None else tag.decode("utf-8", "surrogateescape"),
+                      np.asarray(lines, dtype=np.int64), fraction=fraction)
+    return columns, len(pieces), comment_line
+
+
+_DIGIT = np.zeros(256, dtype=bool)
+_DIGIT[list(b"0123456789")] = True
+
+
+def _integer_grades(array: pa.ChunkedArray) -> np.ndarray | None:
+    """Grades written as plain integers (digits, a leading minus) as int64, or None (then read line by line)."""
+    out = []
+    for chunk in array.chunks:
+        offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32)[chunk.offset : chunk.offset + len(chunk) + 1]
+        data = np.frombuffer(chunk.buffers()[2], dtype=np.uint8)[offsets[0] : offsets[-1]]
+        starts = offsets[:-1] - offsets[0]
+        minus = data == ord("-")
+        if not np.all(_DIGIT[data] | minus) or np.count_nonzero(minus) != np.count_nonzero(minus[starts]):
+            return None
+        if np.any(np.diff(offsets) - minus[starts] > 15) or np.any(np.diff(offsets) == minus[starts]):
+            return None  # longer than 10^15 (near 2^53), or a lone minus: checked line by line
+        out.append(numbers(pc.cast(chunk, pa.int64())))
+    return np.concatenate(out) if len(out) != 1 else out[0]
+
+
+def _arrow_block(block: bytes, kind: Kind, name: str, first_line: int) -> Columns | None:
+    """Parse a regular block with pyarrow; None if any line is irregular (then it is read line by line)."""
+    if any(mark in block for mark in _IRREGULAR):
+        return None
+    tab = b"\t" in block
+    if tab and b" " in block:
+        return None
+    names = _FIELDS[kind]
+    # Ids as dictionaries (one per chunk): the parser (on the reading thread) hashes them, so that a
+    # run's documents come with their distinct values.
+    dictionary = pa.dictionary(pa.int32(), pa.binary())
+    types = dict.fromkeys(names, pa.binary()) | {"query": dictionary}
+    if kind == "run":
+        types |= {"value": pa.float64(), "doc": dictionary}
+    try:
+        table = pacsv.read_csv(
+            pa.BufferReader(block),
+            read_options=pacsv.ReadOptions(column_names=list(names), block_size=1 << 20),  # chunks parsed in parallel
+            parse_options=pacsv.ParseOptions(delimiter="\t" if tab else " ", quote_char=False, double_quote=False,
+                                             escape_char=False, newlines_in_values=False, ignore_empty_lines=False),
+            convert_options=pacsv.ConvertOptions(column_types=types, check_utf8=False, strings_can_be_null=False,
+                                                 quoted_strings_can_be_null=False, null_values=[]),
+        )
+    except (pa.ArrowInvalid, pa.ArrowTypeError):
+        return None
+    if table.num_rows == 0:
+        return None
+    # Two blanks in a row make an empty field here, where trec_eval sees a missing one.
+    for column in names:
+        array = table.column(column)
+        if pa.types.is_dictionary(array.type):
+            if any(pc.min(pc.binary_length(c.dictionary)).as_py() == 0 for c in array.chunks):
+                return None
+        elif column != "value" and pc.min(pc.binary_length(array)).as_py() == 0:
+            return None
+    if kind == "run":
+        value = numbers(table.column("value"))
+        if not np.all(np.isfinite(value)):
+            return None
+        tag = table.column("tag")[-1].as_py().decode("utf-8", "surrogateescape")
+    else:
+        grades = _integer_grades(table.column("value"))
+        if grades is None:
+            return None
+        value, tag = grades, None
+    return Columns(table.column("query"), table.column("doc"), value, kind, name, tag, None, first_line)
+
+
+def parse_block(block: bytes, kind: Kind, name: str, first_line: int, *, fast: bool = True,
+                comment_line: int | None = None) -> tuple[Columns, int, int | None]:
+    """Parse one block of whole lines; return its rows, its number of lines, and a trailing comment's line.
+
+    ``fast=False`` forces the line-by-line reader (the two must agree on every input).
+
+    Examples
+    --------
+    >>> rows, n_lines, _ = parse_block(b"q1 0 a 2\\n# comment\\nq1 0 b 0\\n", "qrels", "qrels.txt", 1)
+    >>> rows.value.tolist(), rows.where(1), n_lines
+    ([2, 0], 'qrels.txt:3', 3)
+    """
+    if fast:
+        columns = _arrow_block(block, kind, name, first_line)
+        if columns is not None:
+            return columns, len(columns), None
+    return _line_block(block, kind, name, first_line, comment_line)
+
+
+def blocks(path: PathLike, kind: Kind, *, block_size: int | None = None, fast: bool = True) -> Iterator[Columns]:
+    """The rows of a TREC file, block by block of whole lines (memory bounded by a block)."""
+    first_line, comment_line = 1, None
+    with open_source(path, kind) as source:
+        for block in line_blocks(source, **({} if block_size is None else {"size": block_size})):
+            check_text(block, source.name, first_line)
+            columns, n_lines, comment_line = parse_block(block, kind, source.name, first_line, fast=fast,
+                                                         comment_line=comment_line)
+            first_line += n_lines
+            if len(columns):
+                yield columns
+    if comment_line is not None:
+        raise InputError(f"{describe(path)}:{comment_line}: a comment as the last line: trec_eval's qrels reader "
+                         f"reads past the end of the file after it (and crashes); remove it")
+
+
+def _trailing_query(data: bytes, known: int, carried: bytes | None) -> tuple[int, bytes | None]:
+    """Where the lines of ``data``'s last query begin, and that query.
+
+    The first ``known`` bytes are lines of query ``carried`` only (what the previous block left);
+    lines are walked back from the end, blank and comment lines going with the lines around them. A
+    query that fills all of ``data`` gives 0.
+    """
+    position, last = len(data), None
+    while position > known:
+        start = data.rfind(b"\n", 0, max(position - 1, 0)) + 1
+        fields = data[start:position].split(None, 1)
+        if fields and not fields[0].startswith(b"#"):
+            if last is None:
+                last = fields[0]
+            elif fields[0] != last:
+                return position, last
+        position = start
+    if last is None or last == carried:
+        return 0, carried
+    return known, last
+
+
+def query_blocks(path: PathLike, *, block_size: int | None = None, fast: bool = True) -> Iterator[Columns]:
+    """The rows of a TREC run file in blocks of whole queries: the lines of a block's last query wait for the next.
+
+    Memory is bounded by the largest block (or the largest query), whatever the file's size.
+    """
+    first_line, carry, query = 1, b"", None  # the lines of the last query seen wait in carry
+    with open_source(path, "run") as source:
+        size = BLOCK_SIZE if block_size is None else block_size
+        for block in line_blocks(source, size, first=min(size, 1 << 20)):
+            check_text(block, source.name, first_line + carry.count(b"\n"))
+            data = carry + block
+            cut, query = _trailing_query(data, len(carry), query)
+            carry = data[cut:]
+            if cut:
+                columns, n_lines, _ = parse_block(data[:cut], "run", source.name, first_line, fast=fast)
+                first_line += n_lines
+                if len(columns):
+                    yield columns
+        if carry:
+            columns, _, _ = parse_block(carry, "run", source.name, first_line, fast=fast)
+            if len(columns):
+                yield columns
+
+
+def no_data(path: PathLike) -> InputError:
+    """The error of a file without any data line (trec_eval: "Cannot read results file" when empty)."""
+    return InputError(f"{describe(path)}: no data lines (the file is empty, or holds only blank or comment lines); "
+                      f"trec_eval refuses it too")
+
+
+def _whole(path: PathLike, kind: Kind, block_size: int | None, fast: bool) -> Columns:
+    check_path(path, "path")
+    if block_size is not None:
+        check_int(block_size, "block_size", low=1)
+    check_bool(fast, "fast")
+    parts = list(blocks(path, kind, block_size=block_size, fast=fast))
+    if not parts:
+        raise no_data(path)
+    return Columns.concat(parts)
+
+
+def qrels_columns(path: PathLike, *, block_size: int | None = None, fast: bool = True) -> Columns:
+    """Read a TREC qrels file (``query iteration document relevance``) into :class:`Columns`.
+
+    Parameters
+    ----------
+    path : str or path-like
+        Plain or compressed (gzip, bzip2, xz: recognised by content); ``"-"`` reads standard input.
+    block_size : int, optional
+        Bytes read at a time (default 8 MB).
+    fast : bool, default True
+        False forces the line-by-line parser (the two agree on every input).
+
+    Returns
+    -------
+    Columns
+
+    Raises
+    ------
+    InputError
+        A malformed line (file and line named), or a missing file.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "qrels")
+    >>> _ = open(path, "w").write("# judged by NIST\\nq1 0 d1 2\\nq1 0 d2 0\\n")
+    >>> qrels = qrels_columns(path)
+    >>> len(qrels), qrels.value.tolist(), qrels.where(1).endswith(":3")
+    (2, [2, 0], True)
+    """
+    return _whole(path, "qrels", block_size, fast)
+
+
+def run_columns(path: PathLike, *, block_size: int | None = None, fast: bool = True) -> Columns:
+    """Read a whole TREC run file (``query Q0 document rank score tag``) into :class:`Columns`.
+
+    The options are those of :func:`qrels_columns`; :func:`~ndcg_research.evaluation.evaluate` reads
+    run files in blocks of whole queries instead.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> path = os.path.join(tempfile.mkdtemp(), "run")
+    >>> _ = open(path, "w").write("q1 Q0 d1 1 0.9 bm25\\nq1 Q0 d2 2 0.5 bm25\\n")
+    >>> run = run_columns(path)
+    >>> run.tag, run.value.tolist()
+    ('bm25', [0.9, 0.5])
+    """
+    return _whole(path, "run", block_size, fast)
+
+
+# ---------------------------------------------------------------- SVMlight / LETOR
+
+_DOCID = re.compile(rb"\bdocid\s*=\s*(\S+)")
+
+
+def _numbered_lines(source: Source) -> Iterator[tuple[int, bytes]]:
+    """(line number, line) of every line of ``source`` (for the small line-by-line formats)."""
+    first_line = 1
+    for block in line_blocks(source):
+        check_text(block, source.name, first_line)
+        pieces = block.split(b"\n")
+        if pieces[-1] == b"":
+            pieces.pop()
+        for offset, line in enumerate(pieces):
+            yield first_line + offset, line
+        first_line += len(pieces)
+
+
+def svmlight_columns(path: PathLike) -> Columns:
+    """Read the judgments of an SVMlight/LETOR file: one line ``relevance qid:Q features # docid = ID`` per document.
+
+    A document is named by the ``docid = ID`` of its comment (LETOR 4.0, MSLR); a line without one by
+    its line number, zero-padded so that the string order of such names is the file order (and a note
+    says how many lines have no docid). Features are not read; labels are read as qrels grades.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> data = os.path.join(tempfile.mkdtemp(), "test.txt")
+    >>> _ = open(data, "w").write("2 qid:7 1:0.5 # docid = GX1\\n0 qid:7 1:0.1 # docid = GX2\\n")
+    >>> qrels = svmlight_columns(data)
+    >>> qrels.value.tolist(), qrels.doc.to_pylist()
+    ([2, 0], [b'GX1', b'GX2'])
+    """
+    check_path(path, "path")
+    queries: list[bytes] = []
+    grades: list[int] = []
+    values: list[float] = []
+    lines: list[int] = []
+    docids: list[bytes | None] = []
+    fraction = None
+    with open_source(path, "SVMlight") as source:
+        name = source.name
+        for number, line in _numbered_lines(source):
+            data, _, comment = line.partition(b"#")
+            fields = data.split(None, 2)
+            if not fields:
+                continue
+            where = f"{name}:{number}"
+            if len(fields) < 2 or not fields[1].startswith(b"qid:") or len(fields[1]) == 4:
+                raise InputError(f"{where}: an SVMlight ranking line starts 'relevance qid:QUERY', got "
+                                 f"{quoted(line.strip())}")
+            grade, fractional = parse_grade(fields[0], where)
+            if fractional and fraction is None:
+                fraction = (len(grades), fields[0].decode(errors="replace"))
+            grades.append(grade)
+            values.append(float(fields[0]))
+            queries.append(fields[1][4:])
+            lines.append(number)
+            match = _DOCID.search(comment)
+            docids.append(match.group(1) if match else None)
+    if not grades:
+        raise InputError(f"{name}: no data lines")
+    missing = [i for i, d in enumerate(docids) if d is None]
+    width = len(str(len(grades)))
+    docs = [d if d is not None else str(i + 1).zfill(width).encode() for i, d in enumerate(docids)]
+    notes: tuple[str, ...] = ()
+    if missing:
+        if len(missing) < len(grades):
+            shown = ", ".join(str(lines[i]) for i in missing[:5]) + (" ..." if len(missing) > 5 else "")
+            notes = (f"{name}: {len(missing)} of {len(grades)} lines have no docid comment; their documents are named "
+                     f"by their data line number (line {shown})",)
+    value = np.asarray(values if fraction is not None else grades, dtype=np.float64 if fraction else np.int64)
+    return Columns(pa.chunked_array([binary_array(queries)]), pa.chunked_array([binary_array(docs)]), value, "qrels",
+                   name, None, np.asarray(lines, dtype=np.int64), fraction=fraction, notes=notes)
+
+
+def predictions_columns(qrels: Columns, path: PathLike) -> Columns:
+    """A model's scores for the lines of an SVMlight file (one number per line, same order) as a run.
+
+    Examples
+    --------
+    >>> import tempfile, os
+    >>> folder = tempfile.mkdtemp()
+    >>> data, scores = os.path.join(folder, "test.txt"), os.path.join(folder, "pred.txt")
+    >>> _ = open(data, "w").write("2 qid:7 1:0.5\\n0 qid:7 1:0.1\\n1 qid:8 1:3\\n")
+    >>> _ = open(scores, "w").write("0.1\\n0.7\\n0.3\\n")
+    >>> run = predictions_columns(svmlight_columns(data), scores)
+    >>> run.value.tolist(), run.doc.to_pylist(), run.tag
+    ([0.1, 0.7, 0.3], [b'1', b'2', b'3'], 'pred.txt')
+    """
+    check_instance(qrels, "qrels", Columns, what="Columns (see svmlight_columns)")
+    check_path(path, "path")
+    scores, lines = [], []
+    with open_source(path, "predictions") as source:
+        name = source.name
+        for number, line in _numbered_lines(source):
+            fields = line.split()
+            if not fields or fields[0].startswith(b"#"):
+                continue
+            where = f"{name}:{number}"
+            if len(fields) != 1:
+                raise InputError(f"{where}: a predictions line holds one number, got {len(fields)} fields")
+            scores.append(parse_score(fields[0], where))
+            lines.append(number)
+    if len(scores) != len(qrels):
+        raise InputError(f"{name}: {len(scores)} predictions for the {len(qrels)} data lines of {qrels.source}; "
+                         f"there must be one per line, in the same order")
+    return Columns(qrels.query, qrels.doc, np.asarray(scores, dtype=np.float64), "run", name,
+                   os.path.basename(name), np.asarray(lines, dtype=np.int64))
+
+
+def is_path(value: Any) -> bool:
+    """Whether ``value`` names a file (a str or an os.PathLike)."""
+    return isinstance(value, (str, os.PathLike))
+
+
+def is_stdin(value: Any) -> bool:
+    return is_path(value) and os.fspath(value) == STDIN

@@ -1,0 +1,213 @@
+"""Where input bytes come from: files (plain or compressed, recognised by content) or standard input, as lines.
+
+Compressed data (gzip, bzip2, xz) is recognised by its first bytes whatever the file is called; zstd,
+zip and 7-zip are refused naming the file, and so are a damaged stream, a UTF-8 byte-order mark, a
+carriage return that does not end a line and NUL bytes (each of which trec_eval would read otherwise).
+"""
+
+from __future__ import annotations
+
+import bz2
+import gzip
+import lzma
+import os
+import queue
+import sys
+import threading
+import zlib
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+#: The path that means standard input (as for trec_eval's results file).
+STDIN = "-"
+#: Bytes per block of lines. The evaluation of a block holds about ten times its size at once (its
+#: bytes, their parse, the arrays of its queries, the next block read ahead): 8 MB keeps that near
+#: 100 MB at no measured cost in speed (pyarrow still parses each block on every core).
+BLOCK_SIZE = 8 << 20
+
+_COMPRESSED: dict[bytes, tuple[str, Any, str | None]] = {  # magic bytes -> (format, opener or None, command)
+    b"\x1f\x8b": ("gzip", gzip.GzipFile, None),
+    b"BZh": ("bzip2", bz2.BZ2File, None),
+    b"\xfd7zXZ\x00": ("xz", lzma.LZMAFile, None),
+    b"\x28\xb5\x2f\xfd": ("zstd", None, "zstd -d"),
+    b"PK\x03\x04": ("zip", None, "unzip"),
+    b"7z\xbc\xaf\x27\x1c": ("7-zip", None, "7z x"),
+}
+_BOM = b"\xef\xbb\xbf"
+NEWLINE = b"\n"
+
+
+class InputError(ValueError):
+    """A qrels, run or SVMlight input is malformed; the message names the file and line."""
+
+
+def describe(path: str | os.PathLike[str]) -> str:
+    """How messages name an input: its path, or ``standard input`` for ``"-"``.
+
+    Examples
+    --------
+    >>> describe("-"), describe("runs/bm25.txt")
+    ('standard input', 'runs/bm25.txt')
+    """
+    path = os.fspath(path)
+    return "standard input" if path == STDIN else path
+
+
+@dataclass
+class Source:
+    """An opened input: its name for messages and a binary stream of its (decompressed) bytes."""
+
+    name: str
+    stream: Any
+    compression: str | None = None
+
+    def read(self, size: int) -> bytes:
+        try:
+            return bytes(self.stream.read(size))
+        except (EOFError, OSError, zlib.error, lzma.LZMAError) as error:
+            what = self.compression or "file"
+            raise InputError(f"{self.name}: cannot read the {what} data (truncated or corrupt?): {error}") from None
+
+    def close(self) -> None:
+        if self.stream is not sys.stdin.buffer:
+            self.stream.close()
+
+    def __enter__(self) -> Source:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def open_source(path: str | os.PathLike[str], what: str) -> Source:
+    """Open ``path`` (``"-"``: standard input), decompressing gzip, bzip2 or xz data recognised by content.
+
+    ``what`` (``"qrels"``, ``"run"``...) names the input in the message of a missing file.
+
+    Examples
+    --------
+    >>> import gzip, os, tempfile
+    >>> path = os.path.join(tempfile.mkdtemp(), "run.txt")   # gzip data, whatever the name says
+    >>> _ = open(path, "wb").write(gzip.compress(b"q Q0 d 1 0.5 tag\\n"))
+    >>> with open_source(path, "run") as source:
+    ...     source.compression, source.read(100)
+    ('gzip', b'q Q0 d 1 0.5 tag\\n')
+    """
+    path = os.fspath(path)
+    name = describe(path)
+    raw: Any
+    if path == STDIN:
+        raw = sys.stdin.buffer
+    else:
+        if not os.path.isfile(path):
+            raise InputError(f"{what} file {path!r} does not exist or is not a file")
+        raw = open(path, "rb")  # noqa: SIM115 (closed by Source)
+    peek = raw.peek(8)[:8] if hasattr(raw, "peek") else b""
+    for magic, (fmt, opener, command) in _COMPRESSED.items():
+        if peek.startswith(magic):
+            if opener is None:
+                if raw is not sys.stdin.buffer:
+                    raw.close()
+                raise InputError(f"{name}: holds {fmt}-compressed data, which is not read here; "
+                                 f"decompress it first ({command})")
+            return Source(name, opener(fileobj=raw, mode="rb") if fmt == "gzip" else opener(raw, mode="rb"), fmt)
+    return Source(name, raw)
+
+
+def line_blocks(source: Source, size: int = BLOCK_SIZE, first: int | None = None) -> Iterator[bytes]:
+    """Blocks of whole lines of ``source``, about ``size`` bytes each (from ``first`` bytes, doubling up to ``size``).
+
+    Each block ends with a newline (the last one may not); a line longer than ``size`` is read whole
+    into a longer block. Small first blocks let the work on them start while the next are read.
+    Callers number the lines: counting newlines here would cost a pass over every byte that the
+    parsers do not need.
+
+    Examples
+    --------
+    >>> import io
+    >>> list(line_blocks(Source("example", io.BytesIO(b"a 1\\nb 2\\nc 3")), size=6))
+    [b'a 1\\n', b'b 2\\n', b'c 3']
+    """
+    carry, current = b"", min(first or size, size)
+    while True:
+        chunk = source.read(current)
+        current = min(2 * current, size)
+        if not chunk:
+            if carry:
+                yield carry
+            return
+        data = carry + chunk if carry else chunk
+        end = data.rfind(b"\n") + 1
+        if end == 0:  # no whole line yet: read on
+            carry = data
+            continue
+        carry = data[end:]
+        yield data if end == len(data) else data[:end]
+
+
+def check_text(block: bytes, name: str, first_line: int) -> None:
+    """Refuse a byte-order mark, a carriage return that does not end a line, and NUL bytes.
+
+    Examples
+    --------
+    >>> check_text(b"q 0 a 1\\r\\n", "qrels", 1)   # CRLF line ends are fine
+    >>> check_text(b"q 0 a 1\\rq 0 b 2\\r", "qrels", 1)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ndcg_research.evaluation._sources.InputError: qrels:1: a carriage return (\\r) that does not end a line: ...
+    """
+    if first_line == 1 and block.startswith(_BOM):
+        raise InputError(f"{name}:1: starts with a UTF-8 byte-order mark (bytes EF BB BF), which trec_eval reads as "
+                         f"part of the first query id; save the file without it")
+    if b"\r" in block and block.count(b"\r") != block.count(b"\r\n"):
+        position = block.index(b"\r")
+        while block[position + 1 : position + 2] == b"\n":
+            position = block.index(b"\r", position + 1)
+        line = first_line + block.count(NEWLINE, 0, position)
+        raise InputError(f"{name}:{line}: a carriage return (\\r) that does not "
+                         f"end a line: old Mac line ends? trec_eval reads such a file as one line; convert the line "
+                         f"ends to \\n")
+    if b"\x00" in block:
+        line = first_line + block.count(NEWLINE, 0, block.index(b"\x00"))
+        raise InputError(f"{name}:{line}: a NUL byte: this is not a text file (trec_eval stops reading a line at NUL)")
+
+
+def prefetched(items: Iterable[Any]) -> Iterator[Any]:
+    """``items``, produced one step ahead on a background thread.
+
+    Reading and parsing the next block (file reads and pyarrow's parser, which release the GIL)
+    overlaps with the evaluation of this one (numpy, which releases it too): on two cores the two
+    halves of the work run side by side. Order, values and errors are those of ``items``.
+    """
+    done = object()
+    slots: queue.Queue[tuple[Any, BaseException | None]] = queue.Queue(maxsize=1)
+    stop = threading.Event()
+
+    def produce() -> None:
+        try:
+            for item in items:
+                if stop.is_set():
+                    return
+                slots.put((item, None))
+            slots.put((done, None))
+        except BaseException as error:  # handed to the consumer, raised there
+            slots.put((done, error))
+
+    worker = threading.Thread(target=produce, name="ndcg_research-reader", daemon=True)
+    worker.start()
+    try:
+        while True:
+            item, error = slots.get()
+            if error is not None:
+                raise error
+            if item is done:
+                return
+            yield item
+    finally:
+        stop.set()
+        while worker.is_alive():  # unblock a producer waiting for a free slot
+            try:
+                slots.get_nowait()
+            except queue.Empty:
+                worker.join(0.01)

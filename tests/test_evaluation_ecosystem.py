@@ -1,0 +1,113 @@
+"""The ecosystem's tables in and out of the evaluator (issue 26, items 2 and 4).
+
+``evaluate`` takes PyTerrier's frames (``qid, docno, label`` / ``qid, docno, score``), ir_measures'
+(``query_id, doc_id, relevance`` / ``query_id, doc_id, score``), ranx ``Qrels`` / ``Run`` objects and
+pytrec_eval's ``{qid: {docno: value}}`` dicts; each gives the values of the same data in the package's own
+columns, and pytrec_eval's own values on its dicts. Results name the query column as the caller's frame did.
+One run and one measure give one float.
+"""
+
+from __future__ import annotations
+
+import math
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import ndcg_research as nr
+from ndcg_research.evaluation import InputError, evaluate
+
+QRELS = {"q1": {"a": 2, "b": 0, "c": 1, "x": 3}, "q2": {"a": 1, "d": 2}, "q3": {"z": 1}}
+RUN = {"q1": {"a": 0.9, "b": 0.8, "c": 0.8, "n": 0.1}, "q2": {"d": 0.3, "e": 0.5}, "q4": {"a": 1.0}}
+
+
+def _rows(nested, value):
+    return pd.DataFrame(
+        [(q, d, v) for q, docs in nested.items() for d, v in docs.items()], columns=["query", "doc", value]
+    )
+
+
+OURS_QRELS, OURS_RUN = _rows(QRELS, "relevance"), _rows(RUN, "score")
+MEASURES = ["ndcg", "ndcg@2"]
+
+
+def _reference():
+    return evaluate(OURS_QRELS, OURS_RUN, MEASURES)
+
+
+def test_pytrec_eval_dicts_give_pytrec_eval_values():
+    import pytrec_eval
+
+    theirs = pytrec_eval.RelevanceEvaluator(QRELS, {"ndcg", "ndcg_cut.2"}).evaluate(RUN)
+    result = evaluate(QRELS, RUN, MEASURES, complete=False)  # pytrec_eval leaves q3 (no ranking) out
+    assert list(result.queries[0]) == sorted(theirs)
+    for j, name in enumerate(["ndcg", "ndcg_cut_2"]):
+        for q, value in zip(result.queries[0], result.values[0][j], strict=False):
+            assert math.isclose(value, theirs[q][name], rel_tol=1e-12), (q, name)
+    np.testing.assert_array_equal(evaluate(QRELS, RUN, MEASURES).values[0], _reference().values[0])
+
+
+def test_a_mapping_of_names_to_dict_runs_names_them():
+    result = evaluate(QRELS, {"bm25": RUN, "dense": {"q1": {"x": 1.0}}}, "ndcg")
+    assert result.runs == ("bm25", "dense")
+    np.testing.assert_array_equal(result.values[0], _reference().values[0][:1])
+
+
+def test_pyterrier_frames_and_their_column_names():
+    qrels = OURS_QRELS.rename(columns={"query": "qid", "doc": "docno", "relevance": "label"})
+    # PyTerrier's run frames hold the query's text in "query": the id is "qid".
+    run = OURS_RUN.rename(columns={"query": "qid", "doc": "docno"}).assign(query="text of the query", rank=0)
+    result = evaluate(qrels, run, MEASURES)
+    np.testing.assert_array_equal(result.values[0], _reference().values[0])
+    assert list(result.per_query.columns) == ["run", "qid", "measure", "value"]
+
+
+def test_ir_measures_frames_and_their_column_names():
+    qrels = OURS_QRELS.rename(columns={"query": "query_id", "doc": "doc_id"}).assign(iteration="0")
+    run = OURS_RUN.rename(columns={"query": "query_id", "doc": "doc_id"})
+    result = evaluate(qrels, run, MEASURES)
+    np.testing.assert_array_equal(result.values[0], _reference().values[0])
+    assert list(result.per_query.columns) == ["run", "query_id", "measure", "value"]
+
+
+def test_ranx_objects_and_the_run_name():
+    ranx = pytest.importorskip("ranx")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        qrels, run = ranx.Qrels(QRELS), ranx.Run(RUN, name="bm25")
+    result = evaluate(qrels, run, MEASURES)
+    assert result.runs == ("bm25",)
+    np.testing.assert_array_equal(result.values[0], _reference().values[0])
+
+
+def test_frames_that_fit_no_known_columns_are_named_with_the_choices():
+    with pytest.raises(
+        InputError,
+        match=r"run DataFrame needs columns query, doc, score \(or PyTerrier's qid, docno, "
+        r"score, or ir_measures' query_id, doc_id, score\); has id, doc, score",
+    ):
+        evaluate(OURS_QRELS, OURS_RUN.rename(columns={"query": "id"}))
+
+
+def test_dict_runs_are_checked_like_frames():
+    with pytest.raises(InputError, match=r"run dict: query 'q1', document 'a': score must be a number, got str 'x'"):
+        evaluate(QRELS, {"q1": {"a": "x"}})
+    with pytest.raises(InputError, match=r"qrels dict: query 'q1' must map documents to grades, got int 3"):
+        evaluate({"q1": 3}, RUN)
+
+
+def test_one_run_one_measure_one_float():
+    result = evaluate(OURS_QRELS, OURS_RUN, "ndcg_cut.10")
+    assert isinstance(result.mean(), float) and result.mean() == result.mean_values[0, 0]
+    assert result.mean("ndcg@10") == result.mean("ndcg_cut_10") == result.mean_values[0, 0]  # one measure, two names
+    two = evaluate(OURS_QRELS, {"a": OURS_RUN, "b": OURS_RUN.assign(score=-OURS_RUN.score)}, MEASURES)
+    assert two.mean("ndcg@2", run="b") == two.mean_values[1, 1]
+    with pytest.raises(ValueError, match=r"2 runs \('a', 'b'\): say which with run="):
+        two.mean("ndcg")
+    with pytest.raises(ValueError, match=r"2 measures \('ndcg', 'ndcg@2'\): say which"):
+        two.mean(run="a")
+    with pytest.raises(ValueError, match=r"measure 'ndcg@5' was not evaluated; evaluated: 'ndcg', 'ndcg@2'"):
+        two.mean("ndcg@5", run="a")
+    assert nr.evaluate(OURS_QRELS, OURS_RUN, "ndcg").mean() == pytest.approx(_reference().mean_values[0, 0])

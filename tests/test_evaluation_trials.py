@@ -1,0 +1,360 @@
+"""Each class of silent wrong answer or crash that the adversarial trials found (issue 24), one test per class.
+
+Every test here failed before the fix it guards (the hash-table and comment classes with the exact
+inputs of the trials: a pair of 8-byte ids whose 64-bit hashes collided in the former hand-built table,
+one query with 40,000 judgments, a 32 KB document id). Expected values are computed by hand from
+trec_eval's code (its files are cited where a rule comes from), never copied from this package's output.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import ndcg_research as nr
+from ndcg_research.cli import main
+from ndcg_research.evaluation import InputError, evaluate, read_run
+
+
+def _dcg(gains):
+    return sum(g / math.log2(rank + 1) for rank, g in enumerate(gains, start=1))
+
+
+def cli(capfdbinary, *args):
+    status = main([*map(str, args)])
+    out, err = capfdbinary.readouterr()
+    return status, out, err.decode(errors="replace")
+
+
+# ---------------------------------------------------------------- regressions
+
+
+def test_max_docs_cuts_the_ranking_before_judged_only_removes_unjudged_documents(tmp_path, capfdbinary):
+    # form_res_rels.c: the ranking is cut to -M documents first, then -J keeps the judged ones among them.
+    (tmp_path / "qrels").write_text("q 0 a 2\nq 0 b 1\n")
+    (tmp_path / "run").write_text("q Q0 u 1 3 r\nq Q0 a 2 2 r\nq Q0 b 3 1 r\n")
+    expected = _dcg([2]) / _dcg([2, 1])  # [u, a] cut at 2, then u dropped: a alone
+    result = evaluate(tmp_path / "qrels", tmp_path / "run", "ndcg", judged_only=True, max_docs=2)
+    assert result.values[0][0, 0] == pytest.approx(expected, rel=1e-15)
+    status, out, _ = cli(capfdbinary, "evaluate", "-J", "-M", "2", "-m", "ndcg", tmp_path / "qrels", tmp_path / "run")
+    assert status == 0 and out.decode() == f"ndcg                  \tall\t{expected:6.4f}\n"
+
+
+@pytest.mark.parametrize("content", [b"", b"# only a comment\n", b"\n\n"])
+def test_a_run_file_without_data_lines_is_refused_as_trec_eval_refuses_it(tmp_path, capfdbinary, content):
+    # get_trec_results.c: "Cannot read results file" for an empty file; nothing is scored 0.
+    (tmp_path / "qrels").write_text("q 0 a 1\n")
+    (tmp_path / "run").write_bytes(content)
+    with pytest.raises(InputError, match=r"run: no data lines"):
+        evaluate(tmp_path / "qrels", tmp_path / "run")
+    status, out, err = cli(capfdbinary, "evaluate", "-c", tmp_path / "qrels", tmp_path / "run")
+    assert status == 1 and out == b"" and "no data lines" in err
+
+
+# ---------------------------------------------------------------- ids: matched by a library, exactly
+
+
+def test_one_query_with_thirty_thousand_judgments(tmp_path):
+    n = 30_000  # the former hash table recursed once per overflow level: a RecursionError here
+    (tmp_path / "qrels").write_text("".join(f"q 0 d{i} {i % 3}\n" for i in range(n)))
+    (tmp_path / "run").write_text("q Q0 d2 1 9 r\nq Q0 d1 2 8 r\nq Q0 x 3 7 r\n")
+    grades = sorted((i % 3 for i in range(n)), reverse=True)
+    expected = _dcg([2, 1, 0]) / _dcg(grades)
+    assert evaluate(tmp_path / "qrels", tmp_path / "run").values[0][0, 0] == pytest.approx(expected, rel=1e-12)
+
+
+def test_a_32_kb_document_id_in_a_50000_line_run(tmp_path):
+    docs = ["L" * 32_768 if i == 25_000 else f"doc{i}" for i in range(50_000)]
+    (tmp_path / "qrels").write_text("".join(f"q 0 {d} {i % 4}\n" for i, d in enumerate(docs)))
+    (tmp_path / "run").write_text("".join(f"q Q0 {d} {i + 1} {50_000 - i} r\n" for i, d in enumerate(docs)))
+    grades = [i % 4 for i in range(50_000)]
+    expected = _dcg(grades) / _dcg(sorted(grades, reverse=True))
+    assert evaluate(tmp_path / "qrels", tmp_path / "run").values[0][0, 0] == pytest.approx(expected, rel=1e-12)
+
+
+# Two 8-byte ids whose 64-bit hashes were equal in the former hand-built hash table (found by inverting
+# its hash function): a repeated id beside its twin went unnoticed in the qrels and crashed the run.
+TWINS = ("habeW(5:", "Z_)MFd*r")
+
+
+def test_a_document_judged_twice_is_found_by_value_whatever_its_hash(tmp_path):
+    x, y = TWINS
+    (tmp_path / "qrels").write_text(f"q 0 {x} 1\nq 0 {y} 0\nq 0 {x} 2\n")
+    (tmp_path / "run").write_text(f"q Q0 {x} 1 1 r\nq Q0 {y} 2 2 r\n")
+    with pytest.raises(
+        InputError,
+        match=rf"qrels:1: document '{re.escape(x)}' is judged twice for query 'q' \(again at "
+        rf".*qrels:3\)",
+    ):
+        evaluate(tmp_path / "qrels", tmp_path / "run")
+
+
+def test_a_document_ranked_twice_is_found_by_value_whatever_its_hash(tmp_path):
+    x, y = TWINS
+    (tmp_path / "qrels").write_text(f"q 0 {x} 1\nq 0 {y} 0\n")
+    (tmp_path / "run").write_text(f"q Q0 {x} 1 1 r\nq Q0 {y} 2 2 r\nq Q0 {x} 3 3 r\n")
+    with pytest.raises(
+        InputError,
+        match=rf"run:1: document '{re.escape(x)}' is ranked twice for query 'q' \(again at "
+        rf".*run:3\)",
+    ):
+        evaluate(tmp_path / "qrels", tmp_path / "run")
+
+
+def test_a_document_ranked_twice_far_apart_in_a_query_of_several_megabytes(tmp_path):
+    # The parser reads a block in chunks of 1 MB, each with its own dictionary of ids: a query that spans
+    # chunks is checked across them.
+    (tmp_path / "qrels").write_text("q 0 d1 1\n")
+    lines = [f"q Q0 d{i} {i} {100_000 - i} r\n" for i in range(100_000)]
+    lines[-3] = "q Q0 d5 99997 3 r\n"  # d5 again, some 2 MB after its first line
+    (tmp_path / "run").write_text("p Q0 d1 1 1 r\n" + "".join(lines))
+    with pytest.raises(
+        InputError, match=r"run:7: document 'd5' is ranked twice for query 'q' \(again at .*run:99999\)"
+    ):
+        evaluate(tmp_path / "qrels", tmp_path / "run")
+
+
+def test_a_document_ranked_twice_counts_among_the_documents_max_docs_keeps(tmp_path):
+    # form_res_rels.c cuts the ranking to -M documents, then looks for a document given twice among them.
+    (tmp_path / "qrels").write_text("q 0 a 1\nq 0 b 2\n")
+    (tmp_path / "run").write_text("q Q0 a 1 3 r\nq Q0 b 2 2 r\nq Q0 a 3 1 r\n")
+    assert evaluate(tmp_path / "qrels", tmp_path / "run", max_docs=2).values[0][0, 0] == pytest.approx(
+        _dcg([1, 2]) / _dcg([2, 1])
+    )
+    with pytest.raises(InputError, match=r"run:1: document 'a' is ranked twice for query 'q' \(again at .*run:3\)"):
+        evaluate(tmp_path / "qrels", tmp_path / "run", max_docs=3)
+
+
+# ---------------------------------------------------------------- numbers
+
+
+@pytest.mark.parametrize("text, prefix", [("0.99999999999999999", 0), ("1.9999999999999999", 1), ("2.5", 2)])
+def test_a_fractional_grade_is_never_rounded_into_an_integer(tmp_path, text, prefix):
+    # get_qrels.c reads grades with atol: the integer prefix. Integer presets refuse a fraction (naming what
+    # atol would read); the presets of real-valued labels read the number.
+    (tmp_path / "qrels").write_text(f"q 0 a {text}\nq 0 b 1\n")
+    (tmp_path / "run").write_text("q Q0 a 1 2 r\nq Q0 b 2 1 r\n")
+    with pytest.raises(InputError, match=rf"qrels:1: grade '{text}' is not an integer.*atol would read {prefix}"):
+        evaluate(tmp_path / "qrels", tmp_path / "run")
+    value = float(text)
+    result = evaluate(tmp_path / "qrels", tmp_path / "run", convention="sklearn")
+    assert result.values[0][0, 0] == pytest.approx(_dcg([value, 1]) / _dcg(sorted([value, 1], reverse=True)))
+
+
+def test_integral_grades_written_with_a_fraction_read_as_integers(tmp_path):
+    (tmp_path / "qrels").write_text("q 0 a 2.000\nq 0 b 1.\nq 0 c -1.0\n")
+    (tmp_path / "run").write_text("q Q0 b 1 2 r\nq Q0 a 2 1 r\n")
+    assert evaluate(tmp_path / "qrels", tmp_path / "run").values[0][0, 0] == pytest.approx(_dcg([1, 2]) / _dcg([2, 1]))
+
+
+@pytest.mark.parametrize(
+    "measure, gains", [("ndcg.1=2", {1: 2}), ("ndcg(gains={10000000000: 3})", {10**10: 3}), ("ndcg.0=1", {0: 1})]
+)
+def test_gain_maps_with_grades_far_beyond_the_listed_ones(tmp_path, measure, gains):
+    # gain_init.c: a listed grade gets its gain, any other grade itself; nothing is left out.
+    (tmp_path / "qrels").write_text("p 0 a 1\nq 0 a 10000000000\nq 0 b 1\nq 0 c 0\n")
+    (tmp_path / "run").write_text("p Q0 a 1 1 r\nq Q0 b 1 3 r\nq Q0 a 2 2 r\nq Q0 c 3 1 r\n")
+    result = evaluate(tmp_path / "qrels", tmp_path / "run", measure)
+    gain = lambda g: float(gains.get(g, g))  # noqa: E731
+    q_list = [gain(1), gain(10**10), gain(0)]
+    expected = _dcg(q_list) / _dcg(sorted([g for g in q_list if g > 0], reverse=True))
+    assert list(result.queries[0]) == ["p", "q"] and not result.notes
+    assert result.values[0][0, 1] == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize(
+    "text, reads", [("0x1p1", "2"), ("0x10", "16"), ("1_0", "1"), ("nan", "nan"), ("-INF", "-inf")]
+)
+def test_messages_about_scores_say_what_trec_eval_reads(tmp_path, text, reads):
+    # get_trec_results.c reads scores with atof, i.e. C's strtod: hexadecimal floats, "nan" and "inf" included.
+    (tmp_path / "qrels").write_text("q 0 a 1\n")
+    (tmp_path / "run").write_text(f"q Q0 a 1 {text} r\n")
+    with pytest.raises(InputError, match=rf"run:1: score '{text}' .*trec_eval's atof reads {reads}\b"):
+        evaluate(tmp_path / "qrels", tmp_path / "run")
+
+
+# ---------------------------------------------------------------- the qrels comment rule (get_qrels.c)
+
+
+def test_a_comment_line_between_judgments_is_skipped(tmp_path):
+    (tmp_path / "qrels").write_text("# judged by NIST\nq 0 a 1\n# second batch\nq 0 b 2\n")
+    (tmp_path / "run").write_text("q Q0 a 1 2 r\nq Q0 b 2 1 r\n")
+    assert evaluate(tmp_path / "qrels", tmp_path / "run").values[0][0, 0] == pytest.approx(_dcg([1, 2]) / _dcg([2, 1]))
+
+
+@pytest.mark.parametrize(
+    "qrels, line, why",
+    [
+        ("# one\n# two\nq 0 a 1\n", 2, "right after another comment line"),  # trec_eval reads it as data
+        ("q 0 a 1\n  # note 0 b\nq 0 c 1\n", 2, "first column"),  # query '#' for trec_eval
+        ("q 0 a 1\n\nq 0 b 1\n", 2, "blank line"),  # "Malformed line"
+        ("q 0 a 1\n   \n", 2, "blank line"),
+        ("q 0 a 1\n# the end\n", 2, "last line"),  # trec_eval reads past the end
+    ],
+)
+def test_qrels_lines_trec_eval_reads_otherwise_are_refused_with_the_line(tmp_path, qrels, line, why):
+    (tmp_path / "qrels").write_text(qrels)
+    (tmp_path / "run").write_text("q Q0 a 1 2 r\n")
+    with pytest.raises(InputError, match=rf"qrels:{line}: .*{why}"):
+        evaluate(tmp_path / "qrels", tmp_path / "run")
+
+
+# ---------------------------------------------------------------- bytes
+
+
+def test_a_run_tag_keeps_its_bytes(tmp_path, capfdbinary):
+    (tmp_path / "qrels").write_text("q 0 a 1\n")
+    (tmp_path / "run").write_bytes(b"q Q0 a 1 2 t\xe9st\xff\n")
+    status, out, _ = cli(capfdbinary, "evaluate", "-m", "runid", tmp_path / "qrels", tmp_path / "run")
+    assert status == 0 and out == b"runid                 \tall\tt\xe9st\xff\n"
+    assert evaluate(tmp_path / "qrels", tmp_path / "run").tags[0].encode("utf-8", "surrogateescape") == b"t\xe9st\xff"
+
+
+# ---------------------------------------------------------------- SVMlight
+
+
+def test_svmlight_docids_on_some_lines_are_used_where_present_and_said(tmp_path):
+    (tmp_path / "test.txt").write_text("2 qid:1 1:1 # docid = A\n1 qid:1 1:2\n0 qid:1 1:3 # docid = C\n")
+    (tmp_path / "pred.txt").write_text("0.5\n0.9\n0.1\n")
+    qrels = nr.evaluation.svmlight_columns(tmp_path / "test.txt")
+    assert [d.decode() for d in qrels.doc.to_pylist()] == ["A", "2", "C"]
+    run = nr.evaluation.predictions_columns(qrels, tmp_path / "pred.txt")
+    result = evaluate(qrels, run, convention="lightgbm")
+    assert any("1 of 3 lines" in note and "no docid" in note and "line 2" in note for note in result.notes)
+    assert result.values[0][0, 0] == pytest.approx(_dcg([1, 3, 0]) / _dcg([3, 1, 0]))
+
+
+# ---------------------------------------------------------------- DataFrames
+
+
+def _qrels():
+    return pd.DataFrame({"query": ["1", "1", "2"], "doc": ["10", "9", "10"], "relevance": [1, 2, 1]})
+
+
+def test_integer_ids_in_a_category_column_are_their_decimal_text():
+    run = pd.DataFrame(
+        {"query": pd.Categorical([1, 1, 2]), "doc": pd.Categorical([10, 9, 10]), "score": [1.0, 2.0, 1.0]}
+    )
+    plain = pd.DataFrame({"query": ["1", "1", "2"], "doc": ["10", "9", "10"], "score": [1.0, 2.0, 1.0]})
+    np.testing.assert_array_equal(evaluate(_qrels(), run).values[0], evaluate(_qrels(), plain).values[0])
+
+
+def test_a_column_mixing_integer_and_text_ids_is_named():
+    run = pd.DataFrame({"query": ["1", "1", "2"], "doc": [10, "9", "10"], "score": [1.0, 2.0, 1.0]})
+    with pytest.raises(InputError, match=r"column 'doc' mixes integers \(10 at row 0\) and strings \('9' at row 1\)"):
+        evaluate(_qrels(), run)
+
+
+@pytest.mark.parametrize("column", ["query", "doc"])
+def test_an_empty_id_is_refused(column):
+    run = pd.DataFrame({"query": ["1", "1", "2"], "doc": ["10", "9", "10"], "score": [1.0, 2.0, 1.0]})
+    run.loc[2, column] = ""
+    with pytest.raises(InputError, match=rf"DataFrame row 2: {column} is an empty string"):
+        evaluate(_qrels(), run)
+
+
+def test_two_frames_with_the_same_tag_are_both_evaluated_or_named_clearly(tmp_path):
+    (tmp_path / "a.txt").write_text("1 Q0 10 1 2 bm25\n1 Q0 9 2 1 bm25\n")
+    (tmp_path / "b.txt").write_text("1 Q0 9 1 2 bm25\n1 Q0 10 2 1 bm25\n")
+    result = evaluate(_qrels(), [read_run(tmp_path / "a.txt"), read_run(tmp_path / "b.txt")])
+    assert result.runs == ("a", "b") and result.tags == ("bm25", "bm25")
+    first, second = (pd.DataFrame({"query": ["1"], "doc": ["10"], "score": [s]}) for s in (1.0, 2.0))
+    first.attrs["run"] = second.attrs["run"] = "bm25"
+    with pytest.raises(ValueError, match=r"runs\[0\] and runs\[1\] are different runs named 'bm25'.*a dict"):
+        evaluate(_qrels(), [first, second])
+    with pytest.raises(ValueError, match=r"runs\[1\]: run 'bm25' is given twice \(as runs\[0\] too\)"):
+        evaluate(_qrels(), [first, first])
+
+
+# ---------------------------------------------------------------- output
+
+
+def _collection(folder, n_queries=40, seed=3):
+    rng = np.random.default_rng(seed)
+    qrels, a, b = [], [], []
+    for q in range(n_queries):
+        for d in range(12):
+            qrels.append(f"q{q:02d} 0 d{d} {rng.integers(0, 4)}")
+            a.append(f"q{q:02d} Q0 d{d} {d} {rng.random():.6f} a")
+            b.append(f"q{q:02d} Q0 d{d} {d} {rng.random():.6f} b")
+    for name, lines in (("qrels", qrels), ("a", a), ("b", b)):
+        (folder / name).write_text("\n".join(lines) + "\n")
+
+
+def test_compare_csv_writes_the_exact_floats_of_the_api(tmp_path, capfdbinary):
+    _collection(tmp_path)
+    status, out, _ = cli(
+        capfdbinary, "compare", "--format", "csv", "--quiet", tmp_path / "qrels", tmp_path / "a", tmp_path / "b"
+    )
+    table = pd.read_csv(io.StringIO(out.decode()))
+    means = evaluate(tmp_path / "qrels", [tmp_path / "a", tmp_path / "b"]).mean_values[:, 0]
+    assert status == 0 and table[table.kind == "mean"].estimate.tolist() == means.tolist()  # every bit
+
+
+def test_evaluate_and_compare_give_the_same_mean_to_the_last_bit(tmp_path, capfdbinary):
+    _collection(tmp_path, n_queries=61)
+    _, out, _ = cli(
+        capfdbinary, "evaluate", "--format", "json", "--quiet", tmp_path / "qrels", tmp_path / "a", tmp_path / "b"
+    )
+    evaluated = [run["means"]["ndcg"] for run in json.loads(out)["runs"]]
+    _, out, _ = cli(
+        capfdbinary, "compare", "--format", "json", "--quiet", tmp_path / "qrels", tmp_path / "a", tmp_path / "b"
+    )
+    compared = [system["mean"] for system in json.loads(out)[0]["systems"]]
+    assert evaluated == compared
+    values = evaluate(tmp_path / "qrels", [tmp_path / "a", tmp_path / "b"]).values
+    assert evaluated == [float(np.mean(v[0])) for v in values]
+
+
+def test_evaluate_and_compare_write_json_in_one_style(tmp_path, capfdbinary):
+    _collection(tmp_path, n_queries=3)
+    for command in ("evaluate", "compare"):
+        _, out, _ = cli(
+            capfdbinary, command, "--format", "json", "--quiet", tmp_path / "qrels", tmp_path / "a", tmp_path / "b"
+        )
+        text = out.decode()
+        assert text == json.dumps(json.loads(text), indent=1) + "\n", command
+
+
+def test_notes_name_the_program_as_it_is_installed(tmp_path, capfdbinary):
+    (tmp_path / "qrels").write_text("q 0 a 1\nr 0 a 1\n")
+    (tmp_path / "run").write_text("q Q0 a 1 2 r\n")
+    _, _, err = cli(capfdbinary, "evaluate", tmp_path / "qrels", tmp_path / "run")
+    assert err.startswith("ndcg-research evaluate: note: run: 1 judged query has no ranking ('r')")
+
+
+# ---------------------------------------------------------------- presets
+
+
+def test_sklearn_leaves_a_single_document_query_undefined_and_scores_the_others():
+    from sklearn.metrics import ndcg_score
+
+    qrels = pd.DataFrame(
+        {
+            "query": ["q", "q", "q", "r", "s", "s"],
+            "doc": ["a", "b", "c", "a", "a", "b"],
+            "relevance": [1, 0, 2, 1, 2, 1],
+        }
+    )
+    run = pd.DataFrame(
+        {
+            "query": ["q", "q", "q", "r", "s", "s"],
+            "doc": ["a", "b", "c", "a", "a", "b"],
+            "score": [3.0, 2.0, 1.0, 1.0, 1.0, 2.0],
+        }
+    )
+    result = evaluate(qrels, run, ["ndcg", "ndcg@2"], convention="sklearn")
+    values = dict(zip(result.queries[0], result.values[0][0], strict=False))
+    q, s = ndcg_score([[1, 0, 2]], [[3, 2, 1]]), ndcg_score([[2, 1]], [[1, 2]])
+    assert math.isnan(values["r"]) and values["q"] == pytest.approx(q) and values["s"] == pytest.approx(s)
+    assert result.mean_values[0, 0] == pytest.approx((q + s) / 2)
+    assert result.means.loc["run1", "queries"] == 2
+    assert any(
+        "'r'" in note and "single ranked document" in note and "left out of the mean" in note for note in result.notes
+    )
