@@ -274,4 +274,4 @@ def test_command(tmp_path, capsys):
                                  capsys)
     assert status == 0 and out.splitlines()[0].startswith("measure,discount,cutoff,gain,power")
     status, out, err = run_command([str(qrels_file), files[0], str(tmp_path / "missing.txt")], capsys)
-    assert status == 1 and err.startswith("ndcg_research advise: error:") and "missing.txt" in err
+    assert status == 1 and err.startswith("ndcg-research advise: error:") and "missing.txt" in err

@@ -14,7 +14,7 @@ import pytest
 
 from ndcg_research.cli import main
 from ndcg_research.stats import compare_systems, run_matrices
-from ndcg_research.stats import cli as stats_cli
+from ndcg_research.stats import _cli as stats_cli
 from ndcg_research.stats import COMPARE_METHODS
 from ndcg_research.stats import INTERVALS
 from ndcg_research.stats import CORRECTIONS

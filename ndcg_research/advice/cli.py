@@ -10,10 +10,9 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import sys
 from typing import Any
 
-from ..cli_common import fail, non_negative_int, positive_int, real_argument, write_output
+from ..cli_common import fail, non_negative_int, note, positive_int, real_argument, write_output
 
 __all__ = ["register", "run"]
 
@@ -75,8 +74,8 @@ def run(args: argparse.Namespace) -> int:
     except (InputError, ValueError, TypeError, OSError) as error:
         return fail("advise", str(error))
     if not args.quiet:
-        for note in advice.notes:
-            print(f"ndcg_research advise: note: {note}", file=sys.stderr)
+        for message in advice.notes:
+            note("advise", message)
     if args.figure:
         try:
             advice.figure().savefig(args.figure, dpi=150)

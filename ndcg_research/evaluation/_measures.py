@@ -37,8 +37,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from .._validation import type_and_value
-from ..core import parse_discount, parse_gain
-from ..core import format_number, parse_call
+from ..core import format_number, parse_call, parse_discount, parse_gain
 
 #: A trec_eval gain map: (grade, gain) pairs sorted by grade.
 Gains = tuple[tuple[int, float], ...]

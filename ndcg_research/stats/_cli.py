@@ -12,10 +12,17 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import sys
 from typing import Any
 
-from ..cli_common import add_collection_arguments, fail, non_negative_int, note, positive_int, real_argument, write_output
+from ..cli_common import (
+    add_collection_arguments,
+    fail,
+    non_negative_int,
+    note,
+    positive_int,
+    real_argument,
+    write_output,
+)
 
 __all__ = ["register", "run", "TESTS", "CORRECTIONS", "INTERVALS", "FORMATS"]
 
