@@ -5,8 +5,12 @@ Import as ``import ndcg_research as nr``. The metric functions (``nr.ndcg``,
 and importing the package loads only numpy. The names that need pandas or scipy
 (``nr.evaluate``, ``nr.read_qrels``, ``nr.read_run``, ``nr.read_svmlight``,
 ``nr.CONVENTIONS`` from ``ndcg_research.evaluation``; ``nr.paired_test``,
-``nr.compare_systems``, ``nr.discriminative_power`` from ``ndcg_research.stats``)
-are imported on first use, by ``lazy_loader`` (Scientific Python SPEC 1).
+``nr.compare_systems``, ``nr.discriminative_power`` from ``ndcg_research.stats``;
+``nr.ir_measure``, this package's nDCG as an ir_measures / PyTerrier measure, from
+``ndcg_research.interop``; ``nr.advise``, which discount, cut-off and gain suit a collection,
+from ``ndcg_research.advice``) are imported on first use, by ``lazy_loader`` (Scientific Python
+SPEC 1). They are on the top level because they are what a user starts from: evaluate runs,
+compare systems, plug the measure into the tools already in use, choose a setting.
 
 The public subpackages: ``ndcg_research.evaluation`` (run and qrels files, measures,
 the tools' conventions, ``evaluate``), ``ndcg_research.stats`` (paired tests,

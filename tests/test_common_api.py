@@ -1,14 +1,16 @@
 """The documented public API, function by function (like scikit-learn's test_common).
 
-The public functions are those the API reference lists: the functions of ``nr.__all__``,
-``nr.stats.__all__`` and ``nr.datasets.__all__`` (and ``nr.evaluation.__all__``, whose table the
-evaluator's owners add: PENDING). Each has an entry in :data:`API`, written here and not taken
-from the code: valid arguments, and for every parameter values it must refuse. A public function
-without an entry fails :func:`test_every_public_function_has_an_entry`. For every one:
+The public functions are those the API reference lists: the functions of ``nr.__all__`` (with the
+lazily served ``nr.evaluate``, ``nr.ir_measure``, ``nr.advise``, ...), ``nr.evaluation.__all__``,
+``nr.stats.__all__`` and ``nr.datasets.__all__``. Each has an entry in :data:`API`, written here and
+not taken from the code: valid arguments, and for every parameter values it must refuse. A public
+function without an entry fails :func:`test_every_public_function_has_an_entry`. For every one:
 
 1. called with the valid arguments, it runs;
 2. every bad value of every parameter raises ValueError or TypeError whose message names the
-   argument (a gain or discount spec is named as "gain" / "discount", whatever the argument);
+   argument (a spec in the package's spec languages may instead be named by what it configures:
+   ``parse_gain(spec=3)`` says "gain must be ...", ``evaluate(measures="ndcg@0")`` "measure 'ndcg@0'
+   ...", see :data:`SPEC_WORDS`);
 3. it has a numpydoc docstring with a Parameters section (if it takes any) and an Examples section;
 4. every parameter and the return value have type hints, resolved (not strings such as ``'GainLike'``).
 """
@@ -55,6 +57,40 @@ PROPORTION = ("abc", None, -0.1, 1.5, NAN)
 POSITIVE = ("abc", None, 0, -1, NAN)
 NON_NEGATIVE = ("abc", None, -1, NAN)
 FINITE = ("abc", None, NAN, INF)
+# Judgments and runs as pytrec_eval dicts (evaluate reads them without pandas), and what must be refused.
+QRELS_OK = {"q1": {"a": 2, "b": 0, "c": 1}, "q2": {"a": 1, "b": 0}, "q3": {"b": 2, "c": 1}, "q4": {"a": 1, "c": 2}}
+RUN_A = {"q1": {"a": 0.9, "b": 0.5, "c": 0.1}, "q2": {"a": 0.3, "b": 0.1}, "q3": {"b": 0.8, "c": 0.2},
+         "q4": {"a": 0.6, "c": 0.4}}
+RUN_B = {"q1": {"a": 0.1, "b": 0.5, "c": 0.9}, "q2": {"a": 0.1, "b": 0.3}, "q3": {"b": 0.2, "c": 0.8},
+         "q4": {"a": 0.6, "c": 0.7}}
+RUN_C = {"q1": {"a": 0.5, "b": 0.9, "c": 0.1}, "q2": {"a": 0.4, "b": 0.6}, "q3": {"b": 0.5, "c": 0.6},
+         "q4": {"a": 0.2, "c": 0.9}}
+QRELS = (3, None, "", b"qrels", object(), [("q1", "a", 1)], {})
+RUNS = (3, None, "", b"run", object(), [], {}, [3], [None], {"bm25": 3}, {"bm25": b"run"})
+MEASURES = (3, None, b"ndcg", [], "", "map", "ndcg@0", "ndcg@-1", "ndcg@1.5", "ndcg(foo=1)", "ndcg(gain=square)",
+            "ndcg(discount=cosine)", "ndcg(gains={1: -2, 1.5: 3})", "ndcg_cut.0", "ndcg_cut.", "ndcg.1=x",
+            ["ndcg", 3], {"ndcg"})
+SPECS = (3, None, "abc", [], {"log2"})  # a sequence of spec strings
+TREC_QRELS, TREC_RUN = "q1 0 a 2\nq1 0 b 0\n", "q1 Q0 a 1 0.5 bm25\nq1 Q0 b 2 0.25 bm25\n"
+SVMLIGHT, PREDICTIONS = "2 qid:7 1:0.5\n0 qid:7 1:0.1\n", "0.1\n0.7\n"
+
+
+def _file(folder, name: str, text: str) -> str:
+    (folder / name).write_text(text)
+    return str(folder / name)
+
+
+def _frame(_):
+    import pandas as pd
+
+    return {"frame": pd.DataFrame({"query": ["q1", "q1"], "doc": ["a", "b"], "score": [0.5, 0.25]}), "kind": "run"}
+
+
+def _svmlight_qrels(folder):
+    from ndcg_research.evaluation import svmlight_columns
+
+    return {"qrels": svmlight_columns(_file(folder, "test.txt", SVMLIGHT)),
+            "path": _file(folder, "pred.txt", PREDICTIONS)}
 
 MATRIX_OK = [[0.1, 0.4, 0.3, 0.5], [0.2, 0.3, 0.5, 0.6], [0.0, 0.1, 0.2, 0.3]]
 RANKED = {"relevance": LISTS, "k": COUNT_OR_NONE, "gain": GAIN, "discount": DISCOUNT}
@@ -63,7 +99,8 @@ SCORED = {"y_true": LISTS, "y_score": SCORES_3, "k": COUNT_OR_NONE, "gain": GAIN
 TESTS = {"test": OPTION, "confidence": LEVEL, "n_resamples": COUNT, "seed": NATURAL}
 
 #: name -> (valid keyword arguments, {parameter: values it refuses}). ``None`` as the valid
-#: arguments: the function is not called with valid values here (it downloads), only refused.
+#: arguments: the function is not called with valid values here (it downloads), only refused; a
+#: function: it makes the valid arguments (files, frames) in a temporary folder it is given.
 API: dict[str, tuple[Any, dict[str, tuple[Any, ...]]]] = {
     "cg": ({"relevance": [3, 2, 0]}, {"relevance": LISTS, "k": COUNT_OR_NONE, "gain": GAIN}),
     "dcg": ({"relevance": [3, 2, 0]}, RANKED),
@@ -140,14 +177,52 @@ API: dict[str, tuple[Any, dict[str, tuple[Any, ...]]]] = {
     "read_ratings": ("u.data", {"path": PATH + (None,)}),
     "fetch_recbole_wheel": (None, {"cache": PATH, "verbose": BOOL}),
     "cache_dir": ({}, {}),
+    "run_matrices": ({"qrels": QRELS_OK, "runs": {"a": RUN_A, "b": RUN_B}, "measures": "ndcg@2"},
+                     {"qrels": QRELS, "runs": RUNS + (RUN_A, [RUN_A]), "measures": MEASURES, "complete": BOOL[:-1],
+                      "convention": OPTION}),
+    # evaluation
+    "evaluate": ({"qrels": QRELS_OK, "runs": RUN_A},
+                 {"qrels": QRELS, "runs": RUNS, "measures": MEASURES, "convention": OPTION, "complete": BOOL[:-1],
+                  "judged_only": BOOL, "max_docs": COUNT_OR_NONE}),
+    "read_qrels": (lambda tmp: {"path": _file(tmp, "qrels.txt", TREC_QRELS)}, {"path": PATH}),
+    "read_run": (lambda tmp: {"path": _file(tmp, "run.txt", TREC_RUN)}, {"path": PATH}),
+    "read_svmlight": (lambda tmp: {"path": _file(tmp, "test.txt", SVMLIGHT),
+                                   "predictions": _file(tmp, "pred.txt", PREDICTIONS)},
+                      {"path": PATH, "predictions": PATH}),
+    "qrels_columns": (lambda tmp: {"path": _file(tmp, "qrels.txt", TREC_QRELS)},
+                      {"path": PATH, "block_size": COUNT_OR_NONE, "fast": BOOL}),
+    "run_columns": (lambda tmp: {"path": _file(tmp, "run.txt", TREC_RUN)},
+                    {"path": PATH, "block_size": COUNT_OR_NONE, "fast": BOOL}),
+    "svmlight_columns": (lambda tmp: {"path": _file(tmp, "test.txt", SVMLIGHT)}, {"path": PATH}),
+    "predictions_columns": (_svmlight_qrels, {"qrels": (3, None, "test.txt", QRELS_OK), "path": PATH}),
+    "run_names": ({"runs": ["runs/bm25.txt", "runs/dense.txt.gz"]},
+                  {"runs": ("runs/bm25.txt", 3, None, {"runs/bm25.txt"}, [3], [None], [""], [b"run"])}),
+    "columns_from_frame": (_frame, {"frame": (3, None, {"query": ["q1"], "doc": ["a"], "score": [0.5]}, [[1]]),
+                                    "kind": OPTION, "name": (3, b"run", ["run"])}),
+    "parse_measures": ({"measures": ["ndcg", "ndcg_cut.5,10"]}, {"measures": MEASURES}),
+    "get_convention": ({"convention": "sklearn"}, {"convention": OPTION}),
+    # the ecosystem
+    "ir_measure": ({"spec": "ndcg@10"},
+                   {"spec": ("map", "ndcg_cut", "ndcg_cut.5,10", "ndcg@0", "ndcg(foo=1)", "", 3, None, b"ndcg",
+                             ["ndcg"]),
+                    "gain": (*GAIN[:-2], {}, lambda grade: grade), "discount": (*DISCOUNT[:-1], lambda rank: 1 / rank),
+                    "ties": OPTION_OR_NONE, "convention": OPTION_OR_NONE}),
+    "advise": ({"qrels": QRELS_OK, "runs": [RUN_A, RUN_B, RUN_C], "discounts": ["log2", "zipf"], "cutoffs": [None],
+                "gains": ["linear"], "n_resamples": 20, "swap_trials": 5},
+               {"qrels": QRELS, "runs": RUNS + ([RUN_A],), "discounts": SPECS + (["zipf"], ["log2", "cosine"],
+                                                                                 ["log2", "log2"], ["log2", 3]),
+                "cutoffs": (10, None, [], ["10"], [0], [1.5], [True], [10, 10], {10}),
+                "gains": SPECS + (["square"], ["linear", "linear"], ["linear", lambda grade: grade]),
+                "convention": OPTION, "complete": BOOL[:-1], "alpha": LEVEL, "target_swap_rate": LEVEL,
+                "n_resamples": COUNT, "swap_trials": COUNT, "seed": NATURAL}),
 }
-#: Public functions whose table is written by their owners (added at merge).
-PENDING = {"run_matrices": "its arguments are evaluate's (issue 24 writes the evaluator's entries)",
-           "RunMatrices": "run_matrices' result (a class, imported with the evaluator)"}
-#: The namespaces whose functions the API reference documents, and the lazily served top-level names
-#: that belong to a namespace not yet covered here.
-NAMESPACES = ("ndcg_research", "ndcg_research.stats", "ndcg_research.datasets")
-LAZY_FROM_EVALUATION = {"evaluate", "read_qrels", "read_run", "read_svmlight", "CONVENTIONS"}
+#: The namespaces whose functions the API reference documents.
+NAMESPACES = ("ndcg_research", "ndcg_research.evaluation", "ndcg_research.stats", "ndcg_research.datasets")
+#: What a spec (or a sequence of specs) configures, by which its messages may name it, as in
+#: "unknown discount 'cosine'" or "measure 'ndcg@0': the cut-off must be >= 1".
+SPEC_WORDS = {("parse_gain", "spec"): "gain", ("parse_discount", "spec"): "discount", ("ir_measure", "spec"): "measure",
+              ("evaluate", "measures"): "measure", ("parse_measures", "measures"): "measure",
+              ("run_matrices", "measures"): "measure", ("advise", "discounts"): "discount", ("advise", "gains"): "gain"}
 
 
 def _public_functions() -> dict[str, Any]:
@@ -157,8 +232,6 @@ def _public_functions() -> dict[str, Any]:
     for namespace in NAMESPACES:
         module = importlib.import_module(namespace)
         for name in module.__all__:
-            if (namespace == "ndcg_research" and name in LAZY_FROM_EVALUATION) or name in PENDING:
-                continue
             obj = getattr(module, name)
             if inspect.isfunction(obj):
                 found[name] = obj
@@ -177,6 +250,8 @@ def _case_id(name: str, parameter: str, bad: Any, index: int) -> str:
 
 def _valid(name: str, tmp_path) -> dict[str, Any]:
     valid = API[name][0]
+    if callable(valid):
+        return valid(tmp_path)
     if valid == "u.data":  # a file of two ratings, in GroupLens's format
         path = tmp_path / "u.data"
         path.write_text("196\t242\t3\t881250949\n186\t302\t3\t891717742\n")
@@ -185,9 +260,9 @@ def _valid(name: str, tmp_path) -> dict[str, Any]:
 
 
 def test_every_public_function_has_an_entry():
-    assert {"ndcg", "paired_test", "compare_systems", "discriminative_power", "read_ratings"} <= set(FUNCTIONS)
-    assert set(PENDING) <= set(nr.stats.__all__)
-    missing = sorted(set(FUNCTIONS) - set(API) - set(PENDING))
+    assert {"ndcg", "paired_test", "compare_systems", "discriminative_power", "read_ratings", "evaluate",
+            "parse_measures", "run_matrices", "ir_measure", "advise"} <= set(FUNCTIONS)
+    missing = sorted(set(FUNCTIONS) - set(API))
     assert not missing, f"public functions without an entry in API: {missing}"
     assert not set(API) - set(FUNCTIONS), "entries for functions that are not public"
 
@@ -219,10 +294,11 @@ def test_bad_values_are_refused_naming_the_argument(name, parameter, bad, tmp_pa
         warnings.simplefilter("ignore")  # e.g. numpy's note on converting a masked array
         with pytest.raises((ValueError, TypeError)) as raised:
             FUNCTIONS[name](**arguments)
-    # A spec is named by what it configures: parse_gain(spec=3) says "gain must be ...".
-    word = name.removeprefix("parse_") if parameter == "spec" else parameter
-    assert _named(str(raised.value), word), f"{name}({parameter}={bad!r}): the message does not name {word!r}: " \
-                                            f"{raised.value}"
+    # A spec may be named by what it configures: parse_gain(spec=3) says "gain must be ...".
+    words = {parameter, SPEC_WORDS.get((name, parameter), parameter)}
+    assert any(_named(str(raised.value), word) for word in words), \
+        f"{name}({parameter}={bad!r}): the message does not name {' or '.join(map(repr, sorted(words)))}: " \
+        f"{raised.value}"
 
 
 @pytest.mark.parametrize("name", sorted(FUNCTIONS))
@@ -252,9 +328,25 @@ def test_type_hints_on_every_parameter_and_the_return_value(name):
 
 def test_top_level_all_names_every_public_name_and_the_lazy_ones():
     assert {"evaluate", "read_qrels", "read_run", "read_svmlight", "CONVENTIONS", "paired_test", "compare_systems",
-            "discriminative_power", "ndcg", "__version__"} <= set(nr.__all__)
+            "discriminative_power", "ir_measure", "advise", "ndcg", "__version__"} <= set(nr.__all__)
     assert len(set(nr.__all__)) == len(nr.__all__)
     assert set(nr.__all__) <= set(dir(nr))
+
+
+@pytest.mark.parametrize("namespace", NAMESPACES)
+def test_all_is_complete_and_holds_only_the_package_s_public_names(namespace):
+    import importlib
+
+    module = importlib.import_module(namespace)
+    names = list(module.__all__)
+    assert len(set(names)) == len(names)
+    assert [n for n in names if n.startswith("_")] == (["__version__"] if namespace == "ndcg_research" else [])
+    for name in names:
+        home = getattr(getattr(module, name), "__module__", None)  # constants (tuples, dicts) have none
+        assert home is None or home.startswith("ndcg_research."), f"{namespace}.{name} comes from {home}"
+    # Any other name without an underscore is a module, or what the namespace's own code imports.
+    others = {n for n in dir(module) if not n.startswith("_")} - set(names)
+    assert all(inspect.ismodule(getattr(module, n)) or n in ("Any", "TYPE_CHECKING") for n in others), others
 
 
 def test_help_of_ndcg_reads_as_text_and_lists_the_names():

@@ -11,8 +11,6 @@ The numbers, each with its reference (the guide "Choosing a discount with advise
 ``ndcg-research advise QRELS RUN [RUN ...]`` is the command (:mod:`ndcg_research.advice.cli`).
 """
 
-from __future__ import annotations
-
 from ._advise import CUTOFFS, DISCOUNTS, GAINS, PHI_MARGIN, POWER_MARGIN, Advice, advise
 
 __all__ = ["advise", "Advice", "DISCOUNTS", "CUTOFFS", "GAINS", "POWER_MARGIN", "PHI_MARGIN"]

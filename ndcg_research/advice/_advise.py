@@ -1,7 +1,5 @@
 """``advise``: measure candidate nDCG settings on the user's own collection and recommend one, by a fixed rule."""
 
-from __future__ import annotations
-
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -77,8 +75,8 @@ class Advice:
     """
 
     recommended: str
-    table: pd.DataFrame
-    swap_curves: pd.DataFrame
+    table: "pd.DataFrame"
+    swap_curves: "pd.DataFrame"
     reasons: tuple[str, ...]
     by_cutoff: dict[str, str]
     systems: tuple[str, ...]
@@ -109,7 +107,7 @@ class Advice:
                           "candidates:", *others]
         return "\n".join(lines)
 
-    def figure(self) -> Figure:
+    def figure(self) -> "Figure":
         """One figure: every candidate's discriminative power and dependability (left), and the swap
         curves of the recommended setting and of log2 with the same gain and cut-off (right)."""
         from ._figure import advice_figure
@@ -306,7 +304,7 @@ def _reference(rows: list[dict[str, Any]], row: dict[str, Any]) -> dict[str, Any
                 and r["cutoff"] == row["cutoff"])
 
 
-def _choose(table: pd.DataFrame) -> tuple[Any, np.ndarray]:
+def _choose(table: "pd.DataFrame") -> tuple[Any, np.ndarray]:
     """The rule (see :func:`advise`): the chosen row's label, and which rows are as discriminative as the best."""
     shortlisted = (table["power"] >= table["power"].max() - POWER_MARGIN - 1e-12).to_numpy()
     short = table[shortlisted].assign(order=np.arange(int(shortlisted.sum())))
@@ -329,7 +327,7 @@ def _describe(row: Any) -> str:
     return f"nDCG over {cut}, discount {discount}, gain {gain}"
 
 
-def _reasons(table: pd.DataFrame, chosen: Any, swap_curve: list[tuple[int, float]], *, n_pairs: int, n_queries: int,
+def _reasons(table: "pd.DataFrame", chosen: Any, swap_curve: list[tuple[int, float]], *, n_pairs: int, n_queries: int,
              n_systems: int, settings: dict[str, Any]) -> list[str]:
     row = table.loc[chosen]
     alpha, target = settings["alpha"], settings["target_swap_rate"]

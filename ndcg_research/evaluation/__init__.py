@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 #: Where each public name lives: imported on first use, so that the command line's start (and
 #: ``ndcg-research --help``) does not load pyarrow for the presets' names.
 _HOMES = {
-    **dict.fromkeys(("evaluate", "Evaluation", "mean_of"), "_evaluator"),
+    **dict.fromkeys(("evaluate", "Evaluation"), "_evaluator"),
     **dict.fromkeys(("columns_from_frame", "read_qrels", "read_run", "read_svmlight", "run_names"), "_frames"),
     **dict.fromkeys(("ALIASES", "CONVENTIONS", "Convention", "Measure", "get_convention", "parse_measures"),
                     "_measures"),
@@ -54,7 +54,7 @@ def __dir__() -> list[str]:
 
 
 if TYPE_CHECKING:
-    from ._evaluator import Evaluation, evaluate, mean_of
+    from ._evaluator import Evaluation, evaluate
     from ._frames import columns_from_frame, read_qrels, read_run, read_svmlight, run_names
     from ._measures import ALIASES, CONVENTIONS, Convention, Measure, get_convention, parse_measures
     from ._readers import Columns, predictions_columns, qrels_columns, run_columns, svmlight_columns
@@ -63,7 +63,6 @@ if TYPE_CHECKING:
 __all__ = [
     "evaluate",
     "Evaluation",
-    "mean_of",
     "read_qrels",
     "read_run",
     "read_svmlight",

@@ -9,8 +9,6 @@ says, the means by :func:`mean_of`) and collects the notes. A query's value depe
 alone, so blocks, partitions and workers give the same bits as one piece.
 """
 
-from __future__ import annotations
-
 import os
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -18,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._validation import check_bool, check_int, type_and_value
+from .._validation import check_bool, check_int, check_path, type_and_value
 from ._frames import STYLES, frame_style, is_dask, is_path, is_table, named_runs, table_columns
 from ._matching import Judgments, Ranked, SetAside, binary_ids, distinct, rank_part
 from ._measures import Convention, Measure, convention_of, measures_of
@@ -90,7 +88,7 @@ class Evaluation:
     query_column: str = "query"
 
     @property
-    def per_query(self) -> pd.DataFrame:
+    def per_query(self) -> "pd.DataFrame":
         """Long table: columns ``run, query, measure, value`` (query named as the caller's frame), one row each."""
         import pandas as pd
 
@@ -108,7 +106,7 @@ class Evaluation:
         return table.astype({"run": "str", self.query_column: "str", "measure": "str"})
 
     @property
-    def means(self) -> pd.DataFrame:
+    def means(self) -> "pd.DataFrame":
         """Wide table: one row per run (index ``run``), one column per measure, and ``queries`` (how many averaged)."""
         import pandas as pd
 
@@ -168,7 +166,7 @@ class Evaluation:
                 return float(self.mean_values[r, j])
         raise ValueError(f"measure {getattr(measure, 'name', measure)!r} was not evaluated; evaluated: {names}")
 
-    def __iter__(self) -> Iterator[pd.DataFrame]:
+    def __iter__(self) -> Iterator["pd.DataFrame"]:
         yield self.per_query
         yield self.means
 
@@ -192,8 +190,7 @@ def plan(measures: Any = ("ndcg",), *, convention: str | Convention = "trec_eval
     """Check the options of :func:`evaluate`, before any file is read (messages name the argument)."""
     conv = convention_of(convention)
     parsed = tuple(measures_of(measures))
-    if complete is not None and not isinstance(complete, (bool, np.bool_)):
-        raise TypeError(f"complete must be True, False or None, got {type_and_value(complete)}")
+    complete = check_bool(complete, "complete", none=True)
     judged_only = check_bool(judged_only, "judged_only")
     max_docs = check_int(max_docs, "max_docs", low=1, none=True)
     return Plan(conv, parsed, conv.missing == "zero" if complete is None else bool(complete), judged_only, max_docs)
@@ -229,7 +226,7 @@ def check_grades(qrels: Columns, plan: Plan) -> None:
 def _qrels(qrels: Any, plan: Plan) -> Columns:
     """The judgments as Columns, their grades checked for the convention."""
     if is_path(qrels):
-        columns = qrels_columns(qrels)
+        columns = qrels_columns(check_path(qrels, "qrels"))
     elif isinstance(qrels, (Columns, Mapping)) or is_table(qrels) and not is_dask(qrels):
         columns = table_columns(qrels, "qrels")
     else:
@@ -254,7 +251,7 @@ class PartValues:
     unstable_queries: int = 0
 
     @classmethod
-    def empty(cls, n_measures: int) -> PartValues:
+    def empty(cls, n_measures: int) -> "PartValues":
         """A part without queries (an empty partition), for ``n_measures`` measures."""
         return cls(np.zeros(0, dtype=np.int64), np.zeros((n_measures, 0)), np.zeros((n_measures, 0), dtype=bool),
                    SetAside())

@@ -8,8 +8,6 @@ or a Dask DataFrame (a run, converted partition by partition). Ids are compared 
 is the one naming rule of runs; :func:`named_runs` turns every form of ``runs`` into (name, run) pairs.
 """
 
-from __future__ import annotations
-
 import os
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
@@ -18,7 +16,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .._validation import check_instance, check_path, type_and_value
+from .._validation import check_instance, check_option, check_path, type_and_value
 from ._readers import (
     MAX_GRADE,
     Columns,
@@ -124,7 +122,7 @@ def _object_ids(values: np.ndarray, column: str) -> pa.Array:
     raise _mixed(values, column)
 
 
-def _id_array(series: pd.Series, column: str, where: Any) -> pa.ChunkedArray:
+def _id_array(series: "pd.Series", column: str, where: Any) -> pa.ChunkedArray:
     missing = series.isna().to_numpy()
     if missing.any():
         raise InputError(f"{where(int(np.flatnonzero(missing)[0]))}: {column} is missing")
@@ -158,14 +156,31 @@ def numbers_of(array: pa.ChunkedArray) -> np.ndarray:
 # ---------------------------------------------------------------- tables to Columns
 
 
-def columns_from_frame(frame: pd.DataFrame, kind: Kind, *, name: str | None = None) -> Columns:
+def columns_from_frame(frame: Any, kind: Kind, *, name: str | None = None) -> Columns:
     """Convert a DataFrame of judgments or of a ranking into :class:`~ndcg_research.evaluation.Columns`.
 
-    The columns are the package's (``query, doc, relevance`` / ``query, doc, score``), PyTerrier's
-    (``qid, docno, label`` / ``qid, docno, score``) or ir_measures' (``query_id, doc_id, relevance``
-    / ``query_id, doc_id, score``). Integer ids are turned into their decimal text; float, boolean,
-    empty and mixed ids are refused. Messages name rows by their index label, or by position when the
-    index has duplicate labels.
+    Integer ids are turned into their decimal text; float, boolean, empty and mixed ids are refused.
+    Messages name rows by their index label, or by position when the index has duplicate labels.
+
+    Parameters
+    ----------
+    frame : pandas.DataFrame
+        Its columns are the package's (``query, doc, relevance`` / ``query, doc, score``), PyTerrier's
+        (``qid, docno, label`` / ``qid, docno, score``) or ir_measures' (``query_id, doc_id, relevance``
+        / ``query_id, doc_id, score``); other columns are not read.
+    kind : {"qrels", "run"}
+        Judgments (grades) or a ranking (scores).
+    name : str, optional
+        The run's name (its tag); default ``frame.attrs["run"]`` if set (:func:`read_run` sets it).
+
+    Returns
+    -------
+    Columns
+
+    Raises
+    ------
+    InputError
+        A column missing or given twice, an empty frame, bad ids, grades or scores (the row named).
 
     Examples
     --------
@@ -176,9 +191,8 @@ def columns_from_frame(frame: pd.DataFrame, kind: Kind, *, name: str | None = No
     """
     if not is_frame(frame):
         raise TypeError(f"frame must be a pandas DataFrame, got {type_and_value(frame)}")
-    if kind not in ("qrels", "run"):
-        raise ValueError(f"kind must be one of 'qrels', 'run', got {kind!r}")
-    check_instance(name, "name", str, none=True)
+    kind = check_option(kind, "kind", ("qrels", "run"))
+    name = check_instance(name, "name", str, none=True)
     style = frame_style(frame.columns)
     query, doc, grades, score = STYLES[style]
     value = next((g for g in grades if g in frame.columns), grades[0]) if kind == "qrels" else score
@@ -332,6 +346,17 @@ def run_names(runs: Sequence[Any]) -> list[str]:
     runs read from files are named by their file (its name, or its path as given where the names
     clash too). The tag (trec_eval's ``runid``) stays the tag: it is printed by ``-m runid``.
 
+    Parameters
+    ----------
+    runs : list or tuple of runs
+        Each a run as :func:`evaluate` takes it: a file path, a DataFrame, a Dask DataFrame, a ranx
+        ``Run``, a pytrec_eval dict ``{query: {document: score}}`` or Columns.
+
+    Returns
+    -------
+    list of str
+        One name per run, in the order given.
+
     Examples
     --------
     >>> run_names(["runs/bm25.txt", "runs/dense.txt.gz"])
@@ -341,6 +366,8 @@ def run_names(runs: Sequence[Any]) -> list[str]:
     """
     if not isinstance(runs, (list, tuple)):
         raise TypeError(f"runs must be a list or tuple of runs, got {type_and_value(runs)}")
+    for i, run in enumerate(runs):
+        _check_run(run, f"runs[{i}]")
     own = [_own_name(run, i) for i, run in enumerate(runs)]
     names = [name for name, _ in own]
     for name in set(names):
@@ -373,9 +400,7 @@ def named_runs(runs: Any, name: str = "runs") -> list[tuple[str, Any]]:
     if isinstance(runs, (list, tuple)):
         if not runs:
             raise ValueError(f"{name} must hold at least one run, got an empty {type(runs).__name__}")
-        for i, run in enumerate(runs):
-            _check_run(run, f"{name}[{i}]")
-        labels = run_names(list(runs))
+        labels = run_names(list(runs))  # checks each run
         for j, label in enumerate(labels):
             i = labels.index(label)
             if i == j:
@@ -402,7 +427,7 @@ def _check_run(run: Any, name: str) -> None:
 # ---------------------------------------------------------------- DataFrames out
 
 
-def as_frame(columns: Columns) -> pd.DataFrame:
+def as_frame(columns: Columns) -> "pd.DataFrame":
     """Columns as a DataFrame ``query, doc, relevance`` / ``query, doc, score`` (index: line numbers)."""
     import pandas as pd
 
@@ -423,10 +448,24 @@ def as_frame(columns: Columns) -> pd.DataFrame:
     return frame
 
 
-def read_qrels(path: PathLike) -> pd.DataFrame:
+def read_qrels(path: PathLike) -> Any:
     """Read a TREC qrels file into a DataFrame with columns ``query, doc, relevance``.
 
-    The index is the line number in the file; ``attrs["source"]`` is the path.
+    Parameters
+    ----------
+    path : str or path-like
+        A qrels file (``query iteration document relevance``), plain or compressed (gzip, bzip2,
+        xz); ``"-"`` reads standard input.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The index is the line number in the file; ``attrs["source"]`` is the path.
+
+    Raises
+    ------
+    InputError
+        A missing file, or a line trec_eval would read otherwise (file and line named).
 
     Examples
     --------
@@ -443,11 +482,25 @@ def read_qrels(path: PathLike) -> pd.DataFrame:
     return as_frame(qrels_columns(path))
 
 
-def read_run(path: PathLike) -> pd.DataFrame:
+def read_run(path: PathLike) -> Any:
     """Read a TREC run file into a DataFrame with columns ``query, doc, score``.
 
-    The index is the line number; ``attrs["run"]`` is the tag of the last line and ``attrs["source"]``
-    the path. The rank column is not kept (trec_eval ranks by score).
+    Parameters
+    ----------
+    path : str or path-like
+        A run file (``query Q0 document rank score tag``), plain or compressed (gzip, bzip2, xz);
+        ``"-"`` reads standard input.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The index is the line number; ``attrs["run"]`` is the tag of the last line and
+        ``attrs["source"]`` the path. The rank column is not kept (trec_eval ranks by score).
+
+    Raises
+    ------
+    InputError
+        A missing file, or a line trec_eval would read otherwise (file and line named).
 
     Examples
     --------
@@ -462,10 +515,29 @@ def read_run(path: PathLike) -> pd.DataFrame:
     return as_frame(run_columns(path))
 
 
-def read_svmlight(path: PathLike, predictions: PathLike | None = None) -> tuple[pd.DataFrame, pd.DataFrame | None]:
+def read_svmlight(path: PathLike, predictions: PathLike | None = None) -> tuple[Any, Any]:
     """Read an SVMlight/LETOR file (and a model's predictions for it) into qrels and run DataFrames.
 
-    See :func:`~ndcg_research.evaluation.svmlight_columns` for the format and the document names.
+    A note on documents without a ``docid`` comment is given as a ``UserWarning``.
+
+    Parameters
+    ----------
+    path : str or path-like
+        An SVMlight/LETOR file: one line ``relevance qid:QUERY features # docid = ID`` per document
+        (see :func:`~ndcg_research.evaluation.svmlight_columns` for how documents are named).
+    predictions : str or path-like, optional
+        A model's scores for the lines of ``path``, one number per line, in the same order.
+
+    Returns
+    -------
+    (pandas.DataFrame, pandas.DataFrame or None)
+        The judgments (``query, doc, relevance``) and the run (``query, doc, score``; None without
+        ``predictions``).
+
+    Raises
+    ------
+    InputError
+        A missing file, a malformed line, or not one prediction per line.
 
     Examples
     --------

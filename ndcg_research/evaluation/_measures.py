@@ -27,8 +27,6 @@ what was checked against each tool. Where a tool leaves a case open, the decisio
 ``notes``.
 """
 
-from __future__ import annotations
-
 import ast
 import math
 import re
@@ -76,7 +74,7 @@ class Measure:
     discount: str | None = None
     gains: Gains | None = None
 
-    def with_defaults(self, gain: str | None, discount: str | None) -> Measure:
+    def with_defaults(self, gain: str | None, discount: str | None) -> "Measure":
         """This measure with ``gain`` / ``discount`` filled in where it sets none (renamed as a spec)."""
         new_gain = self.gain if self.gain is not None or self.gains is not None else gain
         new_discount = self.discount if self.discount is not None else discount
@@ -205,7 +203,7 @@ def _parse_spec(text: str) -> Measure:
     k = None if match.group(2) is None else int(match.group(2))
     if k is not None and k < 1:
         raise ValueError(f"measure {text!r}: the cut-off must be >= 1")
-    options: dict[str, object] = {}
+    options: dict[str, Any] = {}
     if match.group(3) is not None:
         _, args, options = parse_call(_normalised_call("ndcg" + match.group(3)), what="measure")
         if args:
@@ -217,10 +215,13 @@ def _parse_spec(text: str) -> Measure:
     gain: str | None = None
     discount: str | None = None
     gains: Gains | None = None
-    if "gain" in options:
-        gain = str(parse_gain(options["gain"], builtin_only=True))
-    if "discount" in options:
-        discount = str(parse_discount(options["discount"], builtin_only=True))
+    try:
+        if "gain" in options:
+            gain = str(parse_gain(options["gain"], builtin_only=True))
+        if "discount" in options:
+            discount = str(parse_discount(options["discount"], builtin_only=True))
+    except (TypeError, ValueError) as error:  # the spec's own message, said of this measure
+        raise type(error)(f"measure {text!r}: {error}") from None
     if "gains" in options:
         gains = _checked_gains(options["gains"], text)
         if gain is not None:
@@ -418,20 +419,30 @@ ALIASES: dict[str, str] = {
 }
 
 
-def convention_of(value: Any, name: str = "convention") -> Convention:
-    """A preset's name (or alias), or a :class:`Convention`, as the Convention; errors name ``name``."""
+def convention_of(value: Any) -> Convention:
+    """The argument ``convention``: a preset's name (or alias), or a :class:`Convention`, as the Convention."""
     if isinstance(value, Convention):
         return value
     if not isinstance(value, str):
-        raise TypeError(f"{name} must be a preset name or a Convention, got {type_and_value(value)}")
+        raise TypeError(f"convention must be a preset name or a Convention, got {type_and_value(value)}")
     key = ALIASES.get(value, value)
     if key not in CONVENTIONS:
-        raise ValueError(f"unknown {name} {value!r}; valid conventions: {', '.join(CONVENTIONS)}")
+        raise ValueError(f"unknown convention {value!r}; valid conventions: {', '.join(CONVENTIONS)}")
     return CONVENTIONS[key]
 
 
-def get_convention(name: str | Convention) -> Convention:
-    """The preset called ``name`` (or an alias), or a :class:`Convention` unchanged.
+def get_convention(convention: str | Convention) -> Convention:
+    """The preset called ``convention`` (or an alias), or a :class:`Convention` unchanged.
+
+    Parameters
+    ----------
+    convention : str or Convention
+        A preset's name (a key of :data:`~ndcg_research.evaluation.CONVENTIONS`) or one of its other names
+        (``ALIASES``).
+
+    Returns
+    -------
+    Convention
 
     Raises
     ------
@@ -449,7 +460,7 @@ def get_convention(name: str | Convention) -> Convention:
     ...
     ValueError: unknown convention 'trec'; valid conventions: trec_eval, pytrec_eval, gdeval, sklearn, ...
     """
-    return convention_of(name)
+    return convention_of(convention)
 
 
 def measures_of(value: Any, name: str = "measures") -> list[Measure]:

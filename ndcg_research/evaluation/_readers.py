@@ -10,8 +10,6 @@ the same result (tested on random files). SVMlight / LETOR: ``relevance qid:QUER
 # docid = ID``, with a model's scores in a separate file, one per line.
 """
 
-from __future__ import annotations
-
 import os
 import re
 from collections.abc import Iterator, Sequence
@@ -99,7 +97,7 @@ class Columns:
             return self.lines
         return np.arange(self.first_line, self.first_line + len(self), dtype=np.int64)
 
-    def slice(self, start: int, stop: int | None = None) -> Columns:
+    def slice(self, start: int, stop: int | None = None) -> "Columns":
         """Rows ``start:stop`` (Arrow slices and numpy views: no copy)."""
         stop = len(self) if stop is None else stop
         return replace(self, query=self.query.slice(start, stop - start), doc=self.doc.slice(start, stop - start),
@@ -107,7 +105,7 @@ class Columns:
                        first_line=self.first_line + start, fraction=None)
 
     @staticmethod
-    def concat(parts: Sequence[Columns]) -> Columns:
+    def concat(parts: Sequence["Columns"]) -> "Columns":
         """The rows of ``parts`` one after the other (ids stay in their Arrow chunks)."""
         if len(parts) == 1:
             return parts[0]
@@ -512,10 +510,6 @@ def no_data(path: PathLike) -> InputError:
 
 
 def _whole(path: PathLike, kind: Kind, block_size: int | None, fast: bool) -> Columns:
-    check_path(path, "path")
-    if block_size is not None:
-        check_int(block_size, "block_size", low=1)
-    check_bool(fast, "fast")
     parts = list(blocks(path, kind, block_size=block_size, fast=fast))
     if not parts:
         raise no_data(path)
@@ -552,14 +546,33 @@ def qrels_columns(path: PathLike, *, block_size: int | None = None, fast: bool =
     >>> len(qrels), qrels.value.tolist(), qrels.where(1).endswith(":3")
     (2, [2, 0], True)
     """
-    return _whole(path, "qrels", block_size, fast)
+    return _whole(check_path(path, "path"), "qrels", check_int(block_size, "block_size", low=1, none=True),
+                  check_bool(fast, "fast"))
 
 
 def run_columns(path: PathLike, *, block_size: int | None = None, fast: bool = True) -> Columns:
     """Read a whole TREC run file (``query Q0 document rank score tag``) into :class:`Columns`.
 
-    The options are those of :func:`qrels_columns`; :func:`~ndcg_research.evaluation.evaluate` reads
-    run files in blocks of whole queries instead.
+    :func:`~ndcg_research.evaluation.evaluate` reads run files in blocks of whole queries instead.
+
+    Parameters
+    ----------
+    path : str or path-like
+        Plain or compressed (gzip, bzip2, xz: recognised by content); ``"-"`` reads standard input.
+    block_size : int, optional
+        Bytes read at a time (default 8 MB).
+    fast : bool, default True
+        False forces the line-by-line parser (the two agree on every input).
+
+    Returns
+    -------
+    Columns
+        The run's tag (``.tag``) is the tag field of its last line.
+
+    Raises
+    ------
+    InputError
+        A malformed line (file and line named), or a missing file.
 
     Examples
     --------
@@ -570,7 +583,8 @@ def run_columns(path: PathLike, *, block_size: int | None = None, fast: bool = T
     >>> run.tag, run.value.tolist()
     ('bm25', [0.9, 0.5])
     """
-    return _whole(path, "run", block_size, fast)
+    return _whole(check_path(path, "path"), "run", check_int(block_size, "block_size", low=1, none=True),
+                  check_bool(fast, "fast"))
 
 
 # ---------------------------------------------------------------- SVMlight / LETOR
@@ -597,6 +611,21 @@ def svmlight_columns(path: PathLike) -> Columns:
     A document is named by the ``docid = ID`` of its comment (LETOR 4.0, MSLR); a line without one by
     its line number, zero-padded so that the string order of such names is the file order (and a note
     says how many lines have no docid). Features are not read; labels are read as qrels grades.
+
+    Parameters
+    ----------
+    path : str or path-like
+        Plain or compressed (gzip, bzip2, xz: recognised by content); ``"-"`` reads standard input.
+
+    Returns
+    -------
+    Columns
+        The judgments; ``.notes`` says how documents without a docid were named.
+
+    Raises
+    ------
+    InputError
+        A line that does not start ``relevance qid:QUERY``, a bad grade, no data line, or a missing file.
 
     Examples
     --------
@@ -652,6 +681,24 @@ def svmlight_columns(path: PathLike) -> Columns:
 
 def predictions_columns(qrels: Columns, path: PathLike) -> Columns:
     """A model's scores for the lines of an SVMlight file (one number per line, same order) as a run.
+
+    Parameters
+    ----------
+    qrels : Columns
+        The judgments of the SVMlight file, as :func:`svmlight_columns` reads them.
+    path : str or path-like
+        The scores: one number per data line of the SVMlight file, in the same order (blank and
+        ``#`` lines skipped); plain or compressed.
+
+    Returns
+    -------
+    Columns
+        The run: the documents of ``qrels`` with these scores; its tag is the file's name.
+
+    Raises
+    ------
+    InputError
+        A line that is not one number, or not one score per data line.
 
     Examples
     --------

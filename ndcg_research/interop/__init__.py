@@ -13,11 +13,10 @@ has one, which hands the qrels and the run to :func:`ndcg_research.evaluation.ev
 registered in ir_measures.
 """
 
-from __future__ import annotations
-
 from typing import Any
 
 from .._validation import check_instance
+from ..core import Discount, Gain
 
 __all__ = ["ir_measure"]
 
@@ -27,8 +26,8 @@ _EXTRA_OPTIONS = ("ties", "convention")
 def ir_measure(
     spec: str = "ndcg",
     *,
-    gain: Any = None,
-    discount: Any = None,
+    gain: str | Gain | None = None,
+    discount: str | Discount | None = None,
     ties: str | None = None,
     convention: str | None = None,
 ) -> Any:

@@ -69,13 +69,38 @@ def run_matrices(
     Returns
     -------
     RunMatrices
+
+    Raises
+    ------
+    TypeError, ValueError
+        Bad arguments, named (as ``evaluate`` names them), fewer than two runs, or fewer than two
+        queries that every run answered.
+
+    Examples
+    --------
+    ``bm25`` does not answer the judged query q3: trec_eval's rule (the default) scores it 0 there,
+    ``complete=False`` compares the queries both runs answered.
+
+    >>> from ndcg_research.stats import run_matrices
+    >>> qrels = {"q1": {"a": 2, "b": 0}, "q2": {"a": 1, "b": 1}, "q3": {"c": 1}}
+    >>> runs = {"bm25": {"q1": {"a": 0.9, "b": 0.1}, "q2": {"a": 0.2, "b": 0.8}},
+    ...         "dense": {"q1": {"a": 0.1, "b": 0.9}, "q2": {"a": 0.4, "b": 0.5}, "q3": {"c": 0.3}}}
+    >>> data = run_matrices(qrels, runs, "ndcg")
+    >>> data.systems, data.queries.tolist()
+    (['bm25', 'dense'], ['q1', 'q2', 'q3'])
+    >>> data.matrices["ndcg"].round(4)
+    array([[1.    , 1.    , 0.    ],
+           [0.6309, 1.    , 1.    ]])
+    >>> run_matrices(qrels, runs, "ndcg", complete=False).queries.tolist()
+    ['q1', 'q2']
     """
     result = evaluate(qrels, runs, measures, convention=convention, complete=complete)  # checks every argument
     if len(result.runs) < 2:
         raise ValueError(f"runs must hold at least 2 runs to compare, got {len(result.runs)}")
     notes = list(result.notes)
     # A query a run leaves undefined (NaN: scikit-learn's one-document lists) is compared in no run.
-    defined = [queries[~np.isnan(values).any(axis=0)] for queries, values in zip(result.queries, result.values)]
+    defined = [queries[~np.isnan(values).any(axis=0)]
+               for queries, values in zip(result.queries, result.values, strict=True)]
     common = defined[0]
     for queries in defined[1:]:
         common = np.intersect1d(common, queries)
