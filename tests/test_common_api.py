@@ -66,7 +66,7 @@ RUN_B = {"q1": {"a": 0.1, "b": 0.5, "c": 0.9}, "q2": {"a": 0.1, "b": 0.3}, "q3":
 RUN_C = {"q1": {"a": 0.5, "b": 0.9, "c": 0.1}, "q2": {"a": 0.4, "b": 0.6}, "q3": {"b": 0.5, "c": 0.6},
          "q4": {"a": 0.2, "c": 0.9}}
 QRELS = (3, None, "", b"qrels", object(), [("q1", "a", 1)], {})
-RUNS = (3, None, "", b"run", object(), [], {}, [3], [None], {"bm25": 3}, {"bm25": b"run"})
+RUNS = (3, None, "", b"run", object(), [], {}, [3], [None], {"bm25": 3}, {"bm25": b"run"}, [RUN_A, RUN_B, RUN_A])
 MEASURES = (3, None, b"ndcg", [], "", "map", "ndcg@0", "ndcg@-1", "ndcg@1.5", "ndcg(foo=1)", "ndcg(gain=square)",
             "ndcg(discount=cosine)", "ndcg(gains={1: -2, 1.5: 3})", "ndcg_cut.0", "ndcg_cut.", "ndcg.1=x",
             ["ndcg", 3], {"ndcg"})

@@ -401,12 +401,18 @@ def named_runs(runs: Any, name: str = "runs") -> list[tuple[str, Any]]:
         if not runs:
             raise ValueError(f"{name} must hold at least one run, got an empty {type(runs).__name__}")
         labels = run_names(list(runs))  # checks each run
+        first: dict[int, int] = {}
+        for j, run in enumerate(runs):  # a table given twice may have two names (run1, run2: by position)
+            i = first.setdefault(id(run), j)
+            if i != j and not is_path(run):
+                raise ValueError(f"{name}[{j}]: run {labels[i]!r} is given twice (as {name}[{i}] too); give each run "
+                                 f"once")
         for j, label in enumerate(labels):
             i = labels.index(label)
             if i == j:
                 continue
             paths = [os.fspath(runs[k]) if is_path(runs[k]) else None for k in (i, j)]
-            if runs[i] is runs[j] or (paths[0] is not None and paths[0] == paths[1]):
+            if paths[0] is not None and paths[0] == paths[1]:
                 raise ValueError(f"{name}[{j}]: run {paths[0] or label!r} is given twice (as {name}[{i}] too); give "
                                  f"each run once")
             raise ValueError(f"{name}[{i}] and {name}[{j}] are different runs named {label!r}; name them with a dict "

@@ -363,12 +363,15 @@ def _integer_grades(array: pa.ChunkedArray) -> np.ndarray | None:
     out = []
     for chunk in array.chunks:
         offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32)[chunk.offset : chunk.offset + len(chunk) + 1]
+        lengths = np.diff(offsets)
+        if np.any(lengths == 0):  # an empty grade ("q 0 d " ends in a blank): refused line by line
+            return None
         data = np.frombuffer(chunk.buffers()[2], dtype=np.uint8)[offsets[0] : offsets[-1]]
         starts = offsets[:-1] - offsets[0]
         minus = data == ord("-")
         if not np.all(_DIGIT[data] | minus) or np.count_nonzero(minus) != np.count_nonzero(minus[starts]):
             return None
-        if np.any(np.diff(offsets) - minus[starts] > 15) or np.any(np.diff(offsets) == minus[starts]):
+        if np.any(lengths - minus[starts] > 15) or np.any(lengths == minus[starts]):
             return None  # longer than 10^15 (near 2^53), or a lone minus: checked line by line
         out.append(numbers(pc.cast(chunk, pa.int64())))
     return np.concatenate(out) if len(out) != 1 else out[0]
