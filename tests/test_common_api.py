@@ -177,6 +177,7 @@ API: dict[str, tuple[Any, dict[str, tuple[Any, ...]]]] = {
     "read_ratings": ("u.data", {"path": PATH + (None,)}),
     "fetch_recbole_wheel": (None, {"cache": PATH, "verbose": BOOL}),
     "cache_dir": ({}, {}),
+    # stats: runs to matrices (the evaluator's arguments)
     "run_matrices": ({"qrels": QRELS_OK, "runs": {"a": RUN_A, "b": RUN_B}, "measures": "ndcg@2"},
                      {"qrels": QRELS, "runs": RUNS + (RUN_A, [RUN_A]), "measures": MEASURES, "complete": BOOL[:-1],
                       "convention": OPTION}),
