@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 from scipy import optimize
 
-from ndcg_research.studies.simulation import bracket
-from ndcg_research.studies.simulation.sweeps import Sweep, run_sweep
+from ndcg_research.studies.critical_bracket import experiment as bracket
+from ndcg_research.simulation.sweeps import Sweep, run_sweep
 
 
 def _loglik(params, x, k, r):

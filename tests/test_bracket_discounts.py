@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import ndcg_research as nr
-from ndcg_research.studies.simulation import finite_n, theory
+from ndcg_research.simulation import finite_n, theory
 
 RANKS = [1, 2, 3, 4, 7, 10, 100, 12345]
 

@@ -1,4 +1,4 @@
-"""Tests of ndcg_research.studies.simulation.consistency: grids, stream studies and their summaries by hand, the growth fit."""
+"""Tests of ndcg_research.studies.consistent_distinguishability.experiment: grids, stream studies and their summaries by hand, the growth fit."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from ndcg_research.studies.simulation import consistency as co
-from ndcg_research.studies.simulation import simulate as sim
+from ndcg_research.studies.consistent_distinguishability import experiment as co
+from ndcg_research.simulation import simulate as sim
 
 
 def test_geometric_grid():

@@ -1,4 +1,4 @@
-"""Tests of ndcg_research.studies.simulation.crossing: crossings by brute force, invariance, decisions by hand, simulation."""
+"""Tests of ndcg_research.simulation.crossing: crossings by brute force, invariance, decisions by hand, simulation."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ import math
 import numpy as np
 import pytest
 
-from ndcg_research.studies.simulation import crossing as cr
-from ndcg_research.studies.simulation import sweeps as sw
-from ndcg_research.studies.simulation import finite_n as fn
+from ndcg_research.simulation import crossing as cr
+from ndcg_research.simulation import sweeps as sw
+from ndcg_research.simulation import finite_n as fn
 
 
 def test_expected_gap_is_the_difference_of_the_finite_n_theory():

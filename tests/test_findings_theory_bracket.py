@@ -1,5 +1,5 @@
-"""The findings of notebooks 11-13 (findings/rules/bracket.py, fixed_crossings.py, cutoff_growth.py and their
-texts): their verdict rules on constructed tables, and their texts filled."""
+"""The findings of notebooks 11-13 (studies/critical_bracket, fixed_crossings, cutoff_growth: findings.py and
+findings.toml): their verdict rules on constructed tables, and their texts filled."""
 
 from __future__ import annotations
 
@@ -8,14 +8,15 @@ import math
 import pandas as pd
 import pytest
 
-from ndcg_research.findings import claims
-from ndcg_research.findings.catalogue import load_texts
-from ndcg_research.findings.model import Results
-from ndcg_research.findings.rules import bracket, cutoff_growth, fixed_crossings
+from ndcg_research.findings import Results
+from ndcg_research.findings.catalogue import catalogue, claim, claims
+from ndcg_research.studies.critical_bracket import findings as bracket
+from ndcg_research.studies.cutoff_growth import findings as cutoff_growth
+from ndcg_research.studies.fixed_crossings import findings as fixed_crossings
 
 KEYS = ("critical-point-bracketed", "fixed-crossings-finite-n", "slow-discounts-agree-asymptotically",
         "how-different", "cutoff-growth")
-from ndcg_research.studies.runtime.tables import write_table
+from ndcg_research.simulation.tables import write_table
 
 DISCOUNTS = ["log2", "power(beta=0.8)", "power(beta=0.9)", "zipf", "zipflog(gamma=1)", "zipflog(gamma=2)",
              "power(beta=1.1)", "power(beta=1.2)"]
@@ -35,7 +36,7 @@ def _verdicts(uncertain: dict[str, str], certain_verdict: str = "keeps") -> pd.D
 
 def _finding(key: str, results: Results):
     """The finding as the page shows it (text filled, limit claims reading 'consistent with')."""
-    return next(c for c in claims.FINDINGS if c.key == key)(results)
+    return claim(key)(results)
 
 
 def _results(tmp_path, **tables: pd.DataFrame) -> Results:
@@ -126,9 +127,9 @@ def test_summaries_fit_a_markdown_table_cell(tmp_path):
 
 
 def test_registered_with_texts_that_name_their_thresholds():
-    texts = {t.key: t for t in load_texts()}
+    texts = {t.key: t for t in catalogue().texts}
     for key in KEYS:
-        assert key in {c.key for c in claims.FINDINGS}
+        assert key in {c.key for c in claims()}
         assert texts[key].notebook[:2] in ("11", "12", "13") and texts[key].thresholds
     assert texts["how-different"].limit and not texts["fixed-crossings-finite-n"].limit
 

@@ -10,9 +10,9 @@ import pandas as pd
 import pytest
 from scipy.special import ndtr, ndtri
 
-from ndcg_research.studies.simulation import fixed_crossing as fc
-from ndcg_research.studies.simulation import finite_n as fn
-from ndcg_research.studies.simulation import theory as th
+from ndcg_research.studies.fixed_crossings import experiment as fc
+from ndcg_research.simulation import finite_n as fn
+from ndcg_research.simulation import theory as th
 
 MODEL, GATED = "probit", "gated(q=0.1)"
 

@@ -1,4 +1,4 @@
-"""Tests of :mod:`ndcg_research.studies.simulation.limitations` against independent, loop-based references."""
+"""Tests of :mod:`ndcg_research.studies.limitations.experiment` against independent, loop-based references."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import ndcg_research as nr
-from ndcg_research.studies.simulation import limitations as lim
+from ndcg_research.studies.limitations import experiment as lim
 
 TOL = 1e-12
 

@@ -1,4 +1,4 @@
-"""Tests of :mod:`ndcg_research.studies.realdata.problems` and :mod:`~ndcg_research.studies.realdata.experiments`: problems, per-query nDCG and the list-length samples."""
+"""Tests of :mod:`ndcg_research.studies.movielens.problems` and :mod:`~ndcg_research.studies.movielens.experiment`: problems, per-query nDCG and the list-length samples."""
 
 from __future__ import annotations
 
@@ -10,10 +10,10 @@ import pandas as pd
 import pytest
 
 import ndcg_research as nr
-from ndcg_research.studies.realdata import experiments as rd
-from ndcg_research.studies.realdata import problems
-from ndcg_research.findings.rules import movielens as ml_rules
-from ndcg_research.studies.realdata import recommenders as rec
+from ndcg_research.studies.movielens import experiment as rd
+from ndcg_research.studies.movielens import findings as ml_rules
+from ndcg_research.studies.movielens import problems
+from ndcg_research.studies.movielens import recommenders as rec
 
 
 def toy_problem(seed: int, n_queries: int = 9, width: int = 40, systems: int = 3) -> problems.RankingProblem:
@@ -261,7 +261,7 @@ def test_query_set_tables_against_a_direct_count():
 
 
 def test_first_order_table_by_hand():
-    from ndcg_research.studies.simulation.theory import eps
+    from ndcg_research.simulation.theory import eps
 
     p = toy_problem(1, n_queries=6, width=30)
     values = rd.list_length_values(p, [10, None], gains=["linear"], discounts=["log2", "zipf", "loglog"], seed=0)
@@ -451,7 +451,7 @@ def test_verdict_1b_is_not_given_without_a_significant_pair():
                                   "effect_size"])
     first_order = pd.DataFrame([(n, "rating", d, s, 1.0) for n in lengths for d in discounts for s in systems],
                                columns=["list_length", "gain", "discount", "system", "c_estimate"])
-    from ndcg_research.findings.rules.movielens import list_length_findings
+    from ndcg_research.studies.movielens.findings import list_length_findings
 
     found = list_length_findings(means, pairs, first_order)
     assert found["significant"][("all", "log2")] == 0

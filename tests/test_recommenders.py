@@ -1,4 +1,4 @@
-"""Tests of :mod:`ndcg_research.studies.realdata.recommenders` against loop-based, closed-form and library references."""
+"""Tests of :mod:`ndcg_research.studies.movielens.recommenders` against loop-based, closed-form and library references."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pandas as pd
 import pytest
 from sklearn.metrics.pairwise import cosine_similarity as sk_cosine
 
-from ndcg_research.studies.realdata import recommenders as rec
+from ndcg_research.studies.movielens import recommenders as rec
 
 
 def random_ratings(seed: int, n_users: int = 12, n_items: int = 30) -> pd.DataFrame:
@@ -233,7 +233,7 @@ CORETYPES = ("Prescott", "Haswell")
 SCORES_UNDER_A_CORETYPE = """
 import sys
 import numpy as np
-from ndcg_research.studies.realdata import recommenders as rec
+from ndcg_research.studies.movielens import recommenders as rec
 rng = np.random.default_rng(np.random.SeedSequence(11))
 # Binary training matrix with many mathematically equal scores: duplicated users and items, empty items.
 # (Large enough that the kernels' blocked sums differ: small products take the same path.)

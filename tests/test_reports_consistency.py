@@ -7,10 +7,12 @@ from pathlib import Path
 
 import pandas as pd
 
-from ndcg_research.reports import consistency as report
-from ndcg_research.stats.thresholds import THRESHOLDS
-from ndcg_research.studies.simulation import consistency
-from ndcg_research.studies.runtime.tables import read_table
+from ndcg_research.findings.catalogue import catalogue
+from ndcg_research.studies.consistent_distinguishability import report
+
+THRESHOLDS = catalogue().thresholds
+from ndcg_research.simulation.tables import read_table
+from ndcg_research.studies.consistent_distinguishability import experiment as consistency
 
 FULL = Path(__file__).resolve().parent.parent / "results" / "full"
 LABELS = ("uncertain", "certain")

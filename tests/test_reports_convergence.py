@@ -10,8 +10,8 @@ import pandas as pd
 import pytest
 from scipy.stats import norm
 
-from ndcg_research.reports import convergence as report
-from ndcg_research.studies.runtime.tables import read_table
+from ndcg_research.studies.convergence import report
+from ndcg_research.simulation.tables import read_table
 
 FULL = Path(__file__).resolve().parent.parent / "results" / "full"
 MODELS = {"certain": "probit", "uncertain": "probit(lo=0.1, hi=0.6)", "graded": "probit(grades=3)"}

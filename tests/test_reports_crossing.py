@@ -8,9 +8,9 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ndcg_research.reports import crossing as report
-from ndcg_research.reports.tables import chance_level
-from ndcg_research.studies.runtime.tables import read_table
+from ndcg_research.studies.crossing_rankers import report
+from ndcg_research.pipeline.tables import chance_level
+from ndcg_research.simulation.tables import read_table
 
 FULL = Path(__file__).resolve().parent.parent / "results" / "full"
 DISCOUNTS = ["power(beta=2)", "geometric(p=0.5)", "zipf", "power(beta=0.5)", "log2", "logpower(gamma=0.5)", "loglog"]

@@ -8,10 +8,10 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from ndcg_research.reports import cutoff as report
-from ndcg_research.reports.tables import chance_level
-from ndcg_research.studies.simulation import theory
-from ndcg_research.studies.runtime.tables import read_table
+from ndcg_research.studies.cutoff import report
+from ndcg_research.pipeline.tables import chance_level
+from ndcg_research.simulation import theory
+from ndcg_research.simulation.tables import read_table
 
 FULL = Path(__file__).resolve().parent.parent / "results" / "full"
 SPEC = {"certain": "probit", "uncertain": "probit(lo=0.1, hi=0.6)"}

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import ndcg_research as nr
-from ndcg_research.reports import discounts as report
+from ndcg_research.studies.discount_functions import report
 
 N = 10**5
 SPECS = ["power(beta=2)", "geometric(p=0.5)", "zipf", "power(beta=0.5)", "log2", "none"]

@@ -11,9 +11,9 @@ import pandas as pd
 import pytest
 from scipy.stats import norm
 
-from ndcg_research.reports import distinguishability as report
+from ndcg_research.studies.distinguishability import report
 from ndcg_research.stats.replication import proportion_z
-from ndcg_research.studies.runtime.tables import read_table
+from ndcg_research.simulation.tables import read_table
 
 FULL = Path(__file__).resolve().parent.parent / "results" / "full"
 LABELS = ("certain", "uncertain", "graded")

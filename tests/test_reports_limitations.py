@@ -9,9 +9,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ndcg_research.reports import limitations as report
-from ndcg_research.studies.simulation import limitations as lim
-from ndcg_research.studies.runtime.tables import read_table
+from ndcg_research.studies.limitations import report
+from ndcg_research.studies.limitations import experiment as lim
+from ndcg_research.simulation.tables import read_table
 
 FULL = Path(__file__).resolve().parent.parent / "results" / "full"
 NAMES = ("06_appending.csv", "06_truncation.csv", "06_pooling_bias.csv", "06_pooling_order.csv")

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pandas as pd
 
-from ndcg_research.findings.rules import movielens as ml_rules
-from ndcg_research.reports import movielens as report
-from ndcg_research.studies.runtime.tables import read_table
+from ndcg_research.simulation.tables import read_table
+from ndcg_research.studies.movielens import findings as ml_rules
+from ndcg_research.studies.movielens import report
 
 FULL = Path(__file__).resolve().parent.parent / "results" / "full"
 GAINS = ["rating", "max(0, rating-3)", "2^rating-1"]

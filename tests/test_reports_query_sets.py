@@ -7,10 +7,10 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ndcg_research.reports import query_sets as report
+from ndcg_research.studies.query_sets import report
 from ndcg_research.stats import kendall_tau
-from ndcg_research.studies.simulation.collection import CollectionModel, simulate_collection
-from ndcg_research.studies.runtime.tables import read_table
+from ndcg_research.studies.query_sets.experiment import CollectionModel, simulate_collection
+from ndcg_research.simulation.tables import read_table
 
 FULL = Path(__file__).resolve().parent.parent / "results" / "full"
 

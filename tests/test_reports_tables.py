@@ -14,8 +14,10 @@ import pandas as pd
 import pytest
 from scipy.stats import norm
 
-from ndcg_research.reports.tables import CHANCE_MARK, chance_level, count_cells, headed
-from ndcg_research.stats.thresholds import THRESHOLDS
+from ndcg_research.findings.catalogue import catalogue
+from ndcg_research.pipeline.tables import CHANCE_MARK, chance_level, count_cells, headed
+
+THRESHOLDS = catalogue().thresholds
 
 CELL = re.compile(r"^(\d+)/(\d+) \[(\d\.\d\d),(\d\.\d\d)\]( \(chance\))?$")
 

@@ -7,7 +7,7 @@ from itertools import combinations
 
 import numpy as np
 
-from ndcg_research.reports import worked_example as report
+from ndcg_research.studies.worked_example import report
 
 GRADES = [3, 2, 3, 0, 1, 2]
 

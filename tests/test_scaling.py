@@ -8,9 +8,9 @@ import numpy as np
 import pytest
 from scipy.special import log_ndtr, ndtr, ndtri
 
-from ndcg_research.studies.simulation import scaling as sc
-from ndcg_research.studies.simulation import finite_n as fn
-from ndcg_research.studies.simulation import theory as th
+from ndcg_research.simulation import scaling as sc
+from ndcg_research.simulation import finite_n as fn
+from ndcg_research.simulation import theory as th
 
 UNCERTAIN, CERTAIN = "probit(lo=0.1, hi=0.6)", "probit"
 

@@ -1,4 +1,4 @@
-"""Tests of ndcg_research.studies.simulation.simulate: relevance rates, ranker quality order, the fast path vs the metric core."""
+"""Tests of ndcg_research.simulation.simulate: relevance rates, ranker quality order, the fast path vs the metric core."""
 
 from __future__ import annotations
 
@@ -9,8 +9,8 @@ import pytest
 from scipy import stats
 
 import ndcg_research as nr
-from ndcg_research.studies.simulation import simulate as sim
-from ndcg_research.studies.simulation.model import parse_model, parse_ranker
+from ndcg_research.simulation import simulate as sim
+from ndcg_research.simulation.model import parse_model, parse_ranker
 
 MODELS = ["probit", "probit(lo=0.1, hi=0.6)", "probit(lo=0.2, hi=0.9, a=2, grades=3)"]
 RANKERS = ["bayes", "noisy(sigma=0.5)", "noisy(sigma=1)", "coarse(bins=4)", "random"]

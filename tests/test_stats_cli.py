@@ -18,7 +18,7 @@ from ndcg_research.stats import cli as stats_cli
 from ndcg_research.stats.compare import COMPARE_METHODS
 from ndcg_research.stats.intervals import INTERVALS
 from ndcg_research.stats.multiple import CORRECTIONS
-from ndcg_research.studies.simulation.collection import CollectionModel, simulate_collection
+from ndcg_research.studies.query_sets.experiment import CollectionModel, simulate_collection
 
 MODEL = CollectionModel(systems=4, documents=150, depth=40, relevant_median=10)
 

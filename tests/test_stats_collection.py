@@ -1,4 +1,4 @@
-"""The simulated test collection of notebook 07 (ndcg_research.studies.simulation.collection)."""
+"""The simulated test collection of notebook 07 (ndcg_research.studies.query_sets.experiment)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import pytest
 import pytrec_eval
 
 import ndcg_research as nr
-from ndcg_research.studies.simulation.collection import TOPIC_BLOCK, CollectionModel, simulate_collection
+from ndcg_research.studies.query_sets.experiment import TOPIC_BLOCK, CollectionModel, simulate_collection
 
 SMALL = CollectionModel(systems=4, documents=120, depth=30, relevant_median=8)
 
@@ -82,7 +82,7 @@ def test_bad_model_parameters_are_named(kwargs, text):
 
 def test_ordering_accuracy_equals_a_direct_count():
     from ndcg_research.stats import query_subsets
-    from ndcg_research.studies.simulation.collection import ordering_accuracy
+    from ndcg_research.studies.query_sets.experiment import ordering_accuracy
 
     rng = np.random.default_rng(8)
     x = np.round(rng.random((5, 40)), 1)          # rounded: ties in subset means occur
@@ -101,7 +101,7 @@ def test_ordering_accuracy_equals_a_direct_count():
 
 
 def test_queries_needed_interpolates_in_log_size():
-    from ndcg_research.studies.simulation.collection import queries_needed
+    from ndcg_research.studies.query_sets.experiment import queries_needed
 
     assert queries_needed([5, 10, 20], [0.7, 0.8, 0.9], 0.7) == 5.0
     assert queries_needed([5, 10, 20], [0.7, 0.8, 0.9], 0.85) == pytest.approx(np.sqrt(200))
@@ -109,7 +109,7 @@ def test_queries_needed_interpolates_in_log_size():
 
 
 def test_fewest_queries_group_by_interval_overlap():
-    from ndcg_research.studies.simulation.collection import fewest_queries
+    from ndcg_research.studies.query_sets.experiment import fewest_queries
 
     # Best: index 1 (12 queries, interval up to 14). Index 0 reaches down to 14 exactly (in the group), index 2
     # starts just above 14 (needs more), index 3 never reaches the target (NaN: infinitely many queries).

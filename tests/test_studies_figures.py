@@ -2,7 +2,7 @@
 
 BLAS and SIMD code sum in a machine-dependent order, so the same notebook gives values that
 differ in the last bits on another computer. The plot helpers round what they draw
-(``plots.round_significant``) and the paired statistics treat rounding-size gaps as ties, so the image
+(``round_significant``) and the paired statistics treat rounding-size gaps as ties, so the image
 files come out byte-identical; these tests perturb the data in the last bits and compare the
 PNG and PDF bytes.
 """
@@ -15,10 +15,12 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ndcg_research.pipeline import plots
 from ndcg_research.pipeline.figures import use_style
-from ndcg_research.studies.simulation import finite_n
-from ndcg_research.studies.simulation.sweeps import Sweep, SweepResult, run_sweep
+from ndcg_research.pipeline.style import round_significant
+from ndcg_research.simulation import finite_n
+from ndcg_research.simulation.sweeps import Sweep, SweepResult, run_sweep
+from ndcg_research.studies.convergence.plots import convergence_grid
+from ndcg_research.studies.distinguishability.plots import pair_grid
 
 
 def _files(fig) -> tuple[bytes, bytes]:
@@ -47,7 +49,7 @@ def sweep_and_result():
 def test_rounded_plot_values_ignore_the_last_bits():
     rng = np.random.default_rng(0)
     values = rng.random(1000)
-    np.testing.assert_array_equal(plots.round_significant(values), plots.round_significant(_nudged(values, rng)))
+    np.testing.assert_array_equal(round_significant(values), round_significant(_nudged(values, rng)))
 
 
 def test_tables_and_figures_are_the_same_when_the_values_move_in_the_last_bits(sweep_and_result):
@@ -62,8 +64,8 @@ def test_tables_and_figures_are_the_same_when_the_values_move_in_the_last_bits(s
     assert (none["p_tie"] == 1).all() and none["std_gap"].isna().all()
     pd.testing.assert_frame_equal(pairs_a[["p_better", "p_tie", "p_worse"]], pairs_b[["p_better", "p_tie", "p_worse"]])
     for draw in (
-        lambda r, p: plots.convergence_grid(r, th, s.discounts, s.rankers, "m"),
-        lambda r, p: plots.pair_grid(p, s.discounts, s.pairs, "std_gap", "gap"),
-        lambda r, p: plots.pair_grid(p, s.discounts, s.pairs, "p_better", "p"),
+        lambda r, p: convergence_grid(r, th, s.discounts, s.rankers, "m"),
+        lambda r, p: pair_grid(p, s.discounts, s.pairs, "std_gap", "gap"),
+        lambda r, p: pair_grid(p, s.discounts, s.pairs, "p_better", "p"),
     ):
         assert _files(draw(result.ranker_table(), pairs_a)) == _files(draw(other.ranker_table(), pairs_b))

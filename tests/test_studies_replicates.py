@@ -1,11 +1,11 @@
-"""Tests of ndcg_research.studies.runtime.replicates: seeds, chunk plans, parallel map and chunk runs with a cache."""
+"""Tests of ndcg_research.simulation.replicates: seeds, chunk plans, parallel map and chunk runs with a cache."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from ndcg_research.studies.runtime import replicates as rp
+from ndcg_research.simulation import replicates as rp
 
 
 def test_seed_sequence_is_numpys_with_checks():

@@ -1,4 +1,4 @@
-"""Tests of ndcg_research.studies.runtime.tables: a table read back has the values and the column types it was written with;
+"""Tests of ndcg_research.simulation.tables: a table read back has the values and the column types it was written with;
 grid tables have one row per combination of axis labels."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ndcg_research.studies.runtime.tables import dtypes_path, grid_table, read_table, write_table
+from ndcg_research.simulation.tables import dtypes_path, grid_table, read_table, write_table
 
 
 def test_round_trip_keeps_types_that_plain_csv_loses(tmp_path):

@@ -1,4 +1,4 @@
-"""Tests of ndcg_research.studies.simulation.sweeps: identical results for any worker count or backend, resumable cache, tables."""
+"""Tests of ndcg_research.simulation.sweeps: identical results for any worker count or backend, resumable cache, tables."""
 
 from __future__ import annotations
 
@@ -11,10 +11,12 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from ndcg_research.studies.runtime import replicates
-from ndcg_research.studies.simulation import simulate as sim
-from ndcg_research.studies.simulation import sweeps as ex
-from ndcg_research.studies.simulation import finite_n as fn
+from ndcg_research.simulation import finite_n as fn
+from ndcg_research.simulation import replicates
+from ndcg_research.simulation import simulate as sim
+from ndcg_research.simulation import sweeps as ex
+from ndcg_research.studies.convergence.report import compare_with_theory
+from ndcg_research.studies.distinguishability.report import compare_pairs_with_theory
 
 SMALL = dict(ns=[30, 300, 3000], replicates=[40, 20, 6], seed=2013,
              rankers=["bayes", "noisy(sigma=1)", "coarse(bins=3)", "random"],
@@ -141,7 +143,7 @@ def test_tables_by_hand():
 
 
 def test_tables_keep_their_types_through_csv(reference, tmp_path):
-    from ndcg_research.studies.runtime.tables import read_table, write_table
+    from ndcg_research.simulation.tables import read_table, write_table
 
     table = reference.pair_table()
     back = read_table(write_table(table, tmp_path / "pairs.csv"))
@@ -183,7 +185,7 @@ def test_compare_with_theory_by_hand():
         dict(discount="power(beta=0.5)", ranker="bayes", n=100, limit=0.84, first_order=0.84, eps=0.5, c=math.nan,
              finite_n=0.85),
     ])
-    slow, power = ex.compare_with_theory(ranker, theory).to_dict("records")
+    slow, power = compare_with_theory(ranker, theory).to_dict("records")
     # slowly varying: compare 1 - nDCG: simulated 0.1, first order eps*c = 0.08 (-20%), finite-n 0.095 (-5%)
     assert slow["quantity"] == "1 - nDCG" and slow["simulated"] == pytest.approx(0.1)
     assert slow["rel_err_first_order"] == pytest.approx(-0.2) and slow["rel_err_finite_n"] == pytest.approx(-0.05)
@@ -215,7 +217,7 @@ def test_compare_pairs_with_theory_by_hand():
                               mean_gap=0.03, gap_ci_low=0.02, gap_ci_high=0.04, eps=0.2)])
     theory = pd.DataFrame([dict(discount="log2", ranker="a", n=100, finite_n=0.95, c=0.1),
                            dict(discount="log2", ranker="b", n=100, finite_n=0.93, c=0.2)])
-    (row,) = ex.compare_pairs_with_theory(pair, theory).to_dict("records")
+    (row,) = compare_pairs_with_theory(pair, theory).to_dict("records")
     assert row["finite_n_gap"] == pytest.approx(0.02) and row["c_difference"] == pytest.approx(0.1)
     assert row["first_order_gap"] == pytest.approx(0.02) and row["gap_over_eps"] == pytest.approx(0.15)
     assert row["gap_ci_half"] == pytest.approx(0.01)
@@ -232,7 +234,7 @@ def test_theory_table_agrees_with_prediction():
 
 
 def _copy_package(tmp_path: Path) -> Path:
-    source = Path(ex.__file__).resolve().parents[2]  # ndcg_research/studies/simulation/sweeps.py
+    source = Path(ex.__file__).resolve().parents[1]  # ndcg_research/simulation/sweeps.py
     target = tmp_path / "ndcg_research"
     shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__"))
     return target
@@ -242,9 +244,9 @@ def test_cache_key_ignores_documentation_but_not_code(tmp_path):
     # The key hashes the code that computes a replicate, not its text: a docstring or comment edit keeps
     # the cached chunks, a changed statement (anywhere the simulation imports) discards them.
     package = _copy_package(tmp_path)
-    model = package / "studies" / "simulation" / "model.py"  # imported by simulate
+    model = package / "simulation" / "model.py"  # imported by simulate
     kernels = package / "core" / "kernels.py"
-    name = "ndcg_research.studies.simulation.simulate"
+    name = "ndcg_research.simulation.simulate"
     original = replicates.code_fingerprint(name, package)
     assert original == replicates.code_fingerprint(name)  # a copy hashes like the installed package
 

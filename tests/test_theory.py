@@ -1,4 +1,4 @@
-"""Tests of ndcg_research.studies.simulation.theory against closed forms derived by hand and against the simulation."""
+"""Tests of ndcg_research.simulation.theory against closed forms derived by hand and against the simulation."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import math
 import numpy as np
 import pytest
 
-from ndcg_research.studies.simulation import simulate as sim
-from ndcg_research.studies.simulation.model import parse_model
-from ndcg_research.studies.simulation import finite_n as fn
-from ndcg_research.studies.simulation import theory as th
+from ndcg_research.simulation import simulate as sim
+from ndcg_research.simulation.model import parse_model
+from ndcg_research.simulation import finite_n as fn
+from ndcg_research.simulation import theory as th
 
 SLOW = ["log2", "log(base=10)", "logpower(gamma=0.5)", "logpower(gamma=2)", "loglog", "jarvelin(base=2)"]
 

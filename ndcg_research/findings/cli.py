@@ -30,7 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .claims import collect
+    from .catalogue import collect
     from .model import MissingTableError, Results
     from .render import outputs
 

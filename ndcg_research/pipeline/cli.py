@@ -15,7 +15,6 @@ from collections.abc import Callable, Sequence
 from ..cli_common import number_argument
 from . import runner
 
-
 # One parser of numeric options for every command (evaluation.cli): same texts accepted, same messages.
 _seconds = number_argument(float, minimum=0, strict=True, expected="a positive number of seconds or 'none'")
 

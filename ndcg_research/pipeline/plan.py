@@ -16,8 +16,16 @@ from typing import Any
 
 from . import profiles
 from .errors import RunnerError
-from .profiles import (INJECTED_PARAMETERS, NOTEBOOK_GLOB, declared_figures, declared_tables, discover_notebooks,
-                       load_profiles, notebook_parameters, select_notebooks)
+from .profiles import (
+    INJECTED_PARAMETERS,
+    NOTEBOOK_GLOB,
+    declared_figures,
+    declared_tables,
+    discover_notebooks,
+    load_profiles,
+    notebook_parameters,
+    select_notebooks,
+)
 
 __all__ = ["PUBLISHED_RESULTS", "PUBLISHED_FIGURES", "NotebookRun", "RunPlan", "Publishing", "publishing",
            "plan_run"]

@@ -48,12 +48,30 @@ from typing import TextIO
 # The runner's parts, by job; their names stay reachable here (runner.X), where notebooks, tests and the
 # command line have always found them.
 from .errors import NotebookFailed, RunFailed, RunnerError
-from .execution import (DEFAULT_TIMEOUT, KERNEL_NAME, NotebookResult, check_outputs, kernel_manager_class,
-                        kernel_metadata, run_notebook)
+from .execution import (
+    DEFAULT_TIMEOUT,
+    KERNEL_NAME,
+    NotebookResult,
+    check_outputs,
+    kernel_manager_class,
+    kernel_metadata,
+    run_notebook,
+)
 from .plan import PUBLISHED_FIGURES, PUBLISHED_RESULTS, RunPlan, plan_run, publishing
-from .profiles import (INJECTED_PARAMETERS, METADATA_KEY, NOTEBOOK_GLOB, NotebookParameter, declared_figures,
-                       declared_tables, describe_parameters, discover_notebooks, load_profiles, notebook_parameters,
-                       repo_root, select_notebooks)
+from .profiles import (
+    INJECTED_PARAMETERS,
+    METADATA_KEY,
+    NOTEBOOK_GLOB,
+    NotebookParameter,
+    declared_figures,
+    declared_tables,
+    describe_parameters,
+    discover_notebooks,
+    load_profiles,
+    notebook_parameters,
+    repo_root,
+    select_notebooks,
+)
 from .storing import store, strip_volatile
 
 __all__ = [

@@ -1,0 +1,327 @@
+"""Tables for reading: wide views, rounding, proportions as counts with intervals, chance-level flags.
+
+The notebooks show short tables (a dozen rows, columns named in words) and keep the full
+result tables in ``results/`` and in an appendix; these helpers build the short ones.
+
+- :func:`pivot`: a wide view of a tidy table, rows and columns in their order of appearance;
+- :func:`rounded`: float columns rounded as the sentences beside them round;
+- :func:`proportion_cells`: shares of trials as :func:`~ndcg_research.stats.intervals.share_label`
+  text (a perfect record of a few trials reads as the count);
+- :func:`count_cells`: shares of trials as counts with their Wilson interval, the same format in
+  every row ("87/100 [0.79,0.92]"), optionally flagged where :func:`chance_level` says so;
+- :func:`chance_level`: which cells of a table cannot be told from a coin flip (rule and threshold
+  ``chance_p`` in ``stats/thresholds.toml``);
+- :func:`headed`: chosen columns, renamed to words (with units), rounded per column;
+- :func:`proportion_replication`: one sentence comparing the P(correct) of two independent runs.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from ..findings import threshold
+from ..stats.intervals import CONFIDENCE, family_confidence, share_label, wilson_interval
+from ..stats.replication import proportion_z
+
+#: An absolute z beyond this is a disagreement between two independent runs beyond chance (as notebooks 03-10 use it).
+REPLICATION_Z = 3.0
+
+#: Appended to a cell that :func:`chance_level` flags.
+CHANCE_MARK = " (chance)"
+
+
+def pivot(table: pd.DataFrame, index: str | Sequence[str], columns: str | Sequence[str], values: str) -> pd.DataFrame:
+    """A wide view of a tidy table: one row per ``index`` value(s), one column per ``columns`` value(s).
+
+    Rows and columns keep their order of first appearance (not sorted).
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"m": ["b", "b", "a"], "d": ["x", "y", "x"], "v": [0.5, 0.7, 0.1]})
+    >>> wide = pivot(t, "m", "d", "v")
+    >>> wide.index.tolist(), wide.columns.tolist(), wide.loc["b"].tolist()
+    (['b', 'a'], ['x', 'y'], [0.5, 0.7])
+    """
+    return table.pivot_table(index=index, columns=columns, values=values, aggfunc="first", sort=False)
+
+
+def rounded(table: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
+    """The table with its float columns rounded to ``digits`` decimals, for reading (and for nbval).
+
+    Each value is rounded as Python's ``round`` and f-strings round it (correctly, from its exact
+    binary value), so a table and a sentence that print the same number agree: numpy's and
+    pandas' ``round`` scale by ``10**digits`` first and can round the other way on a decimal half
+    (0.7515 -> 0.752, while the double nearest 0.7515 lies below it and reads 0.751). A value that
+    rounds to zero is shown without a sign: its sign can flip with the last bit of a sum (BLAS
+    results depend on the machine), and nbval compares the displayed text.
+
+    Examples
+    --------
+    >>> rounded(pd.DataFrame({"a": ["x", "y", "z"], "b": [0.12345, -1e-17, 0.7515]}))
+       a      b
+    0  x  0.123
+    1  y  0.000
+    2  z  0.751
+    """
+    out = table.copy()
+    for column in out.columns:
+        if pd.api.types.is_float_dtype(out[column]):
+            values = [round(v, digits) for v in out[column].to_numpy(dtype=float).tolist()]  # Python floats
+            out[column] = np.asarray(values, dtype=float) + 0.0  # -0.0 + 0.0 is 0.0
+    return out
+
+
+def _counts(table: pd.DataFrame, column: str, trials: str) -> tuple[list[int], list[int]]:
+    """The whole counts behind the shares ``table[column]`` of ``table[trials]`` (refusing a share that is not one)."""
+    counts, totals = [], []
+    for row, (share, total) in enumerate(zip(table[column].tolist(), table[trials].tolist())):
+        count = float(share) * int(total)
+        if not (np.isfinite(count) and abs(count - round(count)) <= 1e-6):
+            raise ValueError(f"{column} of row {row} must be a share of {int(total)} trials (a whole count), "
+                             f"got {float(share)!r}")
+        counts.append(int(round(count)))
+        totals.append(int(total))
+    return counts, totals
+
+
+def proportion_cells(table: pd.DataFrame, column: str, trials: str = "replicates", *, digits: int = 2,
+                     interval: bool = True) -> list[str]:
+    """Each row's share ``table[column]`` of ``table[trials]`` as :func:`~ndcg_research.stats.intervals.share_label` text.
+
+    So a proportion measured as 1 on a few replicates reads as the count ("20/20 [0.84,1.00]"), not
+    as a probability of 1. The shares must be of whole numbers of trials.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"p_better": [0.87, 1.0, 1.0], "replicates": [100, 20, 1000]})
+    >>> proportion_cells(t, "p_better")
+    ['0.87 [0.79,0.92]', '20/20 [0.84,1.00]', '1.00 [1.00,1.00]']
+    """
+    labels = []
+    for row, (share, count) in enumerate(zip(table[column].tolist(), table[trials].tolist())):
+        try:
+            labels.append(share_label(share, int(count), digits=digits, interval=interval))
+        except ValueError as error:
+            raise ValueError(f"{column} of row {row}: {error}") from None
+    return labels
+
+
+def chance_level(table: pd.DataFrame, column: str, trials: str = "replicates", *,
+                 family: int | None = None) -> np.ndarray:
+    """Which rows' share ``table[column]`` cannot be told from a coin flip, by one rule for every table.
+
+    Rule (threshold ``chance_p`` in ``stats/thresholds.toml``): a P(correct) is at chance level when its
+    Wilson interval contains ``chance_p`` (0.5) at the family-wise 95% level, Bonferroni over ``family``
+    cells (default: the rows of ``table``, the cells a reader scans together). So a table of many cells
+    does not call a cell a win of either ranker because one interval in twenty misses by chance.
+
+    Parameters
+    ----------
+    table : DataFrame
+        Holds ``column`` (shares of ``trials``, whole counts) and ``trials``.
+    column, trials : str
+        The share and the number of trials.
+    family : int, optional
+        How many cells are judged together; default ``len(table)``.
+
+    Returns
+    -------
+    ndarray of bool
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"p": [0.32, 0.9, 0.55], "replicates": [50, 50, 100]})
+    >>> chance_level(t, "p", family=24).tolist()  # one of 24 cells judged together
+    [True, False, True]
+    >>> chance_level(t, "p", family=1).tolist()  # one cell alone: 16 of 50 is below a coin flip
+    [False, False, True]
+    """
+    counts, totals = _counts(table, column, trials)
+    size = len(table) if family is None else int(family)
+    if size < 1:
+        raise ValueError(f"family must be at least 1, got {size}")
+    level = family_confidence(size, confidence=CONFIDENCE)
+    coin = float(threshold("chance_p"))
+    flags = []
+    for count, total in zip(counts, totals):
+        low, high = wilson_interval(count, total, confidence=level)
+        flags.append(low <= coin <= high)
+    return np.asarray(flags, dtype=bool)
+
+
+def count_cells(table: pd.DataFrame, column: str, trials: str = "replicates", *, digits: int = 2,
+                flag: np.ndarray | None = None) -> list[str]:
+    """Each row's share ``table[column]`` of ``table[trials]`` as "count/trials [Wilson 95%]", one format for all rows.
+
+    A column of such cells never mixes decimals and counts, and a perfect record of a few trials
+    reads as what it is ("20/20 [0.84,1.00]"). Rows where ``flag`` is true get :data:`CHANCE_MARK`.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"p": [0.87, 1.0, 0.32], "replicates": [100, 20, 50]})
+    >>> count_cells(t, "p", flag=np.array([False, False, True]))
+    ['87/100 [0.79,0.92]', '20/20 [0.84,1.00]', '16/50 [0.21,0.46] (chance)']
+    """
+    counts, totals = _counts(table, column, trials)
+    marks = np.zeros(len(counts), dtype=bool) if flag is None else np.asarray(flag, dtype=bool)
+    if marks.shape != (len(counts),):
+        raise ValueError(f"flag must have one entry per row ({len(counts)}), got shape {marks.shape}")
+    cells = []
+    for count, total, mark in zip(counts, totals, marks):
+        low, high = wilson_interval(count, total)
+        cells.append(f"{count}/{total} [{low:.{digits}f},{high:.{digits}f}]" + (CHANCE_MARK if mark else ""))
+    return cells
+
+
+def headed(table: pd.DataFrame, columns: Mapping[str, str], digits: Mapping[str, int] | None = None,
+           index: Sequence[str] = ()) -> pd.DataFrame:
+    """The columns ``columns`` of ``table``, renamed to their words, floats rounded per column.
+
+    Parameters
+    ----------
+    table : DataFrame
+    columns : mapping of str to str
+        Column name -> header in words (with the unit), in the order to show.
+    digits : mapping of str to int, optional
+        Decimals per column (by its original name); float columns not named get 3.
+    index : sequence of str
+        Original names of the columns to make the (row) index, e.g. ``("label", "pair")``.
+
+    Examples
+    --------
+    >>> t = pd.DataFrame({"n": [10, 100], "m": [0.12345, 0.5], "x": [1, 2]})
+    >>> headed(t, {"n": "list length n", "m": "mean nDCG"}, {"m": 2}, index=["n"])
+                   mean nDCG
+    list length n           
+    10                  0.12
+    100                 0.50
+    """
+    missing = [c for c in columns if c not in table.columns]
+    if missing:
+        raise KeyError(f"columns {missing} are not in the table (it has {list(table.columns)})")
+    out = table[list(columns)].copy()
+    for column in out.columns:
+        if pd.api.types.is_float_dtype(out[column]):
+            out[column] = rounded(out[[column]], (digits or {}).get(column, 3))[column]
+    out = out.rename(columns=dict(columns))
+    if index:
+        out = out.set_index([columns[c] for c in index])
+    return out
+
+
+
+def proportion_replication(run: pd.DataFrame, full: pd.DataFrame, seed: int, keys: Sequence[str],
+                           column: str = "p_better") -> str:
+    """One sentence comparing a proportion (default P(better strictly higher)) of this run and the full profile
+    cell by cell (two-proportion z).
+
+    The cells are matched on ``keys``; each table has ``column``, ``replicates`` and ``seed``. With the same
+    seed the two runs are one, and the sentence says so.
+
+    Examples
+    --------
+    >>> a = pd.DataFrame({"cell": ["x"], "p_better": [0.8], "replicates": [100], "seed": [1]})
+    >>> proportion_replication(a, a.assign(p_better=0.6, seed=2), seed=1, keys=["cell"])
+    'replication (seed 1 here, 2 in the full profile): 1 cells at common n, largest |z| = 3.09, |z| > 3 in 1'
+    """
+    full_seed = int(full["seed"].iloc[0])
+    if full_seed == seed:
+        return "this run is the full profile itself: no independent replication to compare with"
+    both = run.merge(full, on=list(keys), suffixes=("", "_full"))
+    z = proportion_z(both[column], both["replicates"], both[f"{column}_full"], both["replicates_full"])
+    return (f"replication (seed {seed} here, {full_seed} in the full profile): {len(both)} cells at common n, "
+            f"largest |z| = {z.abs().max():.2f}, |z| > 3 in {int((z.abs() > 3).sum())}")
+
+
+def interval_text(centre: float, low: float, high: float, digits: int = 2) -> str:
+    """``'0.21 [0.15, 0.27]'``, or ``'-'`` when the value is undefined (NaN).
+
+    Examples
+    --------
+    >>> interval_text(0.2123, 0.15, 0.27), interval_text(float("nan"), 0.0, 0.0)
+    ('0.21 [0.15, 0.27]', '-')
+    """
+    if not math.isfinite(centre):
+        return "-"
+    return f"{centre:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
+
+
+def replication_line(here: pd.DataFrame, full: pd.DataFrame, keys: Sequence[str], share: str,
+                     trials: str = "replicates") -> str:
+    """One sentence comparing the shares of two independent runs where both measured the same cell.
+
+    Each common cell (equal ``keys``) gets a two-proportion z (:func:`~ndcg_research.stats.replication.proportion_z`);
+    the sentence gives the number of cells, the largest absolute z and how many exceed :data:`REPLICATION_Z`,
+    against about ``0.0027 x cells`` expected by chance (two-sided normal tail beyond 3).
+
+    Examples
+    --------
+    >>> a = pd.DataFrame(dict(n=[10, 20], p=[0.5, 0.6], replicates=100, seed=1))
+    >>> b = pd.DataFrame(dict(n=[10, 30], p=[0.55, 0.7], replicates=400, seed=2))
+    >>> replication_line(a, b, ["n"], "p")
+    'replication (seed 1 here, 2 in the full profile): 1 cells in common, largest |z| = 0.90, |z| > 3 in 0 (about 0.0 expected by chance)'
+    >>> replication_line(a, a, ["n"], "p")
+    'this run is the full profile itself: no independent replication to compare with'
+    """
+    seed_here, seed_full = int(here["seed"].iloc[0]), int(full["seed"].iloc[0])
+    if seed_here == seed_full:
+        return "this run is the full profile itself: no independent replication to compare with"
+    both = here.merge(full, on=list(keys), suffixes=("", "_full"))
+    if both.empty:
+        return f"replication: no cell in common with the full profile (seed {seed_full})"
+    z = proportion_z(both[share], both[trials], both[f"{share}_full"], both[f"{trials}_full"]).abs()
+    chance = 0.0027 * len(both)
+    return (f"replication (seed {seed_here} here, {seed_full} in the full profile): {len(both)} cells in common, "
+            f"largest |z| = {z.max():.2f}, |z| > {REPLICATION_Z:g} in {int((z > REPLICATION_Z).sum())} "
+            f"(about {chance:.1f} expected by chance)")
+
+
+def trend_agreement(predicted: str, measured: str, flat: str = "flat") -> str:
+    """How a measured trend compares with a predicted one: ``agrees``, ``contradicts``, ``unresolved`` or ``no call``.
+
+    ``unresolved``: the prediction has a direction but the measurement cannot tell (its interval contains
+    0: ``flat``, or it is ``undefined``); ``contradicts``: the measurement has another direction than the
+    prediction, or a direction where a flat trend was predicted; ``no call``: the prediction has none.
+
+    Examples
+    --------
+    >>> [trend_agreement(p, m) for p, m in [("grows", "grows"), ("grows", "flat"), ("grows", "shrinks"),
+    ...                                     ("flat", "grows"), ("no call", "grows"), ("shrinks", "undefined")]]
+    ['agrees', 'unresolved', 'contradicts', 'contradicts', 'no call', 'unresolved']
+    """
+    if predicted == "no call":
+        return "no call"
+    if measured == predicted:
+        return "agrees"
+    if measured in (flat, "undefined"):
+        return "unresolved"
+    return "contradicts"
+
+
+def agreement_counts(agreement: pd.Series) -> dict[str, int]:
+    """How many cells with a prediction agree, contradict or are unresolved (:func:`trend_agreement`).
+
+    Examples
+    --------
+    >>> agreement_counts(pd.Series(["agrees", "unresolved", "no call"]))
+    {'agrees': 1, 'contradicts': 0, 'unresolved': 1, 'called': 2}
+    """
+    called = agreement[agreement != "no call"]
+    return {k: int((called == k).sum()) for k in ("agrees", "contradicts", "unresolved")} | {"called": len(called)}
+
+
+def agreement_text(agreement: pd.Series) -> str:
+    """:func:`agreement_counts` in words.
+
+    Examples
+    --------
+    >>> agreement_text(pd.Series(["agrees", "agrees", "unresolved", "no call"]))
+    'agrees in 2, contradicts in 0, unresolved in 1 of 3 cells with a prediction'
+    """
+    c = agreement_counts(agreement)
+    return (f"agrees in {c['agrees']}, contradicts in {c['contradicts']}, unresolved in {c['unresolved']} of "
+            f"{c['called']} cells with a prediction")

@@ -1,0 +1,611 @@
+r"""Experiments behind the limitations of nDCG named by the source article (notebook 06).
+
+Three limitations, each with the library code that measures it:
+
+1. **Appending non-relevant documents never lowers nDCG.** A grade-0 document
+   adds g(0) D(r) = 0 to DCG and nothing to the ideal, wherever it goes, so a
+   list and the same list followed by any number of non-relevant documents get
+   the same nDCG. :func:`random_graded_lists`, :func:`append_nonrelevant`,
+   :func:`precision` (a measure that *does* fall) are the tools.
+2. **Missing relevant documents in a short list go unpunished** unless the
+   ideal comes from all judgments *and* both lists are scored at the same
+   cut-off. :func:`truncation_table` scores a list and its prefix under each
+   combination of ideal source and cut-off.
+3. **Incomplete judgments.** :func:`simulate_pooling_collection` builds a test
+   collection whose true grades are known; :func:`pool_judged` judges only the
+   union of the top ``depth`` documents of a set of pooled systems (TREC
+   pooling); :func:`evaluate_runs` scores every system three ways: with the
+   true grades, with unjudged documents taken as non-relevant (the usual
+   convention), and on the condensed list of judged documents only
+   (``judged=``, trec_eval ``-J``). :func:`pooling_experiment` repeats this
+   over seeded replicates and pool depths and :func:`summarize_bias` reports
+   the bias with 95% intervals.
+
+Randomness: every replicate draws from its own
+``numpy.random.SeedSequence(seed, spawn_key=(experiment, replicate))``
+(:func:`ndcg_research.simulation.replicates.seed_sequence`), so the results do not
+depend on the order or the number of workers.
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ...core.constraints import AnyOf, Array, Boolean, Constraint, Instance, Integer, Real, SequenceOf
+from ...core.discounts import DiscountSpec
+from ...core.gains import GainSpec
+from ...core.metrics import UndefinedNDCGWarning, ndcg
+from ...core.params import validate_params
+from ...core.ranking import top_order
+from ...core.validation import CUTOFF, RANKED_LISTS
+from ...simulation.replicates import parallel_map, seed_sequence
+from ...stats.inputs import LEVEL, SEED
+from ...stats.intervals import CONFIDENCE, mean_interval
+
+#: Spawn-key prefix of the pooling experiment's seeds (one SeedSequence per replicate).
+POOLING_EXPERIMENT_ID = 6003
+
+
+class _GradeProbabilities(Array):
+    """P(grade = 0), P(grade = 1), ...: at least two, each >= 0, summing to 1 (up to rounding; made exact)."""
+
+    def __init__(self) -> None:
+        super().__init__(ndim=1, min_size=2, low=0, unit="probabilities (P(grade = 0), P(grade = 1), ...)")
+
+    def _check(self, value: Any, name: str) -> np.ndarray:
+        probs = super()._check(value, name)
+        if not np.isclose(probs.sum(), 1.0):
+            raise ValueError(f"{name} must sum to 1, got {probs.tolist()!r} (sum {probs.sum()!r})")
+        return probs / probs.sum()
+
+    def example(self) -> list[float]:
+        return [0.5, 0.5]
+
+    def invalid_values(self) -> list[Any]:
+        return [*super().invalid_values(), [0.5, 0.6], [1.0]]
+
+
+_GRADE_PROBS = _GradeProbabilities()
+# A seed of one draw: the entropy of a fresh generator, or a generator whose stream consecutive draws share.
+_SEED_OR_GENERATOR = AnyOf(SEED, Instance(np.random.Generator, what="a numpy.random.Generator",
+                                          example=np.random.default_rng))
+_COUNT = Integer(1)
+# Gains and discounts by name: the studies store them in their tables and parameters.
+_GAIN, _DISCOUNT = GainSpec(builtin_only=True), DiscountSpec(builtin_only=True)
+
+
+@validate_params(seed=_SEED_OR_GENERATOR, n_lists=_COUNT, length=_COUNT, grade_probs=_GRADE_PROBS)
+def random_graded_lists(
+    n_lists: int, length: int, grade_probs: Sequence[float] = (0.5, 0.2, 0.2, 0.1), *,
+    seed: int | np.random.Generator,
+) -> np.ndarray:
+    """Draw ``n_lists`` ranked lists of i.i.d. grades 0, 1, 2, ... with probabilities ``grade_probs``.
+
+    Parameters
+    ----------
+    n_lists, length : int
+        Shape of the result, both >= 1.
+    grade_probs : sequence of float
+        P(grade = 0), P(grade = 1), ...; must sum to 1.
+    seed : int or numpy.random.Generator
+        An integer >= 0, the entropy of a fresh generator, or a generator to draw from, so that
+        consecutive draws share its stream (notebook 06 draws the lists and the relevant documents
+        they miss so).
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (n_lists, length)
+
+    Examples
+    --------
+    >>> lists = random_graded_lists(2, 4, (0.5, 0.5), seed=0)
+    >>> lists.shape, set(np.unique(lists)) <= {0.0, 1.0}
+    ((2, 4), True)
+    """
+    return np.random.default_rng(seed).choice(grade_probs.size, size=(n_lists, length), p=grade_probs).astype(np.float64)
+
+
+@validate_params(n_extra=Integer(0), relevance=Array(ndim=(1, 2)))
+def append_nonrelevant(relevance: Any, n_extra: int) -> np.ndarray:
+    """Return the lists of ``relevance`` (rows) followed by ``n_extra`` non-relevant (grade 0) documents.
+
+    Parameters
+    ----------
+    relevance : array-like, shape (length,) or (n_lists, length)
+    n_extra : int
+        Number of grade-0 documents appended, >= 0.
+
+    Returns
+    -------
+    numpy.ndarray of float64, shape (..., length + n_extra)
+
+    Examples
+    --------
+    >>> append_nonrelevant([3, 2], 2).tolist()
+    [3.0, 2.0, 0.0, 0.0]
+    """
+    pad = [(0, 0)] * (relevance.ndim - 1) + [(0, n_extra)]
+    return np.pad(relevance, pad)
+
+
+@validate_params(relevance=Array(ndim=(1, 2), min_size=1))
+def precision(relevance: Any) -> float | np.ndarray:
+    """Fraction of the documents of each list that are relevant (grade > 0), over the whole list.
+
+    A measure that, unlike nDCG, *falls* when non-relevant documents are appended.
+
+    Parameters
+    ----------
+    relevance : array-like, shape (length,) or (n_lists, length)
+
+    Returns
+    -------
+    float or numpy.ndarray
+
+    Examples
+    --------
+    >>> precision([3, 0, 1, 0])
+    0.5
+    >>> precision([[1, 1], [1, 0]]).tolist()
+    [1.0, 0.5]
+    """
+    values = (relevance > 0).mean(axis=-1)
+    return float(values) if relevance.ndim == 1 else values
+
+
+@validate_params(
+    short_length=_COUNT, k_fixed=_COUNT, gain=_GAIN, discount=_DISCOUNT, long_lists=Array(ndim=2), known=RANKED_LISTS,
+)
+def truncation_table(
+    long_lists: Any,
+    short_length: int,
+    known: Any,
+    k_fixed: int,
+    *,
+    gain: str = "linear",
+    discount: str = "log2",
+) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """nDCG of lists and of their prefixes under each convention for the ideal and the cut-off.
+
+    The short list is the first ``short_length`` documents of the long one: the
+    same documents in the same order. Conventions (key: how both are scored):
+
+    - ``"own ideal, whole list"``: ideal from the list itself, no cut-off
+      (scikit-learn's ``ndcg_score`` without ``k``);
+    - ``"own ideal, @k"``: ideal from the list itself, both cut at ``k_fixed``
+      (the short list counts as padded with non-relevant documents);
+    - ``"all judgments, @own length"``: ideal from all judgments, each list cut
+      at its own length (``nDCG@len``);
+    - ``"all judgments, whole list"``: ideal from all judgments, no cut-off
+      (trec_eval's ``ndcg``);
+    - ``"all judgments, @k"``: ideal from all judgments, both cut at ``k_fixed``
+      (trec_eval's ``ndcg_cut.k``).
+
+    Parameters
+    ----------
+    long_lists : array-like, shape (n_lists, long_length)
+        Grades of the long lists in rank order.
+    short_length : int
+        Length of the prefix, 1 <= short_length < long_length.
+    known : array-like, shape (n_lists, n_known)
+        All known grades of each query (must contain the long list's grades).
+    k_fixed : int
+        The common cut-off, >= 1.
+    gain, discount : str
+        Specs as in :func:`ndcg_research.ndcg`.
+
+    Returns
+    -------
+    dict
+        Convention -> (nDCG of the short lists, nDCG of the long lists).
+
+    Examples
+    --------
+    >>> table = truncation_table([[1, 1, 1, 1, 1]], 3, [[1, 1, 1, 1, 1]], 5)
+    >>> {name: (round(float(s[0]), 3), round(float(l[0]), 3)) for name, (s, l) in table.items()}["all judgments, @own length"]
+    (1.0, 1.0)
+    """
+    long_array, long_length = long_lists, long_lists.shape[1]
+    if short_length >= long_length:
+        raise ValueError(f"short_length must be an integer in [1, {long_length - 1}], got {short_length!r}")
+    short_array = long_array[:, :short_length]
+    # Every argument is checked: the metric (ndcg.unchecked) does not check them again.
+    score = functools.partial(ndcg.unchecked, gain=gain, discount=discount)
+    return {
+        "own ideal, whole list": (score(short_array), score(long_array)),
+        "own ideal, @k": (score(short_array, k_fixed), score(long_array, k_fixed)),
+        "all judgments, @own length": (
+            score(short_array, short_length, ideal=known),
+            score(long_array, long_length, ideal=known),
+        ),
+        "all judgments, whole list": (score(short_array, ideal=known), score(long_array, ideal=known)),
+        "all judgments, @k": (score(short_array, k_fixed, ideal=known), score(long_array, k_fixed, ideal=known)),
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# Incomplete judgments: pooling
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PoolingModel:
+    r"""A synthetic test collection with two kinds of evidence of relevance.
+
+    Each query has ``n_docs`` documents with i.i.d. grades (``grade_probs``).
+    Every document carries two independent noisy signals of its grade,
+    "lexical" :math:`x_d = s\,rel_d + \varepsilon_d` and "semantic"
+    :math:`z_d = s\,rel_d + \eta_d` (standard normal noise, ``s = signal``).
+
+    - Pooled system j scores :math:`x_d + \sigma_j \xi_{jd}` with
+      :math:`\sigma_j` = ``pooled_noise[j]``: all pooled systems share the
+      lexical evidence, so they miss the same relevant documents.
+    - The novel system scores :math:`(x_d + z_d)/\sqrt{2} + \sigma \xi_d`
+      (``novel_noise``): it also sees the semantic evidence, so it is better by
+      construction and finds relevant documents the pooled systems rank low.
+
+    Parameters
+    ----------
+    n_docs : int
+        Documents per query.
+    grade_probs : tuple of float
+        P(grade = 0), P(grade = 1), ...
+    signal : float
+        Mean shift of each signal per grade step.
+    pooled_noise : tuple of float
+        Extra noise of each pooled system (its length is the number of pooled systems).
+    novel_noise : float
+        Extra noise of the novel system.
+    """
+
+    n_docs: int = 1000
+    grade_probs: tuple[float, ...] = (0.94, 0.03, 0.02, 0.01)
+    signal: float = 1.0
+    pooled_noise: tuple[float, ...] = (0.0, 0.5, 1.0, 1.5)
+    novel_noise: float = 0.0
+
+    def __post_init__(self) -> None:
+        for name, constraint in _MODEL_FIELDS.items():
+            constraint.check(getattr(self, name), name)
+
+    @property
+    def system_names(self) -> list[str]:
+        """Names of the systems in the order of :attr:`PoolingCollection.scores`: pooled, then novel."""
+        return [f"pooled {j + 1} (noise {s:g})" for j, s in enumerate(self.pooled_noise)] + ["novel (not pooled)"]
+
+    @property
+    def n_pooled(self) -> int:
+        """Number of pooled systems."""
+        return len(self.pooled_noise)
+
+
+_MODEL_FIELDS: dict[str, Constraint] = {
+    "n_docs": Integer(2), "grade_probs": _GRADE_PROBS, "signal": Real(0, closed="neither"),
+    "pooled_noise": Array(ndim=1, min_size=1, low=0), "novel_noise": Real(0),
+}
+
+
+@dataclass(frozen=True)
+class PoolingCollection:
+    """True grades and system scores of one simulated collection.
+
+    Attributes
+    ----------
+    grades : numpy.ndarray, shape (n_queries, n_docs)
+        True grades.
+    scores : numpy.ndarray, shape (n_systems, n_queries, n_docs)
+        Scores of every system: the pooled ones first, the novel one last.
+    """
+
+    grades: np.ndarray
+    scores: np.ndarray
+    names: list[str] = field(default_factory=list)
+
+
+@validate_params(n_queries=_COUNT, model=Instance(PoolingModel), seed=SEED, replicate=Integer(0))
+def simulate_pooling_collection(model: PoolingModel, n_queries: int, *, seed: int, replicate: int = 0
+                                ) -> PoolingCollection:
+    """Draw one collection of ``n_queries`` queries from ``model``.
+
+    Parameters
+    ----------
+    model : PoolingModel
+    n_queries : int
+        Number of queries, >= 1.
+    seed : int
+        The study's seed, >= 0.
+    replicate : int, default 0
+        Replicate number: the collection draws from
+        ``SeedSequence(seed, spawn_key=(POOLING_EXPERIMENT_ID, replicate))``.
+
+    Returns
+    -------
+    PoolingCollection
+
+    Examples
+    --------
+    >>> c = simulate_pooling_collection(PoolingModel(n_docs=50), 3, seed=0)
+    >>> c.grades.shape, c.scores.shape
+    ((3, 50), (5, 3, 50))
+    """
+    rng = np.random.default_rng(seed_sequence(seed, POOLING_EXPERIMENT_ID, replicate))
+    probs = _GRADE_PROBS.check(model.grade_probs, "grade_probs")
+    shape = (n_queries, model.n_docs)
+    grades = rng.choice(probs.size, size=shape, p=probs).astype(np.float64)
+    lexical = model.signal * grades + rng.standard_normal(shape)
+    semantic = model.signal * grades + rng.standard_normal(shape)
+    noise = np.asarray(model.pooled_noise, dtype=np.float64)[:, None, None]
+    pooled = lexical[None] + noise * rng.standard_normal((noise.shape[0], *shape))
+    novel = (lexical + semantic) / np.sqrt(2.0) + model.novel_noise * rng.standard_normal(shape)
+    return PoolingCollection(grades, np.concatenate([pooled, novel[None]]), model.system_names)
+
+
+@validate_params(depth=_COUNT, scores=Array(ndim=3))
+def pool_judged(scores: Any, depth: int) -> np.ndarray:
+    """Judged documents under depth-``depth`` pooling: the union of every pooled system's top ``depth``.
+
+    Parameters
+    ----------
+    scores : array-like, shape (n_systems, n_queries, n_docs)
+        Scores of the pooled systems only.
+    depth : int
+        Pool depth, >= 1.
+
+    Returns
+    -------
+    numpy.ndarray of bool, shape (n_queries, n_docs)
+        True where a document was judged. Equal scores are taken in index order (lower
+        first), also at the cut (:func:`ndcg_research.core.ranking.top_order`).
+
+    Examples
+    --------
+    >>> scores = [[[0.9, 0.1, 0.5, 0.0]], [[0.0, 0.2, 0.1, 0.8]]]
+    >>> pool_judged(scores, 1).astype(int).tolist()
+    [[1, 0, 0, 1]]
+    """
+    array = scores
+    top = top_order.unchecked(array, depth)  # (systems, queries, depth)
+    judged = np.zeros(array.shape[1:], dtype=bool)
+    queries = np.broadcast_to(np.arange(array.shape[1])[None, :, None], top.shape)
+    judged[queries, top] = True
+    return judged
+
+
+@validate_params(
+    k=CUTOFF, run_length=_COUNT, gain=_GAIN, discount=_DISCOUNT, grades=Array(ndim=2), scores=Array(ndim=3),
+    judged=Array(ndim=2, kinds="b"),
+)
+def evaluate_runs(
+    grades: Any,
+    scores: Any,
+    judged: Any,
+    *,
+    k: int | None = 10,
+    run_length: int = 100,
+    gain: str = "linear",
+    discount: str = "log2",
+) -> dict[str, np.ndarray]:
+    """nDCG of every system's run three ways: true grades, unjudged as non-relevant, condensed list.
+
+    Each system's run is its top ``run_length`` documents by score.
+
+    - ``"true"``: grades of every document known; ideal from all true grades.
+    - ``"unjudged = 0"``: unjudged documents count as non-relevant; the ideal
+      is built from the judged grades only (all that an assessor knows).
+    - ``"condensed"``: unjudged documents are removed from the run and the
+      ranks close up (``judged=``; trec_eval ``-J``); same ideal as above.
+
+    Queries whose judged ideal is 0 (no relevant document judged) get 0 under
+    the two estimates (trec_eval's convention); their number is returned as
+    ``"zero_ideal"``.
+
+    Parameters
+    ----------
+    grades : array-like, shape (n_queries, n_docs)
+        True grades.
+    scores : array-like, shape (n_systems, n_queries, n_docs)
+    judged : array-like of bool, shape (n_queries, n_docs)
+    k : int or None, default 10
+        Cut-off of the metric (None: the whole run).
+    run_length : int, default 100
+        Documents retrieved per system and query.
+    gain, discount : str
+
+    Returns
+    -------
+    dict
+        ``"true"``, ``"unjudged = 0"``, ``"condensed"``: arrays of shape
+        (n_systems, n_queries); ``"zero_ideal"``: int.
+
+    Examples
+    --------
+    >>> grades = [[3, 0, 2, 1]]
+    >>> scores = [[[0.9, 0.8, 0.7, 0.6]]]
+    >>> judged = [[True, True, False, True]]
+    >>> out = evaluate_runs(grades, scores, judged, k=None, run_length=4)
+    >>> [round(float(out[m][0, 0]), 3) for m in ("true", "unjudged = 0", "condensed")]
+    [0.93, 0.945, 0.964]
+    """
+    grades_array, scores_array, judged_array = grades, scores, judged
+    if scores_array.shape[1:] != grades_array.shape:
+        raise ValueError(
+            f"scores must have shape (n_systems, {grades_array.shape[0]}, {grades_array.shape[1]}), got {scores_array.shape}"
+        )
+    if judged_array.shape != grades_array.shape:
+        raise ValueError(f"judged must have the shape of grades, {grades_array.shape}, got {judged_array.shape}")
+    n_systems, n_queries, n_docs = scores_array.shape
+    run_length = min(run_length, n_docs)
+    observed = np.where(judged_array, grades_array, 0.0)
+    # The ideal only needs the largest grades: the top `width` of each query covers any run of
+    # run_length documents and any cut-off k <= width, and it must hold every relevant grade, since the
+    # metric checks that the known grades contain the retrieved ones.
+    width = run_length if k is None else max(run_length, min(int(k), n_docs))
+    width = max(width, int(np.count_nonzero(grades_array, axis=1).max()))
+    width = min(width, n_docs)
+    ideal_true = -np.sort(-grades_array, axis=1)[:, :width]
+    ideal_observed = -np.sort(-observed, axis=1)[:, :width]
+
+    runs = top_order.unchecked(scores_array, run_length)  # (systems, queries, run_length)
+    rel = np.take_along_axis(np.broadcast_to(grades_array, scores_array.shape), runs, -1)
+    seen = np.take_along_axis(np.broadcast_to(judged_array, scores_array.shape), runs, -1)
+    rel_flat = rel.reshape(n_systems * n_queries, run_length)
+    seen_flat = seen.reshape(n_systems * n_queries, run_length)
+    tile = (n_systems, 1)
+    # Every argument is checked: the metric (ndcg.unchecked) does not check them again.
+    score = functools.partial(ndcg.unchecked, gain=gain, discount=discount)
+    true = score(rel_flat, k, ideal=np.tile(ideal_true, tile))
+    zero_ideal = int(np.count_nonzero(ideal_observed[:, 0] == 0))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedNDCGWarning)  # counted in zero_ideal instead
+        pooled = score(np.where(seen_flat, rel_flat, 0.0), k, ideal=np.tile(ideal_observed, tile))
+        condensed = score(
+            np.where(seen_flat, rel_flat, 0.0), k, ideal=np.tile(ideal_observed, tile), judged=seen_flat
+        )
+    shape = (n_systems, n_queries)
+    return {
+        "true": true.reshape(shape),
+        "unjudged = 0": pooled.reshape(shape),
+        "condensed": condensed.reshape(shape),
+        "zero_ideal": zero_ideal,
+    }
+
+
+#: The evaluation methods of :func:`evaluate_runs`, in table order.
+METHODS = ("true", "unjudged = 0", "condensed")
+
+
+def _one_replicate(
+    replicate: int, *, model: PoolingModel, depths: Sequence[int], n_queries: int, seed: int, k: int | None,
+    run_length: int, gain: str, discount: str, pool_novel: bool,
+) -> dict[str, np.ndarray]:
+    collection = simulate_pooling_collection(model, n_queries, seed=seed, replicate=replicate)
+    pooled_scores = collection.scores if pool_novel else collection.scores[: model.n_pooled]
+    means = np.empty((len(depths), len(METHODS), collection.scores.shape[0]))
+    judged_fraction = np.empty(len(depths))
+    relevant_judged = np.empty(len(depths))
+    zero_ideal = np.empty(len(depths), dtype=np.int64)
+    relevant = collection.grades > 0
+    for i, depth in enumerate(depths):  # a handful of depths; the work inside is vectorised
+        judged = pool_judged(pooled_scores, depth)
+        out = evaluate_runs(collection.grades, collection.scores, judged, k=k, run_length=run_length,
+                            gain=gain, discount=discount)
+        means[i] = [out[m].mean(axis=1) for m in METHODS]
+        judged_fraction[i] = judged.mean()
+        relevant_judged[i] = (judged & relevant).sum() / relevant.sum()
+        zero_ideal[i] = out["zero_ideal"]
+    return {"means": means, "judged_fraction": judged_fraction, "relevant_judged": relevant_judged,
+            "zero_ideal": zero_ideal}
+
+
+@validate_params(
+    model=Instance(PoolingModel), depths=SequenceOf(_COUNT), n_queries=_COUNT, replicates=_COUNT, seed=SEED,
+    k=CUTOFF, run_length=_COUNT, gain=_GAIN, discount=_DISCOUNT, pool_novel=Boolean(), n_jobs=Integer(None),
+)
+def pooling_experiment(
+    model: PoolingModel,
+    depths: Sequence[int],
+    *,
+    n_queries: int = 50,
+    replicates: int = 50,
+    seed: int = 2026,
+    k: int | None = 10,
+    run_length: int = 100,
+    gain: str = "linear",
+    discount: str = "log2",
+    pool_novel: bool = False,
+    n_jobs: int = 1,
+) -> dict[str, Any]:
+    """Repeat the pooling study: per replicate one collection, judged at every pool depth.
+
+    Each replicate draws a fresh collection of ``n_queries`` queries from its
+    own SeedSequence (spawn key (:data:`POOLING_EXPERIMENT_ID`, replicate)); the same
+    collection is judged at every depth (common random numbers, so depths are compared
+    on equal terms).
+
+    Parameters
+    ----------
+    model : PoolingModel
+    depths : sequence of int
+        Pool depths, each >= 1.
+    n_queries : int, default 50
+        Queries per collection; each replicate reports means over them.
+    replicates : int, default 50
+        Collections drawn.
+    seed : int, default 2026
+    k, run_length, gain, discount
+        As in :func:`evaluate_runs`.
+    pool_novel : bool, default False
+        Also pool the novel system (a control: then it contributes to the judgments).
+    n_jobs : int, default 1
+        Parallel workers (joblib); results do not depend on it.
+
+    Returns
+    -------
+    dict
+        ``"means"``: array (replicates, n_depths, 3 methods, n_systems) of
+        per-replicate mean nDCG over queries; ``"judged_fraction"`` and
+        ``"relevant_judged"`` (fraction of relevant documents judged):
+        arrays (replicates, n_depths); ``"zero_ideal"``: total queries with
+        no relevant document judged per depth; ``"depths"``, ``"methods"``,
+        ``"systems"``, ``"parameters"``.
+
+    Examples
+    --------
+    >>> out = pooling_experiment(PoolingModel(n_docs=200), [5, 20], n_queries=5, replicates=2)
+    >>> out["means"].shape
+    (2, 2, 3, 5)
+    """
+    one = functools.partial(_one_replicate, model=model, depths=depths, n_queries=n_queries, seed=seed, k=k,
+                            run_length=run_length, gain=gain, discount=discount, pool_novel=pool_novel)
+    done = dict(parallel_map(one, range(replicates), n_jobs=n_jobs))
+    results = [done[r] for r in range(replicates)]
+    return {
+        "means": np.stack([r["means"] for r in results]),
+        "judged_fraction": np.stack([r["judged_fraction"] for r in results]),
+        "relevant_judged": np.stack([r["relevant_judged"] for r in results]),
+        "zero_ideal": np.sum([r["zero_ideal"] for r in results], axis=0),
+        "depths": depths,
+        "methods": list(METHODS),
+        "systems": model.system_names,
+        "parameters": {**asdict(model), "depths": depths, "n_queries": n_queries, "replicates": replicates,
+                       "seed": seed, "k": k, "run_length": run_length, "gain": str(gain), "discount": str(discount),
+                       "pool_novel": pool_novel},
+    }
+
+
+@validate_params(confidence=LEVEL, means=Array(ndim=(3, 4, 5)))
+def summarize_bias(means: Any, *, confidence: float = CONFIDENCE) -> dict[str, np.ndarray]:
+    """Mean bias (estimate - true) over replicates with a t confidence interval.
+
+    Parameters
+    ----------
+    means : array-like, shape (replicates, ..., 3 methods, n_systems)
+        Per-replicate means as returned by :func:`pooling_experiment` (methods
+        in the order of :data:`METHODS`: true first).
+    confidence : float, default 0.95
+
+    Returns
+    -------
+    dict
+        ``"bias"``, ``"low"``, ``"high"``: arrays of shape (..., 2 estimates,
+        n_systems) for the estimates "unjudged = 0" and "condensed";
+        ``"true"``: mean true nDCG, shape (..., n_systems).
+
+    Examples
+    --------
+    >>> m = np.zeros((4, 3, 2)); m[:, 0] = 0.5; m[:, 1] = [0.4, 0.3]; m[:, 2] = 0.5
+    >>> out = summarize_bias(m)
+    >>> out["bias"].round(3).tolist()
+    [[-0.1, -0.2], [0.0, 0.0]]
+    """
+    array = means
+    if array.shape[-2] != len(METHODS):
+        raise ValueError(f"means must have shape (replicates, ..., {len(METHODS)}, n_systems), got {array.shape}")
+    bias = mean_interval.unchecked(array[..., 1:, :] - array[..., :1, :], confidence=confidence)
+    return {"bias": bias["mean"], "low": bias["ci_low"], "high": bias["ci_high"], "true": array[:, ..., 0, :].mean(axis=0)}
