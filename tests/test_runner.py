@@ -17,7 +17,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from ndcg_research.pipeline import plan, profiles, runner
+from ndcg_research.pipeline import profiles, runner
 from ndcg_research.pipeline.figures import figure_files
 
 FIXTURES = Path(__file__).parent / "fixtures" / "notebooks"
@@ -446,6 +446,16 @@ def test_params_command_prints_defaults_and_comments():
     assert all("#" in line for line in lines), lines
 
 
+@pytest.mark.parametrize("name", ["1", "01", "01_worked_example", "01_worked_example.ipynb"])
+def test_params_names_a_notebook_as_reproduce_only_does(name):
+    proc = subprocess.run([sys.executable, "-m", "ndcg_research", "params", name], capture_output=True, text=True,
+                          timeout=120, check=True)
+    assert "k = 6                             # cut-off; None keeps the whole list" in proc.stdout.splitlines()
+    proc = subprocess.run([sys.executable, "-m", "ndcg_research", "params", "99"], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 1 and proc.stderr.startswith("error: notebook '99' matches no notebook; available: 01_")
+
+
 def test_a_run_prints_no_tcp_warning_of_the_kernel(tmp_path, capfd):
     # ipykernel warns "Kernel is running over TCP without encryption" on stderr when it uses TCP; the runner's
     # kernels use IPC sockets on POSIX (as tasks.py configures JupyterLab), so a run prints no such line.
@@ -465,4 +475,4 @@ def test_the_publish_rule():
     partial = runner.publishing(partial=True, **rule)
     assert not partial.publish and "left alone" in partial.note
     assert runner.publishing(partial=True, **{**rule, "folders_given": True}).note == ""
-    assert runner.publishing(partial=True, **{**rule, "publish": True}) == plan.Publishing(True)
+    assert runner.publishing(partial=True, **{**rule, "publish": True}) == runner.Publishing(True)

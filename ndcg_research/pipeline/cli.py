@@ -11,19 +11,20 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
-from ..cli_common import number_argument
-from . import runner
-
-# One parser of numeric options for every command (evaluation.cli): same texts accepted, same messages.
-_seconds = number_argument(float, minimum=0, strict=True, expected="a positive number of seconds or 'none'")
+from .._validation import check_real
+from . import profiles, runner
 
 
 def _timeout(text: str) -> float | None:
     """'none' or '0' for no limit, else a positive number of seconds."""
     if text.strip().lower() in {"none", "0"}:
         return None
-    return _seconds(text)
+    try:
+        return check_real(float(text), "--timeout", low=0, closed="neither")
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds or 'none', got {text!r}") from None
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -96,7 +97,7 @@ def _add_params(sub: argparse._SubParsersAction) -> None:
         "params",
         help="list a notebook's parameters with defaults and comments (also those papermill --help-notebook misses)",
     )
-    par.add_argument("notebook", help="path of the notebook")
+    par.add_argument("notebook", help="the notebook: its path, or its number, stem or file name in notebooks/")
     par.set_defaults(run=_params)
 
 
@@ -123,9 +124,26 @@ def _store(args: argparse.Namespace) -> int:
 
 def _params(args: argparse.Namespace) -> int:
     def show() -> None:
-        print(format_parameters(runner.describe_parameters(args.notebook)))
+        print(format_parameters(runner.describe_parameters(notebook_path(args.notebook))))
 
     return _reporting_errors(show)
+
+
+def notebook_path(name: str) -> Path:
+    """The notebook ``name``: a path to a file, or as ``reproduce --only`` names one of ``notebooks/`` (number, stem
+    or file name).
+
+    Examples
+    --------
+    >>> notebook_path("13").name, notebook_path("01_worked_example").name
+    ('13_cutoff_growth.ipynb', '01_worked_example.ipynb')
+    """
+    path = Path(name)
+    if path.is_file():
+        return path
+    (found,) = profiles.select_notebooks(profiles.discover_notebooks(profiles.repo_root() / "notebooks"), [name],
+                                         what="notebook")
+    return found
 
 
 def format_parameters(parameters: Sequence[runner.NotebookParameter]) -> str:
