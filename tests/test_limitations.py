@@ -51,25 +51,19 @@ def test_appending_nonrelevant_never_changes_ndcg(grades, n_extra, unretrieved, 
         )
 
 
-def test_append_nonrelevant_rejects_bad_count():
-    with pytest.raises(ValueError, match="n_extra"):
-        lim.append_nonrelevant([1, 2], -1)
+def test_append_nonrelevant_pads_each_list():
     assert lim.append_nonrelevant([[1], [2]], 2).tolist() == [[1, 0, 0], [2, 0, 0]]
 
 
 def test_precision_falls_when_appending():
     assert lim.precision([3, 0, 1, 0]) == 0.5
     assert lim.precision(lim.append_nonrelevant([3, 0, 1, 0], 4)) == 0.25
-    with pytest.raises(ValueError, match="relevance"):
-        lim.precision([])
 
 
 def test_random_graded_lists_frequencies():
     lists = lim.random_graded_lists(2000, 50, (0.5, 0.3, 0.2), seed=0)
     freq = np.bincount(lists.astype(int).ravel(), minlength=3) / lists.size
     np.testing.assert_allclose(freq, [0.5, 0.3, 0.2], atol=0.01)
-    with pytest.raises(ValueError, match="grade_probs"):
-        lim.random_graded_lists(2, 2, (0.5, 0.6), seed=0)
 
 
 # ---------------------------------------------------------------- limitation 2: truncation
@@ -110,13 +104,6 @@ def test_truncation_table_against_reference():
         for name, (s, l) in expected.items():
             assert table[name][0][i] == pytest.approx(s, abs=1e-12), name
             assert table[name][1][i] == pytest.approx(l, abs=1e-12), name
-
-
-def test_truncation_table_validates():
-    with pytest.raises(ValueError, match="short_length"):
-        lim.truncation_table([[1, 0, 1]], 3, [[1, 0, 1]], 2)
-    with pytest.raises(ValueError, match="k_fixed"):
-        lim.truncation_table([[1, 0, 1]], 2, [[1, 0, 1]], 0)
 
 
 # ---------------------------------------------------------------- limitation 3: pooling
@@ -183,9 +170,7 @@ def test_evaluate_runs_with_everything_judged_is_exact():
     np.testing.assert_allclose(out["condensed"], out["true"], atol=TOL)
 
 
-def test_evaluate_runs_validates():
-    with pytest.raises(TypeError, match="judged must hold booleans, got dtype int64"):
-        lim.evaluate_runs(np.zeros((2, 3)), np.zeros((1, 2, 3)), np.ones((2, 3), int))
+def test_evaluate_runs_refuses_arrays_of_other_collections():
     with pytest.raises(ValueError, match=r"judged must have the shape of grades, \(2, 3\), got \(2, 2\)"):
         lim.evaluate_runs(np.zeros((2, 3)), np.zeros((1, 2, 3)), np.ones((2, 2), bool))
     with pytest.raises(ValueError, match="scores"):
@@ -203,15 +188,6 @@ def test_simulated_collection_rates_and_quality_order():
     assert np.all(np.diff(means[: model.n_pooled]) < 0)
     assert means[-1] > means[0]
     assert c.names == model.system_names
-
-
-def test_pooling_model_validates():
-    with pytest.raises(ValueError, match="pooled_noise"):
-        lim.PoolingModel(pooled_noise=())
-    with pytest.raises(ValueError, match="grade_probs"):
-        lim.PoolingModel(grade_probs=(0.5, 0.2))
-    with pytest.raises(ValueError, match="n_docs"):
-        lim.PoolingModel(n_docs=1)
 
 
 def test_pooling_experiment_seeding_is_per_replicate_and_worker_independent():

@@ -70,7 +70,6 @@ def test_better_skill_gives_higher_mean_ndcg_on_many_topics():
 
 
 @pytest.mark.parametrize("kwargs, text", [
-    (dict(systems=1), "systems must be an integer >= 2"),
     (dict(depth=600), "depth \\(600\\) must not exceed documents"),
     (dict(topic_sd=-1.0), "topic_sd must be >= 0"),
     (dict(grade_probabilities=(0.5, 0.5, 0.5)), "grade_probabilities must be 3 probabilities"),

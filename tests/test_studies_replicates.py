@@ -3,22 +3,15 @@
 from __future__ import annotations
 
 import numpy as np
-import pytest
 
 from ndcg_research.simulation import replicates as rp
 
 
-def test_seed_sequence_is_numpys_with_checks():
+def test_seed_sequence_is_numpys():
     s = rp.seed_sequence(7, 6003, 2)
     assert s.entropy == 7 and s.spawn_key == (6003, 2)
     assert np.random.default_rng(s).random() == np.random.default_rng(
         np.random.SeedSequence(7, spawn_key=(6003, 2))).random()
-    with pytest.raises(ValueError, match="seed must be an integer >= 0, got -1"):
-        rp.seed_sequence(-1)
-    with pytest.raises(ValueError, match="spawn key element 1 must be an integer >= 0"):
-        rp.seed_sequence(1, 3, -2)
-    with pytest.raises(TypeError, match="seed must be an integer"):
-        rp.seed_sequence(1.5)
 
 
 def test_replicate_counts_forms():
@@ -45,8 +38,6 @@ def _square(chunk: rp.Chunk) -> np.ndarray:
 def test_parallel_map_gives_every_result_whatever_the_workers():
     items = list(range(10))
     assert sorted(rp.parallel_map(abs, [-x for x in items], n_jobs=2)) == sorted((-x, x) for x in items)
-    with pytest.raises(ValueError, match="n_jobs must be a non-zero integer"):
-        list(rp.parallel_map(abs, [1], n_jobs=0))
 
 
 def test_run_chunks_joins_in_replicate_order_and_resumes_from_cache(tmp_path):

@@ -152,11 +152,8 @@ def catalogue(studies: Path = STUDIES, page: Path = PAGE, shared: Path = SHARED)
     The studies appear in the order of ``page.toml``; a study it does not list comes after those it does, by
     notebook number.
 
-    Raises
-    ------
-    ValueError
-        If a file is malformed, two findings share a key, two files define a threshold, or a finding names a
-        threshold no file defines.
+    Raises ValueError if a file is malformed, two findings share a key, two files define a threshold, or a finding
+    names a threshold no file defines.
 
     Examples
     --------

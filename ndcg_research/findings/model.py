@@ -30,25 +30,15 @@ class MissingTableError(FileNotFoundError):
 class Finding:
     """One claim with the measurement that tests it.
 
-    Attributes
-    ----------
-    key : str
-        Stable identifier (a slug).
-    title, claim, source, measurement, summary, verdict, conditions : str
-        Short name of the claim; what is claimed and who claims it (the source article, Wang et al. (2013), or
-        this package); what was measured, with the numbers computed from the tables, and that in one short line
-        for the README's table; one of :data:`VERDICTS`; under which conditions the verdict holds.
-    figures, tables, notebooks : tuple of str
-        Figure names in ``figures/``, table names in ``results/full/``, notebook file names in ``notebooks/``.
-    numbers : dict of str to float
-        The quoted numbers by name (for tests and the JSON output).
-    rule : str
-        The verdict rule in words.
-    thresholds : tuple of str
-        The names of the thresholds the verdict depends on.
-    attribution : str
-        For a claim of Wang et al. (2013), whose abstract only could be read: which words of the abstract it
-        tests and what this package added to make them testable (empty otherwise).
+    ``key``: stable identifier (a slug); ``title``, ``claim``, ``source``, ``measurement``, ``summary``, ``verdict``,
+    ``conditions``: short name of the claim; what is claimed and who claims it (the source article, Wang et al.
+    (2013), or this package); what was measured, with the numbers computed from the tables, and that in one short
+    line for the README's table; one of :data:`VERDICTS`; under which conditions the verdict holds; ``figures``,
+    ``tables``, ``notebooks``: figure names in ``figures/``, table names in ``results/full/``, notebook file names in
+    ``notebooks/``; ``numbers``: the quoted numbers by name (for tests and the JSON output); ``rule``: the verdict
+    rule in words; ``thresholds``: the names of the thresholds the verdict depends on; ``attribution``: for a claim
+    of Wang et al. (2013), whose abstract only could be read: which words of the abstract it tests and what this
+    package added to make them testable (empty otherwise).
     """
 
     key: str

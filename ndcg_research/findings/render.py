@@ -110,10 +110,7 @@ def render_summary(findings: Sequence[Finding]) -> str:
 def splice_readme(readme: str, summary: str) -> str:
     """Replace the text between the README markers (inclusive) with ``summary``.
 
-    Raises
-    ------
-    ValueError
-        If the README lacks the markers.
+    Raises ValueError if the README lacks the markers.
 
     Examples
     --------

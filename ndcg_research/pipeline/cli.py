@@ -149,14 +149,7 @@ def notebook_path(name: str) -> Path:
 def format_parameters(parameters: Sequence[runner.NotebookParameter]) -> str:
     """Format a notebook's parameters as ``name = default  # comment`` lines, comments aligned.
 
-    Parameters
-    ----------
-    parameters : sequence of NotebookParameter
-        From :func:`ndcg_research.pipeline.runner.describe_parameters`.
-
-    Returns
-    -------
-    str
+    ``parameters``: from :func:`ndcg_research.pipeline.runner.describe_parameters`.
 
     Examples
     --------

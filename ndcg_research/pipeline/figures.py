@@ -76,17 +76,9 @@ INDEX_NAME = "README.md"
 def figure_files(name: str, figures_dir: str | os.PathLike[str]) -> list[Path]:
     """Return the paths of the three files of figure ``name``: PNG, PDF and JSON.
 
-    Parameters
-    ----------
-    name : str
-        Figure name, e.g. ``"01_contributions"``.
-    figures_dir : str or path-like
-        Folder holding the figures.
+    ``name``: figure name, e.g. ``"01_contributions"``; ``figures_dir``: folder holding the figures.
 
-    Returns
-    -------
-    list of pathlib.Path
-        ``[<dir>/<name>.png, <dir>/<name>.pdf, <dir>/<name>.json]``.
+    Returns list of pathlib.Path: ``[<dir>/<name>.png, <dir>/<name>.pdf, <dir>/<name>.json]``.
 
     Examples
     --------
@@ -237,20 +229,11 @@ def _provenance(name: str, caption: str, notebook: str, png: Path, pdf: Path, pa
 def read_provenance(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Read one provenance record written by :func:`save_figure`.
 
-    Parameters
-    ----------
-    path : str or path-like
-        The ``<name>.json`` file.
+    ``path``: the ``<name>.json`` file.
 
-    Returns
-    -------
-    dict
-        The record.
+    Returns dict: the record.
 
-    Raises
-    ------
-    ValueError
-        If the file is not a figure provenance record.
+    Raises ValueError if the file is not a figure provenance record.
 
     Examples
     --------
@@ -283,17 +266,9 @@ def write_index(figures_dir: str | os.PathLike[str], *, title: str = "Figures") 
     and PDF files. The index contains nothing that changes between runs of the
     same code (no dates), so regenerating it does not churn.
 
-    Parameters
-    ----------
-    figures_dir : str or path-like
-        The folder to index; created if missing.
-    title : str, optional
-        Heading of the index.
+    ``figures_dir``: the folder to index; created if missing; ``title``: heading of the index.
 
-    Returns
-    -------
-    pathlib.Path
-        The index file.
+    Returns pathlib.Path: the index file.
 
     Examples
     --------
@@ -406,10 +381,7 @@ def rerun_environment() -> dict[str, Any]:
     Nothing here names the machine or a path beyond a file name, so records from
     equal environments are equal.
 
-    Returns
-    -------
-    dict
-        JSON-serialisable.
+    Returns dict: JSON-serialisable.
 
     Examples
     --------

@@ -119,18 +119,8 @@ def chance_level(table: pd.DataFrame, column: str, trials: str = "replicates", *
     cells (default: the rows of ``table``, the cells a reader scans together). So a table of many cells
     does not call a cell a win of either ranker because one interval in twenty misses by chance.
 
-    Parameters
-    ----------
-    table : DataFrame
-        Holds ``column`` (shares of ``trials``, whole counts) and ``trials``.
-    column, trials : str
-        The share and the number of trials.
-    family : int, optional
-        How many cells are judged together; default ``len(table)``.
-
-    Returns
-    -------
-    ndarray of bool
+    ``table``: holds ``column`` (shares of ``trials``, whole counts) and ``trials``; ``column``, ``trials``: the
+    share and the number of trials; ``family``: how many cells are judged together; default ``len(table)``.
 
     Examples
     --------
@@ -181,15 +171,9 @@ def headed(table: pd.DataFrame, columns: Mapping[str, str], digits: Mapping[str,
            index: Sequence[str] = ()) -> pd.DataFrame:
     """The columns ``columns`` of ``table``, renamed to their words, floats rounded per column.
 
-    Parameters
-    ----------
-    table : DataFrame
-    columns : mapping of str to str
-        Column name -> header in words (with the unit), in the order to show.
-    digits : mapping of str to int, optional
-        Decimals per column (by its original name); float columns not named get 3.
-    index : sequence of str
-        Original names of the columns to make the (row) index, e.g. ``("label", "pair")``.
+    ``columns``: column name -> header in words (with the unit), in the order to show; ``digits``: decimals per
+    column (by its original name); float columns not named get 3; ``index``: original names of the columns to make
+    the (row) index, e.g. ``("label", "pair")``.
 
     Examples
     --------

@@ -32,7 +32,6 @@ import numpy as np
 import pandas as pd
 
 from ..core.discounts import parse_discount
-from ..core.validation import check_integer
 from ..stats.intervals import wilson_interval
 from ..stats.paired import TIE_TOLERANCE
 from . import finite_n
@@ -64,18 +63,10 @@ def crossing_n(model: str, first: str, second: str, discount: str, n_min: int, n
     ``n_max``; the first grid interval where its sign changes is narrowed by bisection on
     the integers. Crossings between two grid points that cancel each other are not seen.
 
-    Parameters
-    ----------
-    model, first, second, discount : str
-    n_min, n_max : int
-        The range of list lengths, ``1 <= n_min < n_max``.
-    points : int, default 41
+    ``n_min``, ``n_max``: the range of list lengths, ``1 <= n_min < n_max``.
 
-    Returns
-    -------
-    tuple
-        (n at which the sign first differs from the sign at ``n_min``, or None if it never does
-        on the grid; the expected gap at ``n_min``; the expected gap at ``n_max``).
+    Returns tuple: (n at which the sign first differs from the sign at ``n_min``, or None if it never does on the
+    grid; the expected gap at ``n_min``; the expected gap at ``n_max``).
 
     Examples
     --------
@@ -92,12 +83,9 @@ def crossing_table(model: str, first: str, second: str, discounts: Sequence[str]
                    points: int = 41) -> pd.DataFrame:
     """:func:`crossing_n` for every discount: one row each.
 
-    Returns
-    -------
-    pandas.DataFrame
-        Columns: model, first, second, discount, decay, n_min, n_max, gap_at_n_min,
-        gap_at_n_max, crossing_n (NaN if the order does not change in the range),
-        first_ahead_below (the first ranker is ahead, in expectation, below the crossing).
+    Returns pandas.DataFrame: columns: model, first, second, discount, decay, n_min, n_max, gap_at_n_min,
+    gap_at_n_max, crossing_n (NaN if the order does not change in the range), first_ahead_below (the first ranker is
+    ahead, in expectation, below the crossing).
 
     Examples
     --------
@@ -108,8 +96,6 @@ def crossing_table(model: str, first: str, second: str, discounts: Sequence[str]
     model = str(parse_model(model))
     first, second = str(parse_ranker(first)), str(parse_ranker(second))
     specs = [str(parse_discount(d, builtin_only=True)) for d in discounts]
-    n_min, n_max = check_integer(n_min, "n_min"), check_integer(n_max, "n_max")
-    points = check_integer(points, "points", minimum=2)
     if n_max <= n_min:
         raise ValueError(f"n_max must be larger than n_min, got {n_min} and {n_max}")
     grid = sorted({int(round(v)) for v in np.geomspace(n_min, n_max, points)} | {n_min, n_max})
@@ -141,14 +127,10 @@ def decision_table(result: SweepResult, first: str, second: str, reference: str 
     A decision is the sign of nDCG(first) - nDCG(second) on one data set (a tie within
     ``tie_tolerance`` is a decision of its own).
 
-    Returns
-    -------
-    pandas.DataFrame
-        Columns: model, first, second, discount, n, replicates, p_first (share of data sets
-        where ``first`` scores strictly higher) with its Wilson interval p_first_low,
-        p_first_high; reference; p_differs (share where the decision differs from the
-        reference discount's) with p_differs_low, p_differs_high; p_reversed (share where
-        one of the two discounts picks ``first`` and the other ``second``); seed (the sweep's).
+    Returns pandas.DataFrame: columns: model, first, second, discount, n, replicates, p_first (share of data sets
+    where ``first`` scores strictly higher) with its Wilson interval p_first_low, p_first_high; reference; p_differs
+    (share where the decision differs from the reference discount's) with p_differs_low, p_differs_high; p_reversed
+    (share where one of the two discounts picks ``first`` and the other ``second``); seed (the sweep's).
     """
     sweep = result.sweep
     first, second = sweep.canonical("ranker", first), sweep.canonical("ranker", second)

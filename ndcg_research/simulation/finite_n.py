@@ -37,7 +37,6 @@ from scipy import special, stats
 
 from ..core.discounts import Discount, parse_discount
 from ..core.gains import Gain, parse_gain
-from ..core.validation import check_integer
 from .model import Model, Ranker, parse_model, parse_ranker
 from .theory import (
     Profile,
@@ -90,17 +89,9 @@ def rank_gains(model: str | Model, ranker: str | Ranker, n: int, *, gain: str | 
     ``coarse(bins)``: the mean of its step profile over each rank's cell ``((r - 1)/n, r/n]``
     (an approximation).
 
-    Parameters
-    ----------
-    model, ranker : str or Model, Ranker
-    n : int
-        Items in the data set (>= 1).
-    gain : str or Gain, default "linear"
+    ``n``: items in the data set (>= 1).
 
-    Returns
-    -------
-    numpy.ndarray
-        Shape (n,); sums to ``n p`` (up to quadrature error), p the mean gain.
+    Returns numpy.ndarray: shape (n,); sums to ``n p`` (up to quadrature error), p the mean gain.
 
     Examples
     --------
@@ -111,7 +102,6 @@ def rank_gains(model: str | Model, ranker: str | Ranker, n: int, *, gain: str | 
     0.3
     """
     model, ranker, gain = parse_model(model), parse_ranker(ranker), parse_gain(gain, builtin_only=True)
-    n = check_integer(n, "n")
     if ranker.kind == "coarse":
         return gain_profile(model, ranker, gain=gain).cell_means(n)
     if ranker.kind == "gated":
@@ -178,7 +168,6 @@ def ideal_rank_gains(model: str | Model, n: int, *, gain: str | Gain = "linear")
     [0.75, 0.25]
     """
     model, gain = parse_model(model), parse_gain(gain, builtin_only=True)
-    n = check_integer(n, "n")
     star = ideal_profile(model, gain=gain)
     # star: values gain(G), ..., gain(0) on [0, q_G), ..., [q_1, 1): q_k = edges[G - k + 1].
     levels, q = star.values[::-1], star.edges[1:-1][::-1]  # gain(0..G); q_1..q_G
@@ -198,10 +187,7 @@ def finite_n_values(model: str | Model, rankers: Sequence[str | Ranker], discoun
                     *, gain: str | Gain = "linear") -> np.ndarray:
     """:func:`finite_n_ndcg` of every ranker under every discount at one n, sharing the expected gains.
 
-    Returns
-    -------
-    numpy.ndarray
-        Shape ``(len(rankers), len(discounts))``.
+    Returns numpy.ndarray: shape ``(len(rankers), len(discounts))``.
 
     Examples
     --------
@@ -209,7 +195,6 @@ def finite_n_values(model: str | Model, rankers: Sequence[str | Ranker], discoun
     [1.0, 1.0]
     """
     model = parse_model(model)
-    n = check_integer(n, "n")
     ranks = np.arange(1, n + 1, dtype=np.float64)
     D = np.stack([parse_discount(d, builtin_only=True)(ranks) for d in discounts], axis=1)  # (n, discounts)
     ideal = ideal_rank_gains(model, n, gain=gain) @ D
@@ -251,7 +236,6 @@ def rare_miss_share(model: str | Model, ranker: str | Ranker, discount: str | Di
     1.0
     """
     model, d = parse_model(model), parse_discount(discount, builtin_only=True)
-    n, replicates = check_integer(n, "n"), check_integer(replicates, "replicates")
     star = ideal_profile(model, gain=gain)
     top_ranks = max(1, int(n * star.edges[1]))  # ranks the ideal fills with the top gain, in expectation
     gains = rank_gains(model, ranker, n, gain=gain)[:top_ranks]
@@ -265,15 +249,11 @@ def prediction(model: str | Model, ranker: str | Ranker, discount: str | Discoun
                *, gain: str | Gain = "linear", finite_n: bool = True) -> dict[str, float | str]:
     """The theory for one (ranker, discount, n): regime, limit, first-order value and finite-n value.
 
-    Returns
-    -------
-    dict
-        ``regime`` (the discount's decay), ``limit`` (of nDCG, or of its mean for
-        summable discounts), ``first_order`` (``1 - eps c`` for slowly varying, the
-        zipf approximation, the limit for power(beta<1) and none, NaN for summable),
-        ``eps`` (eps_D(n)), ``c`` (c_f, slowly varying only, else NaN) and
-        ``finite_n`` (:func:`finite_n_ndcg`, NaN when ``finite_n=False``). A ``head(m)``
-        ranker has only the finite-n value (its limits depend on how m grows with n).
+    Returns dict: ``regime`` (the discount's decay), ``limit`` (of nDCG, or of its mean for summable discounts),
+    ``first_order`` (``1 - eps c`` for slowly varying, the zipf approximation, the limit for power(beta<1) and none,
+    NaN for summable), ``eps`` (eps_D(n)), ``c`` (c_f, slowly varying only, else NaN) and ``finite_n``
+    (:func:`finite_n_ndcg`, NaN when ``finite_n=False``). A ``head(m)`` ranker has only the finite-n value (its
+    limits depend on how m grows with n).
 
     Examples
     --------
@@ -307,11 +287,8 @@ def theory_table(model: str | Model, rankers: Sequence[str | Ranker], discounts:
                  ns: Sequence[int], *, gain: str | Gain = "linear") -> pd.DataFrame:
     """:func:`prediction` for every (discount, ranker, n), sharing the work across discounts and rankers.
 
-    Returns
-    -------
-    pandas.DataFrame
-        One row per (discount, ranker, n), in that order, with columns model, discount,
-        decay, ranker, n, limit, first_order, eps, c and finite_n (see :func:`prediction`).
+    Returns pandas.DataFrame: one row per (discount, ranker, n), in that order, with columns model, discount, decay,
+    ranker, n, limit, first_order, eps, c and finite_n (see :func:`prediction`).
 
     Examples
     --------
@@ -322,7 +299,7 @@ def theory_table(model: str | Model, rankers: Sequence[str | Ranker], discounts:
     model = parse_model(model)
     rankers = [parse_ranker(r) for r in rankers]
     discounts = [parse_discount(d, builtin_only=True) for d in discounts]
-    ns = sorted({check_integer(n, "every n") for n in ns})
+    ns = sorted(set(ns))
     finite: dict[tuple[Discount, Ranker, int], float] = {}
     for n in ns:  # loop over list lengths; each computes the expected gains once
         values = finite_n_values(model, rankers, discounts, n, gain=gain)

@@ -75,7 +75,6 @@ import numpy as np
 from scipy.special import ndtr, ndtri
 
 from ..core.specs import format_call, parse_call, parse_registered
-from ..core.validation import check_integer, check_number
 
 
 def stable_id(text: str) -> int:
@@ -96,14 +95,9 @@ def stable_id(text: str) -> int:
 class Model:
     """The probit relevance model ``y | x ~ Binomial(grades, lo + (hi - lo) Phi(a x))``, ``x ~ N(0, 1)``.
 
-    Parameters
-    ----------
-    lo, hi : float
-        Relevance probability of the worst and the best items, ``0 <= lo < hi <= 1``.
-    a : float
-        Steepness (> 0): how strongly the feature separates relevant from non-relevant.
-    grades : int
-        Number of relevance units ``G`` (>= 1); grades run over ``0..G``. 1 is binary relevance.
+    ``lo``, ``hi``: relevance probability of the worst and the best items (``0 <= lo < hi <= 1``); ``a`` (> 0): how
+    strongly the feature separates relevant from non-relevant; ``grades``: the number of relevance units ``G``
+    (1..32; grades run over ``0..G``, 1 is binary relevance).
 
     Examples
     --------
@@ -120,16 +114,9 @@ class Model:
     grades: int = 1
 
     def __post_init__(self) -> None:
-        lo, hi, a = (check_number(getattr(self, k), f"model parameter {k!r}") for k in ("lo", "hi", "a"))
-        if not 0 <= lo < hi <= 1:
-            raise ValueError(f"model needs 0 <= lo < hi <= 1, got lo={lo!r}, hi={hi!r}")
-        if a <= 0:
-            raise ValueError(f"model parameter 'a' must be > 0, got {a!r}")
-        grades = check_integer(self.grades, "model parameter 'grades'", minimum=None)
-        if not 1 <= grades <= 32:
-            raise ValueError(f"model parameter 'grades' must be in 1..32, got {grades!r}")
-        for key, value in (("lo", lo), ("hi", hi), ("a", a), ("grades", grades)):
-            object.__setattr__(self, key, value)
+        # A spec outside the model's domain would draw meaningless data: refused by name (the spec language's rule).
+        if not (0 <= self.lo < self.hi <= 1 and self.a > 0 and 1 <= self.grades <= 32):
+            raise ValueError(f"model needs 0 <= lo < hi <= 1, a > 0 and grades in 1..32, got {self!r}")
 
     def __str__(self) -> str:
         shown = {k: getattr(self, k) for k, default in (("lo", 0.0), ("hi", 1.0), ("a", 1.0), ("grades", 1))
@@ -171,7 +158,6 @@ class Model:
         receives the features and the intermediate values instead of new memory: the
         same numbers, no page faults when a sweep draws many data sets.
         """
-        n = check_integer(n, "n")
         if scratch is None:
             scratch = {"x": np.empty(n), "eta": np.empty(n), "u": np.empty(n), "present": np.empty(n, dtype=bool)}
         x = scratch["x"]
@@ -230,6 +216,7 @@ def parse_model(spec: str | Model) -> Model:
 _RANKER_KINDS = {"bayes": (), "noisy": ("sigma",), "coarse": ("bins",), "random": (), "head": ("m",),
                  "gated": ("q",)}
 _RANKERS_VALID = "bayes, noisy(sigma), coarse(bins), random, head(m), gated(q)"
+_DOMAIN = {"noisy": "sigma > 0", "coarse": "bins >= 2", "head": "m >= 1", "gated": "0 < q < 1"}
 
 
 @dataclass(frozen=True)
@@ -320,24 +307,15 @@ def parse_ranker(spec: str | Ranker) -> Ranker:
     >>> parse_ranker("gated(q=1)")
     Traceback (most recent call last):
     ...
-    ValueError: ranker 'gated' needs 0 < q < 1, got 1.0
+    ValueError: ranker 'gated' needs 0 < q < 1, got 'gated(q=1)'
     """
     if isinstance(spec, Ranker):
         return spec
     name, kwargs = parse_registered(spec, _RANKER_KINDS, what="ranker", valid=f"valid rankers: {_RANKERS_VALID}")
-    if name == "noisy":
-        sigma = check_number(kwargs["sigma"], "ranker parameter 'sigma'")
-        if sigma <= 0:
-            raise ValueError(f"ranker 'noisy' needs sigma > 0, got {sigma!r}")
-        return Ranker("noisy", sigma=sigma)
-    if name == "coarse":
-        return Ranker("coarse", bins=check_integer(kwargs["bins"], "ranker parameter 'bins'", minimum=2))
-    if name == "head":
-        return Ranker("head", m=check_integer(kwargs["m"], "ranker parameter 'm'", minimum=1))
-    if name == "gated":
-        q = check_number(kwargs["q"], "ranker parameter 'q'")
-        if not 0 < q < 1:
-            raise ValueError(f"ranker 'gated' needs 0 < q < 1, got {q!r}")
-        return Ranker("gated", q=q)
-    return Ranker(name)
+    ranker = Ranker(name, **kwargs)
+    # The spec language's domain: a ranker outside it would score meaninglessly.
+    if not {"noisy": ranker.sigma > 0, "coarse": ranker.bins >= 2, "head": ranker.m >= 1,
+            "gated": 0 < ranker.q < 1}.get(name, True):
+        raise ValueError(f"ranker {name!r} needs {_DOMAIN[name]}, got {spec!r}")
+    return ranker
 

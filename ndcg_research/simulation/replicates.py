@@ -34,7 +34,6 @@ from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
-from ..core.validation import check_integer
 
 #: Default number of items (replicates x list length) per chunk of work.
 CHUNK_ITEMS = 2_000_000
@@ -46,16 +45,8 @@ R = TypeVar("R")
 def seed_sequence(seed: int, *key: int) -> np.random.SeedSequence:
     """``SeedSequence(seed, spawn_key=key)``: the seed of one replicate (or one stream of it).
 
-    Parameters
-    ----------
-    seed : int
-        The study's seed (entropy), >= 0.
-    *key : int
-        Non-negative integers that name the replicate, e.g. (experiment, n, replicate, stream).
-
-    Returns
-    -------
-    numpy.random.SeedSequence
+    ``seed``: the study's seed (entropy), >= 0; ``*key``: non-negative integers that name the replicate, e.g.
+    (experiment, n, replicate, stream).
 
     Examples
     --------
@@ -63,8 +54,6 @@ def seed_sequence(seed: int, *key: int) -> np.random.SeedSequence:
     >>> a == np.random.default_rng(seed_sequence(1, 6003, 0)).random(), a == np.random.default_rng(seed_sequence(1, 6003, 1)).random()
     (True, False)
     """
-    seed = check_integer(seed, "seed", minimum=0)
-    key = tuple(check_integer(k, f"spawn key element {i}", minimum=0) for i, k in enumerate(key))
     return np.random.SeedSequence(seed, spawn_key=key)
 
 
@@ -72,27 +61,19 @@ def replicate_counts(ns: Iterable[int], replicates: int | Sequence[int] | Mappin
                      ) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """List lengths (sorted, distinct) and the number of replicates at each.
 
-    Parameters
-    ----------
-    ns : iterable of int
-        List lengths, distinct, >= 1.
-    replicates : int, sequence or mapping
-        One count for every n, one count per n (in the order of ``ns``), or ``{n: count}``.
+    ``ns``: list lengths, distinct, >= 1; ``replicates``: one count for every n, one count per n (in the order of
+    ``ns``), or ``{n: count}``.
 
-    Returns
-    -------
-    tuple
-        (ns, replicates), both tuples sorted by n.
+    Returns tuple: (ns, replicates), both tuples sorted by n.
 
     Examples
     --------
     >>> replicate_counts([1000, 100], [20, 100])
     ((100, 1000), (100, 20))
     """
-    given = list(ns)
-    ns_list = [check_integer(n, "every n") for n in given]
+    ns_list = list(ns)
     if not ns_list or len(set(ns_list)) != len(ns_list):
-        raise ValueError(f"ns must be a non-empty list of distinct list lengths, got {given!r}")
+        raise ValueError(f"ns must be a non-empty list of distinct list lengths, got {ns_list!r}")
     if isinstance(replicates, Mapping):
         missing = [n for n in ns_list if n not in replicates]
         if missing:
@@ -104,8 +85,7 @@ def replicate_counts(ns: Iterable[int], replicates: int | Sequence[int] | Mappin
             raise ValueError(f"replicates must give one count per n ({len(ns_list)}), got {counts!r}")
     else:
         counts = [replicates] * len(ns_list)
-    counts = [check_integer(r, "replicates") for r in counts]
-    pairs = sorted(zip(ns_list, counts))
+    pairs = sorted(zip(ns_list, counts, strict=True))
     return tuple(n for n, _ in pairs), tuple(r for _, r in pairs)
 
 
@@ -128,9 +108,8 @@ def plan_chunks(ns: Sequence[int], replicates: Sequence[int], chunk_items: int =
     >>> plan_chunks([100, 1000], [5, 3], chunk_items=2000)
     [Chunk(n=100, start=0, stop=5), Chunk(n=1000, start=0, stop=2), Chunk(n=1000, start=2, stop=3)]
     """
-    chunk_items = check_integer(chunk_items, "chunk_items")
     out = []
-    for n, count in zip(ns, replicates):
+    for n, count in zip(ns, replicates, strict=True):
         size = max(1, chunk_items // n)
         out.extend(Chunk(n, start, min(start + size, count)) for start in range(0, count, size))
     return out
@@ -163,8 +142,6 @@ def parallel_map(function: Callable[[T], R], items: Iterable[T], *, n_jobs: int 
     >>> sorted(parallel_map(abs, [-2, 1]))
     [(-2, 2), (1, 1)]
     """
-    if check_integer(n_jobs, "n_jobs", minimum=None) == 0:
-        raise ValueError("n_jobs must be a non-zero integer (1: this process; -1: all cores), got 0")
     if n_jobs == 1 and backend is None:
         for item in items:
             yield _single_threaded(function, item)
@@ -199,27 +176,12 @@ def run_chunks(
 ) -> ChunkRun:
     """Compute (or load from the cache folder) every chunk; see :func:`parallel_map` for the workers.
 
-    Parameters
-    ----------
-    compute : callable
-        Chunk -> array with one row per replicate of the chunk (picklable for other processes).
-    chunks : sequence of Chunk
-    n_jobs, backend
-        As in :func:`parallel_map`.
-    cache : path, optional
-        Folder of finished chunks (``n<n>_r<start>-<stop>.npy``, written atomically), which
-        must belong to this computation alone (name it by a key that hashes its inputs).
-        None: no cache.
-    description : mapping, optional
-        Written once as ``description.json`` into the cache folder, for humans.
-    progress : bool, optional
-        tqdm progress bar over replicates; default: only when stderr is a terminal.
-    label : str
-        Text in front of the progress bar.
-
-    Returns
-    -------
-    ChunkRun
+    ``compute``: chunk -> array with one row per replicate of the chunk (picklable for other processes); ``n_jobs``,
+    ``backend``: as in :func:`parallel_map`; ``cache``: folder of finished chunks (``n<n>_r<start>-<stop>.npy``,
+    written atomically), which must belong to this computation alone (name it by a key that hashes its inputs). None:
+    no cache; ``description``: written once as ``description.json`` into the cache folder, for humans; ``progress``:
+    tqdm progress bar over replicates; default: only when stderr is a terminal; ``label``: text in front of the
+    progress bar.
 
     Examples
     --------
@@ -314,17 +276,10 @@ def code_fingerprint(module: str, package: Path | None = None) -> str:
     cache key that hashes it is invalidated by any change of a statement, and by none of
     the documentation (docstrings, comments, blank lines, formatting).
 
-    Parameters
-    ----------
-    module : str
-        Absolute name of a module of this package, e.g. ``"ndcg_research.simulation.simulate"``.
-    package : path, optional
-        The folder of the package's source (default: this installed package).
+    ``module``: absolute name of a module of this package, e.g. ``"ndcg_research.simulation.simulate"``; ``package``:
+    the folder of the package's source (default: this installed package).
 
-    Returns
-    -------
-    str
-        16 hexadecimal digits.
+    Returns str: 16 hexadecimal digits.
 
     Examples
     --------

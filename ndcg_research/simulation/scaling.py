@@ -52,7 +52,6 @@ import numpy as np
 import pandas as pd
 
 from ..core.discounts import Discount, parse_discount
-from ..core.validation import check_integer, check_number
 from . import finite_n
 from .model import Model, Ranker, parse_model, parse_ranker
 
@@ -131,19 +130,8 @@ def gap_exponent(model: str | Model, better: str | Ranker, worse: str | Ranker, 
     The code writes each row so that it is exactly 0 where it should be (e.g. ``a (1 - beta) + rho (a - 1)``).
     ``zipflog(gamma)``: the ``beta = 1`` row with ``l = -gamma``.
 
-    Parameters
-    ----------
-    model : str or Model
-        A binary probit model (grades = 1).
-    better, worse : str or Ranker
-    discount : str or Discount
-        A built-in discount other than ``none``.
-    a : float, default 1
-        Cut-off exponent, ``0 <= a <= 1`` (0: a fixed k; 1: the full list or a fixed fraction of it).
-
-    Returns
-    -------
-    Exponent
+    ``model``: a binary probit model (grades = 1); ``discount``: a built-in discount other than ``none``; ``a``:
+    cut-off exponent, ``0 <= a <= 1`` (0: a fixed k; 1: the full list or a fixed fraction of it).
 
     Examples
     --------
@@ -157,7 +145,6 @@ def gap_exponent(model: str | Model, better: str | Ranker, worse: str | Ranker, 
     """
     model, better, worse = parse_model(model), parse_ranker(better), parse_ranker(worse)
     d = parse_discount(discount, builtin_only=True)
-    a = check_number(a, "a")
     if not 0 <= a <= 1:
         raise ValueError(f"a must be in [0, 1] (k = n^a), got {a!r}")
     if model.grades != 1:
@@ -216,22 +203,10 @@ def heuristic_std_gap(model: str | Model, better: str | Ranker, worse: str | Ran
     the variance if all these grades were independent Bernoulli variables. The ideal DCG@k is the
     same for both rankers on a data set, so it cancels from the ratio (up to its own small spread).
 
-    Parameters
-    ----------
-    model : str or Model
-        Binary probit model.
-    better, worse : str or Ranker
-    discount : str or Discount
-    n : int
-        List length.
-    k : int, optional
-        Cut-off (default n: the full list).
+    ``model``: binary probit model; ``n``: list length; ``k``: cut-off (default n: the full list).
 
-    Returns
-    -------
-    float
-        NaN for the full list under a discount that decays no faster than ``r^-1/2``, where the
-        independence assumption misses the exact cancellation of first-order terms.
+    Returns float: naN for the full list under a discount that decays no faster than ``r^-1/2``, where the
+    independence assumption misses the exact cancellation of first-order terms.
 
     Examples
     --------
@@ -248,19 +223,9 @@ def heuristic_table(model: str | Model, pairs: Sequence[Sequence[str]], discount
                     cutoff: Callable[[int], int] | None = None) -> pd.DataFrame:
     """:func:`heuristic_std_gap` for every pair, discount and n, sharing the expected gains of each ranker.
 
-    Parameters
-    ----------
-    model : str or Model
-    pairs : sequence of (better, worse)
-    discounts : sequence of str
-    ns : sequence of int
-    cutoff : callable, optional
-        ``k = cutoff(n)`` (e.g. ``CutoffRule.k``); default the full list.
+    ``cutoff``: ``k = cutoff(n)`` (e.g. ``CutoffRule.k``); default the full list.
 
-    Returns
-    -------
-    pandas.DataFrame
-        Columns: model, discount, better, worse, n, k, heuristic_d.
+    Returns pandas.DataFrame: columns: model, discount, better, worse, n, k, heuristic_d.
 
     Examples
     --------
@@ -275,8 +240,7 @@ def heuristic_table(model: str | Model, pairs: Sequence[Sequence[str]], discount
     pairs = [(str(parse_ranker(b)), str(parse_ranker(w))) for b, w in pairs]
     rows = []
     for n in ns:
-        n = check_integer(n, "n")
-        k = n if cutoff is None else check_integer(cutoff(n), "k")
+        k = n if cutoff is None else cutoff(n)
         if k > n:
             raise ValueError(f"k must be at most n = {n}, got {k}")
         gains = {r: finite_n.rank_gains(model, r, n)[:k] for r in {r for pair in pairs for r in pair}}
@@ -356,11 +320,8 @@ def gap_trend(pair_table: pd.DataFrame, keys: Sequence[str], confidence: float) 
 
     The upper half is n at least the group's median n (the asymptotic end, as notebook 09 fits it).
 
-    Returns
-    -------
-    pandas.DataFrame
-        The ``keys``, n_from, n_to, points, exponent, exponent_low, exponent_high, and the trend:
-        ``grows`` (interval above 0), ``shrinks`` (below), ``flat``, or ``undefined`` (no fit).
+    Returns pandas.DataFrame: the ``keys``, n_from, n_to, points, exponent, exponent_low, exponent_high, and the
+    trend: ``grows`` (interval above 0), ``shrinks`` (below), ``flat``, or ``undefined`` (no fit).
 
     Examples
     --------

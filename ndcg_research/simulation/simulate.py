@@ -63,7 +63,6 @@ from ..core import kernels
 from ..core.discounts import Discount, parse_discount
 from ..core.gains import Gain, parse_gain
 from ..core.ranking import group_means
-from ..core.validation import check_integer
 from .model import Model, Ranker, parse_model, parse_ranker
 from .replicates import seed_sequence
 
@@ -73,20 +72,9 @@ from .replicates import seed_sequence
 def replicate_seed(seed: int, model: Model, n: int, replicate: int, stream: int = 0) -> np.random.SeedSequence:
     """The seed of one stream of one replicate: ``SeedSequence(seed, spawn_key=(experiment, n, replicate, stream))``.
 
-    Parameters
-    ----------
-    seed : int
-        The study's seed, >= 0.
-    model : Model
-        Its :attr:`Model.experiment_id` is the first element of the spawn key.
-    n, replicate : int
-        List length (>= 1) and replicate number (>= 0).
-    stream : int, default 0
-        0 for the data, :attr:`Ranker.stream` for a ranker's noise.
-
-    Returns
-    -------
-    numpy.random.SeedSequence
+    ``seed``: the study's seed, >= 0; ``model``: its :attr:`Model.experiment_id` is the first element of the spawn
+    key; ``n``, ``replicate``: list length (>= 1) and replicate number (>= 0); ``stream``: 0 for the data,
+    :attr:`Ranker.stream` for a ranker's noise.
 
     Examples
     --------
@@ -94,9 +82,6 @@ def replicate_seed(seed: int, model: Model, n: int, replicate: int, stream: int 
     >>> s.spawn_key[1:]
     (1000, 7, 0)
     """
-    n = check_integer(n, "n")
-    replicate = check_integer(replicate, "replicate", minimum=0)
-    stream = check_integer(stream, "stream", minimum=0)
     return seed_sequence(seed, model.experiment_id, n, replicate, stream)
 
 
@@ -144,20 +129,7 @@ def sample(model: str | Model, rankers: Iterable[str | Ranker], n: int, *, seed:
     descending x) and the others after them in a uniformly random order
     (``gated(q)``: the items with x above its gate first).
 
-    Parameters
-    ----------
-    model : str or Model
-    rankers : iterable of str or Ranker
-    n : int
-        Number of items (>= 1).
-    seed : int
-        Seed of the experiment.
-    replicate : int
-        Replicate number.
-
-    Returns
-    -------
-    Sample
+    ``n``: number of items (>= 1); ``seed``: seed of the experiment; ``replicate``: replicate number.
 
     Examples
     --------
@@ -169,7 +141,6 @@ def sample(model: str | Model, rankers: Iterable[str | Ranker], n: int, *, seed:
     True
     """
     model = parse_model(model)
-    n = check_integer(n, "n")
     x, y = model.draw(_rng(seed, model, n, replicate), n, descending=True)
     scores: dict[str, np.ndarray] = {}
     for ranker in map(parse_ranker, rankers):
@@ -243,25 +214,11 @@ def replicate_ndcg(
     ``DCG_D(f) = sum_r gain(y_(r)) D(r)``. A data set without a relevant item
     gets 0 (the package's default ``zero_ideal="zero"``).
 
-    Parameters
-    ----------
-    model : str or Model
-    rankers : sequence of str or Ranker
-    discounts : sequence of str or Discount
-        Built-in discount specs, e.g. ``"log2"``, ``"power(beta=0.5)"``.
-    n : int
-        Number of items.
-    seed : int
-        Seed of the experiment.
-    replicate : int
-        Replicate number: with ``seed``, the model and ``n`` it fixes all random draws.
-    gain : str or Gain
-        Built-in gain spec (default linear).
+    ``discounts``: built-in discount specs, e.g. ``"log2"``, ``"power(beta=0.5)"``; ``n``: number of items; ``seed``:
+    seed of the experiment; ``replicate``: replicate number: with ``seed``, the model and ``n`` it fixes all random
+    draws; ``gain``: built-in gain spec (default linear).
 
-    Returns
-    -------
-    numpy.ndarray
-        Shape ``(len(rankers), len(discounts))``.
+    Returns numpy.ndarray: shape ``(len(rankers), len(discounts))``.
 
     Examples
     --------
@@ -272,7 +229,6 @@ def replicate_ndcg(
     (True, [1.0, 1.0])
     """
     model = parse_model(model)
-    n = check_integer(n, "n")
     rankers = [parse_ranker(r) for r in rankers]
     discounts = [parse_discount(d, builtin_only=True) for d in discounts]
     gain_fn = parse_gain(gain, builtin_only=True)
@@ -342,7 +298,6 @@ def stream_sample(model: str | Model, rankers: Iterable[str | Ranker], length: i
     ((20,), True, True)
     """
     model = parse_model(model)
-    length = check_integer(length, "length")
     x, y = model.draw(_stream_rng(seed, model, length, replicate, 0), length)
     keys: dict[str, np.ndarray] = {}
     for ranker in map(parse_ranker, rankers):
@@ -377,22 +332,10 @@ def stream_ndcg(
     (``coarse``) are averaged. Full-list nDCG with the ideal from the prefix's own grades
     (0 when the prefix has no relevant item).
 
-    Parameters
-    ----------
-    model : str or Model
-    rankers : sequence of str or Ranker
-    discounts : sequence of str or Discount
-        Built-in discounts.
-    ns : sequence of int
-        Prefix lengths, increasing, >= 1.
-    seed, replicate : int
-        The study's seed and the stream's number.
-    gain : str or Gain, default "linear"
+    ``discounts``: built-in discounts; ``ns``: prefix lengths, increasing, >= 1; ``seed``, ``replicate``: the study's
+    seed and the stream's number.
 
-    Returns
-    -------
-    numpy.ndarray
-        Shape ``(len(ns), len(rankers), len(discounts))``.
+    Returns numpy.ndarray: shape ``(len(ns), len(rankers), len(discounts))``.
 
     Examples
     --------
@@ -403,7 +346,7 @@ def stream_ndcg(
     rankers = [parse_ranker(r) for r in rankers]
     discounts = [parse_discount(d, builtin_only=True) for d in discounts]
     gain_fn = parse_gain(gain, builtin_only=True)
-    ns = [check_integer(n, "every n") for n in ns]
+    ns = list(ns)
     if not ns or any(b <= a for a, b in zip(ns, ns[1:])):
         raise ValueError(f"ns must be a non-empty increasing list of prefix lengths, got {ns!r}")
     length = ns[-1]

@@ -44,7 +44,6 @@ import pandas as pd
 
 from ..core.discounts import parse_discount
 from ..core.gains import parse_gain
-from ..core.validation import check_integer
 from ..stats.intervals import bootstrap_statistic_interval, mean_interval
 from ..stats.paired import TIE_TOLERANCE, paired_comparison
 from . import theory
@@ -78,12 +77,7 @@ DEFAULT_PAIRS: tuple[tuple[str, str], ...] = (
 def distinct_specs(what: str, specs: Iterable[str]) -> tuple[str, ...]:
     """Canonical specs as a tuple, which must be non-empty and without repeats.
 
-    Parameters
-    ----------
-    what : str
-        Plural name for the message, e.g. ``"rankers"``.
-    specs : iterable of str
-        Canonical spec strings.
+    ``what``: plural name for the message, e.g. ``"rankers"``; ``specs``: canonical spec strings.
 
     Examples
     --------
@@ -150,23 +144,12 @@ class Design:
                          pairs: Iterable[Sequence[str]], seed: int, gain: str = "linear") -> dict[str, Any]:
         """The fields of a :class:`Design`, checked and in canonical spelling.
 
-        Parameters
-        ----------
-        model : str
-            Model spec, e.g. ``"probit(lo=0.1, hi=0.6)"``.
-        rankers, discounts : iterable of str
-            Specs (see :mod:`ndcg_research.simulation.model` and :mod:`ndcg_research.core.discounts`).
-        pairs : iterable of (str, str)
-            Ranker pairs (better, worse), both among ``rankers``.
-        seed : int
-            Entropy of every replicate's ``SeedSequence``, >= 0.
-        gain : str
-            Built-in gain spec.
+        ``model``: model spec, e.g. ``"probit(lo=0.1, hi=0.6)"``; ``rankers``, ``discounts``: specs (see
+        :mod:`ndcg_research.simulation.model` and :mod:`ndcg_research.core.discounts`); ``pairs``: ranker pairs
+        (better, worse), both among ``rankers``; ``seed``: entropy of every replicate's ``SeedSequence``, >= 0;
+        ``gain``: built-in gain spec.
 
-        Returns
-        -------
-        dict
-            ``model``, ``rankers``, ``discounts``, ``pairs``, ``seed``, ``gain``.
+        Returns dict: ``model``, ``rankers``, ``discounts``, ``pairs``, ``seed``, ``gain``.
         """
         ranker_specs = distinct_specs("rankers", (str(parse_ranker(r)) for r in rankers))
         return dict(
@@ -174,7 +157,7 @@ class Design:
             rankers=ranker_specs,
             discounts=distinct_specs("discounts", (str(parse_discount(d, builtin_only=True)) for d in discounts)),
             pairs=ranker_pairs(pairs, ranker_specs),
-            seed=check_integer(seed, "seed", minimum=0),
+            seed=seed,
             gain=str(parse_gain(gain, builtin_only=True)),
         )
 
@@ -223,25 +206,12 @@ class Sweep(Design):
     ) -> Sweep:
         """Check and canonicalise a sweep.
 
-        Parameters
-        ----------
-        model : str
-            Model spec, e.g. ``"probit(lo=0.1, hi=0.6)"``.
-        ns : iterable of int
-            List lengths (distinct, >= 1); sorted.
-        replicates : int, sequence or mapping
-            Replicates per n: one number for all, one per n (same order as ``ns``),
-            or a mapping ``{n: replicates}`` covering every n.
-        seed : int
-            Entropy of every replicate's ``SeedSequence``, >= 0.
-        rankers, discounts : iterable of str
-            Specs (see :mod:`ndcg_research.simulation.model` and :mod:`ndcg_research.core.discounts`).
-        pairs : iterable of (str, str)
-            Ranker pairs (better, worse), both among ``rankers``.
-        gain : str
-            Built-in gain spec.
-        **more
-            The fields a subclass adds (already canonical).
+        ``model``: model spec, e.g. ``"probit(lo=0.1, hi=0.6)"``; ``ns``: list lengths (distinct, >= 1); sorted;
+        ``replicates``: replicates per n: one number for all, one per n (same order as ``ns``), or a mapping ``{n:
+        replicates}`` covering every n; ``seed``: entropy of every replicate's ``SeedSequence``, >= 0; ``rankers``,
+        ``discounts``: specs (see :mod:`ndcg_research.simulation.model` and :mod:`ndcg_research.core.discounts`);
+        ``pairs``: ranker pairs (better, worse), both among ``rankers``; ``gain``: built-in gain spec; ``**more``:
+        the fields a subclass adds (already canonical).
         """
         ns_sorted, counts = replicate_counts(ns, replicates)
         design = cls.canonical_fields(model, rankers=rankers, discounts=discounts, pairs=pairs, seed=seed, gain=gain)
@@ -292,12 +262,7 @@ class SweepResult:
     """nDCG values of a sweep: ``values[n]`` has shape (replicates, axes...) with the axes of
     :meth:`Sweep.axes` (rankers, discounts, and for a cut-off sweep the rules).
 
-    Attributes
-    ----------
-    sweep : Sweep
-    values : dict of int to numpy.ndarray
-    computed_chunks, reused_chunks : int
-        Chunks computed in this run and loaded from the cache.
+    ``computed_chunks``, ``reused_chunks``: chunks computed in this run and loaded from the cache.
     """
 
     sweep: Sweep
@@ -359,11 +324,8 @@ class SweepResult:
         (both discounts' gaps together: :func:`~ndcg_research.stats.intervals.bootstrap_statistic_interval`),
         seeded by ``(seed, pair number, n)``.
 
-        Returns
-        -------
-        pandas.DataFrame
-            Columns: model, better, worse, n, replicates, numerator, denominator, statistic,
-            ratio, ratio_low, ratio_high.
+        Returns pandas.DataFrame: columns: model, better, worse, n, replicates, numerator, denominator, statistic,
+        ratio, ratio_low, ratio_high.
         """
         if set(self.sweep.axes()) != {"ranker", "discount"}:
             raise TypeError(f"ratio_table needs a sweep over rankers and discounts only, not {list(self.sweep.axes())}")
@@ -418,25 +380,11 @@ def run_sweep(
 ) -> SweepResult:
     """Compute (or load from the cache) every chunk of a sweep (a :class:`Sweep` or a cut-off sweep).
 
-    Parameters
-    ----------
-    sweep : Sweep
-    n_jobs : int
-        joblib workers (1: run in this process; -1: all cores).
-    backend : str, optional
-        joblib backend, e.g. ``"loky"`` (default for n_jobs != 1) or ``"dask"``
-        (needs a running ``dask.distributed.Client``).
-    cache_dir : path, optional
-        Folder of finished chunks (in a sub-folder named by :meth:`Sweep.key`); ``None``
-        disables caching.
-    progress : bool, optional
-        Show a tqdm bar; default: only when stderr is a terminal.
-    chunk_items : int
-        Target number of items (replicates x n) per chunk.
-
-    Returns
-    -------
-    SweepResult
+    ``n_jobs``: joblib workers (1: run in this process; -1: all cores); ``backend``: joblib backend, e.g. ``"loky"``
+    (default for n_jobs != 1) or ``"dask"`` (needs a running ``dask.distributed.Client``); ``cache_dir``: folder of
+    finished chunks (in a sub-folder named by :meth:`Sweep.key`); ``None`` disables caching; ``progress``: show a
+    tqdm bar; default: only when stderr is a terminal; ``chunk_items``: target number of items (replicates x n) per
+    chunk.
 
     Examples
     --------

@@ -10,8 +10,6 @@ Floats are written with 10 significant digits: enough for every number the noteb
 quote, and short enough that the last bits of a floating-point sum (which differ between
 machines) do not show up as changed files.
 
-:func:`grid_table` lays out arrays indexed by labelled axes (a sweep's results) as one tidy
-table, one row per combination of labels.
 """
 
 from __future__ import annotations
@@ -26,17 +24,12 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..core.constraints import AnyOf, Instance, SequenceOf
-from ..core.params import validate_params
 
 #: How floats are written: 10 significant digits.
 FLOAT_FORMAT = "%.10g"
 _NAN = "NaN"
-_PATH = Instance(str, os.PathLike, what="a path (str or os.PathLike)", example=lambda: "table.csv")
-_MAPPING = Instance(Mapping, what="a mapping", example=dict)
 
 
-@validate_params(path=_PATH)
 def dtypes_path(path: str | os.PathLike[str]) -> Path:
     """The file that records the column types of the table at ``path`` (``<path>.dtypes.json``).
 
@@ -65,9 +58,6 @@ def _column_type(name: str, column: pd.Series) -> str:
     )
 
 
-@validate_params(
-    table=AnyOf(Instance(pd.DataFrame, what="a pandas.DataFrame"), SequenceOf(_MAPPING, min_size=0)), path=_PATH,
-)
 def write_table(table: pd.DataFrame | Sequence[Mapping[str, Any]], path: str | os.PathLike[str]) -> Path:
     """Write a table as CSV (floats with 10 significant digits) and its column types beside it.
 
@@ -97,11 +87,10 @@ def write_table(table: pd.DataFrame | Sequence[Mapping[str, Any]], path: str | o
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     frame.to_csv(path, index=False, float_format=FLOAT_FORMAT, na_rep=_NAN, lineterminator="\n")
-    dtypes_path.unchecked(path).write_text(json.dumps(types, indent=1) + "\n", encoding="utf-8")
+    dtypes_path(path).write_text(json.dumps(types, indent=1) + "\n", encoding="utf-8")
     return path
 
 
-@validate_params(path=_PATH)
 def read_table(path: str | os.PathLike[str]) -> pd.DataFrame:
     """Read a table written by :func:`write_table`, each column with the type it was written with.
 
@@ -124,10 +113,10 @@ def read_table(path: str | os.PathLike[str]) -> pd.DataFrame:
     """
     path = Path(path)
     try:
-        types = json.loads(dtypes_path.unchecked(path).read_text(encoding="utf-8"))
+        types = json.loads(dtypes_path(path).read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise FileNotFoundError(
-            f"{dtypes_path.unchecked(path)} is missing: read_table reads tables written by write_table "
+            f"{dtypes_path(path)} is missing: read_table reads tables written by write_table "
             f"(use pandas.read_csv for other CSV files)"
         ) from None
     floats = [name for name, kind in types.items() if kind == "float64"]
@@ -140,7 +129,6 @@ def read_table(path: str | os.PathLike[str]) -> pd.DataFrame:
     return frame
 
 
-@validate_params(axes=_MAPPING, columns=_MAPPING)
 def grid_table(axes: Mapping[str, Sequence[Any]], columns: Mapping[str, Any]) -> pd.DataFrame:
     """One row per combination of axis labels (first axis slowest), one column per array.
 

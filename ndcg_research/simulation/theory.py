@@ -66,7 +66,6 @@ from scipy.special import ndtr, ndtri
 
 from ..core.discounts import Discount, parse_discount
 from ..core.gains import Gain, parse_gain
-from ..core.validation import check_integer
 from .model import Model, Ranker, parse_model, parse_ranker
 
 EULER_GAMMA = 0.5772156649015329
@@ -93,16 +92,7 @@ def eps(discount: str | Discount, n: float | np.ndarray) -> float | np.ndarray:
     none                 0
     ===================  ==========================================================
 
-    Parameters
-    ----------
-    discount : str or Discount
-        A built-in discount.
-    n : float or array
-        List length(s), >= 1.
-
-    Returns
-    -------
-    float or numpy.ndarray
+    ``discount``: a built-in discount; ``n``: list length(s), >= 1.
 
     Examples
     --------
@@ -188,16 +178,7 @@ def discount_sum(discount: str | Discount, n: int) -> float:
     weight, ``1 / S(n)``, stays positive for summable discounts and vanishes, however slowly,
     for the others. Slowly varying discounts are not covered (their sums have no short form).
 
-    Parameters
-    ----------
-    discount : str or Discount
-        One of the discounts above.
-    n : int
-        List length (>= 1).
-
-    Returns
-    -------
-    float
+    ``discount``: one of the discounts above; ``n``: list length (>= 1).
 
     Examples
     --------
@@ -207,7 +188,6 @@ def discount_sum(discount: str | Discount, n: int) -> float:
     True
     """
     d = parse_discount(discount, builtin_only=True)
-    n = check_integer(n, "n")
     kw = d.kwargs
     if d.name == "none":
         return float(n)

@@ -38,7 +38,6 @@ import pandas as pd
 from scipy import stats
 
 from ...core.discounts import parse_discount
-from ...core.validation import check_integer
 from ...simulation.replicates import CHUNK_ITEMS, Chunk, plan_chunks, run_chunks
 from ...simulation.simulate import stream_ndcg
 from ...simulation.sweeps import DEFAULT_PAIRS, Design
@@ -80,12 +79,9 @@ def growth_table(pair_table: pd.DataFrame, *, keys: Sequence[str] = ("discount",
     every such n: where the worse ranker is ahead on average (or the gap is undefined) at
     one of them, the exponent is NaN and ``positive`` is False.
 
-    Returns
-    -------
-    pandas.DataFrame
-        One row per group of ``keys``: n_from, n_to, points, exponent, exponent_low,
-        exponent_high, positive (``d > 0`` at every n fitted), vanishes_superpolynomially
-        (``exponent_low > 0``: ``Phi(-d)`` then falls faster than any power of n).
+    Returns pandas.DataFrame: one row per group of ``keys``: n_from, n_to, points, exponent, exponent_low,
+    exponent_high, positive (``d > 0`` at every n fitted), vanishes_superpolynomially (``exponent_low > 0``:
+    ``Phi(-d)`` then falls faster than any power of n).
 
     Examples
     --------
@@ -129,8 +125,6 @@ def geometric_grid(n_min: int, n_max: int, per_doubling: int) -> list[int]:
     >>> geometric_grid(100, 800, 2)
     [100, 141, 200, 283, 400, 566, 800]
     """
-    n_min, n_max = check_integer(n_min, "n_min"), check_integer(n_max, "n_max")
-    per_doubling = check_integer(per_doubling, "per_doubling")
     if n_max <= n_min:
         raise ValueError(f"n_max must be larger than n_min, got {n_min} and {n_max}")
     steps = int(np.ceil(np.log2(n_max / n_min) * per_doubling))
@@ -164,11 +158,11 @@ class StreamStudy(Design):
               gain: str = "linear") -> StreamStudy:
         """Check and canonicalise a stream study (``ns``: the grid of prefix lengths, increasing; the other
         arguments as :meth:`~ndcg_research.simulation.sweeps.Design.canonical_fields`)."""
-        ns = tuple(check_integer(n, "every n") for n in ns)
+        ns = tuple(ns)
         if not ns or any(b <= a for a, b in zip(ns, ns[1:])):
             raise ValueError(f"ns must be a non-empty increasing list of prefix lengths, got {list(ns)!r}")
         design = cls.canonical_fields(model, rankers=rankers, discounts=discounts, pairs=pairs, seed=seed, gain=gain)
-        return cls(ns=ns, streams=check_integer(streams, "streams"), **design)
+        return cls(ns=ns, streams=streams, **design)
 
     def compute_chunk(self, chunk: Chunk) -> np.ndarray:
         """Values of the streams ``chunk.start .. chunk.stop - 1``: shape (streams, ns, rankers, discounts)."""

@@ -336,15 +336,11 @@ def compare_with_theory(ranker_table: pd.DataFrame, theory_table: pd.DataFrame) 
     ``eps_D(n) c_f`` predicts); otherwise nDCG itself. Relative errors are
     ``(theory - simulation) / simulation`` of that quantity (NaN where undefined).
 
-    Returns
-    -------
-    pandas.DataFrame
-        Columns: model, discount, decay, ranker, n, replicates, quantity ("1 - nDCG" or
-        "nDCG"), simulated, ci_half, first_order, finite_n, limit, rel_err_first_order,
-        rel_err_finite_n, finite_n_in_ci (the finite-n theory inside the 95% interval),
-        finite_n_z ((theory - simulated mean) / standard error, NaN when the standard error is
-        0) and finite_n_agrees (within :data:`AGREEMENT_Z`
-        standard errors; with a standard error of 0, equal to within 1e-9).
+    Returns pandas.DataFrame: columns: model, discount, decay, ranker, n, replicates, quantity ("1 - nDCG" or
+    "nDCG"), simulated, ci_half, first_order, finite_n, limit, rel_err_first_order, rel_err_finite_n, finite_n_in_ci
+    (the finite-n theory inside the 95% interval), finite_n_z ((theory - simulated mean) / standard error, NaN when
+    the standard error is 0) and finite_n_agrees (within :data:`AGREEMENT_Z` standard errors; with a standard error
+    of 0, equal to within 1e-9).
 
     Examples
     --------

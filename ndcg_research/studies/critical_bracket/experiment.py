@@ -49,16 +49,8 @@ def log_binomial_slope(x: Sequence[float], failures: Sequence[int], trials: Sequ
     the standard error is from the expected information ``sum_i trials_i p_i / (1 - p_i) [1, x_i; x_i,
     x_i^2]`` at the optimum.
 
-    Parameters
-    ----------
-    x : sequence of float
-        Covariate (here ``ln n``), at least two distinct values.
-    failures, trials : sequence of int
-        Counts, ``0 <= failures <= trials``; at least one failure and one non-failure in all.
-
-    Returns
-    -------
-    (slope, standard error)
+    ``x``: covariate (here ``ln n``), at least two distinct values; ``failures``, ``trials``: counts, ``0 <= failures
+    <= trials``; at least one failure and one non-failure in all.
 
     Examples
     --------
@@ -107,13 +99,10 @@ def failure_trend(pair_table: pd.DataFrame, *, keys: Sequence[str] = ("discount"
     Failures are the data sets on which the better ranker did not score strictly higher
     (``(1 - p_better) * replicates``).
 
-    Returns
-    -------
-    pandas.DataFrame
-        One row per group: the ``keys``, n_from, n_to, points, failures (total), exponent,
-        exponent_low, exponent_high (interval at ``confidence``, default the threshold
-        ``trend_confidence``), trend: ``falls``, ``rises``, ``flat``, or ``no failures`` (none at any
-        n: nothing to fit; it counts as falling) or ``all failed``.
+    Returns pandas.DataFrame: one row per group: the ``keys``, n_from, n_to, points, failures (total), exponent,
+    exponent_low, exponent_high (interval at ``confidence``, default the threshold ``trend_confidence``), trend:
+    ``falls``, ``rises``, ``flat``, or ``no failures`` (none at any n: nothing to fit; it counts as falling) or ``all
+    failed``.
 
     Examples
     --------
@@ -178,25 +167,18 @@ def predicted_trend(model: str, better: str, worse: str, discount: str) -> str:
 def verdict_table(pair_tables: Mapping[str, pd.DataFrame], heuristic: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per (model label, discount, pair): P(correct) at both ends, the trends, the prediction and the verdict.
 
-    Parameters
-    ----------
-    pair_tables : mapping of str to DataFrame
-        Model label -> the pair table of its sweep (:meth:`~ndcg_research.simulation.sweeps.SweepResult.pair_table`).
-    heuristic : DataFrame, optional
-        :func:`~ndcg_research.simulation.scaling.heuristic_table` rows (label, discount, better, worse,
-        n, heuristic_d): their local exponent over the same n as the fitted d is added.
+    ``pair_tables``: model label -> the pair table of its sweep
+    (:meth:`~ndcg_research.simulation.sweeps.SweepResult.pair_table`); ``heuristic``:
+    :func:`~ndcg_research.simulation.scaling.heuristic_table` rows (label, discount, better, worse, n, heuristic_d):
+    their local exponent over the same n as the fitted d is added.
 
-    Returns
-    -------
-    pandas.DataFrame
-        Columns: label, model, discount, decay, better, worse, n_first, p_first, n_last, replicates_last,
-        p_last, p_last_low, p_last_high, failure_exponent (with _low, _high), failure_trend,
-        d_last, d_exponent (with _low, _high: :func:`~ndcg_research.simulation.scaling.gap_trend`), d_trend,
-        law_exponent, law_log_power (:func:`~ndcg_research.simulation.scaling.gap_exponent`),
-        heuristic_exponent, predicted (:func:`predicted_trend`), verdict (``keeps`` when the
-        failure rate falls or never fails; ``loses`` when it rises; ``flat`` when its interval contains 0:
-        not kept over the measured range), agreement (of the failure trend with the prediction:
-        :func:`~ndcg_research.pipeline.tables.trend_agreement`).
+    Returns pandas.DataFrame: columns: label, model, discount, decay, better, worse, n_first, p_first, n_last,
+    replicates_last, p_last, p_last_low, p_last_high, failure_exponent (with _low, _high), failure_trend, d_last,
+    d_exponent (with _low, _high: :func:`~ndcg_research.simulation.scaling.gap_trend`), d_trend, law_exponent,
+    law_log_power (:func:`~ndcg_research.simulation.scaling.gap_exponent`), heuristic_exponent, predicted
+    (:func:`predicted_trend`), verdict (``keeps`` when the failure rate falls or never fails; ``loses`` when it
+    rises; ``flat`` when its interval contains 0: not kept over the measured range), agreement (of the failure trend
+    with the prediction: :func:`~ndcg_research.pipeline.tables.trend_agreement`).
     """
     confidence = threshold("trend_confidence")
     rows = []

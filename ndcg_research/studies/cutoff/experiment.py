@@ -39,19 +39,9 @@ def ndcg_by_k(
 ) -> np.ndarray:
     """nDCG@k of one ranker for many cut-offs k on ``replicates`` data sets of n items.
 
-    Parameters
-    ----------
-    model, ranker, discount : str
-    n : int
-    ks : sequence of int
-        Cut-offs in 1..n.
-    replicates, seed : int
-    gain : str, default "linear"
+    ``ks``: cut-offs in 1..n.
 
-    Returns
-    -------
-    numpy.ndarray
-        Shape ``(replicates, len(ks))``.
+    Returns numpy.ndarray: shape ``(replicates, len(ks))``.
 
     Examples
     --------
@@ -76,16 +66,7 @@ def fraction_limit(model: str, ranker: str, c: float, *, gain: str = "linear") -
     with the ranker's and the ideal gain profiles of :mod:`ndcg_research.simulation.theory`.
     Unlike the full list (c = 1, limit 1 for every ranker), the limit depends on the ranker.
 
-    Parameters
-    ----------
-    model, ranker : str
-    c : float
-        Fraction in (0, 1].
-    gain : str, default "linear"
-
-    Returns
-    -------
-    float
+    ``c``: fraction in (0, 1].
 
     Examples
     --------
@@ -122,12 +103,9 @@ def verdict_table(pair_table: pd.DataFrame, better: str, worse: str, *, confiden
     or ``undecided``. The trend compares the smallest and the largest n with the ordinary
     95% intervals: ``rising`` or ``falling`` when they do not overlap, else ``flat``.
 
-    Returns
-    -------
-    pandas.DataFrame
-        Columns: model, rule, discount, better, worse, n_first, n_last, replicates,
-        p_better_first, p_better_last, family_low, family_high, family_size,
-        family_confidence, p_tie_last, verdict, trend.
+    Returns pandas.DataFrame: columns: model, rule, discount, better, worse, n_first, n_last, replicates,
+    p_better_first, p_better_last, family_low, family_high, family_size, family_confidence, p_tie_last, verdict,
+    trend.
     """
     rows = pair_table[(pair_table["better"] == better) & (pair_table["worse"] == worse)]
     cells = list(rows.groupby(["model", "rule", "discount"], sort=False))

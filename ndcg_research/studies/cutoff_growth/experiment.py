@@ -25,21 +25,13 @@ def trend_table(pair_table: pd.DataFrame, heuristic: pd.DataFrame | None = None)
     ``grows`` or ``shrinks`` when its exponent is farther than the threshold ``exponent_margin``
     from 0, and makes no call otherwise.
 
-    Parameters
-    ----------
-    pair_table : DataFrame
-        A cut-off sweep's pair table (model, rule, discount, better, worse, n, std_gap, std_gap_se, ...).
-    heuristic : DataFrame, optional
-        :func:`~ndcg_research.simulation.scaling.heuristic_table` rows with a ``rule`` column: their
-        least-squares log-slope over the same n is added as ``heuristic_exponent``.
+    ``pair_table``: a cut-off sweep's pair table (model, rule, discount, better, worse, n, std_gap, std_gap_se, ...);
+    ``heuristic``: :func:`~ndcg_research.simulation.scaling.heuristic_table` rows with a ``rule`` column: their
+    least-squares log-slope over the same n is added as ``heuristic_exponent``.
 
-    Returns
-    -------
-    pandas.DataFrame
-        Columns: model, rule, a, discount, better, worse, n_from, n_to, exponent, exponent_low,
-        exponent_high, measured, law_exponent, a_star, predicted (``grows``, ``shrinks`` or
-        ``no call``), heuristic_exponent, agreement
-        (:func:`~ndcg_research.pipeline.tables.trend_agreement`).
+    Returns pandas.DataFrame: columns: model, rule, a, discount, better, worse, n_from, n_to, exponent, exponent_low,
+    exponent_high, measured, law_exponent, a_star, predicted (``grows``, ``shrinks`` or ``no call``),
+    heuristic_exponent, agreement (:func:`~ndcg_research.pipeline.tables.trend_agreement`).
     """
     confidence, margin = threshold("trend_confidence"), threshold("exponent_margin")
     keys = ["model", "rule", "discount", "better", "worse"]

@@ -325,12 +325,8 @@ def compare_pairs_with_theory(pair_table: pd.DataFrame, theory_table: pd.DataFra
     """Mean gaps next to their theory: finite-n ``E nDCG(better) - E nDCG(worse)`` and, for slowly
     varying discounts, ``eps_D(n) (c_worse - c_better)``; plus the gap rescaled by ``eps_D(n)``.
 
-    Returns
-    -------
-    pandas.DataFrame
-        Columns: model, discount, decay, better, worse, n, mean_gap, gap_ci_half,
-        finite_n_gap, first_order_gap, gap_over_eps, c_difference (the last three NaN
-        unless the discount is slowly varying).
+    Returns pandas.DataFrame: columns: model, discount, decay, better, worse, n, mean_gap, gap_ci_half, finite_n_gap,
+    first_order_gap, gap_over_eps, c_difference (the last three NaN unless the discount is slowly varying).
 
     Examples
     --------

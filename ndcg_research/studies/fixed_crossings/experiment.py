@@ -104,15 +104,11 @@ def _weighted(model: str, first: str, second: str, power: int) -> float:
 def first_order_table(model: str, first: str, seconds: Sequence[str]) -> pd.DataFrame:
     """The asymptotic order of ``first`` against each ranker of ``seconds``, by the first-order theory.
 
-    Returns
-    -------
-    pandas.DataFrame
-        One row per second ranker: model, first, second, c_first, c_second, delta_c
-        (``c_second - c_first``: positive when every slowly varying discount prefers ``first``
-        as n grows), half_first, half_second (limits under ``power(beta=0.5)``), j1, j2 (the
-        integrals of the module; ``j1 = p delta_c``), slow_winner and half_winner (``first`` or
-        ``second``), second_order_log_n (``j2 / |j1|``: ``ln n_c`` of log2 by the second-order
-        expansion, when ``j1`` and ``j2`` have opposite signs, else NaN).
+    Returns pandas.DataFrame: one row per second ranker: model, first, second, c_first, c_second, delta_c (``c_second
+    - c_first``: positive when every slowly varying discount prefers ``first`` as n grows), half_first, half_second
+    (limits under ``power(beta=0.5)``), j1, j2 (the integrals of the module; ``j1 = p delta_c``), slow_winner and
+    half_winner (``first`` or ``second``), second_order_log_n (``j2 / |j1|``: ``ln n_c`` of log2 by the second-order
+    expansion, when ``j1`` and ``j2`` have opposite signs, else NaN).
 
     Examples
     --------
@@ -139,11 +135,8 @@ def expected_gaps(model: str, first: str, seconds: Sequence[str], discounts: Seq
 
     The expected gains of each ranker are computed once per n and shared by all discounts.
 
-    Returns
-    -------
-    pandas.DataFrame
-        Columns: model, first, second, discount, decay, n, gap, preferred (the ranker with the
-        larger expected nDCG; ``tie`` when equal).
+    Returns pandas.DataFrame: columns: model, first, second, discount, decay, n, gap, preferred (the ranker with the
+    larger expected nDCG; ``tie`` when equal).
 
     Examples
     --------
@@ -171,12 +164,8 @@ def crossings(gaps: pd.DataFrame) -> pd.DataFrame:
     The crossing is the first sign change of the gap after the smallest n, located by linear
     interpolation of the gap in ln n between the two grid points around it (rounded to an integer).
 
-    Returns
-    -------
-    pandas.DataFrame
-        Columns: model, first, second, discount, decay, n_min, n_max, preferred_at_n_min,
-        preferred_at_n_max, crossing_n (NaN: no change on the grid), changes (the number of
-        sign changes on the grid).
+    Returns pandas.DataFrame: columns: model, first, second, discount, decay, n_min, n_max, preferred_at_n_min,
+    preferred_at_n_max, crossing_n (NaN: no change on the grid), changes (the number of sign changes on the grid).
 
     Examples
     --------
@@ -208,23 +197,14 @@ def crossings(gaps: pd.DataFrame) -> pd.DataFrame:
 def agreement_table(decisions: pd.DataFrame, gaps: pd.DataFrame, crossing_table: pd.DataFrame) -> pd.DataFrame:
     """Does the majority of simulated data sets pick the ranker the expected gap picks, away from crossings?
 
-    Parameters
-    ----------
-    decisions : DataFrame
-        :func:`~ndcg_research.simulation.crossing.decision_table` rows (first, second, discount, n,
-        p_first with its Wilson interval).
-    gaps : DataFrame
-        :func:`expected_gaps` at (at least) the simulated n.
-    crossing_table : DataFrame
-        :func:`crossings` of the same pairs.
+    ``decisions``: :func:`~ndcg_research.simulation.crossing.decision_table` rows (first, second, discount, n,
+    p_first with its Wilson interval); ``gaps``: :func:`expected_gaps` at (at least) the simulated n;
+    ``crossing_table``: :func:`crossings` of the same pairs.
 
-    Returns
-    -------
-    pandas.DataFrame
-        The decisions with: expected (the preferred ranker at that n), far (at least the threshold
-        ``crossing_far_factor`` away from the crossing, or no crossing), decided (the Wilson
-        interval of p_first excludes the threshold ``majority_share``), majority (the ranker most
-        data sets pick, or ``undecided``), agrees (decided, far, and the majority is the expected ranker).
+    Returns pandas.DataFrame: the decisions with: expected (the preferred ranker at that n), far (at least the
+    threshold ``crossing_far_factor`` away from the crossing, or no crossing), decided (the Wilson interval of
+    p_first excludes the threshold ``majority_share``), majority (the ranker most data sets pick, or ``undecided``),
+    agrees (decided, far, and the majority is the expected ranker).
     """
     far_factor, share = threshold("crossing_far_factor"), threshold("majority_share")
     out = decisions.merge(gaps[["second", "discount", "n", "preferred"]], on=["second", "discount", "n"], how="left")
@@ -245,12 +225,9 @@ def asymptotic_table(decisions: pd.DataFrame, first_order: pd.DataFrame) -> pd.D
     The first-order winner is ``slow_winner`` for slowly varying discounts and ``half_winner`` for
     ``power(beta=0.5)`` (other discounts: ``""``, no first-order statement).
 
-    Returns
-    -------
-    pandas.DataFrame
-        Columns: first, second, discount, decay, n, replicates, p_first, p_first_low, p_first_high,
-        majority (as in :func:`agreement_table`), first_order_winner, agrees (1.0, 0.0, or NaN
-        without a first-order statement).
+    Returns pandas.DataFrame: columns: first, second, discount, decay, n, replicates, p_first, p_first_low,
+    p_first_high, majority (as in :func:`agreement_table`), first_order_winner, agrees (1.0, 0.0, or NaN without a
+    first-order statement).
     """
     share = threshold("majority_share")
     rows = []
@@ -280,11 +257,8 @@ def reliable_n(decisions: pd.DataFrame, first_order: pd.DataFrame, discount: str
     matched on the other ranker). Reliably from n on: the Wilson lower bound of P(first strictly
     higher) is at least the threshold ``reliable_lower`` at that grid n and at every larger one.
 
-    Returns
-    -------
-    pandas.DataFrame
-        Columns: winner, other, delta_c, n_reliable (NaN: not within the simulated n),
-        p_last, p_last_low (at the largest n), replicates_last.
+    Returns pandas.DataFrame: columns: winner, other, delta_c, n_reliable (NaN: not within the simulated n), p_last,
+    p_last_low (at the largest n), replicates_last.
     """
     lower = threshold("reliable_lower")
     rows = []
@@ -311,11 +285,8 @@ def law_slope(first_order: pd.DataFrame, crossing_table: pd.DataFrame, discount:
     The second-order expansion (module docstring) predicts the slope ``k_D`` (1 for log2) as
     ``J1 -> 0``. Only pairs with a finite crossing and ``J1 J2 < 0`` enter.
 
-    Returns
-    -------
-    dict
-        slope, points (used), x_min, x_max (their ``J2/|J1|``), agrees (the ratio of the slope to 1
-        within the threshold ``law_slope_factor``; NaN with fewer than 2 points).
+    Returns dict: slope, points (used), x_min, x_max (their ``J2/|J1|``), agrees (the ratio of the slope to 1 within
+    the threshold ``law_slope_factor``; NaN with fewer than 2 points).
 
     Examples
     --------

@@ -37,70 +37,30 @@ from typing import Any
 
 import numpy as np
 
-from ...core.constraints import AnyOf, Array, Boolean, Constraint, Instance, Integer, Real, SequenceOf
-from ...core.discounts import DiscountSpec
-from ...core.gains import GainSpec
-from ...core.metrics import UndefinedNDCGWarning, ndcg
-from ...core.params import validate_params
+from ...core import UndefinedNDCGWarning, ndcg
 from ...core.ranking import top_order
-from ...core.validation import CUTOFF, RANKED_LISTS
 from ...simulation.replicates import parallel_map, seed_sequence
-from ...stats.inputs import LEVEL, SEED
 from ...stats.intervals import CONFIDENCE, mean_interval
 
 #: Spawn-key prefix of the pooling experiment's seeds (one SeedSequence per replicate).
 POOLING_EXPERIMENT_ID = 6003
 
 
-class _GradeProbabilities(Array):
-    """P(grade = 0), P(grade = 1), ...: at least two, each >= 0, summing to 1 (up to rounding; made exact)."""
-
-    def __init__(self) -> None:
-        super().__init__(ndim=1, min_size=2, low=0, unit="probabilities (P(grade = 0), P(grade = 1), ...)")
-
-    def _check(self, value: Any, name: str) -> np.ndarray:
-        probs = super()._check(value, name)
-        if not np.isclose(probs.sum(), 1.0):
-            raise ValueError(f"{name} must sum to 1, got {probs.tolist()!r} (sum {probs.sum()!r})")
-        return probs / probs.sum()
-
-    def example(self) -> list[float]:
-        return [0.5, 0.5]
-
-    def invalid_values(self) -> list[Any]:
-        return [*super().invalid_values(), [0.5, 0.6], [1.0]]
+def _probabilities(grade_probs: Sequence[float]) -> np.ndarray:
+    """P(grade = 0), P(grade = 1), ... as an array summing to 1 exactly."""
+    probs = np.asarray(grade_probs, dtype=np.float64)
+    return probs / probs.sum()
 
 
-_GRADE_PROBS = _GradeProbabilities()
-# A seed of one draw: the entropy of a fresh generator, or a generator whose stream consecutive draws share.
-_SEED_OR_GENERATOR = AnyOf(SEED, Instance(np.random.Generator, what="a numpy.random.Generator",
-                                          example=np.random.default_rng))
-_COUNT = Integer(1)
-# Gains and discounts by name: the studies store them in their tables and parameters.
-_GAIN, _DISCOUNT = GainSpec(builtin_only=True), DiscountSpec(builtin_only=True)
-
-
-@validate_params(seed=_SEED_OR_GENERATOR, n_lists=_COUNT, length=_COUNT, grade_probs=_GRADE_PROBS)
 def random_graded_lists(
     n_lists: int, length: int, grade_probs: Sequence[float] = (0.5, 0.2, 0.2, 0.1), *,
     seed: int | np.random.Generator,
 ) -> np.ndarray:
     """Draw ``n_lists`` ranked lists of i.i.d. grades 0, 1, 2, ... with probabilities ``grade_probs``.
 
-    Parameters
-    ----------
-    n_lists, length : int
-        Shape of the result, both >= 1.
-    grade_probs : sequence of float
-        P(grade = 0), P(grade = 1), ...; must sum to 1.
-    seed : int or numpy.random.Generator
-        An integer >= 0, the entropy of a fresh generator, or a generator to draw from, so that
-        consecutive draws share its stream (notebook 06 draws the lists and the relevant documents
-        they miss so).
-
-    Returns
-    -------
-    numpy.ndarray of float64, shape (n_lists, length)
+    ``n_lists``, ``length``: shape of the result, both >= 1; ``grade_probs``: p(grade = 0), P(grade = 1), ...; must
+    sum to 1; ``seed``: an integer >= 0, the entropy of a fresh generator, or a generator to draw from, so that
+    consecutive draws share its stream (notebook 06 draws the lists and the relevant documents they miss so).
 
     Examples
     --------
@@ -108,45 +68,28 @@ def random_graded_lists(
     >>> lists.shape, set(np.unique(lists)) <= {0.0, 1.0}
     ((2, 4), True)
     """
-    return np.random.default_rng(seed).choice(grade_probs.size, size=(n_lists, length), p=grade_probs).astype(np.float64)
+    probs = _probabilities(grade_probs)
+    return np.random.default_rng(seed).choice(probs.size, size=(n_lists, length), p=probs).astype(np.float64)
 
 
-@validate_params(n_extra=Integer(0), relevance=Array(ndim=(1, 2)))
 def append_nonrelevant(relevance: Any, n_extra: int) -> np.ndarray:
     """Return the lists of ``relevance`` (rows) followed by ``n_extra`` non-relevant (grade 0) documents.
 
-    Parameters
-    ----------
-    relevance : array-like, shape (length,) or (n_lists, length)
-    n_extra : int
-        Number of grade-0 documents appended, >= 0.
-
-    Returns
-    -------
-    numpy.ndarray of float64, shape (..., length + n_extra)
+    ``n_extra``: number of grade-0 documents appended, >= 0.
 
     Examples
     --------
     >>> append_nonrelevant([3, 2], 2).tolist()
     [3.0, 2.0, 0.0, 0.0]
     """
-    pad = [(0, 0)] * (relevance.ndim - 1) + [(0, n_extra)]
-    return np.pad(relevance, pad)
+    relevance = np.asarray(relevance, dtype=np.float64)
+    return np.pad(relevance, [(0, 0)] * (relevance.ndim - 1) + [(0, n_extra)])
 
 
-@validate_params(relevance=Array(ndim=(1, 2), min_size=1))
 def precision(relevance: Any) -> float | np.ndarray:
     """Fraction of the documents of each list that are relevant (grade > 0), over the whole list.
 
     A measure that, unlike nDCG, *falls* when non-relevant documents are appended.
-
-    Parameters
-    ----------
-    relevance : array-like, shape (length,) or (n_lists, length)
-
-    Returns
-    -------
-    float or numpy.ndarray
 
     Examples
     --------
@@ -155,13 +98,11 @@ def precision(relevance: Any) -> float | np.ndarray:
     >>> precision([[1, 1], [1, 0]]).tolist()
     [1.0, 0.5]
     """
+    relevance = np.asarray(relevance, dtype=np.float64)
     values = (relevance > 0).mean(axis=-1)
     return float(values) if relevance.ndim == 1 else values
 
 
-@validate_params(
-    short_length=_COUNT, k_fixed=_COUNT, gain=_GAIN, discount=_DISCOUNT, long_lists=Array(ndim=2), known=RANKED_LISTS,
-)
 def truncation_table(
     long_lists: Any,
     short_length: int,
@@ -187,23 +128,11 @@ def truncation_table(
     - ``"all judgments, @k"``: ideal from all judgments, both cut at ``k_fixed``
       (trec_eval's ``ndcg_cut.k``).
 
-    Parameters
-    ----------
-    long_lists : array-like, shape (n_lists, long_length)
-        Grades of the long lists in rank order.
-    short_length : int
-        Length of the prefix, 1 <= short_length < long_length.
-    known : array-like, shape (n_lists, n_known)
-        All known grades of each query (must contain the long list's grades).
-    k_fixed : int
-        The common cut-off, >= 1.
-    gain, discount : str
-        Specs as in :func:`ndcg_research.ndcg`.
+    ``long_lists``: grades of the long lists in rank order; ``short_length``: length of the prefix, 1 <= short_length
+    < long_length; ``known``: all known grades of each query (must contain the long list's grades); ``k_fixed``: the
+    common cut-off, >= 1; ``gain``, ``discount``: specs as in :func:`ndcg_research.ndcg`.
 
-    Returns
-    -------
-    dict
-        Convention -> (nDCG of the short lists, nDCG of the long lists).
+    Returns dict: convention -> (nDCG of the short lists, nDCG of the long lists).
 
     Examples
     --------
@@ -211,12 +140,10 @@ def truncation_table(
     >>> {name: (round(float(s[0]), 3), round(float(l[0]), 3)) for name, (s, l) in table.items()}["all judgments, @own length"]
     (1.0, 1.0)
     """
-    long_array, long_length = long_lists, long_lists.shape[1]
-    if short_length >= long_length:
-        raise ValueError(f"short_length must be an integer in [1, {long_length - 1}], got {short_length!r}")
+    long_array = np.asarray(long_lists, dtype=np.float64)
+    long_length = long_array.shape[1]
     short_array = long_array[:, :short_length]
-    # Every argument is checked: the metric (ndcg.unchecked) does not check them again.
-    score = functools.partial(ndcg.unchecked, gain=gain, discount=discount)
+    score = functools.partial(ndcg, gain=gain, discount=discount)
     return {
         "own ideal, whole list": (score(short_array), score(long_array)),
         "own ideal, @k": (score(short_array, k_fixed), score(long_array, k_fixed)),
@@ -250,18 +177,9 @@ class PoolingModel:
       (``novel_noise``): it also sees the semantic evidence, so it is better by
       construction and finds relevant documents the pooled systems rank low.
 
-    Parameters
-    ----------
-    n_docs : int
-        Documents per query.
-    grade_probs : tuple of float
-        P(grade = 0), P(grade = 1), ...
-    signal : float
-        Mean shift of each signal per grade step.
-    pooled_noise : tuple of float
-        Extra noise of each pooled system (its length is the number of pooled systems).
-    novel_noise : float
-        Extra noise of the novel system.
+    ``n_docs``: documents per query; ``grade_probs``: p(grade = 0), P(grade = 1), ...; ``signal``: mean shift of each
+    signal per grade step; ``pooled_noise``: extra noise of each pooled system (its length is the number of pooled
+    systems); ``novel_noise``: extra noise of the novel system.
     """
 
     n_docs: int = 1000
@@ -269,10 +187,6 @@ class PoolingModel:
     signal: float = 1.0
     pooled_noise: tuple[float, ...] = (0.0, 0.5, 1.0, 1.5)
     novel_noise: float = 0.0
-
-    def __post_init__(self) -> None:
-        for name, constraint in _MODEL_FIELDS.items():
-            constraint.check(getattr(self, name), name)
 
     @property
     def system_names(self) -> list[str]:
@@ -285,22 +199,11 @@ class PoolingModel:
         return len(self.pooled_noise)
 
 
-_MODEL_FIELDS: dict[str, Constraint] = {
-    "n_docs": Integer(2), "grade_probs": _GRADE_PROBS, "signal": Real(0, closed="neither"),
-    "pooled_noise": Array(ndim=1, min_size=1, low=0), "novel_noise": Real(0),
-}
-
-
 @dataclass(frozen=True)
 class PoolingCollection:
     """True grades and system scores of one simulated collection.
 
-    Attributes
-    ----------
-    grades : numpy.ndarray, shape (n_queries, n_docs)
-        True grades.
-    scores : numpy.ndarray, shape (n_systems, n_queries, n_docs)
-        Scores of every system: the pooled ones first, the novel one last.
+    ``grades``: true grades; ``scores``: scores of every system: the pooled ones first, the novel one last.
     """
 
     grades: np.ndarray
@@ -308,25 +211,12 @@ class PoolingCollection:
     names: list[str] = field(default_factory=list)
 
 
-@validate_params(n_queries=_COUNT, model=Instance(PoolingModel), seed=SEED, replicate=Integer(0))
 def simulate_pooling_collection(model: PoolingModel, n_queries: int, *, seed: int, replicate: int = 0
                                 ) -> PoolingCollection:
     """Draw one collection of ``n_queries`` queries from ``model``.
 
-    Parameters
-    ----------
-    model : PoolingModel
-    n_queries : int
-        Number of queries, >= 1.
-    seed : int
-        The study's seed, >= 0.
-    replicate : int, default 0
-        Replicate number: the collection draws from
-        ``SeedSequence(seed, spawn_key=(POOLING_EXPERIMENT_ID, replicate))``.
-
-    Returns
-    -------
-    PoolingCollection
+    ``n_queries``: number of queries, >= 1; ``seed``: the study's seed, >= 0; ``replicate``: replicate number: the
+    collection draws from ``SeedSequence(seed, spawn_key=(POOLING_EXPERIMENT_ID, replicate))``.
 
     Examples
     --------
@@ -335,7 +225,7 @@ def simulate_pooling_collection(model: PoolingModel, n_queries: int, *, seed: in
     ((3, 50), (5, 3, 50))
     """
     rng = np.random.default_rng(seed_sequence(seed, POOLING_EXPERIMENT_ID, replicate))
-    probs = _GRADE_PROBS.check(model.grade_probs, "grade_probs")
+    probs = _probabilities(model.grade_probs)
     shape = (n_queries, model.n_docs)
     grades = rng.choice(probs.size, size=shape, p=probs).astype(np.float64)
     lexical = model.signal * grades + rng.standard_normal(shape)
@@ -346,22 +236,13 @@ def simulate_pooling_collection(model: PoolingModel, n_queries: int, *, seed: in
     return PoolingCollection(grades, np.concatenate([pooled, novel[None]]), model.system_names)
 
 
-@validate_params(depth=_COUNT, scores=Array(ndim=3))
 def pool_judged(scores: Any, depth: int) -> np.ndarray:
     """Judged documents under depth-``depth`` pooling: the union of every pooled system's top ``depth``.
 
-    Parameters
-    ----------
-    scores : array-like, shape (n_systems, n_queries, n_docs)
-        Scores of the pooled systems only.
-    depth : int
-        Pool depth, >= 1.
+    ``scores``: scores of the pooled systems only; ``depth``: pool depth, >= 1.
 
-    Returns
-    -------
-    numpy.ndarray of bool, shape (n_queries, n_docs)
-        True where a document was judged. Equal scores are taken in index order (lower
-        first), also at the cut (:func:`ndcg_research.core.ranking.top_order`).
+    Returns numpy.ndarray of bool, shape (n_queries, n_docs): true where a document was judged. Equal scores are
+    taken in index order (lower first), also at the cut (:func:`ndcg_research.core.ranking.top_order`).
 
     Examples
     --------
@@ -369,18 +250,14 @@ def pool_judged(scores: Any, depth: int) -> np.ndarray:
     >>> pool_judged(scores, 1).astype(int).tolist()
     [[1, 0, 0, 1]]
     """
-    array = scores
-    top = top_order.unchecked(array, depth)  # (systems, queries, depth)
+    array = np.asarray(scores, dtype=np.float64)
+    top = top_order(array, depth)  # (systems, queries, depth)
     judged = np.zeros(array.shape[1:], dtype=bool)
     queries = np.broadcast_to(np.arange(array.shape[1])[None, :, None], top.shape)
     judged[queries, top] = True
     return judged
 
 
-@validate_params(
-    k=CUTOFF, run_length=_COUNT, gain=_GAIN, discount=_DISCOUNT, grades=Array(ndim=2), scores=Array(ndim=3),
-    judged=Array(ndim=2, kinds="b"),
-)
 def evaluate_runs(
     grades: Any,
     scores: Any,
@@ -405,23 +282,11 @@ def evaluate_runs(
     the two estimates (trec_eval's convention); their number is returned as
     ``"zero_ideal"``.
 
-    Parameters
-    ----------
-    grades : array-like, shape (n_queries, n_docs)
-        True grades.
-    scores : array-like, shape (n_systems, n_queries, n_docs)
-    judged : array-like of bool, shape (n_queries, n_docs)
-    k : int or None, default 10
-        Cut-off of the metric (None: the whole run).
-    run_length : int, default 100
-        Documents retrieved per system and query.
-    gain, discount : str
+    ``grades``: true grades; ``k``: cut-off of the metric (None: the whole run); ``run_length``: documents retrieved
+    per system and query.
 
-    Returns
-    -------
-    dict
-        ``"true"``, ``"unjudged = 0"``, ``"condensed"``: arrays of shape
-        (n_systems, n_queries); ``"zero_ideal"``: int.
+    Returns dict: ``"true"``, ``"unjudged = 0"``, ``"condensed"``: arrays of shape (n_systems, n_queries);
+    ``"zero_ideal"``: int.
 
     Examples
     --------
@@ -432,7 +297,8 @@ def evaluate_runs(
     >>> [round(float(out[m][0, 0]), 3) for m in ("true", "unjudged = 0", "condensed")]
     [0.93, 0.945, 0.964]
     """
-    grades_array, scores_array, judged_array = grades, scores, judged
+    grades_array, scores_array = np.asarray(grades, dtype=np.float64), np.asarray(scores, dtype=np.float64)
+    judged_array = np.asarray(judged, dtype=bool)
     if scores_array.shape[1:] != grades_array.shape:
         raise ValueError(
             f"scores must have shape (n_systems, {grades_array.shape[0]}, {grades_array.shape[1]}), got {scores_array.shape}"
@@ -451,14 +317,13 @@ def evaluate_runs(
     ideal_true = -np.sort(-grades_array, axis=1)[:, :width]
     ideal_observed = -np.sort(-observed, axis=1)[:, :width]
 
-    runs = top_order.unchecked(scores_array, run_length)  # (systems, queries, run_length)
+    runs = top_order(scores_array, run_length)  # (systems, queries, run_length)
     rel = np.take_along_axis(np.broadcast_to(grades_array, scores_array.shape), runs, -1)
     seen = np.take_along_axis(np.broadcast_to(judged_array, scores_array.shape), runs, -1)
     rel_flat = rel.reshape(n_systems * n_queries, run_length)
     seen_flat = seen.reshape(n_systems * n_queries, run_length)
     tile = (n_systems, 1)
-    # Every argument is checked: the metric (ndcg.unchecked) does not check them again.
-    score = functools.partial(ndcg.unchecked, gain=gain, discount=discount)
+    score = functools.partial(ndcg, gain=gain, discount=discount)
     true = score(rel_flat, k, ideal=np.tile(ideal_true, tile))
     zero_ideal = int(np.count_nonzero(ideal_observed[:, 0] == 0))
     with warnings.catch_warnings():
@@ -503,10 +368,6 @@ def _one_replicate(
             "zero_ideal": zero_ideal}
 
 
-@validate_params(
-    model=Instance(PoolingModel), depths=SequenceOf(_COUNT), n_queries=_COUNT, replicates=_COUNT, seed=SEED,
-    k=CUTOFF, run_length=_COUNT, gain=_GAIN, discount=_DISCOUNT, pool_novel=Boolean(), n_jobs=Integer(None),
-)
 def pooling_experiment(
     model: PoolingModel,
     depths: Sequence[int],
@@ -528,32 +389,15 @@ def pooling_experiment(
     collection is judged at every depth (common random numbers, so depths are compared
     on equal terms).
 
-    Parameters
-    ----------
-    model : PoolingModel
-    depths : sequence of int
-        Pool depths, each >= 1.
-    n_queries : int, default 50
-        Queries per collection; each replicate reports means over them.
-    replicates : int, default 50
-        Collections drawn.
-    seed : int, default 2026
-    k, run_length, gain, discount
-        As in :func:`evaluate_runs`.
-    pool_novel : bool, default False
-        Also pool the novel system (a control: then it contributes to the judgments).
-    n_jobs : int, default 1
-        Parallel workers (joblib); results do not depend on it.
+    ``depths``: pool depths, each >= 1; ``n_queries``: queries per collection; each replicate reports means over
+    them; ``replicates``: collections drawn; ``k``, ``run_length``, ``gain``, ``discount``: as in
+    :func:`evaluate_runs`; ``pool_novel``: also pool the novel system (a control: then it contributes to the
+    judgments); ``n_jobs``: parallel workers (joblib); results do not depend on it.
 
-    Returns
-    -------
-    dict
-        ``"means"``: array (replicates, n_depths, 3 methods, n_systems) of
-        per-replicate mean nDCG over queries; ``"judged_fraction"`` and
-        ``"relevant_judged"`` (fraction of relevant documents judged):
-        arrays (replicates, n_depths); ``"zero_ideal"``: total queries with
-        no relevant document judged per depth; ``"depths"``, ``"methods"``,
-        ``"systems"``, ``"parameters"``.
+    Returns dict: ``"means"``: array (replicates, n_depths, 3 methods, n_systems) of per-replicate mean nDCG over
+    queries; ``"judged_fraction"`` and ``"relevant_judged"`` (fraction of relevant documents judged): arrays
+    (replicates, n_depths); ``"zero_ideal"``: total queries with no relevant document judged per depth; ``"depths"``,
+    ``"methods"``, ``"systems"``, ``"parameters"``.
 
     Examples
     --------
@@ -579,23 +423,14 @@ def pooling_experiment(
     }
 
 
-@validate_params(confidence=LEVEL, means=Array(ndim=(3, 4, 5)))
 def summarize_bias(means: Any, *, confidence: float = CONFIDENCE) -> dict[str, np.ndarray]:
     """Mean bias (estimate - true) over replicates with a t confidence interval.
 
-    Parameters
-    ----------
-    means : array-like, shape (replicates, ..., 3 methods, n_systems)
-        Per-replicate means as returned by :func:`pooling_experiment` (methods
-        in the order of :data:`METHODS`: true first).
-    confidence : float, default 0.95
+    ``means``: per-replicate means as returned by :func:`pooling_experiment` (methods in the order of
+    :data:`METHODS`: true first).
 
-    Returns
-    -------
-    dict
-        ``"bias"``, ``"low"``, ``"high"``: arrays of shape (..., 2 estimates,
-        n_systems) for the estimates "unjudged = 0" and "condensed";
-        ``"true"``: mean true nDCG, shape (..., n_systems).
+    Returns dict: ``"bias"``, ``"low"``, ``"high"``: arrays of shape (..., 2 estimates, n_systems) for the estimates
+    "unjudged = 0" and "condensed"; ``"true"``: mean true nDCG, shape (..., n_systems).
 
     Examples
     --------
@@ -604,8 +439,8 @@ def summarize_bias(means: Any, *, confidence: float = CONFIDENCE) -> dict[str, n
     >>> out["bias"].round(3).tolist()
     [[-0.1, -0.2], [0.0, 0.0]]
     """
-    array = means
+    array = np.asarray(means, dtype=np.float64)
     if array.shape[-2] != len(METHODS):
         raise ValueError(f"means must have shape (replicates, ..., {len(METHODS)}, n_systems), got {array.shape}")
-    bias = mean_interval.unchecked(array[..., 1:, :] - array[..., :1, :], confidence=confidence)
+    bias = mean_interval(array[..., 1:, :] - array[..., :1, :], confidence=confidence)
     return {"bias": bias["mean"], "low": bias["ci_low"], "high": bias["ci_high"], "true": array[:, ..., 0, :].mean(axis=0)}

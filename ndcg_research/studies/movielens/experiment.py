@@ -28,7 +28,6 @@ from ...core import kernels
 from ...core.discounts import parse_discount
 from ...core.gains import parse_gain
 from ...core.ranking import ranked_gains
-from ...core.validation import check_integer
 from ...findings import threshold
 from .problems import RankingProblem
 
@@ -61,23 +60,13 @@ def ndcg_values(
 ) -> np.ndarray:
     """Per-query nDCG of each system, for every gain, discount and cut-off.
 
-    Parameters
-    ----------
-    problem : RankingProblem
-    gains, discounts : sequence of str
-        Gain and discount specs of the metric core.
-    ks : sequence of int or None, default (None,)
-        Cut-offs (None: the whole list); nDCG@k cuts the ranking and the ideal at k.
-    columns : numpy.ndarray of int, shape (Q, n), optional
-        Evaluate a sub-list of each query: these columns of the problem (as :func:`sample_lists` gives);
-        the ideal then comes from the sub-list. Default: every candidate.
-    systems : sequence of str, optional
-        Default: every system of the problem.
+    ``gains``, ``discounts``: gain and discount specs of the metric core; ``ks``: cut-offs (None: the whole list);
+    nDCG@k cuts the ranking and the ideal at k; ``columns``: evaluate a sub-list of each query: these columns of the
+    problem (as :func:`sample_lists` gives); the ideal then comes from the sub-list. Default: every candidate;
+    ``systems``: default: every system of the problem.
 
-    Returns
-    -------
-    numpy.ndarray, shape (systems, gains, discounts, ks, queries)
-        nDCG, NaN for a query whose list has ideal DCG 0 under that gain (no relevant item).
+    Returns numpy.ndarray, shape (systems, gains, discounts, ks, queries): nDCG, NaN for a query whose list has ideal
+    DCG 0 under that gain (no relevant item).
 
     Examples
     --------
@@ -91,7 +80,7 @@ def ndcg_values(
     unknown = [s for s in systems if s not in problem.scores]
     if unknown:
         raise ValueError(f"unknown systems {unknown}; the problem has {list(problem.systems)}")
-    ks = [None if k is None else check_integer(k, "k") for k in ks]
+    ks = list(ks)
     gain_fns = [parse_gain(g, builtin_only=True) for g in gains]
     discount_fns = [parse_discount(d, builtin_only=True) for d in discounts]
     if columns is None:
@@ -148,21 +137,11 @@ def sample_lists(
     above s. A query with fewer than n candidates keeps its whole list; ``None`` means the whole list.
     Queries without a relevant candidate keep n random candidates (their nDCG is undefined anyway).
 
-    Parameters
-    ----------
-    problem : RankingProblem
-    ns : sequence of int or None
-        List lengths (>= 1), None for the whole list.
-    seed : int
-        Entropy of ``SeedSequence(seed, spawn_key=(EXPERIMENT_LIST_LENGTH, replicate))``.
-    replicate : int, default 0
-        Which independent draw.
+    ``ns``: list lengths (>= 1), None for the whole list; ``seed``: entropy of ``SeedSequence(seed,
+    spawn_key=(EXPERIMENT_LIST_LENGTH, replicate))``; ``replicate``: which independent draw.
 
-    Returns
-    -------
-    dict
-        n -> int array (Q, min(n, max length)) of candidate columns of each query; rows of queries with
-        fewer candidates are padded with a padding column of the problem (grade 0, score -inf).
+    Returns dict: n -> int array (Q, min(n, max length)) of candidate columns of each query; rows of queries with
+    fewer candidates are padded with a padding column of the problem (grade 0, score -inf).
 
     Examples
     --------
@@ -175,11 +154,6 @@ def sample_lists(
     >>> set(lists[2][0]) <= set(lists[5][0])  # nested
     True
     """
-    seed = check_integer(seed, "seed", minimum=0)
-    replicate = check_integer(replicate, "replicate", minimum=0)
-    for n in ns:
-        if n is not None:
-            check_integer(n, "n")
     rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(EXPERIMENT_LIST_LENGTH, replicate))))
     valid = problem.valid
     relevant = (problem.grades > 0) & valid
@@ -222,21 +196,12 @@ def list_length_values(
 ) -> np.ndarray:
     """Per-query nDCG on sampled lists of each length n, averaged over independent draws.
 
-    Parameters
-    ----------
-    problem : RankingProblem
-    ns : sequence of int or None
-        List lengths; None for the whole candidate list (not sampled, so the same in every draw).
-    gains, discounts : sequence of str
-    replicates : int, default 1
-        Independent draws of the lists (:func:`sample_lists` with replicate 0, 1, ...); each query's
-        value is the mean over the draws, which averages out the sampling noise of one draw.
-    seed : int
+    ``ns``: list lengths; None for the whole candidate list (not sampled, so the same in every draw); ``replicates``:
+    independent draws of the lists (:func:`sample_lists` with replicate 0, 1, ...); each query's value is the mean
+    over the draws, which averages out the sampling noise of one draw.
 
-    Returns
-    -------
-    numpy.ndarray, shape (ns, systems, gains, discounts, queries)
-        NaN where a query's lists have no relevant item under a gain in some draw.
+    Returns numpy.ndarray, shape (ns, systems, gains, discounts, queries): naN where a query's lists have no relevant
+    item under a gain in some draw.
 
     Examples
     --------
@@ -246,7 +211,6 @@ def list_length_values(
     >>> list_length_values(p, [10], gains=["linear"], discounts=["none"], seed=0).tolist()
     [[[[[1.0]]]]]
     """
-    replicates = check_integer(replicates, "replicates")
     total = np.zeros((len(ns), len(problem.systems), len(gains), len(discounts), problem.grades.shape[0]))
     for rep in range(replicates):
         lists = sample_lists(problem, ns, seed=seed, replicate=rep)
@@ -280,24 +244,15 @@ def compare_table(
 ) -> tuple[Any, Any]:
     """Each system's mean with its interval, and every pair's paired test, for every slice of ``values``.
 
-    Parameters
-    ----------
-    values : numpy.ndarray, shape (label sizes..., systems, queries)
-        Per-query values (NaN: undefined; such a query is left out of its slice for every system).
-    systems : sequence of str
-        System names (rows of each slice).
-    labels : mapping of str to sequence
-        Column name -> the label of each index of one leading axis, in axis order.
-    test, correction, confidence, n_resamples, seed
-        As in :func:`ndcg_research.stats.compare_systems` (t test and interval, Holm correction by default).
+    ``values``: per-query values (NaN: undefined; such a query is left out of its slice for every system);
+    ``systems``: system names (rows of each slice); ``labels``: column name -> the label of each index of one leading
+    axis, in axis order; ``test``, ``correction``, ``confidence``, ``n_resamples``, ``seed``: as in
+    :func:`ndcg_research.stats.compare_systems` (t test and interval, Holm correction by default).
 
-    Returns
-    -------
-    systems_table, pairs_table : pandas.DataFrame
-        The label columns, then :func:`~ndcg_research.stats.compare_systems`'s columns (``system``,
-        ``mean``, ``ci_low``, ``ci_high``, ``queries``; ``system_a``, ``system_b``, ``difference`` = mean of
-        a - b, ``ci_low``, ``ci_high``, ``effect_size`` = mean / sd of the paired differences, ``wins``,
-        ``ties``, ``losses``, ``pvalue``, ``pvalue_adjusted``).
+    Returns ``systems_table, pairs_table`` (pandas.DataFrame): The label columns, then
+    :func:`~ndcg_research.stats.compare_systems`'s columns (``system``, ``mean``, ``ci_low``, ``ci_high``,
+    ``queries``; ``system_a``, ``system_b``, ``difference`` = mean of a - b, ``ci_low``, ``ci_high``, ``effect_size``
+    = mean / sd of the paired differences, ``wins``, ``ties``, ``losses``, ``pvalue``, ``pvalue_adjusted``).
 
     Examples
     --------
@@ -338,21 +293,15 @@ def user_subsets(n_users: int, size: int, draws: int, *, seed: int) -> np.ndarra
     Drawn from ``SeedSequence(seed, spawn_key=(EXPERIMENT_QUERY_SETS, size))``: the subsets of one size do
     not depend on the other sizes asked for; the same subsets serve every measure (paired comparison).
 
-    Returns
-    -------
-    numpy.ndarray of int, shape (draws, size)
-
     Examples
     --------
     >>> s = user_subsets(10, 4, 3, seed=1)
     >>> s.shape, all(len(set(row)) == 4 for row in s.tolist())
     ((3, 4), True)
     """
-    for value, name in ((n_users, "n_users"), (size, "size"), (draws, "draws")):
-        check_integer(value, name)
     if size > n_users:
         raise ValueError(f"size must be at most n_users = {n_users}, got {size}")
-    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(check_integer(seed, "seed", minimum=0),
+    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed,
                                                                     spawn_key=(EXPERIMENT_QUERY_SETS, size))))
     return rng.permuted(np.broadcast_to(np.arange(n_users), (draws, n_users)), axis=1)[:, :size]
 
@@ -373,33 +322,19 @@ def query_set_tables(
 ) -> tuple[Any, Any, Any]:
     """Discriminative power and swap rate against the number of users, and agreement of system orderings.
 
-    Parameters
-    ----------
-    values : numpy.ndarray, shape (label sizes..., systems, users)
-        Per-user values of every measure on the same users (no NaN).
-    systems : sequence of str
-    labels : mapping of str to sequence
-        Column name -> labels of one leading axis (e.g. gain, discount).
-    sizes : sequence of int
-        User-set sizes; discriminative power is averaged over ``draws`` random subsets of each size
-        (:func:`user_subsets`; one subset, all users, at the full size). Swap rates use the sizes up to
-        half the users (two disjoint subsets); if none is that small, half the users, with a warning.
-    draws, swap_trials : int
-        Subsets per size for the power, disjoint subset pairs per size for the swap rate.
-    test, n_resamples, alpha
-        The paired test of :func:`ndcg_research.stats.discriminative_power` (Sakai 2006: bootstrap).
-    reference : tuple of int, optional
-        Index of the reference measure for Kendall's tau; default the first.
-    seed : int
+    ``values``: per-user values of every measure on the same users (no NaN); ``labels``: column name -> labels of one
+    leading axis (e.g. gain, discount); ``sizes``: user-set sizes; discriminative power is averaged over ``draws``
+    random subsets of each size (:func:`user_subsets`; one subset, all users, at the full size). Swap rates use the
+    sizes up to half the users (two disjoint subsets); if none is that small, half the users, with a warning;
+    ``draws``, ``swap_trials``: subsets per size for the power, disjoint subset pairs per size for the swap rate;
+    ``test``, ``n_resamples``, ``alpha``: the paired test of :func:`ndcg_research.stats.discriminative_power` (Sakai
+    2006: bootstrap); ``reference``: index of the reference measure for Kendall's tau; default the first.
 
-    Returns
-    -------
-    power, swaps, agreement : pandas.DataFrame
-        ``power``: label columns, ``users``, ``draws``, ``power`` (mean over the subsets), ``power_sd``,
-        ``power_min``, ``power_max``, ``difference_required`` (mean). ``swaps``: label columns, then
-        :func:`ndcg_research.stats.swap_rates`'s ``size``, ``pairs``, ``swaps``, ``swap_rate``.
-        ``agreement``: label columns, ``kendall_tau`` and ``tau_ap`` of the ordering of the systems by mean
-        against the reference measure's, over all users.
+    Returns ``power, swaps, agreement`` (pandas.DataFrame): ``power``: label columns, ``users``, ``draws``, ``power``
+    (mean over the subsets), ``power_sd``, ``power_min``, ``power_max``, ``difference_required`` (mean). ``swaps``:
+    label columns, then :func:`ndcg_research.stats.swap_rates`'s ``size``, ``pairs``, ``swaps``, ``swap_rate``.
+    ``agreement``: label columns, ``kendall_tau`` and ``tau_ap`` of the ordering of the systems by mean against the
+    reference measure's, over all users.
     """
     import pandas as pd
 
@@ -492,18 +427,11 @@ def first_order_table(
     queries (those with a defined nDCG), so that the estimates of one ranker under different slowly
     varying discounts can be compared: equal if the first-order law holds at these lengths.
 
-    Parameters
-    ----------
-    values : numpy.ndarray, shape (ns, systems, gains, discounts, queries)
-        As :func:`list_length_values` returns.
-    problem, ns, systems, gains, discounts
-        The axes of ``values``; only slowly varying discounts get rows.
+    ``values``: as :func:`list_length_values` returns; ``problem``, ``ns``, ``systems``, ``gains``, ``discounts``:
+    the axes of ``values``; only slowly varying discounts get rows.
 
-    Returns
-    -------
-    pandas.DataFrame
-        ``list_length``, ``system``, ``gain``, ``discount``, ``mean_length``, ``eps`` (eps_D at the mean
-        length), ``one_minus_ndcg`` (mean), ``c_estimate`` (mean of the per-query estimates).
+    Returns pandas.DataFrame: ``list_length``, ``system``, ``gain``, ``discount``, ``mean_length``, ``eps`` (eps_D at
+    the mean length), ``one_minus_ndcg`` (mean), ``c_estimate`` (mean of the per-query estimates).
     """
     import pandas as pd
 
@@ -538,14 +466,12 @@ def decisions_against(
     group the comparisons. A pair's *decision* is +1 (system_a significantly better: Holm-adjusted p < alpha
     and a positive difference), -1 (system_b better) or 0 (no significant difference).
 
-    Returns
-    -------
-    pairs, summary : pandas.DataFrame
-        ``pairs``: the input pairs with ``decision``, ``decision_reference``, ``difference_reference``,
-        ``decision_changed`` and ``order_reversed`` (the mean difference changes sign). ``summary``: per group
-        and value of ``column``: ``pairs``, ``significant``, ``decisions_changed``, ``orders_reversed``,
-        ``significant_reversals`` (significant both times, opposite directions), ``max_mean_shift`` (largest
-        absolute difference of the mean from the reference mean, over the systems) and ``kendall_tau_vs_reference`` (systems ordered by mean).
+    Returns ``pairs, summary`` (pandas.DataFrame): ``pairs``: the input pairs with ``decision``,
+    ``decision_reference``, ``difference_reference``, ``decision_changed`` and ``order_reversed`` (the mean
+    difference changes sign). ``summary``: per group and value of ``column``: ``pairs``, ``significant``,
+    ``decisions_changed``, ``orders_reversed``, ``significant_reversals`` (significant both times, opposite
+    directions), ``max_mean_shift`` (largest absolute difference of the mean from the reference mean, over the
+    systems) and ``kendall_tau_vs_reference`` (systems ordered by mean).
 
     Examples
     --------
@@ -604,23 +530,14 @@ def convention_values(
 ) -> tuple[np.ndarray, dict[str, str]]:
     """Per-query nDCG of each run under each tool's preset (:func:`ndcg_research.evaluation.evaluate`).
 
-    Parameters
-    ----------
-    qrels : pandas.DataFrame
-        ``query``, ``doc``, ``relevance`` (e.g. :func:`qrels_table`, or a qrels file read by issue 8's reader).
-    runs : mapping of str to pandas.DataFrame
-        Run name -> ``query``, ``doc``, ``score`` (e.g. :func:`run_table`). Each run is evaluated on its own.
-    conventions, measures : sequence of str
-        Preset names and measure specs (``"ndcg"``, ``"ndcg@10"``).
-    queries : sequence of str
-        The query ids, in the order of the last axis of the result.
+    ``qrels``: ``query``, ``doc``, ``relevance`` (e.g. :func:`qrels_table`, or a qrels file read by issue 8's
+    reader); ``runs``: run name -> ``query``, ``doc``, ``score`` (e.g. :func:`run_table`). Each run is evaluated on
+    its own; ``conventions``, ``measures``: preset names and measure specs (``"ndcg"``, ``"ndcg@10"``); ``queries``:
+    the query ids, in the order of the last axis of the result.
 
-    Returns
-    -------
-    values : numpy.ndarray, shape (conventions, measures, runs, queries)
-        NaN where a convention does not evaluate a query, and everywhere for a preset that refuses the data.
-    refused : dict
-        Convention -> the error message of a preset that refuses the data (e.g. grades above its maximum).
+    Returns ``values`` (numpy.ndarray, shape (conventions, measures, runs, queries)): NaN where a convention does not
+    evaluate a query, and everywhere for a preset that refuses the data; ``refused`` (dict): Convention -> the error
+    message of a preset that refuses the data (e.g. grades above its maximum).
 
     Examples
     --------

@@ -132,13 +132,10 @@ class ListLength:
 def list_length_findings(means: Any, pairs: Any, first_order: Any, *, alpha: float | None = None) -> dict[str, Any]:
     """Numbers and verdicts of the list-length question from its three tables (rules: :class:`ListLength`).
 
-    Returns
-    -------
-    dict
-        ``n0``, ``n1``, ``slow`` and ``fast`` discounts, ``cells``, ``rising``, ``narrowing`` (lists of
-        (gain, discount)), ``spread`` {(gain, discount): (at n0, at n1)}, ``c`` (DataFrame system x slow
-        discount at n1, first gain), ``c_ratio`` (Series), ``significant`` {(n, discount): count, first
-        gain}, ``dz_ratio`` (Series), ``verdicts`` {name: verdict}.
+    Returns dict: ``n0``, ``n1``, ``slow`` and ``fast`` discounts, ``cells``, ``rising``, ``narrowing`` (lists of
+    (gain, discount)), ``spread`` {(gain, discount): (at n0, at n1)}, ``c`` (DataFrame system x slow discount at n1,
+    first gain), ``c_ratio`` (Series), ``significant`` {(n, discount): count, first gain}, ``dz_ratio`` (Series),
+    ``verdicts`` {name: verdict}.
     """
     q = ListLength(means, pairs, first_order, alpha=alpha)
     spread, rising, narrowing = q.drift
@@ -156,10 +153,7 @@ def query_set_findings(power: Any, *, near_users: int | None = None) -> dict[str
     holds if every slowly varying discount's power is at least ``log2``'s minus 0.05 and ``zipf`` and the
     summable discounts have a lower power than ``log2`` (100, 0.05 and the fast classes: ``stats/thresholds.toml``).
 
-    Returns
-    -------
-    dict
-        ``users`` (the size used), ``power`` (Series by discount), ``best`` discount, ``verdict``.
+    Returns dict: ``users`` (the size used), ``power`` (Series by discount), ``best`` discount, ``verdict``.
     """
     near_users = threshold("movielens_near_users") if near_users is None else near_users
     discounts = list(dict.fromkeys(power["discount"]))
@@ -179,12 +173,8 @@ def cutoff_findings(decisions: Any, *, small: Sequence[str] | None = None) -> di
     Rule: holds if, for every gain, each small cut-off (@5, @10) finds fewer significant pairs than the whole
     list and at least one decision changes (``small``: ``movielens_small_cutoffs`` of ``stats/thresholds.toml``).
 
-    Returns
-    -------
-    dict
-        ``changed`` (decisions changed at the small cut-offs, summed over gains), ``significant``
-        {(gain, cutoff): count}, ``reversed_significant`` (significant decisions reversed, all cut-offs),
-        ``verdict``.
+    Returns dict: ``changed`` (decisions changed at the small cut-offs, summed over gains), ``significant`` {(gain,
+    cutoff): count}, ``reversed_significant`` (significant decisions reversed, all cut-offs), ``verdict``.
     """
     small = threshold("movielens_small_cutoffs") if small is None else small
     d = decisions.assign(cutoff=decisions["cutoff"].astype(str))
@@ -205,11 +195,8 @@ def convention_findings(decisions: Any, *, reference: str = "trec_eval", min_tau
     every Kendall tau against the reference's order is at least ``min_tau`` (default ``convention_min_tau`` of
     ``stats/thresholds.toml``).
 
-    Returns
-    -------
-    dict
-        ``max_shift`` (largest change of a mean over all presets and settings), ``reversing`` (DataFrame of
-        the rows with a significant reversal or a low tau), ``verdict``.
+    Returns dict: ``max_shift`` (largest change of a mean over all presets and settings), ``reversing`` (DataFrame of
+    the rows with a significant reversal or a low tau), ``verdict``.
     """
     min_tau = threshold("convention_min_tau") if min_tau is None else min_tau
     d = decisions[decisions["convention"] != reference]

@@ -26,7 +26,6 @@ from typing import Any
 import numpy as np
 
 from ...core.ranking import top_order
-from ...core.validation import check_integer
 from .recommenders import DEFAULT_RANKERS, canonical_ranker_spec, score_items, temporal_split
 
 
@@ -37,22 +36,11 @@ class RankingProblem:
     Row q holds query q's candidates in its first ``lengths[q]`` columns; the remaining columns are
     padding (grade 0, score -inf, doc id ``""``).
 
-    Attributes
-    ----------
-    name : str
-        What the data are, for captions and tables.
-    queries : numpy.ndarray, shape (Q,)
-        Query ids (MovieLens user ids, TREC topic ids).
-    docs : numpy.ndarray of str, shape (Q, W)
-        Document ids of the candidates (MovieLens item ids as text).
-    grades : numpy.ndarray of float64, shape (Q, W)
-        Relevance grade of each candidate (>= 0).
-    lengths : numpy.ndarray of int64, shape (Q,)
-        Number of candidates of each query.
-    scores : mapping of str to numpy.ndarray, each (Q, W)
-        Each system's finite score of each candidate (higher ranks first); -inf on padding.
-    sha256 : str or None
-        Hash of the data the problem was built from (recorded in figure provenance).
+    ``name``: what the data are, for captions and tables; ``queries``: query ids (MovieLens user ids, TREC topic
+    ids); ``docs``: document ids of the candidates (MovieLens item ids as text); ``grades``: relevance grade of each
+    candidate (>= 0); ``lengths``: number of candidates of each query; ``scores``: each system's finite score of each
+    candidate (higher ranks first); -inf on padding; ``sha256``: hash of the data the problem was built from
+    (recorded in figure provenance).
     """
 
     name: str
@@ -110,20 +98,10 @@ def movielens_problem(
     Each user's candidate list is every item the user did not rate in training; its grades are the
     user's test ratings (0 for items not rated in the test part).
 
-    Parameters
-    ----------
-    ratings : pandas.DataFrame
-        Columns user, item, rating, timestamp (:func:`ndcg_research.datasets.movielens_100k`).
-    rankers : sequence of str, default :data:`~ndcg_research.studies.movielens.recommenders.DEFAULT_RANKERS`
-        Ranker specs; the system names are their canonical texts.
-    test_fraction : float, default 0.2
-        See :func:`~ndcg_research.studies.movielens.recommenders.temporal_split`.
-    seed : int, default 0
-        Passed to every ranker (random scores, SVD start vector).
-
-    Returns
-    -------
-    RankingProblem
+    ``ratings``: columns user, item, rating, timestamp (:func:`ndcg_research.datasets.movielens_100k`); ``rankers``:
+    ranker specs; the system names are their canonical texts; ``test_fraction``: see
+    :func:`~ndcg_research.studies.movielens.recommenders.temporal_split`; ``seed``: passed to every ranker (random
+    scores, SVD start vector).
 
     Examples
     --------
@@ -170,21 +148,11 @@ def trec_problem(
     "pooled but not judged") and unjudged documents count as 0. Topics without any grade > 0 are
     kept (their nDCG is undefined, NaN, and dropped by the callers).
 
-    Parameters
-    ----------
-    qrels : pandas.DataFrame
-        Columns ``query``, ``doc``, ``relevance``.
-    runs : mapping of str to pandas.DataFrame
-        Run name -> columns ``query``, ``doc``, ``score``; one row per retrieved document.
-    name : str
-        A description for captions.
-    sha256 : str, optional
-        Hash of the files read (recorded in figure provenance).
+    ``qrels``: columns ``query``, ``doc``, ``relevance``; ``runs``: run name -> columns ``query``, ``doc``,
+    ``score``; one row per retrieved document; ``name``: a description for captions; ``sha256``: hash of the files
+    read (recorded in figure provenance).
 
-    Returns
-    -------
-    RankingProblem
-        Over the topics of the qrels that at least one run retrieved.
+    Returns RankingProblem: over the topics of the qrels that at least one run retrieved.
 
     Examples
     --------
@@ -287,7 +255,6 @@ def run_table(problem: RankingProblem, system: str, depth: int | None = None) ->
     if depth is None:
         keep = problem.valid
         return pd.DataFrame({"query": queries[keep], "doc": problem.docs[keep], "score": scores[keep]})
-    depth = check_integer(depth, "depth")
     top = top_order(scores, depth)  # padding scores -inf: never above a candidate
     inside = np.take_along_axis(problem.valid, top, 1)
     pick = lambda a: np.take_along_axis(a, top, 1)[inside]  # noqa: E731

@@ -57,7 +57,6 @@ import numpy as np
 
 from ...core.ranking import top_order
 from ...core.specs import format_call, parse_registered
-from ...core.validation import check_integer, check_number
 
 #: Relative grid of the learnt rankers' scores (see the module docstring): 2**-26 of the largest absolute score.
 SCORE_QUANTUM = 2.0**-26
@@ -83,15 +82,9 @@ DEFAULT_RANKERS: tuple[str, ...] = (
 class Split:
     """A per-user train/test split as dense user x item matrices.
 
-    Attributes
-    ----------
-    users, items : numpy.ndarray of int64
-        The original ids of the rows and columns (sorted).
-    train, test : numpy.ndarray of float64, shape (n_users, n_items)
-        Ratings in the training and test parts, 0 where the user has none there. A user rates an
-        item at most once, so the two never overlap.
-    test_fraction : float
-        The share of each user's ratings put in the test set (rounded down, at least one).
+    ``users``, ``items``: the original ids of the rows and columns (sorted); ``train``, ``test``: ratings in the
+    training and test parts, 0 where the user has none there. A user rates an item at most once, so the two never
+    overlap; ``test_fraction``: the share of each user's ratings put in the test set (rounded down, at least one).
     """
 
     users: np.ndarray
@@ -119,25 +112,13 @@ class Split:
 def temporal_split(ratings: Any, test_fraction: float = 0.2) -> Split:
     """Split each user's ratings by time: the last ``test_fraction`` of them are the test set.
 
-    Parameters
-    ----------
-    ratings : pandas.DataFrame
-        Integer columns ``user``, ``item``, ``rating`` (> 0), ``timestamp``; one rating per (user, item)
-        (as :func:`ndcg_research.datasets.movielens_100k` returns).
-    test_fraction : float, default 0.2
-        In (0, 1). A user with n ratings gets ``max(1, floor(test_fraction * n))`` test ratings: the
-        latest ones, equal timestamps ordered by item id (the larger id counts as later). Every user
-        needs at least 2 ratings, so that training is not empty.
+    ``ratings``: integer columns ``user``, ``item``, ``rating`` (> 0), ``timestamp``; one rating per (user, item) (as
+    :func:`ndcg_research.datasets.movielens_100k` returns); ``test_fraction``: in (0, 1). A user with n ratings gets
+    ``max(1, floor(test_fraction * n))`` test ratings: the latest ones, equal timestamps ordered by item id (the
+    larger id counts as later). Every user needs at least 2 ratings, so that training is not empty.
 
-    Returns
-    -------
-    Split
-
-    Raises
-    ------
-    ValueError
-        On a missing column, a rating <= 0, a repeated (user, item) pair, a user with fewer than 2
-        ratings, or ``test_fraction`` outside (0, 1).
+    Raises ValueError on a missing column, a rating <= 0, a repeated (user, item) pair, a user with fewer than 2
+    ratings, or ``test_fraction`` outside (0, 1).
 
     Examples
     --------
@@ -150,7 +131,7 @@ def temporal_split(ratings: Any, test_fraction: float = 0.2) -> Split:
     >>> s.test.tolist()  # user 7's two latest (items 2, 4), user 9's latest (item 1)
     [[0.0, 4.0, 0.0, 2.0, 0.0], [4.0, 0.0, 0.0, 0.0, 0.0]]
     """
-    fraction = check_number(test_fraction, "test_fraction")
+    fraction = test_fraction
     if not 0 < fraction < 1:
         raise ValueError(f"test_fraction must be in (0, 1), got {test_fraction!r}")
     missing = [c for c in ("user", "item", "rating", "timestamp") if c not in getattr(ratings, "columns", ())]
@@ -207,12 +188,7 @@ def canonical_ranker_spec(spec: str) -> str:
 
 def _ranker_params(spec: str) -> tuple[str, dict[str, Any]]:
     name, kwargs = parse_registered(spec, RANKER_KINDS, what="ranker", valid=_VALID)
-    if name in ("itemknn", "userknn"):
-        kwargs["k"] = check_integer(kwargs["k"], f"ranker {spec!r}: k")
-    elif name == "puresvd":
-        kwargs["factors"] = check_integer(kwargs["factors"], f"ranker {spec!r}: factors")
-    elif name == "ease":
-        kwargs["l2"] = check_number(kwargs["l2"], f"ranker {spec!r}: l2")
+    if name == "ease":
         if kwargs["l2"] <= 0:
             raise ValueError(f"ranker {spec!r}: l2 must be > 0, got {kwargs['l2']!r}")
     return name, kwargs
@@ -221,19 +197,12 @@ def _ranker_params(spec: str) -> tuple[str, dict[str, Any]]:
 def score_items(spec: str, interactions: np.ndarray, *, seed: int = 0) -> np.ndarray:
     """Scores of every item for every user under one ranker, learnt from the binary training matrix.
 
-    Parameters
-    ----------
-    spec : str
-        A ranker spec (see the module's table), e.g. ``"ease(l2=500)"``.
-    interactions : numpy.ndarray, shape (n_users, n_items)
-        The binary training matrix X (:attr:`Split.interactions`).
-    seed : int, default 0
-        Entropy of the ``SeedSequence`` behind ``random``'s scores and the SVD's start vector.
+    ``spec``: a ranker spec (see the module's table), e.g. ``"ease(l2=500)"``; ``interactions``: the binary training
+    matrix X (:attr:`Split.interactions`); ``seed``: entropy of the ``SeedSequence`` behind ``random``'s scores and
+    the SVD's start vector.
 
-    Returns
-    -------
-    numpy.ndarray of float64, shape (n_users, n_items)
-        Finite scores; higher is better. Training items are scored too: the evaluation removes them.
+    Returns numpy.ndarray of float64, shape (n_users, n_items): finite scores; higher is better. Training items are
+    scored too: the evaluation removes them.
 
     Examples
     --------
@@ -247,7 +216,6 @@ def score_items(spec: str, interactions: np.ndarray, *, seed: int = 0) -> np.nda
     X = np.asarray(interactions, dtype=np.float64)
     if X.ndim != 2 or not np.isin(X, (0.0, 1.0)).all():
         raise ValueError(f"interactions must be a 2-D matrix of 0s and 1s, got shape {X.shape}")
-    seed = check_integer(seed, "seed", minimum=0)
     if name == "popularity":
         return np.broadcast_to(X.sum(axis=0), X.shape).copy()
     if name == "random":
@@ -304,7 +272,6 @@ def keep_top_neighbours(similarity: np.ndarray, k: int) -> np.ndarray:
     >>> keep_top_neighbours(np.array([[1.0, 0.2, 0.5], [0.2, 1.0, 0.2], [0.5, 0.2, 1.0]]), 1).tolist()
     [[0.0, 0.0, 0.5], [0.2, 0.0, 0.0], [0.5, 0.0, 0.0]]
     """
-    k = check_integer(k, "k")
     sim = np.array(similarity, dtype=np.float64)
     np.fill_diagonal(sim, -np.inf)  # never one's own neighbour
     n = sim.shape[1]

@@ -47,7 +47,6 @@ from typing import Any
 import numpy as np
 
 from ...core.metrics import ndcg
-from ...core.validation import check_integer, check_number
 from ...stats.agreement import query_subsets
 from ...stats.paired import TIE_TOLERANCE
 
@@ -78,18 +77,15 @@ class CollectionModel:
     grade_probabilities: tuple[float, float, float] = (0.6, 0.3, 0.1)
 
     def __post_init__(self) -> None:
-        check_integer(self.systems, "systems", minimum=2)
-        check_integer(self.documents, "documents", minimum=4)
-        check_integer(self.depth, "depth", minimum=1)
         if self.depth > self.documents:
             raise ValueError(f"depth ({self.depth}) must not exceed documents ({self.documents})")
         for name in ("skill_range", "base", "topic_sd", "interaction_sd", "relevant_median", "relevant_spread"):
-            value = check_number(getattr(self, name), name)
+            value = getattr(self, name)
             if name != "base" and value < 0:
                 raise ValueError(f"{name} must be >= 0, got {value!r}")
         if self.relevant_median < 1:
             raise ValueError(f"relevant_median must be >= 1, got {self.relevant_median!r}")
-        probs = tuple(check_number(p, "grade_probabilities") for p in self.grade_probabilities)
+        probs = tuple(p for p in self.grade_probabilities)
         if len(probs) != 3 or min(probs) < 0 or not math.isclose(sum(probs), 1.0):
             raise ValueError(f"grade_probabilities must be 3 probabilities of grades 1, 2, 3 summing to 1, "
                              f"got {self.grade_probabilities!r}")
@@ -108,19 +104,10 @@ class CollectionModel:
 class Collection:
     """A simulated collection: judgments, runs and the systems' true skills.
 
-    Attributes
-    ----------
-    model : CollectionModel
-    grades : numpy.ndarray
-        ``topics x documents`` int8: the judgments (qrels) of every candidate document.
-    ranked_documents : numpy.ndarray
-        ``systems x topics x depth`` int32: each run's documents in rank order.
-    ranked_scores : numpy.ndarray
-        ``systems x topics x depth``: their scores (decreasing along the last axis).
-    systems : list of str
-        ``"sys01"`` (the best) to ``"sysNN"``.
-    skills : numpy.ndarray
-        True skill of each system (decreasing).
+    ``grades``: ``topics x documents`` int8: the judgments (qrels) of every candidate document; ``ranked_documents``:
+    ``systems x topics x depth`` int32: each run's documents in rank order; ``ranked_scores``: ``systems x topics x
+    depth``: their scores (decreasing along the last axis); ``systems``: ``"sys01"`` (the best) to ``"sysNN"``;
+    ``skills``: true skill of each system (decreasing).
     """
 
     model: CollectionModel
@@ -176,7 +163,7 @@ class Collection:
         """
         out = Path(folder)
         out.mkdir(parents=True, exist_ok=True)
-        t_count = self.n_topics if topics is None else min(check_integer(topics, "topics"), self.n_topics)
+        t_count = self.n_topics if topics is None else min(topics, self.n_topics)
         width_t = max(3, len(str(self.n_topics)))
         width_d = max(4, len(str(self.model.documents)))
         topic_ids = [f"t{t + 1:0{width_t}d}" for t in range(t_count)]
@@ -198,17 +185,7 @@ class Collection:
 def simulate_collection(model: CollectionModel, *, topics: int, seed: int) -> Collection:
     """Simulate ``topics`` topics of the collection ``model`` (see the module documentation).
 
-    Parameters
-    ----------
-    model : CollectionModel
-    topics : int
-        Number of topics.
-    seed : int
-        Entropy of the blocks' SeedSequence.
-
-    Returns
-    -------
-    Collection
+    ``topics``: number of topics; ``seed``: entropy of the blocks' SeedSequence.
 
     Examples
     --------
@@ -223,8 +200,6 @@ def simulate_collection(model: CollectionModel, *, topics: int, seed: int) -> Co
     """
     if not isinstance(model, CollectionModel):
         raise TypeError(f"model must be a CollectionModel, got {type(model).__name__}")
-    topics = check_integer(topics, "topics")
-    seed = check_integer(seed, "seed", minimum=0)
     blocks = [_simulate_block(model, seed, k) for k in range(math.ceil(topics / TOPIC_BLOCK))]
     grades = np.concatenate([b[0] for b in blocks])[:topics]
     documents = np.concatenate([b[1] for b in blocks], axis=1)[:, :topics]
@@ -262,21 +237,10 @@ def ordering_accuracy(scores: Any, skills: Any, sizes: Any, *, trials: int, seed
     by pair with the true order; a tie in the means (closer than
     :data:`ndcg_research.stats.paired.TIE_TOLERANCE`) counts half.
 
-    Parameters
-    ----------
-    scores : array-like
-        Systems x queries of one measure.
-    skills : array-like
-        True skill of each system (higher is better; no ties).
-    sizes : iterable of int
-        Query-subset sizes.
-    trials : int
-    seed : int, default 0
+    ``scores``: systems x queries of one measure; ``skills``: true skill of each system (higher is better; no ties);
+    ``sizes``: query-subset sizes.
 
-    Returns
-    -------
-    numpy.ndarray
-        Shape ``(len(sizes), trials)``.
+    Returns numpy.ndarray: shape ``(len(sizes), trials)``.
 
     Examples
     --------
@@ -332,25 +296,13 @@ def queries_needed_interval(sizes: Any, accuracy: Any, target: float, *, confide
                             n_resamples: int = 1000, seed: int = 0) -> tuple[float, float, float]:
     """:func:`queries_needed` of the mean curve over trials, with a bootstrap interval over the trials.
 
-    Parameters
-    ----------
-    sizes : array-like
-        Query-set sizes (increasing).
-    accuracy : array-like
-        ``len(sizes) x trials`` values (e.g. from :func:`ordering_accuracy`); trial ``i`` of every
-        size is resampled together.
-    target : float
-    confidence : float, default 0.95
-    n_resamples : int, default 1000
-    seed : int, default 0
-        Entropy of the resampled trials (the same resamples for every call with the same number of
-        trials and seed, so two measures' intervals come from the same resampled trials).
+    ``sizes``: query-set sizes (increasing); ``accuracy``: ``len(sizes) x trials`` values (e.g. from
+    :func:`ordering_accuracy`); trial ``i`` of every size is resampled together; ``seed``: entropy of the resampled
+    trials (the same resamples for every call with the same number of trials and seed, so two measures' intervals
+    come from the same resampled trials).
 
-    Returns
-    -------
-    (float, float, float)
-        Estimate, lower and upper limits (percentile interval; a resample whose curve never
-        reaches the target counts as infinitely many queries, so the upper limit can be inf).
+    Returns (float, float, float): estimate, lower and upper limits (percentile interval; a resample whose curve
+    never reaches the target counts as infinitely many queries, so the upper limit can be inf).
 
     Examples
     --------
@@ -363,8 +315,8 @@ def queries_needed_interval(sizes: Any, accuracy: Any, target: float, *, confide
     if y.ndim != 2 or y.shape[0] != c.size:
         raise ValueError(f"accuracy must be len(sizes) x trials, got shape {y.shape} for {c.size} sizes")
     estimate = queries_needed(c, y.mean(axis=1), target)
-    rng = np.random.default_rng(np.random.SeedSequence(check_integer(seed, "seed", minimum=0), spawn_key=(1,)))
-    picks = rng.integers(0, y.shape[1], size=(check_integer(n_resamples, "n_resamples"), y.shape[1]))
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(1,)))
+    picks = rng.integers(0, y.shape[1], size=(n_resamples, y.shape[1]))
     needed = np.array([queries_needed(c, y[:, p].mean(axis=1), target) for p in picks])
     needed = np.where(np.isnan(needed), np.inf, needed)
     low, high = np.quantile(needed, [(1 - confidence) / 2, (1 + confidence) / 2], method="inverted_cdf")
@@ -379,24 +331,15 @@ def fewest_queries(needed: Any, low: Any, high: Any) -> tuple[int, np.ndarray, n
     and *needs more* when its whole interval lies above that limit. A measure whose curve never reaches
     the target (``needed`` NaN) counts as needing infinitely many queries.
 
-    Parameters
-    ----------
-    needed, low, high : array-like
-        One value per measure: the estimate of the queries needed and its interval
-        (:func:`queries_needed_interval`).
+    ``needed``, ``low``, ``high``: one value per measure: the estimate of the queries needed and its interval
+    (:func:`queries_needed_interval`).
 
-    Returns
-    -------
-    (int, numpy.ndarray, numpy.ndarray)
-        Index of the best measure (fewest queries; the first on ties), and boolean masks of the
-        fewest-queries group (which holds the best) and of the measures that need more.
+    Returns (int, numpy.ndarray, numpy.ndarray): index of the best measure (fewest queries; the first on ties), and
+    boolean masks of the fewest-queries group (which holds the best) and of the measures that need more.
 
-    Raises
-    ------
-    ValueError
-        If the three arrays differ in shape, are empty, an estimate's interval is NaN or reversed, or no
-        measure has a finite estimate. (When the best measure's interval is unbounded above, a measure that
-        never reaches the target is in its group: the data cannot tell the two apart.)
+    Raises ValueError if the three arrays differ in shape, are empty, an estimate's interval is NaN or reversed, or
+    no measure has a finite estimate. (When the best measure's interval is unbounded above, a measure that never
+    reaches the target is in its group: the data cannot tell the two apart.).
 
     Examples
     --------
