@@ -13,6 +13,7 @@ from ndcg_research.simulation.simulate import replicate_ndcg, sample
 from ndcg_research.simulation.sweeps import SweepResult, run_sweep
 from ndcg_research.stats.intervals import wilson_interval
 from ndcg_research.studies.cutoff import experiment
+from ndcg_research.studies.cutoff.experiment import fraction_limit, ndcg_by_k
 
 TOL = 1e-10
 
@@ -207,3 +208,17 @@ def test_verdict_table_uses_family_wise_wilson_intervals():
     assert table["verdict"].to_dict() == {"log2": "keeps", "zipf": "loses", "loglog": "undecided"}
     assert table["trend"].to_dict() == {"log2": "rising", "zipf": "flat", "loglog": "rising"}
     assert (table["family_size"] == 3).all() and table["family_confidence"].iloc[0] == pytest.approx(level)
+
+
+# --------------------------------------------------------------------------- examples of studies.cutoff.experiment
+
+
+def test_ndcg_by_k_example():
+    v = ndcg_by_k("probit", "bayes", "log2", 100, [1, 10, 100], replicates=5, seed=0)
+    assert v.shape == (5, 3)
+
+
+def test_fraction_limit_example():
+    # g(t) = 1 - t, g* = 1 on [0, 1/2)
+    assert round(fraction_limit("probit", "bayes", 0.1), 6) == 0.95
+    assert round(fraction_limit("probit", "bayes", 1.0), 6) == 1.0

@@ -9,6 +9,7 @@ import pytest
 
 from ndcg_research.simulation import cutoff, scaling
 from ndcg_research.studies.cutoff_growth import experiment
+from ndcg_research.studies.cutoff_growth.experiment import growth_answer_lines, threshold_table
 
 UNCERTAIN = "probit(lo=0.1, hi=0.6)"
 
@@ -56,3 +57,20 @@ def test_a_gap_shrunk_into_its_noise_is_fitted_and_an_undefined_one_is_not():
     assert t["measured"] == "shrinks" and t["exponent"] < 0
     table["std_gap_se"] = float("nan")                  # no standard error: nothing to weigh by
     assert experiment.trend_table(table)["measured"].iloc[0] == "undefined"
+
+
+# --------------------------------------------------------------------------- examples of studies.cutoff_growth.experiment
+
+
+def test_threshold_table_example():
+    t = pd.DataFrame(dict(model="m", discount="log2", better="a", worse="b", rule=["fixed(k=10)", "power(a=0.5)"],
+                          a=[0.0, 0.5], a_star=0.4, measured=["shrinks", "grows"], predicted=["shrinks", "grows"]))
+    assert threshold_table(t, "m").loc["log2"].tolist() == ['0.4', 'shrinks, grows', 'shrinks, grows']
+
+
+def test_growth_answer_lines_example():
+    t = pd.DataFrame(dict(model=["m"], rule="power(a=0.5)", a=0.5, discount="log2", better="a", worse="b",
+                          exponent=0.1, exponent_low=0.05, exponent_high=0.15, measured="grows", law_exponent=0.08,
+                          a_star=0.4, predicted="grows", agreement="agrees"))
+    expected = 'certain top, k = n^0.5, log2: a > b: d ~ n^0.1 [0.05, 0.15] (grows; law 0.08, threshold a* = 0.4)'
+    assert growth_answer_lines(t, {"m": "certain"})[0] == expected

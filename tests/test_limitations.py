@@ -12,6 +12,18 @@ from scipy import stats
 
 import ndcg_research as nr
 from ndcg_research.studies.limitations import experiment as lim
+from ndcg_research.studies.limitations.experiment import (
+    PoolingModel,
+    append_nonrelevant,
+    evaluate_runs,
+    pool_judged,
+    pooling_experiment,
+    precision,
+    random_graded_lists,
+    simulate_pooling_collection,
+    summarize_bias,
+    truncation_table,
+)
 
 TOL = 1e-12
 
@@ -214,3 +226,55 @@ def test_summarize_bias_matches_t_interval():
     assert out["low"][1, 0, 2] == pytest.approx(low, abs=1e-12)
     assert out["high"][1, 0, 2] == pytest.approx(high, abs=1e-12)
     np.testing.assert_allclose(out["true"], means[:, :, 0, :].mean(axis=0))
+
+
+# --------------------------------------------------------------------------- examples of studies.limitations.experiment
+
+
+def test_random_graded_lists_example():
+    lists = random_graded_lists(2, 4, (0.5, 0.5), seed=0)
+    assert (lists.shape, set(np.unique(lists)) <= {0.0, 1.0}) == ((2, 4), True)
+
+
+def test_append_nonrelevant_example():
+    assert append_nonrelevant([3, 2], 2).tolist() == [3.0, 2.0, 0.0, 0.0]
+
+
+def test_precision_example():
+    assert precision([3, 0, 1, 0]) == 0.5
+    assert precision([[1, 1], [1, 0]]).tolist() == [1.0, 0.5]
+
+
+def test_truncation_table_example():
+    table = truncation_table([[1, 1, 1, 1, 1]], 3, [[1, 1, 1, 1, 1]], 5)
+    expected = (1.0, 1.0)
+    assert {name: (round(float(s[0]), 3), round(float(l[0]), 3)) for name, (s, l) in table.items()}["all judgments, @own length"] == expected
+
+
+def test_simulate_pooling_collection_example():
+    c = simulate_pooling_collection(PoolingModel(n_docs=50), 3, seed=0)
+    assert (c.grades.shape, c.scores.shape) == ((3, 50), (5, 3, 50))
+
+
+def test_pool_judged_example():
+    scores = [[[0.9, 0.1, 0.5, 0.0]], [[0.0, 0.2, 0.1, 0.8]]]
+    assert pool_judged(scores, 1).astype(int).tolist() == [[1, 0, 0, 1]]
+
+
+def test_evaluate_runs_example():
+    grades = [[3, 0, 2, 1]]
+    scores = [[[0.9, 0.8, 0.7, 0.6]]]
+    judged = [[True, True, False, True]]
+    out = evaluate_runs(grades, scores, judged, k=None, run_length=4)
+    assert [round(float(out[m][0, 0]), 3) for m in ("true", "unjudged = 0", "condensed")] == [0.93, 0.945, 0.964]
+
+
+def test_pooling_experiment_example():
+    out = pooling_experiment(PoolingModel(n_docs=200), [5, 20], n_queries=5, replicates=2)
+    assert out["means"].shape == (2, 2, 3, 5)
+
+
+def test_summarize_bias_example():
+    m = np.zeros((4, 3, 2)); m[:, 0] = 0.5; m[:, 1] = [0.4, 0.3]; m[:, 2] = 0.5
+    out = summarize_bias(m)
+    assert out["bias"].round(3).tolist() == [[-0.1, -0.2], [0.0, 0.0]]

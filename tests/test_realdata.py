@@ -14,6 +14,25 @@ from ndcg_research.studies.movielens import experiment as rd
 from ndcg_research.studies.movielens import findings as ml_rules
 from ndcg_research.studies.movielens import problems
 from ndcg_research.studies.movielens import recommenders as rec
+from ndcg_research.studies.movielens.experiment import (
+    compare_table,
+    convention_values,
+    decisions_against,
+    list_length_label,
+    list_length_values,
+    list_lengths,
+    ndcg_values,
+    relevant_in_lists,
+    sample_lists,
+    user_subsets,
+)
+from ndcg_research.studies.movielens.problems import (
+    RankingProblem,
+    movielens_problem,
+    qrels_table,
+    run_table,
+    trec_problem,
+)
 
 
 def toy_problem(seed: int, n_queries: int = 9, width: int = 40, systems: int = 3) -> problems.RankingProblem:
@@ -456,3 +475,118 @@ def test_verdict_1b_is_not_given_without_a_significant_pair():
     found = list_length_findings(means, pairs, first_order)
     assert found["significant"][("all", "log2")] == 0
     assert found["verdicts"]["1b differences stay detectable"] == "undecided"
+
+
+# --------------------------------------------------------------------------- examples of studies.movielens.experiment
+
+
+def test_ndcg_values_example():
+    p = RankingProblem("toy", np.array(["q"]), np.array([["a", "b", "c"]]), np.array([[0.0, 2.0, 1.0]]),
+                       np.array([3]), {"s": np.array([[0.9, 0.5, 0.1]])})
+    v = ndcg_values(p, gains=["linear"], discounts=["log2"], ks=[None, 1])
+    assert (v.shape, round(float(v[0, 0, 0, 0, 0]), 4), float(v[0, 0, 0, 1, 0])) == ((1, 1, 1, 2, 1), 0.6697, 0.0)
+
+
+def test_list_length_label_example():
+    assert (list_length_label(100), list_length_label(None)) == ('100', 'all')
+
+
+def test_sample_lists_example():
+    grades = np.array([[1.0, 0, 0, 0, 2.0, 0, 0, 0, 0, 0]])
+    p = RankingProblem("toy", np.array(["q"]), np.array([list("abcdefghij")]), grades, np.array([10]),
+                       {"s": np.zeros((1, 10))})
+    lists = sample_lists(p, [2, 5, None], seed=1)
+    # share 0.2 kept
+    assert [int(np.count_nonzero(grades[0, lists[n][0]])) for n in (2, 5, None)] == [1, 1, 2]
+    # nested
+    assert set(lists[2][0]) <= set(lists[5][0])
+
+
+def test_list_length_values_example():
+    grades = np.array([[1.0, 0, 0, 0, 2.0, 0, 0, 0, 0, 0]])
+    p = RankingProblem("toy", np.array(["q"]), np.array([list("abcdefghij")]), grades, np.array([10]),
+                       {"s": -np.arange(10.0)[None, :]})
+    assert list_length_values(p, [10], gains=["linear"], discounts=["none"], seed=0).tolist() == [[[[[1.0]]]]]
+
+
+def test_compare_table_example():
+    # one slice: 2 systems x 4 queries
+    v = np.array([[[0.5, 0.6, 0.7, 0.9], [0.4, 0.5, 0.5, 0.8]]])
+    s, p = compare_table(v, ["a", "b"], {"gain": ["linear"]})
+    expected = [['linear', 'a', 0.675, 4], ['linear', 'b', 0.55, 4]]
+    assert s[["gain", "system", "mean", "queries"]].values.tolist() == expected
+    assert round(float(p["difference"].iloc[0]), 3) == 0.125
+
+
+def test_user_subsets_example():
+    s = user_subsets(10, 4, 3, seed=1)
+    assert (s.shape, all(len(set(row)) == 4 for row in s.tolist())) == ((3, 4), True)
+
+
+def test_list_lengths_example():
+    p = RankingProblem("t", np.array(["a", "b"]), np.zeros((2, 5), dtype=object), np.zeros((2, 5)),
+                       np.array([5, 3]), {})
+    assert (list_lengths(p, 4).tolist(), list_lengths(p, None).tolist()) == ([4, 3], [5, 3])
+
+
+def test_relevant_in_lists_example():
+    p = RankingProblem("t", np.array(["a"]), np.zeros((1, 100), dtype=object),
+                       np.r_[np.ones(5), np.zeros(95)][None, :], np.array([100]), {})
+    # share 0.05: max(1, round(0.05 n))
+    assert [int(relevant_in_lists(p, n)[0]) for n in (10, 40, None)] == [1, 2, 5]
+
+
+def test_decisions_against_example():
+    import pandas as pd
+    m = pd.DataFrame({"gain": ["g"] * 4, "cutoff": ["all", "all", "5", "5"], "system": ["a", "b"] * 2,
+                      "mean": [0.5, 0.4, 0.2, 0.3]})
+    p = pd.DataFrame({"gain": ["g", "g"], "cutoff": ["all", "5"], "system_a": ["a", "a"], "system_b": ["b", "b"],
+                      "difference": [0.1, -0.1], "pvalue_adjusted": [0.01, 0.2]})
+    pairs, summary = decisions_against(m, p, column="cutoff", reference="all")
+    expected = [['all', 1, False, False], ['5', 0, True, True]]
+    assert pairs[["cutoff", "decision", "decision_changed", "order_reversed"]].values.tolist() == expected
+    expected = [['all', 1, 0.0, 1.0], ['5', 0, 0.3, -1.0]]
+    assert summary[["cutoff", "significant", "max_mean_shift", "kendall_tau_vs_reference"]].round(3).values.tolist() == expected
+
+
+def test_convention_values_example():
+    import pandas as pd
+    qrels = pd.DataFrame({"query": ["q"], "doc": ["b"], "relevance": [1]})
+    # misses b
+    run = pd.DataFrame({"query": ["q", "q"], "doc": ["a", "c"], "score": [0.5, 0.4]})
+    v, refused = convention_values(qrels, {"r": run}, ["trec_eval", "lightgbm"], ["ndcg"], ["q"])
+    # LightGBM: a list without relevant items scores 1
+    assert (v[:, 0, 0, 0].tolist(), refused) == ([0.0, 1.0], {})
+
+
+# --------------------------------------------------------------------------- examples of studies.movielens.problems
+
+
+def test_movielens_problem_example():
+    import pandas as pd
+    r = pd.DataFrame({"user": [1, 1, 1, 2, 2, 2], "item": [1, 2, 3, 1, 2, 4],
+                      "rating": [5, 4, 3, 2, 5, 4], "timestamp": [1, 2, 3, 1, 2, 3]})
+    p = movielens_problem(r, rankers=["popularity", "random"], test_fraction=0.3)
+    assert (p.systems, p.lengths.tolist(), p.relevant_counts().tolist()) == (('popularity', 'random'), [2, 2], [1, 1])
+    assert (p.docs.tolist(), p.grades.tolist()) == ([['3', '4'], ['3', '4']], [[3.0, 0.0], [0.0, 4.0]])
+
+
+def test_trec_problem_example():
+    import pandas as pd
+    qrels = pd.DataFrame({"query": ["q1", "q1", "q1"], "doc": ["a", "b", "c"], "relevance": [2, 0, 1]})
+    run = pd.DataFrame({"query": ["q1", "q1"], "doc": ["b", "d"], "score": [0.9, 0.5]})
+    p = trec_problem(qrels, {"bm25": run})
+    expected = ([['a', 'b', 'c', 'd']], [[2.0, 0.0, 1.0, 0.0]], [[-0.5, 0.9, -0.5, 0.5]])
+    assert (p.docs.tolist(), p.grades.tolist(), p.scores["bm25"].tolist()) == expected
+
+
+def test_qrels_table_example():
+    p = RankingProblem("t", np.array([7]), np.array([["a", "b", ""]], dtype=object), np.array([[0.0, 3.0, 0.0]]),
+                       np.array([2]), {})
+    assert qrels_table(p).values.tolist() == [['7', 'b', 3]]
+
+
+def test_run_table_example():
+    p = RankingProblem("t", np.array([7]), np.array([["a", "b", "c"]], dtype=object), np.zeros((1, 3)),
+                       np.array([3]), {"s": np.array([[0.1, 0.9, 0.5]])})
+    assert run_table(p, "s", depth=2).values.tolist() == [['7', 'b', 0.9], ['7', 'c', 0.5]]

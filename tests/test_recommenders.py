@@ -11,6 +11,13 @@ import pytest
 from sklearn.metrics.pairwise import cosine_similarity as sk_cosine
 
 from ndcg_research.studies.movielens import recommenders as rec
+from ndcg_research.studies.movielens.recommenders import (
+    canonical_ranker_spec,
+    cosine_similarity,
+    keep_top_neighbours,
+    score_items,
+    temporal_split,
+)
 
 
 def random_ratings(seed: int, n_users: int = 12, n_items: int = 30) -> pd.DataFrame:
@@ -298,3 +305,40 @@ def test_quantized_scores_keep_the_order_of_distinct_scores():
     assert np.abs(scores - exact).max() <= step  # within one quantum
     far = exact[:, :, None] - exact[:, None, :] > 2 * step
     assert np.all((scores[:, :, None] - scores[:, None, :])[far] > 0)  # clearly ordered pairs keep their order
+
+
+# --------------------------------------------------------------------------- examples of studies.movielens.recommenders
+
+
+def test_temporal_split_example():
+    import pandas as pd
+    r = pd.DataFrame({"user": [7, 7, 7, 7, 7, 9, 9], "item": [1, 2, 3, 4, 5, 1, 3],
+                      "rating": [5, 4, 3, 2, 1, 4, 2], "timestamp": [10, 50, 20, 40, 30, 2, 1]})
+    s = temporal_split(r, 0.4)
+    assert (s.users.tolist(), s.items.tolist()) == ([7, 9], [1, 2, 3, 4, 5])
+    # user 7's two latest (items 2, 4), user 9's latest (item 1)
+    assert s.test.tolist() == [[0.0, 4.0, 0.0, 2.0, 0.0], [4.0, 0.0, 0.0, 0.0, 0.0]]
+
+
+def test_canonical_ranker_spec_example():
+    assert canonical_ranker_spec("ease( l2 = 500.0 )") == 'ease(l2=500)'
+    with pytest.raises(ValueError, match="ranker\\ 'itemknn'\\ needs\\ parameter\\(s\\)\\ k;\\ valid\\ rankers:\\ popularity,\\ random,\\ itemknn\\(k\\),\\ userknn\\(k\\),\\ puresvd\\(factors\\),\\ ease\\(l2\\)"):
+        canonical_ranker_spec("itemknn")
+
+
+def test_score_items_example():
+    X = np.array([[1.0, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 1.0]])
+    assert score_items("popularity", X).tolist() == [[2.0, 2.0, 1.0], [2.0, 2.0, 1.0], [2.0, 2.0, 1.0]]
+    # each item keeps its most similar item
+    expected = [[0.5, 0.0, 0.707], [0.0, 0.0, 0.0], [0.5, 0.707, 0.707]]
+    assert score_items("itemknn(k=1)", X).round(3).tolist() == expected
+
+
+def test_cosine_similarity_example():
+    expected = [[1.0, 0.707, 0.0], [0.707, 1.0, 0.0], [0.0, 0.0, 0.0]]
+    assert cosine_similarity(np.array([[1.0, 1.0], [1.0, 0.0], [0.0, 0.0]])).round(3).tolist() == expected
+
+
+def test_keep_top_neighbours_example():
+    expected = [[0.0, 0.0, 0.5], [0.2, 0.0, 0.0], [0.5, 0.0, 0.0]]
+    assert keep_top_neighbours(np.array([[1.0, 0.2, 0.5], [0.2, 1.0, 0.2], [0.5, 0.2, 1.0]]), 1).tolist() == expected

@@ -39,11 +39,6 @@ UNDEFINED_LABEL = "undefined (every gap is 0)"
 
 def round_significant(values: Any, digits: int = 8) -> np.ndarray:
     """Values rounded to ``digits`` significant digits (NaN and infinities kept): what goes into a plot.
-
-    Examples
-    --------
-    >>> round_significant([0.1 + 0.2, 1e-17, float("nan")]).tolist()
-    [0.3, 1e-17, nan]
     """
     array = np.asarray(values, dtype=np.float64)
     flat = [float(f"{v:.{digits}g}") if math.isfinite(v) else v for v in array.ravel().tolist()]
@@ -52,11 +47,6 @@ def round_significant(values: Any, digits: int = 8) -> np.ndarray:
 
 def select(table: pd.DataFrame, **where: Any) -> pd.DataFrame:
     """The rows whose columns equal the given values, sorted by n when there is an n column.
-
-    Examples
-    --------
-    >>> select(pd.DataFrame({"n": [2, 1, 1], "r": ["a", "a", "b"]}), r="a")["n"].tolist()
-    [1, 2]
     """
     mask = np.ones(len(table), dtype=bool)
     for column, value in where.items():
@@ -67,12 +57,6 @@ def select(table: pd.DataFrame, **where: Any) -> pd.DataFrame:
 
 def crossing_n(crossings: pd.DataFrame, first: str, second: str, discount: str) -> float:
     """The n at which ``discount``'s expected gap of ``first`` over ``second`` changes sign; NaN if none is listed.
-
-    Examples
-    --------
-    >>> t = pd.DataFrame(dict(first="a", second="b", discount=["log2", "zipf"], crossing_n=[71.0, float("nan")]))
-    >>> crossing_n(t, "a", "b", "log2"), crossing_n(t, "a", "b", "zipf"), crossing_n(t, "a", "b", "loglog")
-    (71.0, nan, nan)
     """
     rows = select(crossings, first=first, second=second, discount=discount)
     return float(rows["crossing_n"].iloc[0]) if len(rows) else float("nan")
@@ -80,11 +64,6 @@ def crossing_n(crossings: pd.DataFrame, first: str, second: str, discount: str) 
 
 def plotted_column(rows: pd.DataFrame, name: str) -> np.ndarray:
     """A column as float64 values rounded for plotting (:func:`round_significant`).
-
-    Examples
-    --------
-    >>> plotted_column(pd.DataFrame({"p": [0.1 + 0.2, 1]}), "p").tolist()
-    [0.3, 1.0]
     """
     return round_significant(rows[name].to_numpy(dtype=np.float64))
 
@@ -94,12 +73,6 @@ def panel_grid(count: int, cols: int, size: tuple[float, float] = (3.3, 2.7), **
 
     ``size`` is one panel's (width, height) in inches; ``kw`` goes to :meth:`~matplotlib.figure.Figure.subplots`.
     Returns the figure and its axes as a flat array.
-
-    Examples
-    --------
-    >>> fig, axes = panel_grid(3, 2)
-    >>> len(axes), [ax.get_visible() for ax in axes]
-    (4, [True, True, True, False])
     """
     rows = math.ceil(count / cols)
     fig = Figure(figsize=(size[0] * cols, size[1] * rows + 1.0), layout="constrained")
@@ -112,12 +85,6 @@ def panel_grid(count: int, cols: int, size: tuple[float, float] = (3.3, 2.7), **
 def model_panel_grid(models: Sequence[str], discounts: Sequence[str], size: tuple[float, float]
                   ) -> tuple[Figure, np.ndarray, list[tuple[Axes, str, str]]]:
     """A grid with one row of panels per model and one column per discount: (figure, axes, [(ax, model, discount)]).
-
-    Examples
-    --------
-    >>> fig, axes, panels = model_panel_grid(["m1", "m2"], ["log2"], size=(3.3, 2.8))
-    >>> [(model, discount) for _, model, discount in panels]
-    [('m1', 'log2'), ('m2', 'log2')]
     """
     fig, axes = panel_grid(len(models) * len(discounts), len(discounts), size=size)
     panels = [(axes[m * len(discounts) + j], label, d) for m, label in enumerate(models) for j, d in enumerate(discounts)]
@@ -126,13 +93,6 @@ def model_panel_grid(models: Sequence[str], discounts: Sequence[str], size: tupl
 
 def label_rows(axes: np.ndarray, cols: int, label: str) -> None:
     """The y-axis label on the first panel of every row (of ``cols`` panels) that is shown.
-
-    Examples
-    --------
-    >>> fig, axes = panel_grid(2, 1)
-    >>> label_rows(axes, 1, "share")
-    >>> [ax.get_ylabel() for ax in axes]
-    ['share', 'share']
     """
     for ax in axes[::cols]:
         if ax.get_visible():
@@ -141,13 +101,6 @@ def label_rows(axes: np.ndarray, cols: int, label: str) -> None:
 
 def label_grid_edges(axes: np.ndarray, column_titles: Sequence[str], row_labels: Sequence[str]) -> None:
     """Titles over the top row, y labels on the first column, "n" under the bottom row of a 2-D grid of axes.
-
-    Examples
-    --------
-    >>> axes = Figure().subplots(2, 2, squeeze=False)
-    >>> label_grid_edges(axes, ["log2", "zipf"], ["m1", "m2"])
-    >>> axes[0, 1].get_title(), axes[1, 0].get_ylabel(), axes[1, 1].get_xlabel()
-    ('zipf', 'm2', 'n')
     """
     for ax, title in zip(axes[0], column_titles):
         ax.set_title(title, fontsize=10)
@@ -162,14 +115,6 @@ def legend_below(fig: Figure, entries: Sequence[tuple[Any, str]], ncols: int = 5
 
     ``entries`` are (handle, label) pairs; a label that comes again keeps its place and is drawn with
     its last handle. At most ``ncols`` columns.
-
-    Examples
-    --------
-    >>> fig = Figure(layout="constrained")
-    >>> line, = fig.subplots().plot([0, 1])
-    >>> legend_below(fig, [(line, "a"), (line, "b"), (line, "a")])
-    >>> [t.get_text() for t in fig.legends[0].get_texts()]
-    ['a', 'b']
     """
     unique = {label: handle for handle, label in entries}
     fig.legend(list(unique.values()), list(unique), loc="outside lower center",
@@ -178,36 +123,18 @@ def legend_below(fig: Figure, entries: Sequence[tuple[Any, str]], ncols: int = 5
 
 def discount_title(spec: str) -> str:
     """A panel title for a discount: its spec and its class of decay.
-
-    Examples
-    --------
-    >>> discount_title("zipf")
-    'zipf  (critical)'
     """
     return f"{spec}  ({parse_discount(spec).decay})"
 
 
 def pair_label(better: str, worse: str) -> str:
     """A pair of rankers as a legend label or title.
-
-    Examples
-    --------
-    >>> pair_label("bayes", "noisy(sigma=0.5)")
-    'bayes > noisy(sigma=0.5)'
     """
     return f"{better} > {worse}"
 
 
 def log_ticks_1_2_5(ax: Axes) -> None:
     """Labelled log ticks on the y axis at 1, 2 and 5 times powers of ten (at least two labels on short ranges).
-
-    Examples
-    --------
-    >>> ax = Figure().subplots()
-    >>> _ = ax.set(yscale="log", ylim=(0.1, 1))
-    >>> log_ticks_1_2_5(ax)
-    >>> ax.yaxis.get_major_formatter()(0.2, 0)
-    '0.2'
     """
     ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
@@ -219,14 +146,6 @@ def decade_ticks(ax: Axes) -> None:
 
     For a log axis that spans several decades: Matplotlib's default labels the minor ticks of a short
     range as "9x10^-1", "8x10^-1", ..., which piles up at paper size.
-
-    Examples
-    --------
-    >>> ax = Figure().subplots()
-    >>> _ = ax.set(yscale="log", ylim=(1e-6, 1))
-    >>> decade_ticks(ax)
-    >>> ax.yaxis.get_major_formatter()(1e-3, 0)
-    '$10^{-3}$'
     """
     ax.yaxis.set_major_locator(LogLocator(base=10, numticks=12))
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: "1" if v == 1 else f"$10^{{{round(math.log10(v))}}}$"))
@@ -235,11 +154,6 @@ def decade_ticks(ax: Axes) -> None:
 
 def n_label(n: float) -> str:
     """A list length or count for a title or tick: ``10^k`` (math text) for a power of ten from 10^3 on, else plain.
-
-    Examples
-    --------
-    >>> n_label(10**7), n_label(1000.0), n_label(250), n_label(0.01), n_label(1)
-    ('$10^{7}$', '$10^{3}$', '250', '$10^{-2}$', '1')
     """
     value = float(n)
     exponent = round(math.log10(value)) if value > 0 else 0
@@ -250,11 +164,6 @@ def n_label(n: float) -> str:
 
 def error_bar_lengths(centre: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
     """Asymmetric error-bar lengths (2, n) for errorbar(); undefined intervals draw no bar.
-
-    Examples
-    --------
-    >>> error_bar_lengths(np.array([0.5, 0.5]), np.array([0.4, np.nan]), np.array([0.7, np.nan])).round(3).tolist()
-    [[0.1, 0.0], [0.2, 0.0]]
     """
     return np.maximum(np.nan_to_num(np.stack([centre - low, high - centre])), 0.0)
 
@@ -264,14 +173,6 @@ def interval_markers(ax: Axes, x: np.ndarray, centre: np.ndarray, low: np.ndarra
     """The ``index``-th series of a panel as markers with error bars from ``low`` to ``high`` (colour ``C{index}``).
 
     ``line`` is a line style drawn between the markers ("": none). Returns the errorbar container, for the legend.
-
-    Examples
-    --------
-    >>> ax = Figure().subplots()
-    >>> bar = interval_markers(ax, np.array([1.0, 2.0]), np.array([0.5, 0.6]), np.array([0.4, 0.5]),
-    ...                        np.array([0.6, 0.7]), 1, "-")
-    >>> bar.lines[0].get_marker(), bar.lines[0].get_color()
-    ('s', 'C1')
     """
     return ax.errorbar(x, centre, yerr=error_bar_lengths(centre, low, high), fmt=MARKERS[index % len(MARKERS)] + line,
                        ms=4, capsize=2, lw=1, color=f"C{index}")
@@ -281,12 +182,6 @@ def mark_undefined(ax: Axes, n: np.ndarray, values: np.ndarray) -> list[Any]:
     """Mark the undefined (NaN) values the one way of every figure: a grey x on the zero line.
 
     Returns the drawn marks (none when every value is defined), for the legend.
-
-    Examples
-    --------
-    >>> ax = Figure().subplots()
-    >>> len(mark_undefined(ax, np.array([10.0, 100.0]), np.array([0.5, np.nan])))
-    1
     """
     missing = ~np.isfinite(values)
     if not missing.any():
@@ -303,12 +198,6 @@ EXPONENT_RANGE = 1.0
 
 def decay_colors(discounts: Sequence[str]) -> dict[str, Any]:
     """One colour per discount along the 'viridis' map, in the given order (slowest decay first).
-
-    Examples
-    --------
-    >>> colors = decay_colors(["log2", "zipf"])
-    >>> len(colors), colors["log2"] != colors["zipf"]
-    (2, True)
     """
     cmap = colormaps["viridis"]
     count = max(len(discounts) - 1, 1)

@@ -38,13 +38,6 @@ def pivot(table: pd.DataFrame, index: str | Sequence[str], columns: str | Sequen
     """A wide view of a tidy table: one row per ``index`` value(s), one column per ``columns`` value(s).
 
     Rows and columns keep their order of first appearance (not sorted).
-
-    Examples
-    --------
-    >>> t = pd.DataFrame({"m": ["b", "b", "a"], "d": ["x", "y", "x"], "v": [0.5, 0.7, 0.1]})
-    >>> wide = pivot(t, "m", "d", "v")
-    >>> wide.index.tolist(), wide.columns.tolist(), wide.loc["b"].tolist()
-    (['b', 'a'], ['x', 'y'], [0.5, 0.7])
     """
     return table.pivot_table(index=index, columns=columns, values=values, aggfunc="first", sort=False)
 
@@ -58,14 +51,6 @@ def rounded(table: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
     (0.7515 -> 0.752, while the double nearest 0.7515 lies below it and reads 0.751). A value that
     rounds to zero is shown without a sign: its sign can flip with the last bit of a sum (BLAS
     results depend on the machine), and nbval compares the displayed text.
-
-    Examples
-    --------
-    >>> rounded(pd.DataFrame({"a": ["x", "y", "z"], "b": [0.12345, -1e-17, 0.7515]}))
-       a      b
-    0  x  0.123
-    1  y  0.000
-    2  z  0.751
     """
     out = table.copy()
     for column in out.columns:
@@ -94,12 +79,6 @@ def proportion_cells(table: pd.DataFrame, column: str, trials: str = "replicates
 
     So a proportion measured as 1 on a few replicates reads as the count ("20/20 [0.84,1.00]"), not
     as a probability of 1. The shares must be of whole numbers of trials.
-
-    Examples
-    --------
-    >>> t = pd.DataFrame({"p_better": [0.87, 1.0, 1.0], "replicates": [100, 20, 1000]})
-    >>> proportion_cells(t, "p_better")
-    ['0.87 [0.79,0.92]', '20/20 [0.84,1.00]', '1.00 [1.00,1.00]']
     """
     labels = []
     for row, (share, count) in enumerate(zip(table[column].tolist(), table[trials].tolist())):
@@ -121,14 +100,6 @@ def chance_level(table: pd.DataFrame, column: str, trials: str = "replicates", *
 
     ``table``: holds ``column`` (shares of ``trials``, whole counts) and ``trials``; ``column``, ``trials``: the
     share and the number of trials; ``family``: how many cells are judged together; default ``len(table)``.
-
-    Examples
-    --------
-    >>> t = pd.DataFrame({"p": [0.32, 0.9, 0.55], "replicates": [50, 50, 100]})
-    >>> chance_level(t, "p", family=24).tolist()  # one of 24 cells judged together
-    [True, False, True]
-    >>> chance_level(t, "p", family=1).tolist()  # one cell alone: 16 of 50 is below a coin flip
-    [False, False, True]
     """
     counts, totals = _counts(table, column, trials)
     size = len(table) if family is None else int(family)
@@ -149,12 +120,6 @@ def count_cells(table: pd.DataFrame, column: str, trials: str = "replicates", *,
 
     A column of such cells never mixes decimals and counts, and a perfect record of a few trials
     reads as what it is ("20/20 [0.84,1.00]"). Rows where ``flag`` is true get :data:`CHANCE_MARK`.
-
-    Examples
-    --------
-    >>> t = pd.DataFrame({"p": [0.87, 1.0, 0.32], "replicates": [100, 20, 50]})
-    >>> count_cells(t, "p", flag=np.array([False, False, True]))
-    ['87/100 [0.79,0.92]', '20/20 [0.84,1.00]', '16/50 [0.21,0.46] (chance)']
     """
     counts, totals = _counts(table, column, trials)
     marks = np.zeros(len(counts), dtype=bool) if flag is None else np.asarray(flag, dtype=bool)
@@ -174,15 +139,6 @@ def headed(table: pd.DataFrame, columns: Mapping[str, str], digits: Mapping[str,
     ``columns``: column name -> header in words (with the unit), in the order to show; ``digits``: decimals per
     column (by its original name); float columns not named get 3; ``index``: original names of the columns to make
     the (row) index, e.g. ``("label", "pair")``.
-
-    Examples
-    --------
-    >>> t = pd.DataFrame({"n": [10, 100], "m": [0.12345, 0.5], "x": [1, 2]})
-    >>> headed(t, {"n": "list length n", "m": "mean nDCG"}, {"m": 2}, index=["n"])
-                   mean nDCG
-    list length n           
-    10                  0.12
-    100                 0.50
     """
     missing = [c for c in columns if c not in table.columns]
     if missing:
@@ -205,12 +161,6 @@ def proportion_replication(run: pd.DataFrame, full: pd.DataFrame, seed: int, key
 
     The cells are matched on ``keys``; each table has ``column``, ``replicates`` and ``seed``. With the same
     seed the two runs are one, and the sentence says so.
-
-    Examples
-    --------
-    >>> a = pd.DataFrame({"cell": ["x"], "p_better": [0.8], "replicates": [100], "seed": [1]})
-    >>> proportion_replication(a, a.assign(p_better=0.6, seed=2), seed=1, keys=["cell"])
-    'replication (seed 1 here, 2 in the full profile): 1 cells at common n, largest |z| = 3.09, |z| > 3 in 1'
     """
     full_seed = int(full["seed"].iloc[0])
     if full_seed == seed:
@@ -223,11 +173,6 @@ def proportion_replication(run: pd.DataFrame, full: pd.DataFrame, seed: int, key
 
 def interval_text(centre: float, low: float, high: float, digits: int = 2) -> str:
     """``'0.21 [0.15, 0.27]'``, or ``'-'`` when the value is undefined (NaN).
-
-    Examples
-    --------
-    >>> interval_text(0.2123, 0.15, 0.27), interval_text(float("nan"), 0.0, 0.0)
-    ('0.21 [0.15, 0.27]', '-')
     """
     if not math.isfinite(centre):
         return "-"
@@ -241,15 +186,6 @@ def replication_line(here: pd.DataFrame, full: pd.DataFrame, keys: Sequence[str]
     Each common cell (equal ``keys``) gets a two-proportion z (:func:`~ndcg_research.stats.replication.proportion_z`);
     the sentence gives the number of cells, the largest absolute z and how many exceed :data:`REPLICATION_Z`,
     against about ``0.0027 x cells`` expected by chance (two-sided normal tail beyond 3).
-
-    Examples
-    --------
-    >>> a = pd.DataFrame(dict(n=[10, 20], p=[0.5, 0.6], replicates=100, seed=1))
-    >>> b = pd.DataFrame(dict(n=[10, 30], p=[0.55, 0.7], replicates=400, seed=2))
-    >>> replication_line(a, b, ["n"], "p")
-    'replication (seed 1 here, 2 in the full profile): 1 cells in common, largest |z| = 0.90, |z| > 3 in 0 (about 0.0 expected by chance)'
-    >>> replication_line(a, a, ["n"], "p")
-    'this run is the full profile itself: no independent replication to compare with'
     """
     seed_here, seed_full = int(here["seed"].iloc[0]), int(full["seed"].iloc[0])
     if seed_here == seed_full:
@@ -270,12 +206,6 @@ def trend_agreement(predicted: str, measured: str, flat: str = "flat") -> str:
     ``unresolved``: the prediction has a direction but the measurement cannot tell (its interval contains
     0: ``flat``, or it is ``undefined``); ``contradicts``: the measurement has another direction than the
     prediction, or a direction where a flat trend was predicted; ``no call``: the prediction has none.
-
-    Examples
-    --------
-    >>> [trend_agreement(p, m) for p, m in [("grows", "grows"), ("grows", "flat"), ("grows", "shrinks"),
-    ...                                     ("flat", "grows"), ("no call", "grows"), ("shrinks", "undefined")]]
-    ['agrees', 'unresolved', 'contradicts', 'contradicts', 'no call', 'unresolved']
     """
     if predicted == "no call":
         return "no call"
@@ -288,11 +218,6 @@ def trend_agreement(predicted: str, measured: str, flat: str = "flat") -> str:
 
 def agreement_counts(agreement: pd.Series) -> dict[str, int]:
     """How many cells with a prediction agree, contradict or are unresolved (:func:`trend_agreement`).
-
-    Examples
-    --------
-    >>> agreement_counts(pd.Series(["agrees", "unresolved", "no call"]))
-    {'agrees': 1, 'contradicts': 0, 'unresolved': 1, 'called': 2}
     """
     called = agreement[agreement != "no call"]
     return {k: int((called == k).sum()) for k in ("agrees", "contradicts", "unresolved")} | {"called": len(called)}
@@ -300,11 +225,6 @@ def agreement_counts(agreement: pd.Series) -> dict[str, int]:
 
 def agreement_text(agreement: pd.Series) -> str:
     """:func:`agreement_counts` in words.
-
-    Examples
-    --------
-    >>> agreement_text(pd.Series(["agrees", "agrees", "unresolved", "no call"]))
-    'agrees in 2, contradicts in 0, unresolved in 1 of 3 cells with a prediction'
     """
     c = agreement_counts(agreement)
     return (f"agrees in {c['agrees']}, contradicts in {c['contradicts']}, unresolved in {c['unresolved']} of "

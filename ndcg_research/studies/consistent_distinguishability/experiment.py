@@ -54,12 +54,6 @@ def failure_table(pair_table: pd.DataFrame) -> pd.DataFrame:
     strictly higher), its Wilson interval ``p_fail_low``, ``p_fail_high`` (from those of
     ``p_better``) and ``p_fail_normal = Phi(-std_gap)``: the failure probability if the paired
     gap were normal with the measured standardized gap (NaN where the gap is undefined).
-
-    Examples
-    --------
-    >>> t = pd.DataFrame(dict(p_better=[0.9], p_better_low=[0.8], p_better_high=[0.95], std_gap=[1.0]))
-    >>> failure_table(t)[["p_fail", "p_fail_low", "p_fail_normal"]].round(4).values.tolist()
-    [[0.1, 0.05, 0.1587]]
     """
     out = pair_table.copy()
     out["p_fail"] = 1 - out["p_better"]
@@ -82,14 +76,6 @@ def growth_table(pair_table: pd.DataFrame, *, keys: Sequence[str] = ("discount",
     Returns pandas.DataFrame: one row per group of ``keys``: n_from, n_to, points, exponent, exponent_low,
     exponent_high, positive (``d > 0`` at every n fitted), vanishes_superpolynomially (``exponent_low > 0``:
     ``Phi(-d)`` then falls faster than any power of n).
-
-    Examples
-    --------
-    >>> n = np.array([100, 400, 1600, 6400])
-    >>> t = pd.DataFrame(dict(discount="log2", better="a", worse="b", n=n, std_gap=0.1 * n**0.5,
-    ...                       std_gap_se=0.01 * np.ones(4)))
-    >>> round(float(growth_table(t)["exponent"].iloc[0]), 6)
-    0.5
     """
     z = stats.norm.ppf(0.5 + confidence / 2)
     rows = []
@@ -119,11 +105,6 @@ def growth_table(pair_table: pd.DataFrame, *, keys: Sequence[str] = ("discount",
 
 def geometric_grid(n_min: int, n_max: int, per_doubling: int) -> list[int]:
     """Distinct integers from n_min to n_max, ``per_doubling`` per factor 2, both ends included.
-
-    Examples
-    --------
-    >>> geometric_grid(100, 800, 2)
-    [100, 141, 200, 283, 400, 566, 800]
     """
     if n_max <= n_min:
         raise ValueError(f"n_max must be larger than n_min, got {n_min} and {n_max}")
@@ -137,13 +118,6 @@ class StreamStudy(Design):
     sets are the nested prefixes of each stream, with nDCG of its rankers under its discounts on each.
 
     Build it with :meth:`StreamStudy.build`; run it with :func:`run_streams`.
-
-    Examples
-    --------
-    >>> s = StreamStudy.build("probit", ns=[10, 100], streams=3, seed=1, rankers=["bayes", "random"],
-    ...                       discounts=["log2"], pairs=[("bayes", "random")])
-    >>> s.ns, s.streams
-    ((10, 100), 3)
     """
 
     ns: tuple[int, ...]
@@ -249,13 +223,6 @@ def run_streams(study: StreamStudy, *, n_jobs: int = 1, backend: str | None = No
                 chunk_items: int = CHUNK_ITEMS) -> StreamResult:
     """Compute (or load from the cache) every stream of a study, in chunks of streams (see
     :func:`~ndcg_research.simulation.replicates.run_chunks`; values do not depend on workers or chunks).
-
-    Examples
-    --------
-    >>> s = StreamStudy.build("probit", ns=[10, 100], streams=3, seed=1, rankers=["bayes", "random"],
-    ...                       discounts=["log2"], pairs=[("bayes", "random")])
-    >>> run_streams(s).values.shape
-    (3, 2, 2, 1)
     """
     if not isinstance(study, StreamStudy):
         raise TypeError(f"study must be a StreamStudy (see StreamStudy.build), got {type(study).__name__}")

@@ -28,14 +28,6 @@ def failure_rate_grid(failure_tables: Mapping[str, pd.DataFrame], discounts: Seq
 
     One row of panels per model, one column per discount. A measured failure share of 0 is drawn
     as its Wilson upper bound (a downward triangle), since 0 has no place on a log axis.
-
-    Examples
-    --------
-    >>> t = pd.DataFrame(dict(discount="log2", better="a", worse="b", n=[100, 1000], p_fail=[0.2, 0.0],
-    ...                       p_fail_low=[0.15, 0.0], p_fail_high=[0.25, 0.004], p_fail_normal=[0.21, 0.001]))
-    >>> fig = failure_rate_grid({"m": t}, ["log2"], [("a", "b")])
-    >>> fig.axes[0].get_yscale(), fig.axes[0].get_ylabel()
-    ('log', '1 - P(better strictly higher)')
     """
     fig, axes, panels = model_panel_grid(list(failure_tables), discounts, size=(3.3, 2.8))
     handles = []
@@ -66,13 +58,6 @@ def failure_rate_grid(failure_tables: Mapping[str, pd.DataFrame], discounts: Seq
 def stream_stability_grid(stability_tables: Mapping[str, pd.DataFrame], discounts: Sequence[str],
                           pairs: Sequence[Sequence[str]]) -> Figure:
     """Share of streams on which the better ranker wins at every grid n from n0 on, against n0 (Wilson 95% band).
-
-    Examples
-    --------
-    >>> t = pd.DataFrame(dict(discount="log2", better="a", worse="b", n0=[100, 1000], p_settled=[0.5, 0.9],
-    ...                       p_settled_low=[0.4, 0.8], p_settled_high=[0.6, 0.95]))
-    >>> stream_stability_grid({"m": t}, ["log2"], [("a", "b")]).axes[0].get_ylabel()
-    'share settled from n0'
     """
     fig, axes, panels = model_panel_grid(list(stability_tables), discounts, size=(3.3, 2.8))
     handles = []

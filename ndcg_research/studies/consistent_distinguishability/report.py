@@ -26,13 +26,6 @@ def _pair(table: pd.DataFrame) -> pd.Series:
 def settle_from(grid: Sequence[int], length: int) -> int:
     """The grid n from which settling is judged: the largest at or below ``stream_settle_from`` times the stream's
     length (the first grid n if none is).
-
-    Examples
-    --------
-    >>> settle_from([100, 141, 200, 283, 400], 3200)
-    283
-    >>> settle_from([500, 1000], 3200)
-    500
     """
     limit = threshold("stream_settle_from") * length
     below = [n for n in grid if n <= limit]
@@ -46,14 +39,6 @@ def stream_verdicts(stability: Mapping[str, pd.DataFrame], changes: pd.DataFrame
     Rule (thresholds ``stream_settled_lower`` and ``stream_not_settled_upper``, fixed before the runs): *settled*
     when the Wilson lower bound of the share of streams the better ranker wins at every grid n from ``n0`` on is at
     least the first, *not settled* when the upper bound is at most the second, *partly settled* otherwise.
-
-    Examples
-    --------
-    >>> s = {"m": pd.DataFrame({"discount": "log2", "better": "a", "worse": "b", "n0": [10, 20], "p_settled": [0.9, 1.0],
-    ...                         "p_settled_low": [0.8, 0.96], "p_settled_high": [0.95, 1.0]})}
-    >>> c = pd.DataFrame({"label": ["m"], "discount": ["log2"], "better": ["a"], "worse": ["b"]})
-    >>> stream_verdicts(s, c, 20)["verdict"].tolist()
-    ['settled']
     """
     settled = pd.concat([t[t["n0"] == n0].assign(label=label) for label, t in stability.items()])
     out = changes.merge(settled[["label", "discount", "better", "worse", "n0", "p_settled", "p_settled_low",
@@ -67,13 +52,6 @@ def stream_verdicts(stability: Mapping[str, pd.DataFrame], changes: pd.DataFrame
 def failure_ends(failures: Mapping[str, pd.DataFrame], n0: int, n1: int) -> pd.DataFrame:
     """The failure share 1 - P(better strictly higher) at ``n0`` and ``n1``, as failures/data sets [Wilson 95%]:
     rows (model, discount), columns (pair, n).
-
-    Examples
-    --------
-    >>> f = pd.DataFrame({"discount": "log2", "better": "a", "worse": "b", "n": [10, 20], "p_fail": [0.25, 0.0],
-    ...                   "replicates": 400})
-    >>> failure_ends({"m": f}, 10, 20).values.tolist()
-    [['100/400 [0.2101,0.2947]', '0/400 [0.0000,0.0095]']]
     """
     rows = pd.concat([t[t["n"].isin([n0, n1])].assign(label=label) for label, t in failures.items()])
     rows = rows.assign(pair=_pair(rows), cell=count_cells(rows, "p_fail", digits=4))
@@ -86,13 +64,6 @@ def failure_ends(failures: Mapping[str, pd.DataFrame], n0: int, n1: int) -> pd.D
 def growth_grid(growth: pd.DataFrame) -> pd.DataFrame:
     """The fitted exponent a of d ~ c n^a with its 95% interval, and whether the failure probability vanishes faster
     than any power (the interval above 0 and d > 0 at every fitted n): rows (model, discount), columns the pairs.
-
-    Examples
-    --------
-    >>> g = pd.DataFrame({"label": "m", "discount": "log2", "better": "a", "worse": "b", "exponent": [0.5],
-    ...                   "exponent_low": [0.3], "exponent_high": [0.7], "vanishes_superpolynomially": [True]})
-    >>> growth_grid(g).values.tolist()
-    [['0.50 [0.30, 0.70]: yes']]
     """
     cells = [("undefined (d <= 0 at some n)" if np.isnan(r.exponent) else
               f"{r.exponent:.2f} [{r.exponent_low:.2f}, {r.exponent_high:.2f}]")
@@ -105,12 +76,6 @@ def growth_grid(growth: pd.DataFrame) -> pd.DataFrame:
 def growth_by_discount(growth: pd.DataFrame) -> pd.DataFrame:
     """Per discount: in how many (model, pair) cases the failure probability vanishes faster than any power, and the
     range of the exponent a.
-
-    Examples
-    --------
-    >>> g = pd.DataFrame({"discount": ["log2", "log2"], "exponent": [0.4, np.nan], "vanishes_superpolynomially": [True, False]})
-    >>> growth_by_discount(g).values.tolist()
-    [['1 of 2', '0.40']]
     """
     out = {}
     for discount, part in growth.groupby("discount", sort=False):
@@ -131,13 +96,6 @@ RESOLVABLE = (0.01, 0.5)
 def normal_check(failures: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """Per discount, the normal approximation Phi(-d) against the measured failure share where the latter lies in
     :data:`RESOLVABLE`: in how many cells it is inside the Wilson interval, and the range of their ratio.
-
-    Examples
-    --------
-    >>> f = pd.DataFrame({"discount": "log2", "p_fail": [0.1, 0.2, 0.001], "p_fail_low": [0.08, 0.15, 0.0],
-    ...                   "p_fail_high": [0.12, 0.25, 0.01], "p_fail_normal": [0.11, 0.3, 0.001]})
-    >>> normal_check({"m": f}).values.tolist()
-    [['1 of 2', '1.10 to 1.50']]
     """
     rows = pd.concat(failures.values())
     low, high = RESOLVABLE
@@ -156,13 +114,6 @@ def normal_check(failures: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
 def stream_grid(changes: pd.DataFrame) -> pd.DataFrame:
     """Reading (b) per case: the verdict and the streams won at every grid n from n0 on, as count/streams
     [Wilson 95%]; rows (model, discount), columns the pairs.
-
-    Examples
-    --------
-    >>> c = pd.DataFrame({"label": "m", "discount": "log2", "better": "a", "worse": "b", "p_settled": [0.95],
-    ...                   "streams": [40], "verdict": ["partly settled"]})
-    >>> stream_grid(c).values.tolist()
-    [['partly settled: 38/40 [0.83,0.99]']]
     """
     cells = count_cells(changes, "p_settled", "streams")
     cells = [f"{v}: {c}" for v, c in zip(changes["verdict"], cells)]
@@ -173,12 +124,6 @@ def stream_grid(changes: pd.DataFrame) -> pd.DataFrame:
 
 def stream_by_discount(changes: pd.DataFrame) -> pd.DataFrame:
     """Per discount: the verdicts of its (model, pair) cases and the range of the share of streams settled.
-
-    Examples
-    --------
-    >>> c = pd.DataFrame({"discount": "log2", "verdict": ["settled", "partly settled"], "p_settled": [0.99, 0.9]})
-    >>> stream_by_discount(c).values.tolist()
-    [['partly settled: 1, settled: 1', '0.90 to 0.99']]
     """
     out = {}
     for discount, part in changes.groupby("discount", sort=False):

@@ -26,17 +26,6 @@ from ...pipeline.style import (
 def convergence_grid(ranker_table: pd.DataFrame, theory_table: pd.DataFrame,
                      discounts: Sequence[str], rankers: Sequence[str], title: str) -> Figure:
     """Mean nDCG vs n with 95% intervals, one panel per discount; theory: finite-n (line), limit (dotted).
-
-    Examples
-    --------
-    >>> from ndcg_research.simulation import finite_n
-    >>> from ndcg_research.simulation.sweeps import Sweep, run_sweep
-    >>> s = Sweep.build("probit", ns=[20, 40], replicates=4, seed=0, rankers=["bayes", "random"],
-    ...                 discounts=["log2", "zipf"], pairs=[("bayes", "random")])
-    >>> th = finite_n.theory_table("probit", s.rankers, s.discounts, s.ns)
-    >>> fig = convergence_grid(run_sweep(s).ranker_table(), th, s.discounts, s.rankers, "probit")
-    >>> sum(ax.get_visible() for ax in fig.axes), fig.axes[0].get_ylabel()
-    (2, 'mean nDCG')
     """
     cols = min(4, len(discounts))
     fig, axes = panel_grid(len(discounts), cols)
@@ -67,16 +56,6 @@ def slow_convergence_grid(ranker_tables: Mapping[str, pd.DataFrame], theory_tabl
                           discounts: Sequence[str], rankers: Sequence[str]) -> Figure:
     """1 - mean nDCG vs n (log-log, 95% intervals) for slowly varying discounts, with the finite-n theory
     (line) and the first-order eps_D(n) c_f (dashed).
-
-    Examples
-    --------
-    >>> means = pd.DataFrame({"discount": "log2", "ranker": "a", "n": [10, 100], "mean": [0.90, 0.95],
-    ...                       "ci_low": [0.89, 0.94], "ci_high": [0.91, 0.96]})
-    >>> th = pd.DataFrame({"discount": "log2", "ranker": "a", "n": [10, 100], "finite_n": [0.90, 0.95],
-    ...                    "eps": [0.4, 0.2], "c": 0.2})
-    >>> fig = slow_convergence_grid({"m": means}, {"m": th}, ["log2"], ["a"])
-    >>> fig.axes[0].get_title(), fig.axes[0].get_ylabel()
-    ('m: log2', '1 - mean nDCG')
     """
     fig, axes, panels = model_panel_grid(list(ranker_tables), discounts, size=(3.6, 2.9))
     handles = []

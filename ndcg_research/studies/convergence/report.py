@@ -29,11 +29,6 @@ MODEL = "model"
 
 def stack(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """The per-model tables in one, with the model's label in a ``label`` column.
-
-    Examples
-    --------
-    >>> stack({"a": pd.DataFrame({"x": [1]}), "b": pd.DataFrame({"x": [2]})}).values.tolist()
-    [[1, 'a'], [2, 'b']]
     """
     return pd.concat([t.assign(label=label) for label, t in tables.items()], ignore_index=True)
 
@@ -45,12 +40,6 @@ def _span(values: pd.Series, digits: int = 3) -> str:
 
 def slow_means(means: pd.DataFrame, n0: int, n1: int, slow: Sequence[str]) -> pd.DataFrame:
     """Mean nDCG at ``n0`` and ``n1`` under the slowly varying discounts: rows (model, discount), columns (ranker, n).
-
-    Examples
-    --------
-    >>> m = pd.DataFrame({"label": "a", "discount": "log2", "ranker": "r", "n": [10, 100, 1000], "mean": [0.9, 0.95, 0.97]})
-    >>> slow_means(m, 10, 1000, ["log2"]).values.tolist()
-    [[0.9, 0.97]]
     """
     ends = means[means["discount"].isin(slow) & means["n"].isin([n0, n1])]
     wide = rounded(pivot(ends, ["label", "discount"], ["ranker", "n"], "mean"))
@@ -61,13 +50,6 @@ def slow_means(means: pd.DataFrame, n0: int, n1: int, slow: Sequence[str]) -> pd
 def slow_order(means: pd.DataFrame, ns: Sequence[int], slow: Sequence[str]) -> list[str]:
     """Two sentences: does every ranker's mean rise from the smallest to the largest n (and the lowest mean there),
     and from which n on are the slowly varying discounts ordered by their eps (slowest closest to 1)?
-
-    Examples
-    --------
-    >>> m = pd.DataFrame({"label": "a", "ranker": "r", "discount": ["log2"] * 2 + ["loglog"] * 2, "n": [10, 100] * 2,
-    ...                   "mean": [0.8, 0.9, 0.85, 0.95]})
-    >>> slow_order(m, [10, 100], ["log2", "loglog"])[1]
-    'mean nDCG ordered loglog > log2 for every ranker and model: at every n from 10 on'
     """
     n0, n1 = min(ns), max(ns)
     by_n = pivot(means[means["discount"].isin(slow)], ["label", "discount", "ranker"], "n", "mean")
@@ -88,14 +70,6 @@ def first_order_summary(compared: pd.DataFrame, n: int) -> pd.DataFrame:
     """At ``n``, per (model, slowly varying discount): 1 - nDCG over the rankers, the first-order law's and the
     finite-n theory's relative errors, and how many rankers' cells the finite-n theory matches (within
     ``AGREEMENT_Z`` standard errors).
-
-    Examples
-    --------
-    >>> c = pd.DataFrame({"label": "a", "discount": "log2", "decay": "slowly varying", "n": 10, "simulated": [0.1, 0.2],
-    ...                   "rel_err_first_order": [-0.1, -0.2], "rel_err_finite_n": [0.001, -0.002],
-    ...                   "finite_n_agrees": [True, False]})
-    >>> first_order_summary(c, 10).values.tolist()
-    [['0.100 to 0.200', '0.100 to 0.200', 2, '0.002', '1 of 2']]
     """
     rows = compared[(compared["n"] == n) & (compared["decay"] == "slowly varying")]
     out = []
@@ -110,11 +84,6 @@ def first_order_summary(compared: pd.DataFrame, n: int) -> pd.DataFrame:
 
 def first_order_far(models: Mapping[str, str], rankers: Sequence[str], slow: Sequence[str], n: int) -> str:
     """One sentence: the first-order law eps_D(n) c_f against the finite-n theory at list length ``n`` (no simulation).
-
-    Examples
-    --------
-    >>> first_order_far({"a": "probit"}, ["random"], ["log2"], 1000).startswith("first order against the finite-n theory at n = 1000")
-    True
     """
     errors = []
     for spec in models.values():
@@ -128,13 +97,6 @@ def first_order_far(models: Mapping[str, str], rankers: Sequence[str], slow: Seq
 
 def power_table(compared: pd.DataFrame, n: int, discount: str = "power(beta=0.5)") -> pd.DataFrame:
     """Mean nDCG under ``discount`` at ``n`` per (model, ranker), against its limit and the finite-n theory.
-
-    Examples
-    --------
-    >>> c = pd.DataFrame({"label": "a", "ranker": "r", "discount": "power(beta=0.5)", "n": 10, "simulated": [0.7071],
-    ...                   "ci_half": [0.001], "limit": [0.70711], "finite_n": [0.7072]})
-    >>> power_table(c, 10).values.tolist()
-    [[0.7071, 0.001, 0.7071, 0.0, 0.7072, 'no']]
     """
     rows = compared[(compared["n"] == n) & (compared["discount"] == discount)]
     table = pd.DataFrame({MODEL: rows["label"], "ranker": rows["ranker"], "mean nDCG": rows["simulated"],
@@ -165,13 +127,6 @@ FAST_COLUMNS = {"mean_n0": "mean at n0", "mean_n1": "mean at n1", "limit": "limi
 
 def zipf_table(fast: pd.DataFrame, discount: str = "zipf") -> pd.DataFrame:
     """Under ``discount``: per (model, ranker) the mean at n0 and n1 and the limit g_f(0+)/g*(0+).
-
-    Examples
-    --------
-    >>> f = pd.DataFrame({"label": "a", "discount": "zipf", "ranker": "r", "mean_n0": [0.61], "mean_n1": [0.6049],
-    ...                   "limit": [0.6], "sd_n0": [0.3], "sd_n1": [0.3]})
-    >>> zipf_table(f).values.tolist()
-    [[0.61, 0.605, 0.6]]
     """
     rows = fast[fast["discount"] == discount].rename(columns={"label": MODEL})
     return rounded(rows.set_index([MODEL, "ranker"])[["mean_n0", "mean_n1", "limit"]]).rename(columns=FAST_COLUMNS)
@@ -180,13 +135,6 @@ def zipf_table(fast: pd.DataFrame, discount: str = "zipf") -> pd.DataFrame:
 def summable_spread(fast: pd.DataFrame, single: Sequence[str], grouped: Sequence[str]) -> pd.DataFrame:
     """Under the summable discounts, per (model, discount): the sd across data sets at n0 and n1 of the rankers of
     single items (``single``) and of the rankers whose ties are averaged (``grouped``, such as ``coarse``).
-
-    Examples
-    --------
-    >>> f = pd.DataFrame({"label": "a", "discount": "power(beta=2)", "ranker": ["r", "s", "c"],
-    ...                   "sd_n0": [0.3, 0.27, 0.1], "sd_n1": [0.33, 0.26, 0.003]})
-    >>> summable_spread(f, ["r", "s"], ["c"]).values.tolist()
-    [['0.270 to 0.300', '0.260 to 0.330', '0.003']]
     """
     rows = fast[fast["discount"].map(lambda d: parse_discount(d).decay) == "summable"]
     out = []
@@ -217,12 +165,6 @@ _CHANCE_SHARE = 2 * norm.sf(AGREEMENT_Z)
 def agreement_summary(agreement: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """Per scope (e.g. "n = 10^5", "every n"): cells, how many the finite-n theory matches, the misses chance alone
     would give, and how many misses are short of data (at least half the shortfall from misses rarer than once).
-
-    Examples
-    --------
-    >>> a = pd.DataFrame({"finite_n_agrees": [True] * 999 + [False], "rare_miss_share": [np.nan] * 999 + [0.7]})
-    >>> agreement_summary({"every n": a}).values.tolist()
-    [[1000, 999, 1, '2.7', 1]]
     """
     out = []
     for scope, table in agreement.items():
@@ -236,13 +178,6 @@ def agreement_summary(agreement: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
 def misses(agreement: pd.DataFrame) -> pd.DataFrame:
     """The cells the finite-n theory misses, one row per (model, discount, ranker): at which n, the largest :math:`|z|`, and
     the share of rare misses (from which the class: short of data when at least half).
-
-    Examples
-    --------
-    >>> a = pd.DataFrame({"label": "a", "discount": "d", "ranker": "r", "n": [10, 100], "finite_n_agrees": False,
-    ...                   "finite_n_z": [-4.0, np.nan], "rare_miss_share": [0.2, 0.9], "replicates": [100, 20]})
-    >>> misses(a).values.tolist()
-    [['10, 100', '4.0', '0.20 to 0.90', 'short of data at 1 of 2 n']]
     """
     bad = agreement[~agreement["finite_n_agrees"]]
     out = []
@@ -291,13 +226,6 @@ def full_profile_numbers(compared: pd.DataFrame, means: pd.DataFrame, theory_tab
 def replication(means: pd.DataFrame, full: pd.DataFrame, seed: int) -> tuple[str, pd.DataFrame]:
     """This run's means against the full profile's where both measured them (Welch z per cell): a sentence, and the
     cells with :math:`|z| > 3`.
-
-    Examples
-    --------
-    >>> a = pd.DataFrame({"label": "m", "discount": "d", "ranker": "r", "n": [10], "mean": [0.5], "sd": [0.1],
-    ...                   "replicates": [100], "seed": [1]})
-    >>> replication(a, a.assign(mean=0.45, seed=2), seed=1)[0]
-    'replication (seed 1 here, 2 in the full profile): 1 cells at common n, largest |z| = 3.54, |z| > 3 in 1'
     """
     full_seed = int(full["seed"].iloc[0])
     if full_seed == seed:
@@ -341,14 +269,6 @@ def compare_with_theory(ranker_table: pd.DataFrame, theory_table: pd.DataFrame) 
     (the finite-n theory inside the 95% interval), finite_n_z ((theory - simulated mean) / standard error, NaN when
     the standard error is 0) and finite_n_agrees (within :data:`AGREEMENT_Z` standard errors; with a standard error
     of 0, equal to within 1e-9).
-
-    Examples
-    --------
-    >>> from ndcg_research.simulation.sweeps import Sweep, run_sweep
-    >>> s = Sweep.build("probit", ns=[100], replicates=5, seed=0, rankers=["bayes"], discounts=["log2"], pairs=[])
-    >>> th = finite_n.theory_table("probit", ["bayes"], ["log2"], [100])
-    >>> compare_with_theory(run_sweep(s).ranker_table(), th)[["quantity", "n"]].values.tolist()
-    [['1 - nDCG', 100]]
     """
     keys = ["discount", "ranker", "n"]
     merged = ranker_table.merge(theory_table[[*keys, "limit", "first_order", "eps", "c", "finite_n"]], on=keys,

@@ -51,13 +51,6 @@ def log_binomial_slope(x: Sequence[float], failures: Sequence[int], trials: Sequ
 
     ``x``: covariate (here ``ln n``), at least two distinct values; ``failures``, ``trials``: counts, ``0 <= failures
     <= trials``; at least one failure and one non-failure in all.
-
-    Examples
-    --------
-    >>> n = np.array([100, 1000, 10000])
-    >>> b, se = log_binomial_slope(np.log(n), [400, 200, 100], [1000, 1000, 1000])
-    >>> round(b, 4), round(b, 4) == round(math.log(0.25) / math.log(100), 4)
-    (-0.301, True)
     """
     x, k, r = (np.asarray(v, dtype=np.float64) for v in (x, failures, trials))
     if x.size != k.size or x.size != r.size or np.unique(x).size < 2:
@@ -103,13 +96,6 @@ def failure_trend(pair_table: pd.DataFrame, *, keys: Sequence[str] = ("discount"
     exponent_low, exponent_high (interval at ``confidence``, default the threshold ``trend_confidence``), trend:
     ``falls``, ``rises``, ``flat``, or ``no failures`` (none at any n: nothing to fit; it counts as falling) or ``all
     failed``.
-
-    Examples
-    --------
-    >>> t = pd.DataFrame(dict(discount="zipf", better="a", worse="b", n=[100, 1000, 10000], replicates=1000,
-    ...                       p_better=[0.6, 0.8, 0.9]))
-    >>> failure_trend(t)[["exponent", "trend"]].round(3).values.tolist()
-    [[-0.301, 'falls']]
     """
     confidence = threshold("trend_confidence") if confidence is None else confidence
     z = stats.norm.ppf(0.5 + confidence / 2)
@@ -147,14 +133,6 @@ def predicted_trend(model: str, better: str, worse: str, discount: str) -> str:
 
     ``"falls"`` (P(correct) -> 1), ``"flat"`` (P tends to a constant below 1: the uncertain top at
     1/r) or ``"rises"`` (P tends to 1/2: the uncertain top beyond 1/r).
-
-    Examples
-    --------
-    >>> [predicted_trend("probit(lo=0.1, hi=0.6)", "bayes", "noisy(sigma=1)", d)
-    ...  for d in ["power(beta=0.9)", "zipf", "zipflog(gamma=1)", "power(beta=1.1)"]]
-    ['falls', 'flat', 'rises', 'rises']
-    >>> predicted_trend("probit", "bayes", "noisy(sigma=1)", "power(beta=1.2)")
-    'falls'
     """
     if parse_model(model).hi == 1:  # certain top: rare misses at the first ranks, rarer as n grows
         return "falls"
@@ -243,13 +221,6 @@ def lost_discounts(verdicts: pd.DataFrame) -> pd.DataFrame:
 
 def answer_lines(verdicts: pd.DataFrame) -> list[str]:
     """The notebook's answer, one line per (model, pair) and one on the agreement with the prediction.
-
-    Examples
-    --------
-    >>> v = pd.DataFrame(dict(label="uncertain", better="a", worse="b", n_first=100, n_last=1000,
-    ...                       discount=["power(beta=0.9)", "zipf"], verdict=["keeps", "loses"], agreement="agrees"))
-    >>> answer_lines(v)[0]
-    'uncertain top, a > b: over n = 100 to 1000 the failure rate falls under power(beta=0.9); it does not fall under zipf (it rises under zipf).'
     """
     lines = []
     for (label, better, worse), rows in verdicts.groupby(["label", "better", "worse"], sort=False):
@@ -270,15 +241,6 @@ def answer_lines(verdicts: pd.DataFrame) -> list[str]:
 def summary_table(verdicts: pd.DataFrame, label: str) -> pd.DataFrame:
     """One model's verdicts as a reading table: one row per discount (decay order), per pair (column group) its
     P(correct) at the largest n, the fitted exponent b of the failure rate and the verdict.
-
-    Examples
-    --------
-    >>> v = pd.DataFrame(dict(label="u", discount=["zipf"], better="a", worse="b", n_last=1000, p_last=0.6,
-    ...                       replicates_last=1000, failure_exponent=0.01, failure_low=-0.02, failure_high=0.04,
-    ...                       verdict="loses"))
-    >>> t = summary_table(v, "u")
-    >>> t.columns.tolist(), t.loc["zipf"].tolist()
-    ([('a > b', 'P(correct), n = 1000'), ('a > b', 'failure ~ n^b: b [95%]'), ('a > b', 'verdict')], ['0.60', '0.01 [-0.02, 0.04]', 'loses'])
     """
     from ...stats.intervals import share_label
 
@@ -309,14 +271,6 @@ def _by_pair(verdicts: pd.DataFrame, label: str, columns: Any) -> pd.DataFrame:
 def gap_table(verdicts: pd.DataFrame, label: str) -> pd.DataFrame:
     """One model's standardized gaps: per discount (row) and pair (column group), d at the largest n, its fitted
     exponent with the interval, and the scaling law's and the finite-n heuristic's exponents.
-
-    Examples
-    --------
-    >>> v = pd.DataFrame(dict(label="u", discount=["zipf"], better="a", worse="b", n_last=1000, d_last=0.2,
-    ...                       d_exponent=0.01, d_low=-0.05, d_high=0.07, law_exponent=0.0, law_log_power=0.0,
-    ...                       heuristic_exponent=0.004))
-    >>> [str(x) for x in gap_table(v, "u").loc["zipf"]]
-    ['0.2', '0.01 [-0.05, 0.07]', '0', '0.0']
     """
     def columns(g: pd.DataFrame) -> dict[str, list]:
         return {
@@ -332,11 +286,6 @@ def gap_table(verdicts: pd.DataFrame, label: str) -> pd.DataFrame:
 
 def _law_text(exponent: float, log_power: float) -> str:
     """The law's exponent as text, with zipflog's log factor: ``'-0.2'``, ``'0 (x ln^-1)'``.
-
-    Examples
-    --------
-    >>> _law_text(-0.2, 0.0), _law_text(1 / 3, 0.0), _law_text(0.0, -1.0)
-    ('-0.2', '0.33', '0 (x ln^-1)')
     """
     text = f"{round(float(exponent), 2) + 0.0:g}"
     return text if not log_power else f"{text} (x ln^{log_power:g})"

@@ -35,16 +35,6 @@ def exponent_panels(verdicts: pd.DataFrame, discounts: Sequence[str]) -> Figure:
     fitted exponent of ``failure ~ n^b`` with its interval. A dotted vertical line marks 1/r. The law's bar is
     left out for ``zipflog``, whose law has a log factor besides the exponent; intervals wider than the
     panel's range of ±1 run off it.
-
-    Examples
-    --------
-    >>> v = pd.DataFrame(dict(label="m", discount=["log2", "zipf"], better="a", worse="b", d_exponent=[0.5, 0.0],
-    ...                       d_low=[0.4, -0.1], d_high=[0.6, 0.1], law_exponent=[0.5, 0.0],
-    ...                       heuristic_exponent=[float("nan"), 0.01], failure_exponent=[-1.0, 0.0],
-    ...                       failure_low=[-1.2, -0.05], failure_high=[-0.8, 0.05]))
-    >>> fig = exponent_panels(v, ["log2", "zipf"])
-    >>> [ax.get_ylabel() for ax in fig.axes[::1]][:1]
-    ['exponent of the\\nstandardized gap d']
     """
     labels = list(dict.fromkeys(verdicts["label"]))
     pairs = list(dict.fromkeys(zip(verdicts["better"], verdicts["worse"])))
@@ -97,14 +87,6 @@ def trend_grid(pair_tables: Mapping[str, pd.DataFrame], discounts: Sequence[str]
     """Per model (row) and pair (column), against n (log): the failure rate ``1 - P(better strictly higher)``
     (``value="p_fail"``, log scale, Wilson 95% bands; a share of 0 drawn at its Wilson upper bound as an open
     triangle) or the standardized gap (``value="std_gap"``, with the finite-n heuristic dashed).
-
-    Examples
-    --------
-    >>> t = pd.DataFrame(dict(discount="zipf", better="a", worse="b", n=[100, 1000], p_better=[0.8, 1.0],
-    ...                       p_better_low=[0.7, 0.99], p_better_high=[0.9, 1.0], std_gap=[1.0, 2.0],
-    ...                       std_gap_se=[0.1, 0.1]))
-    >>> trend_grid({"m": t}, ["zipf"], "p_fail").axes[0].get_yscale()
-    'log'
     """
     if value not in ("p_fail", "std_gap"):
         raise ValueError(f"value must be 'p_fail' or 'std_gap', got {value!r}")

@@ -29,14 +29,6 @@ def expected_gap_panels(theory_table: pd.DataFrame, crossings: pd.DataFrame, pai
                         discounts: Sequence[str]) -> Figure:
     """E nDCG(first) - E nDCG(second) against n (finite-n theory), one panel per pair, one line per discount,
     with each discount's crossing marked.
-
-    Examples
-    --------
-    >>> th = pd.DataFrame(dict(discount="log2", ranker=["a", "a", "b", "b"], n=[10, 100, 10, 100],
-    ...                        finite_n=[0.9, 0.8, 0.85, 0.85]))
-    >>> cr = pd.DataFrame(dict(first="a", second="b", discount=["log2"], crossing_n=[50.0]))
-    >>> expected_gap_panels(th, cr, [("a", "b")], ["log2"]).axes[0].get_ylabel()
-    'E nDCG(first) - E nDCG(second)'
     """
     fig, axes = panel_grid(len(pairs), min(2, len(pairs)), size=(5.2, 3.6))
     handles = []
@@ -84,15 +76,6 @@ def decision_grid(decision_tables: Mapping[str, pd.DataFrame], discounts: Sequen
 
     Each column title names its pair ("first vs second"); the row labels hold only what is
     common to the whole row (the model and the quantity), since the pairs differ by column.
-
-    Examples
-    --------
-    >>> t = pd.DataFrame(dict(first=["a", "a", "c", "c"], second="b", discount="log2", n=[10, 100, 10, 100],
-    ...                       p_first=[0.8, 0.3, 0.6, 0.5], p_first_low=[0.7, 0.2, 0.5, 0.4],
-    ...                       p_first_high=[0.9, 0.4, 0.7, 0.6], reference="log2"))
-    >>> fig = decision_grid({"m": t}, ["log2"], "p_first")
-    >>> [ax.get_title() for ax in fig.axes], fig.axes[0].get_ylabel()
-    (['a vs b', 'c vs b'], 'm\\nP(first ranker scores higher)')
     """
     if value not in ("p_first", "p_differs"):
         raise ValueError(f"value must be 'p_first' or 'p_differs', got {value!r}")

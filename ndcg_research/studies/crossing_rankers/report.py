@@ -22,13 +22,6 @@ def _head_size(spec: str) -> int:
 
 def crossing_grid(crossings: pd.DataFrame, label: str, discounts: Sequence[str], n_max: int) -> pd.DataFrame:
     """The n at which the noisy ranker's expected nDCG overtakes the head's, per discount (rows) and head (columns).
-
-    Examples
-    --------
-    >>> c = pd.DataFrame({"label": "m", "first": ["head(m=10)"] * 2, "discount": ["log2", "zipf"],
-    ...                   "crossing_n": [71.0, np.nan]})
-    >>> crossing_grid(c, "m", ["log2", "zipf"], 1000).values.tolist()
-    [['71'], ['none up to 1000']]
     """
     rows = crossings[crossings["label"] == label]
     cells = ["none up to " + str(n_max) if np.isnan(v) else str(int(v)) for v in rows["crossing_n"]]
@@ -39,13 +32,6 @@ def crossing_grid(crossings: pd.DataFrame, label: str, discounts: Sequence[str],
 
 def same_in_every_model(crossings: pd.DataFrame, n_min: int) -> str:
     """One sentence: are the crossings the same in every model, and does the head lead at the smallest n?
-
-    Examples
-    --------
-    >>> c = pd.DataFrame({"label": ["a", "b"], "first": "h", "discount": "log2", "crossing_n": [71.0, 71.0],
-    ...                   "first_ahead_below": True})
-    >>> same_in_every_model(c, 10)
-    'the crossings are the same in every model: True; the head leads at n = 10 under every discount: True'
     """
     tables = [pivot(rows, "discount", "first", "crossing_n").fillna(-1) for _, rows in crossings.groupby("label")]
     same = all(t.equals(tables[0]) for t in tables)
@@ -56,13 +42,6 @@ def same_in_every_model(crossings: pd.DataFrame, n_min: int) -> str:
 def crossing_order(crossings: pd.DataFrame, label: str, n_max: int) -> pd.DataFrame:
     """Per head: the discounts in the order of their crossings, those without one, and how close the slowly varying
     discounts cross (the factor between their crossings, and the crossings in multiples of m).
-
-    Examples
-    --------
-    >>> c = pd.DataFrame({"label": "m", "first": "head(m=10)", "discount": ["log2", "loglog", "zipf"],
-    ...                   "decay": ["slowly varying", "slowly varying", "critical"], "crossing_n": [70.0, 60.0, np.nan]})
-    >>> crossing_order(c, "m", 1000).values.tolist()
-    [['loglog (60) < log2 (70)', 'zipf', '1.17', '6.0 to 7.0']]
     """
     out = []
     for head, rows in crossings[crossings["label"] == label].groupby("first", sort=False):
@@ -81,15 +60,6 @@ def theory_agreement(decisions: Mapping[str, pd.DataFrame], crossings: pd.DataFr
     """One sentence: far from the expected crossing (a factor ``head_crossing_far_factor`` either side), in how many
     decided cells (Wilson interval of the head's share excluding one half) the majority of data sets picks the
     ranker the expected gap picks.
-
-    Examples
-    --------
-    >>> d = {"m": pd.DataFrame({"first": "h", "discount": "log2", "n": [10, 1000], "p_first_low": [0.6, 0.01],
-    ...                         "p_first_high": [0.8, 0.1]})}
-    >>> c = pd.DataFrame({"label": "m", "first": "h", "discount": "log2", "crossing_n": [100.0],
-    ...                   "first_ahead_below": [True]})
-    >>> theory_agreement(d, c)
-    'far from the crossing (a factor 3 either side), the majority of data sets picks the ranker the theory expects in 2 of 2 decided cells'
     """
     factor = threshold("head_crossing_far_factor")
     checks = []
@@ -109,12 +79,6 @@ def theory_agreement(decisions: Mapping[str, pd.DataFrame], crossings: pd.DataFr
 
 def head_wins(decisions: pd.DataFrame) -> pd.DataFrame:
     """The head's wins out of the data sets (Wilson 95%; chance cells marked): rows (head, discount), columns n.
-
-    Examples
-    --------
-    >>> d = pd.DataFrame({"first": "h", "discount": "log2", "n": [10, 100], "p_first": [0.5, 0.0], "replicates": 200})
-    >>> head_wins(d).values.tolist()
-    [['100/200 [0.43,0.57] (chance)', '0/200 [0.00,0.02]']]
     """
     cells = count_cells(decisions, "p_first", flag=chance_level(decisions, "p_first"))
     wide = pivot(decisions.assign(cell=cells), ["first", "discount"], "n", "cell")
@@ -125,13 +89,6 @@ def head_wins(decisions: pd.DataFrame) -> pd.DataFrame:
 def disagreement_in_expectation(crossings: pd.DataFrame, label: str, n_max: int, reference: str = "log2"
                                 ) -> pd.DataFrame:
     """Where, in expectation, each discount decides otherwise than ``reference``: between the two crossings.
-
-    Examples
-    --------
-    >>> c = pd.DataFrame({"label": "m", "first": "h", "discount": ["log2", "zipf", "geometric(p=0.5)"],
-    ...                   "crossing_n": [71.0, 110.0, np.nan]})
-    >>> disagreement_in_expectation(c, "m", 1000).values.tolist()
-    [['n in [71, 110)'], ['from n = 71 on (no crossing up to 1000)']]
     """
     out = []
     for head, rows in crossings[crossings["label"] == label].groupby("first", sort=False):
@@ -154,13 +111,6 @@ def disagreement_in_expectation(crossings: pd.DataFrame, label: str, n_max: int,
 def disagreement_shares(decisions: pd.DataFrame, reference: str = "log2") -> pd.DataFrame:
     """The data sets on which a discount picks another winner than ``reference``, as count/data sets:
     rows (head, discount), columns n.
-
-    Examples
-    --------
-    >>> d = pd.DataFrame({"first": "h", "discount": ["log2", "zipf"], "n": 10, "p_differs": [0.0, 0.25],
-    ...                   "replicates": 200})
-    >>> disagreement_shares(d).values.tolist()
-    [['50/200']]
     """
     other = decisions[decisions["discount"] != reference]
     cells = [c.split(" ")[0] for c in count_cells(other, "p_differs")]
@@ -173,13 +123,6 @@ def largest_disagreement(decisions: Mapping[str, pd.DataFrame], decay: Mapping[s
                          reference: str = "log2") -> pd.DataFrame:
     """Per class of discount: the largest share of data sets decided otherwise than ``reference`` (Wilson 95%) and
     where it occurs.
-
-    Examples
-    --------
-    >>> d = {"m": pd.DataFrame({"first": "h", "discount": ["log2", "zipf"], "n": 10, "p_differs": [0.0, 0.25],
-    ...                         "replicates": 200})}
-    >>> largest_disagreement(d, {"zipf": "critical", "log2": "slowly varying"}).values.tolist()
-    [['50/200 [0.20,0.31]', 'zipf', 'h', 10, 'm']]
     """
     both = pd.concat([t.assign(label=label) for label, t in decisions.items()], ignore_index=True)
     both = both[both["discount"] != reference].assign(decay=lambda t: t["discount"].map(decay))

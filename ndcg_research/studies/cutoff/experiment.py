@@ -42,12 +42,6 @@ def ndcg_by_k(
     ``ks``: cut-offs in 1..n.
 
     Returns numpy.ndarray: shape ``(replicates, len(ks))``.
-
-    Examples
-    --------
-    >>> v = ndcg_by_k("probit", "bayes", "log2", 100, [1, 10, 100], replicates=5, seed=0)
-    >>> v.shape
-    (5, 3)
     """
     return np.stack([
         replicate_ndcg_at_k(model, [ranker], [discount], n, ks, seed=seed, replicate=r, gain=gain)[0, 0]
@@ -67,13 +61,6 @@ def fraction_limit(model: str, ranker: str, c: float, *, gain: str = "linear") -
     Unlike the full list (c = 1, limit 1 for every ranker), the limit depends on the ranker.
 
     ``c``: fraction in (0, 1].
-
-    Examples
-    --------
-    >>> round(fraction_limit("probit", "bayes", 0.1), 6)   # g(t) = 1 - t, g* = 1 on [0, 1/2)
-    0.95
-    >>> round(fraction_limit("probit", "bayes", 1.0), 6)
-    1.0
     """
     from scipy import integrate
 

@@ -23,16 +23,6 @@ from ...pipeline.style import (
 def cutoff_values_grid(mean_table: pd.DataFrame, model: str, rules: Sequence[str], discounts: Sequence[str],
                        rankers: Sequence[str]) -> Figure:
     """Mean nDCG@k against n with 95% bands: one row per cut-off rule, one column per discount.
-
-    Examples
-    --------
-    >>> from ndcg_research.simulation.cutoff import CutoffSweep
-    >>> from ndcg_research.simulation.sweeps import run_sweep
-    >>> s = CutoffSweep.build("probit", ns=[20, 40], replicates=3, seed=0, rankers=["bayes", "random"],
-    ...                       discounts=["log2"], rules=["fixed(k=5)", "all"], pairs=[])
-    >>> fig = cutoff_values_grid(run_sweep(s).ranker_table(), "probit", s.rules, s.discounts, s.rankers)
-    >>> fig.axes[0].get_ylabel()
-    'fixed(k=5)\\nmean nDCG@k'
     """
     fig = Figure(figsize=(3.1 * len(discounts), 2.5 * len(rules) + 0.9), layout="constrained")
     axes = fig.subplots(len(rules), len(discounts), sharex=True, sharey=True, squeeze=False)
@@ -61,16 +51,6 @@ def cutoff_pair_grid(pair_table: pd.DataFrame, models: Sequence[str], rules: Seq
 
     The discounts are drawn side by side (each shifted a little along n) so that equal values do
     not hide one another.
-
-    Examples
-    --------
-    >>> from ndcg_research.simulation.cutoff import CutoffSweep
-    >>> from ndcg_research.simulation.sweeps import run_sweep
-    >>> s = CutoffSweep.build("probit", ns=[20, 40], replicates=3, seed=0, rankers=["bayes", "random"],
-    ...                       discounts=["log2", "zipf"], rules=["all"], pairs=[("bayes", "random")])
-    >>> fig = cutoff_pair_grid(run_sweep(s).pair_table(), ["probit"], s.rules, s.discounts, "bayes", "random")
-    >>> fig.axes[0].get_ylabel()
-    'probit\\nP(bayes > random)'
     """
     fig = Figure(figsize=(3.3 * len(rules), 2.9 * len(models) + 0.9), layout="constrained")
     axes = fig.subplots(len(models), len(rules), sharex=True, sharey=True, squeeze=False)
@@ -106,13 +86,6 @@ def ndcg_by_k_panels(curves: Mapping[tuple[str, str], Mapping[str, np.ndarray]],
     relevant items (dashed).
 
     ``curves[(model, ranker)]`` holds ``mean``, ``ci_low`` and ``ci_high`` over k.
-
-    Examples
-    --------
-    >>> c = {("m", "r"): {"mean": np.array([1.0, 0.8]), "ci_low": np.array([0.9, 0.7]), "ci_high": np.array([1.0, 0.9])}}
-    >>> fig = ndcg_by_k_panels(c, [1, 10], ["m"], ["r"], n=10, relevant={"m": 5})
-    >>> fig.axes[0].get_ylabel()
-    'mean nDCG@k (95% interval)'
     """
     fig = Figure(figsize=(5.5 * len(models), 4.3), layout="constrained")
     axes = fig.subplots(1, len(models), squeeze=False, sharey=True)[0]

@@ -19,13 +19,6 @@ from .experiment import fraction_limit
 
 def limits(model: str, rule: str, discount: str, rankers: Sequence[str]) -> list[float]:
     """The theory's limit of nDCG@k(n) for each ranker (the mean's limit for ``all`` under a fast discount).
-
-    Examples
-    --------
-    >>> limits("probit", "fixed(k=10)", "log2", ["bayes", "random"])
-    [1.0, 0.5]
-    >>> limits("probit", "all", "log2", ["random"])
-    [1.0]
     """
     kind = cutoff.parse_cutoff(rule).kind
     slow = parse_discount(discount).decay == "slowly varying"
@@ -38,13 +31,6 @@ def limits(model: str, rule: str, discount: str, rankers: Sequence[str]) -> list
 
 def values_at(means: pd.DataFrame, model: str, n: int, rankers: Sequence[str]) -> pd.DataFrame:
     """Mean nDCG@k at list length ``n`` in ``model`` beside its limit: rows (rule, ranker), columns (quantity, discount).
-
-    Examples
-    --------
-    >>> m = pd.DataFrame({"model": "probit", "rule": "fixed(k=10)", "discount": "log2", "ranker": ["bayes", "random"],
-    ...                   "n": 100, "mean": [0.99, 0.51]})
-    >>> values_at(m, "probit", 100, ["bayes", "random"]).values.tolist()
-    [[0.99, 1.0], [0.51, 0.5]]
     """
     rows = means[(means["model"] == model) & (means["n"] == n) & means["ranker"].isin(rankers)]
     rows = rows.assign(limit=[limits(model, r.rule, r.discount, [r.ranker])[0] for r in rows.itertuples()])
@@ -55,13 +41,6 @@ def values_at(means: pd.DataFrame, model: str, n: int, rankers: Sequence[str]) -
 
 def limit_distance(means: pd.DataFrame, models: Sequence[str], n: int, rankers: Sequence[str]) -> pd.DataFrame:
     """The largest ``|mean - limit|`` at ``n`` over ``rankers`` and ``models``: rows the rules, columns the discounts.
-
-    Examples
-    --------
-    >>> m = pd.DataFrame({"model": "probit", "rule": "fixed(k=10)", "discount": "log2", "ranker": ["bayes", "random"],
-    ...                   "n": 100, "mean": [0.99, 0.53]})
-    >>> limit_distance(m, ["probit"], 100, ["bayes", "random"]).values.tolist()
-    [[0.03]]
     """
     rows = []
     for model in models:
@@ -78,12 +57,6 @@ def limit_distance(means: pd.DataFrame, models: Sequence[str], n: int, rankers: 
 
 def verdict_grid(verdicts: pd.DataFrame) -> pd.DataFrame:
     """The verdicts of :func:`ndcg_research.simulation.cutoff.verdict_table`: rows (model, rule), columns the discounts.
-
-    Examples
-    --------
-    >>> v = pd.DataFrame({"model": "m", "rule": "all", "discount": ["log2", "zipf"], "verdict": ["keeps", "loses"]})
-    >>> verdict_grid(v).values.tolist()
-    [['keeps', 'loses']]
     """
     wide = pivot(verdicts, ["model", "rule"], "discount", "verdict")
     wide.columns.name = "discount: verdict at the largest n"
@@ -93,13 +66,6 @@ def verdict_grid(verdicts: pd.DataFrame) -> pd.DataFrame:
 def p_last_grid(verdicts: pd.DataFrame) -> pd.DataFrame:
     """P(better strictly higher) at the largest n of every verdict cell, as wins/data sets [Wilson 95%], chance cells
     marked (rule ``chance_p``; the family: the cells of the table).
-
-    Examples
-    --------
-    >>> v = pd.DataFrame({"model": "m", "rule": "all", "discount": ["log2", "zipf"], "p_better_last": [1.0, 0.5],
-    ...                   "replicates": [20, 20]})
-    >>> p_last_grid(v).values.tolist()
-    [['20/20 [0.84,1.00]', '10/20 [0.30,0.70] (chance)']]
     """
     cells = count_cells(verdicts, "p_better_last", flag=chance_level(verdicts, "p_better_last"))
     wide = pivot(verdicts.assign(cell=cells), ["model", "rule"], "discount", "cell")
@@ -112,14 +78,6 @@ def detail(pairs: pd.DataFrame, models: dict[str, str], rules: Sequence[str], di
     ties and the mean gap at the smallest and the largest n (shares as wins/data sets).
 
     ``models`` maps each label to its spec (the ``model`` column of ``pairs``).
-
-    Examples
-    --------
-    >>> p = pd.DataFrame({"model": "probit", "rule": "fixed(k=10)", "discount": "log2", "better": "a", "worse": "b",
-    ...                   "n": [10, 100], "p_better": [0.5, 0.05], "p_tie": [0.3, 0.95], "mean_gap": [0.02, 0.004],
-    ...                   "replicates": 20})
-    >>> detail(p, {"certain": "probit"}, ["fixed(k=10)"], "log2").values.tolist()
-    [['10/20 -> 1/20', '6/20 -> 19/20', '0.020 -> 0.004']]
     """
     out = []
     for label, spec in models.items():
@@ -142,12 +100,6 @@ def detail(pairs: pd.DataFrame, models: dict[str, str], rules: Sequence[str], di
 def curve_summary(curves: pd.DataFrame, relevant: dict[str, float]) -> pd.DataFrame:
     """Per (model, ranker) of :func:`k_curves`' table: nDCG@1, the minimum and where it is, nDCG@n, and the expected
     number of relevant items ``relevant[model]``.
-
-    Examples
-    --------
-    >>> c = pd.DataFrame({"model": "m", "ranker": "r", "k": [1, 5, 10], "mean": [1.0, 0.8, 0.97]})
-    >>> curve_summary(c, {"m": 5.0}).values.tolist()
-    [[1.0, 0.8, 5.0, 0.97, 5.0]]
     """
     out = []
     for (model, ranker), rows in curves.groupby(["model", "ranker"], sort=False):

@@ -60,13 +60,6 @@ def trend_table(pair_table: pd.DataFrame, heuristic: pd.DataFrame | None = None)
 def threshold_table(trend: pd.DataFrame, model: str) -> pd.DataFrame:
     """One model's cut-off thresholds: per discount (row) and pair (column group), the law's threshold a* and
     the measured trend of the standardized gap at each rule, in the order of a.
-
-    Examples
-    --------
-    >>> t = pd.DataFrame(dict(model="m", discount="log2", better="a", worse="b", rule=["fixed(k=10)", "power(a=0.5)"],
-    ...                       a=[0.0, 0.5], a_star=0.4, measured=["shrinks", "grows"], predicted=["shrinks", "grows"]))
-    >>> threshold_table(t, "m").loc["log2"].tolist()
-    ['0.4', 'shrinks, grows', 'shrinks, grows']
     """
     rows = trend[trend["model"] == model].sort_values("a", kind="stable")
     discounts = list(dict.fromkeys(rows["discount"]))
@@ -90,14 +83,6 @@ def growth_answer_lines(trend: pd.DataFrame, labels: dict[str, str]) -> list[str
     """The notebook's answer: the agreement of the measured trends with the law, and the case k = sqrt(n).
 
     ``labels`` maps model specs to the notebook's labels (``{"probit": "certain", ...}``).
-
-    Examples
-    --------
-    >>> t = pd.DataFrame(dict(model=["m"], rule="power(a=0.5)", a=0.5, discount="log2", better="a", worse="b",
-    ...                       exponent=0.1, exponent_low=0.05, exponent_high=0.15, measured="grows", law_exponent=0.08,
-    ...                       a_star=0.4, predicted="grows", agreement="agrees"))
-    >>> growth_answer_lines(t, {"m": "certain"})[0]
-    'certain top, k = n^0.5, log2: a > b: d ~ n^0.1 [0.05, 0.15] (grows; law 0.08, threshold a* = 0.4)'
     """
     lines = []
     root = trend[trend["a"] == 0.5]

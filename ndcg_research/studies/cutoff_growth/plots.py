@@ -39,13 +39,6 @@ def cutoff_exponent_grid(trend: pd.DataFrame, discounts: Sequence[str]) -> Figur
     """Per model (row) and discount (column): the fitted exponent of the standardized gap of nDCG@n^a against a
     (markers with 95% intervals; a fixed k is a = 0), and the scaling law's exponent (lines), one colour per pair.
     The panels show exponents from -1 to 1: a wider interval (a gap shrunk into its noise) runs off them.
-
-    Examples
-    --------
-    >>> t = pd.DataFrame(dict(model="probit", discount="log2", better="bayes", worse="noisy(sigma=1)",
-    ...                       a=[0.0, 0.5], exponent=[-0.1, 0.2], exponent_low=[-0.2, 0.1], exponent_high=[0.0, 0.3]))
-    >>> cutoff_exponent_grid(t, ["log2"]).axes[0].get_xlabel()
-    'a (k = n^a; 0: fixed k)'
     """
     models = list(dict.fromkeys(trend["model"]))
     pairs = list(dict.fromkeys(zip(trend["better"], trend["worse"])))
@@ -77,13 +70,6 @@ def cutoff_exponent_grid(trend: pd.DataFrame, discounts: Sequence[str]) -> Figur
 
 def cutoff_gap_grid(pair_table: pd.DataFrame, discounts: Sequence[str], better: str, worse: str) -> Figure:
     """Per model (row) and discount (column): the standardized gap of one pair against n, one line per cut-off rule.
-
-    Examples
-    --------
-    >>> t = pd.DataFrame(dict(model="probit", rule="fixed(k=10)", discount="log2", better="a", worse="b",
-    ...                       n=[100, 1000], std_gap=[0.5, 0.4], std_gap_se=[0.05, 0.05]))
-    >>> cutoff_gap_grid(t, ["log2"], "a", "b").axes[0].get_xscale()
-    'log'
     """
     models = list(dict.fromkeys(pair_table["model"]))
     rules = list(dict.fromkeys(pair_table["rule"]))

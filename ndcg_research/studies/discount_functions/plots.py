@@ -26,12 +26,6 @@ def discount_panels(discounts: Sequence[str], n_max: int) -> Figure:
 
     The third panel is ``[C(r) / C(n)] / (r / n)`` with ``C(m) = sum D(1..m)``: 1 for no
     discount, above 1 by the factor the top of the list is over-weighted.
-
-    Examples
-    --------
-    >>> fig = discount_panels(["log2", "zipf", "none"], 1000)
-    >>> [ax.get_ylabel() for ax in fig.axes]
-    ['D(r)', 'share C(r) / C(n)', 'share / (r / n)']
     """
     fig = Figure(figsize=(14, 4.8), layout="constrained")
     left, middle, right = fig.subplots(1, 3)
@@ -61,12 +55,6 @@ def discount_panels(discounts: Sequence[str], n_max: int) -> Figure:
 
 def eps_panel(discounts: Sequence[str], n_max: int) -> Figure:
     """eps_D(n) = -n D'(n)/D(n): analytic lines, numerical derivative as markers.
-
-    Examples
-    --------
-    >>> fig = eps_panel(["log2", "loglog"], 10**4)
-    >>> isinstance(fig, Figure), len(fig.axes[0].lines)   # per discount a line and its markers, plus 1 / ln n
-    (True, 5)
     """
     fig = Figure(figsize=(7, 4.2), layout="constrained")
     ax = fig.subplots()

@@ -35,16 +35,6 @@ def pair_grid(pair_table: pd.DataFrame, discounts: Sequence[str], pairs: Sequenc
     share of exact ties (dashed). ``value="std_gap"``: the standardized gap
     mean(gap)/sd(gap) on a symmetric log scale (linear within ±0.1, so negative gaps
     keep their sign); undefined values (every gap 0) are marked, not plotted.
-
-    Examples
-    --------
-    >>> from ndcg_research.simulation.sweeps import Sweep, run_sweep
-    >>> s = Sweep.build("probit", ns=[20, 40], replicates=4, seed=0, rankers=["bayes", "random"],
-    ...                 discounts=["log2", "none"], pairs=[("bayes", "random")])
-    >>> table = run_sweep(s).pair_table()
-    >>> fig = pair_grid(table, ["log2", "none"], [("bayes", "random")], "std_gap", "standardized gap")
-    >>> fig.axes[0].get_ylabel(), [t.get_text() for t in fig.axes[1].texts]
-    ('mean(gap) / sd(gap)', ['undefined: every gap is 0'])
     """
     if value not in ("p_better", "std_gap"):
         raise ValueError(f"value must be 'p_better' or 'std_gap', got {value!r}")
@@ -95,16 +85,6 @@ def gap_over_eps_grid(pair_tables: Mapping[str, pd.DataFrame], theory_tables: Ma
                       discounts: Sequence[str], pairs: Sequence[Sequence[str]], title: str) -> Figure:
     """Mean gap / eps_D(n) vs n on a log scale (one row of panels per model, one column per slowly
     varying discount), with ``c_worse - c_better`` (dashed) and the finite-n theory (line).
-
-    Examples
-    --------
-    >>> gaps = pd.DataFrame({"discount": "log2", "better": "a", "worse": "b", "n": [10, 100], "eps": [0.4, 0.2],
-    ...                      "mean_gap": [0.04, 0.02], "gap_ci_low": [0.03, 0.015], "gap_ci_high": [0.05, 0.025]})
-    >>> th = pd.DataFrame({"discount": "log2", "ranker": ["a", "a", "b", "b"], "n": [10, 100, 10, 100],
-    ...                    "finite_n": [0.95, 0.97, 0.91, 0.95], "eps": [0.4, 0.2, 0.4, 0.2], "c": [0.1, 0.1, 0.2, 0.2]})
-    >>> fig = gap_over_eps_grid({"m": gaps}, {"m": th}, ["log2"], [("a", "b")], "gap / eps")
-    >>> fig.axes[0].get_ylabel(), fig.axes[0].get_yscale()
-    ('mean gap / eps_D(n)', 'log')
     """
     fig, axes, panels = model_panel_grid(list(pair_tables), discounts, size=(3.8, 2.9))
     handles = []

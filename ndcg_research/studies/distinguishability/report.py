@@ -24,12 +24,6 @@ MODEL, PAIR, N = "model", "pair (better > worse)", "list length n"
 
 def stack(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """The per-model tables in one, with the model's label and a readable pair name ``better > worse``.
-
-    Examples
-    --------
-    >>> t = pd.DataFrame({"better": ["a"], "worse": ["b"], "n": [10]})
-    >>> stack({"certain": t, "uncertain": t})[["label", "pair"]].values.tolist()
-    [['certain', 'a > b'], ['uncertain', 'a > b']]
     """
     return pd.concat([t.assign(label=label, pair=t["better"] + " > " + t["worse"]) for label, t in tables.items()],
                      ignore_index=True)
@@ -49,13 +43,6 @@ def log2_table(compared: pd.DataFrame, discount: str = "log2") -> pd.DataFrame:
 
     Cells are "wins/data sets [Wilson 95%]"; a cell at chance level (rule ``chance_p``, family: every
     cell of the table) is marked.
-
-    Examples
-    --------
-    >>> t = pd.DataFrame({"label": ["m"] * 2, "pair": ["a > b"] * 2, "discount": ["log2"] * 2,
-    ...                   "n": [10, 100], "p_better": [0.55, 1.0], "replicates": [20, 20]})
-    >>> log2_table(t).values.tolist()
-    [['11/20 [0.34,0.74] (chance)', '20/20 [0.84,1.00]']]
     """
     return _p_grid(compared[compared["discount"] == discount], "n", N)
 
@@ -66,13 +53,6 @@ def sure_from(compared: pd.DataFrame, discount: str = "log2") -> pd.DataFrame:
     A probability is certain when its Wilson lower bound is at least ``wilson_sure_lower``, judged only
     at the n with at least ``wilson_sure_min_replicates`` data sets (thresholds.toml), where a perfect
     record can reach that bound.
-
-    Examples
-    --------
-    >>> t = pd.DataFrame({"label": ["m"] * 3, "discount": ["log2"] * 3, "n": [10, 100, 1000],
-    ...                   "p_better_low": [0.9, 0.995, 0.999], "replicates": [500, 500, 20]})
-    >>> sure_from(t).values.tolist()
-    [[100, 100]]
     """
     lower, enough = threshold("wilson_sure_lower"), threshold("wilson_sure_min_replicates")
     out = {}
@@ -89,13 +69,6 @@ def sure_from(compared: pd.DataFrame, discount: str = "log2") -> pd.DataFrame:
 
 def slow_table(compared: pd.DataFrame, n: int, slow: Sequence[str]) -> pd.DataFrame:
     """At list length ``n``: the mean gap and the standardized gap of each pair under each slowly varying discount.
-
-    Examples
-    --------
-    >>> t = pd.DataFrame({"label": ["m", "m"], "pair": ["a > b"] * 2, "discount": ["log2", "loglog"],
-    ...                   "n": [10, 10], "mean_gap": [0.01234, 0.00456], "std_gap": [3.14159, 3.2]})
-    >>> slow_table(t, 10, ["log2", "loglog"]).values.tolist()
-    [[0.0123, 0.0046, 3.14, 3.2]]
     """
     rows = compared[(compared["n"] == n) & compared["discount"].isin(slow)]
     parts = {"mean gap (nDCG)": rounded(pivot(rows, ["label", "pair"], "discount", "mean_gap"), 4),
@@ -126,13 +99,6 @@ def ratio_summary(ratios: pd.DataFrame) -> pd.DataFrame:
     """Per (slower discount, statistic): the ratios' range and where their 95% bootstrap intervals lie against 1.
 
     Rule (fixed before the runs): a ratio is larger or smaller than 1 only when its interval excludes 1.
-
-    Examples
-    --------
-    >>> r = pd.DataFrame({"numerator": ["loglog"] * 3, "statistic": ["std_gap"] * 3, "ratio": [1.1, 0.9, 1.0],
-    ...                   "ratio_low": [1.05, 0.8, 0.9], "ratio_high": [1.2, 0.95, 1.1]})
-    >>> ratio_summary(r).values.tolist()
-    [['0.90 to 1.10', 1, 1, 1, 3]]
     """
     names = {"mean_gap": "mean gap", "std_gap": "standardized gap"}
     out = []
@@ -151,14 +117,6 @@ def gap_theory_summary(gaps: pd.DataFrame, n: int, slow: Sequence[str]) -> pd.Da
     Columns: the range over the pairs of simulated gap / first-order gap ``eps_D(n) (c_worse - c_better)``
     and of simulated gap / finite-n theory, and for how many pairs the finite-n theory lies inside the
     gap's 95% interval.
-
-    Examples
-    --------
-    >>> g = pd.DataFrame({"label": ["m", "m"], "discount": ["log2"] * 2, "n": [10, 10], "mean_gap": [0.02,0.03],
-    ...                   "first_order_gap": [0.025, 0.03], "finite_n_gap": [0.021, 0.035],
-    ...                   "gap_ci_half": [0.002, 0.002]})
-    >>> gap_theory_summary(g, 10, ["log2"]).values.tolist()
-    [['0.800 to 1.000', '0.857 to 0.952', '1 of 2']]
     """
     rows = gaps[(gaps["n"] == n) & gaps["discount"].isin(slow)]
     out = []
@@ -191,13 +149,6 @@ def fast_discount_table(compared: pd.DataFrame, labels: Sequence[str], pairs: Se
 
 def fast_p_table(compared: pd.DataFrame, n: int, discounts: Sequence[str]) -> pd.DataFrame:
     """P(better ranker scores strictly higher) at ``n`` per (model, pair) and discount, chance cells marked.
-
-    Examples
-    --------
-    >>> t = pd.DataFrame({"label": ["m", "m"], "pair": ["a > b"] * 2, "discount": ["zipf", "power(beta=2)"],
-    ...                   "n": [10, 10], "p_better": [0.5, 0.05], "replicates": [20, 20]})
-    >>> fast_p_table(t, 10, ["zipf", "power(beta=2)"]).values.tolist()
-    [['10/20 [0.30,0.70] (chance)', '1/20 [0.01,0.24]']]
     """
     return _p_grid(compared[(compared["n"] == n) & compared["discount"].isin(discounts)], "discount",
                    f"discount (n = {n})")
@@ -213,14 +164,6 @@ def fast_class_summary(fast: pd.DataFrame, replicates: int) -> pd.DataFrame:
 
     ``fast`` is :func:`fast_discount_table`; ``replicates`` the number of data sets at n1 (P(correct) is
     written as wins out of them).
-
-    Examples
-    --------
-    >>> f = pd.DataFrame({"label": ["m", "m"], "discount": ["zipf", "zipf"], "p_n1": [0.5, 1.0],
-    ...                   "tie_n1": [0.0, 0.0], "worse_n1": [0.5, 0.0], "std_gap_n0": [0.1, 0.2],
-    ...                   "std_gap_n1": [0.12, 9.1]})
-    >>> fast_class_summary(f, 20).values.tolist()
-    [['10/20 to 20/20', '0.00', '0.00 to 0.50', '0.10 to 0.20', '0.12 to 9.10']]
     """
     summary = fast.assign(decay=fast["discount"].map(lambda d: parse_discount(d).decay))
     wins = fast["p_n1"].to_numpy(dtype=float) * replicates
@@ -240,11 +183,6 @@ def fast_class_summary(fast: pd.DataFrame, replicates: int) -> pd.DataFrame:
 
 def tail_gap(gap: np.ndarray, what: str) -> str:
     """One sentence on the size of paired gaps: their median and largest absolute value.
-
-    Examples
-    --------
-    >>> tail_gap(np.array([1e-5, -3e-4, 2e-3]), "bayes > noisy")
-    'bayes > noisy: median |gap| 3.0e-04, largest 2.0e-03'
     """
     size = np.abs(np.asarray(gap, dtype=float))
     return f"{what}: median |gap| {np.median(size):.1e}, largest {size.max():.1e}"
@@ -254,13 +192,6 @@ def full_profile_table(pairs: pd.DataFrame, discount: str = "log2") -> pd.DataFr
     """Per model, the full profile's ``discount`` numbers: P at the smallest n, certainty, the largest n.
 
     ``pairs`` is the full profile's pair tables stacked by :func:`stack`.
-
-    Examples
-    --------
-    >>> t = pd.DataFrame({"label": ["m"] * 2, "discount": ["log2"] * 2, "n": [100, 1000], "p_better": [0.85, 1.0],
-    ...                   "p_better_low": [0.83, 0.996], "replicates": [1000, 1000], "std_gap": [1.5, 30.2]})
-    >>> full_profile_table(t).values.tolist()
-    [['0.85', 1000, '0.996 (1000)', '30']]
     """
     sure = sure_from(pairs, discount)
     out = []
@@ -298,13 +229,6 @@ FAST_COLUMNS = {"label": MODEL, "pair": PAIR, "discount": "discount", "p_n0": "P
 
 def appendix_pairs(compared: pd.DataFrame) -> pd.DataFrame:
     """Every (model, pair, discount, n) cell of the stacked pair tables, columns in words.
-
-    Examples
-    --------
-    >>> t = pd.DataFrame({c: [0.123456] for c in PAIR_COLUMNS}).assign(label="m", pair="a > b", discount="d",
-    ...                                                                  n=10, replicates=20)
-    >>> appendix_pairs(t).columns[:3].tolist(), appendix_pairs(t)["mean gap"].tolist()
-    (['discount', 'data sets', 'P(better higher)'], [0.12346])
     """
     digits = {"mean_gap": 5, "std_gap": 2}
     return headed(compared, PAIR_COLUMNS, digits, index=["label", "pair", "n"])
@@ -327,17 +251,6 @@ def compare_pairs_with_theory(pair_table: pd.DataFrame, theory_table: pd.DataFra
 
     Returns pandas.DataFrame: columns: model, discount, decay, better, worse, n, mean_gap, gap_ci_half, finite_n_gap,
     first_order_gap, gap_over_eps, c_difference (the last three NaN unless the discount is slowly varying).
-
-    Examples
-    --------
-    >>> from ndcg_research.simulation import finite_n
-    >>> from ndcg_research.simulation.sweeps import Sweep, run_sweep
-    >>> s = Sweep.build("probit", ns=[100], replicates=5, seed=0, rankers=["bayes", "random"], discounts=["log2"],
-    ...                 pairs=[("bayes", "random")])
-    >>> th = finite_n.theory_table("probit", ["bayes", "random"], ["log2"], [100])
-    >>> gaps = compare_pairs_with_theory(run_sweep(s).pair_table(), th)
-    >>> bool(gaps["c_difference"].iloc[0] > 0)
-    True
     """
     def side(name: str) -> pd.DataFrame:
         return theory_table[["discount", "ranker", "n", "finite_n", "c"]].rename(

@@ -47,11 +47,6 @@ def sigma_window(model: str, first: str, beta: float = 0.5) -> tuple[float, floa
 
     For ``sigma_beta < sigma < sigma_zero`` the slowly varying discounts prefer ``noisy(sigma)``
     asymptotically, ``power(beta)`` prefers ``first`` (when ``first`` is the better at the top).
-
-    Examples
-    --------
-    >>> [round(s, 3) for s in sigma_window("probit", "gated(q=0.1)")]
-    [1.284, 1.912]
     """
     c_first = theory.c_coefficient(model, first)
     limit_first = theory.power_limit(model, first, beta)
@@ -66,11 +61,6 @@ def profile_crossings(model: str, first: str, second: str, points: int = 2000) -
 
     Found on a log grid of ``points`` depths from 1e-9 to 1 - 1e-9, then by bisection (a jump
     of ``first``'s profile, such as ``gated``'s at q, is found as the jump's position).
-
-    Examples
-    --------
-    >>> [round(t, 4) for t in profile_crossings("probit", "gated(q=0.1)", "noisy(sigma=1.5)")]
-    [0.1, 0.6159]
     """
     f, g = theory.gain_profile(model, first), theory.gain_profile(model, second)
     grid = np.concatenate((np.geomspace(1e-9, 0.5, points // 2), 1 - np.geomspace(0.5, 1e-9, points // 2)[1:]))
@@ -109,12 +99,6 @@ def first_order_table(model: str, first: str, seconds: Sequence[str]) -> pd.Data
     (limits under ``power(beta=0.5)``), j1, j2 (the integrals of the module; ``j1 = p delta_c``), slow_winner and
     half_winner (``first`` or ``second``), second_order_log_n (``j2 / |j1|``: ``ln n_c`` of log2 by the second-order
     expansion, when ``j1`` and ``j2`` have opposite signs, else NaN).
-
-    Examples
-    --------
-    >>> t = first_order_table("probit", "gated(q=0.1)", ["noisy(sigma=1.5)"])
-    >>> t[["slow_winner", "half_winner"]].values.tolist()
-    [['noisy(sigma=1.5)', 'gated(q=0.1)']]
     """
     model, first = str(parse_model(model)), str(parse_ranker(first))
     rows = []
@@ -137,12 +121,6 @@ def expected_gaps(model: str, first: str, seconds: Sequence[str], discounts: Seq
 
     Returns pandas.DataFrame: columns: model, first, second, discount, decay, n, gap, preferred (the ranker with the
     larger expected nDCG; ``tie`` when equal).
-
-    Examples
-    --------
-    >>> t = expected_gaps("probit", "gated(q=0.1)", ["noisy(sigma=1.5)"], ["zipf", "loglog"], [100, 100_000])
-    >>> t["preferred"].tolist()
-    ['gated(q=0.1)', 'gated(q=0.1)', 'gated(q=0.1)', 'noisy(sigma=1.5)']
     """
     model, first = parse_model(model), str(parse_ranker(first))
     seconds = [str(parse_ranker(s)) for s in seconds]
@@ -166,13 +144,6 @@ def crossings(gaps: pd.DataFrame) -> pd.DataFrame:
 
     Returns pandas.DataFrame: columns: model, first, second, discount, decay, n_min, n_max, preferred_at_n_min,
     preferred_at_n_max, crossing_n (NaN: no change on the grid), changes (the number of sign changes on the grid).
-
-    Examples
-    --------
-    >>> g = pd.DataFrame(dict(model="m", first="a", second="b", discount="d", decay="x", n=[10, 100, 1000],
-    ...                       gap=[0.2, 0.1, -0.1], preferred=["a", "a", "b"]))
-    >>> int(crossings(g)["crossing_n"].iloc[0])   # halfway between 100 and 1000 in ln n
-    316
     """
     rows = []
     for (second, discount), group in gaps.groupby(["second", "discount"], sort=False):
@@ -287,13 +258,6 @@ def law_slope(first_order: pd.DataFrame, crossing_table: pd.DataFrame, discount:
 
     Returns dict: slope, points (used), x_min, x_max (their ``J2/|J1|``), agrees (the ratio of the slope to 1 within
     the threshold ``law_slope_factor``; NaN with fewer than 2 points).
-
-    Examples
-    --------
-    >>> fo = pd.DataFrame(dict(second=["a", "b", "c"], second_order_log_n=[1.0, 2.0, 4.0]))
-    >>> cr = pd.DataFrame(dict(second=["a", "b", "c"], discount="log2", crossing_n=np.exp([7.0, 8.0, 10.0])))
-    >>> law_slope(fo, cr)["slope"]
-    1.0
     """
     merged = first_order[["second", "second_order_log_n"]].merge(
         crossing_table[crossing_table["discount"] == discount][["second", "crossing_n"]], on="second")
@@ -315,13 +279,6 @@ def preference_table(agreement: pd.DataFrame) -> pd.DataFrame:
 
     Rankers are shortened to their kind (``gated``, ``noisy``); ``-`` marks an undecided majority, ``*`` a cell
     within the threshold ``crossing_far_factor`` of a predicted crossing (not judged).
-
-    Examples
-    --------
-    >>> a = pd.DataFrame(dict(discount="log2", n=[100, 1000], expected=["gated(q=0.1)", "noisy(sigma=1.5)"],
-    ...                       majority=["gated(q=0.1)", "undecided"], far=[True, False]))
-    >>> preference_table(a).loc["log2"].tolist()
-    ['gated / gated', 'noisy / - *']
     """
     def short(name: str) -> str:
         return "-" if name == "undecided" else name.split("(")[0]
@@ -338,14 +295,6 @@ def family_table(first_order: pd.DataFrame, crossing_table: pd.DataFrame,
     """Section 3 as one table: per second ranker, the first-order difference, the expected crossings of the
     slowly varying ``discounts`` (finite-n theory) and, per model label, the simulated n from which log2
     decides reliably (``-``: not within the simulated n; ``not simulated``: a noise level of the theory only).
-
-    Examples
-    --------
-    >>> fo = pd.DataFrame(dict(second=["noisy(sigma=1.5)"], delta_c=[-0.046], second_order_log_n=[2.7]))
-    >>> cr = pd.DataFrame(dict(second=["noisy(sigma=1.5)"], discount=["log2"], crossing_n=[6023.0]))
-    >>> rel = {"certain": pd.DataFrame(dict(winner=["noisy(sigma=1.5)"], n_reliable=[30000.0]))}
-    >>> [str(v) for v in family_table(fo, cr, rel, ["log2"]).iloc[0]]
-    ['noisy(sigma=1.5)', '0.046', '2.7', '6023', '30000']
     """
     out = pd.DataFrame({"noisy ranker": first_order["second"],
                         "|c_gated - c_noisy|": [round(abs(float(v)), 4) for v in first_order["delta_c"]],
@@ -369,15 +318,6 @@ def answer_lines(agreement: pd.DataFrame, asymptotic: pd.DataFrame, reliable: di
     """The notebook's answers: the finite-n predictions against the simulated majorities, the asymptotic
     agreement of the slowly varying discounts (and r^-1/2's disagreement), and how far out log2's reliable
     decision moves as the first-order constants approach each other.
-
-    Examples
-    --------
-    >>> ag = pd.DataFrame(dict(label="m", far=[True, True], decided=[True, False], agrees=[True, False]))
-    >>> asy = pd.DataFrame(dict(label="m", discount=["log2", "power(beta=0.5)"], decay=["slowly varying", "x"],
-    ...                         majority=["b", "a"], first_order_winner=["b", "a"], agrees=[1.0, 1.0], n=1000))
-    >>> rel = {"m": pd.DataFrame(dict(winner=["b"], delta_c=[-0.05], n_reliable=[1000.0]))}
-    >>> answer_lines(ag, asy, rel, dict(slope=1.0, points=3, agrees=1.0), 1000)[0]
-    'm top: far from a predicted crossing, the simulated majority picks the ranker the finite-n theory picks in 1 of 1 decided cells (1 more undecided).'
     """
     lines = []
     for label, rows in agreement.groupby("label", sort=False):

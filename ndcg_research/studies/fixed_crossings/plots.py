@@ -27,12 +27,6 @@ def gain_profile_panel(profiles: Mapping[str, Any], crossings: Sequence[float]) 
     """Expected gain against the relative rank t (log scale) of each ranker, with the depths where they cross.
 
     ``profiles``: ranker spec -> callable g(t) (:func:`~ndcg_research.simulation.theory.gain_profile`).
-
-    Examples
-    --------
-    >>> fig = gain_profile_panel({"a": lambda t: 1 - t}, [0.1])
-    >>> fig.axes[0].get_xlabel()
-    'relative rank t (share of the list above the item)'
     """
     fig = Figure(figsize=(6.4, 3.8), layout="constrained")
     ax = fig.subplots()
@@ -53,14 +47,6 @@ def preference_panels(decisions: Mapping[str, pd.DataFrame], crossing_table: pd.
                       discounts: Sequence[str]) -> Figure:
     """Per model: the share of data sets on which the first ranker scores higher (Wilson 95%) against n, one line
     per discount; the finite-n theory's crossings as markers on the one-half line.
-
-    Examples
-    --------
-    >>> t = pd.DataFrame(dict(first="a", second="b", discount="log2", n=[10, 100], p_first=[0.8, 0.3],
-    ...                       p_first_low=[0.7, 0.2], p_first_high=[0.9, 0.4]))
-    >>> c = pd.DataFrame(dict(first=["a"], second=["b"], discount=["log2"], crossing_n=[40.0]))
-    >>> preference_panels({"m": t}, c, ["log2"]).axes[0].get_ylabel()
-    'P(a scores higher)'
     """
     labels = list(decisions)
     first, second = decisions[labels[0]]["first"].iloc[0], decisions[labels[0]]["second"].iloc[0]
@@ -95,13 +81,6 @@ def crossing_growth_panel(family: pd.DataFrame, reliable: pd.DataFrame, n_max: i
     theory; NaN beyond the computed range). ``reliable``: one row per (label, second ranker) with
     ``abs_delta_c`` and ``n_reliable`` (simulated, open markers; NaN: not reached by the largest simulated
     n, ``n_max``, drawn filled above the dotted line at ``n_max``).
-
-    Examples
-    --------
-    >>> f = pd.DataFrame(dict(discount="log2", abs_delta_c=[0.05, 0.02], crossing_n=[200.0, 5000.0]))
-    >>> r = pd.DataFrame(dict(label="m", abs_delta_c=[0.05, 0.02], n_reliable=[1000.0, float("nan")]))
-    >>> crossing_growth_panel(f, r, 10**5).axes[0].get_xscale()
-    'log'
     """
     fig = Figure(figsize=(6.4, 4.4), layout="constrained")
     ax = fig.subplots()

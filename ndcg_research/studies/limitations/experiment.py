@@ -61,12 +61,6 @@ def random_graded_lists(
     ``n_lists``, ``length``: shape of the result, both >= 1; ``grade_probs``: p(grade = 0), P(grade = 1), ...; must
     sum to 1; ``seed``: an integer >= 0, the entropy of a fresh generator, or a generator to draw from, so that
     consecutive draws share its stream (notebook 06 draws the lists and the relevant documents they miss so).
-
-    Examples
-    --------
-    >>> lists = random_graded_lists(2, 4, (0.5, 0.5), seed=0)
-    >>> lists.shape, set(np.unique(lists)) <= {0.0, 1.0}
-    ((2, 4), True)
     """
     probs = _probabilities(grade_probs)
     return np.random.default_rng(seed).choice(probs.size, size=(n_lists, length), p=probs).astype(np.float64)
@@ -76,11 +70,6 @@ def append_nonrelevant(relevance: Any, n_extra: int) -> np.ndarray:
     """Return the lists of ``relevance`` (rows) followed by ``n_extra`` non-relevant (grade 0) documents.
 
     ``n_extra``: number of grade-0 documents appended, >= 0.
-
-    Examples
-    --------
-    >>> append_nonrelevant([3, 2], 2).tolist()
-    [3.0, 2.0, 0.0, 0.0]
     """
     relevance = np.asarray(relevance, dtype=np.float64)
     return np.pad(relevance, [(0, 0)] * (relevance.ndim - 1) + [(0, n_extra)])
@@ -90,13 +79,6 @@ def precision(relevance: Any) -> float | np.ndarray:
     """Fraction of the documents of each list that are relevant (grade > 0), over the whole list.
 
     A measure that, unlike nDCG, *falls* when non-relevant documents are appended.
-
-    Examples
-    --------
-    >>> precision([3, 0, 1, 0])
-    0.5
-    >>> precision([[1, 1], [1, 0]]).tolist()
-    [1.0, 0.5]
     """
     relevance = np.asarray(relevance, dtype=np.float64)
     values = (relevance > 0).mean(axis=-1)
@@ -133,12 +115,6 @@ def truncation_table(
     common cut-off, >= 1; ``gain``, ``discount``: specs as in :func:`ndcg_research.ndcg`.
 
     Returns dict: convention -> (nDCG of the short lists, nDCG of the long lists).
-
-    Examples
-    --------
-    >>> table = truncation_table([[1, 1, 1, 1, 1]], 3, [[1, 1, 1, 1, 1]], 5)
-    >>> {name: (round(float(s[0]), 3), round(float(l[0]), 3)) for name, (s, l) in table.items()}["all judgments, @own length"]
-    (1.0, 1.0)
     """
     long_array = np.asarray(long_lists, dtype=np.float64)
     long_length = long_array.shape[1]
@@ -217,12 +193,6 @@ def simulate_pooling_collection(model: PoolingModel, n_queries: int, *, seed: in
 
     ``n_queries``: number of queries, >= 1; ``seed``: the study's seed, >= 0; ``replicate``: replicate number: the
     collection draws from ``SeedSequence(seed, spawn_key=(POOLING_EXPERIMENT_ID, replicate))``.
-
-    Examples
-    --------
-    >>> c = simulate_pooling_collection(PoolingModel(n_docs=50), 3, seed=0)
-    >>> c.grades.shape, c.scores.shape
-    ((3, 50), (5, 3, 50))
     """
     rng = np.random.default_rng(seed_sequence(seed, POOLING_EXPERIMENT_ID, replicate))
     probs = _probabilities(model.grade_probs)
@@ -243,12 +213,6 @@ def pool_judged(scores: Any, depth: int) -> np.ndarray:
 
     Returns numpy.ndarray of bool, shape (n_queries, n_docs): true where a document was judged. Equal scores are
     taken in index order (lower first), also at the cut (:func:`ndcg_research.core.ranking.top_order`).
-
-    Examples
-    --------
-    >>> scores = [[[0.9, 0.1, 0.5, 0.0]], [[0.0, 0.2, 0.1, 0.8]]]
-    >>> pool_judged(scores, 1).astype(int).tolist()
-    [[1, 0, 0, 1]]
     """
     array = np.asarray(scores, dtype=np.float64)
     top = top_order(array, depth)  # (systems, queries, depth)
@@ -287,15 +251,6 @@ def evaluate_runs(
 
     Returns dict: ``"true"``, ``"unjudged = 0"``, ``"condensed"``: arrays of shape (n_systems, n_queries);
     ``"zero_ideal"``: int.
-
-    Examples
-    --------
-    >>> grades = [[3, 0, 2, 1]]
-    >>> scores = [[[0.9, 0.8, 0.7, 0.6]]]
-    >>> judged = [[True, True, False, True]]
-    >>> out = evaluate_runs(grades, scores, judged, k=None, run_length=4)
-    >>> [round(float(out[m][0, 0]), 3) for m in ("true", "unjudged = 0", "condensed")]
-    [0.93, 0.945, 0.964]
     """
     grades_array, scores_array = np.asarray(grades, dtype=np.float64), np.asarray(scores, dtype=np.float64)
     judged_array = np.asarray(judged, dtype=bool)
@@ -398,12 +353,6 @@ def pooling_experiment(
     queries; ``"judged_fraction"`` and ``"relevant_judged"`` (fraction of relevant documents judged): arrays
     (replicates, n_depths); ``"zero_ideal"``: total queries with no relevant document judged per depth; ``"depths"``,
     ``"methods"``, ``"systems"``, ``"parameters"``.
-
-    Examples
-    --------
-    >>> out = pooling_experiment(PoolingModel(n_docs=200), [5, 20], n_queries=5, replicates=2)
-    >>> out["means"].shape
-    (2, 2, 3, 5)
     """
     one = functools.partial(_one_replicate, model=model, depths=depths, n_queries=n_queries, seed=seed, k=k,
                             run_length=run_length, gain=gain, discount=discount, pool_novel=pool_novel)
@@ -431,13 +380,6 @@ def summarize_bias(means: Any, *, confidence: float = CONFIDENCE) -> dict[str, n
 
     Returns dict: ``"bias"``, ``"low"``, ``"high"``: arrays of shape (..., 2 estimates, n_systems) for the estimates
     "unjudged = 0" and "condensed"; ``"true"``: mean true nDCG, shape (..., n_systems).
-
-    Examples
-    --------
-    >>> m = np.zeros((4, 3, 2)); m[:, 0] = 0.5; m[:, 1] = [0.4, 0.3]; m[:, 2] = 0.5
-    >>> out = summarize_bias(m)
-    >>> out["bias"].round(3).tolist()
-    [[-0.1, -0.2], [0.0, 0.0]]
     """
     array = np.asarray(means, dtype=np.float64)
     if array.shape[-2] != len(METHODS):

@@ -23,13 +23,6 @@ def appending_panels(extras: Sequence[int], example: Mapping[str, Sequence[float
 
     ``example`` holds ``appended``, ``inserted`` (nDCG) and ``precision``; ``random`` holds
     ``ndcg`` and ``precision``.
-
-    Examples
-    --------
-    >>> fig = appending_panels([0, 1], {"appended": [0.7, 0.7], "inserted": [0.7, 0.5], "precision": [0.8, 0.6]},
-    ...                        [0, 1], {"ndcg": [0.6, 0.6], "precision": [0.5, 0.4]}, title_example="a", title_random="b")
-    >>> fig.axes[0].get_ylabel(), fig.axes[1].get_ylabel()
-    ('value', 'mean value')
     """
     fig = Figure(figsize=(10, 4.2), layout="constrained")
     ax1, ax2 = fig.subplots(1, 2, sharey=True)
@@ -50,12 +43,6 @@ def truncation_violins(differences: Mapping[str, np.ndarray], p_short_wins: Mapp
                        short_length: int, list_length: int) -> Figure:
     """Distribution of nDCG(prefix) - nDCG(whole list) under each convention (violins with extremes
     and median).
-
-    Examples
-    --------
-    >>> fig = truncation_violins({"a": np.array([-0.1, 0.0, 0.1])}, {"a": 0.5}, short_length=2, list_length=4)
-    >>> fig.axes[0].get_xlabel().startswith("nDCG(first 2)")
-    True
     """
     names = list(differences)
     fig = Figure(figsize=(9.5, 4.0), layout="constrained")
@@ -79,13 +66,6 @@ def pooling_bias_panels(depths: Sequence[int], bias: Mapping[str, np.ndarray], c
 
     ``bias`` and ``control`` are :func:`ndcg_research.studies.limitations.experiment.summarize_bias` outputs;
     ``order`` maps a method label to the share at each depth.
-
-    Examples
-    --------
-    >>> b = {"bias": np.zeros((2, 2, 2)), "low": -np.ones((2, 2, 2)), "high": np.ones((2, 2, 2))}
-    >>> fig = pooling_bias_panels([1, 10], b, b, {"true": [1.0, 1.0]}, best=0, novel=1, k=10, replicates=3)
-    >>> fig.axes[1].get_ylabel()
-    'P(novel ranked above best pooled)'
     """
     fig = Figure(figsize=(11, 4.9), layout="constrained")
     ax1, ax2 = fig.subplots(1, 2)

@@ -32,11 +32,6 @@ METHODS = ("unjudged = 0", "condensed")
 
 def signed(x: float) -> str:
     """A bias with its sign and three decimals; rounded first, so a last-bit -0.0 prints as +0.000.
-
-    Examples
-    --------
-    >>> signed(-1e-17), signed(0.1234), signed(-0.0426)
-    ('+0.000', '+0.123', '-0.043')
     """
     return f"{round(float(x), 3) + 0.0:+.3f}"
 
@@ -45,11 +40,6 @@ def appending_example(grades: Sequence[int], known: Sequence[int], extras: Seque
                       ) -> pd.DataFrame:
     """The list with ``extras`` non-relevant documents appended: DCG, IDCG and nDCG (ideal from ``known`` and from the
     list itself) and precision over the whole list.
-
-    Examples
-    --------
-    >>> appending_example([1, 0], [1, 0], (0, 2))["nDCG"].tolist()
-    [1.0, 1.0]
     """
     rows = []
     for extra in extras:
@@ -65,12 +55,6 @@ def appending_cases(lists: np.ndarray, known: np.ndarray, appended: Sequence[int
                     discounts: Sequence[str] = ("log2", "zipf", "loglog")) -> dict[str, Any]:
     """Every (list, appended, discount, cut-off, ideal) case: how many, how many lowered or changed beyond
     ``TIE_TOLERANCE``, and the largest change. ``cuts`` may hold ``"longer"``: the appended list's own length.
-
-    Examples
-    --------
-    >>> out = appending_cases(np.array([[2, 0, 1]]), np.array([[2, 1, 1, 0]]), [1], [None, 2])
-    >>> out["cases"], out["lowered"], out["changed"]
-    (12, 0, 0)
     """
     cases = lowered = changed = 0
     worst = 0.0
@@ -92,11 +76,6 @@ def appending_cases(lists: np.ndarray, known: np.ndarray, appended: Sequence[int
 def truncation_pair(long_list: Sequence[int], short_length: int, known: Sequence[int], k: int) -> pd.DataFrame:
     """One list cut to ``short_length`` against the whole list, under the five conventions: both values and which
     is higher.
-
-    Examples
-    --------
-    >>> truncation_pair([1, 1, 1, 1, 1], 3, [1, 1, 1, 1, 1], 5).loc["all judgments, @k", "short vs long"]
-    'short < long'
     """
     table = lim.truncation_table([long_list], short_length, [known], k)
     rows = []
@@ -110,12 +89,6 @@ def truncation_pair(long_list: Sequence[int], short_length: int, known: Sequence
 def truncation_summary(table: Mapping[str, tuple[np.ndarray, np.ndarray]]) -> pd.DataFrame:
     """Per convention of :func:`~ndcg_research.studies.limitations.experiment.truncation_table`: how often the short list scores
     at least as high as the long one, and strictly higher (beyond ``TIE_TOLERANCE``), and the mean values.
-
-    Examples
-    --------
-    >>> t = {"c": (np.array([0.5, 0.9]), np.array([0.6, 0.6]))}
-    >>> truncation_summary(t).values.tolist()
-    [[0.5, 0.5, 0.7, 0.6]]
     """
     rows = {name: {"P(short >= long)": float(np.mean(short >= long - TIE_TOLERANCE)),
                    "P(short > long)": float(np.mean(short > long + TIE_TOLERANCE)),
@@ -131,12 +104,6 @@ def novel_ahead(pool: Mapping[str, Any], control: Mapping[str, Any], best: int, 
     """Per pool depth, the share of collections with the novel system strictly ahead of the best pooled one under
     each of :data:`ORDER_LABELS` (true, unjudged = 0, condensed from ``pool``; the control from ``control``), and
     the number of exact ties per depth.
-
-    Examples
-    --------
-    >>> means = np.zeros((2, 1, 3, 2)); means[0, 0, :, 1] = 1.0
-    >>> novel_ahead({"means": means, "depths": [5]}, {"means": means}, 0, 1)
-    ({5: [0.5, 0.5, 0.5, 0.5]}, [4])
     """
     def ahead(experiment: Mapping[str, Any], i: int, method: int) -> tuple[int, int]:
         m = experiment["means"][:, i, method]
@@ -165,13 +132,6 @@ def pooling_tables(pool: Mapping[str, Any], bias: Mapping[str, np.ndarray], syst
 def bias_table(rows: pd.DataFrame, best: str, novel: str) -> pd.DataFrame:
     """The bias of nDCG@k by pool depth, "bias [95% interval]", for the best pooled and the novel system under each
     method, and the control (novel pooled too); ``rows`` is the table ``06_pooling_bias.csv``.
-
-    Examples
-    --------
-    >>> r = pd.DataFrame({"depth": 1, "system": ["a", "b"], "method": "unjudged = 0", "novel_pooled": False,
-    ...                   "bias": [0.1, -0.2], "low": [0.05, -0.3], "high": [0.15, -0.1]})
-    >>> bias_table(r, "a", "b").values.tolist()
-    [['+0.100 [+0.050, +0.150]', '-0.200 [-0.300, -0.100]']]
     """
     text = rows.assign(text=[f"{signed(b)} [{signed(l)}, {signed(h)}]" for b, l, h in
                              zip(rows["bias"], rows["low"], rows["high"])])
@@ -192,12 +152,6 @@ def bias_table(rows: pd.DataFrame, best: str, novel: str) -> pd.DataFrame:
 def order_table(rows: pd.DataFrame) -> pd.DataFrame:
     """P(novel strictly ahead of the best pooled system) per pool depth and method, as collections [Wilson 95%];
     ``rows`` is the table ``06_pooling_order.csv``.
-
-    Examples
-    --------
-    >>> r = pd.DataFrame({"depth": 1, "method": ["true", "condensed"], "p_novel_ahead": [1.0, 0.5], "collections": 30})
-    >>> order_table(r).values.tolist()
-    [['30/30 [0.89,1.00]', '15/30 [0.33,0.67]']]
     """
     cells = count_cells(rows, "p_novel_ahead", "collections")
     table = pivot(rows.assign(cell=cells), "depth", "method", "cell")
@@ -276,13 +230,6 @@ def replication_cells(here: Mapping[str, pd.DataFrame], there: Mapping[str, pd.D
 def replication_summary(cells: Mapping[str, pd.DataFrame]) -> tuple[pd.DataFrame, str]:
     """Per result table: cells compared, those with the same 0 or 1 in both runs (no test), the largest :math:`|z|` and the
     cells beyond 3; and one sentence with how many :math:`|z| > 3` chance alone would give.
-
-    Examples
-    --------
-    >>> cells = {"06_truncation.csv": pd.DataFrame({"z": [0.5, np.nan, 3.5]})}
-    >>> table, line = replication_summary(cells)
-    >>> table.values.tolist(), line
-    ([[3.0, 1.0, 3.5, 1.0]], 'replication: 2 of 3 comparisons agree within chance (|z| <= 3); if the two runs measured the same quantities, about 0.0 of the 2 with a test would exceed 3 by chance')
     """
     rows, tested, within, total = [], 0, 0, 0
     for name, both in cells.items():

@@ -67,14 +67,6 @@ def ndcg_values(
 
     Returns numpy.ndarray, shape (systems, gains, discounts, ks, queries): nDCG, NaN for a query whose list has ideal
     DCG 0 under that gain (no relevant item).
-
-    Examples
-    --------
-    >>> p = RankingProblem("toy", np.array(["q"]), np.array([["a", "b", "c"]]), np.array([[0.0, 2.0, 1.0]]),
-    ...                    np.array([3]), {"s": np.array([[0.9, 0.5, 0.1]])})
-    >>> v = ndcg_values(p, gains=["linear"], discounts=["log2"], ks=[None, 1])
-    >>> v.shape, round(float(v[0, 0, 0, 0, 0]), 4), float(v[0, 0, 0, 1, 0])
-    ((1, 1, 1, 2, 1), 0.6697, 0.0)
     """
     systems = problem.systems if systems is None else tuple(systems)
     unknown = [s for s in systems if s not in problem.scores]
@@ -114,11 +106,6 @@ def ndcg_values(
 
 def list_length_label(n: int | None) -> str:
     """Table label of a list length: the number, or ``"all"`` for the whole candidate list.
-
-    Examples
-    --------
-    >>> list_length_label(100), list_length_label(None)
-    ('100', 'all')
     """
     return "all" if n is None else str(int(n))
 
@@ -142,17 +129,6 @@ def sample_lists(
 
     Returns dict: n -> int array (Q, min(n, max length)) of candidate columns of each query; rows of queries with
     fewer candidates are padded with a padding column of the problem (grade 0, score -inf).
-
-    Examples
-    --------
-    >>> grades = np.array([[1.0, 0, 0, 0, 2.0, 0, 0, 0, 0, 0]])
-    >>> p = RankingProblem("toy", np.array(["q"]), np.array([list("abcdefghij")]), grades, np.array([10]),
-    ...                    {"s": np.zeros((1, 10))})
-    >>> lists = sample_lists(p, [2, 5, None], seed=1)
-    >>> [int(np.count_nonzero(grades[0, lists[n][0]])) for n in (2, 5, None)]  # share 0.2 kept
-    [1, 1, 2]
-    >>> set(lists[2][0]) <= set(lists[5][0])  # nested
-    True
     """
     rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(EXPERIMENT_LIST_LENGTH, replicate))))
     valid = problem.valid
@@ -202,14 +178,6 @@ def list_length_values(
 
     Returns numpy.ndarray, shape (ns, systems, gains, discounts, queries): naN where a query's lists have no relevant
     item under a gain in some draw.
-
-    Examples
-    --------
-    >>> grades = np.array([[1.0, 0, 0, 0, 2.0, 0, 0, 0, 0, 0]])
-    >>> p = RankingProblem("toy", np.array(["q"]), np.array([list("abcdefghij")]), grades, np.array([10]),
-    ...                    {"s": -np.arange(10.0)[None, :]})
-    >>> list_length_values(p, [10], gains=["linear"], discounts=["none"], seed=0).tolist()
-    [[[[[1.0]]]]]
     """
     total = np.zeros((len(ns), len(problem.systems), len(gains), len(discounts), problem.grades.shape[0]))
     for rep in range(replicates):
@@ -253,15 +221,6 @@ def compare_table(
     :func:`~ndcg_research.stats.compare_systems`'s columns (``system``, ``mean``, ``ci_low``, ``ci_high``,
     ``queries``; ``system_a``, ``system_b``, ``difference`` = mean of a - b, ``ci_low``, ``ci_high``, ``effect_size``
     = mean / sd of the paired differences, ``wins``, ``ties``, ``losses``, ``pvalue``, ``pvalue_adjusted``).
-
-    Examples
-    --------
-    >>> v = np.array([[[0.5, 0.6, 0.7, 0.9], [0.4, 0.5, 0.5, 0.8]]])  # one slice: 2 systems x 4 queries
-    >>> s, p = compare_table(v, ["a", "b"], {"gain": ["linear"]})
-    >>> s[["gain", "system", "mean", "queries"]].values.tolist()
-    [['linear', 'a', 0.675, 4], ['linear', 'b', 0.55, 4]]
-    >>> round(float(p["difference"].iloc[0]), 3)
-    0.125
     """
     import pandas as pd
 
@@ -292,12 +251,6 @@ def user_subsets(n_users: int, size: int, draws: int, *, seed: int) -> np.ndarra
 
     Drawn from ``SeedSequence(seed, spawn_key=(EXPERIMENT_QUERY_SETS, size))``: the subsets of one size do
     not depend on the other sizes asked for; the same subsets serve every measure (paired comparison).
-
-    Examples
-    --------
-    >>> s = user_subsets(10, 4, 3, seed=1)
-    >>> s.shape, all(len(set(row)) == 4 for row in s.tolist())
-    ((3, 4), True)
     """
     if size > n_users:
         raise ValueError(f"size must be at most n_users = {n_users}, got {size}")
@@ -387,26 +340,12 @@ def query_set_tables(
 
 def list_lengths(problem: RankingProblem, n: int | None) -> np.ndarray:
     """Each query's list length at nominal length n (None: its whole candidate list).
-
-    Examples
-    --------
-    >>> p = RankingProblem("t", np.array(["a", "b"]), np.zeros((2, 5), dtype=object), np.zeros((2, 5)),
-    ...                    np.array([5, 3]), {})
-    >>> list_lengths(p, 4).tolist(), list_lengths(p, None).tolist()
-    ([4, 3], [5, 3])
     """
     return problem.lengths.copy() if n is None else np.minimum(problem.lengths, n)
 
 
 def relevant_in_lists(problem: RankingProblem, n: int | None) -> np.ndarray:
     """Number of relevant items in each query's sampled list of nominal length n (the rule of :func:`sample_lists`).
-
-    Examples
-    --------
-    >>> p = RankingProblem("t", np.array(["a"]), np.zeros((1, 100), dtype=object),
-    ...                    np.r_[np.ones(5), np.zeros(95)][None, :], np.array([100]), {})
-    >>> [int(relevant_in_lists(p, n)[0]) for n in (10, 40, None)]  # share 0.05: max(1, round(0.05 n))
-    [1, 2, 5]
     """
     r = problem.relevant_counts()
     size = list_lengths(problem, n)
@@ -472,19 +411,6 @@ def decisions_against(
     ``decisions_changed``, ``orders_reversed``, ``significant_reversals`` (significant both times, opposite
     directions), ``max_mean_shift`` (largest absolute difference of the mean from the reference mean, over the
     systems) and ``kendall_tau_vs_reference`` (systems ordered by mean).
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> m = pd.DataFrame({"gain": ["g"] * 4, "cutoff": ["all", "all", "5", "5"], "system": ["a", "b"] * 2,
-    ...                   "mean": [0.5, 0.4, 0.2, 0.3]})
-    >>> p = pd.DataFrame({"gain": ["g", "g"], "cutoff": ["all", "5"], "system_a": ["a", "a"], "system_b": ["b", "b"],
-    ...                   "difference": [0.1, -0.1], "pvalue_adjusted": [0.01, 0.2]})
-    >>> pairs, summary = decisions_against(m, p, column="cutoff", reference="all")
-    >>> pairs[["cutoff", "decision", "decision_changed", "order_reversed"]].values.tolist()
-    [['all', 1, False, False], ['5', 0, True, True]]
-    >>> summary[["cutoff", "significant", "max_mean_shift", "kendall_tau_vs_reference"]].round(3).values.tolist()
-    [['all', 1, 0.0, 1.0], ['5', 0, 0.3, -1.0]]
     """
     import pandas as pd
 
@@ -538,15 +464,6 @@ def convention_values(
     Returns ``values`` (numpy.ndarray, shape (conventions, measures, runs, queries)): NaN where a convention does not
     evaluate a query, and everywhere for a preset that refuses the data; ``refused`` (dict): Convention -> the error
     message of a preset that refuses the data (e.g. grades above its maximum).
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> qrels = pd.DataFrame({"query": ["q"], "doc": ["b"], "relevance": [1]})
-    >>> run = pd.DataFrame({"query": ["q", "q"], "doc": ["a", "c"], "score": [0.5, 0.4]})  # misses b
-    >>> v, refused = convention_values(qrels, {"r": run}, ["trec_eval", "lightgbm"], ["ndcg"], ["q"])
-    >>> v[:, 0, 0, 0].tolist(), refused  # LightGBM: a list without relevant items scores 1
-    ([0.0, 1.0], {})
     """
     from ...evaluation import InputError, evaluate
 

@@ -24,13 +24,6 @@ def _mean_and_error_bars(rows: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
 def ranker_means_panels(table: pd.DataFrame, systems: Sequence[str], gains: Sequence[str], cutoffs: Sequence[str]
                         ) -> Figure:
     """Mean nDCG of each system with its 95% interval, per gain (colour), one panel per cut-off ("all": whole list).
-
-    Examples
-    --------
-    >>> t = pd.DataFrame(dict(gain="g", cutoff="all", system=["a", "b"], mean=[0.2, 0.3], ci_low=[0.1, 0.2],
-    ...                       ci_high=[0.3, 0.4]))
-    >>> ranker_means_panels(t, ["a", "b"], ["g"], ["all"]).axes[0].get_title()
-    'whole list'
     """
     fig = Figure(figsize=(6.2 * len(cutoffs), 3.6), layout="constrained")
     axes = np.atleast_1d(fig.subplots(1, len(cutoffs), squeeze=False)[0])
@@ -52,14 +45,6 @@ def list_length_panels(means: pd.DataFrame, info: pd.DataFrame, systems: Sequenc
                        gain: str) -> Figure:
     """Mean nDCG of each system (95% band) against the mean length of the sampled candidate lists, one panel per
     discount; shaded: the lengths at which every user's share of test items is kept.
-
-    Examples
-    --------
-    >>> info = pd.DataFrame(dict(list_length=["10", "all"], mean_length=[10.0, 100.0], users_with_share_kept=[0.5, 1.0]))
-    >>> m = pd.DataFrame(dict(gain="g", discount="log2", system="a", list_length=["10", "all"], mean=[0.3, 0.5],
-    ...                       ci_low=[0.2, 0.4], ci_high=[0.4, 0.6]))
-    >>> list_length_panels(m, info, ["a"], ["log2"], "g").axes[0].get_title()
-    'log2'
     """
     cols = (len(discounts) + 1) // 2
     fig = Figure(figsize=(3.2 * cols, 6.2), layout="constrained")
@@ -88,15 +73,6 @@ def list_length_distinguishability_panels(pairs: pd.DataFrame, info: pd.DataFram
                                           Sequence[str], discounts: Sequence[str], gain: str, n_pairs: int) -> Figure:
     """Pairs of systems told apart (left) and their median standardized paired gap ``|d_z|`` (right) against the list
     length, one line per discount. ``significant[(list_length, discount)]`` counts the significant pairs.
-
-    Examples
-    --------
-    >>> info = pd.DataFrame(dict(mean_length=[10.0, 100.0]))
-    >>> p = pd.DataFrame(dict(gain="g", discount="log2", list_length=["10", "all"], effect_size=[0.2, 0.5]))
-    >>> fig = list_length_distinguishability_panels(p, info, {("10", "log2"): 0, ("all", "log2"): 1}, ["10", "all"],
-    ...                                             ["log2"], "g", 15)
-    >>> fig.axes[0].get_ylabel()
-    'significant pairs (of 15)'
     """
     fig = Figure(figsize=(11, 3.8), layout="constrained")
     axes = fig.subplots(1, 2)
@@ -117,13 +93,6 @@ def list_length_distinguishability_panels(pairs: pd.DataFrame, info: pd.DataFram
 def query_set_panels(power: pd.DataFrame, swaps: pd.DataFrame, discounts: Sequence[str], gain: str, n_pairs: int
                      ) -> Figure:
     """Discriminative power (left) and swap rate (right) of each discount against the number of users.
-
-    Examples
-    --------
-    >>> pw = pd.DataFrame(dict(gain="g", discount="log2", users=[25, 50], power=[0.2, 0.4]))
-    >>> sw = pd.DataFrame(dict(gain="g", discount="log2", size=[25], swap_rate=[0.3]))
-    >>> query_set_panels(pw, sw, ["log2"], "g", 91).axes[1].get_ylabel()
-    'swap rate'
     """
     fig = Figure(figsize=(11, 3.8), layout="constrained")
     axes = fig.subplots(1, 2)
@@ -145,13 +114,6 @@ def query_set_panels(power: pd.DataFrame, swaps: pd.DataFrame, discounts: Sequen
 def convention_panels(means: pd.DataFrame, systems: Sequence[str], conventions: Sequence[str], depths: Sequence[str],
                       measures: Sequence[str]) -> Figure:
     """Mean of each system (95% interval) under each tool's convention, one panel per (run depth, measure).
-
-    Examples
-    --------
-    >>> m = pd.DataFrame(dict(depth="100", measure="ndcg", system="a", convention=["x", "y"], mean=[0.3, 0.4],
-    ...                       ci_low=[0.2, 0.3], ci_high=[0.4, 0.5]))
-    >>> convention_panels(m, ["a"], ["x", "y"], ["100"], ["ndcg"]).axes[0].get_title()
-    'ndcg, run files of depth 100'
     """
     fig = Figure(figsize=(5.6 * len(measures), 3.4 * len(depths)), layout="constrained")
     axes = fig.subplots(len(depths), len(measures), squeeze=False, sharey=True)
@@ -176,14 +138,6 @@ def cutoff_panels(means: pd.DataFrame, summary: pd.DataFrame, systems: Sequence[
                   cutoffs: Sequence[str], n_pairs: int) -> Figure:
     """nDCG@k against the whole list: the systems' means (left, first gain) and, per gain, the pairs significantly
     different and the decisions that change from the whole list (right).
-
-    Examples
-    --------
-    >>> m = pd.DataFrame(dict(gain="g", system="a", cutoff=["5", "all"], mean=[0.2, 0.3], ci_low=[0.1, 0.2],
-    ...                       ci_high=[0.3, 0.4]))
-    >>> sm = pd.DataFrame(dict(gain="g", cutoff=["5", "all"], significant=[3, 4], decisions_changed=[1, 0]))
-    >>> [t.get_text() for t in cutoff_panels(m, sm, ["a"], ["g"], ["5", "all"], 15).axes[0].get_xticklabels()]
-    ['@5', 'whole']
     """
     fig = Figure(figsize=(11, 3.8), layout="constrained")
     axes = fig.subplots(1, 2)

@@ -102,17 +102,6 @@ def movielens_problem(
     ranker specs; the system names are their canonical texts; ``test_fraction``: see
     :func:`~ndcg_research.studies.movielens.recommenders.temporal_split`; ``seed``: passed to every ranker (random
     scores, SVD start vector).
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> r = pd.DataFrame({"user": [1, 1, 1, 2, 2, 2], "item": [1, 2, 3, 1, 2, 4],
-    ...                   "rating": [5, 4, 3, 2, 5, 4], "timestamp": [1, 2, 3, 1, 2, 3]})
-    >>> p = movielens_problem(r, rankers=["popularity", "random"], test_fraction=0.3)
-    >>> p.systems, p.lengths.tolist(), p.relevant_counts().tolist()
-    (('popularity', 'random'), [2, 2], [1, 1])
-    >>> p.docs.tolist(), p.grades.tolist()
-    ([['3', '4'], ['3', '4']], [[3.0, 0.0], [0.0, 4.0]])
     """
     names = [canonical_ranker_spec(r) for r in rankers]
     if len(set(names)) != len(names) or not names:
@@ -153,15 +142,6 @@ def trec_problem(
     read (recorded in figure provenance).
 
     Returns RankingProblem: over the topics of the qrels that at least one run retrieved.
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> qrels = pd.DataFrame({"query": ["q1", "q1", "q1"], "doc": ["a", "b", "c"], "relevance": [2, 0, 1]})
-    >>> run = pd.DataFrame({"query": ["q1", "q1"], "doc": ["b", "d"], "score": [0.9, 0.5]})
-    >>> p = trec_problem(qrels, {"bm25": run})
-    >>> p.docs.tolist(), p.grades.tolist(), p.scores["bm25"].tolist()
-    ([['a', 'b', 'c', 'd']], [[2.0, 0.0, 1.0, 0.0]], [[-0.5, 0.9, -0.5, 0.5]])
     """
     import pandas as pd
 
@@ -217,13 +197,6 @@ def qrels_table(problem: RankingProblem) -> Any:
     """The problem's judgments as a qrels table: ``query``, ``doc``, ``relevance`` for every candidate with grade > 0.
 
     Grades are integers when they all are (ratings, TREC levels), as the tools' presets expect.
-
-    Examples
-    --------
-    >>> p = RankingProblem("t", np.array([7]), np.array([["a", "b", ""]], dtype=object), np.array([[0.0, 3.0, 0.0]]),
-    ...                    np.array([2]), {})
-    >>> qrels_table(p).values.tolist()
-    [['7', 'b', 3]]
     """
     import pandas as pd
 
@@ -240,13 +213,6 @@ def run_table(problem: RankingProblem, system: str, depth: int | None = None) ->
 
     ``depth=None`` lists every candidate (the whole list); ``depth=k`` only each query's k highest-scored
     candidates (a run file as a recommender would ship it; equal scores at the cut: lower column first).
-
-    Examples
-    --------
-    >>> p = RankingProblem("t", np.array([7]), np.array([["a", "b", "c"]], dtype=object), np.zeros((1, 3)),
-    ...                    np.array([3]), {"s": np.array([[0.1, 0.9, 0.5]])})
-    >>> run_table(p, "s", depth=2).values.tolist()
-    [['7', 'b', 0.9], ['7', 'c', 0.5]]
     """
     import pandas as pd
 

@@ -119,17 +119,6 @@ def temporal_split(ratings: Any, test_fraction: float = 0.2) -> Split:
 
     Raises ValueError on a missing column, a rating <= 0, a repeated (user, item) pair, a user with fewer than 2
     ratings, or ``test_fraction`` outside (0, 1).
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> r = pd.DataFrame({"user": [7, 7, 7, 7, 7, 9, 9], "item": [1, 2, 3, 4, 5, 1, 3],
-    ...                   "rating": [5, 4, 3, 2, 1, 4, 2], "timestamp": [10, 50, 20, 40, 30, 2, 1]})
-    >>> s = temporal_split(r, 0.4)
-    >>> s.users.tolist(), s.items.tolist()
-    ([7, 9], [1, 2, 3, 4, 5])
-    >>> s.test.tolist()  # user 7's two latest (items 2, 4), user 9's latest (item 1)
-    [[0.0, 4.0, 0.0, 2.0, 0.0], [4.0, 0.0, 0.0, 0.0, 0.0]]
     """
     fraction = test_fraction
     if not 0 < fraction < 1:
@@ -172,15 +161,6 @@ def canonical_ranker_spec(spec: str) -> str:
 
     Unlike :func:`ndcg_research.simulation.model.parse_ranker`, which returns a ranker of the
     simulation, a recommender is named by its spec alone: :func:`score_items` takes the spec.
-
-    Examples
-    --------
-    >>> canonical_ranker_spec("ease( l2 = 500.0 )")
-    'ease(l2=500)'
-    >>> canonical_ranker_spec("itemknn")
-    Traceback (most recent call last):
-    ...
-    ValueError: ranker 'itemknn' needs parameter(s) k; valid rankers: popularity, random, itemknn(k), userknn(k), puresvd(factors), ease(l2)
     """
     name, params = _ranker_params(spec)
     return format_call(name, {p: params[p] for p in RANKER_KINDS[name]})
@@ -203,14 +183,6 @@ def score_items(spec: str, interactions: np.ndarray, *, seed: int = 0) -> np.nda
 
     Returns numpy.ndarray of float64, shape (n_users, n_items): finite scores; higher is better. Training items are
     scored too: the evaluation removes them.
-
-    Examples
-    --------
-    >>> X = np.array([[1.0, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 1.0]])
-    >>> score_items("popularity", X).tolist()
-    [[2.0, 2.0, 1.0], [2.0, 2.0, 1.0], [2.0, 2.0, 1.0]]
-    >>> score_items("itemknn(k=1)", X).round(3).tolist()  # each item keeps its most similar item
-    [[0.5, 0.0, 0.707], [0.0, 0.0, 0.0], [0.5, 0.707, 0.707]]
     """
     name, params = _ranker_params(spec)
     X = np.asarray(interactions, dtype=np.float64)
@@ -249,11 +221,6 @@ def cosine_similarity(rows: np.ndarray) -> np.ndarray:
     Computed as the dot products of the rows divided by the products of their norms, element by
     element. For rows of 0s and 1s (the use here) the dot products are integers, exact in float64
     whatever order a BLAS kernel sums in, so the similarities are the same on every CPU.
-
-    Examples
-    --------
-    >>> cosine_similarity(np.array([[1.0, 1.0], [1.0, 0.0], [0.0, 0.0]])).round(3).tolist()
-    [[1.0, 0.707, 0.0], [0.707, 1.0, 0.0], [0.0, 0.0, 0.0]]
     """
     rows = np.asarray(rows, dtype=np.float64)
     dots = rows @ rows.T
@@ -266,11 +233,6 @@ def keep_top_neighbours(similarity: np.ndarray, k: int) -> np.ndarray:
     """Keep, in each row, the ``k`` largest similarities to *other* rows (equal values by index); zero the rest.
 
     The diagonal (self-similarity) is never kept. ``k`` at least the number of other rows keeps them all.
-
-    Examples
-    --------
-    >>> keep_top_neighbours(np.array([[1.0, 0.2, 0.5], [0.2, 1.0, 0.2], [0.5, 0.2, 1.0]]), 1).tolist()
-    [[0.0, 0.0, 0.5], [0.2, 0.0, 0.0], [0.5, 0.0, 0.0]]
     """
     sim = np.array(similarity, dtype=np.float64)
     np.fill_diagonal(sim, -np.inf)  # never one's own neighbour

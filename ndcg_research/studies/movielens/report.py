@@ -22,16 +22,6 @@ Item = str | pd.DataFrame
 def rankers_items(table: pd.DataFrame, pairs: pd.DataFrame) -> list[Item]:
     """Per cut-off, the rankers' mean nDCG (log2) by gain as "mean [95% t interval]", the best first; then the pairs
     not significantly different (paired t, Holm, 5%; first gain, whole list).
-
-    Examples
-    --------
-    >>> t = pd.DataFrame({"gain": "g", "cutoff": "all", "system": ["a", "b"], "mean": [0.2, 0.3], "ci_low": [0.1, 0.2],
-    ...                   "ci_high": [0.3, 0.4]})
-    >>> p = pd.DataFrame({"gain": ["g"], "cutoff": ["all"], "system_a": ["a"], "system_b": ["b"],
-    ...                   "difference": [-0.1], "pvalue_adjusted": [0.2]})
-    >>> items = rankers_items(t, p)
-    >>> items[1].index.tolist(), items[-1]
-    (['b', 'a'], 'pairs not significantly different (paired t, Holm, 5%; gain g, whole list): a vs b (-0.1000, p = 0.20)')
     """
     table = table.assign(cutoff=table.cutoff.astype(str),
                          cell=[f"{r.mean:.3f} [{r.ci_low:.3f},{r.ci_high:.3f}]" for r in table.itertuples()])

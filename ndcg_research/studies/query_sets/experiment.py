@@ -57,12 +57,6 @@ TOPIC_BLOCK = 50
 @dataclass(frozen=True)
 class CollectionModel:
     """Parameters of the simulated collection (see the module documentation).
-
-    Examples
-    --------
-    >>> m = CollectionModel(systems=5)
-    >>> m.skills().tolist()
-    [1.0, 0.75, 0.5, 0.25, 0.0]
     """
 
     systems: int = 20
@@ -130,12 +124,6 @@ class Collection:
 
         The ideal ranking comes from all judged documents of the topic (trec_eval's
         convention); ``k`` cuts the run and the ideal (``None``: the whole run of ``depth``).
-
-        Examples
-        --------
-        >>> c = simulate_collection(CollectionModel(systems=3, documents=60, depth=20), topics=4, seed=1)
-        >>> c.scores().shape
-        (3, 4)
         """
         s, t, depth = self.ranked_documents.shape
         relevant = -np.sort(-self.grades, axis=1)
@@ -150,16 +138,6 @@ class Collection:
         ``qrels.txt`` lists every judged document (``topic 0 doc grade``); ``<system>.run``
         holds ``topic Q0 doc rank score <system>``. Topics are ``t001``..., documents ``d0001``...;
         ``topics`` keeps only the first so many.
-
-        Examples
-        --------
-        >>> import tempfile
-        >>> c = simulate_collection(CollectionModel(systems=2, documents=20, depth=5), topics=3, seed=1)
-        >>> qrels, runs = c.write_trec(tempfile.mkdtemp())
-        >>> [p.name for p in runs], len(qrels.read_text().splitlines())
-        (['sys1.run', 'sys2.run'], 60)
-        >>> runs[0].read_text().splitlines()[0].split()[:4]
-        ['t001', 'Q0', 'd0013', '1']
         """
         out = Path(folder)
         out.mkdir(parents=True, exist_ok=True)
@@ -186,17 +164,6 @@ def simulate_collection(model: CollectionModel, *, topics: int, seed: int) -> Co
     """Simulate ``topics`` topics of the collection ``model`` (see the module documentation).
 
     ``topics``: number of topics; ``seed``: entropy of the blocks' SeedSequence.
-
-    Examples
-    --------
-    >>> model = CollectionModel(systems=4, documents=200, depth=50)
-    >>> c = simulate_collection(model, topics=60, seed=7)
-    >>> c.systems, c.grades.shape, c.ranked_documents.shape
-    (['sys1', 'sys2', 'sys3', 'sys4'], (60, 200), (4, 60, 50))
-    >>> bool(np.all(np.diff(c.scores().mean(axis=1)) < 0))     # better skill, higher mean nDCG here
-    True
-    >>> bool((simulate_collection(model, topics=10, seed=7).grades == c.grades[:10]).all())
-    True
     """
     if not isinstance(model, CollectionModel):
         raise TypeError(f"model must be a CollectionModel, got {type(model).__name__}")
@@ -241,12 +208,6 @@ def ordering_accuracy(scores: Any, skills: Any, sizes: Any, *, trials: int, seed
     ``sizes``: query-subset sizes.
 
     Returns numpy.ndarray: shape ``(len(sizes), trials)``.
-
-    Examples
-    --------
-    >>> x = np.array([[0.9, 0.8, 0.7, 0.9], [0.1, 0.2, 0.3, 0.2]])
-    >>> ordering_accuracy(x, [2.0, 1.0], [1, 2], trials=3).tolist()
-    [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]
     """
     matrix = np.asarray(scores, dtype=np.float64)
     truth = np.asarray(skills, dtype=np.float64)
@@ -272,13 +233,6 @@ def queries_needed(sizes: Any, curve: Any, target: float) -> float:
 
     Linear interpolation in ``log(size)`` between the first size that reaches the target and the
     one before; the first size if it already does; NaN if no size does.
-
-    Examples
-    --------
-    >>> round(queries_needed([10, 40], [0.8, 0.9], 0.85), 6)    # halfway in log scale: sqrt(10 * 40)
-    20.0
-    >>> queries_needed([10, 40], [0.8, 0.84], 0.85)
-    nan
     """
     c = np.asarray(sizes, dtype=np.float64)
     y = np.asarray(curve, dtype=np.float64)
@@ -303,12 +257,6 @@ def queries_needed_interval(sizes: Any, accuracy: Any, target: float, *, confide
 
     Returns (float, float, float): estimate, lower and upper limits (percentile interval; a resample whose curve
     never reaches the target counts as infinitely many queries, so the upper limit can be inf).
-
-    Examples
-    --------
-    >>> acc = np.array([[0.7, 0.8, 0.75], [0.9, 0.95, 0.92]])
-    >>> tuple(round(v, 2) for v in queries_needed_interval([10, 20], acc, 0.85, n_resamples=200))
-    (14.92, 13.43, 16.82)
     """
     y = np.asarray(accuracy, dtype=np.float64)
     c = np.asarray(sizes, dtype=np.float64)
@@ -340,13 +288,6 @@ def fewest_queries(needed: Any, low: Any, high: Any) -> tuple[int, np.ndarray, n
     Raises ValueError if the three arrays differ in shape, are empty, an estimate's interval is NaN or reversed, or
     no measure has a finite estimate. (When the best measure's interval is unbounded above, a measure that never
     reaches the target is in its group: the data cannot tell the two apart.).
-
-    Examples
-    --------
-    >>> best, group, more = fewest_queries([18.0, 19.5, 25.0, float("nan")], [17.0, 18.5, 24.0, float("inf")],
-    ...                                    [19.0, 20.5, 26.0, float("inf")])
-    >>> best, group.tolist(), more.tolist()
-    (0, [True, True, False, False], [False, False, True, True])
     """
     q, lo, hi = (np.asarray(x, dtype=np.float64) for x in (needed, low, high))
     if q.ndim != 1 or q.size == 0 or lo.shape != q.shape or hi.shape != q.shape:

@@ -31,12 +31,6 @@ _CLASS_COLOURS = {"slowly varying": ("#2171b5", "#6baed6", "#08306b"), "regularl
 
 def discount_styles(discounts: Sequence[str]) -> dict[str, dict[str, Any]]:
     """Line style (``color``, ``ls``, ``marker``, ``lw``, ``zorder``) per discount: by class, log2 black on top.
-
-    Examples
-    --------
-    >>> styles = discount_styles(["log2", "loglog", "zipf", "power(beta=2)"])
-    >>> styles["log2"]["color"], styles["loglog"]["color"], styles["zipf"]["color"]
-    ('black', '#2171b5', '#e6550d')
     """
     seen: dict[str, int] = {}
     styles = {}
@@ -69,13 +63,6 @@ def asl_curves_panels(curves: Mapping[tuple[str, str], np.ndarray], gains: Seque
     """Sakai's ASL curves: per gain (panel), each discount's achieved significance levels, sorted (log scale).
 
     An ASL of 0 (no resample as extreme) is drawn at 1/(2B).
-
-    Examples
-    --------
-    >>> fig = asl_curves_panels({("linear", "log2"): np.array([0.0, 0.2])}, ["linear"], ["log2"], alpha=0.05,
-    ...                         n_resamples=100, topics=5)
-    >>> fig.axes[0].get_yscale(), fig.axes[0].get_title()
-    ('log', 'gain linear: ASL curves, 5 topics')
     """
     styles = discount_styles(discounts)
     fig = Figure(figsize=(5.6 * len(gains), 4.4), layout="constrained")
@@ -97,12 +84,6 @@ def asl_curves_panels(curves: Mapping[tuple[str, str], np.ndarray], gains: Seque
 def swap_rate_panels(rates: Mapping[tuple[str, str], Sequence[float]], gains: Sequence[str], discounts: Sequence[str],
                      sizes: Sequence[int]) -> Figure:
     """Voorhees-Buckley swap rate against the size of the two disjoint query sets, per gain (panel) and discount.
-
-    Examples
-    --------
-    >>> fig = swap_rate_panels({("linear", "log2"): [0.2, 0.1]}, ["linear"], ["log2"], [5, 10])
-    >>> fig.axes[0].get_ylabel()
-    'share of system pairs swapped'
     """
     styles = discount_styles(discounts)
     fig = Figure(figsize=(5.6 * len(gains), 4.2), layout="constrained")
@@ -122,14 +103,6 @@ def queries_needed_panels(curves: pd.DataFrame, gains: Sequence[str], discounts:
     """Against the number of queries: ordering accuracy (top, 95% band) and expected discriminative power (bottom).
 
     ``curves`` has the columns gain, discount, size, accuracy, accuracy_low, accuracy_high, expected_power.
-
-    Examples
-    --------
-    >>> t = pd.DataFrame(dict(gain="linear", discount="log2", size=[5, 10], accuracy=[0.8, 0.9], accuracy_low=[0.79, 0.89],
-    ...                       accuracy_high=[0.81, 0.91], expected_power=[0.1, 0.3]))
-    >>> fig = queries_needed_panels(t, ["linear"], ["log2"], [5, 10], target_accuracy=0.9, alpha=0.05)
-    >>> [ax.get_ylabel() for ax in fig.axes]
-    ['ordering accuracy (95% band)', 'share of pairs with ASL < 0.05']
     """
     styles = discount_styles(discounts)
     fig = Figure(figsize=(5.6 * len(gains), 7.6), layout="constrained")
@@ -157,12 +130,6 @@ def queries_needed_panels(curves: pd.DataFrame, gains: Sequence[str], discounts:
 
 def measure_agreement_heatmap(tau: np.ndarray, labels: Sequence[str], title: str) -> Figure:
     """Kendall's tau between the system orderings of every two measures, as a heat map.
-
-    Examples
-    --------
-    >>> fig = measure_agreement_heatmap(np.array([[1.0, 0.9], [0.9, 1.0]]), ["a", "b"], "t")
-    >>> fig.axes[0].get_title()
-    't'
     """
     off_diagonal = tau[~np.eye(len(labels), dtype=bool)]
     fig = Figure(figsize=(9, 7.5), layout="constrained")
@@ -179,13 +146,6 @@ def measure_agreement_heatmap(tau: np.ndarray, labels: Sequence[str], title: str
 def per_list_scatter(measures: pd.DataFrame, gains: Sequence[str], discounts: Sequence[str], *,
                      target_accuracy: float, cap: float) -> Figure:
     """Each measure's per-topic win probability against the queries it needs (95% bootstrap interval, capped at ``cap``).
-
-    Examples
-    --------
-    >>> t = pd.DataFrame(dict(gain="linear", discount="log2", per_topic_win=[0.6], queries_needed=[20.0],
-    ...                       queries_needed_low=[18.0], queries_needed_high=[23.0]))
-    >>> per_list_scatter(t, ["linear"], ["log2"], target_accuracy=0.9, cap=1000).axes[0].get_yscale()
-    'log'
     """
     styles = discount_styles(discounts)
     fig = Figure(figsize=(7.0, 5.6), layout="constrained")

@@ -36,11 +36,6 @@ Measure = tuple[str, str]
 
 def label(measure: Measure) -> str:
     """``"gain · discount"``.
-
-    Examples
-    --------
-    >>> label(("linear", "log2"))
-    'linear · log2'
     """
     return f"{measure[0]} · {measure[1]}"
 
@@ -48,12 +43,6 @@ def label(measure: Measure) -> str:
 def by_discount(rows: Sequence[Mapping[str, Any]] | pd.DataFrame, columns: Mapping[str, str],
                 digits: Mapping[str, int] | None = None) -> pd.DataFrame:
     """A table with one row per discount and, per column of ``columns`` (name -> header), one column per gain.
-
-    Examples
-    --------
-    >>> rows = [dict(gain=g, discount="log2", power=p) for g, p in (("linear", 0.6543), ("exp2", 0.61))]
-    >>> by_discount(rows, {"power": "discriminative power"}).values.tolist()
-    [[0.654, 0.61]]
     """
     table = pd.DataFrame(rows)
     parts = {}
@@ -81,13 +70,6 @@ def collection_rows(X: Mapping[Measure, np.ndarray], P: Mapping[Measure, np.ndar
 def collection_table(rows: Sequence[Mapping[str, Any]], discounts: Sequence[str]) -> tuple[pd.DataFrame, str]:
     """For a few ``discounts``: the rows of :func:`collection_rows` in words; and one sentence on the variance shares
     over every (measure, sample), with how many follow TREC's order topic > interaction > system.
-
-    Examples
-    --------
-    >>> r = [dict(gain="linear", discount="log2", sample="collection", mean=0.4, best_system=0.5, worst_system=0.3,
-    ...           share_system=0.1, share_topic=0.6, share_interaction=0.3)]
-    >>> collection_table(r, ["log2"])[1]
-    'over all 1 (measure, sample) tables: topic share 0.60-0.60, interaction 0.30-0.30, system 0.10-0.10; topic > interaction > system in 1 of 1'
     """
     table = pd.DataFrame(rows)
     shown = table[table["discount"].isin(discounts)].assign(measure=lambda t: t["gain"] + " · " + t["discount"])
@@ -118,12 +100,6 @@ def truth_rows(P: Mapping[Measure, np.ndarray], skills: np.ndarray) -> list[dict
 
 def truth_lines(rows: Sequence[Mapping[str, Any]], systems: int) -> tuple[list[str], pd.DataFrame]:
     """Two sentences on the truth check and the three measures with the smallest neighbour z.
-
-    Examples
-    --------
-    >>> lines, low = truth_lines([dict(gain="g", discount="d", tau_population=1.0, min_neighbour_z=0.5)], 3)
-    >>> lines[0]
-    'measures whose population mean orders all 3 systems as the truth: 1 of 1'
     """
     ordered = sum(r["tau_population"] == 1.0 for r in rows)
     lines = [f"measures whose population mean orders all {systems} systems as the truth: {ordered} of {len(rows)}",
@@ -194,11 +170,6 @@ def query_set_rows(P: Mapping[Measure, np.ndarray], skills: np.ndarray, sizes: S
 
 def needed_cells(needed: Mapping[Measure, tuple]) -> list[dict[str, Any]]:
     """Per measure, the queries needed as "estimate [low, high]" (for :func:`by_discount`).
-
-    Examples
-    --------
-    >>> needed_cells({("linear", "log2"): (18.04, 17.2, 18.96)})[0]["queries needed [95%]"]
-    '18.0 [17.2, 19.0]'
     """
     return [dict(gain=m[0], discount=m[1],
                  **{"queries needed [95%]": f"{e:.1f} [{lo:.1f}, {hi:.1f}]" if np.isfinite(e) else "not reached"})

@@ -17,12 +17,6 @@ def worked_example_panels(grades: Sequence[float], known: Sequence[float], contr
     """Left: per-position contributions g(rel_i) D(i) of the returned list and of the ideal. Right: the
     grades of the returned list against the ideal ranking of all known documents (ranks beyond the
     cut-off ``k`` shaded; None: no cut-off).
-
-    Examples
-    --------
-    >>> fig = worked_example_panels([3, 2], [3, 2, 3], [3.0, 1.26], [3.0, 1.89], k=2, dcg=4.26, idcg=4.89)
-    >>> [ax.get_ylabel() for ax in fig.axes]
-    ['contribution g(rel$_i$) · D(i)', 'grade']
     """
     contributions, ideal_contributions = round_significant(contributions), round_significant(ideal_contributions)
     ranks = np.arange(1, len(contributions) + 1)

@@ -17,11 +17,6 @@ ARTICLE = {"CG": 11.0, "DCG": 6.861, "IDCG (all known documents)": 8.740, "nDCG"
 def is_articles_example(grades: Sequence[float], unretrieved: Sequence[float], k: int | None, gain: str,
                         discount: str) -> bool:
     """Whether the parameters are the article's example (only then are its numbers the reference).
-
-    Examples
-    --------
-    >>> is_articles_example([3, 2, 3, 0, 1, 2], [3, 2], 6, "linear", "log2"), is_articles_example([1], [], 1, "linear", "log2")
-    (True, False)
     """
     return (list(grades) == [3, 2, 3, 0, 1, 2] and list(unretrieved) == [3, 2] and k == 6
             and str(gain) == "linear" and str(discount) == "log2")
@@ -29,11 +24,6 @@ def is_articles_example(grades: Sequence[float], unretrieved: Sequence[float], k
 
 def contributions_table(returned: np.ndarray, gains: np.ndarray, discounts: np.ndarray) -> pd.DataFrame:
     """Per rank i: the grade, its gain, 1/D(i), the contribution g D and the DCG so far.
-
-    Examples
-    --------
-    >>> contributions_table(np.array([3.0, 2.0]), np.array([3.0, 2.0]), np.array([1.0, 0.5])).values.tolist()
-    [[3.0, 3.0, 1.0, 3.0, 3.0], [2.0, 2.0, 2.0, 1.0, 4.0]]
     """
     contributions = gains * discounts
     table = pd.DataFrame({"grade rel_i": returned, "gain g(rel_i)": gains, "1/D(i)": 1 / discounts,
@@ -45,11 +35,6 @@ def contributions_table(returned: np.ndarray, gains: np.ndarray, discounts: np.n
 def swaps(grades: Sequence[float], k: int | None, gain: str, discount: str) -> list[str]:
     """Three lines: CG and DCG of the list, of the list with ranks 1 and 4 exchanged, and over every swap of two
     positions, how often CG stays and DCG changes (and how many swaps exchange different grades).
-
-    Examples
-    --------
-    >>> swaps([1, 0], 2, "linear", "log2")[-1]
-    'all 1 swaps: CG unchanged in 1; DCG changed in 1; the swapped grades differ in 1'
     """
     n = len(grades) if k is None else min(k, len(grades))
     cg0, dcg0 = cg(grades, k, gain=gain), dcg(grades, k, gain=gain, discount=discount)
@@ -74,11 +59,6 @@ def swaps(grades: Sequence[float], k: int | None, gain: str, discount: str) -> l
 
 def comparison(measured: Mapping[str, float], article: bool) -> pd.DataFrame:
     """The measured quantities beside the article's numbers (for the article's example only), three decimals each.
-
-    Examples
-    --------
-    >>> comparison({"CG": 11.0, "other": 0.5}, True).values.tolist()
-    [['11.000', '11.000'], ['0.500', '-']]
     """
     rows = {name: {"measured": f"{float(value):.3f}",
                    "the article": f"{ARTICLE[name]:.3f}" if article and name in ARTICLE else "-"}
