@@ -8,8 +8,9 @@ import numpy as np
 import pytest
 
 from ndcg_research.simulation import crossing as cr
-from ndcg_research.simulation import sweeps as sw
 from ndcg_research.simulation import finite_n as fn
+from ndcg_research.simulation import sweeps as sw
+from ndcg_research.simulation.crossing import crossing_n, crossing_table, expected_gap
 
 
 def test_expected_gap_is_the_difference_of_the_finite_n_theory():
@@ -61,3 +62,23 @@ def test_simulated_winner_follows_the_theory_far_from_the_crossing():
     assert table.loc[15, "p_first_low"] > 0.5 and table.loc[3000, "p_first_high"] < 0.5
     n, _, _ = cr.crossing_n("probit", "head(m=10)", "noisy(sigma=1)", "log2", 15, 3000, points=5)
     assert 15 < n < 3000 and not math.isnan(n)
+
+
+# --------------------------------------------------------------------------- examples of simulation.crossing
+
+
+def test_expected_gap_example():
+    # the exact head wins short lists
+    assert expected_gap("probit", "head(m=10)", "noisy(sigma=1)", "log2", 20) > 0
+
+
+def test_crossing_n_example():
+    n, start, end = crossing_n("probit", "head(m=10)", "noisy(sigma=1)", "loglog", 10, 10_000, points=9)
+    expected = (True, True)
+    assert (start > 0 > end, expected_gap("probit", "head(m=10)", "noisy(sigma=1)", "loglog", n - 1) > 0) == expected
+
+
+def test_crossing_table_example():
+    t = crossing_table("probit", "head(m=10)", "noisy(sigma=1)", ["log2", "geometric(p=0.5)"], 10, 1000, points=5)
+    # log2 turns to the noisy ranker at n = 71; geometric keeps the head up to 1000
+    assert repr(t["crossing_n"].tolist()) == '[71.0, nan]'

@@ -9,6 +9,7 @@ import pytest
 
 import ndcg_research as nr
 from ndcg_research.simulation import cutoff
+from ndcg_research.simulation.cutoff import CutoffSweep, parse_cutoff, replicate_ndcg_at_k
 from ndcg_research.simulation.simulate import replicate_ndcg, sample
 from ndcg_research.simulation.sweeps import SweepResult, run_sweep
 from ndcg_research.stats.intervals import wilson_interval
@@ -222,3 +223,34 @@ def test_fraction_limit_example():
     # g(t) = 1 - t, g* = 1 on [0, 1/2)
     assert round(fraction_limit("probit", "bayes", 0.1), 6) == 0.95
     assert round(fraction_limit("probit", "bayes", 1.0), 6) == 1.0
+
+
+# --------------------------------------------------------------------------- examples of simulation.cutoff
+
+
+def test_CutoffRule_example():
+    expected = [10, 100, 1000, 10000]
+    assert [parse_cutoff(s).k(10_000) for s in ["fixed(k=10)", "power(a=0.5)", "fraction(c=0.1)", "all"]] == expected
+
+
+def test_parse_cutoff_example():
+    assert (str(parse_cutoff("power( a=0.50 )")), str(parse_cutoff("fixed(k=10)"))) == ('power(a=0.5)', 'fixed(k=10)')
+    with pytest.raises(ValueError, match="cut\\-off\\ rule\\ 'fraction'\\ needs\\ 0\\ <\\ c\\ <=\\ 1,\\ got\\ 2"):
+        parse_cutoff("fraction(c=2)")
+
+
+def test_replicate_ndcg_at_k_example():
+    import ndcg_research as nr
+    v = replicate_ndcg_at_k("probit", ["bayes"], ["log2"], 200, [5, 200], seed=1, replicate=0)
+    s = sample("probit", ["bayes"], 200, seed=1, replicate=0)
+    assert bool(np.isclose(v[0, 0, 0], nr.ndcg_from_scores(s.grades, s.scores["bayes"], 5)))
+
+
+def test_CutoffSweep_example():
+    s = CutoffSweep.build("probit", ns=[100, 1000], replicates=20, seed=1, rules=["fixed(k=10)", "all"])
+    assert (s.rules, s.ks(1000)) == (('fixed(k=10)', 'all'), [10, 1000])
+
+
+def test_exponent_example():
+    expected = [0.0, 0.25, 1.0, 1.0]
+    assert [parse_cutoff(s).exponent for s in ["fixed(k=10)", "power(a=0.25)", "fraction(c=0.1)", "all"]] == expected

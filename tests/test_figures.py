@@ -7,12 +7,20 @@ import json
 import subprocess
 import sys
 
+import matplotlib
 import numpy as np
 import pytest
 from matplotlib.figure import Figure
 
 from ndcg_research.pipeline import figures
-from ndcg_research.pipeline.figures import read_provenance, save_figure, write_index
+from ndcg_research.pipeline.figures import (
+    figure_files,
+    read_provenance,
+    rerun_environment,
+    save_figure,
+    use_style,
+    write_index,
+)
 
 
 def _figure() -> Figure:
@@ -185,7 +193,6 @@ def test_rerun_environment_names_what_else_decides_the_bytes():
     import zlib
     from importlib.metadata import version
 
-    import matplotlib
     from matplotlib import ft2font
     from PIL import features
     from threadpoolctl import threadpool_info
@@ -207,3 +214,46 @@ def test_rerun_environment_names_what_else_decides_the_bytes():
     # Nothing machine-specific beyond a file name: no absolute paths, no host name.
     text = json.dumps(env)
     assert f'"{platform.node()}"' not in text and "/" not in text
+
+
+# --------------------------------------------------------------------------- examples of pipeline.figures
+
+
+def test_figure_files_example():
+    expected = ['01_contributions.png', '01_contributions.pdf', '01_contributions.json']
+    assert [p.name for p in figure_files("01_contributions", "figures")] == expected
+
+
+def test_save_figure_example():
+    import tempfile
+
+    from matplotlib.figure import Figure
+    fig = Figure()
+    _ = fig.subplots().plot([1, 2, 3])
+    folder = tempfile.mkdtemp()
+    paths = save_figure(fig, "01_example", figures_dir=folder, caption="A line.",
+                        notebook="01_worked_example.ipynb", parameters={"k": 6})
+    assert [p.name for p in paths] == ['01_example.png', '01_example.pdf', '01_example.json']
+    assert read_provenance(paths[2])["parameters"] == {'k': 6}
+
+
+def test_write_index_example():
+    import tempfile
+
+    from matplotlib.figure import Figure
+    folder = tempfile.mkdtemp()
+    _ = save_figure(Figure(), "01_empty", figures_dir=folder, caption="Nothing.",
+                    notebook="01_worked_example.ipynb", parameters={})
+    expected = '| `01_empty` | `01_worked_example.ipynb` | Nothing. | [PNG](01_empty.png) · [PDF](01_empty.pdf) |'
+    assert str(write_index(folder).read_text().splitlines()[-1]) == expected
+
+
+def test_use_style_example():
+    use_style()
+    assert matplotlib.rcParams["axes.grid"]
+
+
+def test_rerun_environment_example():
+    env = rerun_environment()
+    assert sorted(env) == ['blas', 'default_font', 'freetype', 'numpy_simd', 'packages', 'platform', 'zlib']
+    assert env["packages"]["numpy"] == np.__version__

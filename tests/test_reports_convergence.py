@@ -10,6 +10,7 @@ import pandas as pd
 import pytest
 from scipy.stats import norm
 
+from ndcg_research.pipeline.tables import stack
 from ndcg_research.simulation import finite_n
 from ndcg_research.simulation.tables import read_table
 from ndcg_research.studies.convergence import report
@@ -23,7 +24,6 @@ from ndcg_research.studies.convergence.report import (
     replication,
     slow_means,
     slow_order,
-    stack,
     summable_spread,
     zipf_table,
 )
@@ -34,7 +34,7 @@ MODELS = {"certain": "probit", "uncertain": "probit(lo=0.1, hi=0.6)", "graded": 
 
 @pytest.fixture(scope="module")
 def full():
-    return {kind: report.stack({label: read_table(FULL / f"03_{kind}_{label}.csv") for label in MODELS})
+    return {kind: stack({label: read_table(FULL / f"03_{kind}_{label}.csv") for label in MODELS})
             for kind in ("ndcg", "theory", "theory_vs_simulation")}
 
 

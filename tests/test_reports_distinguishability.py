@@ -11,6 +11,9 @@ import pandas as pd
 import pytest
 from scipy.stats import norm
 
+from ndcg_research.pipeline.tables import proportion_replication, stack
+
+KEYS = ["label", "discount", "better", "worse", "n"]
 from ndcg_research.simulation.tables import read_table
 from ndcg_research.stats.replication import proportion_z
 from ndcg_research.studies.distinguishability import report
@@ -25,7 +28,6 @@ from ndcg_research.studies.distinguishability.report import (
     log2_table,
     ratio_summary,
     slow_table,
-    stack,
     sure_from,
     tail_gap,
 )
@@ -38,7 +40,7 @@ FAST = ["power(beta=2)", "geometric(p=0.5)", "zipf", "power(beta=0.5)"]
 
 @pytest.fixture(scope="module")
 def full_pairs() -> pd.DataFrame:
-    return report.stack({label: read_table(FULL / f"04_pairs_{label}.csv") for label in LABELS})
+    return stack({label: read_table(FULL / f"04_pairs_{label}.csv") for label in LABELS})
 
 
 def family_chance(k: int, n: int, family: int) -> bool:
@@ -128,9 +130,9 @@ def test_replication_z_by_hand():
     pooled = (0.9 * 100 + 0.8 * 1000) / 1100
     z = 0.1 / math.sqrt(pooled * (1 - pooled) * (1 / 100 + 1 / 1000))
     assert np.isclose(float(proportion_z(0.9, 100, 0.8, 1000)), z)
-    assert report.replication(run, full, seed=1) == (f"replication (seed 1 here, 2 in the full profile): 2 cells at "
+    assert proportion_replication(run, full, 1, KEYS) == (f"replication (seed 1 here, 2 in the full profile): 2 cells at "
                                                      f"common n, largest |z| = {z:.2f}, |z| > 3 in 0")
-    assert report.replication(run, run, seed=1).startswith("this run is the full profile itself")
+    assert proportion_replication(run, run, 1, KEYS).startswith("this run is the full profile itself")
 
 
 def test_full_profile_table_and_slow_table_are_short(full_pairs):

@@ -15,6 +15,7 @@ from ndcg_research.simulation import finite_n as fn
 from ndcg_research.simulation import replicates
 from ndcg_research.simulation import simulate as sim
 from ndcg_research.simulation import sweeps as ex
+from ndcg_research.simulation.sweeps import Design, Sweep, distinct_specs, ranker_pairs, run_sweep
 from ndcg_research.studies.convergence.report import compare_with_theory
 from ndcg_research.studies.distinguishability.report import compare_pairs_with_theory
 
@@ -257,3 +258,34 @@ def test_cache_key_ignores_documentation_but_not_code(tmp_path):
 
     kernels.write_text(kernels.read_text() + "\n_A_NEW_STATEMENT = 1\n")  # code, not documentation
     assert replicates.code_fingerprint(name, package) != original
+
+
+# --------------------------------------------------------------------------- examples of simulation.sweeps
+
+
+def test_distinct_specs_example():
+    with pytest.raises(ValueError, match="rules\\ must\\ be\\ a\\ non\\-empty\\ list\\ of\\ distinct\\ rules,\\ got\\ \\['all',\\ 'all'\\]"):
+        distinct_specs("rules", ["all", "all"])
+
+
+def test_ranker_pairs_example():
+    expected = (('bayes', 'noisy(sigma=1)'),)
+    assert ranker_pairs([["bayes", "noisy( sigma=1 )"]], ["bayes", "noisy(sigma=1)"]) == expected
+
+
+def test_Design_example():
+    expected = ('noisy(sigma=1)', 'bayes')
+    assert Design.canonical_fields("probit", rankers=["noisy( sigma=1.0 )", "bayes"], discounts=["log2"],
+                        pairs=[("bayes", "noisy(sigma=1)")], seed=3)["rankers"] == expected
+
+
+def test_Sweep_example():
+    s = Sweep.build("probit", ns=[100, 1000], replicates=50, seed=1)
+    assert (s.replicates, s.discounts[:2]) == ((50, 50), ('power(beta=2)', 'geometric(p=0.5)'))
+
+
+def test_run_sweep_example():
+    s = Sweep.build("probit", ns=[50], replicates=4, seed=0, rankers=["bayes", "random"],
+                    discounts=["log2"], pairs=[("bayes", "random")])
+    r = run_sweep(s)
+    assert (r.values[50].shape, r.computed_chunks) == ((4, 2, 1), 1)

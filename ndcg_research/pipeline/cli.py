@@ -132,11 +132,6 @@ def _params(args: argparse.Namespace) -> int:
 def notebook_path(name: str) -> Path:
     """The notebook ``name``: a path to a file, or as ``reproduce --only`` names one of ``notebooks/`` (number, stem
     or file name).
-
-    Examples
-    --------
-    >>> notebook_path("13").name, notebook_path("01_worked_example").name
-    ('13_cutoff_growth.ipynb', '01_worked_example.ipynb')
     """
     path = Path(name)
     if path.is_file():
@@ -150,14 +145,6 @@ def format_parameters(parameters: Sequence[runner.NotebookParameter]) -> str:
     """Format a notebook's parameters as ``name = default  # comment`` lines, comments aligned.
 
     ``parameters``: from :func:`ndcg_research.pipeline.runner.describe_parameters`.
-
-    Examples
-    --------
-    >>> P = runner.NotebookParameter
-    >>> print(format_parameters([P("k", "6", "cut-off"), P("seed", "2013", ""), P("gain", '"exp2"', "gain spec")]))
-    k = 6          # cut-off
-    seed = 2013
-    gain = "exp2"  # gain spec
     """
     lines = [f"{p.name} = {p.default}" for p in parameters]
     ends = [len(line.splitlines()[-1]) for line in lines]

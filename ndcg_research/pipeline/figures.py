@@ -79,11 +79,6 @@ def figure_files(name: str, figures_dir: str | os.PathLike[str]) -> list[Path]:
     ``name``: figure name, e.g. ``"01_contributions"``; ``figures_dir``: folder holding the figures.
 
     Returns list of pathlib.Path: ``[<dir>/<name>.png, <dir>/<name>.pdf, <dir>/<name>.json]``.
-
-    Examples
-    --------
-    >>> [p.name for p in figure_files("01_contributions", "figures")]
-    ['01_contributions.png', '01_contributions.pdf', '01_contributions.json']
     """
     folder = Path(figures_dir)
     return [folder / f"{name}{suffix}" for suffix in _SUFFIXES]
@@ -138,20 +133,6 @@ def save_figure(
         If ``fig`` is not a Matplotlib figure or a parameter cannot be stored as JSON.
     ValueError
         If ``name`` does not follow the naming rule or ``caption`` is empty.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> from matplotlib.figure import Figure
-    >>> fig = Figure()
-    >>> _ = fig.subplots().plot([1, 2, 3])
-    >>> folder = tempfile.mkdtemp()
-    >>> paths = save_figure(fig, "01_example", figures_dir=folder, caption="A line.",
-    ...                     notebook="01_worked_example.ipynb", parameters={"k": 6})
-    >>> [p.name for p in paths]
-    ['01_example.png', '01_example.pdf', '01_example.json']
-    >>> read_provenance(paths[2])["parameters"]
-    {'k': 6}
     """
     _check_figure_arguments(fig, name, caption, notebook, parameters)
     folder = Path(figures_dir)
@@ -269,16 +250,6 @@ def write_index(figures_dir: str | os.PathLike[str], *, title: str = "Figures") 
     ``figures_dir``: the folder to index; created if missing; ``title``: heading of the index.
 
     Returns pathlib.Path: the index file.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> from matplotlib.figure import Figure
-    >>> folder = tempfile.mkdtemp()
-    >>> _ = save_figure(Figure(), "01_empty", figures_dir=folder, caption="Nothing.",
-    ...                 notebook="01_worked_example.ipynb", parameters={})
-    >>> print(write_index(folder).read_text().splitlines()[-1])
-    | `01_empty` | `01_worked_example.ipynb` | Nothing. | [PNG](01_empty.png) · [PDF](01_empty.pdf) |
     """
     folder = Path(figures_dir)
     folder.mkdir(parents=True, exist_ok=True)
@@ -320,13 +291,6 @@ def use_style() -> None:
 
     Works under any backend (including the non-interactive ``Agg``); it only
     changes ``rcParams`` and never selects a backend.
-
-    Examples
-    --------
-    >>> use_style()
-    >>> import matplotlib
-    >>> matplotlib.rcParams["axes.grid"]
-    True
     """
     matplotlib.rcParams.update(
         {
@@ -382,14 +346,6 @@ def rerun_environment() -> dict[str, Any]:
     equal environments are equal.
 
     Returns dict: JSON-serialisable.
-
-    Examples
-    --------
-    >>> env = rerun_environment()
-    >>> sorted(env)
-    ['blas', 'default_font', 'freetype', 'numpy_simd', 'packages', 'platform', 'zlib']
-    >>> env["packages"]["numpy"] == np.__version__
-    True
     """
     from matplotlib import font_manager, ft2font
 

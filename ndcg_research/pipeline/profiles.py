@@ -51,17 +51,6 @@ def discover_notebooks(notebooks_dir: str | os.PathLike[str]) -> list[Path]:
 def select_notebooks(notebooks: Sequence[Path], only: Iterable[str] | None, what: str = "--only") -> list[Path]:
     """The notebooks named in ``only`` (by stem, file name or number), in run order; all when ``only`` is empty
     (``what`` names the option in the message of a name that matches none).
-
-    Examples
-    --------
-    >>> from pathlib import Path
-    >>> nbs = [Path("01_a.ipynb"), Path("02_b.ipynb")]
-    >>> [p.name for p in select_notebooks(nbs, ["02"])]
-    ['02_b.ipynb']
-    >>> select_notebooks(nbs, ["9"])
-    Traceback (most recent call last):
-    ...
-    ndcg_research.pipeline.profiles.RunnerError: --only '9' matches no notebook; available: 01_a, 02_b
     """
     names = list(only or [])
     if not names:
@@ -118,12 +107,6 @@ def load_profiles(path: str | os.PathLike[str]) -> dict[str, dict[str, dict[str,
 
 def declared_figures(notebook: str | os.PathLike[str] | Any) -> list[str]:
     """The figures a notebook (file, or read notebook) declares in ``metadata["ndcg_research"]["figures"]``.
-
-    Examples
-    --------
-    >>> import nbformat
-    >>> declared_figures(nbformat.v4.new_notebook(metadata={"ndcg_research": {"figures": ["01_a"]}}))
-    ['01_a']
     """
     return _declared(notebook, "figures")
 
@@ -131,12 +114,6 @@ def declared_figures(notebook: str | os.PathLike[str] | Any) -> list[str]:
 def declared_tables(notebook: str | os.PathLike[str] | Any) -> list[str]:
     """The result tables a notebook declares in ``metadata["ndcg_research"]["tables"]``: file names in
     ``results_dir`` or glob patterns (``"03_ndcg_*.csv"``), each of which a run must write.
-
-    Examples
-    --------
-    >>> import nbformat
-    >>> declared_tables(nbformat.v4.new_notebook(metadata={"ndcg_research": {"tables": ["02_*.csv"]}}))
-    ['02_*.csv']
     """
     return _declared(notebook, "tables")
 
@@ -151,17 +128,6 @@ def _declared(notebook: str | os.PathLike[str] | Any, kind: str) -> list[str]:
 
 def notebook_parameters(path: str | os.PathLike[str]) -> dict[str, str]:
     """``{name: default value as source text}`` of a notebook's ``parameters`` cell (:func:`describe_parameters`).
-
-    Examples
-    --------
-    >>> import nbformat, tempfile, os
-    >>> nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
-    ...     'k = 6  # cut-off "k" (None: all)\\nfigures_dir = "../build/figures"')])
-    >>> nb.cells[0].metadata["tags"] = ["parameters"]
-    >>> path = os.path.join(tempfile.mkdtemp(), "01_x.ipynb")
-    >>> nbformat.write(nb, path)
-    >>> notebook_parameters(path)
-    {'k': '6', 'figures_dir': '"../build/figures"'}
     """
     return {p.name: p.default for p in describe_parameters(path)}
 
@@ -174,17 +140,6 @@ def describe_parameters(path: str | os.PathLike[str]) -> list[NotebookParameter]
     its comment is the text of the ``#`` comments on the lines it spans. A name assigned twice appears once, with
     its last value. A notebook without a cell tagged ``parameters``, or whose cell is not valid Python, is a
     :class:`RunnerError`.
-
-    Examples
-    --------
-    >>> import nbformat, tempfile, os
-    >>> nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
-    ...     'ns = [10,\\n      100]  # list lengths\\nseed = 1')])
-    >>> nb.cells[0].metadata["tags"] = ["parameters"]
-    >>> path = os.path.join(tempfile.mkdtemp(), "01_x.ipynb")
-    >>> nbformat.write(nb, path)
-    >>> [(p.name, p.comment) for p in describe_parameters(path)]
-    [('ns', 'list lengths'), ('seed', '')]
     """
     cells = [c for c in read_notebook(path).cells if "parameters" in c.metadata.get("tags", [])]
     if not cells:

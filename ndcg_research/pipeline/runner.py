@@ -163,14 +163,6 @@ def publishing(*, profile: str, partial: bool, default_notebooks: bool, output_g
     notebook (not ``partial``) of the repository's own ``notebooks/`` without an output folder publishes. A partial
     run of the full profile that does not publish, and writes nowhere it was told to (no output, figures or results
     folder given), says that it leaves the committed folders alone.
-
-    Examples
-    --------
-    >>> rule = dict(profile="full", default_notebooks=True, output_given=False, folders_given=False, publish=None)
-    >>> publishing(partial=False, **rule).publish, publishing(partial=True, **rule).publish
-    (True, False)
-    >>> publishing(partial=True, **{**rule, "publish": True})
-    Publishing(publish=True, note='')
     """
     if publish is None:
         publish = profile == "full" and not output_given and not partial and default_notebooks
@@ -201,12 +193,6 @@ def plan_run(profile: str = "full", *, output: str | os.PathLike[str] | None = N
              publish: bool | None = None) -> RunPlan:
     """Plan a run (the parameters are :func:`reproduce`'s); every selected notebook is checked before any runs, so
     that a typo in a profile, a notebook name or a parameter fails fast (:class:`RunnerError`).
-
-    Examples
-    --------
-    >>> plan = plan_run("quick", only=["01"], output="/tmp/ndcg-plan-example")
-    >>> [run.path.name for run in plan.runs], plan.publishing.publish, plan.figures_dir.name
-    (['01_worked_example.ipynb'], False, 'figures')
     """
     root = profiles.repo_root()
     nb_dir = Path(notebooks_dir).resolve() if notebooks_dir is not None else root / "notebooks"
@@ -335,17 +321,6 @@ def execute_plan(plan: RunPlan, *, timeout: float | None = DEFAULT_TIMEOUT, prog
 
 def format_summary(results: Sequence[NotebookResult]) -> str:
     """The per-notebook summary table printed after a run (a failed notebook shows ``FAILED``), then the total.
-
-    Examples
-    --------
-    >>> from pathlib import Path
-    >>> ok = NotebookResult("01_a.ipynb", Path("x"), 1.234, ("01_fig",))
-    >>> bad = NotebookResult("02_b.ipynb", Path("y"), 0.5, ("02_fig",), error="boom")
-    >>> print(format_summary([ok, bad]))
-    notebook    seconds  figures
-    01_a.ipynb      1.2  01_fig
-    02_b.ipynb      0.5  FAILED
-    total           1.7  1 figure(s), 1 notebook(s) FAILED
     """
     rows = [(r.notebook, f"{r.seconds:.1f}", "FAILED" if r.error else (", ".join(r.figures) or "-")) for r in results]
     n_fig = sum(len(r.figures) for r in results if not r.error)
@@ -379,13 +354,6 @@ def kernel_manager_class() -> type:
     - It does not interrupt the kernel when shutting it down: after a run every cell has finished, and a SIGINT
       that lands while the kernel handles a message is logged as ``ERROR | KeyboardInterrupt caught in kernel.``.
       A kernel that does not stop is still killed; interrupting a running cell (a timeout) is unchanged.
-
-    Examples
-    --------
-    >>> from jupyter_client import AsyncKernelManager
-    >>> cls = kernel_manager_class()
-    >>> issubclass(cls, AsyncKernelManager), cls().transport in {"ipc", "tcp"}
-    (True, True)
     """
     from jupyter_client import AsyncKernelManager
     from traitlets import CaselessStrEnum, default
@@ -418,13 +386,6 @@ def kernel_manager_class() -> type:
 def kernel_metadata(kernel_name: str = KERNEL_NAME) -> dict[str, Any]:
     """``{"kernelspec": ..., "language_info": ...}``: what JupyterLab writes into a notebook it opens with this
     kernel (if either differs from the file, the notebook is marked modified), read by starting the kernel once.
-
-    Examples
-    --------
-    >>> import platform
-    >>> meta = kernel_metadata()
-    >>> meta["kernelspec"]["name"], meta["language_info"]["version"] == platform.python_version()
-    ('python3', True)
     """
     import nbformat
     from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
@@ -561,15 +522,6 @@ def strip_volatile(nb: Any) -> Any:
     """A copy of a notebook without volatile metadata: papermill's metadata, injected-parameters cells and error
     markers, cell timings, view state and output metadata of execute results; stripping twice changes nothing.
     Execution counts, outputs, ``kernelspec`` and ``language_info`` are kept.
-
-    Examples
-    --------
-    >>> import nbformat
-    >>> cell = nbformat.v4.new_code_cell("1 + 1", metadata={"papermill": {"duration": 0.1}})
-    >>> nb = nbformat.v4.new_notebook(cells=[cell], metadata={"papermill": {}})
-    >>> clean = strip_volatile(nb)
-    >>> dict(clean.metadata), dict(clean.cells[0].metadata)
-    ({}, {})
     """
     nb = copy.deepcopy(nb)
     for key in _VOLATILE_NB_KEYS:

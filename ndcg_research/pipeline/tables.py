@@ -42,6 +42,19 @@ def pivot(table: pd.DataFrame, index: str | Sequence[str], columns: str | Sequen
     return table.pivot_table(index=index, columns=columns, values=values, aggfunc="first", sort=False)
 
 
+def stack(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """Per-model tables in one, with the model's label in a ``label`` column and, for pair tables, a readable pair
+    name ``better > worse`` in a ``pair`` column."""
+    return pd.concat([t.assign(label=label, **({"pair": t["better"] + " > " + t["worse"]} if "better" in t else {}))
+                      for label, t in tables.items()], ignore_index=True)
+
+
+def value_range(values: pd.Series, digits: int = 3) -> str:
+    """'low to high' with ``digits`` decimals, or one number when both read the same."""
+    low, high = f"{values.min():.{digits}f}", f"{values.max():.{digits}f}"
+    return low if low == high else f"{low} to {high}"
+
+
 def rounded(table: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
     """The table with its float columns rounded to ``digits`` decimals, for reading (and for nbval).
 

@@ -41,11 +41,6 @@ from .sweeps import SweepResult
 
 def expected_gap(model: str, first: str, second: str, discount: str, n: int) -> float:
     """``E nDCG(first) - E nDCG(second)`` at list length n, from the finite-n theory.
-
-    Examples
-    --------
-    >>> expected_gap("probit", "head(m=10)", "noisy(sigma=1)", "log2", 20) > 0   # the exact head wins short lists
-    True
     """
     return (finite_n.finite_n_ndcg(model, first, discount, n) - finite_n.finite_n_ndcg(model, second, discount, n))
 
@@ -67,12 +62,6 @@ def crossing_n(model: str, first: str, second: str, discount: str, n_min: int, n
 
     Returns tuple: (n at which the sign first differs from the sign at ``n_min``, or None if it never does on the
     grid; the expected gap at ``n_min``; the expected gap at ``n_max``).
-
-    Examples
-    --------
-    >>> n, start, end = crossing_n("probit", "head(m=10)", "noisy(sigma=1)", "loglog", 10, 10_000, points=9)
-    >>> start > 0 > end, expected_gap("probit", "head(m=10)", "noisy(sigma=1)", "loglog", n - 1) > 0
-    (True, True)
     """
     table = crossing_table(model, first, second, [discount], n_min, n_max, points)
     n = table["crossing_n"].iloc[0]
@@ -86,12 +75,6 @@ def crossing_table(model: str, first: str, second: str, discounts: Sequence[str]
     Returns pandas.DataFrame: columns: model, first, second, discount, decay, n_min, n_max, gap_at_n_min,
     gap_at_n_max, crossing_n (NaN if the order does not change in the range), first_ahead_below (the first ranker is
     ahead, in expectation, below the crossing).
-
-    Examples
-    --------
-    >>> t = crossing_table("probit", "head(m=10)", "noisy(sigma=1)", ["log2", "geometric(p=0.5)"], 10, 1000, points=5)
-    >>> t["crossing_n"].tolist()   # log2 turns to the noisy ranker at n = 71; geometric keeps the head up to 1000
-    [71.0, nan]
     """
     model = str(parse_model(model))
     first, second = str(parse_ranker(first)), str(parse_ranker(second))

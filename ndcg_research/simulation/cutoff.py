@@ -54,11 +54,6 @@ _DOMAIN = {"fixed": "k >= 1", "power": "0 < a < 1", "fraction": "0 < c <= 1"}
 @dataclass(frozen=True)
 class CutoffRule:
     """How the cut-off k follows the list length n; build it with :func:`parse_cutoff`.
-
-    Examples
-    --------
-    >>> [parse_cutoff(s).k(10_000) for s in ["fixed(k=10)", "power(a=0.5)", "fraction(c=0.1)", "all"]]
-    [10, 100, 1000, 10000]
     """
 
     kind: str
@@ -83,11 +78,6 @@ class CutoffRule:
     @property
     def exponent(self) -> float:
         """The a of ``k ~ n^a``: 0 for a fixed k, a for ``power(a)``, 1 for a fraction of n or the whole list.
-
-        Examples
-        --------
-        >>> [parse_cutoff(s).exponent for s in ["fixed(k=10)", "power(a=0.25)", "fraction(c=0.1)", "all"]]
-        [0.0, 0.25, 1.0, 1.0]
         """
         return {"fixed": 0.0, "power": float(self.value)}.get(self.kind, 1.0)
 
@@ -104,15 +94,6 @@ class CutoffRule:
 
 def parse_cutoff(spec: str | CutoffRule) -> CutoffRule:
     """Parse a cut-off rule: ``fixed(k=K)``, ``power(a=A)`` (0 < A < 1), ``fraction(c=C)`` (0 < C <= 1), ``all``.
-
-    Examples
-    --------
-    >>> str(parse_cutoff("power( a=0.50 )")), str(parse_cutoff("fixed(k=10)"))
-    ('power(a=0.5)', 'fixed(k=10)')
-    >>> parse_cutoff("fraction(c=2)")
-    Traceback (most recent call last):
-    ...
-    ValueError: cut-off rule 'fraction' needs 0 < c <= 1, got 2
     """
     if isinstance(spec, CutoffRule):
         return spec
@@ -158,14 +139,6 @@ def replicate_ndcg_at_k(
     items; ``ks``: cut-offs, each in 1..n; ``seed``, ``replicate``: seed of the experiment and replicate number.
 
     Returns numpy.ndarray: shape ``(len(rankers), len(discounts), len(ks))``; 0 where the ideal is 0.
-
-    Examples
-    --------
-    >>> import ndcg_research as nr
-    >>> v = replicate_ndcg_at_k("probit", ["bayes"], ["log2"], 200, [5, 200], seed=1, replicate=0)
-    >>> s = sample("probit", ["bayes"], 200, seed=1, replicate=0)
-    >>> bool(np.isclose(v[0, 0, 0], nr.ndcg_from_scores(s.grades, s.scores["bayes"], 5)))
-    True
     """
     model_obj = parse_model(model)
     ranker_objs = _tie_free(parse_ranker(r) for r in rankers)
@@ -195,12 +168,6 @@ class CutoffSweep(Sweep):
     Build it with :meth:`CutoffSweep.build`; run it with
     :func:`~ndcg_research.simulation.sweeps.run_sweep`. Values have shape
     (replicates, rankers, discounts, rules).
-
-    Examples
-    --------
-    >>> s = CutoffSweep.build("probit", ns=[100, 1000], replicates=20, seed=1, rules=["fixed(k=10)", "all"])
-    >>> s.rules, s.ks(1000)
-    (('fixed(k=10)', 'all'), [10, 1000])
     """
 
     rules: tuple[str, ...] = ("all",)

@@ -92,14 +92,6 @@ def rank_gains(model: str | Model, ranker: str | Ranker, n: int, *, gain: str | 
     ``n``: items in the data set (>= 1).
 
     Returns numpy.ndarray: shape (n,); sums to ``n p`` (up to quadrature error), p the mean gain.
-
-    Examples
-    --------
-    >>> g = rank_gains("probit", "bayes", 3)   # eta(X) uniform: E U_(r) = r / (n + 1)
-    >>> np.round(g, 6).tolist()
-    [0.75, 0.5, 0.25]
-    >>> round(float(rank_gains("probit", "head(m=2)", 4)[3]), 6)   # (2 - 0.8 - 0.6) / 2
-    0.3
     """
     model, ranker, gain = parse_model(model), parse_ranker(ranker), parse_gain(gain, builtin_only=True)
     if ranker.kind == "coarse":
@@ -161,11 +153,6 @@ def ideal_rank_gains(model: str | Model, n: int, *, gain: str | Gain = "linear")
     ``E gain(y_(r)) = gain(0) + sum_k [gain(k) - gain(k-1)] P(Binomial(n, q_k) >= r)``
     with ``q_k = P(y >= k)``: the r-th largest grade is at least k when at least r
     grades are (binomial tails, computed within 40 standard deviations of ``n q_k``).
-
-    Examples
-    --------
-    >>> np.round(ideal_rank_gains("probit", 2), 6).tolist()   # p = 1/2: P(at least 1 of 2), P(both)
-    [0.75, 0.25]
     """
     model, gain = parse_model(model), parse_gain(gain, builtin_only=True)
     star = ideal_profile(model, gain=gain)
@@ -188,11 +175,6 @@ def finite_n_values(model: str | Model, rankers: Sequence[str | Ranker], discoun
     """:func:`finite_n_ndcg` of every ranker under every discount at one n, sharing the expected gains.
 
     Returns numpy.ndarray: shape ``(len(rankers), len(discounts))``.
-
-    Examples
-    --------
-    >>> finite_n_values("probit", ["bayes", "random"], ["log2", "none"], 100).round(6)[:, 1].tolist()
-    [1.0, 1.0]
     """
     model = parse_model(model)
     ranks = np.arange(1, n + 1, dtype=np.float64)
@@ -206,11 +188,6 @@ def finite_n_ndcg(model: str | Model, ranker: str | Ranker, discount: str | Disc
     """``sum_r D(r) E[gain at rank r] / sum_r D(r) E[r-th largest gain]``: expected DCG over expected ideal DCG.
 
     See :func:`rank_gains` and :func:`ideal_rank_gains`.
-
-    Examples
-    --------
-    >>> round(finite_n_ndcg("probit", "bayes", "none", 1000), 12)
-    1.0
     """
     return float(finite_n_values(model, [ranker], [discount], n, gain=gain)[0, 0])
 
@@ -227,13 +204,6 @@ def rare_miss_share(model: str | Model, ranker: str | Ranker, discount: str | Di
     that ``replicates`` simulated data sets are expected to see less than once. When that share is
     large, the sample mean of nDCG rests on events the sample mostly lacks: it overstates the
     expected value, and its t interval is too narrow. 0 when there is no shortfall.
-
-    Examples
-    --------
-    >>> rare_miss_share("probit", "random", "log2", 1000, 100)   # p_r = 1/2: seen 50 times in 100 data sets
-    0.0
-    >>> round(rare_miss_share("probit", "bayes", "geometric(p=0.5)", 10_000, 100), 3)   # p_r = r / 10001
-    1.0
     """
     model, d = parse_model(model), parse_discount(discount, builtin_only=True)
     star = ideal_profile(model, gain=gain)
@@ -254,12 +224,6 @@ def prediction(model: str | Model, ranker: str | Ranker, discount: str | Discoun
     NaN for summable), ``eps`` (eps_D(n)), ``c`` (c_f, slowly varying only, else NaN) and ``finite_n``
     (:func:`finite_n_ndcg`, NaN when ``finite_n=False``). A ``head(m)`` ranker has only the finite-n value (its
     limits depend on how m grows with n).
-
-    Examples
-    --------
-    >>> p = prediction("probit", "random", "power(beta=0.5)", 1000)
-    >>> p["regime"], round(p["limit"], 4)
-    ('regularly varying', 0.7071)
     """
     model, ranker, d = parse_model(model), parse_ranker(ranker), parse_discount(discount, builtin_only=True)
     regime = d.decay
@@ -289,12 +253,6 @@ def theory_table(model: str | Model, rankers: Sequence[str | Ranker], discounts:
 
     Returns pandas.DataFrame: one row per (discount, ranker, n), in that order, with columns model, discount, decay,
     ranker, n, limit, first_order, eps, c and finite_n (see :func:`prediction`).
-
-    Examples
-    --------
-    >>> table = theory_table("probit", ["bayes", "random"], ["log2", "none"], [100, 1000])
-    >>> len(table), list(table.columns[:5])
-    (8, ['model', 'discount', 'decay', 'ranker', 'n'])
     """
     model = parse_model(model)
     rankers = [parse_ranker(r) for r in rankers]

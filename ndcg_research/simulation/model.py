@@ -79,11 +79,6 @@ from ..core.specs import format_call, parse_call, parse_registered
 
 def stable_id(text: str) -> int:
     """A stable 32-bit number for a spec string (the same in every process and Python version).
-
-    Examples
-    --------
-    >>> stable_id("bayes") == stable_id("bayes"), 0 <= stable_id("random") < 2**32
-    (True, True)
     """
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "little")
 
@@ -98,14 +93,6 @@ class Model:
     ``lo``, ``hi``: relevance probability of the worst and the best items (``0 <= lo < hi <= 1``); ``a`` (> 0): how
     strongly the feature separates relevant from non-relevant; ``grades``: the number of relevance units ``G``
     (1..32; grades run over ``0..G``, 1 is binary relevance).
-
-    Examples
-    --------
-    >>> m = parse_model("probit(lo=0.1, hi=0.6)")
-    >>> str(m), m.mean_grade
-    ('probit(lo=0.1, hi=0.6)', 0.35)
-    >>> m.eta(np.array([0.0])).tolist()
-    [0.35]
     """
 
     lo: float = 0.0
@@ -190,15 +177,6 @@ def _binomial_grades(rng: np.random.Generator, eta: np.ndarray, grades: int, u: 
 
 def parse_model(spec: str | Model) -> Model:
     """Parse ``"probit(lo=..., hi=..., a=..., grades=...)"`` (all optional) into a :class:`Model`.
-
-    Examples
-    --------
-    >>> parse_model("probit(grades=3)")
-    parse_model('probit(grades=3)')
-    >>> parse_model("logit")
-    Traceback (most recent call last):
-    ...
-    ValueError: unknown model 'logit'; valid models: probit(lo=0, hi=1, a=1, grades=1)
     """
     if isinstance(spec, Model):
         return spec
@@ -222,12 +200,6 @@ _DOMAIN = {"noisy": "sigma > 0", "coarse": "bins >= 2", "head": "m >= 1", "gated
 @dataclass(frozen=True)
 class Ranker:
     """A ranking function of the simulation; build it with :func:`parse_ranker`.
-
-    Examples
-    --------
-    >>> r = parse_ranker("noisy(sigma=1)")
-    >>> str(r), round(r.kappa(parse_model("probit")), 4)
-    ('noisy(sigma=1)', 0.5774)
     """
 
     kind: str
@@ -267,11 +239,6 @@ class Ranker:
 
     def gate(self) -> float:
         """The feature value above which ``gated(q)`` ranks exactly: ``Phi^{-1}(1 - q)``.
-
-        Examples
-        --------
-        >>> round(parse_ranker("gated(q=0.5)").gate(), 12), round(parse_ranker("gated(q=0.1)").gate(), 4)
-        (0.0, 1.2816)
         """
         if self.kind != "gated":
             raise ValueError(f"ranker {str(self)!r} has no gate")
@@ -295,19 +262,6 @@ class Ranker:
 def parse_ranker(spec: str | Ranker) -> Ranker:
     """Parse a ranker spec: ``bayes``, ``noisy(sigma=s)`` (s > 0), ``coarse(bins=m)`` (m >= 2), ``random``,
     ``head(m=M)`` (M >= 1), ``gated(q=Q)`` (0 < Q < 1).
-
-    Examples
-    --------
-    >>> [str(parse_ranker(s)) for s in ["bayes", "noisy( sigma=0.50 )", "coarse(bins=4)", "head(m=10)", "gated(q=0.10)"]]
-    ['bayes', 'noisy(sigma=0.5)', 'coarse(bins=4)', 'head(m=10)', 'gated(q=0.1)']
-    >>> parse_ranker("noisy")
-    Traceback (most recent call last):
-    ...
-    ValueError: ranker 'noisy' needs parameter(s) sigma; valid rankers: bayes, noisy(sigma), coarse(bins), random, head(m), gated(q)
-    >>> parse_ranker("gated(q=1)")
-    Traceback (most recent call last):
-    ...
-    ValueError: ranker 'gated' needs 0 < q < 1, got 'gated(q=1)'
     """
     if isinstance(spec, Ranker):
         return spec

@@ -47,12 +47,6 @@ def seed_sequence(seed: int, *key: int) -> np.random.SeedSequence:
 
     ``seed``: the study's seed (entropy), >= 0; ``*key``: non-negative integers that name the replicate, e.g.
     (experiment, n, replicate, stream).
-
-    Examples
-    --------
-    >>> a = np.random.default_rng(seed_sequence(1, 6003, 0)).random()
-    >>> a == np.random.default_rng(seed_sequence(1, 6003, 0)).random(), a == np.random.default_rng(seed_sequence(1, 6003, 1)).random()
-    (True, False)
     """
     return np.random.SeedSequence(seed, spawn_key=key)
 
@@ -65,11 +59,6 @@ def replicate_counts(ns: Iterable[int], replicates: int | Sequence[int] | Mappin
     ``ns``), or ``{n: count}``.
 
     Returns tuple: (ns, replicates), both tuples sorted by n.
-
-    Examples
-    --------
-    >>> replicate_counts([1000, 100], [20, 100])
-    ((100, 1000), (100, 20))
     """
     ns_list = list(ns)
     if not ns_list or len(set(ns_list)) != len(ns_list):
@@ -102,11 +91,6 @@ def plan_chunks(ns: Sequence[int], replicates: Sequence[int], chunk_items: int =
 
     Chunk boundaries are multiples of ``max(1, chunk_items // n)``, so they do not move
     when replicates are added: finished chunks stay reusable.
-
-    Examples
-    --------
-    >>> plan_chunks([100, 1000], [5, 3], chunk_items=2000)
-    [Chunk(n=100, start=0, stop=5), Chunk(n=1000, start=0, stop=2), Chunk(n=1000, start=2, stop=3)]
     """
     out = []
     for n, count in zip(ns, replicates, strict=True):
@@ -136,11 +120,6 @@ def parallel_map(function: Callable[[T], R], items: Iterable[T], *, n_jobs: int 
     ``n_jobs == 1`` without a backend runs in this process; otherwise joblib
     (``n_jobs=-1``: all cores; ``backend="dask"`` needs a running ``dask.distributed.Client``).
     Each call runs on one BLAS thread. ``function`` must be picklable for other processes.
-
-    Examples
-    --------
-    >>> sorted(parallel_map(abs, [-2, 1]))
-    [(-2, 2), (1, 1)]
     """
     if n_jobs == 1 and backend is None:
         for item in items:
@@ -182,12 +161,6 @@ def run_chunks(
     no cache; ``description``: written once as ``description.json`` into the cache folder, for humans; ``progress``:
     tqdm progress bar over replicates; default: only when stderr is a terminal; ``label``: text in front of the
     progress bar.
-
-    Examples
-    --------
-    >>> run = run_chunks(lambda c: np.arange(c.start, c.stop) * c.n, plan_chunks([10], [3], chunk_items=10))
-    >>> run.values[10].tolist(), run.computed
-    ([0, 10, 20], 3)
     """
     folder = None if cache is None else Path(cache)
     if folder is not None:
@@ -280,11 +253,6 @@ def code_fingerprint(module: str, package: Path | None = None) -> str:
     the folder of the package's source (default: this installed package).
 
     Returns str: 16 hexadecimal digits.
-
-    Examples
-    --------
-    >>> len(code_fingerprint("ndcg_research.simulation.simulate"))
-    16
     """
     if package is None:  # the installed package does not change while it runs: hash it once
         return _installed_fingerprint(module)

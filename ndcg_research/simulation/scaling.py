@@ -64,13 +64,6 @@ def shortfall_exponent(model: str | Model, ranker: str | Ranker) -> float:
     power of ``ln(1/t)`` (``z_t ~ sqrt(2 ln(1/t))``). So ``rho = kappa^2``: ``a^2`` for ``bayes``
     and ``gated`` (exact at the top), ``a^2 / (1 + sigma^2 (1 + a^2))`` for ``noisy(sigma)``, 0 for
     ``random`` and ``coarse`` (their top is not better than a whole bin or the mean).
-
-    Examples
-    --------
-    >>> shortfall_exponent("probit", "bayes"), round(shortfall_exponent("probit", "noisy(sigma=0.5)"), 4)
-    (1.0, 0.6667)
-    >>> shortfall_exponent("probit", "random")
-    0.0
     """
     model, ranker = parse_model(model), parse_ranker(ranker)
     if ranker.kind in ("bayes", "gated"):
@@ -93,11 +86,6 @@ class Exponent:
 
 def decay_index(discount: str | Discount) -> float:
     """The index beta of ``D(r) ~ r^-beta`` (slowly varying: 0; ``zipflog``: 1; ``geometric``: inf).
-
-    Examples
-    --------
-    >>> [decay_index(d) for d in ["log2", "power(beta=0.8)", "zipflog(gamma=2)", "geometric(p=0.5)"]]
-    [0.0, 0.8, 1.0, inf]
     """
     d = parse_discount(discount, builtin_only=True)
     if d.decay == "constant":
@@ -132,16 +120,6 @@ def gap_exponent(model: str | Model, better: str | Ranker, worse: str | Ranker, 
 
     ``model``: a binary probit model (grades = 1); ``discount``: a built-in discount other than ``none``; ``a``:
     cut-off exponent, ``0 <= a <= 1`` (0: a fixed k; 1: the full list or a fixed fraction of it).
-
-    Examples
-    --------
-    >>> e = gap_exponent("probit(lo=0.1, hi=0.6)", "bayes", "noisy(sigma=0.5)", "log2", a=0.5)
-    >>> round(e.exponent, 4), e.regime   # the issue's k = sqrt(n) case: shrinks for noisy(0.5)
-    (-0.0833, 'uncertain top, beta < 1/2')
-    >>> round(gap_exponent("probit(lo=0.1, hi=0.6)", "bayes", "noisy(sigma=1)", "log2", a=0.5).exponent, 4)
-    0.0833
-    >>> gap_exponent("probit(lo=0.1, hi=0.6)", "bayes", "noisy(sigma=1)", "zipf").exponent   # 1/r: flat
-    0.0
     """
     model, better, worse = parse_model(model), parse_ranker(better), parse_ranker(worse)
     d = parse_discount(discount, builtin_only=True)
@@ -175,15 +153,6 @@ def cutoff_threshold(model: str | Model, better: str | Ranker, worse: str | Rank
     ``e(a)`` is linear in a (the regime depends on beta and rho only); ``a*`` solves ``e(a*) = 0``. Returns
     ``inf`` when the gap does not grow for any ``a <= 1`` (at ``a = 1`` exactly zero counts as not
     growing), and 0 when it grows for every ``a > 0``.
-
-    Examples
-    --------
-    >>> round(cutoff_threshold("probit(lo=0.1, hi=0.6)", "bayes", "noisy(sigma=0.5)", "log2"), 4)   # 2 rho / (1 + 2 rho)
-    0.5714
-    >>> cutoff_threshold("probit(lo=0.1, hi=0.6)", "bayes", "noisy(sigma=1)", "zipf")
-    inf
-    >>> cutoff_threshold("probit", "bayes", "noisy(sigma=1)", "zipf")
-    0.5
     """
     # Within one regime (fixed by beta and rho alone) e is linear in a: e(a) = e(0) + slope a.
     at_one = gap_exponent(model, better, worse, discount, 1.0).exponent
@@ -207,13 +176,6 @@ def heuristic_std_gap(model: str | Model, better: str | Ranker, worse: str | Ran
 
     Returns float: naN for the full list under a discount that decays no faster than ``r^-1/2``, where the
     independence assumption misses the exact cancellation of first-order terms.
-
-    Examples
-    --------
-    >>> d1 = heuristic_std_gap("probit(lo=0.1, hi=0.6)", "bayes", "noisy(sigma=1)", "log2", 10_000, 100)
-    >>> d2 = heuristic_std_gap("probit(lo=0.1, hi=0.6)", "bayes", "noisy(sigma=1)", "log2", 1_000_000, 1000)
-    >>> bool(d2 > d1)   # k = sqrt(n) grows slowly for noisy(1)
-    True
     """
     table = heuristic_table(model, [(better, worse)], [discount], [n], None if k is None else (lambda _: k))
     return float(table["heuristic_d"].iloc[0])
@@ -226,12 +188,6 @@ def heuristic_table(model: str | Model, pairs: Sequence[Sequence[str]], discount
     ``cutoff``: ``k = cutoff(n)`` (e.g. ``CutoffRule.k``); default the full list.
 
     Returns pandas.DataFrame: columns: model, discount, better, worse, n, k, heuristic_d.
-
-    Examples
-    --------
-    >>> t = heuristic_table("probit", [("bayes", "noisy(sigma=1)")], ["zipf", "log2"], [100, 1000])
-    >>> t["heuristic_d"].isna().tolist()   # rows by n, then discount: the full list under log2 has no heuristic
-    [False, True, False, True]
     """
     model = parse_model(model)
     if model.grades != 1:
@@ -261,13 +217,6 @@ def local_exponent(n: Sequence[float], d: Sequence[float]) -> float:
     """The least-squares slope of ``ln d`` on ``ln n``: the local exponent of ``d ~ n^e`` over these n.
 
     NaN unless there are at least two points and every d is finite and positive.
-
-    Examples
-    --------
-    >>> round(local_exponent([100, 1000, 10000], [1.0, 2.0, 4.0]), 4)   # doubling per decade
-    0.301
-    >>> local_exponent([100, 1000], [1.0, float("nan")])
-    nan
     """
     n, d = np.asarray(n, dtype=np.float64), np.asarray(d, dtype=np.float64)
     if n.size < 2 or n.size != d.size or not np.all(np.isfinite(d) & (d > 0)):
@@ -283,16 +232,6 @@ def power_law_fit(n: Sequence[float], d: Sequence[float], se: Sequence[float], *
     0 or negative (a gap that has shrunk into its noise): each point counts with its standard error
     ``se`` (``scipy.optimize.curve_fit`` with ``absolute_sigma=True``). NaN when the fit is not identified
     (fewer than 2 points, a zero or undefined standard error, or an infinite covariance).
-
-    Examples
-    --------
-    >>> n = np.array([1e3, 1e4, 1e5, 1e6])
-    >>> e, low, high = power_law_fit(n, 0.02 * n**0.5, 0.01 * np.ones(4))
-    >>> round(e, 6), low < 0.5 < high
-    (0.5, True)
-    >>> e, low, high = power_law_fit(n, [0.1, 0.02, -0.01, 0.005], [0.03, 0.03, 0.03, 0.03])
-    >>> bool(e < 0 and high - low > 0.2)   # shrinking into the noise: negative, widely uncertain
-    True
     """
     from scipy import optimize, stats
 
@@ -322,13 +261,6 @@ def gap_trend(pair_table: pd.DataFrame, keys: Sequence[str], confidence: float) 
 
     Returns pandas.DataFrame: the ``keys``, n_from, n_to, points, exponent, exponent_low, exponent_high, and the
     trend: ``grows`` (interval above 0), ``shrinks`` (below), ``flat``, or ``undefined`` (no fit).
-
-    Examples
-    --------
-    >>> t = pd.DataFrame(dict(pair="a", n=[100, 1000, 10000, 100000], std_gap=[0.1, 0.3, 1.0, 3.2],
-    ...                       std_gap_se=[0.02, 0.02, 0.03, 0.05]))
-    >>> gap_trend(t, ["pair"], 0.95)[["n_from", "points", "trend"]].values.tolist()
-    [[10000, 2, 'grows']]
     """
     rows = []
     for key, group in pair_table.groupby(list(keys), sort=False):

@@ -75,12 +75,6 @@ def replicate_seed(seed: int, model: Model, n: int, replicate: int, stream: int 
     ``seed``: the study's seed, >= 0; ``model``: its :attr:`Model.experiment_id` is the first element of the spawn
     key; ``n``, ``replicate``: list length (>= 1) and replicate number (>= 0); ``stream``: 0 for the data,
     :attr:`Ranker.stream` for a ranker's noise.
-
-    Examples
-    --------
-    >>> s = replicate_seed(2013, parse_model("probit"), 1000, 7)
-    >>> s.spawn_key[1:]
-    (1000, 7, 0)
     """
     return seed_sequence(seed, model.experiment_id, n, replicate, stream)
 
@@ -130,15 +124,6 @@ def sample(model: str | Model, rankers: Iterable[str | Ranker], n: int, *, seed:
     (``gated(q)``: the items with x above its gate first).
 
     ``n``: number of items (>= 1); ``seed``: seed of the experiment; ``replicate``: replicate number.
-
-    Examples
-    --------
-    >>> import ndcg_research as nr
-    >>> s = sample("probit", ["bayes", "random"], 1000, seed=1)
-    >>> s.grades.shape, sorted(s.scores)
-    ((1000,), ['bayes', 'random'])
-    >>> bool(nr.ndcg_from_scores(s.grades, s.scores["bayes"]) > nr.ndcg_from_scores(s.grades, s.scores["random"]))
-    True
     """
     model = parse_model(model)
     x, y = model.draw(_rng(seed, model, n, replicate), n, descending=True)
@@ -219,14 +204,6 @@ def replicate_ndcg(
     draws; ``gain``: built-in gain spec (default linear).
 
     Returns numpy.ndarray: shape ``(len(rankers), len(discounts))``.
-
-    Examples
-    --------
-    >>> import ndcg_research as nr
-    >>> v = replicate_ndcg("probit", ["bayes", "random"], ["log2", "none"], 500, seed=3, replicate=0)
-    >>> s = sample("probit", ["bayes", "random"], 500, seed=3, replicate=0)
-    >>> bool(np.isclose(v[0, 0], nr.ndcg_from_scores(s.grades, s.scores["bayes"]))), v[:, 1].tolist()
-    (True, [1.0, 1.0])
     """
     model = parse_model(model)
     rankers = [parse_ranker(r) for r in rankers]
@@ -290,12 +267,6 @@ def stream_sample(model: str | Model, rankers: Iterable[str | Ranker], length: i
     x, ``random``, ``head(m)`` and ``gated(q)`` an independent uniform (``head(m)`` puts the m items
     of largest x of a prefix first, ``gated(q)`` those above its gate, and both order the rest by
     the key; see :func:`stream_ndcg`).
-
-    Examples
-    --------
-    >>> s = stream_sample("probit", ["bayes", "head(m=3)"], 20, seed=1, replicate=0)
-    >>> s.grades.shape, bool((s.scores["bayes"] == s.x).all()), bool(0 <= s.scores["head(m=3)"].min())
-    ((20,), True, True)
     """
     model = parse_model(model)
     x, y = model.draw(_stream_rng(seed, model, length, replicate, 0), length)
@@ -336,11 +307,6 @@ def stream_ndcg(
     seed and the stream's number.
 
     Returns numpy.ndarray: shape ``(len(ns), len(rankers), len(discounts))``.
-
-    Examples
-    --------
-    >>> stream_ndcg("probit", ["bayes", "random"], ["log2", "none"], [10, 100], seed=1, replicate=0).shape
-    (2, 2, 2)
     """
     model = parse_model(model)
     rankers = [parse_ranker(r) for r in rankers]

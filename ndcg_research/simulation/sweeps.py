@@ -78,13 +78,6 @@ def distinct_specs(what: str, specs: Iterable[str]) -> tuple[str, ...]:
     """Canonical specs as a tuple, which must be non-empty and without repeats.
 
     ``what``: plural name for the message, e.g. ``"rankers"``; ``specs``: canonical spec strings.
-
-    Examples
-    --------
-    >>> distinct_specs("rules", ["all", "all"])
-    Traceback (most recent call last):
-    ...
-    ValueError: rules must be a non-empty list of distinct rules, got ['all', 'all']
     """
     specs = tuple(specs)
     if not specs or len(set(specs)) != len(specs):
@@ -94,11 +87,6 @@ def distinct_specs(what: str, specs: Iterable[str]) -> tuple[str, ...]:
 
 def ranker_pairs(pairs: Iterable[Sequence[str]], rankers: Sequence[str]) -> tuple[tuple[str, str], ...]:
     """Canonical (better, worse) ranker pairs, both among the canonical ``rankers``.
-
-    Examples
-    --------
-    >>> ranker_pairs([["bayes", "noisy( sigma=1 )"]], ["bayes", "noisy(sigma=1)"])
-    (('bayes', 'noisy(sigma=1)'),)
     """
     out = []
     for pair in pairs:
@@ -120,12 +108,6 @@ class Design:
     :class:`~ndcg_research.studies.consistent_distinguishability.experiment.StreamStudy` (nested prefixes of data
     streams), which add how the data sets are laid out. :meth:`canonical_fields` checks and
     canonicalises these fields for both; :meth:`key` hashes what fixes the values.
-
-    Examples
-    --------
-    >>> Design.canonical_fields("probit", rankers=["noisy( sigma=1.0 )", "bayes"], discounts=["log2"],
-    ...                         pairs=[("bayes", "noisy(sigma=1)")], seed=3)["rankers"]
-    ('noisy(sigma=1)', 'bayes')
     """
 
     model: str
@@ -177,12 +159,6 @@ class Sweep(Design):
     """One experiment on independent data sets: a :class:`Design` and list lengths with replicates.
 
     Build it with :meth:`Sweep.build`, which checks and canonicalises every spec.
-
-    Examples
-    --------
-    >>> s = Sweep.build("probit", ns=[100, 1000], replicates=50, seed=1)
-    >>> s.replicates, s.discounts[:2]
-    ((50, 50), ('power(beta=2)', 'geometric(p=0.5)'))
     """
 
     ns: tuple[int, ...]
@@ -385,14 +361,6 @@ def run_sweep(
     finished chunks (in a sub-folder named by :meth:`Sweep.key`); ``None`` disables caching; ``progress``: show a
     tqdm bar; default: only when stderr is a terminal; ``chunk_items``: target number of items (replicates x n) per
     chunk.
-
-    Examples
-    --------
-    >>> s = Sweep.build("probit", ns=[50], replicates=4, seed=0, rankers=["bayes", "random"],
-    ...                 discounts=["log2"], pairs=[("bayes", "random")])
-    >>> r = run_sweep(s)
-    >>> r.values[50].shape, r.computed_chunks
-    ((4, 2, 1), 1)
     """
     if not isinstance(sweep, Sweep):
         raise TypeError(f"sweep must be a Sweep (see Sweep.build), got {type(sweep).__name__}")

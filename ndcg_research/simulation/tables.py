@@ -32,11 +32,6 @@ _NAN = "NaN"
 
 def dtypes_path(path: str | os.PathLike[str]) -> Path:
     """The file that records the column types of the table at ``path`` (``<path>.dtypes.json``).
-
-    Examples
-    --------
-    >>> dtypes_path("results/03_ndcg_certain.csv").name
-    '03_ndcg_certain.csv.dtypes.json'
     """
     path = Path(path)
     return path.with_name(path.name + ".dtypes.json")
@@ -72,13 +67,6 @@ def write_table(table: pd.DataFrame | Sequence[Mapping[str, Any]], path: str | o
     -------
     pathlib.Path
         ``path``.
-
-    Examples
-    --------
-    >>> import tempfile, os
-    >>> p = write_table([{"n": 10, "mean": 1 / 3}], os.path.join(tempfile.mkdtemp(), "t.csv"))
-    >>> p.read_text().splitlines()
-    ['n,mean', '10,0.3333333333']
     """
     frame = table if isinstance(table, pd.DataFrame) else pd.DataFrame(list(table))
     if frame.columns.size == 0:
@@ -102,14 +90,6 @@ def read_table(path: str | os.PathLike[str]) -> pd.DataFrame:
     Returns
     -------
     pandas.DataFrame
-
-    Examples
-    --------
-    >>> import tempfile, os
-    >>> p = write_table([{"code": "007", "flag": "True", "n": 10}], os.path.join(tempfile.mkdtemp(), "t.csv"))
-    >>> back = read_table(p)
-    >>> back["code"].tolist(), back["flag"].tolist(), back["n"].tolist()
-    (['007'], ['True'], [10])
     """
     path = Path(path)
     try:
@@ -142,15 +122,6 @@ def grid_table(axes: Mapping[str, Sequence[Any]], columns: Mapping[str, Any]) ->
     Returns
     -------
     pandas.DataFrame
-
-    Examples
-    --------
-    >>> grid_table({"ranker": ["a", "b"], "n": [10, 20]}, {"mean": [[1.0, 2.0], [3.0, 4.0]], "model": "m"})
-      ranker   n  mean model
-    0      a  10   1.0     m
-    1      a  20   2.0     m
-    2      b  10   3.0     m
-    3      b  20   4.0     m
     """
     shape = tuple(len(labels) for labels in axes.values())
     rows = list(itertools.product(*axes.values()))

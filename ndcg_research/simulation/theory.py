@@ -93,15 +93,6 @@ def eps(discount: str | Discount, n: float | np.ndarray) -> float | np.ndarray:
     ===================  ==========================================================
 
     ``discount``: a built-in discount; ``n``: list length(s), >= 1.
-
-    Examples
-    --------
-    >>> round(eps("log2", 1e6), 6) == round(1e6 / (1e6 + 1) / math.log(1e6 + 1), 6)
-    True
-    >>> eps("power(beta=0.5)", 10.0), eps("none", 10.0)
-    (0.5, 0.0)
-    >>> abs(eps("zipflog(gamma=2)", 1e4) - eps_numeric("zipflog(gamma=2)", 1e4)) < 1e-8
-    True
     """
     d = parse_discount(discount, builtin_only=True)
     r = np.asarray(n, dtype=np.float64)
@@ -136,11 +127,6 @@ def eps(discount: str | Discount, n: float | np.ndarray) -> float | np.ndarray:
 def eps_numeric(discount: str | Discount | Callable[[np.ndarray], np.ndarray], n: float | np.ndarray,
                 h: float = 1e-4) -> float | np.ndarray:
     """``-d ln D / d ln r`` at ``r = n`` by a central difference in ``ln r`` (any discount defined for real r >= 1).
-
-    Examples
-    --------
-    >>> abs(eps_numeric("log2", 1e4) - eps("log2", 1e4)) < 1e-8
-    True
     """
     d = parse_discount(discount)
     r = np.asarray(n, dtype=np.float64)
@@ -179,13 +165,6 @@ def discount_sum(discount: str | Discount, n: int) -> float:
     for the others. Slowly varying discounts are not covered (their sums have no short form).
 
     ``discount``: one of the discounts above; ``n``: list length (>= 1).
-
-    Examples
-    --------
-    >>> r = np.arange(1, 10**6 + 1.0)
-    >>> all(math.isclose(discount_sum(d, 10**6), float(parse_discount(d)(r).sum()), rel_tol=1e-7)
-    ...     for d in ["zipf", "power(beta=0.8)", "power(beta=1.2)", "zipflog(gamma=1)", "zipflog(gamma=2)"])
-    True
     """
     d = parse_discount(discount, builtin_only=True)
     kw = d.kwargs
@@ -309,13 +288,6 @@ def _unit_gain(model: Model, gain: Gain) -> Callable[[np.ndarray], np.ndarray]:
 
 def mean_gain(model: str | Model, *, gain: str | Gain = "linear") -> float:
     """``p = E gain(y)``, by quadrature over x (closed form ``G (lo + hi) / 2`` for linear gain).
-
-    Examples
-    --------
-    >>> round(mean_gain("probit"), 6), round(mean_gain("probit(lo=0.1, hi=0.6, grades=3)"), 6)   # G (lo + hi) / 2
-    (0.5, 1.05)
-    >>> round(mean_gain("probit(grades=3)", gain="exp2"), 6)
-    2.75
     """
     model, gain = parse_model(model), parse_gain(gain, builtin_only=True)
     h = _unit_gain(model, gain)
@@ -335,12 +307,6 @@ def gain_profile(model: str | Model, ranker: str | Ranker, *, gain: str | Gain =
     ``coarse(bins=m)``: steps of width 1/m, each the mean of ``h(eta(x))`` over its bin of x.
     ``gated(q)``: the ``bayes`` profile for ``t < q``, then the mean of ``h(eta(x))`` over the
     items below the gate, ``E[h(eta(X)) | X < Phi^{-1}(1 - q)]``, for ``t > q``.
-
-    Examples
-    --------
-    >>> g = gain_profile("probit", "bayes")
-    >>> g(np.array([0.25, 0.5])).round(6).tolist()  # eta(X) is uniform on [0, 1]: g(t) = 1 - t
-    [0.75, 0.5]
     """
     model, ranker, gain = parse_model(model), parse_ranker(ranker), parse_gain(gain, builtin_only=True)
     if ranker.kind == "head":
@@ -401,11 +367,6 @@ def _gain_profile(model: Model, ranker: Ranker, gain: Gain, method: str) -> Prof
 
 def gated_rest_gain(model: str | Model, ranker: str | Ranker, *, gain: str | Gain = "linear") -> float:
     """Expected gain of an item below the gate of ``gated(q)``: ``E[h(eta(X)) | X < Phi^{-1}(1 - q)]``.
-
-    Examples
-    --------
-    >>> round(gated_rest_gain("probit", "gated(q=0.1)"), 6)   # Phi(X) is uniform on [0, 0.9] below the gate
-    0.45
     """
     model, ranker, gain = parse_model(model), parse_ranker(ranker), parse_gain(gain, builtin_only=True)
     h = _unit_gain(model, gain)
@@ -416,12 +377,6 @@ def gated_rest_gain(model: str | Model, ranker: str | Ranker, *, gain: str | Gai
 
 def ideal_profile(model: str | Model, *, gain: str | Gain = "linear") -> Profile:
     """``g*(t)``: gain(k) on ``P(y > k) <= t < P(y >= k)``, a step function.
-
-    Examples
-    --------
-    >>> g = ideal_profile("probit(lo=0.1, hi=0.6)")  # binary, p = 0.35
-    >>> g.edges.tolist(), g.values.tolist()
-    ([0.0, 0.35, 1.0], [1.0, 0.0])
     """
     return _ideal_profile(parse_model(model), parse_gain(gain, builtin_only=True))
 
@@ -449,11 +404,6 @@ def _ideal_profile(model: Model, gain: Gain) -> Profile:
 
 def c_coefficient(model: str | Model, ranker: str | Ranker, *, gain: str | Gain = "linear") -> float:
     r"""``c_f = (1/p) [int g*(t)(-ln t) dt - int g_f(t)(-ln t) dt]``: ``1 - nDCG ≈ eps_D(n) c_f``.
-
-    Examples
-    --------
-    >>> round(c_coefficient("probit", "random"), 6) == round(math.log(2), 6)   # ln(1/p), p = 1/2
-    True
     """
     model = parse_model(model)
     star = ideal_profile(model, gain=gain)
@@ -463,11 +413,6 @@ def c_coefficient(model: str | Model, ranker: str | Ranker, *, gain: str | Gain 
 
 def power_limit(model: str | Model, ranker: str | Ranker, beta: float, *, gain: str | Gain = "linear") -> float:
     r"""``lim nDCG`` under ``power(beta)``, 0 < beta < 1: ``int g_f t^-beta dt / int g* t^-beta dt``.
-
-    Examples
-    --------
-    >>> round(power_limit("probit", "random", 0.5), 6) == round(0.5 ** 0.5, 6)   # p^beta
-    True
     """
     if not 0 < beta < 1:
         raise ValueError(f"beta must be in (0, 1) for a ranker-dependent limit, got {beta!r}")
@@ -478,13 +423,6 @@ def power_limit(model: str | Model, ranker: str | Ranker, beta: float, *, gain: 
 
 def top_limit(model: str | Model, ranker: str | Ranker, *, gain: str | Gain = "linear") -> float:
     """``g_f(0+) / g*(0+)``: the limit under ``zipf`` and of the mean under summable discounts.
-
-    Examples
-    --------
-    >>> round(top_limit("probit", "bayes"), 6), round(top_limit("probit", "random"), 6)   # random: p / g*(0+)
-    (1.0, 0.5)
-    >>> round(top_limit("probit(lo=0.1, hi=0.6)", "noisy(sigma=1)"), 6)   # hi: the ideal's top has grade 1
-    0.6
     """
     model = parse_model(model)
     return gain_profile(model, ranker, gain=gain).top / ideal_profile(model, gain=gain).top
@@ -493,16 +431,6 @@ def top_limit(model: str | Model, ranker: str | Ranker, *, gain: str | Gain = "l
 def zipf_approximation(model: str | Model, ranker: str | Ranker, n: float, *, gain: str | Gain = "linear") -> float:
     r"""nDCG under ``zipf`` to order ``1/ln n``:
     ``[g_f(0)(ln n + γ) + int (g_f - g_f(0))/t] / [g*(0)(ln n + γ) + int (g* - g*(0))/t]``.
-
-    Examples
-    --------
-    >>> round(zipf_approximation("probit", "noisy(sigma=1)", 1000), 3)
-    0.87
-    >>> from ndcg_research.simulation.finite_n import finite_n_ndcg
-    >>> round(finite_n_ndcg("probit", "noisy(sigma=1)", "zipf", 1000), 3)   # the exact finite-n value
-    0.883
-    >>> round(zipf_approximation("probit", "random", 1e6), 3), top_limit("probit", "random")   # slowly, to the limit
-    (0.525, 0.5)
     """
     model = parse_model(model)
     f, star = gain_profile(model, ranker, gain=gain), ideal_profile(model, gain=gain)

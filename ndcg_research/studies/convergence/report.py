@@ -15,7 +15,7 @@ from scipy.stats import norm
 
 from ...core.discounts import parse_discount
 from ...findings import threshold
-from ...pipeline.tables import pivot, rounded
+from ...pipeline.tables import pivot, rounded, stack, value_range
 from ...simulation import finite_n, theory
 from ...stats.replication import mean_z
 
@@ -25,17 +25,6 @@ from ...stats.replication import mean_z
 AGREEMENT_Z = threshold("agreement_z")
 
 MODEL = "model"
-
-
-def stack(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
-    """The per-model tables in one, with the model's label in a ``label`` column.
-    """
-    return pd.concat([t.assign(label=label) for label, t in tables.items()], ignore_index=True)
-
-
-def _span(values: pd.Series, digits: int = 3) -> str:
-    low, high = f"{values.min():.{digits}f}", f"{values.max():.{digits}f}"
-    return low if low == high else f"{low} to {high}"
 
 
 def slow_means(means: pd.DataFrame, n0: int, n1: int, slow: Sequence[str]) -> pd.DataFrame:
@@ -74,8 +63,8 @@ def first_order_summary(compared: pd.DataFrame, n: int) -> pd.DataFrame:
     rows = compared[(compared["n"] == n) & (compared["decay"] == "slowly varying")]
     out = []
     for (label, discount), part in rows.groupby(["label", "discount"], sort=False):
-        out.append({MODEL: label, "discount": discount, "1 - mean nDCG": _span(part["simulated"]),
-                    "first order eps*c: |relative error|": _span(part["rel_err_first_order"].abs()),
+        out.append({MODEL: label, "discount": discount, "1 - mean nDCG": value_range(part["simulated"]),
+                    "first order eps*c: |relative error|": value_range(part["rel_err_first_order"].abs()),
                     "first order below the simulation (rankers)": int((part["rel_err_first_order"] < 0).sum()),
                     "finite-n theory: largest |relative error|": f"{part['rel_err_finite_n'].abs().max():.3f}",
                     f"finite-n theory within {AGREEMENT_Z:g} se": f"{int(part['finite_n_agrees'].sum())} of {len(part)}"})
@@ -140,9 +129,9 @@ def summable_spread(fast: pd.DataFrame, single: Sequence[str], grouped: Sequence
     out = []
     for (label, discount), part in rows.groupby(["label", "discount"], sort=False):
         one, ties = part[part["ranker"].isin(single)], part[part["ranker"].isin(grouped)]
-        out.append({MODEL: label, "discount": discount, "sd at n0, single-item rankers": _span(one["sd_n0"]),
-                    "sd at n1, single-item rankers": _span(one["sd_n1"]),
-                    "sd at n1, tie-averaging rankers": _span(ties["sd_n1"]) if len(ties) else "-"})
+        out.append({MODEL: label, "discount": discount, "sd at n0, single-item rankers": value_range(one["sd_n0"]),
+                    "sd at n1, single-item rankers": value_range(one["sd_n1"]),
+                    "sd at n1, tie-averaging rankers": value_range(ties["sd_n1"]) if len(ties) else "-"})
     return pd.DataFrame(out).set_index([MODEL, "discount"])
 
 
@@ -188,7 +177,7 @@ def misses(agreement: pd.DataFrame) -> pd.DataFrame:
                     "n": ", ".join(str(int(n)) for n in part["n"]),
                     "largest |z|": "undefined (sd 0)" if z.isna().all() else
                                    (f"{z.max():.1f}" if z.max() < 100 else "> 100"),
-                    "share of rare misses": _span(part["rare_miss_share"], 2),
+                    "share of rare misses": value_range(part["rare_miss_share"], 2),
                     "class": f"short of data at {short} of {len(part)} n" if short else "not short of data"})
     return pd.DataFrame(out).set_index([MODEL, "discount", "ranker"]) if out else pd.DataFrame()
 
@@ -211,15 +200,15 @@ def full_profile_numbers(compared: pd.DataFrame, means: pd.DataFrame, theory_tab
     rows = {"largest n (data sets there), seed": f"{n1} ({int(top['replicates'].min())}), {int(means['seed'].iloc[0])}",
             f"lowest mean nDCG, slowly varying, n = {n1}": f"{low['mean']:.3f} ({low['ranker']}, {low['label']}, "
                                                           f"{low['discount']})",
-            "first order eps*c: |relative error| against the simulation": f"{_span(err)} (median {err.median():.3f})",
+            "first order eps*c: |relative error| against the simulation": f"{value_range(err)} (median {err.median():.3f})",
             "first order eps*c: |relative error| against the finite-n theory":
-                f"{_span(err_theory)} (median {err_theory.median():.3f})",
+                f"{value_range(err_theory)} (median {err_theory.median():.3f})",
             "power(beta=0.5): largest |mean - limit|": f"{(power['simulated'] - power['limit']).abs().max():.4f}"}
     spread = means[(means["decay"] == "summable") & (means["label"] == "uncertain") & (means["ranker"] != "coarse(bins=4)")]
     for n in (n0, n1):
         sd = spread[spread["n"] == n]["sd"]
         if len(sd):
-            rows[f"summable, uncertain, single-item rankers: sd at n = {n}"] = _span(sd, 2)
+            rows[f"summable, uncertain, single-item rankers: sd at n = {n}"] = value_range(sd, 2)
     return pd.DataFrame({"full profile": rows})
 
 

@@ -17,16 +17,9 @@ import pandas as pd
 
 from ...core.discounts import parse_discount
 from ...findings import threshold
-from ...pipeline.tables import chance_level, count_cells, headed, pivot, proportion_replication, rounded
+from ...pipeline.tables import chance_level, count_cells, headed, pivot, rounded, value_range
 
 MODEL, PAIR, N = "model", "pair (better > worse)", "list length n"
-
-
-def stack(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
-    """The per-model tables in one, with the model's label and a readable pair name ``better > worse``.
-    """
-    return pd.concat([t.assign(label=label, pair=t["better"] + " > " + t["worse"]) for label, t in tables.items()],
-                     ignore_index=True)
 
 
 def _p_grid(rows: pd.DataFrame, columns: str, name: str) -> pd.DataFrame:
@@ -154,11 +147,6 @@ def fast_p_table(compared: pd.DataFrame, n: int, discounts: Sequence[str]) -> pd
                    f"discount (n = {n})")
 
 
-def _span(values: pd.Series, digits: int = 2) -> str:
-    low, high = f"{values.min():.{digits}f}", f"{values.max():.{digits}f}"
-    return low if low == high else f"{low} to {high}"
-
-
 def fast_class_summary(fast: pd.DataFrame, replicates: int) -> pd.DataFrame:
     """Per (model, class of discount) at n0 and n1: the range of P(correct), ties, wins of the worse ranker, standardized gap.
 
@@ -175,9 +163,9 @@ def fast_class_summary(fast: pd.DataFrame, replicates: int) -> pd.DataFrame:
         low, high = rows["wins"].min(), rows["wins"].max()
         out.append({MODEL: label, "class of discount": decay,
                     "P(correct) at n1, wins": f"{low}/{replicates}" + ("" if low == high else f" to {high}/{replicates}"),
-                    "exact ties at n1": _span(rows["tie_n1"]), "worse ranker wins at n1": _span(rows["worse_n1"]),
-                    "standardized gap at n0": _span(rows["std_gap_n0"]),
-                    "standardized gap at n1": _span(rows["std_gap_n1"])})
+                    "exact ties at n1": value_range(rows["tie_n1"], 2), "worse ranker wins at n1": value_range(rows["worse_n1"], 2),
+                    "standardized gap at n0": value_range(rows["std_gap_n0"], 2),
+                    "standardized gap at n1": value_range(rows["std_gap_n1"], 2)})
     return pd.DataFrame(out).set_index([MODEL, "class of discount"])
 
 
@@ -201,13 +189,8 @@ def full_profile_table(pairs: pd.DataFrame, discount: str = "log2") -> pd.DataFr
                     "every pair certain from n": sure.loc[label, "every pair certain from n"],
                     f"weakest Wilson lower bound at n = {int(last['n'].iloc[0])} (data sets)":
                         f"{last['p_better_low'].min():.3f} ({int(last['replicates'].min())})",
-                    "standardized gap there": _span(last["std_gap"], 0)})
+                    "standardized gap there": value_range(last["std_gap"], 0)})
     return pd.DataFrame(out).set_index(MODEL)
-
-
-def replication(run: pd.DataFrame, full: pd.DataFrame, seed: int) -> str:
-    """:func:`~ndcg_research.pipeline.tables.proportion_replication` of P(correct) over (model, discount, pair, n)."""
-    return proportion_replication(run, full, seed, ["label", "discount", "better", "worse", "n"])
 
 
 #: The pair tables' columns, in words, for the appendix.
