@@ -56,7 +56,8 @@ def test_change_and_stability_tables_by_hand():
     assert row["p_better_last"] == 0.75 and (row["n_first"], row["n_last"]) == (10, 80)
     stab = r.stability_table().set_index("n0")
     assert stab.loc[10, "p_stable"] == 0.25 and stab.loc[20, "p_stable"] == 0.5 and stab.loc[40, "p_stable"] == 0.75
-    assert stab.loc[20, "p_settled"] == 0.5 and stab.loc[40, "p_settled"] == 0.75 and stab.loc[80, "p_settled"] == 0.75 and stab.loc[80, "p_stable"] == 1.0
+    assert stab.loc[20, "p_settled"] == 0.5 and stab.loc[40, "p_settled"] == 0.75 and stab.loc[80,
+                                                                                               "p_settled"] == 0.75 and stab.loc[80, "p_stable"] == 1.0
     assert stab.loc[10, "p_stable_low"] < 0.25 < stab.loc[10, "p_stable_high"]
 
 

@@ -14,7 +14,8 @@ from ndcg_research.simulation.crossing import crossing_n, crossing_table, expect
 
 
 def test_expected_gap_is_the_difference_of_the_finite_n_theory():
-    want = fn.finite_n_ndcg("probit", "head(m=5)", "zipf", 300) - fn.finite_n_ndcg("probit", "noisy(sigma=1)", "zipf", 300)
+    want = fn.finite_n_ndcg("probit", "head(m=5)", "zipf", 300) - fn.finite_n_ndcg("probit", "noisy(sigma=1)", "zipf",
+                                                                                   300)
     assert cr.expected_gap("probit", "head(m=5)", "noisy(sigma=1)", "zipf", 300) == want
 
 
@@ -36,7 +37,8 @@ def test_crossings_do_not_depend_on_lo_and_hi():
     # Linear gain: a ranker's expected gain at each rank is lo + (hi - lo) times that in probit, so the gap
     # in expected DCG is (hi - lo) times probit's (the ideal is common to both rankers): same sign at every n.
     a = cr.crossing_table("probit", "head(m=10)", "noisy(sigma=1)", ["log2", "zipf"], 10, 3000, points=7)
-    b = cr.crossing_table("probit(lo=0.1, hi=0.6)", "head(m=10)", "noisy(sigma=1)", ["log2", "zipf"], 10, 3000, points=7)
+    b = cr.crossing_table("probit(lo=0.1, hi=0.6)", "head(m=10)", "noisy(sigma=1)", ["log2", "zipf"], 10, 3000,
+                          points=7)
     assert a["crossing_n"].tolist() == b["crossing_n"].tolist()
     assert (np.sign(a["gap_at_n_max"]) == np.sign(b["gap_at_n_max"])).all()
 

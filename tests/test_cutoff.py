@@ -167,7 +167,8 @@ def test_sweep_build_validates():
 def test_ndcg_by_k_is_the_sweep_kernel():
     v = experiment.ndcg_by_k("probit", "noisy(sigma=0.5)", "log2", 200, [1, 20, 200], replicates=3, seed=8)
     for r in range(3):
-        row = cutoff.replicate_ndcg_at_k("probit", ["noisy(sigma=0.5)"], ["log2"], 200, [1, 20, 200], seed=8, replicate=r)
+        row = cutoff.replicate_ndcg_at_k("probit", ["noisy(sigma=0.5)"], ["log2"], 200, [1, 20, 200], seed=8,
+                                         replicate=r)
         np.testing.assert_array_equal(v[r], row[0, 0])
 
 
@@ -181,7 +182,8 @@ def test_fraction_limit_closed_form_for_bayes(c):
 def test_fraction_limit_random_ranker_and_order():
     # random: g = p = 1/2 everywhere, so the limit is p c / min(c, p).
     assert experiment.fraction_limit("probit", "random", 0.1) == pytest.approx(0.5, abs=1e-8)
-    limits = [experiment.fraction_limit("probit(lo=0.1, hi=0.6)", r, 0.1) for r in ("bayes", "noisy(sigma=0.5)", "noisy(sigma=1)")]
+    limits = [experiment.fraction_limit("probit(lo=0.1, hi=0.6)", r, 0.1) for r in ("bayes", "noisy(sigma=0.5)",
+                                                                                    "noisy(sigma=1)")]
     assert limits[0] > limits[1] > limits[2]
 
 
@@ -205,7 +207,8 @@ def test_verdict_table_uses_family_wise_wilson_intervals():
     level = 1 - 0.05 / 3
     for discount, wins in (("log2", 100), ("zipf", 40), ("loglog", 80)):
         ci = st.binomtest(wins, 100).proportion_ci(level, method="wilson")
-        assert (table.loc[discount, "family_low"], table.loc[discount, "family_high"]) == pytest.approx((ci.low, ci.high))
+        assert (table.loc[discount, "family_low"], table.loc[discount, "family_high"]) == pytest.approx((ci.low,
+                                                                                                         ci.high))
     assert table["verdict"].to_dict() == {"log2": "keeps", "zipf": "loses", "loglog": "undecided"}
     assert table["trend"].to_dict() == {"log2": "rising", "zipf": "flat", "loglog": "rising"}
     assert (table["family_size"] == 3).all() and table["family_confidence"].iloc[0] == pytest.approx(level)

@@ -43,7 +43,7 @@ def _save(folder, name="01_test_figure", **overrides):
 def test_two_saves_are_byte_identical(tmp_path):
     first = _save(tmp_path / "a")
     second = _save(tmp_path / "b")
-    for a, b in zip(first, second):
+    for a, b in zip(first, second, strict=False):
         assert a.read_bytes() == b.read_bytes(), a.name
     # Saving again into the same folder rewrites the same bytes.
     before = [p.read_bytes() for p in first]
@@ -91,23 +91,13 @@ def test_provenance_record(tmp_path):
 @pytest.mark.parametrize(
     ("overrides", "error", "match"),
     [
-        ({"name": "contributions"}, ValueError, "name must look like 'NN_short_description'"),
-        ({"name": "01_Contributions"}, ValueError, "got '01_Contributions'"),
-        ({"caption": "  "}, ValueError, "caption must be a non-empty string"),
-        ({"caption": "two\nlines"}, ValueError, "caption must be one line"),
         ({"parameters": {"f": object()}}, TypeError, r"parameters\['f'\] cannot be stored as JSON"),
-        ({"parameters": [("k", 6)]}, TypeError, "parameters must be a mapping"),
     ],
 )
 def test_bad_arguments_are_rejected(tmp_path, overrides, error, match):
     name = overrides.pop("name", "01_ok")
     with pytest.raises(error, match=match):
         _save(tmp_path, name, **overrides)
-
-
-def test_fig_must_be_a_figure(tmp_path):
-    with pytest.raises(TypeError, match="fig must be a matplotlib Figure, got list"):
-        save_figure([], "01_x", figures_dir=tmp_path, caption="c", notebook="n", parameters={})
 
 
 def test_index_lists_each_figure_once_sorted(tmp_path):

@@ -7,7 +7,9 @@ import pytest
 
 from ndcg_research.cli import main
 from ndcg_research.findings import Finding, MissingTableError, Results, catalogue, render
-from ndcg_research.findings.catalogue import claim, claims, collect
+from ndcg_research.findings.catalogue import STUDIES, answer, claim, claims, collect, fill, make_finding
+from ndcg_research.findings.model import cases, number, proportion, span
+from ndcg_research.findings.render import README_END, README_START, anchor, render_page, splice_readme, thresholds_line
 from ndcg_research.simulation.tables import write_table
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -228,9 +230,9 @@ def _texts(tmp_path: Path, entry: str, order: str = '["x"]', shared: str = "", m
     (tmp_path / "page.toml").write_text(f'order = {order}\npreamble = "p"\nlimit_note = "L"\n'
                                         '[sources]\npackage = "this package"\n[abstract]\nA1 = "a"\n')
     (tmp_path / "thresholds.toml").write_text(shared)
-    for number, (name, text) in enumerate({"x": entry, **(more or {})}.items(), start=1):
+    for index, (name, text) in enumerate({"x": entry, **(more or {})}.items(), start=1):
         (tmp_path / "studies" / name).mkdir(parents=True)
-        (tmp_path / "studies" / name / "findings.toml").write_text(f'notebook = "{number:02d}_{name}.ipynb"\n{text}')
+        (tmp_path / "studies" / name / "findings.toml").write_text(f'notebook = "{index:02d}_{name}.ipynb"\n{text}')
     return catalogue.catalogue(tmp_path / "studies", tmp_path / "page.toml", tmp_path / "thresholds.toml").texts
 
 
@@ -370,7 +372,8 @@ def test_a_finding_must_list_the_thresholds_its_rule_reads():
     def peeks(results):
         return Measured("holds" if threshold("strong_tau") < 1 else "does not hold", {})
 
-    text = Text("k", "query_sets", "07_query_sets.ipynb", "T", "S", "C", "M", "R", "s", "D", (), ("t.csv",), thresholds=())
+    text = Text("k", "query_sets", "07_query_sets.ipynb", "T", "S", "C", "M", "R", "s", "D", (), ("t.csv",),
+                thresholds=())
     with pytest.raises(ValueError, match=r"finding 'k' uses thresholds its text does not list .*\['strong_tau'\]"):
         Claim(text, peeks)(None)
     listed = Text("k", "query_sets", "07_query_sets.ipynb", "T", "S", "C", "M", "R {T[tie_share]:.0%}", "s", "D", (), ("t.csv",),
@@ -410,7 +413,8 @@ def test_the_tables_verdicts_were_written_with_the_files_thresholds():
         threshold("cutoff_keeps_lower"), threshold("cutoff_loses_upper"), threshold("agreement_z"))
     results = Results(ROOT / "results" / "full")
     cells = results.table("05_cutoff_verdicts.csv")
-    expected = np.where(cells["family_low"] >= 0.9, "keeps", np.where(cells["family_high"] <= 0.6, "loses", "undecided"))
+    expected = np.where(cells["family_low"] >= 0.9, "keeps", np.where(cells["family_high"] <= 0.6, "loses",
+                                                                      "undecided"))
     assert (cells["verdict"] == expected).all() and set(expected) == {"keeps", "loses", "undecided"}
     streams = results.table("09_stream_changes.csv")
     expected = np.where(streams["p_settled_low"] >= threshold("stream_settled_lower"), "settled",
@@ -468,7 +472,8 @@ def _growth(exponents_log2):
 
 
 @pytest.mark.parametrize("exponents, verdict", [
-    ([(0.5, 0.6), (0.4, 0.7)], "consistent with"),   # d grows like a power: only the normal tail makes it superpolynomial
+    ([(0.5, 0.6), (0.4, 0.7)],
+     "consistent with"),   # d grows like a power: only the normal tail makes it superpolynomial
     ([(0.5, 0.6), (-0.1, 0.2)], "undecided"),
     ([(0.5, 0.6), (-0.3, -0.1)], "does not hold"),
 ])
@@ -552,9 +557,107 @@ def test_an_unknown_threshold_lists_the_known_ones():
     ('[a]\nvalue = 1\nfixed = "later"\n', "'fixed' must be one of"),
     ('[a]\nvalue = 1\nfixed = "after seeing data"\n', "say which in 'fixed_note'"),
     ('[a]\nvalue = 1\nfixed = "with the first run"\n', "say which in 'fixed_note'"),
-    ('[a]\nvalue = ["x", 2]\nfixed = "before the runs"\n', "entry 'a' needs a numeric 'value' \\(or a list of names\\)"),
+    ('[a]\nvalue = ["x", 2]\nfixed = "before the runs"\n',
+     "entry 'a' needs a numeric 'value' \\(or a list of names\\)"),
     ('[a]\nvalue = 1\nfixed = "before the runs"\ncolour = 2\n', "no other keys"),
 ])
 def test_a_malformed_threshold_is_refused_by_name(tmp_path, text, message):
     with pytest.raises(ValueError, match=message):
         _texts(tmp_path, FULL_ENTRY, shared=text)
+
+
+# --------------------------------------------------------------------------- examples of findings.catalogue
+
+
+def test_catalogue_example():
+    text = catalogue.catalogue().texts[0]
+    expected = ('worked-example', 'worked_example', '01_worked_example.ipynb', ('worked_example_decimals',))
+    assert (text.key, text.study, text.notebook, text.thresholds) == expected
+
+
+def test_fill_example():
+    assert fill("{n} of {total}", {"n": 3, "total": 4}, "example") == '3 of 4'
+    with pytest.raises(ValueError, match='example:\\ no\\ value\\ for\\ the\\ placeholder\\ \\{m\\}'):
+        fill("{m}", {}, "example")
+
+
+def test_make_finding_example():
+    text = catalogue.catalogue().texts[0]
+    f = make_finding(text, "holds", {"values": "CG 11", "agree": "1 of 1", "inflated": "0.961"}, {})
+    expected = ('1 of 1 values agree; ideal from the returned list only: nDCG6 = 0.961', 'holds')
+    assert (f.summary, f.verdict) == expected
+
+
+def test_claims_example():
+    expected = "(Claim('worked-example'), True)"
+    assert repr((claims()[0], len({claim.key for claim in claims()}) == len(claims()))) == expected
+
+
+def test_collect_example():
+    import tempfile
+    with pytest.raises(Exception, match="table\\ '01_worked_example\\.csv'\\ is\\ not\\ in"):
+        collect(Results(tempfile.mkdtemp()))
+
+
+def test_answer_example():
+    full = STUDIES.parents[1] / "results" / "full"
+    table = answer("01_worked_example.ipynb", full)
+    assert (table.columns.tolist(), table["Verdict"].tolist()) == (['Verdict', 'What the tables show'], ['holds'])
+
+
+# --------------------------------------------------------------------------- examples of findings.model
+
+
+def test_Results_example():
+    import pathlib
+    import tempfile
+
+    from ndcg_research.simulation.tables import write_table
+    folder = pathlib.Path(tempfile.mkdtemp())
+    _ = write_table([{"label": "007", "mean": 0.5}], folder / "t.csv")
+    table = Results(folder).table("t.csv")
+    assert (table["label"].tolist(), table["mean"].tolist()) == (['007'], [0.5])
+    with pytest.raises(Exception, match="'t\\.csv'\\ is\\ not\\ a\\ table\\ of\\ notebook\\ 04"):
+        Results(folder, prefix="04_").table("t.csv")
+
+
+def test_number_example():
+    expected = ('0.123', '0', 'n/a', '1.2e+06')
+    assert (number(0.12345), number(-0.0), number(float("nan")), number(1234567.0, 2)) == expected
+
+
+def test_proportion_example():
+    expected = ('0.73 [0.71, 0.76]', 'all 50 (>= 0.926)', 'none of 1000 (<= 0.0038)')
+    assert (proportion(0.734, 0.71, 0.76), proportion(1.0, 0.9261, 1.0, 50), proportion(0.0, 0.0, 0.0038,
+                                                                                        1000)) == expected
+    assert proportion(0.997, 0.991, 0.999) == '0.997 [0.991, 0.999]'
+
+
+def test_span_example():
+    assert (span([0.12, 0.3, 0.25]), span([2.0, 2.0])) == ('0.12 to 0.3', '2')
+
+
+def test_cases_example():
+    assert cases(3, 4) == '3 of 4'
+
+
+# --------------------------------------------------------------------------- examples of findings.render
+
+
+def test_thresholds_line_example():
+    assert str(thresholds_line(["first_order_factor"])) == 'set before the runs: `first_order_factor` = 1.2.'
+    assert thresholds_line([]) == 'none (the rule compares measured numbers with each other or with 0)'
+
+
+def test_anchor_example():
+    expected = 'slower-discounts-same-limit-order-kept-log2-vs-loglog'
+    assert anchor("Slower discounts: same limit, order kept (log2 vs loglog)") == expected
+
+
+def test_render_page_example():
+    f = Finding("k", "T", "C.", "S", "M.", "m", "holds", "Cond.", ("01_fig",), ("01_t.csv",))
+    assert str(render_page([f]).splitlines()[6]) == '## T'
+
+
+def test_splice_readme_example():
+    assert splice_readme(f"a\n{README_START}\nold\n{README_END}\nb", "NEW") == 'a\nNEW\nb'

@@ -66,7 +66,8 @@ def test_fixed_crossings_rule(tmp_path):
     agreement = pd.DataFrame(dict(second="noisy(sigma=1.5)", far=True, decided=[True] * 40 + [False],
                                   agrees=[True] * 39 + [False, False], n=1000))
     crossings = pd.DataFrame(dict(second=["noisy(sigma=1.5)"], discount=["log2"], crossing_n=[6000.0], n_max=[10**6]))
-    f = _finding("fixed-crossings-finite-n", _results(tmp_path, **{"12_agreement": agreement, "12_crossings": crossings}))
+    f = _finding("fixed-crossings-finite-n", _results(tmp_path, **{"12_agreement": agreement,
+                                                                   "12_crossings": crossings}))
     assert f.verdict == "holds with qualification"          # 1 miss of 40 decided: within the 5% chance allows
     assert "39 of 40" in f.measurement
     agreement["agrees"] = [True] * 30 + [False] * 11
@@ -82,7 +83,7 @@ def test_fixed_crossings_rule(tmp_path):
 def test_asymptotic_agreement_rule(tmp_path, majorities, verdict):
     table = pd.DataFrame(dict(label="certain", n=1000, discount=["log2", "loglog", "power(beta=0.5)"],
                               majority=majorities, first_order_winner=["b", "b", "a"],
-                              agrees=[float(m == w) for m, w in zip(majorities, ["b", "b", "a"])]))
+                              agrees=[float(m == w) for m, w in zip(majorities, ["b", "b", "a"], strict=False)]))
     assert _finding("slow-discounts-agree-asymptotically", _results(tmp_path, **{"12_asymptotic": table})).verdict \
         == verdict
 

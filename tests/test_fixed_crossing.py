@@ -61,7 +61,8 @@ def test_first_order_table_is_consistent():
 def test_expected_gaps_are_the_finite_n_theory():
     gaps = fc.expected_gaps(MODEL, GATED, ["noisy(sigma=1.5)"], ["log2", "zipf"], [300, 30_000])
     for r in gaps.itertuples():
-        want = fn.finite_n_ndcg(MODEL, GATED, r.discount, r.n) - fn.finite_n_ndcg(MODEL, "noisy(sigma=1.5)", r.discount, r.n)
+        want = fn.finite_n_ndcg(MODEL, GATED, r.discount, r.n) - fn.finite_n_ndcg(MODEL, "noisy(sigma=1.5)",
+                                                                                  r.discount, r.n)
         assert r.gap == pytest.approx(want, abs=1e-12)
         assert r.preferred == (GATED if r.gap > 0 else "noisy(sigma=1.5)")
 

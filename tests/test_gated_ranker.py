@@ -14,10 +14,10 @@ from scipy import integrate
 from scipy.special import ndtri
 
 import ndcg_research as nr
-from ndcg_research.simulation import simulate as sim
-from ndcg_research.simulation.model import parse_ranker
 from ndcg_research.simulation import finite_n as fn
+from ndcg_research.simulation import simulate as sim
 from ndcg_research.simulation import theory as th
+from ndcg_research.simulation.model import parse_ranker
 
 DISCOUNTS = ["power(beta=2)", "zipf", "zipflog(gamma=1)", "power(beta=0.5)", "log2", "loglog"]
 

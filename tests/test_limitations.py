@@ -248,7 +248,8 @@ def test_precision_example():
 def test_truncation_table_example():
     table = truncation_table([[1, 1, 1, 1, 1]], 3, [[1, 1, 1, 1, 1]], 5)
     expected = (1.0, 1.0)
-    assert {name: (round(float(s[0]), 3), round(float(l[0]), 3)) for name, (s, l) in table.items()}["all judgments, @own length"] == expected
+    assert {name: (round(float(s[0]), 3), round(float(l[0]), 3)) for name, (s, l) in table.items()}["all judgments, "
+                                                                                                    "@own length"] == expected
 
 
 def test_simulate_pooling_collection_example():

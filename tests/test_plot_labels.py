@@ -69,8 +69,8 @@ def test_tables_round_as_the_sentences_beside_them():
 def test_the_expected_crossings_sit_in_a_strip_not_across_the_panels():
     # Issue 17: dotted lines for every discount's crossing piled up near n = 60-70 inside the panels.
     crossings = pd.DataFrame([dict(first=a, second=b, discount=d, crossing_n=n)
-                              for (a, b), ns in zip(PAIRS, [(60.0, 70.0), (600.0, float("inf"))])
-                              for d, n in zip(DISCOUNTS, ns)])
+                              for (a, b), ns in zip(PAIRS, [(60.0, 70.0), (600.0, float("inf"))], strict=False)
+                              for d, n in zip(DISCOUNTS, ns, strict=False)])
     fig = crossing_plots.decision_grid(_decisions(), DISCOUNTS, "p_first", crossings)
     strips, panels = fig.axes[: len(PAIRS)], fig.axes[len(PAIRS):]
     assert [ax.get_title() for ax in strips] == [f"{a} vs {b}" for a, b in PAIRS]
@@ -133,7 +133,8 @@ def test_discount_styles_group_by_class_and_single_out_log2():
             if a != b:
                 # Within a class the colour may repeat but the dash or marker differs; across classes colours differ.
                 assert (styles[a]["color"] != styles[b]["color"]) or same_class
-                assert (styles[a]["ls"], styles[a]["marker"]) != (styles[b]["ls"], styles[b]["marker"]) or not same_class
+                assert (styles[a]["ls"], styles[a]["marker"]) != (styles[b]["ls"],
+                                                                  styles[b]["marker"]) or not same_class
     curves = pd.concat([pd.DataFrame(dict(gain="linear", discount=d, size=[5, 10], accuracy=[0.8, 0.9],
                                           accuracy_low=[0.79, 0.89], accuracy_high=[0.81, 0.91],
                                           expected_power=[0.1, 0.3])) for d in discounts])

@@ -51,7 +51,8 @@ def toy_problem(seed: int, n_queries: int = 9, width: int = 40, systems: int = 3
         x = np.round(rng.normal(size=(n_queries, width)) + grades * s * 0.3, 1)  # rounding makes ties
         scores[f"s{s}"] = np.where(valid, x, -np.inf)
     docs = np.where(valid, np.char.add("d", np.arange(width).astype(str))[None, :], "").astype(object)
-    return problems.RankingProblem("toy", np.arange(n_queries).astype(str), docs, grades, lengths.astype(np.int64), scores)
+    return problems.RankingProblem("toy", np.arange(n_queries).astype(str), docs, grades, lengths.astype(np.int64),
+                                   scores)
 
 
 GAINS = list(rd.GAINS.values())
@@ -66,13 +67,15 @@ def test_ndcg_values_match_ndcg_from_scores(seed):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", nr.UndefinedNDCGWarning)
         for i, s in enumerate(p.systems):
-            grades = [row[:n] for row, n in zip(p.grades, p.lengths)]
-            scores = [row[:n] for row, n in zip(p.scores[s], p.lengths)]
+            grades = [row[:n] for row, n in zip(p.grades, p.lengths, strict=False)]
+            scores = [row[:n] for row, n in zip(p.scores[s], p.lengths, strict=False)]
             for g, gain in enumerate(GAINS):
                 for d, discount in enumerate(rd.DISCOUNTS):
                     for m, k in enumerate(ks):
-                        expected = nr.ndcg_from_scores(grades, scores, k, gain=gain, discount=discount, zero_ideal="nan")
-                        assert np.allclose(values[i, g, d, m], expected, atol=1e-12, equal_nan=True), (s, gain, discount, k)
+                        expected = nr.ndcg_from_scores(grades, scores, k, gain=gain, discount=discount,
+                                                       zero_ideal="nan")
+                        assert np.allclose(values[i, g, d, m], expected, atol=1e-12, equal_nan=True), (s, gain,
+                                                                                                       discount, k)
     assert np.isnan(values[:, :, :, :, 1]).all()  # no relevant item
     assert np.isnan(values[:, 1, :, :, 2]).all() and not np.isnan(values[:, 0, :, :, 2]).any()
 
@@ -96,7 +99,7 @@ def test_movielens_problem_candidates_and_grades():
     # user 1 trains on items 1-3 and is tested on 4 (2) and 5 (1); user 2 trains on 8, 7, 6 and is tested on 3 (4), 2 (2).
     assert p.queries.tolist() == [1, 2]
     assert p.lengths.tolist() == [5, 5]
-    assert [set(zip(d[:n], g[:n])) for d, g, n in zip(p.docs, p.grades, p.lengths)] == [
+    assert [set(zip(d[:n], g[:n], strict=False)) for d, g, n in zip(p.docs, p.grades, p.lengths, strict=False)] == [
         {("4", 2.0), ("5", 1.0), ("6", 0.0), ("7", 0.0), ("8", 0.0)},
         {("1", 0.0), ("2", 2.0), ("3", 4.0), ("4", 0.0), ("5", 0.0)},
     ]
@@ -225,7 +228,8 @@ def test_compare_table_against_scipy():
         half = sps.t.ppf(0.975, n - 1) * matrix.std(axis=1, ddof=1) / np.sqrt(n)
         got = systems[systems.gain == gain]
         assert np.allclose(got["mean"], matrix.mean(axis=1)) and (got["queries"] == n).all()
-        assert np.allclose(got["ci_low"], matrix.mean(axis=1) - half) and np.allclose(got["ci_high"], matrix.mean(axis=1) + half)
+        assert np.allclose(got["ci_low"], matrix.mean(axis=1) - half) and np.allclose(got["ci_high"],
+                                                                                      matrix.mean(axis=1) + half)
         got = pairs[pairs.gain == gain]
         p = [sps.ttest_rel(matrix[i], matrix[j]).pvalue for i, j in [(0, 1), (0, 2), (1, 2)]]
         assert np.allclose(got["pvalue"], p)
@@ -265,7 +269,8 @@ def test_query_set_tables_against_a_direct_count():
                                                                      ["noisy", 10, 3], ["noisy", 60, 1]]
     for m, name in enumerate(["quiet", "noisy"]):
         # all users: share of the 6 pairs whose paired t test is significant at 5%
-        direct = np.mean([sps.ttest_rel(values[m, i], values[m, j]).pvalue < 0.05 for i in range(4) for j in range(i + 1, 4)])
+        direct = np.mean([sps.ttest_rel(values[m, i], values[m, j]).pvalue < 0.05 for i in range(4)
+                          for j in range(i + 1, 4)])
         assert power[(power.measure == name) & (power.users == 60)]["power"].iloc[0] == pytest.approx(direct)
         # subsets of 10: the mean over the same subsets, counted directly
         subsets = rd.user_subsets(60, 10, 3, seed=2)
@@ -416,7 +421,8 @@ def test_convention_values_match_the_metric_core():
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", nr.UndefinedNDCGWarning)
                 # trec_eval: ideal from every judged grade; scikit-learn: from the retrieved list only
-                expected = nr.ndcg_from_scores(got, block["score"].to_numpy(), ideal=all_grades) if all_grades.size else np.nan
+                expected = nr.ndcg_from_scores(got, block["score"].to_numpy(),
+                                               ideal=all_grades) if all_grades.size else np.nan
                 sk = nr.ndcg_from_scores(got, block["score"].to_numpy())
             if not all_grades.size:  # no judgment: the query is in one file only, no preset evaluates it
                 assert np.isnan(v_top[:, 0, s, q]).all()
@@ -546,7 +552,8 @@ def test_decisions_against_example():
     expected = [['all', 1, False, False], ['5', 0, True, True]]
     assert pairs[["cutoff", "decision", "decision_changed", "order_reversed"]].values.tolist() == expected
     expected = [['all', 1, 0.0, 1.0], ['5', 0, 0.3, -1.0]]
-    assert summary[["cutoff", "significant", "max_mean_shift", "kendall_tau_vs_reference"]].round(3).values.tolist() == expected
+    assert summary[["cutoff", "significant", "max_mean_shift",
+                    "kendall_tau_vs_reference"]].round(3).values.tolist() == expected
 
 
 def test_convention_values_example():

@@ -46,7 +46,7 @@ def reference_split(ratings: pd.DataFrame, fraction: float) -> tuple[set, set]:
 
 def as_set(split: rec.Split, matrix: np.ndarray) -> set:
     u, i = np.nonzero(matrix)
-    return {(int(split.users[a]), int(split.items[b]), int(matrix[a, b])) for a, b in zip(u, i)}
+    return {(int(split.users[a]), int(split.items[b]), int(matrix[a, b])) for a, b in zip(u, i, strict=False)}
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -322,7 +322,8 @@ def test_temporal_split_example():
 
 def test_canonical_ranker_spec_example():
     assert canonical_ranker_spec("ease( l2 = 500.0 )") == 'ease(l2=500)'
-    with pytest.raises(ValueError, match="ranker\\ 'itemknn'\\ needs\\ parameter\\(s\\)\\ k;\\ valid\\ rankers:\\ popularity,\\ random,\\ itemknn\\(k\\),\\ userknn\\(k\\),\\ puresvd\\(factors\\),\\ ease\\(l2\\)"):
+    with pytest.raises(ValueError, match="ranker\\ 'itemknn'\\ needs\\ parameter\\(s\\)\\ k;\\ valid\\ rankers:\\ "
+                       "popularity,\\ random,\\ itemknn\\(k\\),\\ userknn\\(k\\),\\ puresvd\\(factors\\),\\ ease\\(l2\\)"):
         canonical_ranker_spec("itemknn")
 
 

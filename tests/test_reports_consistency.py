@@ -104,7 +104,8 @@ def test_growth_grid_example():
 
 
 def test_growth_by_discount_example():
-    g = pd.DataFrame({"discount": ["log2", "log2"], "exponent": [0.4, np.nan], "vanishes_superpolynomially": [True, False]})
+    g = pd.DataFrame({"discount": ["log2", "log2"], "exponent": [0.4, np.nan], "vanishes_superpolynomially": [True,
+                                                                                                              False]})
     assert growth_by_discount(g).values.tolist() == [['1 of 2', '0.40']]
 
 

@@ -129,7 +129,8 @@ def test_first_order_summary_example():
 
 
 def test_first_order_far_example():
-    assert first_order_far({"a": "probit"}, ["random"], ["log2"], 1000).startswith("first order against the finite-n theory at n = 1000")
+    assert first_order_far({"a": "probit"}, ["random"], ["log2"], 1000).startswith("first order against the finite-n "
+                                                                                   "theory at n = 1000")
 
 
 def test_power_table_example():

@@ -44,7 +44,8 @@ def test_decision_tables_are_counts_with_chance_cells_marked():
     decisions = read_table(FULL / "10_decisions_uncertain.csv")
     wins = report.head_wins(decisions)
     assert wins.shape[0] == 14
-    flags = dict(zip(zip(decisions["first"], decisions["discount"], decisions["n"]), chance_level(decisions, "p_first")))
+    flags = dict(zip(zip(decisions["first"], decisions["discount"], decisions["n"], strict=False),
+                     chance_level(decisions, "p_first"), strict=False))
     for (head, discount), row in wins.iterrows():
         for n, cell in row.items():
             assert re.match(r"^\d+/1000 \[\d\.\d\d,\d\.\d\d\]", cell)
@@ -57,7 +58,8 @@ def test_largest_disagreement_and_theory_agreement_by_hand():
     decisions = {"m": pd.DataFrame({"first": "h", "discount": ["log2", "zipf", "zipf", "loglog"], "n": [10, 10, 20, 10],
                                     "p_differs": [0.0, 0.1, 0.5, 0.02], "replicates": 100})}
     out = report.largest_disagreement(decisions, {"zipf": "critical", "loglog": "slowly varying"})
-    assert out.loc["critical"].tolist()[1:] == ["zipf", "h", 20, "m"] and out.loc["critical"].iloc[0].startswith("50/100")
+    assert out.loc["critical"].tolist()[1:] == ["zipf", "h", 20,
+                                                "m"] and out.loc["critical"].iloc[0].startswith("50/100")
     crossings = pd.DataFrame({"label": "m", "first": "h", "discount": ["log2", "zipf"], "crossing_n": [100.0, np.nan],
                               "first_ahead_below": True})
     table = pd.DataFrame({"first": "h", "discount": ["log2"] * 3 + ["zipf"], "n": [10, 50, 1000, 10],

@@ -49,13 +49,13 @@ def test_verdict_grids_are_short_and_carry_the_verdict_tables_cells(full):
     grid, p = report.verdict_grid(verdicts), report.p_last_grid(verdicts)
     assert grid.shape == p.shape == (8, 4)
     flags = chance_level(verdicts, "p_better_last")
-    for r, flag in zip(verdicts.itertuples(), flags):
+    for r, flag in zip(verdicts.itertuples(), flags, strict=False):
         assert grid.loc[(r.model, r.rule), r.discount] == r.verdict
         cell = p.loc[(r.model, r.rule), r.discount]
         wins = round(r.p_better_last * r.replicates)
         assert re.match(rf"^{wins}/{r.replicates} \[\d\.\d\d,\d\.\d\d\]", cell) and cell.endswith("(chance)") == flag
     # A cell the rule calls a loss at 300 data sets may be a coin flip, never a win.
-    assert not any(flag and r.verdict == "keeps" for r, flag in zip(verdicts.itertuples(), flags))
+    assert not any(flag and r.verdict == "keeps" for r, flag in zip(verdicts.itertuples(), flags, strict=False))
 
 
 def test_detail_and_curve_summary_by_hand(full):

@@ -54,11 +54,13 @@ def test_top_share_limits_and_its_reader_table(sums):
     _, C = sums
     shares = report.top_share_table(C, [1000, 10**5], 0.01).set_index("discount")
     assert shares.loc["none", "n=1e+05"] == pytest.approx(0.01)
-    assert shares.loc["zipf", "n=1e+03"] == pytest.approx(sum(1 / r for r in range(1, 11)) / sum(1 / r for r in range(1, 1001)))
+    assert shares.loc["zipf", "n=1e+03"] == pytest.approx(sum(1 / r for r in range(1,
+                                                                                   11)) / sum(1 / r for r in range(1, 1001)))
     assert shares["limit"].to_dict() == {"power(beta=2)": 1.0, "geometric(p=0.5)": 1.0, "zipf": 1.0,
                                          "power(beta=0.5)": 0.1, "log2": 0.01, "none": 0.01}
     shown = report.readable_top_share(shares.reset_index(), 0.01)
-    assert shown.columns.tolist() == ["class", "n = 1000", "n = 10^5", "limit (theory)", "top weight / its size at n = 10^5"]
+    assert shown.columns.tolist() == ["class", "n = 1000", "n = 10^5", "limit (theory)", "top weight / its size at n "
+                                      "= 10^5"]
     assert shown.loc["log2", "top weight / its size at n = 10^5"] == round(shares.loc["log2", "n=1e+05"] / 0.01, 3)
 
 
@@ -75,7 +77,8 @@ def test_eps_table_is_1_over_ln_n_for_log2():
 def test_discount_table_example():
     D = {"none": np.ones(2000)}
     expected = [['none', 1000.0, 2.0]]
-    assert discount_table(D, {"none": np.cumsum(D["none"])})[["discount", "sum_1000", "sum_ratio"]].values.tolist() == expected
+    assert discount_table(D, {"none": np.cumsum(D["none"])})[["discount", "sum_1000",
+                                                              "sum_ratio"]].values.tolist() == expected
 
 
 def test_readable_discounts_example():

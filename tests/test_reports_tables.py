@@ -47,7 +47,7 @@ def wilson(k: int, n: int, confidence: float) -> tuple[float, float]:
 def test_count_cells_have_one_format_and_hand_computed_intervals():
     table = pd.DataFrame({"p": [0.87, 1.0, 0.32, 0.0, 0.5], "replicates": [100, 20, 50, 200, 2]})
     cells = count_cells(table, "p")
-    for cell, (p, n) in zip(cells, zip(table["p"], table["replicates"])):
+    for cell, (p, n) in zip(cells, zip(table["p"], table["replicates"], strict=False), strict=False):
         match = CELL.match(cell)
         assert match, cell
         k = round(p * n)

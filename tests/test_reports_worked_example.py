@@ -42,12 +42,14 @@ def test_comparison_names_the_article_only_for_its_example():
 
 def test_is_articles_example_example():
     expected = (True, False)
-    assert (is_articles_example([3, 2, 3, 0, 1, 2], [3, 2], 6, "linear", "log2"), is_articles_example([1], [], 1, "linear", "log2")) == expected
+    assert (is_articles_example([3, 2, 3, 0, 1, 2], [3, 2], 6, "linear", "log2"), is_articles_example([1], [], 1,
+                                                                                                      "linear", "log2")) == expected
 
 
 def test_contributions_table_example():
     expected = [[3.0, 3.0, 1.0, 3.0, 3.0], [2.0, 2.0, 2.0, 1.0, 4.0]]
-    assert contributions_table(np.array([3.0, 2.0]), np.array([3.0, 2.0]), np.array([1.0, 0.5])).values.tolist() == expected
+    assert contributions_table(np.array([3.0, 2.0]), np.array([3.0, 2.0]), np.array([1.0,
+                                                                                     0.5])).values.tolist() == expected
 
 
 def test_swaps_example():

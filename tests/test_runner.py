@@ -414,7 +414,7 @@ def test_runner_kernels_running_at_once_in_one_folder_keep_their_own_sockets(tmp
             for kc in clients:
                 kc.stop_channels()
             await asyncio.gather(*(km.shutdown_kernel() for km in managers))
-        return [(km.ip, [p.name for p in found]) for km, found in zip(managers, sockets)]
+        return [(km.ip, [p.name for p in found]) for km, found in zip(managers, sockets, strict=False)]
 
     (ip_a, sockets_a), (ip_b, sockets_b) = asyncio.run(start_two())
     assert ip_a != ip_b
@@ -601,4 +601,5 @@ def test_notebook_path_example():
 def test_format_parameters_example():
     P = runner.NotebookParameter
     expected = 'k = 6          # cut-off\nseed = 2013\ngain = "exp2"  # gain spec'
-    assert str(format_parameters([P("k", "6", "cut-off"), P("seed", "2013", ""), P("gain", '"exp2"', "gain spec")])) == expected
+    assert str(format_parameters([P("k", "6", "cut-off"), P("seed", "2013", ""), P("gain", '"exp2"',
+                                                                                   "gain spec")])) == expected

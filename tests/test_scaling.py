@@ -145,13 +145,15 @@ def test_power_law_fit_interval_covers_the_true_exponent():
 
 def test_shortfall_exponent_example():
     expected = (1.0, 0.6667)
-    assert (shortfall_exponent("probit", "bayes"), round(shortfall_exponent("probit", "noisy(sigma=0.5)"), 4)) == expected
+    assert (shortfall_exponent("probit", "bayes"), round(shortfall_exponent("probit", "noisy(sigma=0.5)"),
+                                                         4)) == expected
     assert shortfall_exponent("probit", "random") == 0.0
 
 
 def test_decay_index_example():
     expected = '[0.0, 0.8, 1.0, inf]'
-    assert repr([decay_index(d) for d in ["log2", "power(beta=0.8)", "zipflog(gamma=2)", "geometric(p=0.5)"]]) == expected
+    assert repr([decay_index(d) for d in ["log2", "power(beta=0.8)", "zipflog(gamma=2)",
+                                          "geometric(p=0.5)"]]) == expected
 
 
 def test_gap_exponent_example():
@@ -159,7 +161,8 @@ def test_gap_exponent_example():
     # the k = sqrt(n) case: shrinks for noisy(0.5)
     assert (round(e.exponent, 4), e.regime) == (-0.0833, 'uncertain top, beta < 1/2')
     expected = 0.0833
-    assert round(gap_exponent("probit(lo=0.1, hi=0.6)", "bayes", "noisy(sigma=1)", "log2", a=0.5).exponent, 4) == expected
+    assert round(gap_exponent("probit(lo=0.1, hi=0.6)", "bayes", "noisy(sigma=1)", "log2", a=0.5).exponent,
+                 4) == expected
     # 1/r: flat
     assert gap_exponent("probit(lo=0.1, hi=0.6)", "bayes", "noisy(sigma=1)", "zipf").exponent == 0.0
 

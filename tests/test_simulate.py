@@ -163,7 +163,8 @@ def test_kappa_orders_rankers():
         (lambda: parse_model("probit(a=-1)"), ValueError, "a > 0"),
         (lambda: parse_model("probit(b=1)"), ValueError, "lo, hi, a, grades"),
         (lambda: parse_ranker("noisy(sigma=0)"), ValueError, "sigma > 0"),
-        (lambda: parse_ranker("coarse(bins=1)"), ValueError, "ranker 'coarse' needs bins >= 2, got 'coarse\\(bins=1\\)'"),
+        (lambda: parse_ranker("coarse(bins=1)"), ValueError,
+         "ranker 'coarse' needs bins >= 2, got 'coarse\\(bins=1\\)'"),
         (lambda: parse_ranker("oracle"), ValueError, "unknown ranker 'oracle'"),
         (lambda: parse_ranker("head(m=0)"), ValueError, "ranker 'head' needs m >= 1"),
         (lambda: sim.replicate_ndcg("probit", ["bayes"], [lambda r: 1 / r], 5, seed=1, replicate=0), TypeError,
@@ -222,7 +223,8 @@ def test_Model_example():
 
 def test_parse_model_example():
     assert repr(parse_model("probit(grades=3)")) == "parse_model('probit(grades=3)')"
-    with pytest.raises(ValueError, match="unknown\\ model\\ 'logit';\\ valid\\ models:\\ probit\\(lo=0,\\ hi=1,\\ a=1,\\ grades=1\\)"):
+    with pytest.raises(ValueError, match="unknown\\ model\\ 'logit';\\ valid\\ models:\\ probit\\(lo=0,\\ hi=1,\\ "
+                       "a=1,\\ grades=1\\)"):
         parse_model("logit")
 
 
@@ -233,8 +235,10 @@ def test_Ranker_example():
 
 def test_parse_ranker_example():
     expected = ['bayes', 'noisy(sigma=0.5)', 'coarse(bins=4)', 'head(m=10)', 'gated(q=0.1)']
-    assert [str(parse_ranker(s)) for s in ["bayes", "noisy( sigma=0.50 )", "coarse(bins=4)", "head(m=10)", "gated(q=0.10)"]] == expected
-    with pytest.raises(ValueError, match="ranker\\ 'noisy'\\ needs\\ parameter\\(s\\)\\ sigma;\\ valid\\ rankers:\\ bayes,\\ noisy\\(sigma\\),\\ coarse\\(bins\\),\\ random,\\ head\\(m\\),\\ gated\\(q\\)"):
+    assert [str(parse_ranker(s)) for s in ["bayes", "noisy( sigma=0.50 )", "coarse(bins=4)", "head(m=10)",
+                                           "gated(q=0.10)"]] == expected
+    with pytest.raises(ValueError, match="ranker\\ 'noisy'\\ needs\\ parameter\\(s\\)\\ sigma;\\ valid\\ rankers:\\ "
+                       "bayes,\\ noisy\\(sigma\\),\\ coarse\\(bins\\),\\ random,\\ head\\(m\\),\\ gated\\(q\\)"):
         parse_ranker("noisy")
     with pytest.raises(ValueError, match="ranker\\ 'gated'\\ needs\\ 0\\ <\\ q\\ <\\ 1,\\ got\\ 'gated\\(q=1\\)'"):
         parse_ranker("gated(q=1)")
@@ -276,4 +280,5 @@ def test_stream_sample_example():
 
 def test_stream_ndcg_example():
     expected = (2, 2, 2)
-    assert stream_ndcg("probit", ["bayes", "random"], ["log2", "none"], [10, 100], seed=1, replicate=0).shape == expected
+    assert stream_ndcg("probit", ["bayes", "random"], ["log2", "none"], [10, 100], seed=1,
+                       replicate=0).shape == expected

@@ -120,7 +120,8 @@ def test_fewest_queries_group_by_interval_overlap():
 
     # Best: index 1 (12 queries, interval up to 14). Index 0 reaches down to 14 exactly (in the group), index 2
     # starts just above 14 (needs more), index 3 never reaches the target (NaN: infinitely many queries).
-    best, group, more = fewest_queries([15.0, 12.0, 16.0, np.nan], [14.0, 10.0, 14.5, np.inf], [17.0, 14.0, 18.0, np.inf])
+    best, group, more = fewest_queries([15.0, 12.0, 16.0, np.nan], [14.0, 10.0, 14.5, np.inf], [17.0, 14.0, 18.0,
+                                                                                                np.inf])
     assert best == 1
     assert group.tolist() == [True, True, False, False]
     assert more.tolist() == [False, False, True, True]

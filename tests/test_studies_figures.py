@@ -130,7 +130,8 @@ def test_select_example():
 def test_crossing_n_example():
     t = pd.DataFrame(dict(first="a", second="b", discount=["log2", "zipf"], crossing_n=[71.0, float("nan")]))
     expected = '(71.0, nan, nan)'
-    assert repr((crossing_n(t, "a", "b", "log2"), crossing_n(t, "a", "b", "zipf"), crossing_n(t, "a", "b", "loglog"))) == expected
+    assert repr((crossing_n(t, "a", "b", "log2"), crossing_n(t, "a", "b", "zipf"), crossing_n(t, "a", "b",
+                                                                                              "loglog"))) == expected
 
 
 def test_plotted_column_example():
@@ -195,7 +196,8 @@ def test_n_label_example():
 
 def test_error_bar_lengths_example():
     expected = [[0.1, 0.0], [0.2, 0.0]]
-    assert error_bar_lengths(np.array([0.5, 0.5]), np.array([0.4, np.nan]), np.array([0.7, np.nan])).round(3).tolist() == expected
+    assert error_bar_lengths(np.array([0.5, 0.5]), np.array([0.4, np.nan]), np.array([0.7,
+                                                                                      np.nan])).round(3).tolist() == expected
 
 
 def test_interval_markers_example():
@@ -408,7 +410,8 @@ def test_cutoff_panels_example():
                           ci_high=[0.3, 0.4]))
     sm = pd.DataFrame(dict(gain="g", cutoff=["5", "all"], significant=[3, 4], decisions_changed=[1, 0]))
     expected = ['@5', 'whole']
-    assert [t.get_text() for t in cutoff_panels(m, sm, ["a"], ["g"], ["5", "all"], 15).axes[0].get_xticklabels()] == expected
+    assert [t.get_text() for t in cutoff_panels(m, sm, ["a"], ["g"], ["5", "all"],
+                                                15).axes[0].get_xticklabels()] == expected
 
 
 # --------------------------------------------------------------------------- examples of studies.consistent_distinguishability.plots

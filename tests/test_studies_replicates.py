@@ -67,7 +67,8 @@ def test_run_chunks_joins_in_replicate_order_and_resumes_from_cache(tmp_path):
 def test_seed_sequence_example():
     a = np.random.default_rng(seed_sequence(1, 6003, 0)).random()
     expected = (True, False)
-    assert (a == np.random.default_rng(seed_sequence(1, 6003, 0)).random(), a == np.random.default_rng(seed_sequence(1, 6003, 1)).random()) == expected
+    assert (a == np.random.default_rng(seed_sequence(1, 6003, 0)).random(), a == np.random.default_rng(seed_sequence(1,
+                                                                                                                     6003, 1)).random()) == expected
 
 
 def test_replicate_counts_example():

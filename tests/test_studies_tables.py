@@ -85,4 +85,5 @@ def test_grid_table_example():
                 '1      a  20   2.0     m\n'
                 '2      b  10   3.0     m\n'
                 '3      b  20   4.0     m')
-    assert repr(grid_table({"ranker": ["a", "b"], "n": [10, 20]}, {"mean": [[1.0, 2.0], [3.0, 4.0]], "model": "m"})) == expected
+    assert repr(grid_table({"ranker": ["a", "b"], "n": [10, 20]}, {"mean": [[1.0, 2.0], [3.0, 4.0]],
+                                                                   "model": "m"})) == expected

@@ -223,7 +223,8 @@ def test_compare_pairs_with_theory_by_hand():
 
 
 def test_theory_table_agrees_with_prediction():
-    table = fn.theory_table("probit(lo=0.1, hi=0.6)", ["bayes", "random"], ["log2", "zipf", "power(beta=0.5)"], [50, 500])
+    table = fn.theory_table("probit(lo=0.1, hi=0.6)", ["bayes", "random"], ["log2", "zipf", "power(beta=0.5)"], [50,
+                                                                                                                 500])
     assert len(table) == 12
     for r in table.to_dict("records"):
         p = fn.prediction("probit(lo=0.1, hi=0.6)", r["ranker"], r["discount"], r["n"])
@@ -264,7 +265,8 @@ def test_cache_key_ignores_documentation_but_not_code(tmp_path):
 
 
 def test_distinct_specs_example():
-    with pytest.raises(ValueError, match="rules\\ must\\ be\\ a\\ non\\-empty\\ list\\ of\\ distinct\\ rules,\\ got\\ \\['all',\\ 'all'\\]"):
+    with pytest.raises(ValueError, match="rules\\ must\\ be\\ a\\ non\\-empty\\ list\\ of\\ distinct\\ rules,\\ got\\ "
+                       "\\['all',\\ 'all'\\]"):
         distinct_specs("rules", ["all", "all"])
 
 

@@ -136,12 +136,12 @@ def test_first_order_expansion_improves_with_n():
             ns = (10**4, 10**5, 10**6, 10**7)
             errors = [abs((1 - fn.finite_n_ndcg(model, ranker, discount, n)) / (th.eps(discount, float(n)) * c) - 1)
                       for n in ns]
-            assert all(a > b for a, b in zip(errors, errors[1:])), (model, ranker, discount, errors)
+            assert all(a > b for a, b in zip(errors, errors[1:], strict=False)), (model, ranker, discount, errors)
             # The neglected term is of relative order eps: error / eps settles towards a constant,
             # its change shrinking decade by decade.
-            scaled = [e / th.eps(discount, float(n)) for e, n in zip(errors, ns)]
-            steps = [abs(b - a) for a, b in zip(scaled, scaled[1:])]
-            assert all(a > b for a, b in zip(steps, steps[1:])), (model, ranker, discount, scaled)
+            scaled = [e / th.eps(discount, float(n)) for e, n in zip(errors, ns, strict=False)]
+            steps = [abs(b - a) for a, b in zip(scaled, scaled[1:], strict=False)]
+            assert all(a > b for a, b in zip(steps, steps[1:], strict=False)), (model, ranker, discount, scaled)
 
 
 def test_power_finite_n_approaches_limit_and_none_is_one():
@@ -227,7 +227,8 @@ def test_head_ranker_rank_gains():
     with pytest.raises(ValueError, match="no n-free gain profile"):
         th.gain_profile("probit", "head(m=10)")
     p = fn.prediction("probit", "head(m=10)", "log2", 1000)
-    assert math.isnan(p["limit"]) and p["finite_n"] == pytest.approx(fn.finite_n_ndcg("probit", "head(m=10)", "log2", 1000))
+    assert math.isnan(p["limit"]) and p["finite_n"] == pytest.approx(fn.finite_n_ndcg("probit", "head(m=10)", "log2",
+                                                                                      1000))
 
 
 @pytest.mark.parametrize(("ranker", "discount"), [("head(m=10)", "log2"), ("head(m=10)", "power(beta=2)"),

@@ -154,12 +154,6 @@ def catalogue(studies: Path = STUDIES, page: Path = PAGE, shared: Path = SHARED)
 
     Raises ValueError if a file is malformed, two findings share a key, two files define a threshold, or a finding
     names a threshold no file defines.
-
-    Examples
-    --------
-    >>> text = catalogue().texts[0]
-    >>> text.key, text.study, text.notebook, text.thresholds
-    ('worked-example', 'worked_example', '01_worked_example.ipynb', ('worked_example_decimals',))
     """
     page_data = tomllib.loads(page.read_text(encoding="utf-8"))
     thresholds = _thresholds(tomllib.loads(shared.read_text(encoding="utf-8")), shared)
@@ -175,7 +169,8 @@ def catalogue(studies: Path = STUDIES, page: Path = PAGE, shared: Path = SHARED)
         if set(own) & set(thresholds):
             raise ValueError(f"{files[name]}: thresholds {sorted(set(own) & set(thresholds))} are defined twice")
         thresholds.update(own)
-        texts += [_text(key, entry, name, notebook, shared_texts, files[name], page_data) for key, entry in entries.items()]
+        texts += [_text(key, entry, name, notebook, shared_texts, files[name], page_data)
+                  for key, entry in entries.items()]
     keys = [text.key for text in texts]
     if len(set(keys)) != len(keys):
         raise ValueError(f"finding keys are not unique: {sorted(k for k in set(keys) if keys.count(k) > 1)}")
@@ -237,15 +232,6 @@ class _Thresholds(Mapping[str, Any]):
 
 def fill(template: str, values: Mapping[str, Any], where: str) -> str:
     """``template`` with each ``{name}`` replaced by ``values[name]`` (a missing value is an error).
-
-    Examples
-    --------
-    >>> fill("{n} of {total}", {"n": 3, "total": 4}, "example")
-    '3 of 4'
-    >>> fill("{m}", {}, "example")
-    Traceback (most recent call last):
-    ...
-    ValueError: example: no value for the placeholder {m}
     """
     try:
         return template.format_map(values)
@@ -260,13 +246,6 @@ def make_finding(text: Text, verdict: str, values: Mapping[str, Any], numbers: M
     A value that is a list of records is written out by its item template. A claim about n -> infinity
     (``text.limit``) that its rule finds to hold reads "consistent with": finite-n measurements agree with a limit,
     they do not establish it.
-
-    Examples
-    --------
-    >>> text = catalogue().texts[0]
-    >>> f = make_finding(text, "holds", {"values": "CG 11", "agree": "1 of 1", "inflated": "0.961"}, {})
-    >>> f.summary, f.verdict
-    ('1 of 1 values agree; ideal from the returned list only: nDCG6 = 0.961', 'holds')
     """
     page = catalogue().page if page is None else page
     written = dict(values)
@@ -278,7 +257,8 @@ def make_finding(text: Text, verdict: str, values: Mapping[str, Any], numbers: M
             parts = [fill(spec["text"], {"T": _Thresholds(), **item}, f"{text.key}.items.{name}") for item in value]
             written[name] = spec.get("join", ", ").join(parts) or spec.get("empty", "")
     filled = {**page["sources"], "T": _Thresholds(), **written}
-    filled.update({name: fill(shared, filled, f"{text.notebook} [shared] {name}") for name, shared in text.shared.items()})
+    filled.update({name: fill(shared, filled, f"{text.notebook} [shared] {name}")
+                   for name, shared in text.shared.items()})
 
     def write(name: str) -> str:
         return fill(getattr(text, name), filled, f"finding {text.key!r}, {name}")
@@ -321,11 +301,6 @@ class Claim:
 def claims() -> tuple[Claim, ...]:
     """Every finding in page order, each text joined with the function of its study's ``findings.py`` named after
     its key.
-
-    Examples
-    --------
-    >>> claims()[0], len({claim.key for claim in claims()}) == len(claims())
-    (Claim('worked-example'), True)
     """
     out = []
     for text in catalogue().texts:
@@ -344,14 +319,6 @@ def claim(key: str) -> Claim:
 
 def collect(results: Results) -> list[Finding]:
     """Evaluate every finding on the tables of ``results``.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> collect(Results(tempfile.mkdtemp()))
-    Traceback (most recent call last):
-    ...
-    ndcg_research.findings.model.MissingTableError: table '01_worked_example.csv' is not in ...
     """
     return [claim(results) for claim in claims()]
 
@@ -381,19 +348,13 @@ def answer(notebook: str, results_dir: str | os.PathLike[str]) -> Any:
     ------
     ValueError
         If ``notebook`` is not a notebook file name ``NN_name.ipynb``.
-
-    Examples
-    --------
-    >>> full = STUDIES.parents[1] / "results" / "full"
-    >>> table = answer("01_worked_example.ipynb", full)
-    >>> table.columns.tolist(), table["Verdict"].tolist()
-    (['Verdict', 'What the tables show'], ['holds'])
     """
     import pandas as pd
 
     name = Path(notebook).name
     if not (name.endswith(".ipynb") and name[:2].isdigit() and name[2:3] == "_"):
-        raise ValueError(f"notebook must be a notebook file name such as '04_distinguishability.ipynb', got {notebook!r}")
+        raise ValueError(f"notebook must be a notebook file name such as '04_distinguishability.ipynb', "
+                         f"got {notebook!r}")
     results = Results(results_dir, prefix=name[:3])
     rows = []
     for claim in claims():

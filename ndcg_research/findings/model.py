@@ -78,20 +78,6 @@ class Results:
     Tables are read with :func:`ndcg_research.simulation.tables.read_table`, so every column keeps the type it was
     written with. With ``prefix`` (``"04_"``), only that notebook's files count: a run folder holds the tables of
     whichever notebooks ran into it, and a finding must not read a mix of runs.
-
-    Examples
-    --------
-    >>> import tempfile, pathlib
-    >>> from ndcg_research.simulation.tables import write_table
-    >>> folder = pathlib.Path(tempfile.mkdtemp())
-    >>> _ = write_table([{"label": "007", "mean": 0.5}], folder / "t.csv")
-    >>> table = Results(folder).table("t.csv")
-    >>> table["label"].tolist(), table["mean"].tolist()
-    (['007'], [0.5])
-    >>> Results(folder, prefix="04_").table("t.csv")
-    Traceback (most recent call last):
-    ...
-    ndcg_research.findings.model.MissingTableError: 't.csv' is not a table of notebook 04
     """
 
     def __init__(self, folder: str | os.PathLike[str], prefix: str = "") -> None:
@@ -122,11 +108,6 @@ class Results:
 
 def number(value: float, digits: int = 3) -> str:
     """Format a quoted number: ``digits`` significant digits, no sign on a zero, 'n/a' for NaN.
-
-    Examples
-    --------
-    >>> number(0.12345), number(-0.0), number(float("nan")), number(1234567.0, 2)
-    ('0.123', '0', 'n/a', '1.2e+06')
     """
     value = float(value)
     if math.isnan(value):
@@ -136,13 +117,6 @@ def number(value: float, digits: int = 3) -> str:
 
 def proportion(p: float, low: float, high: float, trials: int | None = None) -> str:
     """A proportion with its 95% interval; a proportion of 1 (or 0) is given with its bound, never as a bare 1.00.
-
-    Examples
-    --------
-    >>> proportion(0.734, 0.71, 0.76), proportion(1.0, 0.9261, 1.0, 50), proportion(0.0, 0.0, 0.0038, 1000)
-    ('0.73 [0.71, 0.76]', 'all 50 (>= 0.926)', 'none of 1000 (<= 0.0038)')
-    >>> proportion(0.997, 0.991, 0.999)
-    '0.997 [0.991, 0.999]'
     """
     if p == 1 and trials is not None:
         return f"all {trials} (>= {low:.3f})"
@@ -154,11 +128,6 @@ def proportion(p: float, low: float, high: float, trials: int | None = None) -> 
 
 def span(values: Any, digits: int = 3) -> str:
     """The range of some numbers, as 'a to b' (or one number when they are all equal).
-
-    Examples
-    --------
-    >>> span([0.12, 0.3, 0.25]), span([2.0, 2.0])
-    ('0.12 to 0.3', '2')
     """
     import numpy as np
 
@@ -169,11 +138,6 @@ def span(values: Any, digits: int = 3) -> str:
 
 def cases(count: int, total: int) -> str:
     """'count of total'.
-
-    Examples
-    --------
-    >>> cases(3, 4)
-    '3 of 4'
     """
     return f"{count} of {total}"
 

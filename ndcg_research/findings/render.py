@@ -22,19 +22,13 @@ def _links(finding: Finding, figures_url: str, tables_url: str, notebooks_url: s
 
 #: How the page introduces the thresholds of each ``fixed`` kind.
 _FIXED_WORDS = {"before the runs": "set before the runs",
-                "with the first run": "set in the commit of the first outputs they judge (which came first is not known)",
+                "with the first run":
+                    "set in the commit of the first outputs they judge (which came first is not known)",
                 "after seeing data": "set after seeing data"}
 
 
 def thresholds_line(names: Sequence[str]) -> str:
     """The thresholds of a finding's rule by when they were fixed, from the files that define them (never typed).
-
-    Examples
-    --------
-    >>> print(thresholds_line(["first_order_factor"]))
-    set before the runs: `first_order_factor` = 1.2.
-    >>> thresholds_line([])
-    'none (the rule compares measured numbers with each other or with 0)'
     """
     parts, known = [], catalogue().thresholds
     for when, words in _FIXED_WORDS.items():
@@ -48,11 +42,6 @@ def thresholds_line(names: Sequence[str]) -> str:
 
 def anchor(title: str) -> str:
     """The anchor GitHub gives a Markdown heading: lower case, spaces to hyphens, punctuation dropped.
-
-    Examples
-    --------
-    >>> anchor("Slower discounts: same limit, order kept (log2 vs loglog)")
-    'slower-discounts-same-limit-order-kept-log2-vs-loglog'
     """
     text = title.strip().lower().replace(" ", "-")
     return "".join(c for c in text if c.isalnum() or c in "-_")
@@ -60,12 +49,6 @@ def anchor(title: str) -> str:
 
 def render_page(findings: Sequence[Finding]) -> str:
     """The whole findings page (Markdown, links relative to the repository root).
-
-    Examples
-    --------
-    >>> f = Finding("k", "T", "C.", "S", "M.", "m", "holds", "Cond.", ("01_fig",), ("01_t.csv",))
-    >>> print(render_page([f]).splitlines()[6])
-    ## T
     """
     lines = [
         "# Findings",
@@ -111,11 +94,6 @@ def splice_readme(readme: str, summary: str) -> str:
     """Replace the text between the README markers (inclusive) with ``summary``.
 
     Raises ValueError if the README lacks the markers.
-
-    Examples
-    --------
-    >>> splice_readme(f"a\\n{README_START}\\nold\\n{README_END}\\nb", "NEW")
-    'a\\nNEW\\nb'
     """
     start, end = readme.find(README_START), readme.find(README_END)
     if start < 0 or end < start:

@@ -149,10 +149,10 @@ def format_parameters(parameters: Sequence[runner.NotebookParameter]) -> str:
     lines = [f"{p.name} = {p.default}" for p in parameters]
     ends = [len(line.splitlines()[-1]) for line in lines]
     # Comments start in one column, unless a line is too long for that to help.
-    width = max((end for end, p in zip(ends, parameters) if p.comment and end <= 40), default=0)
+    width = max((end for end, p in zip(ends, parameters, strict=False) if p.comment and end <= 40), default=0)
     return "\n".join(
         f"{line}{' ' * max(width - end, 0)}  # {p.comment}" if p.comment else line
-        for line, end, p in zip(lines, ends, parameters)
+        for line, end, p in zip(lines, ends, parameters, strict=False)
     )
 
 

@@ -130,11 +130,8 @@ def save_figure(
     Raises
     ------
     TypeError
-        If ``fig`` is not a Matplotlib figure or a parameter cannot be stored as JSON.
-    ValueError
-        If ``name`` does not follow the naming rule or ``caption`` is empty.
+        If a parameter cannot be stored as JSON.
     """
-    _check_figure_arguments(fig, name, caption, notebook, parameters)
     folder = Path(figures_dir)
     folder.mkdir(parents=True, exist_ok=True)
     png, pdf, record = figure_files(name, folder)
@@ -147,25 +144,6 @@ def save_figure(
     provenance = _provenance(name, caption, notebook, png, pdf, clean_parameters, clean_seed, folder)
     record.write_text(json.dumps(provenance, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     return [png, pdf, record]
-
-
-def _check_figure_arguments(fig: Any, name: Any, caption: Any, notebook: Any, parameters: Any) -> None:
-    """Refuse what :func:`save_figure` cannot store, naming the argument and its value."""
-    if not isinstance(fig, Figure):
-        raise TypeError(f"fig must be a matplotlib Figure, got {type(fig).__name__}")
-    if not isinstance(name, str) or not FIGURE_NAME_PATTERN.match(name):
-        raise ValueError(
-            f"name must look like 'NN_short_description' (two digits, underscore, lower-case "
-            f"words joined by underscores), got {name!r}"
-        )
-    if not isinstance(caption, str) or not caption.strip():
-        raise ValueError(f"caption must be a non-empty string, got {caption!r}")
-    if "\n" in caption.strip():
-        raise ValueError(f"caption must be one line, got {caption!r}")
-    if not isinstance(notebook, str) or not notebook:
-        raise ValueError(f"notebook must be a non-empty string, got {notebook!r}")
-    if not isinstance(parameters, Mapping):
-        raise TypeError(f"parameters must be a mapping, got {type(parameters).__name__}")
 
 
 def _stored_parameters(parameters: Mapping[str, Any]) -> dict[str, Any]:
@@ -457,19 +435,11 @@ def _sha256(path: Path) -> str:
 
 
 def _package_version() -> str | None:
-    try:
-        import ndcg_research
+    from importlib.metadata import PackageNotFoundError, version
 
-        version = getattr(ndcg_research, "__version__", None)
-        if version is not None:
-            return str(version)
-    except Exception:  # pragma: no cover - the package is importable where this runs
-        pass
     try:
-        from importlib.metadata import version as _version
-
-        return _version("ndcg_research")
-    except Exception:
+        return version("ndcg_research")
+    except PackageNotFoundError:  # pragma: no cover - run from a source tree without installing it
         return None
 
 

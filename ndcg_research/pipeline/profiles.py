@@ -97,7 +97,8 @@ def load_profiles(path: str | os.PathLike[str]) -> dict[str, dict[str, dict[str,
                                   f"names to values, got {type(params).__name__}")
             injected = [name for name in INJECTED_PARAMETERS if name in params]
             if injected:
-                raise RunnerError(f"profile {profile!r}, notebook {stem!r} in {str(path)!r} sets {', '.join(injected)}, "
+                raise RunnerError(f"profile {profile!r}, notebook {stem!r} in {str(path)!r} sets "
+                                  f"{', '.join(injected)}, "
                                   "which the runner sets itself: choose the output folders with --output DIR "
                                   "(or --figures-dir DIR) instead")
             entry[str(stem)] = dict(params)

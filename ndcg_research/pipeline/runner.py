@@ -199,7 +199,8 @@ def plan_run(profile: str = "full", *, output: str | os.PathLike[str] | None = N
     profiles_path = Path(profiles_file) if profiles_file is not None else nb_dir / "profiles.yaml"
     loaded = load_profiles(profiles_path)
     if profile not in loaded:
-        raise RunnerError(f"profile {profile!r} is not in {str(profiles_path)!r}; available: {', '.join(sorted(loaded))}")
+        raise RunnerError(f"profile {profile!r} is not in {str(profiles_path)!r}; "
+                          f"available: {', '.join(sorted(loaded))}")
     notebooks = discover_notebooks(nb_dir)
     if not notebooks:
         raise RunnerError(f"no notebooks matching {NOTEBOOK_GLOB} in {str(nb_dir)!r}")

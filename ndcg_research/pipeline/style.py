@@ -87,7 +87,8 @@ def model_panel_grid(models: Sequence[str], discounts: Sequence[str], size: tupl
     """A grid with one row of panels per model and one column per discount: (figure, axes, [(ax, model, discount)]).
     """
     fig, axes = panel_grid(len(models) * len(discounts), len(discounts), size=size)
-    panels = [(axes[m * len(discounts) + j], label, d) for m, label in enumerate(models) for j, d in enumerate(discounts)]
+    panels = [(axes[m * len(discounts) + j], label, d)
+              for m, label in enumerate(models) for j, d in enumerate(discounts)]
     return fig, axes, panels
 
 
@@ -102,9 +103,9 @@ def label_rows(axes: np.ndarray, cols: int, label: str) -> None:
 def label_grid_edges(axes: np.ndarray, column_titles: Sequence[str], row_labels: Sequence[str]) -> None:
     """Titles over the top row, y labels on the first column, "n" under the bottom row of a 2-D grid of axes.
     """
-    for ax, title in zip(axes[0], column_titles):
+    for ax, title in zip(axes[0], column_titles, strict=False):
         ax.set_title(title, fontsize=10)
-    for ax, label in zip(axes[:, 0], row_labels):
+    for ax, label in zip(axes[:, 0], row_labels, strict=False):
         ax.set_ylabel(label, fontsize=9)
     for ax in axes[-1]:
         ax.set_xlabel("n")

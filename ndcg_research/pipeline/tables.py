@@ -76,7 +76,7 @@ def rounded(table: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
 def _counts(table: pd.DataFrame, column: str, trials: str) -> tuple[list[int], list[int]]:
     """The whole counts behind the shares ``table[column]`` of ``table[trials]`` (refusing a share that is not one)."""
     counts, totals = [], []
-    for row, (share, total) in enumerate(zip(table[column].tolist(), table[trials].tolist())):
+    for row, (share, total) in enumerate(zip(table[column].tolist(), table[trials].tolist(), strict=False)):
         count = float(share) * int(total)
         if not (np.isfinite(count) and abs(count - round(count)) <= 1e-6):
             raise ValueError(f"{column} of row {row} must be a share of {int(total)} trials (a whole count), "
@@ -88,13 +88,14 @@ def _counts(table: pd.DataFrame, column: str, trials: str) -> tuple[list[int], l
 
 def proportion_cells(table: pd.DataFrame, column: str, trials: str = "replicates", *, digits: int = 2,
                      interval: bool = True) -> list[str]:
-    """Each row's share ``table[column]`` of ``table[trials]`` as :func:`~ndcg_research.stats.intervals.share_label` text.
+    """Each row's share ``table[column]`` of ``table[trials]`` as :func:`~ndcg_research.stats.intervals.share_label`
+    text.
 
     So a proportion measured as 1 on a few replicates reads as the count ("20/20 [0.84,1.00]"), not
     as a probability of 1. The shares must be of whole numbers of trials.
     """
     labels = []
-    for row, (share, count) in enumerate(zip(table[column].tolist(), table[trials].tolist())):
+    for row, (share, count) in enumerate(zip(table[column].tolist(), table[trials].tolist(), strict=False)):
         try:
             labels.append(share_label(share, int(count), digits=digits, interval=interval))
         except ValueError as error:
@@ -121,7 +122,7 @@ def chance_level(table: pd.DataFrame, column: str, trials: str = "replicates", *
     level = family_confidence(size, confidence=CONFIDENCE)
     coin = float(threshold("chance_p"))
     flags = []
-    for count, total in zip(counts, totals):
+    for count, total in zip(counts, totals, strict=False):
         low, high = wilson_interval(count, total, confidence=level)
         flags.append(low <= coin <= high)
     return np.asarray(flags, dtype=bool)
@@ -139,7 +140,7 @@ def count_cells(table: pd.DataFrame, column: str, trials: str = "replicates", *,
     if marks.shape != (len(counts),):
         raise ValueError(f"flag must have one entry per row ({len(counts)}), got shape {marks.shape}")
     cells = []
-    for count, total, mark in zip(counts, totals, marks):
+    for count, total, mark in zip(counts, totals, marks, strict=False):
         low, high = wilson_interval(count, total)
         cells.append(f"{count}/{total} [{low:.{digits}f},{high:.{digits}f}]" + (CHANCE_MARK if mark else ""))
     return cells

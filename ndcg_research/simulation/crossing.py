@@ -65,7 +65,8 @@ def crossing_n(model: str, first: str, second: str, discount: str, n_min: int, n
     """
     table = crossing_table(model, first, second, [discount], n_min, n_max, points)
     n = table["crossing_n"].iloc[0]
-    return (None if math.isnan(n) else int(n)), float(table["gap_at_n_min"].iloc[0]), float(table["gap_at_n_max"].iloc[0])
+    row = table.iloc[0]
+    return (None if math.isnan(n) else int(n)), float(row["gap_at_n_min"]), float(row["gap_at_n_max"])
 
 
 def crossing_table(model: str, first: str, second: str, discounts: Sequence[str], n_min: int, n_max: int,
@@ -121,7 +122,7 @@ def decision_table(result: SweepResult, first: str, second: str, reference: str 
     rows = []
     for d in sweep.discounts:
         for n in sweep.ns:
-            def decide(discount: str) -> np.ndarray:
+            def decide(discount: str, n: int = n) -> np.ndarray:
                 gap = result.ndcg(first, discount, n) - result.ndcg(second, discount, n)
                 return np.where(np.abs(gap) <= tie_tolerance, 0, np.sign(gap))
 

@@ -1,4 +1,5 @@
-r"""nDCG@k on the simulated ranking problems of :mod:`ndcg_research.simulation.simulate`, with k tied to n (notebook 05).
+r"""nDCG@k on the simulated ranking problems of :mod:`ndcg_research.simulation.simulate`, with k tied to n (notebook
+05).
 
 The theory experiments (:mod:`ndcg_research.simulation.sweeps`) sweep the full-list
 nDCG; this module adds the cut-off. A **cut-off rule** says how k follows the
@@ -221,7 +222,8 @@ class CutoffSweep(Sweep):
         """The columns of :meth:`Sweep.annotate`, plus the cut-off ``k`` of the rule at n."""
         table = super().annotate(table)
         k = {(r, n): parse_cutoff(r).k(n) for r in self.rules for n in self.ns}
-        table.insert(table.columns.get_loc("n") + 1, "k", [k[r, n] for r, n in zip(table["rule"], table["n"])])
+        table.insert(table.columns.get_loc("n") + 1, "k",
+                     [k[r, n] for r, n in zip(table["rule"], table["n"], strict=True)])
         return table
 
 

@@ -160,7 +160,7 @@ def ideal_rank_gains(model: str | Model, n: int, *, gain: str | Gain = "linear")
     levels, q = star.values[::-1], star.edges[1:-1][::-1]  # gain(0..G); q_1..q_G
     out = np.full(n, float(levels[0]))
     ranks = np.arange(1, n + 1)
-    for step, qk in zip(np.diff(levels), q):  # loop over grade levels
+    for step, qk in zip(np.diff(levels), q, strict=False):  # loop over grade levels
         sd = math.sqrt(n * qk * (1 - qk))
         lo, hi = max(1, math.floor(n * qk - 40 * sd)), min(n, math.ceil(n * qk + 40 * sd))
         tail = np.zeros(n)

@@ -34,7 +34,6 @@ from typing import Any, NamedTuple, TypeVar
 
 import numpy as np
 
-
 #: Default number of items (replicates x list length) per chunk of work.
 CHUNK_ITEMS = 2_000_000
 
@@ -264,7 +263,8 @@ def code_fingerprint(module: str, package: Path | None = None) -> str:
         if current in trees or current.split(".")[0] != package.name:
             continue
         relative = Path(*current.split(".")[1:])
-        path = package / relative / "__init__.py" if (package / relative).is_dir() else package / relative.with_suffix(".py")
+        is_package = (package / relative).is_dir()
+        path = package / relative / "__init__.py" if is_package else package / relative.with_suffix(".py")
         if not path.is_file():  # a name imported from a module, not a module
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))

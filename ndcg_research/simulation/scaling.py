@@ -228,10 +228,10 @@ def power_law_fit(n: Sequence[float], d: Sequence[float], se: Sequence[float], *
                   confidence: float = 0.95) -> tuple[float, float, float]:
     """Exponent e of ``d = c n^e`` by weighted least squares on d itself, with its interval: ``(e, low, high)``.
 
-    Unlike a fit of ``ln d`` (:func:`~ndcg_research.studies.consistent_distinguishability.experiment.growth_table`), the measured d may be
-    0 or negative (a gap that has shrunk into its noise): each point counts with its standard error
-    ``se`` (``scipy.optimize.curve_fit`` with ``absolute_sigma=True``). NaN when the fit is not identified
-    (fewer than 2 points, a zero or undefined standard error, or an infinite covariance).
+    Unlike a fit of ``ln d`` (:func:`~ndcg_research.studies.consistent_distinguishability.experiment.growth_table`), the
+    measured d may be 0 or negative (a gap that has shrunk into its noise): each point counts with its standard error
+    ``se`` (``scipy.optimize.curve_fit`` with ``absolute_sigma=True``). NaN when the fit is not identified (fewer than 2
+    points, a zero or undefined standard error, or an infinite covariance).
     """
     from scipy import optimize, stats
 
@@ -268,7 +268,7 @@ def gap_trend(pair_table: pd.DataFrame, keys: Sequence[str], confidence: float) 
         upper = group[group["n"] >= group["n"].median()]
         e, low, high = power_law_fit(upper["n"], upper["std_gap"], upper["std_gap_se"], confidence=confidence)
         trend = ("undefined" if not math.isfinite(e) else "grows" if low > 0 else "shrinks" if high < 0 else "flat")
-        rows.append({**dict(zip(keys, key if isinstance(key, tuple) else (key,))),
+        rows.append({**dict(zip(keys, key if isinstance(key, tuple) else (key,), strict=False)),
                      "n_from": int(upper["n"].min()), "n_to": int(upper["n"].max()), "points": len(upper),
                      "exponent": e, "exponent_low": low, "exponent_high": high, "trend": trend})
     return pd.DataFrame(rows)

@@ -165,7 +165,8 @@ def _sorted_dcg(neg_scores: np.ndarray, grades8: np.ndarray, table: np.ndarray |
     return np.array([ranked @ v for v in vectors])
 
 
-def _block_dcg(x_desc: np.ndarray, gains: np.ndarray, edges: np.ndarray, cumulatives: Sequence[np.ndarray]) -> np.ndarray:
+def _block_dcg(x_desc: np.ndarray, gains: np.ndarray, edges: np.ndarray,
+               cumulatives: Sequence[np.ndarray]) -> np.ndarray:
     """Tie-averaged DCG of the ranking by bin of x, for items sorted by descending x.
 
     Bin j holds the items with exactly j edges below x; in descending order the
@@ -313,7 +314,7 @@ def stream_ndcg(
     discounts = [parse_discount(d, builtin_only=True) for d in discounts]
     gain_fn = parse_gain(gain, builtin_only=True)
     ns = list(ns)
-    if not ns or any(b <= a for a, b in zip(ns, ns[1:])):
+    if not ns or any(b <= a for a, b in zip(ns, ns[1:], strict=False)):
         raise ValueError(f"ns must be a non-empty increasing list of prefix lengths, got {ns!r}")
     length = ns[-1]
     s = stream_sample(model, rankers, length, seed=seed, replicate=replicate)

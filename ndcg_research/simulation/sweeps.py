@@ -210,7 +210,7 @@ class Sweep(Design):
         return ("discount", "ranker")
 
     def chunks(self, chunk_items: int = CHUNK_ITEMS) -> list[Chunk]:
-        """Work units: consecutive replicates of one n (see :func:`~ndcg_research.simulation.replicates.plan_chunks`)."""
+        """Work units: consecutive replicates of one n (:func:`~ndcg_research.simulation.replicates.plan_chunks`)."""
         return plan_chunks(self.ns, self.replicates, chunk_items)
 
     def compute_chunk(self, chunk: Chunk) -> np.ndarray:
@@ -228,7 +228,7 @@ class Sweep(Design):
         decay = {d: parse_discount(d).decay for d in self.discounts}
         table.insert(table.columns.get_loc("discount") + 1, "decay", table["discount"].map(decay))
         if "better" in table:
-            table["eps"] = [float(theory.eps(d, float(n))) for d, n in zip(table["discount"], table["n"])]
+            table["eps"] = [float(theory.eps(d, float(n))) for d, n in zip(table["discount"], table["n"], strict=False)]
         table["seed"] = self.seed
         return table
 

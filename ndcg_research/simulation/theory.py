@@ -248,7 +248,7 @@ class Profile:
         pieces = sorted({0.0, 1.0, 4.0, 16.0, 64.0, 256.0, 745.0} | {-math.log(b) for b in self.breaks})
         return float(sum(
             integrate.quad(lambda u: float(f(np.array([u]))[0]), a, b, limit=200, epsabs=1e-12, epsrel=1e-10)[0]
-            for a, b in zip(pieces[:-1], pieces[1:])
+            for a, b in zip(pieces[:-1], pieces[1:], strict=False)
         ))
 
     def _step_integral(self, weight: str, beta: float) -> float:
@@ -327,7 +327,7 @@ def _gain_profile(model: Model, ranker: Ranker, gain: Gain, method: str) -> Prof
         m = ranker.bins
         edges_x = np.concatenate(([-np.inf], ranker.bin_edges(), [np.inf]))
         means = []
-        for lo_x, hi_x in zip(edges_x[:-1], edges_x[1:]):  # loop over bins
+        for lo_x, hi_x in zip(edges_x[:-1], edges_x[1:], strict=False):  # loop over bins
             value, _ = integrate.quad(lambda x: float(h(model.eta(np.array([x])))[0]) * stats.norm.pdf(x),
                                       lo_x, hi_x, epsabs=1e-13, epsrel=1e-11)
             means.append(value * m)

@@ -83,7 +83,7 @@ def growth_table(pair_table: pd.DataFrame, *, keys: Sequence[str] = ("discount",
         group = group.sort_values("n")
         upper = group[group["n"] >= group["n"].median()]
         d, se = upper["std_gap"].to_numpy(), upper["std_gap_se"].to_numpy()
-        row = dict(zip(keys, key if isinstance(key, tuple) else (key,)))
+        row = dict(zip(keys, key if isinstance(key, tuple) else (key,), strict=False))
         row.update(n_from=int(upper["n"].min()), n_to=int(upper["n"].max()), points=len(upper))
         positive = bool(np.all(np.isfinite(d) & (d > 0)) and np.all(np.isfinite(se) & (se > 0)))
         exponent = low = high = np.nan
@@ -133,7 +133,7 @@ class StreamStudy(Design):
         """Check and canonicalise a stream study (``ns``: the grid of prefix lengths, increasing; the other
         arguments as :meth:`~ndcg_research.simulation.sweeps.Design.canonical_fields`)."""
         ns = tuple(ns)
-        if not ns or any(b <= a for a, b in zip(ns, ns[1:])):
+        if not ns or any(b <= a for a, b in zip(ns, ns[1:], strict=False)):
             raise ValueError(f"ns must be a non-empty increasing list of prefix lengths, got {list(ns)!r}")
         design = cls.canonical_fields(model, rankers=rankers, discounts=discounts, pairs=pairs, seed=seed, gain=gain)
         return cls(ns=ns, streams=streams, **design)
@@ -203,10 +203,12 @@ class StreamResult:
             for better, worse in self.study.pairs:
                 w = self.winners(better, worse, d, tie_tolerance)
                 changed = w[:, 1:] != w[:, :-1]
-                last_change = np.where(changed.any(axis=1), ns[1:][changed.shape[1] - 1 - np.argmax(changed[:, ::-1], axis=1)],
+                last_change = np.where(changed.any(axis=1),
+                                       ns[1:][changed.shape[1] - 1 - np.argmax(changed[:, ::-1], axis=1)],
                                        ns[0])
                 failed = w != 1
-                last_fail = np.where(failed.any(axis=1), ns[failed.shape[1] - 1 - np.argmax(failed[:, ::-1], axis=1)], 0)
+                last_fail = np.where(failed.any(axis=1),
+                                     ns[failed.shape[1] - 1 - np.argmax(failed[:, ::-1], axis=1)], 0)
                 rows.append(dict(
                     model=self.study.model, discount=d, better=better, worse=worse, streams=len(w),
                     n_first=int(ns[0]), n_last=int(ns[-1]), never_changes=float(np.mean(~changed.any(axis=1))),

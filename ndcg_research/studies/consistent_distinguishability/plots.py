@@ -65,7 +65,8 @@ def stream_stability_grid(stability_tables: Mapping[str, pd.DataFrame], discount
         for i, (better, worse) in enumerate(pairs):
             rows = select(stability_tables[label], discount=d, better=better, worse=worse).sort_values("n0")
             n0 = plotted_column(rows, "n0")
-            line = ax.plot(n0, plotted_column(rows, "p_settled"), LINESTYLES[i % len(LINESTYLES)], color=f"C{i}", lw=1.2)[0]
+            line = ax.plot(n0, plotted_column(rows, "p_settled"), LINESTYLES[i % len(LINESTYLES)], color=f"C{i}",
+                           lw=1.2)[0]
             ax.fill_between(n0, plotted_column(rows, "p_settled_low"), plotted_column(rows, "p_settled_high"),
                             color=f"C{i}",
                             alpha=0.2, lw=0)

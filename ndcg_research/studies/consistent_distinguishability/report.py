@@ -2,8 +2,8 @@
 verdict of reading (b) per case.
 
 Reading (a) uses :func:`ndcg_research.studies.consistent_distinguishability.experiment.failure_table` (per model) and
-:func:`~ndcg_research.studies.consistent_distinguishability.experiment.growth_table`; reading (b) the stream study's stability and
-change tables.
+:func:`~ndcg_research.studies.consistent_distinguishability.experiment.growth_table`; reading (b) the stream study's
+stability and change tables.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ...findings import threshold
-from ...pipeline.tables import count_cells, pivot, rounded
+from ...pipeline.tables import count_cells, pivot, rounded, value_range
 
 MODEL, PAIR = "model", "pair (better > worse)"
 
@@ -80,9 +80,9 @@ def growth_by_discount(growth: pd.DataFrame) -> pd.DataFrame:
     out = {}
     for discount, part in growth.groupby("discount", sort=False):
         exps = part["exponent"].dropna()
-        span = "undefined" if not len(exps) else (
-            f"{exps.min():.2f}" if f"{exps.min():.2f}" == f"{exps.max():.2f}" else f"{exps.min():.2f} to {exps.max():.2f}")
-        out[discount] = {"faster than any power (cases)": f"{int(part['vanishes_superpolynomially'].sum())} of {len(part)}",
+        span = value_range(exps, 2) if len(exps) else "undefined"
+        faster = int(part["vanishes_superpolynomially"].sum())
+        out[discount] = {"faster than any power (cases)": f"{faster} of {len(part)}",
                          "exponent a": span}
     table = pd.DataFrame.from_dict(out, orient="index")
     table.index.name = "discount"
@@ -116,7 +116,7 @@ def stream_grid(changes: pd.DataFrame) -> pd.DataFrame:
     [Wilson 95%]; rows (model, discount), columns the pairs.
     """
     cells = count_cells(changes, "p_settled", "streams")
-    cells = [f"{v}: {c}" for v, c in zip(changes["verdict"], cells)]
+    cells = [f"{v}: {c}" for v, c in zip(changes["verdict"], cells, strict=False)]
     wide = pivot(changes.assign(pair=_pair(changes), cell=cells), ["label", "discount"], "pair", "cell")
     wide.index.names, wide.columns.name = [MODEL, "discount"], "verdict: streams settled from n0"
     return wide

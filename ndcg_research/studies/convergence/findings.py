@@ -26,7 +26,7 @@ def slow_discounts_converge(results: Results) -> Measured:
     lowest = wide[n1].idxmin()
     order = sorted(SLOW, key=lambda d: ["loglog", "logpower(gamma=0.5)", "log2"].index(d))
     at = slow[slow["n"] == n1].pivot_table(index=["label", "ranker"], columns="discount", values="mean")
-    ordered = bool(all((at[a] > at[b]).all() for a, b in zip(order, order[1:])))
+    ordered = bool(all((at[a] > at[b]).all() for a, b in zip(order, order[1:], strict=False)))
     return Measured(
         "holds" if rises else "does not hold",
         {"n0": n0, "n1": n1, "rises": rises, "ordered": ordered, "lowest": number(wide[n1].min(), 3),
@@ -46,7 +46,8 @@ def first_order_rate(results: Results) -> Measured:
     sim = compared[(compared["decay"] == "slowly varying") & (compared["n"] == compared["n"].max())]
     sim_err = sim["rel_err_first_order"].abs()
     shrinks = bool(by_n[n_large] < by_n[n_small])
-    verdict = ("holds" if by_n[n_large] <= threshold("first_order_median_error") else "holds with qualification" if shrinks else "does not hold")
+    verdict = ("holds" if by_n[n_large] <= threshold("first_order_median_error")
+               else "holds with qualification" if shrinks else "does not hold")
     return Measured(
         verdict,
         {"n_small": n_small, "n_large": n_large, "error_small": number(by_n[n_small], 2),
@@ -66,7 +67,7 @@ def _listed(rows: pd.DataFrame) -> str:
 
 def finite_n_theory(results: Results) -> Measured:
     """Numbers and verdict of 'finite-n-theory' (text: ``findings.toml``)."""
-    table = results.table("03_agreement.csv")   # finite_n_agrees: within agreement_z standard errors (studies.simulation.sweeps)
+    table = results.table("03_agreement.csv")   # finite_n_agrees: within agreement_z standard errors
     agree = int(table["finite_n_agrees"].sum())
     bad = table[~table["finite_n_agrees"]]
     short = bad[bad["rare_miss_share"] >= threshold("rare_miss_share")]
@@ -114,7 +115,8 @@ def fast_discount_values(results: Results) -> Measured:
     ratio = (single["sd_n1"] / single["sd_n0"])
     zipf_unc = fast[(fast["discount"] == "zipf") & (fast["label"] == "uncertain")].set_index("ranker")["limit"]
     shared = zipf_unc.drop(["coarse(bins=4)", "random"], errors="ignore")
-    certain = fast[(decay == "summable") & (fast["label"] == "certain") & fast["ranker"].isin(["bayes", "noisy(sigma=0.5)"])]
+    certain = fast[(decay == "summable") & (fast["label"] == "certain")
+                   & fast["ranker"].isin(["bayes", "noisy(sigma=0.5)"])]
     collapses = bool((certain["sd_n1"] < threshold("sd_ratio_collapses") * certain["sd_n0"]).all())
     stays = bool((ratio > threshold("sd_ratio_stays")).all())
     verdict = "holds with qualification" if stays and collapses else ("holds" if stays else "does not hold")

@@ -30,7 +30,7 @@ def convergence_grid(ranker_table: pd.DataFrame, theory_table: pd.DataFrame,
     cols = min(4, len(discounts))
     fig, axes = panel_grid(len(discounts), cols)
     handles = []
-    for ax, d in zip(axes, discounts):
+    for ax, d in zip(axes, discounts, strict=False):
         for i, r in enumerate(rankers):
             rows = select(ranker_table, discount=d, ranker=r)
             mean = plotted_column(rows, "mean")

@@ -1,8 +1,8 @@
 """Notebook 03 (convergence): its tables, short enough to read, and its derived result tables.
 
-The inputs are the stacked per-model tables of the notebook: ``means`` (the sweeps' ranker tables,
-with a ``label`` column), ``compared`` (simulation against theory, :func:`~ndcg_research.simulation.sweeps.compare_with_theory`)
-and the theory tables.
+The inputs are the stacked per-model tables of the notebook: ``means`` (the sweeps' ranker tables, with a ``label``
+column), ``compared`` (simulation against theory, :func:`~ndcg_research.simulation.sweeps.compare_with_theory`) and the
+theory tables.
 """
 
 from __future__ import annotations
@@ -47,7 +47,8 @@ def slow_order(means: pd.DataFrame, ns: Sequence[int], slow: Sequence[str]) -> l
              f"{by_n[n1].min():.3f} ({lowest[2]}, {lowest[0]} model, {lowest[1]})")
     order = sorted(slow, key=lambda d: theory.eps(d, float(n1)))   # smallest eps (slowest) first
     wide = pivot(means[means["discount"].isin(slow)], ["label", "ranker", "n"], "discount", "mean")
-    holds = {n: bool(all((wide.xs(n, level="n")[a] > wide.xs(n, level="n")[b]).all() for a, b in zip(order, order[1:])))
+    holds = {n: bool(all((wide.xs(n, level="n")[a] > wide.xs(n, level="n")[b]).all()
+                         for a, b in zip(order, order[1:], strict=False)))
              for n in sorted(ns)}
     since = next((n for n in sorted(ns) if all(holds[m] for m in sorted(ns) if m >= n)), None)
     ordered = (f"mean nDCG ordered {' > '.join(order)} for every ranker and model: at every n from {since} on"
@@ -67,7 +68,8 @@ def first_order_summary(compared: pd.DataFrame, n: int) -> pd.DataFrame:
                     "first order eps*c: |relative error|": value_range(part["rel_err_first_order"].abs()),
                     "first order below the simulation (rankers)": int((part["rel_err_first_order"] < 0).sum()),
                     "finite-n theory: largest |relative error|": f"{part['rel_err_finite_n'].abs().max():.3f}",
-                    f"finite-n theory within {AGREEMENT_Z:g} se": f"{int(part['finite_n_agrees'].sum())} of {len(part)}"})
+                    f"finite-n theory within {AGREEMENT_Z:g} se":
+                        f"{int(part['finite_n_agrees'].sum())} of {len(part)}"})
     return pd.DataFrame(out).set_index([MODEL, "discount"])
 
 
@@ -94,7 +96,8 @@ def power_table(compared: pd.DataFrame, n: int, discount: str = "power(beta=0.5)
     table = rounded(table, 4).set_index([MODEL, "ranker"])
     limits = rows.groupby("label", sort=False)["limit"]
     shared = {label: values.round(4).nunique() < len(values) for label, values in limits}
-    table["a limit shared with another ranker"] = ["yes" if shared[m] else "no" for m in table.index.get_level_values(0)]
+    table["a limit shared with another ranker"] = ["yes" if shared[m] else "no"
+                                                   for m in table.index.get_level_values(0)]
     return table
 
 
@@ -165,8 +168,8 @@ def agreement_summary(agreement: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
 
 
 def misses(agreement: pd.DataFrame) -> pd.DataFrame:
-    """The cells the finite-n theory misses, one row per (model, discount, ranker): at which n, the largest :math:`|z|`, and
-    the share of rare misses (from which the class: short of data when at least half).
+    """The cells the finite-n theory misses, one row per (model, discount, ranker): at which n, the largest :math:`|z|`,
+    and the share of rare misses (from which the class: short of data when at least half).
     """
     bad = agreement[~agreement["finite_n_agrees"]]
     out = []
@@ -200,11 +203,13 @@ def full_profile_numbers(compared: pd.DataFrame, means: pd.DataFrame, theory_tab
     rows = {"largest n (data sets there), seed": f"{n1} ({int(top['replicates'].min())}), {int(means['seed'].iloc[0])}",
             f"lowest mean nDCG, slowly varying, n = {n1}": f"{low['mean']:.3f} ({low['ranker']}, {low['label']}, "
                                                           f"{low['discount']})",
-            "first order eps*c: |relative error| against the simulation": f"{value_range(err)} (median {err.median():.3f})",
+            "first order eps*c: |relative error| against the simulation":
+                f"{value_range(err)} (median {err.median():.3f})",
             "first order eps*c: |relative error| against the finite-n theory":
                 f"{value_range(err_theory)} (median {err_theory.median():.3f})",
             "power(beta=0.5): largest |mean - limit|": f"{(power['simulated'] - power['limit']).abs().max():.4f}"}
-    spread = means[(means["decay"] == "summable") & (means["label"] == "uncertain") & (means["ranker"] != "coarse(bins=4)")]
+    spread = means[(means["decay"] == "summable") & (means["label"] == "uncertain")
+                   & (means["ranker"] != "coarse(bins=4)")]
     for n in (n0, n1):
         sd = spread[spread["n"] == n]["sd"]
         if len(sd):
@@ -221,7 +226,7 @@ def replication(means: pd.DataFrame, full: pd.DataFrame, seed: int) -> tuple[str
         return "this run is the full profile itself: no independent replication to compare with", pd.DataFrame()
     keys = ["label", "discount", "ranker", "n"]
     both = means.merge(full, on=keys, suffixes=("", "_full"))
-    z = mean_z(both["mean"], both["sd"], both["replicates"], both["mean_full"], both["sd_full"], both["replicates_full"])
+    z = mean_z(*(both[c] for c in ("mean", "sd", "replicates", "mean_full", "sd_full", "replicates_full")))
     line = (f"replication (seed {seed} here, {full_seed} in the full profile): {len(both)} cells at common n, "
             f"largest |z| = {z.abs().max():.2f}, |z| > 3 in {int((z.abs() > 3).sum())}")
     far = both[z.abs() > 3].assign(z=z)[keys + ["mean", "replicates", "mean_full", "replicates_full", "z"]]

@@ -104,7 +104,7 @@ def failure_trend(pair_table: pd.DataFrame, *, keys: Sequence[str] = ("discount"
         group = group.sort_values("n")
         trials = group["replicates"].to_numpy(dtype=np.int64)
         failures = np.rint((1 - group["p_better"].to_numpy()) * trials).astype(np.int64)
-        row = dict(zip(keys, key if isinstance(key, tuple) else (key,)))
+        row = dict(zip(keys, key if isinstance(key, tuple) else (key,), strict=False))
         row.update(n_from=int(group["n"].min()), n_to=int(group["n"].max()), points=len(group),
                    failures=int(failures.sum()))
         exponent = low = high = math.nan
@@ -191,7 +191,7 @@ def verdict_table(pair_tables: Mapping[str, pd.DataFrame], heuristic: pd.DataFra
 
 def _local_exponent(heuristic: pd.DataFrame | None, label: str, discount: str, better: str, worse: str,
                     n_from: int) -> float:
-    """:func:`~ndcg_research.simulation.scaling.local_exponent` of the heuristic d over n >= n_from (NaN without one)."""
+    """:func:`~ndcg_research.simulation.scaling.local_exponent` of the heuristic d over n >= n_from (NaN: none)."""
     if heuristic is None:
         return math.nan
     rows = heuristic[(heuristic["label"] == label) & (heuristic["discount"] == discount)
@@ -214,7 +214,8 @@ def lost_discounts(verdicts: pd.DataFrame) -> pd.DataFrame:
         lost = order[order["verdict"] != "keeps"]
         rows.append(dict(label=label, better=better, worse=worse,
                          keeps=", ".join(order[order["verdict"] == "keeps"]["discount"]),
-                         not_kept=", ".join(lost["discount"]), rising=", ".join(order[order["verdict"] == "loses"]["discount"]),
+                         not_kept=", ".join(lost["discount"]),
+                         rising=", ".join(order[order["verdict"] == "loses"]["discount"]),
                          first_lost=lost["discount"].iloc[0] if len(lost) else ""))
     return pd.DataFrame(rows)
 
@@ -232,8 +233,8 @@ def answer_lines(verdicts: pd.DataFrame) -> list[str]:
         lines.append(f"{label} top, {better} > {worse}: over n = {int(rows['n_first'].min())} to "
                      f"{int(rows['n_last'].max())} the failure rate falls under {keeps}; {tail}.")
     confidence = threshold("trend_confidence")
-    lines.append(f"Against the prediction (lost from 1/r on with an uncertain top, nowhere in the bracket with a certain "
-                 f"top), the failure trend {agreement_text(verdicts['agreement'])}; with each trend judged at "
+    lines.append(f"Against the prediction (lost from 1/r on with an uncertain top, nowhere in the bracket with a "
+                 f"certain top), the failure trend {agreement_text(verdicts['agreement'])}; with each trend judged at "
                  f"{confidence:.0%}, chance alone would misjudge about {(1 - confidence) * len(verdicts):.1f}.")
     return lines
 
@@ -247,9 +248,10 @@ def summary_table(verdicts: pd.DataFrame, label: str) -> pd.DataFrame:
     def columns(g: pd.DataFrame) -> dict[str, list]:
         return {
             f"P(correct), n = {int(g['n_last'].iloc[0])}": [share_label(p, int(r), interval=False)
-                                                             for p, r in zip(g["p_last"], g["replicates_last"])],
+                                                             for p, r in zip(g["p_last"], g["replicates_last"],
+                                                                             strict=True)],
             "failure ~ n^b: b [95%]": [interval_text(c, lo, hi) for c, lo, hi in
-                                       zip(g["failure_exponent"], g["failure_low"], g["failure_high"])],
+                                       zip(g["failure_exponent"], g["failure_low"], g["failure_high"], strict=False)],
             "verdict": g["verdict"].tolist(),
         }
 
@@ -276,8 +278,8 @@ def gap_table(verdicts: pd.DataFrame, label: str) -> pd.DataFrame:
         return {
             f"d, n = {int(g['n_last'].iloc[0])}": [round(float(v), 2) + 0.0 for v in g["d_last"]],
             "d ~ n^e: fitted e [95%]": [interval_text(c, lo, hi) for c, lo, hi in
-                                        zip(g["d_exponent"], g["d_low"], g["d_high"])],
-            "law e": [_law_text(e, lp) for e, lp in zip(g["law_exponent"], g["law_log_power"])],
+                                        zip(g["d_exponent"], g["d_low"], g["d_high"], strict=False)],
+            "law e": [_law_text(e, lp) for e, lp in zip(g["law_exponent"], g["law_log_power"], strict=False)],
             "heuristic e": [round(float(v), 2) + 0.0 for v in g["heuristic_exponent"]],
         }
 

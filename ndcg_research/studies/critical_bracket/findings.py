@@ -35,7 +35,8 @@ def critical_point_bracketed(results: Results) -> Measured:
                           f"[{number(r.failure_low, 2)}, {number(r.failure_high, 2)}]", "p": number(r.p_last, 2),
                           "n": int(r.n_last)} for r in kept_beyond.itertuples()],
          "kept_at_r": len(kept_beyond[kept_beyond["discount"] == "zipf"]),
-         "kept_below": [{"discount": r.discount, "pair": r.pair} for r in below[below["verdict"] == "keeps"].itertuples()],
+         "kept_below": [{"discount": r.discount, "pair": r.pair}
+                        for r in below[below["verdict"] == "keeps"].itertuples()],
          "unresolved_cells": [{"label": r.label, "discount": r.discount, "pair": r.pair}
                               for r in v[v["agreement"] == "unresolved"].itertuples()]},
         {name: float(value) for name, value in counts.items()},

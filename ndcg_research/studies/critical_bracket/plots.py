@@ -37,7 +37,7 @@ def exponent_panels(verdicts: pd.DataFrame, discounts: Sequence[str]) -> Figure:
     panel's range of ±1 run off it.
     """
     labels = list(dict.fromkeys(verdicts["label"]))
-    pairs = list(dict.fromkeys(zip(verdicts["better"], verdicts["worse"])))
+    pairs = list(dict.fromkeys(zip(verdicts["better"], verdicts["worse"], strict=False)))
     fig = Figure(figsize=(4.3 * len(labels), 6.0), layout="constrained")
     axes = fig.subplots(2, len(labels), sharex=True, squeeze=False)
     for ax in axes[0, 1:]:  # the exponents of d share one scale; the failure exponents differ by orders between tops
@@ -57,7 +57,8 @@ def exponent_panels(verdicts: pd.DataFrame, discounts: Sequence[str]) -> Figure:
                                   fmt=PAIR_MARKERS[p % len(PAIR_MARKERS)], color=color, ms=5, capsize=2, lw=1)
                 handles.append((bar, f"{short_pair_label(better, worse)}: fitted (95%)"))
             # zipflog's law carries an extra (ln n)^-gamma that an exponent cannot show: no bar there
-            plain = rows["law_log_power"].fillna(0).to_numpy() == 0 if "law_log_power" in rows else np.ones(len(xs), bool)
+            plain = (rows["law_log_power"].fillna(0).to_numpy() == 0 if "law_log_power" in rows
+                     else np.ones(len(xs), bool))
             law_values = np.where(plain, rows["law_exponent"].to_numpy(dtype=np.float64), np.nan)
             law = axes[0, j].plot(xs, round_significant(law_values), "_", color=color, ms=16, mew=2)[0]
             handles.append((law, f"{short_pair_label(better, worse)}: law"))
@@ -92,7 +93,7 @@ def trend_grid(pair_tables: Mapping[str, pd.DataFrame], discounts: Sequence[str]
         raise ValueError(f"value must be 'p_fail' or 'std_gap', got {value!r}")
     labels = list(pair_tables)
     first = pair_tables[labels[0]]
-    pairs = list(dict.fromkeys(zip(first["better"], first["worse"])))
+    pairs = list(dict.fromkeys(zip(first["better"], first["worse"], strict=False)))
     fig = Figure(figsize=(4.2 * len(pairs), 3.0 * len(labels) + 1.1), layout="constrained")
     axes = fig.subplots(len(labels), len(pairs), sharex=True, squeeze=False)
     colors = decay_colors(discounts)

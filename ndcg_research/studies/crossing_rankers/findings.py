@@ -22,7 +22,8 @@ def crossing_winner(results: Results) -> Measured:
         found, missing = rows[rows["crossing_n"].notna()], rows[rows["crossing_n"].isna()]
         heads.append({"head": head, "second": rows["second"].iloc[0],
                       "crossings": ", ".join(f"{r.discount} {int(r.crossing_n)}" for r in found.itertuples()),
-                      "none": f"; no crossing up to n = {int(rows['n_max'].iloc[0])} for {', '.join(missing['discount'])}"
+                      "none": f"; no crossing up to n = {int(rows['n_max'].iloc[0])} for "
+                              f"{', '.join(missing['discount'])}"
                       if len(missing) else ""})
         ranges.append({"head": head, "low": int(rows["crossing_n"].min()), "high": int(rows["crossing_n"].max()),
                        "none": f", none for {', '.join(missing['discount'])}" if len(missing) else ""})

@@ -32,7 +32,7 @@ def expected_gap_panels(theory_table: pd.DataFrame, crossings: pd.DataFrame, pai
     """
     fig, axes = panel_grid(len(pairs), min(2, len(pairs)), size=(5.2, 3.6))
     handles = []
-    for ax, (first, second) in zip(axes, pairs):
+    for ax, (first, second) in zip(axes, pairs, strict=False):
         for c, d in enumerate(discounts):
             a = select(theory_table, discount=d, ranker=first).set_index("n")["finite_n"]
             b = select(theory_table, discount=d, ranker=second).set_index("n")["finite_n"]
@@ -80,7 +80,8 @@ def decision_grid(decision_tables: Mapping[str, pd.DataFrame], discounts: Sequen
     if value not in ("p_first", "p_differs"):
         raise ValueError(f"value must be 'p_first' or 'p_differs', got {value!r}")
     models = list(decision_tables)
-    pairs = list(dict.fromkeys(zip(decision_tables[models[0]]["first"], decision_tables[models[0]]["second"])))
+    first = decision_tables[models[0]]
+    pairs = list(dict.fromkeys(zip(first["first"], first["second"], strict=True)))
     # The expected crossings get a strip of their own above the panels, one row per discount: drawn as vertical
     # lines inside the panels they piled up where several discounts cross at nearly the same n.
     strip = crossings is not None and value == "p_first"
@@ -102,7 +103,8 @@ def decision_grid(decision_tables: Mapping[str, pd.DataFrame], discounts: Sequen
                 n, p = plotted_column(rows, "n") * shift[c], plotted_column(rows, value)
                 low, high = plotted_column(rows, f"{value}_low"), plotted_column(rows, f"{value}_high")
                 bar = ax.errorbar(n, p, yerr=error_bar_lengths(p, low, high),
-                                  fmt=MARKERS[c % len(MARKERS)] + LINESTYLES[c % len(LINESTYLES)], ms=3.5, capsize=1.5, lw=1,
+                                  fmt=MARKERS[c % len(MARKERS)] + LINESTYLES[c % len(LINESTYLES)], ms=3.5,
+                                  capsize=1.5, lw=1,
                                   color=f"C{c}")
                 handles.append((bar, d))
             if value == "p_first":
@@ -113,7 +115,7 @@ def decision_grid(decision_tables: Mapping[str, pd.DataFrame], discounts: Sequen
     # column title says which ranker is first.
     ylabel = "P(first ranker scores higher)" if value == "p_first" else "decision differs from log2"
     label_grid_edges(axes, [f"{a} vs {b}" for a, b in pairs], [f"{m}\n{ylabel}" for m in models])
-    for ax, (first, second) in zip(strips, pairs):
+    for ax, (first, second) in zip(strips, pairs, strict=False):
         _crossing_strip(ax, crossings, first, second, discounts)
         ax.set_title(f"{first} vs {second}", fontsize=10)
     for ax in axes[0] if strip else []:

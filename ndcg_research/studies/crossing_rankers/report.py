@@ -51,8 +51,10 @@ def crossing_order(crossings: pd.DataFrame, label: str, n_max: int) -> pd.DataFr
         out.append({"head": head, "crossing order (n)": " < ".join(f"{r.discount} ({int(r.crossing_n)})"
                                                                    for r in found.itertuples()),
                     f"no crossing up to n = {n_max}": ", ".join(rows[rows["crossing_n"].isna()]["discount"]) or "-",
-                    "slowly varying: largest / smallest crossing": f"{slow.max() / slow.min():.2f}" if len(slow) else "-",
-                    "slowly varying: crossing / m": f"{slow.min() / m:.1f} to {slow.max() / m:.1f}" if len(slow) else "-"})
+                    "slowly varying: largest / smallest crossing":
+                        f"{slow.max() / slow.min():.2f}" if len(slow) else "-",
+                    "slowly varying: crossing / m":
+                        f"{slow.min() / m:.1f} to {slow.max() / m:.1f}" if len(slow) else "-"})
     return pd.DataFrame(out).set_index("head")
 
 

@@ -73,7 +73,7 @@ def fraction_limit(model: str, ranker: str, c: float, *, gain: str = "linear") -
     def area(profile: Any) -> float:
         return float(sum(
             integrate.quad(lambda t: float(profile(np.array([t]))[0]), a, b, epsabs=1e-13, epsrel=1e-11)[0]
-            for a, b in zip(grid[:-1], grid[1:])  # loop over the ideal's steps
+            for a, b in zip(grid[:-1], grid[1:], strict=False)  # loop over the ideal's steps
         ))
 
     return area(g) / area(star)
@@ -133,5 +133,5 @@ def k_curves(models: Sequence[str], rankers: Sequence[str], n: int, ks: np.ndarr
             curve = curves[(model, ranker)] = mean_interval(values)
             rows += [dict(model=model, ranker=ranker, k=int(k), mean=float(a), ci_low=float(lo), ci_high=float(hi),
                           replicates=replicates, n=n, seed=seed)
-                     for k, a, lo, hi in zip(ks, curve["mean"], curve["ci_low"], curve["ci_high"])]
+                     for k, a, lo, hi in zip(ks, curve["mean"], curve["ci_low"], curve["ci_high"], strict=False)]
     return curves, pd.DataFrame(rows)

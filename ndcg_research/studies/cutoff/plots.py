@@ -91,7 +91,7 @@ def ndcg_by_k_panels(curves: Mapping[tuple[str, str], Mapping[str, np.ndarray]],
     axes = fig.subplots(1, len(models), squeeze=False, sharey=True)[0]
     handles = []
     ks = np.asarray(ks)
-    for ax, m in zip(axes, models):
+    for ax, m in zip(axes, models, strict=False):
         for c, r in enumerate(rankers):
             curve = curves[(m, r)]
             line, = ax.plot(ks, round_significant(curve["mean"]), marker="o", ms=3, color=f"C{c}")

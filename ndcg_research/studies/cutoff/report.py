@@ -30,7 +30,8 @@ def limits(model: str, rule: str, discount: str, rankers: Sequence[str]) -> list
 
 
 def values_at(means: pd.DataFrame, model: str, n: int, rankers: Sequence[str]) -> pd.DataFrame:
-    """Mean nDCG@k at list length ``n`` in ``model`` beside its limit: rows (rule, ranker), columns (quantity, discount).
+    """Mean nDCG@k at list length ``n`` in ``model`` beside its limit: rows (rule, ranker), columns (quantity,
+    discount).
     """
     rows = means[(means["model"] == model) & (means["n"] == n) & means["ranker"].isin(rankers)]
     rows = rows.assign(limit=[limits(model, r.rule, r.discount, [r.ranker])[0] for r in rows.itertuples()])
@@ -47,7 +48,7 @@ def limit_distance(means: pd.DataFrame, models: Sequence[str], n: int, rankers: 
         at = means[(means["model"] == model) & (means["n"] == n)]
         for (rule, discount), part in at.groupby(["rule", "discount"], sort=False):
             part = part.set_index("ranker")
-            for ranker, limit in zip(rankers, limits(model, rule, discount, rankers)):
+            for ranker, limit in zip(rankers, limits(model, rule, discount, rankers), strict=False):
                 rows.append(dict(rule=rule, discount=discount, distance=abs(part.loc[ranker, "mean"] - limit)))
     largest = pd.DataFrame(rows).groupby(["rule", "discount"], sort=False)["distance"].max().reset_index()
     wide = rounded(pivot(largest, "rule", "discount", "distance"))

@@ -94,5 +94,6 @@ def growth_answer_lines(trend: pd.DataFrame, labels: dict[str, str]) -> list[str
     confidence = threshold("trend_confidence")
     lines.append(f"Against the law (a call where |exponent| > {threshold('exponent_margin'):g}), the measured trend "
                  f"{agreement_text(trend['agreement'])} ({len(trend) - called} cells without a call); with each "
-                 f"trend judged at {confidence:.0%}, chance alone would misjudge about {(1 - confidence) * called:.1f}.")
+                 f"trend judged at {confidence:.0%}, chance alone would misjudge about "
+                 f"{(1 - confidence) * called:.1f}.")
     return lines

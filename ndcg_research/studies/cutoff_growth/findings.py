@@ -34,6 +34,7 @@ def cutoff_growth(results: Results) -> Measured:
                   for r in root.itertuples()],
          "stars": [{"label": LABELS.get(r.model, r.model), "worse": r.worse, "discount": r.discount,
                     "a_star": _a_star(r.a_star)} for r in stars.itertuples()],
-         "slow_stars": ", ".join(f"{w} {_a_star(a)}" for w, a in dict(zip(slow["worse"], slow["a_star"])).items())},
+         "slow_stars": ", ".join(f"{w} {_a_star(a)}"
+                                 for w, a in dict(zip(slow["worse"], slow["a_star"], strict=True)).items())},
         {name: float(value) for name, value in counts.items()},
     )

@@ -41,7 +41,7 @@ def cutoff_exponent_grid(trend: pd.DataFrame, discounts: Sequence[str]) -> Figur
     The panels show exponents from -1 to 1: a wider interval (a gap shrunk into its noise) runs off them.
     """
     models = list(dict.fromkeys(trend["model"]))
-    pairs = list(dict.fromkeys(zip(trend["better"], trend["worse"])))
+    pairs = list(dict.fromkeys(zip(trend["better"], trend["worse"], strict=False)))
     fig = Figure(figsize=(2.5 * len(discounts), 2.6 * len(models) + 1.2), layout="constrained")
     axes = fig.subplots(len(models), len(discounts), sharex=True, sharey=True, squeeze=False)
     grid = np.array([0.0, 1.0])  # the law is linear in a (its regime depends on beta and rho only)

@@ -18,6 +18,6 @@ def discount_weights(results: Results) -> Measured:
     return Measured(
         verdict,
         {"first": first[2:], "last": last[2:], "toward": bool(toward.all()), "excess": number(excess, 2),
-         "shares": "; ".join(f"{d} {number(v, 3)}" for d, v in zip(shares["discount"], shares[last]))},
+         "shares": "; ".join(f"{d} {number(v, 3)}" for d, v in zip(shares["discount"], shares[last], strict=False))},
         {"max_slow_excess": float(excess)},
     )

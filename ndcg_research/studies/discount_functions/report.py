@@ -53,7 +53,8 @@ def closed_form_checks(C: Mapping[str, np.ndarray], n_max: int) -> pd.DataFrame:
              "power(beta=2)": ("power(2): sum", lambda s: s, math.pi ** 2 / 6)}
     rows = [(name, f(C[d][-1]), value) for d, (name, f, value) in forms.items() if d in C]
     table = pd.DataFrame(rows, columns=["quantity", "measured", "closed form"]).set_index("quantity")
-    table["|difference|"] = ["< 1e-3" if d < 1e-3 else f"{d:.1e}" for d in (table["measured"] - table["closed form"]).abs()]
+    difference = (table["measured"] - table["closed form"]).abs()
+    table["|difference|"] = ["< 1e-3" if d < 1e-3 else f"{d:.1e}" for d in difference]
     return rounded(table, 4)
 
 

@@ -27,7 +27,8 @@ def log2_distinguishes(results: Results) -> Measured:
                 if (eligible[eligible["n"] >= n]["p_better_low"] >= threshold("wilson_sure_lower")).all()]
         later = rows[rows["n"] > (eligible["n"].max() if len(eligible) else 0)]
         perfect_beyond &= bool((later["p_better"] == 1).all())
-        models.append({"label": label, "n_first": ns[0], "p_first": number(rows[rows["n"] == ns[0]]["p_better"].min(), 2),
+        models.append({"label": label, "n_first": ns[0],
+                       "p_first": number(rows[rows["n"] == ns[0]]["p_better"].min(), 2),
                        "sure": f"from n = {sure[0]}" if sure else "at no n", "n_last": ns[-1],
                        "weakest": worst(rows[rows["n"] == ns[-1]])})
         n_first.append(sure[0] if sure else math.inf)
@@ -39,7 +40,7 @@ def log2_distinguishes(results: Results) -> Measured:
         {"models": models, "power_weakest": worst(power), "labels": ", ".join(THEORY_MODELS),
          "sure_from": ", ".join(str(int(n)) if math.isfinite(n) else "-" for n in n_first),
          "n_last": int(log2_top["n"].iloc[0]), "weakest_last": worst(log2_top)},
-        {f"sure_from_{label}": float(n) for label, n in zip(THEORY_MODELS, n_first)},
+        {f"sure_from_{label}": float(n) for label, n in zip(THEORY_MODELS, n_first, strict=False)},
     )
 
 
@@ -58,7 +59,8 @@ def slower_discounts_keep_the_order(results: Results) -> Measured:
         {"n": int(loglog["n"].iloc[0]), "cells": len(mean), "mean_ratio": span(mean["ratio"], 2),
          "mean_below": cases(int((mean["ratio_high"] < 1).sum()), len(mean)), "std_ratio": span(std["ratio"], 2),
          "std_above": std_above, "std_below": std_below, "std_undecided": len(std) - std_above - std_below,
-         "weakest_log2": worst(top[top["discount"] == "log2"]), "weakest_loglog": worst(top[top["discount"] == "loglog"])},
+         "weakest_log2": worst(top[top["discount"] == "log2"]),
+         "weakest_loglog": worst(top[top["discount"] == "loglog"])},
         {"std_gap_ratio_min": float(std["ratio"].min()), "mean_gap_ratio_max": float(mean["ratio"].max())},
     )
 
@@ -74,7 +76,8 @@ def chance_cells(pairs: pd.DataFrame, gaps: pd.DataFrame) -> tuple[pd.DataFrame,
     """
     keys = ["model", "discount", "better", "worse", "n"]
     cells = pairs.merge(gaps[[*keys, "finite_n_gap"]], on=keys, how="inner", validate="one_to_one")
-    against = cells[(cells["p_better_high"] < 0.5) & (cells["p_worse"] > cells["p_better"]) & (cells["finite_n_gap"] > 0)]
+    against = cells[(cells["p_better_high"] < 0.5) & (cells["p_worse"] > cells["p_better"])
+                    & (cells["finite_n_gap"] > 0)]
     return against, int((cells["p_better_low"] < 0.5).sum())
 
 

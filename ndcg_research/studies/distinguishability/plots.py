@@ -41,7 +41,7 @@ def pair_grid(pair_table: pd.DataFrame, discounts: Sequence[str], pairs: Sequenc
     cols = min(4, len(discounts))
     fig, axes = panel_grid(len(discounts), cols)
     handles = []
-    for ax, d in zip(axes, discounts):
+    for ax, d in zip(axes, discounts, strict=False):
         low_data = 0.0
         for i, (better, worse) in enumerate(pairs):
             rows = select(pair_table, discount=d, better=better, worse=worse)

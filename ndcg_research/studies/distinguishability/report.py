@@ -135,8 +135,10 @@ def fast_discount_table(compared: pd.DataFrame, labels: Sequence[str], pairs: Se
     start, end = (compared[compared["n"] == n].set_index(keys).reindex(order) for n in (n0, n1))
     return pd.DataFrame({
         "p_n0": start["p_better"], "p_n1": end["p_better"],
-        "p_n1_ci": [f"[{low:.2f},{high:.2f}]" for low, high in zip(end["p_better_low"], end["p_better_high"])],
-        "tie_n1": end["p_tie"], "worse_n1": end["p_worse"], "std_gap_n0": start["std_gap"], "std_gap_n1": end["std_gap"],
+        "p_n1_ci": [f"[{low:.2f},{high:.2f}]" for low, high in zip(end["p_better_low"], end["p_better_high"],
+                                                                   strict=True)],
+        "tie_n1": end["p_tie"], "worse_n1": end["p_worse"], "std_gap_n0": start["std_gap"],
+        "std_gap_n1": end["std_gap"],
     }).reset_index()
 
 
@@ -148,7 +150,8 @@ def fast_p_table(compared: pd.DataFrame, n: int, discounts: Sequence[str]) -> pd
 
 
 def fast_class_summary(fast: pd.DataFrame, replicates: int) -> pd.DataFrame:
-    """Per (model, class of discount) at n0 and n1: the range of P(correct), ties, wins of the worse ranker, standardized gap.
+    """Per (model, class of discount) at n0 and n1: the range of P(correct), ties, wins of the worse ranker,
+    standardized gap.
 
     ``fast`` is :func:`fast_discount_table`; ``replicates`` the number of data sets at n1 (P(correct) is
     written as wins out of them).
@@ -162,8 +165,10 @@ def fast_class_summary(fast: pd.DataFrame, replicates: int) -> pd.DataFrame:
     for (label, decay), rows in summary.groupby(["label", "decay"], sort=False):
         low, high = rows["wins"].min(), rows["wins"].max()
         out.append({MODEL: label, "class of discount": decay,
-                    "P(correct) at n1, wins": f"{low}/{replicates}" + ("" if low == high else f" to {high}/{replicates}"),
-                    "exact ties at n1": value_range(rows["tie_n1"], 2), "worse ranker wins at n1": value_range(rows["worse_n1"], 2),
+                    "P(correct) at n1, wins":
+                        f"{low}/{replicates}" + ("" if low == high else f" to {high}/{replicates}"),
+                    "exact ties at n1": value_range(rows["tie_n1"], 2),
+                    "worse ranker wins at n1": value_range(rows["worse_n1"], 2),
                     "standardized gap at n0": value_range(rows["std_gap_n0"], 2),
                     "standardized gap at n1": value_range(rows["std_gap_n1"], 2)})
     return pd.DataFrame(out).set_index([MODEL, "class of discount"])

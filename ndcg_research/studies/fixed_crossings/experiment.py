@@ -88,7 +88,8 @@ def _weighted(model: str, first: str, second: str, power: int) -> float:
         t = np.array([math.exp(-u)])
         return float((f(t) - g(t))[0]) * u**power * math.exp(-u)
 
-    return float(sum(integrate.quad(integrand, a, b, limit=200, epsabs=1e-13)[0] for a, b in zip(edges[:-1], edges[1:])))
+    return float(sum(integrate.quad(integrand, a, b, limit=200, epsabs=1e-13)[0]
+                     for a, b in zip(edges[:-1], edges[1:], strict=True)))
 
 
 def first_order_table(model: str, first: str, seconds: Sequence[str]) -> pd.DataFrame:
@@ -284,7 +285,8 @@ def preference_table(agreement: pd.DataFrame) -> pd.DataFrame:
         return "-" if name == "undecided" else name.split("(")[0]
 
     cells = agreement.assign(cell=[f"{short(e)} / {short(m)}" + ("" if far else " *")
-                                   for e, m, far in zip(agreement["expected"], agreement["majority"], agreement["far"])])
+                                   for e, m, far in zip(agreement["expected"], agreement["majority"],
+                                                        agreement["far"], strict=True)])
     wide = cells.pivot_table(index="discount", columns="n", values="cell", aggfunc="first", sort=False)
     wide.columns = [f"n = {n}" for n in wide.columns]
     return wide

@@ -27,7 +27,8 @@ def fixed_crossings_finite_n(results: Results) -> Measured:
     verdict = "holds" if misses == 0 else "holds with qualification" if misses <= 0.05 * decided else "does not hold"
     return Measured(
         verdict,
-        {"rival": rival, "crossings": ", ".join(f"{r.discount} {int(r.crossing_n)}" for r in found.itertuples()) or "none",
+        {"rival": rival,
+         "crossings": ", ".join(f"{r.discount} {int(r.crossing_n)}" for r in found.itertuples()) or "none",
          "never": ", ".join(rows[rows["crossing_n"].isna()]["discount"]) or "no discount",
          "n_theory": int(rows["n_max"].max()), "agree": agree, "decided": decided, "n_max": int(agreement["n"].max()),
          "undecided": int((agreement["far"] & ~agreement["decided"]).sum())},

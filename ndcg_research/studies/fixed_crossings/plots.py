@@ -54,7 +54,7 @@ def preference_panels(decisions: Mapping[str, pd.DataFrame], crossing_table: pd.
     axes = fig.subplots(1, len(labels), sharey=True, squeeze=False)[0]
     colors = decay_colors(discounts)
     handles = []
-    for ax, label in zip(axes, labels):
+    for ax, label in zip(axes, labels, strict=False):
         for d in discounts:
             rows = select(decisions[label], discount=d, first=first, second=second)
             n, p = plotted_column(rows, "n"), plotted_column(rows, "p_first")

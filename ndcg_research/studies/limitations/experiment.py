@@ -256,7 +256,8 @@ def evaluate_runs(
     judged_array = np.asarray(judged, dtype=bool)
     if scores_array.shape[1:] != grades_array.shape:
         raise ValueError(
-            f"scores must have shape (n_systems, {grades_array.shape[0]}, {grades_array.shape[1]}), got {scores_array.shape}"
+            f"scores must have shape (n_systems, {grades_array.shape[0]}, {grades_array.shape[1]}), "
+            f"got {scores_array.shape}"
         )
     if judged_array.shape != grades_array.shape:
         raise ValueError(f"judged must have the shape of grades, {grades_array.shape}, got {judged_array.shape}")
@@ -385,4 +386,5 @@ def summarize_bias(means: Any, *, confidence: float = CONFIDENCE) -> dict[str, n
     if array.shape[-2] != len(METHODS):
         raise ValueError(f"means must have shape (replicates, ..., {len(METHODS)}, n_systems), got {array.shape}")
     bias = mean_interval(array[..., 1:, :] - array[..., :1, :], confidence=confidence)
-    return {"bias": bias["mean"], "low": bias["ci_low"], "high": bias["ci_high"], "true": array[:, ..., 0, :].mean(axis=0)}
+    return {"bias": bias["mean"], "low": bias["ci_low"], "high": bias["ci_high"],
+            "true": array[:, ..., 0, :].mean(axis=0)}

@@ -80,14 +80,15 @@ def pooling_bias_panels(depths: Sequence[int], bias: Mapping[str, np.ndarray], c
         centre, low, high = (round_significant(table[key][:, e, s]) for key in ("bias", "low", "high"))
         widest = max(widest, float(np.max(high - low)) / 2)
         ls, marker, _ = system[s]
-        ax1.errorbar(x, centre, yerr=error_bar_lengths(centre, low, high), color=method[label], ls=ls, marker=marker, ms=4,
+        ax1.errorbar(x, centre, yerr=error_bar_lengths(centre, low, high), color=method[label], ls=ls, marker=marker,
+                     ms=4,
                      capsize=3, lw=1.4)
     ax1.axhline(0, color="0.3", lw=1)
     ax1.set(xscale="log", xlabel="pool depth", ylabel=f"bias of nDCG@{k} (estimate − true)",
             title=f"Bias: mean over {replicates} collections, bars 95% intervals\n"
                   f"(the largest half-width is {widest:.3f})")
     dodge = 10 ** (0.025 * (np.arange(len(order)) - (len(order) - 1) / 2))  # bars at 0 and 1 side by side
-    for (label, shares), shift in zip(order.items(), dodge):
+    for (label, shares), shift in zip(order.items(), dodge, strict=False):
         p = round_significant(shares)
         bounds = np.array([wilson_interval(int(round(v * replicates)), replicates) for v in p])
         ax2.errorbar(x * shift, p, yerr=error_bar_lengths(p, bounds[:, 0], bounds[:, 1]), color=method.get(label, "C2"),
@@ -98,5 +99,5 @@ def pooling_bias_panels(depths: Sequence[int], bias: Mapping[str, np.ndarray], c
     handles = [Line2D([], [], color=color, lw=2.5) for color in method.values()]
     handles += [Line2D([], [], color="0.3", ls=ls, marker=marker, ms=5) for ls, marker, _ in system.values()]
     labels = [f"scored: {label}" for label in method] + [name for _, _, name in system.values()]
-    legend_below(fig, list(zip(handles, labels)), ncols=3)
+    legend_below(fig, list(zip(handles, labels, strict=False)), ncols=3)
     return fig

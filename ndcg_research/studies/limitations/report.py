@@ -80,15 +80,15 @@ def truncation_pair(long_list: Sequence[int], short_length: int, known: Sequence
     table = lim.truncation_table([long_list], short_length, [known], k)
     rows = []
     for name, (short, long) in table.items():
-        s, l = float(short[0]), float(long[0])
-        relation = "short = long" if np.isclose(s, l) else ("short > long" if s > l else "short < long")
-        rows.append({"convention": name, "nDCG, short": s, "nDCG, long": l, "short vs long": relation})
+        s, g = float(short[0]), float(long[0])
+        relation = "short = long" if np.isclose(s, g) else ("short > long" if s > g else "short < long")
+        rows.append({"convention": name, "nDCG, short": s, "nDCG, long": g, "short vs long": relation})
     return rounded(pd.DataFrame(rows).set_index("convention"), 3)
 
 
 def truncation_summary(table: Mapping[str, tuple[np.ndarray, np.ndarray]]) -> pd.DataFrame:
-    """Per convention of :func:`~ndcg_research.studies.limitations.experiment.truncation_table`: how often the short list scores
-    at least as high as the long one, and strictly higher (beyond ``TIE_TOLERANCE``), and the mean values.
+    """Per convention of :func:`~ndcg_research.studies.limitations.experiment.truncation_table`: how often the short
+    list scores at least as high as the long one, and strictly higher (beyond ``TIE_TOLERANCE``), and the mean values.
     """
     rows = {name: {"P(short >= long)": float(np.mean(short >= long - TIE_TOLERANCE)),
                    "P(short > long)": float(np.mean(short > long + TIE_TOLERANCE)),
@@ -133,8 +133,8 @@ def bias_table(rows: pd.DataFrame, best: str, novel: str) -> pd.DataFrame:
     """The bias of nDCG@k by pool depth, "bias [95% interval]", for the best pooled and the novel system under each
     method, and the control (novel pooled too); ``rows`` is the table ``06_pooling_bias.csv``.
     """
-    text = rows.assign(text=[f"{signed(b)} [{signed(l)}, {signed(h)}]" for b, l, h in
-                             zip(rows["bias"], rows["low"], rows["high"])])
+    text = rows.assign(text=[f"{signed(b)} [{signed(lo)}, {signed(h)}]" for b, lo, h in
+                             zip(rows["bias"], rows["low"], rows["high"], strict=False)])
     columns = {("best pooled", m, False): f"best pooled, {m}" for m in METHODS}
     columns.update({("novel", m, False): f"novel, {m}" for m in METHODS})
     columns[("novel", METHODS[0], True)] = f"control: novel pooled too, {METHODS[0]}"
@@ -163,7 +163,8 @@ def result_tables(*, cases: Mapping[str, Any], truncation: pd.DataFrame, lists: 
                   control: Mapping[str, np.ndarray], order: Mapping[int, Sequence[float]], depths: Sequence[int],
                   systems: Sequence[str], replicates: int, seed: int) -> dict[str, pd.DataFrame]:
     """The four result tables of the notebook, by file name (what the findings read)."""
-    appending = pd.DataFrame([dict(cases=cases["cases"], lowered=cases["lowered"], changed=cases["changed"], seed=seed)])
+    appending = pd.DataFrame([dict(cases=cases["cases"], lowered=cases["lowered"], changed=cases["changed"],
+                                   seed=seed)])
     trunc = pd.DataFrame([dict(convention=name, p_short_geq_long=row["P(short >= long)"],
                                p_short_gt_long=row["P(short > long)"], mean_short=row["mean short"],
                                mean_long=row["mean long"], lists=lists, seed=seed)
@@ -176,7 +177,7 @@ def result_tables(*, cases: Mapping[str, Any], truncation: pd.DataFrame, lists: 
                               for s, system in enumerate(systems)])
     order_rows = []
     for depth in depths:
-        for label, share in zip(ORDER_LABELS, order[depth]):
+        for label, share in zip(ORDER_LABELS, order[depth], strict=False):
             low, high = wilson_interval(int(round(share * replicates)), replicates)
             order_rows.append(dict(depth=depth, method=label, p_novel_ahead=share, low=low, high=high,
                                    collections=replicates, seed=seed))
@@ -186,7 +187,8 @@ def result_tables(*, cases: Mapping[str, Any], truncation: pd.DataFrame, lists: 
 
 #: What identifies one cell of each result table, and how its z is computed.
 KEYS = {"06_appending.csv": [], "06_truncation.csv": ["convention"],
-        "06_pooling_bias.csv": ["depth", "system", "method", "novel_pooled"], "06_pooling_order.csv": ["depth", "method"]}
+        "06_pooling_bias.csv": ["depth", "system", "method", "novel_pooled"],
+        "06_pooling_order.csv": ["depth", "method"]}
 
 
 def _share_z(both: pd.DataFrame, share: str, trials: str) -> pd.Series:
@@ -198,7 +200,8 @@ def _share_z(both: pd.DataFrame, share: str, trials: str) -> pd.Series:
 def _bias_z(both: pd.DataFrame) -> pd.Series:
     """Difference of the mean biases over its combined standard error (each from its t-interval over collections)."""
     def se(s: str) -> pd.Series:
-        return (both["high" + s] - both["low" + s]) / (2 * stats.t.ppf(0.5 + CONFIDENCE / 2, both["collections" + s] - 1))
+        t = stats.t.ppf(0.5 + CONFIDENCE / 2, both["collections" + s] - 1)
+        return (both["high" + s] - both["low" + s]) / (2 * t)
     combined = np.sqrt(se("") ** 2 + se("_full") ** 2)
     return ((both["bias"] - both["bias_full"]) / combined).where(combined > 0)
 
@@ -215,7 +218,8 @@ def replication_cells(here: Mapping[str, pd.DataFrame], there: Mapping[str, pd.D
         both = (here[name].merge(there[name], on=keys, suffixes=("", "_full")) if keys
                 else here[name].merge(there[name], how="cross", suffixes=("", "_full")))
         if name == "06_appending.csv":
-            both = both.assign(share=both["lowered"] / both["cases"], share_full=both["lowered_full"] / both["cases_full"])
+            both = both.assign(share=both["lowered"] / both["cases"],
+                               share_full=both["lowered_full"] / both["cases_full"])
             z = _share_z(both, "share", "cases")
         elif name == "06_truncation.csv":
             z = _share_z(both, "p_short_geq_long", "lists")
@@ -228,8 +232,8 @@ def replication_cells(here: Mapping[str, pd.DataFrame], there: Mapping[str, pd.D
 
 
 def replication_summary(cells: Mapping[str, pd.DataFrame]) -> tuple[pd.DataFrame, str]:
-    """Per result table: cells compared, those with the same 0 or 1 in both runs (no test), the largest :math:`|z|` and the
-    cells beyond 3; and one sentence with how many :math:`|z| > 3` chance alone would give.
+    """Per result table: cells compared, those with the same 0 or 1 in both runs (no test), the largest :math:`|z|` and
+    the cells beyond 3; and one sentence with how many :math:`|z| > 3` chance alone would give.
     """
     rows, tested, within, total = [], 0, 0, 0
     for name, both in cells.items():

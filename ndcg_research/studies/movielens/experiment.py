@@ -81,7 +81,8 @@ def ndcg_values(
     else:
         columns = np.asarray(columns)
         if columns.ndim != 2 or columns.shape[0] != problem.grades.shape[0]:
-            raise ValueError(f"columns must have one row per query ({problem.grades.shape[0]}), got shape {columns.shape}")
+            raise ValueError(f"columns must have one row per query ({problem.grades.shape[0]}), "
+                             f"got shape {columns.shape}")
         grades = np.take_along_axis(problem.grades, columns, 1)
         scores = {s: np.take_along_axis(problem.scores[s], columns, 1) for s in systems}
     out = np.empty((len(systems), len(gains), len(discounts), len(ks), grades.shape[0]))
@@ -130,7 +131,7 @@ def sample_lists(
     Returns dict: n -> int array (Q, min(n, max length)) of candidate columns of each query; rows of queries with
     fewer candidates are padded with a padding column of the problem (grade 0, score -inf).
     """
-    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(EXPERIMENT_LIST_LENGTH, replicate))))
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(EXPERIMENT_LIST_LENGTH, replicate)))
     valid = problem.valid
     relevant = (problem.grades > 0) & valid
     other = valid & ~relevant
@@ -237,7 +238,7 @@ def compare_table(
         keep = ~np.isnan(matrix).any(axis=0)
         result = compare_systems(matrix[:, keep], systems=list(systems), test=test, correction=correction,
                                  confidence=confidence, n_resamples=n_resamples, seed=seed)
-        head = {n: labels[n][i] for n, i in zip(names, index)}
+        head = {n: labels[n][i] for n, i in zip(names, index, strict=False)}
         system_parts.append(result.systems.assign(**head))
         pair_parts.append(result.pairs.assign(**head))
     systems_table = pd.concat(system_parts, ignore_index=True)
@@ -306,7 +307,8 @@ def query_set_tables(
     swap_sizes = [s for s in sizes if 2 * s <= n_users]
     if not swap_sizes:  # a small collection (a TREC track of 20 topics): the largest size that fits, said aloud
         if n_users < 2:
-            raise ValueError(f"swap rates compare two disjoint sets of users: they need at least 2 users, got {n_users}")
+            raise ValueError(f"swap rates compare two disjoint sets of users: they need at least 2 users, "
+                             f"got {n_users}")
         warnings.warn(
             f"swap rates compare two disjoint sets of users, so a size must be at most half the {n_users} users "
             f"(queries): none of sizes {list(sizes)} fits; the swap rates use {n_users // 2}, the largest that does",
@@ -316,7 +318,7 @@ def query_set_tables(
     ref_means = values[reference].mean(axis=-1)
     power_rows, swap_parts, agree_rows = [], [], []
     for index in np.ndindex(*shape):
-        head = {n: labels[n][i] for n, i in zip(names, index)}
+        head = {n: labels[n][i] for n, i in zip(names, index, strict=False)}
         matrix = values[index]
         for size, rows in subsets.items():
             results = [discriminative_power(matrix[:, row], test=test, n_resamples=n_resamples, alpha=alpha,
@@ -431,7 +433,7 @@ def decisions_against(
     rows = []
     for key, block in pairs.groupby(groups + [column], sort=False) if groups else pairs.groupby([column], sort=False):
         key = key if isinstance(key, tuple) else (key,)
-        where = dict(zip(groups + [column], key))
+        where = dict(zip(groups + [column], key, strict=False))
         sel = np.ones(len(means), dtype=bool)
         for g in groups:
             sel &= (means[g] == where[g]).to_numpy()

@@ -27,16 +27,15 @@ class ListLength:
     """The list-length question of notebook 08 on its three tables; each number and verdict is computed, and
     its thresholds (``stats/thresholds.toml``) read, only when asked for, so a finding names only those it uses.
 
-    Rules: **1a** (drift together) holds if, for every slowly varying discount and gain, every ranker's mean
-    rises and the spread (best minus worst ranker) narrows from ``n0``, the first list length at which (nearly)
-    every user's share of relevant items is kept (``movielens_share_kept``), to the whole list (``n1``); with
-    qualification if only the spread always narrows. The **first-order law** holds if, at ``n1``, each ranker's
-    estimate of c under the slowest discount is within a factor ``first_order_factor`` of its estimate under
-    ``log2``. **1b** holds if at ``n1`` the slowest discount finds at least as many significant pairs
-    (Holm-adjusted p < ``significance_level``) as ``log2`` and the median ratio of the absolute effect sizes (pairs
-    with absolute d_z above ``movielens_effect_min`` under log2) is at least ``movielens_effect_ratio``. **1c** holds if the
-    fast discounts (``movielens_fast_decays``: zipf and the summable ones) find fewer significant pairs than
-    ``log2`` at ``n1``.
+    Rules: **1a** (drift together) holds if, for every slowly varying discount and gain, every ranker's mean rises and
+    the spread (best minus worst ranker) narrows from ``n0``, the first list length at which (nearly) every user's share
+    of relevant items is kept (``movielens_share_kept``), to the whole list (``n1``); with qualification if only the
+    spread always narrows. The **first-order law** holds if, at ``n1``, each ranker's estimate of c under the slowest
+    discount is within a factor ``first_order_factor`` of its estimate under ``log2``. **1b** holds if at ``n1`` the
+    slowest discount finds at least as many significant pairs (Holm-adjusted p < ``significance_level``) as ``log2`` and
+    the median ratio of the absolute effect sizes (pairs with absolute d_z above ``movielens_effect_min`` under log2) is
+    at least ``movielens_effect_ratio``. **1c** holds if the fast discounts (``movielens_fast_decays``: zipf and the
+    summable ones) find fewer significant pairs than ``log2`` at ``n1``.
     """
 
     def __init__(self, means: Any, pairs: Any, first_order: Any, *, alpha: float | None = None) -> None:
@@ -187,7 +186,8 @@ def cutoff_findings(decisions: Any, *, small: Sequence[str] | None = None) -> di
                 verdict="holds" if cond and changed > 0 else "does not hold")
 
 
-def convention_findings(decisions: Any, *, reference: str = "trec_eval", min_tau: float | None = None) -> dict[str, Any]:
+def convention_findings(decisions: Any, *, reference: str = "trec_eval",
+                        min_tau: float | None = None) -> dict[str, Any]:
     """Numbers and verdict of the conventions question from its decisions table.
 
     Claim tested: the tools agree on which ranker is better and only the values differ. Rule: holds if no
@@ -252,7 +252,8 @@ def movielens_first_order(results: Results) -> Measured:
     return Measured(
         q.first_order_verdict(),
         {**_run(results), "gain": q.gains[0], "c_log2": span(q.c["log2"], 3), "slowest": slowest,
-         "c_slowest": span(q.c[slowest], 3), "ratio": span(q.c_ratio, 3), "expansion": number(eps * np.log(1 / share), 2)},
+         "c_slowest": span(q.c[slowest], 3), "ratio": span(q.c_ratio, 3),
+         "expansion": number(eps * np.log(1 / share), 2)},
         {"c_ratio_min": float(q.c_ratio.min()), "c_ratio_max": float(q.c_ratio.max())},
     )
 

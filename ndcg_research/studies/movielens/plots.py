@@ -27,9 +27,10 @@ def ranker_means_panels(table: pd.DataFrame, systems: Sequence[str], gains: Sequ
     """
     fig = Figure(figsize=(6.2 * len(cutoffs), 3.6), layout="constrained")
     axes = np.atleast_1d(fig.subplots(1, len(cutoffs), squeeze=False)[0])
-    for ax, cutoff in zip(axes, cutoffs):
+    for ax, cutoff in zip(axes, cutoffs, strict=False):
         for c, gain in enumerate(gains):
-            t = table[(table.gain == gain) & (table.cutoff.astype(str) == cutoff)].set_index("system").loc[list(systems)]
+            t = table[(table.gain == gain) & (table.cutoff.astype(str) == cutoff)]
+            t = t.set_index("system").loc[list(systems)]
             mean, bars = _mean_and_error_bars(t)
             ax.errorbar(mean, np.arange(len(systems)) + (c - 1) * 0.22, xerr=bars, fmt="o", ms=4, color=f"C{c}",
                         label=gain, capsize=2)
@@ -51,11 +52,12 @@ def list_length_panels(means: pd.DataFrame, info: pd.DataFrame, systems: Sequenc
     axes = fig.subplots(2, cols, sharex=True, squeeze=False)
     x = info["mean_length"].to_numpy(dtype=float)
     kept = info.loc[info.users_with_share_kept >= 0.999, "mean_length"]
-    for ax, d in zip(axes.flat, discounts):
+    for ax, d in zip(axes.flat, discounts, strict=False):
         for c, s in enumerate(systems):
             t = means[(means.gain == gain) & (means.discount == d) & (means.system == s)]
             ax.plot(x, plotted_column(t, "mean"), marker="o", ms=3, color=f"C{c}", label=s)
-            ax.fill_between(x, plotted_column(t, "ci_low"), plotted_column(t, "ci_high"), color=f"C{c}", alpha=0.2, lw=0)
+            ax.fill_between(x, plotted_column(t, "ci_low"), plotted_column(t, "ci_high"), color=f"C{c}", alpha=0.2,
+                            lw=0)
         if len(kept):
             ax.axvspan(kept.min(), x.max(), color="0.9", zorder=0)
         ax.set(xscale="log", title=d)
@@ -100,7 +102,8 @@ def query_set_panels(power: pd.DataFrame, swaps: pd.DataFrame, discounts: Sequen
         t = power[(power.gain == gain) & (power.discount == d)]
         axes[0].plot(plotted_column(t, "users"), plotted_column(t, "power"), marker="o", ms=3, color=f"C{c}", label=d)
         s = swaps[(swaps.gain == gain) & (swaps.discount == d)]
-        axes[1].plot(plotted_column(s, "size"), plotted_column(s, "swap_rate"), marker="o", ms=3, color=f"C{c}", label=d)
+        axes[1].plot(plotted_column(s, "size"), plotted_column(s, "swap_rate"), marker="o", ms=3, color=f"C{c}",
+                     label=d)
     axes[0].set(xscale="log", xlabel="users", ylabel="discriminative power",
                 title=f"share of {n_pairs} pairs significant (bootstrap, 5%)")
     axes[1].set(xscale="log", xlabel="users per set", ylabel="swap rate", title="order reversed on a disjoint user set")

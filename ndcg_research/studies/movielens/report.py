@@ -28,7 +28,8 @@ def rankers_items(table: pd.DataFrame, pairs: pd.DataFrame) -> list[Item]:
     items: list[Item] = []
     for cutoff, t in table.groupby("cutoff", sort=False):
         order = t[t.gain == t.gain.iloc[0]].sort_values("mean", ascending=False, kind="stable")["system"]
-        items.append(("mean nDCG, whole list" if cutoff == "all" else f"mean nDCG@{cutoff}") + " (log2) [95% t interval]:")
+        measure = "mean nDCG, whole list" if cutoff == "all" else f"mean nDCG@{cutoff}"
+        items.append(measure + " (log2) [95% t interval]:")
         items.append(pivot(t, "system", "gain", "cell").loc[order])
     t = pairs[(pairs.gain == pairs.gain.iloc[0]) & (pairs.cutoff.astype(str) == "all")]
     tied = t[t.pvalue_adjusted >= 0.05]
@@ -45,19 +46,22 @@ def list_length_info(problem: Any, lengths: Sequence[int | None], labels: Sequen
     return pd.DataFrame({
         "list_length": list(labels),
         "mean_length": [rd.list_lengths(problem, n).mean() for n in lengths],
-        "mean_share_relevant": [(rd.relevant_in_lists(problem, n) / rd.list_lengths(problem, n)).mean() for n in lengths],
+        "mean_share_relevant": [(rd.relevant_in_lists(problem, n) / rd.list_lengths(problem, n)).mean()
+                                for n in lengths],
         "users_with_share_kept": [np.mean(np.rint(rd.list_lengths(problem, n) * share) >= 1) for n in lengths]})
 
 
 def list_length_items(f: Mapping[str, Any], means: pd.DataFrame, first_order: pd.DataFrame) -> list[Item]:
     """Question 1 (list length): the drift of the means, the spread, the first-order law's c, the significant pairs by
-    list length, the effect-size ratio, and the verdicts of :func:`ndcg_research.findings.rules.movielens.list_length_findings`
+    list length, the effect-size ratio, and the verdicts of
+    :func:`ndcg_research.findings.rules.movielens.list_length_findings`
     (``f``)."""
     n0, n1, g0 = f["n0"], f["n1"], f["gains"][0]
     means = means.assign(list_length=means.list_length.astype(str))
     mean_length = means.groupby("list_length", sort=False)["mean_length"].first()
-    items: list[Item] = [f"1a. mean nDCG (gain {g0}) at n = {n0}, the first length that keeps every user's share of test "
-                         f"items, and at the whole list (mean {mean_length.iloc[-1]:.0f} items); spread = best - worst ranker"]
+    items: list[Item] = [f"1a. mean nDCG (gain {g0}) at n = {n0}, the first length that keeps every user's share of "
+                         f"test items, and at the whole list (mean {mean_length.iloc[-1]:.0f} items); spread = best - "
+                         f"worst ranker"]
     t = means[(means.gain == g0) & means.list_length.isin([n0, n1])]
     drift = pivot(t, ["discount", "list_length"], "system", "mean")
     drift = drift.reindex(pd.MultiIndex.from_product([f["discounts"], [n0, n1]], names=["discount", "n"]))
@@ -65,7 +69,8 @@ def list_length_items(f: Mapping[str, Any], means: pd.DataFrame, first_order: pd
     items.append(rounded(drift.rename(columns=lambda s: s.split("(")[0]), 3))
     failing = [f"{d} ({g})" for g in f["gains"] for d in f["slow"] if (g, d) not in f["rising"]]
     items.append(f"slowly varying discount x gain cells: {f['cells']}; every ranker rises in {len(f['rising'])}"
-                 + (f" (not in: {', '.join(failing)})" if failing else "") + f"; the spread narrows in {len(f['narrowing'])}")
+                 + (f" (not in: {', '.join(failing)})" if failing else "")
+                 + f"; the spread narrows in {len(f['narrowing'])}")
     items.append("spread (best - worst ranker) at the whole list, slowly varying discounts:")
     spread = pd.DataFrame({d: [f["spread"][(g, d)][1] for g in f["gains"]] for d in f["slow"]},
                           index=pd.Index(f["gains"], name="gain"))
@@ -80,7 +85,8 @@ def list_length_items(f: Mapping[str, Any], means: pd.DataFrame, first_order: pd
                  f"{e * np.log(1 / share_n1):.2f} (small only for much longer lists or denser relevance)")
     items.append(f"1b/1c. pairs of rankers significantly different (paired t, Holm, 5%), gain {g0}, by list length n:")
     items.append(pd.DataFrame([[f["significant"][(n, d)] for n in f["lengths"]] for d in f["discounts"]],
-                              index=pd.Index(f["discounts"], name="discount"), columns=pd.Index(f["lengths"], name="n")))
+                              index=pd.Index(f["discounts"], name="discount"),
+                              columns=pd.Index(f["lengths"], name="n")))
     r = f["dz_ratio"]
     items.append(f"|d_z| under {f['slow'][-1]} / under log2 at the whole list (pairs with |d_z| > 0.1 under log2): "
                  f"median {r.median():.2f}, range {r.min():.2f}-{r.max():.2f}")
@@ -91,7 +97,8 @@ def list_length_items(f: Mapping[str, Any], means: pd.DataFrame, first_order: pd
 def query_set_items(power: pd.DataFrame, swaps: pd.DataFrame, agreement: pd.DataFrame, gains: Sequence[str],
                     discounts: Sequence[str], f: Mapping[str, Any]) -> list[Item]:
     """Question 2 (query sets): discriminative power by gain and number of users, the swap rate at the smallest user
-    set, Kendall's tau against log2, and the verdict of :func:`~ndcg_research.findings.rules.movielens.query_set_findings`
+    set, Kendall's tau against log2, and the verdict of
+    :func:`~ndcg_research.findings.rules.movielens.query_set_findings`
     (``f``)."""
     items: list[Item] = []
     for gain in gains:
@@ -101,8 +108,8 @@ def query_set_items(power: pd.DataFrame, swaps: pd.DataFrame, agreement: pd.Data
     if len(swaps):
         smallest = min(swaps["size"])
         items.append(f"swap rate between disjoint sets of {smallest} users:")
-        items.append(rounded(swaps[swaps["size"] == smallest].pivot(index="discount", columns="gain", values="swap_rate")
-                             .loc[list(discounts), list(gains)], 3))
+        wide = swaps[swaps["size"] == smallest].pivot(index="discount", columns="gain", values="swap_rate")
+        items.append(rounded(wide.loc[list(discounts), list(gains)], 3))
     items.append(f"Kendall tau of the systems' order against log2 with gain {gains[0]}:")
     items.append(rounded(agreement.pivot(index="discount", columns="gain", values="kendall_tau")
                          .loc[list(discounts), list(gains)], 2))

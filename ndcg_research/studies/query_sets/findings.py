@@ -95,7 +95,8 @@ def fast_discounts_need_more_queries(results: Results) -> Measured:
          "best": top["measure"], "slow_in_group": cases(int(slow["group"].sum()), len(slow)),
          "outside": f" (outside: {', '.join(outside)})" if outside else "",
          "fast_more": cases(int(fast["more"].sum()), len(fast)),
-         "by_class": [{"decay": d, "range": span(r["queries_needed"], 3)} for d, r in table.groupby("decay", sort=False)]},
+         "by_class": [{"decay": d, "range": span(r["queries_needed"], 3)}
+                      for d, r in table.groupby("decay", sort=False)]},
         {f"separated_{g}": float(v) for g, v in separated.items()},
     )
 

@@ -51,7 +51,8 @@ def _discount_label(spec: str) -> str:
     return f"{spec} ({parse_discount(spec).decay})"
 
 
-def _discount_legend(fig: Figure, discounts: Sequence[str], styles: Mapping[str, Mapping[str, Any]], **extra: Any) -> None:
+def _discount_legend(fig: Figure, discounts: Sequence[str], styles: Mapping[str, Mapping[str, Any]],
+                     **extra: Any) -> None:
     """The legend of the discounts' styles (plus ``extra``: label -> handle), below the panels."""
     entries = [(Line2D([], [], ms=4, **{k: v for k, v in styles[d].items() if k != "zorder"}), _discount_label(d))
                for d in discounts]
@@ -67,7 +68,7 @@ def asl_curves_panels(curves: Mapping[tuple[str, str], np.ndarray], gains: Seque
     styles = discount_styles(discounts)
     fig = Figure(figsize=(5.6 * len(gains), 4.4), layout="constrained")
     axes = np.atleast_1d(fig.subplots(1, len(gains), sharey=True, squeeze=False)[0])
-    for ax, g in zip(axes, gains):
+    for ax, g in zip(axes, gains, strict=False):
         for d in discounts:
             curve = round_significant(np.maximum(curves[(g, d)], 0.5 / n_resamples))
             style = {k: v for k, v in styles[d].items() if k != "marker"}
@@ -88,7 +89,7 @@ def swap_rate_panels(rates: Mapping[tuple[str, str], Sequence[float]], gains: Se
     styles = discount_styles(discounts)
     fig = Figure(figsize=(5.6 * len(gains), 4.2), layout="constrained")
     axes = np.atleast_1d(fig.subplots(1, len(gains), sharey=True, squeeze=False)[0])
-    for ax, g in zip(axes, gains):
+    for ax, g in zip(axes, gains, strict=False):
         for d in discounts:
             ax.plot(sizes, round_significant(rates[(g, d)]), ms=4, **styles[d])
         ax.set(xlabel="queries per subset c", title=f"gain {g}: swap rate between disjoint query sets", ylim=(0, None))
@@ -145,12 +146,13 @@ def measure_agreement_heatmap(tau: np.ndarray, labels: Sequence[str], title: str
 
 def per_list_scatter(measures: pd.DataFrame, gains: Sequence[str], discounts: Sequence[str], *,
                      target_accuracy: float, cap: float) -> Figure:
-    """Each measure's per-topic win probability against the queries it needs (95% bootstrap interval, capped at ``cap``).
+    """Each measure's per-topic win probability against the queries it needs (95% bootstrap interval, capped at
+    ``cap``).
     """
     styles = discount_styles(discounts)
     fig = Figure(figsize=(7.0, 5.6), layout="constrained")
     ax = fig.subplots()
-    shapes = dict(zip(gains, "osD^v"))
+    shapes = dict(zip(gains, "osD^v", strict=False))
     for r in measures.itertuples():
         centre = round_significant([r.queries_needed])
         low, high = round_significant([r.queries_needed_low]), round_significant([min(r.queries_needed_high, cap)])
@@ -164,5 +166,5 @@ def per_list_scatter(measures: pd.DataFrame, gains: Sequence[str], discounts: Se
     handles = [Line2D([], [], color=styles[d]["color"], marker="o", ls="none", ms=6) for d in discounts]
     handles += [Line2D([], [], color="0.3", marker=shapes[g], ls="none", ms=6) for g in gains]
     labels = [_discount_label(d) for d in discounts] + [f"gain {g}" for g in gains]
-    legend_below(fig, list(zip(handles, labels)), ncols=3)
+    legend_below(fig, list(zip(handles, labels, strict=False)), ncols=3)
     return fig

@@ -48,7 +48,8 @@ def by_discount(rows: Sequence[Mapping[str, Any]] | pd.DataFrame, columns: Mappi
     parts = {}
     for column, header in columns.items():
         wide = pivot(table, "discount", "gain", column)
-        parts[header] = rounded(wide, (digits or {}).get(column, 3)) if pd.api.types.is_float_dtype(table[column]) else wide
+        floats = pd.api.types.is_float_dtype(table[column])
+        parts[header] = rounded(wide, (digits or {}).get(column, 3)) if floats else wide
     out = pd.concat(parts, axis=1)
     out.columns.names = [None, "gain"]
     return out
@@ -74,13 +75,15 @@ def collection_table(rows: Sequence[Mapping[str, Any]], discounts: Sequence[str]
     table = pd.DataFrame(rows)
     shown = table[table["discount"].isin(discounts)].assign(measure=lambda t: t["gain"] + " · " + t["discount"])
     shown = shown.set_index(["measure", "sample"])
-    out = pd.concat({"nDCG": rounded(shown[["mean", "best_system", "worst_system"]], 3).set_axis(["mean", "best", "worst"], axis=1),
+    out = pd.concat({"nDCG": rounded(shown[["mean", "best_system", "worst_system"]], 3)
+                     .set_axis(["mean", "best", "worst"], axis=1),
                      "variance share": rounded(shown[["share_system", "share_topic", "share_interaction"]], 2)
                      .set_axis(["system", "topic", "interaction"], axis=1)}, axis=1)
     share = {k: table[f"share_{k}"].to_numpy() for k in ("system", "topic", "interaction")}
     trec_like = int(np.sum((share["topic"] > share["interaction"]) & (share["interaction"] > share["system"])))
     line = (f"over all {len(table)} (measure, sample) tables: topic share {share['topic'].min():.2f}-"
-            f"{share['topic'].max():.2f}, interaction {share['interaction'].min():.2f}-{share['interaction'].max():.2f}, "
+            f"{share['topic'].max():.2f}, interaction {share['interaction'].min():.2f}-"
+            f"{share['interaction'].max():.2f}, "
             f"system {share['system'].min():.2f}-{share['system'].max():.2f}; topic > interaction > system in "
             f"{trec_like} of {len(table)}")
     return out, line
@@ -139,7 +142,7 @@ def swap_rows(X: Mapping[Measure, np.ndarray], sizes: Sequence[int], *, trials: 
         overall[m] = total.swap_rate.to_numpy()
         for r in swap_rates(scores, sizes, trials=trials, bins=edges, seed=seed).to_dict("records"):
             rows.append(dict(gain=m[0], discount=m[1], **r))
-        for size, rate in zip(sizes, overall[m]):
+        for size, rate in zip(sizes, overall[m], strict=False):
             rows.append(dict(gain=m[0], discount=m[1], size=size, bin_low=0.0, bin_high=float("inf"),
                              pairs=int(total.pairs.iloc[0]), swaps=int(round(rate * total.pairs.iloc[0])),
                              swap_rate=float(rate)))
@@ -203,7 +206,7 @@ def measure_rows(P: Mapping[Measure, np.ndarray], power: Sequence[Mapping], orde
     systems = next(iter(P.values())).shape[0]
     first, second = np.triu_indices(systems, k=1)
     rows = []
-    for m, p_row, o_row, t_row in zip(P, power, orders, truth):
+    for m, p_row, o_row, t_row in zip(P, power, orders, truth, strict=False):
         est, lo, hi = needed[m]
         rows.append(dict(gain=m[0], discount=m[1], decay=parse_discount(m[1]).decay,
                          per_topic_win=float((P[m][first] > P[m][second]).mean()),
@@ -228,7 +231,7 @@ def user_runs(qrels: str, runs: Sequence[str], measures: Sequence[Measure], cuto
     cut = "" if cutoff is None else f"@{cutoff}"
     specs = [f"ndcg{cut}(gain={g}, discount='{d}')" for g, d in measures]
     data = run_matrices(qrels, runs, specs)
-    scores = dict(zip(measures, data.matrices.values()))
+    scores = dict(zip(measures, data.matrices.values(), strict=False))
     reference = measures[0]
     half = data.queries.size // 2
     rows = []
@@ -262,8 +265,8 @@ def verdict(folder: str | Path) -> dict[str, Any]:
     b, in_group, more = fewest_queries(*([r[key] for r in table]
                                          for key in ("queries_needed", "queries_needed_low", "queries_needed_high")))
     best = table[b]
-    group = [r for r, g in zip(table, in_group) if g]
-    worse = [r for r, m in zip(table, more) if m]
+    group = [r for r, g in zip(table, in_group, strict=False) if g]
+    worse = [r for r, m in zip(table, more, strict=False) if m]
     worst = max(table, key=lambda r: r["queries_needed"] if np.isfinite(r["queries_needed"]) else np.inf)
     lines = [f"fewest queries for ordering accuracy {target}: {name(best)}, {best['queries_needed']:.1f} queries "
              f"[{best['queries_needed_low']:.1f}, {best['queries_needed_high']:.1f}]",
@@ -277,8 +280,10 @@ def verdict(folder: str | Path) -> dict[str, Any]:
     for r in table:
         classes.setdefault((r["decay"], r["gain"]), []).append(r)
     by_class = [dict(decay=decay, gain=g, fewest=min(r["queries_needed"] for r in members),
-                     most=max(r["queries_needed"] for r in members), discounts=", ".join(r["discount"] for r in members))
-                for (decay, g), members in sorted(classes.items(), key=lambda kv: min(r["queries_needed"] for r in kv[1]))]
+                     most=max(r["queries_needed"] for r in members),
+                     discounts=", ".join(r["discount"] for r in members))
+                for (decay, g), members in sorted(classes.items(),
+                                                  key=lambda kv: min(r["queries_needed"] for r in kv[1]))]
     finite = [r for r in table if np.isfinite(r["queries_needed"])]
     q = [r["queries_needed"] for r in finite]
     criteria = [dict(criterion=text, kendall_tau=kendall_tau(q, [r[key] for r in finite]), sign_if_agreeing=sign)
@@ -290,7 +295,8 @@ def verdict(folder: str | Path) -> dict[str, Any]:
     if len(gains) == 2:
         rows_by = {(r["gain"], r["discount"]): r for r in table}
         discounts = list(dict.fromkeys(r["discount"] for r in table))
-        more_q = sum(rows_by[(gains[1], d)]["queries_needed"] > rows_by[(gains[0], d)]["queries_needed"] for d in discounts)
+        more_q = sum(rows_by[(gains[1], d)]["queries_needed"] > rows_by[(gains[0], d)]["queries_needed"]
+                     for d in discounts)
         apart = sum(rows_by[(gains[1], d)]["queries_needed_low"] > rows_by[(gains[0], d)]["queries_needed_high"]
                     for d in discounts)
         lines.append(f"{gains[1]} needs more queries than {gains[0]} for {more_q} of {len(discounts)} discounts "

@@ -27,7 +27,7 @@ def worked_example_panels(grades: Sequence[float], known: Sequence[float], contr
     ax_c.bar(ranks - width / 2, contributions, width, label=f"returned (DCG = {dcg:.3f})", color="C0")
     ax_c.bar(ranks + width / 2, ideal_contributions, width, label=f"ideal (IDCG = {idcg:.3f})", color="none",
              edgecolor="C1", hatch="//")
-    for x, c in zip(ranks, contributions):
+    for x, c in zip(ranks, contributions, strict=False):
         ax_c.annotate(f"{c:.3f}", (x - width / 2, c), ha="center", va="bottom", fontsize=8, xytext=(0, 2),
                       textcoords="offset points")
     ax_c.set(xlabel="rank i", ylabel="contribution g(rel$_i$) · D(i)", xticks=ranks,
