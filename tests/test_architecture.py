@@ -247,7 +247,8 @@ def dependencies(name: str, source: str | None = None) -> list[tuple[int, str, s
             elif not is_dunder(n):
                 found.append((i.line, text, NAME))
     roots = {alias.asname or NAME for node in ast.walk(tree) if isinstance(node, ast.Import)
-             for alias in node.names if alias.name.split(".")[0] == NAME and (alias.asname is None or alias.name == NAME)}
+             for alias in node.names
+             if alias.name.split(".")[0] == NAME and (alias.asname is None or alias.name == NAME)}
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in roots:
             if not is_dunder(node.attr):
@@ -279,7 +280,8 @@ def upward_imports(name: str, source: str | None = None) -> list[str]:
 def test_every_subpackage_is_in_one_layer():
     named = [sub for subs in LAYERS for sub in subs]
     assert sorted(named) == SUBPACKAGES, (f"LAYERS names {sorted(named)}, the package has {SUBPACKAGES}: "
-                                          "place a new subpackage in LAYERS (and in the Architecture table of docs/api/index.md)")
+                                          "place a new subpackage in LAYERS (and in the Architecture table of "
+                                          "docs/api/index.md)")
 
 
 @pytest.mark.parametrize("name", list(MODULES))

@@ -117,7 +117,8 @@ def test_verdict_table_on_a_small_sweep():
 
 def test_lost_discounts_orders_by_decay():
     v = pd.DataFrame(dict(label="u", better="a", worse="b",
-                          discount=["power(beta=1.2)", "zipflog(gamma=2)", "zipf", "power(beta=0.9)", "zipflog(gamma=1)",
+                          discount=["power(beta=1.2)", "zipflog(gamma=2)", "zipf", "power(beta=0.9)",
+                                    "zipflog(gamma=1)",
                                     "power(beta=1.1)"],
                           verdict=["loses", "loses", "flat", "keeps", "loses", "loses"]))
     row = bracket.lost_discounts(v).iloc[0]
@@ -127,7 +128,7 @@ def test_lost_discounts_orders_by_decay():
     assert row["first_lost"] == "zipf"
 
 
-# --------------------------------------------------------------------------- examples of studies.critical_bracket.experiment
+# ------------------------------------------------------------ examples of studies.critical_bracket.experiment
 
 
 def test_log_binomial_slope_example():
@@ -152,7 +153,8 @@ def test_predicted_trend_example():
 def test_answer_lines_example():
     v = pd.DataFrame(dict(label="uncertain", better="a", worse="b", n_first=100, n_last=1000,
                           discount=["power(beta=0.9)", "zipf"], verdict=["keeps", "loses"], agreement="agrees"))
-    expected = ('uncertain top, a > b: over n = 100 to 1000 the failure rate falls under power(beta=0.9); it does not fall '
+    expected = ('uncertain top, a > b: over n = 100 to 1000 the failure rate falls under power(beta=0.9); it does not '
+                'fall '
                 'under zipf (it rises under zipf).')
     assert answer_lines(v)[0] == expected
 

@@ -1,4 +1,5 @@
-"""Tests of ndcg_research.studies.consistent_distinguishability.experiment: grids, stream studies and their summaries by hand, the growth fit."""
+"""Tests of ndcg_research.studies.consistent_distinguishability.experiment: grids, stream studies and their
+summaries by hand, the growth fit."""
 
 from __future__ import annotations
 
@@ -56,8 +57,8 @@ def test_change_and_stability_tables_by_hand():
     assert row["p_better_last"] == 0.75 and (row["n_first"], row["n_last"]) == (10, 80)
     stab = r.stability_table().set_index("n0")
     assert stab.loc[10, "p_stable"] == 0.25 and stab.loc[20, "p_stable"] == 0.5 and stab.loc[40, "p_stable"] == 0.75
-    assert stab.loc[20, "p_settled"] == 0.5 and stab.loc[40, "p_settled"] == 0.75 and stab.loc[80,
-                                                                                               "p_settled"] == 0.75 and stab.loc[80, "p_stable"] == 1.0
+    assert stab.loc[20, "p_settled"] == 0.5 and stab.loc[40, "p_settled"] == 0.75
+    assert stab.loc[80, "p_settled"] == 0.75 and stab.loc[80, "p_stable"] == 1.0
     assert stab.loc[10, "p_stable_low"] < 0.25 < stab.loc[10, "p_stable_high"]
 
 
@@ -103,10 +104,11 @@ def test_failure_table_normal_approximation():
                           std_gap=[0.0, np.nan]))
     out = co.failure_table(t)
     assert out["p_fail"].tolist() == [0.5, 0.0] and out["p_fail_high"].tolist() == pytest.approx([0.6, 0.01])
-    assert out["p_fail_normal"].iloc[0] == pytest.approx(stats.norm.cdf(0.0)) and math.isnan(out["p_fail_normal"].iloc[1])
+    assert out["p_fail_normal"].iloc[0] == pytest.approx(stats.norm.cdf(0.0))
+    assert math.isnan(out["p_fail_normal"].iloc[1])
 
 
-# --------------------------------------------------------------------------- examples of studies.consistent_distinguishability.experiment
+# ------------------------------------------------- examples of studies.consistent_distinguishability.experiment
 
 
 def test_failure_table_example():

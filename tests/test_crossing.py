@@ -44,7 +44,8 @@ def test_crossings_do_not_depend_on_lo_and_hi():
 
 
 def test_decision_table_by_hand():
-    s = sw.Sweep.build("probit(lo=0.1, hi=0.6)", ns=[50], replicates=40, seed=1, rankers=["head(m=10)", "noisy(sigma=1)"],
+    s = sw.Sweep.build("probit(lo=0.1, hi=0.6)", ns=[50], replicates=40, seed=1,
+                       rankers=["head(m=10)", "noisy(sigma=1)"],
                        discounts=["log2", "zipf"], pairs=[("head(m=10)", "noisy(sigma=1)")])
     result = sw.run_sweep(s)
     table = cr.decision_table(result, "head(m=10)", "noisy(sigma=1)").set_index("discount")
@@ -66,7 +67,7 @@ def test_simulated_winner_follows_the_theory_far_from_the_crossing():
     assert 15 < n < 3000 and not math.isnan(n)
 
 
-# --------------------------------------------------------------------------- examples of simulation.crossing
+# ------------------------------------------------------------ examples of simulation.crossing
 
 
 def test_expected_gap_example():

@@ -1,4 +1,5 @@
-"""Tests of :mod:`ndcg_research.simulation.cutoff` and :mod:`ndcg_research.studies.cutoff.experiment` against the metric core, the theory sweep and hand values."""
+"""Tests of :mod:`ndcg_research.simulation.cutoff` and :mod:`ndcg_research.studies.cutoff.experiment` against the
+metric core, the theory sweep and hand values."""
 
 from __future__ import annotations
 
@@ -127,7 +128,8 @@ def test_sweep_values_are_replicate_ndcg_at_k():
 
 def direct_rule(s, n, ranker, discount, rule):
     k = cutoff.parse_cutoff(rule).k(n)
-    return np.array([cutoff.replicate_ndcg_at_k(s.model, [ranker], [discount], n, [k], seed=s.seed, replicate=r)[0, 0, 0]
+    return np.array([cutoff.replicate_ndcg_at_k(s.model, [ranker], [discount], n, [k], seed=s.seed,
+                                                replicate=r)[0, 0, 0]
                      for r in range(s.replicates[s.ns.index(n)])])
 
 
@@ -214,7 +216,7 @@ def test_verdict_table_uses_family_wise_wilson_intervals():
     assert (table["family_size"] == 3).all() and table["family_confidence"].iloc[0] == pytest.approx(level)
 
 
-# --------------------------------------------------------------------------- examples of studies.cutoff.experiment
+# ------------------------------------------------------------ examples of studies.cutoff.experiment
 
 
 def test_ndcg_by_k_example():
@@ -228,7 +230,7 @@ def test_fraction_limit_example():
     assert round(fraction_limit("probit", "bayes", 1.0), 6) == 1.0
 
 
-# --------------------------------------------------------------------------- examples of simulation.cutoff
+# ------------------------------------------------------------ examples of simulation.cutoff
 
 
 def test_CutoffRule_example():

@@ -36,7 +36,8 @@ def test_trend_table_classes_the_fitted_exponent(exponent, measured):
 
 def test_trend_table_makes_no_call_near_zero_and_uses_the_heuristic_slope():
     table = _table(0.1, "power(a=0.4)")        # a = a*: the law exponent is 0
-    heuristic = scaling.heuristic_table(UNCERTAIN, [("bayes", "noisy(sigma=1)")], ["log2"], [10_000, 100_000, 1_000_000],
+    heuristic = scaling.heuristic_table(UNCERTAIN, [("bayes", "noisy(sigma=1)")], ["log2"],
+                                        [10_000, 100_000, 1_000_000],
                                         cutoff.parse_cutoff("power(a=0.4)").k).assign(rule="power(a=0.4)")
     t = experiment.trend_table(table, heuristic).iloc[0]
     assert abs(t["law_exponent"]) < 1e-12 and t["predicted"] == "no call" and t["agreement"] == "no call"
@@ -59,7 +60,7 @@ def test_a_gap_shrunk_into_its_noise_is_fitted_and_an_undefined_one_is_not():
     assert experiment.trend_table(table)["measured"].iloc[0] == "undefined"
 
 
-# --------------------------------------------------------------------------- examples of studies.cutoff_growth.experiment
+# ------------------------------------------------------------ examples of studies.cutoff_growth.experiment
 
 
 def test_threshold_table_example():

@@ -206,7 +206,7 @@ def test_rerun_environment_names_what_else_decides_the_bytes():
     assert f'"{platform.node()}"' not in text and "/" not in text
 
 
-# --------------------------------------------------------------------------- examples of pipeline.figures
+# ------------------------------------------------------------ examples of pipeline.figures
 
 
 def test_figure_files_example():

@@ -256,7 +256,8 @@ def test_a_text_file_is_read_and_filled(tmp_path):
     (FULL_ENTRY + 'colour = "red"\n', "", "unknown keys \\['colour'\\]"),
     (FULL_ENTRY + '[k.items]\nrows = { join = "; " }\n', "", "needs 'text'"),
     (FULL_ENTRY + 'thresholds = ["nope"]\n', "", "finding 'k' names thresholds no file defines: \\['nope'\\]"),
-    ('[thresholds.t]\nvalue = 1\nfixed = "before the runs"\n' + FULL_ENTRY, '[t]\nvalue = 2\nfixed = "before the runs"\n',
+    ('[thresholds.t]\nvalue = 1\nfixed = "before the runs"\n' + FULL_ENTRY,
+     '[t]\nvalue = 2\nfixed = "before the runs"\n',
      "thresholds \\['t'\\] are defined twice"),
 ])
 def test_a_malformed_text_file_is_refused_by_name(tmp_path, entry, shared, message):
@@ -299,7 +300,8 @@ def _list_length_tables(spread_narrows=True, loglog_sig=3):
                               effect_size=0.5))
             if d != "zipf":
                 first_order += [dict(list_length=n, gain="g", discount=d, system=s,
-                                     c_estimate=c * (1.1 if d == "loglog" else 1.0)) for s, c in (("x", 4.0), ("y", 5.0))]
+                                     c_estimate=c * (1.1 if d == "loglog" else 1.0))
+                                for s, c in (("x", 4.0), ("y", 5.0))]
     return pd.DataFrame(rows), pd.DataFrame(pairs), pd.DataFrame(first_order)
 
 
@@ -376,7 +378,8 @@ def test_a_finding_must_list_the_thresholds_its_rule_reads():
                 thresholds=())
     with pytest.raises(ValueError, match=r"finding 'k' uses thresholds its text does not list .*\['strong_tau'\]"):
         Claim(text, peeks)(None)
-    listed = Text("k", "query_sets", "07_query_sets.ipynb", "T", "S", "C", "M", "R {T[tie_share]:.0%}", "s", "D", (), ("t.csv",),
+    listed = Text("k", "query_sets", "07_query_sets.ipynb", "T", "S", "C", "M", "R {T[tie_share]:.0%}", "s", "D",
+                  (), ("t.csv",),
                   thresholds=("strong_tau", "tie_share"))
     finding = Claim(listed, peeks)(None)
     assert finding.verdict == "holds" and finding.rule == "R 1%" and finding.thresholds == ("strong_tau", "tie_share")
@@ -566,7 +569,7 @@ def test_a_malformed_threshold_is_refused_by_name(tmp_path, text, message):
         _texts(tmp_path, FULL_ENTRY, shared=text)
 
 
-# --------------------------------------------------------------------------- examples of findings.catalogue
+# ------------------------------------------------------------ examples of findings.catalogue
 
 
 def test_catalogue_example():
@@ -605,7 +608,7 @@ def test_answer_example():
     assert (table.columns.tolist(), table["Verdict"].tolist()) == (['Verdict', 'What the tables show'], ['holds'])
 
 
-# --------------------------------------------------------------------------- examples of findings.model
+# ------------------------------------------------------------ examples of findings.model
 
 
 def test_Results_example():
@@ -641,7 +644,7 @@ def test_cases_example():
     assert cases(3, 4) == '3 of 4'
 
 
-# --------------------------------------------------------------------------- examples of findings.render
+# ------------------------------------------------------------ examples of findings.render
 
 
 def test_thresholds_line_example():

@@ -10,13 +10,13 @@ import pytest
 
 from ndcg_research.findings import Results
 from ndcg_research.findings.catalogue import catalogue, claim, claims
+from ndcg_research.simulation.tables import write_table
 from ndcg_research.studies.critical_bracket import findings as bracket
 from ndcg_research.studies.cutoff_growth import findings as cutoff_growth
 from ndcg_research.studies.fixed_crossings import findings as fixed_crossings
 
 KEYS = ("critical-point-bracketed", "fixed-crossings-finite-n", "slow-discounts-agree-asymptotically",
         "how-different", "cutoff-growth")
-from ndcg_research.simulation.tables import write_table
 
 DISCOUNTS = ["log2", "power(beta=0.8)", "power(beta=0.9)", "zipf", "zipflog(gamma=1)", "zipflog(gamma=2)",
              "power(beta=1.1)", "power(beta=1.2)"]
@@ -112,7 +112,8 @@ def test_how_different_rule(tmp_path):
 def test_cutoff_growth_rule(tmp_path):
     rows = [dict(model="probit(lo=0.1, hi=0.6)", rule="power(a=0.5)", a=0.5, discount="log2", better="bayes",
                  worse=w, exponent=0.1, exponent_low=0.0, exponent_high=0.2, measured="flat", law_exponent=0.08,
-                 a_star=0.4, agreement=g) for w, g in [("noisy(sigma=1)", "agrees")] * 19 + [("noisy(sigma=0.5)", "contradicts")]]
+                 a_star=0.4, agreement=g)
+            for w, g in [("noisy(sigma=1)", "agrees")] * 19 + [("noisy(sigma=0.5)", "contradicts")]]
     trend = pd.DataFrame(rows)
     trend["n_to"] = 10**6
     assert cutoff_growth.cutoff_growth(_results(tmp_path, **{"13_trends": trend})).verdict == "holds"

@@ -117,7 +117,7 @@ def test_asymptotic_table_and_reliable_n():
         fc.reliable_n(decisions, first_order)
 
 
-# --------------------------------------------------------------------------- examples of studies.fixed_crossings.experiment
+# ------------------------------------------------------------ examples of studies.fixed_crossings.experiment
 
 
 def test_sigma_window_example():
@@ -170,6 +170,7 @@ def test_answer_lines_example():
     asy = pd.DataFrame(dict(label="m", discount=["log2", "power(beta=0.5)"], decay=["slowly varying", "x"],
                             majority=["b", "a"], first_order_winner=["b", "a"], agrees=[1.0, 1.0], n=1000))
     rel = {"m": pd.DataFrame(dict(winner=["b"], delta_c=[-0.05], n_reliable=[1000.0]))}
-    expected = ('m top: far from a predicted crossing, the simulated majority picks the ranker the finite-n theory picks in '
+    expected = ('m top: far from a predicted crossing, the simulated majority picks the ranker the finite-n theory '
+                'picks in '
                 '1 of 1 decided cells (1 more undecided).')
     assert answer_lines(ag, asy, rel, dict(slope=1.0, points=3, agrees=1.0), 1000)[0] == expected

@@ -142,6 +142,6 @@ def test_rank_gains_near_the_gate_against_the_beta_density(n, ranks):
     got = fn.rank_gains(model, f"gated(q={q})", n)
     for r in ranks:
         beta = stats.beta(r, n - r + 1)
-        above = integrate.quad(lambda u: float(bayes(np.array([u]))[0]) * beta.pdf(u), beta.ppf(1e-15), q,
+        above = integrate.quad(lambda u, beta=beta: float(bayes(np.array([u]))[0]) * beta.pdf(u), beta.ppf(1e-15), q,
                                limit=400, epsabs=1e-14)[0]
         assert got[r - 1] == pytest.approx(above + rest * beta.sf(q), abs=2e-6)

@@ -113,9 +113,9 @@ def test_truncation_table_against_reference():
             "all judgments, whole list": (_ndcg_ref(sh, kn), _ndcg_ref(lo, kn)),
             "all judgments, @k": (_ndcg_ref(sh, kn, 6), _ndcg_ref(lo, kn, 6)),
         }
-        for name, (s, l) in expected.items():
+        for name, (s, whole) in expected.items():
             assert table[name][0][i] == pytest.approx(s, abs=1e-12), name
-            assert table[name][1][i] == pytest.approx(l, abs=1e-12), name
+            assert table[name][1][i] == pytest.approx(whole, abs=1e-12), name
 
 
 # ---------------------------------------------------------------- limitation 3: pooling
@@ -228,7 +228,7 @@ def test_summarize_bias_matches_t_interval():
     np.testing.assert_allclose(out["true"], means[:, :, 0, :].mean(axis=0))
 
 
-# --------------------------------------------------------------------------- examples of studies.limitations.experiment
+# ------------------------------------------------------------ examples of studies.limitations.experiment
 
 
 def test_random_graded_lists_example():
@@ -248,8 +248,8 @@ def test_precision_example():
 def test_truncation_table_example():
     table = truncation_table([[1, 1, 1, 1, 1]], 3, [[1, 1, 1, 1, 1]], 5)
     expected = (1.0, 1.0)
-    assert {name: (round(float(s[0]), 3), round(float(l[0]), 3)) for name, (s, l) in table.items()}["all judgments, "
-                                                                                                    "@own length"] == expected
+    short, whole = table["all judgments, @own length"]
+    assert (round(float(short[0]), 3), round(float(whole[0]), 3)) == expected
 
 
 def test_simulate_pooling_collection_example():
@@ -276,6 +276,9 @@ def test_pooling_experiment_example():
 
 
 def test_summarize_bias_example():
-    m = np.zeros((4, 3, 2)); m[:, 0] = 0.5; m[:, 1] = [0.4, 0.3]; m[:, 2] = 0.5
+    m = np.zeros((4, 3, 2))
+    m[:, 0] = 0.5
+    m[:, 1] = [0.4, 0.3]
+    m[:, 2] = 0.5
     out = summarize_bias(m)
     assert out["bias"].round(3).tolist() == [[-0.1, -0.2], [0.0, 0.0]]

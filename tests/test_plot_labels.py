@@ -115,7 +115,9 @@ def test_pooling_bias_colours_mean_one_thing_and_intervals_are_drawn():
     assert len(left.containers) == 5 and len(right.containers) == 4
     assert "largest half-width is 0.010" in left.get_title()
     # One colour per way of scoring, the same in both panels (red meant a system on the left, a method on the right).
-    colours = lambda ax: [c.lines[0].get_color() for c in ax.containers]
+    def colours(ax):
+        return [c.lines[0].get_color() for c in ax.containers]
+
     assert colours(left) == ["C3", "C3", "C0", "C0", "C2"] and colours(right) == ["0.15", "C3", "C0", "C2"]
 
 

@@ -1,4 +1,5 @@
-"""Tests of :mod:`ndcg_research.studies.movielens.problems` and :mod:`~ndcg_research.studies.movielens.experiment`: problems, per-query nDCG and the list-length samples."""
+"""Tests of :mod:`ndcg_research.studies.movielens.problems` and :mod:`~ndcg_research.studies.movielens.experiment`:
+problems, per-query nDCG and the list-length samples."""
 
 from __future__ import annotations
 
@@ -96,7 +97,8 @@ def test_movielens_problem_candidates_and_grades():
     ratings = pd.DataFrame({"user": [1, 1, 1, 1, 1, 2, 2, 2, 2, 2], "item": [1, 2, 3, 4, 5, 2, 3, 6, 7, 8],
                             "rating": [5, 4, 3, 2, 1, 2, 4, 5, 3, 1], "timestamp": [1, 2, 3, 4, 5, 5, 4, 3, 2, 1]})
     p = problems.movielens_problem(ratings, rankers=["popularity", "itemknn(k=2)"], test_fraction=0.4)
-    # user 1 trains on items 1-3 and is tested on 4 (2) and 5 (1); user 2 trains on 8, 7, 6 and is tested on 3 (4), 2 (2).
+    # user 1 trains on items 1-3 and is tested on 4 (2) and 5 (1); user 2 trains on 8, 7, 6 and is tested on 3 (4),
+    # 2 (2).
     assert p.queries.tolist() == [1, 2]
     assert p.lengths.tolist() == [5, 5]
     assert [set(zip(d[:n], g[:n], strict=False)) for d, g, n in zip(p.docs, p.grades, p.lengths, strict=False)] == [
@@ -132,10 +134,12 @@ def test_trec_problem_pools_runs_and_qrels():
 @pytest.mark.parametrize(
     "qrels, runs, match",
     [
-        (pd.DataFrame({"query": ["1"], "doc": ["a"]}), {"A": pd.DataFrame({"query": ["1"], "doc": ["a"], "score": [1.0]})},
+        (pd.DataFrame({"query": ["1"], "doc": ["a"]}),
+         {"A": pd.DataFrame({"query": ["1"], "doc": ["a"], "score": [1.0]})},
          r"qrels must be a DataFrame.*missing \['relevance'\]"),
         (pd.DataFrame({"query": ["1"], "doc": ["a"], "relevance": [1]}),
-         {"A": pd.DataFrame({"query": ["1", "1"], "doc": ["a", "a"], "score": [1.0, 2.0]})}, "retrieves document 'a' twice"),
+         {"A": pd.DataFrame({"query": ["1", "1"], "doc": ["a", "a"], "score": [1.0, 2.0]})},
+         "retrieves document 'a' twice"),
         (pd.DataFrame({"query": ["1"], "doc": ["a"], "relevance": [1]}),
          {"A": pd.DataFrame({"query": ["2"], "doc": ["a"], "score": [1.0]})}, "no query is both judged"),
         (pd.DataFrame({"query": ["1"], "doc": ["a"], "relevance": [1]}), {}, "at least one run"),
@@ -483,7 +487,7 @@ def test_verdict_1b_is_not_given_without_a_significant_pair():
     assert found["verdicts"]["1b differences stay detectable"] == "undecided"
 
 
-# --------------------------------------------------------------------------- examples of studies.movielens.experiment
+# ------------------------------------------------------------ examples of studies.movielens.experiment
 
 
 def test_ndcg_values_example():
@@ -566,7 +570,7 @@ def test_convention_values_example():
     assert (v[:, 0, 0, 0].tolist(), refused) == ([0.0, 1.0], {})
 
 
-# --------------------------------------------------------------------------- examples of studies.movielens.problems
+# ------------------------------------------------------------ examples of studies.movielens.problems
 
 
 def test_movielens_problem_example():

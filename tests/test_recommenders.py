@@ -1,8 +1,10 @@
-"""Tests of :mod:`ndcg_research.studies.movielens.recommenders` against loop-based, closed-form and library references."""
+"""Tests of :mod:`ndcg_research.studies.movielens.recommenders` against loop-based, closed-form and library
+references."""
 
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -36,7 +38,7 @@ def random_ratings(seed: int, n_users: int = 12, n_items: int = 30) -> pd.DataFr
 def reference_split(ratings: pd.DataFrame, fraction: float) -> tuple[set, set]:
     """Loop over users: sort each history by (timestamp, item), the last max(1, floor(f n)) are test."""
     train, test = set(), set()
-    for user, history in ratings.groupby("user"):
+    for _, history in ratings.groupby("user"):
         rows = sorted(history.itertuples(index=False), key=lambda r: (r.timestamp, r.item))
         n_test = max(1, math.floor(fraction * len(rows) + 1e-9))
         for position, r in enumerate(rows):
@@ -154,7 +156,8 @@ def test_userknn_is_itemknn_of_the_transpose(k):
 
 
 def test_itemknn_by_hand():
-    # Items as columns: i0 = (1,1,0), i1 = (1,0,1), i2 = (0,0,1); cos(i0,i1) = 1/2, cos(i1,i2) = 1/sqrt2, cos(i0,i2) = 0.
+    # Items as columns: i0 = (1,1,0), i1 = (1,0,1), i2 = (0,0,1); cos(i0,i1) = 1/2, cos(i1,i2) = 1/sqrt2,
+    # cos(i0,i2) = 0.
     X = np.array([[1.0, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 1.0]])
     h = 1 / math.sqrt(2)
     # k = 1: neighbour of i0 is i1 (1/2), of i1 is i2 (h), of i2 is i1 (h).
@@ -307,7 +310,7 @@ def test_quantized_scores_keep_the_order_of_distinct_scores():
     assert np.all((scores[:, :, None] - scores[:, None, :])[far] > 0)  # clearly ordered pairs keep their order
 
 
-# --------------------------------------------------------------------------- examples of studies.movielens.recommenders
+# ------------------------------------------------------------ examples of studies.movielens.recommenders
 
 
 def test_temporal_split_example():
@@ -322,8 +325,8 @@ def test_temporal_split_example():
 
 def test_canonical_ranker_spec_example():
     assert canonical_ranker_spec("ease( l2 = 500.0 )") == 'ease(l2=500)'
-    with pytest.raises(ValueError, match="ranker\\ 'itemknn'\\ needs\\ parameter\\(s\\)\\ k;\\ valid\\ rankers:\\ "
-                       "popularity,\\ random,\\ itemknn\\(k\\),\\ userknn\\(k\\),\\ puresvd\\(factors\\),\\ ease\\(l2\\)"):
+    with pytest.raises(ValueError, match=re.escape("ranker 'itemknn' needs parameter(s) k; valid rankers: popularity, "
+                                                   "random, itemknn(k), userknn(k), puresvd(factors), ease(l2)")):
         canonical_ranker_spec("itemknn")
 
 

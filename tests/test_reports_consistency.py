@@ -9,6 +9,8 @@ import numpy as np
 import pandas as pd
 
 from ndcg_research.findings.catalogue import catalogue
+from ndcg_research.simulation.tables import read_table
+from ndcg_research.studies.consistent_distinguishability import experiment as consistency
 from ndcg_research.studies.consistent_distinguishability import report
 from ndcg_research.studies.consistent_distinguishability.report import (
     failure_ends,
@@ -22,8 +24,6 @@ from ndcg_research.studies.consistent_distinguishability.report import (
 )
 
 THRESHOLDS = catalogue().thresholds
-from ndcg_research.simulation.tables import read_table
-from ndcg_research.studies.consistent_distinguishability import experiment as consistency
 
 FULL = Path(__file__).resolve().parent.parent / "results" / "full"
 LABELS = ("uncertain", "certain")
@@ -76,7 +76,7 @@ def test_normal_check_by_hand():
     assert consistency.geometric_grid(100, 400, 1) == [100, 200, 400]
 
 
-# --------------------------------------------------------------------------- examples of studies.consistent_distinguishability.report
+# ------------------------------------------------------------ examples of studies.consistent_distinguishability.report
 
 
 def test_settle_from_example():

@@ -97,11 +97,12 @@ def test_replication_is_welchs_z_by_hand():
     b = a.assign(mean=[0.45, 0.6], replicates=[400, 50], seed=2)
     z = 0.05 / math.sqrt(0.1 ** 2 / 100 + 0.1 ** 2 / 400)
     line, far = report.replication(a, b, seed=1)
-    assert line == f"replication (seed 1 here, 2 in the full profile): 2 cells at common n, largest |z| = {z:.2f}, |z| > 3 in 1"
+    assert line == (f"replication (seed 1 here, 2 in the full profile): 2 cells at common n, largest |z| = {z:.2f}, "
+                    f"|z| > 3 in 1")
     assert far.index.tolist() == [("m", "d", "r", 10)]
 
 
-# --------------------------------------------------------------------------- examples of studies.convergence.report
+# ------------------------------------------------------------ examples of studies.convergence.report
 
 
 def test_stack_example():

@@ -69,7 +69,7 @@ def test_largest_disagreement_and_theory_agreement_by_hand():
     assert report.theory_agreement({"m": table}, crossings).endswith("in 1 of 2 decided cells")
 
 
-# --------------------------------------------------------------------------- examples of studies.crossing_rankers.report
+# ------------------------------------------------------------ examples of studies.crossing_rankers.report
 
 
 def test_crossing_grid_example():

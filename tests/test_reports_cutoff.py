@@ -79,7 +79,7 @@ def test_limit_distance_by_hand():
     assert out.loc["fixed(k=10)", "log2"] == 0.03 and out.loc["all", "log2"] == 0.07
 
 
-# --------------------------------------------------------------------------- examples of studies.cutoff.report
+# ------------------------------------------------------------ examples of studies.cutoff.report
 
 
 def test_limits_example():

@@ -54,8 +54,8 @@ def test_top_share_limits_and_its_reader_table(sums):
     _, C = sums
     shares = report.top_share_table(C, [1000, 10**5], 0.01).set_index("discount")
     assert shares.loc["none", "n=1e+05"] == pytest.approx(0.01)
-    assert shares.loc["zipf", "n=1e+03"] == pytest.approx(sum(1 / r for r in range(1,
-                                                                                   11)) / sum(1 / r for r in range(1, 1001)))
+    harmonic = [sum(1 / r for r in range(1, m + 1)) for m in (10, 1000)]
+    assert shares.loc["zipf", "n=1e+03"] == pytest.approx(harmonic[0] / harmonic[1])
     assert shares["limit"].to_dict() == {"power(beta=2)": 1.0, "geometric(p=0.5)": 1.0, "zipf": 1.0,
                                          "power(beta=0.5)": 0.1, "log2": 0.01, "none": 0.01}
     shown = report.readable_top_share(shares.reset_index(), 0.01)
@@ -71,7 +71,7 @@ def test_eps_table_is_1_over_ln_n_for_log2():
     assert report.readable_eps(eps.reset_index()).columns.tolist() == ["n = 10^4", "max rel. diff. numeric"]
 
 
-# --------------------------------------------------------------------------- examples of studies.discount_functions.report
+# ------------------------------------------------------------ examples of studies.discount_functions.report
 
 
 def test_discount_table_example():

@@ -12,8 +12,6 @@ import pytest
 from scipy.stats import norm
 
 from ndcg_research.pipeline.tables import proportion_replication, stack
-
-KEYS = ["label", "discount", "better", "worse", "n"]
 from ndcg_research.simulation.tables import read_table
 from ndcg_research.stats.replication import proportion_z
 from ndcg_research.studies.distinguishability import report
@@ -31,6 +29,8 @@ from ndcg_research.studies.distinguishability.report import (
     sure_from,
     tail_gap,
 )
+
+KEYS = ["label", "discount", "better", "worse", "n"]
 
 FULL = Path(__file__).resolve().parent.parent / "results" / "full"
 LABELS = ("certain", "uncertain", "graded")
@@ -130,8 +130,8 @@ def test_replication_z_by_hand():
     pooled = (0.9 * 100 + 0.8 * 1000) / 1100
     z = 0.1 / math.sqrt(pooled * (1 - pooled) * (1 / 100 + 1 / 1000))
     assert np.isclose(float(proportion_z(0.9, 100, 0.8, 1000)), z)
-    assert proportion_replication(run, full, 1, KEYS) == (f"replication (seed 1 here, 2 in the full profile): 2 cells at "
-                                                     f"common n, largest |z| = {z:.2f}, |z| > 3 in 0")
+    assert proportion_replication(run, full, 1, KEYS) == (f"replication (seed 1 here, 2 in the full profile): 2 "
+                                                          f"cells at common n, largest |z| = {z:.2f}, |z| > 3 in 0")
     assert proportion_replication(run, run, 1, KEYS).startswith("this run is the full profile itself")
 
 
@@ -159,7 +159,7 @@ def test_gap_ratios_takes_the_ratio_tables_at_n_for_every_slower_discount():
     assert report.gap_ratios({"m": Fake()}, ["loglog"], 20, seed=7, n_resamples=9).empty   # no log2: no ratio
 
 
-# --------------------------------------------------------------------------- examples of studies.distinguishability.report
+# ------------------------------------------------------------ examples of studies.distinguishability.report
 
 
 def test_stack_example():

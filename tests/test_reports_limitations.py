@@ -82,7 +82,7 @@ def test_the_replication_of_the_full_profile_with_itself_and_with_a_shifted_copy
     assert (far["this run"] - far["full profile"]).round(3).eq(0.05).all()
 
 
-# --------------------------------------------------------------------------- examples of studies.limitations.report
+# ------------------------------------------------------------ examples of studies.limitations.report
 
 
 def test_signed_example():
@@ -109,7 +109,8 @@ def test_truncation_summary_example():
 
 
 def test_novel_ahead_example():
-    means = np.zeros((2, 1, 3, 2)); means[0, 0, :, 1] = 1.0
+    means = np.zeros((2, 1, 3, 2))
+    means[0, 0, :, 1] = 1.0
     assert novel_ahead({"means": means, "depths": [5]}, {"means": means}, 0, 1) == ({5: [0.5, 0.5, 0.5, 0.5]}, [4])
 
 

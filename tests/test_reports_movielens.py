@@ -52,7 +52,7 @@ def test_every_shown_table_of_the_full_profile_is_short():
     assert shown == int((decisions.convention != "trec_eval").sum())   # every preset against trec_eval, once
 
 
-# --------------------------------------------------------------------------- examples of studies.movielens.report
+# ------------------------------------------------------------ examples of studies.movielens.report
 
 
 def test_rankers_items_example():
@@ -62,5 +62,6 @@ def test_rankers_items_example():
                       "difference": [-0.1], "pvalue_adjusted": [0.2]})
     items = rankers_items(t, p)
     expected = (['b', 'a'],
-                'pairs not significantly different (paired t, Holm, 5%; gain g, whole list): a vs b (-0.1000, p = 0.20)')
+                'pairs not significantly different (paired t, Holm, 5%; gain g, whole list): a vs b (-0.1000, p = '
+                '0.20)')
     assert (items[1].index.tolist(), items[-1]) == expected

@@ -68,7 +68,7 @@ def test_small_collection_tables_by_hand():
     assert measured["decay"].tolist() == ["slowly varying", "summable"]
 
 
-# --------------------------------------------------------------------------- examples of studies.query_sets.report
+# ------------------------------------------------------------ examples of studies.query_sets.report
 
 
 def test_label_example():
@@ -83,7 +83,8 @@ def test_by_discount_example():
 def test_collection_table_example():
     r = [dict(gain="linear", discount="log2", sample="collection", mean=0.4, best_system=0.5, worst_system=0.3,
               share_system=0.1, share_topic=0.6, share_interaction=0.3)]
-    expected = ('over all 1 (measure, sample) tables: topic share 0.60-0.60, interaction 0.30-0.30, system 0.10-0.10; topic '
+    expected = ('over all 1 (measure, sample) tables: topic share 0.60-0.60, interaction 0.30-0.30, system 0.10-0.10; '
+                'topic '
                 '> interaction > system in 1 of 1')
     assert collection_table(r, ["log2"])[1] == expected
 

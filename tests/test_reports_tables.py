@@ -94,7 +94,7 @@ def test_headed_names_rounds_and_indexes():
         headed(table, {"nope": "x"})
 
 
-# --------------------------------------------------------------------------- examples of pipeline.tables
+# ------------------------------------------------------------ examples of pipeline.tables
 
 
 def test_pivot_example():

@@ -25,7 +25,8 @@ def test_contributions_by_hand():
 def test_swaps_by_hand():
     lines = report.swaps(GRADES, 6, "linear", "log2")
     differ = sum(GRADES[a] != GRADES[b] for a, b in combinations(range(6), 2))
-    assert lines[-1] == f"all 15 swaps: CG unchanged in 15; DCG changed in {differ}; the swapped grades differ in {differ}"
+    assert lines[-1] == (f"all 15 swaps: CG unchanged in 15; DCG changed in {differ}; the swapped grades differ "
+                         f"in {differ}")
     assert lines[0] == "returned [3, 2, 3, 0, 1, 2]: CG = 11.000, DCG = 6.861"
 
 
@@ -37,13 +38,13 @@ def test_comparison_names_the_article_only_for_its_example():
     assert report.comparison({"nDCG": 0.5}, False).loc["nDCG", "the article"] == "-"
 
 
-# --------------------------------------------------------------------------- examples of studies.worked_example.report
+# ------------------------------------------------------------ examples of studies.worked_example.report
 
 
 def test_is_articles_example_example():
     expected = (True, False)
-    assert (is_articles_example([3, 2, 3, 0, 1, 2], [3, 2], 6, "linear", "log2"), is_articles_example([1], [], 1,
-                                                                                                      "linear", "log2")) == expected
+    assert (is_articles_example([3, 2, 3, 0, 1, 2], [3, 2], 6, "linear", "log2"),
+            is_articles_example([1], [], 1, "linear", "log2")) == expected
 
 
 def test_contributions_table_example():

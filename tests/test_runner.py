@@ -237,11 +237,13 @@ def test_a_partial_full_run_leaves_the_committed_figures_alone(tmp_path, monkeyp
     assert (repo / "figures" / "01_fixture_plot.json").is_file() and not (repo / "results").exists()
     (repo / "figures" / "01_fixture_plot.json").unlink()
     runner.reproduce("full", only=["01"], publish=True, stream=io.StringIO(), progress=False)
-    assert (repo / "figures" / "01_fixture_plot.json").is_file() and (repo / "results" / "full" / "01_fixture_values.csv").is_file()
+    assert (repo / "figures" / "01_fixture_plot.json").is_file()
+    assert (repo / "results" / "full" / "01_fixture_values.csv").is_file()
     (repo / "figures" / "01_fixture_plot.json").unlink()
     (repo / "results" / "full" / "01_fixture_values.csv").unlink()
     runner.reproduce("full", stream=io.StringIO(), progress=False)
-    assert (repo / "figures" / "01_fixture_plot.json").is_file() and (repo / "results" / "full" / "01_fixture_values.csv").is_file()
+    assert (repo / "figures" / "01_fixture_plot.json").is_file()
+    assert (repo / "results" / "full" / "01_fixture_values.csv").is_file()
     # Another profile, or an explicit output folder, never publishes by default.
     (repo / "results" / "full" / "01_fixture_values.csv").unlink()
     runner.reproduce("full", output=tmp_path / "elsewhere", stream=io.StringIO(), progress=False)
@@ -495,7 +497,7 @@ def test_the_publish_rule():
     assert runner.publishing(partial=True, **{**rule, "publish": True}) == runner.Publishing(True)
 
 
-# --------------------------------------------------------------------------- examples of pipeline.runner
+# ------------------------------------------------------------ examples of pipeline.runner
 
 
 def test_publishing_example():
@@ -542,7 +544,7 @@ def test_strip_volatile_example():
     assert (dict(clean.metadata), dict(clean.cells[0].metadata)) == ({}, {})
 
 
-# --------------------------------------------------------------------------- examples of pipeline.profiles
+# ------------------------------------------------------------ examples of pipeline.profiles
 
 
 def test_select_notebooks_example():
@@ -590,7 +592,7 @@ def test_describe_parameters_example():
     assert [(p.name, p.comment) for p in describe_parameters(path)] == [('ns', 'list lengths'), ('seed', '')]
 
 
-# --------------------------------------------------------------------------- examples of pipeline.cli
+# ------------------------------------------------------------ examples of pipeline.cli
 
 
 def test_notebook_path_example():

@@ -140,7 +140,7 @@ def test_power_law_fit_interval_covers_the_true_exponent():
     assert math.isnan(sc.power_law_fit(n, truth, np.zeros(4))[0])
 
 
-# --------------------------------------------------------------------------- examples of simulation.scaling
+# ------------------------------------------------------------ examples of simulation.scaling
 
 
 def test_shortfall_exponent_example():

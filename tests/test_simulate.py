@@ -1,4 +1,5 @@
-"""Tests of ndcg_research.simulation.simulate: relevance rates, ranker quality order, the fast path vs the metric core."""
+"""Tests of ndcg_research.simulation.simulate: relevance rates, ranker quality order, the fast path vs the metric
+core."""
 
 from __future__ import annotations
 
@@ -208,7 +209,7 @@ def test_streams_are_nested_reproducible_and_apart_from_the_data_sets():
         sim.stream_ndcg("probit", ["bayes"], ["log2"], [100, 50], seed=1, replicate=0)
 
 
-# --------------------------------------------------------------------------- examples of simulation.model
+# ------------------------------------------------------------ examples of simulation.model
 
 
 def test_stable_id_example():
@@ -249,7 +250,7 @@ def test_gate_example():
     assert (round(parse_ranker("gated(q=0.5)").gate(), 12), round(parse_ranker("gated(q=0.1)").gate(), 4)) == expected
 
 
-# --------------------------------------------------------------------------- examples of simulation.simulate
+# ------------------------------------------------------------ examples of simulation.simulate
 
 
 def test_replicate_seed_example():

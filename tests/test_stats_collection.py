@@ -138,7 +138,7 @@ def test_fewest_queries_group_by_interval_overlap():
     assert best == 0 and group.tolist() == [True, True]
 
 
-# --------------------------------------------------------------------------- examples of studies.query_sets.experiment
+# ------------------------------------------------------------ examples of studies.query_sets.experiment
 
 
 def test_CollectionModel_example():

@@ -116,7 +116,7 @@ def test_tables_and_figures_are_the_same_when_the_values_move_in_the_last_bits(s
         assert _files(draw(result.ranker_table(), pairs_a)) == _files(draw(other.ranker_table(), pairs_b))
 
 
-# --------------------------------------------------------------------------- examples of pipeline.style
+# ------------------------------------------------------------ examples of pipeline.style
 
 
 def test_round_significant_example():
@@ -196,8 +196,8 @@ def test_n_label_example():
 
 def test_error_bar_lengths_example():
     expected = [[0.1, 0.0], [0.2, 0.0]]
-    assert error_bar_lengths(np.array([0.5, 0.5]), np.array([0.4, np.nan]), np.array([0.7,
-                                                                                      np.nan])).round(3).tolist() == expected
+    lengths = error_bar_lengths(np.array([0.5, 0.5]), np.array([0.4, np.nan]), np.array([0.7, np.nan]))
+    assert lengths.round(3).tolist() == expected
 
 
 def test_interval_markers_example():
@@ -217,7 +217,7 @@ def test_decay_colors_example():
     assert (len(colors), colors["log2"] != colors["zipf"]) == (2, True)
 
 
-# --------------------------------------------------------------------------- examples of studies.worked_example.plots
+# ------------------------------------------------------------ examples of studies.worked_example.plots
 
 
 def test_worked_example_panels_example():
@@ -225,7 +225,7 @@ def test_worked_example_panels_example():
     assert [ax.get_ylabel() for ax in fig.axes] == ['contribution g(rel$_i$) · D(i)', 'grade']
 
 
-# --------------------------------------------------------------------------- examples of studies.discount_functions.plots
+# ------------------------------------------------------------ examples of studies.discount_functions.plots
 
 
 def test_discount_panels_example():
@@ -239,7 +239,7 @@ def test_eps_panel_example():
     assert (isinstance(fig, Figure), len(fig.axes[0].lines)) == (True, 5)
 
 
-# --------------------------------------------------------------------------- examples of studies.convergence.plots
+# ------------------------------------------------------------ examples of studies.convergence.plots
 
 
 def test_convergence_grid_example():
@@ -261,7 +261,7 @@ def test_slow_convergence_grid_example():
     assert (fig.axes[0].get_title(), fig.axes[0].get_ylabel()) == ('m: log2', '1 - mean nDCG')
 
 
-# --------------------------------------------------------------------------- examples of studies.distinguishability.plots
+# ------------------------------------------------------------ examples of studies.distinguishability.plots
 
 
 def test_pair_grid_example():
@@ -283,7 +283,7 @@ def test_gap_over_eps_grid_example():
     assert (fig.axes[0].get_ylabel(), fig.axes[0].get_yscale()) == ('mean gap / eps_D(n)', 'log')
 
 
-# --------------------------------------------------------------------------- examples of studies.cutoff.plots
+# ------------------------------------------------------------ examples of studies.cutoff.plots
 
 
 def test_cutoff_values_grid_example():
@@ -310,7 +310,7 @@ def test_ndcg_by_k_panels_example():
     assert fig.axes[0].get_ylabel() == 'mean nDCG@k (95% interval)'
 
 
-# --------------------------------------------------------------------------- examples of studies.limitations.plots
+# ------------------------------------------------------------ examples of studies.limitations.plots
 
 
 def test_appending_panels_example():
@@ -330,7 +330,7 @@ def test_pooling_bias_panels_example():
     assert fig.axes[1].get_ylabel() == 'P(novel ranked above best pooled)'
 
 
-# --------------------------------------------------------------------------- examples of studies.query_sets.plots
+# ------------------------------------------------------------ examples of studies.query_sets.plots
 
 
 def test_discount_styles_example():
@@ -368,7 +368,7 @@ def test_per_list_scatter_example():
     assert per_list_scatter(t, ["linear"], ["log2"], target_accuracy=0.9, cap=1000).axes[0].get_yscale() == 'log'
 
 
-# --------------------------------------------------------------------------- examples of studies.movielens.plots
+# ------------------------------------------------------------ examples of studies.movielens.plots
 
 
 def test_ranker_means_panels_example():
@@ -414,7 +414,7 @@ def test_cutoff_panels_example():
                                                 15).axes[0].get_xticklabels()] == expected
 
 
-# --------------------------------------------------------------------------- examples of studies.consistent_distinguishability.plots
+# ------------------------------------------------------------ examples of studies.consistent_distinguishability.plots
 
 
 def test_failure_rate_grid_example():
@@ -430,7 +430,7 @@ def test_stream_stability_grid_example():
     assert stream_stability_grid({"m": t}, ["log2"], [("a", "b")]).axes[0].get_ylabel() == 'share settled from n0'
 
 
-# --------------------------------------------------------------------------- examples of studies.crossing_rankers.plots
+# ------------------------------------------------------------ examples of studies.crossing_rankers.plots
 
 
 def test_expected_gap_panels_example():
@@ -450,7 +450,7 @@ def test_decision_grid_example():
     assert ([ax.get_title() for ax in fig.axes], fig.axes[0].get_ylabel()) == expected
 
 
-# --------------------------------------------------------------------------- examples of studies.critical_bracket.plots
+# ------------------------------------------------------------ examples of studies.critical_bracket.plots
 
 
 def test_exponent_panels_example():
@@ -469,7 +469,7 @@ def test_trend_grid_example():
     assert trend_grid({"m": t}, ["zipf"], "p_fail").axes[0].get_yscale() == 'log'
 
 
-# --------------------------------------------------------------------------- examples of studies.fixed_crossings.plots
+# ------------------------------------------------------------ examples of studies.fixed_crossings.plots
 
 
 def test_gain_profile_panel_example():
@@ -490,7 +490,7 @@ def test_crossing_growth_panel_example():
     assert crossing_growth_panel(f, r, 10**5).axes[0].get_xscale() == 'log'
 
 
-# --------------------------------------------------------------------------- examples of studies.cutoff_growth.plots
+# ------------------------------------------------------------ examples of studies.cutoff_growth.plots
 
 
 def test_cutoff_exponent_grid_example():

@@ -61,14 +61,14 @@ def test_run_chunks_joins_in_replicate_order_and_resumes_from_cache(tmp_path):
     assert (tmp_path / "key" / "description.json").is_file()
 
 
-# --------------------------------------------------------------------------- examples of simulation.replicates
+# ------------------------------------------------------------ examples of simulation.replicates
 
 
 def test_seed_sequence_example():
     a = np.random.default_rng(seed_sequence(1, 6003, 0)).random()
     expected = (True, False)
-    assert (a == np.random.default_rng(seed_sequence(1, 6003, 0)).random(), a == np.random.default_rng(seed_sequence(1,
-                                                                                                                     6003, 1)).random()) == expected
+    assert (a == np.random.default_rng(seed_sequence(1, 6003, 0)).random(),
+            a == np.random.default_rng(seed_sequence(1, 6003, 1)).random()) == expected
 
 
 def test_replicate_counts_example():

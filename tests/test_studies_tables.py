@@ -59,7 +59,7 @@ def test_grid_table_rows_follow_the_axes():
         grid_table({"a": ["x", "y"]}, {"v": [1, 2, 3]})
 
 
-# --------------------------------------------------------------------------- examples of simulation.tables
+# ------------------------------------------------------------ examples of simulation.tables
 
 
 def test_dtypes_path_example():

@@ -1,4 +1,5 @@
-"""Tests of ndcg_research.simulation.sweeps: identical results for any worker count or backend, resumable cache, tables."""
+"""Tests of ndcg_research.simulation.sweeps: identical results for any worker count or backend, resumable cache,
+tables."""
 
 from __future__ import annotations
 
@@ -261,7 +262,7 @@ def test_cache_key_ignores_documentation_but_not_code(tmp_path):
     assert replicates.code_fingerprint(name, package) != original
 
 
-# --------------------------------------------------------------------------- examples of simulation.sweeps
+# ------------------------------------------------------------ examples of simulation.sweeps
 
 
 def test_distinct_specs_example():

@@ -264,7 +264,7 @@ def test_rare_miss_share_by_hand():
     assert fn.rare_miss_share("probit", "random", "power(beta=2)", 100, 3) == 0.0
 
 
-# --------------------------------------------------------------------------- examples of simulation.theory
+# ------------------------------------------------------------ examples of simulation.theory
 
 
 def test_eps_example():
@@ -332,7 +332,7 @@ def test_zipf_approximation_example():
     assert (round(zipf_approximation("probit", "random", 1e6), 3), top_limit("probit", "random")) == (0.525, 0.5)
 
 
-# --------------------------------------------------------------------------- examples of simulation.finite_n
+# ------------------------------------------------------------ examples of simulation.finite_n
 
 
 def test_rank_gains_example():
