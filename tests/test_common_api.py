@@ -36,13 +36,14 @@ from ndcg_research.core.params import validate_params
 #: those changes merge. Extended at merge: the lead removes each entry once its module declares its
 #: functions. (Prefixes: a module and everything below it.)
 OWNED_ELSEWHERE = (
-    "ndcg_research.studies",  # but limitations and tables, which are checked (CHECKED_INSIDE_OWNED)
+    "ndcg_research.studies",
+    "ndcg_research.simulation",
     "ndcg_research.findings",
     "ndcg_research.pipeline",
     "ndcg_research.reports",
 )
 #: Modules inside OWNED_ELSEWHERE that are checked all the same.
-CHECKED_INSIDE_OWNED = ("ndcg_research.studies.limitations.experiment", "ndcg_research.simulation.tables")
+CHECKED_INSIDE_OWNED: tuple[str, ...] = ()  # the studies and the simulation engine validate nothing (issue 23)
 #: Modules with nothing for the layer to check, and why.
 NOTHING_TO_CHECK = {
     "ndcg_research.__main__": "runs the command line when imported; defines no function",
@@ -113,11 +114,10 @@ def _case_id(name: str, parameter: str, bad: Any, index: int) -> str:
 def test_the_discovery_finds_the_public_functions():
     names = {name for name, _ in FUNCTIONS}
     assert {"ndcg_research.core.metrics.ndcg", "ndcg_research.stats.paired.pairwise_tests",
-            "ndcg_research.stats.compare.compare_systems", "ndcg_research.studies.limitations.experiment.evaluate_runs",
-            "ndcg_research.simulation.tables.write_table", "ndcg_research.core.kernels.ideal_dcg"} <= names
+            "ndcg_research.stats.compare.compare_systems", "ndcg_research.core.kernels.ideal_dcg"} <= names
     assert {"ndcg_research.evaluation.evaluator.evaluate", "ndcg_research.evaluation.readers.read_qrels",
             "ndcg_research.stats.runs.run_matrices", "ndcg_research.datasets.movielens.read_ratings"} <= names
-    assert len(FUNCTIONS) >= 130
+    assert len(FUNCTIONS) >= 110  # the studies no longer validate (issue 23): the core, evaluation and stats do
 
 
 def test_every_public_function_declares_its_parameters():
