@@ -25,7 +25,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, LogLocator
 
-from ..core.discounts import parse_discount
+from ..core import parse_discount
 
 #: Marker shapes, cycled over the lines of a panel.
 MARKERS = "osD^vP*X"

@@ -31,7 +31,7 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
-from ..core.discounts import parse_discount
+from ..core import parse_discount
 from ..stats.intervals import wilson_interval
 from ..stats.paired import TIE_TOLERANCE
 from . import finite_n

@@ -37,9 +37,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..core import kernels
-from ..core.discounts import parse_discount
-from ..core.gains import parse_gain
+from ..core import kernels, parse_discount, parse_gain
 from ..core.ranking import top_order
 from ..core.specs import format_call, parse_registered
 from .model import Ranker, parse_model, parse_ranker

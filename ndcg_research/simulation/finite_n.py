@@ -35,8 +35,7 @@ import numpy as np
 import pandas as pd
 from scipy import special, stats
 
-from ..core.discounts import Discount, parse_discount
-from ..core.gains import Gain, parse_gain
+from ..core import Discount, Gain, parse_discount, parse_gain
 from .model import Model, Ranker, parse_model, parse_ranker
 from .theory import (
     Profile,

@@ -51,7 +51,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ..core.discounts import Discount, parse_discount
+from ..core import Discount, parse_discount
 from . import finite_n
 from .model import Model, Ranker, parse_model, parse_ranker
 

@@ -59,9 +59,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core import kernels
-from ..core.discounts import Discount, parse_discount
-from ..core.gains import Gain, parse_gain
+from ..core import Discount, Gain, kernels, parse_discount, parse_gain
 from ..core.ranking import group_means
 from .model import Model, Ranker, parse_model, parse_ranker
 from .replicates import seed_sequence

@@ -42,8 +42,7 @@ from typing import Any, ClassVar
 import numpy as np
 import pandas as pd
 
-from ..core.discounts import parse_discount
-from ..core.gains import parse_gain
+from ..core import parse_discount, parse_gain
 from ..stats.intervals import bootstrap_statistic_interval, mean_interval
 from ..stats.paired import TIE_TOLERANCE, paired_comparison
 from . import theory

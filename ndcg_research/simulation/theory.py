@@ -64,8 +64,7 @@ import numpy as np
 from scipy import integrate, special, stats
 from scipy.special import ndtr, ndtri
 
-from ..core.discounts import Discount, parse_discount
-from ..core.gains import Gain, parse_gain
+from ..core import Discount, Gain, parse_discount, parse_gain
 from .model import Model, Ranker, parse_model, parse_ranker
 
 EULER_GAMMA = 0.5772156649015329

@@ -37,7 +37,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ...core.discounts import parse_discount
+from ...core import parse_discount
 from ...simulation.replicates import CHUNK_ITEMS, Chunk, plan_chunks, run_chunks
 from ...simulation.simulate import stream_ndcg
 from ...simulation.sweeps import DEFAULT_PAIRS, Design

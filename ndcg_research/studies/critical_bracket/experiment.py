@@ -35,7 +35,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ...core.discounts import parse_discount
+from ...core import parse_discount
 from ...findings import threshold
 from ...pipeline.tables import agreement_text, interval_text, trend_agreement
 from ...simulation import scaling

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import pandas as pd
 
-from ...core.discounts import parse_discount
+from ...core import parse_discount
 from ...pipeline.tables import chance_level, count_cells, pivot, rounded
 from ...simulation import cutoff, theory
 from .experiment import fraction_limit

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import numpy as np
 from matplotlib.figure import Figure
 
-from ...core.discounts import parse_discount
+from ...core import parse_discount
 from ...pipeline.style import (
     LINESTYLES,
     MARKERS,

@@ -12,7 +12,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ...core.discounts import parse_discount
+from ...core import parse_discount
 from ...pipeline.tables import rounded
 from ...simulation import theory
 

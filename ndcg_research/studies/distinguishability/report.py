@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ...core.discounts import parse_discount
+from ...core import parse_discount
 from ...findings import threshold
 from ...pipeline.tables import chance_level, count_cells, headed, pivot, rounded, value_range
 

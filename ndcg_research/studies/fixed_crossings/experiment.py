@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 from scipy import integrate, optimize
 
-from ...core.discounts import parse_discount
+from ...core import parse_discount
 from ...findings import threshold
 from ...simulation import finite_n, theory
 from ...simulation.model import parse_model, parse_ranker

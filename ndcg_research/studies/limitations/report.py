@@ -17,11 +17,11 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ...core.metrics import ndcg, ndcg_parts
+from ...core import ndcg, ndcg_parts
 from ...pipeline.tables import count_cells, pivot, rounded
+from ...stats import proportion_z
 from ...stats.intervals import CONFIDENCE, wilson_interval
 from ...stats.paired import TIE_TOLERANCE
-from ...stats.replication import proportion_z
 from . import experiment as lim
 
 #: How a run is scored in section 3 (the shares of collections with the novel system ahead).

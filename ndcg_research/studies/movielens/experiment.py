@@ -24,9 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core import kernels
-from ...core.discounts import parse_discount
-from ...core.gains import parse_gain
+from ...core import kernels, parse_discount, parse_gain
 from ...core.ranking import ranked_gains
 from ...findings import threshold
 from .problems import RankingProblem

@@ -13,7 +13,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.discounts import parse_discount
+from ...core import parse_discount
 from ...findings import Measured, Results, cases, number, span, threshold
 
 SLOW = "slowly varying"

@@ -46,8 +46,8 @@ from typing import Any
 
 import numpy as np
 
-from ...core.metrics import ndcg
-from ...stats.agreement import query_subsets
+from ...core import ndcg
+from ...stats import query_subsets
 from ...stats.paired import TIE_TOLERANCE
 
 #: Topics per seeded block.

@@ -10,7 +10,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from ...core.discounts import parse_discount
+from ...core import parse_discount
 from ...pipeline.style import (
     LINESTYLES,
     MARKERS,

@@ -16,7 +16,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ...core.discounts import parse_discount
+from ...core import parse_discount
 from ...pipeline.tables import pivot, rounded
 from ...simulation.tables import read_table
 from ...stats import (

@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ...core.metrics import cg, dcg
+from ...core import cg, dcg
 from ...pipeline.tables import rounded
 
 #: The numbers the article prints for its example.
