@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 from scipy.stats import norm
 
-from ndcg_research.pipeline.tables import proportion_replication, stack
+from ndcg_research.pipeline.tables import replication_line, stack
 from ndcg_research.simulation.tables import read_table
 from ndcg_research.stats.replication import proportion_z
 from ndcg_research.studies.distinguishability import report
@@ -130,9 +130,10 @@ def test_replication_z_by_hand():
     pooled = (0.9 * 100 + 0.8 * 1000) / 1100
     z = 0.1 / math.sqrt(pooled * (1 - pooled) * (1 / 100 + 1 / 1000))
     assert np.isclose(float(proportion_z(0.9, 100, 0.8, 1000)), z)
-    assert proportion_replication(run, full, 1, KEYS) == (f"replication (seed 1 here, 2 in the full profile): 2 "
-                                                          f"cells at common n, largest |z| = {z:.2f}, |z| > 3 in 0")
-    assert proportion_replication(run, run, 1, KEYS).startswith("this run is the full profile itself")
+    assert replication_line(run, full, KEYS, "p_better") == (f"replication (seed 1 here, 2 in the full profile): 2 "
+                                                             f"cells in common, largest |z| = {z:.2f}, |z| > 3 in 0 "
+                                                             f"(about 0.0 expected by chance)")
+    assert replication_line(run, run, KEYS, "p_better").startswith("this run is the full profile itself")
 
 
 def test_full_profile_table_and_slow_table_are_short(full_pairs):

@@ -25,7 +25,6 @@ from ndcg_research.pipeline.tables import (
     interval_text,
     pivot,
     proportion_cells,
-    proportion_replication,
     replication_line,
     rounded,
     trend_agreement,
@@ -134,10 +133,11 @@ def test_headed_example():
     assert repr(headed(t, {"n": "list length n", "m": "mean nDCG"}, {"m": 2}, index=["n"])) == expected
 
 
-def test_proportion_replication_example():
+def test_replication_line_counts_the_cells_beyond_three_standard_errors():
     a = pd.DataFrame({"cell": ["x"], "p_better": [0.8], "replicates": [100], "seed": [1]})
-    expected = 'replication (seed 1 here, 2 in the full profile): 1 cells at common n, largest |z| = 3.09, |z| > 3 in 1'
-    assert proportion_replication(a, a.assign(p_better=0.6, seed=2), seed=1, keys=["cell"]) == expected
+    expected = ('replication (seed 1 here, 2 in the full profile): 1 cells in common, largest |z| = 3.09, |z| > 3 in 1 '
+                '(about 0.0 expected by chance)')
+    assert replication_line(a, a.assign(p_better=0.6, seed=2), ["cell"], "p_better") == expected
 
 
 def test_interval_text_example():

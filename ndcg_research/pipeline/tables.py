@@ -10,9 +10,11 @@ result tables in ``results/`` and in an appendix; these helpers build the short 
 - :func:`count_cells`: shares of trials as counts with their Wilson interval, the same format in
   every row ("87/100 [0.79,0.92]"), optionally flagged where :func:`chance_level` says so;
 - :func:`chance_level`: which cells of a table cannot be told from a coin flip (rule and threshold
-  ``chance_p`` in ``stats/thresholds.toml``);
+  ``chance_p`` in ``findings/thresholds.toml``);
 - :func:`headed`: chosen columns, renamed to words (with units), rounded per column;
-- :func:`proportion_replication`: one sentence comparing the P(correct) of two independent runs.
+- :func:`replication_line`: one sentence comparing a share (P(correct), P(failure), ...) of two independent runs
+  cell by cell; :func:`interval_text`, :func:`trend_agreement`, :func:`agreement_counts`: the pieces of the
+  notebooks' sentences.
 """
 
 from __future__ import annotations
@@ -107,7 +109,7 @@ def chance_level(table: pd.DataFrame, column: str, trials: str = "replicates", *
                  family: int | None = None) -> np.ndarray:
     """Which rows' share ``table[column]`` cannot be told from a coin flip, by one rule for every table.
 
-    Rule (threshold ``chance_p`` in ``stats/thresholds.toml``): a P(correct) is at chance level when its
+    Rule (threshold ``chance_p`` in ``findings/thresholds.toml``): a P(correct) is at chance level when its
     Wilson interval contains ``chance_p`` (0.5) at the family-wise 95% level, Bonferroni over ``family``
     cells (default: the rows of ``table``, the cells a reader scans together). So a table of many cells
     does not call a cell a win of either ranker because one interval in twenty misses by chance.
@@ -166,23 +168,6 @@ def headed(table: pd.DataFrame, columns: Mapping[str, str], digits: Mapping[str,
         out = out.set_index([columns[c] for c in index])
     return out
 
-
-
-def proportion_replication(run: pd.DataFrame, full: pd.DataFrame, seed: int, keys: Sequence[str],
-                           column: str = "p_better") -> str:
-    """One sentence comparing a proportion (default P(better strictly higher)) of this run and the full profile
-    cell by cell (two-proportion z).
-
-    The cells are matched on ``keys``; each table has ``column``, ``replicates`` and ``seed``. With the same
-    seed the two runs are one, and the sentence says so.
-    """
-    full_seed = int(full["seed"].iloc[0])
-    if full_seed == seed:
-        return "this run is the full profile itself: no independent replication to compare with"
-    both = run.merge(full, on=list(keys), suffixes=("", "_full"))
-    z = proportion_z(both[column], both["replicates"], both[f"{column}_full"], both["replicates_full"])
-    return (f"replication (seed {seed} here, {full_seed} in the full profile): {len(both)} cells at common n, "
-            f"largest |z| = {z.abs().max():.2f}, |z| > 3 in {int((z.abs() > 3).sum())}")
 
 
 def interval_text(centre: float, low: float, high: float, digits: int = 2) -> str:
