@@ -1,7 +1,8 @@
 """What every figure of the notebooks shares: rounding of plotted values, row selection, panel grids,
 labels, the legend below the panels, log-axis ticks, error bars and the mark of an undefined value.
 
-The conventions they carry are listed in :mod:`ndcg_research.pipeline.plots`.
+The shared markers, colours and panels of several studies are here too; a plot of one notebook lives in
+its study's ``plots.py``.
 
 Examples
 --------

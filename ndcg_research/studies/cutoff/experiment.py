@@ -16,7 +16,7 @@ from ...simulation.cutoff import replicate_ndcg_at_k
 from ...stats.intervals import CONFIDENCE, family_confidence, mean_interval, wilson_interval
 
 #: A cell *keeps* distinguishability when the family-wise lower bound of P(better strictly higher)
-#: at the largest n is at least this (``cutoff_keeps_lower`` in ``stats/thresholds.toml``, with when it was fixed).
+#: at the largest n is at least this (``cutoff_keeps_lower`` in ``findings.toml``, with when it was fixed).
 KEEPS_AT_LEAST = threshold("cutoff_keeps_lower")
 
 

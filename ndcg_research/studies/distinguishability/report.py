@@ -44,7 +44,7 @@ def sure_from(compared: pd.DataFrame, discount: str = "log2") -> pd.DataFrame:
     """Per model: the smallest n from which every pair is called certain (rule of the findings' log2 verdict).
 
     A probability is certain when its Wilson lower bound is at least ``wilson_sure_lower``, judged only
-    at the n with at least ``wilson_sure_min_replicates`` data sets (thresholds.toml), where a perfect
+    at the n with at least ``wilson_sure_min_replicates`` data sets (``findings.toml``), where a perfect
     record can reach that bound.
     """
     lower, enough = threshold("wilson_sure_lower"), threshold("wilson_sure_min_replicates")

@@ -25,7 +25,7 @@ def _decay(discount: str) -> str:
 
 class ListLength:
     """The list-length question of notebook 08 on its three tables; each number and verdict is computed, and
-    its thresholds (``stats/thresholds.toml``) read, only when asked for, so a finding names only those it uses.
+    its thresholds (``findings.toml``) read, only when asked for, so a finding names only those it uses.
 
     Rules: **1a** (drift together) holds if, for every slowly varying discount and gain, every ranker's mean rises and
     the spread (best minus worst ranker) narrows from ``n0``, the first list length at which (nearly) every user's share
@@ -150,7 +150,7 @@ def query_set_findings(power: Any, *, near_users: int | None = None) -> dict[str
 
     Rule: at the user-set size nearest ``near_users``, with the power averaged over the gains, the claim
     holds if every slowly varying discount's power is at least ``log2``'s minus 0.05 and ``zipf`` and the
-    summable discounts have a lower power than ``log2`` (100, 0.05 and the fast classes: ``stats/thresholds.toml``).
+    summable discounts have a lower power than ``log2`` (100, 0.05 and the fast classes: ``findings.toml``).
 
     Returns dict: ``users`` (the size used), ``power`` (Series by discount), ``best`` discount, ``verdict``.
     """
@@ -170,7 +170,7 @@ def cutoff_findings(decisions: Any, *, small: Sequence[str] | None = None) -> di
     """Numbers and verdict of the cut-off question from its decisions table (column cutoff).
 
     Rule: holds if, for every gain, each small cut-off (@5, @10) finds fewer significant pairs than the whole
-    list and at least one decision changes (``small``: ``movielens_small_cutoffs`` of ``stats/thresholds.toml``).
+    list and at least one decision changes (``small``: ``movielens_small_cutoffs`` of ``findings.toml``).
 
     Returns dict: ``changed`` (decisions changed at the small cut-offs, summed over gains), ``significant`` {(gain,
     cutoff): count}, ``reversed_significant`` (significant decisions reversed, all cut-offs), ``verdict``.
@@ -193,7 +193,7 @@ def convention_findings(decisions: Any, *, reference: str = "trec_eval",
     Claim tested: the tools agree on which ranker is better and only the values differ. Rule: holds if no
     preset reverses a decision that is significant under the reference (``significant_reversals`` 0) and
     every Kendall tau against the reference's order is at least ``min_tau`` (default ``convention_min_tau`` of
-    ``stats/thresholds.toml``).
+    ``findings.toml``).
 
     Returns dict: ``max_shift`` (largest change of a mean over all presets and settings), ``reversing`` (DataFrame of
     the rows with a significant reversal or a low tau), ``verdict``.
