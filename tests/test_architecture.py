@@ -2,9 +2,9 @@
 
 Rules (docs/api/index.md, "Architecture"):
 
-- the subpackages form strict layers, lowest first: core < evaluation < stats < studies, datasets
-  < findings < reports < pipeline. A module imports its own subpackage and lower layers only, never its own
-  layer's other subpackage (studies and datasets are independent) nor a higher one; imports inside
+- the subpackages form strict layers, lowest first: core < evaluation < stats < datasets, simulation
+  < findings < pipeline < studies. A module imports its own subpackage and lower layers only, never its own
+  layer's other subpackage (datasets and the simulation engine are independent) nor a higher one; imports inside
   functions count (they are real dependencies), as do ``importlib.import_module("ndcg_research.x")``
   with a literal name and attributes reached through an imported ``ndcg_research``. The top level
   (``__init__`` with its lazy API, ``cli`` the command dispatcher, ``__main__``) is above every
@@ -14,10 +14,14 @@ Rules (docs/api/index.md, "Architecture"):
   checks of the public boundary (private by name, shared by the whole package); they import only the
   standard library, numpy and each other;
 - the metric core (``ndcg_research.core``) imports only numpy, the standard library and itself;
-- the research subpackages (studies, evaluation, stats, datasets, findings, reports) never import the
-  notebook tooling (``ndcg_research.pipeline``);
-- no module uses another module's underscore-private names: neither ``from x import _y`` nor the
-  attribute ``mod._y`` of an imported package module, nor a private module such as ``x._y``;
+- the research subpackages below the notebook tooling (core, evaluation, stats, datasets, simulation, findings)
+  never import it (``ndcg_research.pipeline``);
+- a study (``ndcg_research/studies/<name>/``) imports no other study: what two studies share lives in an
+  engine (simulation, findings, pipeline);
+- private means private to a subpackage: a module may import the private modules (``_x.py``) and
+  names of its own subpackage, but of another subpackage only its public names, except the shared
+  private modules (:data:`SHARED_PRIVATE`: the argument checks, and the core's kernels and ordering
+  for arrays already checked, which the evaluator and the simulation engine use);
 - ``import ndcg_research`` loads none of the heavy optional libraries.
 
 Every rule is checked on every module of the package, so a new module is covered without
@@ -38,11 +42,11 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "ndcg_research"
 NAME = "ndcg_research"
 
-#: Subpackages holding research code: they may use the core, never the notebook tooling.
-RESEARCH = ("studies", "evaluation", "stats", "datasets", "findings", "reports")
+#: Subpackages below the notebook tooling: they never import it.
+RESEARCH = ("core", "evaluation", "stats", "datasets", "simulation", "findings")
 #: The layers of subpackages, lowest first: a module may import its own subpackage and lower layers.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("core",), ("evaluation",), ("stats",), ("studies", "datasets"), ("findings",), ("reports",), ("pipeline",),
+    ("core",), ("evaluation",), ("stats",), ("datasets", "simulation"), ("findings",), ("pipeline",), ("studies",),
 )
 RANK = {sub: rank for rank, subs in enumerate(LAYERS) for sub in subs}
 #: Rank of the top level (``__init__``, ``cli``, ``__main__``): above every layer.
@@ -110,12 +114,12 @@ def is_private(part: str) -> bool:
 
 
 def test_the_package_is_found():
-    assert {"ndcg_research", "ndcg_research.core.metrics", "ndcg_research.studies.simulation.simulate"} <= set(MODULES)
+    assert {"ndcg_research", "ndcg_research.core.metrics", "ndcg_research.simulation.simulate"} <= set(MODULES)
 
 
 def test_resolve_relative_imports():
-    node = ast.parse("from ...core import kernels").body[0]
-    assert resolve(node, "ndcg_research.studies.simulation.simulate", package=False) == "ndcg_research.core"
+    node = ast.parse("from ..core import kernels").body[0]
+    assert resolve(node, "ndcg_research.simulation.simulate", package=False) == "ndcg_research.core"
     node = ast.parse("from .metrics import ndcg").body[0]
     assert resolve(node, "ndcg_research.core", package=True) == "ndcg_research.core.metrics"
 
@@ -140,7 +144,7 @@ def test_base_modules_import_only_the_standard_library(name):
     bad = [f"line {i.line}: {i.module}" for i in imports_of(name)
            if top_level(i.module) not in sys.stdlib_module_names and i.module != "__future__"
            and top_level(i.module) != "numpy" and i.module not in BASE]
-    assert name in MODULES and not bad, f"{name} imports outside the standard library: {bad}"
+    assert name in MODULES and not bad, f"{name} imports outside the standard library and numpy: {bad}"
 
 
 @pytest.mark.parametrize("name", [m for m in MODULES if m.split(".")[1:2] and m.split(".")[1] in RESEARCH])
@@ -151,15 +155,30 @@ def test_research_code_never_imports_the_notebook_tooling(name):
     assert not bad, f"{name} imports the notebook tooling: {bad}"
 
 
+#: Private modules every subpackage may import: the argument checks of the public boundary, and the
+#: core's kernels and ordering for arrays that the caller has checked (the evaluator, the simulation engine).
+SHARED_PRIVATE = (f"{NAME}._validation", f"{NAME}.core._kernels", f"{NAME}.core._ranking")
+
+
+def same_subpackage(name: str, module: str) -> bool:
+    """Whether ``module`` lies in the subpackage of module ``name`` (a study's folder counts as its own)."""
+    depth = 3 if name.startswith(f"{NAME}.studies.") else 2
+    own, other = name.split(".")[:depth], module.split(".")[:depth]
+    return len(own) == depth and own == other
+
+
 def private_uses(name: str, source: str | None = None) -> list[str]:
     """Uses of other modules' private names in module ``name`` (its file, or ``source`` instead)."""
     path = MODULES.get(name)
     tree = ast.parse(path.read_text(encoding="utf-8") if source is None else source)
     bad = []
     for i in imports_of(name, source):
-        if i.module not in BASE and any(is_private(p) for p in i.module.split(".")):
+        if same_subpackage(name, i.module) or i.module in SHARED_PRIVATE:
+            continue
+        if any(is_private(p) for p in i.module.split(".")):
             bad.append(f"line {i.line}: imports the private module {i.module}")
-        bad.extend(f"line {i.line}: from {i.module} import {n}" for n in i.names if is_private(n))
+        bad.extend(f"line {i.line}: from {i.module} import {n}" for n in i.names
+                   if is_private(n) and f"{i.module}.{n}" not in SHARED_PRIVATE)
     # Local names bound to package modules: `import ndcg_research.x as m`, `from ndcg_research import x`.
     modules = {}
     for i in imports_of(name, source):
@@ -171,7 +190,8 @@ def private_uses(name: str, source: str | None = None) -> list[str]:
             modules[node.asname] = node.name
     for node in ast.walk(tree):
         if (isinstance(node, ast.Attribute) and is_private(node.attr) and isinstance(node.value, ast.Name)
-                and node.value.id in modules):
+                and node.value.id in modules and not same_subpackage(name, modules[node.value.id])
+                and f"{modules[node.value.id]}.{node.attr}" not in SHARED_PRIVATE):
             bad.append(f"line {node.lineno}: {node.value.id}.{node.attr} (private name of {modules[node.value.id]})")
     return bad
 
@@ -183,21 +203,25 @@ def test_no_module_uses_another_modules_private_names(name):
 
 
 def test_the_private_name_check_sees_every_form():
-    # The check itself, on a made-up module of the studies (parsed, never imported).
+    # The check itself, on a made-up module of the evaluator (parsed, never imported): its own
+    # subpackage's private modules and names and the shared private modules are allowed.
     source = (
         "import numpy as np\n"
-        "from .sweeps import TIE, _seed\n"
-        "from . import theory\n"
-        "from ...core import _kernels\n"
-        "import ndcg_research.studies.simulation.simulate as sim\n"
-        "x = theory._builtin_gain, sim._rng, np._private, theory.eps\n"
+        "from ._readers import TIE, _seed\n"
+        "from ..core import _kernels, _metrics\n"
+        "from ..stats._paired import paired_test\n"
+        "from ..stats import _private_helper\n"
+        "import ndcg_research.simulation.simulate as sim\n"
+        "from . import _scoring\n"
+        "x = _scoring._rank, sim._rng, np._private, _kernels._top, _metrics._parts\n"
     )
-    found = private_uses("ndcg_research.studies.simulation.made_up", source)
+    found = private_uses("ndcg_research.evaluation.made_up", source)
     assert found == [
-        "line 2: from ndcg_research.studies.simulation.sweeps import _seed",
-        "line 4: from ndcg_research.core import _kernels",
-        "line 6: theory._builtin_gain (private name of ndcg_research.studies.simulation.theory)",
-        "line 6: sim._rng (private name of ndcg_research.studies.simulation.simulate)",
+        "line 3: from ndcg_research.core import _metrics",
+        "line 4: imports the private module ndcg_research.stats._paired",
+        "line 5: from ndcg_research.stats import _private_helper",
+        "line 8: sim._rng (private name of ndcg_research.simulation.simulate)",
+        "line 8: _metrics._parts (private name of ndcg_research.core._metrics)",
     ]
     assert not is_private("__future__") and not is_private("__version__")
 
@@ -212,7 +236,7 @@ def subpackage(module: str) -> str:
 
 
 def rank(module: str) -> int:
-    if module in BASE:
+    if module in BASE or module in SHARED_PRIVATE:
         return -1
     return RANK.get(subpackage(module), TOP)
 
@@ -246,7 +270,8 @@ def dependencies(name: str, source: str | None = None) -> list[tuple[int, str, s
             elif not is_dunder(n):
                 found.append((i.line, text, NAME))
     roots = {alias.asname or NAME for node in ast.walk(tree) if isinstance(node, ast.Import)
-             for alias in node.names if alias.name.split(".")[0] == NAME and (alias.asname is None or alias.name == NAME)}
+             for alias in node.names
+             if alias.name.split(".")[0] == NAME and (alias.asname is None or alias.name == NAME)}
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in roots:
             if not is_dunder(node.attr):
@@ -278,7 +303,8 @@ def upward_imports(name: str, source: str | None = None) -> list[str]:
 def test_every_subpackage_is_in_one_layer():
     named = [sub for subs in LAYERS for sub in subs]
     assert sorted(named) == SUBPACKAGES, (f"LAYERS names {sorted(named)}, the package has {SUBPACKAGES}: "
-                                          "place a new subpackage in LAYERS (and in the Architecture table of docs/api/index.md)")
+                                          "place a new subpackage in LAYERS (and in the Architecture table of "
+                                          "docs/api/index.md)")
 
 
 @pytest.mark.parametrize("name", list(MODULES))
@@ -288,51 +314,29 @@ def test_imports_follow_the_layers(name):
     assert not bad, f"{name} imports against the layer order {order}: {bad}"
 
 
-#: The rooms of the studies (ndcg_research/studies/__init__.py), lowest first: a room imports its own
-#: modules and lower rooms only.
-STUDY_ROOMS = ("runtime", "simulation", "realdata")
-#: All the real-data room takes from the simulation room: the discounts' local log-slope.
-REALDATA_FROM_SIMULATION = {"ndcg_research.studies.simulation.theory": {"eps"}}
-
-
-def study_room(module: str) -> str:
-    """The room of a module of the studies (``""`` for any other module)."""
+def study(module: str) -> str:
+    """The study of a module of ``ndcg_research/studies/<name>/`` (``""`` for any other module)."""
     parts = module.split(".")
     return parts[2] if len(parts) > 2 and parts[:2] == [NAME, "studies"] else ""
 
 
-def room_violations(name: str, source: str | None = None) -> list[str]:
-    own = STUDY_ROOMS.index(study_room(name))
-    found = []
-    for imp in imports_of(name, source):
-        other = study_room(imp.module)
-        if not other or other == STUDY_ROOMS[own]:
-            continue
-        narrowed = (STUDY_ROOMS[own], other) == ("realdata", "simulation")
-        allowed = REALDATA_FROM_SIMULATION.get(imp.module, set())
-        if STUDY_ROOMS.index(other) > own or (narrowed and not set(imp.names) <= allowed):
-            found.append(f"line {imp.line}: {imp.module} {list(imp.names)} ({other}, from {STUDY_ROOMS[own]})")
-    return found
+def other_studies(name: str, source: str | None = None) -> list[str]:
+    """The imports of module ``name`` (its file, or ``source`` instead) from another study."""
+    own = study(name)
+    return [f"line {i.line}: {i.module}" for i in imports_of(name, source)
+            if study(i.module) and study(i.module) != own
+            or (i.module == f"{NAME}.studies" and set(i.names) - {own})]
 
 
-def test_every_module_of_the_studies_is_in_a_room():
-    rooms = {study_room(m) for m in MODULES if m.startswith(f"{NAME}.studies.")}
-    assert rooms == set(STUDY_ROOMS)
+@pytest.mark.parametrize("name", [m for m in MODULES if study(m)])
+def test_a_study_imports_no_other_study(name):
+    assert other_studies(name) == []
 
 
-@pytest.mark.parametrize("name", [m for m in MODULES if study_room(m)])
-def test_the_rooms_of_the_studies_import_one_way(name):
-    assert room_violations(name) == []
-
-
-def test_the_room_check_sees_every_form():
-    source = "from ..simulation.theory import eps, gain_profile\nfrom ..runtime import tables\n"
-    assert room_violations("ndcg_research.studies.realdata.made_up", source) == [
-        "line 1: ndcg_research.studies.simulation.theory ['eps', 'gain_profile'] (simulation, from realdata)",
-    ]
-    assert room_violations("ndcg_research.studies.runtime.made_up", "from ..simulation import sweeps\n") == [
-        "line 1: ndcg_research.studies.simulation ['sweeps'] (simulation, from runtime)",
-    ]
+def test_the_study_check_sees_every_form():
+    source = "from ..cutoff.experiment import verdict_table\nfrom .. import convergence\nfrom . import plots\n"
+    assert other_studies("ndcg_research.studies.cutoff_growth.made_up", source) == [
+        "line 1: ndcg_research.studies.cutoff.experiment", "line 2: ndcg_research.studies"]
 
 
 def test_the_layer_check_sees_every_form():
@@ -342,7 +346,7 @@ def test_the_layer_check_sees_every_form():
         "import ndcg_research\n"
         "from ..core.validation import check_integer\n"
         "from .paired import TIE_TOLERANCE\n"
-        "from ..studies.simulation.sweeps import AGREEMENT_Z\n"
+        "from ..simulation.sweeps import Sweep\n"
         "from .. import pipeline, evaluation, __version__\n"
         "def lazy():\n"
         "    from ndcg_research.findings import claims\n"
@@ -350,15 +354,15 @@ def test_the_layer_check_sees_every_form():
         "    return ndcg_research.paired_test, ndcg_research.__version__, ndcg_research.evaluation\n"
     )
     assert upward_imports("ndcg_research.stats.made_up", source) == [
-        "line 5: from ndcg_research.studies.simulation.sweeps import AGREEMENT_Z (studies, not below stats)",
+        "line 5: from ndcg_research.simulation.sweeps import Sweep (simulation, not below stats)",
         "line 6: from ndcg_research import pipeline, evaluation, __version__ (pipeline, not below stats)",
         "line 8: from ndcg_research.findings import claims (findings, not below stats)",
         "line 9: importlib.import_module('ndcg_research.datasets.movielens') (datasets, not below stats)",
         "line 10: ndcg_research.paired_test (the top level of the package, above every layer)",
     ]
-    # Studies and datasets share a layer: neither imports the other; the top level may import anything.
-    assert upward_imports("ndcg_research.studies.simulation.made_up", "from ...datasets import movielens_100k\n") == [
-        "line 1: from ndcg_research.datasets import movielens_100k (datasets, not below studies)",
+    # The simulation engine and datasets share a layer: neither imports the other; the top level may import anything.
+    assert upward_imports("ndcg_research.simulation.made_up", "from ..datasets import movielens_100k\n") == [
+        "line 1: from ndcg_research.datasets import movielens_100k (datasets, not below simulation)",
     ]
     assert upward_imports("ndcg_research.cli", "import ndcg_research.pipeline.cli\n") == []
     # The shared command-line helpers sit below every layer.

@@ -10,8 +10,17 @@ import pandas as pd
 import pytest
 from scipy import optimize
 
-from ndcg_research.studies.simulation import bracket
-from ndcg_research.studies.simulation.sweeps import Sweep, run_sweep
+from ndcg_research.simulation.sweeps import Sweep, run_sweep
+from ndcg_research.studies.critical_bracket import experiment as bracket
+from ndcg_research.studies.critical_bracket.experiment import (
+    _law_text,
+    answer_lines,
+    failure_trend,
+    gap_table,
+    log_binomial_slope,
+    predicted_trend,
+    summary_table,
+)
 
 
 def _loglik(params, x, k, r):
@@ -108,7 +117,8 @@ def test_verdict_table_on_a_small_sweep():
 
 def test_lost_discounts_orders_by_decay():
     v = pd.DataFrame(dict(label="u", better="a", worse="b",
-                          discount=["power(beta=1.2)", "zipflog(gamma=2)", "zipf", "power(beta=0.9)", "zipflog(gamma=1)",
+                          discount=["power(beta=1.2)", "zipflog(gamma=2)", "zipf", "power(beta=0.9)",
+                                    "zipflog(gamma=1)",
                                     "power(beta=1.1)"],
                           verdict=["loses", "loses", "flat", "keeps", "loses", "loses"]))
     row = bracket.lost_discounts(v).iloc[0]
@@ -116,3 +126,55 @@ def test_lost_discounts_orders_by_decay():
     assert row["not_kept"] == "zipf, zipflog(gamma=1), zipflog(gamma=2), power(beta=1.1), power(beta=1.2)"
     assert row["rising"] == "zipflog(gamma=1), zipflog(gamma=2), power(beta=1.1), power(beta=1.2)"
     assert row["first_lost"] == "zipf"
+
+
+# ------------------------------------------------------------ examples of studies.critical_bracket.experiment
+
+
+def test_log_binomial_slope_example():
+    n = np.array([100, 1000, 10000])
+    b, se = log_binomial_slope(np.log(n), [400, 200, 100], [1000, 1000, 1000])
+    assert (round(b, 4), round(b, 4) == round(math.log(0.25) / math.log(100), 4)) == (-0.301, True)
+
+
+def test_failure_trend_example():
+    t = pd.DataFrame(dict(discount="zipf", better="a", worse="b", n=[100, 1000, 10000], replicates=1000,
+                          p_better=[0.6, 0.8, 0.9]))
+    assert failure_trend(t)[["exponent", "trend"]].round(3).values.tolist() == [[-0.301, 'falls']]
+
+
+def test_predicted_trend_example():
+    expected = ['falls', 'flat', 'rises', 'rises']
+    assert [predicted_trend("probit(lo=0.1, hi=0.6)", "bayes", "noisy(sigma=1)", d)
+ for d in ["power(beta=0.9)", "zipf", "zipflog(gamma=1)", "power(beta=1.1)"]] == expected
+    assert predicted_trend("probit", "bayes", "noisy(sigma=1)", "power(beta=1.2)") == 'falls'
+
+
+def test_answer_lines_example():
+    v = pd.DataFrame(dict(label="uncertain", better="a", worse="b", n_first=100, n_last=1000,
+                          discount=["power(beta=0.9)", "zipf"], verdict=["keeps", "loses"], agreement="agrees"))
+    expected = ('uncertain top, a > b: over n = 100 to 1000 the failure rate falls under power(beta=0.9); it does not '
+                'fall '
+                'under zipf (it rises under zipf).')
+    assert answer_lines(v)[0] == expected
+
+
+def test_summary_table_example():
+    v = pd.DataFrame(dict(label="u", discount=["zipf"], better="a", worse="b", n_last=1000, p_last=0.6,
+                          replicates_last=1000, failure_exponent=0.01, failure_low=-0.02, failure_high=0.04,
+                          verdict="loses"))
+    t = summary_table(v, "u")
+    expected = ([('a > b', 'P(correct), n = 1000'), ('a > b', 'failure ~ n^b: b [95%]'), ('a > b', 'verdict')],
+                ['0.60', '0.01 [-0.02, 0.04]', 'loses'])
+    assert (t.columns.tolist(), t.loc["zipf"].tolist()) == expected
+
+
+def test_gap_table_example():
+    v = pd.DataFrame(dict(label="u", discount=["zipf"], better="a", worse="b", n_last=1000, d_last=0.2,
+                          d_exponent=0.01, d_low=-0.05, d_high=0.07, law_exponent=0.0, law_log_power=0.0,
+                          heuristic_exponent=0.004))
+    assert [str(x) for x in gap_table(v, "u").loc["zipf"]] == ['0.2', '0.01 [-0.05, 0.07]', '0', '0.0']
+
+
+def test_law_text_example():
+    assert (_law_text(-0.2, 0.0), _law_text(1 / 3, 0.0), _law_text(0.0, -1.0)) == ('-0.2', '0.33', '0 (x ln^-1)')

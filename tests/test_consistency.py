@@ -1,4 +1,5 @@
-"""Tests of ndcg_research.studies.simulation.consistency: grids, stream studies and their summaries by hand, the growth fit."""
+"""Tests of ndcg_research.studies.consistent_distinguishability.experiment: grids, stream studies and their
+summaries by hand, the growth fit."""
 
 from __future__ import annotations
 
@@ -9,8 +10,15 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from ndcg_research.studies.simulation import consistency as co
-from ndcg_research.studies.simulation import simulate as sim
+from ndcg_research.simulation import simulate as sim
+from ndcg_research.studies.consistent_distinguishability import experiment as co
+from ndcg_research.studies.consistent_distinguishability.experiment import (
+    StreamStudy,
+    failure_table,
+    geometric_grid,
+    growth_table,
+    run_streams,
+)
 
 
 def test_geometric_grid():
@@ -49,7 +57,8 @@ def test_change_and_stability_tables_by_hand():
     assert row["p_better_last"] == 0.75 and (row["n_first"], row["n_last"]) == (10, 80)
     stab = r.stability_table().set_index("n0")
     assert stab.loc[10, "p_stable"] == 0.25 and stab.loc[20, "p_stable"] == 0.5 and stab.loc[40, "p_stable"] == 0.75
-    assert stab.loc[20, "p_settled"] == 0.5 and stab.loc[40, "p_settled"] == 0.75 and stab.loc[80, "p_settled"] == 0.75 and stab.loc[80, "p_stable"] == 1.0
+    assert stab.loc[20, "p_settled"] == 0.5 and stab.loc[40, "p_settled"] == 0.75
+    assert stab.loc[80, "p_settled"] == 0.75 and stab.loc[80, "p_stable"] == 1.0
     assert stab.loc[10, "p_stable_low"] < 0.25 < stab.loc[10, "p_stable_high"]
 
 
@@ -95,4 +104,37 @@ def test_failure_table_normal_approximation():
                           std_gap=[0.0, np.nan]))
     out = co.failure_table(t)
     assert out["p_fail"].tolist() == [0.5, 0.0] and out["p_fail_high"].tolist() == pytest.approx([0.6, 0.01])
-    assert out["p_fail_normal"].iloc[0] == pytest.approx(stats.norm.cdf(0.0)) and math.isnan(out["p_fail_normal"].iloc[1])
+    assert out["p_fail_normal"].iloc[0] == pytest.approx(stats.norm.cdf(0.0))
+    assert math.isnan(out["p_fail_normal"].iloc[1])
+
+
+# ------------------------------------------------- examples of studies.consistent_distinguishability.experiment
+
+
+def test_failure_table_example():
+    t = pd.DataFrame(dict(p_better=[0.9], p_better_low=[0.8], p_better_high=[0.95], std_gap=[1.0]))
+    expected = [[0.1, 0.05, 0.1587]]
+    assert failure_table(t)[["p_fail", "p_fail_low", "p_fail_normal"]].round(4).values.tolist() == expected
+
+
+def test_growth_table_example():
+    n = np.array([100, 400, 1600, 6400])
+    t = pd.DataFrame(dict(discount="log2", better="a", worse="b", n=n, std_gap=0.1 * n**0.5,
+                          std_gap_se=0.01 * np.ones(4)))
+    assert round(float(growth_table(t)["exponent"].iloc[0]), 6) == 0.5
+
+
+def test_geometric_grid_example():
+    assert geometric_grid(100, 800, 2) == [100, 141, 200, 283, 400, 566, 800]
+
+
+def test_StreamStudy_example():
+    s = StreamStudy.build("probit", ns=[10, 100], streams=3, seed=1, rankers=["bayes", "random"],
+                          discounts=["log2"], pairs=[("bayes", "random")])
+    assert (s.ns, s.streams) == ((10, 100), 3)
+
+
+def test_run_streams_example():
+    s = StreamStudy.build("probit", ns=[10, 100], streams=3, seed=1, rankers=["bayes", "random"],
+                          discounts=["log2"], pairs=[("bayes", "random")])
+    assert run_streams(s).values.shape == (3, 2, 2, 1)

@@ -1,4 +1,4 @@
-"""Tests of ndcg_research.studies.simulation.crossing: crossings by brute force, invariance, decisions by hand, simulation."""
+"""Tests of ndcg_research.simulation.crossing: crossings by brute force, invariance, decisions by hand, simulation."""
 
 from __future__ import annotations
 
@@ -7,13 +7,15 @@ import math
 import numpy as np
 import pytest
 
-from ndcg_research.studies.simulation import crossing as cr
-from ndcg_research.studies.simulation import sweeps as sw
-from ndcg_research.studies.simulation import finite_n as fn
+from ndcg_research.simulation import crossing as cr
+from ndcg_research.simulation import finite_n as fn
+from ndcg_research.simulation import sweeps as sw
+from ndcg_research.simulation.crossing import crossing_n, crossing_table, expected_gap
 
 
 def test_expected_gap_is_the_difference_of_the_finite_n_theory():
-    want = fn.finite_n_ndcg("probit", "head(m=5)", "zipf", 300) - fn.finite_n_ndcg("probit", "noisy(sigma=1)", "zipf", 300)
+    want = fn.finite_n_ndcg("probit", "head(m=5)", "zipf", 300) - fn.finite_n_ndcg("probit", "noisy(sigma=1)", "zipf",
+                                                                                   300)
     assert cr.expected_gap("probit", "head(m=5)", "noisy(sigma=1)", "zipf", 300) == want
 
 
@@ -35,13 +37,15 @@ def test_crossings_do_not_depend_on_lo_and_hi():
     # Linear gain: a ranker's expected gain at each rank is lo + (hi - lo) times that in probit, so the gap
     # in expected DCG is (hi - lo) times probit's (the ideal is common to both rankers): same sign at every n.
     a = cr.crossing_table("probit", "head(m=10)", "noisy(sigma=1)", ["log2", "zipf"], 10, 3000, points=7)
-    b = cr.crossing_table("probit(lo=0.1, hi=0.6)", "head(m=10)", "noisy(sigma=1)", ["log2", "zipf"], 10, 3000, points=7)
+    b = cr.crossing_table("probit(lo=0.1, hi=0.6)", "head(m=10)", "noisy(sigma=1)", ["log2", "zipf"], 10, 3000,
+                          points=7)
     assert a["crossing_n"].tolist() == b["crossing_n"].tolist()
     assert (np.sign(a["gap_at_n_max"]) == np.sign(b["gap_at_n_max"])).all()
 
 
 def test_decision_table_by_hand():
-    s = sw.Sweep.build("probit(lo=0.1, hi=0.6)", ns=[50], replicates=40, seed=1, rankers=["head(m=10)", "noisy(sigma=1)"],
+    s = sw.Sweep.build("probit(lo=0.1, hi=0.6)", ns=[50], replicates=40, seed=1,
+                       rankers=["head(m=10)", "noisy(sigma=1)"],
                        discounts=["log2", "zipf"], pairs=[("head(m=10)", "noisy(sigma=1)")])
     result = sw.run_sweep(s)
     table = cr.decision_table(result, "head(m=10)", "noisy(sigma=1)").set_index("discount")
@@ -61,3 +65,23 @@ def test_simulated_winner_follows_the_theory_far_from_the_crossing():
     assert table.loc[15, "p_first_low"] > 0.5 and table.loc[3000, "p_first_high"] < 0.5
     n, _, _ = cr.crossing_n("probit", "head(m=10)", "noisy(sigma=1)", "log2", 15, 3000, points=5)
     assert 15 < n < 3000 and not math.isnan(n)
+
+
+# ------------------------------------------------------------ examples of simulation.crossing
+
+
+def test_expected_gap_example():
+    # the exact head wins short lists
+    assert expected_gap("probit", "head(m=10)", "noisy(sigma=1)", "log2", 20) > 0
+
+
+def test_crossing_n_example():
+    n, start, end = crossing_n("probit", "head(m=10)", "noisy(sigma=1)", "loglog", 10, 10_000, points=9)
+    expected = (True, True)
+    assert (start > 0 > end, expected_gap("probit", "head(m=10)", "noisy(sigma=1)", "loglog", n - 1) > 0) == expected
+
+
+def test_crossing_table_example():
+    t = crossing_table("probit", "head(m=10)", "noisy(sigma=1)", ["log2", "geometric(p=0.5)"], 10, 1000, points=5)
+    # log2 turns to the noisy ranker at n = 71; geometric keeps the head up to 1000
+    assert repr(t["crossing_n"].tolist()) == '[71.0, nan]'

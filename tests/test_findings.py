@@ -6,9 +6,11 @@ from pathlib import Path
 import pytest
 
 from ndcg_research.cli import main
-from ndcg_research.findings import claims, render
-from ndcg_research.findings.model import Finding, MissingTableError, Results
-from ndcg_research.studies.runtime.tables import write_table
+from ndcg_research.findings import Finding, MissingTableError, Results, catalogue, render
+from ndcg_research.findings.catalogue import STUDIES, answer, claim, claims, collect, fill, make_finding
+from ndcg_research.findings.model import cases, number, proportion, span
+from ndcg_research.findings.render import README_END, README_START, anchor, render_page, splice_readme, thresholds_line
+from ndcg_research.simulation.tables import write_table
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -31,7 +33,7 @@ def _finding_from_table(results: Results) -> Finding:
 
 
 def test_check_fails_when_a_table_changes_and_write_fixes_it(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(claims, "FINDINGS", (_finding_from_table,))
+    monkeypatch.setattr(catalogue, "claims", lambda: (_finding_from_table,))
     root = _fake_root(tmp_path, 0.75)
     assert main(["findings", "--root", str(root)]) == 0
     page = (root / "FINDINGS.md").read_text()
@@ -48,7 +50,7 @@ def test_check_fails_when_a_table_changes_and_write_fixes_it(tmp_path, monkeypat
 
 
 def test_missing_table_is_a_one_line_error(tmp_path, monkeypatch, capsys):
-    monkeypatch.setattr(claims, "FINDINGS", (_finding_from_table,))
+    monkeypatch.setattr(catalogue, "claims", lambda: (_finding_from_table,))
     shutil.copy(ROOT / "README.md", tmp_path / "README.md")
     assert main(["findings", "--check", "--root", str(tmp_path)]) == 1
     err = capsys.readouterr().err
@@ -69,7 +71,7 @@ def test_readme_without_markers_is_an_error():
 
 def test_every_finding_links_to_files_that_exist():
     # Each finding names the notebook, figures and tables that carry it; every link of FINDINGS.md must resolve.
-    findings = claims.collect(Results(ROOT / "results" / "full"))
+    findings = collect(Results(ROOT / "results" / "full"))
     assert len({f.key for f in findings}) == len(findings) and len({f.title for f in findings}) == len(findings)
     for f in findings:
         assert f.tables and f.notebooks, f.key
@@ -85,7 +87,7 @@ def test_no_finding_quotes_a_bare_probability_of_one():
     # A probability measured as 1 is quoted with its Wilson lower bound ("won all 50 (Wilson lower bound 0.93)").
     import re
 
-    for f in claims.collect(Results(ROOT / "results" / "full")):
+    for f in collect(Results(ROOT / "results" / "full")):
         for text in (f.measurement, f.summary):
             assert not re.search(r"\bP(?:\(correct\))?\s*=?\s*1(?:\.0+)?(?![\d.])|\b1\.00\b", text), (f.key, text)
 
@@ -95,7 +97,7 @@ def test_every_notebook_with_published_tables_has_findings():
     import re
 
     published = {re.match(r"(\d\d)_", p.name).group(1) for p in (ROOT / "results" / "full").glob("[0-9][0-9]_*.csv")}
-    covered = {name[:2] for f in claims.collect(Results(ROOT / "results" / "full")) for name in f.notebooks}
+    covered = {name[:2] for f in collect(Results(ROOT / "results" / "full")) for name in f.notebooks}
     assert published and published <= covered, f"notebooks with published tables but no finding: {published - covered}"
 
 
@@ -106,13 +108,13 @@ def test_movielens_findings_give_the_verdicts_the_full_run_recorded():
     recorded = json.loads((ROOT / "results" / "full" / "08_movielens.json").read_text())["verdicts"]
     results = Results(ROOT / "results" / "full")
     mine = {
-        "1a drift together (slowly varying)": claims.movielens_drift_together,
-        "1a first-order law": claims.movielens_first_order,
-        "1b differences stay detectable": claims.movielens_differences_detectable,
-        "1c zipf/summable lose": claims.movielens_fast_discounts_lose,
-        "2 slow >= log2 > fast (power)": claims.movielens_query_sets,
-        "3 tools agree on the order": claims.movielens_conventions,
-        "4 small cut-offs keep fewer decisions": claims.movielens_cutoffs,
+        "1a drift together (slowly varying)": claim("movielens-drift-together"),
+        "1a first-order law": claim("movielens-first-order"),
+        "1b differences stay detectable": claim("movielens-differences-detectable"),
+        "1c zipf/summable lose": claim("movielens-fast-discounts-lose"),
+        "2 slow >= log2 > fast (power)": claim("movielens-query-sets"),
+        "3 tools agree on the order": claim("movielens-conventions"),
+        "4 small cut-offs keep fewer decisions": claim("movielens-cutoffs"),
     }
     assert set(mine) == set(recorded)
     for name, finding in mine.items():
@@ -124,7 +126,7 @@ def test_query_set_findings_use_the_group_the_full_run_recorded():
     import json
 
     recorded = json.loads((ROOT / "results" / "full" / "07_query_sets.json").read_text())
-    finding = claims.queries_depend_on_discount(Results(ROOT / "results" / "full"))
+    finding = claim("queries-depend-on-discount")(Results(ROOT / "results" / "full"))
     assert recorded["best"] in finding.measurement.split(";")[0]
     assert f"its fewest-queries group (intervals overlapping the best's): {', '.join(recorded['group'])}." \
         in finding.measurement
@@ -157,7 +159,7 @@ def test_decay_class_rule_on_made_up_tables(tmp_path, zipf_q, best_slow, expecte
             for g in ("linear", "exp2")
             for d, decay, q in (("log2", "slowly varying", 18.0), ("loglog", "slowly varying", 19.0),
                                 ("zipf", "critical", zipf_q), ("power(beta=0.5)", "regularly varying", power_q))]
-    finding = claims.fast_discounts_need_more_queries(_measures_folder(tmp_path, rows))
+    finding = claim("fast-discounts-need-more-queries")(_measures_folder(tmp_path, rows))
     # exp2's slow discounts lie one query above linear's log2 and overlap it, so they are in the best's group
     # only when the best is linear log2; with power(beta=0.5) best (15 +- 1) the slow ones are outside it.
     assert finding.verdict == expected
@@ -167,16 +169,16 @@ def test_per_topic_win_rule_follows_the_sign_of_tau(tmp_path):
     # Win probability falling as queries needed rise: tau = -1 (holds); rising with them: tau = +1 (does not hold).
     falling = [_measure("linear", f"d{i}", "slowly varying", 10.0 + i, 0.5, win=0.7 - 0.01 * i) for i in range(5)]
     falling += [_measure("exp2", f"d{i}", "slowly varying", 20.0 + i, 0.5, win=0.6 - 0.01 * i) for i in range(5)]
-    finding = claims.per_topic_win_predicts_queries(_measures_folder(tmp_path, falling))
+    finding = claim("per-topic-win-predicts-queries")(_measures_folder(tmp_path, falling))
     assert finding.verdict == "holds" and finding.numbers["tau"] == pytest.approx(-1.0)
     rising = [dict(r, per_topic_win=0.5 + 0.01 * r["queries_needed"]) for r in falling]
-    finding = claims.per_topic_win_predicts_queries(_measures_folder(tmp_path, rising))
+    finding = claim("per-topic-win-predicts-queries")(_measures_folder(tmp_path, rising))
     assert finding.verdict == "does not hold" and finding.numbers["tau"] == pytest.approx(1.0)
 
 
 def test_summaries_fit_in_a_markdown_table_cell():
     # The README shows each summary in a table row: a '|' would split the cell (|tau| must be written otherwise).
-    for f in claims.collect(Results(ROOT / "results" / "full")):
+    for f in collect(Results(ROOT / "results" / "full")):
         assert "|" not in f.summary and "|" not in f.title and "\n" not in f.summary, f.key
 
 
@@ -190,11 +192,19 @@ def _placeholders(template: str) -> set[str]:
 
 
 def test_every_text_has_one_rule_and_every_rule_a_text():
-    from ndcg_research.findings.catalogue import load_texts
-    from ndcg_research.findings.rules import RULES
+    # claims() finds each text's rule by its key; a function of a study's findings.py that takes the tables
+    # (its first parameter is `results`) and is not a key would be a rule without a text.
+    import importlib
+    import inspect
 
-    keys = [text.key for text in load_texts()]
-    assert sorted(keys) == sorted(RULES) and len(keys) == len(set(keys)) == len(claims.FINDINGS)
+    keys = [text.key for text in catalogue.catalogue().texts]
+    assert len(keys) == len(set(keys)) == len(claims())
+    rules = set()
+    for study in {text.study for text in catalogue.catalogue().texts}:
+        module = importlib.import_module(f"ndcg_research.studies.{study}.findings")
+        rules |= {name for name, f in vars(module).items() if inspect.isfunction(f) and f.__module__ == module.__name__
+                  and not name.startswith("_") and list(inspect.signature(f).parameters)[:1] == ["results"]}
+    assert rules == {key.replace("-", "_") for key in keys}
 
 
 def test_every_value_a_rule_computes_is_quoted():
@@ -202,12 +212,12 @@ def test_every_value_a_rule_computes_is_quoted():
     from ndcg_research.findings.catalogue import REQUIRED
 
     results = Results(ROOT / "results" / "full")
-    for claim in claims.FINDINGS:
-        text = claim.text
+    for c in claims():
+        text = c.text
         templates = [getattr(text, name) for name in REQUIRED if isinstance(getattr(text, name), str)]
         templates += list(text.shared.values())
         placed = set().union(*map(_placeholders, templates))
-        values = claim.rule(results).values
+        values = c.rule(results).values
         assert set(values) <= placed, (text.key, set(values) - placed)
         for name, spec in text.items.items():
             assert isinstance(values[name], list), (text.key, name)
@@ -215,11 +225,15 @@ def test_every_value_a_rule_computes_is_quoted():
             assert fields <= _placeholders(spec["text"]), (text.key, name, fields - _placeholders(spec["text"]))
 
 
-def _texts_folder(tmp_path: Path, entry: str, order: str = '["01_x"]') -> Path:
+def _texts(tmp_path: Path, entry: str, order: str = '["x"]', shared: str = "", more: dict | None = None):
+    """The texts of made-up studies: ``x`` (notebook 01) holds ``entry``; ``more`` adds studies by name."""
     (tmp_path / "page.toml").write_text(f'order = {order}\npreamble = "p"\nlimit_note = "L"\n'
                                         '[sources]\npackage = "this package"\n[abstract]\nA1 = "a"\n')
-    (tmp_path / "01_x.toml").write_text(entry)
-    return tmp_path
+    (tmp_path / "thresholds.toml").write_text(shared)
+    for index, (name, text) in enumerate({"x": entry, **(more or {})}.items(), start=1):
+        (tmp_path / "studies" / name).mkdir(parents=True)
+        (tmp_path / "studies" / name / "findings.toml").write_text(f'notebook = "{index:02d}_{name}.ipynb"\n{text}')
+    return catalogue.catalogue(tmp_path / "studies", tmp_path / "page.toml", tmp_path / "thresholds.toml").texts
 
 
 FULL_ENTRY = ('[k]\ntitle = "T"\nsource = "{package}"\nclaim = "C"\nmeasurement = "{rows}"\nrule = "R"\n'
@@ -227,34 +241,41 @@ FULL_ENTRY = ('[k]\ntitle = "T"\nsource = "{package}"\nclaim = "C"\nmeasurement 
 
 
 def test_a_text_file_is_read_and_filled(tmp_path):
-    from ndcg_research.findings.catalogue import load_texts, make_finding
+    from ndcg_research.findings.catalogue import make_finding
 
-    folder = _texts_folder(tmp_path, FULL_ENTRY + '[k.items]\nrows = { join = "; ", text = "{a}", empty = "none" }\n')
-    (text,) = load_texts(folder)
-    assert (text.key, text.notebook, text.tables) == ("k", "01_x.ipynb", ("t.csv",))
+    (text,) = _texts(tmp_path, FULL_ENTRY + '[k.items]\nrows = { join = "; ", text = "{a}", empty = "none" }\n')
+    assert (text.key, text.study, text.notebook, text.tables) == ("k", "x", "01_x.ipynb", ("t.csv",))
     finding = make_finding(text, "holds", {"rows": [{"a": 1}, {"a": 2}]}, {})
     # {package} is named by the package's own page.toml
     assert (finding.measurement, finding.source, finding.notebooks) == ("1; 2", "this package", ("01_x.ipynb",))
     assert make_finding(text, "holds", {"rows": []}, {}).measurement == "none"
 
 
-@pytest.mark.parametrize("entry, order, message", [
-    (FULL_ENTRY.replace('rule = "R"\n', ""), '["01_x"]', "lacks \\['rule'\\]"),
-    (FULL_ENTRY + 'colour = "red"\n', '["01_x"]', "unknown keys \\['colour'\\]"),
-    (FULL_ENTRY + '[k.items]\nrows = { join = "; " }\n', '["01_x"]', "needs 'text'"),
-    (FULL_ENTRY, '["01_x", "02_y"]', "order .* and the text files .* differ"),
+@pytest.mark.parametrize("entry, shared, message", [
+    (FULL_ENTRY.replace('rule = "R"\n', ""), "", "lacks \\['rule'\\]"),
+    (FULL_ENTRY + 'colour = "red"\n', "", "unknown keys \\['colour'\\]"),
+    (FULL_ENTRY + '[k.items]\nrows = { join = "; " }\n', "", "needs 'text'"),
+    (FULL_ENTRY + 'thresholds = ["nope"]\n', "", "finding 'k' names thresholds no file defines: \\['nope'\\]"),
+    ('[thresholds.t]\nvalue = 1\nfixed = "before the runs"\n' + FULL_ENTRY,
+     '[t]\nvalue = 2\nfixed = "before the runs"\n',
+     "thresholds \\['t'\\] are defined twice"),
 ])
-def test_a_malformed_text_file_is_refused_by_name(tmp_path, entry, order, message):
-    from ndcg_research.findings.catalogue import load_texts
-
+def test_a_malformed_text_file_is_refused_by_name(tmp_path, entry, shared, message):
     with pytest.raises(ValueError, match=message):
-        load_texts(_texts_folder(tmp_path, entry, order))
+        _texts(tmp_path, entry, shared=shared)
+
+
+def test_the_studies_come_in_the_pages_order_then_by_notebook(tmp_path):
+    # A study the page does not list (a new notebook) is still found: after the listed ones.
+    more = {"y": FULL_ENTRY.replace("[k]", "[k2]"), "z": FULL_ENTRY.replace("[k]", "[k3]")}
+    texts = _texts(tmp_path, FULL_ENTRY, order='["z", "x"]', more=more)
+    assert [(t.study, t.notebook) for t in texts] == [("z", "03_z.ipynb"), ("x", "01_x.ipynb"), ("y", "02_y.ipynb")]
 
 
 def test_a_list_value_needs_an_item_template_and_a_placeholder_a_value(tmp_path):
-    from ndcg_research.findings.catalogue import load_texts, make_finding
+    from ndcg_research.findings.catalogue import make_finding
 
-    (text,) = load_texts(_texts_folder(tmp_path, FULL_ENTRY))
+    (text,) = _texts(tmp_path, FULL_ENTRY)
     with pytest.raises(ValueError, match="value 'rows' is a list but k.items has no 'rows'"):
         make_finding(text, "holds", {"rows": [{"a": 1}]}, {})
     with pytest.raises(ValueError, match="finding 'k', measurement: no value for the placeholder {rows}"):
@@ -279,12 +300,13 @@ def _list_length_tables(spread_narrows=True, loglog_sig=3):
                               effect_size=0.5))
             if d != "zipf":
                 first_order += [dict(list_length=n, gain="g", discount=d, system=s,
-                                     c_estimate=c * (1.1 if d == "loglog" else 1.0)) for s, c in (("x", 4.0), ("y", 5.0))]
+                                     c_estimate=c * (1.1 if d == "loglog" else 1.0))
+                                for s, c in (("x", 4.0), ("y", 5.0))]
     return pd.DataFrame(rows), pd.DataFrame(pairs), pd.DataFrame(first_order)
 
 
 def test_movielens_list_length_rules():
-    from ndcg_research.findings.rules.movielens import list_length_findings
+    from ndcg_research.studies.movielens.findings import list_length_findings
 
     f = list_length_findings(*_list_length_tables())
     assert (f["n0"], f["n1"], f["slow"], f["fast"]) == ("100", "all", ["log2", "loglog"], ["zipf"])
@@ -299,7 +321,7 @@ def test_movielens_list_length_rules():
 def test_movielens_query_set_rule():
     import pandas as pd
 
-    from ndcg_research.findings.rules.movielens import query_set_findings
+    from ndcg_research.studies.movielens.findings import query_set_findings
 
     power = pd.DataFrame({"gain": "g", "discount": ["zipf", "log2", "loglog"] * 2, "users": [25] * 3 + [100] * 3,
                           "power": [0.1, 0.3, 0.3, 0.2, 0.5, 0.46]})
@@ -312,7 +334,7 @@ def test_movielens_query_set_rule():
 def test_movielens_convention_and_cutoff_rules():
     import pandas as pd
 
-    from ndcg_research.findings.rules.movielens import convention_findings, cutoff_findings
+    from ndcg_research.studies.movielens.findings import convention_findings, cutoff_findings
 
     decisions = pd.DataFrame({"convention": ["trec_eval", "sklearn", "lightgbm"], "max_mean_shift": [0, 0.1, 0.5],
                               "significant_reversals": [0, 0, 2], "kendall_tau_vs_reference": [1.0, 0.9, -0.3]})
@@ -329,18 +351,16 @@ def test_movielens_convention_and_cutoff_rules():
 # --------------------------------------------------------------------------- thresholds in one file
 
 
-def test_every_threshold_in_the_file_is_used_and_every_use_is_in_the_file():
+def test_every_threshold_in_the_files_is_used_and_every_use_is_in_the_files():
     # A name read by the code (threshold("x")), placed by a text ({T[x]}) or listed by a finding must be an
-    # entry of stats/thresholds.toml, and every entry must be read or listed somewhere (no dead rule).
+    # entry of a findings.toml (or the shared thresholds.toml), and every entry must be read or listed somewhere.
     import re
 
-    from ndcg_research.findings.catalogue import load_texts
-    from ndcg_research.stats.thresholds import THRESHOLDS
-
+    THRESHOLDS = catalogue.catalogue().thresholds
     code = "\n".join(p.read_text() for p in (ROOT / "ndcg_research").rglob("*.py"))
-    texts = "\n".join(p.read_text() for p in (ROOT / "ndcg_research" / "findings" / "texts").glob("*.toml"))
+    texts = "\n".join(p.read_text() for p in (ROOT / "ndcg_research" / "studies").glob("*/findings.toml"))
     read = set(re.findall(r'threshold\("(\w+)"\)', code)) | set(re.findall(r"\{T\[(\w+)\]", texts))
-    listed = {name for text in load_texts() for name in text.thresholds}
+    listed = {name for text in catalogue.catalogue().texts for name in text.thresholds}
     assert read <= set(THRESHOLDS) and listed <= set(THRESHOLDS)
     # stream_not_settled_upper names notebook 09's class 'not settled', which no finding quotes (the notebook
     # applies it itself; test_the_tables_verdicts_were_written_with_the_files_thresholds checks its table)
@@ -348,17 +368,18 @@ def test_every_threshold_in_the_file_is_used_and_every_use_is_in_the_file():
 
 
 def test_a_finding_must_list_the_thresholds_its_rule_reads():
-    from ndcg_research.findings.catalogue import Text
-    from ndcg_research.findings.claims import Claim
-    from ndcg_research.findings.rules.base import Measured, threshold
+    from ndcg_research.findings import Measured, threshold
+    from ndcg_research.findings.catalogue import Claim, Text
 
     def peeks(results):
         return Measured("holds" if threshold("strong_tau") < 1 else "does not hold", {})
 
-    text = Text("k", "07_query_sets.ipynb", "T", "S", "C", "M", "R", "s", "D", (), ("t.csv",), thresholds=())
+    text = Text("k", "query_sets", "07_query_sets.ipynb", "T", "S", "C", "M", "R", "s", "D", (), ("t.csv",),
+                thresholds=())
     with pytest.raises(ValueError, match=r"finding 'k' uses thresholds its text does not list .*\['strong_tau'\]"):
         Claim(text, peeks)(None)
-    listed = Text("k", "07_query_sets.ipynb", "T", "S", "C", "M", "R {T[tie_share]:.0%}", "s", "D", (), ("t.csv",),
+    listed = Text("k", "query_sets", "07_query_sets.ipynb", "T", "S", "C", "M", "R {T[tie_share]:.0%}", "s", "D",
+                  (), ("t.csv",),
                   thresholds=("strong_tau", "tie_share"))
     finding = Claim(listed, peeks)(None)
     assert finding.verdict == "holds" and finding.rule == "R 1%" and finding.thresholds == ("strong_tau", "tie_share")
@@ -366,9 +387,9 @@ def test_a_finding_must_list_the_thresholds_its_rule_reads():
 
 def test_the_page_says_when_each_threshold_was_fixed_from_the_file():
     from ndcg_research.findings.render import render_page
-    from ndcg_research.stats.thresholds import THRESHOLDS
 
-    findings = claims.collect(Results(ROOT / "results" / "full"))
+    THRESHOLDS = catalogue.catalogue().thresholds
+    findings = collect(Results(ROOT / "results" / "full"))
     page = render_page(findings)
     for f in findings:
         section = page.split(f"## {f.title}\n")[1].split("\n## ")[0]
@@ -383,18 +404,20 @@ def test_the_page_says_when_each_threshold_was_fixed_from_the_file():
 
 
 def test_the_tables_verdicts_were_written_with_the_files_thresholds():
-    # Cut-off cells (studies.simulation.cutoff.verdict_table) and stream cases (notebook 09) carry their verdicts in the
-    # committed tables; with the thresholds of the file they must come out the same.
+    # Cut-off cells (studies.cutoff.experiment.verdict_table) and stream cases (notebook 09) carry their verdicts in
+    # the committed tables; with the thresholds of the files they must come out the same.
     import numpy as np
 
-    from ndcg_research.stats.thresholds import threshold
-    from ndcg_research.studies.simulation import cutoff, sweeps
+    from ndcg_research.findings import threshold
+    from ndcg_research.studies.convergence import report as convergence
+    from ndcg_research.studies.cutoff import experiment as cutoff
 
-    assert (cutoff.KEEPS_AT_LEAST, cutoff.LOSES_AT_MOST, sweeps.AGREEMENT_Z) == (
+    assert (cutoff.KEEPS_AT_LEAST, cutoff.LOSES_AT_MOST, convergence.AGREEMENT_Z) == (
         threshold("cutoff_keeps_lower"), threshold("cutoff_loses_upper"), threshold("agreement_z"))
     results = Results(ROOT / "results" / "full")
     cells = results.table("05_cutoff_verdicts.csv")
-    expected = np.where(cells["family_low"] >= 0.9, "keeps", np.where(cells["family_high"] <= 0.6, "loses", "undecided"))
+    expected = np.where(cells["family_low"] >= 0.9, "keeps", np.where(cells["family_high"] <= 0.6, "loses",
+                                                                      "undecided"))
     assert (cells["verdict"] == expected).all() and set(expected) == {"keeps", "loses", "undecided"}
     streams = results.table("09_stream_changes.csv")
     expected = np.where(streams["p_settled_low"] >= threshold("stream_settled_lower"), "settled",
@@ -406,7 +429,7 @@ def test_the_tables_verdicts_were_written_with_the_files_thresholds():
 
 def test_the_chance_count_of_the_theory_finding_is_the_normal_tail():
     # 1,200 cells judged at 3 standard errors: 1200 * 2 * (1 - Phi(3)) = 3.24 outside by chance alone.
-    finding = claims.finite_n_theory(Results(ROOT / "results" / "full"))
+    finding = claim("finite-n-theory")(Results(ROOT / "results" / "full"))
     assert finding.numbers["cells"] == 1200
     assert finding.numbers["chance"] == pytest.approx(1200 * 0.0026997960632601866, rel=1e-12)
     assert "about 3.2 cells outside" in finding.measurement
@@ -416,11 +439,11 @@ def test_the_chance_count_of_the_theory_finding_is_the_normal_tail():
 
 
 def test_a_limit_claim_that_holds_at_finite_n_reads_consistent_with(tmp_path):
-    from ndcg_research.findings.catalogue import load_texts, make_finding
-    from ndcg_research.findings.model import VERDICTS
+    from ndcg_research.findings import VERDICTS
+    from ndcg_research.findings.catalogue import make_finding
 
     assert "consistent with" in VERDICTS
-    (text,) = load_texts(_texts_folder(tmp_path, FULL_ENTRY + "limit = true\n"))
+    (text,) = _texts(tmp_path, FULL_ENTRY + "limit = true\n")
     finding = make_finding(text, "holds", {"rows": "r"}, {})
     assert finding.verdict == "consistent with" and finding.rule.startswith("R The claim is about n -> infinity")
     assert make_finding(text, "does not hold", {"rows": "r"}, {}).verdict == "does not hold"
@@ -428,15 +451,13 @@ def test_a_limit_claim_that_holds_at_finite_n_reads_consistent_with(tmp_path):
 
 @pytest.mark.parametrize("extra, source", [("", "{wang}"), ('abstract = ["A1"]\nadded = "x"\n', "{package}")])
 def test_a_wang_claim_says_what_of_the_abstract_it_tests_and_only_it(tmp_path, extra, source):
-    from ndcg_research.findings.catalogue import load_texts
-
     entry = FULL_ENTRY.replace('source = "{package}"', f'source = "{source}"') + extra
     with pytest.raises(ValueError, match="says which items of their abstract it tests"):
-        load_texts(_texts_folder(tmp_path, entry))
+        _texts(tmp_path, entry)
 
 
 def test_every_wang_finding_quotes_the_abstract_items_it_tests():
-    for f in claims.collect(Results(ROOT / "results" / "full")):
+    for f in collect(Results(ROOT / "results" / "full")):
         if "Wang et al." in f.source:
             assert f.attribution.startswith("A") and "Added by this package: " in f.attribution, f.key
             assert '"' in f.attribution or "paraphrase" in f.attribution, f.key
@@ -454,7 +475,8 @@ def _growth(exponents_log2):
 
 
 @pytest.mark.parametrize("exponents, verdict", [
-    ([(0.5, 0.6), (0.4, 0.7)], "consistent with"),   # d grows like a power: only the normal tail makes it superpolynomial
+    ([(0.5, 0.6), (0.4, 0.7)],
+     "consistent with"),   # d grows like a power: only the normal tail makes it superpolynomial
     ([(0.5, 0.6), (-0.1, 0.2)], "undecided"),
     ([(0.5, 0.6), (-0.3, -0.1)], "does not hold"),
 ])
@@ -463,7 +485,7 @@ def test_reading_a_is_never_more_than_consistent_with(tmp_path, exponents, verdi
     for label in ("uncertain", "certain"):
         write_table([dict(discount="log2", n=n, p_fail=0.0, replicates=100) for n in (100, 12800)],
                     tmp_path / f"09_failure_{label}.csv")
-    finding = claims.failure_probability(Results(tmp_path))
+    finding = claim("failure-probability")(Results(tmp_path))
     assert finding.verdict == verdict
     assert "summable: 0 of 1" in finding.summary and "fitted to 4 points" in finding.summary
 
@@ -471,7 +493,7 @@ def test_reading_a_is_never_more_than_consistent_with(tmp_path, exponents, verdi
 def test_chance_cells_are_the_cells_against_the_theorys_sign():
     import pandas as pd
 
-    from ndcg_research.findings.rules.distinguishability import chance_cells
+    from ndcg_research.studies.distinguishability.findings import chance_cells
 
     keys = dict(model="m", better="a", worse="b", n=10)
     pairs = pd.DataFrame([dict(keys, discount=d, p_better=p, p_better_low=lo, p_better_high=hi, p_worse=w)
@@ -486,13 +508,159 @@ def test_chance_cells_are_the_cells_against_the_theorys_sign():
 
 
 def test_the_critical_point_flags_the_zipf_cell_of_the_uncertain_top():
-    finding = claims.critical_point(Results(ROOT / "results" / "full"))
+    finding = claim("critical-point")(Results(ROOT / "results" / "full"))
     assert "uncertain top, zipf, bayes > noisy(sigma=0.5): P = 0.32 [0.21, 0.46]" in finding.measurement
 
 
 def test_every_table_a_rule_reads_is_linked_as_evidence():
-    for claim in claims.FINDINGS:
+    for c in claims():
         results = Results(ROOT / "results" / "full")
-        claim(results)
+        c(results)
         read = {name for name in results._cache if name.endswith(".csv")}
-        assert read <= set(claim.text.tables), (claim.key, read - set(claim.text.tables))
+        assert read <= set(c.text.tables), (c.key, read - set(c.text.tables))
+
+
+# --------------------------------------------------------------------------- the thresholds' files
+
+
+def test_every_threshold_is_a_number_with_a_rule_and_a_known_fixing_time():
+    thresholds = catalogue.catalogue().thresholds
+    assert thresholds
+    for name, entry in thresholds.items():
+        names = isinstance(entry.value, tuple) and entry.value and all(isinstance(v, str) for v in entry.value)
+        assert (isinstance(entry.value, (int, float)) or names) and entry.rule, name
+        assert entry.fixed in catalogue.FIXED_WHEN, name
+        assert entry.fixed_note or entry.fixed == "before the runs", name
+
+
+def test_threshold_reads_the_files_values():
+    # Independent of the loader: read the files with tomllib directly.
+    import tomllib
+
+    from ndcg_research.findings import threshold
+
+    package = ROOT / "ndcg_research"
+    raw = tomllib.loads((package / "findings" / "thresholds.toml").read_text())
+    for path in (package / "studies").glob("*/findings.toml"):
+        raw |= tomllib.loads(path.read_text()).get("thresholds", {})
+    as_read = {name: tuple(e["value"]) if isinstance(e["value"], list) else e["value"] for name, e in raw.items()}
+    assert {name: threshold(name) for name in raw} == as_read == {
+        name: t.value for name, t in catalogue.catalogue().thresholds.items()}
+
+
+def test_an_unknown_threshold_lists_the_known_ones():
+    from ndcg_research.findings import threshold
+
+    with pytest.raises(KeyError, match="no threshold named 'nope'; known: .*wilson_sure_lower"):
+        threshold("nope")
+
+
+@pytest.mark.parametrize("text, message", [
+    ('[a]\nvalue = "x"\nfixed = "before the runs"\n', "entry 'a' needs a numeric 'value'"),
+    ('[a]\nvalue = 1\nfixed = "later"\n', "'fixed' must be one of"),
+    ('[a]\nvalue = 1\nfixed = "after seeing data"\n', "say which in 'fixed_note'"),
+    ('[a]\nvalue = 1\nfixed = "with the first run"\n', "say which in 'fixed_note'"),
+    ('[a]\nvalue = ["x", 2]\nfixed = "before the runs"\n',
+     "entry 'a' needs a numeric 'value' \\(or a list of names\\)"),
+    ('[a]\nvalue = 1\nfixed = "before the runs"\ncolour = 2\n', "no other keys"),
+])
+def test_a_malformed_threshold_is_refused_by_name(tmp_path, text, message):
+    with pytest.raises(ValueError, match=message):
+        _texts(tmp_path, FULL_ENTRY, shared=text)
+
+
+# ------------------------------------------------------------ examples of findings.catalogue
+
+
+def test_catalogue_example():
+    text = catalogue.catalogue().texts[0]
+    expected = ('worked-example', 'worked_example', '01_worked_example.ipynb', ('worked_example_decimals',))
+    assert (text.key, text.study, text.notebook, text.thresholds) == expected
+
+
+def test_fill_example():
+    assert fill("{n} of {total}", {"n": 3, "total": 4}, "example") == '3 of 4'
+    with pytest.raises(ValueError, match='example:\\ no\\ value\\ for\\ the\\ placeholder\\ \\{m\\}'):
+        fill("{m}", {}, "example")
+
+
+def test_make_finding_example():
+    text = catalogue.catalogue().texts[0]
+    f = make_finding(text, "holds", {"values": "CG 11", "agree": "1 of 1", "inflated": "0.961"}, {})
+    expected = ('1 of 1 values agree; ideal from the returned list only: nDCG6 = 0.961', 'holds')
+    assert (f.summary, f.verdict) == expected
+
+
+def test_claims_example():
+    expected = "(Claim('worked-example'), True)"
+    assert repr((claims()[0], len({claim.key for claim in claims()}) == len(claims()))) == expected
+
+
+def test_collect_example():
+    import tempfile
+    with pytest.raises(Exception, match="table\\ '01_worked_example\\.csv'\\ is\\ not\\ in"):
+        collect(Results(tempfile.mkdtemp()))
+
+
+def test_answer_example():
+    full = STUDIES.parents[1] / "results" / "full"
+    table = answer("01_worked_example.ipynb", full)
+    assert (table.columns.tolist(), table["Verdict"].tolist()) == (['Verdict', 'What the tables show'], ['holds'])
+
+
+# ------------------------------------------------------------ examples of findings.model
+
+
+def test_Results_example():
+    import pathlib
+    import tempfile
+
+    from ndcg_research.simulation.tables import write_table
+    folder = pathlib.Path(tempfile.mkdtemp())
+    _ = write_table([{"label": "007", "mean": 0.5}], folder / "t.csv")
+    table = Results(folder).table("t.csv")
+    assert (table["label"].tolist(), table["mean"].tolist()) == (['007'], [0.5])
+    with pytest.raises(Exception, match="'t\\.csv'\\ is\\ not\\ a\\ table\\ of\\ notebook\\ 04"):
+        Results(folder, prefix="04_").table("t.csv")
+
+
+def test_number_example():
+    expected = ('0.123', '0', 'n/a', '1.2e+06')
+    assert (number(0.12345), number(-0.0), number(float("nan")), number(1234567.0, 2)) == expected
+
+
+def test_proportion_example():
+    expected = ('0.73 [0.71, 0.76]', 'all 50 (>= 0.926)', 'none of 1000 (<= 0.0038)')
+    assert (proportion(0.734, 0.71, 0.76), proportion(1.0, 0.9261, 1.0, 50), proportion(0.0, 0.0, 0.0038,
+                                                                                        1000)) == expected
+    assert proportion(0.997, 0.991, 0.999) == '0.997 [0.991, 0.999]'
+
+
+def test_span_example():
+    assert (span([0.12, 0.3, 0.25]), span([2.0, 2.0])) == ('0.12 to 0.3', '2')
+
+
+def test_cases_example():
+    assert cases(3, 4) == '3 of 4'
+
+
+# ------------------------------------------------------------ examples of findings.render
+
+
+def test_thresholds_line_example():
+    assert str(thresholds_line(["first_order_factor"])) == 'set before the runs: `first_order_factor` = 1.2.'
+    assert thresholds_line([]) == 'none (the rule compares measured numbers with each other or with 0)'
+
+
+def test_anchor_example():
+    expected = 'slower-discounts-same-limit-order-kept-log2-vs-loglog'
+    assert anchor("Slower discounts: same limit, order kept (log2 vs loglog)") == expected
+
+
+def test_render_page_example():
+    f = Finding("k", "T", "C.", "S", "M.", "m", "holds", "Cond.", ("01_fig",), ("01_t.csv",))
+    assert str(render_page([f]).splitlines()[6]) == '## T'
+
+
+def test_splice_readme_example():
+    assert splice_readme(f"a\n{README_START}\nold\n{README_END}\nb", "NEW") == 'a\nNEW\nb'

@@ -1,5 +1,5 @@
-"""The findings of notebooks 11-13 (findings/rules/bracket.py, fixed_crossings.py, cutoff_growth.py and their
-texts): their verdict rules on constructed tables, and their texts filled."""
+"""The findings of notebooks 11-13 (studies/critical_bracket, fixed_crossings, cutoff_growth: findings.py and
+findings.toml): their verdict rules on constructed tables, and their texts filled."""
 
 from __future__ import annotations
 
@@ -8,14 +8,15 @@ import math
 import pandas as pd
 import pytest
 
-from ndcg_research.findings import claims
-from ndcg_research.findings.catalogue import load_texts
-from ndcg_research.findings.model import Results
-from ndcg_research.findings.rules import bracket, cutoff_growth, fixed_crossings
+from ndcg_research.findings import Results
+from ndcg_research.findings.catalogue import catalogue, claim, claims
+from ndcg_research.simulation.tables import write_table
+from ndcg_research.studies.critical_bracket import findings as bracket
+from ndcg_research.studies.cutoff_growth import findings as cutoff_growth
+from ndcg_research.studies.fixed_crossings import findings as fixed_crossings
 
 KEYS = ("critical-point-bracketed", "fixed-crossings-finite-n", "slow-discounts-agree-asymptotically",
         "how-different", "cutoff-growth")
-from ndcg_research.studies.runtime.tables import write_table
 
 DISCOUNTS = ["log2", "power(beta=0.8)", "power(beta=0.9)", "zipf", "zipflog(gamma=1)", "zipflog(gamma=2)",
              "power(beta=1.1)", "power(beta=1.2)"]
@@ -35,7 +36,7 @@ def _verdicts(uncertain: dict[str, str], certain_verdict: str = "keeps") -> pd.D
 
 def _finding(key: str, results: Results):
     """The finding as the page shows it (text filled, limit claims reading 'consistent with')."""
-    return next(c for c in claims.FINDINGS if c.key == key)(results)
+    return claim(key)(results)
 
 
 def _results(tmp_path, **tables: pd.DataFrame) -> Results:
@@ -65,7 +66,8 @@ def test_fixed_crossings_rule(tmp_path):
     agreement = pd.DataFrame(dict(second="noisy(sigma=1.5)", far=True, decided=[True] * 40 + [False],
                                   agrees=[True] * 39 + [False, False], n=1000))
     crossings = pd.DataFrame(dict(second=["noisy(sigma=1.5)"], discount=["log2"], crossing_n=[6000.0], n_max=[10**6]))
-    f = _finding("fixed-crossings-finite-n", _results(tmp_path, **{"12_agreement": agreement, "12_crossings": crossings}))
+    f = _finding("fixed-crossings-finite-n", _results(tmp_path, **{"12_agreement": agreement,
+                                                                   "12_crossings": crossings}))
     assert f.verdict == "holds with qualification"          # 1 miss of 40 decided: within the 5% chance allows
     assert "39 of 40" in f.measurement
     agreement["agrees"] = [True] * 30 + [False] * 11
@@ -81,7 +83,7 @@ def test_fixed_crossings_rule(tmp_path):
 def test_asymptotic_agreement_rule(tmp_path, majorities, verdict):
     table = pd.DataFrame(dict(label="certain", n=1000, discount=["log2", "loglog", "power(beta=0.5)"],
                               majority=majorities, first_order_winner=["b", "b", "a"],
-                              agrees=[float(m == w) for m, w in zip(majorities, ["b", "b", "a"])]))
+                              agrees=[float(m == w) for m, w in zip(majorities, ["b", "b", "a"], strict=False)]))
     assert _finding("slow-discounts-agree-asymptotically", _results(tmp_path, **{"12_asymptotic": table})).verdict \
         == verdict
 
@@ -110,7 +112,8 @@ def test_how_different_rule(tmp_path):
 def test_cutoff_growth_rule(tmp_path):
     rows = [dict(model="probit(lo=0.1, hi=0.6)", rule="power(a=0.5)", a=0.5, discount="log2", better="bayes",
                  worse=w, exponent=0.1, exponent_low=0.0, exponent_high=0.2, measured="flat", law_exponent=0.08,
-                 a_star=0.4, agreement=g) for w, g in [("noisy(sigma=1)", "agrees")] * 19 + [("noisy(sigma=0.5)", "contradicts")]]
+                 a_star=0.4, agreement=g)
+            for w, g in [("noisy(sigma=1)", "agrees")] * 19 + [("noisy(sigma=0.5)", "contradicts")]]
     trend = pd.DataFrame(rows)
     trend["n_to"] = 10**6
     assert cutoff_growth.cutoff_growth(_results(tmp_path, **{"13_trends": trend})).verdict == "holds"
@@ -126,9 +129,9 @@ def test_summaries_fit_a_markdown_table_cell(tmp_path):
 
 
 def test_registered_with_texts_that_name_their_thresholds():
-    texts = {t.key: t for t in load_texts()}
+    texts = {t.key: t for t in catalogue().texts}
     for key in KEYS:
-        assert key in {c.key for c in claims.FINDINGS}
+        assert key in {c.key for c in claims()}
         assert texts[key].notebook[:2] in ("11", "12", "13") and texts[key].thresholds
     assert texts["how-different"].limit and not texts["fixed-crossings-finite-n"].limit
 

@@ -10,9 +10,20 @@ import pandas as pd
 import pytest
 from scipy.special import ndtr, ndtri
 
-from ndcg_research.studies.simulation import fixed_crossing as fc
-from ndcg_research.studies.simulation import finite_n as fn
-from ndcg_research.studies.simulation import theory as th
+from ndcg_research.simulation import finite_n as fn
+from ndcg_research.simulation import theory as th
+from ndcg_research.studies.fixed_crossings import experiment as fc
+from ndcg_research.studies.fixed_crossings.experiment import (
+    answer_lines,
+    crossings,
+    expected_gaps,
+    family_table,
+    first_order_table,
+    law_slope,
+    preference_table,
+    profile_crossings,
+    sigma_window,
+)
 
 MODEL, GATED = "probit", "gated(q=0.1)"
 
@@ -50,7 +61,8 @@ def test_first_order_table_is_consistent():
 def test_expected_gaps_are_the_finite_n_theory():
     gaps = fc.expected_gaps(MODEL, GATED, ["noisy(sigma=1.5)"], ["log2", "zipf"], [300, 30_000])
     for r in gaps.itertuples():
-        want = fn.finite_n_ndcg(MODEL, GATED, r.discount, r.n) - fn.finite_n_ndcg(MODEL, "noisy(sigma=1.5)", r.discount, r.n)
+        want = fn.finite_n_ndcg(MODEL, GATED, r.discount, r.n) - fn.finite_n_ndcg(MODEL, "noisy(sigma=1.5)",
+                                                                                  r.discount, r.n)
         assert r.gap == pytest.approx(want, abs=1e-12)
         assert r.preferred == (GATED if r.gap > 0 else "noisy(sigma=1.5)")
 
@@ -103,3 +115,62 @@ def test_asymptotic_table_and_reliable_n():
     assert math.isnan(fc.reliable_n(never, first_order)["n_reliable"].iloc[0])
     with pytest.raises(ValueError, match="first-order winner first"):
         fc.reliable_n(decisions, first_order)
+
+
+# ------------------------------------------------------------ examples of studies.fixed_crossings.experiment
+
+
+def test_sigma_window_example():
+    assert [round(s, 3) for s in sigma_window("probit", "gated(q=0.1)")] == [1.284, 1.912]
+
+
+def test_profile_crossings_example():
+    assert [round(t, 4) for t in profile_crossings("probit", "gated(q=0.1)", "noisy(sigma=1.5)")] == [0.1, 0.6159]
+
+
+def test_first_order_table_example():
+    t = first_order_table("probit", "gated(q=0.1)", ["noisy(sigma=1.5)"])
+    assert t[["slow_winner", "half_winner"]].values.tolist() == [['noisy(sigma=1.5)', 'gated(q=0.1)']]
+
+
+def test_expected_gaps_example():
+    t = expected_gaps("probit", "gated(q=0.1)", ["noisy(sigma=1.5)"], ["zipf", "loglog"], [100, 100_000])
+    assert t["preferred"].tolist() == ['gated(q=0.1)', 'gated(q=0.1)', 'gated(q=0.1)', 'noisy(sigma=1.5)']
+
+
+def test_crossings_example():
+    g = pd.DataFrame(dict(model="m", first="a", second="b", discount="d", decay="x", n=[10, 100, 1000],
+                          gap=[0.2, 0.1, -0.1], preferred=["a", "a", "b"]))
+    # halfway between 100 and 1000 in ln n
+    assert int(crossings(g)["crossing_n"].iloc[0]) == 316
+
+
+def test_law_slope_example():
+    fo = pd.DataFrame(dict(second=["a", "b", "c"], second_order_log_n=[1.0, 2.0, 4.0]))
+    cr = pd.DataFrame(dict(second=["a", "b", "c"], discount="log2", crossing_n=np.exp([7.0, 8.0, 10.0])))
+    assert law_slope(fo, cr)["slope"] == 1.0
+
+
+def test_preference_table_example():
+    a = pd.DataFrame(dict(discount="log2", n=[100, 1000], expected=["gated(q=0.1)", "noisy(sigma=1.5)"],
+                          majority=["gated(q=0.1)", "undecided"], far=[True, False]))
+    assert preference_table(a).loc["log2"].tolist() == ['gated / gated', 'noisy / - *']
+
+
+def test_family_table_example():
+    fo = pd.DataFrame(dict(second=["noisy(sigma=1.5)"], delta_c=[-0.046], second_order_log_n=[2.7]))
+    cr = pd.DataFrame(dict(second=["noisy(sigma=1.5)"], discount=["log2"], crossing_n=[6023.0]))
+    rel = {"certain": pd.DataFrame(dict(winner=["noisy(sigma=1.5)"], n_reliable=[30000.0]))}
+    expected = ['noisy(sigma=1.5)', '0.046', '2.7', '6023', '30000']
+    assert [str(v) for v in family_table(fo, cr, rel, ["log2"]).iloc[0]] == expected
+
+
+def test_answer_lines_example():
+    ag = pd.DataFrame(dict(label="m", far=[True, True], decided=[True, False], agrees=[True, False]))
+    asy = pd.DataFrame(dict(label="m", discount=["log2", "power(beta=0.5)"], decay=["slowly varying", "x"],
+                            majority=["b", "a"], first_order_winner=["b", "a"], agrees=[1.0, 1.0], n=1000))
+    rel = {"m": pd.DataFrame(dict(winner=["b"], delta_c=[-0.05], n_reliable=[1000.0]))}
+    expected = ('m top: far from a predicted crossing, the simulated majority picks the ranker the finite-n theory '
+                'picks in '
+                '1 of 1 decided cells (1 more undecided).')
+    assert answer_lines(ag, asy, rel, dict(slope=1.0, points=3, agrees=1.0), 1000)[0] == expected

@@ -14,10 +14,10 @@ from scipy import integrate
 from scipy.special import ndtri
 
 import ndcg_research as nr
-from ndcg_research.studies.simulation import simulate as sim
-from ndcg_research.studies.simulation.model import parse_ranker
-from ndcg_research.studies.simulation import finite_n as fn
-from ndcg_research.studies.simulation import theory as th
+from ndcg_research.simulation import finite_n as fn
+from ndcg_research.simulation import simulate as sim
+from ndcg_research.simulation import theory as th
+from ndcg_research.simulation.model import parse_ranker
 
 DISCOUNTS = ["power(beta=2)", "zipf", "zipflog(gamma=1)", "power(beta=0.5)", "log2", "loglog"]
 
@@ -26,8 +26,9 @@ def test_spec_round_trip_and_errors():
     r = parse_ranker(" gated( q = 0.10 ) ")
     assert str(r) == "gated(q=0.1)" and parse_ranker(str(r)) == r
     assert r.gate() == pytest.approx(ndtri(0.9), abs=1e-15)
-    for bad, error, match in [("gated(q=0)", ValueError, "0 < q < 1, got 0"), ("gated(q=1.5)", ValueError, "got 1.5"),
-                              ("gated", ValueError, "needs parameter"), ("gated(q='a')", TypeError, "must be a number")]:
+    for bad, error, match in [("gated(q=0)", ValueError, "0 < q < 1, got 'gated\\(q=0\\)'"),
+                              ("gated(q=1.5)", ValueError, "got 'gated\\(q=1.5\\)'"),
+                              ("gated", ValueError, "needs parameter")]:
         with pytest.raises(error, match=match):
             parse_ranker(bad)
     with pytest.raises(ValueError, match="has no gate"):
@@ -141,6 +142,6 @@ def test_rank_gains_near_the_gate_against_the_beta_density(n, ranks):
     got = fn.rank_gains(model, f"gated(q={q})", n)
     for r in ranks:
         beta = stats.beta(r, n - r + 1)
-        above = integrate.quad(lambda u: float(bayes(np.array([u]))[0]) * beta.pdf(u), beta.ppf(1e-15), q,
+        above = integrate.quad(lambda u, beta=beta: float(bayes(np.array([u]))[0]) * beta.pdf(u), beta.ppf(1e-15), q,
                                limit=400, epsabs=1e-14)[0]
         assert got[r - 1] == pytest.approx(above + rest * beta.sf(q), abs=2e-6)

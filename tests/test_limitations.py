@@ -1,4 +1,4 @@
-"""Tests of :mod:`ndcg_research.studies.simulation.limitations` against independent, loop-based references."""
+"""Tests of :mod:`ndcg_research.studies.limitations.experiment` against independent, loop-based references."""
 
 from __future__ import annotations
 
@@ -11,7 +11,19 @@ from hypothesis import strategies as st
 from scipy import stats
 
 import ndcg_research as nr
-from ndcg_research.studies.simulation import limitations as lim
+from ndcg_research.studies.limitations import experiment as lim
+from ndcg_research.studies.limitations.experiment import (
+    PoolingModel,
+    append_nonrelevant,
+    evaluate_runs,
+    pool_judged,
+    pooling_experiment,
+    precision,
+    random_graded_lists,
+    simulate_pooling_collection,
+    summarize_bias,
+    truncation_table,
+)
 
 TOL = 1e-12
 
@@ -51,25 +63,19 @@ def test_appending_nonrelevant_never_changes_ndcg(grades, n_extra, unretrieved, 
         )
 
 
-def test_append_nonrelevant_rejects_bad_count():
-    with pytest.raises(ValueError, match="n_extra"):
-        lim.append_nonrelevant([1, 2], -1)
+def test_append_nonrelevant_pads_each_list():
     assert lim.append_nonrelevant([[1], [2]], 2).tolist() == [[1, 0, 0], [2, 0, 0]]
 
 
 def test_precision_falls_when_appending():
     assert lim.precision([3, 0, 1, 0]) == 0.5
     assert lim.precision(lim.append_nonrelevant([3, 0, 1, 0], 4)) == 0.25
-    with pytest.raises(ValueError, match="relevance"):
-        lim.precision([])
 
 
 def test_random_graded_lists_frequencies():
     lists = lim.random_graded_lists(2000, 50, (0.5, 0.3, 0.2), seed=0)
     freq = np.bincount(lists.astype(int).ravel(), minlength=3) / lists.size
     np.testing.assert_allclose(freq, [0.5, 0.3, 0.2], atol=0.01)
-    with pytest.raises(ValueError, match="grade_probs"):
-        lim.random_graded_lists(2, 2, (0.5, 0.6), seed=0)
 
 
 # ---------------------------------------------------------------- limitation 2: truncation
@@ -107,16 +113,9 @@ def test_truncation_table_against_reference():
             "all judgments, whole list": (_ndcg_ref(sh, kn), _ndcg_ref(lo, kn)),
             "all judgments, @k": (_ndcg_ref(sh, kn, 6), _ndcg_ref(lo, kn, 6)),
         }
-        for name, (s, l) in expected.items():
+        for name, (s, whole) in expected.items():
             assert table[name][0][i] == pytest.approx(s, abs=1e-12), name
-            assert table[name][1][i] == pytest.approx(l, abs=1e-12), name
-
-
-def test_truncation_table_validates():
-    with pytest.raises(ValueError, match="short_length"):
-        lim.truncation_table([[1, 0, 1]], 3, [[1, 0, 1]], 2)
-    with pytest.raises(ValueError, match="k_fixed"):
-        lim.truncation_table([[1, 0, 1]], 2, [[1, 0, 1]], 0)
+            assert table[name][1][i] == pytest.approx(whole, abs=1e-12), name
 
 
 # ---------------------------------------------------------------- limitation 3: pooling
@@ -183,9 +182,7 @@ def test_evaluate_runs_with_everything_judged_is_exact():
     np.testing.assert_allclose(out["condensed"], out["true"], atol=TOL)
 
 
-def test_evaluate_runs_validates():
-    with pytest.raises(TypeError, match="judged must hold booleans, got dtype int64"):
-        lim.evaluate_runs(np.zeros((2, 3)), np.zeros((1, 2, 3)), np.ones((2, 3), int))
+def test_evaluate_runs_refuses_arrays_of_other_collections():
     with pytest.raises(ValueError, match=r"judged must have the shape of grades, \(2, 3\), got \(2, 2\)"):
         lim.evaluate_runs(np.zeros((2, 3)), np.zeros((1, 2, 3)), np.ones((2, 2), bool))
     with pytest.raises(ValueError, match="scores"):
@@ -203,15 +200,6 @@ def test_simulated_collection_rates_and_quality_order():
     assert np.all(np.diff(means[: model.n_pooled]) < 0)
     assert means[-1] > means[0]
     assert c.names == model.system_names
-
-
-def test_pooling_model_validates():
-    with pytest.raises(ValueError, match="pooled_noise"):
-        lim.PoolingModel(pooled_noise=())
-    with pytest.raises(ValueError, match="grade_probs"):
-        lim.PoolingModel(grade_probs=(0.5, 0.2))
-    with pytest.raises(ValueError, match="n_docs"):
-        lim.PoolingModel(n_docs=1)
 
 
 def test_pooling_experiment_seeding_is_per_replicate_and_worker_independent():
@@ -238,3 +226,59 @@ def test_summarize_bias_matches_t_interval():
     assert out["low"][1, 0, 2] == pytest.approx(low, abs=1e-12)
     assert out["high"][1, 0, 2] == pytest.approx(high, abs=1e-12)
     np.testing.assert_allclose(out["true"], means[:, :, 0, :].mean(axis=0))
+
+
+# ------------------------------------------------------------ examples of studies.limitations.experiment
+
+
+def test_random_graded_lists_example():
+    lists = random_graded_lists(2, 4, (0.5, 0.5), seed=0)
+    assert (lists.shape, set(np.unique(lists)) <= {0.0, 1.0}) == ((2, 4), True)
+
+
+def test_append_nonrelevant_example():
+    assert append_nonrelevant([3, 2], 2).tolist() == [3.0, 2.0, 0.0, 0.0]
+
+
+def test_precision_example():
+    assert precision([3, 0, 1, 0]) == 0.5
+    assert precision([[1, 1], [1, 0]]).tolist() == [1.0, 0.5]
+
+
+def test_truncation_table_example():
+    table = truncation_table([[1, 1, 1, 1, 1]], 3, [[1, 1, 1, 1, 1]], 5)
+    expected = (1.0, 1.0)
+    short, whole = table["all judgments, @own length"]
+    assert (round(float(short[0]), 3), round(float(whole[0]), 3)) == expected
+
+
+def test_simulate_pooling_collection_example():
+    c = simulate_pooling_collection(PoolingModel(n_docs=50), 3, seed=0)
+    assert (c.grades.shape, c.scores.shape) == ((3, 50), (5, 3, 50))
+
+
+def test_pool_judged_example():
+    scores = [[[0.9, 0.1, 0.5, 0.0]], [[0.0, 0.2, 0.1, 0.8]]]
+    assert pool_judged(scores, 1).astype(int).tolist() == [[1, 0, 0, 1]]
+
+
+def test_evaluate_runs_example():
+    grades = [[3, 0, 2, 1]]
+    scores = [[[0.9, 0.8, 0.7, 0.6]]]
+    judged = [[True, True, False, True]]
+    out = evaluate_runs(grades, scores, judged, k=None, run_length=4)
+    assert [round(float(out[m][0, 0]), 3) for m in ("true", "unjudged = 0", "condensed")] == [0.93, 0.945, 0.964]
+
+
+def test_pooling_experiment_example():
+    out = pooling_experiment(PoolingModel(n_docs=200), [5, 20], n_queries=5, replicates=2)
+    assert out["means"].shape == (2, 2, 3, 5)
+
+
+def test_summarize_bias_example():
+    m = np.zeros((4, 3, 2))
+    m[:, 0] = 0.5
+    m[:, 1] = [0.4, 0.3]
+    m[:, 2] = 0.5
+    out = summarize_bias(m)
+    assert out["bias"].round(3).tolist() == [[-0.1, -0.2], [0.0, 0.0]]

@@ -10,7 +10,13 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from ndcg_research.pipeline import plots
+from ndcg_research.pipeline.style import n_label
+from ndcg_research.pipeline.tables import rounded
+from ndcg_research.studies.consistent_distinguishability import plots as consistency_plots
+from ndcg_research.studies.crossing_rankers import plots as crossing_plots
+from ndcg_research.studies.discount_functions import plots as discount_plots
+from ndcg_research.studies.limitations import plots as limitations_plots
+from ndcg_research.studies.query_sets import plots as query_set_plots
 
 PAIRS = [("head(m=10)", "noisy(sigma=1)"), ("head(m=100)", "noisy(sigma=1)")]
 MODELS = ["certain", "uncertain"]
@@ -28,7 +34,7 @@ def _decisions() -> dict[str, pd.DataFrame]:
 
 @pytest.mark.parametrize("value", ["p_first", "p_differs"])
 def test_decision_grid_labels_name_each_columns_own_pair(value):
-    fig = plots.decision_grid(_decisions(), DISCOUNTS, value)
+    fig = crossing_plots.decision_grid(_decisions(), DISCOUNTS, value)
     axes = fig.axes[: len(MODELS) * len(PAIRS)]  # row-major; the legend adds no axes
     grid = [axes[i * len(PAIRS) : (i + 1) * len(PAIRS)] for i in range(len(MODELS))]
     for j, (first, second) in enumerate(PAIRS):
@@ -51,10 +57,10 @@ def test_tables_round_as_the_sentences_beside_them():
     import numpy as np
 
     values = np.array([k / 2000 for k in range(2001)] + [-1e-17, 2.675, float("nan")])
-    shown = plots.rounded(pd.DataFrame({"v": values}), 3)["v"].to_numpy()
+    shown = rounded(pd.DataFrame({"v": values}), 3)["v"].to_numpy()
     want = [f"{v:.3f}".replace("-0.000", "0.000") for v in values]
     assert [f"{v:.3f}" for v in shown] == want
-    assert f"{plots.rounded(pd.DataFrame({'v': [2.675]}), 2)['v'].iloc[0]}" == "2.67"  # not numpy's 2.68
+    assert f"{rounded(pd.DataFrame({'v': [2.675]}), 2)['v'].iloc[0]}" == "2.67"  # not numpy's 2.68
 
 
 # --------------------------------------------------------------------------- figures readable at paper size
@@ -63,9 +69,9 @@ def test_tables_round_as_the_sentences_beside_them():
 def test_the_expected_crossings_sit_in_a_strip_not_across_the_panels():
     # Issue 17: dotted lines for every discount's crossing piled up near n = 60-70 inside the panels.
     crossings = pd.DataFrame([dict(first=a, second=b, discount=d, crossing_n=n)
-                              for (a, b), ns in zip(PAIRS, [(60.0, 70.0), (600.0, float("inf"))])
-                              for d, n in zip(DISCOUNTS, ns)])
-    fig = plots.decision_grid(_decisions(), DISCOUNTS, "p_first", crossings)
+                              for (a, b), ns in zip(PAIRS, [(60.0, 70.0), (600.0, float("inf"))], strict=False)
+                              for d, n in zip(DISCOUNTS, ns, strict=False)])
+    fig = crossing_plots.decision_grid(_decisions(), DISCOUNTS, "p_first", crossings)
     strips, panels = fig.axes[: len(PAIRS)], fig.axes[len(PAIRS):]
     assert [ax.get_title() for ax in strips] == [f"{a} vs {b}" for a, b in PAIRS]
     assert all(ax.get_title() == "" for ax in panels)
@@ -77,16 +83,16 @@ def test_the_expected_crossings_sit_in_a_strip_not_across_the_panels():
 
 
 def test_titles_write_a_power_of_ten_as_one():
-    fig = plots.discount_panels(["log2", "zipf"], 10**4)
+    fig = discount_plots.discount_panels(["log2", "zipf"], 10**4)
     assert fig.axes[1].get_title() == "share of the mass in the top r (n = $10^{4}$)"
-    assert [plots.n_label(v) for v in (10**7, 1000, 250, 100, 1e-6)] == ["$10^{7}$", "$10^{3}$", "250", "100",
+    assert [n_label(v) for v in (10**7, 1000, 250, 100, 1e-6)] == ["$10^{7}$", "$10^{3}$", "250", "100",
                                                                           "$10^{-6}$"]
 
 
 def test_failure_rate_panels_label_only_decades():
     rows = pd.DataFrame(dict(discount="log2", better="a", worse="b", n=[100, 1000], p_fail=[0.45, 0.42],
                              p_fail_low=[0.4, 0.38], p_fail_high=[0.5, 0.46], p_fail_normal=[0.44, 0.43]))
-    fig = plots.failure_rate_grid({"m": rows}, ["log2"], [("a", "b")])
+    fig = consistency_plots.failure_rate_grid({"m": rows}, ["log2"], [("a", "b")])
     fig.canvas.draw()
     ax = fig.axes[0]
     assert ax.get_ylim() == (1e-6, 1.5)
@@ -103,20 +109,22 @@ def test_pooling_bias_colours_mean_one_thing_and_intervals_are_drawn():
     b = {"bias": np.zeros(shape), "low": -0.01 * np.ones(shape), "high": 0.01 * np.ones(shape)}
     order = {"true": [1.0, 1.0], "unjudged = 0": [0.0, 0.5], "condensed": [0.9, 1.0],
              "unjudged = 0, novel pooled too": [0.2, 1.0]}
-    fig = plots.pooling_bias_panels([1, 10], b, b, order, best=0, novel=4, k=10, replicates=20)
+    fig = limitations_plots.pooling_bias_panels([1, 10], b, b, order, best=0, novel=4, k=10, replicates=20)
     left, right = fig.axes
     # Every curve of both panels is drawn with error bars (95% intervals), and the left title gives their size.
     assert len(left.containers) == 5 and len(right.containers) == 4
     assert "largest half-width is 0.010" in left.get_title()
     # One colour per way of scoring, the same in both panels (red meant a system on the left, a method on the right).
-    colours = lambda ax: [c.lines[0].get_color() for c in ax.containers]
+    def colours(ax):
+        return [c.lines[0].get_color() for c in ax.containers]
+
     assert colours(left) == ["C3", "C3", "C0", "C0", "C2"] and colours(right) == ["0.15", "C3", "C0", "C2"]
 
 
 def test_discount_styles_group_by_class_and_single_out_log2():
     discounts = ["log2", "loglog", "jarvelin(base=2)", "power(beta=0.25)", "power(beta=0.5)", "zipf", "power(beta=2)",
                  "geometric(p=0.8)", "none"]
-    styles = plots.discount_styles(discounts)
+    styles = query_set_plots.discount_styles(discounts)
     assert styles["log2"]["color"] == "black" and styles["log2"]["zorder"] > max(
         s["zorder"] for d, s in styles.items() if d != "log2")
     from ndcg_research import parse_discount
@@ -127,11 +135,12 @@ def test_discount_styles_group_by_class_and_single_out_log2():
             if a != b:
                 # Within a class the colour may repeat but the dash or marker differs; across classes colours differ.
                 assert (styles[a]["color"] != styles[b]["color"]) or same_class
-                assert (styles[a]["ls"], styles[a]["marker"]) != (styles[b]["ls"], styles[b]["marker"]) or not same_class
+                assert (styles[a]["ls"], styles[a]["marker"]) != (styles[b]["ls"],
+                                                                  styles[b]["marker"]) or not same_class
     curves = pd.concat([pd.DataFrame(dict(gain="linear", discount=d, size=[5, 10], accuracy=[0.8, 0.9],
                                           accuracy_low=[0.79, 0.89], accuracy_high=[0.81, 0.91],
                                           expected_power=[0.1, 0.3])) for d in discounts])
-    fig = plots.queries_needed_panels(curves, ["linear"], discounts, [5, 10], target_accuracy=0.9, alpha=0.05)
+    fig = query_set_plots.queries_needed_panels(curves, ["linear"], discounts, [5, 10], target_accuracy=0.9, alpha=0.05)
     # One legend for the figure, outside the panels, naming each discount with its class.
     assert not any(ax.get_legend() for ax in fig.axes) and len(fig.legends) == 1
     assert "log2 (slowly varying)" in [t.get_text() for t in fig.legends[0].get_texts()]

@@ -1,4 +1,5 @@
-"""Tests of :mod:`ndcg_research.studies.realdata.problems` and :mod:`~ndcg_research.studies.realdata.experiments`: problems, per-query nDCG and the list-length samples."""
+"""Tests of :mod:`ndcg_research.studies.movielens.problems` and :mod:`~ndcg_research.studies.movielens.experiment`:
+problems, per-query nDCG and the list-length samples."""
 
 from __future__ import annotations
 
@@ -10,10 +11,29 @@ import pandas as pd
 import pytest
 
 import ndcg_research as nr
-from ndcg_research.studies.realdata import experiments as rd
-from ndcg_research.studies.realdata import problems
-from ndcg_research.findings.rules import movielens as ml_rules
-from ndcg_research.studies.realdata import recommenders as rec
+from ndcg_research.studies.movielens import experiment as rd
+from ndcg_research.studies.movielens import findings as ml_rules
+from ndcg_research.studies.movielens import problems
+from ndcg_research.studies.movielens import recommenders as rec
+from ndcg_research.studies.movielens.experiment import (
+    compare_table,
+    convention_values,
+    decisions_against,
+    list_length_label,
+    list_length_values,
+    list_lengths,
+    ndcg_values,
+    relevant_in_lists,
+    sample_lists,
+    user_subsets,
+)
+from ndcg_research.studies.movielens.problems import (
+    RankingProblem,
+    movielens_problem,
+    qrels_table,
+    run_table,
+    trec_problem,
+)
 
 
 def toy_problem(seed: int, n_queries: int = 9, width: int = 40, systems: int = 3) -> problems.RankingProblem:
@@ -32,7 +52,8 @@ def toy_problem(seed: int, n_queries: int = 9, width: int = 40, systems: int = 3
         x = np.round(rng.normal(size=(n_queries, width)) + grades * s * 0.3, 1)  # rounding makes ties
         scores[f"s{s}"] = np.where(valid, x, -np.inf)
     docs = np.where(valid, np.char.add("d", np.arange(width).astype(str))[None, :], "").astype(object)
-    return problems.RankingProblem("toy", np.arange(n_queries).astype(str), docs, grades, lengths.astype(np.int64), scores)
+    return problems.RankingProblem("toy", np.arange(n_queries).astype(str), docs, grades, lengths.astype(np.int64),
+                                   scores)
 
 
 GAINS = list(rd.GAINS.values())
@@ -47,13 +68,15 @@ def test_ndcg_values_match_ndcg_from_scores(seed):
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", nr.UndefinedNDCGWarning)
         for i, s in enumerate(p.systems):
-            grades = [row[:n] for row, n in zip(p.grades, p.lengths)]
-            scores = [row[:n] for row, n in zip(p.scores[s], p.lengths)]
+            grades = [row[:n] for row, n in zip(p.grades, p.lengths, strict=False)]
+            scores = [row[:n] for row, n in zip(p.scores[s], p.lengths, strict=False)]
             for g, gain in enumerate(GAINS):
                 for d, discount in enumerate(rd.DISCOUNTS):
                     for m, k in enumerate(ks):
-                        expected = nr.ndcg_from_scores(grades, scores, k, gain=gain, discount=discount, zero_ideal="nan")
-                        assert np.allclose(values[i, g, d, m], expected, atol=1e-12, equal_nan=True), (s, gain, discount, k)
+                        expected = nr.ndcg_from_scores(grades, scores, k, gain=gain, discount=discount,
+                                                       zero_ideal="nan")
+                        assert np.allclose(values[i, g, d, m], expected, atol=1e-12, equal_nan=True), (s, gain,
+                                                                                                       discount, k)
     assert np.isnan(values[:, :, :, :, 1]).all()  # no relevant item
     assert np.isnan(values[:, 1, :, :, 2]).all() and not np.isnan(values[:, 0, :, :, 2]).any()
 
@@ -74,10 +97,11 @@ def test_movielens_problem_candidates_and_grades():
     ratings = pd.DataFrame({"user": [1, 1, 1, 1, 1, 2, 2, 2, 2, 2], "item": [1, 2, 3, 4, 5, 2, 3, 6, 7, 8],
                             "rating": [5, 4, 3, 2, 1, 2, 4, 5, 3, 1], "timestamp": [1, 2, 3, 4, 5, 5, 4, 3, 2, 1]})
     p = problems.movielens_problem(ratings, rankers=["popularity", "itemknn(k=2)"], test_fraction=0.4)
-    # user 1 trains on items 1-3 and is tested on 4 (2) and 5 (1); user 2 trains on 8, 7, 6 and is tested on 3 (4), 2 (2).
+    # user 1 trains on items 1-3 and is tested on 4 (2) and 5 (1); user 2 trains on 8, 7, 6 and is tested on 3 (4),
+    # 2 (2).
     assert p.queries.tolist() == [1, 2]
     assert p.lengths.tolist() == [5, 5]
-    assert [set(zip(d[:n], g[:n])) for d, g, n in zip(p.docs, p.grades, p.lengths)] == [
+    assert [set(zip(d[:n], g[:n], strict=False)) for d, g, n in zip(p.docs, p.grades, p.lengths, strict=False)] == [
         {("4", 2.0), ("5", 1.0), ("6", 0.0), ("7", 0.0), ("8", 0.0)},
         {("1", 0.0), ("2", 2.0), ("3", 4.0), ("4", 0.0), ("5", 0.0)},
     ]
@@ -110,10 +134,12 @@ def test_trec_problem_pools_runs_and_qrels():
 @pytest.mark.parametrize(
     "qrels, runs, match",
     [
-        (pd.DataFrame({"query": ["1"], "doc": ["a"]}), {"A": pd.DataFrame({"query": ["1"], "doc": ["a"], "score": [1.0]})},
+        (pd.DataFrame({"query": ["1"], "doc": ["a"]}),
+         {"A": pd.DataFrame({"query": ["1"], "doc": ["a"], "score": [1.0]})},
          r"qrels must be a DataFrame.*missing \['relevance'\]"),
         (pd.DataFrame({"query": ["1"], "doc": ["a"], "relevance": [1]}),
-         {"A": pd.DataFrame({"query": ["1", "1"], "doc": ["a", "a"], "score": [1.0, 2.0]})}, "retrieves document 'a' twice"),
+         {"A": pd.DataFrame({"query": ["1", "1"], "doc": ["a", "a"], "score": [1.0, 2.0]})},
+         "retrieves document 'a' twice"),
         (pd.DataFrame({"query": ["1"], "doc": ["a"], "relevance": [1]}),
          {"A": pd.DataFrame({"query": ["2"], "doc": ["a"], "score": [1.0]})}, "no query is both judged"),
         (pd.DataFrame({"query": ["1"], "doc": ["a"], "relevance": [1]}), {}, "at least one run"),
@@ -206,7 +232,8 @@ def test_compare_table_against_scipy():
         half = sps.t.ppf(0.975, n - 1) * matrix.std(axis=1, ddof=1) / np.sqrt(n)
         got = systems[systems.gain == gain]
         assert np.allclose(got["mean"], matrix.mean(axis=1)) and (got["queries"] == n).all()
-        assert np.allclose(got["ci_low"], matrix.mean(axis=1) - half) and np.allclose(got["ci_high"], matrix.mean(axis=1) + half)
+        assert np.allclose(got["ci_low"], matrix.mean(axis=1) - half) and np.allclose(got["ci_high"],
+                                                                                      matrix.mean(axis=1) + half)
         got = pairs[pairs.gain == gain]
         p = [sps.ttest_rel(matrix[i], matrix[j]).pvalue for i, j in [(0, 1), (0, 2), (1, 2)]]
         assert np.allclose(got["pvalue"], p)
@@ -246,7 +273,8 @@ def test_query_set_tables_against_a_direct_count():
                                                                      ["noisy", 10, 3], ["noisy", 60, 1]]
     for m, name in enumerate(["quiet", "noisy"]):
         # all users: share of the 6 pairs whose paired t test is significant at 5%
-        direct = np.mean([sps.ttest_rel(values[m, i], values[m, j]).pvalue < 0.05 for i in range(4) for j in range(i + 1, 4)])
+        direct = np.mean([sps.ttest_rel(values[m, i], values[m, j]).pvalue < 0.05 for i in range(4)
+                          for j in range(i + 1, 4)])
         assert power[(power.measure == name) & (power.users == 60)]["power"].iloc[0] == pytest.approx(direct)
         # subsets of 10: the mean over the same subsets, counted directly
         subsets = rd.user_subsets(60, 10, 3, seed=2)
@@ -261,7 +289,7 @@ def test_query_set_tables_against_a_direct_count():
 
 
 def test_first_order_table_by_hand():
-    from ndcg_research.studies.simulation.theory import eps
+    from ndcg_research.simulation.theory import eps
 
     p = toy_problem(1, n_queries=6, width=30)
     values = rd.list_length_values(p, [10, None], gains=["linear"], discounts=["log2", "zipf", "loglog"], seed=0)
@@ -397,7 +425,8 @@ def test_convention_values_match_the_metric_core():
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", nr.UndefinedNDCGWarning)
                 # trec_eval: ideal from every judged grade; scikit-learn: from the retrieved list only
-                expected = nr.ndcg_from_scores(got, block["score"].to_numpy(), ideal=all_grades) if all_grades.size else np.nan
+                expected = nr.ndcg_from_scores(got, block["score"].to_numpy(),
+                                               ideal=all_grades) if all_grades.size else np.nan
                 sk = nr.ndcg_from_scores(got, block["score"].to_numpy())
             if not all_grades.size:  # no judgment: the query is in one file only, no preset evaluates it
                 assert np.isnan(v_top[:, 0, s, q]).all()
@@ -451,8 +480,124 @@ def test_verdict_1b_is_not_given_without_a_significant_pair():
                                   "effect_size"])
     first_order = pd.DataFrame([(n, "rating", d, s, 1.0) for n in lengths for d in discounts for s in systems],
                                columns=["list_length", "gain", "discount", "system", "c_estimate"])
-    from ndcg_research.findings.rules.movielens import list_length_findings
+    from ndcg_research.studies.movielens.findings import list_length_findings
 
     found = list_length_findings(means, pairs, first_order)
     assert found["significant"][("all", "log2")] == 0
     assert found["verdicts"]["1b differences stay detectable"] == "undecided"
+
+
+# ------------------------------------------------------------ examples of studies.movielens.experiment
+
+
+def test_ndcg_values_example():
+    p = RankingProblem("toy", np.array(["q"]), np.array([["a", "b", "c"]]), np.array([[0.0, 2.0, 1.0]]),
+                       np.array([3]), {"s": np.array([[0.9, 0.5, 0.1]])})
+    v = ndcg_values(p, gains=["linear"], discounts=["log2"], ks=[None, 1])
+    assert (v.shape, round(float(v[0, 0, 0, 0, 0]), 4), float(v[0, 0, 0, 1, 0])) == ((1, 1, 1, 2, 1), 0.6697, 0.0)
+
+
+def test_list_length_label_example():
+    assert (list_length_label(100), list_length_label(None)) == ('100', 'all')
+
+
+def test_sample_lists_example():
+    grades = np.array([[1.0, 0, 0, 0, 2.0, 0, 0, 0, 0, 0]])
+    p = RankingProblem("toy", np.array(["q"]), np.array([list("abcdefghij")]), grades, np.array([10]),
+                       {"s": np.zeros((1, 10))})
+    lists = sample_lists(p, [2, 5, None], seed=1)
+    # share 0.2 kept
+    assert [int(np.count_nonzero(grades[0, lists[n][0]])) for n in (2, 5, None)] == [1, 1, 2]
+    # nested
+    assert set(lists[2][0]) <= set(lists[5][0])
+
+
+def test_list_length_values_example():
+    grades = np.array([[1.0, 0, 0, 0, 2.0, 0, 0, 0, 0, 0]])
+    p = RankingProblem("toy", np.array(["q"]), np.array([list("abcdefghij")]), grades, np.array([10]),
+                       {"s": -np.arange(10.0)[None, :]})
+    assert list_length_values(p, [10], gains=["linear"], discounts=["none"], seed=0).tolist() == [[[[[1.0]]]]]
+
+
+def test_compare_table_example():
+    # one slice: 2 systems x 4 queries
+    v = np.array([[[0.5, 0.6, 0.7, 0.9], [0.4, 0.5, 0.5, 0.8]]])
+    s, p = compare_table(v, ["a", "b"], {"gain": ["linear"]})
+    expected = [['linear', 'a', 0.675, 4], ['linear', 'b', 0.55, 4]]
+    assert s[["gain", "system", "mean", "queries"]].values.tolist() == expected
+    assert round(float(p["difference"].iloc[0]), 3) == 0.125
+
+
+def test_user_subsets_example():
+    s = user_subsets(10, 4, 3, seed=1)
+    assert (s.shape, all(len(set(row)) == 4 for row in s.tolist())) == ((3, 4), True)
+
+
+def test_list_lengths_example():
+    p = RankingProblem("t", np.array(["a", "b"]), np.zeros((2, 5), dtype=object), np.zeros((2, 5)),
+                       np.array([5, 3]), {})
+    assert (list_lengths(p, 4).tolist(), list_lengths(p, None).tolist()) == ([4, 3], [5, 3])
+
+
+def test_relevant_in_lists_example():
+    p = RankingProblem("t", np.array(["a"]), np.zeros((1, 100), dtype=object),
+                       np.r_[np.ones(5), np.zeros(95)][None, :], np.array([100]), {})
+    # share 0.05: max(1, round(0.05 n))
+    assert [int(relevant_in_lists(p, n)[0]) for n in (10, 40, None)] == [1, 2, 5]
+
+
+def test_decisions_against_example():
+    import pandas as pd
+    m = pd.DataFrame({"gain": ["g"] * 4, "cutoff": ["all", "all", "5", "5"], "system": ["a", "b"] * 2,
+                      "mean": [0.5, 0.4, 0.2, 0.3]})
+    p = pd.DataFrame({"gain": ["g", "g"], "cutoff": ["all", "5"], "system_a": ["a", "a"], "system_b": ["b", "b"],
+                      "difference": [0.1, -0.1], "pvalue_adjusted": [0.01, 0.2]})
+    pairs, summary = decisions_against(m, p, column="cutoff", reference="all")
+    expected = [['all', 1, False, False], ['5', 0, True, True]]
+    assert pairs[["cutoff", "decision", "decision_changed", "order_reversed"]].values.tolist() == expected
+    expected = [['all', 1, 0.0, 1.0], ['5', 0, 0.3, -1.0]]
+    assert summary[["cutoff", "significant", "max_mean_shift",
+                    "kendall_tau_vs_reference"]].round(3).values.tolist() == expected
+
+
+def test_convention_values_example():
+    import pandas as pd
+    qrels = pd.DataFrame({"query": ["q"], "doc": ["b"], "relevance": [1]})
+    # misses b
+    run = pd.DataFrame({"query": ["q", "q"], "doc": ["a", "c"], "score": [0.5, 0.4]})
+    v, refused = convention_values(qrels, {"r": run}, ["trec_eval", "lightgbm"], ["ndcg"], ["q"])
+    # LightGBM: a list without relevant items scores 1
+    assert (v[:, 0, 0, 0].tolist(), refused) == ([0.0, 1.0], {})
+
+
+# ------------------------------------------------------------ examples of studies.movielens.problems
+
+
+def test_movielens_problem_example():
+    import pandas as pd
+    r = pd.DataFrame({"user": [1, 1, 1, 2, 2, 2], "item": [1, 2, 3, 1, 2, 4],
+                      "rating": [5, 4, 3, 2, 5, 4], "timestamp": [1, 2, 3, 1, 2, 3]})
+    p = movielens_problem(r, rankers=["popularity", "random"], test_fraction=0.3)
+    assert (p.systems, p.lengths.tolist(), p.relevant_counts().tolist()) == (('popularity', 'random'), [2, 2], [1, 1])
+    assert (p.docs.tolist(), p.grades.tolist()) == ([['3', '4'], ['3', '4']], [[3.0, 0.0], [0.0, 4.0]])
+
+
+def test_trec_problem_example():
+    import pandas as pd
+    qrels = pd.DataFrame({"query": ["q1", "q1", "q1"], "doc": ["a", "b", "c"], "relevance": [2, 0, 1]})
+    run = pd.DataFrame({"query": ["q1", "q1"], "doc": ["b", "d"], "score": [0.9, 0.5]})
+    p = trec_problem(qrels, {"bm25": run})
+    expected = ([['a', 'b', 'c', 'd']], [[2.0, 0.0, 1.0, 0.0]], [[-0.5, 0.9, -0.5, 0.5]])
+    assert (p.docs.tolist(), p.grades.tolist(), p.scores["bm25"].tolist()) == expected
+
+
+def test_qrels_table_example():
+    p = RankingProblem("t", np.array([7]), np.array([["a", "b", ""]], dtype=object), np.array([[0.0, 3.0, 0.0]]),
+                       np.array([2]), {})
+    assert qrels_table(p).values.tolist() == [['7', 'b', 3]]
+
+
+def test_run_table_example():
+    p = RankingProblem("t", np.array([7]), np.array([["a", "b", "c"]], dtype=object), np.zeros((1, 3)),
+                       np.array([3]), {"s": np.array([[0.1, 0.9, 0.5]])})
+    assert run_table(p, "s", depth=2).values.tolist() == [['7', 'b', 0.9], ['7', 'c', 0.5]]

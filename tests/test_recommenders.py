@@ -1,8 +1,10 @@
-"""Tests of :mod:`ndcg_research.studies.realdata.recommenders` against loop-based, closed-form and library references."""
+"""Tests of :mod:`ndcg_research.studies.movielens.recommenders` against loop-based, closed-form and library
+references."""
 
 from __future__ import annotations
 
 import math
+import re
 from pathlib import Path
 
 import numpy as np
@@ -10,7 +12,14 @@ import pandas as pd
 import pytest
 from sklearn.metrics.pairwise import cosine_similarity as sk_cosine
 
-from ndcg_research.studies.realdata import recommenders as rec
+from ndcg_research.studies.movielens import recommenders as rec
+from ndcg_research.studies.movielens.recommenders import (
+    canonical_ranker_spec,
+    cosine_similarity,
+    keep_top_neighbours,
+    score_items,
+    temporal_split,
+)
 
 
 def random_ratings(seed: int, n_users: int = 12, n_items: int = 30) -> pd.DataFrame:
@@ -29,7 +38,7 @@ def random_ratings(seed: int, n_users: int = 12, n_items: int = 30) -> pd.DataFr
 def reference_split(ratings: pd.DataFrame, fraction: float) -> tuple[set, set]:
     """Loop over users: sort each history by (timestamp, item), the last max(1, floor(f n)) are test."""
     train, test = set(), set()
-    for user, history in ratings.groupby("user"):
+    for _, history in ratings.groupby("user"):
         rows = sorted(history.itertuples(index=False), key=lambda r: (r.timestamp, r.item))
         n_test = max(1, math.floor(fraction * len(rows) + 1e-9))
         for position, r in enumerate(rows):
@@ -39,7 +48,7 @@ def reference_split(ratings: pd.DataFrame, fraction: float) -> tuple[set, set]:
 
 def as_set(split: rec.Split, matrix: np.ndarray) -> set:
     u, i = np.nonzero(matrix)
-    return {(int(split.users[a]), int(split.items[b]), int(matrix[a, b])) for a, b in zip(u, i)}
+    return {(int(split.users[a]), int(split.items[b]), int(matrix[a, b])) for a, b in zip(u, i, strict=False)}
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -147,7 +156,8 @@ def test_userknn_is_itemknn_of_the_transpose(k):
 
 
 def test_itemknn_by_hand():
-    # Items as columns: i0 = (1,1,0), i1 = (1,0,1), i2 = (0,0,1); cos(i0,i1) = 1/2, cos(i1,i2) = 1/sqrt2, cos(i0,i2) = 0.
+    # Items as columns: i0 = (1,1,0), i1 = (1,0,1), i2 = (0,0,1); cos(i0,i1) = 1/2, cos(i1,i2) = 1/sqrt2,
+    # cos(i0,i2) = 0.
     X = np.array([[1.0, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 1.0]])
     h = 1 / math.sqrt(2)
     # k = 1: neighbour of i0 is i1 (1/2), of i1 is i2 (h), of i2 is i1 (h).
@@ -233,7 +243,7 @@ CORETYPES = ("Prescott", "Haswell")
 SCORES_UNDER_A_CORETYPE = """
 import sys
 import numpy as np
-from ndcg_research.studies.realdata import recommenders as rec
+from ndcg_research.studies.movielens import recommenders as rec
 rng = np.random.default_rng(np.random.SeedSequence(11))
 # Binary training matrix with many mathematically equal scores: duplicated users and items, empty items.
 # (Large enough that the kernels' blocked sums differ: small products take the same path.)
@@ -298,3 +308,41 @@ def test_quantized_scores_keep_the_order_of_distinct_scores():
     assert np.abs(scores - exact).max() <= step  # within one quantum
     far = exact[:, :, None] - exact[:, None, :] > 2 * step
     assert np.all((scores[:, :, None] - scores[:, None, :])[far] > 0)  # clearly ordered pairs keep their order
+
+
+# ------------------------------------------------------------ examples of studies.movielens.recommenders
+
+
+def test_temporal_split_example():
+    import pandas as pd
+    r = pd.DataFrame({"user": [7, 7, 7, 7, 7, 9, 9], "item": [1, 2, 3, 4, 5, 1, 3],
+                      "rating": [5, 4, 3, 2, 1, 4, 2], "timestamp": [10, 50, 20, 40, 30, 2, 1]})
+    s = temporal_split(r, 0.4)
+    assert (s.users.tolist(), s.items.tolist()) == ([7, 9], [1, 2, 3, 4, 5])
+    # user 7's two latest (items 2, 4), user 9's latest (item 1)
+    assert s.test.tolist() == [[0.0, 4.0, 0.0, 2.0, 0.0], [4.0, 0.0, 0.0, 0.0, 0.0]]
+
+
+def test_canonical_ranker_spec_example():
+    assert canonical_ranker_spec("ease( l2 = 500.0 )") == 'ease(l2=500)'
+    with pytest.raises(ValueError, match=re.escape("ranker 'itemknn' needs parameter(s) k; valid rankers: popularity, "
+                                                   "random, itemknn(k), userknn(k), puresvd(factors), ease(l2)")):
+        canonical_ranker_spec("itemknn")
+
+
+def test_score_items_example():
+    X = np.array([[1.0, 1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 1.0]])
+    assert score_items("popularity", X).tolist() == [[2.0, 2.0, 1.0], [2.0, 2.0, 1.0], [2.0, 2.0, 1.0]]
+    # each item keeps its most similar item
+    expected = [[0.5, 0.0, 0.707], [0.0, 0.0, 0.0], [0.5, 0.707, 0.707]]
+    assert score_items("itemknn(k=1)", X).round(3).tolist() == expected
+
+
+def test_cosine_similarity_example():
+    expected = [[1.0, 0.707, 0.0], [0.707, 1.0, 0.0], [0.0, 0.0, 0.0]]
+    assert cosine_similarity(np.array([[1.0, 1.0], [1.0, 0.0], [0.0, 0.0]])).round(3).tolist() == expected
+
+
+def test_keep_top_neighbours_example():
+    expected = [[0.0, 0.0, 0.5], [0.2, 0.0, 0.0], [0.5, 0.0, 0.0]]
+    assert keep_top_neighbours(np.array([[1.0, 0.2, 0.5], [0.2, 1.0, 0.2], [0.5, 0.2, 1.0]]), 1).tolist() == expected

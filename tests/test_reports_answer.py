@@ -1,4 +1,4 @@
-"""``reports.answer``: a notebook's findings on a folder of tables, the same as FINDINGS.md's, and only its own."""
+"""``findings.answer``: a notebook's findings on a folder of tables, the same as FINDINGS.md's, and only its own."""
 
 from __future__ import annotations
 
@@ -7,10 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from ndcg_research.findings import claims
-from ndcg_research.findings.model import Results
-from ndcg_research.reports import answer
-from ndcg_research.reports.answer import ANSWER_COLUMNS
+from ndcg_research.findings import Results, answer, collect
+
+ANSWER_COLUMNS = ("Verdict", "What the tables show")
 
 ROOT = Path(__file__).resolve().parent.parent
 FULL = ROOT / "results" / "full"
@@ -18,7 +17,7 @@ NOTEBOOKS = sorted(p.name for p in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb
 
 
 def test_every_notebook_answers_with_exactly_its_findings_of_the_full_profile():
-    every = claims.collect(Results(FULL))
+    every = collect(Results(FULL))
     for notebook in NOTEBOOKS:
         want = [(f.title, f.verdict, f.summary) for f in every if notebook in f.notebooks]
         table = answer(notebook, FULL)

@@ -5,12 +5,25 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
 
-from ndcg_research.reports import consistency as report
-from ndcg_research.stats.thresholds import THRESHOLDS
-from ndcg_research.studies.simulation import consistency
-from ndcg_research.studies.runtime.tables import read_table
+from ndcg_research.findings.catalogue import catalogue
+from ndcg_research.simulation.tables import read_table
+from ndcg_research.studies.consistent_distinguishability import experiment as consistency
+from ndcg_research.studies.consistent_distinguishability import report
+from ndcg_research.studies.consistent_distinguishability.report import (
+    failure_ends,
+    growth_by_discount,
+    growth_grid,
+    normal_check,
+    settle_from,
+    stream_by_discount,
+    stream_grid,
+    stream_verdicts,
+)
+
+THRESHOLDS = catalogue().thresholds
 
 FULL = Path(__file__).resolve().parent.parent / "results" / "full"
 LABELS = ("uncertain", "certain")
@@ -61,3 +74,53 @@ def test_normal_check_by_hand():
     # Only the cells with a share from 0.01 to 0.5 count: 0.2 (inside) and 0.1 (outside, ratio 1.5).
     assert report.normal_check({"m": rows}).values.tolist() == [["1 of 2", "1.10 to 1.50"]]
     assert consistency.geometric_grid(100, 400, 1) == [100, 200, 400]
+
+
+# ------------------------------------------------------------ examples of studies.consistent_distinguishability.report
+
+
+def test_settle_from_example():
+    assert settle_from([100, 141, 200, 283, 400], 3200) == 283
+    assert settle_from([500, 1000], 3200) == 500
+
+
+def test_stream_verdicts_example():
+    s = {"m": pd.DataFrame({"discount": "log2", "better": "a", "worse": "b", "n0": [10, 20], "p_settled": [0.9, 1.0],
+                            "p_settled_low": [0.8, 0.96], "p_settled_high": [0.95, 1.0]})}
+    c = pd.DataFrame({"label": ["m"], "discount": ["log2"], "better": ["a"], "worse": ["b"]})
+    assert stream_verdicts(s, c, 20)["verdict"].tolist() == ['settled']
+
+
+def test_failure_ends_example():
+    f = pd.DataFrame({"discount": "log2", "better": "a", "worse": "b", "n": [10, 20], "p_fail": [0.25, 0.0],
+                      "replicates": 400})
+    assert failure_ends({"m": f}, 10, 20).values.tolist() == [['100/400 [0.2101,0.2947]', '0/400 [0.0000,0.0095]']]
+
+
+def test_growth_grid_example():
+    g = pd.DataFrame({"label": "m", "discount": "log2", "better": "a", "worse": "b", "exponent": [0.5],
+                      "exponent_low": [0.3], "exponent_high": [0.7], "vanishes_superpolynomially": [True]})
+    assert growth_grid(g).values.tolist() == [['0.50 [0.30, 0.70]: yes']]
+
+
+def test_growth_by_discount_example():
+    g = pd.DataFrame({"discount": ["log2", "log2"], "exponent": [0.4, np.nan], "vanishes_superpolynomially": [True,
+                                                                                                              False]})
+    assert growth_by_discount(g).values.tolist() == [['1 of 2', '0.40']]
+
+
+def test_normal_check_example():
+    f = pd.DataFrame({"discount": "log2", "p_fail": [0.1, 0.2, 0.001], "p_fail_low": [0.08, 0.15, 0.0],
+                      "p_fail_high": [0.12, 0.25, 0.01], "p_fail_normal": [0.11, 0.3, 0.001]})
+    assert normal_check({"m": f}).values.tolist() == [['1 of 2', '1.10 to 1.50']]
+
+
+def test_stream_grid_example():
+    c = pd.DataFrame({"label": "m", "discount": "log2", "better": "a", "worse": "b", "p_settled": [0.95],
+                      "streams": [40], "verdict": ["partly settled"]})
+    assert stream_grid(c).values.tolist() == [['partly settled: 38/40 [0.83,0.99]']]
+
+
+def test_stream_by_discount_example():
+    c = pd.DataFrame({"discount": "log2", "verdict": ["settled", "partly settled"], "p_settled": [0.99, 0.9]})
+    assert stream_by_discount(c).values.tolist() == [['partly settled: 1, settled: 1', '0.90 to 0.99']]

@@ -11,9 +11,26 @@ import pandas as pd
 import pytest
 from scipy.stats import norm
 
-from ndcg_research.reports import distinguishability as report
+from ndcg_research.pipeline.tables import replication_line, stack
+from ndcg_research.simulation.tables import read_table
 from ndcg_research.stats.replication import proportion_z
-from ndcg_research.studies.runtime.tables import read_table
+from ndcg_research.studies.distinguishability import report
+from ndcg_research.studies.distinguishability.report import (
+    PAIR_COLUMNS,
+    appendix_pairs,
+    compare_pairs_with_theory,
+    fast_class_summary,
+    fast_p_table,
+    full_profile_table,
+    gap_theory_summary,
+    log2_table,
+    ratio_summary,
+    slow_table,
+    sure_from,
+    tail_gap,
+)
+
+KEYS = ["label", "discount", "better", "worse", "n"]
 
 FULL = Path(__file__).resolve().parent.parent / "results" / "full"
 LABELS = ("certain", "uncertain", "graded")
@@ -23,7 +40,7 @@ FAST = ["power(beta=2)", "geometric(p=0.5)", "zipf", "power(beta=0.5)"]
 
 @pytest.fixture(scope="module")
 def full_pairs() -> pd.DataFrame:
-    return report.stack({label: read_table(FULL / f"04_pairs_{label}.csv") for label in LABELS})
+    return stack({label: read_table(FULL / f"04_pairs_{label}.csv") for label in LABELS})
 
 
 def family_chance(k: int, n: int, family: int) -> bool:
@@ -113,9 +130,10 @@ def test_replication_z_by_hand():
     pooled = (0.9 * 100 + 0.8 * 1000) / 1100
     z = 0.1 / math.sqrt(pooled * (1 - pooled) * (1 / 100 + 1 / 1000))
     assert np.isclose(float(proportion_z(0.9, 100, 0.8, 1000)), z)
-    assert report.replication(run, full, seed=1) == (f"replication (seed 1 here, 2 in the full profile): 2 cells at "
-                                                     f"common n, largest |z| = {z:.2f}, |z| > 3 in 0")
-    assert report.replication(run, run, seed=1).startswith("this run is the full profile itself")
+    assert replication_line(run, full, KEYS, "p_better") == (f"replication (seed 1 here, 2 in the full profile): 2 "
+                                                             f"cells in common, largest |z| = {z:.2f}, |z| > 3 in 0 "
+                                                             f"(about 0.0 expected by chance)")
+    assert replication_line(run, run, KEYS, "p_better").startswith("this run is the full profile itself")
 
 
 def test_full_profile_table_and_slow_table_are_short(full_pairs):
@@ -140,3 +158,86 @@ def test_gap_ratios_takes_the_ratio_tables_at_n_for_every_slower_discount():
                                                                ["logpower(gamma=0.5)", "std_gap"]]
     assert set(out["n"]) == {20} and set(out["label"]) == {"m"}
     assert report.gap_ratios({"m": Fake()}, ["loglog"], 20, seed=7, n_resamples=9).empty   # no log2: no ratio
+
+
+# ------------------------------------------------------------ examples of studies.distinguishability.report
+
+
+def test_stack_example():
+    t = pd.DataFrame({"better": ["a"], "worse": ["b"], "n": [10]})
+    expected = [['certain', 'a > b'], ['uncertain', 'a > b']]
+    assert stack({"certain": t, "uncertain": t})[["label", "pair"]].values.tolist() == expected
+
+
+def test_log2_table_example():
+    t = pd.DataFrame({"label": ["m"] * 2, "pair": ["a > b"] * 2, "discount": ["log2"] * 2,
+                      "n": [10, 100], "p_better": [0.55, 1.0], "replicates": [20, 20]})
+    assert log2_table(t).values.tolist() == [['11/20 [0.34,0.74] (chance)', '20/20 [0.84,1.00]']]
+
+
+def test_sure_from_example():
+    t = pd.DataFrame({"label": ["m"] * 3, "discount": ["log2"] * 3, "n": [10, 100, 1000],
+                      "p_better_low": [0.9, 0.995, 0.999], "replicates": [500, 500, 20]})
+    assert sure_from(t).values.tolist() == [[100, 100]]
+
+
+def test_slow_table_example():
+    t = pd.DataFrame({"label": ["m", "m"], "pair": ["a > b"] * 2, "discount": ["log2", "loglog"],
+                      "n": [10, 10], "mean_gap": [0.01234, 0.00456], "std_gap": [3.14159, 3.2]})
+    assert slow_table(t, 10, ["log2", "loglog"]).values.tolist() == [[0.0123, 0.0046, 3.14, 3.2]]
+
+
+def test_ratio_summary_example():
+    r = pd.DataFrame({"numerator": ["loglog"] * 3, "statistic": ["std_gap"] * 3, "ratio": [1.1, 0.9, 1.0],
+                      "ratio_low": [1.05, 0.8, 0.9], "ratio_high": [1.2, 0.95, 1.1]})
+    assert ratio_summary(r).values.tolist() == [['0.90 to 1.10', 1, 1, 1, 3]]
+
+
+def test_gap_theory_summary_example():
+    g = pd.DataFrame({"label": ["m", "m"], "discount": ["log2"] * 2, "n": [10, 10], "mean_gap": [0.02,0.03],
+                      "first_order_gap": [0.025, 0.03], "finite_n_gap": [0.021, 0.035],
+                      "gap_ci_half": [0.002, 0.002]})
+    assert gap_theory_summary(g, 10, ["log2"]).values.tolist() == [['0.800 to 1.000', '0.857 to 0.952', '1 of 2']]
+
+
+def test_fast_p_table_example():
+    t = pd.DataFrame({"label": ["m", "m"], "pair": ["a > b"] * 2, "discount": ["zipf", "power(beta=2)"],
+                      "n": [10, 10], "p_better": [0.5, 0.05], "replicates": [20, 20]})
+    expected = [['10/20 [0.30,0.70] (chance)', '1/20 [0.01,0.24]']]
+    assert fast_p_table(t, 10, ["zipf", "power(beta=2)"]).values.tolist() == expected
+
+
+def test_fast_class_summary_example():
+    f = pd.DataFrame({"label": ["m", "m"], "discount": ["zipf", "zipf"], "p_n1": [0.5, 1.0],
+                      "tie_n1": [0.0, 0.0], "worse_n1": [0.5, 0.0], "std_gap_n0": [0.1, 0.2],
+                      "std_gap_n1": [0.12, 9.1]})
+    expected = [['10/20 to 20/20', '0.00', '0.00 to 0.50', '0.10 to 0.20', '0.12 to 9.10']]
+    assert fast_class_summary(f, 20).values.tolist() == expected
+
+
+def test_tail_gap_example():
+    expected = 'bayes > noisy: median |gap| 3.0e-04, largest 2.0e-03'
+    assert tail_gap(np.array([1e-5, -3e-4, 2e-3]), "bayes > noisy") == expected
+
+
+def test_full_profile_table_example():
+    t = pd.DataFrame({"label": ["m"] * 2, "discount": ["log2"] * 2, "n": [100, 1000], "p_better": [0.85, 1.0],
+                      "p_better_low": [0.83, 0.996], "replicates": [1000, 1000], "std_gap": [1.5, 30.2]})
+    assert full_profile_table(t).values.tolist() == [['0.85', 1000, '0.996 (1000)', '30']]
+
+
+def test_appendix_pairs_example():
+    t = pd.DataFrame({c: [0.123456] for c in PAIR_COLUMNS}).assign(label="m", pair="a > b", discount="d",
+                                                                     n=10, replicates=20)
+    expected = (['discount', 'data sets', 'P(better higher)'], [0.12346])
+    assert (appendix_pairs(t).columns[:3].tolist(), appendix_pairs(t)["mean gap"].tolist()) == expected
+
+
+def test_compare_pairs_with_theory_example():
+    from ndcg_research.simulation import finite_n
+    from ndcg_research.simulation.sweeps import Sweep, run_sweep
+    s = Sweep.build("probit", ns=[100], replicates=5, seed=0, rankers=["bayes", "random"], discounts=["log2"],
+                    pairs=[("bayes", "random")])
+    th = finite_n.theory_table("probit", ["bayes", "random"], ["log2"], [100])
+    gaps = compare_pairs_with_theory(run_sweep(s).pair_table(), th)
+    assert bool(gaps["c_difference"].iloc[0] > 0)

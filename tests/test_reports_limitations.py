@@ -9,9 +9,20 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ndcg_research.reports import limitations as report
-from ndcg_research.studies.simulation import limitations as lim
-from ndcg_research.studies.runtime.tables import read_table
+from ndcg_research.simulation.tables import read_table
+from ndcg_research.studies.limitations import experiment as lim
+from ndcg_research.studies.limitations import report
+from ndcg_research.studies.limitations.report import (
+    appending_cases,
+    appending_example,
+    bias_table,
+    novel_ahead,
+    order_table,
+    replication_summary,
+    signed,
+    truncation_pair,
+    truncation_summary,
+)
 
 FULL = Path(__file__).resolve().parent.parent / "results" / "full"
 NAMES = ("06_appending.csv", "06_truncation.csv", "06_pooling_bias.csv", "06_pooling_order.csv")
@@ -69,3 +80,55 @@ def test_the_replication_of_the_full_profile_with_itself_and_with_a_shifted_copy
     # A shift far beyond the intervals' width is beyond chance wherever the intervals are narrow.
     assert len(far) > 0 and set(far["table"]) == {"06_pooling_bias.csv"}
     assert (far["this run"] - far["full profile"]).round(3).eq(0.05).all()
+
+
+# ------------------------------------------------------------ examples of studies.limitations.report
+
+
+def test_signed_example():
+    assert (signed(-1e-17), signed(0.1234), signed(-0.0426)) == ('+0.000', '+0.123', '-0.043')
+
+
+def test_appending_example_example():
+    assert appending_example([1, 0], [1, 0], (0, 2))["nDCG"].tolist() == [1.0, 1.0]
+
+
+def test_appending_cases_example():
+    out = appending_cases(np.array([[2, 0, 1]]), np.array([[2, 1, 1, 0]]), [1], [None, 2])
+    assert (out["cases"], out["lowered"], out["changed"]) == (12, 0, 0)
+
+
+def test_truncation_pair_example():
+    expected = 'short < long'
+    assert truncation_pair([1, 1, 1, 1, 1], 3, [1, 1, 1, 1, 1], 5).loc["all judgments, @k", "short vs long"] == expected
+
+
+def test_truncation_summary_example():
+    t = {"c": (np.array([0.5, 0.9]), np.array([0.6, 0.6]))}
+    assert truncation_summary(t).values.tolist() == [[0.5, 0.5, 0.7, 0.6]]
+
+
+def test_novel_ahead_example():
+    means = np.zeros((2, 1, 3, 2))
+    means[0, 0, :, 1] = 1.0
+    assert novel_ahead({"means": means, "depths": [5]}, {"means": means}, 0, 1) == ({5: [0.5, 0.5, 0.5, 0.5]}, [4])
+
+
+def test_bias_table_example():
+    r = pd.DataFrame({"depth": 1, "system": ["a", "b"], "method": "unjudged = 0", "novel_pooled": False,
+                      "bias": [0.1, -0.2], "low": [0.05, -0.3], "high": [0.15, -0.1]})
+    assert bias_table(r, "a", "b").values.tolist() == [['+0.100 [+0.050, +0.150]', '-0.200 [-0.300, -0.100]']]
+
+
+def test_order_table_example():
+    r = pd.DataFrame({"depth": 1, "method": ["true", "condensed"], "p_novel_ahead": [1.0, 0.5], "collections": 30})
+    assert order_table(r).values.tolist() == [['30/30 [0.89,1.00]', '15/30 [0.33,0.67]']]
+
+
+def test_replication_summary_example():
+    cells = {"06_truncation.csv": pd.DataFrame({"z": [0.5, np.nan, 3.5]})}
+    table, line = replication_summary(cells)
+    expected = ([[3.0, 1.0, 3.5, 1.0]],
+                'replication: 2 of 3 comparisons agree within chance (|z| <= 3); if the two runs measured the same '
+                'quantities, about 0.0 of the 2 with a test would exceed 3 by chance')
+    assert (table.values.tolist(), line) == expected

@@ -6,9 +6,10 @@ from pathlib import Path
 
 import pandas as pd
 
-from ndcg_research.findings.rules import movielens as ml_rules
-from ndcg_research.reports import movielens as report
-from ndcg_research.studies.runtime.tables import read_table
+from ndcg_research.simulation.tables import read_table
+from ndcg_research.studies.movielens import findings as ml_rules
+from ndcg_research.studies.movielens import report
+from ndcg_research.studies.movielens.report import rankers_items
 
 FULL = Path(__file__).resolve().parent.parent / "results" / "full"
 GAINS = ["rating", "max(0, rating-3)", "2^rating-1"]
@@ -49,3 +50,18 @@ def test_every_shown_table_of_the_full_profile_is_short():
     assert f"verdict: {ml_rules.cutoff_findings(cut)['verdict']};" in items[-1]
     shown = sum(len(t) for t in tables(report.convention_items(decisions, ml_rules.convention_findings(decisions))))
     assert shown == int((decisions.convention != "trec_eval").sum())   # every preset against trec_eval, once
+
+
+# ------------------------------------------------------------ examples of studies.movielens.report
+
+
+def test_rankers_items_example():
+    t = pd.DataFrame({"gain": "g", "cutoff": "all", "system": ["a", "b"], "mean": [0.2, 0.3], "ci_low": [0.1, 0.2],
+                      "ci_high": [0.3, 0.4]})
+    p = pd.DataFrame({"gain": ["g"], "cutoff": ["all"], "system_a": ["a"], "system_b": ["b"],
+                      "difference": [-0.1], "pvalue_adjusted": [0.2]})
+    items = rankers_items(t, p)
+    expected = (['b', 'a'],
+                'pairs not significantly different (paired t, Holm, 5%; gain g, whole list): a vs b (-0.1000, p = '
+                '0.20)')
+    assert (items[1].index.tolist(), items[-1]) == expected

@@ -7,10 +7,11 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ndcg_research.reports import query_sets as report
+from ndcg_research.simulation.tables import read_table
 from ndcg_research.stats import kendall_tau
-from ndcg_research.studies.simulation.collection import CollectionModel, simulate_collection
-from ndcg_research.studies.runtime.tables import read_table
+from ndcg_research.studies.query_sets import report
+from ndcg_research.studies.query_sets.experiment import CollectionModel, simulate_collection
+from ndcg_research.studies.query_sets.report import by_discount, collection_table, label, needed_cells, truth_lines
 
 FULL = Path(__file__).resolve().parent.parent / "results" / "full"
 
@@ -65,3 +66,33 @@ def test_small_collection_tables_by_hand():
     win = (P[measures[1]][first] > P[measures[1]][second]).mean()
     assert measured["per_topic_win"].iloc[1] == win and (measured["swap_rate"] == 0.1).all()
     assert measured["decay"].tolist() == ["slowly varying", "summable"]
+
+
+# ------------------------------------------------------------ examples of studies.query_sets.report
+
+
+def test_label_example():
+    assert label(("linear", "log2")) == 'linear · log2'
+
+
+def test_by_discount_example():
+    rows = [dict(gain=g, discount="log2", power=p) for g, p in (("linear", 0.6543), ("exp2", 0.61))]
+    assert by_discount(rows, {"power": "discriminative power"}).values.tolist() == [[0.654, 0.61]]
+
+
+def test_collection_table_example():
+    r = [dict(gain="linear", discount="log2", sample="collection", mean=0.4, best_system=0.5, worst_system=0.3,
+              share_system=0.1, share_topic=0.6, share_interaction=0.3)]
+    expected = ('over all 1 (measure, sample) tables: topic share 0.60-0.60, interaction 0.30-0.30, system 0.10-0.10; '
+                'topic '
+                '> interaction > system in 1 of 1')
+    assert collection_table(r, ["log2"])[1] == expected
+
+
+def test_truth_lines_example():
+    lines, low = truth_lines([dict(gain="g", discount="d", tau_population=1.0, min_neighbour_z=0.5)], 3)
+    assert lines[0] == 'measures whose population mean orders all 3 systems as the truth: 1 of 1'
+
+
+def test_needed_cells_example():
+    assert needed_cells({("linear", "log2"): (18.04, 17.2, 18.96)})[0]["queries needed [95%]"] == '18.0 [17.2, 19.0]'

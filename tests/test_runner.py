@@ -17,8 +17,25 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from ndcg_research.pipeline import plan, profiles, runner
+from ndcg_research.pipeline import profiles, runner
+from ndcg_research.pipeline.cli import format_parameters, notebook_path
 from ndcg_research.pipeline.figures import figure_files
+from ndcg_research.pipeline.profiles import (
+    declared_figures,
+    declared_tables,
+    describe_parameters,
+    notebook_parameters,
+    select_notebooks,
+)
+from ndcg_research.pipeline.runner import (
+    NotebookResult,
+    format_summary,
+    kernel_manager_class,
+    kernel_metadata,
+    plan_run,
+    publishing,
+    strip_volatile,
+)
 
 FIXTURES = Path(__file__).parent / "fixtures" / "notebooks"
 
@@ -220,11 +237,13 @@ def test_a_partial_full_run_leaves_the_committed_figures_alone(tmp_path, monkeyp
     assert (repo / "figures" / "01_fixture_plot.json").is_file() and not (repo / "results").exists()
     (repo / "figures" / "01_fixture_plot.json").unlink()
     runner.reproduce("full", only=["01"], publish=True, stream=io.StringIO(), progress=False)
-    assert (repo / "figures" / "01_fixture_plot.json").is_file() and (repo / "results" / "full" / "01_fixture_values.csv").is_file()
+    assert (repo / "figures" / "01_fixture_plot.json").is_file()
+    assert (repo / "results" / "full" / "01_fixture_values.csv").is_file()
     (repo / "figures" / "01_fixture_plot.json").unlink()
     (repo / "results" / "full" / "01_fixture_values.csv").unlink()
     runner.reproduce("full", stream=io.StringIO(), progress=False)
-    assert (repo / "figures" / "01_fixture_plot.json").is_file() and (repo / "results" / "full" / "01_fixture_values.csv").is_file()
+    assert (repo / "figures" / "01_fixture_plot.json").is_file()
+    assert (repo / "results" / "full" / "01_fixture_values.csv").is_file()
     # Another profile, or an explicit output folder, never publishes by default.
     (repo / "results" / "full" / "01_fixture_values.csv").unlink()
     runner.reproduce("full", output=tmp_path / "elsewhere", stream=io.StringIO(), progress=False)
@@ -397,7 +416,7 @@ def test_runner_kernels_running_at_once_in_one_folder_keep_their_own_sockets(tmp
             for kc in clients:
                 kc.stop_channels()
             await asyncio.gather(*(km.shutdown_kernel() for km in managers))
-        return [(km.ip, [p.name for p in found]) for km, found in zip(managers, sockets)]
+        return [(km.ip, [p.name for p in found]) for km, found in zip(managers, sockets, strict=False)]
 
     (ip_a, sockets_a), (ip_b, sockets_b) = asyncio.run(start_two())
     assert ip_a != ip_b
@@ -446,6 +465,16 @@ def test_params_command_prints_defaults_and_comments():
     assert all("#" in line for line in lines), lines
 
 
+@pytest.mark.parametrize("name", ["1", "01", "01_worked_example", "01_worked_example.ipynb"])
+def test_params_names_a_notebook_as_reproduce_only_does(name):
+    proc = subprocess.run([sys.executable, "-m", "ndcg_research", "params", name], capture_output=True, text=True,
+                          timeout=120, check=True)
+    assert "k = 6                             # cut-off; None keeps the whole list" in proc.stdout.splitlines()
+    proc = subprocess.run([sys.executable, "-m", "ndcg_research", "params", "99"], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 1 and proc.stderr.startswith("error: notebook '99' matches no notebook; available: 01_")
+
+
 def test_a_run_prints_no_tcp_warning_of_the_kernel(tmp_path, capfd):
     # ipykernel warns "Kernel is running over TCP without encryption" on stderr when it uses TCP; the runner's
     # kernels use IPC sockets on POSIX (as tasks.py configures JupyterLab), so a run prints no such line.
@@ -465,4 +494,114 @@ def test_the_publish_rule():
     partial = runner.publishing(partial=True, **rule)
     assert not partial.publish and "left alone" in partial.note
     assert runner.publishing(partial=True, **{**rule, "folders_given": True}).note == ""
-    assert runner.publishing(partial=True, **{**rule, "publish": True}) == plan.Publishing(True)
+    assert runner.publishing(partial=True, **{**rule, "publish": True}) == runner.Publishing(True)
+
+
+# ------------------------------------------------------------ examples of pipeline.runner
+
+
+def test_publishing_example():
+    rule = dict(profile="full", default_notebooks=True, output_given=False, folders_given=False, publish=None)
+    assert (publishing(partial=False, **rule).publish, publishing(partial=True, **rule).publish) == (True, False)
+    assert repr(publishing(partial=True, **{**rule, "publish": True})) == "Publishing(publish=True, note='')"
+
+
+def test_plan_run_example():
+    plan = plan_run("quick", only=["01"], output="/tmp/ndcg-plan-example")
+    expected = (['01_worked_example.ipynb'], False, 'figures')
+    assert ([run.path.name for run in plan.runs], plan.publishing.publish, plan.figures_dir.name) == expected
+
+
+def test_format_summary_example():
+    from pathlib import Path
+    ok = NotebookResult("01_a.ipynb", Path("x"), 1.234, ("01_fig",))
+    bad = NotebookResult("02_b.ipynb", Path("y"), 0.5, ("02_fig",), error="boom")
+    expected = ('notebook    seconds  figures\n'
+                '01_a.ipynb      1.2  01_fig\n'
+                '02_b.ipynb      0.5  FAILED\n'
+                'total           1.7  1 figure(s), 1 notebook(s) FAILED')
+    assert str(format_summary([ok, bad])) == expected
+
+
+def test_kernel_manager_class_example():
+    from jupyter_client import AsyncKernelManager
+    cls = kernel_manager_class()
+    assert (issubclass(cls, AsyncKernelManager), cls().transport in {"ipc", "tcp"}) == (True, True)
+
+
+def test_kernel_metadata_example():
+    import platform
+    meta = kernel_metadata()
+    expected = ('python3', True)
+    assert (meta["kernelspec"]["name"], meta["language_info"]["version"] == platform.python_version()) == expected
+
+
+def test_strip_volatile_example():
+    import nbformat
+    cell = nbformat.v4.new_code_cell("1 + 1", metadata={"papermill": {"duration": 0.1}})
+    nb = nbformat.v4.new_notebook(cells=[cell], metadata={"papermill": {}})
+    clean = strip_volatile(nb)
+    assert (dict(clean.metadata), dict(clean.cells[0].metadata)) == ({}, {})
+
+
+# ------------------------------------------------------------ examples of pipeline.profiles
+
+
+def test_select_notebooks_example():
+    from pathlib import Path
+    nbs = [Path("01_a.ipynb"), Path("02_b.ipynb")]
+    assert [p.name for p in select_notebooks(nbs, ["02"])] == ['02_b.ipynb']
+    with pytest.raises(Exception, match="\\-\\-only\\ '9'\\ matches\\ no\\ notebook;\\ available:\\ 01_a,\\ 02_b"):
+        select_notebooks(nbs, ["9"])
+
+
+def test_declared_figures_example():
+    import nbformat
+    assert declared_figures(nbformat.v4.new_notebook(metadata={"ndcg_research": {"figures": ["01_a"]}})) == ['01_a']
+
+
+def test_declared_tables_example():
+    import nbformat
+    expected = ['02_*.csv']
+    assert declared_tables(nbformat.v4.new_notebook(metadata={"ndcg_research": {"tables": ["02_*.csv"]}})) == expected
+
+
+def test_notebook_parameters_example():
+    import os
+    import tempfile
+
+    import nbformat
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        'k = 6  # cut-off "k" (None: all)\nfigures_dir = "../build/figures"')])
+    nb.cells[0].metadata["tags"] = ["parameters"]
+    path = os.path.join(tempfile.mkdtemp(), "01_x.ipynb")
+    nbformat.write(nb, path)
+    assert notebook_parameters(path) == {'k': '6', 'figures_dir': '"../build/figures"'}
+
+
+def test_describe_parameters_example():
+    import os
+    import tempfile
+
+    import nbformat
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        'ns = [10,\n      100]  # list lengths\nseed = 1')])
+    nb.cells[0].metadata["tags"] = ["parameters"]
+    path = os.path.join(tempfile.mkdtemp(), "01_x.ipynb")
+    nbformat.write(nb, path)
+    assert [(p.name, p.comment) for p in describe_parameters(path)] == [('ns', 'list lengths'), ('seed', '')]
+
+
+# ------------------------------------------------------------ examples of pipeline.cli
+
+
+def test_notebook_path_example():
+    expected = ('13_cutoff_growth.ipynb', '01_worked_example.ipynb')
+    assert (notebook_path("13").name, notebook_path("01_worked_example").name) == expected
+
+
+def test_format_parameters_example():
+    P = runner.NotebookParameter
+    expected = 'k = 6          # cut-off\nseed = 2013\ngain = "exp2"  # gain spec'
+    assert str(format_parameters([P("k", "6", "cut-off"), P("seed", "2013", ""), P("gain", '"exp2"',
+                                                                                   "gain spec")])) == expected

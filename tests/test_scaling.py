@@ -5,12 +5,24 @@ from __future__ import annotations
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy.special import log_ndtr, ndtr, ndtri
 
-from ndcg_research.studies.simulation import scaling as sc
-from ndcg_research.studies.simulation import finite_n as fn
-from ndcg_research.studies.simulation import theory as th
+from ndcg_research.simulation import finite_n as fn
+from ndcg_research.simulation import scaling as sc
+from ndcg_research.simulation import theory as th
+from ndcg_research.simulation.scaling import (
+    cutoff_threshold,
+    decay_index,
+    gap_exponent,
+    gap_trend,
+    heuristic_std_gap,
+    heuristic_table,
+    local_exponent,
+    power_law_fit,
+    shortfall_exponent,
+)
 
 UNCERTAIN, CERTAIN = "probit(lo=0.1, hi=0.6)", "probit"
 
@@ -126,3 +138,71 @@ def test_power_law_fit_interval_covers_the_true_exponent():
     assert 0.91 <= covered / 300 <= 0.99
     assert math.isnan(sc.power_law_fit(n[:1], truth[:1], se[:1])[0])
     assert math.isnan(sc.power_law_fit(n, truth, np.zeros(4))[0])
+
+
+# ------------------------------------------------------------ examples of simulation.scaling
+
+
+def test_shortfall_exponent_example():
+    expected = (1.0, 0.6667)
+    assert (shortfall_exponent("probit", "bayes"), round(shortfall_exponent("probit", "noisy(sigma=0.5)"),
+                                                         4)) == expected
+    assert shortfall_exponent("probit", "random") == 0.0
+
+
+def test_decay_index_example():
+    expected = '[0.0, 0.8, 1.0, inf]'
+    assert repr([decay_index(d) for d in ["log2", "power(beta=0.8)", "zipflog(gamma=2)",
+                                          "geometric(p=0.5)"]]) == expected
+
+
+def test_gap_exponent_example():
+    e = gap_exponent("probit(lo=0.1, hi=0.6)", "bayes", "noisy(sigma=0.5)", "log2", a=0.5)
+    # the k = sqrt(n) case: shrinks for noisy(0.5)
+    assert (round(e.exponent, 4), e.regime) == (-0.0833, 'uncertain top, beta < 1/2')
+    expected = 0.0833
+    assert round(gap_exponent("probit(lo=0.1, hi=0.6)", "bayes", "noisy(sigma=1)", "log2", a=0.5).exponent,
+                 4) == expected
+    # 1/r: flat
+    assert gap_exponent("probit(lo=0.1, hi=0.6)", "bayes", "noisy(sigma=1)", "zipf").exponent == 0.0
+
+
+def test_cutoff_threshold_example():
+    # 2 rho / (1 + 2 rho)
+    assert round(cutoff_threshold("probit(lo=0.1, hi=0.6)", "bayes", "noisy(sigma=0.5)", "log2"), 4) == 0.5714
+    assert repr(cutoff_threshold("probit(lo=0.1, hi=0.6)", "bayes", "noisy(sigma=1)", "zipf")) == 'inf'
+    assert cutoff_threshold("probit", "bayes", "noisy(sigma=1)", "zipf") == 0.5
+
+
+def test_heuristic_std_gap_example():
+    d1 = heuristic_std_gap("probit(lo=0.1, hi=0.6)", "bayes", "noisy(sigma=1)", "log2", 10_000, 100)
+    d2 = heuristic_std_gap("probit(lo=0.1, hi=0.6)", "bayes", "noisy(sigma=1)", "log2", 1_000_000, 1000)
+    # k = sqrt(n) grows slowly for noisy(1)
+    assert bool(d2 > d1)
+
+
+def test_heuristic_table_example():
+    t = heuristic_table("probit", [("bayes", "noisy(sigma=1)")], ["zipf", "log2"], [100, 1000])
+    # rows by n, then discount: the full list under log2 has no heuristic
+    assert t["heuristic_d"].isna().tolist() == [False, True, False, True]
+
+
+def test_local_exponent_example():
+    # doubling per decade
+    assert round(local_exponent([100, 1000, 10000], [1.0, 2.0, 4.0]), 4) == 0.301
+    assert repr(local_exponent([100, 1000], [1.0, float("nan")])) == 'nan'
+
+
+def test_power_law_fit_example():
+    n = np.array([1e3, 1e4, 1e5, 1e6])
+    e, low, high = power_law_fit(n, 0.02 * n**0.5, 0.01 * np.ones(4))
+    assert (round(e, 6), low < 0.5 < high) == (0.5, True)
+    e, low, high = power_law_fit(n, [0.1, 0.02, -0.01, 0.005], [0.03, 0.03, 0.03, 0.03])
+    # shrinking into the noise: negative, widely uncertain
+    assert bool(e < 0 and high - low > 0.2)
+
+
+def test_gap_trend_example():
+    t = pd.DataFrame(dict(pair="a", n=[100, 1000, 10000, 100000], std_gap=[0.1, 0.3, 1.0, 3.2],
+                          std_gap_se=[0.02, 0.02, 0.03, 0.05]))
+    assert gap_trend(t, ["pair"], 0.95)[["n_from", "points", "trend"]].values.tolist() == [[10000, 2, 'grows']]

@@ -1,4 +1,5 @@
-"""Tests of ndcg_research.studies.simulation.simulate: relevance rates, ranker quality order, the fast path vs the metric core."""
+"""Tests of ndcg_research.simulation.simulate: relevance rates, ranker quality order, the fast path vs the metric
+core."""
 
 from __future__ import annotations
 
@@ -9,8 +10,9 @@ import pytest
 from scipy import stats
 
 import ndcg_research as nr
-from ndcg_research.studies.simulation import simulate as sim
-from ndcg_research.studies.simulation.model import parse_model, parse_ranker
+from ndcg_research.simulation import simulate as sim
+from ndcg_research.simulation.model import parse_model, parse_ranker, stable_id
+from ndcg_research.simulation.simulate import replicate_ndcg, replicate_seed, sample, stream_ndcg, stream_sample
 
 MODELS = ["probit", "probit(lo=0.1, hi=0.6)", "probit(lo=0.2, hi=0.9, a=2, grades=3)"]
 RANKERS = ["bayes", "noisy(sigma=0.5)", "noisy(sigma=1)", "coarse(bins=4)", "random"]
@@ -158,21 +160,16 @@ def test_kappa_orders_rankers():
     ("call", "error", "match"),
     [
         (lambda: parse_model("probit(lo=0.7, hi=0.6)"), ValueError, "0 <= lo < hi <= 1"),
-        (lambda: parse_model("probit(grades=0)"), ValueError, "'grades' must be in 1..32"),
-        (lambda: parse_model("probit(a=-1)"), ValueError, "'a' must be > 0"),
+        (lambda: parse_model("probit(grades=0)"), ValueError, "grades in 1..32"),
+        (lambda: parse_model("probit(a=-1)"), ValueError, "a > 0"),
         (lambda: parse_model("probit(b=1)"), ValueError, "lo, hi, a, grades"),
         (lambda: parse_ranker("noisy(sigma=0)"), ValueError, "sigma > 0"),
-        (lambda: parse_ranker("coarse(bins=1)"), ValueError, "'bins' must be an integer >= 2, got 1"),
-        (lambda: parse_ranker("noisy(sigma=True)"), TypeError, "'sigma' must be a number"),
-        (lambda: parse_model("probit(grades=2.5)"), TypeError, "'grades' must be an integer"),
+        (lambda: parse_ranker("coarse(bins=1)"), ValueError,
+         "ranker 'coarse' needs bins >= 2, got 'coarse\\(bins=1\\)'"),
         (lambda: parse_ranker("oracle"), ValueError, "unknown ranker 'oracle'"),
-        (lambda: parse_ranker("head(m=0)"), ValueError, "'m' must be an integer >= 1, got 0"),
-        (lambda: parse_ranker("head(m=2.5)"), TypeError, "'m' must be an integer"),
-        (lambda: sim.replicate_ndcg("probit", ["bayes"], ["log2"], 0, seed=1, replicate=0), ValueError,
-         "n must be an integer >= 1, got 0"),
+        (lambda: parse_ranker("head(m=0)"), ValueError, "ranker 'head' needs m >= 1"),
         (lambda: sim.replicate_ndcg("probit", ["bayes"], [lambda r: 1 / r], 5, seed=1, replicate=0), TypeError,
          "built-in discount"),
-        (lambda: sim.replicate_seed(-1, parse_model("probit"), 5, 0), ValueError, "seed must be an integer >= 0"),
         (lambda: sim.replicate_ndcg("probit", ["bayes"], ["log2"], 5, seed=1, replicate=0, gain=abs), TypeError,
          "built-in gain"),
     ],
@@ -210,3 +207,79 @@ def test_streams_are_nested_reproducible_and_apart_from_the_data_sets():
     assert not np.isin(s.x, d.x).any()            # a stream shares no draw with the data set of the same key
     with pytest.raises(ValueError, match="increasing list of prefix lengths"):
         sim.stream_ndcg("probit", ["bayes"], ["log2"], [100, 50], seed=1, replicate=0)
+
+
+# ------------------------------------------------------------ examples of simulation.model
+
+
+def test_stable_id_example():
+    assert (stable_id("bayes") == stable_id("bayes"), 0 <= stable_id("random") < 2**32) == (True, True)
+
+
+def test_Model_example():
+    m = parse_model("probit(lo=0.1, hi=0.6)")
+    assert (str(m), m.mean_grade) == ('probit(lo=0.1, hi=0.6)', 0.35)
+    assert m.eta(np.array([0.0])).tolist() == [0.35]
+
+
+def test_parse_model_example():
+    assert repr(parse_model("probit(grades=3)")) == "parse_model('probit(grades=3)')"
+    with pytest.raises(ValueError, match="unknown\\ model\\ 'logit';\\ valid\\ models:\\ probit\\(lo=0,\\ hi=1,\\ "
+                       "a=1,\\ grades=1\\)"):
+        parse_model("logit")
+
+
+def test_Ranker_example():
+    r = parse_ranker("noisy(sigma=1)")
+    assert (str(r), round(r.kappa(parse_model("probit")), 4)) == ('noisy(sigma=1)', 0.5774)
+
+
+def test_parse_ranker_example():
+    expected = ['bayes', 'noisy(sigma=0.5)', 'coarse(bins=4)', 'head(m=10)', 'gated(q=0.1)']
+    assert [str(parse_ranker(s)) for s in ["bayes", "noisy( sigma=0.50 )", "coarse(bins=4)", "head(m=10)",
+                                           "gated(q=0.10)"]] == expected
+    with pytest.raises(ValueError, match="ranker\\ 'noisy'\\ needs\\ parameter\\(s\\)\\ sigma;\\ valid\\ rankers:\\ "
+                       "bayes,\\ noisy\\(sigma\\),\\ coarse\\(bins\\),\\ random,\\ head\\(m\\),\\ gated\\(q\\)"):
+        parse_ranker("noisy")
+    with pytest.raises(ValueError, match="ranker\\ 'gated'\\ needs\\ 0\\ <\\ q\\ <\\ 1,\\ got\\ 'gated\\(q=1\\)'"):
+        parse_ranker("gated(q=1)")
+
+
+def test_gate_example():
+    expected = (0.0, 1.2816)
+    assert (round(parse_ranker("gated(q=0.5)").gate(), 12), round(parse_ranker("gated(q=0.1)").gate(), 4)) == expected
+
+
+# ------------------------------------------------------------ examples of simulation.simulate
+
+
+def test_replicate_seed_example():
+    s = replicate_seed(2013, parse_model("probit"), 1000, 7)
+    assert s.spawn_key[1:] == (1000, 7, 0)
+
+
+def test_sample_example():
+    import ndcg_research as nr
+    s = sample("probit", ["bayes", "random"], 1000, seed=1)
+    assert (s.grades.shape, sorted(s.scores)) == ((1000,), ['bayes', 'random'])
+    assert bool(nr.ndcg_from_scores(s.grades, s.scores["bayes"]) > nr.ndcg_from_scores(s.grades, s.scores["random"]))
+
+
+def test_replicate_ndcg_example():
+    import ndcg_research as nr
+    v = replicate_ndcg("probit", ["bayes", "random"], ["log2", "none"], 500, seed=3, replicate=0)
+    s = sample("probit", ["bayes", "random"], 500, seed=3, replicate=0)
+    expected = (True, [1.0, 1.0])
+    assert (bool(np.isclose(v[0, 0], nr.ndcg_from_scores(s.grades, s.scores["bayes"]))), v[:, 1].tolist()) == expected
+
+
+def test_stream_sample_example():
+    s = stream_sample("probit", ["bayes", "head(m=3)"], 20, seed=1, replicate=0)
+    expected = ((20,), True, True)
+    assert (s.grades.shape, bool((s.scores["bayes"] == s.x).all()), bool(0 <= s.scores["head(m=3)"].min())) == expected
+
+
+def test_stream_ndcg_example():
+    expected = (2, 2, 2)
+    assert stream_ndcg("probit", ["bayes", "random"], ["log2", "none"], [10, 100], seed=1,
+                       replicate=0).shape == expected

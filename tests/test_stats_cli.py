@@ -15,10 +15,8 @@ import pytest
 from ndcg_research.cli import main
 from ndcg_research.stats import compare_systems, run_matrices
 from ndcg_research.stats import _cli as stats_cli
-from ndcg_research.stats import COMPARE_METHODS
-from ndcg_research.stats import INTERVALS
-from ndcg_research.stats import CORRECTIONS
-from ndcg_research.studies.simulation.collection import CollectionModel, simulate_collection
+from ndcg_research.stats import COMPARE_METHODS, CORRECTIONS, INTERVALS
+from ndcg_research.studies.query_sets.experiment import CollectionModel, simulate_collection
 
 MODEL = CollectionModel(systems=4, documents=150, depth=40, relevant_median=10)
 

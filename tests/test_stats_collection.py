@@ -1,4 +1,4 @@
-"""The simulated test collection of notebook 07 (ndcg_research.studies.simulation.collection)."""
+"""The simulated test collection of notebook 07 (ndcg_research.studies.query_sets.experiment)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,15 @@ import pytest
 import pytrec_eval
 
 import ndcg_research as nr
-from ndcg_research.studies.simulation.collection import TOPIC_BLOCK, CollectionModel, simulate_collection
+from ndcg_research.studies.query_sets.experiment import (
+    TOPIC_BLOCK,
+    CollectionModel,
+    fewest_queries,
+    ordering_accuracy,
+    queries_needed,
+    queries_needed_interval,
+    simulate_collection,
+)
 
 SMALL = CollectionModel(systems=4, documents=120, depth=30, relevant_median=8)
 
@@ -70,7 +78,6 @@ def test_better_skill_gives_higher_mean_ndcg_on_many_topics():
 
 
 @pytest.mark.parametrize("kwargs, text", [
-    (dict(systems=1), "systems must be an integer >= 2"),
     (dict(depth=600), "depth \\(600\\) must not exceed documents"),
     (dict(topic_sd=-1.0), "topic_sd must be >= 0"),
     (dict(grade_probabilities=(0.5, 0.5, 0.5)), "grade_probabilities must be 3 probabilities"),
@@ -82,7 +89,7 @@ def test_bad_model_parameters_are_named(kwargs, text):
 
 def test_ordering_accuracy_equals_a_direct_count():
     from ndcg_research.stats import query_subsets
-    from ndcg_research.studies.simulation.collection import ordering_accuracy
+    from ndcg_research.studies.query_sets.experiment import ordering_accuracy
 
     rng = np.random.default_rng(8)
     x = np.round(rng.random((5, 40)), 1)          # rounded: ties in subset means occur
@@ -101,7 +108,7 @@ def test_ordering_accuracy_equals_a_direct_count():
 
 
 def test_queries_needed_interpolates_in_log_size():
-    from ndcg_research.studies.simulation.collection import queries_needed
+    from ndcg_research.studies.query_sets.experiment import queries_needed
 
     assert queries_needed([5, 10, 20], [0.7, 0.8, 0.9], 0.7) == 5.0
     assert queries_needed([5, 10, 20], [0.7, 0.8, 0.9], 0.85) == pytest.approx(np.sqrt(200))
@@ -109,11 +116,12 @@ def test_queries_needed_interpolates_in_log_size():
 
 
 def test_fewest_queries_group_by_interval_overlap():
-    from ndcg_research.studies.simulation.collection import fewest_queries
+    from ndcg_research.studies.query_sets.experiment import fewest_queries
 
     # Best: index 1 (12 queries, interval up to 14). Index 0 reaches down to 14 exactly (in the group), index 2
     # starts just above 14 (needs more), index 3 never reaches the target (NaN: infinitely many queries).
-    best, group, more = fewest_queries([15.0, 12.0, 16.0, np.nan], [14.0, 10.0, 14.5, np.inf], [17.0, 14.0, 18.0, np.inf])
+    best, group, more = fewest_queries([15.0, 12.0, 16.0, np.nan], [14.0, 10.0, 14.5, np.inf], [17.0, 14.0, 18.0,
+                                                                                                np.inf])
     assert best == 1
     assert group.tolist() == [True, True, False, False]
     assert more.tolist() == [False, False, True, True]
@@ -128,3 +136,57 @@ def test_fewest_queries_group_by_interval_overlap():
     # An unbounded best interval cannot be told apart from a measure that never reaches the target.
     best, group, _ = fewest_queries([10.0, np.nan], [8.0, np.inf], [np.inf, np.inf])
     assert best == 0 and group.tolist() == [True, True]
+
+
+# ------------------------------------------------------------ examples of studies.query_sets.experiment
+
+
+def test_CollectionModel_example():
+    m = CollectionModel(systems=5)
+    assert m.skills().tolist() == [1.0, 0.75, 0.5, 0.25, 0.0]
+
+
+def test_simulate_collection_example():
+    model = CollectionModel(systems=4, documents=200, depth=50)
+    c = simulate_collection(model, topics=60, seed=7)
+    expected = (['sys1', 'sys2', 'sys3', 'sys4'], (60, 200), (4, 60, 50))
+    assert (c.systems, c.grades.shape, c.ranked_documents.shape) == expected
+    # better skill, higher mean nDCG here
+    assert bool(np.all(np.diff(c.scores().mean(axis=1)) < 0))
+    assert bool((simulate_collection(model, topics=10, seed=7).grades == c.grades[:10]).all())
+
+
+def test_ordering_accuracy_example():
+    x = np.array([[0.9, 0.8, 0.7, 0.9], [0.1, 0.2, 0.3, 0.2]])
+    assert ordering_accuracy(x, [2.0, 1.0], [1, 2], trials=3).tolist() == [[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]]
+
+
+def test_queries_needed_example():
+    # halfway in log scale: sqrt(10 * 40)
+    assert round(queries_needed([10, 40], [0.8, 0.9], 0.85), 6) == 20.0
+    assert repr(queries_needed([10, 40], [0.8, 0.84], 0.85)) == 'nan'
+
+
+def test_queries_needed_interval_example():
+    acc = np.array([[0.7, 0.8, 0.75], [0.9, 0.95, 0.92]])
+    expected = (14.92, 13.43, 16.82)
+    assert tuple(round(v, 2) for v in queries_needed_interval([10, 20], acc, 0.85, n_resamples=200)) == expected
+
+
+def test_fewest_queries_example():
+    best, group, more = fewest_queries([18.0, 19.5, 25.0, float("nan")], [17.0, 18.5, 24.0, float("inf")],
+                                       [19.0, 20.5, 26.0, float("inf")])
+    assert (best, group.tolist(), more.tolist()) == (0, [True, True, False, False], [False, False, True, True])
+
+
+def test_scores_example():
+    c = simulate_collection(CollectionModel(systems=3, documents=60, depth=20), topics=4, seed=1)
+    assert c.scores().shape == (3, 4)
+
+
+def test_write_trec_example():
+    import tempfile
+    c = simulate_collection(CollectionModel(systems=2, documents=20, depth=5), topics=3, seed=1)
+    qrels, runs = c.write_trec(tempfile.mkdtemp())
+    assert ([p.name for p in runs], len(qrels.read_text().splitlines())) == (['sys1.run', 'sys2.run'], 60)
+    assert runs[0].read_text().splitlines()[0].split()[:4] == ['t001', 'Q0', 'd0013', '1']

@@ -89,7 +89,7 @@ def test_share_label_recovers_the_count_and_refuses_a_share_that_is_not_one():
 def test_proportion_cells_of_a_table_recover_the_counts_from_the_shares():
     import pandas as pd
 
-    from ndcg_research.pipeline import plots
+    from ndcg_research.pipeline import tables as plots
 
     # 7/9 and 1/3 are not exact in binary: the counts are recovered by rounding, then labelled
     t = pd.DataFrame({"p": [7 / 9, 1 / 3, 1.0, 0.0], "replicates": [9, 300, 20, 400]})

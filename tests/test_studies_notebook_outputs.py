@@ -124,7 +124,7 @@ def test_tables_are_displayed_as_dataframes_not_printed(path):
 # --------------------------------------------------------------------------- notebooks written as papers
 # Each notebook opens with its answer (the findings' verdicts, printed by code from the committed tables), shows
 # tables a reader reads (at most about 15 rows; the full tables in a collapsed appendix) and code cells that read
-# as steps of the analysis (at most about 25 lines; the formatting lives in ndcg_research.reports).
+# as steps of the analysis (at most about 25 lines; the formatting lives in ndcg_research/studies/<name>/).
 PAPERS = ALL
 MAX_ROWS, MAX_LINES = 15, 25
 HIDDEN_TAG = "hide-output"

@@ -1,15 +1,16 @@
-"""Tests of ndcg_research.studies.runtime.tables: a table read back has the values and the column types it was written with;
+"""Tests of ndcg_research.simulation.tables: a table read back has the values and the column types it was written with;
 grid tables have one row per combination of axis labels."""
 
 from __future__ import annotations
 
 import math
+import os
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from ndcg_research.studies.runtime.tables import dtypes_path, grid_table, read_table, write_table
+from ndcg_research.simulation.tables import dtypes_path, grid_table, read_table, write_table
 
 
 def test_round_trip_keeps_types_that_plain_csv_loses(tmp_path):
@@ -56,3 +57,33 @@ def test_grid_table_rows_follow_the_axes():
     assert set(table["c"]) == {"const"}
     with pytest.raises(ValueError, match="column 'v' has shape"):
         grid_table({"a": ["x", "y"]}, {"v": [1, 2, 3]})
+
+
+# ------------------------------------------------------------ examples of simulation.tables
+
+
+def test_dtypes_path_example():
+    assert dtypes_path("results/03_ndcg_certain.csv").name == '03_ndcg_certain.csv.dtypes.json'
+
+
+def test_write_table_example():
+    import tempfile
+    p = write_table([{"n": 10, "mean": 1 / 3}], os.path.join(tempfile.mkdtemp(), "t.csv"))
+    assert p.read_text().splitlines() == ['n,mean', '10,0.3333333333']
+
+
+def test_read_table_example():
+    import tempfile
+    p = write_table([{"code": "007", "flag": "True", "n": 10}], os.path.join(tempfile.mkdtemp(), "t.csv"))
+    back = read_table(p)
+    assert (back["code"].tolist(), back["flag"].tolist(), back["n"].tolist()) == (['007'], ['True'], [10])
+
+
+def test_grid_table_example():
+    expected = ('  ranker   n  mean model\n'
+                '0      a  10   1.0     m\n'
+                '1      a  20   2.0     m\n'
+                '2      b  10   3.0     m\n'
+                '3      b  20   4.0     m')
+    assert repr(grid_table({"ranker": ["a", "b"], "n": [10, 20]}, {"mean": [[1.0, 2.0], [3.0, 4.0]],
+                                                                   "model": "m"})) == expected

@@ -1,4 +1,5 @@
-"""Tests of ndcg_research.studies.simulation.sweeps: identical results for any worker count or backend, resumable cache, tables."""
+"""Tests of ndcg_research.simulation.sweeps: identical results for any worker count or backend, resumable cache,
+tables."""
 
 from __future__ import annotations
 
@@ -11,10 +12,13 @@ import pandas as pd
 import pytest
 from scipy import stats
 
-from ndcg_research.studies.runtime import replicates
-from ndcg_research.studies.simulation import simulate as sim
-from ndcg_research.studies.simulation import sweeps as ex
-from ndcg_research.studies.simulation import finite_n as fn
+from ndcg_research.simulation import finite_n as fn
+from ndcg_research.simulation import replicates
+from ndcg_research.simulation import simulate as sim
+from ndcg_research.simulation import sweeps as ex
+from ndcg_research.simulation.sweeps import Design, Sweep, distinct_specs, ranker_pairs, run_sweep
+from ndcg_research.studies.convergence.report import compare_with_theory
+from ndcg_research.studies.distinguishability.report import compare_pairs_with_theory
 
 SMALL = dict(ns=[30, 300, 3000], replicates=[40, 20, 6], seed=2013,
              rankers=["bayes", "noisy(sigma=1)", "coarse(bins=3)", "random"],
@@ -141,7 +145,7 @@ def test_tables_by_hand():
 
 
 def test_tables_keep_their_types_through_csv(reference, tmp_path):
-    from ndcg_research.studies.runtime.tables import read_table, write_table
+    from ndcg_research.simulation.tables import read_table, write_table
 
     table = reference.pair_table()
     back = read_table(write_table(table, tmp_path / "pairs.csv"))
@@ -160,8 +164,6 @@ def test_progress_bar_can_be_forced(sweep, capsys):
         (dict(ns=[10, 10], replicates=2, seed=0), "distinct list lengths"),
         (dict(ns=[10, 20], replicates=[2], seed=0), "one count per n"),
         (dict(ns=[10], replicates={20: 3}, seed=0), "no count for n"),
-        (dict(ns=[10], replicates=0, seed=0), "replicates must be an integer >= 1, got 0"),
-        (dict(ns=[10], replicates=2, seed=-1), "seed must be an integer >= 0, got -1"),
         (dict(ns=[10], replicates=2, seed=0, pairs=[("bayes", "oracle")]), "unknown ranker 'oracle'"),
         (dict(ns=[10], replicates=2, seed=0, rankers=["bayes"], pairs=[("bayes", "random")]), "not among rankers"),
     ],
@@ -183,7 +185,7 @@ def test_compare_with_theory_by_hand():
         dict(discount="power(beta=0.5)", ranker="bayes", n=100, limit=0.84, first_order=0.84, eps=0.5, c=math.nan,
              finite_n=0.85),
     ])
-    slow, power = ex.compare_with_theory(ranker, theory).to_dict("records")
+    slow, power = compare_with_theory(ranker, theory).to_dict("records")
     # slowly varying: compare 1 - nDCG: simulated 0.1, first order eps*c = 0.08 (-20%), finite-n 0.095 (-5%)
     assert slow["quantity"] == "1 - nDCG" and slow["simulated"] == pytest.approx(0.1)
     assert slow["rel_err_first_order"] == pytest.approx(-0.2) and slow["rel_err_finite_n"] == pytest.approx(-0.05)
@@ -215,14 +217,15 @@ def test_compare_pairs_with_theory_by_hand():
                               mean_gap=0.03, gap_ci_low=0.02, gap_ci_high=0.04, eps=0.2)])
     theory = pd.DataFrame([dict(discount="log2", ranker="a", n=100, finite_n=0.95, c=0.1),
                            dict(discount="log2", ranker="b", n=100, finite_n=0.93, c=0.2)])
-    (row,) = ex.compare_pairs_with_theory(pair, theory).to_dict("records")
+    (row,) = compare_pairs_with_theory(pair, theory).to_dict("records")
     assert row["finite_n_gap"] == pytest.approx(0.02) and row["c_difference"] == pytest.approx(0.1)
     assert row["first_order_gap"] == pytest.approx(0.02) and row["gap_over_eps"] == pytest.approx(0.15)
     assert row["gap_ci_half"] == pytest.approx(0.01)
 
 
 def test_theory_table_agrees_with_prediction():
-    table = fn.theory_table("probit(lo=0.1, hi=0.6)", ["bayes", "random"], ["log2", "zipf", "power(beta=0.5)"], [50, 500])
+    table = fn.theory_table("probit(lo=0.1, hi=0.6)", ["bayes", "random"], ["log2", "zipf", "power(beta=0.5)"], [50,
+                                                                                                                 500])
     assert len(table) == 12
     for r in table.to_dict("records"):
         p = fn.prediction("probit(lo=0.1, hi=0.6)", r["ranker"], r["discount"], r["n"])
@@ -232,7 +235,7 @@ def test_theory_table_agrees_with_prediction():
 
 
 def _copy_package(tmp_path: Path) -> Path:
-    source = Path(ex.__file__).resolve().parents[2]  # ndcg_research/studies/simulation/sweeps.py
+    source = Path(ex.__file__).resolve().parents[1]  # ndcg_research/simulation/sweeps.py
     target = tmp_path / "ndcg_research"
     shutil.copytree(source, target, ignore=shutil.ignore_patterns("__pycache__"))
     return target
@@ -242,9 +245,9 @@ def test_cache_key_ignores_documentation_but_not_code(tmp_path):
     # The key hashes the code that computes a replicate, not its text: a docstring or comment edit keeps
     # the cached chunks, a changed statement (anywhere the simulation imports) discards them.
     package = _copy_package(tmp_path)
-    model = package / "studies" / "simulation" / "model.py"  # imported by simulate
+    model = package / "simulation" / "model.py"  # imported by simulate
     kernels = package / "core" / "kernels.py"
-    name = "ndcg_research.studies.simulation.simulate"
+    name = "ndcg_research.simulation.simulate"
     original = replicates.code_fingerprint(name, package)
     assert original == replicates.code_fingerprint(name)  # a copy hashes like the installed package
 
@@ -257,3 +260,35 @@ def test_cache_key_ignores_documentation_but_not_code(tmp_path):
 
     kernels.write_text(kernels.read_text() + "\n_A_NEW_STATEMENT = 1\n")  # code, not documentation
     assert replicates.code_fingerprint(name, package) != original
+
+
+# ------------------------------------------------------------ examples of simulation.sweeps
+
+
+def test_distinct_specs_example():
+    with pytest.raises(ValueError, match="rules\\ must\\ be\\ a\\ non\\-empty\\ list\\ of\\ distinct\\ rules,\\ got\\ "
+                       "\\['all',\\ 'all'\\]"):
+        distinct_specs("rules", ["all", "all"])
+
+
+def test_ranker_pairs_example():
+    expected = (('bayes', 'noisy(sigma=1)'),)
+    assert ranker_pairs([["bayes", "noisy( sigma=1 )"]], ["bayes", "noisy(sigma=1)"]) == expected
+
+
+def test_Design_example():
+    expected = ('noisy(sigma=1)', 'bayes')
+    assert Design.canonical_fields("probit", rankers=["noisy( sigma=1.0 )", "bayes"], discounts=["log2"],
+                        pairs=[("bayes", "noisy(sigma=1)")], seed=3)["rankers"] == expected
+
+
+def test_Sweep_example():
+    s = Sweep.build("probit", ns=[100, 1000], replicates=50, seed=1)
+    assert (s.replicates, s.discounts[:2]) == ((50, 50), ('power(beta=2)', 'geometric(p=0.5)'))
+
+
+def test_run_sweep_example():
+    s = Sweep.build("probit", ns=[50], replicates=4, seed=0, rankers=["bayes", "random"],
+                    discounts=["log2"], pairs=[("bayes", "random")])
+    r = run_sweep(s)
+    assert (r.values[50].shape, r.computed_chunks) == ((4, 2, 1), 1)

@@ -1,4 +1,4 @@
-"""Tests of ndcg_research.studies.simulation.theory against closed forms derived by hand and against the simulation."""
+"""Tests of ndcg_research.simulation.theory against closed forms derived by hand and against the simulation."""
 
 from __future__ import annotations
 
@@ -7,10 +7,33 @@ import math
 import numpy as np
 import pytest
 
-from ndcg_research.studies.simulation import simulate as sim
-from ndcg_research.studies.simulation.model import parse_model
-from ndcg_research.studies.simulation import finite_n as fn
-from ndcg_research.studies.simulation import theory as th
+from ndcg_research.core.discounts import parse_discount
+from ndcg_research.simulation import finite_n as fn
+from ndcg_research.simulation import simulate as sim
+from ndcg_research.simulation import theory as th
+from ndcg_research.simulation.finite_n import (
+    finite_n_ndcg,
+    finite_n_values,
+    ideal_rank_gains,
+    prediction,
+    rank_gains,
+    rare_miss_share,
+    theory_table,
+)
+from ndcg_research.simulation.model import parse_model
+from ndcg_research.simulation.theory import (
+    c_coefficient,
+    discount_sum,
+    eps,
+    eps_numeric,
+    gain_profile,
+    gated_rest_gain,
+    ideal_profile,
+    mean_gain,
+    power_limit,
+    top_limit,
+    zipf_approximation,
+)
 
 SLOW = ["log2", "log(base=10)", "logpower(gamma=0.5)", "logpower(gamma=2)", "loglog", "jarvelin(base=2)"]
 
@@ -113,12 +136,12 @@ def test_first_order_expansion_improves_with_n():
             ns = (10**4, 10**5, 10**6, 10**7)
             errors = [abs((1 - fn.finite_n_ndcg(model, ranker, discount, n)) / (th.eps(discount, float(n)) * c) - 1)
                       for n in ns]
-            assert all(a > b for a, b in zip(errors, errors[1:])), (model, ranker, discount, errors)
+            assert all(a > b for a, b in zip(errors, errors[1:], strict=False)), (model, ranker, discount, errors)
             # The neglected term is of relative order eps: error / eps settles towards a constant,
             # its change shrinking decade by decade.
-            scaled = [e / th.eps(discount, float(n)) for e, n in zip(errors, ns)]
-            steps = [abs(b - a) for a, b in zip(scaled, scaled[1:])]
-            assert all(a > b for a, b in zip(steps, steps[1:])), (model, ranker, discount, scaled)
+            scaled = [e / th.eps(discount, float(n)) for e, n in zip(errors, ns, strict=False)]
+            steps = [abs(b - a) for a, b in zip(scaled, scaled[1:], strict=False)]
+            assert all(a > b for a, b in zip(steps, steps[1:], strict=False)), (model, ranker, discount, scaled)
 
 
 def test_power_finite_n_approaches_limit_and_none_is_one():
@@ -204,7 +227,8 @@ def test_head_ranker_rank_gains():
     with pytest.raises(ValueError, match="no n-free gain profile"):
         th.gain_profile("probit", "head(m=10)")
     p = fn.prediction("probit", "head(m=10)", "log2", 1000)
-    assert math.isnan(p["limit"]) and p["finite_n"] == pytest.approx(fn.finite_n_ndcg("probit", "head(m=10)", "log2", 1000))
+    assert math.isnan(p["limit"]) and p["finite_n"] == pytest.approx(fn.finite_n_ndcg("probit", "head(m=10)", "log2",
+                                                                                      1000))
 
 
 @pytest.mark.parametrize(("ranker", "discount"), [("head(m=10)", "log2"), ("head(m=10)", "power(beta=2)"),
@@ -238,3 +262,112 @@ def test_rare_miss_share_by_hand():
     # random: p_r = 1/2 at every rank: one data set sees each miss half a time (rare), three see it 1.5 times.
     assert fn.rare_miss_share("probit", "random", "power(beta=2)", 100, 1) == pytest.approx(1.0)
     assert fn.rare_miss_share("probit", "random", "power(beta=2)", 100, 3) == 0.0
+
+
+# ------------------------------------------------------------ examples of simulation.theory
+
+
+def test_eps_example():
+    assert round(eps("log2", 1e6), 6) == round(1e6 / (1e6 + 1) / math.log(1e6 + 1), 6)
+    assert (eps("power(beta=0.5)", 10.0), eps("none", 10.0)) == (0.5, 0.0)
+    assert abs(eps("zipflog(gamma=2)", 1e4) - eps_numeric("zipflog(gamma=2)", 1e4)) < 1e-8
+
+
+def test_eps_numeric_example():
+    assert abs(eps_numeric("log2", 1e4) - eps("log2", 1e4)) < 1e-8
+
+
+def test_discount_sum_example():
+    r = np.arange(1, 10**6 + 1.0)
+    assert all(math.isclose(discount_sum(d, 10**6), float(parse_discount(d)(r).sum()), rel_tol=1e-7)
+    for d in ["zipf", "power(beta=0.8)", "power(beta=1.2)", "zipflog(gamma=1)", "zipflog(gamma=2)"])
+
+
+def test_mean_gain_example():
+    # G (lo + hi) / 2
+    assert (round(mean_gain("probit"), 6), round(mean_gain("probit(lo=0.1, hi=0.6, grades=3)"), 6)) == (0.5, 1.05)
+    assert round(mean_gain("probit(grades=3)", gain="exp2"), 6) == 2.75
+
+
+def test_gain_profile_example():
+    g = gain_profile("probit", "bayes")
+    # eta(X) is uniform on [0, 1]: g(t) = 1 - t
+    assert g(np.array([0.25, 0.5])).round(6).tolist() == [0.75, 0.5]
+
+
+def test_gated_rest_gain_example():
+    # Phi(X) is uniform on [0, 0.9] below the gate
+    assert round(gated_rest_gain("probit", "gated(q=0.1)"), 6) == 0.45
+
+
+def test_ideal_profile_example():
+    # binary, p = 0.35
+    g = ideal_profile("probit(lo=0.1, hi=0.6)")
+    assert (g.edges.tolist(), g.values.tolist()) == ([0.0, 0.35, 1.0], [1.0, 0.0])
+
+
+def test_c_coefficient_example():
+    # ln(1/p), p = 1/2
+    assert round(c_coefficient("probit", "random"), 6) == round(math.log(2), 6)
+
+
+def test_power_limit_example():
+    # p^beta
+    assert round(power_limit("probit", "random", 0.5), 6) == round(0.5 ** 0.5, 6)
+
+
+def test_top_limit_example():
+    # random: p / g*(0+)
+    assert (round(top_limit("probit", "bayes"), 6), round(top_limit("probit", "random"), 6)) == (1.0, 0.5)
+    # hi: the ideal's top has grade 1
+    assert round(top_limit("probit(lo=0.1, hi=0.6)", "noisy(sigma=1)"), 6) == 0.6
+
+
+def test_zipf_approximation_example():
+    assert round(zipf_approximation("probit", "noisy(sigma=1)", 1000), 3) == 0.87
+    from ndcg_research.simulation.finite_n import finite_n_ndcg
+    # the exact finite-n value
+    assert round(finite_n_ndcg("probit", "noisy(sigma=1)", "zipf", 1000), 3) == 0.883
+    # slowly, to the limit
+    assert (round(zipf_approximation("probit", "random", 1e6), 3), top_limit("probit", "random")) == (0.525, 0.5)
+
+
+# ------------------------------------------------------------ examples of simulation.finite_n
+
+
+def test_rank_gains_example():
+    # eta(X) uniform: E U_(r) = r / (n + 1)
+    g = rank_gains("probit", "bayes", 3)
+    assert np.round(g, 6).tolist() == [0.75, 0.5, 0.25]
+    # (2 - 0.8 - 0.6) / 2
+    assert round(float(rank_gains("probit", "head(m=2)", 4)[3]), 6) == 0.3
+
+
+def test_ideal_rank_gains_example():
+    # p = 1/2: P(at least 1 of 2), P(both)
+    assert np.round(ideal_rank_gains("probit", 2), 6).tolist() == [0.75, 0.25]
+
+
+def test_finite_n_values_example():
+    assert finite_n_values("probit", ["bayes", "random"], ["log2", "none"], 100).round(6)[:, 1].tolist() == [1.0, 1.0]
+
+
+def test_finite_n_ndcg_example():
+    assert round(finite_n_ndcg("probit", "bayes", "none", 1000), 12) == 1.0
+
+
+def test_rare_miss_share_example():
+    # p_r = 1/2: seen 50 times in 100 data sets
+    assert rare_miss_share("probit", "random", "log2", 1000, 100) == 0.0
+    # p_r = r / 10001
+    assert round(rare_miss_share("probit", "bayes", "geometric(p=0.5)", 10_000, 100), 3) == 1.0
+
+
+def test_prediction_example():
+    p = prediction("probit", "random", "power(beta=0.5)", 1000)
+    assert (p["regime"], round(p["limit"], 4)) == ('regularly varying', 0.7071)
+
+
+def test_theory_table_example():
+    table = theory_table("probit", ["bayes", "random"], ["log2", "none"], [100, 1000])
+    assert (len(table), list(table.columns[:5])) == (8, ['model', 'discount', 'decay', 'ranker', 'n'])

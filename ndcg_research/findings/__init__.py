@@ -1,15 +1,33 @@
-"""The findings: each claim, its measurement, the verdict and its conditions, read from committed tables.
+"""The findings engine: each claim about nDCG, its measurement and verdict, from the result tables.
 
-The notebooks write their result tables; the full profile's tables are committed under
-``results/full/``. A finding is its fixed text (data: ``texts/NN_notebook.toml``, one file per
-notebook) and its rule (a function of those tables in :mod:`~ndcg_research.findings.rules`), so every
-number it quotes is computed, never typed. ``python -m ndcg_research findings`` renders them into
-``FINDINGS.md`` and the README's Findings section; ``--check`` fails when either is stale.
+Each study (``ndcg_research/studies/<name>/``) states its findings and their thresholds in ``findings.toml`` and
+decides them in ``findings.py``; :mod:`~ndcg_research.findings.catalogue` finds them. The notebooks write their
+result tables (the full profile's are committed under ``results/full/``), so every number a finding quotes is
+computed, never typed. ``python -m ndcg_research findings`` renders them into ``FINDINGS.md`` and the README's
+Findings table (:mod:`~ndcg_research.findings.render`); ``--check`` fails when either is stale. A notebook shows its
+own findings with :func:`answer`.
 
-- :mod:`~ndcg_research.findings.model`: :class:`Finding` and :class:`Results` (the committed tables);
-- :mod:`~ndcg_research.findings.catalogue`: the texts, read and filled;
-- :mod:`~ndcg_research.findings.rules`: the rules, one function per finding, one module per notebook;
-- :mod:`~ndcg_research.findings.claims`: each text joined with its rule (:data:`FINDINGS`, :func:`collect`);
+- :mod:`~ndcg_research.findings.model`: :class:`Finding`, :class:`Measured` (what a rule returns), :class:`Results`
+  (the tables a rule reads), the verdict words and the formats of quoted numbers;
+- :mod:`~ndcg_research.findings.catalogue`: the studies' texts, thresholds and rules, found and joined;
 - :mod:`~ndcg_research.findings.render`: Markdown, the README section, the staleness check;
 - :mod:`~ndcg_research.findings.cli`: the ``findings`` command.
 """
+
+from .catalogue import answer, collect, threshold
+from .model import (
+                    VERDICTS,
+                    Finding,
+                    Measured,
+                    MissingTableError,
+                    Results,
+                    cases,
+                    labelled,
+                    number,
+                    proportion,
+                    span,
+                    worst,
+)
+
+__all__ = ["answer", "collect", "threshold", "VERDICTS", "Finding", "Measured", "MissingTableError", "Results",
+           "cases", "labelled", "number", "proportion", "span", "worst"]

@@ -1,49 +1,72 @@
-"""The findings' fixed texts, read from one TOML file per notebook in ``texts/``, and their filling.
+"""The studies' findings, found and joined: texts and thresholds (``findings.toml``), rules (``findings.py``).
 
-Each file ``texts/NN_notebook.toml`` holds the findings of notebook ``NN_notebook.ipynb``, one table per
-finding (its key), with its title, source, claim, the templates of its measurement and summary, its
-verdict rule in words, its conditions, and the figures and tables it links. Templates place the values
-a rule computes (:mod:`ndcg_research.findings.rules`) with ``{name}``; a value that is a list of records
-is written with the finding's item template (``[key.items]``: ``name = {join = "; ", text = "..."}``,
-optionally ``empty = "none"``); a file's ``[shared]`` texts are placed by name in its findings' texts,
-``{article}``, ``{wang}``, ``{package}`` name the sources (``texts/page.toml``, which also holds the
-page's preamble and the order of the notebooks on it), and ``{T[name]}`` places the threshold ``name`` of
-``ndcg_research/stats/thresholds.toml``. A finding's ``thresholds`` list names every threshold its verdict
-depends on: those its rule reads and those the study that wrote its tables applied.
+Each folder ``ndcg_research/studies/<name>/`` that holds a ``findings.toml`` states the findings of its notebook
+(``notebook = "NN_<name>.ipynb"``): one table per finding (its key), with its title, source, claim, the templates
+of its measurement and summary, its verdict rule in words, its conditions, and the figures and tables it links; and
+the thresholds of its rules, ``[thresholds.<name>]`` (value, rule, when it was fixed and the evidence). Its
+``findings.py`` decides each finding with the function named after its key (``fixed-cutoff``: ``fixed_cutoff``),
+which reads the tables (:class:`~ndcg_research.findings.model.Results`) and returns a
+:class:`~ndcg_research.findings.model.Measured`.
+
+Templates place the values a rule computes with ``{name}``; a value that is a list of records is written with the
+finding's item template (``[key.items]``: ``name = {join = "; ", text = "..."}``, optionally ``empty = "none"``); a
+file's ``[shared]`` texts are placed by name in its findings' texts; ``{article}``, ``{wang}``, ``{package}`` name
+the sources (``page.toml``, which also holds the page's preamble and the order of the studies on it), and
+``{T[name]}`` places a threshold. A finding's ``thresholds`` list names every threshold its verdict depends on:
+those its rule reads (checked) and those the study that wrote its tables applied. The thresholds several studies
+share are in ``thresholds.toml`` beside this module.
 """
 
 from __future__ import annotations
 
+import importlib
+import os
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
-from ..stats.thresholds import THRESHOLDS
-from .model import Finding
-from .rules.base import THRESHOLD_VALUES
+from .model import Finding, Measured, MissingTableError, Results
 
-__all__ = ["TEXTS", "Text", "Page", "load_page", "load_texts", "fill", "make_finding"]
-
-#: The folder of the findings' text files (package data).
-TEXTS = Path(__file__).with_name("texts")
+#: Where the studies are, the page's texts, and the thresholds several studies share.
+STUDIES = Path(__file__).resolve().parents[1] / "studies"
+PAGE = Path(__file__).with_name("page.toml")
+SHARED = Path(__file__).with_name("thresholds.toml")
 #: What every finding's text must say.
 REQUIRED = ("title", "source", "claim", "measurement", "rule", "summary", "conditions", "figures", "tables")
-#: What it may say besides: item templates; the names of the thresholds its rule uses (those the rule
-#: reads and those the study that wrote its tables applied); ``limit = true`` for a claim about n -> infinity
-#: (its "holds" reads "consistent with"); for a claim of Wang et al. (2013) (a source naming ``{wang}``, which
-#: requires both), the items of their abstract it tests (``abstract = ["A3", ...]``, quoted in ``page.toml``)
-#: and what this package added to test them (``added``).
+#: What it may say besides: item templates; the names of its thresholds; ``limit = true`` for a claim about
+#: n -> infinity (its "holds" reads "consistent with"); for a claim of Wang et al. (2013) (a source naming
+#: ``{wang}``, which requires both), the items of their abstract it tests (``abstract = ["A3", ...]``, quoted in
+#: ``page.toml``) and what this package added to test them (``added``).
 OPTIONAL = ("items", "thresholds", "limit", "abstract", "added")
+#: When a threshold was fixed: before any run that judges it; in the commit that holds the first outputs of those
+#: runs (the history cannot show which came first); or after seeing data.
+FIXED_WHEN: tuple[str, ...] = ("before the runs", "with the first run", "after seeing data")
+
+
+@dataclass(frozen=True)
+class Threshold:
+    """One threshold of a verdict rule: its value (a number, or the names of the classes a rule singles out), what
+    it decides, when it was fixed (one of :data:`FIXED_WHEN`) with the evidence, and the file that holds it."""
+
+    name: str
+    value: float | tuple[str, ...]
+    rule: str
+    fixed: str
+    fixed_note: str
+    file: str
 
 
 @dataclass(frozen=True)
 class Text:
-    """The fixed text of one finding, as its notebook's file gives it (templates not yet filled)."""
+    """The fixed text of one finding, as its study's ``findings.toml`` gives it (templates not yet filled)."""
 
     key: str
+    study: str
     notebook: str
     title: str
     source: str
@@ -63,33 +86,44 @@ class Text:
 
 
 @dataclass(frozen=True)
-class Page:
-    """The page's preamble, the order of the notebooks' files on it, the sources' names, the items of Wang et
-    al.'s abstract (A1-A7) and the sentence a limit claim's rule ends with."""
+class Catalogue:
+    """Every finding's text in page order, every threshold by name, and the page's own texts (``page.toml``:
+    preamble, order of the studies, sources, the items of Wang et al.'s abstract, the end of a limit claim's rule)."""
 
-    preamble: str
-    order: tuple[str, ...]
-    sources: Mapping[str, str]
-    abstract: Mapping[str, str]
-    limit_note: str
+    texts: tuple[Text, ...]
+    thresholds: Mapping[str, Threshold]
+    page: Mapping[str, Any]
 
 
-@cache
-def load_page(folder: Path = TEXTS) -> Page:
-    """Read ``page.toml`` of ``folder``.
-
-    Examples
-    --------
-    >>> page = load_page()
-    >>> page.sources["package"], page.order[:2]
-    ('this package', ('01_worked_example', '02_discount_functions'))
-    """
-    data = tomllib.loads((folder / "page.toml").read_text(encoding="utf-8"))
-    return Page(preamble=data["preamble"], order=tuple(data["order"]), sources=dict(data["sources"]),
-                abstract=dict(data["abstract"]), limit_note=data["limit_note"])
+def _file(path: Path) -> str:
+    """The path as the page names it, from the repository (``ndcg_research/studies/cutoff/findings.toml``)."""
+    parts = path.resolve().parts
+    return "/".join(parts[parts.index("ndcg_research"):]) if "ndcg_research" in parts else str(path)
 
 
-def _text(key: str, entry: Mapping[str, Any], notebook: str, shared: Mapping[str, str], where: Path) -> Text:
+def _thresholds(entries: Mapping[str, Any], path: Path) -> dict[str, Threshold]:
+    """Parse and check the threshold entries of one file."""
+    out = {}
+    for name, entry in entries.items():
+        value = entry.get("value")
+        if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+            value = tuple(value)
+        elif not isinstance(value, int | float) or isinstance(value, bool):
+            value = None
+        if set(entry) - {"value", "rule", "fixed", "fixed_note"} or value is None:
+            raise ValueError(f"{path}: entry {name!r} needs a numeric 'value' (or a list of names) and no other keys "
+                             f"than value, rule, fixed, fixed_note; got {sorted(entry)}")
+        if entry.get("fixed") not in FIXED_WHEN:
+            raise ValueError(f"{path}: entry {name!r}: 'fixed' must be one of {FIXED_WHEN}, got {entry.get('fixed')!r}")
+        if entry["fixed"] != "before the runs" and not entry.get("fixed_note"):
+            raise ValueError(f"{path}: entry {name!r} was fixed {entry['fixed']!r}: say which in 'fixed_note'")
+        out[name] = Threshold(name, value, str(entry.get("rule", "")), entry["fixed"], str(entry.get("fixed_note", "")),
+                              _file(path))
+    return out
+
+
+def _text(key: str, entry: Mapping[str, Any], study: str, notebook: str, shared: Mapping[str, str], where: Path,
+          page: Mapping[str, Any]) -> Text:
     missing = [name for name in REQUIRED if name not in entry]
     unknown = sorted(set(entry) - set(REQUIRED) - set(OPTIONAL))
     if missing or unknown:
@@ -97,62 +131,107 @@ def _text(key: str, entry: Mapping[str, Any], notebook: str, shared: Mapping[str
     for name, spec in entry.get("items", {}).items():
         if "text" not in spec or set(spec) - {"text", "join", "empty"}:
             raise ValueError(f"{where}: item template {key}.items.{name} needs 'text' (and only join, empty)")
-    fields = {name: entry[name] for name in REQUIRED}
-    fields["figures"], fields["tables"] = tuple(entry["figures"]), tuple(entry["tables"])
-    unknown = sorted(set(entry.get("thresholds", ())) - set(THRESHOLDS))
-    if unknown:
-        raise ValueError(f"{where}: finding {key!r} names thresholds not in stats/thresholds.toml: {unknown}")
     if ("{wang}" in entry["source"]) != bool(entry.get("abstract") and entry.get("added")):
         raise ValueError(f"{where}: finding {key!r}: a claim of Wang et al. (source {{wang}}) says which items of "
                          f"their abstract it tests (abstract = [...]) and what this package added (added = ...), "
                          f"and only such a claim does")
-    return Text(key=key, notebook=notebook, items=entry.get("items", {}), shared=shared,
+    unknown = sorted(set(entry.get("abstract", ())) - set(page["abstract"]))
+    if unknown:
+        raise ValueError(f"{where}: finding {key!r}: abstract items {unknown} are not in page.toml's [abstract]")
+    fields = {name: entry[name] for name in REQUIRED} | {"figures": tuple(entry["figures"]),
+                                                         "tables": tuple(entry["tables"])}
+    return Text(key=key, study=study, notebook=notebook, items=entry.get("items", {}), shared=shared,
                 thresholds=tuple(entry.get("thresholds", ())), limit=bool(entry.get("limit", False)),
                 abstract=tuple(entry.get("abstract", ())), added=entry.get("added", ""), **fields)
 
 
 @cache
-def load_texts(folder: Path = TEXTS) -> tuple[Text, ...]:
-    """Every finding's text, in page order.
+def catalogue(studies: Path = STUDIES, page: Path = PAGE, shared: Path = SHARED) -> Catalogue:
+    """Read every study's ``findings.toml``, the page and the shared thresholds.
 
-    Raises
-    ------
-    ValueError
-        If a text file is missing from the page order (or the order names a missing file), two findings
-        share a key, or a finding lacks a field.
+    The studies appear in the order of ``page.toml``; a study it does not list comes after those it does, by
+    notebook number.
+
+    Raises ValueError if a file is malformed, two findings share a key, two files define a threshold, or a finding
+    names a threshold no file defines.
+    """
+    page_data = tomllib.loads(page.read_text(encoding="utf-8"))
+    thresholds = _thresholds(tomllib.loads(shared.read_text(encoding="utf-8")), shared)
+    files = {path.parent.name: path for path in Path(studies).glob("*/findings.toml")}
+    data = {name: tomllib.loads(path.read_text(encoding="utf-8")) for name, path in files.items()}
+    order = list(page_data["order"])
+    order += sorted(set(files) - set(order), key=lambda name: data[name]["notebook"])
+    texts: list[Text] = []
+    for name in (name for name in order if name in files):
+        entries = dict(data[name])
+        notebook, shared_texts = entries.pop("notebook"), entries.pop("shared", {})
+        own = _thresholds(entries.pop("thresholds", {}), files[name])
+        if set(own) & set(thresholds):
+            raise ValueError(f"{files[name]}: thresholds {sorted(set(own) & set(thresholds))} are defined twice")
+        thresholds.update(own)
+        texts += [_text(key, entry, name, notebook, shared_texts, files[name], page_data)
+                  for key, entry in entries.items()]
+    keys = [text.key for text in texts]
+    if len(set(keys)) != len(keys):
+        raise ValueError(f"finding keys are not unique: {sorted(k for k in set(keys) if keys.count(k) > 1)}")
+    for text in texts:
+        if set(text.thresholds) - set(thresholds):
+            raise ValueError(f"finding {text.key!r} names thresholds no file defines: "
+                             f"{sorted(set(text.thresholds) - set(thresholds))}")
+    return Catalogue(tuple(texts), thresholds, page_data)
+
+
+_USED: ContextVar[set[str] | None] = ContextVar("thresholds used by the finding being evaluated", default=None)
+
+
+def threshold(name: str) -> Any:
+    """The value of the threshold ``name`` (noted as used by the finding being evaluated, if any).
 
     Examples
     --------
-    >>> text = load_texts()[0]
-    >>> text.key, text.notebook, text.thresholds
-    ('worked-example', '01_worked_example.ipynb', ('worked_example_decimals',))
+    >>> threshold("cutoff_keeps_lower"), threshold("movielens_small_cutoffs")
+    (0.9, ('5', '10'))
+    >>> unknown = "nope"
+    >>> threshold(unknown)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    KeyError: "no threshold named 'nope'; known: agreement_z, approximate_profile_rankers, chance_allowance, ..."
     """
-    files = {path.stem: path for path in folder.glob("[0-9][0-9]_*.toml")}
-    order = load_page(folder).order
-    if set(files) != set(order):
-        raise ValueError(f"{folder}: page.toml's order {sorted(order)} and the text files {sorted(files)} differ")
-    texts: list[Text] = []
-    for stem in order:
-        data = tomllib.loads(files[stem].read_text(encoding="utf-8"))
-        shared = data.pop("shared", {})
-        texts += [_text(key, entry, f"{stem}.ipynb", shared, files[stem]) for key, entry in data.items()]
-    keys = [text.key for text in texts]
-    if len(set(keys)) != len(keys):
-        raise ValueError(f"{folder}: finding keys are not unique: {sorted(k for k in set(keys) if keys.count(k) > 1)}")
-    return tuple(texts)
+    known = catalogue().thresholds
+    if name not in known:
+        raise KeyError(f"no threshold named {name!r}; known: {', '.join(sorted(known))}")
+    used = _USED.get()
+    if used is not None:
+        used.add(name)
+    return known[name].value
+
+
+@contextmanager
+def recording() -> Iterator[set[str]]:
+    """Collect the names of the thresholds read through :func:`threshold` inside the ``with`` block."""
+    used: set[str] = set()
+    token = _USED.set(used)
+    try:
+        yield used
+    finally:
+        _USED.reset(token)
+
+
+class _Thresholds(Mapping[str, Any]):
+    """The thresholds as the texts place them, ``{T[name]}`` (each read is noted)."""
+
+    def __getitem__(self, name: str) -> Any:
+        return threshold(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(catalogue().thresholds)
+
+    def __len__(self) -> int:
+        return len(catalogue().thresholds)
 
 
 def fill(template: str, values: Mapping[str, Any], where: str) -> str:
     """``template`` with each ``{name}`` replaced by ``values[name]`` (a missing value is an error).
-
-    Examples
-    --------
-    >>> fill("{n} of {total}", {"n": 3, "total": 4}, "example")
-    '3 of 4'
-    >>> fill("{m}", {}, "example")
-    Traceback (most recent call last):
-    ...
-    ValueError: example: no value for the placeholder {m}
     """
     try:
         return template.format_map(values)
@@ -160,56 +239,136 @@ def fill(template: str, values: Mapping[str, Any], where: str) -> str:
         raise ValueError(f"{where}: no value for the placeholder {{{error.args[0]}}}") from None
 
 
-def _written(text: Text, values: Mapping[str, Any]) -> dict[str, Any]:
-    """The rule's values with each list of records written out by its item template."""
-    out = dict(values)
+def make_finding(text: Text, verdict: str, values: Mapping[str, Any], numbers: Mapping[str, float],
+                 page: Mapping[str, Any] | None = None) -> Finding:
+    """The finding: ``text``'s templates filled with the sources' names, the file's shared texts and ``values``.
+
+    A value that is a list of records is written out by its item template. A claim about n -> infinity
+    (``text.limit``) that its rule finds to hold reads "consistent with": finite-n measurements agree with a limit,
+    they do not establish it.
+    """
+    page = catalogue().page if page is None else page
+    written = dict(values)
     for name, value in values.items():
         if isinstance(value, list):
             spec = text.items.get(name)
             if spec is None:
                 raise ValueError(f"finding {text.key!r}: value {name!r} is a list but {text.key}.items has no {name!r}")
-            parts = [fill(spec["text"], {"T": THRESHOLD_VALUES, **item}, f"{text.key}.items.{name}") for item in value]
-            out[name] = spec.get("join", ", ").join(parts) or spec.get("empty", "")
-    return out
-
-
-def _attribution(text: Text, page: Page) -> str:
-    """Which items of Wang et al.'s abstract the finding tests, quoted, and what this package added."""
-    if not text.abstract:
-        return ""
-    unknown = sorted(set(text.abstract) - set(page.abstract))
-    if unknown:
-        raise ValueError(f"finding {text.key!r}: abstract items {unknown} are not in page.toml's [abstract]")
-    tested = "; ".join(f"{item}: {page.abstract[item]}" for item in text.abstract)
-    return f"{tested}. Added by this package: {text.added}"
-
-
-def make_finding(text: Text, verdict: str, values: Mapping[str, Any], numbers: Mapping[str, float]) -> Finding:
-    """The finding: ``text``'s templates filled with the sources' names, the file's shared texts and ``values``.
-
-    A claim about n -> infinity (``text.limit``) that its rule finds to hold reads "consistent with": finite-n
-    measurements agree with a limit, they do not establish it.
-
-    Examples
-    --------
-    >>> text = load_texts()[0]
-    >>> f = make_finding(text, "holds", {"values": "CG 11", "agree": "1 of 1", "inflated": "0.961"}, {})
-    >>> f.summary, f.verdict
-    ('1 of 1 values agree; ideal from the returned list only: nDCG6 = 0.961', 'holds')
-    """
-    page = load_page()
-    filled = {**page.sources, "T": THRESHOLD_VALUES, **_written(text, values)}
-    filled.update({name: fill(shared, filled, f"{text.notebook} [shared] {name}") for name, shared in text.shared.items()})
+            parts = [fill(spec["text"], {"T": _Thresholds(), **item}, f"{text.key}.items.{name}") for item in value]
+            written[name] = spec.get("join", ", ").join(parts) or spec.get("empty", "")
+    filled = {**page["sources"], "T": _Thresholds(), **written}
+    filled.update({name: fill(shared, filled, f"{text.notebook} [shared] {name}")
+                   for name, shared in text.shared.items()})
 
     def write(name: str) -> str:
         return fill(getattr(text, name), filled, f"finding {text.key!r}, {name}")
 
-    rule = write("rule") + (f" {page.limit_note}" if text.limit else "")
-    if text.limit and verdict == "holds":
-        verdict = "consistent with"
+    attribution = ""
+    if text.abstract:
+        attribution = "; ".join(f"{item}: {page['abstract'][item]}" for item in text.abstract)
+        attribution += f". Added by this package: {text.added}"
     return Finding(
         key=text.key, title=write("title"), claim=write("claim"), source=write("source"),
-        measurement=write("measurement"), summary=write("summary"), verdict=verdict, conditions=write("conditions"),
+        measurement=write("measurement"), summary=write("summary"),
+        verdict="consistent with" if text.limit and verdict == "holds" else verdict, conditions=write("conditions"),
         figures=text.figures, tables=text.tables, notebooks=(text.notebook,), numbers=dict(numbers),
-        rule=rule, thresholds=text.thresholds, attribution=_attribution(text, page),
+        rule=write("rule") + (f" {page['limit_note']}" if text.limit else ""), thresholds=text.thresholds,
+        attribution=attribution,
     )
+
+
+class Claim:
+    """One finding: its text and its rule; calling it on a folder of tables gives the :class:`Finding`."""
+
+    def __init__(self, text: Text, rule: Callable[[Results], Measured]) -> None:
+        self.text, self.rule, self.key = text, rule, text.key
+
+    def __call__(self, results: Results) -> Finding:
+        with recording() as used:
+            measured = self.rule(results)
+            finding = make_finding(self.text, measured.verdict, measured.values, measured.numbers)
+        undeclared = sorted(used - set(self.text.thresholds))
+        if undeclared:
+            raise ValueError(f"finding {self.key!r} uses thresholds its text does not list (studies/{self.text.study}"
+                             f"/findings.toml, thresholds = [...]): {undeclared}")
+        return finding
+
+    def __repr__(self) -> str:
+        return f"Claim({self.key!r})"
+
+
+@cache
+def claims() -> tuple[Claim, ...]:
+    """Every finding in page order, each text joined with the function of its study's ``findings.py`` named after
+    its key.
+    """
+    out = []
+    for text in catalogue().texts:
+        module = importlib.import_module(f"ndcg_research.studies.{text.study}.findings")
+        rule = getattr(module, text.key.replace("-", "_"), None)
+        if rule is None:
+            raise ValueError(f"finding {text.key!r} has no rule {text.key.replace('-', '_')} in {module.__name__}")
+        out.append(Claim(text, rule))
+    return tuple(out)
+
+
+def claim(key: str) -> Claim:
+    """The finding with key ``key``."""
+    return next(c for c in claims() if c.key == key)
+
+
+def collect(results: Results) -> list[Finding]:
+    """Evaluate every finding on the tables of ``results``.
+    """
+    return [claim(results) for claim in claims()]
+
+
+def answer(notebook: str, results_dir: str | os.PathLike[str]) -> Any:
+    """The findings of ``notebook``, each with its verdict and its one-line measurement, from ``results_dir``.
+
+    The rules are applied to the tables in ``results_dir``: the committed full profile (``results/full``) gives the
+    verdicts of ``FINDINGS.md``; a notebook's own results folder gives the verdicts of that run by the same rules.
+    Only the notebook's own tables (names ``NN_...``) are read.
+
+    Parameters
+    ----------
+    notebook : str
+        The notebook's file name, e.g. ``"04_distinguishability.ipynb"``.
+    results_dir : path
+        A folder of result tables as the notebooks write them.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per finding, in page order, indexed by its title, with the columns "Verdict" and "What the tables
+        show" (the columns' name, "Finding", heads the titles when displayed). When no finding of ``notebook`` can
+        be evaluated on ``results_dir`` (its tables are missing), one row "(not available)" says so.
+
+    Raises
+    ------
+    ValueError
+        If ``notebook`` is not a notebook file name ``NN_name.ipynb``.
+    """
+    import pandas as pd
+
+    name = Path(notebook).name
+    if not (name.endswith(".ipynb") and name[:2].isdigit() and name[2:3] == "_"):
+        raise ValueError(f"notebook must be a notebook file name such as '04_distinguishability.ipynb', "
+                         f"got {notebook!r}")
+    results = Results(results_dir, prefix=name[:3])
+    rows = []
+    for claim in claims():
+        if claim.text.notebook == name:
+            try:
+                finding = claim(results)
+            except MissingTableError:
+                continue
+            rows.append({"Finding": finding.title, "Verdict": finding.verdict, "What the tables show": finding.summary})
+    if not rows:
+        rows.append({"Finding": "(not available)", "Verdict": "-",
+                     "What the tables show": f"no tables of {name} in {str(results_dir)!r}: run the notebook, or the "
+                                             f"full profile (python3 tasks.py reproduce), to write them"})
+    table = pd.DataFrame(rows).set_index("Finding")
+    # The index's name shown in the header row beside the columns' names, not on a row of its own.
+    table.index.name, table.columns.name = None, "Finding"
+    return table

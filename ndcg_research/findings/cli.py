@@ -30,7 +30,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .claims import collect
+    from .catalogue import collect
     from .model import MissingTableError, Results
     from .render import outputs
 
@@ -60,5 +60,6 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     for path in stale:
         path.write_text(files[path], encoding="utf-8")
-    print(f"{len(findings)} findings; wrote {', '.join(str(p.relative_to(root)) for p in stale) or 'nothing (up to date)'}")
+    wrote = ", ".join(str(p.relative_to(root)) for p in stale) or "nothing (up to date)"
+    print(f"{len(findings)} findings; wrote {wrote}")
     return 0

@@ -1,15 +1,18 @@
-"""A finding (claim, measurement, verdict, conditions, links) and the committed result tables it reads."""
+"""A finding and what its rule reads and returns: the committed tables, the measured values and the verdict words.
+
+Also the formats every rule quotes numbers in (:func:`number`, :func:`proportion`, :func:`span`, :func:`cases`,
+:func:`worst`) and :func:`labelled`, the per-model tables of a study stacked.
+"""
 
 from __future__ import annotations
 
 import json
 import math
 import os
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-__all__ = ["VERDICTS", "Finding", "Results", "MissingTableError", "number", "proportion", "span"]
 
 #: The verdicts a finding may have: the claim as stated holds; holds only under stated conditions or with a
 #: qualification the one-line claim lacks; is consistent with the measurements, which agree with it where they
@@ -27,39 +30,15 @@ class MissingTableError(FileNotFoundError):
 class Finding:
     """One claim with the measurement that tests it.
 
-    Attributes
-    ----------
-    key : str
-        Stable identifier (a slug), also the Markdown anchor.
-    title : str
-        Short name of the claim.
-    claim : str
-        What is claimed, as its source states it.
-    source : str
-        Who claims it: the source article, Wang et al. (2013), or this package's own derivation.
-    measurement : str
-        What was measured and the numbers, computed from the tables.
-    summary : str
-        The measurement in one short line, for the README's table.
-    verdict : str
-        One of :data:`VERDICTS`.
-    conditions : str
-        Under which conditions the verdict holds (models, n, discounts, replicates).
-    figures : tuple of str
-        Figure names in ``figures/``.
-    tables : tuple of str
-        Table file names in ``results/full/``.
-    notebooks : tuple of str
-        The notebooks (file names in ``notebooks/``) that make the tables and figures.
-    numbers : dict of str to float
-        The quoted numbers by name (for tests and the JSON output).
-    rule : str
-        The verdict rule in words.
-    thresholds : tuple of str
-        The names of the rule's thresholds in ``ndcg_research/stats/thresholds.toml``.
-    attribution : str
-        For a claim taken from Wang et al. (2013), whose abstract only could be read: which words of the
-        abstract it tests and what this package added to make them testable (empty otherwise).
+    ``key``: stable identifier (a slug); ``title``, ``claim``, ``source``, ``measurement``, ``summary``, ``verdict``,
+    ``conditions``: short name of the claim; what is claimed and who claims it (the source article, Wang et al.
+    (2013), or this package); what was measured, with the numbers computed from the tables, and that in one short
+    line for the README's table; one of :data:`VERDICTS`; under which conditions the verdict holds; ``figures``,
+    ``tables``, ``notebooks``: figure names in ``figures/``, table names in ``results/full/``, notebook file names in
+    ``notebooks/``; ``numbers``: the quoted numbers by name (for tests and the JSON output); ``rule``: the verdict
+    rule in words; ``thresholds``: the names of the thresholds the verdict depends on; ``attribution``: for a claim
+    of Wang et al. (2013), whose abstract only could be read: which words of the abstract it tests and what this
+    package added to make them testable (empty otherwise).
     """
 
     key: str
@@ -83,95 +62,61 @@ class Finding:
             raise ValueError(f"verdict of finding {self.key!r} must be one of {VERDICTS}, got {self.verdict!r}")
 
 
+@dataclass(frozen=True)
+class Measured:
+    """What a finding's rule returns: the verdict, the values its texts place (``{name}``; counts, intervals and
+    lists already formatted) and the quoted numbers by name (tests and the JSON output)."""
+
+    verdict: str
+    values: Mapping[str, Any]
+    numbers: Mapping[str, float] = field(default_factory=dict)
+
+
 class Results:
-    """The committed result tables of one profile (default ``results/full``), each read once.
+    """The result tables of a folder (the committed ``results/full``, or a notebook's run), each read once.
 
-    Tables are read with :func:`ndcg_research.studies.runtime.tables.read_table`, so every column
-    keeps the type it was written with (its ``.dtypes.json`` must be beside it).
-
-    Parameters
-    ----------
-    folder : path
-        The folder holding the CSV tables the notebooks wrote.
-
-    Examples
-    --------
-    >>> import tempfile, pathlib
-    >>> from ndcg_research.studies.runtime.tables import write_table
-    >>> folder = pathlib.Path(tempfile.mkdtemp())
-    >>> _ = write_table([{"label": "007", "mean": 0.5}], folder / "t.csv")
-    >>> table = Results(folder).table("t.csv")
-    >>> table["label"].tolist(), table["mean"].tolist()
-    (['007'], [0.5])
+    Tables are read with :func:`ndcg_research.simulation.tables.read_table`, so every column keeps the type it was
+    written with. With ``prefix`` (``"04_"``), only that notebook's files count: a run folder holds the tables of
+    whichever notebooks ran into it, and a finding must not read a mix of runs.
     """
 
-    def __init__(self, folder: str | os.PathLike[str]) -> None:
-        self.folder = Path(folder)
+    def __init__(self, folder: str | os.PathLike[str], prefix: str = "") -> None:
+        self.folder, self.prefix = Path(folder), prefix
         self._cache: dict[str, Any] = {}
 
     def table(self, name: str) -> Any:
-        """The table ``name`` as a pandas DataFrame (raises :class:`MissingTableError` if absent)."""
-        from ..studies.runtime.tables import read_table
+        """The table ``name`` as a pandas DataFrame (:class:`MissingTableError` if absent)."""
+        from ..simulation.tables import read_table
 
         return self._load(name, "table", read_table)
 
     def record(self, name: str) -> Any:
-        """The JSON file ``name`` (a notebook's summary, with its parameters), parsed.
-
-        Raises :class:`MissingTableError` if absent.
-
-        Examples
-        --------
-        >>> import json, tempfile, pathlib
-        >>> folder = pathlib.Path(tempfile.mkdtemp())
-        >>> _ = (folder / "s.json").write_text(json.dumps({"parameters": {"seed": 7}}))
-        >>> Results(folder).record("s.json")["parameters"]["seed"]
-        7
-        """
+        """The JSON file ``name`` (a notebook's summary, with its parameters), parsed."""
         return self._load(name, "record", lambda path: json.loads(path.read_text(encoding="utf-8")))
 
     def _load(self, name: str, kind: str, read: Any) -> Any:
-        """``read(path)`` of the file ``name``, once; a missing file says how to write it."""
+        if not name.startswith(self.prefix):
+            raise MissingTableError(f"{name!r} is not a table of notebook {self.prefix[:-1]}")
         if name not in self._cache:
             path = self.folder / name
             if not path.is_file():
-                raise MissingTableError(
-                    f"{kind} {name!r} is not in {str(self.folder)!r}; run the full profile "
-                    f"(python3 tasks.py reproduce) to write it"
-                )
+                raise MissingTableError(f"{kind} {name!r} is not in {str(self.folder)!r}; run the full profile "
+                                        f"(python3 tasks.py reproduce) to write it")
             self._cache[name] = read(path)
         return self._cache[name]
 
 
 def number(value: float, digits: int = 3) -> str:
     """Format a quoted number: ``digits`` significant digits, no sign on a zero, 'n/a' for NaN.
-
-    Examples
-    --------
-    >>> number(0.12345), number(-0.0), number(float("nan")), number(1234567.0, 2)
-    ('0.123', '0', 'n/a', '1.2e+06')
     """
     value = float(value)
     if math.isnan(value):
         return "n/a"
-    if value == 0:
-        return "0"
-    return f"{value:.{digits}g}"
+    return "0" if value == 0 else f"{value:.{digits}g}"
 
 
 def proportion(p: float, low: float, high: float, trials: int | None = None) -> str:
     """A proportion with its 95% interval; a proportion of 1 (or 0) is given with its bound, never as a bare 1.00.
-
-    Examples
-    --------
-    >>> proportion(0.734, 0.71, 0.76)
-    '0.73 [0.71, 0.76]'
-    >>> proportion(1.0, 0.9261, 1.0, 50)
-    'all 50 (>= 0.926)'
-    >>> proportion(0.0, 0.0, 0.0038, 1000)
-    'none of 1000 (<= 0.0038)'
-    >>> proportion(0.997, 0.991, 0.999)
-    '0.997 [0.991, 0.999]'
     """
     if p == 1 and trials is not None:
         return f"all {trials} (>= {low:.3f})"
@@ -183,14 +128,30 @@ def proportion(p: float, low: float, high: float, trials: int | None = None) -> 
 
 def span(values: Any, digits: int = 3) -> str:
     """The range of some numbers, as 'a to b' (or one number when they are all equal).
-
-    Examples
-    --------
-    >>> span([0.12, 0.3, 0.25]), span([2.0, 2.0])
-    ('0.12 to 0.3', '2')
     """
     import numpy as np
 
     array = np.asarray(values, dtype=np.float64)
     low, high = number(np.nanmin(array), digits), number(np.nanmax(array), digits)
     return low if low == high else f"{low} to {high}"
+
+
+def cases(count: int, total: int) -> str:
+    """'count of total'.
+    """
+    return f"{count} of {total}"
+
+
+def worst(rows: Any) -> str:
+    """The smallest P(better strictly higher) of some pair-table rows, with its interval (never a bare 1)."""
+    row = rows.sort_values(["p_better_low", "p_better"]).iloc[0]
+    if row["p_better"] == 1:
+        return f"won all {int(row['replicates'])} (Wilson lower bound {row['p_better_low']:.3f})"
+    return "P = " + proportion(row["p_better"], row["p_better_low"], row["p_better_high"], int(row["replicates"]))
+
+
+def labelled(results: Results, pattern: str, labels: Sequence[str]) -> Any:
+    """The tables ``pattern.format(label)`` stacked, with a ``label`` column."""
+    import pandas as pd
+
+    return pd.concat([results.table(pattern.format(label)).assign(label=label) for label in labels], ignore_index=True)

@@ -1,13 +1,12 @@
-"""The notebook tooling: run the notebooks with papermill, save figures with provenance, plot helpers.
+"""The notebook tooling: run the notebooks with papermill, save figures with provenance, and what the studies'
+figures and tables share.
 
-- :mod:`~ndcg_research.pipeline.runner`: ``reproduce`` (plan, execute, index, report) and the runner's names;
+- :mod:`~ndcg_research.pipeline.runner`: ``reproduce`` (plan, execute, check, index) and ``store`` (committed
+  notebooks re-executed and stored clean), the kernels, the runner's errors;
 - :mod:`~ndcg_research.pipeline.profiles`: which notebooks run with which parameters (profiles, declarations);
-- :mod:`~ndcg_research.pipeline.plan`: the plan of a run, computed once, and the one publish rule;
-- :mod:`~ndcg_research.pipeline.execution`: the kernels, one notebook with papermill, the output check;
-- :mod:`~ndcg_research.pipeline.storing`: committed notebooks re-executed and stored clean;
-- :mod:`~ndcg_research.pipeline.errors`: the runner's errors;
 - :mod:`~ndcg_research.pipeline.figures`: deterministic figure files with provenance and their index;
-- :mod:`~ndcg_research.pipeline.plots`: the figures of the notebooks, one module per family of figures (imports
-  matplotlib);
+- :mod:`~ndcg_research.pipeline.style`: what every figure of the studies shares (imports matplotlib);
+- :mod:`~ndcg_research.pipeline.tables`: what the studies' tables for reading share (rounding, counts with
+  intervals, chance-level flags, replication sentences);
 - :mod:`~ndcg_research.pipeline.cli`: the ``reproduce``, ``store`` and ``params`` commands.
 """

@@ -11,20 +11,20 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 
-from ..cli_common import real_argument
-from . import runner
-
-
-# One parser of numeric options for every command (evaluation.cli): same texts accepted, same messages.
-_seconds = real_argument(low=0, closed="neither")
+from .._validation import check_real
+from . import profiles, runner
 
 
 def _timeout(text: str) -> float | None:
     """'none' or '0' for no limit, else a positive number of seconds."""
     if text.strip().lower() in {"none", "0"}:
         return None
-    return _seconds(text)
+    try:
+        return check_real(float(text), "--timeout", low=0, closed="neither")
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a positive number of seconds or 'none', got {text!r}") from None
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -97,7 +97,7 @@ def _add_params(sub: argparse._SubParsersAction) -> None:
         "params",
         help="list a notebook's parameters with defaults and comments (also those papermill --help-notebook misses)",
     )
-    par.add_argument("notebook", help="path of the notebook")
+    par.add_argument("notebook", help="the notebook: its path, or its number, stem or file name in notebooks/")
     par.set_defaults(run=_params)
 
 
@@ -124,38 +124,35 @@ def _store(args: argparse.Namespace) -> int:
 
 def _params(args: argparse.Namespace) -> int:
     def show() -> None:
-        print(format_parameters(runner.describe_parameters(args.notebook)))
+        print(format_parameters(runner.describe_parameters(notebook_path(args.notebook))))
 
     return _reporting_errors(show)
+
+
+def notebook_path(name: str) -> Path:
+    """The notebook ``name``: a path to a file, or as ``reproduce --only`` names one of ``notebooks/`` (number, stem
+    or file name).
+    """
+    path = Path(name)
+    if path.is_file():
+        return path
+    (found,) = profiles.select_notebooks(profiles.discover_notebooks(profiles.repo_root() / "notebooks"), [name],
+                                         what="notebook")
+    return found
 
 
 def format_parameters(parameters: Sequence[runner.NotebookParameter]) -> str:
     """Format a notebook's parameters as ``name = default  # comment`` lines, comments aligned.
 
-    Parameters
-    ----------
-    parameters : sequence of NotebookParameter
-        From :func:`ndcg_research.pipeline.runner.describe_parameters`.
-
-    Returns
-    -------
-    str
-
-    Examples
-    --------
-    >>> P = runner.NotebookParameter
-    >>> print(format_parameters([P("k", "6", "cut-off"), P("seed", "2013", ""), P("gain", '"exp2"', "gain spec")]))
-    k = 6          # cut-off
-    seed = 2013
-    gain = "exp2"  # gain spec
+    ``parameters``: from :func:`ndcg_research.pipeline.runner.describe_parameters`.
     """
     lines = [f"{p.name} = {p.default}" for p in parameters]
     ends = [len(line.splitlines()[-1]) for line in lines]
     # Comments start in one column, unless a line is too long for that to help.
-    width = max((end for end, p in zip(ends, parameters) if p.comment and end <= 40), default=0)
+    width = max((end for end, p in zip(ends, parameters, strict=False) if p.comment and end <= 40), default=0)
     return "\n".join(
         f"{line}{' ' * max(width - end, 0)}  # {p.comment}" if p.comment else line
-        for line, end, p in zip(lines, ends, parameters)
+        for line, end, p in zip(lines, ends, parameters, strict=False)
     )
 
 

@@ -76,22 +76,9 @@ INDEX_NAME = "README.md"
 def figure_files(name: str, figures_dir: str | os.PathLike[str]) -> list[Path]:
     """Return the paths of the three files of figure ``name``: PNG, PDF and JSON.
 
-    Parameters
-    ----------
-    name : str
-        Figure name, e.g. ``"01_contributions"``.
-    figures_dir : str or path-like
-        Folder holding the figures.
+    ``name``: figure name, e.g. ``"01_contributions"``; ``figures_dir``: folder holding the figures.
 
-    Returns
-    -------
-    list of pathlib.Path
-        ``[<dir>/<name>.png, <dir>/<name>.pdf, <dir>/<name>.json]``.
-
-    Examples
-    --------
-    >>> [p.name for p in figure_files("01_contributions", "figures")]
-    ['01_contributions.png', '01_contributions.pdf', '01_contributions.json']
+    Returns list of pathlib.Path: ``[<dir>/<name>.png, <dir>/<name>.pdf, <dir>/<name>.json]``.
     """
     folder = Path(figures_dir)
     return [folder / f"{name}{suffix}" for suffix in _SUFFIXES]
@@ -143,25 +130,8 @@ def save_figure(
     Raises
     ------
     TypeError
-        If ``fig`` is not a Matplotlib figure or a parameter cannot be stored as JSON.
-    ValueError
-        If ``name`` does not follow the naming rule or ``caption`` is empty.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> from matplotlib.figure import Figure
-    >>> fig = Figure()
-    >>> _ = fig.subplots().plot([1, 2, 3])
-    >>> folder = tempfile.mkdtemp()
-    >>> paths = save_figure(fig, "01_example", figures_dir=folder, caption="A line.",
-    ...                     notebook="01_worked_example.ipynb", parameters={"k": 6})
-    >>> [p.name for p in paths]
-    ['01_example.png', '01_example.pdf', '01_example.json']
-    >>> read_provenance(paths[2])["parameters"]
-    {'k': 6}
+        If a parameter cannot be stored as JSON.
     """
-    _check_figure_arguments(fig, name, caption, notebook, parameters)
     folder = Path(figures_dir)
     folder.mkdir(parents=True, exist_ok=True)
     png, pdf, record = figure_files(name, folder)
@@ -174,25 +144,6 @@ def save_figure(
     provenance = _provenance(name, caption, notebook, png, pdf, clean_parameters, clean_seed, folder)
     record.write_text(json.dumps(provenance, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     return [png, pdf, record]
-
-
-def _check_figure_arguments(fig: Any, name: Any, caption: Any, notebook: Any, parameters: Any) -> None:
-    """Refuse what :func:`save_figure` cannot store, naming the argument and its value."""
-    if not isinstance(fig, Figure):
-        raise TypeError(f"fig must be a matplotlib Figure, got {type(fig).__name__}")
-    if not isinstance(name, str) or not FIGURE_NAME_PATTERN.match(name):
-        raise ValueError(
-            f"name must look like 'NN_short_description' (two digits, underscore, lower-case "
-            f"words joined by underscores), got {name!r}"
-        )
-    if not isinstance(caption, str) or not caption.strip():
-        raise ValueError(f"caption must be a non-empty string, got {caption!r}")
-    if "\n" in caption.strip():
-        raise ValueError(f"caption must be one line, got {caption!r}")
-    if not isinstance(notebook, str) or not notebook:
-        raise ValueError(f"notebook must be a non-empty string, got {notebook!r}")
-    if not isinstance(parameters, Mapping):
-        raise TypeError(f"parameters must be a mapping, got {type(parameters).__name__}")
 
 
 def _stored_parameters(parameters: Mapping[str, Any]) -> dict[str, Any]:
@@ -237,20 +188,11 @@ def _provenance(name: str, caption: str, notebook: str, png: Path, pdf: Path, pa
 def read_provenance(path: str | os.PathLike[str]) -> dict[str, Any]:
     """Read one provenance record written by :func:`save_figure`.
 
-    Parameters
-    ----------
-    path : str or path-like
-        The ``<name>.json`` file.
+    ``path``: the ``<name>.json`` file.
 
-    Returns
-    -------
-    dict
-        The record.
+    Returns dict: the record.
 
-    Raises
-    ------
-    ValueError
-        If the file is not a figure provenance record.
+    Raises ValueError if the file is not a figure provenance record.
 
     Examples
     --------
@@ -283,27 +225,9 @@ def write_index(figures_dir: str | os.PathLike[str], *, title: str = "Figures") 
     and PDF files. The index contains nothing that changes between runs of the
     same code (no dates), so regenerating it does not churn.
 
-    Parameters
-    ----------
-    figures_dir : str or path-like
-        The folder to index; created if missing.
-    title : str, optional
-        Heading of the index.
+    ``figures_dir``: the folder to index; created if missing; ``title``: heading of the index.
 
-    Returns
-    -------
-    pathlib.Path
-        The index file.
-
-    Examples
-    --------
-    >>> import tempfile
-    >>> from matplotlib.figure import Figure
-    >>> folder = tempfile.mkdtemp()
-    >>> _ = save_figure(Figure(), "01_empty", figures_dir=folder, caption="Nothing.",
-    ...                 notebook="01_worked_example.ipynb", parameters={})
-    >>> print(write_index(folder).read_text().splitlines()[-1])
-    | `01_empty` | `01_worked_example.ipynb` | Nothing. | [PNG](01_empty.png) · [PDF](01_empty.pdf) |
+    Returns pathlib.Path: the index file.
     """
     folder = Path(figures_dir)
     folder.mkdir(parents=True, exist_ok=True)
@@ -345,13 +269,6 @@ def use_style() -> None:
 
     Works under any backend (including the non-interactive ``Agg``); it only
     changes ``rcParams`` and never selects a backend.
-
-    Examples
-    --------
-    >>> use_style()
-    >>> import matplotlib
-    >>> matplotlib.rcParams["axes.grid"]
-    True
     """
     matplotlib.rcParams.update(
         {
@@ -406,18 +323,7 @@ def rerun_environment() -> dict[str, Any]:
     Nothing here names the machine or a path beyond a file name, so records from
     equal environments are equal.
 
-    Returns
-    -------
-    dict
-        JSON-serialisable.
-
-    Examples
-    --------
-    >>> env = rerun_environment()
-    >>> sorted(env)
-    ['blas', 'default_font', 'freetype', 'numpy_simd', 'packages', 'platform', 'zlib']
-    >>> env["packages"]["numpy"] == np.__version__
-    True
+    Returns dict: JSON-serialisable.
     """
     from matplotlib import font_manager, ft2font
 
@@ -529,19 +435,11 @@ def _sha256(path: Path) -> str:
 
 
 def _package_version() -> str | None:
-    try:
-        import ndcg_research
+    from importlib.metadata import PackageNotFoundError, version
 
-        version = getattr(ndcg_research, "__version__", None)
-        if version is not None:
-            return str(version)
-    except Exception:  # pragma: no cover - the package is importable where this runs
-        pass
     try:
-        from importlib.metadata import version as _version
-
-        return _version("ndcg_research")
-    except Exception:
+        return version("ndcg_research")
+    except PackageNotFoundError:  # pragma: no cover - run from a source tree without installing it
         return None
 
 

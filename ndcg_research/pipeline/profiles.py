@@ -1,8 +1,9 @@
-"""Which notebooks run with which parameters: discovery, selection, the profiles file, and what a
-notebook declares (its ``parameters`` cell, the figures and tables it writes)."""
+"""Which notebooks run with which parameters: discovery, selection, the profiles file, and what a notebook declares
+(its ``parameters`` cell, the figures and tables it writes)."""
 
 from __future__ import annotations
 
+import ast
 import io
 import os
 import tokenize
@@ -11,35 +12,22 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .errors import RunnerError
-
-__all__ = ["NOTEBOOK_GLOB", "METADATA_KEY", "INJECTED_PARAMETERS", "NotebookParameter", "repo_root",
-           "discover_notebooks", "select_notebooks", "load_profiles", "declared_figures", "declared_tables",
-           "notebook_parameters", "describe_parameters", "read_notebook"]
-
 #: Glob of the notebooks the runner executes.
 NOTEBOOK_GLOB = "[0-9][0-9]_*.ipynb"
-
 #: Notebook metadata namespace of this project.
 METADATA_KEY = "ndcg_research"
-
 #: Parameters the runner injects into every notebook.
 INJECTED_PARAMETERS = ("figures_dir", "results_dir")
 
 
+class RunnerError(Exception):
+    """A problem that stops the run, with a message meant for the user."""
+
+
 @dataclass(frozen=True)
 class NotebookParameter:
-    """One parameter of a notebook's ``parameters`` cell.
-
-    Attributes
-    ----------
-    name : str
-        The variable name.
-    default : str
-        The default value, as source text.
-    comment : str
-        The comment written on the assignment's line(s), without ``#``; empty if none.
-    """
+    """One parameter of a notebook's ``parameters`` cell: its name, its default as source text, and the comment on
+    its line(s) without ``#`` (empty if none)."""
 
     name: str
     default: str
@@ -47,111 +35,42 @@ class NotebookParameter:
 
 
 def repo_root() -> Path:
-    """Return the folder that holds ``notebooks/`` for this checkout.
-
-    The package is meant to be installed in editable mode from its repository,
-    so the repository is the parent of the package folder. When that folder has
-    no ``notebooks/`` (a non-editable install), the current working directory is
-    used instead.
-
-    Returns
-    -------
-    pathlib.Path
-        The repository root.
-    """
+    """The folder that holds ``notebooks/``: the repository of an editable install, else the working directory."""
     candidate = Path(__file__).resolve().parents[2]  # ndcg_research/pipeline/profiles.py -> repository
-    if (candidate / "notebooks").is_dir():
-        return candidate
-    return Path.cwd()
+    return candidate if (candidate / "notebooks").is_dir() else Path.cwd()
 
 
 def discover_notebooks(notebooks_dir: str | os.PathLike[str]) -> list[Path]:
-    """List the notebooks ``NN_*.ipynb`` of a folder, in order.
-
-    Parameters
-    ----------
-    notebooks_dir : str or path-like
-        The folder.
-
-    Returns
-    -------
-    list of pathlib.Path
-        Sorted by name, so ``01_...`` runs before ``02_...``.
-
-    Raises
-    ------
-    RunnerError
-        If the folder does not exist.
-    """
+    """The notebooks ``NN_*.ipynb`` of a folder, sorted by name (so ``01_...`` runs before ``02_...``)."""
     folder = Path(notebooks_dir)
     if not folder.is_dir():
         raise RunnerError(f"notebooks directory {str(folder)!r} does not exist")
     return sorted(p for p in folder.glob(NOTEBOOK_GLOB) if p.is_file())
 
 
-def select_notebooks(notebooks: Sequence[Path], only: Iterable[str] | None) -> list[Path]:
-    """Keep the notebooks named in ``only``, in run order.
-
-    A name matches a notebook by its stem (``01_worked_example``), its file name
-    (``01_worked_example.ipynb``) or its number (``01``).
-
-    Parameters
-    ----------
-    notebooks : sequence of pathlib.Path
-        All notebooks, in run order.
-    only : iterable of str or None
-        Names to keep; ``None`` or empty keeps all.
-
-    Returns
-    -------
-    list of pathlib.Path
-
-    Raises
-    ------
-    RunnerError
-        If a name matches no notebook.
-
-    Examples
-    --------
-    >>> from pathlib import Path
-    >>> nbs = [Path("01_a.ipynb"), Path("02_b.ipynb")]
-    >>> [p.name for p in select_notebooks(nbs, ["02"])]
-    ['02_b.ipynb']
+def select_notebooks(notebooks: Sequence[Path], only: Iterable[str] | None, what: str = "--only") -> list[Path]:
+    """The notebooks named in ``only`` (by stem, file name or number), in run order; all when ``only`` is empty
+    (``what`` names the option in the message of a name that matches none).
     """
     names = list(only or [])
     if not names:
         return list(notebooks)
     chosen: set[Path] = set()
     for name in names:
-        matches = [
-            p for p in notebooks
-            if name in (p.stem, p.name) or (name.isdigit() and p.stem.split("_", 1)[0] == name.zfill(2))
-        ]
+        matches = [p for p in notebooks
+                   if name in (p.stem, p.name) or (name.isdigit() and p.stem.split("_", 1)[0] == name.zfill(2))]
         if not matches:
             available = ", ".join(p.stem for p in notebooks) or "(none)"
-            raise RunnerError(f"--only {name!r} matches no notebook; available: {available}")
+            raise RunnerError(f"{what} {name!r} matches no notebook; available: {available}")
         chosen.update(matches)
     return [p for p in notebooks if p in chosen]
 
 
 def load_profiles(path: str | os.PathLike[str]) -> dict[str, dict[str, dict[str, Any]]]:
-    """Read a profiles file: ``{profile: {notebook_stem: {parameter: value}}}``.
+    """Read a profiles file, ``{profile: {notebook_stem: {parameter: value}}}`` (an empty entry is ``{}``).
 
-    Parameters
-    ----------
-    path : str or path-like
-        The YAML file.
-
-    Returns
-    -------
-    dict
-        Profiles; a notebook entry that is empty (``null``) becomes ``{}``.
-
-    Raises
-    ------
-    RunnerError
-        If the file is missing or not shaped as above, or a profile sets a
-        parameter the runner injects (``figures_dir``, ``results_dir``).
+    A profile must not set a parameter the runner injects (``figures_dir``, ``results_dir``); a missing or
+    malformed file is a :class:`RunnerError`.
     """
     import yaml
 
@@ -166,180 +85,76 @@ def load_profiles(path: str | os.PathLike[str]) -> dict[str, dict[str, dict[str,
         raise RunnerError(f"profiles file {str(path)!r} must map profile names to notebooks")
     profiles: dict[str, dict[str, dict[str, Any]]] = {}
     for profile, notebooks in data.items():
-        if notebooks is None:
-            notebooks = {}
+        notebooks = {} if notebooks is None else notebooks
         if not isinstance(notebooks, dict):
-            raise RunnerError(
-                f"profile {profile!r} in {str(path)!r} must map notebook names to parameters, "
-                f"got {type(notebooks).__name__}"
-            )
+            raise RunnerError(f"profile {profile!r} in {str(path)!r} must map notebook names to parameters, "
+                              f"got {type(notebooks).__name__}")
         entry: dict[str, dict[str, Any]] = {}
         for stem, params in notebooks.items():
-            if params is None:
-                params = {}
+            params = {} if params is None else params
             if not isinstance(params, dict):
-                raise RunnerError(
-                    f"profile {profile!r}, notebook {stem!r} in {str(path)!r} must map parameter "
-                    f"names to values, got {type(params).__name__}"
-                )
+                raise RunnerError(f"profile {profile!r}, notebook {stem!r} in {str(path)!r} must map parameter "
+                                  f"names to values, got {type(params).__name__}")
             injected = [name for name in INJECTED_PARAMETERS if name in params]
             if injected:
-                raise RunnerError(
-                    f"profile {profile!r}, notebook {stem!r} in {str(path)!r} sets {', '.join(injected)}, "
-                    "which the runner sets itself: choose the output folders with --output DIR "
-                    "(or --figures-dir DIR) instead"
-                )
+                raise RunnerError(f"profile {profile!r}, notebook {stem!r} in {str(path)!r} sets "
+                                  f"{', '.join(injected)}, "
+                                  "which the runner sets itself: choose the output folders with --output DIR "
+                                  "(or --figures-dir DIR) instead")
             entry[str(stem)] = dict(params)
         profiles[str(profile)] = entry
     return profiles
 
 
 def declared_figures(notebook: str | os.PathLike[str] | Any) -> list[str]:
-    """Return the figures a notebook declares in ``metadata["ndcg_research"]["figures"]``.
-
-    Parameters
-    ----------
-    notebook : str, path-like or nbformat.NotebookNode
-        The notebook file or an already-read notebook.
-
-    Returns
-    -------
-    list of str
-        Figure names (possibly empty).
-
-    Raises
-    ------
-    RunnerError
-        If the declaration is not a list of strings.
-
-    Examples
-    --------
-    >>> import nbformat
-    >>> declared_figures(nbformat.v4.new_notebook(metadata={"ndcg_research": {"figures": ["01_a"]}}))
-    ['01_a']
+    """The figures a notebook (file, or read notebook) declares in ``metadata["ndcg_research"]["figures"]``.
     """
     return _declared(notebook, "figures")
 
 
 def declared_tables(notebook: str | os.PathLike[str] | Any) -> list[str]:
-    """Return the result tables a notebook declares in ``metadata["ndcg_research"]["tables"]``.
-
-    Each entry is a file name in ``results_dir`` or a glob pattern (``"03_ndcg_*.csv"``,
-    for tables named after a parameter); the runner requires at least one matching
-    file written during the run.
-
-    Parameters
-    ----------
-    notebook : str, path-like or nbformat.NotebookNode
-
-    Returns
-    -------
-    list of str
-
-    Examples
-    --------
-    >>> import nbformat
-    >>> declared_tables(nbformat.v4.new_notebook(metadata={"ndcg_research": {"tables": ["02_*.csv"]}}))
-    ['02_*.csv']
+    """The result tables a notebook declares in ``metadata["ndcg_research"]["tables"]``: file names in
+    ``results_dir`` or glob patterns (``"03_ndcg_*.csv"``), each of which a run must write.
     """
     return _declared(notebook, "tables")
 
 
 def _declared(notebook: str | os.PathLike[str] | Any, kind: str) -> list[str]:
-    nb = read_notebook(notebook) if isinstance(notebook, (str, os.PathLike)) else notebook
-    meta = nb.metadata.get(METADATA_KEY, {}) or {}
-    names = meta.get(kind, [])
+    nb = read_notebook(notebook) if isinstance(notebook, str | os.PathLike) else notebook
+    names = (nb.metadata.get(METADATA_KEY, {}) or {}).get(kind, [])
     if not isinstance(names, list) or not all(isinstance(f, str) for f in names):
         raise RunnerError(f"metadata[{METADATA_KEY!r}][{kind!r}] must be a list of names, got {names!r}")
     return list(names)
 
 
 def notebook_parameters(path: str | os.PathLike[str]) -> dict[str, str]:
-    """Return the parameters declared in a notebook's ``parameters`` cell with their defaults.
-
-    Parameters
-    ----------
-    path : str or path-like
-        The notebook.
-
-    Returns
-    -------
-    dict
-        ``{name: default value as source text}``, in the order of the cell
-        (see :func:`describe_parameters`, which also gives the comments).
-
-    Raises
-    ------
-    RunnerError
-        If the notebook has no cell tagged ``parameters``, or the cell is not valid Python.
-
-    Examples
-    --------
-    >>> import nbformat, tempfile, os
-    >>> nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
-    ...     'k = 6  # cut-off "k" (None: all)\\nfigures_dir = "../build/figures"')])
-    >>> nb.cells[0].metadata["tags"] = ["parameters"]
-    >>> path = os.path.join(tempfile.mkdtemp(), "01_x.ipynb")
-    >>> nbformat.write(nb, path)
-    >>> notebook_parameters(path)
-    {'k': '6', 'figures_dir': '"../build/figures"'}
+    """``{name: default value as source text}`` of a notebook's ``parameters`` cell (:func:`describe_parameters`).
     """
     return {p.name: p.default for p in describe_parameters(path)}
 
 
 def describe_parameters(path: str | os.PathLike[str]) -> list[NotebookParameter]:
-    """Return the parameters of a notebook's ``parameters`` cell: name, default and comment.
+    """The parameters of a notebook's ``parameters`` cell: name, default and comment, in the order of the cell.
 
-    The cell is parsed with :mod:`ast` (papermill's own inspection is
-    line-based and gives up on lines such as ``k = 6  # "quoted" (comment)``).
-    Every top-level assignment ``name = value`` or ``name: type = value`` counts;
-    its comment is the text of the ``#`` comments on the lines the assignment
-    spans (several are joined with a space).
-
-    Parameters
-    ----------
-    path : str or path-like
-        The notebook.
-
-    Returns
-    -------
-    list of NotebookParameter
-        In the order of the cell; a name assigned twice appears once, with its last value.
-
-    Raises
-    ------
-    RunnerError
-        If the notebook has no cell tagged ``parameters``, or the cell is not valid Python.
-
-    Examples
-    --------
-    >>> import nbformat, tempfile, os
-    >>> nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
-    ...     'ns = [10,\\n      100]  # list lengths\\nseed = 1')])
-    >>> nb.cells[0].metadata["tags"] = ["parameters"]
-    >>> path = os.path.join(tempfile.mkdtemp(), "01_x.ipynb")
-    >>> nbformat.write(nb, path)
-    >>> [(p.name, p.comment) for p in describe_parameters(path)]
-    [('ns', 'list lengths'), ('seed', '')]
+    The cell is parsed with :mod:`ast` (papermill's own inspection is line-based and gives up on lines such as
+    ``k = 6  # "quoted" (comment)``). Every top-level assignment ``name = value`` or ``name: type = value`` counts;
+    its comment is the text of the ``#`` comments on the lines it spans. A name assigned twice appears once, with
+    its last value. A notebook without a cell tagged ``parameters``, or whose cell is not valid Python, is a
+    :class:`RunnerError`.
     """
-    import ast
-
-    nb = read_notebook(path)
-    cells = [c for c in nb.cells if "parameters" in c.metadata.get("tags", [])]
+    cells = [c for c in read_notebook(path).cells if "parameters" in c.metadata.get("tags", [])]
     if not cells:
-        raise RunnerError(
-            f"notebook {Path(path).name} has no cell tagged 'parameters' "
-            "(papermill would inject parameters at the top and the defaults would win)"
-        )
+        raise RunnerError(f"notebook {Path(path).name} has no cell tagged 'parameters' "
+                          "(papermill would inject parameters at the top and the defaults would win)")
     declared: dict[str, NotebookParameter] = {}
     for cell in cells:
         try:
             tree = ast.parse(cell.source)
         except SyntaxError as exc:
-            raise RunnerError(
-                f"the parameters cell of notebook {Path(path).name} is not valid Python: {exc}"
-            ) from exc
-        comments = _comments_by_line(cell.source)
+            raise RunnerError(f"the parameters cell of notebook {Path(path).name} is not valid Python: {exc}") from exc
+        comments = {token.start[0]: token.string.lstrip("#").strip()
+                    for token in tokenize.generate_tokens(io.StringIO(cell.source).readline)
+                    if token.type == tokenize.COMMENT}
         for node in tree.body:
             if isinstance(node, ast.Assign):
                 targets = [t.id for t in node.targets if isinstance(t, ast.Name)]
@@ -354,15 +169,6 @@ def describe_parameters(path: str | os.PathLike[str]) -> list[NotebookParameter]
                 declared.pop(name, None)
                 declared[name] = NotebookParameter(name, text, comment)
     return list(declared.values())
-
-
-def _comments_by_line(source: str) -> dict[int, str]:
-    """``{line number: comment text without '#'}`` of a piece of valid Python source."""
-    comments = {}
-    for token in tokenize.generate_tokens(io.StringIO(source).readline):
-        if token.type == tokenize.COMMENT:
-            comments[token.start[0]] = token.string.lstrip("#").strip()
-    return comments
 
 
 def read_notebook(path: str | os.PathLike[str]) -> Any:

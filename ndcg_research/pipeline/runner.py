@@ -1,85 +1,235 @@
-"""Run the notebooks with papermill under a named parameter profile.
+"""Run the notebooks with papermill under a named parameter profile, and store committed notebooks clean.
 
-The notebooks live in ``notebooks/`` and are named ``NN_short_description.ipynb``.
-:func:`reproduce` executes them in order with papermill under a profile read
-from ``notebooks/profiles.yaml``::
+The notebooks live in ``notebooks/`` and are named ``NN_short_description.ipynb``. :func:`reproduce` executes them
+in order under a profile of ``notebooks/profiles.yaml``::
 
     quick:                      # profile name
       01_worked_example:        # notebook stem
         k: 6                    # parameter: value
-    full:
-      01_worked_example: {}
 
-Each run also injects ``figures_dir`` and ``results_dir`` (absolute paths; a profile
-must not set them). Executed notebooks go to ``<output>/notebooks/``, result tables
-to ``<output>/results/`` and figures to ``<output>/figures/``; the default output is
-``build/<profile>``, except that a run of *every* notebook with the ``full`` profile
-*publishes*: it writes the figures into the committed ``figures/`` folder and the
-result tables into the committed ``results/full/`` folder (:data:`PUBLISHED_RESULTS`),
-from which the findings and the notebooks' "full profile" paragraphs read them. A
-partial run (``only=...``) publishes only when asked (``publish=True``, or the
-folders given as ``figures_dir`` / ``results_dir``).
+Each run also injects ``figures_dir`` and ``results_dir``. Executed notebooks go to ``<output>/notebooks/``, result
+tables to ``<output>/results/`` and figures to ``<output>/figures/``; the default output is ``build/<profile>``,
+except that a run of *every* notebook with the ``full`` profile *publishes* (:func:`publishing`): it writes the
+committed ``figures/`` and ``results/full/``, from which the findings and the notebooks' "full profile" paragraphs
+read. A notebook declares the figures and tables it writes in its metadata
+(``{"ndcg_research": {"figures": [...], "tables": ["03_ndcg_*.csv"]}}``); its run fails unless each was written
+during the run. A failing notebook does not stop the run: the others run, then the run fails listing every failure.
+At the end the figure index ``<figures>/README.md`` is regenerated.
 
-A notebook declares the figures and result tables it writes in its metadata::
-
-    {"ndcg_research": {"figures": ["01_contributions"], "tables": ["03_ndcg_*.csv"]}}
-
-and its run fails unless each declared figure's PNG, PDF and JSON files, and a
-file matching each declared table (in ``results_dir``), were written during the
-run. A failing notebook does not stop the run: the others still run, and the run
-then fails listing every failure. At the end the figure index
-``<figures>/README.md`` is regenerated from the provenance records.
-
-:func:`~ndcg_research.pipeline.storing.store` re-executes committed notebooks in place with their default
-parameters, strips volatile metadata and records the kernel metadata that
-JupyterLab fills in when it opens a notebook (:func:`kernel_metadata`), so that
-stored outputs (checked by nbval) can be refreshed with one command and opening
-a stored notebook does not mark it modified.
+:func:`store` re-executes committed notebooks in place with their defaults and stores them clean (volatile metadata
+stripped, the kernel metadata JupyterLab fills in recorded), so that stored outputs (checked by nbval) refresh with
+one command and opening a stored notebook does not mark it modified.
 """
 
 from __future__ import annotations
 
+import copy
+import functools
+import logging
 import os
 import sys
+import tempfile
 import time
-from collections.abc import Iterable, Sequence
-from typing import TextIO
+import uuid
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, TextIO
 
-# The runner's parts, by job; their names stay reachable here (runner.X), where notebooks, tests and the
-# command line have always found them.
-from .errors import NotebookFailed, RunFailed, RunnerError
-from .execution import (DEFAULT_TIMEOUT, KERNEL_NAME, NotebookResult, check_outputs, kernel_manager_class,
-                        kernel_metadata, run_notebook)
-from .plan import PUBLISHED_FIGURES, PUBLISHED_RESULTS, RunPlan, plan_run, publishing
-from .profiles import (INJECTED_PARAMETERS, METADATA_KEY, NOTEBOOK_GLOB, NotebookParameter, declared_figures,
-                       declared_tables, describe_parameters, discover_notebooks, load_profiles, notebook_parameters,
-                       repo_root, select_notebooks)
-from .storing import store, strip_volatile
+from . import profiles
+from .profiles import (
+    INJECTED_PARAMETERS,
+    NOTEBOOK_GLOB,
+    NotebookParameter,
+    RunnerError,
+    declared_figures,
+    declared_tables,
+    describe_parameters,
+    discover_notebooks,
+    load_profiles,
+    notebook_parameters,
+    read_notebook,
+    select_notebooks,
+)
 
-__all__ = [
-    "RunnerError", "NotebookFailed", "RunFailed", "NotebookResult", "NotebookParameter", "RunPlan",
-    "DEFAULT_TIMEOUT", "KERNEL_NAME", "NOTEBOOK_GLOB", "METADATA_KEY", "INJECTED_PARAMETERS",
-    "PUBLISHED_RESULTS", "PUBLISHED_FIGURES", "repo_root", "discover_notebooks", "select_notebooks",
-    "load_profiles", "declared_figures", "declared_tables", "notebook_parameters", "describe_parameters",
-    "kernel_manager_class", "kernel_metadata", "run_notebook", "check_outputs", "plan_run", "publishing",
-    "reproduce", "execute_plan", "strip_volatile", "store", "format_summary",
-]
+__all__ = ["RunnerError", "NotebookFailed", "RunFailed", "NotebookResult", "NotebookParameter", "RunPlan",
+           "Publishing", "reproduce", "plan_run", "publishing", "store", "strip_volatile", "run_notebook",
+           "kernel_manager_class", "kernel_metadata", "format_summary", "discover_notebooks", "select_notebooks",
+           "load_profiles", "declared_figures", "declared_tables", "notebook_parameters", "describe_parameters"]
+
+#: Kernel used for every run: the ``python3`` kernel of the Python running the runner.
+KERNEL_NAME = "python3"
+#: Default execution timeout per cell, in seconds.
+DEFAULT_TIMEOUT = 3600
+#: Where a publishing run (the full profile) writes the result tables and the figures, relative to the repository.
+PUBLISHED_RESULTS = Path("results") / "full"
+PUBLISHED_FIGURES = Path("figures")
 
 
-def reproduce(
-    profile: str = "full",
-    *,
-    output: str | os.PathLike[str] | None = None,
-    only: Iterable[str] | None = None,
-    timeout: float | None = DEFAULT_TIMEOUT,
-    notebooks_dir: str | os.PathLike[str] | None = None,
-    profiles_file: str | os.PathLike[str] | None = None,
-    figures_dir: str | os.PathLike[str] | None = None,
-    results_dir: str | os.PathLike[str] | None = None,
-    publish: bool | None = None,
-    progress: bool | None = None,
-    stream: TextIO | None = None,
-) -> list[NotebookResult]:
+class NotebookFailed(RunnerError):
+    """A notebook raised an error, timed out, or did not write a declared figure or table (``notebook``: its file
+    name; ``output_path``: the executed, possibly partial, notebook)."""
+
+    def __init__(self, message: str, *, notebook: str, output_path: Path | None = None) -> None:
+        super().__init__(message)
+        self.notebook, self.output_path = notebook, output_path
+
+
+@dataclass(frozen=True)
+class NotebookResult:
+    """What one notebook run produced: the executed notebook, its wall-clock time, the figures it declared (all
+    written unless ``error`` is set), the parameters injected, and why it failed (``None`` when it succeeded)."""
+
+    notebook: str
+    output_path: Path
+    seconds: float
+    figures: tuple[str, ...]
+    parameters: dict[str, Any] = field(default_factory=dict)
+    error: str | None = None
+
+
+class RunFailed(RunnerError):
+    """Notebooks of a run failed; every selected notebook was still run (``failures``: one per failed notebook;
+    ``results``: every notebook run, both in run order)."""
+
+    def __init__(self, failures: Sequence[NotebookFailed], results: Sequence[NotebookResult]) -> None:
+        self.failures, self.results = tuple(failures), tuple(results)
+        listed = "\n".join(f"- {failure}" for failure in self.failures)
+        super().__init__(f"{len(self.failures)} of {len(self.results)} notebook(s) failed:\n{listed}")
+
+
+class _ParametersCheckedByRunner(logging.Filter):
+    """Drop papermill's warnings about parameter lines it cannot read.
+
+    papermill reads the parameters cell line by line, gives up on defaults that are spec strings holding an '='
+    (``"power(beta=2)"``), then calls such parameters unknown. The runner checks every parameter against the cell
+    with Python's parser before running (:func:`~ndcg_research.pipeline.profiles.notebook_parameters`).
+    """
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return not record.getMessage().startswith(("Unable to parse line", "Passed unknown parameter"))
+
+
+for _name in ("papermill", "papermill.translators"):
+    logging.getLogger(_name).addFilter(_ParametersCheckedByRunner())
+
+
+# --------------------------------------------------------------------------- the plan of a run
+
+
+@dataclass(frozen=True)
+class NotebookRun:
+    """One notebook of a run: its file, the parameters injected, and the figures and tables it declares."""
+
+    path: Path
+    parameters: dict[str, Any]
+    figures: tuple[str, ...]
+    tables: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Publishing:
+    """Whether a run publishes, and what the run says about it (empty, or why the committed folders stay)."""
+
+    publish: bool
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class RunPlan:
+    """Everything a run does, decided before it starts: the profile, the folders of the notebooks and of the executed
+    notebooks, figures and tables, whether it publishes, and the selected notebooks in run order."""
+
+    profile: str
+    notebooks_dir: Path
+    executed_dir: Path
+    figures_dir: Path
+    results_dir: Path
+    publishing: Publishing
+    runs: tuple[NotebookRun, ...]
+
+    def describe(self) -> str:
+        """What the run prints before it starts."""
+        return (f"Running {len(self.runs)} notebook(s) with profile {self.profile!r}\n"
+                f"  executed notebooks: {self.executed_dir}\n  figures: {self.figures_dir}{self.publishing.note}\n"
+                f"  results: {self.results_dir}")
+
+
+def publishing(*, profile: str, partial: bool, default_notebooks: bool, output_given: bool, folders_given: bool,
+               publish: bool | None) -> Publishing:
+    """The publish rule: does a run write the committed ``figures/`` and ``results/full/``?
+
+    Asked (``publish`` True or False), the run does as asked. Otherwise only the ``full`` profile run on every
+    notebook (not ``partial``) of the repository's own ``notebooks/`` without an output folder publishes. A partial
+    run of the full profile that does not publish, and writes nowhere it was told to (no output, figures or results
+    folder given), says that it leaves the committed folders alone.
+    """
+    if publish is None:
+        publish = profile == "full" and not output_given and not partial and default_notebooks
+    if profile == "full" and partial and not publish and not output_given and not folders_given:
+        return Publishing(False, " (a partial run: the committed figures/ and results/full/ are left alone; "
+                                 "--publish updates them)")
+    return Publishing(publish)
+
+
+def _notebook_run(path: Path, profile: str, settings: dict[str, Any], figures_dir: Path,
+                  results_dir: Path) -> NotebookRun:
+    """Check one notebook's parameters against its profile entry and plan its run."""
+    declared = notebook_parameters(path)
+    missing = [name for name in INJECTED_PARAMETERS if name not in declared]
+    if missing:
+        raise RunnerError(f"notebook {path.name} does not declare {', '.join(missing)} in its parameters cell")
+    undeclared = sorted(set(settings) - set(declared))
+    if undeclared:
+        raise RunnerError(f"profile {profile!r} sets {', '.join(undeclared)} for notebook {path.name}, "
+                          f"which its parameters cell does not declare (declared: {', '.join(declared)})")
+    parameters = {**settings, "figures_dir": str(figures_dir), "results_dir": str(results_dir)}
+    return NotebookRun(path, parameters, tuple(declared_figures(path)), tuple(declared_tables(path)))
+
+
+def plan_run(profile: str = "full", *, output: str | os.PathLike[str] | None = None, only: Iterable[str] | None = None,
+             notebooks_dir: str | os.PathLike[str] | None = None, profiles_file: str | os.PathLike[str] | None = None,
+             figures_dir: str | os.PathLike[str] | None = None, results_dir: str | os.PathLike[str] | None = None,
+             publish: bool | None = None) -> RunPlan:
+    """Plan a run (the parameters are :func:`reproduce`'s); every selected notebook is checked before any runs, so
+    that a typo in a profile, a notebook name or a parameter fails fast (:class:`RunnerError`).
+    """
+    root = profiles.repo_root()
+    nb_dir = Path(notebooks_dir).resolve() if notebooks_dir is not None else root / "notebooks"
+    profiles_path = Path(profiles_file) if profiles_file is not None else nb_dir / "profiles.yaml"
+    loaded = load_profiles(profiles_path)
+    if profile not in loaded:
+        raise RunnerError(f"profile {profile!r} is not in {str(profiles_path)!r}; "
+                          f"available: {', '.join(sorted(loaded))}")
+    notebooks = discover_notebooks(nb_dir)
+    if not notebooks:
+        raise RunnerError(f"no notebooks matching {NOTEBOOK_GLOB} in {str(nb_dir)!r}")
+    unknown = sorted(set(loaded[profile]) - {p.stem for p in notebooks})
+    if unknown:
+        raise RunnerError(f"profile {profile!r} names notebooks that do not exist in {str(nb_dir)!r}: "
+                          f"{', '.join(unknown)}")
+    selected = select_notebooks(notebooks, only)
+    rule = publishing(profile=profile, partial=len(selected) < len(notebooks),
+                      default_notebooks=nb_dir == (root / "notebooks").resolve(), output_given=output is not None,
+                      folders_given=figures_dir is not None or results_dir is not None, publish=publish)
+    out_dir = Path(output).resolve() if output is not None else (root / "build" / profile).resolve()
+    fig_dir = Path(figures_dir) if figures_dir is not None else (
+        root / PUBLISHED_FIGURES if rule.publish else out_dir / "figures")
+    res_dir = Path(results_dir) if results_dir is not None else (
+        root / PUBLISHED_RESULTS if rule.publish else out_dir / "results")
+    fig_dir, res_dir = fig_dir.resolve(), res_dir.resolve()
+    runs = tuple(_notebook_run(p, profile, loaded[profile].get(p.stem, {}), fig_dir, res_dir) for p in selected)
+    return RunPlan(profile, nb_dir, out_dir / "notebooks", fig_dir, res_dir, rule, runs)
+
+
+# --------------------------------------------------------------------------- running
+
+
+def reproduce(profile: str = "full", *, output: str | os.PathLike[str] | None = None, only: Iterable[str] | None = None,
+              timeout: float | None = DEFAULT_TIMEOUT, notebooks_dir: str | os.PathLike[str] | None = None,
+              profiles_file: str | os.PathLike[str] | None = None, figures_dir: str | os.PathLike[str] | None = None,
+              results_dir: str | os.PathLike[str] | None = None, publish: bool | None = None,
+              progress: bool | None = None, stream: TextIO | None = None) -> list[NotebookResult]:
     """Execute the notebooks under a profile, check their figures and tables, and index the figures.
 
     Parameters
@@ -87,26 +237,17 @@ def reproduce(
     profile : str, optional
         Profile name in the profiles file (``"quick"`` or ``"full"``).
     output : str or path-like, optional
-        Output folder: executed notebooks go to ``<output>/notebooks``, result
-        tables to ``<output>/results`` and figures to ``<output>/figures``.
-        Default: ``build/<profile>`` under the repository.
+        Output folder (``<output>/notebooks``, ``/results``, ``/figures``); default ``build/<profile>``.
     only : iterable of str, optional
         Run only these notebooks (stem, file name or number).
     timeout : float or None, optional
         Per-cell execution timeout in seconds.
-    notebooks_dir : str or path-like, optional
-        Where the notebooks are; default ``<repo>/notebooks``.
-    profiles_file : str or path-like, optional
-        Default ``<notebooks_dir>/profiles.yaml``.
-    figures_dir : str or path-like, optional
-        The figures folder, overriding the default above.
-    results_dir : str or path-like, optional
-        The result tables folder (and the sweeps' cache under it), overriding the default above.
+    notebooks_dir, profiles_file : str or path-like, optional
+        Default ``<repo>/notebooks`` and ``<notebooks_dir>/profiles.yaml``.
+    figures_dir, results_dir : str or path-like, optional
+        The figures and the result tables folders (the sweeps' cache goes under the latter), overriding the above.
     publish : bool, optional
-        Write figures to the committed ``figures/`` and tables to the committed
-        ``results/full/`` (unless ``figures_dir`` / ``results_dir`` say otherwise).
-        Default: only for the ``full`` profile run on every notebook of the
-        repository without ``output``; a partial run never publishes unless asked.
+        Write to the committed ``figures/`` and ``results/full/``; default :func:`publishing`'s rule.
     progress : bool, optional
         Show a progress bar; default: only when standard error is a terminal.
     stream : text file, optional
@@ -122,9 +263,8 @@ def reproduce(
     RunnerError
         On a bad profile, notebook name or profiles file (before any notebook runs).
     RunFailed
-        When notebooks failed or did not write a declared figure or table. Every
-        selected notebook is still run; the error lists each failure, and the
-        figure index is written for what the run produced.
+        When notebooks failed or did not write a declared figure or table (every selected notebook is still run,
+        and the figure index is written for what the run produced).
     """
     report_to = stream if stream is not None else sys.stdout
     plan = plan_run(profile, output=output, only=only, notebooks_dir=notebooks_dir, profiles_file=profiles_file,
@@ -146,27 +286,8 @@ def reproduce(
 
 def execute_plan(plan: RunPlan, *, timeout: float | None = DEFAULT_TIMEOUT, progress: bool | None = None,
                  stream: TextIO | None = None) -> tuple[list[NotebookResult], list[NotebookFailed]]:
-    """Run every notebook of ``plan`` in order, checking each one's declared figures and tables.
-
-    A failing notebook does not stop the run: its result carries the error and the next one runs.
-
-    Parameters
-    ----------
-    plan : RunPlan
-    timeout : float or None, optional
-        Per-cell execution timeout in seconds.
-    progress : bool, optional
-        Show a progress bar; default: only when standard error is a terminal.
-    stream : text file, optional
-        Where to print progress messages; default standard output.
-
-    Returns
-    -------
-    results : list of NotebookResult
-        One per notebook, in run order (``error`` set on the failed ones).
-    failures : list of NotebookFailed
-        The failures, in run order.
-    """
+    """Run every notebook of ``plan`` in order, checking each one's declared figures and tables; a failing notebook
+    does not stop the run (its result carries the error). Returns the results and the failures, in run order."""
     from tqdm import tqdm
 
     out = stream if stream is not None else sys.stdout
@@ -200,42 +321,15 @@ def execute_plan(plan: RunPlan, *, timeout: float | None = DEFAULT_TIMEOUT, prog
 
 
 def format_summary(results: Sequence[NotebookResult]) -> str:
-    """Format the per-notebook summary table printed after a run.
-
-    Parameters
-    ----------
-    results : sequence of NotebookResult
-
-    Returns
-    -------
-    str
-        One row per notebook (a failed one shows ``FAILED`` instead of its
-        figures), then the total.
-
-    Examples
-    --------
-    >>> from pathlib import Path
-    >>> ok = NotebookResult("01_a.ipynb", Path("x"), 1.234, ("01_fig",))
-    >>> bad = NotebookResult("02_b.ipynb", Path("y"), 0.5, ("02_fig",), error="boom")
-    >>> print(format_summary([ok, bad]))
-    notebook    seconds  figures
-    01_a.ipynb      1.2  01_fig
-    02_b.ipynb      0.5  FAILED
-    total           1.7  1 figure(s), 1 notebook(s) FAILED
+    """The per-notebook summary table printed after a run (a failed notebook shows ``FAILED``), then the total.
     """
-    rows = [(r.notebook, f"{r.seconds:.1f}", "FAILED" if r.error else (", ".join(r.figures) or "-"))
-            for r in results]
-    total = sum(r.seconds for r in results)
+    rows = [(r.notebook, f"{r.seconds:.1f}", "FAILED" if r.error else (", ".join(r.figures) or "-")) for r in results]
     n_fig = sum(len(r.figures) for r in results if not r.error)
     n_failed = sum(1 for r in results if r.error)
     tail = f"{n_fig} figure(s)" + (f", {n_failed} notebook(s) FAILED" if n_failed else "")
-    rows.append(("total", f"{total:.1f}", tail))
-    header = ("notebook", "seconds", "figures")
-    w0 = max(len(header[0]), *(len(r[0]) for r in rows))
-    w1 = max(len(header[1]), *(len(r[1]) for r in rows))
-    lines = [f"{header[0]:<{w0}}  {header[1]:>{w1}}  {header[2]}"]
-    lines += [f"{a:<{w0}}  {b:>{w1}}  {c}" for a, b, c in rows]
-    return "\n".join(lines)
+    rows = [("notebook", "seconds", "figures"), *rows, ("total", f"{sum(r.seconds for r in results):.1f}", tail)]
+    w0, w1 = max(len(r[0]) for r in rows), max(len(r[1]) for r in rows)
+    return "\n".join(f"{a:<{w0}}  {b:>{w1}}  {c}" for a, b, c in rows)
 
 
 def _stderr_is_tty() -> bool:
@@ -245,3 +339,242 @@ def _stderr_is_tty() -> bool:
         return sys.stderr.isatty()
     except (AttributeError, ValueError):
         return False
+
+
+# --------------------------------------------------------------------------- one notebook, with papermill
+
+
+@functools.cache
+def kernel_manager_class() -> type:
+    """The kernel manager class of every notebook run: jupyter_client's, quiet on successful runs.
+
+    - On POSIX systems the kernel talks over local IPC sockets instead of TCP, so ipykernel has no reason for its
+      warning "Kernel is running over TCP without encryption" (Windows keeps TCP). Each kernel's sockets get a
+      unique path in the temporary directory (jupyter_client would number them ``kernel-ipc-1`` ... in the working
+      directory, where two runs at once would take each other's sockets).
+    - It does not interrupt the kernel when shutting it down: after a run every cell has finished, and a SIGINT
+      that lands while the kernel handles a message is logged as ``ERROR | KeyboardInterrupt caught in kernel.``.
+      A kernel that does not stop is still killed; interrupting a running cell (a timeout) is unchanged.
+    """
+    from jupyter_client import AsyncKernelManager
+    from traitlets import CaselessStrEnum, default
+
+    class RunnerKernelManager(AsyncKernelManager):
+        """jupyter_client's kernel manager, on IPC sockets where possible and quiet at shutdown."""
+
+        transport = CaselessStrEnum(
+            ["tcp", "ipc"], default_value="ipc" if os.name == "posix" else "tcp", config=True,
+            help="Transport of the kernel's sockets (IPC on POSIX: no unencrypted TCP).",
+        )
+
+        @default("ip")
+        def _unique_ipc_path(self) -> str:
+            if self.transport != "ipc":
+                return super()._ip_default()
+            # Short: a socket path has at most 103 bytes on macOS, whose $TMPDIR alone takes ~50.
+            return os.path.join(tempfile.gettempdir(), f"ndcg-kernel-{uuid.uuid4().hex[:12]}")
+
+        async def _async_interrupt_kernel(self) -> None:
+            # jupyter_client calls this at the start of every shutdown (and only there: the public
+            # interrupt_kernel is a separate function object).
+            if self.shutting_down:
+                return
+            await super()._async_interrupt_kernel()
+
+    return RunnerKernelManager
+
+
+def kernel_metadata(kernel_name: str = KERNEL_NAME) -> dict[str, Any]:
+    """``{"kernelspec": ..., "language_info": ...}``: what JupyterLab writes into a notebook it opens with this
+    kernel (if either differs from the file, the notebook is marked modified), read by starting the kernel once.
+    """
+    import nbformat
+    from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
+    from nbclient import NotebookClient
+
+    try:
+        spec = KernelSpecManager().get_kernel_spec(kernel_name)
+    except NoSuchKernel as exc:
+        raise RunnerError(f"no Jupyter kernel named {kernel_name!r}") from exc
+    nb = nbformat.v4.new_notebook()
+    try:
+        NotebookClient(nb, kernel_name=kernel_name, kernel_manager_class=kernel_manager_class()).execute()
+    except Exception as exc:
+        raise RunnerError(f"kernel {kernel_name!r} did not start: {type(exc).__name__}: {exc}") from exc
+    return {"kernelspec": {"display_name": spec.display_name, "language": spec.language, "name": kernel_name},
+            "language_info": dict(nb.metadata["language_info"])}
+
+
+def run_notebook(path: str | os.PathLike[str], output_path: str | os.PathLike[str],
+                 parameters: Mapping[str, Any] | None = None, *, timeout: float | None = DEFAULT_TIMEOUT,
+                 cwd: str | os.PathLike[str] | None = None) -> float:
+    """Execute one notebook with papermill (parameters injected after its ``parameters`` cell; none: its defaults),
+    write the executed notebook to ``output_path`` (also on failure) and return the seconds taken.
+
+    ``timeout`` is per cell (``None``: none); ``cwd`` is the kernel's working directory (default: the notebook's
+    folder). A cell that raises or times out, or a dead kernel, is a :class:`NotebookFailed` whose message names the
+    notebook and the cell as a user finds it: by the prompt number JupyterLab shows in the executed notebook
+    (``[4]:``), by its position among the code cells of the committed notebook, and by its first line.
+    """
+    from papermill.exceptions import PapermillExecutionError
+
+    path, output_path = Path(path), Path(output_path)
+    output_path.parent.mkdir(parents=True, exist_ok=True)
+    start = time.perf_counter()
+    try:
+        import papermill
+
+        papermill.execute_notebook(
+            str(path), str(output_path), parameters=dict(parameters or {}), kernel_name=KERNEL_NAME,
+            cwd=str(cwd if cwd is not None else path.parent), execution_timeout=timeout, progress_bar=False,
+            log_output=False, request_save_on_cell_execute=True, kernel_manager_class=kernel_manager_class())
+    except PapermillExecutionError as exc:
+        where = _describe_cell(output_path, path, execution_count=exc.exec_count, source=exc.source)
+        raise _notebook_failed(path, output_path, where, f"{exc.ename}: {_first_lines(str(exc.evalue), 3)}",
+                               "with the traceback") from exc
+    except Exception as exc:  # timeouts, dead kernels, kernel start failures
+        where = _describe_cell(output_path, path)
+        raise _notebook_failed(path, output_path, where, f"{type(exc).__name__}: {_first_lines(str(exc), 3)}",
+                               "partial") from exc
+    return time.perf_counter() - start
+
+
+def _notebook_failed(path: Path, output_path: Path, where: str, error: str, saved: str) -> NotebookFailed:
+    """The error of a failed run: the notebook, the cell (``where``), the error's first lines, the saved notebook."""
+    return NotebookFailed(f"notebook {path.name} failed{where}:\n  {error}\n  executed notebook ({saved}): "
+                          f"{output_path}", notebook=path.name, output_path=output_path)
+
+
+def check_outputs(notebook: str, figures: Sequence[str], tables: Sequence[str], fig_dir: Path, results_dir: Path, *,
+                  since: float, output_path: Path) -> None:
+    """Fail unless every declared figure and table exists and was written during the run."""
+    from .figures import figure_files
+
+    def fresh(file: Path) -> bool:
+        return file.stat().st_mtime >= since - 2.0
+
+    problems = []
+    for name in figures:
+        for file in figure_files(name, fig_dir):
+            if not file.is_file():
+                problems.append(f"{name}: {file.name} is missing")
+            elif not fresh(file):
+                problems.append(f"{name}: {file.name} is stale (not rewritten by this run)")
+    for pattern in tables:
+        matches = [file for file in results_dir.glob(pattern) if file.is_file()]
+        if not matches:
+            problems.append(f"table {pattern}: no such file in {results_dir}")
+        elif not any(fresh(file) for file in matches):
+            problems.append(f"table {pattern}: stale (not rewritten by this run)")
+    if problems:
+        raise NotebookFailed(f"notebook {notebook} did not write the figures and tables it declares (figures: "
+                             f"{fig_dir}):\n  " + "\n  ".join(problems) + f"\n  executed notebook: {output_path}",
+                             notebook=notebook, output_path=output_path)
+
+
+def _first_lines(text: str, n: int) -> str:
+    lines = [line for line in str(text).strip().splitlines() if line.strip()]
+    return " | ".join(lines[:n]) + (" ..." if len(lines) > n else "")
+
+
+def _describe_cell(executed: Path, notebook: Path, *, execution_count: int | None = None,
+                   source: str | None = None) -> str:
+    """Name the failed (or still running) cell the way a user finds it, from the executed notebook: text such as
+    `` at cell [4] of the executed notebook (code cell 3 of 03_x.ipynb, starting 'raise ValueError')``, or only
+    what is known (empty if nothing)."""
+    try:
+        nb = read_notebook(executed)
+    except Exception:
+        nb = None
+    code = [c for c in nb.cells if c.cell_type == "code" and "injected-parameters" not in c.metadata.get("tags", [])
+            ] if nb is not None else []
+    found = None
+    if execution_count is not None:
+        found = next((i for i, c in enumerate(code) if c.get("execution_count") == execution_count), None)
+    if found is None:
+        found = next((i for i, c in enumerate(code) if c.metadata.get("papermill", {}).get("exception")), None)
+    if found is None:  # a timeout or a dead kernel: the last cell papermill started
+        started = [i for i, c in enumerate(code) if c.metadata.get("papermill", {}).get("start_time")]
+        found = started[-1] if started else None
+    if found is None:
+        return f" in the cell starting {_first_lines(source, 1)!r}" if source is not None else ""
+    cell = code[found]
+    count = cell.get("execution_count") if execution_count is None else execution_count
+    first = _first_lines(cell.source if source is None else source, 1)
+    where = f"code cell {found + 1} of {notebook.name}"
+    if count is None:
+        return f" at {where} (starting {first!r})"
+    return f" at cell [{count}] of the executed notebook ({where}, starting {first!r})"
+
+
+# --------------------------------------------------------------------------- storing committed notebooks
+
+# nbstripout (a maintained library) was considered for the stripping and not used: it is built to strip outputs,
+# which a stored notebook keeps (nbval checks them); it cannot clear an execute_result's output metadata nor an
+# emptied tag list, and its ``drop_tagged_cells`` (0.9) binds its filter to the last tag only (a closure over the
+# loop variable), so the two papermill tags would not both be dropped.
+
+#: Cell and notebook metadata keys dropped by :func:`strip_volatile`.
+_VOLATILE_CELL_KEYS = ("papermill", "execution", "ExecuteTime", "collapsed", "scrolled")
+_VOLATILE_NB_KEYS = ("papermill", "widgets", "toc", "varInspector")
+
+
+def strip_volatile(nb: Any) -> Any:
+    """A copy of a notebook without volatile metadata: papermill's metadata, injected-parameters cells and error
+    markers, cell timings, view state and output metadata of execute results; stripping twice changes nothing.
+    Execution counts, outputs, ``kernelspec`` and ``language_info`` are kept.
+    """
+    nb = copy.deepcopy(nb)
+    for key in _VOLATILE_NB_KEYS:
+        nb.metadata.pop(key, None)
+    kept = []
+    for cell in nb.cells:
+        tags = cell.metadata.get("tags", [])
+        if "injected-parameters" in tags or "papermill-error-cell-tag" in tags:
+            continue
+        for key in _VOLATILE_CELL_KEYS:
+            cell.metadata.pop(key, None)
+        if cell.metadata.get("tags") == []:
+            cell.metadata.pop("tags")
+        for output in cell.get("outputs", []):
+            if output.get("output_type") == "execute_result":
+                output["metadata"] = {}
+        kept.append(cell)
+    nb.cells = kept
+    return nb
+
+
+def store(*, only: Iterable[str] | None = None, notebooks_dir: str | os.PathLike[str] | None = None,
+          timeout: float | None = DEFAULT_TIMEOUT, execute: bool = True, stream: TextIO | None = None) -> list[Path]:
+    """Re-execute committed notebooks in place with their defaults, then store them clean; return those rewritten.
+
+    Each notebook runs with papermill without injected parameters (its figures go to the git-ignored
+    ``build/figures``); then :func:`strip_volatile`, and the kernel metadata of :func:`kernel_metadata` recorded,
+    so that opening it in JupyterLab with this environment does not mark it modified. The file is replaced only
+    when the run succeeds (a failure raises :class:`NotebookFailed`; the notebooks after it are not stored).
+    ``execute=False`` only strips and records the kernel metadata, keeping the outputs.
+    """
+    import nbformat
+
+    out = stream if stream is not None else sys.stdout
+    nb_dir = Path(notebooks_dir) if notebooks_dir is not None else profiles.repo_root() / "notebooks"
+    selected = select_notebooks(discover_notebooks(nb_dir), only)
+    kernel = kernel_metadata()
+    written = []
+    for nb_path in selected:
+        if execute:
+            print(f"- executing {nb_path.name} with its default parameters ...", file=out, flush=True)
+            with tempfile.TemporaryDirectory() as tmp:
+                executed = Path(tmp) / nb_path.name
+                seconds = run_notebook(nb_path, executed, None, timeout=timeout, cwd=nb_path.parent)
+                nb = nbformat.read(executed, as_version=4)
+            print(f"  done in {seconds:.1f} s", file=out, flush=True)
+        else:
+            nb = nbformat.read(nb_path, as_version=4)
+        nb = strip_volatile(nb)
+        nb.metadata.update(copy.deepcopy(kernel))
+        nbformat.validate(nb)
+        nbformat.write(nb, nb_path)
+        written.append(nb_path)
+        print(f"  stored {nb_path}", file=out, flush=True)
+    return written

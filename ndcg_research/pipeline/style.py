@@ -1,0 +1,220 @@
+"""What every figure of the notebooks shares: rounding of plotted values, row selection, panel grids,
+labels, the legend below the panels, log-axis ticks, error bars and the mark of an undefined value.
+
+The shared markers, colours and panels of several studies are here too; a plot of one notebook lives in
+its study's ``plots.py``.
+
+Examples
+--------
+>>> fig, axes = panel_grid(3, 2)
+>>> label_rows(axes, 2, "mean nDCG")
+>>> [ax.get_ylabel() for ax in axes if ax.get_visible()]
+['mean nDCG', '', 'mean nDCG']
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib import colormaps
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.ticker import FuncFormatter, LogLocator
+
+from ..core import parse_discount
+
+#: Marker shapes, cycled over the lines of a panel.
+MARKERS = "osD^vP*X"
+#: Line styles, cycled over the lines of a panel.
+LINESTYLES = ("-", "--", "-.", ":")
+#: How an undefined value is drawn, in every figure.
+UNDEFINED_STYLE = dict(marker="x", color="0.45", ls="none", ms=6, mew=1.5)
+#: The legend entry of :data:`UNDEFINED_STYLE`.
+UNDEFINED_LABEL = "undefined (every gap is 0)"
+
+
+def round_significant(values: Any, digits: int = 8) -> np.ndarray:
+    """Values rounded to ``digits`` significant digits (NaN and infinities kept): what goes into a plot.
+    """
+    array = np.asarray(values, dtype=np.float64)
+    flat = [float(f"{v:.{digits}g}") if math.isfinite(v) else v for v in array.ravel().tolist()]
+    return np.array(flat, dtype=np.float64).reshape(array.shape)
+
+
+def select(table: pd.DataFrame, **where: Any) -> pd.DataFrame:
+    """The rows whose columns equal the given values, sorted by n when there is an n column.
+    """
+    mask = np.ones(len(table), dtype=bool)
+    for column, value in where.items():
+        mask &= (table[column] == value).to_numpy()
+    matching = table[mask]
+    return matching.sort_values("n", kind="stable") if "n" in matching else matching
+
+
+def crossing_n(crossings: pd.DataFrame, first: str, second: str, discount: str) -> float:
+    """The n at which ``discount``'s expected gap of ``first`` over ``second`` changes sign; NaN if none is listed.
+    """
+    rows = select(crossings, first=first, second=second, discount=discount)
+    return float(rows["crossing_n"].iloc[0]) if len(rows) else float("nan")
+
+
+def plotted_column(rows: pd.DataFrame, name: str) -> np.ndarray:
+    """A column as float64 values rounded for plotting (:func:`round_significant`).
+    """
+    return round_significant(rows[name].to_numpy(dtype=np.float64))
+
+
+def panel_grid(count: int, cols: int, size: tuple[float, float] = (3.3, 2.7), **kw: Any) -> tuple[Figure, np.ndarray]:
+    """A figure with ``count`` panels in rows of ``cols`` (the unused places hidden) and room below for a legend.
+
+    ``size`` is one panel's (width, height) in inches; ``kw`` goes to :meth:`~matplotlib.figure.Figure.subplots`.
+    Returns the figure and its axes as a flat array.
+    """
+    rows = math.ceil(count / cols)
+    fig = Figure(figsize=(size[0] * cols, size[1] * rows + 1.0), layout="constrained")
+    axes = np.atleast_1d(fig.subplots(rows, cols, squeeze=False, **kw)).ravel()
+    for ax in axes[count:]:
+        ax.set_visible(False)
+    return fig, axes
+
+
+def model_panel_grid(models: Sequence[str], discounts: Sequence[str], size: tuple[float, float]
+                  ) -> tuple[Figure, np.ndarray, list[tuple[Axes, str, str]]]:
+    """A grid with one row of panels per model and one column per discount: (figure, axes, [(ax, model, discount)]).
+    """
+    fig, axes = panel_grid(len(models) * len(discounts), len(discounts), size=size)
+    panels = [(axes[m * len(discounts) + j], label, d)
+              for m, label in enumerate(models) for j, d in enumerate(discounts)]
+    return fig, axes, panels
+
+
+def label_rows(axes: np.ndarray, cols: int, label: str) -> None:
+    """The y-axis label on the first panel of every row (of ``cols`` panels) that is shown.
+    """
+    for ax in axes[::cols]:
+        if ax.get_visible():
+            ax.set_ylabel(label)
+
+
+def label_grid_edges(axes: np.ndarray, column_titles: Sequence[str], row_labels: Sequence[str]) -> None:
+    """Titles over the top row, y labels on the first column, "n" under the bottom row of a 2-D grid of axes.
+    """
+    for ax, title in zip(axes[0], column_titles, strict=False):
+        ax.set_title(title, fontsize=10)
+    for ax, label in zip(axes[:, 0], row_labels, strict=False):
+        ax.set_ylabel(label, fontsize=9)
+    for ax in axes[-1]:
+        ax.set_xlabel("n")
+
+
+def legend_below(fig: Figure, entries: Sequence[tuple[Any, str]], ncols: int = 5) -> None:
+    """One legend for the whole figure, below the panels (constrained layout makes room for it).
+
+    ``entries`` are (handle, label) pairs; a label that comes again keeps its place and is drawn with
+    its last handle. At most ``ncols`` columns.
+    """
+    unique = {label: handle for handle, label in entries}
+    fig.legend(list(unique.values()), list(unique), loc="outside lower center",
+               ncols=min(ncols, len(unique)), fontsize=9, frameon=False)
+
+
+def discount_title(spec: str) -> str:
+    """A panel title for a discount: its spec and its class of decay.
+    """
+    return f"{spec}  ({parse_discount(spec).decay})"
+
+
+def pair_label(better: str, worse: str) -> str:
+    """A pair of rankers as a legend label or title.
+    """
+    return f"{better} > {worse}"
+
+
+def log_ticks_1_2_5(ax: Axes) -> None:
+    """Labelled log ticks on the y axis at 1, 2 and 5 times powers of ten (at least two labels on short ranges).
+    """
+    ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.yaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
+
+
+def decade_ticks(ax: Axes) -> None:
+    """Labelled log ticks at powers of ten only, written 10^k; no labels on the minor ticks.
+
+    For a log axis that spans several decades: Matplotlib's default labels the minor ticks of a short
+    range as "9x10^-1", "8x10^-1", ..., which piles up at paper size.
+    """
+    ax.yaxis.set_major_locator(LogLocator(base=10, numticks=12))
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: "1" if v == 1 else f"$10^{{{round(math.log10(v))}}}$"))
+    ax.yaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
+
+
+def n_label(n: float) -> str:
+    """A list length or count for a title or tick: ``10^k`` (math text) for a power of ten from 10^3 on, else plain.
+    """
+    value = float(n)
+    exponent = round(math.log10(value)) if value > 0 else 0
+    if value > 0 and math.isclose(value, 10.0 ** exponent) and (exponent >= 3 or exponent <= -2):
+        return f"$10^{{{exponent}}}$"
+    return f"{value:g}"
+
+
+def error_bar_lengths(centre: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+    """Asymmetric error-bar lengths (2, n) for errorbar(); undefined intervals draw no bar.
+    """
+    return np.maximum(np.nan_to_num(np.stack([centre - low, high - centre])), 0.0)
+
+
+def interval_markers(ax: Axes, x: np.ndarray, centre: np.ndarray, low: np.ndarray, high: np.ndarray, index: int,
+                     line: str = "") -> Any:
+    """The ``index``-th series of a panel as markers with error bars from ``low`` to ``high`` (colour ``C{index}``).
+
+    ``line`` is a line style drawn between the markers ("": none). Returns the errorbar container, for the legend.
+    """
+    return ax.errorbar(x, centre, yerr=error_bar_lengths(centre, low, high), fmt=MARKERS[index % len(MARKERS)] + line,
+                       ms=4, capsize=2, lw=1, color=f"C{index}")
+
+
+def mark_undefined(ax: Axes, n: np.ndarray, values: np.ndarray) -> list[Any]:
+    """Mark the undefined (NaN) values the one way of every figure: a grey x on the zero line.
+
+    Returns the drawn marks (none when every value is defined), for the legend.
+    """
+    missing = ~np.isfinite(values)
+    if not missing.any():
+        return []
+    return ax.plot(n[missing], np.zeros(missing.sum()), **UNDEFINED_STYLE)
+
+
+PAIR_MARKERS = "os^D"
+
+
+#: The exponent panels show at most this range: an interval wider than it says nothing and would squash the rest.
+EXPONENT_RANGE = 1.0
+
+
+def decay_colors(discounts: Sequence[str]) -> dict[str, Any]:
+    """One colour per discount along the 'viridis' map, in the given order (slowest decay first).
+    """
+    cmap = colormaps["viridis"]
+    count = max(len(discounts) - 1, 1)
+    return {d: cmap(0.92 * i / count) for i, d in enumerate(discounts)}
+
+
+def short_pair_label(better: str, worse: str) -> str:
+    """``'bayes > noisy(0.5)'``: a pair as a short legend label."""
+    return pair_label(better, worse).replace("sigma=", "")
+
+
+def draw_standardized_gap(ax: Axes, rows: pd.DataFrame, color: Any) -> Line2D:
+    """The standardized gap against n with its 95% band (1.96 standard errors)."""
+    n = plotted_column(rows, "n")
+    d_values, se = (plotted_column(rows, k) for k in ("std_gap", "std_gap_se"))
+    line = ax.plot(n, d_values, "o-", color=color, ms=3, lw=1.2)[0]
+    ax.fill_between(n, d_values - 1.96 * se, d_values + 1.96 * se, color=color, alpha=0.12, lw=0)
+    return line

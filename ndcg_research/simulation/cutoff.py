@@ -1,0 +1,227 @@
+r"""nDCG@k on the simulated ranking problems of :mod:`ndcg_research.simulation.simulate`, with k tied to n (notebook
+05).
+
+The theory experiments (:mod:`ndcg_research.simulation.sweeps`) sweep the full-list
+nDCG; this module adds the cut-off. A **cut-off rule** says how k follows the
+list length n; its spec parses and prints back like the discount specs:
+
+==========================  ===========================================
+rule                        k(n)
+==========================  ===========================================
+``fixed(k=10)``             min(10, n)
+``power(a=0.5)``            ceil(n ** a)       (``a = 0.5``: k ~ sqrt(n))
+``fraction(c=0.1)``         ceil(c * n)
+``all``                     n (no cut-off: the full-list nDCG)
+==========================  ===========================================
+
+nDCG@k cuts both the ranking and the ideal at k (trec_eval's ``ndcg_cut.k``);
+the ideal is built from all n items of the data set.
+
+A :class:`CutoffSweep` is a :class:`~ndcg_research.simulation.sweeps.Sweep` with one more
+axis, the rules: it runs with :func:`~ndcg_research.simulation.sweeps.run_sweep` (chunks,
+workers, cache) and gives a :class:`~ndcg_research.simulation.sweeps.SweepResult` with the
+same tables, plus the rule and k columns. Replicate r at length n is the data set of
+:func:`ndcg_research.simulation.simulate.sample`, i.e. the very data set of the theory sweeps.
+Per ranker one partial sort (:func:`ndcg_research.core.ranking.top_order`) of the top
+``max(k)`` items serves every rule and discount; the DCG and the ideal DCG are the core's
+(:mod:`ndcg_research.core.kernels`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ..core import kernels, parse_discount, parse_gain
+from ..core.ranking import top_order
+from ..core.specs import format_call, parse_registered
+from .model import Ranker, parse_model, parse_ranker
+from .replicates import Chunk
+from .simulate import sample
+from .sweeps import Sweep, distinct_specs
+
+_RULES = {"fixed": ("k",), "power": ("a",), "fraction": ("c",), "all": ()}
+_RULES_VALID = "fixed(k), power(a), fraction(c), all"
+_DOMAIN = {"fixed": "k >= 1", "power": "0 < a < 1", "fraction": "0 < c <= 1"}
+
+
+@dataclass(frozen=True)
+class CutoffRule:
+    """How the cut-off k follows the list length n; build it with :func:`parse_cutoff`.
+    """
+
+    kind: str
+    value: float = 0.0
+
+    def k(self, n: int) -> int:
+        """The cut-off for a list of n items (between 1 and n).
+
+        ``n``: list length, >= 1.
+        """
+        if self.kind == "fixed":
+            k = int(self.value)
+        elif self.kind == "power":
+            # The small slack keeps exact powers exact (1e4 ** 0.5 = 100, not 101).
+            k = math.ceil(n ** self.value - 1e-9)
+        elif self.kind == "fraction":
+            k = math.ceil(self.value * n - 1e-9)
+        else:
+            k = n
+        return int(min(max(k, 1), n))
+
+    @property
+    def exponent(self) -> float:
+        """The a of ``k ~ n^a``: 0 for a fixed k, a for ``power(a)``, 1 for a fraction of n or the whole list.
+        """
+        return {"fixed": 0.0, "power": float(self.value)}.get(self.kind, 1.0)
+
+    def __str__(self) -> str:
+        if self.kind == "all":
+            return "all"
+        name = _RULES[self.kind][0]
+        value = int(self.value) if self.kind == "fixed" else self.value
+        return format_call(self.kind, {name: value})
+
+    def __repr__(self) -> str:
+        return f"parse_cutoff({str(self)!r})"
+
+
+def parse_cutoff(spec: str | CutoffRule) -> CutoffRule:
+    """Parse a cut-off rule: ``fixed(k=K)``, ``power(a=A)`` (0 < A < 1), ``fraction(c=C)`` (0 < C <= 1), ``all``.
+    """
+    if isinstance(spec, CutoffRule):
+        return spec
+    name, kwargs = parse_registered(spec, _RULES, what="cut-off rule", valid=f"valid rules: {_RULES_VALID}")
+    if name == "all":
+        return CutoffRule("all")
+    (key,) = _RULES[name]
+    value = kwargs[key]
+    # The rules' domain: a cut-off outside it would not be one.
+    if not {"fixed": value >= 1, "power": 0 < value < 1, "fraction": 0 < value <= 1}[name]:
+        raise ValueError(f"cut-off rule {name!r} needs {_DOMAIN[name]}, got {value!r}")
+    return CutoffRule(name, value)
+
+
+def _tie_free(rankers: Iterable[Ranker]) -> list[Ranker]:
+    rankers = list(rankers)
+    for r in rankers:
+        if r.kind == "coarse":
+            raise ValueError(f"rankers: {str(r)!r} ties items within bins; nDCG@k here needs tie-free rankers "
+                             f"(bayes, noisy, random)")
+    return rankers
+
+
+def replicate_ndcg_at_k(
+    model: str,
+    rankers: Sequence[str],
+    discounts: Sequence[str],
+    n: int,
+    ks: Sequence[int],
+    *,
+    seed: int,
+    replicate: int,
+    gain: str = "linear",
+) -> np.ndarray:
+    """nDCG@k of every ranker, discount and cut-off on one simulated data set.
+
+    The data set and the scores are :func:`ndcg_research.simulation.simulate.sample`'s.
+    Per ranker one partial sort of the top ``max(ks)`` items; DCG and ideal DCG are
+    the metric core's. Rankers must not produce tied scores (``bayes``, ``noisy``,
+    ``random``); ``coarse`` is rejected.
+
+    ``model``: model spec, e.g. ``"probit(lo=0.1, hi=0.6)"``; ``rankers``, ``discounts``: specs; ``n``: number of
+    items; ``ks``: cut-offs, each in 1..n; ``seed``, ``replicate``: seed of the experiment and replicate number.
+
+    Returns numpy.ndarray: shape ``(len(rankers), len(discounts), len(ks))``; 0 where the ideal is 0.
+    """
+    model_obj = parse_model(model)
+    ranker_objs = _tie_free(parse_ranker(r) for r in rankers)
+    ks = list(ks)
+    if not ks or max(ks) > n:
+        raise ValueError(f"ks must be a non-empty list of integers in 1..{n}, got {ks!r}")
+    gain_fn = parse_gain(gain, builtin_only=True)
+    discount_fns = [parse_discount(d, builtin_only=True) for d in discounts]
+    s = sample(model_obj, ranker_objs, n, seed=seed, replicate=replicate)
+    # The core's kernels, not its checked metric functions: the grades and gains are this function's own,
+    # and the checks would cost more than the cut sums themselves (one per discount and k).
+    grades = s.grades.astype(np.int8)[None, :]  # integer grades 0..G: 1-byte int8 sorts fastest
+    idcg = np.array([[kernels.ideal_dcg(grades, gain_fn, d, k, name="grades")[0] for k in ks] for d in discount_fns])
+    gains = gain_fn(s.grades)
+    out = np.empty((len(ranker_objs), len(discount_fns), len(ks)))
+    for i, ranker in enumerate(ranker_objs):  # loop over rankers
+        ranked = gains[top_order(s.scores[str(ranker)], max(ks))][None, :]
+        dcg = np.array([[kernels.ranked_dcg(ranked, d, k)[0] for k in ks] for d in discount_fns])
+        out[i] = np.divide(dcg, idcg, out=np.zeros_like(dcg), where=idcg > 0)
+    return out
+
+
+@dataclass(frozen=True)
+class CutoffSweep(Sweep):
+    """A :class:`~ndcg_research.simulation.sweeps.Sweep` with cut-off rules: nDCG@k(n) for every rule.
+
+    Build it with :meth:`CutoffSweep.build`; run it with
+    :func:`~ndcg_research.simulation.sweeps.run_sweep`. Values have shape
+    (replicates, rankers, discounts, rules).
+    """
+
+    rules: tuple[str, ...] = ("all",)
+
+    @classmethod
+    def build(
+        cls,
+        model: str,
+        *,
+        rules: Iterable[str] = ("fixed(k=10)", "power(a=0.5)", "fraction(c=0.1)", "all"),
+        rankers: Iterable[str] = ("bayes", "noisy(sigma=0.5)", "noisy(sigma=1)", "random"),
+        discounts: Iterable[str] = ("power(beta=2)", "zipf", "log2", "loglog"),
+        pairs: Iterable[Sequence[str]] = (("bayes", "noisy(sigma=0.5)"), ("bayes", "noisy(sigma=1)")),
+        **common: Any,
+    ) -> CutoffSweep:
+        """Check and canonicalise a sweep: the cut-off ``rules`` and the arguments of
+        :meth:`Sweep.build` (``ns``, ``replicates``, ``seed`` and ``gain`` are passed on).
+
+        Rankers must be tie-free (``coarse`` is rejected).
+        """
+        rankers = [str(r) for r in _tie_free(parse_ranker(r) for r in rankers)]
+        rule_specs = distinct_specs("rules", (str(parse_cutoff(r)) for r in rules))
+        return super().build(model, rankers=rankers, discounts=discounts, pairs=pairs, rules=rule_specs, **common)
+
+    def axes(self) -> dict[str, tuple[str, ...]]:
+        """Rankers, discounts and rules: the axes of one replicate's values."""
+        return {**super().axes(), "rule": self.rules}
+
+    def canonical(self, axis: str, label: str) -> str:
+        """The canonical spelling of a ranker, discount or rule."""
+        return str(parse_cutoff(label)) if axis == "rule" else super().canonical(axis, label)
+
+    def table_axes(self) -> tuple[str, ...]:
+        """Tables by rule, then discount, then ranker (or pair)."""
+        return ("rule", *super().table_axes())
+
+    def ks(self, n: int) -> list[int]:
+        """The cut-off of every rule at list length n."""
+        return [parse_cutoff(r).k(n) for r in self.rules]
+
+    def compute_chunk(self, chunk: Chunk) -> np.ndarray:
+        """nDCG@k of the replicates of ``chunk``: shape (replicates, rankers, discounts, rules)."""
+        ks = self.ks(chunk.n)
+        return np.stack([
+            replicate_ndcg_at_k(self.model, self.rankers, self.discounts, chunk.n, ks, seed=self.seed, replicate=r,
+                                gain=self.gain)
+            for r in range(chunk.start, chunk.stop)  # loop over replicates (data sets)
+        ])
+
+    def annotate(self, table: pd.DataFrame) -> pd.DataFrame:
+        """The columns of :meth:`Sweep.annotate`, plus the cut-off ``k`` of the rule at n."""
+        table = super().annotate(table)
+        k = {(r, n): parse_cutoff(r).k(n) for r in self.rules for n in self.ns}
+        table.insert(table.columns.get_loc("n") + 1, "k",
+                     [k[r, n] for r, n in zip(table["rule"], table["n"], strict=True)])
+        return table
+
+

@@ -1,0 +1,282 @@
+r"""Predictions at a finite n for the simulated rankers: expected gain at each rank, expected nDCG, the table.
+
+:func:`finite_n_ndcg` evaluates ``sum_r D(r) E[gain at rank r] / sum_r D(r) E[r-th largest gain]``
+for any discount and any n: the ratio of expected DCG to expected ideal DCG,
+without the first-order expansion (:func:`rank_gains`, :func:`ideal_rank_gains`).
+The expectations are exact, not a discretisation of ``g_f``: the item a ranker puts
+at rank r has score quantile ``U_(r) ~ Beta(r, n - r + 1)`` (the r-th smallest of n
+uniforms, as items are i.i.d.), so its expected gain is ``E g_f(U_(r))``, computed by
+quadrature for the top and bottom :data:`EXACT_RANKS` ranks; in between,
+``g_f(r / (n + 1))`` (the omitted Jensen term is of relative order 1/r there). The r-th largest grade is at
+least k when at least r of the n grades are, a binomial tail. Replacing
+``E g_f(U_(r))`` by the midpoint ``g_f((r - 1/2) / n)`` overstates the top ranks
+when ``g_f`` is steep near 0 (noisy rankers), which matters for discounts that
+weigh only the first ranks: at n = 1000 the midpoint rule puts ``noisy(sigma=1)``
+under ``power(beta=2)`` in the ``probit`` model 0.0033 too high, 4 standard errors of a
+20,000-replicate simulation (``tests/test_theory.py``). ``coarse(bins)`` keeps the
+cell means of its step profile (its blocks have random sizes; not exact), and
+``head(m)`` is exact: ``bayes`` order statistics on ranks 1..m, the mean gain
+of the rest below. The remaining difference to the simulation is the one between
+``E[DCG / IDCG]`` and ``E DCG / E IDCG``.
+
+:func:`prediction` and :func:`theory_table` put these values beside the asymptotic ones of
+:mod:`~ndcg_research.simulation.theory` (limits, first-order terms).
+
+This module imports numpy, scipy and pandas (for :func:`theory_table`).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+from scipy import special, stats
+
+from ..core import Discount, Gain, parse_discount, parse_gain
+from .model import Model, Ranker, parse_model, parse_ranker
+from .theory import (
+    Profile,
+    c_coefficient,
+    eps,
+    gain_profile,
+    gated_rest_gain,
+    ideal_profile,
+    mean_gain,
+    power_limit,
+    top_limit,
+    zipf_approximation,
+)
+
+#: Ranks at the top (and at the bottom) whose expected gain :func:`rank_gains` computes exactly from
+#: the order statistics (the ranks in between: the profile at the mean position r / (n + 1)).
+EXACT_RANKS = 1024
+# Quadrature over v in (0, 1) for E g(F^{-1}(v)): 64 Gauss-Legendre nodes in s, with v = 6s^5 - 15s^4 + 10s^3,
+# whose flat ends smooth the power-law behaviour of Beta quantiles near v = 0 and 1 (error ~1e-12 here).
+_S, _W = np.polynomial.legendre.leggauss(64)
+_S, _W = (_S + 1) / 2, _W / 2
+_QUANTILE_NODES = _S**3 * (10 - 15 * _S + 6 * _S**2)
+_QUANTILE_WEIGHTS = _W * 30 * _S**2 * (1 - _S) ** 2
+
+
+@functools.lru_cache(maxsize=32)
+def _order_statistic_quantiles(n: int, count: int) -> np.ndarray:
+    """Quantiles of ``U_(r) ~ Beta(r, n - r + 1)`` at the Gauss-Legendre nodes, r = 1..count: shape (count, nodes)."""
+    r = np.arange(1, count + 1, dtype=np.float64)[:, None]
+    return special.betaincinv(r, n - r + 1, _QUANTILE_NODES[None, :])
+
+
+def _order_statistic_means(profile: Profile, n: int, count: int) -> np.ndarray:
+    """``E g(U_(r))`` for r = 1..count: ``int_0^1 g(F_r^{-1}(v)) dv`` by Gauss-Legendre quadrature."""
+    return profile(_order_statistic_quantiles(n, count)) @ _QUANTILE_WEIGHTS
+
+
+def rank_gains(model: str | Model, ranker: str | Ranker, n: int, *, gain: str | Gain = "linear") -> np.ndarray:
+    """Expected gain of the item a ranker puts at rank r = 1..n on a data set of n items.
+
+    ``bayes``, ``noisy``, ``random``: ``E g_f(U_(r))`` with ``U_(r) ~ Beta(r, n - r + 1)``,
+    exact (quadrature) for the first and the last :data:`EXACT_RANKS` ranks,
+    ``g_f(r / (n + 1))`` in between.
+    ``head(m)``: the ``bayes`` values on ranks 1..m, then the mean gain of the other
+    n - m items, ``(n p - sum of the head) / (n - m)``. ``gated(q)``: rank r holds the r-th
+    best item when that item is above the gate (``U_(r) < q``), else a random item from below
+    the gate, so its expected gain is ``E[g_bayes(U_(r)); U_(r) < q] + (1 - P(U_(r) < q)) g_rest``
+    (``P(U_(r) < q)`` exact; the truncated mean by quadrature on the first and last
+    :data:`EXACT_RANKS` ranks, from the normal approximation of ``U_(r)`` in between).
+    ``coarse(bins)``: the mean of its step profile over each rank's cell ``((r - 1)/n, r/n]``
+    (an approximation).
+
+    ``n``: items in the data set (>= 1).
+
+    Returns numpy.ndarray: shape (n,); sums to ``n p`` (up to quadrature error), p the mean gain.
+    """
+    model, ranker, gain = parse_model(model), parse_ranker(ranker), parse_gain(gain, builtin_only=True)
+    if ranker.kind == "coarse":
+        return gain_profile(model, ranker, gain=gain).cell_means(n)
+    if ranker.kind == "gated":
+        return _gated_rank_gains(model, ranker, n, gain)
+    if ranker.kind == "head":
+        head = min(ranker.m, n)
+        out = np.empty(n)
+        out[:head] = rank_gains(model, "bayes", n, gain=gain)[:head]
+        if head < n:
+            out[head:] = (n * mean_gain(model, gain=gain) - out[:head].sum()) / (n - head)
+        return out
+    profile = gain_profile(model, ranker, gain=gain)
+    if n <= 2 * EXACT_RANKS:
+        return _order_statistic_means(profile, n, n)
+    out = profile(np.arange(1, n + 1) / (n + 1.0))
+    quantiles = _order_statistic_quantiles(n, EXACT_RANKS)
+    out[:EXACT_RANKS] = profile(quantiles) @ _QUANTILE_WEIGHTS
+    # U_(n + 1 - r) has the law of 1 - U_(r): the bottom ranks are as steep as the top ones.
+    out[-EXACT_RANKS:] = (profile(1 - quantiles) @ _QUANTILE_WEIGHTS)[::-1]
+    return out
+
+
+def _gated_rank_gains(model: Model, ranker: Ranker, n: int, gain: Gain) -> np.ndarray:
+    """:func:`rank_gains` of ``gated(q)`` (see there)."""
+    q, rest = ranker.q, gated_rest_gain(model, ranker, gain=gain)
+    bayes = gain_profile(model, Ranker("bayes"), gain=gain)
+    out = rank_gains(model, "bayes", n, gain=gain)  # U_(r) < q for sure: the r-th best item
+    # P(U_(r) < q) = P(Binomial(n, q) >= r) falls from 1 to 0 within a few sd of r = nq; outside
+    # 9 sd it is 1 or 0 to double precision.
+    sd = math.sqrt(n * q * (1 - q))
+    lo, hi = max(1, math.floor(n * q - 9 * sd)), min(n, math.ceil(n * q + 9 * sd))
+    out[hi:] = rest
+    r = np.arange(lo, hi + 1, dtype=np.float64)
+    inside = special.betainc(r, n - r + 1, q)  # F = P(U_(r) <= q)
+    exact = (r <= EXACT_RANKS) | (r > n - EXACT_RANKS)
+    truncated = np.empty(r.size)
+    # E[g(U); U < q] = int_0^F g(F_r^{-1}(v)) dv: quadrature on v in (0, F) where U_(r) is skewed (the
+    # first and last ranks) ...
+    nodes = inside[exact, None] * _QUANTILE_NODES[None, :]
+    rr = r[exact, None]
+    truncated[exact] = inside[exact] * (bayes(special.betaincinv(rr, n - rr + 1, nodes)) @ _QUANTILE_WEIGHTS)
+    # ... and in the middle, where U_(r) is normal to O(1/sqrt(r)): F g(E[U | U < q]), the mean of the
+    # truncated normal (the error, of order g'' Var(U) ~ 1/n per rank, is below 1e-9 of the DCG).
+    mid = ~exact
+    mean = r[mid] / (n + 1)
+    spread = np.sqrt(mean * (1 - mean) / (n + 2))
+    alpha = (q - mean) / spread
+    cut_mean = mean - spread * stats.norm.pdf(alpha) / np.maximum(stats.norm.cdf(alpha), 1e-300)
+    truncated[mid] = inside[mid] * bayes(np.clip(cut_mean, 0.0, q))
+    out[lo - 1: hi] = truncated + (1 - inside) * rest
+    return out
+
+
+def ideal_rank_gains(model: str | Model, n: int, *, gain: str | Gain = "linear") -> np.ndarray:
+    """Expected r-th largest gain among n items, r = 1..n: what the ideal ranking puts at rank r.
+
+    ``E gain(y_(r)) = gain(0) + sum_k [gain(k) - gain(k-1)] P(Binomial(n, q_k) >= r)``
+    with ``q_k = P(y >= k)``: the r-th largest grade is at least k when at least r
+    grades are (binomial tails, computed within 40 standard deviations of ``n q_k``).
+    """
+    model, gain = parse_model(model), parse_gain(gain, builtin_only=True)
+    star = ideal_profile(model, gain=gain)
+    # star: values gain(G), ..., gain(0) on [0, q_G), ..., [q_1, 1): q_k = edges[G - k + 1].
+    levels, q = star.values[::-1], star.edges[1:-1][::-1]  # gain(0..G); q_1..q_G
+    out = np.full(n, float(levels[0]))
+    ranks = np.arange(1, n + 1)
+    for step, qk in zip(np.diff(levels), q, strict=False):  # loop over grade levels
+        sd = math.sqrt(n * qk * (1 - qk))
+        lo, hi = max(1, math.floor(n * qk - 40 * sd)), min(n, math.ceil(n * qk + 40 * sd))
+        tail = np.zeros(n)
+        tail[: lo - 1] = 1.0
+        tail[lo - 1: hi] = stats.binom.sf(ranks[lo - 1: hi] - 1, n, qk)
+        out += step * tail
+    return out
+
+
+def finite_n_values(model: str | Model, rankers: Sequence[str | Ranker], discounts: Sequence[str | Discount], n: int,
+                    *, gain: str | Gain = "linear") -> np.ndarray:
+    """:func:`finite_n_ndcg` of every ranker under every discount at one n, sharing the expected gains.
+
+    Returns numpy.ndarray: shape ``(len(rankers), len(discounts))``.
+    """
+    model = parse_model(model)
+    ranks = np.arange(1, n + 1, dtype=np.float64)
+    D = np.stack([parse_discount(d, builtin_only=True)(ranks) for d in discounts], axis=1)  # (n, discounts)
+    ideal = ideal_rank_gains(model, n, gain=gain) @ D
+    return np.stack([rank_gains(model, r, n, gain=gain) @ D for r in rankers]) / ideal
+
+
+def finite_n_ndcg(model: str | Model, ranker: str | Ranker, discount: str | Discount, n: int,
+                  *, gain: str | Gain = "linear") -> float:
+    """``sum_r D(r) E[gain at rank r] / sum_r D(r) E[r-th largest gain]``: expected DCG over expected ideal DCG.
+
+    See :func:`rank_gains` and :func:`ideal_rank_gains`.
+    """
+    return float(finite_n_values(model, [ranker], [discount], n, gain=gain)[0, 0])
+
+
+def rare_miss_share(model: str | Model, ranker: str | Ranker, discount: str | Discount, n: int, replicates: int,
+                    *, gain: str | Gain = "linear") -> float:
+    """Share of a ranker's expected DCG shortfall that comes from misses too rare for ``replicates`` data sets.
+
+    Over the ranks r where the ideal list holds the top gain ``g*(0+)`` (r up to n times the
+    probability of the top grade), the ranker's expected shortfall is
+    ``sum_r (g*(0+) - E[gain at rank r]) D(r)``. A rank's miss probability is
+    ``p_r = 1 - E[gain at rank r] / g*(0+)`` (exact for binary relevance, a lower bound for graded);
+    the function returns the share of the shortfall from ranks with ``replicates * p_r < 1``: misses
+    that ``replicates`` simulated data sets are expected to see less than once. When that share is
+    large, the sample mean of nDCG rests on events the sample mostly lacks: it overstates the
+    expected value, and its t interval is too narrow. 0 when there is no shortfall.
+    """
+    model, d = parse_model(model), parse_discount(discount, builtin_only=True)
+    star = ideal_profile(model, gain=gain)
+    top_ranks = max(1, int(n * star.edges[1]))  # ranks the ideal fills with the top gain, in expectation
+    gains = rank_gains(model, ranker, n, gain=gain)[:top_ranks]
+    miss = np.clip(1 - gains / star.top, 0.0, 1.0)
+    shortfall = miss * d(np.arange(1, top_ranks + 1, dtype=np.float64))
+    total = shortfall.sum()
+    return float(shortfall[replicates * miss < 1].sum() / total) if total > 0 else 0.0
+
+
+def prediction(model: str | Model, ranker: str | Ranker, discount: str | Discount, n: int,
+               *, gain: str | Gain = "linear", finite_n: bool = True) -> dict[str, float | str]:
+    """The theory for one (ranker, discount, n): regime, limit, first-order value and finite-n value.
+
+    Returns dict: ``regime`` (the discount's decay), ``limit`` (of nDCG, or of its mean for summable discounts),
+    ``first_order`` (``1 - eps c`` for slowly varying, the zipf approximation, the limit for power(beta<1) and none,
+    NaN for summable), ``eps`` (eps_D(n)), ``c`` (c_f, slowly varying only, else NaN) and ``finite_n``
+    (:func:`finite_n_ndcg`, NaN when ``finite_n=False``). A ``head(m)`` ranker has only the finite-n value (its
+    limits depend on how m grows with n).
+    """
+    model, ranker, d = parse_model(model), parse_ranker(ranker), parse_discount(discount, builtin_only=True)
+    regime = d.decay
+    out: dict[str, float | str] = {"regime": regime, "eps": eps(d, float(n)), "c": math.nan}
+    if ranker.kind == "head":  # no n-free profile: only the finite-n value
+        out.update(limit=math.nan, first_order=math.nan)
+    elif regime == "slowly varying":
+        c = c_coefficient(model, ranker, gain=gain)
+        out.update(limit=1.0, c=c, first_order=1 - out["eps"] * c)
+    elif regime == "regularly varying":
+        lim = power_limit(model, ranker, d.kwargs["beta"], gain=gain)
+        out.update(limit=lim, first_order=lim)
+    elif regime == "critical":  # zipf: the 1/ln n approximation; zipflog: only the limit
+        first = zipf_approximation(model, ranker, n, gain=gain) if d.name != "zipflog" else math.nan
+        out.update(limit=top_limit(model, ranker, gain=gain), first_order=first)
+    elif regime == "summable":
+        out.update(limit=top_limit(model, ranker, gain=gain), first_order=math.nan)
+    else:
+        out.update(limit=1.0, first_order=1.0)
+    out["finite_n"] = finite_n_ndcg(model, ranker, d, n, gain=gain) if finite_n else math.nan
+    return out
+
+
+def theory_table(model: str | Model, rankers: Sequence[str | Ranker], discounts: Sequence[str | Discount],
+                 ns: Sequence[int], *, gain: str | Gain = "linear") -> pd.DataFrame:
+    """:func:`prediction` for every (discount, ranker, n), sharing the work across discounts and rankers.
+
+    Returns pandas.DataFrame: one row per (discount, ranker, n), in that order, with columns model, discount, decay,
+    ranker, n, limit, first_order, eps, c and finite_n (see :func:`prediction`).
+    """
+    model = parse_model(model)
+    rankers = [parse_ranker(r) for r in rankers]
+    discounts = [parse_discount(d, builtin_only=True) for d in discounts]
+    ns = sorted(set(ns))
+    finite: dict[tuple[Discount, Ranker, int], float] = {}
+    for n in ns:  # loop over list lengths; each computes the expected gains once
+        values = finite_n_values(model, rankers, discounts, n, gain=gain)
+        for i, r in enumerate(rankers):
+            for j, d in enumerate(discounts):
+                finite[d, r, n] = float(values[i, j])
+    rows = []
+    for d in discounts:
+        for r in rankers:
+            base = prediction(model, r, d, ns[0], gain=gain, finite_n=False)
+            for n in ns:
+                p = dict(base)
+                p["eps"] = eps(d, float(n))
+                if r.kind == "head":
+                    pass
+                elif p["regime"] == "slowly varying":
+                    p["first_order"] = 1 - p["eps"] * p["c"]
+                elif p["regime"] == "critical" and d.name != "zipflog":
+                    p["first_order"] = zipf_approximation(model, r, n, gain=gain)
+                rows.append(dict(model=str(model), discount=str(d), decay=p["regime"], ranker=str(r), n=n,
+                                 limit=p["limit"], first_order=p["first_order"], eps=p["eps"], c=p["c"],
+                                 finite_n=finite[d, r, n]))
+    return pd.DataFrame(rows)

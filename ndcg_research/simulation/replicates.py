@@ -1,0 +1,283 @@
+"""Replicates: their seeds, and chunks of them computed in parallel and cached on disk.
+
+A *replicate* is one independent repetition of a study (a simulated data set, a
+simulated test collection). Every study of the package runs its replicates with the
+tools of this module:
+
+- :func:`seed_sequence`: the ``numpy.random.SeedSequence`` of one replicate, from the
+  study's ``seed`` and a key (experiment, list length, replicate number, stream), so a
+  replicate draws the same numbers whatever the worker, the order or the chunking;
+- :func:`replicate_counts`: list lengths with the number of replicates at each;
+- :func:`plan_chunks` and :func:`run_chunks`: chunks of consecutive replicates of one
+  list length, computed in this process or through joblib (any backend, e.g. Dask),
+  each finished chunk saved atomically in a cache folder so an interrupted run resumes;
+- :func:`parallel_map`: the one loop that hands work to joblib;
+- :func:`code_fingerprint`: what a cache key hashes of the code.
+
+This module imports joblib and tqdm only when they are used.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import functools
+import hashlib
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NamedTuple, TypeVar
+
+import numpy as np
+
+#: Default number of items (replicates x list length) per chunk of work.
+CHUNK_ITEMS = 2_000_000
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+
+def seed_sequence(seed: int, *key: int) -> np.random.SeedSequence:
+    """``SeedSequence(seed, spawn_key=key)``: the seed of one replicate (or one stream of it).
+
+    ``seed``: the study's seed (entropy), >= 0; ``*key``: non-negative integers that name the replicate, e.g.
+    (experiment, n, replicate, stream).
+    """
+    return np.random.SeedSequence(seed, spawn_key=key)
+
+
+def replicate_counts(ns: Iterable[int], replicates: int | Sequence[int] | Mapping[int, int]
+                     ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """List lengths (sorted, distinct) and the number of replicates at each.
+
+    ``ns``: list lengths, distinct, >= 1; ``replicates``: one count for every n, one count per n (in the order of
+    ``ns``), or ``{n: count}``.
+
+    Returns tuple: (ns, replicates), both tuples sorted by n.
+    """
+    ns_list = list(ns)
+    if not ns_list or len(set(ns_list)) != len(ns_list):
+        raise ValueError(f"ns must be a non-empty list of distinct list lengths, got {ns_list!r}")
+    if isinstance(replicates, Mapping):
+        missing = [n for n in ns_list if n not in replicates]
+        if missing:
+            raise ValueError(f"replicates gives no count for n = {missing}")
+        counts = [replicates[n] for n in ns_list]
+    elif isinstance(replicates, Sequence):
+        counts = list(replicates)
+        if len(counts) != len(ns_list):
+            raise ValueError(f"replicates must give one count per n ({len(ns_list)}), got {counts!r}")
+    else:
+        counts = [replicates] * len(ns_list)
+    pairs = sorted(zip(ns_list, counts, strict=True))
+    return tuple(n for n, _ in pairs), tuple(r for _, r in pairs)
+
+
+class Chunk(NamedTuple):
+    """Replicates ``start`` to ``stop - 1`` at list length ``n``."""
+
+    n: int
+    start: int
+    stop: int
+
+
+def plan_chunks(ns: Sequence[int], replicates: Sequence[int], chunk_items: int = CHUNK_ITEMS) -> list[Chunk]:
+    """Split the replicates of every n into chunks of about ``chunk_items`` items.
+
+    Chunk boundaries are multiples of ``max(1, chunk_items // n)``, so they do not move
+    when replicates are added: finished chunks stay reusable.
+    """
+    out = []
+    for n, count in zip(ns, replicates, strict=True):
+        size = max(1, chunk_items // n)
+        out.extend(Chunk(n, start, min(start + size, count)) for start in range(0, count, size))
+    return out
+
+
+def _single_threaded(function: Callable[[T], R], item: T) -> tuple[T, R]:
+    """``(item, function(item))`` on one BLAS thread.
+
+    The studies' dot products are memory-bound, and idle BLAS threads stall on busy cores.
+    """
+    try:
+        from threadpoolctl import threadpool_limits
+        limit = threadpool_limits(1, user_api="blas")
+    except ImportError:  # pragma: no cover - threadpoolctl is optional (speed only)
+        limit = contextlib.nullcontext()
+    with limit:
+        return item, function(item)
+
+
+def parallel_map(function: Callable[[T], R], items: Iterable[T], *, n_jobs: int = 1,
+                 backend: str | None = None) -> Iterator[tuple[T, R]]:
+    """Yield ``(item, function(item))`` for every item, in the order the results finish.
+
+    ``n_jobs == 1`` without a backend runs in this process; otherwise joblib
+    (``n_jobs=-1``: all cores; ``backend="dask"`` needs a running ``dask.distributed.Client``).
+    Each call runs on one BLAS thread. ``function`` must be picklable for other processes.
+    """
+    if n_jobs == 1 and backend is None:
+        for item in items:
+            yield _single_threaded(function, item)
+        return
+    import joblib
+
+    config = joblib.parallel_config(backend=backend) if backend is not None else contextlib.nullcontext()
+    with config:
+        parallel = joblib.Parallel(n_jobs=n_jobs, return_as="generator_unordered")
+        yield from parallel(joblib.delayed(_single_threaded)(function, item) for item in items)
+
+
+@dataclass
+class ChunkRun:
+    """Values of every chunk, joined per list length: ``values[n]`` stacks replicates along axis 0."""
+
+    values: dict[int, np.ndarray]
+    computed: int
+    reused: int
+
+
+def run_chunks(
+    compute: Callable[[Chunk], np.ndarray],
+    chunks: Sequence[Chunk],
+    *,
+    n_jobs: int = 1,
+    backend: str | None = None,
+    cache: str | os.PathLike[str] | None = None,
+    description: Mapping[str, Any] | None = None,
+    progress: bool | None = None,
+    label: str = "",
+) -> ChunkRun:
+    """Compute (or load from the cache folder) every chunk; see :func:`parallel_map` for the workers.
+
+    ``compute``: chunk -> array with one row per replicate of the chunk (picklable for other processes); ``n_jobs``,
+    ``backend``: as in :func:`parallel_map`; ``cache``: folder of finished chunks (``n<n>_r<start>-<stop>.npy``,
+    written atomically), which must belong to this computation alone (name it by a key that hashes its inputs). None:
+    no cache; ``description``: written once as ``description.json`` into the cache folder, for humans; ``progress``:
+    tqdm progress bar over replicates; default: only when stderr is a terminal; ``label``: text in front of the
+    progress bar.
+    """
+    folder = None if cache is None else Path(cache)
+    if folder is not None:
+        folder.mkdir(parents=True, exist_ok=True)
+        about = folder / "description.json"
+        if description is not None and not about.exists():
+            about.write_text(json.dumps(dict(description), indent=1, default=str) + "\n", encoding="utf-8")
+    done: dict[Chunk, np.ndarray] = {}
+    todo = []
+    for chunk in chunks:
+        path = None if folder is None else _chunk_path(folder, chunk)
+        if path is not None and path.exists():
+            done[chunk] = np.load(path)
+        else:
+            todo.append(chunk)
+    reused = len(done)
+
+    from tqdm import tqdm
+
+    show = sys.stderr.isatty() if progress is None else bool(progress)
+    with tqdm(total=sum(c.stop - c.start for c in chunks), initial=sum(c.stop - c.start for c in done),
+              disable=not show, desc=label, unit="rep", leave=False) as bar:
+        for chunk, values in parallel_map(compute, todo, n_jobs=n_jobs, backend=backend):
+            if folder is not None:
+                _save_atomically(_chunk_path(folder, chunk), values)
+            done[chunk] = values
+            bar.update(chunk.stop - chunk.start)
+    ns = list(dict.fromkeys(c.n for c in chunks))
+    values = {n: np.concatenate([done[c] for c in chunks if c.n == n]) for n in ns}
+    return ChunkRun(values, computed=len(todo), reused=reused)
+
+
+def _chunk_path(folder: Path, chunk: Chunk) -> Path:
+    return folder / f"n{chunk.n}_r{chunk.start}-{chunk.stop}.npy"
+
+
+def _save_atomically(path: Path, values: np.ndarray) -> None:
+    fd, tmp = tempfile.mkstemp(dir=path.parent, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            np.save(handle, values)
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+
+
+# --------------------------------------------------------------------------- cache keys
+
+
+def _without_docstrings(tree: ast.AST) -> ast.AST:
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+                    and isinstance(body[0].value.value, str):
+                node.body = body[1:] or [ast.Pass()]
+    return tree
+
+
+def _package_imports(tree: ast.AST, module: str, is_package: bool) -> set[str]:
+    """Modules of this package imported anywhere in ``tree`` (``from pkg import mod`` counts ``pkg.mod``)."""
+    root = module.split(".")[0]
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            found.update(a.name for a in node.names if a.name.split(".")[0] == root)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                parts = module.split(".") if is_package else module.split(".")[:-1]
+                base = ".".join(parts[: len(parts) - node.level + 1] + ([node.module] if node.module else []))
+            else:
+                base = node.module or ""
+            if base.split(".")[0] == root:
+                found.add(base)
+                found.update(f"{base}.{a.name}" for a in node.names)
+    return found
+
+
+def code_fingerprint(module: str, package: Path | None = None) -> str:
+    """Hash of the code that ``module`` runs: its syntax tree and those of the package modules it
+    imports (transitively), without docstrings and comments, plus the numpy version.
+
+    What determines the numbers of a simulation is this code and numpy's random streams; a
+    cache key that hashes it is invalidated by any change of a statement, and by none of
+    the documentation (docstrings, comments, blank lines, formatting).
+
+    ``module``: absolute name of a module of this package, e.g. ``"ndcg_research.simulation.simulate"``; ``package``:
+    the folder of the package's source (default: this installed package).
+
+    Returns str: 16 hexadecimal digits.
+    """
+    if package is None:  # the installed package does not change while it runs: hash it once
+        return _installed_fingerprint(module)
+    package = Path(package)
+    trees: dict[str, str] = {}
+    todo = [module]
+    while todo:
+        current = todo.pop()
+        if current in trees or current.split(".")[0] != package.name:
+            continue
+        relative = Path(*current.split(".")[1:])
+        is_package = (package / relative).is_dir()
+        path = package / relative / "__init__.py" if is_package else package / relative.with_suffix(".py")
+        if not path.is_file():  # a name imported from a module, not a module
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        todo.extend(sorted(_package_imports(tree, current, path.name == "__init__.py")))
+        trees[current] = ast.dump(_without_docstrings(tree))
+    if module not in trees:
+        raise ValueError(f"module must name a module of {package.name}, got {module!r}")
+    digest = hashlib.sha256(f"numpy {np.__version__}".encode())
+    for name in sorted(trees):  # a fixed order: the hash must not depend on the order of discovery
+        digest.update(name.encode() + b"\0" + trees[name].encode() + b"\0")
+    return digest.hexdigest()[:16]
+
+
+@functools.cache
+def _installed_fingerprint(module: str) -> str:
+    return code_fingerprint(module, Path(__file__).resolve().parents[1])  # ndcg_research/simulation/ -> ndcg_research

@@ -1,0 +1,375 @@
+"""Sweeps over list length, rankers, discounts and replicates, with tidy result tables.
+
+A :class:`Sweep` names one experiment: a :class:`Design` (a model, the rankers, the discounts,
+the ranker pairs to compare (better first), the seed and the gain) and the list lengths ``n``
+with the number of replicates at each. :func:`run_sweep` computes the
+nDCG of every (replicate, ranker, discount) through
+:func:`ndcg_research.simulation.simulate.replicate_ndcg`, with the machinery of
+:mod:`ndcg_research.simulation.replicates`:
+
+- work is split into chunks of consecutive replicates of one ``n``; every replicate
+  draws its numbers from its own ``SeedSequence``, so the values do not depend on the
+  chunking, the number of workers or the backend;
+- chunks run in parallel through joblib (``n_jobs``; any joblib backend, e.g.
+  ``backend="dask"`` with a ``dask.distributed`` client running);
+- each finished chunk is saved in ``cache_dir/<sweep key>/``, and a later run with the
+  same configuration loads it instead of recomputing, so an interrupted run resumes
+  where it stopped (and adding replicates or list lengths only computes the new chunks).
+  The key hashes the sweep's specs and seed and the code that computes a replicate
+  (:func:`~ndcg_research.simulation.replicates.code_fingerprint`), not its documentation.
+
+:meth:`SweepResult.ranker_table` and :meth:`SweepResult.pair_table` summarise the
+values as tidy :class:`pandas.DataFrame` tables (one row per (discount, ranker, n) or
+(discount, pair, n)) with the statistics of :mod:`ndcg_research.stats.intervals` and
+:mod:`ndcg_research.stats.paired`;
+:func:`~ndcg_research.simulation.tables.write_table` writes them. The sweep of notebook 05,
+:class:`ndcg_research.simulation.cutoff.CutoffSweep`, extends :class:`Sweep` with cut-off
+rules: the same runner, result type and tables, with one more axis.
+
+This module imports joblib and tqdm when a sweep runs; :mod:`ndcg_research` does not import it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, fields
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+import pandas as pd
+
+from ..core import parse_discount, parse_gain
+from ..stats.intervals import bootstrap_statistic_interval, mean_interval
+from ..stats.paired import TIE_TOLERANCE, paired_comparison
+from . import theory
+from .model import parse_model, parse_ranker
+from .replicates import CHUNK_ITEMS, Chunk, code_fingerprint, plan_chunks, replicate_counts, run_chunks, seed_sequence
+from .simulate import replicate_ndcg
+from .tables import grid_table
+
+#: The discounts of the theory experiments, fastest decay first.
+DEFAULT_DISCOUNTS: tuple[str, ...] = (
+    "power(beta=2)",
+    "geometric(p=0.5)",
+    "zipf",
+    "power(beta=0.5)",
+    "log2",
+    "logpower(gamma=0.5)",
+    "loglog",
+    "none",
+)
+#: Rankers in their order of quality (coarse is only known to be below bayes).
+DEFAULT_RANKERS: tuple[str, ...] = ("bayes", "noisy(sigma=0.5)", "noisy(sigma=1)", "coarse(bins=4)", "random")
+#: Pairs compared in the distinguishability tables: (better, worse) by construction.
+DEFAULT_PAIRS: tuple[tuple[str, str], ...] = (
+    ("bayes", "noisy(sigma=0.5)"),
+    ("noisy(sigma=0.5)", "noisy(sigma=1)"),
+    ("bayes", "coarse(bins=4)"),
+    ("noisy(sigma=1)", "random"),
+)
+
+
+def distinct_specs(what: str, specs: Iterable[str]) -> tuple[str, ...]:
+    """Canonical specs as a tuple, which must be non-empty and without repeats.
+
+    ``what``: plural name for the message, e.g. ``"rankers"``; ``specs``: canonical spec strings.
+    """
+    specs = tuple(specs)
+    if not specs or len(set(specs)) != len(specs):
+        raise ValueError(f"{what} must be a non-empty list of distinct {what}, got {list(specs)!r}")
+    return specs
+
+
+def ranker_pairs(pairs: Iterable[Sequence[str]], rankers: Sequence[str]) -> tuple[tuple[str, str], ...]:
+    """Canonical (better, worse) ranker pairs, both among the canonical ``rankers``.
+    """
+    out = []
+    for pair in pairs:
+        if isinstance(pair, str) or len(pair) != 2:
+            raise ValueError(f"pairs: each pair must be (better, worse), got {pair!r}")
+        better, worse = (str(parse_ranker(r)) for r in pair)
+        for r in (better, worse):
+            if r not in rankers:
+                raise ValueError(f"pairs: ranker {r!r} of pair {pair!r} is not among rankers {list(rankers)}")
+        out.append((better, worse))
+    return tuple(out)
+
+
+@dataclass(frozen=True, kw_only=True)
+class Design:
+    """What every simulated experiment fixes before it draws a number: model, rankers, discounts, pairs, seed, gain.
+
+    The base of :class:`Sweep` (independent data sets at each list length) and of
+    :class:`~ndcg_research.studies.consistent_distinguishability.experiment.StreamStudy` (nested prefixes of data
+    streams), which add how the data sets are laid out. :meth:`canonical_fields` checks and
+    canonicalises these fields for both; :meth:`key` hashes what fixes the values.
+    """
+
+    model: str
+    rankers: tuple[str, ...]
+    discounts: tuple[str, ...]
+    pairs: tuple[tuple[str, str], ...]
+    seed: int
+    gain: str = "linear"
+
+    #: Fields that say how many data sets there are or which summaries to make, not what a data set's
+    #: values are: :meth:`key` leaves them out, so that more replicates reuse the cached ones.
+    UNKEYED: ClassVar[tuple[str, ...]] = ("pairs",)
+
+    @staticmethod
+    def canonical_fields(model: str, *, rankers: Iterable[str], discounts: Iterable[str],
+                         pairs: Iterable[Sequence[str]], seed: int, gain: str = "linear") -> dict[str, Any]:
+        """The fields of a :class:`Design`, checked and in canonical spelling.
+
+        ``model``: model spec, e.g. ``"probit(lo=0.1, hi=0.6)"``; ``rankers``, ``discounts``: specs (see
+        :mod:`ndcg_research.simulation.model` and :mod:`ndcg_research.core.discounts`); ``pairs``: ranker pairs
+        (better, worse), both among ``rankers``; ``seed``: entropy of every replicate's ``SeedSequence``, >= 0;
+        ``gain``: built-in gain spec.
+
+        Returns dict: ``model``, ``rankers``, ``discounts``, ``pairs``, ``seed``, ``gain``.
+        """
+        ranker_specs = distinct_specs("rankers", (str(parse_ranker(r)) for r in rankers))
+        return dict(
+            model=str(parse_model(model)),
+            rankers=ranker_specs,
+            discounts=distinct_specs("discounts", (str(parse_discount(d, builtin_only=True)) for d in discounts)),
+            pairs=ranker_pairs(pairs, ranker_specs),
+            seed=seed,
+            gain=str(parse_gain(gain, builtin_only=True)),
+        )
+
+    def key_fields(self) -> dict[str, Any]:
+        """Every field but the :attr:`UNKEYED` ones: what fixes the values of a data set."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name not in self.UNKEYED}
+
+    def key(self) -> str:
+        """Hash of :meth:`key_fields` and of the code that computes a data set's values (the code of the
+        module that defines the design's class and of everything it imports)."""
+        spec = {**self.key_fields(), "code": code_fingerprint(type(self).__module__)}
+        return hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:16]
+
+
+@dataclass(frozen=True, kw_only=True)
+class Sweep(Design):
+    """One experiment on independent data sets: a :class:`Design` and list lengths with replicates.
+
+    Build it with :meth:`Sweep.build`, which checks and canonicalises every spec.
+    """
+
+    ns: tuple[int, ...]
+    replicates: tuple[int, ...]
+
+    UNKEYED: ClassVar[tuple[str, ...]] = ("ns", "replicates", "pairs")
+
+    @classmethod
+    def build(
+        cls,
+        model: str,
+        *,
+        ns: Iterable[int],
+        replicates: int | Sequence[int] | Mapping[int, int],
+        seed: int,
+        rankers: Iterable[str] = DEFAULT_RANKERS,
+        discounts: Iterable[str] = DEFAULT_DISCOUNTS,
+        pairs: Iterable[Sequence[str]] = DEFAULT_PAIRS,
+        gain: str = "linear",
+        **more: Any,
+    ) -> Sweep:
+        """Check and canonicalise a sweep.
+
+        ``model``: model spec, e.g. ``"probit(lo=0.1, hi=0.6)"``; ``ns``: list lengths (distinct, >= 1); sorted;
+        ``replicates``: replicates per n: one number for all, one per n (same order as ``ns``), or a mapping ``{n:
+        replicates}`` covering every n; ``seed``: entropy of every replicate's ``SeedSequence``, >= 0; ``rankers``,
+        ``discounts``: specs (see :mod:`ndcg_research.simulation.model` and :mod:`ndcg_research.core.discounts`);
+        ``pairs``: ranker pairs (better, worse), both among ``rankers``; ``gain``: built-in gain spec; ``**more``:
+        the fields a subclass adds (already canonical).
+        """
+        ns_sorted, counts = replicate_counts(ns, replicates)
+        design = cls.canonical_fields(model, rankers=rankers, discounts=discounts, pairs=pairs, seed=seed, gain=gain)
+        return cls(ns=ns_sorted, replicates=counts, **design, **more)
+
+    def axes(self) -> dict[str, tuple[str, ...]]:
+        """Names and labels of the axes of one replicate's values (after the replicate axis)."""
+        return {"ranker": self.rankers, "discount": self.discounts}
+
+    def canonical(self, axis: str, label: str) -> str:
+        """The canonical spelling of a label of one of the :meth:`axes`, e.g. ``"noisy(sigma=1)"``."""
+        if axis == "ranker":
+            return str(parse_ranker(label))
+        if axis == "discount":
+            return str(parse_discount(label))
+        raise ValueError(f"axis must be one of {list(self.axes())}, got {axis!r}")
+
+    def table_axes(self) -> tuple[str, ...]:
+        """The axes of :meth:`axes` in the row order of the tables (slowest first; n comes last)."""
+        return ("discount", "ranker")
+
+    def chunks(self, chunk_items: int = CHUNK_ITEMS) -> list[Chunk]:
+        """Work units: consecutive replicates of one n (:func:`~ndcg_research.simulation.replicates.plan_chunks`)."""
+        return plan_chunks(self.ns, self.replicates, chunk_items)
+
+    def compute_chunk(self, chunk: Chunk) -> np.ndarray:
+        """nDCG values of the replicates of ``chunk``: shape (replicates, rankers, discounts)."""
+        return np.stack([
+            replicate_ndcg(self.model, self.rankers, self.discounts, chunk.n, seed=self.seed, replicate=r,
+                           gain=self.gain)
+            for r in range(chunk.start, chunk.stop)  # loop over replicates (data sets)
+        ])
+
+    def annotate(self, table: pd.DataFrame) -> pd.DataFrame:
+        """Add the model, each discount's decay class, for pairs ``eps`` = eps_D(n), and last the sweep's
+        ``seed`` (so that tables of independent replications can be told apart) to a table."""
+        table.insert(0, "model", self.model)
+        decay = {d: parse_discount(d).decay for d in self.discounts}
+        table.insert(table.columns.get_loc("discount") + 1, "decay", table["discount"].map(decay))
+        if "better" in table:
+            table["eps"] = [float(theory.eps(d, float(n))) for d, n in zip(table["discount"], table["n"], strict=False)]
+        table["seed"] = self.seed
+        return table
+
+
+@dataclass
+class SweepResult:
+    """nDCG values of a sweep: ``values[n]`` has shape (replicates, axes...) with the axes of
+    :meth:`Sweep.axes` (rankers, discounts, and for a cut-off sweep the rules).
+
+    ``computed_chunks``, ``reused_chunks``: chunks computed in this run and loaded from the cache.
+    """
+
+    sweep: Sweep
+    values: dict[int, np.ndarray]
+    computed_chunks: int = 0
+    reused_chunks: int = 0
+
+    def ndcg(self, ranker: str, discount: str, n: int, **more: str) -> np.ndarray:
+        """The nDCG of one ranker under one discount in every replicate at list length n.
+
+        A cut-off sweep also needs the rule, e.g. ``rule="fixed(k=10)"``.
+        """
+        extra = [name for name in self.sweep.axes() if name not in ("ranker", "discount")]
+        if sorted(more) != sorted(extra):
+            raise TypeError(f"ndcg() of this sweep needs the keyword argument(s) {extra}, got {sorted(more)}")
+        wanted = {"ranker": ranker, "discount": discount, **more}
+        index = []
+        for axis, labels in self.sweep.axes().items():
+            label = self.sweep.canonical(axis, wanted[axis])
+            if label not in labels:
+                raise ValueError(f"{axis} {label!r} is not in this sweep, whose {axis}s are {list(labels)}")
+            index.append(labels.index(label))
+        return self.values[n][(slice(None), *index)]
+
+    def ranker_table(self) -> pd.DataFrame:
+        """One row per (discount, ranker, n): mean nDCG with its 95% t-interval, and its sd.
+
+        Columns: model, discount, decay, ranker, n, replicates, mean, sd, ci_low, ci_high, seed
+        (a cut-off sweep adds the rule first and k after n).
+        """
+        return self.sweep.annotate(self._table(lambda v: mean_interval(v), self.sweep.axes()))
+
+    def pair_table(self, tie_tolerance: float = TIE_TOLERANCE) -> pd.DataFrame:
+        """One row per (discount, pair, n): the paired gap better - worse on the same data sets.
+
+        Columns: model, discount, decay, better, worse, n, replicates, and those of
+        :func:`~ndcg_research.stats.paired.paired_comparison`: mean_gap, sd_gap,
+        gap_ci_low, gap_ci_high, p_better, p_better_low, p_better_high, p_tie, p_worse,
+        std_gap (NaN: undefined, every gap is 0), std_gap_se; eps = eps_D(n); seed.
+        """
+        s = self.sweep
+        better = [s.rankers.index(b) for b, _ in s.pairs]
+        worse = [s.rankers.index(w) for _, w in s.pairs]
+        axes = {"pair": s.pairs, **{k: v for k, v in s.axes().items() if k != "ranker"}}
+        table = self._table(lambda v: paired_comparison(v[:, better], v[:, worse], tie_tolerance=tie_tolerance), axes)
+        position = table.columns.get_loc("pair")
+        pairs = table.pop("pair")
+        table.insert(position, "worse", [w for _, w in pairs])
+        table.insert(position, "better", [b for b, _ in pairs])
+        return self.sweep.annotate(table)
+
+    def ratio_table(self, numerator: str, denominator: str, *, statistic: str = "std_gap", seed: int,
+                    n_resamples: int = 2000, tie_tolerance: float = TIE_TOLERANCE) -> pd.DataFrame:
+        """Ratio of a pair statistic under two discounts, with a bootstrap interval, per (pair, n).
+
+        For each pair and n, the paired gaps better - worse on the same data sets under the
+        ``numerator`` and the ``denominator`` discount give the ratio of their ``statistic``:
+        ``"std_gap"`` (mean / sd) or ``"mean_gap"``. The interval resamples the data sets
+        (both discounts' gaps together: :func:`~ndcg_research.stats.intervals.bootstrap_statistic_interval`),
+        seeded by ``(seed, pair number, n)``.
+
+        Returns pandas.DataFrame: columns: model, better, worse, n, replicates, numerator, denominator, statistic,
+        ratio, ratio_low, ratio_high.
+        """
+        if set(self.sweep.axes()) != {"ranker", "discount"}:
+            raise TypeError(f"ratio_table needs a sweep over rankers and discounts only, not {list(self.sweep.axes())}")
+        if statistic not in ("std_gap", "mean_gap"):
+            raise ValueError(f"statistic must be 'std_gap' or 'mean_gap', got {statistic!r}")
+        top, bottom = (self.sweep.canonical("discount", d) for d in (numerator, denominator))
+
+        def snapped(gap: np.ndarray) -> np.ndarray:
+            return np.where(np.abs(gap) <= tie_tolerance, 0.0, gap)
+
+        def ratio(a: np.ndarray, b: np.ndarray, axis: int) -> np.ndarray:
+            if statistic == "mean_gap":
+                return a.mean(axis) / b.mean(axis)
+            return (a.mean(axis) / a.std(axis, ddof=1)) / (b.mean(axis) / b.std(axis, ddof=1))
+
+        rows = []
+        for number, (better, worse) in enumerate(self.sweep.pairs):
+            for n in self.sweep.ns:
+                a, b = (snapped(self.ndcg(better, d, n) - self.ndcg(worse, d, n)) for d in (top, bottom))
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    value, low, high = bootstrap_statistic_interval(
+                        ratio, [a, b], seed=seed_sequence(self.sweep.seed, number, n), n_resamples=n_resamples)
+                rows.append(dict(model=self.sweep.model, better=better, worse=worse, n=n, replicates=a.size,
+                                 numerator=top, denominator=bottom, statistic=statistic, ratio=value,
+                                 ratio_low=low, ratio_high=high))
+        return pd.DataFrame(rows)
+
+    def _table(self, summarize: Any, axes: dict[str, Sequence[Any]]) -> pd.DataFrame:
+        """Summaries of every n (arrays over ``axes``) as one table in the sweep's row order."""
+        ns = self.sweep.ns
+        summaries = [summarize(self.values[n]) for n in ns]
+        order = [("pair" if a == "ranker" and "pair" in axes else a) for a in self.sweep.table_axes()]
+        names = [*axes, "n"]
+        permutation = [names.index(a) for a in (*order, "n")]
+        columns: dict[str, Any] = {
+            "replicates": np.broadcast_to(np.array([self.values[n].shape[0] for n in ns]),
+                                          tuple(len(axes[a]) for a in order) + (len(ns),)),
+        }
+        for name in summaries[0]:
+            columns[name] = np.stack([s[name] for s in summaries], axis=-1).transpose(permutation)
+        return grid_table({**{a: list(axes[a]) for a in order}, "n": list(ns)}, columns)
+
+
+def run_sweep(
+    sweep: Sweep,
+    *,
+    n_jobs: int = 1,
+    backend: str | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
+    progress: bool | None = None,
+    chunk_items: int = CHUNK_ITEMS,
+) -> SweepResult:
+    """Compute (or load from the cache) every chunk of a sweep (a :class:`Sweep` or a cut-off sweep).
+
+    ``n_jobs``: joblib workers (1: run in this process; -1: all cores); ``backend``: joblib backend, e.g. ``"loky"``
+    (default for n_jobs != 1) or ``"dask"`` (needs a running ``dask.distributed.Client``); ``cache_dir``: folder of
+    finished chunks (in a sub-folder named by :meth:`Sweep.key`); ``None`` disables caching; ``progress``: show a
+    tqdm bar; default: only when stderr is a terminal; ``chunk_items``: target number of items (replicates x n) per
+    chunk.
+    """
+    if not isinstance(sweep, Sweep):
+        raise TypeError(f"sweep must be a Sweep (see Sweep.build), got {type(sweep).__name__}")
+    cache = None if cache_dir is None else Path(cache_dir) / sweep.key()
+    run = run_chunks(sweep.compute_chunk, sweep.chunks(chunk_items), n_jobs=n_jobs, backend=backend, cache=cache,
+                     description={**sweep.key_fields(), "kind": type(sweep).__name__}, progress=progress,
+                     label=sweep.model)
+    return SweepResult(sweep, run.values, computed_chunks=run.computed, reused_chunks=run.reused)
+
+
+# --------------------------------------------------------------------------- theory vs simulation
+
+

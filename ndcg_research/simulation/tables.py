@@ -1,0 +1,136 @@
+"""Tidy result tables as CSV files whose column types survive a round trip.
+
+A CSV file does not say what its columns are: read back naively, a text column of
+``"True"`` becomes booleans and ``"007"`` becomes the integer 7. :func:`write_table`
+therefore writes, next to ``name.csv``, a small ``name.csv.dtypes.json`` with the type of
+every column (``str``, ``int64``, ``float64`` or ``bool``), and :func:`read_table` reads
+the CSV with those types. The CSV itself stays a plain table that any tool reads.
+
+Floats are written with 10 significant digits: enough for every number the notebooks
+quote, and short enough that the last bits of a floating-point sum (which differ between
+machines) do not show up as changed files.
+
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import os
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+#: How floats are written: 10 significant digits.
+FLOAT_FORMAT = "%.10g"
+_NAN = "NaN"
+
+
+def dtypes_path(path: str | os.PathLike[str]) -> Path:
+    """The file that records the column types of the table at ``path`` (``<path>.dtypes.json``).
+    """
+    path = Path(path)
+    return path.with_name(path.name + ".dtypes.json")
+
+
+def _column_type(name: str, column: pd.Series) -> str:
+    dtype = column.dtype
+    if pd.api.types.is_bool_dtype(dtype):
+        return "bool"
+    if pd.api.types.is_integer_dtype(dtype):
+        return "int64"
+    if pd.api.types.is_float_dtype(dtype):
+        return "float64"
+    if pd.api.types.is_string_dtype(dtype) and column.map(lambda v: isinstance(v, str)).all():
+        return "str"
+    kinds = sorted({type(v).__name__ for v in column})
+    raise TypeError(
+        f"column {name!r} must hold only text, integers, floats or booleans (no missing text), got {kinds}"
+    )
+
+
+def write_table(table: pd.DataFrame | Sequence[Mapping[str, Any]], path: str | os.PathLike[str]) -> Path:
+    """Write a table as CSV (floats with 10 significant digits) and its column types beside it.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame or sequence of dict
+        Columns of text, integers, floats (NaN allowed) or booleans; the index is not written.
+    path : path
+        The CSV file; folders are created.
+
+    Returns
+    -------
+    pathlib.Path
+        ``path``.
+    """
+    frame = table if isinstance(table, pd.DataFrame) else pd.DataFrame(list(table))
+    if frame.columns.size == 0:
+        raise ValueError("table must have at least one column")
+    types = {str(name): _column_type(str(name), frame[name]) for name in frame.columns}
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    frame.to_csv(path, index=False, float_format=FLOAT_FORMAT, na_rep=_NAN, lineterminator="\n")
+    dtypes_path(path).write_text(json.dumps(types, indent=1) + "\n", encoding="utf-8")
+    return path
+
+
+def read_table(path: str | os.PathLike[str]) -> pd.DataFrame:
+    """Read a table written by :func:`write_table`, each column with the type it was written with.
+
+    Parameters
+    ----------
+    path : path
+        The CSV file (its ``.dtypes.json`` must be beside it).
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
+    path = Path(path)
+    try:
+        types = json.loads(dtypes_path(path).read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise FileNotFoundError(
+            f"{dtypes_path(path)} is missing: read_table reads tables written by write_table "
+            f"(use pandas.read_csv for other CSV files)"
+        ) from None
+    floats = [name for name, kind in types.items() if kind == "float64"]
+    frame = pd.read_csv(path, dtype={n: (str if k == "str" else k) for n, k in types.items() if k != "bool"},
+                        keep_default_na=False, na_values={n: [_NAN] for n in floats})
+    for name in (n for n, k in types.items() if k == "bool"):
+        frame[name] = frame[name].map({"True": True, "False": False, True: True, False: False}).astype(bool)
+    if list(frame.columns) != list(types):
+        raise ValueError(f"{path} has columns {list(frame.columns)}, its dtypes file lists {list(types)}")
+    return frame
+
+
+def grid_table(axes: Mapping[str, Sequence[Any]], columns: Mapping[str, Any]) -> pd.DataFrame:
+    """One row per combination of axis labels (first axis slowest), one column per array.
+
+    Parameters
+    ----------
+    axes : mapping of str to sequence
+        Axis name -> labels, in the order of the arrays' dimensions.
+    columns : mapping of str to array-like
+        Column name -> array of shape ``(len(labels) for each axis)`` (or a scalar, repeated).
+
+    Returns
+    -------
+    pandas.DataFrame
+    """
+    shape = tuple(len(labels) for labels in axes.values())
+    rows = list(itertools.product(*axes.values()))
+    table = pd.DataFrame(rows, columns=list(axes)) if rows else pd.DataFrame(columns=list(axes))
+    for name, value in columns.items():
+        array = np.asarray(value)
+        if array.ndim == 0:
+            table[name] = value
+        elif array.shape != shape:
+            raise ValueError(f"column {name!r} has shape {array.shape}, the axes {list(axes)} need {shape}")
+        else:
+            table[name] = array.reshape(-1)
+    return table

@@ -1,0 +1,437 @@
+r"""Asymptotic predictions for nDCG of the simulated rankers, to test against the simulation.
+
+Gain profiles
+-------------
+For a ranker f on the model of :mod:`ndcg_research.simulation.simulate`, let ``g_f(t)``
+be the expected gain of the item at relative rank ``t = r / n`` (as n grows),
+and ``g*(t)`` the same for the ideal ranking: the decreasing rearrangement of
+the gain distribution (a step function, ``g*(t) = sum_k [gain(k) - gain(k-1)]
+1{t < P(y >= k)}``; binary: ``1{t < p}``). Both integrate to the mean gain
+``p = E gain(y)``. Then, with ``E DCG ≈ sum_r g_f(r/n) D(r)``:
+
+Slowly varying D (``D(cn)/D(n) -> 1``: log2, logpower, loglog, ...)
+    Write ``D(nt) / D(n) = exp(ln D(nt) - ln D(n)) = 1 - eps_D(n) ln t + O(eps^2 ln^2 t)``,
+    with ``eps_D(n) = -n D'(n) / D(n) = -d ln D / d ln r`` at ``r = n`` (-> 0). Then
+
+    .. math:: \frac{DCG}{n D(n)} ≈ p + eps_D(n) \int_0^1 g_f(t) (-\ln t) dt,
+
+    the same for IDCG with ``g*``, and the ratio is
+
+    .. math:: 1 - nDCG_D(f) ≈ eps_D(n)\, c_f, \qquad
+              c_f = \frac{1}{p}\Big[\int_0^1 g^*(t)(-\ln t)dt - \int_0^1 g_f(t)(-\ln t)dt\Big] \ge 0.
+
+    For binary relevance ``int g* (-ln t) = int_0^p (-ln t) dt = p (1 - ln p)``.
+    The random ranker (``g_f = p``) has ``c = ln(1/p)`` (binary). The error is
+    of order ``eps^2`` plus the change of ``eps`` over a factor of n (which for
+    loglog is of relative order ``1 / ln n``, not small in practice).
+
+``power(beta)``, 0 < beta < 1 (regularly varying)
+    ``D(nt) = n^-beta t^-beta`` exactly, so the factor ``n^(1-beta)`` cancels:
+
+    .. math:: nDCG -> \int g_f(t) t^{-\beta} dt \Big/ \int g^*(t) t^{-\beta} dt,
+
+    a limit below 1 that differs between rankers; binary: the denominator is
+    ``p^(1-beta) / (1 - beta)`` and the random ranker's limit is ``p^beta``.
+
+``zipf`` (1/r, critical)
+    ``sum_r g_f(r/n) / r ≈ g_f(0+) (ln n + γ) + \int_0^1 (g_f(t) - g_f(0+)) / t dt``,
+    so ``nDCG -> g_f(0+) / g*(0+)`` at rate ``1 / ln n``: every ranker whose
+    best items have the best relevance probability gets the same limit.
+
+Summable D (``power(beta > 1)``, ``geometric``)
+    Only the first few ranks matter: ``E nDCG -> g_f(0+) / g*(0+)``, and nDCG
+    itself does not converge to a constant (it keeps the randomness of the
+    top few grades).
+
+``none``
+    DCG = IDCG = total gain: every ranker gets exactly 1.
+
+Finite n
+--------
+Expected nDCG at a given n, without the expansion: :mod:`~ndcg_research.simulation.finite_n`.
+
+This module imports numpy and scipy.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import integrate, special, stats
+from scipy.special import ndtr, ndtri
+
+from ..core import Discount, Gain, parse_discount, parse_gain
+from .model import Model, Ranker, parse_model, parse_ranker
+
+EULER_GAMMA = 0.5772156649015329
+_HERMITE_NODES, _HERMITE_WEIGHTS = np.polynomial.hermite_e.hermegauss(96)
+_HERMITE_WEIGHTS = _HERMITE_WEIGHTS / math.sqrt(2 * math.pi)  # expectations over N(0, 1)
+
+
+# --------------------------------------------------------------------------- eps_D(n)
+
+
+def eps(discount: str | Discount, n: float | np.ndarray) -> float | np.ndarray:
+    r"""Analytic ``eps_D(n) = -n D'(n) / D(n)``, the local log-slope of a built-in discount.
+
+    ===================  ==========================================================
+    discount             eps_D(n)
+    ===================  ==========================================================
+    log2, log(base)      n / ((1 + n) ln(1 + n))
+    logpower(gamma)      gamma n / ((1 + n) ln(1 + n))
+    loglog               n / ((1 + n) ln 2 (1 + L) ln(1 + L)),  L = log2(1 + n)
+    jarvelin(base)       1 / ln n for n > base, 0 below
+    power(beta)          beta;  zipf: 1
+    zipflog(gamma)       1 + gamma n / ((1 + n) ln(1 + n))
+    geometric(p)         -n ln p
+    none                 0
+    ===================  ==========================================================
+
+    ``discount``: a built-in discount; ``n``: list length(s), >= 1.
+    """
+    d = parse_discount(discount, builtin_only=True)
+    r = np.asarray(n, dtype=np.float64)
+    if np.any(~np.isfinite(r)) or np.any(r < 1):
+        raise ValueError(f"n must be finite and >= 1, got {n!r}")
+    kw = d.kwargs
+    if d.name in ("log2", "log"):
+        out = r / ((1 + r) * np.log1p(r))
+    elif d.name == "logpower":
+        out = kw["gamma"] * r / ((1 + r) * np.log1p(r))
+    elif d.name == "loglog":
+        L = np.log2(1 + r)
+        out = r / ((1 + r) * math.log(2) * (1 + L) * np.log1p(L))
+    elif d.name == "jarvelin":
+        with np.errstate(divide="ignore"):
+            out = np.where(r > kw["base"], 1 / np.log(np.maximum(r, 1.0)), 0.0)
+    elif d.name == "power":
+        out = np.full_like(r, kw["beta"])
+    elif d.name == "zipf":
+        out = np.ones_like(r)
+    elif d.name == "zipflog":  # ln D = -ln r - gamma ln ln(1 + r) + const
+        out = 1 + kw["gamma"] * r / ((1 + r) * np.log1p(r))
+    elif d.name == "geometric":
+        out = -r * math.log(kw["p"])
+    elif d.name == "none":
+        out = np.zeros_like(r)
+    else:  # a built-in discount this table does not know yet: refuse rather than answer 0
+        raise ValueError(f"no analytic eps for discount {str(d)!r}; use eps_numeric")
+    return float(out) if np.ndim(n) == 0 else out
+
+
+def eps_numeric(discount: str | Discount | Callable[[np.ndarray], np.ndarray], n: float | np.ndarray,
+                h: float = 1e-4) -> float | np.ndarray:
+    """``-d ln D / d ln r`` at ``r = n`` by a central difference in ``ln r`` (any discount defined for real r >= 1).
+    """
+    d = parse_discount(discount)
+    r = np.asarray(n, dtype=np.float64)
+    if np.any(r * math.exp(-h) < 1):
+        raise ValueError(f"n must be >= exp(h) so that D is evaluated at ranks >= 1, got {n!r}")
+    hi, lo = (np.asarray(d(r * math.exp(s)), dtype=np.float64) for s in (h, -h))
+    if np.any(hi <= 0) or np.any(lo <= 0):
+        raise ValueError(f"discount {d} underflows to 0 near n = {n!r}; its log-slope cannot be differenced there")
+    up, down = np.log(hi), np.log(lo)
+    out = -(up - down) / (2 * h)
+    return float(out) if np.ndim(n) == 0 else out
+
+
+#: Up to this list length :func:`discount_sum` adds the discounts up; beyond, it uses their asymptotic form.
+_EXACT_SUM = 100_000
+
+
+def discount_sum(discount: str | Discount, n: int) -> float:
+    r"""``S(n) = sum_{r=1..n} D(r)``, the total weight of a list of n, from its asymptotic (Euler-Maclaurin) form.
+
+    ====================  ==========================================================================
+    discount              S(n)
+    ====================  ==========================================================================
+    (any, n <= 10^5)      the sum itself
+    zipf                  ln n + γ + 1/(2n)   (γ: Euler's constant)
+    power(beta), beta≠1   ζ(beta) + n^(1-beta)/(1-beta) + n^-beta/2   (ζ continued below 1)
+    geometric(p)          (1 - p^n) / (1 - p)   (exact)
+    zipflog(gamma)        the sum up to 10^5, then the integral of D plus the end corrections:
+                          it grows like ln 2 ln ln n (gamma = 1), (ln 2)^g (ln n)^(1-g)/(1-g) (g < 1),
+                          and converges for gamma > 1, to within (ln 2)^g (ln n)^(1-g)/(g-1) of its limit
+    none                  n
+    ====================  ==========================================================================
+
+    The growth of S(n) is what separates the decay classes: the first rank's share of the
+    weight, ``1 / S(n)``, stays positive for summable discounts and vanishes, however slowly,
+    for the others. Slowly varying discounts are not covered (their sums have no short form).
+
+    ``discount``: one of the discounts above; ``n``: list length (>= 1).
+    """
+    d = parse_discount(discount, builtin_only=True)
+    kw = d.kwargs
+    if d.name == "none":
+        return float(n)
+    if n <= _EXACT_SUM and d.name in ("zipf", "power", "zipflog", "geometric"):
+        return math.fsum(d(np.arange(1, n + 1, dtype=np.float64)))
+    if d.name == "geometric":
+        return (1 - kw["p"] ** n) / (1 - kw["p"])
+    if d.name == "zipf" or (d.name == "power" and kw["beta"] == 1):
+        return math.log(n) + EULER_GAMMA + 1 / (2 * n)
+    if d.name == "power":
+        beta = kw["beta"]
+        return float(special.zeta(beta)) + n ** (1 - beta) / (1 - beta) + n**-beta / 2
+    if d.name == "zipflog":
+        start = _EXACT_SUM
+        exact = math.fsum(d(np.arange(1, start + 1, dtype=np.float64)))
+        gamma, ln2 = kw["gamma"], math.log(2)
+
+        def antiderivative(r: float) -> float:  # of 1 / ((r + 1) log2(r + 1)^g), exactly
+            big = math.log1p(r)
+            return ln2 * math.log(big) if gamma == 1 else ln2**gamma * big ** (1 - gamma) / (1 - gamma)
+
+        # D(r) exceeds that integrand by 1 / (r (r + 1) log2(r + 1)^g): integrated with the log held at the start.
+        excess = math.log(n * (start + 1) / (start * (n + 1.0))) / math.log2(start + 1) ** gamma
+        at = lambda r: float(d(np.array([float(r)]))[0])  # noqa: E731
+        return exact + antiderivative(n) - antiderivative(start) + excess + (at(n) - at(start)) / 2
+    raise ValueError(f"discount_sum has no closed form for {str(d)!r} (zipf, power, geometric, zipflog, none)")
+
+
+# --------------------------------------------------------------------------- gain profiles
+
+
+@dataclass(frozen=True)
+class Profile:
+    """Expected gain ``g(t)`` at relative rank ``t`` in (0, 1): a step function or a smooth curve.
+
+    Steps: ``g(t) = values[j]`` for ``edges[j] <= t < edges[j + 1]`` (``edges[0] = 0``,
+    ``edges[-1] = 1``). Smooth: ``g = function`` (vectorised), with ``top = g(0+)``, smooth
+    except at the points ``breaks`` (where the integrals split their quadrature).
+    """
+
+    top: float
+    edges: np.ndarray | None = None
+    values: np.ndarray | None = None
+    function: Callable[[np.ndarray], np.ndarray] | None = None
+    breaks: tuple[float, ...] = ()
+    _integrals: dict[tuple[str, float], float] = field(default_factory=dict, compare=False, repr=False)
+
+    def __call__(self, t: np.ndarray | float) -> np.ndarray:
+        t = np.asarray(t, dtype=np.float64)
+        if self.function is not None:
+            return self.function(t)
+        j = np.searchsorted(self.edges, t, side="right") - 1
+        return self.values[np.clip(j, 0, len(self.values) - 1)]
+
+    def integral(self, weight: str = "one", beta: float = 0.0) -> float:
+        r"""``\int_0^1 g(t) w(t) dt`` for ``w = 1`` ("one"), ``-ln t`` ("log"), ``t^-beta`` ("power"),
+        or ``int (g(t) - g(0+)) / t dt`` ("zipf")."""
+        if weight == "power" and not 0 <= beta < 1:
+            raise ValueError(f"beta must be in [0, 1) for an integrable t^-beta, got {beta!r}")
+        key = (weight, float(beta))
+        if key not in self._integrals:
+            self._integrals[key] = self._step_integral(weight, beta) if self.function is None else \
+                self._smooth_integral(weight, beta)
+        return self._integrals[key]
+
+    def _smooth_integral(self, weight: str, beta: float) -> float:
+        # Substitute t = exp(-u): dt = t du, so the weights become u e^-u, e^-(1-beta)u, 1.
+        kernels = {
+            "one": lambda u: self.function(np.exp(-u)) * np.exp(-u),
+            "log": lambda u: self.function(np.exp(-u)) * u * np.exp(-u),
+            "power": lambda u: self.function(np.exp(-u)) * np.exp(-(1 - beta) * u),
+            "zipf": lambda u: self.function(np.exp(-u)) - self.top,
+        }
+        if weight not in kernels:
+            raise ValueError(f"weight must be 'one', 'log', 'power' or 'zipf', got {weight!r}")
+        f = kernels[weight]
+        # u = -ln t from t = 1 down to t = e^-745 (the smallest positive double; every integrand
+        # is below 1e-30 there, and stopping keeps quadrature roundoff from being integrated forever).
+        pieces = sorted({0.0, 1.0, 4.0, 16.0, 64.0, 256.0, 745.0} | {-math.log(b) for b in self.breaks})
+        return float(sum(
+            integrate.quad(lambda u: float(f(np.array([u]))[0]), a, b, limit=200, epsabs=1e-12, epsrel=1e-10)[0]
+            for a, b in zip(pieces[:-1], pieces[1:], strict=False)
+        ))
+
+    def _step_integral(self, weight: str, beta: float) -> float:
+        e, v = self.edges, self.values
+        with np.errstate(divide="ignore", invalid="ignore"):
+            if weight == "one":
+                W = e
+            elif weight == "log":  # antiderivative of -ln t: t (1 - ln t), 0 at t = 0
+                W = np.where(e > 0, e * (1 - np.log(np.where(e > 0, e, 1))), 0.0)
+            elif weight == "power":
+                W = e ** (1 - beta) / (1 - beta)
+            elif weight == "zipf":
+                inner = np.diff(np.log(e[1:]))  # first cell has g = g(0+): contributes 0
+                return float((v[1:] - self.top) @ inner)
+            else:
+                raise ValueError(f"weight must be 'one', 'log', 'power' or 'zipf', got {weight!r}")
+        return float(v @ np.diff(W))
+
+    def cell_means(self, n: int) -> np.ndarray:
+        """Mean of g over each rank cell ``((r-1)/n, r/n]``, r = 1..n (exact for steps, midpoint for smooth)."""
+        if self.function is not None:
+            return self.function((np.arange(n) + 0.5) / n)
+        # A(t) = int_0^t g: piecewise linear through the edges.
+        A = np.concatenate(([0.0], np.cumsum(self.values * np.diff(self.edges))))
+        grid = np.arange(n + 1) / n
+        return np.diff(np.interp(grid, self.edges, A)) * n
+
+
+def _unit_gain(model: Model, gain: Gain) -> Callable[[np.ndarray], np.ndarray]:
+    """h(eta) = E gain(Binomial(G, eta)), vectorised in eta."""
+    k = np.arange(model.grades + 1)
+    level_gain = gain(k.astype(np.float64))
+    if gain.name == "linear":
+        return lambda eta: model.grades * np.asarray(eta, dtype=np.float64)
+    return lambda eta: stats.binom.pmf(k, model.grades, np.asarray(eta, dtype=np.float64)[..., None]) @ level_gain
+
+
+def mean_gain(model: str | Model, *, gain: str | Gain = "linear") -> float:
+    """``p = E gain(y)``, by quadrature over x (closed form ``G (lo + hi) / 2`` for linear gain).
+    """
+    model, gain = parse_model(model), parse_gain(gain, builtin_only=True)
+    h = _unit_gain(model, gain)
+    return float(_HERMITE_WEIGHTS @ h(model.eta(_HERMITE_NODES)))
+
+
+def gain_profile(model: str | Model, ranker: str | Ranker, *, gain: str | Gain = "linear",
+                 method: str = "auto") -> Profile:
+    """Expected gain ``g_f(t)`` of a ranker at relative rank t.
+
+    ``bayes`` / ``noisy(sigma)`` / ``random``: with ``S = X + sigma Z`` ranked at
+    upper quantile t, ``X | S`` is ``N(z_t / sqrt(1 + sigma^2), sigma^2 / (1 + sigma^2))``
+    (``z_t = Phi^{-1}(1 - t)``; random: ``N(0, 1)``), and ``g_f(t) = E h(eta(X)) | S``
+    with ``h(eta) = E gain(Binomial(G, eta))``, computed by Gauss-Hermite quadrature
+    (``method="quadrature"``) or, for linear gain, in closed form
+    ``G [lo + (hi - lo) Phi(kappa z_t)]`` (``method="closed"``; "auto" picks it when it applies).
+    ``coarse(bins=m)``: steps of width 1/m, each the mean of ``h(eta(x))`` over its bin of x.
+    ``gated(q)``: the ``bayes`` profile for ``t < q``, then the mean of ``h(eta(x))`` over the
+    items below the gate, ``E[h(eta(X)) | X < Phi^{-1}(1 - q)]``, for ``t > q``.
+    """
+    model, ranker, gain = parse_model(model), parse_ranker(ranker), parse_gain(gain, builtin_only=True)
+    if ranker.kind == "head":
+        raise ValueError(f"ranker {str(ranker)!r} has no n-free gain profile (its exact head is a fixed number of "
+                         f"items); use rank_gains or finite_n_ndcg for a given n")
+    return _gain_profile(model, ranker, gain, method)
+
+
+@functools.lru_cache(maxsize=256)
+def _gain_profile(model: Model, ranker: Ranker, gain: Gain, method: str) -> Profile:
+    h = _unit_gain(model, gain)
+    if ranker.kind == "gated":
+        bayes, q = _gain_profile(model, Ranker("bayes"), gain, method), ranker.q
+        below = gated_rest_gain(model, ranker, gain=gain)
+        return Profile(top=bayes.top, breaks=(q,),
+                       function=lambda t: np.where(np.asarray(t, dtype=np.float64) < q, bayes(t), below))
+    if ranker.kind == "coarse":
+        m = ranker.bins
+        edges_x = np.concatenate(([-np.inf], ranker.bin_edges(), [np.inf]))
+        means = []
+        for lo_x, hi_x in zip(edges_x[:-1], edges_x[1:], strict=False):  # loop over bins
+            value, _ = integrate.quad(lambda x: float(h(model.eta(np.array([x])))[0]) * stats.norm.pdf(x),
+                                      lo_x, hi_x, epsabs=1e-13, epsrel=1e-11)
+            means.append(value * m)
+        values = np.array(means[::-1])  # highest bin first
+        return Profile(top=float(values[0]), edges=np.arange(m + 1) / m, values=values)
+    if method not in ("auto", "closed", "quadrature"):
+        raise ValueError(f"method must be 'auto', 'closed' or 'quadrature', got {method!r}")
+    if method == "closed" and gain.name != "linear":
+        raise ValueError(f"method='closed' needs gain='linear', got gain={str(gain)!r}")
+    if method == "closed" or (method == "auto" and gain.name == "linear"):
+        kappa = ranker.kappa(model)
+        G, lo, hi = model.grades, model.lo, model.hi
+
+        def closed(t: np.ndarray) -> np.ndarray:
+            t = np.asarray(t, dtype=np.float64)
+            if kappa == 0:  # random ranker: the mean gain everywhere
+                return np.full(t.shape, G * (lo + hi) / 2)
+            return G * (lo + (hi - lo) * ndtr(-kappa * ndtri(t)))  # z_t = Phi^-1(1 - t) = -Phi^-1(t)
+
+        top = G * (hi if kappa > 0 else (lo + hi) / 2)
+        return Profile(top=top, function=closed)
+    if ranker.kind == "random":
+        shrink, spread = 0.0, 1.0
+    else:
+        s2 = ranker.sigma**2 if ranker.kind == "noisy" else 0.0
+        shrink, spread = 1 / math.sqrt(1 + s2), math.sqrt(s2 / (1 + s2))
+
+    def quadrature(t: np.ndarray) -> np.ndarray:
+        t = np.asarray(t, dtype=np.float64)
+        mu = -shrink * ndtri(t)
+        x = mu[..., None] + spread * _HERMITE_NODES
+        return h(model.eta(x)) @ _HERMITE_WEIGHTS
+
+    top = float(h(np.array(model.hi))) if ranker.kind != "random" else mean_gain(model, gain=gain)
+    return Profile(top=top, function=quadrature)
+
+
+def gated_rest_gain(model: str | Model, ranker: str | Ranker, *, gain: str | Gain = "linear") -> float:
+    """Expected gain of an item below the gate of ``gated(q)``: ``E[h(eta(X)) | X < Phi^{-1}(1 - q)]``.
+    """
+    model, ranker, gain = parse_model(model), parse_ranker(ranker), parse_gain(gain, builtin_only=True)
+    h = _unit_gain(model, gain)
+    mass, _ = integrate.quad(lambda x: float(h(model.eta(np.array([x])))[0]) * stats.norm.pdf(x), -np.inf,
+                             ranker.gate(), epsabs=1e-13, epsrel=1e-11)
+    return mass / (1 - ranker.q)
+
+
+def ideal_profile(model: str | Model, *, gain: str | Gain = "linear") -> Profile:
+    """``g*(t)``: gain(k) on ``P(y > k) <= t < P(y >= k)``, a step function.
+    """
+    return _ideal_profile(parse_model(model), parse_gain(gain, builtin_only=True))
+
+
+@functools.lru_cache(maxsize=64)
+def _ideal_profile(model: Model, gain: Gain) -> Profile:
+    G = model.grades
+    levels = gain(np.arange(G + 1, dtype=np.float64))
+    if G == 1:
+        q = np.array([(model.lo + model.hi) / 2])
+    else:  # q[k-1] = P(y >= k) = E_x P(Binomial(G, eta(x)) >= k)
+        k = np.arange(1, G + 1)
+        q = np.array([
+            integrate.quad(lambda x, kk=kk: float(stats.binom.sf(kk - 1, G, model.eta(np.array([x]))[0])
+                                                 * stats.norm.pdf(x)), -np.inf, np.inf, epsabs=1e-13)[0]
+            for kk in k  # loop over grade levels
+        ])
+    edges = np.concatenate(([0.0], q[::-1], [1.0]))  # q is decreasing in k
+    values = levels[::-1].copy()  # gain(G) on [0, P(y >= G)), ..., gain(0) = 0 last
+    return Profile(top=float(values[0]), edges=edges, values=values)
+
+
+# --------------------------------------------------------------------------- predictions
+
+
+def c_coefficient(model: str | Model, ranker: str | Ranker, *, gain: str | Gain = "linear") -> float:
+    r"""``c_f = (1/p) [int g*(t)(-ln t) dt - int g_f(t)(-ln t) dt]``: ``1 - nDCG ≈ eps_D(n) c_f``.
+    """
+    model = parse_model(model)
+    star = ideal_profile(model, gain=gain)
+    p = star.integral("one")
+    return (star.integral("log") - gain_profile(model, ranker, gain=gain).integral("log")) / p
+
+
+def power_limit(model: str | Model, ranker: str | Ranker, beta: float, *, gain: str | Gain = "linear") -> float:
+    r"""``lim nDCG`` under ``power(beta)``, 0 < beta < 1: ``int g_f t^-beta dt / int g* t^-beta dt``.
+    """
+    if not 0 < beta < 1:
+        raise ValueError(f"beta must be in (0, 1) for a ranker-dependent limit, got {beta!r}")
+    model = parse_model(model)
+    num = gain_profile(model, ranker, gain=gain).integral("power", beta)
+    return num / ideal_profile(model, gain=gain).integral("power", beta)
+
+
+def top_limit(model: str | Model, ranker: str | Ranker, *, gain: str | Gain = "linear") -> float:
+    """``g_f(0+) / g*(0+)``: the limit under ``zipf`` and of the mean under summable discounts.
+    """
+    model = parse_model(model)
+    return gain_profile(model, ranker, gain=gain).top / ideal_profile(model, gain=gain).top
+
+
+def zipf_approximation(model: str | Model, ranker: str | Ranker, n: float, *, gain: str | Gain = "linear") -> float:
+    r"""nDCG under ``zipf`` to order ``1/ln n``:
+    ``[g_f(0)(ln n + γ) + int (g_f - g_f(0))/t] / [g*(0)(ln n + γ) + int (g* - g*(0))/t]``.
+    """
+    model = parse_model(model)
+    f, star = gain_profile(model, ranker, gain=gain), ideal_profile(model, gain=gain)
+    L = math.log(n) + EULER_GAMMA
+    return (f.top * L + f.integral("zipf")) / (star.top * L + star.integral("zipf"))

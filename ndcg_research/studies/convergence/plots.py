@@ -1,0 +1,80 @@
+"""Notebook 03 (convergence): its figures (conventions: :mod:`ndcg_research.pipeline.style`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import pandas as pd
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+
+from ...core import parse_discount
+from ...pipeline.style import (
+    discount_title,
+    interval_markers,
+    label_rows,
+    legend_below,
+    log_ticks_1_2_5,
+    model_panel_grid,
+    panel_grid,
+    plotted_column,
+    round_significant,
+    select,
+)
+
+
+def convergence_grid(ranker_table: pd.DataFrame, theory_table: pd.DataFrame,
+                     discounts: Sequence[str], rankers: Sequence[str], title: str) -> Figure:
+    """Mean nDCG vs n with 95% intervals, one panel per discount; theory: finite-n (line), limit (dotted).
+    """
+    cols = min(4, len(discounts))
+    fig, axes = panel_grid(len(discounts), cols)
+    handles = []
+    for ax, d in zip(axes, discounts, strict=False):
+        for i, r in enumerate(rankers):
+            rows = select(ranker_table, discount=d, ranker=r)
+            mean = plotted_column(rows, "mean")
+            bar = interval_markers(ax, plotted_column(rows, "n"), mean, plotted_column(rows, "ci_low"),
+                                   plotted_column(rows, "ci_high"), i)
+            handles.append((bar, r))
+            th = select(theory_table, discount=d, ranker=r)
+            if len(th):
+                ax.plot(plotted_column(th, "n"), plotted_column(th, "finite_n"), "-", color=f"C{i}", lw=1, alpha=0.8)
+                ax.axhline(round_significant(th["limit"].iloc[0]), color=f"C{i}", ls=":", lw=1)
+        ax.set(xscale="log", title=discount_title(d), xlabel="n")
+        if parse_discount(d).decay == "constant":  # exactly 1: keep the axis from zooming into rounding
+            ax.set_ylim(0.9, 1.05)
+    label_rows(axes, cols, "mean nDCG")
+    handles += [(Line2D([], [], color="0.3", lw=1), "finite-n theory"),
+                (Line2D([], [], color="0.3", ls=":", lw=1), "limit")]
+    legend_below(fig, handles, ncols=len(rankers) + 2)
+    fig.suptitle(f"{title}: markers simulation (95% CI), lines finite-n theory, dotted the limit")
+    return fig
+
+
+def slow_convergence_grid(ranker_tables: Mapping[str, pd.DataFrame], theory_tables: Mapping[str, pd.DataFrame],
+                          discounts: Sequence[str], rankers: Sequence[str]) -> Figure:
+    """1 - mean nDCG vs n (log-log, 95% intervals) for slowly varying discounts, with the finite-n theory
+    (line) and the first-order eps_D(n) c_f (dashed).
+    """
+    fig, axes, panels = model_panel_grid(list(ranker_tables), discounts, size=(3.6, 2.9))
+    handles = []
+    for ax, label, d in panels:
+        for i, r in enumerate(rankers):
+            rows = select(ranker_tables[label], discount=d, ranker=r)
+            gap = 1 - plotted_column(rows, "mean")
+            bar = interval_markers(ax, plotted_column(rows, "n"), gap, 1 - plotted_column(rows, "ci_high"),
+                                   1 - plotted_column(rows, "ci_low"), i)
+            handles.append((bar, r))
+            th = select(theory_tables[label], discount=d, ranker=r)
+            tn = plotted_column(th, "n")
+            ax.plot(tn, round_significant(1 - th["finite_n"].to_numpy()), "-", color=f"C{i}", lw=1)
+            ax.plot(tn, round_significant(th["eps"].to_numpy() * th["c"].to_numpy()), "--", color=f"C{i}", lw=1)
+        ax.set(xscale="log", yscale="log", title=f"{label}: {d}", xlabel="n")
+        log_ticks_1_2_5(ax)
+    label_rows(axes, len(discounts), "1 - mean nDCG")
+    handles += [(Line2D([], [], color="0.3", lw=1), "finite-n theory"),
+                (Line2D([], [], color="0.3", ls="--", lw=1), "first order eps_D(n) c_f")]
+    legend_below(fig, handles, ncols=4)
+    fig.suptitle("Slowly varying discounts: 1 - nDCG (markers, 95% CI), finite-n theory (line), eps_D(n) c_f (dashed)")
+    return fig

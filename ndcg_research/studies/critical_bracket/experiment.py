@@ -1,0 +1,293 @@
+r"""The critical point, bracketed: is distinguishability lost at 1/r, and for which top? (notebook 11)
+
+Wang et al.'s abstract says that whether an NDCG measure has consistent distinguishability depends on
+how fast the discount decays, with 1/r the critical point (A5). Notebooks 04 and 09 test it with
+``power(beta=0.5)``, ``zipf``, ``power(beta=2)`` and ``geometric(p=0.5)``: nothing near 1/r. This
+module judges the bracket ``power(beta)``, beta in {0.8, 0.9, 1.1, 1.2}, ``zipf`` and the edge of
+summability ``zipflog(gamma=1)``, ``zipflog(gamma=2)`` (``1/(r ln(r+1))``, ``1/(r ln^2(r+1))``).
+
+Distinguishability is read here in the weakest sense (notebook 04): ``P(better strictly higher) -> 1``,
+i.e. the failure probability ``1 - P`` tends to 0. A finite sweep cannot show a limit; it shows a
+trend, judged by :func:`failure_trend`: the exponent b of ``failure ~ c n^b``, fitted by maximum
+likelihood to the failure counts (binomial, log link) over the whole n grid, is *falling* when its
+interval lies below 0, *rising* above 0, *flat* otherwise. A cell **keeps** distinguishability over
+the measured range when its failure rate falls, and **loses** it otherwise. The standardized gap's
+trend (:func:`~ndcg_research.simulation.scaling.gap_trend`) is reported beside it, with the
+exponent the scaling law predicts (:mod:`~ndcg_research.simulation.scaling`).
+
+The prediction (:func:`predicted_trend`, this package's derivation): with an **uncertain top** the
+first ranks carry Bernoulli noise that no n averages away, and the standardized gap grows like
+``n^(1-beta)`` for ``1/2 < beta < 1``, stays constant at ``1/r`` and shrinks beyond (``zipflog``:
+like ``(ln n)^-gamma``): the failure rate falls for ``beta < 1``, levels off at 1/r (``P`` tends to a
+constant below 1) and rises towards 1/2 beyond. With a **certain top** the failures come from rare
+misses at the first ranks, which become rarer as n grows (a miss of the better ranker at rank r has
+probability about ``(r/n)^rho``): the failure rate falls for every discount of the bracket, only
+polynomially from ``1/r`` on, so the critical point there is not 1/r.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from ...core import parse_discount
+from ...findings import threshold
+from ...pipeline.tables import agreement_text, interval_text, trend_agreement
+from ...simulation import scaling
+from ...simulation.model import parse_model
+
+
+def log_binomial_slope(x: Sequence[float], failures: Sequence[int], trials: Sequence[int]) -> tuple[float, float]:
+    r"""Maximum-likelihood slope b of ``p_i = exp(alpha + b x_i)`` for ``failures_i ~ Binomial(trials_i, p_i)``.
+
+    Fisher scoring on the binomial likelihood with a log link (step halving keeps every ``p_i < 1``);
+    the standard error is from the expected information ``sum_i trials_i p_i / (1 - p_i) [1, x_i; x_i,
+    x_i^2]`` at the optimum.
+
+    ``x``: covariate (here ``ln n``), at least two distinct values; ``failures``, ``trials``: counts, ``0 <= failures
+    <= trials``; at least one failure and one non-failure in all.
+    """
+    x, k, r = (np.asarray(v, dtype=np.float64) for v in (x, failures, trials))
+    if x.size != k.size or x.size != r.size or np.unique(x).size < 2:
+        raise ValueError("x, failures and trials need the same length and at least two distinct x")
+    if np.any(k < 0) or np.any(k > r) or k.sum() == 0 or k.sum() == r.sum():
+        raise ValueError(f"need 0 <= failures <= trials with some failures and some successes, got {k.tolist()} "
+                         f"of {r.tolist()}")
+    if np.unique(x[k > 0]).size < 2 and (x[k > 0].min() in (x.min(), x.max())):
+        raise ValueError(f"failures only at the {'smallest' if x[k > 0].min() == x.min() else 'largest'} x: the "
+                         f"slope is unbounded (no maximum), got {k.tolist()} of {r.tolist()}")
+    design = np.column_stack([np.ones_like(x), x])
+    # start: least squares on the log of the smoothed shares, then Fisher scoring
+    coef = np.linalg.lstsq(design, np.log((k + 0.5) / (r + 1.0)), rcond=None)[0]
+
+    def loglik(c: np.ndarray) -> float:
+        p = np.exp(design @ c)
+        return float(np.sum(k * np.log(p) + (r - k) * np.log1p(-p))) if np.all(p < 1) else -math.inf
+
+    for _ in range(200):
+        p = np.exp(design @ coef)
+        score = design.T @ ((k - r * p) / (1 - p))
+        info = (design * (r * p / (1 - p))[:, None]).T @ design
+        step = np.linalg.solve(info, score)
+        current = loglik(coef)
+        while loglik(coef + step) < current and np.max(np.abs(step)) > 1e-14:
+            step = step / 2
+        coef = coef + step
+        if np.max(np.abs(step)) < 1e-12:
+            break
+    p = np.exp(design @ coef)
+    info = (design * (r * p / (1 - p))[:, None]).T @ design
+    return float(coef[1]), float(math.sqrt(np.linalg.inv(info)[1, 1]))
+
+
+def failure_trend(pair_table: pd.DataFrame, *, keys: Sequence[str] = ("discount", "better", "worse"),
+                  confidence: float | None = None) -> pd.DataFrame:
+    """The exponent b of ``failure ~ c n^b`` per group of a pair table, over its whole n grid, and its trend.
+
+    Failures are the data sets on which the better ranker did not score strictly higher
+    (``(1 - p_better) * replicates``).
+
+    Returns pandas.DataFrame: one row per group: the ``keys``, n_from, n_to, points, failures (total), exponent,
+    exponent_low, exponent_high (interval at ``confidence``, default the threshold ``trend_confidence``), trend:
+    ``falls``, ``rises``, ``flat``, or ``no failures`` (none at any n: nothing to fit; it counts as falling) or ``all
+    failed``.
+    """
+    confidence = threshold("trend_confidence") if confidence is None else confidence
+    z = stats.norm.ppf(0.5 + confidence / 2)
+    rows = []
+    for key, group in pair_table.groupby(list(keys), sort=False):
+        group = group.sort_values("n")
+        trials = group["replicates"].to_numpy(dtype=np.int64)
+        failures = np.rint((1 - group["p_better"].to_numpy()) * trials).astype(np.int64)
+        row = dict(zip(keys, key if isinstance(key, tuple) else (key,), strict=False))
+        row.update(n_from=int(group["n"].min()), n_to=int(group["n"].max()), points=len(group),
+                   failures=int(failures.sum()))
+        exponent = low = high = math.nan
+        seen = failures > 0
+        if failures.sum() == 0:
+            trend = "no failures"
+        elif failures.sum() == trials.sum():
+            trend = "all failed"
+        elif seen.sum() == 1 and seen[0]:  # failures at the smallest n only: falling, slope unbounded
+            trend = "falls"
+            exponent = low = high = -math.inf
+        elif seen.sum() == 1 and seen[-1]:
+            trend = "rises"
+            exponent = low = high = math.inf
+        else:
+            exponent, se = log_binomial_slope(np.log(group["n"].to_numpy(dtype=np.float64)), failures, trials)
+            low, high = exponent - z * se, exponent + z * se
+            trend = "falls" if high < 0 else "rises" if low > 0 else "flat"
+        row.update(exponent=exponent, exponent_low=low, exponent_high=high, trend=trend)
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def predicted_trend(model: str, better: str, worse: str, discount: str) -> str:
+    """What the failure rate does as n grows, by this package's derivation (see the module).
+
+    ``"falls"`` (P(correct) -> 1), ``"flat"`` (P tends to a constant below 1: the uncertain top at
+    1/r) or ``"rises"`` (P tends to 1/2: the uncertain top beyond 1/r).
+    """
+    if parse_model(model).hi == 1:  # certain top: rare misses at the first ranks, rarer as n grows
+        return "falls"
+    e = scaling.gap_exponent(model, better, worse, discount)
+    if e.exponent > 0:
+        return "falls"
+    return "flat" if e.exponent == 0 and e.log_power == 0 else "rises"
+
+
+def verdict_table(pair_tables: Mapping[str, pd.DataFrame], heuristic: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Per (model label, discount, pair): P(correct) at both ends, the trends, the prediction and the verdict.
+
+    ``pair_tables``: model label -> the pair table of its sweep
+    (:meth:`~ndcg_research.simulation.sweeps.SweepResult.pair_table`); ``heuristic``:
+    :func:`~ndcg_research.simulation.scaling.heuristic_table` rows (label, discount, better, worse, n, heuristic_d):
+    their local exponent over the same n as the fitted d is added.
+
+    Returns pandas.DataFrame: columns: label, model, discount, decay, better, worse, n_first, p_first, n_last,
+    replicates_last, p_last, p_last_low, p_last_high, failure_exponent (with _low, _high), failure_trend, d_last,
+    d_exponent (with _low, _high: :func:`~ndcg_research.simulation.scaling.gap_trend`), d_trend, law_exponent,
+    law_log_power (:func:`~ndcg_research.simulation.scaling.gap_exponent`), heuristic_exponent, predicted
+    (:func:`predicted_trend`), verdict (``keeps`` when the failure rate falls or never fails; ``loses`` when it
+    rises; ``flat`` when its interval contains 0: not kept over the measured range), agreement (of the failure trend
+    with the prediction: :func:`~ndcg_research.pipeline.tables.trend_agreement`).
+    """
+    confidence = threshold("trend_confidence")
+    rows = []
+    for label, table in pair_tables.items():
+        keys = ["discount", "better", "worse"]
+        fail = failure_trend(table, confidence=confidence)
+        growth = scaling.gap_trend(table, keys, confidence)
+        merged = fail.merge(growth, on=keys, suffixes=("_fail", "_d"))
+        for r in merged.itertuples(index=False):
+            cell = table[(table["discount"] == r.discount) & (table["better"] == r.better)
+                         & (table["worse"] == r.worse)].sort_values("n")
+            first, last = cell.iloc[0], cell.iloc[-1]
+            law = scaling.gap_exponent(first["model"], r.better, r.worse, r.discount)
+            predicted = predicted_trend(first["model"], r.better, r.worse, r.discount)
+            measured = "falls" if r.trend_fail == "no failures" else r.trend_fail
+            verdict = {"falls": "keeps", "rises": "loses"}.get(measured, "flat")
+            rows.append(dict(
+                label=label, model=first["model"], discount=r.discount, decay=parse_discount(r.discount).decay,
+                better=r.better, worse=r.worse, n_first=int(first["n"]), p_first=float(first["p_better"]),
+                n_last=int(last["n"]), replicates_last=int(last["replicates"]), p_last=float(last["p_better"]),
+                p_last_low=float(last["p_better_low"]), p_last_high=float(last["p_better_high"]),
+                failure_exponent=r.exponent_fail, failure_low=r.exponent_low_fail, failure_high=r.exponent_high_fail,
+                failure_trend=r.trend_fail, d_last=float(last["std_gap"]), d_n_from=int(r.n_from_d),
+                d_exponent=r.exponent_d, d_low=r.exponent_low_d, d_high=r.exponent_high_d, d_trend=r.trend_d,
+                law_exponent=law.exponent, law_log_power=law.log_power,
+                heuristic_exponent=_local_exponent(heuristic, label, r.discount, r.better, r.worse, int(r.n_from_d)),
+                predicted=predicted, verdict=verdict,
+                agreement=trend_agreement(predicted, measured),
+            ))
+    return pd.DataFrame(rows)
+
+
+def _local_exponent(heuristic: pd.DataFrame | None, label: str, discount: str, better: str, worse: str,
+                    n_from: int) -> float:
+    """:func:`~ndcg_research.simulation.scaling.local_exponent` of the heuristic d over n >= n_from (NaN: none)."""
+    if heuristic is None:
+        return math.nan
+    rows = heuristic[(heuristic["label"] == label) & (heuristic["discount"] == discount)
+                     & (heuristic["better"] == better) & (heuristic["worse"] == worse) & (heuristic["n"] >= n_from)]
+    return scaling.local_exponent(rows["n"], rows["heuristic_d"])
+
+
+def lost_discounts(verdicts: pd.DataFrame) -> pd.DataFrame:
+    """Per (model label, pair): the discounts that keep distinguishability over the measured range, and the others.
+
+    Columns: label, better, worse, keeps, not_kept (verdict ``flat`` or ``loses``), rising (``loses``: the
+    failure rate rises) (comma-separated discounts, slowest decay first: by the index beta of
+    ``r^-beta``, then the power of the log factor of ``zipflog``), first_lost (the slowest decaying
+    discount that does not keep it; "" if none).
+    """
+    rows = []
+    for (label, better, worse), group in verdicts.groupby(["label", "better", "worse"], sort=False):
+        speed = [(scaling.decay_index(d), parse_discount(d).kwargs.get("gamma", 0.0)) for d in group["discount"]]
+        order = group.iloc[sorted(range(len(group)), key=lambda i: speed[i])]
+        lost = order[order["verdict"] != "keeps"]
+        rows.append(dict(label=label, better=better, worse=worse,
+                         keeps=", ".join(order[order["verdict"] == "keeps"]["discount"]),
+                         not_kept=", ".join(lost["discount"]),
+                         rising=", ".join(order[order["verdict"] == "loses"]["discount"]),
+                         first_lost=lost["discount"].iloc[0] if len(lost) else ""))
+    return pd.DataFrame(rows)
+
+
+def answer_lines(verdicts: pd.DataFrame) -> list[str]:
+    """The notebook's answer, one line per (model, pair) and one on the agreement with the prediction.
+    """
+    lines = []
+    for (label, better, worse), rows in verdicts.groupby(["label", "better", "worse"], sort=False):
+        lost = lost_discounts(rows).iloc[0]
+        keeps = lost["keeps"] or "no discount"
+        tail = (f"it does not fall under {lost['not_kept']}" + (f" (it rises under {lost['rising']})" if lost["rising"]
+                                                                else "")
+                if lost["not_kept"] else "it falls under every discount of the bracket")
+        lines.append(f"{label} top, {better} > {worse}: over n = {int(rows['n_first'].min())} to "
+                     f"{int(rows['n_last'].max())} the failure rate falls under {keeps}; {tail}.")
+    confidence = threshold("trend_confidence")
+    lines.append(f"Against the prediction (lost from 1/r on with an uncertain top, nowhere in the bracket with a "
+                 f"certain top), the failure trend {agreement_text(verdicts['agreement'])}; with each trend judged at "
+                 f"{confidence:.0%}, chance alone would misjudge about {(1 - confidence) * len(verdicts):.1f}.")
+    return lines
+
+
+def summary_table(verdicts: pd.DataFrame, label: str) -> pd.DataFrame:
+    """One model's verdicts as a reading table: one row per discount (decay order), per pair (column group) its
+    P(correct) at the largest n, the fitted exponent b of the failure rate and the verdict.
+    """
+    from ...stats.intervals import share_label
+
+    def columns(g: pd.DataFrame) -> dict[str, list]:
+        return {
+            f"P(correct), n = {int(g['n_last'].iloc[0])}": [share_label(p, int(r), interval=False)
+                                                             for p, r in zip(g["p_last"], g["replicates_last"],
+                                                                             strict=True)],
+            "failure ~ n^b: b [95%]": [interval_text(c, lo, hi) for c, lo, hi in
+                                       zip(g["failure_exponent"], g["failure_low"], g["failure_high"], strict=False)],
+            "verdict": g["verdict"].tolist(),
+        }
+
+    return _by_pair(verdicts, label, columns)
+
+
+def _by_pair(verdicts: pd.DataFrame, label: str, columns: Any) -> pd.DataFrame:
+    """One row per discount of the model ``label``, a column group per pair: ``columns(rows of the pair, indexed by
+    discount)`` gives the group's columns by name."""
+    rows = verdicts[verdicts["label"] == label]
+    discounts = list(dict.fromkeys(rows["discount"]))
+    out = {}
+    for (better, worse), g in rows.groupby(["better", "worse"], sort=False):
+        for name, values in columns(g.set_index("discount").reindex(discounts)).items():
+            out[(f"{better} > {worse}", name)] = values
+    return pd.DataFrame(out, index=pd.Index(discounts, name="discount"))
+
+
+def gap_table(verdicts: pd.DataFrame, label: str) -> pd.DataFrame:
+    """One model's standardized gaps: per discount (row) and pair (column group), d at the largest n, its fitted
+    exponent with the interval, and the scaling law's and the finite-n heuristic's exponents.
+    """
+    def columns(g: pd.DataFrame) -> dict[str, list]:
+        return {
+            f"d, n = {int(g['n_last'].iloc[0])}": [round(float(v), 2) + 0.0 for v in g["d_last"]],
+            "d ~ n^e: fitted e [95%]": [interval_text(c, lo, hi) for c, lo, hi in
+                                        zip(g["d_exponent"], g["d_low"], g["d_high"], strict=False)],
+            "law e": [_law_text(e, lp) for e, lp in zip(g["law_exponent"], g["law_log_power"], strict=False)],
+            "heuristic e": [round(float(v), 2) + 0.0 for v in g["heuristic_exponent"]],
+        }
+
+    return _by_pair(verdicts, label, columns)
+
+
+def _law_text(exponent: float, log_power: float) -> str:
+    """The law's exponent as text, with zipflog's log factor: ``'-0.2'``, ``'0 (x ln^-1)'``.
+    """
+    text = f"{round(float(exponent), 2) + 0.0:g}"
+    return text if not log_power else f"{text} (x ln^{log_power:g})"

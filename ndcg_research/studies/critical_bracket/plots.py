@@ -1,0 +1,151 @@
+"""Notebook 11 (the critical bracket): its figures (conventions: :mod:`ndcg_research.pipeline.style`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+
+from ...pipeline.style import (
+    EXPONENT_RANGE,
+    PAIR_MARKERS,
+    decay_colors,
+    draw_standardized_gap,
+    error_bar_lengths,
+    legend_below,
+    pair_label,
+    plotted_column,
+    round_significant,
+    select,
+    short_pair_label,
+)
+
+
+def exponent_panels(verdicts: pd.DataFrame, discounts: Sequence[str]) -> Figure:
+    """Fitted exponents across the bracket: of the standardized gap (top row) and of the failure rate
+    (bottom row), one column per model, discounts on the x axis in decay order.
+
+    Top row: the fitted exponent of ``d ~ n^e`` with its interval (markers), the scaling law's
+    exponent (bars) and the finite-n heuristic's local exponent (open markers). Bottom row: the
+    fitted exponent of ``failure ~ n^b`` with its interval. A dotted vertical line marks 1/r. The law's bar is
+    left out for ``zipflog``, whose law has a log factor besides the exponent; intervals wider than the
+    panel's range of ±1 run off it.
+    """
+    labels = list(dict.fromkeys(verdicts["label"]))
+    pairs = list(dict.fromkeys(zip(verdicts["better"], verdicts["worse"], strict=False)))
+    fig = Figure(figsize=(4.3 * len(labels), 6.0), layout="constrained")
+    axes = fig.subplots(2, len(labels), sharex=True, squeeze=False)
+    for ax in axes[0, 1:]:  # the exponents of d share one scale; the failure exponents differ by orders between tops
+        ax.sharey(axes[0, 0])
+    x = np.arange(len(discounts), dtype=np.float64)
+    offsets = 0.12 * (np.arange(len(pairs)) - (len(pairs) - 1) / 2)
+    handles = []
+    for j, label in enumerate(labels):
+        for p, (better, worse) in enumerate(pairs):
+            rows = select(verdicts, label=label, better=better, worse=worse).set_index("discount").reindex(discounts)
+            xs = x + offsets[p]
+            color = f"C{p}"
+            for ax, centre, low, high in ((axes[0, j], "d_exponent", "d_low", "d_high"),
+                                          (axes[1, j], "failure_exponent", "failure_low", "failure_high")):
+                c, lo, hi = (plotted_column(rows, k) for k in (centre, low, high))
+                bar = ax.errorbar(xs, c, yerr=error_bar_lengths(c, lo, hi),
+                                  fmt=PAIR_MARKERS[p % len(PAIR_MARKERS)], color=color, ms=5, capsize=2, lw=1)
+                handles.append((bar, f"{short_pair_label(better, worse)}: fitted (95%)"))
+            # zipflog's law carries an extra (ln n)^-gamma that an exponent cannot show: no bar there
+            plain = (rows["law_log_power"].fillna(0).to_numpy() == 0 if "law_log_power" in rows
+                     else np.ones(len(xs), bool))
+            law_values = np.where(plain, rows["law_exponent"].to_numpy(dtype=np.float64), np.nan)
+            law = axes[0, j].plot(xs, round_significant(law_values), "_", color=color, ms=16, mew=2)[0]
+            handles.append((law, f"{short_pair_label(better, worse)}: law"))
+            heuristic = axes[0, j].plot(xs, plotted_column(rows, "heuristic_exponent"),
+                                   PAIR_MARKERS[p % len(PAIR_MARKERS)], mfc="none", color=color, ms=8)[0]
+            handles.append((heuristic, f"{short_pair_label(better, worse)}: finite-n heuristic"))
+        for ax in axes[:, j]:
+            ax.axhline(0, color="0.3", lw=0.8)
+            if "zipf" in discounts:
+                ax.axvline(discounts.index("zipf"), color="0.5", lw=0.8, ls=":")
+        axes[0, j].set_title(f"{label} top", fontsize=11)
+        axes[1, j].set_xticks(x, [d.replace("power(beta=", "r^-").replace("zipflog(gamma=", "zipflog(").rstrip(")")
+                                  if d.startswith("power") else d.replace("gamma=", "") for d in discounts],
+                              rotation=40, ha="right", fontsize=9)
+    low, high = axes[0, 0].get_ylim()
+    axes[0, 0].set_ylim(max(low, -EXPONENT_RANGE), min(high, EXPONENT_RANGE))  # wide intervals run off the panel
+    axes[0, 0].set_ylabel("exponent of the\nstandardized gap d")
+    axes[1, 0].set_ylabel("exponent of the\nfailure rate 1 - P")
+    legend_below(fig, handles, ncols=3)
+    fig.suptitle("Growth in n across the bracket (dotted: 1/r)\nd ~ n^e grows above 0; the failure rate falls below 0",
+                 fontsize=11)
+    return fig
+
+
+def trend_grid(pair_tables: Mapping[str, pd.DataFrame], discounts: Sequence[str], value: str,
+               heuristic: pd.DataFrame | None = None) -> Figure:
+    """Per model (row) and pair (column), against n (log): the failure rate ``1 - P(better strictly higher)``
+    (``value="p_fail"``, log scale, Wilson 95% bands; a share of 0 drawn at its Wilson upper bound as an open
+    triangle) or the standardized gap (``value="std_gap"``, with the finite-n heuristic dashed).
+    """
+    if value not in ("p_fail", "std_gap"):
+        raise ValueError(f"value must be 'p_fail' or 'std_gap', got {value!r}")
+    labels = list(pair_tables)
+    first = pair_tables[labels[0]]
+    pairs = list(dict.fromkeys(zip(first["better"], first["worse"], strict=False)))
+    fig = Figure(figsize=(4.2 * len(pairs), 3.0 * len(labels) + 1.1), layout="constrained")
+    axes = fig.subplots(len(labels), len(pairs), sharex=True, squeeze=False)
+    colors = decay_colors(discounts)
+    handles = []
+    for i, label in enumerate(labels):
+        for j, (better, worse) in enumerate(pairs):
+            ax = axes[i, j]
+            for d in discounts:
+                rows = select(pair_tables[label], discount=d, better=better, worse=worse)
+                if value == "p_fail":
+                    line = _draw_failure_rate(ax, rows, colors[d])
+                else:
+                    line = draw_standardized_gap(ax, rows, colors[d])
+                    if heuristic is not None:
+                        h = select(heuristic, label=label, discount=d, better=better, worse=worse)
+                        ax.plot(plotted_column(h, "n"), plotted_column(h, "heuristic_d"), "--", color=colors[d], lw=1)
+                handles.append((line, d))
+            ax.set_xscale("log")
+            if value == "p_fail":
+                ax.set_yscale("log")
+                ax.set_ylim(bottom=max(ax.get_ylim()[0], 1e-4), top=1.0)
+            else:
+                ax.axhline(0, color="0.3", lw=0.8)
+                ax.set_yscale("symlog", linthresh=0.03)
+                ax.set_ylim(bottom=-0.05)
+            if i == 0:
+                ax.set_title(pair_label(better, worse), fontsize=10)
+            if i == len(labels) - 1:
+                ax.set_xlabel("n")
+        quantity = "failure rate 1 - P" if value == "p_fail" else "standardized gap d"
+        axes[i, 0].set_ylabel(f"{label} top\n{quantity}")
+    if value == "p_fail":
+        handles.append((Line2D([], [], color="0.3", marker="v", mfc="none", ls="none"),
+                        "no failure: Wilson upper bound"))
+        title = "Failure rate against n (log-log), Wilson 95% bands"
+    else:
+        handles.append((Line2D([], [], color="0.3", ls="--"), "finite-n heuristic"))
+        title = "Standardized gap d = mean/sd against n (symmetric log scale, linear within ±0.03), 95% bands"
+    legend_below(fig, handles, ncols=5)
+    fig.suptitle(title, fontsize=11)
+    return fig
+
+
+def _draw_failure_rate(ax: Axes, rows: pd.DataFrame, color: Any) -> Line2D:
+    """1 - P(better strictly higher) with its Wilson band; a share of 0 as an open triangle at its upper bound."""
+    n = plotted_column(rows, "n")
+    p = round_significant(1 - rows["p_better"].to_numpy(dtype=np.float64))
+    low = round_significant(1 - rows["p_better_high"].to_numpy(dtype=np.float64))
+    high = round_significant(1 - rows["p_better_low"].to_numpy(dtype=np.float64))
+    seen = p > 0
+    line = ax.plot(n[seen], p[seen], "o-", color=color, ms=3, lw=1.2)[0]
+    ax.fill_between(n[seen], np.maximum(low[seen], 1e-6), high[seen], color=color, alpha=0.12, lw=0)
+    if (~seen).any():
+        ax.plot(n[~seen], high[~seen], "v", color=color, mfc="none", ms=5)
+    return line

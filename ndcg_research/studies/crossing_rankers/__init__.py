@@ -1,0 +1,1 @@
+"""Notebook 10: rankers whose order depends on the discount (an exact head against a noisy ranker)."""

@@ -1,0 +1,129 @@
+"""Notebook 10 (crossing rankers): its figures (conventions: :mod:`ndcg_research.pipeline.style`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+
+from ...pipeline.style import (
+    LINESTYLES,
+    MARKERS,
+    crossing_n,
+    error_bar_lengths,
+    label_grid_edges,
+    label_rows,
+    legend_below,
+    panel_grid,
+    plotted_column,
+    round_significant,
+    select,
+)
+
+
+def expected_gap_panels(theory_table: pd.DataFrame, crossings: pd.DataFrame, pairs: Sequence[Sequence[str]],
+                        discounts: Sequence[str]) -> Figure:
+    """E nDCG(first) - E nDCG(second) against n (finite-n theory), one panel per pair, one line per discount,
+    with each discount's crossing marked.
+    """
+    fig, axes = panel_grid(len(pairs), min(2, len(pairs)), size=(5.2, 3.6))
+    handles = []
+    for ax, (first, second) in zip(axes, pairs, strict=False):
+        for c, d in enumerate(discounts):
+            a = select(theory_table, discount=d, ranker=first).set_index("n")["finite_n"]
+            b = select(theory_table, discount=d, ranker=second).set_index("n")["finite_n"]
+            gap = (a - b).dropna()
+            line = ax.plot(round_significant(gap.index.to_numpy(float)), round_significant(gap.to_numpy()),
+                           LINESTYLES[c % len(LINESTYLES)],
+                           color=f"C{c}", lw=1.3)[0]
+            handles.append((line, d))
+            where = crossing_n(crossings, first, second, d)
+            if np.isfinite(where):
+                ax.plot([round_significant(where)], [0.0], MARKERS[c % len(MARKERS)], color=f"C{c}", ms=6)
+        ax.axhline(0, color="grey", lw=0.8, ls=":")
+        ax.set(xscale="log", xlabel="n", title=f"{first} - {second}")
+        ax.set_yscale("symlog", linthresh=0.01)
+    label_rows(axes, min(2, len(pairs)), "E nDCG(first) - E nDCG(second)")
+    handles.append((Line2D([], [], color="0.3", marker="o", ls="none"), "crossing (the order changes)"))
+    legend_below(fig, handles, ncols=4)
+    fig.suptitle("Expected nDCG gap (finite-n theory, symmetric log scale, linear within ±0.01): above 0 the "
+                 "exact head wins")
+    return fig
+
+
+def _crossing_strip(ax: Axes, crossings: pd.DataFrame, first: str, second: str, discounts: Sequence[str]) -> None:
+    """One row per discount: a marker at the n where its expected gap changes sign ("none" if it never does)."""
+    for c, d in enumerate(discounts):
+        where = crossing_n(crossings, first, second, d)
+        if np.isfinite(where):
+            ax.plot([round_significant(where)], [c], MARKERS[c % len(MARKERS)], color=f"C{c}", ms=5)
+        else:
+            ax.text(0.99, c, "none", transform=ax.get_yaxis_transform(), ha="right", va="center", fontsize=7,
+                    color=f"C{c}")
+    ax.set(ylim=(len(discounts) - 0.4, -0.6), yticks=[])
+    ax.set_ylabel("expected\ncrossing", fontsize=8)
+    ax.grid(axis="y", visible=False)
+
+
+def decision_grid(decision_tables: Mapping[str, pd.DataFrame], discounts: Sequence[str], value: str,
+                  crossings: pd.DataFrame | None = None) -> Figure:
+    """Per model (row) and pair (column): ``p_first`` (the head ranker wins; Wilson 95%) or ``p_differs``
+    (the decision differs from log2's on the same data set) against n, one line per discount.
+
+    Each column title names its pair ("first vs second"); the row labels hold only what is
+    common to the whole row (the model and the quantity), since the pairs differ by column.
+    """
+    if value not in ("p_first", "p_differs"):
+        raise ValueError(f"value must be 'p_first' or 'p_differs', got {value!r}")
+    models = list(decision_tables)
+    first = decision_tables[models[0]]
+    pairs = list(dict.fromkeys(zip(first["first"], first["second"], strict=True)))
+    # The expected crossings get a strip of their own above the panels, one row per discount: drawn as vertical
+    # lines inside the panels they piled up where several discounts cross at nearly the same n.
+    strip = crossings is not None and value == "p_first"
+    fig = Figure(figsize=(5.0 * len(pairs), 3.2 * len(models) + 0.9 + (1.1 if strip else 0.0)), layout="constrained")
+    grid = fig.subplots(len(models) + strip, len(pairs), sharex=True, squeeze=False,
+                        gridspec_kw=dict(height_ratios=[1.1] * strip + [3.2] * len(models)))
+    axes, strips = grid[int(strip):], grid[0] if strip else []
+    for ax in axes.flat[1:]:
+        ax.sharey(axes.flat[0])
+    shift = 10 ** (0.03 * (np.arange(len(discounts)) - (len(discounts) - 1) / 2))
+    handles = []
+    for i, m in enumerate(models):
+        for j, (first, second) in enumerate(pairs):
+            ax = axes[i, j]
+            for c, d in enumerate(discounts):
+                rows = select(decision_tables[m], first=first, second=second, discount=d)
+                if value == "p_differs" and d == rows["reference"].iloc[0]:
+                    continue
+                n, p = plotted_column(rows, "n") * shift[c], plotted_column(rows, value)
+                low, high = plotted_column(rows, f"{value}_low"), plotted_column(rows, f"{value}_high")
+                bar = ax.errorbar(n, p, yerr=error_bar_lengths(p, low, high),
+                                  fmt=MARKERS[c % len(MARKERS)] + LINESTYLES[c % len(LINESTYLES)], ms=3.5,
+                                  capsize=1.5, lw=1,
+                                  color=f"C{c}")
+                handles.append((bar, d))
+            if value == "p_first":
+                ax.axhline(0.5, color="0.5", lw=0.8, ls="--")
+            ax.set(xscale="log", ylim=(-0.03, 1.03))
+            ax.label_outer()
+    # The pair changes from column to column, so the row label says "first ranker" and the
+    # column title says which ranker is first.
+    ylabel = "P(first ranker scores higher)" if value == "p_first" else "decision differs from log2"
+    label_grid_edges(axes, [f"{a} vs {b}" for a, b in pairs], [f"{m}\n{ylabel}" for m in models])
+    for ax, (first, second) in zip(strips, pairs, strict=False):
+        _crossing_strip(ax, crossings, first, second, discounts)
+        ax.set_title(f"{first} vs {second}", fontsize=10)
+    for ax in axes[0] if strip else []:
+        ax.set_title("")
+    legend_below(fig, handles, ncols=4)
+    if value == "p_first":
+        title = "Share of data sets on which the exact head scores strictly higher (Wilson 95%)"
+    else:
+        title = "Share of data sets on which a discount picks another winner than log2 (Wilson 95%)"
+    fig.suptitle(title, fontsize=11)
+    return fig

@@ -1,0 +1,137 @@
+"""Notebook 05 (nDCG@k with k tied to n): the verdict of each cut-off cell, nDCG@k against k, and the limits.
+
+The sweeps themselves are :class:`ndcg_research.simulation.cutoff.CutoffSweep`'s.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+
+from ...findings import threshold
+from ...simulation.cutoff import replicate_ndcg_at_k
+from ...stats.intervals import CONFIDENCE, family_confidence, mean_interval, wilson_interval
+
+#: A cell *keeps* distinguishability when the family-wise lower bound of P(better strictly higher)
+#: at the largest n is at least this (``cutoff_keeps_lower`` in ``findings.toml``, with when it was fixed).
+KEEPS_AT_LEAST = threshold("cutoff_keeps_lower")
+
+
+#: A cell *loses* it when the family-wise upper bound is at most this: the better ranker wins
+#: strictly on at most 60% of the data sets, little better than a coin flip (or ties dominate)
+#: (``cutoff_loses_upper``).
+LOSES_AT_MOST = threshold("cutoff_loses_upper")
+
+
+def ndcg_by_k(
+    model: str,
+    ranker: str,
+    discount: str,
+    n: int,
+    ks: Sequence[int],
+    *,
+    replicates: int,
+    seed: int,
+    gain: str = "linear",
+) -> np.ndarray:
+    """nDCG@k of one ranker for many cut-offs k on ``replicates`` data sets of n items.
+
+    ``ks``: cut-offs in 1..n.
+
+    Returns numpy.ndarray: shape ``(replicates, len(ks))``.
+    """
+    return np.stack([
+        replicate_ndcg_at_k(model, [ranker], [discount], n, ks, seed=seed, replicate=r, gain=gain)[0, 0]
+        for r in range(replicates)  # loop over data sets
+    ])
+
+
+def fraction_limit(model: str, ranker: str, c: float, *, gain: str = "linear") -> float:
+    r"""Heuristic limit of nDCG@k with ``k = c n`` under a slowly varying discount (log2, loglog, ...).
+
+    Over ranks 1..cn a slowly varying discount is asymptotically flat in the relative
+    rank t = r/n, so nDCG@cn tends to the ratio of the mean gain in the top fraction c:
+
+    .. math:: \lim \mathrm{nDCG@}cn = \int_0^c g_f(t)\,dt \Big/ \int_0^c g^*(t)\,dt
+
+    with the ranker's and the ideal gain profiles of :mod:`ndcg_research.simulation.theory`.
+    Unlike the full list (c = 1, limit 1 for every ranker), the limit depends on the ranker.
+
+    ``c``: fraction in (0, 1].
+    """
+    from scipy import integrate
+
+    from ...simulation import theory
+
+    g = theory.gain_profile(model, ranker, gain=gain)
+    star = theory.ideal_profile(model, gain=gain)
+    grid = np.unique(np.concatenate(([0.0, c], star.edges[(star.edges > 0) & (star.edges < c)])))
+
+    def area(profile: Any) -> float:
+        return float(sum(
+            integrate.quad(lambda t: float(profile(np.array([t]))[0]), a, b, epsabs=1e-13, epsrel=1e-11)[0]
+            for a, b in zip(grid[:-1], grid[1:], strict=False)  # loop over the ideal's steps
+        ))
+
+    return area(g) / area(star)
+
+
+def verdict_table(pair_table: pd.DataFrame, better: str, worse: str, *, confidence: float = CONFIDENCE) -> pd.DataFrame:
+    """Does each (model, rule, discount) keep the better ranker ahead at the largest n? With family-wise intervals.
+
+    For the pair (better, worse), each (model, rule, discount) cell of a cut-off pair table
+    gets the Wilson interval of P(better strictly higher) at its largest n at the confidence
+    that makes all cells' intervals hold together (Bonferroni,
+    :func:`~ndcg_research.stats.intervals.family_confidence`), and a verdict: ``keeps``
+    (lower bound >= :data:`KEEPS_AT_LEAST`), ``loses`` (upper bound <= :data:`LOSES_AT_MOST`)
+    or ``undecided``. The trend compares the smallest and the largest n with the ordinary
+    95% intervals: ``rising`` or ``falling`` when they do not overlap, else ``flat``.
+
+    Returns pandas.DataFrame: columns: model, rule, discount, better, worse, n_first, n_last, replicates,
+    p_better_first, p_better_last, family_low, family_high, family_size, family_confidence, p_tie_last, verdict,
+    trend.
+    """
+    rows = pair_table[(pair_table["better"] == better) & (pair_table["worse"] == worse)]
+    cells = list(rows.groupby(["model", "rule", "discount"], sort=False))
+    level = family_confidence(len(cells), confidence=confidence)
+    out = []
+    for (model, rule, discount), cell in cells:
+        cell = cell.sort_values("n")
+        first, last = cell.iloc[0], cell.iloc[-1]
+        trials = int(last["replicates"])
+        wins = int(round(last["p_better"] * trials))
+        low, high = wilson_interval(wins, trials, confidence=level)
+        verdict = "keeps" if low >= KEEPS_AT_LEAST else ("loses" if high <= LOSES_AT_MOST else "undecided")
+        if last["p_better_low"] > first["p_better_high"]:
+            trend = "rising"
+        elif last["p_better_high"] < first["p_better_low"]:
+            trend = "falling"
+        else:
+            trend = "flat"
+        out.append(dict(model=model, rule=rule, discount=discount, better=better, worse=worse,
+                        n_first=int(first["n"]), n_last=int(last["n"]), replicates=trials,
+                        p_better_first=float(first["p_better"]), p_better_last=float(last["p_better"]),
+                        family_low=low, family_high=high, family_size=len(cells), family_confidence=level,
+                        p_tie_last=float(last["p_tie"]), verdict=verdict, trend=trend))
+    return pd.DataFrame(out)
+
+
+def k_curves(models: Sequence[str], rankers: Sequence[str], n: int, ks: np.ndarray, *, replicates: int,
+             seed: int) -> tuple[dict, pd.DataFrame]:
+    """Mean nDCG@k (log2) of each ranker at list length ``n`` for every k of ``ks`` on the same data sets.
+
+    Returns the curves ``{(model, ranker): mean_interval}`` (for the figure) and the result table
+    ``05_ndcg_by_k.csv`` (model, ranker, k, mean, ci_low, ci_high, replicates, n, seed).
+    """
+    curves, rows = {}, []
+    for model in models:
+        for ranker in rankers:
+            values = ndcg_by_k(model, ranker, "log2", n, ks, replicates=replicates, seed=seed)
+            curve = curves[(model, ranker)] = mean_interval(values)
+            rows += [dict(model=model, ranker=ranker, k=int(k), mean=float(a), ci_low=float(lo), ci_high=float(hi),
+                          replicates=replicates, n=n, seed=seed)
+                     for k, a, lo, hi in zip(ks, curve["mean"], curve["ci_low"], curve["ci_high"], strict=False)]
+    return curves, pd.DataFrame(rows)

@@ -1,0 +1,105 @@
+"""Notebook 05 (nDCG@k): its figures (conventions: :mod:`ndcg_research.pipeline.style`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+
+from ...pipeline.style import (
+    MARKERS,
+    interval_markers,
+    label_grid_edges,
+    legend_below,
+    plotted_column,
+    round_significant,
+    select,
+)
+
+
+def cutoff_values_grid(mean_table: pd.DataFrame, model: str, rules: Sequence[str], discounts: Sequence[str],
+                       rankers: Sequence[str]) -> Figure:
+    """Mean nDCG@k against n with 95% bands: one row per cut-off rule, one column per discount.
+    """
+    fig = Figure(figsize=(3.1 * len(discounts), 2.5 * len(rules) + 0.9), layout="constrained")
+    axes = fig.subplots(len(rules), len(discounts), sharex=True, sharey=True, squeeze=False)
+    handles = []
+    for i, rule in enumerate(rules):
+        for j, d in enumerate(discounts):
+            ax = axes[i, j]
+            for c, r in enumerate(rankers):
+                rows = select(mean_table, model=model, rule=rule, discount=d, ranker=r)
+                n = plotted_column(rows, "n")
+                line, = ax.plot(n, plotted_column(rows, "mean"), marker="o", ms=3, color=f"C{c}")
+                ax.fill_between(n, plotted_column(rows, "ci_low"), plotted_column(rows, "ci_high"), color=f"C{c}",
+                                alpha=0.2, lw=0)
+                handles.append((line, r))
+            ax.set_xscale("log")
+    label_grid_edges(axes, discounts, [f"{rule}\nmean nDCG@k" for rule in rules])
+    legend_below(fig, handles)
+    fig.suptitle(f"Mean nDCG@k vs n, model {model} (95% intervals)", fontsize=11)
+    return fig
+
+
+def cutoff_pair_grid(pair_table: pd.DataFrame, models: Sequence[str], rules: Sequence[str],
+                     discounts: Sequence[str], better: str, worse: str) -> Figure:
+    """P(better scores strictly higher) against n with Wilson intervals (filled markers) and the share
+    of exact ties (hollow markers, dotted): one row per model, one column per cut-off rule.
+
+    The discounts are drawn side by side (each shifted a little along n) so that equal values do
+    not hide one another.
+    """
+    fig = Figure(figsize=(3.3 * len(rules), 2.9 * len(models) + 0.9), layout="constrained")
+    axes = fig.subplots(len(models), len(rules), sharex=True, sharey=True, squeeze=False)
+    shift = 10 ** (0.045 * (np.arange(len(discounts)) - (len(discounts) - 1) / 2))  # side by side on a log axis
+    handles, tie_handle = [], []
+    for i, m in enumerate(models):
+        for j, rule in enumerate(rules):
+            ax = axes[i, j]
+            for c, d in enumerate(discounts):
+                rows = select(pair_table, model=m, better=better, worse=worse, rule=rule, discount=d)
+                n, p = plotted_column(rows, "n") * shift[c], plotted_column(rows, "p_better")
+                bar = interval_markers(ax, n, p, plotted_column(rows, "p_better_low"),
+                                       plotted_column(rows, "p_better_high"), c, "-")
+                handles.append((bar, d))
+                ties = plotted_column(rows, "p_tie")
+                if ties.max() > 0:
+                    ax.plot(n, ties, MARKERS[c % len(MARKERS)] + ":", ms=4, mfc="none", color=f"C{c}", lw=1)
+                    tie_handle = [(Line2D([], [], color="0.3", marker="o", mfc="none", ls=":"), "share of exact ties")]
+            ax.axhline(0.5, color="0.5", lw=0.8, ls="--")
+            ax.set(xscale="log", ylim=(-0.03, 1.03))
+    label_grid_edges(axes, rules, [f"{m}\nP({better} > {worse})" for m in models])
+    handles += tie_handle
+    legend_below(fig, handles)
+    fig.suptitle(f"P({better} scores strictly higher than {worse}), Wilson 95%; hollow dotted: exact ties",
+                 fontsize=11)
+    return fig
+
+
+def ndcg_by_k_panels(curves: Mapping[tuple[str, str], Mapping[str, np.ndarray]], ks: Sequence[int],
+                     models: Sequence[str], rankers: Sequence[str], *, n: int, relevant: Mapping[str, float],
+                     discount: str = "log2") -> Figure:
+    """Mean nDCG@k against k (95% band) for each model (panel) and ranker, with the expected number of
+    relevant items (dashed).
+
+    ``curves[(model, ranker)]`` holds ``mean``, ``ci_low`` and ``ci_high`` over k.
+    """
+    fig = Figure(figsize=(5.5 * len(models), 4.3), layout="constrained")
+    axes = fig.subplots(1, len(models), squeeze=False, sharey=True)[0]
+    handles = []
+    ks = np.asarray(ks)
+    for ax, m in zip(axes, models, strict=False):
+        for c, r in enumerate(rankers):
+            curve = curves[(m, r)]
+            line, = ax.plot(ks, round_significant(curve["mean"]), marker="o", ms=3, color=f"C{c}")
+            ax.fill_between(ks, round_significant(curve["ci_low"]), round_significant(curve["ci_high"]), color=f"C{c}",
+                            alpha=0.2, lw=0)
+            handles.append((line, r))
+        handles.append((ax.axvline(relevant[m], color="0.4", ls="--", lw=1), "expected number of relevant items"))
+        ax.set(xscale="log", xlabel="cut-off k", title=f"{m}, n = {n}, {discount}")
+    axes[0].set_ylabel("mean nDCG@k (95% interval)")
+    legend_below(fig, handles)
+    return fig

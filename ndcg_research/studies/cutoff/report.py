@@ -1,0 +1,130 @@
+"""Notebook 05 (nDCG@k): its tables, short enough to read.
+
+The inputs are the sweeps' tables of :mod:`ndcg_research.simulation.cutoff` (``05_cutoff_means.csv``,
+``05_cutoff_pairs.csv``, ``05_cutoff_verdicts.csv``, ``05_ndcg_by_k.csv``), whose ``model`` column holds
+the model spec; tables shown here name the models by the notebook's labels where it gives them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import pandas as pd
+
+from ...core import parse_discount
+from ...pipeline.tables import chance_level, count_cells, pivot, rounded
+from ...simulation import cutoff, theory
+from .experiment import fraction_limit
+
+
+def limits(model: str, rule: str, discount: str, rankers: Sequence[str]) -> list[float]:
+    """The theory's limit of nDCG@k(n) for each ranker (the mean's limit for ``all`` under a fast discount).
+    """
+    kind = cutoff.parse_cutoff(rule).kind
+    slow = parse_discount(discount).decay == "slowly varying"
+    if kind == "all" and slow:
+        return [1.0 for _ in rankers]
+    if kind == "fraction" and slow:
+        return [fraction_limit(model, r, cutoff.parse_cutoff(rule).value) for r in rankers]
+    return [theory.top_limit(model, r) for r in rankers]
+
+
+def values_at(means: pd.DataFrame, model: str, n: int, rankers: Sequence[str]) -> pd.DataFrame:
+    """Mean nDCG@k at list length ``n`` in ``model`` beside its limit: rows (rule, ranker), columns (quantity,
+    discount).
+    """
+    rows = means[(means["model"] == model) & (means["n"] == n) & means["ranker"].isin(rankers)]
+    rows = rows.assign(limit=[limits(model, r.rule, r.discount, [r.ranker])[0] for r in rows.itertuples()])
+    wide = rounded(pd.concat({f"mean nDCG@k at n = {n}": pivot(rows, ["rule", "ranker"], "discount", "mean"),
+                              "limit (theory)": pivot(rows, ["rule", "ranker"], "discount", "limit")}, axis=1))
+    return wide
+
+
+def limit_distance(means: pd.DataFrame, models: Sequence[str], n: int, rankers: Sequence[str]) -> pd.DataFrame:
+    """The largest ``|mean - limit|`` at ``n`` over ``rankers`` and ``models``: rows the rules, columns the discounts.
+    """
+    rows = []
+    for model in models:
+        at = means[(means["model"] == model) & (means["n"] == n)]
+        for (rule, discount), part in at.groupby(["rule", "discount"], sort=False):
+            part = part.set_index("ranker")
+            for ranker, limit in zip(rankers, limits(model, rule, discount, rankers), strict=False):
+                rows.append(dict(rule=rule, discount=discount, distance=abs(part.loc[ranker, "mean"] - limit)))
+    largest = pd.DataFrame(rows).groupby(["rule", "discount"], sort=False)["distance"].max().reset_index()
+    wide = rounded(pivot(largest, "rule", "discount", "distance"))
+    wide.index.name = f"rule: largest |mean - limit| at n = {n}"
+    return wide
+
+
+def verdict_grid(verdicts: pd.DataFrame) -> pd.DataFrame:
+    """The verdicts of :func:`ndcg_research.simulation.cutoff.verdict_table`: rows (model, rule), columns the discounts.
+    """
+    wide = pivot(verdicts, ["model", "rule"], "discount", "verdict")
+    wide.columns.name = "discount: verdict at the largest n"
+    return wide
+
+
+def p_last_grid(verdicts: pd.DataFrame) -> pd.DataFrame:
+    """P(better strictly higher) at the largest n of every verdict cell, as wins/data sets [Wilson 95%], chance cells
+    marked (rule ``chance_p``; the family: the cells of the table).
+    """
+    cells = count_cells(verdicts, "p_better_last", flag=chance_level(verdicts, "p_better_last"))
+    wide = pivot(verdicts.assign(cell=cells), ["model", "rule"], "discount", "cell")
+    wide.columns.name = "discount: P(better higher) at the largest n"
+    return wide
+
+
+def detail(pairs: pd.DataFrame, models: dict[str, str], rules: Sequence[str], discount: str) -> pd.DataFrame:
+    """For the ``rules`` under ``discount``, per (model, pair, rule): P(better strictly higher), the share of exact
+    ties and the mean gap at the smallest and the largest n (shares as wins/data sets).
+
+    ``models`` maps each label to its spec (the ``model`` column of ``pairs``).
+    """
+    out = []
+    for label, spec in models.items():
+        for (better, worse), _ in pairs[pairs["model"] == spec].groupby(["better", "worse"], sort=False):
+            for rule in rules:
+                rows = pairs[(pairs["model"] == spec) & (pairs["rule"] == rule) & (pairs["discount"] == discount)
+                             & (pairs["better"] == better) & (pairs["worse"] == worse)].sort_values("n")
+                if not len(rows):
+                    continue
+                ends = rows.iloc[[0, -1]]
+                p = [c.split(" ")[0] for c in count_cells(ends, "p_better")]
+                ties = [c.split(" ")[0] for c in count_cells(ends, "p_tie")]
+                out.append({"model": label, "pair": f"{better} > {worse}", "rule": rule,
+                            f"P(better higher), n {int(ends['n'].iloc[0])} -> {int(ends['n'].iloc[1])}": " -> ".join(p),
+                            "exact ties": " -> ".join(ties),
+                            "mean gap": " -> ".join(f"{g:.3f}" for g in ends["mean_gap"])})
+    return pd.DataFrame(out).set_index(["model", "pair", "rule"])
+
+
+def curve_summary(curves: pd.DataFrame, relevant: dict[str, float]) -> pd.DataFrame:
+    """Per (model, ranker) of :func:`k_curves`' table: nDCG@1, the minimum and where it is, nDCG@n, and the expected
+    number of relevant items ``relevant[model]``.
+    """
+    out = []
+    for (model, ranker), rows in curves.groupby(["model", "ranker"], sort=False):
+        rows = rows.sort_values("k")
+        low = rows.iloc[int(rows["mean"].to_numpy().argmin())]
+        out.append({"model": model, "ranker": ranker, "nDCG@1": rows["mean"].iloc[0], "minimum": low["mean"],
+                    "at k": int(low["k"]), "nDCG@n": rows["mean"].iloc[-1],
+                    "expected relevant items": int(round(relevant[model]))})
+    return rounded(pd.DataFrame(out).set_index(["model", "ranker"]))
+
+
+#: The pair table's columns, in words, for the appendix.
+PAIR_COLUMNS = {"model": "model", "rule": "rule", "discount": "discount", "better": "better", "worse": "worse",
+                "n": "n", "k": "k", "replicates": "data sets", "p_better": "P(better higher)",
+                "p_better_low": "Wilson low", "p_better_high": "Wilson high", "p_tie": "P(exact tie)",
+                "mean_gap": "mean gap"}
+
+
+def appendix_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
+    """Every cell of the pair table, columns in words (for the appendix)."""
+    return rounded(pairs[list(PAIR_COLUMNS)].rename(columns=PAIR_COLUMNS)).set_index(
+        ["model", "rule", "discount", "better", "worse", "n"])
+
+
+def appendix_verdicts(verdicts: pd.DataFrame) -> pd.DataFrame:
+    """Every verdict cell with its numbers (for the appendix)."""
+    return rounded(verdicts.drop(columns=["family_size", "family_confidence"])).set_index(["model", "rule", "discount"])

@@ -1,0 +1,99 @@
+"""Notebook 13 (nDCG@k with k = n^a): the measured trend of the standardized gap against the scaling law."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+
+from ...findings import threshold
+from ...pipeline.tables import agreement_text, trend_agreement
+from ...simulation import scaling
+from ...simulation.cutoff import parse_cutoff
+
+
+def trend_table(pair_table: pd.DataFrame, heuristic: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Does the standardized gap of nDCG@k(n) grow with n, per (model, rule, discount, pair), against the scaling law?
+
+    The exponent of ``d ~ c n^e`` is fitted over the upper half of the n grid
+    (:func:`~ndcg_research.simulation.scaling.gap_trend`, interval at the threshold
+    ``trend_confidence``): ``grows`` (interval above 0), ``shrinks`` (below), ``flat``, or
+    ``undefined`` (no fit). The law is
+    :func:`~ndcg_research.simulation.scaling.gap_exponent` at the rule's exponent a (fixed k: 0),
+    with the threshold a* (:func:`~ndcg_research.simulation.scaling.cutoff_threshold`); it predicts
+    ``grows`` or ``shrinks`` when its exponent is farther than the threshold ``exponent_margin``
+    from 0, and makes no call otherwise.
+
+    ``pair_table``: a cut-off sweep's pair table (model, rule, discount, better, worse, n, std_gap, std_gap_se, ...);
+    ``heuristic``: :func:`~ndcg_research.simulation.scaling.heuristic_table` rows with a ``rule`` column: their
+    least-squares log-slope over the same n is added as ``heuristic_exponent``.
+
+    Returns pandas.DataFrame: columns: model, rule, a, discount, better, worse, n_from, n_to, exponent, exponent_low,
+    exponent_high, measured, law_exponent, a_star, predicted (``grows``, ``shrinks`` or ``no call``),
+    heuristic_exponent, agreement (:func:`~ndcg_research.pipeline.tables.trend_agreement`).
+    """
+    confidence, margin = threshold("trend_confidence"), threshold("exponent_margin")
+    keys = ["model", "rule", "discount", "better", "worse"]
+    growth = scaling.gap_trend(pair_table, keys, confidence)
+    rows = []
+    for r in growth.itertuples(index=False):
+        a = parse_cutoff(r.rule).exponent
+        law = scaling.gap_exponent(r.model, r.better, r.worse, r.discount, a).exponent
+        measured = r.trend
+        predicted = "grows" if law > margin else "shrinks" if law < -margin else "no call"
+        local = np.nan
+        if heuristic is not None:
+            h = heuristic[(heuristic["model"] == r.model) & (heuristic["rule"] == r.rule)
+                          & (heuristic["discount"] == r.discount) & (heuristic["better"] == r.better)
+                          & (heuristic["worse"] == r.worse) & (heuristic["n"] >= r.n_from)]
+            local = scaling.local_exponent(h["n"], h["heuristic_d"])
+        rows.append(dict(model=r.model, rule=r.rule, a=a, discount=r.discount, better=r.better, worse=r.worse,
+                         n_from=r.n_from, n_to=r.n_to, exponent=r.exponent, exponent_low=r.exponent_low,
+                         exponent_high=r.exponent_high, measured=measured, law_exponent=law,
+                         a_star=scaling.cutoff_threshold(r.model, r.better, r.worse, r.discount),
+                         predicted=predicted, heuristic_exponent=local,
+                         agreement=trend_agreement(predicted, measured)))
+    return pd.DataFrame(rows)
+
+
+def threshold_table(trend: pd.DataFrame, model: str) -> pd.DataFrame:
+    """One model's cut-off thresholds: per discount (row) and pair (column group), the law's threshold a* and
+    the measured trend of the standardized gap at each rule, in the order of a.
+    """
+    rows = trend[trend["model"] == model].sort_values("a", kind="stable")
+    discounts = list(dict.fromkeys(rows["discount"]))
+    columns = {}
+    for (better, worse), g in rows.groupby(["better", "worse"], sort=False):
+        pair = f"{better} > {worse}"
+        a_values = ", ".join(f"{a:g}" for a in dict.fromkeys(g["a"]))
+        by = g.groupby("discount", sort=False)
+        columns[(pair, "threshold a* (law)")] = [_a_text(by.get_group(d)["a_star"].iloc[0]) for d in discounts]
+        columns[(pair, f"measured at a = {a_values}")] = [", ".join(by.get_group(d)["measured"]) for d in discounts]
+        columns[(pair, "law predicts")] = [", ".join(by.get_group(d)["predicted"]) for d in discounts]
+    return pd.DataFrame(columns, index=pd.Index(discounts, name="discount"))
+
+
+def _a_text(a_star: float) -> str:
+    """``'0.57'``, ``'none <= 1'`` (the gap grows for no a) or ``'0'`` (for every a)."""
+    return "none <= 1" if not math.isfinite(a_star) else f"{round(float(a_star), 2) + 0.0:g}"
+
+
+def growth_answer_lines(trend: pd.DataFrame, labels: dict[str, str]) -> list[str]:
+    """The notebook's answer: the agreement of the measured trends with the law, and the case k = sqrt(n).
+
+    ``labels`` maps model specs to the notebook's labels (``{"probit": "certain", ...}``).
+    """
+    lines = []
+    root = trend[trend["a"] == 0.5]
+    for r in root[root["discount"] == "log2"].itertuples():
+        lines.append(f"{labels.get(r.model, r.model)} top, k = n^0.5, log2: {r.better} > {r.worse}: d ~ n^"
+                     f"{r.exponent:.2g} [{r.exponent_low:.2g}, {r.exponent_high:.2g}] ({r.measured}; law "
+                     f"{r.law_exponent:.2g}, threshold a* = {_a_text(r.a_star)})")
+    called = int((trend["agreement"] != "no call").sum())
+    confidence = threshold("trend_confidence")
+    lines.append(f"Against the law (a call where |exponent| > {threshold('exponent_margin'):g}), the measured trend "
+                 f"{agreement_text(trend['agreement'])} ({len(trend) - called} cells without a call); with each "
+                 f"trend judged at {confidence:.0%}, chance alone would misjudge about "
+                 f"{(1 - confidence) * called:.1f}.")
+    return lines

@@ -1,0 +1,93 @@
+"""Notebook 13 (cut-off growth): its figures (conventions: :mod:`ndcg_research.pipeline.style`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import pandas as pd
+from matplotlib.axes import Axes
+from matplotlib.figure import Figure
+
+from ...pipeline.style import (
+    EXPONENT_RANGE,
+    LINESTYLES,
+    PAIR_MARKERS,
+    decay_colors,
+    draw_standardized_gap,
+    error_bar_lengths,
+    legend_below,
+    pair_label,
+    plotted_column,
+    round_significant,
+    select,
+    short_pair_label,
+)
+from ...simulation import scaling
+
+
+def _label_grid_panel(ax: Axes, row: int, rows: int, title: str, xlabel: str) -> None:
+    """The zero line, the column title over the first row and the x label under the last row of a grid panel."""
+    ax.axhline(0, color="0.3", lw=0.8)
+    if row == 0:
+        ax.set_title(title, fontsize=10)
+    if row == rows - 1:
+        ax.set_xlabel(xlabel)
+
+
+def cutoff_exponent_grid(trend: pd.DataFrame, discounts: Sequence[str]) -> Figure:
+    """Per model (row) and discount (column): the fitted exponent of the standardized gap of nDCG@n^a against a
+    (markers with 95% intervals; a fixed k is a = 0), and the scaling law's exponent (lines), one colour per pair.
+    The panels show exponents from -1 to 1: a wider interval (a gap shrunk into its noise) runs off them.
+    """
+    models = list(dict.fromkeys(trend["model"]))
+    pairs = list(dict.fromkeys(zip(trend["better"], trend["worse"], strict=False)))
+    fig = Figure(figsize=(2.5 * len(discounts), 2.6 * len(models) + 1.2), layout="constrained")
+    axes = fig.subplots(len(models), len(discounts), sharex=True, sharey=True, squeeze=False)
+    grid = np.array([0.0, 1.0])  # the law is linear in a (its regime depends on beta and rho only)
+    handles = []
+    for i, model in enumerate(models):
+        for j, d in enumerate(discounts):
+            ax = axes[i, j]
+            for p, (better, worse) in enumerate(pairs):
+                rows = select(trend, model=model, discount=d, better=better, worse=worse).sort_values("a")
+                a = rows["a"].to_numpy(dtype=np.float64) + 0.012 * (p - (len(pairs) - 1) / 2)
+                c, lo, hi = (plotted_column(rows, k) for k in ("exponent", "exponent_low", "exponent_high"))
+                bar = ax.errorbar(a, c, yerr=error_bar_lengths(c, lo, hi),
+                                  fmt=PAIR_MARKERS[p % len(PAIR_MARKERS)], color=f"C{p}", ms=4, capsize=2, lw=1)
+                law = [scaling.gap_exponent(model, better, worse, d, float(v)).exponent for v in grid]
+                line = ax.plot(grid, round_significant(law), LINESTYLES[p % len(LINESTYLES)], color=f"C{p}", lw=1)[0]
+                name = short_pair_label(better, worse)
+                handles += [(bar, f"{name}: fitted (95%)"), (line, f"{name}: law")]
+            _label_grid_panel(ax, i, len(models), d, "a (k = n^a; 0: fixed k)")
+        axes[i, 0].set_ylabel(f"{model}\nexponent of d", fontsize=9)
+    axes[0, 0].set_ylim(-EXPONENT_RANGE, EXPONENT_RANGE)  # shared: wide intervals run off the panels
+    legend_below(fig, handles, ncols=2)
+    fig.suptitle("nDCG@n^a: growth exponent of the standardized gap against a\n(above 0 the gap grows with n)",
+                 fontsize=11)
+    return fig
+
+
+def cutoff_gap_grid(pair_table: pd.DataFrame, discounts: Sequence[str], better: str, worse: str) -> Figure:
+    """Per model (row) and discount (column): the standardized gap of one pair against n, one line per cut-off rule.
+    """
+    models = list(dict.fromkeys(pair_table["model"]))
+    rules = list(dict.fromkeys(pair_table["rule"]))
+    fig = Figure(figsize=(2.5 * len(discounts), 2.6 * len(models) + 1.1), layout="constrained")
+    axes = fig.subplots(len(models), len(discounts), sharex=True, squeeze=False)
+    colors = decay_colors(rules)
+    handles = []
+    for i, model in enumerate(models):
+        for j, d in enumerate(discounts):
+            ax: Axes = axes[i, j]
+            for rule in rules:
+                rows = select(pair_table, model=model, rule=rule, discount=d, better=better, worse=worse)
+                handles.append((draw_standardized_gap(ax, rows, colors[rule]), rule))
+            ax.set_xscale("log")
+            ax.set_yscale("symlog", linthresh=0.1)
+            _label_grid_panel(ax, i, len(models), d, "n")
+        axes[i, 0].set_ylabel(f"{model}\nstandardized gap d", fontsize=9)
+    legend_below(fig, handles, ncols=4)
+    fig.suptitle(f"{pair_label(better, worse)}: standardized gap of nDCG@k\nagainst n per cut-off rule (95% bands)",
+                 fontsize=11)
+    return fig

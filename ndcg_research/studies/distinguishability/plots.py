@@ -1,0 +1,114 @@
+"""Notebook 04 (distinguishability): its figures (conventions: :mod:`ndcg_research.pipeline.style`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+
+from ...pipeline.style import (
+    MARKERS,
+    UNDEFINED_LABEL,
+    discount_title,
+    interval_markers,
+    label_rows,
+    legend_below,
+    log_ticks_1_2_5,
+    mark_undefined,
+    model_panel_grid,
+    pair_label,
+    panel_grid,
+    plotted_column,
+    round_significant,
+    select,
+)
+
+
+def pair_grid(pair_table: pd.DataFrame, discounts: Sequence[str], pairs: Sequence[Sequence[str]],
+              value: str, title: str) -> Figure:
+    """One panel per discount: ``value`` against n for every pair of rankers.
+
+    ``value="p_better"``: P(better scores strictly higher) with Wilson intervals and the
+    share of exact ties (dashed). ``value="std_gap"``: the standardized gap
+    mean(gap)/sd(gap) on a symmetric log scale (linear within ±0.1, so negative gaps
+    keep their sign); undefined values (every gap 0) are marked, not plotted.
+    """
+    if value not in ("p_better", "std_gap"):
+        raise ValueError(f"value must be 'p_better' or 'std_gap', got {value!r}")
+    cols = min(4, len(discounts))
+    fig, axes = panel_grid(len(discounts), cols)
+    handles = []
+    for ax, d in zip(axes, discounts, strict=False):
+        low_data = 0.0
+        for i, (better, worse) in enumerate(pairs):
+            rows = select(pair_table, discount=d, better=better, worse=worse)
+            n = plotted_column(rows, "n")
+            label = pair_label(better, worse)
+            if value == "p_better":
+                p = plotted_column(rows, "p_better")
+                bar = interval_markers(ax, n, p, plotted_column(rows, "p_better_low"),
+                                       plotted_column(rows, "p_better_high"), i, "-")
+                ties = plotted_column(rows, "p_tie")
+                if np.any(ties > 0):
+                    handles.append((ax.plot(n, ties, "--", color=f"C{i}", lw=1)[0], "share of exact ties (dashed)"))
+            else:
+                y = plotted_column(rows, value)
+                bar = ax.plot(n, y, MARKERS[i % len(MARKERS)] + "-", ms=4, lw=1, color=f"C{i}")[0]
+                if np.isfinite(y).any():
+                    low_data = min(low_data, float(np.nanmin(y)))
+                handles += [(mark, UNDEFINED_LABEL) for mark in mark_undefined(ax, n, y)]
+            handles.append((bar, label))
+        ax.set(xscale="log", title=discount_title(d), xlabel="n")
+        if value == "p_better":
+            ax.set_ylim(-0.03, 1.03)
+            ax.axhline(0.5, color="grey", lw=0.8, ls=":")
+        else:
+            # symlog keeps the sign (a negative gap: the worse ranker wins on average); below 0 only as much
+            # room as the data need, so panels whose gaps are all positive do not waste half their height.
+            ax.set_yscale("symlog", linthresh=0.1)
+            ax.axhline(0, color="grey", lw=0.8, ls=":")
+            if np.isfinite(select(pair_table, discount=d)[value].to_numpy(float)).any():
+                ax.set_ylim(bottom=-0.05 if low_data >= 0 else 1.5 * low_data)
+            else:
+                ax.set_ylim(-1, 1)
+                ax.text(0.5, 0.75, "undefined: every gap is 0", transform=ax.transAxes, ha="center", va="center")
+    label_rows(axes, cols, "P(better strictly higher)" if value == "p_better" else "mean(gap) / sd(gap)")
+    legend_below(fig, handles, ncols=3)
+    fig.suptitle(title)
+    return fig
+
+
+def gap_over_eps_grid(pair_tables: Mapping[str, pd.DataFrame], theory_tables: Mapping[str, pd.DataFrame],
+                      discounts: Sequence[str], pairs: Sequence[Sequence[str]], title: str) -> Figure:
+    """Mean gap / eps_D(n) vs n on a log scale (one row of panels per model, one column per slowly
+    varying discount), with ``c_worse - c_better`` (dashed) and the finite-n theory (line).
+    """
+    fig, axes, panels = model_panel_grid(list(pair_tables), discounts, size=(3.8, 2.9))
+    handles = []
+    for ax, label, d in panels:
+        for i, (better, worse) in enumerate(pairs):
+            rows = select(pair_tables[label], discount=d, better=better, worse=worse)
+            eps = rows["eps"].to_numpy()
+            scaled = round_significant(rows["mean_gap"].to_numpy() / eps)
+            bar = interval_markers(ax, plotted_column(rows, "n"), scaled,
+                                   round_significant(rows["gap_ci_low"].to_numpy() / eps),
+                                   round_significant(rows["gap_ci_high"].to_numpy() / eps), i)
+            handles.append((bar, pair_label(better, worse)))
+            th = theory_tables[label]
+            tb, tw = select(th, discount=d, ranker=better), select(th, discount=d, ranker=worse)
+            scaled_theory = (tb["finite_n"].to_numpy() - tw["finite_n"].to_numpy()) / tb["eps"].to_numpy()
+            ax.plot(plotted_column(tb, "n"), round_significant(scaled_theory),
+                    "-", color=f"C{i}", lw=1)
+            ax.axhline(round_significant(tw["c"].iloc[0] - tb["c"].iloc[0]), color=f"C{i}", ls="--", lw=1)
+        ax.set_yscale("log", nonpositive="mask")
+        ax.set(xscale="log", title=f"{label}: {d}", xlabel="n")
+        log_ticks_1_2_5(ax)
+    label_rows(axes, len(discounts), "mean gap / eps_D(n)")
+    handles += [(Line2D([], [], color="0.3", lw=1), "finite-n theory"),
+                (Line2D([], [], color="0.3", ls="--", lw=1), "first order c_worse - c_better")]
+    legend_below(fig, handles, ncols=3)
+    fig.suptitle(title)
+    return fig

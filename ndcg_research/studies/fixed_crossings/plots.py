@@ -1,0 +1,112 @@
+"""Notebook 12 (fixed crossings): its figures (conventions: :mod:`ndcg_research.pipeline.style`)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+
+from ...pipeline.style import (
+    LINESTYLES,
+    PAIR_MARKERS,
+    crossing_n,
+    decay_colors,
+    legend_below,
+    plotted_column,
+    round_significant,
+    select,
+)
+
+
+def gain_profile_panel(profiles: Mapping[str, Any], crossings: Sequence[float]) -> Figure:
+    """Expected gain against the relative rank t (log scale) of each ranker, with the depths where they cross.
+
+    ``profiles``: ranker spec -> callable g(t) (:func:`~ndcg_research.simulation.theory.gain_profile`).
+    """
+    fig = Figure(figsize=(6.4, 3.8), layout="constrained")
+    ax = fig.subplots()
+    t = np.geomspace(1e-5, 1 - 1e-5, 800)
+    for c, (name, g) in enumerate(profiles.items()):
+        ax.plot(t, round_significant(g(t)), LINESTYLES[c % len(LINESTYLES)], color=f"C{c}", lw=1.6, label=name)
+    for depth in crossings:
+        ax.axvline(round_significant(depth), color="0.4", lw=0.8, ls=":")
+        ax.annotate(f"t = {depth:.3g}", (depth, 0.02), xycoords=("data", "axes fraction"), rotation=90,
+                    fontsize=8, ha="right", va="bottom")
+    ax.set(xscale="log", xlabel="relative rank t (share of the list above the item)", ylabel="expected gain g(t)")
+    fig.legend(loc="outside lower center", ncols=len(profiles), fontsize=9, frameon=False)
+    fig.suptitle("Expected gain profiles (dotted: where they cross)", fontsize=11)
+    return fig
+
+
+def preference_panels(decisions: Mapping[str, pd.DataFrame], crossing_table: pd.DataFrame,
+                      discounts: Sequence[str]) -> Figure:
+    """Per model: the share of data sets on which the first ranker scores higher (Wilson 95%) against n, one line
+    per discount; the finite-n theory's crossings as markers on the one-half line.
+    """
+    labels = list(decisions)
+    first, second = decisions[labels[0]]["first"].iloc[0], decisions[labels[0]]["second"].iloc[0]
+    fig = Figure(figsize=(5.2 * len(labels), 4.2), layout="constrained")
+    axes = fig.subplots(1, len(labels), sharey=True, squeeze=False)[0]
+    colors = decay_colors(discounts)
+    handles = []
+    for ax, label in zip(axes, labels, strict=False):
+        for d in discounts:
+            rows = select(decisions[label], discount=d, first=first, second=second)
+            n, p = plotted_column(rows, "n"), plotted_column(rows, "p_first")
+            line = ax.plot(n, p, "o-", color=colors[d], ms=3, lw=1.2)[0]
+            ax.fill_between(n, plotted_column(rows, "p_first_low"),
+                            plotted_column(rows, "p_first_high"), color=colors[d], alpha=0.12, lw=0)
+            handles.append((line, d))
+            where = crossing_n(crossing_table, first, second, d)
+            if math.isfinite(where):
+                ax.plot([round_significant(where)], [0.5], "D", color=colors[d], ms=7, mec="k", mew=0.6)
+        ax.axhline(0.5, color="0.5", lw=0.8, ls="--")
+        ax.set(xscale="log", xlabel="n", ylim=(-0.03, 1.03), title=f"{label} top")
+    axes[0].set_ylabel(f"P({first} scores higher)")
+    handles.append((Line2D([], [], color="0.3", marker="D", mec="k", ls="none"), "expected crossing (finite-n theory)"))
+    legend_below(fig, handles, ncols=4)
+    fig.suptitle(f"{first} against {second}: share of data sets won by {first} (Wilson 95%)", fontsize=11)
+    return fig
+
+
+def crossing_growth_panel(family: pd.DataFrame, reliable: pd.DataFrame, n_max: int) -> Figure:
+    """How far out the decision moves as the pair approaches equal first-order constants.
+
+    ``family``: one row per (second ranker, discount) with ``abs_delta_c`` and ``crossing_n`` (finite-n
+    theory; NaN beyond the computed range). ``reliable``: one row per (label, second ranker) with
+    ``abs_delta_c`` and ``n_reliable`` (simulated, open markers; NaN: not reached by the largest simulated
+    n, ``n_max``, drawn filled above the dotted line at ``n_max``).
+    """
+    fig = Figure(figsize=(6.4, 4.4), layout="constrained")
+    ax = fig.subplots()
+    discounts = list(dict.fromkeys(family["discount"]))
+    colors = decay_colors(discounts)
+    for d in discounts:
+        rows = family[family["discount"] == d].sort_values("abs_delta_c")
+        ax.plot(plotted_column(rows, "abs_delta_c"),
+                plotted_column(rows, "crossing_n"), "o-", color=colors[d], ms=4, lw=1.3,
+                label=f"{d}: expected crossing (theory)")
+    above = 1.8 * n_max  # where "not reached within the simulated n" is drawn, above the line at n_max
+    for m, (label, rows) in enumerate(reliable.groupby("label", sort=False)):
+        x = plotted_column(rows, "abs_delta_c")
+        y = plotted_column(rows, "n_reliable")
+        seen, color, marker = np.isfinite(y), ("C3", "C1")[m % 2], PAIR_MARKERS[m % len(PAIR_MARKERS)]
+        ax.plot(x[seen], y[seen], marker, color=color, ms=8, ls="none", mfc="none", mew=1.5,
+                label=f"log2 decides reliably from n ({label} top, simulated)")
+        if (~seen).any():
+            ax.plot(x[~seen], np.full(int((~seen).sum()), above), marker, color=color, ms=7, ls="none",
+                    label=f"not reliable within the simulated n ({label} top)")
+    ax.axhline(n_max, color="0.5", lw=0.8, ls=":")
+    ax.annotate(f"largest simulated n = {n_max}", (1.0, n_max), xycoords=("axes fraction", "data"), ha="right",
+                va="bottom", fontsize=8, color="0.35")
+    ax.set(xscale="log", yscale="log", xlabel="|c(gated) - c(noisy)|: difference of the first-order constants",
+           ylabel="list length n")
+    ax.invert_xaxis()
+    fig.legend(loc="outside lower center", ncols=2, fontsize=8.5, frameon=False)
+    fig.suptitle("As the first-order constants approach each other (right), the decision moves out", fontsize=11)
+    return fig

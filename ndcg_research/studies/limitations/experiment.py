@@ -1,0 +1,390 @@
+r"""Experiments behind the limitations of nDCG named by the source article (notebook 06).
+
+Three limitations, each with the library code that measures it:
+
+1. **Appending non-relevant documents never lowers nDCG.** A grade-0 document
+   adds g(0) D(r) = 0 to DCG and nothing to the ideal, wherever it goes, so a
+   list and the same list followed by any number of non-relevant documents get
+   the same nDCG. :func:`random_graded_lists`, :func:`append_nonrelevant`,
+   :func:`precision` (a measure that *does* fall) are the tools.
+2. **Missing relevant documents in a short list go unpunished** unless the
+   ideal comes from all judgments *and* both lists are scored at the same
+   cut-off. :func:`truncation_table` scores a list and its prefix under each
+   combination of ideal source and cut-off.
+3. **Incomplete judgments.** :func:`simulate_pooling_collection` builds a test
+   collection whose true grades are known; :func:`pool_judged` judges only the
+   union of the top ``depth`` documents of a set of pooled systems (TREC
+   pooling); :func:`evaluate_runs` scores every system three ways: with the
+   true grades, with unjudged documents taken as non-relevant (the usual
+   convention), and on the condensed list of judged documents only
+   (``judged=``, trec_eval ``-J``). :func:`pooling_experiment` repeats this
+   over seeded replicates and pool depths and :func:`summarize_bias` reports
+   the bias with 95% intervals.
+
+Randomness: every replicate draws from its own
+``numpy.random.SeedSequence(seed, spawn_key=(experiment, replicate))``
+(:func:`ndcg_research.simulation.replicates.seed_sequence`), so the results do not
+depend on the order or the number of workers.
+"""
+
+from __future__ import annotations
+
+import functools
+import warnings
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ...core import UndefinedNDCGWarning, ndcg
+from ...core.ranking import top_order
+from ...simulation.replicates import parallel_map, seed_sequence
+from ...stats.intervals import CONFIDENCE, mean_interval
+
+#: Spawn-key prefix of the pooling experiment's seeds (one SeedSequence per replicate).
+POOLING_EXPERIMENT_ID = 6003
+
+
+def _probabilities(grade_probs: Sequence[float]) -> np.ndarray:
+    """P(grade = 0), P(grade = 1), ... as an array summing to 1 exactly."""
+    probs = np.asarray(grade_probs, dtype=np.float64)
+    return probs / probs.sum()
+
+
+def random_graded_lists(
+    n_lists: int, length: int, grade_probs: Sequence[float] = (0.5, 0.2, 0.2, 0.1), *,
+    seed: int | np.random.Generator,
+) -> np.ndarray:
+    """Draw ``n_lists`` ranked lists of i.i.d. grades 0, 1, 2, ... with probabilities ``grade_probs``.
+
+    ``n_lists``, ``length``: shape of the result, both >= 1; ``grade_probs``: p(grade = 0), P(grade = 1), ...; must
+    sum to 1; ``seed``: an integer >= 0, the entropy of a fresh generator, or a generator to draw from, so that
+    consecutive draws share its stream (notebook 06 draws the lists and the relevant documents they miss so).
+    """
+    probs = _probabilities(grade_probs)
+    return np.random.default_rng(seed).choice(probs.size, size=(n_lists, length), p=probs).astype(np.float64)
+
+
+def append_nonrelevant(relevance: Any, n_extra: int) -> np.ndarray:
+    """Return the lists of ``relevance`` (rows) followed by ``n_extra`` non-relevant (grade 0) documents.
+
+    ``n_extra``: number of grade-0 documents appended, >= 0.
+    """
+    relevance = np.asarray(relevance, dtype=np.float64)
+    return np.pad(relevance, [(0, 0)] * (relevance.ndim - 1) + [(0, n_extra)])
+
+
+def precision(relevance: Any) -> float | np.ndarray:
+    """Fraction of the documents of each list that are relevant (grade > 0), over the whole list.
+
+    A measure that, unlike nDCG, *falls* when non-relevant documents are appended.
+    """
+    relevance = np.asarray(relevance, dtype=np.float64)
+    values = (relevance > 0).mean(axis=-1)
+    return float(values) if relevance.ndim == 1 else values
+
+
+def truncation_table(
+    long_lists: Any,
+    short_length: int,
+    known: Any,
+    k_fixed: int,
+    *,
+    gain: str = "linear",
+    discount: str = "log2",
+) -> dict[str, tuple[np.ndarray, np.ndarray]]:
+    """nDCG of lists and of their prefixes under each convention for the ideal and the cut-off.
+
+    The short list is the first ``short_length`` documents of the long one: the
+    same documents in the same order. Conventions (key: how both are scored):
+
+    - ``"own ideal, whole list"``: ideal from the list itself, no cut-off
+      (scikit-learn's ``ndcg_score`` without ``k``);
+    - ``"own ideal, @k"``: ideal from the list itself, both cut at ``k_fixed``
+      (the short list counts as padded with non-relevant documents);
+    - ``"all judgments, @own length"``: ideal from all judgments, each list cut
+      at its own length (``nDCG@len``);
+    - ``"all judgments, whole list"``: ideal from all judgments, no cut-off
+      (trec_eval's ``ndcg``);
+    - ``"all judgments, @k"``: ideal from all judgments, both cut at ``k_fixed``
+      (trec_eval's ``ndcg_cut.k``).
+
+    ``long_lists``: grades of the long lists in rank order; ``short_length``: length of the prefix, 1 <= short_length
+    < long_length; ``known``: all known grades of each query (must contain the long list's grades); ``k_fixed``: the
+    common cut-off, >= 1; ``gain``, ``discount``: specs as in :func:`ndcg_research.ndcg`.
+
+    Returns dict: convention -> (nDCG of the short lists, nDCG of the long lists).
+    """
+    long_array = np.asarray(long_lists, dtype=np.float64)
+    long_length = long_array.shape[1]
+    short_array = long_array[:, :short_length]
+    score = functools.partial(ndcg, gain=gain, discount=discount)
+    return {
+        "own ideal, whole list": (score(short_array), score(long_array)),
+        "own ideal, @k": (score(short_array, k_fixed), score(long_array, k_fixed)),
+        "all judgments, @own length": (
+            score(short_array, short_length, ideal=known),
+            score(long_array, long_length, ideal=known),
+        ),
+        "all judgments, whole list": (score(short_array, ideal=known), score(long_array, ideal=known)),
+        "all judgments, @k": (score(short_array, k_fixed, ideal=known), score(long_array, k_fixed, ideal=known)),
+    }
+
+
+# --------------------------------------------------------------------------------------------
+# Incomplete judgments: pooling
+# --------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PoolingModel:
+    r"""A synthetic test collection with two kinds of evidence of relevance.
+
+    Each query has ``n_docs`` documents with i.i.d. grades (``grade_probs``).
+    Every document carries two independent noisy signals of its grade,
+    "lexical" :math:`x_d = s\,rel_d + \varepsilon_d` and "semantic"
+    :math:`z_d = s\,rel_d + \eta_d` (standard normal noise, ``s = signal``).
+
+    - Pooled system j scores :math:`x_d + \sigma_j \xi_{jd}` with
+      :math:`\sigma_j` = ``pooled_noise[j]``: all pooled systems share the
+      lexical evidence, so they miss the same relevant documents.
+    - The novel system scores :math:`(x_d + z_d)/\sqrt{2} + \sigma \xi_d`
+      (``novel_noise``): it also sees the semantic evidence, so it is better by
+      construction and finds relevant documents the pooled systems rank low.
+
+    ``n_docs``: documents per query; ``grade_probs``: p(grade = 0), P(grade = 1), ...; ``signal``: mean shift of each
+    signal per grade step; ``pooled_noise``: extra noise of each pooled system (its length is the number of pooled
+    systems); ``novel_noise``: extra noise of the novel system.
+    """
+
+    n_docs: int = 1000
+    grade_probs: tuple[float, ...] = (0.94, 0.03, 0.02, 0.01)
+    signal: float = 1.0
+    pooled_noise: tuple[float, ...] = (0.0, 0.5, 1.0, 1.5)
+    novel_noise: float = 0.0
+
+    @property
+    def system_names(self) -> list[str]:
+        """Names of the systems in the order of :attr:`PoolingCollection.scores`: pooled, then novel."""
+        return [f"pooled {j + 1} (noise {s:g})" for j, s in enumerate(self.pooled_noise)] + ["novel (not pooled)"]
+
+    @property
+    def n_pooled(self) -> int:
+        """Number of pooled systems."""
+        return len(self.pooled_noise)
+
+
+@dataclass(frozen=True)
+class PoolingCollection:
+    """True grades and system scores of one simulated collection.
+
+    ``grades``: true grades; ``scores``: scores of every system: the pooled ones first, the novel one last.
+    """
+
+    grades: np.ndarray
+    scores: np.ndarray
+    names: list[str] = field(default_factory=list)
+
+
+def simulate_pooling_collection(model: PoolingModel, n_queries: int, *, seed: int, replicate: int = 0
+                                ) -> PoolingCollection:
+    """Draw one collection of ``n_queries`` queries from ``model``.
+
+    ``n_queries``: number of queries, >= 1; ``seed``: the study's seed, >= 0; ``replicate``: replicate number: the
+    collection draws from ``SeedSequence(seed, spawn_key=(POOLING_EXPERIMENT_ID, replicate))``.
+    """
+    rng = np.random.default_rng(seed_sequence(seed, POOLING_EXPERIMENT_ID, replicate))
+    probs = _probabilities(model.grade_probs)
+    shape = (n_queries, model.n_docs)
+    grades = rng.choice(probs.size, size=shape, p=probs).astype(np.float64)
+    lexical = model.signal * grades + rng.standard_normal(shape)
+    semantic = model.signal * grades + rng.standard_normal(shape)
+    noise = np.asarray(model.pooled_noise, dtype=np.float64)[:, None, None]
+    pooled = lexical[None] + noise * rng.standard_normal((noise.shape[0], *shape))
+    novel = (lexical + semantic) / np.sqrt(2.0) + model.novel_noise * rng.standard_normal(shape)
+    return PoolingCollection(grades, np.concatenate([pooled, novel[None]]), model.system_names)
+
+
+def pool_judged(scores: Any, depth: int) -> np.ndarray:
+    """Judged documents under depth-``depth`` pooling: the union of every pooled system's top ``depth``.
+
+    ``scores``: scores of the pooled systems only; ``depth``: pool depth, >= 1.
+
+    Returns numpy.ndarray of bool, shape (n_queries, n_docs): true where a document was judged. Equal scores are
+    taken in index order (lower first), also at the cut (:func:`ndcg_research.core.ranking.top_order`).
+    """
+    array = np.asarray(scores, dtype=np.float64)
+    top = top_order(array, depth)  # (systems, queries, depth)
+    judged = np.zeros(array.shape[1:], dtype=bool)
+    queries = np.broadcast_to(np.arange(array.shape[1])[None, :, None], top.shape)
+    judged[queries, top] = True
+    return judged
+
+
+def evaluate_runs(
+    grades: Any,
+    scores: Any,
+    judged: Any,
+    *,
+    k: int | None = 10,
+    run_length: int = 100,
+    gain: str = "linear",
+    discount: str = "log2",
+) -> dict[str, np.ndarray]:
+    """nDCG of every system's run three ways: true grades, unjudged as non-relevant, condensed list.
+
+    Each system's run is its top ``run_length`` documents by score.
+
+    - ``"true"``: grades of every document known; ideal from all true grades.
+    - ``"unjudged = 0"``: unjudged documents count as non-relevant; the ideal
+      is built from the judged grades only (all that an assessor knows).
+    - ``"condensed"``: unjudged documents are removed from the run and the
+      ranks close up (``judged=``; trec_eval ``-J``); same ideal as above.
+
+    Queries whose judged ideal is 0 (no relevant document judged) get 0 under
+    the two estimates (trec_eval's convention); their number is returned as
+    ``"zero_ideal"``.
+
+    ``grades``: true grades; ``k``: cut-off of the metric (None: the whole run); ``run_length``: documents retrieved
+    per system and query.
+
+    Returns dict: ``"true"``, ``"unjudged = 0"``, ``"condensed"``: arrays of shape (n_systems, n_queries);
+    ``"zero_ideal"``: int.
+    """
+    grades_array, scores_array = np.asarray(grades, dtype=np.float64), np.asarray(scores, dtype=np.float64)
+    judged_array = np.asarray(judged, dtype=bool)
+    if scores_array.shape[1:] != grades_array.shape:
+        raise ValueError(
+            f"scores must have shape (n_systems, {grades_array.shape[0]}, {grades_array.shape[1]}), "
+            f"got {scores_array.shape}"
+        )
+    if judged_array.shape != grades_array.shape:
+        raise ValueError(f"judged must have the shape of grades, {grades_array.shape}, got {judged_array.shape}")
+    n_systems, n_queries, n_docs = scores_array.shape
+    run_length = min(run_length, n_docs)
+    observed = np.where(judged_array, grades_array, 0.0)
+    # The ideal only needs the largest grades: the top `width` of each query covers any run of
+    # run_length documents and any cut-off k <= width, and it must hold every relevant grade, since the
+    # metric checks that the known grades contain the retrieved ones.
+    width = run_length if k is None else max(run_length, min(int(k), n_docs))
+    width = max(width, int(np.count_nonzero(grades_array, axis=1).max()))
+    width = min(width, n_docs)
+    ideal_true = -np.sort(-grades_array, axis=1)[:, :width]
+    ideal_observed = -np.sort(-observed, axis=1)[:, :width]
+
+    runs = top_order(scores_array, run_length)  # (systems, queries, run_length)
+    rel = np.take_along_axis(np.broadcast_to(grades_array, scores_array.shape), runs, -1)
+    seen = np.take_along_axis(np.broadcast_to(judged_array, scores_array.shape), runs, -1)
+    rel_flat = rel.reshape(n_systems * n_queries, run_length)
+    seen_flat = seen.reshape(n_systems * n_queries, run_length)
+    tile = (n_systems, 1)
+    score = functools.partial(ndcg, gain=gain, discount=discount)
+    true = score(rel_flat, k, ideal=np.tile(ideal_true, tile))
+    zero_ideal = int(np.count_nonzero(ideal_observed[:, 0] == 0))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedNDCGWarning)  # counted in zero_ideal instead
+        pooled = score(np.where(seen_flat, rel_flat, 0.0), k, ideal=np.tile(ideal_observed, tile))
+        condensed = score(
+            np.where(seen_flat, rel_flat, 0.0), k, ideal=np.tile(ideal_observed, tile), judged=seen_flat
+        )
+    shape = (n_systems, n_queries)
+    return {
+        "true": true.reshape(shape),
+        "unjudged = 0": pooled.reshape(shape),
+        "condensed": condensed.reshape(shape),
+        "zero_ideal": zero_ideal,
+    }
+
+
+#: The evaluation methods of :func:`evaluate_runs`, in table order.
+METHODS = ("true", "unjudged = 0", "condensed")
+
+
+def _one_replicate(
+    replicate: int, *, model: PoolingModel, depths: Sequence[int], n_queries: int, seed: int, k: int | None,
+    run_length: int, gain: str, discount: str, pool_novel: bool,
+) -> dict[str, np.ndarray]:
+    collection = simulate_pooling_collection(model, n_queries, seed=seed, replicate=replicate)
+    pooled_scores = collection.scores if pool_novel else collection.scores[: model.n_pooled]
+    means = np.empty((len(depths), len(METHODS), collection.scores.shape[0]))
+    judged_fraction = np.empty(len(depths))
+    relevant_judged = np.empty(len(depths))
+    zero_ideal = np.empty(len(depths), dtype=np.int64)
+    relevant = collection.grades > 0
+    for i, depth in enumerate(depths):  # a handful of depths; the work inside is vectorised
+        judged = pool_judged(pooled_scores, depth)
+        out = evaluate_runs(collection.grades, collection.scores, judged, k=k, run_length=run_length,
+                            gain=gain, discount=discount)
+        means[i] = [out[m].mean(axis=1) for m in METHODS]
+        judged_fraction[i] = judged.mean()
+        relevant_judged[i] = (judged & relevant).sum() / relevant.sum()
+        zero_ideal[i] = out["zero_ideal"]
+    return {"means": means, "judged_fraction": judged_fraction, "relevant_judged": relevant_judged,
+            "zero_ideal": zero_ideal}
+
+
+def pooling_experiment(
+    model: PoolingModel,
+    depths: Sequence[int],
+    *,
+    n_queries: int = 50,
+    replicates: int = 50,
+    seed: int = 2026,
+    k: int | None = 10,
+    run_length: int = 100,
+    gain: str = "linear",
+    discount: str = "log2",
+    pool_novel: bool = False,
+    n_jobs: int = 1,
+) -> dict[str, Any]:
+    """Repeat the pooling study: per replicate one collection, judged at every pool depth.
+
+    Each replicate draws a fresh collection of ``n_queries`` queries from its
+    own SeedSequence (spawn key (:data:`POOLING_EXPERIMENT_ID`, replicate)); the same
+    collection is judged at every depth (common random numbers, so depths are compared
+    on equal terms).
+
+    ``depths``: pool depths, each >= 1; ``n_queries``: queries per collection; each replicate reports means over
+    them; ``replicates``: collections drawn; ``k``, ``run_length``, ``gain``, ``discount``: as in
+    :func:`evaluate_runs`; ``pool_novel``: also pool the novel system (a control: then it contributes to the
+    judgments); ``n_jobs``: parallel workers (joblib); results do not depend on it.
+
+    Returns dict: ``"means"``: array (replicates, n_depths, 3 methods, n_systems) of per-replicate mean nDCG over
+    queries; ``"judged_fraction"`` and ``"relevant_judged"`` (fraction of relevant documents judged): arrays
+    (replicates, n_depths); ``"zero_ideal"``: total queries with no relevant document judged per depth; ``"depths"``,
+    ``"methods"``, ``"systems"``, ``"parameters"``.
+    """
+    one = functools.partial(_one_replicate, model=model, depths=depths, n_queries=n_queries, seed=seed, k=k,
+                            run_length=run_length, gain=gain, discount=discount, pool_novel=pool_novel)
+    done = dict(parallel_map(one, range(replicates), n_jobs=n_jobs))
+    results = [done[r] for r in range(replicates)]
+    return {
+        "means": np.stack([r["means"] for r in results]),
+        "judged_fraction": np.stack([r["judged_fraction"] for r in results]),
+        "relevant_judged": np.stack([r["relevant_judged"] for r in results]),
+        "zero_ideal": np.sum([r["zero_ideal"] for r in results], axis=0),
+        "depths": depths,
+        "methods": list(METHODS),
+        "systems": model.system_names,
+        "parameters": {**asdict(model), "depths": depths, "n_queries": n_queries, "replicates": replicates,
+                       "seed": seed, "k": k, "run_length": run_length, "gain": str(gain), "discount": str(discount),
+                       "pool_novel": pool_novel},
+    }
+
+
+def summarize_bias(means: Any, *, confidence: float = CONFIDENCE) -> dict[str, np.ndarray]:
+    """Mean bias (estimate - true) over replicates with a t confidence interval.
+
+    ``means``: per-replicate means as returned by :func:`pooling_experiment` (methods in the order of
+    :data:`METHODS`: true first).
+
+    Returns dict: ``"bias"``, ``"low"``, ``"high"``: arrays of shape (..., 2 estimates, n_systems) for the estimates
+    "unjudged = 0" and "condensed"; ``"true"``: mean true nDCG, shape (..., n_systems).
+    """
+    array = np.asarray(means, dtype=np.float64)
+    if array.shape[-2] != len(METHODS):
+        raise ValueError(f"means must have shape (replicates, ..., {len(METHODS)}, n_systems), got {array.shape}")
+    bias = mean_interval(array[..., 1:, :] - array[..., :1, :], confidence=confidence)
+    return {"bias": bias["mean"], "low": bias["ci_low"], "high": bias["ci_high"],
+            "true": array[:, ..., 0, :].mean(axis=0)}

@@ -1,0 +1,227 @@
+r"""The real rankings of the real-data study as one :class:`RankingProblem`: MovieLens-100k recommenders or TREC runs.
+
+A :class:`RankingProblem` holds, for every query (a MovieLens user, a TREC topic), the **candidate
+list** (the items to rank: for MovieLens every item the user did not rate in training; for TREC the
+pool of documents some run retrieved or the qrels judge), their relevance grades (test ratings; qrels
+grades; 0 for the rest) and each system's score of every candidate. Every value here is nDCG of the
+system's ranking of the candidate list (or of a sample of it) by score, **ties averaged** (McSherry &
+Najork 2008), with the ideal built from the grades of that same list: it holds all the relevant items,
+so the ideal is trec_eval's (all judged grades). A query whose list has no relevant item under a gain
+has no defined nDCG; it gets NaN and the callers count and drop it (the same queries for all systems).
+
+- :func:`movielens_problem`: the six rankers of :mod:`~ndcg_research.studies.movielens.recommenders` on a
+  per-user temporal split;
+- :func:`trec_problem`: a qrels table and run tables (query, doc, score), as issue 8's readers give them;
+- :func:`qrels_table`, :func:`run_table`: a problem back as the evaluation's qrels and run tables.
+
+The experiments on a problem: :mod:`~ndcg_research.studies.movielens.experiment`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from ...core.ranking import top_order
+from .recommenders import DEFAULT_RANKERS, canonical_ranker_spec, score_items, temporal_split
+
+
+@dataclass(frozen=True, eq=False)
+class RankingProblem:
+    """Queries x candidate documents with relevance grades and each system's scores.
+
+    Row q holds query q's candidates in its first ``lengths[q]`` columns; the remaining columns are
+    padding (grade 0, score -inf, doc id ``""``).
+
+    ``name``: what the data are, for captions and tables; ``queries``: query ids (MovieLens user ids, TREC topic
+    ids); ``docs``: document ids of the candidates (MovieLens item ids as text); ``grades``: relevance grade of each
+    candidate (>= 0); ``lengths``: number of candidates of each query; ``scores``: each system's finite score of each
+    candidate (higher ranks first); -inf on padding; ``sha256``: hash of the data the problem was built from
+    (recorded in figure provenance).
+    """
+
+    name: str
+    queries: np.ndarray
+    docs: np.ndarray
+    grades: np.ndarray
+    lengths: np.ndarray
+    scores: Mapping[str, np.ndarray]
+    sha256: str | None = None
+    notes: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def systems(self) -> tuple[str, ...]:
+        """The system names, in the order of :attr:`scores`."""
+        return tuple(self.scores)
+
+    @property
+    def valid(self) -> np.ndarray:
+        """Boolean (Q, W): True on the candidates, False on padding."""
+        return np.arange(self.grades.shape[1]) < self.lengths[:, None]
+
+    def relevant_counts(self) -> np.ndarray:
+        """Number of candidates with grade > 0, per query."""
+        return np.count_nonzero(self.grades > 0, axis=1)
+
+
+def _compact_left(mask: np.ndarray, arrays: Mapping[str, tuple[np.ndarray, Any]]
+                  ) -> tuple[dict[str, np.ndarray], np.ndarray]:
+    """Move the entries of each array where ``mask`` is True to the left of their row, keeping their order, and
+    fill the rest of the (narrowed) row with the array's fill value; also return the count kept per row."""
+    order = np.argsort(~mask, axis=1, kind="stable")
+    lengths = mask.sum(axis=1)
+    width = int(lengths.max())
+    order = order[:, :width]
+    pad = np.arange(width) >= lengths[:, None]
+    compacted = {}
+    for key, (values, fill) in arrays.items():
+        out = np.take_along_axis(values, order, 1)
+        if out.dtype.kind in "US" or out.dtype == object:
+            out = out.astype(object)
+        out[pad] = fill
+        compacted[key] = out
+    return compacted, lengths.astype(np.int64)
+
+
+def movielens_problem(
+    ratings: Any,
+    *,
+    rankers: Sequence[str] = DEFAULT_RANKERS,
+    test_fraction: float = 0.2,
+    seed: int = 0,
+) -> RankingProblem:
+    """The recommenders of :mod:`~ndcg_research.studies.movielens.recommenders` on a per-user temporal split.
+
+    Each user's candidate list is every item the user did not rate in training; its grades are the
+    user's test ratings (0 for items not rated in the test part).
+
+    ``ratings``: columns user, item, rating, timestamp (:func:`ndcg_research.datasets.movielens_100k`); ``rankers``:
+    ranker specs; the system names are their canonical texts; ``test_fraction``: see
+    :func:`~ndcg_research.studies.movielens.recommenders.temporal_split`; ``seed``: passed to every ranker (random
+    scores, SVD start vector).
+    """
+    names = [canonical_ranker_spec(r) for r in rankers]
+    if len(set(names)) != len(names) or not names:
+        raise ValueError(f"rankers must be distinct and non-empty, got {list(rankers)!r}")
+    split = temporal_split(ratings, test_fraction)
+    X = split.interactions
+    item_ids = np.broadcast_to(split.items.astype(str), split.shape)
+    arrays: dict[str, tuple[np.ndarray, Any]] = {"docs": (item_ids, ""), "grades": (split.test, 0.0)}
+    for name in names:
+        arrays[name] = (score_items(name, X, seed=seed), -np.inf)
+    compacted, lengths = _compact_left(split.candidates, arrays)
+    return RankingProblem(
+        name="MovieLens-100k",
+        queries=split.users,
+        docs=compacted.pop("docs"),
+        grades=compacted.pop("grades"),
+        lengths=lengths,
+        scores={name: compacted[name] for name in names},
+        sha256=getattr(ratings, "attrs", {}).get("sha256"),
+        notes={"test_fraction": split.test_fraction, "n_items": split.shape[1],
+               "train_ratings": int(np.count_nonzero(split.train)), "test_ratings": int(np.count_nonzero(split.test))},
+    )
+
+
+def trec_problem(
+    qrels: Any, runs: Mapping[str, Any], *, name: str = "TREC collection", sha256: str | None = None
+) -> RankingProblem:
+    """A TREC-style collection: judged grades and several runs' scores over a per-topic candidate pool.
+
+    The candidates of a topic are every document some run retrieved or the qrels judge (the pool).
+    A run's documents rank by score; documents it did not retrieve rank below all of them, tied with
+    each other (score: the run's lowest score on the topic minus 1). Grades below 0 (trec_eval's
+    "pooled but not judged") and unjudged documents count as 0. Topics without any grade > 0 are
+    kept (their nDCG is undefined, NaN, and dropped by the callers).
+
+    ``qrels``: columns ``query``, ``doc``, ``relevance``; ``runs``: run name -> columns ``query``, ``doc``,
+    ``score``; one row per retrieved document; ``name``: a description for captions; ``sha256``: hash of the files
+    read (recorded in figure provenance).
+
+    Returns RankingProblem: over the topics of the qrels that at least one run retrieved.
+    """
+    import pandas as pd
+
+    if not runs:
+        raise ValueError("runs must name at least one run")
+    for what, table, columns in [("qrels", qrels, ("query", "doc", "relevance"))] + [
+        (f"run {r!r}", t, ("query", "doc", "score")) for r, t in runs.items()
+    ]:
+        missing = [c for c in columns if c not in getattr(table, "columns", ())]
+        if missing:
+            raise ValueError(f"{what} must be a DataFrame with columns {', '.join(columns)}; missing {missing}")
+    judged = qrels[["query", "doc", "relevance"]].astype({"query": str, "doc": str})
+    retrieved = {r: t[["query", "doc", "score"]].astype({"query": str, "doc": str}) for r, t in runs.items()}
+    for r, t in retrieved.items():
+        if t.duplicated(["query", "doc"]).any():
+            q, d = t.loc[t.duplicated(["query", "doc"]), ["query", "doc"]].iloc[0]
+            raise ValueError(f"run {r!r} retrieves document {d!r} twice for query {q!r}")
+        if not np.isfinite(t["score"].to_numpy(dtype=np.float64)).all():
+            raise ValueError(f"run {r!r} has a score that is not finite")
+    topics = sorted(set(judged["query"]) & set().union(*(set(t["query"]) for t in retrieved.values())))
+    if not topics:
+        raise ValueError("no query is both judged in the qrels and retrieved by a run")
+    pool = pd.concat([judged[["query", "doc"]]] + [t[["query", "doc"]] for t in retrieved.values()])
+    pool = pool[pool["query"].isin(topics)].drop_duplicates().sort_values(["query", "doc"], kind="stable")
+    q_index = pd.Index(topics).get_indexer(pool["query"])
+    position = pool.groupby("query", sort=False).cumcount().to_numpy()
+    lengths = np.bincount(q_index, minlength=len(topics)).astype(np.int64)
+    shape = (len(topics), int(lengths.max()))
+    docs = np.full(shape, "", dtype=object)
+    docs[q_index, position] = pool["doc"].to_numpy()
+    key = pd.MultiIndex.from_arrays([pool["query"], pool["doc"]])
+    grades = np.zeros(shape)
+    rel = judged.set_index(["query", "doc"])["relevance"].astype(np.float64)
+    if rel.index.duplicated().any():
+        q, d = rel.index[rel.index.duplicated()][0]
+        raise ValueError(f"qrels judge document {d!r} of query {q!r} twice")
+    grades[q_index, position] = np.maximum(rel.reindex(key).fillna(0.0).to_numpy(), 0.0)
+    valid = np.arange(shape[1]) < lengths[:, None]
+    scores = {}
+    for r, t in retrieved.items():
+        s = np.full(shape, np.nan)
+        s[q_index, position] = t.set_index(["query", "doc"])["score"].astype(np.float64).reindex(key).to_numpy()
+        floor = np.where(np.isnan(s) | ~valid, np.inf, s).min(axis=1)  # lowest retrieved score per topic
+        floor = np.where(np.isfinite(floor), floor, 0.0) - 1.0
+        s = np.where(np.isnan(s), floor[:, None], s)
+        s[~valid] = -np.inf
+        scores[str(r)] = s
+    return RankingProblem(name=name, queries=np.array(topics, dtype=object), docs=docs, grades=grades,
+                          lengths=lengths, scores=scores, sha256=sha256)
+
+
+def qrels_table(problem: RankingProblem) -> Any:
+    """The problem's judgments as a qrels table: ``query``, ``doc``, ``relevance`` for every candidate with grade > 0.
+
+    Grades are integers when they all are (ratings, TREC levels), as the tools' presets expect.
+    """
+    import pandas as pd
+
+    keep = problem.valid & (problem.grades > 0)
+    grades = problem.grades[keep]
+    if np.array_equal(grades, np.floor(grades)):
+        grades = grades.astype(np.int64)
+    queries = np.broadcast_to(problem.queries.astype(str)[:, None], problem.grades.shape)
+    return pd.DataFrame({"query": queries[keep], "doc": problem.docs[keep], "relevance": grades})
+
+
+def run_table(problem: RankingProblem, system: str, depth: int | None = None) -> Any:
+    """One system's ranking as a run table: ``query``, ``doc``, ``score``.
+
+    ``depth=None`` lists every candidate (the whole list); ``depth=k`` only each query's k highest-scored
+    candidates (a run file as a recommender would ship it; equal scores at the cut: lower column first).
+    """
+    import pandas as pd
+
+    scores = problem.scores[system]
+    queries = np.broadcast_to(problem.queries.astype(str)[:, None], scores.shape)
+    if depth is None:
+        keep = problem.valid
+        return pd.DataFrame({"query": queries[keep], "doc": problem.docs[keep], "score": scores[keep]})
+    top = top_order(scores, depth)  # padding scores -inf: never above a candidate
+    inside = np.take_along_axis(problem.valid, top, 1)
+    pick = lambda a: np.take_along_axis(a, top, 1)[inside]  # noqa: E731
+    return pd.DataFrame({"query": pick(queries), "doc": pick(problem.docs), "score": pick(scores)})

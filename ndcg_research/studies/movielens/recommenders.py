@@ -1,0 +1,265 @@
+r"""Real top-N recommenders on a per-user temporal split of a ratings table (e.g. MovieLens-100k).
+
+The split (:func:`temporal_split`): each user's ratings are ordered by time (equal timestamps by item
+id) and the last ``test_fraction`` of them, ``max(1, floor(test_fraction * n_u))`` of the user's
+``n_u`` ratings, are the test set; the rest train. Users and items are the rows and columns of dense
+matrices (users x items: 943 x 1,682 for MovieLens-100k), indexed in the order of their sorted ids.
+
+Every ranker learns from the **binary training matrix** X (x_ui = 1 if u rated i in training:
+implicit feedback, the usual setting of top-N recommendation) and scores **every** item for every user
+in one vectorised step; the evaluation then ranks, for each user, every item the user did not rate in
+training (:attr:`Split.candidates`), with the test ratings as graded relevance (0 for the others).
+
+=========================  =====================================================================
+ranker spec                scores (users x items)
+=========================  =====================================================================
+``popularity``             number of training users who rated the item (the same for every user)
+``random``                 i.i.d. uniform scores from a seeded generator
+``itemknn(k=K)``           :math:`s_{ui} = \sum_j x_{uj}\, \mathrm{sim}_K(i, j)`: cosine similarity of
+                           item columns of X, each item keeping its K most similar other items
+                           (Sarwar et al. 2001; Deshpande & Karypis 2004)
+``userknn(k=K)``           :math:`s_{ui} = \sum_v \mathrm{sim}_K(u, v)\, x_{vi}`: cosine similarity of
+                           user rows, each user keeping its K most similar other users
+``puresvd(factors=F)``     :math:`X V_F V_F^\top` with :math:`V_F` the top F right singular vectors of X
+                           (``scipy.sparse.linalg.svds``; Cremonesi, Koren & Turrin, RecSys 2010)
+``ease(l2=L)``             :math:`X B` with :math:`B = I - P\,\mathrm{diag}(1/\mathrm{diag}\,P)`,
+                           :math:`P = (X^\top X + L I)^{-1}`: the ridge regression of each item on the
+                           others with a zero diagonal, in closed form (Steck, WWW 2019)
+=========================  =====================================================================
+
+Neighbours are chosen by :func:`ndcg_research.core.ranking.top_order` (equal similarities by index),
+so every ranker is deterministic given its spec and, for ``random`` and the SVD's start vector, the
+seed (``numpy.random.SeedSequence(seed)``). Hyper-parameters are set by the caller, not tuned on the
+test set.
+
+**The same scores on every CPU.** OpenBLAS chooses its kernels at run time by CPU (e.g. Haswell or
+SkylakeX), and they sum in different orders: results differ in the last bits, so scores that are
+mathematically equal (items never rated in training, users with the same co-rating counts) come out
+equal on one machine and not on another, and the tie rule then sees different ties. Two measures keep
+the rankings identical across machines: cosine similarities are computed from exact co-rating counts
+(integers, exact in float64 in any order) divided element by element, so neighbour choice never depends
+on the kernel; and the scores of the learnt rankers are rounded to :data:`SCORE_QUANTUM` times the
+largest absolute score, which brings mathematically equal scores back to equality (the kernel noise
+measured on MovieLens-100k is below 2e-14 of the largest score, the quantum about 1.5e-8) while
+scores that differ by more than the quantum keep their order. This is very likely, not certain: two
+equal scores whose noise straddles a rounding midpoint still round apart (odds of about noise /
+quantum, ~1e-6, per pair), and the largest score that sets the grid carries noise too (it moves the
+grid only when it straddles a power of two). On MovieLens-100k the scores of all four learnt rankers
+are bitwise identical under OpenBLAS's Prescott, Haswell and SkylakeX kernels.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from ...core.ranking import top_order
+from ...core.specs import format_call, parse_registered
+
+#: Relative grid of the learnt rankers' scores (see the module docstring): 2**-26 of the largest absolute score.
+SCORE_QUANTUM = 2.0**-26
+
+#: Ranker names and their (required) parameters.
+RANKER_KINDS: dict[str, tuple[str, ...]] = {
+    "popularity": (),
+    "random": (),
+    "itemknn": ("k",),
+    "userknn": ("k",),
+    "puresvd": ("factors",),
+    "ease": ("l2",),
+}
+_VALID = "valid rankers: popularity, random, itemknn(k), userknn(k), puresvd(factors), ease(l2)"
+
+#: The six rankers of the MovieLens study, with fixed (untuned) hyper-parameters.
+DEFAULT_RANKERS: tuple[str, ...] = (
+    "popularity", "itemknn(k=100)", "userknn(k=50)", "puresvd(factors=50)", "ease(l2=500)", "random",
+)
+
+
+@dataclass(frozen=True, eq=False)
+class Split:
+    """A per-user train/test split as dense user x item matrices.
+
+    ``users``, ``items``: the original ids of the rows and columns (sorted); ``train``, ``test``: ratings in the
+    training and test parts, 0 where the user has none there. A user rates an item at most once, so the two never
+    overlap; ``test_fraction``: the share of each user's ratings put in the test set (rounded down, at least one).
+    """
+
+    users: np.ndarray
+    items: np.ndarray
+    train: np.ndarray
+    test: np.ndarray
+    test_fraction: float
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        """(n_users, n_items)."""
+        return self.train.shape
+
+    @property
+    def interactions(self) -> np.ndarray:
+        """The binary training matrix X (1.0 where the user rated the item in training)."""
+        return (self.train > 0).astype(np.float64)
+
+    @property
+    def candidates(self) -> np.ndarray:
+        """Boolean (n_users, n_items): the items each user did not rate in training (the list to rank)."""
+        return self.train == 0
+
+
+def temporal_split(ratings: Any, test_fraction: float = 0.2) -> Split:
+    """Split each user's ratings by time: the last ``test_fraction`` of them are the test set.
+
+    ``ratings``: integer columns ``user``, ``item``, ``rating`` (> 0), ``timestamp``; one rating per (user, item) (as
+    :func:`ndcg_research.datasets.movielens_100k` returns); ``test_fraction``: in (0, 1). A user with n ratings gets
+    ``max(1, floor(test_fraction * n))`` test ratings: the latest ones, equal timestamps ordered by item id (the
+    larger id counts as later). Every user needs at least 2 ratings, so that training is not empty.
+
+    Raises ValueError on a missing column, a rating <= 0, a repeated (user, item) pair, a user with fewer than 2
+    ratings, or ``test_fraction`` outside (0, 1).
+    """
+    fraction = test_fraction
+    if not 0 < fraction < 1:
+        raise ValueError(f"test_fraction must be in (0, 1), got {test_fraction!r}")
+    missing = [c for c in ("user", "item", "rating", "timestamp") if c not in getattr(ratings, "columns", ())]
+    if missing:
+        raise ValueError(f"ratings must be a DataFrame with columns user, item, rating, timestamp; missing {missing}")
+    user = ratings["user"].to_numpy()
+    item = ratings["item"].to_numpy()
+    rating = ratings["rating"].to_numpy(dtype=np.float64)
+    time = ratings["timestamp"].to_numpy()
+    if rating.size == 0 or not np.all(rating > 0):
+        raise ValueError("ratings must be non-empty and every rating must be > 0 (0 means 'not rated')")
+    users, user_index = np.unique(user, return_inverse=True)
+    items, item_index = np.unique(item, return_inverse=True)
+    pair = user_index.astype(np.int64) * items.size + item_index
+    if np.unique(pair).size != pair.size:
+        raise ValueError("ratings hold a (user, item) pair more than once; one rating per pair is expected")
+    counts = np.bincount(user_index, minlength=users.size)
+    if counts.min() < 2:
+        raise ValueError(f"every user needs at least 2 ratings; user {users[counts.argmin()]} has {counts.min()}")
+    n_test = np.maximum(1, np.floor(fraction * counts + 1e-9).astype(np.int64))  # 1e-9: 0.2 * 35 is 7, not 6.99..
+    order = np.lexsort((item_index, time, user_index))  # by user, then time, then item id
+    start = np.concatenate(([0], np.cumsum(counts)[:-1]))
+    position = np.arange(order.size) - start[user_index[order]]  # rank within the user's history
+    is_test = np.empty(order.size, dtype=bool)
+    is_test[order] = position >= (counts - n_test)[user_index[order]]
+    train = np.zeros((users.size, items.size))
+    test = np.zeros((users.size, items.size))
+    train[user_index[~is_test], item_index[~is_test]] = rating[~is_test]
+    test[user_index[is_test], item_index[is_test]] = rating[is_test]
+    return Split(users.astype(np.int64), items.astype(np.int64), train, test, fraction)
+
+
+# --------------------------------------------------------------------------- rankers
+
+
+def canonical_ranker_spec(spec: str) -> str:
+    """Check a recommender spec and return its canonical spelling, a str (a name for tables and legends).
+
+    Unlike :func:`ndcg_research.simulation.model.parse_ranker`, which returns a ranker of the
+    simulation, a recommender is named by its spec alone: :func:`score_items` takes the spec.
+    """
+    name, params = _ranker_params(spec)
+    return format_call(name, {p: params[p] for p in RANKER_KINDS[name]})
+
+
+def _ranker_params(spec: str) -> tuple[str, dict[str, Any]]:
+    name, kwargs = parse_registered(spec, RANKER_KINDS, what="ranker", valid=_VALID)
+    if name == "ease":
+        if kwargs["l2"] <= 0:
+            raise ValueError(f"ranker {spec!r}: l2 must be > 0, got {kwargs['l2']!r}")
+    return name, kwargs
+
+
+def score_items(spec: str, interactions: np.ndarray, *, seed: int = 0) -> np.ndarray:
+    """Scores of every item for every user under one ranker, learnt from the binary training matrix.
+
+    ``spec``: a ranker spec (see the module's table), e.g. ``"ease(l2=500)"``; ``interactions``: the binary training
+    matrix X (:attr:`Split.interactions`); ``seed``: entropy of the ``SeedSequence`` behind ``random``'s scores and
+    the SVD's start vector.
+
+    Returns numpy.ndarray of float64, shape (n_users, n_items): finite scores; higher is better. Training items are
+    scored too: the evaluation removes them.
+    """
+    name, params = _ranker_params(spec)
+    X = np.asarray(interactions, dtype=np.float64)
+    if X.ndim != 2 or not np.isin(X, (0.0, 1.0)).all():
+        raise ValueError(f"interactions must be a 2-D matrix of 0s and 1s, got shape {X.shape}")
+    if name == "popularity":
+        return np.broadcast_to(X.sum(axis=0), X.shape).copy()
+    if name == "random":
+        return np.random.default_rng(np.random.SeedSequence(seed)).random(X.shape)
+    if name == "itemknn":
+        sim = keep_top_neighbours(cosine_similarity(X.T), params["k"])  # (items, items), row i: neighbours of i
+        return _quantize(X @ sim.T)
+    if name == "userknn":
+        sim = keep_top_neighbours(cosine_similarity(X), params["k"])  # (users, users)
+        return _quantize(sim @ X)
+    if name == "puresvd":
+        return _quantize(_puresvd(X, params["factors"], seed))
+    return _quantize(_ease(X, params["l2"]))
+
+
+def _quantize(scores: np.ndarray) -> np.ndarray:
+    """Round to multiples of SCORE_QUANTUM * max|scores| (a power of two: the rounding is exact)."""
+    if not np.isfinite(scores).all():
+        raise ValueError("the ranker produced non-finite scores (NaN or inf); cannot rank with them")
+    largest = np.abs(scores).max(initial=0.0)
+    if largest == 0.0:
+        return scores
+    # A power-of-two step, so that dividing and multiplying by it are exact.
+    step = 2.0 ** np.floor(np.log2(largest * SCORE_QUANTUM))
+    return np.round(scores / step) * step
+
+
+def cosine_similarity(rows: np.ndarray) -> np.ndarray:
+    """Cosine similarity between the rows of a matrix; rows of zeros are similar to nothing (0).
+
+    Computed as the dot products of the rows divided by the products of their norms, element by
+    element. For rows of 0s and 1s (the use here) the dot products are integers, exact in float64
+    whatever order a BLAS kernel sums in, so the similarities are the same on every CPU.
+    """
+    rows = np.asarray(rows, dtype=np.float64)
+    dots = rows @ rows.T
+    norms = np.sqrt(np.diag(dots).copy())
+    norms[norms == 0] = 1.0
+    return dots / (norms[:, None] * norms[None, :])
+
+
+def keep_top_neighbours(similarity: np.ndarray, k: int) -> np.ndarray:
+    """Keep, in each row, the ``k`` largest similarities to *other* rows (equal values by index); zero the rest.
+
+    The diagonal (self-similarity) is never kept. ``k`` at least the number of other rows keeps them all.
+    """
+    sim = np.array(similarity, dtype=np.float64)
+    np.fill_diagonal(sim, -np.inf)  # never one's own neighbour
+    n = sim.shape[1]
+    kept = np.zeros_like(sim)
+    keep = top_order(sim, min(k, n - 1))
+    rows = np.arange(sim.shape[0])[:, None]
+    kept[rows, keep] = sim[rows, keep]
+    return kept
+
+
+def _puresvd(X: np.ndarray, factors: int, seed: int) -> np.ndarray:
+    from scipy.sparse import csr_matrix
+    from scipy.sparse.linalg import svds
+
+    if factors >= min(X.shape):
+        raise ValueError(f"puresvd: factors must be below min(n_users, n_items) = {min(X.shape)}, got {factors}")
+    # ARPACK's start vector from the seed: the same factors on every run (up to signs, which cancel in V V^T).
+    v0 = np.random.default_rng(np.random.SeedSequence(seed)).uniform(-1, 1, min(X.shape))
+    _, _, vt = svds(csr_matrix(X), k=factors, v0=v0, solver="arpack")
+    return (X @ vt.T) @ vt
+
+
+def _ease(X: np.ndarray, l2: float) -> np.ndarray:
+    gram = X.T @ X
+    gram[np.diag_indices_from(gram)] += l2
+    P = np.linalg.inv(gram)
+    B = -P / np.diag(P)[None, :]  # B_ij = -P_ij / P_jj
+    B[np.diag_indices_from(B)] = 0.0
+    return X @ B

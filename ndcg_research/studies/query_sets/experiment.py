@@ -1,0 +1,308 @@
+r"""A simulated test collection with a known true order of systems (notebook 07).
+
+The model
+---------
+``T`` topics, each with ``documents`` candidate documents of which :math:`R_t` are relevant,
+:math:`\log R_t \sim N(\log(\text{relevant\_median}), \text{relevant\_spread}^2)` (rounded,
+clipped to ``1 .. documents/2``); a relevant document's grade is 1, 2 or 3 with
+``grade_probabilities``, the others are 0. ``S`` systems of skill
+:math:`\theta_s`, equally spaced from ``skill_range`` (system 1, the best) down to 0 (system
+``S``, the worst). System ``s`` scores document ``d`` of topic ``t`` as
+
+.. math::  \mathrm{score}_{s,t,d} = a_{s,t}\, g_{t,d} + \varepsilon_{s,t,d}, \qquad
+           a_{s,t} = \exp(\text{base} + \theta_s + u_t + v_{s,t}),
+
+with the grade :math:`g_{t,d}`, a per-topic difficulty :math:`u_t \sim N(0, \text{topic\_sd}^2)`
+shared by all systems, a system x topic interaction :math:`v_{s,t} \sim N(0,
+\text{interaction\_sd}^2)` (a system is better on some topics than its skill says, worse on
+others) and noise :math:`\varepsilon \sim N(0, 1)`; it returns its ``depth`` highest-scoring
+documents in score order (a run). :math:`a_{s,t}` is the system's signal-to-noise ratio on the
+topic: for two documents of grades :math:`g_i > g_j` it ranks ``i`` above ``j`` with probability
+:math:`\Phi(a_{s,t}(g_i - g_j)/\sqrt 2)`, increasing in :math:`\theta_s`. So the **true order** of
+the systems is the order of :math:`\theta_s`, by construction; that the expected value of every
+measure follows it is checked numerically in notebook 07 on a large topic sample.
+
+Why it resembles TREC data: the topic effect dominates the variance of per-topic scores,
+then the system x topic interaction, and the system effect is the smallest (as in the
+variance decompositions of TREC runs, e.g. Banks, Over & Zhang 1999; Kanoulas & Aslam 2009;
+:func:`ndcg_research.stats.variance_components` measures it on the simulated scores); the number of
+relevant documents varies over orders of magnitude between topics; most judged documents
+are non-relevant and high grades are rare; adjacent systems are close (many pairs differ by a
+few hundredths of mean nDCG). What it lacks: real systems differ in kind (precision- vs
+recall-oriented), not only in one skill, so real measures can disagree on the true order.
+
+Randomness: topics come in blocks of :data:`TOPIC_BLOCK`; block ``k`` draws everything about
+its topics from ``default_rng(SeedSequence(seed, spawn_key=(k,)))``, so the first ``T``
+topics are the same whatever number of topics is simulated.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from ...core import ndcg
+from ...stats import query_subsets
+from ...stats.paired import TIE_TOLERANCE
+
+#: Topics per seeded block.
+TOPIC_BLOCK = 50
+
+
+@dataclass(frozen=True)
+class CollectionModel:
+    """Parameters of the simulated collection (see the module documentation).
+    """
+
+    systems: int = 20
+    skill_range: float = 1.0
+    base: float = -1.2
+    topic_sd: float = 0.8
+    interaction_sd: float = 0.35
+    documents: int = 500
+    depth: int = 100
+    relevant_median: float = 25.0
+    relevant_spread: float = 0.9
+    grade_probabilities: tuple[float, float, float] = (0.6, 0.3, 0.1)
+
+    def __post_init__(self) -> None:
+        if self.depth > self.documents:
+            raise ValueError(f"depth ({self.depth}) must not exceed documents ({self.documents})")
+        for name in ("skill_range", "base", "topic_sd", "interaction_sd", "relevant_median", "relevant_spread"):
+            value = getattr(self, name)
+            if name != "base" and value < 0:
+                raise ValueError(f"{name} must be >= 0, got {value!r}")
+        if self.relevant_median < 1:
+            raise ValueError(f"relevant_median must be >= 1, got {self.relevant_median!r}")
+        probs = tuple(p for p in self.grade_probabilities)
+        if len(probs) != 3 or min(probs) < 0 or not math.isclose(sum(probs), 1.0):
+            raise ValueError(f"grade_probabilities must be 3 probabilities of grades 1, 2, 3 summing to 1, "
+                             f"got {self.grade_probabilities!r}")
+        object.__setattr__(self, "grade_probabilities", probs)
+
+    def skills(self) -> np.ndarray:
+        """The systems' skills, best first."""
+        return np.linspace(self.skill_range, 0.0, self.systems)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The parameters (for provenance records)."""
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+@dataclass(frozen=True)
+class Collection:
+    """A simulated collection: judgments, runs and the systems' true skills.
+
+    ``grades``: ``topics x documents`` int8: the judgments (qrels) of every candidate document; ``ranked_documents``:
+    ``systems x topics x depth`` int32: each run's documents in rank order; ``ranked_scores``: ``systems x topics x
+    depth``: their scores (decreasing along the last axis); ``systems``: ``"sys01"`` (the best) to ``"sysNN"``;
+    ``skills``: true skill of each system (decreasing).
+    """
+
+    model: CollectionModel
+    grades: np.ndarray
+    ranked_documents: np.ndarray
+    ranked_scores: np.ndarray
+    systems: list[str] = field(default_factory=list)
+    skills: np.ndarray = field(default_factory=lambda: np.empty(0))
+
+    @property
+    def n_topics(self) -> int:
+        return self.grades.shape[0]
+
+    def ranked_grades(self) -> np.ndarray:
+        """``systems x topics x depth``: the grade at each rank of each run."""
+        return np.take_along_axis(self.grades[None, :, :], self.ranked_documents, axis=2)
+
+    def scores(self, *, gain: str = "linear", discount: str = "log2", k: int | None = None) -> np.ndarray:
+        """Per-topic nDCG of every system: ``systems x topics``.
+
+        The ideal ranking comes from all judged documents of the topic (trec_eval's
+        convention); ``k`` cuts the run and the ideal (``None``: the whole run of ``depth``).
+        """
+        s, t, depth = self.ranked_documents.shape
+        relevant = -np.sort(-self.grades, axis=1)
+        width = max(1, int(np.count_nonzero(relevant, axis=1).max()))
+        ideal = np.broadcast_to(relevant[None, :, :width], (s, t, width)).reshape(s * t, width)
+        values = ndcg(self.ranked_grades().reshape(s * t, depth), k, ideal=ideal, gain=gain, discount=discount)
+        return np.asarray(values).reshape(s, t)
+
+    def write_trec(self, folder: str | os.PathLike[str], *, topics: int | None = None) -> tuple[Path, list[Path]]:
+        """Write the judgments and the runs in TREC format; return (qrels path, run paths).
+
+        ``qrels.txt`` lists every judged document (``topic 0 doc grade``); ``<system>.run``
+        holds ``topic Q0 doc rank score <system>``. Topics are ``t001``..., documents ``d0001``...;
+        ``topics`` keeps only the first so many.
+        """
+        out = Path(folder)
+        out.mkdir(parents=True, exist_ok=True)
+        t_count = self.n_topics if topics is None else min(topics, self.n_topics)
+        width_t = max(3, len(str(self.n_topics)))
+        width_d = max(4, len(str(self.model.documents)))
+        topic_ids = [f"t{t + 1:0{width_t}d}" for t in range(t_count)]
+        qrels = out / "qrels.txt"
+        lines = [f"{topic_ids[t]} 0 d{d + 1:0{width_d}d} {int(self.grades[t, d])}"
+                 for t in range(t_count) for d in range(self.grades.shape[1])]
+        qrels.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        runs = []
+        for s, name in enumerate(self.systems):
+            path = out / f"{name}.run"
+            lines = [f"{topic_ids[t]} Q0 d{self.ranked_documents[s, t, r] + 1:0{width_d}d} {r + 1} "
+                     f"{self.ranked_scores[s, t, r]:.6f} {name}"
+                     for t in range(t_count) for r in range(self.ranked_documents.shape[2])]
+            path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+            runs.append(path)
+        return qrels, runs
+
+
+def simulate_collection(model: CollectionModel, *, topics: int, seed: int) -> Collection:
+    """Simulate ``topics`` topics of the collection ``model`` (see the module documentation).
+
+    ``topics``: number of topics; ``seed``: entropy of the blocks' SeedSequence.
+    """
+    if not isinstance(model, CollectionModel):
+        raise TypeError(f"model must be a CollectionModel, got {type(model).__name__}")
+    blocks = [_simulate_block(model, seed, k) for k in range(math.ceil(topics / TOPIC_BLOCK))]
+    grades = np.concatenate([b[0] for b in blocks])[:topics]
+    documents = np.concatenate([b[1] for b in blocks], axis=1)[:, :topics]
+    scores = np.concatenate([b[2] for b in blocks], axis=1)[:, :topics]
+    width = len(str(model.systems))
+    names = [f"sys{s + 1:0{width}d}" for s in range(model.systems)]
+    return Collection(model=model, grades=grades, ranked_documents=documents, ranked_scores=scores,
+                      systems=names, skills=model.skills())
+
+
+def _simulate_block(model: CollectionModel, seed: int, block: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(block,)))
+    t, n, s, depth = TOPIC_BLOCK, model.documents, model.systems, model.depth
+    relevant = np.exp(rng.normal(math.log(model.relevant_median), model.relevant_spread, t))
+    relevant = np.clip(np.round(relevant), 1, n // 2).astype(np.int64)
+    levels = rng.choice(np.array([1, 2, 3], dtype=np.int8), p=model.grade_probabilities, size=(t, n))
+    grades = np.where(np.arange(n)[None, :] < relevant[:, None], levels, np.int8(0)).astype(np.int8)
+    difficulty = rng.normal(0.0, model.topic_sd, t)
+    interaction = rng.normal(0.0, model.interaction_sd, (s, t))
+    signal = np.exp(model.base + model.skills()[:, None] + difficulty[None, :] + interaction)
+    scores = signal[:, :, None] * grades[None, :, :] + rng.standard_normal((s, t, n))
+    top = np.argpartition(-scores, depth - 1, axis=2)[:, :, :depth]
+    top_scores = np.take_along_axis(scores, top, axis=2)
+    order = np.argsort(-top_scores, axis=2, kind="stable")
+    ranked = np.take_along_axis(top, order, axis=2).astype(np.int32)
+    return grades, ranked, np.take_along_axis(top_scores, order, axis=2)
+
+
+def ordering_accuracy(scores: Any, skills: Any, sizes: Any, *, trials: int, seed: int = 0) -> np.ndarray:
+    """Share of system pairs that the mean over a random query subset orders as their true skills do.
+
+    For each size ``c`` and each of ``trials`` random subsets of ``c`` queries
+    (:func:`ndcg_research.stats.query_subsets`; the same subsets for every measure with the
+    same number of queries and seed), the systems' means over the subset are compared pair
+    by pair with the true order; a tie in the means (closer than
+    :data:`ndcg_research.stats.paired.TIE_TOLERANCE`) counts half.
+
+    ``scores``: systems x queries of one measure; ``skills``: true skill of each system (higher is better; no ties);
+    ``sizes``: query-subset sizes.
+
+    Returns numpy.ndarray: shape ``(len(sizes), trials)``.
+    """
+    matrix = np.asarray(scores, dtype=np.float64)
+    truth = np.asarray(skills, dtype=np.float64)
+    if matrix.ndim != 2 or truth.shape != (matrix.shape[0],):
+        raise ValueError(f"scores must be systems x queries and skills one per system, got shapes "
+                         f"{matrix.shape} and {truth.shape}")
+    first, second = np.triu_indices(matrix.shape[0], k=1)
+    right = np.sign(truth[first] - truth[second])
+    if np.any(right == 0):
+        raise ValueError("skills must not tie: the true order of every pair must be known")
+    out = []
+    for size in sizes:
+        subsets = query_subsets(matrix.shape[1], size, trials=trials, seed=seed)[0]
+        means = matrix[:, subsets].mean(axis=2)                       # systems x trials
+        gap = means[first] - means[second]
+        agree = np.where(np.abs(gap) <= TIE_TOLERANCE, 0.0, np.sign(gap)) * right[:, None]   # +1 right, -1 wrong, 0 tie
+        out.append(((agree + 1) / 2).mean(axis=0))
+    return np.array(out)
+
+
+def queries_needed(sizes: Any, curve: Any, target: float) -> float:
+    """Smallest number of queries at which an increasing ``curve`` over ``sizes`` reaches ``target``.
+
+    Linear interpolation in ``log(size)`` between the first size that reaches the target and the
+    one before; the first size if it already does; NaN if no size does.
+    """
+    c = np.asarray(sizes, dtype=np.float64)
+    y = np.asarray(curve, dtype=np.float64)
+    reached = np.flatnonzero(y >= target)
+    if reached.size == 0:
+        return float("nan")
+    i = int(reached[0])
+    if i == 0:
+        return float(c[0])
+    fraction = (target - y[i - 1]) / (y[i] - y[i - 1])
+    return float(np.exp(np.log(c[i - 1]) + fraction * (np.log(c[i]) - np.log(c[i - 1]))))
+
+
+def queries_needed_interval(sizes: Any, accuracy: Any, target: float, *, confidence: float = 0.95,
+                            n_resamples: int = 1000, seed: int = 0) -> tuple[float, float, float]:
+    """:func:`queries_needed` of the mean curve over trials, with a bootstrap interval over the trials.
+
+    ``sizes``: query-set sizes (increasing); ``accuracy``: ``len(sizes) x trials`` values (e.g. from
+    :func:`ordering_accuracy`); trial ``i`` of every size is resampled together; ``seed``: entropy of the resampled
+    trials (the same resamples for every call with the same number of trials and seed, so two measures' intervals
+    come from the same resampled trials).
+
+    Returns (float, float, float): estimate, lower and upper limits (percentile interval; a resample whose curve
+    never reaches the target counts as infinitely many queries, so the upper limit can be inf).
+    """
+    y = np.asarray(accuracy, dtype=np.float64)
+    c = np.asarray(sizes, dtype=np.float64)
+    if y.ndim != 2 or y.shape[0] != c.size:
+        raise ValueError(f"accuracy must be len(sizes) x trials, got shape {y.shape} for {c.size} sizes")
+    estimate = queries_needed(c, y.mean(axis=1), target)
+    rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(1,)))
+    picks = rng.integers(0, y.shape[1], size=(n_resamples, y.shape[1]))
+    needed = np.array([queries_needed(c, y[:, p].mean(axis=1), target) for p in picks])
+    needed = np.where(np.isnan(needed), np.inf, needed)
+    low, high = np.quantile(needed, [(1 - confidence) / 2, (1 + confidence) / 2], method="inverted_cdf")
+    return estimate, float(low), float(high)
+
+
+def fewest_queries(needed: Any, low: Any, high: Any) -> tuple[int, np.ndarray, np.ndarray]:
+    """The measure needing the fewest queries, the measures indistinguishable from it, and those needing more.
+
+    The rule of notebook 07's verdict and of its findings: a measure is in the *fewest-queries group* when
+    its interval of queries needed reaches down to the best measure's upper limit (``low <= high[best]``),
+    and *needs more* when its whole interval lies above that limit. A measure whose curve never reaches
+    the target (``needed`` NaN) counts as needing infinitely many queries.
+
+    ``needed``, ``low``, ``high``: one value per measure: the estimate of the queries needed and its interval
+    (:func:`queries_needed_interval`).
+
+    Returns (int, numpy.ndarray, numpy.ndarray): index of the best measure (fewest queries; the first on ties), and
+    boolean masks of the fewest-queries group (which holds the best) and of the measures that need more.
+
+    Raises ValueError if the three arrays differ in shape, are empty, an estimate's interval is NaN or reversed, or
+    no measure has a finite estimate. (When the best measure's interval is unbounded above, a measure that never
+    reaches the target is in its group: the data cannot tell the two apart.).
+    """
+    q, lo, hi = (np.asarray(x, dtype=np.float64) for x in (needed, low, high))
+    if q.ndim != 1 or q.size == 0 or lo.shape != q.shape or hi.shape != q.shape:
+        raise ValueError(f"needed, low and high must be 1-d arrays of one shape, got shapes {q.shape}, {lo.shape}, "
+                         f"{hi.shape}")
+    reached = ~np.isnan(q)
+    if np.isnan(lo[reached]).any() or np.isnan(hi[reached]).any() or (lo[reached] > hi[reached]).any():
+        bad = int(np.flatnonzero(reached & (np.isnan(lo) | np.isnan(hi) | (lo > hi)))[0])
+        raise ValueError(f"low and high must be an interval (low <= high, not NaN) wherever needed is; measure "
+                         f"{bad}: low {float(lo[bad])!r}, high {float(hi[bad])!r}")
+    finite = np.where(reached, q, np.inf)
+    if not np.isfinite(finite).any():
+        raise ValueError("needed has no finite estimate: no measure reaches the target")
+    best = int(np.argmin(finite))
+    lo = np.where(np.isnan(q), np.inf, lo)
+    group = lo <= hi[best]
+    group[best] = True
+    return best, group, ~group

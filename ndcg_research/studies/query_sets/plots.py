@@ -1,0 +1,170 @@
+"""Notebook 07 (query sets): its figures (conventions: :mod:`ndcg_research.pipeline.style`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+
+from ...core import parse_discount
+from ...pipeline.style import (
+    LINESTYLES,
+    MARKERS,
+    decade_ticks,
+    error_bar_lengths,
+    legend_below,
+    log_ticks_1_2_5,
+    plotted_column,
+    round_significant,
+    select,
+)
+
+#: Colours by class of discount: discounts of one class look alike, classes apart (a dash and a marker tell the
+#: members of a class apart). log2, the reference of every comparison, is drawn black, thicker and on top.
+_CLASS_COLOURS = {"slowly varying": ("#2171b5", "#6baed6", "#08306b"), "regularly varying": ("#238b45", "#74c476"),
+                  "critical": ("#e6550d",), "summable": ("#a50f15", "#ae017e", "#fb6a4a"), "constant": ("0.55",)}
+
+
+def discount_styles(discounts: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """Line style (``color``, ``ls``, ``marker``, ``lw``, ``zorder``) per discount: by class, log2 black on top.
+    """
+    seen: dict[str, int] = {}
+    styles = {}
+    for spec in discounts:
+        decay = parse_discount(spec).decay
+        if spec == "log2":
+            styles[spec] = dict(color="black", ls="-", marker="o", lw=2.4, zorder=5)
+            continue
+        k = seen[decay] = seen.get(decay, -1) + 1
+        palette = _CLASS_COLOURS.get(decay, ("0.3",))
+        styles[spec] = dict(color=palette[k % len(palette)], ls=LINESTYLES[k % len(LINESTYLES)],
+                            marker=MARKERS[(k + 1) % len(MARKERS)], lw=1.5, zorder=3)
+    return styles
+
+
+def _discount_label(spec: str) -> str:
+    """A legend label for a discount: ``'zipf (critical)'``."""
+    return f"{spec} ({parse_discount(spec).decay})"
+
+
+def _discount_legend(fig: Figure, discounts: Sequence[str], styles: Mapping[str, Mapping[str, Any]],
+                     **extra: Any) -> None:
+    """The legend of the discounts' styles (plus ``extra``: label -> handle), below the panels."""
+    entries = [(Line2D([], [], ms=4, **{k: v for k, v in styles[d].items() if k != "zorder"}), _discount_label(d))
+               for d in discounts]
+    legend_below(fig, entries + [(handle, label) for label, handle in extra.items()], ncols=4)
+
+
+def asl_curves_panels(curves: Mapping[tuple[str, str], np.ndarray], gains: Sequence[str], discounts: Sequence[str], *,
+                      alpha: float, n_resamples: int, topics: int) -> Figure:
+    """Sakai's ASL curves: per gain (panel), each discount's achieved significance levels, sorted (log scale).
+
+    An ASL of 0 (no resample as extreme) is drawn at 1/(2B).
+    """
+    styles = discount_styles(discounts)
+    fig = Figure(figsize=(5.6 * len(gains), 4.4), layout="constrained")
+    axes = np.atleast_1d(fig.subplots(1, len(gains), sharey=True, squeeze=False)[0])
+    for ax, g in zip(axes, gains, strict=False):
+        for d in discounts:
+            curve = round_significant(np.maximum(curves[(g, d)], 0.5 / n_resamples))
+            style = {k: v for k, v in styles[d].items() if k != "marker"}
+            ax.plot(np.arange(1, curve.size + 1), curve, **style)
+        ax.axhline(alpha, color="0.3", ls="--", lw=1)
+        ax.set(yscale="log", ylim=(0.3 / n_resamples, 1.5), xlabel="system pairs, sorted by ASL",
+               title=f"gain {g}: ASL curves, {topics} topics")
+        decade_ticks(ax)
+    axes[0].set_ylabel("achieved significance level (bootstrap)")
+    _discount_legend(fig, discounts, styles, **{f"alpha = {alpha:g}": Line2D([], [], color="0.3", ls="--", lw=1)})
+    return fig
+
+
+def swap_rate_panels(rates: Mapping[tuple[str, str], Sequence[float]], gains: Sequence[str], discounts: Sequence[str],
+                     sizes: Sequence[int]) -> Figure:
+    """Voorhees-Buckley swap rate against the size of the two disjoint query sets, per gain (panel) and discount.
+    """
+    styles = discount_styles(discounts)
+    fig = Figure(figsize=(5.6 * len(gains), 4.2), layout="constrained")
+    axes = np.atleast_1d(fig.subplots(1, len(gains), sharey=True, squeeze=False)[0])
+    for ax, g in zip(axes, gains, strict=False):
+        for d in discounts:
+            ax.plot(sizes, round_significant(rates[(g, d)]), ms=4, **styles[d])
+        ax.set(xlabel="queries per subset c", title=f"gain {g}: swap rate between disjoint query sets", ylim=(0, None))
+        ax.set_xticks(sizes, [str(c) for c in sizes])
+    axes[0].set_ylabel("share of system pairs swapped")
+    _discount_legend(fig, discounts, styles)
+    return fig
+
+
+def queries_needed_panels(curves: pd.DataFrame, gains: Sequence[str], discounts: Sequence[str], sizes: Sequence[int],
+                          *, target_accuracy: float, alpha: float) -> Figure:
+    """Against the number of queries: ordering accuracy (top, 95% band) and expected discriminative power (bottom).
+
+    ``curves`` has the columns gain, discount, size, accuracy, accuracy_low, accuracy_high, expected_power.
+    """
+    styles = discount_styles(discounts)
+    fig = Figure(figsize=(5.6 * len(gains), 7.6), layout="constrained")
+    axes = fig.subplots(2, len(gains), sharex=True, sharey="row", squeeze=False)
+    for j, g in enumerate(gains):
+        for d in discounts:
+            rows = select(curves, gain=g, discount=d).sort_values("size")
+            c = plotted_column(rows, "size")
+            axes[0, j].plot(c, plotted_column(rows, "accuracy"), ms=4, **styles[d])
+            axes[0, j].fill_between(c, plotted_column(rows, "accuracy_low"), plotted_column(rows, "accuracy_high"),
+                                    color=styles[d]["color"], alpha=0.12, lw=0)
+            axes[1, j].plot(c, plotted_column(rows, "expected_power"), ms=4, **styles[d])
+        axes[0, j].axhline(target_accuracy, color="0.3", ls="--", lw=1)
+        axes[0, j].set(title=f"gain {g}: pairs ordered as the truth", xscale="log")
+        axes[1, j].set(title=f"gain {g}: expected discriminative power", xlabel="queries c", xscale="log", ylim=(0, 1))
+        for ax in axes[:, j]:
+            ax.set_xticks(sizes, [str(c) for c in sizes])
+            ax.minorticks_off()
+    axes[0, 0].set_ylabel("ordering accuracy (95% band)")
+    axes[1, 0].set_ylabel(f"share of pairs with ASL < {alpha:g}")
+    _discount_legend(fig, discounts, styles,
+                     **{f"target accuracy {target_accuracy:g}": Line2D([], [], color="0.3", ls="--", lw=1)})
+    return fig
+
+
+def measure_agreement_heatmap(tau: np.ndarray, labels: Sequence[str], title: str) -> Figure:
+    """Kendall's tau between the system orderings of every two measures, as a heat map.
+    """
+    off_diagonal = tau[~np.eye(len(labels), dtype=bool)]
+    fig = Figure(figsize=(9, 7.5), layout="constrained")
+    ax = fig.subplots()
+    lowest = np.floor(off_diagonal.min() * 20) / 20 if off_diagonal.size else 0
+    image = ax.imshow(round_significant(tau), cmap="viridis", vmin=lowest, vmax=1)
+    ax.set_xticks(range(len(labels)), labels, rotation=90, fontsize=8)
+    ax.set_yticks(range(len(labels)), labels, fontsize=8)
+    fig.colorbar(image, ax=ax, label="Kendall's tau between system orderings")
+    ax.set_title(title)
+    return fig
+
+
+def per_list_scatter(measures: pd.DataFrame, gains: Sequence[str], discounts: Sequence[str], *,
+                     target_accuracy: float, cap: float) -> Figure:
+    """Each measure's per-topic win probability against the queries it needs (95% bootstrap interval, capped at
+    ``cap``).
+    """
+    styles = discount_styles(discounts)
+    fig = Figure(figsize=(7.0, 5.6), layout="constrained")
+    ax = fig.subplots()
+    shapes = dict(zip(gains, "osD^v", strict=False))
+    for r in measures.itertuples():
+        centre = round_significant([r.queries_needed])
+        low, high = round_significant([r.queries_needed_low]), round_significant([min(r.queries_needed_high, cap)])
+        ax.errorbar([r.per_topic_win], centre, yerr=error_bar_lengths(centre, low, high), fmt=shapes[r.gain],
+                    color=styles[r.discount]["color"], ms=6 if r.discount == "log2" else 5, capsize=2,
+                    zorder=styles[r.discount]["zorder"])
+    ax.set(xlabel="per-topic P(more skilled system scores strictly higher)",
+           ylabel=f"queries for ordering accuracy {target_accuracy:g}", yscale="log",
+           title="Per-list distinguishability vs queries needed")
+    log_ticks_1_2_5(ax)
+    handles = [Line2D([], [], color=styles[d]["color"], marker="o", ls="none", ms=6) for d in discounts]
+    handles += [Line2D([], [], color="0.3", marker=shapes[g], ls="none", ms=6) for g in gains]
+    labels = [_discount_label(d) for d in discounts] + [f"gain {g}" for g in gains]
+    legend_below(fig, list(zip(handles, labels, strict=False)), ncols=3)
+    return fig

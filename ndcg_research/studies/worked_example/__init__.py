@@ -1,0 +1,1 @@
+"""Notebook 01: the article's worked example of CG, DCG, IDCG and nDCG, reproduced."""
