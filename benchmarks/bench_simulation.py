@@ -2,7 +2,7 @@
 
 Run: ``python benchmarks/bench_simulation.py [--n 1000000] [--repeats 15]``
 
-One replicate (:func:`ndcg_research.studies.simulation.simulate.replicate_ndcg`) draws a data set of
+One replicate (:func:`ndcg_research.simulation.simulate.replicate_ndcg`) draws a data set of
 n items, ranks it by every ranker and computes nDCG under every discount. The
 reference is what any implementation must at least do: sort n scores once per
 ranker (``np.argsort`` of a fresh float64 array, generation not timed).
@@ -20,9 +20,9 @@ import time
 
 import numpy as np
 
-from ndcg_research.studies.simulation.sweeps import DEFAULT_DISCOUNTS, DEFAULT_RANKERS
-from ndcg_research.studies.simulation.model import parse_ranker
-from ndcg_research.studies.simulation.simulate import replicate_ndcg
+from ndcg_research.simulation.sweeps import DEFAULT_DISCOUNTS, DEFAULT_RANKERS
+from ndcg_research.simulation.model import parse_ranker
+from ndcg_research.simulation.simulate import replicate_ndcg
 from record import Recorder
 
 

@@ -118,7 +118,7 @@ def test_the_package_is_found():
 
 
 def test_resolve_relative_imports():
-    node = ast.parse("from ..core import kernels").body[0]
+    node = ast.parse("from ..core import _kernels as kernels").body[0]
     assert resolve(node, "ndcg_research.simulation.simulate", package=False) == "ndcg_research.core"
     node = ast.parse("from .metrics import ndcg").body[0]
     assert resolve(node, "ndcg_research.core", package=True) == "ndcg_research.core.metrics"

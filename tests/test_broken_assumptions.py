@@ -17,7 +17,7 @@ from scipy import integrate, special, stats
 
 from ndcg_research.studies.broken_assumptions import experiment as ex
 from ndcg_research.studies.broken_assumptions import findings, models, simulate
-from ndcg_research.studies.simulation import theory
+from ndcg_research.simulation import theory
 
 LOG2 = "log2"
 
@@ -250,7 +250,7 @@ def test_the_ratio_rule_gives_the_verdict_its_text_states(calls, verdict):
 
 
 def test_every_finding_is_evaluated_on_a_small_run(tmp_path):
-    from ndcg_research.studies.runtime.tables import write_table
+    from ndcg_research.simulation.tables import write_table
 
     discounts = ("power(beta=0.5)", "log2", "logpower(gamma=0.5)", "loglog")
     sparse = [ex.Experiment(models.SparseModel(2.0, s, g), models.SPARSE_RANKERS, discounts, (200, 400), (20, 20), 1)

@@ -13,7 +13,7 @@ from ndcg_research.simulation import cutoff
 from ndcg_research.simulation.cutoff import CutoffSweep, parse_cutoff, replicate_ndcg_at_k
 from ndcg_research.simulation.simulate import replicate_ndcg, sample
 from ndcg_research.simulation.sweeps import SweepResult, run_sweep
-from ndcg_research.stats.intervals import wilson_interval
+from ndcg_research.stats import wilson_interval
 from ndcg_research.studies.cutoff import experiment
 from ndcg_research.studies.cutoff.experiment import fraction_limit, ndcg_by_k
 

@@ -17,7 +17,7 @@ from scipy.special import ndtr
 
 from ndcg_research.studies.derivations import experiments, findings, formulas
 from ndcg_research.studies.derivations.sampler import JointTop, tail_variance_bound
-from ndcg_research.studies.simulation import scaling
+from ndcg_research.simulation import scaling
 
 UNCERTAIN = "probit(lo=0.1, hi=0.6)"
 

@@ -26,7 +26,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from ndcg_research.stats.intervals import CONFIDENCE
+from ndcg_research.stats import CONFIDENCE
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))

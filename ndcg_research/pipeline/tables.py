@@ -27,7 +27,7 @@ import pandas as pd
 
 from ..findings import threshold
 from ..stats import proportion_z
-from ..stats.intervals import CONFIDENCE, family_confidence, share_label, wilson_interval
+from ..stats import CONFIDENCE, family_confidence, share_label, wilson_interval
 
 #: An absolute z beyond this is a disagreement between two independent runs beyond chance (as notebooks 03-10 use it).
 REPLICATION_Z = 3.0

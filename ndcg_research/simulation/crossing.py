@@ -32,8 +32,8 @@ import numpy as np
 import pandas as pd
 
 from ..core import parse_discount
-from ..stats.intervals import wilson_interval
-from ..stats.paired import TIE_TOLERANCE
+from ..stats import wilson_interval
+from ..stats import TIE_TOLERANCE
 from . import finite_n
 from .model import parse_model, parse_ranker
 from .sweeps import SweepResult

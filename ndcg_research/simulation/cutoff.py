@@ -37,9 +37,10 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..core import kernels, parse_discount, parse_gain
-from ..core.ranking import top_order
-from ..core.specs import format_call, parse_registered
+from ..core import _kernels as kernels
+from ..core import parse_discount, parse_gain
+from ..core._ranking import top_order
+from ..core import format_call, parse_registered
 from .model import Ranker, parse_model, parse_ranker
 from .replicates import Chunk
 from .simulate import sample

@@ -74,7 +74,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy.special import ndtr, ndtri
 
-from ..core.specs import format_call, parse_call, parse_registered
+from ..core import format_call, parse_call, parse_registered
 
 
 def stable_id(text: str) -> int:

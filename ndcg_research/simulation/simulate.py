@@ -59,8 +59,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ..core import Discount, Gain, kernels, parse_discount, parse_gain
-from ..core.ranking import group_means
+from ..core import Discount, Gain, parse_discount, parse_gain
+from ..core import _kernels as kernels
+from ..core._ranking import group_means
 from .model import Model, Ranker, parse_model, parse_ranker
 from .replicates import seed_sequence
 

@@ -43,8 +43,8 @@ import numpy as np
 import pandas as pd
 
 from ..core import parse_discount, parse_gain
-from ..stats.intervals import bootstrap_statistic_interval, mean_interval
-from ..stats.paired import TIE_TOLERANCE, paired_comparison
+from ..stats import bootstrap_statistic_interval, mean_interval
+from ..stats import TIE_TOLERANCE, paired_comparison
 from . import theory
 from .model import parse_model, parse_ranker
 from .replicates import CHUNK_ITEMS, Chunk, code_fingerprint, plan_chunks, replicate_counts, run_chunks, seed_sequence

@@ -1,7 +1,7 @@
 """The experiment of notebook 16: replicates of each model at each n, and the tables its findings read.
 
 :func:`run` computes the nDCG of every ranker under every discount on ``replicates`` data sets per n, in
-chunks of consecutive replicates handed to joblib (:func:`~ndcg_research.studies.runtime.replicates.parallel_map`);
+chunks of consecutive replicates handed to joblib (:func:`~ndcg_research.simulation.replicates.parallel_map`);
 every data set draws from its own ``SeedSequence`` (:mod:`.simulate`), so the values do not depend on the
 chunking or on the number of workers. The tables:
 
@@ -27,10 +27,10 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ...stats.intervals import bootstrap_statistic_interval
-from ...stats.paired import TIE_TOLERANCE, paired_comparison
-from ..runtime.replicates import parallel_map, seed_sequence
-from ..simulation.model import stable_id
+from ...stats import bootstrap_statistic_interval
+from ...stats import TIE_TOLERANCE, paired_comparison
+from ...simulation.replicates import parallel_map, seed_sequence
+from ...simulation.model import stable_id
 from . import findings
 from .models import SparseModel, TwoFeatureModel, crossing_pairs, random_expected_ndcg, random_limit
 from .simulate import Model, relevant_rank_lists, replicate_ndcg

@@ -72,7 +72,7 @@ class Finding:
 
 def read_tables(folder: str | os.PathLike[str]) -> dict[str, pd.DataFrame]:
     """The tables of :data:`TABLES` found in ``folder`` (those missing are left out)."""
-    from ..runtime.tables import read_table
+    from ...simulation.tables import read_table
 
     folder = Path(folder)
     return {name: read_table(folder / file) for name, file in TABLES.items() if (folder / file).is_file()}

@@ -23,9 +23,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from ...core import Discount, kernels, parse_discount
-from ..runtime.replicates import seed_sequence
-from ..simulation.model import stable_id
+from ...core import Discount, parse_discount
+from ...core import _kernels as kernels
+from ...simulation.replicates import seed_sequence
+from ...simulation.model import stable_id
 from .models import SparseModel, TwoFeatureModel, mix_weight, noise_level
 
 __all__ = ["Model", "replicate_ndcg", "relevant_ranks", "relevant_rank_lists", "sparse_ranks", "two_feature_ranks"]

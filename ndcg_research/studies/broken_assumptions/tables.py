@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ...stats.intervals import share_label
+from ...stats import share_label
 
 __all__ = ["where_ndcg_goes", "ratios_at", "p_correct", "two_feature_summary", "rounded"]
 

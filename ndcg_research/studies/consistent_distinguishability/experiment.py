@@ -41,8 +41,8 @@ from ...core import parse_discount
 from ...simulation.replicates import CHUNK_ITEMS, Chunk, plan_chunks, run_chunks
 from ...simulation.simulate import stream_ndcg
 from ...simulation.sweeps import DEFAULT_PAIRS, Design
-from ...stats.intervals import CONFIDENCE, wilson_interval
-from ...stats.paired import TIE_TOLERANCE
+from ...stats import CONFIDENCE, wilson_interval
+from ...stats import TIE_TOLERANCE
 
 # --------------------------------------------------------------------------- (a) the failure probability
 

@@ -243,7 +243,7 @@ def summary_table(verdicts: pd.DataFrame, label: str) -> pd.DataFrame:
     """One model's verdicts as a reading table: one row per discount (decay order), per pair (column group) its
     P(correct) at the largest n, the fitted exponent b of the failure rate and the verdict.
     """
-    from ...stats.intervals import share_label
+    from ...stats import share_label
 
     def columns(g: pd.DataFrame) -> dict[str, list]:
         return {

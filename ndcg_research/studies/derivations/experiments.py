@@ -11,7 +11,7 @@ r"""The numerical checks of notebook 15: one simulation per derivation, each ret
 
 Randomness: replicate r at list length n of experiment e draws from
 ``SeedSequence(seed, spawn_key=(e, n, r))`` (e names the model and the experiment), whatever the
-worker or chunk; chunks run through :func:`~ndcg_research.studies.runtime.replicates.parallel_map`.
+worker or chunk; chunks run through :func:`~ndcg_research.simulation.replicates.parallel_map`.
 
 This module imports numpy, scipy, pandas and (to run chunks in parallel) joblib.
 """
@@ -27,11 +27,11 @@ import pandas as pd
 from scipy import special
 
 from ...core import parse_discount
-from ...stats.intervals import family_confidence, wilson_interval
-from ...stats.paired import paired_comparison
-from ..runtime.replicates import parallel_map
-from ..simulation.model import parse_model, parse_ranker, stable_id
-from ..simulation.scaling import power_law_fit
+from ...stats import family_confidence, wilson_interval
+from ...stats import paired_comparison
+from ...simulation.replicates import parallel_map
+from ...simulation.model import parse_model, parse_ranker, stable_id
+from ...simulation.scaling import power_law_fit
 from . import formulas
 from .sampler import JointTop, tail_variance_bound
 
@@ -296,7 +296,7 @@ def cutoff_grid(models: Mapping[str, str], pairs: Sequence[Sequence[str]], disco
     (gaps, exponents) : pandas.DataFrame
         ``gaps``: one row per (model, discount, pair, a, n): k, std_gap, std_gap_se, p_correct.
         ``exponents``: one row per (model, discount, pair, a): the exponent of ``d = c n^e`` fitted by
-        :func:`~ndcg_research.studies.simulation.scaling.power_law_fit` over the upper half of the n grid
+        :func:`~ndcg_research.simulation.scaling.power_law_fit` over the upper half of the n grid
         (n at least its median), its interval at ``confidence``, the range fitted, and the law's
         exponent ``e(a)`` and local exponent ``e(a) + l / ln n`` at the geometric middle of that range
         (:func:`~ndcg_research.studies.derivations.formulas.threshold_law`).

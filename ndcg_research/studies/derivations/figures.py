@@ -18,7 +18,7 @@ import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from ...pipeline.plots.style import round_significant
+from ...pipeline.style import round_significant
 
 __all__ = ["COLUMN_WIDTH_CM", "TEXT_PT", "levels_and_thresholds", "first_order"]
 

@@ -266,7 +266,7 @@ def zipf_certain_finding(levels: pd.DataFrame) -> dict[str, Any]:
 
 def findings(results_dir: str | os.PathLike[str]) -> list[dict[str, Any]]:
     """Every finding of notebook 15, judged on the tables in ``results_dir``."""
-    from ..runtime.tables import read_table
+    from ...simulation.tables import read_table
 
     folder = Path(results_dir)
     table = {role: read_table(folder / name) for role, name in TABLES.items()}

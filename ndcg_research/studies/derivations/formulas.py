@@ -1,9 +1,9 @@
 r"""The derived quantities of notebook 15 (the derivations are on the Theory page, ``docs/theory.md``).
 
-Setting: the binary probit model of :mod:`ndcg_research.studies.simulation.model` (``p`` = mean
+Setting: the binary probit model of :mod:`ndcg_research.simulation.model` (``p`` = mean
 grade, top relevance probability ``hi``) and two rankers A (better) and B of the ``bayes`` /
 ``noisy(sigma)`` family, with gain profiles ``g_A``, ``g_B`` and first-order constants ``c_A < c_B``
-(:mod:`ndcg_research.studies.simulation.theory`). ``U_f`` is an item's upper score quantile under f.
+(:mod:`ndcg_research.simulation.theory`). ``U_f`` is an item's upper score quantile under f.
 
 (a) :func:`first_order_limit`: for a slowly varying D the DCG gap is, to first order,
     ``ell(n) T_n`` with ``ell(r) = -r D'(r)`` and the discount-free statistic
@@ -34,8 +34,8 @@ from scipy import special
 from scipy.special import ndtr, ndtri
 
 from ...core import parse_discount
-from ..simulation import finite_n, theory
-from ..simulation.model import Model, Ranker, parse_model, parse_ranker
+from ...simulation import finite_n, theory
+from ...simulation.model import Model, Ranker, parse_model, parse_ranker
 
 __all__ = [
     "first_order_limit",
@@ -80,7 +80,7 @@ def first_order_limit(model: str | Model, better: str | Ranker, worse: str | Ran
     ``h = y L + M`` with ``L = ln(U_B / U_A)`` and ``M = Psi_B(U_B) - Psi_A(U_A)``;
     ``Var h = E[eta (1 - eta) L^2] + Var(eta L + M)`` (y given x is Bernoulli(eta(x))), estimated from
     ``draws`` items (x, z_A, z_B); ``E h = p (c_B - c_A)`` exactly (c from
-    :func:`~ndcg_research.studies.simulation.theory.c_coefficient`). ``Psi_f`` is integrated on a grid
+    :func:`~ndcg_research.simulation.theory.c_coefficient`). ``Psi_f`` is integrated on a grid
     of ``w = -ln v`` (trapezoid, 200,000 steps to ``w = 50``).
 
     Returns
@@ -133,7 +133,7 @@ def first_order_limit(model: str | Model, better: str | Ranker, worse: str | Ran
 
 def expected_dcg_gap(model: str | Model, better: str | Ranker, worse: str | Ranker, discount: str, n: int) -> float:
     """``E[DCG_A - DCG_B]`` at list length n: ``sum_r (E g_A(U_(r)) - E g_B(U_(r))) D(r)`` (exact order statistics,
-    :func:`~ndcg_research.studies.simulation.finite_n.rank_gains`).
+    :func:`~ndcg_research.simulation.finite_n.rank_gains`).
 
     Examples
     --------
@@ -169,7 +169,7 @@ def mcdiarmid_first_order(model: str | Model, better: str | Ranker, worse: str |
     r"""The first-order form ``exp(-n p^2 D(n)^2 eps_D(n)^2 (c_B - c_A)^2 / (2 (D(1) - D(n))^2))``.
 
     ``E[F] ~ n p D(n) eps_D(n) (c_B - c_A)`` (the expansion of
-    :mod:`~ndcg_research.studies.simulation.theory`); ``D(1) = 1`` for the built-in slowly varying
+    :mod:`~ndcg_research.simulation.theory`); ``D(1) = 1`` for the built-in slowly varying
     discounts, so the constant of the exponent tends to ``c = p^2 / 2``.
 
     Examples

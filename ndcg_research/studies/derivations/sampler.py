@@ -1,6 +1,6 @@
 r"""Exact samples of the top of several rankers' lists on very long simulated lists (notebook 15).
 
-The model is the binary probit model of :mod:`ndcg_research.studies.simulation.model`: n items,
+The model is the binary probit model of :mod:`ndcg_research.simulation.model`: n items,
 ``x ~ N(0, 1)``, ``y | x ~ Bernoulli(lo + (hi - lo) Phi(a x))``; the rankers are ``bayes`` (score x)
 and ``noisy(sigma)`` (score ``x + sigma z``). Write each ranker's score standardized,
 ``s_f = (x + sigma_f z_f) / sqrt(1 + sigma_f^2)`` (``N(0, 1)``; ``bayes``: ``s = x``).
@@ -31,7 +31,7 @@ Under ``D(r) = 1/r`` the ranks below a ranker's head still add to its DCG. Their
 replaced by its conditional expectation given ``K_f`` (:meth:`JointTop.tail_dcg`): the n - K_f
 items below the threshold are i.i.d. from ``s_f <= tau_f``, so the j-th of them has expected gain
 ``g_f(q_f + (1 - q_f) j / (n - K_f + 1))`` up to a curvature term of order ``n^-rho K^(rho-1)``
-(``g_f`` the gain profile of :mod:`~ndcg_research.studies.simulation.theory`), at rank ``K_f + j``.
+(``g_f`` the gain profile of :mod:`~ndcg_research.simulation.theory`), at rank ``K_f + j``.
 The mean of the DCG gap is unchanged (tower rule). Its variance changes by at most
 ``(1/(2 sqrt K_A) + 1/(2 sqrt K_B))^2 + (H(K_A)/K_B + H(K_B)/K_A) / 2`` (``H`` the harmonic number):
 the variance of the dropped fluctuations, ``sum_{r>K} 1/(4 r^2) <= 1/(4K)`` per ranker, and their
@@ -54,7 +54,7 @@ import numpy as np
 from scipy import integrate, special
 from scipy.special import ndtr, ndtri
 
-from ..simulation.model import Model, Ranker, parse_model, parse_ranker
+from ...simulation.model import Model, Ranker, parse_model, parse_ranker
 
 __all__ = ["Head", "JointTop", "tail_variance_bound"]
 

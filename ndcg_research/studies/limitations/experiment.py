@@ -38,9 +38,9 @@ from typing import Any
 import numpy as np
 
 from ...core import UndefinedNDCGWarning, ndcg
-from ...core.ranking import top_order
+from ...core._ranking import top_order
 from ...simulation.replicates import parallel_map, seed_sequence
-from ...stats.intervals import CONFIDENCE, mean_interval
+from ...stats import CONFIDENCE, mean_interval
 
 #: Spawn-key prefix of the pooling experiment's seeds (one SeedSequence per replicate).
 POOLING_EXPERIMENT_ID = 6003

@@ -13,7 +13,7 @@ from ...pipeline.style import (
     legend_below,
     round_significant,
 )
-from ...stats.intervals import wilson_interval
+from ...stats import wilson_interval
 
 
 def appending_panels(extras: Sequence[int], example: Mapping[str, Sequence[float]], random_extras: Sequence[int],

@@ -20,8 +20,8 @@ from scipy import stats
 from ...core import ndcg, ndcg_parts
 from ...pipeline.tables import count_cells, pivot, rounded
 from ...stats import proportion_z
-from ...stats.intervals import CONFIDENCE, wilson_interval
-from ...stats.paired import TIE_TOLERANCE
+from ...stats import CONFIDENCE, wilson_interval
+from ...stats import TIE_TOLERANCE
 from . import experiment as lim
 
 #: How a run is scored in section 3 (the shares of collections with the novel system ahead).

@@ -24,8 +24,9 @@ from typing import Any
 
 import numpy as np
 
-from ...core import kernels, parse_discount, parse_gain
-from ...core.ranking import ranked_gains
+from ...core import _kernels as kernels
+from ...core import parse_discount, parse_gain
+from ...core._ranking import ranked_gains
 from ...findings import threshold
 from .problems import RankingProblem
 

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from ...core.ranking import top_order
+from ...core._ranking import top_order
 from .recommenders import DEFAULT_RANKERS, canonical_ranker_spec, score_items, temporal_split
 
 

@@ -55,8 +55,8 @@ from typing import Any
 
 import numpy as np
 
-from ...core.ranking import top_order
-from ...core.specs import format_call, parse_registered
+from ...core._ranking import top_order
+from ...core import format_call, parse_registered
 
 #: Relative grid of the learnt rankers' scores (see the module docstring): 2**-26 of the largest absolute score.
 SCORE_QUANTUM = 2.0**-26

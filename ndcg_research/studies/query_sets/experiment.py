@@ -48,7 +48,7 @@ import numpy as np
 
 from ...core import ndcg
 from ...stats import query_subsets
-from ...stats.paired import TIE_TOLERANCE
+from ...stats import TIE_TOLERANCE
 
 #: Topics per seeded block.
 TOPIC_BLOCK = 50
