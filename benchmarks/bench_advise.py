@@ -38,8 +38,9 @@ def write_collection(folder: Path, systems: int, queries: int, docs: int, seed: 
     grades = rng.choice([0, 0, 0, 0, 0, 0, 0, 1, 2, 3], size=q.size)
     judged = grades > 0
     qrels = folder / "qrels.txt"
-    qrels.write_text("".join(f"q{a} 0 d{b} {g}\n" for a, b, g in zip(q[judged], d[judged], grades[judged],
-                                                                        strict=True)))
+    qrels.write_text(
+        "".join(f"q{a} 0 d{b} {g}\n" for a, b, g in zip(q[judged], d[judged], grades[judged], strict=True))
+    )
     difficulty = np.repeat(rng.lognormal(0, 0.5, queries), docs)
     runs = []
     for i, skill in enumerate(np.linspace(0.2, 1.0, systems)):
@@ -82,13 +83,18 @@ def main() -> None:
     print(f"  its statistics and rule (the rest):        {whole - matrices:6.2f} s")
     print(f"baseline 1, 40 separate evaluate calls:      {separate:6.2f} s")
     print(f"baseline 2, one evaluate of ndcg:            {single:6.2f} s")
-    recorder.row(f"advise, {size}, {len(specs)} candidates, from files",
-                 f"{whole:.2f} s ({whole / single:.1f}x one evaluate of ndcg, {single:.2f} s)",
-                 "at most about 10 s on 2 cores")
-    recorder.row("its evaluation: the 40 measures in one run_matrices call",
-                 f"{matrices:.2f} s; 40 separate evaluate calls {separate:.2f} s ({separate / matrices:.1f}x)")
-    recorder.row("its statistics (Tukey HSD, swap curves, variance components, tau) and the rule",
-                 f"{whole - matrices:.2f} s")
+    recorder.row(
+        f"advise, {size}, {len(specs)} candidates, from files",
+        f"{whole:.2f} s ({whole / single:.1f}x one evaluate of ndcg, {single:.2f} s)",
+        "at most about 10 s on 2 cores",
+    )
+    recorder.row(
+        "its evaluation: the 40 measures in one run_matrices call",
+        f"{matrices:.2f} s; 40 separate evaluate calls {separate:.2f} s ({separate / matrices:.1f}x)",
+    )
+    recorder.row(
+        "its statistics (Tukey HSD, swap curves, variance components, tau) and the rule", f"{whole - matrices:.2f} s"
+    )
     print(f"written {recorder.write()}")
 
 

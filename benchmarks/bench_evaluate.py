@@ -70,8 +70,9 @@ print(qrels.num_rows, run.num_rows)
 """
 
 
-def write_collection(folder: Path, n_queries: int, n_docs: int = 1000, n_judged: int = 200, seed: int = 8,
-                     chunk: int = 2000) -> tuple[Path, Path]:
+def write_collection(
+    folder: Path, n_queries: int, n_docs: int = 1000, n_judged: int = 200, seed: int = 8, chunk: int = 2000
+) -> tuple[Path, Path]:
     """Write ``run.txt`` and ``qrels.txt`` (see the module docstring), ``chunk`` queries at a time; return them."""
     rng = np.random.default_rng(np.random.SeedSequence(seed))
     collection = 5_000_000
@@ -103,15 +104,24 @@ def write_collection(folder: Path, n_queries: int, n_docs: int = 1000, n_judged:
         grades = rng.choice(4, size=judged.shape, p=[0.6, 0.25, 0.1, 0.05])
         qids = np.arange(first + 1, first + size + 1)
         n, m = size * n_docs, size * n_judged
-        run = pa.table({
-            "q": pc.cast(pa.array(np.repeat(qids, n_docs)), pa.string()), "iter": repeat("Q0", n),
-            "doc": ids("doc", docs), "rank": pa.array(np.tile(np.arange(1, n_docs + 1), size)),
-            "score": pa.array(scores.ravel()), "tag": repeat("bench", n),
-        })
-        qrels = pa.table({
-            "q": pc.cast(pa.array(np.repeat(qids, n_judged)), pa.string()), "iter": repeat("0", m),
-            "doc": ids("doc", judged), "rel": pa.array(grades.ravel()),
-        })
+        run = pa.table(
+            {
+                "q": pc.cast(pa.array(np.repeat(qids, n_docs)), pa.string()),
+                "iter": repeat("Q0", n),
+                "doc": ids("doc", docs),
+                "rank": pa.array(np.tile(np.arange(1, n_docs + 1), size)),
+                "score": pa.array(scores.ravel()),
+                "tag": repeat("bench", n),
+            }
+        )
+        qrels = pa.table(
+            {
+                "q": pc.cast(pa.array(np.repeat(qids, n_judged)), pa.string()),
+                "iter": repeat("0", m),
+                "doc": ids("doc", judged),
+                "rel": pa.array(grades.ravel()),
+            }
+        )
         if run_writer is None:
             run_writer = pacsv.CSVWriter(run_path, run.schema, write_options=options)
             qrels_writer = pacsv.CSVWriter(qrels_path, qrels.schema, write_options=options)
@@ -152,8 +162,9 @@ def run_child(command: list[str]) -> tuple[float, float, bytes]:
     with tempfile.TemporaryFile() as out, tempfile.NamedTemporaryFile("r") as peak:
         gnu = os.path.exists(GNU_TIME)
         start = time.perf_counter()
-        child = subprocess.Popen(([GNU_TIME, "-f", "%M", "-o", peak.name] if gnu else []) + command, stdout=out,
-                                 stderr=subprocess.DEVNULL)
+        child = subprocess.Popen(
+            ([GNU_TIME, "-f", "%M", "-o", peak.name] if gnu else []) + command, stdout=out, stderr=subprocess.DEVNULL
+        )
         _, status, usage = os.wait4(child.pid, 0)
         elapsed = time.perf_counter() - start
         if os.waitstatus_to_exitcode(status) != 0:
@@ -190,45 +201,65 @@ def growth(sizes: list[int], trec_eval: str | None, rounds: dict[int, int], fold
         here.mkdir(parents=True, exist_ok=True)
         start = time.perf_counter()
         qrels, run = write_collection(here, n_queries)
-        print(f"\n{lines:,} run lines ({run.stat().st_size / 1e9:.2f} GB), {n_queries * 200:,} qrels lines: files "
-              f"written "
-              f"in {time.perf_counter() - start:.0f} s; load average before {os.getloadavg()[0]:.1f}", flush=True)
+        print(
+            f"\n{lines:,} run lines ({run.stat().st_size / 1e9:.2f} GB), {n_queries * 200:,} qrels lines: files "
+            f"written "
+            f"in {time.perf_counter() - start:.0f} s; load average before {os.getloadavg()[0]:.1f}",
+            flush=True,
+        )
         load_before = os.getloadavg()[0]
         result = side_by_side(qrels, run, trec_eval, rounds.get(n_queries, 1))
         load_after = os.getloadavg()[0]
         ours, floor = result["ours"], result["floor"]
         row = {
-            "lines": lines, "qrels_lines": n_queries * 200, "rounds": len(ours["times"]),
-            "ours_s": min(ours["times"]), "ours_s_worst": max(ours["times"]), "ours_mib": ours["memory"],
-            "floor_s": min(floor["times"]), "floor_mib": floor["memory"],
-            "ours_over_floor": min(ours["times"]) / min(floor["times"]), "imports_s": min(result["imports"]["times"]),
-            "load_before": load_before, "load_after": load_after,
+            "lines": lines,
+            "qrels_lines": n_queries * 200,
+            "rounds": len(ours["times"]),
+            "ours_s": min(ours["times"]),
+            "ours_s_worst": max(ours["times"]),
+            "ours_mib": ours["memory"],
+            "floor_s": min(floor["times"]),
+            "floor_mib": floor["memory"],
+            "ours_over_floor": min(ours["times"]) / min(floor["times"]),
+            "imports_s": min(result["imports"]["times"]),
+            "load_before": load_before,
+            "load_after": load_after,
         }
         if "trec_eval" in result:
             theirs = result["trec_eval"]
             row |= {
-                "trec_eval_s": min(theirs["times"]), "trec_eval_s_worst": max(theirs["times"]),
+                "trec_eval_s": min(theirs["times"]),
+                "trec_eval_s_worst": max(theirs["times"]),
                 "trec_eval_mib": theirs["memory"],
                 "speedup": min(theirs["times"]) / min(ours["times"]),
                 "imports_over_trec_eval": min(result["imports"]["times"]) / min(theirs["times"]),
-                "speedup_per_round": ";".join(f"{t / o:.2f}"
-                                              for t, o in zip(theirs["times"], ours["times"], strict=True)),
+                "speedup_per_round": ";".join(
+                    f"{t / o:.2f}" for t, o in zip(theirs["times"], ours["times"], strict=True)
+                ),
                 "memory_ratio": ours["memory"] / theirs["memory"],
                 "identical_output": ours["output"] == theirs["output"],
             }
         rows.append(row)
-        print(f"  ours      best {row['ours_s']:7.2f} s (worst {row['ours_s_worst']:.2f})  peak "
-              f"{row['ours_mib']:7.0f} MiB")
+        print(
+            f"  ours      best {row['ours_s']:7.2f} s (worst {row['ours_s_worst']:.2f})  peak "
+            f"{row['ours_mib']:7.0f} MiB"
+        )
         if "trec_eval" in result:
-            print(f"  trec_eval best {row['trec_eval_s']:7.2f} s (worst {row['trec_eval_s_worst']:.2f})  peak "
-                  f"{row['trec_eval_mib']:7.0f} MiB")
-        print(f"  floor     best {row['floor_s']:7.2f} s                 peak {row['floor_mib']:7.0f} MiB "
-              f"(pyarrow reads both files, no evaluation)")
+            print(
+                f"  trec_eval best {row['trec_eval_s']:7.2f} s (worst {row['trec_eval_s_worst']:.2f})  peak "
+                f"{row['trec_eval_mib']:7.0f} MiB"
+            )
+        print(
+            f"  floor     best {row['floor_s']:7.2f} s                 peak {row['floor_mib']:7.0f} MiB "
+            f"(pyarrow reads both files, no evaluation)"
+        )
         print(f"  imports   best {row['imports_s']:7.2f} s (python -c '{IMPORTS}')")
         if "trec_eval" in result:
-            print(f"  speed-up over trec_eval {row['speedup']:.2f}x (per round {row['speedup_per_round']}); memory "
-                  f"ours / trec_eval {row['memory_ratio']:.2f}; ours / floor {row['ours_over_floor']:.2f}; outputs "
-                  f"byte-identical: {row['identical_output']}")
+            print(
+                f"  speed-up over trec_eval {row['speedup']:.2f}x (per round {row['speedup_per_round']}); memory "
+                f"ours / trec_eval {row['memory_ratio']:.2f}; ours / floor {row['ours_over_floor']:.2f}; outputs "
+                f"byte-identical: {row['identical_output']}"
+            )
             if not row["identical_output"]:
                 print("  ours:\n" + ours["output"].decode() + "  trec_eval:\n" + result["trec_eval"]["output"].decode())
         print(f"  load average {load_before:.1f} before, {load_after:.1f} after", flush=True)
@@ -237,30 +268,43 @@ def growth(sizes: list[int], trec_eval: str | None, rounds: dict[int, int], fold
 
 
 #: The targets of issue 24, by number of run lines.
-TARGETS = {5 * 10**4: "at most 2x trec_eval's time", 25 * 10**4: "at most 1x trec_eval's time",
-           10**7: "at least 5x faster than trec_eval", 10**8: "peak memory at most 2 GiB; identical output"}
+TARGETS = {
+    5 * 10**4: "at most 2x trec_eval's time",
+    25 * 10**4: "at most 1x trec_eval's time",
+    10**7: "at least 5x faster than trec_eval",
+    10**8: "peak memory at most 2 GiB; identical output",
+}
 
 
 def record_rows(recorder: Recorder, rows: list[dict]) -> None:
     """One row of the record per size: time and memory against trec_eval, ours / the pyarrow read, the import floor."""
     for row in rows:
-        task = (f"{row['lines']:,} run lines, {row['qrels_lines']:,} qrels lines: evaluate -m ndcg -m ndcg_cut.10, "
-                f"whole process")
+        task = (
+            f"{row['lines']:,} run lines, {row['qrels_lines']:,} qrels lines: evaluate -m ndcg -m ndcg_cut.10, "
+            f"whole process"
+        )
         floor = f"ours / pyarrow reading the files alone {row['ours_over_floor']:.2f}"
         load = f"load average {row['load_before']:.1f} before, {row['load_after']:.1f} after"
         if "speedup" not in row:
-            recorder.row(task, f"{row['ours_s']:.2f} s, {row['ours_mib']:.0f} MiB; {floor} (no trec_eval); "
-                         f"best of {row['rounds']} rounds; {load}", "")
+            recorder.row(
+                task,
+                f"{row['ours_s']:.2f} s, {row['ours_mib']:.0f} MiB; {floor} (no trec_eval); "
+                f"best of {row['rounds']} rounds; {load}",
+                "",
+            )
             continue
-        recorder.row(task, f"ours / trec_eval 10.0 time {1 / row['speedup']:.2f} (speed-up {row['speedup']:.2f}x; ours "
-                     f"{row['ours_s']:.3f} s, trec_eval {row['trec_eval_s']:.3f} s; speed-up per round "
-                     f"{row['speedup_per_round'].replace(';', ', ')}), best of {row['rounds']} rounds; the imports "
-                     f"alone "
-                     f"(numpy, pyarrow) take {row['imports_over_trec_eval']:.2f}x trec_eval's time; peak memory ours / "
-                     f"trec_eval {row['memory_ratio']:.2f} ({row['ours_mib']:.0f} MiB, "
-                     f"{row['trec_eval_mib']:.0f} MiB); "
-                     f"{floor}; output byte-identical: {'yes' if row['identical_output'] else 'NO'}; {load}",
-                     TARGETS.get(row["lines"], "information"))
+        recorder.row(
+            task,
+            f"ours / trec_eval 10.0 time {1 / row['speedup']:.2f} (speed-up {row['speedup']:.2f}x; ours "
+            f"{row['ours_s']:.3f} s, trec_eval {row['trec_eval_s']:.3f} s; speed-up per round "
+            f"{row['speedup_per_round'].replace(';', ', ')}), best of {row['rounds']} rounds; the imports "
+            f"alone "
+            f"(numpy, pyarrow) take {row['imports_over_trec_eval']:.2f}x trec_eval's time; peak memory ours / "
+            f"trec_eval {row['memory_ratio']:.2f} ({row['ours_mib']:.0f} MiB, "
+            f"{row['trec_eval_mib']:.0f} MiB); "
+            f"{floor}; output byte-identical: {'yes' if row['identical_output'] else 'NO'}; {load}",
+            TARGETS.get(row["lines"], "information"),
+        )
 
 
 def write_results(rows: list[dict], results: Path) -> None:
@@ -279,8 +323,11 @@ def write_results(rows: list[dict], results: Path) -> None:
             writer.writerow({k: (f"{v:.4g}" if isinstance(v, float) else v) for k, v in row.items()})
     lines = [r["lines"] for r in rows]
     figure, (left, right) = plt.subplots(1, 2, figsize=(10, 4))
-    for key, label, style in (("ours", "ours (evaluate)", "o-"), ("trec_eval", "trec_eval 10.0", "s-"),
-                              ("floor", "floor: pyarrow reads the files", "^--")):
+    for key, label, style in (
+        ("ours", "ours (evaluate)", "o-"),
+        ("trec_eval", "trec_eval 10.0", "s-"),
+        ("floor", "floor: pyarrow reads the files", "^--"),
+    ):
         if f"{key}_s" in rows[0]:
             left.plot(lines, [r[f"{key}_s"] for r in rows], style, label=label)
             right.plot(lines, [r[f"{key}_mib"] for r in rows], style, label=label)
@@ -325,8 +372,11 @@ def in_process(qrels: Path, run: Path, rounds: int, recorder: Recorder, lines: i
         import ranx
 
         def with_ranx() -> dict[str, float]:
-            values = ranx.evaluate(ranx.Qrels.from_file(str(qrels), kind="trec"),
-                                   ranx.Run.from_file(str(run), kind="trec"), ["ndcg", "ndcg@10"])
+            values = ranx.evaluate(
+                ranx.Qrels.from_file(str(qrels), kind="trec"),
+                ranx.Run.from_file(str(run), kind="trec"),
+                ["ndcg", "ndcg@10"],
+            )
             return {"ndcg": values["ndcg"], "ndcg_cut_10": values["ndcg@10"]}
 
         with_ranx()  # compile numba's functions before timing (warm)
@@ -350,41 +400,56 @@ def in_process(qrels: Path, run: Path, rounds: int, recorder: Recorder, lines: i
         print(f"{name:42s} {min(times[name]):8.3f} {ratio:11.2f}x  {diff:.2e}")
         if name != ours_name:
             per_round = ", ".join(f"{t / o:.2f}" for t, o in zip(times[name], times[ours_name], strict=True))
-            recorder.row(f"{lines:,} run lines in process, reading included: ours against {name}",
-                         f"ours faster {ratio:.2f}x (ours {min(times[ours_name]):.3f} s, theirs "
-                         f"{min(times[name]):.3f} s; "
-                         f"per round {per_round}), best of {rounds} rounds; means differ by at most {diff:.1e}; load "
-                         f"average {load_before:.1f} before, {load_after:.1f} after", "at least 3x faster")
+            recorder.row(
+                f"{lines:,} run lines in process, reading included: ours against {name}",
+                f"ours faster {ratio:.2f}x (ours {min(times[ours_name]):.3f} s, theirs "
+                f"{min(times[name]):.3f} s; "
+                f"per round {per_round}), best of {rounds} rounds; means differ by at most {diff:.1e}; load "
+                f"average {load_before:.1f} before, {load_after:.1f} after",
+                "at least 3x faster",
+            )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="50,000 and 250,000 lines, 2 rounds")
     parser.add_argument("--huge", action="store_true", help="add 10^8 lines (about 3.4 GB of files, 1 round)")
-    parser.add_argument("--no-in-process", dest="in_process", action="store_false",
-                        help="skip the in-process comparison with pytrec_eval and ranx")
+    parser.add_argument(
+        "--no-in-process",
+        dest="in_process",
+        action="store_false",
+        help="skip the in-process comparison with pytrec_eval and ranx",
+    )
     parser.add_argument("--trec-eval", help="path of a trec_eval binary")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--folder", help="write the files here (default: a temporary folder, removed afterwards)")
-    parser.add_argument("--results", default=str(ROOT / "benchmarks" / "results"),
-                        help="where the growth table and figure go (default benchmarks/results)")
+    parser.add_argument(
+        "--results",
+        default=str(ROOT / "benchmarks" / "results"),
+        help="where the growth table and figure go (default benchmarks/results)",
+    )
     args = parser.parse_args(argv)
-    recorder = Recorder("bench_evaluate", " ".join(["python benchmarks/bench_evaluate.py",
-                                                    *(sys.argv[1:] if argv is None else argv)]))
+    recorder = Recorder(
+        "bench_evaluate", " ".join(["python benchmarks/bench_evaluate.py", *(sys.argv[1:] if argv is None else argv)])
+    )
     sizes = [50, 250] if args.quick else [50, 250, 10_000]
     rounds = {q: (2 if args.quick else args.rounds) for q in sizes}
     folder = Path(args.folder) if args.folder else Path(tempfile.mkdtemp(prefix="bench_evaluate_"))
     if args.huge:
         free = shutil.disk_usage(folder).free
         if free < 12e9:
-            print(f"--huge needs about 12 GB free beside {folder} (3.4 GB run, 0.4 GB qrels, and room); "
-                  f"{free / 1e9:.1f} GB free: 10^8 skipped")
+            print(
+                f"--huge needs about 12 GB free beside {folder} (3.4 GB run, 0.4 GB qrels, and room); "
+                f"{free / 1e9:.1f} GB free: 10^8 skipped"
+            )
         else:
             sizes.append(100_000)
             rounds[100_000] = 1
     trec_eval = find_trec_eval(args.trec_eval)
-    print(f"machine: {os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}; python {sys.version.split()[0]}; "
-          f"trec_eval: {trec_eval or 'not found (give --trec-eval PATH): no comparison'}")
+    print(
+        f"machine: {os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}; python {sys.version.split()[0]}; "
+        f"trec_eval: {trec_eval or 'not found (give --trec-eval PATH): no comparison'}"
+    )
     try:
         rows = growth(sizes, trec_eval, rounds, folder)
         write_results(rows, Path(args.results))

@@ -45,9 +45,9 @@ import time
 import warnings
 
 import numpy as np
+from record import Recorder
 
 import ndcg_research as nr
-from record import Recorder
 
 
 def best_of(function, repeats):
@@ -90,11 +90,11 @@ def numpy_baseline_ndcg_at_k(labels, scores, k, *, negate=False):
     if negate:
         top = np.argpartition(-scores, k - 1, axis=1)[:, :k]
     else:
-        top = np.argpartition(scores, n - k, axis=1)[:, n - k:]
+        top = np.argpartition(scores, n - k, axis=1)[:, n - k :]
     order = np.argsort(-np.take_along_axis(scores, top, axis=1), axis=1)
     top = np.take_along_axis(top, order, axis=1)
     dcg = np.take_along_axis(labels, top, axis=1) @ discount
-    idcg = np.sort(np.partition(labels, n - k, axis=1)[:, n - k:], axis=1)[:, ::-1] @ discount
+    idcg = np.sort(np.partition(labels, n - k, axis=1)[:, n - k :], axis=1)[:, ::-1] @ discount
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(idcg > 0, dcg / idcg, 0.0)
 
@@ -146,7 +146,9 @@ def bench_batch(recorder, n_queries, n_docs, k, rounds, seed, *, with_trec=True)
     # Check every competitor against ours first.
     our_values = _ours_ndcg_from_scores(labels, scores, k)
     for negate in (False, True):
-        np.testing.assert_allclose(our_values, numpy_baseline_ndcg_at_k(labels, scores, k, negate=negate), rtol=1e-12, atol=1e-12)
+        np.testing.assert_allclose(
+            our_values, numpy_baseline_ndcg_at_k(labels, scores, k, negate=negate), rtol=1e-12, atol=1e-12
+        )
     sk_mean = ndcg_score(labels, scores, k=k)
     assert math.isclose(sk_mean, our_values.mean(), rel_tol=1e-9), (sk_mean, our_values.mean())
 
@@ -171,15 +173,22 @@ def bench_batch(recorder, n_queries, n_docs, k, rounds, seed, *, with_trec=True)
         functions["trec"] = (lambda: evaluator.evaluate(run), 3)
     t = side_by_side(functions, rounds)
 
-    table = Table(f"(a) nDCG@{k}, {n_queries:,} queries x {n_docs:,} documents, labels 0..4, continuous scores "
-                  f"(ratio = their time / ours; last rows: ours / numpy)")
+    table = Table(
+        f"(a) nDCG@{k}, {n_queries:,} queries x {n_docs:,} documents, labels 0..4, continuous scores "
+        f"(ratio = their time / ours; last rows: ours / numpy)"
+    )
     table.add("ours: nr.ndcg_from_scores(labels, scores, k)", t["ours"], note="ties='average' (default)")
     table.add("scikit-learn ndcg_score(k=k), default ties", t["sklearn"], t["ours"], (">=", 10))
     ratios = {f"{n_queries}x{n_docs} sklearn/ours": t["sklearn"] / t["ours"]}
     if with_trec:
         table.add(f"pytrec_eval evaluate() with {measure}", t["trec"], t["ours"], (">=", 10))
         table.add("pytrec_eval: build qrels + run dicts (info)", t_dicts, t["ours"], note="not in the evaluate time")
-        table.add("pytrec_eval: RelevanceEvaluator(qrels, ...) (info)", t_evaluator, t["ours"], note="not in the evaluate time")
+        table.add(
+            "pytrec_eval: RelevanceEvaluator(qrels, ...) (info)",
+            t_evaluator,
+            t["ours"],
+            note="not in the evaluate time",
+        )
         table.add("pytrec_eval: dicts + evaluator + evaluate (info)", t_dicts + t_evaluator + t["trec"], t["ours"])
         ratios[f"{n_queries}x{n_docs} pytrec_eval/ours"] = t["trec"] / t["ours"]
     table.add("numpy baseline: argpartition(scores, n - k)", t["numpy"])
@@ -199,12 +208,18 @@ def bench_batch(recorder, n_queries, n_docs, k, rounds, seed, *, with_trec=True)
     faster = f"{t['sklearn'] / t['ours']:.0f}x faster than scikit-learn's ndcg_score"
     if with_trec:
         faster += f", {t['trec'] / t['ours']:.0f}x faster than pytrec_eval's evaluate() with {measure}"
-    recorder.row(f"{task}: ndcg_from_scores against {tools}",
-                 f"{t['ours'] * 1e3:.0f} ms; {faster} (on one thread: {t['sklearn'] / t['ours one thread']:.0f}x "
-                 f"faster than scikit-learn); best of {rounds} rounds", ">= 10x faster" if with_trec else "information")
-    recorder.row(f"{task}: ndcg_from_scores against a bare numpy nDCG@{k} (argpartition, sort the top {k}, dot)",
-                 f"{t['ours'] / t['numpy']:.2f}x the numpy time ({t['numpy'] * 1e3:.0f} ms); on one thread "
-                 f"{t['ours one thread'] / t['numpy']:.2f}x", "<= 2x")
+    recorder.row(
+        f"{task}: ndcg_from_scores against {tools}",
+        f"{t['ours'] * 1e3:.0f} ms; {faster} (on one thread: {t['sklearn'] / t['ours one thread']:.0f}x "
+        f"faster than scikit-learn); best of {rounds} rounds",
+        ">= 10x faster" if with_trec else "information",
+    )
+    recorder.row(
+        f"{task}: ndcg_from_scores against a bare numpy nDCG@{k} (argpartition, sort the top {k}, dot)",
+        f"{t['ours'] / t['numpy']:.2f}x the numpy time ({t['numpy'] * 1e3:.0f} ms); on one thread "
+        f"{t['ours one thread'] / t['numpy']:.2f}x",
+        "<= 2x",
+    )
     return ratios
 
 
@@ -230,18 +245,23 @@ def bench_tied(recorder, n_queries, n_docs, k, rounds, seed, *, levels=5):
         functions[ties] = (lambda ties=ties: _ours_ndcg_from_scores(labels, scores, k, ties=ties), 2)
     t = side_by_side(functions, rounds)
 
-    table = Table(f"(t) nDCG@{k}, {n_queries:,} queries x {n_docs:,} documents, labels 0..4, {levels} score levels "
-                  f"(a tie group straddles rank {k} in {straddling.mean():.0%} of queries; ratio = their time / ours)")
+    table = Table(
+        f"(t) nDCG@{k}, {n_queries:,} queries x {n_docs:,} documents, labels 0..4, {levels} score levels "
+        f"(a tie group straddles rank {k} in {straddling.mean():.0%} of queries; ratio = their time / ours)"
+    )
     table.add("ours: nr.ndcg_from_scores(labels, scores, k)", t["ours"], note="ties='average' (default)")
     table.add("scikit-learn ndcg_score(k=k), default ties (averaged)", t["sklearn"], t["ours"], (">=", 10))
     table.add("scikit-learn / ours on one thread (info)", t["sklearn"], t["ours one thread"])
     for ties in ("first", "pessimistic", "optimistic"):
         table.add(f"ours, ties={ties!r} (info; ratio = its time / ours average)", t[ties], t["ours"])
     table.print()
-    recorder.row(f"nDCG@{k} of {n_queries:,} queries x {n_docs:,} documents, {levels} score levels (tie groups "
-                 f"straddle rank {k}), ties averaged: ndcg_from_scores against scikit-learn's ndcg_score",
-                 f"{t['ours'] * 1e3:.0f} ms; {t['sklearn'] / t['ours']:.0f}x faster than scikit-learn "
-                 f"({t['sklearn'] / t['ours one thread']:.0f}x on one thread); best of {rounds} rounds", ">= 10x faster")
+    recorder.row(
+        f"nDCG@{k} of {n_queries:,} queries x {n_docs:,} documents, {levels} score levels (tie groups "
+        f"straddle rank {k}), ties averaged: ndcg_from_scores against scikit-learn's ndcg_score",
+        f"{t['ours'] * 1e3:.0f} ms; {t['sklearn'] / t['ours']:.0f}x faster than scikit-learn "
+        f"({t['sklearn'] / t['ours one thread']:.0f}x on one thread); best of {rounds} rounds",
+        ">= 10x faster",
+    )
     return {
         f"tied {n_queries}x{n_docs} sklearn/ours": t["sklearn"] / t["ours"],
         f"tied {n_queries}x{n_docs} sklearn/ours(1 thread)": t["sklearn"] / t["ours one thread"],
@@ -269,14 +289,21 @@ def bench_long_list(recorder, n, rounds, seed):
 
     # The dot, dcg and the grade check take milliseconds: five times the rounds, since on a shared
     # machine one of them often loses a time slice (best of more rounds, same round-robin).
-    fast = {"dot": (dot, 1), "dcg": (lambda: nr.dcg(grades), 1), "min": (lambda: grades.min(), 1),
-            "dot + min": (lambda: (dot(), grades.min()), 1)}
+    fast = {
+        "dot": (dot, 1),
+        "dcg": (lambda: nr.dcg(grades), 1),
+        "min": (lambda: grades.min(), 1),
+        "dot + min": (lambda: (dot(), grades.min()), 1),
+    }
     t = side_by_side(fast, 5 * rounds)
-    t |= side_by_side({
-        "ndcg": (lambda: nr.ndcg(grades), 1),
-        "idcg": (lambda: nr.idcg(grades), 1),
-        "sort": (lambda: float(-np.sort(-grades) @ discount), 2),
-    }, rounds)
+    t |= side_by_side(
+        {
+            "ndcg": (lambda: nr.ndcg(grades), 1),
+            "idcg": (lambda: nr.idcg(grades), 1),
+            "sort": (lambda: float(-np.sort(-grades) @ discount), 2),
+        },
+        rounds,
+    )
     with threadpool_limits(1):  # the dot product with one BLAS thread (the grade check has one anyway)
         t1 = side_by_side(fast, 5 * rounds)
 
@@ -294,16 +321,22 @@ def bench_long_list(recorder, n, rounds, seed):
     table.add("grades.min(), BLAS limited to 1 thread (info)", t1["min"], t1["dot"])
     table.add("dot + grades.min(), BLAS limited to 1 thread (info)", t1["dot + min"], t1["dot"])
     table.print()
-    recorder.row(f"DCG of one ranked list of {n:,} grades: dcg (warm discount cache) against a plain dot product "
-                 f"with a precomputed discount vector",
-                 f"{t['dcg'] / t['dot']:.2f}x the dot product ({t['dot'] * 1e3:.1f} ms, machine's BLAS threads); "
-                 f"{t1['dcg'] / t1['dot']:.2f}x with one BLAS thread; the input check alone (one min pass over the "
-                 f"grades) {t1['min'] / t1['dot']:.2f}x, the dot followed by it (the floor of a checked DCG) "
-                 f"{t1['dot + min'] / t1['dot']:.2f}x; best of {5 * rounds} rounds", "<= 2x")
-    recorder.row(f"one ranked list of {n:,} grades: ndcg and idcg against the same dot product (information)",
-                 f"ndcg {t['ndcg'] / t['dot']:.0f}x, idcg {t['idcg'] / t['dot']:.0f}x (numpy's descending sort + "
-                 f"dot: {t['sort'] / t['dot']:.0f}x); the first dcg call, which builds the discounts, "
-                 f"{t_cold / t['dot']:.0f}x", "information")
+    recorder.row(
+        f"DCG of one ranked list of {n:,} grades: dcg (warm discount cache) against a plain dot product "
+        f"with a precomputed discount vector",
+        f"{t['dcg'] / t['dot']:.2f}x the dot product ({t['dot'] * 1e3:.1f} ms, machine's BLAS threads); "
+        f"{t1['dcg'] / t1['dot']:.2f}x with one BLAS thread; the input check alone (one min pass over the "
+        f"grades) {t1['min'] / t1['dot']:.2f}x, the dot followed by it (the floor of a checked DCG) "
+        f"{t1['dot + min'] / t1['dot']:.2f}x; best of {5 * rounds} rounds",
+        "<= 2x",
+    )
+    recorder.row(
+        f"one ranked list of {n:,} grades: ndcg and idcg against the same dot product (information)",
+        f"ndcg {t['ndcg'] / t['dot']:.0f}x, idcg {t['idcg'] / t['dot']:.0f}x (numpy's descending sort + "
+        f"dot: {t['sort'] / t['dot']:.0f}x); the first dcg call, which builds the discounts, "
+        f"{t_cold / t['dot']:.0f}x",
+        "information",
+    )
     return {
         "dcg warm/dot": t["dcg"] / t["dot"],
         "dcg cold/dot": t_cold / t["dot"],
@@ -320,17 +353,21 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true", help="smaller sizes and fewer repeats")
     parser.add_argument("--seed", type=int, default=20260525)
     args = parser.parse_args(argv)
-    recorder = Recorder("bench_metrics", " ".join(["python benchmarks/bench_metrics.py", *(sys.argv[1:] if argv is None else argv)]))
+    recorder = Recorder(
+        "bench_metrics", " ".join(["python benchmarks/bench_metrics.py", *(sys.argv[1:] if argv is None else argv)])
+    )
     if args.quick:
         sizes, small, n_long, rounds = (400, 1000), (2000, 100), 10**6, 3
     else:
         sizes, small, n_long, rounds = (2000, 1000), (10000, 100), 10**7, 9
     import sklearn
 
-    print(f"python {platform.python_version()}, numpy {np.__version__}, scikit-learn {sklearn.__version__}, "
-          f"{os.cpu_count()} CPUs; OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE')}, "
-          f"OPENBLAS_L2_SIZE={os.environ.get('OPENBLAS_L2_SIZE')}; best of {rounds} rounds, run round-robin "
-          f"(slow tools every 2nd/3rd round)")
+    print(
+        f"python {platform.python_version()}, numpy {np.__version__}, scikit-learn {sklearn.__version__}, "
+        f"{os.cpu_count()} CPUs; OPENBLAS_CORETYPE={os.environ.get('OPENBLAS_CORETYPE')}, "
+        f"OPENBLAS_L2_SIZE={os.environ.get('OPENBLAS_L2_SIZE')}; best of {rounds} rounds, run round-robin "
+        f"(slow tools every 2nd/3rd round)"
+    )
     ratios = bench_batch(recorder, *sizes, k=10, rounds=rounds, seed=args.seed)
     # Information: many short lists, where per-query Python loops cost most (lessons-from-users #11).
     ratios |= bench_batch(recorder, *small, k=10, rounds=rounds, seed=args.seed + 2, with_trec=False)

@@ -19,11 +19,11 @@ import sys
 import time
 
 import numpy as np
+from record import Recorder
 
-from ndcg_research.simulation.sweeps import DEFAULT_DISCOUNTS, DEFAULT_RANKERS
 from ndcg_research.simulation.model import parse_ranker
 from ndcg_research.simulation.simulate import replicate_ndcg
-from record import Recorder
+from ndcg_research.simulation.sweeps import DEFAULT_DISCOUNTS, DEFAULT_RANKERS
 
 
 def main() -> None:
@@ -39,9 +39,11 @@ def main() -> None:
 
     try:  # one BLAS thread, as the sweep runs replicates (threadpoolctl comes with scikit-learn)
         from threadpoolctl import threadpool_limits
+
         one_thread = threadpool_limits(1, user_api="blas")
     except ImportError:  # pragma: no cover
         import contextlib
+
         one_thread = contextlib.nullcontext()
 
     rng = np.random.default_rng(0)
@@ -59,21 +61,34 @@ def main() -> None:
             sort_times.append((time.perf_counter() - t0) / len(rankers))
     rep, one = statistics.median(replicate_times), statistics.median(sort_times)
     best_ratio = min(replicate_times) / (len(rankers) * min(sort_times))
-    print(f"n = {n:,}, model {model}, {len(rankers)} rankers, {len(discounts)} discounts, "
-          f"{args.repeats} repeats (medians)")
-    print(f"work per replicate: {sorting} argsorts (noisy rankers), one np.sort of the features (shared by bayes "
-          f"and coarse), one shuffle of uint8 grades (random), no sort for the ideal")
+    print(
+        f"n = {n:,}, model {model}, {len(rankers)} rankers, {len(discounts)} discounts, "
+        f"{args.repeats} repeats (medians)"
+    )
+    print(
+        f"work per replicate: {sorting} argsorts (noisy rankers), one np.sort of the features (shared by bayes "
+        f"and coarse), one shuffle of uint8 grades (random), no sort for the ideal"
+    )
     print(f"one replicate (all rankers, all discounts):  {rep * 1e3:8.1f} ms")
     print(f"one argsort of n float64:                    {one * 1e3:8.1f} ms")
-    print(f"reference: one argsort per ranker ({len(rankers)}):     {len(rankers) * one * 1e3:8.1f} ms"
-          f"   ratio {rep / (len(rankers) * one):.2f}  (target <= 1.5)")
-    print(f"only the argsorts this run performs ({sorting}):  {sorting * one * 1e3:8.1f} ms"
-          f"   ratio {rep / (sorting * one):.2f}")
-    print(f"best times instead of medians: replicate {min(replicate_times) * 1e3:.1f} ms, argsort "
-          f"{min(sort_times) * 1e3:.1f} ms, ratio {best_ratio:.2f}")
-    recorder.row(f"one simulated replicate, n = {n:,}, {len(rankers)} rankers x {len(discounts)} discounts",
-                 f"{rep / (len(rankers) * one):.2f}x the cost of one argsort of n float64 per ranker "
-                 f"({rep * 1e3:.0f} ms, median of {args.repeats}); best times {best_ratio:.2f}x", "<= 1.5x")
+    print(
+        f"reference: one argsort per ranker ({len(rankers)}):     {len(rankers) * one * 1e3:8.1f} ms"
+        f"   ratio {rep / (len(rankers) * one):.2f}  (target <= 1.5)"
+    )
+    print(
+        f"only the argsorts this run performs ({sorting}):  {sorting * one * 1e3:8.1f} ms"
+        f"   ratio {rep / (sorting * one):.2f}"
+    )
+    print(
+        f"best times instead of medians: replicate {min(replicate_times) * 1e3:.1f} ms, argsort "
+        f"{min(sort_times) * 1e3:.1f} ms, ratio {best_ratio:.2f}"
+    )
+    recorder.row(
+        f"one simulated replicate, n = {n:,}, {len(rankers)} rankers x {len(discounts)} discounts",
+        f"{rep / (len(rankers) * one):.2f}x the cost of one argsort of n float64 per ranker "
+        f"({rep * 1e3:.0f} ms, median of {args.repeats}); best times {best_ratio:.2f}x",
+        "<= 1.5x",
+    )
     print(f"written: {recorder.write()}")
 
 

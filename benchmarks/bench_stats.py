@@ -32,10 +32,10 @@ import sys
 import time
 
 import numpy as np
+from record import Recorder
 from scipy import stats
 
 from ndcg_research.stats import discriminative_power, pairwise_tests
-from record import Recorder
 
 
 def best_of(repeats: int, function) -> float:
@@ -66,25 +66,32 @@ def main() -> None:
 
     try:
         from threadpoolctl import threadpool_info, threadpool_limits
+
         blas_threads = max((i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"), default=1)
         one_thread = lambda: threadpool_limits(1, user_api="blas")  # noqa: E731
     except ImportError:  # pragma: no cover
         blas_threads, one_thread = "?", contextlib.nullcontext
 
     ours = {}
-    ours["bootstrap: ASL + percentile CI"] = best_of(args.repeats, lambda: pairwise_tests(
-        x, test="bootstrap", interval="percentile", n_resamples=b))
-    ours["bootstrap: ASL only (discriminative_power)"] = best_of(args.repeats, lambda: discriminative_power(
-        x, test="bootstrap", n_resamples=b))
-    ours["sign flip: p only"] = best_of(args.repeats, lambda: pairwise_tests(
-        x, test="permutation", interval="none", n_resamples=b, exact=False))
+    ours["bootstrap: ASL + percentile CI"] = best_of(
+        args.repeats, lambda: pairwise_tests(x, test="bootstrap", interval="percentile", n_resamples=b)
+    )
+    ours["bootstrap: ASL only (discriminative_power)"] = best_of(
+        args.repeats, lambda: discriminative_power(x, test="bootstrap", n_resamples=b)
+    )
+    ours["sign flip: p only"] = best_of(
+        args.repeats, lambda: pairwise_tests(x, test="permutation", interval="none", n_resamples=b, exact=False)
+    )
     with one_thread():
-        ours["bootstrap: ASL + percentile CI, 1 BLAS thread"] = best_of(args.repeats, lambda: pairwise_tests(
-            x, test="bootstrap", interval="percentile", n_resamples=b))
-        ours["sign flip: p only, 1 BLAS thread"] = best_of(args.repeats, lambda: pairwise_tests(
-            x, test="permutation", interval="none", n_resamples=b, exact=False))
-    ours["bootstrap: ASL + percentile CI, n_jobs=2"] = best_of(args.repeats, lambda: pairwise_tests(
-        x, test="bootstrap", interval="percentile", n_resamples=b, n_jobs=2))
+        ours["bootstrap: ASL + percentile CI, 1 BLAS thread"] = best_of(
+            args.repeats, lambda: pairwise_tests(x, test="bootstrap", interval="percentile", n_resamples=b)
+        )
+        ours["sign flip: p only, 1 BLAS thread"] = best_of(
+            args.repeats, lambda: pairwise_tests(x, test="permutation", interval="none", n_resamples=b, exact=False)
+        )
+    ours["bootstrap: ASL + percentile CI, n_jobs=2"] = best_of(
+        args.repeats, lambda: pairwise_tests(x, test="bootstrap", interval="percentile", n_resamples=b, n_jobs=2)
+    )
 
     def scipy_bootstrap_per_pair() -> None:
         for k in sample:
@@ -94,15 +101,22 @@ def main() -> None:
     def scipy_permutation_per_pair() -> None:
         for k in sample:
             d = x[first[k]] - x[second[k]]
-            stats.permutation_test((d,), lambda v, axis: v.mean(axis=axis), vectorized=True,
-                                   permutation_type="samples", n_resamples=b, rng=np.random.default_rng(k))
+            stats.permutation_test(
+                (d,),
+                lambda v, axis: v.mean(axis=axis),
+                vectorized=True,
+                permutation_type="samples",
+                n_resamples=b,
+                rng=np.random.default_rng(k),
+            )
 
     block = rng.choice(pairs, size=min(10 * args.sample_pairs, pairs), replace=False)
 
     def scipy_bootstrap_vectorised() -> None:
         d = x[first[block]] - x[second[block]]
-        stats.bootstrap((d,), np.mean, axis=-1, n_resamples=b, method="percentile", batch=50,
-                        rng=np.random.default_rng(1))
+        stats.bootstrap(
+            (d,), np.mean, axis=-1, n_resamples=b, method="percentile", batch=50, rng=np.random.default_rng(1)
+        )
 
     base = {
         "scipy.stats.bootstrap per pair (CI only)": scipy_bootstrap_per_pair,
@@ -114,8 +128,10 @@ def main() -> None:
     scale = {name: pairs / (block.size if "axis" in name else sample.size) for name in base}
 
     print(f"{s} systems x {n} queries = {pairs} pairs, {b} resamples; BLAS threads: {blas_threads}")
-    print(f"ours: all pairs, best of {args.repeats}; baselines: timed on {sample.size} pairs "
-          f"({block.size} for the axis=-1 one) and scaled to {pairs}")
+    print(
+        f"ours: all pairs, best of {args.repeats}; baselines: timed on {sample.size} pairs "
+        f"({block.size} for the axis=-1 one) and scaled to {pairs}"
+    )
     print(f"{'':58} {'seconds':>9}")
     for name, sec in ours.items():
         print(f"ours     {name:<49} {sec:9.2f}")
@@ -126,16 +142,24 @@ def main() -> None:
     flip1 = ours["sign flip: p only, 1 BLAS thread"]
     per_pair = measured["scipy.stats.bootstrap per pair (CI only)"] * scale["scipy.stats.bootstrap per pair (CI only)"]
     perm = measured["scipy.stats.permutation_test per pair"] * scale["scipy.stats.permutation_test per pair"]
-    print(f"speed-up, bootstrap vs scipy.stats.bootstrap per pair: {per_pair / boot:6.0f}x "
-          f"({per_pair / boot1:.0f}x on one BLAS thread, like for like)")
+    print(
+        f"speed-up, bootstrap vs scipy.stats.bootstrap per pair: {per_pair / boot:6.0f}x "
+        f"({per_pair / boot1:.0f}x on one BLAS thread, like for like)"
+    )
     print(f"speed-up, sign flip (1 BLAS thread) vs scipy.stats.permutation_test per pair: {perm / flip1:6.0f}x")
     task = f"all {pairs} pairs of {s} systems x {n} queries, {b} resamples"
-    recorder.row(f"{task}: bootstrap test (ASL) and 95% interval of every pair",
-                 f"{boot:.1f} s; {per_pair / boot:.0f}x faster than scipy.stats.bootstrap one pair at a time "
-                 f"({per_pair / boot1:.0f}x on one BLAS thread)", "seconds")
-    recorder.row(f"{task}: sign-flip test of every pair",
-                 f"{flip1:.1f} s on one BLAS thread; {perm / flip1:.0f}x faster than scipy.stats.permutation_test "
-                 f"one pair at a time", "seconds")
+    recorder.row(
+        f"{task}: bootstrap test (ASL) and 95% interval of every pair",
+        f"{boot:.1f} s; {per_pair / boot:.0f}x faster than scipy.stats.bootstrap one pair at a time "
+        f"({per_pair / boot1:.0f}x on one BLAS thread)",
+        "seconds",
+    )
+    recorder.row(
+        f"{task}: sign-flip test of every pair",
+        f"{flip1:.1f} s on one BLAS thread; {perm / flip1:.0f}x faster than scipy.stats.permutation_test "
+        f"one pair at a time",
+        "seconds",
+    )
     print(f"written: {recorder.write()}")
 
 

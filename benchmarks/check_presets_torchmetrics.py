@@ -62,18 +62,25 @@ def main() -> int:
     print(f"torch {torch.__version__}; class, top_k: largest |ours - TorchMetrics| / condition over the queries")
     for kind in ("ordinary", "no relevant document", "tied predictions", "equal only in float32", "negative targets"):
         data = lists(kind, rng)
-        qrels = pd.DataFrame([(q, f"d{i:03d}", int(g)) for q, labels, _ in data for i, g in enumerate(labels)],
-                             columns=["query", "doc", "relevance"])
-        run = pd.DataFrame([(q, f"d{i:03d}", float(s)) for q, _, scores in data for i, s in enumerate(scores)],
-                           columns=["query", "doc", "score"])
+        qrels = pd.DataFrame(
+            [(q, f"d{i:03d}", int(g)) for q, labels, _ in data for i, g in enumerate(labels)],
+            columns=["query", "doc", "relevance"],
+        )
+        run = pd.DataFrame(
+            [(q, f"d{i:03d}", float(s)) for q, _, scores in data for i, s in enumerate(scores)],
+            columns=["query", "doc", "score"],
+        )
         for k in (None, 3, 10):
             measure = "ndcg" if k is None else f"ndcg@{k}"
             result = nr.evaluate(qrels, run, measure, convention="torchmetrics")
             ours = dict(zip(result.queries[0], result.values[0][0]))
             worst = 0.0
             for q, labels, scores in data:
-                theirs = float(retrieval_normalized_dcg(torch.tensor(scores, dtype=torch.float32),
-                                                        torch.tensor(labels, dtype=torch.float32), top_k=k))
+                theirs = float(
+                    retrieval_normalized_dcg(
+                        torch.tensor(scores, dtype=torch.float32), torch.tensor(labels, dtype=torch.float32), top_k=k
+                    )
+                )
                 worst = max(worst, abs(ours[q] - theirs) / _condition(labels, k))
             worst_overall = max(worst_overall, worst)
             print(f"  {kind:24s} top_k={k!s:5s} {worst:.2e}")

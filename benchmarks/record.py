@@ -58,7 +58,7 @@ class Recorder:
 
     def __init__(self, name: str, command: str) -> None:
         self.name, self.command = name, command
-        self.started = datetime.datetime.now(datetime.timezone.utc)
+        self.started = datetime.datetime.now(datetime.UTC)
         self.before = machine()
         self.rows: list[dict[str, str]] = []
 

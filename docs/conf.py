@@ -29,24 +29,24 @@ copyright = "ndcg_research contributors, MIT license"  # noqa: A001 (Sphinx's na
 release = version = ndcg_research.__version__
 
 extensions = [
-    "myst_nb",                    # Markdown pages and the notebooks (stored outputs)
+    "myst_nb",  # Markdown pages and the notebooks (stored outputs)
     "sphinx.ext.autodoc",
     "sphinx.ext.autosummary",
-    "numpydoc",                   # the docstrings' Parameters / Returns / Examples sections
+    "numpydoc",  # the docstrings' Parameters / Returns / Examples sections
     "sphinx.ext.mathjax",
-    "generated_pages",            # docs/_ext: the figures page and the findings table, from committed files
-    "short_names",                # docs/_ext: references to re-exported and short names of the package
+    "generated_pages",  # docs/_ext: the figures page and the findings table, from committed files
+    "short_names",  # docs/_ext: references to re-exported and short names of the package
 ]
 
 root_doc = "docs/index"
-templates_path = [str(DOCS / "_templates")]   # absolute: autosummary resolves it against the source directory
+templates_path = [str(DOCS / "_templates")]  # absolute: autosummary resolves it against the source directory
 include_patterns = ["docs/**", "notebooks/[0-9][0-9]_*.ipynb", "FINDINGS.md"]
 exclude_patterns = [
     "docs/_templates/**",
     "docs/_ext/**",
     "docs/_static/**",
     "docs/generated/findings_table.md",  # included by docs/index.md, not a page of its own
-    "docs/generated/speed_results.md",   # included by docs/guides/speed.md
+    "docs/generated/speed_results.md",  # included by docs/guides/speed.md
     "**/.ipynb_checkpoints",
 ]
 # .rst first: autosummary writes its generated pages with the first suffix (its templates are reST).
@@ -54,9 +54,9 @@ source_suffix = {".rst": "restructuredtext", ".md": "myst-nb", ".ipynb": "myst-n
 
 # --- notebooks: rendered from their stored outputs --------------------------------------------
 nb_execution_mode = "off"
-nb_merge_streams = True           # a cell's printed lines as one block, as JupyterLab shows them
+nb_merge_streams = True  # a cell's printed lines as one block, as JupyterLab shows them
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence"]
-myst_heading_anchors = 3          # GitHub's heading anchors, so FINDINGS.md#... links resolve
+myst_heading_anchors = 3  # GitHub's heading anchors, so FINDINGS.md#... links resolve
 myst_dmath_double_inline = True
 
 # --- API reference -----------------------------------------------------------------------------
@@ -65,7 +65,7 @@ autosummary_generate = True
 # and nothing else: the API reference is the public API (docs/api/index.md).
 autosummary_ignore_module_all = False
 autodoc_default_options = {"members": True, "show-inheritance": False}
-autodoc_typehints = "none"        # the numpydoc sections say the types; signatures stay short
+autodoc_typehints = "none"  # the numpydoc sections say the types; signatures stay short
 numpydoc_show_class_members = False
 numpydoc_validation_checks: set[str] = set()
 add_module_names = False
@@ -74,12 +74,18 @@ add_module_names = False
 # written as plain text and ignored here by pattern.
 nitpicky = True
 nitpick_ignore_regex = [
-    (r"py:.*", r"(?!ndcg_research\b)\w+\..*"),      # dotted names of other libraries and the standard library
-    (r"py:mod", r"ast|tomllib|argparse|doctest|json|gzip|bz2|lzma|os|sys|pathlib|numpy|scipy|pandas|matplotlib|"
-                r"papermill|nbval|nbformat|joblib|dask|pyarrow|tqdm|threadpoolctl"),
-    (r"py:class", r"(array-like|array_like|ndarray|DataFrame|Series|Figure|Axes|Generator|SeedSequence|"
-                  r"path-like|PathLike|callable|Callable|Sequence|Mapping|Iterable|Iterator|Any|optional|default.*|"
-                  r"int|float|str|bool|dict|list|tuple|None|object|bytes|type|Path)"),
+    (r"py:.*", r"(?!ndcg_research\b)\w+\..*"),  # dotted names of other libraries and the standard library
+    (
+        r"py:mod",
+        r"ast|tomllib|argparse|doctest|json|gzip|bz2|lzma|os|sys|pathlib|numpy|scipy|pandas|matplotlib|"
+        r"papermill|nbval|nbformat|joblib|dask|pyarrow|tqdm|threadpoolctl",
+    ),
+    (
+        r"py:class",
+        r"(array-like|array_like|ndarray|DataFrame|Series|Figure|Axes|Generator|SeedSequence|"
+        r"path-like|PathLike|callable|Callable|Sequence|Mapping|Iterable|Iterator|Any|optional|default.*|"
+        r"int|float|str|bool|dict|list|tuple|None|object|bytes|type|Path)",
+    ),
 ]
 
 # --- mathematics without a network: MathJax 3 from the sphinx-mathjax-offline wheel's files ----

@@ -20,8 +20,7 @@ from ndcg_research.advice import PHI_MARGIN, POWER_MARGIN, _advise, _measurement
 from ndcg_research.advice import cli as advice_cli
 from ndcg_research.evaluation import InputError, evaluate
 
-SMALL = dict(discounts=["log2", "zipf"], cutoffs=[None, 5], gains=["linear", "exp2"], n_resamples=200,
-             swap_trials=50)
+SMALL = dict(discounts=["log2", "zipf"], cutoffs=[None, 5], gains=["linear", "exp2"], n_resamples=200, swap_trials=50)
 
 
 def collection(seed: int = 0, *, systems: int = 6, queries: int = 30, docs: int = 40, skills=None):
@@ -33,9 +32,10 @@ def collection(seed: int = 0, *, systems: int = 6, queries: int = 30, docs: int 
     qrels = pd.DataFrame({"query": q, "doc": d, "relevance": grades})
     skills = np.linspace(0.2, 1.2, systems) if skills is None else np.asarray(skills)
     difficulty = np.repeat(rng.lognormal(0, 0.5, queries), docs)
-    runs = {f"s{i}": pd.DataFrame({"query": q, "doc": d,
-                                   "score": skill * grades * difficulty + rng.normal(0, 1, q.size)})
-            for i, skill in enumerate(skills)}
+    runs = {
+        f"s{i}": pd.DataFrame({"query": q, "doc": d, "score": skill * grades * difficulty + rng.normal(0, 1, q.size)})
+        for i, skill in enumerate(skills)
+    }
     return qrels, runs
 
 
@@ -58,8 +58,8 @@ def anova_phi(matrix: np.ndarray) -> float:
     ms_error = full / ((s - 1) * (q - 1))
     ms_system = (rss(ones, query_dummies) - full) / (s - 1)
     ms_query = (rss(ones, sys_dummies) - full) / (q - 1)
-    var_system = max((ms_system - ms_error) / q, 0.0)   # E[MS_s] = sigma2_e + q sigma2_s
-    var_query = max((ms_query - ms_error) / s, 0.0)     # E[MS_q] = sigma2_e + s sigma2_q
+    var_system = max((ms_system - ms_error) / q, 0.0)  # E[MS_s] = sigma2_e + q sigma2_s
+    var_query = max((ms_query - ms_error) / s, 0.0)  # E[MS_q] = sigma2_e + s sigma2_q
     return var_system / (var_system + (var_query + ms_error) / q)
 
 
@@ -73,15 +73,18 @@ def test_phi_by_hand():
     phi, erho2, needed = _measurements.dependability(np.array([[0.3, 0.5, 0.9], [0.1, 0.4, 0.7]]))
     assert phi == pytest.approx(0.013333333 / (0.013333333 + 0.091666667 / 3), rel=1e-6)
     assert erho2 == pytest.approx(0.013333333 / (0.013333333 + 0.001666667 / 3), rel=1e-6)
-    assert needed == pytest.approx(4 * 0.091666667 / 0.013333333, rel=1e-6)   # D-study: Phi = 0.8
+    assert needed == pytest.approx(4 * 0.091666667 / 0.013333333, rel=1e-6)  # D-study: Phi = 0.8
 
 
 @pytest.mark.parametrize("seed", range(5))
 def test_phi_equals_an_anova_fitted_by_least_squares(seed):
     rng = np.random.default_rng(seed)
     s, q = rng.integers(2, 8), rng.integers(3, 25)
-    matrix = (rng.normal(0, rng.uniform(0.01, 0.2), (s, 1)) + rng.normal(0, 0.2, (1, q))
-              + rng.normal(0, rng.uniform(0.01, 0.2), (s, q)))
+    matrix = (
+        rng.normal(0, rng.uniform(0.01, 0.2), (s, 1))
+        + rng.normal(0, 0.2, (1, q))
+        + rng.normal(0, rng.uniform(0.01, 0.2), (s, q))
+    )
     assert _measurements.dependability(matrix)[0] == pytest.approx(anova_phi(matrix), rel=1e-9, abs=1e-12)
 
 
@@ -100,7 +103,7 @@ def test_advise_numbers_against_independent_computations():
     table = advice.table.set_index("measure")
     for spec in ("ndcg(gain=linear,discount=zipf)", "ndcg@5(gain=exp2,discount=log2)"):
         ev = evaluate(qrels, runs, spec)
-        matrix = np.vstack(ev.values)[:, :]               # systems x queries (every run answers every query)
+        matrix = np.vstack(ev.values)[:, :]  # systems x queries (every run answers every query)
         assert table.loc[spec, "phi"] == pytest.approx(anova_phi(matrix), rel=1e-9)
         reference = "ndcg(gain=linear,discount=log2)" if spec.startswith("ndcg(") else spec
         means = ev.mean_values[:, 0]
@@ -122,14 +125,14 @@ def test_power_counts_the_pairs_of_clearly_separated_groups():
 def test_swap_rates_of_ordered_and_exchangeable_systems():
     rng = np.random.default_rng(2)
     topic = rng.normal(0.5, 0.2, (1, 60))
-    ordered = topic + np.arange(5)[:, None] * 0.1             # the same order on every query: never swaps
+    ordered = topic + np.arange(5)[:, None] * 0.1  # the same order on every query: never swaps
     sizes = _measurements.swap_sizes(60)
     assert (_measurements.swap_curve(ordered, sizes, trials=100, seed=0) == 0).all()
     # No system better: on small subsets of many queries a pair's order is a coin flip. (On subsets of half
     # the queries it is not: the two halves share the whole sample's chance difference.)
     exchangeable = rng.normal(0.5, 0.2, (5, 4000))
     rates = _measurements.swap_curve(exchangeable, np.array([5, 10, 20]), trials=400, seed=0)
-    assert np.all(np.abs(rates - 0.5) < 0.06), rates         # 4,000 pair-trials: sd ~ 0.008, pairs correlated
+    assert np.all(np.abs(rates - 0.5) < 0.06), rates  # 4,000 pair-trials: sd ~ 0.008, pairs correlated
 
 
 def test_queries_for_a_swap_rate_solve_the_exponential_fit():
@@ -138,8 +141,8 @@ def test_queries_for_a_swap_rate_solve_the_exponential_fit():
     assert (a, b) == (pytest.approx(0.3), pytest.approx(0.08))
     assert queries == pytest.approx(math.log(0.3 / 0.05) / 0.08)
     flat = _measurements.queries_for_swap_rate(sizes, np.full(5, 0.2), 0.05)[0]
-    assert math.isinf(flat)                                    # a curve that does not fall reaches no target
-    assert _measurements.queries_for_swap_rate(sizes, np.zeros(5), 0.05)[0] == 4   # swap-free from the first size
+    assert math.isinf(flat)  # a curve that does not fall reaches no target
+    assert _measurements.queries_for_swap_rate(sizes, np.zeros(5), 0.05)[0] == 4  # swap-free from the first size
 
 
 def test_results_depend_on_the_seed_only_through_the_draws():
@@ -147,7 +150,7 @@ def test_results_depend_on_the_seed_only_through_the_draws():
     a, b = advise(qrels, runs, seed=1, **SMALL), advise(qrels, runs, seed=1, **SMALL)
     pd.testing.assert_frame_equal(a.table, b.table)
     c = advise(qrels, runs, seed=2, **SMALL)
-    for column in ("phi", "erho2", "tau_log2"):                # no draw in these
+    for column in ("phi", "erho2", "tau_log2"):  # no draw in these
         pd.testing.assert_series_equal(a.table[column], c.table[column])
 
 
@@ -161,20 +164,33 @@ def rule_table(rows):
 
 def test_the_rule_prefers_power_then_phi_then_log2():
     # 1. A much more discriminative candidate wins although less dependable.
-    table = rule_table([{"discount": "log2", "power": 0.5, "phi": 0.95},
-                        {"discount": "zipf", "power": 0.7, "phi": 0.9}])
+    table = rule_table(
+        [{"discount": "log2", "power": 0.5, "phi": 0.95}, {"discount": "zipf", "power": 0.7, "phi": 0.9}]
+    )
     assert _advise._choose(table)[0] == 1
     # 2. Within the power margin the more dependable wins, by more than the Phi margin.
-    table = rule_table([{"discount": "log2", "power": 0.7, "phi": 0.90},
-                        {"discount": "zipf", "power": 0.7 - POWER_MARGIN / 2, "phi": 0.90 + 2 * PHI_MARGIN}])
+    table = rule_table(
+        [
+            {"discount": "log2", "power": 0.7, "phi": 0.90},
+            {"discount": "zipf", "power": 0.7 - POWER_MARGIN / 2, "phi": 0.90 + 2 * PHI_MARGIN},
+        ]
+    )
     assert _advise._choose(table)[0] == 1
     # 3. log2 is kept when it is as discriminative and its Phi is within the margin.
-    table = rule_table([{"discount": "log2", "power": 0.7, "phi": 0.90},
-                        {"discount": "zipf", "power": 0.72, "phi": 0.90 + PHI_MARGIN / 2}])
+    table = rule_table(
+        [
+            {"discount": "log2", "power": 0.7, "phi": 0.90},
+            {"discount": "zipf", "power": 0.72, "phi": 0.90 + PHI_MARGIN / 2},
+        ]
+    )
     assert _advise._choose(table)[0] == 0
     # 4. ... but only log2 with the chosen gain and cut-off.
-    table = rule_table([{"discount": "log2", "power": 0.7, "phi": 0.90, "cutoff": "10"},
-                        {"discount": "zipf", "power": 0.72, "phi": 0.905}])
+    table = rule_table(
+        [
+            {"discount": "log2", "power": 0.7, "phi": 0.90, "cutoff": "10"},
+            {"discount": "zipf", "power": 0.72, "phi": 0.905},
+        ]
+    )
     assert _advise._choose(table)[0] == 1
 
 
@@ -201,8 +217,9 @@ def test_pyterrier_and_ir_measures_frames_are_read():
     pt_runs = {name: run.rename(columns={"query": "qid", "doc": "docno"}).assign(rank=0) for name, run in runs.items()}
     pd.testing.assert_frame_equal(advise(pt_qrels, pt_runs, **SMALL).table, expected)
     irm_qrels = qrels.rename(columns={"query": "query_id", "doc": "doc_id"})
-    irm_runs = [run.rename(columns={"query": "query_id", "doc": "doc_id"}).assign(**{"query": "text"})
-                for run in runs.values()]
+    irm_runs = [
+        run.rename(columns={"query": "query_id", "doc": "doc_id"}).assign(**{"query": "text"}) for run in runs.values()
+    ]
     got = advise(irm_qrels, irm_runs, **SMALL)
     assert got.systems == ("run1", "run2", "run3")
     np.testing.assert_array_equal(got.table["phi"], expected["phi"])
@@ -221,18 +238,21 @@ def test_bad_inputs_give_the_evaluators_errors(tmp_path):
         advise(str(qrels), [str(good)])
 
 
-@pytest.mark.parametrize(("options", "error", "message"), [
-    ({"discounts": ["zipf"]}, ValueError, "discounts must include 'log2'"),
-    ({"discounts": ["log2", "harmonic"]}, ValueError, "unknown discount"),
-    ({"cutoffs": [0]}, ValueError, "cutoffs must be an integer >= 1 or None, got 0"),
-    ({"gains": "linear"}, TypeError, "gains must be a non-empty sequence"),
-    ({"gains": ["linear", "linear"]}, ValueError, "gains has a value twice"),
-    ({"alpha": 1.5}, ValueError, "alpha must be strictly between 0 and 1, got 1.5"),
-    ({"target_swap_rate": 0}, ValueError, "target_swap_rate must be strictly between 0 and 1"),
-    ({"n_resamples": 0}, ValueError, "n_resamples must be an integer >= 1, got 0"),
-    ({"seed": -1}, ValueError, "seed must be an integer >= 0, got -1"),
-    ({"convention": "trec"}, ValueError, "unknown convention 'trec'"),
-])
+@pytest.mark.parametrize(
+    ("options", "error", "message"),
+    [
+        ({"discounts": ["zipf"]}, ValueError, "discounts must include 'log2'"),
+        ({"discounts": ["log2", "harmonic"]}, ValueError, "unknown discount"),
+        ({"cutoffs": [0]}, ValueError, "cutoffs must be an integer >= 1 or None, got 0"),
+        ({"gains": "linear"}, TypeError, "gains must be a non-empty sequence"),
+        ({"gains": ["linear", "linear"]}, ValueError, "gains has a value twice"),
+        ({"alpha": 1.5}, ValueError, "alpha must be strictly between 0 and 1, got 1.5"),
+        ({"target_swap_rate": 0}, ValueError, "target_swap_rate must be strictly between 0 and 1"),
+        ({"n_resamples": 0}, ValueError, "n_resamples must be an integer >= 1, got 0"),
+        ({"seed": -1}, ValueError, "seed must be an integer >= 0, got -1"),
+        ({"convention": "trec"}, ValueError, "unknown convention 'trec'"),
+    ],
+)
 def test_bad_arguments_are_named(options, error, message):
     qrels, runs = collection(0, systems=2, queries=6, docs=5)
     with pytest.raises(error) as raised:
@@ -262,16 +282,20 @@ def test_command(tmp_path, capsys):
         path = tmp_path / f"{name}.txt"
         path.write_text("".join(f"{q} Q0 {d} 0 {s!r} {name}\n" for q, d, s in run.itertuples(index=False)))
         files.append(str(path))
-    status, out, _ = run_command([str(qrels_file), *files, "--resamples", "200", "--trials", "20",
-                                  "--figure", str(tmp_path / "advice.png")], capsys)
+    status, out, _ = run_command(
+        [str(qrels_file), *files, "--resamples", "200", "--trials", "20", "--figure", str(tmp_path / "advice.png")],
+        capsys,
+    )
     assert status == 0 and out.startswith("advise: 3 systems on 12 queries, 40 candidate settings")
     assert "Recommended: ndcg" in out and (tmp_path / "advice.png").stat().st_size > 0
-    status, out, _ = run_command([str(qrels_file), *files, "--resamples", "200", "--trials", "20", "--format", "json"],
-                                 capsys)
+    status, out, _ = run_command(
+        [str(qrels_file), *files, "--resamples", "200", "--trials", "20", "--format", "json"], capsys
+    )
     parsed = json.loads(out)
     assert status == 0 and len(parsed["candidates"]) == 40 and parsed["systems"] == ["s0", "s1", "s2"]
-    status, out, _ = run_command([str(qrels_file), *files, "--resamples", "200", "--trials", "20", "--format", "csv"],
-                                 capsys)
+    status, out, _ = run_command(
+        [str(qrels_file), *files, "--resamples", "200", "--trials", "20", "--format", "csv"], capsys
+    )
     assert status == 0 and out.splitlines()[0].startswith("measure,discount,cutoff,gain,power")
     status, out, err = run_command([str(qrels_file), files[0], str(tmp_path / "missing.txt")], capsys)
     assert status == 1 and err.startswith("ndcg-research advise: error:") and "missing.txt" in err

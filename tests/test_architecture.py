@@ -46,7 +46,13 @@ NAME = "ndcg_research"
 RESEARCH = ("core", "evaluation", "stats", "datasets", "simulation", "findings")
 #: The layers of subpackages, lowest first: a module may import its own subpackage and lower layers.
 LAYERS: tuple[tuple[str, ...], ...] = (
-    ("core",), ("evaluation",), ("stats",), ("datasets", "simulation"), ("findings",), ("pipeline",), ("studies",),
+    ("core",),
+    ("evaluation",),
+    ("stats",),
+    ("datasets", "simulation"),
+    ("findings",),
+    ("pipeline",),
+    ("studies",),
 )
 RANK = {sub: rank for rank, subs in enumerate(LAYERS) for sub in subs}
 #: Rank of the top level (``__init__``, ``cli``, ``__main__``): above every layer.
@@ -130,7 +136,8 @@ def test_core_imports_only_numpy_stdlib_and_itself(name):
         f"line {i.line}: {i.module}"
         for i in imports_of(name)
         if not (
-            i.module == "numpy" or i.module.startswith("numpy.")
+            i.module == "numpy"
+            or i.module.startswith("numpy.")
             or i.module.startswith(f"{NAME}.core")
             or top_level(i.module) in sys.stdlib_module_names
             or i.module == "__future__"
@@ -141,17 +148,26 @@ def test_core_imports_only_numpy_stdlib_and_itself(name):
 
 @pytest.mark.parametrize("name", BASE)
 def test_base_modules_import_only_the_standard_library(name):
-    bad = [f"line {i.line}: {i.module}" for i in imports_of(name)
-           if top_level(i.module) not in sys.stdlib_module_names and i.module != "__future__"
-           and top_level(i.module) != "numpy" and i.module not in BASE]
+    bad = [
+        f"line {i.line}: {i.module}"
+        for i in imports_of(name)
+        if top_level(i.module) not in sys.stdlib_module_names
+        and i.module != "__future__"
+        and top_level(i.module) != "numpy"
+        and i.module not in BASE
+    ]
     assert name in MODULES and not bad, f"{name} imports outside the standard library and numpy: {bad}"
 
 
 @pytest.mark.parametrize("name", [m for m in MODULES if m.split(".")[1:2] and m.split(".")[1] in RESEARCH])
 def test_research_code_never_imports_the_notebook_tooling(name):
-    bad = [f"line {i.line}: {i.module}" for i in imports_of(name)
-           if i.module == f"{NAME}.pipeline" or i.module.startswith(f"{NAME}.pipeline.")
-           or (i.module == NAME and "pipeline" in i.names)]
+    bad = [
+        f"line {i.line}: {i.module}"
+        for i in imports_of(name)
+        if i.module == f"{NAME}.pipeline"
+        or i.module.startswith(f"{NAME}.pipeline.")
+        or (i.module == NAME and "pipeline" in i.names)
+    ]
     assert not bad, f"{name} imports the notebook tooling: {bad}"
 
 
@@ -177,8 +193,11 @@ def private_uses(name: str, source: str | None = None) -> list[str]:
             continue
         if any(is_private(p) for p in i.module.split(".")):
             bad.append(f"line {i.line}: imports the private module {i.module}")
-        bad.extend(f"line {i.line}: from {i.module} import {n}" for n in i.names
-                   if is_private(n) and f"{i.module}.{n}" not in SHARED_PRIVATE)
+        bad.extend(
+            f"line {i.line}: from {i.module} import {n}"
+            for n in i.names
+            if is_private(n) and f"{i.module}.{n}" not in SHARED_PRIVATE
+        )
     # Local names bound to package modules: `import ndcg_research.x as m`, `from ndcg_research import x`.
     modules = {}
     for i in imports_of(name, source):
@@ -189,9 +208,14 @@ def private_uses(name: str, source: str | None = None) -> list[str]:
         if isinstance(node, ast.alias) and node.asname and node.name.startswith(NAME) and node.name in MODULES:
             modules[node.asname] = node.name
     for node in ast.walk(tree):
-        if (isinstance(node, ast.Attribute) and is_private(node.attr) and isinstance(node.value, ast.Name)
-                and node.value.id in modules and not same_subpackage(name, modules[node.value.id])
-                and f"{modules[node.value.id]}.{node.attr}" not in SHARED_PRIVATE):
+        if (
+            isinstance(node, ast.Attribute)
+            and is_private(node.attr)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in modules
+            and not same_subpackage(name, modules[node.value.id])
+            and f"{modules[node.value.id]}.{node.attr}" not in SHARED_PRIVATE
+        ):
             bad.append(f"line {node.lineno}: {node.value.id}.{node.attr} (private name of {modules[node.value.id]})")
     return bad
 
@@ -269,18 +293,29 @@ def dependencies(name: str, source: str | None = None) -> list[tuple[int, str, s
                 found.append((i.line, text, f"{NAME}.{n}"))
             elif not is_dunder(n):
                 found.append((i.line, text, NAME))
-    roots = {alias.asname or NAME for node in ast.walk(tree) if isinstance(node, ast.Import)
-             for alias in node.names
-             if alias.name.split(".")[0] == NAME and (alias.asname is None or alias.name == NAME)}
+    roots = {
+        alias.asname or NAME
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for alias in node.names
+        if alias.name.split(".")[0] == NAME and (alias.asname is None or alias.name == NAME)
+    }
     for node in ast.walk(tree):
         if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) and node.value.id in roots:
             if not is_dunder(node.attr):
                 target = f"{NAME}.{node.attr}"
                 found.append((node.lineno, f"{node.value.id}.{node.attr}", target if target in MODULES else NAME))
-        elif (isinstance(node, ast.Call) and node.args and isinstance(node.args[0], ast.Constant)
-              and isinstance(node.args[0].value, str) and node.args[0].value.split(".")[0] == NAME
-              and ((isinstance(node.func, ast.Attribute) and node.func.attr == "import_module")
-                   or (isinstance(node.func, ast.Name) and node.func.id in ("import_module", "__import__")))):
+        elif (
+            isinstance(node, ast.Call)
+            and node.args
+            and isinstance(node.args[0], ast.Constant)
+            and isinstance(node.args[0].value, str)
+            and node.args[0].value.split(".")[0] == NAME
+            and (
+                (isinstance(node.func, ast.Attribute) and node.func.attr == "import_module")
+                or (isinstance(node.func, ast.Name) and node.func.id in ("import_module", "__import__"))
+            )
+        ):
             found.append((node.lineno, ast.unparse(node), node.args[0].value))
     return sorted(found)
 
@@ -302,9 +337,11 @@ def upward_imports(name: str, source: str | None = None) -> list[str]:
 
 def test_every_subpackage_is_in_one_layer():
     named = [sub for subs in LAYERS for sub in subs]
-    assert sorted(named) == SUBPACKAGES, (f"LAYERS names {sorted(named)}, the package has {SUBPACKAGES}: "
-                                          "place a new subpackage in LAYERS (and in the Architecture table of "
-                                          "docs/api/index.md)")
+    assert sorted(named) == SUBPACKAGES, (
+        f"LAYERS names {sorted(named)}, the package has {SUBPACKAGES}: "
+        "place a new subpackage in LAYERS (and in the Architecture table of "
+        "docs/api/index.md)"
+    )
 
 
 @pytest.mark.parametrize("name", list(MODULES))
@@ -323,9 +360,11 @@ def study(module: str) -> str:
 def other_studies(name: str, source: str | None = None) -> list[str]:
     """The imports of module ``name`` (its file, or ``source`` instead) from another study."""
     own = study(name)
-    return [f"line {i.line}: {i.module}" for i in imports_of(name, source)
-            if study(i.module) and study(i.module) != own
-            or (i.module == f"{NAME}.studies" and set(i.names) - {own})]
+    return [
+        f"line {i.line}: {i.module}"
+        for i in imports_of(name, source)
+        if study(i.module) and study(i.module) != own or (i.module == f"{NAME}.studies" and set(i.names) - {own})
+    ]
 
 
 @pytest.mark.parametrize("name", [m for m in MODULES if study(m)])
@@ -336,7 +375,9 @@ def test_a_study_imports_no_other_study(name):
 def test_the_study_check_sees_every_form():
     source = "from ..cutoff.experiment import verdict_table\nfrom .. import convergence\nfrom . import plots\n"
     assert other_studies("ndcg_research.studies.cutoff_growth.made_up", source) == [
-        "line 1: ndcg_research.studies.cutoff.experiment", "line 2: ndcg_research.studies"]
+        "line 1: ndcg_research.studies.cutoff.experiment",
+        "line 2: ndcg_research.studies",
+    ]
 
 
 def test_the_layer_check_sees_every_form():
@@ -368,7 +409,8 @@ def test_the_layer_check_sees_every_form():
     # The shared command-line helpers sit below every layer.
     assert upward_imports("ndcg_research.evaluation.cli", "from ..cli_common import fail\n") == []
     assert upward_imports("ndcg_research.evaluation.cli", "from .. import cli\n") == [
-        "line 1: from ndcg_research import cli (the top level of the package, above every layer)"]
+        "line 1: from ndcg_research import cli (the top level of the package, above every layer)"
+    ]
 
 
 def test_importing_the_package_loads_numpy_only():

@@ -38,8 +38,12 @@ def test_log_binomial_slope_is_the_maximum_likelihood_estimate(seed):
     k = rng.binomial(r, 0.4 * np.exp(-0.3 * (x - x[0])))
     b, se = bracket.log_binomial_slope(x, k, r)
     # an independent optimiser (Nelder-Mead on the likelihood) finds the same maximum
-    best = optimize.minimize(lambda c: -_loglik(c, x, k, r), x0=[-1.0, 0.0], method="Nelder-Mead",
-                             options=dict(xatol=1e-10, fatol=1e-12, maxiter=20000))
+    best = optimize.minimize(
+        lambda c: -_loglik(c, x, k, r),
+        x0=[-1.0, 0.0],
+        method="Nelder-Mead",
+        options=dict(xatol=1e-10, fatol=1e-12, maxiter=20000),
+    )
     assert b == pytest.approx(best.x[1], abs=1e-5)
     # the standard error from the observed information (a finite-difference Hessian) is close to the expected one
     h = 1e-4
@@ -48,8 +52,15 @@ def test_log_binomial_slope_is_the_maximum_likelihood_estimate(seed):
     def f(a, s):
         return _loglik(c + np.array([a, s]), x, k, r)
 
-    hess = np.array([[f(h, 0) - 2 * f(0, 0) + f(-h, 0), (f(h, h) - f(h, -h) - f(-h, h) + f(-h, -h)) / 4],
-                     [0.0, f(0, h) - 2 * f(0, 0) + f(0, -h)]]) / h**2
+    hess = (
+        np.array(
+            [
+                [f(h, 0) - 2 * f(0, 0) + f(-h, 0), (f(h, h) - f(h, -h) - f(-h, h) + f(-h, -h)) / 4],
+                [0.0, f(0, h) - 2 * f(0, 0) + f(0, -h)],
+            ]
+        )
+        / h**2
+    )
     hess[1, 0] = hess[0, 1]
     assert se == pytest.approx(math.sqrt(np.linalg.inv(-hess)[1, 1]), rel=0.05)
 
@@ -68,14 +79,23 @@ def test_log_binomial_slope_recovers_an_exact_power_law():
 
 
 def _pairs(p_better, replicates=2000, n=(100, 1000, 10000)):
-    return pd.DataFrame(dict(discount="zipf", better="a", worse="b", n=list(n), replicates=replicates,
-                             p_better=list(p_better)))
+    return pd.DataFrame(
+        dict(discount="zipf", better="a", worse="b", n=list(n), replicates=replicates, p_better=list(p_better))
+    )
 
 
-@pytest.mark.parametrize("p_better, trend", [([0.6, 0.8, 0.95], "falls"), ([0.7, 0.6, 0.52], "rises"),
-                                             ([0.6, 0.6, 0.6], "flat"), ([1.0, 1.0, 1.0], "no failures"),
-                                             ([0.9, 1.0, 1.0], "falls"), ([1.0, 1.0, 0.99], "rises"),
-                                             ([0.0, 0.0, 0.0], "all failed")])
+@pytest.mark.parametrize(
+    "p_better, trend",
+    [
+        ([0.6, 0.8, 0.95], "falls"),
+        ([0.7, 0.6, 0.52], "rises"),
+        ([0.6, 0.6, 0.6], "flat"),
+        ([1.0, 1.0, 1.0], "no failures"),
+        ([0.9, 1.0, 1.0], "falls"),
+        ([1.0, 1.0, 0.99], "rises"),
+        ([0.0, 0.0, 0.0], "all failed"),
+    ],
+)
 def test_failure_trend_classes(p_better, trend):
     t = bracket.failure_trend(_pairs(p_better))
     assert t["trend"].iloc[0] == trend
@@ -97,8 +117,15 @@ def test_verdict_table_on_a_small_sweep():
     pairs = [("bayes", "noisy(sigma=1)")]
     tables = {}
     for label, model in (("certain", "probit"), ("uncertain", "probit(lo=0.1, hi=0.6)")):
-        s = Sweep.build(model, ns=[100, 300, 1000], replicates=300, seed=3, rankers=["bayes", "noisy(sigma=1)"],
-                        discounts=discounts, pairs=pairs)
+        s = Sweep.build(
+            model,
+            ns=[100, 300, 1000],
+            replicates=300,
+            seed=3,
+            rankers=["bayes", "noisy(sigma=1)"],
+            discounts=discounts,
+            pairs=pairs,
+        )
         tables[label] = run_sweep(s).pair_table()
     v = bracket.verdict_table(tables)
     assert len(v) == 6 and set(v["label"]) == {"certain", "uncertain"}
@@ -116,11 +143,22 @@ def test_verdict_table_on_a_small_sweep():
 
 
 def test_lost_discounts_orders_by_decay():
-    v = pd.DataFrame(dict(label="u", better="a", worse="b",
-                          discount=["power(beta=1.2)", "zipflog(gamma=2)", "zipf", "power(beta=0.9)",
-                                    "zipflog(gamma=1)",
-                                    "power(beta=1.1)"],
-                          verdict=["loses", "loses", "flat", "keeps", "loses", "loses"]))
+    v = pd.DataFrame(
+        dict(
+            label="u",
+            better="a",
+            worse="b",
+            discount=[
+                "power(beta=1.2)",
+                "zipflog(gamma=2)",
+                "zipf",
+                "power(beta=0.9)",
+                "zipflog(gamma=1)",
+                "power(beta=1.1)",
+            ],
+            verdict=["loses", "loses", "flat", "keeps", "loses", "loses"],
+        )
+    )
     row = bracket.lost_discounts(v).iloc[0]
     assert row["keeps"] == "power(beta=0.9)"
     assert row["not_kept"] == "zipf, zipflog(gamma=1), zipflog(gamma=2), power(beta=1.1), power(beta=1.2)"
@@ -138,43 +176,85 @@ def test_log_binomial_slope_example():
 
 
 def test_failure_trend_example():
-    t = pd.DataFrame(dict(discount="zipf", better="a", worse="b", n=[100, 1000, 10000], replicates=1000,
-                          p_better=[0.6, 0.8, 0.9]))
-    assert failure_trend(t)[["exponent", "trend"]].round(3).values.tolist() == [[-0.301, 'falls']]
+    t = pd.DataFrame(
+        dict(discount="zipf", better="a", worse="b", n=[100, 1000, 10000], replicates=1000, p_better=[0.6, 0.8, 0.9])
+    )
+    assert failure_trend(t)[["exponent", "trend"]].round(3).values.tolist() == [[-0.301, "falls"]]
 
 
 def test_predicted_trend_example():
-    expected = ['falls', 'flat', 'rises', 'rises']
-    assert [predicted_trend("probit(lo=0.1, hi=0.6)", "bayes", "noisy(sigma=1)", d)
- for d in ["power(beta=0.9)", "zipf", "zipflog(gamma=1)", "power(beta=1.1)"]] == expected
-    assert predicted_trend("probit", "bayes", "noisy(sigma=1)", "power(beta=1.2)") == 'falls'
+    expected = ["falls", "flat", "rises", "rises"]
+    assert [
+        predicted_trend("probit(lo=0.1, hi=0.6)", "bayes", "noisy(sigma=1)", d)
+        for d in ["power(beta=0.9)", "zipf", "zipflog(gamma=1)", "power(beta=1.1)"]
+    ] == expected
+    assert predicted_trend("probit", "bayes", "noisy(sigma=1)", "power(beta=1.2)") == "falls"
 
 
 def test_answer_lines_example():
-    v = pd.DataFrame(dict(label="uncertain", better="a", worse="b", n_first=100, n_last=1000,
-                          discount=["power(beta=0.9)", "zipf"], verdict=["keeps", "loses"], agreement="agrees"))
-    expected = ('uncertain top, a > b: over n = 100 to 1000 the failure rate falls under power(beta=0.9); it does not '
-                'fall '
-                'under zipf (it rises under zipf).')
+    v = pd.DataFrame(
+        dict(
+            label="uncertain",
+            better="a",
+            worse="b",
+            n_first=100,
+            n_last=1000,
+            discount=["power(beta=0.9)", "zipf"],
+            verdict=["keeps", "loses"],
+            agreement="agrees",
+        )
+    )
+    expected = (
+        "uncertain top, a > b: over n = 100 to 1000 the failure rate falls under power(beta=0.9); it does not "
+        "fall "
+        "under zipf (it rises under zipf)."
+    )
     assert answer_lines(v)[0] == expected
 
 
 def test_summary_table_example():
-    v = pd.DataFrame(dict(label="u", discount=["zipf"], better="a", worse="b", n_last=1000, p_last=0.6,
-                          replicates_last=1000, failure_exponent=0.01, failure_low=-0.02, failure_high=0.04,
-                          verdict="loses"))
+    v = pd.DataFrame(
+        dict(
+            label="u",
+            discount=["zipf"],
+            better="a",
+            worse="b",
+            n_last=1000,
+            p_last=0.6,
+            replicates_last=1000,
+            failure_exponent=0.01,
+            failure_low=-0.02,
+            failure_high=0.04,
+            verdict="loses",
+        )
+    )
     t = summary_table(v, "u")
-    expected = ([('a > b', 'P(correct), n = 1000'), ('a > b', 'failure ~ n^b: b [95%]'), ('a > b', 'verdict')],
-                ['0.60', '0.01 [-0.02, 0.04]', 'loses'])
+    expected = (
+        [("a > b", "P(correct), n = 1000"), ("a > b", "failure ~ n^b: b [95%]"), ("a > b", "verdict")],
+        ["0.60", "0.01 [-0.02, 0.04]", "loses"],
+    )
     assert (t.columns.tolist(), t.loc["zipf"].tolist()) == expected
 
 
 def test_gap_table_example():
-    v = pd.DataFrame(dict(label="u", discount=["zipf"], better="a", worse="b", n_last=1000, d_last=0.2,
-                          d_exponent=0.01, d_low=-0.05, d_high=0.07, law_exponent=0.0, law_log_power=0.0,
-                          heuristic_exponent=0.004))
-    assert [str(x) for x in gap_table(v, "u").loc["zipf"]] == ['0.2', '0.01 [-0.05, 0.07]', '0', '0.0']
+    v = pd.DataFrame(
+        dict(
+            label="u",
+            discount=["zipf"],
+            better="a",
+            worse="b",
+            n_last=1000,
+            d_last=0.2,
+            d_exponent=0.01,
+            d_low=-0.05,
+            d_high=0.07,
+            law_exponent=0.0,
+            law_log_power=0.0,
+            heuristic_exponent=0.004,
+        )
+    )
+    assert [str(x) for x in gap_table(v, "u").loc["zipf"]] == ["0.2", "0.01 [-0.05, 0.07]", "0", "0.0"]
 
 
 def test_law_text_example():
-    assert (_law_text(-0.2, 0.0), _law_text(1 / 3, 0.0), _law_text(0.0, -1.0)) == ('-0.2', '0.33', '0 (x ln^-1)')
+    assert (_law_text(-0.2, 0.0), _law_text(1 / 3, 0.0), _law_text(0.0, -1.0)) == ("-0.2", "0.33", "0 (x ln^-1)")

@@ -34,9 +34,14 @@ def test_zipflog_matches_the_hand_formula(gamma):
     assert math.isclose(nr.ndcg(grades, discount=d), ln_dcg / idcg, rel_tol=1e-12)
 
 
-@pytest.mark.parametrize("text, canonical", [(" zipflog( gamma = 1.0 ) ", "zipflog(gamma=1)"),
-                                             ("zipflog(gamma=2)", "zipflog(gamma=2)"),
-                                             ("zipflog(gamma=0.25)", "zipflog(gamma=0.25)")])
+@pytest.mark.parametrize(
+    "text, canonical",
+    [
+        (" zipflog( gamma = 1.0 ) ", "zipflog(gamma=1)"),
+        ("zipflog(gamma=2)", "zipflog(gamma=2)"),
+        ("zipflog(gamma=0.25)", "zipflog(gamma=0.25)"),
+    ],
+)
 def test_zipflog_spec_prints_back_canonically(text, canonical):
     d = nr.parse_discount(text)
     assert str(d) == canonical
@@ -44,10 +49,15 @@ def test_zipflog_spec_prints_back_canonically(text, canonical):
     assert d.formula == "1 / (r log2(r + 1)^gamma)"
 
 
-@pytest.mark.parametrize("spec, match", [("zipflog", "needs parameter 'gamma'"),
-                                         ("zipflog(gamma=0)", "gamma must be > 0, got 0.0"),
-                                         ("zipflog(gamma=-1)", "gamma must be > 0"),
-                                         ("zipflog(beta=1)", "has no parameter 'beta'")])
+@pytest.mark.parametrize(
+    "spec, match",
+    [
+        ("zipflog", "needs parameter 'gamma'"),
+        ("zipflog(gamma=0)", "gamma must be > 0, got 0.0"),
+        ("zipflog(gamma=-1)", "gamma must be > 0"),
+        ("zipflog(beta=1)", "has no parameter 'beta'"),
+    ],
+)
 def test_zipflog_bad_specs(spec, match):
     with pytest.raises(ValueError, match=match):
         nr.parse_discount(spec)
@@ -60,7 +70,12 @@ def test_decay_classes_at_the_edge_of_summability():
     assert nr.parse_discount("zipflog(gamma=2)").decay == "summable"
     assert nr.parse_discount("zipflog(gamma=1.01)").decay == "summable"
     assert [nr.parse_discount(f"power(beta={b})").decay for b in (0.8, 0.9, 1, 1.1, 1.2)] == [
-        "regularly varying", "regularly varying", "critical", "summable", "summable"]
+        "regularly varying",
+        "regularly varying",
+        "critical",
+        "summable",
+        "summable",
+    ]
 
 
 @pytest.mark.parametrize("gamma", [0.5, 1, 2])
@@ -72,8 +87,20 @@ def test_zipflog_eps_is_the_log_slope(gamma, n):
     assert math.isclose(theory.eps(spec, n), theory.eps_numeric(spec, n), rel_tol=1e-7)
 
 
-@pytest.mark.parametrize("spec", ["zipf", "power(beta=0.8)", "power(beta=0.9)", "power(beta=1.1)", "power(beta=1.2)",
-                                  "zipflog(gamma=1)", "zipflog(gamma=2)", "geometric(p=0.5)", "none"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "zipf",
+        "power(beta=0.8)",
+        "power(beta=0.9)",
+        "power(beta=1.1)",
+        "power(beta=1.2)",
+        "zipflog(gamma=1)",
+        "zipflog(gamma=2)",
+        "geometric(p=0.5)",
+        "none",
+    ],
+)
 @pytest.mark.parametrize("n", [1, 50, 100_000, 2_000_000])
 def test_discount_sum_against_the_exact_partial_sum(spec, n):
     exact = math.fsum(nr.parse_discount(spec)(np.arange(1, n + 1, dtype=np.float64)))

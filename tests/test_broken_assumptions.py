@@ -15,9 +15,9 @@ import pandas as pd
 import pytest
 from scipy import integrate, special, stats
 
+from ndcg_research.simulation import theory
 from ndcg_research.studies.broken_assumptions import experiment as ex
 from ndcg_research.studies.broken_assumptions import findings, models, simulate
-from ndcg_research.simulation import theory
 
 LOG2 = "log2"
 
@@ -70,6 +70,7 @@ def test_random_limit_under_a_power_discount_matches_euler_maclaurin():
     # sum_{r <= m} r^-1/2 = 2 sqrt(m) + zeta(1/2) + 1 / (2 sqrt(m)) + O(m^-3/2): a fixed share c gives c^1/2.
     def s(m):
         return 2 * math.sqrt(m) + special.zeta(0.5) + 0.5 / math.sqrt(m)
+
     n = 1e16
     control = models.SparseModel(2.0, 0.1, 0.0)
     assert 0.1 * s(n) / s(0.1 * n) == pytest.approx(models.random_limit(control, "power(beta=0.5)"), abs=1e-6)
@@ -81,9 +82,10 @@ def test_simulated_random_ranker_matches_its_exact_expectation():
     model = models.SparseModel(mu=2.0, scale=5.0, gamma=1.0)
     n, replicates = 60, 3000
     ideal = log2_discount(np.arange(1, 6)).sum()
-    exact = 5 / n * log2_discount(np.arange(1, n + 1)).sum() / ideal     # computed here, not by the module
-    values = np.array([simulate.replicate_ndcg(model, ["random"], [LOG2], n, seed=11, replicate=r)[0, 0]
-                       for r in range(replicates)])
+    exact = 5 / n * log2_discount(np.arange(1, n + 1)).sum() / ideal  # computed here, not by the module
+    values = np.array(
+        [simulate.replicate_ndcg(model, ["random"], [LOG2], n, seed=11, replicate=r)[0, 0] for r in range(replicates)]
+    )
     assert abs(values.mean() - exact) < 4 * values.std(ddof=1) / math.sqrt(replicates)
 
 
@@ -103,8 +105,9 @@ def test_simulated_ranker_matches_the_integral_over_its_score(ranker):
 
     exact = R * integrate.quad(expected_discount, mu - 12 * sd, mu + 12 * sd, epsabs=1e-12)[0] / D[:R].sum()
     model = models.SparseModel(mu, float(R), 1.0)
-    values = np.array([simulate.replicate_ndcg(model, [ranker], [LOG2], n, seed=5, replicate=r)[0, 0]
-                       for r in range(6000)])
+    values = np.array(
+        [simulate.replicate_ndcg(model, [ranker], [LOG2], n, seed=5, replicate=r)[0, 0] for r in range(6000)]
+    )
     assert abs(values.mean() - exact) < 4 * values.std(ddof=1) / math.sqrt(values.size)
 
 
@@ -140,7 +143,7 @@ def test_the_flag_ranker_puts_flagged_items_first_in_random_order():
     for seed in range(200):
         ranks = simulate.two_feature_ranks(model, "flag", x1, flag, relevant, np.random.default_rng(seed))
         assert len(set(ranks.tolist())) == ranks.size == relevant.sum()
-        assert int((ranks <= top).sum()) == int((flag & relevant).sum())   # flagged relevant items fill the top block
+        assert int((ranks <= top).sum()) == int((flag & relevant).sum())  # flagged relevant items fill the top block
         shares.append(np.mean(ranks[ranks <= top] <= top / 2))
     # within the top block a relevant item is in its first half with probability 1/2 (random order)
     assert abs(np.mean(shares) - 0.5) < 4 * np.std(shares) / math.sqrt(len(shares))
@@ -169,7 +172,7 @@ def test_profile_matches_sorted_simulated_items(ranker):
 def test_rank_gains_of_the_flag_ranker_are_binomial_tails():
     model, n = models.TwoFeatureModel(), 300
     r = np.arange(1, n + 1)
-    top = stats.binom.sf(r - 1, n, model.pi)   # P(at least r flagged items)
+    top = stats.binom.sf(r - 1, n, model.pi)  # P(at least r flagged items)
     expected = top * stats.norm.cdf(2 / math.sqrt(2)) + (1 - top) * 0.5
     assert np.allclose(model.rank_gains("flag", n), expected, atol=1e-12)
 
@@ -179,7 +182,7 @@ def test_rank_gains_match_simulated_order_statistics():
     rng = np.random.default_rng(4)
     x1, flag = rng.standard_normal((replicates, n)), rng.random((replicates, n)) < model.pi
     eta = stats.norm.cdf(x1 + 2 * flag)
-    order = np.argsort(-(x1 + flag), axis=1)    # mix(lam=1)
+    order = np.argsort(-(x1 + flag), axis=1)  # mix(lam=1)
     at_rank = np.take_along_axis(eta, order, axis=1)
     se = at_rank.std(axis=0, ddof=1) / math.sqrt(replicates)
     assert np.all(np.abs(at_rank.mean(axis=0) - model.rank_gains("mix(lam=1)", n)) < 4.5 * se)
@@ -212,10 +215,11 @@ def test_the_bayes_ranker_has_the_smallest_first_order_constant():
 
 
 def test_values_do_not_depend_on_workers_or_chunks(monkeypatch):
-    design = ex.Experiment(models.SparseModel(2.0, 10.0, 1.0), models.SPARSE_RANKERS, ("log2", "loglog"),
-                           (200, 1000), (6, 5), seed=9)
+    design = ex.Experiment(
+        models.SparseModel(2.0, 10.0, 1.0), models.SPARSE_RANKERS, ("log2", "loglog"), (200, 1000), (6, 5), seed=9
+    )
     one = ex.run(design, n_jobs=1)
-    monkeypatch.setattr(ex, "CHUNK_ITEMS", 1500)   # chunks of one or seven data sets
+    monkeypatch.setattr(ex, "CHUNK_ITEMS", 1500)  # chunks of one or seven data sets
     two = ex.run(design, n_jobs=2)
     assert all(np.array_equal(one[n], two[n]) for n in design.ns)
 
@@ -233,17 +237,31 @@ def test_ratio_table_is_the_ratio_of_standardized_gaps():
 
 def _ratio_rows(calls):
     k = len(calls)
-    return pd.DataFrame({"model": ["m"] * k, "kind": ["sparse"] * k, "first": list("abcd")[:k], "second": ["z"] * k,
-                         "n": [100] * k, "d_denominator": [1.0] * k, "ratio": [1.0] * k, "ratio_low": [0.5] * k,
-                         "ratio_high": [1.5] * k, "call": calls})
+    return pd.DataFrame(
+        {
+            "model": ["m"] * k,
+            "kind": ["sparse"] * k,
+            "first": list("abcd")[:k],
+            "second": ["z"] * k,
+            "n": [100] * k,
+            "d_denominator": [1.0] * k,
+            "ratio": [1.0] * k,
+            "ratio_low": [0.5] * k,
+            "ratio_high": [1.5] * k,
+            "call": calls,
+        }
+    )
 
 
-@pytest.mark.parametrize(("calls", "verdict"), [
-    (["supports", "refutes"], "does not hold"),
-    (["supports", "supports"], "holds"),
-    (["supports", "unresolved"], "undecided"),
-    (["not judged"], "undecided"),
-])
+@pytest.mark.parametrize(
+    ("calls", "verdict"),
+    [
+        (["supports", "refutes"], "does not hold"),
+        (["supports", "supports"], "holds"),
+        (["supports", "unresolved"], "undecided"),
+        (["not judged"], "undecided"),
+    ],
+)
 def test_the_ratio_rule_gives_the_verdict_its_text_states(calls, verdict):
     found = {f.key: f for f in findings.evaluate({"sparse_ratios": _ratio_rows(calls)})}
     assert found["sparse-loglog-as-well-as-log2"].verdict == verdict
@@ -253,8 +271,10 @@ def test_every_finding_is_evaluated_on_a_small_run(tmp_path):
     from ndcg_research.simulation.tables import write_table
 
     discounts = ("power(beta=0.5)", "log2", "logpower(gamma=0.5)", "loglog")
-    sparse = [ex.Experiment(models.SparseModel(2.0, s, g), models.SPARSE_RANKERS, discounts, (200, 400), (20, 20), 1)
-              for s, g in ((10, 1), (1, 0.5), (0.1, 0))]
+    sparse = [
+        ex.Experiment(models.SparseModel(2.0, s, g), models.SPARSE_RANKERS, discounts, (200, 400), (20, 20), 1)
+        for s, g in ((10, 1), (1, 0.5), (0.1, 0))
+    ]
     for name, table in ex.summarise(sparse, [ex.run(e) for e in sparse]).items():
         write_table(table, tmp_path / f"16_sparse_{name}.csv")
     two = models.TwoFeatureModel()
@@ -263,13 +283,21 @@ def test_every_finding_is_evaluated_on_a_small_run(tmp_path):
     design = ex.Experiment(two, models.TWO_FEATURE_RANKERS, discounts, (200, 400), (20, 20), 1)
     tables = ex.summarise([design], [ex.run(design)], studied)
     shares = ex.rank_bins(two, models.TWO_FEATURE_RANKERS, 100, seed=1, replicates=20, bins=20)
-    tables.update(crossings=crossings, constants=ex.constants_table(two, models.TWO_FEATURE_RANKERS),
-                  rank_bins=ex.rank_bin_table(two, models.TWO_FEATURE_RANKERS, shares, 100))
+    tables.update(
+        crossings=crossings,
+        constants=ex.constants_table(two, models.TWO_FEATURE_RANKERS),
+        rank_bins=ex.rank_bin_table(two, models.TWO_FEATURE_RANKERS, shares, 100),
+    )
     for name, table in tables.items():
         write_table(table, tmp_path / f"16_two_feature_{name}.csv")
     answer = findings.answer(tmp_path)
     assert len(answer) == len(findings.texts()) == 5
-    assert set(answer["Verdict"]) <= {"holds", "holds with qualification", "consistent with", "does not hold",
-                                      "undecided"}
+    assert set(answer["Verdict"]) <= {
+        "holds",
+        "holds with qualification",
+        "consistent with",
+        "does not hold",
+        "undecided",
+    }
     # the claim fails in a sparse model by the derived limit (R fixed: 0), whatever the simulation shows
     assert answer.iloc[0]["Verdict"] in {"does not hold", "undecided"}

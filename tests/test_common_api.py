@@ -30,10 +30,10 @@ import ndcg_research.stats
 NAN, INF = math.nan, math.inf
 
 # --- bad values, by what a parameter accepts (built here, independent of the code) --------------
-COUNT = ("1", 1.5, 2.0, True, NAN, None, 0, -1)             # an integer >= 1
-COUNT_OR_NONE = ("1", 1.5, 2.0, True, NAN, 0)                # an integer >= 1 or None
-NATURAL = ("1", 1.5, True, None, -1)                         # an integer >= 0
-INTEGER = ("1", 1.5, True, None)                             # any integer (an axis)
+COUNT = ("1", 1.5, 2.0, True, NAN, None, 0, -1)  # an integer >= 1
+COUNT_OR_NONE = ("1", 1.5, 2.0, True, NAN, 0)  # an integer >= 1 or None
+NATURAL = ("1", 1.5, True, None, -1)  # an integer >= 0
+INTEGER = ("1", 1.5, True, None)  # any integer (an axis)
 LEVEL = ("0.5", True, None, 0, 1, 0.0, 1.0, 1.5, -0.1, NAN, INF)
 BOOL = ("yes", "False", 1, 0, None)
 OPTION = ("no-such-option", 3, None)
@@ -42,34 +42,84 @@ CALLABLE = (3, "f", None)
 GAIN = ("square", "exp2(2)", "mapping", "mapping({0: 1})", "1/r", 3, None, {})
 DISCOUNT = ("cosine", "power", "power(0.5)", "power(beta=0)", "geometric(p=1.5)", "1/r", 3, None)
 PATH = (3, b"u.data", "", object())
-LISTS = ("abc", 3, None, {1, 0}, {1: 0}, [], [NAN, 1, 0], [INF, 1, 0], [-1, 1, 0], ["a", "b", "c"],
-         np.ma.masked_array([1, 0, 1]))                      # grades of one ranked list (3 documents)
+LISTS = (
+    "abc",
+    3,
+    None,
+    {1, 0},
+    {1: 0},
+    [],
+    [NAN, 1, 0],
+    [INF, 1, 0],
+    [-1, 1, 0],
+    ["a", "b", "c"],
+    np.ma.masked_array([1, 0, 1]),
+)  # grades of one ranked list (3 documents)
 LISTS_OR_NONE = ("abc", 3, {1, 0}, [NAN, 1], [-1, 1], ["a"])
 SCORES_3 = ("abc", 3, None, {1, 0}, [], [NAN, 1, 0], [INF, 0.5, 0.1], [0.3, 0.2], ["a", "b", "c"])
 JUDGED_3 = ("abc", 3, [1, 0, 1], [True, False], [[True, False, True]])
 REALS = ("abc", None, [], [NAN, 0.5], [INF, 0.5], {0.5, 0.1})  # any finite numbers, not empty
 QUERY_VALUES = ("abc", None, [0.5], [NAN, 0.5], [[0.5, 0.1]], {0.5, 0.1})
 SYSTEM_SCORES = ("abc", None, [0.5], [NAN, 0.5, 0.1], [[0.5, 0.1]])
-MATRIX = ("abc", None, [], [0.1, 0.2], [[0.1, 0.2]], [[0.1], [0.2]], [[0.1, NAN], [0.2, 0.3]],
-          [[0.1, INF], [0.2, 0.3]], [[True, False], [False, True]], {"a": [0.1, 0.2]},
-          {"a": [0.1, 0.2], "b": [0.1]})
+MATRIX = (
+    "abc",
+    None,
+    [],
+    [0.1, 0.2],
+    [[0.1, 0.2]],
+    [[0.1], [0.2]],
+    [[0.1, NAN], [0.2, 0.3]],
+    [[0.1, INF], [0.2, 0.3]],
+    [[True, False], [False, True]],
+    {"a": [0.1, 0.2]},
+    {"a": [0.1, 0.2], "b": [0.1]},
+)
 PROPORTION = ("abc", None, -0.1, 1.5, NAN)
 POSITIVE = ("abc", None, 0, -1, NAN)
 NON_NEGATIVE = ("abc", None, -1, NAN)
 FINITE = ("abc", None, NAN, INF)
 # Judgments and runs as pytrec_eval dicts (evaluate reads them without pandas), and what must be refused.
 QRELS_OK = {"q1": {"a": 2, "b": 0, "c": 1}, "q2": {"a": 1, "b": 0}, "q3": {"b": 2, "c": 1}, "q4": {"a": 1, "c": 2}}
-RUN_A = {"q1": {"a": 0.9, "b": 0.5, "c": 0.1}, "q2": {"a": 0.3, "b": 0.1}, "q3": {"b": 0.8, "c": 0.2},
-         "q4": {"a": 0.6, "c": 0.4}}
-RUN_B = {"q1": {"a": 0.1, "b": 0.5, "c": 0.9}, "q2": {"a": 0.1, "b": 0.3}, "q3": {"b": 0.2, "c": 0.8},
-         "q4": {"a": 0.6, "c": 0.7}}
-RUN_C = {"q1": {"a": 0.5, "b": 0.9, "c": 0.1}, "q2": {"a": 0.4, "b": 0.6}, "q3": {"b": 0.5, "c": 0.6},
-         "q4": {"a": 0.2, "c": 0.9}}
+RUN_A = {
+    "q1": {"a": 0.9, "b": 0.5, "c": 0.1},
+    "q2": {"a": 0.3, "b": 0.1},
+    "q3": {"b": 0.8, "c": 0.2},
+    "q4": {"a": 0.6, "c": 0.4},
+}
+RUN_B = {
+    "q1": {"a": 0.1, "b": 0.5, "c": 0.9},
+    "q2": {"a": 0.1, "b": 0.3},
+    "q3": {"b": 0.2, "c": 0.8},
+    "q4": {"a": 0.6, "c": 0.7},
+}
+RUN_C = {
+    "q1": {"a": 0.5, "b": 0.9, "c": 0.1},
+    "q2": {"a": 0.4, "b": 0.6},
+    "q3": {"b": 0.5, "c": 0.6},
+    "q4": {"a": 0.2, "c": 0.9},
+}
 QRELS = (3, None, "", b"qrels", object(), [("q1", "a", 1)], {})
 RUNS = (3, None, "", b"run", object(), [], {}, [3], [None], {"bm25": 3}, {"bm25": b"run"}, [RUN_A, RUN_B, RUN_A])
-MEASURES = (3, None, b"ndcg", [], "", "map", "ndcg@0", "ndcg@-1", "ndcg@1.5", "ndcg(foo=1)", "ndcg(gain=square)",
-            "ndcg(discount=cosine)", "ndcg(gains={1: -2, 1.5: 3})", "ndcg_cut.0", "ndcg_cut.", "ndcg.1=x",
-            ["ndcg", 3], {"ndcg"})
+MEASURES = (
+    3,
+    None,
+    b"ndcg",
+    [],
+    "",
+    "map",
+    "ndcg@0",
+    "ndcg@-1",
+    "ndcg@1.5",
+    "ndcg(foo=1)",
+    "ndcg(gain=square)",
+    "ndcg(discount=cosine)",
+    "ndcg(gains={1: -2, 1.5: 3})",
+    "ndcg_cut.0",
+    "ndcg_cut.",
+    "ndcg.1=x",
+    ["ndcg", 3],
+    {"ndcg"},
+)
 SPECS = (3, None, "abc", [], {"log2"})  # a sequence of spec strings
 TREC_QRELS, TREC_RUN = "q1 0 a 2\nq1 0 b 0\n", "q1 Q0 a 1 0.5 bm25\nq1 Q0 b 2 0.25 bm25\n"
 SVMLIGHT, PREDICTIONS = "2 qid:7 1:0.5\n0 qid:7 1:0.1\n", "0.1\n0.7\n"
@@ -89,13 +139,24 @@ def _frame(_):
 def _svmlight_qrels(folder):
     from ndcg_research.evaluation import svmlight_columns
 
-    return {"qrels": svmlight_columns(_file(folder, "test.txt", SVMLIGHT)),
-            "path": _file(folder, "pred.txt", PREDICTIONS)}
+    return {
+        "qrels": svmlight_columns(_file(folder, "test.txt", SVMLIGHT)),
+        "path": _file(folder, "pred.txt", PREDICTIONS),
+    }
+
 
 MATRIX_OK = [[0.1, 0.4, 0.3, 0.5], [0.2, 0.3, 0.5, 0.6], [0.0, 0.1, 0.2, 0.3]]
 RANKED = {"relevance": LISTS, "k": COUNT_OR_NONE, "gain": GAIN, "discount": DISCOUNT}
-SCORED = {"y_true": LISTS, "y_score": SCORES_3, "k": COUNT_OR_NONE, "gain": GAIN, "discount": DISCOUNT,
-          "ideal": LISTS_OR_NONE, "judged": JUDGED_3, "ties": OPTION}
+SCORED = {
+    "y_true": LISTS,
+    "y_score": SCORES_3,
+    "k": COUNT_OR_NONE,
+    "gain": GAIN,
+    "discount": DISCOUNT,
+    "ideal": LISTS_OR_NONE,
+    "judged": JUDGED_3,
+    "ties": OPTION,
+}
 TESTS = {"test": OPTION, "confidence": LEVEL, "n_resamples": COUNT, "seed": NATURAL}
 
 #: name -> (valid keyword arguments, {parameter: values it refuses}). ``None`` as the valid
@@ -105,72 +166,142 @@ API: dict[str, tuple[Any, dict[str, tuple[Any, ...]]]] = {
     "cg": ({"relevance": [3, 2, 0]}, {"relevance": LISTS, "k": COUNT_OR_NONE, "gain": GAIN}),
     "dcg": ({"relevance": [3, 2, 0]}, RANKED),
     "idcg": ({"relevance": [3, 2, 0]}, {**RANKED, "ideal": LISTS_OR_NONE}),
-    "ndcg": ({"relevance": [3, 2, 0]},
-             {**RANKED, "ideal": LISTS_OR_NONE, "zero_ideal": OPTION, "judged": JUDGED_3}),
-    "ndcg_parts": ({"relevance": [3, 2, 0]},
-                   {**RANKED, "ideal": LISTS_OR_NONE, "zero_ideal": OPTION, "judged": JUDGED_3}),
+    "ndcg": ({"relevance": [3, 2, 0]}, {**RANKED, "ideal": LISTS_OR_NONE, "zero_ideal": OPTION, "judged": JUDGED_3}),
+    "ndcg_parts": (
+        {"relevance": [3, 2, 0]},
+        {**RANKED, "ideal": LISTS_OR_NONE, "zero_ideal": OPTION, "judged": JUDGED_3},
+    ),
     "dcg_from_scores": ({"y_true": [3, 2, 0], "y_score": [0.1, 0.5, 0.2]}, SCORED),
-    "ndcg_from_scores": ({"y_true": [3, 2, 0], "y_score": [0.1, 0.5, 0.2]},
-                         {**SCORED, "zero_ideal": OPTION, "threads": (0, 3, "1", 1.0, True)}),
-    "ndcg_parts_from_scores": ({"y_true": [3, 2, 0], "y_score": [0.1, 0.5, 0.2]},
-                               {**SCORED, "zero_ideal": OPTION, "threads": (0, 3, "1", 1.0, True)}),
-    "mean_over_queries": ({"values": [0.5, 0.25]},
-                          {"values": ("abc", None, [], [[0.5]], {0.5}), "nan_policy": OPTION}),
+    "ndcg_from_scores": (
+        {"y_true": [3, 2, 0], "y_score": [0.1, 0.5, 0.2]},
+        {**SCORED, "zero_ideal": OPTION, "threads": (0, 3, "1", 1.0, True)},
+    ),
+    "ndcg_parts_from_scores": (
+        {"y_true": [3, 2, 0], "y_score": [0.1, 0.5, 0.2]},
+        {**SCORED, "zero_ideal": OPTION, "threads": (0, 3, "1", 1.0, True)},
+    ),
+    "mean_over_queries": ({"values": [0.5, 0.25]}, {"values": ("abc", None, [], [[0.5]], {0.5}), "nan_policy": OPTION}),
     "parse_discount": ({"spec": "log2"}, {"spec": DISCOUNT, "builtin_only": BOOL}),
     "parse_gain": ({"spec": "exp2"}, {"spec": GAIN, "builtin_only": BOOL}),
     "clear_discount_cache": ({}, {}),
     # stats
-    "paired_test": ({"a": [0.5, 0.7, 0.6], "b": [0.4, 0.6, 0.65]},
-                    {"a": QUERY_VALUES, "b": QUERY_VALUES, "interval": OPTION_OR_NONE, "exact": BOOL[:-1],
-                     **TESTS}),
-    "pairwise_tests": ({"scores": MATRIX_OK},
-                       {"scores": MATRIX, "pairs": ("abc", [], [[0.5, 1.5]], [[0, 1, 2]]),
-                        "interval": OPTION_OR_NONE, "alpha": LEVEL, "exact": BOOL[:-1], "n_jobs": COUNT,
-                        **TESTS}),
-    "adjust_pvalues": ({"pvalues": [0.01, 0.2]},
-                       {"pvalues": ("abc", None, [], [0.5, 1.2], [-0.1], [NAN]), "correction": OPTION}),
-    "tukey_hsd": ({"scores": MATRIX_OK, "n_resamples": 50},
-                  {"scores": MATRIX, "n_resamples": COUNT, "alpha": LEVEL, "seed": NATURAL, "n_jobs": COUNT}),
-    "compare_systems": ({"scores": MATRIX_OK},
-                        {"scores": MATRIX, "systems": (3, "abc", ["a"], [1, 2, 3], ["a", "a", "b"]),
-                         "correction": OPTION_OR_NONE, "interval": OPTION_OR_NONE, "n_jobs": COUNT, **TESTS}),
-    "discriminative_power": ({"scores": MATRIX_OK, "n_resamples": 50},
-                             {"scores": MATRIX, "alpha": LEVEL, "test": OPTION, "n_resamples": COUNT,
-                              "correction": OPTION_OR_NONE, "seed": NATURAL, "n_jobs": COUNT,
-                              "systems": (3, ["a"], [1, 2, 3])}),
+    "paired_test": (
+        {"a": [0.5, 0.7, 0.6], "b": [0.4, 0.6, 0.65]},
+        {"a": QUERY_VALUES, "b": QUERY_VALUES, "interval": OPTION_OR_NONE, "exact": BOOL[:-1], **TESTS},
+    ),
+    "pairwise_tests": (
+        {"scores": MATRIX_OK},
+        {
+            "scores": MATRIX,
+            "pairs": ("abc", [], [[0.5, 1.5]], [[0, 1, 2]]),
+            "interval": OPTION_OR_NONE,
+            "alpha": LEVEL,
+            "exact": BOOL[:-1],
+            "n_jobs": COUNT,
+            **TESTS,
+        },
+    ),
+    "adjust_pvalues": (
+        {"pvalues": [0.01, 0.2]},
+        {"pvalues": ("abc", None, [], [0.5, 1.2], [-0.1], [NAN]), "correction": OPTION},
+    ),
+    "tukey_hsd": (
+        {"scores": MATRIX_OK, "n_resamples": 50},
+        {"scores": MATRIX, "n_resamples": COUNT, "alpha": LEVEL, "seed": NATURAL, "n_jobs": COUNT},
+    ),
+    "compare_systems": (
+        {"scores": MATRIX_OK},
+        {
+            "scores": MATRIX,
+            "systems": (3, "abc", ["a"], [1, 2, 3], ["a", "a", "b"]),
+            "correction": OPTION_OR_NONE,
+            "interval": OPTION_OR_NONE,
+            "n_jobs": COUNT,
+            **TESTS,
+        },
+    ),
+    "discriminative_power": (
+        {"scores": MATRIX_OK, "n_resamples": 50},
+        {
+            "scores": MATRIX,
+            "alpha": LEVEL,
+            "test": OPTION,
+            "n_resamples": COUNT,
+            "correction": OPTION_OR_NONE,
+            "seed": NATURAL,
+            "n_jobs": COUNT,
+            "systems": (3, ["a"], [1, 2, 3]),
+        },
+    ),
     "kendall_tau": ({"x": [0.3, 0.2, 0.1], "y": [0.3, 0.1, 0.2]}, {"x": SYSTEM_SCORES, "y": SYSTEM_SCORES}),
-    "tau_ap": ({"reference": [0.3, 0.2, 0.1], "other": [0.3, 0.1, 0.2]},
-               {"reference": SYSTEM_SCORES, "other": SYSTEM_SCORES}),
-    "query_subsets": ({"n_queries": 10, "size": 3, "trials": 2},
-                      {"n_queries": COUNT, "size": COUNT, "trials": COUNT, "seed": NATURAL, "count": COUNT}),
-    "disjoint_subset_means": ({"scores": MATRIX_OK, "size": 2, "trials": 2},
-                              {"scores": MATRIX, "size": COUNT, "trials": COUNT, "seed": NATURAL}),
-    "swap_rates": ({"scores": MATRIX_OK, "sizes": [1, 2], "trials": 3},
-                   {"scores": MATRIX, "sizes": ("abc", None, [], [0], [1.5], 0), "trials": COUNT,
-                    "bins": ("abc", [], [-0.1], [NAN]), "seed": NATURAL}),
+    "tau_ap": (
+        {"reference": [0.3, 0.2, 0.1], "other": [0.3, 0.1, 0.2]},
+        {"reference": SYSTEM_SCORES, "other": SYSTEM_SCORES},
+    ),
+    "query_subsets": (
+        {"n_queries": 10, "size": 3, "trials": 2},
+        {"n_queries": COUNT, "size": COUNT, "trials": COUNT, "seed": NATURAL, "count": COUNT},
+    ),
+    "disjoint_subset_means": (
+        {"scores": MATRIX_OK, "size": 2, "trials": 2},
+        {"scores": MATRIX, "size": COUNT, "trials": COUNT, "seed": NATURAL},
+    ),
+    "swap_rates": (
+        {"scores": MATRIX_OK, "sizes": [1, 2], "trials": 3},
+        {
+            "scores": MATRIX,
+            "sizes": ("abc", None, [], [0], [1.5], 0),
+            "trials": COUNT,
+            "bins": ("abc", [], [-0.1], [NAN]),
+            "seed": NATURAL,
+        },
+    ),
     "variance_components": ({"scores": MATRIX_OK}, {"scores": MATRIX}),
-    "proportion_z": ({"p1": 0.9, "n1": 100, "p2": 0.8, "n2": 100},
-                     {"p1": PROPORTION, "n1": POSITIVE, "p2": PROPORTION, "n2": POSITIVE}),
-    "mean_z": ({"mean1": 0.5, "sd1": 0.3, "n1": 100, "mean2": 0.45, "sd2": 0.4, "n2": 400},
-               {"mean1": FINITE, "sd1": NON_NEGATIVE, "n1": POSITIVE, "mean2": FINITE, "sd2": NON_NEGATIVE,
-                "n2": POSITIVE}),
+    "proportion_z": (
+        {"p1": 0.9, "n1": 100, "p2": 0.8, "n2": 100},
+        {"p1": PROPORTION, "n1": POSITIVE, "p2": PROPORTION, "n2": POSITIVE},
+    ),
+    "mean_z": (
+        {"mean1": 0.5, "sd1": 0.3, "n1": 100, "mean2": 0.45, "sd2": 0.4, "n2": 400},
+        {"mean1": FINITE, "sd1": NON_NEGATIVE, "n1": POSITIVE, "mean2": FINITE, "sd2": NON_NEGATIVE, "n2": POSITIVE},
+    ),
     "mean_interval": ({"values": [0.9, 0.8, 0.7]}, {"values": REALS, "axis": INTEGER, "confidence": LEVEL}),
-    "wilson_interval": ({"successes": 3, "trials": 4},
-                        {"successes": NATURAL, "trials": COUNT, "confidence": LEVEL}),
-    "proportion_label": ({"successes": 3, "trials": 4},
-                         {"successes": NATURAL, "trials": COUNT, "digits": NATURAL, "interval": BOOL,
-                          "confidence": LEVEL}),
-    "share_label": ({"share": 0.75, "trials": 4},
-                    {"share": ("0.5", None, -0.5, 1.5, NAN), "trials": COUNT, "digits": NATURAL,
-                     "interval": BOOL, "confidence": LEVEL}),
+    "wilson_interval": ({"successes": 3, "trials": 4}, {"successes": NATURAL, "trials": COUNT, "confidence": LEVEL}),
+    "proportion_label": (
+        {"successes": 3, "trials": 4},
+        {"successes": NATURAL, "trials": COUNT, "digits": NATURAL, "interval": BOOL, "confidence": LEVEL},
+    ),
+    "share_label": (
+        {"share": 0.75, "trials": 4},
+        {
+            "share": ("0.5", None, -0.5, 1.5, NAN),
+            "trials": COUNT,
+            "digits": NATURAL,
+            "interval": BOOL,
+            "confidence": LEVEL,
+        },
+    ),
     "family_confidence": ({"family_size": 3}, {"family_size": COUNT, "confidence": LEVEL}),
     "bootstrap_statistic_interval": (
         {"statistic": lambda a, axis: a.mean(axis), "samples": [[0.1, 0.5, 0.3, 0.4]], "seed": 1, "n_resamples": 50},
-        {"statistic": CALLABLE, "samples": ("abc", None, [], [[NAN, 0.5]]), "seed": ("x", -1, 1.5, None),
-         "n_resamples": COUNT, "confidence": LEVEL}),
-    "paired_comparison": ({"better": [0.9, 0.8, 0.7], "worse": [0.8, 0.8, 0.6]},
-                          {"better": REALS, "worse": REALS, "axis": INTEGER, "tie_tolerance": ("0", None, -1e-12, NAN),
-                           "confidence": LEVEL}),
+        {
+            "statistic": CALLABLE,
+            "samples": ("abc", None, [], [[NAN, 0.5]]),
+            "seed": ("x", -1, 1.5, None),
+            "n_resamples": COUNT,
+            "confidence": LEVEL,
+        },
+    ),
+    "paired_comparison": (
+        {"better": [0.9, 0.8, 0.7], "worse": [0.8, 0.8, 0.6]},
+        {
+            "better": REALS,
+            "worse": REALS,
+            "axis": INTEGER,
+            "tie_tolerance": ("0", None, -1e-12, NAN),
+            "confidence": LEVEL,
+        },
+    ),
     "standardized_gap_se": ({"gaps": [0.1, 0.3, 0.2]}, {"gaps": REALS, "axis": INTEGER}),
     # datasets
     "movielens_100k": (None, {"path": PATH, "cache": PATH, "verbose": BOOL}),
@@ -178,52 +309,110 @@ API: dict[str, tuple[Any, dict[str, tuple[Any, ...]]]] = {
     "fetch_recbole_wheel": (None, {"cache": PATH, "verbose": BOOL}),
     "cache_dir": ({}, {}),
     # stats: runs to matrices (the evaluator's arguments)
-    "run_matrices": ({"qrels": QRELS_OK, "runs": {"a": RUN_A, "b": RUN_B}, "measures": "ndcg@2"},
-                     {"qrels": QRELS, "runs": RUNS + (RUN_A, [RUN_A]), "measures": MEASURES, "complete": BOOL[:-1],
-                      "convention": OPTION}),
+    "run_matrices": (
+        {"qrels": QRELS_OK, "runs": {"a": RUN_A, "b": RUN_B}, "measures": "ndcg@2"},
+        {
+            "qrels": QRELS,
+            "runs": RUNS + (RUN_A, [RUN_A]),
+            "measures": MEASURES,
+            "complete": BOOL[:-1],
+            "convention": OPTION,
+        },
+    ),
     # evaluation
-    "evaluate": ({"qrels": QRELS_OK, "runs": RUN_A},
-                 {"qrels": QRELS, "runs": RUNS, "measures": MEASURES, "convention": OPTION, "complete": BOOL[:-1],
-                  "judged_only": BOOL, "max_docs": COUNT_OR_NONE}),
+    "evaluate": (
+        {"qrels": QRELS_OK, "runs": RUN_A},
+        {
+            "qrels": QRELS,
+            "runs": RUNS,
+            "measures": MEASURES,
+            "convention": OPTION,
+            "complete": BOOL[:-1],
+            "judged_only": BOOL,
+            "max_docs": COUNT_OR_NONE,
+        },
+    ),
     "read_qrels": (lambda tmp: {"path": _file(tmp, "qrels.txt", TREC_QRELS)}, {"path": PATH}),
     "read_run": (lambda tmp: {"path": _file(tmp, "run.txt", TREC_RUN)}, {"path": PATH}),
-    "read_svmlight": (lambda tmp: {"path": _file(tmp, "test.txt", SVMLIGHT),
-                                   "predictions": _file(tmp, "pred.txt", PREDICTIONS)},
-                      {"path": PATH, "predictions": PATH}),
-    "qrels_columns": (lambda tmp: {"path": _file(tmp, "qrels.txt", TREC_QRELS)},
-                      {"path": PATH, "block_size": COUNT_OR_NONE, "fast": BOOL}),
-    "run_columns": (lambda tmp: {"path": _file(tmp, "run.txt", TREC_RUN)},
-                    {"path": PATH, "block_size": COUNT_OR_NONE, "fast": BOOL}),
+    "read_svmlight": (
+        lambda tmp: {"path": _file(tmp, "test.txt", SVMLIGHT), "predictions": _file(tmp, "pred.txt", PREDICTIONS)},
+        {"path": PATH, "predictions": PATH},
+    ),
+    "qrels_columns": (
+        lambda tmp: {"path": _file(tmp, "qrels.txt", TREC_QRELS)},
+        {"path": PATH, "block_size": COUNT_OR_NONE, "fast": BOOL},
+    ),
+    "run_columns": (
+        lambda tmp: {"path": _file(tmp, "run.txt", TREC_RUN)},
+        {"path": PATH, "block_size": COUNT_OR_NONE, "fast": BOOL},
+    ),
     "svmlight_columns": (lambda tmp: {"path": _file(tmp, "test.txt", SVMLIGHT)}, {"path": PATH}),
     "predictions_columns": (_svmlight_qrels, {"qrels": (3, None, "test.txt", QRELS_OK), "path": PATH}),
-    "run_names": ({"runs": ["runs/bm25.txt", "runs/dense.txt.gz"]},
-                  {"runs": ("runs/bm25.txt", 3, None, {"runs/bm25.txt"}, [3], [None], [""], [b"run"])}),
-    "columns_from_frame": (_frame, {"frame": (3, None, {"query": ["q1"], "doc": ["a"], "score": [0.5]}, [[1]]),
-                                    "kind": OPTION, "name": (3, b"run", ["run"])}),
+    "run_names": (
+        {"runs": ["runs/bm25.txt", "runs/dense.txt.gz"]},
+        {"runs": ("runs/bm25.txt", 3, None, {"runs/bm25.txt"}, [3], [None], [""], [b"run"])},
+    ),
+    "columns_from_frame": (
+        _frame,
+        {
+            "frame": (3, None, {"query": ["q1"], "doc": ["a"], "score": [0.5]}, [[1]]),
+            "kind": OPTION,
+            "name": (3, b"run", ["run"]),
+        },
+    ),
     "parse_measures": ({"measures": ["ndcg", "ndcg_cut.5,10"]}, {"measures": MEASURES}),
     "get_convention": ({"convention": "sklearn"}, {"convention": OPTION}),
     # the ecosystem
-    "ir_measure": ({"spec": "ndcg@10"},
-                   {"spec": ("map", "ndcg_cut", "ndcg_cut.5,10", "ndcg@0", "ndcg(foo=1)", "", 3, None, b"ndcg",
-                             ["ndcg"]),
-                    "gain": (*GAIN[:-2], {}, lambda grade: grade), "discount": (*DISCOUNT[:-1], lambda rank: 1 / rank),
-                    "ties": OPTION_OR_NONE, "convention": OPTION_OR_NONE}),
-    "advise": ({"qrels": QRELS_OK, "runs": [RUN_A, RUN_B, RUN_C], "discounts": ["log2", "zipf"], "cutoffs": [None],
-                "gains": ["linear"], "n_resamples": 20, "swap_trials": 5},
-               {"qrels": QRELS, "runs": RUNS + ([RUN_A],), "discounts": SPECS + (["zipf"], ["log2", "cosine"],
-                                                                                 ["log2", "log2"], ["log2", 3]),
-                "cutoffs": (10, None, [], ["10"], [0], [1.5], [True], [10, 10], {10}),
-                "gains": SPECS + (["square"], ["linear", "linear"], ["linear", lambda grade: grade]),
-                "convention": OPTION, "complete": BOOL[:-1], "alpha": LEVEL, "target_swap_rate": LEVEL,
-                "n_resamples": COUNT, "swap_trials": COUNT, "seed": NATURAL}),
+    "ir_measure": (
+        {"spec": "ndcg@10"},
+        {
+            "spec": ("map", "ndcg_cut", "ndcg_cut.5,10", "ndcg@0", "ndcg(foo=1)", "", 3, None, b"ndcg", ["ndcg"]),
+            "gain": (*GAIN[:-2], {}, lambda grade: grade),
+            "discount": (*DISCOUNT[:-1], lambda rank: 1 / rank),
+            "ties": OPTION_OR_NONE,
+            "convention": OPTION_OR_NONE,
+        },
+    ),
+    "advise": (
+        {
+            "qrels": QRELS_OK,
+            "runs": [RUN_A, RUN_B, RUN_C],
+            "discounts": ["log2", "zipf"],
+            "cutoffs": [None],
+            "gains": ["linear"],
+            "n_resamples": 20,
+            "swap_trials": 5,
+        },
+        {
+            "qrels": QRELS,
+            "runs": RUNS + ([RUN_A],),
+            "discounts": SPECS + (["zipf"], ["log2", "cosine"], ["log2", "log2"], ["log2", 3]),
+            "cutoffs": (10, None, [], ["10"], [0], [1.5], [True], [10, 10], {10}),
+            "gains": SPECS + (["square"], ["linear", "linear"], ["linear", lambda grade: grade]),
+            "convention": OPTION,
+            "complete": BOOL[:-1],
+            "alpha": LEVEL,
+            "target_swap_rate": LEVEL,
+            "n_resamples": COUNT,
+            "swap_trials": COUNT,
+            "seed": NATURAL,
+        },
+    ),
 }
 #: The namespaces whose functions the API reference documents.
 NAMESPACES = ("ndcg_research", "ndcg_research.evaluation", "ndcg_research.stats", "ndcg_research.datasets")
 #: What a spec (or a sequence of specs) configures, by which its messages may name it, as in
 #: "unknown discount 'cosine'" or "measure 'ndcg@0': the cut-off must be >= 1".
-SPEC_WORDS = {("parse_gain", "spec"): "gain", ("parse_discount", "spec"): "discount", ("ir_measure", "spec"): "measure",
-              ("evaluate", "measures"): "measure", ("parse_measures", "measures"): "measure",
-              ("run_matrices", "measures"): "measure", ("advise", "discounts"): "discount", ("advise", "gains"): "gain"}
+SPEC_WORDS = {
+    ("parse_gain", "spec"): "gain",
+    ("parse_discount", "spec"): "discount",
+    ("ir_measure", "spec"): "measure",
+    ("evaluate", "measures"): "measure",
+    ("parse_measures", "measures"): "measure",
+    ("run_matrices", "measures"): "measure",
+    ("advise", "discounts"): "discount",
+    ("advise", "gains"): "gain",
+}
 
 
 def _public_functions() -> dict[str, Any]:
@@ -240,8 +429,9 @@ def _public_functions() -> dict[str, Any]:
 
 
 FUNCTIONS = _public_functions()
-CASES = [(name, parameter, bad) for name, (_, table) in API.items() for parameter, values in table.items()
-         for bad in values]
+CASES = [
+    (name, parameter, bad) for name, (_, table) in API.items() for parameter, values in table.items() for bad in values
+]
 
 
 def _case_id(name: str, parameter: str, bad: Any, index: int) -> str:
@@ -261,8 +451,18 @@ def _valid(name: str, tmp_path) -> dict[str, Any]:
 
 
 def test_every_public_function_has_an_entry():
-    assert {"ndcg", "paired_test", "compare_systems", "discriminative_power", "read_ratings", "evaluate",
-            "parse_measures", "run_matrices", "ir_measure", "advise"} <= set(FUNCTIONS)
+    assert {
+        "ndcg",
+        "paired_test",
+        "compare_systems",
+        "discriminative_power",
+        "read_ratings",
+        "evaluate",
+        "parse_measures",
+        "run_matrices",
+        "ir_measure",
+        "advise",
+    } <= set(FUNCTIONS)
     missing = sorted(set(FUNCTIONS) - set(API))
     assert not missing, f"public functions without an entry in API: {missing}"
     assert not set(API) - set(FUNCTIONS), "entries for functions that are not public"
@@ -285,8 +485,7 @@ def _named(message: str, word: str) -> bool:
     return re.search(rf"(?<!\w){re.escape(word)}(?!\w)", message) is not None
 
 
-@pytest.mark.parametrize("name, parameter, bad", CASES,
-                         ids=[_case_id(n, p, b, i) for i, (n, p, b) in enumerate(CASES)])
+@pytest.mark.parametrize("name, parameter, bad", CASES, ids=[_case_id(n, p, b, i) for i, (n, p, b) in enumerate(CASES)])
 def test_bad_values_are_refused_naming_the_argument(name, parameter, bad, tmp_path):
     arguments = _valid(name, tmp_path) | {parameter: bad}
     if API[name][0] is None:  # not called with valid values: only the one argument given
@@ -297,22 +496,28 @@ def test_bad_values_are_refused_naming_the_argument(name, parameter, bad, tmp_pa
             FUNCTIONS[name](**arguments)
     # A spec may be named by what it configures: parse_gain(spec=3) says "gain must be ...".
     words = {parameter, SPEC_WORDS.get((name, parameter), parameter)}
-    assert any(_named(str(raised.value), word) for word in words), \
-        f"{name}({parameter}={bad!r}): the message does not name {' or '.join(map(repr, sorted(words)))}: " \
+    assert any(_named(str(raised.value), word) for word in words), (
+        f"{name}({parameter}={bad!r}): the message does not name {' or '.join(map(repr, sorted(words)))}: "
         f"{raised.value}"
+    )
 
 
 @pytest.mark.parametrize("name", sorted(FUNCTIONS))
 def test_numpydoc_docstring_with_parameters_and_examples(name):
     doc = inspect.getdoc(FUNCTIONS[name]) or ""
-    assert "\nExamples\n--------\n" in doc and ">>> " in doc.split("\nExamples\n--------\n")[1], \
+    assert "\nExamples\n--------\n" in doc and ">>> " in doc.split("\nExamples\n--------\n")[1], (
         f"{name}: no Examples section"
+    )
     parameters = inspect.signature(FUNCTIONS[name]).parameters
     if parameters:
         assert "\nParameters\n----------\n" in doc, f"{name}: no Parameters section"
         section = doc.split("\nParameters\n----------\n")[1].split("\n\n")[0]
-        documented = {p.strip() for line in section.splitlines() if line and not line.startswith(" ")
-                      for p in line.split(" : ")[0].split(",")}
+        documented = {
+            p.strip()
+            for line in section.splitlines()
+            if line and not line.startswith(" ")
+            for p in line.split(" : ")[0].split(",")
+        }
         assert set(parameters) <= documented, f"{name}: parameters not documented: {set(parameters) - documented}"
     assert "as in :func:" not in doc and "arguments as in" not in doc
 
@@ -328,8 +533,20 @@ def test_type_hints_on_every_parameter_and_the_return_value(name):
 
 
 def test_top_level_all_names_every_public_name_and_the_lazy_ones():
-    assert {"evaluate", "read_qrels", "read_run", "read_svmlight", "CONVENTIONS", "paired_test", "compare_systems",
-            "discriminative_power", "ir_measure", "advise", "ndcg", "__version__"} <= set(nr.__all__)
+    assert {
+        "evaluate",
+        "read_qrels",
+        "read_run",
+        "read_svmlight",
+        "CONVENTIONS",
+        "paired_test",
+        "compare_systems",
+        "discriminative_power",
+        "ir_measure",
+        "advise",
+        "ndcg",
+        "__version__",
+    } <= set(nr.__all__)
     assert len(set(nr.__all__)) == len(nr.__all__)
     assert set(nr.__all__) <= set(dir(nr))
 
@@ -358,8 +575,9 @@ def test_help_of_ndcg_reads_as_text_and_lists_the_names():
     assert "GainLike" not in str(inspect.signature(nr.ndcg))
 
 
-@pytest.mark.parametrize("spec, what", [("1/r", "discount"), ("cosine", "discount"), ("square", "gain"),
-                                        ("exp 2", "gain")])
+@pytest.mark.parametrize(
+    "spec, what", [("1/r", "discount"), ("cosine", "discount"), ("square", "gain"), ("exp 2", "gain")]
+)
 def test_a_refused_spec_lists_the_valid_names(spec, what):
     with pytest.raises(ValueError) as raised:
         nr.ndcg([1, 0], **{what: spec})
@@ -372,12 +590,15 @@ def test_a_refused_spec_lists_the_valid_names(spec, what):
 # --- the deprecated keyword method= of the statistics ------------------------------------------
 
 
-@pytest.mark.parametrize("function, args", [
-    ("compare_systems", ([[0.1, 0.5, 0.3], [0.2, 0.4, 0.35]],)),
-    ("pairwise_tests", ([[0.1, 0.5, 0.3], [0.2, 0.4, 0.35]],)),
-    ("paired_test", ([0.1, 0.5, 0.3], [0.2, 0.4, 0.35])),
-    ("discriminative_power", ([[0.1, 0.5, 0.3], [0.2, 0.4, 0.35]],)),
-])
+@pytest.mark.parametrize(
+    "function, args",
+    [
+        ("compare_systems", ([[0.1, 0.5, 0.3], [0.2, 0.4, 0.35]],)),
+        ("pairwise_tests", ([[0.1, 0.5, 0.3], [0.2, 0.4, 0.35]],)),
+        ("paired_test", ([0.1, 0.5, 0.3], [0.2, 0.4, 0.35])),
+        ("discriminative_power", ([[0.1, 0.5, 0.3], [0.2, 0.4, 0.35]],)),
+    ],
+)
 def test_the_old_method_keyword_still_works_with_a_deprecation_warning(function, args):
     from ndcg_research import stats
 

@@ -33,8 +33,15 @@ def test_geometric_grid():
 
 def _result(winner_signs: np.ndarray, ns: list[int]) -> co.StreamResult:
     """A StreamResult whose pair (a, b) has the given signs of the gap (streams x ns), under log2."""
-    study = co.StreamStudy.build("probit", ns=ns, streams=winner_signs.shape[0], seed=0, rankers=["bayes", "random"],
-                                 discounts=["log2"], pairs=[("bayes", "random")])
+    study = co.StreamStudy.build(
+        "probit",
+        ns=ns,
+        streams=winner_signs.shape[0],
+        seed=0,
+        rankers=["bayes", "random"],
+        discounts=["log2"],
+        pairs=[("bayes", "random")],
+    )
     values = np.zeros((*winner_signs.shape, 2, 1))
     values[:, :, 0, 0] = 0.5 + 0.1 * winner_signs
     values[:, :, 1, 0] = 0.5
@@ -43,17 +50,19 @@ def _result(winner_signs: np.ndarray, ns: list[int]) -> co.StreamResult:
 
 def test_change_and_stability_tables_by_hand():
     ns = [10, 20, 40, 80]
-    signs = np.array([
-        [1, 1, 1, 1],      # never changes, never fails
-        [-1, 1, 1, 1],     # last change at 20, last failure at 10
-        [1, -1, 1, 1],     # last change at 40, last failure at 20
-        [1, 1, 0, -1],     # last change at 80 (a tie at 40 counts as a change), last failure at 80
-    ])
+    signs = np.array(
+        [
+            [1, 1, 1, 1],  # never changes, never fails
+            [-1, 1, 1, 1],  # last change at 20, last failure at 10
+            [1, -1, 1, 1],  # last change at 40, last failure at 20
+            [1, 1, 0, -1],  # last change at 80 (a tie at 40 counts as a change), last failure at 80
+        ]
+    )
     r = _result(signs, ns)
     (row,) = r.change_table().to_dict("records")
     assert row["never_changes"] == 0.25 and row["never_fails"] == 0.25
-    assert row["change_median"] == 30.0 and row["change_max"] == 80.0   # last changes 10, 20, 40, 80
-    assert row["fail_in_last_decade"] == 0.75                             # last failures 0, 10, 20, 80 > 8
+    assert row["change_median"] == 30.0 and row["change_max"] == 80.0  # last changes 10, 20, 40, 80
+    assert row["fail_in_last_decade"] == 0.75  # last failures 0, 10, 20, 80 > 8
     assert row["p_better_last"] == 0.75 and (row["n_first"], row["n_last"]) == (10, 80)
     stab = r.stability_table().set_index("n0")
     assert stab.loc[10, "p_stable"] == 0.25 and stab.loc[20, "p_stable"] == 0.5 and stab.loc[40, "p_stable"] == 0.75
@@ -63,13 +72,20 @@ def test_change_and_stability_tables_by_hand():
 
 
 def test_run_streams_gives_the_streams_whatever_the_workers_and_chunks(tmp_path):
-    study = co.StreamStudy.build("probit(lo=0.1, hi=0.6)", ns=[20, 60, 200], streams=5, seed=3,
-                                 rankers=["bayes", "noisy(sigma=1)"], discounts=["log2", "zipf"],
-                                 pairs=[("bayes", "noisy(sigma=1)")])
+    study = co.StreamStudy.build(
+        "probit(lo=0.1, hi=0.6)",
+        ns=[20, 60, 200],
+        streams=5,
+        seed=3,
+        rankers=["bayes", "noisy(sigma=1)"],
+        discounts=["log2", "zipf"],
+        pairs=[("bayes", "noisy(sigma=1)")],
+    )
     one = co.run_streams(study)
     for r in range(5):
-        np.testing.assert_array_equal(one.values[r], sim.stream_ndcg(study.model, study.rankers, study.discounts,
-                                                                      study.ns, seed=3, replicate=r))
+        np.testing.assert_array_equal(
+            one.values[r], sim.stream_ndcg(study.model, study.rankers, study.discounts, study.ns, seed=3, replicate=r)
+        )
     two = co.run_streams(study, n_jobs=2, chunk_items=400, cache_dir=tmp_path)
     again = co.run_streams(study, cache_dir=tmp_path, chunk_items=400)
     np.testing.assert_array_equal(one.values, two.values)
@@ -90,7 +106,7 @@ def test_growth_table_recovers_the_exponent_and_refuses_non_positive_gaps():
     table = pd.DataFrame(dict(discount="log2", better="a", worse="b", n=n, std_gap=d, std_gap_se=0.01 * d))
     (row,) = co.growth_table(table).to_dict("records")
     assert row["exponent"] == pytest.approx(0.35, abs=0.03) and row["vanishes_superpolynomially"]
-    assert (row["n_from"], row["n_to"], row["points"]) == (800, 3200, 3)   # the upper half of the grid
+    assert (row["n_from"], row["n_to"], row["points"]) == (800, 3200, 3)  # the upper half of the grid
     # The weighted least squares slope by hand (equal weights here): cov(x, y) / var(x) over the upper half.
     x, y = np.log(n[3:]), np.log(d[3:])
     assert row["exponent"] == pytest.approx(np.polyfit(x, y, 1)[0], rel=1e-9)
@@ -100,8 +116,9 @@ def test_growth_table_recovers_the_exponent_and_refuses_non_positive_gaps():
 
 
 def test_failure_table_normal_approximation():
-    t = pd.DataFrame(dict(p_better=[0.5, 1.0], p_better_low=[0.4, 0.99], p_better_high=[0.6, 1.0],
-                          std_gap=[0.0, np.nan]))
+    t = pd.DataFrame(
+        dict(p_better=[0.5, 1.0], p_better_low=[0.4, 0.99], p_better_high=[0.6, 1.0], std_gap=[0.0, np.nan])
+    )
     out = co.failure_table(t)
     assert out["p_fail"].tolist() == [0.5, 0.0] and out["p_fail_high"].tolist() == pytest.approx([0.6, 0.01])
     assert out["p_fail_normal"].iloc[0] == pytest.approx(stats.norm.cdf(0.0))
@@ -119,8 +136,9 @@ def test_failure_table_example():
 
 def test_growth_table_example():
     n = np.array([100, 400, 1600, 6400])
-    t = pd.DataFrame(dict(discount="log2", better="a", worse="b", n=n, std_gap=0.1 * n**0.5,
-                          std_gap_se=0.01 * np.ones(4)))
+    t = pd.DataFrame(
+        dict(discount="log2", better="a", worse="b", n=n, std_gap=0.1 * n**0.5, std_gap_se=0.01 * np.ones(4))
+    )
     assert round(float(growth_table(t)["exponent"].iloc[0]), 6) == 0.5
 
 
@@ -129,12 +147,26 @@ def test_geometric_grid_example():
 
 
 def test_StreamStudy_example():
-    s = StreamStudy.build("probit", ns=[10, 100], streams=3, seed=1, rankers=["bayes", "random"],
-                          discounts=["log2"], pairs=[("bayes", "random")])
+    s = StreamStudy.build(
+        "probit",
+        ns=[10, 100],
+        streams=3,
+        seed=1,
+        rankers=["bayes", "random"],
+        discounts=["log2"],
+        pairs=[("bayes", "random")],
+    )
     assert (s.ns, s.streams) == ((10, 100), 3)
 
 
 def test_run_streams_example():
-    s = StreamStudy.build("probit", ns=[10, 100], streams=3, seed=1, rankers=["bayes", "random"],
-                          discounts=["log2"], pairs=[("bayes", "random")])
+    s = StreamStudy.build(
+        "probit",
+        ns=[10, 100],
+        streams=3,
+        seed=1,
+        rankers=["bayes", "random"],
+        discounts=["log2"],
+        pairs=[("bayes", "random")],
+    )
     assert run_streams(s).values.shape == (3, 2, 2, 1)

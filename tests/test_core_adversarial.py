@@ -56,7 +56,9 @@ def test_iterators_of_labels_and_scores_keep_every_row():
 
 @pytest.mark.parametrize("data", [{1, 2}, frozenset([1]), {1: 2}, {1: 2}.values()])
 def test_unordered_collections_are_refused(data):
-    with pytest.raises(TypeError, match=r"relevance must be an ordered sequence .*got (set|frozenset|dict|dict_values)"):
+    with pytest.raises(
+        TypeError, match=r"relevance must be an ordered sequence .*got (set|frozenset|dict|dict_values)"
+    ):
         nr.ndcg(data)
 
 
@@ -184,7 +186,9 @@ def test_no_value_exceeds_one(case, discount, k, data):
         assert 0.0 <= quiet(nr.ndcg_from_scores, grades, scores, k, ties=ties, **kw) <= 1.0
 
 
-@pytest.mark.parametrize("grades", [[2.0000000000000004, 2.0], [2.0, 2.0000000000000004, 2.0], [1 + 2**-52, 1.0, 1 + 2**-51]])
+@pytest.mark.parametrize(
+    "grades", [[2.0000000000000004, 2.0], [2.0, 2.0000000000000004, 2.0], [1 + 2**-52, 1.0, 1 + 2**-51]]
+)
 @pytest.mark.parametrize("discount", ["log2", "zipf", "power(beta=1e-9)", "geometric(p=0.999999)"])
 def test_near_ideal_orders_never_exceed_one(grades, discount):
     # Orders that differ from the ideal by one ulp of a grade: their DCG may round above the ideal's.
@@ -201,7 +205,9 @@ def test_rounding_excess_is_one_but_a_real_excess_is_an_error():
     # DCG above its ideal DCG by rounding (a few ulps) is exactly 1; by more, an internal error.
     ideal = np.array([3.0, 7.0])
     assert kernels.ndcg_ratio(np.nextafter(ideal, 10), ideal, 4).tolist() == [1.0, 1.0]
-    with pytest.raises(RuntimeError, match=r"DCG of query 1 exceeds its ideal DCG by more than rounding allows \(7.7 > 7.0\)"):
+    with pytest.raises(
+        RuntimeError, match=r"DCG of query 1 exceeds its ideal DCG by more than rounding allows \(7.7 > 7.0\)"
+    ):
         kernels.ndcg_ratio(np.array([3.0, 7.7]), ideal, 4)
 
 
@@ -212,9 +218,17 @@ def test_rounding_excess_is_one_but_a_real_excess_is_an_error():
     "relevance, ideal, match",
     [
         ([2, 1], [3, 3], r"ideal does not contain the retrieved grades: relevance has 1 document of grade 1, ideal 0"),
-        ([2, 2], [3, 3, 2], r"ideal does not contain the retrieved grades: relevance has 2 documents of grade 2, ideal 1"),
+        (
+            [2, 2],
+            [3, 3, 2],
+            r"ideal does not contain the retrieved grades: relevance has 2 documents of grade 2, ideal 1",
+        ),
         ([0.5, 1.5], [2.5, 1.5], r"ideal does not contain .*: relevance has 1 document of grade 0.5, ideal 0"),
-        ([[3, 1], [1, 1]], [[1, 1, 0], [3, 1, 0]], r"ideal of query 0 does not contain .* of grade 3, ideal 0"),  # misaligned
+        (
+            [[3, 1], [1, 1]],
+            [[1, 1, 0], [3, 1, 0]],
+            r"ideal of query 0 does not contain .* of grade 3, ideal 0",
+        ),  # misaligned
         ([[1, 1], [3, 40]], [[1, 1], [3, 41]], r"ideal of query 1 does not contain .* 1 document of grade 40, ideal 0"),
     ],
 )
@@ -232,8 +246,12 @@ def test_ideal_need_not_list_retrieved_zero_grades():
 
 
 @settings(max_examples=100, deadline=None)
-@given(grades=st.lists(st.integers(0, 50), min_size=1, max_size=12), extra=st.lists(st.integers(0, 50), max_size=4),
-       data=st.data(), as_float=st.booleans())
+@given(
+    grades=st.lists(st.integers(0, 50), min_size=1, max_size=12),
+    extra=st.lists(st.integers(0, 50), max_size=4),
+    data=st.data(),
+    as_float=st.booleans(),
+)
 def test_containment_matches_a_counter(grades, extra, data, as_float):
     from collections import Counter
 
@@ -264,8 +282,14 @@ BAD_PARAMETERS = [
 ]
 
 
-@pytest.mark.parametrize("kwargs, error, match", BAD_PARAMETERS + [(dict(ties="random"), ValueError, "ties must be one of"),
-                                                                  (dict(threads=3), ValueError, r"threads must be an integer in \[1, 2\] or None")])
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    BAD_PARAMETERS
+    + [
+        (dict(ties="random"), ValueError, "ties must be one of"),
+        (dict(threads=3), ValueError, r"threads must be an integer in \[1, 2\] or None"),
+    ],
+)
 def test_parameters_are_checked_before_the_data(kwargs, error, match):
     bad_data = [[1.0, np.nan]]  # would be refused as data, after the parameters
     scored = "ties" in kwargs or "threads" in kwargs
@@ -279,19 +303,27 @@ def test_parameters_are_checked_before_the_data(kwargs, error, match):
             nr.ndcg_from_scores(bad_data, [[1.0, 2.0]], **kwargs)
 
 
-@pytest.mark.parametrize("kwargs, error, match", BAD_PARAMETERS + [
-    (dict(judged=[[True, False]] * 50), ValueError, "relevance and judged have different lengths"),
-    (dict(judged="yes"), TypeError, "judged must be"),
-    (dict(ideal=[[1.0]] * 50), ValueError, "ideal .*does not contain"),
-])
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    BAD_PARAMETERS
+    + [
+        (dict(judged=[[True, False]] * 50), ValueError, "relevance and judged have different lengths"),
+        (dict(judged="yes"), TypeError, "judged must be"),
+        (dict(ideal=[[1.0]] * 50), ValueError, "ideal .*does not contain"),
+    ],
+)
 def test_no_work_starts_before_every_parameter_and_input_is_checked(monkeypatch, kwargs, error, match):
     def no_work(*args, **kwargs):
         raise AssertionError("work started before every parameter was checked")
 
     from ndcg_research.core import _ranking as ranking
 
-    for module, name in [(kernels, "discounted_sum"), (kernels, "apply_gain"), (kernels, "top_grades"),
-                         (ranking, "ranked_gains")]:
+    for module, name in [
+        (kernels, "discounted_sum"),
+        (kernels, "apply_gain"),
+        (kernels, "top_grades"),
+        (ranking, "ranked_gains"),
+    ]:
         monkeypatch.setattr(module, name, no_work)
     grades = np.tile([2.0, 1.0, 0.0], (50, 1))
     with pytest.raises(error, match=match):
@@ -326,7 +358,9 @@ def test_empty_rows_in_a_batch_score_zero_with_known_grades():
     np.testing.assert_allclose(got.idcg, [4.0, 2.0], rtol=0)
     np.testing.assert_allclose(got.ndcg, [0.0, 1.0], rtol=0)
     for ties in nr.TIES:
-        np.testing.assert_array_equal(nr.ndcg_from_scores([[], [1]], [[], [0.5]], 2, ideal=[[1, 1], [1]], ties=ties), [0.0, 1.0])
+        np.testing.assert_array_equal(
+            nr.ndcg_from_scores([[], [1]], [[], [0.5]], 2, ideal=[[1, 1], [1]], ties=ties), [0.0, 1.0]
+        )
 
 
 def test_empty_result_with_an_all_zero_ideal_follows_zero_ideal():
@@ -335,8 +369,12 @@ def test_empty_result_with_an_all_zero_ideal_follows_zero_ideal():
 
 
 def test_empty_list_without_ideal_is_still_an_error():
-    for call in (lambda: nr.ndcg([]), lambda: nr.dcg([]), lambda: nr.ndcg_from_scores([], []),
-                 lambda: nr.dcg_from_scores([[1], []], [[1], []])):
+    for call in (
+        lambda: nr.ndcg([]),
+        lambda: nr.dcg([]),
+        lambda: nr.ndcg_from_scores([], []),
+        lambda: nr.dcg_from_scores([[1], []], [[1], []]),
+    ):
         with pytest.raises(ValueError, match="is empty"):
             call()
     with pytest.raises(ValueError, match="ideal is empty"):
@@ -355,7 +393,10 @@ def broken_discount(ranks):
 
 
 def test_exception_inside_a_gain_names_the_callable_and_keeps_the_cause():
-    with pytest.raises(ValueError, match=r"gain broken_gain raised KeyError: 'no such key', called on the 3 distinct grades of relevance") as info:
+    with pytest.raises(
+        ValueError,
+        match=r"gain broken_gain raised KeyError: 'no such key', called on the 3 distinct grades of relevance",
+    ) as info:
         nr.ndcg([[2, 1], [0, 2]], gain=broken_gain)
     assert isinstance(info.value.__cause__, KeyError)
     with pytest.raises(ValueError, match="gain broken_gain raised KeyError.* of y_true") as info:
@@ -364,7 +405,9 @@ def test_exception_inside_a_gain_names_the_callable_and_keeps_the_cause():
 
 
 def test_exception_inside_a_discount_names_the_callable_and_keeps_the_cause():
-    with pytest.raises(ValueError, match=r"discount broken_discount raised ZeroDivisionError: bad rank, called on the ranks 1..2") as info:
+    with pytest.raises(
+        ValueError, match=r"discount broken_discount raised ZeroDivisionError: bad rank, called on the ranks 1..2"
+    ) as info:
         nr.ndcg([2, 1], discount=broken_discount)
     assert isinstance(info.value.__cause__, ZeroDivisionError)
 

@@ -25,13 +25,16 @@ def test_top_order_one_row_with_a_tie_across_the_cut():
     assert top_order(np.array([5.0, 3.0, 3.0, 3.0, 1.0]), 2).tolist() == [0, 1]
 
 
-@pytest.mark.parametrize("value, minimum, error, message", [
-    (True, 1, TypeError, "n must be an integer >= 1, got bool True"),
-    (2.0, 1, TypeError, "n must be an integer >= 1, got float 2.0"),
-    ("3", 1, TypeError, "n must be an integer >= 1, got str '3'"),
-    (0, 1, ValueError, "n must be an integer >= 1, got 0"),
-    (-1, 0, ValueError, "n must be an integer >= 0, got -1"),
-])
+@pytest.mark.parametrize(
+    "value, minimum, error, message",
+    [
+        (True, 1, TypeError, "n must be an integer >= 1, got bool True"),
+        (2.0, 1, TypeError, "n must be an integer >= 1, got float 2.0"),
+        ("3", 1, TypeError, "n must be an integer >= 1, got str '3'"),
+        (0, 1, ValueError, "n must be an integer >= 1, got 0"),
+        (-1, 0, ValueError, "n must be an integer >= 0, got -1"),
+    ],
+)
 def test_check_integer_refuses_with_the_argument_name(value, minimum, error, message):
     with pytest.raises(error, match=f"^{message}$"):
         check_integer(value, "n", minimum=minimum)
@@ -43,8 +46,9 @@ def test_check_integer_accepts_numpy_integers_and_returns_int():
     assert check_integer(-5, "offset", minimum=None) == -5
 
 
-@pytest.mark.parametrize("value, error", [(True, TypeError), ("1", TypeError), (float("inf"), ValueError),
-                                          (float("nan"), ValueError)])
+@pytest.mark.parametrize(
+    "value, error", [(True, TypeError), ("1", TypeError), (float("inf"), ValueError), (float("nan"), ValueError)]
+)
 def test_check_number_refuses(value, error):
     with pytest.raises(error, match="^sigma must be"):
         check_number(value, "sigma")
@@ -65,8 +69,9 @@ def test_builtin_only_refuses_callables_and_keeps_specs(parse, what):
 LONG = kernels.COUNTED_ROW_FROM + 1001
 
 
-@pytest.mark.parametrize("dtype, top", [(np.int8, 4), (np.int64, kernels.MAX_COUNTED_LEVEL), (np.float64, 3),
-                                        (np.bool_, 1)])
+@pytest.mark.parametrize(
+    "dtype, top", [(np.int8, 4), (np.int64, kernels.MAX_COUNTED_LEVEL), (np.float64, 3), (np.bool_, 1)]
+)
 @pytest.mark.parametrize("width", [LONG, LONG // 2, LONG // 8 + 1])
 def test_top_grades_of_one_long_row_equal_the_sorted_grades(dtype, top, width):
     grades = np.random.default_rng(width + top).integers(0, top + 1, size=(1, LONG)).astype(dtype)
@@ -76,11 +81,14 @@ def test_top_grades_of_one_long_row_equal_the_sorted_grades(dtype, top, width):
     np.testing.assert_array_equal(got, expected)
 
 
-@pytest.mark.parametrize("grades", [
-    np.full((1, LONG), 0.5),                                  # fractions: not countable, sorted
-    np.arange(LONG, dtype=np.float64)[None, :] % 40,          # above MAX_COUNTED_LEVEL: sorted
-    np.zeros((2, LONG), dtype=np.int64),                      # a batch of two rows: sorted
-])
+@pytest.mark.parametrize(
+    "grades",
+    [
+        np.full((1, LONG), 0.5),  # fractions: not countable, sorted
+        np.arange(LONG, dtype=np.float64)[None, :] % 40,  # above MAX_COUNTED_LEVEL: sorted
+        np.zeros((2, LONG), dtype=np.int64),  # a batch of two rows: sorted
+    ],
+)
 def test_top_grades_sorts_what_it_cannot_count(grades):
     np.testing.assert_array_equal(kernels.top_grades(grades, LONG), np.sort(grades, axis=1)[:, ::-1])
 
@@ -91,7 +99,7 @@ def test_counting_the_ideal_leaves_idcg_and_ndcg_bit_identical(monkeypatch, gain
     rng = np.random.default_rng(7)
     relevance = rng.integers(0, 5, LONG).astype(np.float64)
     counted = (nr.idcg(relevance, k=k, gain=gain), nr.ndcg(relevance, k=k, gain=gain))
-    monkeypatch.setattr(kernels, "COUNTED_ROW_FROM", 10 * LONG)   # the sort path
+    monkeypatch.setattr(kernels, "COUNTED_ROW_FROM", 10 * LONG)  # the sort path
     sorted_ = (nr.idcg(relevance, k=k, gain=gain), nr.ndcg(relevance, k=k, gain=gain))
     assert counted == sorted_
     # and against a hand-written ideal DCG: the sorted grades' gains times 1/log2(r + 1)

@@ -24,7 +24,9 @@ def brute_force(gains, scores, k):
     Rows must be short (the orderings are enumerated).
     """
     n = len(scores)
-    orders = [p for p in itertools.permutations(range(n)) if all(scores[p[i]] >= scores[p[i + 1]] for i in range(n - 1))]
+    orders = [
+        p for p in itertools.permutations(range(n)) if all(scores[p[i]] >= scores[p[i + 1]] for i in range(n - 1))
+    ]
     ranked = np.array([[gains[i] for i in p[:k]] for p in orders], dtype=float)
     dcg = ranked @ (1 / np.log2(np.arange(2, k + 2)))
     stable = sorted(range(n), key=lambda i: -scores[i])

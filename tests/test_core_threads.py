@@ -17,7 +17,8 @@ import numpy as np
 import pytest
 
 import ndcg_research as nr
-from ndcg_research.core import _kernels as kernels, _metrics as metrics
+from ndcg_research.core import _kernels as kernels
+from ndcg_research.core import _metrics as metrics
 
 
 def _batch(seed, shape=(600, 500)):
@@ -36,7 +37,9 @@ def test_thread_count_never_changes_the_values(k, gain):
         for a, b in zip(one, other):
             np.testing.assert_array_equal(a, b)
     # Small batches computed in line give the same values as the large one.
-    parts = [nr.ndcg_parts_from_scores(labels[i : i + 100], scores[i : i + 100], k, gain=gain) for i in range(0, 600, 100)]
+    parts = [
+        nr.ndcg_parts_from_scores(labels[i : i + 100], scores[i : i + 100], k, gain=gain) for i in range(0, 600, 100)
+    ]
     for field in range(3):
         np.testing.assert_array_equal(one[field], np.concatenate([p[field] for p in parts]))
 
@@ -57,10 +60,12 @@ def test_an_error_on_the_helper_thread_reaches_the_caller():
 
 @pytest.mark.parametrize(
     "threads, error, match",
-    [(0, ValueError, r"threads must be an integer in \[1, 2\] or None, got 0"),
-     (3, ValueError, r"threads must be an integer in \[1, 2\] or None, got 3"),
-     (True, TypeError, r"threads must be an integer in \[1, 2\] or None, got bool True"),
-     (1.0, TypeError, r"threads must be an integer in \[1, 2\] or None, got float 1.0")],
+    [
+        (0, ValueError, r"threads must be an integer in \[1, 2\] or None, got 0"),
+        (3, ValueError, r"threads must be an integer in \[1, 2\] or None, got 3"),
+        (True, TypeError, r"threads must be an integer in \[1, 2\] or None, got bool True"),
+        (1.0, TypeError, r"threads must be an integer in \[1, 2\] or None, got float 1.0"),
+    ],
 )
 def test_threads_must_be_one_two_or_none(threads, error, match):
     with pytest.raises(error, match=match):
@@ -126,7 +131,11 @@ def test_discount_cache_is_safe_under_concurrent_threads(monkeypatch):
                 discount = specs[rng.integers(len(specs))]
                 n = int(rng.integers(1, 300))
                 assert np.array_equal(kernels.discount_vector(discount, n), discount(np.arange(1, n + 1.0)))
-                assert math.isclose(kernels.cumulative_discount(discount, n)[-1], math.fsum(discount(np.arange(1, n + 1.0))), rel_tol=1e-12)
+                assert math.isclose(
+                    kernels.cumulative_discount(discount, n)[-1],
+                    math.fsum(discount(np.arange(1, n + 1.0))),
+                    rel_tol=1e-12,
+                )
         except Exception as error:  # reported below
             errors.append(repr(error))
 

@@ -80,7 +80,9 @@ def _cases():
     for shape in SHAPES:
         for label_kind in LABEL_KINDS:
             for score_kind in SCORE_KINDS:
-                yield pytest.param(shape, label_kind, score_kind, seeds[i], id=f"{shape[0]}x{shape[1]}-{label_kind}-{score_kind}")
+                yield pytest.param(
+                    shape, label_kind, score_kind, seeds[i], id=f"{shape[0]}x{shape[1]}-{label_kind}-{score_kind}"
+                )
                 i += 1
 
 

@@ -14,8 +14,9 @@ from ndcg_research.simulation.crossing import crossing_n, crossing_table, expect
 
 
 def test_expected_gap_is_the_difference_of_the_finite_n_theory():
-    want = fn.finite_n_ndcg("probit", "head(m=5)", "zipf", 300) - fn.finite_n_ndcg("probit", "noisy(sigma=1)", "zipf",
-                                                                                   300)
+    want = fn.finite_n_ndcg("probit", "head(m=5)", "zipf", 300) - fn.finite_n_ndcg(
+        "probit", "noisy(sigma=1)", "zipf", 300
+    )
     assert cr.expected_gap("probit", "head(m=5)", "noisy(sigma=1)", "zipf", 300) == want
 
 
@@ -37,16 +38,23 @@ def test_crossings_do_not_depend_on_lo_and_hi():
     # Linear gain: a ranker's expected gain at each rank is lo + (hi - lo) times that in probit, so the gap
     # in expected DCG is (hi - lo) times probit's (the ideal is common to both rankers): same sign at every n.
     a = cr.crossing_table("probit", "head(m=10)", "noisy(sigma=1)", ["log2", "zipf"], 10, 3000, points=7)
-    b = cr.crossing_table("probit(lo=0.1, hi=0.6)", "head(m=10)", "noisy(sigma=1)", ["log2", "zipf"], 10, 3000,
-                          points=7)
+    b = cr.crossing_table(
+        "probit(lo=0.1, hi=0.6)", "head(m=10)", "noisy(sigma=1)", ["log2", "zipf"], 10, 3000, points=7
+    )
     assert a["crossing_n"].tolist() == b["crossing_n"].tolist()
     assert (np.sign(a["gap_at_n_max"]) == np.sign(b["gap_at_n_max"])).all()
 
 
 def test_decision_table_by_hand():
-    s = sw.Sweep.build("probit(lo=0.1, hi=0.6)", ns=[50], replicates=40, seed=1,
-                       rankers=["head(m=10)", "noisy(sigma=1)"],
-                       discounts=["log2", "zipf"], pairs=[("head(m=10)", "noisy(sigma=1)")])
+    s = sw.Sweep.build(
+        "probit(lo=0.1, hi=0.6)",
+        ns=[50],
+        replicates=40,
+        seed=1,
+        rankers=["head(m=10)", "noisy(sigma=1)"],
+        discounts=["log2", "zipf"],
+        pairs=[("head(m=10)", "noisy(sigma=1)")],
+    )
     result = sw.run_sweep(s)
     table = cr.decision_table(result, "head(m=10)", "noisy(sigma=1)").set_index("discount")
     gap = {d: result.ndcg("head(m=10)", d, 50) - result.ndcg("noisy(sigma=1)", d, 50) for d in ("log2", "zipf")}
@@ -59,8 +67,15 @@ def test_decision_table_by_hand():
 def test_simulated_winner_follows_the_theory_far_from_the_crossing():
     # log2, head(m=10) vs noisy(sigma=1), certain model: the crossing is at n = 71. Well below it the head ranker
     # should win most data sets, well above it the noisy one.
-    s = sw.Sweep.build("probit", ns=[15, 3000], replicates=200, seed=2, rankers=["head(m=10)", "noisy(sigma=1)"],
-                       discounts=["log2"], pairs=[("head(m=10)", "noisy(sigma=1)")])
+    s = sw.Sweep.build(
+        "probit",
+        ns=[15, 3000],
+        replicates=200,
+        seed=2,
+        rankers=["head(m=10)", "noisy(sigma=1)"],
+        discounts=["log2"],
+        pairs=[("head(m=10)", "noisy(sigma=1)")],
+    )
     table = cr.decision_table(sw.run_sweep(s), "head(m=10)", "noisy(sigma=1)").set_index("n")
     assert table.loc[15, "p_first_low"] > 0.5 and table.loc[3000, "p_first_high"] < 0.5
     n, _, _ = cr.crossing_n("probit", "head(m=10)", "noisy(sigma=1)", "log2", 15, 3000, points=5)
@@ -84,4 +99,4 @@ def test_crossing_n_example():
 def test_crossing_table_example():
     t = crossing_table("probit", "head(m=10)", "noisy(sigma=1)", ["log2", "geometric(p=0.5)"], 10, 1000, points=5)
     # log2 turns to the noisy ranker at n = 71; geometric keeps the head up to 1000
-    assert repr(t["crossing_n"].tolist()) == '[71.0, nan]'
+    assert repr(t["crossing_n"].tolist()) == "[71.0, nan]"

@@ -22,8 +22,15 @@ TOL = 1e-10
 
 @pytest.mark.parametrize(
     "spec, n, k",
-    [("fixed(k=10)", 5, 5), ("fixed(k=10)", 1000, 10), ("power(a=0.5)", 10_000, 100), ("power(a=0.5)", 1000, 32),
-     ("fraction(c=0.1)", 1000, 100), ("fraction(c=0.1)", 5, 1), ("all", 77, 77)],
+    [
+        ("fixed(k=10)", 5, 5),
+        ("fixed(k=10)", 1000, 10),
+        ("power(a=0.5)", 10_000, 100),
+        ("power(a=0.5)", 1000, 32),
+        ("fraction(c=0.1)", 1000, 100),
+        ("fraction(c=0.1)", 5, 1),
+        ("all", 77, 77),
+    ],
 )
 def test_cutoff_rules(spec, n, k):
     assert cutoff.parse_cutoff(spec).k(n) == k
@@ -37,9 +44,13 @@ def test_cutoff_specs_print_back():
 
 @pytest.mark.parametrize(
     "spec, error, match",
-    [("fixed(k=0)", ValueError, "cut-off rule 'fixed' needs k >= 1, got 0"), ("power(a=1)", ValueError, "0 < a < 1"),
-     ("fraction(c=0)", ValueError, "0 < c <= 1"),
-     ("top(k=3)", ValueError, "unknown cut-off rule"), ("fixed", ValueError, "needs parameter")],
+    [
+        ("fixed(k=0)", ValueError, "cut-off rule 'fixed' needs k >= 1, got 0"),
+        ("power(a=1)", ValueError, "0 < a < 1"),
+        ("fraction(c=0)", ValueError, "0 < c <= 1"),
+        ("top(k=3)", ValueError, "unknown cut-off rule"),
+        ("fixed", ValueError, "needs parameter"),
+    ],
 )
 def test_cutoff_spec_errors(spec, error, match):
     with pytest.raises(error, match=match):
@@ -91,9 +102,15 @@ def test_replicate_ndcg_at_k_rejects_bad_input():
 
 
 def _sweep(**kw):
-    args = dict(ns=[60, 300], replicates=7, seed=3, rankers=["bayes", "noisy(sigma=1)", "random"],
-                discounts=["log2", "zipf"], rules=["fixed(k=10)", "power(a=0.5)", "fraction(c=0.1)", "all"],
-                pairs=[("bayes", "noisy(sigma=1)"), ("noisy(sigma=1)", "random")])
+    args = dict(
+        ns=[60, 300],
+        replicates=7,
+        seed=3,
+        rankers=["bayes", "noisy(sigma=1)", "random"],
+        discounts=["log2", "zipf"],
+        rules=["fixed(k=10)", "power(a=0.5)", "fraction(c=0.1)", "all"],
+        pairs=[("bayes", "noisy(sigma=1)"), ("noisy(sigma=1)", "random")],
+    )
     args.update(kw)
     return cutoff.CutoffSweep.build("probit(lo=0.1, hi=0.6)", **args)
 
@@ -120,17 +137,22 @@ def test_sweep_values_are_replicate_ndcg_at_k():
     result = run_sweep(s)
     direct = cutoff.replicate_ndcg_at_k(s.model, s.rankers, s.discounts, 300, s.ks(300), seed=s.seed, replicate=5)
     np.testing.assert_array_equal(result.values[300][5], direct)
-    np.testing.assert_array_equal(result.ndcg("noisy( sigma=1 )", "log2", 300, rule="power(a=0.50)"), direct_rule(
-        s, 300, "noisy(sigma=1)", "log2", "power(a=0.5)"))
+    np.testing.assert_array_equal(
+        result.ndcg("noisy( sigma=1 )", "log2", 300, rule="power(a=0.50)"),
+        direct_rule(s, 300, "noisy(sigma=1)", "log2", "power(a=0.5)"),
+    )
     with pytest.raises(TypeError, match=r"needs the keyword argument\(s\) \['rule'\]"):
         result.ndcg("bayes", "log2", 300)
 
 
 def direct_rule(s, n, ranker, discount, rule):
     k = cutoff.parse_cutoff(rule).k(n)
-    return np.array([cutoff.replicate_ndcg_at_k(s.model, [ranker], [discount], n, [k], seed=s.seed,
-                                                replicate=r)[0, 0, 0]
-                     for r in range(s.replicates[s.ns.index(n)])])
+    return np.array(
+        [
+            cutoff.replicate_ndcg_at_k(s.model, [ranker], [discount], n, [k], seed=s.seed, replicate=r)[0, 0, 0]
+            for r in range(s.replicates[s.ns.index(n)])
+        ]
+    )
 
 
 def test_tables_count_wins_ties_and_use_wilson():
@@ -142,7 +164,8 @@ def test_tables_count_wins_ties_and_use_wilson():
     assert [r["rule"] for r in rows[:: len(rows) // len(s.rules)]] == list(s.rules)  # by rule first
     for row in rows:
         gap = result.ndcg(row["better"], row["discount"], row["n"], rule=row["rule"]) - result.ndcg(
-            row["worse"], row["discount"], row["n"], rule=row["rule"])
+            row["worse"], row["discount"], row["n"], rule=row["rule"]
+        )
         wins = int(np.sum(gap > 1e-12))
         ties = int(np.sum(np.abs(gap) <= 1e-12))
         assert row["p_better"] == wins / 25 and row["p_tie"] == ties / 25
@@ -169,8 +192,9 @@ def test_sweep_build_validates():
 def test_ndcg_by_k_is_the_sweep_kernel():
     v = experiment.ndcg_by_k("probit", "noisy(sigma=0.5)", "log2", 200, [1, 20, 200], replicates=3, seed=8)
     for r in range(3):
-        row = cutoff.replicate_ndcg_at_k("probit", ["noisy(sigma=0.5)"], ["log2"], 200, [1, 20, 200], seed=8,
-                                         replicate=r)
+        row = cutoff.replicate_ndcg_at_k(
+            "probit", ["noisy(sigma=0.5)"], ["log2"], 200, [1, 20, 200], seed=8, replicate=r
+        )
         np.testing.assert_array_equal(v[r], row[0, 0])
 
 
@@ -184,8 +208,10 @@ def test_fraction_limit_closed_form_for_bayes(c):
 def test_fraction_limit_random_ranker_and_order():
     # random: g = p = 1/2 everywhere, so the limit is p c / min(c, p).
     assert experiment.fraction_limit("probit", "random", 0.1) == pytest.approx(0.5, abs=1e-8)
-    limits = [experiment.fraction_limit("probit(lo=0.1, hi=0.6)", r, 0.1) for r in ("bayes", "noisy(sigma=0.5)",
-                                                                                    "noisy(sigma=1)")]
+    limits = [
+        experiment.fraction_limit("probit(lo=0.1, hi=0.6)", r, 0.1)
+        for r in ("bayes", "noisy(sigma=0.5)", "noisy(sigma=1)")
+    ]
     assert limits[0] > limits[1] > limits[2]
 
 
@@ -203,14 +229,28 @@ def test_verdict_table_uses_family_wise_wilson_intervals():
     for discount, (p0, p1) in {"log2": (0.6, 1.0), "zipf": (0.55, 0.4), "loglog": (0.6, 0.8)}.items():
         for n, p in ((100, p0), (10_000, p1)):
             ci = st.binomtest(int(p * 100), 100).proportion_ci(0.95, method="wilson")
-            rows.append(dict(model="m", rule="all", discount=discount, better="a", worse="b", n=n, replicates=100,
-                             p_better=p, p_better_low=ci.low, p_better_high=ci.high, p_tie=0.0))
+            rows.append(
+                dict(
+                    model="m",
+                    rule="all",
+                    discount=discount,
+                    better="a",
+                    worse="b",
+                    n=n,
+                    replicates=100,
+                    p_better=p,
+                    p_better_low=ci.low,
+                    p_better_high=ci.high,
+                    p_tie=0.0,
+                )
+            )
     table = experiment.verdict_table(pd.DataFrame(rows), "a", "b").set_index("discount")
     level = 1 - 0.05 / 3
     for discount, wins in (("log2", 100), ("zipf", 40), ("loglog", 80)):
         ci = st.binomtest(wins, 100).proportion_ci(level, method="wilson")
-        assert (table.loc[discount, "family_low"], table.loc[discount, "family_high"]) == pytest.approx((ci.low,
-                                                                                                         ci.high))
+        assert (table.loc[discount, "family_low"], table.loc[discount, "family_high"]) == pytest.approx(
+            (ci.low, ci.high)
+        )
     assert table["verdict"].to_dict() == {"log2": "keeps", "zipf": "loses", "loglog": "undecided"}
     assert table["trend"].to_dict() == {"log2": "rising", "zipf": "flat", "loglog": "rising"}
     assert (table["family_size"] == 3).all() and table["family_confidence"].iloc[0] == pytest.approx(level)
@@ -239,13 +279,14 @@ def test_CutoffRule_example():
 
 
 def test_parse_cutoff_example():
-    assert (str(parse_cutoff("power( a=0.50 )")), str(parse_cutoff("fixed(k=10)"))) == ('power(a=0.5)', 'fixed(k=10)')
+    assert (str(parse_cutoff("power( a=0.50 )")), str(parse_cutoff("fixed(k=10)"))) == ("power(a=0.5)", "fixed(k=10)")
     with pytest.raises(ValueError, match="cut\\-off\\ rule\\ 'fraction'\\ needs\\ 0\\ <\\ c\\ <=\\ 1,\\ got\\ 2"):
         parse_cutoff("fraction(c=2)")
 
 
 def test_replicate_ndcg_at_k_example():
     import ndcg_research as nr
+
     v = replicate_ndcg_at_k("probit", ["bayes"], ["log2"], 200, [5, 200], seed=1, replicate=0)
     s = sample("probit", ["bayes"], 200, seed=1, replicate=0)
     assert bool(np.isclose(v[0, 0, 0], nr.ndcg_from_scores(s.grades, s.scores["bayes"], 5)))
@@ -253,7 +294,7 @@ def test_replicate_ndcg_at_k_example():
 
 def test_CutoffSweep_example():
     s = CutoffSweep.build("probit", ns=[100, 1000], replicates=20, seed=1, rules=["fixed(k=10)", "all"])
-    assert (s.rules, s.ks(1000)) == (('fixed(k=10)', 'all'), [10, 1000])
+    assert (s.rules, s.ks(1000)) == (("fixed(k=10)", "all"), [10, 1000])
 
 
 def test_exponent_example():

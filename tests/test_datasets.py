@@ -98,11 +98,20 @@ def test_missing_files(tmp_path):
 def test_unreachable_index_fails_with_advice(monkeypatch, tmp_path, capsys):
     # pip pointed at a closed local port, no other index, no pip cache: the download must fail
     # quickly and say what to do instead.
-    for name, value in {"PIP_INDEX_URL": "http://127.0.0.1:9/simple", "PIP_EXTRA_INDEX_URL": "",
-                        "PIP_FIND_LINKS": "", "PIP_NO_CACHE_DIR": "1", "PIP_CONFIG_FILE": "/dev/null",
-                        "PIP_CONSTRAINT": "", "PIP_RETRIES": "0", "PIP_DEFAULT_TIMEOUT": "2"}.items():
+    for name, value in {
+        "PIP_INDEX_URL": "http://127.0.0.1:9/simple",
+        "PIP_EXTRA_INDEX_URL": "",
+        "PIP_FIND_LINKS": "",
+        "PIP_NO_CACHE_DIR": "1",
+        "PIP_CONFIG_FILE": "/dev/null",
+        "PIP_CONSTRAINT": "",
+        "PIP_RETRIES": "0",
+        "PIP_DEFAULT_TIMEOUT": "2",
+    }.items():
         monkeypatch.setenv(name, value)
-    with pytest.raises(datasets.DatasetUnavailableError, match=r"(?s)could not download recbole==1\.2\.1 from the package index.*path="):
+    with pytest.raises(
+        datasets.DatasetUnavailableError, match=r"(?s)could not download recbole==1\.2\.1 from the package index.*path="
+    ):
         datasets.movielens_100k(cache=tmp_path / "cache")
     assert "downloading MovieLens-100k" in capsys.readouterr().err
     assert not (tmp_path / "cache" / datasets.RECBOLE_WHEEL).exists()
@@ -116,9 +125,15 @@ def test_cached_wheel_with_a_wrong_hash_is_not_used(monkeypatch, tmp_path):
     with zipfile.ZipFile(wheel, "w") as z:  # a look-alike wheel with other data
         z.writestr(datasets.RECBOLE_MEMBER, datasets.INTER_HEADER.encode() + b"\n" + TINY)
     monkeypatch.setenv("PIP_INDEX_URL", "http://127.0.0.1:9/simple")
-    for name, value in {"PIP_EXTRA_INDEX_URL": "", "PIP_FIND_LINKS": "", "PIP_NO_CACHE_DIR": "1",
-                        "PIP_CONFIG_FILE": "/dev/null", "PIP_CONSTRAINT": "", "PIP_RETRIES": "0",
-                        "PIP_DEFAULT_TIMEOUT": "2"}.items():
+    for name, value in {
+        "PIP_EXTRA_INDEX_URL": "",
+        "PIP_FIND_LINKS": "",
+        "PIP_NO_CACHE_DIR": "1",
+        "PIP_CONFIG_FILE": "/dev/null",
+        "PIP_CONSTRAINT": "",
+        "PIP_RETRIES": "0",
+        "PIP_DEFAULT_TIMEOUT": "2",
+    }.items():
         monkeypatch.setenv(name, value)
     with pytest.raises(datasets.DatasetUnavailableError):
         datasets.movielens_100k(cache=cache, verbose=False)
@@ -157,6 +172,7 @@ def test_the_suite_keeps_its_caches_in_the_temporary_folder(tmp_path):
         assert Path(os.environ[variable]).resolve().is_relative_to(temporary), variable
     assert datasets.cache_dir().resolve().is_relative_to(temporary)
     # ir_datasets makes its folders on import (ir_measures imports it): in the session's folder, not in HOME.
-    subprocess.run([sys.executable, "-c", "import ir_measures, ir_datasets"], check=True,
-                   env={**os.environ, "HOME": str(tmp_path)})
+    subprocess.run(
+        [sys.executable, "-c", "import ir_measures, ir_datasets"], check=True, env={**os.environ, "HOME": str(tmp_path)}
+    )
     assert not (tmp_path / ".ir_datasets").exists()

@@ -15,9 +15,9 @@ import pytest
 from scipy import integrate, stats
 from scipy.special import ndtr
 
+from ndcg_research.simulation import scaling
 from ndcg_research.studies.derivations import experiments, findings, formulas
 from ndcg_research.studies.derivations.sampler import JointTop, tail_variance_bound
-from ndcg_research.simulation import scaling
 
 UNCERTAIN = "probit(lo=0.1, hi=0.6)"
 
@@ -47,8 +47,10 @@ def test_first_order_mean_is_p_times_the_difference_of_c():
     p = (lo + hi) / 2
     star = p * (1 - math.log(p))  # int_0^p (-ln t) dt
     profiles = {s: profile(kappa(s), lo, hi) for s in (0.0, 1.0)}
-    c = {s: (star - integrate.quad(lambda t, g=g: g(t) * -math.log(t), 0, 1, limit=200)[0]) / p
-         for s, g in profiles.items()}
+    c = {
+        s: (star - integrate.quad(lambda t, g=g: g(t) * -math.log(t), 0, 1, limit=200)[0]) / p
+        for s, g in profiles.items()
+    }
     r = formulas.first_order_limit(UNCERTAIN, "bayes", "noisy(sigma=1)", draws=400_000, seed=3)
     assert r["mean_h"] == pytest.approx(p * (c[1.0] - c[0.0]), rel=1e-6)
     assert abs(r["mean_h_mc"] - r["mean_h"]) < 5 * r["sd_h"] / math.sqrt(400_000) * 3
@@ -106,8 +108,9 @@ def test_expected_gap_against_order_statistics_by_quadrature():
         density = stats.beta(r, n - r + 1).pdf
         m = integrate.quad(lambda u, f=density: (ga(u) - gb(u)) * f(u), 0, 1, limit=200)[0]
         expected += m / math.log2(r + 1)
-    assert formulas.expected_dcg_gap(UNCERTAIN, "bayes", "noisy(sigma=1)", "log2", n) == pytest.approx(expected,
-                                                                                                    rel=1e-6)
+    assert formulas.expected_dcg_gap(UNCERTAIN, "bayes", "noisy(sigma=1)", "log2", n) == pytest.approx(
+        expected, rel=1e-6
+    )
 
 
 # --------------------------------------------------------------------------- (c)
@@ -131,14 +134,24 @@ def test_log_correction_is_the_local_exponent_of_the_heuristic(model, hi, a):
     def log_d(ln_n: float) -> float:
         # shortfall of noisy(0.5) minus that of bayes, integrated over t in (0, k/n) in the variable u = -ln t
         upper = (1 - a) * ln_n
-        short = lambda u: (hi - lo) * (stats.norm.sf(math.sqrt(rho) * stats.norm.isf(math.exp(-u)))  # noqa: E731
-                                       - stats.norm.sf(stats.norm.isf(math.exp(-u))))
+        short = lambda u: (
+            (hi - lo)
+            * (
+                stats.norm.sf(math.sqrt(rho) * stats.norm.isf(math.exp(-u)))  # noqa: E731
+                - stats.norm.sf(stats.norm.isf(math.exp(-u)))
+            )
+        )
         area = integrate.quad(lambda u: short(u) * math.exp(-u), upper, upper + 200, limit=400, epsrel=1e-12)[0]
         gap = math.exp(ln_n) * area
         if hi < 1:
             return math.log(gap) - 0.5 * (a * ln_n)  # V proportional to k
-        shortfall_mass = integrate.quad(lambda u: (hi - lo) * stats.norm.sf(math.sqrt(rho) * stats.norm.isf(
-            math.exp(-u))) * math.exp(-u), upper, upper + 200, limit=400, epsrel=1e-12)[0]
+        shortfall_mass = integrate.quad(
+            lambda u: (hi - lo) * stats.norm.sf(math.sqrt(rho) * stats.norm.isf(math.exp(-u))) * math.exp(-u),
+            upper,
+            upper + 200,
+            limit=400,
+            epsrel=1e-12,
+        )[0]
         return math.log(gap) - 0.5 * math.log(math.exp(ln_n) * shortfall_mass)
 
     ln_n, h = 150.0, 0.5
@@ -152,8 +165,20 @@ def test_log_correction_is_the_local_exponent_of_the_heuristic(model, hi, a):
 def test_crossing_of_an_exact_line():
     a = np.array([0.3, 0.4, 0.5, 0.6, 0.7])
     e = 1.2 * (a - 0.46)
-    table = pd.DataFrame(dict(model="m", discount="log2", better="b", worse="w", a=a, exponent=e,
-                              exponent_low=e - 0.02, exponent_high=e + 0.02, a_star=0.45, a_star_n=0.47))
+    table = pd.DataFrame(
+        dict(
+            model="m",
+            discount="log2",
+            better="b",
+            worse="w",
+            a=a,
+            exponent=e,
+            exponent_low=e - 0.02,
+            exponent_high=e + 0.02,
+            a_star=0.45,
+            a_star_n=0.47,
+        )
+    )
     row = findings.crossing_table(table).iloc[0]
     assert row["a_0"] == pytest.approx(0.46) and row["verdict"] == "agrees"
     far = table.assign(a_star_n=0.3)
@@ -169,8 +194,10 @@ def test_mu_is_the_integral_of_the_profile_difference_over_t():
     ga, gb = profile(kappa(0.5), 0.1, 0.6), profile(kappa(1.0), 0.1, 0.6)
     # t = exp(-u): dt / t = du
     pieces = [0, 1, 4, 16, 64, 256, 700]
-    mu = sum(integrate.quad(lambda u: ga(math.exp(-u)) - gb(math.exp(-u)), a, b, limit=200, epsabs=1e-13)[0]
-             for a, b in zip(pieces[:-1], pieces[1:], strict=True))
+    mu = sum(
+        integrate.quad(lambda u: ga(math.exp(-u)) - gb(math.exp(-u)), a, b, limit=200, epsabs=1e-13)[0]
+        for a, b in zip(pieces[:-1], pieces[1:], strict=True)
+    )
     z = formulas.zipf_limit(UNCERTAIN, "noisy(sigma=0.5)", "noisy(sigma=1)")
     assert z["mu"] == pytest.approx(mu, rel=1e-7)
     assert z["std_gap"] == pytest.approx(mu / math.sqrt(0.6 * 0.4 * math.pi**2 / 3))
@@ -212,8 +239,9 @@ def test_heads_have_the_law_of_a_direct_simulation():
     sampler = JointTop(UNCERTAIN, ["bayes", "noisy(sigma=0.5)"], n, 300)
     assert not sampler.full
     weights = 1 / np.log2(np.arange(2, 52))
-    heads = np.array([[g[:50] @ weights for g in sampler.draw(np.random.default_rng([5, i])).grades]
-                      for i in range(reps)])
+    heads = np.array(
+        [[g[:50] @ weights for g in sampler.draw(np.random.default_rng([5, i])).grades] for i in range(reps)]
+    )
     rng = np.random.default_rng(6)
     direct = np.array([[g[:50] @ weights for g in draw(rng, n, [0.0, 0.5], 0.1, 0.6)[1]] for _ in range(reps)])
     for f in range(2):
@@ -253,8 +281,10 @@ def test_heads_and_tails_give_the_mean_gap_under_one_over_r():
     gaps = []
     for i in range(reps):
         h = sampler.draw(np.random.default_rng([13, i]))
-        dcg = [g @ harmonic[: g.size] + sampler.tail_dcg(f, k) for f, (g, k) in enumerate(zip(h.grades, h.counts,
-                                                                                            strict=True))]
+        dcg = [
+            g @ harmonic[: g.size] + sampler.tail_dcg(f, k)
+            for f, (g, k) in enumerate(zip(h.grades, h.counts, strict=True))
+        ]
         gaps.append(dcg[0] - dcg[1])
     gaps = np.array(gaps)
     exact = formulas.zipf_finite(UNCERTAIN, "noisy(sigma=0.5)", "noisy(sigma=1)", n)["mean_gap"]
@@ -269,6 +299,5 @@ def test_variance_bound_formula():
 def test_results_do_not_depend_on_the_workers():
     models = {"u": UNCERTAIN}
     one = experiments.zipf_levels(models, [["bayes", "noisy(sigma=1)"]], [100, 10**6], 300, top=200, seed=4)
-    two = experiments.zipf_levels(models, [["bayes", "noisy(sigma=1)"]], [100, 10**6], 300, top=200, seed=4,
-                                  n_jobs=2)
+    two = experiments.zipf_levels(models, [["bayes", "noisy(sigma=1)"]], [100, 10**6], 300, top=200, seed=4, n_jobs=2)
     pd.testing.assert_frame_equal(one, two)

@@ -61,13 +61,16 @@ def test_readme_names_the_quick_profile_before_the_full_one():
     assert "python3 tasks.py test" in commands
 
 
-@pytest.mark.parametrize("command", [c for c in _bash_commands(README.read_text(encoding="utf-8"))
-                                     if c.startswith(".venv/bin/ndcg-research")])
+@pytest.mark.parametrize(
+    "command",
+    [c for c in _bash_commands(README.read_text(encoding="utf-8")) if c.startswith(".venv/bin/ndcg-research")],
+)
 def test_readme_command_line_examples_work_as_pasted(command):
     # The README's commands name .venv's console script; this is the same entry point.
     args = shlex.split(command)[1:]
-    result = subprocess.run([sys.executable, "-m", "ndcg_research", *args], cwd=ROOT,
-                            capture_output=True, text=True, timeout=300)
+    result = subprocess.run(
+        [sys.executable, "-m", "ndcg_research", *args], cwd=ROOT, capture_output=True, text=True, timeout=300
+    )
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip()
 
@@ -105,8 +108,15 @@ def _generated_pages():
 
 def test_figure_section_anchors_the_figure_and_links_its_notebook_and_provenance():
     section = _generated_pages().figure_section(
-        "04_demo", {"notebook": "04_x.ipynb", "caption": "A caption.", "seed": 7, "package_version": "9.9.9",
-                    "git": {"commit": "0123456789abcdef"}})
+        "04_demo",
+        {
+            "notebook": "04_x.ipynb",
+            "caption": "A caption.",
+            "seed": 7,
+            "package_version": "9.9.9",
+            "git": {"commit": "0123456789abcdef"},
+        },
+    )
     assert section.startswith("(04_demo)=\n## `04_demo`")
     assert "```{image} ../../figures/04_demo.png" in section
     assert "{doc}`04_x </notebooks/04_x>`" in section

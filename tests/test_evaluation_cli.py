@@ -12,8 +12,10 @@ import pytest
 from ndcg_research.cli import main
 
 QRELS = "# judged\n2 0 b 1\n2 0 a 2\n10 0 a 1\n10 0 c 3\n7 0 x 1\n"
-RUN = ("10 Q0 a 1 0.9 myrun\n10 Q0 c 2 0.9 myrun\n10 Q0 n 3 0.1 myrun\n2 Q0 a 1 3 myrun\n2 Q0 z 2 2 myrun\n"
-       "99 Q0 a 1 1 myrun\n")
+RUN = (
+    "10 Q0 a 1 0.9 myrun\n10 Q0 c 2 0.9 myrun\n10 Q0 n 3 0.1 myrun\n2 Q0 a 1 3 myrun\n2 Q0 z 2 2 myrun\n"
+    "99 Q0 a 1 1 myrun\n"
+)
 
 
 def _dcg(gains):
@@ -34,8 +36,20 @@ def run_cli(capfdbinary, *args):
 
 
 def test_trec_eval_output_bytes(files, capfdbinary):
-    status, out, err = run_cli(capfdbinary, "-q", "-m", "ndcg_cut.1", "-m", "ndcg", "-m", "runid", "-m", "num_q",
-                               files / "qrels", files / "run")
+    status, out, err = run_cli(
+        capfdbinary,
+        "-q",
+        "-m",
+        "ndcg_cut.1",
+        "-m",
+        "ndcg",
+        "-m",
+        "runid",
+        "-m",
+        "num_q",
+        files / "qrels",
+        files / "run",
+    )
     assert status == 0
     # Query 10: c (3) and a (1) tie at 0.9, docno descending puts c first: nDCG 1 at every depth.
     # Query 2: a (2) first, z unjudged; ideal [2, 1]. Query 7 is judged, not ranked: 0 (trec_eval -c,
@@ -57,8 +71,9 @@ def test_complete_nosummary_judged_only_max_docs(files, capfdbinary):
     status, out, _ = run_cli(capfdbinary, "-q", "-c", "-n", "-m", "ndcg", files / "qrels", files / "run")
     assert status == 0
     assert out.splitlines()[-1] == "ndcg                  \t7\t0.0000"  # missing query printed with 0, no 'all'
-    _, out, _ = run_cli(capfdbinary, "-M", "1", "-J", "-l", "2", "-m", "ndcg", "--quiet", files / "qrels",
-                        files / "run")
+    _, out, _ = run_cli(
+        capfdbinary, "-M", "1", "-J", "-l", "2", "-m", "ndcg", "--quiet", files / "qrels", files / "run"
+    )
     # Only the first document of each ranking (c in query 10, a in query 2); ideals uncut; query 7: 0.
     assert out == f"ndcg                  \tall\t{(3 / _dcg([3, 1]) + 2 / _dcg([2, 1])) / 3:6.4f}\n"
     _, out, _ = run_cli(capfdbinary, "--answered-only", "-m", "ndcg", "--quiet", files / "qrels", files / "run")
@@ -68,11 +83,22 @@ def test_complete_nosummary_judged_only_max_docs(files, capfdbinary):
 def test_gain_map_name_and_extensions(files, capfdbinary):
     _, out, _ = run_cli(capfdbinary, "-m", "ndcg.1=3,2=9", "--quiet", files / "qrels", files / "run")
     assert out.startswith("ndcg_1=3,2=9          \tall\t")
-    _, out, _ = run_cli(capfdbinary, "-m", "ndcg_cut.1", "--gain", "exp2", "--discount", "power(beta=0.5)", "--quiet",
-                        files / "qrels", files / "run")
+    _, out, _ = run_cli(
+        capfdbinary,
+        "-m",
+        "ndcg_cut.1",
+        "--gain",
+        "exp2",
+        "--discount",
+        "power(beta=0.5)",
+        "--quiet",
+        files / "qrels",
+        files / "run",
+    )
     assert out.startswith("ndcg@1(gain=exp2,discount=power(beta=0.5))\tall\t")
-    _, out, _ = run_cli(capfdbinary, "-m", "ndcg@2(gain=exp2)", "--convention", "sklearn", "--quiet",
-                        files / "qrels", files / "run")
+    _, out, _ = run_cli(
+        capfdbinary, "-m", "ndcg@2(gain=exp2)", "--convention", "sklearn", "--quiet", files / "qrels", files / "run"
+    )
     assert out.startswith("ndcg@2(gain=exp2)     \tall\t")
 
 
@@ -113,18 +139,32 @@ def test_bad_input_one_line_error(files, capfdbinary):
 
 
 def test_usage_errors_exit_2(files):
-    result = subprocess.run([sys.executable, "-m", "ndcg_research", "evaluate", "-M", "0", str(files / "qrels"),
-                             str(files / "run")], capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "ndcg_research", "evaluate", "-M", "0", str(files / "qrels"), str(files / "run")],
+        capture_output=True,
+        text=True,
+    )
     assert result.returncode == 2 and "must be an integer >= 1, got '0'" in result.stderr
-    result = subprocess.run([sys.executable, "-m", "ndcg_research", "evaluate", str(files / "qrels")],
-                            capture_output=True, text=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "ndcg_research", "evaluate", str(files / "qrels")], capture_output=True, text=True
+    )
     assert result.returncode == 2
 
 
 def test_whole_process_matches_in_process(files):
-    result = subprocess.run([sys.executable, "-m", "ndcg_research", "evaluate", "-q", "-m", "ndcg_cut.1,2",
-                             str(files / "qrels"), str(files / "run")], capture_output=True)
+    result = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "ndcg_research",
+            "evaluate",
+            "-q",
+            "-m",
+            "ndcg_cut.1,2",
+            str(files / "qrels"),
+            str(files / "run"),
+        ],
+        capture_output=True,
+    )
     assert result.returncode == 0
     assert result.stdout.decode().count("\n") == 8
-
-

@@ -51,10 +51,19 @@ def _both(data: bytes, kind: str):
     for fast in (True, False):
         try:
             columns, _, _ = parse_block(data, kind, "f", 1, fast=fast)
-            text = lambda a: [x if isinstance(x, bytes) else x.encode() for x in  # noqa: E731
-                              pa_text(a)]
-            out.append((text(columns.query), text(columns.doc), columns.value.astype(float).tolist(),
-                        columns.line_numbers().tolist(), columns.tag))
+            text = lambda a: [
+                x if isinstance(x, bytes) else x.encode()
+                for x in pa_text(a)  # noqa: E731
+            ]
+            out.append(
+                (
+                    text(columns.query),
+                    text(columns.doc),
+                    columns.value.astype(float).tolist(),
+                    columns.line_numbers().tolist(),
+                    columns.tag,
+                )
+            )
         except InputError as error:
             out.append(str(error))
     return out
@@ -67,8 +76,33 @@ def pa_text(array):
     return pa.chunked_array(chunks).to_pylist()
 
 
-_FIELD = st.sampled_from([b"q1", b"q2", b"a", b"b", b"d10", b"#x", b"0", b"Q0", b"1", b"2", b"-1", b"0.5", b"1e1",
-                          b"1_0", b"0x10", b"+3", b".5", b"5.", b"nan", b"inf", b"1e400", b"tag", b"x\xc3\xa9"])
+_FIELD = st.sampled_from(
+    [
+        b"q1",
+        b"q2",
+        b"a",
+        b"b",
+        b"d10",
+        b"#x",
+        b"0",
+        b"Q0",
+        b"1",
+        b"2",
+        b"-1",
+        b"0.5",
+        b"1e1",
+        b"1_0",
+        b"0x10",
+        b"+3",
+        b".5",
+        b"5.",
+        b"nan",
+        b"inf",
+        b"1e400",
+        b"tag",
+        b"x\xc3\xa9",
+    ]
+)
 _BLANK = st.sampled_from([b" ", b"\t", b"  ", b" \t", b"\x0b", b"\x0c"])
 
 
@@ -106,12 +140,15 @@ def test_both_reading_paths_agree_on_random_runs(data):
     assert fast == exact
 
 
-@pytest.mark.parametrize("data, message", [
-    (b"\xef\xbb\xbfq1 0 a 1\n", r"qrels:1: starts with a UTF-8 byte-order mark"),
-    (b"q1 0 a 1\rq1 0 b 2\r", r"qrels:1: a carriage return \(\\r\) that does not end a line"),
-    (b"q1 0 a 1\nq1 0 b 2\rq1 0 c 1\n", r"qrels:2: a carriage return"),
-    (b"q1 0 a 1\nq1 0 \x00b 1\n", r"qrels:2: a NUL byte"),
-])
+@pytest.mark.parametrize(
+    "data, message",
+    [
+        (b"\xef\xbb\xbfq1 0 a 1\n", r"qrels:1: starts with a UTF-8 byte-order mark"),
+        (b"q1 0 a 1\rq1 0 b 2\r", r"qrels:1: a carriage return \(\\r\) that does not end a line"),
+        (b"q1 0 a 1\nq1 0 b 2\rq1 0 c 1\n", r"qrels:2: a carriage return"),
+        (b"q1 0 a 1\nq1 0 \x00b 1\n", r"qrels:2: a NUL byte"),
+    ],
+)
 def test_byte_order_mark_lone_carriage_return_and_nul_are_refused_on_both_paths(tmp_path, data, message):
     (tmp_path / "qrels").write_bytes(data)
     with pytest.raises(InputError, match=message):
@@ -131,13 +168,16 @@ def test_crlf_line_ends_read_like_plain_ones(tmp_path):
 # ---------------------------------------------------------------- missing fields
 
 
-@pytest.mark.parametrize("kind, line, got", [
-    ("qrels", "q1 0  1", 3),            # no docno: two blanks are one separator, as in trec_eval
-    ("qrels", "q1  a 1", 3),            # no iteration
-    ("run", "q1 Q0  1 0.5 r", 5),       # no docno
-    ("run", " Q0 a 1 0.5 r", 5),        # no query id
-    ("run", "q1 Q0 a 1 0.5 ", 5),       # no tag
-])
+@pytest.mark.parametrize(
+    "kind, line, got",
+    [
+        ("qrels", "q1 0  1", 3),  # no docno: two blanks are one separator, as in trec_eval
+        ("qrels", "q1  a 1", 3),  # no iteration
+        ("run", "q1 Q0  1 0.5 r", 5),  # no docno
+        ("run", " Q0 a 1 0.5 r", 5),  # no query id
+        ("run", "q1 Q0 a 1 0.5 ", 5),  # no tag
+    ],
+)
 def test_missing_fields_are_malformed_lines(tmp_path, kind, line, got):
     good = QRELS if kind == "qrels" else RUN
     (tmp_path / "f").write_text(good + line + "\n")
@@ -149,16 +189,19 @@ def test_missing_fields_are_malformed_lines(tmp_path, kind, line, got):
 # ---------------------------------------------------------------- numbers
 
 
-@pytest.mark.parametrize("kind, text, message", [
-    ("run", "1_0", r"score '1_0' is not a number \(trec_eval's atof reads 1 and ignores the rest\)"),
-    ("run", "0x10", r"score '0x10' is a hexadecimal number: trec_eval's atof reads 16"),
-    ("run", "3abc", r"score '3abc' is not a number"),
-    ("qrels", "1e1", r"relevance '1e1' has an exponent; trec_eval reads grades with atol, which reads 1"),
-    ("qrels", "2e0", r"relevance .2e0. has an exponent"),
-    ("qrels", "0x1", r"relevance '0x1' is not a number"),
-    ("qrels", "1_0", r"relevance '1_0' is not a number"),
-    ("qrels", "9007199254740993", r"relevance '9007199254740993' is too large"),
-])
+@pytest.mark.parametrize(
+    "kind, text, message",
+    [
+        ("run", "1_0", r"score '1_0' is not a number \(trec_eval's atof reads 1 and ignores the rest\)"),
+        ("run", "0x10", r"score '0x10' is a hexadecimal number: trec_eval's atof reads 16"),
+        ("run", "3abc", r"score '3abc' is not a number"),
+        ("qrels", "1e1", r"relevance '1e1' has an exponent; trec_eval reads grades with atol, which reads 1"),
+        ("qrels", "2e0", r"relevance .2e0. has an exponent"),
+        ("qrels", "0x1", r"relevance '0x1' is not a number"),
+        ("qrels", "1_0", r"relevance '1_0' is not a number"),
+        ("qrels", "9007199254740993", r"relevance '9007199254740993' is too large"),
+    ],
+)
 def test_numbers_trec_eval_would_misread_are_refused_with_the_line(tmp_path, kind, text, message):
     if kind == "run":
         (tmp_path / "f").write_text(RUN + f"q2 Q0 b 2 {text} r\n")
@@ -196,10 +239,18 @@ def test_huge_grades_allocate_nothing_by_their_value(tmp_path):
 # ---------------------------------------------------------------- compressed input, standard input
 
 
-@pytest.mark.parametrize("name, pack", [
-    ("run.gz", gzip.compress), ("run.txt", gzip.compress), ("run", gzip.compress), ("run.bz2", gzip.compress),
-    ("run.gz", lambda b: b), ("run.xz", bz2.compress), ("run.bz2", bz2.compress),
-])
+@pytest.mark.parametrize(
+    "name, pack",
+    [
+        ("run.gz", gzip.compress),
+        ("run.txt", gzip.compress),
+        ("run", gzip.compress),
+        ("run.bz2", gzip.compress),
+        ("run.gz", lambda b: b),
+        ("run.xz", bz2.compress),
+        ("run.bz2", bz2.compress),
+    ],
+)
 def test_compressed_input_recognised_by_content_not_by_name(files, name, pack):
     (files / name).write_bytes(pack(RUN.encode()))
     a = evaluate(files / "qrels", files / name)
@@ -219,12 +270,14 @@ def test_truncated_or_unreadable_compressed_input_names_the_file(files, capfdbin
 
 def test_dash_reads_standard_input(files):
     for args, stdin in (([str(files / "qrels"), "-"], RUN), (["-", str(files / "run")], QRELS)):
-        result = subprocess.run([sys.executable, "-m", "ndcg_research", "evaluate", "-q", *args],
-                                input=stdin.encode(), capture_output=True)
+        result = subprocess.run(
+            [sys.executable, "-m", "ndcg_research", "evaluate", "-q", *args], input=stdin.encode(), capture_output=True
+        )
         assert result.returncode == 0, result.stderr
         assert result.stdout.decode().splitlines()[0] == f"ndcg                  \tq1\t{1:6.4f}"
-    result = subprocess.run([sys.executable, "-m", "ndcg_research", "evaluate", "-", "-"], input=b"",
-                            capture_output=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "ndcg_research", "evaluate", "-", "-"], input=b"", capture_output=True
+    )
     assert result.returncode == 1 and b"standard input (-) can be read once" in result.stderr
 
 
@@ -256,14 +309,21 @@ def test_one_long_id_costs_its_own_bytes_not_every_rows(tmp_path):
     long_id = "x" * 32_768
     judged = "".join(f"q 0 doc{i} {i % 2}\n" for i in range(0, 50_000, 3))
     (tmp_path / "qrels").write_text(f"q 0 {long_id} 1\n" + judged)
-    (tmp_path / "run").write_text("".join(f"q Q0 doc{i} {i} {50_000 - i} r\n" for i in range(50_000))
-                                  + f"q Q0 {long_id} 50001 0 r\n")
+    (tmp_path / "run").write_text(
+        "".join(f"q Q0 doc{i} {i} {50_000 - i} r\n" for i in range(50_000)) + f"q Q0 {long_id} 50001 0 r\n"
+    )
     # The child's own peak (VmHWM; ru_maxrss would keep the high-water mark of this process across exec).
-    code = ("import sys, ndcg_research as nr\n"
-            "nr.evaluate(sys.argv[1], sys.argv[2])\n"
-            "print(next(line.split()[1] for line in open('/proc/self/status') if line.startswith('VmHWM')))\n")
-    result = subprocess.run([sys.executable, "-c", code, str(tmp_path / "qrels"), str(tmp_path / "run")],
-                            capture_output=True, text=True, check=True)
+    code = (
+        "import sys, ndcg_research as nr\n"
+        "nr.evaluate(sys.argv[1], sys.argv[2])\n"
+        "print(next(line.split()[1] for line in open('/proc/self/status') if line.startswith('VmHWM')))\n"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code, str(tmp_path / "qrels"), str(tmp_path / "run")],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert int(result.stdout) < 400 * 1024  # KiB: the interpreter, numpy, pandas and pyarrow take about 150 MB
 
 
@@ -280,13 +340,16 @@ def test_huge_ids_and_a_huge_line_are_evaluated(tmp_path):
 # ---------------------------------------------------------------- measures
 
 
-@pytest.mark.parametrize("spec, message", [
-    ("ndcg_cut.", r"an empty list of cut-offs \(trec_eval: 'improper measure'\)"),
-    ("ndcg_cut.1e3", r"cut-off '1e3' is not a whole number \(trec_eval's atol would read 1\)"),
-    ("ndcg_cut.1e0", r"cut-off '1e0' is not a whole number"),
-    ("ndcg.1=3,1=5", r"grade 1 is given two gains"),
-    ("ndcg.1=1_0", r"gain '1_0' is not a number"),
-])
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("ndcg_cut.", r"an empty list of cut-offs \(trec_eval: 'improper measure'\)"),
+        ("ndcg_cut.1e3", r"cut-off '1e3' is not a whole number \(trec_eval's atol would read 1\)"),
+        ("ndcg_cut.1e0", r"cut-off '1e0' is not a whole number"),
+        ("ndcg.1=3,1=5", r"grade 1 is given two gains"),
+        ("ndcg.1=1_0", r"gain '1_0' is not a number"),
+    ],
+)
 def test_measure_names_trec_eval_reads_otherwise_are_refused(spec, message):
     with pytest.raises(ValueError, match=message):
         parse_measures(spec)
@@ -305,8 +368,9 @@ def test_runid_alone_prints_only_runid(files, capfdbinary):
 def test_a_query_named_all_stays_apart_from_the_mean_in_csv(tmp_path, capfdbinary):
     (tmp_path / "qrels").write_text("all 0 a 1\nb 0 a 1\n")
     (tmp_path / "run").write_text("all Q0 a 1 1 r\nb Q0 x 1 1 r\n")
-    status, out, _ = cli(capfdbinary, "evaluate", "-q", "--format", "csv", "--quiet", tmp_path / "qrels",
-                         tmp_path / "run")
+    status, out, _ = cli(
+        capfdbinary, "evaluate", "-q", "--format", "csv", "--quiet", tmp_path / "qrels", tmp_path / "run"
+    )
     table = pd.read_csv(__import__("io").StringIO(out))
     assert status == 0 and table["query"].tolist()[:2] == ["all", "b"]
     assert table["query"].isna().tolist() == [False, False, True]  # the mean: an empty query
@@ -315,12 +379,16 @@ def test_a_query_named_all_stays_apart_from_the_mean_in_csv(tmp_path, capfdbinar
 
 def test_a_full_disk_on_standard_output_is_a_one_line_error(files):
     with open("/dev/full", "wb") as full:
-        result = subprocess.run([sys.executable, "-m", "ndcg_research", "evaluate", "-q", str(files / "qrels"),
-                                 str(files / "run")], stdout=full, stderr=subprocess.PIPE)
+        result = subprocess.run(
+            [sys.executable, "-m", "ndcg_research", "evaluate", "-q", str(files / "qrels"), str(files / "run")],
+            stdout=full,
+            stderr=subprocess.PIPE,
+        )
     assert result.returncode == 1
     assert result.stderr.decode().splitlines() == [
         "ndcg-research evaluate: error: cannot write the output to standard output (No space left on device); "
-        "the output is incomplete"]
+        "the output is incomplete"
+    ]
 
 
 def _strict_json(text):
@@ -333,8 +401,17 @@ def _strict_json(text):
 def test_compare_json_is_strict_json_and_a_run_given_twice_is_named(files, capfdbinary):
     (files / "same").write_text(RUN)
     (files / "other").write_text(RUN.replace("2.5", "0.5"))
-    status, out, _ = cli(capfdbinary, "compare", "--format", "json", "--quiet", files / "qrels", files / "run",
-                         files / "same", files / "other")
+    status, out, _ = cli(
+        capfdbinary,
+        "compare",
+        "--format",
+        "json",
+        "--quiet",
+        files / "qrels",
+        files / "run",
+        files / "same",
+        files / "other",
+    )
     assert status == 0
     pairs = _strict_json(out)[0]["pairs"]
     assert pairs[0]["system_a"] == "run" and pairs[0]["system_b"] == "same" and pairs[0]["effect_size"] is None
@@ -344,8 +421,9 @@ def test_compare_json_is_strict_json_and_a_run_given_twice_is_named(files, capfd
 
 def test_bootstrap_intervals_need_enough_resamples(files, capfdbinary):
     (files / "other").write_text(RUN.replace("2.5", "0.5"))
-    status, out, err = cli(capfdbinary, "compare", "--interval", "bca", "--resamples", "1", files / "qrels",
-                           files / "run", files / "other")
+    status, out, err = cli(
+        capfdbinary, "compare", "--interval", "bca", "--resamples", "1", files / "qrels", files / "run", files / "other"
+    )
     assert status == 1 and out == "" and "nan" not in err.lower()
     assert "n_resamples must be at least 40 for a 95% bca bootstrap interval" in err
 
@@ -376,8 +454,11 @@ def test_int64_scores_beyond_two_to_the_53_are_refused_not_rounded_into_ties():
 def test_a_duplicated_index_names_rows_by_position():
     qrels = pd.DataFrame({"query": ["q1", "q1", "q1"], "doc": ["a", "b", "a"], "relevance": [1, 2, 0]}, index=[0, 0, 0])
     run = pd.DataFrame({"query": ["q1"], "doc": ["a"], "score": [1.0]})
-    with pytest.raises(InputError, match=r"DataFrame row at position 0: document 'a' is judged twice for query 'q1' "
-                                         r"\(again at DataFrame row at position 2\)"):
+    with pytest.raises(
+        InputError,
+        match=r"DataFrame row at position 0: document 'a' is judged twice for query 'q1' "
+        r"\(again at DataFrame row at position 2\)",
+    ):
         evaluate(qrels, run)
 
 
@@ -388,8 +469,9 @@ def test_duplicated_column_names_are_refused():
         evaluate(qrels, twice)
 
 
-@pytest.mark.parametrize("argument, value", [("complete", "no"), ("complete", 0), ("judged_only", "yes"),
-                                             ("judged_only", None)])
+@pytest.mark.parametrize(
+    "argument, value", [("complete", "no"), ("complete", 0), ("judged_only", "yes"), ("judged_only", None)]
+)
 def test_strings_and_other_values_for_booleans_are_refused(argument, value):
     qrels, run = _frames()
     with pytest.raises(TypeError, match=rf"{argument} must be True(, | or )False"):

@@ -34,8 +34,13 @@ def _figure() -> Figure:
 
 
 def _save(folder, name="01_test_figure", **overrides):
-    kwargs = dict(figures_dir=folder, caption="A test figure.", notebook="01_worked_example.ipynb",
-                  parameters={"k": 6, "grades": [3, 2, 3]}, seed=None)
+    kwargs = dict(
+        figures_dir=folder,
+        caption="A test figure.",
+        notebook="01_worked_example.ipynb",
+        parameters={"k": 6, "grades": [3, 2, 3]},
+        seed=None,
+    )
     kwargs.update(overrides)
     return save_figure(_figure(), name, **kwargs)
 
@@ -62,9 +67,16 @@ def test_image_files_carry_no_dates_or_versions(tmp_path):
 
 def test_provenance_record(tmp_path):
     png, pdf, record = _save(
-        tmp_path, seed=[2013, 4],
-        parameters={"k": np.int64(6), "beta": np.float64(0.5), "grades": np.array([3, 2]),
-                    "figures_dir": "/somewhere", "results_dir": "/elsewhere", "k_max": None},
+        tmp_path,
+        seed=[2013, 4],
+        parameters={
+            "k": np.int64(6),
+            "beta": np.float64(0.5),
+            "grades": np.array([3, 2]),
+            "figures_dir": "/somewhere",
+            "results_dir": "/elsewhere",
+            "k_max": None,
+        },
     )
     data = read_provenance(record)
     assert data["figure"] == "01_test_figure"
@@ -210,7 +222,7 @@ def test_rerun_environment_names_what_else_decides_the_bytes():
 
 
 def test_figure_files_example():
-    expected = ['01_contributions.png', '01_contributions.pdf', '01_contributions.json']
+    expected = ["01_contributions.png", "01_contributions.pdf", "01_contributions.json"]
     assert [p.name for p in figure_files("01_contributions", "figures")] == expected
 
 
@@ -218,23 +230,32 @@ def test_save_figure_example():
     import tempfile
 
     from matplotlib.figure import Figure
+
     fig = Figure()
     _ = fig.subplots().plot([1, 2, 3])
     folder = tempfile.mkdtemp()
-    paths = save_figure(fig, "01_example", figures_dir=folder, caption="A line.",
-                        notebook="01_worked_example.ipynb", parameters={"k": 6})
-    assert [p.name for p in paths] == ['01_example.png', '01_example.pdf', '01_example.json']
-    assert read_provenance(paths[2])["parameters"] == {'k': 6}
+    paths = save_figure(
+        fig,
+        "01_example",
+        figures_dir=folder,
+        caption="A line.",
+        notebook="01_worked_example.ipynb",
+        parameters={"k": 6},
+    )
+    assert [p.name for p in paths] == ["01_example.png", "01_example.pdf", "01_example.json"]
+    assert read_provenance(paths[2])["parameters"] == {"k": 6}
 
 
 def test_write_index_example():
     import tempfile
 
     from matplotlib.figure import Figure
+
     folder = tempfile.mkdtemp()
-    _ = save_figure(Figure(), "01_empty", figures_dir=folder, caption="Nothing.",
-                    notebook="01_worked_example.ipynb", parameters={})
-    expected = '| `01_empty` | `01_worked_example.ipynb` | Nothing. | [PNG](01_empty.png) · [PDF](01_empty.pdf) |'
+    _ = save_figure(
+        Figure(), "01_empty", figures_dir=folder, caption="Nothing.", notebook="01_worked_example.ipynb", parameters={}
+    )
+    expected = "| `01_empty` | `01_worked_example.ipynb` | Nothing. | [PNG](01_empty.png) · [PDF](01_empty.pdf) |"
     assert str(write_index(folder).read_text().splitlines()[-1]) == expected
 
 
@@ -245,5 +266,5 @@ def test_use_style_example():
 
 def test_rerun_environment_example():
     env = rerun_environment()
-    assert sorted(env) == ['blas', 'default_font', 'freetype', 'numpy_simd', 'packages', 'platform', 'zlib']
+    assert sorted(env) == ["blas", "default_font", "freetype", "numpy_simd", "packages", "platform", "zlib"]
     assert env["packages"]["numpy"] == np.__version__

@@ -28,8 +28,17 @@ def _fake_root(tmp_path: Path, value: float) -> Path:
 
 def _finding_from_table(results: Results) -> Finding:
     mean = float(results.table("t.csv")["mean"].iloc[0])
-    return Finding("fake", "Fake claim", "x is large.", "a test", f"mean = {mean:.2f}.", f"mean {mean:.2f}",
-                   "holds" if mean > 0.5 else "does not hold", "always.", tables=("t.csv",))
+    return Finding(
+        "fake",
+        "Fake claim",
+        "x is large.",
+        "a test",
+        f"mean = {mean:.2f}.",
+        f"mean {mean:.2f}",
+        "holds" if mean > 0.5 else "does not hold",
+        "always.",
+        tables=("t.csv",),
+    )
 
 
 def test_check_fails_when_a_table_changes_and_write_fixes_it(tmp_path, monkeypatch, capsys):
@@ -128,37 +137,68 @@ def test_query_set_findings_use_the_group_the_full_run_recorded():
     recorded = json.loads((ROOT / "results" / "full" / "07_query_sets.json").read_text())
     finding = claim("queries-depend-on-discount")(Results(ROOT / "results" / "full"))
     assert recorded["best"] in finding.measurement.split(";")[0]
-    assert f"its fewest-queries group (intervals overlapping the best's): {', '.join(recorded['group'])}." \
+    assert (
+        f"its fewest-queries group (intervals overlapping the best's): {', '.join(recorded['group'])}."
         in finding.measurement
+    )
 
 
 def _measures_folder(tmp_path: Path, rows: list[dict]) -> Results:
     import json
 
     write_table(rows, tmp_path / "07_measures.csv")
-    parameters = {"systems": 20, "target_accuracy": 0.9, "trials": 10, "population_topics": 100, "seed": 1,
-                  "sizes": [5, 10, 20], "topics": 40, "model": {}}
+    parameters = {
+        "systems": 20,
+        "target_accuracy": 0.9,
+        "trials": 10,
+        "population_topics": 100,
+        "seed": 1,
+        "sizes": [5, 10, 20],
+        "topics": 40,
+        "model": {},
+    }
     (tmp_path / "07_query_sets.json").write_text(json.dumps({"parameters": parameters}))
     return Results(tmp_path)
 
 
 def _measure(gain, discount, decay, q, half, win=0.6, power=0.5, swap=0.2, topics=50, tie=0.0):
-    return dict(gain=gain, discount=discount, decay=decay, per_topic_win=win, per_topic_tie=tie, queries_needed=q,
-                queries_needed_low=q - half, queries_needed_high=q + half, power=power,
-                topics_for_stability=topics, swap_rate=swap, tau_truth=1.0, tau_population=1.0)
+    return dict(
+        gain=gain,
+        discount=discount,
+        decay=decay,
+        per_topic_win=win,
+        per_topic_tie=tie,
+        queries_needed=q,
+        queries_needed_low=q - half,
+        queries_needed_high=q + half,
+        power=power,
+        topics_for_stability=topics,
+        swap_rate=swap,
+        tau_truth=1.0,
+        tau_population=1.0,
+    )
 
 
-@pytest.mark.parametrize("zipf_q, best_slow, expected", [
-    (30.0, True, "holds"),                        # zipf far above log2 / loglog, log2 best
-    (30.0, False, "holds with qualification"),    # ... but a power r^-0.5 needs fewer than any slow discount
-    (21.0, True, "does not hold"),                # zipf's interval overlaps loglog's
-])
+@pytest.mark.parametrize(
+    "zipf_q, best_slow, expected",
+    [
+        (30.0, True, "holds"),  # zipf far above log2 / loglog, log2 best
+        (30.0, False, "holds with qualification"),  # ... but a power r^-0.5 needs fewer than any slow discount
+        (21.0, True, "does not hold"),  # zipf's interval overlaps loglog's
+    ],
+)
 def test_decay_class_rule_on_made_up_tables(tmp_path, zipf_q, best_slow, expected):
     power_q = 25.0 if best_slow else 15.0
-    rows = [_measure(g, d, decay, q + (1 if g == "exp2" else 0), 1.0)
-            for g in ("linear", "exp2")
-            for d, decay, q in (("log2", "slowly varying", 18.0), ("loglog", "slowly varying", 19.0),
-                                ("zipf", "critical", zipf_q), ("power(beta=0.5)", "regularly varying", power_q))]
+    rows = [
+        _measure(g, d, decay, q + (1 if g == "exp2" else 0), 1.0)
+        for g in ("linear", "exp2")
+        for d, decay, q in (
+            ("log2", "slowly varying", 18.0),
+            ("loglog", "slowly varying", 19.0),
+            ("zipf", "critical", zipf_q),
+            ("power(beta=0.5)", "regularly varying", power_q),
+        )
+    ]
     finding = claim("fast-discounts-need-more-queries")(_measures_folder(tmp_path, rows))
     # exp2's slow discounts lie one query above linear's log2 and overlap it, so they are in the best's group
     # only when the best is linear log2; with power(beta=0.5) best (15 +- 1) the slow ones are outside it.
@@ -202,8 +242,14 @@ def test_every_text_has_one_rule_and_every_rule_a_text():
     rules = set()
     for study in {text.study for text in catalogue.catalogue().texts}:
         module = importlib.import_module(f"ndcg_research.studies.{study}.findings")
-        rules |= {name for name, f in vars(module).items() if inspect.isfunction(f) and f.__module__ == module.__name__
-                  and not name.startswith("_") and list(inspect.signature(f).parameters)[:1] == ["results"]}
+        rules |= {
+            name
+            for name, f in vars(module).items()
+            if inspect.isfunction(f)
+            and f.__module__ == module.__name__
+            and not name.startswith("_")
+            and list(inspect.signature(f).parameters)[:1] == ["results"]
+        }
     assert rules == {key.replace("-", "_") for key in keys}
 
 
@@ -227,8 +273,10 @@ def test_every_value_a_rule_computes_is_quoted():
 
 def _texts(tmp_path: Path, entry: str, order: str = '["x"]', shared: str = "", more: dict | None = None):
     """The texts of made-up studies: ``x`` (notebook 01) holds ``entry``; ``more`` adds studies by name."""
-    (tmp_path / "page.toml").write_text(f'order = {order}\npreamble = "p"\nlimit_note = "L"\n'
-                                        '[sources]\npackage = "this package"\n[abstract]\nA1 = "a"\n')
+    (tmp_path / "page.toml").write_text(
+        f'order = {order}\npreamble = "p"\nlimit_note = "L"\n'
+        '[sources]\npackage = "this package"\n[abstract]\nA1 = "a"\n'
+    )
     (tmp_path / "thresholds.toml").write_text(shared)
     for index, (name, text) in enumerate({"x": entry, **(more or {})}.items(), start=1):
         (tmp_path / "studies" / name).mkdir(parents=True)
@@ -236,8 +284,10 @@ def _texts(tmp_path: Path, entry: str, order: str = '["x"]', shared: str = "", m
     return catalogue.catalogue(tmp_path / "studies", tmp_path / "page.toml", tmp_path / "thresholds.toml").texts
 
 
-FULL_ENTRY = ('[k]\ntitle = "T"\nsource = "{package}"\nclaim = "C"\nmeasurement = "{rows}"\nrule = "R"\n'
-              'summary = "S"\nconditions = "D"\nfigures = []\ntables = ["t.csv"]\n')
+FULL_ENTRY = (
+    '[k]\ntitle = "T"\nsource = "{package}"\nclaim = "C"\nmeasurement = "{rows}"\nrule = "R"\n'
+    'summary = "S"\nconditions = "D"\nfigures = []\ntables = ["t.csv"]\n'
+)
 
 
 def test_a_text_file_is_read_and_filled(tmp_path):
@@ -251,15 +301,20 @@ def test_a_text_file_is_read_and_filled(tmp_path):
     assert make_finding(text, "holds", {"rows": []}, {}).measurement == "none"
 
 
-@pytest.mark.parametrize("entry, shared, message", [
-    (FULL_ENTRY.replace('rule = "R"\n', ""), "", "lacks \\['rule'\\]"),
-    (FULL_ENTRY + 'colour = "red"\n', "", "unknown keys \\['colour'\\]"),
-    (FULL_ENTRY + '[k.items]\nrows = { join = "; " }\n', "", "needs 'text'"),
-    (FULL_ENTRY + 'thresholds = ["nope"]\n', "", "finding 'k' names thresholds no file defines: \\['nope'\\]"),
-    ('[thresholds.t]\nvalue = 1\nfixed = "before the runs"\n' + FULL_ENTRY,
-     '[t]\nvalue = 2\nfixed = "before the runs"\n',
-     "thresholds \\['t'\\] are defined twice"),
-])
+@pytest.mark.parametrize(
+    "entry, shared, message",
+    [
+        (FULL_ENTRY.replace('rule = "R"\n', ""), "", "lacks \\['rule'\\]"),
+        (FULL_ENTRY + 'colour = "red"\n', "", "unknown keys \\['colour'\\]"),
+        (FULL_ENTRY + '[k.items]\nrows = { join = "; " }\n', "", "needs 'text'"),
+        (FULL_ENTRY + 'thresholds = ["nope"]\n', "", "finding 'k' names thresholds no file defines: \\['nope'\\]"),
+        (
+            '[thresholds.t]\nvalue = 1\nfixed = "before the runs"\n' + FULL_ENTRY,
+            '[t]\nvalue = 2\nfixed = "before the runs"\n',
+            "thresholds \\['t'\\] are defined twice",
+        ),
+    ],
+)
 def test_a_malformed_text_file_is_refused_by_name(tmp_path, entry, shared, message):
     with pytest.raises(ValueError, match=message):
         _texts(tmp_path, entry, shared=shared)
@@ -293,15 +348,21 @@ def _list_length_tables(spread_narrows=True, loglog_sig=3):
     for n in ("100", "all"):
         for d in ("zipf", "log2", "loglog"):
             top, low = (0.5, 0.3) if n == "100" else ((0.6, 0.45) if spread_narrows else (0.6, 0.35))
-            rows += [dict(list_length=n, gain="g", discount=d, system=s, mean=m, users_with_share_kept=1.0)
-                     for s, m in (("x", top), ("y", low))]
+            rows += [
+                dict(list_length=n, gain="g", discount=d, system=s, mean=m, users_with_share_kept=1.0)
+                for s, m in (("x", top), ("y", low))
+            ]
             p = {"zipf": 0.5, "log2": 0.01, "loglog": 0.01 if loglog_sig else 0.5}[d]
-            pairs.append(dict(list_length=n, gain="g", discount=d, system_a="x", system_b="y", pvalue_adjusted=p,
-                              effect_size=0.5))
+            pairs.append(
+                dict(
+                    list_length=n, gain="g", discount=d, system_a="x", system_b="y", pvalue_adjusted=p, effect_size=0.5
+                )
+            )
             if d != "zipf":
-                first_order += [dict(list_length=n, gain="g", discount=d, system=s,
-                                     c_estimate=c * (1.1 if d == "loglog" else 1.0))
-                                for s, c in (("x", 4.0), ("y", 5.0))]
+                first_order += [
+                    dict(list_length=n, gain="g", discount=d, system=s, c_estimate=c * (1.1 if d == "loglog" else 1.0))
+                    for s, c in (("x", 4.0), ("y", 5.0))
+                ]
     return pd.DataFrame(rows), pd.DataFrame(pairs), pd.DataFrame(first_order)
 
 
@@ -311,11 +372,15 @@ def test_movielens_list_length_rules():
     f = list_length_findings(*_list_length_tables())
     assert (f["n0"], f["n1"], f["slow"], f["fast"]) == ("100", "all", ["log2", "loglog"], ["zipf"])
     # c ratio 1.1 is within the factor 1.2; loglog as significant as log2, same effect sizes; zipf none
-    assert f["verdicts"] == {"1a drift together (slowly varying)": "holds", "1a first-order law": "holds",
-                             "1b differences stay detectable": "holds", "1c zipf/summable lose": "holds"}
+    assert f["verdicts"] == {
+        "1a drift together (slowly varying)": "holds",
+        "1a first-order law": "holds",
+        "1b differences stay detectable": "holds",
+        "1c zipf/summable lose": "holds",
+    }
     f = list_length_findings(*_list_length_tables(spread_narrows=False, loglog_sig=0))
-    assert f["verdicts"]["1a drift together (slowly varying)"] == "does not hold"   # spread 0.2 -> 0.25
-    assert f["verdicts"]["1b differences stay detectable"] == "does not hold"        # loglog 0 pairs < log2 1
+    assert f["verdicts"]["1a drift together (slowly varying)"] == "does not hold"  # spread 0.2 -> 0.25
+    assert f["verdicts"]["1b differences stay detectable"] == "does not hold"  # loglog 0 pairs < log2 1
 
 
 def test_movielens_query_set_rule():
@@ -323,10 +388,16 @@ def test_movielens_query_set_rule():
 
     from ndcg_research.studies.movielens.findings import query_set_findings
 
-    power = pd.DataFrame({"gain": "g", "discount": ["zipf", "log2", "loglog"] * 2, "users": [25] * 3 + [100] * 3,
-                          "power": [0.1, 0.3, 0.3, 0.2, 0.5, 0.46]})
+    power = pd.DataFrame(
+        {
+            "gain": "g",
+            "discount": ["zipf", "log2", "loglog"] * 2,
+            "users": [25] * 3 + [100] * 3,
+            "power": [0.1, 0.3, 0.3, 0.2, 0.5, 0.46],
+        }
+    )
     f = query_set_findings(power)
-    assert f["users"] == 100 and f["verdict"] == "holds" and f["best"] == "log2"   # loglog 0.46 >= 0.5 - 0.05
+    assert f["users"] == 100 and f["verdict"] == "holds" and f["best"] == "log2"  # loglog 0.46 >= 0.5 - 0.05
     power.loc[5, "power"] = 0.4
     assert query_set_findings(power)["verdict"] == "does not hold"
 
@@ -336,15 +407,28 @@ def test_movielens_convention_and_cutoff_rules():
 
     from ndcg_research.studies.movielens.findings import convention_findings, cutoff_findings
 
-    decisions = pd.DataFrame({"convention": ["trec_eval", "sklearn", "lightgbm"], "max_mean_shift": [0, 0.1, 0.5],
-                              "significant_reversals": [0, 0, 2], "kendall_tau_vs_reference": [1.0, 0.9, -0.3]})
+    decisions = pd.DataFrame(
+        {
+            "convention": ["trec_eval", "sklearn", "lightgbm"],
+            "max_mean_shift": [0, 0.1, 0.5],
+            "significant_reversals": [0, 0, 2],
+            "kendall_tau_vs_reference": [1.0, 0.9, -0.3],
+        }
+    )
     f = convention_findings(decisions)
     assert f["verdict"] == "does not hold" and f["reversing"]["convention"].tolist() == ["lightgbm"]
     assert f["max_shift"] == 0.5 and convention_findings(decisions.iloc[:2])["verdict"] == "holds"
-    cut = pd.DataFrame({"gain": "g", "cutoff": ["all", "5", "10"], "significant": [5, 3, 5],
-                        "decisions_changed": [0, 2, 1], "significant_reversals": [0, 1, 0]})
+    cut = pd.DataFrame(
+        {
+            "gain": "g",
+            "cutoff": ["all", "5", "10"],
+            "significant": [5, 3, 5],
+            "decisions_changed": [0, 2, 1],
+            "significant_reversals": [0, 1, 0],
+        }
+    )
     f = cutoff_findings(cut)
-    assert (f["changed"], f["reversed_significant"], f["verdict"]) == (3, 1, "does not hold")   # @10 finds 5, not fewer
+    assert (f["changed"], f["reversed_significant"], f["verdict"]) == (3, 1, "does not hold")  # @10 finds 5, not fewer
     assert cutoff_findings(cut.assign(significant=[5, 3, 4]))["verdict"] == "holds"
 
 
@@ -374,13 +458,26 @@ def test_a_finding_must_list_the_thresholds_its_rule_reads():
     def peeks(results):
         return Measured("holds" if threshold("strong_tau") < 1 else "does not hold", {})
 
-    text = Text("k", "query_sets", "07_query_sets.ipynb", "T", "S", "C", "M", "R", "s", "D", (), ("t.csv",),
-                thresholds=())
+    text = Text(
+        "k", "query_sets", "07_query_sets.ipynb", "T", "S", "C", "M", "R", "s", "D", (), ("t.csv",), thresholds=()
+    )
     with pytest.raises(ValueError, match=r"finding 'k' uses thresholds its text does not list .*\['strong_tau'\]"):
         Claim(text, peeks)(None)
-    listed = Text("k", "query_sets", "07_query_sets.ipynb", "T", "S", "C", "M", "R {T[tie_share]:.0%}", "s", "D",
-                  (), ("t.csv",),
-                  thresholds=("strong_tau", "tie_share"))
+    listed = Text(
+        "k",
+        "query_sets",
+        "07_query_sets.ipynb",
+        "T",
+        "S",
+        "C",
+        "M",
+        "R {T[tie_share]:.0%}",
+        "s",
+        "D",
+        (),
+        ("t.csv",),
+        thresholds=("strong_tau", "tie_share"),
+    )
     finding = Claim(listed, peeks)(None)
     assert finding.verdict == "holds" and finding.rule == "R 1%" and finding.thresholds == ("strong_tau", "tie_share")
 
@@ -413,16 +510,22 @@ def test_the_tables_verdicts_were_written_with_the_files_thresholds():
     from ndcg_research.studies.cutoff import experiment as cutoff
 
     assert (cutoff.KEEPS_AT_LEAST, cutoff.LOSES_AT_MOST, convergence.AGREEMENT_Z) == (
-        threshold("cutoff_keeps_lower"), threshold("cutoff_loses_upper"), threshold("agreement_z"))
+        threshold("cutoff_keeps_lower"),
+        threshold("cutoff_loses_upper"),
+        threshold("agreement_z"),
+    )
     results = Results(ROOT / "results" / "full")
     cells = results.table("05_cutoff_verdicts.csv")
-    expected = np.where(cells["family_low"] >= 0.9, "keeps", np.where(cells["family_high"] <= 0.6, "loses",
-                                                                      "undecided"))
+    expected = np.where(
+        cells["family_low"] >= 0.9, "keeps", np.where(cells["family_high"] <= 0.6, "loses", "undecided")
+    )
     assert (cells["verdict"] == expected).all() and set(expected) == {"keeps", "loses", "undecided"}
     streams = results.table("09_stream_changes.csv")
-    expected = np.where(streams["p_settled_low"] >= threshold("stream_settled_lower"), "settled",
-                        np.where(streams["p_settled_high"] <= threshold("stream_not_settled_upper"), "not settled",
-                                 "partly settled"))
+    expected = np.where(
+        streams["p_settled_low"] >= threshold("stream_settled_lower"),
+        "settled",
+        np.where(streams["p_settled_high"] <= threshold("stream_not_settled_upper"), "not settled", "partly settled"),
+    )
     assert (streams["verdict"] == expected).all()
     assert (streams["n0"] <= threshold("stream_settle_from") * streams["n_last"]).all()
 
@@ -468,23 +571,44 @@ def test_every_wang_finding_quotes_the_abstract_items_it_tests():
 def _growth(exponents_log2):
     import pandas as pd
 
-    rows = [dict(discount=d, better="a", worse="b", n_from=1600, n_to=12800, points=4, exponent=(lo + hi) / 2,
-                 exponent_low=lo, exponent_high=hi, positive=True, vanishes_superpolynomially=lo > 0, label="x")
-            for d, (lo, hi) in [("power(beta=2)", (-0.3, -0.1))] + [("log2", e) for e in exponents_log2]]
+    rows = [
+        dict(
+            discount=d,
+            better="a",
+            worse="b",
+            n_from=1600,
+            n_to=12800,
+            points=4,
+            exponent=(lo + hi) / 2,
+            exponent_low=lo,
+            exponent_high=hi,
+            positive=True,
+            vanishes_superpolynomially=lo > 0,
+            label="x",
+        )
+        for d, (lo, hi) in [("power(beta=2)", (-0.3, -0.1))] + [("log2", e) for e in exponents_log2]
+    ]
     return pd.DataFrame(rows)
 
 
-@pytest.mark.parametrize("exponents, verdict", [
-    ([(0.5, 0.6), (0.4, 0.7)],
-     "consistent with"),   # d grows like a power: only the normal tail makes it superpolynomial
-    ([(0.5, 0.6), (-0.1, 0.2)], "undecided"),
-    ([(0.5, 0.6), (-0.3, -0.1)], "does not hold"),
-])
+@pytest.mark.parametrize(
+    "exponents, verdict",
+    [
+        (
+            [(0.5, 0.6), (0.4, 0.7)],
+            "consistent with",
+        ),  # d grows like a power: only the normal tail makes it superpolynomial
+        ([(0.5, 0.6), (-0.1, 0.2)], "undecided"),
+        ([(0.5, 0.6), (-0.3, -0.1)], "does not hold"),
+    ],
+)
 def test_reading_a_is_never_more_than_consistent_with(tmp_path, exponents, verdict):
     write_table(_growth(exponents), tmp_path / "09_growth.csv")
     for label in ("uncertain", "certain"):
-        write_table([dict(discount="log2", n=n, p_fail=0.0, replicates=100) for n in (100, 12800)],
-                    tmp_path / f"09_failure_{label}.csv")
+        write_table(
+            [dict(discount="log2", n=n, p_fail=0.0, replicates=100) for n in (100, 12800)],
+            tmp_path / f"09_failure_{label}.csv",
+        )
     finding = claim("failure-probability")(Results(tmp_path))
     assert finding.verdict == verdict
     assert "summable: 0 of 1" in finding.summary and "fitted to 4 points" in finding.summary
@@ -496,13 +620,20 @@ def test_chance_cells_are_the_cells_against_the_theorys_sign():
     from ndcg_research.studies.distinguishability.findings import chance_cells
 
     keys = dict(model="m", better="a", worse="b", n=10)
-    pairs = pd.DataFrame([dict(keys, discount=d, p_better=p, p_better_low=lo, p_better_high=hi, p_worse=w)
-                          for d, p, lo, hi, w in [("d1", 0.32, 0.21, 0.46, 0.68),   # below 1/2, worse ahead: flagged
-                                                  ("d2", 0.32, 0.21, 0.46, 0.68),   # ... but the theory's gap is 0
-                                                  ("d3", 0.0, 0.0, 0.07, 0.0),      # all ties: not the worse ahead
-                                                  ("d4", 0.6, 0.45, 0.73, 0.4)]])   # interval reaches 1/2
-    gaps = pd.DataFrame([dict(keys, discount=d, finite_n_gap=g) for d, g in [("d1", 0.005), ("d2", 0.0), ("d3", 1e-5),
-                                                                             ("d4", 0.01)]])
+    pairs = pd.DataFrame(
+        [
+            dict(keys, discount=d, p_better=p, p_better_low=lo, p_better_high=hi, p_worse=w)
+            for d, p, lo, hi, w in [
+                ("d1", 0.32, 0.21, 0.46, 0.68),  # below 1/2, worse ahead: flagged
+                ("d2", 0.32, 0.21, 0.46, 0.68),  # ... but the theory's gap is 0
+                ("d3", 0.0, 0.0, 0.07, 0.0),  # all ties: not the worse ahead
+                ("d4", 0.6, 0.45, 0.73, 0.4),
+            ]
+        ]
+    )  # interval reaches 1/2
+    gaps = pd.DataFrame(
+        [dict(keys, discount=d, finite_n_gap=g) for d, g in [("d1", 0.005), ("d2", 0.0), ("d3", 1e-5), ("d4", 0.01)]]
+    )
     flagged, could = chance_cells(pairs, gaps)
     assert flagged["discount"].tolist() == ["d1"] and could == 4
 
@@ -544,8 +675,11 @@ def test_threshold_reads_the_files_values():
     for path in (package / "studies").glob("*/findings.toml"):
         raw |= tomllib.loads(path.read_text()).get("thresholds", {})
     as_read = {name: tuple(e["value"]) if isinstance(e["value"], list) else e["value"] for name, e in raw.items()}
-    assert {name: threshold(name) for name in raw} == as_read == {
-        name: t.value for name, t in catalogue.catalogue().thresholds.items()}
+    assert (
+        {name: threshold(name) for name in raw}
+        == as_read
+        == {name: t.value for name, t in catalogue.catalogue().thresholds.items()}
+    )
 
 
 def test_an_unknown_threshold_lists_the_known_ones():
@@ -555,15 +689,20 @@ def test_an_unknown_threshold_lists_the_known_ones():
         threshold("nope")
 
 
-@pytest.mark.parametrize("text, message", [
-    ('[a]\nvalue = "x"\nfixed = "before the runs"\n', "entry 'a' needs a numeric 'value'"),
-    ('[a]\nvalue = 1\nfixed = "later"\n', "'fixed' must be one of"),
-    ('[a]\nvalue = 1\nfixed = "after seeing data"\n', "say which in 'fixed_note'"),
-    ('[a]\nvalue = 1\nfixed = "with the first run"\n', "say which in 'fixed_note'"),
-    ('[a]\nvalue = ["x", 2]\nfixed = "before the runs"\n',
-     "entry 'a' needs a numeric 'value' \\(or a list of names\\)"),
-    ('[a]\nvalue = 1\nfixed = "before the runs"\ncolour = 2\n', "no other keys"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ('[a]\nvalue = "x"\nfixed = "before the runs"\n', "entry 'a' needs a numeric 'value'"),
+        ('[a]\nvalue = 1\nfixed = "later"\n', "'fixed' must be one of"),
+        ('[a]\nvalue = 1\nfixed = "after seeing data"\n', "say which in 'fixed_note'"),
+        ('[a]\nvalue = 1\nfixed = "with the first run"\n', "say which in 'fixed_note'"),
+        (
+            '[a]\nvalue = ["x", 2]\nfixed = "before the runs"\n',
+            "entry 'a' needs a numeric 'value' \\(or a list of names\\)",
+        ),
+        ('[a]\nvalue = 1\nfixed = "before the runs"\ncolour = 2\n', "no other keys"),
+    ],
+)
 def test_a_malformed_threshold_is_refused_by_name(tmp_path, text, message):
     with pytest.raises(ValueError, match=message):
         _texts(tmp_path, FULL_ENTRY, shared=text)
@@ -574,20 +713,20 @@ def test_a_malformed_threshold_is_refused_by_name(tmp_path, text, message):
 
 def test_catalogue_example():
     text = catalogue.catalogue().texts[0]
-    expected = ('worked-example', 'worked_example', '01_worked_example.ipynb', ('worked_example_decimals',))
+    expected = ("worked-example", "worked_example", "01_worked_example.ipynb", ("worked_example_decimals",))
     assert (text.key, text.study, text.notebook, text.thresholds) == expected
 
 
 def test_fill_example():
-    assert fill("{n} of {total}", {"n": 3, "total": 4}, "example") == '3 of 4'
-    with pytest.raises(ValueError, match='example:\\ no\\ value\\ for\\ the\\ placeholder\\ \\{m\\}'):
+    assert fill("{n} of {total}", {"n": 3, "total": 4}, "example") == "3 of 4"
+    with pytest.raises(ValueError, match="example:\\ no\\ value\\ for\\ the\\ placeholder\\ \\{m\\}"):
         fill("{m}", {}, "example")
 
 
 def test_make_finding_example():
     text = catalogue.catalogue().texts[0]
     f = make_finding(text, "holds", {"values": "CG 11", "agree": "1 of 1", "inflated": "0.961"}, {})
-    expected = ('1 of 1 values agree; ideal from the returned list only: nDCG6 = 0.961', 'holds')
+    expected = ("1 of 1 values agree; ideal from the returned list only: nDCG6 = 0.961", "holds")
     assert (f.summary, f.verdict) == expected
 
 
@@ -598,6 +737,7 @@ def test_claims_example():
 
 def test_collect_example():
     import tempfile
+
     with pytest.raises(Exception, match="table\\ '01_worked_example\\.csv'\\ is\\ not\\ in"):
         collect(Results(tempfile.mkdtemp()))
 
@@ -605,7 +745,7 @@ def test_collect_example():
 def test_answer_example():
     full = STUDIES.parents[1] / "results" / "full"
     table = answer("01_worked_example.ipynb", full)
-    assert (table.columns.tolist(), table["Verdict"].tolist()) == (['Verdict', 'What the tables show'], ['holds'])
+    assert (table.columns.tolist(), table["Verdict"].tolist()) == (["Verdict", "What the tables show"], ["holds"])
 
 
 # ------------------------------------------------------------ examples of findings.model
@@ -616,51 +756,55 @@ def test_Results_example():
     import tempfile
 
     from ndcg_research.simulation.tables import write_table
+
     folder = pathlib.Path(tempfile.mkdtemp())
     _ = write_table([{"label": "007", "mean": 0.5}], folder / "t.csv")
     table = Results(folder).table("t.csv")
-    assert (table["label"].tolist(), table["mean"].tolist()) == (['007'], [0.5])
+    assert (table["label"].tolist(), table["mean"].tolist()) == (["007"], [0.5])
     with pytest.raises(Exception, match="'t\\.csv'\\ is\\ not\\ a\\ table\\ of\\ notebook\\ 04"):
         Results(folder, prefix="04_").table("t.csv")
 
 
 def test_number_example():
-    expected = ('0.123', '0', 'n/a', '1.2e+06')
+    expected = ("0.123", "0", "n/a", "1.2e+06")
     assert (number(0.12345), number(-0.0), number(float("nan")), number(1234567.0, 2)) == expected
 
 
 def test_proportion_example():
-    expected = ('0.73 [0.71, 0.76]', 'all 50 (>= 0.926)', 'none of 1000 (<= 0.0038)')
-    assert (proportion(0.734, 0.71, 0.76), proportion(1.0, 0.9261, 1.0, 50), proportion(0.0, 0.0, 0.0038,
-                                                                                        1000)) == expected
-    assert proportion(0.997, 0.991, 0.999) == '0.997 [0.991, 0.999]'
+    expected = ("0.73 [0.71, 0.76]", "all 50 (>= 0.926)", "none of 1000 (<= 0.0038)")
+    assert (
+        proportion(0.734, 0.71, 0.76),
+        proportion(1.0, 0.9261, 1.0, 50),
+        proportion(0.0, 0.0, 0.0038, 1000),
+    ) == expected
+    assert proportion(0.997, 0.991, 0.999) == "0.997 [0.991, 0.999]"
 
 
 def test_span_example():
-    assert (span([0.12, 0.3, 0.25]), span([2.0, 2.0])) == ('0.12 to 0.3', '2')
+    assert (span([0.12, 0.3, 0.25]), span([2.0, 2.0])) == ("0.12 to 0.3", "2")
 
 
 def test_cases_example():
-    assert cases(3, 4) == '3 of 4'
+    assert cases(3, 4) == "3 of 4"
 
 
 # ------------------------------------------------------------ examples of findings.render
 
 
 def test_thresholds_line_example():
-    assert str(thresholds_line(["first_order_factor"])) == 'set before the runs: `first_order_factor` = 1.2.'
-    assert thresholds_line([]) == 'none (the rule compares measured numbers with each other or with 0)'
+    assert str(thresholds_line(["first_order_factor"])) == "set before the runs: `first_order_factor` = 1.2."
+    assert thresholds_line([]) == "none (the rule compares measured numbers with each other or with 0)"
 
 
 def test_anchor_example():
-    expected = 'slower-discounts-same-limit-order-kept-log2-vs-loglog'
+    expected = "slower-discounts-same-limit-order-kept-log2-vs-loglog"
     assert anchor("Slower discounts: same limit, order kept (log2 vs loglog)") == expected
 
 
 def test_render_page_example():
     f = Finding("k", "T", "C.", "S", "M.", "m", "holds", "Cond.", ("01_fig",), ("01_t.csv",))
-    assert str(render_page([f]).splitlines()[6]) == '## T'
+    assert str(render_page([f]).splitlines()[6]) == "## T"
 
 
 def test_splice_readme_example():
-    assert splice_readme(f"a\n{README_START}\nold\n{README_END}\nb", "NEW") == 'a\nNEW\nb'
+    assert splice_readme(f"a\n{README_START}\nold\n{README_END}\nb", "NEW") == "a\nNEW\nb"

@@ -15,11 +15,24 @@ from ndcg_research.studies.critical_bracket import findings as bracket
 from ndcg_research.studies.cutoff_growth import findings as cutoff_growth
 from ndcg_research.studies.fixed_crossings import findings as fixed_crossings
 
-KEYS = ("critical-point-bracketed", "fixed-crossings-finite-n", "slow-discounts-agree-asymptotically",
-        "how-different", "cutoff-growth")
+KEYS = (
+    "critical-point-bracketed",
+    "fixed-crossings-finite-n",
+    "slow-discounts-agree-asymptotically",
+    "how-different",
+    "cutoff-growth",
+)
 
-DISCOUNTS = ["log2", "power(beta=0.8)", "power(beta=0.9)", "zipf", "zipflog(gamma=1)", "zipflog(gamma=2)",
-             "power(beta=1.1)", "power(beta=1.2)"]
+DISCOUNTS = [
+    "log2",
+    "power(beta=0.8)",
+    "power(beta=0.9)",
+    "zipf",
+    "zipflog(gamma=1)",
+    "zipflog(gamma=2)",
+    "power(beta=1.1)",
+    "power(beta=1.2)",
+]
 
 
 def _verdicts(uncertain: dict[str, str], certain_verdict: str = "keeps") -> pd.DataFrame:
@@ -27,10 +40,22 @@ def _verdicts(uncertain: dict[str, str], certain_verdict: str = "keeps") -> pd.D
     for label in ("certain", "uncertain"):
         for d in DISCOUNTS:
             verdict = certain_verdict if label == "certain" else uncertain.get(d, "keeps")
-            rows.append(dict(label=label, discount=d, better="bayes", worse="noisy(sigma=0.5)", n_first=100,
-                             n_last=10000, verdict=verdict, failure_exponent=-0.1, failure_low=-0.2,
-                             failure_high=-0.05, p_last=0.9,
-                             agreement="agrees" if verdict != "flat" else "unresolved"))
+            rows.append(
+                dict(
+                    label=label,
+                    discount=d,
+                    better="bayes",
+                    worse="noisy(sigma=0.5)",
+                    n_first=100,
+                    n_last=10000,
+                    verdict=verdict,
+                    failure_exponent=-0.1,
+                    failure_low=-0.2,
+                    failure_high=-0.05,
+                    p_last=0.9,
+                    agreement="agrees" if verdict != "flat" else "unresolved",
+                )
+            )
     return pd.DataFrame(rows)
 
 
@@ -45,16 +70,19 @@ def _results(tmp_path, **tables: pd.DataFrame) -> Results:
     return Results(tmp_path)
 
 
-@pytest.mark.parametrize("uncertain, certain, verdict", [
-    # lost (flat or rising) exactly from 1/r on with an uncertain top, kept everywhere with a certain top
-    ({d: "loses" for d in DISCOUNTS[3:]} | {"zipf": "flat"}, "keeps", "holds with qualification"),
-    # below 1/r unresolved: reported, does not decide
-    ({d: "loses" for d in DISCOUNTS[3:]} | {"power(beta=0.9)": "flat"}, "keeps", "holds with qualification"),
-    # an uncertain-top discount beyond 1/r keeps it: the reading fails
-    ({d: "loses" for d in DISCOUNTS[4:]}, "keeps", "does not hold"),
-    # the certain top loses it somewhere: 1/r is then not only an uncertain-top boundary
-    ({d: "loses" for d in DISCOUNTS[3:]}, "flat", "does not hold"),
-])
+@pytest.mark.parametrize(
+    "uncertain, certain, verdict",
+    [
+        # lost (flat or rising) exactly from 1/r on with an uncertain top, kept everywhere with a certain top
+        ({d: "loses" for d in DISCOUNTS[3:]} | {"zipf": "flat"}, "keeps", "holds with qualification"),
+        # below 1/r unresolved: reported, does not decide
+        ({d: "loses" for d in DISCOUNTS[3:]} | {"power(beta=0.9)": "flat"}, "keeps", "holds with qualification"),
+        # an uncertain-top discount beyond 1/r keeps it: the reading fails
+        ({d: "loses" for d in DISCOUNTS[4:]}, "keeps", "does not hold"),
+        # the certain top loses it somewhere: 1/r is then not only an uncertain-top boundary
+        ({d: "loses" for d in DISCOUNTS[3:]}, "flat", "does not hold"),
+    ],
+)
 def test_critical_point_rule(tmp_path, uncertain, certain, verdict):
     results = _results(tmp_path, **{"11_verdicts": _verdicts(uncertain, certain)})
     assert bracket.critical_point_bracketed(results).verdict == verdict
@@ -63,57 +91,111 @@ def test_critical_point_rule(tmp_path, uncertain, certain, verdict):
 
 
 def test_fixed_crossings_rule(tmp_path):
-    agreement = pd.DataFrame(dict(second="noisy(sigma=1.5)", far=True, decided=[True] * 40 + [False],
-                                  agrees=[True] * 39 + [False, False], n=1000))
+    agreement = pd.DataFrame(
+        dict(
+            second="noisy(sigma=1.5)",
+            far=True,
+            decided=[True] * 40 + [False],
+            agrees=[True] * 39 + [False, False],
+            n=1000,
+        )
+    )
     crossings = pd.DataFrame(dict(second=["noisy(sigma=1.5)"], discount=["log2"], crossing_n=[6000.0], n_max=[10**6]))
-    f = _finding("fixed-crossings-finite-n", _results(tmp_path, **{"12_agreement": agreement,
-                                                                   "12_crossings": crossings}))
-    assert f.verdict == "holds with qualification"          # 1 miss of 40 decided: within the 5% chance allows
+    f = _finding(
+        "fixed-crossings-finite-n", _results(tmp_path, **{"12_agreement": agreement, "12_crossings": crossings})
+    )
+    assert f.verdict == "holds with qualification"  # 1 miss of 40 decided: within the 5% chance allows
     assert "39 of 40" in f.measurement
     agreement["agrees"] = [True] * 30 + [False] * 11
     results = _results(tmp_path, **{"12_agreement": agreement, "12_crossings": crossings})
     assert fixed_crossings.fixed_crossings_finite_n(results).verdict == "does not hold"
 
 
-@pytest.mark.parametrize("majorities, verdict", [
-    (["b", "b", "a"], "consistent with"),     # the rule's "holds" on a claim about the limit
-    (["b", "undecided", "a"], "undecided"),
-    (["a", "b", "a"], "does not hold"),
-])
+@pytest.mark.parametrize(
+    "majorities, verdict",
+    [
+        (["b", "b", "a"], "consistent with"),  # the rule's "holds" on a claim about the limit
+        (["b", "undecided", "a"], "undecided"),
+        (["a", "b", "a"], "does not hold"),
+    ],
+)
 def test_asymptotic_agreement_rule(tmp_path, majorities, verdict):
-    table = pd.DataFrame(dict(label="certain", n=1000, discount=["log2", "loglog", "power(beta=0.5)"],
-                              majority=majorities, first_order_winner=["b", "b", "a"],
-                              agrees=[float(m == w) for m, w in zip(majorities, ["b", "b", "a"], strict=False)]))
-    assert _finding("slow-discounts-agree-asymptotically", _results(tmp_path, **{"12_asymptotic": table})).verdict \
+    table = pd.DataFrame(
+        dict(
+            label="certain",
+            n=1000,
+            discount=["log2", "loglog", "power(beta=0.5)"],
+            majority=majorities,
+            first_order_winner=["b", "b", "a"],
+            agrees=[float(m == w) for m, w in zip(majorities, ["b", "b", "a"], strict=False)],
+        )
+    )
+    assert (
+        _finding("slow-discounts-agree-asymptotically", _results(tmp_path, **{"12_asymptotic": table})).verdict
         == verdict
+    )
 
 
 def _family(tmp_path, log_n: list[float]) -> Results:
     seconds = [f"noisy(sigma={s})" for s in (1.4, 1.5, 1.6)]
-    first_order = pd.DataFrame(dict(second=seconds, delta_c=[-0.06, -0.05, -0.03], j1=[-0.03, -0.025, -0.015],
-                                    j2=[0.04, 0.06, 0.08], second_order_log_n=[1.0, 2.0, 4.0]))
+    first_order = pd.DataFrame(
+        dict(
+            second=seconds,
+            delta_c=[-0.06, -0.05, -0.03],
+            j1=[-0.03, -0.025, -0.015],
+            j2=[0.04, 0.06, 0.08],
+            second_order_log_n=[1.0, 2.0, 4.0],
+        )
+    )
     crossings = pd.DataFrame(dict(second=seconds, discount="log2", crossing_n=[math.exp(v) for v in log_n]))
-    reliable = pd.DataFrame(dict(label="x", winner=seconds, other="g", delta_c=[-0.06, -0.05, -0.03],
-                                 n_reliable=[1000.0, 10000.0, float("nan")]))
+    reliable = pd.DataFrame(
+        dict(
+            label="x",
+            winner=seconds,
+            other="g",
+            delta_c=[-0.06, -0.05, -0.03],
+            n_reliable=[1000.0, 10000.0, float("nan")],
+        )
+    )
     agreement = pd.DataFrame(dict(n=[100, 10000]))
-    return _results(tmp_path, **{"12_first_order": first_order, "12_crossings": crossings,
-                                 "12_reliable_certain": reliable.assign(label="certain"),
-                                 "12_reliable_uncertain": reliable.assign(label="uncertain"),
-                                 "12_agreement": agreement})
+    return _results(
+        tmp_path,
+        **{
+            "12_first_order": first_order,
+            "12_crossings": crossings,
+            "12_reliable_certain": reliable.assign(label="certain"),
+            "12_reliable_uncertain": reliable.assign(label="uncertain"),
+            "12_agreement": agreement,
+        },
+    )
 
 
 def test_how_different_rule(tmp_path):
-    assert fixed_crossings.how_different(_family(tmp_path, [7.0, 8.0, 10.0])).verdict == "holds"   # slope 1
+    assert fixed_crossings.how_different(_family(tmp_path, [7.0, 8.0, 10.0])).verdict == "holds"  # slope 1
     assert fixed_crossings.how_different(_family(tmp_path, [7.0, 9.0, 13.0])).verdict == "does not hold"  # slope 2
     f = _finding("how-different", _family(tmp_path, [7.0, 8.0, 10.0]))
     assert f.verdict == "consistent with" and "A3" in f.source and "not reached" in f.measurement
 
 
 def test_cutoff_growth_rule(tmp_path):
-    rows = [dict(model="probit(lo=0.1, hi=0.6)", rule="power(a=0.5)", a=0.5, discount="log2", better="bayes",
-                 worse=w, exponent=0.1, exponent_low=0.0, exponent_high=0.2, measured="flat", law_exponent=0.08,
-                 a_star=0.4, agreement=g)
-            for w, g in [("noisy(sigma=1)", "agrees")] * 19 + [("noisy(sigma=0.5)", "contradicts")]]
+    rows = [
+        dict(
+            model="probit(lo=0.1, hi=0.6)",
+            rule="power(a=0.5)",
+            a=0.5,
+            discount="log2",
+            better="bayes",
+            worse=w,
+            exponent=0.1,
+            exponent_low=0.0,
+            exponent_high=0.2,
+            measured="flat",
+            law_exponent=0.08,
+            a_star=0.4,
+            agreement=g,
+        )
+        for w, g in [("noisy(sigma=1)", "agrees")] * 19 + [("noisy(sigma=0.5)", "contradicts")]
+    ]
     trend = pd.DataFrame(rows)
     trend["n_to"] = 10**6
     assert cutoff_growth.cutoff_growth(_results(tmp_path, **{"13_trends": trend})).verdict == "holds"
@@ -134,4 +216,3 @@ def test_registered_with_texts_that_name_their_thresholds():
         assert key in {c.key for c in claims()}
         assert texts[key].notebook[:2] in ("11", "12", "13") and texts[key].thresholds
     assert texts["how-different"].limit and not texts["fixed-crossings-finite-n"].limit
-

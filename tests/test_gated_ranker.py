@@ -26,9 +26,11 @@ def test_spec_round_trip_and_errors():
     r = parse_ranker(" gated( q = 0.10 ) ")
     assert str(r) == "gated(q=0.1)" and parse_ranker(str(r)) == r
     assert r.gate() == pytest.approx(ndtri(0.9), abs=1e-15)
-    for bad, error, match in [("gated(q=0)", ValueError, "0 < q < 1, got 'gated\\(q=0\\)'"),
-                              ("gated(q=1.5)", ValueError, "got 'gated\\(q=1.5\\)'"),
-                              ("gated", ValueError, "needs parameter")]:
+    for bad, error, match in [
+        ("gated(q=0)", ValueError, "0 < q < 1, got 'gated\\(q=0\\)'"),
+        ("gated(q=1.5)", ValueError, "got 'gated\\(q=1.5\\)'"),
+        ("gated", ValueError, "needs parameter"),
+    ]:
         with pytest.raises(error, match=match):
             parse_ranker(bad)
     with pytest.raises(ValueError, match="has no gate"):
@@ -77,7 +79,7 @@ def test_stream_prefixes_of_the_gated_ranker_equal_the_metric_core():
     for i, n in enumerate(ns):
         x, score = s.x[:n], s.scores["gated(q=0.3)"][:n].copy()
         top = x >= ndtri(0.7)
-        score[top] = 10.0 + x[top]   # above the gate: by x, ahead of the random keys in [0, 1)
+        score[top] = 10.0 + x[top]  # above the gate: by x, ahead of the random keys in [0, 1)
         for k, d in enumerate(DISCOUNTS):
             ref = nr.ndcg_from_scores(s.grades[:n], score, discount=d)
             assert v[i, 0, k] == pytest.approx(ref, rel=1e-12, abs=1e-12), (n, d)
@@ -89,11 +91,13 @@ def test_profile_and_constants_in_closed_form():
     g = th.gain_profile("probit", f"gated(q={q})")
     np.testing.assert_allclose(g(np.array([0.01, 0.05, 0.099, 0.2, 0.9])), [0.99, 0.95, 0.901, 0.45, 0.45], atol=1e-12)
     assert th.gated_rest_gain("probit(lo=0.1, hi=0.6)", "gated(q=0.1)") == pytest.approx(0.1 + 0.5 * 0.45, abs=1e-12)
-    log_integral = (integrate.quad(lambda t: (1 - t) * -math.log(t), 0, q)[0]
-                    + (1 - q) / 2 * integrate.quad(lambda t: -math.log(t), q, 1)[0])
+    log_integral = (
+        integrate.quad(lambda t: (1 - t) * -math.log(t), 0, q)[0]
+        + (1 - q) / 2 * integrate.quad(lambda t: -math.log(t), q, 1)[0]
+    )
     star = 0.5 * (1 - math.log(0.5))  # int_0^p (-ln t) dt, p = 1/2
     assert th.c_coefficient("probit", "gated(q=0.1)") == pytest.approx((star - log_integral) / 0.5, rel=1e-9)
-    power = (integrate.quad(lambda t: (1 - t) * t**-0.5, 0, q)[0] + (1 - q) / 2 * (2 - 2 * math.sqrt(q)))
+    power = integrate.quad(lambda t: (1 - t) * t**-0.5, 0, q)[0] + (1 - q) / 2 * (2 - 2 * math.sqrt(q))
     assert th.power_limit("probit", "gated(q=0.1)", 0.5) == pytest.approx(power / (2 * math.sqrt(0.5)), rel=1e-9)
     assert th.top_limit("probit(lo=0.1, hi=0.6)", "gated(q=0.1)") == pytest.approx(0.6)
 
@@ -114,7 +118,7 @@ def test_rank_gains_match_monte_carlo():
     mc = total / reps
     exact = fn.rank_gains("probit", "gated(q=0.1)", n)
     se = np.sqrt(np.maximum(mc * (1 - mc), 1e-4) / reps)
-    assert np.abs((mc - exact) / se).max() < 4.5   # 60 ranks: |z| > 4.5 has probability ~4e-4 by chance
+    assert np.abs((mc - exact) / se).max() < 4.5  # 60 ranks: |z| > 4.5 has probability ~4e-4 by chance
     # The transition at rank nq = 6 is smooth, between the exact head and the random rest.
     assert exact[0] > exact[5] > exact[9] > th.gated_rest_gain("probit", "gated(q=0.1)") - 1e-12
 
@@ -122,8 +126,9 @@ def test_rank_gains_match_monte_carlo():
 @pytest.mark.parametrize("discount", ["log2", "power(beta=2)", "zipf", "zipflog(gamma=2)"])
 def test_finite_n_theory_matches_the_simulation(discount):
     model, n, reps = "probit(lo=0.1, hi=0.6)", 3000, 400
-    v = np.array([sim.replicate_ndcg(model, ["gated(q=0.1)"], [discount], n, seed=6, replicate=r)[0, 0]
-                  for r in range(reps)])
+    v = np.array(
+        [sim.replicate_ndcg(model, ["gated(q=0.1)"], [discount], n, seed=6, replicate=r)[0, 0] for r in range(reps)]
+    )
     pred = fn.finite_n_ndcg(model, "gated(q=0.1)", discount, n)
     # E[DCG / IDCG] differs from E DCG / E IDCG by O(1/n) here
     assert abs(v.mean() - pred) < 4 * v.std(ddof=1) / math.sqrt(reps) + 1e-3
@@ -142,6 +147,11 @@ def test_rank_gains_near_the_gate_against_the_beta_density(n, ranks):
     got = fn.rank_gains(model, f"gated(q={q})", n)
     for r in ranks:
         beta = stats.beta(r, n - r + 1)
-        above = integrate.quad(lambda u, beta=beta: float(bayes(np.array([u]))[0]) * beta.pdf(u), beta.ppf(1e-15), q,
-                               limit=400, epsabs=1e-14)[0]
+        above = integrate.quad(
+            lambda u, beta=beta: float(bayes(np.array([u]))[0]) * beta.pdf(u),
+            beta.ppf(1e-15),
+            q,
+            limit=400,
+            epsabs=1e-14,
+        )[0]
         assert got[r - 1] == pytest.approx(above + rest * beta.sf(q), abs=2e-6)

@@ -37,13 +37,17 @@ def collection(seed: int, *, queries: int = 8, docs: int = 12, ties: bool = Fals
         scores = rng.integers(0, 3, retrieved.size) if ties else rng.permutation(retrieved.size) + rng.random()
         run += [(f"q{q}", f"d{d}", float(s)) for d, s in zip(retrieved, scores, strict=True)]
     run += [("unjudged", "d1", 1.0), ("unjudged", "d2", 0.5)]
-    return (pd.DataFrame(qrels, columns=["query_id", "doc_id", "relevance"]),
-            pd.DataFrame(run, columns=["query_id", "doc_id", "score"]))
+    return (
+        pd.DataFrame(qrels, columns=["query_id", "doc_id", "relevance"]),
+        pd.DataFrame(run, columns=["query_id", "doc_id", "score"]),
+    )
 
 
 def package_columns(qrels: pd.DataFrame, run: pd.DataFrame):
-    return (qrels.rename(columns={"query_id": "query", "doc_id": "doc"}),
-            run.rename(columns={"query_id": "query", "doc_id": "doc"}))
+    return (
+        qrels.rename(columns={"query_id": "query", "doc_id": "doc"}),
+        run.rename(columns={"query_id": "query", "doc_id": "doc"}),
+    )
 
 
 def per_query(measure, qrels, run) -> dict[str, float]:
@@ -53,18 +57,21 @@ def per_query(measure, qrels, run) -> dict[str, float]:
 # ---------------------------------------------------------------- names
 
 
-@pytest.mark.parametrize(("spec", "options", "printed"), [
-    ("ndcg", {}, "ndcg"),
-    ("ndcg@10", {}, "ndcg@10"),
-    ("ndcg_cut.10", {}, "ndcg@10"),
-    ("ndcg@10", {"gain": "exp2"}, "ndcg@10(gain=exp2)"),
-    ("ndcg@5(discount='power(beta=0.5)')", {"gain": "exp2"}, "ndcg@5(gain=exp2,discount=power(beta=0.5))"),
-    ("ndcg.1=3,2=9", {}, "ndcg(gains={1:3,2:9})"),
-    ("ndcg", {"discount": "zipf", "convention": "sklearn"}, "ndcg(discount=zipf,convention=sklearn)"),
-    ("ndcg@3", {"ties": "average"}, "ndcg@3(ties=average)"),
-    ("ndcg", {"convention": "trec_eval"}, "ndcg"),                    # the default is not printed
-    ("ndcg", {"convention": "scikit-learn"}, "ndcg(convention=sklearn)"),   # an alias prints as its preset
-])
+@pytest.mark.parametrize(
+    ("spec", "options", "printed"),
+    [
+        ("ndcg", {}, "ndcg"),
+        ("ndcg@10", {}, "ndcg@10"),
+        ("ndcg_cut.10", {}, "ndcg@10"),
+        ("ndcg@10", {"gain": "exp2"}, "ndcg@10(gain=exp2)"),
+        ("ndcg@5(discount='power(beta=0.5)')", {"gain": "exp2"}, "ndcg@5(gain=exp2,discount=power(beta=0.5))"),
+        ("ndcg.1=3,2=9", {}, "ndcg(gains={1:3,2:9})"),
+        ("ndcg", {"discount": "zipf", "convention": "sklearn"}, "ndcg(discount=zipf,convention=sklearn)"),
+        ("ndcg@3", {"ties": "average"}, "ndcg@3(ties=average)"),
+        ("ndcg", {"convention": "trec_eval"}, "ndcg"),  # the default is not printed
+        ("ndcg", {"convention": "scikit-learn"}, "ndcg(convention=sklearn)"),  # an alias prints as its preset
+    ],
+)
 def test_prints_as_the_packages_canonical_spec_and_parses_back(spec, options, printed):
     measure = ir_measure(spec, **options)
     assert repr(measure) == str(measure) == printed
@@ -77,7 +84,7 @@ def test_measures_derive_as_ir_measures_measures_do():
     measure = ir_measure("ndcg", gain="exp2")
     assert repr(measure @ 10) == "ndcg@10(gain=exp2)"
     assert repr(measure(discount="zipf")) == "ndcg(gain=exp2,discount=zipf)"
-    assert ir_measure("ndcg@10") != ir_measure("ndcg@10", convention="sklearn")   # told apart in result dicts
+    assert ir_measure("ndcg@10") != ir_measure("ndcg@10", convention="sklearn")  # told apart in result dicts
     assert repr(ir_measure("ndcg", gain=ir_measures_gain())) == "ndcg(gain=exp2)"  # a Gain object prints by name
 
 
@@ -87,18 +94,21 @@ def ir_measures_gain():
     return nr.parse_gain("exp2")
 
 
-@pytest.mark.parametrize(("call", "error", "message"), [
-    (lambda: ir_measure("map"), ValueError, "unknown measure 'map'; valid measures"),
-    (lambda: ir_measure("ndcg_cut"), ValueError, "spec must name one measure"),
-    (lambda: ir_measure(10), TypeError, "spec must be a measure spec (e.g. 'ndcg@10'), got int 10"),
-    (lambda: ir_measure("ndcg@10(gain=exp2)", gain="linear"), ValueError, "gain is given twice"),
-    (lambda: ir_measure("ndcg", gain="square"), ValueError, "unknown gain 'square'"),
-    (lambda: ir_measure("ndcg", discount=lambda r: 1 / r), TypeError, "discount must be a built-in discount"),
-    (lambda: ir_measure("ndcg", ties="random"), ValueError, "ties must be one of 'docno', 'input', 'average'"),
-    (lambda: ir_measure("ndcg", convention="trec"), ValueError, "unknown convention 'trec'; valid conventions"),
-    (lambda: ir_measure("ndcg") @ 0, ValueError, "cutoff must be an integer >= 1, got 0"),
-    (lambda: ir_measure("ndcg")(depth=3), TypeError, "unknown option(s) depth"),
-])
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda: ir_measure("map"), ValueError, "unknown measure 'map'; valid measures"),
+        (lambda: ir_measure("ndcg_cut"), ValueError, "spec must name one measure"),
+        (lambda: ir_measure(10), TypeError, "spec must be a measure spec (e.g. 'ndcg@10'), got int 10"),
+        (lambda: ir_measure("ndcg@10(gain=exp2)", gain="linear"), ValueError, "gain is given twice"),
+        (lambda: ir_measure("ndcg", gain="square"), ValueError, "unknown gain 'square'"),
+        (lambda: ir_measure("ndcg", discount=lambda r: 1 / r), TypeError, "discount must be a built-in discount"),
+        (lambda: ir_measure("ndcg", ties="random"), ValueError, "ties must be one of 'docno', 'input', 'average'"),
+        (lambda: ir_measure("ndcg", convention="trec"), ValueError, "unknown convention 'trec'; valid conventions"),
+        (lambda: ir_measure("ndcg") @ 0, ValueError, "cutoff must be an integer >= 1, got 0"),
+        (lambda: ir_measure("ndcg")(depth=3), TypeError, "unknown option(s) depth"),
+    ],
+)
 def test_bad_arguments_are_named(call, error, message):
     with pytest.raises(error) as raised:
         call()
@@ -113,8 +123,11 @@ def test_trec_eval_rules_agree_with_ir_measures_own_ndcg(seed):
     # ir_measures' nDCG runs trec_eval (pytrec_eval; the exponential gain as trec_eval's gain map 2^g - 1);
     # ours runs the package's evaluator.
     qrels, run = collection(seed)
-    pairs = [(ir_measure("ndcg"), ir_measures.nDCG), (ir_measure("ndcg@5"), ir_measures.nDCG @ 5),
-             (ir_measure("ndcg@5", gain="exp2"), ir_measures.nDCG(gains={0: 0, 1: 1, 2: 3, 3: 7}) @ 5)]
+    pairs = [
+        (ir_measure("ndcg"), ir_measures.nDCG),
+        (ir_measure("ndcg@5"), ir_measures.nDCG @ 5),
+        (ir_measure("ndcg@5", gain="exp2"), ir_measures.nDCG(gains={0: 0, 1: 1, 2: 3, 3: 7}) @ 5),
+    ]
     for ours, theirs in pairs:
         a, b = per_query(ours, qrels, run), per_query(theirs, qrels, run)
         assert a.keys() == b.keys()
@@ -124,15 +137,18 @@ def test_trec_eval_rules_agree_with_ir_measures_own_ndcg(seed):
 
 
 @pytest.mark.parametrize("seed", range(3))
-@pytest.mark.parametrize(("spec", "options"), [
-    ("ndcg", {"discount": "zipf"}),
-    ("ndcg@5", {"gain": "exp2", "discount": "power(beta=0.5)"}),
-    ("ndcg@10", {"discount": "geometric(p=0.8)", "ties": "average"}),
-    ("ndcg", {"convention": "sklearn"}),
-    ("ndcg@5", {"convention": "lightgbm"}),
-    ("ndcg", {"convention": "ranx", "ties": "input"}),
-    ("ndcg(gains={1: 2, 3: 10})", {}),
-])
+@pytest.mark.parametrize(
+    ("spec", "options"),
+    [
+        ("ndcg", {"discount": "zipf"}),
+        ("ndcg@5", {"gain": "exp2", "discount": "power(beta=0.5)"}),
+        ("ndcg@10", {"discount": "geometric(p=0.8)", "ties": "average"}),
+        ("ndcg", {"convention": "sklearn"}),
+        ("ndcg@5", {"convention": "lightgbm"}),
+        ("ndcg", {"convention": "ranx", "ties": "input"}),
+        ("ndcg(gains={1: 2, 3: 10})", {}),
+    ],
+)
 def test_values_are_the_evaluators(seed, spec, options):
     qrels, run = collection(seed, ties=True)
     measure = ir_measure(spec, **options)
@@ -159,15 +175,21 @@ def test_every_input_ir_measures_reads():
     qrels, run = collection(7)
     measure = ir_measure("ndcg@5", discount="zipf")
     expected = ir_measures.calc_aggregate([measure], qrels, run)[measure]
-    as_tuples = ([ir_measures.Qrel(*row) for row in qrels.itertuples(index=False)],
-                 [ir_measures.ScoredDoc(*row) for row in run.itertuples(index=False)])
-    as_dicts = ({q: dict(zip(g.doc_id, g.relevance, strict=True)) for q, g in qrels.groupby("query_id")},
-                {q: dict(zip(g.doc_id, g.score, strict=True)) for q, g in run.groupby("query_id")})
+    as_tuples = (
+        [ir_measures.Qrel(*row) for row in qrels.itertuples(index=False)],
+        [ir_measures.ScoredDoc(*row) for row in run.itertuples(index=False)],
+    )
+    as_dicts = (
+        {q: dict(zip(g.doc_id, g.relevance, strict=True)) for q, g in qrels.groupby("query_id")},
+        {q: dict(zip(g.doc_id, g.score, strict=True)) for q, g in run.groupby("query_id")},
+    )
     for q, r in (as_tuples, as_dicts):
         assert ir_measures.calc_aggregate([measure], q, r)[measure] == expected
     # Integer query ids come back as the qrels' own ids: each query once, none given the default twice.
-    numbered = (qrels.assign(query_id=qrels["query_id"].str[1:].astype(int)),
-                run[run["query_id"] != "unjudged"].assign(query_id=lambda r: r["query_id"].str[1:].astype(int)))
+    numbered = (
+        qrels.assign(query_id=qrels["query_id"].str[1:].astype(int)),
+        run[run["query_id"] != "unjudged"].assign(query_id=lambda r: r["query_id"].str[1:].astype(int)),
+    )
     metrics = list(ir_measures.iter_calc([measure], *numbered))
     assert sorted(m.query_id for m in metrics) == sorted(numbered[0]["query_id"].unique())
     assert ir_measures.calc_aggregate([measure], *numbered)[measure] == pytest.approx(expected, rel=1e-15)
@@ -205,8 +227,10 @@ def test_pyterrier_experiment_takes_the_measure():
     qrels, run = collection(3)
     topics = pd.DataFrame({"qid": sorted(run["query_id"].unique()), "query": "text"})
     pt_qrels = qrels.rename(columns={"query_id": "qid", "doc_id": "docno", "relevance": "label"})
-    results = {name: run.assign(score=run["score"] * sign).rename(columns={"query_id": "qid", "doc_id": "docno"})
-               for name, sign in (("up", 1.0), ("down", -1.0))}
+    results = {
+        name: run.assign(score=run["score"] * sign).rename(columns={"query_id": "qid", "doc_id": "docno"})
+        for name, sign in (("up", 1.0), ("down", -1.0))
+    }
     systems = [pt.Transformer.from_df(frame) for frame in results.values()]
     measures = [ir_measure("ndcg@10"), ir_measure("ndcg", discount="zipf", gain="exp2"), ir_measures.nDCG @ 10]
     table = pt.Experiment(systems, topics, pt_qrels, eval_metrics=measures, names=list(results)).set_index("name")
@@ -215,9 +239,13 @@ def test_pyterrier_experiment_takes_the_measure():
     for name, frame in results.items():
         renamed = frame.rename(columns={"qid": "query_id", "docno": "doc_id"})
         ours_qrels, ours_run = package_columns(topic_qrels, renamed)
-        expected = evaluate(ours_qrels, {name: ours_run}, ["ndcg@10", "ndcg(gain=exp2,discount=zipf)"],
-                            complete=True).means
+        expected = evaluate(
+            ours_qrels, {name: ours_run}, ["ndcg@10", "ndcg(gain=exp2,discount=zipf)"], complete=True
+        ).means
         assert math.isclose(table.loc[name, "ndcg@10"], table.loc[name, "nDCG@10"], rel_tol=1e-6)
         assert math.isclose(table.loc[name, "ndcg@10"], expected.loc[name, "ndcg@10"], rel_tol=1e-12)
-        assert math.isclose(table.loc[name, "ndcg(gain=exp2,discount=zipf)"],
-                            expected.loc[name, "ndcg(gain=exp2,discount=zipf)"], rel_tol=1e-12)
+        assert math.isclose(
+            table.loc[name, "ndcg(gain=exp2,discount=zipf)"],
+            expected.loc[name, "ndcg(gain=exp2,discount=zipf)"],
+            rel_tol=1e-12,
+        )

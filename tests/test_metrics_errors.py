@@ -97,8 +97,14 @@ def test_nonfinite_scores_raise(function, scores, match):
     [
         (["1", "2"], r"relevance must be numeric \(bool, int or float\), got dtype <U1"),
         ([[1, 2], ["a", "b"]], r"relevance must be numeric \(bool, int or float\), got dtype <U21"),
-        ([[1, 2], [3, "b"]], r"relevance must be numeric \(bool, int or float\), got dtype <U21 in \['1', '2', '3', 'b'\]"),
-        (np.array(["a", "b"], dtype=object), r"relevance must be numeric \(bool, int or float\), got objects in \['a', 'b'\]"),
+        (
+            [[1, 2], [3, "b"]],
+            r"relevance must be numeric \(bool, int or float\), got dtype <U21 in \['1', '2', '3', 'b'\]",
+        ),
+        (
+            np.array(["a", "b"], dtype=object),
+            r"relevance must be numeric \(bool, int or float\), got objects in \['a', 'b'\]",
+        ),
         (np.array([[1, 2]], dtype=object), r"relevance\[0\] must be numeric \(bool, int or float\), got dtype object"),
         ([1 + 2j, 3], r"relevance must be numeric \(bool, int or float\), got dtype complex128"),
         (None, "relevance must be a 1-D list of numbers or a 2-D/ragged collection of them, got None"),
@@ -130,7 +136,10 @@ def test_object_array_of_numbers_is_reported_as_non_numeric():
     "data, match",
     [
         (np.zeros((2, 2, 2)), r"relevance must be 1-D \(one query\) or 2-D/ragged \(one row per query\), got 3-D"),
-        ([[1, 2], 3], r"relevance\[1\] must be a 1-D list \(one query\), got 0-D .*mixing numbers and lists is not allowed"),
+        (
+            [[1, 2], 3],
+            r"relevance\[1\] must be a 1-D list \(one query\), got 0-D .*mixing numbers and lists is not allowed",
+        ),
         ([[1, 2], [[3]]], r"relevance\[1\] must be a 1-D list \(one query\), got 2-D"),
     ],
 )
@@ -160,7 +169,11 @@ def test_mismatched_labels_and_scores_raise(function, y_true, y_score, match):
 @pytest.mark.parametrize(
     "relevance, ideal, match",
     [
-        ([[1, 2], [1, 3]], [[1, 2]], "ideal must give the known grades of each query of relevance: expected 2 lists, got 1 lists"),
+        (
+            [[1, 2], [1, 3]],
+            [[1, 2]],
+            "ideal must give the known grades of each query of relevance: expected 2 lists, got 1 lists",
+        ),
         ([[1, 2], [1, 3]], [[1, 2], [1, 3], [0]], "expected 2 lists, got 3 lists"),
         ([[1, 2], [1, 3]], [1, 2, 3], "expected 2 lists, got one 1-D list"),
         ([1, 2], [[1, 2]], "expected one 1-D list, got 1 lists"),
@@ -269,12 +282,28 @@ def test_dcg_sum_overflow_is_not_a_silent_nan():
     "gain, error, match",
     [
         (lambda g: g + 1, ValueError, r"gain <lambda> must map grade 0 to 0, got gain\(0\) = 1.0"),
-        (lambda g: -g, ValueError, r"gain <lambda> must be non-decreasing, got gain\(0.0\) = -0.0 > gain\(1.0\) = -1.0"),
-        (lambda g: np.where(g > 2, 0.5, g), ValueError, r"must be non-decreasing, got gain\(2.0\) = 2.0 > gain\(3.0\) = 0.5"),
+        (
+            lambda g: -g,
+            ValueError,
+            r"gain <lambda> must be non-decreasing, got gain\(0.0\) = -0.0 > gain\(1.0\) = -1.0",
+        ),
+        (
+            lambda g: np.where(g > 2, 0.5, g),
+            ValueError,
+            r"must be non-decreasing, got gain\(2.0\) = 2.0 > gain\(3.0\) = 0.5",
+        ),
         (lambda g: np.expm1(1000.0 * g), ValueError, r"gain <lambda> is not finite \(overflow\?\) for grade 1.0"),
-        (lambda g: np.where(g > 0, np.nan, 0.0), ValueError, r"gain <lambda> is not finite \(overflow\?\) for grade 1.0"),
+        (
+            lambda g: np.where(g > 0, np.nan, 0.0),
+            ValueError,
+            r"gain <lambda> is not finite \(overflow\?\) for grade 1.0",
+        ),
         (lambda g: "x", TypeError, "gain <lambda> must map an array of grades to an array of numbers"),
-        (lambda g: np.ones(3), ValueError, r"gain <lambda> must return one value per grade: called on the 4 distinct grades of (relevance|y_true), it returned shape \(3,\)"),
+        (
+            lambda g: np.ones(3),
+            ValueError,
+            r"gain <lambda> must return one value per grade: called on the 4 distinct grades of (relevance|y_true), it returned shape \(3,\)",
+        ),
     ],
 )
 def test_bad_custom_gains_raise(gain, error, match):
@@ -297,12 +326,21 @@ def _increasing_after_4(r):
 @pytest.mark.parametrize(
     "discount, match",
     [
-        (lambda r: 1 - r / 3, r"discount <lambda> must be positive and finite over the ranks used \(1..3\), got D\(3\) = 0.0"),
+        (
+            lambda r: 1 - r / 3,
+            r"discount <lambda> must be positive and finite over the ranks used \(1..3\), got D\(3\) = 0.0",
+        ),
         (lambda r: -r, r"must be positive and finite over the ranks used \(1..3\), got D\(1\) = -1.0"),
         (lambda r: 1 / (r - 1), r"must be positive and finite over the ranks used \(1..3\), got D\(1\) = inf"),
-        (lambda r: np.full(r.shape, np.nan), r"must be positive and finite over the ranks used \(1..3\), got D\(1\) = nan"),
+        (
+            lambda r: np.full(r.shape, np.nan),
+            r"must be positive and finite over the ranks used \(1..3\), got D\(1\) = nan",
+        ),
         (lambda r: r, r"discount <lambda> must be non-increasing over the ranks used, got D\(1\) = 1.0 < D\(2\) = 2.0"),
-        (lambda r: 1.0, r"discount <lambda> must return one value per rank: called on the ranks 1..3, it returned shape \(\)"),
+        (
+            lambda r: 1.0,
+            r"discount <lambda> must return one value per rank: called on the ranks 1..3, it returned shape \(\)",
+        ),
     ],
 )
 def test_bad_custom_discounts_raise(discount, match):
@@ -318,7 +356,10 @@ def test_bad_custom_discounts_raise(discount, match):
 
 
 def test_discount_returning_non_numbers_is_a_type_error():
-    with pytest.raises(TypeError, match="discount <lambda> must map an array of ranks to an array of numbers, got 'x' when called on the ranks 1..3"):
+    with pytest.raises(
+        TypeError,
+        match="discount <lambda> must map an array of ranks to an array of numbers, got 'x' when called on the ranks 1..3",
+    ):
         nr.ndcg([1, 1, 1], discount=lambda r: "x")
 
 
@@ -326,7 +367,10 @@ def test_discount_is_checked_over_the_ranks_used_only():
     grades = [1, 1, 1, 1, 1]
     # Increasing from rank 4 to 5: fine at k=3, an error over all five ranks.
     assert nr.ndcg(grades, 3, discount=_increasing_after_4) == 1.0
-    with pytest.raises(ValueError, match=r"discount _increasing_after_4 must be non-increasing over the ranks used, got D\(4\) = 0.25 < D\(5\) = 1.0"):
+    with pytest.raises(
+        ValueError,
+        match=r"discount _increasing_after_4 must be non-increasing over the ranks used, got D\(4\) = 0.25 < D\(5\) = 1.0",
+    ):
         nr.ndcg(grades, discount=_increasing_after_4)
 
 
@@ -335,7 +379,11 @@ def test_discount_is_checked_over_the_ranks_used_only():
     [
         (dict(discount=3), TypeError, "discount must be a spec string, a Discount or a callable, got int: 3"),
         (dict(gain=3), TypeError, "gain must be a spec string, a mapping, a Gain or a callable, got int: 3"),
-        (dict(gain={0: 0, 1: 1}), ValueError, r"gain 'mapping\(\{0: 0, 1: 1\}\)' has no entry for grade (np\.float64\()?2\.0"),
+        (
+            dict(gain={0: 0, 1: 1}),
+            ValueError,
+            r"gain 'mapping\(\{0: 0, 1: 1\}\)' has no entry for grade (np\.float64\()?2\.0",
+        ),
     ],
 )
 def test_wrong_gain_or_discount_types_raise(kwargs, error, match):
@@ -344,7 +392,9 @@ def test_wrong_gain_or_discount_types_raise(kwargs, error, match):
 
 
 def test_builtin_discount_rejects_ranks_below_one():
-    with pytest.raises(ValueError, match=r"ranks must be finite and >= 1 \(ranks start at 1\), got minimum (np\.float64\()?0\.0"):
+    with pytest.raises(
+        ValueError, match=r"ranks must be finite and >= 1 \(ranks start at 1\), got minimum (np\.float64\()?0\.0"
+    ):
         nr.parse_discount("log2")([0, 1])
 
 
@@ -354,8 +404,16 @@ def test_builtin_discount_rejects_ranks_below_one():
 @pytest.mark.parametrize(
     "relevance, ideal, match",
     [
-        ([3, 1], [2, 1, 1], r"ideal does not contain the retrieved grades: relevance has 1 document of grade 3, ideal 0"),
-        ([2, 2, 1], [2, 1, 1], r"relevance has 2 documents of grade 2, ideal 1; ideal must list all known grades of the query, retrieved or not"),
+        (
+            [3, 1],
+            [2, 1, 1],
+            r"ideal does not contain the retrieved grades: relevance has 1 document of grade 3, ideal 0",
+        ),
+        (
+            [2, 2, 1],
+            [2, 1, 1],
+            r"relevance has 2 documents of grade 2, ideal 1; ideal must list all known grades of the query, retrieved or not",
+        ),
         ([[3, 1], [3, 1]], [[3, 1], [2, 1, 1]], r"ideal of query 1 does not contain the retrieved grades"),
     ],
 )
@@ -367,14 +425,18 @@ def test_ideal_must_contain_the_retrieved_grades(relevance, ideal, match):
 
 
 def test_ideal_with_the_retrieved_grades_in_any_order_is_accepted():
-    assert math.isclose(nr.ndcg([1, 3], ideal=[0, 3, 1]), (1 + 3 / math.log2(3)) / (3 + 1 / math.log2(3)), rel_tol=1e-15)
+    assert math.isclose(
+        nr.ndcg([1, 3], ideal=[0, 3, 1]), (1 + 3 / math.log2(3)) / (3 + 1 / math.log2(3)), rel_tol=1e-15
+    )
 
 
 # --- Tie rule and policies named wrongly ----------------------------------------------------------
 
 
 def test_unknown_tie_rule_raises():
-    with pytest.raises(ValueError, match="ties must be one of 'average', 'first', 'pessimistic', 'optimistic', got 'random'"):
+    with pytest.raises(
+        ValueError, match="ties must be one of 'average', 'first', 'pessimistic', 'optimistic', got 'random'"
+    ):
         nr.ndcg_from_scores([1, 2], [1, 2], ties="random")
 
 
@@ -394,12 +456,18 @@ BATCH = [[0, 0], [1, 0], [0]]  # queries 0 and 2 have no relevant document
 @pytest.mark.parametrize("policy, fill", [("zero", 0.0), ("one", 1.0), ("nan", math.nan)])
 def test_zero_ideal_policy_fills_and_warns(policy, fill):
     expected_defined = 1.0  # [1, 0] is in ideal order
-    with pytest.warns(nr.UndefinedNDCGWarning, match=rf"2 queries have ideal DCG 0 \(no relevant document known\): the queries at rows 0, 2; nDCG set to {fill} by zero_ideal='{policy}'") as record:
+    with pytest.warns(
+        nr.UndefinedNDCGWarning,
+        match=rf"2 queries have ideal DCG 0 \(no relevant document known\): the queries at rows 0, 2; nDCG set to {fill} by zero_ideal='{policy}'",
+    ) as record:
         got = nr.ndcg(BATCH, zero_ideal=policy)
     assert len([w for w in record if issubclass(w.category, nr.UndefinedNDCGWarning)]) == 1
     assert record[0].filename == __file__  # the warning points at the caller
     np.testing.assert_array_equal(got, [fill, expected_defined, fill])
-    with pytest.warns(nr.UndefinedNDCGWarning, match=rf"1 query has ideal DCG 0 \(no relevant document known\): the query at row 0; nDCG set to {fill}"):
+    with pytest.warns(
+        nr.UndefinedNDCGWarning,
+        match=rf"1 query has ideal DCG 0 \(no relevant document known\): the query at row 0; nDCG set to {fill}",
+    ):
         single = nr.ndcg_from_scores([0, 0, 0], [0.3, 0.2, 0.1], zero_ideal=policy)
     assert single == fill or (math.isnan(fill) and math.isnan(single))
     # The same with an explicit all-zero ideal and a cut-off.
@@ -415,14 +483,20 @@ def test_zero_ideal_default_is_zero():
 
 
 def test_zero_ideal_raise():
-    with pytest.raises(ValueError, match=r"nDCG is undefined for 2 queries with ideal DCG 0 \(no relevant document known\): the queries at rows 0, 2; choose zero_ideal='zero', 'one' or 'nan'"):
+    with pytest.raises(
+        ValueError,
+        match=r"nDCG is undefined for 2 queries with ideal DCG 0 \(no relevant document known\): the queries at rows 0, 2; choose zero_ideal='zero', 'one' or 'nan'",
+    ):
         nr.ndcg(BATCH, zero_ideal="raise")
     with pytest.raises(ValueError, match="nDCG is undefined for 1 query with ideal DCG 0"):
         nr.ndcg_from_scores([0, 0], [1, 2], zero_ideal="raise")
 
 
 def test_zero_ideal_message_lists_at_most_ten_queries():
-    with pytest.warns(nr.UndefinedNDCGWarning, match=r"12 queries have ideal DCG 0 .*: the queries at rows 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, \.\.\.;"):
+    with pytest.warns(
+        nr.UndefinedNDCGWarning,
+        match=r"12 queries have ideal DCG 0 .*: the queries at rows 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, \.\.\.;",
+    ):
         nr.ndcg(np.zeros((12, 3)))
 
 
@@ -456,7 +530,10 @@ def test_dcg_from_scores_does_not_warn_about_ndcg():
 
 def test_mean_over_queries_policies():
     values = [1.0, 0.5, math.nan]
-    with pytest.raises(ValueError, match=r"1 of 3 per-query values are NaN \(undefined nDCG\); pass nan_policy='omit' to average over the 2 defined queries"):
+    with pytest.raises(
+        ValueError,
+        match=r"1 of 3 per-query values are NaN \(undefined nDCG\); pass nan_policy='omit' to average over the 2 defined queries",
+    ):
         nr.mean_over_queries(values)
     assert nr.mean_over_queries(values, nan_policy="omit") == (1.0 + 0.5) / 2
     assert math.isnan(nr.mean_over_queries(values, nan_policy="propagate"))
@@ -467,9 +544,14 @@ def test_mean_over_queries_policies():
         nr.mean_over_queries(values, nan_policy="drop")
 
 
-@pytest.mark.parametrize("values, match", [([], r"values must not be empty, got shape \(0,\)"),
-                                           ([[1.0, 0.5]], r"values must be 1-D, got shape \(1, 2\)"),
-                                           (0.5, r"values must be 1-D, got shape \(\)")])
+@pytest.mark.parametrize(
+    "values, match",
+    [
+        ([], r"values must not be empty, got shape \(0,\)"),
+        ([[1.0, 0.5]], r"values must be 1-D, got shape \(1, 2\)"),
+        (0.5, r"values must be 1-D, got shape \(\)"),
+    ],
+)
 def test_mean_over_queries_needs_a_non_empty_1d_array(values, match):
     with pytest.raises(ValueError, match=match):
         nr.mean_over_queries(values)

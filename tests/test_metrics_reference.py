@@ -51,9 +51,13 @@ def test_worked_example_cg():
 
 
 def test_worked_example_dcg_idcg_ndcg():
-    dcg6 = 3 / math.log2(2) + 2 / math.log2(3) + 3 / math.log2(4) + 0 / math.log2(5) + 1 / math.log2(6) + 2 / math.log2(7)
+    dcg6 = (
+        3 / math.log2(2) + 2 / math.log2(3) + 3 / math.log2(4) + 0 / math.log2(5) + 1 / math.log2(6) + 2 / math.log2(7)
+    )
     # Ideal of all eight known documents 3,3,3,2,2,2,1,0, cut to six.
-    idcg6 = 3 / math.log2(2) + 3 / math.log2(3) + 3 / math.log2(4) + 2 / math.log2(5) + 2 / math.log2(6) + 2 / math.log2(7)
+    idcg6 = (
+        3 / math.log2(2) + 3 / math.log2(3) + 3 / math.log2(4) + 2 / math.log2(5) + 2 / math.log2(6) + 2 / math.log2(7)
+    )
     assert round(dcg6, 3) == 6.861 and round(idcg6, 3) == 8.740 and round(dcg6 / idcg6, 3) == 0.785
 
     known = WORKED + UNRETRIEVED
@@ -80,8 +84,12 @@ def test_worked_example_dcg_idcg_ndcg():
 
 def test_worked_example_exponential_gain():
     # Burges et al.: gain 2^rel - 1, i.e. 7, 3, 7, 0, 1, 3.
-    dcg6 = 7 / math.log2(2) + 3 / math.log2(3) + 7 / math.log2(4) + 0 / math.log2(5) + 1 / math.log2(6) + 3 / math.log2(7)
-    idcg6 = 7 / math.log2(2) + 7 / math.log2(3) + 7 / math.log2(4) + 3 / math.log2(5) + 3 / math.log2(6) + 3 / math.log2(7)
+    dcg6 = (
+        7 / math.log2(2) + 3 / math.log2(3) + 7 / math.log2(4) + 0 / math.log2(5) + 1 / math.log2(6) + 3 / math.log2(7)
+    )
+    idcg6 = (
+        7 / math.log2(2) + 7 / math.log2(3) + 7 / math.log2(4) + 3 / math.log2(5) + 3 / math.log2(6) + 3 / math.log2(7)
+    )
     known = WORKED + UNRETRIEVED
     assert math.isclose(nr.dcg(WORKED, gain="exp2"), dcg6, rel_tol=1e-12)
     assert math.isclose(nr.idcg(WORKED, 6, ideal=known, gain="exp2"), idcg6, rel_tol=1e-12)
@@ -144,7 +152,9 @@ def test_ndcg_is_between_zero_and_one(case, discount, k, data):
         assert 0.0 <= value <= 1.0  # exactly: no rounding above 1 (see test_core_adversarial.py)
     scores = data.draw(st.lists(st.integers(0, 5), min_size=len(grades), max_size=len(grades)))
     for ties in nr.TIES:
-        value = quiet(nr.ndcg_from_scores, grades, scores, k, ideal=grades + extra, gain=gain, discount=discount, ties=ties)
+        value = quiet(
+            nr.ndcg_from_scores, grades, scores, k, ideal=grades + extra, gain=gain, discount=discount, ties=ties
+        )
         assert 0.0 <= value <= 1.0  # exactly: no rounding above 1 (see test_core_adversarial.py)
 
 
@@ -233,7 +243,9 @@ def test_log_base_does_not_change_ndcg(case, base, k, data):
     assert math.isclose(other, ref, rel_tol=1e-12)
     # ...while DCG itself scales by log2(base): 1/log_b(x) = log2(b) / log2(x).
     assert math.isclose(
-        nr.dcg(grades, k, gain=gain, discount=f"log(base={base!r})"), nr.dcg(grades, k, gain=gain) * math.log2(base), rel_tol=1e-12
+        nr.dcg(grades, k, gain=gain, discount=f"log(base={base!r})"),
+        nr.dcg(grades, k, gain=gain) * math.log2(base),
+        rel_tol=1e-12,
     )
 
 
@@ -270,7 +282,9 @@ def test_two_d_ragged_and_per_list_loops_agree(seed, k, discount, gain):
         loop = [quiet(nr.ndcg_from_scores, g, s, k, ideal=i, ties=ties, **kw) for g, s, i in zip(grades, scores, ideal)]
         np.testing.assert_allclose(batch2d, loop, rtol=1e-12, atol=0)
         np.testing.assert_allclose(as_lists, loop, rtol=1e-12, atol=0)
-    np.testing.assert_allclose(quiet(nr.ndcg, grades, k, **kw), [quiet(nr.ndcg, g, k, **kw) for g in grades], rtol=1e-12)
+    np.testing.assert_allclose(
+        quiet(nr.ndcg, grades, k, **kw), [quiet(nr.ndcg, g, k, **kw) for g in grades], rtol=1e-12
+    )
     np.testing.assert_allclose(nr.dcg(grades, k, **kw), [nr.dcg(g, k, **kw) for g in grades], rtol=1e-12)
     # Ragged: cut each row to its own length.
     lengths = rng.integers(1, width + 1, size=n_queries)
@@ -279,8 +293,15 @@ def test_two_d_ragged_and_per_list_loops_agree(seed, k, discount, gain):
     ragged_i = [np.concatenate([g, e]) for g, e in zip(ragged_g, extra)]
     for ties in nr.TIES:
         batch = quiet(nr.ndcg_parts_from_scores, ragged_g, ragged_s, k, ideal=ragged_i, ties=ties, **kw)
-        for part, one in zip(batch, zip(*[quiet(nr.ndcg_parts_from_scores, g, s, k, ideal=i, ties=ties, **kw)
-                                          for g, s, i in zip(ragged_g, ragged_s, ragged_i)])):
+        for part, one in zip(
+            batch,
+            zip(
+                *[
+                    quiet(nr.ndcg_parts_from_scores, g, s, k, ideal=i, ties=ties, **kw)
+                    for g, s, i in zip(ragged_g, ragged_s, ragged_i)
+                ]
+            ),
+        ):
             np.testing.assert_allclose(part, one, rtol=1e-12, atol=0)
     batch = quiet(nr.ndcg_parts, ragged_g, k, ideal=ragged_i, **kw)
     loop = list(zip(*[quiet(nr.ndcg_parts, g, k, ideal=i, **kw) for g, i in zip(ragged_g, ragged_i)]))
@@ -298,7 +319,9 @@ def test_integer_and_float_grades_give_identical_results(dtype, k):
     scores = np.round(rng.normal(size=(9, 12)), 1)
     ideal = np.concatenate([grades, rng.integers(0, 5, size=(9, 3))], axis=1)
     for gain in ("linear", "exp2", {0: 0, 1: 1, 2: 2, 3: 5, 4: 9}):
-        ref = quiet(nr.ndcg_parts_from_scores, grades.astype(np.float64), scores, k, ideal=ideal.astype(np.float64), gain=gain)
+        ref = quiet(
+            nr.ndcg_parts_from_scores, grades.astype(np.float64), scores, k, ideal=ideal.astype(np.float64), gain=gain
+        )
         got = quiet(nr.ndcg_parts_from_scores, grades.astype(dtype), scores, k, ideal=ideal.astype(dtype), gain=gain)
         for a, b in zip(ref, got):
             assert np.array_equal(a, b)
@@ -355,7 +378,9 @@ def test_tie_rules_equal_brute_force_over_orderings(grades, data, k, exp_gain):
             assert math.isclose(got, expected[ties] / idcg, rel_tol=1e-12), ties
 
 
-@pytest.mark.parametrize("discount, formula", [("zipf", lambda r: 1 / r), ("geometric(p=0.5)", lambda r: 0.5 ** (r - 1))])
+@pytest.mark.parametrize(
+    "discount, formula", [("zipf", lambda r: 1 / r), ("geometric(p=0.5)", lambda r: 0.5 ** (r - 1))]
+)
 def test_tie_rules_brute_force_with_other_discounts(discount, formula):
     rng = np.random.default_rng(np.random.SeedSequence(5))
     for _ in range(30):
@@ -541,8 +566,12 @@ def test_gain_spec_round_trip(table, extra_keys):
 
 @pytest.mark.parametrize(
     "text, canonical",
-    [("linear", "linear"), (" exp2 ", "exp2"), ("mapping({2: 3, 1: 1})", "mapping({0: 0, 1: 1, 2: 3})"),
-     ("mapping({0: 0.0, 1: 2.5})", "mapping({0: 0, 1: 2.5})")],
+    [
+        ("linear", "linear"),
+        (" exp2 ", "exp2"),
+        ("mapping({2: 3, 1: 1})", "mapping({0: 0, 1: 1, 2: 3})"),
+        ("mapping({0: 0.0, 1: 2.5})", "mapping({0: 0, 1: 2.5})"),
+    ],
 )
 def test_gain_specs_print_canonically(text, canonical):
     g = nr.parse_gain(text)
@@ -560,7 +589,11 @@ ALL_DISCOUNTS_LISTED = r"valid discounts: log2, log\(base=2\), jarvelin\(base=2\
         ("Log2", ValueError, "unknown discount 'Log2'; " + ALL_DISCOUNTS_LISTED),
         ("power(0.5)", ValueError, "give parameters by name.*" + ALL_DISCOUNTS_LISTED),
         ("power", ValueError, r"discount 'power' needs parameter 'beta': power\(beta\)"),
-        ("power(gamma=1)", ValueError, r"discount 'power' has no parameter 'gamma'; valid: power\(beta\); all discounts: log2"),
+        (
+            "power(gamma=1)",
+            ValueError,
+            r"discount 'power' has no parameter 'gamma'; valid: power\(beta\); all discounts: log2",
+        ),
         ("power(beta=0)", ValueError, "discount 'power': beta must be > 0, got 0.0"),
         ("power(beta=-1)", ValueError, "beta must be > 0"),
         ("geometric(p=1)", ValueError, r"discount 'geometric': p must be in \(0, 1\), got 1.0"),
@@ -592,7 +625,11 @@ def test_bad_discount_specs_raise_with_valid_list(spec, error, match):
         ("linear(base=2)", ValueError, "is not valid; valid gains"),
         ("mapping", ValueError, "'mapping' needs a table"),
         ("mapping({0: 1})", ValueError, "grade 0 must map to 0, got 1.0"),
-        ("mapping({1: 2, 2: 1})", ValueError, "must be non-decreasing in the grade: grade 2 -> 1 is below grade 1 -> 2"),
+        (
+            "mapping({1: 2, 2: 1})",
+            ValueError,
+            "must be non-decreasing in the grade: grade 2 -> 1 is below grade 1 -> 2",
+        ),
         ("mapping({-1: 0})", ValueError, "grades must be >= 0, got -1"),
         ("mapping({1: 'a'})", TypeError, "gain 'mapping': every gain must be a number, got str 'a'"),
         ("mapping({})", TypeError, "needs a non-empty dict"),
@@ -606,7 +643,21 @@ def test_bad_gain_specs_raise_with_valid_list(spec, error, match):
 
 
 def test_discount_decay_classes():
-    decay = {s: nr.parse_discount(s).decay for s in ["none", "zipf", "power(beta=1)", "power(beta=0.5)", "power(beta=2)", "geometric(p=0.5)", "log2", "loglog", "logpower(gamma=3)", "jarvelin"]}
+    decay = {
+        s: nr.parse_discount(s).decay
+        for s in [
+            "none",
+            "zipf",
+            "power(beta=1)",
+            "power(beta=0.5)",
+            "power(beta=2)",
+            "geometric(p=0.5)",
+            "log2",
+            "loglog",
+            "logpower(gamma=3)",
+            "jarvelin",
+        ]
+    }
     assert decay == {
         "none": "constant",
         "zipf": "critical",
@@ -678,8 +729,9 @@ def test_dcg_from_scores_with_ideal_takes_empty_results_and_checks_containment()
     # The DCG does not depend on the ideal; an empty result (nothing returned) has DCG 0 once the ideal says
     # which query it is, and the ideal must contain the retrieved grades.
     assert nr.dcg_from_scores([], [], ideal=[2, 1]) == 0.0
-    np.testing.assert_array_equal(nr.dcg_from_scores([[], [1, 0]], [[], [0.1, 0.5]], ideal=[[2], [1]]),
-                                  [0.0, 1 / math.log2(3)])
+    np.testing.assert_array_equal(
+        nr.dcg_from_scores([[], [1, 0]], [[], [0.1, 0.5]], ideal=[[2], [1]]), [0.0, 1 / math.log2(3)]
+    )
     assert nr.dcg_from_scores([2, 1], [0.5, 0.9], ideal=[2, 1, 3]) == nr.dcg_from_scores([2, 1], [0.5, 0.9])
     with pytest.raises(ValueError, match="ideal does not contain the retrieved grades"):
         nr.dcg_from_scores([2, 2], [0.5, 0.9], ideal=[2, 1])
@@ -688,8 +740,13 @@ def test_dcg_from_scores_with_ideal_takes_empty_results_and_checks_containment()
 
 
 @SETTINGS
-@given(data=st.data(), k=st.one_of(st.none(), st.integers(1, 6)), with_ideal=st.booleans(), with_judged=st.booleans(),
-       ties=st.sampled_from(nr.TIES))
+@given(
+    data=st.data(),
+    k=st.one_of(st.none(), st.integers(1, 6)),
+    with_ideal=st.booleans(),
+    with_judged=st.booleans(),
+    ties=st.sampled_from(nr.TIES),
+)
 def test_dcg_from_scores_is_ndcg_from_scores_times_the_ideal_dcg(data, k, with_ideal, with_judged, ties):
     n = data.draw(st.integers(1, 7))
     grades = data.draw(st.lists(st.integers(0, 3), min_size=n, max_size=n))

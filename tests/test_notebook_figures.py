@@ -19,7 +19,7 @@ shows every figure, one with both defects of issue 7.
 from __future__ import annotations
 
 import copy
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import nbformat
@@ -35,14 +35,16 @@ FIXTURES = Path(__file__).parent / "fixtures" / "figure_display"
 
 def own_code_cells(nb) -> list:
     """The code cells of the notebook as committed (papermill's injected parameters left out)."""
-    return [c for c in nb.cells
-            if c.cell_type == "code" and "injected-parameters" not in c.metadata.get("tags", [])]
+    return [c for c in nb.cells if c.cell_type == "code" and "injected-parameters" not in c.metadata.get("tags", [])]
 
 
 def images(cell) -> int:
     """How many PNG images a code cell displays."""
-    return sum(1 for o in cell.get("outputs", [])
-               if o.output_type in ("display_data", "execute_result") and "image/png" in o.get("data", {}))
+    return sum(
+        1
+        for o in cell.get("outputs", [])
+        if o.output_type in ("display_data", "execute_result") and "image/png" in o.get("data", {})
+    )
 
 
 def figure_cells(executed: Path, figures_dir: Path, declared: list[str]) -> dict[int, list[str]]:
@@ -55,13 +57,14 @@ def figure_cells(executed: Path, figures_dir: Path, declared: list[str]) -> dict
     for position, cell in enumerate(cells):
         meta = cell.metadata.get("papermill", {})
         if meta.get("start_time") and meta.get("end_time"):
-            windows.append((position, datetime.fromisoformat(meta["start_time"]),
-                            datetime.fromisoformat(meta["end_time"])))
+            windows.append(
+                (position, datetime.fromisoformat(meta["start_time"]), datetime.fromisoformat(meta["end_time"]))
+            )
     owners: dict[int, list[str]] = {}
     for name in declared:
         record = figures_dir / f"{name}.json"
         assert record.is_file(), f"{executed.name}: declared figure {name} was not saved"
-        saved = datetime.fromtimestamp(record.stat().st_mtime, tz=timezone.utc)
+        saved = datetime.fromtimestamp(record.stat().st_mtime, tz=UTC)
         matches = [position for position, start, end in windows if start <= saved <= end]
         assert len(matches) == 1, f"{executed.name}: {name} was saved outside any one cell ({saved})"
         owners.setdefault(matches[0], []).append(name)
@@ -89,7 +92,8 @@ def execute(notebook: Path, scratch: Path) -> tuple[Path, Path]:
     figures_dir = scratch / "figures"
     executed = scratch / "executed" / notebook.name
     runner.run_notebook(
-        notebook, executed,
+        notebook,
+        executed,
         {"figures_dir": str(figures_dir), "results_dir": str(scratch / "results")},
         cwd=notebook.parent,
     )
@@ -143,7 +147,7 @@ def test_a_notebook_stored_without_its_images_fails(fixture_runs):
     assert display_problems(stripped, owners, "stores") == [
         "code cell 3 (starting 'fig, ax = plt.subplots(figsize=(3, 2))') saves 1 figure(s) (01_one) "
         "but stores 0 image(s)",
-        "code cell 4 (starting 'for name in [\"01_two_a\", \"01_two_b\"]:') saves 2 figure(s) "
+        'code cell 4 (starting \'for name in ["01_two_a", "01_two_b"]:\') saves 2 figure(s) '
         "(01_two_a, 01_two_b) but stores 0 image(s)",
     ]
 
@@ -189,4 +193,3 @@ def test_committed_notebook_stores_its_figures(path, notebook_runs):
         f"{path.name} as committed does not store the images of its figure cells "
         f"(refresh with `python -m ndcg_research store --only {path.stem}`):\n  " + "\n  ".join(problems)
     )
-

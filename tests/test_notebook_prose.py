@@ -68,7 +68,7 @@ def typed_numbers(nb: nbformat.NotebookNode) -> list[str]:
         text = NOT_PROSE.sub(" ", cell.source)
 
         def report(match: re.Match, why: str) -> None:
-            context = text[max(0, match.start() - 40): match.end() + 20].replace("\n", " ")
+            context = text[max(0, match.start() - 40) : match.end() + 20].replace("\n", " ")
             found.append(f"cell {index}: {why}: ...{context}...")
 
         for match in PERCENT.finditer(text):
@@ -76,7 +76,7 @@ def typed_numbers(nb: nbformat.NotebookNode) -> list[str]:
             if round(value / 100, 12) not in allowed:
                 report(match, "percentage not written in the code")
         for match in DECIMAL.finditer(text):
-            if float(match.group()) not in allowed and not text[match.end():].lstrip().startswith("%"):
+            if float(match.group()) not in allowed and not text[match.end() :].lstrip().startswith("%"):
                 report(match, "decimal number not written in the code")
         for match in COUNT.finditer(text):
             report(match, "a count 'k of m' is a measurement")
@@ -86,17 +86,22 @@ def typed_numbers(nb: nbformat.NotebookNode) -> list[str]:
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_markdown_cells_quote_no_typed_measurements(path):
     problems = typed_numbers(nbformat.read(path, as_version=4))
-    assert not problems, (f"{path.name}: numbers typed into prose (print them from a code cell, or write a "
-                          f"parameter in math/code):\n  " + "\n  ".join(problems))
+    assert not problems, (
+        f"{path.name}: numbers typed into prose (print them from a code cell, or write a "
+        f"parameter in math/code):\n  " + "\n  ".join(problems)
+    )
 
 
 def test_the_rule_catches_typed_numbers_and_allows_parameters():
-    nb = nbformat.v4.new_notebook(cells=[
-        nbformat.v4.new_code_cell('model = "probit(lo=0.1, hi=0.6)"\nconfidence = 0.95\nreplicates = 1000'),
-        nbformat.v4.new_markdown_cell(
-            "Relevant 60% of the time; 95% intervals over 1000 data sets; $\\gamma = 0.5772$; `power(beta=0.5)`.\n"
-            "Measured: the random ranker scores 0.93, 12% off, in 30 of 30 collections; limit 0.6."),
-    ])
+    nb = nbformat.v4.new_notebook(
+        cells=[
+            nbformat.v4.new_code_cell('model = "probit(lo=0.1, hi=0.6)"\nconfidence = 0.95\nreplicates = 1000'),
+            nbformat.v4.new_markdown_cell(
+                "Relevant 60% of the time; 95% intervals over 1000 data sets; $\\gamma = 0.5772$; `power(beta=0.5)`.\n"
+                "Measured: the random ranker scores 0.93, 12% off, in 30 of 30 collections; limit 0.6."
+            ),
+        ]
+    )
     problems = typed_numbers(nb)
     assert len(problems) == 3, problems
     assert "0.93" in problems[1] and "12%" in problems[0] and "30 of 30" in problems[2]
@@ -107,8 +112,11 @@ def test_the_rule_catches_typed_numbers_and_allows_parameters():
 #: A verdict in prose that says a claim holds: "holds" after a word naming what is judged (claim, verdict, law, ...)
 #: in the same sentence, or opening a sentence ("Verdict. Holds: ..."); not "does not hold", not a rule's "holds if
 #: ...", and not the verb of "a list holds one item".
-HOLDS = re.compile(r"(?:\b(?:claims?|verdicts?|findings?|law|hypothesis|property|reading)\b[^.]{0,40}?|(?:^|[.:]\s+))"
-                   r"(?<!not )\bholds\b(?! (?:if|when|only if)\b)", re.I | re.M)
+HOLDS = re.compile(
+    r"(?:\b(?:claims?|verdicts?|findings?|law|hypothesis|property|reading)\b[^.]{0,40}?|(?:^|[.:]\s+))"
+    r"(?<!not )\bholds\b(?! (?:if|when|only if)\b)",
+    re.I | re.M,
+)
 #: What a printed output says when the claim does not hold in that run.
 DENIED = re.compile(r"does not hold|\bat no n\b", re.I)
 
@@ -129,17 +137,19 @@ def contradicted_verdicts(nb: nbformat.NotebookNode) -> list[str]:
     for index, cell in enumerate(cells):
         if cell.cell_type != "markdown":
             continue
-        text = re.sub(r"[*_]", "", NOT_PROSE.sub(" ", cell.source))   # emphasis would hide a "not"
+        text = re.sub(r"[*_]", "", NOT_PROSE.sub(" ", cell.source))  # emphasis would hide a "not"
         said = HOLDS.search(text)
         if not said:
             continue
         before = next((c for c in reversed(cells[:index]) if c.cell_type == "code"), None)
-        after = next((c for c in cells[index + 1:] if c.cell_type == "code"), None)
+        after = next((c for c in cells[index + 1 :] if c.cell_type == "code"), None)
         for neighbour in (before, after):
             denied = DENIED.search(_outputs_text(neighbour)) if neighbour is not None else None
             if denied:
-                found.append(f"cell {index} says {text[max(0, said.start() - 30): said.end() + 20]!r} beside an "
-                             f"output saying {denied.group()!r}")
+                found.append(
+                    f"cell {index} says {text[max(0, said.start() - 30) : said.end() + 20]!r} beside an "
+                    f"output saying {denied.group()!r}"
+                )
                 break
     return found
 
@@ -147,19 +157,24 @@ def contradicted_verdicts(nb: nbformat.NotebookNode) -> list[str]:
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.stem for p in NOTEBOOKS])
 def test_no_prose_verdict_is_contradicted_by_the_output_beside_it(path):
     problems = contradicted_verdicts(nbformat.read(path, as_version=4))
-    assert not problems, (f"{path.name}: markdown states a verdict that the printed output beside it contradicts "
-                          f"(let the code print the verdict):\n  " + "\n  ".join(problems))
+    assert not problems, (
+        f"{path.name}: markdown states a verdict that the printed output beside it contradicts "
+        f"(let the code print the verdict):\n  " + "\n  ".join(problems)
+    )
 
 
 def test_the_verdict_check_catches_the_old_pattern_of_notebook_04():
     def notebook(prose: str, printed: str) -> nbformat.NotebookNode:
         shown = nbformat.v4.new_code_cell("print(line)")
         shown.outputs = [nbformat.v4.new_output("stream", name="stdout", text=printed)]
-        return nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x = 1"),
-                                               nbformat.v4.new_markdown_cell(prose), shown])
+        return nbformat.v4.new_notebook(
+            cells=[nbformat.v4.new_code_cell("x = 1"), nbformat.v4.new_markdown_cell(prose), shown]
+        )
 
-    old = notebook("A perfect record needs some four hundred data sets. So the claim\nholds in these models.",
-                   "  every pair with Wilson lower bound >= 0.99 at no n of this run (too few data sets)\n")
+    old = notebook(
+        "A perfect record needs some four hundred data sets. So the claim\nholds in these models.",
+        "  every pair with Wilson lower bound >= 0.99 at no n of this run (too few data sets)\n",
+    )
     assert len(contradicted_verdicts(old)) == 1
     table = notebook("**Verdict.** Holds: the order becomes more reliable.", "verdict: does not hold\n")
     assert len(contradicted_verdicts(table)) == 1

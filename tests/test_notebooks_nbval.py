@@ -119,7 +119,7 @@ def test_stored_file_is_what_saving_writes(path):
         line = next((i for i, (a, b) in enumerate(zip(stored, saved)) if a != b), min(len(stored), len(saved)))
         pytest.fail(
             f"{path.name} is not in the form nbformat writes (first difference at line {line + 1}: "
-            f"{stored[line:line + 1]} vs {saved[line:line + 1]}); "
+            f"{stored[line : line + 1]} vs {saved[line : line + 1]}); "
             f"run `python -m ndcg_research store --strip-only --only {path.stem}`"
         )
     assert path.read_text(encoding="utf-8") == buffer.getvalue()  # line endings, final newline
@@ -141,13 +141,27 @@ def test_declared_figures_are_named_and_published(path):
 
 def _run_nbval(notebook: Path, cwd: Path) -> subprocess.CompletedProcess[str]:
     (cwd / "pytest.ini").write_text("[pytest]\n")
-    if not (cwd / "results" / "full").exists():   # the committed tables the notebook's answer cell reads
+    if not (cwd / "results" / "full").exists():  # the committed tables the notebook's answer cell reads
         (cwd / "results").mkdir(exist_ok=True)
         (cwd / "results" / "full").symlink_to(ROOT / "results" / "full")
     return subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-c", str(cwd / "pytest.ini"),
-         "--nbval-lax", "--nbval-current-env", str(notebook)],
-        cwd=cwd, capture_output=True, text=True, timeout=600,
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            "-q",
+            "-p",
+            "no:cacheprovider",
+            "-c",
+            str(cwd / "pytest.ini"),
+            "--nbval-lax",
+            "--nbval-current-env",
+            str(notebook),
+        ],
+        cwd=cwd,
+        capture_output=True,
+        text=True,
+        timeout=600,
     )
 
 

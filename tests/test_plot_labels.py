@@ -25,9 +25,22 @@ DISCOUNTS = ["log2", "zipf"]
 
 def _decisions() -> dict[str, pd.DataFrame]:
     rows = [
-        dict(first=a, second=b, discount=d, reference="log2", n=n, p_first=0.6, p_first_low=0.5, p_first_high=0.7,
-             p_differs=0.1, p_differs_low=0.05, p_differs_high=0.2)
-        for a, b in PAIRS for d in DISCOUNTS for n in (10, 100)
+        dict(
+            first=a,
+            second=b,
+            discount=d,
+            reference="log2",
+            n=n,
+            p_first=0.6,
+            p_first_low=0.5,
+            p_first_high=0.7,
+            p_differs=0.1,
+            p_differs_low=0.05,
+            p_differs_high=0.2,
+        )
+        for a, b in PAIRS
+        for d in DISCOUNTS
+        for n in (10, 100)
     ]
     return {m: pd.DataFrame(rows) for m in MODELS}
 
@@ -68,30 +81,43 @@ def test_tables_round_as_the_sentences_beside_them():
 
 def test_the_expected_crossings_sit_in_a_strip_not_across_the_panels():
     # Issue 17: dotted lines for every discount's crossing piled up near n = 60-70 inside the panels.
-    crossings = pd.DataFrame([dict(first=a, second=b, discount=d, crossing_n=n)
-                              for (a, b), ns in zip(PAIRS, [(60.0, 70.0), (600.0, float("inf"))], strict=False)
-                              for d, n in zip(DISCOUNTS, ns, strict=False)])
+    crossings = pd.DataFrame(
+        [
+            dict(first=a, second=b, discount=d, crossing_n=n)
+            for (a, b), ns in zip(PAIRS, [(60.0, 70.0), (600.0, float("inf"))], strict=False)
+            for d, n in zip(DISCOUNTS, ns, strict=False)
+        ]
+    )
     fig = crossing_plots.decision_grid(_decisions(), DISCOUNTS, "p_first", crossings)
-    strips, panels = fig.axes[: len(PAIRS)], fig.axes[len(PAIRS):]
+    strips, panels = fig.axes[: len(PAIRS)], fig.axes[len(PAIRS) :]
     assert [ax.get_title() for ax in strips] == [f"{a} vs {b}" for a, b in PAIRS]
     assert all(ax.get_title() == "" for ax in panels)
     # No vertical line in a panel; in the strip one marker per finite crossing, at its n, on its own row.
     assert not any(len(set(line.get_xdata())) == 1 and len(line.get_xdata()) == 2 for ax in panels for line in ax.lines)
     marks = [(line.get_xdata()[0], line.get_ydata()[0]) for line in strips[0].lines]
     assert marks == [(60.0, 0), (70.0, 1)]
-    assert [t.get_text() for t in strips[1].texts] == ["none"]   # zipf never crosses in the second pair
+    assert [t.get_text() for t in strips[1].texts] == ["none"]  # zipf never crosses in the second pair
 
 
 def test_titles_write_a_power_of_ten_as_one():
     fig = discount_plots.discount_panels(["log2", "zipf"], 10**4)
     assert fig.axes[1].get_title() == "share of the mass in the top r (n = $10^{4}$)"
-    assert [n_label(v) for v in (10**7, 1000, 250, 100, 1e-6)] == ["$10^{7}$", "$10^{3}$", "250", "100",
-                                                                          "$10^{-6}$"]
+    assert [n_label(v) for v in (10**7, 1000, 250, 100, 1e-6)] == ["$10^{7}$", "$10^{3}$", "250", "100", "$10^{-6}$"]
 
 
 def test_failure_rate_panels_label_only_decades():
-    rows = pd.DataFrame(dict(discount="log2", better="a", worse="b", n=[100, 1000], p_fail=[0.45, 0.42],
-                             p_fail_low=[0.4, 0.38], p_fail_high=[0.5, 0.46], p_fail_normal=[0.44, 0.43]))
+    rows = pd.DataFrame(
+        dict(
+            discount="log2",
+            better="a",
+            worse="b",
+            n=[100, 1000],
+            p_fail=[0.45, 0.42],
+            p_fail_low=[0.4, 0.38],
+            p_fail_high=[0.5, 0.46],
+            p_fail_normal=[0.44, 0.43],
+        )
+    )
     fig = consistency_plots.failure_rate_grid({"m": rows}, ["log2"], [("a", "b")])
     fig.canvas.draw()
     ax = fig.axes[0]
@@ -107,13 +133,18 @@ def test_pooling_bias_colours_mean_one_thing_and_intervals_are_drawn():
 
     shape = (2, 2, 5)
     b = {"bias": np.zeros(shape), "low": -0.01 * np.ones(shape), "high": 0.01 * np.ones(shape)}
-    order = {"true": [1.0, 1.0], "unjudged = 0": [0.0, 0.5], "condensed": [0.9, 1.0],
-             "unjudged = 0, novel pooled too": [0.2, 1.0]}
+    order = {
+        "true": [1.0, 1.0],
+        "unjudged = 0": [0.0, 0.5],
+        "condensed": [0.9, 1.0],
+        "unjudged = 0, novel pooled too": [0.2, 1.0],
+    }
     fig = limitations_plots.pooling_bias_panels([1, 10], b, b, order, best=0, novel=4, k=10, replicates=20)
     left, right = fig.axes
     # Every curve of both panels is drawn with error bars (95% intervals), and the left title gives their size.
     assert len(left.containers) == 5 and len(right.containers) == 4
     assert "largest half-width is 0.010" in left.get_title()
+
     # One colour per way of scoring, the same in both panels (red meant a system on the left, a method on the right).
     def colours(ax):
         return [c.lines[0].get_color() for c in ax.containers]
@@ -122,11 +153,21 @@ def test_pooling_bias_colours_mean_one_thing_and_intervals_are_drawn():
 
 
 def test_discount_styles_group_by_class_and_single_out_log2():
-    discounts = ["log2", "loglog", "jarvelin(base=2)", "power(beta=0.25)", "power(beta=0.5)", "zipf", "power(beta=2)",
-                 "geometric(p=0.8)", "none"]
+    discounts = [
+        "log2",
+        "loglog",
+        "jarvelin(base=2)",
+        "power(beta=0.25)",
+        "power(beta=0.5)",
+        "zipf",
+        "power(beta=2)",
+        "geometric(p=0.8)",
+        "none",
+    ]
     styles = query_set_plots.discount_styles(discounts)
     assert styles["log2"]["color"] == "black" and styles["log2"]["zorder"] > max(
-        s["zorder"] for d, s in styles.items() if d != "log2")
+        s["zorder"] for d, s in styles.items() if d != "log2"
+    )
     from ndcg_research import parse_discount
 
     for a in discounts[1:]:
@@ -135,11 +176,26 @@ def test_discount_styles_group_by_class_and_single_out_log2():
             if a != b:
                 # Within a class the colour may repeat but the dash or marker differs; across classes colours differ.
                 assert (styles[a]["color"] != styles[b]["color"]) or same_class
-                assert (styles[a]["ls"], styles[a]["marker"]) != (styles[b]["ls"],
-                                                                  styles[b]["marker"]) or not same_class
-    curves = pd.concat([pd.DataFrame(dict(gain="linear", discount=d, size=[5, 10], accuracy=[0.8, 0.9],
-                                          accuracy_low=[0.79, 0.89], accuracy_high=[0.81, 0.91],
-                                          expected_power=[0.1, 0.3])) for d in discounts])
+                assert (styles[a]["ls"], styles[a]["marker"]) != (
+                    styles[b]["ls"],
+                    styles[b]["marker"],
+                ) or not same_class
+    curves = pd.concat(
+        [
+            pd.DataFrame(
+                dict(
+                    gain="linear",
+                    discount=d,
+                    size=[5, 10],
+                    accuracy=[0.8, 0.9],
+                    accuracy_low=[0.79, 0.89],
+                    accuracy_high=[0.81, 0.91],
+                    expected_power=[0.1, 0.3],
+                )
+            )
+            for d in discounts
+        ]
+    )
     fig = query_set_plots.queries_needed_panels(curves, ["linear"], discounts, [5, 10], target_accuracy=0.9, alpha=0.05)
     # One legend for the figure, outside the panels, naming each discount with its class.
     assert not any(ax.get_legend() for ax in fig.axes) and len(fig.legends) == 1

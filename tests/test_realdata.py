@@ -52,8 +52,9 @@ def toy_problem(seed: int, n_queries: int = 9, width: int = 40, systems: int = 3
         x = np.round(rng.normal(size=(n_queries, width)) + grades * s * 0.3, 1)  # rounding makes ties
         scores[f"s{s}"] = np.where(valid, x, -np.inf)
     docs = np.where(valid, np.char.add("d", np.arange(width).astype(str))[None, :], "").astype(object)
-    return problems.RankingProblem("toy", np.arange(n_queries).astype(str), docs, grades, lengths.astype(np.int64),
-                                   scores)
+    return problems.RankingProblem(
+        "toy", np.arange(n_queries).astype(str), docs, grades, lengths.astype(np.int64), scores
+    )
 
 
 GAINS = list(rd.GAINS.values())
@@ -73,18 +74,29 @@ def test_ndcg_values_match_ndcg_from_scores(seed):
             for g, gain in enumerate(GAINS):
                 for d, discount in enumerate(rd.DISCOUNTS):
                     for m, k in enumerate(ks):
-                        expected = nr.ndcg_from_scores(grades, scores, k, gain=gain, discount=discount,
-                                                       zero_ideal="nan")
-                        assert np.allclose(values[i, g, d, m], expected, atol=1e-12, equal_nan=True), (s, gain,
-                                                                                                       discount, k)
+                        expected = nr.ndcg_from_scores(
+                            grades, scores, k, gain=gain, discount=discount, zero_ideal="nan"
+                        )
+                        assert np.allclose(values[i, g, d, m], expected, atol=1e-12, equal_nan=True), (
+                            s,
+                            gain,
+                            discount,
+                            k,
+                        )
     assert np.isnan(values[:, :, :, :, 1]).all()  # no relevant item
     assert np.isnan(values[:, 1, :, :, 2]).all() and not np.isnan(values[:, 0, :, :, 2]).any()
 
 
 def test_ndcg_values_by_hand_with_ties():
     # grades (2, 0, 1, 0), scores (0.5, 0.5, 0.9, 0.1): c first, then a and b tied (mean gain 1 each), then d.
-    p = problems.RankingProblem("hand", np.array(["q"]), np.array([list("abcd")], dtype=object),
-                          np.array([[2.0, 0, 1, 0]]), np.array([4]), {"s": np.array([[0.5, 0.5, 0.9, 0.1]])})
+    p = problems.RankingProblem(
+        "hand",
+        np.array(["q"]),
+        np.array([list("abcd")], dtype=object),
+        np.array([[2.0, 0, 1, 0]]),
+        np.array([4]),
+        {"s": np.array([[0.5, 0.5, 0.9, 0.1]])},
+    )
     v = rd.ndcg_values(p, gains=["linear"], discounts=["log2", "zipf"], ks=[None, 2])
     dcg = 1 + 1 / math.log2(3) + 1 / 2
     idcg = 2 + 1 / math.log2(3)
@@ -94,8 +106,14 @@ def test_ndcg_values_by_hand_with_ties():
 
 
 def test_movielens_problem_candidates_and_grades():
-    ratings = pd.DataFrame({"user": [1, 1, 1, 1, 1, 2, 2, 2, 2, 2], "item": [1, 2, 3, 4, 5, 2, 3, 6, 7, 8],
-                            "rating": [5, 4, 3, 2, 1, 2, 4, 5, 3, 1], "timestamp": [1, 2, 3, 4, 5, 5, 4, 3, 2, 1]})
+    ratings = pd.DataFrame(
+        {
+            "user": [1, 1, 1, 1, 1, 2, 2, 2, 2, 2],
+            "item": [1, 2, 3, 4, 5, 2, 3, 6, 7, 8],
+            "rating": [5, 4, 3, 2, 1, 2, 4, 5, 3, 1],
+            "timestamp": [1, 2, 3, 4, 5, 5, 4, 3, 2, 1],
+        }
+    )
     p = problems.movielens_problem(ratings, rankers=["popularity", "itemknn(k=2)"], test_fraction=0.4)
     # user 1 trains on items 1-3 and is tested on 4 (2) and 5 (1); user 2 trains on 8, 7, 6 and is tested on 3 (4),
     # 2 (2).
@@ -115,8 +133,9 @@ def test_movielens_problem_candidates_and_grades():
 
 
 def test_trec_problem_pools_runs_and_qrels():
-    qrels = pd.DataFrame({"query": ["1", "1", "1", "2", "2"], "doc": ["a", "b", "c", "a", "x"],
-                          "relevance": [2, -1, 1, 0, 3]})
+    qrels = pd.DataFrame(
+        {"query": ["1", "1", "1", "2", "2"], "doc": ["a", "b", "c", "a", "x"], "relevance": [2, -1, 1, 0, 3]}
+    )
     run_a = pd.DataFrame({"query": ["1", "1", "2"], "doc": ["b", "d", "a"], "score": [3.0, 2.0, 1.0]})
     run_b = pd.DataFrame({"query": ["1", "3"], "doc": ["c", "z"], "score": [0.5, 9.0]})
     p = problems.trec_problem(qrels, {"A": run_a, "B": run_b})
@@ -134,14 +153,21 @@ def test_trec_problem_pools_runs_and_qrels():
 @pytest.mark.parametrize(
     "qrels, runs, match",
     [
-        (pd.DataFrame({"query": ["1"], "doc": ["a"]}),
-         {"A": pd.DataFrame({"query": ["1"], "doc": ["a"], "score": [1.0]})},
-         r"qrels must be a DataFrame.*missing \['relevance'\]"),
-        (pd.DataFrame({"query": ["1"], "doc": ["a"], "relevance": [1]}),
-         {"A": pd.DataFrame({"query": ["1", "1"], "doc": ["a", "a"], "score": [1.0, 2.0]})},
-         "retrieves document 'a' twice"),
-        (pd.DataFrame({"query": ["1"], "doc": ["a"], "relevance": [1]}),
-         {"A": pd.DataFrame({"query": ["2"], "doc": ["a"], "score": [1.0]})}, "no query is both judged"),
+        (
+            pd.DataFrame({"query": ["1"], "doc": ["a"]}),
+            {"A": pd.DataFrame({"query": ["1"], "doc": ["a"], "score": [1.0]})},
+            r"qrels must be a DataFrame.*missing \['relevance'\]",
+        ),
+        (
+            pd.DataFrame({"query": ["1"], "doc": ["a"], "relevance": [1]}),
+            {"A": pd.DataFrame({"query": ["1", "1"], "doc": ["a", "a"], "score": [1.0, 2.0]})},
+            "retrieves document 'a' twice",
+        ),
+        (
+            pd.DataFrame({"query": ["1"], "doc": ["a"], "relevance": [1]}),
+            {"A": pd.DataFrame({"query": ["2"], "doc": ["a"], "score": [1.0]})},
+            "no query is both judged",
+        ),
         (pd.DataFrame({"query": ["1"], "doc": ["a"], "relevance": [1]}), {}, "at least one run"),
     ],
 )
@@ -165,7 +191,7 @@ def test_sample_lists_keep_the_share_and_are_nested():
         for q in range(30):
             chosen = cols[q, : size[q]]
             assert len(set(chosen)) == size[q] and np.all(chosen < total[q])  # distinct real candidates
-            assert np.all(cols[q, size[q]:] >= total[q])  # the rest points at padding
+            assert np.all(cols[q, size[q] :] >= total[q])  # the rest points at padding
             share = r[q] / total[q]
             want = min(r[q], max(1 if r[q] else 0, round(size[q] * share)))
             want = size[q] - min(total[q] - r[q], size[q] - want)
@@ -182,8 +208,14 @@ def test_sampled_lists_are_uniform_within_each_class():
     # One query: 4 relevant among 20; lists of 5 hold one relevant and four others, each drawn uniformly.
     grades = np.zeros((1, 20))
     grades[0, [2, 7, 11, 19]] = 1
-    p = problems.RankingProblem("u", np.array(["q"]), np.array([[str(i) for i in range(20)]], dtype=object), grades,
-                          np.array([20]), {"s": np.zeros((1, 20))})
+    p = problems.RankingProblem(
+        "u",
+        np.array(["q"]),
+        np.array([[str(i) for i in range(20)]], dtype=object),
+        grades,
+        np.array([20]),
+        {"s": np.zeros((1, 20))},
+    )
     counts = np.zeros(20)
     draws = 4000
     for rep in range(draws):
@@ -198,11 +230,16 @@ def test_list_length_values_average_the_draws():
     p = toy_problem(2)
     ns = [5, None]
     got = rd.list_length_values(p, ns, gains=GAINS[:1], discounts=["log2", "zipf"], replicates=3, seed=5)
-    draws = [rd.ndcg_values(p, gains=GAINS[:1], discounts=["log2", "zipf"],
-                            columns=rd.sample_lists(p, [5], seed=5, replicate=r)[5])[:, :, :, 0] for r in range(3)]
+    draws = [
+        rd.ndcg_values(
+            p, gains=GAINS[:1], discounts=["log2", "zipf"], columns=rd.sample_lists(p, [5], seed=5, replicate=r)[5]
+        )[:, :, :, 0]
+        for r in range(3)
+    ]
     assert np.allclose(got[0], np.mean(draws, axis=0), equal_nan=True)
-    assert np.allclose(got[1], rd.ndcg_values(p, gains=GAINS[:1], discounts=["log2", "zipf"])[:, :, :, 0],
-                       equal_nan=True)
+    assert np.allclose(
+        got[1], rd.ndcg_values(p, gains=GAINS[:1], discounts=["log2", "zipf"])[:, :, :, 0], equal_nan=True
+    )
 
 
 def test_ndcg_values_errors():
@@ -232,8 +269,9 @@ def test_compare_table_against_scipy():
         half = sps.t.ppf(0.975, n - 1) * matrix.std(axis=1, ddof=1) / np.sqrt(n)
         got = systems[systems.gain == gain]
         assert np.allclose(got["mean"], matrix.mean(axis=1)) and (got["queries"] == n).all()
-        assert np.allclose(got["ci_low"], matrix.mean(axis=1) - half) and np.allclose(got["ci_high"],
-                                                                                      matrix.mean(axis=1) + half)
+        assert np.allclose(got["ci_low"], matrix.mean(axis=1) - half) and np.allclose(
+            got["ci_high"], matrix.mean(axis=1) + half
+        )
         got = pairs[pairs.gain == gain]
         p = [sps.ttest_rel(matrix[i], matrix[j]).pvalue for i, j in [(0, 1), (0, 2), (1, 2)]]
         assert np.allclose(got["pvalue"], p)
@@ -242,8 +280,14 @@ def test_compare_table_against_scipy():
         expected = np.empty(3)
         expected[order] = holm
         assert np.allclose(got["pvalue_adjusted"], expected)
-        assert np.allclose(got["difference"], [matrix[0].mean() - matrix[1].mean(), matrix[0].mean() - matrix[2].mean(),
-                                               matrix[1].mean() - matrix[2].mean()])
+        assert np.allclose(
+            got["difference"],
+            [
+                matrix[0].mean() - matrix[1].mean(),
+                matrix[0].mean() - matrix[2].mean(),
+                matrix[1].mean() - matrix[2].mean(),
+            ],
+        )
 
 
 def test_compare_table_checks_the_shape():
@@ -265,27 +309,50 @@ def test_query_set_tables_against_a_direct_count():
     rng = np.random.default_rng(5)
     topic = rng.normal(0.5, 0.15, 60)
     shifts = np.array([0.0, 0.01, 0.03, 0.08])
-    values = np.stack([topic + shifts[:, None] + rng.normal(0, 0.05, (4, 60)),
-                       topic + shifts[:, None] + rng.normal(0, 0.2, (4, 60))])  # two measures, the second noisier
-    power, swaps, agreement = rd.query_set_tables(values, list("abcd"), {"measure": ["quiet", "noisy"]},
-                                                  sizes=[10, 60], draws=3, swap_trials=50, test="t", seed=2)
-    assert power[["measure", "users", "draws"]].values.tolist() == [["quiet", 10, 3], ["quiet", 60, 1],
-                                                                     ["noisy", 10, 3], ["noisy", 60, 1]]
+    values = np.stack(
+        [topic + shifts[:, None] + rng.normal(0, 0.05, (4, 60)), topic + shifts[:, None] + rng.normal(0, 0.2, (4, 60))]
+    )  # two measures, the second noisier
+    power, swaps, agreement = rd.query_set_tables(
+        values, list("abcd"), {"measure": ["quiet", "noisy"]}, sizes=[10, 60], draws=3, swap_trials=50, test="t", seed=2
+    )
+    assert power[["measure", "users", "draws"]].values.tolist() == [
+        ["quiet", 10, 3],
+        ["quiet", 60, 1],
+        ["noisy", 10, 3],
+        ["noisy", 60, 1],
+    ]
     for m, name in enumerate(["quiet", "noisy"]):
         # all users: share of the 6 pairs whose paired t test is significant at 5%
-        direct = np.mean([sps.ttest_rel(values[m, i], values[m, j]).pvalue < 0.05 for i in range(4)
-                          for j in range(i + 1, 4)])
+        direct = np.mean(
+            [sps.ttest_rel(values[m, i], values[m, j]).pvalue < 0.05 for i in range(4) for j in range(i + 1, 4)]
+        )
         assert power[(power.measure == name) & (power.users == 60)]["power"].iloc[0] == pytest.approx(direct)
         # subsets of 10: the mean over the same subsets, counted directly
         subsets = rd.user_subsets(60, 10, 3, seed=2)
-        direct = np.mean([np.mean([sps.ttest_rel(values[m, i, s], values[m, j, s]).pvalue < 0.05
-                                   for i in range(4) for j in range(i + 1, 4)]) for s in subsets])
+        direct = np.mean(
+            [
+                np.mean(
+                    [
+                        sps.ttest_rel(values[m, i, s], values[m, j, s]).pvalue < 0.05
+                        for i in range(4)
+                        for j in range(i + 1, 4)
+                    ]
+                )
+                for s in subsets
+            ]
+        )
         assert power[(power.measure == name) & (power.users == 10)]["power"].iloc[0] == pytest.approx(direct)
     assert swaps["size"].tolist() == [10, 10]  # 60 users: only sets of up to 30 have a disjoint twin
     assert agreement["kendall_tau"].iloc[0] == 1.0  # the reference against itself
     with pytest.raises(ValueError, match="no NaN"):
-        rd.query_set_tables(np.where(values > 0.9, np.nan, values), list("abcd"), {"measure": ["q", "n"]},
-                            sizes=[10], draws=1, swap_trials=5)
+        rd.query_set_tables(
+            np.where(values > 0.9, np.nan, values),
+            list("abcd"),
+            {"measure": ["q", "n"]},
+            sizes=[10],
+            draws=1,
+            swap_trials=5,
+        )
 
 
 def test_first_order_table_by_hand():
@@ -303,12 +370,24 @@ def test_first_order_table_by_hand():
 
 
 def test_decisions_against_the_whole_list():
-    means = pd.DataFrame({"gain": "g", "cutoff": ["all"] * 3 + ["5"] * 3, "system": list("abc") * 2,
-                          "mean": [0.5, 0.4, 0.3, 0.2, 0.25, 0.1]})
-    pairs = pd.DataFrame({"gain": "g", "cutoff": ["all"] * 3 + ["5"] * 3,
-                          "system_a": ["a", "a", "b"] * 2, "system_b": ["b", "c", "c"] * 2,
-                          "difference": [0.1, 0.2, 0.1, -0.05, 0.1, 0.15],
-                          "pvalue_adjusted": [0.01, 0.001, 0.2, 0.01, 0.3, 0.01]})
+    means = pd.DataFrame(
+        {
+            "gain": "g",
+            "cutoff": ["all"] * 3 + ["5"] * 3,
+            "system": list("abc") * 2,
+            "mean": [0.5, 0.4, 0.3, 0.2, 0.25, 0.1],
+        }
+    )
+    pairs = pd.DataFrame(
+        {
+            "gain": "g",
+            "cutoff": ["all"] * 3 + ["5"] * 3,
+            "system_a": ["a", "a", "b"] * 2,
+            "system_b": ["b", "c", "c"] * 2,
+            "difference": [0.1, 0.2, 0.1, -0.05, 0.1, 0.15],
+            "pvalue_adjusted": [0.01, 0.001, 0.2, 0.01, 0.3, 0.01],
+        }
+    )
     out, summary = rd.decisions_against(means, pairs, column="cutoff", reference="all")
     assert out["decision"].tolist() == [1, 1, 0, -1, 0, 1]
     at5 = summary[summary.cutoff == "5"].iloc[0]
@@ -330,28 +409,54 @@ def findings_tables(spread_narrows=True, loglog_sig=3):
             for s, m in (("x", top), ("y", low)):
                 rows.append(dict(list_length=n, gain="g", discount=d, system=s, mean=m, users_with_share_kept=kept))
             sig = {"zipf": 0.5, "log2": 0.01, "loglog": 0.01 if loglog_sig else 0.5}[d]
-            pairs.append(dict(list_length=n, gain="g", discount=d, system_a="x", system_b="y",
-                              pvalue_adjusted=sig, effect_size=0.5))
+            pairs.append(
+                dict(
+                    list_length=n,
+                    gain="g",
+                    discount=d,
+                    system_a="x",
+                    system_b="y",
+                    pvalue_adjusted=sig,
+                    effect_size=0.5,
+                )
+            )
             if d != "zipf":
                 for s, c in (("x", 4.0), ("y", 5.0)):
-                    fo.append(dict(list_length=n, gain="g", discount=d, system=s,
-                                   c_estimate=c * (1.1 if d == "loglog" else 1.0)))
+                    fo.append(
+                        dict(
+                            list_length=n,
+                            gain="g",
+                            discount=d,
+                            system=s,
+                            c_estimate=c * (1.1 if d == "loglog" else 1.0),
+                        )
+                    )
     return pd.DataFrame(rows), pd.DataFrame(pairs), pd.DataFrame(fo)
 
 
 def test_list_length_findings_rules():
     f = ml_rules.list_length_findings(*findings_tables())
     assert (f["n0"], f["n1"], f["slow"], f["fast"]) == ("100", "all", ["log2", "loglog"], ["zipf"])
-    assert f["verdicts"] == {"1a drift together (slowly varying)": "holds", "1a first-order law": "holds",
-                             "1b differences stay detectable": "holds", "1c zipf/summable lose": "holds"}
+    assert f["verdicts"] == {
+        "1a drift together (slowly varying)": "holds",
+        "1a first-order law": "holds",
+        "1b differences stay detectable": "holds",
+        "1c zipf/summable lose": "holds",
+    }
     f = ml_rules.list_length_findings(*findings_tables(spread_narrows=False, loglog_sig=0))
     assert f["verdicts"]["1a drift together (slowly varying)"] == "does not hold"
     assert f["verdicts"]["1b differences stay detectable"] == "does not hold"
 
 
 def test_query_set_findings_rule():
-    power = pd.DataFrame({"gain": "g", "discount": ["zipf", "log2", "loglog"] * 2, "users": [25] * 3 + [100] * 3,
-                          "power": [0.1, 0.3, 0.3, 0.2, 0.5, 0.46]})
+    power = pd.DataFrame(
+        {
+            "gain": "g",
+            "discount": ["zipf", "log2", "loglog"] * 2,
+            "users": [25] * 3 + [100] * 3,
+            "power": [0.1, 0.3, 0.3, 0.2, 0.5, 0.46],
+        }
+    )
     f = ml_rules.query_set_findings(power)
     assert f["users"] == 100 and f["verdict"] == "holds" and f["best"] == "log2"
     power.loc[5, "power"] = 0.4  # loglog more than 0.05 below log2
@@ -360,15 +465,25 @@ def test_query_set_findings_rule():
 
 def test_a_trec_export_of_the_movielens_problem_gives_the_same_values():
     # The same rankings written as TREC qrels and runs (every candidate retrieved) make the same problem.
-    ratings = pd.DataFrame({"user": np.repeat([1, 2, 3], 8), "item": np.tile(np.arange(1, 9), 3),
-                            "rating": np.random.default_rng(0).integers(1, 6, 24),
-                            "timestamp": np.arange(24)})
+    ratings = pd.DataFrame(
+        {
+            "user": np.repeat([1, 2, 3], 8),
+            "item": np.tile(np.arange(1, 9), 3),
+            "rating": np.random.default_rng(0).integers(1, 6, 24),
+            "timestamp": np.arange(24),
+        }
+    )
     ratings = ratings.drop(index=[3, 12, 21]).reset_index(drop=True)  # users did not rate everything
     p = problems.movielens_problem(ratings, rankers=["popularity", "random"], test_fraction=0.3)
     valid = p.valid
     q = np.broadcast_to(p.queries.astype(str)[:, None], p.docs.shape)
-    qrels = pd.DataFrame({"query": q[valid & (p.grades > 0)], "doc": p.docs[valid & (p.grades > 0)],
-                          "relevance": p.grades[valid & (p.grades > 0)]})
+    qrels = pd.DataFrame(
+        {
+            "query": q[valid & (p.grades > 0)],
+            "doc": p.docs[valid & (p.grades > 0)],
+            "relevance": p.grades[valid & (p.grades > 0)],
+        }
+    )
     runs = {s: pd.DataFrame({"query": q[valid], "doc": p.docs[valid], "score": p.scores[s][valid]}) for s in p.systems}
     t = problems.trec_problem(qrels, runs)
     a = rd.ndcg_values(p, gains=GAINS, discounts=["log2", "zipf"], ks=[None, 2])
@@ -425,8 +540,9 @@ def test_convention_values_match_the_metric_core():
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore", nr.UndefinedNDCGWarning)
                 # trec_eval: ideal from every judged grade; scikit-learn: from the retrieved list only
-                expected = nr.ndcg_from_scores(got, block["score"].to_numpy(),
-                                               ideal=all_grades) if all_grades.size else np.nan
+                expected = (
+                    nr.ndcg_from_scores(got, block["score"].to_numpy(), ideal=all_grades) if all_grades.size else np.nan
+                )
                 sk = nr.ndcg_from_scores(got, block["score"].to_numpy())
             if not all_grades.size:  # no judgment: the query is in one file only, no preset evaluates it
                 assert np.isnan(v_top[:, 0, s, q]).all()
@@ -446,8 +562,14 @@ def test_convention_values_record_refusals():
 
 
 def test_convention_findings_rule():
-    decisions = pd.DataFrame({"convention": ["trec_eval", "sklearn", "lightgbm"], "max_mean_shift": [0, 0.1, 0.5],
-                              "significant_reversals": [0, 0, 2], "kendall_tau_vs_reference": [1.0, 0.9, -0.3]})
+    decisions = pd.DataFrame(
+        {
+            "convention": ["trec_eval", "sklearn", "lightgbm"],
+            "max_mean_shift": [0, 0.1, 0.5],
+            "significant_reversals": [0, 0, 2],
+            "kendall_tau_vs_reference": [1.0, 0.9, -0.3],
+        }
+    )
     f = ml_rules.convention_findings(decisions)
     assert f["verdict"] == "does not hold" and f["reversing"]["convention"].tolist() == ["lightgbm"]
     assert f["max_shift"] == 0.5
@@ -458,10 +580,14 @@ def test_query_set_tables_on_a_small_collection_uses_a_size_that_fits_and_says_s
     # A TREC track of 20 topics: no user-set size of the notebook (25 or more) has a disjoint twin.
     rng = np.random.default_rng(8)
     values = rng.uniform(size=(1, 3, 20))
-    with pytest.warns(UserWarning, match=r"a size must be at most half the 20 users \(queries\): none of sizes "
-                                         r"\[20\] fits; the swap rates use 10, the largest that does"):
-        power, swaps, _ = rd.query_set_tables(values, list("abc"), {"measure": ["m"]}, sizes=[20], draws=1,
-                                              swap_trials=5, test="t")
+    with pytest.warns(
+        UserWarning,
+        match=r"a size must be at most half the 20 users \(queries\): none of sizes "
+        r"\[20\] fits; the swap rates use 10, the largest that does",
+    ):
+        power, swaps, _ = rd.query_set_tables(
+            values, list("abc"), {"measure": ["m"]}, sizes=[20], draws=1, swap_trials=5, test="t"
+        )
     assert swaps["size"].tolist() == [10] and len(swaps.columns) > 1
     assert power["users"].tolist() == [20]
     with pytest.raises(ValueError, match="need at least 2 users, got 1"):
@@ -472,14 +598,18 @@ def test_verdict_1b_is_not_given_without_a_significant_pair():
     import pandas as pd
 
     lengths, discounts, systems = ["10", "all"], ["log2", "loglog"], ["a", "b"]
-    means = pd.DataFrame([(n, "rating", d, s, 0.5 + 0.1 * (s == "a"), 1.0) for n in lengths for d in discounts
-                          for s in systems], columns=["list_length", "gain", "discount", "system", "mean",
-                                                      "users_with_share_kept"])
-    pairs = pd.DataFrame([(n, "rating", d, "a", "b", 0.9, 0.5) for n in lengths for d in discounts],
-                         columns=["list_length", "gain", "discount", "system_a", "system_b", "pvalue_adjusted",
-                                  "effect_size"])
-    first_order = pd.DataFrame([(n, "rating", d, s, 1.0) for n in lengths for d in discounts for s in systems],
-                               columns=["list_length", "gain", "discount", "system", "c_estimate"])
+    means = pd.DataFrame(
+        [(n, "rating", d, s, 0.5 + 0.1 * (s == "a"), 1.0) for n in lengths for d in discounts for s in systems],
+        columns=["list_length", "gain", "discount", "system", "mean", "users_with_share_kept"],
+    )
+    pairs = pd.DataFrame(
+        [(n, "rating", d, "a", "b", 0.9, 0.5) for n in lengths for d in discounts],
+        columns=["list_length", "gain", "discount", "system_a", "system_b", "pvalue_adjusted", "effect_size"],
+    )
+    first_order = pd.DataFrame(
+        [(n, "rating", d, s, 1.0) for n in lengths for d in discounts for s in systems],
+        columns=["list_length", "gain", "discount", "system", "c_estimate"],
+    )
     from ndcg_research.studies.movielens.findings import list_length_findings
 
     found = list_length_findings(means, pairs, first_order)
@@ -491,20 +621,27 @@ def test_verdict_1b_is_not_given_without_a_significant_pair():
 
 
 def test_ndcg_values_example():
-    p = RankingProblem("toy", np.array(["q"]), np.array([["a", "b", "c"]]), np.array([[0.0, 2.0, 1.0]]),
-                       np.array([3]), {"s": np.array([[0.9, 0.5, 0.1]])})
+    p = RankingProblem(
+        "toy",
+        np.array(["q"]),
+        np.array([["a", "b", "c"]]),
+        np.array([[0.0, 2.0, 1.0]]),
+        np.array([3]),
+        {"s": np.array([[0.9, 0.5, 0.1]])},
+    )
     v = ndcg_values(p, gains=["linear"], discounts=["log2"], ks=[None, 1])
     assert (v.shape, round(float(v[0, 0, 0, 0, 0]), 4), float(v[0, 0, 0, 1, 0])) == ((1, 1, 1, 2, 1), 0.6697, 0.0)
 
 
 def test_list_length_label_example():
-    assert (list_length_label(100), list_length_label(None)) == ('100', 'all')
+    assert (list_length_label(100), list_length_label(None)) == ("100", "all")
 
 
 def test_sample_lists_example():
     grades = np.array([[1.0, 0, 0, 0, 2.0, 0, 0, 0, 0, 0]])
-    p = RankingProblem("toy", np.array(["q"]), np.array([list("abcdefghij")]), grades, np.array([10]),
-                       {"s": np.zeros((1, 10))})
+    p = RankingProblem(
+        "toy", np.array(["q"]), np.array([list("abcdefghij")]), grades, np.array([10]), {"s": np.zeros((1, 10))}
+    )
     lists = sample_lists(p, [2, 5, None], seed=1)
     # share 0.2 kept
     assert [int(np.count_nonzero(grades[0, lists[n][0]])) for n in (2, 5, None)] == [1, 1, 2]
@@ -514,8 +651,9 @@ def test_sample_lists_example():
 
 def test_list_length_values_example():
     grades = np.array([[1.0, 0, 0, 0, 2.0, 0, 0, 0, 0, 0]])
-    p = RankingProblem("toy", np.array(["q"]), np.array([list("abcdefghij")]), grades, np.array([10]),
-                       {"s": -np.arange(10.0)[None, :]})
+    p = RankingProblem(
+        "toy", np.array(["q"]), np.array([list("abcdefghij")]), grades, np.array([10]), {"s": -np.arange(10.0)[None, :]}
+    )
     assert list_length_values(p, [10], gains=["linear"], discounts=["none"], seed=0).tolist() == [[[[[1.0]]]]]
 
 
@@ -523,7 +661,7 @@ def test_compare_table_example():
     # one slice: 2 systems x 4 queries
     v = np.array([[[0.5, 0.6, 0.7, 0.9], [0.4, 0.5, 0.5, 0.8]]])
     s, p = compare_table(v, ["a", "b"], {"gain": ["linear"]})
-    expected = [['linear', 'a', 0.675, 4], ['linear', 'b', 0.55, 4]]
+    expected = [["linear", "a", 0.675, 4], ["linear", "b", 0.55, 4]]
     assert s[["gain", "system", "mean", "queries"]].values.tolist() == expected
     assert round(float(p["difference"].iloc[0]), 3) == 0.125
 
@@ -534,34 +672,54 @@ def test_user_subsets_example():
 
 
 def test_list_lengths_example():
-    p = RankingProblem("t", np.array(["a", "b"]), np.zeros((2, 5), dtype=object), np.zeros((2, 5)),
-                       np.array([5, 3]), {})
+    p = RankingProblem(
+        "t", np.array(["a", "b"]), np.zeros((2, 5), dtype=object), np.zeros((2, 5)), np.array([5, 3]), {}
+    )
     assert (list_lengths(p, 4).tolist(), list_lengths(p, None).tolist()) == ([4, 3], [5, 3])
 
 
 def test_relevant_in_lists_example():
-    p = RankingProblem("t", np.array(["a"]), np.zeros((1, 100), dtype=object),
-                       np.r_[np.ones(5), np.zeros(95)][None, :], np.array([100]), {})
+    p = RankingProblem(
+        "t",
+        np.array(["a"]),
+        np.zeros((1, 100), dtype=object),
+        np.r_[np.ones(5), np.zeros(95)][None, :],
+        np.array([100]),
+        {},
+    )
     # share 0.05: max(1, round(0.05 n))
     assert [int(relevant_in_lists(p, n)[0]) for n in (10, 40, None)] == [1, 2, 5]
 
 
 def test_decisions_against_example():
     import pandas as pd
-    m = pd.DataFrame({"gain": ["g"] * 4, "cutoff": ["all", "all", "5", "5"], "system": ["a", "b"] * 2,
-                      "mean": [0.5, 0.4, 0.2, 0.3]})
-    p = pd.DataFrame({"gain": ["g", "g"], "cutoff": ["all", "5"], "system_a": ["a", "a"], "system_b": ["b", "b"],
-                      "difference": [0.1, -0.1], "pvalue_adjusted": [0.01, 0.2]})
+
+    m = pd.DataFrame(
+        {"gain": ["g"] * 4, "cutoff": ["all", "all", "5", "5"], "system": ["a", "b"] * 2, "mean": [0.5, 0.4, 0.2, 0.3]}
+    )
+    p = pd.DataFrame(
+        {
+            "gain": ["g", "g"],
+            "cutoff": ["all", "5"],
+            "system_a": ["a", "a"],
+            "system_b": ["b", "b"],
+            "difference": [0.1, -0.1],
+            "pvalue_adjusted": [0.01, 0.2],
+        }
+    )
     pairs, summary = decisions_against(m, p, column="cutoff", reference="all")
-    expected = [['all', 1, False, False], ['5', 0, True, True]]
+    expected = [["all", 1, False, False], ["5", 0, True, True]]
     assert pairs[["cutoff", "decision", "decision_changed", "order_reversed"]].values.tolist() == expected
-    expected = [['all', 1, 0.0, 1.0], ['5', 0, 0.3, -1.0]]
-    assert summary[["cutoff", "significant", "max_mean_shift",
-                    "kendall_tau_vs_reference"]].round(3).values.tolist() == expected
+    expected = [["all", 1, 0.0, 1.0], ["5", 0, 0.3, -1.0]]
+    assert (
+        summary[["cutoff", "significant", "max_mean_shift", "kendall_tau_vs_reference"]].round(3).values.tolist()
+        == expected
+    )
 
 
 def test_convention_values_example():
     import pandas as pd
+
     qrels = pd.DataFrame({"query": ["q"], "doc": ["b"], "relevance": [1]})
     # misses b
     run = pd.DataFrame({"query": ["q", "q"], "doc": ["a", "c"], "score": [0.5, 0.4]})
@@ -575,29 +733,44 @@ def test_convention_values_example():
 
 def test_movielens_problem_example():
     import pandas as pd
-    r = pd.DataFrame({"user": [1, 1, 1, 2, 2, 2], "item": [1, 2, 3, 1, 2, 4],
-                      "rating": [5, 4, 3, 2, 5, 4], "timestamp": [1, 2, 3, 1, 2, 3]})
+
+    r = pd.DataFrame(
+        {
+            "user": [1, 1, 1, 2, 2, 2],
+            "item": [1, 2, 3, 1, 2, 4],
+            "rating": [5, 4, 3, 2, 5, 4],
+            "timestamp": [1, 2, 3, 1, 2, 3],
+        }
+    )
     p = movielens_problem(r, rankers=["popularity", "random"], test_fraction=0.3)
-    assert (p.systems, p.lengths.tolist(), p.relevant_counts().tolist()) == (('popularity', 'random'), [2, 2], [1, 1])
-    assert (p.docs.tolist(), p.grades.tolist()) == ([['3', '4'], ['3', '4']], [[3.0, 0.0], [0.0, 4.0]])
+    assert (p.systems, p.lengths.tolist(), p.relevant_counts().tolist()) == (("popularity", "random"), [2, 2], [1, 1])
+    assert (p.docs.tolist(), p.grades.tolist()) == ([["3", "4"], ["3", "4"]], [[3.0, 0.0], [0.0, 4.0]])
 
 
 def test_trec_problem_example():
     import pandas as pd
+
     qrels = pd.DataFrame({"query": ["q1", "q1", "q1"], "doc": ["a", "b", "c"], "relevance": [2, 0, 1]})
     run = pd.DataFrame({"query": ["q1", "q1"], "doc": ["b", "d"], "score": [0.9, 0.5]})
     p = trec_problem(qrels, {"bm25": run})
-    expected = ([['a', 'b', 'c', 'd']], [[2.0, 0.0, 1.0, 0.0]], [[-0.5, 0.9, -0.5, 0.5]])
+    expected = ([["a", "b", "c", "d"]], [[2.0, 0.0, 1.0, 0.0]], [[-0.5, 0.9, -0.5, 0.5]])
     assert (p.docs.tolist(), p.grades.tolist(), p.scores["bm25"].tolist()) == expected
 
 
 def test_qrels_table_example():
-    p = RankingProblem("t", np.array([7]), np.array([["a", "b", ""]], dtype=object), np.array([[0.0, 3.0, 0.0]]),
-                       np.array([2]), {})
-    assert qrels_table(p).values.tolist() == [['7', 'b', 3]]
+    p = RankingProblem(
+        "t", np.array([7]), np.array([["a", "b", ""]], dtype=object), np.array([[0.0, 3.0, 0.0]]), np.array([2]), {}
+    )
+    assert qrels_table(p).values.tolist() == [["7", "b", 3]]
 
 
 def test_run_table_example():
-    p = RankingProblem("t", np.array([7]), np.array([["a", "b", "c"]], dtype=object), np.zeros((1, 3)),
-                       np.array([3]), {"s": np.array([[0.1, 0.9, 0.5]])})
-    assert run_table(p, "s", depth=2).values.tolist() == [['7', 'b', 0.9], ['7', 'c', 0.5]]
+    p = RankingProblem(
+        "t",
+        np.array([7]),
+        np.array([["a", "b", "c"]], dtype=object),
+        np.zeros((1, 3)),
+        np.array([3]),
+        {"s": np.array([[0.1, 0.9, 0.5]])},
+    )
+    assert run_table(p, "s", depth=2).values.tolist() == [["7", "b", 0.9], ["7", "c", 0.5]]

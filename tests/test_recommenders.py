@@ -68,8 +68,9 @@ def test_temporal_split_matches_a_loop(seed, fraction):
 
 def test_temporal_split_rounding_and_ties_by_hand():
     # User 1: 5 ratings, fraction 0.2 -> 1 test rating; two share the last timestamp: the larger item id is later.
-    r = pd.DataFrame({"user": [1] * 5, "item": [5, 9, 7, 3, 4], "rating": [1, 2, 3, 4, 5],
-                      "timestamp": [0, 4, 4, 1, 2]})
+    r = pd.DataFrame(
+        {"user": [1] * 5, "item": [5, 9, 7, 3, 4], "rating": [1, 2, 3, 4, 5], "timestamp": [0, 4, 4, 1, 2]}
+    )
     s = rec.temporal_split(r, 0.2)
     assert as_set(s, s.test) == {(1, 9, 2)}
     # 0.2 * 35 = 7 exactly, despite binary floating point (7.000000000000001 or 6.999...).
@@ -187,8 +188,11 @@ def test_puresvd_projects_on_the_top_right_singular_vectors(factors):
     V = vt[:factors].T
     assert np.allclose(rec.score_items(f"puresvd(factors={factors})", X, seed=3), X @ V @ V.T, atol=1e-8)
     # The seed only moves ARPACK's start vector: the scores do not depend on it.
-    assert np.allclose(rec.score_items(f"puresvd(factors={factors})", X, seed=4),
-                       rec.score_items(f"puresvd(factors={factors})", X, seed=3), atol=1e-8)
+    assert np.allclose(
+        rec.score_items(f"puresvd(factors={factors})", X, seed=4),
+        rec.score_items(f"puresvd(factors={factors})", X, seed=3),
+        atol=1e-8,
+    )
 
 
 def test_random_is_seeded_uniform():
@@ -281,8 +285,9 @@ def _openblas_kernels_switchable() -> bool:
     return openblas and platform.machine() in ("x86_64", "AMD64") and "avx2" in flags and "fma" in flags
 
 
-@pytest.mark.skipif(not _openblas_kernels_switchable(),
-                    reason="needs numpy on OpenBLAS and an x86-64 CPU with AVX2 and FMA (Linux)")
+@pytest.mark.skipif(
+    not _openblas_kernels_switchable(), reason="needs numpy on OpenBLAS and an x86-64 CPU with AVX2 and FMA (Linux)"
+)
 def test_scores_are_bitwise_identical_under_different_blas_kernels(tmp_path):
     """Rankings must not depend on the machine: two BLAS kernel families, the same scores to the bit.
 
@@ -315,8 +320,15 @@ def test_quantized_scores_keep_the_order_of_distinct_scores():
 
 def test_temporal_split_example():
     import pandas as pd
-    r = pd.DataFrame({"user": [7, 7, 7, 7, 7, 9, 9], "item": [1, 2, 3, 4, 5, 1, 3],
-                      "rating": [5, 4, 3, 2, 1, 4, 2], "timestamp": [10, 50, 20, 40, 30, 2, 1]})
+
+    r = pd.DataFrame(
+        {
+            "user": [7, 7, 7, 7, 7, 9, 9],
+            "item": [1, 2, 3, 4, 5, 1, 3],
+            "rating": [5, 4, 3, 2, 1, 4, 2],
+            "timestamp": [10, 50, 20, 40, 30, 2, 1],
+        }
+    )
     s = temporal_split(r, 0.4)
     assert (s.users.tolist(), s.items.tolist()) == ([7, 9], [1, 2, 3, 4, 5])
     # user 7's two latest (items 2, 4), user 9's latest (item 1)
@@ -324,9 +336,14 @@ def test_temporal_split_example():
 
 
 def test_canonical_ranker_spec_example():
-    assert canonical_ranker_spec("ease( l2 = 500.0 )") == 'ease(l2=500)'
-    with pytest.raises(ValueError, match=re.escape("ranker 'itemknn' needs parameter(s) k; valid rankers: popularity, "
-                                                   "random, itemknn(k), userknn(k), puresvd(factors), ease(l2)")):
+    assert canonical_ranker_spec("ease( l2 = 500.0 )") == "ease(l2=500)"
+    with pytest.raises(
+        ValueError,
+        match=re.escape(
+            "ranker 'itemknn' needs parameter(s) k; valid rankers: popularity, "
+            "random, itemknn(k), userknn(k), puresvd(factors), ease(l2)"
+        ),
+    ):
         canonical_ranker_spec("itemknn")
 
 

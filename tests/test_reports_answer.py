@@ -28,11 +28,11 @@ def test_every_notebook_answers_with_exactly_its_findings_of_the_full_profile():
 
 
 def test_a_run_folder_answers_only_for_the_notebook_asked(tmp_path):
-    for path in FULL.glob("0[14]_*"):   # two notebooks' tables in one folder, as in build/results
+    for path in FULL.glob("0[14]_*"):  # two notebooks' tables in one folder, as in build/results
         shutil.copy(path, tmp_path / path.name)
     assert answer("01_worked_example.ipynb", tmp_path)["Verdict"].tolist() == ["holds"]
     assert len(answer("04_distinguishability.ipynb", tmp_path)) == 3
-    missing = answer("02_discount_functions.ipynb", tmp_path)   # its tables are not there: said, not raised
+    missing = answer("02_discount_functions.ipynb", tmp_path)  # its tables are not there: said, not raised
     assert missing.index.tolist() == ["(not available)"]
     assert missing.iloc[0, 1].startswith("no tables of 02_discount_functions.ipynb in ")
     with pytest.raises(ValueError, match="notebook must be a notebook file name"):

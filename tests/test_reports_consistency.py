@@ -38,14 +38,26 @@ def test_the_stream_verdicts_reproduce_the_committed_table():
     n0 = report.settle_from(grid, n_last)
     assert n0 == int(committed["n0"].iloc[0]) and n0 <= THRESHOLDS["stream_settle_from"].value * n_last
     pd.testing.assert_frame_equal(report.stream_verdicts(stability, base, n0), committed, check_dtype=False)
-    assert all(THRESHOLDS[name].fixed == "before the runs"
-               for name in ("stream_settled_lower", "stream_not_settled_upper", "stream_settle_from"))
+    assert all(
+        THRESHOLDS[name].fixed == "before the runs"
+        for name in ("stream_settled_lower", "stream_not_settled_upper", "stream_settle_from")
+    )
 
 
 def test_the_verdict_rule_by_hand():
-    stability = {"m": pd.DataFrame({"discount": "d", "better": "a", "worse": "b", "n0": 10,
-                                    "p_settled": [0.99, 0.3, 0.7], "p_settled_low": [0.951, 0.2, 0.5],
-                                    "p_settled_high": [1.0, 0.5, 0.8]}).assign(better=["a", "c", "e"])}
+    stability = {
+        "m": pd.DataFrame(
+            {
+                "discount": "d",
+                "better": "a",
+                "worse": "b",
+                "n0": 10,
+                "p_settled": [0.99, 0.3, 0.7],
+                "p_settled_low": [0.951, 0.2, 0.5],
+                "p_settled_high": [1.0, 0.5, 0.8],
+            }
+        ).assign(better=["a", "c", "e"])
+    }
     changes = pd.DataFrame({"label": "m", "discount": "d", "better": ["a", "c", "e"], "worse": "b"})
     out = report.stream_verdicts(stability, changes, 10)
     assert out["verdict"].tolist() == ["settled", "not settled", "partly settled"]
@@ -69,8 +81,15 @@ def test_reader_tables_are_short_and_carry_the_counts():
 
 
 def test_normal_check_by_hand():
-    rows = pd.DataFrame({"discount": "d", "p_fail": [0.2, 0.005, 0.6, 0.1], "p_fail_low": [0.15, 0.0, 0.5, 0.05],
-                         "p_fail_high": [0.25, 0.01, 0.7, 0.12], "p_fail_normal": [0.22, 0.001, 0.6, 0.15]})
+    rows = pd.DataFrame(
+        {
+            "discount": "d",
+            "p_fail": [0.2, 0.005, 0.6, 0.1],
+            "p_fail_low": [0.15, 0.0, 0.5, 0.05],
+            "p_fail_high": [0.25, 0.01, 0.7, 0.12],
+            "p_fail_normal": [0.22, 0.001, 0.6, 0.15],
+        }
+    )
     # Only the cells with a share from 0.01 to 0.5 count: 0.2 (inside) and 0.1 (outside, ratio 1.5).
     assert report.normal_check({"m": rows}).values.tolist() == [["1 of 2", "1.10 to 1.50"]]
     assert consistency.geometric_grid(100, 400, 1) == [100, 200, 400]
@@ -85,42 +104,81 @@ def test_settle_from_example():
 
 
 def test_stream_verdicts_example():
-    s = {"m": pd.DataFrame({"discount": "log2", "better": "a", "worse": "b", "n0": [10, 20], "p_settled": [0.9, 1.0],
-                            "p_settled_low": [0.8, 0.96], "p_settled_high": [0.95, 1.0]})}
+    s = {
+        "m": pd.DataFrame(
+            {
+                "discount": "log2",
+                "better": "a",
+                "worse": "b",
+                "n0": [10, 20],
+                "p_settled": [0.9, 1.0],
+                "p_settled_low": [0.8, 0.96],
+                "p_settled_high": [0.95, 1.0],
+            }
+        )
+    }
     c = pd.DataFrame({"label": ["m"], "discount": ["log2"], "better": ["a"], "worse": ["b"]})
-    assert stream_verdicts(s, c, 20)["verdict"].tolist() == ['settled']
+    assert stream_verdicts(s, c, 20)["verdict"].tolist() == ["settled"]
 
 
 def test_failure_ends_example():
-    f = pd.DataFrame({"discount": "log2", "better": "a", "worse": "b", "n": [10, 20], "p_fail": [0.25, 0.0],
-                      "replicates": 400})
-    assert failure_ends({"m": f}, 10, 20).values.tolist() == [['100/400 [0.2101,0.2947]', '0/400 [0.0000,0.0095]']]
+    f = pd.DataFrame(
+        {"discount": "log2", "better": "a", "worse": "b", "n": [10, 20], "p_fail": [0.25, 0.0], "replicates": 400}
+    )
+    assert failure_ends({"m": f}, 10, 20).values.tolist() == [["100/400 [0.2101,0.2947]", "0/400 [0.0000,0.0095]"]]
 
 
 def test_growth_grid_example():
-    g = pd.DataFrame({"label": "m", "discount": "log2", "better": "a", "worse": "b", "exponent": [0.5],
-                      "exponent_low": [0.3], "exponent_high": [0.7], "vanishes_superpolynomially": [True]})
-    assert growth_grid(g).values.tolist() == [['0.50 [0.30, 0.70]: yes']]
+    g = pd.DataFrame(
+        {
+            "label": "m",
+            "discount": "log2",
+            "better": "a",
+            "worse": "b",
+            "exponent": [0.5],
+            "exponent_low": [0.3],
+            "exponent_high": [0.7],
+            "vanishes_superpolynomially": [True],
+        }
+    )
+    assert growth_grid(g).values.tolist() == [["0.50 [0.30, 0.70]: yes"]]
 
 
 def test_growth_by_discount_example():
-    g = pd.DataFrame({"discount": ["log2", "log2"], "exponent": [0.4, np.nan], "vanishes_superpolynomially": [True,
-                                                                                                              False]})
-    assert growth_by_discount(g).values.tolist() == [['1 of 2', '0.40']]
+    g = pd.DataFrame(
+        {"discount": ["log2", "log2"], "exponent": [0.4, np.nan], "vanishes_superpolynomially": [True, False]}
+    )
+    assert growth_by_discount(g).values.tolist() == [["1 of 2", "0.40"]]
 
 
 def test_normal_check_example():
-    f = pd.DataFrame({"discount": "log2", "p_fail": [0.1, 0.2, 0.001], "p_fail_low": [0.08, 0.15, 0.0],
-                      "p_fail_high": [0.12, 0.25, 0.01], "p_fail_normal": [0.11, 0.3, 0.001]})
-    assert normal_check({"m": f}).values.tolist() == [['1 of 2', '1.10 to 1.50']]
+    f = pd.DataFrame(
+        {
+            "discount": "log2",
+            "p_fail": [0.1, 0.2, 0.001],
+            "p_fail_low": [0.08, 0.15, 0.0],
+            "p_fail_high": [0.12, 0.25, 0.01],
+            "p_fail_normal": [0.11, 0.3, 0.001],
+        }
+    )
+    assert normal_check({"m": f}).values.tolist() == [["1 of 2", "1.10 to 1.50"]]
 
 
 def test_stream_grid_example():
-    c = pd.DataFrame({"label": "m", "discount": "log2", "better": "a", "worse": "b", "p_settled": [0.95],
-                      "streams": [40], "verdict": ["partly settled"]})
-    assert stream_grid(c).values.tolist() == [['partly settled: 38/40 [0.83,0.99]']]
+    c = pd.DataFrame(
+        {
+            "label": "m",
+            "discount": "log2",
+            "better": "a",
+            "worse": "b",
+            "p_settled": [0.95],
+            "streams": [40],
+            "verdict": ["partly settled"],
+        }
+    )
+    assert stream_grid(c).values.tolist() == [["partly settled: 38/40 [0.83,0.99]"]]
 
 
 def test_stream_by_discount_example():
     c = pd.DataFrame({"discount": "log2", "verdict": ["settled", "partly settled"], "p_settled": [0.99, 0.9]})
-    assert stream_by_discount(c).values.tolist() == [['partly settled: 1, settled: 1', '0.90 to 0.99']]
+    assert stream_by_discount(c).values.tolist() == [["partly settled: 1, settled: 1", "0.90 to 0.99"]]

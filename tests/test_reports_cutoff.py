@@ -62,8 +62,12 @@ def test_detail_and_curve_summary_by_hand(full):
     table = report.detail(full["pairs"], SPEC, ["fixed(k=10)", "power(a=0.5)"], "log2")
     assert len(table) == 8
     pairs = full["pairs"]
-    rows = pairs[(pairs["model"] == "probit") & (pairs["rule"] == "fixed(k=10)") & (pairs["discount"] == "log2")
-                 & (pairs["worse"] == "noisy(sigma=1)")].sort_values("n")
+    rows = pairs[
+        (pairs["model"] == "probit")
+        & (pairs["rule"] == "fixed(k=10)")
+        & (pairs["discount"] == "log2")
+        & (pairs["worse"] == "noisy(sigma=1)")
+    ].sort_values("n")
     first, last = rows.iloc[0], rows.iloc[-1]
     want = f"{round(first.p_better * 300)}/300 -> {round(last.p_better * 300)}/300"
     assert table.loc[("certain", "bayes > noisy(sigma=1)", "fixed(k=10)")].iloc[0] == want
@@ -72,8 +76,16 @@ def test_detail_and_curve_summary_by_hand(full):
 
 
 def test_limit_distance_by_hand():
-    means = pd.DataFrame({"model": "probit", "rule": ["fixed(k=10)"] * 2 + ["all"] * 2, "discount": "log2",
-                          "ranker": ["bayes", "random"] * 2, "n": 100, "mean": [0.98, 0.47, 0.97, 0.93]})
+    means = pd.DataFrame(
+        {
+            "model": "probit",
+            "rule": ["fixed(k=10)"] * 2 + ["all"] * 2,
+            "discount": "log2",
+            "ranker": ["bayes", "random"] * 2,
+            "n": 100,
+            "mean": [0.98, 0.47, 0.97, 0.93],
+        }
+    )
     out = report.limit_distance(means, ["probit"], 100, ["bayes", "random"])
     # fixed: limits 1 and 0.5 (top limits); all under log2: 1 for both.
     assert out.loc["fixed(k=10)", "log2"] == 0.03 and out.loc["all", "log2"] == 0.07
@@ -88,33 +100,61 @@ def test_limits_example():
 
 
 def test_values_at_example():
-    m = pd.DataFrame({"model": "probit", "rule": "fixed(k=10)", "discount": "log2", "ranker": ["bayes", "random"],
-                      "n": 100, "mean": [0.99, 0.51]})
+    m = pd.DataFrame(
+        {
+            "model": "probit",
+            "rule": "fixed(k=10)",
+            "discount": "log2",
+            "ranker": ["bayes", "random"],
+            "n": 100,
+            "mean": [0.99, 0.51],
+        }
+    )
     assert values_at(m, "probit", 100, ["bayes", "random"]).values.tolist() == [[0.99, 1.0], [0.51, 0.5]]
 
 
 def test_limit_distance_example():
-    m = pd.DataFrame({"model": "probit", "rule": "fixed(k=10)", "discount": "log2", "ranker": ["bayes", "random"],
-                      "n": 100, "mean": [0.99, 0.53]})
+    m = pd.DataFrame(
+        {
+            "model": "probit",
+            "rule": "fixed(k=10)",
+            "discount": "log2",
+            "ranker": ["bayes", "random"],
+            "n": 100,
+            "mean": [0.99, 0.53],
+        }
+    )
     assert limit_distance(m, ["probit"], 100, ["bayes", "random"]).values.tolist() == [[0.03]]
 
 
 def test_verdict_grid_example():
     v = pd.DataFrame({"model": "m", "rule": "all", "discount": ["log2", "zipf"], "verdict": ["keeps", "loses"]})
-    assert verdict_grid(v).values.tolist() == [['keeps', 'loses']]
+    assert verdict_grid(v).values.tolist() == [["keeps", "loses"]]
 
 
 def test_p_last_grid_example():
-    v = pd.DataFrame({"model": "m", "rule": "all", "discount": ["log2", "zipf"], "p_better_last": [1.0, 0.5],
-                      "replicates": [20, 20]})
-    assert p_last_grid(v).values.tolist() == [['20/20 [0.84,1.00]', '10/20 [0.30,0.70] (chance)']]
+    v = pd.DataFrame(
+        {"model": "m", "rule": "all", "discount": ["log2", "zipf"], "p_better_last": [1.0, 0.5], "replicates": [20, 20]}
+    )
+    assert p_last_grid(v).values.tolist() == [["20/20 [0.84,1.00]", "10/20 [0.30,0.70] (chance)"]]
 
 
 def test_detail_example():
-    p = pd.DataFrame({"model": "probit", "rule": "fixed(k=10)", "discount": "log2", "better": "a", "worse": "b",
-                      "n": [10, 100], "p_better": [0.5, 0.05], "p_tie": [0.3, 0.95], "mean_gap": [0.02, 0.004],
-                      "replicates": 20})
-    expected = [['10/20 -> 1/20', '6/20 -> 19/20', '0.020 -> 0.004']]
+    p = pd.DataFrame(
+        {
+            "model": "probit",
+            "rule": "fixed(k=10)",
+            "discount": "log2",
+            "better": "a",
+            "worse": "b",
+            "n": [10, 100],
+            "p_better": [0.5, 0.05],
+            "p_tie": [0.3, 0.95],
+            "mean_gap": [0.02, 0.004],
+            "replicates": 20,
+        }
+    )
+    expected = [["10/20 -> 1/20", "6/20 -> 19/20", "0.020 -> 0.004"]]
     assert detail(p, {"certain": "probit"}, ["fixed(k=10)"], "log2").values.tolist() == expected
 
 

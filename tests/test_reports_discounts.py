@@ -56,11 +56,22 @@ def test_top_share_limits_and_its_reader_table(sums):
     assert shares.loc["none", "n=1e+05"] == pytest.approx(0.01)
     harmonic = [sum(1 / r for r in range(1, m + 1)) for m in (10, 1000)]
     assert shares.loc["zipf", "n=1e+03"] == pytest.approx(harmonic[0] / harmonic[1])
-    assert shares["limit"].to_dict() == {"power(beta=2)": 1.0, "geometric(p=0.5)": 1.0, "zipf": 1.0,
-                                         "power(beta=0.5)": 0.1, "log2": 0.01, "none": 0.01}
+    assert shares["limit"].to_dict() == {
+        "power(beta=2)": 1.0,
+        "geometric(p=0.5)": 1.0,
+        "zipf": 1.0,
+        "power(beta=0.5)": 0.1,
+        "log2": 0.01,
+        "none": 0.01,
+    }
     shown = report.readable_top_share(shares.reset_index(), 0.01)
-    assert shown.columns.tolist() == ["class", "n = 1000", "n = 10^5", "limit (theory)", "top weight / its size at n "
-                                      "= 10^5"]
+    assert shown.columns.tolist() == [
+        "class",
+        "n = 1000",
+        "n = 10^5",
+        "limit (theory)",
+        "top weight / its size at n = 10^5",
+    ]
     assert shown.loc["log2", "top weight / its size at n = 10^5"] == round(shares.loc["log2", "n=1e+05"] / 0.01, 3)
 
 
@@ -76,30 +87,43 @@ def test_eps_table_is_1_over_ln_n_for_log2():
 
 def test_discount_table_example():
     D = {"none": np.ones(2000)}
-    expected = [['none', 1000.0, 2.0]]
-    assert discount_table(D, {"none": np.cumsum(D["none"])})[["discount", "sum_1000",
-                                                              "sum_ratio"]].values.tolist() == expected
+    expected = [["none", 1000.0, 2.0]]
+    assert (
+        discount_table(D, {"none": np.cumsum(D["none"])})[["discount", "sum_1000", "sum_ratio"]].values.tolist()
+        == expected
+    )
 
 
 def test_readable_discounts_example():
-    t = pd.DataFrame({"discount": ["none"], "decay": ["constant"], "D_1": [1.0], "D_10": [1.0], "D_1000": [1.0],
-                      "D_nmax": [1.0], "sum_1000": [1000.0], "sum_nmax": [2000.0], "sum_ratio": [2.0]})
-    assert readable_discounts(t, 2000).columns.tolist()[:2] == ['class', 'D(1)']
+    t = pd.DataFrame(
+        {
+            "discount": ["none"],
+            "decay": ["constant"],
+            "D_1": [1.0],
+            "D_10": [1.0],
+            "D_1000": [1.0],
+            "D_nmax": [1.0],
+            "sum_1000": [1000.0],
+            "sum_nmax": [2000.0],
+            "sum_ratio": [2.0],
+        }
+    )
+    assert readable_discounts(t, 2000).columns.tolist()[:2] == ["class", "D(1)"]
 
 
 def test_closed_form_checks_example():
-    expected = [[2.0, 2.0, '< 1e-3']]
+    expected = [[2.0, 2.0, "< 1e-3"]]
     assert closed_form_checks({"geometric(p=0.5)": np.cumsum(0.5 ** np.arange(60.0))}, 60).values.tolist() == expected
 
 
 def test_top_share_table_example():
     C = {"none": np.cumsum(np.ones(1000))}
-    assert top_share_table(C, [1000], 0.01).values.tolist() == [['none', 'constant', 0.01, 0.01]]
+    assert top_share_table(C, [1000], 0.01).values.tolist() == [["none", "constant", 0.01, 0.01]]
 
 
 def test_readable_top_share_example():
     t = pd.DataFrame({"discount": ["log2"], "decay": ["slowly varying"], "n=1e+03": [0.037], "limit": [0.01]})
-    assert readable_top_share(t, 0.01).values.tolist() == [['slowly varying', 0.037, 0.01, 3.7]]
+    assert readable_top_share(t, 0.01).values.tolist() == [["slowly varying", 0.037, 0.01, 3.7]]
 
 
 def test_eps_table_example():

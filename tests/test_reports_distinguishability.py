@@ -88,9 +88,15 @@ def test_the_fast_discount_table_reproduces_the_committed_one(full_pairs):
 
 
 def test_sure_from_by_hand():
-    t = pd.DataFrame({"label": ["a"] * 4 + ["b"] * 2, "discount": ["log2"] * 6, "n": [10, 100, 1000, 10_000, 10, 100],
-                      "p_better_low": [0.995, 0.98, 0.995, 0.999, 0.999, 0.999],
-                      "replicates": [1000, 1000, 1000, 50, 100, 100]})
+    t = pd.DataFrame(
+        {
+            "label": ["a"] * 4 + ["b"] * 2,
+            "discount": ["log2"] * 6,
+            "n": [10, 100, 1000, 10_000, 10, 100],
+            "p_better_low": [0.995, 0.98, 0.995, 0.999, 0.999, 0.999],
+            "replicates": [1000, 1000, 1000, 50, 100, 100],
+        }
+    )
     out = report.sure_from(t)
     # a: certain from 1000 (100 dips below 0.99; 10_000 has too few data sets to judge); b: nowhere judged.
     assert out["every pair certain from n"].tolist() == [1000, "no n of this run"]
@@ -98,41 +104,80 @@ def test_sure_from_by_hand():
 
 
 def test_class_summary_ratio_summary_and_theory_summary_by_hand():
-    fast = pd.DataFrame({"label": ["u"] * 3, "discount": ["power(beta=2)", "geometric(p=0.5)", "zipf"],
-                         "p_n1": [0.25, 0.5, 1.0], "tie_n1": [0.0, 0.5, 0.0], "worse_n1": [0.75, 0.0, 0.0],
-                         "std_gap_n0": [0.1, 0.3, 0.2], "std_gap_n1": [-0.2, 0.4, 5.0]})
+    fast = pd.DataFrame(
+        {
+            "label": ["u"] * 3,
+            "discount": ["power(beta=2)", "geometric(p=0.5)", "zipf"],
+            "p_n1": [0.25, 0.5, 1.0],
+            "tie_n1": [0.0, 0.5, 0.0],
+            "worse_n1": [0.75, 0.0, 0.0],
+            "std_gap_n0": [0.1, 0.3, 0.2],
+            "std_gap_n1": [-0.2, 0.4, 5.0],
+        }
+    )
     summary = report.fast_class_summary(fast, 4)
     assert summary.index.tolist() == [("u", "summable"), ("u", "critical")]
-    assert summary.loc[("u", "summable")].tolist() == ["1/4 to 2/4", "0.00 to 0.50", "0.00 to 0.75", "0.10 to 0.30",
-                                                       "-0.20 to 0.40"]
+    assert summary.loc[("u", "summable")].tolist() == [
+        "1/4 to 2/4",
+        "0.00 to 0.50",
+        "0.00 to 0.75",
+        "0.10 to 0.30",
+        "-0.20 to 0.40",
+    ]
     assert summary.loc[("u", "critical"), "P(correct) at n1, wins"] == "4/4"
     with pytest.raises(ValueError, match="shares of 3 data sets"):
         report.fast_class_summary(fast, 3)
 
-    ratios = pd.DataFrame({"numerator": ["loglog"] * 4, "statistic": ["mean_gap"] * 2 + ["std_gap"] * 2,
-                           "ratio": [0.3, 0.32, 1.0, 1.2], "ratio_low": [0.29, 0.31, 0.9, 1.1],
-                           "ratio_high": [0.31, 0.33, 1.1, 1.3]})
+    ratios = pd.DataFrame(
+        {
+            "numerator": ["loglog"] * 4,
+            "statistic": ["mean_gap"] * 2 + ["std_gap"] * 2,
+            "ratio": [0.3, 0.32, 1.0, 1.2],
+            "ratio_low": [0.29, 0.31, 0.9, 1.1],
+            "ratio_high": [0.31, 0.33, 1.1, 1.3],
+        }
+    )
     rs = report.ratio_summary(ratios)
     assert rs.loc[("loglog / log2", "mean gap")].tolist() == ["0.30 to 0.32", 0, 2, 0, 2]
     assert rs.loc[("loglog / log2", "standardized gap")].tolist() == ["1.00 to 1.20", 1, 0, 1, 2]
 
-    gaps = pd.DataFrame({"label": ["m"] * 3, "discount": ["log2"] * 2 + ["zipf"], "n": [5] * 3,
-                         "mean_gap": [0.02, 0.04, 9.0], "first_order_gap": [0.01, 0.05, 1.0],
-                         "finite_n_gap": [0.02, 0.05, 1.0], "gap_ci_half": [0.001, 0.001, 1.0]})
+    gaps = pd.DataFrame(
+        {
+            "label": ["m"] * 3,
+            "discount": ["log2"] * 2 + ["zipf"],
+            "n": [5] * 3,
+            "mean_gap": [0.02, 0.04, 9.0],
+            "first_order_gap": [0.01, 0.05, 1.0],
+            "finite_n_gap": [0.02, 0.05, 1.0],
+            "gap_ci_half": [0.001, 0.001, 1.0],
+        }
+    )
     ts = report.gap_theory_summary(gaps, 5, ["log2"])
     assert ts.values.tolist() == [["0.800 to 2.000", "0.800 to 1.000", "1 of 2"]]
 
 
 def test_replication_z_by_hand():
-    run = pd.DataFrame({"label": ["m", "m"], "discount": ["d", "d"], "better": ["a", "a"], "worse": ["b", "b"],
-                        "n": [10, 20], "p_better": [0.9, 0.5], "replicates": [100, 100], "seed": [1, 1]})
+    run = pd.DataFrame(
+        {
+            "label": ["m", "m"],
+            "discount": ["d", "d"],
+            "better": ["a", "a"],
+            "worse": ["b", "b"],
+            "n": [10, 20],
+            "p_better": [0.9, 0.5],
+            "replicates": [100, 100],
+            "seed": [1, 1],
+        }
+    )
     full = run.assign(p_better=[0.8, 0.5], replicates=[1000, 1000], seed=2)
     pooled = (0.9 * 100 + 0.8 * 1000) / 1100
     z = 0.1 / math.sqrt(pooled * (1 - pooled) * (1 / 100 + 1 / 1000))
     assert np.isclose(float(proportion_z(0.9, 100, 0.8, 1000)), z)
-    assert replication_line(run, full, KEYS, "p_better") == (f"replication (seed 1 here, 2 in the full profile): 2 "
-                                                             f"cells in common, largest |z| = {z:.2f}, |z| > 3 in 0 "
-                                                             f"(about 0.0 expected by chance)")
+    assert replication_line(run, full, KEYS, "p_better") == (
+        f"replication (seed 1 here, 2 in the full profile): 2 "
+        f"cells in common, largest |z| = {z:.2f}, |z| > 3 in 0 "
+        f"(about 0.0 expected by chance)"
+    )
     assert replication_line(run, run, KEYS, "p_better").startswith("this run is the full profile itself")
 
 
@@ -153,11 +198,14 @@ def test_gap_ratios_takes_the_ratio_tables_at_n_for_every_slower_discount():
             return pd.DataFrame({"n": [10, 20], "numerator": numerator, "statistic": statistic, "seed": seed})
 
     out = report.gap_ratios({"m": Fake()}, ["log2", "loglog", "logpower(gamma=0.5)"], 20, seed=7, n_resamples=9)
-    assert out[["numerator", "statistic"]].values.tolist() == [["loglog", "mean_gap"], ["loglog", "std_gap"],
-                                                               ["logpower(gamma=0.5)", "mean_gap"],
-                                                               ["logpower(gamma=0.5)", "std_gap"]]
+    assert out[["numerator", "statistic"]].values.tolist() == [
+        ["loglog", "mean_gap"],
+        ["loglog", "std_gap"],
+        ["logpower(gamma=0.5)", "mean_gap"],
+        ["logpower(gamma=0.5)", "std_gap"],
+    ]
     assert set(out["n"]) == {20} and set(out["label"]) == {"m"}
-    assert report.gap_ratios({"m": Fake()}, ["loglog"], 20, seed=7, n_resamples=9).empty   # no log2: no ratio
+    assert report.gap_ratios({"m": Fake()}, ["loglog"], 20, seed=7, n_resamples=9).empty  # no log2: no ratio
 
 
 # ------------------------------------------------------------ examples of studies.distinguishability.report
@@ -165,79 +213,151 @@ def test_gap_ratios_takes_the_ratio_tables_at_n_for_every_slower_discount():
 
 def test_stack_example():
     t = pd.DataFrame({"better": ["a"], "worse": ["b"], "n": [10]})
-    expected = [['certain', 'a > b'], ['uncertain', 'a > b']]
+    expected = [["certain", "a > b"], ["uncertain", "a > b"]]
     assert stack({"certain": t, "uncertain": t})[["label", "pair"]].values.tolist() == expected
 
 
 def test_log2_table_example():
-    t = pd.DataFrame({"label": ["m"] * 2, "pair": ["a > b"] * 2, "discount": ["log2"] * 2,
-                      "n": [10, 100], "p_better": [0.55, 1.0], "replicates": [20, 20]})
-    assert log2_table(t).values.tolist() == [['11/20 [0.34,0.74] (chance)', '20/20 [0.84,1.00]']]
+    t = pd.DataFrame(
+        {
+            "label": ["m"] * 2,
+            "pair": ["a > b"] * 2,
+            "discount": ["log2"] * 2,
+            "n": [10, 100],
+            "p_better": [0.55, 1.0],
+            "replicates": [20, 20],
+        }
+    )
+    assert log2_table(t).values.tolist() == [["11/20 [0.34,0.74] (chance)", "20/20 [0.84,1.00]"]]
 
 
 def test_sure_from_example():
-    t = pd.DataFrame({"label": ["m"] * 3, "discount": ["log2"] * 3, "n": [10, 100, 1000],
-                      "p_better_low": [0.9, 0.995, 0.999], "replicates": [500, 500, 20]})
+    t = pd.DataFrame(
+        {
+            "label": ["m"] * 3,
+            "discount": ["log2"] * 3,
+            "n": [10, 100, 1000],
+            "p_better_low": [0.9, 0.995, 0.999],
+            "replicates": [500, 500, 20],
+        }
+    )
     assert sure_from(t).values.tolist() == [[100, 100]]
 
 
 def test_slow_table_example():
-    t = pd.DataFrame({"label": ["m", "m"], "pair": ["a > b"] * 2, "discount": ["log2", "loglog"],
-                      "n": [10, 10], "mean_gap": [0.01234, 0.00456], "std_gap": [3.14159, 3.2]})
+    t = pd.DataFrame(
+        {
+            "label": ["m", "m"],
+            "pair": ["a > b"] * 2,
+            "discount": ["log2", "loglog"],
+            "n": [10, 10],
+            "mean_gap": [0.01234, 0.00456],
+            "std_gap": [3.14159, 3.2],
+        }
+    )
     assert slow_table(t, 10, ["log2", "loglog"]).values.tolist() == [[0.0123, 0.0046, 3.14, 3.2]]
 
 
 def test_ratio_summary_example():
-    r = pd.DataFrame({"numerator": ["loglog"] * 3, "statistic": ["std_gap"] * 3, "ratio": [1.1, 0.9, 1.0],
-                      "ratio_low": [1.05, 0.8, 0.9], "ratio_high": [1.2, 0.95, 1.1]})
-    assert ratio_summary(r).values.tolist() == [['0.90 to 1.10', 1, 1, 1, 3]]
+    r = pd.DataFrame(
+        {
+            "numerator": ["loglog"] * 3,
+            "statistic": ["std_gap"] * 3,
+            "ratio": [1.1, 0.9, 1.0],
+            "ratio_low": [1.05, 0.8, 0.9],
+            "ratio_high": [1.2, 0.95, 1.1],
+        }
+    )
+    assert ratio_summary(r).values.tolist() == [["0.90 to 1.10", 1, 1, 1, 3]]
 
 
 def test_gap_theory_summary_example():
-    g = pd.DataFrame({"label": ["m", "m"], "discount": ["log2"] * 2, "n": [10, 10], "mean_gap": [0.02,0.03],
-                      "first_order_gap": [0.025, 0.03], "finite_n_gap": [0.021, 0.035],
-                      "gap_ci_half": [0.002, 0.002]})
-    assert gap_theory_summary(g, 10, ["log2"]).values.tolist() == [['0.800 to 1.000', '0.857 to 0.952', '1 of 2']]
+    g = pd.DataFrame(
+        {
+            "label": ["m", "m"],
+            "discount": ["log2"] * 2,
+            "n": [10, 10],
+            "mean_gap": [0.02, 0.03],
+            "first_order_gap": [0.025, 0.03],
+            "finite_n_gap": [0.021, 0.035],
+            "gap_ci_half": [0.002, 0.002],
+        }
+    )
+    assert gap_theory_summary(g, 10, ["log2"]).values.tolist() == [["0.800 to 1.000", "0.857 to 0.952", "1 of 2"]]
 
 
 def test_fast_p_table_example():
-    t = pd.DataFrame({"label": ["m", "m"], "pair": ["a > b"] * 2, "discount": ["zipf", "power(beta=2)"],
-                      "n": [10, 10], "p_better": [0.5, 0.05], "replicates": [20, 20]})
-    expected = [['10/20 [0.30,0.70] (chance)', '1/20 [0.01,0.24]']]
+    t = pd.DataFrame(
+        {
+            "label": ["m", "m"],
+            "pair": ["a > b"] * 2,
+            "discount": ["zipf", "power(beta=2)"],
+            "n": [10, 10],
+            "p_better": [0.5, 0.05],
+            "replicates": [20, 20],
+        }
+    )
+    expected = [["10/20 [0.30,0.70] (chance)", "1/20 [0.01,0.24]"]]
     assert fast_p_table(t, 10, ["zipf", "power(beta=2)"]).values.tolist() == expected
 
 
 def test_fast_class_summary_example():
-    f = pd.DataFrame({"label": ["m", "m"], "discount": ["zipf", "zipf"], "p_n1": [0.5, 1.0],
-                      "tie_n1": [0.0, 0.0], "worse_n1": [0.5, 0.0], "std_gap_n0": [0.1, 0.2],
-                      "std_gap_n1": [0.12, 9.1]})
-    expected = [['10/20 to 20/20', '0.00', '0.00 to 0.50', '0.10 to 0.20', '0.12 to 9.10']]
+    f = pd.DataFrame(
+        {
+            "label": ["m", "m"],
+            "discount": ["zipf", "zipf"],
+            "p_n1": [0.5, 1.0],
+            "tie_n1": [0.0, 0.0],
+            "worse_n1": [0.5, 0.0],
+            "std_gap_n0": [0.1, 0.2],
+            "std_gap_n1": [0.12, 9.1],
+        }
+    )
+    expected = [["10/20 to 20/20", "0.00", "0.00 to 0.50", "0.10 to 0.20", "0.12 to 9.10"]]
     assert fast_class_summary(f, 20).values.tolist() == expected
 
 
 def test_tail_gap_example():
-    expected = 'bayes > noisy: median |gap| 3.0e-04, largest 2.0e-03'
+    expected = "bayes > noisy: median |gap| 3.0e-04, largest 2.0e-03"
     assert tail_gap(np.array([1e-5, -3e-4, 2e-3]), "bayes > noisy") == expected
 
 
 def test_full_profile_table_example():
-    t = pd.DataFrame({"label": ["m"] * 2, "discount": ["log2"] * 2, "n": [100, 1000], "p_better": [0.85, 1.0],
-                      "p_better_low": [0.83, 0.996], "replicates": [1000, 1000], "std_gap": [1.5, 30.2]})
-    assert full_profile_table(t).values.tolist() == [['0.85', 1000, '0.996 (1000)', '30']]
+    t = pd.DataFrame(
+        {
+            "label": ["m"] * 2,
+            "discount": ["log2"] * 2,
+            "n": [100, 1000],
+            "p_better": [0.85, 1.0],
+            "p_better_low": [0.83, 0.996],
+            "replicates": [1000, 1000],
+            "std_gap": [1.5, 30.2],
+        }
+    )
+    assert full_profile_table(t).values.tolist() == [["0.85", 1000, "0.996 (1000)", "30"]]
 
 
 def test_appendix_pairs_example():
-    t = pd.DataFrame({c: [0.123456] for c in PAIR_COLUMNS}).assign(label="m", pair="a > b", discount="d",
-                                                                     n=10, replicates=20)
-    expected = (['discount', 'data sets', 'P(better higher)'], [0.12346])
+    t = pd.DataFrame({c: [0.123456] for c in PAIR_COLUMNS}).assign(
+        label="m", pair="a > b", discount="d", n=10, replicates=20
+    )
+    expected = (["discount", "data sets", "P(better higher)"], [0.12346])
     assert (appendix_pairs(t).columns[:3].tolist(), appendix_pairs(t)["mean gap"].tolist()) == expected
 
 
 def test_compare_pairs_with_theory_example():
     from ndcg_research.simulation import finite_n
     from ndcg_research.simulation.sweeps import Sweep, run_sweep
-    s = Sweep.build("probit", ns=[100], replicates=5, seed=0, rankers=["bayes", "random"], discounts=["log2"],
-                    pairs=[("bayes", "random")])
+
+    s = Sweep.build(
+        "probit",
+        ns=[100],
+        replicates=5,
+        seed=0,
+        rankers=["bayes", "random"],
+        discounts=["log2"],
+        pairs=[("bayes", "random")],
+    )
     th = finite_n.theory_table("probit", ["bayes", "random"], ["log2"], [100])
     gaps = compare_pairs_with_theory(run_sweep(s).pair_table(), th)
     assert bool(gaps["c_difference"].iloc[0] > 0)

@@ -40,28 +40,53 @@ def test_every_shown_table_of_the_full_profile_is_short():
     f1 = ml_rules.list_length_findings(means, read("08_list_length_pairs.csv"), first_order)
     power = read("08_query_sets_power.csv")
     decisions, cut = read("08_conventions_decisions.csv"), read("08_cutoffs_decisions.csv")
-    items = (report.list_length_items(f1, means, first_order)
-             + report.query_set_items(power, read("08_query_sets_swaps.csv"), read("08_query_sets_agreement.csv"),
-                                      GAINS, DISCOUNTS, ml_rules.query_set_findings(power))
-             + report.convention_items(decisions, ml_rules.convention_findings(decisions))
-             + report.cutoff_items(cut, ml_rules.cutoff_findings(cut)))
+    items = (
+        report.list_length_items(f1, means, first_order)
+        + report.query_set_items(
+            power,
+            read("08_query_sets_swaps.csv"),
+            read("08_query_sets_agreement.csv"),
+            GAINS,
+            DISCOUNTS,
+            ml_rules.query_set_findings(power),
+        )
+        + report.convention_items(decisions, ml_rules.convention_findings(decisions))
+        + report.cutoff_items(cut, ml_rules.cutoff_findings(cut))
+    )
     assert max(len(t) for t in tables(items)) <= 15
     # The verdict sentences carry the verdicts of the findings' rules (studies.realdata).
     assert f"verdict: {ml_rules.cutoff_findings(cut)['verdict']};" in items[-1]
     shown = sum(len(t) for t in tables(report.convention_items(decisions, ml_rules.convention_findings(decisions))))
-    assert shown == int((decisions.convention != "trec_eval").sum())   # every preset against trec_eval, once
+    assert shown == int((decisions.convention != "trec_eval").sum())  # every preset against trec_eval, once
 
 
 # ------------------------------------------------------------ examples of studies.movielens.report
 
 
 def test_rankers_items_example():
-    t = pd.DataFrame({"gain": "g", "cutoff": "all", "system": ["a", "b"], "mean": [0.2, 0.3], "ci_low": [0.1, 0.2],
-                      "ci_high": [0.3, 0.4]})
-    p = pd.DataFrame({"gain": ["g"], "cutoff": ["all"], "system_a": ["a"], "system_b": ["b"],
-                      "difference": [-0.1], "pvalue_adjusted": [0.2]})
+    t = pd.DataFrame(
+        {
+            "gain": "g",
+            "cutoff": "all",
+            "system": ["a", "b"],
+            "mean": [0.2, 0.3],
+            "ci_low": [0.1, 0.2],
+            "ci_high": [0.3, 0.4],
+        }
+    )
+    p = pd.DataFrame(
+        {
+            "gain": ["g"],
+            "cutoff": ["all"],
+            "system_a": ["a"],
+            "system_b": ["b"],
+            "difference": [-0.1],
+            "pvalue_adjusted": [0.2],
+        }
+    )
     items = rankers_items(t, p)
-    expected = (['b', 'a'],
-                'pairs not significantly different (paired t, Holm, 5%; gain g, whole list): a vs b (-0.1000, p = '
-                '0.20)')
+    expected = (
+        ["b", "a"],
+        "pairs not significantly different (paired t, Holm, 5%; gain g, whole list): a vs b (-0.1000, p = 0.20)",
+    )
     assert (items[1].index.tolist(), items[-1]) == expected

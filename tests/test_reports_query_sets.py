@@ -48,8 +48,9 @@ def test_small_collection_tables_by_hand():
     X = {m: collection.scores(gain=m[0], discount=m[1]) for m in measures}
     P = {m: population.scores(gain=m[0], discount=m[1]) for m in measures}
     rows = report.collection_rows(X, P)
-    assert len(rows) == 4 and all(abs(r["share_system"] + r["share_topic"] + r["share_interaction"] - 1) < 1e-9
-                                  for r in rows)
+    assert len(rows) == 4 and all(
+        abs(r["share_system"] + r["share_topic"] + r["share_interaction"] - 1) < 1e-9 for r in rows
+    )
     truth = report.truth_rows(P, collection.skills)
     assert truth[0]["tau_population"] == kendall_tau(P[measures[0]].mean(axis=1), collection.skills)
     power, power_rows = report.power_rows(X, alpha=0.05, n_resamples=200, seed=1, n_jobs=1, topics=12)
@@ -59,9 +60,16 @@ def test_small_collection_tables_by_hand():
     assert lines[0].endswith(f"{sum(r['tau_population'] == 1.0 for r in truth)} of 2") and len(smallest) == 2
     table, line = report.collection_table(rows, ["log2"])
     assert table.shape == (2, 6) and line.startswith("over all 4 (measure, sample) tables")
-    measured = pd.DataFrame(report.measure_rows(P, power_rows, report.ordering_rows(X, collection.skills)[1], truth,
-                                                {m: (5.0, 4.0, 6.0) for m in measures},
-                                                {m: np.array([0.2, 0.1]) for m in measures}))
+    measured = pd.DataFrame(
+        report.measure_rows(
+            P,
+            power_rows,
+            report.ordering_rows(X, collection.skills)[1],
+            truth,
+            {m: (5.0, 4.0, 6.0) for m in measures},
+            {m: np.array([0.2, 0.1]) for m in measures},
+        )
+    )
     first, second = np.triu_indices(4, k=1)
     win = (P[measures[1]][first] > P[measures[1]][second]).mean()
     assert measured["per_topic_win"].iloc[1] == win and (measured["swap_rate"] == 0.1).all()
@@ -72,7 +80,7 @@ def test_small_collection_tables_by_hand():
 
 
 def test_label_example():
-    assert label(("linear", "log2")) == 'linear · log2'
+    assert label(("linear", "log2")) == "linear · log2"
 
 
 def test_by_discount_example():
@@ -81,18 +89,31 @@ def test_by_discount_example():
 
 
 def test_collection_table_example():
-    r = [dict(gain="linear", discount="log2", sample="collection", mean=0.4, best_system=0.5, worst_system=0.3,
-              share_system=0.1, share_topic=0.6, share_interaction=0.3)]
-    expected = ('over all 1 (measure, sample) tables: topic share 0.60-0.60, interaction 0.30-0.30, system 0.10-0.10; '
-                'topic '
-                '> interaction > system in 1 of 1')
+    r = [
+        dict(
+            gain="linear",
+            discount="log2",
+            sample="collection",
+            mean=0.4,
+            best_system=0.5,
+            worst_system=0.3,
+            share_system=0.1,
+            share_topic=0.6,
+            share_interaction=0.3,
+        )
+    ]
+    expected = (
+        "over all 1 (measure, sample) tables: topic share 0.60-0.60, interaction 0.30-0.30, system 0.10-0.10; "
+        "topic "
+        "> interaction > system in 1 of 1"
+    )
     assert collection_table(r, ["log2"])[1] == expected
 
 
 def test_truth_lines_example():
     lines, low = truth_lines([dict(gain="g", discount="d", tau_population=1.0, min_neighbour_z=0.5)], 3)
-    assert lines[0] == 'measures whose population mean orders all 3 systems as the truth: 1 of 1'
+    assert lines[0] == "measures whose population mean orders all 3 systems as the truth: 1 of 1"
 
 
 def test_needed_cells_example():
-    assert needed_cells({("linear", "log2"): (18.04, 17.2, 18.96)})[0]["queries needed [95%]"] == '18.0 [17.2, 19.0]'
+    assert needed_cells({("linear", "log2"): (18.04, 17.2, 18.96)})[0]["queries needed [95%]"] == "18.0 [17.2, 19.0]"

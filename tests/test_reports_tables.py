@@ -53,8 +53,8 @@ def test_count_cells_have_one_format_and_hand_computed_intervals():
         low, high = wilson(k, n, 0.95)
         assert (int(match[1]), int(match[2])) == (k, n)
         assert (match[3], match[4]) == (f"{low:.2f}", f"{high:.2f}"), cell
-    assert cells[1] == "20/20 [0.84,1.00]"   # a perfect record of 20 reads as a count, never as 1.00
-    assert cells[3] == "0/200 [0.00,0.02]"   # ... and so does a share of none, in the same format as the others
+    assert cells[1] == "20/20 [0.84,1.00]"  # a perfect record of 20 reads as a count, never as 1.00
+    assert cells[3] == "0/200 [0.00,0.02]"  # ... and so does a share of none, in the same format as the others
 
 
 def test_count_cells_refuse_a_share_that_is_not_a_count_and_a_misshaped_flag():
@@ -66,7 +66,7 @@ def test_count_cells_refuse_a_share_that_is_not_a_count_and_a_misshaped_flag():
 
 def test_the_chance_rule_is_a_family_wise_wilson_interval_around_one_half():
     assert THRESHOLDS["chance_p"].value == 0.5
-    assert THRESHOLDS["chance_p"].fixed == "after seeing data"   # and says which data in its note
+    assert THRESHOLDS["chance_p"].fixed == "after seeing data"  # and says which data in its note
     rows = [(k, n) for n in (20, 50, 200) for k in range(0, n + 1, max(1, n // 20))]
     table = pd.DataFrame({"p": [k / n for k, n in rows], "replicates": [n for _, n in rows]})
     for family in (1, 12, 48):
@@ -85,8 +85,9 @@ def test_the_chance_rule_is_a_family_wise_wilson_interval_around_one_half():
 
 def test_headed_names_rounds_and_indexes():
     table = pd.DataFrame({"label": ["a", "b"], "mean": [0.123456, 2.0], "sd": [0.5, 0.25], "junk": [1, 2]})
-    out = headed(table, {"label": "model", "mean": "mean nDCG", "sd": "sd across data sets"}, {"mean": 2},
-                 index=["label"])
+    out = headed(
+        table, {"label": "model", "mean": "mean nDCG", "sd": "sd across data sets"}, {"mean": 2}, index=["label"]
+    )
     assert out.index.name == "model" and out.columns.tolist() == ["mean nDCG", "sd across data sets"]
     assert out["mean nDCG"].tolist() == [0.12, 2.0] and out["sd across data sets"].tolist() == [0.5, 0.25]
     with pytest.raises(KeyError, match=r"\['nope'\] are not in the table"):
@@ -99,18 +100,18 @@ def test_headed_names_rounds_and_indexes():
 def test_pivot_example():
     t = pd.DataFrame({"m": ["b", "b", "a"], "d": ["x", "y", "x"], "v": [0.5, 0.7, 0.1]})
     wide = pivot(t, "m", "d", "v")
-    expected = (['b', 'a'], ['x', 'y'], [0.5, 0.7])
+    expected = (["b", "a"], ["x", "y"], [0.5, 0.7])
     assert (wide.index.tolist(), wide.columns.tolist(), wide.loc["b"].tolist()) == expected
 
 
 def test_rounded_example():
-    expected = '   a      b\n0  x  0.123\n1  y  0.000\n2  z  0.751'
+    expected = "   a      b\n0  x  0.123\n1  y  0.000\n2  z  0.751"
     assert repr(rounded(pd.DataFrame({"a": ["x", "y", "z"], "b": [0.12345, -1e-17, 0.7515]}))) == expected
 
 
 def test_proportion_cells_example():
     t = pd.DataFrame({"p_better": [0.87, 1.0, 1.0], "replicates": [100, 20, 1000]})
-    assert proportion_cells(t, "p_better") == ['0.87 [0.79,0.92]', '20/20 [0.84,1.00]', '1.00 [1.00,1.00]']
+    assert proportion_cells(t, "p_better") == ["0.87 [0.79,0.92]", "20/20 [0.84,1.00]", "1.00 [1.00,1.00]"]
 
 
 def test_chance_level_example():
@@ -123,48 +124,61 @@ def test_chance_level_example():
 
 def test_count_cells_example():
     t = pd.DataFrame({"p": [0.87, 1.0, 0.32], "replicates": [100, 20, 50]})
-    expected = ['87/100 [0.79,0.92]', '20/20 [0.84,1.00]', '16/50 [0.21,0.46] (chance)']
+    expected = ["87/100 [0.79,0.92]", "20/20 [0.84,1.00]", "16/50 [0.21,0.46] (chance)"]
     assert count_cells(t, "p", flag=np.array([False, False, True])) == expected
 
 
 def test_headed_example():
     t = pd.DataFrame({"n": [10, 100], "m": [0.12345, 0.5], "x": [1, 2]})
-    expected = '               mean nDCG\nlist length n           \n10                  0.12\n100                 0.50'
+    expected = "               mean nDCG\nlist length n           \n10                  0.12\n100                 0.50"
     assert repr(headed(t, {"n": "list length n", "m": "mean nDCG"}, {"m": 2}, index=["n"])) == expected
 
 
 def test_replication_line_counts_the_cells_beyond_three_standard_errors():
     a = pd.DataFrame({"cell": ["x"], "p_better": [0.8], "replicates": [100], "seed": [1]})
-    expected = ('replication (seed 1 here, 2 in the full profile): 1 cells in common, largest |z| = 3.09, |z| > 3 in 1 '
-                '(about 0.0 expected by chance)')
+    expected = (
+        "replication (seed 1 here, 2 in the full profile): 1 cells in common, largest |z| = 3.09, |z| > 3 in 1 "
+        "(about 0.0 expected by chance)"
+    )
     assert replication_line(a, a.assign(p_better=0.6, seed=2), ["cell"], "p_better") == expected
 
 
 def test_interval_text_example():
-    assert (interval_text(0.2123, 0.15, 0.27), interval_text(float("nan"), 0.0, 0.0)) == ('0.21 [0.15, 0.27]', '-')
+    assert (interval_text(0.2123, 0.15, 0.27), interval_text(float("nan"), 0.0, 0.0)) == ("0.21 [0.15, 0.27]", "-")
 
 
 def test_replication_line_example():
     a = pd.DataFrame(dict(n=[10, 20], p=[0.5, 0.6], replicates=100, seed=1))
     b = pd.DataFrame(dict(n=[10, 30], p=[0.55, 0.7], replicates=400, seed=2))
-    expected = ('replication (seed 1 here, 2 in the full profile): 1 cells in common, largest |z| = 0.90, |z| > 3 in 0 '
-                '(about 0.0 expected by chance)')
+    expected = (
+        "replication (seed 1 here, 2 in the full profile): 1 cells in common, largest |z| = 0.90, |z| > 3 in 0 "
+        "(about 0.0 expected by chance)"
+    )
     assert replication_line(a, b, ["n"], "p") == expected
-    expected = 'this run is the full profile itself: no independent replication to compare with'
+    expected = "this run is the full profile itself: no independent replication to compare with"
     assert replication_line(a, a, ["n"], "p") == expected
 
 
 def test_trend_agreement_example():
-    expected = ['agrees', 'unresolved', 'contradicts', 'contradicts', 'no call', 'unresolved']
-    assert [trend_agreement(p, m) for p, m in [("grows", "grows"), ("grows", "flat"), ("grows", "shrinks"),
-                                    ("flat", "grows"), ("no call", "grows"), ("shrinks", "undefined")]] == expected
+    expected = ["agrees", "unresolved", "contradicts", "contradicts", "no call", "unresolved"]
+    assert [
+        trend_agreement(p, m)
+        for p, m in [
+            ("grows", "grows"),
+            ("grows", "flat"),
+            ("grows", "shrinks"),
+            ("flat", "grows"),
+            ("no call", "grows"),
+            ("shrinks", "undefined"),
+        ]
+    ] == expected
 
 
 def test_agreement_counts_example():
-    expected = {'agrees': 1, 'called': 2, 'contradicts': 0, 'unresolved': 1}
+    expected = {"agrees": 1, "called": 2, "contradicts": 0, "unresolved": 1}
     assert agreement_counts(pd.Series(["agrees", "unresolved", "no call"])) == expected
 
 
 def test_agreement_text_example():
-    expected = 'agrees in 2, contradicts in 0, unresolved in 1 of 3 cells with a prediction'
+    expected = "agrees in 2, contradicts in 0, unresolved in 1 of 3 cells with a prediction"
     assert agreement_text(pd.Series(["agrees", "agrees", "unresolved", "no call"])) == expected

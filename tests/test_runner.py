@@ -59,8 +59,7 @@ def _injected_source(executed: Path) -> str:
 def _stdout_of(executed: Path) -> str:
     nb = nbformat.read(executed, as_version=4)
     return "".join(
-        o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs
-        if o.output_type == "stream"
+        o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs if o.output_type == "stream"
     )
 
 
@@ -100,17 +99,34 @@ def test_other_profile_runs_with_the_notebook_defaults(tmp_path):
 
 def test_failing_notebook_exits_non_zero_naming_notebook_and_cell(tmp_path):
     proc = subprocess.run(
-        [sys.executable, "-m", "ndcg_research", "reproduce", "--profile", "quick",
-         "--notebooks-dir", str(FIXTURES), "--output", str(tmp_path / "out"), "--only", "03_fails"],
-        capture_output=True, text=True, timeout=300, env={**os.environ, "CI": "true"},
+        [
+            sys.executable,
+            "-m",
+            "ndcg_research",
+            "reproduce",
+            "--profile",
+            "quick",
+            "--notebooks-dir",
+            str(FIXTURES),
+            "--output",
+            str(tmp_path / "out"),
+            "--only",
+            "03_fails",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "CI": "true"},
     )
     assert proc.returncode == 1
     assert "03_fails.ipynb" in proc.stderr
     # Named as a user finds it: JupyterLab shows the executed cell as [4] (parameters [1],
     # injected parameters [2], x = 41 [3], raise [4]); in the committed notebook it is the
     # third code cell (the injected cell is not there).
-    assert ("failed at cell [4] of the executed notebook (code cell 3 of 03_fails.ipynb, "
-            "starting 'raise ValueError(f\"boom {x + 1}\")')") in proc.stderr
+    assert (
+        "failed at cell [4] of the executed notebook (code cell 3 of 03_fails.ipynb, "
+        "starting 'raise ValueError(f\"boom {x + 1}\")')"
+    ) in proc.stderr
     assert "ValueError: boom 42" in proc.stderr
     # The partial executed notebook is kept, with the traceback in the cell shown as [4]
     # (papermill added its banner cells, so positions in the file have shifted).
@@ -157,8 +173,14 @@ def test_stale_figure_files_do_not_count_as_written(tmp_path):
 def test_run_goes_on_after_a_failure_and_lists_every_failure(tmp_path):
     stream = io.StringIO()
     with pytest.raises(runner.RunFailed) as info:
-        runner.reproduce("quick", output=tmp_path / "out", only=["01", "02", "03"], notebooks_dir=FIXTURES,
-                         stream=stream, progress=False)
+        runner.reproduce(
+            "quick",
+            output=tmp_path / "out",
+            only=["01", "02", "03"],
+            notebooks_dir=FIXTURES,
+            stream=stream,
+            progress=False,
+        )
     failed = info.value
     assert [f.notebook for f in failed.failures] == ["02_missing_figure.ipynb", "03_fails.ipynb"]
     assert [r.notebook for r in failed.results] == ["01_ok.ipynb", "02_missing_figure.ipynb", "03_fails.ipynb"]
@@ -259,15 +281,12 @@ def test_notebook_without_parameters_cell_is_rejected(tmp_path):
     nbformat.write(nb, folder / "01_ok.ipynb")
     (folder / "profiles.yaml").write_text("quick: {}\n")
     with pytest.raises(runner.RunnerError, match="no cell tagged 'parameters'"):
-        runner.reproduce("quick", output=tmp_path / "out", notebooks_dir=folder, progress=False,
-                         stream=io.StringIO())
+        runner.reproduce("quick", output=tmp_path / "out", notebooks_dir=folder, progress=False, stream=io.StringIO())
 
 
 def test_select_notebooks_by_stem_name_or_number():
     nbs = runner.discover_notebooks(FIXTURES)
-    assert [p.name for p in nbs] == [
-        "01_ok.ipynb", "02_missing_figure.ipynb", "03_fails.ipynb", "04_slow.ipynb"
-    ]
+    assert [p.name for p in nbs] == ["01_ok.ipynb", "02_missing_figure.ipynb", "03_fails.ipynb", "04_slow.ipynb"]
     pick = runner.select_notebooks
     assert [p.stem for p in pick(nbs, ["03_fails", "01_ok.ipynb"])] == ["01_ok", "03_fails"]
     assert [p.stem for p in pick(nbs, ["2"])] == ["02_missing_figure"]
@@ -284,8 +303,7 @@ def test_store_executes_in_place_and_strips_volatile_metadata(tmp_path):
     # What JupyterLab writes when it opens the notebook: the kernel spec and the kernel's own
     # language_info (asked here directly with jupyter_client, not through the runner).
     assert nb.metadata.language_info == _language_info_from_a_kernel()
-    assert nb.metadata.kernelspec == {"display_name": "Python 3 (ipykernel)", "language": "python",
-                                      "name": "python3"}
+    assert nb.metadata.kernelspec == {"display_name": "Python 3 (ipykernel)", "language": "python", "name": "python3"}
     code = [c for c in nb.cells if c.cell_type == "code"]
     assert [c.execution_count for c in code] == list(range(1, len(code) + 1))
     for cell in nb.cells:
@@ -435,15 +453,18 @@ def _notebook_with_parameters(tmp_path: Path, source: str) -> Path:
 
 
 def test_parameters_keep_their_comments(tmp_path):
-    path = _notebook_with_parameters(tmp_path, (
-        "# a comment line of its own belongs to no parameter\n"
-        'gain = "exp2"   # gain spec: "exp2" is 2**rel - 1 (k = 3 is no assignment)\n'
-        "ns = [10,\n"
-        "      100]      # list lengths\n"
-        "seed: int = 7\n"
-        "k = 1  # first\n"
-        "k = 2  # wins\n"
-    ))
+    path = _notebook_with_parameters(
+        tmp_path,
+        (
+            "# a comment line of its own belongs to no parameter\n"
+            'gain = "exp2"   # gain spec: "exp2" is 2**rel - 1 (k = 3 is no assignment)\n'
+            "ns = [10,\n"
+            "      100]      # list lengths\n"
+            "seed: int = 7\n"
+            "k = 1  # first\n"
+            "k = 2  # wins\n"
+        ),
+    )
     described = runner.describe_parameters(path)
     assert [(p.name, p.default, p.comment) for p in described] == [
         ("gain", '"exp2"', 'gain spec: "exp2" is 2**rel - 1 (k = 3 is no assignment)'),
@@ -456,9 +477,17 @@ def test_parameters_keep_their_comments(tmp_path):
 
 def test_params_command_prints_defaults_and_comments():
     proc = subprocess.run(
-        [sys.executable, "-m", "ndcg_research", "params", str(FIXTURES.parent.parent.parent / "notebooks"
-                                                              / "01_worked_example.ipynb")],
-        capture_output=True, text=True, timeout=120, check=True,
+        [
+            sys.executable,
+            "-m",
+            "ndcg_research",
+            "params",
+            str(FIXTURES.parent.parent.parent / "notebooks" / "01_worked_example.ipynb"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
     )
     lines = proc.stdout.splitlines()
     assert "k = 6                             # cut-off; None keeps the whole list" in lines
@@ -467,11 +496,13 @@ def test_params_command_prints_defaults_and_comments():
 
 @pytest.mark.parametrize("name", ["1", "01", "01_worked_example", "01_worked_example.ipynb"])
 def test_params_names_a_notebook_as_reproduce_only_does(name):
-    proc = subprocess.run([sys.executable, "-m", "ndcg_research", "params", name], capture_output=True, text=True,
-                          timeout=120, check=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "ndcg_research", "params", name], capture_output=True, text=True, timeout=120, check=True
+    )
     assert "k = 6                             # cut-off; None keeps the whole list" in proc.stdout.splitlines()
-    proc = subprocess.run([sys.executable, "-m", "ndcg_research", "params", "99"], capture_output=True, text=True,
-                          timeout=120)
+    proc = subprocess.run(
+        [sys.executable, "-m", "ndcg_research", "params", "99"], capture_output=True, text=True, timeout=120
+    )
     assert proc.returncode == 1 and proc.stderr.startswith("error: notebook '99' matches no notebook; available: 01_")
 
 
@@ -487,7 +518,7 @@ def test_a_run_prints_no_tcp_warning_of_the_kernel(tmp_path, capfd):
 
 def test_the_publish_rule():
     rule = dict(profile="full", default_notebooks=True, output_given=False, folders_given=False, publish=None)
-    assert runner.publishing(partial=False, **rule).publish                              # the full run publishes
+    assert runner.publishing(partial=False, **rule).publish  # the full run publishes
     assert not runner.publishing(partial=False, **{**rule, "profile": "quick"}).publish  # another profile does not
     assert not runner.publishing(partial=False, **{**rule, "output_given": True}).publish
     assert not runner.publishing(partial=False, **{**rule, "default_notebooks": False}).publish
@@ -508,36 +539,42 @@ def test_publishing_example():
 
 def test_plan_run_example():
     plan = plan_run("quick", only=["01"], output="/tmp/ndcg-plan-example")
-    expected = (['01_worked_example.ipynb'], False, 'figures')
+    expected = (["01_worked_example.ipynb"], False, "figures")
     assert ([run.path.name for run in plan.runs], plan.publishing.publish, plan.figures_dir.name) == expected
 
 
 def test_format_summary_example():
     from pathlib import Path
+
     ok = NotebookResult("01_a.ipynb", Path("x"), 1.234, ("01_fig",))
     bad = NotebookResult("02_b.ipynb", Path("y"), 0.5, ("02_fig",), error="boom")
-    expected = ('notebook    seconds  figures\n'
-                '01_a.ipynb      1.2  01_fig\n'
-                '02_b.ipynb      0.5  FAILED\n'
-                'total           1.7  1 figure(s), 1 notebook(s) FAILED')
+    expected = (
+        "notebook    seconds  figures\n"
+        "01_a.ipynb      1.2  01_fig\n"
+        "02_b.ipynb      0.5  FAILED\n"
+        "total           1.7  1 figure(s), 1 notebook(s) FAILED"
+    )
     assert str(format_summary([ok, bad])) == expected
 
 
 def test_kernel_manager_class_example():
     from jupyter_client import AsyncKernelManager
+
     cls = kernel_manager_class()
     assert (issubclass(cls, AsyncKernelManager), cls().transport in {"ipc", "tcp"}) == (True, True)
 
 
 def test_kernel_metadata_example():
     import platform
+
     meta = kernel_metadata()
-    expected = ('python3', True)
+    expected = ("python3", True)
     assert (meta["kernelspec"]["name"], meta["language_info"]["version"] == platform.python_version()) == expected
 
 
 def test_strip_volatile_example():
     import nbformat
+
     cell = nbformat.v4.new_code_cell("1 + 1", metadata={"papermill": {"duration": 0.1}})
     nb = nbformat.v4.new_notebook(cells=[cell], metadata={"papermill": {}})
     clean = strip_volatile(nb)
@@ -549,20 +586,23 @@ def test_strip_volatile_example():
 
 def test_select_notebooks_example():
     from pathlib import Path
+
     nbs = [Path("01_a.ipynb"), Path("02_b.ipynb")]
-    assert [p.name for p in select_notebooks(nbs, ["02"])] == ['02_b.ipynb']
+    assert [p.name for p in select_notebooks(nbs, ["02"])] == ["02_b.ipynb"]
     with pytest.raises(Exception, match="\\-\\-only\\ '9'\\ matches\\ no\\ notebook;\\ available:\\ 01_a,\\ 02_b"):
         select_notebooks(nbs, ["9"])
 
 
 def test_declared_figures_example():
     import nbformat
-    assert declared_figures(nbformat.v4.new_notebook(metadata={"ndcg_research": {"figures": ["01_a"]}})) == ['01_a']
+
+    assert declared_figures(nbformat.v4.new_notebook(metadata={"ndcg_research": {"figures": ["01_a"]}})) == ["01_a"]
 
 
 def test_declared_tables_example():
     import nbformat
-    expected = ['02_*.csv']
+
+    expected = ["02_*.csv"]
     assert declared_tables(nbformat.v4.new_notebook(metadata={"ndcg_research": {"tables": ["02_*.csv"]}})) == expected
 
 
@@ -571,12 +611,14 @@ def test_notebook_parameters_example():
     import tempfile
 
     import nbformat
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
-        'k = 6  # cut-off "k" (None: all)\nfigures_dir = "../build/figures"')])
+
+    nb = nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell('k = 6  # cut-off "k" (None: all)\nfigures_dir = "../build/figures"')]
+    )
     nb.cells[0].metadata["tags"] = ["parameters"]
     path = os.path.join(tempfile.mkdtemp(), "01_x.ipynb")
     nbformat.write(nb, path)
-    assert notebook_parameters(path) == {'k': '6', 'figures_dir': '"../build/figures"'}
+    assert notebook_parameters(path) == {"k": "6", "figures_dir": '"../build/figures"'}
 
 
 def test_describe_parameters_example():
@@ -584,24 +626,26 @@ def test_describe_parameters_example():
     import tempfile
 
     import nbformat
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
-        'ns = [10,\n      100]  # list lengths\nseed = 1')])
+
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("ns = [10,\n      100]  # list lengths\nseed = 1")])
     nb.cells[0].metadata["tags"] = ["parameters"]
     path = os.path.join(tempfile.mkdtemp(), "01_x.ipynb")
     nbformat.write(nb, path)
-    assert [(p.name, p.comment) for p in describe_parameters(path)] == [('ns', 'list lengths'), ('seed', '')]
+    assert [(p.name, p.comment) for p in describe_parameters(path)] == [("ns", "list lengths"), ("seed", "")]
 
 
 # ------------------------------------------------------------ examples of pipeline.cli
 
 
 def test_notebook_path_example():
-    expected = ('13_cutoff_growth.ipynb', '01_worked_example.ipynb')
+    expected = ("13_cutoff_growth.ipynb", "01_worked_example.ipynb")
     assert (notebook_path("13").name, notebook_path("01_worked_example").name) == expected
 
 
 def test_format_parameters_example():
     P = runner.NotebookParameter
     expected = 'k = 6          # cut-off\nseed = 2013\ngain = "exp2"  # gain spec'
-    assert str(format_parameters([P("k", "6", "cut-off"), P("seed", "2013", ""), P("gain", '"exp2"',
-                                                                                   "gain spec")])) == expected
+    assert (
+        str(format_parameters([P("k", "6", "cut-off"), P("seed", "2013", ""), P("gain", '"exp2"', "gain spec")]))
+        == expected
+    )

@@ -42,33 +42,36 @@ def test_shortfall_exponents_are_the_tails_of_the_profiles():
         g = th.gain_profile(CERTAIN, f"noisy(sigma={sigma})")
         t = np.array([1e-3, 1e-6])
         np.testing.assert_allclose(1 - g(t), ndtr(math.sqrt(rho) * ndtri(t)), rtol=1e-9)  # the profile's tail
-        t1, t2 = 1e-200, 1e-100   # far out, where the log factor has flattened: log_ndtr keeps the precision
+        t1, t2 = 1e-200, 1e-100  # far out, where the log factor has flattened: log_ndtr keeps the precision
         slope = (log_ndtr(math.sqrt(rho) * ndtri(t2)) - log_ndtr(math.sqrt(rho) * ndtri(t1))) / math.log(t2 / t1)
         assert slope == pytest.approx(rho, abs=0.02)
     with pytest.raises(ValueError, match="no n-free top"):
         sc.shortfall_exponent(CERTAIN, "head(m=5)")
 
 
-@pytest.mark.parametrize("model, worse, discount, a, expected", [
-    # uncertain top, rho = 2/3 (noisy(0.5)) or 1/3 (noisy(1)), by hand from the table
-    (UNCERTAIN, "noisy(sigma=0.5)", "log2", 0.5, 0.5 * (0.5 + 2 / 3) - 2 / 3),
-    (UNCERTAIN, "noisy(sigma=1)", "log2", 0.5, 0.5 * (0.5 + 1 / 3) - 1 / 3),
-    (UNCERTAIN, "noisy(sigma=1)", "power(beta=0.8)", 1.0, 1 - 0.8),
-    (UNCERTAIN, "noisy(sigma=1)", "power(beta=1.2)", 1.0, 1 - 1.2),
-    (UNCERTAIN, "noisy(sigma=1)", "power(beta=2)", 1.0, -1 / 3),
-    (UNCERTAIN, "noisy(sigma=0.5)", "zipf", 1.0, 0.0),
-    (UNCERTAIN, "noisy(sigma=0.5)", "geometric(p=0.5)", 0.7, -2 / 3),
-    # certain top
-    (CERTAIN, "noisy(sigma=0.5)", "log2", 1.0, 0.5),
-    (CERTAIN, "noisy(sigma=0.5)", "zipf", 1.0, 1 / 3),
-    (CERTAIN, "noisy(sigma=1)", "power(beta=1.1)", 1.0, 1 - 1.1 + 1 / 6),
-    (CERTAIN, "noisy(sigma=1)", "power(beta=0.75)", 0.5, 0.5 * (1 + 1 / 3 - 0.75) - 1 / 6),
-    (CERTAIN, "noisy(sigma=0.5)", "log2", 0.25, (0.25 * (1 + 2 / 3) - 2 / 3) / 2),
-    (CERTAIN, "noisy(sigma=0.5)", "power(beta=2)", 1.0, -1 / 3),
-    # a fixed k (a = 0): the gap shrinks like n^-rho over a bounded noise (uncertain), n^-rho/2 (certain)
-    (UNCERTAIN, "noisy(sigma=1)", "log2", 0.0, -1 / 3),
-    (CERTAIN, "noisy(sigma=1)", "log2", 0.0, -1 / 6),
-])
+@pytest.mark.parametrize(
+    "model, worse, discount, a, expected",
+    [
+        # uncertain top, rho = 2/3 (noisy(0.5)) or 1/3 (noisy(1)), by hand from the table
+        (UNCERTAIN, "noisy(sigma=0.5)", "log2", 0.5, 0.5 * (0.5 + 2 / 3) - 2 / 3),
+        (UNCERTAIN, "noisy(sigma=1)", "log2", 0.5, 0.5 * (0.5 + 1 / 3) - 1 / 3),
+        (UNCERTAIN, "noisy(sigma=1)", "power(beta=0.8)", 1.0, 1 - 0.8),
+        (UNCERTAIN, "noisy(sigma=1)", "power(beta=1.2)", 1.0, 1 - 1.2),
+        (UNCERTAIN, "noisy(sigma=1)", "power(beta=2)", 1.0, -1 / 3),
+        (UNCERTAIN, "noisy(sigma=0.5)", "zipf", 1.0, 0.0),
+        (UNCERTAIN, "noisy(sigma=0.5)", "geometric(p=0.5)", 0.7, -2 / 3),
+        # certain top
+        (CERTAIN, "noisy(sigma=0.5)", "log2", 1.0, 0.5),
+        (CERTAIN, "noisy(sigma=0.5)", "zipf", 1.0, 1 / 3),
+        (CERTAIN, "noisy(sigma=1)", "power(beta=1.1)", 1.0, 1 - 1.1 + 1 / 6),
+        (CERTAIN, "noisy(sigma=1)", "power(beta=0.75)", 0.5, 0.5 * (1 + 1 / 3 - 0.75) - 1 / 6),
+        (CERTAIN, "noisy(sigma=0.5)", "log2", 0.25, (0.25 * (1 + 2 / 3) - 2 / 3) / 2),
+        (CERTAIN, "noisy(sigma=0.5)", "power(beta=2)", 1.0, -1 / 3),
+        # a fixed k (a = 0): the gap shrinks like n^-rho over a bounded noise (uncertain), n^-rho/2 (certain)
+        (UNCERTAIN, "noisy(sigma=1)", "log2", 0.0, -1 / 3),
+        (CERTAIN, "noisy(sigma=1)", "log2", 0.0, -1 / 6),
+    ],
+)
 def test_gap_exponent_by_hand(model, worse, discount, a, expected):
     assert sc.gap_exponent(model, "bayes", worse, discount, a).exponent == pytest.approx(expected, abs=1e-12)
 
@@ -79,13 +82,16 @@ def test_zipflog_carries_a_log_power_and_zipf_is_exactly_flat():
     assert sc.gap_exponent(UNCERTAIN, "bayes", "noisy(sigma=1)", "zipf").exponent == 0.0
 
 
-@pytest.mark.parametrize("call, match", [
-    (lambda: sc.gap_exponent("probit(grades=3)", "bayes", "noisy(sigma=1)", "log2"), "binary relevance"),
-    (lambda: sc.gap_exponent(CERTAIN, "noisy(sigma=1)", "bayes", "log2"), "smaller shortfall exponent"),
-    (lambda: sc.gap_exponent(CERTAIN, "bayes", "noisy(sigma=1)", "log2", a=1.5), r"a must be in \[0, 1\]"),
-    (lambda: sc.gap_exponent(CERTAIN, "bayes", "noisy(sigma=1)", "none"), "constant discount"),
-    (lambda: sc.heuristic_std_gap(CERTAIN, "bayes", "noisy(sigma=1)", "log2", 10, 11), "at most n"),
-])
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: sc.gap_exponent("probit(grades=3)", "bayes", "noisy(sigma=1)", "log2"), "binary relevance"),
+        (lambda: sc.gap_exponent(CERTAIN, "noisy(sigma=1)", "bayes", "log2"), "smaller shortfall exponent"),
+        (lambda: sc.gap_exponent(CERTAIN, "bayes", "noisy(sigma=1)", "log2", a=1.5), r"a must be in \[0, 1\]"),
+        (lambda: sc.gap_exponent(CERTAIN, "bayes", "noisy(sigma=1)", "none"), "constant discount"),
+        (lambda: sc.heuristic_std_gap(CERTAIN, "bayes", "noisy(sigma=1)", "log2", 10, 11), "at most n"),
+    ],
+)
 def test_errors(call, match):
     with pytest.raises(ValueError, match=match):
         call()
@@ -101,7 +107,7 @@ def test_cutoff_thresholds_by_hand():
         assert sc.cutoff_threshold(UNCERTAIN, "bayes", w, "zipf") == math.inf
         assert sc.cutoff_threshold(UNCERTAIN, "bayes", w, "power(beta=0.75)") == pytest.approx(rho / (1.25 + rho - 1))
         assert sc.cutoff_threshold(CERTAIN, "bayes", w, "power(beta=2)") == math.inf
-    assert sc.cutoff_threshold(CERTAIN, "bayes", "random", "log2") == 0.0   # rho = 0: grows for every a
+    assert sc.cutoff_threshold(CERTAIN, "bayes", "random", "log2") == 0.0  # rho = 0: grows for every a
 
 
 def test_heuristic_by_hand_on_a_short_list():
@@ -115,8 +121,10 @@ def test_heuristic_by_hand_on_a_short_list():
     assert math.isnan(sc.heuristic_std_gap(UNCERTAIN, "bayes", "random", "power(beta=0.5)", n))
 
 
-@pytest.mark.parametrize("model, discount", [(UNCERTAIN, "power(beta=0.8)"), (UNCERTAIN, "power(beta=1.2)"),
-                                             (UNCERTAIN, "zipf"), (CERTAIN, "zipf")])
+@pytest.mark.parametrize(
+    "model, discount",
+    [(UNCERTAIN, "power(beta=0.8)"), (UNCERTAIN, "power(beta=1.2)"), (UNCERTAIN, "zipf"), (CERTAIN, "zipf")],
+)
 def test_heuristic_slope_approaches_the_asymptotic_exponent(model, discount):
     ns = (10**5, 10**6)
     d = [sc.heuristic_std_gap(model, "bayes", "noisy(sigma=0.5)", discount, n) for n in ns]
@@ -145,24 +153,28 @@ def test_power_law_fit_interval_covers_the_true_exponent():
 
 def test_shortfall_exponent_example():
     expected = (1.0, 0.6667)
-    assert (shortfall_exponent("probit", "bayes"), round(shortfall_exponent("probit", "noisy(sigma=0.5)"),
-                                                         4)) == expected
+    assert (
+        shortfall_exponent("probit", "bayes"),
+        round(shortfall_exponent("probit", "noisy(sigma=0.5)"), 4),
+    ) == expected
     assert shortfall_exponent("probit", "random") == 0.0
 
 
 def test_decay_index_example():
-    expected = '[0.0, 0.8, 1.0, inf]'
-    assert repr([decay_index(d) for d in ["log2", "power(beta=0.8)", "zipflog(gamma=2)",
-                                          "geometric(p=0.5)"]]) == expected
+    expected = "[0.0, 0.8, 1.0, inf]"
+    assert (
+        repr([decay_index(d) for d in ["log2", "power(beta=0.8)", "zipflog(gamma=2)", "geometric(p=0.5)"]]) == expected
+    )
 
 
 def test_gap_exponent_example():
     e = gap_exponent("probit(lo=0.1, hi=0.6)", "bayes", "noisy(sigma=0.5)", "log2", a=0.5)
     # the k = sqrt(n) case: shrinks for noisy(0.5)
-    assert (round(e.exponent, 4), e.regime) == (-0.0833, 'uncertain top, beta < 1/2')
+    assert (round(e.exponent, 4), e.regime) == (-0.0833, "uncertain top, beta < 1/2")
     expected = 0.0833
-    assert round(gap_exponent("probit(lo=0.1, hi=0.6)", "bayes", "noisy(sigma=1)", "log2", a=0.5).exponent,
-                 4) == expected
+    assert (
+        round(gap_exponent("probit(lo=0.1, hi=0.6)", "bayes", "noisy(sigma=1)", "log2", a=0.5).exponent, 4) == expected
+    )
     # 1/r: flat
     assert gap_exponent("probit(lo=0.1, hi=0.6)", "bayes", "noisy(sigma=1)", "zipf").exponent == 0.0
 
@@ -170,7 +182,7 @@ def test_gap_exponent_example():
 def test_cutoff_threshold_example():
     # 2 rho / (1 + 2 rho)
     assert round(cutoff_threshold("probit(lo=0.1, hi=0.6)", "bayes", "noisy(sigma=0.5)", "log2"), 4) == 0.5714
-    assert repr(cutoff_threshold("probit(lo=0.1, hi=0.6)", "bayes", "noisy(sigma=1)", "zipf")) == 'inf'
+    assert repr(cutoff_threshold("probit(lo=0.1, hi=0.6)", "bayes", "noisy(sigma=1)", "zipf")) == "inf"
     assert cutoff_threshold("probit", "bayes", "noisy(sigma=1)", "zipf") == 0.5
 
 
@@ -190,7 +202,7 @@ def test_heuristic_table_example():
 def test_local_exponent_example():
     # doubling per decade
     assert round(local_exponent([100, 1000, 10000], [1.0, 2.0, 4.0]), 4) == 0.301
-    assert repr(local_exponent([100, 1000], [1.0, float("nan")])) == 'nan'
+    assert repr(local_exponent([100, 1000], [1.0, float("nan")])) == "nan"
 
 
 def test_power_law_fit_example():
@@ -203,6 +215,7 @@ def test_power_law_fit_example():
 
 
 def test_gap_trend_example():
-    t = pd.DataFrame(dict(pair="a", n=[100, 1000, 10000, 100000], std_gap=[0.1, 0.3, 1.0, 3.2],
-                          std_gap_se=[0.02, 0.02, 0.03, 0.05]))
-    assert gap_trend(t, ["pair"], 0.95)[["n_from", "points", "trend"]].values.tolist() == [[10000, 2, 'grows']]
+    t = pd.DataFrame(
+        dict(pair="a", n=[100, 1000, 10000, 100000], std_gap=[0.1, 0.3, 1.0, 3.2], std_gap_se=[0.02, 0.02, 0.03, 0.05])
+    )
+    assert gap_trend(t, ["pair"], 0.95)[["n_from", "points", "trend"]].values.tolist() == [[10000, 2, "grows"]]

@@ -16,8 +16,16 @@ from ndcg_research.simulation.simulate import replicate_ndcg, replicate_seed, sa
 
 MODELS = ["probit", "probit(lo=0.1, hi=0.6)", "probit(lo=0.2, hi=0.9, a=2, grades=3)"]
 RANKERS = ["bayes", "noisy(sigma=0.5)", "noisy(sigma=1)", "coarse(bins=4)", "random"]
-DISCOUNTS = ["power(beta=2)", "geometric(p=0.5)", "zipf", "power(beta=0.5)", "log2", "logpower(gamma=0.5)",
-             "loglog", "none"]
+DISCOUNTS = [
+    "power(beta=2)",
+    "geometric(p=0.5)",
+    "zipf",
+    "power(beta=0.5)",
+    "log2",
+    "logpower(gamma=0.5)",
+    "loglog",
+    "none",
+]
 
 
 @pytest.mark.parametrize("spec", MODELS)
@@ -80,8 +88,8 @@ def test_head_ranker_fast_path_equals_metric_core_and_its_definition(spec, n):
     score = s.scores["head(m=5)"]
     order = np.argsort(-score)
     top = min(5, n)
-    np.testing.assert_array_equal(order[:top], np.argsort(-s.x)[:top])   # the head is exact
-    assert sorted(score) == list(range(1, n + 1))                           # no ties
+    np.testing.assert_array_equal(order[:top], np.argsort(-s.x)[:top])  # the head is exact
+    assert sorted(score) == list(range(1, n + 1))  # no ties
     for j, d in enumerate(DISCOUNTS):
         ref = nr.ndcg_from_scores(s.grades, score, discount=d)
         assert fast[0, j] == pytest.approx(ref, rel=1e-12, abs=1e-12), (d, n)
@@ -94,7 +102,7 @@ def test_head_ranker_tail_is_a_uniformly_random_order():
     positions = []
     for r in range(reps):
         s = sim.sample("probit", ["head(m=5)"], n, seed=8, replicate=r)
-        rank = n - s.scores["head(m=5)"] + 1       # 1 = top
+        rank = n - s.scores["head(m=5)"] + 1  # 1 = top
         positions.append(rank[np.argsort(-s.x)[5]] - 5)
     positions = np.array(positions)
     expected, sd = (n - 5 + 1) / 2, math.sqrt(((n - 5) ** 2 - 1) / 12)
@@ -126,8 +134,9 @@ def test_random_ranker_matches_an_explicit_random_order():
     n, reps = 200, 600
     shortcut, shuffled = [], []
     for r in range(reps):
-        shortcut.append(sim.replicate_ndcg("probit(lo=0.1, hi=0.6)", ["random"], ["power(beta=0.5)"], n,
-                                           seed=9, replicate=r)[0, 0])
+        shortcut.append(
+            sim.replicate_ndcg("probit(lo=0.1, hi=0.6)", ["random"], ["power(beta=0.5)"], n, seed=9, replicate=r)[0, 0]
+        )
         y = sim.sample("probit(lo=0.1, hi=0.6)", [], n, seed=9, replicate=r).grades
         order = np.random.default_rng([99, r]).permutation(n)
         shuffled.append(nr.ndcg(y[order], discount="power(beta=0.5)"))
@@ -139,11 +148,19 @@ def test_random_ranker_matches_an_explicit_random_order():
 def test_ranker_quality_order():
     # By construction: bayes > noisy(0.5) > noisy(1) > random, and bayes > coarse, for every decaying discount.
     n, reps = 5000, 30
-    values = np.array([sim.replicate_ndcg("probit", RANKERS, ["log2", "power(beta=0.5)"], n, seed=1, replicate=r)
-                       for r in range(reps)])
+    values = np.array(
+        [
+            sim.replicate_ndcg("probit", RANKERS, ["log2", "power(beta=0.5)"], n, seed=1, replicate=r)
+            for r in range(reps)
+        ]
+    )
     idx = {r: i for i, r in enumerate(RANKERS)}
-    for better, worse in [("bayes", "noisy(sigma=0.5)"), ("noisy(sigma=0.5)", "noisy(sigma=1)"),
-                          ("noisy(sigma=1)", "random"), ("bayes", "coarse(bins=4)")]:
+    for better, worse in [
+        ("bayes", "noisy(sigma=0.5)"),
+        ("noisy(sigma=0.5)", "noisy(sigma=1)"),
+        ("noisy(sigma=1)", "random"),
+        ("bayes", "coarse(bins=4)"),
+    ]:
         gap = values[:, idx[better]] - values[:, idx[worse]]
         t = gap.mean(0) / (gap.std(0, ddof=1) / math.sqrt(reps))
         assert np.all(t > 4), (better, worse, t)
@@ -164,14 +181,23 @@ def test_kappa_orders_rankers():
         (lambda: parse_model("probit(a=-1)"), ValueError, "a > 0"),
         (lambda: parse_model("probit(b=1)"), ValueError, "lo, hi, a, grades"),
         (lambda: parse_ranker("noisy(sigma=0)"), ValueError, "sigma > 0"),
-        (lambda: parse_ranker("coarse(bins=1)"), ValueError,
-         "ranker 'coarse' needs bins >= 2, got 'coarse\\(bins=1\\)'"),
+        (
+            lambda: parse_ranker("coarse(bins=1)"),
+            ValueError,
+            "ranker 'coarse' needs bins >= 2, got 'coarse\\(bins=1\\)'",
+        ),
         (lambda: parse_ranker("oracle"), ValueError, "unknown ranker 'oracle'"),
         (lambda: parse_ranker("head(m=0)"), ValueError, "ranker 'head' needs m >= 1"),
-        (lambda: sim.replicate_ndcg("probit", ["bayes"], [lambda r: 1 / r], 5, seed=1, replicate=0), TypeError,
-         "built-in discount"),
-        (lambda: sim.replicate_ndcg("probit", ["bayes"], ["log2"], 5, seed=1, replicate=0, gain=abs), TypeError,
-         "built-in gain"),
+        (
+            lambda: sim.replicate_ndcg("probit", ["bayes"], [lambda r: 1 / r], 5, seed=1, replicate=0),
+            TypeError,
+            "built-in discount",
+        ),
+        (
+            lambda: sim.replicate_ndcg("probit", ["bayes"], ["log2"], 5, seed=1, replicate=0, gain=abs),
+            TypeError,
+            "built-in gain",
+        ),
     ],
 )
 def test_bad_input_is_rejected(call, error, match):
@@ -201,10 +227,10 @@ def test_stream_prefixes_equal_the_metric_core_on_explicit_scores(spec):
 def test_streams_are_nested_reproducible_and_apart_from_the_data_sets():
     a = sim.stream_ndcg("probit", ["noisy(sigma=1)"], ["log2"], [50, 500], seed=4, replicate=1)
     b = sim.stream_ndcg("probit", ["bayes", "noisy(sigma=1)"], ["log2"], [50, 500], seed=4, replicate=1)
-    assert a[:, 0].tolist() == b[:, 1].tolist()   # other rankers do not change a ranker's numbers
+    assert a[:, 0].tolist() == b[:, 1].tolist()  # other rankers do not change a ranker's numbers
     s = sim.stream_sample("probit", [], 500, seed=4, replicate=1)
     d = sim.sample("probit", [], 500, seed=4, replicate=1)
-    assert not np.isin(s.x, d.x).any()            # a stream shares no draw with the data set of the same key
+    assert not np.isin(s.x, d.x).any()  # a stream shares no draw with the data set of the same key
     with pytest.raises(ValueError, match="increasing list of prefix lengths"):
         sim.stream_ndcg("probit", ["bayes"], ["log2"], [100, 50], seed=1, replicate=0)
 
@@ -218,28 +244,33 @@ def test_stable_id_example():
 
 def test_Model_example():
     m = parse_model("probit(lo=0.1, hi=0.6)")
-    assert (str(m), m.mean_grade) == ('probit(lo=0.1, hi=0.6)', 0.35)
+    assert (str(m), m.mean_grade) == ("probit(lo=0.1, hi=0.6)", 0.35)
     assert m.eta(np.array([0.0])).tolist() == [0.35]
 
 
 def test_parse_model_example():
     assert repr(parse_model("probit(grades=3)")) == "parse_model('probit(grades=3)')"
-    with pytest.raises(ValueError, match="unknown\\ model\\ 'logit';\\ valid\\ models:\\ probit\\(lo=0,\\ hi=1,\\ "
-                       "a=1,\\ grades=1\\)"):
+    with pytest.raises(
+        ValueError, match="unknown\\ model\\ 'logit';\\ valid\\ models:\\ probit\\(lo=0,\\ hi=1,\\ a=1,\\ grades=1\\)"
+    ):
         parse_model("logit")
 
 
 def test_Ranker_example():
     r = parse_ranker("noisy(sigma=1)")
-    assert (str(r), round(r.kappa(parse_model("probit")), 4)) == ('noisy(sigma=1)', 0.5774)
+    assert (str(r), round(r.kappa(parse_model("probit")), 4)) == ("noisy(sigma=1)", 0.5774)
 
 
 def test_parse_ranker_example():
-    expected = ['bayes', 'noisy(sigma=0.5)', 'coarse(bins=4)', 'head(m=10)', 'gated(q=0.1)']
-    assert [str(parse_ranker(s)) for s in ["bayes", "noisy( sigma=0.50 )", "coarse(bins=4)", "head(m=10)",
-                                           "gated(q=0.10)"]] == expected
-    with pytest.raises(ValueError, match="ranker\\ 'noisy'\\ needs\\ parameter\\(s\\)\\ sigma;\\ valid\\ rankers:\\ "
-                       "bayes,\\ noisy\\(sigma\\),\\ coarse\\(bins\\),\\ random,\\ head\\(m\\),\\ gated\\(q\\)"):
+    expected = ["bayes", "noisy(sigma=0.5)", "coarse(bins=4)", "head(m=10)", "gated(q=0.1)"]
+    assert [
+        str(parse_ranker(s)) for s in ["bayes", "noisy( sigma=0.50 )", "coarse(bins=4)", "head(m=10)", "gated(q=0.10)"]
+    ] == expected
+    with pytest.raises(
+        ValueError,
+        match="ranker\\ 'noisy'\\ needs\\ parameter\\(s\\)\\ sigma;\\ valid\\ rankers:\\ "
+        "bayes,\\ noisy\\(sigma\\),\\ coarse\\(bins\\),\\ random,\\ head\\(m\\),\\ gated\\(q\\)",
+    ):
         parse_ranker("noisy")
     with pytest.raises(ValueError, match="ranker\\ 'gated'\\ needs\\ 0\\ <\\ q\\ <\\ 1,\\ got\\ 'gated\\(q=1\\)'"):
         parse_ranker("gated(q=1)")
@@ -260,13 +291,15 @@ def test_replicate_seed_example():
 
 def test_sample_example():
     import ndcg_research as nr
+
     s = sample("probit", ["bayes", "random"], 1000, seed=1)
-    assert (s.grades.shape, sorted(s.scores)) == ((1000,), ['bayes', 'random'])
+    assert (s.grades.shape, sorted(s.scores)) == ((1000,), ["bayes", "random"])
     assert bool(nr.ndcg_from_scores(s.grades, s.scores["bayes"]) > nr.ndcg_from_scores(s.grades, s.scores["random"]))
 
 
 def test_replicate_ndcg_example():
     import ndcg_research as nr
+
     v = replicate_ndcg("probit", ["bayes", "random"], ["log2", "none"], 500, seed=3, replicate=0)
     s = sample("probit", ["bayes", "random"], 500, seed=3, replicate=0)
     expected = (True, [1.0, 1.0])
@@ -281,5 +314,6 @@ def test_stream_sample_example():
 
 def test_stream_ndcg_example():
     expected = (2, 2, 2)
-    assert stream_ndcg("probit", ["bayes", "random"], ["log2", "none"], [10, 100], seed=1,
-                       replicate=0).shape == expected
+    assert (
+        stream_ndcg("probit", ["bayes", "random"], ["log2", "none"], [10, 100], seed=1, replicate=0).shape == expected
+    )

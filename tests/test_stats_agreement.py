@@ -23,8 +23,8 @@ def tau_ap_by_definition(reference, other) -> float:
 
 
 def test_tau_ap_by_hand():
-    truth = [5, 4, 3, 2, 1]          # systems s0 > s1 > s2 > s3 > s4
-    other = [4, 3, 5, 2, 1]          # order by other: s2, s0, s1, s3, s4
+    truth = [5, 4, 3, 2, 1]  # systems s0 > s1 > s2 > s3 > s4
+    other = [4, 3, 5, 2, 1]  # order by other: s2, s0, s1, s3, s4
     # s0 at 2: above it s2 (truth 3 < 5) -> 0/1; s1 at 3: s2 no, s0 yes -> 1/2;
     # s3 at 4: all three above in truth -> 3/3; s4 at 5: 4/4.  tau_AP = 2/4 * (0 + 1/2 + 1 + 1) - 1 = 0.25
     assert tau_ap(truth, other) == pytest.approx(0.25)
@@ -114,7 +114,7 @@ def test_variance_components_by_hand():
 def test_variance_components_recover_known_components():
     # y = system effect + topic effect + interaction with variances 0.01, 0.04, 0.02: 400 x 400 cells
     rng = np.random.default_rng(7)
-    y = (rng.normal(0, 0.1, (400, 1)) + rng.normal(0, 0.2, (1, 400)) + rng.normal(0, np.sqrt(0.02), (400, 400)))
+    y = rng.normal(0, 0.1, (400, 1)) + rng.normal(0, 0.2, (1, 400)) + rng.normal(0, np.sqrt(0.02), (400, 400))
     v = variance_components(y)
     # standard errors of the estimates: ~ sigma^2 sqrt(2 / 399) = 7e-4 (system), 2.8e-3 (topic), 1e-4 (residual)
     assert v.system == pytest.approx(0.01, abs=0.003)

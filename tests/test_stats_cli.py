@@ -13,9 +13,8 @@ import pandas as pd
 import pytest
 
 from ndcg_research.cli import main
-from ndcg_research.stats import compare_systems, run_matrices
+from ndcg_research.stats import COMPARE_METHODS, CORRECTIONS, INTERVALS, compare_systems, run_matrices
 from ndcg_research.stats import _cli as stats_cli
-from ndcg_research.stats import COMPARE_METHODS, CORRECTIONS, INTERVALS
 from ndcg_research.studies.query_sets.experiment import CollectionModel, simulate_collection
 
 MODEL = CollectionModel(systems=4, documents=150, depth=40, relevant_median=10)
@@ -37,22 +36,49 @@ def invoke(*argv: str) -> tuple[int, str, str]:
 
 def test_csv_output_equals_the_library_on_the_simulators_values(files):
     collection, qrels, runs = files
-    status, out, _ = invoke("compare", qrels, *runs, "-m", "ndcg@10", "--test", "permutation", "--correction", "bh",
-                            "--format", "csv", "--resamples", "2000", "--seed", "3")
+    status, out, _ = invoke(
+        "compare",
+        qrels,
+        *runs,
+        "-m",
+        "ndcg@10",
+        "--test",
+        "permutation",
+        "--correction",
+        "bh",
+        "--format",
+        "csv",
+        "--resamples",
+        "2000",
+        "--seed",
+        "3",
+    )
     assert status == 0
     table = pd.read_csv(io.StringIO(out))  # one tidy table: a row per run (mean) and per pair (difference)
     systems = table[table.kind == "mean"].rename(columns={"system_a": "system", "estimate": "mean"})
     pairs = table[table.kind == "difference"].rename(columns={"estimate": "difference"})
     assert set(table.kind) == {"mean", "difference"} and (table.test == "permutation").all()
-    expected = compare_systems(collection.scores(k=10), systems=collection.systems, test="permutation",
-                               correction="bh", n_resamples=2000, seed=3)
+    expected = compare_systems(
+        collection.scores(k=10),
+        systems=collection.systems,
+        test="permutation",
+        correction="bh",
+        n_resamples=2000,
+        seed=3,
+    )
     assert systems.system.tolist() == collection.systems and (systems.measure == "ndcg@10").all()
     np.testing.assert_allclose(systems["mean"], expected.systems["mean"], rtol=1e-9)
     np.testing.assert_allclose(systems[["ci_low", "ci_high"]], expected.systems[["ci_low", "ci_high"]], rtol=1e-8)
     assert list(zip(pairs.system_a, pairs.system_b)) == list(zip(expected.pairs.system_a, expected.pairs.system_b))
-    np.testing.assert_allclose(pairs[["difference", "ci_low", "ci_high"]], expected.pairs[["difference", "ci_low", "ci_high"]],
-                               rtol=1e-8, atol=1e-12)
-    np.testing.assert_allclose(pairs[["pvalue", "pvalue_adjusted"]], expected.pairs[["pvalue", "pvalue_adjusted"]], rtol=1e-9)
+    np.testing.assert_allclose(
+        pairs[["difference", "ci_low", "ci_high"]],
+        expected.pairs[["difference", "ci_low", "ci_high"]],
+        rtol=1e-8,
+        atol=1e-12,
+    )
+    np.testing.assert_allclose(
+        pairs[["pvalue", "pvalue_adjusted"]], expected.pairs[["pvalue", "pvalue_adjusted"]], rtol=1e-9
+    )
 
 
 def test_json_and_text_outputs(files):
@@ -64,7 +90,7 @@ def test_json_and_text_outputs(files):
     assert data[0]["test"] == "t" and data[0]["correction"] == "holm" and len(data[0]["pairs"]) == 6
     p = [row["pvalue"] for row in data[0]["pairs"]]
     adjusted = sorted(zip(p, [row["pvalue_adjusted"] for row in data[0]["pairs"]]))
-    assert adjusted[0][1] == pytest.approx(min(1, 6 * adjusted[0][0]))          # Holm's first step
+    assert adjusted[0][1] == pytest.approx(min(1, 6 * adjusted[0][0]))  # Holm's first step
     status, out, _ = invoke("compare", qrels, *runs)
     assert status == 0 and out.startswith("measure ndcg: 4 runs, 30 queries; test t, correction holm")
     assert all(name in out for name in ("sys1", "sys4", "pvalue_adjusted"))
@@ -73,8 +99,9 @@ def test_json_and_text_outputs(files):
 def test_run_matrices_pair_the_queries(files):
     collection, qrels, runs = files
     data = run_matrices(qrels, runs, ["ndcg(gain=exp2, discount=zipf)"])
-    np.testing.assert_allclose(next(iter(data.matrices.values())), collection.scores(gain="exp2", discount="zipf"),
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        next(iter(data.matrices.values())), collection.scores(gain="exp2", discount="zipf"), atol=1e-12
+    )
     assert data.systems == collection.systems and data.queries.size == 30
 
 
@@ -116,6 +143,8 @@ def test_option_choices_are_the_librarys():
 
 
 def test_help_does_not_import_scipy():
-    code = ("import sys; from ndcg_research.cli import build_parser; build_parser(); "
-            "assert 'scipy' not in sys.modules and 'pandas' not in sys.modules, sorted(sys.modules)")
+    code = (
+        "import sys; from ndcg_research.cli import build_parser; build_parser(); "
+        "assert 'scipy' not in sys.modules and 'pandas' not in sys.modules, sorted(sys.modules)"
+    )
     subprocess.run([sys.executable, "-c", code], check=True)

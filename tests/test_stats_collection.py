@@ -59,7 +59,7 @@ def test_written_trec_files_evaluate_to_the_same_ndcg_in_trec_eval(tmp_path):
         topic, _, doc, grade = line.split()
         qrels.setdefault(topic, {})[doc] = int(grade)
     evaluator = pytrec_eval.RelevanceEvaluator(qrels, {"ndcg"})
-    ours = c.scores()                                   # linear gain, log2, whole run, ideal from all judgments
+    ours = c.scores()  # linear gain, log2, whole run, ideal from all judgments
     for s, path in enumerate(run_paths):
         run: dict[str, dict[str, float]] = {}
         for line in path.read_text().splitlines():
@@ -77,11 +77,14 @@ def test_better_skill_gives_higher_mean_ndcg_on_many_topics():
         assert np.all(np.diff(means) < 0), discount
 
 
-@pytest.mark.parametrize("kwargs, text", [
-    (dict(depth=600), "depth \\(600\\) must not exceed documents"),
-    (dict(topic_sd=-1.0), "topic_sd must be >= 0"),
-    (dict(grade_probabilities=(0.5, 0.5, 0.5)), "grade_probabilities must be 3 probabilities"),
-])
+@pytest.mark.parametrize(
+    "kwargs, text",
+    [
+        (dict(depth=600), "depth \\(600\\) must not exceed documents"),
+        (dict(topic_sd=-1.0), "topic_sd must be >= 0"),
+        (dict(grade_probabilities=(0.5, 0.5, 0.5)), "grade_probabilities must be 3 probabilities"),
+    ],
+)
 def test_bad_model_parameters_are_named(kwargs, text):
     with pytest.raises((ValueError, TypeError), match=text):
         CollectionModel(**kwargs)
@@ -92,7 +95,7 @@ def test_ordering_accuracy_equals_a_direct_count():
     from ndcg_research.studies.query_sets.experiment import ordering_accuracy
 
     rng = np.random.default_rng(8)
-    x = np.round(rng.random((5, 40)), 1)          # rounded: ties in subset means occur
+    x = np.round(rng.random((5, 40)), 1)  # rounded: ties in subset means occur
     skills = [5.0, 4.0, 3.0, 2.0, 1.0]
     acc = ordering_accuracy(x, skills, [3, 8], trials=25, seed=2)
     for row, size in enumerate([3, 8]):
@@ -120,8 +123,9 @@ def test_fewest_queries_group_by_interval_overlap():
 
     # Best: index 1 (12 queries, interval up to 14). Index 0 reaches down to 14 exactly (in the group), index 2
     # starts just above 14 (needs more), index 3 never reaches the target (NaN: infinitely many queries).
-    best, group, more = fewest_queries([15.0, 12.0, 16.0, np.nan], [14.0, 10.0, 14.5, np.inf], [17.0, 14.0, 18.0,
-                                                                                                np.inf])
+    best, group, more = fewest_queries(
+        [15.0, 12.0, 16.0, np.nan], [14.0, 10.0, 14.5, np.inf], [17.0, 14.0, 18.0, np.inf]
+    )
     assert best == 1
     assert group.tolist() == [True, True, False, False]
     assert more.tolist() == [False, False, True, True]
@@ -149,7 +153,7 @@ def test_CollectionModel_example():
 def test_simulate_collection_example():
     model = CollectionModel(systems=4, documents=200, depth=50)
     c = simulate_collection(model, topics=60, seed=7)
-    expected = (['sys1', 'sys2', 'sys3', 'sys4'], (60, 200), (4, 60, 50))
+    expected = (["sys1", "sys2", "sys3", "sys4"], (60, 200), (4, 60, 50))
     assert (c.systems, c.grades.shape, c.ranked_documents.shape) == expected
     # better skill, higher mean nDCG here
     assert bool(np.all(np.diff(c.scores().mean(axis=1)) < 0))
@@ -164,7 +168,7 @@ def test_ordering_accuracy_example():
 def test_queries_needed_example():
     # halfway in log scale: sqrt(10 * 40)
     assert round(queries_needed([10, 40], [0.8, 0.9], 0.85), 6) == 20.0
-    assert repr(queries_needed([10, 40], [0.8, 0.84], 0.85)) == 'nan'
+    assert repr(queries_needed([10, 40], [0.8, 0.84], 0.85)) == "nan"
 
 
 def test_queries_needed_interval_example():
@@ -174,8 +178,9 @@ def test_queries_needed_interval_example():
 
 
 def test_fewest_queries_example():
-    best, group, more = fewest_queries([18.0, 19.5, 25.0, float("nan")], [17.0, 18.5, 24.0, float("inf")],
-                                       [19.0, 20.5, 26.0, float("inf")])
+    best, group, more = fewest_queries(
+        [18.0, 19.5, 25.0, float("nan")], [17.0, 18.5, 24.0, float("inf")], [19.0, 20.5, 26.0, float("inf")]
+    )
     assert (best, group.tolist(), more.tolist()) == (0, [True, True, False, False], [False, False, True, True])
 
 
@@ -186,7 +191,8 @@ def test_scores_example():
 
 def test_write_trec_example():
     import tempfile
+
     c = simulate_collection(CollectionModel(systems=2, documents=20, depth=5), topics=3, seed=1)
     qrels, runs = c.write_trec(tempfile.mkdtemp())
-    assert ([p.name for p in runs], len(qrels.read_text().splitlines())) == (['sys1.run', 'sys2.run'], 60)
-    assert runs[0].read_text().splitlines()[0].split()[:4] == ['t001', 'Q0', 'd0013', '1']
+    assert ([p.name for p in runs], len(qrels.read_text().splitlines())) == (["sys1.run", "sys2.run"], 60)
+    assert runs[0].read_text().splitlines()[0].split()[:4] == ["t001", "Q0", "d0013", "1"]

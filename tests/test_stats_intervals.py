@@ -31,11 +31,14 @@ def test_wilson_interval_is_the_closed_form(k, m):
     assert low <= k / m <= high
 
 
-@pytest.mark.parametrize(("args", "error", "match"), [
-    ((3, 2), ValueError, "successes must be <= trials"),
-    ((1, 0), ValueError, "trials must be an integer >= 1"),
-    ((1.0, 2), TypeError, "successes must be an integer"),
-])
+@pytest.mark.parametrize(
+    ("args", "error", "match"),
+    [
+        ((3, 2), ValueError, "successes must be <= trials"),
+        ((1, 0), ValueError, "trials must be an integer >= 1"),
+        ((1.0, 2), TypeError, "successes must be an integer"),
+    ],
+)
 def test_wilson_interval_rejects_bad_counts(args, error, match):
     with pytest.raises(error, match=match):
         iv.wilson_interval(*args)
@@ -52,9 +55,9 @@ def test_a_perfect_record_reads_as_1_only_from_381_trials():
     assert iv.proportion_label(0, 380).startswith("0/380 [0.00,")
     assert iv.proportion_label(0, 381).startswith("0.00 [0.00,")
     assert iv.wilson_interval(996, 1000)[0] < 0.99 <= iv.wilson_interval(997, 1000)[0]
-    assert iv.proportion_label(996, 1000).startswith("996/1000 [")     # 0.996 rounds to 1.00: lower bound 0.9898
-    assert iv.proportion_label(997, 1000).startswith("1.00 [")         # lower bound 0.9912
-    assert iv.proportion_label(995, 1000).startswith("0.99 [")         # 0.995 rounds to 0.99: a count is not needed
+    assert iv.proportion_label(996, 1000).startswith("996/1000 [")  # 0.996 rounds to 1.00: lower bound 0.9898
+    assert iv.proportion_label(997, 1000).startswith("1.00 [")  # lower bound 0.9912
+    assert iv.proportion_label(995, 1000).startswith("0.99 [")  # 0.995 rounds to 0.99: a count is not needed
     assert iv.proportion_label(20, 20, interval=False) == "20/20"
     assert iv.proportion_label(381, 381, interval=False) == "1.00"
 
@@ -66,18 +69,21 @@ def test_proportion_label_of_an_ordinary_proportion_is_the_rounded_share_and_wil
     assert iv.proportion_label(3, 7, digits=3) == f"0.429 [{low:.3f},{high:.3f}]"
 
 
-@pytest.mark.parametrize(("kwargs", "error", "match"), [
-    (dict(successes=5, trials=4), ValueError, "successes must be <= trials"),
-    (dict(successes=1, trials=2, digits=-1), ValueError, "digits must be an integer >= 0"),
-    (dict(successes=1, trials=2, confidence=1.5), ValueError, "confidence"),
-])
+@pytest.mark.parametrize(
+    ("kwargs", "error", "match"),
+    [
+        (dict(successes=5, trials=4), ValueError, "successes must be <= trials"),
+        (dict(successes=1, trials=2, digits=-1), ValueError, "digits must be an integer >= 0"),
+        (dict(successes=1, trials=2, confidence=1.5), ValueError, "confidence"),
+    ],
+)
 def test_proportion_label_rejects_bad_input(kwargs, error, match):
     with pytest.raises(error, match=match):
         iv.proportion_label(**kwargs)
 
 
 def test_share_label_recovers_the_count_and_refuses_a_share_that_is_not_one():
-    assert iv.share_label(7 / 9, 9) == iv.proportion_label(7, 9)      # 7/9 * 9 is not exactly 7 in binary
+    assert iv.share_label(7 / 9, 9) == iv.proportion_label(7, 9)  # 7/9 * 9 is not exactly 7 in binary
     assert iv.share_label(1.0, 380, interval=False) == "380/380"
     with pytest.raises(ValueError, match="share must be a share of 3 trials"):
         iv.share_label(0.5, 3)
@@ -93,8 +99,7 @@ def test_proportion_cells_of_a_table_recover_the_counts_from_the_shares():
 
     # 7/9 and 1/3 are not exact in binary: the counts are recovered by rounding, then labelled
     t = pd.DataFrame({"p": [7 / 9, 1 / 3, 1.0, 0.0], "replicates": [9, 300, 20, 400]})
-    want = [iv.proportion_label(7, 9), iv.proportion_label(100, 300), "20/20 [0.84,1.00]",
-            iv.proportion_label(0, 400)]
+    want = [iv.proportion_label(7, 9), iv.proportion_label(100, 300), "20/20 [0.84,1.00]", iv.proportion_label(0, 400)]
     assert plots.proportion_cells(t, "p") == want
     assert plots.proportion_cells(t, "p", interval=False) == ["0.78", "0.33", "20/20", "0.00"]
     with pytest.raises(ValueError, match=r"p of row 1: share must be a share of 3 trials \(a whole count\), got 0.5"):
@@ -123,9 +128,10 @@ def test_bootstrap_statistic_interval_covers_the_truth_about_as_often_as_it_says
     covered = 0
     for i in range(200):
         a = rng.normal(1.0, 1.0, 60)
-        b = a + rng.normal(0.5, 1.0, 60)   # paired: the mean difference is 0.5
-        value, low, high = iv.bootstrap_statistic_interval(lambda a, b, axis: (b - a).mean(axis), [a, b], seed=i,
-                                                           n_resamples=500)
+        b = a + rng.normal(0.5, 1.0, 60)  # paired: the mean difference is 0.5
+        value, low, high = iv.bootstrap_statistic_interval(
+            lambda a, b, axis: (b - a).mean(axis), [a, b], seed=i, n_resamples=500
+        )
         assert low <= value <= high
         covered += low <= 0.5 <= high
     assert 0.88 <= covered / 200 <= 0.99
@@ -138,12 +144,15 @@ def test_family_confidence_is_bonferroni():
         iv.family_confidence(0)
 
 
-@pytest.mark.parametrize("call", [
-    lambda c: iv.mean_interval([0.1, 0.2], confidence=c),
-    lambda c: iv.wilson_interval(1, 2, confidence=c),
-    lambda c: iv.family_confidence(2, confidence=c),
-    lambda c: iv.bootstrap_statistic_interval(lambda a, axis: a.mean(axis), [[0.1, 0.2]], seed=0, confidence=c),
-])
+@pytest.mark.parametrize(
+    "call",
+    [
+        lambda c: iv.mean_interval([0.1, 0.2], confidence=c),
+        lambda c: iv.wilson_interval(1, 2, confidence=c),
+        lambda c: iv.family_confidence(2, confidence=c),
+        lambda c: iv.bootstrap_statistic_interval(lambda a, axis: a.mean(axis), [[0.1, 0.2]], seed=0, confidence=c),
+    ],
+)
 @pytest.mark.parametrize("confidence", [0.0, 1.0, 95])
 def test_a_confidence_outside_0_1_is_refused_by_name(call, confidence):
     with pytest.raises(ValueError, match="confidence must be strictly between 0 and 1"):

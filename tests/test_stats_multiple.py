@@ -64,7 +64,7 @@ def exact_tukey_pvalues(x: np.ndarray) -> np.ndarray:
 
 def test_randomised_tukey_hsd_matches_exact_enumeration():
     x = np.array([[0.9, 0.7, 0.8, 0.6], [0.5, 0.6, 0.4, 0.5], [0.45, 0.5, 0.55, 0.6]])
-    exact = exact_tukey_pvalues(x)                     # 6^4 = 1296 relabelings
+    exact = exact_tukey_pvalues(x)  # 6^4 = 1296 relabelings
     b = 40_000
     r = tukey_hsd(x, n_resamples=b, seed=1)
     se = np.sqrt(exact * (1 - exact) / b) + 1 / b
@@ -91,7 +91,7 @@ def test_tukey_results_identical_for_one_and_two_workers():
     two = tukey_hsd(x, n_resamples=3500, seed=4, n_jobs=2)
     np.testing.assert_array_equal(one.ranges, two.ranges)
     np.testing.assert_array_equal(one.pvalue, two.pvalue)
-    assert one.critical_difference == two.critical_difference == np.sort(one.ranges)[-175]   # ceil(3500 * 0.05)
+    assert one.critical_difference == two.critical_difference == np.sort(one.ranges)[-175]  # ceil(3500 * 0.05)
 
 
 def test_compare_systems_tables():

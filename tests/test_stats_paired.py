@@ -20,9 +20,7 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from ndcg_research.stats import paired_test, pairwise_tests
-from ndcg_research.stats import paired_comparison, standardized_gap_se
-from ndcg_research.stats import mean_interval
+from ndcg_research.stats import mean_interval, paired_comparison, paired_test, pairwise_tests, standardized_gap_se
 from ndcg_research.stats._intervals import bootstrap_interval
 from ndcg_research.stats._resampling import BOOTSTRAP_STREAM, Resamples, block_generator
 
@@ -62,7 +60,7 @@ def test_t_test_pvalues_and_interval_equal_scipy():
 
 def test_wilcoxon_pvalues_equal_scipy():
     rng = np.random.default_rng(2)
-    x = np.round(nDCG_like(rng, 5, 30), 2)     # rounded: zero differences and ties occur, as with nDCG@10
+    x = np.round(nDCG_like(rng, 5, 30), 2)  # rounded: zero differences and ties occur, as with nDCG@10
     tests = pairwise_tests(x, test="wilcoxon")
     for k, (i, j) in enumerate(zip(tests.first, tests.second)):
         assert tests.pvalue[k] == pytest.approx(stats.wilcoxon(x[i], x[j]).pvalue, rel=1e-12)
@@ -72,8 +70,8 @@ def test_effect_size_and_wins_by_hand():
     a = [0.5, 0.7, 0.6, 0.8, 0.3]
     b = [0.4, 0.6, 0.6, 0.5, 0.4]
     r = paired_test(a, b)
-    d = [0.1, 0.1, 0.0, 0.3, -0.1]                       # a - b
-    mean = sum(d) / 5                                     # 0.08
+    d = [0.1, 0.1, 0.0, 0.3, -0.1]  # a - b
+    mean = sum(d) / 5  # 0.08
     sd = math.sqrt(sum((x - mean) ** 2 for x in d) / 4)
     assert r.difference == pytest.approx(0.08)
     assert r.effect_size == pytest.approx(mean / sd)
@@ -84,7 +82,7 @@ def test_a_rounding_gap_is_a_tie_and_equal_differences_have_no_effect_size():
     # 0.3 - 0.1 and 0.7 - 0.5 differ in the last bit; within the tie tolerance they are equal values
     r = paired_test([0.3, 0.7, 0.5], [0.1, 0.5, 0.5 - 1e-16])
     assert (r.wins, r.ties, r.losses) == (2, 1, 0)
-    assert np.isnan(paired_test([0.75, 0.5], [0.5, 0.25]).effect_size)     # d = 0.25, 0.25: sd 0
+    assert np.isnan(paired_test([0.75, 0.5], [0.5, 0.25]).effect_size)  # d = 0.25, 0.25: sd 0
 
 
 def test_identical_systems_give_pvalue_one_for_every_method():
@@ -97,7 +95,7 @@ def test_identical_systems_give_pvalue_one_for_every_method():
 
 def test_constant_nonzero_difference_is_certain():
     a = [0.75, 0.5, 1.0]
-    b = [0.5, 0.25, 0.75]   # a - b = 0.25 exactly on every query: the t statistic is infinite
+    b = [0.5, 0.25, 0.75]  # a - b = 0.25 exactly on every query: the t statistic is infinite
     for method in ("t", "bootstrap"):
         r = paired_test(a, b, test=method, n_resamples=100)
         assert r.pvalue == 0.0 and r.ci == (0.25, 0.25)
@@ -130,8 +128,13 @@ def test_exact_permutation_equals_scipy_permutation_test():
     tests = pairwise_tests(x, test="permutation")
     assert tests.exact
     for k, (i, j) in enumerate(zip(tests.first, tests.second)):
-        ref = stats.permutation_test((x[i] - x[j],), lambda d, axis: d.mean(axis=axis), vectorized=True,
-                                     permutation_type="samples", n_resamples=np.inf)
+        ref = stats.permutation_test(
+            (x[i] - x[j],),
+            lambda d, axis: d.mean(axis=axis),
+            vectorized=True,
+            permutation_type="samples",
+            n_resamples=np.inf,
+        )
         assert tests.pvalue[k] == pytest.approx(ref.pvalue, abs=1e-12)
 
 
@@ -151,7 +154,7 @@ def test_permutation_default_switches_to_monte_carlo_above_20_queries():
     assert paired_test(rng.random(20), rng.random(20), test="permutation").exact
     r = paired_test(rng.random(21), rng.random(21), test="permutation", n_resamples=999)
     assert not r.exact and r.n_resamples == 999
-    assert r.pvalue * 1000 == pytest.approx(round(r.pvalue * 1000))   # (count + 1) / (B + 1)
+    assert r.pvalue * 1000 == pytest.approx(round(r.pvalue * 1000))  # (count + 1) / (B + 1)
 
 
 # --------------------------------------------------------------------------- bootstrap
@@ -166,8 +169,14 @@ def test_bootstrap_intervals_equal_scipy_on_the_same_resamples(kind, scipy_metho
     d = x[0] - x[1]
     seed, b = 4, 3000
     r = paired_test(x[0], x[1], test="bootstrap", interval=kind, n_resamples=b, seed=seed, confidence=0.9)
-    ref = stats.bootstrap((d,), np.mean, n_resamples=b, method=scipy_method, confidence_level=0.9,
-                          rng=block_generator(seed, BOOTSTRAP_STREAM, 0))
+    ref = stats.bootstrap(
+        (d,),
+        np.mean,
+        n_resamples=b,
+        method=scipy_method,
+        confidence_level=0.9,
+        rng=block_generator(seed, BOOTSTRAP_STREAM, 0),
+    )
     assert r.ci == pytest.approx((ref.confidence_interval.low, ref.confidence_interval.high), rel=1e-9)
     means = Resamples.build("bootstrap", n_queries=50, n_resamples=b, seed=seed).weighted_sums(d[None, :])[0] / 50
     np.testing.assert_allclose(means, ref.bootstrap_distribution, rtol=0, atol=1e-14)
@@ -185,7 +194,7 @@ def test_bootstrap_test_equals_a_direct_loop_over_the_same_resamples():
         w = z - z.mean()
         t_star = []
         w_means = []
-        for row in indices:                                 # Sakai (2006), Figure 1, one resample at a time
+        for row in indices:  # Sakai (2006), Figure 1, one resample at a time
             sample = w[row]
             w_means.append(sample.mean())
             t_star.append(abs(sample.mean() / (sample.std(ddof=1) / math.sqrt(25))))
@@ -214,8 +223,10 @@ def test_bootstrap_interval_coverage_near_nominal():
     for kind in ("percentile", "bca"):
         covered = 0
         for start in range(0, reps, 2000):
-            rows = d[start:start + 2000]
-            low, high = bootstrap_interval(resamples.weighted_sums(rows, blocks) / n, rows, confidence=0.95, interval=kind)
+            rows = d[start : start + 2000]
+            low, high = bootstrap_interval(
+                resamples.weighted_sums(rows, blocks) / n, rows, confidence=0.95, interval=kind
+            )
             covered += np.count_nonzero((low <= true_mean) & (true_mean <= high))
         assert abs(covered / reps - 0.95) <= 0.02, (kind, covered / reps)
     t = mean_interval(d, axis=1)
@@ -240,7 +251,7 @@ def test_a_pair_gets_the_same_result_whatever_other_pairs_are_tested(method):
 @pytest.mark.parametrize("method", ["t", "wilcoxon", "permutation", "bootstrap"])
 def test_results_identical_for_one_and_two_workers(method):
     rng = np.random.default_rng(9)
-    x = nDCG_like(rng, 40, 60)           # 780 pairs: several chunks of pairs with 20,000 resamples
+    x = nDCG_like(rng, 40, 60)  # 780 pairs: several chunks of pairs with 20,000 resamples
     kwargs = dict(test=method, n_resamples=20_000, seed=5, interval="bca")
     one = pairwise_tests(x, n_jobs=1, **kwargs)
     two = pairwise_tests(x, n_jobs=2, **kwargs)
@@ -259,14 +270,17 @@ def test_seed_changes_monte_carlo_results_and_fixes_them():
 # --------------------------------------------------------------------------- bad input
 
 
-@pytest.mark.parametrize("kwargs, error, text", [
-    (dict(test="sign"), ValueError, "test must be one of"),
-    (dict(interval="basic"), ValueError, "interval must be one of"),
-    (dict(confidence=95), ValueError, "confidence must be strictly between 0 and 1"),
-    (dict(n_resamples=0), ValueError, "n_resamples must be an integer >= 1"),
-    (dict(seed=-3), ValueError, "seed must be an integer >= 0"),
-    (dict(exact="yes"), TypeError, "exact must be True, False or None"),
-])
+@pytest.mark.parametrize(
+    "kwargs, error, text",
+    [
+        (dict(test="sign"), ValueError, "test must be one of"),
+        (dict(interval="basic"), ValueError, "interval must be one of"),
+        (dict(confidence=95), ValueError, "confidence must be strictly between 0 and 1"),
+        (dict(n_resamples=0), ValueError, "n_resamples must be an integer >= 1"),
+        (dict(seed=-3), ValueError, "seed must be an integer >= 0"),
+        (dict(exact="yes"), TypeError, "exact must be True, False or None"),
+    ],
+)
 def test_bad_arguments_are_named(kwargs, error, text):
     with pytest.raises(error, match=text):
         paired_test([0.1, 0.2, 0.3], [0.2, 0.2, 0.1], **kwargs)
@@ -300,12 +314,15 @@ def test_paired_comparison_counts_and_snaps_rounding_to_ties():
     assert (out["p_better_low"][0], out["p_better_high"][0]) == pytest.approx((low, high))
 
 
-@pytest.mark.parametrize(("draw", "m"), [
-    (lambda rng, size: rng.normal(0.3, 1.0, size), 400),                # normal: Var = (1 + d^2/2) / m
-    (lambda rng, size: rng.exponential(1.0, size) - 0.6, 400),          # skewed
-    # rare big losses: the moments need enough replicates to see the rare values (80 here; 8 are too few)
-    (lambda rng, size: np.where(rng.random(size) < 0.02, -5.0, 0.2) + rng.normal(0, 0.05, size), 4000),
-])
+@pytest.mark.parametrize(
+    ("draw", "m"),
+    [
+        (lambda rng, size: rng.normal(0.3, 1.0, size), 400),  # normal: Var = (1 + d^2/2) / m
+        (lambda rng, size: rng.exponential(1.0, size) - 0.6, 400),  # skewed
+        # rare big losses: the moments need enough replicates to see the rare values (80 here; 8 are too few)
+        (lambda rng, size: np.where(rng.random(size) < 0.02, -5.0, 0.2) + rng.normal(0, 0.05, size), 4000),
+    ],
+)
 def test_standardized_gap_se_matches_the_spread_over_repeated_samples(draw, m):
     # Reference: the standard deviation of mean/sd over 3000 independent samples of size m.
     rng = np.random.default_rng(12)
@@ -321,11 +338,14 @@ def test_standardized_gap_se_is_nan_for_constant_gaps_and_needs_two_values():
         standardized_gap_se([1.0])
 
 
-@pytest.mark.parametrize("change, match", [
-    (dict(tie_tolerance=-1e-12), "tie_tolerance must be a number >= 0, got -1e-12"),
-    (dict(tie_tolerance=float("nan")), "tie_tolerance must be a number >= 0, got nan"),
-    (dict(better=0.5, worse=0.4), "got scalars"),
-])
+@pytest.mark.parametrize(
+    "change, match",
+    [
+        (dict(tie_tolerance=-1e-12), "tie_tolerance must be a number >= 0, got -1e-12"),
+        (dict(tie_tolerance=float("nan")), "tie_tolerance must be a number >= 0, got nan"),
+        (dict(better=0.5, worse=0.4), "got scalars"),
+    ],
+)
 def test_paired_comparison_refuses_bad_input_by_name(change, match):
     from ndcg_research.stats import paired_comparison
 

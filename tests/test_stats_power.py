@@ -39,7 +39,7 @@ def test_bootstrap_power_and_difference_required_equal_a_direct_count():
     indices = block_generator(seed, BOOTSTRAP_STREAM, 0).integers(0, 20, size=(b, 20))
     significant = 0
     required = []
-    for i, j in itertools.combinations(range(6), 2):      # Sakai (2006), Figures 1 and 5
+    for i, j in itertools.combinations(range(6), 2):  # Sakai (2006), Figures 1 and 5
         z = x[i] - x[j]
         t_obs = abs(z.mean()) / (z.std(ddof=1) / math.sqrt(20))
         w = z - z.mean()
@@ -60,7 +60,7 @@ def test_tukey_power_counts_pairs_beyond_the_honest_difference():
     assert dp.power == np.mean(hsd.pvalue < 0.05)
     assert dp.difference_required == hsd.critical_difference
     # a pair is significant exactly when its |difference| exceeds most resampled ranges
-    big = np.abs(hsd.difference) > np.sort(hsd.ranges)[-100]       # the 100 = 2000 * 0.05 largest
+    big = np.abs(hsd.difference) > np.sort(hsd.ranges)[-100]  # the 100 = 2000 * 0.05 largest
     np.testing.assert_array_equal(dp.significant, big)
 
 
@@ -76,7 +76,7 @@ def test_correction_lowers_power_and_is_refused_for_tukey():
 
 @pytest.mark.parametrize("method", ["bootstrap", "permutation", "tukey"])
 def test_power_identical_for_one_and_two_workers(method):
-    x = collection(5, systems=60, queries=40)     # 1770 pairs: several chunks of pairs
+    x = collection(5, systems=60, queries=40)  # 1770 pairs: several chunks of pairs
     one = discriminative_power(x, test=method, n_resamples=6000, seed=2, n_jobs=1)
     two = discriminative_power(x, test=method, n_resamples=6000, seed=2, n_jobs=2)
     np.testing.assert_array_equal(one.pvalues, two.pvalues)

@@ -11,13 +11,14 @@ from scipy import stats
 from ndcg_research.stats import mean_z, proportion_z
 
 
-@pytest.mark.parametrize(("k1", "n1", "k2", "n2"), [(90, 100, 80, 100), (3, 20, 11, 50), (950, 1000, 180, 200),
-                                                    (1, 7, 0, 3)])
+@pytest.mark.parametrize(
+    ("k1", "n1", "k2", "n2"), [(90, 100, 80, 100), (3, 20, 11, 50), (950, 1000, 180, 200), (1, 7, 0, 3)]
+)
 def test_proportion_z_squared_is_pearsons_chi_square(k1, n1, k2, n2):
     table = [[k1, n1 - k1], [k2, n2 - k2]]
     chi2 = stats.chi2_contingency(table, correction=False).statistic
     z = proportion_z(k1 / n1, n1, k2 / n2, n2)
-    assert z ** 2 == pytest.approx(chi2, rel=1e-12)
+    assert z**2 == pytest.approx(chi2, rel=1e-12)
     assert np.sign(z) == np.sign(k1 / n1 - k2 / n2)
 
 
@@ -45,13 +46,16 @@ def test_element_wise_on_arrays_and_series_keeping_the_index():
     assert proportion_z([0.9, 1.0], [100, 20], [0.8, 1.0], 200).tolist() == [pytest.approx(z["a"]), 0.0]  # lists too
 
 
-@pytest.mark.parametrize(("call", "match"), [
-    (lambda: proportion_z(1.2, 10, 0.5, 10), "p1 must be in \\[0, 1\\], got 1.2"),
-    (lambda: proportion_z(0.5, 10, np.nan, 10), "p2 must be in \\[0, 1\\], got nan"),
-    (lambda: proportion_z(0.5, 0, 0.5, 10), "n1 must be finite and > 0, got 0.0"),
-    (lambda: mean_z(0.5, -0.1, 10, 0.5, 0.1, 10), "sd1 must be finite and >= 0, got -0.1"),
-    (lambda: mean_z(np.inf, 0.1, 10, 0.5, 0.1, 10), "mean1 must be finite, got inf"),
-])
+@pytest.mark.parametrize(
+    ("call", "match"),
+    [
+        (lambda: proportion_z(1.2, 10, 0.5, 10), "p1 must be in \\[0, 1\\], got 1.2"),
+        (lambda: proportion_z(0.5, 10, np.nan, 10), "p2 must be in \\[0, 1\\], got nan"),
+        (lambda: proportion_z(0.5, 0, 0.5, 10), "n1 must be finite and > 0, got 0.0"),
+        (lambda: mean_z(0.5, -0.1, 10, 0.5, 0.1, 10), "sd1 must be finite and >= 0, got -0.1"),
+        (lambda: mean_z(np.inf, 0.1, 10, 0.5, 0.1, 10), "mean1 must be finite, got inf"),
+    ],
+)
 def test_bad_input_is_refused_naming_the_argument(call, match):
     with pytest.raises(ValueError, match=match):
         call()

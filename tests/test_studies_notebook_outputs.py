@@ -49,8 +49,12 @@ def test_every_figure_cell_stores_its_images(path):
 
 @pytest.mark.parametrize("path", STUDIES, ids=[p.stem for p in STUDIES])
 def test_no_cell_shows_a_stray_result(path):
-    stray = [(c.execution_count, o.get("data", {}).get("text/plain", "")) for c in _code_cells(path)
-             for o in c.outputs if o.output_type == "execute_result"]
+    stray = [
+        (c.execution_count, o.get("data", {}).get("text/plain", ""))
+        for c in _code_cells(path)
+        for o in c.outputs
+        if o.output_type == "execute_result"
+    ]
     assert not stray, f"{path.name}: cells end with an expression whose value is shown by accident: {stray}"
 
 
@@ -70,8 +74,10 @@ def unsupported_certainties(text: str) -> list[str]:
 
 
 def test_the_certainty_check_finds_what_it_should():
-    assert unsupported_certainties("x 1.00 [0.84,1.00] y 0.000 [0.000, 0.114] z") == ["1.00 [0.84,1.00]",
-                                                                                       "0.000 [0.000, 0.114]"]
+    assert unsupported_certainties("x 1.00 [0.84,1.00] y 0.000 [0.000, 0.114] z") == [
+        "1.00 [0.84,1.00]",
+        "0.000 [0.000, 0.114]",
+    ]
     assert unsupported_certainties("1.00 [0.99,1.00] 0.00 [0.00,0.01] 20/20 [0.84,1.00] 0.87 [0.79,0.92]") == []
 
 
@@ -83,8 +89,10 @@ def test_no_probability_of_1_from_too_few_data_sets(path):
             texts.append(output.get("text", ""))
             texts.extend(output.get("data", {}).get(kind, "") for kind in ("text/plain", "text/html"))
     bad = unsupported_certainties("\n".join(texts))
-    assert not bad, (f"{path.name} prints probabilities of 1 (or 0) whose Wilson interval does not support them "
-                     f"(write them with stats.intervals.proportion_label): {bad[:5]}")
+    assert not bad, (
+        f"{path.name} prints probabilities of 1 (or 0) whose Wilson interval does not support them "
+        f"(write them with stats.intervals.proportion_label): {bad[:5]}"
+    )
 
 
 # Tables are shown as DataFrames (HTML in JupyterLab, text in a terminal), never printed as padded text,
@@ -104,8 +112,9 @@ def printed_tables(text: str) -> list[str]:
 
 
 def test_the_text_table_check_finds_what_it_should():
-    table = "\n".join(f"{name:<10}  {v:6.3f}  {w:6.3f}" for name, v, w in
-                      [("a", 1, 2), ("bb", 3, 4), ("ccc", 5, 6), ("d", 7, 8)])
+    table = "\n".join(
+        f"{name:<10}  {v:6.3f}  {w:6.3f}" for name, v, w in [("a", 1, 2), ("bb", 3, 4), ("ccc", 5, 6), ("d", 7, 8)]
+    )
     assert len(printed_tables("title\n" + table)) == 1
     sentences = "verdict: holds (0.5 to 0.7)\nfinding: x  y\nP 0.74 -> 20/20, ties 0.15 -> 0/20\nsummary written"
     assert printed_tables(sentences) == []
@@ -115,9 +124,15 @@ def test_the_text_table_check_finds_what_it_should():
 def test_tables_are_displayed_as_dataframes_not_printed(path):
     cells = _code_cells(path)
     assert not [c.execution_count for c in cells if ".to_string(" in c.source], (
-        f"{path.name} prints a DataFrame as text: display(plots.rounded(table)) instead")
-    printed = [(c.execution_count, line) for c in cells for o in c.outputs if o.output_type == "stream"
-               for line in printed_tables(o.get("text", ""))]
+        f"{path.name} prints a DataFrame as text: display(plots.rounded(table)) instead"
+    )
+    printed = [
+        (c.execution_count, line)
+        for c in cells
+        for o in c.outputs
+        if o.output_type == "stream"
+        for line in printed_tables(o.get("text", ""))
+    ]
     assert not printed, f"{path.name} prints text tables (cell, line): {printed[:3]}; display a DataFrame instead"
 
 
@@ -140,8 +155,10 @@ def table_rows(html: str) -> list[int]:
 
 
 def test_the_row_count_sees_every_table():
-    html = ("<table><thead><tr><th>a</th></tr></thead><tbody><tr><td>1</td></tr><tr><td>2</td></tr></tbody></table>"
-            "<p>x</p><table><tbody>\n<tr>\n<td>3</td></tr></tbody></table>")
+    html = (
+        "<table><thead><tr><th>a</th></tr></thead><tbody><tr><td>1</td></tr><tr><td>2</td></tr></tbody></table>"
+        "<p>x</p><table><tbody>\n<tr>\n<td>3</td></tr></tbody></table>"
+    )
     assert table_rows(html) == [2, 1]
 
 
@@ -151,7 +168,8 @@ def test_the_notebook_opens_with_its_answer(path):
     assert cells[0].cell_type == "markdown" and "**Question.**" in cells[0].source and "**Answer" in cells[0].source
     first = cells[1]
     assert first.cell_type == "code" and "answer(" in first.source and "results/full" in first.source, (
-        f"{path.name}: the first code cell must print the answer from the committed full profile")
+        f"{path.name}: the first code cell must print the answer from the committed full profile"
+    )
     shown = "".join(o.get("data", {}).get("text/html", "") for o in first.outputs)
     assert "Verdict" in shown and table_rows(shown), f"{path.name}: the answer cell shows no verdict table"
 
@@ -159,22 +177,33 @@ def test_the_notebook_opens_with_its_answer(path):
 @pytest.mark.parametrize("path", PAPERS, ids=[p.stem for p in PAPERS])
 def test_shown_tables_are_short_and_the_full_ones_collapsed(path):
     cells = nbformat.read(path, as_version=4).cells
-    long = [(i, rows) for i, c in enumerate(cells) if c.cell_type == "code" and not _is_appendix(c)
-            for o in c.outputs for rows in table_rows(o.get("data", {}).get("text/html", "")) if rows > MAX_ROWS]
+    long = [
+        (i, rows)
+        for i, c in enumerate(cells)
+        if c.cell_type == "code" and not _is_appendix(c)
+        for o in c.outputs
+        for rows in table_rows(o.get("data", {}).get("text/html", ""))
+        if rows > MAX_ROWS
+    ]
     assert not long, f"{path.name}: tables over {MAX_ROWS} rows outside the appendix (cell, rows): {long}"
     appendix = [c for c in cells if _is_appendix(c)]
     assert all(c.metadata.get("jupyter", {}).get("outputs_hidden") is True for c in appendix), (
-        f"{path.name}: a cell tagged {HIDDEN_TAG} must also be collapsed in JupyterLab (jupyter.outputs_hidden)")
+        f"{path.name}: a cell tagged {HIDDEN_TAG} must also be collapsed in JupyterLab (jupyter.outputs_hidden)"
+    )
     heading = next((i for i, c in enumerate(cells) if c.cell_type == "markdown" and "## Appendix" in c.source), None)
     if appendix:
         assert heading is not None and all(cells.index(c) > heading for c in appendix), (
-            f"{path.name}: the collapsed tables belong to an '## Appendix' section at the end")
+            f"{path.name}: the collapsed tables belong to an '## Appendix' section at the end"
+        )
 
 
 @pytest.mark.parametrize("path", PAPERS, ids=[p.stem for p in PAPERS])
 def test_code_cells_are_short(path):
     # The parameters cell is exempt: it only declares values, and papermill reads it line by line, so a spec
     # list whose specs hold "=" needs one spec per line (notebooks 07 and 08).
-    long = [(c.execution_count, len(c.source.splitlines())) for c in _code_cells(path)
-            if len(c.source.splitlines()) > MAX_LINES and "parameters" not in c.metadata.get("tags", [])]
+    long = [
+        (c.execution_count, len(c.source.splitlines()))
+        for c in _code_cells(path)
+        if len(c.source.splitlines()) > MAX_LINES and "parameters" not in c.metadata.get("tags", [])
+    ]
     assert not long, f"{path.name}: code cells over {MAX_LINES} lines (execution count, lines): {long}"

@@ -18,8 +18,10 @@ from ndcg_research.simulation.replicates import (
 def test_seed_sequence_is_numpys():
     s = rp.seed_sequence(7, 6003, 2)
     assert s.entropy == 7 and s.spawn_key == (6003, 2)
-    assert np.random.default_rng(s).random() == np.random.default_rng(
-        np.random.SeedSequence(7, spawn_key=(6003, 2))).random()
+    assert (
+        np.random.default_rng(s).random()
+        == np.random.default_rng(np.random.SeedSequence(7, spawn_key=(6003, 2))).random()
+    )
 
 
 def test_replicate_counts_forms():
@@ -67,8 +69,10 @@ def test_run_chunks_joins_in_replicate_order_and_resumes_from_cache(tmp_path):
 def test_seed_sequence_example():
     a = np.random.default_rng(seed_sequence(1, 6003, 0)).random()
     expected = (True, False)
-    assert (a == np.random.default_rng(seed_sequence(1, 6003, 0)).random(),
-            a == np.random.default_rng(seed_sequence(1, 6003, 1)).random()) == expected
+    assert (
+        a == np.random.default_rng(seed_sequence(1, 6003, 0)).random(),
+        a == np.random.default_rng(seed_sequence(1, 6003, 1)).random(),
+    ) == expected
 
 
 def test_replicate_counts_example():
@@ -76,7 +80,7 @@ def test_replicate_counts_example():
 
 
 def test_plan_chunks_example():
-    expected = '[Chunk(n=100, start=0, stop=5), Chunk(n=1000, start=0, stop=2), Chunk(n=1000, start=2, stop=3)]'
+    expected = "[Chunk(n=100, start=0, stop=5), Chunk(n=1000, start=0, stop=2), Chunk(n=1000, start=2, stop=3)]"
     assert repr(plan_chunks([100, 1000], [5, 3], chunk_items=2000)) == expected
 
 

@@ -20,10 +20,14 @@ from ndcg_research.simulation.sweeps import Design, Sweep, distinct_specs, ranke
 from ndcg_research.studies.convergence.report import compare_with_theory
 from ndcg_research.studies.distinguishability.report import compare_pairs_with_theory
 
-SMALL = dict(ns=[30, 300, 3000], replicates=[40, 20, 6], seed=2013,
-             rankers=["bayes", "noisy(sigma=1)", "coarse(bins=3)", "random"],
-             discounts=["geometric(p=0.5)", "zipf", "power(beta=0.5)", "log2", "none"],
-             pairs=[("bayes", "noisy(sigma=1)"), ("bayes", "coarse(bins=3)"), ("noisy(sigma=1)", "random")])
+SMALL = dict(
+    ns=[30, 300, 3000],
+    replicates=[40, 20, 6],
+    seed=2013,
+    rankers=["bayes", "noisy(sigma=1)", "coarse(bins=3)", "random"],
+    discounts=["geometric(p=0.5)", "zipf", "power(beta=0.5)", "log2", "none"],
+    pairs=[("bayes", "noisy(sigma=1)"), ("bayes", "coarse(bins=3)"), ("noisy(sigma=1)", "random")],
+)
 
 
 @pytest.fixture(scope="module")
@@ -60,8 +64,10 @@ def test_dask_cluster_gives_identical_tables(sweep, reference):
     from dask import distributed
 
     # Worker processes, not threads: the replicates are pickled to and seeded in other processes.
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                                  dashboard_address=None) as cluster, distributed.Client(cluster):
+    with (
+        distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster,
+        distributed.Client(cluster),
+    ):
         result = ex.run_sweep(sweep, n_jobs=-1, backend="dask", chunk_items=3000)
     _same(reference, result)
 
@@ -114,17 +120,29 @@ def test_changed_configuration_does_not_reuse_cache(sweep, tmp_path):
 
 
 def test_tables_by_hand():
-    s = ex.Sweep.build("probit", ns=[10], replicates=5, seed=0, rankers=["bayes", "random"],
-                       discounts=["log2", "none"], pairs=[("bayes", "random")])
+    s = ex.Sweep.build(
+        "probit",
+        ns=[10],
+        replicates=5,
+        seed=0,
+        rankers=["bayes", "random"],
+        discounts=["log2", "none"],
+        pairs=[("bayes", "random")],
+    )
     values = np.zeros((5, 2, 2))
     values[:, 0, 0] = [0.9, 0.8, 0.7, 0.6, 0.5]
-    values[:, 1, 0] = [0.8, 0.8, 0.8, 0.5, 0.4]   # gaps 0.1, 0, -0.1, 0.1, 0.1
+    values[:, 1, 0] = [0.8, 0.8, 0.8, 0.5, 0.4]  # gaps 0.1, 0, -0.1, 0.1, 0.1
     values[:, :, 1] = 1.0
-    values[3, 1, 1] = 1.0 - 2e-16                 # a rounding gap under `none`: a tie, not a measured gap
+    values[3, 1, 1] = 1.0 - 2e-16  # a rounding gap under `none`: a tie, not a measured gap
     result = ex.SweepResult(s, {10: values})
     log2, none = result.pair_table().to_dict("records")
-    assert (log2["discount"], log2["better"], log2["worse"], log2["n"], log2["replicates"]) == \
-        ("log2", "bayes", "random", 10, 5)
+    assert (log2["discount"], log2["better"], log2["worse"], log2["n"], log2["replicates"]) == (
+        "log2",
+        "bayes",
+        "random",
+        10,
+        5,
+    )
     assert log2["mean_gap"] == pytest.approx(0.04)
     assert log2["sd_gap"] == pytest.approx(math.sqrt(((0.06**2) * 3 + 0.04**2 + 0.14**2) / 4))
     assert (log2["p_better"], log2["p_tie"], log2["p_worse"]) == pytest.approx((0.6, 0.2, 0.2))
@@ -134,8 +152,12 @@ def test_tables_by_hand():
     assert log2["eps"] == pytest.approx(10 / (11 * math.log(11)))
     assert none["p_tie"] == 1.0 and none["mean_gap"] == 0.0 and none["sd_gap"] == 0.0 and math.isnan(none["std_gap"])
     ranker = result.ranker_table().to_dict("records")
-    assert [(r["discount"], r["ranker"]) for r in ranker] == [("log2", "bayes"), ("log2", "random"),
-                                                             ("none", "bayes"), ("none", "random")]
+    assert [(r["discount"], r["ranker"]) for r in ranker] == [
+        ("log2", "bayes"),
+        ("log2", "random"),
+        ("none", "bayes"),
+        ("none", "random"),
+    ]
     assert ranker[0]["mean"] == pytest.approx(0.7) and ranker[0]["decay"] == "slowly varying"
     half = 2.776445105 * math.sqrt(0.025) / math.sqrt(5)  # t(0.975, 4) * sd / sqrt(5)
     assert (ranker[0]["ci_low"], ranker[0]["ci_high"]) == pytest.approx((0.7 - half, 0.7 + half))
@@ -174,17 +196,49 @@ def test_bad_sweeps_are_rejected(kwargs, match):
 
 
 def test_compare_with_theory_by_hand():
-    ranker = pd.DataFrame([
-        dict(model="m", discount="log2", decay="slowly varying", ranker="bayes", n=100, replicates=10, mean=0.9,
-             sd=0.01, ci_low=0.89, ci_high=0.91),
-        dict(model="m", discount="power(beta=0.5)", decay="regularly varying", ranker="bayes", n=100, replicates=10,
-             mean=0.8, sd=0.01, ci_low=0.79, ci_high=0.81),
-    ])
-    theory = pd.DataFrame([
-        dict(discount="log2", ranker="bayes", n=100, limit=1.0, first_order=0.92, eps=0.2, c=0.4, finite_n=0.905),
-        dict(discount="power(beta=0.5)", ranker="bayes", n=100, limit=0.84, first_order=0.84, eps=0.5, c=math.nan,
-             finite_n=0.85),
-    ])
+    ranker = pd.DataFrame(
+        [
+            dict(
+                model="m",
+                discount="log2",
+                decay="slowly varying",
+                ranker="bayes",
+                n=100,
+                replicates=10,
+                mean=0.9,
+                sd=0.01,
+                ci_low=0.89,
+                ci_high=0.91,
+            ),
+            dict(
+                model="m",
+                discount="power(beta=0.5)",
+                decay="regularly varying",
+                ranker="bayes",
+                n=100,
+                replicates=10,
+                mean=0.8,
+                sd=0.01,
+                ci_low=0.79,
+                ci_high=0.81,
+            ),
+        ]
+    )
+    theory = pd.DataFrame(
+        [
+            dict(discount="log2", ranker="bayes", n=100, limit=1.0, first_order=0.92, eps=0.2, c=0.4, finite_n=0.905),
+            dict(
+                discount="power(beta=0.5)",
+                ranker="bayes",
+                n=100,
+                limit=0.84,
+                first_order=0.84,
+                eps=0.5,
+                c=math.nan,
+                finite_n=0.85,
+            ),
+        ]
+    )
     slow, power = compare_with_theory(ranker, theory).to_dict("records")
     # slowly varying: compare 1 - nDCG: simulated 0.1, first order eps*c = 0.08 (-20%), finite-n 0.095 (-5%)
     assert slow["quantity"] == "1 - nDCG" and slow["simulated"] == pytest.approx(0.1)
@@ -198,8 +252,15 @@ def test_compare_with_theory_by_hand():
 
 
 def test_ratio_table_is_the_ratio_of_the_paired_statistics():
-    s = ex.Sweep.build("probit(lo=0.1, hi=0.6)", ns=[300], replicates=60, seed=2, rankers=["bayes", "noisy(sigma=1)"],
-                       discounts=["log2", "loglog"], pairs=[("bayes", "noisy(sigma=1)")])
+    s = ex.Sweep.build(
+        "probit(lo=0.1, hi=0.6)",
+        ns=[300],
+        replicates=60,
+        seed=2,
+        rankers=["bayes", "noisy(sigma=1)"],
+        discounts=["log2", "loglog"],
+        pairs=[("bayes", "noisy(sigma=1)")],
+    )
     result = ex.run_sweep(s)
     (row,) = result.ratio_table("loglog", "log2", seed=1, n_resamples=300).to_dict("records")
     gap = {d: result.ndcg("bayes", d, 300) - result.ndcg("noisy(sigma=1)", d, 300) for d in ("log2", "loglog")}
@@ -213,10 +274,28 @@ def test_ratio_table_is_the_ratio_of_the_paired_statistics():
 
 
 def test_compare_pairs_with_theory_by_hand():
-    pair = pd.DataFrame([dict(model="m", discount="log2", decay="slowly varying", better="a", worse="b", n=100,
-                              mean_gap=0.03, gap_ci_low=0.02, gap_ci_high=0.04, eps=0.2)])
-    theory = pd.DataFrame([dict(discount="log2", ranker="a", n=100, finite_n=0.95, c=0.1),
-                           dict(discount="log2", ranker="b", n=100, finite_n=0.93, c=0.2)])
+    pair = pd.DataFrame(
+        [
+            dict(
+                model="m",
+                discount="log2",
+                decay="slowly varying",
+                better="a",
+                worse="b",
+                n=100,
+                mean_gap=0.03,
+                gap_ci_low=0.02,
+                gap_ci_high=0.04,
+                eps=0.2,
+            )
+        ]
+    )
+    theory = pd.DataFrame(
+        [
+            dict(discount="log2", ranker="a", n=100, finite_n=0.95, c=0.1),
+            dict(discount="log2", ranker="b", n=100, finite_n=0.93, c=0.2),
+        ]
+    )
     (row,) = compare_pairs_with_theory(pair, theory).to_dict("records")
     assert row["finite_n_gap"] == pytest.approx(0.02) and row["c_difference"] == pytest.approx(0.1)
     assert row["first_order_gap"] == pytest.approx(0.02) and row["gap_over_eps"] == pytest.approx(0.15)
@@ -224,8 +303,9 @@ def test_compare_pairs_with_theory_by_hand():
 
 
 def test_theory_table_agrees_with_prediction():
-    table = fn.theory_table("probit(lo=0.1, hi=0.6)", ["bayes", "random"], ["log2", "zipf", "power(beta=0.5)"], [50,
-                                                                                                                 500])
+    table = fn.theory_table(
+        "probit(lo=0.1, hi=0.6)", ["bayes", "random"], ["log2", "zipf", "power(beta=0.5)"], [50, 500]
+    )
     assert len(table) == 12
     for r in table.to_dict("records"):
         p = fn.prediction("probit(lo=0.1, hi=0.6)", r["ranker"], r["discount"], r["n"])
@@ -252,8 +332,12 @@ def test_cache_key_ignores_documentation_but_not_code(tmp_path):
     assert original == replicates.code_fingerprint(name)  # a copy hashes like the installed package
 
     text = model.read_text()
-    edited = (text.replace('"""Draw ``n`` items:', '"""Draw ``n`` items (edited docstring):', 1)
-              .replace("# loop over relevance units, not items", "# an edited comment", 1) + "\n\n# end\n")
+    edited = (
+        text.replace('"""Draw ``n`` items:', '"""Draw ``n`` items (edited docstring):', 1).replace(
+            "# loop over relevance units, not items", "# an edited comment", 1
+        )
+        + "\n\n# end\n"
+    )
     assert edited.count("edited") == 2
     model.write_text(edited)
     assert replicates.code_fingerprint(name, package) == original
@@ -266,29 +350,46 @@ def test_cache_key_ignores_documentation_but_not_code(tmp_path):
 
 
 def test_distinct_specs_example():
-    with pytest.raises(ValueError, match="rules\\ must\\ be\\ a\\ non\\-empty\\ list\\ of\\ distinct\\ rules,\\ got\\ "
-                       "\\['all',\\ 'all'\\]"):
+    with pytest.raises(
+        ValueError,
+        match="rules\\ must\\ be\\ a\\ non\\-empty\\ list\\ of\\ distinct\\ rules,\\ got\\ \\['all',\\ 'all'\\]",
+    ):
         distinct_specs("rules", ["all", "all"])
 
 
 def test_ranker_pairs_example():
-    expected = (('bayes', 'noisy(sigma=1)'),)
+    expected = (("bayes", "noisy(sigma=1)"),)
     assert ranker_pairs([["bayes", "noisy( sigma=1 )"]], ["bayes", "noisy(sigma=1)"]) == expected
 
 
 def test_Design_example():
-    expected = ('noisy(sigma=1)', 'bayes')
-    assert Design.canonical_fields("probit", rankers=["noisy( sigma=1.0 )", "bayes"], discounts=["log2"],
-                        pairs=[("bayes", "noisy(sigma=1)")], seed=3)["rankers"] == expected
+    expected = ("noisy(sigma=1)", "bayes")
+    assert (
+        Design.canonical_fields(
+            "probit",
+            rankers=["noisy( sigma=1.0 )", "bayes"],
+            discounts=["log2"],
+            pairs=[("bayes", "noisy(sigma=1)")],
+            seed=3,
+        )["rankers"]
+        == expected
+    )
 
 
 def test_Sweep_example():
     s = Sweep.build("probit", ns=[100, 1000], replicates=50, seed=1)
-    assert (s.replicates, s.discounts[:2]) == ((50, 50), ('power(beta=2)', 'geometric(p=0.5)'))
+    assert (s.replicates, s.discounts[:2]) == ((50, 50), ("power(beta=2)", "geometric(p=0.5)"))
 
 
 def test_run_sweep_example():
-    s = Sweep.build("probit", ns=[50], replicates=4, seed=0, rankers=["bayes", "random"],
-                    discounts=["log2"], pairs=[("bayes", "random")])
+    s = Sweep.build(
+        "probit",
+        ns=[50],
+        replicates=4,
+        seed=0,
+        rankers=["bayes", "random"],
+        discounts=["log2"],
+        pairs=[("bayes", "random")],
+    )
     r = run_sweep(s)
     assert (r.values[50].shape, r.computed_chunks) == ((4, 2, 1), 1)

@@ -6,8 +6,8 @@ import math
 
 import numpy as np
 import pytest
-
 from ndcg_research.core.discounts import parse_discount
+
 from ndcg_research.simulation import finite_n as fn
 from ndcg_research.simulation import simulate as sim
 from ndcg_research.simulation import theory as th
@@ -134,8 +134,10 @@ def test_first_order_expansion_improves_with_n():
         c = th.c_coefficient(model, ranker)
         for discount in ["log2", "logpower(gamma=0.5)", "loglog"]:
             ns = (10**4, 10**5, 10**6, 10**7)
-            errors = [abs((1 - fn.finite_n_ndcg(model, ranker, discount, n)) / (th.eps(discount, float(n)) * c) - 1)
-                      for n in ns]
+            errors = [
+                abs((1 - fn.finite_n_ndcg(model, ranker, discount, n)) / (th.eps(discount, float(n)) * c) - 1)
+                for n in ns
+            ]
             assert all(a > b for a, b in zip(errors, errors[1:], strict=False)), (model, ranker, discount, errors)
             # The neglected term is of relative order eps: error / eps settles towards a constant,
             # its change shrinking decade by decade.
@@ -156,8 +158,7 @@ def test_power_finite_n_approaches_limit_and_none_is_one():
 def test_theory_matches_simulated_mean(discount):
     # The expected nDCG of simulated data sets agrees with the finite-n prediction (ratio of expectations).
     model, ranker, n, reps = "probit(lo=0.1, hi=0.6)", "noisy(sigma=0.5)", 20_000, 40
-    v = np.array([sim.replicate_ndcg(model, [ranker], [discount], n, seed=4, replicate=r)[0, 0]
-                  for r in range(reps)])
+    v = np.array([sim.replicate_ndcg(model, [ranker], [discount], n, seed=4, replicate=r)[0, 0] for r in range(reps)])
     pred = fn.finite_n_ndcg(model, ranker, discount, n)
     assert abs(v.mean() - pred) < 4 * v.std(ddof=1) / math.sqrt(reps) + 2e-4
 
@@ -188,8 +189,15 @@ def test_rank_gains_of_a_noisy_ranker_equal_the_beta_expectation(n, r):
     g = th.gain_profile("probit(lo=0.1, hi=0.6)", "noisy(sigma=1)")
     beta = stats.beta(r, n - r + 1)
     lo, hi = beta.ppf(1e-15), beta.isf(1e-15)
-    expected = integrate.quad(lambda t: float(g(np.array([t]))[0]) * beta.pdf(t), lo, hi, points=[beta.mean()],
-                              limit=500, epsabs=1e-13, epsrel=1e-11)[0]
+    expected = integrate.quad(
+        lambda t: float(g(np.array([t]))[0]) * beta.pdf(t),
+        lo,
+        hi,
+        points=[beta.mean()],
+        limit=500,
+        epsabs=1e-13,
+        epsrel=1e-11,
+    )[0]
     assert fn.rank_gains("probit(lo=0.1, hi=0.6)", "noisy(sigma=1)", n)[r - 1] == pytest.approx(expected, abs=1e-9)
 
 
@@ -209,8 +217,9 @@ def test_ideal_rank_gains_are_binomial_tails():
 
     n = 200
     r = np.arange(1, n + 1)
-    np.testing.assert_allclose(fn.ideal_rank_gains("probit(lo=0.1, hi=0.6)", n), stats.binom.sf(r - 1, n, 0.35),
-                               atol=1e-15)
+    np.testing.assert_allclose(
+        fn.ideal_rank_gains("probit(lo=0.1, hi=0.6)", n), stats.binom.sf(r - 1, n, 0.35), atol=1e-15
+    )
     # graded (G = 2, eta uniform): P(y >= 1) = 2/3, P(y = 2) = 1/3; gains 1 per level.
     want = stats.binom.sf(r - 1, n, 2 / 3) + stats.binom.sf(r - 1, n, 1 / 3)
     np.testing.assert_allclose(fn.ideal_rank_gains("probit(grades=2)", n), want, atol=1e-9)
@@ -227,12 +236,14 @@ def test_head_ranker_rank_gains():
     with pytest.raises(ValueError, match="no n-free gain profile"):
         th.gain_profile("probit", "head(m=10)")
     p = fn.prediction("probit", "head(m=10)", "log2", 1000)
-    assert math.isnan(p["limit"]) and p["finite_n"] == pytest.approx(fn.finite_n_ndcg("probit", "head(m=10)", "log2",
-                                                                                      1000))
+    assert math.isnan(p["limit"]) and p["finite_n"] == pytest.approx(
+        fn.finite_n_ndcg("probit", "head(m=10)", "log2", 1000)
+    )
 
 
-@pytest.mark.parametrize(("ranker", "discount"), [("head(m=10)", "log2"), ("head(m=10)", "power(beta=2)"),
-                                                  ("head(m=3)", "zipf")])
+@pytest.mark.parametrize(
+    ("ranker", "discount"), [("head(m=10)", "log2"), ("head(m=10)", "power(beta=2)"), ("head(m=3)", "zipf")]
+)
 def test_head_ranker_theory_matches_the_simulation(ranker, discount):
     model, n, reps = "probit(lo=0.1, hi=0.6)", 2000, 400
     v = np.array([sim.replicate_ndcg(model, [ranker], [discount], n, seed=6, replicate=r)[0, 0] for r in range(reps)])
@@ -256,7 +267,7 @@ def test_exact_order_statistics_fix_the_midpoint_rule_at_the_top():
 def test_rare_miss_share_by_hand():
     # bayes, certain model: E gain at rank r = 1 - r/(n+1), so p_r = r/(n+1); with R replicates the ranks with
     # R r/(n+1) < 1 are r <= (n+1)/R - ...; under zipf the shortfall at rank r is p_r / r = 1/(n+1): equal per rank.
-    n, R = 999, 7   # the ideal's top gain fills ranks 1..499; ranks with 7 r / 1000 < 1: r <= 142
+    n, R = 999, 7  # the ideal's top gain fills ranks 1..499; ranks with 7 r / 1000 < 1: r <= 142
     assert fn.rare_miss_share("probit", "bayes", "zipf", n, R) == pytest.approx(142 / 499, rel=1e-6)
     assert fn.rare_miss_share("probit", "bayes", "zipf", n, 10**6) == 0.0
     # random: p_r = 1/2 at every rank: one data set sees each miss half a time (rare), three see it 1.5 times.
@@ -279,8 +290,10 @@ def test_eps_numeric_example():
 
 def test_discount_sum_example():
     r = np.arange(1, 10**6 + 1.0)
-    assert all(math.isclose(discount_sum(d, 10**6), float(parse_discount(d)(r).sum()), rel_tol=1e-7)
-    for d in ["zipf", "power(beta=0.8)", "power(beta=1.2)", "zipflog(gamma=1)", "zipflog(gamma=2)"])
+    assert all(
+        math.isclose(discount_sum(d, 10**6), float(parse_discount(d)(r).sum()), rel_tol=1e-7)
+        for d in ["zipf", "power(beta=0.8)", "power(beta=1.2)", "zipflog(gamma=1)", "zipflog(gamma=2)"]
+    )
 
 
 def test_mean_gain_example():
@@ -313,7 +326,7 @@ def test_c_coefficient_example():
 
 def test_power_limit_example():
     # p^beta
-    assert round(power_limit("probit", "random", 0.5), 6) == round(0.5 ** 0.5, 6)
+    assert round(power_limit("probit", "random", 0.5), 6) == round(0.5**0.5, 6)
 
 
 def test_top_limit_example():
@@ -326,6 +339,7 @@ def test_top_limit_example():
 def test_zipf_approximation_example():
     assert round(zipf_approximation("probit", "noisy(sigma=1)", 1000), 3) == 0.87
     from ndcg_research.simulation.finite_n import finite_n_ndcg
+
     # the exact finite-n value
     assert round(finite_n_ndcg("probit", "noisy(sigma=1)", "zipf", 1000), 3) == 0.883
     # slowly, to the limit
@@ -365,9 +379,9 @@ def test_rare_miss_share_example():
 
 def test_prediction_example():
     p = prediction("probit", "random", "power(beta=0.5)", 1000)
-    assert (p["regime"], round(p["limit"], 4)) == ('regularly varying', 0.7071)
+    assert (p["regime"], round(p["limit"], 4)) == ("regularly varying", 0.7071)
 
 
 def test_theory_table_example():
     table = theory_table("probit", ["bayes", "random"], ["log2", "none"], [100, 1000])
-    assert (len(table), list(table.columns[:5])) == (8, ['model', 'discount', 'decay', 'ranker', 'n'])
+    assert (len(table), list(table.columns[:5])) == (8, ["model", "discount", "decay", "ranker", "n"])

@@ -51,8 +51,11 @@ from ndcg_research.cli import main  # noqa: E402  (the repository's package, not
 
 def trec_eval_source() -> Path | None:
     """Where trec_eval's source is, or None."""
-    candidates = [os.environ.get("TREC_EVAL_SRC"), ROOT.parent / "shared" / "tools" / "trec_eval",
-                  "/work/shared/tools/trec_eval"]
+    candidates = [
+        os.environ.get("TREC_EVAL_SRC"),
+        ROOT.parent / "shared" / "tools" / "trec_eval",
+        "/work/shared/tools/trec_eval",
+    ]
     for candidate in candidates:
         if candidate and (Path(candidate) / "Makefile").is_file():
             return Path(candidate)
@@ -86,7 +89,7 @@ class Case:
 def _doc_id(rng: np.random.Generator, n: int) -> str:
     style = rng.integers(0, 6)
     if style == 0:
-        return f"d{n}"                       # d10 < d9 as strings
+        return f"d{n}"  # d10 < d9 as strings
     if style == 1:
         return f"DOC-{n:06d}"
     if style == 2:
@@ -100,13 +103,13 @@ def _doc_id(rng: np.random.Generator, n: int) -> str:
 
 def _score(rng: np.random.Generator, style: int, i: int) -> str:
     if style == 0:
-        return f"{int(rng.integers(0, 5))}"                 # coarse: many ties
+        return f"{int(rng.integers(0, 5))}"  # coarse: many ties
     if style == 1:
         return f"{rng.normal():.2f}"
     if style == 2:
-        return "1.5"                                        # one tie across the whole list
+        return "1.5"  # one tie across the whole list
     if style == 3:
-        return f"{rng.normal() * 10 ** int(rng.integers(-3, 4)):e}"   # exponents
+        return f"{rng.normal() * 10 ** int(rng.integers(-3, 4)):e}"  # exponents
     if style == 4:
         return rng.choice(["+", ""]) + f"{rng.integers(0, 100)}." + ("5" if rng.random() < 0.5 else "")
     return repr(float(100 - i) + float(rng.integers(0, 3)) * 1e-9)
@@ -132,7 +135,7 @@ def random_case(rng: np.random.Generator) -> Case:
         grades = {d: int(rng.integers(-1 if rng.random() < 0.2 else 0, top + 1)) for d in pool if rng.random() < 0.6}
         if not any(g >= 0 for g in grades.values()):
             grades[pool[0]] = int(rng.integers(0, top + 1))
-        unranked = complete and rng.random() < 0.2       # judged, not ranked: needs -c
+        unranked = complete and rng.random() < 0.2  # judged, not ranked: needs -c
         judged = rng.random() < 0.85 or q == 0 or unranked
         if judged:
             qrels_lines += [f"{qid} 0 {d} {g}" for d, g in grades.items()]
@@ -163,8 +166,14 @@ def random_case(rng: np.random.Generator) -> Case:
     run_text = _layout(rng, [fields for fields in run_lines], run=True)
     qrels_text = _layout(rng, [line.split() for line in qrels_lines], run=False)
     gzip_run = rng.random() < 0.2
-    return Case(qrels_text, run_text, options, gzip_qrels=rng.random() < 0.2, gzip_run=gzip_run,
-                stdin=not interleaved and not gzip_run and rng.random() < 0.05)
+    return Case(
+        qrels_text,
+        run_text,
+        options,
+        gzip_qrels=rng.random() < 0.2,
+        gzip_run=gzip_run,
+        stdin=not interleaved and not gzip_run and rng.random() < 0.05,
+    )
 
 
 def _layout(rng: np.random.Generator, rows: list[list[str]], *, run: bool) -> bytes:
@@ -267,16 +276,21 @@ def compare(binary: Path, case: Case, folder: Path) -> str | None:
     if case.gzip_run:
         run = folder / "run.gz"
         run.write_bytes(gzip.compress(case.run))
-    ours = run_ours([*case.options, str(qrels), "-" if case.stdin else str(run)],
-                    stdin=case.run if case.stdin else None)
+    ours = run_ours(
+        [*case.options, str(qrels), "-" if case.stdin else str(run)], stdin=case.run if case.stdin else None
+    )
     if theirs[0] != 0:
         case.notes.append("both refused")
         return None if ours[0] != 0 else f"trec_eval refused ({theirs[0]}: {theirs[2].strip()}), evaluate did not"
     if ours[0] != 0:
         return f"evaluate refused (status {ours[0]}: {ours[2].strip()}), trec_eval did not"
     if ours[1] != theirs[1]:
-        return "outputs differ:\n--- trec_eval\n" + theirs[1].decode(errors="replace") + "--- evaluate\n" + \
-            ours[1].decode(errors="replace")
+        return (
+            "outputs differ:\n--- trec_eval\n"
+            + theirs[1].decode(errors="replace")
+            + "--- evaluate\n"
+            + ours[1].decode(errors="replace")
+        )
     return None
 
 
@@ -295,8 +309,15 @@ def check_claims(binary: Path, folder: Path) -> list[str]:
     # Grades: the message says what atol reads.
     for text in ["1.9999999999999999", "0.99999999999999999", "1e1", "2.5"]:
         graded = f"q 0 a {text}\nq 0 b 2\nq 0 c 0\n".encode()
-        failures += _claim(binary, folder, graded, b"q Q0 a 1 3 r\nq Q0 b 2 2 r\nq Q0 c 3 1 r\n",
-                           rb"atol,? (?:which )?(?:would read|reads) (-?[0-9]+)", run_side=False, token=text)
+        failures += _claim(
+            binary,
+            folder,
+            graded,
+            b"q Q0 a 1 3 r\nq Q0 b 2 2 r\nq Q0 c 3 1 r\n",
+            rb"atol,? (?:which )?(?:would read|reads) (-?[0-9]+)",
+            run_side=False,
+            token=text,
+        )
     # The qrels comment rule: trec_eval reads the second of two comment lines as a judgment of query '#'.
     (folder / "qrels").write_bytes(b"# one\n# a b 1\nq 0 a 1\n")
     (folder / "run").write_bytes(b"q Q0 a 1 1 r\n")
@@ -317,8 +338,9 @@ def check_claims(binary: Path, folder: Path) -> list[str]:
     return failures
 
 
-def _claim(binary: Path, folder: Path, qrels: bytes, run: bytes, pattern: bytes, *, run_side: bool,
-           token: str) -> list[str]:
+def _claim(
+    binary: Path, folder: Path, qrels: bytes, run: bytes, pattern: bytes, *, run_side: bool, token: str
+) -> list[str]:
     (folder / "qrels").write_bytes(qrels)
     (folder / "run").write_bytes(run)
     ours = run_ours([str(folder / "qrels"), str(folder / "run")])
@@ -347,9 +369,12 @@ def main_(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     source = trec_eval_source()
     if source is None:
-        print("=" * 78 + "\nDIFFERENTIAL CHECK NOT RUN: trec_eval's source was not found (set TREC_EVAL_SRC, or put it "
-              "at ../shared/tools/trec_eval).\nThe project's tests do not need it; this check compares with the real "
-              "binary when it is there.\n" + "=" * 78, flush=True)
+        print(
+            "=" * 78 + "\nDIFFERENTIAL CHECK NOT RUN: trec_eval's source was not found (set TREC_EVAL_SRC, or put it "
+            "at ../shared/tools/trec_eval).\nThe project's tests do not need it; this check compares with the real "
+            "binary when it is there.\n" + "=" * 78,
+            flush=True,
+        )
         return 0
     start = time.monotonic()
     rng = np.random.default_rng(np.random.SeedSequence(args.seed))
@@ -373,15 +398,20 @@ def main_(argv: list[str] | None = None) -> int:
             folder = kept / f"case-{n}"
             shutil.rmtree(folder, ignore_errors=True)
             shutil.copytree(Path(scratch) / "case", folder)
-            (folder / "README").write_text(f"trec_eval {' '.join(case.options)} qrels run\nndcg-research evaluate "
-                                           f"{' '.join(case.options)} qrels{'.gz' if case.gzip_qrels else ''} "
-                                           f"{'- < run' if case.stdin else 'run.gz' if case.gzip_run else 'run'}\n\n"
-                                           f"{problem}\n")
+            (folder / "README").write_text(
+                f"trec_eval {' '.join(case.options)} qrels run\nndcg-research evaluate "
+                f"{' '.join(case.options)} qrels{'.gz' if case.gzip_qrels else ''} "
+                f"{'- < run' if case.stdin else 'run.gz' if case.gzip_run else 'run'}\n\n"
+                f"{problem}\n"
+            )
             failures.append(f"case {n} ({folder}): {problem.splitlines()[0]}")
             print(f"CASE {n} DIFFERS, kept in {folder}:\n{problem}", flush=True)
-    print(f"{agreed} of {n} random cases agree with trec_eval 10.0 ({agreed - refused} byte-identical outputs, "
-          f"{refused} refused by both) in {time.monotonic() - start:.0f} s; the "
-          f"messages' claims about trec_eval: {'all hold' if claims_hold else 'see CLAIM FAILED above'}", flush=True)
+    print(
+        f"{agreed} of {n} random cases agree with trec_eval 10.0 ({agreed - refused} byte-identical outputs, "
+        f"{refused} refused by both) in {time.monotonic() - start:.0f} s; the "
+        f"messages' claims about trec_eval: {'all hold' if claims_hold else 'see CLAIM FAILED above'}",
+        flush=True,
+    )
     return 1 if failures else 0
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from ndcg_research.findings.render import README_END, README_START
 
-FOLDER = "docs/generated"   # relative to the source directory, the repository root
+FOLDER = "docs/generated"  # relative to the source directory, the repository root
 
 FIGURES_INTRO = """\
 # Figures
@@ -38,23 +38,25 @@ def figure_section(name: str, record: dict) -> str:
     stem = record.get("notebook", "").removesuffix(".ipynb")
     commit = record.get("git", {}).get("commit") or "unknown"
     caption = record.get("caption", "")
-    return "\n".join([
-        f"({name})=",
-        f"## `{name}`",
-        "",
-        f"```{{image}} ../../figures/{name}.png",
-        f":alt: {caption or name}",
-        ":width: 100%",
-        "```",
-        "",
-        caption,
-        "",
-        f"Made by notebook {{doc}}`{stem} </notebooks/{stem}>` with seed {record.get('seed')}, "
-        f"package version {record.get('package_version', 'unknown')}, commit `{commit[:12]}`. "
-        f"Files: {{download}}`PNG <../../figures/{name}.png>`, {{download}}`PDF <../../figures/{name}.pdf>`, "
-        f"{{download}}`provenance JSON <../../figures/{name}.json>`.",
-        "",
-    ])
+    return "\n".join(
+        [
+            f"({name})=",
+            f"## `{name}`",
+            "",
+            f"```{{image}} ../../figures/{name}.png",
+            f":alt: {caption or name}",
+            ":width: 100%",
+            "```",
+            "",
+            caption,
+            "",
+            f"Made by notebook {{doc}}`{stem} </notebooks/{stem}>` with seed {record.get('seed')}, "
+            f"package version {record.get('package_version', 'unknown')}, commit `{commit[:12]}`. "
+            f"Files: {{download}}`PNG <../../figures/{name}.png>`, {{download}}`PDF <../../figures/{name}.pdf>`, "
+            f"{{download}}`provenance JSON <../../figures/{name}.json>`.",
+            "",
+        ]
+    )
 
 
 def figures_page(figures: Path) -> str:
@@ -62,8 +64,11 @@ def figures_page(figures: Path) -> str:
     records = sorted(figures.glob("*.json"))
     if not records:
         raise RuntimeError(f"no figure records in {figures}")
-    return FIGURES_INTRO + "\n" + "\n".join(
-        figure_section(path.stem, json.loads(path.read_text(encoding="utf-8"))) for path in records)
+    return (
+        FIGURES_INTRO
+        + "\n"
+        + "\n".join(figure_section(path.stem, json.loads(path.read_text(encoding="utf-8"))) for path in records)
+    )
 
 
 def findings_table(readme: Path) -> str:
@@ -72,7 +77,7 @@ def findings_table(readme: Path) -> str:
     start, end = text.find(README_START), text.find(README_END)
     if start < 0 or end < start:
         raise RuntimeError(f"{readme} has no findings markers")
-    table = text[start + len(README_START):end].strip()
+    table = text[start + len(README_START) : end].strip()
     return table.replace("](FINDINGS.md#", "](../FINDINGS.md#") + "\n"
 
 
@@ -109,10 +114,17 @@ def speed_results(folder: Path) -> str:
 
 #: The growth table of bench_evaluate.py (``evaluate_growth.csv``): the columns shown, with their headers.
 GROWTH_COLUMNS = {
-    "lines": "run lines", "ours_s": "ours (s)", "trec_eval_s": "trec_eval 10.0 (s)", "speedup": "speed-up",
-    "speedup_per_round": "speed-up per round", "ours_mib": "ours (MiB)", "trec_eval_mib": "trec_eval (MiB)",
-    "memory_ratio": "memory ours / trec_eval", "ours_over_floor": "ours / pyarrow read alone",
-    "identical_output": "identical output", "load_before": "load average",
+    "lines": "run lines",
+    "ours_s": "ours (s)",
+    "trec_eval_s": "trec_eval 10.0 (s)",
+    "speedup": "speed-up",
+    "speedup_per_round": "speed-up per round",
+    "ours_mib": "ours (MiB)",
+    "trec_eval_mib": "trec_eval (MiB)",
+    "memory_ratio": "memory ours / trec_eval",
+    "ours_over_floor": "ours / pyarrow read alone",
+    "identical_output": "identical output",
+    "load_before": "load average",
 }
 
 
@@ -134,14 +146,25 @@ def growth_table(path: Path) -> str:
         cells = [f"{int(row['lines']):,}" if key == "lines" else row[key].replace(";", ", ") for key in GROWTH_COLUMNS]
         lines.append("| " + " | ".join(cells) + " |")
     huge = " --huge" if any(int(row["lines"]) >= 10**8 for row in rows) else ""
-    return "\n".join(["#### Growth with the number of run lines", "",
-                      f"`python benchmarks/bench_evaluate.py{huge}`, the run that wrote the growth table and figure "
-                      "committed in `benchmarks/results/` (it may be older than the record above, whose sizes and "
-                      "load can differ): time and peak memory of the whole process, best "
-                      "of the rounds, against trec_eval 10.0 built from source and against reading the same files "
-                      "with pyarrow alone; the output bytes compared.", "", *lines, "",
-                      "```{image} ../../benchmarks/results/evaluate_growth.png", ":alt: time and memory against run lines",
-                      ":width: 100%", "```", ""])
+    return "\n".join(
+        [
+            "#### Growth with the number of run lines",
+            "",
+            f"`python benchmarks/bench_evaluate.py{huge}`, the run that wrote the growth table and figure "
+            "committed in `benchmarks/results/` (it may be older than the record above, whose sizes and "
+            "load can differ): time and peak memory of the whole process, best "
+            "of the rounds, against trec_eval 10.0 built from source and against reading the same files "
+            "with pyarrow alone; the output bytes compared.",
+            "",
+            *lines,
+            "",
+            "```{image} ../../benchmarks/results/evaluate_growth.png",
+            ":alt: time and memory against run lines",
+            ":width: 100%",
+            "```",
+            "",
+        ]
+    )
 
 
 def write(page: Path, text: str) -> None:

@@ -35,9 +35,13 @@ POWER_MARGIN = 0.05
 PHI_MARGIN = 0.01
 
 _WORDS = {
-    "log2": "1/log2(r+1), trec_eval's", "loglog": "1/log2(1+log2(1+r)), slower than log2",
-    "power(beta=0.5)": "r^-0.5", "zipf": "1/r", "geometric(p=0.8)": "0.8^(r-1), rank-biased precision's",
-    "linear": "the grade", "exp2": "2^grade - 1",
+    "log2": "1/log2(r+1), trec_eval's",
+    "loglog": "1/log2(1+log2(1+r)), slower than log2",
+    "power(beta=0.5)": "r^-0.5",
+    "zipf": "1/r",
+    "geometric(p=0.8)": "0.8^(r-1), rank-biased precision's",
+    "linear": "the grade",
+    "exp2": "2^grade - 1",
 }
 
 
@@ -100,11 +104,17 @@ class Advice:
             "Why:",
             *(f"  - {reason}" for reason in self.reasons),
         ]
-        others = [f"  @{label}: {spec}" if label != "none" else f"  whole ranking: {spec}"
-                  for label, spec in self.by_cutoff.items() if spec != self.recommended]
+        others = [
+            f"  @{label}: {spec}" if label != "none" else f"  whole ranking: {spec}"
+            for label, spec in self.by_cutoff.items()
+            if spec != self.recommended
+        ]
         if others:
-            lines += ["", "If a cut-off is fixed by what your users see, the same rule among that cut-off's "
-                          "candidates:", *others]
+            lines += [
+                "",
+                "If a cut-off is fixed by what your users see, the same rule among that cut-off's candidates:",
+                *others,
+            ]
         return "\n".join(lines)
 
     def figure(self) -> "Figure":
@@ -216,14 +226,21 @@ def advise(
     seed = check_int(seed, "seed", low=0)
     convention = check_instance(convention, "convention", str, what="a convention name")
 
-    data = run_matrices(package_frame(qrels, "qrels"), _package_runs(runs), [c["measure"] for c in candidates],
-                        complete=complete, convention=convention)
+    data = run_matrices(
+        package_frame(qrels, "qrels"),
+        _package_runs(runs),
+        [c["measure"] for c in candidates],
+        complete=complete,
+        convention=convention,
+    )
     stacked = np.stack([data.matrices[c["measure"]] for c in candidates])  # candidates x systems x queries
     notes = list(data.notes)
     defined = ~np.isnan(stacked).any(axis=(0, 1))
     if not defined.all():
-        notes.append(f"{int(np.count_nonzero(~defined))} queries have an undefined nDCG under some candidate; "
-                     f"left out for every candidate")
+        notes.append(
+            f"{int(np.count_nonzero(~defined))} queries have an undefined nDCG under some candidate; "
+            f"left out for every candidate"
+        )
         stacked = stacked[:, :, defined]
     n_queries = stacked.shape[2]
     if n_queries < 2:
@@ -236,11 +253,22 @@ def advise(
         phi, erho2, queries_for_phi = measure.dependability(matrix)
         rates = measure.swap_curve(matrix, sizes, trials=swap_trials, seed=seed)
         queries_for_swap, _, _ = measure.queries_for_swap_rate(sizes, rates, target_swap_rate)
-        rows.append({**c, "power": power, "pairs_significant": significant, "phi": phi, "erho2": erho2,
-                     "queries_for_phi": queries_for_phi, "swap_rate": float(rates[-1]),
-                     "queries_for_swap_target": queries_for_swap, "means": matrix.mean(axis=1)})
-        curves += [{"measure": c["measure"], "size": int(s), "swap_rate": float(r)}
-                   for s, r in zip(sizes, rates, strict=True)]
+        rows.append(
+            {
+                **c,
+                "power": power,
+                "pairs_significant": significant,
+                "phi": phi,
+                "erho2": erho2,
+                "queries_for_phi": queries_for_phi,
+                "swap_rate": float(rates[-1]),
+                "queries_for_swap_target": queries_for_swap,
+                "means": matrix.mean(axis=1),
+            }
+        )
+        curves += [
+            {"measure": c["measure"], "size": int(s), "swap_rate": float(r)} for s, r in zip(sizes, rates, strict=True)
+        ]
     for row in rows:
         reference = _reference(rows, row)
         row["tau_log2"] = measure.agreement(row["means"], reference["means"])
@@ -252,16 +280,33 @@ def advise(
     chosen, shortlisted = _choose(table)
     table["shortlisted"] = shortlisted
     table["recommended"] = table.index == chosen
-    by_cutoff = {label: table.loc[_choose(table[table["cutoff"] == label])[0], "measure"]
-                 for label in dict.fromkeys(table["cutoff"])}
-    settings = {"alpha": alpha, "target_swap_rate": target_swap_rate, "n_resamples": n_resamples,
-                "swap_trials": swap_trials, "seed": seed, "convention": convention}
+    by_cutoff = {
+        label: table.loc[_choose(table[table["cutoff"] == label])[0], "measure"]
+        for label in dict.fromkeys(table["cutoff"])
+    }
+    settings = {
+        "alpha": alpha,
+        "target_swap_rate": target_swap_rate,
+        "n_resamples": n_resamples,
+        "swap_trials": swap_trials,
+        "seed": seed,
+        "convention": convention,
+    }
     curve = [(c["size"], c["swap_rate"]) for c in curves if c["measure"] == table.loc[chosen, "measure"]]
-    reasons = _reasons(table, chosen, curve, n_pairs=n_pairs, n_queries=n_queries, n_systems=len(data.systems),
-                       settings=settings)
-    return Advice(recommended=str(table.loc[chosen, "measure"]), table=table, swap_curves=pd.DataFrame(curves),
-                  reasons=tuple(reasons), by_cutoff=by_cutoff, systems=tuple(data.systems), n_queries=n_queries,
-                  notes=tuple(notes), settings=settings)
+    reasons = _reasons(
+        table, chosen, curve, n_pairs=n_pairs, n_queries=n_queries, n_systems=len(data.systems), settings=settings
+    )
+    return Advice(
+        recommended=str(table.loc[chosen, "measure"]),
+        table=table,
+        swap_curves=pd.DataFrame(curves),
+        reasons=tuple(reasons),
+        by_cutoff=by_cutoff,
+        systems=tuple(data.systems),
+        n_queries=n_queries,
+        notes=tuple(notes),
+        settings=settings,
+    )
 
 
 def _candidates(discounts: Any, cutoffs: Any, gains: Any) -> list[dict[str, Any]]:
@@ -276,16 +321,19 @@ def _candidates(discounts: Any, cutoffs: Any, gains: Any) -> list[dict[str, Any]
         if len(set(values)) != len(values):
             raise ValueError(f"{name} has a value twice: {values!r}")
     if REFERENCE not in discount_specs:
-        raise ValueError(f"discounts must include {REFERENCE!r}, the reference of the agreement and of the rule; "
-                         f"got {discount_specs!r}")
+        raise ValueError(
+            f"discounts must include {REFERENCE!r}, the reference of the agreement and of the rule; "
+            f"got {discount_specs!r}"
+        )
     out = []
     for d in discount_specs:
         for k in ks:
             for g in gain_specs:
                 spec = "ndcg" + ("" if k is None else f"@{k}") + f"(gain={g!r}, discount={d!r})"
                 (parsed,) = parse_measures(spec)
-                out.append({"measure": parsed.name, "discount": d, "cutoff": "none" if k is None else str(k),
-                            "gain": g})
+                out.append(
+                    {"measure": parsed.name, "discount": d, "cutoff": "none" if k is None else str(k), "gain": g}
+                )
     return out
 
 
@@ -300,8 +348,9 @@ def _package_runs(runs: Any) -> Any:
 
 def _reference(rows: list[dict[str, Any]], row: dict[str, Any]) -> dict[str, Any]:
     """The log2 candidate with the same gain and cut-off as ``row``."""
-    return next(r for r in rows if r["discount"] == REFERENCE and r["gain"] == row["gain"]
-                and r["cutoff"] == row["cutoff"])
+    return next(
+        r for r in rows if r["discount"] == REFERENCE and r["gain"] == row["gain"] and r["cutoff"] == row["cutoff"]
+    )
 
 
 def _choose(table: "pd.DataFrame") -> tuple[Any, np.ndarray]:
@@ -309,8 +358,11 @@ def _choose(table: "pd.DataFrame") -> tuple[Any, np.ndarray]:
     shortlisted = (table["power"] >= table["power"].max() - POWER_MARGIN - 1e-12).to_numpy()
     short = table[shortlisted].assign(order=np.arange(int(shortlisted.sum())))
     best = short.sort_values(["phi", "swap_rate", "order"], ascending=[False, True, True], na_position="last").index[0]
-    same = short[(short["discount"] == REFERENCE) & (short["gain"] == table.loc[best, "gain"])
-                 & (short["cutoff"] == table.loc[best, "cutoff"])]
+    same = short[
+        (short["discount"] == REFERENCE)
+        & (short["gain"] == table.loc[best, "gain"])
+        & (short["cutoff"] == table.loc[best, "cutoff"])
+    ]
     if len(same) and same["phi"].iloc[0] >= table.loc[best, "phi"] - PHI_MARGIN:
         best = same.index[0]
     return best, shortlisted
@@ -327,8 +379,16 @@ def _describe(row: Any) -> str:
     return f"nDCG over {cut}, discount {discount}, gain {gain}"
 
 
-def _reasons(table: "pd.DataFrame", chosen: Any, swap_curve: list[tuple[int, float]], *, n_pairs: int, n_queries: int,
-             n_systems: int, settings: dict[str, Any]) -> list[str]:
+def _reasons(
+    table: "pd.DataFrame",
+    chosen: Any,
+    swap_curve: list[tuple[int, float]],
+    *,
+    n_pairs: int,
+    n_queries: int,
+    n_systems: int,
+    settings: dict[str, Any],
+) -> list[str]:
     row = table.loc[chosen]
     alpha, target = settings["alpha"], settings["target_swap_rate"]
     largest = swap_curve[-1][0]
@@ -336,59 +396,83 @@ def _reasons(table: "pd.DataFrame", chosen: Any, swap_curve: list[tuple[int, flo
     if n_pairs == 1:
         told = f"it {'tells' if row['pairs_significant'] else 'does not tell'} the one pair of systems apart"
     else:
-        told = (f"it tells apart {row['pairs_significant']} of the {n_pairs} pairs of systems "
-                f"({_percent(row['power'])})")
+        told = f"it tells apart {row['pairs_significant']} of the {n_pairs} pairs of systems ({_percent(row['power'])})"
     reasons = [
         f"discriminative power: {told} at alpha = {alpha:g}, family-wise (randomised Tukey HSD, "
         f"{settings['n_resamples']} resamples); "
-        + ("no candidate tells apart more." if row["power"] == top else
-           f"the most discriminative candidate tells apart {_percent(top)}, within the margin of {POWER_MARGIN:g}.")
+        + (
+            "no candidate tells apart more."
+            if row["power"] == top
+            else f"the most discriminative candidate tells apart {_percent(top)}, within the margin of {POWER_MARGIN:g}."
+        )
     ]
     short = table[table["shortlisted"]]
     most = short.loc[short["phi"].idxmax()] if short["phi"].notna().any() else row
     reasons.append(
         f"dependability: Phi = {row['phi']:.3f} with these {n_queries} queries (E rho^2 = {row['erho2']:.3f}); "
-        + (f"the highest of the {len(short)} candidates as discriminative as the best."
-           if most.name == row.name else
-           f"the highest of the {len(short)} candidates as discriminative as the best is {most['measure']}'s, "
-           f"{most['phi']:.4f}, within the margin of {PHI_MARGIN:g} that keeps log2 ({row['phi']:.4f}).")
+        + (
+            f"the highest of the {len(short)} candidates as discriminative as the best."
+            if most.name == row.name
+            else f"the highest of the {len(short)} candidates as discriminative as the best is {most['measure']}'s, "
+            f"{most['phi']:.4f}, within the margin of {PHI_MARGIN:g} that keeps log2 ({row['phi']:.4f})."
+        )
     )
     queries, curve = row["queries_for_swap_target"], swap_curve
     if math.isinf(queries):
         how_many = "the swap curve does not fall, so no query count is estimated"
     elif queries <= curve[0][0]:
-        how_many = (f"already with {curve[0][0]} queries it is {_percent(curve[0][1])}, "
-                    f"{'below' if curve[0][1] <= target else 'about'} the target of {_percent(target)}")
+        how_many = (
+            f"already with {curve[0][0]} queries it is {_percent(curve[0][1])}, "
+            f"{'below' if curve[0][1] <= target else 'about'} the target of {_percent(target)}"
+        )
     else:
         how = "interpolated" if queries <= largest else "extrapolated"
-        how_many = (f"about {math.ceil(queries)} queries would bring that to {_percent(target)} ({how} by the "
-                    f"exponential fit of the swap curve)")
-    reasons.append(f"stability: two disjoint sets of {largest} queries order {_percent(row['swap_rate'])} of the "
-                   f"pairs differently (Voorhees & Buckley 2002); {how_many}.")
+        how_many = (
+            f"about {math.ceil(queries)} queries would bring that to {_percent(target)} ({how} by the "
+            f"exponential fit of the swap curve)"
+        )
+    reasons.append(
+        f"stability: two disjoint sets of {largest} queries order {_percent(row['swap_rate'])} of the "
+        f"pairs differently (Voorhees & Buckley 2002); {how_many}."
+    )
     if row["discount"] != REFERENCE:
-        ref = table[(table["discount"] == REFERENCE) & (table["gain"] == row["gain"])
-                    & (table["cutoff"] == row["cutoff"])].iloc[0]
+        ref = table[
+            (table["discount"] == REFERENCE) & (table["gain"] == row["gain"]) & (table["cutoff"] == row["cutoff"])
+        ].iloc[0]
         reasons.append(
             f"against log2 with the same gain and cut-off: log2 tells apart {_percent(ref['power'])} with "
-            f"Phi = {ref['phi']:.3f}; the two order the systems alike at Kendall tau = {row['tau_log2']:.2f}.")
+            f"Phi = {ref['phi']:.3f}; the two order the systems alike at Kendall tau = {row['tau_log2']:.2f}."
+        )
     else:
-        taus = table.loc[(table["gain"] == row["gain"]) & (table["cutoff"] == row["cutoff"])
-                         & (table["discount"] != REFERENCE), "tau_log2"]
+        taus = table.loc[
+            (table["gain"] == row["gain"]) & (table["cutoff"] == row["cutoff"]) & (table["discount"] != REFERENCE),
+            "tau_log2",
+        ]
         if len(taus):
             reasons.append(
                 f"log2 is kept: the rule keeps it when it is within {POWER_MARGIN:g} of the highest power and within "
                 f"{PHI_MARGIN:g} of the highest Phi among those; the other discounts order the systems like log2 at "
-                f"Kendall tau {taus.min():.2f} to {taus.max():.2f} (same gain and cut-off).")
+                f"Kendall tau {taus.min():.2f} to {taus.max():.2f} (same gain and cut-off)."
+            )
     if n_systems < 3:
-        reasons.append("caution: two systems make one pair, so the power is 0 or 1 for every candidate and the "
-                       "evidence for any choice is thin.")
+        reasons.append(
+            "caution: two systems make one pair, so the power is 0 or 1 for every candidate and the "
+            "evidence for any choice is thin."
+        )
     if not row["phi"] >= measure.PHI_TARGET:
-        reasons.append(f"caution: Phi = {row['phi']:.3f} is below {measure.PHI_TARGET:g}, the usual standard of a "
-                       f"dependable ranking; about {_count(row['queries_for_phi'])} queries would reach it.")
+        reasons.append(
+            f"caution: Phi = {row['phi']:.3f} is below {measure.PHI_TARGET:g}, the usual standard of a "
+            f"dependable ranking; about {_count(row['queries_for_phi'])} queries would reach it."
+        )
     if row["pairs_significant"] == 0:
-        reasons.append("caution: no pair of systems is told apart under this setting; "
-                       + ("none is under any candidate: the queries are too few, or the systems too alike."
-                          if top == 0 else "other candidates tell some apart but are less dependable."))
+        reasons.append(
+            "caution: no pair of systems is told apart under this setting; "
+            + (
+                "none is under any candidate: the queries are too few, or the systems too alike."
+                if top == 0
+                else "other candidates tell some apart but are less dependable."
+            )
+        )
     return reasons
 
 

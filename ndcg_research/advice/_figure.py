@@ -31,21 +31,33 @@ def advice_figure(advice: Advice) -> Figure:
     markers = {c: _MARKERS.get(c, "v") for c in dict.fromkeys(table["cutoff"])}
     for _, row in table.iterrows():
         filled = row["gain"] == gains[0]
-        left.scatter(row["power"], row["phi"], s=40, marker=markers[row["cutoff"]], linewidths=1.3,
-                     edgecolors=colours[row["discount"]], facecolors=colours[row["discount"]] if filled else "none")
+        left.scatter(
+            row["power"],
+            row["phi"],
+            s=40,
+            marker=markers[row["cutoff"]],
+            linewidths=1.3,
+            edgecolors=colours[row["discount"]],
+            facecolors=colours[row["discount"]] if filled else "none",
+        )
     chosen = table.loc[table["recommended"]].iloc[0]
     left.scatter(chosen["power"], chosen["phi"], s=260, facecolors="none", edgecolors="black", linewidths=1.5)
-    left.annotate("recommended", (chosen["power"], chosen["phi"]), textcoords="offset points", xytext=(8, -16),
-                  fontsize=9)
+    left.annotate(
+        "recommended", (chosen["power"], chosen["phi"]), textcoords="offset points", xytext=(8, -16), fontsize=9
+    )
     left.axvline(table["power"].max() - POWER_MARGIN, color="grey", linestyle="--", linewidth=1)
-    left.set_xlabel(f"discriminative power (share of {len(advice.systems) * (len(advice.systems) - 1) // 2} pairs, "
-                    f"alpha = {settings['alpha']:g}, Tukey HSD)")
+    left.set_xlabel(
+        f"discriminative power (share of {len(advice.systems) * (len(advice.systems) - 1) // 2} pairs, "
+        f"alpha = {settings['alpha']:g}, Tukey HSD)"
+    )
     left.set_ylabel(f"dependability Phi ({advice.n_queries} queries)")
     handles = [Line2D([], [], color=colours[d], marker="o", linestyle="", label=d) for d in discounts]
     handles += [Line2D([], [], color="grey", marker=m, linestyle="", label=f"cut-off {c}") for c, m in markers.items()]
     handles += [Line2D([], [], color="grey", marker="o", linestyle="", label=f"gain {gains[0]}")]
-    handles += [Line2D([], [], color="grey", marker="o", markerfacecolor="none", linestyle="", label=f"gain {g}")
-                for g in gains[1:]]
+    handles += [
+        Line2D([], [], color="grey", marker="o", markerfacecolor="none", linestyle="", label=f"gain {g}")
+        for g in gains[1:]
+    ]
     left.legend(handles=handles, fontsize=7, loc="best", ncol=2)
     left.set_title("every candidate: the rule's margin dashed", fontsize=10)
 
@@ -56,15 +68,22 @@ def advice_figure(advice: Advice) -> Figure:
         curve = advice.swap_curves[advice.swap_curves["measure"] == row["measure"]]
         sizes, rates = curve["size"].to_numpy(), curve["swap_rate"].to_numpy()
         mine = row["measure"] == chosen["measure"]
-        right.plot(sizes, np.where(rates > 0, rates, np.nan), "o-" if mine else ".-", color=colours[row["discount"]],
-                   linewidth=2 if mine else 0.8, label=row["discount"] + (" (recommended)" if mine else ""))
+        right.plot(
+            sizes,
+            np.where(rates > 0, rates, np.nan),
+            "o-" if mine else ".-",
+            color=colours[row["discount"]],
+            linewidth=2 if mine else 0.8,
+            label=row["discount"] + (" (recommended)" if mine else ""),
+        )
         if mine:
             queries, a, b = queries_for_swap_rate(sizes, rates, target)
             if np.isfinite(a) and b > 0:
                 start, end = min(sizes.min(), queries), max(sizes.max(), min(queries, 20 * sizes.max()))
                 grid = np.linspace(start, end, 100)
-                right.plot(grid, a * np.exp(-b * grid), ":", color="black", linewidth=1,
-                           label="exponential fit (recommended)")
+                right.plot(
+                    grid, a * np.exp(-b * grid), ":", color="black", linewidth=1, label="exponential fit (recommended)"
+                )
     right.axhline(target, color="grey", linestyle="--", linewidth=1)
     right.set_yscale("log")
     right.set_xlabel("queries in each of two disjoint sets")

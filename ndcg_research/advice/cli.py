@@ -38,26 +38,48 @@ def register(sub: argparse._SubParsersAction) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("qrels", metavar="QRELS", help="qrels file (query iteration document relevance)")
-    parser.add_argument("runs", metavar="RUN", nargs="+",
-                        help="two or more run files (query Q0 document rank score tag)")
-    parser.add_argument("--convention", default="trec_eval", metavar="NAME",
-                        help="whose rules to follow for the ideal, ties and missing queries (default trec_eval)")
+    parser.add_argument(
+        "runs", metavar="RUN", nargs="+", help="two or more run files (query Q0 document rank score tag)"
+    )
+    parser.add_argument(
+        "--convention",
+        default="trec_eval",
+        metavar="NAME",
+        help="whose rules to follow for the ideal, ties and missing queries (default trec_eval)",
+    )
     missing = parser.add_mutually_exclusive_group()
-    missing.add_argument("-c", "--complete_rel_info_wanted", dest="complete", action="store_true", default=None,
-                         help="a judged query missing from a run scores 0 (the default of trec_eval and ranx)")
-    missing.add_argument("--answered-only", dest="complete", action="store_false",
-                         help="compare only the queries every run answered")
+    missing.add_argument(
+        "-c",
+        "--complete_rel_info_wanted",
+        dest="complete",
+        action="store_true",
+        default=None,
+        help="a judged query missing from a run scores 0 (the default of trec_eval and ranx)",
+    )
+    missing.add_argument(
+        "--answered-only", dest="complete", action="store_false", help="compare only the queries every run answered"
+    )
     parser.add_argument("--alpha", type=_share, default=0.05, help="significance level (default 0.05)")
-    parser.add_argument("--target-swap-rate", type=_share, default=0.05,
-                        help="swap rate whose query count is estimated (default 0.05)")
-    parser.add_argument("--resamples", type=positive_int, default=1000,
-                        help="resamples of the randomised Tukey HSD test (default 1000)")
-    parser.add_argument("--trials", type=positive_int, default=200,
-                        help="pairs of disjoint query sets per size of the swap curve (default 200)")
+    parser.add_argument(
+        "--target-swap-rate", type=_share, default=0.05, help="swap rate whose query count is estimated (default 0.05)"
+    )
+    parser.add_argument(
+        "--resamples", type=positive_int, default=1000, help="resamples of the randomised Tukey HSD test (default 1000)"
+    )
+    parser.add_argument(
+        "--trials",
+        type=positive_int,
+        default=200,
+        help="pairs of disjoint query sets per size of the swap curve (default 200)",
+    )
     parser.add_argument("--seed", type=non_negative_int, default=0, help="seed of every draw (default 0)")
     parser.add_argument("--figure", metavar="PATH", help="also write the figure (PNG, PDF or SVG, by the suffix)")
-    parser.add_argument("--format", default="text", choices=["text", "csv", "json"],
-                        help="text (default): the recommendation and the table; csv: the table; json: everything")
+    parser.add_argument(
+        "--format",
+        default="text",
+        choices=["text", "csv", "json"],
+        help="text (default): the recommendation and the table; csv: the table; json: everything",
+    )
     parser.add_argument("--quiet", action="store_true", help="do not print notes (queries left out, ...) on stderr")
     parser.set_defaults(run=run)
 
@@ -68,9 +90,17 @@ def run(args: argparse.Namespace) -> int:
     from . import advise
 
     try:
-        advice = advise(args.qrels, list(args.runs), convention=args.convention, complete=args.complete,
-                        alpha=args.alpha, target_swap_rate=args.target_swap_rate, n_resamples=args.resamples,
-                        swap_trials=args.trials, seed=args.seed)
+        advice = advise(
+            args.qrels,
+            list(args.runs),
+            convention=args.convention,
+            complete=args.complete,
+            alpha=args.alpha,
+            target_swap_rate=args.target_swap_rate,
+            n_resamples=args.resamples,
+            swap_trials=args.trials,
+            seed=args.seed,
+        )
     except (InputError, ValueError, TypeError, OSError) as error:
         return fail("advise", str(error))
     if not args.quiet:
@@ -96,6 +126,7 @@ def _csv(advice: Any) -> str:
 
 def _json(advice: Any) -> str:
     """Strict JSON: a value that is not a finite number (an infinite query count) is null."""
+
     def plain(value: Any) -> Any:
         value = value.item() if hasattr(value, "item") else value
         return None if isinstance(value, float) and not math.isfinite(value) else value
@@ -103,7 +134,15 @@ def _json(advice: Any) -> str:
     def records(table: Any) -> list[dict[str, Any]]:
         return [{key: plain(value) for key, value in row.items()} for row in table.to_dict("records")]
 
-    out = {"recommended": advice.recommended, "reasons": list(advice.reasons), "by_cutoff": advice.by_cutoff,
-           "systems": list(advice.systems), "queries": advice.n_queries, "settings": advice.settings,
-           "notes": list(advice.notes), "candidates": records(advice.table), "swap_curves": records(advice.swap_curves)}
+    out = {
+        "recommended": advice.recommended,
+        "reasons": list(advice.reasons),
+        "by_cutoff": advice.by_cutoff,
+        "systems": list(advice.systems),
+        "queries": advice.n_queries,
+        "settings": advice.settings,
+        "notes": list(advice.notes),
+        "candidates": records(advice.table),
+        "swap_curves": records(advice.swap_curves),
+    }
     return json.dumps(out, indent=1, allow_nan=False) + "\n"

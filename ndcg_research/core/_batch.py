@@ -255,9 +255,7 @@ def check_same_shape(a: Batch, b: Batch) -> None:
     if mismatch.size:
         q = mismatch[0]
         where = "" if a.single else f" for query {q}"
-        raise ValueError(
-            f"{a.name} and {b.name} have different lengths{where}: {a.lengths[q]} and {b.lengths[q]}"
-        )
+        raise ValueError(f"{a.name} and {b.name} have different lengths{where}: {a.lengths[q]} and {b.lengths[q]}")
 
 
 def judged_mask(judged: Any, like: Batch) -> np.ndarray:

@@ -218,8 +218,11 @@ def _parts(
         return NDCGParts(*(_scalar_if_single(v, batch) for v in (dcg_values, idcg_values, ndcg_values)))
     queries = np.flatnonzero(undefined)
     # Row positions in the batch, said as such: a bare "0" would read like a value.
-    listed = (f"the quer{'y' if queries.size == 1 else 'ies'} at row{'' if queries.size == 1 else 's'} "
-              + ", ".join(map(str, queries[:10])) + (", ..." if queries.size > 10 else ""))
+    listed = (
+        f"the quer{'y' if queries.size == 1 else 'ies'} at row{'' if queries.size == 1 else 's'} "
+        + ", ".join(map(str, queries[:10]))
+        + (", ..." if queries.size > 10 else "")
+    )
     if zero_ideal == "raise":
         raise ValueError(
             f"nDCG is undefined for {queries.size} quer{'y' if queries.size == 1 else 'ies'} with ideal DCG 0 "
@@ -394,8 +397,14 @@ def idcg(
 
 
 def ndcg_parts(
-    relevance: Any, k: int | None = None, *, ideal: Any = None, gain: GainLike = "linear",
-    discount: DiscountLike = "log2", zero_ideal: ZeroIdeal = "zero", judged: Any = None,
+    relevance: Any,
+    k: int | None = None,
+    *,
+    ideal: Any = None,
+    gain: GainLike = "linear",
+    discount: DiscountLike = "log2",
+    zero_ideal: ZeroIdeal = "zero",
+    judged: Any = None,
 ) -> NDCGParts:
     """DCG, ideal DCG and nDCG of ranked lists, computed together.
 
@@ -439,8 +448,14 @@ def ndcg_parts(
 
 
 def ndcg(
-    relevance: Any, k: int | None = None, *, ideal: Any = None, gain: GainLike = "linear",
-    discount: DiscountLike = "log2", zero_ideal: ZeroIdeal = "zero", judged: Any = None,
+    relevance: Any,
+    k: int | None = None,
+    *,
+    ideal: Any = None,
+    gain: GainLike = "linear",
+    discount: DiscountLike = "log2",
+    zero_ideal: ZeroIdeal = "zero",
+    judged: Any = None,
 ) -> Value:
     """Normalized DCG: nDCG@k = DCG@k / IDCG@k, in [0, 1].
 
@@ -575,8 +590,16 @@ def _score_parts(
 
 
 def ndcg_parts_from_scores(
-    y_true: Any, y_score: Any, k: int | None = None, *, ideal: Any = None, gain: GainLike = "linear",
-    discount: DiscountLike = "log2", ties: Ties = "average", zero_ideal: ZeroIdeal = "zero", judged: Any = None,
+    y_true: Any,
+    y_score: Any,
+    k: int | None = None,
+    *,
+    ideal: Any = None,
+    gain: GainLike = "linear",
+    discount: DiscountLike = "log2",
+    ties: Ties = "average",
+    zero_ideal: ZeroIdeal = "zero",
+    judged: Any = None,
     threads: int | None = None,
 ) -> NDCGParts:
     """DCG, ideal DCG and nDCG of the ranking by decreasing model score, computed together.
@@ -624,8 +647,16 @@ def ndcg_parts_from_scores(
 
 
 def ndcg_from_scores(
-    y_true: Any, y_score: Any, k: int | None = None, *, ideal: Any = None, gain: GainLike = "linear",
-    discount: DiscountLike = "log2", ties: Ties = "average", zero_ideal: ZeroIdeal = "zero", judged: Any = None,
+    y_true: Any,
+    y_score: Any,
+    k: int | None = None,
+    *,
+    ideal: Any = None,
+    gain: GainLike = "linear",
+    discount: DiscountLike = "log2",
+    ties: Ties = "average",
+    zero_ideal: ZeroIdeal = "zero",
+    judged: Any = None,
     threads: int | None = None,
 ) -> Value:
     """nDCG of the ranking that sorts documents by decreasing model score.
@@ -692,8 +723,15 @@ def ndcg_from_scores(
 
 
 def dcg_from_scores(
-    y_true: Any, y_score: Any, k: int | None = None, *, ideal: Any = None, gain: GainLike = "linear",
-    discount: DiscountLike = "log2", ties: Ties = "average", judged: Any = None,
+    y_true: Any,
+    y_score: Any,
+    k: int | None = None,
+    *,
+    ideal: Any = None,
+    gain: GainLike = "linear",
+    discount: DiscountLike = "log2",
+    ties: Ties = "average",
+    judged: Any = None,
 ) -> Value:
     """DCG of the ranking by decreasing model score.
 

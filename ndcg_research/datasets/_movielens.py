@@ -58,8 +58,7 @@ CACHE_ENV = "NDCG_RESEARCH_CACHE"
 COLUMNS: tuple[str, ...] = ("user", "item", "rating", "timestamp")
 #: How to cite the data (README, figure captions).
 MOVIELENS_100K_CITATION = (
-    "MovieLens-100k (F. M. Harper and J. A. Konstan, The MovieLens Datasets: History and Context, "
-    "ACM TiiS 5(4), 2015)"
+    "MovieLens-100k (F. M. Harper and J. A. Konstan, The MovieLens Datasets: History and Context, ACM TiiS 5(4), 2015)"
 )
 #: The PyPI release whose wheel carries the ratings.
 RECBOLE_REQUIREMENT = "recbole==1.2.1"
@@ -221,8 +220,21 @@ def _fetch_recbole_wheel(cache: str | os.PathLike[str] | None, verbose: bool) ->
     )
     with tempfile.TemporaryDirectory(dir=folder, prefix=".download-") as tmp:
         command = [
-            sys.executable, "-m", "pip", "download", RECBOLE_REQUIREMENT, "--no-deps", "--only-binary=:all:",
-            "--dest", tmp, "--no-input", "--disable-pip-version-check", "--retries", "1", "--timeout", "30",
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            RECBOLE_REQUIREMENT,
+            "--no-deps",
+            "--only-binary=:all:",
+            "--dest",
+            tmp,
+            "--no-input",
+            "--disable-pip-version-check",
+            "--retries",
+            "1",
+            "--timeout",
+            "30",
         ]
         try:
             done = subprocess.run(command, capture_output=True, text=True, check=False)
@@ -316,14 +328,17 @@ def _parse(data: bytes, source: str) -> Any:
     if not data.strip():
         raise ValueError(f"{source}: no ratings")
     try:
-        table = pd.read_csv(io.BytesIO(data), sep="\t", header=None, dtype=str, keep_default_na=False,
-                            skip_blank_lines=False)
+        table = pd.read_csv(
+            io.BytesIO(data), sep="\t", header=None, dtype=str, keep_default_na=False, skip_blank_lines=False
+        )
     except pd.errors.ParserError as error:  # a line with more fields than the first
         detail = " ".join(str(error).split())
         raise ValueError(f"{source}: not four tab-separated fields per line ({detail})") from None
     if table.shape[1] != len(COLUMNS):
-        raise ValueError(f"{source} line {first_line}: expected {len(COLUMNS)} tab-separated fields "
-                         f"(user, item, rating, timestamp), got {table.shape[1]}")
+        raise ValueError(
+            f"{source} line {first_line}: expected {len(COLUMNS)} tab-separated fields "
+            f"(user, item, rating, timestamp), got {table.shape[1]}"
+        )
     values = np.empty(table.shape, dtype=np.int64)
     for j, name in enumerate(COLUMNS):
         text = table.iloc[:, j].str.strip()
@@ -340,8 +355,10 @@ def _parse(data: bytes, source: str) -> Any:
     twice = ratings.duplicated(["user", "item"]).to_numpy()
     if twice.any():
         i = int(np.flatnonzero(twice)[0])
-        raise ValueError(f"{source} line {first_line + i}: user {values[i, 0]} rated item {values[i, 1]} "
-                         f"a second time; one rating per (user, item) is expected")
+        raise ValueError(
+            f"{source} line {first_line + i}: user {values[i, 0]} rated item {values[i, 1]} "
+            f"a second time; one rating per (user, item) is expected"
+        )
     ratings.attrs["source"] = source
     ratings.attrs["sha256"] = hashlib.sha256(data).hexdigest()
     return ratings

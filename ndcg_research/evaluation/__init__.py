@@ -33,8 +33,9 @@ from typing import TYPE_CHECKING, Any
 _HOMES = {
     **dict.fromkeys(("evaluate", "Evaluation"), "_evaluator"),
     **dict.fromkeys(("columns_from_frame", "read_qrels", "read_run", "read_svmlight", "run_names"), "_frames"),
-    **dict.fromkeys(("ALIASES", "CONVENTIONS", "Convention", "Measure", "get_convention", "parse_measures"),
-                    "_measures"),
+    **dict.fromkeys(
+        ("ALIASES", "CONVENTIONS", "Convention", "Measure", "get_convention", "parse_measures"), "_measures"
+    ),
     **dict.fromkeys(("Columns", "predictions_columns", "qrels_columns", "run_columns", "svmlight_columns"), "_readers"),
     "InputError": "_sources",
 }

@@ -96,12 +96,16 @@ class Evaluation:
         names = [m.name for m in self.measures]
         for run, queries, values in zip(self.runs, self.queries, self.values, strict=False):
             n_q = queries.size
-            frames.append(pd.DataFrame({
-                "run": np.repeat(np.array([run], dtype=object), n_q * len(names)),
-                self.query_column: np.tile(queries.astype(object), len(names)),
-                "measure": np.repeat(np.array(names, dtype=object), n_q),
-                "value": values.ravel(),
-            }))
+            frames.append(
+                pd.DataFrame(
+                    {
+                        "run": np.repeat(np.array([run], dtype=object), n_q * len(names)),
+                        self.query_column: np.tile(queries.astype(object), len(names)),
+                        "measure": np.repeat(np.array(names, dtype=object), n_q),
+                        "value": values.ravel(),
+                    }
+                )
+            )
         table = pd.concat(frames, ignore_index=True)
         return table.astype({"run": "str", self.query_column: "str", "measure": "str"})
 
@@ -110,8 +114,9 @@ class Evaluation:
         """Wide table: one row per run (index ``run``), one column per measure, and ``queries`` (how many averaged)."""
         import pandas as pd
 
-        table = pd.DataFrame(self.mean_values, index=pd.Index(list(self.runs), name="run"),
-                             columns=[m.name for m in self.measures])
+        table = pd.DataFrame(
+            self.mean_values, index=pd.Index(list(self.runs), name="run"), columns=[m.name for m in self.measures]
+        )
         table["queries"] = self.averaged()
         return table
 
@@ -149,8 +154,9 @@ class Evaluation:
         names = ", ".join(repr(m.name) for m in self.measures)
         if measure is None:
             if len(self.measures) != 1:
-                raise ValueError(f"{len(self.measures)} measures ({names}): say which, e.g. "
-                                 f"mean({self.measures[0].name!r})")
+                raise ValueError(
+                    f"{len(self.measures)} measures ({names}): say which, e.g. mean({self.measures[0].name!r})"
+                )
             return float(self.mean_values[r, 0])
         wanted = measure if isinstance(measure, Measure) else None
         if wanted is None:
@@ -185,8 +191,14 @@ class Plan:
     max_docs: int | None
 
 
-def plan(measures: Any = ("ndcg",), *, convention: str | Convention = "trec_eval", complete: bool | None = None,
-         judged_only: bool = False, max_docs: int | None = None) -> Plan:
+def plan(
+    measures: Any = ("ndcg",),
+    *,
+    convention: str | Convention = "trec_eval",
+    complete: bool | None = None,
+    judged_only: bool = False,
+    max_docs: int | None = None,
+) -> Plan:
     """Check the options of :func:`evaluate`, before any file is read (messages name the argument)."""
     conv = convention_of(convention)
     parsed = tuple(measures_of(measures))
@@ -206,12 +218,18 @@ def check_grades(qrels: Columns, plan: Plan) -> None:
         row, text = qrels.fraction
         atol = text.lstrip("+").split(".")[0] or "0"
         read = int(atol) if atol not in ("-", "") else 0
-        what = ("the tool reads integer grades" if conv.integer_grades else
-                "a gain map (gains=...) needs integer grades" if any(m.gains is not None for m in plan.measures)
-                else None)
+        what = (
+            "the tool reads integer grades"
+            if conv.integer_grades
+            else "a gain map (gains=...) needs integer grades"
+            if any(m.gains is not None for m in plan.measures)
+            else None
+        )
         if what is not None:
-            raise InputError(f"{qrels.where(row)}: grade {text!r} is not an integer; {what} (convention "
-                             f"{conv.name!r}; trec_eval's atol would read {read})")
+            raise InputError(
+                f"{qrels.where(row)}: grade {text!r} is not an integer; {what} (convention "
+                f"{conv.name!r}; trec_eval's atol would read {read})"
+            )
 
     def fail(bad: np.ndarray, what: str) -> None:
         row = int(np.flatnonzero(bad)[0])
@@ -230,8 +248,10 @@ def _qrels(qrels: Any, plan: Plan) -> Columns:
     elif isinstance(qrels, (Columns, Mapping)) or is_table(qrels) and not is_dask(qrels):
         columns = table_columns(qrels, "qrels")
     else:
-        raise TypeError(f"qrels must be a qrels file path, a DataFrame, a ranx Qrels, a dict "
-                        f"{{query: {{document: grade}}}} or Columns, got {type_and_value(qrels)}")
+        raise TypeError(
+            f"qrels must be a qrels file path, a DataFrame, a ranx Qrels, a dict "
+            f"{{query: {{document: grade}}}} or Columns, got {type_and_value(qrels)}"
+        )
     check_grades(columns, plan)
     return columns
 
@@ -253,8 +273,9 @@ class PartValues:
     @classmethod
     def empty(cls, n_measures: int) -> "PartValues":
         """A part without queries (an empty partition), for ``n_measures`` measures."""
-        return cls(np.zeros(0, dtype=np.int64), np.zeros((n_measures, 0)), np.zeros((n_measures, 0), dtype=bool),
-                   SetAside())
+        return cls(
+            np.zeros(0, dtype=np.int64), np.zeros((n_measures, 0)), np.zeros((n_measures, 0), dtype=bool), SetAside()
+        )
 
 
 def evaluate_part(judgments: Judgments, columns: Columns, plan: Plan) -> PartValues:
@@ -331,8 +352,9 @@ def _query_rows(columns: Columns, query: str) -> np.ndarray:
     return np.array([i == wanted for i in ids])
 
 
-def _run_parts(judgments: Judgments, run: Any, plan: Plan, name: str,
-               notes: list[str]) -> tuple[list[PartValues], str | None, Columns | None]:
+def _run_parts(
+    judgments: Judgments, run: Any, plan: Plan, name: str, notes: list[str]
+) -> tuple[list[PartValues], str | None, Columns | None]:
     """Evaluate one run: a file streamed in blocks, a table in one part (Dask: one per partition).
 
     Returns the parts, the run's tag, and the run's Columns where it was a table (for its column names).
@@ -348,8 +370,10 @@ def _run_parts(judgments: Judgments, run: Any, plan: Plan, name: str,
                     f"{interleaved.where}: query {interleaved.query!r} appears again after other queries: standard "
                     f"input is read in blocks of whole queries, so its lines must be grouped by query (sort -s -k1,1)"
                 ) from None
-            notes.append(f"{name}: query {interleaved.query!r} appears again at {interleaved.where} after other "
-                         f"queries; the run was read whole into memory instead of in blocks of whole queries")
+            notes.append(
+                f"{name}: query {interleaved.query!r} appears again at {interleaved.where} after other "
+                f"queries; the run was read whole into memory instead of in blocks of whole queries"
+            )
             columns = run_columns(path)
             return [evaluate_part(judgments, columns, plan)], columns.tag, None
     if isinstance(run, list):  # one run in several files (shards of whole queries), each streamed
@@ -429,14 +453,18 @@ def merge_parts(judgments: Judgments, parts: Sequence[PartValues], plan: Plan, n
     codes, values, zero_ideal = codes[order], values[:, order], zero_ideal[:, order]
     repeated = codes[1:][codes[1:] == codes[:-1]]
     if repeated.size:
-        raise InputError(f"run {name}: query {judgments.query_text(repeated[:1])[0]!r} is in two parts of the run "
-                         f"(partitions or files); each part must hold whole queries")
+        raise InputError(
+            f"run {name}: query {judgments.query_text(repeated[:1])[0]!r} is in two parts of the run "
+            f"(partitions or files); each part must hold whole queries"
+        )
     notes = []
     unjudged = sorted(set().union(*(p.set_aside.unjudged for p in parts)))
     if unjudged:
         text = [u.decode("utf-8", "surrogateescape") for u in unjudged]
-        notes.append(f"{name}: {_count(len(text), 'query has', 'queries have')} no judgments in "
-                     f"{judgments.qrels.source} ({_listed(text)}); left out")
+        notes.append(
+            f"{name}: {_count(len(text), 'query has', 'queries have')} no judgments in "
+            f"{judgments.qrels.source} ({_listed(text)}); left out"
+        )
     eligible = judgments.has_relevant if conv.eligible == "relevant" else np.ones(judgments.n_queries, dtype=bool)
     ranked = np.zeros(judgments.n_queries, dtype=bool)
     ranked[codes] = True
@@ -446,23 +474,32 @@ def merge_parts(judgments: Judgments, parts: Sequence[PartValues], plan: Plan, n
     if missing.size:
         text = list(judgments.query_text(missing))
         them = "it" if missing.size == 1 else "them"
-        done = (f"scored 0 (complete=True, trec_eval -c; --answered-only leaves {them} out)" if plan.complete else
-                f"left out of the mean (complete=False; -c scores {them} 0)")
-        notes.append(f"{name}: {_count(missing.size, 'judged query has', 'judged queries have')} no ranking "
-                     f"({_listed(text)}); {done}")
+        done = (
+            f"scored 0 (complete=True, trec_eval -c; --answered-only leaves {them} out)"
+            if plan.complete
+            else f"left out of the mean (complete=False; -c scores {them} 0)"
+        )
+        notes.append(
+            f"{name}: {_count(missing.size, 'judged query has', 'judged queries have')} no ranking "
+            f"({_listed(text)}); {done}"
+        )
     if codes.size == 0 and not (plan.complete and missing.size):
         raise InputError(f"run {name}: no query has both a ranking and judgments in {judgments.qrels.source}")
     if zero_ideal.any() and conv.eligible != "relevant":
         n = int(zero_ideal.any(axis=0).sum())
-        notes.append(f"{name}: {_count(n, 'query has', 'queries have')} ideal DCG 0 (no relevant judged document) "
-                     f"for some measure; {'it scores' if n == 1 else 'they score'} "
-                     f"{1 if conv.zero_ideal == 'one' else 0} ({conv.name})")
+        notes.append(
+            f"{name}: {_count(n, 'query has', 'queries have')} ideal DCG 0 (no relevant judged document) "
+            f"for some measure; {'it scores' if n == 1 else 'they score'} "
+            f"{1 if conv.zero_ideal == 'one' else 0} ({conv.name})"
+        )
     undefined = np.flatnonzero(np.isnan(values).all(axis=0)) if n_measures else np.zeros(0, dtype=np.int64)
     if undefined.size:
         text = list(judgments.query_text(codes[undefined]))
-        notes.append(f"{name}: {_count(undefined.size, 'query has', 'queries have')} a single ranked document "
-                     f"({_listed(text)}), which {conv.tool.split(' ')[0]} refuses (\"only meaningful when there is "
-                     f"more than 1 document\"); undefined (NaN), left out of the mean")
+        notes.append(
+            f"{name}: {_count(undefined.size, 'query has', 'queries have')} a single ranked document "
+            f'({_listed(text)}), which {conv.tool.split(" ")[0]} refuses ("only meaningful when there is '
+            f'more than 1 document"); undefined (NaN), left out of the mean'
+        )
     notes.extend(_tie_notes(parts, conv, name))
     if plan.complete and missing.size:
         all_codes = np.sort(np.concatenate((codes, missing)))  # disjoint
@@ -477,12 +514,16 @@ def _tie_notes(parts: Sequence[PartValues], conv: Convention, name: str) -> list
     tied = sum(p.tied_queries for p in parts)
     unstable = sum(p.unstable_queries for p in parts)
     if conv.random_ties and tied:
-        notes.append(f"{name}: {_count(tied, 'query has', 'queries have')} tied scores, which {conv.name} orders at "
-                     f"random; the values are the expectation over those orders (the tie average)")
+        notes.append(
+            f"{name}: {_count(tied, 'query has', 'queries have')} tied scores, which {conv.name} orders at "
+            f"random; the values are the expectation over those orders (the tie average)"
+        )
     if unstable:
-        notes.append(f"{name}: {_count(unstable, 'query has', 'queries have')} tied scores in a list of "
-                     f"{conv.unstable_ties_from} or more documents, where {conv.name} orders ties by an unstable sort; "
-                     f"its values there may differ from these (file order)")
+        notes.append(
+            f"{name}: {_count(unstable, 'query has', 'queries have')} tied scores in a list of "
+            f"{conv.unstable_ties_from} or more documents, where {conv.name} orders ties by an unstable sort; "
+            f"its values there may differ from these (file order)"
+        )
     return notes
 
 
@@ -492,8 +533,10 @@ def _qrels_notes(judgments: Judgments, plan: Plan) -> list[str]:
     if conv.eligible == "relevant":
         skipped = int(np.count_nonzero(~judgments.has_relevant))
         if skipped:
-            notes.append(f"{_count(skipped, 'judged query has', 'judged queries have')} no grade above 0; "
-                         f"{conv.name} does not evaluate {'it' if skipped == 1 else 'them'}")
+            notes.append(
+                f"{_count(skipped, 'judged query has', 'judged queries have')} no grade above 0; "
+                f"{conv.name} does not evaluate {'it' if skipped == 1 else 'them'}"
+            )
     for m in plan.measures:
         if m.gains is None or conv.name not in ("trec_eval", "pytrec_eval"):
             continue
@@ -623,8 +666,13 @@ def evaluate(
     for result in results:
         notes.extend(result.notes)
     return Evaluation(
-        tuple(r.name for r in results), tuple(r.tag for r in results), checked.measures,
-        tuple(judgments.query_text(r.codes) for r in results), tuple(r.values for r in results),
-        np.array([r.mean for r in results]), checked.convention, tuple(notes),
+        tuple(r.name for r in results),
+        tuple(r.tag for r in results),
+        checked.measures,
+        tuple(judgments.query_text(r.codes) for r in results),
+        tuple(r.values for r in results),
+        np.array([r.mean for r in results]),
+        checked.convention,
+        tuple(notes),
         _query_column(tables, judgments.qrels.names, [run for _, run in named]),
     )

@@ -96,18 +96,31 @@ def _mixed(values: np.ndarray, column: str) -> InputError:
     """The message of an object column whose ids are not all of one kind (a rare path: Python is fine)."""
     kinds: dict[str, int] = {}
     for i, x in enumerate(values):
-        kind = ("integers" if isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_)) else
-                "strings" if isinstance(x, str) else "bytes" if isinstance(x, bytes) else type(x).__name__)
+        kind = (
+            "integers"
+            if isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+            else "strings"
+            if isinstance(x, str)
+            else "bytes"
+            if isinstance(x, bytes)
+            else type(x).__name__
+        )
         kinds.setdefault(kind, i)
     if "float" in kinds or "float64" in kinds:
         i = kinds.get("float", kinds.get("float64", 0))
-        return InputError(f"DataFrame column {column!r} holds floats ({values[i]!r} at row {i}): ids are compared as "
-                          f"text, and {values[i]!r} would not match {str(values[i]).removesuffix('.0')!r}; convert "
-                          f"the column to int or str first")
-    shown = " and ".join(f"{kind} ({values[i].item() if isinstance(values[i], np.generic) else values[i]!r} at row {i})"
-                         for kind, i in sorted(kinds.items(), key=lambda item: item[1])[:2])
-    return InputError(f"DataFrame column {column!r} mixes {shown}: ids are compared as text, so 1 and '1' would be "
-                      f"one id; convert the column to one type first")
+        return InputError(
+            f"DataFrame column {column!r} holds floats ({values[i]!r} at row {i}): ids are compared as "
+            f"text, and {values[i]!r} would not match {str(values[i]).removesuffix('.0')!r}; convert "
+            f"the column to int or str first"
+        )
+    shown = " and ".join(
+        f"{kind} ({values[i].item() if isinstance(values[i], np.generic) else values[i]!r} at row {i})"
+        for kind, i in sorted(kinds.items(), key=lambda item: item[1])[:2]
+    )
+    return InputError(
+        f"DataFrame column {column!r} mixes {shown}: ids are compared as text, so 1 and '1' would be "
+        f"one id; convert the column to one type first"
+    )
 
 
 def _object_ids(values: np.ndarray, column: str) -> pa.Array:
@@ -133,9 +146,11 @@ def _id_array(series: "pd.Series", column: str, where: Any) -> pa.ChunkedArray:
         kind = series.dtype.kind
         if kind == "f":
             first = series.iloc[0].item()
-            raise InputError(f"DataFrame column {column!r} holds floats ({first!r}, ...): ids are compared as text, "
-                             f"and {first!r} would not match {str(first).removesuffix('.0')!r}; convert the column "
-                             f"to int or str first")
+            raise InputError(
+                f"DataFrame column {column!r} holds floats ({first!r}, ...): ids are compared as text, "
+                f"and {first!r} would not match {str(first).removesuffix('.0')!r}; convert the column "
+                f"to int or str first"
+            )
         if kind == "b":
             raise InputError(f"DataFrame column {column!r} holds booleans; ids must be strings or integers")
         if kind in "iu":  # integer ids are compared as their decimal text
@@ -144,8 +159,10 @@ def _id_array(series: "pd.Series", column: str, where: Any) -> pa.ChunkedArray:
             ids = pa.chunked_array([_object_ids(series.to_numpy(dtype=object), column)])
     empty = np.flatnonzero(numbers_of(pc.binary_length(ids)) == 0)
     if empty.size:
-        raise InputError(f"{where(int(empty[0]))}: {column} is an empty string; ids are non-empty words (trec_eval "
-                         f"could not read an empty one)")
+        raise InputError(
+            f"{where(int(empty[0]))}: {column} is an empty string; ids are non-empty words (trec_eval "
+            f"could not read an empty one)"
+        )
     return ids
 
 
@@ -210,14 +227,25 @@ def columns_from_frame(frame: Any, kind: Kind, *, name: str | None = None) -> Co
     labels = np.asarray(frame.index) if frame.index.is_unique else None
 
     def where(i: int) -> str:
-        return f"DataFrame row {labels[i].item() if isinstance(labels[i], np.generic) else labels[i]!r}" \
-            if labels is not None else f"DataFrame row at position {i}"
+        return (
+            f"DataFrame row {labels[i].item() if isinstance(labels[i], np.generic) else labels[i]!r}"
+            if labels is not None
+            else f"DataFrame row at position {i}"
+        )
 
     raw = _values(frame[value], kind, value, where, "DataFrame column")
     values, fraction = _grades(raw, value, where) if kind == "qrels" else (raw, None)
-    return Columns(_id_array(frame[query], query, where), _id_array(frame[doc], doc, where), values, kind,
-                   "DataFrame", name if name is not None else frame.attrs.get("run"), labels, fraction=fraction,
-                   names=(query, doc, value))
+    return Columns(
+        _id_array(frame[query], query, where),
+        _id_array(frame[doc], doc, where),
+        values,
+        kind,
+        "DataFrame",
+        name if name is not None else frame.attrs.get("run"),
+        labels,
+        fraction=fraction,
+        names=(query, doc, value),
+    )
 
 
 def _values(series: Any, kind: Kind, column: str, where: Any, what: str) -> np.ndarray:
@@ -235,8 +263,10 @@ def _values(series: Any, kind: Kind, column: str, where: Any, what: str) -> np.n
         inexact = np.flatnonzero((np.abs(exact) > 2**53) & (raw.astype(np.int64) != exact))
         if inexact.size:
             i = int(inexact[0])
-            raise InputError(f"{where(i)}: {column} {int(exact[i])} is not exact as a float64 (beyond 2^53: it would "
-                             f"tie with its neighbours); rescale the {column}s")
+            raise InputError(
+                f"{where(i)}: {column} {int(exact[i])} is not exact as a float64 (beyond 2^53: it would "
+                f"tie with its neighbours); rescale the {column}s"
+            )
     return raw
 
 
@@ -244,8 +274,9 @@ def _grades(raw: np.ndarray, column: str, where: Any) -> tuple[np.ndarray, tuple
     """Grades as int64 when all are whole numbers, else float64 with the first fractional one marked."""
     big = np.flatnonzero(np.abs(raw) >= MAX_GRADE)
     if big.size:
-        raise InputError(f"{where(int(big[0]))}: {column} {raw[big[0]]!r} is too large (grades are integers below "
-                         f"2^53)")
+        raise InputError(
+            f"{where(int(big[0]))}: {column} {raw[big[0]]!r} is too large (grades are integers below 2^53)"
+        )
     fractional = np.flatnonzero(np.floor(raw) != raw)
     if fractional.size:
         return raw, (int(fractional[0]), repr(float(raw[fractional[0]])))
@@ -269,8 +300,10 @@ def _dict_columns(table: Mapping[Any, Any], kind: Kind) -> Columns:
     array = np.asarray(values)
     if array.dtype.kind not in "iuf":
         i = next(i for i, v in enumerate(values) if isinstance(v, bool) or not isinstance(v, (int, float, np.number)))
-        raise InputError(f"{kind} dict: query {queries[i]!r}, document {docs[i]!r}: {what[:-1]} must be a number, got "
-                         f"{type_and_value(values[i])}")
+        raise InputError(
+            f"{kind} dict: query {queries[i]!r}, document {docs[i]!r}: {what[:-1]} must be a number, got "
+            f"{type_and_value(values[i])}"
+        )
     labels = np.arange(len(values))
 
     def where(i: int) -> str:
@@ -292,19 +325,30 @@ def table_columns(table: Any, kind: Kind, name: str | None = None) -> Columns:
     """Judgments or a run in any accepted form (not a file, not Dask) as Columns."""
     if isinstance(table, Columns):
         if table.kind != kind:
-            raise ValueError(f"expected {'judgments' if kind == 'qrels' else 'a ranking'}, got {table.kind} read "
-                             f"from {table.source}")
+            raise ValueError(
+                f"expected {'judgments' if kind == 'qrels' else 'a ranking'}, got {table.kind} read from {table.source}"
+            )
         return table
     if is_frame(table):
         return columns_from_frame(table, kind, name=name)
     if is_ranx(table):
         columns = _dict_columns(table.to_dict(), kind)
-        return Columns(columns.query, columns.doc, columns.value, kind, f"ranx {type(table).__name__}",
-                       getattr(table, "name", None) or name, None, fraction=columns.fraction)
+        return Columns(
+            columns.query,
+            columns.doc,
+            columns.value,
+            kind,
+            f"ranx {type(table).__name__}",
+            getattr(table, "name", None) or name,
+            None,
+            fraction=columns.fraction,
+        )
     if isinstance(table, Mapping):
         return _dict_columns(table, kind)
-    raise TypeError(f"{kind} must be a file path, a DataFrame, a ranx {'Qrels' if kind == 'qrels' else 'Run'}, a dict "
-                    f"{{query: {{document: value}}}} or Columns, got {type_and_value(table)}")
+    raise TypeError(
+        f"{kind} must be a file path, a DataFrame, a ranx {'Qrels' if kind == 'qrels' else 'Run'}, a dict "
+        f"{{query: {{document: value}}}} or Columns, got {type_and_value(table)}"
+    )
 
 
 # ---------------------------------------------------------------- naming runs
@@ -405,18 +449,22 @@ def named_runs(runs: Any, name: str = "runs") -> list[tuple[str, Any]]:
         for j, run in enumerate(runs):  # a table given twice may have two names (run1, run2: by position)
             i = first.setdefault(id(run), j)
             if i != j and not is_path(run):
-                raise ValueError(f"{name}[{j}]: run {labels[i]!r} is given twice (as {name}[{i}] too); give each run "
-                                 f"once")
+                raise ValueError(
+                    f"{name}[{j}]: run {labels[i]!r} is given twice (as {name}[{i}] too); give each run once"
+                )
         for j, label in enumerate(labels):
             i = labels.index(label)
             if i == j:
                 continue
             paths = [os.fspath(runs[k]) if is_path(runs[k]) else None for k in (i, j)]
             if paths[0] is not None and paths[0] == paths[1]:
-                raise ValueError(f"{name}[{j}]: run {paths[0] or label!r} is given twice (as {name}[{i}] too); give "
-                                 f"each run once")
-            raise ValueError(f"{name}[{i}] and {name}[{j}] are different runs named {label!r}; name them with a dict "
-                             f"{{name: run}}, e.g. {{{label + '-1'!r}: {name}[{i}], {label + '-2'!r}: {name}[{j}]}}")
+                raise ValueError(
+                    f"{name}[{j}]: run {paths[0] or label!r} is given twice (as {name}[{i}] too); give each run once"
+                )
+            raise ValueError(
+                f"{name}[{i}] and {name}[{j}] are different runs named {label!r}; name them with a dict "
+                f"{{name: run}}, e.g. {{{label + '-1'!r}: {name}[{i}], {label + '-2'!r}: {name}[{j}]}}"
+            )
         return list(zip(labels, runs, strict=False))
     _check_run(runs, name)
     return [(run_names([runs])[0], runs)]
@@ -426,8 +474,10 @@ def _check_run(run: Any, name: str) -> None:
     if is_path(run):
         check_path(run, name)
     elif not (isinstance(run, Columns) or is_table(run)):
-        raise TypeError(f"{name} must be a run file path, a DataFrame, a Dask DataFrame, a ranx Run, a dict "
-                        f"{{query: {{document: score}}}} or Columns, got {type_and_value(run)}")
+        raise TypeError(
+            f"{name} must be a run file path, a DataFrame, a Dask DataFrame, a ranx Run, a dict "
+            f"{{query: {{document: score}}}} or Columns, got {type_and_value(run)}"
+        )
 
 
 # ---------------------------------------------------------------- DataFrames out

@@ -247,8 +247,20 @@ class Judgments:
             codes = codes[rows]  # in the order of the grouped judgments, as the grades
         has_relevant = np.bincount(codes[grade > 0], minlength=n) > 0
         ideal_grade, ideal_count = _ideal_grades(codes, grade, n)
-        return cls(kept, names, docs, grade, rows, starts, counts, has_relevant, ideal_grade,
-                   np.cumsum(ideal_count) - ideal_count, ideal_count, np.zeros(n, dtype=bool))
+        return cls(
+            kept,
+            names,
+            docs,
+            grade,
+            rows,
+            starts,
+            counts,
+            has_relevant,
+            ideal_grade,
+            np.cumsum(ideal_count) - ideal_count,
+            ideal_count,
+            np.zeros(n, dtype=bool),
+        )
 
     def query_text(self, codes: np.ndarray) -> np.ndarray:
         """The ids of ``codes`` as str (undecodable bytes kept by surrogate escapes), an object array."""
@@ -259,9 +271,11 @@ class Judgments:
         """Raise for a document judged twice for query ``code``: ``positions`` index the grouped judgments."""
         rows = sorted(int(p if self.rows is None else self.rows[p]) for p in positions)
         doc = self.docs[positions[0]].as_py().decode(errors="replace")
-        raise InputError(f"{self.qrels.where(rows[0])}: document {doc!r} is judged twice for query "
-                         f"{self.query_text(np.array([code]))[0]!r} (again at {self.qrels.where(rows[1])}); trec_eval "
-                         f"refuses this too")
+        raise InputError(
+            f"{self.qrels.where(rows[0])}: document {doc!r} is judged twice for query "
+            f"{self.query_text(np.array([code]))[0]!r} (again at {self.qrels.where(rows[1])}); trec_eval "
+            f"refuses this too"
+        )
 
     def check_twice(self, codes: np.ndarray | None = None, limit: int = 1 << 20) -> None:
         """Refuse a document judged twice for one of ``codes`` (default: every query not checked yet)."""
@@ -316,8 +330,16 @@ class Ranked:
         """The documents at ``rows`` (a subset in the same query order), queries recomputed; empty queries kept."""
         query = np.repeat(np.arange(self.codes.size), self.lengths)[rows]
         lengths = np.bincount(query, minlength=self.codes.size)
-        return Ranked(self.grade[rows], self.judged[rows], self.negative[rows], self.score[rows], self.row[rows],
-                      self.codes, np.cumsum(lengths) - lengths, lengths)
+        return Ranked(
+            self.grade[rows],
+            self.judged[rows],
+            self.negative[rows],
+            self.score[rows],
+            self.row[rows],
+            self.codes,
+            np.cumsum(lengths) - lengths,
+            lengths,
+        )
 
     def first(self, n: int) -> Ranked:
         """Only the first ``n`` documents of each query (trec_eval -M)."""
@@ -327,8 +349,9 @@ class Ranked:
         return self.take(np.flatnonzero(position < n))
 
 
-def rank_part(judgments: Judgments, columns: Columns, conv: Convention,
-              max_docs: int | None = None) -> tuple[Ranked, SetAside]:
+def rank_part(
+    judgments: Judgments, columns: Columns, conv: Convention, max_docs: int | None = None
+) -> tuple[Ranked, SetAside]:
     """The evaluated queries of ``columns`` as :class:`Ranked`, and what was set aside (see the module docstring).
 
     ``max_docs``: trec_eval's ``-M``, for the check of documents ranked twice (the cut is the caller's).
@@ -366,8 +389,9 @@ def rank_part(judgments: Judgments, columns: Columns, conv: Convention,
     if not judgments.checked[block_codes].all():
         pair = _repeated(judged_keys)
         if pair is not None:
-            judgments.refuse_twice(int(block_codes[judged_query[pair[0]]]),
-                                   (int(positions[pair[0]]), int(positions[pair[1]])))
+            judgments.refuse_twice(
+                int(block_codes[judged_query[pair[0]]]), (int(positions[pair[0]]), int(positions[pair[1]]))
+            )
         judgments.checked[block_codes] = True
     order = np.argsort(judged_keys, kind="stable")
     sorted_keys = judged_keys[order]
@@ -402,10 +426,12 @@ def rank_part(judgments: Judgments, columns: Columns, conv: Convention,
     pair = _repeated(ranked_query[look] * 2 * len(run_ids) + exact[look]) if look.size else None
     if pair is not None:
         first, second = sorted((int(look[pair[0]]), int(look[pair[1]])))
-        query = judgments.query_text(block_codes[ranked_query[first]:][:1])[0]
+        query = judgments.query_text(block_codes[ranked_query[first] :][:1])[0]
         doc = run_ids[int(run_index[first])].as_py().decode(errors="replace")
-        raise InputError(f"{columns.where(rows[first])}: document {doc!r} is ranked twice for query {query!r} "
-                         f"(again at {columns.where(rows[second])}); trec_eval refuses this too")
+        raise InputError(
+            f"{columns.where(rows[first])}: document {doc!r} is ranked twice for query {query!r} "
+            f"(again at {columns.where(rows[second])}); trec_eval refuses this too"
+        )
     ranked.row = rows[ranked.row]  # positions in the part's rows -> rows of ``columns``
     return ranked, set_aside
 
@@ -438,8 +464,9 @@ def _rank_order(ranked: Ranked, ids: pa.Array, index: np.ndarray, ties: str) -> 
         group_of_pair = np.cumsum(np.concatenate(([True], pairs[1:] != pairs[:-1] + 1)))
         positions, first = distinct(np.concatenate((pairs, pairs + 1)))
         group = np.concatenate((group_of_pair, group_of_pair))[first]
-        table = pa.Table.from_arrays([_int_array(group), ids.take(_int_array(index[ranked.row[positions]]))],
-                                     names=["group", "id"])
+        table = pa.Table.from_arrays(
+            [_int_array(group), ids.take(_int_array(index[ranked.row[positions]]))], names=["group", "id"]
+        )
         moved = positions[numbers(pc.sort_indices(table, sort_keys=[("group", "ascending"), ("id", "descending")]))]
         for array in (ranked.grade, ranked.judged, ranked.negative, ranked.row):
             array[positions] = array[moved]

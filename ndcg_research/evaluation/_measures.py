@@ -133,14 +133,18 @@ def _trec_cutoffs(measure: str, params: str | None) -> list[Measure]:
         cutoffs = list(TREC_CUTOFFS)
     else:
         if not params:
-            raise ValueError(f"measure {measure!r}: an empty list of cut-offs (trec_eval: 'improper measure'); give "
-                             f"them after the dot, e.g. ndcg_cut.10,20, or write ndcg_cut for its defaults")
+            raise ValueError(
+                f"measure {measure!r}: an empty list of cut-offs (trec_eval: 'improper measure'); give "
+                f"them after the dot, e.g. ndcg_cut.10,20, or write ndcg_cut for its defaults"
+            )
         cutoffs = []
         for p in params.split(","):
             # trec_eval reads each cut-off with atol: digits, a fraction truncated; anything else it misreads.
             if _TREC_CUTOFF.fullmatch(p) is None:
-                raise ValueError(f"measure {measure!r}: cut-off {p!r} is not a whole number (trec_eval's atol would "
-                                 f"read {_atol(p)}); {VALID_MEASURES}")
+                raise ValueError(
+                    f"measure {measure!r}: cut-off {p!r} is not a whole number (trec_eval's atol would "
+                    f"read {_atol(p)}); {VALID_MEASURES}"
+                )
             cutoffs.append(int(p.partition(".")[0]))
         if min(cutoffs) < 1:
             raise ValueError(f"measure {measure!r}: cut-offs must be >= 1 (trec_eval: 'Negative cutoff detected')")
@@ -210,8 +214,9 @@ def _parse_spec(text: str) -> Measure:
             raise ValueError(f"measure {text!r}: options are named (gain=..., discount=..., gains=...)")
         unknown = set(options) - set(_OPTIONS)
         if unknown:
-            raise ValueError(f"measure {text!r}: unknown option(s) {', '.join(sorted(unknown))}; options: "
-                             f"{', '.join(_OPTIONS)}")
+            raise ValueError(
+                f"measure {text!r}: unknown option(s) {', '.join(sorted(unknown))}; options: {', '.join(_OPTIONS)}"
+            )
     gain: str | None = None
     discount: str | None = None
     gains: Gains | None = None
@@ -239,7 +244,7 @@ def _parse_one(text: str) -> list[Measure]:
     if stripped.startswith("ndcg_cut."):
         return _trec_cutoffs(stripped, stripped.partition(".")[2])
     if stripped.startswith("ndcg.") and "(" not in stripped:
-        return [_trec_gains(stripped, stripped[len("ndcg."):])]
+        return [_trec_gains(stripped, stripped[len("ndcg.") :])]
     return [_parse_spec(text)]
 
 
@@ -315,8 +320,18 @@ CONVENTIONS: dict[str, Convention] = {
     c.name: c
     for c in [
         Convention(
-            "trec_eval", "trec_eval 10.0 ndcg, ndcg_cut",
-            "linear", "log2", "judged", "docno", "zero", "unjudged", "judged", "zero", True, None,
+            "trec_eval",
+            "trec_eval 10.0 ndcg, ndcg_cut",
+            "linear",
+            "log2",
+            "judged",
+            "docno",
+            "zero",
+            "unjudged",
+            "judged",
+            "zero",
+            True,
+            None,
             "From trec_eval 10.0's m_ndcg.c, m_ndcg_cut.c, form_res_rels.c and gain_init.c; byte-identical to "
             "trec_eval 10.0 on generated collections (benchmarks/bench_evaluate.py) and on its documented -c, -M, -J "
             "and gain-map behaviour. Scores are doubles. trec_eval 10.0 stops (exit 4) when a judged query has no "
@@ -324,23 +339,53 @@ CONVENTIONS: dict[str, Convention] = {
             "complete=False (--answered-only) leaves it out instead, as trec_eval 9 did.",
         ),
         Convention(
-            "pytrec_eval", "pytrec_eval (trec_eval 9.x inside; also ir_measures' pytrec_eval provider)",
-            "linear", "log2", "judged", "docno", "zero", "unjudged", "judged", "skip", True, None,
+            "pytrec_eval",
+            "pytrec_eval (trec_eval 9.x inside; also ir_measures' pytrec_eval provider)",
+            "linear",
+            "log2",
+            "judged",
+            "docno",
+            "zero",
+            "unjudged",
+            "judged",
+            "skip",
+            True,
+            None,
             "Tested against pytrec_eval: trec_eval 9.x keeps scores as 32-bit floats, so scores equal in float32 "
             "tie and are ordered by document id; a judged query missing from the run is left out of the mean.",
             score_dtype="float32",
         ),
         Convention(
-            "gdeval", "gdeval.pl 1.3 (TREC Web track) ndcg@k",
-            "exp2", "log2", "judged", "docno", "zero", "unjudged", "relevant", "skip", True, 4,
+            "gdeval",
+            "gdeval.pl 1.3 (TREC Web track) ndcg@k",
+            "exp2",
+            "log2",
+            "judged",
+            "docno",
+            "zero",
+            "unjudged",
+            "relevant",
+            "skip",
+            True,
+            4,
             "From gdeval.pl 1.3: judgments above 0 are kept (max 4), the run is sorted by score then docno "
             "descending, topics without a relevant judgment are not evaluated, -c divides by the topics with "
             "one. gdeval always cuts at k (default 20: ask for ndcg@20) and prints 5 decimals. Verified on "
             "hand-computed cases (gdeval is a Perl script, not run here).",
         ),
         Convention(
-            "sklearn", "scikit-learn ndcg_score(y_true, y_score, k=k)",
-            "linear", "log2", "ranking", "average", "zero", "error", "judged", "skip", False, None,
+            "sklearn",
+            "scikit-learn ndcg_score(y_true, y_score, k=k)",
+            "linear",
+            "log2",
+            "ranking",
+            "average",
+            "zero",
+            "error",
+            "judged",
+            "skip",
+            False,
+            None,
             "Tested against sklearn.metrics.ndcg_score on the candidate lists of the run (labels from the "
             "qrels, 0 when unjudged); scikit-learn raises for negative labels, and so does the preset; it raises "
             "for a list of one document too, so such a query is undefined here (NaN, named in a note, left out of "
@@ -348,8 +393,18 @@ CONVENTIONS: dict[str, Convention] = {
             single_document="undefined",
         ),
         Convention(
-            "torchmetrics", "TorchMetrics retrieval_normalized_dcg / RetrievalNormalizedDCG(top_k=k)",
-            "linear", "log2", "ranking", "average", "zero", "keep", "judged", "skip", False, None,
+            "torchmetrics",
+            "TorchMetrics retrieval_normalized_dcg / RetrievalNormalizedDCG(top_k=k)",
+            "linear",
+            "log2",
+            "ranking",
+            "average",
+            "zero",
+            "keep",
+            "judged",
+            "skip",
+            False,
+            None,
             "From TorchMetrics' source (a port of scikit-learn's tie-averaged DCG): predictions are cast to "
             "float32, tied predictions averaged, the ideal comes from the same list, negative targets are kept "
             "(they lower the DCG and the ideal), empty_target_action='neg' gives 0 to a query without a positive "
@@ -358,40 +413,93 @@ CONVENTIONS: dict[str, Convention] = {
             score_dtype="float32",
         ),
         Convention(
-            "tf_ranking", "TF-Ranking NDCGMetric(topn=k) with its default gain and discount",
-            "exp2", "log2", "ranking", "average", "zero", "drop", "judged", "skip", False, None,
+            "tf_ranking",
+            "TF-Ranking NDCGMetric(topn=k) with its default gain and discount",
+            "exp2",
+            "log2",
+            "ranking",
+            "average",
+            "zero",
+            "drop",
+            "judged",
+            "skip",
+            False,
+            None,
             "Not installed here (needs TensorFlow); from metrics_impl.py: scores cast to float32, gain 2^l - 1, "
             "discount log(2)/log(1 + r), ideal from the list, 0 when the ideal is 0 (divide_no_nan), labels below "
             "0 are padding (the document is removed). TF-Ranking breaks ties at random; the preset gives the "
             "expected value over those random orders (the tie average), and a note counts the queries with ties. "
             "Checked against a model of it (hand computations).",
-            score_dtype="float32", random_ties=True,
+            score_dtype="float32",
+            random_ties=True,
         ),
         Convention(
-            "lightgbm", "LightGBM metric ndcg@k (default label_gain 2^i - 1)",
-            "exp2", "log2", "ranking", "input", "one", "error", "judged", "skip", True, 30,
+            "lightgbm",
+            "LightGBM metric ndcg@k (default label_gain 2^i - 1)",
+            "exp2",
+            "log2",
+            "ranking",
+            "input",
+            "one",
+            "error",
+            "judged",
+            "skip",
+            True,
+            30,
             "Tested against LightGBM's own metric (a booster evaluated with the scores as init_score): "
             "ties keep the data order (stable sort), a query without a relevant document scores 1, labels "
             "must be integers below 31 with the default label_gain.",
         ),
         Convention(
-            "xgboost", "XGBoost eval_metric ndcg@k (ndcg_exp_gain=true)",
-            "exp2", "log2", "ranking", "input", "one", "error", "judged", "skip", True, 31,
+            "xgboost",
+            "XGBoost eval_metric ndcg@k (ndcg_exp_gain=true)",
+            "exp2",
+            "log2",
+            "ranking",
+            "input",
+            "one",
+            "error",
+            "judged",
+            "skip",
+            True,
+            31,
             "Tested against XGBoost's own metric (a booster with learning_rate 0 and the scores as "
             "base_margin): scores are float32, ties keep the data order, a query without a relevant document "
             "scores 1, labels must be integers 0..31 with the exponential gain, and 'ndcg' without @k cuts the "
             "list at 32 (XGBoost's default truncation).",
-            score_dtype="float32", truncation=32,
+            score_dtype="float32",
+            truncation=32,
         ),
         Convention(
-            "xgboost-", "XGBoost eval_metric ndcg@k- (the '-' suffix)",
-            "exp2", "log2", "ranking", "input", "zero", "error", "judged", "skip", True, 31,
+            "xgboost-",
+            "XGBoost eval_metric ndcg@k- (the '-' suffix)",
+            "exp2",
+            "log2",
+            "ranking",
+            "input",
+            "zero",
+            "error",
+            "judged",
+            "skip",
+            True,
+            31,
             "As 'xgboost', but a query without a relevant document scores 0 (tested against XGBoost).",
-            score_dtype="float32", truncation=32,
+            score_dtype="float32",
+            truncation=32,
         ),
         Convention(
-            "ranx", "ranx evaluate(qrels, run, 'ndcg@k', make_comparable=True)",
-            "linear", "log2", "judged", "input", "zero", "unjudged", "judged", "zero", True, None,
+            "ranx",
+            "ranx evaluate(qrels, run, 'ndcg@k', make_comparable=True)",
+            "linear",
+            "log2",
+            "judged",
+            "input",
+            "zero",
+            "unjudged",
+            "judged",
+            "zero",
+            True,
+            None,
             "Tested against ranx: grades below 1 count 0 (rel_lvl=1), the ideal comes from the judged "
             "grades, every query of the qrels is averaged (a missing one scores 0). ranx sorts a ranking "
             "with numba's quicksort, which keeps tied documents in file order only for lists of fewer than 16 "
@@ -400,8 +508,18 @@ CONVENTIONS: dict[str, Convention] = {
             unstable_ties_from=16,
         ),
         Convention(
-            "ranx_burges", "ranx evaluate(qrels, run, 'ndcg_burges@k', make_comparable=True)",
-            "exp2", "log2", "judged", "input", "zero", "unjudged", "judged", "zero", True, None,
+            "ranx_burges",
+            "ranx evaluate(qrels, run, 'ndcg_burges@k', make_comparable=True)",
+            "exp2",
+            "log2",
+            "judged",
+            "input",
+            "zero",
+            "unjudged",
+            "judged",
+            "zero",
+            True,
+            None,
             "As 'ranx' with the gain 2^rel - 1 (tested against ranx).",
             unstable_ties_from=16,
         ),

@@ -100,9 +100,15 @@ class Columns:
     def slice(self, start: int, stop: int | None = None) -> "Columns":
         """Rows ``start:stop`` (Arrow slices and numpy views: no copy)."""
         stop = len(self) if stop is None else stop
-        return replace(self, query=self.query.slice(start, stop - start), doc=self.doc.slice(start, stop - start),
-                       value=self.value[start:stop], lines=None if self.lines is None else self.lines[start:stop],
-                       first_line=self.first_line + start, fraction=None)
+        return replace(
+            self,
+            query=self.query.slice(start, stop - start),
+            doc=self.doc.slice(start, stop - start),
+            value=self.value[start:stop],
+            lines=None if self.lines is None else self.lines[start:stop],
+            first_line=self.first_line + start,
+            fraction=None,
+        )
 
     @staticmethod
     def concat(parts: Sequence["Columns"]) -> "Columns":
@@ -111,17 +117,33 @@ class Columns:
             return parts[0]
         first = parts[0]
         contiguous = all(p.lines is None for p in parts) and all(
-            b.first_line == a.first_line + len(a) for a, b in zip(parts, parts[1:], strict=False))
+            b.first_line == a.first_line + len(a) for a, b in zip(parts, parts[1:], strict=False)
+        )
         offsets = np.cumsum([0] + [len(p) for p in parts])
-        fraction = next(((int(o) + p.fraction[0], p.fraction[1]) for o, p in zip(offsets, parts, strict=False)
-                         if p.fraction is not None), None)
+        fraction = next(
+            (
+                (int(o) + p.fraction[0], p.fraction[1])
+                for o, p in zip(offsets, parts, strict=False)
+                if p.fraction is not None
+            ),
+            None,
+        )
         values = [p.value for p in parts]
         if fraction is not None:  # some grade has a fraction: every grade as the number written
             values = [v.astype(np.float64) for v in values]
-        return Columns(_joined([p.query for p in parts]), _joined([p.doc for p in parts]), np.concatenate(values),
-                       first.kind, first.source, parts[-1].tag,
-                       None if contiguous else np.concatenate([p.line_numbers() for p in parts]), first.first_line,
-                       fraction, tuple(n for p in parts for n in p.notes), first.names)
+        return Columns(
+            _joined([p.query for p in parts]),
+            _joined([p.doc for p in parts]),
+            np.concatenate(values),
+            first.kind,
+            first.source,
+            parts[-1].tag,
+            None if contiguous else np.concatenate([p.line_numbers() for p in parts]),
+            first.first_line,
+            fraction,
+            tuple(n for p in parts for n in p.notes),
+            first.names,
+        )
 
 
 def _joined(arrays: list[pa.ChunkedArray]) -> pa.ChunkedArray:
@@ -172,9 +194,12 @@ _SCORE = re.compile(rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 # A grade: a decimal number without exponent; its integer prefix is what atol reads.
 _GRADE = re.compile(rb"([+-]?[0-9]*)(?:\.([0-9]*))?")
 # What C's strtod (atof) reads at the start of a text: decimal, hexadecimal, infinity, NaN.
-_STRTOD = re.compile(rb"[+-]?(?:(?P<inf>inf(?:inity)?)|(?P<nan>nan(?:\([0-9a-z_]*\))?)"
-                     rb"|(?P<hex>0x(?:[0-9a-f]+\.?[0-9a-f]*|\.[0-9a-f]+)(?:p[+-]?[0-9]+)?)"
-                     rb"|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[+-]?[0-9]+)?)", re.IGNORECASE)
+_STRTOD = re.compile(
+    rb"[+-]?(?:(?P<inf>inf(?:inity)?)|(?P<nan>nan(?:\([0-9a-z_]*\))?)"
+    rb"|(?P<hex>0x(?:[0-9a-f]+\.?[0-9a-f]*|\.[0-9a-f]+)(?:p[+-]?[0-9]+)?)"
+    rb"|(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[+-]?[0-9]+)?)",
+    re.IGNORECASE,
+)
 
 
 def quoted(raw: bytes, limit: int = 60) -> str:
@@ -235,14 +260,17 @@ def parse_score(text: bytes, where: str) -> float:
         match = _STRTOD.match(text)
         read = _number_text(strtod(text))
         if match is not None and match.end() == len(text) and match.group("hex"):
-            raise InputError(f"{where}: score {quoted(text)} is a hexadecimal number: trec_eval's atof reads {read} "
-                             f"(C's strtod), most tools do not read it; write it in decimal")
+            raise InputError(
+                f"{where}: score {quoted(text)} is a hexadecimal number: trec_eval's atof reads {read} "
+                f"(C's strtod), most tools do not read it; write it in decimal"
+            )
         if match is not None and match.end() == len(text):
             raise InputError(f"{where}: score {quoted(text)} is not a finite number (trec_eval's atof reads {read})")
         if match is None:  # atof reads nothing: 0
             raise InputError(f"{where}: score {quoted(text)} is not a number")
-        raise InputError(f"{where}: score {quoted(text)} is not a number (trec_eval's atof reads {read} and ignores "
-                         f"the rest)")
+        raise InputError(
+            f"{where}: score {quoted(text)} is not a number (trec_eval's atof reads {read} and ignores the rest)"
+        )
     value = float(text)
     if not np.isfinite(value):
         raise InputError(f"{where}: score {quoted(text)} is not finite (beyond the float64 range)")
@@ -264,8 +292,10 @@ def parse_grade(text: bytes, where: str) -> tuple[int, bool]:
     match = _GRADE.fullmatch(text)
     if match is None or not (match.group(1).strip(b"+-") or match.group(2)):
         if _SCORE.fullmatch(text) is not None:
-            raise InputError(f"{where}: relevance {quoted(text)} has an exponent; trec_eval reads grades with atol, "
-                             f"which reads {atol(text)}: write the integer")
+            raise InputError(
+                f"{where}: relevance {quoted(text)} has an exponent; trec_eval reads grades with atol, "
+                f"which reads {atol(text)}: write the integer"
+            )
         raise InputError(f"{where}: relevance {quoted(text)} is not a number (trec_eval's atol reads {atol(text)})")
     grade = atol(text)
     if abs(grade) >= MAX_GRADE:
@@ -275,10 +305,14 @@ def parse_grade(text: bytes, where: str) -> tuple[int, bool]:
 
 # ---------------------------------------------------------------- the line grammar
 
-_FIELDS = {"qrels": ("query", "iteration", "doc", "value"),
-           "run": ("query", "iteration", "doc", "rank", "value", "tag")}
-_USAGE = {"qrels": "exactly 4 fields (query iteration document relevance)",
-          "run": "6 fields (query Q0 document rank score tag)"}
+_FIELDS = {
+    "qrels": ("query", "iteration", "doc", "value"),
+    "run": ("query", "iteration", "doc", "rank", "value", "tag"),
+}
+_USAGE = {
+    "qrels": "exactly 4 fields (query iteration document relevance)",
+    "run": "6 fields (query Q0 document rank score tag)",
+}
 # Python's bytes.split() splits at exactly C's isspace characters: space, \t, \n, \v, \f, \r.
 _IRREGULAR = (b"#", b"\x0b", b"\x0c")
 
@@ -287,23 +321,29 @@ def _qrels_line(line: bytes, where: str, comment_line: int | None, number: int) 
     """The fields of a qrels line; None for a comment line; InputError where trec_eval reads it otherwise."""
     if line.startswith(b"#"):
         if comment_line is not None:
-            raise InputError(f"{where}: a comment line right after another comment line: trec_eval's qrels reader "
-                             f"skips only the first of consecutive comment lines and reads this one as a judgment "
-                             f"(line {number - 1} is the comment before); merge the comments into one line")
+            raise InputError(
+                f"{where}: a comment line right after another comment line: trec_eval's qrels reader "
+                f"skips only the first of consecutive comment lines and reads this one as a judgment "
+                f"(line {number - 1} is the comment before); merge the comments into one line"
+            )
         return None
     fields = line.split()
     if not fields:
-        raise InputError(f"{where}: a blank line, which trec_eval's qrels reader refuses (\"Malformed line\"); "
-                         f"remove it")
+        raise InputError(
+            f'{where}: a blank line, which trec_eval\'s qrels reader refuses ("Malformed line"); remove it'
+        )
     if fields[0].startswith(b"#"):
-        raise InputError(f"{where}: '#' after blanks: trec_eval starts a qrels comment only in the first column and "
-                         f"reads this line as judgments of a query named {quoted(fields[0])}; remove the blanks or "
-                         f"the line")
+        raise InputError(
+            f"{where}: '#' after blanks: trec_eval starts a qrels comment only in the first column and "
+            f"reads this line as judgments of a query named {quoted(fields[0])}; remove the blanks or "
+            f"the line"
+        )
     return fields
 
 
-def _line_block(block: bytes, kind: Kind, name: str, first_line: int,
-                comment_line: int | None) -> tuple[Columns, int, int | None]:
+def _line_block(
+    block: bytes, kind: Kind, name: str, first_line: int, comment_line: int | None
+) -> tuple[Columns, int, int | None]:
     """Parse a block line by line (the reference semantics).
 
     Returns the rows, the number of lines, and (qrels) the line number of the block's last line if
@@ -326,8 +366,9 @@ def _line_block(block: bytes, kind: Kind, name: str, first_line: int,
             if fields is None:
                 continue
             if len(fields) != wanted:
-                raise InputError(f"{where}: a qrels line needs {_USAGE[kind]}, got {len(fields)}: "
-                                 f"{quoted(line.strip())}")
+                raise InputError(
+                    f"{where}: a qrels line needs {_USAGE[kind]}, got {len(fields)}: {quoted(line.strip())}"
+                )
             grade, fractional = parse_grade(fields[3], where)
             if fractional and fraction is None:
                 fraction = (len(grades), fields[3].decode(errors="replace"))
@@ -348,9 +389,16 @@ def _line_block(block: bytes, kind: Kind, name: str, first_line: int,
         value = np.asarray(grades, dtype=np.int64)
     else:
         value = np.asarray(values, dtype=np.float64)
-    columns = Columns(pa.chunked_array([binary_array(queries)]), pa.chunked_array([binary_array(docs)]), value, kind,
-                      name, None if tag is None else tag.decode("utf-8", "surrogateescape"),
-                      np.asarray(lines, dtype=np.int64), fraction=fraction)
+    columns = Columns(
+        pa.chunked_array([binary_array(queries)]),
+        pa.chunked_array([binary_array(docs)]),
+        value,
+        kind,
+        name,
+        None if tag is None else tag.decode("utf-8", "surrogateescape"),
+        np.asarray(lines, dtype=np.int64),
+        fraction=fraction,
+    )
     return columns, len(pieces), comment_line
 
 
@@ -395,10 +443,21 @@ def _arrow_block(block: bytes, kind: Kind, name: str, first_line: int) -> Column
         table = pacsv.read_csv(
             pa.BufferReader(block),
             read_options=pacsv.ReadOptions(column_names=list(names), block_size=1 << 20),  # chunks parsed in parallel
-            parse_options=pacsv.ParseOptions(delimiter="\t" if tab else " ", quote_char=False, double_quote=False,
-                                             escape_char=False, newlines_in_values=False, ignore_empty_lines=False),
-            convert_options=pacsv.ConvertOptions(column_types=types, check_utf8=False, strings_can_be_null=False,
-                                                 quoted_strings_can_be_null=False, null_values=[]),
+            parse_options=pacsv.ParseOptions(
+                delimiter="\t" if tab else " ",
+                quote_char=False,
+                double_quote=False,
+                escape_char=False,
+                newlines_in_values=False,
+                ignore_empty_lines=False,
+            ),
+            convert_options=pacsv.ConvertOptions(
+                column_types=types,
+                check_utf8=False,
+                strings_can_be_null=False,
+                quoted_strings_can_be_null=False,
+                null_values=[],
+            ),
         )
     except (pa.ArrowInvalid, pa.ArrowTypeError):
         return None
@@ -425,8 +484,9 @@ def _arrow_block(block: bytes, kind: Kind, name: str, first_line: int) -> Column
     return Columns(table.column("query"), table.column("doc"), value, kind, name, tag, None, first_line)
 
 
-def parse_block(block: bytes, kind: Kind, name: str, first_line: int, *, fast: bool = True,
-                comment_line: int | None = None) -> tuple[Columns, int, int | None]:
+def parse_block(
+    block: bytes, kind: Kind, name: str, first_line: int, *, fast: bool = True, comment_line: int | None = None
+) -> tuple[Columns, int, int | None]:
     """Parse one block of whole lines; return its rows, its number of lines, and a trailing comment's line.
 
     ``fast=False`` forces the line-by-line reader (the two must agree on every input).
@@ -450,14 +510,17 @@ def blocks(path: PathLike, kind: Kind, *, block_size: int | None = None, fast: b
     with open_source(path, kind) as source:
         for block in line_blocks(source, **({} if block_size is None else {"size": block_size})):
             check_text(block, source.name, first_line)
-            columns, n_lines, comment_line = parse_block(block, kind, source.name, first_line, fast=fast,
-                                                         comment_line=comment_line)
+            columns, n_lines, comment_line = parse_block(
+                block, kind, source.name, first_line, fast=fast, comment_line=comment_line
+            )
             first_line += n_lines
             if len(columns):
                 yield columns
     if comment_line is not None:
-        raise InputError(f"{describe(path)}:{comment_line}: a comment as the last line: trec_eval's qrels reader "
-                         f"reads past the end of the file after it (and crashes); remove it")
+        raise InputError(
+            f"{describe(path)}:{comment_line}: a comment as the last line: trec_eval's qrels reader "
+            f"reads past the end of the file after it (and crashes); remove it"
+        )
 
 
 def _trailing_query(data: bytes, known: int, carried: bytes | None) -> tuple[int, bytes | None]:
@@ -508,8 +571,10 @@ def query_blocks(path: PathLike, *, block_size: int | None = None, fast: bool = 
 
 def no_data(path: PathLike) -> InputError:
     """The error of a file without any data line (trec_eval: "Cannot read results file" when empty)."""
-    return InputError(f"{describe(path)}: no data lines (the file is empty, or holds only blank or comment lines); "
-                      f"trec_eval refuses it too")
+    return InputError(
+        f"{describe(path)}: no data lines (the file is empty, or holds only blank or comment lines); "
+        f"trec_eval refuses it too"
+    )
 
 
 def _whole(path: PathLike, kind: Kind, block_size: int | None, fast: bool) -> Columns:
@@ -549,8 +614,12 @@ def qrels_columns(path: PathLike, *, block_size: int | None = None, fast: bool =
     >>> len(qrels), qrels.value.tolist(), qrels.where(1).endswith(":3")
     (2, [2, 0], True)
     """
-    return _whole(check_path(path, "path"), "qrels", check_int(block_size, "block_size", low=1, none=True),
-                  check_bool(fast, "fast"))
+    return _whole(
+        check_path(path, "path"),
+        "qrels",
+        check_int(block_size, "block_size", low=1, none=True),
+        check_bool(fast, "fast"),
+    )
 
 
 def run_columns(path: PathLike, *, block_size: int | None = None, fast: bool = True) -> Columns:
@@ -586,8 +655,9 @@ def run_columns(path: PathLike, *, block_size: int | None = None, fast: bool = T
     >>> run.tag, run.value.tolist()
     ('bm25', [0.9, 0.5])
     """
-    return _whole(check_path(path, "path"), "run", check_int(block_size, "block_size", low=1, none=True),
-                  check_bool(fast, "fast"))
+    return _whole(
+        check_path(path, "path"), "run", check_int(block_size, "block_size", low=1, none=True), check_bool(fast, "fast")
+    )
 
 
 # ---------------------------------------------------------------- SVMlight / LETOR
@@ -655,8 +725,9 @@ def svmlight_columns(path: PathLike) -> Columns:
                 continue
             where = f"{name}:{number}"
             if len(fields) < 2 or not fields[1].startswith(b"qid:") or len(fields[1]) == 4:
-                raise InputError(f"{where}: an SVMlight ranking line starts 'relevance qid:QUERY', got "
-                                 f"{quoted(line.strip())}")
+                raise InputError(
+                    f"{where}: an SVMlight ranking line starts 'relevance qid:QUERY', got {quoted(line.strip())}"
+                )
             grade, fractional = parse_grade(fields[0], where)
             if fractional and fraction is None:
                 fraction = (len(grades), fields[0].decode(errors="replace"))
@@ -675,11 +746,22 @@ def svmlight_columns(path: PathLike) -> Columns:
     if missing:
         if len(missing) < len(grades):
             shown = ", ".join(str(lines[i]) for i in missing[:5]) + (" ..." if len(missing) > 5 else "")
-            notes = (f"{name}: {len(missing)} of {len(grades)} lines have no docid comment; their documents are named "
-                     f"by their data line number (line {shown})",)
+            notes = (
+                f"{name}: {len(missing)} of {len(grades)} lines have no docid comment; their documents are named "
+                f"by their data line number (line {shown})",
+            )
     value = np.asarray(values if fraction is not None else grades, dtype=np.float64 if fraction else np.int64)
-    return Columns(pa.chunked_array([binary_array(queries)]), pa.chunked_array([binary_array(docs)]), value, "qrels",
-                   name, None, np.asarray(lines, dtype=np.int64), fraction=fraction, notes=notes)
+    return Columns(
+        pa.chunked_array([binary_array(queries)]),
+        pa.chunked_array([binary_array(docs)]),
+        value,
+        "qrels",
+        name,
+        None,
+        np.asarray(lines, dtype=np.int64),
+        fraction=fraction,
+        notes=notes,
+    )
 
 
 def predictions_columns(qrels: Columns, path: PathLike) -> Columns:
@@ -729,10 +811,19 @@ def predictions_columns(qrels: Columns, path: PathLike) -> Columns:
             scores.append(parse_score(fields[0], where))
             lines.append(number)
     if len(scores) != len(qrels):
-        raise InputError(f"{name}: {len(scores)} predictions for the {len(qrels)} data lines of {qrels.source}; "
-                         f"there must be one per line, in the same order")
-    return Columns(qrels.query, qrels.doc, np.asarray(scores, dtype=np.float64), "run", name,
-                   os.path.basename(name), np.asarray(lines, dtype=np.int64))
+        raise InputError(
+            f"{name}: {len(scores)} predictions for the {len(qrels)} data lines of {qrels.source}; "
+            f"there must be one per line, in the same order"
+        )
+    return Columns(
+        qrels.query,
+        qrels.doc,
+        np.asarray(scores, dtype=np.float64),
+        "run",
+        name,
+        os.path.basename(name),
+        np.asarray(lines, dtype=np.int64),
+    )
 
 
 def is_path(value: Any) -> bool:

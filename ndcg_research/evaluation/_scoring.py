@@ -20,8 +20,9 @@ from ._matching import Judgments, Ranked, distinct
 from ._measures import Convention, Gains, Measure
 
 
-def padded(values: np.ndarray, starts: np.ndarray, lengths: np.ndarray, width: int,
-           fill: float | int = 0) -> np.ndarray:
+def padded(
+    values: np.ndarray, starts: np.ndarray, lengths: np.ndarray, width: int, fill: float | int = 0
+) -> np.ndarray:
     """Rows ``values[starts[i] : starts[i] + lengths[i]]`` (at most ``width``) padded with ``fill`` to ``width``.
 
     Examples
@@ -79,8 +80,9 @@ def _gains(measure: Measure, gain: Any, grades: np.ndarray, judged: np.ndarray |
     return np.asarray(kernels.apply_gain(gain, grades, name="relevance"), dtype=np.float64)
 
 
-def measure_values(measure: Measure, conv: Convention, ranked: Ranked,
-                   judgments: Judgments) -> tuple[np.ndarray, np.ndarray]:
+def measure_values(
+    measure: Measure, conv: Convention, ranked: Ranked, judgments: Judgments
+) -> tuple[np.ndarray, np.ndarray]:
     """nDCG of each query of ``ranked`` under ``measure``, and whether its ideal DCG is 0.
 
     Parameters
@@ -114,8 +116,9 @@ def measure_values(measure: Measure, conv: Convention, ranked: Ranked,
         group = np.flatnonzero(widths == width)
         dcg, idcg = _batch(measure, gain, conv, ranked, judgments, gains, group, int(width), k)
         zero, positive = idcg == 0, idcg > 0
-        values[group[positive]] = kernels.ndcg_ratio(dcg[positive], idcg[positive],
-                                                     max(int(width), int(lengths[group].max())))
+        values[group[positive]] = kernels.ndcg_ratio(
+            dcg[positive], idcg[positive], max(int(width), int(lengths[group].max()))
+        )
         # Negative grades kept as gains (TorchMetrics) can make the ideal DCG negative: the tool divides all the same.
         negative = ~zero & ~positive
         values[group[negative]] = dcg[negative] / idcg[negative]
@@ -124,16 +127,29 @@ def measure_values(measure: Measure, conv: Convention, ranked: Ranked,
     return values, undefined
 
 
-def _batch(measure: Measure, gain: Any, conv: Convention, ranked: Ranked, judgments: Judgments, gains: np.ndarray,
-           group: np.ndarray, width: int, k: int | None) -> tuple[np.ndarray, np.ndarray]:
+def _batch(
+    measure: Measure,
+    gain: Any,
+    conv: Convention,
+    ranked: Ranked,
+    judgments: Judgments,
+    gains: np.ndarray,
+    group: np.ndarray,
+    width: int,
+    k: int | None,
+) -> tuple[np.ndarray, np.ndarray]:
     """DCG and ideal DCG of the queries ``group`` (all of class ``width``), each row summed alone."""
     starts, lengths = ranked.starts[group], ranked.lengths[group]
     shown = lengths if k is None else np.minimum(lengths, k)
     discounts = kernels.discount_vector(discount_of(measure, conv), width)
     if conv.ties == "average":
         full = int(max(lengths.max(initial=0), 1))
-        listed = ranked_gains(padded(gains, starts, lengths, full, 0.0),
-                              padded(ranked.score, starts, lengths, full, -np.inf), k, "average")
+        listed = ranked_gains(
+            padded(gains, starts, lengths, full, 0.0),
+            padded(ranked.score, starts, lengths, full, -np.inf),
+            k,
+            "average",
+        )
         rows = np.zeros((group.size, width))
         rows[:, : min(width, listed.shape[1])] = listed[:, :width]
     else:
@@ -149,8 +165,17 @@ def discount_of(measure: Measure, conv: Convention) -> Any:
     return parse_discount(measure.discount if measure.discount is not None else conv.discount)
 
 
-def _ideal_rows(measure: Measure, gain: Any, conv: Convention, ranked: Ranked, judgments: Judgments,
-                gains: np.ndarray, group: np.ndarray, width: int, k: int | None) -> np.ndarray:
+def _ideal_rows(
+    measure: Measure,
+    gain: Any,
+    conv: Convention,
+    ranked: Ranked,
+    judgments: Judgments,
+    gains: np.ndarray,
+    group: np.ndarray,
+    width: int,
+    k: int | None,
+) -> np.ndarray:
     """The ideal ranking's gains of each query of ``group``, cut at k, padded to ``width``."""
     if conv.ideal == "judged":
         codes = ranked.codes[group]

@@ -109,8 +109,9 @@ def open_source(path: str | os.PathLike[str], what: str) -> Source:
             if opener is None:
                 if raw is not sys.stdin.buffer:
                     raw.close()
-                raise InputError(f"{name}: holds {fmt}-compressed data, which is not read here; "
-                                 f"decompress it first ({command})")
+                raise InputError(
+                    f"{name}: holds {fmt}-compressed data, which is not read here; decompress it first ({command})"
+                )
             return Source(name, opener(fileobj=raw, mode="rb") if fmt == "gzip" else opener(raw, mode="rb"), fmt)
     return Source(name, raw)
 
@@ -158,16 +159,20 @@ def check_text(block: bytes, name: str, first_line: int) -> None:
     ndcg_research.evaluation._sources.InputError: qrels:1: a carriage return (\\r) that does not end a line: ...
     """
     if first_line == 1 and block.startswith(_BOM):
-        raise InputError(f"{name}:1: starts with a UTF-8 byte-order mark (bytes EF BB BF), which trec_eval reads as "
-                         f"part of the first query id; save the file without it")
+        raise InputError(
+            f"{name}:1: starts with a UTF-8 byte-order mark (bytes EF BB BF), which trec_eval reads as "
+            f"part of the first query id; save the file without it"
+        )
     if b"\r" in block and block.count(b"\r") != block.count(b"\r\n"):
         position = block.index(b"\r")
         while block[position + 1 : position + 2] == b"\n":
             position = block.index(b"\r", position + 1)
         line = first_line + block.count(NEWLINE, 0, position)
-        raise InputError(f"{name}:{line}: a carriage return (\\r) that does not "
-                         f"end a line: old Mac line ends? trec_eval reads such a file as one line; convert the line "
-                         f"ends to \\n")
+        raise InputError(
+            f"{name}:{line}: a carriage return (\\r) that does not "
+            f"end a line: old Mac line ends? trec_eval reads such a file as one line; convert the line "
+            f"ends to \\n"
+        )
     if b"\x00" in block:
         line = first_line + block.count(NEWLINE, 0, block.index(b"\x00"))
         raise InputError(f"{name}:{line}: a NUL byte: this is not a text file (trec_eval stops reading a line at NUL)")

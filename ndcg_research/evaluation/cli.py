@@ -56,22 +56,48 @@ def register(sub: argparse._SubParsersAction) -> None:
         description=_DESCRIPTION,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    add_collection_arguments(parser, runs_help="run file(s) (query Q0 document rank score tag); - reads standard input",
-                             measure_help="measure to compute (repeatable); see above",
-                             conventions=list(CONVENTIONS), aliases=list(ALIASES))
-    parser.add_argument("-q", "--query_eval_wanted", dest="per_query", action="store_true",
-                        help="also print the value of each query")
+    add_collection_arguments(
+        parser,
+        runs_help="run file(s) (query Q0 document rank score tag); - reads standard input",
+        measure_help="measure to compute (repeatable); see above",
+        conventions=list(CONVENTIONS),
+        aliases=list(ALIASES),
+    )
+    parser.add_argument(
+        "-q", "--query_eval_wanted", dest="per_query", action="store_true", help="also print the value of each query"
+    )
     parser.add_argument("-n", "--nosummary", dest="summary", action="store_false", help="do not print the averages")
-    parser.add_argument("-M", "--Max_retrieved_per_topic", dest="max_docs", type=positive_int, metavar="N",
-                        help="use only the first N documents of each ranking")
-    parser.add_argument("-J", "--Judged_docs_only", dest="judged_only", action="store_true",
-                        help="remove unjudged documents from each ranking (after -M has cut it, as trec_eval does)")
-    parser.add_argument("-l", "--level_for_rel", dest="level", type=int, metavar="N",
-                        help="accepted for trec_eval compatibility; nDCG does not use it")
+    parser.add_argument(
+        "-M",
+        "--Max_retrieved_per_topic",
+        dest="max_docs",
+        type=positive_int,
+        metavar="N",
+        help="use only the first N documents of each ranking",
+    )
+    parser.add_argument(
+        "-J",
+        "--Judged_docs_only",
+        dest="judged_only",
+        action="store_true",
+        help="remove unjudged documents from each ranking (after -M has cut it, as trec_eval does)",
+    )
+    parser.add_argument(
+        "-l",
+        "--level_for_rel",
+        dest="level",
+        type=int,
+        metavar="N",
+        help="accepted for trec_eval compatibility; nDCG does not use it",
+    )
     parser.add_argument("--gain", metavar="SPEC", help="gain for every measure: linear, exp2, 'mapping({...})'")
     parser.add_argument("--discount", metavar="SPEC", help="discount for every measure, e.g. log2, 'power(beta=0.5)'")
-    parser.add_argument("--format", default="trec", choices=["trec", "csv", "json"],
-                        help="output format (default trec: trec_eval's text)")
+    parser.add_argument(
+        "--format",
+        default="trec",
+        choices=["trec", "csv", "json"],
+        help="output format (default trec: trec_eval's text)",
+    )
     parser.set_defaults(run=run)
 
 
@@ -139,16 +165,29 @@ def run(args: argparse.Namespace) -> int:
     try:
         measures, runid, num_q, any_ndcg = _measures(args)
         qrels, runs = read_collection(args.qrels, args.runs, svmlight=args.input == "svmlight")
-        result = evaluate(qrels, runs, measures, convention=args.convention, complete=args.complete,
-                          judged_only=args.judged_only, max_docs=args.max_docs)
+        result = evaluate(
+            qrels,
+            runs,
+            measures,
+            convention=args.convention,
+            complete=args.complete,
+            judged_only=args.judged_only,
+            max_docs=args.max_docs,
+        )
     except (InputError, ValueError, TypeError, OSError) as error:
         return fail("evaluate", str(error))
     if not args.quiet:
         for note in result.notes:
             print(f"{PROGRAM} evaluate: note: {note}", file=sys.stderr)
     if args.format == "trec":
-        text = trec_text(result, per_query=args.per_query, summary=args.summary,
-                         runid=runid or len(args.runs) > 1, num_q=num_q, ndcg=any_ndcg)
+        text = trec_text(
+            result,
+            per_query=args.per_query,
+            summary=args.summary,
+            runid=runid or len(args.runs) > 1,
+            num_q=num_q,
+            ndcg=any_ndcg,
+        )
     elif args.format == "csv":
         text = csv_text(result, per_query=args.per_query)
     else:
@@ -176,8 +215,15 @@ def _line(name: str, query: str, value: float) -> str:
     return f"{name:<22}\t{query}\t{value:6.4f}\n"
 
 
-def trec_text(evaluation: Evaluation, *, per_query: bool = False, summary: bool = True, runid: bool = False,
-              num_q: bool = False, ndcg: bool = True) -> str:
+def trec_text(
+    evaluation: Evaluation,
+    *,
+    per_query: bool = False,
+    summary: bool = True,
+    runid: bool = False,
+    num_q: bool = False,
+    ndcg: bool = True,
+) -> str:
     """trec_eval's output for each run, one block per run.
 
     ``per_query``: the per-query lines first (``-q``); ``summary``: the ``all`` lines (unless ``-n``);

@@ -16,18 +16,32 @@ own findings with :func:`answer`.
 
 from .catalogue import answer, collect, threshold
 from .model import (
-                    VERDICTS,
-                    Finding,
-                    Measured,
-                    MissingTableError,
-                    Results,
-                    cases,
-                    labelled,
-                    number,
-                    proportion,
-                    span,
-                    worst,
+    VERDICTS,
+    Finding,
+    Measured,
+    MissingTableError,
+    Results,
+    cases,
+    labelled,
+    number,
+    proportion,
+    span,
+    worst,
 )
 
-__all__ = ["answer", "collect", "threshold", "VERDICTS", "Finding", "Measured", "MissingTableError", "Results",
-           "cases", "labelled", "number", "proportion", "span", "worst"]
+__all__ = [
+    "answer",
+    "collect",
+    "threshold",
+    "VERDICTS",
+    "Finding",
+    "Measured",
+    "MissingTableError",
+    "Results",
+    "cases",
+    "labelled",
+    "number",
+    "proportion",
+    "span",
+    "worst",
+]

@@ -98,7 +98,7 @@ class Catalogue:
 def _file(path: Path) -> str:
     """The path as the page names it, from the repository (``ndcg_research/studies/cutoff/findings.toml``)."""
     parts = path.resolve().parts
-    return "/".join(parts[parts.index("ndcg_research"):]) if "ndcg_research" in parts else str(path)
+    return "/".join(parts[parts.index("ndcg_research") :]) if "ndcg_research" in parts else str(path)
 
 
 def _thresholds(entries: Mapping[str, Any], path: Path) -> dict[str, Threshold]:
@@ -111,19 +111,29 @@ def _thresholds(entries: Mapping[str, Any], path: Path) -> dict[str, Threshold]:
         elif not isinstance(value, int | float) or isinstance(value, bool):
             value = None
         if set(entry) - {"value", "rule", "fixed", "fixed_note"} or value is None:
-            raise ValueError(f"{path}: entry {name!r} needs a numeric 'value' (or a list of names) and no other keys "
-                             f"than value, rule, fixed, fixed_note; got {sorted(entry)}")
+            raise ValueError(
+                f"{path}: entry {name!r} needs a numeric 'value' (or a list of names) and no other keys "
+                f"than value, rule, fixed, fixed_note; got {sorted(entry)}"
+            )
         if entry.get("fixed") not in FIXED_WHEN:
             raise ValueError(f"{path}: entry {name!r}: 'fixed' must be one of {FIXED_WHEN}, got {entry.get('fixed')!r}")
         if entry["fixed"] != "before the runs" and not entry.get("fixed_note"):
             raise ValueError(f"{path}: entry {name!r} was fixed {entry['fixed']!r}: say which in 'fixed_note'")
-        out[name] = Threshold(name, value, str(entry.get("rule", "")), entry["fixed"], str(entry.get("fixed_note", "")),
-                              _file(path))
+        out[name] = Threshold(
+            name, value, str(entry.get("rule", "")), entry["fixed"], str(entry.get("fixed_note", "")), _file(path)
+        )
     return out
 
 
-def _text(key: str, entry: Mapping[str, Any], study: str, notebook: str, shared: Mapping[str, str], where: Path,
-          page: Mapping[str, Any]) -> Text:
+def _text(
+    key: str,
+    entry: Mapping[str, Any],
+    study: str,
+    notebook: str,
+    shared: Mapping[str, str],
+    where: Path,
+    page: Mapping[str, Any],
+) -> Text:
     missing = [name for name in REQUIRED if name not in entry]
     unknown = sorted(set(entry) - set(REQUIRED) - set(OPTIONAL))
     if missing or unknown:
@@ -132,17 +142,30 @@ def _text(key: str, entry: Mapping[str, Any], study: str, notebook: str, shared:
         if "text" not in spec or set(spec) - {"text", "join", "empty"}:
             raise ValueError(f"{where}: item template {key}.items.{name} needs 'text' (and only join, empty)")
     if ("{wang}" in entry["source"]) != bool(entry.get("abstract") and entry.get("added")):
-        raise ValueError(f"{where}: finding {key!r}: a claim of Wang et al. (source {{wang}}) says which items of "
-                         f"their abstract it tests (abstract = [...]) and what this package added (added = ...), "
-                         f"and only such a claim does")
+        raise ValueError(
+            f"{where}: finding {key!r}: a claim of Wang et al. (source {{wang}}) says which items of "
+            f"their abstract it tests (abstract = [...]) and what this package added (added = ...), "
+            f"and only such a claim does"
+        )
     unknown = sorted(set(entry.get("abstract", ())) - set(page["abstract"]))
     if unknown:
         raise ValueError(f"{where}: finding {key!r}: abstract items {unknown} are not in page.toml's [abstract]")
-    fields = {name: entry[name] for name in REQUIRED} | {"figures": tuple(entry["figures"]),
-                                                         "tables": tuple(entry["tables"])}
-    return Text(key=key, study=study, notebook=notebook, items=entry.get("items", {}), shared=shared,
-                thresholds=tuple(entry.get("thresholds", ())), limit=bool(entry.get("limit", False)),
-                abstract=tuple(entry.get("abstract", ())), added=entry.get("added", ""), **fields)
+    fields = {name: entry[name] for name in REQUIRED} | {
+        "figures": tuple(entry["figures"]),
+        "tables": tuple(entry["tables"]),
+    }
+    return Text(
+        key=key,
+        study=study,
+        notebook=notebook,
+        items=entry.get("items", {}),
+        shared=shared,
+        thresholds=tuple(entry.get("thresholds", ())),
+        limit=bool(entry.get("limit", False)),
+        abstract=tuple(entry.get("abstract", ())),
+        added=entry.get("added", ""),
+        **fields,
+    )
 
 
 @cache
@@ -169,15 +192,18 @@ def catalogue(studies: Path = STUDIES, page: Path = PAGE, shared: Path = SHARED)
         if set(own) & set(thresholds):
             raise ValueError(f"{files[name]}: thresholds {sorted(set(own) & set(thresholds))} are defined twice")
         thresholds.update(own)
-        texts += [_text(key, entry, name, notebook, shared_texts, files[name], page_data)
-                  for key, entry in entries.items()]
+        texts += [
+            _text(key, entry, name, notebook, shared_texts, files[name], page_data) for key, entry in entries.items()
+        ]
     keys = [text.key for text in texts]
     if len(set(keys)) != len(keys):
         raise ValueError(f"finding keys are not unique: {sorted(k for k in set(keys) if keys.count(k) > 1)}")
     for text in texts:
         if set(text.thresholds) - set(thresholds):
-            raise ValueError(f"finding {text.key!r} names thresholds no file defines: "
-                             f"{sorted(set(text.thresholds) - set(thresholds))}")
+            raise ValueError(
+                f"finding {text.key!r} names thresholds no file defines: "
+                f"{sorted(set(text.thresholds) - set(thresholds))}"
+            )
     return Catalogue(tuple(texts), thresholds, page_data)
 
 
@@ -231,16 +257,20 @@ class _Thresholds(Mapping[str, Any]):
 
 
 def fill(template: str, values: Mapping[str, Any], where: str) -> str:
-    """``template`` with each ``{name}`` replaced by ``values[name]`` (a missing value is an error).
-    """
+    """``template`` with each ``{name}`` replaced by ``values[name]`` (a missing value is an error)."""
     try:
         return template.format_map(values)
     except KeyError as error:
         raise ValueError(f"{where}: no value for the placeholder {{{error.args[0]}}}") from None
 
 
-def make_finding(text: Text, verdict: str, values: Mapping[str, Any], numbers: Mapping[str, float],
-                 page: Mapping[str, Any] | None = None) -> Finding:
+def make_finding(
+    text: Text,
+    verdict: str,
+    values: Mapping[str, Any],
+    numbers: Mapping[str, float],
+    page: Mapping[str, Any] | None = None,
+) -> Finding:
     """The finding: ``text``'s templates filled with the sources' names, the file's shared texts and ``values``.
 
     A value that is a list of records is written out by its item template. A claim about n -> infinity
@@ -257,8 +287,9 @@ def make_finding(text: Text, verdict: str, values: Mapping[str, Any], numbers: M
             parts = [fill(spec["text"], {"T": _Thresholds(), **item}, f"{text.key}.items.{name}") for item in value]
             written[name] = spec.get("join", ", ").join(parts) or spec.get("empty", "")
     filled = {**page["sources"], "T": _Thresholds(), **written}
-    filled.update({name: fill(shared, filled, f"{text.notebook} [shared] {name}")
-                   for name, shared in text.shared.items()})
+    filled.update(
+        {name: fill(shared, filled, f"{text.notebook} [shared] {name}") for name, shared in text.shared.items()}
+    )
 
     def write(name: str) -> str:
         return fill(getattr(text, name), filled, f"finding {text.key!r}, {name}")
@@ -268,11 +299,20 @@ def make_finding(text: Text, verdict: str, values: Mapping[str, Any], numbers: M
         attribution = "; ".join(f"{item}: {page['abstract'][item]}" for item in text.abstract)
         attribution += f". Added by this package: {text.added}"
     return Finding(
-        key=text.key, title=write("title"), claim=write("claim"), source=write("source"),
-        measurement=write("measurement"), summary=write("summary"),
-        verdict="consistent with" if text.limit and verdict == "holds" else verdict, conditions=write("conditions"),
-        figures=text.figures, tables=text.tables, notebooks=(text.notebook,), numbers=dict(numbers),
-        rule=write("rule") + (f" {page['limit_note']}" if text.limit else ""), thresholds=text.thresholds,
+        key=text.key,
+        title=write("title"),
+        claim=write("claim"),
+        source=write("source"),
+        measurement=write("measurement"),
+        summary=write("summary"),
+        verdict="consistent with" if text.limit and verdict == "holds" else verdict,
+        conditions=write("conditions"),
+        figures=text.figures,
+        tables=text.tables,
+        notebooks=(text.notebook,),
+        numbers=dict(numbers),
+        rule=write("rule") + (f" {page['limit_note']}" if text.limit else ""),
+        thresholds=text.thresholds,
         attribution=attribution,
     )
 
@@ -289,8 +329,10 @@ class Claim:
             finding = make_finding(self.text, measured.verdict, measured.values, measured.numbers)
         undeclared = sorted(used - set(self.text.thresholds))
         if undeclared:
-            raise ValueError(f"finding {self.key!r} uses thresholds its text does not list (studies/{self.text.study}"
-                             f"/findings.toml, thresholds = [...]): {undeclared}")
+            raise ValueError(
+                f"finding {self.key!r} uses thresholds its text does not list (studies/{self.text.study}"
+                f"/findings.toml, thresholds = [...]): {undeclared}"
+            )
         return finding
 
     def __repr__(self) -> str:
@@ -318,8 +360,7 @@ def claim(key: str) -> Claim:
 
 
 def collect(results: Results) -> list[Finding]:
-    """Evaluate every finding on the tables of ``results``.
-    """
+    """Evaluate every finding on the tables of ``results``."""
     return [claim(results) for claim in claims()]
 
 
@@ -353,8 +394,9 @@ def answer(notebook: str, results_dir: str | os.PathLike[str]) -> Any:
 
     name = Path(notebook).name
     if not (name.endswith(".ipynb") and name[:2].isdigit() and name[2:3] == "_"):
-        raise ValueError(f"notebook must be a notebook file name such as '04_distinguishability.ipynb', "
-                         f"got {notebook!r}")
+        raise ValueError(
+            f"notebook must be a notebook file name such as '04_distinguishability.ipynb', got {notebook!r}"
+        )
     results = Results(results_dir, prefix=name[:3])
     rows = []
     for claim in claims():
@@ -365,9 +407,14 @@ def answer(notebook: str, results_dir: str | os.PathLike[str]) -> Any:
                 continue
             rows.append({"Finding": finding.title, "Verdict": finding.verdict, "What the tables show": finding.summary})
     if not rows:
-        rows.append({"Finding": "(not available)", "Verdict": "-",
-                     "What the tables show": f"no tables of {name} in {str(results_dir)!r}: run the notebook, or the "
-                                             f"full profile (python3 tasks.py reproduce), to write them"})
+        rows.append(
+            {
+                "Finding": "(not available)",
+                "Verdict": "-",
+                "What the tables show": f"no tables of {name} in {str(results_dir)!r}: run the notebook, or the "
+                f"full profile (python3 tasks.py reproduce), to write them",
+            }
+        )
     table = pd.DataFrame(rows).set_index("Finding")
     # The index's name shown in the header row beside the columns' names, not on a row of its own.
     table.index.name, table.columns.name = None, "Finding"

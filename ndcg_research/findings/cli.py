@@ -22,8 +22,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         ),
     )
     cmd.add_argument("--check", action="store_true", help="exit 1 if FINDINGS.md or the README section is stale")
-    cmd.add_argument("--root", metavar="DIR", default=None,
-                     help="repository root (default: the checkout holding this package)")
+    cmd.add_argument(
+        "--root", metavar="DIR", default=None, help="repository root (default: the checkout holding this package)"
+    )
     cmd.add_argument("--results", metavar="DIR", default=None, help="tables folder (default: ROOT/results/full)")
     cmd.add_argument("--json", action="store_true", help="print the findings as JSON instead of writing files")
     cmd.set_defaults(run=_run)
@@ -53,8 +54,10 @@ def _run(args: argparse.Namespace) -> int:
     if args.check:
         if stale:
             names = ", ".join(str(p.relative_to(root)) for p in stale)
-            print(f"error: {names} out of date with the committed tables; run: python -m ndcg_research findings",
-                  file=sys.stderr)
+            print(
+                f"error: {names} out of date with the committed tables; run: python -m ndcg_research findings",
+                file=sys.stderr,
+            )
             return 1
         print(f"findings up to date ({len(findings)} findings)")
         return 0

@@ -100,15 +100,16 @@ class Results:
         if name not in self._cache:
             path = self.folder / name
             if not path.is_file():
-                raise MissingTableError(f"{kind} {name!r} is not in {str(self.folder)!r}; run the full profile "
-                                        f"(python3 tasks.py reproduce) to write it")
+                raise MissingTableError(
+                    f"{kind} {name!r} is not in {str(self.folder)!r}; run the full profile "
+                    f"(python3 tasks.py reproduce) to write it"
+                )
             self._cache[name] = read(path)
         return self._cache[name]
 
 
 def number(value: float, digits: int = 3) -> str:
-    """Format a quoted number: ``digits`` significant digits, no sign on a zero, 'n/a' for NaN.
-    """
+    """Format a quoted number: ``digits`` significant digits, no sign on a zero, 'n/a' for NaN."""
     value = float(value)
     if math.isnan(value):
         return "n/a"
@@ -116,19 +117,17 @@ def number(value: float, digits: int = 3) -> str:
 
 
 def proportion(p: float, low: float, high: float, trials: int | None = None) -> str:
-    """A proportion with its 95% interval; a proportion of 1 (or 0) is given with its bound, never as a bare 1.00.
-    """
+    """A proportion with its 95% interval; a proportion of 1 (or 0) is given with its bound, never as a bare 1.00."""
     if p == 1 and trials is not None:
         return f"all {trials} (>= {low:.3f})"
     if p == 0 and trials is not None:
         return f"none of {trials} (<= {number(high, 2)})"
-    digits = 3 if min(p, 1 - p) < 0.01 else 2   # near 0 or 1, two decimals would round to a bare 1.00 or 0.00
+    digits = 3 if min(p, 1 - p) < 0.01 else 2  # near 0 or 1, two decimals would round to a bare 1.00 or 0.00
     return f"{p:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
 
 
 def span(values: Any, digits: int = 3) -> str:
-    """The range of some numbers, as 'a to b' (or one number when they are all equal).
-    """
+    """The range of some numbers, as 'a to b' (or one number when they are all equal)."""
     import numpy as np
 
     array = np.asarray(values, dtype=np.float64)
@@ -137,8 +136,7 @@ def span(values: Any, digits: int = 3) -> str:
 
 
 def cases(count: int, total: int) -> str:
-    """'count of total'.
-    """
+    """'count of total'."""
     return f"{count} of {total}"
 
 

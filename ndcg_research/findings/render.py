@@ -21,35 +21,39 @@ def _links(finding: Finding, figures_url: str, tables_url: str, notebooks_url: s
 
 
 #: How the page introduces the thresholds of each ``fixed`` kind.
-_FIXED_WORDS = {"before the runs": "set before the runs",
-                "with the first run":
-                    "set in the commit of the first outputs they judge (which came first is not known)",
-                "after seeing data": "set after seeing data"}
+_FIXED_WORDS = {
+    "before the runs": "set before the runs",
+    "with the first run": "set in the commit of the first outputs they judge (which came first is not known)",
+    "after seeing data": "set after seeing data",
+}
 
 
 def thresholds_line(names: Sequence[str]) -> str:
-    """The thresholds of a finding's rule by when they were fixed, from the files that define them (never typed).
-    """
+    """The thresholds of a finding's rule by when they were fixed, from the files that define them (never typed)."""
     parts, known = [], catalogue().thresholds
     for when, words in _FIXED_WORDS.items():
         entries = [known[name] for name in names if known[name].fixed == when]
         if entries:
-            parts.append(f"{words}: " + "; ".join(
-                f"`{t.name}` = {', '.join(t.value) if isinstance(t.value, tuple) else f'{t.value:g}'}"
-                + (f" ({t.fixed_note})" if when != "before the runs" else "") for t in entries) + ".")
+            parts.append(
+                f"{words}: "
+                + "; ".join(
+                    f"`{t.name}` = {', '.join(t.value) if isinstance(t.value, tuple) else f'{t.value:g}'}"
+                    + (f" ({t.fixed_note})" if when != "before the runs" else "")
+                    for t in entries
+                )
+                + "."
+            )
     return " ".join(parts) or "none (the rule compares measured numbers with each other or with 0)"
 
 
 def anchor(title: str) -> str:
-    """The anchor GitHub gives a Markdown heading: lower case, spaces to hyphens, punctuation dropped.
-    """
+    """The anchor GitHub gives a Markdown heading: lower case, spaces to hyphens, punctuation dropped."""
     text = title.strip().lower().replace(" ", "-")
     return "".join(c for c in text if c.isalnum() or c in "-_")
 
 
 def render_page(findings: Sequence[Finding]) -> str:
-    """The whole findings page (Markdown, links relative to the repository root).
-    """
+    """The whole findings page (Markdown, links relative to the repository root)."""
     lines = [
         "# Findings",
         "",
@@ -63,7 +67,8 @@ def render_page(findings: Sequence[Finding]) -> str:
     for finding in findings:
         # The files of its thresholds; with none, its study's (where they would be).
         files = [known[name].file for name in finding.thresholds] or [
-            f"ndcg_research/studies/{studies[finding.key]}/findings.toml" if finding.key in studies else "none"]
+            f"ndcg_research/studies/{studies[finding.key]}/findings.toml" if finding.key in studies else "none"
+        ]
         files = ", ".join(f"`{name}`" for name in dict.fromkeys(files))
         lines += [
             f"## {finding.title}",
@@ -98,7 +103,7 @@ def splice_readme(readme: str, summary: str) -> str:
     start, end = readme.find(README_START), readme.find(README_END)
     if start < 0 or end < start:
         raise ValueError(f"README has no findings markers {README_START!r} ... {README_END!r}")
-    return readme[:start] + summary + readme[end + len(README_END):]
+    return readme[:start] + summary + readme[end + len(README_END) :]
 
 
 def outputs(findings: Sequence[Finding], root: str | os.PathLike[str]) -> dict[Path, str]:

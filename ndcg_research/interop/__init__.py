@@ -92,18 +92,26 @@ def ir_measure(
     try:
         from ._ir_measures import NDCG
     except ImportError as error:
-        raise ImportError("ir_measure needs ir_measures (the ecosystem extra): pip install "
-                          "'ndcg_research[ecosystem]'") from error
+        raise ImportError(
+            "ir_measure needs ir_measures (the ecosystem extra): pip install 'ndcg_research[ecosystem]'"
+        ) from error
     from ..evaluation import parse_measures
 
     text, extra = _extra_options(spec)
     measures = parse_measures(text)
     if len(measures) != 1:
-        raise ValueError(f"spec must name one measure, got {spec!r} ({len(measures)} measures: "
-                         f"{', '.join(m.name for m in measures)}); make one measure per cut-off")
+        raise ValueError(
+            f"spec must name one measure, got {spec!r} ({len(measures)} measures: "
+            f"{', '.join(m.name for m in measures)}); make one measure per cut-off"
+        )
     (measure,) = measures
-    params: dict[str, Any] = {"cutoff": measure.k, "gain": measure.gain, "discount": measure.discount,
-                              "gains": None if measure.gains is None else dict(measure.gains), **extra}
+    params: dict[str, Any] = {
+        "cutoff": measure.k,
+        "gain": measure.gain,
+        "discount": measure.discount,
+        "gains": None if measure.gains is None else dict(measure.gains),
+        **extra,
+    }
     for name, value in (("gain", gain), ("discount", discount), ("ties", ties), ("convention", convention)):
         if value is None:
             continue

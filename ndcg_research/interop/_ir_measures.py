@@ -75,8 +75,10 @@ class NDCG(ir_measures.Measure):
         params = {key: value for key, value in params.items() if value is not None}
         unknown = sorted(set(params) - set(self.SUPPORTED_PARAMS))
         if unknown:
-            raise TypeError(f"unknown option(s) {', '.join(unknown)} of the ndcg measure; options: "
-                            f"{', '.join(self.SUPPORTED_PARAMS)}")
+            raise TypeError(
+                f"unknown option(s) {', '.join(unknown)} of the ndcg measure; options: "
+                f"{', '.join(self.SUPPORTED_PARAMS)}"
+            )
         if "cutoff" in params:
             params["cutoff"] = check_int(params["cutoff"], "cutoff", low=1)
         # Gains and discounts by name only: ir_measures tells measures apart by how they print.
@@ -133,6 +135,9 @@ class NDCG(ir_measures.Measure):
 
 def _spec_text(cutoff: Any, gain: Any, discount: Any, gains: Any) -> str:
     """The package's measure spec of these parts, for :func:`~ndcg_research.evaluation.parse_measures` to check."""
-    options = [f"{name}={value!r}" for name, value in (("gain", gain), ("discount", discount), ("gains", gains))
-               if value is not None]
+    options = [
+        f"{name}={value!r}"
+        for name, value in (("gain", gain), ("discount", discount), ("gains", gains))
+        if value is not None
+    ]
     return "ndcg" + ("" if cutoff is None else f"@{cutoff}") + (f"({', '.join(options)})" if options else "")

@@ -37,8 +37,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 def _add_notebook_options(parser: argparse.ArgumentParser, only_help: str, timeout_help: str | None) -> None:
     """The options ``reproduce`` and ``store`` share: which notebooks, the cell timeout, the notebooks' folder."""
     parser.add_argument("--only", metavar="NAME", nargs="+", action="extend", help=only_help)
-    parser.add_argument("--timeout", type=_timeout, default=runner.DEFAULT_TIMEOUT, metavar="SECONDS",
-                        help=timeout_help)
+    parser.add_argument(
+        "--timeout", type=_timeout, default=runner.DEFAULT_TIMEOUT, metavar="SECONDS", help=timeout_help
+    )
     parser.add_argument("--notebooks-dir", metavar="DIR", help="folder of the notebooks (default: notebooks/)")
 
 
@@ -59,20 +60,30 @@ def _add_reproduce(sub: argparse._SubParsersAction) -> None:
     rep.add_argument("--profile", default="full", help="profile name in the profiles file (default: full)")
     rep.add_argument("--output", metavar="DIR", help="output folder (default: build/<profile>)")
     _add_notebook_options(
-        rep, only_help="run only these notebooks (stem, file name or number, e.g. 01)",
-        timeout_help=f"per-cell execution timeout (default {runner.DEFAULT_TIMEOUT}; 'none' or 0 for none)")
-    rep.add_argument("--profiles-file", metavar="FILE",
-                     help="profiles YAML (default: <notebooks-dir>/profiles.yaml)")
+        rep,
+        only_help="run only these notebooks (stem, file name or number, e.g. 01)",
+        timeout_help=f"per-cell execution timeout (default {runner.DEFAULT_TIMEOUT}; 'none' or 0 for none)",
+    )
+    rep.add_argument("--profiles-file", metavar="FILE", help="profiles YAML (default: <notebooks-dir>/profiles.yaml)")
     rep.add_argument("--figures-dir", metavar="DIR", help="the figures folder")
     rep.add_argument("--results-dir", metavar="DIR", help="the result tables folder")
-    rep.add_argument("--publish", action="store_true", default=None,
-                     help="write figures to the committed figures/ and tables to results/full/ "
-                          "(e.g. after a partial run of the full profile with --only)")
+    rep.add_argument(
+        "--publish",
+        action="store_true",
+        default=None,
+        help="write figures to the committed figures/ and tables to results/full/ "
+        "(e.g. after a partial run of the full profile with --only)",
+    )
     bar = rep.add_mutually_exclusive_group()
-    bar.add_argument("--progress", dest="progress", action="store_true", default=None,
-                     help="always show the progress bar")
-    bar.add_argument("--no-progress", dest="progress", action="store_false",
-                     help="never show the progress bar (default: only in a terminal)")
+    bar.add_argument(
+        "--progress", dest="progress", action="store_true", default=None, help="always show the progress bar"
+    )
+    bar.add_argument(
+        "--no-progress",
+        dest="progress",
+        action="store_false",
+        help="never show the progress bar (default: only in a terminal)",
+    )
     rep.set_defaults(run=_reproduce)
 
 
@@ -87,8 +98,11 @@ def _add_store(sub: argparse._SubParsersAction) -> None:
         ),
     )
     _add_notebook_options(sto, only_help="only these notebooks", timeout_help=None)
-    sto.add_argument("--strip-only", action="store_true",
-                     help="do not execute: only strip volatile metadata and record the kernel metadata")
+    sto.add_argument(
+        "--strip-only",
+        action="store_true",
+        help="do not execute: only strip volatile metadata and record the kernel metadata",
+    )
     sto.set_defaults(run=_store)
 
 
@@ -102,24 +116,28 @@ def _add_params(sub: argparse._SubParsersAction) -> None:
 
 
 def _reproduce(args: argparse.Namespace) -> int:
-    return _reporting_errors(lambda: runner.reproduce(
-        args.profile,
-        output=args.output,
-        only=args.only,
-        timeout=args.timeout,
-        notebooks_dir=args.notebooks_dir,
-        profiles_file=args.profiles_file,
-        figures_dir=args.figures_dir,
-        results_dir=args.results_dir,
-        publish=args.publish,
-        progress=args.progress,
-    ))
+    return _reporting_errors(
+        lambda: runner.reproduce(
+            args.profile,
+            output=args.output,
+            only=args.only,
+            timeout=args.timeout,
+            notebooks_dir=args.notebooks_dir,
+            profiles_file=args.profiles_file,
+            figures_dir=args.figures_dir,
+            results_dir=args.results_dir,
+            publish=args.publish,
+            progress=args.progress,
+        )
+    )
 
 
 def _store(args: argparse.Namespace) -> int:
-    return _reporting_errors(lambda: runner.store(
-        only=args.only, notebooks_dir=args.notebooks_dir, timeout=args.timeout, execute=not args.strip_only
-    ))
+    return _reporting_errors(
+        lambda: runner.store(
+            only=args.only, notebooks_dir=args.notebooks_dir, timeout=args.timeout, execute=not args.strip_only
+        )
+    )
 
 
 def _params(args: argparse.Namespace) -> int:
@@ -136,8 +154,9 @@ def notebook_path(name: str) -> Path:
     path = Path(name)
     if path.is_file():
         return path
-    (found,) = profiles.select_notebooks(profiles.discover_notebooks(profiles.repo_root() / "notebooks"), [name],
-                                         what="notebook")
+    (found,) = profiles.select_notebooks(
+        profiles.discover_notebooks(profiles.repo_root() / "notebooks"), [name], what="notebook"
+    )
     return found
 
 

@@ -155,8 +155,9 @@ def _stored_parameters(parameters: Mapping[str, Any]) -> dict[str, Any]:
     }
 
 
-def _provenance(name: str, caption: str, notebook: str, png: Path, pdf: Path, parameters: dict[str, Any],
-                seed: Any, folder: Path) -> dict[str, Any]:
+def _provenance(
+    name: str, caption: str, notebook: str, png: Path, pdf: Path, parameters: dict[str, Any], seed: Any, folder: Path
+) -> dict[str, Any]:
     """The provenance record of a figure whose image files were just written (the git state leaves out ``folder``)."""
     commit, dirty = _git_state(exclude=folder)
     return {
@@ -252,9 +253,7 @@ def write_index(figures_dir: str | os.PathLike[str], *, title: str = "Figures") 
     for record in records:
         name = str(record["figure"])
         files = record.get("files", {})
-        links = " · ".join(
-            f"[{kind.upper()}]({files[kind]})" for kind in ("png", "pdf") if kind in files
-        )
+        links = " · ".join(f"[{kind.upper()}]({files[kind]})" for kind in ("png", "pdf") if kind in files)
         caption = str(record["caption"]).replace("|", "\\|")
         lines.append(f"| `{name}` | `{record.get('notebook', '?')}` | {caption} | {links} |")
     if not records:
@@ -293,8 +292,19 @@ def use_style() -> None:
 
 
 #: Packages whose versions can change the numbers or the drawing of a figure.
-RERUN_PACKAGES = ("ndcg_research", "numpy", "scipy", "pandas", "matplotlib", "pillow", "fonttools",
-                  "kiwisolver", "contourpy", "joblib", "threadpoolctl")
+RERUN_PACKAGES = (
+    "ndcg_research",
+    "numpy",
+    "scipy",
+    "pandas",
+    "matplotlib",
+    "pillow",
+    "fonttools",
+    "kiwisolver",
+    "contourpy",
+    "joblib",
+    "threadpoolctl",
+)
 
 
 def rerun_environment() -> dict[str, Any]:
@@ -379,15 +389,17 @@ def _blas_libraries() -> list[dict[str, Any]]:
         from threadpoolctl import threadpool_info
 
         for lib in threadpool_info():
-            blas.append({
-                "user_api": lib.get("user_api"),
-                "internal_api": lib.get("internal_api"),
-                "version": lib.get("version"),
-                "architecture": lib.get("architecture"),
-                "threading_layer": lib.get("threading_layer"),
-                "num_threads": lib.get("num_threads"),
-                "library": Path(str(lib.get("filepath", ""))).name,
-            })
+            blas.append(
+                {
+                    "user_api": lib.get("user_api"),
+                    "internal_api": lib.get("internal_api"),
+                    "version": lib.get("version"),
+                    "architecture": lib.get("architecture"),
+                    "threading_layer": lib.get("threading_layer"),
+                    "num_threads": lib.get("num_threads"),
+                    "library": Path(str(lib.get("filepath", ""))).name,
+                }
+            )
     except ImportError:  # pragma: no cover - threadpoolctl is a pinned dependency
         pass
     blas.sort(key=lambda lib: json.dumps(lib, sort_keys=True))

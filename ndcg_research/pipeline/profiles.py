@@ -57,8 +57,11 @@ def select_notebooks(notebooks: Sequence[Path], only: Iterable[str] | None, what
         return list(notebooks)
     chosen: set[Path] = set()
     for name in names:
-        matches = [p for p in notebooks
-                   if name in (p.stem, p.name) or (name.isdigit() and p.stem.split("_", 1)[0] == name.zfill(2))]
+        matches = [
+            p
+            for p in notebooks
+            if name in (p.stem, p.name) or (name.isdigit() and p.stem.split("_", 1)[0] == name.zfill(2))
+        ]
         if not matches:
             available = ", ".join(p.stem for p in notebooks) or "(none)"
             raise RunnerError(f"{what} {name!r} matches no notebook; available: {available}")
@@ -87,28 +90,33 @@ def load_profiles(path: str | os.PathLike[str]) -> dict[str, dict[str, dict[str,
     for profile, notebooks in data.items():
         notebooks = {} if notebooks is None else notebooks
         if not isinstance(notebooks, dict):
-            raise RunnerError(f"profile {profile!r} in {str(path)!r} must map notebook names to parameters, "
-                              f"got {type(notebooks).__name__}")
+            raise RunnerError(
+                f"profile {profile!r} in {str(path)!r} must map notebook names to parameters, "
+                f"got {type(notebooks).__name__}"
+            )
         entry: dict[str, dict[str, Any]] = {}
         for stem, params in notebooks.items():
             params = {} if params is None else params
             if not isinstance(params, dict):
-                raise RunnerError(f"profile {profile!r}, notebook {stem!r} in {str(path)!r} must map parameter "
-                                  f"names to values, got {type(params).__name__}")
+                raise RunnerError(
+                    f"profile {profile!r}, notebook {stem!r} in {str(path)!r} must map parameter "
+                    f"names to values, got {type(params).__name__}"
+                )
             injected = [name for name in INJECTED_PARAMETERS if name in params]
             if injected:
-                raise RunnerError(f"profile {profile!r}, notebook {stem!r} in {str(path)!r} sets "
-                                  f"{', '.join(injected)}, "
-                                  "which the runner sets itself: choose the output folders with --output DIR "
-                                  "(or --figures-dir DIR) instead")
+                raise RunnerError(
+                    f"profile {profile!r}, notebook {stem!r} in {str(path)!r} sets "
+                    f"{', '.join(injected)}, "
+                    "which the runner sets itself: choose the output folders with --output DIR "
+                    "(or --figures-dir DIR) instead"
+                )
             entry[str(stem)] = dict(params)
         profiles[str(profile)] = entry
     return profiles
 
 
 def declared_figures(notebook: str | os.PathLike[str] | Any) -> list[str]:
-    """The figures a notebook (file, or read notebook) declares in ``metadata["ndcg_research"]["figures"]``.
-    """
+    """The figures a notebook (file, or read notebook) declares in ``metadata["ndcg_research"]["figures"]``."""
     return _declared(notebook, "figures")
 
 
@@ -128,8 +136,7 @@ def _declared(notebook: str | os.PathLike[str] | Any, kind: str) -> list[str]:
 
 
 def notebook_parameters(path: str | os.PathLike[str]) -> dict[str, str]:
-    """``{name: default value as source text}`` of a notebook's ``parameters`` cell (:func:`describe_parameters`).
-    """
+    """``{name: default value as source text}`` of a notebook's ``parameters`` cell (:func:`describe_parameters`)."""
     return {p.name: p.default for p in describe_parameters(path)}
 
 
@@ -144,17 +151,21 @@ def describe_parameters(path: str | os.PathLike[str]) -> list[NotebookParameter]
     """
     cells = [c for c in read_notebook(path).cells if "parameters" in c.metadata.get("tags", [])]
     if not cells:
-        raise RunnerError(f"notebook {Path(path).name} has no cell tagged 'parameters' "
-                          "(papermill would inject parameters at the top and the defaults would win)")
+        raise RunnerError(
+            f"notebook {Path(path).name} has no cell tagged 'parameters' "
+            "(papermill would inject parameters at the top and the defaults would win)"
+        )
     declared: dict[str, NotebookParameter] = {}
     for cell in cells:
         try:
             tree = ast.parse(cell.source)
         except SyntaxError as exc:
             raise RunnerError(f"the parameters cell of notebook {Path(path).name} is not valid Python: {exc}") from exc
-        comments = {token.start[0]: token.string.lstrip("#").strip()
-                    for token in tokenize.generate_tokens(io.StringIO(cell.source).readline)
-                    if token.type == tokenize.COMMENT}
+        comments = {
+            token.start[0]: token.string.lstrip("#").strip()
+            for token in tokenize.generate_tokens(io.StringIO(cell.source).readline)
+            if token.type == tokenize.COMMENT
+        }
         for node in tree.body:
             if isinstance(node, ast.Assign):
                 targets = [t.id for t in node.targets if isinstance(t, ast.Name)]

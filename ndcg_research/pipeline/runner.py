@@ -52,10 +52,31 @@ from .profiles import (
     select_notebooks,
 )
 
-__all__ = ["RunnerError", "NotebookFailed", "RunFailed", "NotebookResult", "NotebookParameter", "RunPlan",
-           "Publishing", "reproduce", "plan_run", "publishing", "store", "strip_volatile", "run_notebook",
-           "kernel_manager_class", "kernel_metadata", "format_summary", "discover_notebooks", "select_notebooks",
-           "load_profiles", "declared_figures", "declared_tables", "notebook_parameters", "describe_parameters"]
+__all__ = [
+    "RunnerError",
+    "NotebookFailed",
+    "RunFailed",
+    "NotebookResult",
+    "NotebookParameter",
+    "RunPlan",
+    "Publishing",
+    "reproduce",
+    "plan_run",
+    "publishing",
+    "store",
+    "strip_volatile",
+    "run_notebook",
+    "kernel_manager_class",
+    "kernel_metadata",
+    "format_summary",
+    "discover_notebooks",
+    "select_notebooks",
+    "load_profiles",
+    "declared_figures",
+    "declared_tables",
+    "notebook_parameters",
+    "describe_parameters",
+]
 
 #: Kernel used for every run: the ``python3`` kernel of the Python running the runner.
 KERNEL_NAME = "python3"
@@ -150,13 +171,22 @@ class RunPlan:
 
     def describe(self) -> str:
         """What the run prints before it starts."""
-        return (f"Running {len(self.runs)} notebook(s) with profile {self.profile!r}\n"
-                f"  executed notebooks: {self.executed_dir}\n  figures: {self.figures_dir}{self.publishing.note}\n"
-                f"  results: {self.results_dir}")
+        return (
+            f"Running {len(self.runs)} notebook(s) with profile {self.profile!r}\n"
+            f"  executed notebooks: {self.executed_dir}\n  figures: {self.figures_dir}{self.publishing.note}\n"
+            f"  results: {self.results_dir}"
+        )
 
 
-def publishing(*, profile: str, partial: bool, default_notebooks: bool, output_given: bool, folders_given: bool,
-               publish: bool | None) -> Publishing:
+def publishing(
+    *,
+    profile: str,
+    partial: bool,
+    default_notebooks: bool,
+    output_given: bool,
+    folders_given: bool,
+    publish: bool | None,
+) -> Publishing:
     """The publish rule: does a run write the committed ``figures/`` and ``results/full/``?
 
     Asked (``publish`` True or False), the run does as asked. Otherwise only the ``full`` profile run on every
@@ -167,13 +197,15 @@ def publishing(*, profile: str, partial: bool, default_notebooks: bool, output_g
     if publish is None:
         publish = profile == "full" and not output_given and not partial and default_notebooks
     if profile == "full" and partial and not publish and not output_given and not folders_given:
-        return Publishing(False, " (a partial run: the committed figures/ and results/full/ are left alone; "
-                                 "--publish updates them)")
+        return Publishing(
+            False, " (a partial run: the committed figures/ and results/full/ are left alone; --publish updates them)"
+        )
     return Publishing(publish)
 
 
-def _notebook_run(path: Path, profile: str, settings: dict[str, Any], figures_dir: Path,
-                  results_dir: Path) -> NotebookRun:
+def _notebook_run(
+    path: Path, profile: str, settings: dict[str, Any], figures_dir: Path, results_dir: Path
+) -> NotebookRun:
     """Check one notebook's parameters against its profile entry and plan its run."""
     declared = notebook_parameters(path)
     missing = [name for name in INJECTED_PARAMETERS if name not in declared]
@@ -181,16 +213,25 @@ def _notebook_run(path: Path, profile: str, settings: dict[str, Any], figures_di
         raise RunnerError(f"notebook {path.name} does not declare {', '.join(missing)} in its parameters cell")
     undeclared = sorted(set(settings) - set(declared))
     if undeclared:
-        raise RunnerError(f"profile {profile!r} sets {', '.join(undeclared)} for notebook {path.name}, "
-                          f"which its parameters cell does not declare (declared: {', '.join(declared)})")
+        raise RunnerError(
+            f"profile {profile!r} sets {', '.join(undeclared)} for notebook {path.name}, "
+            f"which its parameters cell does not declare (declared: {', '.join(declared)})"
+        )
     parameters = {**settings, "figures_dir": str(figures_dir), "results_dir": str(results_dir)}
     return NotebookRun(path, parameters, tuple(declared_figures(path)), tuple(declared_tables(path)))
 
 
-def plan_run(profile: str = "full", *, output: str | os.PathLike[str] | None = None, only: Iterable[str] | None = None,
-             notebooks_dir: str | os.PathLike[str] | None = None, profiles_file: str | os.PathLike[str] | None = None,
-             figures_dir: str | os.PathLike[str] | None = None, results_dir: str | os.PathLike[str] | None = None,
-             publish: bool | None = None) -> RunPlan:
+def plan_run(
+    profile: str = "full",
+    *,
+    output: str | os.PathLike[str] | None = None,
+    only: Iterable[str] | None = None,
+    notebooks_dir: str | os.PathLike[str] | None = None,
+    profiles_file: str | os.PathLike[str] | None = None,
+    figures_dir: str | os.PathLike[str] | None = None,
+    results_dir: str | os.PathLike[str] | None = None,
+    publish: bool | None = None,
+) -> RunPlan:
     """Plan a run (the parameters are :func:`reproduce`'s); every selected notebook is checked before any runs, so
     that a typo in a profile, a notebook name or a parameter fails fast (:class:`RunnerError`).
     """
@@ -199,24 +240,37 @@ def plan_run(profile: str = "full", *, output: str | os.PathLike[str] | None = N
     profiles_path = Path(profiles_file) if profiles_file is not None else nb_dir / "profiles.yaml"
     loaded = load_profiles(profiles_path)
     if profile not in loaded:
-        raise RunnerError(f"profile {profile!r} is not in {str(profiles_path)!r}; "
-                          f"available: {', '.join(sorted(loaded))}")
+        raise RunnerError(
+            f"profile {profile!r} is not in {str(profiles_path)!r}; available: {', '.join(sorted(loaded))}"
+        )
     notebooks = discover_notebooks(nb_dir)
     if not notebooks:
         raise RunnerError(f"no notebooks matching {NOTEBOOK_GLOB} in {str(nb_dir)!r}")
     unknown = sorted(set(loaded[profile]) - {p.stem for p in notebooks})
     if unknown:
-        raise RunnerError(f"profile {profile!r} names notebooks that do not exist in {str(nb_dir)!r}: "
-                          f"{', '.join(unknown)}")
+        raise RunnerError(
+            f"profile {profile!r} names notebooks that do not exist in {str(nb_dir)!r}: {', '.join(unknown)}"
+        )
     selected = select_notebooks(notebooks, only)
-    rule = publishing(profile=profile, partial=len(selected) < len(notebooks),
-                      default_notebooks=nb_dir == (root / "notebooks").resolve(), output_given=output is not None,
-                      folders_given=figures_dir is not None or results_dir is not None, publish=publish)
+    rule = publishing(
+        profile=profile,
+        partial=len(selected) < len(notebooks),
+        default_notebooks=nb_dir == (root / "notebooks").resolve(),
+        output_given=output is not None,
+        folders_given=figures_dir is not None or results_dir is not None,
+        publish=publish,
+    )
     out_dir = Path(output).resolve() if output is not None else (root / "build" / profile).resolve()
-    fig_dir = Path(figures_dir) if figures_dir is not None else (
-        root / PUBLISHED_FIGURES if rule.publish else out_dir / "figures")
-    res_dir = Path(results_dir) if results_dir is not None else (
-        root / PUBLISHED_RESULTS if rule.publish else out_dir / "results")
+    fig_dir = (
+        Path(figures_dir)
+        if figures_dir is not None
+        else (root / PUBLISHED_FIGURES if rule.publish else out_dir / "figures")
+    )
+    res_dir = (
+        Path(results_dir)
+        if results_dir is not None
+        else (root / PUBLISHED_RESULTS if rule.publish else out_dir / "results")
+    )
     fig_dir, res_dir = fig_dir.resolve(), res_dir.resolve()
     runs = tuple(_notebook_run(p, profile, loaded[profile].get(p.stem, {}), fig_dir, res_dir) for p in selected)
     return RunPlan(profile, nb_dir, out_dir / "notebooks", fig_dir, res_dir, rule, runs)
@@ -225,11 +279,20 @@ def plan_run(profile: str = "full", *, output: str | os.PathLike[str] | None = N
 # --------------------------------------------------------------------------- running
 
 
-def reproduce(profile: str = "full", *, output: str | os.PathLike[str] | None = None, only: Iterable[str] | None = None,
-              timeout: float | None = DEFAULT_TIMEOUT, notebooks_dir: str | os.PathLike[str] | None = None,
-              profiles_file: str | os.PathLike[str] | None = None, figures_dir: str | os.PathLike[str] | None = None,
-              results_dir: str | os.PathLike[str] | None = None, publish: bool | None = None,
-              progress: bool | None = None, stream: TextIO | None = None) -> list[NotebookResult]:
+def reproduce(
+    profile: str = "full",
+    *,
+    output: str | os.PathLike[str] | None = None,
+    only: Iterable[str] | None = None,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    notebooks_dir: str | os.PathLike[str] | None = None,
+    profiles_file: str | os.PathLike[str] | None = None,
+    figures_dir: str | os.PathLike[str] | None = None,
+    results_dir: str | os.PathLike[str] | None = None,
+    publish: bool | None = None,
+    progress: bool | None = None,
+    stream: TextIO | None = None,
+) -> list[NotebookResult]:
     """Execute the notebooks under a profile, check their figures and tables, and index the figures.
 
     Parameters
@@ -267,8 +330,16 @@ def reproduce(profile: str = "full", *, output: str | os.PathLike[str] | None = 
         and the figure index is written for what the run produced).
     """
     report_to = stream if stream is not None else sys.stdout
-    plan = plan_run(profile, output=output, only=only, notebooks_dir=notebooks_dir, profiles_file=profiles_file,
-                    figures_dir=figures_dir, results_dir=results_dir, publish=publish)
+    plan = plan_run(
+        profile,
+        output=output,
+        only=only,
+        notebooks_dir=notebooks_dir,
+        profiles_file=profiles_file,
+        figures_dir=figures_dir,
+        results_dir=results_dir,
+        publish=publish,
+    )
     for folder in (plan.figures_dir, plan.results_dir, plan.executed_dir):
         folder.mkdir(parents=True, exist_ok=True)
     print(plan.describe(), file=report_to, flush=True)
@@ -284,8 +355,13 @@ def reproduce(profile: str = "full", *, output: str | os.PathLike[str] | None = 
     return results
 
 
-def execute_plan(plan: RunPlan, *, timeout: float | None = DEFAULT_TIMEOUT, progress: bool | None = None,
-                 stream: TextIO | None = None) -> tuple[list[NotebookResult], list[NotebookFailed]]:
+def execute_plan(
+    plan: RunPlan,
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    progress: bool | None = None,
+    stream: TextIO | None = None,
+) -> tuple[list[NotebookResult], list[NotebookFailed]]:
     """Run every notebook of ``plan`` in order, checking each one's declared figures and tables; a failing notebook
     does not stop the run (its result carries the error). Returns the results and the failures, in run order."""
     from tqdm import tqdm
@@ -303,12 +379,27 @@ def execute_plan(plan: RunPlan, *, timeout: float | None = DEFAULT_TIMEOUT, prog
             started, clock = time.time(), time.perf_counter()
             try:
                 seconds = run_notebook(run.path, output_path, run.parameters, timeout=timeout, cwd=plan.notebooks_dir)
-                check_outputs(run.path.name, run.figures, run.tables, plan.figures_dir, plan.results_dir,
-                              since=started, output_path=output_path)
+                check_outputs(
+                    run.path.name,
+                    run.figures,
+                    run.tables,
+                    plan.figures_dir,
+                    plan.results_dir,
+                    since=started,
+                    output_path=output_path,
+                )
             except NotebookFailed as exc:
                 failures.append(exc)
-                results.append(NotebookResult(run.path.name, output_path, time.perf_counter() - clock, run.figures,
-                                              run.parameters, error=str(exc)))
+                results.append(
+                    NotebookResult(
+                        run.path.name,
+                        output_path,
+                        time.perf_counter() - clock,
+                        run.figures,
+                        run.parameters,
+                        error=str(exc),
+                    )
+                )
                 if show_bar:
                     bar.write(f"  FAILED: {exc}", file=out)
                 else:
@@ -321,8 +412,7 @@ def execute_plan(plan: RunPlan, *, timeout: float | None = DEFAULT_TIMEOUT, prog
 
 
 def format_summary(results: Sequence[NotebookResult]) -> str:
-    """The per-notebook summary table printed after a run (a failed notebook shows ``FAILED``), then the total.
-    """
+    """The per-notebook summary table printed after a run (a failed notebook shows ``FAILED``), then the total."""
     rows = [(r.notebook, f"{r.seconds:.1f}", "FAILED" if r.error else (", ".join(r.figures) or "-")) for r in results]
     n_fig = sum(len(r.figures) for r in results if not r.error)
     n_failed = sum(1 for r in results if r.error)
@@ -363,7 +453,9 @@ def kernel_manager_class() -> type:
         """jupyter_client's kernel manager, on IPC sockets where possible and quiet at shutdown."""
 
         transport = CaselessStrEnum(
-            ["tcp", "ipc"], default_value="ipc" if os.name == "posix" else "tcp", config=True,
+            ["tcp", "ipc"],
+            default_value="ipc" if os.name == "posix" else "tcp",
+            config=True,
             help="Transport of the kernel's sockets (IPC on POSIX: no unencrypted TCP).",
         )
 
@@ -401,13 +493,20 @@ def kernel_metadata(kernel_name: str = KERNEL_NAME) -> dict[str, Any]:
         NotebookClient(nb, kernel_name=kernel_name, kernel_manager_class=kernel_manager_class()).execute()
     except Exception as exc:
         raise RunnerError(f"kernel {kernel_name!r} did not start: {type(exc).__name__}: {exc}") from exc
-    return {"kernelspec": {"display_name": spec.display_name, "language": spec.language, "name": kernel_name},
-            "language_info": dict(nb.metadata["language_info"])}
+    return {
+        "kernelspec": {"display_name": spec.display_name, "language": spec.language, "name": kernel_name},
+        "language_info": dict(nb.metadata["language_info"]),
+    }
 
 
-def run_notebook(path: str | os.PathLike[str], output_path: str | os.PathLike[str],
-                 parameters: Mapping[str, Any] | None = None, *, timeout: float | None = DEFAULT_TIMEOUT,
-                 cwd: str | os.PathLike[str] | None = None) -> float:
+def run_notebook(
+    path: str | os.PathLike[str],
+    output_path: str | os.PathLike[str],
+    parameters: Mapping[str, Any] | None = None,
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    cwd: str | os.PathLike[str] | None = None,
+) -> float:
     """Execute one notebook with papermill (parameters injected after its ``parameters`` cell; none: its defaults),
     write the executed notebook to ``output_path`` (also on failure) and return the seconds taken.
 
@@ -425,28 +524,49 @@ def run_notebook(path: str | os.PathLike[str], output_path: str | os.PathLike[st
         import papermill
 
         papermill.execute_notebook(
-            str(path), str(output_path), parameters=dict(parameters or {}), kernel_name=KERNEL_NAME,
-            cwd=str(cwd if cwd is not None else path.parent), execution_timeout=timeout, progress_bar=False,
-            log_output=False, request_save_on_cell_execute=True, kernel_manager_class=kernel_manager_class())
+            str(path),
+            str(output_path),
+            parameters=dict(parameters or {}),
+            kernel_name=KERNEL_NAME,
+            cwd=str(cwd if cwd is not None else path.parent),
+            execution_timeout=timeout,
+            progress_bar=False,
+            log_output=False,
+            request_save_on_cell_execute=True,
+            kernel_manager_class=kernel_manager_class(),
+        )
     except PapermillExecutionError as exc:
         where = _describe_cell(output_path, path, execution_count=exc.exec_count, source=exc.source)
-        raise _notebook_failed(path, output_path, where, f"{exc.ename}: {_first_lines(str(exc.evalue), 3)}",
-                               "with the traceback") from exc
+        raise _notebook_failed(
+            path, output_path, where, f"{exc.ename}: {_first_lines(str(exc.evalue), 3)}", "with the traceback"
+        ) from exc
     except Exception as exc:  # timeouts, dead kernels, kernel start failures
         where = _describe_cell(output_path, path)
-        raise _notebook_failed(path, output_path, where, f"{type(exc).__name__}: {_first_lines(str(exc), 3)}",
-                               "partial") from exc
+        raise _notebook_failed(
+            path, output_path, where, f"{type(exc).__name__}: {_first_lines(str(exc), 3)}", "partial"
+        ) from exc
     return time.perf_counter() - start
 
 
 def _notebook_failed(path: Path, output_path: Path, where: str, error: str, saved: str) -> NotebookFailed:
     """The error of a failed run: the notebook, the cell (``where``), the error's first lines, the saved notebook."""
-    return NotebookFailed(f"notebook {path.name} failed{where}:\n  {error}\n  executed notebook ({saved}): "
-                          f"{output_path}", notebook=path.name, output_path=output_path)
+    return NotebookFailed(
+        f"notebook {path.name} failed{where}:\n  {error}\n  executed notebook ({saved}): {output_path}",
+        notebook=path.name,
+        output_path=output_path,
+    )
 
 
-def check_outputs(notebook: str, figures: Sequence[str], tables: Sequence[str], fig_dir: Path, results_dir: Path, *,
-                  since: float, output_path: Path) -> None:
+def check_outputs(
+    notebook: str,
+    figures: Sequence[str],
+    tables: Sequence[str],
+    fig_dir: Path,
+    results_dir: Path,
+    *,
+    since: float,
+    output_path: Path,
+) -> None:
     """Fail unless every declared figure and table exists and was written during the run."""
     from .figures import figure_files
 
@@ -467,9 +587,12 @@ def check_outputs(notebook: str, figures: Sequence[str], tables: Sequence[str], 
         elif not any(fresh(file) for file in matches):
             problems.append(f"table {pattern}: stale (not rewritten by this run)")
     if problems:
-        raise NotebookFailed(f"notebook {notebook} did not write the figures and tables it declares (figures: "
-                             f"{fig_dir}):\n  " + "\n  ".join(problems) + f"\n  executed notebook: {output_path}",
-                             notebook=notebook, output_path=output_path)
+        raise NotebookFailed(
+            f"notebook {notebook} did not write the figures and tables it declares (figures: "
+            f"{fig_dir}):\n  " + "\n  ".join(problems) + f"\n  executed notebook: {output_path}",
+            notebook=notebook,
+            output_path=output_path,
+        )
 
 
 def _first_lines(text: str, n: int) -> str:
@@ -477,8 +600,9 @@ def _first_lines(text: str, n: int) -> str:
     return " | ".join(lines[:n]) + (" ..." if len(lines) > n else "")
 
 
-def _describe_cell(executed: Path, notebook: Path, *, execution_count: int | None = None,
-                   source: str | None = None) -> str:
+def _describe_cell(
+    executed: Path, notebook: Path, *, execution_count: int | None = None, source: str | None = None
+) -> str:
     """Name the failed (or still running) cell the way a user finds it, from the executed notebook: text such as
     `` at cell [4] of the executed notebook (code cell 3 of 03_x.ipynb, starting 'raise ValueError')``, or only
     what is known (empty if nothing)."""
@@ -486,8 +610,11 @@ def _describe_cell(executed: Path, notebook: Path, *, execution_count: int | Non
         nb = read_notebook(executed)
     except Exception:
         nb = None
-    code = [c for c in nb.cells if c.cell_type == "code" and "injected-parameters" not in c.metadata.get("tags", [])
-            ] if nb is not None else []
+    code = (
+        [c for c in nb.cells if c.cell_type == "code" and "injected-parameters" not in c.metadata.get("tags", [])]
+        if nb is not None
+        else []
+    )
     found = None
     if execution_count is not None:
         found = next((i for i, c in enumerate(code) if c.get("execution_count") == execution_count), None)
@@ -544,8 +671,14 @@ def strip_volatile(nb: Any) -> Any:
     return nb
 
 
-def store(*, only: Iterable[str] | None = None, notebooks_dir: str | os.PathLike[str] | None = None,
-          timeout: float | None = DEFAULT_TIMEOUT, execute: bool = True, stream: TextIO | None = None) -> list[Path]:
+def store(
+    *,
+    only: Iterable[str] | None = None,
+    notebooks_dir: str | os.PathLike[str] | None = None,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    execute: bool = True,
+    stream: TextIO | None = None,
+) -> list[Path]:
     """Re-execute committed notebooks in place with their defaults, then store them clean; return those rewritten.
 
     Each notebook runs with papermill without injected parameters (its figures go to the git-ignored

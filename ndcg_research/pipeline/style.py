@@ -39,16 +39,14 @@ UNDEFINED_LABEL = "undefined (every gap is 0)"
 
 
 def round_significant(values: Any, digits: int = 8) -> np.ndarray:
-    """Values rounded to ``digits`` significant digits (NaN and infinities kept): what goes into a plot.
-    """
+    """Values rounded to ``digits`` significant digits (NaN and infinities kept): what goes into a plot."""
     array = np.asarray(values, dtype=np.float64)
     flat = [float(f"{v:.{digits}g}") if math.isfinite(v) else v for v in array.ravel().tolist()]
     return np.array(flat, dtype=np.float64).reshape(array.shape)
 
 
 def select(table: pd.DataFrame, **where: Any) -> pd.DataFrame:
-    """The rows whose columns equal the given values, sorted by n when there is an n column.
-    """
+    """The rows whose columns equal the given values, sorted by n when there is an n column."""
     mask = np.ones(len(table), dtype=bool)
     for column, value in where.items():
         mask &= (table[column] == value).to_numpy()
@@ -57,15 +55,13 @@ def select(table: pd.DataFrame, **where: Any) -> pd.DataFrame:
 
 
 def crossing_n(crossings: pd.DataFrame, first: str, second: str, discount: str) -> float:
-    """The n at which ``discount``'s expected gap of ``first`` over ``second`` changes sign; NaN if none is listed.
-    """
+    """The n at which ``discount``'s expected gap of ``first`` over ``second`` changes sign; NaN if none is listed."""
     rows = select(crossings, first=first, second=second, discount=discount)
     return float(rows["crossing_n"].iloc[0]) if len(rows) else float("nan")
 
 
 def plotted_column(rows: pd.DataFrame, name: str) -> np.ndarray:
-    """A column as float64 values rounded for plotting (:func:`round_significant`).
-    """
+    """A column as float64 values rounded for plotting (:func:`round_significant`)."""
     return round_significant(rows[name].to_numpy(dtype=np.float64))
 
 
@@ -83,27 +79,26 @@ def panel_grid(count: int, cols: int, size: tuple[float, float] = (3.3, 2.7), **
     return fig, axes
 
 
-def model_panel_grid(models: Sequence[str], discounts: Sequence[str], size: tuple[float, float]
-                  ) -> tuple[Figure, np.ndarray, list[tuple[Axes, str, str]]]:
-    """A grid with one row of panels per model and one column per discount: (figure, axes, [(ax, model, discount)]).
-    """
+def model_panel_grid(
+    models: Sequence[str], discounts: Sequence[str], size: tuple[float, float]
+) -> tuple[Figure, np.ndarray, list[tuple[Axes, str, str]]]:
+    """A grid with one row of panels per model and one column per discount: (figure, axes, [(ax, model, discount)])."""
     fig, axes = panel_grid(len(models) * len(discounts), len(discounts), size=size)
-    panels = [(axes[m * len(discounts) + j], label, d)
-              for m, label in enumerate(models) for j, d in enumerate(discounts)]
+    panels = [
+        (axes[m * len(discounts) + j], label, d) for m, label in enumerate(models) for j, d in enumerate(discounts)
+    ]
     return fig, axes, panels
 
 
 def label_rows(axes: np.ndarray, cols: int, label: str) -> None:
-    """The y-axis label on the first panel of every row (of ``cols`` panels) that is shown.
-    """
+    """The y-axis label on the first panel of every row (of ``cols`` panels) that is shown."""
     for ax in axes[::cols]:
         if ax.get_visible():
             ax.set_ylabel(label)
 
 
 def label_grid_edges(axes: np.ndarray, column_titles: Sequence[str], row_labels: Sequence[str]) -> None:
-    """Titles over the top row, y labels on the first column, "n" under the bottom row of a 2-D grid of axes.
-    """
+    """Titles over the top row, y labels on the first column, "n" under the bottom row of a 2-D grid of axes."""
     for ax, title in zip(axes[0], column_titles, strict=False):
         ax.set_title(title, fontsize=10)
     for ax, label in zip(axes[:, 0], row_labels, strict=False):
@@ -119,25 +114,28 @@ def legend_below(fig: Figure, entries: Sequence[tuple[Any, str]], ncols: int = 5
     its last handle. At most ``ncols`` columns.
     """
     unique = {label: handle for handle, label in entries}
-    fig.legend(list(unique.values()), list(unique), loc="outside lower center",
-               ncols=min(ncols, len(unique)), fontsize=9, frameon=False)
+    fig.legend(
+        list(unique.values()),
+        list(unique),
+        loc="outside lower center",
+        ncols=min(ncols, len(unique)),
+        fontsize=9,
+        frameon=False,
+    )
 
 
 def discount_title(spec: str) -> str:
-    """A panel title for a discount: its spec and its class of decay.
-    """
+    """A panel title for a discount: its spec and its class of decay."""
     return f"{spec}  ({parse_discount(spec).decay})"
 
 
 def pair_label(better: str, worse: str) -> str:
-    """A pair of rankers as a legend label or title.
-    """
+    """A pair of rankers as a legend label or title."""
     return f"{better} > {worse}"
 
 
 def log_ticks_1_2_5(ax: Axes) -> None:
-    """Labelled log ticks on the y axis at 1, 2 and 5 times powers of ten (at least two labels on short ranges).
-    """
+    """Labelled log ticks on the y axis at 1, 2 and 5 times powers of ten (at least two labels on short ranges)."""
     ax.yaxis.set_major_locator(LogLocator(base=10, subs=(1.0, 2.0, 5.0)))
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
     ax.yaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
@@ -155,29 +153,36 @@ def decade_ticks(ax: Axes) -> None:
 
 
 def n_label(n: float) -> str:
-    """A list length or count for a title or tick: ``10^k`` (math text) for a power of ten from 10^3 on, else plain.
-    """
+    """A list length or count for a title or tick: ``10^k`` (math text) for a power of ten from 10^3 on, else plain."""
     value = float(n)
     exponent = round(math.log10(value)) if value > 0 else 0
-    if value > 0 and math.isclose(value, 10.0 ** exponent) and (exponent >= 3 or exponent <= -2):
+    if value > 0 and math.isclose(value, 10.0**exponent) and (exponent >= 3 or exponent <= -2):
         return f"$10^{{{exponent}}}$"
     return f"{value:g}"
 
 
 def error_bar_lengths(centre: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
-    """Asymmetric error-bar lengths (2, n) for errorbar(); undefined intervals draw no bar.
-    """
+    """Asymmetric error-bar lengths (2, n) for errorbar(); undefined intervals draw no bar."""
     return np.maximum(np.nan_to_num(np.stack([centre - low, high - centre])), 0.0)
 
 
-def interval_markers(ax: Axes, x: np.ndarray, centre: np.ndarray, low: np.ndarray, high: np.ndarray, index: int,
-                     line: str = "") -> Any:
+def interval_markers(
+    ax: Axes, x: np.ndarray, centre: np.ndarray, low: np.ndarray, high: np.ndarray, index: int, line: str = ""
+) -> Any:
     """The ``index``-th series of a panel as markers with error bars from ``low`` to ``high`` (colour ``C{index}``).
 
     ``line`` is a line style drawn between the markers ("": none). Returns the errorbar container, for the legend.
     """
-    return ax.errorbar(x, centre, yerr=error_bar_lengths(centre, low, high), fmt=MARKERS[index % len(MARKERS)] + line,
-                       ms=4, capsize=2, lw=1, color=f"C{index}")
+    return ax.errorbar(
+        x,
+        centre,
+        yerr=error_bar_lengths(centre, low, high),
+        fmt=MARKERS[index % len(MARKERS)] + line,
+        ms=4,
+        capsize=2,
+        lw=1,
+        color=f"C{index}",
+    )
 
 
 def mark_undefined(ax: Axes, n: np.ndarray, values: np.ndarray) -> list[Any]:
@@ -199,8 +204,7 @@ EXPONENT_RANGE = 1.0
 
 
 def decay_colors(discounts: Sequence[str]) -> dict[str, Any]:
-    """One colour per discount along the 'viridis' map, in the given order (slowest decay first).
-    """
+    """One colour per discount along the 'viridis' map, in the given order (slowest decay first)."""
     cmap = colormaps["viridis"]
     count = max(len(discounts) - 1, 1)
     return {d: cmap(0.92 * i / count) for i, d in enumerate(discounts)}

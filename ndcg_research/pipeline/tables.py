@@ -26,8 +26,7 @@ import numpy as np
 import pandas as pd
 
 from ..findings import threshold
-from ..stats import proportion_z
-from ..stats import CONFIDENCE, family_confidence, share_label, wilson_interval
+from ..stats import CONFIDENCE, family_confidence, proportion_z, share_label, wilson_interval
 
 #: An absolute z beyond this is a disagreement between two independent runs beyond chance (as notebooks 03-10 use it).
 REPLICATION_Z = 3.0
@@ -47,8 +46,13 @@ def pivot(table: pd.DataFrame, index: str | Sequence[str], columns: str | Sequen
 def stack(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """Per-model tables in one, with the model's label in a ``label`` column and, for pair tables, a readable pair
     name ``better > worse`` in a ``pair`` column."""
-    return pd.concat([t.assign(label=label, **({"pair": t["better"] + " > " + t["worse"]} if "better" in t else {}))
-                      for label, t in tables.items()], ignore_index=True)
+    return pd.concat(
+        [
+            t.assign(label=label, **({"pair": t["better"] + " > " + t["worse"]} if "better" in t else {}))
+            for label, t in tables.items()
+        ],
+        ignore_index=True,
+    )
 
 
 def value_range(values: pd.Series, digits: int = 3) -> str:
@@ -81,15 +85,17 @@ def _counts(table: pd.DataFrame, column: str, trials: str) -> tuple[list[int], l
     for row, (share, total) in enumerate(zip(table[column].tolist(), table[trials].tolist(), strict=False)):
         count = float(share) * int(total)
         if not (np.isfinite(count) and abs(count - round(count)) <= 1e-6):
-            raise ValueError(f"{column} of row {row} must be a share of {int(total)} trials (a whole count), "
-                             f"got {float(share)!r}")
+            raise ValueError(
+                f"{column} of row {row} must be a share of {int(total)} trials (a whole count), got {float(share)!r}"
+            )
         counts.append(int(round(count)))
         totals.append(int(total))
     return counts, totals
 
 
-def proportion_cells(table: pd.DataFrame, column: str, trials: str = "replicates", *, digits: int = 2,
-                     interval: bool = True) -> list[str]:
+def proportion_cells(
+    table: pd.DataFrame, column: str, trials: str = "replicates", *, digits: int = 2, interval: bool = True
+) -> list[str]:
     """Each row's share ``table[column]`` of ``table[trials]`` as :func:`~ndcg_research.stats.intervals.share_label`
     text.
 
@@ -105,8 +111,9 @@ def proportion_cells(table: pd.DataFrame, column: str, trials: str = "replicates
     return labels
 
 
-def chance_level(table: pd.DataFrame, column: str, trials: str = "replicates", *,
-                 family: int | None = None) -> np.ndarray:
+def chance_level(
+    table: pd.DataFrame, column: str, trials: str = "replicates", *, family: int | None = None
+) -> np.ndarray:
     """Which rows' share ``table[column]`` cannot be told from a coin flip, by one rule for every table.
 
     Rule (threshold ``chance_p`` in ``findings/thresholds.toml``): a P(correct) is at chance level when its
@@ -130,8 +137,9 @@ def chance_level(table: pd.DataFrame, column: str, trials: str = "replicates", *
     return np.asarray(flags, dtype=bool)
 
 
-def count_cells(table: pd.DataFrame, column: str, trials: str = "replicates", *, digits: int = 2,
-                flag: np.ndarray | None = None) -> list[str]:
+def count_cells(
+    table: pd.DataFrame, column: str, trials: str = "replicates", *, digits: int = 2, flag: np.ndarray | None = None
+) -> list[str]:
     """Each row's share ``table[column]`` of ``table[trials]`` as "count/trials [Wilson 95%]", one format for all rows.
 
     A column of such cells never mixes decimals and counts, and a perfect record of a few trials
@@ -148,8 +156,9 @@ def count_cells(table: pd.DataFrame, column: str, trials: str = "replicates", *,
     return cells
 
 
-def headed(table: pd.DataFrame, columns: Mapping[str, str], digits: Mapping[str, int] | None = None,
-           index: Sequence[str] = ()) -> pd.DataFrame:
+def headed(
+    table: pd.DataFrame, columns: Mapping[str, str], digits: Mapping[str, int] | None = None, index: Sequence[str] = ()
+) -> pd.DataFrame:
     """The columns ``columns`` of ``table``, renamed to their words, floats rounded per column.
 
     ``columns``: column name -> header in words (with the unit), in the order to show; ``digits``: decimals per
@@ -169,17 +178,16 @@ def headed(table: pd.DataFrame, columns: Mapping[str, str], digits: Mapping[str,
     return out
 
 
-
 def interval_text(centre: float, low: float, high: float, digits: int = 2) -> str:
-    """``'0.21 [0.15, 0.27]'``, or ``'-'`` when the value is undefined (NaN).
-    """
+    """``'0.21 [0.15, 0.27]'``, or ``'-'`` when the value is undefined (NaN)."""
     if not math.isfinite(centre):
         return "-"
     return f"{centre:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
 
 
-def replication_line(here: pd.DataFrame, full: pd.DataFrame, keys: Sequence[str], share: str,
-                     trials: str = "replicates") -> str:
+def replication_line(
+    here: pd.DataFrame, full: pd.DataFrame, keys: Sequence[str], share: str, trials: str = "replicates"
+) -> str:
     """One sentence comparing the shares of two independent runs where both measured the same cell.
 
     Each common cell (equal ``keys``) gets a two-proportion z (:func:`~ndcg_research.stats.replication.proportion_z`);
@@ -194,9 +202,11 @@ def replication_line(here: pd.DataFrame, full: pd.DataFrame, keys: Sequence[str]
         return f"replication: no cell in common with the full profile (seed {seed_full})"
     z = proportion_z(both[share], both[trials], both[f"{share}_full"], both[f"{trials}_full"]).abs()
     chance = 0.0027 * len(both)
-    return (f"replication (seed {seed_here} here, {seed_full} in the full profile): {len(both)} cells in common, "
-            f"largest |z| = {z.max():.2f}, |z| > {REPLICATION_Z:g} in {int((z > REPLICATION_Z).sum())} "
-            f"(about {chance:.1f} expected by chance)")
+    return (
+        f"replication (seed {seed_here} here, {seed_full} in the full profile): {len(both)} cells in common, "
+        f"largest |z| = {z.max():.2f}, |z| > {REPLICATION_Z:g} in {int((z > REPLICATION_Z).sum())} "
+        f"(about {chance:.1f} expected by chance)"
+    )
 
 
 def trend_agreement(predicted: str, measured: str, flat: str = "flat") -> str:
@@ -216,15 +226,15 @@ def trend_agreement(predicted: str, measured: str, flat: str = "flat") -> str:
 
 
 def agreement_counts(agreement: pd.Series) -> dict[str, int]:
-    """How many cells with a prediction agree, contradict or are unresolved (:func:`trend_agreement`).
-    """
+    """How many cells with a prediction agree, contradict or are unresolved (:func:`trend_agreement`)."""
     called = agreement[agreement != "no call"]
     return {k: int((called == k).sum()) for k in ("agrees", "contradicts", "unresolved")} | {"called": len(called)}
 
 
 def agreement_text(agreement: pd.Series) -> str:
-    """:func:`agreement_counts` in words.
-    """
+    """:func:`agreement_counts` in words."""
     c = agreement_counts(agreement)
-    return (f"agrees in {c['agrees']}, contradicts in {c['contradicts']}, unresolved in {c['unresolved']} of "
-            f"{c['called']} cells with a prediction")
+    return (
+        f"agrees in {c['agrees']}, contradicts in {c['contradicts']}, unresolved in {c['unresolved']} of "
+        f"{c['called']} cells with a prediction"
+    )

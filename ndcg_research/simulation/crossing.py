@@ -32,17 +32,15 @@ import numpy as np
 import pandas as pd
 
 from ..core import parse_discount
-from ..stats import wilson_interval
-from ..stats import TIE_TOLERANCE
+from ..stats import TIE_TOLERANCE, wilson_interval
 from . import finite_n
 from .model import parse_model, parse_ranker
 from .sweeps import SweepResult
 
 
 def expected_gap(model: str, first: str, second: str, discount: str, n: int) -> float:
-    """``E nDCG(first) - E nDCG(second)`` at list length n, from the finite-n theory.
-    """
-    return (finite_n.finite_n_ndcg(model, first, discount, n) - finite_n.finite_n_ndcg(model, second, discount, n))
+    """``E nDCG(first) - E nDCG(second)`` at list length n, from the finite-n theory."""
+    return finite_n.finite_n_ndcg(model, first, discount, n) - finite_n.finite_n_ndcg(model, second, discount, n)
 
 
 def _gaps(model: str, first: str, second: str, discounts: Sequence[str], n: int) -> np.ndarray:
@@ -50,8 +48,9 @@ def _gaps(model: str, first: str, second: str, discounts: Sequence[str], n: int)
     return values[0] - values[1]
 
 
-def crossing_n(model: str, first: str, second: str, discount: str, n_min: int, n_max: int,
-               points: int = 41) -> tuple[int | None, float, float]:
+def crossing_n(
+    model: str, first: str, second: str, discount: str, n_min: int, n_max: int, points: int = 41
+) -> tuple[int | None, float, float]:
     """The smallest list length at which the expected order of two rankers differs from the one at ``n_min``.
 
     The expected gap is evaluated on ``points`` geometrically spaced n from ``n_min`` to
@@ -69,8 +68,9 @@ def crossing_n(model: str, first: str, second: str, discount: str, n_min: int, n
     return (None if math.isnan(n) else int(n)), float(row["gap_at_n_min"]), float(row["gap_at_n_max"])
 
 
-def crossing_table(model: str, first: str, second: str, discounts: Sequence[str], n_min: int, n_max: int,
-                   points: int = 41) -> pd.DataFrame:
+def crossing_table(
+    model: str, first: str, second: str, discounts: Sequence[str], n_min: int, n_max: int, points: int = 41
+) -> pd.DataFrame:
     """:func:`crossing_n` for every discount: one row each.
 
     Returns pandas.DataFrame: columns: model, first, second, discount, decay, n_min, n_max, gap_at_n_min,
@@ -97,14 +97,27 @@ def crossing_table(model: str, first: str, second: str, discounts: Sequence[str]
                 else:
                     hi = mid
             crossing = float(hi)
-        rows.append(dict(model=model, first=first, second=second, discount=spec, decay=parse_discount(spec).decay,
-                         n_min=n_min, n_max=n_max, gap_at_n_min=float(gaps[0, j]), gap_at_n_max=float(gaps[-1, j]),
-                         crossing_n=crossing, first_ahead_below=bool(gaps[0, j] > 0)))
+        rows.append(
+            dict(
+                model=model,
+                first=first,
+                second=second,
+                discount=spec,
+                decay=parse_discount(spec).decay,
+                n_min=n_min,
+                n_max=n_max,
+                gap_at_n_min=float(gaps[0, j]),
+                gap_at_n_max=float(gaps[-1, j]),
+                crossing_n=crossing,
+                first_ahead_below=bool(gaps[0, j] > 0),
+            )
+        )
     return pd.DataFrame(rows)
 
 
-def decision_table(result: SweepResult, first: str, second: str, reference: str = "log2",
-                   tie_tolerance: float = TIE_TOLERANCE) -> pd.DataFrame:
+def decision_table(
+    result: SweepResult, first: str, second: str, reference: str = "log2", tie_tolerance: float = TIE_TOLERANCE
+) -> pd.DataFrame:
     """Per (discount, n): how often a discount picks ``first`` over ``second``, and how often it decides
     otherwise than ``reference`` on the same data set.
 
@@ -122,6 +135,7 @@ def decision_table(result: SweepResult, first: str, second: str, reference: str 
     rows = []
     for d in sweep.discounts:
         for n in sweep.ns:
+
             def decide(discount: str, n: int = n) -> np.ndarray:
                 gap = result.ndcg(first, discount, n) - result.ndcg(second, discount, n)
                 return np.where(np.abs(gap) <= tie_tolerance, 0, np.sign(gap))
@@ -130,8 +144,23 @@ def decision_table(result: SweepResult, first: str, second: str, reference: str 
             count = here.size
             wins, differs = int(np.count_nonzero(here > 0)), int(np.count_nonzero(here != there))
             (wl, wh), (dl, dh) = wilson_interval(wins, count), wilson_interval(differs, count)
-            rows.append(dict(model=sweep.model, first=first, second=second, discount=d, n=n, replicates=count,
-                             p_first=wins / count, p_first_low=wl, p_first_high=wh, reference=reference,
-                             p_differs=differs / count, p_differs_low=dl, p_differs_high=dh,
-                             p_reversed=float(np.mean(here * there < 0)), seed=sweep.seed))
+            rows.append(
+                dict(
+                    model=sweep.model,
+                    first=first,
+                    second=second,
+                    discount=d,
+                    n=n,
+                    replicates=count,
+                    p_first=wins / count,
+                    p_first_low=wl,
+                    p_first_high=wh,
+                    reference=reference,
+                    p_differs=differs / count,
+                    p_differs_low=dl,
+                    p_differs_high=dh,
+                    p_reversed=float(np.mean(here * there < 0)),
+                    seed=sweep.seed,
+                )
+            )
     return pd.DataFrame(rows)

@@ -38,9 +38,8 @@ import numpy as np
 import pandas as pd
 
 from ..core import _kernels as kernels
-from ..core import parse_discount, parse_gain
+from ..core import format_call, parse_discount, parse_gain, parse_registered
 from ..core._ranking import top_order
-from ..core import format_call, parse_registered
 from .model import Ranker, parse_model, parse_ranker
 from .replicates import Chunk
 from .simulate import sample
@@ -53,8 +52,7 @@ _DOMAIN = {"fixed": "k >= 1", "power": "0 < a < 1", "fraction": "0 < c <= 1"}
 
 @dataclass(frozen=True)
 class CutoffRule:
-    """How the cut-off k follows the list length n; build it with :func:`parse_cutoff`.
-    """
+    """How the cut-off k follows the list length n; build it with :func:`parse_cutoff`."""
 
     kind: str
     value: float = 0.0
@@ -68,7 +66,7 @@ class CutoffRule:
             k = int(self.value)
         elif self.kind == "power":
             # The small slack keeps exact powers exact (1e4 ** 0.5 = 100, not 101).
-            k = math.ceil(n ** self.value - 1e-9)
+            k = math.ceil(n**self.value - 1e-9)
         elif self.kind == "fraction":
             k = math.ceil(self.value * n - 1e-9)
         else:
@@ -77,8 +75,7 @@ class CutoffRule:
 
     @property
     def exponent(self) -> float:
-        """The a of ``k ~ n^a``: 0 for a fixed k, a for ``power(a)``, 1 for a fraction of n or the whole list.
-        """
+        """The a of ``k ~ n^a``: 0 for a fixed k, a for ``power(a)``, 1 for a fraction of n or the whole list."""
         return {"fixed": 0.0, "power": float(self.value)}.get(self.kind, 1.0)
 
     def __str__(self) -> str:
@@ -93,8 +90,7 @@ class CutoffRule:
 
 
 def parse_cutoff(spec: str | CutoffRule) -> CutoffRule:
-    """Parse a cut-off rule: ``fixed(k=K)``, ``power(a=A)`` (0 < A < 1), ``fraction(c=C)`` (0 < C <= 1), ``all``.
-    """
+    """Parse a cut-off rule: ``fixed(k=K)``, ``power(a=A)`` (0 < A < 1), ``fraction(c=C)`` (0 < C <= 1), ``all``."""
     if isinstance(spec, CutoffRule):
         return spec
     name, kwargs = parse_registered(spec, _RULES, what="cut-off rule", valid=f"valid rules: {_RULES_VALID}")
@@ -112,8 +108,9 @@ def _tie_free(rankers: Iterable[Ranker]) -> list[Ranker]:
     rankers = list(rankers)
     for r in rankers:
         if r.kind == "coarse":
-            raise ValueError(f"rankers: {str(r)!r} ties items within bins; nDCG@k here needs tie-free rankers "
-                             f"(bayes, noisy, random)")
+            raise ValueError(
+                f"rankers: {str(r)!r} ties items within bins; nDCG@k here needs tie-free rankers (bayes, noisy, random)"
+            )
     return rankers
 
 
@@ -211,18 +208,20 @@ class CutoffSweep(Sweep):
     def compute_chunk(self, chunk: Chunk) -> np.ndarray:
         """nDCG@k of the replicates of ``chunk``: shape (replicates, rankers, discounts, rules)."""
         ks = self.ks(chunk.n)
-        return np.stack([
-            replicate_ndcg_at_k(self.model, self.rankers, self.discounts, chunk.n, ks, seed=self.seed, replicate=r,
-                                gain=self.gain)
-            for r in range(chunk.start, chunk.stop)  # loop over replicates (data sets)
-        ])
+        return np.stack(
+            [
+                replicate_ndcg_at_k(
+                    self.model, self.rankers, self.discounts, chunk.n, ks, seed=self.seed, replicate=r, gain=self.gain
+                )
+                for r in range(chunk.start, chunk.stop)  # loop over replicates (data sets)
+            ]
+        )
 
     def annotate(self, table: pd.DataFrame) -> pd.DataFrame:
         """The columns of :meth:`Sweep.annotate`, plus the cut-off ``k`` of the rule at n."""
         table = super().annotate(table)
         k = {(r, n): parse_cutoff(r).k(n) for r in self.rules for n in self.ns}
-        table.insert(table.columns.get_loc("n") + 1, "k",
-                     [k[r, n] for r, n in zip(table["rule"], table["n"], strict=True)])
+        table.insert(
+            table.columns.get_loc("n") + 1, "k", [k[r, n] for r, n in zip(table["rule"], table["n"], strict=True)]
+        )
         return table
-
-

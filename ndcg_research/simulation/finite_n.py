@@ -142,7 +142,7 @@ def _gated_rank_gains(model: Model, ranker: Ranker, n: int, gain: Gain) -> np.nd
     alpha = (q - mean) / spread
     cut_mean = mean - spread * stats.norm.pdf(alpha) / np.maximum(stats.norm.cdf(alpha), 1e-300)
     truncated[mid] = inside[mid] * bayes(np.clip(cut_mean, 0.0, q))
-    out[lo - 1: hi] = truncated + (1 - inside) * rest
+    out[lo - 1 : hi] = truncated + (1 - inside) * rest
     return out
 
 
@@ -164,13 +164,19 @@ def ideal_rank_gains(model: str | Model, n: int, *, gain: str | Gain = "linear")
         lo, hi = max(1, math.floor(n * qk - 40 * sd)), min(n, math.ceil(n * qk + 40 * sd))
         tail = np.zeros(n)
         tail[: lo - 1] = 1.0
-        tail[lo - 1: hi] = stats.binom.sf(ranks[lo - 1: hi] - 1, n, qk)
+        tail[lo - 1 : hi] = stats.binom.sf(ranks[lo - 1 : hi] - 1, n, qk)
         out += step * tail
     return out
 
 
-def finite_n_values(model: str | Model, rankers: Sequence[str | Ranker], discounts: Sequence[str | Discount], n: int,
-                    *, gain: str | Gain = "linear") -> np.ndarray:
+def finite_n_values(
+    model: str | Model,
+    rankers: Sequence[str | Ranker],
+    discounts: Sequence[str | Discount],
+    n: int,
+    *,
+    gain: str | Gain = "linear",
+) -> np.ndarray:
     """:func:`finite_n_ndcg` of every ranker under every discount at one n, sharing the expected gains.
 
     Returns numpy.ndarray: shape ``(len(rankers), len(discounts))``.
@@ -182,8 +188,9 @@ def finite_n_values(model: str | Model, rankers: Sequence[str | Ranker], discoun
     return np.stack([rank_gains(model, r, n, gain=gain) @ D for r in rankers]) / ideal
 
 
-def finite_n_ndcg(model: str | Model, ranker: str | Ranker, discount: str | Discount, n: int,
-                  *, gain: str | Gain = "linear") -> float:
+def finite_n_ndcg(
+    model: str | Model, ranker: str | Ranker, discount: str | Discount, n: int, *, gain: str | Gain = "linear"
+) -> float:
     """``sum_r D(r) E[gain at rank r] / sum_r D(r) E[r-th largest gain]``: expected DCG over expected ideal DCG.
 
     See :func:`rank_gains` and :func:`ideal_rank_gains`.
@@ -191,8 +198,15 @@ def finite_n_ndcg(model: str | Model, ranker: str | Ranker, discount: str | Disc
     return float(finite_n_values(model, [ranker], [discount], n, gain=gain)[0, 0])
 
 
-def rare_miss_share(model: str | Model, ranker: str | Ranker, discount: str | Discount, n: int, replicates: int,
-                    *, gain: str | Gain = "linear") -> float:
+def rare_miss_share(
+    model: str | Model,
+    ranker: str | Ranker,
+    discount: str | Discount,
+    n: int,
+    replicates: int,
+    *,
+    gain: str | Gain = "linear",
+) -> float:
     """Share of a ranker's expected DCG shortfall that comes from misses too rare for ``replicates`` data sets.
 
     Over the ranks r where the ideal list holds the top gain ``g*(0+)`` (r up to n times the
@@ -214,8 +228,15 @@ def rare_miss_share(model: str | Model, ranker: str | Ranker, discount: str | Di
     return float(shortfall[replicates * miss < 1].sum() / total) if total > 0 else 0.0
 
 
-def prediction(model: str | Model, ranker: str | Ranker, discount: str | Discount, n: int,
-               *, gain: str | Gain = "linear", finite_n: bool = True) -> dict[str, float | str]:
+def prediction(
+    model: str | Model,
+    ranker: str | Ranker,
+    discount: str | Discount,
+    n: int,
+    *,
+    gain: str | Gain = "linear",
+    finite_n: bool = True,
+) -> dict[str, float | str]:
     """The theory for one (ranker, discount, n): regime, limit, first-order value and finite-n value.
 
     Returns dict: ``regime`` (the discount's decay), ``limit`` (of nDCG, or of its mean for summable discounts),
@@ -246,8 +267,14 @@ def prediction(model: str | Model, ranker: str | Ranker, discount: str | Discoun
     return out
 
 
-def theory_table(model: str | Model, rankers: Sequence[str | Ranker], discounts: Sequence[str | Discount],
-                 ns: Sequence[int], *, gain: str | Gain = "linear") -> pd.DataFrame:
+def theory_table(
+    model: str | Model,
+    rankers: Sequence[str | Ranker],
+    discounts: Sequence[str | Discount],
+    ns: Sequence[int],
+    *,
+    gain: str | Gain = "linear",
+) -> pd.DataFrame:
     """:func:`prediction` for every (discount, ranker, n), sharing the work across discounts and rankers.
 
     Returns pandas.DataFrame: one row per (discount, ranker, n), in that order, with columns model, discount, decay,
@@ -276,7 +303,18 @@ def theory_table(model: str | Model, rankers: Sequence[str | Ranker], discounts:
                     p["first_order"] = 1 - p["eps"] * p["c"]
                 elif p["regime"] == "critical" and d.name != "zipflog":
                     p["first_order"] = zipf_approximation(model, r, n, gain=gain)
-                rows.append(dict(model=str(model), discount=str(d), decay=p["regime"], ranker=str(r), n=n,
-                                 limit=p["limit"], first_order=p["first_order"], eps=p["eps"], c=p["c"],
-                                 finite_n=finite[d, r, n]))
+                rows.append(
+                    dict(
+                        model=str(model),
+                        discount=str(d),
+                        decay=p["regime"],
+                        ranker=str(r),
+                        n=n,
+                        limit=p["limit"],
+                        first_order=p["first_order"],
+                        eps=p["eps"],
+                        c=p["c"],
+                        finite_n=finite[d, r, n],
+                    )
+                )
     return pd.DataFrame(rows)

@@ -78,8 +78,7 @@ from ..core import format_call, parse_call, parse_registered
 
 
 def stable_id(text: str) -> int:
-    """A stable 32-bit number for a spec string (the same in every process and Python version).
-    """
+    """A stable 32-bit number for a spec string (the same in every process and Python version)."""
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "little")
 
 
@@ -106,8 +105,11 @@ class Model:
             raise ValueError(f"model needs 0 <= lo < hi <= 1, a > 0 and grades in 1..32, got {self!r}")
 
     def __str__(self) -> str:
-        shown = {k: getattr(self, k) for k, default in (("lo", 0.0), ("hi", 1.0), ("a", 1.0), ("grades", 1))
-                 if getattr(self, k) != default}
+        shown = {
+            k: getattr(self, k)
+            for k, default in (("lo", 0.0), ("hi", 1.0), ("a", 1.0), ("grades", 1))
+            if getattr(self, k) != default
+        }
         return format_call("probit", shown)
 
     def __repr__(self) -> str:
@@ -131,8 +133,14 @@ class Model:
         eta += self.lo
         return eta
 
-    def draw(self, rng: np.random.Generator, n: int, *, descending: bool = False,
-             scratch: dict[str, np.ndarray] | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def draw(
+        self,
+        rng: np.random.Generator,
+        n: int,
+        *,
+        descending: bool = False,
+        scratch: dict[str, np.ndarray] | None = None,
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Draw ``n`` items: features ``x`` and integer-valued float64 grades ``y``.
 
         ``x = rng.standard_normal(n)`` (sorted into descending order if
@@ -157,8 +165,9 @@ class Model:
         return x, _binomial_grades(rng, eta, self.grades, scratch["u"], scratch["present"])
 
 
-def _binomial_grades(rng: np.random.Generator, eta: np.ndarray, grades: int, u: np.ndarray,
-                     present: np.ndarray) -> np.ndarray:
+def _binomial_grades(
+    rng: np.random.Generator, eta: np.ndarray, grades: int, u: np.ndarray, present: np.ndarray
+) -> np.ndarray:
     """Grades ``Binomial(grades, eta)`` as float64: unit k of item i is present when ``u[k, i] < eta[i]``.
 
     Draws ``rng.random`` once per relevance unit (``grades`` times, n uniforms
@@ -176,8 +185,7 @@ def _binomial_grades(rng: np.random.Generator, eta: np.ndarray, grades: int, u: 
 
 
 def parse_model(spec: str | Model) -> Model:
-    """Parse ``"probit(lo=..., hi=..., a=..., grades=...)"`` (all optional) into a :class:`Model`.
-    """
+    """Parse ``"probit(lo=..., hi=..., a=..., grades=...)"`` (all optional) into a :class:`Model`."""
     if isinstance(spec, Model):
         return spec
     name, args, kwargs = parse_call(spec, what="model")
@@ -191,16 +199,14 @@ def parse_model(spec: str | Model) -> Model:
 
 # --------------------------------------------------------------------------- rankers
 
-_RANKER_KINDS = {"bayes": (), "noisy": ("sigma",), "coarse": ("bins",), "random": (), "head": ("m",),
-                 "gated": ("q",)}
+_RANKER_KINDS = {"bayes": (), "noisy": ("sigma",), "coarse": ("bins",), "random": (), "head": ("m",), "gated": ("q",)}
 _RANKERS_VALID = "bayes, noisy(sigma), coarse(bins), random, head(m), gated(q)"
 _DOMAIN = {"noisy": "sigma > 0", "coarse": "bins >= 2", "head": "m >= 1", "gated": "0 < q < 1"}
 
 
 @dataclass(frozen=True)
 class Ranker:
-    """A ranking function of the simulation; build it with :func:`parse_ranker`.
-    """
+    """A ranking function of the simulation; build it with :func:`parse_ranker`."""
 
     kind: str
     sigma: float = 0.0
@@ -238,8 +244,7 @@ class Ranker:
         raise ValueError(f"ranker {str(self)!r} has no kappa: its gain profile is not Phi(kappa z_t)")
 
     def gate(self) -> float:
-        """The feature value above which ``gated(q)`` ranks exactly: ``Phi^{-1}(1 - q)``.
-        """
+        """The feature value above which ``gated(q)`` ranks exactly: ``Phi^{-1}(1 - q)``."""
         if self.kind != "gated":
             raise ValueError(f"ranker {str(self)!r} has no gate")
         return float(ndtri(1.0 - self.q))
@@ -268,8 +273,11 @@ def parse_ranker(spec: str | Ranker) -> Ranker:
     name, kwargs = parse_registered(spec, _RANKER_KINDS, what="ranker", valid=f"valid rankers: {_RANKERS_VALID}")
     ranker = Ranker(name, **kwargs)
     # The spec language's domain: a ranker outside it would score meaninglessly.
-    if not {"noisy": ranker.sigma > 0, "coarse": ranker.bins >= 2, "head": ranker.m >= 1,
-            "gated": 0 < ranker.q < 1}.get(name, True):
+    if not {
+        "noisy": ranker.sigma > 0,
+        "coarse": ranker.bins >= 2,
+        "head": ranker.m >= 1,
+        "gated": 0 < ranker.q < 1,
+    }.get(name, True):
         raise ValueError(f"ranker {name!r} needs {_DOMAIN[name]}, got {spec!r}")
     return ranker
-

@@ -50,8 +50,9 @@ def seed_sequence(seed: int, *key: int) -> np.random.SeedSequence:
     return np.random.SeedSequence(seed, spawn_key=key)
 
 
-def replicate_counts(ns: Iterable[int], replicates: int | Sequence[int] | Mapping[int, int]
-                     ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def replicate_counts(
+    ns: Iterable[int], replicates: int | Sequence[int] | Mapping[int, int]
+) -> tuple[tuple[int, ...], tuple[int, ...]]:
     """List lengths (sorted, distinct) and the number of replicates at each.
 
     ``ns``: list lengths, distinct, >= 1; ``replicates``: one count for every n, one count per n (in the order of
@@ -105,6 +106,7 @@ def _single_threaded(function: Callable[[T], R], item: T) -> tuple[T, R]:
     """
     try:
         from threadpoolctl import threadpool_limits
+
         limit = threadpool_limits(1, user_api="blas")
     except ImportError:  # pragma: no cover - threadpoolctl is optional (speed only)
         limit = contextlib.nullcontext()
@@ -112,8 +114,9 @@ def _single_threaded(function: Callable[[T], R], item: T) -> tuple[T, R]:
         return item, function(item)
 
 
-def parallel_map(function: Callable[[T], R], items: Iterable[T], *, n_jobs: int = 1,
-                 backend: str | None = None) -> Iterator[tuple[T, R]]:
+def parallel_map(
+    function: Callable[[T], R], items: Iterable[T], *, n_jobs: int = 1, backend: str | None = None
+) -> Iterator[tuple[T, R]]:
     """Yield ``(item, function(item))`` for every item, in the order the results finish.
 
     ``n_jobs == 1`` without a backend runs in this process; otherwise joblib
@@ -180,8 +183,14 @@ def run_chunks(
     from tqdm import tqdm
 
     show = sys.stderr.isatty() if progress is None else bool(progress)
-    with tqdm(total=sum(c.stop - c.start for c in chunks), initial=sum(c.stop - c.start for c in done),
-              disable=not show, desc=label, unit="rep", leave=False) as bar:
+    with tqdm(
+        total=sum(c.stop - c.start for c in chunks),
+        initial=sum(c.stop - c.start for c in done),
+        disable=not show,
+        desc=label,
+        unit="rep",
+        leave=False,
+    ) as bar:
         for chunk, values in parallel_map(compute, todo, n_jobs=n_jobs, backend=backend):
             if folder is not None:
                 _save_atomically(_chunk_path(folder, chunk), values)
@@ -215,8 +224,12 @@ def _without_docstrings(tree: ast.AST) -> ast.AST:
     for node in ast.walk(tree):
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
             body = node.body
-            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
-                    and isinstance(body[0].value.value, str):
+            if (
+                body
+                and isinstance(body[0], ast.Expr)
+                and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)
+            ):
                 node.body = body[1:] or [ast.Pass()]
     return tree
 

@@ -85,8 +85,7 @@ class Exponent:
 
 
 def decay_index(discount: str | Discount) -> float:
-    """The index beta of ``D(r) ~ r^-beta`` (slowly varying: 0; ``zipflog``: 1; ``geometric``: inf).
-    """
+    """The index beta of ``D(r) ~ r^-beta`` (slowly varying: 0; ``zipflog``: 1; ``geometric``: inf)."""
     d = parse_discount(discount, builtin_only=True)
     if d.decay == "constant":
         raise ValueError("the constant discount gives every ranker the same value: no gap to scale")
@@ -99,8 +98,9 @@ def decay_index(discount: str | Discount) -> float:
     return 0.0  # slowly varying
 
 
-def gap_exponent(model: str | Model, better: str | Ranker, worse: str | Ranker, discount: str | Discount,
-                 a: float = 1.0) -> Exponent:
+def gap_exponent(
+    model: str | Model, better: str | Ranker, worse: str | Ranker, discount: str | Discount, a: float = 1.0
+) -> Exponent:
     r"""Asymptotic growth ``d ~ n^e (ln n)^l`` of the standardized gap of nDCG@k, ``k = n^a`` (see the module).
 
     ==================  ==========================================  ==============================
@@ -129,8 +129,10 @@ def gap_exponent(model: str | Model, better: str | Ranker, worse: str | Ranker, 
         raise ValueError(f"the scaling law is derived for binary relevance, got {str(model)!r}")
     rho, rho_better = shortfall_exponent(model, worse), shortfall_exponent(model, better)
     if not rho < rho_better:
-        raise ValueError(f"the worse ranker {str(worse)!r} must have the smaller shortfall exponent at the top "
-                         f"({rho:g} vs {rho_better:g} for {str(better)!r})")
+        raise ValueError(
+            f"the worse ranker {str(worse)!r} must have the smaller shortfall exponent at the top "
+            f"({rho:g} vs {rho_better:g} for {str(better)!r})"
+        )
     beta = decay_index(d)
     log_power = -d.kwargs["gamma"] if d.name == "zipflog" else 0.0
     if model.hi < 1:
@@ -146,8 +148,7 @@ def gap_exponent(model: str | Model, better: str | Ranker, worse: str | Ranker, 
     return Exponent(-rho / 2, 0.0, "certain top, beta > 1 + rho")
 
 
-def cutoff_threshold(model: str | Model, better: str | Ranker, worse: str | Ranker,
-                     discount: str | Discount) -> float:
+def cutoff_threshold(model: str | Model, better: str | Ranker, worse: str | Ranker, discount: str | Discount) -> float:
     """The cut-off exponent ``a*`` above which the standardized gap of nDCG@n^a grows (:func:`gap_exponent`).
 
     ``e(a)`` is linear in a (the regime depends on beta and rho only); ``a*`` solves ``e(a*) = 0``. Returns
@@ -163,8 +164,14 @@ def cutoff_threshold(model: str | Model, better: str | Ranker, worse: str | Rank
     return 0.0 if at_zero >= 0 else -at_zero / slope
 
 
-def heuristic_std_gap(model: str | Model, better: str | Ranker, worse: str | Ranker, discount: str | Discount,
-                      n: int, k: int | None = None) -> float:
+def heuristic_std_gap(
+    model: str | Model,
+    better: str | Ranker,
+    worse: str | Ranker,
+    discount: str | Discount,
+    n: int,
+    k: int | None = None,
+) -> float:
     r"""Finite-n heuristic of the standardized gap of nDCG@k: ``G / sqrt(V)`` (see the module).
 
     ``G = sum_{r<=k} (E g_better(r) - E g_worse(r)) D(r)`` with the exact expected gains at each rank,
@@ -181,8 +188,13 @@ def heuristic_std_gap(model: str | Model, better: str | Ranker, worse: str | Ran
     return float(table["heuristic_d"].iloc[0])
 
 
-def heuristic_table(model: str | Model, pairs: Sequence[Sequence[str]], discounts: Sequence[str], ns: Sequence[int],
-                    cutoff: Callable[[int], int] | None = None) -> pd.DataFrame:
+def heuristic_table(
+    model: str | Model,
+    pairs: Sequence[Sequence[str]],
+    discounts: Sequence[str],
+    ns: Sequence[int],
+    cutoff: Callable[[int], int] | None = None,
+) -> pd.DataFrame:
     """:func:`heuristic_std_gap` for every pair, discount and n, sharing the expected gains of each ranker.
 
     ``cutoff``: ``k = cutoff(n)`` (e.g. ``CutoffRule.k``); default the full list.
@@ -208,8 +220,9 @@ def heuristic_table(model: str | Model, pairs: Sequence[Sequence[str]], discount
                 variance = (gb * (1 - gb) + gw * (1 - gw)) @ (D * D)
                 undefined = (k == n and decay_index(d) <= 0.5) or not variance > 0
                 value = math.nan if undefined else float(((gb - gw) @ D) / math.sqrt(variance))
-                rows.append(dict(model=str(model), discount=str(d), better=better, worse=worse, n=n, k=k,
-                                 heuristic_d=value))
+                rows.append(
+                    dict(model=str(model), discount=str(d), better=better, worse=worse, n=n, k=k, heuristic_d=value)
+                )
     return pd.DataFrame(rows)
 
 
@@ -224,8 +237,9 @@ def local_exponent(n: Sequence[float], d: Sequence[float]) -> float:
     return float(np.polyfit(np.log(n), np.log(d), 1)[0])
 
 
-def power_law_fit(n: Sequence[float], d: Sequence[float], se: Sequence[float], *,
-                  confidence: float = 0.95) -> tuple[float, float, float]:
+def power_law_fit(
+    n: Sequence[float], d: Sequence[float], se: Sequence[float], *, confidence: float = 0.95
+) -> tuple[float, float, float]:
     """Exponent e of ``d = c n^e`` by weighted least squares on d itself, with its interval: ``(e, low, high)``.
 
     Unlike a fit of ``ln d`` (:func:`~ndcg_research.studies.consistent_distinguishability.experiment.growth_table`), the
@@ -240,12 +254,21 @@ def power_law_fit(n: Sequence[float], d: Sequence[float], se: Sequence[float], *
         return math.nan, math.nan, math.nan
     scale = n / n[0]
     start_e = local_exponent(n, d) if np.all(d > 0) else 0.0
+
     def jacobian(x: np.ndarray, c: float, e: float) -> np.ndarray:  # exact: finite steps fail near e = 0
         return np.column_stack([x**e, c * x**e * np.log(x)])
 
     try:
-        coef, cov = optimize.curve_fit(lambda x, c, e: c * x**e, scale, d, p0=(d[0] if d[0] != 0 else 0.1, start_e),
-                                       sigma=se, absolute_sigma=True, jac=jacobian, maxfev=20000)
+        coef, cov = optimize.curve_fit(
+            lambda x, c, e: c * x**e,
+            scale,
+            d,
+            p0=(d[0] if d[0] != 0 else 0.1, start_e),
+            sigma=se,
+            absolute_sigma=True,
+            jac=jacobian,
+            maxfev=20000,
+        )
     except (RuntimeError, ValueError):
         return math.nan, math.nan, math.nan
     if not np.all(np.isfinite(cov)):
@@ -267,8 +290,17 @@ def gap_trend(pair_table: pd.DataFrame, keys: Sequence[str], confidence: float) 
         group = group.sort_values("n")
         upper = group[group["n"] >= group["n"].median()]
         e, low, high = power_law_fit(upper["n"], upper["std_gap"], upper["std_gap_se"], confidence=confidence)
-        trend = ("undefined" if not math.isfinite(e) else "grows" if low > 0 else "shrinks" if high < 0 else "flat")
-        rows.append({**dict(zip(keys, key if isinstance(key, tuple) else (key,), strict=False)),
-                     "n_from": int(upper["n"].min()), "n_to": int(upper["n"].max()), "points": len(upper),
-                     "exponent": e, "exponent_low": low, "exponent_high": high, "trend": trend})
+        trend = "undefined" if not math.isfinite(e) else "grows" if low > 0 else "shrinks" if high < 0 else "flat"
+        rows.append(
+            {
+                **dict(zip(keys, key if isinstance(key, tuple) else (key,), strict=False)),
+                "n_from": int(upper["n"].min()),
+                "n_to": int(upper["n"].max()),
+                "points": len(upper),
+                "exponent": e,
+                "exponent_low": low,
+                "exponent_high": high,
+                "trend": trend,
+            }
+        )
     return pd.DataFrame(rows)

@@ -153,8 +153,9 @@ def _ranked(grades8: np.ndarray, order: np.ndarray | None, table: np.ndarray | N
     return ranked.astype(np.float64) if table is None else np.take(table, ranked)
 
 
-def _sorted_dcg(neg_scores: np.ndarray, grades8: np.ndarray, table: np.ndarray | None,
-                vectors: Sequence[np.ndarray]) -> np.ndarray:
+def _sorted_dcg(
+    neg_scores: np.ndarray, grades8: np.ndarray, table: np.ndarray | None, vectors: Sequence[np.ndarray]
+) -> np.ndarray:
     """Tie-averaged DCG under each discount vector, ranking by ``-neg_scores`` (one argsort)."""
     order = np.argsort(neg_scores)
     ranked = _ranked(grades8, order, table)
@@ -164,8 +165,9 @@ def _sorted_dcg(neg_scores: np.ndarray, grades8: np.ndarray, table: np.ndarray |
     return np.array([ranked @ v for v in vectors])
 
 
-def _block_dcg(x_desc: np.ndarray, gains: np.ndarray, edges: np.ndarray,
-               cumulatives: Sequence[np.ndarray]) -> np.ndarray:
+def _block_dcg(
+    x_desc: np.ndarray, gains: np.ndarray, edges: np.ndarray, cumulatives: Sequence[np.ndarray]
+) -> np.ndarray:
     """Tie-averaged DCG of the ranking by bin of x, for items sorted by descending x.
 
     Bin j holds the items with exactly j edges below x; in descending order the
@@ -218,8 +220,9 @@ def replicate_ndcg(
     grades8 = buf["grades8"]
     np.copyto(grades8, y, casting="unsafe")  # grades <= 32: gathers move 1 byte per item
     # The core's ideal DCG (it sorts the grades: 1-byte int8 sorts fastest).
-    idcg = np.array([kernels.ideal_dcg(grades8.view(np.int8)[None, :], gain_fn, d, None, name="grades")[0]
-                     for d in discounts])
+    idcg = np.array(
+        [kernels.ideal_dcg(grades8.view(np.int8)[None, :], gain_fn, d, None, name="grades")[0] for d in discounts]
+    )
     table = None if gain_fn.name == "linear" else gain_fn(np.arange(model.grades + 1, dtype=np.float64))
     dcg = np.empty((len(rankers), len(discounts)))
     for i, ranker in enumerate(rankers):
@@ -238,8 +241,9 @@ def replicate_ndcg(
             dcg[i] = _block_dcg(x, gains, ranker.bin_edges(), cumulatives)
         else:  # random, head, gated: the same Fisher-Yates shuffle as sample()'s permutation, applied to the grades
             head = ranker.exact_count(x)
-            shuffled = np.concatenate((grades8[:head],
-                                       _rng(seed, model, n, replicate, ranker.stream).permuted(grades8[head:])))
+            shuffled = np.concatenate(
+                (grades8[:head], _rng(seed, model, n, replicate, ranker.stream).permuted(grades8[head:]))
+            )
             ranked = _ranked(shuffled, None, table)
             dcg[i] = [ranked @ v for v in vectors]
     return np.divide(dcg, idcg, out=np.zeros_like(dcg), where=idcg > 0)
@@ -253,12 +257,14 @@ STREAM_KEY = 1
 
 
 def _stream_rng(seed: int, model: Model, length: int, replicate: int, stream: int) -> np.random.Generator:
-    return np.random.Generator(np.random.PCG64(seed_sequence(seed, model.experiment_id, length, replicate, stream,
-                                                             STREAM_KEY)))
+    return np.random.Generator(
+        np.random.PCG64(seed_sequence(seed, model.experiment_id, length, replicate, stream, STREAM_KEY))
+    )
 
 
-def stream_sample(model: str | Model, rankers: Iterable[str | Ranker], length: int, *, seed: int,
-                  replicate: int) -> Sample:
+def stream_sample(
+    model: str | Model, rankers: Iterable[str | Ranker], length: int, *, seed: int, replicate: int
+) -> Sample:
     """One data stream of ``length`` items in arrival order, with each ranker's order key.
 
     Features and grades as :meth:`Model.draw` (unsorted), each ranker's noise from its own

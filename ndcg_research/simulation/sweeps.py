@@ -43,8 +43,7 @@ import numpy as np
 import pandas as pd
 
 from ..core import parse_discount, parse_gain
-from ..stats import bootstrap_statistic_interval, mean_interval
-from ..stats import TIE_TOLERANCE, paired_comparison
+from ..stats import TIE_TOLERANCE, bootstrap_statistic_interval, mean_interval, paired_comparison
 from . import theory
 from .model import parse_model, parse_ranker
 from .replicates import CHUNK_ITEMS, Chunk, code_fingerprint, plan_chunks, replicate_counts, run_chunks, seed_sequence
@@ -85,8 +84,7 @@ def distinct_specs(what: str, specs: Iterable[str]) -> tuple[str, ...]:
 
 
 def ranker_pairs(pairs: Iterable[Sequence[str]], rankers: Sequence[str]) -> tuple[tuple[str, str], ...]:
-    """Canonical (better, worse) ranker pairs, both among the canonical ``rankers``.
-    """
+    """Canonical (better, worse) ranker pairs, both among the canonical ``rankers``."""
     out = []
     for pair in pairs:
         if isinstance(pair, str) or len(pair) != 2:
@@ -121,8 +119,15 @@ class Design:
     UNKEYED: ClassVar[tuple[str, ...]] = ("pairs",)
 
     @staticmethod
-    def canonical_fields(model: str, *, rankers: Iterable[str], discounts: Iterable[str],
-                         pairs: Iterable[Sequence[str]], seed: int, gain: str = "linear") -> dict[str, Any]:
+    def canonical_fields(
+        model: str,
+        *,
+        rankers: Iterable[str],
+        discounts: Iterable[str],
+        pairs: Iterable[Sequence[str]],
+        seed: int,
+        gain: str = "linear",
+    ) -> dict[str, Any]:
         """The fields of a :class:`Design`, checked and in canonical spelling.
 
         ``model``: model spec, e.g. ``"probit(lo=0.1, hi=0.6)"``; ``rankers``, ``discounts``: specs (see
@@ -214,11 +219,14 @@ class Sweep(Design):
 
     def compute_chunk(self, chunk: Chunk) -> np.ndarray:
         """nDCG values of the replicates of ``chunk``: shape (replicates, rankers, discounts)."""
-        return np.stack([
-            replicate_ndcg(self.model, self.rankers, self.discounts, chunk.n, seed=self.seed, replicate=r,
-                           gain=self.gain)
-            for r in range(chunk.start, chunk.stop)  # loop over replicates (data sets)
-        ])
+        return np.stack(
+            [
+                replicate_ndcg(
+                    self.model, self.rankers, self.discounts, chunk.n, seed=self.seed, replicate=r, gain=self.gain
+                )
+                for r in range(chunk.start, chunk.stop)  # loop over replicates (data sets)
+            ]
+        )
 
     def annotate(self, table: pd.DataFrame) -> pd.DataFrame:
         """Add the model, each discount's decay class, for pairs ``eps`` = eps_D(n), and last the sweep's
@@ -289,8 +297,16 @@ class SweepResult:
         table.insert(position, "better", [b for b, _ in pairs])
         return self.sweep.annotate(table)
 
-    def ratio_table(self, numerator: str, denominator: str, *, statistic: str = "std_gap", seed: int,
-                    n_resamples: int = 2000, tie_tolerance: float = TIE_TOLERANCE) -> pd.DataFrame:
+    def ratio_table(
+        self,
+        numerator: str,
+        denominator: str,
+        *,
+        statistic: str = "std_gap",
+        seed: int,
+        n_resamples: int = 2000,
+        tie_tolerance: float = TIE_TOLERANCE,
+    ) -> pd.DataFrame:
         """Ratio of a pair statistic under two discounts, with a bootstrap interval, per (pair, n).
 
         For each pair and n, the paired gaps better - worse on the same data sets under the
@@ -322,10 +338,23 @@ class SweepResult:
                 a, b = (snapped(self.ndcg(better, d, n) - self.ndcg(worse, d, n)) for d in (top, bottom))
                 with np.errstate(divide="ignore", invalid="ignore"):
                     value, low, high = bootstrap_statistic_interval(
-                        ratio, [a, b], seed=seed_sequence(self.sweep.seed, number, n), n_resamples=n_resamples)
-                rows.append(dict(model=self.sweep.model, better=better, worse=worse, n=n, replicates=a.size,
-                                 numerator=top, denominator=bottom, statistic=statistic, ratio=value,
-                                 ratio_low=low, ratio_high=high))
+                        ratio, [a, b], seed=seed_sequence(self.sweep.seed, number, n), n_resamples=n_resamples
+                    )
+                rows.append(
+                    dict(
+                        model=self.sweep.model,
+                        better=better,
+                        worse=worse,
+                        n=n,
+                        replicates=a.size,
+                        numerator=top,
+                        denominator=bottom,
+                        statistic=statistic,
+                        ratio=value,
+                        ratio_low=low,
+                        ratio_high=high,
+                    )
+                )
         return pd.DataFrame(rows)
 
     def _table(self, summarize: Any, axes: dict[str, Sequence[Any]]) -> pd.DataFrame:
@@ -336,8 +365,9 @@ class SweepResult:
         names = [*axes, "n"]
         permutation = [names.index(a) for a in (*order, "n")]
         columns: dict[str, Any] = {
-            "replicates": np.broadcast_to(np.array([self.values[n].shape[0] for n in ns]),
-                                          tuple(len(axes[a]) for a in order) + (len(ns),)),
+            "replicates": np.broadcast_to(
+                np.array([self.values[n].shape[0] for n in ns]), tuple(len(axes[a]) for a in order) + (len(ns),)
+            ),
         }
         for name in summaries[0]:
             columns[name] = np.stack([s[name] for s in summaries], axis=-1).transpose(permutation)
@@ -364,12 +394,17 @@ def run_sweep(
     if not isinstance(sweep, Sweep):
         raise TypeError(f"sweep must be a Sweep (see Sweep.build), got {type(sweep).__name__}")
     cache = None if cache_dir is None else Path(cache_dir) / sweep.key()
-    run = run_chunks(sweep.compute_chunk, sweep.chunks(chunk_items), n_jobs=n_jobs, backend=backend, cache=cache,
-                     description={**sweep.key_fields(), "kind": type(sweep).__name__}, progress=progress,
-                     label=sweep.model)
+    run = run_chunks(
+        sweep.compute_chunk,
+        sweep.chunks(chunk_items),
+        n_jobs=n_jobs,
+        backend=backend,
+        cache=cache,
+        description={**sweep.key_fields(), "kind": type(sweep).__name__},
+        progress=progress,
+        label=sweep.model,
+    )
     return SweepResult(sweep, run.values, computed_chunks=run.computed, reused_chunks=run.reused)
 
 
 # --------------------------------------------------------------------------- theory vs simulation
-
-

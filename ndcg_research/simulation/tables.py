@@ -30,8 +30,7 @@ _NAN = "NaN"
 
 
 def dtypes_path(path: str | os.PathLike[str]) -> Path:
-    """The file that records the column types of the table at ``path`` (``<path>.dtypes.json``).
-    """
+    """The file that records the column types of the table at ``path`` (``<path>.dtypes.json``)."""
     path = Path(path)
     return path.with_name(path.name + ".dtypes.json")
 
@@ -47,9 +46,7 @@ def _column_type(name: str, column: pd.Series) -> str:
     if pd.api.types.is_string_dtype(dtype) and column.map(lambda v: isinstance(v, str)).all():
         return "str"
     kinds = sorted({type(v).__name__ for v in column})
-    raise TypeError(
-        f"column {name!r} must hold only text, integers, floats or booleans (no missing text), got {kinds}"
-    )
+    raise TypeError(f"column {name!r} must hold only text, integers, floats or booleans (no missing text), got {kinds}")
 
 
 def write_table(table: pd.DataFrame | Sequence[Mapping[str, Any]], path: str | os.PathLike[str]) -> Path:
@@ -99,8 +96,12 @@ def read_table(path: str | os.PathLike[str]) -> pd.DataFrame:
             f"(use pandas.read_csv for other CSV files)"
         ) from None
     floats = [name for name, kind in types.items() if kind == "float64"]
-    frame = pd.read_csv(path, dtype={n: (str if k == "str" else k) for n, k in types.items() if k != "bool"},
-                        keep_default_na=False, na_values={n: [_NAN] for n in floats})
+    frame = pd.read_csv(
+        path,
+        dtype={n: (str if k == "str" else k) for n, k in types.items() if k != "bool"},
+        keep_default_na=False,
+        na_values={n: [_NAN] for n in floats},
+    )
     for name in (n for n, k in types.items() if k == "bool"):
         frame[name] = frame[name].map({"True": True, "False": False, True: True, False: False}).astype(bool)
     if list(frame.columns) != list(types):

@@ -123,10 +123,10 @@ def eps(discount: str | Discount, n: float | np.ndarray) -> float | np.ndarray:
     return float(out) if np.ndim(n) == 0 else out
 
 
-def eps_numeric(discount: str | Discount | Callable[[np.ndarray], np.ndarray], n: float | np.ndarray,
-                h: float = 1e-4) -> float | np.ndarray:
-    """``-d ln D / d ln r`` at ``r = n`` by a central difference in ``ln r`` (any discount defined for real r >= 1).
-    """
+def eps_numeric(
+    discount: str | Discount | Callable[[np.ndarray], np.ndarray], n: float | np.ndarray, h: float = 1e-4
+) -> float | np.ndarray:
+    """``-d ln D / d ln r`` at ``r = n`` by a central difference in ``ln r`` (any discount defined for real r >= 1)."""
     d = parse_discount(discount)
     r = np.asarray(n, dtype=np.float64)
     if np.any(r * math.exp(-h) < 1):
@@ -227,8 +227,9 @@ class Profile:
             raise ValueError(f"beta must be in [0, 1) for an integrable t^-beta, got {beta!r}")
         key = (weight, float(beta))
         if key not in self._integrals:
-            self._integrals[key] = self._step_integral(weight, beta) if self.function is None else \
-                self._smooth_integral(weight, beta)
+            self._integrals[key] = (
+                self._step_integral(weight, beta) if self.function is None else self._smooth_integral(weight, beta)
+            )
         return self._integrals[key]
 
     def _smooth_integral(self, weight: str, beta: float) -> float:
@@ -245,10 +246,12 @@ class Profile:
         # u = -ln t from t = 1 down to t = e^-745 (the smallest positive double; every integrand
         # is below 1e-30 there, and stopping keeps quadrature roundoff from being integrated forever).
         pieces = sorted({0.0, 1.0, 4.0, 16.0, 64.0, 256.0, 745.0} | {-math.log(b) for b in self.breaks})
-        return float(sum(
-            integrate.quad(lambda u: float(f(np.array([u]))[0]), a, b, limit=200, epsabs=1e-12, epsrel=1e-10)[0]
-            for a, b in zip(pieces[:-1], pieces[1:], strict=False)
-        ))
+        return float(
+            sum(
+                integrate.quad(lambda u: float(f(np.array([u]))[0]), a, b, limit=200, epsabs=1e-12, epsrel=1e-10)[0]
+                for a, b in zip(pieces[:-1], pieces[1:], strict=False)
+            )
+        )
 
     def _step_integral(self, weight: str, beta: float) -> float:
         e, v = self.edges, self.values
@@ -286,15 +289,15 @@ def _unit_gain(model: Model, gain: Gain) -> Callable[[np.ndarray], np.ndarray]:
 
 
 def mean_gain(model: str | Model, *, gain: str | Gain = "linear") -> float:
-    """``p = E gain(y)``, by quadrature over x (closed form ``G (lo + hi) / 2`` for linear gain).
-    """
+    """``p = E gain(y)``, by quadrature over x (closed form ``G (lo + hi) / 2`` for linear gain)."""
     model, gain = parse_model(model), parse_gain(gain, builtin_only=True)
     h = _unit_gain(model, gain)
     return float(_HERMITE_WEIGHTS @ h(model.eta(_HERMITE_NODES)))
 
 
-def gain_profile(model: str | Model, ranker: str | Ranker, *, gain: str | Gain = "linear",
-                 method: str = "auto") -> Profile:
+def gain_profile(
+    model: str | Model, ranker: str | Ranker, *, gain: str | Gain = "linear", method: str = "auto"
+) -> Profile:
     """Expected gain ``g_f(t)`` of a ranker at relative rank t.
 
     ``bayes`` / ``noisy(sigma)`` / ``random``: with ``S = X + sigma Z`` ranked at
@@ -309,8 +312,10 @@ def gain_profile(model: str | Model, ranker: str | Ranker, *, gain: str | Gain =
     """
     model, ranker, gain = parse_model(model), parse_ranker(ranker), parse_gain(gain, builtin_only=True)
     if ranker.kind == "head":
-        raise ValueError(f"ranker {str(ranker)!r} has no n-free gain profile (its exact head is a fixed number of "
-                         f"items); use rank_gains or finite_n_ndcg for a given n")
+        raise ValueError(
+            f"ranker {str(ranker)!r} has no n-free gain profile (its exact head is a fixed number of "
+            f"items); use rank_gains or finite_n_ndcg for a given n"
+        )
     return _gain_profile(model, ranker, gain, method)
 
 
@@ -320,15 +325,23 @@ def _gain_profile(model: Model, ranker: Ranker, gain: Gain, method: str) -> Prof
     if ranker.kind == "gated":
         bayes, q = _gain_profile(model, Ranker("bayes"), gain, method), ranker.q
         below = gated_rest_gain(model, ranker, gain=gain)
-        return Profile(top=bayes.top, breaks=(q,),
-                       function=lambda t: np.where(np.asarray(t, dtype=np.float64) < q, bayes(t), below))
+        return Profile(
+            top=bayes.top,
+            breaks=(q,),
+            function=lambda t: np.where(np.asarray(t, dtype=np.float64) < q, bayes(t), below),
+        )
     if ranker.kind == "coarse":
         m = ranker.bins
         edges_x = np.concatenate(([-np.inf], ranker.bin_edges(), [np.inf]))
         means = []
         for lo_x, hi_x in zip(edges_x[:-1], edges_x[1:], strict=False):  # loop over bins
-            value, _ = integrate.quad(lambda x: float(h(model.eta(np.array([x])))[0]) * stats.norm.pdf(x),
-                                      lo_x, hi_x, epsabs=1e-13, epsrel=1e-11)
+            value, _ = integrate.quad(
+                lambda x: float(h(model.eta(np.array([x])))[0]) * stats.norm.pdf(x),
+                lo_x,
+                hi_x,
+                epsabs=1e-13,
+                epsrel=1e-11,
+            )
             means.append(value * m)
         values = np.array(means[::-1])  # highest bin first
         return Profile(top=float(values[0]), edges=np.arange(m + 1) / m, values=values)
@@ -365,18 +378,21 @@ def _gain_profile(model: Model, ranker: Ranker, gain: Gain, method: str) -> Prof
 
 
 def gated_rest_gain(model: str | Model, ranker: str | Ranker, *, gain: str | Gain = "linear") -> float:
-    """Expected gain of an item below the gate of ``gated(q)``: ``E[h(eta(X)) | X < Phi^{-1}(1 - q)]``.
-    """
+    """Expected gain of an item below the gate of ``gated(q)``: ``E[h(eta(X)) | X < Phi^{-1}(1 - q)]``."""
     model, ranker, gain = parse_model(model), parse_ranker(ranker), parse_gain(gain, builtin_only=True)
     h = _unit_gain(model, gain)
-    mass, _ = integrate.quad(lambda x: float(h(model.eta(np.array([x])))[0]) * stats.norm.pdf(x), -np.inf,
-                             ranker.gate(), epsabs=1e-13, epsrel=1e-11)
+    mass, _ = integrate.quad(
+        lambda x: float(h(model.eta(np.array([x])))[0]) * stats.norm.pdf(x),
+        -np.inf,
+        ranker.gate(),
+        epsabs=1e-13,
+        epsrel=1e-11,
+    )
     return mass / (1 - ranker.q)
 
 
 def ideal_profile(model: str | Model, *, gain: str | Gain = "linear") -> Profile:
-    """``g*(t)``: gain(k) on ``P(y > k) <= t < P(y >= k)``, a step function.
-    """
+    """``g*(t)``: gain(k) on ``P(y > k) <= t < P(y >= k)``, a step function."""
     return _ideal_profile(parse_model(model), parse_gain(gain, builtin_only=True))
 
 
@@ -388,11 +404,17 @@ def _ideal_profile(model: Model, gain: Gain) -> Profile:
         q = np.array([(model.lo + model.hi) / 2])
     else:  # q[k-1] = P(y >= k) = E_x P(Binomial(G, eta(x)) >= k)
         k = np.arange(1, G + 1)
-        q = np.array([
-            integrate.quad(lambda x, kk=kk: float(stats.binom.sf(kk - 1, G, model.eta(np.array([x]))[0])
-                                                 * stats.norm.pdf(x)), -np.inf, np.inf, epsabs=1e-13)[0]
-            for kk in k  # loop over grade levels
-        ])
+        q = np.array(
+            [
+                integrate.quad(
+                    lambda x, kk=kk: float(stats.binom.sf(kk - 1, G, model.eta(np.array([x]))[0]) * stats.norm.pdf(x)),
+                    -np.inf,
+                    np.inf,
+                    epsabs=1e-13,
+                )[0]
+                for kk in k  # loop over grade levels
+            ]
+        )
     edges = np.concatenate(([0.0], q[::-1], [1.0]))  # q is decreasing in k
     values = levels[::-1].copy()  # gain(G) on [0, P(y >= G)), ..., gain(0) = 0 last
     return Profile(top=float(values[0]), edges=edges, values=values)
@@ -402,8 +424,7 @@ def _ideal_profile(model: Model, gain: Gain) -> Profile:
 
 
 def c_coefficient(model: str | Model, ranker: str | Ranker, *, gain: str | Gain = "linear") -> float:
-    r"""``c_f = (1/p) [int g*(t)(-ln t) dt - int g_f(t)(-ln t) dt]``: ``1 - nDCG ≈ eps_D(n) c_f``.
-    """
+    r"""``c_f = (1/p) [int g*(t)(-ln t) dt - int g_f(t)(-ln t) dt]``: ``1 - nDCG ≈ eps_D(n) c_f``."""
     model = parse_model(model)
     star = ideal_profile(model, gain=gain)
     p = star.integral("one")
@@ -411,8 +432,7 @@ def c_coefficient(model: str | Model, ranker: str | Ranker, *, gain: str | Gain 
 
 
 def power_limit(model: str | Model, ranker: str | Ranker, beta: float, *, gain: str | Gain = "linear") -> float:
-    r"""``lim nDCG`` under ``power(beta)``, 0 < beta < 1: ``int g_f t^-beta dt / int g* t^-beta dt``.
-    """
+    r"""``lim nDCG`` under ``power(beta)``, 0 < beta < 1: ``int g_f t^-beta dt / int g* t^-beta dt``."""
     if not 0 < beta < 1:
         raise ValueError(f"beta must be in (0, 1) for a ranker-dependent limit, got {beta!r}")
     model = parse_model(model)
@@ -421,8 +441,7 @@ def power_limit(model: str | Model, ranker: str | Ranker, beta: float, *, gain: 
 
 
 def top_limit(model: str | Model, ranker: str | Ranker, *, gain: str | Gain = "linear") -> float:
-    """``g_f(0+) / g*(0+)``: the limit under ``zipf`` and of the mean under summable discounts.
-    """
+    """``g_f(0+) / g*(0+)``: the limit under ``zipf`` and of the mean under summable discounts."""
     model = parse_model(model)
     return gain_profile(model, ranker, gain=gain).top / ideal_profile(model, gain=gain).top
 

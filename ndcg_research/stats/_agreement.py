@@ -40,8 +40,15 @@ from ._inputs import all_pairs, check_count, check_level, check_scores, check_se
 from ._paired import TIE_TOLERANCE
 from ._resampling import SUBSET_STREAM, block_generator
 
-__all__ = ["kendall_tau", "tau_ap", "query_subsets", "disjoint_subset_means", "swap_rates", "VarianceComponents",
-           "variance_components"]
+__all__ = [
+    "kendall_tau",
+    "tau_ap",
+    "query_subsets",
+    "disjoint_subset_means",
+    "swap_rates",
+    "VarianceComponents",
+    "variance_components",
+]
 
 
 def _system_scores(value: Any, name: str) -> np.ndarray:
@@ -100,10 +107,10 @@ def tau_ap(reference: Any, other: Any) -> float:
     for name, values in (("reference", ref), ("other", oth)):
         if np.unique(values).size != values.size:
             raise ValueError(f"{name} has tied scores; tau_AP is defined for orderings without ties")
-    order = np.argsort(-oth, kind="stable")          # systems by `other`, best first
+    order = np.argsort(-oth, kind="stable")  # systems by `other`, best first
     ref_ordered = ref[order]
     n = ref.size
-    above = np.tril(ref_ordered[None, :] > ref_ordered[:, None], k=-1)   # [i, j]: j above i in both
+    above = np.tril(ref_ordered[None, :] > ref_ordered[:, None], k=-1)  # [i, j]: j above i in both
     correct = above.sum(axis=1)[1:]
     return float(2.0 / (n - 1) * np.sum(correct / np.arange(1, n)) - 1.0)
 
@@ -146,8 +153,9 @@ def query_subsets(n_queries: int, size: int, *, trials: int, seed: int = 0, coun
 
 def _query_subsets(n: int, size: int, trials: int, seed: int, count: int) -> np.ndarray:
     if count * size > n:
-        raise ValueError(f"size must be at most 1/{count} of the {n} queries to draw {count} disjoint subsets, "
-                         f"got {size}")
+        raise ValueError(
+            f"size must be at most 1/{count} of the {n} queries to draw {count} disjoint subsets, got {size}"
+        )
     rng = block_generator(seed, SUBSET_STREAM, size)
     order = rng.permuted(np.broadcast_to(np.arange(n), (trials, n)), axis=1)[:, : count * size]
     return order.reshape(trials, count, size).transpose(1, 0, 2)
@@ -185,12 +193,10 @@ def disjoint_subset_means(scores: Any, size: int, *, trials: int, seed: int = 0)
 
 def _disjoint_subset_means(matrix: np.ndarray, size: int, trials: int, seed: int) -> np.ndarray:
     subsets = _query_subsets(matrix.shape[1], size, trials, seed, 2)
-    return matrix[:, subsets].mean(axis=3).transpose(1, 2, 0)      # (2, trials, systems)
+    return matrix[:, subsets].mean(axis=3).transpose(1, 2, 0)  # (2, trials, systems)
 
 
-def swap_rates(
-    scores: Any, sizes: Any, *, trials: int = 100, bins: Any = None, seed: int = 0
-) -> pd.DataFrame:
+def swap_rates(scores: Any, sizes: Any, *, trials: int = 100, bins: Any = None, seed: int = 0) -> pd.DataFrame:
     """Swap rate of pairs of systems between disjoint query subsets, by subset size and difference bin.
 
     Parameters
@@ -242,16 +248,23 @@ def swap_rates(
     rows = []
     for size in sizes:
         means = _disjoint_subset_means(matrix, size, trials, seed)
-        d1 = means[0][:, first] - means[0][:, second]        # trials x pairs
+        d1 = means[0][:, first] - means[0][:, second]  # trials x pairs
         d2 = means[1][:, first] - means[1][:, second]
         swapped = ((np.abs(d1) > TIE_TOLERANCE) & (np.abs(d2) > TIE_TOLERANCE) & (d1 * d2 < 0)).ravel()
-        where = np.searchsorted(edges, np.abs(d1).ravel(), side="right") - 1   # -1: below the first edge
+        where = np.searchsorted(edges, np.abs(d1).ravel(), side="right") - 1  # -1: below the first edge
         counts = np.bincount(where[where >= 0], minlength=edges.size)
         swaps = np.bincount(where[where >= 0], weights=swapped[where >= 0], minlength=edges.size)
         for k in range(edges.size):
-            rows.append({"size": size, "bin_low": float(edges[k]), "bin_high": float(upper[k]),
-                         "pairs": int(counts[k]), "swaps": int(swaps[k]),
-                         "swap_rate": float(swaps[k] / counts[k]) if counts[k] else float("nan")})
+            rows.append(
+                {
+                    "size": size,
+                    "bin_low": float(edges[k]),
+                    "bin_high": float(upper[k]),
+                    "pairs": int(counts[k]),
+                    "swaps": int(swaps[k]),
+                    "swap_rate": float(swaps[k] / counts[k]) if counts[k] else float("nan"),
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -323,6 +336,10 @@ def variance_components(scores: Any) -> VarianceComponents:
     ms_system = t * np.sum((system_means - grand) ** 2) / (s - 1)
     ms_topic = s * np.sum((topic_means - grand) ** 2) / (t - 1)
     ms_residual = np.sum(residual**2) / ((s - 1) * (t - 1))
-    return VarianceComponents(system=float(max(0.0, (ms_system - ms_residual) / t)),
-                              topic=float(max(0.0, (ms_topic - ms_residual) / s)),
-                              interaction=float(ms_residual), systems=s, topics=t)
+    return VarianceComponents(
+        system=float(max(0.0, (ms_system - ms_residual) / t)),
+        topic=float(max(0.0, (ms_topic - ms_residual) / s)),
+        interaction=float(ms_residual),
+        systems=s,
+        topics=t,
+    )

@@ -60,24 +60,51 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     from ..evaluation import ALIASES, CONVENTIONS
 
-    add_collection_arguments(parser, runs_help="two or more run files (query Q0 document rank score tag)",
-                             measure_help="measure (repeatable; default ndcg)", conventions=list(CONVENTIONS),
-                             aliases=list(ALIASES))
-    parser.add_argument("--test", "--method", dest="test", default="t", choices=TESTS,
-                        help="paired test of each pair (default t); tukey: randomised Tukey HSD over all runs "
-                             "(compare_systems' test=; --method is accepted too)")
-    parser.add_argument("--correction", default=None, choices=CORRECTIONS,
-                        help="multiple-comparison correction (default holm; none for --test tukey)")
-    parser.add_argument("--interval", default=None, choices=INTERVALS,
-                        help="confidence interval (default t for --test t, else percentile bootstrap)")
+    add_collection_arguments(
+        parser,
+        runs_help="two or more run files (query Q0 document rank score tag)",
+        measure_help="measure (repeatable; default ndcg)",
+        conventions=list(CONVENTIONS),
+        aliases=list(ALIASES),
+    )
+    parser.add_argument(
+        "--test",
+        "--method",
+        dest="test",
+        default="t",
+        choices=TESTS,
+        help="paired test of each pair (default t); tukey: randomised Tukey HSD over all runs "
+        "(compare_systems' test=; --method is accepted too)",
+    )
+    parser.add_argument(
+        "--correction",
+        default=None,
+        choices=CORRECTIONS,
+        help="multiple-comparison correction (default holm; none for --test tukey)",
+    )
+    parser.add_argument(
+        "--interval",
+        default=None,
+        choices=INTERVALS,
+        help="confidence interval (default t for --test t, else percentile bootstrap)",
+    )
     parser.add_argument("--confidence", type=_level, default=0.95, help="confidence level (default 0.95)")
-    parser.add_argument("--resamples", type=positive_int, default=10_000,
-                        help="bootstrap resamples / random sign flips / Tukey permutations (default 10000)")
+    parser.add_argument(
+        "--resamples",
+        type=positive_int,
+        default=10_000,
+        help="bootstrap resamples / random sign flips / Tukey permutations (default 10000)",
+    )
     parser.add_argument("--seed", type=non_negative_int, default=0, help="seed of the resamples (default 0)")
-    parser.add_argument("--format", default="text", choices=FORMATS,
-                        help="output format (default text; csv: one table, a row per run and per pair)")
-    parser.add_argument("-j", "--jobs", type=positive_int, default=1,
-                        help="worker threads (results do not depend on it)")
+    parser.add_argument(
+        "--format",
+        default="text",
+        choices=FORMATS,
+        help="output format (default text; csv: one table, a row per run and per pair)",
+    )
+    parser.add_argument(
+        "-j", "--jobs", type=positive_int, default=1, help="worker threads (results do not depend on it)"
+    )
     parser.set_defaults(run=run)
 
 
@@ -94,9 +121,17 @@ def run(args: argparse.Namespace) -> int:
             return fail("compare", f"compare needs at least 2 runs, got {len(runs)}")
         data = run_matrices(qrels, runs, args.measures or ["ndcg"], complete=args.complete, convention=args.convention)
         comparisons = {
-            measure: compare_systems(matrix, systems=data.systems, test=args.test, correction=args.correction,
-                                     interval=args.interval, confidence=args.confidence,
-                                     n_resamples=args.resamples, seed=args.seed, n_jobs=args.jobs)
+            measure: compare_systems(
+                matrix,
+                systems=data.systems,
+                test=args.test,
+                correction=args.correction,
+                interval=args.interval,
+                confidence=args.confidence,
+                n_resamples=args.resamples,
+                seed=args.seed,
+                n_jobs=args.jobs,
+            )
             for measure, matrix in data.matrices.items()
         }
     except (InputError, ValueError, TypeError, OSError) as error:
@@ -112,8 +147,9 @@ def run(args: argparse.Namespace) -> int:
 def _describe(c: Any) -> str:
     level = f"{c.confidence * 100:g}%"
     resampled = c.test in ("permutation", "bootstrap", "tukey") or c.interval != "t"
-    return (f"test {c.test}, correction {c.correction}, {level} intervals ({c.interval})"
-            + (f", {c.n_resamples} resamples, seed {c.seed}" if resampled else ""))
+    return f"test {c.test}, correction {c.correction}, {level} intervals ({c.interval})" + (
+        f", {c.n_resamples} resamples, seed {c.seed}" if resampled else ""
+    )
 
 
 def _text(comparisons: dict[str, Any], *, n_queries: int) -> str:
@@ -136,8 +172,13 @@ def _csv(comparisons: dict[str, Any], *, n_queries: int) -> str:
 
     rows = []
     for measure, c in comparisons.items():
-        settings = {"measure": measure, "test": c.test, "correction": c.correction, "interval": c.interval,
-                    "confidence": c.confidence}
+        settings = {
+            "measure": measure,
+            "test": c.test,
+            "correction": c.correction,
+            "interval": c.interval,
+            "confidence": c.confidence,
+        }
         systems = c.systems.rename(columns={"system": "system_a", "mean": "estimate"}).assign(kind="mean", **settings)
         pairs = c.pairs.rename(columns={"difference": "estimate"}).assign(kind="difference", **settings)
         rows.extend([systems, pairs])
@@ -152,16 +193,26 @@ def _json(comparisons: dict[str, Any], *, n_queries: int) -> str:
     """JSON (strict: a value that is not a finite number, e.g. an effect size of identical runs, is null)."""
     out = []
     for measure, c in comparisons.items():
-        out.append({
-            "measure": measure, "queries": n_queries, "test": c.test, "correction": c.correction,
-            "interval": c.interval, "confidence": c.confidence, "resamples": c.n_resamples, "seed": c.seed,
-            "systems": _records(c.systems), "pairs": _records(c.pairs),
-        })
+        out.append(
+            {
+                "measure": measure,
+                "queries": n_queries,
+                "test": c.test,
+                "correction": c.correction,
+                "interval": c.interval,
+                "confidence": c.confidence,
+                "resamples": c.n_resamples,
+                "seed": c.seed,
+                "systems": _records(c.systems),
+                "pairs": _records(c.pairs),
+            }
+        )
     return json.dumps(out, indent=1, allow_nan=False) + "\n"
 
 
 def _records(table: Any) -> list[dict[str, Any]]:
     """Rows as dicts of plain Python values, NaN and infinities as None."""
+
     def plain(value: Any) -> Any:
         value = value.item() if hasattr(value, "item") else value
         return None if isinstance(value, float) and not math.isfinite(value) else value

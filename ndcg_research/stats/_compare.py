@@ -113,16 +113,19 @@ def compare_systems(
     if correction is None:
         correction = "none" if test == "tukey" else "holm"
     if test == "tukey" and correction != "none":
-        raise ValueError(f"correction must be 'none' with test='tukey' (its p-values are family-wise adjusted), "
-                         f"got {correction!r}")
+        raise ValueError(
+            f"correction must be 'none' with test='tukey' (its p-values are family-wise adjusted), got {correction!r}"
+        )
     if interval is None:
         interval = "t" if test == "t" else "percentile"
     if interval != "t":
         # Each tail of a bootstrap interval is a share (1 - confidence) / 2 of the resamples: it needs one at least.
         needed = math.ceil(2 / (1 - confidence) - 1e-9)
         if n_resamples < needed:
-            raise ValueError(f"n_resamples must be at least {needed} for a {confidence:.0%} {interval} bootstrap "
-                             f"interval (each tail holds {(1 - confidence) / 2:g} of the resamples), got {n_resamples}")
+            raise ValueError(
+                f"n_resamples must be at least {needed} for a {confidence:.0%} {interval} bootstrap "
+                f"interval (each tail holds {(1 - confidence) / 2:g} of the resamples), got {n_resamples}"
+            )
 
     n = matrix.shape[1]
     mean = matrix.mean(axis=1)
@@ -136,8 +139,18 @@ def compare_systems(
 
     # The matrix and every parameter are checked: the nested calls do not check them again.
     pair_test = "t" if test == "tukey" else test
-    tests = _pairwise_tests(matrix, None, test=pair_test, interval=interval, confidence=confidence, alpha=ALPHA,
-                            n_resamples=n_resamples, seed=seed, exact=None, n_jobs=n_jobs)
+    tests = _pairwise_tests(
+        matrix,
+        None,
+        test=pair_test,
+        interval=interval,
+        confidence=confidence,
+        alpha=ALPHA,
+        n_resamples=n_resamples,
+        seed=seed,
+        exact=None,
+        n_jobs=n_jobs,
+    )
     if test == "tukey":
         hsd = _tukey_hsd(matrix, n_resamples, ALPHA, seed, n_jobs)
         pvalue = hsd.pvalue
@@ -146,11 +159,28 @@ def compare_systems(
         pvalue = tests.pvalue
         adjusted = _adjust_pvalues(pvalue, correction)
     labels = np.asarray(names, dtype=object)
-    pair_table = pd.DataFrame({
-        "system_a": labels[tests.first], "system_b": labels[tests.second], "difference": tests.difference,
-        "ci_low": tests.ci_low, "ci_high": tests.ci_high, "effect_size": tests.effect_size,
-        "wins": tests.wins, "ties": tests.ties, "losses": tests.losses, "pvalue": pvalue,
-        "pvalue_adjusted": adjusted,
-    })
-    return Comparison(systems=system_table, pairs=pair_table, test=test, correction=correction,
-                      interval=interval, confidence=confidence, n_resamples=n_resamples, seed=seed)
+    pair_table = pd.DataFrame(
+        {
+            "system_a": labels[tests.first],
+            "system_b": labels[tests.second],
+            "difference": tests.difference,
+            "ci_low": tests.ci_low,
+            "ci_high": tests.ci_high,
+            "effect_size": tests.effect_size,
+            "wins": tests.wins,
+            "ties": tests.ties,
+            "losses": tests.losses,
+            "pvalue": pvalue,
+            "pvalue_adjusted": adjusted,
+        }
+    )
+    return Comparison(
+        systems=system_table,
+        pairs=pair_table,
+        test=test,
+        correction=correction,
+        interval=interval,
+        confidence=confidence,
+        n_resamples=n_resamples,
+        seed=seed,
+    )

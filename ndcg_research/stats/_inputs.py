@@ -51,8 +51,10 @@ def check_scores(value: Any, name: str) -> Scores:
         names = [str(key) for key in value]
         rows = [check_array(row, f"{name}[{key!r}]", ndim=1) for key, row in value.items()]
         if len({row.size for row in rows}) > 1:
-            raise ValueError(f"{name}: every system needs the same number of queries, got lengths "
-                             f"{ {n: r.size for n, r in zip(names, rows, strict=True)} }")
+            raise ValueError(
+                f"{name}: every system needs the same number of queries, got lengths "
+                f"{ {n: r.size for n, r in zip(names, rows, strict=True)} }"
+            )
         matrix = np.vstack(rows) if rows else np.empty((0, 0))
     else:
         index = getattr(value, "index", None)
@@ -127,8 +129,9 @@ def renamed_test(function: _F) -> _F:
             name = function.__name__
             if "test" in kwargs:
                 raise TypeError(f"{name}() got both method= (deprecated) and test=; give only test=")
-            warnings.warn(f"{name}(method=...) is deprecated and will be removed: use test=",
-                          DeprecationWarning, stacklevel=2)
+            warnings.warn(
+                f"{name}(method=...) is deprecated and will be removed: use test=", DeprecationWarning, stacklevel=2
+            )
             kwargs["test"] = kwargs.pop("method")
         return function(*args, **kwargs)
 
@@ -136,8 +139,9 @@ def renamed_test(function: _F) -> _F:
 
 
 def _deprecated_method(result: Any) -> str:
-    warnings.warn(f"{type(result).__name__}.method is deprecated and will be removed: use .test",
-                  DeprecationWarning, stacklevel=2)
+    warnings.warn(
+        f"{type(result).__name__}.method is deprecated and will be removed: use .test", DeprecationWarning, stacklevel=2
+    )
     return result.test
 
 

@@ -35,8 +35,20 @@ from scipy import special, stats
 from .._validation import check_array, check_bool, check_callable, check_int, check_real, type_and_value
 from ._inputs import check_count, check_level, check_seed
 
-__all__ = ["ALPHA", "CONFIDENCE", "CERTAIN", "INTERVALS", "mean_interval", "wilson_interval", "proportion_label",
-           "share_label", "family_confidence", "bootstrap_statistic_interval", "bootstrap_interval", "row_quantiles"]
+__all__ = [
+    "ALPHA",
+    "CONFIDENCE",
+    "CERTAIN",
+    "INTERVALS",
+    "mean_interval",
+    "wilson_interval",
+    "proportion_label",
+    "share_label",
+    "family_confidence",
+    "bootstrap_statistic_interval",
+    "bootstrap_interval",
+    "row_quantiles",
+]
 
 #: Significance level of every test: a p-value below it is significant.
 ALPHA = 0.05
@@ -48,6 +60,7 @@ CONFIDENCE = 1 - ALPHA
 CERTAIN = 0.99
 #: The interval kinds of a mean over queries: Student's t, bootstrap percentile, bootstrap BCa.
 INTERVALS: tuple[str, ...] = ("t", "percentile", "bca")
+
 
 def mean_interval(values: Any, *, axis: int = 0, confidence: float = CONFIDENCE) -> dict[str, np.ndarray]:
     """Mean, standard deviation (ddof 1) and t confidence interval of the mean along ``axis``.
@@ -124,8 +137,9 @@ def _wilson(successes: int, trials: int, confidence: float) -> tuple[float, floa
     return float(ci.low), float(ci.high)
 
 
-def proportion_label(successes: int, trials: int, *, digits: int = 2, interval: bool = True,
-                     confidence: float = CONFIDENCE) -> str:
+def proportion_label(
+    successes: int, trials: int, *, digits: int = 2, interval: bool = True, confidence: float = CONFIDENCE
+) -> str:
     """A proportion and its Wilson interval as text, e.g. ``"0.87 [0.79,0.92]"``.
 
     A proportion whose rounded value reads as exactly 1 (or 0) is written that way only when its
@@ -179,8 +193,9 @@ def _proportion_label(successes: int, trials: int, digits: int, interval: bool, 
     return f"{text} [{low:.{digits}f},{high:.{digits}f}]" if interval else text
 
 
-def share_label(share: float, trials: int, *, digits: int = 2, interval: bool = True,
-                confidence: float = CONFIDENCE) -> str:
+def share_label(
+    share: float, trials: int, *, digits: int = 2, interval: bool = True, confidence: float = CONFIDENCE
+) -> str:
     """``proportion_label`` of a share of ``trials`` (as the result tables store it, e.g. ``p_better``).
 
     The count is recovered as ``share * trials``, which must be a whole number: a share that is not one
@@ -246,9 +261,14 @@ def family_confidence(family_size: int, *, confidence: float = CONFIDENCE) -> fl
     return 1 - (1 - confidence) / family_size
 
 
-def bootstrap_statistic_interval(statistic: Any, samples: Sequence[Any], *, seed: int | np.random.SeedSequence,
-                                 n_resamples: int = 2000,
-                                 confidence: float = CONFIDENCE) -> tuple[float, float, float]:
+def bootstrap_statistic_interval(
+    statistic: Any,
+    samples: Sequence[Any],
+    *,
+    seed: int | np.random.SeedSequence,
+    n_resamples: int = 2000,
+    confidence: float = CONFIDENCE,
+) -> tuple[float, float, float]:
     """A statistic of paired samples and its percentile bootstrap interval (``scipy.stats.bootstrap``).
 
     The replicates (the entries along axis 0 of every sample) are resampled jointly, so the
@@ -286,8 +306,16 @@ def bootstrap_statistic_interval(statistic: Any, samples: Sequence[Any], *, seed
         raise TypeError(f"samples must be a non-empty sequence of arrays, got {type_and_value(samples)}")
     samples = [check_array(sample, f"samples[{i}]", ndim=(1, 2, 3)) for i, sample in enumerate(samples)]
     value = float(statistic(*samples, axis=0))
-    result = stats.bootstrap(samples, statistic, paired=True, vectorized=True, n_resamples=n_resamples,
-                             confidence_level=confidence, method="percentile", random_state=np.random.default_rng(seed))
+    result = stats.bootstrap(
+        samples,
+        statistic,
+        paired=True,
+        vectorized=True,
+        n_resamples=n_resamples,
+        confidence_level=confidence,
+        method="percentile",
+        random_state=np.random.default_rng(seed),
+    )
     return value, float(result.confidence_interval.low), float(result.confidence_interval.high)
 
 

@@ -114,8 +114,9 @@ class TukeyHSD:
     n_resamples: int
 
 
-def tukey_hsd(scores: Any, *, n_resamples: int = 10_000, alpha: float = ALPHA, seed: int = 0,
-              n_jobs: int = 1) -> TukeyHSD:
+def tukey_hsd(
+    scores: Any, *, n_resamples: int = 10_000, alpha: float = ALPHA, seed: int = 0, n_jobs: int = 1
+) -> TukeyHSD:
     """Randomised Tukey HSD test (Carterette 2012) of every pair of systems.
 
     Parameters
@@ -175,5 +176,13 @@ def _tukey_hsd(matrix: np.ndarray, b: int, alpha: float, seed: int, n_jobs: int)
     count = b - np.searchsorted(ordered, threshold, side="left")
     pvalue = (count + 1) / (b + 1)
     critical = float(ordered[b - min(max(math.ceil(b * alpha), 1), b)])
-    return TukeyHSD(first=first, second=second, difference=difference, pvalue=pvalue, ranges=ranges,
-                    critical_difference=critical, alpha=alpha, n_resamples=b)
+    return TukeyHSD(
+        first=first,
+        second=second,
+        difference=difference,
+        pvalue=pvalue,
+        ranges=ranges,
+        critical_difference=critical,
+        alpha=alpha,
+        n_resamples=b,
+    )

@@ -62,8 +62,17 @@ from ._inputs import METHOD_ALIAS, all_pairs, check_count, check_level, check_sc
 from ._intervals import ALPHA, CONFIDENCE, INTERVALS, _mean_interval, _wilson, bootstrap_interval
 from ._resampling import EXACT_MAX_QUERIES, Resamples, map_in_threads
 
-__all__ = ["METHODS", "TOLERANCE", "TIE_TOLERANCE", "PairedResult", "PairTests", "paired_test", "pairwise_tests",
-           "paired_comparison", "standardized_gap_se"]
+__all__ = [
+    "METHODS",
+    "TOLERANCE",
+    "TIE_TOLERANCE",
+    "PairedResult",
+    "PairTests",
+    "paired_test",
+    "pairwise_tests",
+    "paired_comparison",
+    "standardized_gap_se",
+]
 
 #: Two nDCG values closer than this (absolute; nDCG is in [0, 1]) are equal: a tie. Differences
 #: below it are floating-point rounding (the last bits of a sum), never a measured effect.
@@ -173,20 +182,40 @@ class PairTests:
     def result(self, index: int) -> PairedResult:
         """Pair ``index`` as a ``PairedResult``."""
         return PairedResult(
-            test=self.test, pvalue=float(self.pvalue[index]), difference=float(self.difference[index]),
-            ci=(float(self.ci_low[index]), float(self.ci_high[index])), confidence=self.confidence,
-            interval=self.interval, effect_size=float(self.effect_size[index]), wins=int(self.wins[index]),
-            ties=int(self.ties[index]), losses=int(self.losses[index]), n_queries=self.n_queries,
-            n_resamples=self.n_resamples, exact=self.exact,
+            test=self.test,
+            pvalue=float(self.pvalue[index]),
+            difference=float(self.difference[index]),
+            ci=(float(self.ci_low[index]), float(self.ci_high[index])),
+            confidence=self.confidence,
+            interval=self.interval,
+            effect_size=float(self.effect_size[index]),
+            wins=int(self.wins[index]),
+            ties=int(self.ties[index]),
+            losses=int(self.losses[index]),
+            n_queries=self.n_queries,
+            n_resamples=self.n_resamples,
+            exact=self.exact,
         )
 
 
-def _test_options(test: Any, interval: Any, confidence: Any, n_resamples: Any, seed: Any, exact: Any,
-                  intervals: tuple[str, ...] = INTERVALS) -> tuple[str, str | None, float, int, int, bool | None]:
+def _test_options(
+    test: Any,
+    interval: Any,
+    confidence: Any,
+    n_resamples: Any,
+    seed: Any,
+    exact: Any,
+    intervals: tuple[str, ...] = INTERVALS,
+) -> tuple[str, str | None, float, int, int, bool | None]:
     """The checked ``test``, ``interval``, ``confidence``, ``n_resamples``, ``seed`` and ``exact`` of a paired test."""
-    return (check_option(test, "test", METHODS), check_option(interval, "interval", intervals, none=True),
-            check_level(confidence, "confidence"), check_count(n_resamples, "n_resamples"), check_seed(seed),
-            check_bool(exact, "exact", none=True))
+    return (
+        check_option(test, "test", METHODS),
+        check_option(interval, "interval", intervals, none=True),
+        check_level(confidence, "confidence"),
+        check_count(n_resamples, "n_resamples"),
+        check_seed(seed),
+        check_bool(exact, "exact", none=True),
+    )
 
 
 @renamed_test
@@ -243,14 +272,25 @@ def paired_test(
     >>> round(r.pvalue, 4), tuple(round(x, 4) for x in r.ci)
     (0.0059, (0.0201, 0.0824))
     """
-    test, interval, confidence, n_resamples, seed, exact = _test_options(test, interval, confidence, n_resamples,
-                                                                          seed, exact)
+    test, interval, confidence, n_resamples, seed, exact = _test_options(
+        test, interval, confidence, n_resamples, seed, exact
+    )
     a = check_array(a, "a", ndim=1, min_size=2, unit="queries")
     b = check_array(b, "b", ndim=1, min_size=2, unit="queries")
     if a.size != b.size:
         raise ValueError(f"a and b must hold the same queries: got {a.size} and {b.size} values")
-    tests = _pairwise_tests(np.vstack([a, b]), None, test=test, interval=interval, confidence=confidence,
-                            alpha=ALPHA, n_resamples=n_resamples, seed=seed, exact=exact, n_jobs=1)
+    tests = _pairwise_tests(
+        np.vstack([a, b]),
+        None,
+        test=test,
+        interval=interval,
+        confidence=confidence,
+        alpha=ALPHA,
+        n_resamples=n_resamples,
+        seed=seed,
+        exact=exact,
+        n_jobs=1,
+    )
     return tests.result(0)
 
 
@@ -298,20 +338,41 @@ def pairwise_tests(
     ([0, 0, 1], [1, 2, 2], [0.25, 0.125, 0.125])
     """
     test, interval, confidence, n_resamples, seed, exact = _test_options(
-        test, interval, confidence, n_resamples, seed, exact, intervals=(*INTERVALS, "none"))
+        test, interval, confidence, n_resamples, seed, exact, intervals=(*INTERVALS, "none")
+    )
     alpha, n_jobs = check_level(alpha, "alpha"), check_count(n_jobs, "n_jobs")
     matrix = check_scores(scores, "scores").values
     if pairs is not None:
         pairs = check_array(pairs, "pairs", ndim=2, kinds="iu", min_size=1).astype(np.int64)
         if pairs.shape[1] != 2:
             raise ValueError(f"pairs must have shape (n, 2), got shape {pairs.shape}")
-    return _pairwise_tests(matrix, pairs, test=test, interval=interval, confidence=confidence, alpha=alpha,
-                           n_resamples=n_resamples, seed=seed, exact=exact, n_jobs=n_jobs)
+    return _pairwise_tests(
+        matrix,
+        pairs,
+        test=test,
+        interval=interval,
+        confidence=confidence,
+        alpha=alpha,
+        n_resamples=n_resamples,
+        seed=seed,
+        exact=exact,
+        n_jobs=n_jobs,
+    )
 
 
-def _pairwise_tests(matrix: np.ndarray, pairs: np.ndarray | None, *, test: str, interval: str | None,
-                    confidence: float, alpha: float, n_resamples: int, seed: int, exact: bool | None,
-                    n_jobs: int) -> PairTests:
+def _pairwise_tests(
+    matrix: np.ndarray,
+    pairs: np.ndarray | None,
+    *,
+    test: str,
+    interval: str | None,
+    confidence: float,
+    alpha: float,
+    n_resamples: int,
+    seed: int,
+    exact: bool | None,
+    n_jobs: int,
+) -> PairTests:
     """``pairwise_tests`` on a checked matrix and parameters (``paired_test``, ``compare_systems``, ...)."""
     if interval is None:
         interval = "t" if test == "t" else "percentile"
@@ -321,8 +382,11 @@ def _pairwise_tests(matrix: np.ndarray, pairs: np.ndarray | None, *, test: str, 
     use_exact = test == "permutation" and (exact if exact is not None else n <= EXACT_MAX_QUERIES)
     flips = None
     if test == "permutation":
-        flips = (Resamples.build("exact", n_queries=n) if use_exact
-                 else Resamples.build("sign-flip", n_queries=n, n_resamples=n_resamples, seed=seed))
+        flips = (
+            Resamples.build("exact", n_queries=n)
+            if use_exact
+            else Resamples.build("sign-flip", n_queries=n, n_resamples=n_resamples, seed=seed)
+        )
     boot = None
     if test == "bootstrap" or interval in ("percentile", "bca"):
         boot = Resamples.build("bootstrap", n_queries=n, n_resamples=n_resamples, seed=seed)
@@ -335,14 +399,33 @@ def _pairwise_tests(matrix: np.ndarray, pairs: np.ndarray | None, *, test: str, 
 
     def work(start: int) -> dict[str, np.ndarray]:
         sl = slice(start, min(start + chunk, first.size))
-        return _test_chunk(matrix, first[sl], second[sl], test=test, interval=interval,
-                           confidence=confidence, alpha=alpha, flips=shared_flips, boot=shared_boot)
+        return _test_chunk(
+            matrix,
+            first[sl],
+            second[sl],
+            test=test,
+            interval=interval,
+            confidence=confidence,
+            alpha=alpha,
+            flips=shared_flips,
+            boot=shared_boot,
+        )
 
     parts = map_in_threads(work, starts, n_jobs)
     joined = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
     used = flips.n_resamples if flips is not None else (boot.n_resamples if test == "bootstrap" else 0)
-    return PairTests(first=first, second=second, test=test, interval=interval, alpha=alpha,
-                     confidence=confidence, n_queries=n, n_resamples=used, exact=use_exact, **joined)
+    return PairTests(
+        first=first,
+        second=second,
+        test=test,
+        interval=interval,
+        alpha=alpha,
+        confidence=confidence,
+        n_queries=n,
+        n_resamples=used,
+        exact=use_exact,
+        **joined,
+    )
 
 
 def _pair_rows(pairs: np.ndarray | None, n_systems: int) -> tuple[np.ndarray, np.ndarray]:
@@ -404,8 +487,16 @@ def _kth_largest(values: np.ndarray, k: int) -> np.ndarray:
 
 
 def _test_chunk(
-    matrix: np.ndarray, first: np.ndarray, second: np.ndarray, *, test: str, interval: str, confidence: float,
-    alpha: float, flips: _PrecomputedResamples | None, boot: _PrecomputedResamples | None,
+    matrix: np.ndarray,
+    first: np.ndarray,
+    second: np.ndarray,
+    *,
+    test: str,
+    interval: str,
+    confidence: float,
+    alpha: float,
+    flips: _PrecomputedResamples | None,
+    boot: _PrecomputedResamples | None,
 ) -> dict[str, np.ndarray]:
     """The tests of a chunk of pairs: rows ``first`` minus rows ``second`` (resampled statistics: pairs x B)."""
     xa, xb = matrix[first], matrix[second]
@@ -459,12 +550,12 @@ def _test_chunk(
         spread = boot.sums(w * w)
         spread /= n
         square = w_mean * w_mean
-        spread -= square                     # n/(n-1) times the resample's variance, i.e. (n-1) se*^2 ...
+        spread -= square  # n/(n-1) times the resample's variance, i.e. (n-1) se*^2 ...
         np.maximum(spread, 0.0, out=spread)
-        square *= n - 1                      # ... so t*^2 = (n-1) mean*^2 / spread
+        square *= n - 1  # ... so t*^2 = (n-1) mean*^2 / spread
         with np.errstate(divide="ignore", invalid="ignore"):
             square /= spread
-        np.nan_to_num(square, copy=False, nan=0.0, posinf=np.inf)   # 0/0: every drawn w is 0, t* = 0
+        np.nan_to_num(square, copy=False, nan=0.0, posinf=np.inf)  # 0/0: every drawn w is 0, t* = 0
         with np.errstate(divide="ignore", invalid="ignore"):
             t_obs = mean / (sd / math.sqrt(n))
         b = boot.resamples.n_resamples
@@ -481,8 +572,7 @@ def _test_chunk(
         assert boot is not None
         if boot_means is None:
             boot_means = boot.difference_means(first, second, d)
-        out["ci_low"], out["ci_high"] = bootstrap_interval(boot_means, d, confidence=confidence,
-                                                                     interval=interval)
+        out["ci_low"], out["ci_high"] = bootstrap_interval(boot_means, d, confidence=confidence, interval=interval)
     return out
 
 
@@ -499,8 +589,9 @@ def _wilcoxon(d: np.ndarray) -> np.ndarray:
     return p
 
 
-def paired_comparison(better: Any, worse: Any, *, axis: int = 0, tie_tolerance: float = TIE_TOLERANCE,
-                      confidence: float = CONFIDENCE) -> dict[str, np.ndarray]:
+def paired_comparison(
+    better: Any, worse: Any, *, axis: int = 0, tie_tolerance: float = TIE_TOLERANCE, confidence: float = CONFIDENCE
+) -> dict[str, np.ndarray]:
     """Compare two systems scored on the same replicates (paired), along ``axis``.
 
     The gap is ``better - worse`` per replicate; a gap within ``tie_tolerance`` of 0 is a
@@ -553,9 +644,16 @@ def paired_comparison(better: Any, worse: Any, *, axis: int = 0, tie_tolerance: 
         std_gap = np.where(gaps["sd"] > 0, gaps["mean"] / gaps["sd"], np.nan)
     std_gap_se = _standardized_gap_se(gap, axis) if count > 1 else np.full(std_gap.shape, np.nan)
     return {
-        "mean_gap": gaps["mean"], "sd_gap": gaps["sd"], "gap_ci_low": gaps["ci_low"], "gap_ci_high": gaps["ci_high"],
-        "p_better": wins / count, "p_better_low": low, "p_better_high": high,
-        "p_tie": (count - wins - losses) / count, "p_worse": losses / count, "std_gap": std_gap,
+        "mean_gap": gaps["mean"],
+        "sd_gap": gaps["sd"],
+        "gap_ci_low": gaps["ci_low"],
+        "gap_ci_high": gaps["ci_high"],
+        "p_better": wins / count,
+        "p_better_low": low,
+        "p_better_high": high,
+        "p_tie": (count - wins - losses) / count,
+        "p_worse": losses / count,
+        "std_gap": std_gap,
         "std_gap_se": std_gap_se,
     }
 

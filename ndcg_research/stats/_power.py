@@ -89,10 +89,16 @@ class DiscriminativePower:
     def table(self) -> pd.DataFrame:
         """One row per pair: system_a, system_b, difference, asl, critical_difference, significant."""
         names = np.asarray(self.systems, dtype=object)
-        return pd.DataFrame({
-            "system_a": names[self.first], "system_b": names[self.second], "difference": self.differences,
-            "asl": self.pvalues, "critical_difference": self.critical_differences, "significant": self.significant,
-        })
+        return pd.DataFrame(
+            {
+                "system_a": names[self.first],
+                "system_b": names[self.second],
+                "difference": self.differences,
+                "asl": self.pvalues,
+                "critical_difference": self.critical_differences,
+                "significant": self.significant,
+            }
+        )
 
 
 @renamed_test
@@ -159,8 +165,18 @@ def discriminative_power(
         critical = np.full(first.shape, hsd.critical_difference)
         used = hsd.n_resamples
     else:
-        tests = _pairwise_tests(matrix, None, test=test, interval="none", confidence=1 - ALPHA, alpha=alpha,
-                                n_resamples=n_resamples, seed=seed, exact=None, n_jobs=n_jobs)
+        tests = _pairwise_tests(
+            matrix,
+            None,
+            test=test,
+            interval="none",
+            confidence=1 - ALPHA,
+            alpha=alpha,
+            n_resamples=n_resamples,
+            seed=seed,
+            exact=None,
+            n_jobs=n_jobs,
+        )
         first, second, differences, pvalues = tests.first, tests.second, tests.difference, tests.pvalue
         critical = tests.critical_difference
         used = tests.n_resamples
@@ -168,9 +184,18 @@ def discriminative_power(
         pvalues = _adjust_pvalues(pvalues, correction)
     finite = critical[np.isfinite(critical)]
     return DiscriminativePower(
-        power=float(np.mean(pvalues < alpha)), asl_curve=np.sort(pvalues),
+        power=float(np.mean(pvalues < alpha)),
+        asl_curve=np.sort(pvalues),
         difference_required=float(finite.max()) if finite.size else float("nan"),
-        pvalues=pvalues, differences=differences, critical_differences=critical, first=first, second=second,
-        systems=names, alpha=alpha, test=test, correction=correction, n_queries=matrix.shape[1],
+        pvalues=pvalues,
+        differences=differences,
+        critical_differences=critical,
+        first=first,
+        second=second,
+        systems=names,
+        alpha=alpha,
+        test=test,
+        correction=correction,
+        n_queries=matrix.shape[1],
         n_resamples=used,
     )

@@ -96,5 +96,5 @@ def mean_z(mean1: Any, sd1: Any, n1: Any, mean2: Any, sd2: Any, n2: Any) -> Any:
     """
     mean1, sd1, n1 = _numbers(mean1, "mean1"), _numbers(sd1, "sd1", low=0), _numbers(n1, "n1", low=0, closed="neither")
     mean2, sd2, n2 = _numbers(mean2, "mean2"), _numbers(sd2, "sd2", low=0), _numbers(n2, "n2", low=0, closed="neither")
-    se = np.sqrt(sd1 ** 2 / n1 + sd2 ** 2 / n2)
+    se = np.sqrt(sd1**2 / n1 + sd2**2 / n2)
     return _z(mean1 - mean2, se)

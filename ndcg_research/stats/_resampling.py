@@ -127,8 +127,10 @@ class Resamples:
         n = n_queries
         if kind == "exact":
             if n > EXACT_LIMIT:
-                raise ValueError(f"an exact sign-flip test enumerates 2**(n-1) patterns; n_queries = {n} is more than "
-                                 f"the {EXACT_LIMIT} it allows (use the Monte Carlo test)")
+                raise ValueError(
+                    f"an exact sign-flip test enumerates 2**(n-1) patterns; n_queries = {n} is more than "
+                    f"the {EXACT_LIMIT} it allows (use the Monte Carlo test)"
+                )
             return cls("exact", n, 1 << (n - 1), 0)
         return cls(kind, n, n_resamples, seed)  # type: ignore[arg-type]
 
@@ -201,6 +203,7 @@ def map_in_threads(function: Callable[[T], R], items: Iterable[T], n_jobs: int) 
         return [function(item) for item in items]
     try:
         from threadpoolctl import threadpool_limits
+
         one_blas_thread: Any = threadpool_limits(1, user_api="blas")
     except ImportError:  # pragma: no cover - threadpoolctl is optional
         one_blas_thread = contextlib.nullcontext()

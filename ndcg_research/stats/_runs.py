@@ -99,8 +99,9 @@ def run_matrices(
         raise ValueError(f"runs must hold at least 2 runs to compare, got {len(result.runs)}")
     notes = list(result.notes)
     # A query a run leaves undefined (NaN: scikit-learn's one-document lists) is compared in no run.
-    defined = [queries[~np.isnan(values).any(axis=0)]
-               for queries, values in zip(result.queries, result.values, strict=True)]
+    defined = [
+        queries[~np.isnan(values).any(axis=0)] for queries, values in zip(result.queries, result.values, strict=True)
+    ]
     common = defined[0]
     for queries in defined[1:]:
         common = np.intersect1d(common, queries)
@@ -110,8 +111,10 @@ def run_matrices(
     if dropped.size:
         more = f" and {dropped.size - 10} more" if dropped.size > 10 else ""
         shown = ", ".join(repr(str(q)) for q in dropped[:10]) + more
-        notes.append(f"{dropped.size} quer{'y' if dropped.size == 1 else 'ies'} left out of the comparison ({shown}): "
-                     f"only the {common.size} queries every run answered are compared")
+        notes.append(
+            f"{dropped.size} quer{'y' if dropped.size == 1 else 'ies'} left out of the comparison ({shown}): "
+            f"only the {common.size} queries every run answered are compared"
+        )
     matrices = {}
     for i, measure in enumerate(result.measures):
         rows = []
@@ -120,5 +123,6 @@ def run_matrices(
             order = np.argsort(queries[keep], kind="stable")
             rows.append(values[i][keep][order])
         matrices[measure.name] = np.vstack(rows)
-    return RunMatrices(systems=list(result.runs), queries=np.sort(common, kind="stable"), matrices=matrices,
-                       notes=tuple(notes))
+    return RunMatrices(
+        systems=list(result.runs), queries=np.sort(common, kind="stable"), matrices=matrices, notes=tuple(notes)
+    )

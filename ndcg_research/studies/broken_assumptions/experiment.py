@@ -27,16 +27,27 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ...stats import bootstrap_statistic_interval
-from ...stats import TIE_TOLERANCE, paired_comparison
-from ...simulation.replicates import parallel_map, seed_sequence
 from ...simulation.model import stable_id
+from ...simulation.replicates import parallel_map, seed_sequence
+from ...stats import TIE_TOLERANCE, bootstrap_statistic_interval, paired_comparison
 from . import findings
 from .models import SparseModel, TwoFeatureModel, crossing_pairs, random_expected_ndcg, random_limit
 from .simulate import Model, relevant_rank_lists, replicate_ndcg
 
-__all__ = ["Experiment", "run", "ndcg_table", "pair_table", "ratio_table", "standardized_gap",
-           "crossing_table", "constants_table", "rank_bins", "rank_bin_table", "summarise", "CHUNK_ITEMS"]
+__all__ = [
+    "Experiment",
+    "run",
+    "ndcg_table",
+    "pair_table",
+    "ratio_table",
+    "standardized_gap",
+    "crossing_table",
+    "constants_table",
+    "rank_bins",
+    "rank_bin_table",
+    "summarise",
+    "CHUNK_ITEMS",
+]
 
 #: Items (list length x replicates) per chunk of work handed to a worker.
 CHUNK_ITEMS = 4_000_000
@@ -57,21 +68,30 @@ class Experiment:
 
     def __post_init__(self) -> None:
         if len(self.ns) != len(self.replicates) or list(self.ns) != sorted(set(self.ns)):
-            raise ValueError(f"ns must be increasing and distinct, with one replicate count each: {self.ns}, "
-                             f"{self.replicates}")
+            raise ValueError(
+                f"ns must be increasing and distinct, with one replicate count each: {self.ns}, {self.replicates}"
+            )
 
 
 def _chunk(experiment: Experiment, chunk: tuple[int, int, int]) -> np.ndarray:
     n, start, stop = chunk
-    return np.stack([replicate_ndcg(experiment.model, experiment.rankers, experiment.discounts, n,
-                                    seed=experiment.seed, replicate=r) for r in range(start, stop)])
+    return np.stack(
+        [
+            replicate_ndcg(
+                experiment.model, experiment.rankers, experiment.discounts, n, seed=experiment.seed, replicate=r
+            )
+            for r in range(start, stop)
+        ]
+    )
 
 
 def run(experiment: Experiment, *, n_jobs: int = 1) -> dict[int, np.ndarray]:
     """nDCG of every data set: ``values[n]`` of shape (replicates, rankers, discounts)."""
-    chunks = [(n, start, min(start + max(1, CHUNK_ITEMS // n), count))
-              for n, count in zip(experiment.ns, experiment.replicates, strict=True)
-              for start in range(0, count, max(1, CHUNK_ITEMS // n))]
+    chunks = [
+        (n, start, min(start + max(1, CHUNK_ITEMS // n), count))
+        for n, count in zip(experiment.ns, experiment.replicates, strict=True)
+        for start in range(0, count, max(1, CHUNK_ITEMS // n))
+    ]
     done = dict(parallel_map(functools.partial(_chunk, experiment), chunks, n_jobs=n_jobs))
     return {n: np.concatenate([done[c] for c in chunks if c[0] == n]) for n in experiment.ns}
 
@@ -94,10 +114,25 @@ def ndcg_table(experiment: Experiment, values: dict[int, np.ndarray]) -> pd.Data
                 exact = limit = math.nan
                 if isinstance(model, SparseModel) and ranker == "random":
                     exact, limit = random_expected_ndcg(model, discount, n), random_limit(model, discount)
-                rows.append(dict(model=model.label, kind=model.kind, discount=discount, ranker=ranker, n=n,
-                                 replicates=v.size, mean=mean, sd=sd, se=se, ci_low=mean - half,
-                                 ci_high=mean + half, exact=exact, z=(mean - exact) / se if se > 0 else math.nan,
-                                 limit=limit, seed=experiment.seed))
+                rows.append(
+                    dict(
+                        model=model.label,
+                        kind=model.kind,
+                        discount=discount,
+                        ranker=ranker,
+                        n=n,
+                        replicates=v.size,
+                        mean=mean,
+                        sd=sd,
+                        se=se,
+                        ci_low=mean - half,
+                        ci_high=mean + half,
+                        exact=exact,
+                        z=(mean - exact) / se if se > 0 else math.nan,
+                        limit=limit,
+                        seed=experiment.seed,
+                    )
+                )
     return pd.DataFrame(rows)
 
 
@@ -109,9 +144,19 @@ def pair_table(experiment: Experiment, values: dict[int, np.ndarray], pairs: Seq
             i, j = experiment.rankers.index(first), experiment.rankers.index(second)
             for n in experiment.ns:
                 out = paired_comparison(values[n][:, i, d_index].copy(), values[n][:, j, d_index].copy())
-                rows.append(dict(model=experiment.model.label, kind=experiment.model.kind, discount=discount,
-                                 first=first, second=second, n=n, replicates=values[n].shape[0],
-                                 **{k: float(v) for k, v in out.items()}, seed=experiment.seed))
+                rows.append(
+                    dict(
+                        model=experiment.model.label,
+                        kind=experiment.model.kind,
+                        discount=discount,
+                        first=first,
+                        second=second,
+                        n=n,
+                        replicates=values[n].shape[0],
+                        **{k: float(v) for k, v in out.items()},
+                        seed=experiment.seed,
+                    )
+                )
     return pd.DataFrame(rows)
 
 
@@ -134,7 +179,7 @@ def _ratio(denominator: np.ndarray, numerator: np.ndarray, axis: int = -1) -> np
 
 def _gaps(values: np.ndarray, i: int, j: int, d: int) -> np.ndarray:
     gap = values[:, i, d] - values[:, j, d]
-    gap[np.abs(gap) <= TIE_TOLERANCE] = 0.0   # the package's one definition of equal nDCG
+    gap[np.abs(gap) <= TIE_TOLERANCE] = 0.0  # the package's one definition of equal nDCG
     return gap
 
 
@@ -153,8 +198,15 @@ def call(ratio_low: float, ratio_high: float, resolved: bool, floor: float) -> s
     return "supports" if ratio_low > floor else "unresolved"
 
 
-def ratio_table(experiment: Experiment, values: dict[int, np.ndarray], pairs: Sequence[tuple[str, str]], *,
-                numerator: str = "loglog", denominator: str = "log2", n_resamples: int | None = None) -> pd.DataFrame:
+def ratio_table(
+    experiment: Experiment,
+    values: dict[int, np.ndarray],
+    pairs: Sequence[tuple[str, str]],
+    *,
+    numerator: str = "loglog",
+    denominator: str = "log2",
+    n_resamples: int | None = None,
+) -> pd.DataFrame:
     """Per (pair, n): standardized gaps under ``denominator`` and ``numerator``, their ratio, 95% percentile
     bootstrap intervals over the data sets, and the rule's call (:func:`call`, threshold ``ratio_floor``)."""
     resamples = int(n_resamples if n_resamples is not None else findings.threshold("bootstrap_resamples"))
@@ -166,19 +218,37 @@ def ratio_table(experiment: Experiment, values: dict[int, np.ndarray], pairs: Se
         for n in experiment.ns:
             low_gaps, high_gaps = _gaps(values[n], i, j, dd), _gaps(values[n], i, j, dn)
             key = (stable_id(str(experiment.model)), n, p_index, BOOTSTRAP_STREAM)
-            d, d_low, d_high = bootstrap_statistic_interval(standardized_gap, [low_gaps], n_resamples=resamples,
-                                                            seed=seed_sequence(experiment.seed, *key, 0))
+            d, d_low, d_high = bootstrap_statistic_interval(
+                standardized_gap, [low_gaps], n_resamples=resamples, seed=seed_sequence(experiment.seed, *key, 0)
+            )
             ratio, r_low, r_high = (math.nan,) * 3
             if not (np.all(low_gaps == 0) or np.all(high_gaps == 0)):
                 ratio, r_low, r_high = bootstrap_statistic_interval(
-                    _ratio, [low_gaps, high_gaps], n_resamples=resamples, seed=seed_sequence(experiment.seed, *key, 1))
+                    _ratio, [low_gaps, high_gaps], n_resamples=resamples, seed=seed_sequence(experiment.seed, *key, 1)
+                )
             resolved = bool(d_low > 0 or d_high < 0)
-            rows.append(dict(model=experiment.model.label, kind=experiment.model.kind, first=first, second=second, n=n,
-                             replicates=low_gaps.size, denominator=denominator, numerator=numerator,
-                             d_denominator=d, d_denominator_low=d_low, d_denominator_high=d_high,
-                             d_numerator=float(standardized_gap(high_gaps)), ratio=ratio, ratio_low=r_low,
-                             ratio_high=r_high, resolved=resolved, call=call(r_low, r_high, resolved, floor),
-                             seed=experiment.seed))
+            rows.append(
+                dict(
+                    model=experiment.model.label,
+                    kind=experiment.model.kind,
+                    first=first,
+                    second=second,
+                    n=n,
+                    replicates=low_gaps.size,
+                    denominator=denominator,
+                    numerator=numerator,
+                    d_denominator=d,
+                    d_denominator_low=d_low,
+                    d_denominator_high=d_high,
+                    d_numerator=float(standardized_gap(high_gaps)),
+                    ratio=ratio,
+                    ratio_low=r_low,
+                    ratio_high=r_high,
+                    resolved=resolved,
+                    call=call(r_low, r_high, resolved, floor),
+                    seed=experiment.seed,
+                )
+            )
     return pd.DataFrame(rows)
 
 
@@ -189,24 +259,36 @@ def crossing_table(model: TwoFeatureModel, rankers: Sequence[str]) -> pd.DataFra
     """Every pair of rankers with the depths t where their profiles cross, and whether it is studied
     (``min_crossings`` depths or more)."""
     minimum = int(findings.threshold("min_crossings"))
-    rows = [dict(first=a, second=b, crossings=len(t), depths=", ".join(f"{v:.4f}" for v in t),
-                 studied=len(t) >= minimum) for a, b, t in crossing_pairs(model, list(rankers), minimum=0)]
+    rows = [
+        dict(first=a, second=b, crossings=len(t), depths=", ".join(f"{v:.4f}" for v in t), studied=len(t) >= minimum)
+        for a, b, t in crossing_pairs(model, list(rankers), minimum=0)
+    ]
     return pd.DataFrame(rows)
 
 
 def constants_table(model: TwoFeatureModel, rankers: Sequence[str]) -> pd.DataFrame:
     """Per ranker: the first-order constant c_f (slowly varying discounts) and the limit under power(beta=0.5)."""
-    return pd.DataFrame([dict(ranker=r, c_f=model.first_order_constant(r), power_half_limit=model.power_limit(r, 0.5),
-                              p=model.mean_gain) for r in rankers])
+    return pd.DataFrame(
+        [
+            dict(
+                ranker=r,
+                c_f=model.first_order_constant(r),
+                power_half_limit=model.power_limit(r, 0.5),
+                p=model.mean_gain,
+            )
+            for r in rankers
+        ]
+    )
 
 
-def rank_bins(model: TwoFeatureModel, rankers: Sequence[str], n: int, *, seed: int, replicates: int,
-              bins: int) -> np.ndarray:
+def rank_bins(
+    model: TwoFeatureModel, rankers: Sequence[str], n: int, *, seed: int, replicates: int, bins: int
+) -> np.ndarray:
     """Share of relevant items in each of ``bins`` equal bins of rank, per data set and ranker: (replicates,
     rankers, bins). The data sets are those of :func:`~.simulate.replicate_ndcg` with the same seed."""
     edges = np.linspace(0, n, bins + 1).round().astype(int)
     out = np.empty((replicates, len(rankers), bins))
-    for replicate in range(replicates):   # loop over data sets
+    for replicate in range(replicates):  # loop over data sets
         for i, ranks in enumerate(relevant_rank_lists(model, rankers, n, seed=seed, replicate=replicate)):
             out[replicate, i] = np.histogram(ranks, bins=edges + 0.5)[0] / np.diff(edges)
     return out
@@ -224,14 +306,29 @@ def rank_bin_table(model: TwoFeatureModel, rankers: Sequence[str], shares: np.nd
             v = shares[:, i, b]
             se = float(v.std(ddof=1) / math.sqrt(v.size))
             z = (float(v.mean()) - exact[b]) / se if se > 0 else math.nan
-            rows.append(dict(ranker=ranker, bin=b + 1, rank_from=edges[b] + 1, rank_to=edges[b + 1], n=n,
-                             replicates=v.size, simulated=float(v.mean()), se=se, exact=float(exact[b]), z=z,
-                             outside=bool(abs(z) > limit)))
+            rows.append(
+                dict(
+                    ranker=ranker,
+                    bin=b + 1,
+                    rank_from=edges[b] + 1,
+                    rank_to=edges[b + 1],
+                    n=n,
+                    replicates=v.size,
+                    simulated=float(v.mean()),
+                    se=se,
+                    exact=float(exact[b]),
+                    z=z,
+                    outside=bool(abs(z) > limit),
+                )
+            )
     return pd.DataFrame(rows)
 
 
-def summarise(experiments: Sequence[Experiment], values: Sequence[dict[int, np.ndarray]],
-              pairs: Sequence[tuple[str, str]] | None = None) -> dict[str, pd.DataFrame]:
+def summarise(
+    experiments: Sequence[Experiment],
+    values: Sequence[dict[int, np.ndarray]],
+    pairs: Sequence[tuple[str, str]] | None = None,
+) -> dict[str, pd.DataFrame]:
     """The three tables of several experiments stacked: ``ndcg``, ``pairs`` and ``ratios`` (log2 against loglog).
 
     ``pairs`` default to consecutive rankers (better first for the nested rankers of the sparse model).

@@ -22,8 +22,14 @@ __all__ = ["COLUMN_WIDTH", "FONT_SIZES", "headline_figure", "gain_by_rank_figure
 #: One journal column, in inches (8.5 cm).
 COLUMN_WIDTH = 8.5 / 2.54
 #: Font sizes (points) of the figures: none below 7 at their printed size.
-FONT_SIZES = {"font.size": 7.5, "axes.titlesize": 8, "axes.labelsize": 7.5, "legend.fontsize": 7,
-              "xtick.labelsize": 7, "ytick.labelsize": 7}
+FONT_SIZES = {
+    "font.size": 7.5,
+    "axes.titlesize": 8,
+    "axes.labelsize": 7.5,
+    "legend.fontsize": 7,
+    "xtick.labelsize": 7,
+    "ytick.labelsize": 7,
+}
 _MARKERS = "osD^v<>"
 
 
@@ -60,8 +66,9 @@ def headline_figure(sparse_ndcg: pd.DataFrame, ratios: pd.DataFrame, floor: floa
         top.set_title("(a) solid: bayes; dashed: random (exact)", loc="left")
         _ratio_panel(bottom, ratios, colors, markers, floor)
         handles = [Line2D([], [], color=colors[m], marker=markers[m], ls="none", ms=3.5, label=m) for m in models]
-        fig.legend(handles=handles, loc="outside lower center", ncols=3, frameon=False, handletextpad=0.2,
-                   columnspacing=0.8)
+        fig.legend(
+            handles=handles, loc="outside lower center", ncols=3, frameon=False, handletextpad=0.2, columnspacing=0.8
+        )
         return fig
 
 
@@ -70,10 +77,17 @@ def _ratio_panel(ax, ratios: pd.DataFrame, colors: dict[str, str], markers: dict
     cells = list(dict.fromkeys(zip(shown["model"], shown["first"], shown["second"], strict=True)))
     for k, (model, first, second) in enumerate(cells):
         rows = shown[(shown["model"] == model) & (shown["first"] == first) & (shown["second"] == second)]
-        shift = 1.25 ** ((k - (len(cells) - 1) / 2) / max(1.0, (len(cells) - 1) / 2))   # spread the cells of one n
-        ax.errorbar(rows["n"] * shift, rows["ratio"], yerr=[rows["ratio"] - rows["ratio_low"],
-                                                             rows["ratio_high"] - rows["ratio"]],
-                    fmt=markers[model], color=colors[model], ms=2.5, lw=0.7, capsize=0)
+        shift = 1.25 ** ((k - (len(cells) - 1) / 2) / max(1.0, (len(cells) - 1) / 2))  # spread the cells of one n
+        ax.errorbar(
+            rows["n"] * shift,
+            rows["ratio"],
+            yerr=[rows["ratio"] - rows["ratio_low"], rows["ratio_high"] - rows["ratio"]],
+            fmt=markers[model],
+            color=colors[model],
+            ms=2.5,
+            lw=0.7,
+            capsize=0,
+        )
     ax.axhline(floor, color="0.3", lw=0.9, ls="--")
     ax.axhline(1.0, color="0.6", lw=0.7, ls=":")
     ax.set(xscale="log", xlabel="list length n", ylabel="std. gap loglog / log2")
@@ -81,8 +95,9 @@ def _ratio_panel(ax, ratios: pd.DataFrame, colors: dict[str, str], markers: dict
     ax.set_title(f"(b) per pair, 95% interval; refuted below {floor:g}", loc="left")
 
 
-def gain_by_rank_figure(model: TwoFeatureModel, rankers: Sequence[str], n: int, bins: pd.DataFrame,
-                        crossings: pd.DataFrame) -> Figure:
+def gain_by_rank_figure(
+    model: TwoFeatureModel, rankers: Sequence[str], n: int, bins: pd.DataFrame, crossings: pd.DataFrame
+) -> Figure:
     """Expected gain at each rank r = 1..n of every two-feature ranker (exact: lines; simulated share of relevant
     items per bin of ranks: markers), on a log scale of rank, with the depths t n where studied pairs cross."""
     with matplotlib.rc_context(FONT_SIZES):
@@ -92,13 +107,21 @@ def gain_by_rank_figure(model: TwoFeatureModel, rankers: Sequence[str], n: int, 
         for c, ranker in enumerate(rankers):
             ax.plot(r, model.rank_gains(ranker, n), color=f"C{c}", lw=1.1, label=ranker)
             rows = bins[bins["ranker"] == ranker]
-            ax.plot((rows["rank_from"] + rows["rank_to"]) / 2, rows["simulated"], _MARKERS[c % len(_MARKERS)],
-                    color=f"C{c}", ms=2.5, mfc="none", mew=0.7)
+            ax.plot(
+                (rows["rank_from"] + rows["rank_to"]) / 2,
+                rows["simulated"],
+                _MARKERS[c % len(_MARKERS)],
+                color=f"C{c}",
+                ms=2.5,
+                mfc="none",
+                mew=0.7,
+            )
         depths = sorted({float(d) for text in crossings.loc[crossings["studied"], "depths"] for d in text.split(", ")})
         for depth in depths:
             ax.axvline(depth * n, color="0.5", lw=0.5, ls=":")
-        ax.set(xscale="log", xlim=(1, n), ylim=(0.35, 1.01), xlabel=f"rank r (n = {n})",
-               ylabel="expected gain at rank r")
+        ax.set(
+            xscale="log", xlim=(1, n), ylim=(0.35, 1.01), xlabel=f"rank r (n = {n})", ylabel="expected gain at rank r"
+        )
         ax.set_title("lines: exact; markers: simulated; dotted: crossings", loc="left")
         ax.legend(ncols=2, frameon=False, loc="lower left", handlelength=1.5)
         return fig

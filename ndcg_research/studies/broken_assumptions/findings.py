@@ -25,9 +25,20 @@ __all__ = ["FILE", "TABLES", "Finding", "threshold", "texts", "read_tables", "ev
 #: The committed claims, rules and thresholds.
 FILE = Path(__file__).with_name("findings.toml")
 #: The tables the notebook writes (file names in its results folder) by the name the rules use.
-TABLES = {name: f"16_{name}.csv" for name in (
-    "sparse_ndcg", "sparse_pairs", "sparse_ratios", "two_feature_ndcg", "two_feature_pairs", "two_feature_ratios",
-    "two_feature_crossings", "two_feature_constants", "two_feature_rank_bins")}
+TABLES = {
+    name: f"16_{name}.csv"
+    for name in (
+        "sparse_ndcg",
+        "sparse_pairs",
+        "sparse_ratios",
+        "two_feature_ndcg",
+        "two_feature_pairs",
+        "two_feature_ratios",
+        "two_feature_crossings",
+        "two_feature_constants",
+        "two_feature_rank_bins",
+    )
+}
 #: The slowly varying discounts of the study.
 SLOW = ("log2", "logpower(gamma=0.5)", "loglog")
 
@@ -109,23 +120,37 @@ def _sparse_ndcg_to_one(t: Mapping[str, pd.DataFrame]) -> tuple[str, dict[str, A
     per_model = []
     for label, rows in sparse.groupby("model", sort=False):
         at = rows.set_index("n")
-        per_model.append(f"{label}: random ranker's exact expected nDCG {_f(at.loc[n0, 'exact'])} at n = {n0}, "
-                         f"{_f(at.loc[n1, 'exact'])} at n = {n1} (simulated {_f(at.loc[n1, 'mean'])}), limit "
-                         f"{_f(limits[label], 2)} (under loglog {_f(loglog[label], 2)}); bayes "
-                         f"{_f(best.loc[label, n0])} -> {_f(best.loc[label, n1])}")
-    values = dict(per_model="; ".join(per_model), control=", ".join(control["model"].unique()),
-                  control_limit=", ".join(_f(v, 2) for v in control.groupby("model")["limit"].first()),
-                  better=(f"Simulated means of the random ranker within {threshold('agreement_z'):g} standard errors "
-                          f"of the exact value in {len(sparse) - outside} of {len(sparse)} (model, n) cells"),
-                  limits=", ".join(f"{k}: {_f(v, 2)}" for k, v in limits.items()),
-                  agree=f"{len(sparse) - outside} of {len(sparse)} cells", n1=n1,
-                  best_last=", ".join(f"{k} {_f(best.loc[k, n1])}" for k in limits.index))
+        per_model.append(
+            f"{label}: random ranker's exact expected nDCG {_f(at.loc[n0, 'exact'])} at n = {n0}, "
+            f"{_f(at.loc[n1, 'exact'])} at n = {n1} (simulated {_f(at.loc[n1, 'mean'])}), limit "
+            f"{_f(limits[label], 2)} (under loglog {_f(loglog[label], 2)}); bayes "
+            f"{_f(best.loc[label, n0])} -> {_f(best.loc[label, n1])}"
+        )
+    values = dict(
+        per_model="; ".join(per_model),
+        control=", ".join(control["model"].unique()),
+        control_limit=", ".join(_f(v, 2) for v in control.groupby("model")["limit"].first()),
+        better=(
+            f"Simulated means of the random ranker within {threshold('agreement_z'):g} standard errors "
+            f"of the exact value in {len(sparse) - outside} of {len(sparse)} (model, n) cells"
+        ),
+        limits=", ".join(f"{k}: {_f(v, 2)}" for k, v in limits.items()),
+        agree=f"{len(sparse) - outside} of {len(sparse)} cells",
+        n1=n1,
+        best_last=", ".join(f"{k} {_f(best.loc[k, n1])}" for k in limits.index),
+    )
     return verdict, values, {"largest_limit": float(limits.max()), "outside": float(outside)}
 
 
 def _ratio_cells(rows: pd.DataFrame) -> str:
-    return "; ".join(f"{r.model}, {r.first} vs {r.second}: d_log2 {_f(r.d_denominator)}, ratio {r.ratio:.2f} "
-                     f"[{r.ratio_low:.2f}, {r.ratio_high:.2f}] ({r.call})" for r in rows.itertuples()) or "none"
+    return (
+        "; ".join(
+            f"{r.model}, {r.first} vs {r.second}: d_log2 {_f(r.d_denominator)}, ratio {r.ratio:.2f} "
+            f"[{r.ratio_low:.2f}, {r.ratio_high:.2f}] ({r.call})"
+            for r in rows.itertuples()
+        )
+        or "none"
+    )
 
 
 def _ratio_rule(table: pd.DataFrame, kind: str) -> tuple[str, dict[str, Any], dict[str, float]]:
@@ -133,15 +158,29 @@ def _ratio_rule(table: pd.DataFrame, kind: str) -> tuple[str, dict[str, Any], di
     cells = top[top["kind"] == kind]
     judged = cells[cells["call"] != "not judged"]
     refuted, supported = int((judged["call"] == "refutes").sum()), int((judged["call"] == "supports").sum())
-    verdict = ("does not hold" if refuted else "holds" if len(judged) and supported == len(judged) else "undecided")
+    verdict = "does not hold" if refuted else "holds" if len(judged) and supported == len(judged) else "undecided"
     ratios = judged["ratio"]
     control = top[(top["kind"] == "control") & (top["call"] != "not judged")]["ratio"]
-    values = dict(control_range=(f"{control.min():.2f} to {control.max():.2f}" if len(control) else "n/a"),
-                  n=int(top["n"].max()), cells=_ratio_cells(cells), control=_ratio_cells(top[top["kind"] == "control"]),
-                  ratio_range=(f"{ratios.min():.2f} to {ratios.max():.2f}" if len(judged) else "n/a"),
-                  judged=len(judged), refuted=refuted, supported=supported)
-    return verdict, values, {"refuted": float(refuted), "supported": float(supported), "judged": float(len(judged)),
-                             "ratio_min": float(ratios.min()) if len(judged) else math.nan}
+    values = dict(
+        control_range=(f"{control.min():.2f} to {control.max():.2f}" if len(control) else "n/a"),
+        n=int(top["n"].max()),
+        cells=_ratio_cells(cells),
+        control=_ratio_cells(top[top["kind"] == "control"]),
+        ratio_range=(f"{ratios.min():.2f} to {ratios.max():.2f}" if len(judged) else "n/a"),
+        judged=len(judged),
+        refuted=refuted,
+        supported=supported,
+    )
+    return (
+        verdict,
+        values,
+        {
+            "refuted": float(refuted),
+            "supported": float(supported),
+            "judged": float(len(judged)),
+            "ratio_min": float(ratios.min()) if len(judged) else math.nan,
+        },
+    )
 
 
 def _profiles_cross(t: Mapping[str, pd.DataFrame]) -> tuple[str, dict[str, Any], dict[str, float]]:
@@ -150,9 +189,15 @@ def _profiles_cross(t: Mapping[str, pd.DataFrame]) -> tuple[str, dict[str, Any],
     outside = int(bins["outside"].sum())
     chance = 2 * stats.norm.sf(threshold("agreement_z")) * len(bins)
     verdict = "holds" if len(studied) and outside <= _chance_allowance(len(bins)) else "does not hold"
-    values = dict(pairs="; ".join(f"{r.first} vs {r.second} at t = {r.depths}" for r in studied.itertuples()) or "none",
-                  n=int(bins["n"].iloc[0]), replicates=int(bins["replicates"].iloc[0]), outside=outside,
-                  bins=len(bins), chance=_f(chance, 2), count=len(studied))
+    values = dict(
+        pairs="; ".join(f"{r.first} vs {r.second} at t = {r.depths}" for r in studied.itertuples()) or "none",
+        n=int(bins["n"].iloc[0]),
+        replicates=int(bins["replicates"].iloc[0]),
+        outside=outside,
+        bins=len(bins),
+        chance=_f(chance, 2),
+        count=len(studied),
+    )
     return verdict, values, {"studied_pairs": float(len(studied)), "bins_outside": float(outside)}
 
 
@@ -167,9 +212,14 @@ def _two_feature_ndcg_to_one(t: Mapping[str, pd.DataFrame]) -> tuple[str, dict[s
     finite = bool(constants["c_f"].map(math.isfinite).all())
     verdict = "consistent with" if rises and finite else "does not hold" if falls else "undecided"
     low = last["mean"].idxmin()
-    values = dict(n0=n0, n1=n1, rises=rises, lowest=f"{_f(last['mean'].min())} ({low[1]}, {low[0]})",
-                  constants=", ".join(f"{r.ranker} {_f(r.c_f)}" for r in constants.itertuples()),
-                  p=_f(float(constants["p"].iloc[0])))
+    values = dict(
+        n0=n0,
+        n1=n1,
+        rises=rises,
+        lowest=f"{_f(last['mean'].min())} ({low[1]}, {low[0]})",
+        constants=", ".join(f"{r.ranker} {_f(r.c_f)}" for r in constants.itertuples()),
+        p=_f(float(constants["p"].iloc[0])),
+    )
     return verdict, values, {"lowest_mean": float(last["mean"].min())}
 
 
@@ -180,8 +230,10 @@ _RULES: dict[str, tuple[tuple[str, ...], _Rule]] = {
     "sparse-loglog-as-well-as-log2": (("sparse_ratios",), lambda t: _ratio_rule(t["sparse_ratios"], "sparse")),
     "two-feature-profiles-cross": (("two_feature_crossings", "two_feature_rank_bins"), _profiles_cross),
     "two-feature-ndcg-to-one": (("two_feature_ndcg", "two_feature_constants"), _two_feature_ndcg_to_one),
-    "two-feature-loglog-as-well-as-log2": (("two_feature_ratios",),
-                                           lambda t: _ratio_rule(t["two_feature_ratios"], "two features")),
+    "two-feature-loglog-as-well-as-log2": (
+        ("two_feature_ratios",),
+        lambda t: _ratio_rule(t["two_feature_ratios"], "two features"),
+    ),
 }
 
 
@@ -206,10 +258,20 @@ def evaluate(tables: Mapping[str, pd.DataFrame]) -> list[Finding]:
             continue
         verdict, values, numbers = rule(tables)
         fill = {**values, "T": _Thresholds()}
-        out.append(Finding(key=key, title=text["title"], claim=text["claim"], source=text["source"], verdict=verdict,
-                           measurement=text["measurement"].format_map(fill), summary=text["summary"].format_map(fill),
-                           rule=text["rule"].format_map(fill), conditions=text["conditions"].format_map(fill),
-                           numbers=numbers))
+        out.append(
+            Finding(
+                key=key,
+                title=text["title"],
+                claim=text["claim"],
+                source=text["source"],
+                verdict=verdict,
+                measurement=text["measurement"].format_map(fill),
+                summary=text["summary"].format_map(fill),
+                rule=text["rule"].format_map(fill),
+                conditions=text["conditions"].format_map(fill),
+                numbers=numbers,
+            )
+        )
     return out
 
 
@@ -218,8 +280,12 @@ def answer(folder: str | os.PathLike[str]) -> pd.DataFrame:
     one-line measurement; one row "(not available)" when no finding's tables are there."""
     found = evaluate(read_tables(folder))
     if not found:
-        frame = pd.DataFrame({"Verdict": ["-"], "What the tables show": [f"no tables of notebook 16 in {folder}"]},
-                             index=pd.Index(["(not available)"], name="Finding"))
+        frame = pd.DataFrame(
+            {"Verdict": ["-"], "What the tables show": [f"no tables of notebook 16 in {folder}"]},
+            index=pd.Index(["(not available)"], name="Finding"),
+        )
         return frame
-    return pd.DataFrame({"Verdict": [f.verdict for f in found], "What the tables show": [f.summary for f in found]},
-                        index=pd.Index([f.title for f in found], name="Finding"))
+    return pd.DataFrame(
+        {"Verdict": [f.verdict for f in found], "What the tables show": [f.summary for f in found]},
+        index=pd.Index([f.title for f in found], name="Finding"),
+    )

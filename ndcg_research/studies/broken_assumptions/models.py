@@ -103,8 +103,9 @@ def noise_level(ranker: str) -> float:
         return math.inf
     match = _NOISY.fullmatch(ranker)
     if match is None or not float(match.group(1)) > 0:
-        raise ValueError(f"unknown ranker {ranker!r} of the sparse model; valid: bayes, noisy(sigma=s) with s > 0, "
-                         "random")
+        raise ValueError(
+            f"unknown ranker {ranker!r} of the sparse model; valid: bayes, noisy(sigma=s) with s > 0, random"
+        )
     return float(match.group(1))
 
 
@@ -259,8 +260,9 @@ def mix_weight(model: TwoFeatureModel, ranker: str) -> float:
         return math.inf
     match = _MIX.fullmatch(ranker)
     if match is None or not float(match.group(1)) >= 0:
-        raise ValueError(f"unknown ranker {ranker!r} of the two-feature model; valid: content, flag, bayes, "
-                         "mix(lam=L) with L >= 0")
+        raise ValueError(
+            f"unknown ranker {ranker!r} of the two-feature model; valid: content, flag, bayes, mix(lam=L) with L >= 0"
+        )
     return float(match.group(1))
 
 
@@ -327,8 +329,8 @@ class TwoFeatureModel:
         t = np.asarray(t, dtype=np.float64)
         if lam == 0:
             return -ndtri(t)
-        low = np.minimum(-ndtri(t), -ndtri(t) + lam) - 1.0     # tail(low) >= t ...
-        high = np.maximum(-ndtri(t), -ndtri(t) + lam) + 1.0    # ... >= tail(high): the tail is a mix of the two
+        low = np.minimum(-ndtri(t), -ndtri(t) + lam) - 1.0  # tail(low) >= t ...
+        high = np.maximum(-ndtri(t), -ndtri(t) + lam) + 1.0  # ... >= tail(high): the tail is a mix of the two
         for _ in range(80):  # bisection steps (halves the bracket each time)
             mid = 0.5 * (low + high)
             above = self.score_tail(lam, mid) > t
@@ -370,19 +372,23 @@ class TwoFeatureModel:
         """
         r = np.arange(1, n + 1, dtype=np.float64)
         if math.isinf(mix_weight(self, ranker)):
-            top = special.betainc(r, n - r + 1, self.pi)   # P(U_(r) <= pi)
+            top = special.betainc(r, n - r + 1, self.pi)  # P(U_(r) <= pi)
             return top * self.flagged_gain + (1 - top) * 0.5
         quantiles = special.betaincinv(r[:, None], n - r[:, None] + 1, _NODES[None, :])
         return self.profile(ranker, quantiles.ravel()).reshape(quantiles.shape) @ _WEIGHTS
 
     def _integral(self, ranker: str, weight: callable) -> float:
         """``int_0^1 g(t) weight(t) dt`` by adaptive quadrature, split at the flag share and in log t."""
-        def integrand(u: float) -> float:   # t = exp(-u): dt = t du, fine near t = 0
+
+        def integrand(u: float) -> float:  # t = exp(-u): dt = t du, fine near t = 0
             t = math.exp(-u)
             return float(self.profile(ranker, np.array([t]))[0]) * weight(t) * t
+
         pieces = [0.0, -math.log(self.pi), 50.0]
-        return math.fsum(integrate.quad(integrand, a, b, limit=200, epsabs=1e-13, epsrel=1e-11)[0]
-                         for a, b in itertools.pairwise(pieces))
+        return math.fsum(
+            integrate.quad(integrand, a, b, limit=200, epsabs=1e-13, epsrel=1e-11)[0]
+            for a, b in itertools.pairwise(pieces)
+        )
 
     def first_order_constant(self, ranker: str) -> float:
         r"""``c_f = (1/p) [int_0^p (-ln t) dt - int_0^1 g_f(t) (-ln t) dt]``: ``1 - nDCG ~ eps_D(n) c_f`` for every
@@ -396,7 +402,7 @@ class TwoFeatureModel:
         True
         """
         p = self.mean_gain
-        ideal = p * (1.0 - math.log(p))   # int_0^p (-ln t) dt
+        ideal = p * (1.0 - math.log(p))  # int_0^p (-ln t) dt
         return (ideal - self._integral(ranker, lambda t: -math.log(t))) / p
 
     def power_limit(self, ranker: str, beta: float) -> float:
@@ -404,7 +410,7 @@ class TwoFeatureModel:
         if not 0 < beta < 1:
             raise ValueError(f"power_limit needs 0 < beta < 1, got {beta!r}")
         p = self.mean_gain
-        return self._integral(ranker, lambda t: t ** -beta) / (p ** (1 - beta) / (1 - beta))
+        return self._integral(ranker, lambda t: t**-beta) / (p ** (1 - beta) / (1 - beta))
 
 
 def profile_crossings(model: TwoFeatureModel, first: str, second: str, *, points: int = 4001) -> list[float]:
@@ -423,22 +429,29 @@ def profile_crossings(model: TwoFeatureModel, first: str, second: str, *, points
     diff = model.profile(first, grid) - model.profile(second, grid)
     found = []
     sign = np.sign(diff)
-    for i in np.flatnonzero(sign[:-1] * sign[1:] < 0):   # loop over sign changes (a few)
+    for i in np.flatnonzero(sign[:-1] * sign[1:] < 0):  # loop over sign changes (a few)
         a, b = grid[i], grid[i + 1]
         if a < model.pi < b or math.isclose(b / a, 1.0, rel_tol=1e-11):
-            found.append(model.pi)    # the flag profile's jump
+            found.append(model.pi)  # the flag profile's jump
             continue
-        found.append(optimize.brentq(lambda t: float(model.profile(first, np.array([t]))[0]
-                                                      - model.profile(second, np.array([t]))[0]), a, b, xtol=1e-12))
+        found.append(
+            optimize.brentq(
+                lambda t: float(model.profile(first, np.array([t]))[0] - model.profile(second, np.array([t]))[0]),
+                a,
+                b,
+                xtol=1e-12,
+            )
+        )
     return found
 
 
-def crossing_pairs(model: TwoFeatureModel, rankers: tuple[str, ...] | list[str], minimum: int = 2
-                   ) -> list[tuple[str, str, list[float]]]:
+def crossing_pairs(
+    model: TwoFeatureModel, rankers: tuple[str, ...] | list[str], minimum: int = 2
+) -> list[tuple[str, str, list[float]]]:
     """The pairs of rankers (in the order given) whose profiles cross at ``minimum`` depths or more, with the depths."""
     out = []
     for i, first in enumerate(rankers):
-        for second in rankers[i + 1:]:
+        for second in rankers[i + 1 :]:
             depths = profile_crossings(model, first, second)
             if len(depths) >= minimum:
                 out.append((first, second, depths))

@@ -25,8 +25,8 @@ import numpy as np
 
 from ...core import Discount, parse_discount
 from ...core import _kernels as kernels
-from ...simulation.replicates import seed_sequence
 from ...simulation.model import stable_id
+from ...simulation.replicates import seed_sequence
 from .models import SparseModel, TwoFeatureModel, mix_weight, noise_level
 
 __all__ = ["Model", "replicate_ndcg", "relevant_ranks", "relevant_rank_lists", "sparse_ranks", "two_feature_ranks"]
@@ -59,7 +59,7 @@ def relevant_ranks(relevant_scores: np.ndarray, other_scores: np.ndarray) -> np.
     [4, 2]
     """
     ordered = np.sort(relevant_scores)
-    below = np.searchsorted(ordered, other_scores)      # how many relevant scores lie below each other score
+    below = np.searchsorted(ordered, other_scores)  # how many relevant scores lie below each other score
     counts = np.bincount(below, minlength=ordered.size + 1)
     others_above = other_scores.size - np.cumsum(counts)[:-1]
     return 1 + others_above + np.arange(ordered.size - 1, -1, -1)
@@ -70,29 +70,36 @@ def sparse_ranks(ranker: str, relevant: np.ndarray, others: np.ndarray, rng: np.
     ``rng`` draws its noise (``noisy``) or its order (``random``)."""
     sigma = noise_level(ranker)
     n = relevant.size + others.size
-    if math.isinf(sigma):   # random: the relevant items hold a uniformly random set of ranks
+    if math.isinf(sigma):  # random: the relevant items hold a uniformly random set of ranks
         return 1 + rng.choice(n, relevant.size, replace=False)
     if sigma == 0:
         return relevant_ranks(relevant, others)
     noise = rng.standard_normal(n)
     noise *= sigma
-    return relevant_ranks(relevant + noise[: relevant.size], others + noise[relevant.size:])
+    return relevant_ranks(relevant + noise[: relevant.size], others + noise[relevant.size :])
 
 
-def two_feature_ranks(model: TwoFeatureModel, ranker: str, x1: np.ndarray, flag: np.ndarray, relevant: np.ndarray,
-                      rng: np.random.Generator) -> np.ndarray:
+def two_feature_ranks(
+    model: TwoFeatureModel,
+    ranker: str,
+    x1: np.ndarray,
+    flag: np.ndarray,
+    relevant: np.ndarray,
+    rng: np.random.Generator,
+) -> np.ndarray:
     """Ranks of the relevant items of a two-feature data set under ``ranker`` (``rng``: the ``flag`` ranker's order
     within its blocks)."""
     return _block_ranks(model, ranker, _blocks(x1, flag, relevant), rng)
 
 
-def _block_ranks(model: TwoFeatureModel, ranker: str, blocks: tuple[np.ndarray, ...],
-                 rng: np.random.Generator) -> np.ndarray:
+def _block_ranks(
+    model: TwoFeatureModel, ranker: str, blocks: tuple[np.ndarray, ...], rng: np.random.Generator
+) -> np.ndarray:
     """:func:`two_feature_ranks` from the data sorted once: x1 of the flagged and of the other items, each
     ascending, and whether each of them is relevant."""
     flagged, others, flagged_relevant, others_relevant = blocks
     lam = mix_weight(model, ranker)
-    if math.isinf(lam):   # flag: flagged items first, each block in a uniformly random order
+    if math.isinf(lam):  # flag: flagged items first, each block in a uniformly random order
         top = 1 + rng.choice(flagged.size, int(flagged_relevant.sum()), replace=False)
         rest = 1 + flagged.size + rng.choice(others.size, int(others_relevant.sum()), replace=False)
         return np.concatenate((top, rest))
@@ -122,8 +129,9 @@ def relevant_rank_lists(model: Model, rankers: Sequence[str], n: int, *, seed: i
     return [_block_ranks(model, r, blocks, _rng(seed, model, n, replicate, r)) for r in rankers]
 
 
-def replicate_ndcg(model: Model, rankers: Sequence[str], discounts: Sequence[str | Discount], n: int, *,
-                   seed: int, replicate: int) -> np.ndarray:
+def replicate_ndcg(
+    model: Model, rankers: Sequence[str], discounts: Sequence[str | Discount], n: int, *, seed: int, replicate: int
+) -> np.ndarray:
     """nDCG of every ranker under every discount on one simulated data set: shape (rankers, discounts).
 
     Examples

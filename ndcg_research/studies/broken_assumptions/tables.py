@@ -40,12 +40,18 @@ def where_ndcg_goes(ndcg: pd.DataFrame) -> pd.DataFrame:
         random = log2[log2["ranker"] == "random"].set_index("n")
         best = log2[log2["ranker"] == "bayes"].set_index("n")
         loglog = part[(part["discount"] == "loglog") & (part["ranker"] == "random")]
-        rows.append({"model": model, f"random, exact, n = {n0}": random.loc[n0, "exact"],
-                     f"random, exact, n = {n1}": random.loc[n1, "exact"],
-                     f"random, simulated, n = {n1}": random.loc[n1, "mean"],
-                     "random, limit (log2)": random["limit"].iloc[0], "random, limit (loglog)": loglog["limit"].iloc[0],
-                     f"bayes, n = {n0}": best.loc[n0, "mean"] if n0 in best.index else float("nan"),
-                     f"bayes, n = {n1}": best.loc[n1, "mean"] if n1 in best.index else float("nan")})
+        rows.append(
+            {
+                "model": model,
+                f"random, exact, n = {n0}": random.loc[n0, "exact"],
+                f"random, exact, n = {n1}": random.loc[n1, "exact"],
+                f"random, simulated, n = {n1}": random.loc[n1, "mean"],
+                "random, limit (log2)": random["limit"].iloc[0],
+                "random, limit (loglog)": loglog["limit"].iloc[0],
+                f"bayes, n = {n0}": best.loc[n0, "mean"] if n0 in best.index else float("nan"),
+                f"bayes, n = {n1}": best.loc[n1, "mean"] if n1 in best.index else float("nan"),
+            }
+        )
     return rounded(pd.DataFrame(rows).set_index("model"))
 
 
@@ -53,11 +59,17 @@ def ratios_at(ratios: pd.DataFrame, n: int) -> pd.DataFrame:
     """The ratio cells at list length n: the standardized gaps under log2 and loglog, their ratio with its
     interval, and the rule's call."""
     rows = ratios[ratios["n"] == n]
-    out = pd.DataFrame({"model": rows["model"], "pair": rows["first"] + " vs " + rows["second"],
-                        "d (log2)": rows["d_denominator"], "d (loglog)": rows["d_numerator"], "ratio": rows["ratio"],
-                        "95% interval": [f"[{a:.3f}, {b:.3f}]"
-                                         for a, b in zip(rows["ratio_low"], rows["ratio_high"], strict=True)],
-                        "call": rows["call"]})
+    out = pd.DataFrame(
+        {
+            "model": rows["model"],
+            "pair": rows["first"] + " vs " + rows["second"],
+            "d (log2)": rows["d_denominator"],
+            "d (loglog)": rows["d_numerator"],
+            "ratio": rows["ratio"],
+            "95% interval": [f"[{a:.3f}, {b:.3f}]" for a, b in zip(rows["ratio_low"], rows["ratio_high"], strict=True)],
+            "call": rows["call"],
+        }
+    )
     return rounded(out.set_index(["model", "pair"]))
 
 
@@ -74,8 +86,10 @@ def p_correct(pairs: pd.DataFrame, discount: str) -> pd.DataFrame:
     """
     rows = pairs[pairs["discount"] == discount].copy()
     rows["pair"] = rows["first"] + " vs " + rows["second"]
-    rows["P"] = [share_label(p, int(m), digits=3, interval=False)
-                 for p, m in zip(rows["p_better"], rows["replicates"], strict=True)]
+    rows["P"] = [
+        share_label(p, int(m), digits=3, interval=False)
+        for p, m in zip(rows["p_better"], rows["replicates"], strict=True)
+    ]
     return rows.pivot_table(index=["model", "pair"], columns="n", values="P", aggfunc="first", sort=False)
 
 
@@ -84,7 +98,8 @@ def two_feature_summary(ndcg: pd.DataFrame, constants: pd.DataFrame) -> pd.DataF
     n1 = ndcg["n"].max()
     at = ndcg[ndcg["n"] == n1].pivot_table(index="ranker", columns="discount", values="mean", sort=False)
     out = constants.set_index("ranker")[["c_f", "power_half_limit"]].rename(
-        columns={"c_f": "c_f (first order)", "power_half_limit": "limit, power(beta=0.5)"})
+        columns={"c_f": "c_f (first order)", "power_half_limit": "limit, power(beta=0.5)"}
+    )
     out[f"mean, log2, n = {n1}"] = at["log2"]
     out[f"mean, loglog, n = {n1}"] = at["loglog"]
     return rounded(out, 4)

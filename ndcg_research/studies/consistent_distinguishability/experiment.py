@@ -41,8 +41,7 @@ from ...core import parse_discount
 from ...simulation.replicates import CHUNK_ITEMS, Chunk, plan_chunks, run_chunks
 from ...simulation.simulate import stream_ndcg
 from ...simulation.sweeps import DEFAULT_PAIRS, Design
-from ...stats import CONFIDENCE, wilson_interval
-from ...stats import TIE_TOLERANCE
+from ...stats import CONFIDENCE, TIE_TOLERANCE, wilson_interval
 
 # --------------------------------------------------------------------------- (a) the failure probability
 
@@ -63,8 +62,9 @@ def failure_table(pair_table: pd.DataFrame) -> pd.DataFrame:
     return out
 
 
-def growth_table(pair_table: pd.DataFrame, *, keys: Sequence[str] = ("discount", "better", "worse"),
-                 confidence: float = CONFIDENCE) -> pd.DataFrame:
+def growth_table(
+    pair_table: pd.DataFrame, *, keys: Sequence[str] = ("discount", "better", "worse"), confidence: float = CONFIDENCE
+) -> pd.DataFrame:
     """Exponent ``a`` of the standardized gap ``d ~ c n^a``, fitted over the upper half of the n grid.
 
     Weighted least squares of ``ln d`` on ``ln n`` over the rows whose n is at least the
@@ -94,8 +94,13 @@ def growth_table(pair_table: pd.DataFrame, *, keys: Sequence[str] = ("discount",
             exponent = float(np.sum(w * (x - xm) * (y - np.average(y, weights=w))) / sxx)
             half = z / np.sqrt(sxx)
             low, high = exponent - half, exponent + half
-        row.update(exponent=exponent, exponent_low=low, exponent_high=high, positive=positive,
-                   vanishes_superpolynomially=bool(positive and low > 0))
+        row.update(
+            exponent=exponent,
+            exponent_low=low,
+            exponent_high=high,
+            positive=positive,
+            vanishes_superpolynomially=bool(positive and low > 0),
+        )
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -104,8 +109,7 @@ def growth_table(pair_table: pd.DataFrame, *, keys: Sequence[str] = ("discount",
 
 
 def geometric_grid(n_min: int, n_max: int, per_doubling: int) -> list[int]:
-    """Distinct integers from n_min to n_max, ``per_doubling`` per factor 2, both ends included.
-    """
+    """Distinct integers from n_min to n_max, ``per_doubling`` per factor 2, both ends included."""
     if n_max <= n_min:
         raise ValueError(f"n_max must be larger than n_min, got {n_min} and {n_max}")
     steps = int(np.ceil(np.log2(n_max / n_min) * per_doubling))
@@ -126,10 +130,18 @@ class StreamStudy(Design):
     UNKEYED: ClassVar[tuple[str, ...]] = ("streams", "pairs")
 
     @classmethod
-    def build(cls, model: str, *, ns: Iterable[int], streams: int, seed: int,
-              rankers: Iterable[str] = ("bayes", "noisy(sigma=0.5)", "noisy(sigma=1)"),
-              discounts: Iterable[str] = ("log2",), pairs: Iterable[Sequence[str]] = DEFAULT_PAIRS[:2],
-              gain: str = "linear") -> StreamStudy:
+    def build(
+        cls,
+        model: str,
+        *,
+        ns: Iterable[int],
+        streams: int,
+        seed: int,
+        rankers: Iterable[str] = ("bayes", "noisy(sigma=0.5)", "noisy(sigma=1)"),
+        discounts: Iterable[str] = ("log2",),
+        pairs: Iterable[Sequence[str]] = DEFAULT_PAIRS[:2],
+        gain: str = "linear",
+    ) -> StreamStudy:
         """Check and canonicalise a stream study (``ns``: the grid of prefix lengths, increasing; the other
         arguments as :meth:`~ndcg_research.simulation.sweeps.Design.canonical_fields`)."""
         ns = tuple(ns)
@@ -140,10 +152,14 @@ class StreamStudy(Design):
 
     def compute_chunk(self, chunk: Chunk) -> np.ndarray:
         """Values of the streams ``chunk.start .. chunk.stop - 1``: shape (streams, ns, rankers, discounts)."""
-        return np.stack([
-            stream_ndcg(self.model, self.rankers, self.discounts, self.ns, seed=self.seed, replicate=r, gain=self.gain)
-            for r in range(chunk.start, chunk.stop)  # loop over streams
-        ])
+        return np.stack(
+            [
+                stream_ndcg(
+                    self.model, self.rankers, self.discounts, self.ns, seed=self.seed, replicate=r, gain=self.gain
+                )
+                for r in range(chunk.start, chunk.stop)  # loop over streams
+            ]
+        )
 
 
 @dataclass
@@ -178,9 +194,22 @@ class StreamResult:
                     stable = int(np.count_nonzero((tail == tail[:, :1]).all(axis=1)))
                     settled = int(np.count_nonzero((tail == 1).all(axis=1)))
                     (sl, sh), (tl, th) = wilson_interval(stable, len(w)), wilson_interval(settled, len(w))
-                    rows.append(dict(model=self.study.model, discount=d, better=better, worse=worse, n0=int(n0),
-                                     streams=len(w), p_stable=stable / len(w), p_stable_low=sl, p_stable_high=sh,
-                                     p_settled=settled / len(w), p_settled_low=tl, p_settled_high=th))
+                    rows.append(
+                        dict(
+                            model=self.study.model,
+                            discount=d,
+                            better=better,
+                            worse=worse,
+                            n0=int(n0),
+                            streams=len(w),
+                            p_stable=stable / len(w),
+                            p_stable_low=sl,
+                            p_stable_high=sh,
+                            p_settled=settled / len(w),
+                            p_settled_low=tl,
+                            p_settled_high=th,
+                        )
+                    )
         return pd.DataFrame(rows)
 
     def change_table(self, tie_tolerance: float = TIE_TOLERANCE) -> pd.DataFrame:
@@ -203,26 +232,43 @@ class StreamResult:
             for better, worse in self.study.pairs:
                 w = self.winners(better, worse, d, tie_tolerance)
                 changed = w[:, 1:] != w[:, :-1]
-                last_change = np.where(changed.any(axis=1),
-                                       ns[1:][changed.shape[1] - 1 - np.argmax(changed[:, ::-1], axis=1)],
-                                       ns[0])
+                last_change = np.where(
+                    changed.any(axis=1), ns[1:][changed.shape[1] - 1 - np.argmax(changed[:, ::-1], axis=1)], ns[0]
+                )
                 failed = w != 1
-                last_fail = np.where(failed.any(axis=1),
-                                     ns[failed.shape[1] - 1 - np.argmax(failed[:, ::-1], axis=1)], 0)
-                rows.append(dict(
-                    model=self.study.model, discount=d, better=better, worse=worse, streams=len(w),
-                    n_first=int(ns[0]), n_last=int(ns[-1]), never_changes=float(np.mean(~changed.any(axis=1))),
-                    change_median=float(np.median(last_change)), change_q90=float(np.quantile(last_change, 0.9)),
-                    change_max=float(last_change.max()), never_fails=float(np.mean(~failed.any(axis=1))),
-                    fail_in_last_decade=float(np.mean(last_fail > ns[-1] / 10)),
-                    p_better_last=float(np.mean(w[:, -1] == 1)),
-                ))
+                last_fail = np.where(
+                    failed.any(axis=1), ns[failed.shape[1] - 1 - np.argmax(failed[:, ::-1], axis=1)], 0
+                )
+                rows.append(
+                    dict(
+                        model=self.study.model,
+                        discount=d,
+                        better=better,
+                        worse=worse,
+                        streams=len(w),
+                        n_first=int(ns[0]),
+                        n_last=int(ns[-1]),
+                        never_changes=float(np.mean(~changed.any(axis=1))),
+                        change_median=float(np.median(last_change)),
+                        change_q90=float(np.quantile(last_change, 0.9)),
+                        change_max=float(last_change.max()),
+                        never_fails=float(np.mean(~failed.any(axis=1))),
+                        fail_in_last_decade=float(np.mean(last_fail > ns[-1] / 10)),
+                        p_better_last=float(np.mean(w[:, -1] == 1)),
+                    )
+                )
         return pd.DataFrame(rows)
 
 
-def run_streams(study: StreamStudy, *, n_jobs: int = 1, backend: str | None = None,
-                cache_dir: str | os.PathLike[str] | None = None, progress: bool | None = None,
-                chunk_items: int = CHUNK_ITEMS) -> StreamResult:
+def run_streams(
+    study: StreamStudy,
+    *,
+    n_jobs: int = 1,
+    backend: str | None = None,
+    cache_dir: str | os.PathLike[str] | None = None,
+    progress: bool | None = None,
+    chunk_items: int = CHUNK_ITEMS,
+) -> StreamResult:
     """Compute (or load from the cache) every stream of a study, in chunks of streams (see
     :func:`~ndcg_research.simulation.replicates.run_chunks`; values do not depend on workers or chunks).
     """
@@ -230,6 +276,14 @@ def run_streams(study: StreamStudy, *, n_jobs: int = 1, backend: str | None = No
         raise TypeError(f"study must be a StreamStudy (see StreamStudy.build), got {type(study).__name__}")
     cache = None if cache_dir is None else Path(cache_dir) / f"streams-{study.key()}"
     chunks = plan_chunks([study.ns[-1]], [study.streams], chunk_items)
-    run = run_chunks(study.compute_chunk, chunks, n_jobs=n_jobs, backend=backend, cache=cache,
-                     description={**study.key_fields(), "kind": "StreamStudy"}, progress=progress, label=study.model)
+    run = run_chunks(
+        study.compute_chunk,
+        chunks,
+        n_jobs=n_jobs,
+        backend=backend,
+        cache=cache,
+        description={**study.key_fields(), "kind": "StreamStudy"},
+        progress=progress,
+        label=study.model,
+    )
     return StreamResult(study, run.values[study.ns[-1]])

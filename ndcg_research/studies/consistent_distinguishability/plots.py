@@ -22,8 +22,9 @@ from ...pipeline.style import (
 )
 
 
-def failure_rate_grid(failure_tables: Mapping[str, pd.DataFrame], discounts: Sequence[str],
-                      pairs: Sequence[Sequence[str]]) -> Figure:
+def failure_rate_grid(
+    failure_tables: Mapping[str, pd.DataFrame], discounts: Sequence[str], pairs: Sequence[Sequence[str]]
+) -> Figure:
     """1 - P(better strictly higher) against n, log-log: measured (markers, Wilson 95%) and Phi(-d) (lines).
 
     One row of panels per model, one column per discount. A measured failure share of 0 is drawn
@@ -55,25 +56,33 @@ def failure_rate_grid(failure_tables: Mapping[str, pd.DataFrame], discounts: Seq
     return fig
 
 
-def stream_stability_grid(stability_tables: Mapping[str, pd.DataFrame], discounts: Sequence[str],
-                          pairs: Sequence[Sequence[str]]) -> Figure:
-    """Share of streams on which the better ranker wins at every grid n from n0 on, against n0 (Wilson 95% band).
-    """
+def stream_stability_grid(
+    stability_tables: Mapping[str, pd.DataFrame], discounts: Sequence[str], pairs: Sequence[Sequence[str]]
+) -> Figure:
+    """Share of streams on which the better ranker wins at every grid n from n0 on, against n0 (Wilson 95% band)."""
     fig, axes, panels = model_panel_grid(list(stability_tables), discounts, size=(3.3, 2.8))
     handles = []
     for ax, label, d in panels:
         for i, (better, worse) in enumerate(pairs):
             rows = select(stability_tables[label], discount=d, better=better, worse=worse).sort_values("n0")
             n0 = plotted_column(rows, "n0")
-            line = ax.plot(n0, plotted_column(rows, "p_settled"), LINESTYLES[i % len(LINESTYLES)], color=f"C{i}",
-                           lw=1.2)[0]
-            ax.fill_between(n0, plotted_column(rows, "p_settled_low"), plotted_column(rows, "p_settled_high"),
-                            color=f"C{i}",
-                            alpha=0.2, lw=0)
+            line = ax.plot(
+                n0, plotted_column(rows, "p_settled"), LINESTYLES[i % len(LINESTYLES)], color=f"C{i}", lw=1.2
+            )[0]
+            ax.fill_between(
+                n0,
+                plotted_column(rows, "p_settled_low"),
+                plotted_column(rows, "p_settled_high"),
+                color=f"C{i}",
+                alpha=0.2,
+                lw=0,
+            )
             handles.append((line, pair_label(better, worse)))
         ax.set(xscale="log", ylim=(-0.03, 1.03), title=f"{label}: {d}", xlabel="n0")
     label_rows(axes, len(discounts), "share settled from n0")
     legend_below(fig, handles)
-    fig.suptitle("Growing samples: share of streams on which the better ranker wins at every n >= n0 "
-                 "(up to the stream's end; Wilson 95%)")
+    fig.suptitle(
+        "Growing samples: share of streams on which the better ranker wins at every n >= n0 "
+        "(up to the stream's end; Wilson 95%)"
+    )
     return fig

@@ -41,11 +41,15 @@ def stream_verdicts(stability: Mapping[str, pd.DataFrame], changes: pd.DataFrame
     least the first, *not settled* when the upper bound is at most the second, *partly settled* otherwise.
     """
     settled = pd.concat([t[t["n0"] == n0].assign(label=label) for label, t in stability.items()])
-    out = changes.merge(settled[["label", "discount", "better", "worse", "n0", "p_settled", "p_settled_low",
-                                 "p_settled_high"]], on=["label", "discount", "better", "worse"])
-    out["verdict"] = np.where(out["p_settled_low"] >= threshold("stream_settled_lower"), "settled",
-                              np.where(out["p_settled_high"] <= threshold("stream_not_settled_upper"), "not settled",
-                                       "partly settled"))
+    out = changes.merge(
+        settled[["label", "discount", "better", "worse", "n0", "p_settled", "p_settled_low", "p_settled_high"]],
+        on=["label", "discount", "better", "worse"],
+    )
+    out["verdict"] = np.where(
+        out["p_settled_low"] >= threshold("stream_settled_lower"),
+        "settled",
+        np.where(out["p_settled_high"] <= threshold("stream_not_settled_upper"), "not settled", "partly settled"),
+    )
     return out
 
 
@@ -65,9 +69,15 @@ def growth_grid(growth: pd.DataFrame) -> pd.DataFrame:
     """The fitted exponent a of d ~ c n^a with its 95% interval, and whether the failure probability vanishes faster
     than any power (the interval above 0 and d > 0 at every fitted n): rows (model, discount), columns the pairs.
     """
-    cells = [("undefined (d <= 0 at some n)" if np.isnan(r.exponent) else
-              f"{r.exponent:.2f} [{r.exponent_low:.2f}, {r.exponent_high:.2f}]")
-             + (": yes" if r.vanishes_superpolynomially else ": no") for r in growth.itertuples()]
+    cells = [
+        (
+            "undefined (d <= 0 at some n)"
+            if np.isnan(r.exponent)
+            else f"{r.exponent:.2f} [{r.exponent_low:.2f}, {r.exponent_high:.2f}]"
+        )
+        + (": yes" if r.vanishes_superpolynomially else ": no")
+        for r in growth.itertuples()
+    ]
     wide = pivot(growth.assign(pair=_pair(growth), cell=cells), ["label", "discount"], "pair", "cell")
     wide.index.names, wide.columns.name = [MODEL, "discount"], "exponent a [95%]: faster than any power?"
     return wide
@@ -82,8 +92,7 @@ def growth_by_discount(growth: pd.DataFrame) -> pd.DataFrame:
         exps = part["exponent"].dropna()
         span = value_range(exps, 2) if len(exps) else "undefined"
         faster = int(part["vanishes_superpolynomially"].sum())
-        out[discount] = {"faster than any power (cases)": f"{faster} of {len(part)}",
-                         "exponent a": span}
+        out[discount] = {"faster than any power (cases)": f"{faster} of {len(part)}", "exponent a": span}
     table = pd.DataFrame.from_dict(out, orient="index")
     table.index.name = "discount"
     return table
@@ -104,8 +113,10 @@ def normal_check(failures: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     for discount, part in rows.groupby("discount", sort=False):
         inside = (part["p_fail_normal"] >= part["p_fail_low"]) & (part["p_fail_normal"] <= part["p_fail_high"])
         ratio = part["p_fail_normal"] / part["p_fail"]
-        out[discount] = {"Phi(-d) inside the Wilson interval": f"{int(inside.sum())} of {len(part)}",
-                         "Phi(-d) / measured": f"{ratio.min():.2f} to {ratio.max():.2f}"}
+        out[discount] = {
+            "Phi(-d) inside the Wilson interval": f"{int(inside.sum())} of {len(part)}",
+            "Phi(-d) / measured": f"{ratio.min():.2f} to {ratio.max():.2f}",
+        }
     table = pd.DataFrame.from_dict(out, orient="index")
     table.index.name = f"discount (cells with a failure share from {low:g} to {high:g})"
     return table
@@ -123,13 +134,14 @@ def stream_grid(changes: pd.DataFrame) -> pd.DataFrame:
 
 
 def stream_by_discount(changes: pd.DataFrame) -> pd.DataFrame:
-    """Per discount: the verdicts of its (model, pair) cases and the range of the share of streams settled.
-    """
+    """Per discount: the verdicts of its (model, pair) cases and the range of the share of streams settled."""
     out = {}
     for discount, part in changes.groupby("discount", sort=False):
         counts = part["verdict"].value_counts().to_dict()
-        out[discount] = {"verdicts": ", ".join(f"{k}: {v}" for k, v in sorted(counts.items())),
-                         "share of streams settled": f"{part['p_settled'].min():.2f} to {part['p_settled'].max():.2f}"}
+        out[discount] = {
+            "verdicts": ", ".join(f"{k}: {v}" for k, v in sorted(counts.items())),
+            "share of streams settled": f"{part['p_settled'].min():.2f} to {part['p_settled'].max():.2f}",
+        }
     table = pd.DataFrame.from_dict(out, orient="index")
     table.index.name = "discount"
     return table
@@ -137,8 +149,20 @@ def stream_by_discount(changes: pd.DataFrame) -> pd.DataFrame:
 
 def appendix_changes(changes: pd.DataFrame) -> pd.DataFrame:
     """Every reading-(b) case with the last change points and the settled share (for the appendix)."""
-    columns = ["label", "discount", "better", "worse", "never_changes", "change_median", "change_q90",
-               "fail_in_last_decade", "p_settled", "p_settled_low", "p_settled_high", "verdict"]
+    columns = [
+        "label",
+        "discount",
+        "better",
+        "worse",
+        "never_changes",
+        "change_median",
+        "change_q90",
+        "fail_in_last_decade",
+        "p_settled",
+        "p_settled_low",
+        "p_settled_high",
+        "verdict",
+    ]
     return rounded(changes[columns].rename(columns={"label": MODEL})).set_index([MODEL, "discount", "better", "worse"])
 
 

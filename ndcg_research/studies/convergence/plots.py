@@ -23,10 +23,10 @@ from ...pipeline.style import (
 )
 
 
-def convergence_grid(ranker_table: pd.DataFrame, theory_table: pd.DataFrame,
-                     discounts: Sequence[str], rankers: Sequence[str], title: str) -> Figure:
-    """Mean nDCG vs n with 95% intervals, one panel per discount; theory: finite-n (line), limit (dotted).
-    """
+def convergence_grid(
+    ranker_table: pd.DataFrame, theory_table: pd.DataFrame, discounts: Sequence[str], rankers: Sequence[str], title: str
+) -> Figure:
+    """Mean nDCG vs n with 95% intervals, one panel per discount; theory: finite-n (line), limit (dotted)."""
     cols = min(4, len(discounts))
     fig, axes = panel_grid(len(discounts), cols)
     handles = []
@@ -34,8 +34,9 @@ def convergence_grid(ranker_table: pd.DataFrame, theory_table: pd.DataFrame,
         for i, r in enumerate(rankers):
             rows = select(ranker_table, discount=d, ranker=r)
             mean = plotted_column(rows, "mean")
-            bar = interval_markers(ax, plotted_column(rows, "n"), mean, plotted_column(rows, "ci_low"),
-                                   plotted_column(rows, "ci_high"), i)
+            bar = interval_markers(
+                ax, plotted_column(rows, "n"), mean, plotted_column(rows, "ci_low"), plotted_column(rows, "ci_high"), i
+            )
             handles.append((bar, r))
             th = select(theory_table, discount=d, ranker=r)
             if len(th):
@@ -45,15 +46,21 @@ def convergence_grid(ranker_table: pd.DataFrame, theory_table: pd.DataFrame,
         if parse_discount(d).decay == "constant":  # exactly 1: keep the axis from zooming into rounding
             ax.set_ylim(0.9, 1.05)
     label_rows(axes, cols, "mean nDCG")
-    handles += [(Line2D([], [], color="0.3", lw=1), "finite-n theory"),
-                (Line2D([], [], color="0.3", ls=":", lw=1), "limit")]
+    handles += [
+        (Line2D([], [], color="0.3", lw=1), "finite-n theory"),
+        (Line2D([], [], color="0.3", ls=":", lw=1), "limit"),
+    ]
     legend_below(fig, handles, ncols=len(rankers) + 2)
     fig.suptitle(f"{title}: markers simulation (95% CI), lines finite-n theory, dotted the limit")
     return fig
 
 
-def slow_convergence_grid(ranker_tables: Mapping[str, pd.DataFrame], theory_tables: Mapping[str, pd.DataFrame],
-                          discounts: Sequence[str], rankers: Sequence[str]) -> Figure:
+def slow_convergence_grid(
+    ranker_tables: Mapping[str, pd.DataFrame],
+    theory_tables: Mapping[str, pd.DataFrame],
+    discounts: Sequence[str],
+    rankers: Sequence[str],
+) -> Figure:
     """1 - mean nDCG vs n (log-log, 95% intervals) for slowly varying discounts, with the finite-n theory
     (line) and the first-order eps_D(n) c_f (dashed).
     """
@@ -63,8 +70,14 @@ def slow_convergence_grid(ranker_tables: Mapping[str, pd.DataFrame], theory_tabl
         for i, r in enumerate(rankers):
             rows = select(ranker_tables[label], discount=d, ranker=r)
             gap = 1 - plotted_column(rows, "mean")
-            bar = interval_markers(ax, plotted_column(rows, "n"), gap, 1 - plotted_column(rows, "ci_high"),
-                                   1 - plotted_column(rows, "ci_low"), i)
+            bar = interval_markers(
+                ax,
+                plotted_column(rows, "n"),
+                gap,
+                1 - plotted_column(rows, "ci_high"),
+                1 - plotted_column(rows, "ci_low"),
+                i,
+            )
             handles.append((bar, r))
             th = select(theory_tables[label], discount=d, ranker=r)
             tn = plotted_column(th, "n")
@@ -73,8 +86,10 @@ def slow_convergence_grid(ranker_tables: Mapping[str, pd.DataFrame], theory_tabl
         ax.set(xscale="log", yscale="log", title=f"{label}: {d}", xlabel="n")
         log_ticks_1_2_5(ax)
     label_rows(axes, len(discounts), "1 - mean nDCG")
-    handles += [(Line2D([], [], color="0.3", lw=1), "finite-n theory"),
-                (Line2D([], [], color="0.3", ls="--", lw=1), "first order eps_D(n) c_f")]
+    handles += [
+        (Line2D([], [], color="0.3", lw=1), "finite-n theory"),
+        (Line2D([], [], color="0.3", ls="--", lw=1), "first order eps_D(n) c_f"),
+    ]
     legend_below(fig, handles, ncols=4)
     fig.suptitle("Slowly varying discounts: 1 - nDCG (markers, 95% CI), finite-n theory (line), eps_D(n) c_f (dashed)")
     return fig

@@ -28,8 +28,7 @@ MODEL = "model"
 
 
 def slow_means(means: pd.DataFrame, n0: int, n1: int, slow: Sequence[str]) -> pd.DataFrame:
-    """Mean nDCG at ``n0`` and ``n1`` under the slowly varying discounts: rows (model, discount), columns (ranker, n).
-    """
+    """Mean nDCG at ``n0`` and ``n1`` under the slowly varying discounts: rows (model, discount), columns (ranker, n)."""
     ends = means[means["discount"].isin(slow) & means["n"].isin([n0, n1])]
     wide = rounded(pivot(ends, ["label", "discount"], ["ranker", "n"], "mean"))
     wide.index.names = [MODEL, "discount"]
@@ -43,16 +42,27 @@ def slow_order(means: pd.DataFrame, ns: Sequence[int], slow: Sequence[str]) -> l
     n0, n1 = min(ns), max(ns)
     by_n = pivot(means[means["discount"].isin(slow)], ["label", "discount", "ranker"], "n", "mean")
     lowest = by_n[n1].idxmin()
-    rises = (f"every ranker's mean nDCG rises with n: {bool((by_n[n1] > by_n[n0]).all())}; lowest mean at n = {n1}: "
-             f"{by_n[n1].min():.3f} ({lowest[2]}, {lowest[0]} model, {lowest[1]})")
-    order = sorted(slow, key=lambda d: theory.eps(d, float(n1)))   # smallest eps (slowest) first
+    rises = (
+        f"every ranker's mean nDCG rises with n: {bool((by_n[n1] > by_n[n0]).all())}; lowest mean at n = {n1}: "
+        f"{by_n[n1].min():.3f} ({lowest[2]}, {lowest[0]} model, {lowest[1]})"
+    )
+    order = sorted(slow, key=lambda d: theory.eps(d, float(n1)))  # smallest eps (slowest) first
     wide = pivot(means[means["discount"].isin(slow)], ["label", "ranker", "n"], "discount", "mean")
-    holds = {n: bool(all((wide.xs(n, level="n")[a] > wide.xs(n, level="n")[b]).all()
-                         for a, b in zip(order, order[1:], strict=False)))
-             for n in sorted(ns)}
+    holds = {
+        n: bool(
+            all(
+                (wide.xs(n, level="n")[a] > wide.xs(n, level="n")[b]).all()
+                for a, b in zip(order, order[1:], strict=False)
+            )
+        )
+        for n in sorted(ns)
+    }
     since = next((n for n in sorted(ns) if all(holds[m] for m in sorted(ns) if m >= n)), None)
-    ordered = (f"mean nDCG ordered {' > '.join(order)} for every ranker and model: at every n from {since} on"
-               if since is not None else "the slowly varying discounts are not ordered by their eps at the largest n")
+    ordered = (
+        f"mean nDCG ordered {' > '.join(order)} for every ranker and model: at every n from {since} on"
+        if since is not None
+        else "the slowly varying discounts are not ordered by their eps at the largest n"
+    )
     return [rises, ordered]
 
 
@@ -64,62 +74,88 @@ def first_order_summary(compared: pd.DataFrame, n: int) -> pd.DataFrame:
     rows = compared[(compared["n"] == n) & (compared["decay"] == "slowly varying")]
     out = []
     for (label, discount), part in rows.groupby(["label", "discount"], sort=False):
-        out.append({MODEL: label, "discount": discount, "1 - mean nDCG": value_range(part["simulated"]),
-                    "first order eps*c: |relative error|": value_range(part["rel_err_first_order"].abs()),
-                    "first order below the simulation (rankers)": int((part["rel_err_first_order"] < 0).sum()),
-                    "finite-n theory: largest |relative error|": f"{part['rel_err_finite_n'].abs().max():.3f}",
-                    f"finite-n theory within {AGREEMENT_Z:g} se":
-                        f"{int(part['finite_n_agrees'].sum())} of {len(part)}"})
+        out.append(
+            {
+                MODEL: label,
+                "discount": discount,
+                "1 - mean nDCG": value_range(part["simulated"]),
+                "first order eps*c: |relative error|": value_range(part["rel_err_first_order"].abs()),
+                "first order below the simulation (rankers)": int((part["rel_err_first_order"] < 0).sum()),
+                "finite-n theory: largest |relative error|": f"{part['rel_err_finite_n'].abs().max():.3f}",
+                f"finite-n theory within {AGREEMENT_Z:g} se": f"{int(part['finite_n_agrees'].sum())} of {len(part)}",
+            }
+        )
     return pd.DataFrame(out).set_index([MODEL, "discount"])
 
 
 def first_order_far(models: Mapping[str, str], rankers: Sequence[str], slow: Sequence[str], n: int) -> str:
-    """One sentence: the first-order law eps_D(n) c_f against the finite-n theory at list length ``n`` (no simulation).
-    """
+    """One sentence: the first-order law eps_D(n) c_f against the finite-n theory at list length ``n`` (no simulation)."""
     errors = []
     for spec in models.values():
         values = finite_n.finite_n_values(spec, rankers, slow, n)
         for i, ranker in enumerate(rankers):
             c = theory.c_coefficient(spec, ranker)
             errors += [abs(theory.eps(d, float(n)) * c / (1 - values[i, j]) - 1) for j, d in enumerate(slow)]
-    return (f"first order against the finite-n theory at n = {n}: relative error {min(errors):.3f} to "
-            f"{max(errors):.3f} (median {np.median(errors):.3f})")
+    return (
+        f"first order against the finite-n theory at n = {n}: relative error {min(errors):.3f} to "
+        f"{max(errors):.3f} (median {np.median(errors):.3f})"
+    )
 
 
 def power_table(compared: pd.DataFrame, n: int, discount: str = "power(beta=0.5)") -> pd.DataFrame:
-    """Mean nDCG under ``discount`` at ``n`` per (model, ranker), against its limit and the finite-n theory.
-    """
+    """Mean nDCG under ``discount`` at ``n`` per (model, ranker), against its limit and the finite-n theory."""
     rows = compared[(compared["n"] == n) & (compared["discount"] == discount)]
-    table = pd.DataFrame({MODEL: rows["label"], "ranker": rows["ranker"], "mean nDCG": rows["simulated"],
-                          "95% CI half-width": rows["ci_half"], "limit": rows["limit"],
-                          "mean - limit": rows["simulated"] - rows["limit"], "finite-n theory": rows["finite_n"]})
+    table = pd.DataFrame(
+        {
+            MODEL: rows["label"],
+            "ranker": rows["ranker"],
+            "mean nDCG": rows["simulated"],
+            "95% CI half-width": rows["ci_half"],
+            "limit": rows["limit"],
+            "mean - limit": rows["simulated"] - rows["limit"],
+            "finite-n theory": rows["finite_n"],
+        }
+    )
     table = rounded(table, 4).set_index([MODEL, "ranker"])
     limits = rows.groupby("label", sort=False)["limit"]
     shared = {label: values.round(4).nunique() < len(values) for label, values in limits}
-    table["a limit shared with another ranker"] = ["yes" if shared[m] else "no"
-                                                   for m in table.index.get_level_values(0)]
+    table["a limit shared with another ranker"] = [
+        "yes" if shared[m] else "no" for m in table.index.get_level_values(0)
+    ]
     return table
 
 
-def fast_discount_table(means: pd.DataFrame, theory_tables: Mapping[str, pd.DataFrame], fast: Sequence[str],
-                        n0: int, n1: int) -> pd.DataFrame:
+def fast_discount_table(
+    means: pd.DataFrame, theory_tables: Mapping[str, pd.DataFrame], fast: Sequence[str], n0: int, n1: int
+) -> pd.DataFrame:
     """The result table ``03_fast_discounts.csv``: per (model, discount, ranker) the mean and sd across data sets at
     ``n0`` and ``n1`` with the limit, for the critical and summable discounts."""
     keys = ["label", "discount", "ranker"]
     start, end = (means[means["discount"].isin(fast) & (means["n"] == n)].set_index(keys) for n in (n0, n1))
     limits = stack(theory_tables)
     limits = limits[limits["n"] == n1].set_index(keys)["limit"]
-    return pd.DataFrame({"mean_n0": start["mean"], "mean_n1": end["mean"], "limit": limits.reindex(start.index),
-                         "sd_n0": start["sd"], "sd_n1": end["sd"]}).reset_index()
+    return pd.DataFrame(
+        {
+            "mean_n0": start["mean"],
+            "mean_n1": end["mean"],
+            "limit": limits.reindex(start.index),
+            "sd_n0": start["sd"],
+            "sd_n1": end["sd"],
+        }
+    ).reset_index()
 
 
-FAST_COLUMNS = {"mean_n0": "mean at n0", "mean_n1": "mean at n1", "limit": "limit", "sd_n0": "sd at n0",
-                "sd_n1": "sd at n1"}
+FAST_COLUMNS = {
+    "mean_n0": "mean at n0",
+    "mean_n1": "mean at n1",
+    "limit": "limit",
+    "sd_n0": "sd at n0",
+    "sd_n1": "sd at n1",
+}
 
 
 def zipf_table(fast: pd.DataFrame, discount: str = "zipf") -> pd.DataFrame:
-    """Under ``discount``: per (model, ranker) the mean at n0 and n1 and the limit g_f(0+)/g*(0+).
-    """
+    """Under ``discount``: per (model, ranker) the mean at n0 and n1 and the limit g_f(0+)/g*(0+)."""
     rows = fast[fast["discount"] == discount].rename(columns={"label": MODEL})
     return rounded(rows.set_index([MODEL, "ranker"])[["mean_n0", "mean_n1", "limit"]]).rename(columns=FAST_COLUMNS)
 
@@ -132,9 +168,15 @@ def summable_spread(fast: pd.DataFrame, single: Sequence[str], grouped: Sequence
     out = []
     for (label, discount), part in rows.groupby(["label", "discount"], sort=False):
         one, ties = part[part["ranker"].isin(single)], part[part["ranker"].isin(grouped)]
-        out.append({MODEL: label, "discount": discount, "sd at n0, single-item rankers": value_range(one["sd_n0"]),
-                    "sd at n1, single-item rankers": value_range(one["sd_n1"]),
-                    "sd at n1, tie-averaging rankers": value_range(ties["sd_n1"]) if len(ties) else "-"})
+        out.append(
+            {
+                MODEL: label,
+                "discount": discount,
+                "sd at n0, single-item rankers": value_range(one["sd_n0"]),
+                "sd at n1, single-item rankers": value_range(one["sd_n1"]),
+                "sd at n1, tie-averaging rankers": value_range(ties["sd_n1"]) if len(ties) else "-",
+            }
+        )
     return pd.DataFrame(out).set_index([MODEL, "discount"])
 
 
@@ -142,11 +184,27 @@ def agreement_table(compared: pd.DataFrame, models: Mapping[str, str]) -> pd.Dat
     """The result table ``03_agreement.csv``: every cell's simulation against the finite-n theory, with the share of
     the expected shortfall from misses rarer than once in the cell's replicates where they disagree
     (:func:`~ndcg_research.simulation.finite_n.rare_miss_share`)."""
-    agreement = compared[["label", "model", "discount", "decay", "ranker", "n", "replicates", "simulated", "finite_n",
-                          "finite_n_z", "finite_n_agrees"]].copy()
-    agreement["rare_miss_share"] = [np.nan if r.finite_n_agrees else
-                                    finite_n.rare_miss_share(models[r.label], r.ranker, r.discount, r.n, r.replicates)
-                                    for r in agreement.itertuples()]
+    agreement = compared[
+        [
+            "label",
+            "model",
+            "discount",
+            "decay",
+            "ranker",
+            "n",
+            "replicates",
+            "simulated",
+            "finite_n",
+            "finite_n_z",
+            "finite_n_agrees",
+        ]
+    ].copy()
+    agreement["rare_miss_share"] = [
+        np.nan
+        if r.finite_n_agrees
+        else finite_n.rare_miss_share(models[r.label], r.ranker, r.discount, r.n, r.replicates)
+        for r in agreement.itertuples()
+    ]
     return agreement
 
 
@@ -161,9 +219,16 @@ def agreement_summary(agreement: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     out = []
     for scope, table in agreement.items():
         bad = table[~table["finite_n_agrees"]]
-        out.append({"cells": scope, "cells ": len(table), f"within {AGREEMENT_Z:g} se": len(table) - len(bad),
-                    "outside": len(bad), "outside by chance alone (expected)": f"{len(table) * _CHANCE_SHARE:.1f}",
-                    "outside and short of data": int((bad["rare_miss_share"] >= 0.5).sum())})
+        out.append(
+            {
+                "cells": scope,
+                "cells ": len(table),
+                f"within {AGREEMENT_Z:g} se": len(table) - len(bad),
+                "outside": len(bad),
+                "outside by chance alone (expected)": f"{len(table) * _CHANCE_SHARE:.1f}",
+                "outside and short of data": int((bad["rare_miss_share"] >= 0.5).sum()),
+            }
+        )
     return pd.DataFrame(out).set_index("cells").rename(columns={"cells ": "cells"})
 
 
@@ -176,12 +241,19 @@ def misses(agreement: pd.DataFrame) -> pd.DataFrame:
     for (label, discount, ranker), part in bad.groupby(["label", "discount", "ranker"], sort=False):
         z = part["finite_n_z"].abs()
         short = int((part["rare_miss_share"] >= 0.5).sum())
-        out.append({MODEL: label, "discount": discount, "ranker": ranker,
-                    "n": ", ".join(str(int(n)) for n in part["n"]),
-                    "largest |z|": "undefined (sd 0)" if z.isna().all() else
-                                   (f"{z.max():.1f}" if z.max() < 100 else "> 100"),
-                    "share of rare misses": value_range(part["rare_miss_share"], 2),
-                    "class": f"short of data at {short} of {len(part)} n" if short else "not short of data"})
+        out.append(
+            {
+                MODEL: label,
+                "discount": discount,
+                "ranker": ranker,
+                "n": ", ".join(str(int(n)) for n in part["n"]),
+                "largest |z|": "undefined (sd 0)"
+                if z.isna().all()
+                else (f"{z.max():.1f}" if z.max() < 100 else "> 100"),
+                "share of rare misses": value_range(part["rare_miss_share"], 2),
+                "class": f"short of data at {short} of {len(part)} n" if short else "not short of data",
+            }
+        )
     return pd.DataFrame(out).set_index([MODEL, "discount", "ranker"]) if out else pd.DataFrame()
 
 
@@ -200,16 +272,17 @@ def full_profile_numbers(compared: pd.DataFrame, means: pd.DataFrame, theory_tab
     ft = theory_table[(theory_table["n"] == n1) & (theory_table["decay"] == "slowly varying")]
     err_theory = ((ft["eps"] * ft["c"]) / (1 - ft["finite_n"]) - 1).abs()
     power = top[top["discount"] == "power(beta=0.5)"]
-    rows = {"largest n (data sets there), seed": f"{n1} ({int(top['replicates'].min())}), {int(means['seed'].iloc[0])}",
-            f"lowest mean nDCG, slowly varying, n = {n1}": f"{low['mean']:.3f} ({low['ranker']}, {low['label']}, "
-                                                          f"{low['discount']})",
-            "first order eps*c: |relative error| against the simulation":
-                f"{value_range(err)} (median {err.median():.3f})",
-            "first order eps*c: |relative error| against the finite-n theory":
-                f"{value_range(err_theory)} (median {err_theory.median():.3f})",
-            "power(beta=0.5): largest |mean - limit|": f"{(power['simulated'] - power['limit']).abs().max():.4f}"}
-    spread = means[(means["decay"] == "summable") & (means["label"] == "uncertain")
-                   & (means["ranker"] != "coarse(bins=4)")]
+    rows = {
+        "largest n (data sets there), seed": f"{n1} ({int(top['replicates'].min())}), {int(means['seed'].iloc[0])}",
+        f"lowest mean nDCG, slowly varying, n = {n1}": f"{low['mean']:.3f} ({low['ranker']}, {low['label']}, "
+        f"{low['discount']})",
+        "first order eps*c: |relative error| against the simulation": f"{value_range(err)} (median {err.median():.3f})",
+        "first order eps*c: |relative error| against the finite-n theory": f"{value_range(err_theory)} (median {err_theory.median():.3f})",
+        "power(beta=0.5): largest |mean - limit|": f"{(power['simulated'] - power['limit']).abs().max():.4f}",
+    }
+    spread = means[
+        (means["decay"] == "summable") & (means["label"] == "uncertain") & (means["ranker"] != "coarse(bins=4)")
+    ]
     for n in (n0, n1):
         sd = spread[spread["n"] == n]["sd"]
         if len(sd):
@@ -227,23 +300,35 @@ def replication(means: pd.DataFrame, full: pd.DataFrame, seed: int) -> tuple[str
     keys = ["label", "discount", "ranker", "n"]
     both = means.merge(full, on=keys, suffixes=("", "_full"))
     z = mean_z(*(both[c] for c in ("mean", "sd", "replicates", "mean_full", "sd_full", "replicates_full")))
-    line = (f"replication (seed {seed} here, {full_seed} in the full profile): {len(both)} cells at common n, "
-            f"largest |z| = {z.abs().max():.2f}, |z| > 3 in {int((z.abs() > 3).sum())}")
+    line = (
+        f"replication (seed {seed} here, {full_seed} in the full profile): {len(both)} cells at common n, "
+        f"largest |z| = {z.abs().max():.2f}, |z| > 3 in {int((z.abs() > 3).sum())}"
+    )
     far = both[z.abs() > 3].assign(z=z)[keys + ["mean", "replicates", "mean_full", "replicates_full", "z"]]
     return line, rounded(far.rename(columns={"label": MODEL}).set_index([MODEL, "discount", "ranker", "n"]), 4)
 
 
 #: The simulation-against-theory columns, in words, for the appendix.
-COMPARED_COLUMNS = {"label": MODEL, "discount": "discount", "ranker": "ranker", "n": "n", "quantity": "quantity",
-                    "simulated": "simulated", "ci_half": "95% CI half-width", "first_order": "first order",
-                    "rel_err_first_order": "rel. error, first order", "finite_n": "finite-n theory",
-                    "rel_err_finite_n": "rel. error, finite-n"}
+COMPARED_COLUMNS = {
+    "label": MODEL,
+    "discount": "discount",
+    "ranker": "ranker",
+    "n": "n",
+    "quantity": "quantity",
+    "simulated": "simulated",
+    "ci_half": "95% CI half-width",
+    "first_order": "first order",
+    "rel_err_first_order": "rel. error, first order",
+    "finite_n": "finite-n theory",
+    "rel_err_finite_n": "rel. error, finite-n",
+}
 
 
 def appendix_compared(compared: pd.DataFrame) -> pd.DataFrame:
     """Every cell of simulation against theory, columns in words (for the appendix)."""
     return rounded(compared[list(COMPARED_COLUMNS)].rename(columns=COMPARED_COLUMNS), 4).set_index(
-        [MODEL, "discount", "ranker", "n"])
+        [MODEL, "discount", "ranker", "n"]
+    )
 
 
 def appendix_fast(fast: pd.DataFrame) -> pd.DataFrame:
@@ -265,8 +350,12 @@ def compare_with_theory(ranker_table: pd.DataFrame, theory_table: pd.DataFrame) 
     of 0, equal to within 1e-9).
     """
     keys = ["discount", "ranker", "n"]
-    merged = ranker_table.merge(theory_table[[*keys, "limit", "first_order", "eps", "c", "finite_n"]], on=keys,
-                                how="inner", validate="one_to_one")
+    merged = ranker_table.merge(
+        theory_table[[*keys, "limit", "first_order", "eps", "c", "finite_n"]],
+        on=keys,
+        how="inner",
+        validate="one_to_one",
+    )
     slow = merged["decay"] == "slowly varying"
 
     def flip(values: pd.Series) -> pd.Series:

@@ -56,11 +56,14 @@ def log_binomial_slope(x: Sequence[float], failures: Sequence[int], trials: Sequ
     if x.size != k.size or x.size != r.size or np.unique(x).size < 2:
         raise ValueError("x, failures and trials need the same length and at least two distinct x")
     if np.any(k < 0) or np.any(k > r) or k.sum() == 0 or k.sum() == r.sum():
-        raise ValueError(f"need 0 <= failures <= trials with some failures and some successes, got {k.tolist()} "
-                         f"of {r.tolist()}")
+        raise ValueError(
+            f"need 0 <= failures <= trials with some failures and some successes, got {k.tolist()} of {r.tolist()}"
+        )
     if np.unique(x[k > 0]).size < 2 and (x[k > 0].min() in (x.min(), x.max())):
-        raise ValueError(f"failures only at the {'smallest' if x[k > 0].min() == x.min() else 'largest'} x: the "
-                         f"slope is unbounded (no maximum), got {k.tolist()} of {r.tolist()}")
+        raise ValueError(
+            f"failures only at the {'smallest' if x[k > 0].min() == x.min() else 'largest'} x: the "
+            f"slope is unbounded (no maximum), got {k.tolist()} of {r.tolist()}"
+        )
     design = np.column_stack([np.ones_like(x), x])
     # start: least squares on the log of the smoothed shares, then Fisher scoring
     coef = np.linalg.lstsq(design, np.log((k + 0.5) / (r + 1.0)), rcond=None)[0]
@@ -85,8 +88,9 @@ def log_binomial_slope(x: Sequence[float], failures: Sequence[int], trials: Sequ
     return float(coef[1]), float(math.sqrt(np.linalg.inv(info)[1, 1]))
 
 
-def failure_trend(pair_table: pd.DataFrame, *, keys: Sequence[str] = ("discount", "better", "worse"),
-                  confidence: float | None = None) -> pd.DataFrame:
+def failure_trend(
+    pair_table: pd.DataFrame, *, keys: Sequence[str] = ("discount", "better", "worse"), confidence: float | None = None
+) -> pd.DataFrame:
     """The exponent b of ``failure ~ c n^b`` per group of a pair table, over its whole n grid, and its trend.
 
     Failures are the data sets on which the better ranker did not score strictly higher
@@ -105,8 +109,9 @@ def failure_trend(pair_table: pd.DataFrame, *, keys: Sequence[str] = ("discount"
         trials = group["replicates"].to_numpy(dtype=np.int64)
         failures = np.rint((1 - group["p_better"].to_numpy()) * trials).astype(np.int64)
         row = dict(zip(keys, key if isinstance(key, tuple) else (key,), strict=False))
-        row.update(n_from=int(group["n"].min()), n_to=int(group["n"].max()), points=len(group),
-                   failures=int(failures.sum()))
+        row.update(
+            n_from=int(group["n"].min()), n_to=int(group["n"].max()), points=len(group), failures=int(failures.sum())
+        )
         exponent = low = high = math.nan
         seen = failures > 0
         if failures.sum() == 0:
@@ -166,36 +171,65 @@ def verdict_table(pair_tables: Mapping[str, pd.DataFrame], heuristic: pd.DataFra
         growth = scaling.gap_trend(table, keys, confidence)
         merged = fail.merge(growth, on=keys, suffixes=("_fail", "_d"))
         for r in merged.itertuples(index=False):
-            cell = table[(table["discount"] == r.discount) & (table["better"] == r.better)
-                         & (table["worse"] == r.worse)].sort_values("n")
+            cell = table[
+                (table["discount"] == r.discount) & (table["better"] == r.better) & (table["worse"] == r.worse)
+            ].sort_values("n")
             first, last = cell.iloc[0], cell.iloc[-1]
             law = scaling.gap_exponent(first["model"], r.better, r.worse, r.discount)
             predicted = predicted_trend(first["model"], r.better, r.worse, r.discount)
             measured = "falls" if r.trend_fail == "no failures" else r.trend_fail
             verdict = {"falls": "keeps", "rises": "loses"}.get(measured, "flat")
-            rows.append(dict(
-                label=label, model=first["model"], discount=r.discount, decay=parse_discount(r.discount).decay,
-                better=r.better, worse=r.worse, n_first=int(first["n"]), p_first=float(first["p_better"]),
-                n_last=int(last["n"]), replicates_last=int(last["replicates"]), p_last=float(last["p_better"]),
-                p_last_low=float(last["p_better_low"]), p_last_high=float(last["p_better_high"]),
-                failure_exponent=r.exponent_fail, failure_low=r.exponent_low_fail, failure_high=r.exponent_high_fail,
-                failure_trend=r.trend_fail, d_last=float(last["std_gap"]), d_n_from=int(r.n_from_d),
-                d_exponent=r.exponent_d, d_low=r.exponent_low_d, d_high=r.exponent_high_d, d_trend=r.trend_d,
-                law_exponent=law.exponent, law_log_power=law.log_power,
-                heuristic_exponent=_local_exponent(heuristic, label, r.discount, r.better, r.worse, int(r.n_from_d)),
-                predicted=predicted, verdict=verdict,
-                agreement=trend_agreement(predicted, measured),
-            ))
+            rows.append(
+                dict(
+                    label=label,
+                    model=first["model"],
+                    discount=r.discount,
+                    decay=parse_discount(r.discount).decay,
+                    better=r.better,
+                    worse=r.worse,
+                    n_first=int(first["n"]),
+                    p_first=float(first["p_better"]),
+                    n_last=int(last["n"]),
+                    replicates_last=int(last["replicates"]),
+                    p_last=float(last["p_better"]),
+                    p_last_low=float(last["p_better_low"]),
+                    p_last_high=float(last["p_better_high"]),
+                    failure_exponent=r.exponent_fail,
+                    failure_low=r.exponent_low_fail,
+                    failure_high=r.exponent_high_fail,
+                    failure_trend=r.trend_fail,
+                    d_last=float(last["std_gap"]),
+                    d_n_from=int(r.n_from_d),
+                    d_exponent=r.exponent_d,
+                    d_low=r.exponent_low_d,
+                    d_high=r.exponent_high_d,
+                    d_trend=r.trend_d,
+                    law_exponent=law.exponent,
+                    law_log_power=law.log_power,
+                    heuristic_exponent=_local_exponent(
+                        heuristic, label, r.discount, r.better, r.worse, int(r.n_from_d)
+                    ),
+                    predicted=predicted,
+                    verdict=verdict,
+                    agreement=trend_agreement(predicted, measured),
+                )
+            )
     return pd.DataFrame(rows)
 
 
-def _local_exponent(heuristic: pd.DataFrame | None, label: str, discount: str, better: str, worse: str,
-                    n_from: int) -> float:
+def _local_exponent(
+    heuristic: pd.DataFrame | None, label: str, discount: str, better: str, worse: str, n_from: int
+) -> float:
     """:func:`~ndcg_research.simulation.scaling.local_exponent` of the heuristic d over n >= n_from (NaN: none)."""
     if heuristic is None:
         return math.nan
-    rows = heuristic[(heuristic["label"] == label) & (heuristic["discount"] == discount)
-                     & (heuristic["better"] == better) & (heuristic["worse"] == worse) & (heuristic["n"] >= n_from)]
+    rows = heuristic[
+        (heuristic["label"] == label)
+        & (heuristic["discount"] == discount)
+        & (heuristic["better"] == better)
+        & (heuristic["worse"] == worse)
+        & (heuristic["n"] >= n_from)
+    ]
     return scaling.local_exponent(rows["n"], rows["heuristic_d"])
 
 
@@ -212,30 +246,42 @@ def lost_discounts(verdicts: pd.DataFrame) -> pd.DataFrame:
         speed = [(scaling.decay_index(d), parse_discount(d).kwargs.get("gamma", 0.0)) for d in group["discount"]]
         order = group.iloc[sorted(range(len(group)), key=lambda i: speed[i])]
         lost = order[order["verdict"] != "keeps"]
-        rows.append(dict(label=label, better=better, worse=worse,
-                         keeps=", ".join(order[order["verdict"] == "keeps"]["discount"]),
-                         not_kept=", ".join(lost["discount"]),
-                         rising=", ".join(order[order["verdict"] == "loses"]["discount"]),
-                         first_lost=lost["discount"].iloc[0] if len(lost) else ""))
+        rows.append(
+            dict(
+                label=label,
+                better=better,
+                worse=worse,
+                keeps=", ".join(order[order["verdict"] == "keeps"]["discount"]),
+                not_kept=", ".join(lost["discount"]),
+                rising=", ".join(order[order["verdict"] == "loses"]["discount"]),
+                first_lost=lost["discount"].iloc[0] if len(lost) else "",
+            )
+        )
     return pd.DataFrame(rows)
 
 
 def answer_lines(verdicts: pd.DataFrame) -> list[str]:
-    """The notebook's answer, one line per (model, pair) and one on the agreement with the prediction.
-    """
+    """The notebook's answer, one line per (model, pair) and one on the agreement with the prediction."""
     lines = []
     for (label, better, worse), rows in verdicts.groupby(["label", "better", "worse"], sort=False):
         lost = lost_discounts(rows).iloc[0]
         keeps = lost["keeps"] or "no discount"
-        tail = (f"it does not fall under {lost['not_kept']}" + (f" (it rises under {lost['rising']})" if lost["rising"]
-                                                                else "")
-                if lost["not_kept"] else "it falls under every discount of the bracket")
-        lines.append(f"{label} top, {better} > {worse}: over n = {int(rows['n_first'].min())} to "
-                     f"{int(rows['n_last'].max())} the failure rate falls under {keeps}; {tail}.")
+        tail = (
+            f"it does not fall under {lost['not_kept']}"
+            + (f" (it rises under {lost['rising']})" if lost["rising"] else "")
+            if lost["not_kept"]
+            else "it falls under every discount of the bracket"
+        )
+        lines.append(
+            f"{label} top, {better} > {worse}: over n = {int(rows['n_first'].min())} to "
+            f"{int(rows['n_last'].max())} the failure rate falls under {keeps}; {tail}."
+        )
     confidence = threshold("trend_confidence")
-    lines.append(f"Against the prediction (lost from 1/r on with an uncertain top, nowhere in the bracket with a "
-                 f"certain top), the failure trend {agreement_text(verdicts['agreement'])}; with each trend judged at "
-                 f"{confidence:.0%}, chance alone would misjudge about {(1 - confidence) * len(verdicts):.1f}.")
+    lines.append(
+        f"Against the prediction (lost from 1/r on with an uncertain top, nowhere in the bracket with a "
+        f"certain top), the failure trend {agreement_text(verdicts['agreement'])}; with each trend judged at "
+        f"{confidence:.0%}, chance alone would misjudge about {(1 - confidence) * len(verdicts):.1f}."
+    )
     return lines
 
 
@@ -247,11 +293,13 @@ def summary_table(verdicts: pd.DataFrame, label: str) -> pd.DataFrame:
 
     def columns(g: pd.DataFrame) -> dict[str, list]:
         return {
-            f"P(correct), n = {int(g['n_last'].iloc[0])}": [share_label(p, int(r), interval=False)
-                                                             for p, r in zip(g["p_last"], g["replicates_last"],
-                                                                             strict=True)],
-            "failure ~ n^b: b [95%]": [interval_text(c, lo, hi) for c, lo, hi in
-                                       zip(g["failure_exponent"], g["failure_low"], g["failure_high"], strict=False)],
+            f"P(correct), n = {int(g['n_last'].iloc[0])}": [
+                share_label(p, int(r), interval=False) for p, r in zip(g["p_last"], g["replicates_last"], strict=True)
+            ],
+            "failure ~ n^b: b [95%]": [
+                interval_text(c, lo, hi)
+                for c, lo, hi in zip(g["failure_exponent"], g["failure_low"], g["failure_high"], strict=False)
+            ],
             "verdict": g["verdict"].tolist(),
         }
 
@@ -274,11 +322,13 @@ def gap_table(verdicts: pd.DataFrame, label: str) -> pd.DataFrame:
     """One model's standardized gaps: per discount (row) and pair (column group), d at the largest n, its fitted
     exponent with the interval, and the scaling law's and the finite-n heuristic's exponents.
     """
+
     def columns(g: pd.DataFrame) -> dict[str, list]:
         return {
             f"d, n = {int(g['n_last'].iloc[0])}": [round(float(v), 2) + 0.0 for v in g["d_last"]],
-            "d ~ n^e: fitted e [95%]": [interval_text(c, lo, hi) for c, lo, hi in
-                                        zip(g["d_exponent"], g["d_low"], g["d_high"], strict=False)],
+            "d ~ n^e: fitted e [95%]": [
+                interval_text(c, lo, hi) for c, lo, hi in zip(g["d_exponent"], g["d_low"], g["d_high"], strict=False)
+            ],
             "law e": [_law_text(e, lp) for e, lp in zip(g["law_exponent"], g["law_log_power"], strict=False)],
             "heuristic e": [round(float(v), 2) + 0.0 for v in g["heuristic_exponent"]],
         }
@@ -287,7 +337,6 @@ def gap_table(verdicts: pd.DataFrame, label: str) -> pd.DataFrame:
 
 
 def _law_text(exponent: float, log_power: float) -> str:
-    """The law's exponent as text, with zipflog's log factor: ``'-0.2'``, ``'0 (x ln^-1)'``.
-    """
+    """The law's exponent as text, with zipflog's log factor: ``'-0.2'``, ``'0 (x ln^-1)'``."""
     text = f"{round(float(exponent), 2) + 0.0:g}"
     return text if not log_power else f"{text} (x ln^{log_power:g})"

@@ -16,10 +16,15 @@ def critical_point_bracketed(results: Results) -> Measured:
     for (label, pair), rows in v.groupby(["label", "pair"], sort=False):
         other = rows[rows["verdict"] != "keeps"]
         rising = other[other["verdict"] == "loses"]["discount"].tolist()
-        cells.append({"label": label, "pair": pair,
-                      "keeps": ", ".join(rows[rows["verdict"] == "keeps"]["discount"]) or "none",
-                      "others": (f"; not under {', '.join(other['discount'])}" if len(other) else "")
-                      + (f" (rising under {', '.join(rising)})" if rising else "")})
+        cells.append(
+            {
+                "label": label,
+                "pair": pair,
+                "keeps": ", ".join(rows[rows["verdict"] == "keeps"]["discount"]) or "none",
+                "others": (f"; not under {', '.join(other['discount'])}" if len(other) else "")
+                + (f" (rising under {', '.join(rising)})" if rising else ""),
+            }
+        )
     uncertain, certain = v[v["label"] == "uncertain"], v[v["label"] == "certain"]
     loss_side, below = uncertain[uncertain["beyond"]], uncertain[~uncertain["beyond"]]
     kept_beyond = loss_side[loss_side["verdict"] == "keeps"]
@@ -30,14 +35,29 @@ def critical_point_bracketed(results: Results) -> Measured:
     counts = agreement_counts(v["agreement"])
     return Measured(
         verdict,
-        {"n0": int(v["n_first"].min()), "n1": int(v["n_last"].max()), "cells": cells, **counts,
-         "kept_beyond": [{"discount": r.discount, "pair": r.pair, "b": f"{number(r.failure_exponent, 2)} "
-                          f"[{number(r.failure_low, 2)}, {number(r.failure_high, 2)}]", "p": number(r.p_last, 2),
-                          "n": int(r.n_last)} for r in kept_beyond.itertuples()],
-         "kept_at_r": len(kept_beyond[kept_beyond["discount"] == "zipf"]),
-         "kept_below": [{"discount": r.discount, "pair": r.pair}
-                        for r in below[below["verdict"] == "keeps"].itertuples()],
-         "unresolved_cells": [{"label": r.label, "discount": r.discount, "pair": r.pair}
-                              for r in v[v["agreement"] == "unresolved"].itertuples()]},
+        {
+            "n0": int(v["n_first"].min()),
+            "n1": int(v["n_last"].max()),
+            "cells": cells,
+            **counts,
+            "kept_beyond": [
+                {
+                    "discount": r.discount,
+                    "pair": r.pair,
+                    "b": f"{number(r.failure_exponent, 2)} [{number(r.failure_low, 2)}, {number(r.failure_high, 2)}]",
+                    "p": number(r.p_last, 2),
+                    "n": int(r.n_last),
+                }
+                for r in kept_beyond.itertuples()
+            ],
+            "kept_at_r": len(kept_beyond[kept_beyond["discount"] == "zipf"]),
+            "kept_below": [
+                {"discount": r.discount, "pair": r.pair} for r in below[below["verdict"] == "keeps"].itertuples()
+            ],
+            "unresolved_cells": [
+                {"label": r.label, "discount": r.discount, "pair": r.pair}
+                for r in v[v["agreement"] == "unresolved"].itertuples()
+            ],
+        },
         {name: float(value) for name, value in counts.items()},
     )

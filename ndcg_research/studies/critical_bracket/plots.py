@@ -50,41 +50,70 @@ def exponent_panels(verdicts: pd.DataFrame, discounts: Sequence[str]) -> Figure:
             rows = select(verdicts, label=label, better=better, worse=worse).set_index("discount").reindex(discounts)
             xs = x + offsets[p]
             color = f"C{p}"
-            for ax, centre, low, high in ((axes[0, j], "d_exponent", "d_low", "d_high"),
-                                          (axes[1, j], "failure_exponent", "failure_low", "failure_high")):
+            for ax, centre, low, high in (
+                (axes[0, j], "d_exponent", "d_low", "d_high"),
+                (axes[1, j], "failure_exponent", "failure_low", "failure_high"),
+            ):
                 c, lo, hi = (plotted_column(rows, k) for k in (centre, low, high))
-                bar = ax.errorbar(xs, c, yerr=error_bar_lengths(c, lo, hi),
-                                  fmt=PAIR_MARKERS[p % len(PAIR_MARKERS)], color=color, ms=5, capsize=2, lw=1)
+                bar = ax.errorbar(
+                    xs,
+                    c,
+                    yerr=error_bar_lengths(c, lo, hi),
+                    fmt=PAIR_MARKERS[p % len(PAIR_MARKERS)],
+                    color=color,
+                    ms=5,
+                    capsize=2,
+                    lw=1,
+                )
                 handles.append((bar, f"{short_pair_label(better, worse)}: fitted (95%)"))
             # zipflog's law carries an extra (ln n)^-gamma that an exponent cannot show: no bar there
-            plain = (rows["law_log_power"].fillna(0).to_numpy() == 0 if "law_log_power" in rows
-                     else np.ones(len(xs), bool))
+            plain = (
+                rows["law_log_power"].fillna(0).to_numpy() == 0 if "law_log_power" in rows else np.ones(len(xs), bool)
+            )
             law_values = np.where(plain, rows["law_exponent"].to_numpy(dtype=np.float64), np.nan)
             law = axes[0, j].plot(xs, round_significant(law_values), "_", color=color, ms=16, mew=2)[0]
             handles.append((law, f"{short_pair_label(better, worse)}: law"))
-            heuristic = axes[0, j].plot(xs, plotted_column(rows, "heuristic_exponent"),
-                                   PAIR_MARKERS[p % len(PAIR_MARKERS)], mfc="none", color=color, ms=8)[0]
+            heuristic = axes[0, j].plot(
+                xs,
+                plotted_column(rows, "heuristic_exponent"),
+                PAIR_MARKERS[p % len(PAIR_MARKERS)],
+                mfc="none",
+                color=color,
+                ms=8,
+            )[0]
             handles.append((heuristic, f"{short_pair_label(better, worse)}: finite-n heuristic"))
         for ax in axes[:, j]:
             ax.axhline(0, color="0.3", lw=0.8)
             if "zipf" in discounts:
                 ax.axvline(discounts.index("zipf"), color="0.5", lw=0.8, ls=":")
         axes[0, j].set_title(f"{label} top", fontsize=11)
-        axes[1, j].set_xticks(x, [d.replace("power(beta=", "r^-").replace("zipflog(gamma=", "zipflog(").rstrip(")")
-                                  if d.startswith("power") else d.replace("gamma=", "") for d in discounts],
-                              rotation=40, ha="right", fontsize=9)
+        axes[1, j].set_xticks(
+            x,
+            [
+                d.replace("power(beta=", "r^-").replace("zipflog(gamma=", "zipflog(").rstrip(")")
+                if d.startswith("power")
+                else d.replace("gamma=", "")
+                for d in discounts
+            ],
+            rotation=40,
+            ha="right",
+            fontsize=9,
+        )
     low, high = axes[0, 0].get_ylim()
     axes[0, 0].set_ylim(max(low, -EXPONENT_RANGE), min(high, EXPONENT_RANGE))  # wide intervals run off the panel
     axes[0, 0].set_ylabel("exponent of the\nstandardized gap d")
     axes[1, 0].set_ylabel("exponent of the\nfailure rate 1 - P")
     legend_below(fig, handles, ncols=3)
-    fig.suptitle("Growth in n across the bracket (dotted: 1/r)\nd ~ n^e grows above 0; the failure rate falls below 0",
-                 fontsize=11)
+    fig.suptitle(
+        "Growth in n across the bracket (dotted: 1/r)\nd ~ n^e grows above 0; the failure rate falls below 0",
+        fontsize=11,
+    )
     return fig
 
 
-def trend_grid(pair_tables: Mapping[str, pd.DataFrame], discounts: Sequence[str], value: str,
-               heuristic: pd.DataFrame | None = None) -> Figure:
+def trend_grid(
+    pair_tables: Mapping[str, pd.DataFrame], discounts: Sequence[str], value: str, heuristic: pd.DataFrame | None = None
+) -> Figure:
     """Per model (row) and pair (column), against n (log): the failure rate ``1 - P(better strictly higher)``
     (``value="p_fail"``, log scale, Wilson 95% bands; a share of 0 drawn at its Wilson upper bound as an open
     triangle) or the standardized gap (``value="std_gap"``, with the finite-n heuristic dashed).
@@ -126,8 +155,9 @@ def trend_grid(pair_tables: Mapping[str, pd.DataFrame], discounts: Sequence[str]
         quantity = "failure rate 1 - P" if value == "p_fail" else "standardized gap d"
         axes[i, 0].set_ylabel(f"{label} top\n{quantity}")
     if value == "p_fail":
-        handles.append((Line2D([], [], color="0.3", marker="v", mfc="none", ls="none"),
-                        "no failure: Wilson upper bound"))
+        handles.append(
+            (Line2D([], [], color="0.3", marker="v", mfc="none", ls="none"), "no failure: Wilson upper bound")
+        )
         title = "Failure rate against n (log-log), Wilson 95% bands"
     else:
         handles.append((Line2D([], [], color="0.3", ls="--"), "finite-n heuristic"))

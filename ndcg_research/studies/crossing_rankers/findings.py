@@ -20,13 +20,24 @@ def crossing_winner(results: Results) -> Measured:
     for head, rows in first.groupby("first", sort=False):
         rows = rows.sort_values("crossing_n")
         found, missing = rows[rows["crossing_n"].notna()], rows[rows["crossing_n"].isna()]
-        heads.append({"head": head, "second": rows["second"].iloc[0],
-                      "crossings": ", ".join(f"{r.discount} {int(r.crossing_n)}" for r in found.itertuples()),
-                      "none": f"; no crossing up to n = {int(rows['n_max'].iloc[0])} for "
-                              f"{', '.join(missing['discount'])}"
-                      if len(missing) else ""})
-        ranges.append({"head": head, "low": int(rows["crossing_n"].min()), "high": int(rows["crossing_n"].max()),
-                       "none": f", none for {', '.join(missing['discount'])}" if len(missing) else ""})
+        heads.append(
+            {
+                "head": head,
+                "second": rows["second"].iloc[0],
+                "crossings": ", ".join(f"{r.discount} {int(r.crossing_n)}" for r in found.itertuples()),
+                "none": f"; no crossing up to n = {int(rows['n_max'].iloc[0])} for {', '.join(missing['discount'])}"
+                if len(missing)
+                else "",
+            }
+        )
+        ranges.append(
+            {
+                "head": head,
+                "low": int(rows["crossing_n"].min()),
+                "high": int(rows["crossing_n"].max()),
+                "none": f", none for {', '.join(missing['discount'])}" if len(missing) else "",
+            }
+        )
     distinct = first.groupby("first")["crossing_n"].apply(lambda c: c.nunique(dropna=False) > 1).all()
     return Measured(
         "holds" if distinct and first["first_ahead_below"].all() else "does not hold",
@@ -42,8 +53,13 @@ def slower_discounts_reverse(results: Results) -> Measured:
     for head, rows in first.groupby("first", sort=False):
         rows = rows.set_index("discount")
         slow = [d for d in ("logpower(gamma=0.5)", "loglog") if d in rows.index]
-        bands.append({"head": head, "log2": int(rows.loc["log2", "crossing_n"]),
-                      "slow": ", ".join(f"{d} {int(rows.loc[d, 'crossing_n'])}" for d in slow)})
+        bands.append(
+            {
+                "head": head,
+                "log2": int(rows.loc["log2", "crossing_n"]),
+                "slow": ", ".join(f"{d} {int(rows.loc[d, 'crossing_n'])}" for d in slow),
+            }
+        )
     decisions = labelled(results, "10_decisions_{}.csv", ("certain", "uncertain"))
     decay = decisions["discount"].map(first.drop_duplicates("discount").set_index("discount")["decay"])
     other = decisions[decisions["discount"] != "log2"].assign(decay=decay)
@@ -59,11 +75,15 @@ def slower_discounts_reverse(results: Results) -> Measured:
         return proportion(r["p_differs"], r["p_differs_low"], r["p_differs_high"], int(r["replicates"]))
 
     slow_max, fast_max = worst.get("slowly varying", 0.0), worst.get("summable", 0.0)
-    verdict = ("does not hold" if slow_max == 0 else "holds with qualification" if slow_max < fast_max else "holds")
+    verdict = "does not hold" if slow_max == 0 else "holds with qualification" if slow_max < fast_max else "holds"
     return Measured(
         verdict,
-        {"bands": bands, "shares": ", ".join(f"{k} {share(k)}" for k in worst.index),
-         "slow_share": share("slowly varying"), "summable_share": share("summable"),
-         "n_max": int(decisions["n"].max())},
+        {
+            "bands": bands,
+            "shares": ", ".join(f"{k} {share(k)}" for k in worst.index),
+            "slow_share": share("slowly varying"),
+            "summable_share": share("summable"),
+            "n_max": int(decisions["n"].max()),
+        },
         {"slow_max": float(slow_max), "summable_max": float(fast_max)},
     )

@@ -25,8 +25,9 @@ from ...pipeline.style import (
 )
 
 
-def expected_gap_panels(theory_table: pd.DataFrame, crossings: pd.DataFrame, pairs: Sequence[Sequence[str]],
-                        discounts: Sequence[str]) -> Figure:
+def expected_gap_panels(
+    theory_table: pd.DataFrame, crossings: pd.DataFrame, pairs: Sequence[Sequence[str]], discounts: Sequence[str]
+) -> Figure:
     """E nDCG(first) - E nDCG(second) against n (finite-n theory), one panel per pair, one line per discount,
     with each discount's crossing marked.
     """
@@ -37,9 +38,13 @@ def expected_gap_panels(theory_table: pd.DataFrame, crossings: pd.DataFrame, pai
             a = select(theory_table, discount=d, ranker=first).set_index("n")["finite_n"]
             b = select(theory_table, discount=d, ranker=second).set_index("n")["finite_n"]
             gap = (a - b).dropna()
-            line = ax.plot(round_significant(gap.index.to_numpy(float)), round_significant(gap.to_numpy()),
-                           LINESTYLES[c % len(LINESTYLES)],
-                           color=f"C{c}", lw=1.3)[0]
+            line = ax.plot(
+                round_significant(gap.index.to_numpy(float)),
+                round_significant(gap.to_numpy()),
+                LINESTYLES[c % len(LINESTYLES)],
+                color=f"C{c}",
+                lw=1.3,
+            )[0]
             handles.append((line, d))
             where = crossing_n(crossings, first, second, d)
             if np.isfinite(where):
@@ -50,8 +55,9 @@ def expected_gap_panels(theory_table: pd.DataFrame, crossings: pd.DataFrame, pai
     label_rows(axes, min(2, len(pairs)), "E nDCG(first) - E nDCG(second)")
     handles.append((Line2D([], [], color="0.3", marker="o", ls="none"), "crossing (the order changes)"))
     legend_below(fig, handles, ncols=4)
-    fig.suptitle("Expected nDCG gap (finite-n theory, symmetric log scale, linear within ±0.01): above 0 the "
-                 "exact head wins")
+    fig.suptitle(
+        "Expected nDCG gap (finite-n theory, symmetric log scale, linear within ±0.01): above 0 the exact head wins"
+    )
     return fig
 
 
@@ -62,15 +68,20 @@ def _crossing_strip(ax: Axes, crossings: pd.DataFrame, first: str, second: str, 
         if np.isfinite(where):
             ax.plot([round_significant(where)], [c], MARKERS[c % len(MARKERS)], color=f"C{c}", ms=5)
         else:
-            ax.text(0.99, c, "none", transform=ax.get_yaxis_transform(), ha="right", va="center", fontsize=7,
-                    color=f"C{c}")
+            ax.text(
+                0.99, c, "none", transform=ax.get_yaxis_transform(), ha="right", va="center", fontsize=7, color=f"C{c}"
+            )
     ax.set(ylim=(len(discounts) - 0.4, -0.6), yticks=[])
     ax.set_ylabel("expected\ncrossing", fontsize=8)
     ax.grid(axis="y", visible=False)
 
 
-def decision_grid(decision_tables: Mapping[str, pd.DataFrame], discounts: Sequence[str], value: str,
-                  crossings: pd.DataFrame | None = None) -> Figure:
+def decision_grid(
+    decision_tables: Mapping[str, pd.DataFrame],
+    discounts: Sequence[str],
+    value: str,
+    crossings: pd.DataFrame | None = None,
+) -> Figure:
     """Per model (row) and pair (column): ``p_first`` (the head ranker wins; Wilson 95%) or ``p_differs``
     (the decision differs from log2's on the same data set) against n, one line per discount.
 
@@ -86,9 +97,14 @@ def decision_grid(decision_tables: Mapping[str, pd.DataFrame], discounts: Sequen
     # lines inside the panels they piled up where several discounts cross at nearly the same n.
     strip = crossings is not None and value == "p_first"
     fig = Figure(figsize=(5.0 * len(pairs), 3.2 * len(models) + 0.9 + (1.1 if strip else 0.0)), layout="constrained")
-    grid = fig.subplots(len(models) + strip, len(pairs), sharex=True, squeeze=False,
-                        gridspec_kw=dict(height_ratios=[1.1] * strip + [3.2] * len(models)))
-    axes, strips = grid[int(strip):], grid[0] if strip else []
+    grid = fig.subplots(
+        len(models) + strip,
+        len(pairs),
+        sharex=True,
+        squeeze=False,
+        gridspec_kw=dict(height_ratios=[1.1] * strip + [3.2] * len(models)),
+    )
+    axes, strips = grid[int(strip) :], grid[0] if strip else []
     for ax in axes.flat[1:]:
         ax.sharey(axes.flat[0])
     shift = 10 ** (0.03 * (np.arange(len(discounts)) - (len(discounts) - 1) / 2))
@@ -102,10 +118,16 @@ def decision_grid(decision_tables: Mapping[str, pd.DataFrame], discounts: Sequen
                     continue
                 n, p = plotted_column(rows, "n") * shift[c], plotted_column(rows, value)
                 low, high = plotted_column(rows, f"{value}_low"), plotted_column(rows, f"{value}_high")
-                bar = ax.errorbar(n, p, yerr=error_bar_lengths(p, low, high),
-                                  fmt=MARKERS[c % len(MARKERS)] + LINESTYLES[c % len(LINESTYLES)], ms=3.5,
-                                  capsize=1.5, lw=1,
-                                  color=f"C{c}")
+                bar = ax.errorbar(
+                    n,
+                    p,
+                    yerr=error_bar_lengths(p, low, high),
+                    fmt=MARKERS[c % len(MARKERS)] + LINESTYLES[c % len(LINESTYLES)],
+                    ms=3.5,
+                    capsize=1.5,
+                    lw=1,
+                    color=f"C{c}",
+                )
                 handles.append((bar, d))
             if value == "p_first":
                 ax.axhline(0.5, color="0.5", lw=0.8, ls="--")

@@ -21,8 +21,7 @@ def _head_size(spec: str) -> int:
 
 
 def crossing_grid(crossings: pd.DataFrame, label: str, discounts: Sequence[str], n_max: int) -> pd.DataFrame:
-    """The n at which the noisy ranker's expected nDCG overtakes the head's, per discount (rows) and head (columns).
-    """
+    """The n at which the noisy ranker's expected nDCG overtakes the head's, per discount (rows) and head (columns)."""
     rows = crossings[crossings["label"] == label]
     cells = ["none up to " + str(n_max) if np.isnan(v) else str(int(v)) for v in rows["crossing_n"]]
     wide = pivot(rows.assign(cell=cells), "discount", "first", "cell").reindex(discounts)
@@ -31,12 +30,13 @@ def crossing_grid(crossings: pd.DataFrame, label: str, discounts: Sequence[str],
 
 
 def same_in_every_model(crossings: pd.DataFrame, n_min: int) -> str:
-    """One sentence: are the crossings the same in every model, and does the head lead at the smallest n?
-    """
+    """One sentence: are the crossings the same in every model, and does the head lead at the smallest n?"""
     tables = [pivot(rows, "discount", "first", "crossing_n").fillna(-1) for _, rows in crossings.groupby("label")]
     same = all(t.equals(tables[0]) for t in tables)
-    return (f"the crossings are the same in every model: {same}; the head leads at n = {n_min} under every "
-            f"discount: {bool(crossings['first_ahead_below'].all())}")
+    return (
+        f"the crossings are the same in every model: {same}; the head leads at n = {n_min} under every "
+        f"discount: {bool(crossings['first_ahead_below'].all())}"
+    )
 
 
 def crossing_order(crossings: pd.DataFrame, label: str, n_max: int) -> pd.DataFrame:
@@ -48,13 +48,15 @@ def crossing_order(crossings: pd.DataFrame, label: str, n_max: int) -> pd.DataFr
         rows = rows.sort_values("crossing_n")
         found, m = rows[rows["crossing_n"].notna()], _head_size(head)
         slow = found[found["decay"] == "slowly varying"]["crossing_n"]
-        out.append({"head": head, "crossing order (n)": " < ".join(f"{r.discount} ({int(r.crossing_n)})"
-                                                                   for r in found.itertuples()),
-                    f"no crossing up to n = {n_max}": ", ".join(rows[rows["crossing_n"].isna()]["discount"]) or "-",
-                    "slowly varying: largest / smallest crossing":
-                        f"{slow.max() / slow.min():.2f}" if len(slow) else "-",
-                    "slowly varying: crossing / m":
-                        f"{slow.min() / m:.1f} to {slow.max() / m:.1f}" if len(slow) else "-"})
+        out.append(
+            {
+                "head": head,
+                "crossing order (n)": " < ".join(f"{r.discount} ({int(r.crossing_n)})" for r in found.itertuples()),
+                f"no crossing up to n = {n_max}": ", ".join(rows[rows["crossing_n"].isna()]["discount"]) or "-",
+                "slowly varying: largest / smallest crossing": f"{slow.max() / slow.min():.2f}" if len(slow) else "-",
+                "slowly varying: crossing / m": f"{slow.min() / m:.1f} to {slow.max() / m:.1f}" if len(slow) else "-",
+            }
+        )
     return pd.DataFrame(out).set_index("head")
 
 
@@ -67,31 +69,33 @@ def theory_agreement(decisions: Mapping[str, pd.DataFrame], crossings: pd.DataFr
     checks = []
     for label, table in decisions.items():
         for r in table.itertuples():
-            cross = crossings[(crossings["label"] == label) & (crossings["first"] == r.first)
-                              & (crossings["discount"] == r.discount)]
+            cross = crossings[
+                (crossings["label"] == label) & (crossings["first"] == r.first) & (crossings["discount"] == r.discount)
+            ]
             c = cross["crossing_n"].iloc[0]
             expect_head = bool(np.isnan(c) or r.n < c) if cross["first_ahead_below"].iloc[0] else False
             far = np.isnan(c) or r.n <= c / factor or r.n >= factor * c
             decided = r.p_first_low > 0.5 or r.p_first_high < 0.5
             if far and decided:
                 checks.append((r.p_first_low > 0.5) == expect_head)
-    return (f"far from the crossing (a factor {factor:g} either side), the majority of data sets picks the ranker the "
-            f"theory expects in {sum(checks)} of {len(checks)} decided cells")
+    return (
+        f"far from the crossing (a factor {factor:g} either side), the majority of data sets picks the ranker the "
+        f"theory expects in {sum(checks)} of {len(checks)} decided cells"
+    )
 
 
 def head_wins(decisions: pd.DataFrame) -> pd.DataFrame:
-    """The head's wins out of the data sets (Wilson 95%; chance cells marked): rows (head, discount), columns n.
-    """
+    """The head's wins out of the data sets (Wilson 95%; chance cells marked): rows (head, discount), columns n."""
     cells = count_cells(decisions, "p_first", flag=chance_level(decisions, "p_first"))
     wide = pivot(decisions.assign(cell=cells), ["first", "discount"], "n", "cell")
     wide.index.names, wide.columns.name = ["head", "discount"], "n: head wins"
     return wide
 
 
-def disagreement_in_expectation(crossings: pd.DataFrame, label: str, n_max: int, reference: str = "log2"
-                                ) -> pd.DataFrame:
-    """Where, in expectation, each discount decides otherwise than ``reference``: between the two crossings.
-    """
+def disagreement_in_expectation(
+    crossings: pd.DataFrame, label: str, n_max: int, reference: str = "log2"
+) -> pd.DataFrame:
+    """Where, in expectation, each discount decides otherwise than ``reference``: between the two crossings."""
     out = []
     for head, rows in crossings[crossings["label"] == label].groupby("first", sort=False):
         rows = rows.set_index("discount")
@@ -121,8 +125,9 @@ def disagreement_shares(decisions: pd.DataFrame, reference: str = "log2") -> pd.
     return wide
 
 
-def largest_disagreement(decisions: Mapping[str, pd.DataFrame], decay: Mapping[str, str],
-                         reference: str = "log2") -> pd.DataFrame:
+def largest_disagreement(
+    decisions: Mapping[str, pd.DataFrame], decay: Mapping[str, str], reference: str = "log2"
+) -> pd.DataFrame:
     """Per class of discount: the largest share of data sets decided otherwise than ``reference`` (Wilson 95%) and
     where it occurs.
     """
@@ -131,7 +136,14 @@ def largest_disagreement(decisions: Mapping[str, pd.DataFrame], decay: Mapping[s
     out = []
     for cls, rows in both.groupby("decay", sort=False):
         worst = rows.loc[[rows["p_differs"].idxmax()]]
-        out.append({"class of discount": cls, "largest share decided otherwise": count_cells(worst, "p_differs")[0],
-                    "discount": worst["discount"].iloc[0], "head": worst["first"].iloc[0],
-                    "n": int(worst["n"].iloc[0]), "model": worst["label"].iloc[0]})
+        out.append(
+            {
+                "class of discount": cls,
+                "largest share decided otherwise": count_cells(worst, "p_differs")[0],
+                "discount": worst["discount"].iloc[0],
+                "head": worst["first"].iloc[0],
+                "n": int(worst["n"].iloc[0]),
+                "model": worst["label"].iloc[0],
+            }
+        )
     return pd.DataFrame(out).set_index("class of discount")

@@ -43,10 +43,12 @@ def ndcg_by_k(
 
     Returns numpy.ndarray: shape ``(replicates, len(ks))``.
     """
-    return np.stack([
-        replicate_ndcg_at_k(model, [ranker], [discount], n, ks, seed=seed, replicate=r, gain=gain)[0, 0]
-        for r in range(replicates)  # loop over data sets
-    ])
+    return np.stack(
+        [
+            replicate_ndcg_at_k(model, [ranker], [discount], n, ks, seed=seed, replicate=r, gain=gain)[0, 0]
+            for r in range(replicates)  # loop over data sets
+        ]
+    )
 
 
 def fraction_limit(model: str, ranker: str, c: float, *, gain: str = "linear") -> float:
@@ -71,10 +73,12 @@ def fraction_limit(model: str, ranker: str, c: float, *, gain: str = "linear") -
     grid = np.unique(np.concatenate(([0.0, c], star.edges[(star.edges > 0) & (star.edges < c)])))
 
     def area(profile: Any) -> float:
-        return float(sum(
-            integrate.quad(lambda t: float(profile(np.array([t]))[0]), a, b, epsabs=1e-13, epsrel=1e-11)[0]
-            for a, b in zip(grid[:-1], grid[1:], strict=False)  # loop over the ideal's steps
-        ))
+        return float(
+            sum(
+                integrate.quad(lambda t: float(profile(np.array([t]))[0]), a, b, epsabs=1e-13, epsrel=1e-11)[0]
+                for a, b in zip(grid[:-1], grid[1:], strict=False)  # loop over the ideal's steps
+            )
+        )
 
     return area(g) / area(star)
 
@@ -111,16 +115,33 @@ def verdict_table(pair_table: pd.DataFrame, better: str, worse: str, *, confiden
             trend = "falling"
         else:
             trend = "flat"
-        out.append(dict(model=model, rule=rule, discount=discount, better=better, worse=worse,
-                        n_first=int(first["n"]), n_last=int(last["n"]), replicates=trials,
-                        p_better_first=float(first["p_better"]), p_better_last=float(last["p_better"]),
-                        family_low=low, family_high=high, family_size=len(cells), family_confidence=level,
-                        p_tie_last=float(last["p_tie"]), verdict=verdict, trend=trend))
+        out.append(
+            dict(
+                model=model,
+                rule=rule,
+                discount=discount,
+                better=better,
+                worse=worse,
+                n_first=int(first["n"]),
+                n_last=int(last["n"]),
+                replicates=trials,
+                p_better_first=float(first["p_better"]),
+                p_better_last=float(last["p_better"]),
+                family_low=low,
+                family_high=high,
+                family_size=len(cells),
+                family_confidence=level,
+                p_tie_last=float(last["p_tie"]),
+                verdict=verdict,
+                trend=trend,
+            )
+        )
     return pd.DataFrame(out)
 
 
-def k_curves(models: Sequence[str], rankers: Sequence[str], n: int, ks: np.ndarray, *, replicates: int,
-             seed: int) -> tuple[dict, pd.DataFrame]:
+def k_curves(
+    models: Sequence[str], rankers: Sequence[str], n: int, ks: np.ndarray, *, replicates: int, seed: int
+) -> tuple[dict, pd.DataFrame]:
     """Mean nDCG@k (log2) of each ranker at list length ``n`` for every k of ``ks`` on the same data sets.
 
     Returns the curves ``{(model, ranker): mean_interval}`` (for the figure) and the result table
@@ -131,7 +152,18 @@ def k_curves(models: Sequence[str], rankers: Sequence[str], n: int, ks: np.ndarr
         for ranker in rankers:
             values = ndcg_by_k(model, ranker, "log2", n, ks, replicates=replicates, seed=seed)
             curve = curves[(model, ranker)] = mean_interval(values)
-            rows += [dict(model=model, ranker=ranker, k=int(k), mean=float(a), ci_low=float(lo), ci_high=float(hi),
-                          replicates=replicates, n=n, seed=seed)
-                     for k, a, lo, hi in zip(ks, curve["mean"], curve["ci_low"], curve["ci_high"], strict=False)]
+            rows += [
+                dict(
+                    model=model,
+                    ranker=ranker,
+                    k=int(k),
+                    mean=float(a),
+                    ci_low=float(lo),
+                    ci_high=float(hi),
+                    replicates=replicates,
+                    n=n,
+                    seed=seed,
+                )
+                for k, a, lo, hi in zip(ks, curve["mean"], curve["ci_low"], curve["ci_high"], strict=False)
+            ]
     return curves, pd.DataFrame(rows)

@@ -20,10 +20,10 @@ from ...pipeline.style import (
 )
 
 
-def cutoff_values_grid(mean_table: pd.DataFrame, model: str, rules: Sequence[str], discounts: Sequence[str],
-                       rankers: Sequence[str]) -> Figure:
-    """Mean nDCG@k against n with 95% bands: one row per cut-off rule, one column per discount.
-    """
+def cutoff_values_grid(
+    mean_table: pd.DataFrame, model: str, rules: Sequence[str], discounts: Sequence[str], rankers: Sequence[str]
+) -> Figure:
+    """Mean nDCG@k against n with 95% bands: one row per cut-off rule, one column per discount."""
     fig = Figure(figsize=(3.1 * len(discounts), 2.5 * len(rules) + 0.9), layout="constrained")
     axes = fig.subplots(len(rules), len(discounts), sharex=True, sharey=True, squeeze=False)
     handles = []
@@ -33,9 +33,10 @@ def cutoff_values_grid(mean_table: pd.DataFrame, model: str, rules: Sequence[str
             for c, r in enumerate(rankers):
                 rows = select(mean_table, model=model, rule=rule, discount=d, ranker=r)
                 n = plotted_column(rows, "n")
-                line, = ax.plot(n, plotted_column(rows, "mean"), marker="o", ms=3, color=f"C{c}")
-                ax.fill_between(n, plotted_column(rows, "ci_low"), plotted_column(rows, "ci_high"), color=f"C{c}",
-                                alpha=0.2, lw=0)
+                (line,) = ax.plot(n, plotted_column(rows, "mean"), marker="o", ms=3, color=f"C{c}")
+                ax.fill_between(
+                    n, plotted_column(rows, "ci_low"), plotted_column(rows, "ci_high"), color=f"C{c}", alpha=0.2, lw=0
+                )
                 handles.append((line, r))
             ax.set_xscale("log")
     label_grid_edges(axes, discounts, [f"{rule}\nmean nDCG@k" for rule in rules])
@@ -44,8 +45,14 @@ def cutoff_values_grid(mean_table: pd.DataFrame, model: str, rules: Sequence[str
     return fig
 
 
-def cutoff_pair_grid(pair_table: pd.DataFrame, models: Sequence[str], rules: Sequence[str],
-                     discounts: Sequence[str], better: str, worse: str) -> Figure:
+def cutoff_pair_grid(
+    pair_table: pd.DataFrame,
+    models: Sequence[str],
+    rules: Sequence[str],
+    discounts: Sequence[str],
+    better: str,
+    worse: str,
+) -> Figure:
     """P(better scores strictly higher) against n with Wilson intervals (filled markers) and the share
     of exact ties (hollow markers, dotted): one row per model, one column per cut-off rule.
 
@@ -62,8 +69,9 @@ def cutoff_pair_grid(pair_table: pd.DataFrame, models: Sequence[str], rules: Seq
             for c, d in enumerate(discounts):
                 rows = select(pair_table, model=m, better=better, worse=worse, rule=rule, discount=d)
                 n, p = plotted_column(rows, "n") * shift[c], plotted_column(rows, "p_better")
-                bar = interval_markers(ax, n, p, plotted_column(rows, "p_better_low"),
-                                       plotted_column(rows, "p_better_high"), c, "-")
+                bar = interval_markers(
+                    ax, n, p, plotted_column(rows, "p_better_low"), plotted_column(rows, "p_better_high"), c, "-"
+                )
                 handles.append((bar, d))
                 ties = plotted_column(rows, "p_tie")
                 if ties.max() > 0:
@@ -74,14 +82,20 @@ def cutoff_pair_grid(pair_table: pd.DataFrame, models: Sequence[str], rules: Seq
     label_grid_edges(axes, rules, [f"{m}\nP({better} > {worse})" for m in models])
     handles += tie_handle
     legend_below(fig, handles)
-    fig.suptitle(f"P({better} scores strictly higher than {worse}), Wilson 95%; hollow dotted: exact ties",
-                 fontsize=11)
+    fig.suptitle(f"P({better} scores strictly higher than {worse}), Wilson 95%; hollow dotted: exact ties", fontsize=11)
     return fig
 
 
-def ndcg_by_k_panels(curves: Mapping[tuple[str, str], Mapping[str, np.ndarray]], ks: Sequence[int],
-                     models: Sequence[str], rankers: Sequence[str], *, n: int, relevant: Mapping[str, float],
-                     discount: str = "log2") -> Figure:
+def ndcg_by_k_panels(
+    curves: Mapping[tuple[str, str], Mapping[str, np.ndarray]],
+    ks: Sequence[int],
+    models: Sequence[str],
+    rankers: Sequence[str],
+    *,
+    n: int,
+    relevant: Mapping[str, float],
+    discount: str = "log2",
+) -> Figure:
     """Mean nDCG@k against k (95% band) for each model (panel) and ranker, with the expected number of
     relevant items (dashed).
 
@@ -94,9 +108,15 @@ def ndcg_by_k_panels(curves: Mapping[tuple[str, str], Mapping[str, np.ndarray]],
     for ax, m in zip(axes, models, strict=False):
         for c, r in enumerate(rankers):
             curve = curves[(m, r)]
-            line, = ax.plot(ks, round_significant(curve["mean"]), marker="o", ms=3, color=f"C{c}")
-            ax.fill_between(ks, round_significant(curve["ci_low"]), round_significant(curve["ci_high"]), color=f"C{c}",
-                            alpha=0.2, lw=0)
+            (line,) = ax.plot(ks, round_significant(curve["mean"]), marker="o", ms=3, color=f"C{c}")
+            ax.fill_between(
+                ks,
+                round_significant(curve["ci_low"]),
+                round_significant(curve["ci_high"]),
+                color=f"C{c}",
+                alpha=0.2,
+                lw=0,
+            )
             handles.append((line, r))
         handles.append((ax.axvline(relevant[m], color="0.4", ls="--", lw=1), "expected number of relevant items"))
         ax.set(xscale="log", xlabel="cut-off k", title=f"{m}, n = {n}, {discount}")

@@ -18,8 +18,7 @@ from .experiment import fraction_limit
 
 
 def limits(model: str, rule: str, discount: str, rankers: Sequence[str]) -> list[float]:
-    """The theory's limit of nDCG@k(n) for each ranker (the mean's limit for ``all`` under a fast discount).
-    """
+    """The theory's limit of nDCG@k(n) for each ranker (the mean's limit for ``all`` under a fast discount)."""
     kind = cutoff.parse_cutoff(rule).kind
     slow = parse_discount(discount).decay == "slowly varying"
     if kind == "all" and slow:
@@ -35,14 +34,20 @@ def values_at(means: pd.DataFrame, model: str, n: int, rankers: Sequence[str]) -
     """
     rows = means[(means["model"] == model) & (means["n"] == n) & means["ranker"].isin(rankers)]
     rows = rows.assign(limit=[limits(model, r.rule, r.discount, [r.ranker])[0] for r in rows.itertuples()])
-    wide = rounded(pd.concat({f"mean nDCG@k at n = {n}": pivot(rows, ["rule", "ranker"], "discount", "mean"),
-                              "limit (theory)": pivot(rows, ["rule", "ranker"], "discount", "limit")}, axis=1))
+    wide = rounded(
+        pd.concat(
+            {
+                f"mean nDCG@k at n = {n}": pivot(rows, ["rule", "ranker"], "discount", "mean"),
+                "limit (theory)": pivot(rows, ["rule", "ranker"], "discount", "limit"),
+            },
+            axis=1,
+        )
+    )
     return wide
 
 
 def limit_distance(means: pd.DataFrame, models: Sequence[str], n: int, rankers: Sequence[str]) -> pd.DataFrame:
-    """The largest ``|mean - limit|`` at ``n`` over ``rankers`` and ``models``: rows the rules, columns the discounts.
-    """
+    """The largest ``|mean - limit|`` at ``n`` over ``rankers`` and ``models``: rows the rules, columns the discounts."""
     rows = []
     for model in models:
         at = means[(means["model"] == model) & (means["n"] == n)]
@@ -57,8 +62,7 @@ def limit_distance(means: pd.DataFrame, models: Sequence[str], n: int, rankers: 
 
 
 def verdict_grid(verdicts: pd.DataFrame) -> pd.DataFrame:
-    """The verdicts of :func:`ndcg_research.simulation.cutoff.verdict_table`: rows (model, rule), columns the discounts.
-    """
+    """The verdicts of :func:`ndcg_research.simulation.cutoff.verdict_table`: rows (model, rule), columns the discounts."""
     wide = pivot(verdicts, ["model", "rule"], "discount", "verdict")
     wide.columns.name = "discount: verdict at the largest n"
     return wide
@@ -84,17 +88,28 @@ def detail(pairs: pd.DataFrame, models: dict[str, str], rules: Sequence[str], di
     for label, spec in models.items():
         for (better, worse), _ in pairs[pairs["model"] == spec].groupby(["better", "worse"], sort=False):
             for rule in rules:
-                rows = pairs[(pairs["model"] == spec) & (pairs["rule"] == rule) & (pairs["discount"] == discount)
-                             & (pairs["better"] == better) & (pairs["worse"] == worse)].sort_values("n")
+                rows = pairs[
+                    (pairs["model"] == spec)
+                    & (pairs["rule"] == rule)
+                    & (pairs["discount"] == discount)
+                    & (pairs["better"] == better)
+                    & (pairs["worse"] == worse)
+                ].sort_values("n")
                 if not len(rows):
                     continue
                 ends = rows.iloc[[0, -1]]
                 p = [c.split(" ")[0] for c in count_cells(ends, "p_better")]
                 ties = [c.split(" ")[0] for c in count_cells(ends, "p_tie")]
-                out.append({"model": label, "pair": f"{better} > {worse}", "rule": rule,
-                            f"P(better higher), n {int(ends['n'].iloc[0])} -> {int(ends['n'].iloc[1])}": " -> ".join(p),
-                            "exact ties": " -> ".join(ties),
-                            "mean gap": " -> ".join(f"{g:.3f}" for g in ends["mean_gap"])})
+                out.append(
+                    {
+                        "model": label,
+                        "pair": f"{better} > {worse}",
+                        "rule": rule,
+                        f"P(better higher), n {int(ends['n'].iloc[0])} -> {int(ends['n'].iloc[1])}": " -> ".join(p),
+                        "exact ties": " -> ".join(ties),
+                        "mean gap": " -> ".join(f"{g:.3f}" for g in ends["mean_gap"]),
+                    }
+                )
     return pd.DataFrame(out).set_index(["model", "pair", "rule"])
 
 
@@ -106,23 +121,43 @@ def curve_summary(curves: pd.DataFrame, relevant: dict[str, float]) -> pd.DataFr
     for (model, ranker), rows in curves.groupby(["model", "ranker"], sort=False):
         rows = rows.sort_values("k")
         low = rows.iloc[int(rows["mean"].to_numpy().argmin())]
-        out.append({"model": model, "ranker": ranker, "nDCG@1": rows["mean"].iloc[0], "minimum": low["mean"],
-                    "at k": int(low["k"]), "nDCG@n": rows["mean"].iloc[-1],
-                    "expected relevant items": int(round(relevant[model]))})
+        out.append(
+            {
+                "model": model,
+                "ranker": ranker,
+                "nDCG@1": rows["mean"].iloc[0],
+                "minimum": low["mean"],
+                "at k": int(low["k"]),
+                "nDCG@n": rows["mean"].iloc[-1],
+                "expected relevant items": int(round(relevant[model])),
+            }
+        )
     return rounded(pd.DataFrame(out).set_index(["model", "ranker"]))
 
 
 #: The pair table's columns, in words, for the appendix.
-PAIR_COLUMNS = {"model": "model", "rule": "rule", "discount": "discount", "better": "better", "worse": "worse",
-                "n": "n", "k": "k", "replicates": "data sets", "p_better": "P(better higher)",
-                "p_better_low": "Wilson low", "p_better_high": "Wilson high", "p_tie": "P(exact tie)",
-                "mean_gap": "mean gap"}
+PAIR_COLUMNS = {
+    "model": "model",
+    "rule": "rule",
+    "discount": "discount",
+    "better": "better",
+    "worse": "worse",
+    "n": "n",
+    "k": "k",
+    "replicates": "data sets",
+    "p_better": "P(better higher)",
+    "p_better_low": "Wilson low",
+    "p_better_high": "Wilson high",
+    "p_tie": "P(exact tie)",
+    "mean_gap": "mean gap",
+}
 
 
 def appendix_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
     """Every cell of the pair table, columns in words (for the appendix)."""
     return rounded(pairs[list(PAIR_COLUMNS)].rename(columns=PAIR_COLUMNS)).set_index(
-        ["model", "rule", "discount", "better", "worse", "n"])
+        ["model", "rule", "discount", "better", "worse", "n"]
+    )
 
 
 def appendix_verdicts(verdicts: pd.DataFrame) -> pd.DataFrame:

@@ -44,16 +44,36 @@ def trend_table(pair_table: pd.DataFrame, heuristic: pd.DataFrame | None = None)
         predicted = "grows" if law > margin else "shrinks" if law < -margin else "no call"
         local = np.nan
         if heuristic is not None:
-            h = heuristic[(heuristic["model"] == r.model) & (heuristic["rule"] == r.rule)
-                          & (heuristic["discount"] == r.discount) & (heuristic["better"] == r.better)
-                          & (heuristic["worse"] == r.worse) & (heuristic["n"] >= r.n_from)]
+            h = heuristic[
+                (heuristic["model"] == r.model)
+                & (heuristic["rule"] == r.rule)
+                & (heuristic["discount"] == r.discount)
+                & (heuristic["better"] == r.better)
+                & (heuristic["worse"] == r.worse)
+                & (heuristic["n"] >= r.n_from)
+            ]
             local = scaling.local_exponent(h["n"], h["heuristic_d"])
-        rows.append(dict(model=r.model, rule=r.rule, a=a, discount=r.discount, better=r.better, worse=r.worse,
-                         n_from=r.n_from, n_to=r.n_to, exponent=r.exponent, exponent_low=r.exponent_low,
-                         exponent_high=r.exponent_high, measured=measured, law_exponent=law,
-                         a_star=scaling.cutoff_threshold(r.model, r.better, r.worse, r.discount),
-                         predicted=predicted, heuristic_exponent=local,
-                         agreement=trend_agreement(predicted, measured)))
+        rows.append(
+            dict(
+                model=r.model,
+                rule=r.rule,
+                a=a,
+                discount=r.discount,
+                better=r.better,
+                worse=r.worse,
+                n_from=r.n_from,
+                n_to=r.n_to,
+                exponent=r.exponent,
+                exponent_low=r.exponent_low,
+                exponent_high=r.exponent_high,
+                measured=measured,
+                law_exponent=law,
+                a_star=scaling.cutoff_threshold(r.model, r.better, r.worse, r.discount),
+                predicted=predicted,
+                heuristic_exponent=local,
+                agreement=trend_agreement(predicted, measured),
+            )
+        )
     return pd.DataFrame(rows)
 
 
@@ -87,13 +107,17 @@ def growth_answer_lines(trend: pd.DataFrame, labels: dict[str, str]) -> list[str
     lines = []
     root = trend[trend["a"] == 0.5]
     for r in root[root["discount"] == "log2"].itertuples():
-        lines.append(f"{labels.get(r.model, r.model)} top, k = n^0.5, log2: {r.better} > {r.worse}: d ~ n^"
-                     f"{r.exponent:.2g} [{r.exponent_low:.2g}, {r.exponent_high:.2g}] ({r.measured}; law "
-                     f"{r.law_exponent:.2g}, threshold a* = {_a_text(r.a_star)})")
+        lines.append(
+            f"{labels.get(r.model, r.model)} top, k = n^0.5, log2: {r.better} > {r.worse}: d ~ n^"
+            f"{r.exponent:.2g} [{r.exponent_low:.2g}, {r.exponent_high:.2g}] ({r.measured}; law "
+            f"{r.law_exponent:.2g}, threshold a* = {_a_text(r.a_star)})"
+        )
     called = int((trend["agreement"] != "no call").sum())
     confidence = threshold("trend_confidence")
-    lines.append(f"Against the law (a call where |exponent| > {threshold('exponent_margin'):g}), the measured trend "
-                 f"{agreement_text(trend['agreement'])} ({len(trend) - called} cells without a call); with each "
-                 f"trend judged at {confidence:.0%}, chance alone would misjudge about "
-                 f"{(1 - confidence) * called:.1f}.")
+    lines.append(
+        f"Against the law (a call where |exponent| > {threshold('exponent_margin'):g}), the measured trend "
+        f"{agreement_text(trend['agreement'])} ({len(trend) - called} cells without a call); with each "
+        f"trend judged at {confidence:.0%}, chance alone would misjudge about "
+        f"{(1 - confidence) * called:.1f}."
+    )
     return lines

@@ -53,8 +53,16 @@ def cutoff_exponent_grid(trend: pd.DataFrame, discounts: Sequence[str]) -> Figur
                 rows = select(trend, model=model, discount=d, better=better, worse=worse).sort_values("a")
                 a = rows["a"].to_numpy(dtype=np.float64) + 0.012 * (p - (len(pairs) - 1) / 2)
                 c, lo, hi = (plotted_column(rows, k) for k in ("exponent", "exponent_low", "exponent_high"))
-                bar = ax.errorbar(a, c, yerr=error_bar_lengths(c, lo, hi),
-                                  fmt=PAIR_MARKERS[p % len(PAIR_MARKERS)], color=f"C{p}", ms=4, capsize=2, lw=1)
+                bar = ax.errorbar(
+                    a,
+                    c,
+                    yerr=error_bar_lengths(c, lo, hi),
+                    fmt=PAIR_MARKERS[p % len(PAIR_MARKERS)],
+                    color=f"C{p}",
+                    ms=4,
+                    capsize=2,
+                    lw=1,
+                )
                 law = [scaling.gap_exponent(model, better, worse, d, float(v)).exponent for v in grid]
                 line = ax.plot(grid, round_significant(law), LINESTYLES[p % len(LINESTYLES)], color=f"C{p}", lw=1)[0]
                 name = short_pair_label(better, worse)
@@ -63,14 +71,14 @@ def cutoff_exponent_grid(trend: pd.DataFrame, discounts: Sequence[str]) -> Figur
         axes[i, 0].set_ylabel(f"{model}\nexponent of d", fontsize=9)
     axes[0, 0].set_ylim(-EXPONENT_RANGE, EXPONENT_RANGE)  # shared: wide intervals run off the panels
     legend_below(fig, handles, ncols=2)
-    fig.suptitle("nDCG@n^a: growth exponent of the standardized gap against a\n(above 0 the gap grows with n)",
-                 fontsize=11)
+    fig.suptitle(
+        "nDCG@n^a: growth exponent of the standardized gap against a\n(above 0 the gap grows with n)", fontsize=11
+    )
     return fig
 
 
 def cutoff_gap_grid(pair_table: pd.DataFrame, discounts: Sequence[str], better: str, worse: str) -> Figure:
-    """Per model (row) and discount (column): the standardized gap of one pair against n, one line per cut-off rule.
-    """
+    """Per model (row) and discount (column): the standardized gap of one pair against n, one line per cut-off rule."""
     models = list(dict.fromkeys(pair_table["model"]))
     rules = list(dict.fromkeys(pair_table["rule"]))
     fig = Figure(figsize=(2.5 * len(discounts), 2.6 * len(models) + 1.1), layout="constrained")
@@ -88,6 +96,7 @@ def cutoff_gap_grid(pair_table: pd.DataFrame, discounts: Sequence[str], better: 
             _label_grid_panel(ax, i, len(models), d, "n")
         axes[i, 0].set_ylabel(f"{model}\nstandardized gap d", fontsize=9)
     legend_below(fig, handles, ncols=4)
-    fig.suptitle(f"{pair_label(better, worse)}: standardized gap of nDCG@k\nagainst n per cut-off rule (95% bands)",
-                 fontsize=11)
+    fig.suptitle(
+        f"{pair_label(better, worse)}: standardized gap of nDCG@k\nagainst n per cut-off rule (95% bands)", fontsize=11
+    )
     return fig

@@ -27,11 +27,10 @@ import pandas as pd
 from scipy import special
 
 from ...core import parse_discount
-from ...stats import family_confidence, wilson_interval
-from ...stats import paired_comparison
-from ...simulation.replicates import parallel_map
 from ...simulation.model import parse_model, parse_ranker, stable_id
+from ...simulation.replicates import parallel_map
 from ...simulation.scaling import power_law_fit
+from ...stats import family_confidence, paired_comparison, wilson_interval
 from . import formulas
 from .sampler import JointTop, tail_variance_bound
 
@@ -92,9 +91,17 @@ def _first_order_chunk(item: tuple) -> np.ndarray:
     return out
 
 
-def first_order_check(models: Mapping[str, str], pairs: Sequence[Sequence[str]], discounts: Sequence[str],
-                      ns: Sequence[int], replicates: Sequence[int], *, seed: int, draws: int = 2_000_000,
-                      n_jobs: int = 1) -> tuple[pd.DataFrame, pd.DataFrame]:
+def first_order_check(
+    models: Mapping[str, str],
+    pairs: Sequence[Sequence[str]],
+    discounts: Sequence[str],
+    ns: Sequence[int],
+    replicates: Sequence[int],
+    *,
+    seed: int,
+    draws: int = 2_000_000,
+    n_jobs: int = 1,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Derivations (a) and (b) on full simulated lists.
 
     Returns
@@ -108,8 +115,12 @@ def first_order_check(models: Mapping[str, str], pairs: Sequence[Sequence[str]],
         family-wise Wilson interval, the exact expected DCG gap, McDiarmid's bound, its first-order form.
     """
     rankers = _rankers(pairs)
-    items = [chunk for label in models for n, count in zip(ns, replicates, strict=True)
-             for chunk in _chunks((label, n), count, _by_work(n))]
+    items = [
+        chunk
+        for label in models
+        for n, count in zip(ns, replicates, strict=True)
+        for chunk in _chunks((label, n), count, _by_work(n))
+    ]
     values = _run(_FirstOrderTask(models, rankers, pairs, discounts, seed), items, n_jobs)
     statistics = ["T", *discounts]
     gap_rows, fail_rows = [], []
@@ -124,49 +135,80 @@ def first_order_check(models: Mapping[str, str], pairs: Sequence[Sequence[str]],
                 t_sign = np.sign(v[:, 0])
                 for s, statistic in enumerate(statistics):
                     corr = float(np.corrcoef(v[:, 0], v[:, s])[0, 1]) if s else 1.0
-                    gap_rows.append(dict(
-                        model=label, better=better, worse=worse, statistic=statistic, n=n, replicates=v.shape[0],
-                        std_gap=float(summary["std_gap"][s]), std_gap_se=float(summary["std_gap_se"][s]),
-                        std_gap_per_root_n=float(summary["std_gap"][s]) / math.sqrt(n),
-                        se_per_root_n=float(summary["std_gap_se"][s]) / math.sqrt(n),
-                        limit=limit["limit"], limit_se=limit["limit_se"],
-                        ratio_to_T=float(summary["std_gap"][s] / summary["std_gap"][0]), corr_with_T=corr,
-                        disagree_with_T=float(np.mean(np.sign(v[:, s]) != t_sign)),
-                        p_correct=float(summary["p_better"][s])))
+                    gap_rows.append(
+                        dict(
+                            model=label,
+                            better=better,
+                            worse=worse,
+                            statistic=statistic,
+                            n=n,
+                            replicates=v.shape[0],
+                            std_gap=float(summary["std_gap"][s]),
+                            std_gap_se=float(summary["std_gap_se"][s]),
+                            std_gap_per_root_n=float(summary["std_gap"][s]) / math.sqrt(n),
+                            se_per_root_n=float(summary["std_gap_se"][s]) / math.sqrt(n),
+                            limit=limit["limit"],
+                            limit_se=limit["limit_se"],
+                            ratio_to_T=float(summary["std_gap"][s] / summary["std_gap"][0]),
+                            corr_with_T=corr,
+                            disagree_with_T=float(np.mean(np.sign(v[:, s]) != t_sign)),
+                            p_correct=float(summary["p_better"][s]),
+                        )
+                    )
                 for s, discount in enumerate(discounts, start=1):
                     d = parse_discount(discount)
                     failures = int(np.count_nonzero(v[:, s] <= 0))
                     low, high = wilson_interval(failures, v.shape[0], confidence=level)
                     expected = formulas.expected_dcg_gap(model, better, worse, discount, n)
                     d1, dn = (float(d(np.array([r]))[0]) for r in (1.0, float(n)))
-                    fail_rows.append(dict(
-                        model=label, better=better, worse=worse, discount=discount, n=n, replicates=v.shape[0],
-                        failures=failures, failure_share=failures / v.shape[0], failure_low=low, failure_high=high,
-                        family_confidence=level, expected_gap=expected,
-                        bound=formulas.mcdiarmid_bound(expected, n, d1, dn),
-                        bound_first_order=formulas.mcdiarmid_first_order(model, better, worse, discount, n)))
+                    fail_rows.append(
+                        dict(
+                            model=label,
+                            better=better,
+                            worse=worse,
+                            discount=discount,
+                            n=n,
+                            replicates=v.shape[0],
+                            failures=failures,
+                            failure_share=failures / v.shape[0],
+                            failure_low=low,
+                            failure_high=high,
+                            family_confidence=level,
+                            expected_gap=expected,
+                            bound=formulas.mcdiarmid_bound(expected, n, d1, dn),
+                            bound_first_order=formulas.mcdiarmid_first_order(model, better, worse, discount, n),
+                        )
+                    )
     return pd.DataFrame(gap_rows), pd.DataFrame(fail_rows)
 
 
 class _FirstOrderTask:
     """A picklable :func:`_first_order_chunk` for workers in other processes."""
 
-    def __init__(self, models: Mapping[str, str], rankers: list[str], pairs: Sequence[Sequence[str]],
-                 discounts: Sequence[str], seed: int) -> None:
+    def __init__(
+        self,
+        models: Mapping[str, str],
+        rankers: list[str],
+        pairs: Sequence[Sequence[str]],
+        discounts: Sequence[str],
+        seed: int,
+    ) -> None:
         self.models, self.rankers, self.pairs, self.discounts, self.seed = dict(models), rankers, pairs, discounts, seed
 
     def __call__(self, item: tuple) -> np.ndarray:
         label, n, start, stop = item
-        return _first_order_chunk((self.models[label], self.rankers, self.pairs, self.discounts, n, self.seed,
-                                   start, stop))
+        return _first_order_chunk(
+            (self.models[label], self.rankers, self.pairs, self.discounts, n, self.seed, start, stop)
+        )
 
 
 # --------------------------------------------------------------------------- (d) and the levels at 1/r
 
 
 class _ZipfTask:
-    def __init__(self, models: Mapping[str, str], rankers: list[str], pairs: Sequence[Sequence[str]], top: int,
-                 seed: int) -> None:
+    def __init__(
+        self, models: Mapping[str, str], rankers: list[str], pairs: Sequence[Sequence[str]], top: int, seed: int
+    ) -> None:
         self.models, self.rankers, self.pairs, self.top, self.seed = dict(models), rankers, pairs, top, seed
 
     def __call__(self, item: tuple) -> np.ndarray:
@@ -180,8 +222,10 @@ class _ZipfTask:
         out = np.empty((stop - start, len(self.pairs), 2))  # DCG gap, nDCG gap
         for j, replicate in enumerate(range(start, stop)):  # loop over data sets
             head = sampler.draw(_rng(self.seed, experiment, n, replicate))
-            dcg = [g @ harmonic[: g.size] + sampler.tail_dcg(f, k)
-                   for f, (g, k) in enumerate(zip(head.grades, head.counts, strict=True))]
+            dcg = [
+                g @ harmonic[: g.size] + sampler.tail_dcg(f, k)
+                for f, (g, k) in enumerate(zip(head.grades, head.counts, strict=True))
+            ]
             ideal = float(special.digamma(head.relevant + 1) + np.euler_gamma)  # H_N: N relevant items first
             for p, (better, worse) in enumerate(self.pairs):
                 gap = dcg[index[better]] - dcg[index[worse]]
@@ -189,8 +233,16 @@ class _ZipfTask:
         return out
 
 
-def zipf_levels(models: Mapping[str, str], pairs: Sequence[Sequence[str]], ns: Sequence[int],
-                replicates: int | Mapping[str, int], *, top: int, seed: int, n_jobs: int = 1) -> pd.DataFrame:
+def zipf_levels(
+    models: Mapping[str, str],
+    pairs: Sequence[Sequence[str]],
+    ns: Sequence[int],
+    replicates: int | Mapping[str, int],
+    *,
+    top: int,
+    seed: int,
+    n_jobs: int = 1,
+) -> pd.DataFrame:
     """Derivation (d): the standardized gap and P(correct) of the nDCG gap under 1/r against their limits.
 
     ``replicates``: data sets at every n, one count or one per model label. ``top``: the expected size
@@ -224,17 +276,35 @@ def zipf_levels(models: Mapping[str, str], pairs: Sequence[Sequence[str]], ns: S
                 var = float(np.var(v[:, 0], ddof=1))
                 bias = 0.0 if full else tail_variance_bound(top, top) / (2 * var)
                 std_gap, se = float(summary["std_gap"]), float(summary["std_gap_se"])
-                rows.append(dict(
-                    model=label, hi=parse_model(model).hi, better=better, worse=worse, n=n, replicates=v.shape[0],
-                    full=full,
-                    std_gap=std_gap, std_gap_se=se, p_correct=float(summary["p_better"]),
-                    p_correct_low=float(summary["p_better_low"]), p_correct_high=float(summary["p_better_high"]),
-                    p_tie=float(summary["p_tie"]), dcg_gap_mean=float(v[:, 0].mean()),
-                    dcg_gap_mean_se=float(v[:, 0].std(ddof=1) / math.sqrt(v.shape[0])), dcg_gap_var=var,
-                    mean_gap_exact=finite["mean_gap"], var_ind=finite["var_ind"], std_gap_ind=finite["std_gap_ind"],
-                    mu=limit["mu"], var_limit=limit["var"], std_gap_limit=limit["std_gap"],
-                    p_correct_limit=limit["p_correct"], bias_bound=bias,
-                    excess_in_se=(std_gap - limit["std_gap"]) / se if math.isfinite(limit["std_gap"]) else math.nan))
+                rows.append(
+                    dict(
+                        model=label,
+                        hi=parse_model(model).hi,
+                        better=better,
+                        worse=worse,
+                        n=n,
+                        replicates=v.shape[0],
+                        full=full,
+                        std_gap=std_gap,
+                        std_gap_se=se,
+                        p_correct=float(summary["p_better"]),
+                        p_correct_low=float(summary["p_better_low"]),
+                        p_correct_high=float(summary["p_better_high"]),
+                        p_tie=float(summary["p_tie"]),
+                        dcg_gap_mean=float(v[:, 0].mean()),
+                        dcg_gap_mean_se=float(v[:, 0].std(ddof=1) / math.sqrt(v.shape[0])),
+                        dcg_gap_var=var,
+                        mean_gap_exact=finite["mean_gap"],
+                        var_ind=finite["var_ind"],
+                        std_gap_ind=finite["std_gap_ind"],
+                        mu=limit["mu"],
+                        var_limit=limit["var"],
+                        std_gap_limit=limit["std_gap"],
+                        p_correct_limit=limit["p_correct"],
+                        bias_bound=bias,
+                        excess_in_se=(std_gap - limit["std_gap"]) / se if math.isfinite(limit["std_gap"]) else math.nan,
+                    )
+                )
     return pd.DataFrame(rows)
 
 
@@ -253,8 +323,15 @@ def cutoff_k(n: int, a: float) -> int:
 
 
 class _CutoffTask:
-    def __init__(self, models: Mapping[str, str], rankers: list[str], pairs: Sequence[Sequence[str]],
-                 discounts: Sequence[str], a_grid: Sequence[float], seed: int) -> None:
+    def __init__(
+        self,
+        models: Mapping[str, str],
+        rankers: list[str],
+        pairs: Sequence[Sequence[str]],
+        discounts: Sequence[str],
+        a_grid: Sequence[float],
+        seed: int,
+    ) -> None:
         self.models, self.rankers, self.pairs = dict(models), rankers, pairs
         self.discounts, self.a_grid, self.seed = discounts, list(a_grid), seed
 
@@ -286,9 +363,18 @@ class _CutoffTask:
         return out
 
 
-def cutoff_grid(models: Mapping[str, str], pairs: Sequence[Sequence[str]], discounts: Sequence[str],
-                a_grid: Sequence[float], ns: Sequence[int], replicates: Sequence[int], *, seed: int,
-                confidence: float = 0.95, n_jobs: int = 1) -> tuple[pd.DataFrame, pd.DataFrame]:
+def cutoff_grid(
+    models: Mapping[str, str],
+    pairs: Sequence[Sequence[str]],
+    discounts: Sequence[str],
+    a_grid: Sequence[float],
+    ns: Sequence[int],
+    replicates: Sequence[int],
+    *,
+    seed: int,
+    confidence: float = 0.95,
+    n_jobs: int = 1,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Derivation (c): the standardized gap of nDCG@n^a on a grid of a, and its growth exponent per a.
 
     Returns
@@ -303,8 +389,12 @@ def cutoff_grid(models: Mapping[str, str], pairs: Sequence[Sequence[str]], disco
     """
     rankers = _rankers(pairs)
     work = {n: 3 * cutoff_k(n, max(a_grid)) for n in ns}  # three heads of about k_max items each
-    items = [chunk for label in models for n, count in zip(ns, replicates, strict=True)
-             for chunk in _chunks((label, n), count, _by_work(work[n]))]
+    items = [
+        chunk
+        for label in models
+        for n, count in zip(ns, replicates, strict=True)
+        for chunk in _chunks((label, n), count, _by_work(work[n]))
+    ]
     values = _run(_CutoffTask(models, rankers, pairs, discounts, a_grid, seed), items, n_jobs)
     rows = []
     for label in models:
@@ -314,23 +404,48 @@ def cutoff_grid(models: Mapping[str, str], pairs: Sequence[Sequence[str]], disco
             for p, (better, worse) in enumerate(pairs):
                 for d, discount in enumerate(discounts):
                     for i, a in enumerate(a_grid):
-                        rows.append(dict(model=label, discount=discount, better=better, worse=worse, a=a, n=n,
-                                         k=cutoff_k(n, a), replicates=v.shape[0],
-                                         std_gap=float(summary["std_gap"][p, d, i]),
-                                         std_gap_se=float(summary["std_gap_se"][p, d, i]),
-                                         p_correct=float(summary["p_better"][p, d, i])))
+                        rows.append(
+                            dict(
+                                model=label,
+                                discount=discount,
+                                better=better,
+                                worse=worse,
+                                a=a,
+                                n=n,
+                                k=cutoff_k(n, a),
+                                replicates=v.shape[0],
+                                std_gap=float(summary["std_gap"][p, d, i]),
+                                std_gap_se=float(summary["std_gap_se"][p, d, i]),
+                                p_correct=float(summary["p_better"][p, d, i]),
+                            )
+                        )
     gaps = pd.DataFrame(rows)
     fits = []
-    for (label, discount, better, worse, a), g in gaps.groupby(["model", "discount", "better", "worse", "a"],
-                                                                sort=False):
+    for (label, discount, better, worse, a), g in gaps.groupby(
+        ["model", "discount", "better", "worse", "a"], sort=False
+    ):
         upper = g[g["n"] >= g["n"].median()].sort_values("n")
-        e, low, high = power_law_fit(upper["n"].to_numpy(), upper["std_gap"].to_numpy(),
-                                     upper["std_gap_se"].to_numpy(), confidence=confidence)
+        e, low, high = power_law_fit(
+            upper["n"].to_numpy(), upper["std_gap"].to_numpy(), upper["std_gap_se"].to_numpy(), confidence=confidence
+        )
         middle = math.exp(np.log(upper["n"]).mean())
         law = formulas.threshold_law(models[label], better, worse, discount, middle)
-        fits.append(dict(model=label, discount=discount, better=better, worse=worse, a=a,
-                         n_from=int(upper["n"].min()), n_to=int(upper["n"].max()), exponent=e, exponent_low=low,
-                         exponent_high=high, law_exponent=law["slope"] * (a - law["a_star"]),
-                         law_local_exponent=law["slope"] * (a - law["a_star"]) + law["log_power"] / math.log(middle),
-                         a_star=law["a_star"], a_star_n=law["a_star_n"]))
+        fits.append(
+            dict(
+                model=label,
+                discount=discount,
+                better=better,
+                worse=worse,
+                a=a,
+                n_from=int(upper["n"].min()),
+                n_to=int(upper["n"].max()),
+                exponent=e,
+                exponent_low=low,
+                exponent_high=high,
+                law_exponent=law["slope"] * (a - law["a_star"]),
+                law_local_exponent=law["slope"] * (a - law["a_star"]) + law["log_power"] / math.log(middle),
+                a_star=law["a_star"],
+                a_star_n=law["a_star_n"],
+            )
+        )
     return gaps, pd.DataFrame(fits)

@@ -25,10 +25,20 @@ __all__ = ["COLUMN_WIDTH_CM", "TEXT_PT", "levels_and_thresholds", "first_order"]
 #: The width of one journal column, and the smallest text size used at that width.
 COLUMN_WIDTH_CM, TEXT_PT = 8.5, 7.0
 _INCH = 2.54
-_STYLE = {"font.size": TEXT_PT, "axes.titlesize": TEXT_PT + 0.5, "axes.labelsize": TEXT_PT,
-          "legend.fontsize": TEXT_PT, "xtick.labelsize": TEXT_PT, "ytick.labelsize": TEXT_PT,
-          "lines.linewidth": 1.0, "lines.markersize": 3.5, "axes.grid": True, "grid.alpha": 0.3,
-          "axes.spines.top": False, "axes.spines.right": False}
+_STYLE = {
+    "font.size": TEXT_PT,
+    "axes.titlesize": TEXT_PT + 0.5,
+    "axes.labelsize": TEXT_PT,
+    "legend.fontsize": TEXT_PT,
+    "xtick.labelsize": TEXT_PT,
+    "ytick.labelsize": TEXT_PT,
+    "lines.linewidth": 1.0,
+    "lines.markersize": 3.5,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+}
 _COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd")
 
 
@@ -36,8 +46,9 @@ def _pair(better: str, worse: str) -> str:
     return f"{better} > {worse}".replace("noisy(sigma=", "noisy(")
 
 
-def levels_and_thresholds(levels: pd.DataFrame, exponents: pd.DataFrame, crossings: pd.DataFrame,
-                          discount: str = "log2") -> Figure:
+def levels_and_thresholds(
+    levels: pd.DataFrame, exponents: pd.DataFrame, crossings: pd.DataFrame, discount: str = "log2"
+) -> Figure:
     """The headline figure: (a) levels at 1/r with an uncertain top, (b) where nDCG@n^a starts to separate.
 
     Parameters
@@ -61,9 +72,15 @@ def levels_and_thresholds(levels: pd.DataFrame, exponents: pd.DataFrame, crossin
         for color, ((better, worse), g) in zip(_COLORS * 4, pairs, strict=False):
             g = g.sort_values("n")
             n = g["n"].to_numpy(dtype=float)
-            top.errorbar(n, round_significant(g["std_gap"].to_numpy()),
-                         yerr=round_significant(1.96 * g["std_gap_se"].to_numpy()), fmt="o", color=color,
-                         capsize=1.5, label=_pair(better, worse))
+            top.errorbar(
+                n,
+                round_significant(g["std_gap"].to_numpy()),
+                yerr=round_significant(1.96 * g["std_gap_se"].to_numpy()),
+                fmt="o",
+                color=color,
+                capsize=1.5,
+                label=_pair(better, worse),
+            )
             top.plot(n, round_significant(g["std_gap_ind"].to_numpy()), ":", color=color)
             top.axhline(float(round_significant(g["std_gap_limit"].iloc[0])), ls="--", color=color, lw=0.9)
         top.set_xscale("log")
@@ -79,20 +96,37 @@ def levels_and_thresholds(levels: pd.DataFrame, exponents: pd.DataFrame, crossin
             half = ((g["exponent_high"] - g["exponent_low"]) / 2).to_numpy()
             shown = half <= 0.5
             a = g["a"].to_numpy()
-            bottom.errorbar(a[shown] + (i - 1.5) * 0.004, round_significant(g["exponent"].to_numpy()[shown]),
-                            yerr=round_significant(half[shown]), fmt=marker, color=color, capsize=1.2, ms=3,
-                            label=f"{label}, {_pair(better, worse)}")
+            bottom.errorbar(
+                a[shown] + (i - 1.5) * 0.004,
+                round_significant(g["exponent"].to_numpy()[shown]),
+                yerr=round_significant(half[shown]),
+                fmt=marker,
+                color=color,
+                capsize=1.2,
+                ms=3,
+                label=f"{label}, {_pair(better, worse)}",
+            )
             bottom.plot(a, round_significant(g["law_local_exponent"].to_numpy()), "-", color=color, lw=0.8)
-            row = crossings[(crossings["model"] == label) & (crossings["discount"] == discount)
-                            & (crossings["better"] == better) & (crossings["worse"] == worse)]
+            row = crossings[
+                (crossings["model"] == label)
+                & (crossings["discount"] == discount)
+                & (crossings["better"] == better)
+                & (crossings["worse"] == worse)
+            ]
             if not row.empty and math.isfinite(row["a_star_n"].iloc[0]):
                 bottom.axvline(float(round_significant(row["a_star_n"].iloc[0])), color=color, ls=":", lw=0.8)
         bottom.axhline(0.0, color="0.3", lw=0.7)
         bottom.set_xlabel("cut-off exponent a (k = n^a)")
         bottom.set_ylabel("growth exponent of d")
         bottom.set_title(f"(b) nDCG@n^a, {discount}: fitted (bars) and law (lines)", loc="left")
-        bottom.legend(loc="upper center", bbox_to_anchor=(0.45, -0.24), frameon=False, ncol=2, handletextpad=0.3,
-                      columnspacing=0.8)
+        bottom.legend(
+            loc="upper center",
+            bbox_to_anchor=(0.45, -0.24),
+            frameon=False,
+            ncol=2,
+            handletextpad=0.3,
+            columnspacing=0.8,
+        )
     return fig
 
 
@@ -110,16 +144,23 @@ def first_order(gaps: pd.DataFrame) -> Figure:
             for j, (statistic, s) in enumerate(g.groupby("statistic", sort=False)):
                 s = s.sort_values("n")
                 name = "T (no discount)" if statistic == "T" else statistic
-                ax.errorbar(s["n"].to_numpy(dtype=float), round_significant(s["std_gap_per_root_n"].to_numpy()),
-                            yerr=round_significant(1.96 * s["se_per_root_n"].to_numpy()), fmt="osD^"[j % 4] + "-",
-                            color=_COLORS[j % 4], capsize=1.5, label=name)
-            ax.axhline(float(round_significant(g["limit"].iloc[0])), color="0.2", ls="--", lw=0.9,
-                       label="first-order limit")
+                ax.errorbar(
+                    s["n"].to_numpy(dtype=float),
+                    round_significant(s["std_gap_per_root_n"].to_numpy()),
+                    yerr=round_significant(1.96 * s["se_per_root_n"].to_numpy()),
+                    fmt="osD^"[j % 4] + "-",
+                    color=_COLORS[j % 4],
+                    capsize=1.5,
+                    label=name,
+                )
+            ax.axhline(
+                float(round_significant(g["limit"].iloc[0])), color="0.2", ls="--", lw=0.9, label="first-order limit"
+            )
             ax.set_xscale("log")
             ax.set_title(f"{label} top, {_pair(better, worse)}", loc="left")
             ax.set_xlabel("list length n")
             ax.set_ylabel("d / sqrt(n)")
-        for ax in axes[len(groups):]:
+        for ax in axes[len(groups) :]:
             ax.set_visible(False)
         handles, labels = axes[0].get_legend_handles_labels()
         fig.legend(handles, labels, loc="outside lower center", ncol=3, frameon=False)

@@ -24,15 +24,32 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-__all__ = ["RULES", "TABLES", "threshold", "crossing_table", "first_order_finding", "mcdiarmid_finding",
-           "a_star_finding", "zipf_levels_finding", "zipf_certain_finding", "findings", "answer"]
+__all__ = [
+    "RULES",
+    "TABLES",
+    "threshold",
+    "crossing_table",
+    "first_order_finding",
+    "mcdiarmid_finding",
+    "a_star_finding",
+    "zipf_levels_finding",
+    "zipf_certain_finding",
+    "findings",
+    "answer",
+]
 
 #: The rules and thresholds of ``findings.toml``, by finding key.
 RULES: dict[str, dict[str, Any]] = tomllib.loads((Path(__file__).with_name("findings.toml")).read_text("utf-8"))
 
 #: The result tables of notebook 15, by role.
-TABLES = {"first_order": "15_first_order.csv", "mcdiarmid": "15_mcdiarmid.csv", "zipf": "15_zipf_levels.csv",
-          "cutoff": "15_cutoff_gaps.csv", "exponents": "15_cutoff_exponents.csv", "crossings": "15_crossings.csv"}
+TABLES = {
+    "first_order": "15_first_order.csv",
+    "mcdiarmid": "15_mcdiarmid.csv",
+    "zipf": "15_zipf_levels.csv",
+    "cutoff": "15_cutoff_gaps.csv",
+    "exponents": "15_cutoff_exponents.csv",
+    "crossings": "15_crossings.csv",
+}
 NOTEBOOK = "15_derivations.ipynb"
 FIGURES = ("15_levels_and_thresholds", "15_first_order")
 
@@ -48,16 +65,28 @@ def threshold(key: str, name: str) -> float:
     return float(RULES[key][name])
 
 
-def _finding(key: str, verdict: str, measurement: str, summary: str, tables: list[str],
-             figures: tuple[str, ...] = ()) -> dict[str, Any]:
+def _finding(
+    key: str, verdict: str, measurement: str, summary: str, tables: list[str], figures: tuple[str, ...] = ()
+) -> dict[str, Any]:
     rule = RULES[key]
     names = [k for k, v in rule.items() if isinstance(v, (int, float)) and not isinstance(v, bool)]
     commit = f" at {rule['fixed_commit']}" if rule.get("fixed_commit") else ""
-    return dict(key=key, title=rule["title"], claim=rule["claim"], source=rule["source"], measurement=measurement,
-                summary=summary, verdict=verdict, rule=rule["rule"],
-                thresholds="; ".join(f"{n} = {rule[n]:g}" for n in names) + f" (fixed {rule['fixed']}{commit}; "
-                                                                           f"seen: {rule['seen']})",
-                conditions=rule["conditions"], tables=tables, figures=figures, notebooks=(NOTEBOOK,))
+    return dict(
+        key=key,
+        title=rule["title"],
+        claim=rule["claim"],
+        source=rule["source"],
+        measurement=measurement,
+        summary=summary,
+        verdict=verdict,
+        rule=rule["rule"],
+        thresholds="; ".join(f"{n} = {rule[n]:g}" for n in names) + f" (fixed {rule['fixed']}{commit}; "
+        f"seen: {rule['seen']})",
+        conditions=rule["conditions"],
+        tables=tables,
+        figures=figures,
+        notebooks=(NOTEBOOK,),
+    )
 
 
 def _span(values: pd.Series, digits: int = 2) -> str:
@@ -75,20 +104,34 @@ def first_order_finding(gaps: pd.DataFrame) -> dict[str, Any]:
     last = t[t["n"] == t["n"].max()].copy()
     last["z"] = (last["std_gap_per_root_n"] - last["limit"]) / np.hypot(last["se_per_root_n"], last["limit_se"])
     agree = bool((last["z"].abs() <= z).all())
-    cells = "; ".join(f"{r.model}, {r.better} > {r.worse}: {r.std_gap_per_root_n:.4f} vs {r.limit:.4f} "
-                      f"(z = {r.z:.1f})" for r in last.itertuples())
+    cells = "; ".join(
+        f"{r.model}, {r.better} > {r.worse}: {r.std_gap_per_root_n:.4f} vs {r.limit:.4f} (z = {r.z:.1f})"
+        for r in last.itertuples()
+    )
     discounts = gaps[(gaps["statistic"] != "T")]
     first, end = discounts[discounts["n"] == discounts["n"].min()], discounts[discounts["n"] == discounts["n"].max()]
-    ratio = "; ".join(f"{m} top: {_span(first[first['model'] == m]['ratio_to_T'])} at n = {first['n'].iloc[0]}, "
-                      f"{_span(end[end['model'] == m]['ratio_to_T'])} at n = {end['n'].iloc[0]}"
-                      for m in dict.fromkeys(discounts["model"]))
-    measurement = (f"Standardized gap of T_n per sqrt(n) at n = {int(last['n'].iloc[0])} against the computed limit "
-                   f"p (c_B - c_A) / sd(h): {cells}. The discounts' own standardized gaps relative to T's "
-                   f"(log2, logpower(gamma=0.5), loglog): {ratio}.")
-    summary = (f"T's gap per sqrt(n) {'within' if agree else 'not within'} {z:g} SE of the limit in every cell; "
-               f"the discounts reach {_span(end['ratio_to_T'])} of it at n = {int(end['n'].iloc[0])}")
-    return _finding("first_order", "holds" if agree else "does not hold", measurement, summary,
-                    [TABLES["first_order"]], ("15_first_order",))
+    ratio = "; ".join(
+        f"{m} top: {_span(first[first['model'] == m]['ratio_to_T'])} at n = {first['n'].iloc[0]}, "
+        f"{_span(end[end['model'] == m]['ratio_to_T'])} at n = {end['n'].iloc[0]}"
+        for m in dict.fromkeys(discounts["model"])
+    )
+    measurement = (
+        f"Standardized gap of T_n per sqrt(n) at n = {int(last['n'].iloc[0])} against the computed limit "
+        f"p (c_B - c_A) / sd(h): {cells}. The discounts' own standardized gaps relative to T's "
+        f"(log2, logpower(gamma=0.5), loglog): {ratio}."
+    )
+    summary = (
+        f"T's gap per sqrt(n) {'within' if agree else 'not within'} {z:g} SE of the limit in every cell; "
+        f"the discounts reach {_span(end['ratio_to_T'])} of it at n = {int(end['n'].iloc[0])}"
+    )
+    return _finding(
+        "first_order",
+        "holds" if agree else "does not hold",
+        measurement,
+        summary,
+        [TABLES["first_order"]],
+        ("15_first_order",),
+    )
 
 
 # --------------------------------------------------------------------------- (b)
@@ -98,15 +141,18 @@ def mcdiarmid_finding(failures: pd.DataFrame) -> dict[str, Any]:
     """Derivation (b): no cell's failure share lies above McDiarmid's bound beyond chance (family-wise)."""
     above = failures[failures["failure_low"] > failures["bound"]]
     smallest = failures.loc[failures["bound"].idxmin()]
-    measurement = (f"{len(failures)} cells (top, pair, slowly varying discount, n up to {int(failures['n'].max())}): "
-                   f"failure shares {_span(failures['failure_share'], 2)}, bounds {_span(failures['bound'], 4)}; "
-                   f"cells whose family-wise ({failures['family_confidence'].iloc[0]:.4f}) Wilson lower bound exceeds "
-                   f"the bound: {len(above)}. Smallest bound: {smallest['bound']:.4f} ({smallest['model']}, "
-                   f"{smallest['better']} > {smallest['worse']}, {smallest['discount']}, n = {int(smallest['n'])}), "
-                   f"where the failure share is {smallest['failure_share']:.4f}.")
+    measurement = (
+        f"{len(failures)} cells (top, pair, slowly varying discount, n up to {int(failures['n'].max())}): "
+        f"failure shares {_span(failures['failure_share'], 2)}, bounds {_span(failures['bound'], 4)}; "
+        f"cells whose family-wise ({failures['family_confidence'].iloc[0]:.4f}) Wilson lower bound exceeds "
+        f"the bound: {len(above)}. Smallest bound: {smallest['bound']:.4f} ({smallest['model']}, "
+        f"{smallest['better']} > {smallest['worse']}, {smallest['discount']}, n = {int(smallest['n'])}), "
+        f"where the failure share is {smallest['failure_share']:.4f}."
+    )
     summary = f"never violated in {len(failures)} cells; the bound is at least {failures['bound'].min():.3f} there"
-    return _finding("mcdiarmid", "holds" if above.empty else "does not hold", measurement, summary,
-                    [TABLES["mcdiarmid"]])
+    return _finding(
+        "mcdiarmid", "holds" if above.empty else "does not hold", measurement, summary, [TABLES["mcdiarmid"]]
+    )
 
 
 # --------------------------------------------------------------------------- (c)
@@ -156,16 +202,25 @@ def crossing_table(exponents: pd.DataFrame) -> pd.DataFrame:
     confidence = threshold("a_star", "confidence")
     z = stats.norm.ppf(0.5 + confidence / 2)
     rows = []
-    for (label, discount, better, worse), g in exponents.groupby(["model", "discount", "better", "worse"],
-                                                                  sort=False):
+    for (label, discount, better, worse), g in exponents.groupby(["model", "discount", "better", "worse"], sort=False):
         g = g.sort_values("a")
         half = (g["exponent_high"] - g["exponent_low"]) / 2
         ok = g[np.isfinite(g["exponent"]) & (half <= halfwidth)]
         a, e = ok["a"].to_numpy(), ok["exponent"].to_numpy()
-        points = [float(a[i] + (a[i + 1] - a[i]) * e[i] / (e[i] - e[i + 1]))
-                  for i in range(a.size - 1) if e[i] * e[i + 1] < 0 or (e[i] == 0)]
-        neighbours = (", ".join(f"{c:.3f}" for c in points) if points else
-                      "all > 0" if a.size and np.all(e > 0) else "all < 0" if a.size and np.all(e < 0) else "")
+        points = [
+            float(a[i] + (a[i + 1] - a[i]) * e[i] / (e[i] - e[i + 1]))
+            for i in range(a.size - 1)
+            if e[i] * e[i + 1] < 0 or (e[i] == 0)
+        ]
+        neighbours = (
+            ", ".join(f"{c:.3f}" for c in points)
+            if points
+            else "all > 0"
+            if a.size and np.all(e > 0)
+            else "all < 0"
+            if a.size and np.all(e < 0)
+            else ""
+        )
         a_star_n = float(g["a_star_n"].iloc[0])
         a0 = low = high = math.nan
         if a.size >= 3:
@@ -178,9 +233,23 @@ def crossing_table(exponents: pd.DataFrame) -> pd.DataFrame:
             verdict = "refuted"
         else:
             verdict = "unresolved"
-        rows.append(dict(model=label, discount=discount, better=better, worse=worse, resolved=int(a.size), a_0=a0,
-                         a_0_low=low, a_0_high=high, neighbours=neighbours, a_star=float(g["a_star"].iloc[0]),
-                         a_star_n=a_star_n, distance=a0 - a_star_n, verdict=verdict))
+        rows.append(
+            dict(
+                model=label,
+                discount=discount,
+                better=better,
+                worse=worse,
+                resolved=int(a.size),
+                a_0=a0,
+                a_0_low=low,
+                a_0_high=high,
+                neighbours=neighbours,
+                a_star=float(g["a_star"].iloc[0]),
+                a_star_n=a_star_n,
+                distance=a0 - a_star_n,
+                verdict=verdict,
+            )
+        )
     return pd.DataFrame(rows)
 
 
@@ -196,19 +265,31 @@ def a_star_finding(crossings: pd.DataFrame, exponents: pd.DataFrame) -> dict[str
         verdict = "holds with qualification"
     else:
         verdict = "undecided"
+
     def located(r: Any) -> str:
         if not math.isfinite(r.a_0):
             return f"no zero located (exponents {r.neighbours or 'unresolved'})"
         return f"a_0 = {r.a_0:.3f} [{r.a_0_low:.3f}, {r.a_0_high:.3f}]"
 
-    cells = "; ".join(f"{r.model}, {r.discount}, {r.better} > {r.worse}: {located(r)} vs a*_n = {r.a_star_n:.3f} "
-                      f"(a* = {r.a_star:.3f}), {r.verdict}" for r in crossings.itertuples())
+    cells = "; ".join(
+        f"{r.model}, {r.discount}, {r.better} > {r.worse}: {located(r)} vs a*_n = {r.a_star_n:.3f} "
+        f"(a* = {r.a_star:.3f}), {r.verdict}"
+        for r in crossings.itertuples()
+    )
     n_from, n_to = int(exponents["n_from"].min()), int(exponents["n_to"].max())
-    measurement = (f"Exponents fitted over n = {n_from} to {n_to} at a = 0.30 to 0.70: agrees in {agree}, refuted in "
-                   f"{refuted}, unresolved in {unresolved} of {len(crossings)} cells. {cells}.")
+    measurement = (
+        f"Exponents fitted over n = {n_from} to {n_to} at a = 0.30 to 0.70: agrees in {agree}, refuted in "
+        f"{refuted}, unresolved in {unresolved} of {len(crossings)} cells. {cells}."
+    )
     summary = f"a* located within the tolerance in {agree} of {len(crossings)} cells, refuted in {refuted}"
-    return _finding("a_star", verdict, measurement, summary,
-                    [TABLES["crossings"], TABLES["exponents"], TABLES["cutoff"]], ("15_levels_and_thresholds",))
+    return _finding(
+        "a_star",
+        verdict,
+        measurement,
+        summary,
+        [TABLES["crossings"], TABLES["exponents"], TABLES["cutoff"]],
+        ("15_levels_and_thresholds",),
+    )
 
 
 # --------------------------------------------------------------------------- (d) and the levels at 1/r
@@ -222,21 +303,30 @@ def zipf_levels_finding(levels: pd.DataFrame) -> dict[str, Any]:
     refuted = last[last["excess_in_se"] > z]
     biased = last[last["bias_bound"] * last["std_gap"].abs() > share * last["std_gap_se"]]
     verdict = "does not hold" if not refuted.empty else "undecided" if not biased.empty else "holds"
-    cells = "; ".join(f"{r.better} > {r.worse}: d = {r.std_gap:.3f} +- {r.std_gap_se:.3f} vs limit "
-                      f"{r.std_gap_limit:.3f} ({r.excess_in_se:+.1f} SE), P(correct) {r.p_correct:.3f} "
-                      f"[{r.p_correct_low:.3f}, {r.p_correct_high:.3f}] vs {r.p_correct_limit:.3f}"
-                      for r in last.itertuples())
+    cells = "; ".join(
+        f"{r.better} > {r.worse}: d = {r.std_gap:.3f} +- {r.std_gap_se:.3f} vs limit "
+        f"{r.std_gap_limit:.3f} ({r.excess_in_se:+.1f} SE), P(correct) {r.p_correct:.3f} "
+        f"[{r.p_correct_low:.3f}, {r.p_correct_high:.3f}] vs {r.p_correct_limit:.3f}"
+        for r in last.itertuples()
+    )
     above = rows[rows["excess_in_se"] > z]
-    earlier = ("; above the limit by more than the threshold at smaller n: " + ", ".join(
-        f"{r.better} > {r.worse} at n = {r.n} ({r.excess_in_se:+.1f} SE)" for r in above.itertuples())
-               if not above.empty else "; at no smaller n above the limit by more than the threshold")
+    earlier = (
+        "; above the limit by more than the threshold at smaller n: "
+        + ", ".join(f"{r.better} > {r.worse} at n = {r.n} ({r.excess_in_se:+.1f} SE)" for r in above.itertuples())
+        if not above.empty
+        else "; at no smaller n above the limit by more than the threshold"
+    )
     mean_z = (rows["dcg_gap_mean"] - rows["mean_gap_exact"]) / rows["dcg_gap_mean_se"]
-    measurement = (f"At n = {int(last['n'].iloc[0])} ({int(last['replicates'].iloc[0])} data sets): {cells}"
-                   f"{earlier}. Mean DCG gap against the exact finite-n mean: |z| at most {mean_z.abs().max():.1f} "
-                   f"over every n. Bound on the relative error from the tails replaced by their expectation: "
-                   f"at most {last['bias_bound'].max():.4f}.")
-    summary = (f"at n = {int(last['n'].iloc[0])}, d {_span(last['std_gap'], 2)} against limits "
-               f"{_span(last['std_gap_limit'], 2)}; largest excess {last['excess_in_se'].max():+.1f} SE")
+    measurement = (
+        f"At n = {int(last['n'].iloc[0])} ({int(last['replicates'].iloc[0])} data sets): {cells}"
+        f"{earlier}. Mean DCG gap against the exact finite-n mean: |z| at most {mean_z.abs().max():.1f} "
+        f"over every n. Bound on the relative error from the tails replaced by their expectation: "
+        f"at most {last['bias_bound'].max():.4f}."
+    )
+    summary = (
+        f"at n = {int(last['n'].iloc[0])}, d {_span(last['std_gap'], 2)} against limits "
+        f"{_span(last['std_gap_limit'], 2)}; largest excess {last['excess_in_se'].max():+.1f} SE"
+    )
     return _finding("zipf_levels", verdict, measurement, summary, [TABLES["zipf"]], ("15_levels_and_thresholds",))
 
 
@@ -252,9 +342,11 @@ def zipf_certain_finding(levels: pd.DataFrame) -> dict[str, Any]:
         grows = bool(at_1e4.empty or last["std_gap"] > at_1e4["std_gap"].iloc[0])
         ok &= bool(last["p_correct_low"] >= p_lower) and grows
         start = f"{at_1e4['std_gap'].iloc[0]:.3g}" if not at_1e4.empty else "-"
-        cells.append(f"{better} > {worse}: P(correct) {last['p_correct']:.4f} (Wilson lower bound "
-                     f"{last['p_correct_low']:.4f}), d from {start} at n = 10^4 to {last['std_gap']:.3g} at "
-                     f"n = {int(last['n'])}")
+        cells.append(
+            f"{better} > {worse}: P(correct) {last['p_correct']:.4f} (Wilson lower bound "
+            f"{last['p_correct_low']:.4f}), d from {start} at n = 10^4 to {last['std_gap']:.3g} at "
+            f"n = {int(last['n'])}"
+        )
     measurement = "; ".join(cells) + "."
     lower = rows[rows["n"] == rows["n"].max()]["p_correct_low"]
     summary = f"P(correct) lower bounds {_span(lower, 3)} at the largest n"
@@ -271,9 +363,13 @@ def findings(results_dir: str | os.PathLike[str]) -> list[dict[str, Any]]:
     folder = Path(results_dir)
     table = {role: read_table(folder / name) for role, name in TABLES.items()}
     levels = table["zipf"]
-    return [first_order_finding(table["first_order"]), mcdiarmid_finding(table["mcdiarmid"]),
-            a_star_finding(table["crossings"], table["exponents"]),
-            zipf_levels_finding(levels), zipf_certain_finding(levels)]
+    return [
+        first_order_finding(table["first_order"]),
+        mcdiarmid_finding(table["mcdiarmid"]),
+        a_star_finding(table["crossings"], table["exponents"]),
+        zipf_levels_finding(levels),
+        zipf_certain_finding(levels),
+    ]
 
 
 def answer(results_dir: str | os.PathLike[str]) -> pd.DataFrame:
@@ -285,9 +381,15 @@ def answer(results_dir: str | os.PathLike[str]) -> pd.DataFrame:
     try:
         rows = findings(results_dir)
     except FileNotFoundError as error:
-        frame = pd.DataFrame([["(not available)", f"{error}; run the full profile of notebook 15"]], columns=columns,
-                             index=pd.Index(["(not available)"], name="Finding"))
+        frame = pd.DataFrame(
+            [["(not available)", f"{error}; run the full profile of notebook 15"]],
+            columns=columns,
+            index=pd.Index(["(not available)"], name="Finding"),
+        )
         return frame
-    frame = pd.DataFrame([[r["verdict"], r["summary"]] for r in rows], columns=columns,
-                         index=pd.Index([r["title"] for r in rows], name="Finding"))
+    frame = pd.DataFrame(
+        [[r["verdict"], r["summary"]] for r in rows],
+        columns=columns,
+        index=pd.Index([r["title"] for r in rows], name="Finding"),
+    )
     return frame

@@ -73,8 +73,9 @@ def _check_pair(model: str | Model, better: str | Ranker, worse: str | Ranker) -
 # --------------------------------------------------------------------------- (a)
 
 
-def first_order_limit(model: str | Model, better: str | Ranker, worse: str | Ranker, *, draws: int = 2_000_000,
-                      seed: int = 0) -> dict[str, float]:
+def first_order_limit(
+    model: str | Model, better: str | Ranker, worse: str | Ranker, *, draws: int = 2_000_000, seed: int = 0
+) -> dict[str, float]:
     r"""The discount-free limit of ``d / sqrt(n)`` for the DCG gap under any slowly varying discount.
 
     ``h = y L + M`` with ``L = ln(U_B / U_A)`` and ``M = Psi_B(U_B) - Psi_A(U_A)``;
@@ -124,8 +125,16 @@ def first_order_limit(model: str | Model, better: str | Ranker, worse: str | Ran
     second = eta * (1 - eta) * L**2 + (mean_term - mean_term.mean()) ** 2
     sd = math.sqrt(var)
     sd_se = float(second.std() / math.sqrt(draws) / (2 * sd))
-    return dict(p=p, c_better=c_a, c_worse=c_b, mean_h=mean, mean_h_mc=float(np.mean(eta * L)), sd_h=sd,
-                limit=mean / sd, limit_se=mean / sd * sd_se / sd)
+    return dict(
+        p=p,
+        c_better=c_a,
+        c_worse=c_b,
+        mean_h=mean,
+        mean_h_mc=float(np.mean(eta * L)),
+        sd_h=sd,
+        limit=mean / sd,
+        limit_se=mean / sd * sd_se / sd,
+    )
 
 
 # --------------------------------------------------------------------------- (b)
@@ -164,8 +173,9 @@ def mcdiarmid_bound(expected_gap: float, n: int, top_weight: float, last_weight:
     return math.exp(-2 * expected_gap**2 / (n * c * c))
 
 
-def mcdiarmid_first_order(model: str | Model, better: str | Ranker, worse: str | Ranker, discount: str,
-                          n: float) -> float:
+def mcdiarmid_first_order(
+    model: str | Model, better: str | Ranker, worse: str | Ranker, discount: str, n: float
+) -> float:
     r"""The first-order form ``exp(-n p^2 D(n)^2 eps_D(n)^2 (c_B - c_A)^2 / (2 (D(1) - D(n))^2))``.
 
     ``E[F] ~ n p D(n) eps_D(n) (c_B - c_A)`` (the expansion of
@@ -187,8 +197,9 @@ def mcdiarmid_first_order(model: str | Model, better: str | Ranker, worse: str |
     return math.exp(-n * (p * dn * e * delta_c) ** 2 / (2 * (d1 - dn) ** 2))
 
 
-def mcdiarmid_informative_n(model: str | Model, better: str | Ranker, worse: str | Ranker, discount: str,
-                            level: float = 0.05) -> float:
+def mcdiarmid_informative_n(
+    model: str | Model, better: str | Ranker, worse: str | Ranker, discount: str, level: float = 0.05
+) -> float:
     """The list length from which the first-order McDiarmid bound is below ``level`` (bisection in ln n).
 
     Examples
@@ -292,8 +303,9 @@ def zipf_limit(model: str | Model, better: str | Ranker, worse: str | Ranker) ->
 
 
 @functools.lru_cache(maxsize=64)
-def zipf_limit_probability(mu: float, hi: float, *, exact_terms: int = 2000, t_max: float = 400.0,
-                           step: float = 0.004) -> float:
+def zipf_limit_probability(
+    mu: float, hi: float, *, exact_terms: int = 2000, t_max: float = 400.0, step: float = 0.004
+) -> float:
     r"""``P(mu + W > 0)`` for ``W = sum_{r >= 1} (xi_r - xi'_r) / r``, xi, xi' i.i.d. ``Bernoulli(hi)``.
 
     By Gil-Pelaez inversion, ``P(W > -mu) = 1/2 + (1/pi) int_0^inf sin(t mu) phi(t) / t dt`` with the
@@ -325,8 +337,9 @@ def zipf_limit_probability(mu: float, hi: float, *, exact_terms: int = 2000, t_m
 # --------------------------------------------------------------------------- (c)
 
 
-def threshold_law(model: str | Model, better: str | Ranker, worse: str | Ranker, discount: str,
-                  n: float | None = None) -> dict[str, float]:
+def threshold_law(
+    model: str | Model, better: str | Ranker, worse: str | Ranker, discount: str, n: float | None = None
+) -> dict[str, float]:
     r"""The cut-off exponent a* above which the standardized gap of nDCG@n^a grows, and its ``1/ln n`` correction.
 
     With ``rho = kappa_B^2`` and ``lambda = (rho - 1) / 2``, the worse ranker's expected shortfall at the
@@ -363,10 +376,11 @@ def threshold_law(model: str | Model, better: str | Ranker, worse: str | Ranker,
     if not beta < 1 + rho:
         raise ValueError(f"no threshold: beta = {beta} >= 1 + rho = {1 + rho}: only the first ranks count")
     if model.hi < 1:
-        slope, intercept, log_power = ((0.5 + rho, -rho, lam) if beta < 0.5 else (1 + rho - beta, -rho, lam))
+        slope, intercept, log_power = (0.5 + rho, -rho, lam) if beta < 0.5 else (1 + rho - beta, -rho, lam)
     else:
-        slope, intercept, log_power = (((1 + rho) / 2, -rho / 2, lam / 2) if beta < (1 + rho) / 2
-                                       else (1 + rho - beta, -rho / 2, lam / 2))
+        slope, intercept, log_power = (
+            ((1 + rho) / 2, -rho / 2, lam / 2) if beta < (1 + rho) / 2 else (1 + rho - beta, -rho / 2, lam / 2)
+        )
     a_star = -intercept / slope
     a_star_n = a_star - log_power / (slope * math.log(n)) if n is not None else math.nan
     return dict(a_star=a_star, slope=slope, log_power=log_power, a_star_n=a_star_n, rho=rho)

@@ -13,11 +13,21 @@ def discount_weights(results: Results) -> Measured:
     toward = (shares[last] - shares["limit"]).abs() <= (shares[first] - shares["limit"]).abs() + 1e-12
     slow = shares[shares["decay"] == "slowly varying"]
     excess = (slow[last] / slow["limit"]).max()
-    verdict = ("does not hold" if not toward.all() else
-               "holds with qualification" if excess > threshold("top_share_excess") else "holds")
+    verdict = (
+        "does not hold"
+        if not toward.all()
+        else "holds with qualification"
+        if excess > threshold("top_share_excess")
+        else "holds"
+    )
     return Measured(
         verdict,
-        {"first": first[2:], "last": last[2:], "toward": bool(toward.all()), "excess": number(excess, 2),
-         "shares": "; ".join(f"{d} {number(v, 3)}" for d, v in zip(shares["discount"], shares[last], strict=False))},
+        {
+            "first": first[2:],
+            "last": last[2:],
+            "toward": bool(toward.all()),
+            "excess": number(excess, 2),
+            "shares": "; ".join(f"{d} {number(v, 3)}" for d, v in zip(shares["discount"], shares[last], strict=False)),
+        },
         {"max_slow_excess": float(excess)},
     )

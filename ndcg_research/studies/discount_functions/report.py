@@ -20,24 +20,41 @@ from ...simulation import theory
 def _n(n: int) -> str:
     """A column name for list length n: "n = 1000", "n = 10^6" (powers of ten from 10^4 on)."""
     exponent = round(math.log10(n))
-    return f"n = 10^{exponent}" if n == 10 ** exponent and exponent >= 4 else f"n = {n}"
+    return f"n = 10^{exponent}" if n == 10**exponent and exponent >= 4 else f"n = {n}"
 
 
 def discount_table(D: Mapping[str, np.ndarray], C: Mapping[str, np.ndarray], n_mid: int = 1000) -> pd.DataFrame:
-    """The result table ``02_discounts.csv``: D at ranks 1, 10, 1000 and n_max, partial sums at ``n_mid`` and n_max.
-    """
-    return pd.DataFrame([
-        dict(discount=d, decay=parse_discount(d).decay, D_1=D[d][0], D_10=D[d][9], D_1000=D[d][999], D_nmax=D[d][-1],
-             sum_1000=C[d][n_mid - 1], sum_nmax=C[d][-1], sum_ratio=C[d][-1] / C[d][n_mid - 1])
-        for d in D])
+    """The result table ``02_discounts.csv``: D at ranks 1, 10, 1000 and n_max, partial sums at ``n_mid`` and n_max."""
+    return pd.DataFrame(
+        [
+            dict(
+                discount=d,
+                decay=parse_discount(d).decay,
+                D_1=D[d][0],
+                D_10=D[d][9],
+                D_1000=D[d][999],
+                D_nmax=D[d][-1],
+                sum_1000=C[d][n_mid - 1],
+                sum_nmax=C[d][-1],
+                sum_ratio=C[d][-1] / C[d][n_mid - 1],
+            )
+            for d in D
+        ]
+    )
 
 
 def readable_discounts(table: pd.DataFrame, n_max: int) -> pd.DataFrame:
-    """:func:`discount_table` with columns in words.
-    """
-    names = {"decay": "class", "D_1": "D(1)", "D_10": "D(10)", "D_1000": "D(1000)", "D_nmax": f"D({_n(n_max)[4:]})",
-             "sum_1000": "sum of D to 1000", "sum_nmax": f"sum of D to {_n(n_max)[4:]}",
-             "sum_ratio": f"sum to {_n(n_max)[4:]} / sum to 1000"}
+    """:func:`discount_table` with columns in words."""
+    names = {
+        "decay": "class",
+        "D_1": "D(1)",
+        "D_10": "D(10)",
+        "D_1000": "D(1000)",
+        "D_nmax": f"D({_n(n_max)[4:]})",
+        "sum_1000": "sum of D to 1000",
+        "sum_nmax": f"sum of D to {_n(n_max)[4:]}",
+        "sum_ratio": f"sum to {_n(n_max)[4:]} / sum to 1000",
+    }
     return rounded(table.set_index("discount").rename(columns=names), 4)
 
 
@@ -47,10 +64,12 @@ def closed_form_checks(C: Mapping[str, np.ndarray], n_max: int) -> pd.DataFrame:
     ``zipf``: H_n - ln n -> Euler's gamma; ``power(beta=0.5)``: sum - 2 sqrt(n) -> zeta(1/2); ``geometric(p=0.5)``:
     sum -> 2; ``power(beta=2)``: sum -> pi^2 / 6.
     """
-    forms = {"zipf": ("zipf: H_n - ln n", lambda s: s - math.log(n_max), 0.5772156649),
-             "power(beta=0.5)": ("power(0.5): sum - 2 sqrt(n)", lambda s: s - 2 * math.sqrt(n_max), -1.4603545088),
-             "geometric(p=0.5)": ("geometric(0.5): sum", lambda s: s, 2.0),
-             "power(beta=2)": ("power(2): sum", lambda s: s, math.pi ** 2 / 6)}
+    forms = {
+        "zipf": ("zipf: H_n - ln n", lambda s: s - math.log(n_max), 0.5772156649),
+        "power(beta=0.5)": ("power(0.5): sum - 2 sqrt(n)", lambda s: s - 2 * math.sqrt(n_max), -1.4603545088),
+        "geometric(p=0.5)": ("geometric(0.5): sum", lambda s: s, 2.0),
+        "power(beta=2)": ("power(2): sum", lambda s: s, math.pi**2 / 6),
+    }
     rows = [(name, f(C[d][-1]), value) for d, (name, f, value) in forms.items() if d in C]
     table = pd.DataFrame(rows, columns=["quantity", "measured", "closed form"]).set_index("quantity")
     difference = (table["measured"] - table["closed form"]).abs()
@@ -69,15 +88,19 @@ def top_share_table(C: Mapping[str, np.ndarray], ns: Sequence[int], q: float) ->
         for n in ns:
             row[f"n={n:.0e}"] = C[d][int(q * n) - 1] / C[d][n - 1]
         beta = discount.kwargs.get("beta")
-        row["limit"] = (1.0 if discount.decay in ("summable", "critical") else
-                        q ** (1 - beta) if discount.decay == "regularly varying" else q)
+        row["limit"] = (
+            1.0
+            if discount.decay in ("summable", "critical")
+            else q ** (1 - beta)
+            if discount.decay == "regularly varying"
+            else q
+        )
         rows.append(row)
     return pd.DataFrame(rows)
 
 
 def readable_top_share(shares: pd.DataFrame, q: float) -> pd.DataFrame:
-    """:func:`top_share_table` with columns in words and, at the largest n, how many times its size the top weighs.
-    """
+    """:func:`top_share_table` with columns in words and, at the largest n, how many times its size the top weighs."""
     columns = [c for c in shares.columns if c.startswith("n=")]
     out = shares.set_index("discount").rename(columns={"decay": "class", "limit": "limit (theory)"})
     out = out.rename(columns={c: _n(int(float(c[2:]))) for c in columns})
@@ -90,10 +113,18 @@ def eps_table(slow: Sequence[str], ns: Sequence[int]) -> pd.DataFrame:
     """The result table ``02_eps.csv``: eps_D(n) (analytic) at each n and its largest relative difference to the
     numerical derivative.
     """
-    return pd.DataFrame([
-        {"discount": d, **{f"n={n:.0e}": theory.eps(d, float(n)) for n in ns},
-         "max rel. diff. numeric": max(abs(theory.eps_numeric(d, float(n)) / theory.eps(d, float(n)) - 1) for n in ns)}
-        for d in slow])
+    return pd.DataFrame(
+        [
+            {
+                "discount": d,
+                **{f"n={n:.0e}": theory.eps(d, float(n)) for n in ns},
+                "max rel. diff. numeric": max(
+                    abs(theory.eps_numeric(d, float(n)) / theory.eps(d, float(n)) - 1) for n in ns
+                ),
+            }
+            for d in slow
+        ]
+    )
 
 
 def readable_eps(eps: pd.DataFrame) -> pd.DataFrame:

@@ -14,7 +14,6 @@ SLOW = ("log2", "logpower(gamma=0.5)", "loglog")
 THEORY_MODELS = ("certain", "uncertain", "graded")
 
 
-
 def log2_distinguishes(results: Results) -> Measured:
     """Numbers and verdict of 'log2-distinguishes' (text: ``findings.toml``)."""
     pairs = labelled(results, "04_pairs_{}.csv", THEORY_MODELS)
@@ -23,23 +22,37 @@ def log2_distinguishes(results: Results) -> Measured:
         ns = sorted(rows["n"].unique())
         # A lower bound of 0.99 needs about 380 data sets even for a perfect record: judge it where there are 400.
         eligible = rows[rows["replicates"] >= threshold("wilson_sure_min_replicates")]
-        sure = [n for n in sorted(eligible["n"].unique())
-                if (eligible[eligible["n"] >= n]["p_better_low"] >= threshold("wilson_sure_lower")).all()]
+        sure = [
+            n
+            for n in sorted(eligible["n"].unique())
+            if (eligible[eligible["n"] >= n]["p_better_low"] >= threshold("wilson_sure_lower")).all()
+        ]
         later = rows[rows["n"] > (eligible["n"].max() if len(eligible) else 0)]
         perfect_beyond &= bool((later["p_better"] == 1).all())
-        models.append({"label": label, "n_first": ns[0],
-                       "p_first": number(rows[rows["n"] == ns[0]]["p_better"].min(), 2),
-                       "sure": f"from n = {sure[0]}" if sure else "at no n", "n_last": ns[-1],
-                       "weakest": worst(rows[rows["n"] == ns[-1]])})
+        models.append(
+            {
+                "label": label,
+                "n_first": ns[0],
+                "p_first": number(rows[rows["n"] == ns[0]]["p_better"].min(), 2),
+                "sure": f"from n = {sure[0]}" if sure else "at no n",
+                "n_last": ns[-1],
+                "weakest": worst(rows[rows["n"] == ns[-1]]),
+            }
+        )
         n_first.append(sure[0] if sure else math.inf)
     power = pairs[(pairs["discount"] == "power(beta=0.5)") & (pairs["n"] == pairs["n"].max())]
     log2_top = pairs[(pairs["discount"] == "log2") & (pairs["n"] == pairs["n"].max())]
     verdict = "holds" if all(math.isfinite(n) for n in n_first) and perfect_beyond else "holds with qualification"
     return Measured(
         verdict,
-        {"models": models, "power_weakest": worst(power), "labels": ", ".join(THEORY_MODELS),
-         "sure_from": ", ".join(str(int(n)) if math.isfinite(n) else "-" for n in n_first),
-         "n_last": int(log2_top["n"].iloc[0]), "weakest_last": worst(log2_top)},
+        {
+            "models": models,
+            "power_weakest": worst(power),
+            "labels": ", ".join(THEORY_MODELS),
+            "sure_from": ", ".join(str(int(n)) if math.isfinite(n) else "-" for n in n_first),
+            "n_last": int(log2_top["n"].iloc[0]),
+            "weakest_last": worst(log2_top),
+        },
         {f"sure_from_{label}": float(n) for label, n in zip(THEORY_MODELS, n_first, strict=False)},
     )
 
@@ -53,14 +66,21 @@ def slower_discounts_keep_the_order(results: Results) -> Measured:
     std_above = int((std["ratio_low"] > 1).sum())
     pairs = labelled(results, "04_pairs_{}.csv", THEORY_MODELS)
     top = pairs[(pairs["n"] == pairs["n"].max()) & pairs["discount"].isin(SLOW)]
-    verdict = ("does not hold" if std_below == 0 else "holds" if std_below == len(std) else "holds with qualification")
+    verdict = "does not hold" if std_below == 0 else "holds" if std_below == len(std) else "holds with qualification"
     return Measured(
         verdict,
-        {"n": int(loglog["n"].iloc[0]), "cells": len(mean), "mean_ratio": span(mean["ratio"], 2),
-         "mean_below": cases(int((mean["ratio_high"] < 1).sum()), len(mean)), "std_ratio": span(std["ratio"], 2),
-         "std_above": std_above, "std_below": std_below, "std_undecided": len(std) - std_above - std_below,
-         "weakest_log2": worst(top[top["discount"] == "log2"]),
-         "weakest_loglog": worst(top[top["discount"] == "loglog"])},
+        {
+            "n": int(loglog["n"].iloc[0]),
+            "cells": len(mean),
+            "mean_ratio": span(mean["ratio"], 2),
+            "mean_below": cases(int((mean["ratio_high"] < 1).sum()), len(mean)),
+            "std_ratio": span(std["ratio"], 2),
+            "std_above": std_above,
+            "std_below": std_below,
+            "std_undecided": len(std) - std_above - std_below,
+            "weakest_log2": worst(top[top["discount"] == "log2"]),
+            "weakest_loglog": worst(top[top["discount"] == "loglog"]),
+        },
         {"std_gap_ratio_min": float(std["ratio"].min()), "mean_gap_ratio_max": float(mean["ratio"].max())},
     )
 
@@ -76,8 +96,9 @@ def chance_cells(pairs: pd.DataFrame, gaps: pd.DataFrame) -> tuple[pd.DataFrame,
     """
     keys = ["model", "discount", "better", "worse", "n"]
     cells = pairs.merge(gaps[[*keys, "finite_n_gap"]], on=keys, how="inner", validate="one_to_one")
-    against = cells[(cells["p_better_high"] < 0.5) & (cells["p_worse"] > cells["p_better"])
-                    & (cells["finite_n_gap"] > 0)]
+    against = cells[
+        (cells["p_better_high"] < 0.5) & (cells["p_worse"] > cells["p_better"]) & (cells["finite_n_gap"] > 0)
+    ]
     return against, int((cells["p_better_low"] < 0.5).sum())
 
 
@@ -96,23 +117,41 @@ def critical_point(results: Results) -> Measured:
     zipf_certain = top[(top["discount"] == "zipf") & (top["label"] != "uncertain")]
     gaps = labelled(results, "04_gaps_vs_theory_{}.csv", THEORY_MODELS)
     against, could = chance_cells(top, gaps.drop(columns="label"))
-    cells = [{"label": r.label, "discount": r.discount, "better": r.better, "worse": r.worse,
-              "p": proportion(r.p_better, r.p_better_low, r.p_better_high, int(r.replicates)),
-              "gap": number(r.mean_gap, 2), "expected": number(r.finite_n_gap, 2)} for r in against.itertuples()]
+    cells = [
+        {
+            "label": r.label,
+            "discount": r.discount,
+            "better": r.better,
+            "worse": r.worse,
+            "p": proportion(r.p_better, r.p_better_low, r.p_better_high, int(r.replicates)),
+            "gap": number(r.mean_gap, 2),
+            "expected": number(r.finite_n_gap, 2),
+        }
+        for r in against.itertuples()
+    ]
     far, separates = threshold("critical_far_from_certain"), threshold("critical_separates")
     beyond = bool((z_unc["p_n1"] < far).all() and (summ_unc["p_n1"] < far).all() and (half["p_n1"] > separates).all())
     certain_ok = bool((z_cer["p_n1"] > separates).all())
-    verdict = ("holds with qualification" if beyond and certain_ok else "holds" if beyond else "does not hold")
+    verdict = "holds with qualification" if beyond and certain_ok else "holds" if beyond else "does not hold"
     return Measured(
         verdict,
-        {"zipf_uncertain": span(z_unc["p_n1"], 2), "zipf_uncertain_gap": span(z_unc["std_gap_n1"], 2),
-         "summable_uncertain": span(summ_unc["p_n1"], 2), "summable_worse": span(summ_unc["worse_n1"], 2),
-         "half_weakest": worst(half_rows), "zipf_certain_weakest": worst(zipf_certain),
-         "zipf_certain_gap": span(z_cer["std_gap_n1"], 2),
-         "geometric_ties": span(cer[cer["discount"] == "geometric(p=0.5)"]["tie_n1"], 2),
-         "zipf_certain_low": f"{zipf_certain['p_better_low'].min():.3f}", "n_top": int(top["n"].max()),
-         "against": cells, "chance": len(cells), "could": could,
-         "groups": len(against.drop_duplicates(["label", "better", "worse"])),
-         "expected_chance": number(0.025 * could, 2), "replicates": int(top["replicates"].min())},
+        {
+            "zipf_uncertain": span(z_unc["p_n1"], 2),
+            "zipf_uncertain_gap": span(z_unc["std_gap_n1"], 2),
+            "summable_uncertain": span(summ_unc["p_n1"], 2),
+            "summable_worse": span(summ_unc["worse_n1"], 2),
+            "half_weakest": worst(half_rows),
+            "zipf_certain_weakest": worst(zipf_certain),
+            "zipf_certain_gap": span(z_cer["std_gap_n1"], 2),
+            "geometric_ties": span(cer[cer["discount"] == "geometric(p=0.5)"]["tie_n1"], 2),
+            "zipf_certain_low": f"{zipf_certain['p_better_low'].min():.3f}",
+            "n_top": int(top["n"].max()),
+            "against": cells,
+            "chance": len(cells),
+            "could": could,
+            "groups": len(against.drop_duplicates(["label", "better", "worse"])),
+            "expected_chance": number(0.025 * could, 2),
+            "replicates": int(top["replicates"].min()),
+        },
         {"zipf_uncertain_p_max": float(z_unc["p_n1"].max())},
     )

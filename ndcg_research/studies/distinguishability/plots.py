@@ -27,8 +27,9 @@ from ...pipeline.style import (
 )
 
 
-def pair_grid(pair_table: pd.DataFrame, discounts: Sequence[str], pairs: Sequence[Sequence[str]],
-              value: str, title: str) -> Figure:
+def pair_grid(
+    pair_table: pd.DataFrame, discounts: Sequence[str], pairs: Sequence[Sequence[str]], value: str, title: str
+) -> Figure:
     """One panel per discount: ``value`` against n for every pair of rankers.
 
     ``value="p_better"``: P(better scores strictly higher) with Wilson intervals and the
@@ -49,8 +50,9 @@ def pair_grid(pair_table: pd.DataFrame, discounts: Sequence[str], pairs: Sequenc
             label = pair_label(better, worse)
             if value == "p_better":
                 p = plotted_column(rows, "p_better")
-                bar = interval_markers(ax, n, p, plotted_column(rows, "p_better_low"),
-                                       plotted_column(rows, "p_better_high"), i, "-")
+                bar = interval_markers(
+                    ax, n, p, plotted_column(rows, "p_better_low"), plotted_column(rows, "p_better_high"), i, "-"
+                )
                 ties = plotted_column(rows, "p_tie")
                 if np.any(ties > 0):
                     handles.append((ax.plot(n, ties, "--", color=f"C{i}", lw=1)[0], "share of exact ties (dashed)"))
@@ -81,8 +83,13 @@ def pair_grid(pair_table: pd.DataFrame, discounts: Sequence[str], pairs: Sequenc
     return fig
 
 
-def gap_over_eps_grid(pair_tables: Mapping[str, pd.DataFrame], theory_tables: Mapping[str, pd.DataFrame],
-                      discounts: Sequence[str], pairs: Sequence[Sequence[str]], title: str) -> Figure:
+def gap_over_eps_grid(
+    pair_tables: Mapping[str, pd.DataFrame],
+    theory_tables: Mapping[str, pd.DataFrame],
+    discounts: Sequence[str],
+    pairs: Sequence[Sequence[str]],
+    title: str,
+) -> Figure:
     """Mean gap / eps_D(n) vs n on a log scale (one row of panels per model, one column per slowly
     varying discount), with ``c_worse - c_better`` (dashed) and the finite-n theory (line).
     """
@@ -93,22 +100,28 @@ def gap_over_eps_grid(pair_tables: Mapping[str, pd.DataFrame], theory_tables: Ma
             rows = select(pair_tables[label], discount=d, better=better, worse=worse)
             eps = rows["eps"].to_numpy()
             scaled = round_significant(rows["mean_gap"].to_numpy() / eps)
-            bar = interval_markers(ax, plotted_column(rows, "n"), scaled,
-                                   round_significant(rows["gap_ci_low"].to_numpy() / eps),
-                                   round_significant(rows["gap_ci_high"].to_numpy() / eps), i)
+            bar = interval_markers(
+                ax,
+                plotted_column(rows, "n"),
+                scaled,
+                round_significant(rows["gap_ci_low"].to_numpy() / eps),
+                round_significant(rows["gap_ci_high"].to_numpy() / eps),
+                i,
+            )
             handles.append((bar, pair_label(better, worse)))
             th = theory_tables[label]
             tb, tw = select(th, discount=d, ranker=better), select(th, discount=d, ranker=worse)
             scaled_theory = (tb["finite_n"].to_numpy() - tw["finite_n"].to_numpy()) / tb["eps"].to_numpy()
-            ax.plot(plotted_column(tb, "n"), round_significant(scaled_theory),
-                    "-", color=f"C{i}", lw=1)
+            ax.plot(plotted_column(tb, "n"), round_significant(scaled_theory), "-", color=f"C{i}", lw=1)
             ax.axhline(round_significant(tw["c"].iloc[0] - tb["c"].iloc[0]), color=f"C{i}", ls="--", lw=1)
         ax.set_yscale("log", nonpositive="mask")
         ax.set(xscale="log", title=f"{label}: {d}", xlabel="n")
         log_ticks_1_2_5(ax)
     label_rows(axes, len(discounts), "mean gap / eps_D(n)")
-    handles += [(Line2D([], [], color="0.3", lw=1), "finite-n theory"),
-                (Line2D([], [], color="0.3", ls="--", lw=1), "first order c_worse - c_better")]
+    handles += [
+        (Line2D([], [], color="0.3", lw=1), "finite-n theory"),
+        (Line2D([], [], color="0.3", ls="--", lw=1), "first order c_worse - c_better"),
+    ]
     legend_below(fig, handles, ncols=3)
     fig.suptitle(title)
     return fig

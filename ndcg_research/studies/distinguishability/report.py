@@ -53,26 +53,28 @@ def sure_from(compared: pd.DataFrame, discount: str = "log2") -> pd.DataFrame:
         eligible = rows[rows["replicates"] >= enough]
         ns = sorted(eligible["n"].unique())
         sure = [n for n in ns if (eligible[eligible["n"] >= n]["p_better_low"] >= lower).all()]
-        out[label] = {"every pair certain from n": sure[0] if sure else "no n of this run",
-                      f"largest n with at least {enough} data sets": ns[-1] if ns else "none"}
+        out[label] = {
+            "every pair certain from n": sure[0] if sure else "no n of this run",
+            f"largest n with at least {enough} data sets": ns[-1] if ns else "none",
+        }
     table = pd.DataFrame.from_dict(out, orient="index")
     table.index.name = MODEL
     return table
 
 
 def slow_table(compared: pd.DataFrame, n: int, slow: Sequence[str]) -> pd.DataFrame:
-    """At list length ``n``: the mean gap and the standardized gap of each pair under each slowly varying discount.
-    """
+    """At list length ``n``: the mean gap and the standardized gap of each pair under each slowly varying discount."""
     rows = compared[(compared["n"] == n) & compared["discount"].isin(slow)]
-    parts = {"mean gap (nDCG)": rounded(pivot(rows, ["label", "pair"], "discount", "mean_gap"), 4),
-             "standardized gap (mean / sd)": rounded(pivot(rows, ["label", "pair"], "discount", "std_gap"), 2)}
+    parts = {
+        "mean gap (nDCG)": rounded(pivot(rows, ["label", "pair"], "discount", "mean_gap"), 4),
+        "standardized gap (mean / sd)": rounded(pivot(rows, ["label", "pair"], "discount", "std_gap"), 2),
+    }
     wide = pd.concat(parts, axis=1)
     wide.index.names = [MODEL, PAIR]
     return wide
 
 
-def gap_ratios(results: Mapping[str, Any], slow: Sequence[str], n: int, *, seed: int,
-               n_resamples: int) -> pd.DataFrame:
+def gap_ratios(results: Mapping[str, Any], slow: Sequence[str], n: int, *, seed: int, n_resamples: int) -> pd.DataFrame:
     """Ratios of the mean gap and the standardized gap under each slower discount to ``log2``, at ``n``.
 
     One row per (model, pair, slower discount, statistic), from
@@ -97,10 +99,17 @@ def ratio_summary(ratios: pd.DataFrame) -> pd.DataFrame:
     out = []
     for (other, statistic), rows in ratios.groupby(["numerator", "statistic"], sort=False):
         above, below = int((rows["ratio_low"] > 1).sum()), int((rows["ratio_high"] < 1).sum())
-        out.append({"ratio": f"{other} / log2", "of the": names.get(statistic, statistic),
-                    "range over the cells": f"{rows['ratio'].min():.2f} to {rows['ratio'].max():.2f}",
-                    "interval above 1": above, "interval below 1": below,
-                    "interval contains 1": len(rows) - above - below, "cells (model, pair)": len(rows)})
+        out.append(
+            {
+                "ratio": f"{other} / log2",
+                "of the": names.get(statistic, statistic),
+                "range over the cells": f"{rows['ratio'].min():.2f} to {rows['ratio'].max():.2f}",
+                "interval above 1": above,
+                "interval below 1": below,
+                "interval contains 1": len(rows) - above - below,
+                "cells (model, pair)": len(rows),
+            }
+        )
     return pd.DataFrame(out).set_index(["ratio", "of the"])
 
 
@@ -116,15 +125,26 @@ def gap_theory_summary(gaps: pd.DataFrame, n: int, slow: Sequence[str]) -> pd.Da
     for (label, discount), part in rows.groupby(["label", "discount"], sort=False):
         first, finite = part["mean_gap"] / part["first_order_gap"], part["mean_gap"] / part["finite_n_gap"]
         inside = int(((part["finite_n_gap"] - part["mean_gap"]).abs() <= part["gap_ci_half"]).sum())
-        out.append({MODEL: label, "discount": discount,
-                    "simulated / first order": f"{first.min():.3f} to {first.max():.3f}",
-                    "simulated / finite-n theory": f"{finite.min():.3f} to {finite.max():.3f}",
-                    "finite-n theory inside the 95% interval": f"{inside} of {len(part)}"})
+        out.append(
+            {
+                MODEL: label,
+                "discount": discount,
+                "simulated / first order": f"{first.min():.3f} to {first.max():.3f}",
+                "simulated / finite-n theory": f"{finite.min():.3f} to {finite.max():.3f}",
+                "finite-n theory inside the 95% interval": f"{inside} of {len(part)}",
+            }
+        )
     return pd.DataFrame(out).set_index([MODEL, "discount"])
 
 
-def fast_discount_table(compared: pd.DataFrame, labels: Sequence[str], pairs: Sequence[Sequence[str]],
-                        discounts: Sequence[str], n0: int, n1: int) -> pd.DataFrame:
+def fast_discount_table(
+    compared: pd.DataFrame,
+    labels: Sequence[str],
+    pairs: Sequence[Sequence[str]],
+    discounts: Sequence[str],
+    n0: int,
+    n1: int,
+) -> pd.DataFrame:
     """The result table ``04_fast_discounts.csv``: per (model, pair, discount) the probabilities at n0 and n1.
 
     Columns: label, pair, discount, p_n0, p_n1, p_n1_ci (Wilson interval as text), tie_n1, worse_n1,
@@ -133,20 +153,26 @@ def fast_discount_table(compared: pd.DataFrame, labels: Sequence[str], pairs: Se
     keys = ["label", "pair", "discount"]
     order = pd.MultiIndex.from_product([list(labels), [f"{b} > {w}" for b, w in pairs], list(discounts)], names=keys)
     start, end = (compared[compared["n"] == n].set_index(keys).reindex(order) for n in (n0, n1))
-    return pd.DataFrame({
-        "p_n0": start["p_better"], "p_n1": end["p_better"],
-        "p_n1_ci": [f"[{low:.2f},{high:.2f}]" for low, high in zip(end["p_better_low"], end["p_better_high"],
-                                                                   strict=True)],
-        "tie_n1": end["p_tie"], "worse_n1": end["p_worse"], "std_gap_n0": start["std_gap"],
-        "std_gap_n1": end["std_gap"],
-    }).reset_index()
+    return pd.DataFrame(
+        {
+            "p_n0": start["p_better"],
+            "p_n1": end["p_better"],
+            "p_n1_ci": [
+                f"[{low:.2f},{high:.2f}]" for low, high in zip(end["p_better_low"], end["p_better_high"], strict=True)
+            ],
+            "tie_n1": end["p_tie"],
+            "worse_n1": end["p_worse"],
+            "std_gap_n0": start["std_gap"],
+            "std_gap_n1": end["std_gap"],
+        }
+    ).reset_index()
 
 
 def fast_p_table(compared: pd.DataFrame, n: int, discounts: Sequence[str]) -> pd.DataFrame:
-    """P(better ranker scores strictly higher) at ``n`` per (model, pair) and discount, chance cells marked.
-    """
-    return _p_grid(compared[(compared["n"] == n) & compared["discount"].isin(discounts)], "discount",
-                   f"discount (n = {n})")
+    """P(better ranker scores strictly higher) at ``n`` per (model, pair) and discount, chance cells marked."""
+    return _p_grid(
+        compared[(compared["n"] == n) & compared["discount"].isin(discounts)], "discount", f"discount (n = {n})"
+    )
 
 
 def fast_class_summary(fast: pd.DataFrame, replicates: int) -> pd.DataFrame:
@@ -164,19 +190,22 @@ def fast_class_summary(fast: pd.DataFrame, replicates: int) -> pd.DataFrame:
     out = []
     for (label, decay), rows in summary.groupby(["label", "decay"], sort=False):
         low, high = rows["wins"].min(), rows["wins"].max()
-        out.append({MODEL: label, "class of discount": decay,
-                    "P(correct) at n1, wins":
-                        f"{low}/{replicates}" + ("" if low == high else f" to {high}/{replicates}"),
-                    "exact ties at n1": value_range(rows["tie_n1"], 2),
-                    "worse ranker wins at n1": value_range(rows["worse_n1"], 2),
-                    "standardized gap at n0": value_range(rows["std_gap_n0"], 2),
-                    "standardized gap at n1": value_range(rows["std_gap_n1"], 2)})
+        out.append(
+            {
+                MODEL: label,
+                "class of discount": decay,
+                "P(correct) at n1, wins": f"{low}/{replicates}" + ("" if low == high else f" to {high}/{replicates}"),
+                "exact ties at n1": value_range(rows["tie_n1"], 2),
+                "worse ranker wins at n1": value_range(rows["worse_n1"], 2),
+                "standardized gap at n0": value_range(rows["std_gap_n0"], 2),
+                "standardized gap at n1": value_range(rows["std_gap_n1"], 2),
+            }
+        )
     return pd.DataFrame(out).set_index([MODEL, "class of discount"])
 
 
 def tail_gap(gap: np.ndarray, what: str) -> str:
-    """One sentence on the size of paired gaps: their median and largest absolute value.
-    """
+    """One sentence on the size of paired gaps: their median and largest absolute value."""
     size = np.abs(np.asarray(gap, dtype=float))
     return f"{what}: median |gap| {np.median(size):.1e}, largest {size.max():.1e}"
 
@@ -190,34 +219,62 @@ def full_profile_table(pairs: pd.DataFrame, discount: str = "log2") -> pd.DataFr
     out = []
     for label, rows in pairs[pairs["discount"] == discount].groupby("label", sort=False):
         first, last = rows[rows["n"] == rows["n"].min()], rows[rows["n"] == rows["n"].max()]
-        out.append({MODEL: label, f"smallest P at n = {int(first['n'].iloc[0])}": f"{first['p_better'].min():.2f}",
-                    "every pair certain from n": sure.loc[label, "every pair certain from n"],
-                    f"weakest Wilson lower bound at n = {int(last['n'].iloc[0])} (data sets)":
-                        f"{last['p_better_low'].min():.3f} ({int(last['replicates'].min())})",
-                    "standardized gap there": value_range(last["std_gap"], 0)})
+        out.append(
+            {
+                MODEL: label,
+                f"smallest P at n = {int(first['n'].iloc[0])}": f"{first['p_better'].min():.2f}",
+                "every pair certain from n": sure.loc[label, "every pair certain from n"],
+                f"weakest Wilson lower bound at n = {int(last['n'].iloc[0])} (data sets)": f"{last['p_better_low'].min():.3f} ({int(last['replicates'].min())})",
+                "standardized gap there": value_range(last["std_gap"], 0),
+            }
+        )
     return pd.DataFrame(out).set_index(MODEL)
 
 
 #: The pair tables' columns, in words, for the appendix.
-PAIR_COLUMNS = {"label": MODEL, "pair": PAIR, "discount": "discount", "n": N, "replicates": "data sets",
-                "p_better": "P(better higher)", "p_better_low": "Wilson low", "p_better_high": "Wilson high",
-                "p_tie": "P(exact tie)", "p_worse": "P(worse higher)", "mean_gap": "mean gap",
-                "std_gap": "standardized gap"}
+PAIR_COLUMNS = {
+    "label": MODEL,
+    "pair": PAIR,
+    "discount": "discount",
+    "n": N,
+    "replicates": "data sets",
+    "p_better": "P(better higher)",
+    "p_better_low": "Wilson low",
+    "p_better_high": "Wilson high",
+    "p_tie": "P(exact tie)",
+    "p_worse": "P(worse higher)",
+    "mean_gap": "mean gap",
+    "std_gap": "standardized gap",
+}
 #: The gap-against-theory tables' columns, in words, for the appendix.
-GAP_COLUMNS = {"label": MODEL, "pair": PAIR, "discount": "discount", "mean_gap": "mean gap",
-               "gap_ci_half": "95% CI half-width", "first_order_gap": "first-order gap",
-               "finite_n_gap": "finite-n theory gap", "gap_over_eps": "gap / eps_D(n)",
-               "c_difference": "c_worse - c_better"}
+GAP_COLUMNS = {
+    "label": MODEL,
+    "pair": PAIR,
+    "discount": "discount",
+    "mean_gap": "mean gap",
+    "gap_ci_half": "95% CI half-width",
+    "first_order_gap": "first-order gap",
+    "finite_n_gap": "finite-n theory gap",
+    "gap_over_eps": "gap / eps_D(n)",
+    "c_difference": "c_worse - c_better",
+}
 #: :func:`fast_discount_table`'s columns, in words, for the appendix.
-FAST_COLUMNS = {"label": MODEL, "pair": PAIR, "discount": "discount", "p_n0": "P(correct) at n0",
-                "p_n1": "P(correct) at n1", "p_n1_ci": "Wilson 95% at n1", "tie_n1": "P(exact tie) at n1",
-                "worse_n1": "P(worse higher) at n1", "std_gap_n0": "standardized gap at n0",
-                "std_gap_n1": "standardized gap at n1"}
+FAST_COLUMNS = {
+    "label": MODEL,
+    "pair": PAIR,
+    "discount": "discount",
+    "p_n0": "P(correct) at n0",
+    "p_n1": "P(correct) at n1",
+    "p_n1_ci": "Wilson 95% at n1",
+    "tie_n1": "P(exact tie) at n1",
+    "worse_n1": "P(worse higher) at n1",
+    "std_gap_n0": "standardized gap at n0",
+    "std_gap_n1": "standardized gap at n1",
+}
 
 
 def appendix_pairs(compared: pd.DataFrame) -> pd.DataFrame:
-    """Every (model, pair, discount, n) cell of the stacked pair tables, columns in words.
-    """
+    """Every (model, pair, discount, n) cell of the stacked pair tables, columns in words."""
     digits = {"mean_gap": 5, "std_gap": 2}
     return headed(compared, PAIR_COLUMNS, digits, index=["label", "pair", "n"])
 
@@ -240,12 +297,15 @@ def compare_pairs_with_theory(pair_table: pd.DataFrame, theory_table: pd.DataFra
     Returns pandas.DataFrame: columns: model, discount, decay, better, worse, n, mean_gap, gap_ci_half, finite_n_gap,
     first_order_gap, gap_over_eps, c_difference (the last three NaN unless the discount is slowly varying).
     """
+
     def side(name: str) -> pd.DataFrame:
         return theory_table[["discount", "ranker", "n", "finite_n", "c"]].rename(
-            columns={"ranker": name, "finite_n": f"finite_{name}", "c": f"c_{name}"})
+            columns={"ranker": name, "finite_n": f"finite_{name}", "c": f"c_{name}"}
+        )
 
-    merged = (pair_table.merge(side("better"), on=["discount", "better", "n"], how="inner")
-              .merge(side("worse"), on=["discount", "worse", "n"], how="inner"))
+    merged = pair_table.merge(side("better"), on=["discount", "better", "n"], how="inner").merge(
+        side("worse"), on=["discount", "worse", "n"], how="inner"
+    )
     slow = merged["decay"] == "slowly varying"
     c_difference = (merged["c_worse"] - merged["c_better"]).where(slow)
     out = merged[["model", "discount", "decay", "better", "worse", "n", "mean_gap"]].copy()

@@ -51,8 +51,7 @@ def sigma_window(model: str, first: str, beta: float = 0.5) -> tuple[float, floa
     c_first = theory.c_coefficient(model, first)
     limit_first = theory.power_limit(model, first, beta)
     zero = optimize.brentq(lambda s: theory.c_coefficient(model, _noisy(s)) - c_first, 1e-3, 100, xtol=1e-10)
-    half = optimize.brentq(lambda s: theory.power_limit(model, _noisy(s), beta) - limit_first, 1e-3, 100,
-                           xtol=1e-10)
+    half = optimize.brentq(lambda s: theory.power_limit(model, _noisy(s), beta) - limit_first, 1e-3, 100, xtol=1e-10)
     return half, zero
 
 
@@ -88,8 +87,12 @@ def _weighted(model: str, first: str, second: str, power: int) -> float:
         t = np.array([math.exp(-u)])
         return float((f(t) - g(t))[0]) * u**power * math.exp(-u)
 
-    return float(sum(integrate.quad(integrand, a, b, limit=200, epsabs=1e-13)[0]
-                     for a, b in zip(edges[:-1], edges[1:], strict=True)))
+    return float(
+        sum(
+            integrate.quad(integrand, a, b, limit=200, epsabs=1e-13)[0]
+            for a, b in zip(edges[:-1], edges[1:], strict=True)
+        )
+    )
 
 
 def first_order_table(model: str, first: str, seconds: Sequence[str]) -> pd.DataFrame:
@@ -107,15 +110,29 @@ def first_order_table(model: str, first: str, seconds: Sequence[str]) -> pd.Data
         c1, c2 = theory.c_coefficient(model, first), theory.c_coefficient(model, second)
         h1, h2 = theory.power_limit(model, first, 0.5), theory.power_limit(model, second, 0.5)
         j1, j2 = _weighted(model, first, second, 1), _weighted(model, first, second, 2)
-        rows.append(dict(model=model, first=first, second=second, c_first=c1, c_second=c2, delta_c=c2 - c1,
-                         half_first=h1, half_second=h2, j1=j1, j2=j2,
-                         slow_winner=first if c1 < c2 else second, half_winner=first if h1 > h2 else second,
-                         second_order_log_n=j2 / abs(j1) if j1 * j2 < 0 else math.nan))
+        rows.append(
+            dict(
+                model=model,
+                first=first,
+                second=second,
+                c_first=c1,
+                c_second=c2,
+                delta_c=c2 - c1,
+                half_first=h1,
+                half_second=h2,
+                j1=j1,
+                j2=j2,
+                slow_winner=first if c1 < c2 else second,
+                half_winner=first if h1 > h2 else second,
+                second_order_log_n=j2 / abs(j1) if j1 * j2 < 0 else math.nan,
+            )
+        )
     return pd.DataFrame(rows)
 
 
-def expected_gaps(model: str, first: str, seconds: Sequence[str], discounts: Sequence[str],
-                  ns: Sequence[int]) -> pd.DataFrame:
+def expected_gaps(
+    model: str, first: str, seconds: Sequence[str], discounts: Sequence[str], ns: Sequence[int]
+) -> pd.DataFrame:
     """``E nDCG(first) - E nDCG(second)`` from the finite-n theory, for every second ranker, discount and n.
 
     The expected gains of each ranker are computed once per n and shared by all discounts.
@@ -132,8 +149,18 @@ def expected_gaps(model: str, first: str, seconds: Sequence[str], discounts: Seq
         for i, second in enumerate(seconds, start=1):
             for j, d in enumerate(specs):
                 gap = float(values[0, j] - values[i, j])
-                rows.append(dict(model=str(model), first=first, second=second, discount=str(d), decay=d.decay,
-                                 n=int(n), gap=gap, preferred=first if gap > 0 else second if gap < 0 else "tie"))
+                rows.append(
+                    dict(
+                        model=str(model),
+                        first=first,
+                        second=second,
+                        discount=str(d),
+                        decay=d.decay,
+                        n=int(n),
+                        gap=gap,
+                        preferred=first if gap > 0 else second if gap < 0 else "tie",
+                    )
+                )
     return pd.DataFrame(rows)
 
 
@@ -159,10 +186,21 @@ def crossings(gaps: pd.DataFrame) -> pd.DataFrame:
             x0, x1 = math.log(n[i - 1]), math.log(n[i])
             crossing = float(round(math.exp(x0 + (x1 - x0) * gap[i - 1] / (gap[i - 1] - gap[i]))))
         head = group.iloc[0]
-        rows.append(dict(model=head["model"], first=head["first"], second=second, discount=discount,
-                         decay=head["decay"], n_min=int(n[0]), n_max=int(n[-1]),
-                         preferred_at_n_min=head["preferred"], preferred_at_n_max=group["preferred"].iloc[-1],
-                         crossing_n=crossing, changes=int(changed.size)))
+        rows.append(
+            dict(
+                model=head["model"],
+                first=head["first"],
+                second=second,
+                discount=discount,
+                decay=head["decay"],
+                n_min=int(n[0]),
+                n_max=int(n[-1]),
+                preferred_at_n_min=head["preferred"],
+                preferred_at_n_max=group["preferred"].iloc[-1],
+                crossing_n=crossing,
+                changes=int(changed.size),
+            )
+        )
     return pd.DataFrame(rows)
 
 
@@ -181,7 +219,8 @@ def agreement_table(decisions: pd.DataFrame, gaps: pd.DataFrame, crossing_table:
     far_factor, share = threshold("crossing_far_factor"), threshold("majority_share")
     out = decisions.merge(gaps[["second", "discount", "n", "preferred"]], on=["second", "discount", "n"], how="left")
     out = out.rename(columns={"preferred": "expected"}).merge(
-        crossing_table[["second", "discount", "crossing_n"]], on=["second", "discount"], how="left")
+        crossing_table[["second", "discount", "crossing_n"]], on=["second", "discount"], how="left"
+    )
     c = out["crossing_n"]
     out["far"] = c.isna() | (out["n"] <= c / far_factor) | (out["n"] >= c * far_factor)
     first_wins, second_wins = out["p_first_low"] > share, out["p_first_high"] < 1 - share
@@ -214,10 +253,22 @@ def asymptotic_table(decisions: pd.DataFrame, first_order: pd.DataFrame) -> pd.D
         else:
             winner = ""
         majority = r.first if r.p_first_low > share else r.second if r.p_first_high < 1 - share else "undecided"
-        rows.append(dict(first=r.first, second=r.second, discount=r.discount, decay=decay, n=int(r.n),
-                         replicates=int(r.replicates), p_first=r.p_first, p_first_low=r.p_first_low,
-                         p_first_high=r.p_first_high, majority=majority, first_order_winner=winner,
-                         agrees=float(majority == winner) if winner else math.nan))
+        rows.append(
+            dict(
+                first=r.first,
+                second=r.second,
+                discount=r.discount,
+                decay=decay,
+                n=int(r.n),
+                replicates=int(r.replicates),
+                p_first=r.p_first,
+                p_first_low=r.p_first_low,
+                p_first_high=r.p_first_high,
+                majority=majority,
+                first_order_winner=winner,
+                agrees=float(majority == winner) if winner else math.nan,
+            )
+        )
     return pd.DataFrame(rows)
 
 
@@ -234,24 +285,33 @@ def reliable_n(decisions: pd.DataFrame, first_order: pd.DataFrame, discount: str
     """
     lower = threshold("reliable_lower")
     rows = []
-    for (winner, other), group in decisions[decisions["discount"] == discount].groupby(["first", "second"],
-                                                                                       sort=False):
+    for (winner, other), group in decisions[decisions["discount"] == discount].groupby(["first", "second"], sort=False):
         group = group.sort_values("n")
-        fo = first_order[((first_order["first"] == winner) & (first_order["second"] == other))
-                         | ((first_order["first"] == other) & (first_order["second"] == winner))].iloc[0]
+        fo = first_order[
+            ((first_order["first"] == winner) & (first_order["second"] == other))
+            | ((first_order["first"] == other) & (first_order["second"] == winner))
+        ].iloc[0]
         if fo["slow_winner"] != winner:
             raise ValueError(f"decisions must put the first-order winner first: {fo['slow_winner']!r}, not {winner!r}")
         failed = np.flatnonzero((group["p_first_low"] < lower).to_numpy())
         start = 0 if failed.size == 0 else failed[-1] + 1
-        rows.append(dict(winner=winner, other=other, delta_c=float(fo["delta_c"]),
-                         n_reliable=float(group["n"].iloc[start]) if start < len(group) else math.nan,
-                         p_last=float(group["p_first"].iloc[-1]), p_last_low=float(group["p_first_low"].iloc[-1]),
-                         replicates_last=int(group["replicates"].iloc[-1])))
+        rows.append(
+            dict(
+                winner=winner,
+                other=other,
+                delta_c=float(fo["delta_c"]),
+                n_reliable=float(group["n"].iloc[start]) if start < len(group) else math.nan,
+                p_last=float(group["p_first"].iloc[-1]),
+                p_last_low=float(group["p_first_low"].iloc[-1]),
+                replicates_last=int(group["replicates"].iloc[-1]),
+            )
+        )
     return pd.DataFrame(rows)
 
 
-def law_slope(first_order: pd.DataFrame, crossing_table: pd.DataFrame, discount: str = "log2",
-              points: int = 3) -> dict[str, float]:
+def law_slope(
+    first_order: pd.DataFrame, crossing_table: pd.DataFrame, discount: str = "log2", points: int = 3
+) -> dict[str, float]:
     """Slope of ``ln n_c`` (the expected crossing) against ``J2/|J1|`` over the ``points`` pairs nearest equality.
 
     The second-order expansion (module docstring) predicts the slope ``k_D`` (1 for log2) as
@@ -261,7 +321,8 @@ def law_slope(first_order: pd.DataFrame, crossing_table: pd.DataFrame, discount:
     the threshold ``law_slope_factor``; NaN with fewer than 2 points).
     """
     merged = first_order[["second", "second_order_log_n"]].merge(
-        crossing_table[crossing_table["discount"] == discount][["second", "crossing_n"]], on="second")
+        crossing_table[crossing_table["discount"] == discount][["second", "crossing_n"]], on="second"
+    )
     merged = merged[np.isfinite(merged["second_order_log_n"]) & np.isfinite(merged["crossing_n"])]
     merged = merged.sort_values("second_order_log_n").tail(points)
     out = dict(slope=math.nan, points=len(merged), x_min=math.nan, x_max=math.nan, agrees=math.nan)
@@ -269,8 +330,12 @@ def law_slope(first_order: pd.DataFrame, crossing_table: pd.DataFrame, discount:
         x, y = merged["second_order_log_n"].to_numpy(), np.log(merged["crossing_n"].to_numpy())
         slope = float(np.polyfit(x, y, 1)[0])
         factor = threshold("law_slope_factor")
-        out.update(slope=round(slope, 12), x_min=float(x.min()), x_max=float(x.max()),
-                   agrees=float(1 / factor <= slope <= factor))
+        out.update(
+            slope=round(slope, 12),
+            x_min=float(x.min()),
+            x_max=float(x.max()),
+            agrees=float(1 / factor <= slope <= factor),
+        )
     return out
 
 
@@ -281,26 +346,35 @@ def preference_table(agreement: pd.DataFrame) -> pd.DataFrame:
     Rankers are shortened to their kind (``gated``, ``noisy``); ``-`` marks an undecided majority, ``*`` a cell
     within the threshold ``crossing_far_factor`` of a predicted crossing (not judged).
     """
+
     def short(name: str) -> str:
         return "-" if name == "undecided" else name.split("(")[0]
 
-    cells = agreement.assign(cell=[f"{short(e)} / {short(m)}" + ("" if far else " *")
-                                   for e, m, far in zip(agreement["expected"], agreement["majority"],
-                                                        agreement["far"], strict=True)])
+    cells = agreement.assign(
+        cell=[
+            f"{short(e)} / {short(m)}" + ("" if far else " *")
+            for e, m, far in zip(agreement["expected"], agreement["majority"], agreement["far"], strict=True)
+        ]
+    )
     wide = cells.pivot_table(index="discount", columns="n", values="cell", aggfunc="first", sort=False)
     wide.columns = [f"n = {n}" for n in wide.columns]
     return wide
 
 
-def family_table(first_order: pd.DataFrame, crossing_table: pd.DataFrame,
-                 reliable: dict[str, pd.DataFrame], discounts: Sequence[str]) -> pd.DataFrame:
+def family_table(
+    first_order: pd.DataFrame, crossing_table: pd.DataFrame, reliable: dict[str, pd.DataFrame], discounts: Sequence[str]
+) -> pd.DataFrame:
     """Section 3 as one table: per second ranker, the first-order difference, the expected crossings of the
     slowly varying ``discounts`` (finite-n theory) and, per model label, the simulated n from which log2
     decides reliably (``-``: not within the simulated n; ``not simulated``: a noise level of the theory only).
     """
-    out = pd.DataFrame({"noisy ranker": first_order["second"],
-                        "|c_gated - c_noisy|": [round(abs(float(v)), 4) for v in first_order["delta_c"]],
-                        "J2/|J1|": [round(float(v), 2) for v in first_order["second_order_log_n"]]})
+    out = pd.DataFrame(
+        {
+            "noisy ranker": first_order["second"],
+            "|c_gated - c_noisy|": [round(abs(float(v)), 4) for v in first_order["delta_c"]],
+            "J2/|J1|": [round(float(v), 2) for v in first_order["second_order_log_n"]],
+        }
+    )
 
     def n_text(value: float) -> str:
         return "-" if not math.isfinite(value) else f"{value:.0f}"
@@ -310,13 +384,19 @@ def family_table(first_order: pd.DataFrame, crossing_table: pd.DataFrame,
         out[f"expected crossing, {d}"] = [n_text(rows["crossing_n"].get(s, math.nan)) for s in out["noisy ranker"]]
     for label, table in reliable.items():
         rows = table.set_index("winner")
-        out[f"log2 reliable from n ({label})"] = [n_text(rows["n_reliable"][s]) if s in rows.index else "not simulated"
-                                                  for s in out["noisy ranker"]]
+        out[f"log2 reliable from n ({label})"] = [
+            n_text(rows["n_reliable"][s]) if s in rows.index else "not simulated" for s in out["noisy ranker"]
+        ]
     return out
 
 
-def answer_lines(agreement: pd.DataFrame, asymptotic: pd.DataFrame, reliable: dict[str, pd.DataFrame],
-                 slope: dict[str, float], n_max: int) -> list[str]:
+def answer_lines(
+    agreement: pd.DataFrame,
+    asymptotic: pd.DataFrame,
+    reliable: dict[str, pd.DataFrame],
+    slope: dict[str, float],
+    n_max: int,
+) -> list[str]:
     """The notebook's answers: the finite-n predictions against the simulated majorities, the asymptotic
     agreement of the slowly varying discounts (and r^-1/2's disagreement), and how far out log2's reliable
     decision moves as the first-order constants approach each other.
@@ -325,24 +405,35 @@ def answer_lines(agreement: pd.DataFrame, asymptotic: pd.DataFrame, reliable: di
     for label, rows in agreement.groupby("label", sort=False):
         judged = rows[rows["far"]]
         decided = judged[judged["decided"]]
-        lines.append(f"{label} top: far from a predicted crossing, the simulated majority picks the ranker the "
-                     f"finite-n theory picks in {int(decided['agrees'].sum())} of {len(decided)} decided cells "
-                     f"({len(judged) - len(decided)} more undecided).")
+        lines.append(
+            f"{label} top: far from a predicted crossing, the simulated majority picks the ranker the "
+            f"finite-n theory picks in {int(decided['agrees'].sum())} of {len(decided)} decided cells "
+            f"({len(judged) - len(decided)} more undecided)."
+        )
     for label, rows in asymptotic.groupby("label", sort=False):
         judged = rows[rows["first_order_winner"] != ""]
         picks = "; ".join(f"{r.discount}: {r.majority} ({r.first_order_winner})" for r in judged.itertuples())
-        lines.append(f"{label} top, n = {int(rows['n'].max())}, the ranker most data sets pick (first-order winner): "
-                     f"{picks}; "
-                     f"as the first-order theory says in {int(judged['agrees'].sum())} of {len(judged)}.")
+        lines.append(
+            f"{label} top, n = {int(rows['n'].max())}, the ranker most data sets pick (first-order winner): "
+            f"{picks}; "
+            f"as the first-order theory says in {int(judged['agrees'].sum())} of {len(judged)}."
+        )
     for label, table in reliable.items():
-        parts = [f"{abs(r.delta_c):.3f}: " + (f"n = {r.n_reliable:.0f}" if math.isfinite(r.n_reliable)
-                                              else f"not by n = {n_max}")
-                 for r in table.sort_values("delta_c").itertuples()]
-        lines.append(f"{label} top, log2 picks the first-order winner reliably, by |c_gated - c_noisy|: "
-                     + "; ".join(parts) + ".")
+        parts = [
+            f"{abs(r.delta_c):.3f}: "
+            + (f"n = {r.n_reliable:.0f}" if math.isfinite(r.n_reliable) else f"not by n = {n_max}")
+            for r in table.sort_values("delta_c").itertuples()
+        ]
+        lines.append(
+            f"{label} top, log2 picks the first-order winner reliably, by |c_gated - c_noisy|: "
+            + "; ".join(parts)
+            + "."
+        )
     if math.isfinite(slope["slope"]):
-        lines.append(f"Expected crossing under log2: ln n_c against J2/|J1| has slope {slope['slope']:.2f} over the "
-                     f"{int(slope['points'])} pairs nearest equality (second-order expansion: 1; within the factor "
-                     f"{threshold('law_slope_factor'):g}: {bool(slope['agrees'])}), so the n needed grows like "
-                     f"exp(J2 / |J1|) as the first-order constants meet.")
+        lines.append(
+            f"Expected crossing under log2: ln n_c against J2/|J1| has slope {slope['slope']:.2f} over the "
+            f"{int(slope['points'])} pairs nearest equality (second-order expansion: 1; within the factor "
+            f"{threshold('law_slope_factor'):g}: {bool(slope['agrees'])}), so the n needed grows like "
+            f"exp(J2 / |J1|) as the first-order constants meet."
+        )
     return lines

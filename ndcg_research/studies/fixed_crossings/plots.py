@@ -35,16 +35,24 @@ def gain_profile_panel(profiles: Mapping[str, Any], crossings: Sequence[float]) 
         ax.plot(t, round_significant(g(t)), LINESTYLES[c % len(LINESTYLES)], color=f"C{c}", lw=1.6, label=name)
     for depth in crossings:
         ax.axvline(round_significant(depth), color="0.4", lw=0.8, ls=":")
-        ax.annotate(f"t = {depth:.3g}", (depth, 0.02), xycoords=("data", "axes fraction"), rotation=90,
-                    fontsize=8, ha="right", va="bottom")
+        ax.annotate(
+            f"t = {depth:.3g}",
+            (depth, 0.02),
+            xycoords=("data", "axes fraction"),
+            rotation=90,
+            fontsize=8,
+            ha="right",
+            va="bottom",
+        )
     ax.set(xscale="log", xlabel="relative rank t (share of the list above the item)", ylabel="expected gain g(t)")
     fig.legend(loc="outside lower center", ncols=len(profiles), fontsize=9, frameon=False)
     fig.suptitle("Expected gain profiles (dotted: where they cross)", fontsize=11)
     return fig
 
 
-def preference_panels(decisions: Mapping[str, pd.DataFrame], crossing_table: pd.DataFrame,
-                      discounts: Sequence[str]) -> Figure:
+def preference_panels(
+    decisions: Mapping[str, pd.DataFrame], crossing_table: pd.DataFrame, discounts: Sequence[str]
+) -> Figure:
     """Per model: the share of data sets on which the first ranker scores higher (Wilson 95%) against n, one line
     per discount; the finite-n theory's crossings as markers on the one-half line.
     """
@@ -59,8 +67,14 @@ def preference_panels(decisions: Mapping[str, pd.DataFrame], crossing_table: pd.
             rows = select(decisions[label], discount=d, first=first, second=second)
             n, p = plotted_column(rows, "n"), plotted_column(rows, "p_first")
             line = ax.plot(n, p, "o-", color=colors[d], ms=3, lw=1.2)[0]
-            ax.fill_between(n, plotted_column(rows, "p_first_low"),
-                            plotted_column(rows, "p_first_high"), color=colors[d], alpha=0.12, lw=0)
+            ax.fill_between(
+                n,
+                plotted_column(rows, "p_first_low"),
+                plotted_column(rows, "p_first_high"),
+                color=colors[d],
+                alpha=0.12,
+                lw=0,
+            )
             handles.append((line, d))
             where = crossing_n(crossing_table, first, second, d)
             if math.isfinite(where):
@@ -88,24 +102,57 @@ def crossing_growth_panel(family: pd.DataFrame, reliable: pd.DataFrame, n_max: i
     colors = decay_colors(discounts)
     for d in discounts:
         rows = family[family["discount"] == d].sort_values("abs_delta_c")
-        ax.plot(plotted_column(rows, "abs_delta_c"),
-                plotted_column(rows, "crossing_n"), "o-", color=colors[d], ms=4, lw=1.3,
-                label=f"{d}: expected crossing (theory)")
+        ax.plot(
+            plotted_column(rows, "abs_delta_c"),
+            plotted_column(rows, "crossing_n"),
+            "o-",
+            color=colors[d],
+            ms=4,
+            lw=1.3,
+            label=f"{d}: expected crossing (theory)",
+        )
     above = 1.8 * n_max  # where "not reached within the simulated n" is drawn, above the line at n_max
     for m, (label, rows) in enumerate(reliable.groupby("label", sort=False)):
         x = plotted_column(rows, "abs_delta_c")
         y = plotted_column(rows, "n_reliable")
         seen, color, marker = np.isfinite(y), ("C3", "C1")[m % 2], PAIR_MARKERS[m % len(PAIR_MARKERS)]
-        ax.plot(x[seen], y[seen], marker, color=color, ms=8, ls="none", mfc="none", mew=1.5,
-                label=f"log2 decides reliably from n ({label} top, simulated)")
+        ax.plot(
+            x[seen],
+            y[seen],
+            marker,
+            color=color,
+            ms=8,
+            ls="none",
+            mfc="none",
+            mew=1.5,
+            label=f"log2 decides reliably from n ({label} top, simulated)",
+        )
         if (~seen).any():
-            ax.plot(x[~seen], np.full(int((~seen).sum()), above), marker, color=color, ms=7, ls="none",
-                    label=f"not reliable within the simulated n ({label} top)")
+            ax.plot(
+                x[~seen],
+                np.full(int((~seen).sum()), above),
+                marker,
+                color=color,
+                ms=7,
+                ls="none",
+                label=f"not reliable within the simulated n ({label} top)",
+            )
     ax.axhline(n_max, color="0.5", lw=0.8, ls=":")
-    ax.annotate(f"largest simulated n = {n_max}", (1.0, n_max), xycoords=("axes fraction", "data"), ha="right",
-                va="bottom", fontsize=8, color="0.35")
-    ax.set(xscale="log", yscale="log", xlabel="|c(gated) - c(noisy)|: difference of the first-order constants",
-           ylabel="list length n")
+    ax.annotate(
+        f"largest simulated n = {n_max}",
+        (1.0, n_max),
+        xycoords=("axes fraction", "data"),
+        ha="right",
+        va="bottom",
+        fontsize=8,
+        color="0.35",
+    )
+    ax.set(
+        xscale="log",
+        yscale="log",
+        xlabel="|c(gated) - c(noisy)|: difference of the first-order constants",
+        ylabel="list length n",
+    )
     ax.invert_xaxis()
     fig.legend(loc="outside lower center", ncols=2, fontsize=8.5, frameon=False)
     fig.suptitle("As the first-order constants approach each other (right), the decision moves out", fontsize=11)

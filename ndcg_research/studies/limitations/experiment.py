@@ -53,7 +53,10 @@ def _probabilities(grade_probs: Sequence[float]) -> np.ndarray:
 
 
 def random_graded_lists(
-    n_lists: int, length: int, grade_probs: Sequence[float] = (0.5, 0.2, 0.2, 0.1), *,
+    n_lists: int,
+    length: int,
+    grade_probs: Sequence[float] = (0.5, 0.2, 0.2, 0.1),
+    *,
     seed: int | np.random.Generator,
 ) -> np.ndarray:
     """Draw ``n_lists`` ranked lists of i.i.d. grades 0, 1, 2, ... with probabilities ``grade_probs``.
@@ -187,8 +190,9 @@ class PoolingCollection:
     names: list[str] = field(default_factory=list)
 
 
-def simulate_pooling_collection(model: PoolingModel, n_queries: int, *, seed: int, replicate: int = 0
-                                ) -> PoolingCollection:
+def simulate_pooling_collection(
+    model: PoolingModel, n_queries: int, *, seed: int, replicate: int = 0
+) -> PoolingCollection:
     """Draw one collection of ``n_queries`` queries from ``model``.
 
     ``n_queries``: number of queries, >= 1; ``seed``: the study's seed, >= 0; ``replicate``: replicate number: the
@@ -285,9 +289,7 @@ def evaluate_runs(
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedNDCGWarning)  # counted in zero_ideal instead
         pooled = score(np.where(seen_flat, rel_flat, 0.0), k, ideal=np.tile(ideal_observed, tile))
-        condensed = score(
-            np.where(seen_flat, rel_flat, 0.0), k, ideal=np.tile(ideal_observed, tile), judged=seen_flat
-        )
+        condensed = score(np.where(seen_flat, rel_flat, 0.0), k, ideal=np.tile(ideal_observed, tile), judged=seen_flat)
     shape = (n_systems, n_queries)
     return {
         "true": true.reshape(shape),
@@ -302,8 +304,17 @@ METHODS = ("true", "unjudged = 0", "condensed")
 
 
 def _one_replicate(
-    replicate: int, *, model: PoolingModel, depths: Sequence[int], n_queries: int, seed: int, k: int | None,
-    run_length: int, gain: str, discount: str, pool_novel: bool,
+    replicate: int,
+    *,
+    model: PoolingModel,
+    depths: Sequence[int],
+    n_queries: int,
+    seed: int,
+    k: int | None,
+    run_length: int,
+    gain: str,
+    discount: str,
+    pool_novel: bool,
 ) -> dict[str, np.ndarray]:
     collection = simulate_pooling_collection(model, n_queries, seed=seed, replicate=replicate)
     pooled_scores = collection.scores if pool_novel else collection.scores[: model.n_pooled]
@@ -314,14 +325,19 @@ def _one_replicate(
     relevant = collection.grades > 0
     for i, depth in enumerate(depths):  # a handful of depths; the work inside is vectorised
         judged = pool_judged(pooled_scores, depth)
-        out = evaluate_runs(collection.grades, collection.scores, judged, k=k, run_length=run_length,
-                            gain=gain, discount=discount)
+        out = evaluate_runs(
+            collection.grades, collection.scores, judged, k=k, run_length=run_length, gain=gain, discount=discount
+        )
         means[i] = [out[m].mean(axis=1) for m in METHODS]
         judged_fraction[i] = judged.mean()
         relevant_judged[i] = (judged & relevant).sum() / relevant.sum()
         zero_ideal[i] = out["zero_ideal"]
-    return {"means": means, "judged_fraction": judged_fraction, "relevant_judged": relevant_judged,
-            "zero_ideal": zero_ideal}
+    return {
+        "means": means,
+        "judged_fraction": judged_fraction,
+        "relevant_judged": relevant_judged,
+        "zero_ideal": zero_ideal,
+    }
 
 
 def pooling_experiment(
@@ -355,8 +371,18 @@ def pooling_experiment(
     (replicates, n_depths); ``"zero_ideal"``: total queries with no relevant document judged per depth; ``"depths"``,
     ``"methods"``, ``"systems"``, ``"parameters"``.
     """
-    one = functools.partial(_one_replicate, model=model, depths=depths, n_queries=n_queries, seed=seed, k=k,
-                            run_length=run_length, gain=gain, discount=discount, pool_novel=pool_novel)
+    one = functools.partial(
+        _one_replicate,
+        model=model,
+        depths=depths,
+        n_queries=n_queries,
+        seed=seed,
+        k=k,
+        run_length=run_length,
+        gain=gain,
+        discount=discount,
+        pool_novel=pool_novel,
+    )
     done = dict(parallel_map(one, range(replicates), n_jobs=n_jobs))
     results = [done[r] for r in range(replicates)]
     return {
@@ -367,9 +393,18 @@ def pooling_experiment(
         "depths": depths,
         "methods": list(METHODS),
         "systems": model.system_names,
-        "parameters": {**asdict(model), "depths": depths, "n_queries": n_queries, "replicates": replicates,
-                       "seed": seed, "k": k, "run_length": run_length, "gain": str(gain), "discount": str(discount),
-                       "pool_novel": pool_novel},
+        "parameters": {
+            **asdict(model),
+            "depths": depths,
+            "n_queries": n_queries,
+            "replicates": replicates,
+            "seed": seed,
+            "k": k,
+            "run_length": run_length,
+            "gain": str(gain),
+            "discount": str(discount),
+            "pool_novel": pool_novel,
+        },
     }
 
 
@@ -386,5 +421,9 @@ def summarize_bias(means: Any, *, confidence: float = CONFIDENCE) -> dict[str, n
     if array.shape[-2] != len(METHODS):
         raise ValueError(f"means must have shape (replicates, ..., {len(METHODS)}, n_systems), got {array.shape}")
     bias = mean_interval(array[..., 1:, :] - array[..., :1, :], confidence=confidence)
-    return {"bias": bias["mean"], "low": bias["ci_low"], "high": bias["ci_high"],
-            "true": array[:, ..., 0, :].mean(axis=0)}
+    return {
+        "bias": bias["mean"],
+        "low": bias["ci_low"],
+        "high": bias["ci_high"],
+        "true": array[:, ..., 0, :].mean(axis=0),
+    }

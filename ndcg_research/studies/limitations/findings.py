@@ -22,12 +22,20 @@ def truncation(results: Results) -> Measured:
     table = results.table("06_truncation.csv").set_index("convention")
     own = table.loc["own ideal, whole list"]
     common = table.loc["all judgments, @k"]
-    verdict = ("holds with qualification" if own["p_short_geq_long"] > 0 and common["p_short_gt_long"] == 0
-               else "holds" if own["p_short_geq_long"] > 0 else "does not hold")
+    verdict = (
+        "holds with qualification"
+        if own["p_short_geq_long"] > 0 and common["p_short_gt_long"] == 0
+        else "holds"
+        if own["p_short_geq_long"] > 0
+        else "does not hold"
+    )
     return Measured(
         verdict,
-        {"own_geq": number(own["p_short_geq_long"], 3), "own_gt": number(own["p_short_gt_long"], 3),
-         "common_gt": number(common["p_short_gt_long"], 3)},
+        {
+            "own_geq": number(own["p_short_geq_long"], 3),
+            "own_gt": number(own["p_short_gt_long"], 3),
+            "common_gt": number(common["p_short_gt_long"], 3),
+        },
         {"own_geq": float(own["p_short_geq_long"])},
     )
 
@@ -53,13 +61,22 @@ def pooling_bias(results: Results) -> Measured:
     true = order[(order["depth"] == shallow) & (order["method"] == "true")].iloc[0]
     under = nov["high"] < 0
     flipped = (flip["high"] < 0.5 < true["low"]) or (true["high"] < 0.5 < flip["low"])
-    verdict = ("holds with qualification" if under and pooled_up["low"] > 0 else "holds" if under else "does not hold")
+    verdict = "holds with qualification" if under and pooled_up["low"] > 0 else "holds" if under else "does not hold"
     return Measured(
         verdict,
-        {"collections": int(nov["collections"]), "shallow": shallow, "deep": deep, "bias": number(nov["bias"], 3),
-         "bias_low": number(nov["low"], 3), "bias_high": number(nov["high"], 3),
-         "bias_deep": number(nov_deep["bias"], 2), "pooled_up": number(pooled_up["bias"], 3),
-         "bias_short": number(nov["bias"], 2), "flipped": _ahead(flip), "truly": _ahead(true),
-         "order": "order flipped" if flipped else "order not shown to flip (95% intervals)"},
+        {
+            "collections": int(nov["collections"]),
+            "shallow": shallow,
+            "deep": deep,
+            "bias": number(nov["bias"], 3),
+            "bias_low": number(nov["low"], 3),
+            "bias_high": number(nov["high"], 3),
+            "bias_deep": number(nov_deep["bias"], 2),
+            "pooled_up": number(pooled_up["bias"], 3),
+            "bias_short": number(nov["bias"], 2),
+            "flipped": _ahead(flip),
+            "truly": _ahead(true),
+            "order": "order flipped" if flipped else "order not shown to flip (95% intervals)",
+        },
         {"novel_bias_shallow": float(nov["bias"])},
     )

@@ -16,8 +16,15 @@ from ...pipeline.style import (
 from ...stats import wilson_interval
 
 
-def appending_panels(extras: Sequence[int], example: Mapping[str, Sequence[float]], random_extras: Sequence[int],
-                     random: Mapping[str, Sequence[float]], *, title_example: str, title_random: str) -> Figure:
+def appending_panels(
+    extras: Sequence[int],
+    example: Mapping[str, Sequence[float]],
+    random_extras: Sequence[int],
+    random: Mapping[str, Sequence[float]],
+    *,
+    title_example: str,
+    title_random: str,
+) -> Figure:
     """nDCG and precision as non-relevant documents are added: the worked example (left; appended at
     the end, or inserted at the top) and the mean over random lists (right).
 
@@ -39,27 +46,39 @@ def appending_panels(extras: Sequence[int], example: Mapping[str, Sequence[float
     return fig
 
 
-def truncation_violins(differences: Mapping[str, np.ndarray], p_short_wins: Mapping[str, float], *,
-                       short_length: int, list_length: int) -> Figure:
+def truncation_violins(
+    differences: Mapping[str, np.ndarray], p_short_wins: Mapping[str, float], *, short_length: int, list_length: int
+) -> Figure:
     """Distribution of nDCG(prefix) - nDCG(whole list) under each convention (violins with extremes
     and median).
     """
     names = list(differences)
     fig = Figure(figsize=(9.5, 4.0), layout="constrained")
     ax = fig.subplots()
-    ax.violinplot([round_significant(differences[n]) for n in names], orientation="horizontal", showmedians=True,
-                  widths=0.8)
+    ax.violinplot(
+        [round_significant(differences[n]) for n in names], orientation="horizontal", showmedians=True, widths=0.8
+    )
     ax.axvline(0, color="0.3", lw=1)
     ax.set_yticks(np.arange(1, len(names) + 1), [f"{n}\nP(short ≥ long) = {p_short_wins[n]:.3f}" for n in names])
     count = len(next(iter(differences.values())))
-    ax.set(xlabel=f"nDCG(first {short_length}) − nDCG(all {list_length})   (> 0: the short list wins)",
-           title=f"Same documents, same order, different length ({count} random lists missing a relevant document)")
+    ax.set(
+        xlabel=f"nDCG(first {short_length}) − nDCG(all {list_length})   (> 0: the short list wins)",
+        title=f"Same documents, same order, different length ({count} random lists missing a relevant document)",
+    )
     return fig
 
 
-def pooling_bias_panels(depths: Sequence[int], bias: Mapping[str, np.ndarray], control: Mapping[str, np.ndarray],
-                        order: Mapping[str, Sequence[float]], *, best: int, novel: int, k: int,
-                        replicates: int) -> Figure:
+def pooling_bias_panels(
+    depths: Sequence[int],
+    bias: Mapping[str, np.ndarray],
+    control: Mapping[str, np.ndarray],
+    order: Mapping[str, Sequence[float]],
+    *,
+    best: int,
+    novel: int,
+    k: int,
+    replicates: int,
+) -> Figure:
     """Left: bias of nDCG@k (estimate - true) by pool depth with 95% intervals, for the best pooled and
     the novel system, unjudged = 0 and condensed, and the control (novel pooled too). Right: the share
     of collections in which the novel system is ranked above the best pooled one.
@@ -80,22 +99,46 @@ def pooling_bias_panels(depths: Sequence[int], bias: Mapping[str, np.ndarray], c
         centre, low, high = (round_significant(table[key][:, e, s]) for key in ("bias", "low", "high"))
         widest = max(widest, float(np.max(high - low)) / 2)
         ls, marker, _ = system[s]
-        ax1.errorbar(x, centre, yerr=error_bar_lengths(centre, low, high), color=method[label], ls=ls, marker=marker,
-                     ms=4,
-                     capsize=3, lw=1.4)
+        ax1.errorbar(
+            x,
+            centre,
+            yerr=error_bar_lengths(centre, low, high),
+            color=method[label],
+            ls=ls,
+            marker=marker,
+            ms=4,
+            capsize=3,
+            lw=1.4,
+        )
     ax1.axhline(0, color="0.3", lw=1)
-    ax1.set(xscale="log", xlabel="pool depth", ylabel=f"bias of nDCG@{k} (estimate − true)",
-            title=f"Bias: mean over {replicates} collections, bars 95% intervals\n"
-                  f"(the largest half-width is {widest:.3f})")
+    ax1.set(
+        xscale="log",
+        xlabel="pool depth",
+        ylabel=f"bias of nDCG@{k} (estimate − true)",
+        title=f"Bias: mean over {replicates} collections, bars 95% intervals\n(the largest half-width is {widest:.3f})",
+    )
     dodge = 10 ** (0.025 * (np.arange(len(order)) - (len(order) - 1) / 2))  # bars at 0 and 1 side by side
     for (label, shares), shift in zip(order.items(), dodge, strict=False):
         p = round_significant(shares)
         bounds = np.array([wilson_interval(int(round(v * replicates)), replicates) for v in p])
-        ax2.errorbar(x * shift, p, yerr=error_bar_lengths(p, bounds[:, 0], bounds[:, 1]), color=method.get(label, "C2"),
-                     ls="-",
-                     marker="o", ms=4, capsize=3, lw=1.4)
-    ax2.set(xscale="log", xlabel="pool depth", ylabel="P(novel ranked above best pooled)", ylim=(-0.03, 1.03),
-            title=f"Is the better, unpooled system recognised?\n(share of {replicates} collections, Wilson 95%)")
+        ax2.errorbar(
+            x * shift,
+            p,
+            yerr=error_bar_lengths(p, bounds[:, 0], bounds[:, 1]),
+            color=method.get(label, "C2"),
+            ls="-",
+            marker="o",
+            ms=4,
+            capsize=3,
+            lw=1.4,
+        )
+    ax2.set(
+        xscale="log",
+        xlabel="pool depth",
+        ylabel="P(novel ranked above best pooled)",
+        ylim=(-0.03, 1.03),
+        title=f"Is the better, unpooled system recognised?\n(share of {replicates} collections, Wilson 95%)",
+    )
     handles = [Line2D([], [], color=color, lw=2.5) for color in method.values()]
     handles += [Line2D([], [], color="0.3", ls=ls, marker=marker, ms=5) for ls, marker, _ in system.values()]
     labels = [f"scored: {label}" for label in method] + [name for _, _, name in system.values()]

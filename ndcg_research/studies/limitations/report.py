@@ -19,9 +19,7 @@ from scipy import stats
 
 from ...core import ndcg, ndcg_parts
 from ...pipeline.tables import count_cells, pivot, rounded
-from ...stats import proportion_z
-from ...stats import CONFIDENCE, wilson_interval
-from ...stats import TIE_TOLERANCE
+from ...stats import CONFIDENCE, TIE_TOLERANCE, proportion_z, wilson_interval
 from . import experiment as lim
 
 #: How a run is scored in section 3 (the shares of collections with the novel system ahead).
@@ -31,13 +29,13 @@ METHODS = ("unjudged = 0", "condensed")
 
 
 def signed(x: float) -> str:
-    """A bias with its sign and three decimals; rounded first, so a last-bit -0.0 prints as +0.000.
-    """
+    """A bias with its sign and three decimals; rounded first, so a last-bit -0.0 prints as +0.000."""
     return f"{round(float(x), 3) + 0.0:+.3f}"
 
 
-def appending_example(grades: Sequence[int], known: Sequence[int], extras: Sequence[int] = (0, 1, 5, 50)
-                      ) -> pd.DataFrame:
+def appending_example(
+    grades: Sequence[int], known: Sequence[int], extras: Sequence[int] = (0, 1, 5, 50)
+) -> pd.DataFrame:
     """The list with ``extras`` non-relevant documents appended: DCG, IDCG and nDCG (ideal from ``known`` and from the
     list itself) and precision over the whole list.
     """
@@ -45,14 +43,27 @@ def appending_example(grades: Sequence[int], known: Sequence[int], extras: Seque
     for extra in extras:
         longer = lim.append_nonrelevant(grades, extra)
         parts = ndcg_parts(longer, ideal=list(known) + [0] * extra)
-        rows.append({"appended": extra, "length": longer.size, "DCG": float(parts.dcg), "IDCG": float(parts.idcg),
-                     "nDCG": float(parts.ndcg), "nDCG, own ideal": float(ndcg(longer)),
-                     "precision": float(lim.precision(longer))})
+        rows.append(
+            {
+                "appended": extra,
+                "length": longer.size,
+                "DCG": float(parts.dcg),
+                "IDCG": float(parts.idcg),
+                "nDCG": float(parts.ndcg),
+                "nDCG, own ideal": float(ndcg(longer)),
+                "precision": float(lim.precision(longer)),
+            }
+        )
     return rounded(pd.DataFrame(rows).set_index("appended"), 3)
 
 
-def appending_cases(lists: np.ndarray, known: np.ndarray, appended: Sequence[int], cuts: Sequence[int | None],
-                    discounts: Sequence[str] = ("log2", "zipf", "loglog")) -> dict[str, Any]:
+def appending_cases(
+    lists: np.ndarray,
+    known: np.ndarray,
+    appended: Sequence[int],
+    cuts: Sequence[int | None],
+    discounts: Sequence[str] = ("log2", "zipf", "loglog"),
+) -> dict[str, Any]:
     """Every (list, appended, discount, cut-off, ideal) case: how many, how many lowered or changed beyond
     ``TIE_TOLERANCE``, and the largest change. ``cuts`` may hold ``"longer"``: the appended list's own length.
     """
@@ -90,21 +101,28 @@ def truncation_summary(table: Mapping[str, tuple[np.ndarray, np.ndarray]]) -> pd
     """Per convention of :func:`~ndcg_research.studies.limitations.experiment.truncation_table`: how often the short
     list scores at least as high as the long one, and strictly higher (beyond ``TIE_TOLERANCE``), and the mean values.
     """
-    rows = {name: {"P(short >= long)": float(np.mean(short >= long - TIE_TOLERANCE)),
-                   "P(short > long)": float(np.mean(short > long + TIE_TOLERANCE)),
-                   "mean short": float(short.mean()), "mean long": float(long.mean())}
-            for name, (short, long) in table.items()}
+    rows = {
+        name: {
+            "P(short >= long)": float(np.mean(short >= long - TIE_TOLERANCE)),
+            "P(short > long)": float(np.mean(short > long + TIE_TOLERANCE)),
+            "mean short": float(short.mean()),
+            "mean long": float(long.mean()),
+        }
+        for name, (short, long) in table.items()
+    }
     table = pd.DataFrame.from_dict(rows, orient="index")
     table.index.name = "convention"
     return table
 
 
-def novel_ahead(pool: Mapping[str, Any], control: Mapping[str, Any], best: int, novel: int
-                ) -> tuple[dict[int, list[float]], list[int]]:
+def novel_ahead(
+    pool: Mapping[str, Any], control: Mapping[str, Any], best: int, novel: int
+) -> tuple[dict[int, list[float]], list[int]]:
     """Per pool depth, the share of collections with the novel system strictly ahead of the best pooled one under
     each of :data:`ORDER_LABELS` (true, unjudged = 0, condensed from ``pool``; the control from ``control``), and
     the number of exact ties per depth.
     """
+
     def ahead(experiment: Mapping[str, Any], i: int, method: int) -> tuple[int, int]:
         m = experiment["means"][:, i, method]
         return int(np.count_nonzero(m[:, novel] > m[:, best])), int(np.count_nonzero(m[:, novel] == m[:, best]))
@@ -118,14 +136,21 @@ def novel_ahead(pool: Mapping[str, Any], control: Mapping[str, Any], best: int, 
     return order, ties
 
 
-def pooling_tables(pool: Mapping[str, Any], bias: Mapping[str, np.ndarray], systems: Sequence[str], k: int
-                   ) -> tuple[pd.DataFrame, pd.DataFrame]:
+def pooling_tables(
+    pool: Mapping[str, Any], bias: Mapping[str, np.ndarray], systems: Sequence[str], k: int
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The true nDCG@k of every system, and the judgments by pool depth (means over the collections)."""
     true = rounded(pd.DataFrame({f"true nDCG@{k}": bias["true"][0]}, index=pd.Index(systems, name="system")))
-    judged = rounded(pd.DataFrame({"share of documents judged": pool["judged_fraction"].mean(axis=0),
-                                   "share of relevant documents judged": pool["relevant_judged"].mean(axis=0),
-                                   "queries without a judged relevant document": pool["zero_ideal"]},
-                                  index=pd.Index(pool["depths"], name="pool depth")))
+    judged = rounded(
+        pd.DataFrame(
+            {
+                "share of documents judged": pool["judged_fraction"].mean(axis=0),
+                "share of relevant documents judged": pool["relevant_judged"].mean(axis=0),
+                "queries without a judged relevant document": pool["zero_ideal"],
+            },
+            index=pd.Index(pool["depths"], name="pool depth"),
+        )
+    )
     return true, judged
 
 
@@ -133,8 +158,12 @@ def bias_table(rows: pd.DataFrame, best: str, novel: str) -> pd.DataFrame:
     """The bias of nDCG@k by pool depth, "bias [95% interval]", for the best pooled and the novel system under each
     method, and the control (novel pooled too); ``rows`` is the table ``06_pooling_bias.csv``.
     """
-    text = rows.assign(text=[f"{signed(b)} [{signed(lo)}, {signed(h)}]" for b, lo, h in
-                             zip(rows["bias"], rows["low"], rows["high"], strict=False)])
+    text = rows.assign(
+        text=[
+            f"{signed(b)} [{signed(lo)}, {signed(h)}]"
+            for b, lo, h in zip(rows["bias"], rows["low"], rows["high"], strict=False)
+        ]
+    )
     columns = {("best pooled", m, False): f"best pooled, {m}" for m in METHODS}
     columns.update({("novel", m, False): f"novel, {m}" for m in METHODS})
     columns[("novel", METHODS[0], True)] = f"control: novel pooled too, {METHODS[0]}"
@@ -159,36 +188,87 @@ def order_table(rows: pd.DataFrame) -> pd.DataFrame:
     return table
 
 
-def result_tables(*, cases: Mapping[str, Any], truncation: pd.DataFrame, lists: int, bias: Mapping[str, np.ndarray],
-                  control: Mapping[str, np.ndarray], order: Mapping[int, Sequence[float]], depths: Sequence[int],
-                  systems: Sequence[str], replicates: int, seed: int) -> dict[str, pd.DataFrame]:
+def result_tables(
+    *,
+    cases: Mapping[str, Any],
+    truncation: pd.DataFrame,
+    lists: int,
+    bias: Mapping[str, np.ndarray],
+    control: Mapping[str, np.ndarray],
+    order: Mapping[int, Sequence[float]],
+    depths: Sequence[int],
+    systems: Sequence[str],
+    replicates: int,
+    seed: int,
+) -> dict[str, pd.DataFrame]:
     """The four result tables of the notebook, by file name (what the findings read)."""
-    appending = pd.DataFrame([dict(cases=cases["cases"], lowered=cases["lowered"], changed=cases["changed"],
-                                   seed=seed)])
-    trunc = pd.DataFrame([dict(convention=name, p_short_geq_long=row["P(short >= long)"],
-                               p_short_gt_long=row["P(short > long)"], mean_short=row["mean short"],
-                               mean_long=row["mean long"], lists=lists, seed=seed)
-                          for name, row in truncation.iterrows()])
-    bias_rows = pd.DataFrame([dict(depth=depth, system=system, method=method, bias=float(b["bias"][i, j, s]),
-                                   low=float(b["low"][i, j, s]), high=float(b["high"][i, j, s]),
-                                   true=float(b["true"][i, s]), novel_pooled=pooled, collections=replicates, seed=seed)
-                              for pooled, b in ((False, bias), (True, control))
-                              for i, depth in enumerate(depths) for j, method in enumerate(METHODS)
-                              for s, system in enumerate(systems)])
+    appending = pd.DataFrame(
+        [dict(cases=cases["cases"], lowered=cases["lowered"], changed=cases["changed"], seed=seed)]
+    )
+    trunc = pd.DataFrame(
+        [
+            dict(
+                convention=name,
+                p_short_geq_long=row["P(short >= long)"],
+                p_short_gt_long=row["P(short > long)"],
+                mean_short=row["mean short"],
+                mean_long=row["mean long"],
+                lists=lists,
+                seed=seed,
+            )
+            for name, row in truncation.iterrows()
+        ]
+    )
+    bias_rows = pd.DataFrame(
+        [
+            dict(
+                depth=depth,
+                system=system,
+                method=method,
+                bias=float(b["bias"][i, j, s]),
+                low=float(b["low"][i, j, s]),
+                high=float(b["high"][i, j, s]),
+                true=float(b["true"][i, s]),
+                novel_pooled=pooled,
+                collections=replicates,
+                seed=seed,
+            )
+            for pooled, b in ((False, bias), (True, control))
+            for i, depth in enumerate(depths)
+            for j, method in enumerate(METHODS)
+            for s, system in enumerate(systems)
+        ]
+    )
     order_rows = []
     for depth in depths:
         for label, share in zip(ORDER_LABELS, order[depth], strict=False):
             low, high = wilson_interval(int(round(share * replicates)), replicates)
-            order_rows.append(dict(depth=depth, method=label, p_novel_ahead=share, low=low, high=high,
-                                   collections=replicates, seed=seed))
-    return {"06_appending.csv": appending, "06_truncation.csv": trunc, "06_pooling_bias.csv": bias_rows,
-            "06_pooling_order.csv": pd.DataFrame(order_rows)}
+            order_rows.append(
+                dict(
+                    depth=depth,
+                    method=label,
+                    p_novel_ahead=share,
+                    low=low,
+                    high=high,
+                    collections=replicates,
+                    seed=seed,
+                )
+            )
+    return {
+        "06_appending.csv": appending,
+        "06_truncation.csv": trunc,
+        "06_pooling_bias.csv": bias_rows,
+        "06_pooling_order.csv": pd.DataFrame(order_rows),
+    }
 
 
 #: What identifies one cell of each result table, and how its z is computed.
-KEYS = {"06_appending.csv": [], "06_truncation.csv": ["convention"],
-        "06_pooling_bias.csv": ["depth", "system", "method", "novel_pooled"],
-        "06_pooling_order.csv": ["depth", "method"]}
+KEYS = {
+    "06_appending.csv": [],
+    "06_truncation.csv": ["convention"],
+    "06_pooling_bias.csv": ["depth", "system", "method", "novel_pooled"],
+    "06_pooling_order.csv": ["depth", "method"],
+}
 
 
 def _share_z(both: pd.DataFrame, share: str, trials: str) -> pd.Series:
@@ -199,15 +279,16 @@ def _share_z(both: pd.DataFrame, share: str, trials: str) -> pd.Series:
 
 def _bias_z(both: pd.DataFrame) -> pd.Series:
     """Difference of the mean biases over its combined standard error (each from its t-interval over collections)."""
+
     def se(s: str) -> pd.Series:
         t = stats.t.ppf(0.5 + CONFIDENCE / 2, both["collections" + s] - 1)
         return (both["high" + s] - both["low" + s]) / (2 * t)
+
     combined = np.sqrt(se("") ** 2 + se("_full") ** 2)
     return ((both["bias"] - both["bias_full"]) / combined).where(combined > 0)
 
 
-def replication_cells(here: Mapping[str, pd.DataFrame], there: Mapping[str, pd.DataFrame]
-                      ) -> dict[str, pd.DataFrame]:
+def replication_cells(here: Mapping[str, pd.DataFrame], there: Mapping[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
     """Every cell both runs measured, per result table, with its z (NaN where both measured the same 0 or 1).
 
     Probabilities by a two-proportion z (the appending cases: the share lowered), biases by their difference over
@@ -215,11 +296,15 @@ def replication_cells(here: Mapping[str, pd.DataFrame], there: Mapping[str, pd.D
     """
     out = {}
     for name, keys in KEYS.items():
-        both = (here[name].merge(there[name], on=keys, suffixes=("", "_full")) if keys
-                else here[name].merge(there[name], how="cross", suffixes=("", "_full")))
+        both = (
+            here[name].merge(there[name], on=keys, suffixes=("", "_full"))
+            if keys
+            else here[name].merge(there[name], how="cross", suffixes=("", "_full"))
+        )
         if name == "06_appending.csv":
-            both = both.assign(share=both["lowered"] / both["cases"],
-                               share_full=both["lowered_full"] / both["cases_full"])
+            both = both.assign(
+                share=both["lowered"] / both["cases"], share_full=both["lowered_full"] / both["cases_full"]
+            )
             z = _share_z(both, "share", "cases")
         elif name == "06_truncation.csv":
             z = _share_z(both, "p_short_geq_long", "lists")
@@ -238,25 +323,44 @@ def replication_summary(cells: Mapping[str, pd.DataFrame]) -> tuple[pd.DataFrame
     rows, tested, within, total = [], 0, 0, 0
     for name, both in cells.items():
         z = both["z"]
-        rows.append({"table": name, "cells": len(z), "0 or 1 in both (no test)": int(z.isna().sum()),
-                     "largest |z|": round(float(z.fillna(0.0).abs().max()), 2), "|z| > 3": int((z.abs() > 3).sum())})
+        rows.append(
+            {
+                "table": name,
+                "cells": len(z),
+                "0 or 1 in both (no test)": int(z.isna().sum()),
+                "largest |z|": round(float(z.fillna(0.0).abs().max()), 2),
+                "|z| > 3": int((z.abs() > 3).sum()),
+            }
+        )
         tested += int(z.notna().sum())
         within += int((z.fillna(0.0).abs() <= 3).sum())
         total += len(z)
-    line = (f"replication: {within} of {total} comparisons agree within chance (|z| <= 3); if the two runs measured "
-            f"the same quantities, about {tested * 2 * stats.norm.sf(3):.1f} of the {tested} with a test would "
-            f"exceed 3 by chance")
+    line = (
+        f"replication: {within} of {total} comparisons agree within chance (|z| <= 3); if the two runs measured "
+        f"the same quantities, about {tested * 2 * stats.norm.sf(3):.1f} of the {tested} with a test would "
+        f"exceed 3 by chance"
+    )
     return pd.DataFrame(rows).set_index("table"), line
 
 
 def beyond_chance(cells: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """The cells whose :math:`|z|` exceeds 3, with the two runs' values (the share or the bias)."""
-    value = {"06_appending.csv": "share", "06_truncation.csv": "p_short_geq_long", "06_pooling_bias.csv": "bias",
-             "06_pooling_order.csv": "p_novel_ahead"}
+    value = {
+        "06_appending.csv": "share",
+        "06_truncation.csv": "p_short_geq_long",
+        "06_pooling_bias.csv": "bias",
+        "06_pooling_order.csv": "p_novel_ahead",
+    }
     rows = []
     for name, both in cells.items():
         for _, r in both[both["z"].abs() > 3].iterrows():
-            rows.append({"table": name, "cell": ", ".join(f"{k} {r[k]}" for k in KEYS[name]),
-                         "this run": round(float(r[value[name]]), 3),
-                         "full profile": round(float(r[value[name] + "_full"]), 3), "z": round(float(r["z"]), 1)})
+            rows.append(
+                {
+                    "table": name,
+                    "cell": ", ".join(f"{k} {r[k]}" for k in KEYS[name]),
+                    "this run": round(float(r[value[name]]), 3),
+                    "full profile": round(float(r[value[name] + "_full"]), 3),
+                    "z": round(float(r["z"]), 1),
+                }
+            )
     return pd.DataFrame(rows)

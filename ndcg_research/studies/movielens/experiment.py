@@ -40,12 +40,18 @@ GAINS: dict[str, str] = {
 
 #: The discounts of notebooks 03-04, fastest-decaying first.
 DISCOUNTS: tuple[str, ...] = (
-    "power(beta=2)", "geometric(p=0.5)", "zipf", "power(beta=0.5)", "log2", "logpower(gamma=0.5)", "loglog", "none",
+    "power(beta=2)",
+    "geometric(p=0.5)",
+    "zipf",
+    "power(beta=0.5)",
+    "log2",
+    "logpower(gamma=0.5)",
+    "loglog",
+    "none",
 )
 
 #: Spawn key of the list-length samples: SeedSequence(seed, spawn_key=(EXPERIMENT_LIST_LENGTH, replicate)).
 EXPERIMENT_LIST_LENGTH = 8001
-
 
 
 def ndcg_values(
@@ -80,8 +86,9 @@ def ndcg_values(
     else:
         columns = np.asarray(columns)
         if columns.ndim != 2 or columns.shape[0] != problem.grades.shape[0]:
-            raise ValueError(f"columns must have one row per query ({problem.grades.shape[0]}), "
-                             f"got shape {columns.shape}")
+            raise ValueError(
+                f"columns must have one row per query ({problem.grades.shape[0]}), got shape {columns.shape}"
+            )
         grades = np.take_along_axis(problem.grades, columns, 1)
         scores = {s: np.take_along_axis(problem.scores[s], columns, 1) for s in systems}
     out = np.empty((len(systems), len(gains), len(discounts), len(ks), grades.shape[0]))
@@ -105,8 +112,7 @@ def ndcg_values(
 
 
 def list_length_label(n: int | None) -> str:
-    """Table label of a list length: the number, or ``"all"`` for the whole candidate list.
-    """
+    """Table label of a list length: the number, or ``"all"`` for the whole candidate list."""
     return "all" if n is None else str(int(n))
 
 
@@ -192,7 +198,6 @@ def list_length_values(
     return total
 
 
-
 # --------------------------------------------------------------------------- tables (statistics of issue 9)
 
 #: Spawn key of the random user subsets of the query-set question.
@@ -235,8 +240,15 @@ def compare_table(
     for index in np.ndindex(*shape):
         matrix = values[index]
         keep = ~np.isnan(matrix).any(axis=0)
-        result = compare_systems(matrix[:, keep], systems=list(systems), test=test, correction=correction,
-                                 confidence=confidence, n_resamples=n_resamples, seed=seed)
+        result = compare_systems(
+            matrix[:, keep],
+            systems=list(systems),
+            test=test,
+            correction=correction,
+            confidence=confidence,
+            n_resamples=n_resamples,
+            seed=seed,
+        )
         head = {n: labels[n][i] for n, i in zip(names, index, strict=False)}
         system_parts.append(result.systems.assign(**head))
         pair_parts.append(result.pairs.assign(**head))
@@ -254,8 +266,7 @@ def user_subsets(n_users: int, size: int, draws: int, *, seed: int) -> np.ndarra
     """
     if size > n_users:
         raise ValueError(f"size must be at most n_users = {n_users}, got {size}")
-    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed,
-                                                                    spawn_key=(EXPERIMENT_QUERY_SETS, size))))
+    rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(EXPERIMENT_QUERY_SETS, size))))
     return rng.permuted(np.broadcast_to(np.arange(n_users), (draws, n_users)), axis=1)[:, :size]
 
 
@@ -301,17 +312,22 @@ def query_set_tables(
     if np.isnan(values).any():
         raise ValueError("values must have no NaN: evaluate every measure on the same users")
     n_users = values.shape[-1]
-    subsets = {size: (np.arange(n_users)[None, :] if size >= n_users else user_subsets(n_users, size, draws, seed=seed))
-               for size in sizes}
+    subsets = {
+        size: (np.arange(n_users)[None, :] if size >= n_users else user_subsets(n_users, size, draws, seed=seed))
+        for size in sizes
+    }
     swap_sizes = [s for s in sizes if 2 * s <= n_users]
     if not swap_sizes:  # a small collection (a TREC track of 20 topics): the largest size that fits, said aloud
         if n_users < 2:
-            raise ValueError(f"swap rates compare two disjoint sets of users: they need at least 2 users, "
-                             f"got {n_users}")
+            raise ValueError(
+                f"swap rates compare two disjoint sets of users: they need at least 2 users, got {n_users}"
+            )
         warnings.warn(
             f"swap rates compare two disjoint sets of users, so a size must be at most half the {n_users} users "
             f"(queries): none of sizes {list(sizes)} fits; the swap rates use {n_users // 2}, the largest that does",
-            UserWarning, stacklevel=2)
+            UserWarning,
+            stacklevel=2,
+        )
         swap_sizes = [n_users // 2]
     reference = reference if reference is not None else (0,) * len(shape)
     ref_means = values[reference].mean(axis=-1)
@@ -320,19 +336,34 @@ def query_set_tables(
         head = {n: labels[n][i] for n, i in zip(names, index, strict=False)}
         matrix = values[index]
         for size, rows in subsets.items():
-            results = [discriminative_power(matrix[:, row], test=test, n_resamples=n_resamples, alpha=alpha,
-                                            seed=seed) for row in rows]
+            results = [
+                discriminative_power(matrix[:, row], test=test, n_resamples=n_resamples, alpha=alpha, seed=seed)
+                for row in rows
+            ]
             powers = np.array([r.power for r in results])
-            power_rows.append({**head, "users": min(size, n_users), "draws": len(rows), "power": powers.mean(),
-                               "power_sd": powers.std(ddof=1) if len(rows) > 1 else 0.0,
-                               "power_min": powers.min(), "power_max": powers.max(),
-                               "difference_required": float(np.nanmean([r.difference_required for r in results]))})
+            power_rows.append(
+                {
+                    **head,
+                    "users": min(size, n_users),
+                    "draws": len(rows),
+                    "power": powers.mean(),
+                    "power_sd": powers.std(ddof=1) if len(rows) > 1 else 0.0,
+                    "power_min": powers.min(),
+                    "power_max": powers.max(),
+                    "difference_required": float(np.nanmean([r.difference_required for r in results])),
+                }
+            )
         if swap_sizes:
             swap_parts.append(swap_rates(matrix, swap_sizes, trials=swap_trials, seed=seed).assign(**head))
         means = matrix.mean(axis=-1)
         distinct = np.unique(means).size == means.size and np.unique(ref_means).size == ref_means.size
-        agree_rows.append({**head, "kendall_tau": kendall_tau(ref_means, means),
-                           "tau_ap": tau_ap(ref_means, means) if distinct else float("nan")})
+        agree_rows.append(
+            {
+                **head,
+                "kendall_tau": kendall_tau(ref_means, means),
+                "tau_ap": tau_ap(ref_means, means) if distinct else float("nan"),
+            }
+        )
     swaps = pd.concat(swap_parts, ignore_index=True) if swap_parts else pd.DataFrame()
     if len(swaps):
         swaps = swaps[names + [c for c in swaps.columns if c not in names]]
@@ -340,14 +371,12 @@ def query_set_tables(
 
 
 def list_lengths(problem: RankingProblem, n: int | None) -> np.ndarray:
-    """Each query's list length at nominal length n (None: its whole candidate list).
-    """
+    """Each query's list length at nominal length n (None: its whole candidate list)."""
     return problem.lengths.copy() if n is None else np.minimum(problem.lengths, n)
 
 
 def relevant_in_lists(problem: RankingProblem, n: int | None) -> np.ndarray:
-    """Number of relevant items in each query's sampled list of nominal length n (the rule of :func:`sample_lists`).
-    """
+    """Number of relevant items in each query's sampled list of nominal length n (the rule of :func:`sample_lists`)."""
     r = problem.relevant_counts()
     size = list_lengths(problem, n)
     share = np.divide(r, problem.lengths, out=np.zeros(r.shape), where=problem.lengths > 0)
@@ -356,8 +385,12 @@ def relevant_in_lists(problem: RankingProblem, n: int | None) -> np.ndarray:
 
 
 def first_order_table(
-    values: np.ndarray, problem: RankingProblem, ns: Sequence[int | None], systems: Sequence[str],
-    gains: Sequence[str], discounts: Sequence[str],
+    values: np.ndarray,
+    problem: RankingProblem,
+    ns: Sequence[int | None],
+    systems: Sequence[str],
+    gains: Sequence[str],
+    discounts: Sequence[str],
 ) -> Any:
     """The first-order law of notebook 03 on real lists: c = (1 - nDCG) / eps_D(n) for slowly varying D.
 
@@ -388,11 +421,18 @@ def first_order_table(
                 for g, gain in enumerate(gains):
                     v = values[i, s, g, d]
                     ok = ~np.isnan(v)
-                    rows.append({"list_length": list_length_label(n), "system": system, "gain": gain,
-                                 "discount": discount, "mean_length": float(length[ok].mean()),
-                                 "eps": float(eps(discount, float(length[ok].mean()))),
-                                 "one_minus_ndcg": float(1 - v[ok].mean()),
-                                 "c_estimate": float(((1 - v[ok]) / e[ok]).mean())})
+                    rows.append(
+                        {
+                            "list_length": list_length_label(n),
+                            "system": system,
+                            "gain": gain,
+                            "discount": discount,
+                            "mean_length": float(length[ok].mean()),
+                            "eps": float(eps(discount, float(length[ok].mean()))),
+                            "one_minus_ndcg": float(1 - v[ok].mean()),
+                            "c_estimate": float(((1 - v[ok]) / e[ok]).mean()),
+                        }
+                    )
     return pd.DataFrame(rows)
 
 
@@ -427,8 +467,10 @@ def decisions_against(
     ref = pairs[pairs[column] == reference][keys + ["decision", "difference"]]
     ref = ref.rename(columns={"decision": "decision_reference", "difference": "difference_reference"})
     pairs = pairs.merge(ref, on=keys, how="left")
-    pairs = pairs.assign(decision_changed=pairs["decision"] != pairs["decision_reference"],
-                         order_reversed=np.sign(pairs["difference"]) * np.sign(pairs["difference_reference"]) < 0)
+    pairs = pairs.assign(
+        decision_changed=pairs["decision"] != pairs["decision_reference"],
+        order_reversed=np.sign(pairs["difference"]) * np.sign(pairs["difference_reference"]) < 0,
+    )
     rows = []
     for key, block in pairs.groupby(groups + [column], sort=False) if groups else pairs.groupby([column], sort=False):
         key = key if isinstance(key, tuple) else (key,)
@@ -438,13 +480,20 @@ def decisions_against(
             sel &= (means[g] == where[g]).to_numpy()
         base = means[sel & (means[column] == reference).to_numpy()].set_index("system")["mean"]
         this = means[sel & (means[column] == where[column]).to_numpy()].set_index("system")["mean"].reindex(base.index)
-        rows.append({**where, "pairs": len(block), "significant": int((block["decision"] != 0).sum()),
-                     "decisions_changed": int(block["decision_changed"].sum()),
-                     "orders_reversed": int(block["order_reversed"].sum()),
-                     "significant_reversals": int(((block["decision"] != 0) & (block["decision_reference"] != 0)
-                                                   & block["decision_changed"]).sum()),
-                     "max_mean_shift": float((this - base).abs().max()),
-                     "kendall_tau_vs_reference": kendall_tau(base.to_numpy(), this.to_numpy())})
+        rows.append(
+            {
+                **where,
+                "pairs": len(block),
+                "significant": int((block["decision"] != 0).sum()),
+                "decisions_changed": int(block["decision_changed"].sum()),
+                "orders_reversed": int(block["order_reversed"].sum()),
+                "significant_reversals": int(
+                    ((block["decision"] != 0) & (block["decision_reference"] != 0) & block["decision_changed"]).sum()
+                ),
+                "max_mean_shift": float((this - base).abs().max()),
+                "kendall_tau_vs_reference": kendall_tau(base.to_numpy(), this.to_numpy()),
+            }
+        )
     return pairs, pd.DataFrame(rows)
 
 

@@ -82,8 +82,9 @@ class ListLength:
     def c(self) -> Any:
         fo = self.first_order[(self.first_order.list_length == self.n1) & (self.first_order.gain == self.gains[0])]
         systems = list(dict.fromkeys(fo["system"]))
-        return fo.pivot(index="system", columns="discount", values="c_estimate").reindex(index=systems,
-                                                                                         columns=self.slow)
+        return fo.pivot(index="system", columns="discount", values="c_estimate").reindex(
+            index=systems, columns=self.slow
+        )
 
     @property
     def c_ratio(self) -> Any:
@@ -93,8 +94,11 @@ class ListLength:
     def significant(self) -> dict[tuple[str, str], int]:
         alpha = threshold("significance_level") if self.alpha is None else self.alpha
         first = self.pairs[self.pairs.gain == self.gains[0]]
-        return {(n, d): int((first[(first.list_length == n) & (first.discount == d)].pvalue_adjusted < alpha).sum())
-                for n in self.lengths for d in self.discounts}
+        return {
+            (n, d): int((first[(first.list_length == n) & (first.discount == d)].pvalue_adjusted < alpha).sum())
+            for n in self.lengths
+            for d in self.discounts
+        }
 
     @cached_property
     def dz_ratio(self) -> Any:
@@ -118,10 +122,14 @@ class ListLength:
 
     def detectable_verdict(self) -> str:
         n1, sig = self.n1, self.significant
-        if sig[(n1, "log2")] == 0:   # a small collection: no significant pair under log2, nothing to stay detectable
+        if sig[(n1, "log2")] == 0:  # a small collection: no significant pair under log2, nothing to stay detectable
             return "undecided"
-        return ("holds" if sig[(n1, self.slow[-1])] >= sig[(n1, "log2")]
-                and self.dz_ratio.median() >= threshold("movielens_effect_ratio") else "does not hold")
+        return (
+            "holds"
+            if sig[(n1, self.slow[-1])] >= sig[(n1, "log2")]
+            and self.dz_ratio.median() >= threshold("movielens_effect_ratio")
+            else "does not hold"
+        )
 
     def fast_verdict(self) -> str:
         sig = self.significant
@@ -138,11 +146,30 @@ def list_length_findings(means: Any, pairs: Any, first_order: Any, *, alpha: flo
     """
     q = ListLength(means, pairs, first_order, alpha=alpha)
     spread, rising, narrowing = q.drift
-    verdicts = {"1a drift together (slowly varying)": q.drift_verdict(), "1a first-order law": q.first_order_verdict(),
-                "1b differences stay detectable": q.detectable_verdict(), "1c zipf/summable lose": q.fast_verdict()}
-    return dict(n0=q.n0, n1=q.n1, slow=q.slow, fast=q.fast, gains=q.gains, discounts=q.discounts, lengths=q.lengths,
-                cells=q.cells, rising=rising, narrowing=narrowing, spread=spread, c=q.c, c_ratio=q.c_ratio,
-                significant=q.significant, dz_ratio=q.dz_ratio, verdicts=verdicts)
+    verdicts = {
+        "1a drift together (slowly varying)": q.drift_verdict(),
+        "1a first-order law": q.first_order_verdict(),
+        "1b differences stay detectable": q.detectable_verdict(),
+        "1c zipf/summable lose": q.fast_verdict(),
+    }
+    return dict(
+        n0=q.n0,
+        n1=q.n1,
+        slow=q.slow,
+        fast=q.fast,
+        gains=q.gains,
+        discounts=q.discounts,
+        lengths=q.lengths,
+        cells=q.cells,
+        rising=rising,
+        narrowing=narrowing,
+        spread=spread,
+        c=q.c,
+        c_ratio=q.c_ratio,
+        significant=q.significant,
+        dz_ratio=q.dz_ratio,
+        verdicts=verdicts,
+    )
 
 
 def query_set_findings(power: Any, *, near_users: int | None = None) -> dict[str, Any]:
@@ -181,13 +208,17 @@ def cutoff_findings(decisions: Any, *, small: Sequence[str] | None = None) -> di
     gains = list(dict.fromkeys(d["gain"]))
     cond = all(significant[(g, k)] < significant[(g, "all")] for g in gains for k in small if (g, k) in significant)
     changed = int(d[d.cutoff.isin(list(small))]["decisions_changed"].sum())
-    return dict(changed=changed, significant=significant,
-                reversed_significant=int(d["significant_reversals"].sum()),
-                verdict="holds" if cond and changed > 0 else "does not hold")
+    return dict(
+        changed=changed,
+        significant=significant,
+        reversed_significant=int(d["significant_reversals"].sum()),
+        verdict="holds" if cond and changed > 0 else "does not hold",
+    )
 
 
-def convention_findings(decisions: Any, *, reference: str = "trec_eval",
-                        min_tau: float | None = None) -> dict[str, Any]:
+def convention_findings(
+    decisions: Any, *, reference: str = "trec_eval", min_tau: float | None = None
+) -> dict[str, Any]:
     """Numbers and verdict of the conventions question from its decisions table.
 
     Claim tested: the tools agree on which ranker is better and only the values differ. Rule: holds if no
@@ -201,8 +232,9 @@ def convention_findings(decisions: Any, *, reference: str = "trec_eval",
     min_tau = threshold("convention_min_tau") if min_tau is None else min_tau
     d = decisions[decisions["convention"] != reference]
     bad = d[(d["significant_reversals"] > 0) | (d["kendall_tau_vs_reference"] < min_tau)]
-    return dict(max_shift=float(d["max_mean_shift"].max()), reversing=bad,
-                verdict="holds" if bad.empty else "does not hold")
+    return dict(
+        max_shift=float(d["max_mean_shift"].max()), reversing=bad, verdict="holds" if bad.empty else "does not hold"
+    )
 
 
 # --------------------------------------------------------------------------- the findings
@@ -211,13 +243,20 @@ def convention_findings(decisions: Any, *, reference: str = "trec_eval",
 def _run(results: Results) -> dict[str, Any]:
     """The run's parameters as the shared description of the data quotes them."""
     params = results.record("08_movielens.json")["parameters"]
-    return {"test_fraction": f"{params['test_fraction']:.0%}", "recommenders": len(params["rankers"]),
-            "recommender_names": ", ".join(params["rankers"]), "seed": params["seed"]}
+    return {
+        "test_fraction": f"{params['test_fraction']:.0%}",
+        "recommenders": len(params["rankers"]),
+        "recommender_names": ", ".join(params["rankers"]),
+        "seed": params["seed"],
+    }
 
 
 def _list_length(results: Results) -> ListLength:
-    return ListLength(results.table("08_list_length_means.csv"), results.table("08_list_length_pairs.csv"),
-                      results.table("08_list_length_first_order.csv"))
+    return ListLength(
+        results.table("08_list_length_means.csv"),
+        results.table("08_list_length_pairs.csv"),
+        results.table("08_list_length_first_order.csv"),
+    )
 
 
 def movielens_drift_together(results: Results) -> Measured:
@@ -230,12 +269,20 @@ def movielens_drift_together(results: Results) -> Measured:
     length = means[means["list_length"].astype(str) == q.n1]["mean_length"].iloc[0]
     return Measured(
         q.drift_verdict(),
-        {**_run(results), "n0": q.n0, "length": number(length, 4), "rising": cases(len(rising), q.cells),
-         "failing": f" (not in: {', '.join(failing)})" if failing else "",
-         "narrowing": cases(len(narrowing), q.cells), "gain": g0,
-         "spreads": [{"discount": d, "first": number(spread[(g0, d)][0], 3), "last": number(spread[(g0, d)][1], 3)}
-                     for d in q.slow],
-         "draws": results.record("08_movielens.json")["parameters"]["list_replicates"]},
+        {
+            **_run(results),
+            "n0": q.n0,
+            "length": number(length, 4),
+            "rising": cases(len(rising), q.cells),
+            "failing": f" (not in: {', '.join(failing)})" if failing else "",
+            "narrowing": cases(len(narrowing), q.cells),
+            "gain": g0,
+            "spreads": [
+                {"discount": d, "first": number(spread[(g0, d)][0], 3), "last": number(spread[(g0, d)][1], 3)}
+                for d in q.slow
+            ],
+            "draws": results.record("08_movielens.json")["parameters"]["list_replicates"],
+        },
         {"rising": float(len(rising)), "narrowing": float(len(narrowing)), "cells": float(q.cells)},
     )
 
@@ -251,9 +298,15 @@ def movielens_first_order(results: Results) -> Measured:
     slowest = q.slow[-1]
     return Measured(
         q.first_order_verdict(),
-        {**_run(results), "gain": q.gains[0], "c_log2": span(q.c["log2"], 3), "slowest": slowest,
-         "c_slowest": span(q.c[slowest], 3), "ratio": span(q.c_ratio, 3),
-         "expansion": number(eps * np.log(1 / share), 2)},
+        {
+            **_run(results),
+            "gain": q.gains[0],
+            "c_log2": span(q.c["log2"], 3),
+            "slowest": slowest,
+            "c_slowest": span(q.c[slowest], 3),
+            "ratio": span(q.c_ratio, 3),
+            "expansion": number(eps * np.log(1 / share), 2),
+        },
         {"c_ratio_min": float(q.c_ratio.min()), "c_ratio_max": float(q.c_ratio.max())},
     )
 
@@ -268,12 +321,26 @@ def movielens_differences_detectable(results: Results) -> Measured:
     tied = whole[whole["pvalue_adjusted"] >= threshold("significance_level")]
     return Measured(
         q.detectable_verdict(),
-        {**_run(results), "gain": g0, "rankers": len(params["rankers"]), "slowest": slowest,
-         "log2_significant": q.significant[(n1, "log2")], "slowest_significant": q.significant[(n1, slowest)],
-         "ratio_median": number(q.dz_ratio.median(), 3), "ratio_range": span(q.dz_ratio, 3),
-         "tied": [{"a": r.system_a, "b": r.system_b, "difference": f"{r.difference:+.4f}",
-                   "p": number(r.pvalue_adjusted, 2)} for r in tied.itertuples()],
-         "pairs": len(whole)},
+        {
+            **_run(results),
+            "gain": g0,
+            "rankers": len(params["rankers"]),
+            "slowest": slowest,
+            "log2_significant": q.significant[(n1, "log2")],
+            "slowest_significant": q.significant[(n1, slowest)],
+            "ratio_median": number(q.dz_ratio.median(), 3),
+            "ratio_range": span(q.dz_ratio, 3),
+            "tied": [
+                {
+                    "a": r.system_a,
+                    "b": r.system_b,
+                    "difference": f"{r.difference:+.4f}",
+                    "p": number(r.pvalue_adjusted, 2),
+                }
+                for r in tied.itertuples()
+            ],
+            "pairs": len(whole),
+        },
         {"dz_ratio_median": float(q.dz_ratio.median())},
     )
 
@@ -285,8 +352,13 @@ def movielens_fast_discounts_lose(results: Results) -> Measured:
     counts = [{"discount": d, "count": q.significant[(q.n1, d)]} for d in q.discounts]
     return Measured(
         q.fast_verdict(),
-        {**_run(results), "gain": q.gains[0], "rankers": len(params["rankers"]), "counts": counts,
-         "counts_short": [c for c in counts if c["discount"] in q.fast or c["discount"] == "log2"]},
+        {
+            **_run(results),
+            "gain": q.gains[0],
+            "rankers": len(params["rankers"]),
+            "counts": counts,
+            "counts_short": [c for c in counts if c["discount"] in q.fast or c["discount"] == "log2"],
+        },
         {c["discount"]: float(c["count"]) for c in counts},
     )
 
@@ -301,13 +373,22 @@ def movielens_query_sets(results: Results) -> Measured:
     systems = len(params["rankers"]) + len(params["extra_rankers"])
     return Measured(
         f["verdict"],
-        {**_run(results), "pairs": systems * (systems - 1) // 2, "systems": systems, "draws": params["power_draws"],
-         "users": f["users"], "power": [{"discount": d, "value": number(x, 2)} for d, x in f["power"].items()],
-         "best": f["best"], "swap_users": int(swaps["size"].min()),
-         "swaps": [{"discount": d, "value": number(x, 2)} for d, x in smallest.items()],
-         "log2_power": number(f["power"]["log2"], 2), "best_power": number(f["power"].max(), 2),
-         "lowest": f["power"].idxmin(), "lowest_power": number(f["power"].min(), 2),
-         "variants": len(params["extra_rankers"])},
+        {
+            **_run(results),
+            "pairs": systems * (systems - 1) // 2,
+            "systems": systems,
+            "draws": params["power_draws"],
+            "users": f["users"],
+            "power": [{"discount": d, "value": number(x, 2)} for d, x in f["power"].items()],
+            "best": f["best"],
+            "swap_users": int(swaps["size"].min()),
+            "swaps": [{"discount": d, "value": number(x, 2)} for d, x in smallest.items()],
+            "log2_power": number(f["power"]["log2"], 2),
+            "best_power": number(f["power"].max(), 2),
+            "lowest": f["power"].idxmin(),
+            "lowest_power": number(f["power"].min(), 2),
+            "variants": len(params["extra_rankers"]),
+        },
         {d: float(x) for d, x in f["power"].items()},
     )
 
@@ -318,16 +399,27 @@ def movielens_conventions(results: Results) -> Measured:
     f = convention_findings(decisions)
     others = decisions[decisions["convention"] != "trec_eval"]
     reversing = sorted(set(others[others["significant_reversals"] > 0]["convention"]))
-    depths = [{"depth": depth, "reversed": int(rows["significant_reversals"].sum()),
-               "tau": number(rows["kendall_tau_vs_reference"].min(), 2),
-               "shift": number(rows["max_mean_shift"].max(), 2)}
-              for depth, rows in others.groupby(others["depth"].astype(str), sort=False)]
+    depths = [
+        {
+            "depth": depth,
+            "reversed": int(rows["significant_reversals"].sum()),
+            "tau": number(rows["kendall_tau_vs_reference"].min(), 2),
+            "shift": number(rows["max_mean_shift"].max(), 2),
+        }
+        for depth, rows in others.groupby(others["depth"].astype(str), sort=False)
+    ]
     return Measured(
         f["verdict"],
-        {**_run(results), "depths": depths, "reversing": ", ".join(reversing) or "none",
-         "low_tau": ", ".join(sorted(set(others[others["kendall_tau_vs_reference"] < threshold("convention_min_tau")]
-                                         ["convention"]))) or "none",
-         "max_shift": number(f["max_shift"], 2)},
+        {
+            **_run(results),
+            "depths": depths,
+            "reversing": ", ".join(reversing) or "none",
+            "low_tau": ", ".join(
+                sorted(set(others[others["kendall_tau_vs_reference"] < threshold("convention_min_tau")]["convention"]))
+            )
+            or "none",
+            "max_shift": number(f["max_shift"], 2),
+        },
         {"max_shift": float(f["max_shift"]), "reversing_presets": float(len(reversing))},
     )
 
@@ -342,12 +434,19 @@ def movielens_cutoffs(results: Results) -> Measured:
     first = d[d["gain"] == g0]
     return Measured(
         f["verdict"],
-        {**_run(results), "pairs": int(first["pairs"].iloc[0]), "gain": g0,
-         "counts": [{"cutoff": "whole list" if r.cutoff == "all" else f"@{r.cutoff}", "count": r.significant}
-                    for r in first.itertuples()],
-         "changed": f["changed"], "reversed": f["reversed_significant"],
-         "taus": span(d[d["cutoff"].isin(["5", "10"])]["kendall_tau_vs_reference"], 2),
-         "none_reversed": "; no significant decision reversed" if f["reversed_significant"] == 0 else "",
-         "systems": len(params["rankers"]) + len(params["extra_rankers"])},
+        {
+            **_run(results),
+            "pairs": int(first["pairs"].iloc[0]),
+            "gain": g0,
+            "counts": [
+                {"cutoff": "whole list" if r.cutoff == "all" else f"@{r.cutoff}", "count": r.significant}
+                for r in first.itertuples()
+            ],
+            "changed": f["changed"],
+            "reversed": f["reversed_significant"],
+            "taus": span(d[d["cutoff"].isin(["5", "10"])]["kendall_tau_vs_reference"], 2),
+            "none_reversed": "; no significant decision reversed" if f["reversed_significant"] == 0 else "",
+            "systems": len(params["rankers"]) + len(params["extra_rankers"]),
+        },
         {"changed": float(f["changed"]), "reversed_significant": float(f["reversed_significant"])},
     )

@@ -21,10 +21,10 @@ def _mean_and_error_bars(rows: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
     return mean, error_bar_lengths(mean, plotted_column(rows, "ci_low"), plotted_column(rows, "ci_high"))
 
 
-def ranker_means_panels(table: pd.DataFrame, systems: Sequence[str], gains: Sequence[str], cutoffs: Sequence[str]
-                        ) -> Figure:
-    """Mean nDCG of each system with its 95% interval, per gain (colour), one panel per cut-off ("all": whole list).
-    """
+def ranker_means_panels(
+    table: pd.DataFrame, systems: Sequence[str], gains: Sequence[str], cutoffs: Sequence[str]
+) -> Figure:
+    """Mean nDCG of each system with its 95% interval, per gain (colour), one panel per cut-off ("all": whole list)."""
     fig = Figure(figsize=(6.2 * len(cutoffs), 3.6), layout="constrained")
     axes = np.atleast_1d(fig.subplots(1, len(cutoffs), squeeze=False)[0])
     for ax, cutoff in zip(axes, cutoffs, strict=False):
@@ -32,8 +32,16 @@ def ranker_means_panels(table: pd.DataFrame, systems: Sequence[str], gains: Sequ
             t = table[(table.gain == gain) & (table.cutoff.astype(str) == cutoff)]
             t = t.set_index("system").loc[list(systems)]
             mean, bars = _mean_and_error_bars(t)
-            ax.errorbar(mean, np.arange(len(systems)) + (c - 1) * 0.22, xerr=bars, fmt="o", ms=4, color=f"C{c}",
-                        label=gain, capsize=2)
+            ax.errorbar(
+                mean,
+                np.arange(len(systems)) + (c - 1) * 0.22,
+                xerr=bars,
+                fmt="o",
+                ms=4,
+                color=f"C{c}",
+                label=gain,
+                capsize=2,
+            )
         ax.set_yticks(np.arange(len(systems)), systems)
         ax.invert_yaxis()
         ax.set_xlabel("mean nDCG" + ("" if cutoff == "all" else f"@{cutoff}") + " (95% t interval)")
@@ -42,8 +50,9 @@ def ranker_means_panels(table: pd.DataFrame, systems: Sequence[str], gains: Sequ
     return fig
 
 
-def list_length_panels(means: pd.DataFrame, info: pd.DataFrame, systems: Sequence[str], discounts: Sequence[str],
-                       gain: str) -> Figure:
+def list_length_panels(
+    means: pd.DataFrame, info: pd.DataFrame, systems: Sequence[str], discounts: Sequence[str], gain: str
+) -> Figure:
     """Mean nDCG of each system (95% band) against the mean length of the sampled candidate lists, one panel per
     discount; shaded: the lengths at which every user's share of test items is kept.
     """
@@ -56,12 +65,13 @@ def list_length_panels(means: pd.DataFrame, info: pd.DataFrame, systems: Sequenc
         for c, s in enumerate(systems):
             t = means[(means.gain == gain) & (means.discount == d) & (means.system == s)]
             ax.plot(x, plotted_column(t, "mean"), marker="o", ms=3, color=f"C{c}", label=s)
-            ax.fill_between(x, plotted_column(t, "ci_low"), plotted_column(t, "ci_high"), color=f"C{c}", alpha=0.2,
-                            lw=0)
+            ax.fill_between(
+                x, plotted_column(t, "ci_low"), plotted_column(t, "ci_high"), color=f"C{c}", alpha=0.2, lw=0
+            )
         if len(kept):
             ax.axvspan(kept.min(), x.max(), color="0.9", zorder=0)
         ax.set(xscale="log", title=d)
-    for ax in axes.flat[len(discounts):]:
+    for ax in axes.flat[len(discounts) :]:
         ax.axis("off")
     for ax in axes[:, 0]:
         ax.set_ylabel("mean nDCG (95% interval)")
@@ -71,8 +81,15 @@ def list_length_panels(means: pd.DataFrame, info: pd.DataFrame, systems: Sequenc
     return fig
 
 
-def list_length_distinguishability_panels(pairs: pd.DataFrame, info: pd.DataFrame, significant: Mapping, labels:
-                                          Sequence[str], discounts: Sequence[str], gain: str, n_pairs: int) -> Figure:
+def list_length_distinguishability_panels(
+    pairs: pd.DataFrame,
+    info: pd.DataFrame,
+    significant: Mapping,
+    labels: Sequence[str],
+    discounts: Sequence[str],
+    gain: str,
+    n_pairs: int,
+) -> Figure:
     """Pairs of systems told apart (left) and their median standardized paired gap ``|d_z|`` (right) against the list
     length, one line per discount. ``significant[(list_length, discount)]`` counts the significant pairs.
     """
@@ -83,29 +100,37 @@ def list_length_distinguishability_panels(pairs: pd.DataFrame, info: pd.DataFram
         t = pairs[(pairs.gain == gain) & (pairs.discount == d)]
         axes[0].plot(x, [significant[(n, d)] for n in labels], marker="o", ms=3, color=f"C{c}", label=d)
         median_effect = [t[t.list_length == n].effect_size.abs().median() for n in labels]
-        axes[1].plot(x, round_significant(median_effect), marker="o", ms=3,
-                     color=f"C{c}", label=d)
-    axes[0].set(xscale="log", xlabel="list length n", ylabel=f"significant pairs (of {n_pairs})",
-                title="paired t test, Holm, 5%")
+        axes[1].plot(x, round_significant(median_effect), marker="o", ms=3, color=f"C{c}", label=d)
+    axes[0].set(
+        xscale="log",
+        xlabel="list length n",
+        ylabel=f"significant pairs (of {n_pairs})",
+        title="paired t test, Holm, 5%",
+    )
     axes[1].set(xscale="log", xlabel="list length n", ylabel="median |d_z| over pairs", title="standardized paired gap")
     axes[1].legend(fontsize=7, loc="upper left")
     return fig
 
 
-def query_set_panels(power: pd.DataFrame, swaps: pd.DataFrame, discounts: Sequence[str], gain: str, n_pairs: int
-                     ) -> Figure:
-    """Discriminative power (left) and swap rate (right) of each discount against the number of users.
-    """
+def query_set_panels(
+    power: pd.DataFrame, swaps: pd.DataFrame, discounts: Sequence[str], gain: str, n_pairs: int
+) -> Figure:
+    """Discriminative power (left) and swap rate (right) of each discount against the number of users."""
     fig = Figure(figsize=(11, 3.8), layout="constrained")
     axes = fig.subplots(1, 2)
     for c, d in enumerate(discounts):
         t = power[(power.gain == gain) & (power.discount == d)]
         axes[0].plot(plotted_column(t, "users"), plotted_column(t, "power"), marker="o", ms=3, color=f"C{c}", label=d)
         s = swaps[(swaps.gain == gain) & (swaps.discount == d)]
-        axes[1].plot(plotted_column(s, "size"), plotted_column(s, "swap_rate"), marker="o", ms=3, color=f"C{c}",
-                     label=d)
-    axes[0].set(xscale="log", xlabel="users", ylabel="discriminative power",
-                title=f"share of {n_pairs} pairs significant (bootstrap, 5%)")
+        axes[1].plot(
+            plotted_column(s, "size"), plotted_column(s, "swap_rate"), marker="o", ms=3, color=f"C{c}", label=d
+        )
+    axes[0].set(
+        xscale="log",
+        xlabel="users",
+        ylabel="discriminative power",
+        title=f"share of {n_pairs} pairs significant (bootstrap, 5%)",
+    )
     axes[1].set(xscale="log", xlabel="users per set", ylabel="swap rate", title="order reversed on a disjoint user set")
     for ax, ticks in ((axes[0], sorted(set(power.users))), (axes[1], sorted(set(swaps["size"])))):
         ax.set_xticks(ticks, [str(t) for t in ticks])
@@ -114,10 +139,14 @@ def query_set_panels(power: pd.DataFrame, swaps: pd.DataFrame, discounts: Sequen
     return fig
 
 
-def convention_panels(means: pd.DataFrame, systems: Sequence[str], conventions: Sequence[str], depths: Sequence[str],
-                      measures: Sequence[str]) -> Figure:
-    """Mean of each system (95% interval) under each tool's convention, one panel per (run depth, measure).
-    """
+def convention_panels(
+    means: pd.DataFrame,
+    systems: Sequence[str],
+    conventions: Sequence[str],
+    depths: Sequence[str],
+    measures: Sequence[str],
+) -> Figure:
+    """Mean of each system (95% interval) under each tool's convention, one panel per (run depth, measure)."""
     fig = Figure(figsize=(5.6 * len(measures), 3.4 * len(depths)), layout="constrained")
     axes = fig.subplots(len(depths), len(measures), squeeze=False, sharey=True)
     for i, depth in enumerate(depths):
@@ -127,8 +156,16 @@ def convention_panels(means: pd.DataFrame, systems: Sequence[str], conventions: 
                 t = means[(means.depth == depth) & (means.measure == measure) & (means.system == s)]
                 t = t.set_index("convention").reindex(list(conventions))
                 mean, bars = _mean_and_error_bars(t)
-                ax.errorbar(mean, np.arange(len(conventions)) + (c - 2.5) * 0.1, xerr=bars, fmt="o", ms=3,
-                            color=f"C{c}", label=s, capsize=1.5)
+                ax.errorbar(
+                    mean,
+                    np.arange(len(conventions)) + (c - 2.5) * 0.1,
+                    xerr=bars,
+                    fmt="o",
+                    ms=3,
+                    color=f"C{c}",
+                    label=s,
+                    capsize=1.5,
+                )
             ax.set_yticks(np.arange(len(conventions)), conventions)
             ax.set_title(f"{measure}, run files of depth {depth}", fontsize=10)
             ax.set_xlabel("mean (95% interval)")
@@ -137,8 +174,14 @@ def convention_panels(means: pd.DataFrame, systems: Sequence[str], conventions: 
     return fig
 
 
-def cutoff_panels(means: pd.DataFrame, summary: pd.DataFrame, systems: Sequence[str], gains: Sequence[str],
-                  cutoffs: Sequence[str], n_pairs: int) -> Figure:
+def cutoff_panels(
+    means: pd.DataFrame,
+    summary: pd.DataFrame,
+    systems: Sequence[str],
+    gains: Sequence[str],
+    cutoffs: Sequence[str],
+    n_pairs: int,
+) -> Figure:
     """nDCG@k against the whole list: the systems' means (left, first gain) and, per gain, the pairs significantly
     different and the decisions that change from the whole list (right).
     """
@@ -156,8 +199,14 @@ def cutoff_panels(means: pd.DataFrame, summary: pd.DataFrame, systems: Sequence[
     for c, gain in enumerate(gains):
         t = summary[summary.gain == gain]
         axes[1].plot(xk, plotted_column(t, "significant"), marker="o", color=f"C{c}", label=f"{gain}: significant")
-        axes[1].plot(xk, plotted_column(t, "decisions_changed"), marker="s", ls="--", color=f"C{c}",
-                     label=f"{gain}: changed vs whole")
+        axes[1].plot(
+            xk,
+            plotted_column(t, "decisions_changed"),
+            marker="s",
+            ls="--",
+            color=f"C{c}",
+            label=f"{gain}: changed vs whole",
+        )
     axes[1].set_xticks(xk, names)
     axes[1].set(ylabel=f"pairs (of {n_pairs})", title="decisions (paired t, Holm, 5%)")
     axes[1].legend(fontsize=7)

@@ -67,8 +67,9 @@ class RankingProblem:
         return np.count_nonzero(self.grades > 0, axis=1)
 
 
-def _compact_left(mask: np.ndarray, arrays: Mapping[str, tuple[np.ndarray, Any]]
-                  ) -> tuple[dict[str, np.ndarray], np.ndarray]:
+def _compact_left(
+    mask: np.ndarray, arrays: Mapping[str, tuple[np.ndarray, Any]]
+) -> tuple[dict[str, np.ndarray], np.ndarray]:
     """Move the entries of each array where ``mask`` is True to the left of their row, keeping their order, and
     fill the rest of the (narrowed) row with the array's fill value; also return the count kept per row."""
     order = np.argsort(~mask, axis=1, kind="stable")
@@ -121,8 +122,12 @@ def movielens_problem(
         lengths=lengths,
         scores={name: compacted[name] for name in names},
         sha256=getattr(ratings, "attrs", {}).get("sha256"),
-        notes={"test_fraction": split.test_fraction, "n_items": split.shape[1],
-               "train_ratings": int(np.count_nonzero(split.train)), "test_ratings": int(np.count_nonzero(split.test))},
+        notes={
+            "test_fraction": split.test_fraction,
+            "n_items": split.shape[1],
+            "train_ratings": int(np.count_nonzero(split.train)),
+            "test_ratings": int(np.count_nonzero(split.test)),
+        },
     )
 
 
@@ -189,8 +194,15 @@ def trec_problem(
         s = np.where(np.isnan(s), floor[:, None], s)
         s[~valid] = -np.inf
         scores[str(r)] = s
-    return RankingProblem(name=name, queries=np.array(topics, dtype=object), docs=docs, grades=grades,
-                          lengths=lengths, scores=scores, sha256=sha256)
+    return RankingProblem(
+        name=name,
+        queries=np.array(topics, dtype=object),
+        docs=docs,
+        grades=grades,
+        lengths=lengths,
+        scores=scores,
+        sha256=sha256,
+    )
 
 
 def qrels_table(problem: RankingProblem) -> Any:

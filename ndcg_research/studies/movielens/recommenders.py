@@ -55,8 +55,8 @@ from typing import Any
 
 import numpy as np
 
-from ...core._ranking import top_order
 from ...core import format_call, parse_registered
+from ...core._ranking import top_order
 
 #: Relative grid of the learnt rankers' scores (see the module docstring): 2**-26 of the largest absolute score.
 SCORE_QUANTUM = 2.0**-26
@@ -74,7 +74,12 @@ _VALID = "valid rankers: popularity, random, itemknn(k), userknn(k), puresvd(fac
 
 #: The six rankers of the MovieLens study, with fixed (untuned) hyper-parameters.
 DEFAULT_RANKERS: tuple[str, ...] = (
-    "popularity", "itemknn(k=100)", "userknn(k=50)", "puresvd(factors=50)", "ease(l2=500)", "random",
+    "popularity",
+    "itemknn(k=100)",
+    "userknn(k=50)",
+    "puresvd(factors=50)",
+    "ease(l2=500)",
+    "random",
 )
 
 

@@ -23,8 +23,10 @@ def rankers_items(table: pd.DataFrame, pairs: pd.DataFrame) -> list[Item]:
     """Per cut-off, the rankers' mean nDCG (log2) by gain as "mean [95% t interval]", the best first; then the pairs
     not significantly different (paired t, Holm, 5%; first gain, whole list).
     """
-    table = table.assign(cutoff=table.cutoff.astype(str),
-                         cell=[f"{r.mean:.3f} [{r.ci_low:.3f},{r.ci_high:.3f}]" for r in table.itertuples()])
+    table = table.assign(
+        cutoff=table.cutoff.astype(str),
+        cell=[f"{r.mean:.3f} [{r.ci_low:.3f},{r.ci_high:.3f}]" for r in table.itertuples()],
+    )
     items: list[Item] = []
     for cutoff, t in table.groupby("cutoff", sort=False):
         order = t[t.gain == t.gain.iloc[0]].sort_values("mean", ascending=False, kind="stable")["system"]
@@ -33,9 +35,16 @@ def rankers_items(table: pd.DataFrame, pairs: pd.DataFrame) -> list[Item]:
         items.append(pivot(t, "system", "gain", "cell").loc[order])
     t = pairs[(pairs.gain == pairs.gain.iloc[0]) & (pairs.cutoff.astype(str) == "all")]
     tied = t[t.pvalue_adjusted >= 0.05]
-    items.append(f"pairs not significantly different (paired t, Holm, 5%; gain {t.gain.iloc[0]}, whole list): "
-                 + (", ".join(f"{r.system_a} vs {r.system_b} ({r.difference:+.4f}, p = {r.pvalue_adjusted:.2f})"
-                              for r in tied.itertuples()) or "none"))
+    items.append(
+        f"pairs not significantly different (paired t, Holm, 5%; gain {t.gain.iloc[0]}, whole list): "
+        + (
+            ", ".join(
+                f"{r.system_a} vs {r.system_b} ({r.difference:+.4f}, p = {r.pvalue_adjusted:.2f})"
+                for r in tied.itertuples()
+            )
+            or "none"
+        )
+    )
     return items
 
 
@@ -43,12 +52,16 @@ def list_length_info(problem: Any, lengths: Sequence[int | None], labels: Sequen
     """The sampled lists by list length: their mean length, the mean share of relevant items, and the share of users
     whose share of test items is kept (at least one relevant item in the sample)."""
     share = problem.relevant_counts() / problem.lengths
-    return pd.DataFrame({
-        "list_length": list(labels),
-        "mean_length": [rd.list_lengths(problem, n).mean() for n in lengths],
-        "mean_share_relevant": [(rd.relevant_in_lists(problem, n) / rd.list_lengths(problem, n)).mean()
-                                for n in lengths],
-        "users_with_share_kept": [np.mean(np.rint(rd.list_lengths(problem, n) * share) >= 1) for n in lengths]})
+    return pd.DataFrame(
+        {
+            "list_length": list(labels),
+            "mean_length": [rd.list_lengths(problem, n).mean() for n in lengths],
+            "mean_share_relevant": [
+                (rd.relevant_in_lists(problem, n) / rd.list_lengths(problem, n)).mean() for n in lengths
+            ],
+            "users_with_share_kept": [np.mean(np.rint(rd.list_lengths(problem, n) * share) >= 1) for n in lengths],
+        }
+    )
 
 
 def list_length_items(f: Mapping[str, Any], means: pd.DataFrame, first_order: pd.DataFrame) -> list[Item]:
@@ -59,43 +72,64 @@ def list_length_items(f: Mapping[str, Any], means: pd.DataFrame, first_order: pd
     n0, n1, g0 = f["n0"], f["n1"], f["gains"][0]
     means = means.assign(list_length=means.list_length.astype(str))
     mean_length = means.groupby("list_length", sort=False)["mean_length"].first()
-    items: list[Item] = [f"1a. mean nDCG (gain {g0}) at n = {n0}, the first length that keeps every user's share of "
-                         f"test items, and at the whole list (mean {mean_length.iloc[-1]:.0f} items); spread = best - "
-                         f"worst ranker"]
+    items: list[Item] = [
+        f"1a. mean nDCG (gain {g0}) at n = {n0}, the first length that keeps every user's share of "
+        f"test items, and at the whole list (mean {mean_length.iloc[-1]:.0f} items); spread = best - "
+        f"worst ranker"
+    ]
     t = means[(means.gain == g0) & means.list_length.isin([n0, n1])]
     drift = pivot(t, ["discount", "list_length"], "system", "mean")
     drift = drift.reindex(pd.MultiIndex.from_product([f["discounts"], [n0, n1]], names=["discount", "n"]))
     drift["spread"] = [f["spread"][(g0, d)][0 if n == n0 else 1] for d, n in drift.index]
     items.append(rounded(drift.rename(columns=lambda s: s.split("(")[0]), 3))
     failing = [f"{d} ({g})" for g in f["gains"] for d in f["slow"] if (g, d) not in f["rising"]]
-    items.append(f"slowly varying discount x gain cells: {f['cells']}; every ranker rises in {len(f['rising'])}"
-                 + (f" (not in: {', '.join(failing)})" if failing else "")
-                 + f"; the spread narrows in {len(f['narrowing'])}")
+    items.append(
+        f"slowly varying discount x gain cells: {f['cells']}; every ranker rises in {len(f['rising'])}"
+        + (f" (not in: {', '.join(failing)})" if failing else "")
+        + f"; the spread narrows in {len(f['narrowing'])}"
+    )
     items.append("spread (best - worst ranker) at the whole list, slowly varying discounts:")
-    spread = pd.DataFrame({d: [f["spread"][(g, d)][1] for g in f["gains"]] for d in f["slow"]},
-                          index=pd.Index(f["gains"], name="gain"))
+    spread = pd.DataFrame(
+        {d: [f["spread"][(g, d)][1] for g in f["gains"]] for d in f["slow"]}, index=pd.Index(f["gains"], name="gain")
+    )
     items.append(rounded(spread.rename_axis(columns="discount"), 3))
-    items.append(f"first-order law at the whole list, c = mean over users of (1 - nDCG) / eps_D(n) (gain {g0}; equal "
-                 f"across the discounts if the law held):")
+    items.append(
+        f"first-order law at the whole list, c = mean over users of (1 - nDCG) / eps_D(n) (gain {g0}; equal "
+        f"across the discounts if the law held):"
+    )
     items.append(rounded(f["c"], 2))
     items.append(f"c under {f['slow'][-1]} / c under log2: {f['c_ratio'].min():.2f}-{f['c_ratio'].max():.2f}")
     e = first_order[(first_order.list_length.astype(str) == n1) & (first_order.discount == "log2")]["eps"].iloc[0]
     share_n1 = means[means.list_length == n1]["mean_share_relevant"].iloc[0]
-    items.append(f"size of the first-order expansion's parameter at the whole list, eps_log2(n) * ln(1/share): "
-                 f"{e * np.log(1 / share_n1):.2f} (small only for much longer lists or denser relevance)")
+    items.append(
+        f"size of the first-order expansion's parameter at the whole list, eps_log2(n) * ln(1/share): "
+        f"{e * np.log(1 / share_n1):.2f} (small only for much longer lists or denser relevance)"
+    )
     items.append(f"1b/1c. pairs of rankers significantly different (paired t, Holm, 5%), gain {g0}, by list length n:")
-    items.append(pd.DataFrame([[f["significant"][(n, d)] for n in f["lengths"]] for d in f["discounts"]],
-                              index=pd.Index(f["discounts"], name="discount"),
-                              columns=pd.Index(f["lengths"], name="n")))
+    items.append(
+        pd.DataFrame(
+            [[f["significant"][(n, d)] for n in f["lengths"]] for d in f["discounts"]],
+            index=pd.Index(f["discounts"], name="discount"),
+            columns=pd.Index(f["lengths"], name="n"),
+        )
+    )
     r = f["dz_ratio"]
-    items.append(f"|d_z| under {f['slow'][-1]} / under log2 at the whole list (pairs with |d_z| > 0.1 under log2): "
-                 f"median {r.median():.2f}, range {r.min():.2f}-{r.max():.2f}")
+    items.append(
+        f"|d_z| under {f['slow'][-1]} / under log2 at the whole list (pairs with |d_z| > 0.1 under log2): "
+        f"median {r.median():.2f}, range {r.min():.2f}-{r.max():.2f}"
+    )
     items += [f"verdict {k}: {w}" for k, w in f["verdicts"].items()]
     return items
 
 
-def query_set_items(power: pd.DataFrame, swaps: pd.DataFrame, agreement: pd.DataFrame, gains: Sequence[str],
-                    discounts: Sequence[str], f: Mapping[str, Any]) -> list[Item]:
+def query_set_items(
+    power: pd.DataFrame,
+    swaps: pd.DataFrame,
+    agreement: pd.DataFrame,
+    gains: Sequence[str],
+    discounts: Sequence[str],
+    f: Mapping[str, Any],
+) -> list[Item]:
     """Question 2 (query sets): discriminative power by gain and number of users, the swap rate at the smallest user
     set, Kendall's tau against log2, and the verdict of
     :func:`~ndcg_research.findings.rules.movielens.query_set_findings`
@@ -103,16 +137,23 @@ def query_set_items(power: pd.DataFrame, swaps: pd.DataFrame, agreement: pd.Data
     items: list[Item] = []
     for gain in gains:
         items.append(f"discriminative power, gain {gain}:")
-        items.append(rounded(power[power.gain == gain].pivot(index="discount", columns="users", values="power")
-                             .loc[list(discounts)], 2))
+        items.append(
+            rounded(
+                power[power.gain == gain].pivot(index="discount", columns="users", values="power").loc[list(discounts)],
+                2,
+            )
+        )
     if len(swaps):
         smallest = min(swaps["size"])
         items.append(f"swap rate between disjoint sets of {smallest} users:")
         wide = swaps[swaps["size"] == smallest].pivot(index="discount", columns="gain", values="swap_rate")
         items.append(rounded(wide.loc[list(discounts), list(gains)], 3))
     items.append(f"Kendall tau of the systems' order against log2 with gain {gains[0]}:")
-    items.append(rounded(agreement.pivot(index="discount", columns="gain", values="kendall_tau")
-                         .loc[list(discounts), list(gains)], 2))
+    items.append(
+        rounded(
+            agreement.pivot(index="discount", columns="gain", values="kendall_tau").loc[list(discounts), list(gains)], 2
+        )
+    )
     items.append(f"discriminative power at {f['users']} users, mean over the gains:")
     items.append(rounded(f["power"].rename("power").to_frame(), 2))
     items.append(f"verdict: {f['verdict']}; the most discriminating discount there: {f['best']}")
@@ -122,8 +163,14 @@ def query_set_items(power: pd.DataFrame, swaps: pd.DataFrame, agreement: pd.Data
 def convention_items(summary: pd.DataFrame, f: Mapping[str, Any]) -> list[Item]:
     """Question 3 (conventions): each preset against trec_eval, one table per (run depth, measure), and the verdict of
     :func:`~ndcg_research.findings.rules.movielens.convention_findings` (``f``)."""
-    columns = ["convention", "max_mean_shift", "orders_reversed", "decisions_changed", "significant_reversals",
-               "kendall_tau_vs_reference"]
+    columns = [
+        "convention",
+        "max_mean_shift",
+        "orders_reversed",
+        "decisions_changed",
+        "significant_reversals",
+        "kendall_tau_vs_reference",
+    ]
     items: list[Item] = []
     others = summary[summary.convention != "trec_eval"]
     for (depth, measure), t in others.groupby(["depth", "measure"], sort=False):
@@ -131,15 +178,19 @@ def convention_items(summary: pd.DataFrame, f: Mapping[str, Any]) -> list[Item]:
         items.append(rounded(t[columns].set_index("convention").rename(columns=lambda c: c.replace("_", " ")), 3))
     items.append(f"largest shift of a mean: {f['max_shift']:.3f}; verdict: {f['verdict']}")
     if not f["reversing"].empty:
-        items.append("presets that reverse a significant trec_eval decision or reorder the rankers (tau < 0.8): "
-                     + ", ".join(sorted(set(f["reversing"].convention))))
+        items.append(
+            "presets that reverse a significant trec_eval decision or reorder the rankers (tau < 0.8): "
+            + ", ".join(sorted(set(f["reversing"].convention)))
+        )
     return items
 
 
 def cutoff_items(summary: pd.DataFrame, f: Mapping[str, Any]) -> list[Item]:
     """Question 4 (cut-offs): each cut-off against the whole list, and the verdict of
     :func:`~ndcg_research.findings.rules.movielens.cutoff_findings` (``f``)."""
-    return ["each cut-off against the whole list (log2, paired t, Holm, 5%):",
-            rounded(summary.set_index(["gain", "cutoff"]).rename(columns=lambda c: c.replace("_", " ")), 3),
-            f"verdict: {f['verdict']}; decisions changed at @5 and @10 (summed over the gains): {f['changed']}; "
-            f"significant decisions reversed at any cut-off: {f['reversed_significant']}"]
+    return [
+        "each cut-off against the whole list (log2, paired t, Holm, 5%):",
+        rounded(summary.set_index(["gain", "cutoff"]).rename(columns=lambda c: c.replace("_", " ")), 3),
+        f"verdict: {f['verdict']}; decisions changed at @5 and @10 (summed over the gains): {f['changed']}; "
+        f"significant decisions reversed at any cut-off: {f['reversed_significant']}",
+    ]

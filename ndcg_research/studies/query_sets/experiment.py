@@ -47,8 +47,7 @@ from typing import Any
 import numpy as np
 
 from ...core import ndcg
-from ...stats import query_subsets
-from ...stats import TIE_TOLERANCE
+from ...stats import TIE_TOLERANCE, query_subsets
 
 #: Topics per seeded block.
 TOPIC_BLOCK = 50
@@ -56,8 +55,7 @@ TOPIC_BLOCK = 50
 
 @dataclass(frozen=True)
 class CollectionModel:
-    """Parameters of the simulated collection (see the module documentation).
-    """
+    """Parameters of the simulated collection (see the module documentation)."""
 
     systems: int = 20
     skill_range: float = 1.0
@@ -81,8 +79,10 @@ class CollectionModel:
             raise ValueError(f"relevant_median must be >= 1, got {self.relevant_median!r}")
         probs = tuple(p for p in self.grade_probabilities)
         if len(probs) != 3 or min(probs) < 0 or not math.isclose(sum(probs), 1.0):
-            raise ValueError(f"grade_probabilities must be 3 probabilities of grades 1, 2, 3 summing to 1, "
-                             f"got {self.grade_probabilities!r}")
+            raise ValueError(
+                f"grade_probabilities must be 3 probabilities of grades 1, 2, 3 summing to 1, "
+                f"got {self.grade_probabilities!r}"
+            )
         object.__setattr__(self, "grade_probabilities", probs)
 
     def skills(self) -> np.ndarray:
@@ -146,15 +146,21 @@ class Collection:
         width_d = max(4, len(str(self.model.documents)))
         topic_ids = [f"t{t + 1:0{width_t}d}" for t in range(t_count)]
         qrels = out / "qrels.txt"
-        lines = [f"{topic_ids[t]} 0 d{d + 1:0{width_d}d} {int(self.grades[t, d])}"
-                 for t in range(t_count) for d in range(self.grades.shape[1])]
+        lines = [
+            f"{topic_ids[t]} 0 d{d + 1:0{width_d}d} {int(self.grades[t, d])}"
+            for t in range(t_count)
+            for d in range(self.grades.shape[1])
+        ]
         qrels.write_text("\n".join(lines) + "\n", encoding="utf-8")
         runs = []
         for s, name in enumerate(self.systems):
             path = out / f"{name}.run"
-            lines = [f"{topic_ids[t]} Q0 d{self.ranked_documents[s, t, r] + 1:0{width_d}d} {r + 1} "
-                     f"{self.ranked_scores[s, t, r]:.6f} {name}"
-                     for t in range(t_count) for r in range(self.ranked_documents.shape[2])]
+            lines = [
+                f"{topic_ids[t]} Q0 d{self.ranked_documents[s, t, r] + 1:0{width_d}d} {r + 1} "
+                f"{self.ranked_scores[s, t, r]:.6f} {name}"
+                for t in range(t_count)
+                for r in range(self.ranked_documents.shape[2])
+            ]
             path.write_text("\n".join(lines) + "\n", encoding="utf-8")
             runs.append(path)
         return qrels, runs
@@ -173,8 +179,14 @@ def simulate_collection(model: CollectionModel, *, topics: int, seed: int) -> Co
     scores = np.concatenate([b[2] for b in blocks], axis=1)[:, :topics]
     width = len(str(model.systems))
     names = [f"sys{s + 1:0{width}d}" for s in range(model.systems)]
-    return Collection(model=model, grades=grades, ranked_documents=documents, ranked_scores=scores,
-                      systems=names, skills=model.skills())
+    return Collection(
+        model=model,
+        grades=grades,
+        ranked_documents=documents,
+        ranked_scores=scores,
+        systems=names,
+        skills=model.skills(),
+    )
 
 
 def _simulate_block(model: CollectionModel, seed: int, block: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -212,8 +224,9 @@ def ordering_accuracy(scores: Any, skills: Any, sizes: Any, *, trials: int, seed
     matrix = np.asarray(scores, dtype=np.float64)
     truth = np.asarray(skills, dtype=np.float64)
     if matrix.ndim != 2 or truth.shape != (matrix.shape[0],):
-        raise ValueError(f"scores must be systems x queries and skills one per system, got shapes "
-                         f"{matrix.shape} and {truth.shape}")
+        raise ValueError(
+            f"scores must be systems x queries and skills one per system, got shapes {matrix.shape} and {truth.shape}"
+        )
     first, second = np.triu_indices(matrix.shape[0], k=1)
     right = np.sign(truth[first] - truth[second])
     if np.any(right == 0):
@@ -221,9 +234,9 @@ def ordering_accuracy(scores: Any, skills: Any, sizes: Any, *, trials: int, seed
     out = []
     for size in sizes:
         subsets = query_subsets(matrix.shape[1], size, trials=trials, seed=seed)[0]
-        means = matrix[:, subsets].mean(axis=2)                       # systems x trials
+        means = matrix[:, subsets].mean(axis=2)  # systems x trials
         gap = means[first] - means[second]
-        agree = np.where(np.abs(gap) <= TIE_TOLERANCE, 0.0, np.sign(gap)) * right[:, None]   # +1 right, -1 wrong, 0 tie
+        agree = np.where(np.abs(gap) <= TIE_TOLERANCE, 0.0, np.sign(gap)) * right[:, None]  # +1 right, -1 wrong, 0 tie
         out.append(((agree + 1) / 2).mean(axis=0))
     return np.array(out)
 
@@ -246,8 +259,9 @@ def queries_needed(sizes: Any, curve: Any, target: float) -> float:
     return float(np.exp(np.log(c[i - 1]) + fraction * (np.log(c[i]) - np.log(c[i - 1]))))
 
 
-def queries_needed_interval(sizes: Any, accuracy: Any, target: float, *, confidence: float = 0.95,
-                            n_resamples: int = 1000, seed: int = 0) -> tuple[float, float, float]:
+def queries_needed_interval(
+    sizes: Any, accuracy: Any, target: float, *, confidence: float = 0.95, n_resamples: int = 1000, seed: int = 0
+) -> tuple[float, float, float]:
     """:func:`queries_needed` of the mean curve over trials, with a bootstrap interval over the trials.
 
     ``sizes``: query-set sizes (increasing); ``accuracy``: ``len(sizes) x trials`` values (e.g. from
@@ -291,13 +305,16 @@ def fewest_queries(needed: Any, low: Any, high: Any) -> tuple[int, np.ndarray, n
     """
     q, lo, hi = (np.asarray(x, dtype=np.float64) for x in (needed, low, high))
     if q.ndim != 1 or q.size == 0 or lo.shape != q.shape or hi.shape != q.shape:
-        raise ValueError(f"needed, low and high must be 1-d arrays of one shape, got shapes {q.shape}, {lo.shape}, "
-                         f"{hi.shape}")
+        raise ValueError(
+            f"needed, low and high must be 1-d arrays of one shape, got shapes {q.shape}, {lo.shape}, {hi.shape}"
+        )
     reached = ~np.isnan(q)
     if np.isnan(lo[reached]).any() or np.isnan(hi[reached]).any() or (lo[reached] > hi[reached]).any():
         bad = int(np.flatnonzero(reached & (np.isnan(lo) | np.isnan(hi) | (lo > hi)))[0])
-        raise ValueError(f"low and high must be an interval (low <= high, not NaN) wherever needed is; measure "
-                         f"{bad}: low {float(lo[bad])!r}, high {float(hi[bad])!r}")
+        raise ValueError(
+            f"low and high must be an interval (low <= high, not NaN) wherever needed is; measure "
+            f"{bad}: low {float(lo[bad])!r}, high {float(hi[bad])!r}"
+        )
     finite = np.where(reached, q, np.inf)
     if not np.isfinite(finite).any():
         raise ValueError("needed has no finite estimate: no measure reaches the target")

@@ -25,13 +25,17 @@ from ...pipeline.style import (
 
 #: Colours by class of discount: discounts of one class look alike, classes apart (a dash and a marker tell the
 #: members of a class apart). log2, the reference of every comparison, is drawn black, thicker and on top.
-_CLASS_COLOURS = {"slowly varying": ("#2171b5", "#6baed6", "#08306b"), "regularly varying": ("#238b45", "#74c476"),
-                  "critical": ("#e6550d",), "summable": ("#a50f15", "#ae017e", "#fb6a4a"), "constant": ("0.55",)}
+_CLASS_COLOURS = {
+    "slowly varying": ("#2171b5", "#6baed6", "#08306b"),
+    "regularly varying": ("#238b45", "#74c476"),
+    "critical": ("#e6550d",),
+    "summable": ("#a50f15", "#ae017e", "#fb6a4a"),
+    "constant": ("0.55",),
+}
 
 
 def discount_styles(discounts: Sequence[str]) -> dict[str, dict[str, Any]]:
-    """Line style (``color``, ``ls``, ``marker``, ``lw``, ``zorder``) per discount: by class, log2 black on top.
-    """
+    """Line style (``color``, ``ls``, ``marker``, ``lw``, ``zorder``) per discount: by class, log2 black on top."""
     seen: dict[str, int] = {}
     styles = {}
     for spec in discounts:
@@ -41,8 +45,13 @@ def discount_styles(discounts: Sequence[str]) -> dict[str, dict[str, Any]]:
             continue
         k = seen[decay] = seen.get(decay, -1) + 1
         palette = _CLASS_COLOURS.get(decay, ("0.3",))
-        styles[spec] = dict(color=palette[k % len(palette)], ls=LINESTYLES[k % len(LINESTYLES)],
-                            marker=MARKERS[(k + 1) % len(MARKERS)], lw=1.5, zorder=3)
+        styles[spec] = dict(
+            color=palette[k % len(palette)],
+            ls=LINESTYLES[k % len(LINESTYLES)],
+            marker=MARKERS[(k + 1) % len(MARKERS)],
+            lw=1.5,
+            zorder=3,
+        )
     return styles
 
 
@@ -51,16 +60,26 @@ def _discount_label(spec: str) -> str:
     return f"{spec} ({parse_discount(spec).decay})"
 
 
-def _discount_legend(fig: Figure, discounts: Sequence[str], styles: Mapping[str, Mapping[str, Any]],
-                     **extra: Any) -> None:
+def _discount_legend(
+    fig: Figure, discounts: Sequence[str], styles: Mapping[str, Mapping[str, Any]], **extra: Any
+) -> None:
     """The legend of the discounts' styles (plus ``extra``: label -> handle), below the panels."""
-    entries = [(Line2D([], [], ms=4, **{k: v for k, v in styles[d].items() if k != "zorder"}), _discount_label(d))
-               for d in discounts]
+    entries = [
+        (Line2D([], [], ms=4, **{k: v for k, v in styles[d].items() if k != "zorder"}), _discount_label(d))
+        for d in discounts
+    ]
     legend_below(fig, entries + [(handle, label) for label, handle in extra.items()], ncols=4)
 
 
-def asl_curves_panels(curves: Mapping[tuple[str, str], np.ndarray], gains: Sequence[str], discounts: Sequence[str], *,
-                      alpha: float, n_resamples: int, topics: int) -> Figure:
+def asl_curves_panels(
+    curves: Mapping[tuple[str, str], np.ndarray],
+    gains: Sequence[str],
+    discounts: Sequence[str],
+    *,
+    alpha: float,
+    n_resamples: int,
+    topics: int,
+) -> Figure:
     """Sakai's ASL curves: per gain (panel), each discount's achieved significance levels, sorted (log scale).
 
     An ASL of 0 (no resample as extreme) is drawn at 1/(2B).
@@ -74,18 +93,25 @@ def asl_curves_panels(curves: Mapping[tuple[str, str], np.ndarray], gains: Seque
             style = {k: v for k, v in styles[d].items() if k != "marker"}
             ax.plot(np.arange(1, curve.size + 1), curve, **style)
         ax.axhline(alpha, color="0.3", ls="--", lw=1)
-        ax.set(yscale="log", ylim=(0.3 / n_resamples, 1.5), xlabel="system pairs, sorted by ASL",
-               title=f"gain {g}: ASL curves, {topics} topics")
+        ax.set(
+            yscale="log",
+            ylim=(0.3 / n_resamples, 1.5),
+            xlabel="system pairs, sorted by ASL",
+            title=f"gain {g}: ASL curves, {topics} topics",
+        )
         decade_ticks(ax)
     axes[0].set_ylabel("achieved significance level (bootstrap)")
     _discount_legend(fig, discounts, styles, **{f"alpha = {alpha:g}": Line2D([], [], color="0.3", ls="--", lw=1)})
     return fig
 
 
-def swap_rate_panels(rates: Mapping[tuple[str, str], Sequence[float]], gains: Sequence[str], discounts: Sequence[str],
-                     sizes: Sequence[int]) -> Figure:
-    """Voorhees-Buckley swap rate against the size of the two disjoint query sets, per gain (panel) and discount.
-    """
+def swap_rate_panels(
+    rates: Mapping[tuple[str, str], Sequence[float]],
+    gains: Sequence[str],
+    discounts: Sequence[str],
+    sizes: Sequence[int],
+) -> Figure:
+    """Voorhees-Buckley swap rate against the size of the two disjoint query sets, per gain (panel) and discount."""
     styles = discount_styles(discounts)
     fig = Figure(figsize=(5.6 * len(gains), 4.2), layout="constrained")
     axes = np.atleast_1d(fig.subplots(1, len(gains), sharey=True, squeeze=False)[0])
@@ -99,8 +125,15 @@ def swap_rate_panels(rates: Mapping[tuple[str, str], Sequence[float]], gains: Se
     return fig
 
 
-def queries_needed_panels(curves: pd.DataFrame, gains: Sequence[str], discounts: Sequence[str], sizes: Sequence[int],
-                          *, target_accuracy: float, alpha: float) -> Figure:
+def queries_needed_panels(
+    curves: pd.DataFrame,
+    gains: Sequence[str],
+    discounts: Sequence[str],
+    sizes: Sequence[int],
+    *,
+    target_accuracy: float,
+    alpha: float,
+) -> Figure:
     """Against the number of queries: ordering accuracy (top, 95% band) and expected discriminative power (bottom).
 
     ``curves`` has the columns gain, discount, size, accuracy, accuracy_low, accuracy_high, expected_power.
@@ -113,8 +146,14 @@ def queries_needed_panels(curves: pd.DataFrame, gains: Sequence[str], discounts:
             rows = select(curves, gain=g, discount=d).sort_values("size")
             c = plotted_column(rows, "size")
             axes[0, j].plot(c, plotted_column(rows, "accuracy"), ms=4, **styles[d])
-            axes[0, j].fill_between(c, plotted_column(rows, "accuracy_low"), plotted_column(rows, "accuracy_high"),
-                                    color=styles[d]["color"], alpha=0.12, lw=0)
+            axes[0, j].fill_between(
+                c,
+                plotted_column(rows, "accuracy_low"),
+                plotted_column(rows, "accuracy_high"),
+                color=styles[d]["color"],
+                alpha=0.12,
+                lw=0,
+            )
             axes[1, j].plot(c, plotted_column(rows, "expected_power"), ms=4, **styles[d])
         axes[0, j].axhline(target_accuracy, color="0.3", ls="--", lw=1)
         axes[0, j].set(title=f"gain {g}: pairs ordered as the truth", xscale="log")
@@ -124,14 +163,14 @@ def queries_needed_panels(curves: pd.DataFrame, gains: Sequence[str], discounts:
             ax.minorticks_off()
     axes[0, 0].set_ylabel("ordering accuracy (95% band)")
     axes[1, 0].set_ylabel(f"share of pairs with ASL < {alpha:g}")
-    _discount_legend(fig, discounts, styles,
-                     **{f"target accuracy {target_accuracy:g}": Line2D([], [], color="0.3", ls="--", lw=1)})
+    _discount_legend(
+        fig, discounts, styles, **{f"target accuracy {target_accuracy:g}": Line2D([], [], color="0.3", ls="--", lw=1)}
+    )
     return fig
 
 
 def measure_agreement_heatmap(tau: np.ndarray, labels: Sequence[str], title: str) -> Figure:
-    """Kendall's tau between the system orderings of every two measures, as a heat map.
-    """
+    """Kendall's tau between the system orderings of every two measures, as a heat map."""
     off_diagonal = tau[~np.eye(len(labels), dtype=bool)]
     fig = Figure(figsize=(9, 7.5), layout="constrained")
     ax = fig.subplots()
@@ -144,8 +183,9 @@ def measure_agreement_heatmap(tau: np.ndarray, labels: Sequence[str], title: str
     return fig
 
 
-def per_list_scatter(measures: pd.DataFrame, gains: Sequence[str], discounts: Sequence[str], *,
-                     target_accuracy: float, cap: float) -> Figure:
+def per_list_scatter(
+    measures: pd.DataFrame, gains: Sequence[str], discounts: Sequence[str], *, target_accuracy: float, cap: float
+) -> Figure:
     """Each measure's per-topic win probability against the queries it needs (95% bootstrap interval, capped at
     ``cap``).
     """
@@ -156,12 +196,22 @@ def per_list_scatter(measures: pd.DataFrame, gains: Sequence[str], discounts: Se
     for r in measures.itertuples():
         centre = round_significant([r.queries_needed])
         low, high = round_significant([r.queries_needed_low]), round_significant([min(r.queries_needed_high, cap)])
-        ax.errorbar([r.per_topic_win], centre, yerr=error_bar_lengths(centre, low, high), fmt=shapes[r.gain],
-                    color=styles[r.discount]["color"], ms=6 if r.discount == "log2" else 5, capsize=2,
-                    zorder=styles[r.discount]["zorder"])
-    ax.set(xlabel="per-topic P(more skilled system scores strictly higher)",
-           ylabel=f"queries for ordering accuracy {target_accuracy:g}", yscale="log",
-           title="Per-list distinguishability vs queries needed")
+        ax.errorbar(
+            [r.per_topic_win],
+            centre,
+            yerr=error_bar_lengths(centre, low, high),
+            fmt=shapes[r.gain],
+            color=styles[r.discount]["color"],
+            ms=6 if r.discount == "log2" else 5,
+            capsize=2,
+            zorder=styles[r.discount]["zorder"],
+        )
+    ax.set(
+        xlabel="per-topic P(more skilled system scores strictly higher)",
+        ylabel=f"queries for ordering accuracy {target_accuracy:g}",
+        yscale="log",
+        title="Per-list distinguishability vs queries needed",
+    )
     log_ticks_1_2_5(ax)
     handles = [Line2D([], [], color=styles[d]["color"], marker="o", ls="none", ms=6) for d in discounts]
     handles += [Line2D([], [], color="0.3", marker=shapes[g], ls="none", ms=6) for g in gains]

@@ -35,15 +35,16 @@ Measure = tuple[str, str]
 
 
 def label(measure: Measure) -> str:
-    """``"gain · discount"``.
-    """
+    """``"gain · discount"``."""
     return f"{measure[0]} · {measure[1]}"
 
 
-def by_discount(rows: Sequence[Mapping[str, Any]] | pd.DataFrame, columns: Mapping[str, str],
-                digits: Mapping[str, int] | None = None) -> pd.DataFrame:
-    """A table with one row per discount and, per column of ``columns`` (name -> header), one column per gain.
-    """
+def by_discount(
+    rows: Sequence[Mapping[str, Any]] | pd.DataFrame,
+    columns: Mapping[str, str],
+    digits: Mapping[str, int] | None = None,
+) -> pd.DataFrame:
+    """A table with one row per discount and, per column of ``columns`` (name -> header), one column per gain."""
     table = pd.DataFrame(rows)
     parts = {}
     for column, header in columns.items():
@@ -62,9 +63,18 @@ def collection_rows(X: Mapping[Measure, np.ndarray], P: Mapping[Measure, np.ndar
     for m in X:
         for where, table in (("collection", X[m]), ("population", P[m])):
             means = table.mean(axis=1)
-            rows.append(dict(gain=m[0], discount=m[1], sample=where, topics=table.shape[1], mean=float(table.mean()),
-                             best_system=float(means[0]), worst_system=float(means[-1]),
-                             **{f"share_{k}": v for k, v in variance_components(table).shares().items()}))
+            rows.append(
+                dict(
+                    gain=m[0],
+                    discount=m[1],
+                    sample=where,
+                    topics=table.shape[1],
+                    mean=float(table.mean()),
+                    best_system=float(means[0]),
+                    worst_system=float(means[-1]),
+                    **{f"share_{k}": v for k, v in variance_components(table).shares().items()},
+                )
+            )
     return rows
 
 
@@ -75,17 +85,26 @@ def collection_table(rows: Sequence[Mapping[str, Any]], discounts: Sequence[str]
     table = pd.DataFrame(rows)
     shown = table[table["discount"].isin(discounts)].assign(measure=lambda t: t["gain"] + " · " + t["discount"])
     shown = shown.set_index(["measure", "sample"])
-    out = pd.concat({"nDCG": rounded(shown[["mean", "best_system", "worst_system"]], 3)
-                     .set_axis(["mean", "best", "worst"], axis=1),
-                     "variance share": rounded(shown[["share_system", "share_topic", "share_interaction"]], 2)
-                     .set_axis(["system", "topic", "interaction"], axis=1)}, axis=1)
+    out = pd.concat(
+        {
+            "nDCG": rounded(shown[["mean", "best_system", "worst_system"]], 3).set_axis(
+                ["mean", "best", "worst"], axis=1
+            ),
+            "variance share": rounded(shown[["share_system", "share_topic", "share_interaction"]], 2).set_axis(
+                ["system", "topic", "interaction"], axis=1
+            ),
+        },
+        axis=1,
+    )
     share = {k: table[f"share_{k}"].to_numpy() for k in ("system", "topic", "interaction")}
     trec_like = int(np.sum((share["topic"] > share["interaction"]) & (share["interaction"] > share["system"])))
-    line = (f"over all {len(table)} (measure, sample) tables: topic share {share['topic'].min():.2f}-"
-            f"{share['topic'].max():.2f}, interaction {share['interaction'].min():.2f}-"
-            f"{share['interaction'].max():.2f}, "
-            f"system {share['system'].min():.2f}-{share['system'].max():.2f}; topic > interaction > system in "
-            f"{trec_like} of {len(table)}")
+    line = (
+        f"over all {len(table)} (measure, sample) tables: topic share {share['topic'].min():.2f}-"
+        f"{share['topic'].max():.2f}, interaction {share['interaction'].min():.2f}-"
+        f"{share['interaction'].max():.2f}, "
+        f"system {share['system'].min():.2f}-{share['system'].max():.2f}; topic > interaction > system in "
+        f"{trec_like} of {len(table)}"
+    )
     return out, line
 
 
@@ -96,42 +115,60 @@ def truth_rows(P: Mapping[Measure, np.ndarray], skills: np.ndarray) -> list[dict
     for m, scores in P.items():
         diffs = scores[:-1] - scores[1:]
         z = diffs.mean(axis=1) / (diffs.std(axis=1, ddof=1) / np.sqrt(diffs.shape[1]))
-        rows.append(dict(gain=m[0], discount=m[1], tau_population=kendall_tau(scores.mean(axis=1), skills),
-                         min_neighbour_z=float(z.min())))
+        rows.append(
+            dict(
+                gain=m[0],
+                discount=m[1],
+                tau_population=kendall_tau(scores.mean(axis=1), skills),
+                min_neighbour_z=float(z.min()),
+            )
+        )
     return rows
 
 
 def truth_lines(rows: Sequence[Mapping[str, Any]], systems: int) -> tuple[list[str], pd.DataFrame]:
-    """Two sentences on the truth check and the three measures with the smallest neighbour z.
-    """
+    """Two sentences on the truth check and the three measures with the smallest neighbour z."""
     ordered = sum(r["tau_population"] == 1.0 for r in rows)
-    lines = [f"measures whose population mean orders all {systems} systems as the truth: {ordered} of {len(rows)}",
-             f"measures with a neighbour gap significantly reversed (z < -2.58): "
-             f"{sum(r['min_neighbour_z'] < -2.58 for r in rows)}"]
+    lines = [
+        f"measures whose population mean orders all {systems} systems as the truth: {ordered} of {len(rows)}",
+        f"measures with a neighbour gap significantly reversed (z < -2.58): "
+        f"{sum(r['min_neighbour_z'] < -2.58 for r in rows)}",
+    ]
     low = pd.DataFrame(sorted(rows, key=lambda r: r["min_neighbour_z"])[:3])
     low = low.set_index(low["gain"] + " · " + low["discount"]).rename_axis("measure")
     out = pd.concat([rounded(low[["min_neighbour_z"]], 1), rounded(low[["tau_population"]], 3)], axis=1)
     return lines, out.set_axis(["smallest neighbour z", "Kendall tau with the truth"], axis=1)
 
 
-def power_rows(X: Mapping[Measure, np.ndarray], *, alpha: float, n_resamples: int, seed: int, n_jobs: int,
-               topics: int) -> tuple[dict[Measure, Any], list[dict[str, Any]]]:
+def power_rows(
+    X: Mapping[Measure, np.ndarray], *, alpha: float, n_resamples: int, seed: int, n_jobs: int, topics: int
+) -> tuple[dict[Measure, Any], list[dict[str, Any]]]:
     """Sakai's discriminative power of every measure on the collection: the results by measure and the result table
     ``07_power.csv`` (power, pairs significant in the wrong direction, difference required, median ASL, topics
     for E rho^2 = 0.95)."""
     power, rows = {}, []
     for m, scores in X.items():
         dp = power[m] = discriminative_power(scores, alpha=alpha, n_resamples=n_resamples, seed=seed, n_jobs=n_jobs)
-        wrong = int(np.count_nonzero(dp.significant & (dp.differences < 0)))   # the first system is the better one
-        rows.append(dict(gain=m[0], discount=m[1], topics=topics, pairs=dp.pvalues.size, power=dp.power,
-                         wrong_direction=wrong, difference_required=dp.difference_required,
-                         median_asl=float(np.median(dp.asl_curve)),
-                         topics_for_stability=variance_components(scores).topics_for_stability(0.95)))
+        wrong = int(np.count_nonzero(dp.significant & (dp.differences < 0)))  # the first system is the better one
+        rows.append(
+            dict(
+                gain=m[0],
+                discount=m[1],
+                topics=topics,
+                pairs=dp.pvalues.size,
+                power=dp.power,
+                wrong_direction=wrong,
+                difference_required=dp.difference_required,
+                median_asl=float(np.median(dp.asl_curve)),
+                topics_for_stability=variance_components(scores).topics_for_stability(0.95),
+            )
+        )
     return power, rows
 
 
-def swap_rows(X: Mapping[Measure, np.ndarray], sizes: Sequence[int], *, trials: int, seed: int
-              ) -> tuple[dict[Measure, np.ndarray], list[dict[str, Any]]]:
+def swap_rows(
+    X: Mapping[Measure, np.ndarray], sizes: Sequence[int], *, trials: int, seed: int
+) -> tuple[dict[Measure, np.ndarray], list[dict[str, Any]]]:
     """Voorhees-Buckley swap rates of every measure: the overall rate per subset size, and the result table
     ``07_swap_rates.csv`` (binned by the pair's difference on the first subset, bins of 0.02, plus the overall
     rate as the bin [0, inf))."""
@@ -143,15 +180,35 @@ def swap_rows(X: Mapping[Measure, np.ndarray], sizes: Sequence[int], *, trials: 
         for r in swap_rates(scores, sizes, trials=trials, bins=edges, seed=seed).to_dict("records"):
             rows.append(dict(gain=m[0], discount=m[1], **r))
         for size, rate in zip(sizes, overall[m], strict=False):
-            rows.append(dict(gain=m[0], discount=m[1], size=size, bin_low=0.0, bin_high=float("inf"),
-                             pairs=int(total.pairs.iloc[0]), swaps=int(round(rate * total.pairs.iloc[0])),
-                             swap_rate=float(rate)))
+            rows.append(
+                dict(
+                    gain=m[0],
+                    discount=m[1],
+                    size=size,
+                    bin_low=0.0,
+                    bin_high=float("inf"),
+                    pairs=int(total.pairs.iloc[0]),
+                    swaps=int(round(rate * total.pairs.iloc[0])),
+                    swap_rate=float(rate),
+                )
+            )
     return overall, rows
 
 
-def query_set_rows(P: Mapping[Measure, np.ndarray], skills: np.ndarray, sizes: Sequence[int], *, trials: int,
-                   collections: int, population_topics: int, target_accuracy: float, alpha: float, n_resamples: int,
-                   seed: int, n_jobs: int) -> tuple[dict[Measure, np.ndarray], dict[Measure, tuple], list[dict]]:
+def query_set_rows(
+    P: Mapping[Measure, np.ndarray],
+    skills: np.ndarray,
+    sizes: Sequence[int],
+    *,
+    trials: int,
+    collections: int,
+    population_topics: int,
+    target_accuracy: float,
+    alpha: float,
+    n_resamples: int,
+    seed: int,
+    n_jobs: int,
+) -> tuple[dict[Measure, np.ndarray], dict[Measure, tuple], list[dict]]:
     """With the truth known: per measure the ordering accuracy of ``trials`` random query sets of each size, the
     queries needed for ``target_accuracy`` with its 95% interval, and the result table ``07_query_sets.csv``
     (with the expected discriminative power over ``collections`` query sets per size)."""
@@ -163,24 +220,39 @@ def query_set_rows(P: Mapping[Measure, np.ndarray], skills: np.ndarray, sizes: S
         for i, c in enumerate(sizes):
             a = accuracy[m][i]
             half = 1.96 * a.std(ddof=1) / np.sqrt(a.size)
-            dps = [discriminative_power(scores[:, s], alpha=alpha, n_resamples=n_resamples, seed=seed,
-                                        n_jobs=n_jobs).power for s in power_sets[c]]
-            rows.append(dict(gain=m[0], discount=m[1], size=c, accuracy=float(a.mean()),
-                             accuracy_low=float(a.mean() - half), accuracy_high=float(a.mean() + half),
-                             expected_power=float(np.mean(dps))))
+            dps = [
+                discriminative_power(scores[:, s], alpha=alpha, n_resamples=n_resamples, seed=seed, n_jobs=n_jobs).power
+                for s in power_sets[c]
+            ]
+            rows.append(
+                dict(
+                    gain=m[0],
+                    discount=m[1],
+                    size=c,
+                    accuracy=float(a.mean()),
+                    accuracy_low=float(a.mean() - half),
+                    accuracy_high=float(a.mean() + half),
+                    expected_power=float(np.mean(dps)),
+                )
+            )
     return accuracy, needed, rows
 
 
 def needed_cells(needed: Mapping[Measure, tuple]) -> list[dict[str, Any]]:
-    """Per measure, the queries needed as "estimate [low, high]" (for :func:`by_discount`).
-    """
-    return [dict(gain=m[0], discount=m[1],
-                 **{"queries needed [95%]": f"{e:.1f} [{lo:.1f}, {hi:.1f}]" if np.isfinite(e) else "not reached"})
-            for m, (e, lo, hi) in needed.items()]
+    """Per measure, the queries needed as "estimate [low, high]" (for :func:`by_discount`)."""
+    return [
+        dict(
+            gain=m[0],
+            discount=m[1],
+            **{"queries needed [95%]": f"{e:.1f} [{lo:.1f}, {hi:.1f}]" if np.isfinite(e) else "not reached"},
+        )
+        for m, (e, lo, hi) in needed.items()
+    ]
 
 
-def ordering_rows(X: Mapping[Measure, np.ndarray], skills: np.ndarray
-                  ) -> tuple[np.ndarray, list[dict[str, Any]], list[dict[str, Any]]]:
+def ordering_rows(
+    X: Mapping[Measure, np.ndarray], skills: np.ndarray
+) -> tuple[np.ndarray, list[dict[str, Any]], list[dict[str, Any]]]:
     """Kendall's tau between every two measures' orderings of the systems on the collection, and the result tables
     ``07_orderings.csv`` (each measure against the truth: tau, tau_AP, its smallest tau with another measure) and
     ``07_tau_between_measures.csv``."""
@@ -190,17 +262,30 @@ def ordering_rows(X: Mapping[Measure, np.ndarray], skills: np.ndarray
     rows = []
     for i, m in enumerate(measures):
         ties = np.unique(means[m]).size < skills.size
-        rows.append(dict(gain=m[0], discount=m[1], tau_truth=kendall_tau(means[m], skills),
-                         tau_ap_truth=float("nan") if ties else tau_ap(skills, means[m]),
-                         min_tau_other=float(np.delete(tau[i], i).min())))
-    between = [dict(gain=a[0], discount=a[1], **{label(b): float(tau[i, j]) for j, b in enumerate(measures)})
-               for i, a in enumerate(measures)]
+        rows.append(
+            dict(
+                gain=m[0],
+                discount=m[1],
+                tau_truth=kendall_tau(means[m], skills),
+                tau_ap_truth=float("nan") if ties else tau_ap(skills, means[m]),
+                min_tau_other=float(np.delete(tau[i], i).min()),
+            )
+        )
+    between = [
+        dict(gain=a[0], discount=a[1], **{label(b): float(tau[i, j]) for j, b in enumerate(measures)})
+        for i, a in enumerate(measures)
+    ]
     return tau, rows, between
 
 
-def measure_rows(P: Mapping[Measure, np.ndarray], power: Sequence[Mapping], orders: Sequence[Mapping],
-                 truth: Sequence[Mapping], needed: Mapping[Measure, tuple], swaps: Mapping[Measure, np.ndarray]
-                 ) -> list[dict[str, Any]]:
+def measure_rows(
+    P: Mapping[Measure, np.ndarray],
+    power: Sequence[Mapping],
+    orders: Sequence[Mapping],
+    truth: Sequence[Mapping],
+    needed: Mapping[Measure, tuple],
+    swaps: Mapping[Measure, np.ndarray],
+) -> list[dict[str, Any]]:
     """The result table ``07_measures.csv``: per measure the per-topic win and tie probability of the more skilled of
     two systems (mean over pairs, population), the queries needed with its interval, and the other criteria."""
     systems = next(iter(P.values())).shape[0]
@@ -208,18 +293,38 @@ def measure_rows(P: Mapping[Measure, np.ndarray], power: Sequence[Mapping], orde
     rows = []
     for m, p_row, o_row, t_row in zip(P, power, orders, truth, strict=False):
         est, lo, hi = needed[m]
-        rows.append(dict(gain=m[0], discount=m[1], decay=parse_discount(m[1]).decay,
-                         per_topic_win=float((P[m][first] > P[m][second]).mean()),
-                         per_topic_tie=float((P[m][first] == P[m][second]).mean()),
-                         queries_needed=est, queries_needed_low=lo, queries_needed_high=hi,
-                         power=p_row["power"], topics_for_stability=p_row["topics_for_stability"],
-                         swap_rate=float(swaps[m][-1]), tau_truth=o_row["tau_truth"],
-                         tau_population=t_row["tau_population"]))
+        rows.append(
+            dict(
+                gain=m[0],
+                discount=m[1],
+                decay=parse_discount(m[1]).decay,
+                per_topic_win=float((P[m][first] > P[m][second]).mean()),
+                per_topic_tie=float((P[m][first] == P[m][second]).mean()),
+                queries_needed=est,
+                queries_needed_low=lo,
+                queries_needed_high=hi,
+                power=p_row["power"],
+                topics_for_stability=p_row["topics_for_stability"],
+                swap_rate=float(swaps[m][-1]),
+                tau_truth=o_row["tau_truth"],
+                tau_population=t_row["tau_population"],
+            )
+        )
     return rows
 
 
-def user_runs(qrels: str, runs: Sequence[str], measures: Sequence[Measure], cutoff: int | None, *, alpha: float,
-              n_resamples: int, trials: int, seed: int, n_jobs: int) -> dict[str, Any]:
+def user_runs(
+    qrels: str,
+    runs: Sequence[str],
+    measures: Sequence[Measure],
+    cutoff: int | None,
+    *,
+    alpha: float,
+    n_resamples: int,
+    trials: int,
+    seed: int,
+    n_jobs: int,
+) -> dict[str, Any]:
     """The statistics an experimenter can compute without a known truth, on TREC qrels and run files.
 
     Every run is evaluated under trec_eval's conventions for every measure (``stats.run_matrices``; a judged query
@@ -236,16 +341,25 @@ def user_runs(qrels: str, runs: Sequence[str], measures: Sequence[Measure], cuto
     half = data.queries.size // 2
     rows = []
     for m in measures:
-        dp = discriminative_power(scores[m], alpha=alpha, n_resamples=n_resamples, seed=seed, n_jobs=n_jobs,
-                                  systems=data.systems)
+        dp = discriminative_power(
+            scores[m], alpha=alpha, n_resamples=n_resamples, seed=seed, n_jobs=n_jobs, systems=data.systems
+        )
         swap = swap_rates(scores[m], [half], trials=trials, seed=seed).swap_rate.iloc[0] if half >= 1 else float("nan")
-        rows.append(dict(gain=m[0], discount=m[1], queries=int(data.queries.size), power=dp.power,
-                         difference_required=dp.difference_required,
-                         topics_for_stability=variance_components(scores[m]).topics_for_stability(0.95),
-                         swap_rate_half=float(swap),
-                         tau_reference=kendall_tau(scores[m].mean(axis=1), scores[reference].mean(axis=1))))
-    comparison = compare_systems(scores[reference], systems=data.systems, test="bootstrap", n_resamples=n_resamples,
-                                 seed=seed)
+        rows.append(
+            dict(
+                gain=m[0],
+                discount=m[1],
+                queries=int(data.queries.size),
+                power=dp.power,
+                difference_required=dp.difference_required,
+                topics_for_stability=variance_components(scores[m]).topics_for_stability(0.95),
+                swap_rate_half=float(swap),
+                tau_reference=kendall_tau(scores[m].mean(axis=1), scores[reference].mean(axis=1)),
+            )
+        )
+    comparison = compare_systems(
+        scores[reference], systems=data.systems, test="bootstrap", n_resamples=n_resamples, seed=seed
+    )
     pairs = comparison.pairs.assign(gain=reference[0], discount=reference[1])
     return {"data": data, "scores": scores, "rows": rows, "pairs": pairs, "half": half}
 
@@ -262,46 +376,69 @@ def verdict(folder: str | Path) -> dict[str, Any]:
     table = read_table(folder / "07_measures.csv").to_dict("records")
     target = json.loads((folder / "07_query_sets.json").read_text(encoding="utf-8"))["parameters"]["target_accuracy"]
     name = lambda r: f"{r['gain']} · {r['discount']}"  # noqa: E731
-    b, in_group, more = fewest_queries(*([r[key] for r in table]
-                                         for key in ("queries_needed", "queries_needed_low", "queries_needed_high")))
+    b, in_group, more = fewest_queries(
+        *([r[key] for r in table] for key in ("queries_needed", "queries_needed_low", "queries_needed_high"))
+    )
     best = table[b]
     group = [r for r, g in zip(table, in_group, strict=False) if g]
     worse = [r for r, m in zip(table, more, strict=False) if m]
     worst = max(table, key=lambda r: r["queries_needed"] if np.isfinite(r["queries_needed"]) else np.inf)
-    lines = [f"fewest queries for ordering accuracy {target}: {name(best)}, {best['queries_needed']:.1f} queries "
-             f"[{best['queries_needed_low']:.1f}, {best['queries_needed_high']:.1f}]",
-             f"indistinguishable from it ({len(group)}): "
-             + ", ".join(name(r) for r in sorted(group, key=lambda r: r["queries_needed"])),
-             f"need more ({len(worse)}): " + ", ".join(f"{name(r)} ({r['queries_needed']:.1f})"
-                                                      for r in sorted(worse, key=lambda r: r["queries_needed"])),
-             f"most queries: {name(worst)}, {worst['queries_needed']:.1f} "
-             f"({worst['queries_needed'] / best['queries_needed']:.2f} x the best)"]
+    lines = [
+        f"fewest queries for ordering accuracy {target}: {name(best)}, {best['queries_needed']:.1f} queries "
+        f"[{best['queries_needed_low']:.1f}, {best['queries_needed_high']:.1f}]",
+        f"indistinguishable from it ({len(group)}): "
+        + ", ".join(name(r) for r in sorted(group, key=lambda r: r["queries_needed"])),
+        f"need more ({len(worse)}): "
+        + ", ".join(f"{name(r)} ({r['queries_needed']:.1f})" for r in sorted(worse, key=lambda r: r["queries_needed"])),
+        f"most queries: {name(worst)}, {worst['queries_needed']:.1f} "
+        f"({worst['queries_needed'] / best['queries_needed']:.2f} x the best)",
+    ]
     classes: dict[tuple[str, str], list] = {}
     for r in table:
         classes.setdefault((r["decay"], r["gain"]), []).append(r)
-    by_class = [dict(decay=decay, gain=g, fewest=min(r["queries_needed"] for r in members),
-                     most=max(r["queries_needed"] for r in members),
-                     discounts=", ".join(r["discount"] for r in members))
-                for (decay, g), members in sorted(classes.items(),
-                                                  key=lambda kv: min(r["queries_needed"] for r in kv[1]))]
+    by_class = [
+        dict(
+            decay=decay,
+            gain=g,
+            fewest=min(r["queries_needed"] for r in members),
+            most=max(r["queries_needed"] for r in members),
+            discounts=", ".join(r["discount"] for r in members),
+        )
+        for (decay, g), members in sorted(classes.items(), key=lambda kv: min(r["queries_needed"] for r in kv[1]))
+    ]
     finite = [r for r in table if np.isfinite(r["queries_needed"])]
     q = [r["queries_needed"] for r in finite]
-    criteria = [dict(criterion=text, kendall_tau=kendall_tau(q, [r[key] for r in finite]), sign_if_agreeing=sign)
-                for text, key, sign in (("discriminative power (collection)", "power", "-"),
-                                        ("topics for E rho^2 = 0.95", "topics_for_stability", "+"),
-                                        ("swap rate at the largest c", "swap_rate", "+"),
-                                        ("per-topic win probability", "per_topic_win", "-"))]
+    criteria = [
+        dict(criterion=text, kendall_tau=kendall_tau(q, [r[key] for r in finite]), sign_if_agreeing=sign)
+        for text, key, sign in (
+            ("discriminative power (collection)", "power", "-"),
+            ("topics for E rho^2 = 0.95", "topics_for_stability", "+"),
+            ("swap rate at the largest c", "swap_rate", "+"),
+            ("per-topic win probability", "per_topic_win", "-"),
+        )
+    ]
     gains = list(dict.fromkeys(r["gain"] for r in table))
     if len(gains) == 2:
         rows_by = {(r["gain"], r["discount"]): r for r in table}
         discounts = list(dict.fromkeys(r["discount"] for r in table))
-        more_q = sum(rows_by[(gains[1], d)]["queries_needed"] > rows_by[(gains[0], d)]["queries_needed"]
-                     for d in discounts)
-        apart = sum(rows_by[(gains[1], d)]["queries_needed_low"] > rows_by[(gains[0], d)]["queries_needed_high"]
-                    for d in discounts)
-        lines.append(f"{gains[1]} needs more queries than {gains[0]} for {more_q} of {len(discounts)} discounts "
-                     f"(95% intervals apart for {apart})")
-    return {"lines": lines, "classes": rounded(pd.DataFrame(by_class).set_index(["decay", "gain"]), 1),
-            "criteria": rounded(pd.DataFrame(criteria).set_index("criterion"), 3)
-            .set_axis(["Kendall tau", "sign if agreeing"], axis=1),
-            "best": name(best), "group": [name(r) for r in group], "worse": [name(r) for r in worse]}
+        more_q = sum(
+            rows_by[(gains[1], d)]["queries_needed"] > rows_by[(gains[0], d)]["queries_needed"] for d in discounts
+        )
+        apart = sum(
+            rows_by[(gains[1], d)]["queries_needed_low"] > rows_by[(gains[0], d)]["queries_needed_high"]
+            for d in discounts
+        )
+        lines.append(
+            f"{gains[1]} needs more queries than {gains[0]} for {more_q} of {len(discounts)} discounts "
+            f"(95% intervals apart for {apart})"
+        )
+    return {
+        "lines": lines,
+        "classes": rounded(pd.DataFrame(by_class).set_index(["decay", "gain"]), 1),
+        "criteria": rounded(pd.DataFrame(criteria).set_index("criterion"), 3).set_axis(
+            ["Kendall tau", "sign if agreeing"], axis=1
+        ),
+        "best": name(best),
+        "group": [name(r) for r in group],
+        "worse": [name(r) for r in worse],
+    }

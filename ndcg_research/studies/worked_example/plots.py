@@ -12,8 +12,16 @@ from ...pipeline.style import (
 )
 
 
-def worked_example_panels(grades: Sequence[float], known: Sequence[float], contributions: Sequence[float],
-                          ideal_contributions: Sequence[float], *, k: int | None, dcg: float, idcg: float) -> Figure:
+def worked_example_panels(
+    grades: Sequence[float],
+    known: Sequence[float],
+    contributions: Sequence[float],
+    ideal_contributions: Sequence[float],
+    *,
+    k: int | None,
+    dcg: float,
+    idcg: float,
+) -> Figure:
     """Left: per-position contributions g(rel_i) D(i) of the returned list and of the ideal. Right: the
     grades of the returned list against the ideal ranking of all known documents (ranks beyond the
     cut-off ``k`` shaded; None: no cut-off).
@@ -25,23 +33,54 @@ def worked_example_panels(grades: Sequence[float], known: Sequence[float], contr
     ax_c, ax_r = fig.subplots(1, 2)
     width = 0.4
     ax_c.bar(ranks - width / 2, contributions, width, label=f"returned (DCG = {dcg:.3f})", color="C0")
-    ax_c.bar(ranks + width / 2, ideal_contributions, width, label=f"ideal (IDCG = {idcg:.3f})", color="none",
-             edgecolor="C1", hatch="//")
+    ax_c.bar(
+        ranks + width / 2,
+        ideal_contributions,
+        width,
+        label=f"ideal (IDCG = {idcg:.3f})",
+        color="none",
+        edgecolor="C1",
+        hatch="//",
+    )
     for x, c in zip(ranks, contributions, strict=False):
-        ax_c.annotate(f"{c:.3f}", (x - width / 2, c), ha="center", va="bottom", fontsize=8, xytext=(0, 2),
-                      textcoords="offset points")
-    ax_c.set(xlabel="rank i", ylabel="contribution g(rel$_i$) · D(i)", xticks=ranks,
-             ylim=(0, max(contributions.max(), ideal_contributions.max()) * 1.15),
-             title=f"Per-position contributions, nDCG{'' if k is None else f'@{k}'} = {dcg / idcg:.3f}")
+        ax_c.annotate(
+            f"{c:.3f}",
+            (x - width / 2, c),
+            ha="center",
+            va="bottom",
+            fontsize=8,
+            xytext=(0, 2),
+            textcoords="offset points",
+        )
+    ax_c.set(
+        xlabel="rank i",
+        ylabel="contribution g(rel$_i$) · D(i)",
+        xticks=ranks,
+        ylim=(0, max(contributions.max(), ideal_contributions.max()) * 1.15),
+        title=f"Per-position contributions, nDCG{'' if k is None else f'@{k}'} = {dcg / idcg:.3f}",
+    )
     all_ranks = np.arange(1, len(known) + 1)
     ax_r.bar(ranks - width / 2, round_significant(grades[: len(ranks)]), width, color="C0", label="returned list")
-    ax_r.bar(all_ranks + width / 2, round_significant(ideal_ranking), width, color="none", edgecolor="C1", hatch="//",
-             label=f"ideal: all {len(known)} known documents")
+    ax_r.bar(
+        all_ranks + width / 2,
+        round_significant(ideal_ranking),
+        width,
+        color="none",
+        edgecolor="C1",
+        hatch="//",
+        label=f"ideal: all {len(known)} known documents",
+    )
     if k is not None and k < len(known):
         ax_r.axvspan(k + 0.5, len(known) + 0.5, color="0.9", zorder=0)
         ax_r.annotate(f"beyond k = {k}", (k + 0.6, max(known) * 1.1), ha="left", va="center", fontsize=9)
-    ax_r.set(xlabel="rank", ylabel="grade", xticks=all_ranks, yticks=np.arange(0, max(known) + 1),
-             ylim=(0, max(known) * 1.2), title="Returned ranking vs ideal ranking")
+    ax_r.set(
+        xlabel="rank",
+        ylabel="grade",
+        xticks=all_ranks,
+        yticks=np.arange(0, max(known) + 1),
+        ylim=(0, max(known) * 1.2),
+        title="Returned ranking vs ideal ranking",
+    )
     fig.legend(*ax_c.get_legend_handles_labels(), loc="outside lower left", ncols=2, frameon=False)
     fig.legend(*ax_r.get_legend_handles_labels(), loc="outside lower right", ncols=2, frameon=False)
     return fig

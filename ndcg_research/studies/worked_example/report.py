@@ -14,21 +14,32 @@ from ...pipeline.tables import rounded
 ARTICLE = {"CG": 11.0, "DCG": 6.861, "IDCG (all known documents)": 8.740, "nDCG": 0.785}
 
 
-def is_articles_example(grades: Sequence[float], unretrieved: Sequence[float], k: int | None, gain: str,
-                        discount: str) -> bool:
-    """Whether the parameters are the article's example (only then are its numbers the reference).
-    """
-    return (list(grades) == [3, 2, 3, 0, 1, 2] and list(unretrieved) == [3, 2] and k == 6
-            and str(gain) == "linear" and str(discount) == "log2")
+def is_articles_example(
+    grades: Sequence[float], unretrieved: Sequence[float], k: int | None, gain: str, discount: str
+) -> bool:
+    """Whether the parameters are the article's example (only then are its numbers the reference)."""
+    return (
+        list(grades) == [3, 2, 3, 0, 1, 2]
+        and list(unretrieved) == [3, 2]
+        and k == 6
+        and str(gain) == "linear"
+        and str(discount) == "log2"
+    )
 
 
 def contributions_table(returned: np.ndarray, gains: np.ndarray, discounts: np.ndarray) -> pd.DataFrame:
-    """Per rank i: the grade, its gain, 1/D(i), the contribution g D and the DCG so far.
-    """
+    """Per rank i: the grade, its gain, 1/D(i), the contribution g D and the DCG so far."""
     contributions = gains * discounts
-    table = pd.DataFrame({"grade rel_i": returned, "gain g(rel_i)": gains, "1/D(i)": 1 / discounts,
-                          "contribution g*D": contributions, "DCG so far": np.cumsum(contributions)},
-                         index=pd.Index(np.arange(1, returned.size + 1), name="rank i"))
+    table = pd.DataFrame(
+        {
+            "grade rel_i": returned,
+            "gain g(rel_i)": gains,
+            "1/D(i)": 1 / discounts,
+            "contribution g*D": contributions,
+            "DCG so far": np.cumsum(contributions),
+        },
+        index=pd.Index(np.arange(1, returned.size + 1), name="rank i"),
+    )
     return rounded(table, 3)
 
 
@@ -42,8 +53,10 @@ def swaps(grades: Sequence[float], k: int | None, gain: str, discount: str) -> l
     i, j = 0, min(3, n - 1)
     swapped = list(grades)
     swapped[i], swapped[j] = swapped[j], swapped[i]
-    lines.append(f"swapped  {swapped}: CG = {cg(swapped, k, gain=gain):.3f}, "
-                 f"DCG = {dcg(swapped, k, gain=gain, discount=discount):.3f}  (ranks {i + 1} and {j + 1} exchanged)")
+    lines.append(
+        f"swapped  {swapped}: CG = {cg(swapped, k, gain=gain):.3f}, "
+        f"DCG = {dcg(swapped, k, gain=gain, discount=discount):.3f}  (ranks {i + 1} and {j + 1} exchanged)"
+    )
     pairs = [(a, b) for a in range(n) for b in range(a + 1, n)]
     same = changed = differ = 0
     for a, b in pairs:
@@ -52,17 +65,22 @@ def swaps(grades: Sequence[float], k: int | None, gain: str, discount: str) -> l
         same += bool(np.isclose(cg(s, k, gain=gain), cg0))
         changed += not bool(np.isclose(dcg(s, k, gain=gain, discount=discount), dcg0))
         differ += grades[a] != grades[b]
-    lines.append(f"all {len(pairs)} swaps: CG unchanged in {same}; DCG changed in {changed}; "
-                 f"the swapped grades differ in {differ}")
+    lines.append(
+        f"all {len(pairs)} swaps: CG unchanged in {same}; DCG changed in {changed}; "
+        f"the swapped grades differ in {differ}"
+    )
     return lines
 
 
 def comparison(measured: Mapping[str, float], article: bool) -> pd.DataFrame:
-    """The measured quantities beside the article's numbers (for the article's example only), three decimals each.
-    """
-    rows = {name: {"measured": f"{float(value):.3f}",
-                   "the article": f"{ARTICLE[name]:.3f}" if article and name in ARTICLE else "-"}
-            for name, value in measured.items()}
+    """The measured quantities beside the article's numbers (for the article's example only), three decimals each."""
+    rows = {
+        name: {
+            "measured": f"{float(value):.3f}",
+            "the article": f"{ARTICLE[name]:.3f}" if article and name in ARTICLE else "-",
+        }
+        for name, value in measured.items()
+    }
     table = pd.DataFrame.from_dict(rows, orient="index")
     table.index.name = "quantity"
     return table
