@@ -101,10 +101,10 @@ def numpy_baseline_ndcg_at_k(labels, scores, k, *, negate=False):
 
 def trec_dicts(labels, scores):
     qrels, run = {}, {}
-    for q, (row_labels, row_scores) in enumerate(zip(labels.tolist(), scores.tolist())):
+    for q, (row_labels, row_scores) in enumerate(zip(labels.tolist(), scores.tolist(), strict=True)):
         ids = [f"d{i}" for i in range(len(row_labels))]
-        qrels[f"q{q}"] = dict(zip(ids, map(int, row_labels)))
-        run[f"q{q}"] = dict(zip(ids, row_scores))
+        qrels[f"q{q}"] = dict(zip(ids, map(int, row_labels), strict=True))
+        run[f"q{q}"] = dict(zip(ids, row_scores, strict=True))
     return qrels, run
 
 

@@ -73,7 +73,7 @@ def main() -> int:
         for k in (None, 3, 10):
             measure = "ndcg" if k is None else f"ndcg@{k}"
             result = nr.evaluate(qrels, run, measure, convention="torchmetrics")
-            ours = dict(zip(result.queries[0], result.values[0][0]))
+            ours = dict(zip(result.queries[0], result.values[0][0], strict=True))
             worst = 0.0
             for q, labels, scores in data:
                 theirs = float(

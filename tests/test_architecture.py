@@ -2,9 +2,9 @@
 
 Rules (docs/api/index.md, "Architecture"):
 
-- the subpackages form strict layers, lowest first: core < evaluation < stats < datasets, simulation
-  < findings < pipeline < studies. A module imports its own subpackage and lower layers only, never its own
-  layer's other subpackage (datasets and the simulation engine are independent) nor a higher one; imports inside
+- the subpackages form strict layers, lowest first: core < evaluation < stats, interop < advice, datasets,
+  simulation < findings < pipeline < studies. A module imports its own subpackage and lower layers only, never its
+  own layer's other subpackage (datasets and the simulation engine are independent) nor a higher one; imports inside
   functions count (they are real dependencies), as do ``importlib.import_module("ndcg_research.x")``
   with a literal name and attributes reached through an imported ``ndcg_research``. The top level
   (``__init__`` with its lazy API, ``cli`` the command dispatcher, ``__main__``) is above every
@@ -43,13 +43,13 @@ PACKAGE = ROOT / "ndcg_research"
 NAME = "ndcg_research"
 
 #: Subpackages below the notebook tooling: they never import it.
-RESEARCH = ("core", "evaluation", "stats", "datasets", "simulation", "findings")
+RESEARCH = ("core", "evaluation", "stats", "interop", "advice", "datasets", "simulation", "findings")
 #: The layers of subpackages, lowest first: a module may import its own subpackage and lower layers.
 LAYERS: tuple[tuple[str, ...], ...] = (
     ("core",),
     ("evaluation",),
-    ("stats",),
-    ("datasets", "simulation"),
+    ("stats", "interop"),
+    ("advice", "datasets", "simulation"),
     ("findings",),
     ("pipeline",),
     ("studies",),
@@ -120,7 +120,7 @@ def is_private(part: str) -> bool:
 
 
 def test_the_package_is_found():
-    assert {"ndcg_research", "ndcg_research.core.metrics", "ndcg_research.simulation.simulate"} <= set(MODULES)
+    assert {"ndcg_research", "ndcg_research.core._metrics", "ndcg_research.simulation.simulate"} <= set(MODULES)
 
 
 def test_resolve_relative_imports():
@@ -139,6 +139,7 @@ def test_core_imports_only_numpy_stdlib_and_itself(name):
             i.module == "numpy"
             or i.module.startswith("numpy.")
             or i.module.startswith(f"{NAME}.core")
+            or i.module in BASE
             or top_level(i.module) in sys.stdlib_module_names
             or i.module == "__future__"
         )
@@ -245,6 +246,7 @@ def test_the_private_name_check_sees_every_form():
         "line 4: imports the private module ndcg_research.stats._paired",
         "line 5: from ndcg_research.stats import _private_helper",
         "line 8: sim._rng (private name of ndcg_research.simulation.simulate)",
+        "line 8: _kernels._top (private name of ndcg_research.core._kernels)",
         "line 8: _metrics._parts (private name of ndcg_research.core._metrics)",
     ]
     assert not is_private("__future__") and not is_private("__version__")

@@ -167,7 +167,7 @@ def _random_collection(seed, n_queries=40, n_docs=60, n_run=30):
         scores = rng.permutation(n_run) + rng.random(n_run) * 0.5  # distinct
         qid = f"q{q}"
         qrels[qid] = {docs[i]: int(grades[i]) for i in np.flatnonzero(judged)}
-        run[qid] = {docs[i]: float(s) for i, s in zip(retrieved, scores)}
+        run[qid] = {docs[i]: float(s) for i, s in zip(retrieved, scores, strict=True)}
         cases.append((qid, grades[retrieved], judged[retrieved], scores, grades[judged]))
     return qrels, run, cases
 

@@ -113,7 +113,7 @@ DISCOUNTS = st.one_of(
 @st.composite
 def table_gain(draw):
     steps = draw(st.lists(st.floats(0, 10), min_size=6, max_size=6))
-    return {0: 0.0} | {g: float(v) for g, v in zip(range(1, 7), np.cumsum(steps))}
+    return {0: 0.0} | {g: float(v) for g, v in zip(range(1, 7), np.cumsum(steps), strict=True)}
 
 
 @st.composite

@@ -1,4 +1,4 @@
-"""Shared helpers of the metric core used across the package: integer/number checks, top-k order."""
+"""Shared helpers used across the package: the argument checks of the public boundary, top-k order."""
 
 import numpy as np
 import pytest
@@ -6,7 +6,7 @@ import pytest
 import ndcg_research as nr
 from ndcg_research.core import _kernels as kernels
 from ndcg_research.core._kernels import top_order
-from ndcg_research.core.validation import check_integer, check_number  # the temporary old names (issue 23)
+from ndcg_research._validation import check_int, check_real
 
 
 @pytest.mark.parametrize("ties_levels", [2, 4, 1000])
@@ -35,23 +35,23 @@ def test_top_order_one_row_with_a_tie_across_the_cut():
         (-1, 0, ValueError, "n must be an integer >= 0, got -1"),
     ],
 )
-def test_check_integer_refuses_with_the_argument_name(value, minimum, error, message):
+def test_check_int_refuses_with_the_argument_name(value, minimum, error, message):
     with pytest.raises(error, match=f"^{message}$"):
-        check_integer(value, "n", minimum=minimum)
+        check_int(value, "n", low=minimum)
 
 
-def test_check_integer_accepts_numpy_integers_and_returns_int():
-    value = check_integer(np.int64(7), "n")
+def test_check_int_accepts_numpy_integers_and_returns_int():
+    value = check_int(np.int64(7), "n", low=1)
     assert value == 7 and type(value) is int
-    assert check_integer(-5, "offset", minimum=None) == -5
+    assert check_int(-5, "offset") == -5
 
 
 @pytest.mark.parametrize(
     "value, error", [(True, TypeError), ("1", TypeError), (float("inf"), ValueError), (float("nan"), ValueError)]
 )
-def test_check_number_refuses(value, error):
+def test_check_real_refuses(value, error):
     with pytest.raises(error, match="^sigma must be"):
-        check_number(value, "sigma")
+        check_real(value, "sigma")
 
 
 @pytest.mark.parametrize("parse, what", [("parse_discount", "discount"), ("parse_gain", "gain")])

@@ -34,7 +34,7 @@ def test_thread_count_never_changes_the_values(k, gain):
     one = nr.ndcg_parts_from_scores(labels, scores, k, gain=gain, threads=1)
     for threads in (2, None):
         other = nr.ndcg_parts_from_scores(labels, scores, k, gain=gain, threads=threads)
-        for a, b in zip(one, other):
+        for a, b in zip(one, other, strict=True):
             np.testing.assert_array_equal(a, b)
     # Small batches computed in line give the same values as the large one.
     parts = [

@@ -110,14 +110,14 @@ def test_ndcg_and_dcg_match_sklearn_tie_averaged(shape, label_kind, score_kind, 
     k = _k(k, shape[1])
 
     ours_ndcg, warned = _ours(nr.ndcg_from_scores, labels, scores, k)
-    ref_ndcg = [ndcg_score([y], [s], k=k) for y, s in zip(labels, scores)]
+    ref_ndcg = [ndcg_score([y], [s], k=k) for y, s in zip(labels, scores, strict=True)]
     _close(ours_ndcg, ref_ndcg)
     zero_ideal = ~labels.any(axis=1)
     assert bool(warned) == bool(zero_ideal.any())
     assert np.all(ours_ndcg[zero_ideal] == 0.0)  # scikit-learn's convention, our default
 
     ours_dcg = _dcg(labels, scores, k)
-    _close(ours_dcg, [dcg_score([y], [s], k=k) for y, s in zip(labels, scores)])
+    _close(ours_dcg, [dcg_score([y], [s], k=k) for y, s in zip(labels, scores, strict=True)])
 
     # scikit-learn's batch value is the plain mean over queries.
     assert math.isclose(nr.mean_over_queries(ours_ndcg), ndcg_score(labels, scores, k=k), rel_tol=TOL, abs_tol=TOL)
@@ -134,8 +134,8 @@ def test_ignore_ties_matches_every_tie_rule_on_tie_free_scores(shape, label_kind
     scores = _scores(rng, *shape, score_kind)
     assert all(np.unique(row).size == row.size for row in scores), "scores must be tie-free here"
     k = _k(k, shape[1])
-    ref_ndcg = [ndcg_score([y], [s], k=k, ignore_ties=True) for y, s in zip(labels, scores)]
-    ref_dcg = [dcg_score([y], [s], k=k, ignore_ties=True) for y, s in zip(labels, scores)]
+    ref_ndcg = [ndcg_score([y], [s], k=k, ignore_ties=True) for y, s in zip(labels, scores, strict=True)]
+    ref_dcg = [dcg_score([y], [s], k=k, ignore_ties=True) for y, s in zip(labels, scores, strict=True)]
     for ties in nr.TIES:
         ours_ndcg, _ = _ours(nr.ndcg_from_scores, labels, scores, k, ties=ties)
         _close(ours_ndcg, ref_ndcg)
@@ -151,10 +151,10 @@ def test_log_base_matches_sklearn_dcg(base, k):
     scores = _scores(rng, 25, n, "rounded")
     k = _k(k, n)
     ours = _dcg(labels, scores, k, discount=f"log(base={base!r})")
-    _close(ours, [dcg_score([y], [s], k=k, log_base=base) for y, s in zip(labels, scores)])
+    _close(ours, [dcg_score([y], [s], k=k, log_base=base) for y, s in zip(labels, scores, strict=True)])
     # The base rescales DCG by a constant, so nDCG does not depend on it.
     ours_ndcg, _ = _ours(nr.ndcg_from_scores, labels, scores, k, discount=f"log(base={base!r})")
-    _close(ours_ndcg, [ndcg_score([y], [s], k=k) for y, s in zip(labels, scores)])
+    _close(ours_ndcg, [ndcg_score([y], [s], k=k) for y, s in zip(labels, scores, strict=True)])
 
 
 @pytest.mark.parametrize("k", KS, ids=str)
@@ -168,8 +168,8 @@ def test_ragged_batches_match_sklearn_row_by_row(k):
     kk = _k(k, int(lengths.max()))
     ours, warned = _ours(nr.ndcg_from_scores, labels, scores, kk)
     assert warned
-    _close(ours, [ndcg_score([y], [s], k=kk) for y, s in zip(labels, scores)])
-    _close(_dcg(labels, scores, kk), [dcg_score([y], [s], k=kk) for y, s in zip(labels, scores)])
+    _close(ours, [ndcg_score([y], [s], k=kk) for y, s in zip(labels, scores, strict=True)])
+    _close(_dcg(labels, scores, kk), [dcg_score([y], [s], k=kk) for y, s in zip(labels, scores, strict=True)])
     # A single 1-D query gives a float equal to scikit-learn's value for that row.
     single, _ = _ours(nr.ndcg_from_scores, labels[0], scores[0], kk)
     assert isinstance(single, float)

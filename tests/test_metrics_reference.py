@@ -119,7 +119,7 @@ DISCOUNT_SPECS = st.one_of(
 def table_gains(draw, top=6):
     """A random non-decreasing table covering grades 0..top (0 -> 0)."""
     steps = draw(st.lists(st.floats(0, 10), min_size=top, max_size=top))
-    return {0: 0.0} | {g: float(v) for g, v in zip(range(1, top + 1), np.cumsum(steps))}
+    return {0: 0.0} | {g: float(v) for g, v in zip(range(1, top + 1), np.cumsum(steps), strict=True)}
 
 
 INT_GAINS = st.one_of(st.sampled_from(["linear", "exp2"]), table_gains(), st.just(np.sqrt))
@@ -274,12 +274,12 @@ def test_two_d_ragged_and_per_list_loops_agree(seed, k, discount, gain):
     grades = rng.integers(0, 4, size=(n_queries, width))
     scores = np.round(rng.normal(size=(n_queries, width)), 1)
     extra = [rng.integers(0, 4, size=int(rng.integers(0, 5))) for _ in range(n_queries)]
-    ideal = [np.concatenate([g, e]) for g, e in zip(grades, extra)]
+    ideal = [np.concatenate([g, e]) for g, e in zip(grades, extra, strict=True)]
     kw = dict(gain=gain, discount=discount)
     for ties in nr.TIES:
         batch2d = quiet(nr.ndcg_from_scores, grades, scores, k, ideal=ideal, ties=ties, **kw)
         as_lists = quiet(nr.ndcg_from_scores, grades.tolist(), scores.tolist(), k, ideal=ideal, ties=ties, **kw)
-        loop = [quiet(nr.ndcg_from_scores, g, s, k, ideal=i, ties=ties, **kw) for g, s, i in zip(grades, scores, ideal)]
+        loop = [quiet(nr.ndcg_from_scores, g, s, k, ideal=i, ties=ties, **kw) for g, s, i in zip(grades, scores, ideal, strict=True)]
         np.testing.assert_allclose(batch2d, loop, rtol=1e-12, atol=0)
         np.testing.assert_allclose(as_lists, loop, rtol=1e-12, atol=0)
     np.testing.assert_allclose(
@@ -288,9 +288,9 @@ def test_two_d_ragged_and_per_list_loops_agree(seed, k, discount, gain):
     np.testing.assert_allclose(nr.dcg(grades, k, **kw), [nr.dcg(g, k, **kw) for g in grades], rtol=1e-12)
     # Ragged: cut each row to its own length.
     lengths = rng.integers(1, width + 1, size=n_queries)
-    ragged_g = [g[:n] for g, n in zip(grades, lengths)]
-    ragged_s = [s[:n] for s, n in zip(scores, lengths)]
-    ragged_i = [np.concatenate([g, e]) for g, e in zip(ragged_g, extra)]
+    ragged_g = [g[:n] for g, n in zip(grades, lengths, strict=True)]
+    ragged_s = [s[:n] for s, n in zip(scores, lengths, strict=True)]
+    ragged_i = [np.concatenate([g, e]) for g, e in zip(ragged_g, extra, strict=True)]
     for ties in nr.TIES:
         batch = quiet(nr.ndcg_parts_from_scores, ragged_g, ragged_s, k, ideal=ragged_i, ties=ties, **kw)
         for part, one in zip(
@@ -298,14 +298,14 @@ def test_two_d_ragged_and_per_list_loops_agree(seed, k, discount, gain):
             zip(
                 *[
                     quiet(nr.ndcg_parts_from_scores, g, s, k, ideal=i, ties=ties, **kw)
-                    for g, s, i in zip(ragged_g, ragged_s, ragged_i)
-                ]
-            ),
+                    for g, s, i in zip(ragged_g, ragged_s, ragged_i, strict=True)
+                ], strict=True
+            ), strict=True,
         ):
             np.testing.assert_allclose(part, one, rtol=1e-12, atol=0)
     batch = quiet(nr.ndcg_parts, ragged_g, k, ideal=ragged_i, **kw)
-    loop = list(zip(*[quiet(nr.ndcg_parts, g, k, ideal=i, **kw) for g, i in zip(ragged_g, ragged_i)]))
-    for part, one in zip(batch, loop):
+    loop = list(zip(*[quiet(nr.ndcg_parts, g, k, ideal=i, **kw) for g, i in zip(ragged_g, ragged_i, strict=True)], strict=False))
+    for part, one in zip(batch, loop, strict=True):
         np.testing.assert_allclose(part, one, rtol=1e-12, atol=0)
     np.testing.assert_allclose(nr.cg(ragged_g, k), [sum(g[:k].tolist()) for g in ragged_g], rtol=1e-12)
 
@@ -323,11 +323,11 @@ def test_integer_and_float_grades_give_identical_results(dtype, k):
             nr.ndcg_parts_from_scores, grades.astype(np.float64), scores, k, ideal=ideal.astype(np.float64), gain=gain
         )
         got = quiet(nr.ndcg_parts_from_scores, grades.astype(dtype), scores, k, ideal=ideal.astype(dtype), gain=gain)
-        for a, b in zip(ref, got):
+        for a, b in zip(ref, got, strict=True):
             assert np.array_equal(a, b)
         ref = quiet(nr.ndcg_parts, grades.astype(np.float64), k, ideal=ideal.astype(np.float64), gain=gain)
         got = quiet(nr.ndcg_parts, grades.astype(dtype), k, ideal=ideal.astype(dtype), gain=gain)
-        for a, b in zip(ref, got):
+        for a, b in zip(ref, got, strict=True):
             assert np.array_equal(a, b)
     # Booleans are binary grades.
     binary = grades > 2
@@ -425,12 +425,12 @@ def test_top_k_path_with_ties_straddling_rank_k():
     for k in (1, 2, 3, 4):
         for ties in nr.TIES:
             got = nr.dcg_from_scores(grades, scores, k, ties=ties)
-            expected = [brute_force(g, s, k)[ties] for g, s in zip(grades, scores)]
+            expected = [brute_force(g, s, k)[ties] for g, s in zip(grades, scores, strict=True)]
             np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-15)
             ragged_g = [g[: 3 + i % 3] for i, g in enumerate(grades)]
             ragged_s = [s[: 3 + i % 3] for i, s in enumerate(scores)]
             got = quiet(nr.dcg_from_scores, ragged_g, ragged_s, k, ties=ties)
-            expected = [brute_force(g, s, k)[ties] for g, s in zip(ragged_g, ragged_s)]
+            expected = [brute_force(g, s, k)[ties] for g, s in zip(ragged_g, ragged_s, strict=True)]
             np.testing.assert_allclose(got, expected, rtol=1e-12, atol=1e-15)
 
 
@@ -555,7 +555,7 @@ def test_gain_spec_round_trip(table, extra_keys):
     # Non-integer grades too: a table may name any grade >= 0.
     levels = sorted(set(table) | set(extra_keys))
     values = np.maximum.accumulate([table.get(g, 0.0) if g in table else 0.0 for g in levels])
-    full = {g: float(v) for g, v in zip(levels, values)}
+    full = {g: float(v) for g, v in zip(levels, values, strict=True)}
     full[0] = 0.0
     g = nr.parse_gain(full)
     text = str(g)

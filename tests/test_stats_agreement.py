@@ -59,7 +59,7 @@ def test_disjoint_subsets_are_disjoint_and_of_the_right_size():
     powers = 2.0 ** np.arange(n)
     x = np.vstack([powers, np.zeros(n)])
     means = disjoint_subset_means(x, size, trials=30, seed=3)
-    for first, second in zip(means[0][:, 0], means[1][:, 0]):
+    for first, second in zip(means[0][:, 0], means[1][:, 0], strict=True):
         a = int(round(first * size))
         b = int(round(second * size))
         assert bin(a).count("1") == size and bin(b).count("1") == size and a & b == 0

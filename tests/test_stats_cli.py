@@ -69,7 +69,7 @@ def test_csv_output_equals_the_library_on_the_simulators_values(files):
     assert systems.system.tolist() == collection.systems and (systems.measure == "ndcg@10").all()
     np.testing.assert_allclose(systems["mean"], expected.systems["mean"], rtol=1e-9)
     np.testing.assert_allclose(systems[["ci_low", "ci_high"]], expected.systems[["ci_low", "ci_high"]], rtol=1e-8)
-    assert list(zip(pairs.system_a, pairs.system_b)) == list(zip(expected.pairs.system_a, expected.pairs.system_b))
+    assert list(zip(pairs.system_a, pairs.system_b, strict=True)) == list(zip(expected.pairs.system_a, expected.pairs.system_b, strict=False))
     np.testing.assert_allclose(
         pairs[["difference", "ci_low", "ci_high"]],
         expected.pairs[["difference", "ci_low", "ci_high"]],
@@ -89,7 +89,7 @@ def test_json_and_text_outputs(files):
     assert [d["measure"] for d in data] == ["ndcg", "ndcg@5"]
     assert data[0]["test"] == "t" and data[0]["correction"] == "holm" and len(data[0]["pairs"]) == 6
     p = [row["pvalue"] for row in data[0]["pairs"]]
-    adjusted = sorted(zip(p, [row["pvalue_adjusted"] for row in data[0]["pairs"]]))
+    adjusted = sorted(zip(p, [row["pvalue_adjusted"] for row in data[0]["pairs"]], strict=True))
     assert adjusted[0][1] == pytest.approx(min(1, 6 * adjusted[0][0]))  # Holm's first step
     status, out, _ = invoke("compare", qrels, *runs)
     assert status == 0 and out.startswith("measure ndcg: 4 runs, 30 queries; test t, correction holm")

@@ -102,7 +102,7 @@ def test_compare_systems_tables():
     assert c.systems.system.tolist() == ["a", "b", "c"]
     np.testing.assert_allclose(c.systems["mean"], [np.mean(v) for v in scores.values()])
     assert (c.systems.ci_low < c.systems["mean"]).all() and (c.systems["mean"] < c.systems.ci_high).all()
-    assert list(zip(c.pairs.system_a, c.pairs.system_b)) == [("a", "b"), ("a", "c"), ("b", "c")]
+    assert list(zip(c.pairs.system_a, c.pairs.system_b, strict=True)) == [("a", "b"), ("a", "c"), ("b", "c")]
     np.testing.assert_allclose(c.pairs.pvalue_adjusted, np.minimum(1, 3 * c.pairs.pvalue))
     assert (c.pairs.wins + c.pairs.ties + c.pairs.losses == 25).all()
     tukey = compare_systems(scores, test="tukey", n_resamples=2000)

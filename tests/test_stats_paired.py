@@ -39,7 +39,7 @@ def brute_force_sign_flip(d: np.ndarray) -> float:
     total = 0
     for signs in itertools.product((1.0, -1.0), repeat=len(d)):
         total += 1
-        if abs(sum(s * x for s, x in zip(signs, d))) >= observed * (1 - 1e-12):
+        if abs(sum(s * x for s, x in zip(signs, d, strict=True))) >= observed * (1 - 1e-12):
             hits += 1
     return hits / total
 
@@ -51,7 +51,7 @@ def test_t_test_pvalues_and_interval_equal_scipy():
     rng = np.random.default_rng(1)
     x = nDCG_like(rng, 6, 40)
     tests = pairwise_tests(x, test="t", confidence=0.9)
-    for k, (i, j) in enumerate(zip(tests.first, tests.second)):
+    for k, (i, j) in enumerate(zip(tests.first, tests.second, strict=True)):
         ref = stats.ttest_rel(x[i], x[j])
         ci = ref.confidence_interval(0.9)
         assert tests.pvalue[k] == pytest.approx(ref.pvalue, rel=1e-12)
@@ -62,7 +62,7 @@ def test_wilcoxon_pvalues_equal_scipy():
     rng = np.random.default_rng(2)
     x = np.round(nDCG_like(rng, 5, 30), 2)  # rounded: zero differences and ties occur, as with nDCG@10
     tests = pairwise_tests(x, test="wilcoxon")
-    for k, (i, j) in enumerate(zip(tests.first, tests.second)):
+    for k, (i, j) in enumerate(zip(tests.first, tests.second, strict=True)):
         assert tests.pvalue[k] == pytest.approx(stats.wilcoxon(x[i], x[j]).pvalue, rel=1e-12)
 
 
@@ -127,7 +127,7 @@ def test_exact_permutation_equals_scipy_permutation_test():
     x = nDCG_like(rng, 4, 14)
     tests = pairwise_tests(x, test="permutation")
     assert tests.exact
-    for k, (i, j) in enumerate(zip(tests.first, tests.second)):
+    for k, (i, j) in enumerate(zip(tests.first, tests.second, strict=True)):
         ref = stats.permutation_test(
             (x[i] - x[j],),
             lambda d, axis: d.mean(axis=axis),
@@ -188,7 +188,7 @@ def test_bootstrap_test_equals_a_direct_loop_over_the_same_resamples():
     seed, b, alpha = 6, 2000, 0.05
     tests = pairwise_tests(x, test="bootstrap", interval="none", n_resamples=b, seed=seed, alpha=alpha)
     indices = block_generator(seed, BOOTSTRAP_STREAM, 0).integers(0, 25, size=(b, 25))
-    for k, (i, j) in enumerate(zip(tests.first, tests.second)):
+    for k, (i, j) in enumerate(zip(tests.first, tests.second, strict=True)):
         z = x[i] - x[j]
         t_obs = abs(z.mean() / (z.std(ddof=1) / math.sqrt(25)))
         w = z - z.mean()

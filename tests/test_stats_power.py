@@ -87,5 +87,5 @@ def test_power_identical_for_one_and_two_workers(method):
 def test_table_lists_every_pair():
     x = collection(6, systems=4)
     table = discriminative_power(x, test="t", systems=["a", "b", "c", "d"]).table()
-    assert list(zip(table.system_a, table.system_b)) == list(itertools.combinations("abcd", 2))
+    assert list(zip(table.system_a, table.system_b, strict=True)) == list(itertools.combinations("abcd", 2))
     assert table.significant.tolist() == (table.asl < 0.05).tolist()

@@ -11,6 +11,9 @@ The numbers, each with its reference (the guide "Choosing a discount with advise
 ``ndcg-research advise QRELS RUN [RUN ...]`` is the command (:mod:`ndcg_research.advice.cli`).
 """
 
-from ._advise import CUTOFFS, DISCOUNTS, GAINS, PHI_MARGIN, POWER_MARGIN, Advice, advise
+import lazy_loader
 
-__all__ = ["advise", "Advice", "DISCOUNTS", "CUTOFFS", "GAINS", "POWER_MARGIN", "PHI_MARGIN"]
+# Loaded on first use, so that the command line's --help (which imports advice.cli) loads no scipy or pandas.
+__getattr__, __dir__, __all__ = lazy_loader.attach(
+    __name__, submod_attrs={"_advise": ["advise", "Advice", "DISCOUNTS", "CUTOFFS", "GAINS", "POWER_MARGIN", "PHI_MARGIN"]}
+)

@@ -10,7 +10,6 @@ import numpy as np
 from .._validation import check_instance, check_int, check_real
 from ..core import parse_discount, parse_gain
 from ..evaluation import parse_measures
-from ..interop._frames import package_frame
 from ..stats import run_matrices
 from . import _measurements as measure
 
@@ -227,8 +226,8 @@ def advise(
     convention = check_instance(convention, "convention", str, what="a convention name")
 
     data = run_matrices(
-        package_frame(qrels, "qrels"),
-        _package_runs(runs),
+        qrels,
+        runs,
         [c["measure"] for c in candidates],
         complete=complete,
         convention=convention,
@@ -335,15 +334,6 @@ def _candidates(discounts: Any, cutoffs: Any, gains: Any) -> list[dict[str, Any]
                     {"measure": parsed.name, "discount": d, "cutoff": "none" if k is None else str(k), "gain": g}
                 )
     return out
-
-
-def _package_runs(runs: Any) -> Any:
-    """The runs with ir_measures' or PyTerrier's frames renamed to the package's columns (the rest unchanged)."""
-    if isinstance(runs, Mapping):
-        return {name: package_frame(run, "run") for name, run in runs.items()}
-    if isinstance(runs, (list, tuple)):
-        return [package_frame(run, "run") for run in runs]
-    return package_frame(runs, "run")
 
 
 def _reference(rows: list[dict[str, Any]], row: dict[str, Any]) -> dict[str, Any]:

@@ -26,7 +26,6 @@ from ir_measures.measures.base import Agg, ParamInfo
 from .._validation import check_instance, check_int, check_option
 from ..core import parse_discount, parse_gain
 from ..evaluation import CONVENTIONS, evaluate, get_convention, parse_measures
-from ._frames import package_frame
 
 __all__ = ["NDCG", "TIES"]
 
@@ -122,13 +121,12 @@ class NDCG(ir_measures.Measure):
 
     def runtime_impl(self, qrels: Any, run: Any) -> Iterator[Any]:
         """Per-query values of ``run`` (ir_measures' frames), computed by the evaluator in one call."""
-        qrels, run = package_frame(qrels, "qrels"), package_frame(run, "run")
-        run = run[run["query"].isin(qrels["query"])]
+        run = run[run["query_id"].isin(qrels["query_id"])]  # ir_measures' frames (query_id, doc_id, ...)
         if len(run) == 0:
             return  # no judged query answered: ir_measures gives each its DEFAULT
         result = evaluate(qrels, {"run": run}, [self._measure], convention=self._convention, complete=False)
         # The evaluator names queries by their text; ir_measures matches them with the qrels' own ids (int ids too).
-        ids = {str(query): query for query in qrels["query"].unique()}
+        ids = {str(query): query for query in qrels["query_id"].unique()}
         for query, value in zip(result.queries[0], result.values[0][0], strict=True):
             yield ir_measures.Metric(query_id=ids[str(query)], measure=self, value=float(value))
 
