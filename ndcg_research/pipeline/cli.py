@@ -13,18 +13,17 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from .._validation import check_real
+from ..cli_common import real_argument
 from . import profiles, runner
+
+_seconds = real_argument(low=0, closed="neither")
 
 
 def _timeout(text: str) -> float | None:
-    """'none' or '0' for no limit, else a positive number of seconds."""
+    """'none' or '0' for no limit, else a positive number of seconds (the messages of every numeric option)."""
     if text.strip().lower() in {"none", "0"}:
         return None
-    try:
-        return check_real(float(text), "--timeout", low=0, closed="neither")
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a positive number of seconds or 'none', got {text!r}") from None
+    return _seconds(text)
 
 
 def register(sub: argparse._SubParsersAction) -> None:

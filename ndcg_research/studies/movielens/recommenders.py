@@ -55,6 +55,7 @@ from typing import Any
 
 import numpy as np
 
+from ..._validation import check_int
 from ...core import format_call, parse_registered
 from ...core._ranking import top_order
 
@@ -173,6 +174,9 @@ def canonical_ranker_spec(spec: str) -> str:
 
 def _ranker_params(spec: str) -> tuple[str, dict[str, Any]]:
     name, kwargs = parse_registered(spec, RANKER_KINDS, what="ranker", valid=_VALID)
+    for count in ("k", "factors"):  # a notebook parameter: refused here rather than ranked with silently
+        if count in kwargs:
+            kwargs[count] = check_int(kwargs[count], f"ranker {spec!r}: {count}", low=1)
     if name == "ease":
         if kwargs["l2"] <= 0:
             raise ValueError(f"ranker {spec!r}: l2 must be > 0, got {kwargs['l2']!r}")
