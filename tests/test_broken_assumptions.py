@@ -15,9 +15,10 @@ import pandas as pd
 import pytest
 from scipy import integrate, special, stats
 
+from ndcg_research.findings import answer as findings_answer
 from ndcg_research.simulation import theory
 from ndcg_research.studies.broken_assumptions import experiment as ex
-from ndcg_research.studies.broken_assumptions import findings, models, simulate
+from ndcg_research.studies.broken_assumptions import models, simulate
 
 LOG2 = "log2"
 
@@ -235,6 +236,15 @@ def test_ratio_table_is_the_ratio_of_standardized_gaps():
     assert row["ratio_low"] <= row["ratio"] <= row["ratio_high"]
 
 
+#: An interval of the ratio that the rule calls each way against ratio_floor = 0.9 (and whether log2's gap is resolved).
+_CALLS = {
+    "supports": (0.95, 1.1, True),
+    "refutes": (0.7, 0.85, True),
+    "unresolved": (0.8, 1.0, True),
+    "not judged": (0.1, 0.2, False),
+}
+
+
 def _ratio_rows(calls):
     k = len(calls)
     return pd.DataFrame(
@@ -246,9 +256,11 @@ def _ratio_rows(calls):
             "n": [100] * k,
             "d_denominator": [1.0] * k,
             "ratio": [1.0] * k,
-            "ratio_low": [0.5] * k,
-            "ratio_high": [1.5] * k,
-            "call": calls,
+            "ratio_low": [_CALLS[c][0] for c in calls],
+            "ratio_high": [_CALLS[c][1] for c in calls],
+            "resolved": [_CALLS[c][2] for c in calls],
+            # what the run recorded; the rule calls each cell again with the file's ratio_floor
+            "call": ["supports"] * k,
         }
     )
 
@@ -262,9 +274,14 @@ def _ratio_rows(calls):
         (["not judged"], "undecided"),
     ],
 )
-def test_the_ratio_rule_gives_the_verdict_its_text_states(calls, verdict):
-    found = {f.key: f for f in findings.evaluate({"sparse_ratios": _ratio_rows(calls)})}
-    assert found["sparse-loglog-as-well-as-log2"].verdict == verdict
+def test_the_ratio_rule_gives_the_verdict_its_text_states(tmp_path, calls, verdict):
+    from ndcg_research.findings import Results, threshold
+    from ndcg_research.findings.catalogue import claim
+    from ndcg_research.simulation.tables import write_table
+
+    assert threshold("ratio_floor") == 0.9  # the intervals of _CALLS are placed around it
+    write_table(_ratio_rows(calls), tmp_path / "16_sparse_ratios.csv")
+    assert claim("sparse-loglog-as-well-as-log2")(Results(tmp_path)).verdict == verdict
 
 
 def test_every_finding_is_evaluated_on_a_small_run(tmp_path):
@@ -290,8 +307,8 @@ def test_every_finding_is_evaluated_on_a_small_run(tmp_path):
     )
     for name, table in tables.items():
         write_table(table, tmp_path / f"16_two_feature_{name}.csv")
-    answer = findings.answer(tmp_path)
-    assert len(answer) == len(findings.texts()) == 5
+    answer = findings_answer("16_broken_assumptions.ipynb", tmp_path)
+    assert len(answer) == 5
     assert set(answer["Verdict"]) <= {
         "holds",
         "holds with qualification",

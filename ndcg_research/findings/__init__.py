@@ -14,7 +14,7 @@ own findings with :func:`answer`.
 - :mod:`~ndcg_research.findings.cli`: the ``findings`` command.
 """
 
-from .catalogue import answer, collect, threshold
+from .catalogue import answer, collect, notebook_findings, threshold
 from .model import (
     VERDICTS,
     Finding,
@@ -32,6 +32,7 @@ from .model import (
 __all__ = [
     "answer",
     "collect",
+    "notebook_findings",
     "threshold",
     "VERDICTS",
     "Finding",

@@ -364,6 +364,33 @@ def collect(results: Results) -> list[Finding]:
     return [claim(results) for claim in claims()]
 
 
+def _notebook_name(notebook: str) -> str:
+    name = Path(notebook).name
+    if not (name.endswith(".ipynb") and name[:2].isdigit() and name[2:3] == "_"):
+        raise ValueError(
+            f"notebook must be a notebook file name such as '04_distinguishability.ipynb', got {notebook!r}"
+        )
+    return name
+
+
+def notebook_findings(notebook: str, results_dir: str | os.PathLike[str]) -> list[Finding]:
+    """The findings of ``notebook`` evaluated on the tables in ``results_dir`` (only its own tables, ``NN_...``),
+    in page order; a finding whose tables are missing there is left out.
+
+    Raises ValueError if ``notebook`` is not a notebook file name ``NN_name.ipynb``.
+    """
+    name = _notebook_name(notebook)
+    results = Results(results_dir, prefix=name[:3])
+    found = []
+    for claim in claims():
+        if claim.text.notebook == name:
+            try:
+                found.append(claim(results))
+            except MissingTableError:
+                continue
+    return found
+
+
 def answer(notebook: str, results_dir: str | os.PathLike[str]) -> Any:
     """The findings of ``notebook``, each with its verdict and its one-line measurement, from ``results_dir``.
 
@@ -392,20 +419,11 @@ def answer(notebook: str, results_dir: str | os.PathLike[str]) -> Any:
     """
     import pandas as pd
 
-    name = Path(notebook).name
-    if not (name.endswith(".ipynb") and name[:2].isdigit() and name[2:3] == "_"):
-        raise ValueError(
-            f"notebook must be a notebook file name such as '04_distinguishability.ipynb', got {notebook!r}"
-        )
-    results = Results(results_dir, prefix=name[:3])
-    rows = []
-    for claim in claims():
-        if claim.text.notebook == name:
-            try:
-                finding = claim(results)
-            except MissingTableError:
-                continue
-            rows.append({"Finding": finding.title, "Verdict": finding.verdict, "What the tables show": finding.summary})
+    name = _notebook_name(notebook)
+    rows = [
+        {"Finding": f.title, "Verdict": f.verdict, "What the tables show": f.summary}
+        for f in notebook_findings(name, results_dir)
+    ]
     if not rows:
         rows.append(
             {

@@ -1,29 +1,31 @@
-"""The findings of notebook 16: the rules of ``findings.toml`` applied to the tables the notebook writes.
+"""Notebook 16: the findings of notebooks 03-04 asked of sparse relevance and of rankers that use different evidence.
 
-``findings.toml`` (committed before the runs) holds the thresholds and, per finding, its claim, source, rule,
-conditions and the templates of its measurement and summary; this module computes the numbers each template
-places (``{name}``; ``{T[name]}`` places a threshold) and the verdict its rule gives. :func:`answer` is the
-table a reader sees first: one row per finding with its verdict and its one-line measurement.
+The texts, rules in words and thresholds are in ``findings.toml`` (committed before any run of this study, 8f36de7);
+each function here computes the numbers its finding's templates place and the verdict its rule gives.
+``threshold`` is the findings engine's (:func:`ndcg_research.findings.threshold`), re-exported for the study's
+experiment, which applies ``ratio_floor``, ``min_crossings``, ``bootstrap_resamples`` and ``agreement_z`` when it
+writes its tables.
 """
 
 from __future__ import annotations
 
-import functools
 import math
-import os
-import tomllib
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any
 
 import pandas as pd
 from scipy import stats
 
-__all__ = ["FILE", "TABLES", "Finding", "threshold", "texts", "read_tables", "evaluate", "answer"]
+from ...findings import Measured, Results, threshold
 
-#: The committed claims, rules and thresholds.
-FILE = Path(__file__).with_name("findings.toml")
+__all__ = [
+    "TABLES",
+    "threshold",
+    "sparse_ndcg_to_one",
+    "sparse_loglog_as_well_as_log2",
+    "two_feature_profiles_cross",
+    "two_feature_ndcg_to_one",
+    "two_feature_loglog_as_well_as_log2",
+]
+
 #: The tables the notebook writes (file names in its results folder) by the name the rules use.
 TABLES = {
     name: f"16_{name}.csv"
@@ -43,55 +45,9 @@ TABLES = {
 SLOW = ("log2", "logpower(gamma=0.5)", "loglog")
 
 
-@functools.cache
-def _file() -> dict[str, Any]:
-    with FILE.open("rb") as handle:
-        return tomllib.load(handle)
-
-
-def threshold(name: str) -> Any:
-    """The value of threshold ``name`` of ``findings.toml``.
-
-    Examples
-    --------
-    >>> threshold("ratio_floor")
-    0.9
-    """
-    return _file()["thresholds"][name]["value"]
-
-
-def texts() -> dict[str, dict[str, Any]]:
-    """The findings' texts by key, in the file's order."""
-    return {k: v for k, v in _file().items() if k not in ("design", "thresholds")}
-
-
-@dataclass(frozen=True)
-class Finding:
-    """One evaluated finding: its texts filled with the numbers of one run, and its verdict."""
-
-    key: str
-    title: str
-    claim: str
-    source: str
-    verdict: str
-    measurement: str
-    summary: str
-    rule: str
-    conditions: str
-    numbers: Mapping[str, float]
-
-
-def read_tables(folder: str | os.PathLike[str]) -> dict[str, pd.DataFrame]:
-    """The tables of :data:`TABLES` found in ``folder`` (those missing are left out)."""
-    from ...simulation.tables import read_table
-
-    folder = Path(folder)
-    return {name: read_table(folder / file) for name, file in TABLES.items() if (folder / file).is_file()}
-
-
 def _chance_allowance(cells: int) -> float:
-    """max(1, 3 x the cells expected beyond agreement_z standard errors by chance)."""
-    return max(1.0, 3 * 2 * stats.norm.sf(threshold("agreement_z")) * cells)
+    """max(1, chance_allowance x the cells expected beyond agreement_z standard errors by chance)."""
+    return max(1.0, threshold("chance_allowance") * 2 * stats.norm.sf(threshold("agreement_z")) * cells)
 
 
 def _f(value: float, digits: int = 3) -> str:
@@ -103,8 +59,9 @@ def _f(value: float, digits: int = 3) -> str:
 # --------------------------------------------------------------------------- the rules
 
 
-def _sparse_ndcg_to_one(t: Mapping[str, pd.DataFrame]) -> tuple[str, dict[str, Any], dict[str, float]]:
-    table = t["sparse_ndcg"]
+def sparse_ndcg_to_one(results: Results) -> Measured:
+    """Numbers and verdict of 'sparse-ndcg-to-one' (text: ``findings.toml``)."""
+    table = results.table(TABLES["sparse_ndcg"])
     log2 = table[table["discount"] == "log2"]
     n0, n1 = int(log2["n"].min()), int(log2["n"].max())
     random = log2[log2["ranker"] == "random"]
@@ -113,7 +70,7 @@ def _sparse_ndcg_to_one(t: Mapping[str, pd.DataFrame]) -> tuple[str, dict[str, A
     fails = limits <= 1 - threshold("limit_margin")
     outside = int((sparse["z"].abs() > threshold("agreement_z")).sum())
     checked = outside <= _chance_allowance(len(sparse))
-    verdict = "undecided" if not checked else "does not hold" if fails.any() else "consistent with"
+    verdict = "undecided" if not checked else "does not hold" if fails.any() else "holds"
     random_loglog = table[(table["discount"] == "loglog") & (table["ranker"] == "random")]
     loglog = random_loglog.groupby("model", sort=False)["limit"].first()
     best = log2[log2["ranker"] == "bayes"].pivot_table(index="model", columns="n", values="mean", sort=False)
@@ -139,7 +96,7 @@ def _sparse_ndcg_to_one(t: Mapping[str, pd.DataFrame]) -> tuple[str, dict[str, A
         n1=n1,
         best_last=", ".join(f"{k} {_f(best.loc[k, n1])}" for k in limits.index),
     )
-    return verdict, values, {"largest_limit": float(limits.max()), "outside": float(outside)}
+    return Measured(verdict, values, {"largest_limit": float(limits.max()), "outside": float(outside)})
 
 
 def _ratio_cells(rows: pd.DataFrame) -> str:
@@ -153,8 +110,13 @@ def _ratio_cells(rows: pd.DataFrame) -> str:
     )
 
 
-def _ratio_rule(table: pd.DataFrame, kind: str) -> tuple[str, dict[str, Any], dict[str, float]]:
+def _ratio_rule(table: pd.DataFrame, kind: str) -> Measured:
+    """The rule of both ratio findings: each cell called again with the file's ``ratio_floor``."""
+    from .experiment import call
+
+    floor = threshold("ratio_floor")
     top = table[table["n"] == table["n"].max()]
+    top = top.assign(call=[call(r.ratio_low, r.ratio_high, bool(r.resolved), floor) for r in top.itertuples()])
     cells = top[top["kind"] == kind]
     judged = cells[cells["call"] != "not judged"]
     refuted, supported = int((judged["call"] == "refutes").sum()), int((judged["call"] == "supports").sum())
@@ -162,31 +124,36 @@ def _ratio_rule(table: pd.DataFrame, kind: str) -> tuple[str, dict[str, Any], di
     ratios = judged["ratio"]
     control = top[(top["kind"] == "control") & (top["call"] != "not judged")]["ratio"]
     values = dict(
-        control_range=(f"{control.min():.2f} to {control.max():.2f}" if len(control) else "n/a"),
         n=int(top["n"].max()),
         cells=_ratio_cells(cells),
-        control=_ratio_cells(top[top["kind"] == "control"]),
         ratio_range=(f"{ratios.min():.2f} to {ratios.max():.2f}" if len(judged) else "n/a"),
         judged=len(judged),
         refuted=refuted,
         supported=supported,
     )
-    return (
-        verdict,
-        values,
-        {
-            "refuted": float(refuted),
-            "supported": float(supported),
-            "judged": float(len(judged)),
-            "ratio_min": float(ratios.min()) if len(judged) else math.nan,
-        },
-    )
+    if kind == "sparse":  # the dense control runs beside the sparse models only
+        values["control"] = _ratio_cells(top[top["kind"] == "control"])
+        values["control_range"] = f"{control.min():.2f} to {control.max():.2f}" if len(control) else "n/a"
+    numbers = {
+        "refuted": float(refuted),
+        "supported": float(supported),
+        "judged": float(len(judged)),
+        "ratio_min": float(ratios.min()) if len(judged) else math.nan,
+    }
+    return Measured(verdict, values, numbers)
 
 
-def _profiles_cross(t: Mapping[str, pd.DataFrame]) -> tuple[str, dict[str, Any], dict[str, float]]:
-    crossings, bins = t["two_feature_crossings"], t["two_feature_rank_bins"]
-    studied = crossings[crossings["studied"]]
-    outside = int(bins["outside"].sum())
+def sparse_loglog_as_well_as_log2(results: Results) -> Measured:
+    """Numbers and verdict of 'sparse-loglog-as-well-as-log2' (text: ``findings.toml``)."""
+    return _ratio_rule(results.table(TABLES["sparse_ratios"]), "sparse")
+
+
+def two_feature_profiles_cross(results: Results) -> Measured:
+    """Numbers and verdict of 'two-feature-profiles-cross' (text: ``findings.toml``)."""
+    crossings = results.table(TABLES["two_feature_crossings"])
+    bins = results.table(TABLES["two_feature_rank_bins"])
+    studied = crossings[crossings["crossings"] >= threshold("min_crossings")]
+    outside = int((bins["z"].abs() > threshold("agreement_z")).sum())
     chance = 2 * stats.norm.sf(threshold("agreement_z")) * len(bins)
     verdict = "holds" if len(studied) and outside <= _chance_allowance(len(bins)) else "does not hold"
     values = dict(
@@ -198,11 +165,12 @@ def _profiles_cross(t: Mapping[str, pd.DataFrame]) -> tuple[str, dict[str, Any],
         chance=_f(chance, 2),
         count=len(studied),
     )
-    return verdict, values, {"studied_pairs": float(len(studied)), "bins_outside": float(outside)}
+    return Measured(verdict, values, {"studied_pairs": float(len(studied)), "bins_outside": float(outside)})
 
 
-def _two_feature_ndcg_to_one(t: Mapping[str, pd.DataFrame]) -> tuple[str, dict[str, Any], dict[str, float]]:
-    table, constants = t["two_feature_ndcg"], t["two_feature_constants"]
+def two_feature_ndcg_to_one(results: Results) -> Measured:
+    """Numbers and verdict of 'two-feature-ndcg-to-one' (text: ``findings.toml``)."""
+    table, constants = results.table(TABLES["two_feature_ndcg"]), results.table(TABLES["two_feature_constants"])
     slow = table[table["discount"].isin(SLOW)]
     n0, n1 = int(slow["n"].min()), int(slow["n"].max())
     first = slow[slow["n"] == n0].set_index(["discount", "ranker"])
@@ -210,7 +178,7 @@ def _two_feature_ndcg_to_one(t: Mapping[str, pd.DataFrame]) -> tuple[str, dict[s
     rises = bool((last["mean"] > first["mean"]).all())
     falls = bool((last["ci_high"] < first["ci_low"]).any())
     finite = bool(constants["c_f"].map(math.isfinite).all())
-    verdict = "consistent with" if rises and finite else "does not hold" if falls else "undecided"
+    verdict = "holds" if rises and finite else "does not hold" if falls else "undecided"
     low = last["mean"].idxmin()
     values = dict(
         n0=n0,
@@ -220,72 +188,9 @@ def _two_feature_ndcg_to_one(t: Mapping[str, pd.DataFrame]) -> tuple[str, dict[s
         constants=", ".join(f"{r.ranker} {_f(r.c_f)}" for r in constants.itertuples()),
         p=_f(float(constants["p"].iloc[0])),
     )
-    return verdict, values, {"lowest_mean": float(last["mean"].min())}
+    return Measured(verdict, values, {"lowest_mean": float(last["mean"].min())})
 
 
-#: Each finding's rule and the tables it reads.
-_Rule = Callable[[Mapping[str, pd.DataFrame]], tuple[str, dict[str, Any], dict[str, float]]]
-_RULES: dict[str, tuple[tuple[str, ...], _Rule]] = {
-    "sparse-ndcg-to-one": (("sparse_ndcg",), _sparse_ndcg_to_one),
-    "sparse-loglog-as-well-as-log2": (("sparse_ratios",), lambda t: _ratio_rule(t["sparse_ratios"], "sparse")),
-    "two-feature-profiles-cross": (("two_feature_crossings", "two_feature_rank_bins"), _profiles_cross),
-    "two-feature-ndcg-to-one": (("two_feature_ndcg", "two_feature_constants"), _two_feature_ndcg_to_one),
-    "two-feature-loglog-as-well-as-log2": (
-        ("two_feature_ratios",),
-        lambda t: _ratio_rule(t["two_feature_ratios"], "two features"),
-    ),
-}
-
-
-class _Thresholds(Mapping[str, Any]):
-    def __getitem__(self, name: str) -> Any:
-        value = threshold(name)
-        return f"{value:g}" if isinstance(value, float) else value
-
-    def __iter__(self):
-        return iter(_file()["thresholds"])
-
-    def __len__(self) -> int:
-        return len(_file()["thresholds"])
-
-
-def evaluate(tables: Mapping[str, pd.DataFrame]) -> list[Finding]:
-    """Every finding whose tables are all in ``tables``, with its verdict and filled texts."""
-    out = []
-    for key, text in texts().items():
-        needed, rule = _RULES[key]
-        if not all(name in tables for name in needed):
-            continue
-        verdict, values, numbers = rule(tables)
-        fill = {**values, "T": _Thresholds()}
-        out.append(
-            Finding(
-                key=key,
-                title=text["title"],
-                claim=text["claim"],
-                source=text["source"],
-                verdict=verdict,
-                measurement=text["measurement"].format_map(fill),
-                summary=text["summary"].format_map(fill),
-                rule=text["rule"].format_map(fill),
-                conditions=text["conditions"].format_map(fill),
-                numbers=numbers,
-            )
-        )
-    return out
-
-
-def answer(folder: str | os.PathLike[str]) -> pd.DataFrame:
-    """The findings evaluated on the tables in ``folder``: one row per finding (its title), its verdict and its
-    one-line measurement; one row "(not available)" when no finding's tables are there."""
-    found = evaluate(read_tables(folder))
-    if not found:
-        frame = pd.DataFrame(
-            {"Verdict": ["-"], "What the tables show": [f"no tables of notebook 16 in {folder}"]},
-            index=pd.Index(["(not available)"], name="Finding"),
-        )
-        return frame
-    return pd.DataFrame(
-        {"Verdict": [f.verdict for f in found], "What the tables show": [f.summary for f in found]},
-        index=pd.Index([f.title for f in found], name="Finding"),
-    )
+def two_feature_loglog_as_well_as_log2(results: Results) -> Measured:
+    """Numbers and verdict of 'two-feature-loglog-as-well-as-log2' (text: ``findings.toml``)."""
+    return _ratio_rule(results.table(TABLES["two_feature_ratios"]), "two features")

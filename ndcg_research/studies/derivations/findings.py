@@ -1,9 +1,4 @@
-"""The findings of notebook 15: the rules of ``findings.toml`` applied to the notebook's result tables.
-
-Each finding is a dict with the fields of :class:`ndcg_research.findings.model.Finding` that a study
-provides (key, title, claim, source, measurement, summary, verdict, rule, thresholds, conditions,
-tables, figures): the claim, rule and conditions are ``findings.toml``'s text, the measurement and the
-verdict are computed here from the tables. :func:`answer` puts them in the table the notebook opens with.
+"""Notebook 15: the derivations of ``docs/theory.md`` checked numerically (texts and thresholds: ``findings.toml``).
 
 The tables (written by the notebook, names in :data:`TABLES`): the checks of derivations (a) and (b)
 (:func:`~ndcg_research.studies.derivations.experiments.first_order_check`), the levels at 1/r
@@ -15,31 +10,22 @@ locates where the exponent changes sign.
 from __future__ import annotations
 
 import math
-import os
-import tomllib
-from pathlib import Path
-from typing import Any
 
 import numpy as np
 import pandas as pd
 from scipy import stats
 
-__all__ = [
-    "RULES",
-    "TABLES",
-    "threshold",
-    "crossing_table",
-    "first_order_finding",
-    "mcdiarmid_finding",
-    "a_star_finding",
-    "zipf_levels_finding",
-    "zipf_certain_finding",
-    "findings",
-    "answer",
-]
+from ...findings import Measured, Results, number, proportion, span, threshold
 
-#: The rules and thresholds of ``findings.toml``, by finding key.
-RULES: dict[str, dict[str, Any]] = tomllib.loads((Path(__file__).with_name("findings.toml")).read_text("utf-8"))
+__all__ = [
+    "TABLES",
+    "crossing_table",
+    "first_order_limit",
+    "mcdiarmid_bound",
+    "a_star_located",
+    "zipf_uncertain_limit",
+    "zipf_certain_top",
+]
 
 #: The result tables of notebook 15, by role.
 TABLES = {
@@ -50,108 +36,83 @@ TABLES = {
     "exponents": "15_cutoff_exponents.csv",
     "crossings": "15_crossings.csv",
 }
-NOTEBOOK = "15_derivations.ipynb"
-FIGURES = ("15_levels_and_thresholds", "15_first_order")
-
-
-def threshold(key: str, name: str) -> float:
-    """A threshold of a finding's rule, e.g. ``threshold("a_star", "tolerance")``.
-
-    Examples
-    --------
-    >>> threshold("a_star", "tolerance"), threshold("zipf_levels", "z")
-    (0.05, 3.0)
-    """
-    return float(RULES[key][name])
-
-
-def _finding(
-    key: str, verdict: str, measurement: str, summary: str, tables: list[str], figures: tuple[str, ...] = ()
-) -> dict[str, Any]:
-    rule = RULES[key]
-    names = [k for k, v in rule.items() if isinstance(v, (int, float)) and not isinstance(v, bool)]
-    commit = f" at {rule['fixed_commit']}" if rule.get("fixed_commit") else ""
-    return dict(
-        key=key,
-        title=rule["title"],
-        claim=rule["claim"],
-        source=rule["source"],
-        measurement=measurement,
-        summary=summary,
-        verdict=verdict,
-        rule=rule["rule"],
-        thresholds="; ".join(f"{n} = {rule[n]:g}" for n in names) + f" (fixed {rule['fixed']}{commit}; "
-        f"seen: {rule['seen']})",
-        conditions=rule["conditions"],
-        tables=tables,
-        figures=figures,
-        notebooks=(NOTEBOOK,),
-    )
-
-
-def _span(values: pd.Series, digits: int = 2) -> str:
-    lo, hi = float(values.min()), float(values.max())
-    return f"{lo:.{digits}g}" if f"{lo:.{digits}g}" == f"{hi:.{digits}g}" else f"{lo:.{digits}g} to {hi:.{digits}g}"
 
 
 # --------------------------------------------------------------------------- (a)
 
 
-def first_order_finding(gaps: pd.DataFrame) -> dict[str, Any]:
+def first_order_limit(results: Results) -> Measured:
     """Derivation (a): T's standardized gap per sqrt(n) against the computed limit at the largest n."""
-    z = threshold("first_order", "z")
+    gaps = results.table(TABLES["first_order"])
+    z = threshold("first_order_z")
     t = gaps[gaps["statistic"] == "T"]
     last = t[t["n"] == t["n"].max()].copy()
     last["z"] = (last["std_gap_per_root_n"] - last["limit"]) / np.hypot(last["se_per_root_n"], last["limit_se"])
     agree = bool((last["z"].abs() <= z).all())
-    cells = "; ".join(
-        f"{r.model}, {r.better} > {r.worse}: {r.std_gap_per_root_n:.4f} vs {r.limit:.4f} (z = {r.z:.1f})"
-        for r in last.itertuples()
-    )
-    discounts = gaps[(gaps["statistic"] != "T")]
+    discounts = gaps[gaps["statistic"] != "T"]
     first, end = discounts[discounts["n"] == discounts["n"].min()], discounts[discounts["n"] == discounts["n"].max()]
-    ratio = "; ".join(
-        f"{m} top: {_span(first[first['model'] == m]['ratio_to_T'])} at n = {first['n'].iloc[0]}, "
-        f"{_span(end[end['model'] == m]['ratio_to_T'])} at n = {end['n'].iloc[0]}"
-        for m in dict.fromkeys(discounts["model"])
-    )
-    measurement = (
-        f"Standardized gap of T_n per sqrt(n) at n = {int(last['n'].iloc[0])} against the computed limit "
-        f"p (c_B - c_A) / sd(h): {cells}. The discounts' own standardized gaps relative to T's "
-        f"(log2, logpower(gamma=0.5), loglog): {ratio}."
-    )
-    summary = (
-        f"T's gap per sqrt(n) {'within' if agree else 'not within'} {z:g} SE of the limit in every cell; "
-        f"the discounts reach {_span(end['ratio_to_T'])} of it at n = {int(end['n'].iloc[0])}"
-    )
-    return _finding(
-        "first_order",
+    return Measured(
         "holds" if agree else "does not hold",
-        measurement,
-        summary,
-        [TABLES["first_order"]],
-        ("15_first_order",),
+        {
+            "n": int(last["n"].iloc[0]),
+            "cells": [
+                {
+                    "model": r.model,
+                    "better": r.better,
+                    "worse": r.worse,
+                    "measured": f"{r.std_gap_per_root_n:.4f}",
+                    "limit": f"{r.limit:.4f}",
+                    "z": f"{r.z:.1f}",
+                }
+                for r in last.itertuples()
+            ],
+            "ratios": [
+                {
+                    "model": m,
+                    "first": span(first[first["model"] == m]["ratio_to_T"], 2),
+                    "n_first": int(first["n"].iloc[0]),
+                    "last": span(end[end["model"] == m]["ratio_to_T"], 2),
+                    "n_last": int(end["n"].iloc[0]),
+                }
+                for m in dict.fromkeys(discounts["model"])
+            ],
+            "within": "within" if agree else "not within",
+            "reach": span(end["ratio_to_T"], 2),
+        },
+        {"largest_abs_z": float(last["z"].abs().max()), "ratio_min": float(end["ratio_to_T"].min())},
     )
 
 
 # --------------------------------------------------------------------------- (b)
 
 
-def mcdiarmid_finding(failures: pd.DataFrame) -> dict[str, Any]:
+def mcdiarmid_bound(results: Results) -> Measured:
     """Derivation (b): no cell's failure share lies above McDiarmid's bound beyond chance (family-wise)."""
+    failures = results.table(TABLES["mcdiarmid"])
+    # The table's family-wise confidence is Bonferroni from the file's confidence over its cells.
+    family = 1 - (1 - threshold("mcdiarmid_confidence")) / len(failures)
+    if not math.isclose(float(failures["family_confidence"].iloc[0]), family, rel_tol=1e-9):
+        raise ValueError(
+            f"{TABLES['mcdiarmid']} was written at family-wise confidence {failures['family_confidence'].iloc[0]}, "
+            f"not {family} (mcdiarmid_confidence of findings.toml over {len(failures)} cells): run notebook 15 again"
+        )
     above = failures[failures["failure_low"] > failures["bound"]]
     smallest = failures.loc[failures["bound"].idxmin()]
-    measurement = (
-        f"{len(failures)} cells (top, pair, slowly varying discount, n up to {int(failures['n'].max())}): "
-        f"failure shares {_span(failures['failure_share'], 2)}, bounds {_span(failures['bound'], 4)}; "
-        f"cells whose family-wise ({failures['family_confidence'].iloc[0]:.4f}) Wilson lower bound exceeds "
-        f"the bound: {len(above)}. Smallest bound: {smallest['bound']:.4f} ({smallest['model']}, "
-        f"{smallest['better']} > {smallest['worse']}, {smallest['discount']}, n = {int(smallest['n'])}), "
-        f"where the failure share is {smallest['failure_share']:.4f}."
-    )
-    summary = f"never violated in {len(failures)} cells; the bound is at least {failures['bound'].min():.3f} there"
-    return _finding(
-        "mcdiarmid", "holds" if above.empty else "does not hold", measurement, summary, [TABLES["mcdiarmid"]]
+    return Measured(
+        "holds" if above.empty else "does not hold",
+        {
+            "cells": len(failures),
+            "n_max": int(failures["n"].max()),
+            "shares": span(failures["failure_share"], 2),
+            "bounds": span(failures["bound"], 4),
+            "family": f"{family:.4f}",
+            "above": len(above),
+            "smallest": f"{smallest['bound']:.4f}",
+            "where": f"{smallest['model']}, {smallest['better']} > {smallest['worse']}, {smallest['discount']}, "
+            f"n = {int(smallest['n'])}",
+            "share_there": f"{smallest['failure_share']:.4f}",
+        },
+        {"cells_above": float(len(above)), "smallest_bound": float(smallest["bound"])},
     )
 
 
@@ -179,7 +140,7 @@ def _line_crossing(a: np.ndarray, e: np.ndarray, se: np.ndarray, confidence: flo
 def crossing_table(exponents: pd.DataFrame) -> pd.DataFrame:
     """Where the fitted growth exponent of nDCG@n^a changes sign, per (top, discount, pair), and the verdict.
 
-    See the rule ``a_star`` in ``findings.toml``.
+    See the rule of ``a-star-located`` in ``findings.toml``.
 
     Returns
     -------
@@ -198,8 +159,8 @@ def crossing_table(exponents: pd.DataFrame) -> pd.DataFrame:
     >>> round(float(r["a_0"]), 3), r["neighbours"], r["verdict"]
     (0.427, '0.425', 'agrees')
     """
-    tolerance, halfwidth = threshold("a_star", "tolerance"), threshold("a_star", "resolved_halfwidth")
-    confidence = threshold("a_star", "confidence")
+    tolerance, halfwidth = threshold("a_star_tolerance"), threshold("a_star_resolved_halfwidth")
+    confidence = threshold("a_star_confidence")
     z = stats.norm.ppf(0.5 + confidence / 2)
     rows = []
     for (label, discount, better, worse), g in exponents.groupby(["model", "discount", "better", "worse"], sort=False):
@@ -253,8 +214,10 @@ def crossing_table(exponents: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows)
 
 
-def a_star_finding(crossings: pd.DataFrame, exponents: pd.DataFrame) -> dict[str, Any]:
-    """Derivation (c): the sign change of the fitted exponent against a*_n, per cell."""
+def a_star_located(results: Results) -> Measured:
+    """Derivation (c): the sign change of the fitted exponent against a*_n, per cell (by this file's thresholds)."""
+    exponents = results.table(TABLES["exponents"])
+    crossings = crossing_table(exponents)
     counts = crossings["verdict"].value_counts()
     agree, refuted, unresolved = (int(counts.get(v, 0)) for v in ("agrees", "refuted", "unresolved"))
     if refuted:
@@ -266,73 +229,88 @@ def a_star_finding(crossings: pd.DataFrame, exponents: pd.DataFrame) -> dict[str
     else:
         verdict = "undecided"
 
-    def located(r: Any) -> str:
-        if not math.isfinite(r.a_0):
-            return f"no zero located (exponents {r.neighbours or 'unresolved'})"
-        return f"a_0 = {r.a_0:.3f} [{r.a_0_low:.3f}, {r.a_0_high:.3f}]"
+    def located(r: pd.Series) -> str:
+        if not math.isfinite(r["a_0"]):
+            return f"no zero located (exponents {r['neighbours'] or 'unresolved'})"
+        return f"a_0 = {r['a_0']:.3f} [{r['a_0_low']:.3f}, {r['a_0_high']:.3f}]"
 
-    cells = "; ".join(
-        f"{r.model}, {r.discount}, {r.better} > {r.worse}: {located(r)} vs a*_n = {r.a_star_n:.3f} "
-        f"(a* = {r.a_star:.3f}), {r.verdict}"
-        for r in crossings.itertuples()
-    )
-    n_from, n_to = int(exponents["n_from"].min()), int(exponents["n_to"].max())
-    measurement = (
-        f"Exponents fitted over n = {n_from} to {n_to} at a = 0.30 to 0.70: agrees in {agree}, refuted in "
-        f"{refuted}, unresolved in {unresolved} of {len(crossings)} cells. {cells}."
-    )
-    summary = f"a* located within the tolerance in {agree} of {len(crossings)} cells, refuted in {refuted}"
-    return _finding(
-        "a_star",
+    return Measured(
         verdict,
-        measurement,
-        summary,
-        [TABLES["crossings"], TABLES["exponents"], TABLES["cutoff"]],
-        ("15_levels_and_thresholds",),
+        {
+            "n_from": int(exponents["n_from"].min()),
+            "n_to": int(exponents["n_to"].max()),
+            "agree": agree,
+            "refuted": refuted,
+            "unresolved": unresolved,
+            "total": len(crossings),
+            "cells": [
+                {
+                    "model": r["model"],
+                    "discount": r["discount"],
+                    "better": r["better"],
+                    "worse": r["worse"],
+                    "located": located(r),
+                    "a_star_n": f"{r['a_star_n']:.3f}",
+                    "a_star": f"{r['a_star']:.3f}",
+                    "verdict": r["verdict"],
+                }
+                for _, r in crossings.iterrows()
+            ],
+        },
+        {"agree": float(agree), "refuted": float(refuted), "unresolved": float(unresolved)},
     )
 
 
 # --------------------------------------------------------------------------- (d) and the levels at 1/r
 
 
-def zipf_levels_finding(levels: pd.DataFrame) -> dict[str, Any]:
+def zipf_uncertain_limit(results: Results) -> Measured:
     """Derivation (d), uncertain top (hi < 1): the measured standardized gap at the largest n against its limit."""
-    z, share = threshold("zipf_levels", "z"), threshold("zipf_levels", "bias_share")
+    levels = results.table(TABLES["zipf"])
+    z, share = threshold("zipf_levels_z"), threshold("zipf_levels_bias_share")
     rows = levels[levels["hi"] < 1]
     last = rows[rows["n"] == rows["n"].max()]
     refuted = last[last["excess_in_se"] > z]
     biased = last[last["bias_bound"] * last["std_gap"].abs() > share * last["std_gap_se"]]
     verdict = "does not hold" if not refuted.empty else "undecided" if not biased.empty else "holds"
-    cells = "; ".join(
-        f"{r.better} > {r.worse}: d = {r.std_gap:.3f} +- {r.std_gap_se:.3f} vs limit "
-        f"{r.std_gap_limit:.3f} ({r.excess_in_se:+.1f} SE), P(correct) {r.p_correct:.3f} "
-        f"[{r.p_correct_low:.3f}, {r.p_correct_high:.3f}] vs {r.p_correct_limit:.3f}"
-        for r in last.itertuples()
-    )
-    above = rows[rows["excess_in_se"] > z]
-    earlier = (
-        "; above the limit by more than the threshold at smaller n: "
-        + ", ".join(f"{r.better} > {r.worse} at n = {r.n} ({r.excess_in_se:+.1f} SE)" for r in above.itertuples())
-        if not above.empty
-        else "; at no smaller n above the limit by more than the threshold"
-    )
+    above = rows[(rows["excess_in_se"] > z) & (rows["n"] < rows["n"].max())]
     mean_z = (rows["dcg_gap_mean"] - rows["mean_gap_exact"]) / rows["dcg_gap_mean_se"]
-    measurement = (
-        f"At n = {int(last['n'].iloc[0])} ({int(last['replicates'].iloc[0])} data sets): {cells}"
-        f"{earlier}. Mean DCG gap against the exact finite-n mean: |z| at most {mean_z.abs().max():.1f} "
-        f"over every n. Bound on the relative error from the tails replaced by their expectation: "
-        f"at most {last['bias_bound'].max():.4f}."
+    return Measured(
+        verdict,
+        {
+            "n": int(last["n"].iloc[0]),
+            "replicates": int(last["replicates"].iloc[0]),
+            "cells": [
+                {
+                    "better": r.better,
+                    "worse": r.worse,
+                    "d": f"{r.std_gap:.3f}",
+                    "se": f"{r.std_gap_se:.3f}",
+                    "limit": f"{r.std_gap_limit:.3f}",
+                    "excess": f"{r.excess_in_se:+.1f}",
+                    "p": proportion(r.p_correct, r.p_correct_low, r.p_correct_high, int(r.replicates)),
+                    "p_limit": f"{r.p_correct_limit:.3f}",
+                }
+                for r in last.itertuples()
+            ],
+            "earlier": [
+                {"better": r.better, "worse": r.worse, "n": int(r.n), "excess": f"{r.excess_in_se:+.1f}"}
+                for r in above.itertuples()
+            ],
+            "mean_z": f"{mean_z.abs().max():.1f}",
+            "bias": f"{last['bias_bound'].max():.4f}",
+            "measured": span(last["std_gap"], 2),
+            "limits": span(last["std_gap_limit"], 2),
+            "excess": f"{last['excess_in_se'].max():+.1f}",
+        },
+        {"largest_excess": float(last["excess_in_se"].max()), "earlier_excess_cells": float(len(above))},
     )
-    summary = (
-        f"at n = {int(last['n'].iloc[0])}, d {_span(last['std_gap'], 2)} against limits "
-        f"{_span(last['std_gap_limit'], 2)}; largest excess {last['excess_in_se'].max():+.1f} SE"
-    )
-    return _finding("zipf_levels", verdict, measurement, summary, [TABLES["zipf"]], ("15_levels_and_thresholds",))
 
 
-def zipf_certain_finding(levels: pd.DataFrame) -> dict[str, Any]:
+def zipf_certain_top(results: Results) -> Measured:
     """Derivation (d), certain top (hi = 1): P(correct) near 1 at the largest n and a growing standardized gap."""
-    p_lower = threshold("zipf_certain", "p_lower")
+    levels = results.table(TABLES["zipf"])
+    p_lower = threshold("zipf_certain_p_lower")
     rows = levels[levels["hi"] == 1]
     ok, cells = True, []
     for (better, worse), g in rows.groupby(["better", "worse"], sort=False):
@@ -341,55 +319,21 @@ def zipf_certain_finding(levels: pd.DataFrame) -> dict[str, Any]:
         at_1e4 = g[g["n"] == 10_000]
         grows = bool(at_1e4.empty or last["std_gap"] > at_1e4["std_gap"].iloc[0])
         ok &= bool(last["p_correct_low"] >= p_lower) and grows
-        start = f"{at_1e4['std_gap'].iloc[0]:.3g}" if not at_1e4.empty else "-"
         cells.append(
-            f"{better} > {worse}: P(correct) {last['p_correct']:.4f} (Wilson lower bound "
-            f"{last['p_correct_low']:.4f}), d from {start} at n = 10^4 to {last['std_gap']:.3g} at "
-            f"n = {int(last['n'])}"
+            {
+                "better": better,
+                "worse": worse,
+                "p": proportion(
+                    last["p_correct"], last["p_correct_low"], last["p_correct_high"], int(last["replicates"])
+                ),
+                "start": number(at_1e4["std_gap"].iloc[0]) if not at_1e4.empty else "-",
+                "d": number(last["std_gap"]),
+                "n": int(last["n"]),
+            }
         )
-    measurement = "; ".join(cells) + "."
     lower = rows[rows["n"] == rows["n"].max()]["p_correct_low"]
-    summary = f"P(correct) lower bounds {_span(lower, 3)} at the largest n"
-    return _finding("zipf_certain", "holds" if ok else "does not hold", measurement, summary, [TABLES["zipf"]])
-
-
-# --------------------------------------------------------------------------- all of them
-
-
-def findings(results_dir: str | os.PathLike[str]) -> list[dict[str, Any]]:
-    """Every finding of notebook 15, judged on the tables in ``results_dir``."""
-    from ...simulation.tables import read_table
-
-    folder = Path(results_dir)
-    table = {role: read_table(folder / name) for role, name in TABLES.items()}
-    levels = table["zipf"]
-    return [
-        first_order_finding(table["first_order"]),
-        mcdiarmid_finding(table["mcdiarmid"]),
-        a_star_finding(table["crossings"], table["exponents"]),
-        zipf_levels_finding(levels),
-        zipf_certain_finding(levels),
-    ]
-
-
-def answer(results_dir: str | os.PathLike[str]) -> pd.DataFrame:
-    """The findings' verdicts and one-line measurements, as the table the notebook opens with.
-
-    One row "(not available)" when the tables are missing (the full profile has not been run).
-    """
-    columns = ["Verdict", "What the tables show"]
-    try:
-        rows = findings(results_dir)
-    except FileNotFoundError as error:
-        frame = pd.DataFrame(
-            [["(not available)", f"{error}; run the full profile of notebook 15"]],
-            columns=columns,
-            index=pd.Index(["(not available)"], name="Finding"),
-        )
-        return frame
-    frame = pd.DataFrame(
-        [[r["verdict"], r["summary"]] for r in rows],
-        columns=columns,
-        index=pd.Index([r["title"] for r in rows], name="Finding"),
+    return Measured(
+        "holds" if ok else "does not hold",
+        {"cells": cells, "lower": span(lower, 3)},
+        {"p_correct_low_min": float(lower.min())},
     )
-    return frame
