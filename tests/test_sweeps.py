@@ -326,7 +326,7 @@ def test_cache_key_ignores_documentation_but_not_code(tmp_path):
     # the cached chunks, a changed statement (anywhere the simulation imports) discards them.
     package = _copy_package(tmp_path)
     model = package / "simulation" / "model.py"  # imported by simulate
-    kernels = package / "core" / "kernels.py"
+    kernels = package / "core" / "_kernels.py"
     name = "ndcg_research.simulation.simulate"
     original = replicates.code_fingerprint(name, package)
     assert original == replicates.code_fingerprint(name)  # a copy hashes like the installed package
