@@ -221,7 +221,7 @@ def threshold(name: str) -> Any:
     >>> threshold(unknown)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    KeyError: "no threshold named 'nope'; known: agreement_z, approximate_profile_rankers, chance_allowance, ..."
+    KeyError: "no threshold named 'nope'; known: ..."
     """
     known = catalogue().thresholds
     if name not in known:
