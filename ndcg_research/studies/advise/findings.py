@@ -130,9 +130,13 @@ def _run(results: Results) -> dict[str, Any]:
         "convention": params["convention"],
         "n_resamples": params["n_resamples"],
         "swap_trials": params["swap_trials"],
-        "swap_users": movielens["swap_set_size"],
         "alpha": f"{movielens['alpha']:.0%}",
     }
+
+
+def _swap_users(results: Results) -> int:
+    """The users in each of the two disjoint sets of the swap rate the table quotes (the swap curve's last size)."""
+    return int(results.record(RECORD)["movielens"]["swap_set_size"])
 
 
 def _pairs(results: Results) -> int:
@@ -176,6 +180,7 @@ def advise_keeps_log2(results: Results) -> Measured:
             "best_phi": number(steady["phi"], 4),
             "best_phi_measure": steady["measure"],
             "swap": number(row["swap_rate"], 2),
+            "swap_users": _swap_users(results),
             "rivals": listed,
             "rivals_short": [{"discount": r.discount} for r in rivals.itertuples()],
         },
@@ -208,6 +213,7 @@ def advise_discounts_agree(results: Results) -> Measured:
             "fast": ", ".join(f["fast"]) or "none",
             "taus": [{"discount": d, "value": span(t, 2)} for d, t in taus],
             "swaps": [{"discount": d, "value": number(s, 2)} for d, s in swaps.items()],
+            "swap_users": _swap_users(results),
         },
         {d: float(p) for d, p in power.items()},
     )
