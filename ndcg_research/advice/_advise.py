@@ -153,10 +153,10 @@ def advise(
       query and interaction variance components of the runs x queries table;
     - **agreement** of the runs' order with the order under log2 (same gain and cut-off): Kendall's tau.
 
-    The rule, fixed in advance: the candidates whose power is within :data:`POWER_MARGIN` (0.05) of the
+    The rule, fixed in advance: the candidates whose power is within ``POWER_MARGIN`` (0.05) of the
     highest are as discriminative; among them the one with the highest :math:`\\Phi` is chosen (ties: the
     lower swap rate, then the earlier candidate); but if log2 with the chosen gain and cut-off is as
-    discriminative and its :math:`\\Phi` is within :data:`PHI_MARGIN` (0.01) of the chosen one's, log2 is
+    discriminative and its :math:`\\Phi` is within ``PHI_MARGIN`` (0.01) of the chosen one's, log2 is
     recommended: a measure everyone knows is worth more than a gain smaller than the rule can see.
 
     Parameters
@@ -167,7 +167,7 @@ def advise(
     runs : sequence of runs or mapping of name to run
         At least two runs (files or frames, as :func:`ndcg_research.evaluate` reads them; also
         ir_measures' and PyTerrier's frames).
-    discounts : sequence of str, default :data:`DISCOUNTS`
+    discounts : sequence of str, default ``DISCOUNTS``
         Discount specs (:func:`ndcg_research.parse_discount`); must include ``"log2"``, the reference.
     cutoffs : sequence of int or None, default (None, 10, 20, 100)
         Cut-offs; None is the whole ranking.

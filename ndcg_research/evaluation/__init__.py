@@ -1,7 +1,7 @@
 """Evaluate real runs: TREC qrels and run files, SVMlight/LETOR files, DataFrames, the ecosystem's tables.
 
 :func:`evaluate` computes nDCG as trec_eval 10.0 does (byte for byte on the command line,
-``ndcg-research evaluate``), or as another tool does (``convention=``, :data:`CONVENTIONS`), with any
+``ndcg-research evaluate``), or as another tool does (``convention=``, ``CONVENTIONS``), with any
 gain and discount of the package. Runs and judgments are TREC files (plain or compressed; runs read
 in blocks of whole queries), DataFrames in the package's, PyTerrier's or ir_measures' columns, ranx
 ``Qrels`` / ``Run`` objects, pytrec_eval dicts, or Dask DataFrames. The result (:class:`Evaluation`)

@@ -598,7 +598,7 @@ def evaluate(
         (``"ndcg_cut.5,10"``, ``"ndcg.1=3,2=9"``); see :func:`~ndcg_research.evaluation.parse_measures`.
     convention : str or Convention, default "trec_eval"
         Whose rules to follow (gain, ideal, ties, empty queries, negative grades, which queries
-        count); see :data:`~ndcg_research.evaluation.CONVENTIONS`. A measure's own
+        count); see ``nr.evaluation.CONVENTIONS``. A measure's own
         ``gain``/``discount`` override the convention's.
     complete : bool, optional
         True: a judged query missing from a run scores 0 (trec_eval ``-c``); False: it is left out

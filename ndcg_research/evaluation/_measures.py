@@ -19,7 +19,7 @@ trec_eval names are accepted too: ``ndcg``, ``ndcg_cut`` (cut-offs 5, 10, 15, 20
 list), ``ndcg.1=3,2=9,4=4.5`` (a gain map; the measure is then named ``ndcg_1=3,2=9,4=4.5`` as
 trec_eval prints it; each grade given once).
 
-**Presets** (``convention=``, :data:`CONVENTIONS`): each fixes the choices on which tools disagree (gain,
+**Presets** (``convention=``, ``CONVENTIONS``): each fixes the choices on which tools disagree (gain,
 where the ideal comes from, tied scores, the precision scores are kept in, a query without relevant
 document, negative grades, judged queries missing from the run, where a list without cut-off is cut,
 one-document lists), the way one tool does; the guide page "Evaluation presets" tabulates them and says
@@ -555,7 +555,7 @@ def get_convention(convention: str | Convention) -> Convention:
     Parameters
     ----------
     convention : str or Convention
-        A preset's name (a key of :data:`~ndcg_research.evaluation.CONVENTIONS`) or one of its other names
+        A preset's name (a key of ``nr.evaluation.CONVENTIONS``) or one of its other names
         (``ALIASES``).
 
     Returns

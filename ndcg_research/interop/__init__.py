@@ -49,7 +49,7 @@ def ir_measure(
         Order of documents with equal scores: by document id descending (trec_eval), in the run's
         order, or the average over the tied group (McSherry & Najork 2008). Default: the convention's.
     convention : str, optional
-        Whose rules to follow (a preset of :data:`ndcg_research.CONVENTIONS`); default ``"trec_eval"``.
+        Whose rules to follow (a preset of ``nr.CONVENTIONS``); default ``"trec_eval"``.
 
     Returns
     -------
