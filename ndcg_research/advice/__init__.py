@@ -15,5 +15,6 @@ import lazy_loader
 
 # Loaded on first use, so that the command line's --help (which imports advice.cli) loads no scipy or pandas.
 __getattr__, __dir__, __all__ = lazy_loader.attach(
-    __name__, submod_attrs={"_advise": ["advise", "Advice", "DISCOUNTS", "CUTOFFS", "GAINS", "POWER_MARGIN", "PHI_MARGIN"]}
+    __name__,
+    submod_attrs={"_advise": ["advise", "Advice", "DISCOUNTS", "CUTOFFS", "GAINS", "POWER_MARGIN", "PHI_MARGIN"]},
 )

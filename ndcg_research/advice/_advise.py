@@ -1,7 +1,7 @@
 """``advise``: measure candidate nDCG settings on the user's own collection and recommend one, by a fixed rule."""
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
