@@ -4,9 +4,9 @@ import numpy as np
 import pytest
 
 import ndcg_research as nr
+from ndcg_research._validation import check_int, check_real
 from ndcg_research.core import _kernels as kernels
 from ndcg_research.core._kernels import top_order
-from ndcg_research._validation import check_int, check_real
 
 
 @pytest.mark.parametrize("ties_levels", [2, 4, 1000])

@@ -134,13 +134,13 @@ def test_log_correction_is_the_local_exponent_of_the_heuristic(model, hi, a):
     def log_d(ln_n: float) -> float:
         # shortfall of noisy(0.5) minus that of bayes, integrated over t in (0, k/n) in the variable u = -ln t
         upper = (1 - a) * ln_n
-        short = lambda u: (
-            (hi - lo)
-            * (
-                stats.norm.sf(math.sqrt(rho) * stats.norm.isf(math.exp(-u)))  # noqa: E731
+
+        def short(u: float) -> float:
+            return (hi - lo) * (
+                stats.norm.sf(math.sqrt(rho) * stats.norm.isf(math.exp(-u)))
                 - stats.norm.sf(stats.norm.isf(math.exp(-u)))
             )
-        )
+
         area = integrate.quad(lambda u: short(u) * math.exp(-u), upper, upper + 200, limit=400, epsrel=1e-12)[0]
         gap = math.exp(ln_n) * area
         if hi < 1:

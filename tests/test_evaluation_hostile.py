@@ -51,10 +51,10 @@ def _both(data: bytes, kind: str):
     for fast in (True, False):
         try:
             columns, _, _ = parse_block(data, kind, "f", 1, fast=fast)
-            text = lambda a: [
-                x if isinstance(x, bytes) else x.encode()
-                for x in pa_text(a)  # noqa: E731
-            ]
+
+            def text(a):
+                return [x if isinstance(x, bytes) else x.encode() for x in pa_text(a)]
+
             out.append(
                 (
                     text(columns.query),

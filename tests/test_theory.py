@@ -6,8 +6,8 @@ import math
 
 import numpy as np
 import pytest
-from ndcg_research.core import parse_discount
 
+from ndcg_research.core import parse_discount
 from ndcg_research.simulation import finite_n as fn
 from ndcg_research.simulation import simulate as sim
 from ndcg_research.simulation import theory as th

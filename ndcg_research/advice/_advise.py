@@ -393,7 +393,8 @@ def _reasons(
         + (
             "no candidate tells apart more."
             if row["power"] == top
-            else f"the most discriminative candidate tells apart {_percent(top)}, within the margin of {POWER_MARGIN:g}."
+            else f"the most discriminative candidate tells apart {_percent(top)}, "
+            f"within the margin of {POWER_MARGIN:g}."
         )
     ]
     short = table[table["shortlisted"]]

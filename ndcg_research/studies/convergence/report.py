@@ -28,7 +28,10 @@ MODEL = "model"
 
 
 def slow_means(means: pd.DataFrame, n0: int, n1: int, slow: Sequence[str]) -> pd.DataFrame:
-    """Mean nDCG at ``n0`` and ``n1`` under the slowly varying discounts: rows (model, discount), columns (ranker, n)."""
+    """Mean nDCG at ``n0`` and ``n1`` under the slowly varying discounts.
+
+    Rows (model, discount), columns (ranker, n).
+    """
     ends = means[means["discount"].isin(slow) & means["n"].isin([n0, n1])]
     wide = rounded(pivot(ends, ["label", "discount"], ["ranker", "n"], "mean"))
     wide.index.names = [MODEL, "discount"]
@@ -89,7 +92,10 @@ def first_order_summary(compared: pd.DataFrame, n: int) -> pd.DataFrame:
 
 
 def first_order_far(models: Mapping[str, str], rankers: Sequence[str], slow: Sequence[str], n: int) -> str:
-    """One sentence: the first-order law eps_D(n) c_f against the finite-n theory at list length ``n`` (no simulation)."""
+    """One sentence: the first-order law eps_D(n) c_f against the finite-n theory at list length ``n``.
+
+    Computed from the theory alone (no simulation).
+    """
     errors = []
     for spec in models.values():
         values = finite_n.finite_n_values(spec, rankers, slow, n)
@@ -277,7 +283,9 @@ def full_profile_numbers(compared: pd.DataFrame, means: pd.DataFrame, theory_tab
         f"lowest mean nDCG, slowly varying, n = {n1}": f"{low['mean']:.3f} ({low['ranker']}, {low['label']}, "
         f"{low['discount']})",
         "first order eps*c: |relative error| against the simulation": f"{value_range(err)} (median {err.median():.3f})",
-        "first order eps*c: |relative error| against the finite-n theory": f"{value_range(err_theory)} (median {err_theory.median():.3f})",
+        "first order eps*c: |relative error| against the finite-n theory": (
+            f"{value_range(err_theory)} (median {err_theory.median():.3f})"
+        ),
         "power(beta=0.5): largest |mean - limit|": f"{(power['simulated'] - power['limit']).abs().max():.4f}",
     }
     spread = means[

@@ -47,7 +47,10 @@ def values_at(means: pd.DataFrame, model: str, n: int, rankers: Sequence[str]) -
 
 
 def limit_distance(means: pd.DataFrame, models: Sequence[str], n: int, rankers: Sequence[str]) -> pd.DataFrame:
-    """The largest ``|mean - limit|`` at ``n`` over ``rankers`` and ``models``: rows the rules, columns the discounts."""
+    """The largest ``|mean - limit|`` at ``n`` over ``rankers`` and ``models``.
+
+    Rows the rules, columns the discounts.
+    """
     rows = []
     for model in models:
         at = means[(means["model"] == model) & (means["n"] == n)]
@@ -62,7 +65,10 @@ def limit_distance(means: pd.DataFrame, models: Sequence[str], n: int, rankers: 
 
 
 def verdict_grid(verdicts: pd.DataFrame) -> pd.DataFrame:
-    """The verdicts of :func:`ndcg_research.simulation.cutoff.verdict_table`: rows (model, rule), columns the discounts."""
+    """The verdicts of :func:`ndcg_research.simulation.cutoff.verdict_table`.
+
+    Rows (model, rule), columns the discounts.
+    """
     wide = pivot(verdicts, ["model", "rule"], "discount", "verdict")
     wide.columns.name = "discount: verdict at the largest n"
     return wide

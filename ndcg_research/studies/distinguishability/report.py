@@ -224,7 +224,9 @@ def full_profile_table(pairs: pd.DataFrame, discount: str = "log2") -> pd.DataFr
                 MODEL: label,
                 f"smallest P at n = {int(first['n'].iloc[0])}": f"{first['p_better'].min():.2f}",
                 "every pair certain from n": sure.loc[label, "every pair certain from n"],
-                f"weakest Wilson lower bound at n = {int(last['n'].iloc[0])} (data sets)": f"{last['p_better_low'].min():.3f} ({int(last['replicates'].min())})",
+                f"weakest Wilson lower bound at n = {int(last['n'].iloc[0])} (data sets)": (
+                    f"{last['p_better_low'].min():.3f} ({int(last['replicates'].min())})"
+                ),
                 "standardized gap there": value_range(last["std_gap"], 0),
             }
         )
