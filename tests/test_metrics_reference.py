@@ -279,7 +279,10 @@ def test_two_d_ragged_and_per_list_loops_agree(seed, k, discount, gain):
     for ties in nr.TIES:
         batch2d = quiet(nr.ndcg_from_scores, grades, scores, k, ideal=ideal, ties=ties, **kw)
         as_lists = quiet(nr.ndcg_from_scores, grades.tolist(), scores.tolist(), k, ideal=ideal, ties=ties, **kw)
-        loop = [quiet(nr.ndcg_from_scores, g, s, k, ideal=i, ties=ties, **kw) for g, s, i in zip(grades, scores, ideal, strict=True)]
+        loop = [
+            quiet(nr.ndcg_from_scores, g, s, k, ideal=i, ties=ties, **kw)
+            for g, s, i in zip(grades, scores, ideal, strict=True)
+        ]
         np.testing.assert_allclose(batch2d, loop, rtol=1e-12, atol=0)
         np.testing.assert_allclose(as_lists, loop, rtol=1e-12, atol=0)
     np.testing.assert_allclose(
@@ -299,12 +302,16 @@ def test_two_d_ragged_and_per_list_loops_agree(seed, k, discount, gain):
                 *[
                     quiet(nr.ndcg_parts_from_scores, g, s, k, ideal=i, ties=ties, **kw)
                     for g, s, i in zip(ragged_g, ragged_s, ragged_i, strict=True)
-                ], strict=True
-            ), strict=True,
+                ],
+                strict=True,
+            ),
+            strict=True,
         ):
             np.testing.assert_allclose(part, one, rtol=1e-12, atol=0)
     batch = quiet(nr.ndcg_parts, ragged_g, k, ideal=ragged_i, **kw)
-    loop = list(zip(*[quiet(nr.ndcg_parts, g, k, ideal=i, **kw) for g, i in zip(ragged_g, ragged_i, strict=True)], strict=False))
+    loop = list(
+        zip(*[quiet(nr.ndcg_parts, g, k, ideal=i, **kw) for g, i in zip(ragged_g, ragged_i, strict=True)], strict=True)
+    )
     for part, one in zip(batch, loop, strict=True):
         np.testing.assert_allclose(part, one, rtol=1e-12, atol=0)
     np.testing.assert_allclose(nr.cg(ragged_g, k), [sum(g[:k].tolist()) for g in ragged_g], rtol=1e-12)

@@ -116,7 +116,9 @@ def test_stored_file_is_what_saving_writes(path):
     nbformat.write(nbformat.read(path, as_version=4), buffer)
     stored, saved = path.read_text(encoding="utf-8").splitlines(), buffer.getvalue().splitlines()
     if stored != saved:
-        line = next((i for i, (a, b) in enumerate(zip(stored, saved, strict=True)) if a != b), min(len(stored), len(saved)))
+        line = next(
+            (i for i, (a, b) in enumerate(zip(stored, saved, strict=True)) if a != b), min(len(stored), len(saved))
+        )
         pytest.fail(
             f"{path.name} is not in the form nbformat writes (first difference at line {line + 1}: "
             f"{stored[line : line + 1]} vs {saved[line : line + 1]}); "

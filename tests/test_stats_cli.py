@@ -69,7 +69,9 @@ def test_csv_output_equals_the_library_on_the_simulators_values(files):
     assert systems.system.tolist() == collection.systems and (systems.measure == "ndcg@10").all()
     np.testing.assert_allclose(systems["mean"], expected.systems["mean"], rtol=1e-9)
     np.testing.assert_allclose(systems[["ci_low", "ci_high"]], expected.systems[["ci_low", "ci_high"]], rtol=1e-8)
-    assert list(zip(pairs.system_a, pairs.system_b, strict=True)) == list(zip(expected.pairs.system_a, expected.pairs.system_b, strict=False))
+    assert list(zip(pairs.system_a, pairs.system_b, strict=True)) == list(
+        zip(expected.pairs.system_a, expected.pairs.system_b, strict=True)
+    )
     np.testing.assert_allclose(
         pairs[["difference", "ci_low", "ci_high"]],
         expected.pairs[["difference", "ci_low", "ci_high"]],
