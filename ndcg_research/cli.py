@@ -21,7 +21,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from .cli_common import PROG
+from .cli_common import PROG, drop_stdout
 
 __all__ = ["COMMAND_MODULES", "USER_COMMANDS", "build_parser", "main", "console"]
 
@@ -93,6 +93,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # a reader such as `head` closed the pipe: its business, not an error
+        drop_stdout()
+        return 0
 
 
 #: Commands whose file readers run Arrow's C++ thread pools (evaluation.readers).

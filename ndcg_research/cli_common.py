@@ -235,14 +235,14 @@ def write_output(command: str, data: bytes) -> int:
         sys.stderr.close()
         return 141
     except OSError as error:
-        _drop_stdout()
+        drop_stdout()
         return fail(
             command, f"cannot write the output to standard output ({error.strerror or error}); the output is incomplete"
         )
     return 0
 
 
-def _drop_stdout() -> None:
+def drop_stdout() -> None:
     """Forget what could not be written, so that the interpreter's final flush does not fail again."""
     try:
         import os

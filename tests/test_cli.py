@@ -223,3 +223,11 @@ def test_timeout_accepts_seconds_or_none(text, value):
     from ndcg_research.pipeline import cli as pipeline_cli
 
     assert pipeline_cli._timeout(text) == value
+
+
+def test_a_reader_that_closes_the_pipe_early_gets_no_traceback():
+    # `ndcg-research params 13 | head -1`: head closes the pipe after one line; Python's BrokenPipeError on
+    # the next write must end the command quietly, not with a traceback.
+    command = f"{sys.executable} -m ndcg_research params 13 | head -1"
+    done = subprocess.run(["bash", "-o", "pipefail", "-c", command], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0 and done.stdout.startswith("seed") and "Traceback" not in done.stderr, done.stderr
