@@ -15,11 +15,42 @@ from pathlib import Path
 from typing import Any
 
 #: The verdicts a finding may have: the claim as stated holds; holds only under stated conditions or with a
-#: qualification the one-line claim lacks; is consistent with the measurements, which agree with it where they
-#: reach while the claim goes beyond them (a limit as n grows, a rate) through an extrapolation or a model
-#: assumption they cannot check; does not hold; or the measurements cannot decide it. A claim about
-#: n -> infinity checked at finite n is at most "consistent with" (``limit = true`` in its text).
+#: qualification the one-line claim lacks (a finite claim only); is consistent with the measurements, which agree
+#: with it where they reach while the claim, about n -> infinity, goes beyond them (a limit claim only); does not
+#: hold; or the measurements cannot decide it. :func:`limit_verdict` is the one rule that joins them.
 VERDICTS: tuple[str, ...] = ("holds", "holds with qualification", "consistent with", "does not hold", "undecided")
+
+
+def limit_verdict(verdict: str, limit: bool, derivation: str = "") -> str:
+    """The verdict a finding reads, from the verdict its rule gives: THE rule of the verdict words.
+
+    A finite claim (``limit`` false) reads its rule's verdict, which is never "consistent with" (that word is for
+    limit claims). A claim about n -> infinity is at most "consistent with": measurements at finite n agree with a
+    limit, they do not establish it. It reads "holds" only when a derivation of the Theory page (``docs/theory.md``,
+    checked in notebook 15) carries it (``derivation``, e.g. ``"(d)"``) and its rule finds the measurements to
+    agree. "holds with qualification" is for finite claims: a limit claim's rule gives holds, consistent with
+    (its check agrees where it reaches and no further), does not hold or undecided.
+
+    Raises ValueError for a verdict that is not one of :data:`VERDICTS` or that the claim's kind excludes.
+
+    Examples
+    --------
+    >>> limit_verdict("holds", limit=False), limit_verdict("holds", limit=True)
+    ('holds', 'consistent with')
+    >>> limit_verdict("holds", limit=True, derivation="(b)"), limit_verdict("does not hold", limit=True)
+    ('holds', 'does not hold')
+    """
+    if verdict not in VERDICTS:
+        raise ValueError(f"a verdict must be one of {VERDICTS}, got {verdict!r}")
+    if derivation and not limit:
+        raise ValueError(f"only a claim about n -> infinity names a derivation that carries it, got {derivation!r}")
+    if limit and verdict == "holds with qualification":
+        raise ValueError(
+            "'holds with qualification' is for finite claims: a limit claim's rule gives 'consistent with'"
+        )
+    if not limit and verdict == "consistent with":
+        raise ValueError("'consistent with' is for claims about n -> infinity (limit = true)")
+    return "consistent with" if limit and verdict == "holds" and not derivation else verdict
 
 
 class MissingTableError(FileNotFoundError):
@@ -38,7 +69,10 @@ class Finding:
     ``notebooks/``; ``numbers``: the quoted numbers by name (for tests and the JSON output); ``rule``: the verdict
     rule in words; ``thresholds``: the names of the thresholds the verdict depends on; ``attribution``: for a claim
     of Wang et al. (2013), whose abstract only could be read: which words of the abstract it tests and what this
-    package added to make them testable (empty otherwise).
+    package added to make them testable (empty otherwise); ``limit``: a claim about n -> infinity;
+    ``derivation``: the derivation of the Theory page that carries it, in words (empty if none); ``revised``: how
+    its rule was revised after seeing data (empty if it was not); ``fixed``: when its rule and thresholds were
+    fixed, in words (before the runs it judges, or after seeing data).
     """
 
     key: str
@@ -56,6 +90,10 @@ class Finding:
     rule: str = ""
     thresholds: tuple[str, ...] = ()
     attribution: str = ""
+    limit: bool = False
+    derivation: str = ""
+    revised: str = ""
+    fixed: str = ""
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
