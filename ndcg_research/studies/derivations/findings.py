@@ -184,7 +184,7 @@ def crossing_table(exponents: pd.DataFrame) -> pd.DataFrame:
         )
         a_star_n = float(g["a_star_n"].iloc[0])
         a0 = low = high = math.nan
-        if a.size >= 3:
+        if a.size >= threshold("a_star_min_resolved"):
             a0, low, high = _line_crossing(a, e, (half[ok.index] / z).to_numpy(), confidence)
         if not math.isfinite(a0):
             verdict = "unresolved"
@@ -322,8 +322,8 @@ def zipf_certain_top(results: Results) -> Measured:
     for (better, worse), g in rows.groupby(["better", "worse"], sort=False):
         g = g.sort_values("n")
         last = g.iloc[-1]
-        at_1e4 = g[g["n"] == 10_000]
-        grows = bool(at_1e4.empty or last["std_gap"] > at_1e4["std_gap"].iloc[0])
+        early = g[g["n"] == threshold("zipf_certain_growth_from")]
+        grows = bool(early.empty or last["std_gap"] > early["std_gap"].iloc[0])
         ok &= bool(last["p_correct_low"] >= p_lower) and grows
         cells.append(
             {
@@ -332,7 +332,7 @@ def zipf_certain_top(results: Results) -> Measured:
                 "p": proportion(
                     last["p_correct"], last["p_correct_low"], last["p_correct_high"], int(last["replicates"])
                 ),
-                "start": number(at_1e4["std_gap"].iloc[0]) if not at_1e4.empty else "-",
+                "start": number(early["std_gap"].iloc[0]) if not early.empty else "-",
                 "d": number(last["std_gap"]),
                 "n": int(last["n"]),
             }
