@@ -22,15 +22,16 @@ from __future__ import annotations
 import importlib
 import os
 import tomllib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
-from .model import Finding, Measured, MissingTableError, Results, limit_verdict
+from .model import Finding, Measured, MissingTableError, Results, limit_verdict, size
 
 #: Where the studies are, the page's texts, and the thresholds several studies share.
 STUDIES = Path(__file__).resolve().parents[1] / "studies"
@@ -51,7 +52,7 @@ OPTIONAL = ("items", "thresholds", "limit", "derivation", "revised", "abstract",
 FIXED_WHEN: tuple[str, ...] = ("before the runs", "with the first run", "after seeing data")
 #: A study file may say when its rules (not only their thresholds) were fixed: ``rules_fixed`` (one of
 #: :data:`FIXED_WHEN`) with ``rules_fixed_note``; without them, ``page.toml``'s ``[rules_fixed]`` applies.
-STUDY_KEYS = ("notebook", "shared", "thresholds", "rules_fixed", "rules_fixed_note")
+STUDY_KEYS = ("notebook", "shared", "thresholds", "rules_fixed", "rules_fixed_note", "answer")
 
 
 @dataclass(frozen=True)
@@ -105,6 +106,7 @@ class Catalogue:
     thresholds: Mapping[str, Threshold]
     page: Mapping[str, Any]
     confirmatory: Mapping[str, Any] = field(default_factory=dict)
+    answers: Mapping[str, str] = field(default_factory=dict)
 
 
 def _file(path: Path) -> str:
@@ -213,6 +215,7 @@ def catalogue(studies: Path = STUDIES, page: Path = PAGE, shared: Path = SHARED)
     order = list(page_data["order"])
     order += sorted(set(files) - set(order), key=lambda name: data[name]["notebook"])
     texts: list[Text] = []
+    answers: dict[str, str] = {}
     for name in (name for name in order if name in files):
         study_data = {key: data[name][key] for key in STUDY_KEYS if key in data[name]}
         entries = {key: entry for key, entry in data[name].items() if key not in STUDY_KEYS}
@@ -221,6 +224,8 @@ def catalogue(studies: Path = STUDIES, page: Path = PAGE, shared: Path = SHARED)
             raise ValueError(f"{files[name]}: thresholds {sorted(set(own) & set(thresholds))} are defined twice")
         thresholds.update(own)
         texts += [_text(key, entry, name, study_data, files[name], page_data) for key, entry in entries.items()]
+        if "answer" in study_data:
+            answers[study_data["notebook"]] = study_data["answer"]
     keys = [text.key for text in texts]
     if len(set(keys)) != len(keys):
         raise ValueError(f"finding keys are not unique: {sorted(k for k in set(keys) if keys.count(k) > 1)}")
@@ -230,7 +235,7 @@ def catalogue(studies: Path = STUDIES, page: Path = PAGE, shared: Path = SHARED)
                 f"finding {text.key!r} names thresholds no file defines: "
                 f"{sorted(set(text.thresholds) - set(thresholds))}"
             )
-    return Catalogue(tuple(texts), thresholds, page_data, confirmatory)
+    return Catalogue(tuple(texts), thresholds, page_data, confirmatory, answers)
 
 
 _USED: ContextVar[set[str] | None] = ContextVar("thresholds used by the finding being evaluated", default=None)
@@ -305,13 +310,21 @@ def make_finding(
     with"; the rule's words end with what that means for this claim (``page.toml``'s ``[limit_rule]``).
     """
     page = catalogue().page if page is None else page
-    written = dict(values)
+    # A whole number from 10^4 on (a list length, a count) is written as a reader reads it: 10^7, 51,200.
+    written = {
+        name: size(value) if isinstance(value, int) and not isinstance(value, bool) else value
+        for name, value in values.items()
+    }
     for name, value in values.items():
         if isinstance(value, list):
             spec = text.items.get(name)
             if spec is None:
                 raise ValueError(f"finding {text.key!r}: value {name!r} is a list but {text.key}.items has no {name!r}")
-            parts = [fill(spec["text"], {"T": _Thresholds(), **item}, f"{text.key}.items.{name}") for item in value]
+            items = [
+                {k: size(v) if isinstance(v, int) and not isinstance(v, bool) else v for k, v in item.items()}
+                for item in value
+            ]
+            parts = [fill(spec["text"], {"T": _Thresholds(), **item}, f"{text.key}.items.{name}") for item in items]
             written[name] = spec.get("join", ", ").join(parts) or spec.get("empty", "")
     filled = {**page["sources"], "T": _Thresholds(), **written}
     filled.update(
@@ -345,6 +358,7 @@ def make_finding(
         derivation=page["derivations"][text.derivation] if text.derivation else "",
         revised=text.revised,
         fixed=fixed_when(text),
+        values={name: str(value) for name, value in written.items()},
     )
 
 
@@ -443,12 +457,55 @@ def notebook_findings(notebook: str, results_dir: str | os.PathLike[str]) -> lis
     return found
 
 
-def answer(notebook: str, results_dir: str | os.PathLike[str]) -> Any:
-    """The findings of ``notebook``, each with its verdict and its one-line measurement, from ``results_dir``.
+def spoken(template: str, findings: Sequence[Finding], where: str) -> str:
+    """``template`` filled from ``findings``: ``{key.verdict}``, ``{key.says}`` (the verdict in a sentence,
+    ``page.toml``'s ``[verdict_words]``), ``{key.title}``, ``{key.summary}`` and ``{key.<value>}`` (the values its
+    texts place), besides the sources' names and ``{T[name]}``. Every number comes from the tables through them.
+
+    Raises ValueError naming ``where`` if a placeholder names no finding or no value of it.
+    """
+    page = catalogue().page
+    said = {
+        f.key: SimpleNamespace(
+            **f.values, verdict=f.verdict, says=page["verdict_words"][f.verdict], title=f.title, summary=f.summary
+        )
+        for f in findings
+    }
+    try:
+        return fill(template, {**page["sources"], "T": _Thresholds(), **said}, where)
+    except AttributeError as error:
+        raise ValueError(f"{where}: {error}") from None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A notebook's answer: two to four sentences (Markdown, every number from the tables) and the findings' table.
+
+    In a notebook it displays as the sentences, then the table; ``text`` and ``table`` are its parts.
+    """
+
+    text: str
+    table: Any
+
+    def _ipython_display_(self) -> None:
+        import pandas as pd
+        from IPython.display import display
+
+        display({"text/markdown": self.text, "text/plain": self.text}, raw=True)
+        with pd.option_context("display.max_colwidth", None):  # the findings' sentences in full
+            display(self.table)
+
+    def __repr__(self) -> str:
+        return f"{self.text}\n\n{self.table.to_string()}"
+
+
+def answer(notebook: str, results_dir: str | os.PathLike[str]) -> Answer:
+    """The answer of ``notebook`` from the tables in ``results_dir``: sentences, then each finding's verdict.
 
     The rules are applied to the tables in ``results_dir``: the committed full profile (``results/full``) gives the
     verdicts of ``FINDINGS.md``; a notebook's own results folder gives the verdicts of that run by the same rules.
-    Only the notebook's own tables (names ``NN_...``) are read.
+    Only the notebook's own tables (names ``NN_...``) are read. The sentences are the study's ``answer`` template
+    (its ``findings.toml``) filled by :func:`spoken`: verdict words from the rules, numbers from the tables.
 
     Parameters
     ----------
@@ -459,10 +516,11 @@ def answer(notebook: str, results_dir: str | os.PathLike[str]) -> Any:
 
     Returns
     -------
-    pandas.DataFrame
-        One row per finding, in page order, indexed by its title, with the columns "Verdict" and "What the tables
-        show" (the columns' name, "Finding", heads the titles when displayed). When no finding of ``notebook`` can
-        be evaluated on ``results_dir`` (its tables are missing), one row "(not available)" says so.
+    Answer
+        ``text``: "**Answer.**" and the sentences (Markdown); ``table``: a pandas DataFrame, one row per finding in
+        page order, indexed by its title, with the columns "Verdict", "Rule fixed" and "What the tables show" (the
+        columns' name, "Finding", heads the titles when displayed). When no finding of ``notebook`` can be
+        evaluated on ``results_dir`` (its tables are missing), one row "(not available)" says so, and the text too.
 
     Raises
     ------
@@ -472,20 +530,27 @@ def answer(notebook: str, results_dir: str | os.PathLike[str]) -> Any:
     import pandas as pd
 
     name = _notebook_name(notebook)
+    found = notebook_findings(name, results_dir)
     rows = [
-        {"Finding": f.title, "Verdict": f.verdict, "What the tables show": f.summary}
-        for f in notebook_findings(name, results_dir)
+        {"Finding": f.title, "Verdict": f.verdict, "Rule fixed": f.fixed, "What the tables show": f.summary}
+        for f in found
     ]
+    expected = [text.key for text in catalogue().texts if text.notebook == name]
+    missing = (
+        f"no tables of {name} in {str(results_dir)!r}: run the notebook, or the full profile "
+        f"(python3 tasks.py reproduce), to write them"
+    )
     if not rows:
-        rows.append(
-            {
-                "Finding": "(not available)",
-                "Verdict": "-",
-                "What the tables show": f"no tables of {name} in {str(results_dir)!r}: run the notebook, or the "
-                f"full profile (python3 tasks.py reproduce), to write them",
-            }
-        )
+        rows.append({"Finding": "(not available)", "Verdict": "-", "Rule fixed": "-", "What the tables show": missing})
     table = pd.DataFrame(rows).set_index("Finding")
     # The index's name shown in the header row beside the columns' names, not on a row of its own.
     table.index.name, table.columns.name = None, "Finding"
-    return table
+    template = catalogue().answers.get(name, "")
+    if not found:
+        text = f"**Answer.** Not available here: {missing}."
+    elif template and [f.key for f in found] == expected:
+        text = "**Answer.** " + spoken(template, found, f"the answer of {name}")
+        text += "\n\n" + catalogue().page["answer"]["legend"]
+    else:
+        text = "**Answer.** The verdicts of the findings whose tables are here:"
+    return Answer(text, table)

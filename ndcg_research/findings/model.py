@@ -72,7 +72,8 @@ class Finding:
     package added to make them testable (empty otherwise); ``limit``: a claim about n -> infinity;
     ``derivation``: the derivation of the Theory page that carries it, in words (empty if none); ``revised``: how
     its rule was revised after seeing data (empty if it was not); ``fixed``: when its rule and thresholds were
-    fixed, in words (before the runs it judges, or after seeing data).
+    fixed, in words (before the runs it judges, or after seeing data); ``values``: the values its texts place, as
+    written (for the notebook's answer sentences).
     """
 
     key: str
@@ -94,6 +95,7 @@ class Finding:
     derivation: str = ""
     revised: str = ""
     fixed: str = ""
+    values: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
@@ -146,6 +148,22 @@ class Results:
         return self._cache[name]
 
 
+def size(value: int) -> str:
+    """A count or list length as a reader reads it: a power of ten from 10^4 on as ``10^k``, other numbers from
+    10,000 on with thousands separators, smaller ones as they are.
+
+    Examples
+    --------
+    >>> size(100), size(51200), size(10_000_000), size(2873584)
+    ('100', '51,200', '10^7', '2,873,584')
+    """
+    value = int(value)
+    if value < 10_000:
+        return str(value)
+    power = round(math.log10(value))
+    return f"10^{power}" if 10**power == value else f"{value:,}"
+
+
 def number(value: float, digits: int = 3) -> str:
     """Format a quoted number: ``digits`` significant digits, no sign on a zero, 'n/a' for NaN."""
     value = float(value)
@@ -174,8 +192,8 @@ def span(values: Any, digits: int = 3) -> str:
 
 
 def cases(count: int, total: int) -> str:
-    """'count of total'."""
-    return f"{count} of {total}"
+    """'count of total' (large numbers as :func:`size` writes them)."""
+    return f"{size(count)} of {size(total)}"
 
 
 def worst(rows: Any) -> str:

@@ -183,7 +183,7 @@ def two_feature_ndcg_to_one(results: Results) -> Measured:
     values = dict(
         n0=n0,
         n1=n1,
-        rises=rises,
+        rises="every ranker's mean rises" if rises else "not every ranker's mean rises",
         lowest=f"{_f(last['mean'].min())} ({low[1]}, {low[0]})",
         constants=", ".join(f"{r.ranker} {_f(r.c_f)}" for r in constants.itertuples()),
         p=_f(float(constants["p"].iloc[0])),

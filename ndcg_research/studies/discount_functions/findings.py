@@ -17,8 +17,8 @@ def discount_weights(results: Results) -> Measured:
     return Measured(
         "holds" if toward.all() else "does not hold",
         {
-            "first": first[2:],
-            "last": last[2:],
+            "first": int(float(first[2:])),
+            "last": int(float(last[2:])),
             "toward": bool(toward.all()),
             "excess": number(excess, 2),
             "slow": "more than the threshold: the approach is slow" if slow_approach else "within the threshold",
