@@ -20,6 +20,7 @@ share are in ``thresholds.toml`` beside this module.
 from __future__ import annotations
 
 import importlib
+import numbers
 import os
 import tomllib
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -295,6 +296,11 @@ def fill(template: str, values: Mapping[str, Any], where: str) -> str:
         raise ValueError(f"{where}: no value for the placeholder {{{error.args[0]}}}") from None
 
 
+def _whole(value: Any) -> bool:
+    """A whole number a rule computed (Python's or numpy's), not a flag."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
 def make_finding(
     text: Text,
     verdict: str,
@@ -311,19 +317,13 @@ def make_finding(
     """
     page = catalogue().page if page is None else page
     # A whole number from 10^4 on (a list length, a count) is written as a reader reads it: 10^7, 51,200.
-    written = {
-        name: size(value) if isinstance(value, int) and not isinstance(value, bool) else value
-        for name, value in values.items()
-    }
+    written = {name: size(value) if _whole(value) else value for name, value in values.items()}
     for name, value in values.items():
         if isinstance(value, list):
             spec = text.items.get(name)
             if spec is None:
                 raise ValueError(f"finding {text.key!r}: value {name!r} is a list but {text.key}.items has no {name!r}")
-            items = [
-                {k: size(v) if isinstance(v, int) and not isinstance(v, bool) else v for k, v in item.items()}
-                for item in value
-            ]
+            items = [{k: size(v) if _whole(v) else v for k, v in item.items()} for item in value]
             parts = [fill(spec["text"], {"T": _Thresholds(), **item}, f"{text.key}.items.{name}") for item in items]
             written[name] = spec.get("join", ", ").join(parts) or spec.get("empty", "")
     filled = {**page["sources"], "T": _Thresholds(), **written}

@@ -112,17 +112,24 @@ def recorded_seeds(root: Path) -> dict[str, set[Any]]:
 def problems(root: str | Path, record: Mapping[str, Any]) -> list[str]:
     """What contradicts the confirmatory ``record`` in the repository at ``root`` (empty: nothing).
 
-    Nothing is checked while ``rules_commit`` is empty (no confirmatory run planned yet).
+    Nothing is checked while ``rules_commit`` is empty (no confirmatory run planned yet), outside a git checkout,
+    or in a shallow clone that lacks ``rules_commit``.
     """
     root = Path(root)
     commit = record.get("rules_commit", "")
     if not commit:
         return []
     studies = sorted(path.parent.name for path in (root / STUDIES).glob("*/findings.toml"))
+    if not (root / ".git").exists():
+        return []  # not a checkout (an unpacked release): there is no history to compare with
     known = subprocess.run(
         ["git", "-C", str(root), "cat-file", "-e", f"{commit}^{{commit}}"], capture_output=True, check=False
     )
     if known.returncode != 0:
+        asked = ["git", "-C", str(root), "rev-parse", "--is-shallow-repository"]
+        shallow = subprocess.run(asked, capture_output=True, text=True, check=False)
+        if shallow.stdout.strip() == "true":
+            return []  # a shallow clone (CI) lacks the commit: the full history checks it
         return [f"the rules' commit {commit} of thresholds.toml's [confirmatory] is not in the repository"]
     found = []
     then, now = rules(_git_reader(root, commit), studies), rules(_tree_reader(root), studies)
