@@ -307,7 +307,7 @@ def test_every_finding_is_evaluated_on_a_small_run(tmp_path):
     )
     for name, table in tables.items():
         write_table(table, tmp_path / f"16_two_feature_{name}.csv")
-    answer = findings_answer("16_broken_assumptions.ipynb", tmp_path)
+    answer = findings_answer("16_broken_assumptions.ipynb", tmp_path).table
     assert len(answer) == 5
     assert set(answer["Verdict"]) <= {
         "holds",

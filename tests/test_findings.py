@@ -55,7 +55,7 @@ def test_check_fails_when_a_table_changes_and_write_fixes_it(tmp_path, monkeypat
     assert "FINDINGS.md, README.md out of date" in capsys.readouterr().err
     assert main(["findings", "--root", str(root)]) == 0
     assert "**Verdict**: does not hold." in (root / "FINDINGS.md").read_text()
-    assert "| does not hold | mean 0.25 |" in (root / "README.md").read_text()
+    assert "| does not hold | - | mean 0.25 |" in (root / "README.md").read_text()
 
 
 def test_missing_table_is_a_one_line_error(tmp_path, monkeypatch, capsys):
@@ -274,7 +274,9 @@ def test_every_value_a_rule_computes_is_quoted():
 def _texts(tmp_path: Path, entry: str, order: str = '["x"]', shared: str = "", more: dict | None = None):
     """The texts of made-up studies: ``x`` (notebook 01) holds ``entry``; ``more`` adds studies by name."""
     (tmp_path / "page.toml").write_text(
-        f'order = {order}\npreamble = "p"\nlimit_note = "L"\n'
+        f'order = {order}\npreamble = "p"\n'
+        '[limit_rule]\nnot_derived = "L"\nderived = "D {derivation}"\n[derivations]\n"(a)" = "derivation a"\n'
+        '[rules_fixed]\nfixed = "after seeing data"\nnote = "n"\n'
         '[sources]\npackage = "this package"\n[abstract]\nA1 = "a"\n'
     )
     (tmp_path / "thresholds.toml").write_text(shared)
@@ -550,6 +552,52 @@ def test_a_limit_claim_that_holds_at_finite_n_reads_consistent_with(tmp_path):
     finding = make_finding(text, "holds", {"rows": "r"}, {})
     assert finding.verdict == "consistent with" and finding.rule.startswith("R The claim is about n -> infinity")
     assert make_finding(text, "does not hold", {"rows": "r"}, {}).verdict == "does not hold"
+    with pytest.raises(ValueError, match="'holds with qualification' is for finite claims"):
+        make_finding(text, "holds with qualification", {"rows": "r"}, {})
+
+
+def test_a_limit_claim_carried_by_a_derivation_can_hold(tmp_path):
+    from ndcg_research.findings.catalogue import make_finding
+
+    (text,) = _texts(tmp_path, FULL_ENTRY + 'limit = true\nderivation = "(a)"\n')
+    finding = make_finding(text, "holds", {"rows": "r"}, {})
+    # the finding is written with the package's page: derivation (a) of the Theory page
+    assert finding.verdict == "holds" and "derivation (a) of the Theory page" in finding.derivation
+    assert make_finding(text, "consistent with", {"rows": "r"}, {}).verdict == "consistent with"
+    for name in ("finite", "unknown"):
+        (tmp_path / name).mkdir()
+    with pytest.raises(ValueError, match="carries only a claim about n -> infinity"):
+        _texts(tmp_path / "finite", FULL_ENTRY + 'derivation = "(a)"\n')
+    with pytest.raises(ValueError, match="must be one of page.toml's"):
+        _texts(tmp_path / "unknown", FULL_ENTRY + 'limit = true\nderivation = "(z)"\n')
+
+
+def test_a_finite_claim_never_reads_consistent_with(tmp_path):
+    from ndcg_research.findings.catalogue import make_finding
+
+    (text,) = _texts(tmp_path, FULL_ENTRY)
+    assert make_finding(text, "holds with qualification", {"rows": "r"}, {}).verdict == "holds with qualification"
+    with pytest.raises(ValueError, match="'consistent with' is for claims about n -> infinity"):
+        make_finding(text, "consistent with", {"rows": "r"}, {})
+
+
+def test_the_one_rule_on_every_finding():
+    # On the committed tables: no limit claim reads 'holds with qualification', no finite claim 'consistent with',
+    # and a limit claim reads 'holds' only with a derivation that carries it.
+    for f in collect(Results(ROOT / "results" / "full")):
+        if f.limit:
+            assert f.verdict != "holds with qualification", f.key
+            assert f.verdict != "holds" or f.derivation, f.key
+        else:
+            assert f.verdict != "consistent with" and not f.derivation, f.key
+
+
+def test_one_finding_answers_a5():
+    # Notebooks 04 and 11 used to give opposite verdicts on A5: one finding owns it now, the others cite it.
+    owners = [text.key for text in catalogue.catalogue().texts if "A5" in text.abstract]
+    assert owners == ["critical-point"]
+    cited = claim("critical-point-bracketed")(Results(ROOT / "results" / "full"))
+    assert "A5" in cited.source and "notebook 04" in cited.source and cited.attribution == ""
 
 
 @pytest.mark.parametrize("extra, source", [("", "{wang}"), ('abstract = ["A1"]\nadded = "x"\n', "{package}")])
@@ -594,15 +642,12 @@ def _growth(exponents_log2):
 @pytest.mark.parametrize(
     "exponents, verdict",
     [
-        (
-            [(0.5, 0.6), (0.4, 0.7)],
-            "consistent with",
-        ),  # d grows like a power: only the normal tail makes it superpolynomial
+        ([(0.5, 0.6), (0.4, 0.7)], "holds"),  # d grows: the premise of derivation (b)'s rate, which carries it
         ([(0.5, 0.6), (-0.1, 0.2)], "undecided"),
         ([(0.5, 0.6), (-0.3, -0.1)], "does not hold"),
     ],
 )
-def test_reading_a_is_never_more_than_consistent_with(tmp_path, exponents, verdict):
+def test_reading_a_holds_only_by_derivation_b(tmp_path, exponents, verdict):
     write_table(_growth(exponents), tmp_path / "09_growth.csv")
     for label in ("uncertain", "certain"):
         write_table(
@@ -610,8 +655,43 @@ def test_reading_a_is_never_more_than_consistent_with(tmp_path, exponents, verdi
             tmp_path / f"09_failure_{label}.csv",
         )
     finding = claim("failure-probability")(Results(tmp_path))
-    assert finding.verdict == verdict
-    assert "summable: 0 of 1" in finding.summary and "fitted to 4 points" in finding.summary
+    assert finding.verdict == verdict and finding.limit and "derivation (b)" in finding.derivation
+    assert "faster than 1/r in 0 of 1" in finding.summary and "fitted to 4 list lengths" in finding.summary
+
+
+def _streams(settled_low, ahead):
+    """Notebook 09's stream table for log2: the Wilson lower bound of the share settled, the share ahead at the end."""
+    return [
+        dict(
+            discount="log2",
+            label=f"m{i}",
+            better="a",
+            worse="b",
+            streams=500,
+            n_first=100,
+            n_last=51200,
+            n0=4525,
+            p_settled=low,
+            p_settled_low=low,
+            p_better_last=share,
+            change_median=100.0,
+            change_q90=200.0,
+        )
+        for i, (low, share) in enumerate(zip(settled_low, ahead, strict=True))
+    ]
+
+
+@pytest.mark.parametrize(
+    "settled_low, ahead, verdict",
+    [
+        ([0.99, 0.8], [1.0, 1.0], "consistent with"),  # ahead at the end everywhere, one case settled
+        ([0.8, 0.8], [1.0, 1.0], "undecided"),  # none settled within the horizon: not evidence against
+        ([0.99, 0.99], [1.0, 0.4], "undecided"),  # worse ranker ahead at the end: still not a refutation
+    ],
+)
+def test_reading_b_is_never_more_than_consistent_with_nor_refuted_by_a_horizon(tmp_path, settled_low, ahead, verdict):
+    write_table(_streams(settled_low, ahead), tmp_path / "09_stream_changes.csv")
+    assert claim("eventual-order")(Results(tmp_path)).verdict == verdict
 
 
 def test_chance_cells_are_the_cells_against_the_theorys_sign():
@@ -672,6 +752,7 @@ def test_threshold_reads_the_files_values():
 
     package = ROOT / "ndcg_research"
     raw = tomllib.loads((package / "findings" / "thresholds.toml").read_text())
+    raw.pop("confirmatory")  # the record of the confirmatory run, not a threshold
     for path in (package / "studies").glob("*/findings.toml"):
         raw |= tomllib.loads(path.read_text()).get("thresholds", {})
     as_read = {name: tuple(e["value"]) if isinstance(e["value"], list) else e["value"] for name, e in raw.items()}
@@ -726,7 +807,11 @@ def test_fill_example():
 def test_make_finding_example():
     text = catalogue.catalogue().texts[0]
     f = make_finding(text, "holds", {"values": "CG 11", "agree": "1 of 1", "inflated": "0.961"}, {})
-    expected = ("1 of 1 values agree; ideal from the returned list only: nDCG6 = 0.961", "holds")
+    expected = (
+        "CG, DCG, ideal DCG and nDCG@6 agree with the article in 1 of 1 cases; built from the returned "
+        "list alone, the ideal would give nDCG@6 = 0.961",
+        "holds",
+    )
     assert (f.summary, f.verdict) == expected
 
 
@@ -744,8 +829,35 @@ def test_collect_example():
 
 def test_answer_example():
     full = STUDIES.parents[1] / "results" / "full"
-    table = answer("01_worked_example.ipynb", full)
-    assert (table.columns.tolist(), table["Verdict"].tolist()) == (["Verdict", "What the tables show"], ["holds"])
+    table = answer("01_worked_example.ipynb", full).table
+    columns = ["Verdict", "Rule fixed", "What the tables show"]
+    assert (table.columns.tolist(), table["Verdict"].tolist()) == (columns, ["holds"])
+
+
+def test_every_notebook_answers_in_two_to_four_sentences_with_numbers_from_its_tables():
+    import re
+
+    full = STUDIES.parents[1] / "results" / "full"
+    for notebook in sorted({text.notebook for text in catalogue.catalogue().texts}):
+        found = answer(notebook, full)
+        sentences = found.text.split("\n\n")[0].removeprefix("**Answer.** ")
+        assert sentences != found.text and 2 <= len(re.findall(r"[.!?](?:\s|$)", sentences)) <= 5, notebook
+        # every verdict word of the notebook's findings is in its sentences, in words
+        words = catalogue.catalogue().page["verdict_words"]
+        for verdict in found.table["Verdict"]:
+            assert words[verdict] in sentences, (notebook, verdict)
+    # the sentences' numbers are the tables': another folder gives other numbers, never the committed ones
+    assert "Not available here" in answer("01_worked_example.ipynb", STUDIES).text
+
+
+def test_the_answer_of_a_run_is_filled_from_that_run(tmp_path):
+    from ndcg_research.simulation.tables import write_table
+
+    committed = Results(ROOT / "results" / "full").table("01_worked_example.csv")
+    changed = committed.assign(measured=committed["measured"].where(committed["quantity"] != "nDCG", 0.7))
+    write_table(changed, tmp_path / "01_worked_example.csv")
+    own, full = answer("01_worked_example.ipynb", tmp_path), answer("01_worked_example.ipynb", ROOT / "results/full")
+    assert own.table["Verdict"].tolist() == ["does not hold"] and own.text != full.text
 
 
 # ------------------------------------------------------------ examples of findings.model
@@ -803,7 +915,18 @@ def test_anchor_example():
 
 def test_render_page_example():
     f = Finding("k", "T", "C.", "S", "M.", "m", "holds", "Cond.", ("01_fig",), ("01_t.csv",))
-    assert str(render_page([f]).splitlines()[6]) == "## T"
+    page = render_page([f]).splitlines()
+    # the page opens with its title (the note that it is generated is a comment), the finding's heading follows
+    assert page[0].startswith("<!-- Generated by") and page[2] == "# Findings" and "## T" in page
+
+
+def test_the_site_links_a_figure_to_its_entry():
+    from ndcg_research.findings.render import for_site
+
+    line = "- **Evidence**: figure [04_p](figures/04_p.png), table [04_t.csv](results/full/04_t.csv)"
+    assert for_site(line) == (
+        "- **Evidence**: figure [04_p](docs/generated/figures.md#04_p), table [04_t.csv](results/full/04_t.csv)"
+    )
 
 
 def test_splice_readme_example():

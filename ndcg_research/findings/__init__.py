@@ -14,7 +14,7 @@ own findings with :func:`answer`.
 - :mod:`~ndcg_research.findings.cli`: the ``findings`` command.
 """
 
-from .catalogue import answer, collect, notebook_findings, threshold
+from .catalogue import Answer, answer, collect, notebook_findings, spoken, threshold
 from .model import (
     VERDICTS,
     Finding,
@@ -30,9 +30,11 @@ from .model import (
 )
 
 __all__ = [
+    "Answer",
     "answer",
     "collect",
     "notebook_findings",
+    "spoken",
     "threshold",
     "VERDICTS",
     "Finding",

@@ -20,17 +20,19 @@ share are in ``thresholds.toml`` beside this module.
 from __future__ import annotations
 
 import importlib
+import numbers
 import os
 import tomllib
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
-from .model import Finding, Measured, MissingTableError, Results
+from .model import Finding, Measured, MissingTableError, Results, limit_verdict, size
 
 #: Where the studies are, the page's texts, and the thresholds several studies share.
 STUDIES = Path(__file__).resolve().parents[1] / "studies"
@@ -39,13 +41,19 @@ SHARED = Path(__file__).with_name("thresholds.toml")
 #: What every finding's text must say.
 REQUIRED = ("title", "source", "claim", "measurement", "rule", "summary", "conditions", "figures", "tables")
 #: What it may say besides: item templates; the names of its thresholds; ``limit = true`` for a claim about
-#: n -> infinity (its "holds" reads "consistent with"); for a claim of Wang et al. (2013) (a source naming
-#: ``{wang}``, which requires both), the items of their abstract it tests (``abstract = ["A3", ...]``, quoted in
-#: ``page.toml``) and what this package added to test them (``added``).
-OPTIONAL = ("items", "thresholds", "limit", "abstract", "added")
-#: When a threshold was fixed: before any run that judges it; in the commit that holds the first outputs of those
-#: runs (the history cannot show which came first); or after seeing data.
+#: n -> infinity, and the derivation of the Theory page that carries it (``derivation = "(d)"``, one of
+#: ``page.toml``'s ``[derivations]``); how its rule was revised after seeing data (``revised``); for a claim of
+#: Wang et al. (2013) (a source naming ``{wang}``, which requires both), the items of their abstract it tests
+#: (``abstract = ["A3", ...]``, quoted in ``page.toml``) and what this package added to test them (``added``).
+#: Its verdict word follows :func:`~ndcg_research.findings.model.limit_verdict`, the one rule for every finding.
+OPTIONAL = ("items", "thresholds", "limit", "derivation", "revised", "abstract", "added")
+#: When a threshold or a rule was fixed: before any run that judges it; in the commit that holds the first outputs
+#: of those runs (the history cannot show which came first); or after seeing data. In this order: a finding's rule
+#: counts as fixed at the latest of its own and its thresholds'.
 FIXED_WHEN: tuple[str, ...] = ("before the runs", "with the first run", "after seeing data")
+#: A study file may say when its rules (not only their thresholds) were fixed: ``rules_fixed`` (one of
+#: :data:`FIXED_WHEN`) with ``rules_fixed_note``; without them, ``page.toml``'s ``[rules_fixed]`` applies.
+STUDY_KEYS = ("notebook", "shared", "thresholds", "rules_fixed", "rules_fixed_note", "answer")
 
 
 @dataclass(frozen=True)
@@ -81,18 +89,25 @@ class Text:
     shared: Mapping[str, str] = field(default_factory=dict)
     thresholds: tuple[str, ...] = ()
     limit: bool = False
+    derivation: str = ""
+    revised: str = ""
     abstract: tuple[str, ...] = ()
     added: str = ""
+    rules_fixed: str = "after seeing data"
+    rules_fixed_note: str = ""
 
 
 @dataclass(frozen=True)
 class Catalogue:
-    """Every finding's text in page order, every threshold by name, and the page's own texts (``page.toml``:
-    preamble, order of the studies, sources, the items of Wang et al.'s abstract, the end of a limit claim's rule)."""
+    """Every finding's text in page order, every threshold by name, the page's own texts (``page.toml``: preamble,
+    order of the studies, sources, the items of Wang et al.'s abstract, the derivations of the Theory page, the
+    words of the limit rule) and the record of the confirmatory run (``thresholds.toml``'s ``[confirmatory]``)."""
 
     texts: tuple[Text, ...]
     thresholds: Mapping[str, Threshold]
     page: Mapping[str, Any]
+    confirmatory: Mapping[str, Any] = field(default_factory=dict)
+    answers: Mapping[str, str] = field(default_factory=dict)
 
 
 def _file(path: Path) -> str:
@@ -129,15 +144,25 @@ def _text(
     key: str,
     entry: Mapping[str, Any],
     study: str,
-    notebook: str,
-    shared: Mapping[str, str],
+    study_data: Mapping[str, Any],
     where: Path,
     page: Mapping[str, Any],
 ) -> Text:
+    if not isinstance(entry, Mapping):
+        raise ValueError(f"{where}: {key!r} is neither a finding (a table) nor one of the file's keys {STUDY_KEYS}")
     missing = [name for name in REQUIRED if name not in entry]
     unknown = sorted(set(entry) - set(REQUIRED) - set(OPTIONAL))
     if missing or unknown:
         raise ValueError(f"{where}: finding {key!r} lacks {missing} or has unknown keys {unknown}")
+    derivation = entry.get("derivation", "")
+    if derivation and (not entry.get("limit") or derivation not in page.get("derivations", {})):
+        raise ValueError(
+            f"{where}: finding {key!r}: a derivation ({derivation!r}) carries only a claim about n -> infinity "
+            f"(limit = true), and must be one of page.toml's [derivations] {sorted(page.get('derivations', {}))}"
+        )
+    rules_fixed = study_data.get("rules_fixed", page["rules_fixed"]["fixed"])
+    if rules_fixed not in FIXED_WHEN:
+        raise ValueError(f"{where}: 'rules_fixed' must be one of {FIXED_WHEN}, got {rules_fixed!r}")
     for name, spec in entry.get("items", {}).items():
         if "text" not in spec or set(spec) - {"text", "join", "empty"}:
             raise ValueError(f"{where}: item template {key}.items.{name} needs 'text' (and only join, empty)")
@@ -157,13 +182,17 @@ def _text(
     return Text(
         key=key,
         study=study,
-        notebook=notebook,
+        notebook=study_data["notebook"],
         items=entry.get("items", {}),
-        shared=shared,
+        shared=study_data.get("shared", {}),
         thresholds=tuple(entry.get("thresholds", ())),
         limit=bool(entry.get("limit", False)),
+        derivation=derivation,
+        revised=entry.get("revised", ""),
         abstract=tuple(entry.get("abstract", ())),
         added=entry.get("added", ""),
+        rules_fixed=rules_fixed,
+        rules_fixed_note=study_data.get("rules_fixed_note", page["rules_fixed"]["note"]),
         **fields,
     )
 
@@ -179,22 +208,25 @@ def catalogue(studies: Path = STUDIES, page: Path = PAGE, shared: Path = SHARED)
     names a threshold no file defines.
     """
     page_data = tomllib.loads(page.read_text(encoding="utf-8"))
-    thresholds = _thresholds(tomllib.loads(shared.read_text(encoding="utf-8")), shared)
+    shared_data = tomllib.loads(shared.read_text(encoding="utf-8"))
+    confirmatory = shared_data.pop("confirmatory", {})
+    thresholds = _thresholds(shared_data, shared)
     files = {path.parent.name: path for path in Path(studies).glob("*/findings.toml")}
     data = {name: tomllib.loads(path.read_text(encoding="utf-8")) for name, path in files.items()}
     order = list(page_data["order"])
     order += sorted(set(files) - set(order), key=lambda name: data[name]["notebook"])
     texts: list[Text] = []
+    answers: dict[str, str] = {}
     for name in (name for name in order if name in files):
-        entries = dict(data[name])
-        notebook, shared_texts = entries.pop("notebook"), entries.pop("shared", {})
-        own = _thresholds(entries.pop("thresholds", {}), files[name])
+        study_data = {key: data[name][key] for key in STUDY_KEYS if key in data[name]}
+        entries = {key: entry for key, entry in data[name].items() if key not in STUDY_KEYS}
+        own = _thresholds(study_data.get("thresholds", {}), files[name])
         if set(own) & set(thresholds):
             raise ValueError(f"{files[name]}: thresholds {sorted(set(own) & set(thresholds))} are defined twice")
         thresholds.update(own)
-        texts += [
-            _text(key, entry, name, notebook, shared_texts, files[name], page_data) for key, entry in entries.items()
-        ]
+        texts += [_text(key, entry, name, study_data, files[name], page_data) for key, entry in entries.items()]
+        if "answer" in study_data:
+            answers[study_data["notebook"]] = study_data["answer"]
     keys = [text.key for text in texts]
     if len(set(keys)) != len(keys):
         raise ValueError(f"finding keys are not unique: {sorted(k for k in set(keys) if keys.count(k) > 1)}")
@@ -204,7 +236,7 @@ def catalogue(studies: Path = STUDIES, page: Path = PAGE, shared: Path = SHARED)
                 f"finding {text.key!r} names thresholds no file defines: "
                 f"{sorted(set(text.thresholds) - set(thresholds))}"
             )
-    return Catalogue(tuple(texts), thresholds, page_data)
+    return Catalogue(tuple(texts), thresholds, page_data, confirmatory, answers)
 
 
 _USED: ContextVar[set[str] | None] = ContextVar("thresholds used by the finding being evaluated", default=None)
@@ -264,6 +296,11 @@ def fill(template: str, values: Mapping[str, Any], where: str) -> str:
         raise ValueError(f"{where}: no value for the placeholder {{{error.args[0]}}}") from None
 
 
+def _whole(value: Any) -> bool:
+    """A whole number a rule computed (Python's or numpy's), not a flag."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool)
+
+
 def make_finding(
     text: Text,
     verdict: str,
@@ -273,18 +310,21 @@ def make_finding(
 ) -> Finding:
     """The finding: ``text``'s templates filled with the sources' names, the file's shared texts and ``values``.
 
-    A value that is a list of records is written out by its item template. A claim about n -> infinity
-    (``text.limit``) that its rule finds to hold reads "consistent with": finite-n measurements agree with a limit,
-    they do not establish it.
+    A value that is a list of records is written out by its item template. The verdict word is
+    :func:`~ndcg_research.findings.model.limit_verdict` of the rule's ``verdict``: a claim about n -> infinity
+    (``text.limit``) reads "holds" only when a derivation carries it (``text.derivation``), else at most "consistent
+    with"; the rule's words end with what that means for this claim (``page.toml``'s ``[limit_rule]``).
     """
     page = catalogue().page if page is None else page
-    written = dict(values)
+    # A whole number from 10^4 on (a list length, a count) is written as a reader reads it: 10^7, 51,200.
+    written = {name: size(value) if _whole(value) else value for name, value in values.items()}
     for name, value in values.items():
         if isinstance(value, list):
             spec = text.items.get(name)
             if spec is None:
                 raise ValueError(f"finding {text.key!r}: value {name!r} is a list but {text.key}.items has no {name!r}")
-            parts = [fill(spec["text"], {"T": _Thresholds(), **item}, f"{text.key}.items.{name}") for item in value]
+            items = [{k: size(v) if _whole(v) else v for k, v in item.items()} for item in value]
+            parts = [fill(spec["text"], {"T": _Thresholds(), **item}, f"{text.key}.items.{name}") for item in items]
             written[name] = spec.get("join", ", ").join(parts) or spec.get("empty", "")
     filled = {**page["sources"], "T": _Thresholds(), **written}
     filled.update(
@@ -305,16 +345,42 @@ def make_finding(
         source=write("source"),
         measurement=write("measurement"),
         summary=write("summary"),
-        verdict="consistent with" if text.limit and verdict == "holds" else verdict,
+        verdict=limit_verdict(verdict, text.limit, text.derivation),
         conditions=write("conditions"),
         figures=text.figures,
         tables=text.tables,
         notebooks=(text.notebook,),
         numbers=dict(numbers),
-        rule=write("rule") + (f" {page['limit_note']}" if text.limit else ""),
+        rule=write("rule") + (f" {limit_rule(text, page)}" if text.limit else ""),
         thresholds=text.thresholds,
         attribution=attribution,
+        limit=text.limit,
+        derivation=page["derivations"][text.derivation] if text.derivation else "",
+        revised=text.revised,
+        fixed=fixed_when(text),
+        values={name: str(value) for name, value in written.items()},
     )
+
+
+def limit_rule(text: Text, page: Mapping[str, Any]) -> str:
+    """The end of a limit claim's rule in words: what the one rule of the verdict words makes of it."""
+    if text.derivation:
+        return page["limit_rule"]["derived"].format(derivation=text.derivation)
+    return page["limit_rule"]["not_derived"]
+
+
+def fixed_when(text: Text) -> str:
+    """When a finding's rule was fixed, in the words of :data:`FIXED_WHEN`: the latest of its study's rules, its
+    thresholds and a revision after seeing data; "before the confirmatory run" once ``thresholds.toml`` records a
+    confirmatory run (its ``[confirmatory]`` table with the commit of its results) judged by these rules."""
+    record = catalogue().confirmatory
+    if record.get("results_commit"):
+        return "before the confirmatory run"
+    known = catalogue().thresholds
+    times = [text.rules_fixed, *(known[name].fixed for name in text.thresholds if name in known)]
+    if text.revised:
+        times.append("after seeing data")
+    return max(times, key=FIXED_WHEN.index)
 
 
 class Claim:
@@ -391,12 +457,55 @@ def notebook_findings(notebook: str, results_dir: str | os.PathLike[str]) -> lis
     return found
 
 
-def answer(notebook: str, results_dir: str | os.PathLike[str]) -> Any:
-    """The findings of ``notebook``, each with its verdict and its one-line measurement, from ``results_dir``.
+def spoken(template: str, findings: Sequence[Finding], where: str) -> str:
+    """``template`` filled from ``findings``: ``{key.verdict}``, ``{key.says}`` (the verdict in a sentence,
+    ``page.toml``'s ``[verdict_words]``), ``{key.title}``, ``{key.summary}`` and ``{key.<value>}`` (the values its
+    texts place), besides the sources' names and ``{T[name]}``. Every number comes from the tables through them.
+
+    Raises ValueError naming ``where`` if a placeholder names no finding or no value of it.
+    """
+    page = catalogue().page
+    said = {
+        f.key: SimpleNamespace(
+            **f.values, verdict=f.verdict, says=page["verdict_words"][f.verdict], title=f.title, summary=f.summary
+        )
+        for f in findings
+    }
+    try:
+        return fill(template, {**page["sources"], "T": _Thresholds(), **said}, where)
+    except AttributeError as error:
+        raise ValueError(f"{where}: {error}") from None
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A notebook's answer: two to four sentences (Markdown, every number from the tables) and the findings' table.
+
+    In a notebook it displays as the sentences, then the table; ``text`` and ``table`` are its parts.
+    """
+
+    text: str
+    table: Any
+
+    def _ipython_display_(self) -> None:
+        import pandas as pd
+        from IPython.display import display
+
+        display({"text/markdown": self.text, "text/plain": self.text}, raw=True)
+        with pd.option_context("display.max_colwidth", None):  # the findings' sentences in full
+            display(self.table)
+
+    def __repr__(self) -> str:
+        return f"{self.text}\n\n{self.table.to_string()}"
+
+
+def answer(notebook: str, results_dir: str | os.PathLike[str]) -> Answer:
+    """The answer of ``notebook`` from the tables in ``results_dir``: sentences, then each finding's verdict.
 
     The rules are applied to the tables in ``results_dir``: the committed full profile (``results/full``) gives the
     verdicts of ``FINDINGS.md``; a notebook's own results folder gives the verdicts of that run by the same rules.
-    Only the notebook's own tables (names ``NN_...``) are read.
+    Only the notebook's own tables (names ``NN_...``) are read. The sentences are the study's ``answer`` template
+    (its ``findings.toml``) filled by :func:`spoken`: verdict words from the rules, numbers from the tables.
 
     Parameters
     ----------
@@ -407,10 +516,11 @@ def answer(notebook: str, results_dir: str | os.PathLike[str]) -> Any:
 
     Returns
     -------
-    pandas.DataFrame
-        One row per finding, in page order, indexed by its title, with the columns "Verdict" and "What the tables
-        show" (the columns' name, "Finding", heads the titles when displayed). When no finding of ``notebook`` can
-        be evaluated on ``results_dir`` (its tables are missing), one row "(not available)" says so.
+    Answer
+        ``text``: "**Answer.**" and the sentences (Markdown); ``table``: a pandas DataFrame, one row per finding in
+        page order, indexed by its title, with the columns "Verdict", "Rule fixed" and "What the tables show" (the
+        columns' name, "Finding", heads the titles when displayed). When no finding of ``notebook`` can be
+        evaluated on ``results_dir`` (its tables are missing), one row "(not available)" says so, and the text too.
 
     Raises
     ------
@@ -420,20 +530,27 @@ def answer(notebook: str, results_dir: str | os.PathLike[str]) -> Any:
     import pandas as pd
 
     name = _notebook_name(notebook)
+    found = notebook_findings(name, results_dir)
     rows = [
-        {"Finding": f.title, "Verdict": f.verdict, "What the tables show": f.summary}
-        for f in notebook_findings(name, results_dir)
+        {"Finding": f.title, "Verdict": f.verdict, "Rule fixed": f.fixed, "What the tables show": f.summary}
+        for f in found
     ]
+    expected = [text.key for text in catalogue().texts if text.notebook == name]
+    missing = (
+        f"no tables of {name} in {str(results_dir)!r}: run the notebook, or the full profile "
+        f"(python3 tasks.py reproduce), to write them"
+    )
     if not rows:
-        rows.append(
-            {
-                "Finding": "(not available)",
-                "Verdict": "-",
-                "What the tables show": f"no tables of {name} in {str(results_dir)!r}: run the notebook, or the "
-                f"full profile (python3 tasks.py reproduce), to write them",
-            }
-        )
+        rows.append({"Finding": "(not available)", "Verdict": "-", "Rule fixed": "-", "What the tables show": missing})
     table = pd.DataFrame(rows).set_index("Finding")
     # The index's name shown in the header row beside the columns' names, not on a row of its own.
     table.index.name, table.columns.name = None, "Finding"
-    return table
+    template = catalogue().answers.get(name, "")
+    if not found:
+        text = f"**Answer.** Not available here: {missing}."
+    elif template and [f.key for f in found] == expected:
+        text = "**Answer.** " + spoken(template, found, f"the answer of {name}")
+        text += "\n\n" + catalogue().page["answer"]["legend"]
+    else:
+        text = "**Answer.** The verdicts of the findings whose tables are here:"
+    return Answer(text, table)

@@ -31,7 +31,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _run(args: argparse.Namespace) -> int:
-    from .catalogue import collect
+    from .catalogue import catalogue, collect
+    from .confirmatory import problems
     from .model import MissingTableError, Results
     from .render import outputs
 
@@ -51,6 +52,12 @@ def _run(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     stale = [path for path, text in files.items() if not path.is_file() or path.read_text(encoding="utf-8") != text]
+    # The rules a confirmatory run is judged by must be those its record names (thresholds.toml, [confirmatory]).
+    contradictions = problems(root, catalogue().confirmatory)
+    for line in contradictions:
+        print(f"error: {line}", file=sys.stderr)
+    if contradictions:
+        return 1
     if args.check:
         if stale:
             names = ", ".join(str(p.relative_to(root)) for p in stale)

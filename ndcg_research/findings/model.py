@@ -15,11 +15,42 @@ from pathlib import Path
 from typing import Any
 
 #: The verdicts a finding may have: the claim as stated holds; holds only under stated conditions or with a
-#: qualification the one-line claim lacks; is consistent with the measurements, which agree with it where they
-#: reach while the claim goes beyond them (a limit as n grows, a rate) through an extrapolation or a model
-#: assumption they cannot check; does not hold; or the measurements cannot decide it. A claim about
-#: n -> infinity checked at finite n is at most "consistent with" (``limit = true`` in its text).
+#: qualification the one-line claim lacks (a finite claim only); is consistent with the measurements, which agree
+#: with it where they reach while the claim, about n -> infinity, goes beyond them (a limit claim only); does not
+#: hold; or the measurements cannot decide it. :func:`limit_verdict` is the one rule that joins them.
 VERDICTS: tuple[str, ...] = ("holds", "holds with qualification", "consistent with", "does not hold", "undecided")
+
+
+def limit_verdict(verdict: str, limit: bool, derivation: str = "") -> str:
+    """The verdict a finding reads, from the verdict its rule gives: THE rule of the verdict words.
+
+    A finite claim (``limit`` false) reads its rule's verdict, which is never "consistent with" (that word is for
+    limit claims). A claim about n -> infinity is at most "consistent with": measurements at finite n agree with a
+    limit, they do not establish it. It reads "holds" only when a derivation of the Theory page (``docs/theory.md``,
+    checked in notebook 15) carries it (``derivation``, e.g. ``"(d)"``) and its rule finds the measurements to
+    agree. "holds with qualification" is for finite claims: a limit claim's rule gives holds, consistent with
+    (its check agrees where it reaches and no further), does not hold or undecided.
+
+    Raises ValueError for a verdict that is not one of :data:`VERDICTS` or that the claim's kind excludes.
+
+    Examples
+    --------
+    >>> limit_verdict("holds", limit=False), limit_verdict("holds", limit=True)
+    ('holds', 'consistent with')
+    >>> limit_verdict("holds", limit=True, derivation="(b)"), limit_verdict("does not hold", limit=True)
+    ('holds', 'does not hold')
+    """
+    if verdict not in VERDICTS:
+        raise ValueError(f"a verdict must be one of {VERDICTS}, got {verdict!r}")
+    if derivation and not limit:
+        raise ValueError(f"only a claim about n -> infinity names a derivation that carries it, got {derivation!r}")
+    if limit and verdict == "holds with qualification":
+        raise ValueError(
+            "'holds with qualification' is for finite claims: a limit claim's rule gives 'consistent with'"
+        )
+    if not limit and verdict == "consistent with":
+        raise ValueError("'consistent with' is for claims about n -> infinity (limit = true)")
+    return "consistent with" if limit and verdict == "holds" and not derivation else verdict
 
 
 class MissingTableError(FileNotFoundError):
@@ -38,7 +69,11 @@ class Finding:
     ``notebooks/``; ``numbers``: the quoted numbers by name (for tests and the JSON output); ``rule``: the verdict
     rule in words; ``thresholds``: the names of the thresholds the verdict depends on; ``attribution``: for a claim
     of Wang et al. (2013), whose abstract only could be read: which words of the abstract it tests and what this
-    package added to make them testable (empty otherwise).
+    package added to make them testable (empty otherwise); ``limit``: a claim about n -> infinity;
+    ``derivation``: the derivation of the Theory page that carries it, in words (empty if none); ``revised``: how
+    its rule was revised after seeing data (empty if it was not); ``fixed``: when its rule and thresholds were
+    fixed, in words (before the runs it judges, or after seeing data); ``values``: the values its texts place, as
+    written (for the notebook's answer sentences).
     """
 
     key: str
@@ -56,6 +91,11 @@ class Finding:
     rule: str = ""
     thresholds: tuple[str, ...] = ()
     attribution: str = ""
+    limit: bool = False
+    derivation: str = ""
+    revised: str = ""
+    fixed: str = ""
+    values: dict[str, str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.verdict not in VERDICTS:
@@ -108,6 +148,22 @@ class Results:
         return self._cache[name]
 
 
+def size(value: int) -> str:
+    """A count or list length as a reader reads it: a power of ten from 10^4 on as ``10^k``, other numbers from
+    10,000 on with thousands separators, smaller ones as they are.
+
+    Examples
+    --------
+    >>> size(100), size(51200), size(10_000_000), size(2873584)
+    ('100', '51,200', '10^7', '2,873,584')
+    """
+    value = int(value)
+    if value < 10_000:
+        return str(value)
+    power = round(math.log10(value))
+    return f"10^{power}" if 10**power == value else f"{value:,}"
+
+
 def number(value: float, digits: int = 3) -> str:
     """Format a quoted number: ``digits`` significant digits, no sign on a zero, 'n/a' for NaN."""
     value = float(value)
@@ -136,8 +192,8 @@ def span(values: Any, digits: int = 3) -> str:
 
 
 def cases(count: int, total: int) -> str:
-    """'count of total'."""
-    return f"{count} of {total}"
+    """'count of total' (large numbers as :func:`size` writes them)."""
+    return f"{size(count)} of {size(total)}"
 
 
 def worst(rows: Any) -> str:

@@ -298,7 +298,7 @@ def rank_bin_table(model: TwoFeatureModel, rankers: Sequence[str], shares: np.nd
     """Simulated share of relevant items per rank bin against the exact expected gain by rank (z, outside)."""
     bins = shares.shape[2]
     edges = np.linspace(0, n, bins + 1).round().astype(int)
-    limit = findings.threshold("agreement_z")
+    limit = findings.threshold("exact_agreement_z")
     rows = []
     for i, ranker in enumerate(rankers):
         exact = np.add.reduceat(model.rank_gains(ranker, n), edges[:-1]) / np.diff(edges)

@@ -3,7 +3,7 @@
 The texts, rules in words and thresholds are in ``findings.toml`` (committed before any run of this study, 8f36de7);
 each function here computes the numbers its finding's templates place and the verdict its rule gives.
 ``threshold`` is the findings engine's (:func:`ndcg_research.findings.threshold`), re-exported for the study's
-experiment, which applies ``ratio_floor``, ``min_crossings``, ``bootstrap_resamples`` and ``agreement_z`` when it
+experiment, which applies ``ratio_floor``, ``min_crossings``, ``bootstrap_resamples`` and ``exact_agreement_z`` when it
 writes its tables.
 """
 
@@ -46,8 +46,8 @@ SLOW = ("log2", "logpower(gamma=0.5)", "loglog")
 
 
 def _chance_allowance(cells: int) -> float:
-    """max(1, chance_allowance x the cells expected beyond agreement_z standard errors by chance)."""
-    return max(1.0, threshold("chance_allowance") * 2 * stats.norm.sf(threshold("agreement_z")) * cells)
+    """max(1, exact_chance_allowance x the cells expected beyond exact_agreement_z standard errors by chance)."""
+    return max(1.0, threshold("exact_chance_allowance") * 2 * stats.norm.sf(threshold("exact_agreement_z")) * cells)
 
 
 def _f(value: float, digits: int = 3) -> str:
@@ -68,7 +68,7 @@ def sparse_ndcg_to_one(results: Results) -> Measured:
     sparse, control = random[random["kind"] == "sparse"], random[random["kind"] == "control"]
     limits = sparse.groupby("model", sort=False)["limit"].first()
     fails = limits <= 1 - threshold("limit_margin")
-    outside = int((sparse["z"].abs() > threshold("agreement_z")).sum())
+    outside = int((sparse["z"].abs() > threshold("exact_agreement_z")).sum())
     checked = outside <= _chance_allowance(len(sparse))
     verdict = "undecided" if not checked else "does not hold" if fails.any() else "holds"
     random_loglog = table[(table["discount"] == "loglog") & (table["ranker"] == "random")]
@@ -88,7 +88,7 @@ def sparse_ndcg_to_one(results: Results) -> Measured:
         control=", ".join(control["model"].unique()),
         control_limit=", ".join(_f(v, 2) for v in control.groupby("model")["limit"].first()),
         better=(
-            f"Simulated means of the random ranker within {threshold('agreement_z'):g} standard errors "
+            f"Simulated means of the random ranker within {threshold('exact_agreement_z'):g} standard errors "
             f"of the exact value in {len(sparse) - outside} of {len(sparse)} (model, n) cells"
         ),
         limits=", ".join(f"{k}: {_f(v, 2)}" for k, v in limits.items()),
@@ -153,8 +153,8 @@ def two_feature_profiles_cross(results: Results) -> Measured:
     crossings = results.table(TABLES["two_feature_crossings"])
     bins = results.table(TABLES["two_feature_rank_bins"])
     studied = crossings[crossings["crossings"] >= threshold("min_crossings")]
-    outside = int((bins["z"].abs() > threshold("agreement_z")).sum())
-    chance = 2 * stats.norm.sf(threshold("agreement_z")) * len(bins)
+    outside = int((bins["z"].abs() > threshold("exact_agreement_z")).sum())
+    chance = 2 * stats.norm.sf(threshold("exact_agreement_z")) * len(bins)
     verdict = "holds" if len(studied) and outside <= _chance_allowance(len(bins)) else "does not hold"
     values = dict(
         pairs="; ".join(f"{r.first} vs {r.second} at t = {r.depths}" for r in studied.itertuples()) or "none",
@@ -183,7 +183,7 @@ def two_feature_ndcg_to_one(results: Results) -> Measured:
     values = dict(
         n0=n0,
         n1=n1,
-        rises=rises,
+        rises="every ranker's mean rises" if rises else "not every ranker's mean rises",
         lowest=f"{_f(last['mean'].min())} ({low[1]}, {low[0]})",
         constants=", ".join(f"{r.ranker} {_f(r.c_f)}" for r in constants.itertuples()),
         p=_f(float(constants["p"].iloc[0])),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...findings import Measured, Results, number, threshold
+from ...findings import Measured, Results, cases, number, proportion, threshold
 from ...pipeline.tables import agreement_counts
 from ...simulation.scaling import decay_index
 
@@ -11,7 +11,7 @@ def critical_point_bracketed(results: Results) -> Measured:
     """Numbers and verdict of 'critical-point-bracketed' (text: ``findings.toml``)."""
     v = results.table("11_verdicts.csv")
     threshold("trend_confidence")  # the notebook's trend classes (falls, flat, rises) are judged at it
-    v = v.assign(pair=v["better"] + " > " + v["worse"], beyond=v["discount"].map(decay_index) >= 1)
+    v = v.assign(pair=v["better"] + " > " + v["worse"])
     cells = []
     for (label, pair), rows in v.groupby(["label", "pair"], sort=False):
         other = rows[rows["verdict"] != "keeps"]
@@ -25,13 +25,19 @@ def critical_point_bracketed(results: Results) -> Measured:
                 + (f" (rising under {', '.join(rising)})" if rising else ""),
             }
         )
+    # Below 1/r: decay index under 1; beyond: index at least 1 but not 1/r itself (zipflog is summable).
+    side = v["discount"].map(decay_index).where(v["discount"] != "zipf")
     uncertain, certain = v[v["label"] == "uncertain"], v[v["label"] == "certain"]
-    loss_side, below = uncertain[uncertain["beyond"]], uncertain[~uncertain["beyond"]]
-    kept_beyond = loss_side[loss_side["verdict"] == "keeps"]
-    # Rule (written before the full run): the reading holds, for an uncertain top only, when there no discount at
-    # or beyond 1/r keeps a falling failure rate while with a certain top every discount of the bracket does.
-    lost_from_r = bool((loss_side["verdict"] != "keeps").all())
-    verdict = "holds with qualification" if lost_from_r and (certain["verdict"] == "keeps").all() else "does not hold"
+    below, beyond = uncertain[side[uncertain.index] < 1], uncertain[side[uncertain.index] >= 1]
+    at_r = v[v["discount"] == "zipf"]
+    falls = {name: rows["verdict"] == "keeps" for name, rows in (("below", below), ("beyond", beyond))}
+    # Rule (issue 25, item 6): a finite claim on the trends; the 1/r cells, a slow approach to a constant by
+    # derivation (d), are reported and not judged.
+    verdict = (
+        "holds"
+        if falls["below"].all() and not falls["beyond"].any() and (certain["verdict"] == "keeps").all()
+        else "does not hold"
+    )
     counts = agreement_counts(v["agreement"])
     return Measured(
         verdict,
@@ -40,17 +46,19 @@ def critical_point_bracketed(results: Results) -> Measured:
             "n1": int(v["n_last"].max()),
             "cells": cells,
             **counts,
-            "kept_beyond": [
+            "below_falls": cases(int(falls["below"].sum()), len(below)),
+            "beyond_falls": cases(int(falls["beyond"].sum()), len(beyond)),
+            "certain_falls": cases(int((certain["verdict"] == "keeps").sum()), len(certain)),
+            "at_r": [
                 {
-                    "discount": r.discount,
+                    "label": r.label,
                     "pair": r.pair,
                     "b": f"{number(r.failure_exponent, 2)} [{number(r.failure_low, 2)}, {number(r.failure_high, 2)}]",
-                    "p": number(r.p_last, 2),
+                    "p": proportion(r.p_last, r.p_last_low, r.p_last_high, int(r.replicates_last)),
                     "n": int(r.n_last),
                 }
-                for r in kept_beyond.itertuples()
+                for r in at_r.itertuples()
             ],
-            "kept_at_r": len(kept_beyond[kept_beyond["discount"] == "zipf"]),
             "kept_below": [
                 {"discount": r.discount, "pair": r.pair} for r in below[below["verdict"] == "keeps"].itertuples()
             ],

@@ -184,7 +184,7 @@ def crossing_table(exponents: pd.DataFrame) -> pd.DataFrame:
         )
         a_star_n = float(g["a_star_n"].iloc[0])
         a0 = low = high = math.nan
-        if a.size >= 3:
+        if a.size >= threshold("a_star_min_resolved"):
             a0, low, high = _line_crossing(a, e, (half[ok.index] / z).to_numpy(), confidence)
         if not math.isfinite(a0):
             verdict = "unresolved"
@@ -225,7 +225,7 @@ def a_star_located(results: Results) -> Measured:
     elif agree == len(crossings):
         verdict = "holds"
     elif agree:
-        verdict = "holds with qualification"
+        verdict = "consistent with"
     else:
         verdict = "undecided"
 
@@ -272,8 +272,13 @@ def zipf_uncertain_limit(results: Results) -> Measured:
     last = rows[rows["n"] == rows["n"].max()]
     refuted = last[last["excess_in_se"] > z]
     biased = last[last["bias_bound"] * last["std_gap"].abs() > share * last["std_gap_se"]]
-    verdict = "does not hold" if not refuted.empty else "undecided" if not biased.empty else "holds"
     above = rows[(rows["excess_in_se"] > z) & (rows["n"] < rows["n"].max())]
+    if not refuted.empty:
+        verdict = "does not hold"
+    elif not biased.empty:
+        verdict = "undecided"
+    else:  # a pair above its limit at a smaller n is still approaching it: predicted, not observed
+        verdict = "consistent with" if not above.empty else "holds"
     mean_z = (rows["dcg_gap_mean"] - rows["mean_gap_exact"]) / rows["dcg_gap_mean_se"]
     return Measured(
         verdict,
@@ -302,6 +307,7 @@ def zipf_uncertain_limit(results: Results) -> Measured:
             "measured": span(last["std_gap"], 2),
             "limits": span(last["std_gap_limit"], 2),
             "excess": f"{last['excess_in_se'].max():+.1f}",
+            "earlier_pairs": ", ".join(dict.fromkeys(above["better"] + " > " + above["worse"])) or "none",
         },
         {"largest_excess": float(last["excess_in_se"].max()), "earlier_excess_cells": float(len(above))},
     )
@@ -316,8 +322,8 @@ def zipf_certain_top(results: Results) -> Measured:
     for (better, worse), g in rows.groupby(["better", "worse"], sort=False):
         g = g.sort_values("n")
         last = g.iloc[-1]
-        at_1e4 = g[g["n"] == 10_000]
-        grows = bool(at_1e4.empty or last["std_gap"] > at_1e4["std_gap"].iloc[0])
+        early = g[g["n"] == threshold("zipf_certain_growth_from")]
+        grows = bool(early.empty or last["std_gap"] > early["std_gap"].iloc[0])
         ok &= bool(last["p_correct_low"] >= p_lower) and grows
         cells.append(
             {
@@ -326,7 +332,7 @@ def zipf_certain_top(results: Results) -> Measured:
                 "p": proportion(
                     last["p_correct"], last["p_correct_low"], last["p_correct_high"], int(last["replicates"])
                 ),
-                "start": number(at_1e4["std_gap"].iloc[0]) if not at_1e4.empty else "-",
+                "start": number(early["std_gap"].iloc[0]) if not early.empty else "-",
                 "d": number(last["std_gap"]),
                 "n": int(last["n"]),
             }

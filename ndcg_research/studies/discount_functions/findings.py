@@ -13,20 +13,15 @@ def discount_weights(results: Results) -> Measured:
     toward = (shares[last] - shares["limit"]).abs() <= (shares[first] - shares["limit"]).abs() + 1e-12
     slow = shares[shares["decay"] == "slowly varying"]
     excess = (slow[last] / slow["limit"]).max()
-    verdict = (
-        "does not hold"
-        if not toward.all()
-        else "holds with qualification"
-        if excess > threshold("top_share_excess")
-        else "holds"
-    )
+    slow_approach = bool(excess > threshold("top_share_excess"))
     return Measured(
-        verdict,
+        "holds" if toward.all() else "does not hold",
         {
-            "first": first[2:],
-            "last": last[2:],
+            "first": int(float(first[2:])),
+            "last": int(float(last[2:])),
             "toward": bool(toward.all()),
             "excess": number(excess, 2),
+            "slow": "more than the threshold: the approach is slow" if slow_approach else "within the threshold",
             "shares": "; ".join(f"{d} {number(v, 3)}" for d, v in zip(shares["discount"], shares[last], strict=False)),
         },
         {"max_slow_excess": float(excess)},

@@ -42,7 +42,12 @@ def log2_distinguishes(results: Results) -> Measured:
         n_first.append(sure[0] if sure else math.inf)
     power = pairs[(pairs["discount"] == "power(beta=0.5)") & (pairs["n"] == pairs["n"].max())]
     log2_top = pairs[(pairs["discount"] == "log2") & (pairs["n"] == pairs["n"].max())]
-    verdict = "holds" if all(math.isfinite(n) for n in n_first) and perfect_beyond else "holds with qualification"
+    top = pairs[pairs["n"] == pairs["n"].max()]
+    reversed_at_top = bool(((top["discount"] == "log2") & (top["p_better_high"] < 0.5)).any())
+    if all(math.isfinite(n) for n in n_first) and perfect_beyond:
+        verdict = "holds"
+    else:
+        verdict = "does not hold" if reversed_at_top else "undecided"
     return Measured(
         verdict,
         {
@@ -66,7 +71,7 @@ def slower_discounts_keep_the_order(results: Results) -> Measured:
     std_above = int((std["ratio_low"] > 1).sum())
     pairs = labelled(results, "04_pairs_{}.csv", THEORY_MODELS)
     top = pairs[(pairs["n"] == pairs["n"].max()) & pairs["discount"].isin(SLOW)]
-    verdict = "does not hold" if std_below == 0 else "holds" if std_below == len(std) else "holds with qualification"
+    verdict = "does not hold" if std_below == 0 else "holds" if std_below == len(std) else "undecided"
     return Measured(
         verdict,
         {
@@ -131,8 +136,10 @@ def critical_point(results: Results) -> Measured:
     ]
     far, separates = threshold("critical_far_from_certain"), threshold("critical_separates")
     beyond = bool((z_unc["p_n1"] < far).all() and (summ_unc["p_n1"] < far).all() and (half["p_n1"] > separates).all())
-    certain_ok = bool((z_cer["p_n1"] > separates).all())
-    verdict = "holds with qualification" if beyond and certain_ok else "holds" if beyond else "does not hold"
+    refuted = bool(
+        (half["p_n1"] <= separates).any() or (z_unc["p_n1"] > separates).any() or (summ_unc["p_n1"] > separates).any()
+    )
+    verdict = "holds" if beyond else "does not hold" if refuted else "undecided"
     return Measured(
         verdict,
         {

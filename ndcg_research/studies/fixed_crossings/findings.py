@@ -24,7 +24,8 @@ def fixed_crossings_finite_n(results: Results) -> Measured:
     rows = crossings[crossings["second"] == rival]
     found = rows[rows["crossing_n"].notna()]
     misses = decided - agree
-    verdict = "holds" if misses == 0 else "holds with qualification" if misses <= 0.05 * decided else "does not hold"
+    allowed = threshold("fixed_crossings_miss_share") * decided
+    verdict = "holds" if misses == 0 else "holds with qualification" if misses <= allowed else "does not hold"
     return Measured(
         verdict,
         {

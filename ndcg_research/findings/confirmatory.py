@@ -1,0 +1,151 @@
+"""The confirmatory run: the full profile run again with fresh seeds, judged by rules committed before it.
+
+Most verdicts of ``FINDINGS.md`` are exploratory: their rules or thresholds were set after a run of the same design
+had been seen (each finding says so). A confirmatory run is the remedy (issue 25, item 6): the rules and thresholds
+are fixed in one commit, the full profile is run again with seeds no earlier run used, and the verdicts on its
+tables are those of the fixed rules. ``thresholds.toml`` records it in its ``[confirmatory]`` table:
+
+- ``rules_commit``: the commit whose rules judge the run (every study's ``findings.py`` and ``findings.toml``, the
+  shared ``thresholds.toml`` and the engine's one rule of the verdict words, :func:`~.model.limit_verdict`);
+- ``seeds``: the seed of every notebook's full-profile entry for that run (``notebooks/profiles.yaml``);
+- ``results_commit``: the commit that holds the run's tables in ``results/full/`` (empty until the run is done).
+
+:func:`problems` checks the record against the repository: the rules of the working tree must be those of
+``rules_commit`` (compared as parsed values and syntax trees, so formatting and comments may change, a value or a
+line of code may not); once ``results_commit`` is set, the full profile's seeds and the seeds recorded with the
+committed figures must be the record's. ``python -m ndcg_research findings --check`` runs it, and the findings of a
+recorded confirmatory run say that their rules were fixed before it.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import tomllib
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import Any
+
+__all__ = ["RULE_FIELDS", "problems", "rules", "recorded_seeds"]
+
+#: The fields of a finding's text that decide its verdict (the other texts may change after the rules are fixed).
+RULE_FIELDS = ("rule", "limit", "derivation", "thresholds")
+STUDIES = "ndcg_research/studies"
+SHARED = "ndcg_research/findings/thresholds.toml"
+MODEL = "ndcg_research/findings/model.py"
+
+
+def _code(source: str, only: str | None = None) -> str:
+    """The syntax tree of Python ``source`` (of its function ``only``), without docstrings, as text."""
+    tree = ast.parse(source)
+    if only is not None:
+        tree = next(node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef) and node.name == only)
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if (
+            isinstance(body, list)
+            and body
+            and isinstance(body[0], ast.Expr)
+            and isinstance(body[0].value, ast.Constant)
+            and isinstance(body[0].value.value, str)
+        ):
+            node.body = body[1:] or [ast.Pass()]
+    return ast.dump(tree)
+
+
+def rules(read: Callable[[str], str | None], studies: list[str]) -> dict[str, Any]:
+    """What decides the verdicts, from the files ``read(path)`` returns (None for a missing file).
+
+    Returns the thresholds' values by name, each finding's :data:`RULE_FIELDS` by key, each study's
+    ``findings.py`` and the engine's :func:`~.model.limit_verdict` as syntax trees.
+    """
+    shared = tomllib.loads(read(SHARED) or "")
+    shared.pop("confirmatory", None)
+    thresholds = {name: entry.get("value") for name, entry in shared.items()}
+    findings, code = {}, {}
+    for study in studies:
+        text = read(f"{STUDIES}/{study}/findings.toml")
+        if text is None:
+            continue
+        data = tomllib.loads(text)
+        thresholds |= {name: entry.get("value") for name, entry in data.get("thresholds", {}).items()}
+        findings |= {
+            key: {name: entry.get(name) for name in RULE_FIELDS}
+            for key, entry in data.items()
+            if isinstance(entry, Mapping) and "rule" in entry
+        }
+        code[study] = _code(read(f"{STUDIES}/{study}/findings.py") or "")
+    code["limit_verdict"] = _code(read(MODEL) or "", "limit_verdict")
+    return {"thresholds": thresholds, "findings": findings, "code": code}
+
+
+def _git_reader(root: Path, commit: str) -> Callable[[str], str | None]:
+    def read(path: str) -> str | None:
+        shown = subprocess.run(
+            ["git", "-C", str(root), "show", f"{commit}:{path}"], capture_output=True, text=True, check=False
+        )
+        return shown.stdout if shown.returncode == 0 else None
+
+    return read
+
+
+def _tree_reader(root: Path) -> Callable[[str], str | None]:
+    def read(path: str) -> str | None:
+        file = root / path
+        return file.read_text(encoding="utf-8") if file.is_file() else None
+
+    return read
+
+
+def recorded_seeds(root: Path) -> dict[str, set[Any]]:
+    """The seeds recorded with the committed figures (``figures/*.json``), by notebook stem."""
+    import json
+
+    seeds: dict[str, set[Any]] = {}
+    for path in sorted((root / "figures").glob("*.json")):
+        record = json.loads(path.read_text(encoding="utf-8"))
+        if "notebook" in record and "seed" in record:
+            seeds.setdefault(record["notebook"].removesuffix(".ipynb"), set()).add(record["seed"])
+    return seeds
+
+
+def problems(root: str | Path, record: Mapping[str, Any]) -> list[str]:
+    """What contradicts the confirmatory ``record`` in the repository at ``root`` (empty: nothing).
+
+    Nothing is checked while ``rules_commit`` is empty (no confirmatory run planned yet), outside a git checkout,
+    or in a shallow clone that lacks ``rules_commit``.
+    """
+    root = Path(root)
+    commit = record.get("rules_commit", "")
+    if not commit:
+        return []
+    studies = sorted(path.parent.name for path in (root / STUDIES).glob("*/findings.toml"))
+    if not (root / ".git").exists():
+        return []  # not a checkout (an unpacked release): there is no history to compare with
+    known = subprocess.run(
+        ["git", "-C", str(root), "cat-file", "-e", f"{commit}^{{commit}}"], capture_output=True, check=False
+    )
+    if known.returncode != 0:
+        asked = ["git", "-C", str(root), "rev-parse", "--is-shallow-repository"]
+        shallow = subprocess.run(asked, capture_output=True, text=True, check=False)
+        if shallow.stdout.strip() == "true":
+            return []  # a shallow clone (CI) lacks the commit: the full history checks it
+        return [f"the rules' commit {commit} of thresholds.toml's [confirmatory] is not in the repository"]
+    found = []
+    then, now = rules(_git_reader(root, commit), studies), rules(_tree_reader(root), studies)
+    for part, what in (("thresholds", "threshold"), ("findings", "rule of finding"), ("code", "code of")):
+        for name in sorted(set(then[part]) | set(now[part])):
+            if then[part].get(name) != now[part].get(name):
+                found.append(f"{what} {name!r} differs from the confirmatory rules' commit {commit[:12]}")
+    if record.get("results_commit"):
+        import yaml  # the notebooks' extra, as the profiles it reads
+
+        profiles = yaml.safe_load((root / "notebooks" / "profiles.yaml").read_text(encoding="utf-8"))
+        full = profiles.get("full") or {}
+        figures = recorded_seeds(root)
+        for notebook, seed in record.get("seeds", {}).items():
+            if full.get(notebook, {}).get("seed") != seed:
+                found.append(f"notebooks/profiles.yaml: the full profile's seed of {notebook} is not {seed}")
+            if figures.get(notebook, {seed}) != {seed}:
+                found.append(f"figures of {notebook} record seeds {sorted(figures[notebook])}, not {seed}")
+    return found
