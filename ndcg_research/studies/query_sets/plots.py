@@ -15,6 +15,7 @@ from ...pipeline.style import (
     LINESTYLES,
     MARKERS,
     decade_ticks,
+    discount_styles,
     error_bar_lengths,
     legend_below,
     log_ticks_1_2_5,
@@ -22,38 +23,6 @@ from ...pipeline.style import (
     round_significant,
     select,
 )
-
-#: Colours by class of discount: discounts of one class look alike, classes apart (a dash and a marker tell the
-#: members of a class apart). log2, the reference of every comparison, is drawn black, thicker and on top.
-_CLASS_COLOURS = {
-    "slowly varying": ("#2171b5", "#6baed6", "#08306b"),
-    "regularly varying": ("#238b45", "#74c476"),
-    "critical": ("#e6550d",),
-    "summable": ("#a50f15", "#ae017e", "#fb6a4a"),
-    "constant": ("0.55",),
-}
-
-
-def discount_styles(discounts: Sequence[str]) -> dict[str, dict[str, Any]]:
-    """Line style (``color``, ``ls``, ``marker``, ``lw``, ``zorder``) per discount: by class, log2 black on top."""
-    seen: dict[str, int] = {}
-    styles = {}
-    for spec in discounts:
-        decay = parse_discount(spec).decay
-        if spec == "log2":
-            styles[spec] = dict(color="black", ls="-", marker="o", lw=2.4, zorder=5)
-            continue
-        k = seen[decay] = seen.get(decay, -1) + 1
-        palette = _CLASS_COLOURS.get(decay, ("0.3",))
-        styles[spec] = dict(
-            color=palette[k % len(palette)],
-            ls=LINESTYLES[k % len(LINESTYLES)],
-            marker=MARKERS[(k + 1) % len(MARKERS)],
-            lw=1.5,
-            zorder=3,
-        )
-    return styles
-
 
 def _discount_label(spec: str) -> str:
     """A legend label for a discount: ``'zipf (critical)'``."""
