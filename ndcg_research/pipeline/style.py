@@ -124,9 +124,11 @@ def discount_styles(discounts: Sequence[str]) -> dict[str, dict[str, Any]]:
 
 
 def column_discount_styles(discounts: Sequence[str]) -> dict[str, dict[str, Any]]:
-    """:func:`discount_styles` with the line widths and marker sizes of a column-wide figure."""
+    """:func:`discount_styles` with the line widths and marker sizes of a column-wide figure, and a marker of its own
+    for each discount (colours alone do not tell the members of a class apart in print)."""
     return {
-        d: {**style, "lw": 1.6 if d == "log2" else 1.0, "ms": 3.5} for d, style in discount_styles(discounts).items()
+        d: {**style, "lw": 1.6 if d == "log2" else 1.0, "ms": 3.5, "marker": "o" if d == "log2" else MARKERS[(i + 1) % len(MARKERS)]}
+        for i, (d, style) in enumerate(discount_styles(discounts).items())
     }
 
 
@@ -242,6 +244,16 @@ def decade_ticks(ax: Axes) -> None:
     ax.yaxis.set_major_locator(LogLocator(base=10, numticks=12))
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: "1" if v == 1 else f"$10^{{{round(math.log10(v))}}}$"))
     ax.yaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
+
+
+def decade_x_ticks(ax: Axes, n: Any, every: int = 1) -> None:
+    """Log x axis ticks at the powers of ten within the values ``n`` (every ``every``-th), written 10^k, no minor
+    labels: few enough for a column-wide panel."""
+    values = np.asarray(n, dtype=np.float64)
+    low, high = math.ceil(math.log10(values.min()) - 1e-9), math.floor(math.log10(values.max()) + 1e-9)
+    ticks = [10.0**k for k in range(low, high + 1)][::every]
+    ax.set_xticks(ticks, [n_label(t) for t in ticks])
+    ax.xaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
 
 
 def n_label(n: float) -> str:
