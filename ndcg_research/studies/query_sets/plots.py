@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -11,9 +13,11 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from ...core import parse_discount
+from ...pipeline.headlines import Headline
 from ...pipeline.style import (
     LINESTYLES,
     MARKERS,
+    column_figure,
     decade_ticks,
     discount_styles,
     error_bar_lengths,
@@ -23,6 +27,7 @@ from ...pipeline.style import (
     round_significant,
     select,
 )
+from ...simulation.tables import read_table
 
 def _discount_label(spec: str) -> str:
     """A legend label for a discount: ``'zipf (critical)'``."""
@@ -187,3 +192,54 @@ def per_list_scatter(
     labels = [_discount_label(d) for d in discounts] + [f"gain {g}" for g in gains]
     legend_below(fig, list(zip(handles, labels, strict=False)), ncols=3)
     return fig
+
+
+def _parameters(results: Path) -> dict:
+    return json.loads((results / "07_query_sets.json").read_text(encoding="utf-8"))["parameters"]
+
+
+def headline_figure(results: Path) -> Figure:
+    """One column: per discount (rows, grouped by class), the number of queries each measure needs to order the
+    system pairs as the truth with the run's target accuracy, per gain (markers), with 95% intervals
+    (``07_measures.csv``)."""
+    measures = read_table(results / "07_measures.csv")
+    gains = list(dict.fromkeys(measures["gain"]))
+    discounts = list(dict.fromkeys(measures["discount"]))
+    order = sorted(discounts, key=lambda d: (_CLASS_ORDER.index(parse_discount(d).decay), discounts.index(d)))
+    styles = discount_styles(order)
+    with column_figure(7.6) as (fig, (ax,)):
+        y = np.arange(len(order))[::-1]
+        for g, (gain, offset, fill) in enumerate(zip(gains, (0.15, -0.15), (True, False), strict=False)):
+            rows = measures[measures["gain"] == gain].set_index("discount").loc[order]
+            centre = round_significant(rows["queries_needed"])
+            bars = error_bar_lengths(centre, round_significant(rows["queries_needed_low"]),
+                                     round_significant(rows["queries_needed_high"]))
+            for yi, d, c, low, high in zip(y, order, centre, *bars, strict=True):
+                color = styles[d]["color"]
+                ax.errorbar([c], [yi + offset], xerr=[[low], [high]], fmt="o" if fill else "s", color=color, ms=3.5,
+                            mfc=color if fill else "white", lw=0.9, capsize=0)
+            ax.plot([], [], "o" if fill else "s", color="0.3", mfc="0.3" if fill else "white", ms=3.5, label=f"gain {gain}")
+        ax.set_yticks(y, [f"{d}" for d in order])
+        ax.set_ylim(-0.7, len(order) - 0.3)
+        ax.grid(axis="y", visible=False)
+        ax.set(xlabel=f"queries for {_parameters(results)['target_accuracy']:.0%} of pairs in true order")
+        ax.legend(loc="lower right", frameon=False)
+        return fig
+
+
+#: The classes of discount from the slowest decay to the fastest, then the constant (none).
+_CLASS_ORDER = ("slowly varying", "regularly varying", "critical", "summable", "constant")
+
+
+def headline_caption(results: Path) -> str:
+    """The headline's caption."""
+    parameters = _parameters(results)
+    return (
+        f"Queries a simulated test collection ({parameters['systems']} systems of known quality, "
+        f"{parameters['population_topics']:,} population topics) needs for each measure to order "
+        f"{parameters['target_accuracy']:.0%} of the system pairs as the truth, per discount (grouped by class, "
+        f"slowest decay first) and gain, with 95% bootstrap intervals over {parameters['trials']:,} query sets."
+    )
+
+
+HEADLINE = Headline("07_headline", headline_figure, headline_caption)
