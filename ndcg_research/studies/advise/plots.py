@@ -1,0 +1,69 @@
+"""Notebook 14 (``advise``): its headline figure, from the table ``advise`` wrote (``14_advise_movielens.csv``).
+
+Conventions: :mod:`ndcg_research.pipeline.style`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+from matplotlib.figure import Figure
+
+from ...pipeline.headlines import Headline
+from ...pipeline.style import column_discount_styles, column_figure, round_significant
+
+#: The headline's gain: the ratings as grades.
+HEADLINE_GAIN = "linear"
+
+
+def _table(results: Path) -> pd.DataFrame:
+    """``advise``'s table of every candidate on MovieLens, as the notebook wrote it."""
+    return pd.read_csv(results / "14_advise_movielens.csv", dtype={"cutoff": str}, keep_default_na=False)
+
+
+def _cutoff_words(cutoff: str) -> str:
+    return "whole list" if cutoff == "none" else f"@{cutoff}"
+
+
+def headline_figure(results: Path) -> Figure:
+    """One column, two panels, per candidate discount (lines) against the cut-off (gain :data:`HEADLINE_GAIN`):
+    (a) the share of pairs of systems told apart (discriminative power), (b) the swap rate between two disjoint
+    halves of the users; the recommended setting ringed."""
+    table = _table(results)
+    table = table[table["gain"] == HEADLINE_GAIN]
+    cutoffs = sorted(dict.fromkeys(table["cutoff"]), key=lambda c: (c == "none", float(c) if c != "none" else 0.0))
+    discounts = list(dict.fromkeys(table["discount"]))
+    styles = column_discount_styles(discounts)
+    x = np.arange(len(cutoffs))
+    with column_figure(10.0, 2, 1, sharex=True) as (fig, (top, bottom)):
+        for d in discounts:
+            rows = table[table["discount"] == d].set_index("cutoff").loc[cutoffs]
+            for ax, column in ((top, "power"), (bottom, "swap_rate")):
+                ax.plot(x, round_significant(rows[column]), label=d, **styles[d])
+                chosen = rows["recommended"].astype(str).str.lower().eq("true").to_numpy()
+                ax.plot(x[chosen], round_significant(rows[column])[chosen], "o", ms=9, mfc="none", mec="k", mew=0.9)
+        top.set(ylabel="pairs told apart (share)")
+        top.set_title("(a) discriminative power (randomised Tukey HSD)")
+        bottom.set(ylabel="swap rate")
+        bottom.set_title("(b) swaps between disjoint halves of the users")
+        bottom.set_xticks(x, [_cutoff_words(c) for c in cutoffs])
+        bottom.set_xlabel("cut-off (ringed: advise's recommendation)")
+        fig.legend(*top.get_legend_handles_labels(), loc="outside lower center", ncols=3, frameon=False)
+        return fig
+
+
+def headline_caption(results: Path) -> str:
+    """The headline's caption."""
+    table = _table(results)
+    chosen = table[table["recommended"].astype(str).str.lower().eq("true")].iloc[0]
+    return (
+        f"advise on MovieLens-100k recommenders (gain {HEADLINE_GAIN}): per candidate discount and cut-off, (a) the "
+        f"share of pairs of systems told apart and (b) the swap rate between disjoint halves of the users; ringed: "
+        f"the recommended setting (discount {chosen['discount']}, cut-off {_cutoff_words(str(chosen['cutoff']))}, "
+        f"gain {chosen['gain']})."
+    )
+
+
+HEADLINE = Headline("14_headline", headline_figure, headline_caption)
