@@ -324,32 +324,34 @@ def write_index(figures_dir: str | os.PathLike[str], *, title: str = "Figures") 
     return index
 
 
+#: The project's Matplotlib style (:func:`use_style`): readable fonts, light grid, no clipping.
+PROJECT_STYLE: dict[str, Any] = {
+    "figure.figsize": (7.0, 4.0),
+    "figure.dpi": 100,
+    "figure.constrained_layout.use": True,
+    "font.size": 11,
+    "axes.titlesize": 12,
+    "axes.labelsize": 11,
+    "legend.fontsize": 10,
+    "xtick.labelsize": 10,
+    "ytick.labelsize": 10,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "savefig.bbox": "tight",
+    "pdf.fonttype": 42,
+    "svg.hashsalt": "ndcg_research",
+}
+
+
 def use_style() -> None:
-    """Apply the project's Matplotlib style: readable fonts, light grid, no clipping.
+    """Apply the project's Matplotlib style (:data:`PROJECT_STYLE`): readable fonts, light grid, no clipping.
 
     Works under any backend (including the non-interactive ``Agg``); it only
     changes ``rcParams`` and never selects a backend.
     """
-    matplotlib.rcParams.update(
-        {
-            "figure.figsize": (7.0, 4.0),
-            "figure.dpi": 100,
-            "figure.constrained_layout.use": True,
-            "font.size": 11,
-            "axes.titlesize": 12,
-            "axes.labelsize": 11,
-            "legend.fontsize": 10,
-            "xtick.labelsize": 10,
-            "ytick.labelsize": 10,
-            "axes.grid": True,
-            "grid.alpha": 0.3,
-            "axes.spines.top": False,
-            "axes.spines.right": False,
-            "savefig.bbox": "tight",
-            "pdf.fonttype": 42,
-            "svg.hashsalt": "ndcg_research",
-        }
-    )
+    matplotlib.rcParams.update(PROJECT_STYLE)
 
 
 #: Packages whose versions can change the numbers or the drawing of a figure.

@@ -27,10 +27,12 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import matplotlib
 from matplotlib.figure import Figure
 
 from . import profiles
-from .figures import read_provenance, save_figure, use_style, write_index
+from .figures import read_provenance, save_figure, write_index
+from .style import COLUMN_STYLE
 
 __all__ = ["Headline", "study_figures", "headline_of", "save_headline", "redraw"]
 
@@ -47,7 +49,8 @@ class Headline:
 
 def study_figures(notebook: str | os.PathLike[str]) -> ModuleType:
     """The figures module of a notebook's study: ``ndcg_research.studies.<name>.plots`` (or ``.figures``), where
-    ``<name>`` is the notebook's file name without its number (``04_distinguishability.ipynb`` -> ``distinguishability``).
+    ``<name>`` is the notebook's file name without its number (``04_distinguishability.ipynb``:
+    ``distinguishability``).
     """
     study = Path(notebook).stem.split("_", 1)[1]
     for module in ("plots", "figures"):
@@ -81,21 +84,23 @@ def save_headline(
     seed: Any = None,
 ) -> Figure:
     """Draw ``headline`` from the result tables in ``results_dir`` and save it with
-    :func:`~ndcg_research.pipeline.figures.save_figure` (``notebook``, ``parameters`` and ``seed`` as there).
+    :func:`~ndcg_research.pipeline.figures.save_figure` (``notebook``, ``parameters`` and ``seed`` as there), in
+    :data:`~ndcg_research.pipeline.style.COLUMN_STYLE` whatever the notebook's global style.
 
     Returns matplotlib.figure.Figure: the figure, to display.
     """
     results = Path(results_dir)
     fig = headline.draw(results)
-    save_figure(
-        fig,
-        headline.name,
-        figures_dir=figures_dir,
-        caption=headline.caption(results),
-        notebook=notebook,
-        parameters=parameters,
-        seed=seed,
-    )
+    with matplotlib.rc_context(COLUMN_STYLE):  # saved the same way whatever the notebook's global style
+        save_figure(
+            fig,
+            headline.name,
+            figures_dir=figures_dir,
+            caption=headline.caption(results),
+            notebook=notebook,
+            parameters=parameters,
+            seed=seed,
+        )
     return fig
 
 
@@ -112,7 +117,6 @@ def redraw(
     record in ``figures_dir`` if there is one, else those of another figure that notebook saved there (the same
     run wrote the tables and that figure). A notebook with neither must be run (``reproduce``) instead.
     """
-    use_style()
     figures = Path(figures_dir)
     written = []
     for notebook in notebooks:

@@ -30,6 +30,7 @@ from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, LogLocator
 
 from ..core import parse_discount
+from .figures import PROJECT_STYLE
 
 #: Marker shapes, cycled over the lines of a panel.
 MARKERS = "osD^vP*X"
@@ -45,8 +46,14 @@ UNDEFINED_LABEL = "undefined (every gap is 0)"
 COLUMN_WIDTH_CM = 8.5
 #: The smallest text a headline figure may show when printed one column wide, in points.
 MIN_TEXT_PT = 7.0
-#: The text sizes (points) and line weights of a column-wide figure: no text below :data:`MIN_TEXT_PT`.
+#: The margin around a saved figure's content, in inches (``savefig.pad_inches``).
+SAVE_PAD_INCHES = 0.1
+#: The whole style of a column-wide figure, drawn and saved the same way whatever the notebook's global style: the
+#: project's (:data:`~ndcg_research.pipeline.figures.PROJECT_STYLE`) with text sizes (points) and line weights
+#: for one column, no text below :data:`MIN_TEXT_PT`.
 COLUMN_STYLE = {
+    **PROJECT_STYLE,
+    "savefig.pad_inches": SAVE_PAD_INCHES,
     "font.size": 7.5,
     "axes.titlesize": 7.5,
     "axes.labelsize": 7.5,
@@ -69,8 +76,9 @@ COLUMN_STYLE = {
 def column_figure(height_cm: float, rows: int = 1, cols: int = 1, **subplots: Any) -> Iterator[tuple[Figure, Any]]:
     """A figure whose saved file is one journal column wide (:data:`COLUMN_WIDTH_CM`), drawn in :data:`COLUMN_STYLE`.
 
-    The figure is narrower than the column by the margin that saving adds on each side (``savefig.pad_inches``),
-    so that the saved file, cropped to its content plus that margin, is at most a column wide. Yields the figure
+    The figure is narrower than the column by the margin that saving adds on each side (:data:`SAVE_PAD_INCHES`),
+    so that the saved file, cropped to its content plus that margin, is at most a column wide (save it in
+    :data:`COLUMN_STYLE`, as :func:`~ndcg_research.pipeline.headlines.save_headline` does). Yields the figure
     and its axes (a flat array); draw inside the ``with`` block, where the style holds (Matplotlib reads the text
     sizes when it creates a text). ``height_cm``: the figure's height; ``subplots`` go to
     :meth:`~matplotlib.figure.Figure.subplots`.
@@ -79,13 +87,11 @@ def column_figure(height_cm: float, rows: int = 1, cols: int = 1, **subplots: An
     --------
     >>> with column_figure(6.0, 2, 1, sharex=True) as (fig, (top, bottom)):
     ...     _ = bottom.set_xlabel("n")
-    >>> margin = 2 * matplotlib.rcParams["savefig.pad_inches"] * 2.54
-    >>> round(float(fig.get_size_inches()[0]) * 2.54 + margin, 2), bottom.xaxis.label.get_fontsize()
+    >>> round(float(fig.get_size_inches()[0]) * 2.54 + 2 * SAVE_PAD_INCHES * 2.54, 2), bottom.xaxis.label.get_fontsize()
     (8.5, 7.5)
     """
     with matplotlib.rc_context(COLUMN_STYLE):
-        margin = 2 * float(matplotlib.rcParams["savefig.pad_inches"])
-        fig = Figure(figsize=(COLUMN_WIDTH_CM / 2.54 - margin, height_cm / 2.54), layout="constrained")
+        fig = Figure(figsize=(COLUMN_WIDTH_CM / 2.54 - 2 * SAVE_PAD_INCHES, height_cm / 2.54), layout="constrained")
         fig.get_layout_engine().set(w_pad=0.02, h_pad=0.02, wspace=0.04, hspace=0.04)
         axes = np.atleast_1d(fig.subplots(rows, cols, squeeze=False, **subplots)).ravel()
         yield fig, axes
@@ -127,7 +133,12 @@ def column_discount_styles(discounts: Sequence[str]) -> dict[str, dict[str, Any]
     """:func:`discount_styles` with the line widths and marker sizes of a column-wide figure, and a marker of its own
     for each discount (colours alone do not tell the members of a class apart in print)."""
     return {
-        d: {**style, "lw": 1.6 if d == "log2" else 1.0, "ms": 3.5, "marker": "o" if d == "log2" else MARKERS[(i + 1) % len(MARKERS)]}
+        d: {
+            **style,
+            "lw": 1.6 if d == "log2" else 1.0,
+            "ms": 3.5,
+            "marker": "o" if d == "log2" else MARKERS[(i + 1) % len(MARKERS)],
+        }
         for i, (d, style) in enumerate(discount_styles(discounts).items())
     }
 

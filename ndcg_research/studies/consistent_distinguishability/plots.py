@@ -115,19 +115,33 @@ def headline_figure(results: Path) -> Figure:
             n, p = plotted_column(rows, "n"), plotted_column(rows, "p_fail")
             low, high = plotted_column(rows, "p_fail_low"), plotted_column(rows, "p_fail_high")
             seen = p > 0
-            top.errorbar(n[seen], p[seen], yerr=error_bar_lengths(p, low, high)[:, seen], capsize=0, elinewidth=0.7,
-                         label=d, **style)
+            top.errorbar(
+                n[seen],
+                p[seen],
+                yerr=error_bar_lengths(p, low, high)[:, seen],
+                capsize=0,
+                elinewidth=0.7,
+                label=d,
+                **style,
+            )
             top.plot(n[~seen], high[~seen], "v", mfc="white", mec=style["color"], ms=3.5, ls="none")
             rows = select(streams, discount=d, better=better, worse=worse).sort_values("n0")
             n0 = plotted_column(rows, "n0")
             bottom.plot(n0, plotted_column(rows, "p_settled"), color=style["color"], ls=style["ls"], lw=style["lw"])
-            bottom.fill_between(n0, plotted_column(rows, "p_settled_low"), plotted_column(rows, "p_settled_high"),
-                                color=style["color"], alpha=0.15, lw=0)
+            bottom.fill_between(
+                n0,
+                plotted_column(rows, "p_settled_low"),
+                plotted_column(rows, "p_settled_high"),
+                color=style["color"],
+                alpha=0.15,
+                lw=0,
+            )
         top.set(xscale="log", yscale="log", xlabel="list length n", ylabel="failure probability")
         decade_ticks(top)
         top.set_title("(a) reading (a): fresh data set at each n")
-        bottom.set(xscale="log", ylim=(-0.03, 1.03), xlabel="n0 (items of the growing sample)",
-                   ylabel="share settled from n0")
+        bottom.set(
+            xscale="log", ylim=(-0.03, 1.03), xlabel="n0 (items of the growing sample)", ylabel="share settled from n0"
+        )
         bottom.set_title("(b) reading (b): one growing sample")
         fig.legend(*top.get_legend_handles_labels(), loc="outside lower center", ncols=3, frameon=False)
         return fig
@@ -141,7 +155,8 @@ def headline_caption(results: Path) -> str:
         f"{pair_label(*HEADLINE_PAIR)}, model {failures['model'].iloc[0]} (an uncertain top), per discount: (a) the "
         f"probability that the worse ranker scores at least as high on a fresh data set of n items "
         f"({int(failures['replicates'].min()):,} data sets per n; Wilson 95%; open triangles: none failed, the upper "
-        f"bound); (b) the share of {int(streams['streams'].iloc[0])} growing samples on which the better ranker wins at "
+        f"bound); (b) the share of {int(streams['streams'].iloc[0])} growing samples on which the better ranker wins "
+        f"at "
         f"every n from n0 on (Wilson 95% band)."
     )
 

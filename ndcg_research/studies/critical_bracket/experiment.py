@@ -299,7 +299,11 @@ def summary_table(verdicts: pd.DataFrame, label: str) -> pd.DataFrame:
             "failure ~ n^b: b [95%]": [
                 _failure_text(c, lo, hi, trend, n_first)
                 for c, lo, hi, trend, n_first in zip(
-                    g["failure_exponent"], g["failure_low"], g["failure_high"], g["failure_trend"], g["n_first"],
+                    g["failure_exponent"],
+                    g["failure_low"],
+                    g["failure_high"],
+                    g["failure_trend"],
+                    g["n_first"],
                     strict=True,
                 )
             ],

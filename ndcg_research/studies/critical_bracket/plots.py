@@ -21,11 +21,11 @@ from ...pipeline.style import (
     draw_standardized_gap,
     error_bar_lengths,
     legend_below,
+    n_text,
     pair_label,
     plotted_column,
     round_significant,
     select,
-    n_text,
     short_pair_label,
 )
 from ...simulation.tables import read_table
@@ -187,7 +187,8 @@ def _draw_failure_rate(ax: Axes, rows: pd.DataFrame, color: Any) -> Line2D:
 
 
 def _short_discount(spec: str) -> str:
-    """``'power(beta=0.8)'`` -> ``'r^-0.8'``, ``'zipflog(gamma=1)'`` -> ``'zipflog(1)'``: tick labels across the bracket."""
+    """Tick labels across the bracket: ``'power(beta=0.8)'`` -> ``'r^-0.8'``, ``'zipflog(gamma=1)'`` ->
+    ``'zipflog(1)'``."""
     if spec.startswith("power(beta="):
         return "r^-" + spec.removeprefix("power(beta=").rstrip(")")
     return spec.replace("gamma=", "")
@@ -206,10 +207,21 @@ def headline_figure(results: Path) -> Figure:
     with column_figure(10.5, len(labels), 1, sharex=True) as (fig, axes):
         for ax, panel, label in zip(axes, "abcd", labels, strict=False):
             for p, (better, worse) in enumerate(pairs):
-                rows = select(verdicts, label=label, better=better, worse=worse).set_index("discount").reindex(discounts)
+                rows = (
+                    select(verdicts, label=label, better=better, worse=worse).set_index("discount").reindex(discounts)
+                )
                 c, lo, hi = (plotted_column(rows, k) for k in ("failure_exponent", "failure_low", "failure_high"))
-                ax.errorbar(x + offsets[p], c, yerr=error_bar_lengths(c, lo, hi), fmt=PAIR_MARKERS[p], color=f"C{p}",
-                            ms=3.5, lw=0.9, capsize=0, label=short_pair_label(better, worse))
+                ax.errorbar(
+                    x + offsets[p],
+                    c,
+                    yerr=error_bar_lengths(c, lo, hi),
+                    fmt=PAIR_MARKERS[p],
+                    color=f"C{p}",
+                    ms=3.5,
+                    lw=0.9,
+                    capsize=0,
+                    label=short_pair_label(better, worse),
+                )
             ax.axhline(0, color="0.3", lw=0.7)
             if "zipf" in discounts:
                 ax.axvline(discounts.index("zipf"), color="0.5", lw=0.7, ls=":")

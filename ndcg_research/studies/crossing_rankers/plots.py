@@ -185,8 +185,9 @@ def headline_figure(results: Path) -> Figure:
                 top.plot([round_significant(where)], [0.0], styles[d]["marker"], color=style["color"], ms=4)
             rows = select(decisions, discount=d, first=first, second=second)
             if d != "log2":
-                bottom.plot(plotted_column(rows, "n"), plotted_column(rows, "p_differs"), marker=styles[d]["marker"],
-                            **style)
+                bottom.plot(
+                    plotted_column(rows, "n"), plotted_column(rows, "p_differs"), marker=styles[d]["marker"], **style
+                )
         top.axhline(0, color="0.5", lw=0.7, ls=":")
         top.set_yscale("symlog", linthresh=0.01)
         top.set(ylabel="expected nDCG gap")

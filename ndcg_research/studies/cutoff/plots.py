@@ -20,10 +20,10 @@ from ...pipeline.style import (
     interval_markers,
     label_grid_edges,
     legend_below,
-    plotted_column,
-    round_significant,
     n_text,
     pair_label,
+    plotted_column,
+    round_significant,
     select,
 )
 from ...simulation.cutoff import parse_cutoff
@@ -157,12 +157,28 @@ def headline_figure(results: Path) -> Figure:
     with column_figure(9.6, len(models), 1, sharex=True) as (fig, axes):
         for ax, panel, model in zip(axes, "abcd", models, strict=False):
             for i, rule in enumerate(rules):
-                rows = select(pairs, model=model, rule=rule, discount=HEADLINE_DISCOUNT, better=HEADLINE_PAIR[0],
-                              worse=HEADLINE_PAIR[1])
+                rows = select(
+                    pairs,
+                    model=model,
+                    rule=rule,
+                    discount=HEADLINE_DISCOUNT,
+                    better=HEADLINE_PAIR[0],
+                    worse=HEADLINE_PAIR[1],
+                )
                 n, p = plotted_column(rows, "n"), plotted_column(rows, "p_better")
                 bars = error_bar_lengths(p, plotted_column(rows, "p_better_low"), plotted_column(rows, "p_better_high"))
-                ax.errorbar(n, p, yerr=bars, fmt=MARKERS[i] + LINESTYLES[i % len(LINESTYLES)], color=f"C{i}", ms=3.5,
-                            lw=1.0, elinewidth=0.7, capsize=0, label=rule_words(rule))
+                ax.errorbar(
+                    n,
+                    p,
+                    yerr=bars,
+                    fmt=MARKERS[i] + LINESTYLES[i % len(LINESTYLES)],
+                    color=f"C{i}",
+                    ms=3.5,
+                    lw=1.0,
+                    elinewidth=0.7,
+                    capsize=0,
+                    label=rule_words(rule),
+                )
             ax.axhline(0.5, color="0.5", lw=0.7, ls=":")
             top = "certain top" if parse_model(model).hi == 1 else "uncertain top"
             ax.set(ylim=(-0.03, 1.03), ylabel="P(better scores higher)", xscale="log")
@@ -177,7 +193,8 @@ def headline_caption(results: Path) -> str:
     """The headline's caption."""
     pairs = read_table(results / "05_cutoff_pairs.csv")
     return (
-        f"nDCG@k ({HEADLINE_DISCOUNT}): probability that {pair_label(*HEADLINE_PAIR)} scores strictly higher on a fresh "
+        f"nDCG@k ({HEADLINE_DISCOUNT}): probability that {pair_label(*HEADLINE_PAIR)} scores strictly higher on a "
+        f"fresh "
         f"data set, against the list length n (up to {n_text(pairs['n'].max())}), for a fixed k, k growing with n and "
         f"the whole list, with a certain (a) and an uncertain (b) top; Wilson 95% intervals; dotted: a coin flip. "
         f"Exact ties count as failures."

@@ -96,8 +96,9 @@ def fitted_texts(trend: pd.DataFrame, pair_table: pd.DataFrame) -> pd.Series:
     return pd.Series(
         [
             exponent_text(c, lo, hi, resolved=ok)
-            for c, lo, hi, ok in zip(trend["exponent"], trend["exponent_low"], trend["exponent_high"], resolved,
-                                     strict=True)
+            for c, lo, hi, ok in zip(
+                trend["exponent"], trend["exponent_low"], trend["exponent_high"], resolved, strict=True
+            )
         ],
         index=trend.index,
     )

@@ -20,11 +20,11 @@ from ...pipeline.style import (
     draw_standardized_gap,
     error_bar_lengths,
     legend_below,
+    n_text,
     pair_label,
     plotted_column,
     round_significant,
     select,
-    n_text,
     short_pair_label,
 )
 from ...pipeline.tables import NOT_RESOLVED
@@ -136,11 +136,26 @@ def headline_figure(results: Path) -> Figure:
                 rows = rows[rows["resolved"]]
                 a = rows["a"].to_numpy(dtype=np.float64) + 0.015 * (p - (len(pairs) - 1) / 2)
                 c, lo, hi = (plotted_column(rows, k) for k in ("exponent", "exponent_low", "exponent_high"))
-                ax.errorbar(a, c, yerr=error_bar_lengths(c, lo, hi), fmt=PAIR_MARKERS[p], color=f"C{p}", ms=3.5,
-                            lw=0.9, capsize=0, label=f"{short_pair_label(better, worse)}: fitted")
+                ax.errorbar(
+                    a,
+                    c,
+                    yerr=error_bar_lengths(c, lo, hi),
+                    fmt=PAIR_MARKERS[p],
+                    color=f"C{p}",
+                    ms=3.5,
+                    lw=0.9,
+                    capsize=0,
+                    label=f"{short_pair_label(better, worse)}: fitted",
+                )
                 law = [scaling.gap_exponent(model, better, worse, HEADLINE_DISCOUNT, float(v)).exponent for v in grid]
-                ax.plot(grid, round_significant(law), LINESTYLES[p], color=f"C{p}", lw=0.9,
-                        label=f"{short_pair_label(better, worse)}: law")
+                ax.plot(
+                    grid,
+                    round_significant(law),
+                    LINESTYLES[p],
+                    color=f"C{p}",
+                    lw=0.9,
+                    label=f"{short_pair_label(better, worse)}: law",
+                )
             ax.axhline(0, color="0.3", lw=0.7)
             top = "certain top" if parse_model(model).hi == 1 else "uncertain top"
             not_drawn = f" ({hidden} fits not resolved, not drawn)" if hidden else ""
@@ -158,7 +173,8 @@ def headline_caption(results: Path) -> str:
         f"nDCG@k with k = n^a under {HEADLINE_DISCOUNT}: the growth exponent of the standardized gap d, fitted over "
         f"n = {n_text(trend['n_from'].min())} to {n_text(trend['n_to'].max())} (95% intervals), against a, per pair, "
         f"beside this package's scaling law (lines), per model ({', '.join(dict.fromkeys(trend['model']))}); above 0 "
-        f"the gap grows with n. Fits whose gaps are indistinguishable from 0 or whose interval is unbounded are not drawn."
+        f"the gap grows with n. Fits whose gaps are indistinguishable from 0 or whose interval is unbounded are not "
+        f"drawn."
     )
 
 

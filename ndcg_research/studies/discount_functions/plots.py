@@ -132,10 +132,16 @@ def headline_figure(results: Path) -> Figure:
         ax.set_xticks([*ns, x_limit], [*(n_label(n) for n in ns), "limit"])
         log_ticks_1_2_5(ax)
         ax.set_title(f"dotted: the top's own size, {q:.0%} of the list")
-        fig.legend(loc="outside lower center", ncols=3, frameon=False, fontsize=7, handlelength=1.8,
-                   columnspacing=0.6,
-                   title="colour by class: red summable, orange critical,\ngreen regularly varying, blue slowly varying",
-                   title_fontsize=7)
+        fig.legend(
+            loc="outside lower center",
+            ncols=3,
+            frameon=False,
+            fontsize=7,
+            handlelength=1.8,
+            columnspacing=0.6,
+            title="colour by class: red summable, orange critical,\ngreen regularly varying, blue slowly varying",
+            title_fontsize=7,
+        )
         return fig
 
 

@@ -186,8 +186,14 @@ def headline_figure(results: Path) -> Figure:
                 rows = select(decisions, discount=d, first=first, second=second)
                 n = plotted_column(rows, "n")
                 ax.plot(n, plotted_column(rows, "p_first"), label=d, **styles[d])
-                ax.fill_between(n, plotted_column(rows, "p_first_low"), plotted_column(rows, "p_first_high"),
-                                color=styles[d]["color"], alpha=0.15, lw=0)
+                ax.fill_between(
+                    n,
+                    plotted_column(rows, "p_first_low"),
+                    plotted_column(rows, "p_first_high"),
+                    color=styles[d]["color"],
+                    alpha=0.15,
+                    lw=0,
+                )
                 where = crossing_n(model_crossings, first, second, d)
                 if math.isfinite(where):
                     ax.plot([round_significant(where)], [0.5], "D", color=styles[d]["color"], ms=5, mec="k", mew=0.5)

@@ -173,7 +173,9 @@ def headline_figure(results: Path) -> Figure:
         shares = round_significant(truncation["p_short_geq_long"])
         top.barh(y, shares, color="C0", height=0.6)
         for yi, share in zip(y, shares, strict=True):
-            top.annotate(f"{share:.2f}", (share, yi), xytext=(2, 0), textcoords="offset points", va="center", fontsize=7)
+            top.annotate(
+                f"{share:.2f}", (share, yi), xytext=(2, 0), textcoords="offset points", va="center", fontsize=7
+            )
         top.set_yticks(y, [c.replace(", ", "\n") for c in truncation["convention"]])
         top.set(xlim=(0, 1), xlabel=f"share of {int(truncation['lists'].iloc[0]):,} random lists")
         top.grid(axis="y", visible=False)
@@ -184,8 +186,17 @@ def headline_figure(results: Path) -> Figure:
             rows = novel[novel["method"] == method].sort_values("depth")
             depth, centre = plotted_column(rows, "depth"), plotted_column(rows, "bias")
             bars = error_bar_lengths(centre, plotted_column(rows, "low"), plotted_column(rows, "high"))
-            bottom.errorbar(depth, centre, yerr=bars, fmt="o-", color=color, ms=3, lw=1.0, capsize=0,
-                            label="unjudged = not relevant" if method == "unjudged = 0" else "unjudged left out")
+            bottom.errorbar(
+                depth,
+                centre,
+                yerr=bars,
+                fmt="o-",
+                color=color,
+                ms=3,
+                lw=1.0,
+                capsize=0,
+                label="unjudged = not relevant" if method == "unjudged = 0" else "unjudged left out",
+            )
         bottom.axhline(0, color="0.3", lw=0.7)
         bottom.set(xscale="log", xlabel="pool depth", ylabel=f"bias of nDCG@{parameters['k']}")
         bottom.set_title("(b) a better system that was not pooled")

@@ -237,8 +237,9 @@ def headline_figure(results: Path) -> Figure:
             rows = means[(means["discount"] == HEADLINE_DISCOUNT) & (means["system"] == system)]
             x, mean = plotted_column(rows, "mean_length"), plotted_column(rows, "mean")
             top.plot(x, mean, "-o", color=f"C{i}", ms=2.5, lw=1.0, label=system)
-            top.fill_between(x, plotted_column(rows, "ci_low"), plotted_column(rows, "ci_high"), color=f"C{i}",
-                             alpha=0.18, lw=0)
+            top.fill_between(
+                x, plotted_column(rows, "ci_low"), plotted_column(rows, "ci_high"), color=f"C{i}", alpha=0.18, lw=0
+            )
         top.set(xscale="log", ylabel=f"mean nDCG ({HEADLINE_DISCOUNT})")
         top.set_title("(a) each recommender, 95% bands")
         top.legend(loc="upper right", ncols=2, frameon=False, fontsize=7, handlelength=1.2)
@@ -249,11 +250,13 @@ def headline_figure(results: Path) -> Figure:
             x = np.array([length[str(n)] for n in medians.index])
             order = np.argsort(x)
             bottom.plot(round_significant(x[order]), round_significant(medians.to_numpy()[order]), label=d, **styles[d])
-        bottom.set(xscale="log", xlabel="candidate-list length n (last: all unrated films)",
-                   ylabel="median |d_z| over pairs")
+        bottom.set(
+            xscale="log", xlabel="candidate-list length n (last: all unrated films)", ylabel="median |d_z| over pairs"
+        )
         bottom.set_title("(b) standardized paired gap, per discount")
-        fig.legend(*bottom.get_legend_handles_labels(), loc="outside lower center", ncols=2, frameon=False,
-                   handlelength=2.0)
+        fig.legend(
+            *bottom.get_legend_handles_labels(), loc="outside lower center", ncols=2, frameon=False, handlelength=2.0
+        )
         return fig
 
 

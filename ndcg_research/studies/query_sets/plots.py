@@ -15,8 +15,6 @@ from matplotlib.lines import Line2D
 from ...core import parse_discount
 from ...pipeline.headlines import Headline
 from ...pipeline.style import (
-    LINESTYLES,
-    MARKERS,
     column_figure,
     decade_ticks,
     discount_styles,
@@ -28,6 +26,7 @@ from ...pipeline.style import (
     select,
 )
 from ...simulation.tables import read_table
+
 
 def _discount_label(spec: str) -> str:
     """A legend label for a discount: ``'zipf (critical)'``."""
@@ -209,16 +208,28 @@ def headline_figure(results: Path) -> Figure:
     styles = discount_styles(order)
     with column_figure(7.6) as (fig, (ax,)):
         y = np.arange(len(order))[::-1]
-        for g, (gain, offset, fill) in enumerate(zip(gains, (0.15, -0.15), (True, False), strict=False)):
+        for gain, offset, fill in zip(gains, (0.15, -0.15), (True, False), strict=False):
             rows = measures[measures["gain"] == gain].set_index("discount").loc[order]
             centre = round_significant(rows["queries_needed"])
-            bars = error_bar_lengths(centre, round_significant(rows["queries_needed_low"]),
-                                     round_significant(rows["queries_needed_high"]))
+            bars = error_bar_lengths(
+                centre, round_significant(rows["queries_needed_low"]), round_significant(rows["queries_needed_high"])
+            )
             for yi, d, c, low, high in zip(y, order, centre, *bars, strict=True):
                 color = styles[d]["color"]
-                ax.errorbar([c], [yi + offset], xerr=[[low], [high]], fmt="o" if fill else "s", color=color, ms=3.5,
-                            mfc=color if fill else "white", lw=0.9, capsize=0)
-            ax.plot([], [], "o" if fill else "s", color="0.3", mfc="0.3" if fill else "white", ms=3.5, label=f"gain {gain}")
+                ax.errorbar(
+                    [c],
+                    [yi + offset],
+                    xerr=[[low], [high]],
+                    fmt="o" if fill else "s",
+                    color=color,
+                    ms=3.5,
+                    mfc=color if fill else "white",
+                    lw=0.9,
+                    capsize=0,
+                )
+            ax.plot(
+                [], [], "o" if fill else "s", color="0.3", mfc="0.3" if fill else "white", ms=3.5, label=f"gain {gain}"
+            )
         ax.set_yticks(y, [f"{d}" for d in order])
         ax.set_ylim(-0.7, len(order) - 0.3)
         ax.grid(axis="y", visible=False)

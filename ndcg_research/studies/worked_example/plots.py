@@ -111,13 +111,32 @@ def headline_figure(results: Path) -> Figure:
     with column_figure(5.2) as (fig, (ax,)):
         width = 0.4
         ax.bar(ranks - width / 2, returned, width, color="C0", label=f"returned list: DCG{cut} = {dcg:.3f}")
-        ax.bar(ranks + width / 2, best, width, color="none", edgecolor="C1", hatch="////", lw=0.8,
-               label=f"ideal ranking: IDCG{cut} = {idcg:.3f}")
+        ax.bar(
+            ranks + width / 2,
+            best,
+            width,
+            color="none",
+            edgecolor="C1",
+            hatch="////",
+            lw=0.8,
+            label=f"ideal ranking: IDCG{cut} = {idcg:.3f}",
+        )
         for x, c in zip(ranks, returned, strict=True):
-            ax.annotate(f"{c:.2f}", (x - width / 2, c), ha="center", va="bottom", xytext=(0, 1.5),
-                        textcoords="offset points", fontsize=7)
-        ax.set(xlabel="rank i", ylabel="contribution g(rel$_i$) D(i)", xticks=ranks,
-               ylim=(0, max(returned.max(), best.max()) * 1.45))
+            ax.annotate(
+                f"{c:.2f}",
+                (x - width / 2, c),
+                ha="center",
+                va="bottom",
+                xytext=(0, 1.5),
+                textcoords="offset points",
+                fontsize=7,
+            )
+        ax.set(
+            xlabel="rank i",
+            ylabel="contribution g(rel$_i$) D(i)",
+            xticks=ranks,
+            ylim=(0, max(returned.max(), best.max()) * 1.45),
+        )
         ax.set_title(f"nDCG{cut} = {dcg:.3f} / {idcg:.3f} = {dcg / idcg:.3f}")
         ax.legend(loc="upper right", frameon=False)
         ax.grid(axis="x", visible=False)
