@@ -39,12 +39,19 @@ __all__ = ["Headline", "study_figures", "headline_of", "save_headline", "redraw"
 
 @dataclass(frozen=True)
 class Headline:
-    """A notebook's headline figure: its ``name`` (``NN_...``), ``draw(results_dir)`` returning the figure drawn
-    from a run's result tables, and ``caption(results_dir)`` returning its one-line caption."""
+    """A notebook's headline figure: its ``name`` (``NN_...``), ``draw(results_dir, parameters)`` returning the
+    figure drawn from a run's result tables (and, where a table does not record them, the run's parameters as its
+    figures' provenance records them), and ``caption(results_dir, parameters)`` returning its one-line caption."""
 
     name: str
-    draw: Callable[[Path], Figure]
-    caption: Callable[[Path], str]
+    draw: Callable[[Path, Mapping[str, Any]], Figure]
+    caption: Callable[[Path, Mapping[str, Any]], str]
+
+    @classmethod
+    def from_tables(cls, name: str, draw: Callable[[Path], Figure], caption: Callable[[Path], str]) -> Headline:
+        """A headline whose figure and caption need only the run's result tables (``draw(results_dir)``,
+        ``caption(results_dir)``)."""
+        return cls(name, lambda results, _: draw(results), lambda results, _: caption(results))
 
 
 def study_figures(notebook: str | os.PathLike[str]) -> ModuleType:
@@ -90,13 +97,13 @@ def save_headline(
     Returns matplotlib.figure.Figure: the figure, to display.
     """
     results = Path(results_dir)
-    fig = headline.draw(results)
+    fig = headline.draw(results, parameters)
     with matplotlib.rc_context(COLUMN_STYLE):  # saved the same way whatever the notebook's global style
         save_figure(
             fig,
             headline.name,
             figures_dir=figures_dir,
-            caption=headline.caption(results),
+            caption=headline.caption(results, parameters),
             notebook=notebook,
             parameters=parameters,
             seed=seed,

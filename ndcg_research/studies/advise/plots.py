@@ -66,4 +66,4 @@ def headline_caption(results: Path) -> str:
     )
 
 
-HEADLINE = Headline("14_headline", headline_figure, headline_caption)
+HEADLINE = Headline.from_tables("14_headline", headline_figure, headline_caption)

@@ -107,7 +107,7 @@ def _headline_from_tables(results: Path) -> Figure:
     return headline_figure(read_table(results / "16_sparse_ndcg.csv"), ratios, findings.threshold("ratio_floor"))
 
 
-HEADLINE = Headline(
+HEADLINE = Headline.from_tables(
     "16_headline",
     _headline_from_tables,
     lambda results: (

@@ -161,4 +161,4 @@ def headline_caption(results: Path) -> str:
     )
 
 
-HEADLINE = Headline("09_headline", headline_figure, headline_caption)
+HEADLINE = Headline.from_tables("09_headline", headline_figure, headline_caption)

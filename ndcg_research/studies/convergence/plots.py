@@ -140,4 +140,4 @@ def headline_caption(results: Path) -> str:
     )
 
 
-HEADLINE = Headline("03_headline", headline_figure, headline_caption)
+HEADLINE = Headline.from_tables("03_headline", headline_figure, headline_caption)

@@ -244,4 +244,4 @@ def headline_caption(results: Path) -> str:
     )
 
 
-HEADLINE = Headline("11_headline", headline_figure, headline_caption)
+HEADLINE = Headline.from_tables("11_headline", headline_figure, headline_caption)

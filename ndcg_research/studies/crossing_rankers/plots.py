@@ -212,4 +212,4 @@ def headline_caption(results: Path) -> str:
     )
 
 
-HEADLINE = Headline("10_headline", headline_figure, headline_caption)
+HEADLINE = Headline.from_tables("10_headline", headline_figure, headline_caption)

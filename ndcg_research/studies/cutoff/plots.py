@@ -201,4 +201,4 @@ def headline_caption(results: Path) -> str:
     )
 
 
-HEADLINE = Headline("05_headline", headline_figure, headline_caption)
+HEADLINE = Headline.from_tables("05_headline", headline_figure, headline_caption)

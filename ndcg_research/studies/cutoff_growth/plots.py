@@ -178,4 +178,4 @@ def headline_caption(results: Path) -> str:
     )
 
 
-HEADLINE = Headline("13_headline", headline_figure, headline_caption)
+HEADLINE = Headline.from_tables("13_headline", headline_figure, headline_caption)

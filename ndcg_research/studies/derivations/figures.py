@@ -173,7 +173,7 @@ def headline_figure(results: Path) -> Figure:
     )
 
 
-HEADLINE = Headline(
+HEADLINE = Headline.from_tables(
     "15_levels_and_thresholds",
     headline_figure,
     lambda results: (

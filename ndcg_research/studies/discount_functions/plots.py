@@ -155,4 +155,4 @@ def headline_caption(results: Path) -> str:
     )
 
 
-HEADLINE = Headline("02_headline", headline_figure, headline_caption)
+HEADLINE = Headline.from_tables("02_headline", headline_figure, headline_caption)

@@ -173,4 +173,4 @@ def headline_caption(results: Path) -> str:
     )
 
 
-HEADLINE = Headline("04_headline", headline_figure, headline_caption)
+HEADLINE = Headline.from_tables("04_headline", headline_figure, headline_caption)

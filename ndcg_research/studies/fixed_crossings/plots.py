@@ -221,4 +221,4 @@ def headline_caption(results: Path) -> str:
     )
 
 
-HEADLINE = Headline("12_headline", headline_figure, headline_caption)
+HEADLINE = Headline.from_tables("12_headline", headline_figure, headline_caption)

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from matplotlib.figure import Figure
@@ -156,15 +156,11 @@ def pooling_bias_panels(
 HEADLINE_METHODS = {"unjudged = 0": "C3", "condensed": "C0"}
 
 
-def _parameters(results: Path) -> dict:
-    return json.loads((results / "06_limitations.json").read_text(encoding="utf-8"))["parameters"]
-
-
-def headline_figure(results: Path) -> Figure:
+def headline_figure(results: Path, parameters: Mapping[str, Any]) -> Figure:
     """One column, two panels from the run's tables: (a) the share of random lists whose prefix scores at least as
     high as the whole list, per convention (``06_truncation.csv``); (b) the bias of the unpooled system's nDCG@k
-    against the pool depth, per way of scoring unjudged documents (``06_pooling_bias.csv``), 95% intervals."""
-    parameters = _parameters(results)
+    against the pool depth, per way of scoring unjudged documents (``06_pooling_bias.csv``), 95% intervals.
+    ``parameters``: the run's (``short_length``, ``list_length``, ``k``)."""
     truncation = read_table(results / "06_truncation.csv")
     bias = read_table(results / "06_pooling_bias.csv")
     novel = bias[bias["system"].str.startswith("novel") & ~bias["novel_pooled"].astype(bool)]
@@ -204,7 +200,7 @@ def headline_figure(results: Path) -> Figure:
         return fig
 
 
-def headline_caption(results: Path) -> str:
+def headline_caption(results: Path, parameters: Mapping[str, Any]) -> str:
     """The headline's caption, with the appending check's counts from ``06_appending.csv``."""
     appending = read_table(results / "06_appending.csv").iloc[0]
     bias = read_table(results / "06_pooling_bias.csv")

@@ -272,4 +272,4 @@ def headline_caption(results: Path) -> str:
     )
 
 
-HEADLINE = Headline("08_headline", headline_figure, headline_caption)
+HEADLINE = Headline.from_tables("08_headline", headline_figure, headline_caption)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
@@ -193,14 +192,10 @@ def per_list_scatter(
     return fig
 
 
-def _parameters(results: Path) -> dict:
-    return json.loads((results / "07_query_sets.json").read_text(encoding="utf-8"))["parameters"]
-
-
-def headline_figure(results: Path) -> Figure:
+def headline_figure(results: Path, parameters: Mapping[str, Any]) -> Figure:
     """One column: per discount (rows, grouped by class), the number of queries each measure needs to order the
     system pairs as the truth with the run's target accuracy, per gain (markers), with 95% intervals
-    (``07_measures.csv``)."""
+    (``07_measures.csv``); ``parameters``: the run's (``target_accuracy``)."""
     measures = read_table(results / "07_measures.csv")
     gains = list(dict.fromkeys(measures["gain"]))
     discounts = list(dict.fromkeys(measures["discount"]))
@@ -233,7 +228,7 @@ def headline_figure(results: Path) -> Figure:
         ax.set_yticks(y, [f"{d}" for d in order])
         ax.set_ylim(-0.7, len(order) - 0.3)
         ax.grid(axis="y", visible=False)
-        ax.set(xlabel=f"queries for {_parameters(results)['target_accuracy']:.0%} of pairs in true order")
+        ax.set(xlabel=f"queries for {parameters['target_accuracy']:.0%} of pairs in true order")
         ax.legend(loc="lower right", frameon=False)
         return fig
 
@@ -242,9 +237,8 @@ def headline_figure(results: Path) -> Figure:
 _CLASS_ORDER = ("slowly varying", "regularly varying", "critical", "summable", "constant")
 
 
-def headline_caption(results: Path) -> str:
-    """The headline's caption."""
-    parameters = _parameters(results)
+def headline_caption(results: Path, parameters: Mapping[str, Any]) -> str:
+    """The headline's caption: the run's ``systems``, ``population_topics``, ``target_accuracy`` and ``trials``."""
     return (
         f"Queries a simulated test collection ({parameters['systems']} systems of known quality, "
         f"{parameters['population_topics']:,} population topics) needs for each measure to order "

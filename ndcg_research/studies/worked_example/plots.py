@@ -3,9 +3,9 @@ figure (:data:`HEADLINE`) is one journal column wide."""
 
 from __future__ import annotations
 
-import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 from matplotlib.figure import Figure
@@ -89,15 +89,10 @@ def worked_example_panels(
     return fig
 
 
-def _example(results: Path) -> dict:
-    """The parameters of the worked example as the run recorded them (``01_worked_example.json``)."""
-    return json.loads((results / "01_worked_example.json").read_text(encoding="utf-8"))["parameters"]
-
-
-def headline_figure(results: Path) -> Figure:
+def headline_figure(results: Path, example: Mapping[str, Any]) -> Figure:
     """One column: each rank's contribution g(rel_i) D(i) to the DCG of the returned list and to the ideal's,
-    with nDCG = DCG / IDCG in the title; the example is the one of the run's ``01_worked_example.json``."""
-    example = _example(results)
+    with nDCG = DCG / IDCG in the title. ``example``: the run's parameters (``grades``, ``unretrieved_grades``,
+    ``k``, ``gain``, ``discount``); ``results``: unused (the figure is computed from the example)."""
     gain, discount, k = parse_gain(example["gain"]), parse_discount(example["discount"]), example["k"]
     grades = np.asarray(example["grades"], dtype=np.float64)
     known = [*example["grades"], *example["unretrieved_grades"]]
@@ -143,9 +138,8 @@ def headline_figure(results: Path) -> Figure:
         return fig
 
 
-def headline_caption(results: Path) -> str:
+def headline_caption(results: Path, example: Mapping[str, Any]) -> str:
     """The headline's caption, naming the example of the run."""
-    example = _example(results)
     grades = ", ".join(str(g) for g in example["grades"])
     missing = ", ".join(str(g) for g in example["unretrieved_grades"])
     return (
