@@ -37,7 +37,7 @@ from scipy import stats
 
 from ...core import parse_discount
 from ...findings import threshold
-from ...pipeline.tables import agreement_text, exponent_text, gaps_resolved, trend_agreement
+from ...pipeline.tables import agreement_text, exponent_text, gaps_resolved, rounded, trend_agreement
 from ...simulation import scaling
 from ...simulation.model import parse_model
 
@@ -360,6 +360,49 @@ def gap_table(verdicts: pd.DataFrame, label: str, pair_table: pd.DataFrame) -> p
         }
 
     return _by_pair(verdicts, label, columns)
+
+
+def appendix_table(verdicts: pd.DataFrame, pair_tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """Every verdict for reading: the fitted exponents with their intervals as text ("not resolved" where the fit
+    says nothing, as in :func:`gap_table`; infinite failure exponents in words, as in :func:`summary_table`), the
+    other floats rounded to 4 decimals.
+
+    ``pair_tables``: model label -> the pair table of its sweep.
+    """
+    keys = ["discount", "better", "worse"]
+    resolved = pd.concat(
+        [
+            gaps_resolved(pair_tables[label], rows, keys, n_from="d_n_from")
+            for label, rows in verdicts.groupby("label", sort=False)
+        ]
+    ).reindex(verdicts.index)
+    shown = verdicts.drop(columns=["failure_exponent", "failure_low", "failure_high", "d_exponent", "d_low", "d_high"])
+    shown.insert(
+        shown.columns.get_loc("failure_trend"),
+        "failure exponent [95%]",
+        [
+            _failure_text(c, lo, hi, trend, n_first)
+            for c, lo, hi, trend, n_first in zip(
+                verdicts["failure_exponent"],
+                verdicts["failure_low"],
+                verdicts["failure_high"],
+                verdicts["failure_trend"],
+                verdicts["n_first"],
+                strict=True,
+            )
+        ],
+    )
+    shown.insert(
+        shown.columns.get_loc("d_trend"),
+        "d exponent [95%]",
+        [
+            exponent_text(c, lo, hi, resolved=ok)
+            for c, lo, hi, ok in zip(
+                verdicts["d_exponent"], verdicts["d_low"], verdicts["d_high"], resolved, strict=True
+            )
+        ],
+    )
+    return rounded(shown, 4)
 
 
 def _law_text(exponent: float, log_power: float) -> str:
