@@ -179,5 +179,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-if __name__ == "__main__":
-    sys.exit(main())
+if __name__ == "__main__":  # run as a script: the studies' HEADLINEs are instances of the imported module's class
+    from ndcg_research.pipeline.headlines import main as imported_main
+
+    sys.exit(imported_main())
