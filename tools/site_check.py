@@ -57,7 +57,7 @@ VIEWPORT = {"width": 1280, "height": 800}
 PAGES = (
     "docs/index.html",
     "FINDINGS.html",
-    "docs/api/generated/ndcg_research.core.metrics.ndcg.html",
+    "docs/api/generated/ndcg_research.ndcg.html",
     "docs/generated/figures.html",
 )
 
