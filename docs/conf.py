@@ -106,6 +106,7 @@ html_theme_options = {
     # The header in one line at 1280 px: its height comes off every page's first screen.
     "header_links_before_dropdown": 4,
     "secondary_sidebar_items": ["page-toc"],
+    "article_header_start": [],  # no breadcrumbs: the header's links and the page's title say where a reader is
     "footer_start": ["copyright"],
     "footer_end": ["sphinx-version"],
 }
