@@ -52,7 +52,9 @@ def save_figure_calls(path: Path) -> list[tuple[re.Pattern[str], re.Pattern[str]
 
 def test_patterns_match_what_the_f_string_writes():
     k_curve_n = 1000
-    node = ast.parse('(f"Expected nDCG@k (n = {k_curve_n}, log2); the dashed line is the "\n f"relevant items.")').body[0]
+    node = ast.parse('(f"Expected nDCG@k (n = {k_curve_n}, log2); the dashed line is the "\n f"relevant items.")').body[
+        0
+    ]
     written = f"Expected nDCG@k (n = {k_curve_n}, log2); the dashed line is the relevant items."
     assert pattern(node.value).fullmatch(written)
     assert not pattern(node.value).fullmatch("Expected nDCG@k (n = 1000, log2): not monotone.")

@@ -15,7 +15,7 @@ result tables in ``results/`` and in an appendix; these helpers build the short 
 - :func:`replication_line`: one sentence comparing a share (P(correct), P(failure), ...) of two independent runs
   cell by cell; :func:`interval_text`, :func:`trend_agreement`, :func:`agreement_counts`: the pieces of the
   notebooks' sentences;
-- :func:`exponent_text`, :func:`gaps_resolved`: a fitted growth exponent with its interval, or "not resolved" when
+- :func:`exponent_text`, :func:`with_exponent_text`, :func:`gaps_resolved`: a fitted growth exponent with its interval, or "not resolved" when
   the fit cannot say anything (:data:`UNRESOLVED_WIDTH`, a gap indistinguishable from 0).
 """
 
@@ -211,6 +211,32 @@ def exponent_text(centre: float, low: float, high: float, *, resolved: bool = Tr
     if not (resolved and math.isfinite(low) and math.isfinite(high) and high - low <= UNRESOLVED_WIDTH):
         return NOT_RESOLVED
     return interval_text(centre, low, high, digits)
+
+
+def with_exponent_text(
+    table: pd.DataFrame,
+    columns: Sequence[str] = ("exponent", "exponent_low", "exponent_high"),
+    name: str = "exponent [95%]",
+    resolved: Sequence[bool] | None = None,
+) -> pd.DataFrame:
+    """``table`` with its fitted exponent's three ``columns`` (centre, low, high) replaced, in place of the first, by
+    one text column ``name`` (:func:`exponent_text`; ``resolved``: per row, from :func:`gaps_resolved`): a table to
+    read, where an unbounded interval is never printed as numbers.
+
+    >>> t = pd.DataFrame({"a": [1, 2], "exponent": [0.2, -10.0], "exponent_low": [0.1, -8e9],
+    ...                   "exponent_high": [0.3, 8e9]})
+    >>> with_exponent_text(t)["exponent [95%]"].tolist()
+    ['0.20 [0.10, 0.30]', 'not resolved']
+    """
+    centre, low, high = columns
+    ok = [True] * len(table) if resolved is None else list(resolved)
+    texts = [
+        exponent_text(c, lo, hi, resolved=r)
+        for c, lo, hi, r in zip(table[centre], table[low], table[high], ok, strict=True)
+    ]
+    shown = table.drop(columns=list(columns))
+    shown.insert(table.columns.get_loc(centre), name, texts)
+    return shown
 
 
 def gaps_resolved(

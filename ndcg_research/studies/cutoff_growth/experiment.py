@@ -15,6 +15,7 @@ from ...pipeline.tables import (
     gaps_resolved,
     rounded,
     trend_agreement,
+    with_exponent_text,
 )
 from ...simulation import scaling
 from ...simulation.cutoff import parse_cutoff
@@ -107,9 +108,7 @@ def fitted_texts(trend: pd.DataFrame, pair_table: pd.DataFrame) -> pd.Series:
 def appendix_table(trend: pd.DataFrame, pair_table: pd.DataFrame) -> pd.DataFrame:
     """The trend table for reading: its exponent columns replaced by :func:`fitted_texts` (no unbounded interval
     printed as numbers), the other floats rounded to 3 decimals."""
-    shown = trend.drop(columns=["exponent", "exponent_low", "exponent_high"])
-    shown.insert(shown.columns.get_loc("measured"), "exponent [95%]", fitted_texts(trend, pair_table))
-    return rounded(shown, 3)
+    return rounded(with_exponent_text(trend, resolved=gaps_resolved(pair_table, trend, FIT_KEYS)), 3)
 
 
 def threshold_table(trend: pd.DataFrame, model: str) -> pd.DataFrame:
