@@ -15,8 +15,9 @@ result tables in ``results/`` and in an appendix; these helpers build the short 
 - :func:`replication_line`: one sentence comparing a share (P(correct), P(failure), ...) of two independent runs
   cell by cell; :func:`interval_text`, :func:`trend_agreement`, :func:`agreement_counts`: the pieces of the
   notebooks' sentences;
-- :func:`exponent_text`, :func:`with_exponent_text`, :func:`gaps_resolved`: a fitted growth exponent with its interval, or "not resolved" when
-  the fit cannot say anything (:data:`UNRESOLVED_WIDTH`, a gap indistinguishable from 0).
+- :func:`exponent_text`, :func:`with_exponent_text`, :func:`gaps_resolved`: a fitted growth exponent with its
+  interval, or "not resolved" when the fit cannot say anything (:data:`UNRESOLVED_WIDTH`, a gap indistinguishable
+  from 0).
 """
 
 from __future__ import annotations
