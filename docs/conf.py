@@ -103,9 +103,13 @@ html_show_sourcelink = False
 html_theme_options = {
     "navigation_with_keys": False,
     "show_toc_level": 2,
-    "header_links_before_dropdown": 7,
+    # The header in one line at 1280 px: its height comes off every page's first screen.
+    "header_links_before_dropdown": 4,
     "secondary_sidebar_items": ["page-toc"],
+    "article_header_start": [],  # no breadcrumbs: the header's links and the page's title say where a reader is
     "footer_start": ["copyright"],
     "footer_end": ["sphinx-version"],
 }
-html_sidebars = {"index": [], "findings": []}
+# No navigation column on the landing page, the findings and the notebooks (the notebooks page and the header lead to
+# them): their text takes the width, so that a notebook's answer is on its first screen.
+html_sidebars = {"docs/index": [], "FINDINGS": [], "notebooks/*": []}

@@ -226,20 +226,3 @@ def test_the_committed_table_was_shortlisted_with_the_files_margin():
     within = t["power"] >= t["power"].max() - threshold("advise_power_margin") - 1e-12
     assert (t["shortlisted"] == within).all()
     assert t["recommended"].sum() == 1
-
-
-# --------------------------------------------------------------------------- the figure, at one column's width
-
-
-def test_the_figure_is_one_column_wide_with_text_of_at_least_7_points(made_up_run):
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.text import Text
-
-    from ndcg_research.studies.advise import plots
-
-    fig = plots.advise_panels(read_table(made_up_run / "14_advise_movielens.csv"), pairs=3, users=25)
-    assert fig.get_figwidth() * 2.54 == pytest.approx(8.5)
-    FigureCanvasAgg(fig).draw()  # lays out the ticks and the legend, as saving does
-    texts = [t for t in fig.findobj(Text) if t.get_visible() and t.get_text().strip()]
-    assert len(texts) > 10  # tick labels, axis labels, titles, legend
-    assert min(t.get_fontsize() for t in texts) >= 7

@@ -124,6 +124,13 @@ def test_figure_section_anchors_the_figure_and_links_its_notebook_and_provenance
     assert "seed 7" in section and "commit `0123456789ab`" in section
 
 
+def test_figure_section_of_a_figure_without_random_draws_says_so():
+    section = _generated_pages().figure_section(
+        "02_demo", {"notebook": "02_x.ipynb", "caption": "C.", "seed": None, "git": {"commit": "0123456789abcdef"}}
+    )
+    assert "with no random draws" in section and "seed None" not in section
+
+
 def test_figures_page_has_one_section_per_committed_figure():
     page = _generated_pages().figures_page(ROOT / "figures")
     records = sorted(path.stem for path in (ROOT / "figures").glob("*.json"))

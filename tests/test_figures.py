@@ -100,6 +100,52 @@ def test_provenance_record(tmp_path):
     assert json.loads(record.read_text()) == data
 
 
+def test_layout_records_the_saved_size_and_every_text_drawn(tmp_path):
+    # 8 x 3 inches saved without cropping: 20.32 x 7.62 cm; texts of 12 pt (title), 9 pt (label) and 7.5 pt (ticks).
+    fig = Figure(figsize=(8, 3))
+    ax = fig.subplots()
+    ax.plot([0, 1], [0, 1])
+    ax.set_xticks([0, 0.5, 1, 2], ["zero", "half", "one", "two (out of view)"], fontsize=7.5)
+    ax.set_xlim(0, 1)  # after the ticks, which widen the view to hold them
+    ax.set_yticks([])
+    ax.set_title("Title", fontsize=12)
+    ax.set_xlabel("x label", fontsize=9)
+    ax.text(0.5, 0.5, "", fontsize=3)  # an empty text draws nothing
+    with matplotlib.rc_context({"savefig.bbox": None}):
+        _, _, record = save_figure(fig, "01_layout", figures_dir=tmp_path, caption="c", notebook="n", parameters={})
+    layout = read_provenance(record)["layout"]
+    assert layout["width_cm"] == 20.32 and layout["height_cm"] == 7.62
+    assert layout["texts"] == sorted(["Title", "x label", "zero", "half", "one"])
+    assert layout["smallest_text_pt"] == 7.5
+    # Printed one column wide (8.5 cm), 7.5 pt shrinks to 7.5 * 8.5 / 20.32 = 3.14 pt.
+    assert figures.printed_text_pt(layout, 8.5) == pytest.approx(7.5 * 8.5 / 20.32)
+
+
+def test_a_column_figure_saved_by_save_headline_is_at_most_a_column_wide(tmp_path):
+    from ndcg_research.pipeline.headlines import Headline, save_headline
+    from ndcg_research.pipeline.style import COLUMN_WIDTH_CM, MIN_TEXT_PT, column_figure
+
+    def draw(results):
+        with column_figure(5.0) as (fig, (ax,)):
+            ax.plot([1, 10, 100], [3, 1, 2], label="a line")
+            ax.set(xscale="log", xlabel="list length n", ylabel="value", title="(a) a title")
+            ax.legend()
+            return fig
+
+    figures.use_style()  # the notebook's global style does not decide a headline's size
+    save_headline(
+        Headline.from_tables("01_col", draw, lambda results: "Cap."),
+        tmp_path,
+        figures_dir=tmp_path,
+        notebook="n",
+        parameters={},
+    )
+    layout = read_provenance(tmp_path / "01_col.json")["layout"]
+    assert layout["width_cm"] <= COLUMN_WIDTH_CM
+    assert figures.printed_text_pt(layout, COLUMN_WIDTH_CM) >= MIN_TEXT_PT
+    assert {"a line", "list length n", "value", "(a) a title"} <= set(layout["texts"])
+
+
 @pytest.mark.parametrize(
     ("overrides", "error", "match"),
     [

@@ -2,7 +2,7 @@
 
 A notebook that saves figures without showing them reads badly in JupyterLab (issue 7: cells
 that display only ``<Figure size 1100x420 with 2 Axes>``), and nbval cannot see it: it checks
-only the text of ``# NBVAL_CHECK_OUTPUT`` cells. So:
+only the text of the cells tagged ``nbval-check-output``. So:
 
 - each notebook is executed with its default parameters (only the output folders are
   redirected to a scratch folder); the *figure cells* are the code cells during whose execution

@@ -67,7 +67,7 @@ def typed_numbers(nb: nbformat.NotebookNode) -> list[str]:
             continue
         text = NOT_PROSE.sub(" ", cell.source)
 
-        def report(match: re.Match, why: str) -> None:
+        def report(match: re.Match, why: str, text: str = text, index: int = index) -> None:
             context = text[max(0, match.start() - 40) : match.end() + 20].replace("\n", " ")
             found.append(f"cell {index}: {why}: ...{context}...")
 

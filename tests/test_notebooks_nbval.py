@@ -10,7 +10,10 @@ Rules for every ``notebooks/NN_*.ipynb`` (new notebooks plug in by following the
   volatile metadata, with the kernel metadata JupyterLab fills in when it opens the notebook
   (``kernelspec``, complete ``language_info``), so that opening it does not mark it modified
   (``python -m ndcg_research store`` does all of this);
-- at least one ``# NBVAL_CHECK_OUTPUT`` cell;
+- at least one cell tagged ``nbval-check-output`` (nbval's marker as a cell tag, so that no test marker is
+  shown on a page or in JupyterLab), and no marker left in a cell's source;
+- the answer cell (the findings' table, read from ``results/full``) right after the title cell, its input hidden
+  on the site (``remove-input``) and in JupyterLab (``jupyter.source_hidden``): the table follows the Answer;
 - the publication figures in ``figures/`` exist for every declared figure and are indexed.
 
 nbval itself runs on the committed notebooks through ``pytest`` (see pyproject.toml);
@@ -35,7 +38,19 @@ ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 FIGURES = ROOT / "figures"
 ALL = runner.discover_notebooks(NOTEBOOKS)
-CHECK = "# NBVAL_CHECK_OUTPUT"
+CHECK = "nbval-check-output"
+#: nbval's markers as source comments (``# NBVAL_CHECK_OUTPUT`` ...): cell tags replace them.
+COMMENT_MARKER = re.compile(r"^\s*#\s*(NBVAL_[A-Z_]+|PYTEST_VALIDATE_IGNORE_OUTPUT)\s*$", re.M)
+
+
+def checked(cell) -> bool:
+    """Whether nbval compares the stored outputs of a code cell (``--nbval-lax``): its tag ``nbval-check-output``."""
+    return cell.cell_type == "code" and CHECK in cell.metadata.get("tags", [])
+
+
+def is_answer_cell(cell) -> bool:
+    """The cell that displays the notebook's findings from the committed full profile (its answer)."""
+    return cell.cell_type == "code" and "answer(" in cell.source and '"../results/full"' in cell.source
 
 
 def test_there_are_notebooks():
@@ -83,7 +98,33 @@ def test_stored_outputs_are_clean(path):
     )
     errors = [o for c in code for o in c.outputs if o.output_type == "error"]
     assert not errors, f"{path.name} stores an error output"
-    assert any(c.source.lstrip().startswith(CHECK) for c in code), f"{path.name} has no {CHECK} cell"
+    assert any(checked(c) for c in code), f"{path.name} has no cell tagged {CHECK}"
+
+
+@pytest.mark.parametrize("path", ALL, ids=[p.stem for p in ALL])
+def test_nbval_markers_are_tags_not_source(path):
+    """A marker in the source is shown to every reader (on the site and in JupyterLab); a tag is not."""
+    nb = nbformat.read(path, as_version=4)
+    marked = [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and COMMENT_MARKER.search(c.source)]
+    assert not marked, f"{path.name}: cells {marked} carry nbval's marker in their source; tag them {CHECK!r} instead"
+
+
+@pytest.mark.parametrize("path", ALL, ids=[p.stem for p in ALL])
+def test_the_answer_table_follows_the_answer(path):
+    """The answer cell comes right after the title cell (Question, Answer), is checked by nbval, and shows only its
+    table: input removed on the site (myst-nb's ``remove-input``), hidden in JupyterLab (``source_hidden``)."""
+    nb = nbformat.read(path, as_version=4)
+    answers = [i for i, c in enumerate(nb.cells) if is_answer_cell(c)]
+    if not answers:  # the answer is the title cell's prose (notebook 14: advise's words are its measurements)
+        assert "**Answer.**" in nb.cells[0].source, f"{path.name} has no answer cell and no Answer paragraph"
+        return
+    assert answers == [1], f"{path.name}: the answer cell is cell {answers}, not the one after the title cell"
+    cell = nb.cells[1]
+    assert checked(cell), f"{path.name}: the answer cell is not tagged {CHECK}"
+    assert "remove-input" in cell.metadata.get("tags", []), f"{path.name}: the answer cell's input is shown on the site"
+    assert cell.metadata.get("jupyter", {}).get("source_hidden") is True, (
+        f"{path.name}: the answer cell's input is shown in JupyterLab"
+    )
 
 
 @pytest.fixture(scope="module")
@@ -186,7 +227,7 @@ def test_nbval_fails_when_a_checked_number_changes(worked_example_copy, tmp_path
     nb = nbformat.read(worked_example_copy, as_version=4)
     changed = False
     for cell in nb.cells:
-        if changed or cell.cell_type != "code" or not cell.source.lstrip().startswith(CHECK):
+        if changed or not checked(cell):
             continue
         for output in cell.outputs:
             if output.output_type == "stream" and "IDCG = 6.861 / 8.740 = 0.785" in output.text:

@@ -6,15 +6,22 @@
 Run by ``.ci/run`` after ``python3 tasks.py docs``; needs Debian's ``chromium`` package and the
 ``playwright`` Python package from ``requirements-browser.txt`` (Playwright drives
 ``/usr/bin/chromium``; no browser is ever downloaded). It serves the built site on a free port of
-127.0.0.1 and opens, at 1400 x 1000 pixels, the landing page, a notebook page, an API page and
-the figures page. On each page it fails if
+127.0.0.1 and opens, at 1280 x 800 pixels (a laptop's first screen), the landing page, every notebook
+page, the findings page, an API page and the figures page. On each page it fails if
 
 - an image does not load (after scrolling the whole page, so lazy images load too);
 - a link inside the site does not resolve: the file it names is missing, or the ``#anchor`` it
   names is not an element id of that file;
 - the text shows a raw role or directive (``:func:`...```, ``{doc}`...```, ``.. autosummary::``),
   unrendered mathematics (``$...$`` outside code, or a MathJax error), or a Python traceback;
-- the browser reports a script error or a request of the page fails.
+- the browser reports a script error or a request of the page fails;
+- a table is wider than the text column without a box that scrolls it sideways, or a text output (a
+  printed line) is cut off at the column's edge;
+- on a notebook page, the answer does not start on the first screen: the table that follows the
+  **Answer.** paragraph (or, where the answer is prose, that paragraph) starts too low to show its
+  first row on the first 800 pixels.
+
+Every HTML file of the site is also read for nbval's markers (``NBVAL_...``): a test marker is never shown.
 
 It saves a screenshot of the top of each page (and the whole page) in ``--out`` and prints one line
 per page. Exit status: 0 if every page passed, 1 otherwise, 2 if the site or the browser is missing.
@@ -43,15 +50,61 @@ CHROMIUM_ARGS = [
     "--disable-sync",
     "--no-first-run",
 ]
-VIEWPORT = {"width": 1400, "height": 1000}
+VIEWPORT = {"width": 1280, "height": 800}
 
-#: The pages checked, relative to the site's root: the landing page, one notebook, one API page, the figures.
+#: The pages checked besides every notebook page, relative to the site's root: the landing page, the findings, one
+#: API page, the figures.
 PAGES = (
     "docs/index.html",
-    "notebooks/04_distinguishability.html",
-    "docs/api/generated/ndcg_research.core.metrics.ndcg.html",
+    "FINDINGS.html",
+    "docs/api/generated/ndcg_research.ndcg.html",
     "docs/generated/figures.html",
 )
+
+#: How much of the answer the first screen must show, in pixels: its table's header and first row.
+ANSWER_SHOWN = 80
+
+#: nbval's markers: test machinery that no page shows.
+NBVAL_MARKER = re.compile(r"NBVAL_[A-Z_]+")
+
+#: Where the answer of a notebook page starts, in page coordinates, and how wide its tables and text outputs run: the
+#: table after the **Answer.** paragraph (else the paragraph), tables and printed lines wider than the article without
+#: a box that scrolls them.
+LAYOUT_SCRIPT = """() => {
+    const article = document.querySelector('article') || document.querySelector('main');
+    const column = article.getBoundingClientRect();
+    const paragraphs = Array.from(article.querySelectorAll('p'));
+    const answer = paragraphs.find(p => p.textContent.trim().startsWith('Answer.'));
+    let start = null;
+    if (answer) {
+        const after = Array.from(article.querySelectorAll('table, h2')).find(
+            e => answer.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_FOLLOWING);
+        const target = after && after.tagName === 'TABLE' ? after : answer;
+        start = {what: target.tagName === 'TABLE' ? 'the answer table' : 'the Answer paragraph',
+                 top: target.getBoundingClientRect().top + window.scrollY};
+    }
+    const scrolls = (element) => {
+        for (let e = element; e && e !== article.parentElement; e = e.parentElement) {
+            const style = getComputedStyle(e);
+            if ((style.overflowX === 'auto' || style.overflowX === 'scroll')
+                && e.getBoundingClientRect().right <= column.right + 1) return true;
+        }
+        return false;
+    };
+    const wide = [];
+    article.querySelectorAll('table').forEach((table, index) => {
+        if (table.getBoundingClientRect().width > column.width + 1 && !scrolls(table)) {
+            wide.push(`table ${index + 1} (${Math.round(table.getBoundingClientRect().width)} px in a column of `
+                      + `${Math.round(column.width)} px, no scroll box)`);
+        }
+    });
+    article.querySelectorAll('.cell_output pre, .output pre').forEach((pre, index) => {
+        if (pre.scrollWidth > pre.clientWidth + 2 && !scrolls(pre)) {
+            wide.push(`printed output ${index + 1} cut off (${pre.scrollWidth} px of text in ${pre.clientWidth} px)`);
+        }
+    });
+    return {start: start, wide: wide};
+}"""
 
 #: Text that only appears when markup was not rendered, or when a page shows an error.
 RAW_MARKUP = [
@@ -69,6 +122,7 @@ class PageReport:
     problems: list[str] = field(default_factory=list)
     images: int = 0
     links: int = 0
+    answer_top: float | None = None
 
 
 def serve(site: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
@@ -159,12 +213,35 @@ def check_page(page, base: str, site: Path, name: str, out: Path) -> PageReport:
         report.problems.append("shows unrendered $...$ mathematics")
     if page.evaluate("document.querySelectorAll('mjx-merror, .MathJax_Error').length"):
         report.problems.append("a formula has a MathJax error")
+    layout = page.evaluate(LAYOUT_SCRIPT)
+    report.problems += [f"wider than its column: {what}" for what in layout["wide"]]
+    if name.startswith("notebooks/"):
+        start = layout["start"]
+        if start is None:
+            report.problems.append("no **Answer.** paragraph")
+        elif start["top"] > VIEWPORT["height"] - ANSWER_SHOWN:
+            report.problems.append(
+                f"{start['what']} starts at {start['top']:.0f} px: the first screen ({VIEWPORT['height']} px) does not "
+                f"show its first {ANSWER_SHOWN} px"
+            )
+        else:
+            report.answer_top = start["top"]
     report.problems += [f"request failed: {failure}" for failure in failed_requests]
 
     stem = re.sub(r"[^\w.-]", "_", name.removesuffix(".html"))
     page.screenshot(path=str(out / f"{stem}.png"))
     page.screenshot(path=str(out / f"{stem}_full.png"), full_page=True)
     return report
+
+
+def nbval_markers(site: Path) -> list[str]:
+    """The HTML files of the site that show one of nbval's markers, with the marker."""
+    found = []
+    for path in sorted(site.rglob("*.html")):
+        match = NBVAL_MARKER.search(path.read_text(encoding="utf-8", errors="replace"))
+        if match:
+            found.append(f"{path.relative_to(site)}: {match.group()}")
+    return found
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -176,10 +253,20 @@ def main(argv: list[str] | None = None) -> int:
         "--out", type=Path, default=ROOT / "build" / "site-check", help="screenshots (default build/site-check)"
     )
     parser.add_argument(
-        "--pages", nargs="+", default=list(PAGES), metavar="PAGE", help="pages to open, relative to the site"
+        "--pages",
+        nargs="+",
+        default=None,
+        metavar="PAGE",
+        help="pages to open, relative to the site (default: every notebook page and the landing, findings, one API "
+        "and the figures page)",
     )
     args = parser.parse_args(argv)
     site = args.site.resolve()
+    if args.pages is None:
+        args.pages = [
+            *PAGES,
+            *(p.relative_to(site).as_posix() for p in sorted(site.glob("notebooks/[0-9][0-9]_*.html"))),
+        ]
     missing = [name for name in args.pages if not (site / name).is_file()]
     if missing:
         print(
@@ -212,11 +299,18 @@ def main(argv: list[str] | None = None) -> int:
         server.shutdown()
     for report in reports:
         status = "ok" if not report.problems else "FAILED"
-        print(f"site: {report.page}: {status} ({report.images} images, {report.links} internal links)")
+        answer = f"; answer at {report.answer_top:.0f} px" if report.answer_top is not None else ""
+        print(f"site: {report.page}: {status} ({report.images} images, {report.links} internal links{answer})")
         for problem in report.problems:
             print(f"  - {problem}")
-    failed = sum(bool(report.problems) for report in reports)
-    print(f"site: {len(reports) - failed} passed, {failed} failed; screenshots in {args.out}")
+    markers = nbval_markers(site)
+    for marker in markers:
+        print(f"site: shows nbval's marker: {marker}")
+    failed = sum(bool(report.problems) for report in reports) + bool(markers)
+    print(
+        f"site: {len(reports) - sum(bool(r.problems) for r in reports)} pages passed, {failed} failed "
+        f"({len(markers)} files with nbval's markers); screenshots in {args.out}"
+    )
     return 1 if failed else 0
 
 

@@ -20,6 +20,7 @@ import json
 from pathlib import Path
 
 from ndcg_research.findings.render import README_END, README_START
+from ndcg_research.pipeline.figures import seed_text
 
 FOLDER = "docs/generated"  # relative to the source directory, the repository root
 
@@ -50,7 +51,7 @@ def figure_section(name: str, record: dict) -> str:
             "",
             caption,
             "",
-            f"Made by notebook {{doc}}`{stem} </notebooks/{stem}>` with seed {record.get('seed')}, "
+            f"Made by notebook {{doc}}`{stem} </notebooks/{stem}>` with {seed_text(record.get('seed'))}, "
             f"package version {record.get('package_version', 'unknown')}, commit `{commit[:12]}`. "
             f"Files: {{download}}`PNG <../../figures/{name}.png>`, {{download}}`PDF <../../figures/{name}.pdf>`, "
             f"{{download}}`provenance JSON <../../figures/{name}.json>`.",

@@ -8,8 +8,10 @@ number of the notebook that makes it):
 - ``<name>.pdf``: vector version for papers,
 - ``<name>.json``: provenance (notebook, caption, parameters, seed, package
   version, git commit and whether the work tree had uncommitted changes,
-  Python/NumPy/Matplotlib versions, SHA-256 of the two image files), and under
-  ``environment`` what else must match for a byte-identical rerun
+  Python/NumPy/Matplotlib versions, SHA-256 of the two image files), under
+  ``layout`` the saved size and every text the figure draws with its smallest
+  size (:func:`figure_layout`: what a reader can read at a given print width),
+  and under ``environment`` what else must match for a byte-identical rerun
   (:func:`rerun_environment`: platform, C library, CPU features NumPy uses,
   BLAS, FreeType, default font, and the versions of the packages that compute
   or draw).
@@ -48,6 +50,9 @@ __all__ = [
     "save_figure",
     "figure_files",
     "read_provenance",
+    "figure_layout",
+    "printed_text_pt",
+    "seed_text",
     "write_index",
     "use_style",
     "rerun_environment",
@@ -142,6 +147,7 @@ def save_figure(
     fig.savefig(pdf, format="pdf", metadata=_PDF_METADATA)
 
     provenance = _provenance(name, caption, notebook, png, pdf, clean_parameters, clean_seed, folder)
+    provenance["layout"] = figure_layout(fig, png)
     record.write_text(json.dumps(provenance, indent=2, sort_keys=True) + "\n", encoding="utf-8")
     return [png, pdf, record]
 
@@ -184,6 +190,61 @@ def _provenance(
         "environment": rerun_environment(),
         "png_dpi": PNG_DPI,
     }
+
+
+def figure_layout(fig: Figure, png: str | os.PathLike[str]) -> dict[str, Any]:
+    """The size of a saved figure and the texts it draws: what decides whether it can be read at a print width.
+
+    ``fig``: the figure; ``png``: its PNG file as :func:`save_figure` wrote it (at :data:`PNG_DPI`, cropped to
+    its content), whose pixels give the saved size.
+
+    Returns dict: ``width_cm``, ``height_cm`` (the PNG's size, 2 decimals), ``smallest_text_pt`` (the smallest
+    font size of the texts drawn, None if none) and ``texts`` (every text drawn, titles, labels, tick labels and
+    legend entries, each once, sorted).
+    """
+    from matplotlib import text as mtext
+    from PIL import Image
+
+    with Image.open(png) as image:
+        width, height = image.size
+    drawn: list[tuple[str, float]] = []
+    draw = mtext.Text.draw
+
+    def recording_draw(self: mtext.Text, renderer: Any) -> None:
+        if self.get_visible() and self.get_text().strip():
+            drawn.append((self.get_text(), float(self.get_fontsize())))
+        draw(self, renderer)
+
+    mtext.Text.draw = recording_draw  # type: ignore[method-assign]  # only the texts really drawn: ticks in view
+    try:
+        fig.draw_without_rendering()
+    finally:
+        mtext.Text.draw = draw  # type: ignore[method-assign]
+    return {
+        "width_cm": round(width / PNG_DPI * 2.54, 2),
+        "height_cm": round(height / PNG_DPI * 2.54, 2),
+        "smallest_text_pt": min((size for _, size in drawn), default=None),
+        "texts": sorted({text for text, _ in drawn}),
+    }
+
+
+def printed_text_pt(layout: Mapping[str, Any], width_cm: float) -> float:
+    """The smallest text of a figure, in points, when it is printed ``width_cm`` wide (its ``layout`` from
+    :func:`figure_layout`): the smallest font size scaled by the print width over the saved width.
+
+    >>> printed_text_pt({"width_cm": 17.0, "smallest_text_pt": 10.0}, 8.5)
+    5.0
+    """
+    return float(layout["smallest_text_pt"]) * width_cm / float(layout["width_cm"])
+
+
+def seed_text(seed: Any) -> str:
+    """How a provenance record's seed reads in a sentence: ``'seed 2014'``, or ``'no random draws'`` for ``None``.
+
+    >>> seed_text(2014), seed_text([1, 2]), seed_text(None)
+    ('seed 2014', 'seed [1, 2]', 'no random draws')
+    """
+    return "no random draws" if seed is None else f"seed {seed}"
 
 
 def read_provenance(path: str | os.PathLike[str]) -> dict[str, Any]:
@@ -263,32 +324,34 @@ def write_index(figures_dir: str | os.PathLike[str], *, title: str = "Figures") 
     return index
 
 
+#: The project's Matplotlib style (:func:`use_style`): readable fonts, light grid, no clipping.
+PROJECT_STYLE: dict[str, Any] = {
+    "figure.figsize": (7.0, 4.0),
+    "figure.dpi": 100,
+    "figure.constrained_layout.use": True,
+    "font.size": 11,
+    "axes.titlesize": 12,
+    "axes.labelsize": 11,
+    "legend.fontsize": 10,
+    "xtick.labelsize": 10,
+    "ytick.labelsize": 10,
+    "axes.grid": True,
+    "grid.alpha": 0.3,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "savefig.bbox": "tight",
+    "pdf.fonttype": 42,
+    "svg.hashsalt": "ndcg_research",
+}
+
+
 def use_style() -> None:
-    """Apply the project's Matplotlib style: readable fonts, light grid, no clipping.
+    """Apply the project's Matplotlib style (:data:`PROJECT_STYLE`): readable fonts, light grid, no clipping.
 
     Works under any backend (including the non-interactive ``Agg``); it only
     changes ``rcParams`` and never selects a backend.
     """
-    matplotlib.rcParams.update(
-        {
-            "figure.figsize": (7.0, 4.0),
-            "figure.dpi": 100,
-            "figure.constrained_layout.use": True,
-            "font.size": 11,
-            "axes.titlesize": 12,
-            "axes.labelsize": 11,
-            "legend.fontsize": 10,
-            "xtick.labelsize": 10,
-            "ytick.labelsize": 10,
-            "axes.grid": True,
-            "grid.alpha": 0.3,
-            "axes.spines.top": False,
-            "axes.spines.right": False,
-            "savefig.bbox": "tight",
-            "pdf.fonttype": 42,
-            "svg.hashsalt": "ndcg_research",
-        }
-    )
+    matplotlib.rcParams.update(PROJECT_STYLE)
 
 
 #: Packages whose versions can change the numbers or the drawing of a figure.

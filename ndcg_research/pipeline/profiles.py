@@ -127,6 +127,16 @@ def declared_tables(notebook: str | os.PathLike[str] | Any) -> list[str]:
     return _declared(notebook, "tables")
 
 
+def declared_headline(notebook: str | os.PathLike[str] | Any) -> str | None:
+    """The headline figure a notebook declares in ``metadata["ndcg_research"]["headline"]`` (one of its declared
+    figures: :mod:`~ndcg_research.pipeline.headlines`), or None."""
+    nb = read_notebook(notebook) if isinstance(notebook, str | os.PathLike) else notebook
+    name = (nb.metadata.get(METADATA_KEY, {}) or {}).get("headline")
+    if name is not None and name not in _declared(nb, "figures"):
+        raise RunnerError(f"metadata[{METADATA_KEY!r}]['headline'] must name a declared figure, got {name!r}")
+    return name
+
+
 def _declared(notebook: str | os.PathLike[str] | Any, kind: str) -> list[str]:
     nb = read_notebook(notebook) if isinstance(notebook, str | os.PathLike) else notebook
     names = (nb.metadata.get(METADATA_KEY, {}) or {}).get(kind, [])

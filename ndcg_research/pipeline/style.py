@@ -1,5 +1,6 @@
 """What every figure of the notebooks shares: rounding of plotted values, row selection, panel grids,
-labels, the legend below the panels, log-axis ticks, error bars and the mark of an undefined value.
+labels, the legend below the panels, log-axis ticks, error bars and the mark of an undefined value, and the
+size and text of a headline figure (one journal column: :func:`column_figure`).
 
 The shared markers, colours and panels of several studies are here too; a plot of one notebook lives in
 its study's ``plots.py``.
@@ -14,10 +15,12 @@ Examples
 
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
+import matplotlib
 import numpy as np
 import pandas as pd
 from matplotlib import colormaps
@@ -27,6 +30,7 @@ from matplotlib.lines import Line2D
 from matplotlib.ticker import FuncFormatter, LogLocator
 
 from ..core import parse_discount
+from .figures import PROJECT_STYLE
 
 #: Marker shapes, cycled over the lines of a panel.
 MARKERS = "osD^vP*X"
@@ -36,6 +40,107 @@ LINESTYLES = ("-", "--", "-.", ":")
 UNDEFINED_STYLE = dict(marker="x", color="0.45", ls="none", ms=6, mew=1.5)
 #: The legend entry of :data:`UNDEFINED_STYLE`.
 UNDEFINED_LABEL = "undefined (every gap is 0)"
+
+
+#: One journal column, in centimetres: each notebook's headline figure must be legible at this width.
+COLUMN_WIDTH_CM = 8.5
+#: The smallest text a headline figure may show when printed one column wide, in points.
+MIN_TEXT_PT = 7.0
+#: The margin around a saved figure's content, in inches (``savefig.pad_inches``).
+SAVE_PAD_INCHES = 0.1
+#: The whole style of a column-wide figure, drawn and saved the same way whatever the notebook's global style: the
+#: project's (:data:`~ndcg_research.pipeline.figures.PROJECT_STYLE`) with text sizes (points) and line weights
+#: for one column, no text below :data:`MIN_TEXT_PT`.
+COLUMN_STYLE = {
+    **PROJECT_STYLE,
+    "savefig.pad_inches": SAVE_PAD_INCHES,
+    "font.size": 7.5,
+    "axes.titlesize": 7.5,
+    "axes.labelsize": 7.5,
+    "legend.fontsize": 7.0,
+    "xtick.labelsize": 7.0,
+    "ytick.labelsize": 7.0,
+    "lines.linewidth": 1.1,
+    "lines.markersize": 3.5,
+    "legend.handlelength": 1.6,
+    "legend.columnspacing": 1.0,
+    "legend.handletextpad": 0.4,
+    "legend.borderaxespad": 0.3,
+    "axes.titlelocation": "left",
+    "xtick.major.pad": 2.0,
+    "ytick.major.pad": 2.0,
+}
+
+
+@contextlib.contextmanager
+def column_figure(height_cm: float, rows: int = 1, cols: int = 1, **subplots: Any) -> Iterator[tuple[Figure, Any]]:
+    """A figure whose saved file is one journal column wide (:data:`COLUMN_WIDTH_CM`), drawn in :data:`COLUMN_STYLE`.
+
+    The figure is narrower than the column by the margin that saving adds on each side (:data:`SAVE_PAD_INCHES`),
+    so that the saved file, cropped to its content plus that margin, is at most a column wide (save it in
+    :data:`COLUMN_STYLE`, as :func:`~ndcg_research.pipeline.headlines.save_headline` does). Yields the figure
+    and its axes (a flat array); draw inside the ``with`` block, where the style holds (Matplotlib reads the text
+    sizes when it creates a text). ``height_cm``: the figure's height; ``subplots`` go to
+    :meth:`~matplotlib.figure.Figure.subplots`.
+
+    Examples
+    --------
+    >>> with column_figure(6.0, 2, 1, sharex=True) as (fig, (top, bottom)):
+    ...     _ = bottom.set_xlabel("n")
+    >>> round(float(fig.get_size_inches()[0]) * 2.54 + 2 * SAVE_PAD_INCHES * 2.54, 2), bottom.xaxis.label.get_fontsize()
+    (8.5, 7.5)
+    """
+    with matplotlib.rc_context(COLUMN_STYLE):
+        fig = Figure(figsize=(COLUMN_WIDTH_CM / 2.54 - 2 * SAVE_PAD_INCHES, height_cm / 2.54), layout="constrained")
+        fig.get_layout_engine().set(w_pad=0.02, h_pad=0.02, wspace=0.04, hspace=0.04)
+        axes = np.atleast_1d(fig.subplots(rows, cols, squeeze=False, **subplots)).ravel()
+        yield fig, axes
+
+
+#: Colours by class of discount: discounts of one class look alike, classes apart (a dash and a marker tell the
+#: members of a class apart). log2, the reference of every comparison, is drawn black, thicker and on top.
+CLASS_COLOURS = {
+    "slowly varying": ("#2171b5", "#6baed6", "#08306b"),
+    "regularly varying": ("#238b45", "#74c476"),
+    "critical": ("#e6550d",),
+    "summable": ("#a50f15", "#ae017e", "#fb6a4a"),
+    "constant": ("0.55",),
+}
+
+
+def discount_styles(discounts: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """Line style (``color``, ``ls``, ``marker``, ``lw``, ``zorder``) per discount: by class, log2 black on top."""
+    seen: dict[str, int] = {}
+    styles = {}
+    for spec in discounts:
+        decay = parse_discount(spec).decay
+        if spec == "log2":
+            styles[spec] = dict(color="black", ls="-", marker="o", lw=2.4, zorder=5)
+            continue
+        k = seen[decay] = seen.get(decay, -1) + 1
+        palette = CLASS_COLOURS.get(decay, ("0.3",))
+        styles[spec] = dict(
+            color=palette[k % len(palette)],
+            ls=LINESTYLES[k % len(LINESTYLES)],
+            marker=MARKERS[(k + 1) % len(MARKERS)],
+            lw=1.5,
+            zorder=3,
+        )
+    return styles
+
+
+def column_discount_styles(discounts: Sequence[str]) -> dict[str, dict[str, Any]]:
+    """:func:`discount_styles` with the line widths and marker sizes of a column-wide figure, and a marker of its own
+    for each discount (colours alone do not tell the members of a class apart in print)."""
+    return {
+        d: {
+            **style,
+            "lw": 1.6 if d == "log2" else 1.0,
+            "ms": 3.5,
+            "marker": "o" if d == "log2" else MARKERS[(i + 1) % len(MARKERS)],
+        }
+        for i, (d, style) in enumerate(discount_styles(discounts).items())
+    }
 
 
 def round_significant(values: Any, digits: int = 8) -> np.ndarray:
@@ -152,6 +257,16 @@ def decade_ticks(ax: Axes) -> None:
     ax.yaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
 
 
+def decade_x_ticks(ax: Axes, n: Any, every: int = 1) -> None:
+    """Log x axis ticks at the powers of ten within the values ``n`` (every ``every``-th), written 10^k, no minor
+    labels: few enough for a column-wide panel."""
+    values = np.asarray(n, dtype=np.float64)
+    low, high = math.ceil(math.log10(values.min()) - 1e-9), math.floor(math.log10(values.max()) + 1e-9)
+    ticks = [10.0**k for k in range(low, high + 1)][::every]
+    ax.set_xticks(ticks, [n_label(t) for t in ticks])
+    ax.xaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
+
+
 def n_label(n: float) -> str:
     """A list length or count for a title or tick: ``10^k`` (math text) for a power of ten from 10^3 on, else plain."""
     value = float(n)
@@ -159,6 +274,15 @@ def n_label(n: float) -> str:
     if value > 0 and math.isclose(value, 10.0**exponent) and (exponent >= 3 or exponent <= -2):
         return f"$10^{{{exponent}}}$"
     return f"{value:g}"
+
+
+def n_text(n: float) -> str:
+    """A list length or count for plain text (a caption): ``10^k`` for a power of ten from 10^3 on, else plain.
+
+    >>> n_text(1000), n_text(300), n_text(10**7)
+    ('10^3', '300', '10^7')
+    """
+    return n_label(n).replace("$", "").replace("{", "").replace("}", "")
 
 
 def error_bar_lengths(centre: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:

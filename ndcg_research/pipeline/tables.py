@@ -14,7 +14,10 @@ result tables in ``results/`` and in an appendix; these helpers build the short 
 - :func:`headed`: chosen columns, renamed to words (with units), rounded per column;
 - :func:`replication_line`: one sentence comparing a share (P(correct), P(failure), ...) of two independent runs
   cell by cell; :func:`interval_text`, :func:`trend_agreement`, :func:`agreement_counts`: the pieces of the
-  notebooks' sentences.
+  notebooks' sentences;
+- :func:`exponent_text`, :func:`with_exponent_text`, :func:`gaps_resolved`: a fitted growth exponent with its
+  interval, or "not resolved" when the fit cannot say anything (:data:`UNRESOLVED_WIDTH`, a gap indistinguishable
+  from 0).
 """
 
 from __future__ import annotations
@@ -183,6 +186,86 @@ def interval_text(centre: float, low: float, high: float, digits: int = 2) -> st
     if not math.isfinite(centre):
         return "-"
     return f"{centre:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
+
+
+#: Text for a fitted exponent that says nothing: its gap is indistinguishable from 0 over the fitted range, or its
+#: interval is unbounded.
+NOT_RESOLVED = "not resolved"
+#: A fitted exponent whose interval is wider than this is not resolved: it spans everything from shrinking like
+#: 1/n to growing like n, and its numbers (which reach 10^9 when the fitted gap is 0) would be read as measurements.
+UNRESOLVED_WIDTH = 2.0
+
+
+def exponent_text(centre: float, low: float, high: float, *, resolved: bool = True, digits: int = 2) -> str:
+    """A fitted exponent as :func:`interval_text` (``'0.21 [0.15, 0.27]'``), ``'-'`` when undefined, or
+    :data:`NOT_RESOLVED` when the fit says nothing: ``resolved`` is False (the caller found the fitted quantity
+    indistinguishable from 0: :func:`gaps_resolved`), or the interval is not finite or wider than
+    :data:`UNRESOLVED_WIDTH`.
+
+    >>> exponent_text(0.21, 0.15, 0.27), exponent_text(-10.03, -8039697969.16, 8039697949.11)
+    ('0.21 [0.15, 0.27]', 'not resolved')
+    >>> exponent_text(0.1, -0.2, 0.4, resolved=False), exponent_text(float("nan"), float("nan"), float("nan"))
+    ('not resolved', '-')
+    """
+    if not math.isfinite(centre):
+        return "-"
+    if not (resolved and math.isfinite(low) and math.isfinite(high) and high - low <= UNRESOLVED_WIDTH):
+        return NOT_RESOLVED
+    return interval_text(centre, low, high, digits)
+
+
+def with_exponent_text(
+    table: pd.DataFrame,
+    columns: Sequence[str] = ("exponent", "exponent_low", "exponent_high"),
+    name: str = "exponent [95%]",
+    resolved: Sequence[bool] | None = None,
+) -> pd.DataFrame:
+    """``table`` with its fitted exponent's three ``columns`` (centre, low, high) replaced, in place of the first, by
+    one text column ``name`` (:func:`exponent_text`; ``resolved``: per row, from :func:`gaps_resolved`): a table to
+    read, where an unbounded interval is never printed as numbers.
+
+    >>> t = pd.DataFrame({"a": [1, 2], "exponent": [0.2, -10.0], "exponent_low": [0.1, -8e9],
+    ...                   "exponent_high": [0.3, 8e9]})
+    >>> with_exponent_text(t)["exponent [95%]"].tolist()
+    ['0.20 [0.10, 0.30]', 'not resolved']
+    """
+    centre, low, high = columns
+    ok = [True] * len(table) if resolved is None else list(resolved)
+    texts = [
+        exponent_text(c, lo, hi, resolved=r)
+        for c, lo, hi, r in zip(table[centre], table[low], table[high], ok, strict=True)
+    ]
+    shown = table.drop(columns=list(columns))
+    shown.insert(table.columns.get_loc(centre), name, texts)
+    return shown
+
+
+def gaps_resolved(
+    pair_table: pd.DataFrame, fits: pd.DataFrame, keys: Sequence[str], n_from: str = "n_from"
+) -> pd.Series:
+    """For each fit (a row of ``fits``: the ``keys`` and the smallest fitted n in column ``n_from``), whether the
+    standardized gap it fits is distinguishable from 0 at some fitted n of ``pair_table``: ``|std_gap|`` above
+    the normal quantile of :data:`~ndcg_research.stats.CONFIDENCE` times ``std_gap_se``. A growth exponent fitted
+    to gaps that are all indistinguishable from 0 is not resolved (:func:`exponent_text`).
+
+    Returns pandas.Series of bool, indexed as ``fits``.
+
+    >>> pairs = pd.DataFrame({"discount": ["a", "a", "b", "b"], "n": [10, 100, 10, 100],
+    ...                       "std_gap": [0.5, 0.9, 0.01, -0.02], "std_gap_se": [0.1, 0.1, 0.05, 0.05]})
+    >>> fits = pd.DataFrame({"discount": ["a", "b"], "n_from": [10, 10]})
+    >>> gaps_resolved(pairs, fits, ["discount"]).tolist()
+    [True, False]
+    """
+    from scipy.stats import norm
+
+    z = float(norm.ppf(0.5 + CONFIDENCE / 2))
+    resolved = []
+    for _, fit in fits.iterrows():
+        rows = pair_table[pair_table["n"] >= fit[n_from]]
+        for key in keys:
+            rows = rows[rows[key] == fit[key]]
+        resolved.append(bool((rows["std_gap"].abs() > z * rows["std_gap_se"]).any()))
+    return pd.Series(resolved, index=fits.index, dtype=bool)
 
 
 def replication_line(

@@ -1,72 +1,69 @@
-"""Notebook 14's figure: what ``advise`` measured for each discount and cut-off, drawn for a single column.
+"""Notebook 14 (``advise``): its headline figure, from the table ``advise`` wrote (``14_advise_movielens.csv``).
 
-The figure is meant to be read at 8.5 cm wide (:data:`WIDTH_INCHES`) with every text at :data:`FONT_POINTS`.
+Conventions: :mod:`ndcg_research.pipeline.style`.
 """
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
-from matplotlib.lines import Line2D
 
-from ...advice import POWER_MARGIN
+from ...pipeline.headlines import Headline
+from ...pipeline.style import column_discount_styles, column_figure, round_significant
 
-#: One column of a two-column paper: 8.5 cm.
-WIDTH_INCHES = 8.5 / 2.54
-#: The size of every text of the figure, in points (at least 7 at the printed width).
-FONT_POINTS = 7.0
-#: A marker per cut-off label, as ``advise`` names them.
-_MARKERS = {"none": "o", "10": "s", "20": "D", "100": "^"}
+#: The headline's gain: the ratings as grades.
+HEADLINE_GAIN = "linear"
 
 
-def _cutoff_label(cutoff: str) -> str:
-    return "whole run file" if cutoff == "none" else f"@{cutoff}"
+def _table(results: Path) -> pd.DataFrame:
+    """``advise``'s table of every candidate on MovieLens, as the notebook wrote it."""
+    return pd.read_csv(results / "14_advise_movielens.csv", dtype={"cutoff": str}, keep_default_na=False)
 
 
-def advise_panels(table: pd.DataFrame, *, pairs: int, users: int) -> Figure:
-    """Left: each candidate's discriminative power; right: its swap rate between disjoint halves of the users.
+def _cutoff_words(cutoff: str) -> str:
+    return "whole list" if cutoff == "none" else f"@{cutoff}"
 
-    One row per discount, one marker per cut-off, at the gain of the recommended setting; filled where ``advise``
-    shortlisted the candidate (power within its margin of the highest, dashed line), hollow otherwise; the
-    recommended one ringed. ``pairs``: the pairs of systems; ``users``: the users in each of the two disjoint sets.
-    """
-    chosen = table[table["recommended"]].iloc[0]
-    rows = table[table["gain"] == chosen["gain"]]
-    discounts = list(dict.fromkeys(rows["discount"]))
-    cutoffs = list(dict.fromkeys(rows["cutoff"]))
-    y = {d: len(discounts) - 1 - i for i, d in enumerate(discounts)}
-    shift = {c: 0.3 * (j - (len(cutoffs) - 1) / 2) / max(len(cutoffs) - 1, 1) for j, c in enumerate(cutoffs)}
-    fig = Figure(figsize=(WIDTH_INCHES, 2.6), layout="constrained")
-    left, right = fig.subplots(1, 2, sharey=True)
-    for ax, column in ((left, "power"), (right, "swap_rate")):
-        for row in rows.itertuples():
-            ax.plot(
-                getattr(row, column),
-                y[row.discount] + shift[row.cutoff],
-                _MARKERS.get(row.cutoff, "v"),
-                ms=4,
-                mew=0.8,
-                color=f"C{cutoffs.index(row.cutoff)}",
-                mfc=f"C{cutoffs.index(row.cutoff)}" if row.shortlisted else "none",
-            )
-        ax.plot(chosen[column], y[chosen["discount"]] + shift[chosen["cutoff"]], "o", ms=9, mfc="none", mec="black")
-        ax.tick_params(labelsize=FONT_POINTS)
-        ax.margins(x=0.12)
-        ax.grid(True, alpha=0.3)
-    left.axvline(table["power"].max() - POWER_MARGIN, color="0.4", ls="--", lw=0.8)
-    left.set_yticks(range(len(discounts)), [d for d in sorted(discounts, key=y.get)], fontsize=FONT_POINTS)
-    left.set_xlabel(f"share of {pairs} pairs\ntold apart", fontsize=FONT_POINTS)
-    right.set_xlabel(f"share of pairs swapped\n(2 x {users} users)", fontsize=FONT_POINTS)
-    left.set_title("power: higher is better", fontsize=FONT_POINTS)
-    right.set_title("swaps: lower is better", fontsize=FONT_POINTS)
-    handles = [
-        Line2D([], [], color=f"C{j}", marker=_MARKERS.get(c, "v"), ls="none", ms=4, label=_cutoff_label(c))
-        for j, c in enumerate(cutoffs)
-    ]
-    handles += [
-        Line2D([], [], color="0.4", marker="o", mfc="none", ms=4, ls="none", label="not shortlisted"),
-        Line2D([], [], color="0.4", ls="--", lw=0.8, label="margin"),
-        Line2D([], [], color="black", marker="o", mfc="none", ms=7, ls="none", label="recommended"),
-    ]
-    fig.legend(handles=handles, loc="outside lower center", ncol=4, fontsize=FONT_POINTS, frameon=False)
-    return fig
+
+def headline_figure(results: Path) -> Figure:
+    """One column, two panels, per candidate discount (lines) against the cut-off (gain :data:`HEADLINE_GAIN`):
+    (a) the share of pairs of systems told apart (discriminative power), (b) the swap rate between two disjoint
+    halves of the users; the recommended setting ringed."""
+    table = _table(results)
+    table = table[table["gain"] == HEADLINE_GAIN]
+    cutoffs = sorted(dict.fromkeys(table["cutoff"]), key=lambda c: (c == "none", float(c) if c != "none" else 0.0))
+    discounts = list(dict.fromkeys(table["discount"]))
+    styles = column_discount_styles(discounts)
+    x = np.arange(len(cutoffs))
+    with column_figure(10.0, 2, 1, sharex=True) as (fig, (top, bottom)):
+        for d in discounts:
+            rows = table[table["discount"] == d].set_index("cutoff").loc[cutoffs]
+            for ax, column in ((top, "power"), (bottom, "swap_rate")):
+                ax.plot(x, round_significant(rows[column]), label=d, **styles[d])
+                chosen = rows["recommended"].astype(str).str.lower().eq("true").to_numpy()
+                ax.plot(x[chosen], round_significant(rows[column])[chosen], "o", ms=9, mfc="none", mec="k", mew=0.9)
+        top.set(ylabel="pairs told apart (share)")
+        top.set_title("(a) discriminative power (randomised Tukey HSD)")
+        bottom.set(ylabel="swap rate")
+        bottom.set_title("(b) swaps between disjoint halves of the users")
+        bottom.set_xticks(x, [_cutoff_words(c) for c in cutoffs])
+        bottom.set_xlabel("cut-off (ringed: advise's recommendation)")
+        fig.legend(*top.get_legend_handles_labels(), loc="outside lower center", ncols=3, frameon=False)
+        return fig
+
+
+def headline_caption(results: Path) -> str:
+    """The headline's caption."""
+    table = _table(results)
+    chosen = table[table["recommended"].astype(str).str.lower().eq("true")].iloc[0]
+    return (
+        f"advise on MovieLens-100k recommenders (gain {HEADLINE_GAIN}): per candidate discount and cut-off, (a) the "
+        f"share of pairs of systems told apart and (b) the swap rate between disjoint halves of the users; ringed: "
+        f"the recommended setting (discount {chosen['discount']}, cut-off {_cutoff_words(str(chosen['cutoff']))}, "
+        f"gain {chosen['gain']})."
+    )
+
+
+HEADLINE = Headline.from_tables("14_headline", headline_figure, headline_caption)

@@ -1,13 +1,14 @@
 """The figures of notebook 16, drawn from its tables.
 
-:func:`headline_figure` is sized for one journal column (8.5 cm wide, text of 7 pt and more at that size);
-:func:`gain_by_rank_figure` shows the expected gain by rank of the two-feature rankers and where their
-profiles cross.
+:func:`headline_figure` (:data:`HEADLINE`) is one journal column wide
+(:func:`~ndcg_research.pipeline.style.column_figure`); :func:`gain_by_rank_figure` shows the expected gain by rank
+of the two-feature rankers and where their profiles cross.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import matplotlib
 import numpy as np
@@ -15,9 +16,12 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
+from ...pipeline.headlines import Headline
+from ...pipeline.style import column_figure
+from ...simulation.tables import read_table
 from .models import TwoFeatureModel
 
-__all__ = ["COLUMN_WIDTH", "FONT_SIZES", "headline_figure", "gain_by_rank_figure"]
+__all__ = ["COLUMN_WIDTH", "FONT_SIZES", "HEADLINE", "headline_figure", "gain_by_rank_figure"]
 
 #: One journal column, in inches (8.5 cm).
 COLUMN_WIDTH = 8.5 / 2.54
@@ -49,9 +53,7 @@ def headline_figure(sparse_ndcg: pd.DataFrame, ratios: pd.DataFrame, floor: floa
     >>> len(headline_figure(nd, ra, 0.9).axes)
     2
     """
-    with matplotlib.rc_context(FONT_SIZES):
-        fig = Figure(figsize=(COLUMN_WIDTH, 5.0), layout="constrained")
-        top, bottom = fig.subplots(2, 1)
+    with column_figure(12.7, 2, 1) as (fig, (top, bottom)):
         models = list(dict.fromkeys([*sparse_ndcg["model"], *ratios["model"]]))
         colors = {m: ("black" if m not in set(sparse_ndcg["model"]) else f"C{i}") for i, m in enumerate(models)}
         markers = {m: _MARKERS[i % len(_MARKERS)] for i, m in enumerate(models)}
@@ -67,7 +69,7 @@ def headline_figure(sparse_ndcg: pd.DataFrame, ratios: pd.DataFrame, floor: floa
         _ratio_panel(bottom, ratios, colors, markers, floor)
         handles = [Line2D([], [], color=colors[m], marker=markers[m], ls="none", ms=3.5, label=m) for m in models]
         fig.legend(
-            handles=handles, loc="outside lower center", ncols=3, frameon=False, handletextpad=0.2, columnspacing=0.8
+            handles=handles, loc="outside lower center", ncols=3, frameon=False, handletextpad=0.2, columnspacing=0.6
         )
         return fig
 
@@ -93,6 +95,26 @@ def _ratio_panel(ax, ratios: pd.DataFrame, colors: dict[str, str], markers: dict
     ax.set(xscale="log", xlabel="list length n", ylabel="std. gap loglog / log2")
     ax.set_xticks(sorted(shown["n"].unique()))
     ax.set_title(f"(b) per pair, 95% interval; refuted below {floor:g}", loc="left")
+
+
+def _headline_from_tables(results: Path) -> Figure:
+    from . import findings
+
+    ratios = pd.concat(
+        [read_table(results / "16_sparse_ratios.csv"), read_table(results / "16_two_feature_ratios.csv")],
+        ignore_index=True,
+    )
+    return headline_figure(read_table(results / "16_sparse_ndcg.csv"), ratios, findings.threshold("ratio_floor"))
+
+
+HEADLINE = Headline.from_tables(
+    "16_headline",
+    _headline_from_tables,
+    lambda results: (
+        "Sparse relevance: mean nDCG under log2 of bayes (simulated) and random (exact) against n; ratio of "
+        "standardized paired gaps loglog / log2 per pair and n, sparse and two-feature models."
+    ),
+)
 
 
 def gain_by_rank_figure(

@@ -3,15 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
+from ...pipeline.headlines import Headline
 from ...pipeline.style import (
     LINESTYLES,
+    column_discount_styles,
+    column_figure,
     decade_ticks,
+    error_bar_lengths,
     interval_markers,
     label_rows,
     legend_below,
@@ -20,6 +25,7 @@ from ...pipeline.style import (
     plotted_column,
     select,
 )
+from ...simulation.tables import read_table
 
 
 def failure_rate_grid(
@@ -86,3 +92,73 @@ def stream_stability_grid(
         "(up to the stream's end; Wilson 95%)"
     )
     return fig
+
+
+#: The headline's model (an uncertain top: the slowest failures) and pair.
+HEADLINE_MODEL, HEADLINE_PAIR = "uncertain", ("bayes", "noisy(sigma=0.5)")
+
+
+def headline_figure(results: Path) -> Figure:
+    """One column, two panels for :data:`HEADLINE_PAIR` in the run's :data:`HEADLINE_MODEL` model, per discount:
+    (a) the failure probability 1 - P(better strictly higher) against n, log-log, Wilson 95% (a share of 0 drawn
+    as its upper bound, an open triangle); (b) the share of growing samples (streams) on which the better ranker
+    wins at every n from n0 on, against n0, Wilson 95% band."""
+    failures = read_table(results / f"09_failure_{HEADLINE_MODEL}.csv")
+    streams = read_table(results / f"09_stream_stability_{HEADLINE_MODEL}.csv")
+    better, worse = HEADLINE_PAIR
+    discounts = list(dict.fromkeys(failures["discount"]))
+    styles = column_discount_styles(discounts)
+    with column_figure(11.0, 2, 1) as (fig, (top, bottom)):
+        for d in discounts:
+            style = styles[d]
+            rows = select(failures, discount=d, better=better, worse=worse)
+            n, p = plotted_column(rows, "n"), plotted_column(rows, "p_fail")
+            low, high = plotted_column(rows, "p_fail_low"), plotted_column(rows, "p_fail_high")
+            seen = p > 0
+            top.errorbar(
+                n[seen],
+                p[seen],
+                yerr=error_bar_lengths(p, low, high)[:, seen],
+                capsize=0,
+                elinewidth=0.7,
+                label=d,
+                **style,
+            )
+            top.plot(n[~seen], high[~seen], "v", mfc="white", mec=style["color"], ms=3.5, ls="none")
+            rows = select(streams, discount=d, better=better, worse=worse).sort_values("n0")
+            n0 = plotted_column(rows, "n0")
+            bottom.plot(n0, plotted_column(rows, "p_settled"), color=style["color"], ls=style["ls"], lw=style["lw"])
+            bottom.fill_between(
+                n0,
+                plotted_column(rows, "p_settled_low"),
+                plotted_column(rows, "p_settled_high"),
+                color=style["color"],
+                alpha=0.15,
+                lw=0,
+            )
+        top.set(xscale="log", yscale="log", xlabel="list length n", ylabel="failure probability")
+        decade_ticks(top)
+        top.set_title("(a) reading (a): fresh data set at each n")
+        bottom.set(
+            xscale="log", ylim=(-0.03, 1.03), xlabel="n0 (items of the growing sample)", ylabel="share settled from n0"
+        )
+        bottom.set_title("(b) reading (b): one growing sample")
+        fig.legend(*top.get_legend_handles_labels(), loc="outside lower center", ncols=3, frameon=False)
+        return fig
+
+
+def headline_caption(results: Path) -> str:
+    """The headline's caption."""
+    failures = read_table(results / f"09_failure_{HEADLINE_MODEL}.csv")
+    streams = read_table(results / f"09_stream_stability_{HEADLINE_MODEL}.csv")
+    return (
+        f"{pair_label(*HEADLINE_PAIR)}, model {failures['model'].iloc[0]} (an uncertain top), per discount: (a) the "
+        f"probability that the worse ranker scores at least as high on a fresh data set of n items "
+        f"({int(failures['replicates'].min()):,} data sets per n; Wilson 95%; open triangles: none failed, the upper "
+        f"bound); (b) the share of {int(streams['streams'].iloc[0])} growing samples on which the better ranker wins "
+        f"at "
+        f"every n from n0 on (Wilson 95% band)."
+    )
+
+
+HEADLINE = Headline.from_tables("09_headline", headline_figure, headline_caption)

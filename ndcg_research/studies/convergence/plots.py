@@ -3,24 +3,32 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from ...core import parse_discount
+from ...pipeline.headlines import Headline
 from ...pipeline.style import (
+    MARKERS,
+    column_figure,
+    decade_x_ticks,
     discount_title,
+    error_bar_lengths,
     interval_markers,
     label_rows,
     legend_below,
     log_ticks_1_2_5,
     model_panel_grid,
+    n_text,
     panel_grid,
     plotted_column,
     round_significant,
     select,
 )
+from ...simulation.tables import read_table
 
 
 def convergence_grid(
@@ -93,3 +101,43 @@ def slow_convergence_grid(
     legend_below(fig, handles, ncols=4)
     fig.suptitle("Slowly varying discounts: 1 - nDCG (markers, 95% CI), finite-n theory (line), eps_D(n) c_f (dashed)")
     return fig
+
+
+#: The headline's model and discounts: a slowly varying discount and a regularly varying one.
+HEADLINE_MODEL, HEADLINE_DISCOUNTS = "certain", ("log2", "power(beta=0.5)")
+
+
+def headline_figure(results: Path) -> Figure:
+    """One column, two panels (``log2``, ``power(beta=0.5)``; the certain model of the run's ``03_ndcg_*.csv``): each
+    ranker's mean nDCG against n (markers, 95% interval), the finite-n theory (line) and the limit (dotted)."""
+    means = read_table(results / f"03_ndcg_{HEADLINE_MODEL}.csv")
+    theory = read_table(results / f"03_theory_{HEADLINE_MODEL}.csv")
+    rankers = list(dict.fromkeys(means["ranker"]))
+    with column_figure(7.0, 1, 2, sharey=True) as (fig, axes):
+        for ax, (panel, discount) in zip(axes, zip("ab", HEADLINE_DISCOUNTS, strict=True), strict=True):
+            for i, ranker in enumerate(rankers):
+                rows = select(means, discount=discount, ranker=ranker)
+                n, mean = plotted_column(rows, "n"), plotted_column(rows, "mean")
+                bars = error_bar_lengths(mean, plotted_column(rows, "ci_low"), plotted_column(rows, "ci_high"))
+                ax.errorbar(n, mean, yerr=bars, fmt=MARKERS[i], color=f"C{i}", ms=3, lw=0.8, capsize=0, label=ranker)
+                th = select(theory, discount=discount, ranker=ranker)
+                ax.plot(plotted_column(th, "n"), plotted_column(th, "finite_n"), "-", color=f"C{i}", lw=0.9)
+                ax.axhline(round_significant(th["limit"].iloc[0]), color=f"C{i}", ls=":", lw=0.8)
+            ax.set(xscale="log", xlabel="list length n", title=f"({panel}) {discount}")
+            decade_x_ticks(ax, n)
+        axes[0].set_ylabel("mean nDCG")
+        fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=3, frameon=False)
+        return fig
+
+
+def headline_caption(results: Path) -> str:
+    """The headline's caption."""
+    means = read_table(results / f"03_ndcg_{HEADLINE_MODEL}.csv")
+    return (
+        f"Mean nDCG of each ranker against the list length n (up to {n_text(means['n'].max())}, {HEADLINE_MODEL} "
+        f"model {means['model'].iloc[0]}) under {' and '.join(HEADLINE_DISCOUNTS)}: simulation (markers, 95% "
+        f"intervals), finite-n theory (lines) and each ranker's limit (dotted)."
+    )
+
+
+HEADLINE = Headline.from_tables("03_headline", headline_figure, headline_caption)

@@ -37,7 +37,7 @@ from scipy import stats
 
 from ...core import parse_discount
 from ...findings import threshold
-from ...pipeline.tables import agreement_text, interval_text, trend_agreement
+from ...pipeline.tables import agreement_text, exponent_text, gaps_resolved, rounded, trend_agreement
 from ...simulation import scaling
 from ...simulation.model import parse_model
 
@@ -297,13 +297,32 @@ def summary_table(verdicts: pd.DataFrame, label: str) -> pd.DataFrame:
                 share_label(p, int(r), interval=False) for p, r in zip(g["p_last"], g["replicates_last"], strict=True)
             ],
             "failure ~ n^b: b [95%]": [
-                interval_text(c, lo, hi)
-                for c, lo, hi in zip(g["failure_exponent"], g["failure_low"], g["failure_high"], strict=False)
+                _failure_text(c, lo, hi, trend, n_first)
+                for c, lo, hi, trend, n_first in zip(
+                    g["failure_exponent"],
+                    g["failure_low"],
+                    g["failure_high"],
+                    g["failure_trend"],
+                    g["n_first"],
+                    strict=True,
+                )
             ],
             "verdict": g["verdict"].tolist(),
         }
 
     return _by_pair(verdicts, label, columns)
+
+
+def _failure_text(exponent: float, low: float, high: float, trend: str, n_first: int) -> str:
+    """The fitted exponent of the failure rate as text: with its interval (:func:`exponent_text`), or what an
+    infinite or missing one means (:func:`failure_trend`)."""
+    if trend == "no failures":
+        return "no failures"
+    if exponent == -math.inf:
+        return f"< 0: failures only at n = {n_first}"
+    if exponent == math.inf:
+        return "> 0: failures only at the largest n"
+    return exponent_text(exponent, low, high)
 
 
 def _by_pair(verdicts: pd.DataFrame, label: str, columns: Any) -> pd.DataFrame:
@@ -318,22 +337,72 @@ def _by_pair(verdicts: pd.DataFrame, label: str, columns: Any) -> pd.DataFrame:
     return pd.DataFrame(out, index=pd.Index(discounts, name="discount"))
 
 
-def gap_table(verdicts: pd.DataFrame, label: str) -> pd.DataFrame:
+def gap_table(verdicts: pd.DataFrame, label: str, pair_table: pd.DataFrame) -> pd.DataFrame:
     """One model's standardized gaps: per discount (row) and pair (column group), d at the largest n, its fitted
-    exponent with the interval, and the scaling law's and the finite-n heuristic's exponents.
+    exponent with the interval ("not resolved" where every fitted d is indistinguishable from 0 in
+    ``pair_table``, the model's pair table, or the interval is unbounded:
+    :func:`~ndcg_research.pipeline.tables.exponent_text`), and the scaling law's and the finite-n heuristic's
+    exponents.
     """
+    rows = verdicts[verdicts["label"] == label]
+    resolved = gaps_resolved(pair_table, rows, ["discount", "better", "worse"], n_from="d_n_from")
+    verdicts = verdicts.assign(d_resolved=resolved.reindex(verdicts.index, fill_value=True))
 
     def columns(g: pd.DataFrame) -> dict[str, list]:
         return {
             f"d, n = {int(g['n_last'].iloc[0])}": [round(float(v), 2) + 0.0 for v in g["d_last"]],
             "d ~ n^e: fitted e [95%]": [
-                interval_text(c, lo, hi) for c, lo, hi in zip(g["d_exponent"], g["d_low"], g["d_high"], strict=False)
+                exponent_text(c, lo, hi, resolved=ok)
+                for c, lo, hi, ok in zip(g["d_exponent"], g["d_low"], g["d_high"], g["d_resolved"], strict=True)
             ],
             "law e": [_law_text(e, lp) for e, lp in zip(g["law_exponent"], g["law_log_power"], strict=False)],
             "heuristic e": [round(float(v), 2) + 0.0 for v in g["heuristic_exponent"]],
         }
 
     return _by_pair(verdicts, label, columns)
+
+
+def appendix_table(verdicts: pd.DataFrame, pair_tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
+    """Every verdict for reading: the fitted exponents with their intervals as text ("not resolved" where the fit
+    says nothing, as in :func:`gap_table`; infinite failure exponents in words, as in :func:`summary_table`), the
+    other floats rounded to 4 decimals.
+
+    ``pair_tables``: model label -> the pair table of its sweep.
+    """
+    keys = ["discount", "better", "worse"]
+    resolved = pd.concat(
+        [
+            gaps_resolved(pair_tables[label], rows, keys, n_from="d_n_from")
+            for label, rows in verdicts.groupby("label", sort=False)
+        ]
+    ).reindex(verdicts.index)
+    shown = verdicts.drop(columns=["failure_exponent", "failure_low", "failure_high", "d_exponent", "d_low", "d_high"])
+    shown.insert(
+        shown.columns.get_loc("failure_trend"),
+        "failure exponent [95%]",
+        [
+            _failure_text(c, lo, hi, trend, n_first)
+            for c, lo, hi, trend, n_first in zip(
+                verdicts["failure_exponent"],
+                verdicts["failure_low"],
+                verdicts["failure_high"],
+                verdicts["failure_trend"],
+                verdicts["n_first"],
+                strict=True,
+            )
+        ],
+    )
+    shown.insert(
+        shown.columns.get_loc("d_trend"),
+        "d exponent [95%]",
+        [
+            exponent_text(c, lo, hi, resolved=ok)
+            for c, lo, hi, ok in zip(
+                verdicts["d_exponent"], verdicts["d_low"], verdicts["d_high"], resolved, strict=True
+            )
+        ],
+    )
+    return rounded(shown, 4)
 
 
 def _law_text(exponent: float, log_power: float) -> str:

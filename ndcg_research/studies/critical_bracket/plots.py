@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -11,19 +12,23 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
+from ...pipeline.headlines import Headline
 from ...pipeline.style import (
     EXPONENT_RANGE,
     PAIR_MARKERS,
+    column_figure,
     decay_colors,
     draw_standardized_gap,
     error_bar_lengths,
     legend_below,
+    n_text,
     pair_label,
     plotted_column,
     round_significant,
     select,
     short_pair_label,
 )
+from ...simulation.tables import read_table
 
 
 def exponent_panels(verdicts: pd.DataFrame, discounts: Sequence[str]) -> Figure:
@@ -179,3 +184,64 @@ def _draw_failure_rate(ax: Axes, rows: pd.DataFrame, color: Any) -> Line2D:
     if (~seen).any():
         ax.plot(n[~seen], high[~seen], "v", color=color, mfc="none", ms=5)
     return line
+
+
+def _short_discount(spec: str) -> str:
+    """Tick labels across the bracket: ``'power(beta=0.8)'`` -> ``'r^-0.8'``, ``'zipflog(gamma=1)'`` ->
+    ``'zipflog(1)'``."""
+    if spec.startswith("power(beta="):
+        return "r^-" + spec.removeprefix("power(beta=").rstrip(")")
+    return spec.replace("gamma=", "")
+
+
+def headline_figure(results: Path) -> Figure:
+    """One column, one panel per top (the run's ``11_verdicts.csv``): the fitted exponent b of the failure rate
+    ``1 - P ~ n^b`` across the bracket of discounts (decay order), per pair, with its 95% interval; below 0 the
+    better ranker wins ever more often over the measured range."""
+    verdicts = read_table(results / "11_verdicts.csv")
+    labels = list(dict.fromkeys(verdicts["label"]))
+    discounts = list(dict.fromkeys(verdicts["discount"]))
+    pairs = list(dict.fromkeys(zip(verdicts["better"], verdicts["worse"], strict=True)))
+    x = np.arange(len(discounts), dtype=np.float64)
+    offsets = 0.15 * (np.arange(len(pairs)) - (len(pairs) - 1) / 2)
+    with column_figure(10.5, len(labels), 1, sharex=True) as (fig, axes):
+        for ax, panel, label in zip(axes, "abcd", labels, strict=False):
+            for p, (better, worse) in enumerate(pairs):
+                rows = (
+                    select(verdicts, label=label, better=better, worse=worse).set_index("discount").reindex(discounts)
+                )
+                c, lo, hi = (plotted_column(rows, k) for k in ("failure_exponent", "failure_low", "failure_high"))
+                ax.errorbar(
+                    x + offsets[p],
+                    c,
+                    yerr=error_bar_lengths(c, lo, hi),
+                    fmt=PAIR_MARKERS[p],
+                    color=f"C{p}",
+                    ms=3.5,
+                    lw=0.9,
+                    capsize=0,
+                    label=short_pair_label(better, worse),
+                )
+            ax.axhline(0, color="0.3", lw=0.7)
+            if "zipf" in discounts:
+                ax.axvline(discounts.index("zipf"), color="0.5", lw=0.7, ls=":")
+            ax.set_ylabel("exponent b of 1 - P")
+            ax.set_title(f"({panel}) {label} top, model {rows['model'].dropna().iloc[0]}")
+        axes[-1].set_xticks(x, [_short_discount(d) for d in discounts], rotation=35, ha="right")
+        axes[-1].set_xlabel("discount (dotted: 1/r)")
+        fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=2, frameon=False)
+        return fig
+
+
+def headline_caption(results: Path) -> str:
+    """The headline's caption."""
+    verdicts = read_table(results / "11_verdicts.csv")
+    return (
+        f"Across the bracket of discounts around 1/r (r^-beta, zipf, zipflog), the fitted exponent b of the failure "
+        f"rate 1 - P(better strictly higher) ~ n^b over n = {n_text(verdicts['n_first'].min())} to "
+        f"{n_text(verdicts['n_last'].max())}, with its 95% interval, per pair, with a certain (a) and an uncertain (b) "
+        f"top; below 0 the failure rate falls over the measured range."
+    )
+
+
+HEADLINE = Headline.from_tables("11_headline", headline_figure, headline_caption)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -10,9 +11,12 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
+from ...pipeline.headlines import Headline
 from ...pipeline.style import (
     LINESTYLES,
     MARKERS,
+    column_discount_styles,
+    column_figure,
     crossing_n,
     error_bar_lengths,
     label_grid_edges,
@@ -23,6 +27,7 @@ from ...pipeline.style import (
     round_significant,
     select,
 )
+from ...simulation.tables import read_table
 
 
 def expected_gap_panels(
@@ -149,3 +154,62 @@ def decision_grid(
         title = "Share of data sets on which a discount picks another winner than log2 (Wilson 95%)"
     fig.suptitle(title, fontsize=11)
     return fig
+
+
+#: The headline's model and pair: an exact head against a ranker imperfect everywhere.
+HEADLINE_MODEL, HEADLINE_PAIR = "certain", ("head(m=10)", "noisy(sigma=1)")
+
+
+def headline_figure(results: Path) -> Figure:
+    """One column, two panels for :data:`HEADLINE_PAIR` in the run's :data:`HEADLINE_MODEL` model, per discount:
+    (a) the expected nDCG gap against n (finite-n theory, ``10_expected_ndcg.csv``; symmetric log scale), each
+    discount's crossing marked; (b) the share of simulated data sets on which the discount picks another winner
+    than log2 (``10_decisions_*.csv``)."""
+    expected = read_table(results / "10_expected_ndcg.csv")
+    expected = expected[expected["label"] == HEADLINE_MODEL]
+    crossings = read_table(results / "10_crossings.csv")
+    crossings = crossings[crossings["label"] == HEADLINE_MODEL]
+    decisions = read_table(results / f"10_decisions_{HEADLINE_MODEL}.csv")
+    first, second = HEADLINE_PAIR
+    discounts = list(dict.fromkeys(expected["discount"]))
+    styles = column_discount_styles(discounts)
+    with column_figure(11.5, 2, 1, sharex=True) as (fig, (top, bottom)):
+        for d in discounts:
+            style = {k: v for k, v in styles[d].items() if k != "marker"}
+            a = select(expected, discount=d, ranker=first).set_index("n")["finite_n"]
+            b = select(expected, discount=d, ranker=second).set_index("n")["finite_n"]
+            gap = (a - b).dropna()
+            top.plot(round_significant(gap.index.to_numpy(float)), round_significant(gap.to_numpy()), **style)
+            where = crossing_n(crossings, first, second, d)
+            if np.isfinite(where):
+                top.plot([round_significant(where)], [0.0], styles[d]["marker"], color=style["color"], ms=4)
+            rows = select(decisions, discount=d, first=first, second=second)
+            if d != "log2":
+                bottom.plot(
+                    plotted_column(rows, "n"), plotted_column(rows, "p_differs"), marker=styles[d]["marker"], **style
+                )
+        top.axhline(0, color="0.5", lw=0.7, ls=":")
+        top.set_yscale("symlog", linthresh=0.01)
+        top.set(ylabel="expected nDCG gap")
+        top.set_title(f"(a) E nDCG: {first} minus {second}")
+        bottom.set(xscale="log", ylim=(-0.02, 1.0), xlabel="list length n", ylabel="share of data sets")
+        bottom.set_title("(b) the discount picks another winner than log2")
+        handles = [Line2D([], [], **styles[d]) for d in discounts]
+        fig.legend(handles, discounts, loc="outside lower center", ncols=2, frameon=False)
+        return fig
+
+
+def headline_caption(results: Path) -> str:
+    """The headline's caption."""
+    decisions = read_table(results / f"10_decisions_{HEADLINE_MODEL}.csv")
+    first, second = HEADLINE_PAIR
+    return (
+        f"An exact head against a ranker imperfect everywhere ({first} and {second}, model "
+        f"{decisions['model'].iloc[0]}), per discount: (a) the expected nDCG of the first minus the second against the "
+        f"list length n (finite-n theory; symmetric log scale, linear within 0.01; markers: where the order changes); "
+        f"(b) the share of {int(decisions['replicates'].min()):,} simulated data sets per n on which the discount "
+        f"picks another winner than log2."
+    )
+
+
+HEADLINE = Headline.from_tables("10_headline", headline_figure, headline_caption)

@@ -3,21 +3,32 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
+from ...pipeline.headlines import Headline
 from ...pipeline.style import (
+    LINESTYLES,
     MARKERS,
+    column_figure,
+    decade_x_ticks,
+    error_bar_lengths,
     interval_markers,
     label_grid_edges,
     legend_below,
+    n_text,
+    pair_label,
     plotted_column,
     round_significant,
     select,
 )
+from ...simulation.cutoff import parse_cutoff
+from ...simulation.model import parse_model
+from ...simulation.tables import read_table
 
 
 def cutoff_values_grid(
@@ -123,3 +134,71 @@ def ndcg_by_k_panels(
     axes[0].set_ylabel("mean nDCG@k (95% interval)")
     legend_below(fig, handles)
     return fig
+
+
+#: The headline's pair (far apart) and discount; one line per cut-off rule of the run.
+HEADLINE_PAIR, HEADLINE_DISCOUNT = ("bayes", "noisy(sigma=1)"), "log2"
+#: How each cut-off rule reads in the headline's legend.
+RULE_WORDS = {"fixed": "k = {:g}", "power": "k = n^{:g}", "fraction": "k = {:g} n", "all": "whole list"}
+
+
+def rule_words(rule: str) -> str:
+    """``'fixed(k=10)'`` -> ``'k = 10'``, ``'power(a=0.5)'`` -> ``'k = n^0.5'``, ``'all'`` -> ``'whole list'``."""
+    parsed = parse_cutoff(rule)
+    return RULE_WORDS[parsed.kind].format(parsed.value)
+
+
+def headline_figure(results: Path) -> Figure:
+    """One column, two panels (each model of the run's ``05_cutoff_pairs.csv``, certain top first): the probability
+    that the better ranker of :data:`HEADLINE_PAIR` scores strictly higher under :data:`HEADLINE_DISCOUNT`, against
+    n, one line per cut-off rule, with Wilson 95% intervals."""
+    pairs = read_table(results / "05_cutoff_pairs.csv")
+    models, rules = list(dict.fromkeys(pairs["model"])), list(dict.fromkeys(pairs["rule"]))
+    with column_figure(9.6, len(models), 1, sharex=True) as (fig, axes):
+        for ax, panel, model in zip(axes, "abcd", models, strict=False):
+            for i, rule in enumerate(rules):
+                rows = select(
+                    pairs,
+                    model=model,
+                    rule=rule,
+                    discount=HEADLINE_DISCOUNT,
+                    better=HEADLINE_PAIR[0],
+                    worse=HEADLINE_PAIR[1],
+                )
+                n, p = plotted_column(rows, "n"), plotted_column(rows, "p_better")
+                bars = error_bar_lengths(p, plotted_column(rows, "p_better_low"), plotted_column(rows, "p_better_high"))
+                ax.errorbar(
+                    n,
+                    p,
+                    yerr=bars,
+                    fmt=MARKERS[i] + LINESTYLES[i % len(LINESTYLES)],
+                    color=f"C{i}",
+                    ms=3.5,
+                    lw=1.0,
+                    elinewidth=0.7,
+                    capsize=0,
+                    label=rule_words(rule),
+                )
+            ax.axhline(0.5, color="0.5", lw=0.7, ls=":")
+            top = "certain top" if parse_model(model).hi == 1 else "uncertain top"
+            ax.set(ylim=(-0.03, 1.03), ylabel="P(better scores higher)", xscale="log")
+            ax.set_title(f"({panel}) {top}, model {model}")
+            decade_x_ticks(ax, n)
+        axes[-1].set_xlabel("list length n")
+        fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=4, frameon=False)
+        return fig
+
+
+def headline_caption(results: Path) -> str:
+    """The headline's caption."""
+    pairs = read_table(results / "05_cutoff_pairs.csv")
+    return (
+        f"nDCG@k ({HEADLINE_DISCOUNT}): probability that {pair_label(*HEADLINE_PAIR)} scores strictly higher on a "
+        f"fresh "
+        f"data set, against the list length n (up to {n_text(pairs['n'].max())}), for a fixed k, k growing with n and "
+        f"the whole list, with a certain (a) and an uncertain (b) top; Wilson 95% intervals; dotted: a coin flip. "
+        f"Exact ties count as failures."
+    )
+
+
+HEADLINE = Headline.from_tables("05_headline", headline_figure, headline_caption)

@@ -8,7 +8,15 @@ import numpy as np
 import pandas as pd
 
 from ...findings import threshold
-from ...pipeline.tables import agreement_text, trend_agreement
+from ...pipeline.tables import (
+    NOT_RESOLVED,
+    agreement_text,
+    exponent_text,
+    gaps_resolved,
+    rounded,
+    trend_agreement,
+    with_exponent_text,
+)
 from ...simulation import scaling
 from ...simulation.cutoff import parse_cutoff
 
@@ -77,6 +85,32 @@ def trend_table(pair_table: pd.DataFrame, heuristic: pd.DataFrame | None = None)
     return pd.DataFrame(rows)
 
 
+#: The columns that identify a fit of the trend table.
+FIT_KEYS = ("model", "rule", "discount", "better", "worse")
+
+
+def fitted_texts(trend: pd.DataFrame, pair_table: pd.DataFrame) -> pd.Series:
+    """Each fit's exponent with its interval as text, or "not resolved" where the standardized gaps it fits are all
+    indistinguishable from 0 in ``pair_table`` or its interval is unbounded
+    (:func:`~ndcg_research.pipeline.tables.exponent_text`)."""
+    resolved = gaps_resolved(pair_table, trend, FIT_KEYS)
+    return pd.Series(
+        [
+            exponent_text(c, lo, hi, resolved=ok)
+            for c, lo, hi, ok in zip(
+                trend["exponent"], trend["exponent_low"], trend["exponent_high"], resolved, strict=True
+            )
+        ],
+        index=trend.index,
+    )
+
+
+def appendix_table(trend: pd.DataFrame, pair_table: pd.DataFrame) -> pd.DataFrame:
+    """The trend table for reading: its exponent columns replaced by :func:`fitted_texts` (no unbounded interval
+    printed as numbers), the other floats rounded to 3 decimals."""
+    return rounded(with_exponent_text(trend, resolved=gaps_resolved(pair_table, trend, FIT_KEYS)), 3)
+
+
 def threshold_table(trend: pd.DataFrame, model: str) -> pd.DataFrame:
     """One model's cut-off thresholds: per discount (row) and pair (column group), the law's threshold a* and
     the measured trend of the standardized gap at each rule, in the order of a.
@@ -99,18 +133,30 @@ def _a_text(a_star: float) -> str:
     return "none <= 1" if not math.isfinite(a_star) else f"{round(float(a_star), 2) + 0.0:g}"
 
 
-def growth_answer_lines(trend: pd.DataFrame, labels: dict[str, str]) -> list[str]:
+def growth_answer_lines(
+    trend: pd.DataFrame, labels: dict[str, str], pair_table: pd.DataFrame | None = None
+) -> list[str]:
     """The notebook's answer: the agreement of the measured trends with the law, and the case k = sqrt(n).
 
-    ``labels`` maps model specs to the notebook's labels (``{"probit": "certain", ...}``).
+    ``labels`` maps model specs to the notebook's labels (``{"probit": "certain", ...}``); ``pair_table``: the
+    sweep's pair table, whose gaps tell a fit that is not resolved (:func:`fitted_texts`; without it only an
+    unbounded interval is).
     """
     lines = []
     root = trend[trend["a"] == 0.5]
     for r in root[root["discount"] == "log2"].itertuples():
+        resolved = True
+        if pair_table is not None:
+            resolved = bool(gaps_resolved(pair_table, trend.loc[[r.Index]], FIT_KEYS).iloc[0])
+        fitted = exponent_text(r.exponent, r.exponent_low, r.exponent_high, resolved=resolved)
+        exponent = (
+            f"d ~ n^e, e {NOT_RESOLVED}"
+            if fitted == NOT_RESOLVED
+            else f"d ~ n^{r.exponent:.2g} [{r.exponent_low:.2g}, {r.exponent_high:.2g}]"
+        )
         lines.append(
-            f"{labels.get(r.model, r.model)} top, k = n^0.5, log2: {r.better} > {r.worse}: d ~ n^"
-            f"{r.exponent:.2g} [{r.exponent_low:.2g}, {r.exponent_high:.2g}] ({r.measured}; law "
-            f"{r.law_exponent:.2g}, threshold a* = {_a_text(r.a_star)})"
+            f"{labels.get(r.model, r.model)} top, k = n^0.5, log2: {r.better} > {r.worse}: {exponent} ({r.measured}; "
+            f"law {r.law_exponent:.2g}, threshold a* = {_a_text(r.a_star)})"
         )
     called = int((trend["agreement"] != "no call").sum())
     confidence = threshold("trend_confidence")

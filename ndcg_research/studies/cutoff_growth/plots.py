@@ -3,27 +3,34 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 
+from ...pipeline.headlines import Headline
 from ...pipeline.style import (
     EXPONENT_RANGE,
     LINESTYLES,
     PAIR_MARKERS,
+    column_figure,
     decay_colors,
     draw_standardized_gap,
     error_bar_lengths,
     legend_below,
+    n_text,
     pair_label,
     plotted_column,
     round_significant,
     select,
     short_pair_label,
 )
+from ...pipeline.tables import NOT_RESOLVED
 from ...simulation import scaling
+from ...simulation.model import parse_model
+from ...simulation.tables import read_table
 
 
 def _label_grid_panel(ax: Axes, row: int, rows: int, title: str, xlabel: str) -> None:
@@ -100,3 +107,75 @@ def cutoff_gap_grid(pair_table: pd.DataFrame, discounts: Sequence[str], better: 
         f"{pair_label(better, worse)}: standardized gap of nDCG@k\nagainst n per cut-off rule (95% bands)", fontsize=11
     )
     return fig
+
+
+#: The headline's discount.
+HEADLINE_DISCOUNT = "log2"
+
+
+def headline_figure(results: Path) -> Figure:
+    """One column, one panel per model (the run's ``13_trends.csv``, certain top first): under
+    :data:`HEADLINE_DISCOUNT`, the fitted growth exponent of the standardized gap of nDCG@k with k = n^a against a
+    (markers with 95% intervals; a = 0 is a fixed k), per pair, beside the scaling law (lines); fits that are not
+    resolved (:func:`~ndcg_research.studies.cutoff_growth.experiment.fitted_texts`) are not drawn, and counted in
+    the panel's title."""
+    from .experiment import fitted_texts
+
+    trend = read_table(results / "13_trends.csv")
+    resolved = fitted_texts(trend, read_table(results / "13_cutoff_pairs.csv")) != NOT_RESOLVED
+    trend = trend[trend["discount"] == HEADLINE_DISCOUNT].assign(resolved=resolved)
+    models = list(dict.fromkeys(trend["model"]))
+    pairs = list(dict.fromkeys(zip(trend["better"], trend["worse"], strict=True)))
+    grid = np.array([0.0, 1.0])  # the law is linear in a
+    with column_figure(10.0, len(models), 1, sharex=True, sharey=True) as (fig, axes):
+        for ax, panel, model in zip(axes, "abcd", models, strict=False):
+            hidden = 0
+            for p, (better, worse) in enumerate(pairs):
+                rows = select(trend, model=model, better=better, worse=worse).sort_values("a")
+                hidden += int((~rows["resolved"]).sum())
+                rows = rows[rows["resolved"]]
+                a = rows["a"].to_numpy(dtype=np.float64) + 0.015 * (p - (len(pairs) - 1) / 2)
+                c, lo, hi = (plotted_column(rows, k) for k in ("exponent", "exponent_low", "exponent_high"))
+                ax.errorbar(
+                    a,
+                    c,
+                    yerr=error_bar_lengths(c, lo, hi),
+                    fmt=PAIR_MARKERS[p],
+                    color=f"C{p}",
+                    ms=3.5,
+                    lw=0.9,
+                    capsize=0,
+                    label=f"{short_pair_label(better, worse)}: fitted",
+                )
+                law = [scaling.gap_exponent(model, better, worse, HEADLINE_DISCOUNT, float(v)).exponent for v in grid]
+                ax.plot(
+                    grid,
+                    round_significant(law),
+                    LINESTYLES[p],
+                    color=f"C{p}",
+                    lw=0.9,
+                    label=f"{short_pair_label(better, worse)}: law",
+                )
+            ax.axhline(0, color="0.3", lw=0.7)
+            top = "certain top" if parse_model(model).hi == 1 else "uncertain top"
+            not_drawn = f" ({hidden} fits not resolved, not drawn)" if hidden else ""
+            ax.set_title(f"({panel}) {top}{not_drawn}")
+            ax.set_ylabel("exponent e of d ~ n^e")
+        axes[-1].set(xlabel="a, the cut-off's exponent (k = n^a; 0: fixed k)", xlim=(-0.05, 1.0))
+        fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=2, frameon=False)
+        return fig
+
+
+def headline_caption(results: Path) -> str:
+    """The headline's caption."""
+    trend = read_table(results / "13_trends.csv")
+    return (
+        f"nDCG@k with k = n^a under {HEADLINE_DISCOUNT}: the growth exponent of the standardized gap d, fitted over "
+        f"n = {n_text(trend['n_from'].min())} to {n_text(trend['n_to'].max())} (95% intervals), against a, per pair, "
+        f"beside this package's scaling law (lines), per model ({', '.join(dict.fromkeys(trend['model']))}); above 0 "
+        f"the gap grows with n. Fits whose gaps are indistinguishable from 0 or whose interval is unbounded are not "
+        f"drawn."
+    )
+
+
+HEADLINE = Headline.from_tables("13_headline", headline_figure, headline_caption)

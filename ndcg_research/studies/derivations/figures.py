@@ -13,17 +13,22 @@ not change the image files). This module imports Matplotlib.
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
-from ...pipeline.style import round_significant
+from ...pipeline.headlines import Headline
+from ...pipeline.style import COLUMN_WIDTH_CM as STYLE_COLUMN_WIDTH_CM
+from ...pipeline.style import MIN_TEXT_PT, column_figure, round_significant
+from ...simulation.tables import read_table
 
-__all__ = ["COLUMN_WIDTH_CM", "TEXT_PT", "levels_and_thresholds", "first_order"]
+__all__ = ["COLUMN_WIDTH_CM", "TEXT_PT", "HEADLINE", "levels_and_thresholds", "first_order"]
 
-#: The width of one journal column, and the smallest text size used at that width.
-COLUMN_WIDTH_CM, TEXT_PT = 8.5, 7.0
+#: The width of one journal column, and the smallest text size used at that width (the project's:
+#: :mod:`ndcg_research.pipeline.style`).
+COLUMN_WIDTH_CM, TEXT_PT = STYLE_COLUMN_WIDTH_CM, MIN_TEXT_PT
 _INCH = 2.54
 _STYLE = {
     "font.size": TEXT_PT,
@@ -62,11 +67,7 @@ def levels_and_thresholds(
     discount : str, default "log2"
         The discount of panel (b).
     """
-    import matplotlib
-
-    with matplotlib.rc_context(_STYLE):
-        fig = Figure(figsize=(COLUMN_WIDTH_CM / _INCH, 12.0 / _INCH), layout="constrained")
-        top, bottom = fig.subplots(2, 1, height_ratios=[1, 1.15])
+    with column_figure(12.0, 2, 1, height_ratios=[1, 1.15]) as (fig, (top, bottom)):
         uncertain = levels[levels["hi"] < 1]
         pairs = uncertain.groupby(["better", "worse"], sort=False)
         for color, ((better, worse), g) in zip(_COLORS * 4, pairs, strict=False):
@@ -119,14 +120,9 @@ def levels_and_thresholds(
         bottom.set_xlabel("cut-off exponent a (k = n^a)")
         bottom.set_ylabel("growth exponent of d")
         bottom.set_title(f"(b) nDCG@n^a, {discount}: fitted (bars) and law (lines)", loc="left")
-        bottom.legend(
-            loc="upper center",
-            bbox_to_anchor=(0.45, -0.24),
-            frameon=False,
-            ncol=2,
-            handletextpad=0.3,
-            columnspacing=0.8,
-        )
+        low, high = bottom.get_ylim()
+        bottom.set_ylim(low, high + 0.4 * (high - low))  # room for the legend above the points
+        bottom.legend(loc="upper left", frameon=False, handletextpad=0.3)
     return fig
 
 
@@ -165,3 +161,24 @@ def first_order(gaps: pd.DataFrame) -> Figure:
         handles, labels = axes[0].get_legend_handles_labels()
         fig.legend(handles, labels, loc="outside lower center", ncol=3, frameon=False)
     return fig
+
+
+def headline_figure(results: Path) -> Figure:
+    """:func:`levels_and_thresholds` from the run's tables (``15_zipf_levels.csv``, ``15_cutoff_exponents.csv``,
+    ``15_crossings.csv``): the notebook's headline figure."""
+    return levels_and_thresholds(
+        read_table(results / "15_zipf_levels.csv"),
+        read_table(results / "15_cutoff_exponents.csv"),
+        read_table(results / "15_crossings.csv"),
+    )
+
+
+HEADLINE = Headline.from_tables(
+    "15_levels_and_thresholds",
+    headline_figure,
+    lambda results: (
+        "(a) Under 1/r with an uncertain top the standardized gap settles at its computed finite limit (dashed; "
+        "dotted: independent grades). (b) nDCG@n^a under log2: fitted growth exponent of the standardized gap against "
+        "a, the law (lines) and a*_n (dotted)."
+    ),
+)

@@ -3,21 +3,28 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from pathlib import Path
 
 import numpy as np
+import pandas as pd
 from matplotlib.figure import Figure
 
 from ...core import parse_discount
+from ...pipeline.headlines import Headline
 from ...pipeline.style import (
     LINESTYLES,
     MARKERS,
+    column_discount_styles,
+    column_figure,
     discount_title,
     legend_below,
     log_ticks_1_2_5,
     n_label,
+    n_text,
     round_significant,
 )
 from ...simulation import theory
+from ...simulation.tables import read_table
 
 
 def discount_panels(discounts: Sequence[str], n_max: int) -> Figure:
@@ -97,3 +104,55 @@ def eps_panel(discounts: Sequence[str], n_max: int) -> Figure:
     log_ticks_1_2_5(ax)
     ax.legend(fontsize=8)
     return fig
+
+
+def _top_share(results: Path) -> tuple[pd.DataFrame, list[int], float]:
+    """The run's ``02_top_share.csv``, its list lengths, and the top fraction q (the smallest limit: every
+    decreasing discount gives the top q of a long list at least the share q)."""
+    shares = read_table(results / "02_top_share.csv")
+    ns = [int(float(c.removeprefix("n="))) for c in shares.columns if c.startswith("n=")]
+    return shares, ns, float(shares["limit"].min())
+
+
+def headline_figure(results: Path) -> Figure:
+    """One column: the share of each discount's total weight that falls on the top fraction q of a list, against
+    the list length n (``02_top_share.csv``), with each share's limit as n grows (open marker at the right)."""
+    shares, ns, q = _top_share(results)
+    discounts = list(shares["discount"])
+    styles = column_discount_styles(discounts)
+    with column_figure(7.4) as (fig, (ax,)):
+        x_limit = ns[-1] * 30
+        for spec, row in zip(discounts, shares.itertuples(index=False), strict=True):
+            values = round_significant([getattr(row, f"_{i + 2}") for i in range(len(ns))])
+            style = styles[spec]
+            ax.plot(ns, values, label=spec, **style)
+            ax.plot([x_limit], [row.limit], marker=style["marker"], mfc="white", mec=style["color"], ms=3.5)
+        ax.axhline(q, color="0.5", lw=0.7, ls=":")
+        ax.set(xscale="log", yscale="log", xlabel="list length n", ylabel=f"share of the weight on the top {q:.0%}")
+        ax.set_xticks([*ns, x_limit], [*(n_label(n) for n in ns), "limit"])
+        log_ticks_1_2_5(ax)
+        ax.set_title(f"dotted: the top's own size, {q:.0%} of the list")
+        fig.legend(
+            loc="outside lower center",
+            ncols=3,
+            frameon=False,
+            fontsize=7,
+            handlelength=1.8,
+            columnspacing=0.6,
+            title="colour by class: red summable, orange critical,\ngreen regularly varying, blue slowly varying",
+            title_fontsize=7,
+        )
+        return fig
+
+
+def headline_caption(results: Path) -> str:
+    """The headline's caption."""
+    _, ns, q = _top_share(results)
+    return (
+        f"Share of each discount's total weight on the top {q:.0%} of a list of n items, n = {n_text(ns[0])} to "
+        f"{n_text(ns[-1])}, and its limit: all of it (summable, critical), a power of {q:g} (regularly varying), or "
+        f"only {q:.0%}, the top's size (slowly varying)."
+    )
+
+
+HEADLINE = Headline.from_tables("02_headline", headline_figure, headline_caption)

@@ -3,28 +3,36 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
+from ...pipeline.headlines import Headline
 from ...pipeline.style import (
     MARKERS,
     UNDEFINED_LABEL,
+    column_discount_styles,
+    column_figure,
+    decade_x_ticks,
     discount_title,
+    error_bar_lengths,
     interval_markers,
     label_rows,
     legend_below,
     log_ticks_1_2_5,
     mark_undefined,
     model_panel_grid,
+    n_text,
     pair_label,
     panel_grid,
     plotted_column,
     round_significant,
     select,
 )
+from ...simulation.tables import read_table
 
 
 def pair_grid(
@@ -125,3 +133,44 @@ def gap_over_eps_grid(
     legend_below(fig, handles, ncols=3)
     fig.suptitle(title)
     return fig
+
+
+#: The headline's pair (close: the same best items, a little noise) and discounts (one or two of each class).
+HEADLINE_PAIR = ("bayes", "noisy(sigma=0.5)")
+HEADLINE_DISCOUNTS = ("power(beta=2)", "zipf", "power(beta=0.5)", "log2", "loglog")
+HEADLINE_MODELS = {"certain": "certain top", "uncertain": "uncertain top"}
+
+
+def headline_figure(results: Path) -> Figure:
+    """One column, two panels (the certain and the uncertain model of the run's ``04_pairs_*.csv``): the probability
+    that the better ranker of :data:`HEADLINE_PAIR` scores strictly higher, against n, per discount, with its
+    Wilson 95% interval."""
+    styles = column_discount_styles(HEADLINE_DISCOUNTS)
+    with column_figure(9.6, 2, 1, sharex=True) as (fig, axes):
+        for ax, (panel, (label, title)) in zip(axes, zip("ab", HEADLINE_MODELS.items(), strict=True), strict=True):
+            table = read_table(results / f"04_pairs_{label}.csv")
+            for discount in HEADLINE_DISCOUNTS:
+                rows = select(table, discount=discount, better=HEADLINE_PAIR[0], worse=HEADLINE_PAIR[1])
+                n, p = plotted_column(rows, "n"), plotted_column(rows, "p_better")
+                bars = error_bar_lengths(p, plotted_column(rows, "p_better_low"), plotted_column(rows, "p_better_high"))
+                ax.errorbar(n, p, yerr=bars, capsize=0, elinewidth=0.7, label=discount, **styles[discount])
+            ax.axhline(0.5, color="0.5", lw=0.7, ls=":")
+            ax.set(ylim=(0.3, 1.03), ylabel="P(better scores higher)", xscale="log")
+            ax.set_title(f"({panel}) {title}, model {table['model'].iloc[0]}")
+            decade_x_ticks(ax, n)
+        axes[-1].set_xlabel("list length n")
+        fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=3, frameon=False)
+        return fig
+
+
+def headline_caption(results: Path) -> str:
+    """The headline's caption."""
+    table = read_table(results / f"04_pairs_{next(iter(HEADLINE_MODELS))}.csv")
+    return (
+        f"Probability that {pair_label(*HEADLINE_PAIR)} scores strictly higher on a fresh data set, against the list "
+        f"length n (up to {n_text(table['n'].max())}), per discount, with a certain (a) and an uncertain (b) top; "
+        f"Wilson 95% intervals; dotted: a coin flip."
+    )
+
+
+HEADLINE = Headline.from_tables("04_headline", headline_figure, headline_caption)

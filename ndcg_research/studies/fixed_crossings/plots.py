@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -11,16 +12,21 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
+from ...pipeline.headlines import Headline
 from ...pipeline.style import (
     LINESTYLES,
     PAIR_MARKERS,
+    column_discount_styles,
+    column_figure,
     crossing_n,
+    decade_x_ticks,
     decay_colors,
     legend_below,
     plotted_column,
     round_significant,
     select,
 )
+from ...simulation.tables import read_table
 
 
 def gain_profile_panel(profiles: Mapping[str, Any], crossings: Sequence[float]) -> Figure:
@@ -157,3 +163,62 @@ def crossing_growth_panel(family: pd.DataFrame, reliable: pd.DataFrame, n_max: i
     fig.legend(loc="outside lower center", ncols=2, fontsize=8.5, frameon=False)
     fig.suptitle("As the first-order constants approach each other (right), the decision moves out", fontsize=11)
     return fig
+
+
+#: The headline's models: the labels of the run's ``12_decisions_<label>.csv``, certain top first.
+HEADLINE_MODELS = ("certain", "uncertain")
+
+
+def headline_figure(results: Path) -> Figure:
+    """One column, one panel per model: the share of simulated data sets on which the first ranker of the run's
+    pair scores higher (``12_decisions_*.csv``), against n, per discount (Wilson 95% bands), with each discount's
+    expected crossing (finite-n theory, ``12_crossings.csv``) as a diamond on the one-half line."""
+    crossings = read_table(results / "12_crossings.csv")
+    with column_figure(11.0, len(HEADLINE_MODELS), 1, sharex=True) as (fig, axes):
+        for ax, panel, label in zip(axes, "ab", HEADLINE_MODELS, strict=True):
+            decisions = read_table(results / f"12_decisions_{label}.csv")
+            first, second = decisions["first"].iloc[0], decisions["second"].iloc[0]
+            discounts = list(dict.fromkeys(decisions["discount"]))
+            styles = column_discount_styles(discounts)
+            # the expected gaps of the two models differ by a factor (notebook 10): one crossing for both
+            model_crossings = crossings[crossings["second"] == second]
+            for d in discounts:
+                rows = select(decisions, discount=d, first=first, second=second)
+                n = plotted_column(rows, "n")
+                ax.plot(n, plotted_column(rows, "p_first"), label=d, **styles[d])
+                ax.fill_between(
+                    n,
+                    plotted_column(rows, "p_first_low"),
+                    plotted_column(rows, "p_first_high"),
+                    color=styles[d]["color"],
+                    alpha=0.15,
+                    lw=0,
+                )
+                where = crossing_n(model_crossings, first, second, d)
+                if math.isfinite(where):
+                    ax.plot([round_significant(where)], [0.5], "D", color=styles[d]["color"], ms=5, mec="k", mew=0.5)
+            ax.axhline(0.5, color="0.5", lw=0.7, ls=":")
+            ax.set(xscale="log", ylim=(-0.03, 1.03), ylabel=f"P({first} higher)")
+            ax.set_title(f"({panel}) {label} top, model {decisions['model'].iloc[0]}")
+            decade_x_ticks(ax, n)
+        axes[-1].set_xlabel("list length n")
+        handles, names = axes[0].get_legend_handles_labels()
+        handles.append(Line2D([], [], color="0.4", marker="D", mec="k", mew=0.5, ls="none", ms=5))
+        names.append("expected crossing")
+        fig.legend(handles, names, loc="outside lower center", ncols=2, frameon=False)
+        return fig
+
+
+def headline_caption(results: Path) -> str:
+    """The headline's caption."""
+    decisions = read_table(results / f"12_decisions_{HEADLINE_MODELS[0]}.csv")
+    first, second = decisions["first"].iloc[0], decisions["second"].iloc[0]
+    return (
+        f"Two fixed rankers whose expected gain profiles cross ({first} and {second}): the share of "
+        f"{int(decisions['replicates'].min()):,} or more simulated data sets per n on which {first} scores higher, "
+        f"per discount, with a certain (a) and an uncertain (b) top (Wilson 95% bands); diamonds: where the expected "
+        f"nDCG changes order (finite-n theory; the same n in both models)."
+    )
+
+
+HEADLINE = Headline.from_tables("12_headline", headline_figure, headline_caption)

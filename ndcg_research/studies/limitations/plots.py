@@ -3,16 +3,22 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
+from ...pipeline.headlines import Headline
 from ...pipeline.style import (
+    column_figure,
     error_bar_lengths,
     legend_below,
+    plotted_column,
     round_significant,
 )
+from ...simulation.tables import read_table
 from ...stats import wilson_interval
 
 
@@ -144,3 +150,67 @@ def pooling_bias_panels(
     labels = [f"scored: {label}" for label in method] + [name for _, _, name in system.values()]
     legend_below(fig, list(zip(handles, labels, strict=False)), ncols=3)
     return fig
+
+
+#: The headline's pooling methods, with their colours (as in the pooling figure).
+HEADLINE_METHODS = {"unjudged = 0": "C3", "condensed": "C0"}
+
+
+def headline_figure(results: Path, parameters: Mapping[str, Any]) -> Figure:
+    """One column, two panels from the run's tables: (a) the share of random lists whose prefix scores at least as
+    high as the whole list, per convention (``06_truncation.csv``); (b) the bias of the unpooled system's nDCG@k
+    against the pool depth, per way of scoring unjudged documents (``06_pooling_bias.csv``), 95% intervals.
+    ``parameters``: the run's (``short_length``, ``list_length``, ``k``)."""
+    truncation = read_table(results / "06_truncation.csv")
+    bias = read_table(results / "06_pooling_bias.csv")
+    novel = bias[bias["system"].str.startswith("novel") & ~bias["novel_pooled"].astype(bool)]
+    with column_figure(10.5, 2, 1, height_ratios=(1.2, 1)) as (fig, (top, bottom)):
+        y = np.arange(len(truncation))[::-1]
+        shares = round_significant(truncation["p_short_geq_long"])
+        top.barh(y, shares, color="C0", height=0.6)
+        for yi, share in zip(y, shares, strict=True):
+            top.annotate(
+                f"{share:.2f}", (share, yi), xytext=(2, 0), textcoords="offset points", va="center", fontsize=7
+            )
+        top.set_yticks(y, [c.replace(", ", "\n") for c in truncation["convention"]])
+        top.set(xlim=(0, 1), xlabel=f"share of {int(truncation['lists'].iloc[0]):,} random lists")
+        top.grid(axis="y", visible=False)
+        top.set_title(
+            f"(a) top {parameters['short_length']} scores at least as high as all {parameters['list_length']}"
+        )
+        for method, color in HEADLINE_METHODS.items():
+            rows = novel[novel["method"] == method].sort_values("depth")
+            depth, centre = plotted_column(rows, "depth"), plotted_column(rows, "bias")
+            bars = error_bar_lengths(centre, plotted_column(rows, "low"), plotted_column(rows, "high"))
+            bottom.errorbar(
+                depth,
+                centre,
+                yerr=bars,
+                fmt="o-",
+                color=color,
+                ms=3,
+                lw=1.0,
+                capsize=0,
+                label="unjudged = not relevant" if method == "unjudged = 0" else "unjudged left out",
+            )
+        bottom.axhline(0, color="0.3", lw=0.7)
+        bottom.set(xscale="log", xlabel="pool depth", ylabel=f"bias of nDCG@{parameters['k']}")
+        bottom.set_title("(b) a better system that was not pooled")
+        bottom.legend(loc="lower right", frameon=False, borderaxespad=0.1)
+        return fig
+
+
+def headline_caption(results: Path, parameters: Mapping[str, Any]) -> str:
+    """The headline's caption, with the appending check's counts from ``06_appending.csv``."""
+    appending = read_table(results / "06_appending.csv").iloc[0]
+    bias = read_table(results / "06_pooling_bias.csv")
+    return (
+        f"The article's limitations measured: appending non-relevant documents lowered nDCG in "
+        f"{int(appending['lowered']):,} of {int(appending['cases']):,} cases (not drawn); (a) a list's prefix can "
+        f"score as high as the whole list, per ideal and cut-off convention; (b) with incomplete judgments, the bias "
+        f"of a better system that was not pooled, mean over {int(bias['collections'].iloc[0])} simulated collections "
+        f"with 95% intervals."
+    )
+
+
+HEADLINE = Headline("06_headline", headline_figure, headline_caption)

@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
 from matplotlib.figure import Figure
 
+from ...pipeline.headlines import Headline
 from ...pipeline.style import (
+    column_discount_styles,
+    column_figure,
     error_bar_lengths,
     plotted_column,
     round_significant,
 )
+from ...simulation.tables import read_table
 
 
 def _mean_and_error_bars(rows: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
@@ -211,3 +216,60 @@ def cutoff_panels(
     axes[1].set(ylabel=f"pairs (of {n_pairs})", title="decisions (paired t, Holm, 5%)")
     axes[1].legend(fontsize=7)
     return fig
+
+
+#: The headline's gain (the ratings as grades) and the discount of its left panel.
+HEADLINE_GAIN, HEADLINE_DISCOUNT = "rating", "log2"
+
+
+def headline_figure(results: Path) -> Figure:
+    """One column, two panels against the candidate-list length n (the run's ``08_list_length_*.csv``, gain
+    :data:`HEADLINE_GAIN`): (a) the mean nDCG of each recommender under :data:`HEADLINE_DISCOUNT`, 95% bands;
+    (b) the median standardized paired gap ``|d_z|`` over the pairs of recommenders, per discount."""
+    means = read_table(results / "08_list_length_means.csv")
+    pairs = read_table(results / "08_list_length_pairs.csv")
+    means, pairs = means[means["gain"] == HEADLINE_GAIN], pairs[pairs["gain"] == HEADLINE_GAIN]
+    length = dict(zip(means["list_length"].astype(str), means["mean_length"], strict=False))
+    systems, discounts = list(dict.fromkeys(means["system"])), list(dict.fromkeys(pairs["discount"]))
+    styles = column_discount_styles(discounts)
+    with column_figure(11.5, 2, 1, sharex=True) as (fig, (top, bottom)):
+        for i, system in enumerate(systems):
+            rows = means[(means["discount"] == HEADLINE_DISCOUNT) & (means["system"] == system)]
+            x, mean = plotted_column(rows, "mean_length"), plotted_column(rows, "mean")
+            top.plot(x, mean, "-o", color=f"C{i}", ms=2.5, lw=1.0, label=system)
+            top.fill_between(
+                x, plotted_column(rows, "ci_low"), plotted_column(rows, "ci_high"), color=f"C{i}", alpha=0.18, lw=0
+            )
+        top.set(xscale="log", ylabel=f"mean nDCG ({HEADLINE_DISCOUNT})")
+        top.set_title("(a) each recommender, 95% bands")
+        top.legend(loc="upper right", ncols=2, frameon=False, fontsize=7, handlelength=1.2)
+        top.set_ylim(top.get_ylim()[0], top.get_ylim()[1] + 0.25 * (top.get_ylim()[1] - top.get_ylim()[0]))
+        for d in discounts:
+            rows = pairs[pairs["discount"] == d]
+            medians = rows.assign(size=rows["effect_size"].abs()).groupby("list_length", sort=False)["size"].median()
+            x = np.array([length[str(n)] for n in medians.index])
+            order = np.argsort(x)
+            bottom.plot(round_significant(x[order]), round_significant(medians.to_numpy()[order]), label=d, **styles[d])
+        bottom.set(
+            xscale="log", xlabel="candidate-list length n (last: all unrated films)", ylabel="median |d_z| over pairs"
+        )
+        bottom.set_title("(b) standardized paired gap, per discount")
+        fig.legend(
+            *bottom.get_legend_handles_labels(), loc="outside lower center", ncols=2, frameon=False, handlelength=2.0
+        )
+        return fig
+
+
+def headline_caption(results: Path) -> str:
+    """The headline's caption."""
+    means = read_table(results / "08_list_length_means.csv")
+    systems = means["system"].nunique()
+    return (
+        f"MovieLens-100k ({int(means['queries'].iloc[0])} users, gain = {HEADLINE_GAIN}): against the length n of "
+        f"each user's candidate list (sampled, keeping the user's share of test films), (a) the mean nDCG "
+        f"({HEADLINE_DISCOUNT}) of {systems} recommenders and (b) the median standardized paired gap over their "
+        f"{systems * (systems - 1) // 2} pairs, per discount."
+    )
+
+
+HEADLINE = Headline.from_tables("08_headline", headline_figure, headline_caption)

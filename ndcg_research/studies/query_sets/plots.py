@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -11,10 +12,11 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from ...core import parse_discount
+from ...pipeline.headlines import Headline
 from ...pipeline.style import (
-    LINESTYLES,
-    MARKERS,
+    column_figure,
     decade_ticks,
+    discount_styles,
     error_bar_lengths,
     legend_below,
     log_ticks_1_2_5,
@@ -22,37 +24,7 @@ from ...pipeline.style import (
     round_significant,
     select,
 )
-
-#: Colours by class of discount: discounts of one class look alike, classes apart (a dash and a marker tell the
-#: members of a class apart). log2, the reference of every comparison, is drawn black, thicker and on top.
-_CLASS_COLOURS = {
-    "slowly varying": ("#2171b5", "#6baed6", "#08306b"),
-    "regularly varying": ("#238b45", "#74c476"),
-    "critical": ("#e6550d",),
-    "summable": ("#a50f15", "#ae017e", "#fb6a4a"),
-    "constant": ("0.55",),
-}
-
-
-def discount_styles(discounts: Sequence[str]) -> dict[str, dict[str, Any]]:
-    """Line style (``color``, ``ls``, ``marker``, ``lw``, ``zorder``) per discount: by class, log2 black on top."""
-    seen: dict[str, int] = {}
-    styles = {}
-    for spec in discounts:
-        decay = parse_discount(spec).decay
-        if spec == "log2":
-            styles[spec] = dict(color="black", ls="-", marker="o", lw=2.4, zorder=5)
-            continue
-        k = seen[decay] = seen.get(decay, -1) + 1
-        palette = _CLASS_COLOURS.get(decay, ("0.3",))
-        styles[spec] = dict(
-            color=palette[k % len(palette)],
-            ls=LINESTYLES[k % len(LINESTYLES)],
-            marker=MARKERS[(k + 1) % len(MARKERS)],
-            lw=1.5,
-            zorder=3,
-        )
-    return styles
+from ...simulation.tables import read_table
 
 
 def _discount_label(spec: str) -> str:
@@ -218,3 +190,61 @@ def per_list_scatter(
     labels = [_discount_label(d) for d in discounts] + [f"gain {g}" for g in gains]
     legend_below(fig, list(zip(handles, labels, strict=False)), ncols=3)
     return fig
+
+
+def headline_figure(results: Path, parameters: Mapping[str, Any]) -> Figure:
+    """One column: per discount (rows, grouped by class), the number of queries each measure needs to order the
+    system pairs as the truth with the run's target accuracy, per gain (markers), with 95% intervals
+    (``07_measures.csv``); ``parameters``: the run's (``target_accuracy``)."""
+    measures = read_table(results / "07_measures.csv")
+    gains = list(dict.fromkeys(measures["gain"]))
+    discounts = list(dict.fromkeys(measures["discount"]))
+    order = sorted(discounts, key=lambda d: (_CLASS_ORDER.index(parse_discount(d).decay), discounts.index(d)))
+    styles = discount_styles(order)
+    with column_figure(7.6) as (fig, (ax,)):
+        y = np.arange(len(order))[::-1]
+        for gain, offset, fill in zip(gains, (0.15, -0.15), (True, False), strict=False):
+            rows = measures[measures["gain"] == gain].set_index("discount").loc[order]
+            centre = round_significant(rows["queries_needed"])
+            bars = error_bar_lengths(
+                centre, round_significant(rows["queries_needed_low"]), round_significant(rows["queries_needed_high"])
+            )
+            for yi, d, c, low, high in zip(y, order, centre, *bars, strict=True):
+                color = styles[d]["color"]
+                ax.errorbar(
+                    [c],
+                    [yi + offset],
+                    xerr=[[low], [high]],
+                    fmt="o" if fill else "s",
+                    color=color,
+                    ms=3.5,
+                    mfc=color if fill else "white",
+                    lw=0.9,
+                    capsize=0,
+                )
+            ax.plot(
+                [], [], "o" if fill else "s", color="0.3", mfc="0.3" if fill else "white", ms=3.5, label=f"gain {gain}"
+            )
+        ax.set_yticks(y, [f"{d}" for d in order])
+        ax.set_ylim(-0.7, len(order) - 0.3)
+        ax.grid(axis="y", visible=False)
+        ax.set(xlabel=f"queries for {parameters['target_accuracy']:.0%} of pairs in true order")
+        ax.legend(loc="lower right", frameon=False)
+        return fig
+
+
+#: The classes of discount from the slowest decay to the fastest, then the constant (none).
+_CLASS_ORDER = ("slowly varying", "regularly varying", "critical", "summable", "constant")
+
+
+def headline_caption(results: Path, parameters: Mapping[str, Any]) -> str:
+    """The headline's caption: the run's ``systems``, ``population_topics``, ``target_accuracy`` and ``trials``."""
+    return (
+        f"Queries a simulated test collection ({parameters['systems']} systems of known quality, "
+        f"{parameters['population_topics']:,} population topics) needs for each measure to order "
+        f"{parameters['target_accuracy']:.0%} of the system pairs as the truth, per discount (grouped by class, "
+        f"slowest decay first) and gain, with 95% bootstrap intervals over {parameters['trials']:,} query sets."
+    )
+
+
+HEADLINE = Headline("07_headline", headline_figure, headline_caption)

@@ -1,15 +1,18 @@
-"""Notebook 01 (the worked example): its figures (conventions: :mod:`ndcg_research.pipeline.style`)."""
+"""Notebook 01 (the worked example): its figures (conventions: :mod:`ndcg_research.pipeline.style`); the headline
+figure (:data:`HEADLINE`) is one journal column wide."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+from typing import Any
 
 import numpy as np
 from matplotlib.figure import Figure
 
-from ...pipeline.style import (
-    round_significant,
-)
+from ...core import parse_discount, parse_gain
+from ...pipeline.headlines import Headline
+from ...pipeline.style import column_figure, round_significant
 
 
 def worked_example_panels(
@@ -84,3 +87,66 @@ def worked_example_panels(
     fig.legend(*ax_c.get_legend_handles_labels(), loc="outside lower left", ncols=2, frameon=False)
     fig.legend(*ax_r.get_legend_handles_labels(), loc="outside lower right", ncols=2, frameon=False)
     return fig
+
+
+def headline_figure(results: Path, example: Mapping[str, Any]) -> Figure:
+    """One column: each rank's contribution g(rel_i) D(i) to the DCG of the returned list and to the ideal's,
+    with nDCG = DCG / IDCG in the title. ``example``: the run's parameters (``grades``, ``unretrieved_grades``,
+    ``k``, ``gain``, ``discount``); ``results``: unused (the figure is computed from the example)."""
+    gain, discount, k = parse_gain(example["gain"]), parse_discount(example["discount"]), example["k"]
+    grades = np.asarray(example["grades"], dtype=np.float64)
+    known = [*example["grades"], *example["unretrieved_grades"]]
+    n = len(grades) if k is None else min(k, len(grades))
+    ranks = np.arange(1, n + 1)
+    ideal = np.sort(np.asarray(known, dtype=np.float64))[::-1][:n]
+    returned = round_significant(gain(grades[:n]) * discount(ranks))
+    best = round_significant(gain(ideal) * discount(ranks))
+    dcg, idcg = float(returned.sum()), float(best.sum())
+    cut = "" if k is None else f"@{k}"
+    with column_figure(5.2) as (fig, (ax,)):
+        width = 0.4
+        ax.bar(ranks - width / 2, returned, width, color="C0", label=f"returned list: DCG{cut} = {dcg:.3f}")
+        ax.bar(
+            ranks + width / 2,
+            best,
+            width,
+            color="none",
+            edgecolor="C1",
+            hatch="////",
+            lw=0.8,
+            label=f"ideal ranking: IDCG{cut} = {idcg:.3f}",
+        )
+        for x, c in zip(ranks, returned, strict=True):
+            ax.annotate(
+                f"{c:.2f}",
+                (x - width / 2, c),
+                ha="center",
+                va="bottom",
+                xytext=(0, 1.5),
+                textcoords="offset points",
+                fontsize=7,
+            )
+        ax.set(
+            xlabel="rank i",
+            ylabel="contribution g(rel$_i$) D(i)",
+            xticks=ranks,
+            ylim=(0, max(returned.max(), best.max()) * 1.45),
+        )
+        ax.set_title(f"nDCG{cut} = {dcg:.3f} / {idcg:.3f} = {dcg / idcg:.3f}")
+        ax.legend(loc="upper right", frameon=False)
+        ax.grid(axis="x", visible=False)
+        return fig
+
+
+def headline_caption(results: Path, example: Mapping[str, Any]) -> str:
+    """The headline's caption, naming the example of the run."""
+    grades = ", ".join(str(g) for g in example["grades"])
+    missing = ", ".join(str(g) for g in example["unretrieved_grades"])
+    return (
+        f"The worked example: returned grades {grades} (relevant but not returned: {missing}); each rank's "
+        f"contribution to the DCG of the returned list and to the DCG of the ideal ranking of every known document "
+        f"({example['gain']} gain, {example['discount']} discount)."
+    )
+
+
+HEADLINE = Headline("01_headline", headline_figure, headline_caption)

@@ -1,0 +1,185 @@
+"""Each notebook's headline figure: the one figure that carries its answer, legible one journal column wide.
+
+A notebook declares its headline in its metadata (``{"ndcg_research": {"headline": "04_headline", "figures":
+[..., "04_headline"]}}``); its study's figures module (``ndcg_research/studies/<name>/plots.py``, or
+``figures.py``) defines ``HEADLINE``, a :class:`Headline`: the figure's name and how to draw it and write its
+caption from the result tables of a run. The notebook draws it from the tables it has just written
+(:func:`save_headline`), and :func:`redraw` draws it the same way from the committed tables of the full profile
+(``results/full``) into ``figures/`` without running the notebook::
+
+    python -m ndcg_research.pipeline.headlines [--only 04 11]
+
+Every headline is drawn in :func:`~ndcg_research.pipeline.style.column_figure`: its saved file is at most
+:data:`~ndcg_research.pipeline.style.COLUMN_WIDTH_CM` wide, with no text below
+:data:`~ndcg_research.pipeline.style.MIN_TEXT_PT` at that width (``tests/test_notebook_headlines.py`` checks
+the committed files).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import sys
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import matplotlib
+from matplotlib.figure import Figure
+
+from . import profiles
+from .figures import read_provenance, save_figure, write_index
+from .style import COLUMN_STYLE
+
+__all__ = ["Headline", "study_figures", "headline_of", "save_headline", "redraw"]
+
+
+@dataclass(frozen=True)
+class Headline:
+    """A notebook's headline figure: its ``name`` (``NN_...``), ``draw(results_dir, parameters)`` returning the
+    figure drawn from a run's result tables (and, where a table does not record them, the run's parameters as its
+    figures' provenance records them), and ``caption(results_dir, parameters)`` returning its one-line caption."""
+
+    name: str
+    draw: Callable[[Path, Mapping[str, Any]], Figure]
+    caption: Callable[[Path, Mapping[str, Any]], str]
+
+    @classmethod
+    def from_tables(cls, name: str, draw: Callable[[Path], Figure], caption: Callable[[Path], str]) -> Headline:
+        """A headline whose figure and caption need only the run's result tables (``draw(results_dir)``,
+        ``caption(results_dir)``)."""
+        return cls(name, lambda results, _: draw(results), lambda results, _: caption(results))
+
+
+def study_figures(notebook: str | os.PathLike[str]) -> ModuleType:
+    """The figures module of a notebook's study: ``ndcg_research.studies.<name>.plots`` (or ``.figures``), where
+    ``<name>`` is the notebook's file name without its number (``04_distinguishability.ipynb``:
+    ``distinguishability``).
+    """
+    study = Path(notebook).stem.split("_", 1)[1]
+    for module in ("plots", "figures"):
+        try:
+            return importlib.import_module(f"ndcg_research.studies.{study}.{module}")
+        except ModuleNotFoundError as exc:
+            if exc.name != f"ndcg_research.studies.{study}.{module}":
+                raise
+    raise profiles.RunnerError(f"no figures module (plots.py or figures.py) in ndcg_research/studies/{study}/")
+
+
+def headline_of(notebook: str | os.PathLike[str]) -> Headline:
+    """The :class:`Headline` of a notebook (its path): its study's ``HEADLINE``, which must be the figure the
+    notebook declares as its headline."""
+    headline = getattr(study_figures(notebook), "HEADLINE", None)
+    declared = profiles.declared_headline(notebook)
+    if not isinstance(headline, Headline) or headline.name != declared:
+        raise profiles.RunnerError(
+            f"{Path(notebook).name} declares the headline {declared!r}, its study's HEADLINE is {headline!r}"
+        )
+    return headline
+
+
+def save_headline(
+    headline: Headline,
+    results_dir: str | os.PathLike[str],
+    *,
+    figures_dir: str | os.PathLike[str],
+    notebook: str,
+    parameters: Mapping[str, Any],
+    seed: Any = None,
+) -> Figure:
+    """Draw ``headline`` from the result tables in ``results_dir`` and save it with
+    :func:`~ndcg_research.pipeline.figures.save_figure` (``notebook``, ``parameters`` and ``seed`` as there), in
+    :data:`~ndcg_research.pipeline.style.COLUMN_STYLE` whatever the notebook's global style.
+
+    Returns matplotlib.figure.Figure: the figure, to display.
+    """
+    results = Path(results_dir)
+    fig = headline.draw(results, parameters)
+    with matplotlib.rc_context(COLUMN_STYLE):  # saved the same way whatever the notebook's global style
+        save_figure(
+            fig,
+            headline.name,
+            figures_dir=figures_dir,
+            caption=headline.caption(results, parameters),
+            notebook=notebook,
+            parameters=parameters,
+            seed=seed,
+        )
+    return fig
+
+
+def redraw(
+    notebooks: Sequence[str | os.PathLike[str]],
+    *,
+    results_dir: str | os.PathLike[str],
+    figures_dir: str | os.PathLike[str],
+) -> list[Path]:
+    """Draw the headline of each notebook from the tables in ``results_dir`` into ``figures_dir``, then rewrite the
+    figure index; return the provenance records written.
+
+    The record names the parameters and seed of the run that wrote the tables: those of the headline's own
+    record in ``figures_dir`` if there is one, else those of another figure that notebook saved there (the same
+    run wrote the tables and that figure). A notebook with neither must be run (``reproduce``) instead.
+    """
+    figures = Path(figures_dir)
+    written = []
+    for notebook in notebooks:
+        path = Path(notebook)
+        headline = headline_of(path)
+        record = _run_record(figures, headline.name, path.name)
+        save_headline(
+            headline,
+            results_dir,
+            figures_dir=figures,
+            notebook=path.name,
+            parameters=record["parameters"],
+            seed=record["seed"],
+        )
+        written.append(figures / f"{headline.name}.json")
+    write_index(figures)
+    return written
+
+
+def _run_record(figures: Path, name: str, notebook: str) -> dict[str, Any]:
+    """The provenance record of ``name`` in ``figures``, else that of another figure of ``notebook`` there."""
+    own = figures / f"{name}.json"
+    if own.is_file():
+        return read_provenance(own)
+    for path in sorted(figures.glob(f"{name[:2]}_*.json")):
+        record = read_provenance(path)
+        if record.get("notebook") == notebook:
+            return record
+    raise profiles.RunnerError(
+        f"no figure of {notebook} in {figures} names the run that wrote the tables: run the notebook instead"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m ndcg_research.pipeline.headlines",
+        description="Redraw the notebooks' headline figures from result tables, without running the notebooks.",
+    )
+    root = profiles.repo_root()
+    parser.add_argument("--only", nargs="+", metavar="NAME", help="these notebooks (number, stem or file name)")
+    parser.add_argument("--results", type=Path, default=root / "results" / "full", help="default: results/full")
+    parser.add_argument("--figures", type=Path, default=root / "figures", help="default: figures")
+    args = parser.parse_args(argv)
+    selected = profiles.select_notebooks(profiles.discover_notebooks(root / "notebooks"), args.only)
+    try:
+        for record in redraw(
+            [p for p in selected if profiles.declared_headline(p)], results_dir=args.results, figures_dir=args.figures
+        ):
+            print(f"wrote {record.with_suffix('.png')}")
+    except profiles.RunnerError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":  # run as a script: the studies' HEADLINEs are instances of the imported module's class
+    from ndcg_research.pipeline.headlines import main as imported_main
+
+    sys.exit(imported_main())
