@@ -1,4 +1,4 @@
-"""Vectorised kernels on padded batches (see :mod:`~ndcg_research.core.validation`): no loop over
+"""Vectorised kernels on padded batches (see :mod:`~ndcg_research.core._batch`): no loop over
 documents or queries.
 
 What each returns:
@@ -170,7 +170,7 @@ def discount_vector(discount: Discount | Callable[[np.ndarray], np.ndarray], len
     Parameters
     ----------
     discount : Discount or callable
-        A built-in discount (:func:`~ndcg_research.core.discounts.parse_discount`) or a function of
+        A built-in discount (:func:`~ndcg_research.core.parse_discount`) or a function of
         the 1-based ranks.
     length : int
         Number of ranks, >= 0.
@@ -230,7 +230,7 @@ def apply_gain(gain: Gain | Callable[[np.ndarray], np.ndarray], grades: np.ndarr
     Parameters
     ----------
     gain : Gain or callable
-        A built-in gain (:func:`~ndcg_research.core.gains.parse_gain`) or a function of the grades.
+        A built-in gain (:func:`~ndcg_research.core.parse_gain`) or a function of the grades.
     grades : numpy.ndarray
         Finite grades >= 0 (already validated), any shape.
     name : str

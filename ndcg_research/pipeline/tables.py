@@ -5,7 +5,7 @@ result tables in ``results/`` and in an appendix; these helpers build the short 
 
 - :func:`pivot`: a wide view of a tidy table, rows and columns in their order of appearance;
 - :func:`rounded`: float columns rounded as the sentences beside them round;
-- :func:`proportion_cells`: shares of trials as :func:`~ndcg_research.stats.intervals.share_label`
+- :func:`proportion_cells`: shares of trials as :func:`~ndcg_research.stats.share_label`
   text (a perfect record of a few trials reads as the count);
 - :func:`count_cells`: shares of trials as counts with their Wilson interval, the same format in
   every row ("87/100 [0.79,0.92]"), optionally flagged where :func:`chance_level` says so;
@@ -99,7 +99,7 @@ def _counts(table: pd.DataFrame, column: str, trials: str) -> tuple[list[int], l
 def proportion_cells(
     table: pd.DataFrame, column: str, trials: str = "replicates", *, digits: int = 2, interval: bool = True
 ) -> list[str]:
-    """Each row's share ``table[column]`` of ``table[trials]`` as :func:`~ndcg_research.stats.intervals.share_label`
+    """Each row's share ``table[column]`` of ``table[trials]`` as :func:`~ndcg_research.stats.share_label`
     text.
 
     So a proportion measured as 1 on a few replicates reads as the count ("20/20 [0.84,1.00]"), not
@@ -273,7 +273,7 @@ def replication_line(
 ) -> str:
     """One sentence comparing the shares of two independent runs where both measured the same cell.
 
-    Each common cell (equal ``keys``) gets a two-proportion z (:func:`~ndcg_research.stats.replication.proportion_z`);
+    Each common cell (equal ``keys``) gets a two-proportion z (:func:`~ndcg_research.stats.proportion_z`);
     the sentence gives the number of cells, the largest absolute z and how many exceed :data:`REPLICATION_Z`,
     against about ``0.0027 x cells`` expected by chance (two-sided normal tail beyond 3).
     """

@@ -22,9 +22,9 @@ axis, the rules: it runs with :func:`~ndcg_research.simulation.sweeps.run_sweep`
 workers, cache) and gives a :class:`~ndcg_research.simulation.sweeps.SweepResult` with the
 same tables, plus the rule and k columns. Replicate r at length n is the data set of
 :func:`ndcg_research.simulation.simulate.sample`, i.e. the very data set of the theory sweeps.
-Per ranker one partial sort (:func:`ndcg_research.core.ranking.top_order`) of the top
+Per ranker one partial sort (:func:`ndcg_research.core._ranking.top_order`) of the top
 ``max(k)`` items serves every rule and discount; the DCG and the ideal DCG are the core's
-(:mod:`ndcg_research.core.kernels`).
+(:mod:`ndcg_research.core._kernels`).
 """
 
 from __future__ import annotations

@@ -38,15 +38,15 @@ for every ranker, so the fast path can be checked against
 :func:`ndcg_research.ndcg_from_scores`.
 
 The metric core's arithmetic, without its per-call checks: the discount vectors and their
-cumulative sums are the core's cached ones (:func:`~ndcg_research.core.kernels.discount_vector`,
-:func:`~ndcg_research.core.kernels.cumulative_discount`), the ideal DCG is the core's
-(:func:`~ndcg_research.core.kernels.ideal_dcg`, on int8 grades, which sort fastest), and a DCG is
-``ranked @ D``, the one-row path of :func:`~ndcg_research.core.kernels.discounted_sum`, so these values
+cumulative sums are the core's cached ones (:func:`~ndcg_research.core._kernels.discount_vector`,
+:func:`~ndcg_research.core._kernels.cumulative_discount`), the ideal DCG is the core's
+(:func:`~ndcg_research.core._kernels.ideal_dcg`, on int8 grades, which sort fastest), and a DCG is
+``ranked @ D``, the one-row path of :func:`~ndcg_research.core._kernels.discounted_sum`, so these values
 are the kernels' bit for bit (``coarse``'s blocks, summed through the cumulative discount, agree with
 the core to rounding). The public metric functions (:func:`ndcg_research.idcg`, ...)
 give the same bits but check every array at every call: at n = 1000 the ideal DCG through
 :func:`ndcg_research.idcg` makes a replicate about 10% slower, and a DCG through the checked
-:func:`~ndcg_research.core.kernels.discounted_sum` costs about 20 us against 2 us for the dot product,
+:func:`~ndcg_research.core._kernels.discounted_sum` costs about 20 us against 2 us for the dot product,
 40 times per replicate of 5 rankers and 8 discounts.
 """
 

@@ -20,8 +20,7 @@ nDCG of every (replicate, ranker, discount) through
 
 :meth:`SweepResult.ranker_table` and :meth:`SweepResult.pair_table` summarise the
 values as tidy :class:`pandas.DataFrame` tables (one row per (discount, ranker, n) or
-(discount, pair, n)) with the statistics of :mod:`ndcg_research.stats.intervals` and
-:mod:`ndcg_research.stats.paired`;
+(discount, pair, n)) with the statistics of :mod:`ndcg_research.stats`;
 :func:`~ndcg_research.simulation.tables.write_table` writes them. The sweep of notebook 05,
 :class:`ndcg_research.simulation.cutoff.CutoffSweep`, extends :class:`Sweep` with cut-off
 rules: the same runner, result type and tables, with one more axis.
@@ -131,7 +130,7 @@ class Design:
         """The fields of a :class:`Design`, checked and in canonical spelling.
 
         ``model``: model spec, e.g. ``"probit(lo=0.1, hi=0.6)"``; ``rankers``, ``discounts``: specs (see
-        :mod:`ndcg_research.simulation.model` and :mod:`ndcg_research.core.discounts`); ``pairs``: ranker pairs
+        :mod:`ndcg_research.simulation.model` and :data:`ndcg_research.core.DISCOUNT_NAMES`); ``pairs``: ranker pairs
         (better, worse), both among ``rankers``; ``seed``: entropy of every replicate's ``SeedSequence``, >= 0;
         ``gain``: built-in gain spec.
 
@@ -189,7 +188,7 @@ class Sweep(Design):
         ``model``: model spec, e.g. ``"probit(lo=0.1, hi=0.6)"``; ``ns``: list lengths (distinct, >= 1); sorted;
         ``replicates``: replicates per n: one number for all, one per n (same order as ``ns``), or a mapping ``{n:
         replicates}`` covering every n; ``seed``: entropy of every replicate's ``SeedSequence``, >= 0; ``rankers``,
-        ``discounts``: specs (see :mod:`ndcg_research.simulation.model` and :mod:`ndcg_research.core.discounts`);
+        ``discounts``: specs (see :mod:`ndcg_research.simulation.model` and :data:`ndcg_research.core.DISCOUNT_NAMES`);
         ``pairs``: ranker pairs (better, worse), both among ``rankers``; ``gain``: built-in gain spec; ``**more``:
         the fields a subclass adds (already canonical).
         """
@@ -282,7 +281,7 @@ class SweepResult:
         """One row per (discount, pair, n): the paired gap better - worse on the same data sets.
 
         Columns: model, discount, decay, better, worse, n, replicates, and those of
-        :func:`~ndcg_research.stats.paired.paired_comparison`: mean_gap, sd_gap,
+        :func:`~ndcg_research.stats.paired_comparison`: mean_gap, sd_gap,
         gap_ci_low, gap_ci_high, p_better, p_better_low, p_better_high, p_tie, p_worse,
         std_gap (NaN: undefined, every gap is 0), std_gap_se; eps = eps_D(n); seed.
         """
@@ -312,7 +311,7 @@ class SweepResult:
         For each pair and n, the paired gaps better - worse on the same data sets under the
         ``numerator`` and the ``denominator`` discount give the ratio of their ``statistic``:
         ``"std_gap"`` (mean / sd) or ``"mean_gap"``. The interval resamples the data sets
-        (both discounts' gaps together: :func:`~ndcg_research.stats.intervals.bootstrap_statistic_interval`),
+        (both discounts' gaps together: :func:`~ndcg_research.stats.bootstrap_statistic_interval`),
         seeded by ``(seed, pair number, n)``.
 
         Returns pandas.DataFrame: columns: model, better, worse, n, replicates, numerator, denominator, statistic,

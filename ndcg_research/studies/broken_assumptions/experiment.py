@@ -7,7 +7,7 @@ chunking or on the number of workers. The tables:
 
 - :func:`ndcg_table`: mean nDCG per (discount, ranker, n) with its 95% t interval; for the random ranker of
   the sparse model also its exact expectation, the z of the simulation against it, and its derived limit;
-- :func:`pair_table`: paired comparisons per (discount, pair, n) (:func:`ndcg_research.stats.paired.paired_comparison`);
+- :func:`pair_table`: paired comparisons per (discount, pair, n) (:func:`ndcg_research.stats.paired_comparison`);
 - :func:`ratio_table`: per (pair, n), the standardized gap under log2 and under loglog on the same data sets,
   their ratio, 95% percentile bootstrap intervals over the data sets, and the call of the rule fixed in
   ``findings.toml``;

@@ -89,7 +89,7 @@ def verdict_table(pair_table: pd.DataFrame, better: str, worse: str, *, confiden
     For the pair (better, worse), each (model, rule, discount) cell of a cut-off pair table
     gets the Wilson interval of P(better strictly higher) at its largest n at the confidence
     that makes all cells' intervals hold together (Bonferroni,
-    :func:`~ndcg_research.stats.intervals.family_confidence`), and a verdict: ``keeps``
+    :func:`~ndcg_research.stats.family_confidence`), and a verdict: ``keeps``
     (lower bound >= :data:`KEEPS_AT_LEAST`), ``loses`` (upper bound <= :data:`LOSES_AT_MOST`)
     or ``undecided``. The trend compares the smallest and the largest n with the ordinary
     95% intervals: ``rising`` or ``falling`` when they do not overlap, else ``flat``.

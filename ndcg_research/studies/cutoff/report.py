@@ -65,7 +65,7 @@ def limit_distance(means: pd.DataFrame, models: Sequence[str], n: int, rankers: 
 
 
 def verdict_grid(verdicts: pd.DataFrame) -> pd.DataFrame:
-    """The verdicts of :func:`ndcg_research.simulation.cutoff.verdict_table`.
+    """The verdicts of :func:`ndcg_research.studies.cutoff.experiment.verdict_table`.
 
     Rows (model, rule), columns the discounts.
     """

@@ -216,7 +216,7 @@ def pool_judged(scores: Any, depth: int) -> np.ndarray:
     ``scores``: scores of the pooled systems only; ``depth``: pool depth, >= 1.
 
     Returns numpy.ndarray of bool, shape (n_queries, n_docs): true where a document was judged. Equal scores are
-    taken in index order (lower first), also at the cut (:func:`ndcg_research.core.ranking.top_order`).
+    taken in index order (lower first), also at the cut (:func:`ndcg_research.core._ranking.top_order`).
     """
     array = np.asarray(scores, dtype=np.float64)
     top = top_order(array, depth)  # (systems, queries, depth)

@@ -27,7 +27,7 @@ ranker spec                scores (users x items)
                            others with a zero diagonal, in closed form (Steck, WWW 2019)
 =========================  =====================================================================
 
-Neighbours are chosen by :func:`ndcg_research.core.ranking.top_order` (equal similarities by index),
+Neighbours are chosen by :func:`ndcg_research.core._ranking.top_order` (equal similarities by index),
 so every ranker is deterministic given its spec and, for ``random`` and the SVD's start vector, the
 seed (``numpy.random.SeedSequence(seed)``). Hyper-parameters are set by the caller, not tuned on the
 test set.

@@ -67,7 +67,7 @@ def list_length_info(problem: Any, lengths: Sequence[int | None], labels: Sequen
 def list_length_items(f: Mapping[str, Any], means: pd.DataFrame, first_order: pd.DataFrame) -> list[Item]:
     """Question 1 (list length): the drift of the means, the spread, the first-order law's c, the significant pairs by
     list length, the effect-size ratio, and the verdicts of
-    :func:`ndcg_research.findings.rules.movielens.list_length_findings`
+    :func:`ndcg_research.studies.movielens.findings.list_length_findings`
     (``f``)."""
     n0, n1, g0 = f["n0"], f["n1"], f["gains"][0]
     means = means.assign(list_length=means.list_length.astype(str))
@@ -132,7 +132,7 @@ def query_set_items(
 ) -> list[Item]:
     """Question 2 (query sets): discriminative power by gain and number of users, the swap rate at the smallest user
     set, Kendall's tau against log2, and the verdict of
-    :func:`~ndcg_research.findings.rules.movielens.query_set_findings`
+    :func:`~ndcg_research.studies.movielens.findings.query_set_findings`
     (``f``)."""
     items: list[Item] = []
     for gain in gains:
@@ -162,7 +162,7 @@ def query_set_items(
 
 def convention_items(summary: pd.DataFrame, f: Mapping[str, Any]) -> list[Item]:
     """Question 3 (conventions): each preset against trec_eval, one table per (run depth, measure), and the verdict of
-    :func:`~ndcg_research.findings.rules.movielens.convention_findings` (``f``)."""
+    :func:`~ndcg_research.studies.movielens.findings.convention_findings` (``f``)."""
     columns = [
         "convention",
         "max_mean_shift",
@@ -187,7 +187,7 @@ def convention_items(summary: pd.DataFrame, f: Mapping[str, Any]) -> list[Item]:
 
 def cutoff_items(summary: pd.DataFrame, f: Mapping[str, Any]) -> list[Item]:
     """Question 4 (cut-offs): each cut-off against the whole list, and the verdict of
-    :func:`~ndcg_research.findings.rules.movielens.cutoff_findings` (``f``)."""
+    :func:`~ndcg_research.studies.movielens.findings.cutoff_findings` (``f``)."""
     return [
         "each cut-off against the whole list (log2, paired t, Holm, 5%):",
         rounded(summary.set_index(["gain", "cutoff"]).rename(columns=lambda c: c.replace("_", " ")), 3),

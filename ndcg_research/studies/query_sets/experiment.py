@@ -214,7 +214,7 @@ def ordering_accuracy(scores: Any, skills: Any, sizes: Any, *, trials: int, seed
     (:func:`ndcg_research.stats.query_subsets`; the same subsets for every measure with the
     same number of queries and seed), the systems' means over the subset are compared pair
     by pair with the true order; a tie in the means (closer than
-    :data:`ndcg_research.stats.paired.TIE_TOLERANCE`) counts half.
+    :data:`ndcg_research.stats.TIE_TOLERANCE`) counts half.
 
     ``scores``: systems x queries of one measure; ``skills``: true skill of each system (higher is better; no ties);
     ``sizes``: query-subset sizes.
