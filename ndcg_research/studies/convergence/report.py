@@ -1,7 +1,7 @@
 """Notebook 03 (convergence): its tables, short enough to read, and its derived result tables.
 
 The inputs are the stacked per-model tables of the notebook: ``means`` (the sweeps' ranker tables, with a ``label``
-column), ``compared`` (simulation against theory, :func:`~ndcg_research.studies.convergence.report.compare_with_theory`) and the
+column), ``compared`` (simulation against theory, :func:`compare_with_theory`) and the
 theory tables.
 """
 
