@@ -206,7 +206,7 @@ def test_the_findings_read_the_run_and_quote_it(made_up_run):
 
 
 def test_the_answer_table_shows_the_three_findings_of_a_run(made_up_run):
-    shown = answer("14_advise.ipynb", made_up_run)
+    shown = answer("14_advise.ipynb", made_up_run).table
     assert list(shown["Verdict"]) == ["holds with qualification", "holds", "holds"]
 
 

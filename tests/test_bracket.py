@@ -225,6 +225,8 @@ def test_summary_table_example():
             failure_exponent=0.01,
             failure_low=-0.02,
             failure_high=0.04,
+            failure_trend="flat",
+            n_first=100,
             verdict="loses",
         )
     )
@@ -234,6 +236,10 @@ def test_summary_table_example():
         ["0.60", "0.01 [-0.02, 0.04]", "loses"],
     )
     assert (t.columns.tolist(), t.loc["zipf"].tolist()) == expected
+    # An infinite or missing exponent is said in words: failures only at the first n, or none at all.
+    early = v.assign(failure_exponent=-math.inf, failure_low=-math.inf, failure_high=-math.inf, failure_trend="falls")
+    assert summary_table(early, "u").loc["zipf"].tolist()[1] == "< 0: failures only at n = 100"
+    assert summary_table(v.assign(failure_trend="no failures"), "u").loc["zipf"].tolist()[1] == "no failures"
 
 
 def test_gap_table_example():
@@ -251,9 +257,14 @@ def test_gap_table_example():
             law_exponent=0.0,
             law_log_power=0.0,
             heuristic_exponent=0.004,
+            d_n_from=100,
         )
     )
-    assert [str(x) for x in gap_table(v, "u").loc["zipf"]] == ["0.2", "0.01 [-0.05, 0.07]", "0", "0.0"]
+    # The model's pair table: at n = 1000 the gap is 20 standard errors from 0 (resolved), or 0.2 of one (not).
+    pairs = pd.DataFrame(dict(discount=["zipf"], better="a", worse="b", n=1000, std_gap=0.2, std_gap_se=0.01))
+    assert [str(x) for x in gap_table(v, "u", pairs).loc["zipf"]] == ["0.2", "0.01 [-0.05, 0.07]", "0", "0.0"]
+    unresolved = gap_table(v, "u", pairs.assign(std_gap_se=1.0)).loc["zipf"]
+    assert [str(x) for x in unresolved] == ["0.2", "not resolved", "0", "0.0"]
 
 
 def test_law_text_example():

@@ -165,11 +165,14 @@ def test_the_row_count_sees_every_table():
 @pytest.mark.parametrize("path", PAPERS, ids=[p.stem for p in PAPERS])
 def test_the_notebook_opens_with_its_answer(path):
     cells = nbformat.read(path, as_version=4).cells
-    assert cells[0].cell_type == "markdown" and "**Question.**" in cells[0].source and "**Answer" in cells[0].source
+    assert cells[0].cell_type == "markdown" and "**Question.**" in cells[0].source
+    assert "**Answer" not in cells[0].source, f"{path.name}: the answer is printed from the tables, not typed"
     first = cells[1]
     assert first.cell_type == "code" and "answer(" in first.source and "results/full" in first.source, (
         f"{path.name}: the first code cell must print the answer from the committed full profile"
     )
+    said = "".join(o.get("data", {}).get("text/markdown", "") for o in first.outputs)
+    assert said.startswith("**Answer.**"), f"{path.name}: the answer cell prints no answer paragraph"
     shown = "".join(o.get("data", {}).get("text/html", "") for o in first.outputs)
     assert "Verdict" in shown and table_rows(shown), f"{path.name}: the answer cell shows no verdict table"
 
