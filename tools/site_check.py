@@ -17,9 +17,9 @@ page, the findings page, an API page and the figures page. On each page it fails
 - the browser reports a script error or a request of the page fails;
 - a table is wider than the text column without a box that scrolls it sideways, or a text output (a
   printed line) is cut off at the column's edge;
-- on a notebook page, the answer does not start on the first screen: the table that follows the
-  **Answer.** paragraph (or, where the answer is prose, that paragraph) starts too low to show its
-  first row on the first 800 pixels.
+- on a notebook page, the answer does not start on the first screen: the **Answer.** paragraph (its
+  sentences, printed from the tables; the verdict table follows it) starts too low to show its first
+  lines on the first 800 pixels.
 
 Every HTML file of the site is also read for nbval's markers (``NBVAL_...``): a test marker is never shown.
 
@@ -61,15 +61,14 @@ PAGES = (
     "docs/generated/figures.html",
 )
 
-#: How much of the answer the first screen must show, in pixels: its table's header and first row.
+#: How much of the answer the first screen must show, in pixels: the first three lines of its paragraph.
 ANSWER_SHOWN = 80
 
 #: nbval's markers: test machinery that no page shows.
 NBVAL_MARKER = re.compile(r"NBVAL_[A-Z_]+")
 
 #: Where the answer of a notebook page starts, in page coordinates, and how wide its tables and text outputs run: the
-#: table after the **Answer.** paragraph (else the paragraph), tables and printed lines wider than the article without
-#: a box that scrolls them.
+#: **Answer.** paragraph, tables and printed lines wider than the article without a box that scrolls them.
 LAYOUT_SCRIPT = """() => {
     const article = document.querySelector('article') || document.querySelector('main');
     const column = article.getBoundingClientRect();
@@ -77,11 +76,7 @@ LAYOUT_SCRIPT = """() => {
     const answer = paragraphs.find(p => p.textContent.trim().startsWith('Answer.'));
     let start = null;
     if (answer) {
-        const after = Array.from(article.querySelectorAll('table, h2')).find(
-            e => answer.compareDocumentPosition(e) & Node.DOCUMENT_POSITION_FOLLOWING);
-        const target = after && after.tagName === 'TABLE' ? after : answer;
-        start = {what: target.tagName === 'TABLE' ? 'the answer table' : 'the Answer paragraph',
-                 top: target.getBoundingClientRect().top + window.scrollY};
+        start = {what: 'the Answer paragraph', top: answer.getBoundingClientRect().top + window.scrollY};
     }
     const scrolls = (element) => {
         for (let e = element; e && e !== article.parentElement; e = e.parentElement) {

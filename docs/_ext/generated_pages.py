@@ -11,6 +11,9 @@
   ``python -m ndcg_research findings`` from the committed tables), with its links made relative
   to ``docs/generated/``, for the landing page to include.
 
+``FINDINGS.md`` itself is read as :func:`ndcg_research.findings.render.for_site` rewrites it: its
+evidence links to figures open the figure's entry on the figures page, not a raw image download.
+
 A page is rewritten only when its text changes, so that Sphinx's incremental build stays quiet.
 """
 
@@ -19,7 +22,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ndcg_research.findings.render import README_END, README_START
+from ndcg_research.findings.render import README_END, README_START, for_site
 from ndcg_research.pipeline.figures import seed_text
 
 FOLDER = "docs/generated"  # relative to the source directory, the repository root
@@ -181,6 +184,12 @@ def write_pages(app) -> None:
     write(srcdir / FOLDER / "speed_results.md", speed_results(srcdir / "benchmarks" / "results"))
 
 
+def findings_for_site(app, docname: str, source: list[str]) -> None:
+    if docname == "FINDINGS":
+        source[0] = for_site(source[0])
+
+
 def setup(app):
     app.connect("builder-inited", write_pages)
+    app.connect("source-read", findings_for_site)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
