@@ -3,6 +3,7 @@
 import shutil
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 from ndcg_research.cli import main
@@ -718,9 +719,26 @@ def test_chance_cells_are_the_cells_against_the_theorys_sign():
     assert flagged["discount"].tolist() == ["d1"] and could == 4
 
 
-def test_the_critical_point_flags_the_zipf_cell_of_the_uncertain_top():
+def test_chance_cells_by_hand():
+    from ndcg_research.studies.distinguishability.findings import chance_cells
+
+    keys = dict(model="m", discount="zipf", better="a", worse="b")
+    pairs = pd.DataFrame(
+        [
+            dict(keys, n=10, p_better=0.32, p_worse=0.68, p_better_low=0.21, p_better_high=0.46),  # flagged
+            dict(keys, n=20, p_better=0.32, p_worse=0.68, p_better_low=0.21, p_better_high=0.46),  # theory agrees
+            dict(keys, n=30, p_better=0.45, p_worse=0.55, p_better_low=0.31, p_better_high=0.60),  # reaches 1/2
+            dict(keys, n=40, p_better=0.90, p_worse=0.10, p_better_low=0.80, p_better_high=0.95),
+        ]
+    )
+    gaps = pd.DataFrame([dict(keys, n=n, finite_n_gap=g) for n, g in ((10, 0.1), (20, -0.1), (30, 0.1), (40, 0.1))])
+    against, could = chance_cells(pairs, gaps)
+    assert against["n"].tolist() == [10] and could == 3
+
+
+def test_the_critical_point_reports_its_chance_cells():
     finding = claim("critical-point")(Results(ROOT / "results" / "full"))
-    assert "uncertain top, zipf, bayes > noisy(sigma=0.5): P = 0.32 [0.21, 0.46]" in finding.measurement
+    assert "Flagged as chance cells" in finding.measurement
 
 
 def test_every_table_a_rule_reads_is_linked_as_evidence():

@@ -144,7 +144,10 @@ def test_findings_of_a_recorded_run_say_their_rules_were_fixed_before_it(monkeyp
     from ndcg_research.findings.catalogue import claim
 
     results = Results(ROOT / "results" / "full")
+    committed = catalogue.catalogue()
+    before = replace(committed, confirmatory={"rules_commit": "c", "results_commit": "", "seeds": {}})
+    monkeypatch.setattr(catalogue, "catalogue", lambda *args: before)
     assert claim("worked-example")(results).fixed == "after seeing data"
-    done = replace(catalogue.catalogue(), confirmatory={"rules_commit": "c", "results_commit": "r", "seeds": {}})
+    done = replace(committed, confirmatory={"rules_commit": "c", "results_commit": "r", "seeds": {}})
     monkeypatch.setattr(catalogue, "catalogue", lambda *args: done)
     assert claim("worked-example")(results).fixed == "before the confirmatory run"

@@ -239,28 +239,30 @@ def agreement_summary(agreement: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
 
 
 def misses(agreement: pd.DataFrame) -> pd.DataFrame:
-    """The cells the finite-n theory misses, one row per (model, discount, ranker): at which n, the largest :math:`|z|`,
-    and the share of rare misses (from which the class: short of data when at least half).
+    """The cells the finite-n theory misses, one row per (model, discount): each ranker with the n it misses at, the
+    largest :math:`|z|`, and the share of rare misses (from which the class: short of data when at least half).
     """
     bad = agreement[~agreement["finite_n_agrees"]]
     out = []
-    for (label, discount, ranker), part in bad.groupby(["label", "discount", "ranker"], sort=False):
+    for (label, discount), part in bad.groupby(["label", "discount"], sort=False):
         z = part["finite_n_z"].abs()
         short = int((part["rare_miss_share"] >= 0.5).sum())
         out.append(
             {
                 MODEL: label,
                 "discount": discount,
-                "ranker": ranker,
-                "n": ", ".join(str(int(n)) for n in part["n"]),
+                "ranker: n": "; ".join(
+                    f"{ranker}: " + ", ".join(str(int(n)) for n in cells["n"])
+                    for ranker, cells in part.groupby("ranker", sort=False)
+                ),
                 "largest |z|": "undefined (sd 0)"
                 if z.isna().all()
                 else (f"{z.max():.1f}" if z.max() < 100 else "> 100"),
                 "share of rare misses": value_range(part["rare_miss_share"], 2),
-                "class": f"short of data at {short} of {len(part)} n" if short else "not short of data",
+                "class": f"short of data at {short} of {len(part)} cells" if short else "not short of data",
             }
         )
-    return pd.DataFrame(out).set_index([MODEL, "discount", "ranker"]) if out else pd.DataFrame()
+    return pd.DataFrame(out).set_index([MODEL, "discount"]) if out else pd.DataFrame()
 
 
 def full_profile_numbers(compared: pd.DataFrame, means: pd.DataFrame, theory_table: pd.DataFrame) -> pd.DataFrame:
