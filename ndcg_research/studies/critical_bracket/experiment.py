@@ -296,21 +296,17 @@ def summary_table(verdicts: pd.DataFrame, label: str) -> pd.DataFrame:
             f"P(correct), n = {int(g['n_last'].iloc[0])}": [
                 share_label(p, int(r), interval=False) for p, r in zip(g["p_last"], g["replicates_last"], strict=True)
             ],
-            "failure ~ n^b: b [95%]": [
-                _failure_text(c, lo, hi, trend, n_first)
-                for c, lo, hi, trend, n_first in zip(
-                    g["failure_exponent"],
-                    g["failure_low"],
-                    g["failure_high"],
-                    g["failure_trend"],
-                    g["n_first"],
-                    strict=True,
-                )
-            ],
+            "failure ~ n^b: b [95%]": _failure_texts(g),
             "verdict": g["verdict"].tolist(),
         }
 
     return _by_pair(verdicts, label, columns)
+
+
+def _failure_texts(verdicts: pd.DataFrame) -> list[str]:
+    """:func:`_failure_text` of each row of ``verdicts``."""
+    columns = ["failure_exponent", "failure_low", "failure_high", "failure_trend", "n_first"]
+    return [_failure_text(*row) for row in verdicts[columns].itertuples(index=False)]
 
 
 def _failure_text(exponent: float, low: float, high: float, trend: str, n_first: int) -> str:
@@ -380,17 +376,7 @@ def appendix_table(verdicts: pd.DataFrame, pair_tables: Mapping[str, pd.DataFram
     shown.insert(
         shown.columns.get_loc("failure_trend"),
         "failure exponent [95%]",
-        [
-            _failure_text(c, lo, hi, trend, n_first)
-            for c, lo, hi, trend, n_first in zip(
-                verdicts["failure_exponent"],
-                verdicts["failure_low"],
-                verdicts["failure_high"],
-                verdicts["failure_trend"],
-                verdicts["n_first"],
-                strict=True,
-            )
-        ],
+        _failure_texts(verdicts),
     )
     shown.insert(
         shown.columns.get_loc("d_trend"),
