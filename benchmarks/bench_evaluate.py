@@ -12,6 +12,8 @@ runs) and qrels of 200 judgments per query (half of them retrieved documents, bi
 half unretrieved; grades 0..3). Q = 50, 250, 10,000 (and 100,000): 5*10^4 to 10^8 run lines.
 
 Whole process, each tool a child process timed alone (wall time; peak memory = GNU time's ``%M``), the
+package's bytecode compiled first as ``pip install`` does (where ``PYTHONDONTWRITEBYTECODE`` is set, as on
+this project's machines, every start would otherwise compile the package from source: some 50 ms); the
 tools run round-robin in every round so all see the same machine load; best of the rounds, every
 round's ratio printed too, and the load average before and after each size:
 
@@ -37,6 +39,7 @@ are written to ``benchmarks/results/`` (``--results``); the rows to ``benchmarks
 from __future__ import annotations
 
 import argparse
+import compileall
 import csv
 import os
 import shutil
@@ -446,6 +449,7 @@ def main(argv: list[str] | None = None) -> int:
             sizes.append(100_000)
             rounds[100_000] = 1
     trec_eval = find_trec_eval(args.trec_eval)
+    compileall.compile_dir(ROOT / "ndcg_research", quiet=1)
     print(
         f"machine: {os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f}; python {sys.version.split()[0]}; "
         f"trec_eval: {trec_eval or 'not found (give --trec-eval PATH): no comparison'}"

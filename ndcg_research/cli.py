@@ -19,7 +19,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from .cli_common import PROG, drop_stdout
 
@@ -47,20 +47,31 @@ def build_parser() -> argparse.ArgumentParser:
     >>> args.command, callable(args.run)
     ('params', True)
     """
-    from . import __version__
-
     parser = argparse.ArgumentParser(
         prog=PROG,
         usage="%(prog)s [-h] [--version] COMMAND ...",
         description="nDCG research package: evaluate and compare runs; run the notebooks and regenerate "
         "their figures and findings. `ndcg-research COMMAND --help` describes a command.",
     )
-    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    parser.add_argument("--version", action=_Version)
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", prog=PROG)
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
     _list_commands(parser, sub)
     return parser
+
+
+class _Version(argparse.Action):
+    """``--version``: the version is looked up only when asked (``ndcg_research.__version__`` reads metadata)."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, help="show the version and exit")
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any) -> None:
+        from . import __version__
+
+        print(f"{parser.prog} {__version__}")
+        parser.exit()
 
 
 def _list_commands(parser: argparse.ArgumentParser, sub: argparse._SubParsersAction) -> None:

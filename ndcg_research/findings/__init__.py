@@ -14,37 +14,25 @@ own findings with :func:`answer`.
 - :mod:`~ndcg_research.findings.cli`: the ``findings`` command.
 """
 
-from .catalogue import Answer, answer, collect, notebook_findings, spoken, threshold
-from .model import (
-    VERDICTS,
-    Finding,
-    Measured,
-    MissingTableError,
-    Results,
-    cases,
-    labelled,
-    number,
-    proportion,
-    span,
-    worst,
-)
+import lazy_loader
 
-__all__ = [
-    "Answer",
-    "answer",
-    "collect",
-    "notebook_findings",
-    "spoken",
-    "threshold",
-    "VERDICTS",
-    "Finding",
-    "Measured",
-    "MissingTableError",
-    "Results",
-    "cases",
-    "labelled",
-    "number",
-    "proportion",
-    "span",
-    "worst",
-]
+# Imported on first use: the command line registers the ``findings`` command without loading the studies' rules.
+__getattr__, __dir__, __all__ = lazy_loader.attach(
+    __name__,
+    submod_attrs={
+        "catalogue": ["Answer", "answer", "collect", "notebook_findings", "spoken", "threshold"],
+        "model": [
+            "VERDICTS",
+            "Finding",
+            "Measured",
+            "MissingTableError",
+            "Results",
+            "cases",
+            "labelled",
+            "number",
+            "proportion",
+            "span",
+            "worst",
+        ],
+    },
+)

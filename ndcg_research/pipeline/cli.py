@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from ..cli_common import real_argument
-from . import profiles, runner
+from . import profiles
 
 _seconds = real_argument(low=0, closed="neither")
 
@@ -37,7 +37,7 @@ def _add_notebook_options(parser: argparse.ArgumentParser, only_help: str, timeo
     """The options ``reproduce`` and ``store`` share: which notebooks, the cell timeout, the notebooks' folder."""
     parser.add_argument("--only", metavar="NAME", nargs="+", action="extend", help=only_help)
     parser.add_argument(
-        "--timeout", type=_timeout, default=runner.DEFAULT_TIMEOUT, metavar="SECONDS", help=timeout_help
+        "--timeout", type=_timeout, default=profiles.DEFAULT_TIMEOUT, metavar="SECONDS", help=timeout_help
     )
     parser.add_argument("--notebooks-dir", metavar="DIR", help="folder of the notebooks (default: notebooks/)")
 
@@ -61,7 +61,7 @@ def _add_reproduce(sub: argparse._SubParsersAction) -> None:
     _add_notebook_options(
         rep,
         only_help="run only these notebooks (stem, file name or number, e.g. 01)",
-        timeout_help=f"per-cell execution timeout (default {runner.DEFAULT_TIMEOUT}; 'none' or 0 for none)",
+        timeout_help=f"per-cell execution timeout (default {profiles.DEFAULT_TIMEOUT}; 'none' or 0 for none)",
     )
     rep.add_argument("--profiles-file", metavar="FILE", help="profiles YAML (default: <notebooks-dir>/profiles.yaml)")
     rep.add_argument("--figures-dir", metavar="DIR", help="the figures folder")
@@ -115,6 +115,8 @@ def _add_params(sub: argparse._SubParsersAction) -> None:
 
 
 def _reproduce(args: argparse.Namespace) -> int:
+    from . import runner  # imported when a command runs, so that `evaluate` does not load it
+
     return _reporting_errors(
         lambda: runner.reproduce(
             args.profile,
@@ -132,6 +134,8 @@ def _reproduce(args: argparse.Namespace) -> int:
 
 
 def _store(args: argparse.Namespace) -> int:
+    from . import runner
+
     return _reporting_errors(
         lambda: runner.store(
             only=args.only, notebooks_dir=args.notebooks_dir, timeout=args.timeout, execute=not args.strip_only
@@ -141,7 +145,7 @@ def _store(args: argparse.Namespace) -> int:
 
 def _params(args: argparse.Namespace) -> int:
     def show() -> None:
-        print(format_parameters(runner.describe_parameters(notebook_path(args.notebook))))
+        print(format_parameters(profiles.describe_parameters(notebook_path(args.notebook))))
 
     return _reporting_errors(show)
 
@@ -159,10 +163,10 @@ def notebook_path(name: str) -> Path:
     return found
 
 
-def format_parameters(parameters: Sequence[runner.NotebookParameter]) -> str:
+def format_parameters(parameters: Sequence[profiles.NotebookParameter]) -> str:
     """Format a notebook's parameters as ``name = default  # comment`` lines, comments aligned.
 
-    ``parameters``: from :func:`ndcg_research.pipeline.runner.describe_parameters`.
+    ``parameters``: from :func:`ndcg_research.pipeline.profiles.describe_parameters`.
     """
     lines = [f"{p.name} = {p.default}" for p in parameters]
     ends = [len(line.splitlines()[-1]) for line in lines]
@@ -175,10 +179,10 @@ def format_parameters(parameters: Sequence[runner.NotebookParameter]) -> str:
 
 
 def _reporting_errors(action: Callable[[], object]) -> int:
-    """Run ``action``; a :class:`runner.RunnerError` becomes a one-line message and exit status 1."""
+    """Run ``action``; a :class:`profiles.RunnerError` becomes a one-line message and exit status 1."""
     try:
         action()
-    except runner.RunnerError as exc:
+    except profiles.RunnerError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     return 0

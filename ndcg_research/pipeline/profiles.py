@@ -18,6 +18,8 @@ NOTEBOOK_GLOB = "[0-9][0-9]_*.ipynb"
 METADATA_KEY = "ndcg_research"
 #: Parameters the runner injects into every notebook.
 INJECTED_PARAMETERS = ("figures_dir", "results_dir")
+#: Default execution timeout per cell, in seconds.
+DEFAULT_TIMEOUT = 3600
 
 
 class RunnerError(Exception):

@@ -38,6 +38,7 @@ from typing import Any, TextIO
 
 from . import profiles
 from .profiles import (
+    DEFAULT_TIMEOUT,
     INJECTED_PARAMETERS,
     NOTEBOOK_GLOB,
     NotebookParameter,
@@ -80,8 +81,6 @@ __all__ = [
 
 #: Kernel used for every run: the ``python3`` kernel of the Python running the runner.
 KERNEL_NAME = "python3"
-#: Default execution timeout per cell, in seconds.
-DEFAULT_TIMEOUT = 3600
 #: Where a publishing run (the full profile) writes the result tables and the figures, relative to the repository.
 PUBLISHED_RESULTS = Path("results") / "full"
 PUBLISHED_FIGURES = Path("figures")
