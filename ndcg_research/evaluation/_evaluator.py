@@ -9,7 +9,11 @@ says, the means by :func:`mean_of`) and collects the notes. A query's value depe
 alone, so blocks, partitions and workers give the same bits as one piece.
 """
 
+import contextlib
 import os
+import shutil
+import sys
+import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -20,9 +24,9 @@ from .._validation import check_bool, check_int, check_path, type_and_value
 from ._frames import STYLES, frame_style, is_dask, is_path, is_table, named_runs, table_columns
 from ._matching import Judgments, Ranked, SetAside, binary_ids, distinct, rank_part
 from ._measures import Convention, Measure, convention_of, measures_of
-from ._readers import Columns, InputError, no_data, qrels_columns, query_blocks, run_columns
+from ._readers import Columns, InputError, no_data, qrels_columns, query_blocks, read_whole
 from ._scoring import measure_values
-from ._sources import STDIN, prefetched
+from ._sources import STDIN, Recording, prefetched
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -324,24 +328,28 @@ class _Interleaved(Exception):
         self.query, self.where = query, where
 
 
-def _stream(judgments: Judgments, path: str, plan: Plan, tag: list[str | None]) -> Iterator[PartValues]:
+def _stream(
+    judgments: Judgments, path: str, plan: Plan, tag: list[str | None], stream: Any = None
+) -> Iterator[PartValues]:
     """A run file evaluated block by block of whole queries (read ahead on a thread).
 
     Memory is bounded by the largest block, or the largest query. A query seen again after other
-    queries raises :class:`_Interleaved`; ``tag`` receives the run's tag.
+    queries raises :class:`_Interleaved`, once the reading thread has stopped; ``tag`` receives the
+    run's tag. ``stream``: bytes to read instead of ``path``'s (standard input's recording).
     """
     seen = np.zeros(judgments.n_queries, dtype=bool)
     read = False
-    for columns in prefetched(query_blocks(path)):
-        read = True
-        tag[0] = columns.tag
-        part = evaluate_part(judgments, columns, plan)
-        again = part.codes[seen[part.codes]]
-        if again.size:
-            query = judgments.query_text(again[:1])[0]
-            raise _Interleaved(query, columns.where(int(np.flatnonzero(_query_rows(columns, query))[0])))
-        seen[part.codes] = True
-        yield part
+    with contextlib.closing(prefetched(query_blocks(path, stream=stream))) as parts:
+        for columns in parts:
+            read = True
+            tag[0] = columns.tag
+            part = evaluate_part(judgments, columns, plan)
+            again = part.codes[seen[part.codes]]
+            if again.size:
+                query = judgments.query_text(again[:1])[0]
+                raise _Interleaved(query, columns.where(int(np.flatnonzero(_query_rows(columns, query))[0])))
+            seen[part.codes] = True
+            yield part
     if not read:
         raise no_data(path)
 
@@ -362,20 +370,21 @@ def _run_parts(
     if is_path(run):
         path = os.fspath(run)
         tag: list[str | None] = [None]
-        try:
-            return list(_stream(judgments, path, plan, tag)), tag[0], None
-        except _Interleaved as interleaved:
-            if path == STDIN:
-                raise InputError(
-                    f"{interleaved.where}: query {interleaved.query!r} appears again after other queries: standard "
-                    f"input is read in blocks of whole queries, so its lines must be grouped by query (sort -s -k1,1)"
-                ) from None
-            notes.append(
-                f"{name}: query {interleaved.query!r} appears again at {interleaved.where} after other "
-                f"queries; the run was read whole into memory instead of in blocks of whole queries"
-            )
-            columns = run_columns(path)
-            return [evaluate_part(judgments, columns, plan)], columns.tag, None
+        # Standard input is kept in a temporary file as it is read, so that an interleaved run can be read again.
+        with tempfile.TemporaryFile() if path == STDIN else contextlib.nullcontext() as copy:
+            stream = None if copy is None else Recording(sys.stdin.buffer, copy)
+            try:
+                return list(_stream(judgments, path, plan, tag, stream)), tag[0], None
+            except _Interleaved as interleaved:
+                notes.append(
+                    f"{name}: query {interleaved.query!r} appears again at {interleaved.where} after other "
+                    f"queries; the run was read whole into memory instead of in blocks of whole queries"
+                )
+                if copy is not None:  # the rest of standard input joins what was read of it
+                    shutil.copyfileobj(sys.stdin.buffer, copy)
+                    copy.seek(0)
+                columns = read_whole(path, "run", None, True, copy)
+                return [evaluate_part(judgments, columns, plan)], columns.tag, None
     if isinstance(run, list):  # one run in several files (shards of whole queries), each streamed
         parts, tag_of_run = [], None
         for shard in run:

@@ -504,10 +504,13 @@ def parse_block(
     return _line_block(block, kind, name, first_line, comment_line)
 
 
-def blocks(path: PathLike, kind: Kind, *, block_size: int | None = None, fast: bool = True) -> Iterator[Columns]:
-    """The rows of a TREC file, block by block of whole lines (memory bounded by a block)."""
+def blocks(
+    path: PathLike, kind: Kind, *, block_size: int | None = None, fast: bool = True, stream: Any = None
+) -> Iterator[Columns]:
+    """The rows of a TREC file, block by block of whole lines (memory bounded by a block); ``stream``: as for
+    :func:`~ndcg_research.evaluation._sources.open_source`."""
     first_line, comment_line = 1, None
-    with open_source(path, kind) as source:
+    with open_source(path, kind, stream) as source:
         for block in line_blocks(source, **({} if block_size is None else {"size": block_size})):
             check_text(block, source.name, first_line)
             columns, n_lines, comment_line = parse_block(
@@ -545,13 +548,16 @@ def _trailing_query(data: bytes, known: int, carried: bytes | None) -> tuple[int
     return known, last
 
 
-def query_blocks(path: PathLike, *, block_size: int | None = None, fast: bool = True) -> Iterator[Columns]:
+def query_blocks(
+    path: PathLike, *, block_size: int | None = None, fast: bool = True, stream: Any = None
+) -> Iterator[Columns]:
     """The rows of a TREC run file in blocks of whole queries: the lines of a block's last query wait for the next.
 
-    Memory is bounded by the largest block (or the largest query), whatever the file's size.
+    Memory is bounded by the largest block (or the largest query), whatever the file's size. ``stream``: as for
+    :func:`~ndcg_research.evaluation._sources.open_source`.
     """
     first_line, carry, query = 1, b"", None  # the lines of the last query seen wait in carry
-    with open_source(path, "run") as source:
+    with open_source(path, "run", stream) as source:
         size = BLOCK_SIZE if block_size is None else block_size
         for block in line_blocks(source, size, first=min(size, 1 << 20)):
             check_text(block, source.name, first_line + carry.count(b"\n"))
@@ -577,8 +583,8 @@ def no_data(path: PathLike) -> InputError:
     )
 
 
-def _whole(path: PathLike, kind: Kind, block_size: int | None, fast: bool) -> Columns:
-    parts = list(blocks(path, kind, block_size=block_size, fast=fast))
+def read_whole(path: PathLike, kind: Kind, block_size: int | None, fast: bool, stream: Any = None) -> Columns:
+    parts = list(blocks(path, kind, block_size=block_size, fast=fast, stream=stream))
     if not parts:
         raise no_data(path)
     return Columns.concat(parts)
@@ -614,7 +620,7 @@ def qrels_columns(path: PathLike, *, block_size: int | None = None, fast: bool =
     >>> len(qrels), qrels.value.tolist(), qrels.where(1).endswith(":3")
     (2, [2, 0], True)
     """
-    return _whole(
+    return read_whole(
         check_path(path, "path"),
         "qrels",
         check_int(block_size, "block_size", low=1, none=True),
@@ -655,7 +661,7 @@ def run_columns(path: PathLike, *, block_size: int | None = None, fast: bool = T
     >>> run.tag, run.value.tolist()
     ('bm25', [0.9, 0.5])
     """
-    return _whole(
+    return read_whole(
         check_path(path, "path"), "run", check_int(block_size, "block_size", low=1, none=True), check_bool(fast, "fast")
     )
 

@@ -15,7 +15,7 @@ import queue
 import sys
 import threading
 import zlib
-from collections.abc import Iterable, Iterator
+from collections.abc import Generator, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -80,10 +80,29 @@ class Source:
         self.close()
 
 
-def open_source(path: str | os.PathLike[str], what: str) -> Source:
+class Recording:
+    """A binary stream that writes every byte read from it into ``copy`` (an open file), to be read again later."""
+
+    def __init__(self, stream: Any, copy: Any) -> None:
+        self.stream, self.copy = stream, copy
+
+    def read(self, size: int = -1) -> bytes:
+        data = self.stream.read(size)
+        self.copy.write(data)
+        return data
+
+    def peek(self, size: int = 1) -> bytes:
+        return self.stream.peek(size) if hasattr(self.stream, "peek") else b""
+
+    def close(self) -> None:
+        """The stream stays open (standard input); the copy is its owner's."""
+
+
+def open_source(path: str | os.PathLike[str], what: str, stream: Any = None) -> Source:
     """Open ``path`` (``"-"``: standard input), decompressing gzip, bzip2 or xz data recognised by content.
 
-    ``what`` (``"qrels"``, ``"run"``...) names the input in the message of a missing file.
+    ``what`` (``"qrels"``, ``"run"``...) names the input in the message of a missing file. ``stream``:
+    bytes to read instead of ``path``'s, named as ``path`` (standard input's recording, or its copy).
 
     Examples
     --------
@@ -97,7 +116,9 @@ def open_source(path: str | os.PathLike[str], what: str) -> Source:
     path = os.fspath(path)
     name = describe(path)
     raw: Any
-    if path == STDIN:
+    if stream is not None:
+        raw = stream
+    elif path == STDIN:
         raw = sys.stdin.buffer
     else:
         if not os.path.isfile(path):
@@ -107,7 +128,7 @@ def open_source(path: str | os.PathLike[str], what: str) -> Source:
     for magic, (fmt, opener, command) in _COMPRESSED.items():
         if peek.startswith(magic):
             if opener is None:
-                if raw is not sys.stdin.buffer:
+                if raw is not sys.stdin.buffer and stream is None:
                     raw.close()
                 raise InputError(
                     f"{name}: holds {fmt}-compressed data, which is not read here; decompress it first ({command})"
@@ -178,7 +199,7 @@ def check_text(block: bytes, name: str, first_line: int) -> None:
         raise InputError(f"{name}:{line}: a NUL byte: this is not a text file (trec_eval stops reading a line at NUL)")
 
 
-def prefetched(items: Iterable[Any]) -> Iterator[Any]:
+def prefetched(items: Iterable[Any]) -> Generator[Any, None, None]:
     """``items``, produced one step ahead on a background thread.
 
     Reading and parsing the next block (file reads and pyarrow's parser, which release the GIL)
