@@ -22,7 +22,7 @@ import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
 from .._validation import check_bool, check_instance, check_int, check_path
-from ._sources import BLOCK_SIZE, STDIN, InputError, Source, check_text, describe, line_blocks, open_source
+from ._sources import BLOCK_SIZE, InputError, Source, check_text, describe, line_blocks, open_source
 
 Kind = Literal["qrels", "run"]
 PathLike = str | os.PathLike[str]
@@ -835,7 +835,3 @@ def predictions_columns(qrels: Columns, path: PathLike) -> Columns:
 def is_path(value: Any) -> bool:
     """Whether ``value`` names a file (a str or an os.PathLike)."""
     return isinstance(value, (str, os.PathLike))
-
-
-def is_stdin(value: Any) -> bool:
-    return is_path(value) and os.fspath(value) == STDIN
