@@ -123,9 +123,10 @@ def _keep_freed_memory() -> None:
     Evaluating a large run allocates and frees arrays of some MB for every block. By default glibc
     maps each one afresh and the kernel zero-fills every page again on first touch (on the project's
     virtual machines about a third of the command's time); raising malloc's mmap threshold to 64 MB
-    and its trim threshold, and letting Arrow allocate through malloc too, keeps those pages in the
-    process. Arrays of 64 MB and more (those of large qrels, built once) are still mapped and given
-    back when freed, so that the peak memory stays that of the data alive at once.
+    and its trim threshold keeps those pages in the process. Arrays of 64 MB and more (those of large
+    qrels, built once) are still mapped and given back when freed, so that the peak memory stays that
+    of the data alive at once. Arrow keeps its own pool: through malloc, its dictionary encoding was
+    2.5 times slower.
     """
     if not sys.platform.startswith("linux"):
         return
