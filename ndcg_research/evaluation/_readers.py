@@ -598,7 +598,7 @@ def qrels_columns(path: PathLike, *, block_size: int | None = None, fast: bool =
     path : str or path-like
         Plain or compressed (gzip, bzip2, xz: recognised by content); ``"-"`` reads standard input.
     block_size : int, optional
-        Bytes read at a time (default 8 MB).
+        Bytes read at a time (default 2 MB).
     fast : bool, default True
         False forces the line-by-line parser (the two agree on every input).
 
@@ -638,7 +638,7 @@ def run_columns(path: PathLike, *, block_size: int | None = None, fast: bool = T
     path : str or path-like
         Plain or compressed (gzip, bzip2, xz: recognised by content); ``"-"`` reads standard input.
     block_size : int, optional
-        Bytes read at a time (default 8 MB).
+        Bytes read at a time (default 2 MB).
     fast : bool, default True
         False forces the line-by-line parser (the two agree on every input).
 

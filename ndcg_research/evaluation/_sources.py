@@ -21,10 +21,11 @@ from typing import Any
 
 #: The path that means standard input (as for trec_eval's results file).
 STDIN = "-"
-#: Bytes per block of lines. The evaluation of a block holds about ten times its size at once (its
-#: bytes, their parse, the arrays of its queries, the next block read ahead): 8 MB keeps that near
-#: 100 MB at no measured cost in speed (pyarrow still parses each block on every core).
-BLOCK_SIZE = 8 << 20
+#: Bytes per block of lines. Reading a block (pyarrow's parser) and evaluating the one before it (numpy) run
+#: side by side on two cores; smaller blocks keep both busy: against 1, 4 and 8 MB, 2 MB was the fastest at
+#: 250,000 and 10^7 run lines (benchmarks/bench_evaluate.py), and the evaluation of a block holds about ten
+#: times its size at once (its bytes, their parse, the arrays of its queries, the next block read ahead).
+BLOCK_SIZE = 2 << 20
 
 _COMPRESSED: dict[bytes, tuple[str, Any, str | None]] = {  # magic bytes -> (format, opener or None, command)
     b"\x1f\x8b": ("gzip", gzip.GzipFile, None),
