@@ -71,7 +71,9 @@ def test_blocks_of_a_file_give_the_values_of_one_piece(tmp_path, monkeypatch):
     whole = evaluate(qrels, {"r": run_columns(tmp_path / "run")}, MEASURES)
     module = sys.modules["ndcg_research.evaluation._evaluator"]
     original = module.query_blocks  # what the evaluator reads a run file with
-    monkeypatch.setattr(module, "query_blocks", lambda path, stream=None: original(path, block_size=4096, stream=stream))  # small blocks
+    monkeypatch.setattr(
+        module, "query_blocks", lambda path, stream=None: original(path, block_size=4096, stream=stream)
+    )  # small blocks
     blocks = evaluate(qrels, {"r": tmp_path / "run"}, MEASURES)
     assert not any("appears again" in note for note in blocks.notes)  # read in blocks, not whole again
     np.testing.assert_array_equal(blocks.values[0], whole.values[0])
