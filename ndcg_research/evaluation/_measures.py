@@ -336,7 +336,9 @@ CONVENTIONS: dict[str, Convention] = {
             "trec_eval 10.0 on generated collections (benchmarks/bench_evaluate.py) and on its documented -c, -M, -J "
             "and gain-map behaviour. Scores are doubles. trec_eval 10.0 stops (exit 4) when a judged query has no "
             "ranking unless -c is given, so a judged query missing from the run scores 0 here (-c); "
-            "complete=False (--answered-only) leaves it out instead, as trec_eval 9 did.",
+            "complete=False (--answered-only) leaves it out instead, as trec_eval 9 did. trec_eval reserves one "
+            "counter per grade up to a query's largest (form_res_rels.c): a grade of 10^10 makes it stop (\"Can't "
+            "calculate measure\") and one near 2^31 takes minutes; here every grade below 2^53 is exact.",
         ),
         Convention(
             "pytrec_eval",
