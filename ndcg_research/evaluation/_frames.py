@@ -24,6 +24,7 @@ from ._readers import (
     Kind,
     PathLike,
     is_path,
+    numbers,
     predictions_columns,
     qrels_columns,
     run_columns,
@@ -157,17 +158,13 @@ def _id_array(series: "pd.Series", column: str, where: Any) -> pa.ChunkedArray:
             ids = pa.chunked_array([pc.cast(pa.array(series.to_numpy()), pa.string())])
         else:
             ids = pa.chunked_array([_object_ids(series.to_numpy(dtype=object), column)])
-    empty = np.flatnonzero(numbers_of(pc.binary_length(ids)) == 0)
+    empty = np.flatnonzero(numbers(pc.binary_length(ids)) == 0)
     if empty.size:
         raise InputError(
             f"{where(int(empty[0]))}: {column} is an empty string; ids are non-empty words (trec_eval "
             f"could not read an empty one)"
         )
     return ids
-
-
-def numbers_of(array: pa.ChunkedArray) -> np.ndarray:
-    return np.concatenate([c.to_numpy(zero_copy_only=False) for c in array.chunks]) if array.num_chunks else np.zeros(0)
 
 
 # ---------------------------------------------------------------- tables to Columns
@@ -314,7 +311,7 @@ def _dict_columns(table: Mapping[Any, Any], kind: Kind) -> Columns:
     ids = []
     for name, items in (("query", queries), ("doc", docs)):
         array_ids = _object_ids(np.asarray(items, dtype=object), name)
-        empty = np.flatnonzero(pc.binary_length(array_ids).to_numpy(zero_copy_only=False) == 0)
+        empty = np.flatnonzero(numbers(pc.binary_length(array_ids)) == 0)
         if empty.size:
             raise InputError(f"{where(int(empty[0]))}: {name} is an empty string; ids are non-empty words")
         ids.append(pa.chunked_array([array_ids]))

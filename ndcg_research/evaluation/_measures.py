@@ -250,7 +250,8 @@ def _parse_one(text: str) -> list[Measure]:
 
 @dataclass(frozen=True)
 class Convention:
-    """One tool's way of computing nDCG from qrels and a run.
+    """One tool's way of computing nDCG from qrels and a run; the defaults are trec_eval's, so a preset states
+    how its tool departs from trec_eval.
 
     Attributes
     ----------
@@ -297,17 +298,17 @@ class Convention:
 
     name: str
     tool: str
-    gain: str
-    discount: str
-    ideal: Literal["judged", "ranking"]
-    ties: Literal["docno", "input", "average"]
-    zero_ideal: Literal["zero", "one"]
-    negative: Literal["unjudged", "drop", "error", "keep"]
-    eligible: Literal["judged", "relevant"]
-    missing: Literal["zero", "skip"]
-    integer_grades: bool
-    max_grade: int | None
-    notes: str
+    gain: str = "linear"
+    discount: str = "log2"
+    ideal: Literal["judged", "ranking"] = "judged"
+    ties: Literal["docno", "input", "average"] = "docno"
+    zero_ideal: Literal["zero", "one"] = "zero"
+    negative: Literal["unjudged", "drop", "error", "keep"] = "unjudged"
+    eligible: Literal["judged", "relevant"] = "judged"
+    missing: Literal["zero", "skip"] = "zero"
+    integer_grades: bool = True
+    max_grade: int | None = None
+    notes: str = ""
     score_dtype: Literal["float64", "float32"] = "float64"
     truncation: int | None = None
     single_document: Literal["score", "undefined"] = "score"
@@ -322,211 +323,164 @@ CONVENTIONS: dict[str, Convention] = {
         Convention(
             "trec_eval",
             "trec_eval 10.0 ndcg, ndcg_cut",
-            "linear",
-            "log2",
-            "judged",
-            "docno",
-            "zero",
-            "unjudged",
-            "judged",
-            "zero",
-            True,
-            None,
-            "From trec_eval 10.0's m_ndcg.c, m_ndcg_cut.c, form_res_rels.c and gain_init.c; byte-identical to "
-            "trec_eval 10.0 on generated collections (benchmarks/bench_evaluate.py) and on its documented -c, -M, -J "
-            "and gain-map behaviour. Scores are doubles. trec_eval 10.0 stops (exit 4) when a judged query has no "
-            "ranking unless -c is given, so a judged query missing from the run scores 0 here (-c); "
-            "complete=False (--answered-only) leaves it out instead, as trec_eval 9 did. trec_eval reserves one "
-            "counter per grade up to a query's largest (form_res_rels.c): a grade of 10^10 makes it stop (\"Can't "
-            "calculate measure\") and one near 2^31 takes minutes; here every grade below 2^53 is exact.",
+            notes=(
+                "From trec_eval 10.0's m_ndcg.c, m_ndcg_cut.c, form_res_rels.c and gain_init.c; byte-identical "
+                "to trec_eval 10.0 on generated collections (benchmarks/bench_evaluate.py) and on its documented -c, "
+                "-M, -J and gain-map behaviour. Scores are doubles. trec_eval 10.0 stops (exit 4) when a judged "
+                "query has no ranking unless -c is given, so a judged query missing from the run scores 0 here (-c); "
+                "complete=False (--answered-only) leaves it out instead, as trec_eval 9 did. trec_eval reserves one "
+                "counter per grade up to a query's largest (form_res_rels.c): a grade of 10^10 makes it stop (\"Can't "
+                'calculate measure") and one near 2^31 takes minutes; here every grade below 2^53 is exact.'
+            ),
         ),
         Convention(
             "pytrec_eval",
             "pytrec_eval (trec_eval 9.x inside; also ir_measures' pytrec_eval provider)",
-            "linear",
-            "log2",
-            "judged",
-            "docno",
-            "zero",
-            "unjudged",
-            "judged",
-            "skip",
-            True,
-            None,
-            "Tested against pytrec_eval: trec_eval 9.x keeps scores as 32-bit floats, so scores equal in float32 "
-            "tie and are ordered by document id; a judged query missing from the run is left out of the mean.",
+            missing="skip",
             score_dtype="float32",
+            notes=(
+                "Tested against pytrec_eval: trec_eval 9.x keeps scores as 32-bit floats, so scores equal in float32 "
+                "tie and are ordered by document id; a judged query missing from the run is left out of the mean."
+            ),
         ),
         Convention(
             "gdeval",
             "gdeval.pl 1.3 (TREC Web track) ndcg@k",
-            "exp2",
-            "log2",
-            "judged",
-            "docno",
-            "zero",
-            "unjudged",
-            "relevant",
-            "skip",
-            True,
-            4,
-            "From gdeval.pl 1.3: judgments above 0 are kept (max 4), the run is sorted by score then docno "
-            "descending, topics without a relevant judgment are not evaluated, -c divides by the topics with "
-            "one. gdeval always cuts at k (default 20: ask for ndcg@20) and prints 5 decimals. Verified on "
-            "hand-computed cases (gdeval is a Perl script, not run here).",
+            gain="exp2",
+            eligible="relevant",
+            missing="skip",
+            max_grade=4,
+            notes=(
+                "From gdeval.pl 1.3: judgments above 0 are kept (max 4), the run is sorted by score then docno "
+                "descending, topics without a relevant judgment are not evaluated, -c divides by the topics with "
+                "one. gdeval always cuts at k (default 20: ask for ndcg@20) and prints 5 decimals. Verified on "
+                "hand-computed cases (gdeval is a Perl script, not run here)."
+            ),
         ),
         Convention(
             "sklearn",
             "scikit-learn ndcg_score(y_true, y_score, k=k)",
-            "linear",
-            "log2",
-            "ranking",
-            "average",
-            "zero",
-            "error",
-            "judged",
-            "skip",
-            False,
-            None,
-            "Tested against sklearn.metrics.ndcg_score on the candidate lists of the run (labels from the "
-            "qrels, 0 when unjudged); scikit-learn raises for negative labels, and so does the preset; it raises "
-            "for a list of one document too, so such a query is undefined here (NaN, named in a note, left out of "
-            "the mean) and the other queries are scored.",
+            ideal="ranking",
+            ties="average",
+            negative="error",
+            missing="skip",
+            integer_grades=False,
             single_document="undefined",
+            notes=(
+                "Tested against sklearn.metrics.ndcg_score on the candidate lists of the run (labels from the "
+                "qrels, 0 when unjudged); scikit-learn raises for negative labels, and so does the preset; it raises "
+                "for a list of one document too, so such a query is undefined here (NaN, named in a note, left out of "
+                "the mean) and the other queries are scored."
+            ),
         ),
         Convention(
             "torchmetrics",
             "TorchMetrics retrieval_normalized_dcg / RetrievalNormalizedDCG(top_k=k)",
-            "linear",
-            "log2",
-            "ranking",
-            "average",
-            "zero",
-            "keep",
-            "judged",
-            "skip",
-            False,
-            None,
-            "From TorchMetrics' source (a port of scikit-learn's tie-averaged DCG): predictions are cast to "
-            "float32, tied predictions averaged, the ideal comes from the same list, negative targets are kept "
-            "(they lower the DCG and the ideal), empty_target_action='neg' gives 0 to a query without a positive "
-            "target. Checked against TorchMetrics itself by benchmarks/check_presets_torchmetrics.py (needs "
-            "torch), and in the test suite against a model of it.",
+            ideal="ranking",
+            ties="average",
+            negative="keep",
+            missing="skip",
+            integer_grades=False,
             score_dtype="float32",
+            notes=(
+                "From TorchMetrics' source (a port of scikit-learn's tie-averaged DCG): predictions are cast to "
+                "float32, tied predictions averaged, the ideal comes from the same list, negative targets are kept "
+                "(they lower the DCG and the ideal), empty_target_action='neg' gives 0 to a query without a positive "
+                "target. Checked against TorchMetrics itself by benchmarks/check_presets_torchmetrics.py (needs "
+                "torch), and in the test suite against a model of it."
+            ),
         ),
         Convention(
             "tf_ranking",
             "TF-Ranking NDCGMetric(topn=k) with its default gain and discount",
-            "exp2",
-            "log2",
-            "ranking",
-            "average",
-            "zero",
-            "drop",
-            "judged",
-            "skip",
-            False,
-            None,
-            "Not installed here (needs TensorFlow); from metrics_impl.py: scores cast to float32, gain 2^l - 1, "
-            "discount log(2)/log(1 + r), ideal from the list, 0 when the ideal is 0 (divide_no_nan), labels below "
-            "0 are padding (the document is removed). TF-Ranking breaks ties at random; the preset gives the "
-            "expected value over those random orders (the tie average), and a note counts the queries with ties. "
-            "Checked against a model of it (hand computations).",
+            gain="exp2",
+            ideal="ranking",
+            ties="average",
+            negative="drop",
+            missing="skip",
+            integer_grades=False,
             score_dtype="float32",
             random_ties=True,
+            notes=(
+                "Not installed here (needs TensorFlow); from metrics_impl.py: scores cast to float32, gain 2^l - 1, "
+                "discount log(2)/log(1 + r), ideal from the list, 0 when the ideal is 0 (divide_no_nan), labels below "
+                "0 are padding (the document is removed). TF-Ranking breaks ties at random; the preset gives the "
+                "expected value over those random orders (the tie average), and a note counts the queries with ties. "
+                "Checked against a model of it (hand computations)."
+            ),
         ),
         Convention(
             "lightgbm",
             "LightGBM metric ndcg@k (default label_gain 2^i - 1)",
-            "exp2",
-            "log2",
-            "ranking",
-            "input",
-            "one",
-            "error",
-            "judged",
-            "skip",
-            True,
-            30,
-            "Tested against LightGBM's own metric (a booster evaluated with the scores as init_score): "
-            "ties keep the data order (stable sort), a query without a relevant document scores 1, labels "
-            "must be integers below 31 with the default label_gain.",
+            gain="exp2",
+            ideal="ranking",
+            ties="input",
+            zero_ideal="one",
+            negative="error",
+            missing="skip",
+            max_grade=30,
+            notes=(
+                "Tested against LightGBM's own metric (a booster evaluated with the scores as init_score): "
+                "ties keep the data order (stable sort), a query without a relevant document scores 1, labels "
+                "must be integers below 31 with the default label_gain."
+            ),
         ),
         Convention(
             "xgboost",
             "XGBoost eval_metric ndcg@k (ndcg_exp_gain=true)",
-            "exp2",
-            "log2",
-            "ranking",
-            "input",
-            "one",
-            "error",
-            "judged",
-            "skip",
-            True,
-            31,
-            "Tested against XGBoost's own metric (a booster with learning_rate 0 and the scores as "
-            "base_margin): scores are float32, ties keep the data order, a query without a relevant document "
-            "scores 1, labels must be integers 0..31 with the exponential gain, and 'ndcg' without @k cuts the "
-            "list at 32 (XGBoost's default truncation).",
+            gain="exp2",
+            ideal="ranking",
+            ties="input",
+            zero_ideal="one",
+            negative="error",
+            missing="skip",
+            max_grade=31,
             score_dtype="float32",
             truncation=32,
+            notes=(
+                "Tested against XGBoost's own metric (a booster with learning_rate 0 and the scores as "
+                "base_margin): scores are float32, ties keep the data order, a query without a relevant document "
+                "scores 1, labels must be integers 0..31 with the exponential gain, and 'ndcg' without @k cuts the "
+                "list at 32 (XGBoost's default truncation)."
+            ),
         ),
         Convention(
             "xgboost-",
             "XGBoost eval_metric ndcg@k- (the '-' suffix)",
-            "exp2",
-            "log2",
-            "ranking",
-            "input",
-            "zero",
-            "error",
-            "judged",
-            "skip",
-            True,
-            31,
-            "As 'xgboost', but a query without a relevant document scores 0 (tested against XGBoost).",
+            gain="exp2",
+            ideal="ranking",
+            ties="input",
+            negative="error",
+            missing="skip",
+            max_grade=31,
             score_dtype="float32",
             truncation=32,
+            notes="As 'xgboost', but a query without a relevant document scores 0 (tested against XGBoost).",
         ),
         Convention(
             "ranx",
             "ranx evaluate(qrels, run, 'ndcg@k', make_comparable=True)",
-            "linear",
-            "log2",
-            "judged",
-            "input",
-            "zero",
-            "unjudged",
-            "judged",
-            "zero",
-            True,
-            None,
-            "Tested against ranx: grades below 1 count 0 (rel_lvl=1), the ideal comes from the judged "
-            "grades, every query of the qrels is averaged (a missing one scores 0). ranx sorts a ranking "
-            "with numba's quicksort, which keeps tied documents in file order only for lists of fewer than 16 "
-            "documents; longer lists with ties are ordered otherwise there (an unstable sort), which the preset "
-            "does not reproduce: a note names how many queries that concerns (tie-free runs agree exactly).",
+            ties="input",
             unstable_ties_from=16,
+            notes=(
+                "Tested against ranx: grades below 1 count 0 (rel_lvl=1), the ideal comes from the judged "
+                "grades, every query of the qrels is averaged (a missing one scores 0). ranx sorts a ranking "
+                "with numba's quicksort, which keeps tied documents in file order only for lists of fewer than 16 "
+                "documents; longer lists with ties are ordered otherwise there (an unstable sort), which the preset "
+                "does not reproduce: a note names how many queries that concerns (tie-free runs agree exactly)."
+            ),
         ),
         Convention(
             "ranx_burges",
             "ranx evaluate(qrels, run, 'ndcg_burges@k', make_comparable=True)",
-            "exp2",
-            "log2",
-            "judged",
-            "input",
-            "zero",
-            "unjudged",
-            "judged",
-            "zero",
-            True,
-            None,
-            "As 'ranx' with the gain 2^rel - 1 (tested against ranx).",
+            gain="exp2",
+            ties="input",
             unstable_ties_from=16,
+            notes="As 'ranx' with the gain 2^rel - 1 (tested against ranx).",
         ),
     ]
 }
+
 
 #: Other names accepted for the presets.
 ALIASES: dict[str, str] = {
