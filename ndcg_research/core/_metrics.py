@@ -43,6 +43,8 @@ same either way.
 This module imports only numpy.
 """
 
+import re
+import textwrap
 import threading
 import warnings
 from collections.abc import Callable
@@ -258,10 +260,49 @@ def _ranked_parts(
     return batch, dcg_values, idcg_values, max(width, _width(known, options.k))
 
 
-# Parameter texts shared by the docstrings below (written out in each, so that help() shows them).
-#   gain: linear, exp2, mapping({grade: gain, ...}), a dict, or a callable
-#   discount: log2, log(base=2), jarvelin(base=2), power(beta), zipf, geometric(p), logpower(gamma),
-#             loglog, zipflog(gamma), none, or a callable
+# The parameter texts the public functions share, written once and filled into each docstring at import
+# (as scipy's doccer does), so that help() shows every one in full.
+_PARAMETERS = {
+    "gain": """gain : str, mapping or callable, default "linear"
+    g(rel): "linear" (rel), "exp2" (2^rel - 1), "mapping({0: 0, 1: 1, 2: 3})" or a
+    dict from grade to gain, or a non-decreasing callable with g(0) = 0 (see ``parse_gain``).""",
+    "discount": """discount : str or callable, default "log2"
+    D(r) on 1-based ranks: "log2" (1 / log2(r + 1)), "log(base=2)", "jarvelin(base=2)",
+    "power(beta=...)" (r^-beta), "zipf" (1 / r), "geometric(p=...)" (p^(r-1)),
+    "logpower(gamma=...)", "loglog", "zipflog(gamma=...)", "none" (see ``parse_discount``),
+    or a positive non-increasing callable on ranks.""",
+    "zero_ideal": """zero_ideal : {"zero", "one", "nan", "raise"}, default "zero"
+    nDCG of a query whose ideal DCG is 0 (with an UndefinedNDCGWarning).""",
+    "y_score": """y_score : array-like
+    Finite model scores, same shape as ``y_true``; higher ranks first.""",
+    "ties": """ties : {"average", "first", "pessimistic", "optimistic"}, default "average"
+    Documents with equal scores: ``"average"`` gives each rank of a tied
+    group the group's mean gain (McSherry & Najork 2008; scikit-learn's
+    default), the expected DCG over the group's orderings; ``"first"``
+    puts the earlier document first (deterministic; pass documents in
+    descending document-id order to mimic trec_eval); ``"pessimistic"`` /
+    ``"optimistic"`` put the lowest / highest gain first. A constant
+    model gets the average, never 1 by accident.""",
+    "threads": """threads : {None, 1, 2}, default None
+    Why a metric has this: the ideal DCG and the ranking are independent, so on a large
+    batch the ideal DCG runs on a second thread (started and joined within the call)
+    while the documents are ranked. 2: always (built-in gain and discount only: a
+    user's callable runs on the calling thread); 1: one thread, for a caller that
+    runs many evaluations in parallel itself; None: 2 for batches of at least
+    OVERLAP_MIN_ENTRIES (2^18) entries, else 1. The values do not depend on it.""",
+}
+
+
+def _documented(function: Callable[..., _T]) -> Callable[..., _T]:
+    """Fill the shared parameter texts into ``function``'s docstring: a line ``%(gain)s`` becomes that text,
+    indented as the line was."""
+    function.__doc__ = re.sub(
+        r"^( *)%\((\w+)\)s$",
+        lambda line: textwrap.indent(_PARAMETERS[line[2]], line[1]),
+        function.__doc__ or "",
+        flags=re.MULTILINE,
+    )
+    return function
 
 
 def _dcg(
@@ -285,6 +326,7 @@ def _dcg(
     return _scalar_if_single(_kernels.ranked_dcg(gains, discount, None), batch)
 
 
+@_documented
 def cg(relevance: Any, k: int | None = None, *, gain: GainLike = "linear") -> Value:
     """Cumulative gain: CG@k = sum over ranks r = 1..k of g(rel_r), the order ignored.
 
@@ -295,9 +337,7 @@ def cg(relevance: Any, k: int | None = None, *, gain: GainLike = "linear") -> Va
         sequence of 1-D lists with one query each.
     k : int or None, default None
         Cut-off; None sums the whole list.
-    gain : str, mapping or callable, default "linear"
-        g(rel): "linear" (rel), "exp2" (2^rel - 1), "mapping({0: 0, 1: 1, 2: 3})" or a
-        dict from grade to gain, or a non-decreasing callable with g(0) = 0 (see ``parse_gain``).
+    %(gain)s
 
     Returns
     -------
@@ -315,6 +355,7 @@ def cg(relevance: Any, k: int | None = None, *, gain: GainLike = "linear") -> Va
     return _dcg(relevance, options.k, options.gain, _NO_DISCOUNT)
 
 
+@_documented
 def dcg(relevance: Any, k: int | None = None, *, gain: GainLike = "linear", discount: DiscountLike = "log2") -> Value:
     """Discounted cumulative gain: DCG@k = sum over ranks r = 1..k of g(rel_r) D(r).
 
@@ -325,14 +366,8 @@ def dcg(relevance: Any, k: int | None = None, *, gain: GainLike = "linear", disc
         sequence of 1-D lists (ragged allowed) with one query each.
     k : int or None, default None
         Cut-off; None uses the whole list.
-    gain : str, mapping or callable, default "linear"
-        g(rel): "linear" (rel), "exp2" (2^rel - 1), "mapping({0: 0, 1: 1, 2: 3})" or a
-        dict from grade to gain, or a non-decreasing callable with g(0) = 0 (see ``parse_gain``).
-    discount : str or callable, default "log2"
-        D(r), a multiplier on 1-based ranks: "log2" (1 / log2(r + 1)), "log(base=2)",
-        "jarvelin(base=2)", "power(beta=...)", "zipf" (1 / r), "geometric(p=...)",
-        "logpower(gamma=...)", "loglog", "zipflog(gamma=...)", "none" (see ``parse_discount``),
-        or a positive non-increasing callable on ranks.
+    %(gain)s
+    %(discount)s
 
     Returns
     -------
@@ -352,6 +387,7 @@ def dcg(relevance: Any, k: int | None = None, *, gain: GainLike = "linear", disc
     return _dcg(relevance, options.k, options.gain, options.discount)
 
 
+@_documented
 def idcg(
     relevance: Any,
     k: int | None = None,
@@ -371,12 +407,8 @@ def idcg(
         Cut-off applied to the ideal ranking; None keeps every known grade.
     ideal : array-like, optional
         All known grades of each query, retrieved or not, in any order.
-    gain : str, mapping or callable, default "linear"
-        g(rel): "linear", "exp2", "mapping({...})", a dict or a callable, as in ``dcg``.
-    discount : str or callable, default "log2"
-        D(r): "log2", "log(base=2)", "jarvelin(base=2)", "power(beta=...)", "zipf",
-        "geometric(p=...)", "logpower(gamma=...)", "loglog", "zipflog(gamma=...)", "none",
-        or a callable, as in ``dcg``.
+    %(gain)s
+    %(discount)s
 
     Returns
     -------
@@ -396,6 +428,7 @@ def idcg(
     return _scalar_if_single(idcg_values, batch)
 
 
+@_documented
 def ndcg_parts(
     relevance: Any,
     k: int | None = None,
@@ -420,14 +453,9 @@ def ndcg_parts(
         All known grades of each query (retrieved or not, any order; same nesting
         as ``relevance``); must contain every retrieved grade above 0. None builds
         the ideal from the list itself.
-    gain : str, mapping or callable, default "linear"
-        g(rel): "linear", "exp2", "mapping({...})", a dict or a callable, as in ``dcg``.
-    discount : str or callable, default "log2"
-        D(r): "log2", "log(base=2)", "jarvelin(base=2)", "power(beta=...)", "zipf",
-        "geometric(p=...)", "logpower(gamma=...)", "loglog", "zipflog(gamma=...)", "none",
-        or a callable, as in ``dcg``.
-    zero_ideal : {"zero", "one", "nan", "raise"}, default "zero"
-        nDCG of a query whose ideal DCG is 0 (with an UndefinedNDCGWarning).
+    %(gain)s
+    %(discount)s
+    %(zero_ideal)s
     judged : array-like of bool, optional
         Same shape as ``relevance``; False marks an unjudged document, removed before
         scoring (the condensed list, as in ``ndcg``).
@@ -447,6 +475,7 @@ def ndcg_parts(
     return _parts(*_ranked_parts(relevance, ideal, judged, options), options.zero_ideal)
 
 
+@_documented
 def ndcg(
     relevance: Any,
     k: int | None = None,
@@ -478,16 +507,9 @@ def ndcg(
         nesting as ``relevance``). None builds the ideal from the list itself.
         Must contain every retrieved grade above 0, as many times as it is
         retrieved, else ValueError.
-    gain : str, mapping or callable, default "linear"
-        g(rel): "linear" (rel), "exp2" (2^rel - 1), "mapping({0: 0, 1: 1, 2: 3})" or a
-        dict from grade to gain, or a non-decreasing callable with g(0) = 0 (see ``parse_gain``).
-    discount : str or callable, default "log2"
-        D(r) on 1-based ranks: "log2" (1 / log2(r + 1)), "log(base=2)", "jarvelin(base=2)",
-        "power(beta=...)" (r^-beta), "zipf" (1 / r), "geometric(p=...)" (p^(r-1)),
-        "logpower(gamma=...)", "loglog", "zipflog(gamma=...)", "none" (see ``parse_discount``),
-        or a positive non-increasing callable on ranks.
-    zero_ideal : {"zero", "one", "nan", "raise"}, default "zero"
-        Value for a query whose ideal DCG is 0 (with an UndefinedNDCGWarning).
+    %(gain)s
+    %(discount)s
+    %(zero_ideal)s
     judged : array-like of bool, optional
         Same shape as ``relevance``: False marks a document nobody judged.
         Given, the metric runs on the *condensed list* (Sakai 2007; trec_eval
@@ -589,6 +611,7 @@ def _score_parts(
     return labels, dcg_values, None if ideal_job is None else ideal_job(), n_terms
 
 
+@_documented
 def ndcg_parts_from_scores(
     y_true: Any,
     y_score: Any,
@@ -610,26 +633,18 @@ def ndcg_parts_from_scores(
         Grades (>= 0) of the documents, in any order: a 1-D list for one query,
         or a 2-D array / sequence of 1-D lists (ragged allowed), one per query.
         May be empty (nothing returned) only when ``ideal`` is given.
-    y_score : array-like
-        Finite model scores, same shape as ``y_true``; higher ranks first.
+    %(y_score)s
     k : int or None, default None
         Cut-off for the ranking and the ideal; None cuts nothing.
     ideal : array-like, optional
         All known grades of each query, if ``y_true`` does not hold them all. Default: ``y_true``.
-    gain : str, mapping or callable, default "linear"
-        g(rel): "linear", "exp2", "mapping({...})", a dict or a callable, as in ``dcg``.
-    discount : str or callable, default "log2"
-        D(r): "log2", "log(base=2)", "jarvelin(base=2)", "power(beta=...)", "zipf",
-        "geometric(p=...)", "logpower(gamma=...)", "loglog", "zipflog(gamma=...)", "none",
-        or a callable, as in ``dcg``.
-    ties : {"average", "first", "pessimistic", "optimistic"}, default "average"
-        Documents with equal scores, as in ``ndcg_from_scores``.
-    zero_ideal : {"zero", "one", "nan", "raise"}, default "zero"
-        nDCG of a query whose ideal DCG is 0 (with an UndefinedNDCGWarning).
+    %(gain)s
+    %(discount)s
+    %(ties)s
+    %(zero_ideal)s
     judged : array-like of bool, optional
         Same shape as ``y_true``; unjudged documents (False) are removed before ranking.
-    threads : {None, 1, 2}, default None
-        Threads of the call, as in ``ndcg_from_scores`` (the values do not depend on it).
+    %(threads)s
 
     Returns
     -------
@@ -646,6 +661,7 @@ def ndcg_parts_from_scores(
     return _parts(*_score_parts(y_true, y_score, ideal, judged, options), options.zero_ideal)
 
 
+@_documented
 def ndcg_from_scores(
     y_true: Any,
     y_score: Any,
@@ -667,40 +683,20 @@ def ndcg_from_scores(
         Grades (>= 0) of the documents, in any order: a 1-D list for one query,
         or a 2-D array / sequence of 1-D lists (ragged allowed), one per query.
         May be empty (nothing returned) only when ``ideal`` is given.
-    y_score : array-like
-        Finite model scores, same shape as ``y_true``; higher ranks first.
+    %(y_score)s
     k : int or None, default None
         Cut-off for the ranking and the ideal. Only the top k are sorted.
     ideal : array-like, optional
         All known grades of each query, if ``y_true`` does not hold them all
         (relevant documents the model never scored). Default: ``y_true``.
-    gain : str, mapping or callable, default "linear"
-        g(rel): "linear" (rel), "exp2" (2^rel - 1), "mapping({0: 0, 1: 1, 2: 3})" or a
-        dict from grade to gain, or a non-decreasing callable with g(0) = 0 (see ``parse_gain``).
-    discount : str or callable, default "log2"
-        D(r) on 1-based ranks: "log2" (1 / log2(r + 1)), "log(base=2)", "jarvelin(base=2)",
-        "power(beta=...)", "zipf" (1 / r), "geometric(p=...)", "logpower(gamma=...)", "loglog",
-        "zipflog(gamma=...)", "none" (see ``parse_discount``), or a positive non-increasing callable.
-    ties : {"average", "first", "pessimistic", "optimistic"}, default "average"
-        Documents with equal scores: ``"average"`` gives each rank of a tied
-        group the group's mean gain (McSherry & Najork 2008; scikit-learn's
-        default), the expected DCG over the group's orderings; ``"first"``
-        puts the earlier document first (deterministic; pass documents in
-        descending document-id order to mimic trec_eval); ``"pessimistic"`` /
-        ``"optimistic"`` put the lowest / highest gain first. A constant
-        model gets the average, never 1 by accident.
-    zero_ideal : {"zero", "one", "nan", "raise"}, default "zero"
-        Value for a query whose ideal DCG is 0.
+    %(gain)s
+    %(discount)s
+    %(ties)s
+    %(zero_ideal)s
     judged : array-like of bool, optional
         Same shape as ``y_true``; unjudged documents (False) are removed before
         ranking (condensed list, trec_eval ``-J``). See ``ndcg``.
-    threads : {None, 1, 2}, default None
-        Why a metric has this: the ideal DCG and the ranking are independent, so on a large
-        batch the ideal DCG runs on a second thread (started and joined within the call)
-        while the documents are ranked. 2: always (built-in gain and discount only: a
-        user's callable runs on the calling thread); 1: one thread, for a caller that
-        runs many evaluations in parallel itself; None: 2 for batches of at least
-        OVERLAP_MIN_ENTRIES (2^18) entries, else 1. The values do not depend on it.
+    %(threads)s
 
     Returns
     -------
@@ -722,6 +718,7 @@ def ndcg_from_scores(
     return _parts(*_score_parts(y_true, y_score, ideal, judged, options), options.zero_ideal).ndcg
 
 
+@_documented
 def dcg_from_scores(
     y_true: Any,
     y_score: Any,
@@ -743,21 +740,15 @@ def dcg_from_scores(
         Grades (>= 0) of the documents, in any order: a 1-D list for one query,
         or a 2-D array / sequence of 1-D lists (ragged allowed), one per query.
         May be empty (nothing returned, DCG 0) only when ``ideal`` is given.
-    y_score : array-like
-        Finite model scores, same shape as ``y_true``; higher ranks first.
+    %(y_score)s
     k : int or None, default None
         Cut-off of the ranking; None cuts nothing.
     ideal : array-like, optional
         The known grades of each query; given, it must contain the grades of the list
         (it is not otherwise used: a DCG needs no ideal).
-    gain : str, mapping or callable, default "linear"
-        g(rel): "linear", "exp2", "mapping({...})", a dict or a callable, as in ``dcg``.
-    discount : str or callable, default "log2"
-        D(r): "log2", "log(base=2)", "jarvelin(base=2)", "power(beta=...)", "zipf",
-        "geometric(p=...)", "logpower(gamma=...)", "loglog", "zipflog(gamma=...)", "none",
-        or a callable, as in ``dcg``.
-    ties : {"average", "first", "pessimistic", "optimistic"}, default "average"
-        Documents with equal scores, as in ``ndcg_from_scores``.
+    %(gain)s
+    %(discount)s
+    %(ties)s
     judged : array-like of bool, optional
         Same shape as ``y_true``; the DCG is that of the condensed list, unjudged
         documents (False) removed before ranking.
