@@ -101,6 +101,22 @@ def test_constant_nonzero_difference_is_certain():
         assert r.pvalue == 0.0 and r.ci == (0.25, 0.25)
 
 
+def test_a_mean_difference_that_rounds_to_a_residue_of_zero_gives_pvalue_one():
+    # d = 0.1, 0.1, -0.2, 0, 0, 0 (in floats): the mean is 4.6e-18, not 0. In exact arithmetic it is 0, so
+    # every sign pattern reaches it (p = 1, as scipy's permutation_test and the t test say); counting only
+    # the patterns whose float mean is not exactly 0 gave 0.875 (permutation) and 0.9975 (bootstrap).
+    a = [0.7, 0.4, 0.1, 0.9, 0.3, 0.6]
+    b = [0.6, 0.3, 0.3, 0.9, 0.3, 0.6]
+    assert 0 < np.mean(np.subtract(a, b)) < 1e-17
+    reference = stats.permutation_test(
+        (np.subtract(a, b),), np.mean, permutation_type="samples", n_resamples=np.inf
+    ).pvalue
+    assert reference == 1.0
+    for method in ("permutation", "bootstrap"):
+        assert paired_test(a, b, test=method, n_resamples=400).pvalue == 1.0
+    assert paired_test(a, b, test="permutation", exact=False, n_resamples=400).pvalue == 1.0  # Monte Carlo
+
+
 # --------------------------------------------------------------------------- sign-flip permutation test
 
 
