@@ -193,6 +193,10 @@ def test_every_input_ir_measures_reads():
     metrics = list(ir_measures.iter_calc([measure], *numbered))
     assert sorted(m.query_id for m in metrics) == sorted(numbered[0]["query_id"].unique())
     assert ir_measures.calc_aggregate([measure], *numbered)[measure] == pytest.approx(expected, rel=1e-15)
+    # Integer ids in the qrels and their text in the run are the same queries (ids are compared as text, as
+    # the evaluator does); a type-sensitive filter emptied the run and scored every query 0.
+    mixed = (numbered[0], numbered[1].assign(query_id=numbered[1]["query_id"].astype(str)))
+    assert ir_measures.calc_aggregate([measure], *mixed)[measure] == pytest.approx(expected, rel=1e-15)
     # A run that answers no judged query: every judged query scores 0, as ir_measures does.
     empty = pd.DataFrame({"query_id": ["other"], "doc_id": ["d1"], "score": [1.0]})
     assert ir_measures.calc_aggregate([measure], qrels, empty)[measure] == 0.0

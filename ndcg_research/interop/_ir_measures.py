@@ -121,7 +121,9 @@ class NDCG(ir_measures.Measure):
 
     def runtime_impl(self, qrels: Any, run: Any) -> Iterator[Any]:
         """Per-query values of ``run`` (ir_measures' frames), computed by the evaluator in one call."""
-        run = run[run["query_id"].isin(qrels["query_id"])]  # ir_measures' frames (query_id, doc_id, ...)
+        # ir_measures' frames (query_id, doc_id, ...). Ids are compared as text, as the evaluator does: a run
+        # whose ids are the strings of the qrels' integers is the same run.
+        run = run[run["query_id"].astype(str).isin(qrels["query_id"].astype(str))]
         if len(run) == 0:
             return  # no judged query answered: ir_measures gives each its DEFAULT
         result = evaluate(qrels, {"run": run}, [self._measure], convention=self._convention, complete=False)
