@@ -431,11 +431,17 @@ def named_runs(runs: Any, name: str = "runs") -> list[tuple[str, Any]]:
     if isinstance(runs, Mapping) and not is_nested_dict(runs):
         if not runs:
             raise ValueError(f"{name} must hold at least one run, got an empty mapping")
-        pairs = []
+        pairs, keys = [], {}
         for key, run in runs.items():
             shards = isinstance(run, (list, tuple)) and run and all(is_path(r) for r in run)
             if not shards:
                 _check_run(run, f"{name}[{key!r}]")
+            label = keys.setdefault(str(key), key)
+            if label is not key:  # 1 and "1": the results would hold two runs of one name
+                raise ValueError(
+                    f"{name}[{label!r}] and {name}[{key!r}] would both be named {str(key)!r} (run names are text); "
+                    f"give them different names"
+                )
             pairs.append((str(key), list(run) if shards else run))
         return pairs
     if isinstance(runs, (list, tuple)):
