@@ -121,6 +121,14 @@ def test_several_runs_and_formats(files, capfdbinary):
         (["-m", "map"], "unknown measure 'map'; valid measures: ndcg, ndcg@K"),
         (["-m", "ndcg_cut.0"], "cut-offs must be >= 1"),
         (["-m", "ndcg@5(gain=cubic)"], "unknown gain 'cubic'"),
+        # trec_eval computes a measure once, with the first -m that has parameters, and drops the others
+        # (it prints only ndcg_cut_5 here, only ndcg_1=2 below): refused, not printed differently.
+        (
+            ["-m", "ndcg_cut.5", "-m", "ndcg_cut.10"],
+            "-m ndcg_cut.5 and -m ndcg_cut.10 ask for trec_eval's ndcg_cut twice",
+        ),
+        (["-m", "ndcg_cut", "-m", "ndcg_cut.3"], "one -m (ndcg_cut.5,10), or use ndcg@K"),
+        (["-m", "ndcg", "-m", "ndcg.1=2"], "-m ndcg and -m ndcg.1=2 ask for trec_eval's ndcg twice"),
     ],
 )
 def test_bad_measures(files, capfdbinary, args, message):

@@ -20,6 +20,7 @@ import csv
 import io
 import json
 import math
+import re
 import sys
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
@@ -147,6 +148,7 @@ def _measures(args: argparse.Namespace) -> tuple[list[Measure], bool, bool, bool
 
     requested = args.measures or ["ndcg"]
     specs = [m for m in requested if m not in _INFO_MEASURES]
+    _refuse_trec_eval_repeats(specs)
     measures = parse_measures(specs or ["ndcg"])  # with only runid / num_q, ndcg is computed, not printed
     if args.gain is not None or args.discount is not None:
         from ..core import parse_discount, parse_gain
@@ -155,6 +157,31 @@ def _measures(args: argparse.Namespace) -> tuple[list[Measure], bool, bool, bool
         discount = None if args.discount is None else str(parse_discount(args.discount, builtin_only=True))
         measures = [m.with_defaults(gain, discount) for m in measures]
     return measures, "runid" in requested, "num_q" in requested, bool(specs)
+
+
+def _refuse_trec_eval_repeats(specs: Sequence[str]) -> None:
+    """Refuse a trec_eval measure asked for twice with different parameters (``-m ndcg_cut.5 -m ndcg_cut.10``).
+
+    trec_eval computes each of its measures once, with the parameters of the first ``-m`` that gives any, and
+    silently drops the others; printing them all would make this command's output differ from trec_eval's.
+    """
+    first: dict[str, str] = {}
+    for spec in specs:
+        match = re.fullmatch(r"\s*(ndcg|ndcg_cut)(\.[^()]*)?\s*", spec)
+        if match is None:
+            continue
+        seen = first.setdefault(match[1], spec.strip())
+        if seen != spec.strip():
+            other = (
+                "give every cut-off in one -m (ndcg_cut.5,10), or use ndcg@K"
+                if match[1] == "ndcg_cut"
+                else "give one gain map, or write another as ndcg(gains={grade: gain, ...})"
+            )
+            raise ValueError(
+                f"-m {seen} and -m {spec.strip()} ask for trec_eval's {match[1]} twice with different parameters; "
+                f"trec_eval computes it once, with the parameters of the first -m that has any, and drops the "
+                f"other: {other}"
+            )
 
 
 def run(args: argparse.Namespace) -> int:
