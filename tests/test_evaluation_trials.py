@@ -157,15 +157,33 @@ def test_integral_grades_written_with_a_fraction_read_as_integers(tmp_path):
     "measure, gains", [("ndcg.1=2", {1: 2}), ("ndcg(gains={10000000000: 3})", {10**10: 3}), ("ndcg.0=1", {0: 1})]
 )
 def test_gain_maps_with_grades_far_beyond_the_listed_ones(tmp_path, measure, gains):
-    # gain_init.c: a listed grade gets its gain, any other grade itself; nothing is left out.
+    # gain_init.c: a listed grade gets its gain, any other grade itself; nothing is left out. (ranx's rules:
+    # trec_eval's own sort of these gains is undefined, see the next test.)
     (tmp_path / "qrels").write_text("p 0 a 1\nq 0 a 10000000000\nq 0 b 1\nq 0 c 0\n")
     (tmp_path / "run").write_text("p Q0 a 1 1 r\nq Q0 b 1 3 r\nq Q0 a 2 2 r\nq Q0 c 3 1 r\n")
-    result = evaluate(tmp_path / "qrels", tmp_path / "run", measure)
+    result = evaluate(tmp_path / "qrels", tmp_path / "run", measure, convention="ranx")
     gain = lambda g: float(gains.get(g, g))  # noqa: E731
     q_list = [gain(1), gain(10**10), gain(0)]
     expected = _dcg(q_list) / _dcg(sorted([g for g in q_list if g > 0], reverse=True))
     assert list(result.queries[0]) == ["p", "q"] and not result.notes
     assert result.values[0][0, 1] == pytest.approx(expected, rel=1e-12)
+
+
+@pytest.mark.parametrize("measure", ["ndcg.2=3e9", "ndcg.1=4294967296", "ndcg.1=1e10,2=2e10", "ndcg.1=2"])
+def test_gains_2_to_the_31_apart_are_refused_under_trec_eval_rules(tmp_path, capfdbinary, measure):
+    # gain_init.c sorts gain levels with comp_rel_gain, which returns the difference of two gains as a C int:
+    # 2^31 or more apart, the conversion overflows and the order is undefined (trec_eval prints nDCG
+    # 1500000000.6309 for ndcg.2=3e9 here). The last case: grade 10^10 keeps gain 10^10, 10^10 from gain 0.
+    grade = 10**10 if measure == "ndcg.1=2" else 2
+    (tmp_path / "qrels").write_text(f"q 0 a 1\nq 0 b {grade}\nq 0 c 0\n")
+    (tmp_path / "run").write_text("q Q0 c 1 3 r\nq Q0 a 2 2 r\nq Q0 b 3 1 r\n")
+    with pytest.raises(ValueError, match=r"are 2\^31 or more apart; trec_eval sorts gain levels"):
+        evaluate(tmp_path / "qrels", tmp_path / "run", measure)
+    status, out, err = cli(capfdbinary, "evaluate", "-m", measure, tmp_path / "qrels", tmp_path / "run")
+    assert status == 1 and out == b"" and err.count("\n") == 1 and "2^31 or more apart" in err
+    if grade == 2:  # gains just less than 2^31 apart: computed
+        value = evaluate(tmp_path / "qrels", tmp_path / "run", "ndcg.2=2147483647").values[0][0, 0]
+        assert value == pytest.approx(_dcg([0, 1, 2**31 - 1]) / _dcg([2**31 - 1, 1]), rel=1e-15)
 
 
 @pytest.mark.parametrize(

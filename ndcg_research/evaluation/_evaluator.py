@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._validation import check_bool, check_int, check_path, type_and_value
+from ..core._specs import format_number
 from ._frames import STYLES, frame_style, is_dask, is_path, is_table, named_runs, table_columns
 from ._matching import Judgments, Ranked, SetAside, binary_ids, distinct, rank_part
 from ._measures import Convention, Measure, convention_of, measures_of
@@ -551,6 +552,12 @@ def _qrels_notes(judgments: Judgments, plan: Plan) -> list[str]:
             continue
         levels = distinct(judgments.grade[judgments.grade >= 0])[0]
         gains = sorted({g for _, g in m.gains} | {float(level) for level in levels if level not in dict(m.gains)})
+        if gains[-1] - gains[0] >= 2**31:
+            raise ValueError(
+                f"{m.name}: gains {format_number(gains[0])} and {format_number(gains[-1])} are 2^31 or more apart; trec_eval sorts gain levels "
+                f"by their difference converted to a C int, which overflows here, so its values are undefined; "
+                f"scale the gains down (nDCG does not change when every gain is multiplied by one factor)"
+            )
         close = [(a, b) for a, b in zip(gains, gains[1:], strict=False) if 0 < b - a < 1]
         if close:
             notes.append(
