@@ -146,6 +146,14 @@ def test_bad_input_one_line_error(files, capfdbinary):
     assert status == 1 and "does not exist" in err
 
 
+def test_a_run_name_beginning_with_a_dash_is_refused_as_trec_eval_reads_standard_input_for_it(files, capfdbinary):
+    # get_trec_results.c reads standard input for any results name whose first character is '-'.
+    (files / "-run").write_text(RUN)
+    status, out, err = run_cli(capfdbinary, "--", files / "qrels", "-run")
+    assert status == 1 and out == "" and "trec_eval reads standard input for any run name that begins with '-'" in err
+    assert err.count("\n") == 1 and "write ./-run" in err
+
+
 def test_usage_errors_exit_2(files):
     result = subprocess.run(
         [sys.executable, "-m", "ndcg_research", "evaluate", "-M", "0", str(files / "qrels"), str(files / "run")],

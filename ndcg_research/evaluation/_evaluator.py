@@ -554,8 +554,9 @@ def _qrels_notes(judgments: Judgments, plan: Plan) -> list[str]:
         gains = sorted({g for _, g in m.gains} | {float(level) for level in levels if level not in dict(m.gains)})
         if gains[-1] - gains[0] >= 2**31:
             raise ValueError(
-                f"{m.name}: gains {format_number(gains[0])} and {format_number(gains[-1])} are 2^31 or more apart; trec_eval sorts gain levels "
-                f"by their difference converted to a C int, which overflows here, so its values are undefined; "
+                f"{m.name}: gains {format_number(gains[0])} and {format_number(gains[-1])} are 2^31 or more apart; "
+                f"trec_eval sorts gain levels by their difference converted to a C int, which overflows here, so "
+                f"its values are undefined; "
                 f"scale the gains down (nDCG does not change when every gain is multiplied by one factor)"
             )
         close = [(a, b) for a, b in zip(gains, gains[1:], strict=False) if 0 < b - a < 1]

@@ -191,9 +191,9 @@ def check_text(block: bytes, name: str, first_line: int) -> None:
             position = block.index(b"\r", position + 1)
         line = first_line + block.count(NEWLINE, 0, position)
         raise InputError(
-            f"{name}:{line}: a carriage return (\\r) that does not "
-            f"end a line: old Mac line ends? trec_eval reads such a file as one line; convert the line "
-            f"ends to \\n"
+            f"{name}:{line}: a carriage return (\\r) that does not end a line: trec_eval reads it as a blank "
+            f"between fields, so old Mac line ends (\\r alone) make the file one long line there; convert the "
+            f"line ends to \\n, or write a blank"
         )
     if b"\x00" in block:
         line = first_line + block.count(NEWLINE, 0, block.index(b"\x00"))

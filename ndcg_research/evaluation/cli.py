@@ -187,9 +187,16 @@ def _refuse_trec_eval_repeats(specs: Sequence[str]) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run the ``evaluate`` command; return the exit status."""
     from ._evaluator import evaluate
-    from ._sources import InputError
+    from ._sources import STDIN, InputError
 
     _keep_freed_memory()
+    for path in args.runs:
+        if path.startswith("-") and path != STDIN:  # get_trec_results.c
+            return fail(
+                "evaluate",
+                f"run file {path!r}: trec_eval reads standard input for any run name that begins with '-', not "
+                f"the file; write ./{path} to read the file",
+            )
     try:
         measures, runid, num_q, any_ndcg = _measures(args)
         qrels, runs = read_collection(args.qrels, args.runs, svmlight=args.input == "svmlight")
