@@ -46,6 +46,18 @@ def test_max_docs_cuts_the_ranking_before_judged_only_removes_unjudged_documents
     assert status == 0 and out.decode() == f"ndcg                  \tall\t{expected:6.4f}\n"
 
 
+def test_qrels_judging_trec_eval_placeholder_for_a_query_without_ranking_are_refused(tmp_path, capfdbinary):
+    # trec_eval.c: with -c, a judged query missing from the run is ranked as the one document
+    # "ceci_nest_pas_un_docno" (score 1.0); judged relevant, trec_eval scores q2 1.0 where 0 is given here.
+    (tmp_path / "qrels").write_text("q1 0 a 1\nq2 0 ceci_nest_pas_un_docno 1\n")
+    (tmp_path / "run").write_text("q1 Q0 a 1 1 r\n")
+    with pytest.raises(InputError, match=r"query 'q2', which .* does not rank, has a judgment of the document "):
+        evaluate(tmp_path / "qrels", tmp_path / "run")
+    status, out, err = cli(capfdbinary, "evaluate", "-c", "-q", tmp_path / "qrels", tmp_path / "run")
+    assert status == 1 and out == b"" and "ceci_nest_pas_un_docno" in err and err.count("\n") == 1
+    assert evaluate(tmp_path / "qrels", tmp_path / "run", complete=False).values[0].tolist() == [[1.0]]
+
+
 @pytest.mark.parametrize("content", [b"", b"# only a comment\n", b"\n\n"])
 def test_a_run_file_without_data_lines_is_refused_as_trec_eval_refuses_it(tmp_path, capfdbinary, content):
     # get_trec_results.c: "Cannot read results file" for an empty file; nothing is scored 0.

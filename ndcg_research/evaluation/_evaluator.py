@@ -493,6 +493,8 @@ def merge_parts(judgments: Judgments, parts: Sequence[PartValues], plan: Plan, n
             f"{name}: {_count(missing.size, 'judged query has', 'judged queries have')} no ranking "
             f"({_listed(text)}); {done}"
         )
+    if plan.complete and missing.size and conv.name == "trec_eval":
+        _refuse_judged_placeholder(judgments, missing, name)
     if codes.size == 0 and not (plan.complete and missing.size):
         raise InputError(f"run {name}: no query has both a ranking and judgments in {judgments.qrels.source}")
     if zero_ideal.any() and conv.eligible != "relevant":
@@ -517,6 +519,24 @@ def merge_parts(judgments: Judgments, parts: Sequence[PartValues], plan: Plan, n
         full[:, np.searchsorted(all_codes, codes)] = values
         codes, values = all_codes, full
     return RunValues(name, tag, codes, values, mean_of(values), notes)
+
+
+#: The document trec_eval -c ranks, alone, for a judged query missing from a run (trec_eval.c, bogus_result).
+PLACEHOLDER = b"ceci_nest_pas_un_docno"
+
+
+def _refuse_judged_placeholder(judgments: Judgments, missing: np.ndarray, name: str) -> None:
+    """Refuse qrels that judge trec_eval's placeholder document for a query missing from the run: trec_eval -c
+    would rank that document for it and score it, where the queries without a ranking score 0 here."""
+    judged = judgments.judging(PLACEHOLDER, missing)
+    if judged.size:
+        query = judgments.query_text(judged[:1])[0]
+        raise InputError(
+            f"{judgments.qrels.source}: query {query!r}, which {name} does not rank, has a judgment of the document "
+            f"{PLACEHOLDER.decode()!r}; trec_eval -c ranks that document alone for such a query (its placeholder, "
+            f"trec_eval.c) and scores it, where it scores 0 here: rename the document, or leave such queries out "
+            f"(complete=False, --answered-only)"
+        )
 
 
 def _tie_notes(parts: Sequence[PartValues], conv: Convention, name: str) -> list[str]:
