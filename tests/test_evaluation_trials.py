@@ -246,6 +246,15 @@ def test_a_run_tag_keeps_its_bytes(tmp_path, capfdbinary):
     assert evaluate(tmp_path / "qrels", tmp_path / "run").tags[0].encode("utf-8", "surrogateescape") == b"t\xe9st\xff"
 
 
+def test_the_per_query_table_keeps_ids_that_are_not_utf8(tmp_path):
+    # pandas' default text columns hold UTF-8 only; such ids stay Python str with their bytes as escapes.
+    (tmp_path / "qrels").write_bytes(b"q\xe9 0 a 1\nq2 0 a 1\n")
+    (tmp_path / "run").write_bytes(b"q\xe9 Q0 a 1 2 t\nq2 Q0 b 1 2 t\n")
+    per_query, means = evaluate(tmp_path / "qrels", tmp_path / "run")
+    assert [q.encode("utf-8", "surrogateescape") for q in per_query["query"]] == [b"q2", b"q\xe9"]
+    assert per_query["value"].tolist() == [0.0, 1.0] and means["ndcg"].tolist() == [0.5]
+
+
 # ---------------------------------------------------------------- SVMlight
 
 

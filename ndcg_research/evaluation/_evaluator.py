@@ -94,7 +94,11 @@ class Evaluation:
 
     @property
     def per_query(self) -> "pd.DataFrame":
-        """Long table: columns ``run, query, measure, value`` (query named as the caller's frame), one row each."""
+        """Long table: columns ``run, query, measure, value`` (query named as the caller's frame), one row each.
+
+        Ids read from files that are not UTF-8 stay Python strings (an ``object`` column) whose undecodable bytes
+        are surrogate escapes: ``query.encode("utf-8", "surrogateescape")`` gives the bytes back.
+        """
         import pandas as pd
 
         frames = []
@@ -104,15 +108,20 @@ class Evaluation:
             frames.append(
                 pd.DataFrame(
                     {
-                        "run": np.repeat(np.array([run], dtype=object), n_q * len(names)),
-                        self.query_column: np.tile(queries.astype(object), len(names)),
-                        "measure": np.repeat(np.array(names, dtype=object), n_q),
+                        "run": pd.Series(np.repeat(np.array([run], dtype=object), n_q * len(names)), dtype=object),
+                        self.query_column: pd.Series(np.tile(queries.astype(object), len(names)), dtype=object),
+                        "measure": pd.Series(np.repeat(np.array(names, dtype=object), n_q), dtype=object),
                         "value": values.ravel(),
                     }
                 )
             )
         table = pd.concat(frames, ignore_index=True)
-        return table.astype({"run": "str", self.query_column: "str", "measure": "str"})
+        for column in ("run", self.query_column, "measure"):
+            try:
+                table[column] = table[column].astype("str")
+            except UnicodeEncodeError:  # ids read from files that are not UTF-8: Python str, bytes kept as escapes
+                pass
+        return table
 
     @property
     def means(self) -> "pd.DataFrame":
