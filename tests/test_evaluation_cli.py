@@ -120,6 +120,7 @@ def test_several_runs_and_formats(files, capfdbinary):
     [
         (["-m", "map"], "unknown measure 'map'; valid measures: ndcg, ndcg@K"),
         (["-m", "ndcg_cut.0"], "cut-offs must be >= 1"),
+        (["-m", "ndcg_cut.-5"], "cut-offs must be >= 1 (trec_eval: 'Negative cutoff detected')"),
         (["-m", "ndcg@5(gain=cubic)"], "unknown gain 'cubic'"),
         # trec_eval computes a measure once, with the first -m that has parameters, and drops the others
         # (it prints only ndcg_cut_5 here, only ndcg_1=2 below): refused, not printed differently.

@@ -238,6 +238,16 @@ def test_huge_grades_allocate_nothing_by_their_value(tmp_path):
     assert result.values[0][:, 0] == pytest.approx([expected, expected, expected], rel=1e-12)
 
 
+def test_a_cut_off_beyond_int64_is_no_cut(tmp_path):
+    # numpy's minimum of lengths and such a cut-off overflowed (OverflowError traceback); no list reaches it.
+    (tmp_path / "qrels").write_text("q1 0 a 2\nq1 0 b 1\nq2 0 c 1\n")
+    (tmp_path / "run").write_text("q1 Q0 b 1 2 r\nq1 Q0 a 2 1 r\nq2 Q0 c 1 1 r\n")
+    huge = "9" * 25
+    result = evaluate(tmp_path / "qrels", tmp_path / "run", ["ndcg", f"ndcg@{huge}", f"ndcg_cut.{huge}"])
+    expected = (_dcg([1, 2]) / _dcg([2, 1]) + 1.0) / 2
+    assert result.mean_values[0].tolist() == pytest.approx([expected] * 3, rel=1e-15)
+
+
 # ---------------------------------------------------------------- compressed input, standard input
 
 

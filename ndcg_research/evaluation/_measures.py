@@ -115,7 +115,7 @@ def _spec_measure(k: int | None, gain: str | None, discount: str | None, gains: 
 
 
 _TREC_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
-_TREC_CUTOFF = re.compile(r"\+?[0-9]+(?:\.[0-9]*)?")
+_TREC_CUTOFF = re.compile(r"[+-]?[0-9]+(?:\.[0-9]*)?")
 
 
 def _trec_number(text: str, what: str, measure: str) -> float:

@@ -102,6 +102,8 @@ def measure_values(
     """
     gain = parse_gain(measure.gain if measure.gain is not None else conv.gain)
     k = measure.k if measure.k is not None else conv.truncation
+    if k is not None:  # a cut-off beyond every list is no cut; held below int64's limit for numpy's minimum
+        k = min(k, 2**62)
     gains = _gains(measure, gain, ranked.grade, ranked.judged)
     lengths = ranked.lengths
     if conv.ideal == "judged":
