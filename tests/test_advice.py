@@ -8,6 +8,7 @@ answer is known (clearly separated groups, exchangeable systems).
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import math
 
@@ -248,7 +249,10 @@ def test_bad_inputs_give_the_evaluators_errors(tmp_path):
         ({"gains": ["linear", "linear"]}, ValueError, "gains has a value twice"),
         ({"alpha": 1.5}, ValueError, "alpha must be strictly between 0 and 1, got 1.5"),
         ({"target_swap_rate": 0}, ValueError, "target_swap_rate must be strictly between 0 and 1"),
-        ({"n_resamples": 0}, ValueError, "n_resamples must be an integer >= 1, got 0"),
+        ({"n_resamples": 0}, ValueError, "n_resamples must be an integer in [1, 2147483647], got 0"),
+        # beyond, numpy's sizes overflowed (OverflowError, "Maximum allowed dimension exceeded")
+        ({"n_resamples": 10**23}, ValueError, "n_resamples must be an integer in [1, 2147483647], got 10000000"),
+        ({"swap_trials": 2**31}, ValueError, "swap_trials must be an integer in [1, 2147483647], got 2147483648"),
         ({"seed": -1}, ValueError, "seed must be an integer >= 0, got -1"),
         ({"convention": "trec"}, ValueError, "unknown convention 'trec'"),
     ],
@@ -299,3 +303,14 @@ def test_command(tmp_path, capsys):
     assert status == 0 and out.splitlines()[0].startswith("measure,discount,cutoff,gain,power")
     status, out, err = run_command([str(qrels_file), files[0], str(tmp_path / "missing.txt")], capsys)
     assert status == 1 and err.startswith("ndcg-research advise: error:") and "missing.txt" in err
+
+
+def test_a_figure_the_command_cannot_write_is_refused_before_the_work(tmp_path, capsys, monkeypatch):
+    # Checked first: a missing library or a name without suffix (matplotlib would add .png unsaid) used to
+    # come after the whole analysis, whose output was then thrown away.
+    status, out, err = run_command(["missing-qrels", "r1", "r2", "--figure", str(tmp_path / "out")], capsys)
+    assert status == 1 and out == "" and "give the file's suffix (.png, .pdf or .svg)" in err
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name, *a))
+    status, out, err = run_command(["missing-qrels", "r1", "r2", "--figure", str(tmp_path / "out.png")], capsys)
+    assert status == 1 and out == "" and "--figure needs matplotlib" in err

@@ -115,6 +115,8 @@ def test_errors_are_reported(files, tmp_path):
     assert status == 1 and "missing.txt" in err
     status, _, err = invoke("compare", qrels, *runs, "--test", "tukey", "--correction", "holm")
     assert status == 1 and "correction must be 'none' with test='tukey'" in err
+    status, _, err = invoke("compare", qrels, *runs, "--test", "bootstrap", "--resamples", "9" * 20)
+    assert status == 1 and "n_resamples must be an integer in [1, 2147483647]" in err and err.count("\n") == 1
     for bad, named in ((["--confidence", "95"], "--confidence"), (["--convention", "trec"], "--convention")):
         err = io.StringIO()
         with pytest.raises(SystemExit) as exit_info, redirect_stderr(err):

@@ -11,6 +11,7 @@ from .._validation import check_instance, check_int, check_real
 from ..core import parse_discount, parse_gain
 from ..evaluation import parse_measures
 from ..stats import run_matrices
+from ..stats._inputs import check_resamples
 from . import _measurements as measure
 
 if TYPE_CHECKING:
@@ -220,8 +221,8 @@ def advise(
     candidates = _candidates(discounts, cutoffs, gains)
     alpha = check_real(alpha, "alpha", low=0, high=1, closed="neither")
     target_swap_rate = check_real(target_swap_rate, "target_swap_rate", low=0, high=1, closed="neither")
-    n_resamples = check_int(n_resamples, "n_resamples", low=1)
-    swap_trials = check_int(swap_trials, "swap_trials", low=1)
+    n_resamples = check_resamples(n_resamples)
+    swap_trials = check_resamples(swap_trials, "swap_trials")
     seed = check_int(seed, "seed", low=0)
     convention = check_instance(convention, "convention", str, what="a convention name")
 

@@ -8,8 +8,10 @@ Prints the recommendation with its reasons and the table of every candidate sett
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import json
 import math
+import os
 from typing import Any
 
 from ..cli_common import fail, non_negative_int, note, positive_int, real_argument, write_output
@@ -89,6 +91,11 @@ def run(args: argparse.Namespace) -> int:
     from ..evaluation import InputError
     from . import advise
 
+    if args.figure:  # before the work, which a missing library or an unnamed format would throw away
+        if not os.path.splitext(args.figure)[1]:
+            return fail("advise", f"--figure {args.figure!r}: give the file's suffix (.png, .pdf or .svg)")
+        if importlib.util.find_spec("matplotlib") is None:
+            return fail("advise", "--figure needs matplotlib: pip install 'ndcg_research[notebooks]'")
     try:
         advice = advise(
             args.qrels,
@@ -103,6 +110,8 @@ def run(args: argparse.Namespace) -> int:
         )
     except (InputError, ValueError, TypeError, OSError) as error:
         return fail("advise", str(error))
+    except MemoryError:
+        return fail("advise", "not enough memory for this many resamples or trials; ask for fewer")
     if not args.quiet:
         for message in advice.notes:
             note("advise", message)

@@ -136,6 +136,8 @@ def run(args: argparse.Namespace) -> int:
         }
     except (InputError, ValueError, TypeError, OSError) as error:
         return fail("compare", str(error))
+    except MemoryError:
+        return fail("compare", "not enough memory for this many resamples; ask for fewer")
     if not args.quiet:
         for message in data.notes:
             note("compare", message)

@@ -8,7 +8,16 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_option
-from ._inputs import METHOD_ALIAS, check_count, check_level, check_scores, check_seed, renamed_test, system_names
+from ._inputs import (
+    METHOD_ALIAS,
+    check_count,
+    check_level,
+    check_resamples,
+    check_scores,
+    check_seed,
+    renamed_test,
+    system_names,
+)
 from ._intervals import ALPHA, CONFIDENCE, INTERVALS, _mean_interval, bootstrap_interval
 from ._multiple import CORRECTIONS, _adjust_pvalues, _tukey_hsd
 from ._paired import METHODS, _pairwise_tests
@@ -106,7 +115,7 @@ def compare_systems(
     test = check_option(test, "test", COMPARE_METHODS)
     correction = check_option(correction, "correction", CORRECTIONS, none=True)
     interval = check_option(interval, "interval", INTERVALS, none=True)
-    confidence, n_resamples = check_level(confidence, "confidence"), check_count(n_resamples, "n_resamples")
+    confidence, n_resamples = check_level(confidence, "confidence"), check_resamples(n_resamples)
     seed, n_jobs = check_seed(seed), check_count(n_jobs, "n_jobs")
     checked = check_scores(scores, "scores")
     matrix, names = checked.values, system_names(checked, systems)

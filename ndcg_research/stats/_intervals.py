@@ -33,7 +33,7 @@ import numpy as np
 from scipy import special, stats
 
 from .._validation import check_array, check_bool, check_callable, check_int, check_real, type_and_value
-from ._inputs import check_count, check_level, check_seed
+from ._inputs import check_count, check_level, check_resamples, check_seed
 
 __all__ = [
     "ALPHA",
@@ -301,7 +301,7 @@ def bootstrap_statistic_interval(
     statistic = check_callable(statistic, "statistic")
     if not isinstance(seed, np.random.SeedSequence):
         seed = check_seed(seed)
-    n_resamples, confidence = check_count(n_resamples, "n_resamples"), check_level(confidence, "confidence")
+    n_resamples, confidence = check_resamples(n_resamples), check_level(confidence, "confidence")
     if not isinstance(samples, (list, tuple)) or not samples:
         raise TypeError(f"samples must be a non-empty sequence of arrays, got {type_and_value(samples)}")
     samples = [check_array(sample, f"samples[{i}]", ndim=(1, 2, 3)) for i, sample in enumerate(samples)]

@@ -28,7 +28,7 @@ import numpy as np
 from scipy import stats
 
 from .._validation import check_array, check_option
-from ._inputs import all_pairs, check_count, check_level, check_scores, check_seed
+from ._inputs import all_pairs, check_count, check_level, check_resamples, check_scores, check_seed
 from ._intervals import ALPHA
 from ._resampling import TUKEY_STREAM, block_generator, map_in_threads
 
@@ -144,7 +144,7 @@ def tukey_hsd(
     >>> r.pvalue.round(3).tolist()          # pairs (0, 1), (0, 2), (1, 2)
     [0.006, 0.004, 1.0]
     """
-    b, alpha = check_count(n_resamples, "n_resamples"), check_level(alpha, "alpha")
+    b, alpha = check_resamples(n_resamples), check_level(alpha, "alpha")
     seed, n_jobs = check_seed(seed), check_count(n_jobs, "n_jobs")
     return _tukey_hsd(check_scores(scores, "scores").values, b, alpha, seed, n_jobs)
 

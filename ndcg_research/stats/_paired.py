@@ -62,7 +62,16 @@ import numpy as np
 from scipy import stats
 
 from .._validation import check_array, check_bool, check_int, check_option, check_real
-from ._inputs import METHOD_ALIAS, all_pairs, check_count, check_level, check_scores, check_seed, renamed_test
+from ._inputs import (
+    METHOD_ALIAS,
+    all_pairs,
+    check_count,
+    check_level,
+    check_resamples,
+    check_scores,
+    check_seed,
+    renamed_test,
+)
 from ._intervals import ALPHA, CONFIDENCE, INTERVALS, _mean_interval, _wilson, bootstrap_interval
 from ._resampling import EXACT_MAX_QUERIES, Resamples, map_in_threads
 
@@ -216,7 +225,7 @@ def _test_options(
         check_option(test, "test", METHODS),
         check_option(interval, "interval", intervals, none=True),
         check_level(confidence, "confidence"),
-        check_count(n_resamples, "n_resamples"),
+        check_resamples(n_resamples),
         check_seed(seed),
         check_bool(exact, "exact", none=True),
     )

@@ -26,7 +26,16 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_option
-from ._inputs import METHOD_ALIAS, check_count, check_level, check_scores, check_seed, renamed_test, system_names
+from ._inputs import (
+    METHOD_ALIAS,
+    check_count,
+    check_level,
+    check_resamples,
+    check_scores,
+    check_seed,
+    renamed_test,
+    system_names,
+)
 from ._intervals import ALPHA
 from ._multiple import CORRECTIONS, _adjust_pvalues, _tukey_hsd
 from ._paired import _pairwise_tests
@@ -151,7 +160,7 @@ def discriminative_power(
     True
     """
     alpha, test = check_level(alpha, "alpha"), check_option(test, "test", POWER_METHODS)
-    n_resamples = check_count(n_resamples, "n_resamples")
+    n_resamples = check_resamples(n_resamples)
     correction = check_option(correction, "correction", CORRECTIONS, none=True)
     seed, n_jobs = check_seed(seed), check_count(n_jobs, "n_jobs")
     checked = check_scores(scores, "scores")
