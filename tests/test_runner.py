@@ -494,6 +494,32 @@ def test_params_command_prints_defaults_and_comments():
     assert all("#" in line for line in lines), lines
 
 
+def test_params_of_a_file_that_is_not_a_notebook_is_one_line(tmp_path, capsys):
+    # nbformat's NotJSONError, or its failed conversion of JSON that is no notebook, printed a traceback.
+    from ndcg_research.cli import main
+
+    (tmp_path / "notes.md").write_text("# notes\n")
+    (tmp_path / "empty.ipynb").write_text("{}")
+    (tmp_path / "cells.ipynb").write_text('{"cells": 3}')
+    for name in ("notes.md", "empty.ipynb", "cells.ipynb"):
+        assert main(["params", str(tmp_path / name)]) == 1
+        err = capsys.readouterr().err
+        assert err.startswith(f"ndcg-research params: error: {str(tmp_path / name)!r} is not a Jupyter notebook: ")
+        assert err.count("\n") == 1
+
+
+def test_a_missing_library_of_the_notebooks_extra_is_named(monkeypatch, capsys):
+    from ndcg_research.cli import main
+
+    monkeypatch.setitem(sys.modules, "nbformat", None)  # as if not installed: import raises ModuleNotFoundError
+    assert main(["params", "01"]) == 1
+    err = capsys.readouterr().err
+    assert (
+        err
+        == "ndcg-research params: error: needs nbformat, of the notebooks extra: pip install 'ndcg_research[notebooks]'\n"
+    )
+
+
 @pytest.mark.parametrize("name", ["1", "01", "01_worked_example", "01_worked_example.ipynb"])
 def test_params_names_a_notebook_as_reproduce_only_does(name):
     proc = subprocess.run(
@@ -503,7 +529,9 @@ def test_params_names_a_notebook_as_reproduce_only_does(name):
     proc = subprocess.run(
         [sys.executable, "-m", "ndcg_research", "params", "99"], capture_output=True, text=True, timeout=120
     )
-    assert proc.returncode == 1 and proc.stderr.startswith("error: notebook '99' matches no notebook; available: 01_")
+    assert proc.returncode == 1 and proc.stderr.startswith(
+        "ndcg-research params: error: notebook '99' matches no notebook; available: 01_"
+    )
 
 
 def test_a_run_prints_no_tcp_warning_of_the_kernel(tmp_path, capfd):

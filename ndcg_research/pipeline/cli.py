@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from ..cli_common import real_argument
+from ..cli_common import PROG, fail, real_argument
 from . import profiles
 
 _seconds = real_argument(low=0, closed="neither")
@@ -115,10 +115,10 @@ def _add_params(sub: argparse._SubParsersAction) -> None:
 
 
 def _reproduce(args: argparse.Namespace) -> int:
-    from . import runner  # imported when a command runs, so that `evaluate` does not load it
+    def action() -> None:
+        from . import runner  # imported when the command runs: `evaluate` does not load it, nor need its extra
 
-    return _reporting_errors(
-        lambda: runner.reproduce(
+        runner.reproduce(
             args.profile,
             output=args.output,
             only=args.only,
@@ -130,24 +130,26 @@ def _reproduce(args: argparse.Namespace) -> int:
             publish=args.publish,
             progress=args.progress,
         )
-    )
+
+    return _reporting_errors("reproduce", action)
 
 
 def _store(args: argparse.Namespace) -> int:
-    from . import runner
+    def action() -> None:
+        from . import runner
 
-    return _reporting_errors(
-        lambda: runner.store(
+        runner.store(
             only=args.only, notebooks_dir=args.notebooks_dir, timeout=args.timeout, execute=not args.strip_only
         )
-    )
+
+    return _reporting_errors("store", action)
 
 
 def _params(args: argparse.Namespace) -> int:
     def show() -> None:
         print(format_parameters(profiles.describe_parameters(notebook_path(args.notebook))))
 
-    return _reporting_errors(show)
+    return _reporting_errors("params", show)
 
 
 def notebook_path(name: str) -> Path:
@@ -178,11 +180,14 @@ def format_parameters(parameters: Sequence[profiles.NotebookParameter]) -> str:
     )
 
 
-def _reporting_errors(action: Callable[[], object]) -> int:
-    """Run ``action``; a :class:`profiles.RunnerError` becomes a one-line message and exit status 1."""
+def _reporting_errors(command: str, action: Callable[[], object]) -> int:
+    """Run ``action``; a :class:`profiles.RunnerError`, or a library of the notebooks extra that is not installed,
+    becomes a one-line message and exit status 1."""
     try:
         action()
-    except profiles.RunnerError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+    except profiles.RunnerError as exc:  # several lines when several notebooks failed: kept
+        print(f"{PROG} {command}: error: {exc}", file=sys.stderr)
         return 1
+    except ModuleNotFoundError as exc:
+        return fail(command, f"needs {exc.name}, of the notebooks extra: pip install 'ndcg_research[notebooks]'")
     return 0

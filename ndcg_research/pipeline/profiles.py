@@ -199,6 +199,13 @@ def read_notebook(path: str | os.PathLike[str]) -> Any:
     import nbformat
 
     try:
-        return nbformat.read(str(path), as_version=4)
+        notebook = nbformat.read(str(path), as_version=4)
+        nbformat.validate(notebook)
+        return notebook
     except FileNotFoundError as exc:
         raise RunnerError(f"notebook {str(path)!r} does not exist") from exc
+    except (ValueError, TypeError, KeyError, AttributeError, nbformat.ValidationError) as exc:
+        # not JSON (NotJSONError is a ValueError), or JSON that is not a notebook (nbformat's conversion
+        # fails on missing or mistyped fields before its validation can say so)
+        first = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        raise RunnerError(f"{str(path)!r} is not a Jupyter notebook: {first}") from exc
