@@ -520,6 +520,9 @@ def test_numpydoc_docstring_with_parameters_and_examples(name):
         }
         assert set(parameters) <= documented, f"{name}: parameters not documented: {set(parameters) - documented}"
     assert "as in :func:" not in doc and "arguments as in" not in doc
+    # help() shows the docstring as it is written: a Sphinx role would show raw.
+    roles = re.findall(r":(?:func|class|mod|math|meth|attr|data|obj|exc):`[^`]*`", doc)
+    assert not roles, f"{name}: help() would show raw Sphinx roles {roles}"
 
 
 @pytest.mark.parametrize("name", sorted(FUNCTIONS))

@@ -150,30 +150,30 @@ def advise(
     - **swap rate** (Voorhees & Buckley 2002): how often two disjoint query sets of the same size order a
       pair of runs differently, at sizes up to half the queries, and the queries needed for
       ``target_swap_rate`` by the exponential fit of that curve;
-    - **dependability** :math:`\\Phi` of generalizability theory (Kanoulas & Aslam 2009), from the system,
+    - **dependability** Phi of generalizability theory (Kanoulas & Aslam 2009), from the system,
       query and interaction variance components of the runs x queries table;
     - **agreement** of the runs' order with the order under log2 (same gain and cut-off): Kendall's tau.
 
     The rule, fixed in advance: the candidates whose power is within ``POWER_MARGIN`` (0.05) of the
-    highest are as discriminative; among them the one with the highest :math:`\\Phi` is chosen (ties: the
+    highest are as discriminative; among them the one with the highest Phi is chosen (ties: the
     lower swap rate, then the earlier candidate); but if log2 with the chosen gain and cut-off is as
-    discriminative and its :math:`\\Phi` is within ``PHI_MARGIN`` (0.01) of the chosen one's, log2 is
+    discriminative and its Phi is within ``PHI_MARGIN`` (0.01) of the chosen one's, log2 is
     recommended: a measure everyone knows is worth more than a gain smaller than the rule can see.
 
     Parameters
     ----------
     qrels : str, path-like or pandas.DataFrame
-        Judgments, as :func:`ndcg_research.evaluate` reads them; also ir_measures' (``query_id, doc_id,
+        Judgments, as ``ndcg_research.evaluate`` reads them; also ir_measures' (``query_id, doc_id,
         relevance``) and PyTerrier's (``qid, docno, label``) frames.
     runs : sequence of runs or mapping of name to run
-        At least two runs (files or frames, as :func:`ndcg_research.evaluate` reads them; also
+        At least two runs (files or frames, as ``ndcg_research.evaluate`` reads them; also
         ir_measures' and PyTerrier's frames).
     discounts : sequence of str, default ``DISCOUNTS``
-        Discount specs (:func:`ndcg_research.parse_discount`); must include ``"log2"``, the reference.
+        Discount specs (``ndcg_research.parse_discount``); must include ``"log2"``, the reference.
     cutoffs : sequence of int or None, default (None, 10, 20, 100)
         Cut-offs; None is the whole ranking.
     gains : sequence of str, default ("linear", "exp2")
-        Gain specs (:func:`ndcg_research.parse_gain`).
+        Gain specs (``ndcg_research.parse_gain``).
     convention : str, default "trec_eval"
         The evaluator's convention (ideal, ties, missing queries...); the candidates set gain and discount.
     complete : bool, optional

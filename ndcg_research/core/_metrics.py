@@ -488,8 +488,8 @@ def ndcg(
 ) -> Value:
     """Normalized DCG: nDCG@k = DCG@k / IDCG@k, in [0, 1].
 
-    A list in ideal order gets exactly 1.0, and no list more (rounding is bounded:
-    see ``ndcg_research.core._kernels.ndcg_ratio``).
+    A list in ideal order gets exactly 1.0, and no list more: a ratio above 1 by no more
+    than the summation's rounding bound (a few ulps) is 1; a larger one is a RuntimeError.
 
     Parameters
     ----------

@@ -635,13 +635,13 @@ def evaluate(
         block); a DataFrame with the columns ``query, doc, score`` (or PyTerrier's ``qid, docno,
         score``, or ir_measures' ``query_id, doc_id, score``); a Dask DataFrame partitioned by query
         (evaluated on the workers); a ranx ``Run``; a pytrec_eval dict ``{query: {document: score}}``;
-        or :class:`~ndcg_research.evaluation.Columns`. In a mapping, a list of files is one run split
+        or ``Columns``. In a mapping, a list of files is one run split
         in shards of whole queries. Names: the mapping's keys, else
-        :func:`~ndcg_research.evaluation.run_names`.
+        ``run_names``.
     measures : str, Measure or sequence of them, default ("ndcg",)
         Spec strings such as ``"ndcg"``, ``"ndcg@10"``,
         ``"ndcg@10(gain=exp2, discount='power(beta=0.5)')"``, or trec_eval names
-        (``"ndcg_cut.5,10"``, ``"ndcg.1=3,2=9"``); see :func:`~ndcg_research.evaluation.parse_measures`.
+        (``"ndcg_cut.5,10"``, ``"ndcg.1=3,2=9"``); see ``parse_measures``.
     convention : str or Convention, default "trec_eval"
         Whose rules to follow (gain, ideal, ties, empty queries, negative grades, which queries
         count); see ``nr.evaluation.CONVENTIONS``. A measure's own

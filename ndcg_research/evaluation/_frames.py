@@ -171,7 +171,7 @@ def _id_array(series: "pd.Series", column: str, where: Any) -> pa.ChunkedArray:
 
 
 def columns_from_frame(frame: Any, kind: Kind, *, name: str | None = None) -> Columns:
-    """Convert a DataFrame of judgments or of a ranking into :class:`~ndcg_research.evaluation.Columns`.
+    """Convert a DataFrame of judgments or of a ranking into ``Columns``.
 
     Integer ids are turned into their decimal text; float, boolean, empty and mixed ids are refused.
     Messages name rows by their index label, or by position when the index has duplicate labels.
@@ -185,7 +185,7 @@ def columns_from_frame(frame: Any, kind: Kind, *, name: str | None = None) -> Co
     kind : {"qrels", "run"}
         Judgments (grades) or a ranking (scores).
     name : str, optional
-        The run's name (its tag); default ``frame.attrs["run"]`` if set (:func:`read_run` sets it).
+        The run's name (its tag); default ``frame.attrs["run"]`` if set (``read_run`` sets it).
 
     Returns
     -------
@@ -382,7 +382,7 @@ def run_names(runs: Sequence[Any]) -> list[str]:
     """The one naming rule of runs (``evaluate``, ``compare``, every output format).
 
     A file: its name without directory, compression suffix and extension (``runs/bm25.txt.gz`` ->
-    ``bm25``); a DataFrame: ``attrs["run"]`` (set by :func:`read_run` to the run's tag); a ranx
+    ``bm25``); a DataFrame: ``attrs["run"]`` (set by ``read_run`` to the run's tag); a ranx
     ``Run``: its ``name``; anything else ``run1``, ``run2``, ... by position. Where two names clash,
     runs read from files are named by their file (its name, or its path as given where the names
     clash too). The tag (trec_eval's ``runid``) stays the tag: it is printed by ``-m runid``.
@@ -390,7 +390,7 @@ def run_names(runs: Sequence[Any]) -> list[str]:
     Parameters
     ----------
     runs : list or tuple of runs
-        Each a run as :func:`evaluate` takes it: a file path, a DataFrame, a Dask DataFrame, a ranx
+        Each a run as ``evaluate`` takes it: a file path, a DataFrame, a Dask DataFrame, a ranx
         ``Run``, a pytrec_eval dict ``{query: {document: score}}`` or Columns.
 
     Returns
@@ -583,7 +583,7 @@ def read_svmlight(path: PathLike, predictions: PathLike | None = None) -> tuple[
     ----------
     path : str or path-like
         An SVMlight/LETOR file: one line ``relevance qid:QUERY features # docid = ID`` per document
-        (see :func:`~ndcg_research.evaluation.svmlight_columns` for how documents are named).
+        (see ``svmlight_columns`` for how documents are named).
     predictions : str or path-like, optional
         A model's scores for the lines of ``path``, one number per line, in the same order.
 

@@ -506,7 +506,7 @@ def convention_of(value: Any) -> Convention:
 
 
 def get_convention(convention: str | Convention) -> Convention:
-    """The preset called ``convention`` (or an alias), or a :class:`Convention` unchanged.
+    """The preset called ``convention`` (or an alias), or a ``Convention`` unchanged.
 
     Parameters
     ----------
@@ -559,7 +559,7 @@ def measures_of(value: Any, name: str = "measures") -> list[Measure]:
 
 
 def parse_measures(measures: str | Measure | Sequence[str | Measure]) -> list[Measure]:
-    """Parse measure specs (one or a sequence) into :class:`Measure` objects, duplicates removed.
+    """Parse measure specs (one or a sequence) into ``Measure`` objects, duplicates removed.
 
     Parameters
     ----------

@@ -591,7 +591,7 @@ def read_whole(path: PathLike, kind: Kind, block_size: int | None, fast: bool, s
 
 
 def qrels_columns(path: PathLike, *, block_size: int | None = None, fast: bool = True) -> Columns:
-    """Read a TREC qrels file (``query iteration document relevance``) into :class:`Columns`.
+    """Read a TREC qrels file (``query iteration document relevance``) into ``Columns``.
 
     Parameters
     ----------
@@ -629,9 +629,9 @@ def qrels_columns(path: PathLike, *, block_size: int | None = None, fast: bool =
 
 
 def run_columns(path: PathLike, *, block_size: int | None = None, fast: bool = True) -> Columns:
-    """Read a whole TREC run file (``query Q0 document rank score tag``) into :class:`Columns`.
+    """Read a whole TREC run file (``query Q0 document rank score tag``) into ``Columns``.
 
-    :func:`~ndcg_research.evaluation.evaluate` reads run files in blocks of whole queries instead.
+    ``evaluate`` reads run files in blocks of whole queries instead.
 
     Parameters
     ----------
@@ -776,7 +776,7 @@ def predictions_columns(qrels: Columns, path: PathLike) -> Columns:
     Parameters
     ----------
     qrels : Columns
-        The judgments of the SVMlight file, as :func:`svmlight_columns` reads them.
+        The judgments of the SVMlight file, as ``svmlight_columns`` reads them.
     path : str or path-like
         The scores: one number per data line of the SVMlight file, in the same order (blank and
         ``#`` lines skipped); plain or compressed.

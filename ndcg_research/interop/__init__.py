@@ -42,7 +42,7 @@ def ir_measure(
         ``convention=`` in its parentheses) is accepted too.
     gain, discount : str, Gain or Discount, optional
         The gain and the discount, as spec strings (``"exp2"``, ``"power(beta=0.5)"``; see
-        :func:`ndcg_research.parse_gain` and :func:`ndcg_research.parse_discount`) or built-in
+        ``ndcg_research.parse_gain`` and ``ndcg_research.parse_discount``) or built-in
         objects; not both here and in ``spec``. Default: the convention's (linear, log2 for
         trec_eval). Custom functions are refused: ir_measures tells measures apart by their names.
     ties : {"docno", "input", "average"}, optional
@@ -54,7 +54,7 @@ def ir_measure(
     Returns
     -------
     ir_measures.Measure
-        Its values per query are those of :func:`ndcg_research.evaluate` under the same convention.
+        Its values per query are those of ``ndcg_research.evaluate`` under the same convention.
         A judged query the run does not answer scores 0, as ir_measures scores it for every measure
         (``evaluate``'s ``complete=True``); so does a query the convention does not evaluate (gdeval:
         a query without a grade above 0). It prints as the package's canonical spec, followed by
