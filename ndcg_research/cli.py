@@ -57,6 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND", prog=PROG)
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(sub)
+    for command in sub.choices.values():  # so that a command's unknown option is reported with its usage
+        command.set_defaults(command_parser=command)
     _list_commands(parser, sub)
     return parser
 
@@ -98,7 +100,9 @@ def _list_commands(parser: argparse.ArgumentParser, sub: argparse._SubParsersAct
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; return the exit status (0 on success, 1 on an error, 2 on bad usage)."""
-    args = build_parser().parse_args(argv)
+    args, unknown = build_parser().parse_known_args(argv)
+    if unknown:  # argparse would report it with the program's usage, not the command's
+        args.command_parser.error(f"unrecognized arguments: {' '.join(unknown)}")
     try:
         return args.run(args)
     except KeyboardInterrupt:

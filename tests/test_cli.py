@@ -106,6 +106,12 @@ def test_messages_name_the_program_one_way_also_under_python_m(args, status, las
     assert "ndcg_research" not in result.stderr
 
 
+def test_an_unknown_option_of_a_command_is_reported_with_the_command_s_usage():
+    result = _run("evaluate", "--bogus", "examples/qrels.txt", "examples/run_a.txt")
+    assert result.returncode == 2 and result.stderr.startswith(f"usage: {PROG} evaluate ")
+    assert result.stderr.splitlines()[-1] == f"{PROG} evaluate: error: unrecognized arguments: --bogus"
+
+
 def test_version_names_the_program():
     import ndcg_research
 

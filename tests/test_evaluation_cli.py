@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import subprocess
 import sys
+import threading
 
 import pytest
 
@@ -153,6 +155,18 @@ def test_a_run_name_beginning_with_a_dash_is_refused_as_trec_eval_reads_standard
     status, out, err = run_cli(capfdbinary, "--", files / "qrels", "-run")
     assert status == 1 and out == "" and "trec_eval reads standard input for any run name that begins with '-'" in err
     assert err.count("\n") == 1 and "write ./-run" in err
+
+
+def test_a_directory_is_named_as_one_and_a_named_pipe_is_read_as_trec_eval_reads_it(files, capfdbinary):
+    # A named pipe is what a shell's <(zcat run.gz) gives; it was refused as "not a file".
+    status, _, err = run_cli(capfdbinary, files, files / "run")
+    assert status == 1 and err == f"ndcg-research evaluate: error: qrels file {str(files)!r} is a directory\n"
+    expected = run_cli(capfdbinary, files / "qrels", files / "run")
+    os.mkfifo(files / "pipe")
+    writer = threading.Thread(target=(files / "pipe").write_text, args=(RUN,))
+    writer.start()
+    assert run_cli(capfdbinary, files / "qrels", files / "pipe")[:2] == expected[:2]  # the notes name the file
+    writer.join()
 
 
 def test_usage_errors_exit_2(files):

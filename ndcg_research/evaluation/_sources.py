@@ -122,8 +122,11 @@ def open_source(path: str | os.PathLike[str], what: str, stream: Any = None) -> 
     elif path == STDIN:
         raw = sys.stdin.buffer
     else:
-        if not os.path.isfile(path):
-            raise InputError(f"{what} file {path!r} does not exist or is not a file")
+        # Not only regular files: a named pipe (``<(zcat run.gz)``) is read as trec_eval reads it.
+        if os.path.isdir(path):
+            raise InputError(f"{what} file {path!r} is a directory")
+        if not os.path.exists(path):
+            raise InputError(f"{what} file {path!r} does not exist")
         raw = open(path, "rb")  # noqa: SIM115 (closed by Source)
     peek = raw.peek(8)[:8] if hasattr(raw, "peek") else b""
     for magic, (fmt, opener, command) in _COMPRESSED.items():
