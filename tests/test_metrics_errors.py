@@ -141,6 +141,9 @@ def test_object_array_of_numbers_is_reported_as_non_numeric():
             r"relevance\[1\] must be a 1-D list \(one query\), got 0-D .*mixing numbers and lists is not allowed",
         ),
         ([[1, 2], [[3]]], r"relevance\[1\] must be a 1-D list \(one query\), got 2-D"),
+        # numpy's own "inhomogeneous shape" message named neither the argument nor the row
+        ([[1, 2], [3, [4]]], r"relevance\[1\] must be a 1-D list \(one query\), got a nested list of uneven depth"),
+        ([[1, 2], [[3, 4], [5]]], r"relevance\[1\] must be a 1-D list .* mixing numbers and lists is not allowed"),
     ],
 )
 def test_wrong_nesting_raises(data, match):

@@ -187,7 +187,13 @@ def _ragged(data: Any, *, name: str, fill: float, kinds: str, keep_integers: boo
         label = f"{name}[{index}]"
         if isinstance(row, (str, bytes)):
             raise TypeError(f"{label} must be numeric, got {row!r}")
-        array = np.asarray(_ordered(row, label))
+        try:
+            array = np.asarray(_ordered(row, label))
+        except ValueError:  # numpy's "inhomogeneous shape": numbers beside lists, or lists of unequal lengths
+            raise ValueError(
+                f"{label} must be a 1-D list (one query), got a nested list of uneven depth or length "
+                f"{_preview(np.asarray(row, dtype=object))}; mixing numbers and lists is not allowed"
+            ) from None
         if array.ndim != 1:
             raise ValueError(
                 f"{label} must be a 1-D list (one query), got {array.ndim}-D {_preview(array)}; "
