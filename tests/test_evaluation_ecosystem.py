@@ -96,6 +96,19 @@ def test_dict_runs_are_checked_like_frames():
         evaluate(QRELS, {"q1": {"a": "x"}})
     with pytest.raises(InputError, match=r"qrels dict: query 'q1' must map documents to grades, got int 3"):
         evaluate({"q1": 3}, RUN)
+    # numpy reads True beside numbers as 1; a boolean is refused, as in a frame's column
+    with pytest.raises(InputError, match=r"run dict: query 'q1', document 'a': score must be a number, got bool True"):
+        evaluate({"q1": {"a": 1, "b": 0}}, {"q1": {"a": True, "b": 0.5}})
+    with pytest.raises(InputError, match=r"qrels dict: query 'q1', document 'a': grade must be a number, got bool"):
+        evaluate({"q1": {"a": True, "b": 0}}, {"q1": {"a": 1.0, "b": 0.5}})
+
+
+def test_a_dict_run_with_a_query_that_ranks_nothing_is_one_run():
+    # {"q2": {}} made the whole dict read as a mapping of runs named q1 and q2, with a self-contradicting error.
+    qrels = {"q1": {"a": 2, "b": 1}, "q2": {"c": 1}}
+    result = evaluate(qrels, {"q1": {"a": 0.9, "b": 0.5}, "q2": {}}, "ndcg")
+    assert result.runs == ("run1",) and list(result.queries[0]) == ["q1", "q2"]
+    assert result.values[0][0].tolist() == [1.0, 0.0]  # q2: judged, nothing ranked, scored 0 (trec_eval -c)
 
 
 def test_one_run_one_measure_one_float():

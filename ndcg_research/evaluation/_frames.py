@@ -62,8 +62,11 @@ def is_nested_dict(value: Any) -> bool:
     """Whether ``value`` is a pytrec_eval dict ``{query: {document: number}}`` (not a mapping of runs)."""
     if not isinstance(value, Mapping) or not value:
         return False
-    inner = [v for v in value.values() if isinstance(v, Mapping) and v]
-    return len(inner) == len(value) and not any(isinstance(x, Mapping) for x in next(iter(inner)).values())
+    if not all(isinstance(v, Mapping) for v in value.values()):
+        return False
+    # A query may map to no document (nothing retrieved); the first one that does tells the shape.
+    first = next((v for v in value.values() if v), None)
+    return first is not None and not any(isinstance(x, Mapping) for x in first.values())
 
 
 def is_table(value: Any) -> bool:
@@ -295,8 +298,13 @@ def _dict_columns(table: Mapping[Any, Any], kind: Kind) -> Columns:
     if not values:
         raise InputError(f"{kind} dict is empty")
     array = np.asarray(values)
-    if array.dtype.kind not in "iuf":
-        i = next(i for i, v in enumerate(values) if isinstance(v, bool) or not isinstance(v, (int, float, np.number)))
+    # numpy reads True beside numbers as 1: a boolean is refused as in a DataFrame column
+    if array.dtype.kind not in "iuf" or any(isinstance(v, (bool, np.bool_)) for v in values):
+        i = next(
+            i
+            for i, v in enumerate(values)
+            if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.number))
+        )
         raise InputError(
             f"{kind} dict: query {queries[i]!r}, document {docs[i]!r}: {what[:-1]} must be a number, got "
             f"{type_and_value(values[i])}"
