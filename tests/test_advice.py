@@ -246,6 +246,7 @@ def test_bad_inputs_give_the_evaluators_errors(tmp_path):
         ({"discounts": ["log2", "harmonic"]}, ValueError, "unknown discount"),
         ({"cutoffs": [0]}, ValueError, "cutoffs must be an integer >= 1 or None, got 0"),
         ({"gains": "linear"}, TypeError, "gains must be a non-empty sequence"),
+        ({"discounts": []}, ValueError, "discounts must be a non-empty sequence, got an empty list"),
         ({"gains": ["linear", "linear"]}, ValueError, "gains has a value twice"),
         ({"alpha": 1.5}, ValueError, "alpha must be strictly between 0 and 1, got 1.5"),
         ({"target_swap_rate": 0}, ValueError, "target_swap_rate must be strictly between 0 and 1"),

@@ -132,6 +132,14 @@ def test_object_array_of_numbers_is_reported_as_non_numeric():
         nr.ndcg(np.array([1.0, 2.0], dtype=object))
 
 
+def test_an_empty_ideal_is_named_without_advice_about_ideal():
+    # The hint for an empty result ("give the query's known grades with ideal=") was given about ideal itself.
+    for relevance, ideal, label in (([], [], "ideal"), ([[1], []], [[1], []], r"ideal\[1\]")):
+        with pytest.raises(ValueError, match=rf"^{label} is empty; every query needs at least one known grade") as e:
+            nr.ndcg(relevance, ideal=ideal)
+        assert "ideal=" not in str(e.value)
+
+
 @pytest.mark.parametrize(
     "data, match",
     [

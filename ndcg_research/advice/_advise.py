@@ -312,8 +312,10 @@ def advise(
 def _candidates(discounts: Any, cutoffs: Any, gains: Any) -> list[dict[str, Any]]:
     """The candidate settings, discount by discount, then cut-off, then gain; their measure specs canonical."""
     for name, value in (("discounts", discounts), ("cutoffs", cutoffs), ("gains", gains)):
-        if isinstance(value, str) or not isinstance(value, Sequence) or not value:
+        if isinstance(value, str) or not isinstance(value, Sequence):
             raise TypeError(f"{name} must be a non-empty sequence, got {value!r}")
+        if not value:
+            raise ValueError(f"{name} must be a non-empty sequence, got an empty {type(value).__name__}")
     discount_specs = [str(parse_discount(d, builtin_only=True)) for d in discounts]
     gain_specs = [str(parse_gain(g, builtin_only=True)) for g in gains]
     ks = [check_int(k, "cutoffs", low=1, none=True) for k in cutoffs]

@@ -164,7 +164,11 @@ def as_batch(
     if values.shape[0] == 0 or (values.shape[1] == 0 and not allow_empty):
         shape = "" if single else f" (shape {array.shape})"
         needs = "a ranked list needs at least one document" if single else "every query needs at least one document"
-        raise ValueError(f"{name} is empty{shape}; {needs}{_EMPTY_HINT if values.shape[0] else ''}")
+        if name == "ideal":  # the hint below is about ideal=: no help here
+            needs, hint = _IDEAL_NEEDS, ""
+        else:
+            hint = _EMPTY_HINT if values.shape[0] else ""
+        raise ValueError(f"{name} is empty{shape}; {needs}{hint}")
     lengths = np.full(values.shape[0], values.shape[1])
     if values.shape[1] == 0:  # nothing returned: one column of padding keeps every kernel's shapes simple
         values = np.full((values.shape[0], 1), fill, dtype=values.dtype)
@@ -173,6 +177,7 @@ def as_batch(
 
 # Where an empty list is refused: how to score a query for which nothing was returned.
 _EMPTY_HINT = " (to score an empty result 0, give the query's known grades with ideal=)"
+_IDEAL_NEEDS = "every query needs at least one known grade (all 0 when none is relevant: zero_ideal then applies)"
 
 
 def _ragged(data: Any, *, name: str, fill: float, kinds: str, keep_integers: bool, allow_empty: bool) -> Batch:
@@ -200,7 +205,8 @@ def _ragged(data: Any, *, name: str, fill: float, kinds: str, keep_integers: boo
                 f"mixing numbers and lists is not allowed"
             )
         if array.size == 0 and not allow_empty:
-            raise ValueError(f"{label} is empty; every query needs at least one document{_EMPTY_HINT}")
+            needs = _IDEAL_NEEDS if name == "ideal" else "every query needs at least one document" + _EMPTY_HINT
+            raise ValueError(f"{label} is empty; {needs}")
         arrays.append(_numeric(array, label, kinds, keep_integers))
     lengths = np.array([a.size for a in arrays])
     values = np.full((len(arrays), max(lengths.max(), 1)), fill, dtype=np.result_type(*arrays))
