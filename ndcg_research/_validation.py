@@ -116,6 +116,15 @@ def check_int(
     return number
 
 
+#: The most resamples (or random trials) a call draws: beyond, numpy's array sizes overflow (2^31 - 1).
+MAX_RESAMPLES = 2**31 - 1
+
+
+def check_resamples(value: Any, name: str = "n_resamples") -> int:
+    """A number of resamples or random trials: an integer from 1 to ``MAX_RESAMPLES``."""
+    return check_int(value, name, low=1, high=MAX_RESAMPLES)
+
+
 @overload
 def check_real(
     value: Any,

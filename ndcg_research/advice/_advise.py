@@ -7,11 +7,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._validation import check_instance, check_int, check_real
+from .._validation import check_instance, check_int, check_real, check_resamples
 from ..core import parse_discount, parse_gain
 from ..evaluation import parse_measures
 from ..stats import run_matrices
-from ..stats._inputs import check_resamples
 from . import _measurements as measure
 
 if TYPE_CHECKING:

@@ -439,7 +439,8 @@ def named_runs(runs: Any, name: str = "runs") -> list[tuple[str, Any]]:
     if isinstance(runs, Mapping) and not is_nested_dict(runs):
         if not runs:
             raise ValueError(f"{name} must hold at least one run, got an empty mapping")
-        pairs, keys = [], {}
+        pairs: list[tuple[str, Any]] = []
+        keys: dict[str, Any] = {}
         for key, run in runs.items():
             shards = isinstance(run, (list, tuple)) and run and all(is_path(r) for r in run)
             if not shards:

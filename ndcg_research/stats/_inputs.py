@@ -103,18 +103,9 @@ def check_seed(value: Any, name: str = "seed") -> int:
     return check_int(value, name, low=0)
 
 
-#: The most resamples (or random trials) a call draws: beyond, numpy's array sizes overflow (2^31 - 1).
-MAX_RESAMPLES = 2**31 - 1
-
-
 def check_count(value: Any, name: str) -> int:
     """A positive count: worker threads, trials."""
     return check_int(value, name, low=1)
-
-
-def check_resamples(value: Any, name: str = "n_resamples") -> int:
-    """A number of resamples or random trials: 1 to ``MAX_RESAMPLES``."""
-    return check_int(value, name, low=1, high=MAX_RESAMPLES)
 
 
 def all_pairs(n_systems: int) -> tuple[np.ndarray, np.ndarray]:

@@ -32,8 +32,16 @@ from typing import Any
 import numpy as np
 from scipy import special, stats
 
-from .._validation import check_array, check_bool, check_callable, check_int, check_real, type_and_value
-from ._inputs import check_count, check_level, check_resamples, check_seed
+from .._validation import (
+    check_array,
+    check_bool,
+    check_callable,
+    check_int,
+    check_real,
+    check_resamples,
+    type_and_value,
+)
+from ._inputs import check_count, check_level, check_seed
 
 __all__ = [
     "ALPHA",

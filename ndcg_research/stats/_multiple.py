@@ -27,8 +27,8 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from .._validation import check_array, check_option
-from ._inputs import all_pairs, check_count, check_level, check_resamples, check_scores, check_seed
+from .._validation import check_array, check_option, check_resamples
+from ._inputs import all_pairs, check_count, check_level, check_scores, check_seed
 from ._intervals import ALPHA
 from ._resampling import TUKEY_STREAM, block_generator, map_in_threads
 

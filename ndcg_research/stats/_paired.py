@@ -61,13 +61,12 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from .._validation import check_array, check_bool, check_int, check_option, check_real
+from .._validation import check_array, check_bool, check_int, check_option, check_real, check_resamples
 from ._inputs import (
     METHOD_ALIAS,
     all_pairs,
     check_count,
     check_level,
-    check_resamples,
     check_scores,
     check_seed,
     renamed_test,

@@ -25,12 +25,11 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from .._validation import check_option
+from .._validation import check_option, check_resamples
 from ._inputs import (
     METHOD_ALIAS,
     check_count,
     check_level,
-    check_resamples,
     check_scores,
     check_seed,
     renamed_test,
