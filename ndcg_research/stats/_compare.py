@@ -8,15 +8,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_option, check_resamples
-from ._inputs import (
-    METHOD_ALIAS,
-    check_count,
-    check_level,
-    check_scores,
-    check_seed,
-    renamed_test,
-    system_names,
-)
+from ._inputs import METHOD_ALIAS, check_count, check_level, check_scores, check_seed, renamed_test, system_names
 from ._intervals import ALPHA, CONFIDENCE, INTERVALS, _mean_interval, bootstrap_interval
 from ._multiple import CORRECTIONS, _adjust_pvalues, _tukey_hsd
 from ._paired import METHODS, _pairwise_tests

@@ -62,15 +62,7 @@ import numpy as np
 from scipy import stats
 
 from .._validation import check_array, check_bool, check_int, check_option, check_real, check_resamples
-from ._inputs import (
-    METHOD_ALIAS,
-    all_pairs,
-    check_count,
-    check_level,
-    check_scores,
-    check_seed,
-    renamed_test,
-)
+from ._inputs import METHOD_ALIAS, all_pairs, check_count, check_level, check_scores, check_seed, renamed_test
 from ._intervals import ALPHA, CONFIDENCE, INTERVALS, _mean_interval, _wilson, bootstrap_interval
 from ._resampling import EXACT_MAX_QUERIES, Resamples, map_in_threads
 
