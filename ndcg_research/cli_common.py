@@ -32,6 +32,7 @@ __all__ = [
     "positive_int",
     "non_negative_int",
     "add_collection_arguments",
+    "add_convention_argument",
     "fail",
     "note",
     "write_output",
@@ -118,6 +119,33 @@ positive_int = int_argument(low=1)
 non_negative_int = int_argument(low=0)
 
 
+def add_convention_argument(
+    parser: argparse.ArgumentParser, conventions: Sequence[str], aliases: Sequence[str]
+) -> None:
+    """``--convention NAME``: a preset's name or alias; a bad one is a usage error that lists the presets' names.
+
+    Examples
+    --------
+    >>> parser = argparse.ArgumentParser(prog="p")
+    >>> add_convention_argument(parser, ["trec_eval", "ranx"], ["trec"])
+    >>> parser.parse_args(["--convention", "trec"]).convention
+    'trec'
+    """
+
+    def preset(text: str) -> str:
+        if text in conventions or text in aliases:
+            return text
+        raise argparse.ArgumentTypeError(f"unknown convention {text!r}; valid conventions: {', '.join(conventions)}")
+
+    parser.add_argument(
+        "--convention",
+        default="trec_eval",
+        type=preset,
+        metavar="NAME",
+        help=f"whose rules to follow (default trec_eval): {', '.join(conventions)}",
+    )
+
+
 def add_collection_arguments(
     parser: argparse.ArgumentParser,
     *,
@@ -146,13 +174,7 @@ def add_collection_arguments(
     )
     parser.add_argument("runs", metavar="RUN", nargs="+", help=runs_help)
     parser.add_argument("-m", "--measure", dest="measures", action="append", metavar="MEASURE", help=measure_help)
-    parser.add_argument(
-        "--convention",
-        default="trec_eval",
-        choices=[*conventions, *aliases],
-        metavar="NAME",
-        help=f"whose rules to follow (default trec_eval): {', '.join(conventions)}",
-    )
+    add_convention_argument(parser, conventions, aliases)
     missing = parser.add_mutually_exclusive_group()
     missing.add_argument(
         "-c",

@@ -97,6 +97,17 @@ def test_every_command_has_a_one_line_summary_in_help():
             f"{PROG} compare: error: argument --confidence: must be strictly between 0 and 1, got '1'",
         ),
         (["reproduce", "--timeout", "-5"], 2, f"{PROG} reproduce: error: argument --timeout: must be a number > 0"),
+        # one way for the three commands on run files (advise took any name, then failed with status 1), and the
+        # message lists the presets' names, not their aliases
+        *(
+            (
+                [command, "--convention", "nope", "examples/qrels.txt", "examples/run_a.txt", "examples/run_b.txt"],
+                2,
+                f"{PROG} {command}: error: argument --convention: unknown convention 'nope'; valid conventions: "
+                "trec_eval, pytrec_eval, gdeval, sklearn,",
+            )
+            for command in ("evaluate", "compare", "advise")
+        ),
     ],
 )
 def test_messages_name_the_program_one_way_also_under_python_m(args, status, last_line):

@@ -14,7 +14,15 @@ import math
 import os
 from typing import Any
 
-from ..cli_common import fail, non_negative_int, note, positive_int, real_argument, write_output
+from ..cli_common import (
+    add_convention_argument,
+    fail,
+    non_negative_int,
+    note,
+    positive_int,
+    real_argument,
+    write_output,
+)
 
 __all__ = ["register", "run"]
 
@@ -33,6 +41,8 @@ _share = real_argument(low=0, high=1, closed="neither")
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``advise`` command to the subcommands of ``ndcg-research``."""
+    from ..evaluation import ALIASES, CONVENTIONS
+
     parser = sub.add_parser(
         "advise",
         help="which discount, cut-off and gain suit this collection: candidates measured, one recommended",
@@ -43,12 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument(
         "runs", metavar="RUN", nargs="+", help="two or more run files (query Q0 document rank score tag)"
     )
-    parser.add_argument(
-        "--convention",
-        default="trec_eval",
-        metavar="NAME",
-        help="whose rules to follow for the ideal, ties and missing queries (default trec_eval)",
-    )
+    add_convention_argument(parser, list(CONVENTIONS), list(ALIASES))
     missing = parser.add_mutually_exclusive_group()
     missing.add_argument(
         "-c",
