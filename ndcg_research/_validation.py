@@ -116,7 +116,8 @@ def check_int(
     return number
 
 
-#: The most resamples (or random trials) a call draws: beyond, numpy's array sizes overflow (2^31 - 1).
+#: The most resamples (or random trials) a call accepts, a policy far beyond any useful count: counts near 2^63
+#: made numpy's array sizes overflow (a traceback), and far smaller ones run out of memory.
 MAX_RESAMPLES = 2**31 - 1
 
 

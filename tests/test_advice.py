@@ -309,8 +309,9 @@ def test_command(tmp_path, capsys):
 def test_a_figure_the_command_cannot_write_is_refused_before_the_work(tmp_path, capsys, monkeypatch):
     # Checked first: a missing library or a name without suffix (matplotlib would add .png unsaid) used to
     # come after the whole analysis, whose output was then thrown away.
-    status, out, err = run_command(["missing-qrels", "r1", "r2", "--figure", str(tmp_path / "out")], capsys)
-    assert status == 1 and out == "" and "give the file's suffix (.png, .pdf or .svg)" in err
+    for name in ("out", "out.txt"):
+        status, out, err = run_command(["missing-qrels", "r1", "r2", "--figure", str(tmp_path / name)], capsys)
+        assert status == 1 and out == "" and "give the file a suffix matplotlib writes (.png, .pdf, .svg)" in err
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name, *a))
     status, out, err = run_command(["missing-qrels", "r1", "r2", "--figure", str(tmp_path / "out.png")], capsys)

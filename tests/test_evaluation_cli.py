@@ -117,6 +117,18 @@ def test_several_runs_and_formats(files, capfdbinary):
     assert data["convention"] == "trec_eval" and data["runs"][0]["tag"] == "myrun" and data["runs"][0]["num_q"] == 3
 
 
+def test_a_trec_eval_measure_repeated_with_other_parameters_is_refused_only_where_trec_eval_s_output_is_the_aim(
+    files, capfdbinary
+):
+    twice = ["-m", "ndcg_cut.5", "-m", "ndcg_cut.10"]
+    for extra in (["--convention", "ranx"], ["--format", "json"]):
+        status, _, err = run_cli(capfdbinary, *twice, *extra, "--quiet", files / "qrels", files / "run")
+        assert status == 0 and err == ""
+    same = ["-m", "ndcg_cut.5,10", "-m", "ndcg_cut.10,5"]  # one set of cut-offs, written two ways
+    status, out, _ = run_cli(capfdbinary, *same, "--quiet", files / "qrels", files / "run")
+    assert status == 0 and [line.split()[0] for line in out.splitlines()] == ["ndcg_cut_5", "ndcg_cut_10"]
+
+
 @pytest.mark.parametrize(
     "args, message",
     [
@@ -157,16 +169,18 @@ def test_a_run_name_beginning_with_a_dash_is_refused_as_trec_eval_reads_standard
     assert err.count("\n") == 1 and "write ./-run" in err
 
 
-def test_a_directory_is_named_as_one_and_a_named_pipe_is_read_as_trec_eval_reads_it(files, capfdbinary):
-    # A named pipe is what a shell's <(zcat run.gz) gives; it was refused as "not a file".
+def test_a_directory_is_named_as_one_and_a_named_pipe_is_read(files, capfdbinary):
+    # A named pipe is what a shell's <(zcat run.gz) gives; it was refused as "not a file" (trec_eval cannot
+    # read one: it seeks in its files; reading it is an extension).
     status, _, err = run_cli(capfdbinary, files, files / "run")
     assert status == 1 and err == f"ndcg-research evaluate: error: qrels file {str(files)!r} is a directory\n"
     expected = run_cli(capfdbinary, files / "qrels", files / "run")
     os.mkfifo(files / "pipe")
-    writer = threading.Thread(target=(files / "pipe").write_text, args=(RUN,))
+    writer = threading.Thread(target=(files / "pipe").write_text, args=(RUN,), daemon=True)  # blocks until read
     writer.start()
     assert run_cli(capfdbinary, files / "qrels", files / "pipe")[:2] == expected[:2]  # the notes name the file
-    writer.join()
+    writer.join(timeout=10)
+    assert not writer.is_alive()
 
 
 def test_usage_errors_exit_2(files):

@@ -246,6 +246,10 @@ def test_a_cut_off_beyond_int64_is_no_cut(tmp_path):
     result = evaluate(tmp_path / "qrels", tmp_path / "run", ["ndcg", f"ndcg@{huge}", f"ndcg_cut.{huge}"])
     expected = (_dcg([1, 2]) / _dcg([2, 1]) + 1.0) / 2
     assert result.mean_values[0].tolist() == pytest.approx([expected] * 3, rel=1e-15)
+    # trec_eval reads the cut-off with atol, which saturates at LONG_MAX, and names the measure by that value
+    assert [m.name for m in result.measures][2] == "ndcg_cut_9223372036854775807"
+    with pytest.raises(ValueError, match="duplicate cut-offs"):  # both read as LONG_MAX, as trec_eval says
+        evaluate(tmp_path / "qrels", tmp_path / "run", f"ndcg_cut.{huge},{huge[:-1]}")
 
 
 # ---------------------------------------------------------------- compressed input, standard input

@@ -51,11 +51,19 @@ def test_qrels_judging_trec_eval_placeholder_for_a_query_without_ranking_are_ref
     # "ceci_nest_pas_un_docno" (score 1.0); judged relevant, trec_eval scores q2 1.0 where 0 is given here.
     (tmp_path / "qrels").write_text("q1 0 a 1\nq2 0 ceci_nest_pas_un_docno 1\n")
     (tmp_path / "run").write_text("q1 Q0 a 1 1 r\n")
-    with pytest.raises(InputError, match=r"query 'q2', which .* does not rank, has a judgment of the document "):
+    with pytest.raises(
+        InputError,
+        match=r"query 'q2', which .* does not rank, judges the document 'ceci_nest_pas_un_docno' with gain 1",
+    ):
         evaluate(tmp_path / "qrels", tmp_path / "run")
     status, out, err = cli(capfdbinary, "evaluate", "-c", "-q", tmp_path / "qrels", tmp_path / "run")
     assert status == 1 and out == b"" and "ceci_nest_pas_un_docno" in err and err.count("\n") == 1
     assert evaluate(tmp_path / "qrels", tmp_path / "run", complete=False).values[0].tolist() == [[1.0]]
+    # Judged 0, it gains nothing and trec_eval prints 0 too: evaluated; a gain map that gives grade 0 a gain refuses.
+    (tmp_path / "qrels").write_text("q1 0 a 1\nq2 0 ceci_nest_pas_un_docno 0\nq2 0 b 1\n")
+    assert evaluate(tmp_path / "qrels", tmp_path / "run").values[0].tolist() == [[1.0, 0.0]]
+    with pytest.raises(InputError, match=r"judges the document 'ceci_nest_pas_un_docno' with gain 1 under ndcg_0=1"):
+        evaluate(tmp_path / "qrels", tmp_path / "run", "ndcg.0=1")
 
 
 @pytest.mark.parametrize("content", [b"", b"# only a comment\n", b"\n\n"])
@@ -181,11 +189,14 @@ def test_gain_maps_with_grades_far_beyond_the_listed_ones(tmp_path, measure, gai
     assert result.values[0][0, 1] == pytest.approx(expected, rel=1e-12)
 
 
-@pytest.mark.parametrize("measure", ["ndcg.2=3e9", "ndcg.1=4294967296", "ndcg.1=1e10,2=2e10", "ndcg.1=2"])
+@pytest.mark.parametrize(
+    "measure", ["ndcg.2=3e9", "ndcg.1=4294967296", "ndcg.1=1e10,2=2e10", "ndcg.1=3000000000,2=3100000000", "ndcg.1=2"]
+)
 def test_gains_2_to_the_31_apart_are_refused_under_trec_eval_rules(tmp_path, capfdbinary, measure):
     # gain_init.c sorts gain levels with comp_rel_gain, which returns the difference of two gains as a C int:
     # 2^31 or more apart, the conversion overflows and the order is undefined (trec_eval prints nDCG
-    # 1500000000.6309 for ndcg.2=3e9 here). The last case: grade 10^10 keeps gain 10^10, 10^10 from gain 0.
+    # 1500000000.6309 for ndcg.2=3e9 here). Level 0 always takes part, with gain 0 unless listed: 3e9 and 3.1e9
+    # are close, but 3e9 from 0 (trec_eval prints 0.0000). The last case: grade 10^10 keeps gain 10^10.
     grade = 10**10 if measure == "ndcg.1=2" else 2
     (tmp_path / "qrels").write_text(f"q 0 a 1\nq 0 b {grade}\nq 0 c 0\n")
     (tmp_path / "run").write_text("q Q0 c 1 3 r\nq Q0 a 2 2 r\nq Q0 b 3 1 r\n")

@@ -96,11 +96,16 @@ def run(args: argparse.Namespace) -> int:
     from ..evaluation import InputError
     from . import advise
 
-    if args.figure:  # before the work, which a missing library or an unnamed format would throw away
-        if not os.path.splitext(args.figure)[1]:
-            return fail("advise", f"--figure {args.figure!r}: give the file's suffix (.png, .pdf or .svg)")
+    if args.figure:  # before the work, which a missing library or an unknown format would throw away
         if importlib.util.find_spec("matplotlib") is None:
             return fail("advise", "--figure needs matplotlib: pip install 'ndcg_research[notebooks]'")
+        from matplotlib.backend_bases import FigureCanvasBase
+
+        suffix = os.path.splitext(args.figure)[1].lstrip(".").lower()
+        if suffix not in FigureCanvasBase.get_supported_filetypes():
+            return fail(
+                "advise", f"--figure {args.figure!r}: give the file a suffix matplotlib writes (.png, .pdf, .svg)"
+            )
     try:
         advice = advise(
             args.qrels,

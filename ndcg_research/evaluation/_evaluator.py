@@ -503,7 +503,7 @@ def merge_parts(judgments: Judgments, parts: Sequence[PartValues], plan: Plan, n
             f"({_listed(text)}); {done}"
         )
     if plan.complete and missing.size and conv.name == "trec_eval":
-        _refuse_judged_placeholder(judgments, missing, name)
+        _refuse_judged_placeholder(judgments, missing, plan.measures, name)
     if codes.size == 0 and not (plan.complete and missing.size):
         raise InputError(f"run {name}: no query has both a ranking and judgments in {judgments.qrels.source}")
     if zero_ideal.any() and conv.eligible != "relevant":
@@ -534,18 +534,23 @@ def merge_parts(judgments: Judgments, parts: Sequence[PartValues], plan: Plan, n
 PLACEHOLDER = b"ceci_nest_pas_un_docno"
 
 
-def _refuse_judged_placeholder(judgments: Judgments, missing: np.ndarray, name: str) -> None:
-    """Refuse qrels that judge trec_eval's placeholder document for a query missing from the run: trec_eval -c
-    would rank that document for it and score it, where the queries without a ranking score 0 here."""
-    judged = judgments.judging(PLACEHOLDER, missing)
-    if judged.size:
-        query = judgments.query_text(judged[:1])[0]
-        raise InputError(
-            f"{judgments.qrels.source}: query {query!r}, which {name} does not rank, has a judgment of the document "
-            f"{PLACEHOLDER.decode()!r}; trec_eval -c ranks that document alone for such a query (its placeholder, "
-            f"trec_eval.c) and scores it, where it scores 0 here: rename the document, or leave such queries out "
-            f"(complete=False, --answered-only)"
-        )
+def _refuse_judged_placeholder(
+    judgments: Judgments, missing: np.ndarray, measures: Sequence[Measure], name: str
+) -> None:
+    """Refuse qrels that give trec_eval's placeholder document a gain for a query missing from the run: trec_eval -c
+    ranks that document alone for such a query and scores it, where the queries without a ranking score 0 here."""
+    codes, grades = judgments.judging(PLACEHOLDER, missing)
+    for code, grade in zip(codes, grades, strict=True):
+        for m in measures:  # gain_init.c: a listed grade's gain, else the grade (negative grades gain nothing)
+            gain = dict(m.gains or ()).get(int(grade), max(float(grade), 0.0))
+            if gain != 0:
+                query = judgments.query_text(np.array([code]))[0]
+                raise InputError(
+                    f"{judgments.qrels.source}: query {query!r}, which {name} does not rank, judges the document "
+                    f"{PLACEHOLDER.decode()!r} with gain {format_number(gain)} under {m.name}; trec_eval -c ranks "
+                    f"that document alone for such a query (its placeholder, trec_eval.c) and scores it, where it "
+                    f"scores 0 here: rename the document, or leave such queries out (complete=False, --answered-only)"
+                )
 
 
 def _tie_notes(parts: Sequence[PartValues], conv: Convention, name: str) -> list[str]:
@@ -567,7 +572,8 @@ def _tie_notes(parts: Sequence[PartValues], conv: Convention, name: str) -> list
 
 
 def _qrels_notes(judgments: Judgments, plan: Plan) -> list[str]:
-    """Notes about the judgments themselves (queries a convention skips, trec_eval's gain-map sorting)."""
+    """Notes about the judgments themselves (queries a convention skips, trec_eval's gain-map sorting); gain maps
+    whose sort is undefined in trec_eval are refused."""
     conv, notes = plan.convention, list(judgments.qrels.notes)
     if conv.eligible == "relevant":
         skipped = int(np.count_nonzero(~judgments.has_relevant))
@@ -579,8 +585,12 @@ def _qrels_notes(judgments: Judgments, plan: Plan) -> list[str]:
     for m in plan.measures:
         if m.gains is None or conv.name not in ("trec_eval", "pytrec_eval"):
             continue
+        # gain_init.c sorts a gain for every listed grade and for every level from 0 to the top grade (an unlisted
+        # level's gain is the level): level 0 always, the present levels bound the others.
+        mapped = dict(m.gains)
         levels = distinct(judgments.grade[judgments.grade >= 0])[0]
-        gains = sorted({g for _, g in m.gains} | {float(level) for level in levels if level not in dict(m.gains)})
+        present = {float(level) for level in levels if level not in mapped}
+        gains = sorted(set(mapped.values()) | {float(mapped.get(0, 0.0))} | present)
         if gains[-1] - gains[0] >= 2**31:
             raise ValueError(
                 f"{m.name}: gains {format_number(gains[0])} and {format_number(gains[-1])} are 2^31 or more apart; "

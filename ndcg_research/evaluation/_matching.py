@@ -277,11 +277,12 @@ class Judgments:
             f"refuses this too"
         )
 
-    def judging(self, doc: bytes, codes: np.ndarray) -> np.ndarray:
-        """Those of ``codes`` whose judgments include the document ``doc``, ascending."""
+    def judging(self, doc: bytes, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Those of ``codes`` whose judgments include the document ``doc``, and its grade for each."""
         positions = _ranges(self.starts[codes], self.counts[codes])
         found = pc.equal(self.docs.take(_int_array(positions)), pa.scalar(doc, self.docs.type))
-        return distinct(np.repeat(codes, self.counts[codes])[found.to_numpy(zero_copy_only=False)])[0]
+        found = found.to_numpy(zero_copy_only=False)
+        return np.repeat(codes, self.counts[codes])[found], self.grade[positions[found]]
 
     def check_twice(self, codes: np.ndarray | None = None, limit: int = 1 << 20) -> None:
         """Refuse a document judged twice for one of ``codes`` (default: every query not checked yet)."""

@@ -145,7 +145,8 @@ def _trec_cutoffs(measure: str, params: str | None) -> list[Measure]:
                     f"measure {measure!r}: cut-off {p!r} is not a whole number (trec_eval's atol would "
                     f"read {_atol(p)}); {VALID_MEASURES}"
                 )
-            cutoffs.append(int(p.partition(".")[0]))
+            # atol saturates at LONG_MAX, and trec_eval names the measure by the value it read
+            cutoffs.append(min(int(p.partition(".")[0]), 2**63 - 1))
         if min(cutoffs) < 1:
             raise ValueError(f"measure {measure!r}: cut-offs must be >= 1 (trec_eval: 'Negative cutoff detected')")
         if len(set(cutoffs)) != len(cutoffs):

@@ -122,7 +122,8 @@ def open_source(path: str | os.PathLike[str], what: str, stream: Any = None) -> 
     elif path == STDIN:
         raw = sys.stdin.buffer
     else:
-        # Not only regular files: a named pipe (``<(zcat run.gz)``) is read as trec_eval reads it.
+        # Not only regular files: a named pipe (a shell's ``<(zcat run.gz)``) is read too, which trec_eval
+        # cannot (it seeks in its files).
         if os.path.isdir(path):
             raise InputError(f"{what} file {path!r} is a directory")
         if not os.path.exists(path):

@@ -144,11 +144,12 @@ def _keep_freed_memory() -> None:
 
 def _measures(args: argparse.Namespace) -> tuple[list[Measure], bool, bool, bool]:
     """The nDCG measures asked for, whether ``runid`` / ``num_q`` are, and whether any nDCG measure is."""
-    from ._measures import parse_measures
+    from ._measures import get_convention, parse_measures
 
     requested = args.measures or ["ndcg"]
     specs = [m for m in requested if m not in _INFO_MEASURES]
-    _refuse_trec_eval_repeats(specs)
+    if args.format == "trec" and get_convention(args.convention).name == "trec_eval":
+        _refuse_trec_eval_repeats(specs)
     measures = parse_measures(specs or ["ndcg"])  # with only runid / num_q, ndcg is computed, not printed
     if args.gain is not None or args.discount is not None:
         from ..core import parse_discount, parse_gain
@@ -163,15 +164,17 @@ def _refuse_trec_eval_repeats(specs: Sequence[str]) -> None:
     """Refuse a trec_eval measure asked for twice with different parameters (``-m ndcg_cut.5 -m ndcg_cut.10``).
 
     trec_eval computes each of its measures once, with the parameters of the first ``-m`` that gives any, and
-    silently drops the others; printing them all would make this command's output differ from trec_eval's.
+    silently drops the others; printing them all would make this command's trec_eval output differ from trec_eval's.
     """
-    first: dict[str, str] = {}
+    from ._measures import parse_measures
+
+    first: dict[str, tuple[str, frozenset[Measure]]] = {}
     for spec in specs:
         match = re.fullmatch(r"\s*(ndcg|ndcg_cut)(\.[^()]*)?\s*", spec)
         if match is None:
             continue
-        seen = first.setdefault(match[1], spec.strip())
-        if seen != spec.strip():
+        seen, parsed = first.setdefault(match[1], (spec.strip(), frozenset(parse_measures(spec))))
+        if parsed != frozenset(parse_measures(spec)):  # the same parameters written another way are the same
             other = (
                 "give every cut-off in one -m (ndcg_cut.5,10), or use ndcg@K"
                 if match[1] == "ndcg_cut"

@@ -180,6 +180,12 @@ def format_parameters(parameters: Sequence[profiles.NotebookParameter]) -> str:
     )
 
 
+#: The modules of the notebooks extra (pyproject.toml) and those they bring, by their import names.
+_NOTEBOOKS_EXTRA = frozenset(
+    {"matplotlib", "papermill", "nbformat", "yaml", "tqdm", "ipykernel", "jupyter_client", "nbclient"}
+)
+
+
 def _reporting_errors(command: str, action: Callable[[], object]) -> int:
     """Run ``action``; a :class:`profiles.RunnerError`, or a library of the notebooks extra that is not installed,
     becomes a one-line message and exit status 1."""
@@ -189,5 +195,7 @@ def _reporting_errors(command: str, action: Callable[[], object]) -> int:
         print(f"{PROG} {command}: error: {exc}", file=sys.stderr)
         return 1
     except ModuleNotFoundError as exc:
+        if (exc.name or "").partition(".")[0] not in _NOTEBOOKS_EXTRA:
+            raise
         return fail(command, f"needs {exc.name}, of the notebooks extra: pip install 'ndcg_research[notebooks]'")
     return 0

@@ -35,7 +35,7 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from .._validation import check_array, type_and_value
+from .._validation import check_array, check_resamples, type_and_value
 from ._inputs import all_pairs, check_count, check_level, check_scores, check_seed
 from ._paired import TIE_TOLERANCE
 from ._resampling import SUBSET_STREAM, block_generator
@@ -147,7 +147,7 @@ def query_subsets(n_queries: int, size: int, *, trials: int, seed: int = 0, coun
     ((2, 4, 3), True)
     """
     n, size = check_count(n_queries, "n_queries"), check_count(size, "size")
-    trials, seed, count = check_count(trials, "trials"), check_seed(seed), check_count(count, "count")
+    trials, seed, count = check_resamples(trials, "trials"), check_seed(seed), check_count(count, "count")
     return _query_subsets(n, size, trials, seed, count)
 
 
@@ -187,7 +187,7 @@ def disjoint_subset_means(scores: Any, size: int, *, trials: int, seed: int = 0)
     >>> m.shape, bool(np.allclose(m[0] + m[1], [2.5 * 2, 8.5 * 2]))   # the halves cover all 6 queries
     ((2, 4, 2), True)
     """
-    size, trials, seed = check_count(size, "size"), check_count(trials, "trials"), check_seed(seed)
+    size, trials, seed = check_count(size, "size"), check_resamples(trials, "trials"), check_seed(seed)
     return _disjoint_subset_means(check_scores(scores, "scores").values, size, trials, seed)
 
 
@@ -229,7 +229,7 @@ def swap_rates(scores: Any, sizes: Any, *, trials: int = 100, bins: Any = None, 
     >>> bool(table.swap_rate.iloc[1] < table.swap_rate.iloc[0])   # more queries, fewer swaps
     True
     """
-    trials, seed = check_count(trials, "trials"), check_seed(seed)
+    trials, seed = check_resamples(trials, "trials"), check_seed(seed)
     bins = check_array(bins, "bins", ndim=1, min_size=1, low=0, none=True)
     matrix = check_scores(scores, "scores").values
     if isinstance(sizes, (list, tuple, np.ndarray)) and np.ndim(sizes) == 1:

@@ -24,8 +24,8 @@ test               p-value (two-sided)
 
 Statistics of null distributions are compared with scipy's tolerance for numerically
 equal values: :math:`|T^*| \ge |T| (1 - 100\,\epsilon)`. A mean difference within
-:math:`100\,\epsilon` times the mean :math:`|d_q|` is the rounding residue of 0 (e.g. differences
-0.1, 0.1 and -0.2, whose float mean is 5e-18), and the resampling tests take it as 0 (p = 1), as the t
+:math:`100\,\epsilon` times the mean :math:`|d_q|` is the rounding residue of 0 (e.g. the differences
+0.7 - 0.6, 0.4 - 0.3 and 0.1 - 0.3, whose float mean is 5e-18), and the resampling tests take it as 0 (p = 1), as the t
 and Wilcoxon tests do; a relative tolerance alone would count only the resamples that round to
 exactly that residue.
 
