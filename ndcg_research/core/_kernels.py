@@ -25,6 +25,8 @@ They check nothing: the arrays are float64 or integer numpy arrays of finite val
 name says rows.
 """
 
+import functools
+import math
 import threading
 from collections.abc import Callable
 from typing import Any
@@ -49,6 +51,8 @@ __all__ = [
     "top_grades",
     "discounted_sum",
     "rowwise_discounted_sum",
+    "log2_of_ranks",
+    "mean_in_order",
     "ranked_dcg",
     "ideal_dcg",
     "ndcg_ratio",
@@ -390,23 +394,68 @@ def _finite_sums(sums: np.ndarray, what: str) -> np.ndarray:
     return sums
 
 
-def rowwise_discounted_sum(gains: np.ndarray, discounts: np.ndarray, *, what: str) -> np.ndarray:
-    """Row sums of gains * discounts, each row summed on its own: its value never depends on the other rows.
+def rowwise_discounted_sum(
+    gains: np.ndarray, discount: Discount | Callable[[np.ndarray], np.ndarray], *, what: str
+) -> np.ndarray:
+    """Row sums of gains[r] * D(r + 1), each row summed on its own and in trec_eval's order: bit for bit its sums.
 
-    BLAS's matrix-vector product (:func:`discounted_sum`) splits a batch among kernels and
-    threads by row position, so the last bit of a row's sum can change with the rows around
-    it. Here each row is a product followed by numpy's pairwise summation of that row alone:
-    equal rows of equal width give bit-equal sums in any batch, which the evaluation of runs
-    in blocks or on Dask workers needs to agree exactly with one process.
+    trec_eval adds a query's terms one at a time in rank order, and divides each gain by C's
+    ``log2(rank + 1)`` (m_ndcg.c, m_ndcg_cut.c). Each row here is summed the same way (``np.add.accumulate``,
+    sequential), and log2's terms are divided by C's log2 (Python's ``math.log2``; numpy's own log2 differs
+    from it in the last bit for some ranks): the sums, and so the printed values, are trec_eval's to the last
+    bit, even for a value at a rounding boundary of the 4 printed decimals. A row's sum never depends on the
+    other rows either (BLAS's products split batches by row position), which the evaluation of runs in blocks
+    or on Dask workers needs to agree exactly with one process.
 
     Examples
     --------
-    >>> rowwise_discounted_sum(np.array([[3.0, 1.0], [1.0, 0.0]]), np.array([1.0, 0.5]), what="DCG").tolist()
+    >>> rowwise_discounted_sum(np.array([[3.0, 1.0], [1.0, 0.0]]), Discount("zipf"), what="DCG").tolist()
     [3.5, 1.0]
     """
+    width = gains.shape[1]
+    if width == 0:
+        return np.zeros(gains.shape[0])
     with np.errstate(over="ignore", invalid="ignore"):
-        sums = np.multiply(gains, discounts).sum(axis=1)
+        if discount == _LOG2:
+            terms = np.divide(gains, log2_of_ranks(width))
+        else:
+            terms = np.multiply(gains, discount_vector(discount, width))
+        # in place: numpy's overlap rule keeps the result that of a separate output (it copies if it must)
+        sums = np.add.accumulate(terms, axis=1, out=terms)[:, -1].copy()
     return _finite_sums(sums, what)
+
+
+_LOG2 = Discount("log2")
+
+
+def log2_of_ranks(length: int) -> np.ndarray:
+    """C's ``log2(r + 1)`` for r = 1..length, as trec_eval divides by it (read-only, cached by powers of two).
+
+    Examples
+    --------
+    >>> log2_of_ranks(3).tolist()
+    [1.0, 1.584962500721156, 2.0]
+    """
+    return _log2_table(max(64, 1 << (length - 1).bit_length()))[:length]
+
+
+@functools.lru_cache(maxsize=4)
+def _log2_table(size: int) -> np.ndarray:
+    table = np.array([math.log2(rank + 1) for rank in range(1, size + 1)])  # once per size: C's log2
+    table.flags.writeable = False
+    return table
+
+
+def mean_in_order(values: np.ndarray) -> Any:
+    """Means along the last axis (not empty) as trec_eval averages a measure over queries: added one by one, then
+    divided (numpy's ``mean`` adds pairwise, which can differ in the last bit).
+
+    Examples
+    --------
+    >>> mean_in_order(np.array([[1.0, 0.5, 0.0], [0.1, 0.2, 0.3]])).tolist()
+    [0.5, 0.20000000000000004]
+    """
+    return np.add.accumulate(values, axis=-1)[..., -1] / values.shape[-1]
 
 
 def ranked_dcg(gains: np.ndarray, discount: Discount | Callable[[np.ndarray], np.ndarray], k: int | None) -> np.ndarray:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._validation import check_bool, check_int, check_path, type_and_value
+from ..core import _kernels as kernels
 from ..core import format_number
 from ._frames import STYLES, frame_style, is_dask, is_path, is_table, named_runs, table_columns
 from ._matching import Judgments, Ranked, SetAside, binary_ids, distinct, rank_part
@@ -36,8 +37,9 @@ if TYPE_CHECKING:
 def mean_of(values: np.ndarray) -> np.ndarray:
     """The mean of each row over its defined (not NaN) values: the one code path of every mean.
 
-    ``compare`` averages its systems x queries matrix with the same numpy reduction, so a run's mean
-    is the same float, to the last bit, in ``evaluate`` and ``compare``.
+    Added in query order, then divided, as trec_eval averages (``kernels.mean_in_order``); ``compare``
+    averages its systems x queries matrix with the same kernel, so a run's mean is the same float, to the
+    last bit, in ``evaluate``, ``compare`` and trec_eval.
 
     Examples
     --------
@@ -48,7 +50,7 @@ def mean_of(values: np.ndarray) -> np.ndarray:
     for j, row in enumerate(values):
         defined = row[~np.isnan(row)]
         if defined.size:
-            out[j] = defined.mean()
+            out[j] = kernels.mean_in_order(defined)
     return out
 
 

@@ -332,10 +332,9 @@ CONVENTIONS: dict[str, Convention] = {
                 "complete=False (--answered-only) leaves it out instead, as trec_eval 9 did. trec_eval reserves one "
                 "counter per grade up to a query's largest (form_res_rels.c): a grade of 10^10 makes it stop (\"Can't "
                 'calculate measure") and one near 2^31 takes minutes; here every grade below 2^53 is exact. '
-                "trec_eval adds each query's terms one by one in rank order; the sums here are added in another "
-                "order, so a value can differ from trec_eval's in its last bits (1e-15 at most was seen): one that "
-                "lies that close to a rounding boundary of the 4 printed decimals can print 1 higher or lower in "
-                "the last digit (found only with a gain tuned to 16 digits for the purpose)."
+                "Sums are formed as trec_eval forms them (each gain divided by C's log2 of rank + 1, added in rank "
+                "order; means added in query order), so the values are trec_eval's to the last bit, also at a "
+                "rounding boundary of the 4 printed decimals."
             ),
         ),
         Convention(

@@ -143,7 +143,7 @@ def _batch(
     """DCG and ideal DCG of the queries ``group`` (all of class ``width``), each row summed alone."""
     starts, lengths = ranked.starts[group], ranked.lengths[group]
     shown = lengths if k is None else np.minimum(lengths, k)
-    discounts = kernels.discount_vector(discount_of(measure, conv), width)
+    discount = discount_of(measure, conv)
     if conv.ties == "average":
         full = int(max(lengths.max(initial=0), 1))
         listed = ranked_gains(
@@ -156,9 +156,9 @@ def _batch(
         rows[:, : min(width, listed.shape[1])] = listed[:, :width]
     else:
         rows = padded(gains, starts, shown, width, 0.0)
-    dcg = kernels.rowwise_discounted_sum(rows, discounts, what="DCG")
+    dcg = kernels.rowwise_discounted_sum(rows, discount, what="DCG")
     ideal = _ideal_rows(measure, gain, conv, ranked, judgments, gains, group, width, k)
-    idcg = kernels.rowwise_discounted_sum(ideal, discounts, what="ideal DCG")
+    idcg = kernels.rowwise_discounted_sum(ideal, discount, what="ideal DCG")
     return dcg, idcg
 
 

@@ -8,6 +8,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_option, check_resamples
+from ..core import _kernels as kernels
 from ._inputs import METHOD_ALIAS, check_count, check_level, check_scores, check_seed, renamed_test, system_names
 from ._intervals import ALPHA, CONFIDENCE, INTERVALS, _mean_interval, bootstrap_interval
 from ._multiple import CORRECTIONS, _adjust_pvalues, _tukey_hsd
@@ -128,7 +129,7 @@ def compare_systems(
             )
 
     n = matrix.shape[1]
-    mean = matrix.mean(axis=1)
+    mean = kernels.mean_in_order(matrix)  # as evaluate's means (and trec_eval's), to the last bit
     if interval == "t":
         ci = _mean_interval(matrix, 1, confidence)
         low, high = ci["ci_low"], ci["ci_high"]
