@@ -12,6 +12,9 @@ extra fields, a missing final newline, negative and large grades, queries judged
 ``-M N``, ``-n``, ``ndcg``, ``ndcg_cut`` (default and given cut-offs), gain maps (``ndcg.1=3,2=9``),
 ``runid``, ``num_q``. ``evaluate`` reads the files (gzip-compressed in some cases, or from standard
 input) and its output must equal trec_eval's on the plain files, byte for byte, exit status included.
+Every value must also be trec_eval's to the last bit: a second trec_eval, built to print 17 significant
+digits instead of 4 decimals, is compared with ``evaluate --format csv`` (whose floats are exact), so that
+a value near a rounding boundary of the 4 decimals cannot agree by luck.
 
 Then the claims the evaluator's messages make about trec_eval are checked against the binary: where
 ``evaluate`` refuses a line that trec_eval reads otherwise (a hexadecimal score, a grade with a
@@ -29,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import csv
 import gzip
 import io
 import os
@@ -62,10 +66,15 @@ def trec_eval_source() -> Path | None:
     return None
 
 
-def build_trec_eval(source: Path, folder: Path) -> Path:
-    """Build a copy of trec_eval in ``folder``; return the binary."""
-    copy = folder / "trec_eval"
+def build_trec_eval(source: Path, folder: Path, *, all_digits: bool = False) -> Path:
+    """Build a copy of trec_eval in ``folder``; return the binary. ``all_digits``: its values printed with 17
+    significant digits (``%.17g``, enough to read the double back exactly) instead of ``%6.4f``."""
+    copy = folder / ("trec_eval_17" if all_digits else "trec_eval")
     shutil.copytree(source, copy)
+    if all_digits:
+        for name in ("meas_print_single.c", "meas_print_final.c"):
+            path = copy / name
+            path.write_text(path.read_text().replace("%6.4f", "%.17g"))
     subprocess.run(["make", "-C", str(copy)], check=True, capture_output=True)
     return copy / "trec_eval"
 
@@ -294,6 +303,32 @@ def compare(binary: Path, case: Case, folder: Path) -> str | None:
     return None
 
 
+def compare_digits(binary: Path, case: Case, folder: Path) -> str | None:
+    """Every value of a case both evaluated, to the last bit: trec_eval's 17 digits against the exact CSV floats."""
+    options = [o for o in case.options if o != "-n"]  # the means are compared too
+    files = [str(folder / "qrels"), str(folder / "run")]
+    status, out, _ = run_trec_eval(binary, ["-q", *options, *files])
+    ours = run_ours(["-q", "--format", "csv", *options, *files])
+    if status != 0 or ours[0] != 0:
+        return f"the 17-digit comparison: trec_eval status {status}, evaluate status {ours[0]}"
+    theirs = {}
+    for line in out.decode(errors="surrogateescape").splitlines():
+        measure, query, value = (field.strip() for field in line.split("\t"))
+        if measure not in ("runid", "num_q"):
+            theirs[measure, query] = float(value)
+    rows = list(csv.reader(io.StringIO(ours[1].decode(errors="surrogateescape"))))[1:]
+    if not theirs or any(query == "all" for _, query, _, _ in rows):
+        return None  # only runid / num_q asked for; or a query named as trec_eval's means, lines not told apart
+    mine = {(measure, query or "all"): float(value) for _, query, measure, value in rows}
+    if len(mine) != len(theirs):
+        return f"the 17-digit comparison: {len(theirs)} values from trec_eval, {len(mine)} from evaluate"
+    differ = [(key, theirs[key], mine.get(key)) for key in theirs if mine.get(key) != theirs[key]]
+    if differ:
+        key, t, o = differ[0]
+        return f"{len(differ)} values differ in their last bits, e.g. {key}: trec_eval {t!r}, evaluate {o!r}"
+    return None
+
+
 # ---------------------------------------------------------------- the messages' claims about trec_eval
 
 
@@ -380,16 +415,20 @@ def main_(argv: list[str] | None = None) -> int:
     rng = np.random.default_rng(np.random.SeedSequence(args.seed))
     with tempfile.TemporaryDirectory(prefix="differential_") as scratch:
         binary = build_trec_eval(source, Path(scratch))
+        binary_17 = build_trec_eval(source, Path(scratch), all_digits=True)
         print(f"trec_eval built from {source}; seed {args.seed}", flush=True)
         failures = check_claims(binary, Path(scratch) / "claims")
         claims_hold = not failures
         for failure in failures:
             print(f"CLAIM FAILED: {failure}", flush=True)
-        n = agreed = refused = 0
+        n = agreed = refused = digits = 0
         kept = Path(args.keep)
         while (args.cases is None or n < args.cases) and time.monotonic() - start < args.seconds:
             case = random_case(rng)
             problem = compare(binary, case, Path(scratch) / "case")
+            if problem is None and "both refused" not in case.notes:
+                problem = compare_digits(binary_17, case, Path(scratch) / "case")
+                digits += problem is None
             n += 1
             if problem is None:
                 agreed += 1
@@ -408,7 +447,7 @@ def main_(argv: list[str] | None = None) -> int:
             print(f"CASE {n} DIFFERS, kept in {folder}:\n{problem}", flush=True)
     print(
         f"{agreed} of {n} random cases agree with trec_eval 10.0 ({agreed - refused} byte-identical outputs, "
-        f"{refused} refused by both) in {time.monotonic() - start:.0f} s; the "
+        f"{refused} refused by both; every value to the last bit in {digits}) in {time.monotonic() - start:.0f} s; the "
         f"messages' claims about trec_eval: {'all hold' if claims_hold else 'see CLAIM FAILED above'}",
         flush=True,
     )
