@@ -174,13 +174,18 @@ def test_a_directory_is_named_as_one_and_a_named_pipe_is_read(files, capfdbinary
     # read one: it seeks in its files; reading it is an extension).
     status, _, err = run_cli(capfdbinary, files, files / "run")
     assert status == 1 and err == f"ndcg-research evaluate: error: qrels file {str(files)!r} is a directory\n"
-    expected = run_cli(capfdbinary, files / "qrels", files / "run")
-    os.mkfifo(files / "pipe")
-    writer = threading.Thread(target=(files / "pipe").write_text, args=(RUN,), daemon=True)  # blocks until read
-    writer.start()
-    assert run_cli(capfdbinary, files / "qrels", files / "pipe")[:2] == expected[:2]  # the notes name the file
-    writer.join(timeout=10)
-    assert not writer.is_alive()
+    # Read once, a pipe is kept as it is read: an interleaved run (query 10 again at the end), which is read a
+    # second time whole, gave "no data lines" from the emptied pipe.
+    interleaved = RUN.split("\n", 1)[1] + RUN.split("\n", 1)[0] + "\n"
+    (files / "interleaved").write_text(interleaved)
+    for name, text in (("run", RUN), ("interleaved", interleaved)):
+        expected = run_cli(capfdbinary, "-q", files / "qrels", files / name)
+        os.mkfifo(files / f"pipe-{name}")
+        writer = threading.Thread(target=(files / f"pipe-{name}").write_text, args=(text,), daemon=True)
+        writer.start()  # blocks until the pipe is read
+        assert run_cli(capfdbinary, "-q", files / "qrels", files / f"pipe-{name}")[:2] == expected[:2]  # notes: names
+        writer.join(timeout=10)
+        assert not writer.is_alive() and expected[0] == 0
 
 
 def test_usage_errors_exit_2(files):

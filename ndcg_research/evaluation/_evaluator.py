@@ -382,9 +382,15 @@ def _run_parts(
     if is_path(run):
         path = os.fspath(run)
         tag: list[str | None] = [None]
-        # Standard input is kept in a temporary file as it is read, so that an interleaved run can be read again.
-        with tempfile.TemporaryFile() if path == STDIN else contextlib.nullcontext() as copy:
-            stream = None if copy is None else Recording(sys.stdin.buffer, copy)
+        # Standard input and named pipes (a shell's <(zcat run.gz)) can be read once: kept in a temporary file as
+        # they are read, so that an interleaved run can be read again.
+        once = path == STDIN or (os.path.exists(path) and not os.path.isfile(path) and not os.path.isdir(path))
+        with contextlib.ExitStack() as opened:
+            copy = source = stream = None
+            if once:
+                copy = opened.enter_context(tempfile.TemporaryFile())
+                source = sys.stdin.buffer if path == STDIN else opened.enter_context(open(path, "rb"))
+                stream = Recording(source, copy)
             try:
                 return list(_stream(judgments, path, plan, tag, stream)), tag[0], None
             except _Interleaved as interleaved:
@@ -392,8 +398,8 @@ def _run_parts(
                     f"{name}: query {interleaved.query!r} appears again at {interleaved.where} after other "
                     f"queries; the run was read whole into memory instead of in blocks of whole queries"
                 )
-                if copy is not None:  # the rest of standard input joins what was read of it
-                    shutil.copyfileobj(sys.stdin.buffer, copy)
+                if copy is not None:  # the rest of the input joins what was read of it
+                    shutil.copyfileobj(source, copy)
                     copy.seek(0)
                 columns = read_whole(path, "run", None, True, copy)
                 return [evaluate_part(judgments, columns, plan)], columns.tag, None
