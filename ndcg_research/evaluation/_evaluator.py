@@ -386,7 +386,9 @@ def _run_parts(
         # they are read, so that an interleaved run can be read again.
         once = path == STDIN or (os.path.exists(path) and not os.path.isfile(path) and not os.path.isdir(path))
         with contextlib.ExitStack() as opened:
-            copy = source = stream = None
+            copy: Any = None
+            source: Any = None
+            stream: Any = None
             if once:
                 copy = opened.enter_context(tempfile.TemporaryFile())
                 source = sys.stdin.buffer if path == STDIN else opened.enter_context(open(path, "rb"))
