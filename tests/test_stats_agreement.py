@@ -96,6 +96,9 @@ def test_bad_sizes_are_named():
         swap_rates(np.zeros((2, 10)), [6])
     with pytest.raises(ValueError, match="bins must be increasing"):
         swap_rates(np.zeros((2, 10)), [2], bins=[0.1, 0.05])
+    # trials are resamples: at most 2^31 - 1, named (10^23 gave numpy's "Maximum allowed dimension exceeded")
+    with pytest.raises(ValueError, match=r"trials must be an integer in \[1, 2147483647\], got 10{23}"):
+        swap_rates(np.zeros((2, 10)), [2], trials=10**23)
 
 
 def test_variance_components_by_hand():
