@@ -31,7 +31,7 @@ import ast
 import math
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Literal
 
 from .._validation import type_and_value
@@ -317,6 +317,27 @@ class Convention:
     random_ties: bool = False
 
 
+#: XGBoost's metric; its '-' variant differs only in what a query without a relevant document scores.
+_XGBOOST = Convention(
+    "xgboost",
+    "XGBoost eval_metric ndcg@k (ndcg_exp_gain=true)",
+    gain="exp2",
+    ideal="ranking",
+    ties="input",
+    zero_ideal="one",
+    negative="error",
+    missing="skip",
+    max_grade=31,
+    score_dtype="float32",
+    truncation=32,
+    notes=(
+        "Tested against XGBoost's own metric (a booster with learning_rate 0 and the scores as "
+        "base_margin): scores are float32, ties keep the data order, a query without a relevant document "
+        "scores 1, labels must be integers 0..31 with the exponential gain, and 'ndcg' without @k cuts the "
+        "list at 32 (XGBoost's default truncation)."
+    ),
+)
+
 #: The presets by name: each tool's way of computing nDCG (tabulated in the guide "Evaluation presets").
 CONVENTIONS: dict[str, Convention] = {
     c.name: c
@@ -429,36 +450,12 @@ CONVENTIONS: dict[str, Convention] = {
                 "must be integers below 31 with the default label_gain."
             ),
         ),
-        Convention(
-            "xgboost",
-            "XGBoost eval_metric ndcg@k (ndcg_exp_gain=true)",
-            gain="exp2",
-            ideal="ranking",
-            ties="input",
-            zero_ideal="one",
-            negative="error",
-            missing="skip",
-            max_grade=31,
-            score_dtype="float32",
-            truncation=32,
-            notes=(
-                "Tested against XGBoost's own metric (a booster with learning_rate 0 and the scores as "
-                "base_margin): scores are float32, ties keep the data order, a query without a relevant document "
-                "scores 1, labels must be integers 0..31 with the exponential gain, and 'ndcg' without @k cuts the "
-                "list at 32 (XGBoost's default truncation)."
-            ),
-        ),
-        Convention(
-            "xgboost-",
-            "XGBoost eval_metric ndcg@k- (the '-' suffix)",
-            gain="exp2",
-            ideal="ranking",
-            ties="input",
-            negative="error",
-            missing="skip",
-            max_grade=31,
-            score_dtype="float32",
-            truncation=32,
+        _XGBOOST,
+        replace(
+            _XGBOOST,
+            name="xgboost-",
+            tool="XGBoost eval_metric ndcg@k- (the '-' suffix)",
+            zero_ideal="zero",
             notes="As 'xgboost', but a query without a relevant document scores 0 (tested against XGBoost).",
         ),
         Convention(
