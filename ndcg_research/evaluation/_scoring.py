@@ -17,7 +17,7 @@ from ..core import _kernels as kernels
 from ..core import parse_discount, parse_gain
 from ..core._ranking import ranked_gains
 from ._matching import Judgments, Ranked, distinct
-from ._measures import Convention, Gains, Measure
+from ._measures import Convention, Measure
 
 
 def padded(
@@ -25,8 +25,6 @@ def padded(
 ) -> np.ndarray:
     """Rows ``values[starts[i] : starts[i] + lengths[i]]`` (at most ``width``) padded with ``fill`` to ``width``.
 
-    Examples
-    --------
     >>> padded(np.array([5, 6, 7, 8]), np.array([0, 2]), np.array([2, 2]), 3, -1).tolist()
     [[5, 6, -1], [7, 8, -1]]
     """
@@ -48,21 +46,15 @@ def padded(
     return out
 
 
-def class_widths(lengths: np.ndarray) -> np.ndarray:
-    """The power of two at or above each length (at least 1).
-
-    Examples
-    --------
-    >>> class_widths(np.array([0, 1, 3, 1000])).tolist()
-    [1, 1, 4, 1024]
-    """
-    return (1 << np.ceil(np.log2(np.maximum(lengths, 1))).astype(np.int64)).astype(np.int64)
-
-
-def _mapped(grades: np.ndarray, judged: np.ndarray | None, gains: Gains) -> np.ndarray:
-    """trec_eval's gain map: a listed grade gets its gain, any other grade itself; unjudged documents 0."""
-    levels = np.array([g for g, _ in gains], dtype=np.float64)
-    values = np.array([v for _, v in gains], dtype=np.float64)
+def _gains(measure: Measure, gain: Any, grades: np.ndarray, judged: np.ndarray | None) -> np.ndarray:
+    """The gains of ``grades``; under trec_eval's gain map a listed grade gets its gain, any other grade itself,
+    unjudged documents 0."""
+    if measure.gains is None:
+        if grades.size == 0:
+            return np.zeros(grades.shape)
+        return np.asarray(kernels.apply_gain(gain, grades, name="relevance"), dtype=np.float64)
+    levels = np.array([g for g, _ in measure.gains], dtype=np.float64)
+    values = np.array([v for _, v in measure.gains], dtype=np.float64)
     out = grades.astype(np.float64)
     where = np.minimum(np.searchsorted(levels, out), levels.size - 1)
     listed = levels[where] == out
@@ -72,33 +64,12 @@ def _mapped(grades: np.ndarray, judged: np.ndarray | None, gains: Gains) -> np.n
     return out
 
 
-def _gains(measure: Measure, gain: Any, grades: np.ndarray, judged: np.ndarray | None) -> np.ndarray:
-    if measure.gains is not None:
-        return _mapped(grades, judged, measure.gains)
-    if grades.size == 0:
-        return np.zeros(grades.shape)
-    return np.asarray(kernels.apply_gain(gain, grades, name="relevance"), dtype=np.float64)
-
-
 def measure_values(
     measure: Measure, conv: Convention, ranked: Ranked, judgments: Judgments
 ) -> tuple[np.ndarray, np.ndarray]:
-    """nDCG of each query of ``ranked`` under ``measure``, and whether its ideal DCG is 0.
+    """nDCG of each query of ``ranked`` (unset options: the convention's), and whether its ideal DCG is 0.
 
-    Parameters
-    ----------
-    measure : Measure
-        Its ``k``, ``gain``, ``discount`` and ``gains`` (unset ones: the convention's).
-    conv : Convention
-    ranked : Ranked
-        The queries, in rank order.
-    judgments : Judgments
-        For the ideal of the conventions whose ideal comes from the judged grades.
-
-    Returns
-    -------
-    values, undefined : numpy.ndarray
-        One per query of ``ranked``; a query whose ideal DCG is 0 gets the convention's value.
+    A query whose ideal DCG is 0 gets the convention's value.
     """
     gain = parse_gain(measure.gain if measure.gain is not None else conv.gain)
     k = measure.k if measure.k is not None else conv.truncation
@@ -106,12 +77,11 @@ def measure_values(
         k = min(k, 2**62)
     gains = _gains(measure, gain, ranked.grade, ranked.judged)
     lengths = ranked.lengths
-    if conv.ideal == "judged":
-        ideal_lengths = judgments.ideal_count[ranked.codes]
-    else:
-        ideal_lengths = lengths
+    ideal_lengths = judgments.ideal_count[ranked.codes] if conv.ideal == "judged" else lengths
     cut = (lambda n: n) if k is None else (lambda n: np.minimum(n, k))
-    widths = class_widths(np.maximum(cut(lengths), cut(ideal_lengths)))
+    # the power of two at or above each list's and ideal's length (at least 1)
+    longest = np.maximum(np.maximum(cut(lengths), cut(ideal_lengths)), 1)
+    widths = (1 << np.ceil(np.log2(longest)).astype(np.int64)).astype(np.int64)
     values = np.zeros(lengths.size)
     undefined = np.zeros(lengths.size, dtype=bool)
     for width in distinct(widths)[0]:
@@ -142,10 +112,9 @@ def _batch(
 ) -> tuple[np.ndarray, np.ndarray]:
     """DCG and ideal DCG of the queries ``group`` (all of class ``width``), each row summed alone."""
     starts, lengths = ranked.starts[group], ranked.lengths[group]
-    shown = lengths if k is None else np.minimum(lengths, k)
-    discount = discount_of(measure, conv)
+    full = int(max(lengths.max(initial=0), 1))
+    discount = parse_discount(measure.discount if measure.discount is not None else conv.discount)
     if conv.ties == "average":
-        full = int(max(lengths.max(initial=0), 1))
         listed = ranked_gains(
             padded(gains, starts, lengths, full, 0.0),
             padded(ranked.score, starts, lengths, full, -np.inf),
@@ -155,51 +124,28 @@ def _batch(
         rows = np.zeros((group.size, width))
         rows[:, : min(width, listed.shape[1])] = listed[:, :width]
     else:
-        rows = padded(gains, starts, shown, width, 0.0)
+        rows = padded(gains, starts, lengths if k is None else np.minimum(lengths, k), width, 0.0)
     dcg = kernels.rowwise_discounted_sum(rows, discount, what="DCG")
-    ideal = _ideal_rows(measure, gain, conv, ranked, judgments, gains, group, width, k)
-    idcg = kernels.rowwise_discounted_sum(ideal, discount, what="ideal DCG")
-    return dcg, idcg
-
-
-def discount_of(measure: Measure, conv: Convention) -> Any:
-    """The measure's discount, else the convention's, as the core's object."""
-    return parse_discount(measure.discount if measure.discount is not None else conv.discount)
-
-
-def _ideal_rows(
-    measure: Measure,
-    gain: Any,
-    conv: Convention,
-    ranked: Ranked,
-    judgments: Judgments,
-    gains: np.ndarray,
-    group: np.ndarray,
-    width: int,
-    k: int | None,
-) -> np.ndarray:
-    """The ideal ranking's gains of each query of ``group``, cut at k, padded to ``width``."""
+    # The ideal ranking's gains, cut at k, padded to ``width``.
     if conv.ideal == "judged":
         codes = ranked.codes[group]
         starts, lengths = judgments.ideal_start[codes], judgments.ideal_count[codes]
-        if measure.gains is None:  # grades are stored descending: their gains are the ideal's
-            shown = lengths if k is None else np.minimum(lengths, k)
-            grades = padded(judgments.ideal_grade, starts, shown, width, 0)
-            return _gains(measure, gain, grades, None)
-        # A gain map may reorder the grades; only gains above 0 fill the ideal (trec_eval).
         full = int(max(lengths.max(initial=0), 1))
-        grades = padded(judgments.ideal_grade, starts, lengths, full, 0)
-        mapped = np.maximum(_gains(measure, gain, grades, None), 0.0)
-        # padding maps like grade 0: zero it before sorting
-        mapped[np.arange(full)[None, :] >= lengths[:, None]] = 0.0
-        top = -np.sort(-mapped, axis=1)
+    if conv.ideal == "judged" and measure.gains is None:  # grades are stored descending: their gains are the ideal's
+        shown = lengths if k is None else np.minimum(lengths, k)
+        ideal = _gains(measure, gain, padded(judgments.ideal_grade, starts, shown, width, 0), None)
     else:
-        starts, lengths = ranked.starts[group], ranked.lengths[group]
-        full = int(max(lengths.max(initial=0), 1))
-        row_gains = padded(gains, starts, lengths, full, -np.inf)
-        top = -np.sort(-row_gains, axis=1)
-        top[np.isneginf(top)] = 0.0
-    shown = min(width, top.shape[1]) if k is None else min(width, top.shape[1], k)
-    out = np.zeros((group.size, width))
-    out[:, :shown] = top[:, :shown]
-    return out
+        if conv.ideal == "judged":  # a gain map may reorder the grades; only gains above 0 fill the ideal (trec_eval)
+            mapped = np.maximum(
+                _gains(measure, gain, padded(judgments.ideal_grade, starts, lengths, full, 0), None), 0.0
+            )
+            # padding maps like grade 0: zero it before sorting
+            mapped[np.arange(full)[None, :] >= lengths[:, None]] = 0.0
+            top = -np.sort(-mapped, axis=1)
+        else:
+            top = -np.sort(-padded(gains, starts, lengths, full, -np.inf), axis=1)
+            top[np.isneginf(top)] = 0.0
+        shown = min(width, top.shape[1]) if k is None else min(width, top.shape[1], k)
+        ideal = np.zeros((group.size, width))
+        ideal[:, :shown] = top[:, :shown]
+    return dcg, kernels.rowwise_discounted_sum(ideal, discount, what="ideal DCG")
