@@ -24,7 +24,7 @@ from .._validation import check_bool, check_int, check_path, type_and_value
 from ..core import _kernels as kernels
 from ..core import format_number
 from ._frames import STYLES, frame_style, is_dask, is_path, is_table, named_runs, table_columns
-from ._matching import Judgments, Ranked, SetAside, binary_ids, distinct, rank_part
+from ._matching import Judgments, SetAside, binary_ids, distinct, rank_part
 from ._measures import Convention, Measure, convention_of, measures_of
 from ._readers import Columns, InputError, no_data, qrels_columns, query_blocks, read_whole
 from ._scoring import measure_values
@@ -41,8 +41,6 @@ def mean_of(values: np.ndarray) -> np.ndarray:
     averages its systems x queries matrix with the same kernel, so a run's mean is the same float, to the
     last bit, in ``evaluate``, ``compare`` and trec_eval.
 
-    Examples
-    --------
     >>> mean_of(np.array([[1.0, np.nan, 0.5], [0.0, 0.0, 0.0]])).tolist()
     [0.75, 0.0]
     """
@@ -52,9 +50,6 @@ def mean_of(values: np.ndarray) -> np.ndarray:
         if defined.size:
             out[j] = kernels.mean_in_order(defined)
     return out
-
-
-# ---------------------------------------------------------------- results
 
 
 @dataclass(frozen=True, eq=False)
@@ -193,9 +188,6 @@ class Evaluation:
         yield self.means
 
 
-# ---------------------------------------------------------------- phase 1: the arguments
-
-
 @dataclass(frozen=True)
 class Plan:
     """The checked arguments of :func:`evaluate`: what every part of every run is evaluated with."""
@@ -205,26 +197,6 @@ class Plan:
     complete: bool
     judged_only: bool
     max_docs: int | None
-
-
-def plan(
-    measures: Any = ("ndcg",),
-    *,
-    convention: str | Convention = "trec_eval",
-    complete: bool | None = None,
-    judged_only: bool = False,
-    max_docs: int | None = None,
-) -> Plan:
-    """Check the options of :func:`evaluate`, before any file is read (messages name the argument)."""
-    conv = convention_of(convention)
-    parsed = tuple(measures_of(measures))
-    complete = check_bool(complete, "complete", none=True)
-    judged_only = check_bool(judged_only, "judged_only")
-    max_docs = check_int(max_docs, "max_docs", low=1, none=True)
-    return Plan(conv, parsed, conv.missing == "zero" if complete is None else bool(complete), judged_only, max_docs)
-
-
-# ---------------------------------------------------------------- phase 2: the judgments
 
 
 def check_grades(qrels: Columns, plan: Plan) -> None:
@@ -272,9 +244,6 @@ def _qrels(qrels: Any, plan: Plan) -> Columns:
     return columns
 
 
-# ---------------------------------------------------------------- phase 3: each run, part by part
-
-
 @dataclass
 class PartValues:
     """The evaluated queries of one part of a run: codes, values (measure x query), and what was decided."""
@@ -295,11 +264,8 @@ class PartValues:
 
 
 def evaluate_part(judgments: Judgments, columns: Columns, plan: Plan) -> PartValues:
-    """Evaluate the queries of one part of a run (a part holds whole queries).
-
-    A pure function of its arguments: the blocks of a streamed file and the partitions of a Dask
-    DataFrame (on the workers) go through it alike.
-    """
+    """Evaluate the queries of one part of a run (whole queries): a pure function of its arguments, so
+    the blocks of a streamed file and the partitions of a Dask DataFrame (on the workers) go through it alike."""
     conv = plan.convention
     ranked, set_aside = rank_part(judgments, columns, conv, plan.max_docs)
     if conv.negative == "drop" and ranked.negative.any():  # TF-Ranking: negative labels are padding
@@ -316,38 +282,26 @@ def evaluate_part(judgments: Judgments, columns: Columns, plan: Plan) -> PartVal
         values[:, ranked.lengths == 1] = np.nan
     part = PartValues(ranked.codes, values, zero_ideal, set_aside)
     if conv.random_ties or conv.unstable_ties_from is not None:
-        tied = _queries_with_ties(ranked)
+        query = np.repeat(np.arange(ranked.codes.size), ranked.lengths)
+        same = (ranked.score[1:] == ranked.score[:-1]) & (query[1:] == query[:-1])
+        tied = np.bincount(query[1:][same], minlength=ranked.codes.size) > 0
         part.tied_queries = int(tied.sum())
         if conv.unstable_ties_from is not None:
             part.unstable_queries = int((tied & (ranked.lengths >= conv.unstable_ties_from)).sum())
     return part
 
 
-def _queries_with_ties(ranked: Ranked) -> np.ndarray:
-    if ranked.size < 2:
-        return np.zeros(ranked.codes.size, dtype=bool)
-    same = ranked.score[1:] == ranked.score[:-1]
-    query = np.repeat(np.arange(ranked.codes.size), ranked.lengths)
-    same &= query[1:] == query[:-1]
-    return np.bincount(query[1:][same], minlength=ranked.codes.size) > 0
-
-
 class _Interleaved(Exception):
-    """A query of a streamed run appears again after other queries."""
-
-    def __init__(self, query: str, where: str) -> None:
-        super().__init__(query, where)
-        self.query, self.where = query, where
+    """A query of a streamed run appears again after other queries: ``args`` are the query and where."""
 
 
 def _stream(
     judgments: Judgments, path: str, plan: Plan, tag: list[str | None], stream: Any = None
 ) -> Iterator[PartValues]:
-    """A run file evaluated block by block of whole queries (read ahead on a thread).
+    """A run file evaluated block by block of whole queries (read ahead on a thread; memory bounded by the largest).
 
-    Memory is bounded by the largest block, or the largest query. A query seen again after other
-    queries raises :class:`_Interleaved`, once the reading thread has stopped; ``tag`` receives the
-    run's tag. ``stream``: bytes to read instead of ``path``'s (standard input's recording).
+    A query seen again after other queries raises :class:`_Interleaved`, once the reading thread has stopped;
+    ``tag`` receives the run's tag. ``stream``: bytes to read instead of ``path``'s (standard input's recording).
     """
     seen = np.zeros(judgments.n_queries, dtype=bool)
     read = False
@@ -359,17 +313,12 @@ def _stream(
             again = part.codes[seen[part.codes]]
             if again.size:
                 query = judgments.query_text(again[:1])[0]
-                raise _Interleaved(query, columns.where(int(np.flatnonzero(_query_rows(columns, query))[0])))
+                row = binary_ids(columns.query).to_pylist().index(query.encode("utf-8", "surrogateescape"))
+                raise _Interleaved(query, columns.where(row))
             seen[part.codes] = True
             yield part
     if not read:
         raise no_data(path)
-
-
-def _query_rows(columns: Columns, query: str) -> np.ndarray:
-    ids = binary_ids(columns.query).to_pylist()
-    wanted = query.encode("utf-8", "surrogateescape")
-    return np.array([i == wanted for i in ids])
 
 
 def _run_parts(
@@ -377,8 +326,7 @@ def _run_parts(
 ) -> tuple[list[PartValues], str | None, Columns | None]:
     """Evaluate one run: a file streamed in blocks, a table in one part (Dask: one per partition).
 
-    Returns the parts, the run's tag, and the run's Columns where it was a table (for its column names).
-    """
+    Returns the parts, the run's tag, and the run's Columns where it was a table (for its column names)."""
     if is_path(run):
         path = os.fspath(run)
         tag: list[str | None] = [None]
@@ -387,8 +335,7 @@ def _run_parts(
         once = path == STDIN or (os.path.exists(path) and not os.path.isfile(path) and not os.path.isdir(path))
         with contextlib.ExitStack() as opened:
             copy: Any = None
-            source: Any = None
-            stream: Any = None
+            source = stream = copy
             if once:
                 copy = opened.enter_context(tempfile.TemporaryFile())
                 source = sys.stdin.buffer if path == STDIN else opened.enter_context(open(path, "rb"))
@@ -396,8 +343,9 @@ def _run_parts(
             try:
                 return list(_stream(judgments, path, plan, tag, stream)), tag[0], None
             except _Interleaved as interleaved:
+                query, where = interleaved.args
                 notes.append(
-                    f"{name}: query {interleaved.query!r} appears again at {interleaved.where} after other "
+                    f"{name}: query {query!r} appears again at {where} after other "
                     f"queries; the run was read whole into memory instead of in blocks of whole queries"
                 )
                 if copy is not None:  # the rest of the input joins what was read of it
@@ -429,8 +377,7 @@ def _dask_parts(judgments: Judgments, frame: Any, plan: Plan) -> list[PartValues
     """The values of every partition of a Dask DataFrame partitioned by query, computed by Dask.
 
     The prepared qrels are sent once to every worker (scattered when a ``dask.distributed`` client is
-    running); a query's value depends on that query alone, so the values are those of one process.
-    """
+    running); a query's value depends on that query alone, so the values are those of one process."""
     import dask
 
     shared: Any = dask.delayed(judgments, pure=True)
@@ -444,9 +391,6 @@ def _dask_parts(judgments: Judgments, frame: Any, plan: Plan) -> list[PartValues
         shared = client.scatter(judgments, broadcast=True)
     tasks = [dask.delayed(_partition_values)(shared, part, plan) for part in frame.to_delayed()]
     return list(dask.compute(*tasks))
-
-
-# ---------------------------------------------------------------- phase 4: the queries
 
 
 @dataclass
@@ -547,8 +491,8 @@ PLACEHOLDER = b"ceci_nest_pas_un_docno"
 def _refuse_judged_placeholder(
     judgments: Judgments, missing: np.ndarray, measures: Sequence[Measure], name: str
 ) -> None:
-    """Refuse qrels that give trec_eval's placeholder document a gain for a query missing from the run: trec_eval -c
-    ranks that document alone for such a query and scores it, where the queries without a ranking score 0 here."""
+    """Refuse qrels that give trec_eval -c's placeholder document (ranked alone for a judged query missing from
+    the run, and scored) a gain for such a query, which scores 0 here."""
     codes, grades = judgments.judging(PLACEHOLDER, missing)
     for code, grade in zip(codes, grades, strict=True):
         for m in measures:  # gain_init.c: a listed grade's gain, else the grade (negative grades gain nothing)
@@ -626,9 +570,6 @@ def _query_column(tables: Sequence[Columns | None], qrels: tuple[str, str, str] 
         if is_dask(run):
             return STYLES[frame_style(run.columns)][0]
     return "query" if qrels is None else qrels[0]
-
-
-# ---------------------------------------------------------------- evaluate
 
 
 def evaluate(
@@ -717,7 +658,16 @@ def evaluate(
     >>> round(evaluate(qrels, run, "ndcg", convention="sklearn").mean(), 4)
     0.7232
     """
-    checked = plan(measures, convention=convention, complete=complete, judged_only=judged_only, max_docs=max_docs)
+    conv = convention_of(convention)  # the options checked before any file is read
+    parsed = tuple(measures_of(measures))
+    complete = check_bool(complete, "complete", none=True)
+    checked = Plan(
+        conv,
+        parsed,
+        conv.missing == "zero" if complete is None else bool(complete),
+        check_bool(judged_only, "judged_only"),
+        check_int(max_docs, "max_docs", low=1, none=True),
+    )
     named = named_runs(runs)
     if sum(is_path(r) and os.fspath(r) == STDIN for r in [qrels] + [run for _, run in named]) > 1:
         raise ValueError("standard input (-) can be read once: give it as the qrels or as one run, not both")
