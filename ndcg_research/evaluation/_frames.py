@@ -8,8 +8,10 @@ or a Dask DataFrame (a run, converted partition by partition). Ids are compared 
 is the one naming rule of runs; :func:`named_runs` turns every form of ``runs`` into (name, run) pairs.
 """
 
+import functools
 import os
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -27,6 +29,7 @@ from ._readers import (
     numbers,
     predictions_columns,
     qrels_columns,
+    row_label,
     run_columns,
     svmlight_columns,
 )
@@ -86,14 +89,8 @@ def frame_style(columns: Any) -> str:
 
 def _choices(kind: Kind) -> str:
     """The column names each style needs, for messages."""
-    cols = {}
-    for style, (query, doc, grades, score) in STYLES.items():
-        cols[style] = f"{query}, {doc}, {grades[0] if kind == 'qrels' else score}"
-    pyterrier, ir_measures = cols["PyTerrier's"], cols["ir_measures'"]
-    return f"{cols['']} (or PyTerrier's {pyterrier}, or ir_measures' {ir_measures})"
-
-
-# ---------------------------------------------------------------- ids
+    ours, pyterrier, ir_measures = (f"{q}, {d}, {g[0] if kind == 'qrels' else s}" for q, d, g, s in STYLES.values())
+    return f"{ours} (or PyTerrier's {pyterrier}, or ir_measures' {ir_measures})"
 
 
 def _mixed(values: np.ndarray, column: str) -> InputError:
@@ -170,9 +167,6 @@ def _id_array(series: "pd.Series", column: str, where: Any) -> pa.ChunkedArray:
     return ids
 
 
-# ---------------------------------------------------------------- tables to Columns
-
-
 def columns_from_frame(frame: Any, kind: Kind, *, name: str | None = None) -> Columns:
     """Convert a DataFrame of judgments or of a ranking into ``Columns``.
 
@@ -225,14 +219,7 @@ def columns_from_frame(frame: Any, kind: Kind, *, name: str | None = None) -> Co
     if len(frame) == 0:
         raise InputError(f"{kind} DataFrame is empty")
     labels = np.asarray(frame.index) if frame.index.is_unique else None
-
-    def where(i: int) -> str:
-        return (
-            f"DataFrame row {labels[i].item() if isinstance(labels[i], np.generic) else labels[i]!r}"
-            if labels is not None
-            else f"DataFrame row at position {i}"
-        )
-
+    where = functools.partial(row_label, "DataFrame", labels)
     raw = _values(frame[value], kind, value, where, "DataFrame column")
     values, fraction = _grades(raw, value, where) if kind == "qrels" else (raw, None)
     return Columns(
@@ -338,15 +325,8 @@ def table_columns(table: Any, kind: Kind, name: str | None = None) -> Columns:
         return columns_from_frame(table, kind, name=name)
     if is_ranx(table):
         columns = _dict_columns(table.to_dict(), kind)
-        return Columns(
-            columns.query,
-            columns.doc,
-            columns.value,
-            kind,
-            f"ranx {type(table).__name__}",
-            getattr(table, "name", None) or name,
-            None,
-            fraction=columns.fraction,
+        return replace(
+            columns, source=f"ranx {type(table).__name__}", tag=getattr(table, "name", None) or name, lines=None
         )
     if isinstance(table, Mapping):
         return _dict_columns(table, kind)
@@ -354,9 +334,6 @@ def table_columns(table: Any, kind: Kind, name: str | None = None) -> Columns:
         f"{kind} must be a file path, a DataFrame, a ranx {'Qrels' if kind == 'qrels' else 'Run'}, a dict "
         f"{{query: {{document: value}}}} or Columns, got {type_and_value(table)}"
     )
-
-
-# ---------------------------------------------------------------- naming runs
 
 
 def _file_name(path: str) -> str:
@@ -492,9 +469,6 @@ def _check_run(run: Any, name: str) -> None:
         )
 
 
-# ---------------------------------------------------------------- DataFrames out
-
-
 def as_frame(columns: Columns) -> "pd.DataFrame":
     """Columns as a DataFrame ``query, doc, relevance`` / ``query, doc, score`` (index: line numbers)."""
     import pandas as pd
@@ -546,7 +520,6 @@ def read_qrels(path: PathLike) -> Any:
     1      401  FBIS3-10          1
     2      401  FBIS3-11          0
     """
-    check_path(path, "path")
     return as_frame(qrels_columns(path))
 
 
@@ -579,7 +552,6 @@ def read_run(path: PathLike) -> Any:
     >>> run.attrs["run"], run["score"].tolist()
     ('bm25', [12.5, 11.0])
     """
-    check_path(path, "path")
     return as_frame(run_columns(path))
 
 
@@ -618,7 +590,6 @@ def read_svmlight(path: PathLike, predictions: PathLike | None = None) -> tuple[
     >>> qrels["relevance"].tolist(), run["score"].tolist()
     ([2, 0], [0.1, 0.7])
     """
-    check_path(path, "path")
     if predictions is not None:
         check_path(predictions, "predictions")
     qrels = svmlight_columns(path)

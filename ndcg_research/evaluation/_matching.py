@@ -71,8 +71,6 @@ def _encoded(array: pa.ChunkedArray, *, unique: bool = True) -> tuple[pa.Array, 
 def query_codes(array: pa.ChunkedArray, names: pa.Array) -> tuple[np.ndarray, list[bytes]]:
     """Each row's position among ``names`` (-1 if absent), and the absent ids that rows hold.
 
-    Examples
-    --------
     >>> codes, unknown = query_codes(pa.chunked_array([[b"b", b"x", b"b"]]), pa.array([b"a", b"b"]))
     >>> codes.tolist(), unknown
     ([1, -1, 1], [b'x'])
@@ -88,8 +86,6 @@ def query_codes(array: pa.ChunkedArray, names: pa.Array) -> tuple[np.ndarray, li
 def distinct(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """The distinct values, ascending, and where each first occurs (``np.unique`` imports numpy.ma).
 
-    Examples
-    --------
     >>> [a.tolist() for a in distinct(np.array([3, 1, 3, 2]))]
     [[1, 2, 3], [1, 3, 0]]
     """
@@ -102,8 +98,6 @@ def distinct(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 def block_starts(codes: np.ndarray) -> np.ndarray:
     """First row of each run of equal codes.
 
-    Examples
-    --------
     >>> block_starts(np.array([4, 4, 1, 4])).tolist()
     [0, 2, 3]
     """
@@ -142,8 +136,6 @@ def _ideal_grades(codes: np.ndarray, grade: np.ndarray, n_codes: int) -> tuple[n
     Small integer grades (0..255, nearly every qrels) are counted per code and level and the descending
     lists written from the counts; other grades by a lexsort.
 
-    Examples
-    --------
     >>> grades, counts = _ideal_grades(np.array([1, 0, 1, 1]), np.array([0, 2, 3, -1]), 2)
     >>> grades.tolist(), counts.tolist()
     ([2, 3, 0], [1, 2])
@@ -206,8 +198,6 @@ class Judgments:
 
         The qrels as read are let go of as soon as their ids are copied (large qrels: the peak memory).
 
-        Examples
-        --------
         >>> qrels = Columns(pa.chunked_array([[b"q2", b"q1", b"q2"]]), pa.chunked_array([[b"a", b"a", b"b"]]),
         ...                 np.array([1, 0, 3]), "qrels", "qrels.txt")
         >>> judged = Judgments.build(qrels)

@@ -85,10 +85,7 @@ class Columns:
         'run.txt:7'
         """
         if self.source in ("DataFrame", "dict"):
-            if self.lines is None:
-                return f"{self.source} row at position {row}"
-            label = self.lines[row]
-            return f"{self.source} row {(label.item() if isinstance(label, np.generic) else label)!r}"
+            return row_label(self.source, self.lines, row)
         return f"{self.source}:{int(self.lines[row]) if self.lines is not None else self.first_line + row}"
 
     def line_numbers(self) -> np.ndarray:
@@ -144,6 +141,14 @@ class Columns:
             tuple(n for p in parts for n in p.notes),
             first.names,
         )
+
+
+def row_label(source: str, labels: np.ndarray | None, row: int) -> str:
+    """How messages name a row of a table: by its index label, else (labels not unique) by position."""
+    if labels is None:
+        return f"{source} row at position {row}"
+    label = labels[row]
+    return f"{source} row {(label.item() if isinstance(label, np.generic) else label)!r}"
 
 
 def _joined(arrays: list[pa.ChunkedArray]) -> pa.ChunkedArray:
@@ -211,8 +216,6 @@ def quoted(raw: bytes, limit: int = 60) -> str:
 def atol(text: bytes) -> int:
     """What C's ``atol`` reads from ``text``: an optional sign and digits, else 0.
 
-    Examples
-    --------
     >>> atol(b"1.9999999999999999"), atol(b"-0.5"), atol(b"1e3"), atol(b"high")
     (1, 0, 1, 0)
     """
@@ -223,8 +226,6 @@ def atol(text: bytes) -> int:
 def strtod(text: bytes) -> float:
     """What C's ``strtod`` (trec_eval's ``atof``) reads from the start of ``text`` (0.0 if nothing).
 
-    Examples
-    --------
     >>> strtod(b"0x1p1"), strtod(b"1_0"), strtod(b"-Infinity"), strtod(b"abc")
     (2.0, 1.0, -inf, 0.0)
     """
@@ -247,8 +248,6 @@ def _number_text(value: float) -> str:
 def parse_score(text: bytes, where: str) -> float:
     """A score as trec_eval reads it, or InputError naming the line and what trec_eval would read.
 
-    Examples
-    --------
     >>> parse_score(b"-1.5e3", "run:1")
     -1500.0
     >>> parse_score(b"0x1p1", "run:1")  # doctest: +ELLIPSIS
@@ -280,8 +279,6 @@ def parse_score(text: bytes, where: str) -> float:
 def parse_grade(text: bytes, where: str) -> tuple[int, bool]:
     """A grade as trec_eval's ``atol`` reads it (its integer prefix), and whether a fractional part is written.
 
-    Examples
-    --------
     >>> parse_grade(b"2", "q:1"), parse_grade(b"1.9999999999999999", "q:1"), parse_grade(b"-1.0", "q:1")
     ((2, False), (1, True), (-1, False))
     >>> parse_grade(b"1e1", "qrels:3")  # doctest: +ELLIPSIS
@@ -491,8 +488,6 @@ def parse_block(
 
     ``fast=False`` forces the line-by-line reader (the two must agree on every input).
 
-    Examples
-    --------
     >>> rows, n_lines, _ = parse_block(b"q1 0 a 2\\n# comment\\nq1 0 b 0\\n", "qrels", "qrels.txt", 1)
     >>> rows.value.tolist(), rows.where(1), n_lines
     ([2, 0], 'qrels.txt:3', 3)

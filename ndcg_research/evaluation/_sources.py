@@ -46,8 +46,6 @@ class InputError(ValueError):
 def describe(path: str | os.PathLike[str]) -> str:
     """How messages name an input: its path, or ``standard input`` for ``"-"``.
 
-    Examples
-    --------
     >>> describe("-"), describe("runs/bm25.txt")
     ('standard input', 'runs/bm25.txt')
     """
@@ -105,8 +103,6 @@ def open_source(path: str | os.PathLike[str], what: str, stream: Any = None) -> 
     ``what`` (``"qrels"``, ``"run"``...) names the input in the message of a missing file. ``stream``:
     bytes to read instead of ``path``'s, named as ``path`` (standard input's recording, or its copy).
 
-    Examples
-    --------
     >>> import gzip, os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "run.txt")   # gzip data, whatever the name says
     >>> _ = open(path, "wb").write(gzip.compress(b"q Q0 d 1 0.5 tag\\n"))
@@ -150,8 +146,6 @@ def line_blocks(source: Source, size: int = BLOCK_SIZE, first: int | None = None
     Callers number the lines: counting newlines here would cost a pass over every byte that the
     parsers do not need.
 
-    Examples
-    --------
     >>> import io
     >>> list(line_blocks(Source("example", io.BytesIO(b"a 1\\nb 2\\nc 3")), size=6))
     [b'a 1\\n', b'b 2\\n', b'c 3']
@@ -176,8 +170,6 @@ def line_blocks(source: Source, size: int = BLOCK_SIZE, first: int | None = None
 def check_text(block: bytes, name: str, first_line: int) -> None:
     """Refuse a byte-order mark, a carriage return that does not end a line, and NUL bytes.
 
-    Examples
-    --------
     >>> check_text(b"q 0 a 1\\r\\n", "qrels", 1)   # CRLF line ends are fine
     >>> check_text(b"q 0 a 1\\rq 0 b 2\\r", "qrels", 1)  # doctest: +ELLIPSIS
     Traceback (most recent call last):

@@ -239,8 +239,6 @@ def run(args: argparse.Namespace) -> int:
 def trec_order(measures: Sequence[Measure]) -> list[int]:
     """Indices of the measures in trec_eval's printing order: uncut ones first, then by cut-off.
 
-    Examples
-    --------
     >>> from ndcg_research.evaluation import parse_measures
     >>> ms = parse_measures(["ndcg_cut.20,5", "ndcg"])
     >>> [ms[i].name for i in trec_order(ms)]
