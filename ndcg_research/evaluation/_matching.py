@@ -48,10 +48,9 @@ def binary_ids(array: pa.ChunkedArray | pa.Array) -> pa.Array:
 def _encoded(array: pa.ChunkedArray, *, unique: bool = True) -> tuple[pa.Array, np.ndarray]:
     """The values of an id array (binary; unused entries possible) and each row's index among them.
 
-    Dictionary chunks (a block of a file: the parser encoded them) are taken as they are, their
-    dictionaries one after the other: an id may then have one index per chunk, unless ``unique``
-    asks for one (a hash pass over the dictionaries only). Anything else is encoded by pyarrow (one
-    hash pass over the bytes).
+    Dictionary chunks (the parser encoded them) are taken as they are, their dictionaries one after the
+    other: an id may then have one index per chunk, unless ``unique`` asks for one (a hash pass over the
+    dictionaries only). Anything else is encoded by pyarrow (one hash pass over the bytes).
     """
     chunks = array.chunks
     if chunks and all(pa.types.is_dictionary(c.type) for c in chunks):
@@ -133,8 +132,7 @@ def _repeated(keys: np.ndarray) -> tuple[int, int] | None:
 def _ideal_grades(codes: np.ndarray, grade: np.ndarray, n_codes: int) -> tuple[np.ndarray, np.ndarray]:
     """Each code's grades >= 0 in descending order, one code after the other, and how many each code has.
 
-    Small integer grades (0..255, nearly every qrels) are counted per code and level and the descending
-    lists written from the counts; other grades by a lexsort.
+    Small integer grades (0..255, nearly every qrels) are counted per code and level; others lexsorted.
 
     >>> grades, counts = _ideal_grades(np.array([1, 0, 1, 1]), np.array([0, 2, 3, -1]), 2)
     >>> grades.tolist(), counts.tolist()
@@ -156,23 +154,11 @@ def _ideal_grades(codes: np.ndarray, grade: np.ndarray, n_codes: int) -> tuple[n
 class Judgments:
     """Qrels prepared for matching and for the ideal ranking (see the module docstring).
 
-    Attributes
-    ----------
-    qrels : Columns
-        The qrels as read, their ids dropped (kept for messages: file and lines).
-    names : pyarrow.Array
-        The judged query ids in ``strcmp`` order; a query's code is its position here.
-    docs, grade, rows : pyarrow.Array, numpy.ndarray, numpy.ndarray or None
-        The judged documents, their grades and their rows in the qrels (None: in the same order), grouped by
-        code.
-    starts, counts : numpy.ndarray
-        Per code, the first position and the number of its judgments in ``docs``.
-    has_relevant : numpy.ndarray
-        Per code: some grade above 0.
-    ideal_grade, ideal_start, ideal_count : numpy.ndarray
-        The grades >= 0 of each code, descending, at ``ideal_grade[ideal_start[c] :][: ideal_count[c]]``.
-    checked : numpy.ndarray
-        Per code: its judgments were checked for a document judged twice.
+    ``qrels``: as read, ids dropped (for messages); ``names``: the judged query ids in ``strcmp`` order, a
+    query's code its position there; ``docs``, ``grade``: the judgments grouped by code, code c's ``counts[c]``
+    of them from ``starts[c]``, and ``rows`` their rows in the qrels (None: the same order). Per code:
+    ``has_relevant`` (a grade above 0), its grades >= 0 in descending order at
+    ``ideal_grade[ideal_start[c] :][: ideal_count[c]]``, and ``checked`` (for a document judged twice).
     """
 
     qrels: Columns
@@ -194,9 +180,7 @@ class Judgments:
 
     @classmethod
     def build(cls, qrels: Columns) -> Judgments:
-        """Prepare ``qrels`` (a document judged twice is found when its query is evaluated).
-
-        The qrels as read are let go of as soon as their ids are copied (large qrels: the peak memory).
+        """Prepare ``qrels``, let go of as soon as their ids are copied (large qrels: the peak memory).
 
         >>> qrels = Columns(pa.chunked_array([[b"q2", b"q1", b"q2"]]), pa.chunked_array([[b"a", b"a", b"b"]]),
         ...                 np.array([1, 0, 3]), "qrels", "qrels.txt")
@@ -304,10 +288,8 @@ class SetAside:
 class Ranked:
     """The documents of a part's evaluated queries, query by query, in rank order.
 
-    Per document: ``grade`` (0 if unjudged; below 0 only where the preset keeps negative grades),
-    ``judged`` (in the qrels with a grade >= 0), ``negative`` (in the qrels with a grade below 0),
-    ``score``, ``row`` (row of the part, for messages and ids). Per query: ``codes``, ``starts``,
-    ``lengths``.
+    Per document: ``grade`` (0 if unjudged; below 0 only where the preset keeps negative grades), ``judged``
+    (grade >= 0 in the qrels), ``negative`` (grade below 0 in the qrels), ``score``, ``row`` (row of the part).
     """
 
     grade: np.ndarray
@@ -351,8 +333,7 @@ def rank_part(
 ) -> tuple[Ranked, SetAside]:
     """The evaluated queries of ``columns`` as :class:`Ranked`, and what was set aside (see the module docstring).
 
-    ``max_docs``: trec_eval's ``-M``, for the check of documents ranked twice (the cut is the caller's).
-    """
+    ``max_docs``: trec_eval's ``-M``, for the check of documents ranked twice (the cut is the caller's)."""
     codes, unknown = query_codes(columns.query, judgments.names)
     set_aside = SetAside(unjudged=set(unknown))
     keep = codes >= 0
@@ -444,13 +425,10 @@ def _tied_pairs(score: np.ndarray, starts: np.ndarray) -> tuple[bool, np.ndarray
 
 
 def _rank_order(ranked: Ranked, ids: pa.Array, index: np.ndarray, ties: str) -> Ranked:
-    """Order each query's documents: score descending, tied scores as the preset says.
+    """Order each query's documents (``ids[index[ranked.row[i]]]``): score descending, ties as the preset says.
 
-    Document ``ranked.row[i]`` is ``ids[index[ranked.row[i]]]``.
-
-    A run file is usually sorted by score already: that is checked first, and then only tied
-    documents move (by descending document id, for "docno").
-    """
+    A run file is usually sorted by score already: that is checked first, and then only tied documents move
+    (by descending document id, for "docno")."""
     rises, pairs = _tied_pairs(ranked.score, ranked.starts)
     if rises:
         query = np.repeat(np.arange(ranked.codes.size), ranked.lengths)

@@ -186,13 +186,9 @@ def numbers(array: pa.Array | pa.ChunkedArray, missing: int | None = None) -> np
     values = np.frombuffer(array.buffers()[1], dtype=dtype)[array.offset : array.offset + len(array)]
     if not array.null_count:
         return values
-    if missing is None:
-        raise ValueError("numbers: the array has nulls")
     bits = np.unpackbits(np.frombuffer(array.buffers()[0], dtype=np.uint8), bitorder="little")
     return np.where(bits[array.offset : array.offset + len(array)].astype(bool), values, missing)
 
-
-# ---------------------------------------------------------------- numbers as trec_eval reads them
 
 # A score: what C's atof reads in full and Python's float reads the same way.
 _SCORE = re.compile(rb"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
@@ -240,11 +236,6 @@ def strtod(text: bytes) -> float:
     return float(read)
 
 
-def _number_text(value: float) -> str:
-    """A number as messages print it: ``2``, ``0.5``, ``nan``, ``inf``."""
-    return str(int(value)) if np.isfinite(value) and value == int(value) else repr(value)
-
-
 def parse_score(text: bytes, where: str) -> float:
     """A score as trec_eval reads it, or InputError naming the line and what trec_eval would read.
 
@@ -257,16 +248,17 @@ def parse_score(text: bytes, where: str) -> float:
     """
     if _SCORE.fullmatch(text) is None:
         match = _STRTOD.match(text)
-        read = _number_text(strtod(text))
-        if match is not None and match.end() == len(text) and match.group("hex"):
+        if match is None:  # atof reads nothing: 0
+            raise InputError(f"{where}: score {quoted(text)} is not a number")
+        value = strtod(text)  # as messages print it: 2, 0.5, nan, inf
+        read = str(int(value)) if np.isfinite(value) and value == int(value) else repr(value)
+        if match.end() == len(text) and match.group("hex"):
             raise InputError(
                 f"{where}: score {quoted(text)} is a hexadecimal number: trec_eval's atof reads {read} "
                 f"(C's strtod), most tools do not read it; write it in decimal"
             )
-        if match is not None and match.end() == len(text):
+        if match.end() == len(text):
             raise InputError(f"{where}: score {quoted(text)} is not a finite number (trec_eval's atof reads {read})")
-        if match is None:  # atof reads nothing: 0
-            raise InputError(f"{where}: score {quoted(text)} is not a number")
         raise InputError(
             f"{where}: score {quoted(text)} is not a number (trec_eval's atof reads {read} and ignores the rest)"
         )
@@ -299,8 +291,6 @@ def parse_grade(text: bytes, where: str) -> tuple[int, bool]:
         raise InputError(f"{where}: relevance {quoted(text)} is too large (grades are integers below 2^53)")
     return grade, bool((match.group(2) or b"").strip(b"0"))
 
-
-# ---------------------------------------------------------------- the line grammar
 
 _FIELDS = {
     "qrels": ("query", "iteration", "doc", "value"),
@@ -661,8 +651,6 @@ def run_columns(path: PathLike, *, block_size: int | None = None, fast: bool = T
     )
 
 
-# ---------------------------------------------------------------- SVMlight / LETOR
-
 _DOCID = re.compile(rb"\bdocid\s*=\s*(\S+)")
 
 
@@ -744,13 +732,12 @@ def svmlight_columns(path: PathLike) -> Columns:
     width = len(str(len(grades)))
     docs = [d if d is not None else str(i + 1).zfill(width).encode() for i, d in enumerate(docids)]
     notes: tuple[str, ...] = ()
-    if missing:
-        if len(missing) < len(grades):
-            shown = ", ".join(str(lines[i]) for i in missing[:5]) + (" ..." if len(missing) > 5 else "")
-            notes = (
-                f"{name}: {len(missing)} of {len(grades)} lines have no docid comment; their documents are named "
-                f"by their data line number (line {shown})",
-            )
+    if 0 < len(missing) < len(grades):
+        shown = ", ".join(str(lines[i]) for i in missing[:5]) + (" ..." if len(missing) > 5 else "")
+        notes = (
+            f"{name}: {len(missing)} of {len(grades)} lines have no docid comment; their documents are named "
+            f"by their data line number (line {shown})",
+        )
     value = np.asarray(values if fraction is not None else grades, dtype=np.float64 if fraction else np.int64)
     return Columns(
         pa.chunked_array([binary_array(queries)]),

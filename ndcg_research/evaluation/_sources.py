@@ -100,8 +100,8 @@ class Recording:
 def open_source(path: str | os.PathLike[str], what: str, stream: Any = None) -> Source:
     """Open ``path`` (``"-"``: standard input), decompressing gzip, bzip2 or xz data recognised by content.
 
-    ``what`` (``"qrels"``, ``"run"``...) names the input in the message of a missing file. ``stream``:
-    bytes to read instead of ``path``'s, named as ``path`` (standard input's recording, or its copy).
+    ``what`` names the input in the message of a missing file. ``stream``: bytes to read instead of
+    ``path``'s, named as ``path`` (standard input's recording, or its copy).
 
     >>> import gzip, os, tempfile
     >>> path = os.path.join(tempfile.mkdtemp(), "run.txt")   # gzip data, whatever the name says
@@ -141,10 +141,8 @@ def open_source(path: str | os.PathLike[str], what: str, stream: Any = None) -> 
 def line_blocks(source: Source, size: int = BLOCK_SIZE, first: int | None = None) -> Iterator[bytes]:
     """Blocks of whole lines of ``source``, about ``size`` bytes each (from ``first`` bytes, doubling up to ``size``).
 
-    Each block ends with a newline (the last one may not); a line longer than ``size`` is read whole
-    into a longer block. Small first blocks let the work on them start while the next are read.
-    Callers number the lines: counting newlines here would cost a pass over every byte that the
-    parsers do not need.
+    A line longer than ``size`` is read whole into a longer block. Small first blocks let the work on them
+    start while the next are read. Callers number the lines (counting here would cost a pass over every byte).
 
     >>> import io
     >>> list(line_blocks(Source("example", io.BytesIO(b"a 1\\nb 2\\nc 3")), size=6))
@@ -197,11 +195,10 @@ def check_text(block: bytes, name: str, first_line: int) -> None:
 
 
 def prefetched(items: Iterable[Any]) -> Generator[Any, None, None]:
-    """``items``, produced one step ahead on a background thread.
+    """``items``, produced one step ahead on a background thread (order, values and errors unchanged).
 
-    Reading and parsing the next block (file reads and pyarrow's parser, which release the GIL)
-    overlaps with the evaluation of this one (numpy, which releases it too): on two cores the two
-    halves of the work run side by side. Order, values and errors are those of ``items``.
+    Reading and parsing the next block (file reads and pyarrow's parser release the GIL) overlaps with the
+    evaluation of this one (numpy releases it too): on two cores the two halves of the work run side by side.
     """
     done = object()
     slots: queue.Queue[tuple[Any, BaseException | None]] = queue.Queue(maxsize=1)
