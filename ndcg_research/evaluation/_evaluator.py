@@ -25,7 +25,7 @@ from ..core import _kernels as kernels
 from ..core import format_number
 from ._frames import STYLES, frame_style, is_dask, is_path, is_table, named_runs, table_columns
 from ._matching import Judgments, SetAside, binary_ids, distinct, rank_part
-from ._measures import Convention, Measure, convention_of, measures_of
+from ._measures import Convention, Measure, get_convention, measures_of
 from ._readers import Columns, InputError, no_data, qrels_columns, query_blocks, read_whole
 from ._scoring import measure_values
 from ._sources import STDIN, Recording, prefetched
@@ -658,7 +658,7 @@ def evaluate(
     >>> round(evaluate(qrels, run, "ndcg", convention="sklearn").mean(), 4)
     0.7232
     """
-    conv = convention_of(convention)  # the options checked before any file is read
+    conv = get_convention(convention)  # the options checked before any file is read
     parsed = tuple(measures_of(measures))
     complete = check_bool(complete, "complete", none=True)
     checked = Plan(

@@ -109,11 +109,7 @@ def _mixed(values: np.ndarray, column: str) -> InputError:
         kinds.setdefault(kind, i)
     if "float" in kinds or "float64" in kinds:
         i = kinds.get("float", kinds.get("float64", 0))
-        return InputError(
-            f"DataFrame column {column!r} holds floats ({values[i]!r} at row {i}): ids are compared as "
-            f"text, and {values[i]!r} would not match {str(values[i]).removesuffix('.0')!r}; convert "
-            f"the column to int or str first"
-        )
+        return _floats(column, values[i], f"{values[i]!r} at row {i}")
     shown = " and ".join(
         f"{kind} ({values[i].item() if isinstance(values[i], np.generic) else values[i]!r} at row {i})"
         for kind, i in sorted(kinds.items(), key=lambda item: item[1])[:2]
@@ -121,6 +117,13 @@ def _mixed(values: np.ndarray, column: str) -> InputError:
     return InputError(
         f"DataFrame column {column!r} mixes {shown}: ids are compared as text, so 1 and '1' would be "
         f"one id; convert the column to one type first"
+    )
+
+
+def _floats(column: str, value: Any, shown: str) -> InputError:
+    return InputError(
+        f"DataFrame column {column!r} holds floats ({shown}): ids are compared as text, and {value!r} would "
+        f"not match {str(value).removesuffix('.0')!r}; convert the column to int or str first"
     )
 
 
@@ -147,11 +150,7 @@ def _id_array(series: "pd.Series", column: str, where: Any) -> pa.ChunkedArray:
         kind = series.dtype.kind
         if kind == "f":
             first = series.iloc[0].item()
-            raise InputError(
-                f"DataFrame column {column!r} holds floats ({first!r}, ...): ids are compared as text, "
-                f"and {first!r} would not match {str(first).removesuffix('.0')!r}; convert the column "
-                f"to int or str first"
-            )
+            raise _floats(column, first, f"{first!r}, ...")
         if kind == "b":
             raise InputError(f"DataFrame column {column!r} holds booleans; ids must be strings or integers")
         if kind in "iu":  # integer ids are compared as their decimal text

@@ -494,18 +494,6 @@ ALIASES: dict[str, str] = {
 }
 
 
-def convention_of(value: Any) -> Convention:
-    """The argument ``convention``: a preset's name (or alias), or a :class:`Convention`, as the Convention."""
-    if isinstance(value, Convention):
-        return value
-    if not isinstance(value, str):
-        raise TypeError(f"convention must be a preset name or a Convention, got {type_and_value(value)}")
-    key = ALIASES.get(value, value)
-    if key not in CONVENTIONS:
-        raise ValueError(f"unknown convention {value!r}; valid conventions: {', '.join(CONVENTIONS)}")
-    return CONVENTIONS[key]
-
-
 def get_convention(convention: str | Convention) -> Convention:
     """The preset called ``convention`` (or an alias), or a ``Convention`` unchanged.
 
@@ -535,7 +523,14 @@ def get_convention(convention: str | Convention) -> Convention:
     ...
     ValueError: unknown convention 'trec'; valid conventions: trec_eval, pytrec_eval, gdeval, sklearn, ...
     """
-    return convention_of(convention)
+    if isinstance(convention, Convention):
+        return convention
+    if not isinstance(convention, str):
+        raise TypeError(f"convention must be a preset name or a Convention, got {type_and_value(convention)}")
+    key = ALIASES.get(convention, convention)
+    if key not in CONVENTIONS:
+        raise ValueError(f"unknown convention {convention!r}; valid conventions: {', '.join(CONVENTIONS)}")
+    return CONVENTIONS[key]
 
 
 def measures_of(value: Any, name: str = "measures") -> list[Measure]:

@@ -103,11 +103,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def read_collection(qrels: str, runs: Sequence[str], *, svmlight: bool = False) -> tuple[Any, dict[str, Any]]:
-    """The qrels and the named runs of a command line (``evaluate``, ``compare``).
-
-    TREC files stay paths (read in blocks by :func:`~ndcg_research.evaluation.evaluate`); with
-    ``svmlight``, ``qrels`` is an SVMlight/LETOR file and each run a file of its predictions, read here.
-    """
+    """The qrels and the named runs of a command line (``evaluate``, ``compare``): TREC files stay paths (read
+    in blocks by ``evaluate``); SVMlight/LETOR judgments and their predictions files are read here."""
     from ._frames import named_runs
     from ._readers import predictions_columns, svmlight_columns
 
@@ -121,13 +118,11 @@ def read_collection(qrels: str, runs: Sequence[str], *, svmlight: bool = False) 
 def _keep_freed_memory() -> None:
     """Let freed memory be reused instead of returned to the system (glibc only; no effect elsewhere).
 
-    Evaluating a large run allocates and frees arrays of some MB for every block. By default glibc
-    maps each one afresh and the kernel zero-fills every page again on first touch (on the project's
-    virtual machines about a third of the command's time); raising malloc's mmap threshold to 64 MB
-    and its trim threshold keeps those pages in the process. Arrays of 64 MB and more (those of large
-    qrels, built once) are still mapped and given back when freed, so that the peak memory stays that
-    of the data alive at once. Arrow keeps its own pool: through malloc, its dictionary encoding was
-    2.5 times slower.
+    Evaluating a large run allocates and frees arrays of some MB for every block; glibc maps each afresh and
+    the kernel zero-fills every page again (on the project's machines a third of the command's time). An mmap
+    threshold of 64 MB keeps those pages; larger arrays (large qrels, built once) are still given back, so the
+    peak memory stays that of the data alive at once. Arrow keeps its own pool (through malloc, its dictionary
+    encoding was 2.5 times slower).
     """
     if not sys.platform.startswith("linux"):
         return
@@ -161,11 +156,8 @@ def _measures(args: argparse.Namespace) -> tuple[list[Measure], bool, bool, bool
 
 
 def _refuse_trec_eval_repeats(specs: Sequence[str]) -> None:
-    """Refuse a trec_eval measure asked for twice with different parameters (``-m ndcg_cut.5 -m ndcg_cut.10``).
-
-    trec_eval computes each of its measures once, with the parameters of the first ``-m`` that gives any, and
-    silently drops the others; printing them all would make this command's trec_eval output differ from trec_eval's.
-    """
+    """Refuse a trec_eval measure asked for twice with different parameters (``-m ndcg_cut.5 -m ndcg_cut.10``):
+    trec_eval computes it once, with the parameters of the first ``-m`` that gives any, and drops the others."""
     from ._measures import parse_measures
 
     first: dict[str, tuple[str, frozenset[Measure]]] = {}
@@ -260,11 +252,8 @@ def trec_text(
     num_q: bool = False,
     ndcg: bool = True,
 ) -> str:
-    """trec_eval's output for each run, one block per run.
-
-    ``per_query``: the per-query lines first (``-q``); ``summary``: the ``all`` lines (unless ``-n``);
-    ``runid``, ``num_q``: those summary lines; ``ndcg``: the nDCG lines (False for ``-m runid`` alone).
-    """
+    """trec_eval's output, one block per run: per-query lines (``-q``), then the ``all`` lines (unless ``-n``);
+    ``ndcg``: the nDCG lines (False for ``-m runid`` alone)."""
     order = trec_order(evaluation.measures) if ndcg else []
     names = [evaluation.measures[i].name for i in order]
     averaged = evaluation.averaged()
@@ -295,11 +284,8 @@ def _records(evaluation: Evaluation, per_query: bool) -> Iterator[tuple[str, str
 
 
 def csv_text(evaluation: Evaluation, *, per_query: bool = False) -> str:
-    """CSV with columns ``run, query, measure, value``, every float written exactly.
-
-    The mean over the queries has an empty ``query`` (no query id is empty, so a query named ``all``,
-    trec_eval's name for the mean, stays distinct from it); ``pandas.read_csv`` reads it as NaN.
-    """
+    """CSV with columns ``run, query, measure, value``, every float written exactly; the mean's ``query`` is
+    empty (no query id is, so a query named ``all``, trec_eval's name for the mean, stays distinct from it)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["run", "query", "measure", "value"])
@@ -313,10 +299,8 @@ def _finite(value: float) -> float | None:
 
 
 def json_text(evaluation: Evaluation, *, per_query: bool = False) -> str:
-    """JSON: the convention, and per run its tag, number of averaged queries, means and (optionally) per-query values.
-
-    Indented by one space and strict (a value that is not a finite number is null), as ``compare``'s.
-    """
+    """JSON: the convention, and per run its tag, number of averaged queries, means and (optionally) per-query values;
+    indented by one space and strict (a value that is not a finite number is null), as ``compare``'s."""
     runs = []
     averaged = evaluation.averaged()
     for r, run in enumerate(evaluation.runs):
