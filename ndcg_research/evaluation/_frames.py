@@ -284,6 +284,10 @@ def _dict_columns(table: Mapping[Any, Any], kind: Kind) -> Columns:
     if not values:
         raise InputError(f"{kind} dict is empty")
     array = np.asarray(values)
+
+    def where(i: int) -> str:
+        return f"{kind} dict: query {queries[i]!r}, document {docs[i]!r}"
+
     # numpy reads True beside numbers as 1: a boolean is refused as in a DataFrame column
     if array.dtype.kind not in "iuf" or any(isinstance(v, (bool, np.bool_)) for v in values):
         i = next(
@@ -291,15 +295,7 @@ def _dict_columns(table: Mapping[Any, Any], kind: Kind) -> Columns:
             for i, v in enumerate(values)
             if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.number))
         )
-        raise InputError(
-            f"{kind} dict: query {queries[i]!r}, document {docs[i]!r}: {what[:-1]} must be a number, got "
-            f"{type_and_value(values[i])}"
-        )
-    labels = np.arange(len(values))
-
-    def where(i: int) -> str:
-        return f"{kind} dict: query {queries[i]!r}, document {docs[i]!r}"
-
+        raise InputError(f"{where(i)}: {what[:-1]} must be a number, got {type_and_value(values[i])}")
     raw = _values(array, kind, "relevance" if kind == "qrels" else "score", where, "dict value")
     value, fraction = _grades(raw, "relevance", where) if kind == "qrels" else (raw, None)
     ids = []
@@ -309,7 +305,7 @@ def _dict_columns(table: Mapping[Any, Any], kind: Kind) -> Columns:
         if empty.size:
             raise InputError(f"{where(int(empty[0]))}: {name} is an empty string; ids are non-empty words")
         ids.append(pa.chunked_array([array_ids]))
-    return Columns(ids[0], ids[1], value, kind, "dict", None, labels, fraction=fraction)
+    return Columns(ids[0], ids[1], value, kind, "dict", None, np.arange(len(values)), fraction=fraction)
 
 
 def table_columns(table: Any, kind: Kind, name: str | None = None) -> Columns:

@@ -170,7 +170,7 @@ def binary_array(items: Sequence[bytes]) -> pa.Array:
     return pa.Array.from_buffers(pa.large_binary() if large else pa.binary(), len(items), buffers)
 
 
-def numbers(array: pa.Array | pa.ChunkedArray, missing: int | None = None) -> np.ndarray:
+def numbers(array: pa.Array | pa.ChunkedArray, missing: int = -1) -> np.ndarray:
     """The values of a numeric Arrow array as numpy, nulls as ``missing`` (zero copy for one chunk without nulls).
 
     Read from the buffers: ``Array.to_numpy`` and ``fill_null`` would import pandas (a third of a second
