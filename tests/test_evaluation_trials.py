@@ -167,6 +167,23 @@ def test_a_fractional_grade_is_never_rounded_into_an_integer(tmp_path, text, pre
     assert result.values[0][0, 0] == pytest.approx(_dcg([value, 1]) / _dcg(sorted([value, 1], reverse=True)))
 
 
+@pytest.mark.parametrize("grade, prefix", [(1e-05, 1), (2.5e-07, 2), (0.5, 0)])
+def test_a_fractional_grade_in_exponent_notation_names_what_atol_reads(tmp_path, grade, prefix):
+    # A frame's grade is named by its repr, '1e-05': int() of it used to end in a bare ValueError.
+    text = repr(grade)
+    qrels = pd.DataFrame({"query_id": ["q", "q"], "doc_id": ["a", "b"], "relevance": [grade, 1.0]})
+    run = pd.DataFrame({"query_id": ["q", "q"], "doc_id": ["a", "b"], "score": [2.0, 1.0]})
+    with pytest.raises(InputError, match=rf"grade '{re.escape(text)}' is not an integer.*atol would read {prefix}\)"):
+        evaluate(qrels, run)
+    (tmp_path / "qrels").write_text(f"q 0 a {text}\nq 0 b 1\n")
+    (tmp_path / "run").write_text("q Q0 a 1 2 r\nq Q0 b 2 1 r\n")
+    with pytest.raises(
+        InputError,
+        match=rf"qrels:1: (grade|relevance) '{re.escape(text)}' .*atol(, which reads| would read) {prefix}\b",
+    ):
+        evaluate(tmp_path / "qrels", tmp_path / "run")
+
+
 def test_integral_grades_written_with_a_fraction_read_as_integers(tmp_path):
     (tmp_path / "qrels").write_text("q 0 a 2.000\nq 0 b 1.\nq 0 c -1.0\n")
     (tmp_path / "run").write_text("q Q0 b 1 2 r\nq Q0 a 2 1 r\n")

@@ -26,7 +26,7 @@ from ..core import format_number
 from ._frames import STYLES, frame_style, is_dask, is_path, is_table, named_runs, table_columns
 from ._matching import Judgments, SetAside, binary_ids, distinct, rank_part
 from ._measures import Convention, Measure, get_convention, measures_of
-from ._readers import Columns, InputError, no_data, qrels_columns, query_blocks, read_whole
+from ._readers import Columns, InputError, atol, no_data, qrels_columns, query_blocks, read_whole
 from ._scoring import measure_values
 from ._sources import STDIN, Recording, prefetched
 
@@ -204,8 +204,6 @@ def check_grades(qrels: Columns, plan: Plan) -> None:
     conv, value = plan.convention, qrels.value
     if qrels.fraction is not None:
         row, text = qrels.fraction
-        atol = text.lstrip("+").split(".")[0] or "0"
-        read = int(atol) if atol not in ("-", "") else 0
         what = (
             "the tool reads integer grades"
             if conv.integer_grades
@@ -216,7 +214,7 @@ def check_grades(qrels: Columns, plan: Plan) -> None:
         if what is not None:
             raise InputError(
                 f"{qrels.where(row)}: grade {text!r} is not an integer; {what} (convention "
-                f"{conv.name!r}; trec_eval's atol would read {read})"
+                f"{conv.name!r}; trec_eval's atol would read {atol(text.strip().encode())})"
             )
 
     def fail(bad: np.ndarray, what: str) -> None:
