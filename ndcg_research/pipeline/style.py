@@ -290,6 +290,25 @@ def error_bar_lengths(centre: np.ndarray, low: np.ndarray, high: np.ndarray) -> 
     return np.maximum(np.nan_to_num(np.stack([centre - low, high - centre])), 0.0)
 
 
+#: The columns of the share of data sets where the better ranker scores higher, with its Wilson interval.
+P_BETTER = ("p_better", "p_better_low", "p_better_high")
+
+
+def centre_and_bars(
+    rows: pd.DataFrame, centre: str = "mean", low: str = "ci_low", high: str = "ci_high"
+) -> tuple[np.ndarray, np.ndarray]:
+    """The column ``centre`` to plot and its error-bar lengths to the columns ``low`` and ``high``."""
+    values = plotted_column(rows, centre)
+    return values, error_bar_lengths(values, plotted_column(rows, low), plotted_column(rows, high))
+
+
+def pair_intervals(ax: Axes, x: np.ndarray, rows: pd.DataFrame, columns: Sequence[str], p: int, **style: Any) -> Any:
+    """The ``p``-th pair's fitted values (``columns``: centre, low, high) at ``x`` as markers with error bars, in the
+    pair's marker (:data:`PAIR_MARKERS`) and colour ``C{p}``; ``style`` goes to ``errorbar``."""
+    centre, bars = centre_and_bars(rows, *columns)
+    return ax.errorbar(x, centre, yerr=bars, fmt=PAIR_MARKERS[p % len(PAIR_MARKERS)], color=f"C{p}", **style)
+
+
 def interval_markers(
     ax: Axes, x: np.ndarray, centre: np.ndarray, low: np.ndarray, high: np.ndarray, index: int, line: str = ""
 ) -> Any:

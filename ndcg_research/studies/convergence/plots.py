@@ -13,10 +13,10 @@ from ...core import parse_discount
 from ...pipeline.headlines import Headline
 from ...pipeline.style import (
     MARKERS,
+    centre_and_bars,
     column_figure,
     decade_x_ticks,
     discount_title,
-    error_bar_lengths,
     interval_markers,
     label_rows,
     legend_below,
@@ -117,8 +117,7 @@ def headline_figure(results: Path) -> Figure:
         for ax, (panel, discount) in zip(axes, zip("ab", HEADLINE_DISCOUNTS, strict=True), strict=True):
             for i, ranker in enumerate(rankers):
                 rows = select(means, discount=discount, ranker=ranker)
-                n, mean = plotted_column(rows, "n"), plotted_column(rows, "mean")
-                bars = error_bar_lengths(mean, plotted_column(rows, "ci_low"), plotted_column(rows, "ci_high"))
+                n, (mean, bars) = plotted_column(rows, "n"), centre_and_bars(rows)
                 ax.errorbar(n, mean, yerr=bars, fmt=MARKERS[i], color=f"C{i}", ms=3, lw=0.8, capsize=0, label=ranker)
                 th = select(theory, discount=discount, ranker=ranker)
                 ax.plot(plotted_column(th, "n"), plotted_column(th, "finite_n"), "-", color=f"C{i}", lw=0.9)

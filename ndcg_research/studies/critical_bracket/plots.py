@@ -19,9 +19,9 @@ from ...pipeline.style import (
     column_figure,
     decay_colors,
     draw_standardized_gap,
-    error_bar_lengths,
     legend_below,
     n_text,
+    pair_intervals,
     pair_label,
     plotted_column,
     round_significant,
@@ -55,21 +55,11 @@ def exponent_panels(verdicts: pd.DataFrame, discounts: Sequence[str]) -> Figure:
             rows = select(verdicts, label=label, better=better, worse=worse).set_index("discount").reindex(discounts)
             xs = x + offsets[p]
             color = f"C{p}"
-            for ax, centre, low, high in (
-                (axes[0, j], "d_exponent", "d_low", "d_high"),
-                (axes[1, j], "failure_exponent", "failure_low", "failure_high"),
+            for ax, columns in (
+                (axes[0, j], ("d_exponent", "d_low", "d_high")),
+                (axes[1, j], ("failure_exponent", "failure_low", "failure_high")),
             ):
-                c, lo, hi = (plotted_column(rows, k) for k in (centre, low, high))
-                bar = ax.errorbar(
-                    xs,
-                    c,
-                    yerr=error_bar_lengths(c, lo, hi),
-                    fmt=PAIR_MARKERS[p % len(PAIR_MARKERS)],
-                    color=color,
-                    ms=5,
-                    capsize=2,
-                    lw=1,
-                )
+                bar = pair_intervals(ax, xs, rows, columns, p, ms=5, capsize=2, lw=1)
                 handles.append((bar, f"{short_pair_label(better, worse)}: fitted (95%)"))
             # zipflog's law carries an extra (ln n)^-gamma that an exponent cannot show: no bar there
             plain = (
@@ -92,18 +82,7 @@ def exponent_panels(verdicts: pd.DataFrame, discounts: Sequence[str]) -> Figure:
             if "zipf" in discounts:
                 ax.axvline(discounts.index("zipf"), color="0.5", lw=0.8, ls=":")
         axes[0, j].set_title(f"{label} top", fontsize=11)
-        axes[1, j].set_xticks(
-            x,
-            [
-                d.replace("power(beta=", "r^-").replace("zipflog(gamma=", "zipflog(").rstrip(")")
-                if d.startswith("power")
-                else d.replace("gamma=", "")
-                for d in discounts
-            ],
-            rotation=40,
-            ha="right",
-            fontsize=9,
-        )
+        axes[1, j].set_xticks(x, [_short_discount(d) for d in discounts], rotation=40, ha="right", fontsize=9)
     low, high = axes[0, 0].get_ylim()
     axes[0, 0].set_ylim(max(low, -EXPONENT_RANGE), min(high, EXPONENT_RANGE))  # wide intervals run off the panel
     axes[0, 0].set_ylabel("exponent of the\nstandardized gap d")
@@ -210,18 +189,9 @@ def headline_figure(results: Path) -> Figure:
                 rows = (
                     select(verdicts, label=label, better=better, worse=worse).set_index("discount").reindex(discounts)
                 )
-                c, lo, hi = (plotted_column(rows, k) for k in ("failure_exponent", "failure_low", "failure_high"))
-                ax.errorbar(
-                    x + offsets[p],
-                    c,
-                    yerr=error_bar_lengths(c, lo, hi),
-                    fmt=PAIR_MARKERS[p],
-                    color=f"C{p}",
-                    ms=3.5,
-                    lw=0.9,
-                    capsize=0,
-                    label=short_pair_label(better, worse),
-                )
+                columns = ("failure_exponent", "failure_low", "failure_high")
+                name = short_pair_label(better, worse)
+                pair_intervals(ax, x + offsets[p], rows, columns, p, ms=3.5, lw=0.9, capsize=0, label=name)
             ax.axhline(0, color="0.3", lw=0.7)
             if "zipf" in discounts:
                 ax.axvline(discounts.index("zipf"), color="0.5", lw=0.7, ls=":")

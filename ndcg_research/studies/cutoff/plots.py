@@ -14,9 +14,10 @@ from ...pipeline.headlines import Headline
 from ...pipeline.style import (
     LINESTYLES,
     MARKERS,
+    P_BETTER,
+    centre_and_bars,
     column_figure,
     decade_x_ticks,
-    error_bar_lengths,
     interval_markers,
     label_grid_edges,
     legend_below,
@@ -165,8 +166,7 @@ def headline_figure(results: Path) -> Figure:
                     better=HEADLINE_PAIR[0],
                     worse=HEADLINE_PAIR[1],
                 )
-                n, p = plotted_column(rows, "n"), plotted_column(rows, "p_better")
-                bars = error_bar_lengths(p, plotted_column(rows, "p_better_low"), plotted_column(rows, "p_better_high"))
+                n, (p, bars) = plotted_column(rows, "n"), centre_and_bars(rows, *P_BETTER)
                 ax.errorbar(
                     n,
                     p,

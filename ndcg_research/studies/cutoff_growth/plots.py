@@ -4,25 +4,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 
 from ...pipeline.headlines import Headline
 from ...pipeline.style import (
     EXPONENT_RANGE,
     LINESTYLES,
-    PAIR_MARKERS,
     column_figure,
     decay_colors,
     draw_standardized_gap,
-    error_bar_lengths,
     legend_below,
     n_text,
+    pair_intervals,
     pair_label,
-    plotted_column,
     round_significant,
     select,
     short_pair_label,
@@ -31,6 +31,17 @@ from ...pipeline.tables import NOT_RESOLVED
 from ...simulation import scaling
 from ...simulation.model import parse_model
 from ...simulation.tables import read_table
+
+#: The columns of a fitted exponent with its interval (``13_trends.csv``).
+EXPONENT_COLUMNS = ("exponent", "exponent_low", "exponent_high")
+
+
+def _draw_law(ax: Axes, cell: tuple[str, str, str, str], p: int, **style: Any) -> Line2D:
+    """The scaling law's exponent against a for ``cell`` = (model, better, worse, discount), in pair ``p``'s
+    line style and colour (the law is linear in a: its regime depends on beta and rho only)."""
+    grid = np.array([0.0, 1.0])
+    law = [scaling.gap_exponent(*cell, float(a)).exponent for a in grid]
+    return ax.plot(grid, round_significant(law), LINESTYLES[p % len(LINESTYLES)], color=f"C{p}", **style)[0]
 
 
 def _label_grid_panel(ax: Axes, row: int, rows: int, title: str, xlabel: str) -> None:
@@ -51,7 +62,6 @@ def cutoff_exponent_grid(trend: pd.DataFrame, discounts: Sequence[str]) -> Figur
     pairs = list(dict.fromkeys(zip(trend["better"], trend["worse"], strict=False)))
     fig = Figure(figsize=(2.5 * len(discounts), 2.6 * len(models) + 1.2), layout="constrained")
     axes = fig.subplots(len(models), len(discounts), sharex=True, sharey=True, squeeze=False)
-    grid = np.array([0.0, 1.0])  # the law is linear in a (its regime depends on beta and rho only)
     handles = []
     for i, model in enumerate(models):
         for j, d in enumerate(discounts):
@@ -59,19 +69,8 @@ def cutoff_exponent_grid(trend: pd.DataFrame, discounts: Sequence[str]) -> Figur
             for p, (better, worse) in enumerate(pairs):
                 rows = select(trend, model=model, discount=d, better=better, worse=worse).sort_values("a")
                 a = rows["a"].to_numpy(dtype=np.float64) + 0.012 * (p - (len(pairs) - 1) / 2)
-                c, lo, hi = (plotted_column(rows, k) for k in ("exponent", "exponent_low", "exponent_high"))
-                bar = ax.errorbar(
-                    a,
-                    c,
-                    yerr=error_bar_lengths(c, lo, hi),
-                    fmt=PAIR_MARKERS[p % len(PAIR_MARKERS)],
-                    color=f"C{p}",
-                    ms=4,
-                    capsize=2,
-                    lw=1,
-                )
-                law = [scaling.gap_exponent(model, better, worse, d, float(v)).exponent for v in grid]
-                line = ax.plot(grid, round_significant(law), LINESTYLES[p % len(LINESTYLES)], color=f"C{p}", lw=1)[0]
+                bar = pair_intervals(ax, a, rows, EXPONENT_COLUMNS, p, ms=4, capsize=2, lw=1)
+                line = _draw_law(ax, (model, better, worse, d), p, lw=1)
                 name = short_pair_label(better, worse)
                 handles += [(bar, f"{name}: fitted (95%)"), (line, f"{name}: law")]
             _label_grid_panel(ax, i, len(models), d, "a (k = n^a; 0: fixed k)")
@@ -126,7 +125,6 @@ def headline_figure(results: Path) -> Figure:
     trend = trend[trend["discount"] == HEADLINE_DISCOUNT].assign(resolved=resolved)
     models = list(dict.fromkeys(trend["model"]))
     pairs = list(dict.fromkeys(zip(trend["better"], trend["worse"], strict=True)))
-    grid = np.array([0.0, 1.0])  # the law is linear in a
     with column_figure(10.0, len(models), 1, sharex=True, sharey=True) as (fig, axes):
         for ax, panel, model in zip(axes, "abcd", models, strict=False):
             hidden = 0
@@ -135,27 +133,9 @@ def headline_figure(results: Path) -> Figure:
                 hidden += int((~rows["resolved"]).sum())
                 rows = rows[rows["resolved"]]
                 a = rows["a"].to_numpy(dtype=np.float64) + 0.015 * (p - (len(pairs) - 1) / 2)
-                c, lo, hi = (plotted_column(rows, k) for k in ("exponent", "exponent_low", "exponent_high"))
-                ax.errorbar(
-                    a,
-                    c,
-                    yerr=error_bar_lengths(c, lo, hi),
-                    fmt=PAIR_MARKERS[p],
-                    color=f"C{p}",
-                    ms=3.5,
-                    lw=0.9,
-                    capsize=0,
-                    label=f"{short_pair_label(better, worse)}: fitted",
-                )
-                law = [scaling.gap_exponent(model, better, worse, HEADLINE_DISCOUNT, float(v)).exponent for v in grid]
-                ax.plot(
-                    grid,
-                    round_significant(law),
-                    LINESTYLES[p],
-                    color=f"C{p}",
-                    lw=0.9,
-                    label=f"{short_pair_label(better, worse)}: law",
-                )
+                name = short_pair_label(better, worse)
+                pair_intervals(ax, a, rows, EXPONENT_COLUMNS, p, ms=3.5, lw=0.9, capsize=0, label=f"{name}: fitted")
+                _draw_law(ax, (model, better, worse, HEADLINE_DISCOUNT), p, lw=0.9, label=f"{name}: law")
             ax.axhline(0, color="0.3", lw=0.7)
             top = "certain top" if parse_model(model).hi == 1 else "uncertain top"
             not_drawn = f" ({hidden} fits not resolved, not drawn)" if hidden else ""

@@ -13,12 +13,13 @@ from matplotlib.lines import Line2D
 from ...pipeline.headlines import Headline
 from ...pipeline.style import (
     MARKERS,
+    P_BETTER,
     UNDEFINED_LABEL,
+    centre_and_bars,
     column_discount_styles,
     column_figure,
     decade_x_ticks,
     discount_title,
-    error_bar_lengths,
     interval_markers,
     label_rows,
     legend_below,
@@ -151,8 +152,7 @@ def headline_figure(results: Path) -> Figure:
             table = read_table(results / f"04_pairs_{label}.csv")
             for discount in HEADLINE_DISCOUNTS:
                 rows = select(table, discount=discount, better=HEADLINE_PAIR[0], worse=HEADLINE_PAIR[1])
-                n, p = plotted_column(rows, "n"), plotted_column(rows, "p_better")
-                bars = error_bar_lengths(p, plotted_column(rows, "p_better_low"), plotted_column(rows, "p_better_high"))
+                n, (p, bars) = plotted_column(rows, "n"), centre_and_bars(rows, *P_BETTER)
                 ax.errorbar(n, p, yerr=bars, capsize=0, elinewidth=0.7, label=discount, **styles[discount])
             ax.axhline(0.5, color="0.5", lw=0.7, ls=":")
             ax.set(ylim=(0.3, 1.03), ylabel="P(better scores higher)", xscale="log")

@@ -11,19 +11,13 @@ from matplotlib.figure import Figure
 
 from ...pipeline.headlines import Headline
 from ...pipeline.style import (
+    centre_and_bars,
     column_discount_styles,
     column_figure,
-    error_bar_lengths,
     plotted_column,
     round_significant,
 )
 from ...simulation.tables import read_table
-
-
-def _mean_and_error_bars(rows: pd.DataFrame) -> tuple[np.ndarray, np.ndarray]:
-    """The ``mean`` column to plot and its error-bar lengths to ``ci_low`` and ``ci_high``."""
-    mean = plotted_column(rows, "mean")
-    return mean, error_bar_lengths(mean, plotted_column(rows, "ci_low"), plotted_column(rows, "ci_high"))
 
 
 def ranker_means_panels(
@@ -36,7 +30,7 @@ def ranker_means_panels(
         for c, gain in enumerate(gains):
             t = table[(table.gain == gain) & (table.cutoff.astype(str) == cutoff)]
             t = t.set_index("system").loc[list(systems)]
-            mean, bars = _mean_and_error_bars(t)
+            mean, bars = centre_and_bars(t)
             ax.errorbar(
                 mean,
                 np.arange(len(systems)) + (c - 1) * 0.22,
@@ -160,7 +154,7 @@ def convention_panels(
             for c, s in enumerate(systems):
                 t = means[(means.depth == depth) & (means.measure == measure) & (means.system == s)]
                 t = t.set_index("convention").reindex(list(conventions))
-                mean, bars = _mean_and_error_bars(t)
+                mean, bars = centre_and_bars(t)
                 ax.errorbar(
                     mean,
                     np.arange(len(conventions)) + (c - 2.5) * 0.1,
@@ -196,7 +190,7 @@ def cutoff_panels(
     names = ["whole" if k == "all" else f"@{k}" for k in cutoffs]
     for c, s in enumerate(systems):
         t = means[(means.gain == gains[0]) & (means.system == s)]
-        mean, bars = _mean_and_error_bars(t)
+        mean, bars = centre_and_bars(t)
         axes[0].errorbar(xk + (c - 2.5) * 0.05, mean, yerr=bars, marker="o", ms=3, color=f"C{c}", label=s, capsize=2)
     axes[0].set_xticks(xk, names)
     axes[0].set(ylabel="mean nDCG (log2, 95% interval)", title=f"{len(systems)} systems, gain = {gains[0]}")

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -88,10 +88,6 @@ class CollectionModel:
     def skills(self) -> np.ndarray:
         """The systems' skills, best first."""
         return np.linspace(self.skill_range, 0.0, self.systems)
-
-    def as_dict(self) -> dict[str, Any]:
-        """The parameters (for provenance records)."""
-        return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
 @dataclass(frozen=True)
