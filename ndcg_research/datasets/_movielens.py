@@ -35,23 +35,6 @@ import numpy as np
 
 from .._validation import check_bool, check_path
 
-__all__ = [
-    "movielens_100k",
-    "read_ratings",
-    "fetch_recbole_wheel",
-    "cache_dir",
-    "DatasetUnavailableError",
-    "CACHE_ENV",
-    "COLUMNS",
-    "MOVIELENS_100K_CITATION",
-    "RECBOLE_REQUIREMENT",
-    "RECBOLE_WHEEL",
-    "RECBOLE_WHEEL_SHA256",
-    "RECBOLE_MEMBER",
-    "U_DATA_SHA256",
-    "INTER_HEADER",
-]
-
 #: Environment variable that overrides the cache folder.
 CACHE_ENV = "NDCG_RESEARCH_CACHE"
 #: Column names of the returned ratings table.

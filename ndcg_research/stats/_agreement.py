@@ -40,16 +40,6 @@ from ._inputs import all_pairs, check_count, check_level, check_scores, check_se
 from ._paired import TIE_TOLERANCE
 from ._resampling import SUBSET_STREAM, block_generator
 
-__all__ = [
-    "kendall_tau",
-    "tau_ap",
-    "query_subsets",
-    "disjoint_subset_means",
-    "swap_rates",
-    "VarianceComponents",
-    "variance_components",
-]
-
 
 def _system_scores(value: Any, name: str) -> np.ndarray:
     """One score per system (e.g. its mean): an ordering of at least 2 systems."""

@@ -43,21 +43,6 @@ from .._validation import (
 )
 from ._inputs import check_count, check_level, check_seed
 
-__all__ = [
-    "ALPHA",
-    "CONFIDENCE",
-    "CERTAIN",
-    "INTERVALS",
-    "mean_interval",
-    "wilson_interval",
-    "proportion_label",
-    "share_label",
-    "family_confidence",
-    "bootstrap_statistic_interval",
-    "bootstrap_interval",
-    "row_quantiles",
-]
-
 #: Significance level of every test: a p-value below it is significant.
 ALPHA = 0.05
 #: Confidence level of every interval: 1 - ALPHA (exactly 0.95 in floating point).
