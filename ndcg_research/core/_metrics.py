@@ -221,6 +221,10 @@ _PARAMETERS = {
     or a positive non-increasing callable on ranks.""",
     "zero_ideal": """zero_ideal : {"zero", "one", "nan", "raise"}, default "zero"
     nDCG of a query whose ideal DCG is 0 (with an UndefinedNDCGWarning).""",
+    "y_true": """y_true : array-like
+    Grades (>= 0) of the documents, in any order: a 1-D list for one query, or a 2-D array /
+    sequence of 1-D lists (ragged allowed), one per query. May be empty (nothing returned:
+    DCG 0) only when ``ideal`` is given.""",
     "y_score": """y_score : array-like
     Finite model scores, same shape as ``y_true``; higher ranks first.""",
     "ties": """ties : {"average", "first", "pessimistic", "optimistic"}, default "average"
@@ -576,10 +580,7 @@ def ndcg_parts_from_scores(
 
     Parameters
     ----------
-    y_true : array-like
-        Grades (>= 0) of the documents, in any order: a 1-D list for one query,
-        or a 2-D array / sequence of 1-D lists (ragged allowed), one per query.
-        May be empty (nothing returned) only when ``ideal`` is given.
+    %(y_true)s
     %(y_score)s
     k : int or None, default None
         Cut-off for the ranking and the ideal; None cuts nothing.
@@ -626,10 +627,7 @@ def ndcg_from_scores(
 
     Parameters
     ----------
-    y_true : array-like
-        Grades (>= 0) of the documents, in any order: a 1-D list for one query,
-        or a 2-D array / sequence of 1-D lists (ragged allowed), one per query.
-        May be empty (nothing returned) only when ``ideal`` is given.
+    %(y_true)s
     %(y_score)s
     k : int or None, default None
         Cut-off for the ranking and the ideal. Only the top k are sorted.
@@ -683,10 +681,7 @@ def dcg_from_scores(
 
     Parameters
     ----------
-    y_true : array-like
-        Grades (>= 0) of the documents, in any order: a 1-D list for one query,
-        or a 2-D array / sequence of 1-D lists (ragged allowed), one per query.
-        May be empty (nothing returned, DCG 0) only when ``ideal`` is given.
+    %(y_true)s
     %(y_score)s
     k : int or None, default None
         Cut-off of the ranking; None cuts nothing.
