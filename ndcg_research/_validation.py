@@ -78,10 +78,10 @@ def _interval(low: float | None, high: float | None, closed: Closed) -> str:
     return ""
 
 
-def _inside(x: float, low: float | None, high: float | None, closed: Closed) -> bool:
-    if low is not None and not (x >= low if closed in ("both", "left") else x > low):
-        return False
-    return high is None or (x <= high if closed in ("both", "right") else x < high)
+def _inside(x: Any, low: float | None, high: float | None, closed: Closed) -> Any:
+    """Whether ``x`` (a number, or an array element-wise) is within the bounds; NaN never is."""
+    above = True if low is None else (x >= low if closed in ("both", "left") else x > low)
+    return above & (True if high is None else (x <= high if closed in ("both", "right") else x < high))
 
 
 @overload
@@ -182,7 +182,7 @@ def check_real(
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
         raise TypeError(f"{name} must be a number{' or None' if none else ''}, got {type_and_value(value)}")
     number = float(value)
-    if (low is not None or high is not None) and not _inside(number, low, high, closed):
+    if not _inside(number, low, high, closed):
         raise ValueError(f"{name} must be {wanted}, got {number!r}")
     if finite and not math.isfinite(number):
         raise ValueError(f"{name} must be finite, got {number!r}")
@@ -346,15 +346,10 @@ def check_array(
         raise ValueError(f"{name} must hold at least {min_size} {unit}, got {array.size}")
     if "f" in kinds:
         array = array.astype(np.float64, copy=False)
-    bounded = low is not None or high is not None
-    if (finite and array.dtype.kind == "f") or bounded:
-        good = np.ones(array.shape, dtype=bool)
-        if bounded:
-            low_ok = True if low is None else (array >= low if closed in ("both", "left") else array > low)
-            high_ok = True if high is None else (array <= high if closed in ("both", "right") else array < high)
-            good = good & low_ok & high_ok
+    if (finite and array.dtype.kind == "f") or low is not None or high is not None:
+        good = np.ones(array.shape, dtype=bool) & _inside(array, low, high, closed)
         if finite and array.dtype.kind == "f":
-            good = good & np.isfinite(array)
+            good &= np.isfinite(array)
         if not good.all():
             where = tuple(int(i) for i in np.argwhere(~good)[0])
             phrase = _interval(low, high, closed)

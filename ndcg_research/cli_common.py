@@ -33,6 +33,7 @@ __all__ = [
     "non_negative_int",
     "add_collection_arguments",
     "add_convention_argument",
+    "add_missing_query_arguments",
     "fail",
     "note",
     "write_output",
@@ -146,6 +147,27 @@ def add_convention_argument(
     )
 
 
+def add_missing_query_arguments(parser: argparse.ArgumentParser) -> None:
+    """``-c`` / ``--answered-only``: what a judged query missing from a run counts (``args.complete``; None: the
+    convention's rule)."""
+    missing = parser.add_mutually_exclusive_group()
+    missing.add_argument(
+        "-c",
+        "--complete_rel_info_wanted",
+        dest="complete",
+        action="store_true",
+        default=None,
+        help="a judged query missing from a run scores 0 (trec_eval -c; the default of the trec_eval "
+        "and ranx conventions)",
+    )
+    missing.add_argument(
+        "--answered-only",
+        dest="complete",
+        action="store_false",
+        help="leave a judged query missing from a run out of the mean (default of the other conventions)",
+    )
+
+
 def add_collection_arguments(
     parser: argparse.ArgumentParser,
     *,
@@ -175,22 +197,7 @@ def add_collection_arguments(
     parser.add_argument("runs", metavar="RUN", nargs="+", help=runs_help)
     parser.add_argument("-m", "--measure", dest="measures", action="append", metavar="MEASURE", help=measure_help)
     add_convention_argument(parser, conventions, aliases)
-    missing = parser.add_mutually_exclusive_group()
-    missing.add_argument(
-        "-c",
-        "--complete_rel_info_wanted",
-        dest="complete",
-        action="store_true",
-        default=None,
-        help="a judged query missing from a run scores 0 (trec_eval -c; the default of the trec_eval "
-        "and ranx conventions)",
-    )
-    missing.add_argument(
-        "--answered-only",
-        dest="complete",
-        action="store_false",
-        help="leave a judged query missing from a run out of the mean (default of the other conventions)",
-    )
+    add_missing_query_arguments(parser)
     parser.add_argument(
         "--input",
         default="trec",

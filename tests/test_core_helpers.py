@@ -6,7 +6,7 @@ import pytest
 import ndcg_research as nr
 from ndcg_research._validation import check_int, check_real
 from ndcg_research.core import _kernels as kernels
-from ndcg_research.core._kernels import top_order
+from ndcg_research.core._ranking import top_order
 
 
 @pytest.mark.parametrize("ties_levels", [2, 4, 1000])

@@ -17,7 +17,6 @@ if TYPE_CHECKING:
     import pandas as pd
     from matplotlib.figure import Figure
 
-__all__ = ["DISCOUNTS", "CUTOFFS", "GAINS", "POWER_MARGIN", "PHI_MARGIN", "Advice", "advise"]
 
 #: The candidate discounts: trec_eval's log2, a slower one (loglog), a faster power law, Zipf's 1/r, and the
 #: geometric discount of rank-biased precision with the persistence most often reported (p = 0.8).

@@ -14,8 +14,6 @@ import numpy as np
 
 from ..stats import discriminative_power, kendall_tau, swap_rates, variance_components
 
-__all__ = ["power", "dependability", "swap_curve", "queries_for_swap_rate", "swap_sizes", "agreement"]
-
 #: Query subsets per size of the swap curve: ``SWAP_POINTS`` sizes evenly spaced up to half the queries.
 SWAP_POINTS = 8
 

@@ -16,6 +16,7 @@ from typing import Any
 
 from ..cli_common import (
     add_convention_argument,
+    add_missing_query_arguments,
     fail,
     non_negative_int,
     note,
@@ -54,18 +55,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "runs", metavar="RUN", nargs="+", help="two or more run files (query Q0 document rank score tag)"
     )
     add_convention_argument(parser, list(CONVENTIONS), list(ALIASES))
-    missing = parser.add_mutually_exclusive_group()
-    missing.add_argument(
-        "-c",
-        "--complete_rel_info_wanted",
-        dest="complete",
-        action="store_true",
-        default=None,
-        help="a judged query missing from a run scores 0 (the default of trec_eval and ranx)",
-    )
-    missing.add_argument(
-        "--answered-only", dest="complete", action="store_false", help="compare only the queries every run answered"
-    )
+    add_missing_query_arguments(parser)
     parser.add_argument("--alpha", type=_share, default=0.05, help="significance level (default 0.05)")
     parser.add_argument(
         "--target-swap-rate", type=_share, default=0.05, help="swap rate whose query count is estimated (default 0.05)"

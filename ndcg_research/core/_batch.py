@@ -1,16 +1,10 @@
 """User input to padded batches, and the checks of their values (the array checks of the metric core).
 
-Every metric works on a *batch*: a 2-D array (float64; int64 for signed integer
-grades) with one row per query, rows shorter than the widest padded with a fill
-value (grade 0, which adds nothing to any DCG; score -inf, which ranks below
-every finite score), plus the true length of each row. A single 1-D list is a batch of one
-row, and the public functions return a float for it instead of a 1-D array.
-
-Nothing is dropped or coerced silently: iterators are read whole, array subclasses
-(``np.matrix``) become plain arrays, and numpy masked arrays, unordered collections
-(sets, mappings), strings, scalars, non-numeric entries and integers too large to hold
-exactly are refused with an error naming the argument and the offending value.
-:func:`as_batch` reads the rows; :func:`check_grades` and :func:`check_scores` check the values.
+A batch is a 2-D array (float64; int64 for signed integer grades), one row per query, short rows
+padded (grade 0 adds nothing to a DCG; score -inf ranks below every finite score), with each row's
+true length. Nothing is dropped or coerced silently: iterators are read whole, array subclasses become
+plain arrays, and masked arrays, sets, mappings, strings, scalars, non-numeric entries and integers
+too large to hold exactly are refused with an error naming the argument and the value.
 """
 
 import numbers
@@ -19,8 +13,6 @@ from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
-
-__all__ = ["Batch", "as_batch", "check_grades", "check_scores", "check_same_shape", "judged_mask", "condense"]
 
 _NUMERIC_KINDS = "biuf"  # bool, signed and unsigned integers, floats
 _LISTS = "a 1-D list of numbers or a 2-D/ragged collection of them"

@@ -52,8 +52,6 @@ import numpy as np
 from .._validation import check_bool, check_real
 from ._specs import format_call, parse_call
 
-__all__ = ["Discount", "parse_discount", "DISCOUNT_NAMES", "DiscountLike"]
-
 _REQUIRED = object()
 
 
@@ -114,30 +112,22 @@ def _base_above_one(base: float) -> str | None:
     return None if base > 1 else f"base must be > 1, got {base!r}"
 
 
+def _positive(name: str) -> Callable[..., str | None]:
+    return lambda **values: None if values[name] > 0 else f"{name} must be > 0, got {values[name]!r}"
+
+
 _KINDS: dict[str, _Kind] = {
     "log2": _Kind("1 / log2(r + 1)", _log2, {}),
     "log": _Kind("1 / log_base(r + 1)", _log, {"base": 2.0}, _base_above_one),
     "jarvelin": _Kind("1 if r < base else 1 / log_base(r)", _jarvelin, {"base": 2.0}, _base_above_one),
-    "power": _Kind(
-        "r^(-beta)", _power, {"beta": _REQUIRED}, lambda beta: None if beta > 0 else f"beta must be > 0, got {beta!r}"
-    ),
+    "power": _Kind("r^(-beta)", _power, {"beta": _REQUIRED}, _positive("beta")),
     "zipf": _Kind("1 / r", _zipf, {}),
     "geometric": _Kind(
         "p^(r - 1)", _geometric, {"p": _REQUIRED}, lambda p: None if 0 < p < 1 else f"p must be in (0, 1), got {p!r}"
     ),
-    "logpower": _Kind(
-        "(1 / log2(r + 1))^gamma",
-        _logpower,
-        {"gamma": _REQUIRED},
-        lambda gamma: None if gamma > 0 else f"gamma must be > 0, got {gamma!r}",
-    ),
+    "logpower": _Kind("(1 / log2(r + 1))^gamma", _logpower, {"gamma": _REQUIRED}, _positive("gamma")),
     "loglog": _Kind("1 / log2(1 + log2(1 + r))", _loglog, {}),
-    "zipflog": _Kind(
-        "1 / (r log2(r + 1)^gamma)",
-        _zipflog,
-        {"gamma": _REQUIRED},
-        lambda gamma: None if gamma > 0 else f"gamma must be > 0, got {gamma!r}",
-    ),
+    "zipflog": _Kind("1 / (r log2(r + 1)^gamma)", _zipflog, {"gamma": _REQUIRED}, _positive("gamma")),
     "none": _Kind("1", _none, {}),
 }
 

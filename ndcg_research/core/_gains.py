@@ -35,8 +35,6 @@ import numpy as np
 from .._validation import check_bool, check_real
 from ._specs import format_number, parse_call
 
-__all__ = ["Gain", "parse_gain", "GAIN_NAMES", "GainLike"]
-
 #: Names of the built-in gains.
 GAIN_NAMES: tuple[str, ...] = ("linear", "exp2", "mapping")
 _VALID = "linear, exp2, mapping({grade: gain, ...})"

@@ -1,28 +1,11 @@
-"""Vectorised kernels on padded batches (see :mod:`~ndcg_research.core._batch`): no loop over
-documents or queries.
+"""Vectorised kernels on padded batches (see ``_batch``): no loop over documents or queries.
 
-What each returns:
+Exactness: the ideal DCG is the DCG of the ideal ranking's gains, summed by ``discounted_sum`` like any
+ranked list, so a list in ideal order has a DCG bit-identical to its ideal DCG (nDCG exactly 1);
+``ndcg_ratio`` bounds the remaining rounding. The discount cache is shared by all threads, behind a lock.
 
-- :func:`discount_vector`, :func:`cumulative_discount`: one value per rank (cached for built-ins);
-- :func:`apply_gain`: an array of gains shaped like the grades; :func:`top_grades`: the grades of
-  the ideal ranking, one row per query; :func:`level_counts`, :func:`count_at_least`: a count matrix,
-  one row per query and one column per grade level;
-- :func:`discounted_sum`, :func:`ranked_dcg`, :func:`ideal_dcg`, :func:`ndcg_ratio`: one float64 per row.
-
-Exactness. DCG and ideal DCG go through the same arithmetic: the ideal DCG is the DCG of the
-ideal ranking's gains (:func:`top_grades`, then :func:`apply_gain`), summed by :func:`discounted_sum`
-like any ranked list. A list in ideal order therefore has a DCG bit-identical to its ideal DCG,
-and its nDCG is exactly 1. :func:`ndcg_ratio` bounds the remaining rounding for near-ideal lists.
-
-Threads. The discount cache is shared by all threads and guarded by a lock; everything else
-works on its arguments only.
-
-For pre-checked arrays. The kernels of ``__all__`` (with the ordering kernels of ``_ranking``,
-re-exported here) serve callers that have checked their arrays themselves and call them in a loop,
-where the metric functions' checks of every array would cost more than the work: the metric
-functions of ``_metrics``, and the studies' fast paths (``from ndcg_research.core import _kernels``).
-They check nothing: the arrays are float64 or integer numpy arrays of finite values, 2-D where the
-name says rows.
+The kernels check nothing (float64 or integer arrays of finite values, 2-D where the name says rows):
+they serve the metric functions and the studies' fast paths, which check their arrays themselves.
 """
 
 import functools
@@ -35,31 +18,6 @@ import numpy as np
 
 from ._discounts import Discount
 from ._gains import Gain
-from ._ranking import group_means, ranked_gains, top_order
-
-__all__ = [
-    "COUNTED_ROW_FROM",
-    "DISCOUNT_CACHE_SIZE",
-    "MAX_COUNTED_LEVEL",
-    "clear_discount_cache",
-    "discount_vector",
-    "cumulative_discount",
-    "apply_gain",
-    "levels_if_countable",
-    "level_counts",
-    "count_at_least",
-    "top_grades",
-    "discounted_sum",
-    "rowwise_discounted_sum",
-    "log2_of_ranks",
-    "mean_in_order",
-    "ranked_dcg",
-    "ideal_dcg",
-    "ndcg_ratio",
-    "top_order",
-    "ranked_gains",
-    "group_means",
-]
 
 #: Largest grade for which grades are counted level by level (see :func:`levels_if_countable`).
 MAX_COUNTED_LEVEL = 32
@@ -92,11 +50,9 @@ def clear_discount_cache() -> None:
 
 
 def _cached(discount: Discount, length: int) -> tuple[np.ndarray, np.ndarray]:
-    """Discounts D(1..L) and cumulative sums [0, D(1), D(1)+D(2), ...] for L >= length.
+    """Discounts D(1..L) and cumulative sums [0, D(1), D(1)+D(2), ...] for L >= length, read-only.
 
-    The lookup, the build and the eviction run under one lock, so that threads calling the
-    metrics at once neither evict each other's entries mid-way nor see a half-built one. The
-    vectors are read-only: once returned they are safe to share.
+    Lookup, build and eviction run under one lock: no thread sees a half-built or evicted entry.
     """
     with _cache_lock:
         entry = _cache.get(discount)
@@ -121,12 +77,7 @@ def _label(function: Callable[..., Any]) -> str:
 def _call(
     role: str, function: Callable[[np.ndarray], Any], argument: np.ndarray, entries: str, called_on: str
 ) -> np.ndarray:
-    """``function(argument)`` as a float64 array; a failure names the callable, its role and its argument.
-
-    ``role`` is "gain" or "discount", ``entries`` what the argument holds ("grades", "ranks").
-
-    The original exception is kept as ``__cause__``.
-    """
+    """``function(argument)`` as float64; a failure names the callable, its role ("gain", "discount") and argument."""
     try:
         result = function(argument)
     except Exception as error:
@@ -169,20 +120,7 @@ def _checked_custom_discount(discount: Callable[[np.ndarray], np.ndarray], lengt
 
 
 def discount_vector(discount: Discount | Callable[[np.ndarray], np.ndarray], length: int) -> np.ndarray:
-    """D(1), ..., D(length): cached and read-only for built-ins, checked for other callables.
-
-    Parameters
-    ----------
-    discount : Discount or callable
-        A built-in discount (:func:`~ndcg_research.core.parse_discount`) or a function of
-        the 1-based ranks.
-    length : int
-        Number of ranks, >= 0.
-
-    Returns
-    -------
-    numpy.ndarray of float64, shape (length,)
-        Read-only for a built-in discount (a view of the shared cache): copy it before writing.
+    """D(1), ..., D(length): cached and read-only for built-ins (copy before writing), checked for callables.
 
     Examples
     --------
@@ -197,19 +135,7 @@ def discount_vector(discount: Discount | Callable[[np.ndarray], np.ndarray], len
 def cumulative_discount(discount: Discount | Callable[[np.ndarray], np.ndarray], length: int) -> np.ndarray:
     """[0, D(1), D(1) + D(2), ..., sum_{r <= length} D(r)] (length + 1 entries).
 
-    The DCG of ranks ``a + 1 .. b`` that all hold one gain g is ``g * (c[b] - c[a])``.
-
-    Parameters
-    ----------
-    discount : Discount or callable
-        As for :func:`discount_vector`.
-    length : int
-        Number of ranks, >= 0.
-
-    Returns
-    -------
-    numpy.ndarray of float64, shape (length + 1,)
-        Read-only for a built-in discount, like :func:`discount_vector`.
+    The DCG of ranks ``a + 1 .. b`` that all hold one gain g is ``g * (c[b] - c[a])``. Read-only for built-ins.
 
     Examples
     --------
@@ -222,28 +148,12 @@ def cumulative_discount(discount: Discount | Callable[[np.ndarray], np.ndarray],
 
 
 def apply_gain(gain: Gain | Callable[[np.ndarray], np.ndarray], grades: np.ndarray, *, name: str) -> np.ndarray:
-    """Gains of a batch of (already validated) grades, shaped like ``grades``.
+    """Gains of validated grades, shaped like ``grades`` (``grades`` itself for the linear gain).
 
-    Built-in gains are non-decreasing with g(0) = 0 by construction, so only
-    overflow is checked (at the largest grade, which suffices for a monotone
-    gain). Any other callable is called once, on a 1-D float64 array of the
-    distinct grades present with 0 among them (so it never meets int64
-    wrap-around nor the padding of a batch), and checked there: one finite value
-    per grade, g(0) = 0, non-decreasing. ``name`` says whose grades these are.
-
-    Parameters
-    ----------
-    gain : Gain or callable
-        A built-in gain (:func:`~ndcg_research.core.parse_gain`) or a function of the grades.
-    grades : numpy.ndarray
-        Finite grades >= 0 (already validated), any shape.
-    name : str
-        Whose grades these are, for the error messages.
-
-    Returns
-    -------
-    numpy.ndarray of float64
-        Shaped like ``grades`` (``grades`` itself for the linear gain).
+    Built-in gains are non-decreasing with g(0) = 0 by construction: only overflow is checked, at the
+    largest grade. Any other callable is called once, on the distinct grades with 0 among them (so it
+    never meets int64 wrap-around nor a batch's padding), and checked there: finite, g(0) = 0,
+    non-decreasing. ``name`` says whose grades these are, for the messages.
 
     Examples
     --------
@@ -459,21 +369,7 @@ def mean_in_order(values: np.ndarray) -> Any:
 
 
 def ranked_dcg(gains: np.ndarray, discount: Discount | Callable[[np.ndarray], np.ndarray], k: int | None) -> np.ndarray:
-    """DCG of each row of gains in rank order, cut at k: sum_r gains[q, r-1] * D(r).
-
-    Parameters
-    ----------
-    gains : numpy.ndarray, shape (queries, width)
-        Gains in rank order, one row per query (padding 0).
-    discount : Discount or callable
-        As for :func:`discount_vector`.
-    k : int or None
-        Cut-off (>= 1); None for every rank.
-
-    Returns
-    -------
-    numpy.ndarray of float64, shape (queries,)
-        Summed by :func:`discounted_sum`.
+    """DCG of each row of gains (rank order, padding 0) cut at k (None: every rank), by ``discounted_sum``.
 
     Examples
     --------
@@ -493,32 +389,11 @@ def ideal_dcg(
     name: str,
     ranks: int | None = None,
 ) -> np.ndarray:
-    """DCG of each row's grades sorted by non-increasing gain, cut at k.
+    """DCG of each row's grades (any order; int8 sorts fastest) sorted by non-increasing gain, cut at k.
 
-    The DCG (:func:`ranked_dcg`) of the gains of :func:`top_grades`. ``ranks`` is the number
-    of ranks of the DCG this ideal DCG will divide: when every positive grade of the ideal
-    falls within them, the ideal is summed over exactly that many ranks (trailing grade-0
-    ranks dropped or added), so that a list in ideal order gets a bit-identical value.
-
-    Parameters
-    ----------
-    grades : numpy.ndarray, shape (queries, width)
-        Finite grades >= 0 (already validated), one row per query, in any order (sorted here by
-        :func:`top_grades`: a small integer dtype such as int8 sorts fastest).
-    gain : Gain or callable
-        As for :func:`apply_gain`.
-    discount : Discount or callable
-        As for :func:`discount_vector`.
-    k : int or None
-        Cut-off (>= 1); None for every rank.
-    name : str
-        Whose grades these are, for the error messages.
-    ranks : int or None, default None
-        Ranks of the DCG this ideal will divide (see above); None: the width cut at k.
-
-    Returns
-    -------
-    numpy.ndarray of float64, shape (queries,)
+    ``ranks`` is the number of ranks of the DCG this ideal will divide (None: the width cut at k): when
+    every positive grade of the ideal falls within them, the ideal is summed over exactly that many
+    ranks (trailing grade-0 ranks dropped or added), so that a list in ideal order gets a bit-identical value.
 
     Examples
     --------

@@ -1,46 +1,12 @@
-"""CG, DCG, ideal DCG and nDCG, on one ranked list or on many queries at once.
+"""CG, DCG, ideal DCG and nDCG, on one ranked list or on many queries at once (the public docstrings
+define them). Imports only numpy.
 
-Definitions (ranks r start at 1; rel_r is the grade of the document at rank r)::
-
-    CG@k   = sum_{r=1..k} g(rel_r)
-    DCG@k  = sum_{r=1..k} g(rel_r) D(r)
-    nDCG@k = DCG@k / IDCG@k
-
-with gain g (default linear: g(rel) = rel) and discount D, a multiplier
-(default D(r) = 1 / log2(r + 1)). IDCG@k is the DCG of the *ideal* ranking:
-all known grades of the query, retrieved or not (``ideal=``), sorted by
-non-increasing gain and cut at k. Without ``ideal`` the list itself is the
-ideal (scikit-learn's convention). ``k=None`` cuts nothing (trec_eval's
-``ndcg``); ``k=10`` cuts both list and ideal at 10 (trec_eval's ``ndcg_cut.10``);
-a list shorter than k counts as padded with non-relevant documents.
-
-Input shapes: a 1-D list gives a float; a 2-D array or a sequence of 1-D lists
-(one per query, ragged allowed) gives a 1-D array with one value per query.
-
-A query whose ideal DCG is 0 (no relevant document known) has no defined
-nDCG; ``zero_ideal`` chooses what it gets: ``"zero"`` (default, as trec_eval
-and scikit-learn), ``"one"`` (as allRank), ``"nan"`` (then average with
-``mean_over_queries``, which states which queries count) or ``"raise"``.
-An ``UndefinedNDCGWarning`` says how many queries the rule touched; it
-points at the line that called the public function (every public function calls
-the one helper that warns directly, so the stack level is a constant).
-
-A query for which nothing was returned (an empty list or row) has DCG 0; it gets
-nDCG 0 if its known grades are given (``ideal=``), and is refused otherwise.
-
-Every parameter (``k``, ``gain``, ``discount``, ``zero_ideal``, ``ties``,
-``threads``) is checked before the data (``_options``), and all input before any
-computation (``_batch``); the helpers and kernels below the public functions check nothing.
-
-Threads: the ideal DCG and the ranking by score are independent, and numpy
-releases the GIL in its partitions and sorts, so for large batches
-``ndcg_from_scores`` computes the ideal DCG on a second thread, started for
-that call and joined before it returns (no pool, nothing left behind, safe
-across ``fork``). ``threads=1`` keeps everything on the calling thread (e.g.
-when the caller runs many evaluations in parallel itself); the values are the
-same either way.
-
-This module imports only numpy.
+Every parameter is checked before the data (``_options``), and all input before any computation
+(``_batch``); the helpers and kernels below the public functions check nothing. The zero-ideal
+warning points at the caller's line: every public function calls ``_parts`` directly, so the stack
+level is a constant. For large batches ``ndcg_from_scores`` computes the ideal DCG on a second
+thread started and joined within the call (numpy releases the GIL in its partitions and sorts; no
+pool, nothing left behind, safe across ``fork``); the values are the same either way.
 """
 
 import re
@@ -57,24 +23,8 @@ from . import _batch, _kernels
 from ._batch import Batch
 from ._discounts import Discount, DiscountLike, _as_discount
 from ._gains import Gain, GainLike, _as_gain
-from ._ranking import TIES
+from ._ranking import TIES, ranked_gains
 from ._specs import format_number
-
-__all__ = [
-    "cg",
-    "dcg",
-    "idcg",
-    "ndcg",
-    "ndcg_parts",
-    "dcg_from_scores",
-    "ndcg_from_scores",
-    "ndcg_parts_from_scores",
-    "mean_over_queries",
-    "NDCGParts",
-    "UndefinedNDCGWarning",
-    "ZERO_IDEAL_POLICIES",
-    "OVERLAP_MIN_ENTRIES",
-]
 
 ZeroIdeal = Literal["zero", "one", "nan", "raise"]
 #: What a query whose ideal DCG is 0 may get.
@@ -162,12 +112,10 @@ def _known_grades(ideal: Any, retrieved: Batch) -> Batch:
 
 
 def _check_contains(known: Batch, retrieved: Batch) -> None:
-    """Every retrieved document of positive grade must be among the known grades (multiset containment).
+    """Per query and positive grade, the list may hold no more documents of that grade than the ideal.
 
-    For each query and each positive grade, the list may hold no more documents of that
-    grade than the ideal (documents of grade 0 may be unjudged, and need not be listed).
-    This keeps nDCG <= 1 for every gain and discount, and catches misaligned batches.
-    Small integer grades are counted level by level; other grades are sorted.
+    This keeps nDCG <= 1 for every gain and discount and catches misaligned batches (grade 0 may be
+    unjudged and need not be listed). Small integer grades are counted level by level, others sorted.
     """
     countable = _kernels.levels_if_countable
     top_ours, top_theirs = countable(retrieved.values), countable(known.values)
@@ -273,6 +221,10 @@ _PARAMETERS = {
     or a positive non-increasing callable on ranks.""",
     "zero_ideal": """zero_ideal : {"zero", "one", "nan", "raise"}, default "zero"
     nDCG of a query whose ideal DCG is 0 (with an UndefinedNDCGWarning).""",
+    "y_true": """y_true : array-like
+    Grades (>= 0) of the documents, in any order: a 1-D list for one query, or a 2-D array /
+    sequence of 1-D lists (ragged allowed), one per query. May be empty (nothing returned:
+    DCG 0) only when ``ideal`` is given.""",
     "y_score": """y_score : array-like
     Finite model scores, same shape as ``y_true``; higher ranks first.""",
     "ties": """ties : {"average", "first", "pessimistic", "optimistic"}, default "average"
@@ -552,11 +504,10 @@ def ndcg(
 
 
 def _start_on_thread(function: Callable[..., _T], *args: Any, **kwargs: Any) -> Callable[[], _T]:
-    """Start ``function(*args, **kwargs)`` on a new thread; return a call that waits for its result.
+    """Start ``function(*args, **kwargs)`` on a thread of its own; the call returned waits for the result.
 
-    The thread belongs to this one call: nothing is pooled or kept in module state, so
-    there is nothing to clean up and nothing for a forked child to inherit. Waiting
-    re-raises an exception of the thread in the caller.
+    Nothing is pooled or kept in module state (nothing to clean up or for a fork to inherit); waiting
+    re-raises the thread's exception in the caller.
     """
     outcome: dict[str, Any] = {}
 
@@ -604,7 +555,7 @@ def _score_parts(
             value = _kernels.ideal_dcg(*arguments, name=known.name, ranks=width)
             ideal_job = lambda: value  # noqa: E731
     gains = _kernels.apply_gain(gain, labels.values, name="y_true")
-    ranked = _kernels.ranked_gains(gains, scores.values, k, options.ties)
+    ranked = ranked_gains(gains, scores.values, k, options.ties)
     dcg_values = _kernels.ranked_dcg(ranked, discount, None)
     # A tied group's mean gain sums up to a whole row: that many terms bound the rounding (_kernels.ndcg_ratio).
     n_terms = max(labels.values.shape[1], _width(known, k))
@@ -629,10 +580,7 @@ def ndcg_parts_from_scores(
 
     Parameters
     ----------
-    y_true : array-like
-        Grades (>= 0) of the documents, in any order: a 1-D list for one query,
-        or a 2-D array / sequence of 1-D lists (ragged allowed), one per query.
-        May be empty (nothing returned) only when ``ideal`` is given.
+    %(y_true)s
     %(y_score)s
     k : int or None, default None
         Cut-off for the ranking and the ideal; None cuts nothing.
@@ -679,10 +627,7 @@ def ndcg_from_scores(
 
     Parameters
     ----------
-    y_true : array-like
-        Grades (>= 0) of the documents, in any order: a 1-D list for one query,
-        or a 2-D array / sequence of 1-D lists (ragged allowed), one per query.
-        May be empty (nothing returned) only when ``ideal`` is given.
+    %(y_true)s
     %(y_score)s
     k : int or None, default None
         Cut-off for the ranking and the ideal. Only the top k are sorted.
@@ -736,10 +681,7 @@ def dcg_from_scores(
 
     Parameters
     ----------
-    y_true : array-like
-        Grades (>= 0) of the documents, in any order: a 1-D list for one query,
-        or a 2-D array / sequence of 1-D lists (ragged allowed), one per query.
-        May be empty (nothing returned, DCG 0) only when ``ideal`` is given.
+    %(y_true)s
     %(y_score)s
     k : int or None, default None
         Cut-off of the ranking; None cuts nothing.

@@ -23,8 +23,6 @@ from typing import NamedTuple
 
 import numpy as np
 
-__all__ = ["TIES", "group_means", "top_order", "ranked_gains"]
-
 #: Tie rules: group average, input order (earlier document first), worst case, best case.
 TIES: tuple[str, ...] = ("average", "first", "pessimistic", "optimistic")
 
@@ -131,20 +129,8 @@ def _straddle(
 def top_order(scores: np.ndarray, k: int) -> np.ndarray:
     """Indices of the ``k`` highest scores along the last axis, best first; equal scores by index.
 
-    Ties are broken by position (lower index first) also across the cut, so the
-    result is deterministic: the first ``k`` entries of a stable descending sort,
-    found with one partition and a sort of the ``k`` selected entries only.
-
-    Parameters
-    ----------
-    scores : numpy.ndarray, shape (..., n)
-        Finite scores.
-    k : int
-        How many, >= 1; capped at n.
-
-    Returns
-    -------
-    numpy.ndarray of intp, shape (..., min(k, n))
+    The first ``min(k, n)`` entries of a stable descending sort, found with one partition and a sort
+    of the ``k`` selected entries only.
 
     Examples
     --------

@@ -1,37 +1,17 @@
-"""Parse and print configuration specs such as ``"power(beta=0.5)"``.
+"""Parse and print spec strings such as ``"power(beta=0.5)"``, the spec language of the whole package.
 
-A spec is a name, optionally called with keyword arguments whose values are
-literals: ``"log2"``, ``"geometric(p=0.8)"``, ``"mapping({0: 0, 1: 1, 2: 3})"``.
-Parsing uses :mod:`ast` and accepts literals only, so a spec string can come
-from a papermill parameter or a results table without ever being evaluated.
-Printing is canonical: parameters in declaration order, defaults omitted, and
-numbers written the shortest way that round-trips, so ``parse(str(x)) == x``.
-
-The spec language of the whole package (gains, discounts, measures, the studies' rankers and
-cut-off rules): its callers pass text they hold, so only the spec itself is checked, with a
-message naming what it configures.
+Parsing uses :mod:`ast` and accepts literals only, so a spec from a papermill parameter or a results
+table is never evaluated. Printing is canonical (declaration order, defaults omitted, shortest
+round-tripping numbers), so ``parse(str(x)) == x``.
 """
 
 import ast
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-__all__ = ["parse_call", "parse_registered", "format_call", "format_number"]
-
 
 def parse_call(spec: str, *, what: str) -> tuple[str, list[Any], dict[str, Any]]:
-    """Split ``"name(arg, key=value)"`` into its name, positional and keyword literals.
-
-    Parameters
-    ----------
-    spec : str
-        The spec text.
-    what : str
-        What the spec configures ("discount", "gain"), used in error messages.
-
-    Returns
-    -------
-    name, args, kwargs
+    """Split ``"name(arg, key=value)"`` into name, positional and keyword literals; ``what`` names it in errors.
 
     Examples
     --------
@@ -61,28 +41,9 @@ def parse_call(spec: str, *, what: str) -> tuple[str, list[Any], dict[str, Any]]
 def parse_registered(
     spec: str, registry: Mapping[str, Sequence[str]], *, what: str, valid: str
 ) -> tuple[str, dict[str, Any]]:
-    """Parse a spec whose name is a key of ``registry`` and whose keywords are exactly that key's parameters.
+    """``(name, kwargs)`` of a spec whose name is a key of ``registry`` and whose keywords are exactly its values.
 
-    Parameters
-    ----------
-    spec : str
-        The spec text.
-    registry : mapping of str to sequence of str
-        Valid names, each with the names of its (required) keyword parameters.
-    what : str
-        What the spec configures ("ranker", "cut-off rule"), used in error messages.
-    valid : str
-        The valid specs, appended to every error message, e.g. ``"valid rankers: bayes, noisy(sigma)"``.
-
-    Returns
-    -------
-    name, kwargs
-
-    Raises
-    ------
-    ValueError
-        If the name is not in ``registry``, or if the spec has positional arguments
-        or not exactly the registered keywords (and as :func:`parse_call`).
+    ``what`` names the spec in errors ("ranker"); ``valid`` ends every message ("valid rankers: noisy(sigma)").
 
     Examples
     --------

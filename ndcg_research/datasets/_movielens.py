@@ -1,24 +1,8 @@
-"""MovieLens-100k: 100,000 ratings (1-5) by 943 users of 1,682 films.
+"""MovieLens-100k (Harper & Konstan, ACM TiiS 2015): fetched on demand, since its licence forbids redistribution.
 
-F. Maxwell Harper and Joseph A. Konstan. The MovieLens Datasets: History and Context.
-ACM Transactions on Interactive Intelligent Systems 5(4), article 19, 2015.
-
-The data's licence (GroupLens) forbids redistribution, so this package ships none of it.
-``movielens_100k`` takes it from one of two places:
-
-- by default, from the wheel of RecBole 1.2.1 on PyPI, which carries the ratings as
-  ``recbole/dataset_example/ml-100k/ml-100k.inter`` (GroupLens's ``u.data`` with a header line).
-  The wheel is fetched once with ``python -m pip download recbole==1.2.1 --no-deps
-  --only-binary=:all:`` (RecBole itself is never installed: it would pull in torch), checked
-  against its published SHA-256, and kept in a per-user cache folder (``cache_dir``);
-- from a file the user gives (``path=``): GroupLens's own ``u.data`` (from ml-100k.zip at
-  https://grouplens.org/datasets/movielens/100k/), the folder or zip holding it, RecBole's
-  ``ml-100k.inter``, or the wheel.
-
-Either way the ratings come back as a pandas DataFrame with integer columns ``user``, ``item``,
-``rating``, ``timestamp`` (Unix seconds) in file order; ``DataFrame.attrs["sha256"]`` is the SHA-256
-of the rating lines in ``u.data`` format (for the ``.inter`` file: its bytes after the header line), so
-a figure's provenance can name exactly which data it was made from.
+RecBole's wheel is fetched with pip (``--no-deps --only-binary=:all:``: RecBole itself would pull in torch) and
+checked against its published SHA-256. ``attrs["sha256"]`` hashes the rating lines in ``u.data`` format, so a
+figure's provenance names exactly which data it was made from, whichever source was read.
 """
 
 import hashlib
@@ -34,23 +18,6 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_bool, check_path
-
-__all__ = [
-    "movielens_100k",
-    "read_ratings",
-    "fetch_recbole_wheel",
-    "cache_dir",
-    "DatasetUnavailableError",
-    "CACHE_ENV",
-    "COLUMNS",
-    "MOVIELENS_100K_CITATION",
-    "RECBOLE_REQUIREMENT",
-    "RECBOLE_WHEEL",
-    "RECBOLE_WHEEL_SHA256",
-    "RECBOLE_MEMBER",
-    "U_DATA_SHA256",
-    "INTER_HEADER",
-]
 
 #: Environment variable that overrides the cache folder.
 CACHE_ENV = "NDCG_RESEARCH_CACHE"

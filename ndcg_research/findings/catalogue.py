@@ -507,25 +507,9 @@ def answer(notebook: str, results_dir: str | os.PathLike[str]) -> Answer:
     Only the notebook's own tables (names ``NN_...``) are read. The sentences are the study's ``answer`` template
     (its ``findings.toml``) filled by :func:`spoken`: verdict words from the rules, numbers from the tables.
 
-    Parameters
-    ----------
-    notebook : str
-        The notebook's file name, e.g. ``"04_distinguishability.ipynb"``.
-    results_dir : path
-        A folder of result tables as the notebooks write them.
-
-    Returns
-    -------
-    Answer
-        ``text``: "**Answer.**" and the sentences (Markdown); ``table``: a pandas DataFrame, one row per finding in
-        page order, indexed by its title, with the columns "Verdict", "Rule fixed" and "What the tables show" (the
-        columns' name, "Finding", heads the titles when displayed). When no finding of ``notebook`` can be
-        evaluated on ``results_dir`` (its tables are missing), one row "(not available)" says so, and the text too.
-
-    Raises
-    ------
-    ValueError
-        If ``notebook`` is not a notebook file name ``NN_name.ipynb``.
+    The table has one row per finding in page order, indexed by its title, with the columns "Verdict", "Rule fixed"
+    and "What the tables show"; when no finding can be evaluated (its tables are missing), one row "(not available)"
+    says so, and the text too. ValueError if ``notebook`` is not a file name ``NN_name.ipynb``.
     """
     import pandas as pd
 

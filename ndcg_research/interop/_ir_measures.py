@@ -27,8 +27,6 @@ from .._validation import check_instance, check_int, check_option
 from ..core import parse_discount, parse_gain
 from ..evaluation import CONVENTIONS, evaluate, get_convention, parse_measures
 
-__all__ = ["NDCG", "TIES"]
-
 #: The tie rules of the evaluator's conventions: by document id descending (trec_eval), in the
 #: run's order (a stable sort), or averaged over the tied group (McSherry & Najork 2008).
 TIES: tuple[str, ...] = ("docno", "input", "average")

@@ -260,17 +260,11 @@ def plan_run(
         publish=publish,
     )
     out_dir = Path(output).resolve() if output is not None else (root / "build" / profile).resolve()
-    fig_dir = (
-        Path(figures_dir)
-        if figures_dir is not None
-        else (root / PUBLISHED_FIGURES if rule.publish else out_dir / "figures")
+    published = {"figures": root / PUBLISHED_FIGURES, "results": root / PUBLISHED_RESULTS}
+    fig_dir, res_dir = (
+        (Path(given) if given is not None else published[kind] if rule.publish else out_dir / kind).resolve()
+        for given, kind in ((figures_dir, "figures"), (results_dir, "results"))
     )
-    res_dir = (
-        Path(results_dir)
-        if results_dir is not None
-        else (root / PUBLISHED_RESULTS if rule.publish else out_dir / "results")
-    )
-    fig_dir, res_dir = fig_dir.resolve(), res_dir.resolve()
     runs = tuple(_notebook_run(p, profile, loaded[profile].get(p.stem, {}), fig_dir, res_dir) for p in selected)
     return RunPlan(profile, nb_dir, out_dir / "notebooks", fig_dir, res_dir, rule, runs)
 
@@ -294,39 +288,13 @@ def reproduce(
 ) -> list[NotebookResult]:
     """Execute the notebooks under a profile, check their figures and tables, and index the figures.
 
-    Parameters
-    ----------
-    profile : str, optional
-        Profile name in the profiles file (``"quick"`` or ``"full"``).
-    output : str or path-like, optional
-        Output folder (``<output>/notebooks``, ``/results``, ``/figures``); default ``build/<profile>``.
-    only : iterable of str, optional
-        Run only these notebooks (stem, file name or number).
-    timeout : float or None, optional
-        Per-cell execution timeout in seconds.
-    notebooks_dir, profiles_file : str or path-like, optional
-        Default ``<repo>/notebooks`` and ``<notebooks_dir>/profiles.yaml``.
-    figures_dir, results_dir : str or path-like, optional
-        The figures and the result tables folders (the sweeps' cache goes under the latter), overriding the above.
-    publish : bool, optional
-        Write to the committed ``figures/`` and ``results/full/``; default :func:`publishing`'s rule.
-    progress : bool, optional
-        Show a progress bar; default: only when standard error is a terminal.
-    stream : text file, optional
-        Where to print progress messages and the summary; default standard output.
-
-    Returns
-    -------
-    list of NotebookResult
-        One per notebook run, in order (all succeeded).
-
-    Raises
-    ------
-    RunnerError
-        On a bad profile, notebook name or profiles file (before any notebook runs).
-    RunFailed
-        When notebooks failed or did not write a declared figure or table (every selected notebook is still run,
-        and the figure index is written for what the run produced).
+    ``output`` holds ``notebooks/``, ``results/`` and ``figures/`` (default ``build/<profile>``), unless
+    ``figures_dir`` / ``results_dir`` say otherwise (the sweeps' cache goes under the latter); ``only`` names
+    notebooks by stem, file name or number; ``publish`` defaults to :func:`publishing`'s rule; ``progress`` to a
+    bar only when standard error is a terminal; ``stream`` (progress and summary) to standard output. Returns one
+    :class:`NotebookResult` per notebook, in order. :class:`RunnerError` on a bad profile, notebook name or profiles
+    file, before any notebook runs; :class:`RunFailed` when notebooks failed or did not write a declared figure or
+    table (every selected notebook is still run, and the figure index written for what the run produced).
     """
     report_to = stream if stream is not None else sys.stdout
     plan = plan_run(
@@ -375,7 +343,7 @@ def execute_plan(
             bar.set_description(run.path.stem)
             say(f"- {run.path.name} ...", file=out, flush=True)
             output_path = plan.executed_dir / run.path.name
-            started, clock = time.time(), time.perf_counter()
+            started, clock, error = time.time(), time.perf_counter(), None
             try:
                 seconds = run_notebook(run.path, output_path, run.parameters, timeout=timeout, cwd=plan.notebooks_dir)
                 check_outputs(
@@ -389,23 +357,14 @@ def execute_plan(
                 )
             except NotebookFailed as exc:
                 failures.append(exc)
-                results.append(
-                    NotebookResult(
-                        run.path.name,
-                        output_path,
-                        time.perf_counter() - clock,
-                        run.figures,
-                        run.parameters,
-                        error=str(exc),
-                    )
-                )
+                seconds, error = time.perf_counter() - clock, str(exc)
                 if show_bar:
                     bar.write(f"  FAILED: {exc}", file=out)
                 else:
                     print(f"  FAILED: {exc}", file=out, flush=True)
             else:
-                results.append(NotebookResult(run.path.name, output_path, seconds, run.figures, run.parameters))
                 say(f"  done in {seconds:.1f} s, {len(run.figures)} figure(s)", file=out, flush=True)
+            results.append(NotebookResult(run.path.name, output_path, seconds, run.figures, run.parameters, error))
             bar.update(1)
     return results, failures
 

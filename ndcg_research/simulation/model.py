@@ -141,17 +141,11 @@ class Model:
         descending: bool = False,
         scratch: dict[str, np.ndarray] | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
-        """Draw ``n`` items: features ``x`` and integer-valued float64 grades ``y``.
+        """Draw ``n`` items: features ``x`` (descending if asked) and integer-valued float64 grades ``y``.
 
-        ``x = rng.standard_normal(n)`` (sorted into descending order if
-        ``descending``), then one uniform per item and relevance unit: unit k of
-        item i is present when ``u[k, i] < eta(x[i])``. Sorting the features
-        before drawing the grades only relabels the items: given the features,
-        grades are independent, so the data set has the same law.
-
-        ``scratch`` (arrays ``x``, ``eta``, ``u`` of float64 and ``present`` of bool, length n)
-        receives the features and the intermediate values instead of new memory: the
-        same numbers, no page faults when a sweep draws many data sets.
+        Sorting the features before drawing the grades only relabels the items (given the features,
+        grades are independent): the same law. ``scratch`` (arrays ``x``, ``eta``, ``u``, ``present`` of
+        length n) receives the values instead of new memory: the same numbers, no page faults in a sweep.
         """
         if scratch is None:
             scratch = {"x": np.empty(n), "eta": np.empty(n), "u": np.empty(n), "present": np.empty(n, dtype=bool)}
@@ -168,11 +162,9 @@ class Model:
 def _binomial_grades(
     rng: np.random.Generator, eta: np.ndarray, grades: int, u: np.ndarray, present: np.ndarray
 ) -> np.ndarray:
-    """Grades ``Binomial(grades, eta)`` as float64: unit k of item i is present when ``u[k, i] < eta[i]``.
+    """Grades ``Binomial(grades, eta)`` as float64, one ``rng.random`` draw per relevance unit (into ``u``).
 
-    Draws ``rng.random`` once per relevance unit (``grades`` times, n uniforms
-    each, into the scratch array ``u``); ``u`` (float64) and ``present`` (bool)
-    have the length of ``eta`` and are overwritten.
+    Unit k of item i is present when ``u[k, i] < eta[i]``; ``u`` and ``present`` are scratch, overwritten.
     """
     rng.random(out=u)
     np.less(u, eta, out=present)
@@ -201,7 +193,13 @@ def parse_model(spec: str | Model) -> Model:
 
 _RANKER_KINDS = {"bayes": (), "noisy": ("sigma",), "coarse": ("bins",), "random": (), "head": ("m",), "gated": ("q",)}
 _RANKERS_VALID = "bayes, noisy(sigma), coarse(bins), random, head(m), gated(q)"
-_DOMAIN = {"noisy": "sigma > 0", "coarse": "bins >= 2", "head": "m >= 1", "gated": "0 < q < 1"}
+# The spec language's domain: a ranker outside it would score meaninglessly.
+_DOMAIN = {
+    "noisy": ("sigma > 0", lambda r: r.sigma > 0),
+    "coarse": ("bins >= 2", lambda r: r.bins >= 2),
+    "head": ("m >= 1", lambda r: r.m >= 1),
+    "gated": ("0 < q < 1", lambda r: 0 < r.q < 1),
+}
 
 
 @dataclass(frozen=True)
@@ -215,15 +213,7 @@ class Ranker:
     q: float = 0.0
 
     def __str__(self) -> str:
-        if self.kind == "noisy":
-            return format_call("noisy", {"sigma": self.sigma})
-        if self.kind == "coarse":
-            return format_call("coarse", {"bins": self.bins})
-        if self.kind == "head":
-            return format_call("head", {"m": self.m})
-        if self.kind == "gated":
-            return format_call("gated", {"q": self.q})
-        return self.kind
+        return format_call(self.kind, {name: getattr(self, name) for name in _RANKER_KINDS[self.kind]})
 
     def __repr__(self) -> str:
         return f"parse_ranker({str(self)!r})"
@@ -272,12 +262,6 @@ def parse_ranker(spec: str | Ranker) -> Ranker:
         return spec
     name, kwargs = parse_registered(spec, _RANKER_KINDS, what="ranker", valid=f"valid rankers: {_RANKERS_VALID}")
     ranker = Ranker(name, **kwargs)
-    # The spec language's domain: a ranker outside it would score meaninglessly.
-    if not {
-        "noisy": ranker.sigma > 0,
-        "coarse": ranker.bins >= 2,
-        "head": ranker.m >= 1,
-        "gated": 0 < ranker.q < 1,
-    }.get(name, True):
-        raise ValueError(f"ranker {name!r} needs {_DOMAIN[name]}, got {spec!r}")
+    if name in _DOMAIN and not _DOMAIN[name][1](ranker):
+        raise ValueError(f"ranker {name!r} needs {_DOMAIN[name][0]}, got {spec!r}")
     return ranker

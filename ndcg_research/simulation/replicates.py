@@ -1,20 +1,9 @@
-"""Replicates: their seeds, and chunks of them computed in parallel and cached on disk.
+"""Replicates (independent repetitions of a study): their seeds, and chunks of them computed in parallel and cached.
 
-A *replicate* is one independent repetition of a study (a simulated data set, a
-simulated test collection). Every study of the package runs its replicates with the
-tools of this module:
-
-- :func:`seed_sequence`: the ``numpy.random.SeedSequence`` of one replicate, from the
-  study's ``seed`` and a key (experiment, list length, replicate number, stream), so a
-  replicate draws the same numbers whatever the worker, the order or the chunking;
-- :func:`replicate_counts`: list lengths with the number of replicates at each;
-- :func:`plan_chunks` and :func:`run_chunks`: chunks of consecutive replicates of one
-  list length, computed in this process or through joblib (any backend, e.g. Dask),
-  each finished chunk saved atomically in a cache folder so an interrupted run resumes;
-- :func:`parallel_map`: the one loop that hands work to joblib;
-- :func:`code_fingerprint`: what a cache key hashes of the code.
-
-This module imports joblib and tqdm only when they are used.
+A replicate's ``SeedSequence`` comes from the study's seed and a key (experiment, list length, replicate, stream),
+so it draws the same numbers whatever the worker, the order or the chunking. Chunks of consecutive replicates run
+in this process or through joblib (any backend, e.g. Dask), each saved atomically in a cache folder so that an
+interrupted run resumes. joblib and tqdm are imported only when used.
 """
 
 from __future__ import annotations

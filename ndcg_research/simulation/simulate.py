@@ -104,6 +104,22 @@ def _bins(ranker: Ranker, x: np.ndarray) -> np.ndarray:
     return b
 
 
+def _feature_score(ranker: Ranker, x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """The score of a ranker that sees the feature: ``bayes`` x, ``noisy`` x + sigma z, ``coarse`` the bin of x."""
+    if ranker.kind == "bayes":
+        return x.copy()
+    if ranker.kind == "noisy":
+        return x + ranker.sigma * rng.standard_normal(x.size)
+    return _bins(ranker, x).astype(np.float64)
+
+
+def _parsed(
+    rankers: Iterable[str | Ranker], discounts: Iterable[str | Discount], gain: str | Gain
+) -> tuple[list[Ranker], list[Discount], Gain]:
+    discounts = [parse_discount(d, builtin_only=True) for d in discounts]
+    return [parse_ranker(r) for r in rankers], discounts, parse_gain(gain, builtin_only=True)
+
+
 @dataclass(frozen=True)
 class Sample:
     """One simulated data set with an explicit score per ranker (see :func:`sample`)."""
@@ -128,15 +144,12 @@ def sample(model: str | Model, rankers: Iterable[str | Ranker], n: int, *, seed:
     x, y = model.draw(_rng(seed, model, n, replicate), n, descending=True)
     scores: dict[str, np.ndarray] = {}
     for ranker in map(parse_ranker, rankers):
-        if ranker.kind == "bayes":
-            scores[str(ranker)] = x.copy()
-        elif ranker.kind == "noisy":
-            scores[str(ranker)] = x + ranker.sigma * _rng(seed, model, n, replicate, ranker.stream).standard_normal(n)
-        elif ranker.kind == "coarse":
-            scores[str(ranker)] = _bins(ranker, x).astype(np.float64)
+        rng = _rng(seed, model, n, replicate, ranker.stream)
+        if ranker.kind in ("bayes", "noisy", "coarse"):
+            scores[str(ranker)] = _feature_score(ranker, x, rng)
         else:  # random, head, gated: the item at position j of `order` gets rank j + 1
             head = ranker.exact_count(x)  # 0 for random; items are drawn in descending x, so the head is 0..head-1
-            tail = _rng(seed, model, n, replicate, ranker.stream).permutation(n - head)
+            tail = rng.permutation(n - head)
             order = np.concatenate((np.arange(head), head + tail))
             score = np.empty(n)
             score[order] = np.arange(n, 0, -1, dtype=np.float64)
@@ -208,9 +221,7 @@ def replicate_ndcg(
     Returns numpy.ndarray: shape ``(len(rankers), len(discounts))``.
     """
     model = parse_model(model)
-    rankers = [parse_ranker(r) for r in rankers]
-    discounts = [parse_discount(d, builtin_only=True) for d in discounts]
-    gain_fn = parse_gain(gain, builtin_only=True)
+    rankers, discounts, gain_fn = _parsed(rankers, discounts, gain)
     buf = _buffers(n)
     x, y = model.draw(_rng(seed, model, n, replicate), n, descending=True, scratch=buf)  # the Bayes order
     gains = y if gain_fn.name == "linear" else gain_fn(y)
@@ -279,12 +290,8 @@ def stream_sample(
     keys: dict[str, np.ndarray] = {}
     for ranker in map(parse_ranker, rankers):
         rng = _stream_rng(seed, model, length, replicate, ranker.stream)
-        if ranker.kind == "bayes":
-            keys[str(ranker)] = x.copy()
-        elif ranker.kind == "noisy":
-            keys[str(ranker)] = x + ranker.sigma * rng.standard_normal(length)
-        elif ranker.kind == "coarse":
-            keys[str(ranker)] = _bins(ranker, x).astype(np.float64)
+        if ranker.kind in ("bayes", "noisy", "coarse"):
+            keys[str(ranker)] = _feature_score(ranker, x, rng)
         else:  # random, head, gated
             keys[str(ranker)] = rng.random(length)
     return Sample(x, y, keys)
@@ -315,9 +322,7 @@ def stream_ndcg(
     Returns numpy.ndarray: shape ``(len(ns), len(rankers), len(discounts))``.
     """
     model = parse_model(model)
-    rankers = [parse_ranker(r) for r in rankers]
-    discounts = [parse_discount(d, builtin_only=True) for d in discounts]
-    gain_fn = parse_gain(gain, builtin_only=True)
+    rankers, discounts, gain_fn = _parsed(rankers, discounts, gain)
     ns = list(ns)
     if not ns or any(b <= a for a, b in zip(ns, ns[1:], strict=False)):
         raise ValueError(f"ns must be a non-empty increasing list of prefix lengths, got {ns!r}")

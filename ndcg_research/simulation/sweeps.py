@@ -183,14 +183,11 @@ class Sweep(Design):
         gain: str = "linear",
         **more: Any,
     ) -> Sweep:
-        """Check and canonicalise a sweep.
+        """Check and canonicalise a sweep (the design's fields as :meth:`Design.canonical_fields`).
 
-        ``model``: model spec, e.g. ``"probit(lo=0.1, hi=0.6)"``; ``ns``: list lengths (distinct, >= 1); sorted;
-        ``replicates``: replicates per n: one number for all, one per n (same order as ``ns``), or a mapping ``{n:
-        replicates}`` covering every n; ``seed``: entropy of every replicate's ``SeedSequence``, >= 0; ``rankers``,
-        ``discounts``: specs (see :mod:`ndcg_research.simulation.model` and :data:`ndcg_research.core.DISCOUNT_NAMES`);
-        ``pairs``: ranker pairs (better, worse), both among ``rankers``; ``gain``: built-in gain spec; ``**more``:
-        the fields a subclass adds (already canonical).
+        ``ns``: list lengths (distinct, >= 1), sorted; ``replicates``: replicates per n: one number for all, one per
+        n (same order as ``ns``), or a mapping ``{n: replicates}`` covering every n; ``**more``: the fields a
+        subclass adds (already canonical).
         """
         ns_sorted, counts = replicate_counts(ns, replicates)
         design = cls.canonical_fields(model, rankers=rankers, discounts=discounts, pairs=pairs, seed=seed, gain=gain)

@@ -50,20 +50,8 @@ def _column_type(name: str, column: pd.Series) -> str:
 
 
 def write_table(table: pd.DataFrame | Sequence[Mapping[str, Any]], path: str | os.PathLike[str]) -> Path:
-    """Write a table as CSV (floats with 10 significant digits) and its column types beside it.
-
-    Parameters
-    ----------
-    table : pandas.DataFrame or sequence of dict
-        Columns of text, integers, floats (NaN allowed) or booleans; the index is not written.
-    path : path
-        The CSV file; folders are created.
-
-    Returns
-    -------
-    pathlib.Path
-        ``path``.
-    """
+    """Write a table (columns of text, integers, floats with NaN, booleans; no index) as CSV at ``path`` (folders
+    created; floats with 10 significant digits) and its column types beside it; return ``path``."""
     frame = table if isinstance(table, pd.DataFrame) else pd.DataFrame(list(table))
     if frame.columns.size == 0:
         raise ValueError("table must have at least one column")
@@ -76,17 +64,7 @@ def write_table(table: pd.DataFrame | Sequence[Mapping[str, Any]], path: str | o
 
 
 def read_table(path: str | os.PathLike[str]) -> pd.DataFrame:
-    """Read a table written by :func:`write_table`, each column with the type it was written with.
-
-    Parameters
-    ----------
-    path : path
-        The CSV file (its ``.dtypes.json`` must be beside it).
-
-    Returns
-    -------
-    pandas.DataFrame
-    """
+    """Read a table written by :func:`write_table` (its ``.dtypes.json`` beside it), each column with its type."""
     path = Path(path)
     try:
         types = json.loads(dtypes_path(path).read_text(encoding="utf-8"))
@@ -112,16 +90,8 @@ def read_table(path: str | os.PathLike[str]) -> pd.DataFrame:
 def grid_table(axes: Mapping[str, Sequence[Any]], columns: Mapping[str, Any]) -> pd.DataFrame:
     """One row per combination of axis labels (first axis slowest), one column per array.
 
-    Parameters
-    ----------
-    axes : mapping of str to sequence
-        Axis name -> labels, in the order of the arrays' dimensions.
-    columns : mapping of str to array-like
-        Column name -> array of shape ``(len(labels) for each axis)`` (or a scalar, repeated).
-
-    Returns
-    -------
-    pandas.DataFrame
+    ``axes``: axis name -> labels, in the order of the arrays' dimensions; ``columns``: column name -> array of
+    shape ``(len(labels) for each axis)``, or a scalar (repeated).
     """
     shape = tuple(len(labels) for labels in axes.values())
     rows = list(itertools.product(*axes.values()))

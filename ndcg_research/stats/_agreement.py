@@ -40,20 +40,14 @@ from ._inputs import all_pairs, check_count, check_level, check_scores, check_se
 from ._paired import TIE_TOLERANCE
 from ._resampling import SUBSET_STREAM, block_generator
 
-__all__ = [
-    "kendall_tau",
-    "tau_ap",
-    "query_subsets",
-    "disjoint_subset_means",
-    "swap_rates",
-    "VarianceComponents",
-    "variance_components",
-]
 
-
-def _system_scores(value: Any, name: str) -> np.ndarray:
-    """One score per system (e.g. its mean): an ordering of at least 2 systems."""
-    return check_array(value, name, ndim=1, min_size=2, unit="system scores")
+def _system_scores(first: Any, second: Any, names: tuple[str, str]) -> tuple[np.ndarray, np.ndarray]:
+    """Two scorings (one score per system, e.g. its mean) of the same at least 2 systems."""
+    a = check_array(first, names[0], ndim=1, min_size=2, unit="system scores")
+    b = check_array(second, names[1], ndim=1, min_size=2, unit="system scores")
+    if a.size != b.size:
+        raise ValueError(f"{names[0]} and {names[1]} must score the same systems: got {a.size} and {b.size} values")
+    return a, b
 
 
 def kendall_tau(x: Any, y: Any) -> float:
@@ -74,9 +68,7 @@ def kendall_tau(x: Any, y: Any) -> float:
     >>> kendall_tau([0.4, 0.3, 0.2, 0.1], [0.4, 0.2, 0.3, 0.1])   # one swap of 6 pairs
     0.6666666666666669
     """
-    x, y = _system_scores(x, "x"), _system_scores(y, "y")
-    if x.size != y.size:
-        raise ValueError(f"x and y must score the same systems: got {x.size} and {y.size} values")
+    x, y = _system_scores(x, y, ("x", "y"))
     return float(stats.kendalltau(x, y).statistic)
 
 
@@ -101,9 +93,7 @@ def tau_ap(reference: Any, other: Any) -> float:
     >>> round(tau_ap(truth, [3, 4, 2, 1]), 4), round(tau_ap(truth, [4, 3, 1, 2]), 4)
     (0.3333, 0.7778)
     """
-    ref, oth = _system_scores(reference, "reference"), _system_scores(other, "other")
-    if ref.size != oth.size:
-        raise ValueError(f"reference and other must score the same systems: got {ref.size} and {oth.size} values")
+    ref, oth = _system_scores(reference, other, ("reference", "other"))
     for name, values in (("reference", ref), ("other", oth)):
         if np.unique(values).size != values.size:
             raise ValueError(f"{name} has tied scores; tau_AP is defined for orderings without ties")

@@ -15,8 +15,6 @@ from ._multiple import CORRECTIONS, _adjust_pvalues, _tukey_hsd
 from ._paired import METHODS, _pairwise_tests
 from ._resampling import Resamples
 
-__all__ = ["COMPARE_METHODS", "Comparison", "compare_systems"]
-
 #: Tests of ``compare_systems``: the paired tests and the randomised Tukey HSD test.
 COMPARE_METHODS: tuple[str, ...] = (*METHODS, "tukey")
 

@@ -1,13 +1,4 @@
-"""The checks of the statistics' input, and what the public functions share.
-
-- ``check_scores``: a systems x queries matrix of per-query values (a 2-D array, a mapping of
-  system name to values, or a pandas DataFrame), as ``Scores``; ``system_names`` matches
-  optional row names to it;
-- ``check_level``, ``check_seed``, ``check_count``: a confidence or significance level,
-  the entropy of a SeedSequence, a positive count (resamples, worker threads);
-- ``renamed_test``: the deprecated keyword ``method=`` of ``test=``, and ``METHOD_ALIAS``, the
-  deprecated attribute ``.method`` of results.
-"""
+"""The checks of the statistics' input (scores matrices, levels, seeds, counts) and the deprecated ``method=``."""
 
 import functools
 import warnings

@@ -1,29 +1,11 @@
 r"""Confidence intervals and confidence levels: t, Wilson, bootstrap; the package's one confidence level.
 
-- ``ALPHA``: the significance level of every test (5%), and ``CONFIDENCE`` = 1 - ALPHA, the
-  confidence level of every interval (95%): the defaults of every function of ``nr.stats``;
-- ``mean_interval``: mean, standard deviation and Student's t confidence interval of the
-  mean (scipy's ``t.interval`` and ``sem``) along one axis of an array, the one t interval of
-  the package;
-- ``wilson_interval``: the Wilson score interval of a binomial proportion (scipy's
-  ``binomtest(k, n).proportion_ci(method="wilson")``);
-- ``proportion_label``: a proportion with its Wilson interval as printed text, which shows
-  "1.00" (or "0.00") only where the interval supports it and the count ``k/n`` otherwise;
-  ``share_label`` the same from a share of ``n`` trials (as result tables store it);
-- ``family_confidence``: the per-interval confidence that makes a family of intervals hold
-  simultaneously (Bonferroni);
-- ``bootstrap_statistic_interval``: any statistic of paired samples and its percentile
-  bootstrap interval, resampled by ``scipy.stats.bootstrap`` (one statistic at a time, e.g.
-  the ratio of two standardized gaps);
-- ``bootstrap_interval``: from given resampled means of many rows at once (``rows x B``,
-  resamples shared by all pairs of systems, ``resampling``), the
-  percentile interval or the BCa interval (Efron & Tibshirani 1993, ch. 14), computed as
-  ``scipy.stats.bootstrap`` computes them: ``z0 = ndtri(share of resampled means below
-  the mean, ties counted half)``; acceleration from the jackknife, which for a mean is
-  closed form, :math:`a = \sum_q (x_q - \bar x)^3 / (6 (\sum_q (x_q - \bar x)^2)^{3/2})`;
-  quantiles by linear interpolation (numpy's default). On the same resamples the intervals
-  equal scipy's (``tests/test_stats_paired.py``). A row whose values are all equal has the
-  degenerate interval ``(mean, mean)``.
+``bootstrap_interval`` computes the percentile and BCa intervals (Efron & Tibshirani 1993, ch. 14) from given
+resampled means of many rows at once, as ``scipy.stats.bootstrap`` does: ``z0 = ndtri(share of resampled means
+below the mean, ties counted half)``; the jackknife acceleration of a mean in closed form,
+:math:`a = \sum_q (x_q - \bar x)^3 / (6 (\sum_q (x_q - \bar x)^2)^{3/2})`; quantiles by linear interpolation; a
+row of equal values gets ``(mean, mean)``. On the same resamples the intervals equal scipy's
+(``tests/test_stats_paired.py``).
 """
 
 from collections.abc import Sequence
@@ -42,21 +24,6 @@ from .._validation import (
     type_and_value,
 )
 from ._inputs import check_count, check_level, check_seed
-
-__all__ = [
-    "ALPHA",
-    "CONFIDENCE",
-    "CERTAIN",
-    "INTERVALS",
-    "mean_interval",
-    "wilson_interval",
-    "proportion_label",
-    "share_label",
-    "family_confidence",
-    "bootstrap_statistic_interval",
-    "bootstrap_interval",
-    "row_quantiles",
-]
 
 #: Significance level of every test: a p-value below it is significant.
 ALPHA = 0.05
@@ -139,8 +106,6 @@ def wilson_interval(successes: int, trials: int, *, confidence: float = CONFIDEN
 
 
 def _wilson(successes: int, trials: int, confidence: float) -> tuple[float, float]:
-    if successes > trials:
-        raise ValueError(f"successes must be <= trials, got {successes} of {trials}")
     ci = stats.binomtest(successes, trials).proportion_ci(confidence, method="wilson")
     return float(ci.low), float(ci.high)
 

@@ -32,8 +32,6 @@ from ._inputs import all_pairs, check_count, check_level, check_scores, check_se
 from ._intervals import ALPHA
 from ._resampling import TUKEY_STREAM, block_generator, map_in_threads
 
-__all__ = ["CORRECTIONS", "TUKEY_BLOCK", "adjust_pvalues", "TukeyHSD", "tukey_hsd"]
-
 #: The corrections of ``adjust_pvalues``.
 CORRECTIONS: tuple[str, ...] = ("holm", "bonferroni", "bh", "none")
 #: Resamples per seeded block of the randomised Tukey HSD test.

@@ -66,18 +66,6 @@ from ._inputs import METHOD_ALIAS, all_pairs, check_count, check_level, check_sc
 from ._intervals import ALPHA, CONFIDENCE, INTERVALS, _mean_interval, _wilson, bootstrap_interval
 from ._resampling import EXACT_MAX_QUERIES, Resamples, map_in_threads
 
-__all__ = [
-    "METHODS",
-    "TOLERANCE",
-    "TIE_TOLERANCE",
-    "PairedResult",
-    "PairTests",
-    "paired_test",
-    "pairwise_tests",
-    "paired_comparison",
-    "standardized_gap_se",
-]
-
 #: Two nDCG values closer than this (absolute; nDCG is in [0, 1]) are equal: a tie. Differences
 #: below it are floating-point rounding (the last bits of a sum), never a measured effect.
 TIE_TOLERANCE = 1e-12

@@ -31,8 +31,6 @@ from ._intervals import ALPHA
 from ._multiple import CORRECTIONS, _adjust_pvalues, _tukey_hsd
 from ._paired import _pairwise_tests
 
-__all__ = ["POWER_METHODS", "DiscriminativePower", "discriminative_power"]
-
 #: The tests ``discriminative_power`` can use.
 POWER_METHODS: tuple[str, ...] = ("bootstrap", "t", "permutation", "tukey")
 

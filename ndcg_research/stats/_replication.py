@@ -24,8 +24,6 @@ import numpy as np
 
 from .._validation import check_array
 
-__all__ = ["proportion_z", "mean_z"]
-
 
 def _z(difference: Any, se: Any) -> Any:
     d, s = np.asarray(difference, dtype=float), np.asarray(se, dtype=float)

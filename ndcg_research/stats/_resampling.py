@@ -41,20 +41,6 @@ from typing import Any, Literal, TypeVar
 
 import numpy as np
 
-__all__ = [
-    "BOOTSTRAP_STREAM",
-    "SIGN_FLIP_STREAM",
-    "TUKEY_STREAM",
-    "SUBSET_STREAM",
-    "RESAMPLE_BLOCK",
-    "EXACT_BLOCK",
-    "EXACT_MAX_QUERIES",
-    "EXACT_LIMIT",
-    "block_generator",
-    "Resamples",
-    "map_in_threads",
-]
-
 #: Stream numbers of the ``spawn_key`` (one per use of randomness, so that uses never share draws).
 BOOTSTRAP_STREAM = 1
 SIGN_FLIP_STREAM = 2

@@ -17,8 +17,6 @@ import numpy as np
 
 from ..evaluation import evaluate
 
-__all__ = ["RunMatrices", "run_matrices"]
-
 
 @dataclass(frozen=True)
 class RunMatrices:
