@@ -52,9 +52,12 @@ from .core import (
     parse_gain,
 )
 
-# Names served from subpackages that need more than numpy, imported on first use (one line each).
+# Names served from subpackages that need more than numpy, imported on first use (one line each); the public
+# subpackages themselves too, so that ``nr.stats.paired_test`` works after ``import ndcg_research as nr``.
+_PUBLIC_SUBPACKAGES = ["evaluation", "stats", "datasets", "interop", "advice"]
 _lazy_getattr, _lazy_dir, _lazy_all = lazy_loader.attach(
     __name__,
+    submodules=_PUBLIC_SUBPACKAGES,
     submod_attrs={
         "evaluation": ["evaluate", "read_qrels", "read_run", "read_svmlight", "CONVENTIONS"],
         "stats": ["paired_test", "compare_systems", "discriminative_power"],
@@ -85,7 +88,7 @@ __all__ = [
     "GAIN_NAMES",
     "clear_discount_cache",
     "__version__",
-    *_lazy_all,
+    *(name for name in _lazy_all if name not in _PUBLIC_SUBPACKAGES),
 ]
 
 

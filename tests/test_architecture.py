@@ -415,6 +415,28 @@ def test_the_layer_check_sees_every_form():
     ]
 
 
+def test_the_public_subpackages_are_attributes_of_the_package_loaded_on_first_use():
+    # The guides write nr.stats.compare_systems after `import ndcg_research as nr`: an AttributeError before.
+    code = (
+        "import sys, ndcg_research as nr\n"
+        f"heavy = sorted(m for m in {HEAVY!r} if m in sys.modules)\n"
+        "found = [nr.stats.compare_systems, nr.evaluation.evaluate, nr.datasets.movielens_100k,\n"
+        "         nr.interop.ir_measure, nr.advice.advise]\n"
+        "print(heavy, [f.__module__.split('.')[1] for f in found], 'stats' in dir(nr), 'stats' in nr.__all__)\n"
+    )
+    proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert proc.stdout.split() == [
+        "[]",
+        "['stats',",
+        "'evaluation',",
+        "'datasets',",
+        "'interop',",
+        "'advice']",
+        "True",
+        "False",
+    ]
+
+
 def test_importing_the_package_loads_numpy_only():
     code = (
         "import sys, ndcg_research as nr\n"

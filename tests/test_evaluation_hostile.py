@@ -454,6 +454,11 @@ def test_compare_json_is_strict_json_and_a_run_given_twice_is_named(files, capfd
     assert pairs[0]["system_a"] == "run" and pairs[0]["system_b"] == "same" and pairs[0]["effect_size"] is None
     status, _, err = cli(capfdbinary, "compare", files / "qrels", files / "run", files / "run")
     assert status == 1 and f"run '{files / 'run'}' is given twice" in err and "got 1" not in err
+    # The same file however its path is spelled: through '..', or a symbolic link.
+    (files / "link").symlink_to(files / "run")
+    for spelling in (files / "link", files / ".." / files.name / "run"):
+        status, _, err = cli(capfdbinary, "compare", files / "qrels", files / "run", spelling)
+        assert status == 1 and f"run '{spelling}' is given twice (as runs[0] too)" in err
 
 
 def test_bootstrap_intervals_need_enough_resamples(files, capfdbinary):

@@ -33,7 +33,7 @@ from ._readers import (
     run_columns,
     svmlight_columns,
 )
-from ._sources import describe
+from ._sources import STDIN, describe
 
 if TYPE_CHECKING:  # pandas is imported only where a DataFrame is made or read
     import pandas as pd
@@ -429,29 +429,33 @@ def named_runs(runs: Any, name: str = "runs") -> list[tuple[str, Any]]:
         if not runs:
             raise ValueError(f"{name} must hold at least one run, got an empty {type(runs).__name__}")
         labels = run_names(list(runs))  # checks each run
-        first: dict[int, int] = {}
-        for j, run in enumerate(runs):  # a table given twice may have two names (run1, run2: by position)
-            i = first.setdefault(id(run), j)
-            if i != j and not is_path(run):
-                raise ValueError(
-                    f"{name}[{j}]: run {labels[i]!r} is given twice (as {name}[{i}] too); give each run once"
-                )
+        first: dict[Any, int] = {}
+        for j, run in enumerate(runs):  # one table or file given twice may have two names (run1, run2; a, ./a)
+            i = first.setdefault(_identity(run), j)
+            if i != j:
+                shown = os.fspath(run) if is_path(run) else labels[i]
+                raise ValueError(f"{name}[{j}]: run {shown!r} is given twice (as {name}[{i}] too); give each run once")
         for j, label in enumerate(labels):
             i = labels.index(label)
-            if i == j:
-                continue
-            paths = [os.fspath(runs[k]) if is_path(runs[k]) else None for k in (i, j)]
-            if paths[0] is not None and paths[0] == paths[1]:
+            if i != j:
                 raise ValueError(
-                    f"{name}[{j}]: run {paths[0] or label!r} is given twice (as {name}[{i}] too); give each run once"
+                    f"{name}[{i}] and {name}[{j}] are different runs named {label!r}; name them with a dict "
+                    f"{{name: run}}, e.g. {{{label + '-1'!r}: {name}[{i}], {label + '-2'!r}: {name}[{j}]}}"
                 )
-            raise ValueError(
-                f"{name}[{i}] and {name}[{j}] are different runs named {label!r}; name them with a dict "
-                f"{{name: run}}, e.g. {{{label + '-1'!r}: {name}[{i}], {label + '-2'!r}: {name}[{j}]}}"
-            )
         return list(zip(labels, runs, strict=False))
     _check_run(runs, name)
     return [(run_names([runs])[0], runs)]
+
+
+def _identity(run: Any) -> Any:
+    """What a run is, for finding one given twice: a file by its device and inode (however its path is spelled),
+    standard input or a table by itself."""
+    if not is_path(run):
+        return id(run)
+    if os.fspath(run) == STDIN:
+        return STDIN
+    status = os.stat(run)  # the run was checked: it exists
+    return (status.st_dev, status.st_ino)
 
 
 def _check_run(run: Any, name: str) -> None:
