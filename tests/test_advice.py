@@ -420,3 +420,22 @@ def test_one_candidate_is_counted_in_the_singular():
     qrels, runs = collection(0, systems=3, queries=8, docs=10)
     options = {**SMALL, "discounts": ["log2"], "cutoffs": [None], "gains": ["linear"]}
     assert str(advise(qrels, runs, **options)).startswith("advise: 3 systems on 8 queries, 1 candidate setting (")
+
+
+def test_the_guide_states_the_exit_status_of_a_refused_option(capsys):
+    # The guide said that a bad argument gave one line and status 1; an option argparse refuses (--alpha 1.5) is
+    # bad usage, status 2 with the usage lines, in advise as in evaluate and compare (one parser for the three).
+    from pathlib import Path
+
+    from ndcg_research.cli import main
+
+    for command in ("advise", "compare"):
+        with pytest.raises(SystemExit) as raised:
+            option = ["--alpha", "1.5"] if command == "advise" else ["--confidence", "1.5"]
+            main([command, "examples/qrels.txt", "examples/run_a.txt", "examples/run_b.txt", *option])
+        err = capsys.readouterr().err
+        assert raised.value.code == 2 and err.startswith(f"usage: ndcg-research {command}")
+        assert err.splitlines()[-1].endswith("must be strictly between 0 and 1, got '1.5'")
+    guide = " ".join((Path(__file__).resolve().parents[1] / "docs/guides/advise.md").read_text().split())
+    assert "(`--alpha 1.5`, `--convention nope`) is bad usage" in guide and "the status is 2" in guide
+    assert "prints such a message on one line and exits with status 1." not in guide
