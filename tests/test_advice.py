@@ -316,3 +316,126 @@ def test_a_figure_the_command_cannot_write_is_refused_before_the_work(tmp_path, 
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "matplotlib" else real(name, *a))
     status, out, err = run_command(["missing-qrels", "r1", "r2", "--figure", str(tmp_path / "out.png")], capsys)
     assert status == 1 and out == "" and "--figure needs matplotlib" in err
+
+
+# ---------------------------------------------------------------- runs that no candidate tells apart
+
+
+def write_trec(tmp_path, qrels, runs):
+    """The frames of ``collection`` as TREC files: the qrels' path and the runs' paths."""
+    qrels_file = tmp_path / "qrels.txt"
+    qrels_file.write_text("".join(f"{q} 0 {d} {g}\n" for q, d, g in qrels.itertuples(index=False)))
+    files = []
+    for name, run in runs.items():
+        path = tmp_path / f"{name}.txt"
+        path.write_text("".join(f"{q} Q0 {d} 0 {s!r} {name}\n" for q, d, s in run.itertuples(index=False)))
+        files.append(str(path))
+    return str(qrels_file), files
+
+
+def test_identical_systems_have_no_dependability_by_hand():
+    # Two copies of one system: every system mean equals the grand mean and every residual is 0, so the system
+    # and interaction variances are 0 exactly and the topic variance is var(x): Phi = 0 / (0 + var(x) / n) = 0,
+    # E rho^2 = 0 / 0 (undefined), and no number of queries reaches Phi = 0.8. (Rounding residues of 1e-32 gave
+    # E rho^2 = 0.909 and 1.1e35 queries.)
+    for seed in range(8):  # seeds 1, 6 and 7 left such residues
+        x = np.random.default_rng(seed).random(12)
+        phi, erho2, needed = _measurements.dependability(np.vstack([x, x]))
+        assert phi == 0.0 and math.isnan(erho2) and needed == math.inf
+
+
+@pytest.mark.parametrize("fmt", ["text", "csv", "json"])
+def test_a_run_and_its_copy_are_refused_in_one_line(tmp_path, capsys, fmt):
+    qrels, runs = collection(2, systems=1, queries=12, docs=10)
+    qrels_file, (run0,) = write_trec(tmp_path, qrels, runs)
+    copy = tmp_path / "run0b.txt"
+    copy.write_bytes((tmp_path / "s0.txt").read_bytes())
+    with pytest.raises(ValueError, match="the runs have the same value on every query under every candidate"):
+        advise(qrels_file, [run0, str(copy)], **SMALL)
+    status, out, err = run_command([qrels_file, run0, str(copy), "--trials", "20", "--format", fmt], capsys)
+    assert status == 1 and out == "" and len(err.splitlines()) == 1
+    assert err.startswith("ndcg-research advise: error: the runs have the same value") and "nothing to recommend" in err
+
+
+def test_qrels_whose_grades_are_all_0_are_refused(tmp_path, capsys):
+    # No relevant document: under trec_eval's convention every query has ideal DCG 0 and scores 0 in every run.
+    qrels, runs = collection(2, systems=3, queries=12, docs=10)
+    qrels_file, files = write_trec(tmp_path, qrels.assign(relevance=0), runs)
+    with pytest.raises(ValueError, match="every run scores 0 on every query under every candidate"):
+        advise(qrels_file, files, **SMALL)
+    status, out, err = run_command([qrels_file, *files, "--trials", "20"], capsys)
+    assert status == 1 and out == "" and "are all the grades in the qrels 0?" in err
+
+
+def test_a_cut_off_under_which_the_runs_tie_is_not_recommended():
+    # s1 ranks the first 5 documents of every query as s0 does and reverses the rest: every candidate @5 gives
+    # the two runs the same value on every query (as the first 5 results are the same), the others do not.
+    qrels, runs = collection(8, systems=2, queries=20, docs=12)
+    first = runs["s0"].assign(score=np.tile(np.arange(12, 0, -1.0), 20))  # documents d00..d11 ranked in order
+    second = first.assign(score=np.tile(np.r_[np.arange(12, 7, -1.0), np.arange(1, 8.0)], 20))
+    runs = {"s0": first, "s1": second}
+    cut5 = evaluate(qrels, runs, "ndcg@5").values
+    assert np.array_equal(cut5[0], cut5[1]) and not np.array_equal(*evaluate(qrels, runs, "ndcg").values)
+    advice = advise(qrels, runs, **SMALL)
+    at5 = advice.table["cutoff"] == "5"
+    assert not advice.table.loc[at5, "shortlisted"].any() and not advice.table.loc[at5, "recommended"].any()
+    assert set(advice.by_cutoff) == {"none"} and "@5" not in advice.recommended
+    assert any("at cut-off 5 every candidate gives every run the same value" in n for n in advice.notes)
+    assert any(n.startswith("4 candidates (ndcg@5(") and "not recommended" in n for n in advice.notes)
+    assert (advice.table.loc[at5, "phi"] == 0).all() and advice.table.loc[at5, "erho2"].isna().all()
+    # no pair is ever ordered: a swap rate of 0 that reaches no target (it read "1 query" as if stable)
+    assert (advice.table.loc[at5, "swap_rate"] == 0).all() and advice.table.loc[
+        at5, "queries_for_swap_target"
+    ].isna().all()
+
+
+# ---------------------------------------------------------------- wording
+
+
+def test_reasons_count_in_words_and_state_undefined_cases_plainly():
+    # One query per subset, swap-free from the first size; no system variance (no query count reaches Phi = 0.8);
+    # Kendall tau undefined for the other discount.
+    table = pd.DataFrame(
+        [
+            {"measure": "a", "discount": "log2", "cutoff": "none", "gain": "linear", "power": 0.0,
+             "pairs_significant": 0, "phi": 0.4, "erho2": 0.5, "queries_for_phi": math.inf, "swap_rate": 0.0,
+             "queries_for_swap_target": 1.0, "tau_log2": 1.0, "shortlisted": True},
+            {"measure": "b", "discount": "zipf", "cutoff": "none", "gain": "linear", "power": 0.0,
+             "pairs_significant": 0, "phi": 0.4, "erho2": 0.5, "queries_for_phi": math.inf, "swap_rate": 0.0,
+             "queries_for_swap_target": 1.0, "tau_log2": math.nan, "shortlisted": False},
+        ]
+    )  # fmt: skip
+    settings = {"alpha": 0.05, "target_swap_rate": 0.05, "n_resamples": 100}
+    reasons = _advise._reasons(table, 0, [(1, 0.0), (2, 0.0)], n_pairs=1, n_queries=4, n_systems=2, settings=settings)
+    text = "\n".join(reasons)
+    assert "already with 1 query it is 0.0%" in text and "the only candidate as discriminative" in text
+    assert "no number of queries would reach it" in text and "Kendall tau against log2 is undefined" in text
+    for wrong in ("1 queries", "infinitely", "nan", "inf ", "1 candidates"):
+        assert wrong not in text, wrong
+    reasons = _advise._reasons(table, 1, [(1, 0.0), (2, 0.0)], n_pairs=1, n_queries=4, n_systems=2, settings=settings)
+    assert "nan" not in "\n".join(reasons) and "Kendall tau between their orders is undefined" in reasons[3]
+
+
+def test_one_candidate_is_counted_in_the_singular():
+    qrels, runs = collection(0, systems=3, queries=8, docs=10)
+    options = {**SMALL, "discounts": ["log2"], "cutoffs": [None], "gains": ["linear"]}
+    assert str(advise(qrels, runs, **options)).startswith("advise: 3 systems on 8 queries, 1 candidate setting (")
+
+
+def test_the_guide_states_the_exit_status_of_a_refused_option(capsys):
+    # The guide said that a bad argument gave one line and status 1; an option argparse refuses (--alpha 1.5) is
+    # bad usage, status 2 with the usage lines, in advise as in evaluate and compare (one parser for the three).
+    from pathlib import Path
+
+    from ndcg_research.cli import main
+
+    for command in ("advise", "compare"):
+        with pytest.raises(SystemExit) as raised:
+            option = ["--alpha", "1.5"] if command == "advise" else ["--confidence", "1.5"]
+            main([command, "examples/qrels.txt", "examples/run_a.txt", "examples/run_b.txt", *option])
+        err = capsys.readouterr().err
+        assert raised.value.code == 2 and err.startswith(f"usage: ndcg-research {command}")
+        assert err.splitlines()[-1].endswith("must be strictly between 0 and 1, got '1.5'")
+    guide = " ".join((Path(__file__).resolve().parents[1] / "docs/guides/advise.md").read_text().split())
+    assert "(`--alpha 1.5`, `--convention nope`) is bad usage" in guide and "the status is 2" in guide
+    assert "prints such a message on one line and exits with status 1." not in guide

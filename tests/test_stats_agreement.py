@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import math
 
 import numpy as np
 import pytest
@@ -123,3 +124,44 @@ def test_variance_components_recover_known_components():
     assert v.system == pytest.approx(0.01, abs=0.003)
     assert v.topic == pytest.approx(0.04, abs=0.012)
     assert v.interaction == pytest.approx(0.02, abs=0.0006)
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_identical_systems_have_no_system_or_interaction_variance(seed):
+    # Two or three copies of one system: every system mean is the grand mean and every residual is 0, by hand;
+    # the computed sums of squares are rounding residues (1e-32), which used to give stability(12) = 0.909.
+    x = np.random.default_rng(seed).random(12)
+    for copies in (2, 3):
+        v = variance_components(np.vstack([x] * copies))
+        assert (v.system, v.interaction) == (0.0, 0.0)
+        # the topic variance is that of x itself: MS_topic = copies * var(x, ddof=1), MS_residual = 0
+        assert v.topic == pytest.approx(np.var(x, ddof=1), rel=1e-12)
+        assert math.isnan(v.stability(12)) and math.isnan(v.topics_for_stability(0.95))
+    # a copy shifted by a constant: a system effect, still no interaction
+    v = variance_components(np.vstack([x, x + 0.1]))
+    assert v.interaction == 0.0 and v.system == pytest.approx(0.05**2 * 2)  # MS_system = 12 * 2 * 0.05^2, / 12 topics
+    assert v.stability(12) == 1.0 and v.topics_for_stability(0.95) == 0.0
+
+
+def test_equal_mean_squares_give_a_zero_component():
+    # [[0.1, 0.1], [0.2, 0.1]]: system means 0.1, 0.15, grand mean 0.125: MS_system = 2 * 2 * 0.025^2 = 0.0025;
+    # topic means 0.15, 0.1: MS_topic = 0.0025; residuals +-0.025: MS_residual = 4 * 0.025^2 = 0.0025. Both
+    # estimates (MS - MS_residual) / 2 are exactly 0 (the float subtraction left 6.5e-19 for the system).
+    v = variance_components([[0.1, 0.1], [0.2, 0.1]])
+    assert (v.system, v.topic) == (0.0, 0.0) and v.interaction == pytest.approx(0.0025)
+    assert v.stability(5) == 0.0 and v.topics_for_stability(0.8) == math.inf  # no system variance to reach
+
+
+def test_a_constant_table_has_undefined_shares_and_stability():
+    for constant in (0.0, 0.3):
+        v = variance_components(np.full((2, 4), constant))
+        assert (v.system, v.topic, v.interaction) == (0.0, 0.0, 0.0)
+        assert all(math.isnan(share) for share in v.shares().values())
+        assert math.isnan(v.stability(10)) and np.isnan(v.stability([1, 10])).all()
+
+
+def test_a_small_real_effect_is_kept():
+    # a system effect of 1e-9 on values near 0.5 is 10^5 times the rounding scale (100 eps * 0.5 = 1e-14): kept.
+    # Effects +-0.5e-9 on 2 topics: MS_system = 2 * 2 * (0.5e-9)^2, MS_residual = 0 -> system = (1e-9)^2 / 2.
+    v = variance_components([[0.5 + 0.5e-9, 0.4 + 0.5e-9], [0.5 - 0.5e-9, 0.4 - 0.5e-9]])
+    assert v.system == pytest.approx(0.5e-18, rel=1e-5)

@@ -10,7 +10,7 @@ import numpy as np
 from .._validation import check_instance, check_int, check_real, check_resamples
 from ..core import parse_discount, parse_gain
 from ..evaluation import parse_measures
-from ..stats import run_matrices
+from ..stats import TIE_TOLERANCE, run_matrices
 from . import _measurements as measure
 
 if TYPE_CHECKING:
@@ -51,7 +51,8 @@ class Advice:
     ----------
     recommended : str
         The measure spec of the recommended setting (``ndcg@10(gain=exp2,discount=zipf)``): pass it to
-        :func:`ndcg_research.evaluate` or :func:`ndcg_research.ir_measure`.
+        :func:`ndcg_research.evaluate` or :func:`ndcg_research.ir_measure`. Never a setting under which
+        every run has the same value on every query.
     table : pandas.DataFrame
         One row per candidate, in the order of the candidates: ``measure``, ``discount``, ``cutoff``
         (``"none"`` for the whole ranking), ``gain``, ``power`` (share of system pairs told apart),
@@ -59,13 +60,16 @@ class Advice:
         ``queries_for_phi`` (queries for :math:`\\Phi` = 0.8), ``swap_rate`` (at the largest query-set
         size measured), ``queries_for_swap_target``, ``tau_log2`` (Kendall's tau of the systems'
         order against log2's with the same gain and cut-off), ``shortlisted`` (as discriminative as the
-        most, see the rule) and ``recommended``.
+        most, see the rule) and ``recommended``. Undefined values are NaN (``erho2`` and ``tau_log2`` of
+        0 / 0, ``queries_for_swap_target`` of a candidate that orders no pair); a query count no number of
+        queries reaches is infinite.
     swap_curves : pandas.DataFrame
         ``measure``, ``size``, ``swap_rate``: each candidate's swap rate at each query-set size.
     reasons : tuple of str
         The recommendation's reasons, in plain words (``str(advice)`` prints them).
     by_cutoff : dict of str to str
-        The rule applied among the candidates of each cut-off (``"none"``, ``"10"``, ...).
+        The rule applied among the candidates of each cut-off (``"none"``, ``"10"``, ...); a cut-off under
+        whose every candidate the runs tie on every query is left out (a note says so).
     systems : tuple of str
         The runs compared.
     n_queries : int
@@ -93,7 +97,8 @@ class Advice:
         """The recommendation and its reasons in plain words."""
         row = self.table.loc[self.table["recommended"]].iloc[0]
         lines = [
-            f"advise: {len(self.systems)} systems on {self.n_queries} queries, {len(self.table)} candidate settings "
+            f"advise: {len(self.systems)} systems on {_plural(self.n_queries, 'query')}, "
+            f"{_plural(len(self.table), 'candidate setting')} "
             f"({self.settings.get('convention', 'trec_eval')} convention)",
             "",
             f"Recommended: {self.recommended}",
@@ -158,6 +163,12 @@ def advise(
     discriminative and its Phi is within ``PHI_MARGIN`` (0.01) of the chosen one's, log2 is
     recommended: a measure everyone knows is worth more than a gain smaller than the rule can see.
 
+    A candidate under which every run has the same value on every query (within ``stats.TIE_TOLERANCE``:
+    runs that differ only below its cut-off, say) tells them apart on nothing: it is measured (power 0,
+    Phi 0, E rho^2 undefined) but never shortlisted nor recommended, and a note names it. When that is so
+    of every candidate (copies of one run; qrels whose grades are all 0) there is nothing to recommend,
+    and ``advise`` raises ValueError saying so.
+
     Parameters
     ----------
     qrels : str, path-like or pandas.DataFrame
@@ -198,7 +209,9 @@ def advise(
     ------
     InputError, TypeError, ValueError
         The evaluator's errors on the qrels and runs (a malformed line, a document ranked twice,
-        fewer than two runs, no query in common, ...), and bad arguments, named.
+        fewer than two runs, no query in common, ...), and bad arguments, named. ValueError also when
+        no candidate can tell the runs apart (every run has the same value on every query under every
+        candidate: copies of one run, or no relevant document).
 
     Examples
     --------
@@ -236,21 +249,36 @@ def advise(
     defined = ~np.isnan(stacked).any(axis=(0, 1))
     if not defined.all():
         notes.append(
-            f"{int(np.count_nonzero(~defined))} queries have an undefined nDCG under some candidate; "
-            f"left out for every candidate"
+            f"{_plural(int(np.count_nonzero(~defined)), 'query')} {'has' if (~defined).sum() == 1 else 'have'} "
+            f"an undefined nDCG under some candidate; left out for every candidate"
         )
         stacked = stacked[:, :, defined]
     n_queries = stacked.shape[2]
     if n_queries < 2:
         raise ValueError(f"the runs share {n_queries} queries with a defined nDCG; advise needs at least 2")
+    # A candidate under which every run has the same value on every query (within TIE_TOLERANCE) cannot tell
+    # the runs apart: its numbers are those of no difference at all, and it is never recommended.
+    alike = np.all(np.abs(stacked - stacked[:, :1, :]) <= TIE_TOLERANCE, axis=(1, 2))
+    if alike.all():
+        raise ValueError(_nothing_to_compare(stacked))
+    if alike.any():
+        names = [c["measure"] for c, same in zip(candidates, alike, strict=True) if same]
+        shown = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
+        notes.append(
+            f"{_plural(len(names), 'candidate')} ({shown}) give every run the same value on every query: "
+            f"{'it tells' if len(names) == 1 else 'they tell'} the runs apart on nothing and "
+            f"{'is' if len(names) == 1 else 'are'} not recommended"
+        )
 
     sizes = measure.swap_sizes(n_queries)
     rows, curves = [], []
-    for c, matrix in zip(candidates, stacked, strict=True):
+    for c, matrix, same in zip(candidates, stacked, alike, strict=True):
         power, significant = measure.power(matrix, alpha=alpha, n_resamples=n_resamples, seed=seed)
         phi, erho2, queries_for_phi = measure.dependability(matrix)
         rates = measure.swap_curve(matrix, sizes, trials=swap_trials, seed=seed)
         queries_for_swap, _, _ = measure.queries_for_swap_rate(sizes, rates, target_swap_rate)
+        if same:  # its swap rate is 0 because no pair is ever ordered (ties never swap), not because it is stable
+            queries_for_swap = math.nan
         rows.append(
             {
                 **c,
@@ -275,13 +303,20 @@ def advise(
 
     table = pd.DataFrame([{k: v for k, v in row.items() if k != "means"} for row in rows])
     n_pairs = len(data.systems) * (len(data.systems) - 1) // 2
-    chosen, shortlisted = _choose(table)
+    eligible = ~alike
+    chosen, shortlisted = _choose(table, eligible)
     table["shortlisted"] = shortlisted
     table["recommended"] = table.index == chosen
-    by_cutoff = {
-        label: table.loc[_choose(table[table["cutoff"] == label])[0], "measure"]
-        for label in dict.fromkeys(table["cutoff"])
-    }
+    by_cutoff = {}
+    for label in dict.fromkeys(table["cutoff"]):
+        at = (table["cutoff"] == label).to_numpy()
+        if eligible[at].any():
+            by_cutoff[label] = table.loc[_choose(table[at], eligible[at])[0], "measure"]
+        else:
+            notes.append(
+                f"at {'the whole ranking' if label == 'none' else f'cut-off {label}'} every candidate gives every run "
+                f"the same value on every query: no recommendation for it"
+            )
     settings = {
         "alpha": alpha,
         "target_swap_rate": target_swap_rate,
@@ -344,9 +379,15 @@ def _reference(rows: list[dict[str, Any]], row: dict[str, Any]) -> dict[str, Any
     )
 
 
-def _choose(table: "pd.DataFrame") -> tuple[Any, np.ndarray]:
-    """The rule (see :func:`advise`): the chosen row's label, and which rows are as discriminative as the best."""
-    shortlisted = (table["power"] >= table["power"].max() - POWER_MARGIN - 1e-12).to_numpy()
+def _choose(table: "pd.DataFrame", eligible: np.ndarray | None = None) -> tuple[Any, np.ndarray]:
+    """The rule (see :func:`advise`): the chosen row's label, and which rows are as discriminative as the best.
+
+    Only the ``eligible`` rows (default all; :func:`advise` leaves out the candidates under which every run has
+    the same value on every query) are shortlisted and chosen; at least one must be.
+    """
+    eligible = np.ones(len(table), dtype=bool) if eligible is None else np.asarray(eligible, dtype=bool)
+    top = table["power"][eligible].max()
+    shortlisted = eligible & (table["power"] >= top - POWER_MARGIN - 1e-12).to_numpy()
     short = table[shortlisted].assign(order=np.arange(int(shortlisted.sum())))
     best = short.sort_values(["phi", "swap_rate", "order"], ascending=[False, True, True], na_position="last").index[0]
     same = short[
@@ -383,7 +424,7 @@ def _reasons(
     row = table.loc[chosen]
     alpha, target = settings["alpha"], settings["target_swap_rate"]
     largest = swap_curve[-1][0]
-    top = table["power"].max()
+    top = table.loc[table["shortlisted"], "power"].max()  # the candidates that can tell the runs apart
     if n_pairs == 1:
         told = f"it {'tells' if row['pairs_significant'] else 'does not tell'} the one pair of systems apart"
     else:
@@ -400,12 +441,14 @@ def _reasons(
     ]
     short = table[table["shortlisted"]]
     most = short.loc[short["phi"].idxmax()] if short["phi"].notna().any() else row
+    among = "the only candidate" if len(short) == 1 else f"the highest of the {len(short)} candidates"
     reasons.append(
-        f"dependability: Phi = {row['phi']:.3f} with these {n_queries} queries (E rho^2 = {row['erho2']:.3f}); "
+        f"dependability: Phi = {_value(row['phi'], 3)} with these {n_queries} queries "
+        f"(E rho^2 = {_value(row['erho2'], 3)}); "
         + (
-            f"the highest of the {len(short)} candidates as discriminative as the best."
+            f"{among} as discriminative as the best."
             if most.name == row.name
-            else f"the highest of the {len(short)} candidates as discriminative as the best is {most['measure']}'s, "
+            else f"{among} as discriminative as the best is {most['measure']}'s, "
             f"{most['phi']:.4f}, within the margin of {PHI_MARGIN:g} that keeps log2 ({row['phi']:.4f})."
         )
     )
@@ -414,26 +457,32 @@ def _reasons(
         how_many = "the swap curve does not fall, so no query count is estimated"
     elif queries <= curve[0][0]:
         how_many = (
-            f"already with {curve[0][0]} queries it is {_percent(curve[0][1])}, "
+            f"already with {_plural(curve[0][0], 'query')} it is {_percent(curve[0][1])}, "
             f"{'below' if curve[0][1] <= target else 'about'} the target of {_percent(target)}"
         )
     else:
         how = "interpolated" if queries <= largest else "extrapolated"
         how_many = (
-            f"about {math.ceil(queries)} queries would bring that to {_percent(target)} ({how} by the "
+            f"about {_plural(math.ceil(queries), 'query')} would bring that to {_percent(target)} ({how} by the "
             f"exponential fit of the swap curve)"
         )
     reasons.append(
-        f"stability: two disjoint sets of {largest} queries order {_percent(row['swap_rate'])} of the "
+        f"stability: two disjoint sets of {_plural(largest, 'query')} order {_percent(row['swap_rate'])} of the "
         f"pairs differently (Voorhees & Buckley 2002); {how_many}."
     )
     if row["discount"] != REFERENCE:
         ref = table[
             (table["discount"] == REFERENCE) & (table["gain"] == row["gain"]) & (table["cutoff"] == row["cutoff"])
         ].iloc[0]
+        tau = row["tau_log2"]
+        alike = (
+            f"the two order the systems alike at Kendall tau = {tau:.2f}."
+            if math.isfinite(tau)
+            else "Kendall tau between their orders is undefined: the systems' means tie under one of the two."
+        )
         reasons.append(
             f"against log2 with the same gain and cut-off: log2 tells apart {_percent(ref['power'])} with "
-            f"Phi = {ref['phi']:.3f}; the two order the systems alike at Kendall tau = {row['tau_log2']:.2f}."
+            f"Phi = {_value(ref['phi'], 3)}; {alike}"
         )
     else:
         taus = table.loc[
@@ -441,20 +490,38 @@ def _reasons(
             "tau_log2",
         ]
         if len(taus):
+            defined = taus.dropna()
+            if len(defined) == len(taus):
+                order = f"the other discounts order the systems like log2 at Kendall tau {_range(defined)}"
+            elif len(defined):
+                order = (
+                    f"the other discounts order the systems like log2 at Kendall tau {_range(defined)}, "
+                    f"except {_plural(len(taus) - len(defined), 'discount')} under which (or under log2) the "
+                    f"systems' means tie, where tau is undefined"
+                )
+            else:
+                order = "Kendall tau against log2 is undefined for every other discount: the systems' means tie"
             reasons.append(
                 f"log2 is kept: the rule keeps it when it is within {POWER_MARGIN:g} of the highest power and within "
-                f"{PHI_MARGIN:g} of the highest Phi among those; the other discounts order the systems like log2 at "
-                f"Kendall tau {taus.min():.2f} to {taus.max():.2f} (same gain and cut-off)."
+                f"{PHI_MARGIN:g} of the highest Phi among those; {order} (same gain and cut-off)."
             )
     if n_systems < 3:
         reasons.append(
             "caution: two systems make one pair, so the power is 0 or 1 for every candidate and the "
             "evidence for any choice is thin."
         )
-    if not row["phi"] >= measure.PHI_TARGET:
+    if math.isnan(row["phi"]):
+        reasons.append("caution: Phi is undefined: the values vary neither between the systems nor over the queries.")
+    elif row["phi"] < measure.PHI_TARGET:
+        needed = row["queries_for_phi"]
+        reach = (
+            f"about {_plural(math.ceil(needed), 'query')} would reach it"
+            if math.isfinite(needed)
+            else "no number of queries would reach it: the variance of the systems' own effects is estimated as 0"
+        )
         reasons.append(
             f"caution: Phi = {row['phi']:.3f} is below {measure.PHI_TARGET:g}, the usual standard of a "
-            f"dependable ranking; about {_count(row['queries_for_phi'])} queries would reach it."
+            f"dependable ranking; {reach}."
         )
     if row["pairs_significant"] == 0:
         reasons.append(
@@ -468,5 +535,31 @@ def _reasons(
     return reasons
 
 
-def _count(value: float) -> str:
-    return "infinitely many" if not math.isfinite(value) else f"{math.ceil(value)}"
+def _plural(count: int, noun: str) -> str:
+    """``1 query``, ``2 queries``, ``3 candidates``."""
+    if count == 1:
+        return f"1 {noun}"
+    return f"{count} {noun[:-1] + 'ies' if noun.endswith('y') else noun + 's'}"
+
+
+def _value(value: float, digits: int) -> str:
+    """A number, or "undefined" for NaN (0 / 0)."""
+    return "undefined" if math.isnan(value) else f"{value:.{digits}f}"
+
+
+def _range(values: "pd.Series") -> str:
+    return f"{values.min():.2f} to {values.max():.2f}"
+
+
+def _nothing_to_compare(stacked: np.ndarray) -> str:
+    """The message when every candidate gives every run the same value on every query."""
+    if not np.any(stacked):
+        return (
+            "every run scores 0 on every query under every candidate: no document the runs rank is judged "
+            "relevant (are all the grades in the qrels 0?), so no candidate can tell the runs apart and advise "
+            "has nothing to recommend"
+        )
+    return (
+        "the runs have the same value on every query under every candidate (are they copies of one run?): no "
+        "candidate can tell them apart, so advise has nothing to recommend"
+    )

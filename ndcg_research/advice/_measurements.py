@@ -43,7 +43,11 @@ def dependability(matrix: np.ndarray) -> tuple[float, float, float]:
 
     Also the queries a new collection would need for :math:`\Phi = 0.8` (:data:`PHI_TARGET`, the
     D-study: :math:`n' = \frac{\Phi}{1-\Phi}\,\frac{\sigma^2_q + \sigma^2_{sq}}{\sigma^2_s}`).
-    Returns ``(phi, erho2, queries_for_phi)``; NaN where every value is equal.
+    Returns ``(phi, erho2, queries_for_phi)``. Components within rounding of 0 are 0
+    (:func:`~ndcg_research.stats.variance_components`). Undefined cases: all three NaN when every value
+    is equal; when only the systems never differ (the same value on every query, e.g. copies of one run)
+    :math:`\Phi = 0`, :math:`E\rho^2` NaN (0 / 0) and the query count infinite, as it is whenever the
+    system variance is 0 (no number of queries reaches :math:`\Phi = 0.8`).
 
     Examples
     --------

@@ -26,8 +26,14 @@ systems x topics table of one measure, :math:`y_{st} = \mu + \alpha_s + \beta_t 
 estimates the system, topic and system x topic (residual) variances. Kanoulas & Aslam (CIKM
 2009), after Bodoff & Li (2007), rate a measure's stability by the generalisability coefficient
 :math:`E\rho^2 = \sigma^2_s / (\sigma^2_s + \sigma^2_{st} / n)` over ``n`` topics.
+A component that is the rounding residue of 0 is 0, by the rule of ``paired`` for a mean
+difference (``paired.TOLERANCE``, 100 machine epsilons): a difference of two mean squares within
+100 epsilons of the larger is 0 (the two are equal statistics), and so is a component whose
+standard deviation is within 100 epsilons of the mean :math:`|y_{st}|` (the table's rounding scale).
+Two identical systems thus have system and interaction variance exactly 0, not ``1e-32``.
 """
 
+import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,7 +43,7 @@ from scipy import stats
 
 from .._validation import check_array, check_resamples, type_and_value
 from ._inputs import all_pairs, check_count, check_level, check_scores, check_seed
-from ._paired import TIE_TOLERANCE
+from ._paired import TIE_TOLERANCE, TOLERANCE
 from ._resampling import SUBSET_STREAM, block_generator
 
 
@@ -268,8 +274,13 @@ class VarianceComponents:
         Estimated variances of the system effect, the topic effect and the system x topic
         interaction (confounded with noise: one value per cell). The ANOVA estimates
         ``(MS_system - MS_residual) / topics`` and ``(MS_topic - MS_residual) / systems`` can come
-        out negative by chance; they are then reported as 0 (the usual convention).
+        out negative by chance; they are then reported as 0 (the usual convention). A component
+        that is the rounding residue of 0 is 0 (module docstring).
     systems, topics : int
+
+    Undefined cases (0 / 0) are NaN, without a warning: ``shares`` when every component is 0 (a
+    constant table), ``stability`` and ``topics_for_stability`` when the system and the interaction
+    variance are both 0 (every system has the same value on every topic: nothing ranks them).
     """
 
     system: float
@@ -279,23 +290,35 @@ class VarianceComponents:
     topics: int
 
     def shares(self) -> dict[str, float]:
-        """Each component's share of their sum."""
+        """Each component's share of their sum; NaN for each when the sum is 0 (a constant table)."""
         total = self.system + self.topic + self.interaction
+        if total == 0:
+            return {"system": math.nan, "topic": math.nan, "interaction": math.nan}
         return {"system": self.system / total, "topic": self.topic / total, "interaction": self.interaction / total}
 
     def stability(self, topics: Any) -> np.ndarray | float:
-        """Generalisability coefficient ``system / (system + interaction / topics)`` (Kanoulas & Aslam 2009)."""
+        """Generalisability coefficient ``system / (system + interaction / topics)`` (Kanoulas & Aslam 2009).
+
+        NaN when ``system`` and ``interaction`` are both 0 (systems that never differ); 0 when only
+        ``system`` is.
+        """
         n = np.asarray(topics, dtype=np.float64)
-        value = self.system / (self.system + self.interaction / n)
+        if self.system == 0 and self.interaction == 0:
+            value = np.full(n.shape, np.nan)
+        else:
+            value = self.system / (self.system + self.interaction / n)
         return float(value) if value.ndim == 0 else value
 
     def topics_for_stability(self, target: float) -> float:
         """Topics needed for a generalisability coefficient of ``target``.
 
-        That is ``target / (1 - target) * interaction / system``.
+        That is ``target / (1 - target) * interaction / system``: infinity when ``system`` is 0 and
+        ``interaction`` is not (no number of topics reaches it), NaN when both are 0 (undefined).
         """
         target = check_level(target, "target")
-        return float("inf") if self.system == 0 else target / (1 - target) * self.interaction / self.system
+        if self.system == 0:
+            return math.nan if self.interaction == 0 else math.inf
+        return target / (1 - target) * self.interaction / self.system
 
 
 def variance_components(scores: Any) -> VarianceComponents:
@@ -309,6 +332,7 @@ def variance_components(scores: Any) -> VarianceComponents:
     Returns
     -------
     VarianceComponents
+        A component within rounding of 0 is 0 (see the module docstring).
 
     Examples
     --------
@@ -316,6 +340,12 @@ def variance_components(scores: Any) -> VarianceComponents:
     >>> v = variance_components(y)
     >>> round(v.system, 4), round(v.topic, 4), round(v.interaction, 4)
     (0.0133, 0.09, 0.0017)
+
+    Two identical systems: no system or interaction variance, exactly.
+
+    >>> v = variance_components(np.vstack([y[0], y[0]]))
+    >>> v.system, v.interaction, v.stability(12)
+    (0.0, 0.0, nan)
     """
     matrix = check_scores(scores, "scores").values
     s, t = matrix.shape
@@ -326,10 +356,20 @@ def variance_components(scores: Any) -> VarianceComponents:
     ms_system = t * np.sum((system_means - grand) ** 2) / (s - 1)
     ms_topic = s * np.sum((topic_means - grand) ** 2) / (t - 1)
     ms_residual = np.sum(residual**2) / ((s - 1) * (t - 1))
+    # The rounding scale of a variance: (100 eps x mean |y|)^2; below it, a component is a residue of 0.
+    floor = (TOLERANCE * float(np.abs(matrix).mean())) ** 2
+
+    def component(mean_square: float, cells: int) -> float:
+        if mean_square - ms_residual <= TOLERANCE * max(mean_square, ms_residual):  # equal mean squares
+            return 0.0
+        value = float((mean_square - ms_residual) / cells)
+        return value if value > floor else 0.0
+
+    interaction = float(ms_residual)
     return VarianceComponents(
-        system=float(max(0.0, (ms_system - ms_residual) / t)),
-        topic=float(max(0.0, (ms_topic - ms_residual) / s)),
-        interaction=float(ms_residual),
+        system=component(ms_system, t),
+        topic=component(ms_topic, s),
+        interaction=interaction if interaction > floor else 0.0,
         systems=s,
         topics=t,
     )
