@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -369,3 +370,52 @@ def test_paired_comparison_refuses_bad_input_by_name(change, match):
     args = dict(better=[0.9, 0.8], worse=[0.8, 0.8]) | change
     with pytest.raises(ValueError, match=match):
         paired_comparison(**args)
+
+
+@pytest.mark.parametrize("queries", [10, 15, 60])
+def test_wilcoxon_pvalue_of_a_pair_is_scipys_on_that_pair_alone(queries):
+    # scipy's method="auto" picks one method per call: a pair without zeros or ties (exact
+    # distribution when tested alone) must not get the normal approximation because another pair has ties.
+    rng = np.random.default_rng(queries)
+    base = rng.random(queries)
+    clean = base + rng.normal(0.05, 0.1, queries)  # no zero difference, no tie
+    tied = base.copy()
+    tied[:5] += 0.1  # five equal differences and zeros elsewhere
+    rounded = np.round(base + rng.normal(0.02, 0.1, queries), 1)  # ties by rounding
+    x = np.vstack([base, clean, tied, rounded])
+    tests = pairwise_tests(x, test="wilcoxon")
+    for k, (i, j) in enumerate(zip(tests.first, tests.second, strict=True)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            alone = stats.wilcoxon(x[i], x[j]).pvalue
+        assert tests.pvalue[k] == pytest.approx(alone, rel=1e-12), (i, j)
+    # and through paired_test, on the pair alone
+    assert paired_test(base, clean, test="wilcoxon").pvalue == pytest.approx(
+        stats.wilcoxon(base, clean).pvalue, rel=1e-12
+    )
+
+
+def test_wilcoxon_repro_of_a_pair_compared_with_a_tied_pair():
+    rng = np.random.default_rng(0)
+    n = 15
+    base = rng.random(n)
+    s1 = base + rng.normal(0.05, 0.1, n)
+    s2 = base.copy()
+    s2[:5] += 0.1
+    got = pairwise_tests(np.vstack([base, s1, s2]), test="wilcoxon").pvalue[0]
+    # alone, 15 distinct non-zero differences: the exact null distribution, p = count / 2**15
+    assert got == pytest.approx(stats.wilcoxon(base, s1, method="exact").pvalue, rel=1e-12)
+    assert got == pytest.approx(1352 / 2**15, rel=1e-12)
+
+
+def test_wilcoxon_in_compare_systems_is_scipys_on_each_pair_alone():
+    from ndcg_research.stats import compare_systems
+
+    rng = np.random.default_rng(0)
+    base = rng.random(15)
+    x = np.vstack([base, base + rng.normal(0.05, 0.1, 15), np.where(np.arange(15) < 5, base + 0.1, base)])
+    pairs = compare_systems(x, test="wilcoxon").pairs
+    for (i, j), p in zip([(0, 1), (0, 2), (1, 2)], pairs["pvalue"], strict=True):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            assert p == pytest.approx(stats.wilcoxon(x[i], x[j]).pvalue, rel=1e-12)

@@ -9,8 +9,8 @@ d_q = M(A, q) - M(B, q); the tests ask whether their mean is zero.
 test               p-value (two-sided)
 =================  ===========================================================================
 ``"t"``            paired Student's t test, ``scipy.stats.ttest_rel``
-``"wilcoxon"``     Wilcoxon signed-rank test, ``scipy.stats.wilcoxon`` (zeros dropped,
-                   scipy's ``method="auto"``)
+``"wilcoxon"``     Wilcoxon signed-rank test, ``scipy.stats.wilcoxon`` of the pair alone (zeros
+                   dropped, the method scipy's ``method="auto"`` picks for that pair)
 ``"permutation"``  sign-flip randomisation test of the mean difference (Fisher; Smucker, Allan &
                    Carterette 2007): share of sign vectors ``s`` with
                    :math:`|\mathrm{mean}(s d)| \ge |\mathrm{mean}(d)|`. Exact (every one of the
@@ -571,15 +571,24 @@ def _test_chunk(
 
 
 def _wilcoxon(d: np.ndarray) -> np.ndarray:
-    """Two-sided Wilcoxon signed-rank p-values of each row (all-zero rows: 1)."""
+    """Two-sided Wilcoxon signed-rank p-values of each row, as ``scipy.stats.wilcoxon`` of that row alone.
+
+    scipy's ``method="auto"`` picks one method for a whole batch: the normal approximation (or, up
+    to 13 values, a permutation test) for every row as soon as one row has a zero or a tie, else the
+    exact distribution. Rows are therefore tested in two groups, those with a zero or a tied ``|d_q|``
+    and those without, so that each row gets the method scipy chooses for it alone. All-zero rows: 1.
+    """
     zero = np.all(d == 0, axis=1)
+    magnitudes = np.sort(np.abs(d), axis=1)
+    irregular = np.any(d == 0, axis=1) | np.any(magnitudes[:, 1:] == magnitudes[:, :-1], axis=1)
     p = np.ones(d.shape[0])
-    if np.any(~zero):
-        with warnings.catch_warnings():
-            # scipy warns that it switches to the normal approximation when zeros or ties
-            # make the exact distribution unavailable; that choice is the documented "auto".
-            warnings.simplefilter("ignore", UserWarning)
-            p[~zero] = stats.wilcoxon(d[~zero], axis=1).pvalue
+    for group in (~zero & irregular, ~zero & ~irregular):  # at most two scipy calls, each vectorised
+        if np.any(group):
+            with warnings.catch_warnings():
+                # scipy warns that it switches to the normal approximation when zeros or ties
+                # make the exact distribution unavailable; that choice is the documented "auto".
+                warnings.simplefilter("ignore", UserWarning)
+                p[group] = stats.wilcoxon(d[group], axis=1).pvalue
     return p
 
 
