@@ -419,3 +419,58 @@ def test_wilcoxon_in_compare_systems_is_scipys_on_each_pair_alone():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)
             assert p == pytest.approx(stats.wilcoxon(x[i], x[j]).pvalue, rel=1e-12)
+
+
+SCALE_TESTS = ["t", "wilcoxon", "permutation", "bootstrap"]
+
+
+def scale_reference(test: str, d: np.ndarray) -> float:
+    """The p-value of differences ``d`` (against 0) from scipy, or for the bootstrap the package's at scale 1."""
+    if test == "t":
+        return float(stats.ttest_rel(d, np.zeros_like(d)).pvalue)
+    if test == "wilcoxon":
+        return float(stats.wilcoxon(d).pvalue)
+    if test == "permutation":
+        return float(stats.permutation_test((d,), np.mean, permutation_type="samples").pvalue)
+    return paired_test(d, np.zeros_like(d), test="bootstrap", n_resamples=2000).pvalue
+
+
+@pytest.mark.parametrize("test", SCALE_TESTS)
+@pytest.mark.parametrize("scale", [1e160, 1e-200, 2.0**1000, 2.0**-1020])
+def test_pvalues_do_not_depend_on_the_scale_of_the_differences(test, scale):
+    d = np.random.default_rng(0).normal(0.1, 1, 10)
+    reference = scale_reference(test, d)
+    r = paired_test(d * scale, np.zeros(10), test=test, n_resamples=2000, interval="t")
+    assert r.pvalue == pytest.approx(reference, rel=1e-9)
+    assert r.difference == pytest.approx(d.mean() * scale, rel=1e-12)
+    ci = stats.ttest_1samp(d, 0.0).confidence_interval(0.95)
+    assert r.ci == pytest.approx((ci.low * scale, ci.high * scale), rel=1e-9)
+    if scale in (2.0**1000, 2.0**-1020):  # exactly scaled values: exactly the same p-value
+        assert r.pvalue == paired_test(d, np.zeros(10), test=test, n_resamples=2000, interval="t").pvalue
+
+
+@pytest.mark.parametrize("test", SCALE_TESTS)
+def test_a_pairs_pvalue_does_not_depend_on_the_scale_of_other_systems(test):
+    rng = np.random.default_rng(1)
+    a, b = rng.random(12), rng.random(12)
+    alone = paired_test(a, b, test=test, n_resamples=2000).pvalue
+    matrix = np.vstack([a, b, rng.random(12) * 1e300, rng.random(12) * 1e-300])
+    assert pairwise_tests(matrix, test=test, n_resamples=2000).pvalue[0] == pytest.approx(alone, rel=1e-12)
+
+
+@pytest.mark.parametrize("test", SCALE_TESTS)
+def test_differences_that_overflow_are_refused(test):
+    with pytest.raises(ValueError, match=r"rows 0 and 1 .*overflow.*1e\+308 - -1e\+308"):
+        paired_test([1e308, -1e308, 1e308], [-1e308, 1e308, 0], test=test)
+    with pytest.raises(ValueError, match="overflow"):
+        pairwise_tests([[0.5, 0.4, 0.3], [1e308, -1e308, 0.0], [-1e308, 1e308, 0.0]], test=test)
+
+
+@pytest.mark.parametrize("test", SCALE_TESTS)
+def test_values_near_the_largest_float_whose_differences_are_finite(test):
+    # a mean of 1.23e308 is finite although the sum of the differences is not
+    a = np.array([1e308, 1e308, 1.7e308, 1.2e308])
+    r = paired_test(a, np.zeros(4), test=test)
+    scaled = paired_test(a / 2.0**1000, np.zeros(4), test=test)
+    assert r.pvalue == scaled.pvalue
+    assert r.difference == pytest.approx(np.mean(a / 4) * 4, rel=1e-12)
