@@ -474,3 +474,29 @@ def test_values_near_the_largest_float_whose_differences_are_finite(test):
     scaled = paired_test(a / 2.0**1000, np.zeros(4), test=test)
     assert r.pvalue == scaled.pvalue
     assert r.difference == pytest.approx(np.mean(a / 4) * 4, rel=1e-12)
+
+
+@pytest.mark.parametrize("confidence, needed", [(0.95, 40), (0.9, 20), (0.99, 200)])
+@pytest.mark.parametrize("interval", ["percentile", "bca"])
+def test_one_minimum_of_bootstrap_resamples_for_paired_test_pairwise_tests_and_compare_systems(
+    confidence, needed, interval
+):
+    # each tail of the interval holds (1 - confidence) / 2 of the resamples: at least one resample
+    assert needed == round(2 / (1 - confidence))
+    from ndcg_research.stats import compare_systems
+
+    rng = np.random.default_rng(3)
+    x = rng.random((3, 8))
+    calls = [
+        lambda b: paired_test(x[0], x[1], test="bootstrap", interval=interval, confidence=confidence, n_resamples=b),
+        lambda b: paired_test(x[0], x[1], test="t", interval=interval, confidence=confidence, n_resamples=b),
+        lambda b: pairwise_tests(x, test="permutation", interval=interval, confidence=confidence, n_resamples=b),
+        lambda b: compare_systems(x, test="bootstrap", interval=interval, confidence=confidence, n_resamples=b),
+    ]
+    for call in calls:
+        with pytest.raises(ValueError, match=f"n_resamples must be at least {needed} .*got {needed - 1}"):
+            call(needed - 1)
+        call(needed)
+    # a t interval, or none, needs no resamples
+    paired_test(x[0], x[1], test="bootstrap", interval="t", n_resamples=10)
+    pairwise_tests(x, test="bootstrap", interval="none", n_resamples=10)

@@ -8,6 +8,7 @@ row of equal values gets ``(mean, mean)``. On the same resamples the intervals e
 (``tests/test_stats_paired.py``).
 """
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -35,6 +36,31 @@ CONFIDENCE = 1 - ALPHA
 CERTAIN = 0.99
 #: The interval kinds of a mean over queries: Student's t, bootstrap percentile, bootstrap BCa.
 INTERVALS: tuple[str, ...] = ("t", "percentile", "bca")
+
+
+def check_interval_resamples(n_resamples: int, confidence: float, interval: str) -> None:
+    """Refuse too few resamples for a bootstrap interval (``interval`` ``"percentile"`` or ``"bca"``).
+
+    Each tail of the interval is a share ``(1 - confidence) / 2`` of the resamples: it needs one
+    resample at least, so ``n_resamples >= 2 / (1 - confidence)`` (40 at 95%). The one rule of
+    ``paired_test``, ``pairwise_tests`` and ``compare_systems``; a t interval needs no resamples.
+
+    Examples
+    --------
+    >>> check_interval_resamples(40, 0.95, "percentile")
+    >>> check_interval_resamples(39, 0.95, "bca")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: n_resamples must be at least 40 for a 95% bca bootstrap interval ..., got 39
+    """
+    if interval not in ("percentile", "bca"):
+        return
+    needed = math.ceil(2 / (1 - confidence) - 1e-9)
+    if n_resamples < needed:
+        raise ValueError(
+            f"n_resamples must be at least {needed} for a {confidence:.0%} {interval} bootstrap "
+            f"interval (each tail holds {(1 - confidence) / 2:g} of the resamples), got {n_resamples}"
+        )
 
 
 def mean_interval(values: Any, *, axis: int = 0, confidence: float = CONFIDENCE) -> dict[str, np.ndarray]:

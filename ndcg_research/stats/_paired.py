@@ -69,7 +69,15 @@ from scipy import stats
 
 from .._validation import check_array, check_bool, check_int, check_option, check_real, check_resamples
 from ._inputs import METHOD_ALIAS, all_pairs, check_count, check_level, check_scores, check_seed, renamed_test
-from ._intervals import ALPHA, CONFIDENCE, INTERVALS, _mean_interval, _wilson, bootstrap_interval
+from ._intervals import (
+    ALPHA,
+    CONFIDENCE,
+    INTERVALS,
+    _mean_interval,
+    _wilson,
+    bootstrap_interval,
+    check_interval_resamples,
+)
 from ._resampling import EXACT_MAX_QUERIES, Resamples, map_in_threads
 
 #: Two nDCG values closer than this (absolute; nDCG is in [0, 1]) are equal: a tie. Differences
@@ -251,7 +259,8 @@ def paired_test(
         Confidence level of the interval.
     n_resamples : int, default 10000
         Bootstrap resamples (bootstrap test and bootstrap intervals) and random sign vectors
-        (Monte Carlo permutation test).
+        (Monte Carlo permutation test); at least ``2 / (1 - confidence)`` (40 at 95%) for a
+        bootstrap interval (``check_interval_resamples``), as in ``compare_systems``.
     seed : int, default 0
         Entropy of the resamples' SeedSequence.
     exact : bool, optional
@@ -377,6 +386,7 @@ def _pairwise_tests(
     """``pairwise_tests`` on a checked matrix and parameters (``paired_test``, ``compare_systems``, ...)."""
     if interval is None:
         interval = "t" if test == "t" else "percentile"
+    check_interval_resamples(n_resamples, confidence, interval)
     n = matrix.shape[1]
     first, second = _pair_rows(pairs, matrix.shape[0])
 
