@@ -80,7 +80,8 @@ def mean_interval(values: Any, *, axis: int = 0, confidence: float = CONFIDENCE)
     Returns
     -------
     dict of str to numpy.ndarray
-        ``mean``, ``sd``, ``ci_low``, ``ci_high``, each with ``axis`` removed.
+        ``mean``, ``sd``, ``ci_low``, ``ci_high``, each a float64 array with ``axis`` removed
+        (0-d for 1-D ``values``), whatever the number of values.
 
     Examples
     --------
@@ -89,7 +90,8 @@ def mean_interval(values: Any, *, axis: int = 0, confidence: float = CONFIDENCE)
     (0.7, 0.1963)
     """
     axis, confidence = check_int(axis, "axis"), check_level(confidence, "confidence")
-    return _mean_interval(check_array(values, "values"), axis, confidence)
+    out = _mean_interval(check_array(values, "values"), axis, confidence)
+    return {key: np.asarray(value, dtype=np.float64) for key, value in out.items()}
 
 
 def _mean_interval(values: np.ndarray, axis: int, confidence: float) -> dict[str, np.ndarray]:
