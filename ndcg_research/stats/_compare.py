@@ -34,6 +34,12 @@ class Comparison:
     test, correction, interval : str
     confidence : float
     n_resamples, seed : int
+        The resamples asked for (of the bootstrap intervals, and of the tests that draw them) and their seed.
+    exact : bool
+        True when the p-values come from every sign pattern (an exact permutation test), not random ones.
+    test_resamples : int
+        What the p-values rest on: ``2**(n-1)`` sign patterns for an exact test, else the random
+        resamples drawn by the test (``n_resamples``); 0 for the t and Wilcoxon tests.
     """
 
     systems: pd.DataFrame
@@ -44,6 +50,8 @@ class Comparison:
     confidence: float
     n_resamples: int
     seed: int
+    exact: bool = False
+    test_resamples: int = 0
     #: Deprecated name of ``test``.
     method = METHOD_ALIAS
 
@@ -174,4 +182,6 @@ def compare_systems(
         confidence=confidence,
         n_resamples=n_resamples,
         seed=seed,
+        exact=tests.exact and test != "tukey",
+        test_resamples=n_resamples if test == "tukey" else tests.n_resamples,
     )
