@@ -152,3 +152,75 @@ def test_help_does_not_import_scipy():
         "assert 'scipy' not in sys.modules and 'pandas' not in sys.modules, sorted(sys.modules)"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.fixture(scope="module")
+def twelve(tmp_path_factory):
+    collection = simulate_collection(MODEL, topics=12, seed=5)
+    qrels, runs = collection.write_trec(tmp_path_factory.mktemp("trec12"))
+    return collection, str(qrels), [str(r) for r in runs]
+
+
+def test_csv_writes_wins_ties_losses_as_integers(twelve):
+    import csv
+
+    collection, qrels, runs = twelve
+    status, out, _ = invoke("compare", qrels, *runs, "-m", "ndcg@10", "--format", "csv")
+    assert status == 0
+    rows = [row for row in csv.DictReader(io.StringIO(out)) if row["kind"] == "difference"]
+    scores = collection.scores(k=10)
+    for row in rows:  # counted here from the matrix: a tie is a difference within 1e-12
+        i, j = collection.systems.index(row["system_a"]), collection.systems.index(row["system_b"])
+        d = scores[i] - scores[j]
+        expected = [np.sum(d > 1e-12), np.sum(np.abs(d) <= 1e-12), np.sum(d < -1e-12)]
+        assert [row["wins"], row["ties"], row["losses"]] == [str(int(v)) for v in expected]
+    means = [row for row in csv.DictReader(io.StringIO(out)) if row["kind"] == "mean"]
+    assert all(row["wins"] == "" for row in means)
+
+
+def test_every_format_reports_an_exact_test_as_exact(twelve):
+    import csv
+
+    _, qrels, runs = twelve
+    args = ("compare", qrels, *runs, "--test", "permutation")
+    # 12 queries: every one of the 2**11 sign patterns with a first + (exact up to 20 queries)
+    data = json.loads(invoke(*args, "--format", "json")[1])[0]
+    assert data["exact"] is True and data["sign_patterns"] == 2**11 and data["resamples"] is None
+    assert data["interval_resamples"] == 10_000  # the percentile intervals do draw resamples
+    rows = list(csv.DictReader(io.StringIO(invoke(*args, "--format", "csv")[1])))
+    assert {(r["exact"], r["sign_patterns"], r["resamples"], r["interval_resamples"]) for r in rows} == {
+        ("True", "2048", "", "10000")
+    }
+    text = invoke(*args)[1]
+    assert "test permutation (exact: 2048 sign patterns)" in text and "(percentile, 10000 resamples)" in text
+    # with t intervals, nothing random at all: no resamples, no seed
+    text = invoke(*args, "--interval", "t")[1]
+    assert text.splitlines()[0].endswith(
+        "test permutation (exact: 2048 sign patterns), correction holm, 95% intervals (t)"
+    )
+
+
+def test_every_format_reports_random_resamples(files):
+    import csv
+
+    _, qrels, runs = files
+    args = ("compare", qrels, *runs, "--test", "permutation", "--resamples", "500", "--interval", "t")
+    data = json.loads(invoke(*args, "--format", "json")[1])[0]  # 30 queries: Monte Carlo
+    assert (data["exact"], data["sign_patterns"], data["resamples"], data["interval_resamples"]) == (
+        False,
+        None,
+        500,
+        None,
+    )
+    rows = list(csv.DictReader(io.StringIO(invoke(*args, "--format", "csv")[1])))
+    assert {(r["exact"], r["sign_patterns"], r["resamples"], r["interval_resamples"]) for r in rows} == {
+        ("False", "", "500", "")
+    }
+    assert "test permutation (500 resamples)" in invoke(*args)[1]
+    data = json.loads(invoke("compare", qrels, *runs, "--format", "json")[1])[0]  # t test, t intervals
+    assert (data["exact"], data["sign_patterns"], data["resamples"], data["interval_resamples"]) == (
+        False,
+        None,
+        None,
+        None,
+    )

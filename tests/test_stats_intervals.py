@@ -157,3 +157,16 @@ def test_family_confidence_is_bonferroni():
 def test_a_confidence_outside_0_1_is_refused_by_name(call, confidence):
     with pytest.raises(ValueError, match="confidence must be strictly between 0 and 1"):
         call(confidence)
+
+
+@pytest.mark.parametrize("values", [[0.5], [0.5, 0.7], [0.5, 0.7, 0.9], [[0.5, 0.1]], [[0.5, 0.1], [0.7, 0.3]]])
+def test_mean_interval_returns_float_arrays_of_the_reduced_shape_for_any_count(values):
+    out = iv.mean_interval(values)
+    shape = np.asarray(values).shape[1:]
+    for key in ("mean", "sd", "ci_low", "ci_high"):
+        assert type(out[key]) is np.ndarray and out[key].dtype == np.float64 and out[key].shape == shape, key
+    assert np.allclose(out["mean"], np.mean(values, axis=0))
+    if len(values) == 1:  # one value: no spread, no interval
+        assert np.isnan(out["sd"]).all() and np.isnan(out["ci_low"]).all() and np.isnan(out["ci_high"]).all()
+    else:
+        assert np.allclose(out["sd"], np.std(values, axis=0, ddof=1))

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import warnings
 
 import numpy as np
 import pytest
@@ -369,3 +370,133 @@ def test_paired_comparison_refuses_bad_input_by_name(change, match):
     args = dict(better=[0.9, 0.8], worse=[0.8, 0.8]) | change
     with pytest.raises(ValueError, match=match):
         paired_comparison(**args)
+
+
+@pytest.mark.parametrize("queries", [10, 15, 60])
+def test_wilcoxon_pvalue_of_a_pair_is_scipys_on_that_pair_alone(queries):
+    # scipy's method="auto" picks one method per call: a pair without zeros or ties (exact
+    # distribution when tested alone) must not get the normal approximation because another pair has ties.
+    rng = np.random.default_rng(queries)
+    base = rng.random(queries)
+    clean = base + rng.normal(0.05, 0.1, queries)  # no zero difference, no tie
+    tied = base.copy()
+    tied[:5] += 0.1  # five equal differences and zeros elsewhere
+    rounded = np.round(base + rng.normal(0.02, 0.1, queries), 1)  # ties by rounding
+    x = np.vstack([base, clean, tied, rounded])
+    tests = pairwise_tests(x, test="wilcoxon")
+    for k, (i, j) in enumerate(zip(tests.first, tests.second, strict=True)):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            alone = stats.wilcoxon(x[i], x[j]).pvalue
+        assert tests.pvalue[k] == pytest.approx(alone, rel=1e-12), (i, j)
+    # and through paired_test, on the pair alone
+    assert paired_test(base, clean, test="wilcoxon").pvalue == pytest.approx(
+        stats.wilcoxon(base, clean).pvalue, rel=1e-12
+    )
+
+
+def test_wilcoxon_repro_of_a_pair_compared_with_a_tied_pair():
+    rng = np.random.default_rng(0)
+    n = 15
+    base = rng.random(n)
+    s1 = base + rng.normal(0.05, 0.1, n)
+    s2 = base.copy()
+    s2[:5] += 0.1
+    got = pairwise_tests(np.vstack([base, s1, s2]), test="wilcoxon").pvalue[0]
+    # alone, 15 distinct non-zero differences: the exact null distribution, p = count / 2**15
+    assert got == pytest.approx(stats.wilcoxon(base, s1, method="exact").pvalue, rel=1e-12)
+    assert got == pytest.approx(1352 / 2**15, rel=1e-12)
+
+
+def test_wilcoxon_in_compare_systems_is_scipys_on_each_pair_alone():
+    from ndcg_research.stats import compare_systems
+
+    rng = np.random.default_rng(0)
+    base = rng.random(15)
+    x = np.vstack([base, base + rng.normal(0.05, 0.1, 15), np.where(np.arange(15) < 5, base + 0.1, base)])
+    pairs = compare_systems(x, test="wilcoxon").pairs
+    for (i, j), p in zip([(0, 1), (0, 2), (1, 2)], pairs["pvalue"], strict=True):
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)
+            assert p == pytest.approx(stats.wilcoxon(x[i], x[j]).pvalue, rel=1e-12)
+
+
+SCALE_TESTS = ["t", "wilcoxon", "permutation", "bootstrap"]
+
+
+def scale_reference(test: str, d: np.ndarray) -> float:
+    """The p-value of differences ``d`` (against 0) from scipy, or for the bootstrap the package's at scale 1."""
+    if test == "t":
+        return float(stats.ttest_rel(d, np.zeros_like(d)).pvalue)
+    if test == "wilcoxon":
+        return float(stats.wilcoxon(d).pvalue)
+    if test == "permutation":
+        return float(stats.permutation_test((d,), np.mean, permutation_type="samples").pvalue)
+    return paired_test(d, np.zeros_like(d), test="bootstrap", n_resamples=2000).pvalue
+
+
+@pytest.mark.parametrize("test", SCALE_TESTS)
+@pytest.mark.parametrize("scale", [1e160, 1e-200, 2.0**1000, 2.0**-1020])
+def test_pvalues_do_not_depend_on_the_scale_of_the_differences(test, scale):
+    d = np.random.default_rng(0).normal(0.1, 1, 10)
+    reference = scale_reference(test, d)
+    r = paired_test(d * scale, np.zeros(10), test=test, n_resamples=2000, interval="t")
+    assert r.pvalue == pytest.approx(reference, rel=1e-9)
+    assert r.difference == pytest.approx(d.mean() * scale, rel=1e-12)
+    ci = stats.ttest_1samp(d, 0.0).confidence_interval(0.95)
+    assert r.ci == pytest.approx((ci.low * scale, ci.high * scale), rel=1e-9)
+    if scale in (2.0**1000, 2.0**-1020):  # exactly scaled values: exactly the same p-value
+        assert r.pvalue == paired_test(d, np.zeros(10), test=test, n_resamples=2000, interval="t").pvalue
+
+
+@pytest.mark.parametrize("test", SCALE_TESTS)
+def test_a_pairs_pvalue_does_not_depend_on_the_scale_of_other_systems(test):
+    rng = np.random.default_rng(1)
+    a, b = rng.random(12), rng.random(12)
+    alone = paired_test(a, b, test=test, n_resamples=2000).pvalue
+    matrix = np.vstack([a, b, rng.random(12) * 1e300, rng.random(12) * 1e-300])
+    assert pairwise_tests(matrix, test=test, n_resamples=2000).pvalue[0] == pytest.approx(alone, rel=1e-12)
+
+
+@pytest.mark.parametrize("test", SCALE_TESTS)
+def test_differences_that_overflow_are_refused(test):
+    with pytest.raises(ValueError, match=r"rows 0 and 1 .*overflow.*1e\+308 - -1e\+308"):
+        paired_test([1e308, -1e308, 1e308], [-1e308, 1e308, 0], test=test)
+    with pytest.raises(ValueError, match="overflow"):
+        pairwise_tests([[0.5, 0.4, 0.3], [1e308, -1e308, 0.0], [-1e308, 1e308, 0.0]], test=test)
+
+
+@pytest.mark.parametrize("test", SCALE_TESTS)
+def test_values_near_the_largest_float_whose_differences_are_finite(test):
+    # a mean of 1.23e308 is finite although the sum of the differences is not
+    a = np.array([1e308, 1e308, 1.7e308, 1.2e308])
+    r = paired_test(a, np.zeros(4), test=test)
+    scaled = paired_test(a / 2.0**1000, np.zeros(4), test=test)
+    assert r.pvalue == scaled.pvalue
+    assert r.difference == pytest.approx(np.mean(a / 4) * 4, rel=1e-12)
+
+
+@pytest.mark.parametrize("confidence, needed", [(0.95, 40), (0.9, 20), (0.99, 200)])
+@pytest.mark.parametrize("interval", ["percentile", "bca"])
+def test_one_minimum_of_bootstrap_resamples_for_paired_test_pairwise_tests_and_compare_systems(
+    confidence, needed, interval
+):
+    # each tail of the interval holds (1 - confidence) / 2 of the resamples: at least one resample
+    assert needed == round(2 / (1 - confidence))
+    from ndcg_research.stats import compare_systems
+
+    rng = np.random.default_rng(3)
+    x = rng.random((3, 8))
+    calls = [
+        lambda b: paired_test(x[0], x[1], test="bootstrap", interval=interval, confidence=confidence, n_resamples=b),
+        lambda b: paired_test(x[0], x[1], test="t", interval=interval, confidence=confidence, n_resamples=b),
+        lambda b: pairwise_tests(x, test="permutation", interval=interval, confidence=confidence, n_resamples=b),
+        lambda b: compare_systems(x, test="bootstrap", interval=interval, confidence=confidence, n_resamples=b),
+    ]
+    for call in calls:
+        with pytest.raises(ValueError, match=f"n_resamples must be at least {needed} .*got {needed - 1}"):
+            call(needed - 1)
+        call(needed)
+    # a t interval, or none, needs no resamples
+    paired_test(x[0], x[1], test="bootstrap", interval="t", n_resamples=10)
+    pairwise_tests(x, test="bootstrap", interval="none", n_resamples=10)

@@ -146,11 +146,35 @@ def run(args: argparse.Namespace) -> int:
     return write_output("compare", text.encode("utf-8", errors="surrogateescape"))
 
 
+def _resampling(c: Any) -> dict[str, Any]:
+    """What the p-values and intervals of comparison ``c`` rest on, the same in every format.
+
+    ``exact``: the p-values enumerate every sign pattern (their number: ``sign_patterns``, else None);
+    ``resamples``: random resamples behind the p-values (None when exact, or for the t and Wilcoxon
+    tests); ``interval_resamples``: bootstrap resamples of the intervals (None for t intervals).
+    """
+    return {
+        "exact": bool(c.exact),
+        "sign_patterns": c.test_resamples if c.exact else None,
+        "resamples": c.test_resamples if (c.test_resamples and not c.exact) else None,
+        "interval_resamples": c.n_resamples if c.interval != "t" else None,
+    }
+
+
 def _describe(c: Any) -> str:
     level = f"{c.confidence * 100:g}%"
-    resampled = c.test in ("permutation", "bootstrap", "tukey") or c.interval != "t"
-    return f"test {c.test}, correction {c.correction}, {level} intervals ({c.interval})" + (
-        f", {c.n_resamples} resamples, seed {c.seed}" if resampled else ""
+    done = _resampling(c)
+    test = c.test
+    if done["exact"]:
+        test += f" (exact: {done['sign_patterns']} sign patterns)"
+    elif done["resamples"] is not None:
+        test += f" ({done['resamples']} resamples)"
+    interval = c.interval
+    if done["interval_resamples"] is not None:
+        interval += f", {done['interval_resamples']} resamples"
+    random = done["resamples"] is not None or done["interval_resamples"] is not None
+    return f"test {test}, correction {c.correction}, {level} intervals ({interval})" + (
+        f", seed {c.seed}" if random else ""
     )
 
 
@@ -180,6 +204,8 @@ def _csv(comparisons: dict[str, Any], *, n_queries: int) -> str:
             "correction": c.correction,
             "interval": c.interval,
             "confidence": c.confidence,
+            **_resampling(c),
+            "seed": c.seed,
         }
         systems = c.systems.rename(columns={"system": "system_a", "mean": "estimate"}).assign(kind="mean", **settings)
         pairs = c.pairs.rename(columns={"difference": "estimate"}).assign(kind="difference", **settings)
@@ -187,6 +213,9 @@ def _csv(comparisons: dict[str, Any], *, n_queries: int) -> str:
     table = pd.concat(rows, ignore_index=True)
     first = ["measure", "kind", "system_a", "system_b", "estimate", "ci_low", "ci_high", "queries"]
     table["queries"] = n_queries
+    # counts stay integers (pandas makes a column with a gap float): empty where they do not apply
+    for column in ("wins", "ties", "losses", "sign_patterns", "resamples", "interval_resamples"):
+        table[column] = table[column].astype("Int64")
     table = table[first + [c for c in table.columns if c not in first]]
     return table.to_csv(index=False)  # every float exactly (the shortest text that reads back the same)
 
@@ -203,7 +232,7 @@ def _json(comparisons: dict[str, Any], *, n_queries: int) -> str:
                 "correction": c.correction,
                 "interval": c.interval,
                 "confidence": c.confidence,
-                "resamples": c.n_resamples,
+                **_resampling(c),
                 "seed": c.seed,
                 "systems": _records(c.systems),
                 "pairs": _records(c.pairs),

@@ -1,6 +1,5 @@
 """Compare many systems: each system's mean with its interval, every pair's test with adjusted p-values."""
 
-import math
 from dataclasses import dataclass
 from typing import Any
 
@@ -10,7 +9,7 @@ import pandas as pd
 from .._validation import check_option, check_resamples
 from ..core import _kernels as kernels
 from ._inputs import METHOD_ALIAS, check_count, check_level, check_scores, check_seed, renamed_test, system_names
-from ._intervals import ALPHA, CONFIDENCE, INTERVALS, _mean_interval, bootstrap_interval
+from ._intervals import ALPHA, CONFIDENCE, INTERVALS, _mean_interval, bootstrap_interval, check_interval_resamples
 from ._multiple import CORRECTIONS, _adjust_pvalues, _tukey_hsd
 from ._paired import METHODS, _pairwise_tests
 from ._resampling import Resamples
@@ -35,6 +34,12 @@ class Comparison:
     test, correction, interval : str
     confidence : float
     n_resamples, seed : int
+        The resamples asked for (of the bootstrap intervals, and of the tests that draw them) and their seed.
+    exact : bool
+        True when the p-values come from every sign pattern (an exact permutation test), not random ones.
+    test_resamples : int
+        What the p-values rest on: ``2**(n-1)`` sign patterns for an exact test, else the random
+        resamples drawn by the test (``n_resamples``); 0 for the t and Wilcoxon tests.
     """
 
     systems: pd.DataFrame
@@ -45,6 +50,8 @@ class Comparison:
     confidence: float
     n_resamples: int
     seed: int
+    exact: bool = False
+    test_resamples: int = 0
     #: Deprecated name of ``test``.
     method = METHOD_ALIAS
 
@@ -117,14 +124,7 @@ def compare_systems(
         )
     if interval is None:
         interval = "t" if test == "t" else "percentile"
-    if interval != "t":
-        # Each tail of a bootstrap interval is a share (1 - confidence) / 2 of the resamples: it needs one at least.
-        needed = math.ceil(2 / (1 - confidence) - 1e-9)
-        if n_resamples < needed:
-            raise ValueError(
-                f"n_resamples must be at least {needed} for a {confidence:.0%} {interval} bootstrap "
-                f"interval (each tail holds {(1 - confidence) / 2:g} of the resamples), got {n_resamples}"
-            )
+    check_interval_resamples(n_resamples, confidence, interval)
 
     n = matrix.shape[1]
     mean = kernels.mean_in_order(matrix)  # as evaluate's means (and trec_eval's), to the last bit
@@ -182,4 +182,6 @@ def compare_systems(
         confidence=confidence,
         n_resamples=n_resamples,
         seed=seed,
+        exact=tests.exact and test != "tukey",
+        test_resamples=n_resamples if test == "tukey" else tests.n_resamples,
     )

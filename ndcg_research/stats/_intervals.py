@@ -8,6 +8,7 @@ row of equal values gets ``(mean, mean)``. On the same resamples the intervals e
 (``tests/test_stats_paired.py``).
 """
 
+import math
 from collections.abc import Sequence
 from typing import Any
 
@@ -37,6 +38,31 @@ CERTAIN = 0.99
 INTERVALS: tuple[str, ...] = ("t", "percentile", "bca")
 
 
+def check_interval_resamples(n_resamples: int, confidence: float, interval: str) -> None:
+    """Refuse too few resamples for a bootstrap interval (``interval`` ``"percentile"`` or ``"bca"``).
+
+    Each tail of the interval is a share ``(1 - confidence) / 2`` of the resamples: it needs one
+    resample at least, so ``n_resamples >= 2 / (1 - confidence)`` (40 at 95%). The one rule of
+    ``paired_test``, ``pairwise_tests`` and ``compare_systems``; a t interval needs no resamples.
+
+    Examples
+    --------
+    >>> check_interval_resamples(40, 0.95, "percentile")
+    >>> check_interval_resamples(39, 0.95, "bca")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: n_resamples must be at least 40 for a 95% bca bootstrap interval ..., got 39
+    """
+    if interval not in ("percentile", "bca"):
+        return
+    needed = math.ceil(2 / (1 - confidence) - 1e-9)
+    if n_resamples < needed:
+        raise ValueError(
+            f"n_resamples must be at least {needed} for a {confidence:.0%} {interval} bootstrap "
+            f"interval (each tail holds {(1 - confidence) / 2:g} of the resamples), got {n_resamples}"
+        )
+
+
 def mean_interval(values: Any, *, axis: int = 0, confidence: float = CONFIDENCE) -> dict[str, np.ndarray]:
     """Mean, standard deviation (ddof 1) and t confidence interval of the mean along ``axis``.
 
@@ -54,7 +80,8 @@ def mean_interval(values: Any, *, axis: int = 0, confidence: float = CONFIDENCE)
     Returns
     -------
     dict of str to numpy.ndarray
-        ``mean``, ``sd``, ``ci_low``, ``ci_high``, each with ``axis`` removed.
+        ``mean``, ``sd``, ``ci_low``, ``ci_high``, each a float64 array with ``axis`` removed
+        (0-d for 1-D ``values``), whatever the number of values.
 
     Examples
     --------
@@ -63,7 +90,8 @@ def mean_interval(values: Any, *, axis: int = 0, confidence: float = CONFIDENCE)
     (0.7, 0.1963)
     """
     axis, confidence = check_int(axis, "axis"), check_level(confidence, "confidence")
-    return _mean_interval(check_array(values, "values"), axis, confidence)
+    out = _mean_interval(check_array(values, "values"), axis, confidence)
+    return {key: np.asarray(value, dtype=np.float64) for key, value in out.items()}
 
 
 def _mean_interval(values: np.ndarray, axis: int, confidence: float) -> dict[str, np.ndarray]:

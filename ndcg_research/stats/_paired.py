@@ -9,8 +9,8 @@ d_q = M(A, q) - M(B, q); the tests ask whether their mean is zero.
 test               p-value (two-sided)
 =================  ===========================================================================
 ``"t"``            paired Student's t test, ``scipy.stats.ttest_rel``
-``"wilcoxon"``     Wilcoxon signed-rank test, ``scipy.stats.wilcoxon`` (zeros dropped,
-                   scipy's ``method="auto"``)
+``"wilcoxon"``     Wilcoxon signed-rank test, ``scipy.stats.wilcoxon`` of the pair alone (zeros
+                   dropped, the method scipy's ``method="auto"`` picks for that pair)
 ``"permutation"``  sign-flip randomisation test of the mean difference (Fisher; Smucker, Allan &
                    Carterette 2007): share of sign vectors ``s`` with
                    :math:`|\mathrm{mean}(s d)| \ge |\mathrm{mean}(d)|`. Exact (every one of the
@@ -28,6 +28,12 @@ equal values: :math:`|T^*| \ge |T| (1 - 100\,\epsilon)`. A mean difference withi
 0.7 - 0.6, 0.4 - 0.3 and 0.1 - 0.3, whose float mean is 5e-18), and the resampling tests take it as 0 (p = 1), as the t
 and Wilcoxon tests do; a relative tolerance alone would count only the resamples that round to
 exactly that residue.
+
+Scale: every statistic is computed on each pair's differences scaled by a power of two (exactly) so
+that the largest :math:`|d_q|` is in [0.5, 1), and null statistics are compared in absolute value:
+the p-values do not change when the values are multiplied by a constant (exactly not, for a power of
+two), and no square over- or underflows. Differences that overflow (``a - b`` not a finite float)
+are refused.
 
 Every result also has the mean difference, its confidence interval (Student's t,
 ``mean_interval``; bootstrap percentile or BCa,
@@ -63,7 +69,15 @@ from scipy import stats
 
 from .._validation import check_array, check_bool, check_int, check_option, check_real, check_resamples
 from ._inputs import METHOD_ALIAS, all_pairs, check_count, check_level, check_scores, check_seed, renamed_test
-from ._intervals import ALPHA, CONFIDENCE, INTERVALS, _mean_interval, _wilson, bootstrap_interval
+from ._intervals import (
+    ALPHA,
+    CONFIDENCE,
+    INTERVALS,
+    _mean_interval,
+    _wilson,
+    bootstrap_interval,
+    check_interval_resamples,
+)
 from ._resampling import EXACT_MAX_QUERIES, Resamples, map_in_threads
 
 #: Two nDCG values closer than this (absolute; nDCG is in [0, 1]) are equal: a tie. Differences
@@ -77,6 +91,9 @@ TOLERANCE = 100 * np.finfo(np.float64).eps
 _CHUNK_ELEMENTS = 1 << 22
 #: Weight blocks are drawn once per call when they take at most this many elements.
 _CACHE_ELEMENTS = 1 << 25
+#: A pair's resampled means come from its systems' when their values are at most this many binary
+#: orders of magnitude above the pair's differences (else from the differences: see ``_PrecomputedResamples``).
+_SHIFT_LIMIT = 26
 
 
 @dataclass(frozen=True)
@@ -242,7 +259,8 @@ def paired_test(
         Confidence level of the interval.
     n_resamples : int, default 10000
         Bootstrap resamples (bootstrap test and bootstrap intervals) and random sign vectors
-        (Monte Carlo permutation test).
+        (Monte Carlo permutation test); at least ``2 / (1 - confidence)`` (40 at 95%) for a
+        bootstrap interval (``check_interval_resamples``), as in ``compare_systems``.
     seed : int, default 0
         Entropy of the resamples' SeedSequence.
     exact : bool, optional
@@ -368,6 +386,7 @@ def _pairwise_tests(
     """``pairwise_tests`` on a checked matrix and parameters (``paired_test``, ``compare_systems``, ...)."""
     if interval is None:
         interval = "t" if test == "t" else "percentile"
+    check_interval_resamples(n_resamples, confidence, interval)
     n = matrix.shape[1]
     first, second = _pair_rows(pairs, matrix.shape[0])
 
@@ -436,39 +455,77 @@ class _PrecomputedResamples:
     The resampled mean of a difference is the difference of the systems' resampled means
     (both are linear in the values), so when the systems' means under every resample fit
     in memory they are computed once (systems x B) and a pair's are one subtraction away.
+    Every system's values are scaled by a power of two (exactly) so that its largest magnitude is
+    in [0.5, 1): its resampled means cannot overflow, and ``system_exponents`` holds the powers.
     """
 
     resamples: Resamples
     blocks: list[np.ndarray] | None
     system_means: np.ndarray | None
+    system_exponents: np.ndarray | None
 
     @classmethod
     def build(cls, resamples: Resamples, matrix: np.ndarray) -> "_PrecomputedResamples":
         small = resamples.n_resamples * resamples.n_queries <= _CACHE_ELEMENTS
         blocks = resamples.blocks() if small else None
-        means = None
+        means = exponents = None
         if resamples.n_resamples * matrix.shape[0] <= _CACHE_ELEMENTS:
-            means = resamples.weighted_sums(matrix, blocks)
+            exponents = _exponents(matrix)
+            means = resamples.weighted_sums(np.ldexp(matrix, -exponents[:, None]), blocks)
             means /= resamples.n_queries
-        return cls(resamples, blocks, means)
+        return cls(resamples, blocks, means, exponents)
 
     def sums(self, values: np.ndarray) -> np.ndarray:
         """Resampled sums of each row of ``values`` (rows x B)."""
         return self.resamples.weighted_sums(values, self.blocks)
 
-    def difference_means(self, first: np.ndarray, second: np.ndarray, d: np.ndarray) -> np.ndarray:
-        """Resampled means of the differences ``d`` of rows ``first`` minus rows ``second`` (pairs x B)."""
-        if self.system_means is not None:
-            return self.system_means[first] - self.system_means[second]
-        out = self.sums(d)
-        out /= self.resamples.n_queries
+    def difference_means(
+        self, first: np.ndarray, second: np.ndarray, d: np.ndarray, exponent: np.ndarray
+    ) -> np.ndarray:
+        """Resampled means of the scaled differences ``d`` (rows ``first`` minus rows ``second``, times
+        ``2**-exponent``) (pairs x B).
+
+        From the systems' resampled means when the pair's values are within ``_SHIFT_LIMIT`` binary
+        orders of magnitude of its differences (the subtraction then keeps the differences' bits),
+        else from the differences themselves.
+        """
+        out = np.empty((d.shape[0], self.resamples.n_resamples))
+        direct = np.ones(d.shape[0], dtype=bool)
+        if self.system_means is not None and self.system_exponents is not None:
+            shift_a = self.system_exponents[first] - exponent
+            shift_b = self.system_exponents[second] - exponent
+            direct = np.maximum(shift_a, shift_b) > _SHIFT_LIMIT
+            near = ~direct
+            if np.any(near):
+                a = np.ldexp(self.system_means[first[near]], shift_a[near, None])
+                b = np.ldexp(self.system_means[second[near]], shift_b[near, None])
+                out[near] = a - b
+        if np.any(direct):
+            out[direct] = self.sums(d[direct]) / self.resamples.n_queries
         return out
 
 
-def _count_exceeding(null_square: np.ndarray, observed: np.ndarray) -> np.ndarray:
-    """Per row, how many squared null statistics reach the squared observed one, up to scipy's tolerance."""
-    threshold = (observed * (1.0 - TOLERANCE)) ** 2
-    return np.count_nonzero(null_square >= threshold[:, None], axis=1)
+def _exponents(values: np.ndarray) -> np.ndarray:
+    """Per row, the power of two ``e`` with the largest ``|value|`` in ``[2**(e-1), 2**e)`` (0 for a row of zeros)."""
+    return np.frexp(np.abs(values).max(axis=1))[1].astype(np.int64)
+
+
+def _check_finite_differences(d: np.ndarray, first: np.ndarray, second: np.ndarray, matrix: np.ndarray) -> None:
+    """Refuse differences that overflow to infinity (values of opposite signs near the largest float)."""
+    bad = ~np.isfinite(d)
+    if np.any(bad):
+        row, query = (int(k[0]) for k in np.nonzero(bad))
+        i, j = int(first[row]), int(second[row])
+        raise ValueError(
+            f"the differences of rows {i} and {j} (a - b) overflow: at query {query}, "
+            f"{float(matrix[i, query])!r} - {float(matrix[j, query])!r} is not a finite float; scale the values down"
+        )
+
+
+def _count_exceeding(null: np.ndarray, observed: np.ndarray) -> np.ndarray:
+    """Per row, how many null statistics reach the observed one in absolute value, up to scipy's tolerance."""
+    threshold = np.abs(observed) * (1.0 - TOLERANCE)
+    return np.count_nonzero(np.abs(null) >= threshold[:, None], axis=1)
 
 
 def _kth_largest(values: np.ndarray, k: int) -> np.ndarray:
@@ -490,9 +547,18 @@ def _test_chunk(
     flips: _PrecomputedResamples | None,
     boot: _PrecomputedResamples | None,
 ) -> dict[str, np.ndarray]:
-    """The tests of a chunk of pairs: rows ``first`` minus rows ``second`` (resampled statistics: pairs x B)."""
+    """The tests of a chunk of pairs: rows ``first`` minus rows ``second`` (resampled statistics: pairs x B).
+
+    Each pair's differences are first scaled by a power of two, exactly, so that the largest
+    ``|d_q|`` is in [0.5, 1): no statistic over- or underflows, and the p-values do not depend on
+    the scale of the values (the differences, means, intervals are scaled back at the end).
+    """
     xa, xb = matrix[first], matrix[second]
-    d = xa - xb
+    with np.errstate(over="ignore"):  # refused just below
+        raw = xa - xb
+    _check_finite_differences(raw, first, second, matrix)
+    exponent = _exponents(raw)
+    d = np.ldexp(raw, -exponent[:, None])
     n = d.shape[1]
     mean = d.mean(axis=1)
     # A mean that is the rounding residue of 0 is 0 for the resampling tests (module docstring).
@@ -504,11 +570,11 @@ def _test_chunk(
     # Every d_q equal: no test has any doubt (p = 1 if they are all 0, else 0); resampling cannot vary them.
     degenerate_p = np.where(mean == 0, 1.0, 0.0)
     out = {
-        "difference": mean,
+        "difference": np.ldexp(mean, exponent),
         "effect_size": effect,
-        "wins": np.count_nonzero(d > TIE_TOLERANCE, axis=1),
-        "ties": np.count_nonzero(np.abs(d) <= TIE_TOLERANCE, axis=1),
-        "losses": np.count_nonzero(d < -TIE_TOLERANCE, axis=1),
+        "wins": np.count_nonzero(raw > TIE_TOLERANCE, axis=1),
+        "ties": np.count_nonzero(np.abs(raw) <= TIE_TOLERANCE, axis=1),
+        "losses": np.count_nonzero(raw < -TIE_TOLERANCE, axis=1),
         "ci_low": np.full(mean.shape, np.nan),
         "ci_high": np.full(mean.shape, np.nan),
         "critical_difference": np.full(mean.shape, np.nan),
@@ -517,16 +583,16 @@ def _test_chunk(
     if test == "t":
         p = degenerate_p.copy()
         if np.any(~constant):
-            p[~constant] = stats.ttest_rel(xa[~constant], xb[~constant], axis=1).pvalue
+            # ttest_rel(a, b) is ttest_1samp(a - b, 0): on the scaled differences, as for every test
+            p[~constant] = stats.ttest_1samp(d[~constant], 0.0, axis=1).pvalue
         out["pvalue"] = p
         out["critical_difference"] = stats.t.ppf(1 - alpha / 2, n - 1) * sd / math.sqrt(n)
     elif test == "wilcoxon":
         out["pvalue"] = _wilcoxon(d)
     elif test == "permutation":
         assert flips is not None
-        null = flips.difference_means(first, second, d)
-        square = null * null
-        count = _count_exceeding(square, tested_mean)
+        null = flips.difference_means(first, second, d, exponent)
+        count = _count_exceeding(null, tested_mean)
         b = flips.resamples.n_resamples
         if flips.resamples.kind == "exact":
             out["pvalue"] = count / b
@@ -534,12 +600,13 @@ def _test_chunk(
         else:
             out["pvalue"] = (count + 1) / (b + 1)
             k = math.ceil(b * alpha)
-        at = _kth_largest(square, k)
-        out["critical_difference"] = np.abs(np.take_along_axis(null, at[:, None], axis=1)[:, 0])
+        magnitude = np.abs(null)
+        at = _kth_largest(magnitude, k)
+        out["critical_difference"] = np.take_along_axis(magnitude, at[:, None], axis=1)[:, 0]
     else:  # bootstrap (Sakai 2006): studentised mean of the shifted differences w = d - mean
         assert boot is not None
         w = d - mean[:, None]
-        w_mean = boot.difference_means(first, second, d)
+        w_mean = boot.difference_means(first, second, d, exponent)
         w_mean -= mean[:, None]
         spread = boot.sums(w * w)
         spread /= n
@@ -553,9 +620,10 @@ def _test_chunk(
         with np.errstate(divide="ignore", invalid="ignore"):
             t_obs = tested_mean / (sd / math.sqrt(n))
         b = boot.resamples.n_resamples
-        count = _count_exceeding(square, np.where(constant, 0.0, t_obs))
+        t_star = np.sqrt(square, out=square)  # |t*|: compared with |t| as the permutation test compares means
+        count = _count_exceeding(t_star, np.where(constant, 0.0, t_obs))
         out["pvalue"] = np.where(constant, degenerate_p, count / b)
-        at = _kth_largest(square, math.ceil(b * alpha))
+        at = _kth_largest(t_star, math.ceil(b * alpha))
         out["critical_difference"] = np.abs(np.take_along_axis(w_mean, at[:, None], axis=1)[:, 0])
         boot_means = w_mean
         boot_means += mean[:, None]
@@ -565,21 +633,33 @@ def _test_chunk(
     elif interval in ("percentile", "bca"):
         assert boot is not None
         if boot_means is None:
-            boot_means = boot.difference_means(first, second, d)
+            boot_means = boot.difference_means(first, second, d, exponent)
         out["ci_low"], out["ci_high"] = bootstrap_interval(boot_means, d, confidence=confidence, interval=interval)
+    with np.errstate(over="ignore"):  # an interval reaching past the largest float reaches infinity
+        for key in ("ci_low", "ci_high", "critical_difference"):  # back to the scale of the values
+            out[key] = np.ldexp(out[key], exponent)
     return out
 
 
 def _wilcoxon(d: np.ndarray) -> np.ndarray:
-    """Two-sided Wilcoxon signed-rank p-values of each row (all-zero rows: 1)."""
+    """Two-sided Wilcoxon signed-rank p-values of each row, as ``scipy.stats.wilcoxon`` of that row alone.
+
+    scipy's ``method="auto"`` picks one method for a whole batch: the normal approximation (or, up
+    to 13 values, a permutation test) for every row as soon as one row has a zero or a tie, else the
+    exact distribution. Rows are therefore tested in two groups, those with a zero or a tied ``|d_q|``
+    and those without, so that each row gets the method scipy chooses for it alone. All-zero rows: 1.
+    """
     zero = np.all(d == 0, axis=1)
+    magnitudes = np.sort(np.abs(d), axis=1)
+    irregular = np.any(d == 0, axis=1) | np.any(magnitudes[:, 1:] == magnitudes[:, :-1], axis=1)
     p = np.ones(d.shape[0])
-    if np.any(~zero):
-        with warnings.catch_warnings():
-            # scipy warns that it switches to the normal approximation when zeros or ties
-            # make the exact distribution unavailable; that choice is the documented "auto".
-            warnings.simplefilter("ignore", UserWarning)
-            p[~zero] = stats.wilcoxon(d[~zero], axis=1).pvalue
+    for group in (~zero & irregular, ~zero & ~irregular):  # at most two scipy calls, each vectorised
+        if np.any(group):
+            with warnings.catch_warnings():
+                # scipy warns that it switches to the normal approximation when zeros or ties
+                # make the exact distribution unavailable; that choice is the documented "auto".
+                warnings.simplefilter("ignore", UserWarning)
+                p[group] = stats.wilcoxon(d[group], axis=1).pvalue
     return p
 
 
