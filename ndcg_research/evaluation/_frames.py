@@ -452,9 +452,12 @@ def _identity(run: Any) -> Any:
     standard input or a table by itself."""
     if not is_path(run):
         return id(run)
-    if os.fspath(run) == STDIN:
+    if os.fspath(run) == STDIN:  # not a file named "-"
         return STDIN
-    status = os.stat(run)  # the run was checked: it exists
+    try:
+        status = os.stat(run)
+    except OSError:  # a file that does not exist: reading it says so
+        return os.fspath(run)
     return (status.st_dev, status.st_ino)
 
 
