@@ -21,7 +21,14 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from ndcg_research.stats import mean_interval, paired_comparison, paired_test, pairwise_tests, standardized_gap_se
+from ndcg_research.stats import (
+    compare_systems,
+    mean_interval,
+    paired_comparison,
+    paired_test,
+    pairwise_tests,
+    standardized_gap_se,
+)
 from ndcg_research.stats._intervals import bootstrap_interval
 from ndcg_research.stats._resampling import BOOTSTRAP_STREAM, Resamples, block_generator
 
@@ -500,3 +507,18 @@ def test_one_minimum_of_bootstrap_resamples_for_paired_test_pairwise_tests_and_c
     # a t interval, or none, needs no resamples
     paired_test(x[0], x[1], test="bootstrap", interval="t", n_resamples=10)
     pairwise_tests(x, test="bootstrap", interval="none", n_resamples=10)
+
+
+def test_series_indexed_by_query_are_paired_by_query_or_refused():
+    # Values are paired by position: two Series in different query orders used to be tested as given, silently
+    # pairing one query with another.
+    pd = pytest.importorskip("pandas")
+    a = pd.Series([0.1, 0.4, 0.35, 0.8], index=["q1", "q2", "q3", "q4"])
+    shuffled = (a + [0.01, 0.02, 0.015, 0.03]).sort_values(ascending=False)
+    with pytest.raises(ValueError, match=r"a and b are pandas Series with different indexes.*b\.reindex\(a\.index\)"):
+        paired_test(a, shuffled)
+    with pytest.raises(ValueError, match=r"scores\['x'\] and scores\['y'\] are pandas Series with different indexes"):
+        compare_systems({"x": a, "y": shuffled})
+    aligned = shuffled.reindex(a.index)
+    assert paired_test(a, aligned).pvalue == pytest.approx(stats.ttest_rel(a.to_numpy(), aligned.to_numpy()).pvalue)
+    assert paired_test(a, aligned.to_numpy()).pvalue == paired_test(a, aligned).pvalue  # an array pairs by position

@@ -68,7 +68,16 @@ import numpy as np
 from scipy import stats
 
 from .._validation import check_array, check_bool, check_int, check_option, check_real, check_resamples
-from ._inputs import METHOD_ALIAS, all_pairs, check_count, check_level, check_scores, check_seed, renamed_test
+from ._inputs import (
+    METHOD_ALIAS,
+    all_pairs,
+    check_count,
+    check_level,
+    check_same_queries,
+    check_scores,
+    check_seed,
+    renamed_test,
+)
 from ._intervals import (
     ALPHA,
     CONFIDENCE,
@@ -244,7 +253,8 @@ def paired_test(
     Parameters
     ----------
     a, b : array-like
-        Per-query values of systems A and B (same queries, same order; at least 2).
+        Per-query values of systems A and B (same queries, same order; at least 2). Two pandas Series must
+        have equal indexes (query ids), else ValueError: values are paired by position.
     test : {"t", "wilcoxon", "permutation", "bootstrap"}, default "t"
         The test (see the module documentation). (Formerly ``method``, still accepted with a
         DeprecationWarning.)
@@ -285,6 +295,7 @@ def paired_test(
     test, interval, confidence, n_resamples, seed, exact = _test_options(
         test, interval, confidence, n_resamples, seed, exact
     )
+    check_same_queries({"a": a, "b": b})
     a = check_array(a, "a", ndim=1, min_size=2, unit="queries")
     b = check_array(b, "b", ndim=1, min_size=2, unit="queries")
     if a.size != b.size:
