@@ -522,3 +522,22 @@ def test_series_indexed_by_query_are_paired_by_query_or_refused():
     aligned = shuffled.reindex(a.index)
     assert paired_test(a, aligned).pvalue == pytest.approx(stats.ttest_rel(a.to_numpy(), aligned.to_numpy()).pvalue)
     assert paired_test(a, aligned.to_numpy()).pvalue == paired_test(a, aligned).pvalue  # an array pairs by position
+
+
+@pytest.mark.parametrize("test", ["t", "wilcoxon", "bootstrap"])
+def test_exact_with_a_test_that_has_no_exact_form_is_refused(test):
+    # exact chooses how the permutation test enumerates sign vectors; the other tests used to ignore it silently.
+    a, b = [0.5, 0.7, 0.6, 0.8], [0.4, 0.6, 0.6, 0.5]
+    with pytest.raises(
+        ValueError, match=rf"exact applies to the permutation test only, got exact=True with test='{test}'"
+    ):
+        paired_test(a, b, test=test, exact=True)
+    with pytest.raises(ValueError, match="exact applies to the permutation test only"):
+        pairwise_tests(np.array([a, b]), test=test, exact=False)
+    assert paired_test(a, b, test="permutation", exact=True).exact
+
+
+def test_kendall_tau_of_a_constant_scoring_is_nan_as_documented():
+    from ndcg_research.stats import kendall_tau
+
+    assert math.isnan(kendall_tau([1, 1, 1], [1, 2, 3])) and math.isnan(stats.kendalltau([1, 1, 1], [1, 2, 3])[0])

@@ -67,7 +67,7 @@ def kendall_tau(x: Any, y: Any) -> float:
     Returns
     -------
     float
-        In [-1, 1].
+        In [-1, 1]; NaN when either scoring gives every system the same score (scipy's kendalltau).
 
     Examples
     --------

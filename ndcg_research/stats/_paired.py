@@ -226,13 +226,16 @@ def _test_options(
     intervals: tuple[str, ...] = INTERVALS,
 ) -> tuple[str, str | None, float, int, int, bool | None]:
     """The checked ``test``, ``interval``, ``confidence``, ``n_resamples``, ``seed`` and ``exact`` of a paired test."""
+    test, exact = check_option(test, "test", METHODS), check_bool(exact, "exact", none=True)
+    if exact is not None and test != "permutation":  # it would be ignored
+        raise ValueError(f"exact applies to the permutation test only, got exact={exact!r} with test={test!r}")
     return (
-        check_option(test, "test", METHODS),
+        test,
         check_option(interval, "interval", intervals, none=True),
         check_level(confidence, "confidence"),
         check_resamples(n_resamples),
         check_seed(seed),
-        check_bool(exact, "exact", none=True),
+        exact,
     )
 
 
@@ -274,8 +277,8 @@ def paired_test(
     seed : int, default 0
         Entropy of the resamples' SeedSequence.
     exact : bool, optional
-        Permutation test only: enumerate every sign vector (True), draw ``n_resamples``
-        (False); default: exact up to 20 queries.
+        Permutation test only (given with another test: ValueError): enumerate every sign vector
+        (True), draw ``n_resamples`` (False); default: exact up to 20 queries.
 
     Returns
     -------
