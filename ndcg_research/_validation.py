@@ -336,14 +336,19 @@ def check_array(
         array = np.asarray(value.to_numpy() if hasattr(value, "to_numpy") else value)
     except (ValueError, TypeError) as error:  # ragged nesting
         raise ValueError(f"{name} must be {wanted}, got ragged input ({error})") from None
+    too_few = (
+        f"{name} must not be empty, got shape {array.shape}"
+        if min_size == 1
+        else f"{name} must hold at least {min_size} {unit}, got {array.size}"
+    )
+    if array.size == 0 < min_size:  # numpy types [] as float64: "got dtype float64" would mislead
+        raise ValueError(too_few)
     if array.dtype.kind not in kinds:
         raise TypeError(f"{name} must hold {kind_words}, got dtype {array.dtype}")
     if ndims is not None and array.ndim not in ndims:
         raise ValueError(f"{name} must be {' or '.join(f'{n}-D' for n in ndims)}, got shape {array.shape}")
     if array.size < min_size:
-        if min_size == 1:
-            raise ValueError(f"{name} must not be empty, got shape {array.shape}")
-        raise ValueError(f"{name} must hold at least {min_size} {unit}, got {array.size}")
+        raise ValueError(too_few)
     if "f" in kinds:
         array = array.astype(np.float64, copy=False)
     if (finite and array.dtype.kind == "f") or low is not None or high is not None:

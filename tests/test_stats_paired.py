@@ -541,3 +541,17 @@ def test_kendall_tau_of_a_constant_scoring_is_nan_as_documented():
     from ndcg_research.stats import kendall_tau
 
     assert math.isnan(kendall_tau([1, 1, 1], [1, 2, 3])) and math.isnan(stats.kendalltau([1, 1, 1], [1, 2, 3])[0])
+
+
+@pytest.mark.parametrize(
+    "call, message",
+    [
+        (lambda m: pairwise_tests(m, pairs=[]), r"pairs must not be empty, got shape \(0,\)"),
+        (lambda m: paired_test([], m[0]), r"a must hold at least 2 queries, got 0"),
+        (lambda m: compare_systems({"x": [], "y": []}), r"scores must hold at least 2 queries \(columns\), got 0"),
+    ],
+)
+def test_an_empty_input_is_called_empty_not_a_float_dtype(call, message):
+    # numpy types [] as float64: integer-only arguments (pairs) said "must hold integers, got dtype float64".
+    with pytest.raises(ValueError, match=message):
+        call(np.random.default_rng(0).random((3, 5)))
