@@ -196,3 +196,15 @@ def test_write_trec_example():
     qrels, runs = c.write_trec(tempfile.mkdtemp())
     assert ([p.name for p in runs], len(qrels.read_text().splitlines())) == (["sys1.run", "sys2.run"], 60)
     assert runs[0].read_text().splitlines()[0].split()[:4] == ["t001", "Q0", "d0013", "1"]
+
+
+def test_runs_sharing_fewer_than_two_queries_are_refused_in_plain_words():
+    import pandas as pd
+
+    from ndcg_research.stats import run_matrices
+
+    qrels = pd.DataFrame({"query_id": ["1", "2"], "doc_id": ["a", "a"], "relevance": [1, 1]})
+    one = pd.DataFrame({"query_id": ["1", "2"], "doc_id": ["a", "a"], "score": [1.0, 1.0]})
+    other = pd.DataFrame({"query_id": ["1"], "doc_id": ["a"], "score": [1.0]})
+    with pytest.raises(ValueError, match=r"^the runs share only 1 evaluated query; paired tests need at least 2$"):
+        run_matrices(qrels, {"one": one, "other": other}, "ndcg", complete=False)

@@ -104,7 +104,8 @@ def run_matrices(
     for queries in defined[1:]:
         common = np.intersect1d(common, queries)
     if common.size < 2:
-        raise ValueError(f"the runs share {common.size} evaluated queries; paired tests need at least 2")
+        shared = "no evaluated query" if common.size == 0 else f"only {common.size} evaluated query"
+        raise ValueError(f"the runs share {shared}; paired tests need at least 2")
     dropped = np.setdiff1d(np.concatenate(result.queries), common)
     if dropped.size:
         more = f" and {dropped.size - 10} more" if dropped.size > 10 else ""
