@@ -79,7 +79,7 @@ def _interval(low: float | None, high: float | None, closed: Closed) -> str:
 
 
 def _inside(x: Any, low: float | None, high: float | None, closed: Closed) -> Any:
-    """Whether ``x`` (a number, or an array element-wise) is within the bounds; NaN never is."""
+    """Whether ``x`` (a number, or an array element-wise) is within the bounds; NaN is within no bound."""
     above = True if low is None else (x >= low if closed in ("both", "left") else x > low)
     return above & (True if high is None else (x <= high if closed in ("both", "right") else x < high))
 

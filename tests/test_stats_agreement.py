@@ -165,3 +165,14 @@ def test_a_small_real_effect_is_kept():
     # Effects +-0.5e-9 on 2 topics: MS_system = 2 * 2 * (0.5e-9)^2, MS_residual = 0 -> system = (1e-9)^2 / 2.
     v = variance_components([[0.5 + 0.5e-9, 0.4 + 0.5e-9], [0.5 - 0.5e-9, 0.4 - 0.5e-9]])
     assert v.system == pytest.approx(0.5e-18, rel=1e-5)
+
+
+def test_system_scores_as_series_are_paired_by_system_or_refused():
+    # kendall_tau and tau_ap paired two Series of system means by position, whatever their system names.
+    pd = pytest.importorskip("pandas")
+    x = pd.Series([0.3, 0.2, 0.1], index=["bm25", "dense", "splade"])
+    y = pd.Series([0.1, 0.2, 0.3], index=["splade", "dense", "bm25"])  # the same ordering of systems as x
+    for function, names in ((kendall_tau, ("x", "y")), (tau_ap, ("reference", "other"))):
+        with pytest.raises(ValueError, match=rf"{names[0]} and {names[1]} are pandas Series with different indexes"):
+            function(x, y)
+        assert function(x, y.reindex(x.index)) == pytest.approx(1.0)

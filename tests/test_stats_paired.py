@@ -555,3 +555,19 @@ def test_an_empty_input_is_called_empty_not_a_float_dtype(call, message):
     # numpy types [] as float64: integer-only arguments (pairs) said "must hold integers, got dtype float64".
     with pytest.raises(ValueError, match=message):
         call(np.random.default_rng(0).random((3, 5)))
+
+
+@pytest.mark.parametrize("size", [1e-2, 1e-4, 1e-6])
+def test_exact_permutation_p_counts_the_identity_and_equals_scipy_on_small_differences(size):
+    # The null means came from the systems' resampled means, rounded at the systems' scale (up to 2**26 times the
+    # differences'): the identity resample could miss the observed mean, and an exact test returned p = 0, which
+    # is impossible (for small same-sign differences, about half the time at 1e-4).
+    rng = np.random.default_rng(7)
+    for _ in range(20):
+        a = rng.uniform(0.2, 0.9, 12)
+        b = a - rng.uniform(0.2, 1.0, 12) * size * a
+        mine = pairwise_tests(np.array([a, b, b - 0.3]), test="permutation", interval="none").pvalue[0]
+        reference = stats.permutation_test(
+            (a - b,), np.mean, permutation_type="samples", n_resamples=np.inf, alternative="two-sided"
+        ).pvalue
+        assert mine >= 1 / 2**11 and mine == pytest.approx(reference, rel=1e-12)

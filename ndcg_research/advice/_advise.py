@@ -255,7 +255,8 @@ def advise(
         stacked = stacked[:, :, defined]
     n_queries = stacked.shape[2]
     if n_queries < 2:
-        raise ValueError(f"the runs share {n_queries} queries with a defined nDCG; advise needs at least 2")
+        shared = "no query" if n_queries == 0 else f"only {_plural(n_queries, 'query')}"
+        raise ValueError(f"the runs share {shared} with a defined nDCG; advise needs at least 2")
     # A candidate under which every run has the same value on every query (within TIE_TOLERANCE) cannot tell
     # the runs apart: its numbers are those of no difference at all, and it is never recommended.
     alike = np.all(np.abs(stacked - stacked[:, :1, :]) <= TIE_TOLERANCE, axis=(1, 2))

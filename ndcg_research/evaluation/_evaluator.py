@@ -333,7 +333,8 @@ def _run_parts(
         once = path == STDIN or (os.path.exists(path) and not os.path.isfile(path) and not os.path.isdir(path))
         with contextlib.ExitStack() as opened:
             copy: Any = None
-            source = stream = copy
+            source: Any = None
+            stream: Any = None
             if once:
                 copy = opened.enter_context(tempfile.TemporaryFile())
                 source = sys.stdin.buffer if path == STDIN else opened.enter_context(open(path, "rb"))

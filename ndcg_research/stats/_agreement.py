@@ -42,13 +42,14 @@ import pandas as pd
 from scipy import stats
 
 from .._validation import check_array, check_resamples, type_and_value
-from ._inputs import all_pairs, check_count, check_level, check_scores, check_seed
+from ._inputs import all_pairs, check_count, check_level, check_same_index, check_scores, check_seed
 from ._paired import TIE_TOLERANCE, TOLERANCE
 from ._resampling import SUBSET_STREAM, block_generator
 
 
 def _system_scores(first: Any, second: Any, names: tuple[str, str]) -> tuple[np.ndarray, np.ndarray]:
     """Two scorings (one score per system, e.g. its mean) of the same at least 2 systems."""
+    check_same_index(dict(zip(names, (first, second), strict=True)))
     a = check_array(first, names[0], ndim=1, min_size=2, unit="system scores")
     b = check_array(second, names[1], ndim=1, min_size=2, unit="system scores")
     if a.size != b.size:

@@ -39,7 +39,7 @@ def check_scores(value: Any, name: str) -> Scores:
     if isinstance(value, Scores):
         return value
     if isinstance(value, Mapping):
-        check_same_queries({f"{name}[{key!r}]": row for key, row in value.items()})
+        check_same_index({f"{name}[{key!r}]": row for key, row in value.items()})
         names = [str(key) for key in value]
         rows = [check_array(row, f"{name}[{key!r}]", ndim=1) for key, row in value.items()]
         if len({row.size for row in rows}) > 1:
@@ -63,16 +63,16 @@ def check_scores(value: Any, name: str) -> Scores:
     return Scores(matrix, names)
 
 
-def check_same_queries(rows: Mapping[str, Any]) -> None:
+def check_same_index(rows: Mapping[str, Any]) -> None:
     """Refuse pandas Series (by argument name) whose indexes differ: values are paired by position, and Series
-    indexed by query id in different orders, or by different queries, would pair one query with another."""
+    indexed by query id (or system name) in different orders, or by other labels, would pair one with another."""
     indexed = {name: row.index for name, row in rows.items() if hasattr(row, "index") and hasattr(row, "to_numpy")}
     first = next(iter(indexed), None)
     for name, index in indexed.items():
         if not index.equals(indexed[first]):
             raise ValueError(
-                f"{first} and {name} are pandas Series with different indexes (query ids in another order, or "
-                f"other queries); values are paired by position: align them first, e.g. "
+                f"{first} and {name} are pandas Series with different indexes (labels in another order, or "
+                f"other labels); values are paired by position: align them first, e.g. "
                 f"{name}.reindex({first}.index)"
             )
 

@@ -73,7 +73,7 @@ from ._inputs import (
     all_pairs,
     check_count,
     check_level,
-    check_same_queries,
+    check_same_index,
     check_scores,
     check_seed,
     renamed_test,
@@ -101,8 +101,9 @@ _CHUNK_ELEMENTS = 1 << 22
 #: Weight blocks are drawn once per call when they take at most this many elements.
 _CACHE_ELEMENTS = 1 << 25
 #: A pair's resampled means come from its systems' when their values are at most this many binary
-#: orders of magnitude above the pair's differences (else from the differences: see ``_PrecomputedResamples``).
-_SHIFT_LIMIT = 26
+#: orders of magnitude above the pair's differences (else from the differences: see ``_PrecomputedResamples``):
+#: each order loses a bit of the difference, which the comparison with the observed mean must allow for.
+_SHIFT_LIMIT = 8
 
 
 @dataclass(frozen=True)
@@ -298,7 +299,7 @@ def paired_test(
     test, interval, confidence, n_resamples, seed, exact = _test_options(
         test, interval, confidence, n_resamples, seed, exact
     )
-    check_same_queries({"a": a, "b": b})
+    check_same_index({"a": a, "b": b})
     a = check_array(a, "a", ndim=1, min_size=2, unit="queries")
     b = check_array(b, "b", ndim=1, min_size=2, unit="queries")
     if a.size != b.size:
@@ -495,15 +496,19 @@ class _PrecomputedResamples:
 
     def difference_means(
         self, first: np.ndarray, second: np.ndarray, d: np.ndarray, exponent: np.ndarray
-    ) -> np.ndarray:
+    ) -> tuple[np.ndarray, np.ndarray]:
         """Resampled means of the scaled differences ``d`` (rows ``first`` minus rows ``second``, times
-        ``2**-exponent``) (pairs x B).
+        ``2**-exponent``) (pairs x B), and per pair a bound on their rounding error.
 
         From the systems' resampled means when the pair's values are within ``_SHIFT_LIMIT`` binary
-        orders of magnitude of its differences (the subtraction then keeps the differences' bits),
-        else from the differences themselves.
+        orders of magnitude of its differences, else from the differences themselves. Either way a mean
+        is a sum of n terms rounded at the scale of the largest (``2**shift`` for the systems' values,
+        1 for the scaled differences), as is ``d.mean()``: together they may differ by about
+        ``n * eps * 2**shift`` (bounded here by four times that), and the identity resample, which always
+        reaches the observed mean, must not miss it by rounding.
         """
         out = np.empty((d.shape[0], self.resamples.n_resamples))
+        shift = np.zeros(d.shape[0], dtype=np.int64)
         direct = np.ones(d.shape[0], dtype=bool)
         if self.system_means is not None and self.system_exponents is not None:
             shift_a = self.system_exponents[first] - exponent
@@ -514,9 +519,11 @@ class _PrecomputedResamples:
                 a = np.ldexp(self.system_means[first[near]], shift_a[near, None])
                 b = np.ldexp(self.system_means[second[near]], shift_b[near, None])
                 out[near] = a - b
+                shift[near] = np.maximum(np.maximum(shift_a[near], shift_b[near]), 0)
         if np.any(direct):
             out[direct] = self.sums(d[direct]) / self.resamples.n_queries
-        return out
+        rounding = np.ldexp(4 * self.resamples.n_queries * np.finfo(np.float64).eps, shift)
+        return out, rounding
 
 
 def _exponents(values: np.ndarray) -> np.ndarray:
@@ -536,9 +543,10 @@ def _check_finite_differences(d: np.ndarray, first: np.ndarray, second: np.ndarr
         )
 
 
-def _count_exceeding(null: np.ndarray, observed: np.ndarray) -> np.ndarray:
-    """Per row, how many null statistics reach the observed one in absolute value, up to scipy's tolerance."""
-    threshold = np.abs(observed) * (1.0 - TOLERANCE)
+def _count_exceeding(null: np.ndarray, observed: np.ndarray, rounding: Any = 0.0) -> np.ndarray:
+    """Per row, how many null statistics reach the observed one in absolute value, up to scipy's tolerance
+    and the null statistics' own ``rounding`` (absolute, per row)."""
+    threshold = np.abs(observed) * (1.0 - TOLERANCE) - rounding
     return np.count_nonzero(np.abs(null) >= threshold[:, None], axis=1)
 
 
@@ -605,8 +613,8 @@ def _test_chunk(
         out["pvalue"] = _wilcoxon(d)
     elif test == "permutation":
         assert flips is not None
-        null = flips.difference_means(first, second, d, exponent)
-        count = _count_exceeding(null, tested_mean)
+        null, rounding = flips.difference_means(first, second, d, exponent)
+        count = _count_exceeding(null, tested_mean, rounding)
         b = flips.resamples.n_resamples
         if flips.resamples.kind == "exact":
             out["pvalue"] = count / b
@@ -620,7 +628,7 @@ def _test_chunk(
     else:  # bootstrap (Sakai 2006): studentised mean of the shifted differences w = d - mean
         assert boot is not None
         w = d - mean[:, None]
-        w_mean = boot.difference_means(first, second, d, exponent)
+        w_mean = boot.difference_means(first, second, d, exponent)[0]
         w_mean -= mean[:, None]
         spread = boot.sums(w * w)
         spread /= n
@@ -647,7 +655,7 @@ def _test_chunk(
     elif interval in ("percentile", "bca"):
         assert boot is not None
         if boot_means is None:
-            boot_means = boot.difference_means(first, second, d, exponent)
+            boot_means = boot.difference_means(first, second, d, exponent)[0]
         out["ci_low"], out["ci_high"] = bootstrap_interval(boot_means, d, confidence=confidence, interval=interval)
     with np.errstate(over="ignore"):  # an interval reaching past the largest float reaches infinity
         for key in ("ci_low", "ci_high", "critical_difference"):  # back to the scale of the values
@@ -714,6 +722,7 @@ def paired_comparison(
     """
     axis, confidence = check_int(axis, "axis"), check_level(confidence, "confidence")
     tie_tolerance = check_real(tie_tolerance, "tie_tolerance", low=0)
+    check_same_index({"better": better, "worse": worse})
     better, worse = check_array(better, "better"), check_array(worse, "worse")
     if better.shape != worse.shape:
         raise ValueError(f"better and worse must have the same shape, got {better.shape} and {worse.shape}")
