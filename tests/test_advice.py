@@ -279,30 +279,23 @@ def run_command(argv, capsys):
 
 
 def test_command(tmp_path, capsys):
-    qrels, runs = collection(2, systems=3, queries=12, docs=10)
-    qrels_file = tmp_path / "qrels.txt"
-    qrels_file.write_text("".join(f"{q} 0 {d} {g}\n" for q, d, g in qrels.itertuples(index=False)))
-    files = []
-    for name, run in runs.items():
-        path = tmp_path / f"{name}.txt"
-        path.write_text("".join(f"{q} Q0 {d} 0 {s!r} {name}\n" for q, d, s in run.itertuples(index=False)))
-        files.append(str(path))
+    qrels_file, files = write_trec(tmp_path, *collection(2, systems=3, queries=12, docs=10))
     status, out, _ = run_command(
-        [str(qrels_file), *files, "--resamples", "200", "--trials", "20", "--figure", str(tmp_path / "advice.png")],
+        [qrels_file, *files, "--resamples", "200", "--trials", "20", "--figure", str(tmp_path / "advice.png")],
         capsys,
     )
     assert status == 0 and out.startswith("advise: 3 systems on 12 queries, 40 candidate settings")
     assert "Recommended: ndcg" in out and (tmp_path / "advice.png").stat().st_size > 0
     status, out, _ = run_command(
-        [str(qrels_file), *files, "--resamples", "200", "--trials", "20", "--format", "json"], capsys
+        [qrels_file, *files, "--resamples", "200", "--trials", "20", "--format", "json"], capsys
     )
     parsed = json.loads(out)
     assert status == 0 and len(parsed["candidates"]) == 40 and parsed["systems"] == ["s0", "s1", "s2"]
     status, out, _ = run_command(
-        [str(qrels_file), *files, "--resamples", "200", "--trials", "20", "--format", "csv"], capsys
+        [qrels_file, *files, "--resamples", "200", "--trials", "20", "--format", "csv"], capsys
     )
     assert status == 0 and out.splitlines()[0].startswith("measure,discount,cutoff,gain,power")
-    status, out, err = run_command([str(qrels_file), files[0], str(tmp_path / "missing.txt")], capsys)
+    status, out, err = run_command([qrels_file, files[0], str(tmp_path / "missing.txt")], capsys)
     assert status == 1 and err.startswith("ndcg-research advise: error:") and "missing.txt" in err
 
 

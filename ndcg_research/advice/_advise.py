@@ -248,9 +248,10 @@ def advise(
     notes = list(data.notes)
     defined = ~np.isnan(stacked).any(axis=(0, 1))
     if not defined.all():
+        undefined = int(np.count_nonzero(~defined))
         notes.append(
-            f"{_plural(int(np.count_nonzero(~defined)), 'query')} {'has' if (~defined).sum() == 1 else 'have'} "
-            f"an undefined nDCG under some candidate; left out for every candidate"
+            f"{_plural(undefined, 'query')} {'has' if undefined == 1 else 'have'} an undefined nDCG under some "
+            f"candidate; left out for every candidate"
         )
         stacked = stacked[:, :, defined]
     n_queries = stacked.shape[2]

@@ -11,7 +11,7 @@ from ..core import _kernels as kernels
 from ._inputs import METHOD_ALIAS, check_count, check_level, check_scores, check_seed, renamed_test, system_names
 from ._intervals import ALPHA, CONFIDENCE, INTERVALS, _mean_interval, bootstrap_interval, check_interval_resamples
 from ._multiple import CORRECTIONS, _adjust_pvalues, _tukey_hsd
-from ._paired import METHODS, _pairwise_tests
+from ._paired import METHODS, _interval_of, _pairwise_tests
 from ._resampling import Resamples
 
 #: Tests of ``compare_systems``: the paired tests and the randomised Tukey HSD test.
@@ -122,8 +122,7 @@ def compare_systems(
         raise ValueError(
             f"correction must be 'none' with test='tukey' (its p-values are family-wise adjusted), got {correction!r}"
         )
-    if interval is None:
-        interval = "t" if test == "t" else "percentile"
+    interval = _interval_of(test, interval)
     check_interval_resamples(n_resamples, confidence, interval)
 
     n = matrix.shape[1]

@@ -230,14 +230,17 @@ def _test_options(
     test, exact = check_option(test, "test", METHODS), check_bool(exact, "exact", none=True)
     if exact is not None and test != "permutation":  # it would be ignored
         raise ValueError(f"exact applies to the permutation test only, got exact={exact!r} with test={test!r}")
-    return (
-        test,
-        check_option(interval, "interval", intervals, none=True),
-        check_level(confidence, "confidence"),
-        check_resamples(n_resamples),
-        check_seed(seed),
-        exact,
-    )
+    interval = check_option(interval, "interval", intervals, none=True)
+    confidence, n_resamples = check_level(confidence, "confidence"), check_resamples(n_resamples)
+    check_interval_resamples(n_resamples, confidence, _interval_of(test, interval))
+    return test, interval, confidence, n_resamples, check_seed(seed), exact
+
+
+def _interval_of(test: str, interval: str | None) -> str:
+    """The interval asked for, else the test's default: t for the t test, percentile bootstrap otherwise."""
+    if interval is not None:
+        return interval
+    return "t" if test == "t" else "percentile"
 
 
 @renamed_test
@@ -399,9 +402,7 @@ def _pairwise_tests(
     n_jobs: int,
 ) -> PairTests:
     """``pairwise_tests`` on a checked matrix and parameters (``paired_test``, ``compare_systems``, ...)."""
-    if interval is None:
-        interval = "t" if test == "t" else "percentile"
-    check_interval_resamples(n_resamples, confidence, interval)
+    interval = _interval_of(test, interval)
     n = matrix.shape[1]
     first, second = _pair_rows(pairs, matrix.shape[0])
 
