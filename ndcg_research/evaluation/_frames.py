@@ -63,9 +63,7 @@ def is_ranx(value: Any) -> bool:
 
 def is_nested_dict(value: Any) -> bool:
     """Whether ``value`` is a pytrec_eval dict ``{query: {document: number}}`` (not a mapping of runs)."""
-    if not isinstance(value, Mapping) or not value:
-        return False
-    if not all(isinstance(v, Mapping) for v in value.values()):
+    if not isinstance(value, Mapping) or not all(isinstance(v, Mapping) for v in value.values()):
         return False
     # A query may map to no document (nothing retrieved); the first one that does tells the shape.
     first = next((v for v in value.values() if v), None)
@@ -93,20 +91,16 @@ def _choices(kind: Kind) -> str:
     return f"{ours} (or PyTerrier's {pyterrier}, or ir_measures' {ir_measures})"
 
 
+def _is_integer(x: Any) -> bool:
+    return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
+
+
 def _mixed(values: np.ndarray, column: str) -> InputError:
     """The message of an object column whose ids are not all of one kind (a rare path: Python is fine)."""
     kinds: dict[str, int] = {}
     for i, x in enumerate(values):
-        kind = (
-            "integers"
-            if isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
-            else "strings"
-            if isinstance(x, str)
-            else "bytes"
-            if isinstance(x, bytes)
-            else type(x).__name__
-        )
-        kinds.setdefault(kind, i)
+        kind = "strings" if isinstance(x, str) else "bytes" if isinstance(x, bytes) else type(x).__name__
+        kinds.setdefault("integers" if _is_integer(x) else kind, i)
     if "float" in kinds or "float64" in kinds:
         i = kinds.get("float", kinds.get("float64", 0))
         return _floats(column, values[i], f"{values[i]!r} at row {i}")
@@ -127,43 +121,40 @@ def _floats(column: str, value: Any, shown: str) -> InputError:
     )
 
 
-def _object_ids(values: np.ndarray, column: str) -> pa.Array:
-    """Ids of an object array: all strings, all bytes, or all integers (their decimal text)."""
+def _object_ids(values: np.ndarray, column: str, where: Any, why: str = "") -> pa.ChunkedArray:
+    """Ids of an object array: all strings, all bytes, or all integers (their decimal text); none empty."""
     for kind in (pa.string(), pa.binary()):
         try:
-            return pa.array(values, type=kind)
+            ids = pa.chunked_array([pa.array(values, type=kind)])
+            break
         except (pa.ArrowInvalid, pa.ArrowTypeError):
             pass
-    if all(isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_)) for x in values):
-        return pa.array([str(x) for x in values], type=pa.string())
-    raise _mixed(values, column)
+    else:
+        if not all(_is_integer(x) for x in values):
+            raise _mixed(values, column)
+        ids = pa.chunked_array([[str(x) for x in values]], type=pa.string())
+    empty = np.flatnonzero(numbers(pc.binary_length(ids)) == 0)
+    if empty.size:
+        raise InputError(f"{where(int(empty[0]))}: {column} is an empty string; ids are non-empty words{why}")
+    return ids
 
 
 def _id_array(series: "pd.Series", column: str, where: Any) -> pa.ChunkedArray:
     missing = series.isna().to_numpy()
     if missing.any():
         raise InputError(f"{where(int(np.flatnonzero(missing)[0]))}: {column} is missing")
-    if str(series.dtype) == "category":
+    if str(series.dtype) == "category":  # its categories checked (an empty one too, used or not)
         categories = _id_array(series.cat.categories.to_series(), column, lambda i: f"category {i}")
-        ids = categories.take(pa.array(series.cat.codes.to_numpy().astype(np.int64)))
-    else:
-        kind = series.dtype.kind
-        if kind == "f":
-            first = series.iloc[0].item()
-            raise _floats(column, first, f"{first!r}, ...")
-        if kind == "b":
-            raise InputError(f"DataFrame column {column!r} holds booleans; ids must be strings or integers")
-        if kind in "iu":  # integer ids are compared as their decimal text
-            ids = pa.chunked_array([pc.cast(pa.array(series.to_numpy()), pa.string())])
-        else:
-            ids = pa.chunked_array([_object_ids(series.to_numpy(dtype=object), column)])
-    empty = np.flatnonzero(numbers(pc.binary_length(ids)) == 0)
-    if empty.size:
-        raise InputError(
-            f"{where(int(empty[0]))}: {column} is an empty string; ids are non-empty words (trec_eval "
-            f"could not read an empty one)"
-        )
-    return ids
+        return categories.take(pa.array(series.cat.codes.to_numpy().astype(np.int64)))
+    kind = series.dtype.kind
+    if kind == "f":
+        first = series.iloc[0].item()
+        raise _floats(column, first, f"{first!r}, ...")
+    if kind == "b":
+        raise InputError(f"DataFrame column {column!r} holds booleans; ids must be strings or integers")
+    if kind in "iu":  # integer ids are compared as their decimal text
+        return pa.chunked_array([pc.cast(pa.array(series.to_numpy()), pa.string())])
+    return _object_ids(series.to_numpy(dtype=object), column, where, " (trec_eval could not read an empty one)")
 
 
 def columns_from_frame(frame: Any, kind: Kind, *, name: str | None = None) -> Columns:
@@ -219,8 +210,7 @@ def columns_from_frame(frame: Any, kind: Kind, *, name: str | None = None) -> Co
         raise InputError(f"{kind} DataFrame is empty")
     labels = np.asarray(frame.index) if frame.index.is_unique else None
     where = functools.partial(row_label, "DataFrame", labels)
-    raw = _values(frame[value], kind, value, where, "DataFrame column")
-    values, fraction = _grades(raw, value, where) if kind == "qrels" else (raw, None)
+    values, fraction = _values(frame[value], kind, value, where, "DataFrame column")
     return Columns(
         _id_array(frame[query], query, where),
         _id_array(frame[doc], doc, where),
@@ -234,8 +224,10 @@ def columns_from_frame(frame: Any, kind: Kind, *, name: str | None = None) -> Co
     )
 
 
-def _values(series: Any, kind: Kind, column: str, where: Any, what: str) -> np.ndarray:
-    """The grades or scores of a column (a Series or a numpy array) as float64, checked: numeric, finite, exact."""
+def _values(series: Any, kind: Kind, column: str, where: Any, what: str) -> tuple[np.ndarray, tuple[int, str] | None]:
+    """The grades or scores of a column (a Series or a numpy array), checked: numeric, finite, exact.
+
+    Scores and fractional grades as float64 (with the first fractional grade), whole grades as int64."""
     dtype = getattr(series, "dtype", None)
     if dtype is None or dtype.kind not in "iuf":
         raise InputError(f"{kind} {what} {column!r} must be numeric, got dtype {dtype}")
@@ -253,11 +245,8 @@ def _values(series: Any, kind: Kind, column: str, where: Any, what: str) -> np.n
                 f"{where(i)}: {column} {int(exact[i])} is not exact as a float64 (beyond 2^53: it would "
                 f"tie with its neighbours); rescale the {column}s"
             )
-    return raw
-
-
-def _grades(raw: np.ndarray, column: str, where: Any) -> tuple[np.ndarray, tuple[int, str] | None]:
-    """Grades as int64 when all are whole numbers, else float64 with the first fractional one marked."""
+    if kind == "run":
+        return raw, None
     big = np.flatnonzero(np.abs(raw) >= MAX_GRADE)
     if big.size:
         raise InputError(
@@ -296,16 +285,10 @@ def _dict_columns(table: Mapping[Any, Any], kind: Kind) -> Columns:
             if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.number))
         )
         raise InputError(f"{where(i)}: {what[:-1]} must be a number, got {type_and_value(values[i])}")
-    raw = _values(array, kind, "relevance" if kind == "qrels" else "score", where, "dict value")
-    value, fraction = _grades(raw, "relevance", where) if kind == "qrels" else (raw, None)
-    ids = []
-    for name, items in (("query", queries), ("doc", docs)):
-        array_ids = _object_ids(np.asarray(items, dtype=object), name)
-        empty = np.flatnonzero(numbers(pc.binary_length(array_ids)) == 0)
-        if empty.size:
-            raise InputError(f"{where(int(empty[0]))}: {name} is an empty string; ids are non-empty words")
-        ids.append(pa.chunked_array([array_ids]))
-    return Columns(ids[0], ids[1], value, kind, "dict", None, np.arange(len(values)), fraction=fraction)
+    value, fraction = _values(array, kind, "relevance" if kind == "qrels" else "score", where, "dict value")
+    query_ids = _object_ids(np.asarray(queries, dtype=object), "query", where)
+    doc_ids = _object_ids(np.asarray(docs, dtype=object), "doc", where)
+    return Columns(query_ids, doc_ids, value, kind, "dict", None, np.arange(len(values)), fraction=fraction)
 
 
 def table_columns(table: Any, kind: Kind, name: str | None = None) -> Columns:

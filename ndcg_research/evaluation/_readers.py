@@ -10,6 +10,7 @@ the same result (tested on random files). SVMlight / LETOR: ``relevance qid:QUER
 # docid = ID``, with a model's scores in a separate file, one per line.
 """
 
+import itertools
 import os
 import re
 from collections.abc import Iterator, Sequence
@@ -112,34 +113,26 @@ class Columns:
         """The rows of ``parts`` one after the other (ids stay in their Arrow chunks)."""
         if len(parts) == 1:
             return parts[0]
-        first = parts[0]
+        fraction: tuple[int, str] | None = None
+        offset = 0
+        for part in parts:  # the first fractional grade of all
+            if fraction is None and part.fraction is not None:
+                fraction = (offset + part.fraction[0], part.fraction[1])
+            offset += len(part)
         contiguous = all(p.lines is None for p in parts) and all(
-            b.first_line == a.first_line + len(a) for a, b in zip(parts, parts[1:], strict=False)
+            b.first_line == a.first_line + len(a) for a, b in itertools.pairwise(parts)
         )
-        offsets = np.cumsum([0] + [len(p) for p in parts])
-        fraction = next(
-            (
-                (int(o) + p.fraction[0], p.fraction[1])
-                for o, p in zip(offsets, parts, strict=False)
-                if p.fraction is not None
-            ),
-            None,
-        )
-        values = [p.value for p in parts]
-        if fraction is not None:  # some grade has a fraction: every grade as the number written
-            values = [v.astype(np.float64) for v in values]
-        return Columns(
-            _joined([p.query for p in parts]),
-            _joined([p.doc for p in parts]),
-            np.concatenate(values),
-            first.kind,
-            first.source,
-            parts[-1].tag,
-            None if contiguous else np.concatenate([p.line_numbers() for p in parts]),
-            first.first_line,
-            fraction,
-            tuple(n for p in parts for n in p.notes),
-            first.names,
+        # Some grade has a fraction: every grade as the number written.
+        values = [p.value.astype(np.float64) if fraction else p.value for p in parts]
+        return replace(
+            parts[0],
+            query=_joined([p.query for p in parts]),
+            doc=_joined([p.doc for p in parts]),
+            value=np.concatenate(values),
+            tag=parts[-1].tag,
+            lines=None if contiguous else np.concatenate([p.line_numbers() for p in parts]),
+            fraction=fraction,
+            notes=tuple(n for p in parts for n in p.notes),
         )
 
 
@@ -219,25 +212,8 @@ def atol(text: bytes) -> int:
     return int(match.group()) if match else 0
 
 
-def strtod(text: bytes) -> float:
-    """What C's ``strtod`` (trec_eval's ``atof``) reads from the start of ``text`` (0.0 if nothing).
-
-    >>> strtod(b"0x1p1"), strtod(b"1_0"), strtod(b"-Infinity"), strtod(b"abc")
-    (2.0, 1.0, -inf, 0.0)
-    """
-    match = _STRTOD.match(text)
-    if match is None:
-        return 0.0
-    read = match.group().decode()
-    if match.group("hex"):
-        return float.fromhex(read)
-    if match.group("nan"):
-        return float("nan")
-    return float(read)
-
-
 def parse_score(text: bytes, where: str) -> float:
-    """A score as trec_eval reads it, or InputError naming the line and what trec_eval would read.
+    """A score as trec_eval reads it, or InputError naming the line and what trec_eval's atof (C's strtod) reads.
 
     >>> parse_score(b"-1.5e3", "run:1")
     -1500.0
@@ -245,13 +221,18 @@ def parse_score(text: bytes, where: str) -> float:
     Traceback (most recent call last):
     ...
     ndcg_research.evaluation._sources.InputError: run:1: score '0x1p1' is a hexadecimal number: ... reads 2 ...
+    >>> parse_score(b"1_0", "run:1")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ndcg_research.evaluation._sources.InputError: run:1: score '1_0' is not a number (trec_eval's atof reads 1 and ...
     """
     if _SCORE.fullmatch(text) is None:
         match = _STRTOD.match(text)
         if match is None:  # atof reads nothing: 0
             raise InputError(f"{where}: score {quoted(text)} is not a number")
-        value = strtod(text)  # as messages print it: 2, 0.5, nan, inf
-        read = str(int(value)) if np.isfinite(value) and value == int(value) else repr(value)
+        read = match.group().decode()
+        value = float("nan") if match.group("nan") else float.fromhex(read) if match.group("hex") else float(read)
+        read = str(int(value)) if np.isfinite(value) and value == int(value) else repr(value)  # 2, 0.5, nan, inf
         if match.end() == len(text) and match.group("hex"):
             raise InputError(
                 f"{where}: score {quoted(text)} is a hexadecimal number: trec_eval's atof reads {read} "
@@ -296,36 +277,8 @@ _FIELDS = {
     "qrels": ("query", "iteration", "doc", "value"),
     "run": ("query", "iteration", "doc", "rank", "value", "tag"),
 }
-_USAGE = {
-    "qrels": "exactly 4 fields (query iteration document relevance)",
-    "run": "6 fields (query Q0 document rank score tag)",
-}
 # Python's bytes.split() splits at exactly C's isspace characters: space, \t, \n, \v, \f, \r.
 _IRREGULAR = (b"#", b"\x0b", b"\x0c")
-
-
-def _qrels_line(line: bytes, where: str, comment_line: int | None, number: int) -> list[bytes] | None:
-    """The fields of a qrels line; None for a comment line; InputError where trec_eval reads it otherwise."""
-    if line.startswith(b"#"):
-        if comment_line is not None:
-            raise InputError(
-                f"{where}: a comment line right after another comment line: trec_eval's qrels reader "
-                f"skips only the first of consecutive comment lines and reads this one as a judgment "
-                f"(line {number - 1} is the comment before); merge the comments into one line"
-            )
-        return None
-    fields = line.split()
-    if not fields:
-        raise InputError(
-            f'{where}: a blank line, which trec_eval\'s qrels reader refuses ("Malformed line"); remove it'
-        )
-    if fields[0].startswith(b"#"):
-        raise InputError(
-            f"{where}: '#' after blanks: trec_eval starts a qrels comment only in the first column and "
-            f"reads this line as judgments of a query named {quoted(fields[0])}; remove the blanks or "
-            f"the line"
-        )
-    return fields
 
 
 def _line_block(
@@ -336,50 +289,63 @@ def _line_block(
     Returns the rows, the number of lines, and (qrels) the line number of the block's last line if
     it is a comment (the comment rule needs it across blocks), else None.
     """
-    queries, docs, values, lines = [], [], [], []
-    grades: list[int] = []
+    queries, docs, lines = [], [], []
+    values: list[float] = []  # grades stay ints until the first fractional one
     fraction: tuple[int, str] | None = None
     tag = None
-    wanted = len(_FIELDS[kind])
     pieces = block.split(b"\n")
     if pieces and pieces[-1] == b"":
         pieces.pop()
-    for offset, line in enumerate(pieces):
-        number = first_line + offset
+    for number, line in enumerate(pieces, first_line):
         where = f"{name}:{number}"
-        if kind == "qrels":
-            fields = _qrels_line(line, where, comment_line, number)
-            comment_line = number if fields is None else None
-            if fields is None:
+        fields = line.split()
+        if kind == "run":
+            if not fields or fields[0].startswith(b"#"):
                 continue
-            if len(fields) != wanted:
+            if len(fields) < 6:
                 raise InputError(
-                    f"{where}: a qrels line needs {_USAGE[kind]}, got {len(fields)}: {quoted(line.strip())}"
+                    f"{where}: a run line needs 6 fields (query Q0 document rank score tag), got {len(fields)}: "
+                    f"{quoted(line.strip())}"
+                )
+            values.append(parse_score(fields[4], where))
+            tag = fields[5]
+        elif line.startswith(b"#"):
+            if comment_line is not None:
+                raise InputError(
+                    f"{where}: a comment line right after another comment line: trec_eval's qrels reader "
+                    f"skips only the first of consecutive comment lines and reads this one as a judgment "
+                    f"(line {number - 1} is the comment before); merge the comments into one line"
+                )
+            comment_line = number
+            continue
+        else:
+            comment_line = None
+            if not fields:
+                raise InputError(
+                    f'{where}: a blank line, which trec_eval\'s qrels reader refuses ("Malformed line"); remove it'
+                )
+            if fields[0].startswith(b"#"):
+                raise InputError(
+                    f"{where}: '#' after blanks: trec_eval starts a qrels comment only in the first column and "
+                    f"reads this line as judgments of a query named {quoted(fields[0])}; remove the blanks or "
+                    f"the line"
+                )
+            if len(fields) != 4:
+                raise InputError(
+                    f"{where}: a qrels line needs exactly 4 fields (query iteration document relevance), got "
+                    f"{len(fields)}: {quoted(line.strip())}"
                 )
             grade, fractional = parse_grade(fields[3], where)
             if fractional and fraction is None:
-                fraction = (len(grades), fields[3].decode(errors="replace"))
-            grades.append(grade)
-            values.append(float(fields[3]) if fractional or fraction is not None else float(grade))
-        else:
-            fields = line.split()
-            if not fields or fields[0].startswith(b"#"):
-                continue
-            if len(fields) < wanted:
-                raise InputError(f"{where}: a run line needs {_USAGE[kind]}, got {len(fields)}: {quoted(line.strip())}")
-            values.append(parse_score(fields[4], where))
-            tag = fields[5]
+                fraction = (len(values), fields[3].decode(errors="replace"))
+            values.append(grade if fraction is None else float(fields[3]))
         queries.append(fields[0])
         docs.append(fields[2])
         lines.append(number)
-    if kind == "qrels" and fraction is None:
-        value = np.asarray(grades, dtype=np.int64)
-    else:
-        value = np.asarray(values, dtype=np.float64)
     columns = Columns(
         pa.chunked_array([binary_array(queries)]),
         pa.chunked_array([binary_array(docs)]),
-        value,
+        np.asarray(values, dtype=np.int64 if kind == "qrels" and fraction is None else np.float64),
         kind,
         name,
         None if tag is None else tag.decode("utf-8", "surrogateescape"),
@@ -489,28 +455,6 @@ def parse_block(
     return _line_block(block, kind, name, first_line, comment_line)
 
 
-def blocks(
-    path: PathLike, kind: Kind, *, block_size: int | None = None, fast: bool = True, stream: Any = None
-) -> Iterator[Columns]:
-    """The rows of a TREC file, block by block of whole lines (memory bounded by a block); ``stream``: as for
-    :func:`~ndcg_research.evaluation._sources.open_source`."""
-    first_line, comment_line = 1, None
-    with open_source(path, kind, stream) as source:
-        for block in line_blocks(source, **({} if block_size is None else {"size": block_size})):
-            check_text(block, source.name, first_line)
-            columns, n_lines, comment_line = parse_block(
-                block, kind, source.name, first_line, fast=fast, comment_line=comment_line
-            )
-            first_line += n_lines
-            if len(columns):
-                yield columns
-    if comment_line is not None:
-        raise InputError(
-            f"{describe(path)}:{comment_line}: a comment as the last line: trec_eval's qrels reader "
-            f"reads past the end of the file after it (and crashes); remove it"
-        )
-
-
 def _trailing_query(data: bytes, known: int, carried: bytes | None) -> tuple[int, bytes | None]:
     """Where the lines of ``data``'s last query begin, and that query.
 
@@ -543,7 +487,7 @@ def query_blocks(
     """
     first_line, carry, query = 1, b"", None  # the lines of the last query seen wait in carry
     with open_source(path, "run", stream) as source:
-        size = BLOCK_SIZE if block_size is None else block_size
+        size = block_size or BLOCK_SIZE
         for block in line_blocks(source, size, first=min(size, 1 << 20)):
             check_text(block, source.name, first_line + carry.count(b"\n"))
             data = carry + block
@@ -569,7 +513,23 @@ def no_data(path: PathLike) -> InputError:
 
 
 def read_whole(path: PathLike, kind: Kind, block_size: int | None, fast: bool, stream: Any = None) -> Columns:
-    parts = list(blocks(path, kind, block_size=block_size, fast=fast, stream=stream))
+    """A whole TREC file, parsed block by block of whole lines; ``stream``: as for
+    :func:`~ndcg_research.evaluation._sources.open_source`."""
+    parts, first_line, comment_line = [], 1, None
+    with open_source(path, kind, stream) as source:
+        for block in line_blocks(source, block_size or BLOCK_SIZE):
+            check_text(block, source.name, first_line)
+            columns, n_lines, comment_line = parse_block(
+                block, kind, source.name, first_line, fast=fast, comment_line=comment_line
+            )
+            first_line += n_lines
+            if len(columns):
+                parts.append(columns)
+    if comment_line is not None:
+        raise InputError(
+            f"{describe(path)}:{comment_line}: a comment as the last line: trec_eval's qrels reader "
+            f"reads past the end of the file after it (and crashes); remove it"
+        )
     if not parts:
         raise no_data(path)
     return Columns.concat(parts)
@@ -662,8 +622,7 @@ def _numbered_lines(source: Source) -> Iterator[tuple[int, bytes]]:
         pieces = block.split(b"\n")
         if pieces[-1] == b"":
             pieces.pop()
-        for offset, line in enumerate(pieces):
-            yield first_line + offset, line
+        yield from enumerate(pieces, first_line)
         first_line += len(pieces)
 
 
@@ -699,10 +658,8 @@ def svmlight_columns(path: PathLike) -> Columns:
     ([2, 0], [b'GX1', b'GX2'])
     """
     check_path(path, "path")
-    queries: list[bytes] = []
+    queries, values, lines = [], [], []
     grades: list[int] = []
-    values: list[float] = []
-    lines: list[int] = []
     docids: list[bytes | None] = []
     fraction = None
     with open_source(path, "SVMlight") as source:
@@ -738,11 +695,10 @@ def svmlight_columns(path: PathLike) -> Columns:
             f"{name}: {len(missing)} of {len(grades)} lines have no docid comment; their documents are named "
             f"by their data line number (line {shown})",
         )
-    value = np.asarray(values if fraction is not None else grades, dtype=np.float64 if fraction else np.int64)
     return Columns(
         pa.chunked_array([binary_array(queries)]),
         pa.chunked_array([binary_array(docs)]),
-        value,
+        np.asarray(values, dtype=np.float64) if fraction else np.asarray(grades, dtype=np.int64),
         "qrels",
         name,
         None,

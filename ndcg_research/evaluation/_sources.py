@@ -28,15 +28,14 @@ STDIN = "-"
 BLOCK_SIZE = 2 << 20
 
 _COMPRESSED: dict[bytes, tuple[str, Any, str | None]] = {  # magic bytes -> (format, opener or None, command)
-    b"\x1f\x8b": ("gzip", gzip.GzipFile, None),
-    b"BZh": ("bzip2", bz2.BZ2File, None),
-    b"\xfd7zXZ\x00": ("xz", lzma.LZMAFile, None),
+    b"\x1f\x8b": ("gzip", gzip.open, None),
+    b"BZh": ("bzip2", bz2.open, None),
+    b"\xfd7zXZ\x00": ("xz", lzma.open, None),
     b"\x28\xb5\x2f\xfd": ("zstd", None, "zstd -d"),
     b"PK\x03\x04": ("zip", None, "unzip"),
     b"7z\xbc\xaf\x27\x1c": ("7-zip", None, "7z x"),
 }
 _BOM = b"\xef\xbb\xbf"
-NEWLINE = b"\n"
 
 
 class InputError(ValueError):
@@ -111,13 +110,10 @@ def open_source(path: str | os.PathLike[str], what: str, stream: Any = None) -> 
     ('gzip', b'q Q0 d 1 0.5 tag\\n')
     """
     path = os.fspath(path)
-    name = describe(path)
-    raw: Any
-    if stream is not None:
-        raw = stream
-    elif path == STDIN:
+    raw: Any = stream
+    if raw is None and path == STDIN:
         raw = sys.stdin.buffer
-    else:
+    elif raw is None:
         # Not only regular files: a named pipe (a shell's ``<(zcat run.gz)``) is read too, which trec_eval
         # cannot (it seeks in its files).
         if os.path.isdir(path):
@@ -126,15 +122,16 @@ def open_source(path: str | os.PathLike[str], what: str, stream: Any = None) -> 
             raise InputError(f"{what} file {path!r} does not exist")
         raw = open(path, "rb")  # noqa: SIM115 (closed by Source)
     peek = raw.peek(8)[:8] if hasattr(raw, "peek") else b""
+    name = describe(path)
     for magic, (fmt, opener, command) in _COMPRESSED.items():
         if peek.startswith(magic):
-            if opener is None:
-                if raw is not sys.stdin.buffer and stream is None:
-                    raw.close()
-                raise InputError(
-                    f"{name}: holds {fmt}-compressed data, which is not read here; decompress it first ({command})"
-                )
-            return Source(name, opener(fileobj=raw, mode="rb") if fmt == "gzip" else opener(raw, mode="rb"), fmt)
+            if opener is not None:
+                return Source(name, opener(raw, "rb"), fmt)
+            if stream is None and path != STDIN:
+                raw.close()
+            raise InputError(
+                f"{name}: holds {fmt}-compressed data, which is not read here; decompress it first ({command})"
+            )
     return Source(name, raw)
 
 
@@ -183,14 +180,14 @@ def check_text(block: bytes, name: str, first_line: int) -> None:
         position = block.index(b"\r")
         while block[position + 1 : position + 2] == b"\n":
             position = block.index(b"\r", position + 1)
-        line = first_line + block.count(NEWLINE, 0, position)
+        line = first_line + block.count(b"\n", 0, position)
         raise InputError(
             f"{name}:{line}: a carriage return (\\r) that does not end a line: trec_eval reads it as a blank "
             f"between fields, so old Mac line ends (\\r alone) make the file one long line there; convert the "
             f"line ends to \\n, or write a blank"
         )
     if b"\x00" in block:
-        line = first_line + block.count(NEWLINE, 0, block.index(b"\x00"))
+        line = first_line + block.count(b"\n", 0, block.index(b"\x00"))
         raise InputError(f"{name}:{line}: a NUL byte: this is not a text file (trec_eval stops reading a line at NUL)")
 
 
