@@ -10,6 +10,7 @@ is the one naming rule of runs; :func:`named_runs` turns every form of ``runs`` 
 
 import functools
 import os
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
@@ -578,10 +579,7 @@ def read_svmlight(path: PathLike, predictions: PathLike | None = None) -> tuple[
     if predictions is not None:
         check_path(predictions, "predictions")
     qrels = svmlight_columns(path)
-    if qrels.notes:
-        import warnings
-
-        for note in qrels.notes:
-            warnings.warn(note, stacklevel=2)
+    for note in qrels.notes:
+        warnings.warn(note, stacklevel=2)
     run = None if predictions is None else as_frame(predictions_columns(qrels, predictions))
     return as_frame(qrels), run

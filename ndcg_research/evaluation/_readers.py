@@ -113,12 +113,9 @@ class Columns:
         """The rows of ``parts`` one after the other (ids stay in their Arrow chunks)."""
         if len(parts) == 1:
             return parts[0]
-        fraction: tuple[int, str] | None = None
-        offset = 0
-        for part in parts:  # the first fractional grade of all
-            if fraction is None and part.fraction is not None:
-                fraction = (offset + part.fraction[0], part.fraction[1])
-            offset += len(part)
+        offsets = itertools.accumulate((len(p) for p in parts), initial=0)
+        fractions = [(o + p.fraction[0], p.fraction[1]) for o, p in zip(offsets, parts, strict=False) if p.fraction]
+        fraction = fractions[0] if fractions else None
         contiguous = all(p.lines is None for p in parts) and all(
             b.first_line == a.first_line + len(a) for a, b in itertools.pairwise(parts)
         )

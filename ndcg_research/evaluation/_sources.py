@@ -153,13 +153,11 @@ def line_blocks(source: Source, size: int = BLOCK_SIZE, first: int | None = None
             if carry:
                 yield carry
             return
-        data = carry + chunk if carry else chunk
+        data = carry + chunk
         end = data.rfind(b"\n") + 1
-        if end == 0:  # no whole line yet: read on
-            carry = data
-            continue
-        carry = data[end:]
-        yield data if end == len(data) else data[:end]
+        carry = data[end:]  # all of data while it holds no whole line
+        if end:
+            yield data if end == len(data) else data[:end]
 
 
 def check_text(block: bytes, name: str, first_line: int) -> None:
