@@ -107,7 +107,7 @@ def _mixed(values: np.ndarray, column: str) -> InputError:
         return _floats(column, values[i], f"{values[i]!r} at row {i}")
     shown = " and ".join(
         f"{kind} ({values[i].item() if isinstance(values[i], np.generic) else values[i]!r} at row {i})"
-        for kind, i in sorted(kinds.items(), key=lambda item: item[1])[:2]
+        for kind, i in list(kinds.items())[:2]  # in the order of their first rows
     )
     return InputError(
         f"DataFrame column {column!r} mixes {shown}: ids are compared as text, so 1 and '1' would be "

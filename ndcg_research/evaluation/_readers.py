@@ -281,11 +281,8 @@ _IRREGULAR = (b"#", b"\x0b", b"\x0c")
 def _line_block(
     block: bytes, kind: Kind, name: str, first_line: int, comment_line: int | None
 ) -> tuple[Columns, int, int | None]:
-    """Parse a block line by line (the reference semantics).
-
-    Returns the rows, the number of lines, and (qrels) the line number of the block's last line if
-    it is a comment (the comment rule needs it across blocks), else None.
-    """
+    """Parse a block line by line (the reference semantics): its rows, its number of lines, and (qrels) its
+    last line's number if that is a comment (the comment rule spans blocks), else None."""
     queries, docs, lines = [], [], []
     values: list[float] = []  # grades stay ints until the first fractional one
     fraction: tuple[int, str] | None = None

@@ -12,6 +12,7 @@ import gzip
 import lzma
 import os
 import queue
+import re
 import sys
 import threading
 import zlib
@@ -175,9 +176,7 @@ def check_text(block: bytes, name: str, first_line: int) -> None:
             f"part of the first query id; save the file without it"
         )
     if b"\r" in block and block.count(b"\r") != block.count(b"\r\n"):
-        position = block.index(b"\r")
-        while block[position + 1 : position + 2] == b"\n":
-            position = block.index(b"\r", position + 1)
+        position = next(re.finditer(rb"\r(?!\n)", block)).start()
         line = first_line + block.count(b"\n", 0, position)
         raise InputError(
             f"{name}:{line}: a carriage return (\\r) that does not end a line: trec_eval reads it as a blank "
