@@ -8,6 +8,7 @@ import bz2
 import gzip
 import json
 import math
+import os
 import subprocess
 import sys
 
@@ -524,3 +525,52 @@ def test_measures_none_is_a_clear_error():
     qrels, run = _frames()
     with pytest.raises(TypeError, match=r"measures must be a measure spec or a sequence of them.*got None"):
         evaluate(qrels, run, None)
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        (2**70, r"score 1180591620717411303424 does not fit in 64 bits"),
+        (-(2**70), r"score -1180591620717411303424 does not fit in 64 bits"),
+        (1 + 2j, r"score must be a real number, got complex \(1\+2j\)"),
+    ],
+)
+def test_dict_values_numpy_cannot_hold_are_refused_by_name(value, message):
+    # These made an object or complex array in which the search for the bad value found nothing (StopIteration).
+    with pytest.raises(InputError, match=r"run dict: query 'q', document 'd': " + message):
+        evaluate({"q": {"d": 1}}, {"q": {"d": value, "e": 1.0}}, "ndcg")
+
+
+def test_dict_ids_messages_name_the_dict_and_its_entries():
+    with pytest.raises(
+        InputError, match=r"run dict \(its document ids\) mixes strings \('d' at entry 0\) and integers"
+    ):
+        evaluate({"q": {"d": 1}}, {"q": {"d": 1.0, 1: 2.0}}, "ndcg")
+    with pytest.raises(InputError, match=r"document '': doc is an empty string.*trec_eval could not read an empty one"):
+        evaluate({"q": {"d": 1, "": 1}}, {"q": {"d": 1.0}}, "ndcg")
+
+
+def test_run_names_do_not_depend_on_the_hash_seed():
+    # Tags x, x, z, z read from files whose names clash with the tags: renaming one clash changes the names the
+    # next one sees, so the clashes must be resolved in a fixed order (they were taken in set order).
+    code = (
+        "import pandas as pd\n"
+        "from ndcg_research.evaluation._frames import run_names\n"
+        "frames = []\n"
+        "for tag, source in [('x', 'p/y.txt'), ('x', 'q/z.txt'), ('z', 'r/w.txt'), ('z', 's/y.txt')]:\n"
+        "    frame = pd.DataFrame({'query': ['q'], 'doc': ['d'], 'score': [1.0]})\n"
+        "    frame.attrs.update(run=tag, source=source)\n"
+        "    frames.append(frame)\n"
+        "print(run_names(frames))\n"
+    )
+    seen = {
+        subprocess.run(
+            [sys.executable, "-c", code],
+            env={**os.environ, "PYTHONHASHSEED": str(seed)},
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+        for seed in range(12)
+    }
+    assert seen == {"['y', 'q/z.txt', 'w', 's/y.txt']"}

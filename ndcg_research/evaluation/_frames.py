@@ -96,34 +96,35 @@ def _is_integer(x: Any) -> bool:
     return isinstance(x, (int, np.integer)) and not isinstance(x, (bool, np.bool_))
 
 
-def _mixed(values: np.ndarray, column: str) -> InputError:
-    """The message of an object column whose ids are not all of one kind (a rare path: Python is fine)."""
+def _mixed(values: np.ndarray, label: str, unit: str) -> InputError:
+    """The message of object ids that are not all of one kind (a rare path: Python is fine)."""
     kinds: dict[str, int] = {}
     for i, x in enumerate(values):
         kind = "strings" if isinstance(x, str) else "bytes" if isinstance(x, bytes) else type(x).__name__
         kinds.setdefault("integers" if _is_integer(x) else kind, i)
     if "float" in kinds or "float64" in kinds:
         i = kinds.get("float", kinds.get("float64", 0))
-        return _floats(column, values[i], f"{values[i]!r} at row {i}")
+        return _floats(label, values[i], f"{values[i]!r} at {unit} {i}")
     shown = " and ".join(
-        f"{kind} ({values[i].item() if isinstance(values[i], np.generic) else values[i]!r} at row {i})"
+        f"{kind} ({values[i].item() if isinstance(values[i], np.generic) else values[i]!r} at {unit} {i})"
         for kind, i in list(kinds.items())[:2]  # in the order of their first rows
     )
     return InputError(
-        f"DataFrame column {column!r} mixes {shown}: ids are compared as text, so 1 and '1' would be "
-        f"one id; convert the column to one type first"
+        f"{label} mixes {shown}: ids are compared as text, so 1 and '1' would be one id; convert them to one type first"
     )
 
 
-def _floats(column: str, value: Any, shown: str) -> InputError:
+def _floats(label: str, value: Any, shown: str) -> InputError:
     return InputError(
-        f"DataFrame column {column!r} holds floats ({shown}): ids are compared as text, and {value!r} would "
-        f"not match {str(value).removesuffix('.0')!r}; convert the column to int or str first"
+        f"{label} holds floats ({shown}): ids are compared as text, and {value!r} would "
+        f"not match {str(value).removesuffix('.0')!r}; convert them to int or str first"
     )
 
 
-def _object_ids(values: np.ndarray, column: str, where: Any, why: str = "") -> pa.ChunkedArray:
-    """Ids of an object array: all strings, all bytes, or all integers (their decimal text); none empty."""
+def _object_ids(values: np.ndarray, column: str, where: Any, label: str, unit: str = "row") -> pa.ChunkedArray:
+    """Ids of an object array: all strings, all bytes, or all integers (their decimal text); none empty.
+
+    ``label`` names them in messages ("DataFrame column 'doc'"), ``unit`` their positions ("row")."""
     for kind in (pa.string(), pa.binary()):
         try:
             ids = pa.chunked_array([pa.array(values, type=kind)])
@@ -132,11 +133,14 @@ def _object_ids(values: np.ndarray, column: str, where: Any, why: str = "") -> p
             pass
     else:
         if not all(_is_integer(x) for x in values):
-            raise _mixed(values, column)
+            raise _mixed(values, label, unit)
         ids = pa.chunked_array([[str(x) for x in values]], type=pa.string())
     empty = np.flatnonzero(numbers(pc.binary_length(ids)) == 0)
     if empty.size:
-        raise InputError(f"{where(int(empty[0]))}: {column} is an empty string; ids are non-empty words{why}")
+        raise InputError(
+            f"{where(int(empty[0]))}: {column} is an empty string; ids are non-empty words "
+            "(trec_eval could not read an empty one)"
+        )
     return ids
 
 
@@ -150,12 +154,12 @@ def _id_array(series: "pd.Series", column: str, where: Any) -> pa.ChunkedArray:
     kind = series.dtype.kind
     if kind == "f":
         first = series.iloc[0].item()
-        raise _floats(column, first, f"{first!r}, ...")
+        raise _floats(f"DataFrame column {column!r}", first, f"{first!r}, ...")
     if kind == "b":
         raise InputError(f"DataFrame column {column!r} holds booleans; ids must be strings or integers")
     if kind in "iu":  # integer ids are compared as their decimal text
         return pa.chunked_array([pc.cast(pa.array(series.to_numpy()), pa.string())])
-    return _object_ids(series.to_numpy(dtype=object), column, where, " (trec_eval could not read an empty one)")
+    return _object_ids(series.to_numpy(dtype=object), column, where, f"DataFrame column {column!r}")
 
 
 def columns_from_frame(frame: Any, kind: Kind, *, name: str | None = None) -> Columns:
@@ -280,15 +284,19 @@ def _dict_columns(table: Mapping[Any, Any], kind: Kind) -> Columns:
 
     # numpy reads True beside numbers as 1: a boolean is refused as in a DataFrame column
     if array.dtype.kind not in "iuf" or any(isinstance(v, (bool, np.bool_)) for v in values):
-        i = next(
-            i
-            for i, v in enumerate(values)
-            if isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, float, np.number))
+        real = (int, float, np.integer, np.floating)
+        i = next((i for i, v in enumerate(values) if isinstance(v, (bool, np.bool_)) or not isinstance(v, real)), -1)
+        if i >= 0:
+            raise InputError(f"{where(i)}: {what[:-1]} must be a real number, got {type_and_value(values[i])}")
+        # Only Python integers beyond 64 bits make an object array of real numbers.
+        i = next((i for i, v in enumerate(values) if isinstance(v, int) and not -(2**63) <= v < 2**64), 0)
+        raise InputError(
+            f"{where(i)}: {what[:-1]} {values[i]!r} does not fit in 64 bits; "
+            "give it as a float if that is what it means"
         )
-        raise InputError(f"{where(i)}: {what[:-1]} must be a number, got {type_and_value(values[i])}")
     value, fraction = _values(array, kind, "relevance" if kind == "qrels" else "score", where, "dict value")
-    query_ids = _object_ids(np.asarray(queries, dtype=object), "query", where)
-    doc_ids = _object_ids(np.asarray(docs, dtype=object), "doc", where)
+    query_ids = _object_ids(np.asarray(queries, dtype=object), "query", where, f"{kind} dict (its query ids)", "entry")
+    doc_ids = _object_ids(np.asarray(docs, dtype=object), "doc", where, f"{kind} dict (its document ids)", "entry")
     return Columns(query_ids, doc_ids, value, kind, "dict", None, np.arange(len(values)), fraction=fraction)
 
 
@@ -375,7 +383,7 @@ def run_names(runs: Sequence[Any]) -> list[str]:
         _check_run(run, f"runs[{i}]")
     own = [_own_name(run, i) for i, run in enumerate(runs)]
     names = [name for name, _ in own]
-    for name in set(names):
+    for name in dict.fromkeys(names):  # in the order of the runs, so that a rename never depends on set order
         clashing = [i for i, n in enumerate(names) if n == name]
         sources = [own[i][1] for i in clashing]
         if len(clashing) < 2 or any(s is None for s in sources) or len(set(sources)) < len(sources):
