@@ -15,7 +15,7 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -169,18 +169,15 @@ class Evaluation:
                     f"{len(self.measures)} measures ({names}): say which, e.g. mean({self.measures[0].name!r})"
                 )
             return float(self.mean_values[r, 0])
-        wanted = measure if isinstance(measure, Measure) else None
-        if wanted is None:
-            if not isinstance(measure, str):
-                raise TypeError(f"measure must be a measure name or spec, got {type_and_value(measure)}")
-            named = [j for j, m in enumerate(self.measures) if m.name == measure]
-            if named:
-                return float(self.mean_values[r, named[0]])
-            parsed = measures_of(measure, "measure")
-            wanted = parsed[0] if len(parsed) == 1 else None
-        for j, m in enumerate(self.measures):
-            if wanted is not None and m.key == wanted.key:
-                return float(self.mean_values[r, j])
+        if not isinstance(measure, (str, Measure)):
+            raise TypeError(f"measure must be a measure name or spec, got {type_and_value(measure)}")
+        named = [m.name for m in self.measures]
+        if measure in named:  # a name as in the results, else any spec of the same measure
+            return float(self.mean_values[r, named.index(measure)])
+        parsed = [measure] if isinstance(measure, Measure) else measures_of(measure, "measure")
+        keys = [m.key for m in self.measures]
+        if len(parsed) == 1 and parsed[0].key in keys:
+            return float(self.mean_values[r, keys.index(parsed[0].key)])
         raise ValueError(f"measure {getattr(measure, 'name', measure)!r} was not evaluated; evaluated: {names}")
 
     def __iter__(self) -> Iterator["pd.DataFrame"]:
@@ -202,20 +199,13 @@ class Plan:
 def check_grades(qrels: Columns, plan: Plan) -> None:
     """Refuse grades the convention's tool refuses (fractions, negatives, too large), naming the line."""
     conv, value = plan.convention, qrels.value
-    if qrels.fraction is not None:
+    if qrels.fraction is not None and (conv.integer_grades or any(m.gains is not None for m in plan.measures)):
         row, text = qrels.fraction
-        what = (
-            "the tool reads integer grades"
-            if conv.integer_grades
-            else "a gain map (gains=...) needs integer grades"
-            if any(m.gains is not None for m in plan.measures)
-            else None
+        what = "the tool reads" if conv.integer_grades else "a gain map (gains=...) needs"
+        raise InputError(
+            f"{qrels.where(row)}: grade {text!r} is not an integer; {what} integer grades (convention "
+            f"{conv.name!r}; trec_eval's atol would read {atol(text.strip().encode())})"
         )
-        if what is not None:
-            raise InputError(
-                f"{qrels.where(row)}: grade {text!r} is not an integer; {what} (convention "
-                f"{conv.name!r}; trec_eval's atol would read {atol(text.strip().encode())})"
-            )
 
     def fail(bad: np.ndarray, what: str) -> None:
         row = int(np.flatnonzero(bad)[0])
@@ -293,20 +283,15 @@ class _Interleaved(Exception):
     """A query of a streamed run appears again after other queries: ``args`` are the query and where."""
 
 
-def _stream(
-    judgments: Judgments, path: str, plan: Plan, tag: list[str | None], stream: Any = None
-) -> Iterator[PartValues]:
-    """A run file evaluated block by block of whole queries (read ahead on a thread; memory bounded by the largest).
-
-    A query seen again after other queries raises :class:`_Interleaved`, once the reading thread has stopped;
-    ``tag`` receives the run's tag. ``stream``: bytes to read instead of ``path``'s (standard input's recording).
-    """
+def _stream(judgments: Judgments, path: str, plan: Plan, stream: Any) -> tuple[list[PartValues], str | None]:
+    """A run file evaluated block by block of whole queries (read ahead on a thread; memory bounded by the largest),
+    and its tag. A query seen again after other queries raises :class:`_Interleaved`, once the reading thread has
+    stopped. ``stream``: bytes to read instead of ``path``'s (standard input's recording), or None."""
     seen = np.zeros(judgments.n_queries, dtype=bool)
-    read = False
-    with contextlib.closing(prefetched(query_blocks(path, stream=stream))) as parts:
-        for columns in parts:
-            read = True
-            tag[0] = columns.tag
+    parts, tag = [], None
+    with contextlib.closing(prefetched(query_blocks(path, stream=stream))) as blocks:
+        for columns in blocks:
+            tag = columns.tag
             part = evaluate_part(judgments, columns, plan)
             again = part.codes[seen[part.codes]]
             if again.size:
@@ -314,9 +299,10 @@ def _stream(
                 row = binary_ids(columns.query).to_pylist().index(query.encode("utf-8", "surrogateescape"))
                 raise _Interleaved(query, columns.where(row))
             seen[part.codes] = True
-            yield part
-    if not read:
+            parts.append(part)
+    if not parts:
         raise no_data(path)
+    return parts, tag
 
 
 def _run_parts(
@@ -327,20 +313,17 @@ def _run_parts(
     Returns the parts, the run's tag, and the run's Columns where it was a table (for its column names)."""
     if is_path(run):
         path = os.fspath(run)
-        tag: list[str | None] = [None]
         # Standard input and named pipes (a shell's <(zcat run.gz)) can be read once: kept in a temporary file as
         # they are read, so that an interleaved run can be read again.
         once = path == STDIN or (os.path.exists(path) and not os.path.isfile(path) and not os.path.isdir(path))
         with contextlib.ExitStack() as opened:
             copy: Any = None
             source: Any = None
-            stream: Any = None
             if once:
                 copy = opened.enter_context(tempfile.TemporaryFile())
                 source = sys.stdin.buffer if path == STDIN else opened.enter_context(open(path, "rb"))
-                stream = Recording(source, copy)
             try:
-                return list(_stream(judgments, path, plan, tag, stream)), tag[0], None
+                return *_stream(judgments, path, plan, Recording(source, copy) if once else None), None
             except _Interleaved as interleaved:
                 query, where = interleaved.args
                 notes.append(
@@ -392,18 +375,6 @@ def _dask_parts(judgments: Judgments, frame: Any, plan: Plan) -> list[PartValues
     return list(dask.compute(*tasks))
 
 
-@dataclass
-class RunValues:
-    """One run's values on its queries (codes in ``strcmp`` order)."""
-
-    name: str
-    tag: str | None
-    codes: np.ndarray
-    values: np.ndarray
-    mean: np.ndarray
-    notes: list[str] = field(default_factory=list)
-
-
 def _listed(names: Sequence[str], limit: int = 10) -> str:
     shown = ", ".join(repr(n) for n in names[:limit])
     return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
@@ -413,11 +384,13 @@ def _count(n: int, one: str, many: str) -> str:
     return f"{n} {one if n == 1 else many}"
 
 
-def merge_parts(judgments: Judgments, parts: Sequence[PartValues], plan: Plan, name: str, tag: str | None) -> RunValues:
-    """The run's queries from its parts, each once, in ``strcmp`` order; missing judged ones scored 0 or left out."""
+def merge_parts(
+    judgments: Judgments, parts: Sequence[PartValues], plan: Plan, name: str
+) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """The run's queries from its parts, each once, in ``strcmp`` order (codes, values, notes); missing judged ones
+    scored 0 or left out."""
     conv = plan.convention
-    n_measures = len(plan.measures)
-    parts = list(parts) or [PartValues.empty(n_measures)]
+    parts = list(parts) or [PartValues.empty(len(plan.measures))]
     codes = np.concatenate([p.codes for p in parts])
     values = np.concatenate([p.values for p in parts], axis=1)
     zero_ideal = np.concatenate([p.zero_ideal for p in parts], axis=1)
@@ -466,7 +439,7 @@ def merge_parts(judgments: Judgments, parts: Sequence[PartValues], plan: Plan, n
             f"for some measure; {'it scores' if n == 1 else 'they score'} "
             f"{1 if conv.zero_ideal == 'one' else 0} ({conv.name})"
         )
-    undefined = np.flatnonzero(np.isnan(values).all(axis=0)) if n_measures else np.zeros(0, dtype=np.int64)
+    undefined = np.flatnonzero(np.isnan(values).all(axis=0))
     if undefined.size:
         text = list(judgments.query_text(codes[undefined]))
         notes.append(
@@ -477,10 +450,10 @@ def merge_parts(judgments: Judgments, parts: Sequence[PartValues], plan: Plan, n
     notes.extend(_tie_notes(parts, conv, name))
     if plan.complete and missing.size:
         all_codes = np.sort(np.concatenate((codes, missing)))  # disjoint
-        full = np.zeros((n_measures, all_codes.size))
+        full = np.zeros((values.shape[0], all_codes.size))
         full[:, np.searchsorted(all_codes, codes)] = values
         codes, values = all_codes, full
-    return RunValues(name, tag, codes, values, mean_of(values), notes)
+    return codes, values, notes
 
 
 #: The document trec_eval -c ranks, alone, for a judged query missing from a run (trec_eval.c, bogus_result).
@@ -672,22 +645,22 @@ def evaluate(
         raise ValueError("standard input (-) can be read once: give it as the qrels or as one run, not both")
     judgments = Judgments.build(_qrels(qrels, checked))  # no other reference to the qrels as read: freed early
     notes = _qrels_notes(judgments, checked)
-    results, tables = [], []
+    tags, tables, merged = [], [], []
     for name, run in named:
         parts, tag, columns = _run_parts(judgments, run, checked, name, notes)
-        results.append(merge_parts(judgments, parts, checked, name, tag))
+        merged.append(merge_parts(judgments, parts, checked, name))
+        tags.append(tag)
         tables.append(columns)
     judgments.check_twice()  # the judged queries no run ranked: trec_eval refuses their duplicates too
-    for result in results:
-        notes.extend(result.notes)
+    codes, values, run_notes = zip(*merged, strict=True)
     return Evaluation(
-        tuple(r.name for r in results),
-        tuple(r.tag for r in results),
+        tuple(name for name, _ in named),
+        tuple(tags),
         checked.measures,
-        tuple(judgments.query_text(r.codes) for r in results),
-        tuple(r.values for r in results),
-        np.array([r.mean for r in results]),
+        tuple(judgments.query_text(c) for c in codes),
+        values,
+        np.array([mean_of(v) for v in values]),
         checked.convention,
-        tuple(notes),
+        tuple(notes + [note for run in run_notes for note in run]),
         _query_column(tables, judgments.qrels.names, [run for _, run in named]),
     )

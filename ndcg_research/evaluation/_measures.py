@@ -99,11 +99,7 @@ class Measure:
 
 
 def _spec_name(k: int | None, gain: str | None, discount: str | None, gains: Gains | None) -> str:
-    options = []
-    if gain is not None:
-        options.append(f"gain={gain}")
-    if discount is not None:
-        options.append(f"discount={discount}")
+    options = [f"{option}={value}" for option, value in (("gain", gain), ("discount", discount)) if value is not None]
     if gains is not None:
         options.append("gains={" + ",".join(f"{g}:{format_number(v)}" for g, v in gains) + "}")
     text = "ndcg" + ("" if k is None else f"@{k}") + (f"({','.join(options)})" if options else "")
@@ -128,31 +124,27 @@ def _trec_number(text: str, what: str, measure: str) -> float:
     return value
 
 
-def _trec_cutoffs(measure: str, params: str | None) -> list[Measure]:
-    if params is None:
-        cutoffs = list(TREC_CUTOFFS)
-    else:
-        if not params:
+def _trec_cutoffs(measure: str, params: str) -> list[Measure]:
+    if not params:
+        raise ValueError(
+            f"measure {measure!r}: an empty list of cut-offs (trec_eval: 'improper measure'); give "
+            f"them after the dot, e.g. ndcg_cut.10,20, or write ndcg_cut for its defaults"
+        )
+    cutoffs = []
+    for p in params.split(","):
+        # trec_eval reads each cut-off with atol: digits, a fraction truncated; anything else it misreads.
+        if _TREC_CUTOFF.fullmatch(p) is None:
             raise ValueError(
-                f"measure {measure!r}: an empty list of cut-offs (trec_eval: 'improper measure'); give "
-                f"them after the dot, e.g. ndcg_cut.10,20, or write ndcg_cut for its defaults"
+                f"measure {measure!r}: cut-off {p!r} is not a whole number (trec_eval's atol would "
+                f"read {_atol(p)}); {VALID_MEASURES}"
             )
-        cutoffs = []
-        for p in params.split(","):
-            # trec_eval reads each cut-off with atol: digits, a fraction truncated; anything else it misreads.
-            if _TREC_CUTOFF.fullmatch(p) is None:
-                raise ValueError(
-                    f"measure {measure!r}: cut-off {p!r} is not a whole number (trec_eval's atol would "
-                    f"read {_atol(p)}); {VALID_MEASURES}"
-                )
-            # atol saturates at LONG_MAX, and trec_eval names the measure by the value it read
-            cutoffs.append(min(int(p.partition(".")[0]), 2**63 - 1))
-        if min(cutoffs) < 1:
-            raise ValueError(f"measure {measure!r}: cut-offs must be >= 1 (trec_eval: 'Negative cutoff detected')")
-        if len(set(cutoffs)) != len(cutoffs):
-            raise ValueError(f"measure {measure!r}: duplicate cut-offs (trec_eval: 'duplicate cutoffs detected')")
-        cutoffs.sort()
-    return [Measure(f"ndcg_cut_{k}", k) for k in cutoffs]
+        # atol saturates at LONG_MAX, and trec_eval names the measure by the value it read
+        cutoffs.append(min(int(p.partition(".")[0]), 2**63 - 1))
+    if min(cutoffs) < 1:
+        raise ValueError(f"measure {measure!r}: cut-offs must be >= 1 (trec_eval: 'Negative cutoff detected')")
+    if len(set(cutoffs)) != len(cutoffs):
+        raise ValueError(f"measure {measure!r}: duplicate cut-offs (trec_eval: 'duplicate cutoffs detected')")
+    return [Measure(f"ndcg_cut_{k}", k) for k in sorted(cutoffs)]
 
 
 def _atol(text: str) -> int:
@@ -218,20 +210,14 @@ def _parse_spec(text: str) -> Measure:
             raise ValueError(
                 f"measure {text!r}: unknown option(s) {', '.join(sorted(unknown))}; options: {', '.join(_OPTIONS)}"
             )
-    gain: str | None = None
-    discount: str | None = None
-    gains: Gains | None = None
     try:
-        if "gain" in options:
-            gain = str(parse_gain(options["gain"], builtin_only=True))
-        if "discount" in options:
-            discount = str(parse_discount(options["discount"], builtin_only=True))
+        gain = str(parse_gain(options["gain"], builtin_only=True)) if "gain" in options else None
+        discount = str(parse_discount(options["discount"], builtin_only=True)) if "discount" in options else None
     except (TypeError, ValueError) as error:  # the spec's own message, said of this measure
         raise type(error)(f"measure {text!r}: {error}") from None
-    if "gains" in options:
-        gains = _checked_gains(options["gains"], text)
-        if gain is not None:
-            raise ValueError(f"measure {text!r}: give either gain or gains (a gain map replaces the gain function)")
+    gains = _checked_gains(options["gains"], text) if "gains" in options else None
+    if gains is not None and gain is not None:
+        raise ValueError(f"measure {text!r}: give either gain or gains (a gain map replaces the gain function)")
     return _spec_measure(k, gain, discount, gains)
 
 
@@ -241,7 +227,7 @@ def _parse_one(text: str) -> list[Measure]:
     if stripped == "ndcg":
         return [Measure("ndcg")]
     if stripped == "ndcg_cut":
-        return _trec_cutoffs(stripped, None)
+        return [Measure(f"ndcg_cut_{k}", k) for k in TREC_CUTOFFS]
     if stripped.startswith("ndcg_cut."):
         return _trec_cutoffs(stripped, stripped.partition(".")[2])
     if stripped.startswith("ndcg.") and "(" not in stripped:
