@@ -1,6 +1,6 @@
 """Evaluate runs against qrels: per-query nDCG values and their means, for several runs at once.
 
-:func:`evaluate` checks its arguments (:func:`plan`), prepares the judgments once
+:func:`evaluate` checks its arguments (:class:`Plan`), prepares the judgments once
 (:class:`~ndcg_research.evaluation._matching.Judgments`), evaluates each run part by part
 (:func:`evaluate_part`: a file in blocks of whole queries, a table in one part, a Dask DataFrame
 partition by partition on the workers), merges the parts (:func:`merge_parts`: queries in ``strcmp``
@@ -35,11 +35,8 @@ if TYPE_CHECKING:
 
 
 def mean_of(values: np.ndarray) -> np.ndarray:
-    """The mean of each row over its defined (not NaN) values: the one code path of every mean.
-
-    Added in query order, then divided, as trec_eval averages (``kernels.mean_in_order``); ``compare``
-    averages its systems x queries matrix with the same kernel, so a run's mean is the same float, to the
-    last bit, in ``evaluate``, ``compare`` and trec_eval.
+    """The mean of each row over its defined (not NaN) values, added in query order then divided as trec_eval
+    averages (``kernels.mean_in_order``, which ``compare`` uses too): the same float in all three, to the last bit.
 
     >>> mean_of(np.array([[1.0, np.nan, 0.5], [0.0, 0.0, 0.0]])).tolist()
     [0.75, 0.0]
@@ -98,21 +95,14 @@ class Evaluation:
         """
         import pandas as pd
 
-        frames = []
-        names = [m.name for m in self.measures]
-        for run, queries, values in zip(self.runs, self.queries, self.values, strict=False):
-            n_q = queries.size
-            frames.append(
-                pd.DataFrame(
-                    {
-                        "run": pd.Series(np.repeat(np.array([run], dtype=object), n_q * len(names)), dtype=object),
-                        self.query_column: pd.Series(np.tile(queries.astype(object), len(names)), dtype=object),
-                        "measure": pd.Series(np.repeat(np.array(names, dtype=object), n_q), dtype=object),
-                        "value": values.ravel(),
-                    }
-                )
-            )
-        table = pd.concat(frames, ignore_index=True)
+        names = np.array([m.name for m in self.measures], dtype=object)
+        columns = {
+            "run": np.repeat(np.array(self.runs, dtype=object), [q.size * names.size for q in self.queries]),
+            self.query_column: np.concatenate([np.tile(q.astype(object), names.size) for q in self.queries]),
+            "measure": np.concatenate([np.repeat(names, q.size) for q in self.queries]),
+        }
+        table = pd.DataFrame({name: pd.Series(column, dtype=object) for name, column in columns.items()})
+        table["value"] = np.concatenate([v.ravel() for v in self.values])
         for column in ("run", self.query_column, "measure"):
             try:
                 table[column] = table[column].astype("str")
@@ -362,15 +352,13 @@ def _dask_parts(judgments: Judgments, frame: Any, plan: Plan) -> list[PartValues
     running); a query's value depends on that query alone, so the values are those of one process."""
     import dask
 
-    shared: Any = dask.delayed(judgments, pure=True)
     try:
         from distributed import get_client
 
         client = get_client()
     except (ImportError, ValueError):
         client = None
-    if client is not None:
-        shared = client.scatter(judgments, broadcast=True)
+    shared = dask.delayed(judgments, pure=True) if client is None else client.scatter(judgments, broadcast=True)
     tasks = [dask.delayed(_partition_values)(shared, part, plan) for part in frame.to_delayed()]
     return list(dask.compute(*tasks))
 

@@ -104,11 +104,8 @@ def block_starts(codes: np.ndarray) -> np.ndarray:
 
 def _ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
     """The positions ``starts[i] : starts[i] + counts[i]`` of every i, one after the other."""
-    total = int(counts.sum())
-    if total == 0:
-        return np.zeros(0, dtype=np.int64)
     offsets = np.cumsum(counts) - counts
-    return np.repeat(starts - offsets, counts) + np.arange(total)
+    return np.repeat(starts - offsets, counts) + np.arange(int(counts.sum()))
 
 
 def _repeated(keys: np.ndarray) -> tuple[int, int] | None:
@@ -117,13 +114,8 @@ def _repeated(keys: np.ndarray) -> tuple[int, int] | None:
     equal = ordered[1:] == ordered[:-1]
     if not equal.any():
         return None
-    candidates = ordered[1:][equal]
-    first = np.flatnonzero(np.isin(keys, candidates))  # rare path: which repeated key comes first
-    for i in first:
-        twins = np.flatnonzero(keys == keys[i])
-        if twins.size > 1:
-            return int(twins[0]), int(twins[1])
-    return None  # not reached
+    first = int(np.flatnonzero(np.isin(keys, ordered[1:][equal]))[0])  # rare path: which repeated key comes first
+    return first, int(np.flatnonzero(keys == keys[first])[1])
 
 
 def _ideal_grades(codes: np.ndarray, grade: np.ndarray, n_codes: int) -> tuple[np.ndarray, np.ndarray]:
@@ -316,10 +308,9 @@ def rank_part(
     set_aside = SetAside(unjudged=set(unknown))
     keep = codes >= 0
     if conv.eligible == "relevant":
-        relevant = np.zeros(codes.size, dtype=bool)
-        relevant[keep] = judgments.has_relevant[codes[keep]]
+        relevant = keep & judgments.has_relevant[codes]  # (code -1 reads the last query's: not kept anyway)
         set_aside.ineligible = distinct(codes[keep & ~relevant])[0]
-        keep &= relevant
+        keep = relevant
     identity = bool(keep.all())
     rows = np.arange(codes.size) if identity else np.flatnonzero(keep)
     starts = block_starts(codes[rows])
@@ -358,10 +349,8 @@ def rank_part(
     matched = judgments.grade[positions[order[at]]]
     grade = np.zeros(rows.size, dtype=judgments.grade.dtype)
     grade[hits] = matched if conv.negative == "keep" else np.maximum(matched, 0)
-    judged = np.zeros(rows.size, dtype=bool)
-    judged[hits] = matched >= 0
-    negative = np.zeros(rows.size, dtype=bool)
-    negative[hits] = matched < 0
+    judged, negative = np.zeros((2, rows.size), dtype=bool)
+    judged[hits], negative[hits] = matched >= 0, matched < 0
     score = columns.value[rows]
     if conv.score_dtype == "float32":
         score = score.astype(np.float32).astype(np.float64)

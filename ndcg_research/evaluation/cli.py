@@ -137,6 +137,7 @@ def _keep_freed_memory() -> None:
 
 def _measures(args: argparse.Namespace) -> tuple[list[Measure], bool, bool, bool]:
     """The nDCG measures asked for, whether ``runid`` / ``num_q`` are, and whether any nDCG measure is."""
+    from ..core import parse_discount, parse_gain
     from ._measures import get_convention, parse_measures
 
     requested = args.measures or ["ndcg"]
@@ -144,12 +145,9 @@ def _measures(args: argparse.Namespace) -> tuple[list[Measure], bool, bool, bool
     if args.format == "trec" and get_convention(args.convention).name == "trec_eval":
         _refuse_trec_eval_repeats(specs)
     measures = parse_measures(specs or ["ndcg"])  # with only runid / num_q, ndcg is computed, not printed
-    if args.gain is not None or args.discount is not None:
-        from ..core import parse_discount, parse_gain
-
-        gain = None if args.gain is None else str(parse_gain(args.gain, builtin_only=True))
-        discount = None if args.discount is None else str(parse_discount(args.discount, builtin_only=True))
-        measures = [m.with_defaults(gain, discount) for m in measures]
+    gain = None if args.gain is None else str(parse_gain(args.gain, builtin_only=True))
+    discount = None if args.discount is None else str(parse_discount(args.discount, builtin_only=True))
+    measures = [m.with_defaults(gain, discount) for m in measures]
     return measures, "runid" in requested, "num_q" in requested, bool(specs)
 
 
