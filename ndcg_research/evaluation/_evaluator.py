@@ -363,13 +363,14 @@ def _dask_parts(judgments: Judgments, frame: Any, plan: Plan) -> list[PartValues
     return list(dask.compute(*tasks))
 
 
-def _listed(names: Sequence[str], limit: int = 10) -> str:
+def _listed(names: Sequence[str] | np.ndarray, limit: int = 10) -> str:
     shown = ", ".join(repr(n) for n in names[:limit])
     return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
 
 
-def _count(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
+def _have(n: int, judged: str = "") -> str:
+    """A count of queries as a note's subject: ``1 query has``, ``2 judged queries have``."""
+    return f"{n} {judged}{'query has' if n == 1 else 'queries have'}"
 
 
 def merge_parts(
@@ -394,10 +395,7 @@ def merge_parts(
     unjudged = sorted(set().union(*(p.set_aside.unjudged for p in parts)))
     if unjudged:
         text = [u.decode("utf-8", "surrogateescape") for u in unjudged]
-        notes.append(
-            f"{name}: {_count(len(text), 'query has', 'queries have')} no judgments in "
-            f"{judgments.qrels.source} ({_listed(text)}); left out"
-        )
+        notes.append(f"{name}: {_have(len(text))} no judgments in {judgments.qrels.source} ({_listed(text)}); left out")
     eligible = judgments.has_relevant if conv.eligible == "relevant" else np.ones(judgments.n_queries, dtype=bool)
     ranked = np.zeros(judgments.n_queries, dtype=bool)
     ranked[codes] = True
@@ -405,17 +403,14 @@ def merge_parts(
         ranked[p.set_aside.ineligible] = True
     missing = np.flatnonzero(eligible & ~ranked)
     if missing.size:
-        text = list(judgments.query_text(missing))
         them = "it" if missing.size == 1 else "them"
         done = (
             f"scored 0 (complete=True, trec_eval -c; --answered-only leaves {them} out)"
             if plan.complete
             else f"left out of the mean (complete=False; -c scores {them} 0)"
         )
-        notes.append(
-            f"{name}: {_count(missing.size, 'judged query has', 'judged queries have')} no ranking "
-            f"({_listed(text)}); {done}"
-        )
+        listed = _listed(judgments.query_text(missing))
+        notes.append(f"{name}: {_have(missing.size, 'judged ')} no ranking ({listed}); {done}")
     if plan.complete and missing.size and conv.name == "trec_eval":
         _refuse_judged_placeholder(judgments, missing, plan.measures, name)
     if codes.size == 0 and not (plan.complete and missing.size):
@@ -423,17 +418,15 @@ def merge_parts(
     if zero_ideal.any() and conv.eligible != "relevant":
         n = int(zero_ideal.any(axis=0).sum())
         notes.append(
-            f"{name}: {_count(n, 'query has', 'queries have')} ideal DCG 0 (no relevant judged document) "
-            f"for some measure; {'it scores' if n == 1 else 'they score'} "
-            f"{1 if conv.zero_ideal == 'one' else 0} ({conv.name})"
+            f"{name}: {_have(n)} ideal DCG 0 (no relevant judged document) for some measure; "
+            f"{'it scores' if n == 1 else 'they score'} {1 if conv.zero_ideal == 'one' else 0} ({conv.name})"
         )
     undefined = np.flatnonzero(np.isnan(values).all(axis=0))
     if undefined.size:
-        text = list(judgments.query_text(codes[undefined]))
+        listed = _listed(judgments.query_text(codes[undefined]))
         notes.append(
-            f"{name}: {_count(undefined.size, 'query has', 'queries have')} a single ranked document "
-            f'({_listed(text)}), which {conv.tool.split(" ")[0]} refuses ("only meaningful when there is '
-            f'more than 1 document"); undefined (NaN), left out of the mean'
+            f"{name}: {_have(undefined.size)} a single ranked document ({listed}), which {conv.tool.split(' ')[0]} "
+            f'refuses ("only meaningful when there is more than 1 document"); undefined (NaN), left out of the mean'
         )
     notes.extend(_tie_notes(parts, conv, name))
     if plan.complete and missing.size:
@@ -473,14 +466,13 @@ def _tie_notes(parts: Sequence[PartValues], conv: Convention, name: str) -> list
     unstable = sum(p.unstable_queries for p in parts)
     if conv.random_ties and tied:
         notes.append(
-            f"{name}: {_count(tied, 'query has', 'queries have')} tied scores, which {conv.name} orders at "
-            f"random; the values are the expectation over those orders (the tie average)"
+            f"{name}: {_have(tied)} tied scores, which {conv.name} orders at random; the values are the expectation "
+            f"over those orders (the tie average)"
         )
     if unstable:
         notes.append(
-            f"{name}: {_count(unstable, 'query has', 'queries have')} tied scores in a list of "
-            f"{conv.unstable_ties_from} or more documents, where {conv.name} orders ties by an unstable sort; "
-            f"its values there may differ from these (file order)"
+            f"{name}: {_have(unstable)} tied scores in a list of {conv.unstable_ties_from} or more documents, where "
+            f"{conv.name} orders ties by an unstable sort; its values there may differ from these (file order)"
         )
     return notes
 
@@ -493,7 +485,7 @@ def _qrels_notes(judgments: Judgments, plan: Plan) -> list[str]:
         skipped = int(np.count_nonzero(~judgments.has_relevant))
         if skipped:
             notes.append(
-                f"{_count(skipped, 'judged query has', 'judged queries have')} no grade above 0; "
+                f"{_have(skipped, 'judged ')} no grade above 0; "
                 f"{conv.name} does not evaluate {'it' if skipped == 1 else 'them'}"
             )
     for m in plan.measures:
