@@ -319,9 +319,7 @@ def rank_part(
         starts = block_starts(codes[rows])
     lengths = np.diff(np.append(starts, rows.size))
     block_codes = codes[rows][starts]
-    # The documents as distinct ids and an index per row: the run's (its parser's dictionary, else
-    # pyarrow's hashing), and those of the judgments of the part's queries (a table small enough to
-    # stay in cache); each run id is looked up among the judged ones (pyarrow's index_in).
+    # The run's distinct ids looked up among those judged for the part's queries (see the module docstring).
     run_ids, run_index = _encoded(columns.doc, unique=False)
     if not identity:
         run_index = run_index[rows]
