@@ -1,6 +1,6 @@
 """Evaluate runs against qrels: per-query nDCG values and their means, for several runs at once.
 
-:func:`evaluate` checks its arguments (:func:`plan`), prepares the judgments once
+:func:`evaluate` checks its arguments (:class:`Plan`), prepares the judgments once
 (:class:`~ndcg_research.evaluation._matching.Judgments`), evaluates each run part by part
 (:func:`evaluate_part`: a file in blocks of whole queries, a table in one part, a Dask DataFrame
 partition by partition on the workers), merges the parts (:func:`merge_parts`: queries in ``strcmp``
@@ -15,7 +15,7 @@ import shutil
 import sys
 import tempfile
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -35,11 +35,8 @@ if TYPE_CHECKING:
 
 
 def mean_of(values: np.ndarray) -> np.ndarray:
-    """The mean of each row over its defined (not NaN) values: the one code path of every mean.
-
-    Added in query order, then divided, as trec_eval averages (``kernels.mean_in_order``); ``compare``
-    averages its systems x queries matrix with the same kernel, so a run's mean is the same float, to the
-    last bit, in ``evaluate``, ``compare`` and trec_eval.
+    """The mean of each row over its defined (not NaN) values, added in query order then divided as trec_eval
+    averages (``kernels.mean_in_order``, which ``compare`` uses too): the same float in all three, to the last bit.
 
     >>> mean_of(np.array([[1.0, np.nan, 0.5], [0.0, 0.0, 0.0]])).tolist()
     [0.75, 0.0]
@@ -98,21 +95,14 @@ class Evaluation:
         """
         import pandas as pd
 
-        frames = []
-        names = [m.name for m in self.measures]
-        for run, queries, values in zip(self.runs, self.queries, self.values, strict=False):
-            n_q = queries.size
-            frames.append(
-                pd.DataFrame(
-                    {
-                        "run": pd.Series(np.repeat(np.array([run], dtype=object), n_q * len(names)), dtype=object),
-                        self.query_column: pd.Series(np.tile(queries.astype(object), len(names)), dtype=object),
-                        "measure": pd.Series(np.repeat(np.array(names, dtype=object), n_q), dtype=object),
-                        "value": values.ravel(),
-                    }
-                )
-            )
-        table = pd.concat(frames, ignore_index=True)
+        names = np.array([m.name for m in self.measures], dtype=object)
+        columns = {
+            "run": np.repeat(np.array(self.runs, dtype=object), [q.size * names.size for q in self.queries]),
+            self.query_column: np.concatenate([np.tile(q.astype(object), names.size) for q in self.queries]),
+            "measure": np.concatenate([np.repeat(names, q.size) for q in self.queries]),
+        }
+        table = pd.DataFrame({name: pd.Series(column, dtype=object) for name, column in columns.items()})
+        table["value"] = np.concatenate([v.ravel() for v in self.values])
         for column in ("run", self.query_column, "measure"):
             try:
                 table[column] = table[column].astype("str")
@@ -169,18 +159,15 @@ class Evaluation:
                     f"{len(self.measures)} measures ({names}): say which, e.g. mean({self.measures[0].name!r})"
                 )
             return float(self.mean_values[r, 0])
-        wanted = measure if isinstance(measure, Measure) else None
-        if wanted is None:
-            if not isinstance(measure, str):
-                raise TypeError(f"measure must be a measure name or spec, got {type_and_value(measure)}")
-            named = [j for j, m in enumerate(self.measures) if m.name == measure]
-            if named:
-                return float(self.mean_values[r, named[0]])
-            parsed = measures_of(measure, "measure")
-            wanted = parsed[0] if len(parsed) == 1 else None
-        for j, m in enumerate(self.measures):
-            if wanted is not None and m.key == wanted.key:
-                return float(self.mean_values[r, j])
+        if not isinstance(measure, (str, Measure)):
+            raise TypeError(f"measure must be a measure name or spec, got {type_and_value(measure)}")
+        named = [m.name for m in self.measures]
+        if measure in named:  # a name as in the results, else any spec of the same measure
+            return float(self.mean_values[r, named.index(measure)])
+        parsed = [measure] if isinstance(measure, Measure) else measures_of(measure, "measure")
+        keys = [m.key for m in self.measures]
+        if len(parsed) == 1 and parsed[0].key in keys:
+            return float(self.mean_values[r, keys.index(parsed[0].key)])
         raise ValueError(f"measure {getattr(measure, 'name', measure)!r} was not evaluated; evaluated: {names}")
 
     def __iter__(self) -> Iterator["pd.DataFrame"]:
@@ -202,20 +189,13 @@ class Plan:
 def check_grades(qrels: Columns, plan: Plan) -> None:
     """Refuse grades the convention's tool refuses (fractions, negatives, too large), naming the line."""
     conv, value = plan.convention, qrels.value
-    if qrels.fraction is not None:
+    if qrels.fraction is not None and (conv.integer_grades or any(m.gains is not None for m in plan.measures)):
         row, text = qrels.fraction
-        what = (
-            "the tool reads integer grades"
-            if conv.integer_grades
-            else "a gain map (gains=...) needs integer grades"
-            if any(m.gains is not None for m in plan.measures)
-            else None
+        what = "the tool reads" if conv.integer_grades else "a gain map (gains=...) needs"
+        raise InputError(
+            f"{qrels.where(row)}: grade {text!r} is not an integer; {what} integer grades (convention "
+            f"{conv.name!r}; trec_eval's atol would read {atol(text.strip().encode())})"
         )
-        if what is not None:
-            raise InputError(
-                f"{qrels.where(row)}: grade {text!r} is not an integer; {what} (convention "
-                f"{conv.name!r}; trec_eval's atol would read {atol(text.strip().encode())})"
-            )
 
     def fail(bad: np.ndarray, what: str) -> None:
         row = int(np.flatnonzero(bad)[0])
@@ -293,20 +273,15 @@ class _Interleaved(Exception):
     """A query of a streamed run appears again after other queries: ``args`` are the query and where."""
 
 
-def _stream(
-    judgments: Judgments, path: str, plan: Plan, tag: list[str | None], stream: Any = None
-) -> Iterator[PartValues]:
-    """A run file evaluated block by block of whole queries (read ahead on a thread; memory bounded by the largest).
-
-    A query seen again after other queries raises :class:`_Interleaved`, once the reading thread has stopped;
-    ``tag`` receives the run's tag. ``stream``: bytes to read instead of ``path``'s (standard input's recording).
-    """
+def _stream(judgments: Judgments, path: str, plan: Plan, stream: Any) -> tuple[list[PartValues], str | None]:
+    """A run file evaluated block by block of whole queries (read ahead on a thread; memory bounded by the largest),
+    and its tag. A query seen again after other queries raises :class:`_Interleaved`, once the reading thread has
+    stopped. ``stream``: bytes to read instead of ``path``'s (standard input's recording), or None."""
     seen = np.zeros(judgments.n_queries, dtype=bool)
-    read = False
-    with contextlib.closing(prefetched(query_blocks(path, stream=stream))) as parts:
-        for columns in parts:
-            read = True
-            tag[0] = columns.tag
+    parts, tag = [], None
+    with contextlib.closing(prefetched(query_blocks(path, stream=stream))) as blocks:
+        for columns in blocks:
+            tag = columns.tag
             part = evaluate_part(judgments, columns, plan)
             again = part.codes[seen[part.codes]]
             if again.size:
@@ -314,9 +289,10 @@ def _stream(
                 row = binary_ids(columns.query).to_pylist().index(query.encode("utf-8", "surrogateescape"))
                 raise _Interleaved(query, columns.where(row))
             seen[part.codes] = True
-            yield part
-    if not read:
+            parts.append(part)
+    if not parts:
         raise no_data(path)
+    return parts, tag
 
 
 def _run_parts(
@@ -327,20 +303,17 @@ def _run_parts(
     Returns the parts, the run's tag, and the run's Columns where it was a table (for its column names)."""
     if is_path(run):
         path = os.fspath(run)
-        tag: list[str | None] = [None]
         # Standard input and named pipes (a shell's <(zcat run.gz)) can be read once: kept in a temporary file as
         # they are read, so that an interleaved run can be read again.
         once = path == STDIN or (os.path.exists(path) and not os.path.isfile(path) and not os.path.isdir(path))
         with contextlib.ExitStack() as opened:
             copy: Any = None
             source: Any = None
-            stream: Any = None
             if once:
                 copy = opened.enter_context(tempfile.TemporaryFile())
                 source = sys.stdin.buffer if path == STDIN else opened.enter_context(open(path, "rb"))
-                stream = Recording(source, copy)
             try:
-                return list(_stream(judgments, path, plan, tag, stream)), tag[0], None
+                return *_stream(judgments, path, plan, Recording(source, copy) if once else None), None
             except _Interleaved as interleaved:
                 query, where = interleaved.args
                 notes.append(
@@ -379,45 +352,34 @@ def _dask_parts(judgments: Judgments, frame: Any, plan: Plan) -> list[PartValues
     running); a query's value depends on that query alone, so the values are those of one process."""
     import dask
 
-    shared: Any = dask.delayed(judgments, pure=True)
     try:
         from distributed import get_client
 
         client = get_client()
     except (ImportError, ValueError):
         client = None
-    if client is not None:
-        shared = client.scatter(judgments, broadcast=True)
+    shared = dask.delayed(judgments, pure=True) if client is None else client.scatter(judgments, broadcast=True)
     tasks = [dask.delayed(_partition_values)(shared, part, plan) for part in frame.to_delayed()]
     return list(dask.compute(*tasks))
 
 
-@dataclass
-class RunValues:
-    """One run's values on its queries (codes in ``strcmp`` order)."""
-
-    name: str
-    tag: str | None
-    codes: np.ndarray
-    values: np.ndarray
-    mean: np.ndarray
-    notes: list[str] = field(default_factory=list)
-
-
-def _listed(names: Sequence[str], limit: int = 10) -> str:
+def _listed(names: Sequence[str] | np.ndarray, limit: int = 10) -> str:
     shown = ", ".join(repr(n) for n in names[:limit])
     return shown + (f" and {len(names) - limit} more" if len(names) > limit else "")
 
 
-def _count(n: int, one: str, many: str) -> str:
-    return f"{n} {one if n == 1 else many}"
+def _have(n: int, judged: str = "") -> str:
+    """A count of queries as a note's subject: ``1 query has``, ``2 judged queries have``."""
+    return f"{n} {judged}{'query has' if n == 1 else 'queries have'}"
 
 
-def merge_parts(judgments: Judgments, parts: Sequence[PartValues], plan: Plan, name: str, tag: str | None) -> RunValues:
-    """The run's queries from its parts, each once, in ``strcmp`` order; missing judged ones scored 0 or left out."""
+def merge_parts(
+    judgments: Judgments, parts: Sequence[PartValues], plan: Plan, name: str
+) -> tuple[np.ndarray, np.ndarray, list[str]]:
+    """The run's queries from its parts, each once, in ``strcmp`` order (codes, values, notes); missing judged ones
+    scored 0 or left out."""
     conv = plan.convention
-    n_measures = len(plan.measures)
-    parts = list(parts) or [PartValues.empty(n_measures)]
+    parts = list(parts) or [PartValues.empty(len(plan.measures))]
     codes = np.concatenate([p.codes for p in parts])
     values = np.concatenate([p.values for p in parts], axis=1)
     zero_ideal = np.concatenate([p.zero_ideal for p in parts], axis=1)
@@ -433,10 +395,7 @@ def merge_parts(judgments: Judgments, parts: Sequence[PartValues], plan: Plan, n
     unjudged = sorted(set().union(*(p.set_aside.unjudged for p in parts)))
     if unjudged:
         text = [u.decode("utf-8", "surrogateescape") for u in unjudged]
-        notes.append(
-            f"{name}: {_count(len(text), 'query has', 'queries have')} no judgments in "
-            f"{judgments.qrels.source} ({_listed(text)}); left out"
-        )
+        notes.append(f"{name}: {_have(len(text))} no judgments in {judgments.qrels.source} ({_listed(text)}); left out")
     eligible = judgments.has_relevant if conv.eligible == "relevant" else np.ones(judgments.n_queries, dtype=bool)
     ranked = np.zeros(judgments.n_queries, dtype=bool)
     ranked[codes] = True
@@ -444,17 +403,14 @@ def merge_parts(judgments: Judgments, parts: Sequence[PartValues], plan: Plan, n
         ranked[p.set_aside.ineligible] = True
     missing = np.flatnonzero(eligible & ~ranked)
     if missing.size:
-        text = list(judgments.query_text(missing))
         them = "it" if missing.size == 1 else "them"
         done = (
             f"scored 0 (complete=True, trec_eval -c; --answered-only leaves {them} out)"
             if plan.complete
             else f"left out of the mean (complete=False; -c scores {them} 0)"
         )
-        notes.append(
-            f"{name}: {_count(missing.size, 'judged query has', 'judged queries have')} no ranking "
-            f"({_listed(text)}); {done}"
-        )
+        listed = _listed(judgments.query_text(missing))
+        notes.append(f"{name}: {_have(missing.size, 'judged ')} no ranking ({listed}); {done}")
     if plan.complete and missing.size and conv.name == "trec_eval":
         _refuse_judged_placeholder(judgments, missing, plan.measures, name)
     if codes.size == 0 and not (plan.complete and missing.size):
@@ -462,25 +418,23 @@ def merge_parts(judgments: Judgments, parts: Sequence[PartValues], plan: Plan, n
     if zero_ideal.any() and conv.eligible != "relevant":
         n = int(zero_ideal.any(axis=0).sum())
         notes.append(
-            f"{name}: {_count(n, 'query has', 'queries have')} ideal DCG 0 (no relevant judged document) "
-            f"for some measure; {'it scores' if n == 1 else 'they score'} "
-            f"{1 if conv.zero_ideal == 'one' else 0} ({conv.name})"
+            f"{name}: {_have(n)} ideal DCG 0 (no relevant judged document) for some measure; "
+            f"{'it scores' if n == 1 else 'they score'} {1 if conv.zero_ideal == 'one' else 0} ({conv.name})"
         )
-    undefined = np.flatnonzero(np.isnan(values).all(axis=0)) if n_measures else np.zeros(0, dtype=np.int64)
+    undefined = np.flatnonzero(np.isnan(values).all(axis=0))
     if undefined.size:
-        text = list(judgments.query_text(codes[undefined]))
+        listed = _listed(judgments.query_text(codes[undefined]))
         notes.append(
-            f"{name}: {_count(undefined.size, 'query has', 'queries have')} a single ranked document "
-            f'({_listed(text)}), which {conv.tool.split(" ")[0]} refuses ("only meaningful when there is '
-            f'more than 1 document"); undefined (NaN), left out of the mean'
+            f"{name}: {_have(undefined.size)} a single ranked document ({listed}), which {conv.tool.split(' ')[0]} "
+            f'refuses ("only meaningful when there is more than 1 document"); undefined (NaN), left out of the mean'
         )
     notes.extend(_tie_notes(parts, conv, name))
     if plan.complete and missing.size:
         all_codes = np.sort(np.concatenate((codes, missing)))  # disjoint
-        full = np.zeros((n_measures, all_codes.size))
+        full = np.zeros((values.shape[0], all_codes.size))
         full[:, np.searchsorted(all_codes, codes)] = values
         codes, values = all_codes, full
-    return RunValues(name, tag, codes, values, mean_of(values), notes)
+    return codes, values, notes
 
 
 #: The document trec_eval -c ranks, alone, for a judged query missing from a run (trec_eval.c, bogus_result).
@@ -512,14 +466,13 @@ def _tie_notes(parts: Sequence[PartValues], conv: Convention, name: str) -> list
     unstable = sum(p.unstable_queries for p in parts)
     if conv.random_ties and tied:
         notes.append(
-            f"{name}: {_count(tied, 'query has', 'queries have')} tied scores, which {conv.name} orders at "
-            f"random; the values are the expectation over those orders (the tie average)"
+            f"{name}: {_have(tied)} tied scores, which {conv.name} orders at random; the values are the expectation "
+            f"over those orders (the tie average)"
         )
     if unstable:
         notes.append(
-            f"{name}: {_count(unstable, 'query has', 'queries have')} tied scores in a list of "
-            f"{conv.unstable_ties_from} or more documents, where {conv.name} orders ties by an unstable sort; "
-            f"its values there may differ from these (file order)"
+            f"{name}: {_have(unstable)} tied scores in a list of {conv.unstable_ties_from} or more documents, where "
+            f"{conv.name} orders ties by an unstable sort; its values there may differ from these (file order)"
         )
     return notes
 
@@ -532,7 +485,7 @@ def _qrels_notes(judgments: Judgments, plan: Plan) -> list[str]:
         skipped = int(np.count_nonzero(~judgments.has_relevant))
         if skipped:
             notes.append(
-                f"{_count(skipped, 'judged query has', 'judged queries have')} no grade above 0; "
+                f"{_have(skipped, 'judged ')} no grade above 0; "
                 f"{conv.name} does not evaluate {'it' if skipped == 1 else 'them'}"
             )
     for m in plan.measures:
@@ -672,22 +625,22 @@ def evaluate(
         raise ValueError("standard input (-) can be read once: give it as the qrels or as one run, not both")
     judgments = Judgments.build(_qrels(qrels, checked))  # no other reference to the qrels as read: freed early
     notes = _qrels_notes(judgments, checked)
-    results, tables = [], []
+    tags, tables, merged = [], [], []
     for name, run in named:
         parts, tag, columns = _run_parts(judgments, run, checked, name, notes)
-        results.append(merge_parts(judgments, parts, checked, name, tag))
+        merged.append(merge_parts(judgments, parts, checked, name))
+        tags.append(tag)
         tables.append(columns)
     judgments.check_twice()  # the judged queries no run ranked: trec_eval refuses their duplicates too
-    for result in results:
-        notes.extend(result.notes)
+    codes, values, run_notes = zip(*merged, strict=True)
     return Evaluation(
-        tuple(r.name for r in results),
-        tuple(r.tag for r in results),
+        tuple(name for name, _ in named),
+        tuple(tags),
         checked.measures,
-        tuple(judgments.query_text(r.codes) for r in results),
-        tuple(r.values for r in results),
-        np.array([r.mean for r in results]),
+        tuple(judgments.query_text(c) for c in codes),
+        values,
+        np.array([mean_of(v) for v in values]),
         checked.convention,
-        tuple(notes),
+        tuple(notes + [note for run in run_notes for note in run]),
         _query_column(tables, judgments.qrels.names, [run for _, run in named]),
     )

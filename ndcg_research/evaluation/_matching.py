@@ -89,9 +89,8 @@ def distinct(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     [[1, 2, 3], [1, 3, 0]]
     """
     order = np.argsort(values, kind="stable")
-    ordered = values[order]
-    first = np.flatnonzero(np.r_[True, ordered[1:] != ordered[:-1]]) if values.size else np.zeros(0, dtype=np.int64)
-    return ordered[first], order[first]
+    first = block_starts(values[order])
+    return values[order[first]], order[first]
 
 
 def block_starts(codes: np.ndarray) -> np.ndarray:
@@ -100,18 +99,13 @@ def block_starts(codes: np.ndarray) -> np.ndarray:
     >>> block_starts(np.array([4, 4, 1, 4])).tolist()
     [0, 2, 3]
     """
-    if codes.size == 0:
-        return np.zeros(0, dtype=np.int64)
-    return np.concatenate(([0], np.flatnonzero(codes[1:] != codes[:-1]) + 1))
+    return np.flatnonzero(np.r_[codes.size > 0, codes[1:] != codes[:-1]])
 
 
 def _ranges(starts: np.ndarray, counts: np.ndarray) -> np.ndarray:
     """The positions ``starts[i] : starts[i] + counts[i]`` of every i, one after the other."""
-    total = int(counts.sum())
-    if total == 0:
-        return np.zeros(0, dtype=np.int64)
     offsets = np.cumsum(counts) - counts
-    return np.repeat(starts - offsets, counts) + np.arange(total)
+    return np.repeat(starts - offsets, counts) + np.arange(int(counts.sum()))
 
 
 def _repeated(keys: np.ndarray) -> tuple[int, int] | None:
@@ -120,13 +114,8 @@ def _repeated(keys: np.ndarray) -> tuple[int, int] | None:
     equal = ordered[1:] == ordered[:-1]
     if not equal.any():
         return None
-    candidates = ordered[1:][equal]
-    first = np.flatnonzero(np.isin(keys, candidates))  # rare path: which repeated key comes first
-    for i in first:
-        twins = np.flatnonzero(keys == keys[i])
-        if twins.size > 1:
-            return int(twins[0]), int(twins[1])
-    return None  # not reached
+    first = int(np.flatnonzero(np.isin(keys, ordered[1:][equal]))[0])  # rare path: which repeated key comes first
+    return first, int(np.flatnonzero(keys == keys[first])[1])
 
 
 def _ideal_grades(codes: np.ndarray, grade: np.ndarray, n_codes: int) -> tuple[np.ndarray, np.ndarray]:
@@ -172,7 +161,10 @@ class Judgments:
     ideal_grade: np.ndarray
     ideal_start: np.ndarray
     ideal_count: np.ndarray
-    checked: np.ndarray
+    checked: np.ndarray = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.checked = np.zeros(len(self.names), dtype=bool)
 
     @property
     def n_queries(self) -> int:
@@ -221,20 +213,8 @@ class Judgments:
             codes = codes[rows]  # in the order of the grouped judgments, as the grades
         has_relevant = np.bincount(codes[grade > 0], minlength=n) > 0
         ideal_grade, ideal_count = _ideal_grades(codes, grade, n)
-        return cls(
-            kept,
-            names,
-            docs,
-            grade,
-            rows,
-            starts,
-            counts,
-            has_relevant,
-            ideal_grade,
-            np.cumsum(ideal_count) - ideal_count,
-            ideal_count,
-            np.zeros(n, dtype=bool),
-        )
+        ideal_start = np.cumsum(ideal_count) - ideal_count
+        return cls(kept, names, docs, grade, rows, starts, counts, has_relevant, ideal_grade, ideal_start, ideal_count)
 
     def query_text(self, codes: np.ndarray) -> np.ndarray:
         """The ids of ``codes`` as str (undecodable bytes kept by surrogate escapes), an object array."""
@@ -258,9 +238,9 @@ class Judgments:
         found = found.to_numpy(zero_copy_only=False)
         return np.repeat(codes, self.counts[codes])[found], self.grade[positions[found]]
 
-    def check_twice(self, codes: np.ndarray | None = None, limit: int = 1 << 20) -> None:
-        """Refuse a document judged twice for one of ``codes`` (default: every query not checked yet)."""
-        codes = np.flatnonzero(~self.checked) if codes is None else codes
+    def check_twice(self, limit: int = 1 << 20) -> None:
+        """Refuse a document judged twice for a query not checked yet."""
+        codes = np.flatnonzero(~self.checked)
         sizes = np.cumsum(self.counts[codes])
         first = 0
         while first < codes.size:  # groups of whole queries of about ``limit`` judgments
@@ -301,30 +281,20 @@ class Ranked:
     starts: np.ndarray
     lengths: np.ndarray
 
-    @property
-    def size(self) -> int:
-        return int(self.score.size)
-
     def take(self, rows: np.ndarray) -> Ranked:
         """The documents at ``rows`` (a subset in the same query order), queries recomputed; empty queries kept."""
         query = np.repeat(np.arange(self.codes.size), self.lengths)[rows]
         lengths = np.bincount(query, minlength=self.codes.size)
-        return Ranked(
-            self.grade[rows],
-            self.judged[rows],
-            self.negative[rows],
-            self.score[rows],
-            self.row[rows],
-            self.codes,
-            np.cumsum(lengths) - lengths,
-            lengths,
+        grade, judged, negative, score, row = (
+            a[rows] for a in (self.grade, self.judged, self.negative, self.score, self.row)
         )
+        return Ranked(grade, judged, negative, score, row, self.codes, np.cumsum(lengths) - lengths, lengths)
 
     def first(self, n: int) -> Ranked:
         """Only the first ``n`` documents of each query (trec_eval -M)."""
         if self.lengths.max(initial=0) <= n:
             return self
-        position = np.arange(self.size) - np.repeat(self.starts, self.lengths)
+        position = np.arange(self.score.size) - np.repeat(self.starts, self.lengths)
         return self.take(np.flatnonzero(position < n))
 
 
@@ -338,10 +308,9 @@ def rank_part(
     set_aside = SetAside(unjudged=set(unknown))
     keep = codes >= 0
     if conv.eligible == "relevant":
-        relevant = np.zeros(codes.size, dtype=bool)
-        relevant[keep] = judgments.has_relevant[codes[keep]]
+        relevant = keep & judgments.has_relevant[codes]  # (code -1 reads the last query's: not kept anyway)
         set_aside.ineligible = distinct(codes[keep & ~relevant])[0]
-        keep &= relevant
+        keep = relevant
     identity = bool(keep.all())
     rows = np.arange(codes.size) if identity else np.flatnonzero(keep)
     starts = block_starts(codes[rows])
@@ -350,9 +319,7 @@ def rank_part(
         starts = block_starts(codes[rows])
     lengths = np.diff(np.append(starts, rows.size))
     block_codes = codes[rows][starts]
-    # The documents as distinct ids and an index per row: the run's (its parser's dictionary, else
-    # pyarrow's hashing), and those of the judgments of the part's queries (a table small enough to
-    # stay in cache); each run id is looked up among the judged ones (pyarrow's index_in).
+    # The run's distinct ids looked up among those judged for the part's queries (see the module docstring).
     run_ids, run_index = _encoded(columns.doc, unique=False)
     if not identity:
         run_index = run_index[rows]
@@ -380,10 +347,8 @@ def rank_part(
     matched = judgments.grade[positions[order[at]]]
     grade = np.zeros(rows.size, dtype=judgments.grade.dtype)
     grade[hits] = matched if conv.negative == "keep" else np.maximum(matched, 0)
-    judged = np.zeros(rows.size, dtype=bool)
-    judged[hits] = matched >= 0
-    negative = np.zeros(rows.size, dtype=bool)
-    negative[hits] = matched < 0
+    judged, negative = np.zeros((2, rows.size), dtype=bool)
+    judged[hits], negative[hits] = matched >= 0, matched < 0
     score = columns.value[rows]
     if conv.score_dtype == "float32":
         score = score.astype(np.float32).astype(np.float64)

@@ -1,30 +1,14 @@
 """Measures to evaluate, and the presets of the tools whose nDCG the evaluator reproduces.
 
-**Measures**, written in the package's spec language (:mod:`ndcg_research.core`'s) or as trec_eval names.
-
-Spec strings:
-
-- ``ndcg``: nDCG over the whole ranking, the ideal not cut;
-- ``ndcg@10``: nDCG@10, the ranking and the ideal cut at 10;
-- options in parentheses: ``gain`` and ``discount`` (any spec of
-  :func:`~ndcg_research.parse_gain` / :func:`~ndcg_research.parse_discount`, quoted or not),
-  and ``gains``, a trec_eval-style map from grade to gain (``gains={1: 3, 2: 9}``: listed
-  grades get the given gain, any real number; the others keep their grade as gain; grade 0
-  may be given a gain), e.g. ``ndcg@10(gain=exp2, discount="power(beta=0.5)")``.
-  Unset options come from the preset (the convention, below).
-
-trec_eval names are accepted too: ``ndcg``, ``ndcg_cut`` (cut-offs 5, 10, 15, 20, 30, 100,
-200, 500, 1000), ``ndcg_cut.10,20`` (a fractional cut-off is truncated, as trec_eval's
-``atol`` does; one that ``atol`` would misread, such as ``1e3``, is refused, and so is an empty
-list), ``ndcg.1=3,2=9,4=4.5`` (a gain map; the measure is then named ``ndcg_1=3,2=9,4=4.5`` as
-trec_eval prints it; each grade given once).
-
-**Presets** (``convention=``, ``CONVENTIONS``): each fixes the choices on which tools disagree (gain,
-where the ideal comes from, tied scores, the precision scores are kept in, a query without relevant
-document, negative grades, judged queries missing from the run, where a list without cut-off is cut,
-one-document lists), the way one tool does; the guide page "Evaluation presets" tabulates them and says
-what was checked against each tool. Where a tool leaves a case open, the decision is in the preset's
-``notes``.
+Measures are spec strings of the package's language (``ndcg``: the whole ranking, the ideal not cut; ``ndcg@10``: the
+ranking and the ideal cut at 10; options in parentheses: ``gain`` and ``discount``, any spec of
+:func:`~ndcg_research.parse_gain` / :func:`~ndcg_research.parse_discount`, quoted or not, and ``gains``, a
+trec_eval-style map from grade to gain where unlisted grades keep their grade, e.g.
+``ndcg@10(gain=exp2, discount="power(beta=0.5)")``; unset options come from the preset) or trec_eval names read as
+trec_eval reads them (``ndcg``, ``ndcg_cut`` for its cut-offs 5 to 1000, ``ndcg_cut.10,20``, ``ndcg.1=3,2=9``, named
+``ndcg_1=3,2=9`` as trec_eval prints it). Presets (``convention=``, ``CONVENTIONS``) fix the choices on which tools
+disagree, the way one tool does; the guide page "Evaluation presets" tabulates them, and each preset's ``notes`` say
+where its behaviour comes from and how it was checked.
 """
 
 import ast
@@ -99,11 +83,7 @@ class Measure:
 
 
 def _spec_name(k: int | None, gain: str | None, discount: str | None, gains: Gains | None) -> str:
-    options = []
-    if gain is not None:
-        options.append(f"gain={gain}")
-    if discount is not None:
-        options.append(f"discount={discount}")
+    options = [f"{option}={value}" for option, value in (("gain", gain), ("discount", discount)) if value is not None]
     if gains is not None:
         options.append("gains={" + ",".join(f"{g}:{format_number(v)}" for g, v in gains) + "}")
     text = "ndcg" + ("" if k is None else f"@{k}") + (f"({','.join(options)})" if options else "")
@@ -128,31 +108,27 @@ def _trec_number(text: str, what: str, measure: str) -> float:
     return value
 
 
-def _trec_cutoffs(measure: str, params: str | None) -> list[Measure]:
-    if params is None:
-        cutoffs = list(TREC_CUTOFFS)
-    else:
-        if not params:
+def _trec_cutoffs(measure: str, params: str) -> list[Measure]:
+    if not params:
+        raise ValueError(
+            f"measure {measure!r}: an empty list of cut-offs (trec_eval: 'improper measure'); give "
+            f"them after the dot, e.g. ndcg_cut.10,20, or write ndcg_cut for its defaults"
+        )
+    cutoffs = []
+    for p in params.split(","):
+        # trec_eval reads each cut-off with atol: digits, a fraction truncated; anything else it misreads.
+        if _TREC_CUTOFF.fullmatch(p) is None:
             raise ValueError(
-                f"measure {measure!r}: an empty list of cut-offs (trec_eval: 'improper measure'); give "
-                f"them after the dot, e.g. ndcg_cut.10,20, or write ndcg_cut for its defaults"
+                f"measure {measure!r}: cut-off {p!r} is not a whole number (trec_eval's atol would "
+                f"read {_atol(p)}); {VALID_MEASURES}"
             )
-        cutoffs = []
-        for p in params.split(","):
-            # trec_eval reads each cut-off with atol: digits, a fraction truncated; anything else it misreads.
-            if _TREC_CUTOFF.fullmatch(p) is None:
-                raise ValueError(
-                    f"measure {measure!r}: cut-off {p!r} is not a whole number (trec_eval's atol would "
-                    f"read {_atol(p)}); {VALID_MEASURES}"
-                )
-            # atol saturates at LONG_MAX, and trec_eval names the measure by the value it read
-            cutoffs.append(min(int(p.partition(".")[0]), 2**63 - 1))
-        if min(cutoffs) < 1:
-            raise ValueError(f"measure {measure!r}: cut-offs must be >= 1 (trec_eval: 'Negative cutoff detected')")
-        if len(set(cutoffs)) != len(cutoffs):
-            raise ValueError(f"measure {measure!r}: duplicate cut-offs (trec_eval: 'duplicate cutoffs detected')")
-        cutoffs.sort()
-    return [Measure(f"ndcg_cut_{k}", k) for k in cutoffs]
+        # atol saturates at LONG_MAX, and trec_eval names the measure by the value it read
+        cutoffs.append(min(int(p.partition(".")[0]), 2**63 - 1))
+    if min(cutoffs) < 1:
+        raise ValueError(f"measure {measure!r}: cut-offs must be >= 1 (trec_eval: 'Negative cutoff detected')")
+    if len(set(cutoffs)) != len(cutoffs):
+        raise ValueError(f"measure {measure!r}: duplicate cut-offs (trec_eval: 'duplicate cutoffs detected')")
+    return [Measure(f"ndcg_cut_{k}", k) for k in sorted(cutoffs)]
 
 
 def _atol(text: str) -> int:
@@ -218,20 +194,14 @@ def _parse_spec(text: str) -> Measure:
             raise ValueError(
                 f"measure {text!r}: unknown option(s) {', '.join(sorted(unknown))}; options: {', '.join(_OPTIONS)}"
             )
-    gain: str | None = None
-    discount: str | None = None
-    gains: Gains | None = None
     try:
-        if "gain" in options:
-            gain = str(parse_gain(options["gain"], builtin_only=True))
-        if "discount" in options:
-            discount = str(parse_discount(options["discount"], builtin_only=True))
+        gain = str(parse_gain(options["gain"], builtin_only=True)) if "gain" in options else None
+        discount = str(parse_discount(options["discount"], builtin_only=True)) if "discount" in options else None
     except (TypeError, ValueError) as error:  # the spec's own message, said of this measure
         raise type(error)(f"measure {text!r}: {error}") from None
-    if "gains" in options:
-        gains = _checked_gains(options["gains"], text)
-        if gain is not None:
-            raise ValueError(f"measure {text!r}: give either gain or gains (a gain map replaces the gain function)")
+    gains = _checked_gains(options["gains"], text) if "gains" in options else None
+    if gains is not None and gain is not None:
+        raise ValueError(f"measure {text!r}: give either gain or gains (a gain map replaces the gain function)")
     return _spec_measure(k, gain, discount, gains)
 
 
@@ -241,7 +211,7 @@ def _parse_one(text: str) -> list[Measure]:
     if stripped == "ndcg":
         return [Measure("ndcg")]
     if stripped == "ndcg_cut":
-        return _trec_cutoffs(stripped, None)
+        return [Measure(f"ndcg_cut_{k}", k) for k in TREC_CUTOFFS]
     if stripped.startswith("ndcg_cut."):
         return _trec_cutoffs(stripped, stripped.partition(".")[2])
     if stripped.startswith("ndcg.") and "(" not in stripped:
@@ -317,170 +287,102 @@ class Convention:
     random_ties: bool = False
 
 
+# fmt: off
 #: XGBoost's metric; its '-' variant differs only in what a query without a relevant document scores.
 _XGBOOST = Convention(
-    "xgboost",
-    "XGBoost eval_metric ndcg@k (ndcg_exp_gain=true)",
-    gain="exp2",
-    ideal="ranking",
-    ties="input",
-    zero_ideal="one",
-    negative="error",
-    missing="skip",
-    max_grade=31,
-    score_dtype="float32",
-    truncation=32,
-    notes=(
-        "Tested against XGBoost's own metric (a booster with learning_rate 0 and the scores as "
-        "base_margin): scores are float32, ties keep the data order, a query without a relevant document "
-        "scores 1, labels must be integers 0..31 with the exponential gain, and 'ndcg' without @k cuts the "
-        "list at 32 (XGBoost's default truncation)."
-    ),
+    "xgboost", "XGBoost eval_metric ndcg@k (ndcg_exp_gain=true)",
+    gain="exp2", ideal="ranking", ties="input", zero_ideal="one", negative="error", missing="skip", max_grade=31,
+    score_dtype="float32", truncation=32,
+    notes="Tested against XGBoost's own metric (a booster with learning_rate 0 and the scores as base_margin): "
+        "scores are float32, ties keep the data order, a query without a relevant document scores 1, labels must "
+        "be integers 0..31 with the exponential gain, and 'ndcg' without @k cuts the list at 32 (XGBoost's default "
+        "truncation).",
 )
 
 #: The presets by name: each tool's way of computing nDCG (tabulated in the guide "Evaluation presets").
-CONVENTIONS: dict[str, Convention] = {
-    c.name: c
-    for c in [
-        Convention(
-            "trec_eval",
-            "trec_eval 10.0 ndcg, ndcg_cut",
-            notes=(
-                "From trec_eval 10.0's m_ndcg.c, m_ndcg_cut.c, form_res_rels.c and gain_init.c; byte-identical "
-                "to trec_eval 10.0 on generated collections (benchmarks/bench_evaluate.py) and on its documented -c, "
-                "-M, -J and gain-map behaviour. Scores are doubles. trec_eval 10.0 stops (exit 4) when a judged "
-                "query has no ranking unless -c is given, so a judged query missing from the run scores 0 here (-c); "
-                "complete=False (--answered-only) leaves it out instead, as trec_eval 9 did. trec_eval reserves one "
-                "counter per grade up to a query's largest (form_res_rels.c): a grade of 10^10 makes it stop (\"Can't "
-                'calculate measure") and one near 2^31 takes minutes; here every grade below 2^53 is exact. '
-                "Sums are formed as trec_eval forms them (each gain divided by C's log2 of rank + 1, added in rank "
-                "order; means added in query order), so the values are trec_eval's to the last bit, also at a "
-                "rounding boundary of the 4 printed decimals."
-            ),
-        ),
-        Convention(
-            "pytrec_eval",
-            "pytrec_eval (trec_eval 9.x inside; also ir_measures' pytrec_eval provider)",
-            missing="skip",
-            score_dtype="float32",
-            notes=(
-                "Tested against pytrec_eval: trec_eval 9.x keeps scores as 32-bit floats, so scores equal in float32 "
-                "tie and are ordered by document id; a judged query missing from the run is left out of the mean."
-            ),
-        ),
-        Convention(
-            "gdeval",
-            "gdeval.pl 1.3 (TREC Web track) ndcg@k",
-            gain="exp2",
-            eligible="relevant",
-            missing="skip",
-            max_grade=4,
-            notes=(
-                "From gdeval.pl 1.3: judgments above 0 are kept (max 4), the run is sorted by score then docno "
-                "descending, topics without a relevant judgment are not evaluated, -c divides by the topics with "
-                "one. gdeval always cuts at k (default 20: ask for ndcg@20) and prints 5 decimals. Verified on "
-                "hand-computed cases (gdeval is a Perl script, not run here)."
-            ),
-        ),
-        Convention(
-            "sklearn",
-            "scikit-learn ndcg_score(y_true, y_score, k=k)",
-            ideal="ranking",
-            ties="average",
-            negative="error",
-            missing="skip",
-            integer_grades=False,
-            single_document="undefined",
-            notes=(
-                "Tested against sklearn.metrics.ndcg_score on the candidate lists of the run (labels from the "
-                "qrels, 0 when unjudged); scikit-learn raises for negative labels, and so does the preset; it raises "
-                "for a list of one document too, so such a query is undefined here (NaN, named in a note, left out of "
-                "the mean) and the other queries are scored."
-            ),
-        ),
-        Convention(
-            "torchmetrics",
-            "TorchMetrics retrieval_normalized_dcg / RetrievalNormalizedDCG(top_k=k)",
-            ideal="ranking",
-            ties="average",
-            negative="keep",
-            missing="skip",
-            integer_grades=False,
-            score_dtype="float32",
-            notes=(
-                "From TorchMetrics' source (a port of scikit-learn's tie-averaged DCG): predictions are cast to "
-                "float32, tied predictions averaged, the ideal comes from the same list, negative targets are kept "
-                "(they lower the DCG and the ideal), empty_target_action='neg' gives 0 to a query without a positive "
-                "target. Checked against TorchMetrics itself by benchmarks/check_presets_torchmetrics.py (needs "
-                "torch), and in the test suite against a model of it."
-            ),
-        ),
-        Convention(
-            "tf_ranking",
-            "TF-Ranking NDCGMetric(topn=k) with its default gain and discount",
-            gain="exp2",
-            ideal="ranking",
-            ties="average",
-            negative="drop",
-            missing="skip",
-            integer_grades=False,
-            score_dtype="float32",
-            random_ties=True,
-            notes=(
-                "Not installed here (needs TensorFlow); from metrics_impl.py: scores cast to float32, gain 2^l - 1, "
-                "discount log(2)/log(1 + r), ideal from the list, 0 when the ideal is 0 (divide_no_nan), labels below "
-                "0 are padding (the document is removed). TF-Ranking breaks ties at random; the preset gives the "
-                "expected value over those random orders (the tie average), and a note counts the queries with ties. "
-                "Checked against a model of it (hand computations)."
-            ),
-        ),
-        Convention(
-            "lightgbm",
-            "LightGBM metric ndcg@k (default label_gain 2^i - 1)",
-            gain="exp2",
-            ideal="ranking",
-            ties="input",
-            zero_ideal="one",
-            negative="error",
-            missing="skip",
-            max_grade=30,
-            notes=(
-                "Tested against LightGBM's own metric (a booster evaluated with the scores as init_score): "
-                "ties keep the data order (stable sort), a query without a relevant document scores 1, labels "
-                "must be integers below 31 with the default label_gain."
-            ),
-        ),
-        _XGBOOST,
-        replace(
-            _XGBOOST,
-            name="xgboost-",
-            tool="XGBoost eval_metric ndcg@k- (the '-' suffix)",
-            zero_ideal="zero",
-            notes="As 'xgboost', but a query without a relevant document scores 0 (tested against XGBoost).",
-        ),
-        Convention(
-            "ranx",
-            "ranx evaluate(qrels, run, 'ndcg@k', make_comparable=True)",
-            ties="input",
-            unstable_ties_from=16,
-            notes=(
-                "Tested against ranx: grades below 1 count 0 (rel_lvl=1), the ideal comes from the judged "
-                "grades, every query of the qrels is averaged (a missing one scores 0). ranx sorts a ranking "
-                "with numba's quicksort, which keeps tied documents in file order only for lists of fewer than 16 "
-                "documents; longer lists with ties are ordered otherwise there (an unstable sort), which the preset "
-                "does not reproduce: a note names how many queries that concerns (tie-free runs agree exactly)."
-            ),
-        ),
-        Convention(
-            "ranx_burges",
-            "ranx evaluate(qrels, run, 'ndcg_burges@k', make_comparable=True)",
-            gain="exp2",
-            ties="input",
-            unstable_ties_from=16,
-            notes="As 'ranx' with the gain 2^rel - 1 (tested against ranx).",
-        ),
-    ]
-}
+CONVENTIONS: dict[str, Convention] = {c.name: c for c in [
+    Convention(
+        "trec_eval", "trec_eval 10.0 ndcg, ndcg_cut",
+        notes="From trec_eval 10.0's m_ndcg.c, m_ndcg_cut.c, form_res_rels.c and gain_init.c; byte-identical to "
+            "trec_eval 10.0 on generated collections (benchmarks/bench_evaluate.py) and on its documented -c, -M, -J "
+            "and gain-map behaviour. Scores are doubles. trec_eval 10.0 stops (exit 4) when a judged query has no "
+            "ranking unless -c is given, so a judged query missing from the run scores 0 here (-c); complete=False "
+            "(--answered-only) leaves it out instead, as trec_eval 9 did. trec_eval reserves one counter per grade up "
+            "to a query's largest (form_res_rels.c): a grade of 10^10 makes it stop (\"Can't calculate measure\") and "
+            "one near 2^31 takes minutes; here every grade below 2^53 is exact. Sums are formed as trec_eval forms "
+            "them (each gain divided by C's log2 of rank + 1, added in rank order; means added in query order), so the "
+            "values are trec_eval's to the last bit, also at a rounding boundary of the 4 printed decimals.",
+    ),
+    Convention(
+        "pytrec_eval", "pytrec_eval (trec_eval 9.x inside; also ir_measures' pytrec_eval provider)",
+        missing="skip", score_dtype="float32",
+        notes="Tested against pytrec_eval: trec_eval 9.x keeps scores as 32-bit floats, so scores equal in float32 tie "
+            "and are ordered by document id; a judged query missing from the run is left out of the mean.",
+    ),
+    Convention(
+        "gdeval", "gdeval.pl 1.3 (TREC Web track) ndcg@k",
+        gain="exp2", eligible="relevant", missing="skip", max_grade=4,
+        notes="From gdeval.pl 1.3: judgments above 0 are kept (max 4), the run is sorted by score then docno "
+            "descending, topics without a relevant judgment are not evaluated, -c divides by the topics with one. "
+            "gdeval always cuts at k (default 20: ask for ndcg@20) and prints 5 decimals. Verified on hand-computed "
+            "cases (gdeval is a Perl script, not run here).",
+    ),
+    Convention(
+        "sklearn", "scikit-learn ndcg_score(y_true, y_score, k=k)",
+        ideal="ranking", ties="average", negative="error", missing="skip", integer_grades=False,
+        single_document="undefined",
+        notes="Tested against sklearn.metrics.ndcg_score on the candidate lists of the run (labels from the qrels, 0 "
+            "when unjudged); scikit-learn raises for negative labels, and so does the preset; it raises for a list of "
+            "one document too, so such a query is undefined here (NaN, named in a note, left out of the mean) and the "
+            "other queries are scored.",
+    ),
+    Convention(
+        "torchmetrics", "TorchMetrics retrieval_normalized_dcg / RetrievalNormalizedDCG(top_k=k)",
+        ideal="ranking", ties="average", negative="keep", missing="skip", integer_grades=False, score_dtype="float32",
+        notes="From TorchMetrics' source (a port of scikit-learn's tie-averaged DCG): predictions are cast to float32, "
+            "tied predictions averaged, the ideal comes from the same list, negative targets are kept (they lower the "
+            "DCG and the ideal), empty_target_action='neg' gives 0 to a query without a positive target. Checked "
+            "against TorchMetrics itself by benchmarks/check_presets_torchmetrics.py (needs torch), and in the test "
+            "suite against a model of it.",
+    ),
+    Convention(
+        "tf_ranking", "TF-Ranking NDCGMetric(topn=k) with its default gain and discount",
+        gain="exp2", ideal="ranking", ties="average", negative="drop", missing="skip", integer_grades=False,
+        score_dtype="float32", random_ties=True,
+        notes="Not installed here (needs TensorFlow); from metrics_impl.py: scores cast to float32, gain 2^l - 1, "
+            "discount log(2)/log(1 + r), ideal from the list, 0 when the ideal is 0 (divide_no_nan), labels below 0 "
+            "are padding (the document is removed). TF-Ranking breaks ties at random; the preset gives the expected "
+            "value over those random orders (the tie average), and a note counts the queries with ties. Checked "
+            "against a model of it (hand computations).",
+    ),
+    Convention(
+        "lightgbm", "LightGBM metric ndcg@k (default label_gain 2^i - 1)",
+        gain="exp2", ideal="ranking", ties="input", zero_ideal="one", negative="error", missing="skip", max_grade=30,
+        notes="Tested against LightGBM's own metric (a booster evaluated with the scores as init_score): ties keep the "
+            "data order (stable sort), a query without a relevant document scores 1, labels must be integers below 31 "
+            "with the default label_gain.",
+    ),
+    _XGBOOST,
+    replace(
+        _XGBOOST, name="xgboost-", tool="XGBoost eval_metric ndcg@k- (the '-' suffix)", zero_ideal="zero",
+        notes="As 'xgboost', but a query without a relevant document scores 0 (tested against XGBoost).",
+    ),
+    Convention(
+        "ranx", "ranx evaluate(qrels, run, 'ndcg@k', make_comparable=True)",
+        ties="input", unstable_ties_from=16,
+        notes="Tested against ranx: grades below 1 count 0 (rel_lvl=1), the ideal comes from the judged grades, every "
+            "query of the qrels is averaged (a missing one scores 0). ranx sorts a ranking with numba's quicksort, "
+            "which keeps tied documents in file order only for lists of fewer than 16 documents; longer lists with "
+            "ties are ordered otherwise there (an unstable sort), which the preset does not reproduce: a note names "
+            "how many queries that concerns (tie-free runs agree exactly).",
+    ),
+    Convention(
+        "ranx_burges", "ranx evaluate(qrels, run, 'ndcg_burges@k', make_comparable=True)",
+        gain="exp2", ties="input", unstable_ties_from=16,
+        notes="As 'ranx' with the gain 2^rel - 1 (tested against ranx).",
+    ),
+]}
+# fmt: on
 
 
 #: Other names accepted for the presets.

@@ -33,16 +33,13 @@ def padded(
     if n == 0 or values.size == 0:
         return out
     lengths = np.minimum(lengths, width)
-    length = int(lengths[0])
-    if np.all(lengths == length) and np.all(starts == int(starts[0]) + np.arange(n) * length):
-        first = int(starts[0])  # equal, consecutive rows: a reshape
+    length, first = int(lengths[0]), int(starts[0])
+    if np.all(lengths == length) and np.all(starts == first + np.arange(n) * length):  # equal, consecutive rows
         out[:, :length] = values[first : first + n * length].reshape(n, length)
         return out
-    used = int(lengths.max())
-    column = np.arange(used)
-    inside = column[None, :] < lengths[:, None]
-    index = np.minimum(starts[:, None] + column[None, :], values.size - 1)
-    out[:, :used] = np.where(inside, values[index], fill)
+    column = np.arange(int(lengths.max()))
+    index = np.minimum(starts[:, None] + column, values.size - 1)
+    out[:, : column.size] = np.where(column < lengths[:, None], values[index], fill)
     return out
 
 
@@ -77,11 +74,10 @@ def measure_values(
         k = min(k, 2**62)
     gains = _gains(measure, gain, ranked.grade, ranked.judged)
     lengths = ranked.lengths
-    ideal_lengths = judgments.ideal_count[ranked.codes] if conv.ideal == "judged" else lengths
-    cut = (lambda n: n) if k is None else (lambda n: np.minimum(n, k))
-    # the power of two at or above each list's and ideal's length (at least 1)
-    longest = np.maximum(np.maximum(cut(lengths), cut(ideal_lengths)), 1)
-    widths = (1 << np.ceil(np.log2(longest)).astype(np.int64)).astype(np.int64)
+    # the power of two at or above each list's and ideal's length cut at k (at least 1)
+    longest = np.maximum(lengths, judgments.ideal_count[ranked.codes] if conv.ideal == "judged" else lengths)
+    longest = np.maximum(longest if k is None else np.minimum(longest, k), 1)
+    widths = 1 << np.ceil(np.log2(longest)).astype(np.int64)
     values = np.zeros(lengths.size)
     undefined = np.zeros(lengths.size, dtype=bool)
     for width in distinct(widths)[0]:
@@ -112,40 +108,34 @@ def _batch(
 ) -> tuple[np.ndarray, np.ndarray]:
     """DCG and ideal DCG of the queries ``group`` (all of class ``width``), each row summed alone."""
     starts, lengths = ranked.starts[group], ranked.lengths[group]
-    full = int(max(lengths.max(initial=0), 1))
+    full = int(max(lengths.max(), 1))
     discount = parse_discount(measure.discount if measure.discount is not None else conv.discount)
     if conv.ties == "average":
-        listed = ranked_gains(
-            padded(gains, starts, lengths, full, 0.0),
-            padded(ranked.score, starts, lengths, full, -np.inf),
-            k,
-            "average",
-        )
+        scores = padded(ranked.score, starts, lengths, full, -np.inf)
+        listed = ranked_gains(padded(gains, starts, lengths, full, 0.0), scores, k, "average")
         rows = np.zeros((group.size, width))
-        rows[:, : min(width, listed.shape[1])] = listed[:, :width]
+        rows[:, : listed.shape[1]] = listed[:, :width]
     else:
         rows = padded(gains, starts, lengths if k is None else np.minimum(lengths, k), width, 0.0)
     dcg = kernels.rowwise_discounted_sum(rows, discount, what="DCG")
     # The ideal ranking's gains, cut at k, padded to ``width``.
-    if conv.ideal == "judged":
+    if conv.ideal != "judged":
+        top = -np.sort(-padded(gains, starts, lengths, full, -np.inf), axis=1)
+        top[np.isneginf(top)] = 0.0
+    else:
         codes = ranked.codes[group]
         starts, lengths = judgments.ideal_start[codes], judgments.ideal_count[codes]
-        full = int(max(lengths.max(initial=0), 1))
-    if conv.ideal == "judged" and measure.gains is None:  # grades are stored descending: their gains are the ideal's
-        shown = lengths if k is None else np.minimum(lengths, k)
-        ideal = _gains(measure, gain, padded(judgments.ideal_grade, starts, shown, width, 0), None)
-    else:
-        if conv.ideal == "judged":  # a gain map may reorder the grades; only gains above 0 fill the ideal (trec_eval)
-            mapped = np.maximum(
-                _gains(measure, gain, padded(judgments.ideal_grade, starts, lengths, full, 0), None), 0.0
-            )
-            # padding maps like grade 0: zero it before sorting
-            mapped[np.arange(full)[None, :] >= lengths[:, None]] = 0.0
-            top = -np.sort(-mapped, axis=1)
-        else:
-            top = -np.sort(-padded(gains, starts, lengths, full, -np.inf), axis=1)
-            top[np.isneginf(top)] = 0.0
-        shown = min(width, top.shape[1]) if k is None else min(width, top.shape[1], k)
-        ideal = np.zeros((group.size, width))
-        ideal[:, :shown] = top[:, :shown]
+        if measure.gains is None:  # grades are stored descending: their gains are the ideal's
+            shown = lengths if k is None else np.minimum(lengths, k)
+            ideal = _gains(measure, gain, padded(judgments.ideal_grade, starts, shown, width, 0), None)
+            return dcg, kernels.rowwise_discounted_sum(ideal, discount, what="ideal DCG")
+        # A gain map may reorder the grades; only gains above 0 fill the ideal (trec_eval). The padding maps like
+        # grade 0: zeroed before sorting.
+        full = int(max(lengths.max(), 1))
+        top = np.maximum(_gains(measure, gain, padded(judgments.ideal_grade, starts, lengths, full, 0), None), 0.0)
+        top[np.arange(full) >= lengths[:, None]] = 0.0
+        top = -np.sort(-top, axis=1)
+    shown = min(width, top.shape[1], width if k is None else k)
+    ideal = np.zeros((group.size, width))
+    ideal[:, :shown] = top[:, :shown]
     return dcg, kernels.rowwise_discounted_sum(ideal, discount, what="ideal DCG")

@@ -22,7 +22,7 @@ import json
 import math
 import re
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..cli_common import add_collection_arguments, fail, positive_int, write_output
@@ -118,12 +118,11 @@ def read_collection(qrels: str, runs: Sequence[str], *, svmlight: bool = False) 
 def _keep_freed_memory() -> None:
     """Let freed memory be reused instead of returned to the system (glibc only; no effect elsewhere).
 
-    Evaluating a large run allocates and frees arrays of some MB for every block; glibc maps each afresh and
-    the kernel zero-fills every page again (on the project's machines a third of the command's time). An mmap
-    threshold of 64 MB keeps those pages; larger arrays (large qrels, built once) are still given back, so the
-    peak memory stays that of the data alive at once. Arrow keeps its own pool (through malloc, its dictionary
-    encoding was 2.5 times slower).
-    """
+    Evaluating a large run allocates and frees arrays of some MB for every block; glibc maps each afresh and the
+    kernel zero-fills every page again (on the project's machines a third of the command's time). An mmap threshold
+    of 64 MB keeps those pages; larger arrays (large qrels, built once) are still given back, so the peak memory
+    stays that of the data alive at once. Arrow keeps its own pool (through malloc, its dictionary encoding was 2.5
+    times slower)."""
     if not sys.platform.startswith("linux"):
         return
     import ctypes
@@ -132,13 +131,13 @@ def _keep_freed_memory() -> None:
         mallopt = ctypes.CDLL(None).mallopt  # the process's own symbols hold the C library's (no ldconfig call)
     except (OSError, AttributeError):
         return
-    m_trim_threshold, m_mmap_threshold = -1, -3
-    mallopt(m_mmap_threshold, 64 << 20)
-    mallopt(m_trim_threshold, 1 << 30)
+    mallopt(-3, 64 << 20)  # M_MMAP_THRESHOLD
+    mallopt(-1, 1 << 30)  # M_TRIM_THRESHOLD
 
 
 def _measures(args: argparse.Namespace) -> tuple[list[Measure], bool, bool, bool]:
     """The nDCG measures asked for, whether ``runid`` / ``num_q`` are, and whether any nDCG measure is."""
+    from ..core import parse_discount, parse_gain
     from ._measures import get_convention, parse_measures
 
     requested = args.measures or ["ndcg"]
@@ -146,12 +145,9 @@ def _measures(args: argparse.Namespace) -> tuple[list[Measure], bool, bool, bool
     if args.format == "trec" and get_convention(args.convention).name == "trec_eval":
         _refuse_trec_eval_repeats(specs)
     measures = parse_measures(specs or ["ndcg"])  # with only runid / num_q, ndcg is computed, not printed
-    if args.gain is not None or args.discount is not None:
-        from ..core import parse_discount, parse_gain
-
-        gain = None if args.gain is None else str(parse_gain(args.gain, builtin_only=True))
-        discount = None if args.discount is None else str(parse_discount(args.discount, builtin_only=True))
-        measures = [m.with_defaults(gain, discount) for m in measures]
+    gain = None if args.gain is None else str(parse_gain(args.gain, builtin_only=True))
+    discount = None if args.discount is None else str(parse_discount(args.discount, builtin_only=True))
+    measures = [m.with_defaults(gain, discount) for m in measures]
     return measures, "runid" in requested, "num_q" in requested, bool(specs)
 
 
@@ -210,18 +206,12 @@ def run(args: argparse.Namespace) -> int:
         for note in result.notes:
             print(f"{PROGRAM} evaluate: note: {note}", file=sys.stderr)
     if args.format == "trec":
+        runid = runid or len(args.runs) > 1
         text = trec_text(
-            result,
-            per_query=args.per_query,
-            summary=args.summary,
-            runid=runid or len(args.runs) > 1,
-            num_q=num_q,
-            ndcg=any_ndcg,
+            result, per_query=args.per_query, summary=args.summary, runid=runid, num_q=num_q, ndcg=any_ndcg
         )
-    elif args.format == "csv":
-        text = csv_text(result, per_query=args.per_query)
     else:
-        text = json_text(result, per_query=args.per_query)
+        text = (csv_text if args.format == "csv" else json_text)(result, per_query=args.per_query)
     return write_output("evaluate", text.encode("utf-8", errors="surrogateescape"))
 
 
@@ -273,23 +263,17 @@ def trec_text(
     return "".join(out)
 
 
-def _records(evaluation: Evaluation, per_query: bool) -> Iterator[tuple[str, str, str, float]]:
-    for r, run in enumerate(evaluation.runs):
-        if per_query:
-            for q, query in enumerate(evaluation.queries[r]):
-                for m, measure in enumerate(evaluation.measures):
-                    yield run, query, measure.name, float(evaluation.values[r][m, q])
-        for m, measure in enumerate(evaluation.measures):
-            yield run, "", measure.name, float(evaluation.mean_values[r, m])
-
-
 def csv_text(evaluation: Evaluation, *, per_query: bool = False) -> str:
     """CSV with columns ``run, query, measure, value``, every float written exactly; the mean's ``query`` is
     empty (no query id is, so a query named ``all``, trec_eval's name for the mean, stays distinct from it)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["run", "query", "measure", "value"])
-    writer.writerows((run, query, name, repr(value)) for run, query, name, value in _records(evaluation, per_query))
+    names = [m.name for m in evaluation.measures]
+    for r, run in enumerate(evaluation.runs):
+        rows = zip(evaluation.queries[r], evaluation.values[r].T, strict=True) if per_query else []
+        for query, values in [*rows, ("", evaluation.mean_values[r])]:
+            writer.writerows((run, query, name, repr(float(v))) for name, v in zip(names, values, strict=True))
     return buffer.getvalue()
 
 
