@@ -1,36 +1,29 @@
 r"""How stable a ranking of systems is: rank correlations between orderings, and swap rates over query subsets.
 
-Rank correlation of two orderings of the same systems (e.g. the mean under two measures,
-or on a query subset and on all queries):
+Rank correlation of two orderings of the same systems (e.g. their means under two measures, or on a query
+subset and on all queries): ``kendall_tau``, Kendall's :math:`\tau_b` (``scipy.stats.kendalltau``); ``tau_ap``,
+the AP rank correlation of Yilmaz, Aslam & Robertson (SIGIR 2008), which counts a swap near the top more than
+one near the bottom. With the systems ordered by ``other`` (best first),
+:math:`\tau_{AP} = \frac{2}{N-1} \sum_{i=2}^{N} \frac{C(i)}{i-1} - 1`, where C(i) counts the systems above
+position ``i`` that ``reference`` also puts above the system at ``i``. It is not symmetric (``reference`` is the
+"truth"), 1 for identical orderings and -1 for reversed ones; ties have no defined :math:`\tau_{AP}` (ValueError).
 
-- ``kendall_tau``: Kendall's :math:`\tau_b`, ``scipy.stats.kendalltau``.
-- ``tau_ap``: the AP rank correlation of Yilmaz, Aslam & Robertson (SIGIR 2008), which
-  counts a swap near the top more than one near the bottom. With the systems ordered by
-  ``other`` (best first), :math:`\tau_{AP} = \frac{2}{N-1} \sum_{i=2}^{N} \frac{C(i)}{i-1} - 1`,
-  where C(i) counts the systems above position ``i`` that ``reference`` also puts
-  above the system at ``i``. It is not symmetric (``reference`` is the "truth"); it is 1 for
-  identical orderings and -1 for reversed ones. Ties have no defined :math:`\tau_{AP}`, so
-  tied scores raise ValueError.
+Swap rate against query-set size (Voorhees & Buckley, SIGIR 2002): ``disjoint_subset_means`` draws, ``trials``
+times, two *disjoint* query subsets of size ``c`` and averages each system over each; ``swap_rates`` bins the
+pairs of systems by their absolute difference on the first subset and counts how often the second subset orders
+the pair the other way (a swap: differences of opposite signs; a difference within ``TIE_TOLERANCE`` of zero is
+a tie, which never swaps, so that rounding in a sum cannot make one). The rate per bin falls roughly
+exponentially with ``c``.
 
-Swap rate against query-set size (Voorhees & Buckley, SIGIR 2002): ``disjoint_subset_means``
-draws, ``trials`` times, two *disjoint* query subsets of size ``c`` and averages each system
-over each; ``swap_rates`` bins the pairs of systems by their absolute difference on the
-first subset and counts how often the second subset orders the pair the other way (a swap:
-the two differences have opposite signs; a difference within
-``paired.TIE_TOLERANCE`` of zero is a tie, which never swaps, so that
-rounding in a sum cannot make one). The error rate
-per bin falls roughly exponentially with ``c``.
-
-Variance components (``variance_components``): the two-way random-effects ANOVA of a
-systems x topics table of one measure, :math:`y_{st} = \mu + \alpha_s + \beta_t + \epsilon_{st}`,
-estimates the system, topic and system x topic (residual) variances. Kanoulas & Aslam (CIKM
-2009), after Bodoff & Li (2007), rate a measure's stability by the generalisability coefficient
-:math:`E\rho^2 = \sigma^2_s / (\sigma^2_s + \sigma^2_{st} / n)` over ``n`` topics.
-A component that is the rounding residue of 0 is 0, by the rule of ``paired`` for a mean
-difference (``paired.TOLERANCE``, 100 machine epsilons): a difference of two mean squares within
-100 epsilons of the larger is 0 (the two are equal statistics), and so is a component whose
-standard deviation is within 100 epsilons of the mean :math:`|y_{st}|` (the table's rounding scale).
-Two identical systems thus have system and interaction variance exactly 0, not ``1e-32``.
+Variance components (``variance_components``): the two-way random-effects ANOVA of a systems x topics table of
+one measure, :math:`y_{st} = \mu + \alpha_s + \beta_t + \epsilon_{st}`, estimates the system, topic and
+system x topic (residual) variances. Kanoulas & Aslam (CIKM 2009), after Bodoff & Li (2007), rate a measure's
+stability by the generalisability coefficient :math:`E\rho^2 = \sigma^2_s / (\sigma^2_s + \sigma^2_{st} / n)`
+over ``n`` topics. A component that is the rounding residue of 0 is 0, by the rule of ``_paired`` for a mean
+difference (``TOLERANCE``, 100 machine epsilons): a difference of two mean squares within 100 epsilons of the
+larger is 0 (the two are equal statistics), and so is a component whose standard deviation is within 100
+epsilons of the mean :math:`|y_{st}|` (the table's rounding scale). Two identical systems thus have system and
+interaction variance exactly 0, not ``1e-32``.
 """
 
 import math
@@ -241,8 +234,7 @@ def swap_rates(scores: Any, sizes: Any, *, trials: int = 100, bins: Any = None, 
     if np.any(np.diff(edges) <= 0):
         raise ValueError(f"bins must be increasing non-negative edges, got {edges.tolist()!r}")
     first, second = all_pairs(matrix.shape[0])
-    upper = np.append(edges[1:], np.inf)
-    rows = []
+    tables = []
     for size in sizes:
         means = _disjoint_subset_means(matrix, size, trials, seed)
         d1 = means[0][:, first] - means[0][:, second]  # trials x pairs
@@ -251,18 +243,10 @@ def swap_rates(scores: Any, sizes: Any, *, trials: int = 100, bins: Any = None, 
         where = np.searchsorted(edges, np.abs(d1).ravel(), side="right") - 1  # -1: below the first edge
         counts = np.bincount(where[where >= 0], minlength=edges.size)
         swaps = np.bincount(where[where >= 0], weights=swapped[where >= 0], minlength=edges.size)
-        for k in range(edges.size):
-            rows.append(
-                {
-                    "size": size,
-                    "bin_low": float(edges[k]),
-                    "bin_high": float(upper[k]),
-                    "pairs": int(counts[k]),
-                    "swaps": int(swaps[k]),
-                    "swap_rate": float(swaps[k] / counts[k]) if counts[k] else float("nan"),
-                }
-            )
-    return pd.DataFrame(rows)
+        rate = np.divide(swaps, counts, out=np.full(edges.size, np.nan), where=counts > 0)
+        table = {"size": size, "bin_low": edges, "bin_high": np.append(edges[1:], np.inf), "pairs": counts}
+        tables.append(pd.DataFrame({**table, "swaps": swaps.astype(np.int64), "swap_rate": rate}))
+    return pd.concat(tables, ignore_index=True)
 
 
 @dataclass(frozen=True)
@@ -292,10 +276,9 @@ class VarianceComponents:
 
     def shares(self) -> dict[str, float]:
         """Each component's share of their sum; NaN for each when the sum is 0 (a constant table)."""
+        parts = {"system": self.system, "topic": self.topic, "interaction": self.interaction}
         total = self.system + self.topic + self.interaction
-        if total == 0:
-            return {"system": math.nan, "topic": math.nan, "interaction": math.nan}
-        return {"system": self.system / total, "topic": self.topic / total, "interaction": self.interaction / total}
+        return {name: value / total if total else math.nan for name, value in parts.items()}
 
     def stability(self, topics: Any) -> np.ndarray | float:
         """Generalisability coefficient ``system / (system + interaction / topics)`` (Kanoulas & Aslam 2009).

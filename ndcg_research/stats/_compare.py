@@ -74,7 +74,7 @@ def compare_systems(
     Parameters
     ----------
     scores : 2-D array-like or mapping
-        Systems x queries of one measure (see ``ScoreMatrix``).
+        Systems x queries of one measure (a mapping: name to per-query values; a DataFrame: named by its index).
     systems : list of str, optional
         Names of the rows.
     test : {"t", "wilcoxon", "permutation", "bootstrap", "tukey"}, default "t"
@@ -136,51 +136,27 @@ def compare_systems(
     system_table = pd.DataFrame({"system": names, "mean": mean, "ci_low": low, "ci_high": high, "queries": n})
 
     # The matrix and every parameter are checked: the nested calls do not check them again.
-    pair_test = "t" if test == "tukey" else test
-    tests = _pairwise_tests(
-        matrix,
-        None,
-        test=pair_test,
-        interval=interval,
-        confidence=confidence,
-        alpha=ALPHA,
-        n_resamples=n_resamples,
-        seed=seed,
-        exact=None,
-        n_jobs=n_jobs,
-    )
+    # With tukey, the pairs' t tests (never exact) give every column but the p-values.
+    options: dict[str, Any] = dict(test="t" if test == "tukey" else test, interval=interval, confidence=confidence)
+    tests = _pairwise_tests(matrix, None, alpha=ALPHA, n_resamples=n_resamples, seed=seed, n_jobs=n_jobs, **options)
     if test == "tukey":
-        hsd = _tukey_hsd(matrix, n_resamples, ALPHA, seed, n_jobs)
-        pvalue = hsd.pvalue
-        adjusted = hsd.pvalue
+        pvalue = adjusted = _tukey_hsd(matrix, n_resamples, ALPHA, seed, n_jobs).pvalue
     else:
-        pvalue = tests.pvalue
-        adjusted = _adjust_pvalues(pvalue, correction)
+        pvalue, adjusted = tests.pvalue, _adjust_pvalues(tests.pvalue, correction)
     labels = np.asarray(names, dtype=object)
+    same = {
+        key: getattr(tests, key) for key in ("difference", "ci_low", "ci_high", "effect_size", "wins", "ties", "losses")
+    }
     pair_table = pd.DataFrame(
         {
             "system_a": labels[tests.first],
             "system_b": labels[tests.second],
-            "difference": tests.difference,
-            "ci_low": tests.ci_low,
-            "ci_high": tests.ci_high,
-            "effect_size": tests.effect_size,
-            "wins": tests.wins,
-            "ties": tests.ties,
-            "losses": tests.losses,
+            **same,
             "pvalue": pvalue,
             "pvalue_adjusted": adjusted,
         }
     )
+    used = n_resamples if test == "tukey" else tests.n_resamples
     return Comparison(
-        systems=system_table,
-        pairs=pair_table,
-        test=test,
-        correction=correction,
-        interval=interval,
-        confidence=confidence,
-        n_resamples=n_resamples,
-        seed=seed,
-        exact=tests.exact and test != "tukey",
-        test_resamples=n_resamples if test == "tukey" else tests.n_resamples,
+        system_table, pair_table, test, correction, interval, confidence, n_resamples, seed, tests.exact, used
     )

@@ -120,7 +120,7 @@ def tukey_hsd(
     Parameters
     ----------
     scores : 2-D array-like or mapping
-        Systems x queries (see ``ScoreMatrix``).
+        Systems x queries (a mapping: name to per-query values; a DataFrame: named by its index).
     n_resamples : int, default 10000
         Resamples ``B`` (each shuffles the systems within every query).
     alpha : float, default 0.05
@@ -174,13 +174,4 @@ def _tukey_hsd(matrix: np.ndarray, b: int, alpha: float, seed: int, n_jobs: int)
     count = b - np.searchsorted(ordered, threshold, side="left")
     pvalue = (count + 1) / (b + 1)
     critical = float(ordered[b - min(max(math.ceil(b * alpha), 1), b)])
-    return TukeyHSD(
-        first=first,
-        second=second,
-        difference=difference,
-        pvalue=pvalue,
-        ranges=ranges,
-        critical_difference=critical,
-        alpha=alpha,
-        n_resamples=b,
-    )
+    return TukeyHSD(first, second, difference, pvalue, ranges, critical, alpha, n_resamples=b)

@@ -1,9 +1,7 @@
 r"""Paired comparisons of two systems scored on the same queries or replicates: tests and summaries.
 
-Paired tests over queries: one pair (``paired_test``) or many at once (``pairwise_tests``).
-
-For systems A and B evaluated on the same ``n`` queries, the per-query differences are
-d_q = M(A, q) - M(B, q); the tests ask whether their mean is zero.
+Paired tests over queries, of one pair (``paired_test``) or many at once (``pairwise_tests``): for systems A and
+B on the same ``n`` queries, is the mean of the per-query differences d_q = M(A, q) - M(B, q) zero?
 
 =================  ===========================================================================
 test               p-value (two-sided)
@@ -14,7 +12,7 @@ test               p-value (two-sided)
 ``"permutation"``  sign-flip randomisation test of the mean difference (Fisher; Smucker, Allan &
                    Carterette 2007): share of sign vectors ``s`` with
                    :math:`|\mathrm{mean}(s d)| \ge |\mathrm{mean}(d)|`. Exact (every one of the
-                   2^n vectors) up to ``exact_max`` queries, else ``n_resamples`` random
+                   2^n vectors) up to 20 queries, else  ``n_resamples`` random
                    vectors and ``p = (count + 1) / (B + 1)`` (as ``scipy.stats.permutation_test``)
 ``"bootstrap"``    paired bootstrap test (Sakai 2006): resample the queries of the differences
                    shifted to mean zero, :math:`w = d - \bar d`; ASL = share of the ``B`` resamples
@@ -22,42 +20,35 @@ test               p-value (two-sided)
                    observed :math:`|t| = |\bar d| / (s_d / \sqrt n)` (Sakai's definition, count / B)
 =================  ===========================================================================
 
-Statistics of null distributions are compared with scipy's tolerance for numerically
-equal values: :math:`|T^*| \ge |T| (1 - 100\,\epsilon)`. A mean difference within
-:math:`100\,\epsilon` times the mean :math:`|d_q|` is the rounding residue of 0 (e.g. the differences
-0.7 - 0.6, 0.4 - 0.3 and 0.1 - 0.3, whose float mean is 5e-18), and the resampling tests take it as 0 (p = 1), as the t
-and Wilcoxon tests do; a relative tolerance alone would count only the resamples that round to
-exactly that residue.
+Null statistics are compared with scipy's tolerance for numerically equal values:
+:math:`|T^*| \ge |T| (1 - 100\,\epsilon)`. A mean difference within :math:`100\,\epsilon` times the mean
+:math:`|d_q|` is the rounding residue of 0 (e.g. the differences 0.7 - 0.6, 0.4 - 0.3 and 0.1 - 0.3, whose float
+mean is 5e-18): the resampling tests take it as 0 (p = 1), as the t and Wilcoxon tests do; a relative tolerance
+alone would count only the resamples that round to exactly that residue.
 
-Scale: every statistic is computed on each pair's differences scaled by a power of two (exactly) so
-that the largest :math:`|d_q|` is in [0.5, 1), and null statistics are compared in absolute value:
-the p-values do not change when the values are multiplied by a constant (exactly not, for a power of
-two), and no square over- or underflows. Differences that overflow (``a - b`` not a finite float)
-are refused.
+Scale: each pair's differences are scaled by a power of two (exactly) so that the largest :math:`|d_q|` is in
+[0.5, 1), and null statistics are compared in absolute value: the p-values do not change when the values are
+multiplied by a constant (exactly not, for a power of two), and no square over- or underflows. Differences that
+overflow (``a - b`` not a finite float) are refused.
 
-Every result also has the mean difference, its confidence interval (Student's t,
-``mean_interval``; bootstrap percentile or BCa,
-``intervals``), the effect size :math:`d_z = \bar d / s_d` (Cohen's
-standardised mean difference for paired data; NaN, undefined, when all d_q are
-equal), and the counts of queries where A wins, ties and loses; a tie is a difference within
-``TIE_TOLERANCE`` of 0, the package's one definition of equal nDCG. The tests, interval and
-effect size use the differences as given, as scipy and the IR tools do: differences of rounding size
-(two systems with the same nDCG computed through different sums) are counted as ties but enter the
-statistics unchanged, so such a pair can show a non-zero effect size. The simulation summaries below
-(``paired_comparison``) set them to 0 instead, because their replicates are meant to be compared
-exactly.
+Every result also has the mean difference, its confidence interval (Student's t, ``mean_interval``; bootstrap
+percentile or BCa), the effect size :math:`d_z = \bar d / s_d` (Cohen's standardised mean difference for paired
+data; NaN, undefined, when all d_q are equal), and the counts of queries where A wins, ties and loses; a tie is a
+difference within ``TIE_TOLERANCE`` of 0, the package's one definition of equal nDCG. The tests, interval and
+effect size use the differences as given, as scipy and the IR tools do: differences of rounding size (the same
+nDCG computed through different sums) count as ties but enter the statistics unchanged, so such a pair can show
+a non-zero effect size. ``paired_comparison`` sets them to 0 instead: its replicates are compared exactly.
 
-Randomness: the bootstrap and sign-flip resamples are shared by all pairs and fixed by
-``seed`` (``resampling``), so a pair gets the same p-value
-whichever other pairs are compared, and the results are identical for any ``n_jobs``.
+Randomness: the bootstrap and sign-flip resamples are shared by all pairs and fixed by ``seed``
+(``_resampling``), so a pair gets the same p-value whichever other pairs are compared, and for any ``n_jobs``.
 
-Summaries of replicates (the simulation studies: many simulated data sets, no test):
-``paired_comparison`` gives, along any axis of an array of replicates, the mean gap with
-its t interval, how often the better system scores strictly higher (Wilson interval), ties and
-losses, and the standardized gap with its standard error (``standardized_gap_se``, delta
-method); a gap within ``TIE_TOLERANCE`` counts as exactly 0 there.
+Summaries of replicates (the simulation studies: many simulated data sets, no test): ``paired_comparison``
+gives, along any axis of an array of replicates, the mean gap with its t interval, how often the better system
+scores strictly higher (Wilson interval), ties and losses, and the standardized gap with its standard error
+(``standardized_gap_se``, delta method); a gap within ``TIE_TOLERANCE`` counts as exactly 0 there.
 """
 
+import functools
 import math
 import warnings
 from collections.abc import Sequence
@@ -200,21 +191,11 @@ class PairTests:
 
     def result(self, index: int) -> PairedResult:
         """Pair ``index`` as a ``PairedResult``."""
-        return PairedResult(
-            test=self.test,
-            pvalue=float(self.pvalue[index]),
-            difference=float(self.difference[index]),
-            ci=(float(self.ci_low[index]), float(self.ci_high[index])),
-            confidence=self.confidence,
-            interval=self.interval,
-            effect_size=float(self.effect_size[index]),
-            wins=int(self.wins[index]),
-            ties=int(self.ties[index]),
-            losses=int(self.losses[index]),
-            n_queries=self.n_queries,
-            n_resamples=self.n_resamples,
-            exact=self.exact,
-        )
+        shared = {k: getattr(self, k) for k in ("test", "confidence", "interval", "n_queries", "n_resamples", "exact")}
+        values = {k: float(getattr(self, k)[index]) for k in ("pvalue", "difference", "effect_size")}
+        counts = {k: int(getattr(self, k)[index]) for k in ("wins", "ties", "losses")}
+        ci = (float(self.ci_low[index]), float(self.ci_high[index]))
+        return PairedResult(ci=ci, **shared, **values, **counts)
 
 
 def _test_options(
@@ -225,15 +206,17 @@ def _test_options(
     seed: Any,
     exact: Any,
     intervals: tuple[str, ...] = INTERVALS,
-) -> tuple[str, str | None, float, int, int, bool | None]:
-    """The checked ``test``, ``interval``, ``confidence``, ``n_resamples``, ``seed`` and ``exact`` of a paired test."""
+) -> dict[str, Any]:
+    """The checked options of a paired test, as keyword arguments of ``_pairwise_tests``."""
     test, exact = check_option(test, "test", METHODS), check_bool(exact, "exact", none=True)
     if exact is not None and test != "permutation":  # it would be ignored
         raise ValueError(f"exact applies to the permutation test only, got exact={exact!r} with test={test!r}")
     interval = check_option(interval, "interval", intervals, none=True)
     confidence, n_resamples = check_level(confidence, "confidence"), check_resamples(n_resamples)
     check_interval_resamples(n_resamples, confidence, _interval_of(test, interval))
-    return test, interval, confidence, n_resamples, check_seed(seed), exact
+    return dict(
+        test=test, interval=interval, confidence=confidence, n_resamples=n_resamples, seed=check_seed(seed), exact=exact
+    )
 
 
 def _interval_of(test: str, interval: str | None) -> str:
@@ -299,27 +282,13 @@ def paired_test(
     >>> round(r.pvalue, 4), tuple(round(x, 4) for x in r.ci)
     (0.0059, (0.0201, 0.0824))
     """
-    test, interval, confidence, n_resamples, seed, exact = _test_options(
-        test, interval, confidence, n_resamples, seed, exact
-    )
+    options = _test_options(test, interval, confidence, n_resamples, seed, exact)
     check_same_index({"a": a, "b": b})
     a = check_array(a, "a", ndim=1, min_size=2, unit="queries")
     b = check_array(b, "b", ndim=1, min_size=2, unit="queries")
     if a.size != b.size:
         raise ValueError(f"a and b must hold the same queries: got {a.size} and {b.size} values")
-    tests = _pairwise_tests(
-        np.vstack([a, b]),
-        None,
-        test=test,
-        interval=interval,
-        confidence=confidence,
-        alpha=ALPHA,
-        n_resamples=n_resamples,
-        seed=seed,
-        exact=exact,
-        n_jobs=1,
-    )
-    return tests.result(0)
+    return _pairwise_tests(np.vstack([a, b]), None, alpha=ALPHA, n_jobs=1, **options).result(0)
 
 
 @renamed_test
@@ -341,7 +310,7 @@ def pairwise_tests(
     Parameters
     ----------
     scores : 2-D array-like or mapping
-        Systems x queries (see ``ScoreMatrix``).
+        Systems x queries (a mapping: name to per-query values; a DataFrame: named by its index).
     pairs : sequence of (int, int), optional
         Row pairs ``(i, j)`` to test (difference ``i - j``); default every ``i < j``.
     test, confidence, n_resamples, seed, exact
@@ -365,27 +334,14 @@ def pairwise_tests(
     >>> t.first.tolist(), t.second.tolist(), t.pvalue.round(3).tolist()
     ([0, 0, 1], [1, 2, 2], [0.25, 0.125, 0.125])
     """
-    test, interval, confidence, n_resamples, seed, exact = _test_options(
-        test, interval, confidence, n_resamples, seed, exact, intervals=(*INTERVALS, "none")
-    )
+    options = _test_options(test, interval, confidence, n_resamples, seed, exact, intervals=(*INTERVALS, "none"))
     alpha, n_jobs = check_level(alpha, "alpha"), check_count(n_jobs, "n_jobs")
     matrix = check_scores(scores, "scores").values
     if pairs is not None:
         pairs = check_array(pairs, "pairs", ndim=2, kinds="iu", min_size=1).astype(np.int64)
         if pairs.shape[1] != 2:
             raise ValueError(f"pairs must have shape (n, 2), got shape {pairs.shape}")
-    return _pairwise_tests(
-        matrix,
-        pairs,
-        test=test,
-        interval=interval,
-        confidence=confidence,
-        alpha=alpha,
-        n_resamples=n_resamples,
-        seed=seed,
-        exact=exact,
-        n_jobs=n_jobs,
-    )
+    return _pairwise_tests(matrix, pairs, alpha=alpha, n_jobs=n_jobs, **options)
 
 
 def _pairwise_tests(
@@ -398,8 +354,8 @@ def _pairwise_tests(
     alpha: float,
     n_resamples: int,
     seed: int,
-    exact: bool | None,
     n_jobs: int,
+    exact: bool | None = None,
 ) -> PairTests:
     """``pairwise_tests`` on a checked matrix and parameters (``paired_test``, ``compare_systems``, ...)."""
     interval = _interval_of(test, interval)
@@ -407,52 +363,24 @@ def _pairwise_tests(
     first, second = _pair_rows(pairs, matrix.shape[0])
 
     use_exact = test == "permutation" and (exact if exact is not None else n <= EXACT_MAX_QUERIES)
-    flips = None
-    if test == "permutation":
-        flips = (
-            Resamples.build("exact", n_queries=n)
-            if use_exact
-            else Resamples.build("sign-flip", n_queries=n, n_resamples=n_resamples, seed=seed)
-        )
-    boot = None
-    if test == "bootstrap" or interval in ("percentile", "bca"):
-        boot = Resamples.build("bootstrap", n_queries=n, n_resamples=n_resamples, seed=seed)
-    rows = max((r.n_resamples for r in (flips, boot) if r is not None), default=1)
+    draw = functools.partial(Resamples.build, n_queries=n, n_resamples=n_resamples, seed=seed)
+    flips = draw("exact" if use_exact else "sign-flip") if test == "permutation" else None
+    boot = draw("bootstrap") if test == "bootstrap" or interval in ("percentile", "bca") else None
+    chunk = max(1, _CHUNK_ELEMENTS // max((r.n_resamples for r in (flips, boot) if r is not None), default=1))
     shared_flips = None if flips is None else _PrecomputedResamples.build(flips, matrix)
     shared_boot = None if boot is None else _PrecomputedResamples.build(boot, matrix)
 
-    chunk = max(1, _CHUNK_ELEMENTS // rows)
-    starts = range(0, first.size, chunk)
-
     def work(start: int) -> dict[str, np.ndarray]:
-        sl = slice(start, min(start + chunk, first.size))
+        part = slice(start, start + chunk)
         return _test_chunk(
-            matrix,
-            first[sl],
-            second[sl],
-            test=test,
-            interval=interval,
-            confidence=confidence,
-            alpha=alpha,
-            flips=shared_flips,
-            boot=shared_boot,
+            matrix, first[part], second[part], test, interval, confidence, alpha, shared_flips, shared_boot
         )
 
-    parts = map_in_threads(work, starts, n_jobs)
+    parts = map_in_threads(work, range(0, first.size, chunk), n_jobs)
     joined = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
     used = flips.n_resamples if flips is not None else (boot.n_resamples if test == "bootstrap" else 0)
-    return PairTests(
-        first=first,
-        second=second,
-        test=test,
-        interval=interval,
-        alpha=alpha,
-        confidence=confidence,
-        n_queries=n,
-        n_resamples=used,
-        exact=use_exact,
-        **joined,
-    )
+    scalars: dict[str, Any] = dict(test=test, interval=interval, alpha=alpha, confidence=confidence, exact=use_exact)
+    return PairTests(first=first, second=second, n_queries=n, n_resamples=used, **scalars, **joined)
 
 
 def _pair_rows(pairs: np.ndarray | None, n_systems: int) -> tuple[np.ndarray, np.ndarray]:
@@ -562,7 +490,6 @@ def _test_chunk(
     matrix: np.ndarray,
     first: np.ndarray,
     second: np.ndarray,
-    *,
     test: str,
     interval: str,
     confidence: float,

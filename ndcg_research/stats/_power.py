@@ -116,8 +116,7 @@ def discriminative_power(
     Parameters
     ----------
     scores : 2-D array-like or mapping
-        The measure's per-query values, one row per system (see
-        ``ScoreMatrix``).
+        Systems x queries of one measure (a mapping: name to per-query values; a DataFrame: named by its index).
     alpha : float, default 0.05
         Significance level.
     test : {"bootstrap", "t", "permutation", "tukey"}, default "bootstrap"
@@ -163,18 +162,8 @@ def discriminative_power(
         critical = np.full(first.shape, hsd.critical_difference)
         used = hsd.n_resamples
     else:
-        tests = _pairwise_tests(
-            matrix,
-            None,
-            test=test,
-            interval="none",
-            confidence=1 - ALPHA,
-            alpha=alpha,
-            n_resamples=n_resamples,
-            seed=seed,
-            exact=None,
-            n_jobs=n_jobs,
-        )
+        options: dict[str, Any] = dict(test=test, interval="none", confidence=1 - ALPHA, alpha=alpha)
+        tests = _pairwise_tests(matrix, None, n_resamples=n_resamples, seed=seed, n_jobs=n_jobs, **options)
         first, second, differences, pvalues = tests.first, tests.second, tests.difference, tests.pvalue
         critical = tests.critical_difference
         used = tests.n_resamples
