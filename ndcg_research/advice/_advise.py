@@ -237,13 +237,7 @@ def advise(
     seed = check_int(seed, "seed", low=0)
     convention = check_instance(convention, "convention", str, what="a convention name")
 
-    data = run_matrices(
-        qrels,
-        runs,
-        [c["measure"] for c in candidates],
-        complete=complete,
-        convention=convention,
-    )
+    data = run_matrices(qrels, runs, [c["measure"] for c in candidates], complete=complete, convention=convention)
     stacked = np.stack([data.matrices[c["measure"]] for c in candidates])  # candidates x systems x queries
     notes = list(data.notes)
     defined = ~np.isnan(stacked).any(axis=(0, 1))
@@ -278,7 +272,7 @@ def advise(
         power, significant = measure.power(matrix, alpha=alpha, n_resamples=n_resamples, seed=seed)
         phi, erho2, queries_for_phi = measure.dependability(matrix)
         rates = measure.swap_curve(matrix, sizes, trials=swap_trials, seed=seed)
-        queries_for_swap, _, _ = measure.queries_for_swap_rate(sizes, rates, target_swap_rate)
+        queries_for_swap = measure.queries_for_swap_rate(sizes, rates, target_swap_rate)[0]
         if same:  # its swap rate is 0 because no pair is ever ordered (ties never swap), not because it is stable
             queries_for_swap = math.nan
         rows.append(
@@ -291,19 +285,17 @@ def advise(
                 "queries_for_phi": queries_for_phi,
                 "swap_rate": float(rates[-1]),
                 "queries_for_swap_target": queries_for_swap,
-                "means": matrix.mean(axis=1),
             }
         )
         curves += [
             {"measure": c["measure"], "size": int(s), "swap_rate": float(r)} for s, r in zip(sizes, rates, strict=True)
         ]
-    for row in rows:
-        reference = _reference(rows, row)
-        row["tau_log2"] = measure.agreement(row["means"], reference["means"])
-
     import pandas as pd
 
-    table = pd.DataFrame([{k: v for k, v in row.items() if k != "means"} for row in rows])
+    table = pd.DataFrame(rows)
+    means = [matrix.mean(axis=1) for matrix in stacked]  # each candidate's order of the systems
+    log2 = [np.flatnonzero(_log2_of(table, row))[0] for _, row in table.iterrows()]  # its log2 candidate
+    table["tau_log2"] = [measure.agreement(means[i], means[j]) for i, j in enumerate(log2)]
     n_pairs = len(data.systems) * (len(data.systems) - 1) // 2
     eligible = ~alike
     chosen, shortlisted = _choose(table, eligible)
@@ -374,11 +366,9 @@ def _candidates(discounts: Any, cutoffs: Any, gains: Any) -> list[dict[str, Any]
     return out
 
 
-def _reference(rows: list[dict[str, Any]], row: dict[str, Any]) -> dict[str, Any]:
-    """The log2 candidate with the same gain and cut-off as ``row``."""
-    return next(
-        r for r in rows if r["discount"] == REFERENCE and r["gain"] == row["gain"] and r["cutoff"] == row["cutoff"]
-    )
+def _log2_of(table: "pd.DataFrame", row: Any) -> "pd.Series":
+    """Which rows of ``table`` are the log2 candidate with the gain and cut-off of ``row``."""
+    return (table["discount"] == REFERENCE) & (table["gain"] == row["gain"]) & (table["cutoff"] == row["cutoff"])
 
 
 def _choose(table: "pd.DataFrame", eligible: np.ndarray | None = None) -> tuple[Any, np.ndarray]:
@@ -392,11 +382,7 @@ def _choose(table: "pd.DataFrame", eligible: np.ndarray | None = None) -> tuple[
     shortlisted = eligible & (table["power"] >= top - POWER_MARGIN - 1e-12).to_numpy()
     short = table[shortlisted].assign(order=np.arange(int(shortlisted.sum())))
     best = short.sort_values(["phi", "swap_rate", "order"], ascending=[False, True, True], na_position="last").index[0]
-    same = short[
-        (short["discount"] == REFERENCE)
-        & (short["gain"] == table.loc[best, "gain"])
-        & (short["cutoff"] == table.loc[best, "cutoff"])
-    ]
+    same = short[_log2_of(short, table.loc[best])]
     if len(same) and same["phi"].iloc[0] >= table.loc[best, "phi"] - PHI_MARGIN:
         best = same.index[0]
     return best, shortlisted
@@ -473,9 +459,7 @@ def _reasons(
         f"pairs differently (Voorhees & Buckley 2002); {how_many}."
     )
     if row["discount"] != REFERENCE:
-        ref = table[
-            (table["discount"] == REFERENCE) & (table["gain"] == row["gain"]) & (table["cutoff"] == row["cutoff"])
-        ].iloc[0]
+        ref = table[_log2_of(table, row)].iloc[0]
         tau = row["tau_log2"]
         alike = (
             f"the two order the systems alike at Kendall tau = {tau:.2f}."

@@ -326,7 +326,7 @@ def bootstrap_interval(
     ordered = np.sort(resampled_means, axis=1)
     mean = values.mean(axis=1)
     constant = np.all(values == values[:, :1], axis=1)
-    q_low, q_high = alpha, 1.0 - alpha
+    q_low, q_high = np.asarray(alpha), np.asarray(1.0 - alpha)
     if interval == "bca":
         column = mean[:, None]
         below = np.count_nonzero(resampled_means < column, axis=1) + np.count_nonzero(resampled_means <= column, axis=1)

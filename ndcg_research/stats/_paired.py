@@ -191,11 +191,11 @@ class PairTests:
 
     def result(self, index: int) -> PairedResult:
         """Pair ``index`` as a ``PairedResult``."""
-        shared = {k: getattr(self, k) for k in ("test", "confidence", "interval", "n_queries", "n_resamples", "exact")}
-        values = {k: float(getattr(self, k)[index]) for k in ("pvalue", "difference", "effect_size")}
-        counts = {k: int(getattr(self, k)[index]) for k in ("wins", "ties", "losses")}
-        ci = (float(self.ci_low[index]), float(self.ci_high[index]))
-        return PairedResult(ci=ci, **shared, **values, **counts)
+        scalars = ("test", "confidence", "interval", "n_queries", "n_resamples", "exact")
+        fields: dict[str, Any] = {k: getattr(self, k) for k in scalars}
+        fields |= {k: float(getattr(self, k)[index]) for k in ("pvalue", "difference", "effect_size")}
+        fields |= {k: int(getattr(self, k)[index]) for k in ("wins", "ties", "losses")}
+        return PairedResult(ci=(float(self.ci_low[index]), float(self.ci_high[index])), **fields)
 
 
 def _test_options(
@@ -377,7 +377,7 @@ def _pairwise_tests(
         )
 
     parts = map_in_threads(work, range(0, first.size, chunk), n_jobs)
-    joined = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
+    joined: dict[str, Any] = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
     used = flips.n_resamples if flips is not None else (boot.n_resamples if test == "bootstrap" else 0)
     scalars: dict[str, Any] = dict(test=test, interval=interval, alpha=alpha, confidence=confidence, exact=use_exact)
     return PairTests(first=first, second=second, n_queries=n, n_resamples=used, **scalars, **joined)
