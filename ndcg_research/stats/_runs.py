@@ -41,12 +41,7 @@ class RunMatrices:
 
 
 def run_matrices(
-    qrels: Any,
-    runs: Any,
-    measures: str | Sequence[str],
-    *,
-    complete: bool | None = None,
-    convention: str = "trec_eval",
+    qrels: Any, runs: Any, measures: str | Sequence[str], *, complete: bool | None = None, convention: str = "trec_eval"
 ) -> RunMatrices:
     """Evaluate ``runs`` and return each measure's systems x queries matrix on common queries.
 
