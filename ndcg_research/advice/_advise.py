@@ -18,8 +18,8 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 
-#: The candidate discounts: trec_eval's log2, a slower one (loglog), a faster power law, Zipf's 1/r, and the
-#: geometric discount of rank-biased precision with the persistence most often reported (p = 0.8).
+#: The candidate discounts: trec_eval's log2, a slower one (loglog), a faster power law, Zipf's 1/r, and the geometric
+#: discount of rank-biased precision with the persistence most often reported (p = 0.8).
 DISCOUNTS: tuple[str, ...] = ("log2", "loglog", "power(beta=0.5)", "zipf", "geometric(p=0.8)")
 #: The candidate cut-offs (None: the whole ranking).
 CUTOFFS: tuple[int | None, ...] = (None, 10, 20, 100)
@@ -51,25 +51,24 @@ class Advice:
     ----------
     recommended : str
         The measure spec of the recommended setting (``ndcg@10(gain=exp2,discount=zipf)``): pass it to
-        :func:`ndcg_research.evaluate` or :func:`ndcg_research.ir_measure`. Never a setting under which
-        every run has the same value on every query.
+        :func:`ndcg_research.evaluate` or :func:`ndcg_research.ir_measure`. Never a setting under which every run has
+        the same value on every query.
     table : pandas.DataFrame
-        One row per candidate, in the order of the candidates: ``measure``, ``discount``, ``cutoff``
-        (``"none"`` for the whole ranking), ``gain``, ``power`` (share of system pairs told apart),
-        ``pairs_significant``, ``phi`` (dependability), ``erho2`` (generalizability coefficient),
-        ``queries_for_phi`` (queries for :math:`\\Phi` = 0.8), ``swap_rate`` (at the largest query-set
-        size measured), ``queries_for_swap_target``, ``tau_log2`` (Kendall's tau of the systems'
-        order against log2's with the same gain and cut-off), ``shortlisted`` (as discriminative as the
-        most, see the rule) and ``recommended``. Undefined values are NaN (``erho2`` and ``tau_log2`` of
-        0 / 0, ``queries_for_swap_target`` of a candidate that orders no pair); a query count no number of
-        queries reaches is infinite.
+        One row per candidate, in the order of the candidates: ``measure``, ``discount``, ``cutoff`` (``"none"`` for the
+        whole ranking), ``gain``, ``power`` (share of system pairs told apart), ``pairs_significant``, ``phi``
+        (dependability), ``erho2`` (generalizability coefficient), ``queries_for_phi`` (queries for :math:`\\Phi` =
+        0.8), ``swap_rate`` (at the largest query-set size measured), ``queries_for_swap_target``, ``tau_log2``
+        (Kendall's tau of the systems' order against log2's with the same gain and cut-off), ``shortlisted`` (as
+        discriminative as the most, see the rule) and ``recommended``. Undefined values are NaN (``erho2`` and
+        ``tau_log2`` of 0 / 0, ``queries_for_swap_target`` of a candidate that orders no pair); a query count no number
+        of queries reaches is infinite.
     swap_curves : pandas.DataFrame
         ``measure``, ``size``, ``swap_rate``: each candidate's swap rate at each query-set size.
     reasons : tuple of str
         The recommendation's reasons, in plain words (``str(advice)`` prints them).
     by_cutoff : dict of str to str
-        The rule applied among the candidates of each cut-off (``"none"``, ``"10"``, ...); a cut-off under
-        whose every candidate the runs tie on every query is left out (a note says so).
+        The rule applied among the candidates of each cut-off (``"none"``, ``"10"``, ...); a cut-off under whose every
+        candidate the runs tie on every query is left out (a note says so).
     systems : tuple of str
         The runs compared.
     n_queries : int
@@ -96,17 +95,11 @@ class Advice:
     def text(self) -> str:
         """The recommendation and its reasons in plain words."""
         row = self.table.loc[self.table["recommended"]].iloc[0]
-        lines = [
-            f"advise: {len(self.systems)} systems on {_plural(self.n_queries, 'query')}, "
-            f"{_plural(len(self.table), 'candidate setting')} "
-            f"({self.settings.get('convention', 'trec_eval')} convention)",
-            "",
-            f"Recommended: {self.recommended}",
-            f"  {_describe(row)}",
-            "",
-            "Why:",
-            *(f"  - {reason}" for reason in self.reasons),
-        ]
+        convention = self.settings.get("convention", "trec_eval")
+        head = f"advise: {len(self.systems)} systems on {_plural(self.n_queries, 'query')}, "
+        head += f"{_plural(len(self.table), 'candidate setting')} ({convention} convention)"
+        lines = [head, "", f"Recommended: {self.recommended}", f"  {_describe(row)}", "", "Why:"]
+        lines += [f"  - {reason}" for reason in self.reasons]
         others = [
             f"  @{label}: {spec}" if label != "none" else f"  whole ranking: {spec}"
             for label, spec in self.by_cutoff.items()
@@ -145,38 +138,37 @@ def advise(
 ) -> Advice:
     """Which nDCG setting suits this collection: candidate discounts, cut-offs and gains, measured and compared.
 
-    For every combination of a discount, a cut-off and a gain, the runs are evaluated once (one read of
-    the files, every candidate's per-query values at once) and, on the queries every run answered:
+    For every combination of a discount, a cut-off and a gain, the runs are evaluated once (one read of the files, every
+    candidate's per-query values at once) and, on the queries every run answered:
 
-    - **discriminative power** (Sakai 2006): the share of pairs of runs significantly different at
-      ``alpha``, by the randomised Tukey HSD test (Carterette 2012), which corrects for the number of pairs;
-    - **swap rate** (Voorhees & Buckley 2002): how often two disjoint query sets of the same size order a
-      pair of runs differently, at sizes up to half the queries, and the queries needed for
-      ``target_swap_rate`` by the exponential fit of that curve;
-    - **dependability** Phi of generalizability theory (Kanoulas & Aslam 2009), from the system,
-      query and interaction variance components of the runs x queries table;
+    - **discriminative power** (Sakai 2006): the share of pairs of runs significantly different at ``alpha``, by the
+      randomised Tukey HSD test (Carterette 2012), which corrects for the number of pairs;
+    - **swap rate** (Voorhees & Buckley 2002): how often two disjoint query sets of the same size order a pair of runs
+      differently, at sizes up to half the queries, and the queries needed for ``target_swap_rate`` by the exponential
+      fit of that curve;
+    - **dependability** Phi of generalizability theory (Kanoulas & Aslam 2009), from the system, query and interaction
+      variance components of the runs x queries table;
     - **agreement** of the runs' order with the order under log2 (same gain and cut-off): Kendall's tau.
 
-    The rule, fixed in advance: the candidates whose power is within ``POWER_MARGIN`` (0.05) of the
-    highest are as discriminative; among them the one with the highest Phi is chosen (ties: the
-    lower swap rate, then the earlier candidate); but if log2 with the chosen gain and cut-off is as
-    discriminative and its Phi is within ``PHI_MARGIN`` (0.01) of the chosen one's, log2 is
-    recommended: a measure everyone knows is worth more than a gain smaller than the rule can see.
+    The rule, fixed in advance: the candidates whose power is within ``POWER_MARGIN`` (0.05) of the highest are as
+    discriminative; among them the one with the highest Phi is chosen (ties: the lower swap rate, then the earlier
+    candidate); but if log2 with the chosen gain and cut-off is as discriminative and its Phi is within ``PHI_MARGIN``
+    (0.01) of the chosen one's, log2 is recommended: a measure everyone knows is worth more than a gain smaller than the
+    rule can see.
 
-    A candidate under which every run has the same value on every query (within ``stats.TIE_TOLERANCE``:
-    runs that differ only below its cut-off, say) tells them apart on nothing: it is measured (power 0,
-    Phi 0, E rho^2 undefined) but never shortlisted nor recommended, and a note names it. When that is so
-    of every candidate (copies of one run; qrels whose grades are all 0) there is nothing to recommend,
-    and ``advise`` raises ValueError saying so.
+    A candidate under which every run has the same value on every query (within ``stats.TIE_TOLERANCE``: runs that
+    differ only below its cut-off, say) tells them apart on nothing: it is measured (power 0, Phi 0, E rho^2 undefined)
+    but never shortlisted nor recommended, and a note names it. When that is so of every candidate (copies of one run;
+    qrels whose grades are all 0) there is nothing to recommend, and ``advise`` raises ValueError saying so.
 
     Parameters
     ----------
     qrels : str, path-like or pandas.DataFrame
-        Judgments, as ``ndcg_research.evaluate`` reads them; also ir_measures' (``query_id, doc_id,
-        relevance``) and PyTerrier's (``qid, docno, label``) frames.
+        Judgments, as ``ndcg_research.evaluate`` reads them; also ir_measures' (``query_id, doc_id, relevance``) and
+        PyTerrier's (``qid, docno, label``) frames.
     runs : sequence of runs or mapping of name to run
-        At least two runs (files or frames, as ``ndcg_research.evaluate`` reads them; also
-        ir_measures' and PyTerrier's frames).
+        At least two runs (files or frames, as ``ndcg_research.evaluate`` reads them; also ir_measures' and PyTerrier's
+        frames).
     discounts : sequence of str, default ``DISCOUNTS``
         Discount specs (``ndcg_research.parse_discount``); must include ``"log2"``, the reference.
     cutoffs : sequence of int or None, default (None, 10, 20, 100)
@@ -202,16 +194,15 @@ def advise(
     Returns
     -------
     Advice
-        ``.recommended`` (a measure spec), ``.table`` (one row per candidate), ``.reasons``,
-        ``str(advice)`` (the recommendation in words) and ``.figure()``.
+        ``.recommended`` (a measure spec), ``.table`` (one row per candidate), ``.reasons``, ``str(advice)`` (the
+        recommendation in words) and ``.figure()``.
 
     Raises
     ------
     InputError, TypeError, ValueError
-        The evaluator's errors on the qrels and runs (a malformed line, a document ranked twice,
-        fewer than two runs, no query in common, ...), and bad arguments, named. ValueError also when
-        no candidate can tell the runs apart (every run has the same value on every query under every
-        candidate: copies of one run, or no relevant document).
+        The evaluator's errors on the qrels and runs (a malformed line, a document ranked twice, fewer than two runs, no
+        query in common, ...), and bad arguments, named. ValueError also when no candidate can tell the runs apart
+        (every run has the same value on every query under every candidate: copies of one run, or no relevant document).
 
     Examples
     --------
@@ -252,8 +243,8 @@ def advise(
     if n_queries < 2:
         shared = "no query" if n_queries == 0 else f"only {_plural(n_queries, 'query')}"
         raise ValueError(f"the runs share {shared} with a defined nDCG; advise needs at least 2")
-    # A candidate under which every run has the same value on every query (within TIE_TOLERANCE) cannot tell
-    # the runs apart: its numbers are those of no difference at all, and it is never recommended.
+    # A candidate under which every run has the same value on every query (within TIE_TOLERANCE) cannot tell the runs
+    # apart: its numbers are those of no difference at all, and it is never recommended.
     alike = np.all(np.abs(stacked - stacked[:, :1, :]) <= TIE_TOLERANCE, axis=(1, 2))
     if alike.all():
         raise ValueError(_nothing_to_compare(stacked))
@@ -366,17 +357,19 @@ def _candidates(discounts: Any, cutoffs: Any, gains: Any) -> list[dict[str, Any]
     return out
 
 
+def _same_setting(table: "pd.DataFrame", row: Any) -> "pd.Series":
+    """Which rows of ``table`` have the gain and cut-off of ``row``."""
+    return (table["gain"] == row["gain"]) & (table["cutoff"] == row["cutoff"])
+
+
 def _log2_of(table: "pd.DataFrame", row: Any) -> "pd.Series":
     """Which rows of ``table`` are the log2 candidate with the gain and cut-off of ``row``."""
-    return (table["discount"] == REFERENCE) & (table["gain"] == row["gain"]) & (table["cutoff"] == row["cutoff"])
+    return _same_setting(table, row) & (table["discount"] == REFERENCE)
 
 
 def _choose(table: "pd.DataFrame", eligible: np.ndarray | None = None) -> tuple[Any, np.ndarray]:
-    """The rule (see :func:`advise`): the chosen row's label, and which rows are as discriminative as the best.
-
-    Only the ``eligible`` rows (default all; :func:`advise` leaves out the candidates under which every run has
-    the same value on every query) are shortlisted and chosen; at least one must be.
-    """
+    """The rule (see :func:`advise`) among the ``eligible`` rows (default all; at least one): the chosen row's label,
+    and which rows are as discriminative as the best."""
     eligible = np.ones(len(table), dtype=bool) if eligible is None else np.asarray(eligible, dtype=bool)
     top = table["power"][eligible].max()
     shortlisted = eligible & (table["power"] >= top - POWER_MARGIN - 1e-12).to_numpy()
@@ -402,7 +395,7 @@ def _describe(row: Any) -> str:
 def _reasons(
     table: "pd.DataFrame",
     chosen: Any,
-    swap_curve: list[tuple[int, float]],
+    curve: list[tuple[int, float]],
     *,
     n_pairs: int,
     n_queries: int,
@@ -411,7 +404,7 @@ def _reasons(
 ) -> list[str]:
     row = table.loc[chosen]
     alpha, target = settings["alpha"], settings["target_swap_rate"]
-    largest = swap_curve[-1][0]
+    largest = curve[-1][0]
     top = table.loc[table["shortlisted"], "power"].max()  # the candidates that can tell the runs apart
     if n_pairs == 1:
         told = f"it {'tells' if row['pairs_significant'] else 'does not tell'} the one pair of systems apart"
@@ -440,7 +433,7 @@ def _reasons(
             f"{most['phi']:.4f}, within the margin of {PHI_MARGIN:g} that keeps log2 ({row['phi']:.4f})."
         )
     )
-    queries, curve = row["queries_for_swap_target"], swap_curve
+    queries = row["queries_for_swap_target"]
     if math.isinf(queries):
         how_many = "the swap curve does not fall, so no query count is estimated"
     elif queries <= curve[0][0]:
@@ -471,10 +464,7 @@ def _reasons(
             f"Phi = {_value(ref['phi'], 3)}; {alike}"
         )
     else:
-        taus = table.loc[
-            (table["gain"] == row["gain"]) & (table["cutoff"] == row["cutoff"]) & (table["discount"] != REFERENCE),
-            "tau_log2",
-        ]
+        taus = table.loc[_same_setting(table, row) & (table["discount"] != REFERENCE), "tau_log2"]
         if len(taus):
             defined = taus.dropna()
             if len(defined) == len(taus):

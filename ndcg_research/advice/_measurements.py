@@ -1,9 +1,9 @@
 """The measurements of :func:`~ndcg_research.advice.advise`, one candidate setting at a time (systems x queries).
 
-Each function takes the per-query values of one candidate (systems x queries, the same queries for every
-candidate) and returns plain numbers; the statistics are the package's (:mod:`ndcg_research.stats`), drawn
-with the same seed for every candidate, so that every candidate is judged on the same resamples and query
-subsets (common random numbers: a difference between candidates is not a difference between draws).
+Each function takes the per-query values of one candidate (systems x queries, the same queries for every candidate) and
+returns plain numbers; the statistics are the package's (:mod:`ndcg_research.stats`), drawn with the same seed for every
+candidate, so that every candidate is judged on the same resamples and query subsets (common random numbers: a
+difference between candidates is not a difference between draws).
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ PHI_TARGET = 0.8
 def power(matrix: np.ndarray, *, alpha: float, n_resamples: int, seed: int) -> tuple[float, int]:
     """Discriminative power: the share (and count) of system pairs significantly different at ``alpha``.
 
-    The test is the randomised Tukey HSD test of every pair (Carterette 2012, as Sakai runs it for
-    discriminative power since 2012), which controls the family-wise error over all pairs by construction.
+    The test is the randomised Tukey HSD test of every pair (Carterette 2012, as Sakai runs it for discriminative power
+    since 2012), which controls the family-wise error over all pairs by construction.
     """
     result = discriminative_power(matrix, test="tukey", alpha=alpha, n_resamples=n_resamples, seed=seed)
     significant = int(np.count_nonzero(result.significant))
@@ -35,14 +35,14 @@ def dependability(matrix: np.ndarray) -> tuple[float, float, float]:
     r"""``(phi, erho2, queries_for_phi)``: generalizability theory's dependability and coefficient, and the queries
     for :math:`\Phi = 0.8`.
 
-    From the variance components of system :math:`\sigma^2_s`, query :math:`\sigma^2_q` and interaction (with
-    error) :math:`\sigma^2_{sq}` (:func:`~ndcg_research.stats.variance_components`, components within rounding of
-    0 are 0) over the ``n`` queries (Brennan 2001; Kanoulas & Aslam 2009):
+    From the variance components of system :math:`\sigma^2_s`, query :math:`\sigma^2_q` and interaction (with error)
+    :math:`\sigma^2_{sq}` (:func:`~ndcg_research.stats.variance_components`, components within rounding of 0 are 0) over
+    the ``n`` queries (Brennan 2001; Kanoulas & Aslam 2009):
     :math:`\Phi = \sigma^2_s / (\sigma^2_s + (\sigma^2_q + \sigma^2_{sq}) / n)`,
     :math:`E\rho^2 = \sigma^2_s / (\sigma^2_s + \sigma^2_{sq} / n)`, and the D-study's
-    :math:`n' = \frac{\Phi}{1-\Phi}\,\frac{\sigma^2_q + \sigma^2_{sq}}{\sigma^2_s}` at :data:`PHI_TARGET`.
-    All three NaN when every value is equal; when only the systems never differ (e.g. copies of one run)
-    :math:`\Phi = 0`, :math:`E\rho^2` NaN (0 / 0), and the query count is infinite whenever :math:`\sigma^2_s = 0`.
+    :math:`n' = \frac{\Phi}{1-\Phi}\,\frac{\sigma^2_q + \sigma^2_{sq}}{\sigma^2_s}` at :data:`PHI_TARGET`. All three NaN
+    when every value is equal; when only the systems never differ (e.g. copies of one run) :math:`\Phi = 0`,
+    :math:`E\rho^2` NaN (0 / 0), and the query count is infinite whenever :math:`\sigma^2_s = 0`.
     """
     parts = variance_components(matrix)
     n = matrix.shape[1]
@@ -77,10 +77,10 @@ def queries_for_swap_rate(sizes: np.ndarray, rates: np.ndarray, target: float) -
 
     Voorhees & Buckley (2002) found the swap rate to fall exponentially with the query-set size ``c``:
     :math:`\\mathrm{rate}(c) \\approx A\\,e^{-b c}`, fitted by least squares of :math:`\\ln \\mathrm{rate}` on ``c``
-    over the sizes with a positive rate; the queries needed solve :math:`A e^{-b c} = \\mathrm{target}` (beyond
-    the largest size, an extrapolation). With fewer than two positive rates there is no fit: the smallest size
-    at or below the target (swap-free sizes), else infinity. Returns ``(queries, A, b)`` (``A``, ``b`` NaN
-    without a fit); infinity if the rate does not fall.
+    over the sizes with a positive rate; the queries needed solve :math:`A e^{-b c} = \\mathrm{target}` (beyond the
+    largest size, an extrapolation). With fewer than two positive rates there is no fit: the smallest size at or below
+    the target (swap-free sizes), else infinity. Returns ``(queries, A, b)`` (``A``, ``b`` NaN without a fit); infinity
+    if the rate does not fall.
     """
     positive = rates > 0
     if np.count_nonzero(positive) < 2:

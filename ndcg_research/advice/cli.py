@@ -1,8 +1,8 @@
 """The ``advise`` command: ``ndcg-research advise QRELS RUN [RUN ...]``: which nDCG setting suits this collection.
 
 Prints the recommendation with its reasons and the table of every candidate setting
-(:func:`ndcg_research.advice.advise`); ``--figure`` writes its figure. Exit status: 0 on success,
-1 on bad input (a one-line message naming the file and line, or the argument), 2 on bad usage.
+(:func:`ndcg_research.advice.advise`); ``--figure`` writes its figure. Exit status: 0 on success, 1 on bad input (a
+one-line message naming the file and line, or the argument), 2 on bad usage.
 """
 
 from __future__ import annotations

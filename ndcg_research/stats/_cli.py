@@ -1,10 +1,8 @@
 """The ``compare`` command: ``python -m ndcg_research compare QRELS RUN_A RUN_B [RUN ...] [-m MEASURE] ...``.
 
-For each measure: every run's mean with its confidence interval, then every pair of runs with
-the mean difference, its interval, the p-value and the adjusted p-value
-(``compare_systems`` on the per-query values of
-``runs.run_matrices``). Exit status: 0 on success, 1 on bad input (a
-message naming the file and line, or the argument), 2 on bad usage.
+For each measure: every run's mean with its confidence interval, then every pair of runs with the mean difference, its
+interval, the p-value and the adjusted p-value (``compare_systems`` on the per-query values of ``runs.run_matrices``).
+Exit status: 0 on success, 1 on bad input (a message naming the file and line, or the argument), 2 on bad usage.
 """
 
 from __future__ import annotations
@@ -26,9 +24,8 @@ from ..cli_common import (
 
 __all__ = ["register", "run", "TESTS", "CORRECTIONS", "INTERVALS", "FORMATS"]
 
-#: Choices of the options (the library's: ``compare.COMPARE_METHODS``,
-#: ``multiple.CORRECTIONS``, ``intervals.INTERVALS``;
-#: repeated here so that ``--help`` does not import scipy, and tested to stay equal).
+#: Choices of the options (the library's: ``compare.COMPARE_METHODS``, ``multiple.CORRECTIONS``,
+#: ``intervals.INTERVALS``; repeated here so that ``--help`` does not import scipy, and tested to stay equal).
 TESTS = ("t", "wilcoxon", "permutation", "bootstrap", "tukey")
 CORRECTIONS = ("holm", "bonferroni", "bh", "none")
 INTERVALS = ("t", "percentile", "bca")
@@ -132,9 +129,9 @@ def run(args: argparse.Namespace) -> int:
 def _settings(c: Any) -> dict[str, Any]:
     """The settings of comparison ``c`` and what its p-values and intervals rest on, the same in every format.
 
-    ``exact``: the p-values enumerate every sign pattern (their number: ``sign_patterns``, else None);
-    ``resamples``: random resamples behind the p-values (None when exact, or for the t and Wilcoxon
-    tests); ``interval_resamples``: bootstrap resamples of the intervals (None for t intervals).
+    ``exact``: the p-values enumerate every sign pattern (their number: ``sign_patterns``, else None); ``resamples``:
+    random resamples behind the p-values (None when exact, or for the t and Wilcoxon tests); ``interval_resamples``:
+    bootstrap resamples of the intervals (None for t intervals).
     """
     return {
         "test": c.test,

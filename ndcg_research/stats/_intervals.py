@@ -1,10 +1,10 @@
 r"""Confidence intervals and confidence levels: t, Wilson, bootstrap; the package's one confidence level.
 
-``bootstrap_interval`` computes the percentile and BCa intervals (Efron & Tibshirani 1993, ch. 14) from given
-resampled means of many rows at once, as ``scipy.stats.bootstrap`` does: ``z0 = ndtri(share of resampled means
-below the mean, ties counted half)``; the jackknife acceleration of a mean in closed form,
-:math:`a = \sum_q (x_q - \bar x)^3 / (6 (\sum_q (x_q - \bar x)^2)^{3/2})`; quantiles by linear interpolation; a
-row of equal values gets ``(mean, mean)``. On the same resamples the intervals equal scipy's
+``bootstrap_interval`` computes the percentile and BCa intervals (Efron & Tibshirani 1993, ch. 14) from given resampled
+means of many rows at once, as ``scipy.stats.bootstrap`` does:
+``z0 = ndtri(share of resampled means below the mean, ties counted half)``; the jackknife acceleration of a mean in
+closed form, :math:`a = \sum_q (x_q - \bar x)^3 / (6 (\sum_q (x_q - \bar x)^2)^{3/2})`; quantiles by linear
+interpolation; a row of equal values gets ``(mean, mean)``. On the same resamples the intervals equal scipy's
 (``tests/test_stats_paired.py``).
 """
 
@@ -30,9 +30,8 @@ from ._inputs import check_count, check_level, check_seed
 ALPHA = 0.05
 #: Confidence level of every interval: 1 - ALPHA (exactly 0.95 in floating point).
 CONFIDENCE = 1 - ALPHA
-#: A proportion is printed as 1 (or 0) only if its Wilson lower bound is at least this (upper bound at most
-#: 1 minus this); a perfect record of ``R`` trials has the lower bound ``R / (R + z^2)``, so 0.99 needs
-#: ``R >= 381`` at 95%.
+#: A proportion is printed as 1 (or 0) only if its Wilson lower bound is at least this (upper bound at most 1 minus
+#: this); a perfect record of ``R`` trials has the lower bound ``R / (R + z^2)``, so 0.99 needs ``R >= 381`` at 95%.
 CERTAIN = 0.99
 #: The interval kinds of a mean over queries: Student's t, bootstrap percentile, bootstrap BCa.
 INTERVALS: tuple[str, ...] = ("t", "percentile", "bca")
@@ -52,9 +51,9 @@ def check_interval_resamples(n_resamples: int, confidence: float, interval: str)
 def mean_interval(values: Any, *, axis: int = 0, confidence: float = CONFIDENCE) -> dict[str, np.ndarray]:
     """Mean, standard deviation (ddof 1) and t confidence interval of the mean along ``axis``.
 
-    The interval is ``mean ± q * sem`` with ``q`` from ``scipy.stats.t.interval`` (``m - 1``
-    degrees of freedom for ``m`` values) and ``sem`` from ``scipy.stats.sem``. With one value
-    sd and the interval are NaN; with equal values the interval is the mean itself.
+    The interval is ``mean ± q * sem`` with ``q`` from ``scipy.stats.t.interval`` (``m - 1`` degrees of freedom for
+    ``m`` values) and ``sem`` from ``scipy.stats.sem``. With one value sd and the interval are NaN; with equal values
+    the interval is the mean itself.
 
     Parameters
     ----------
@@ -66,8 +65,8 @@ def mean_interval(values: Any, *, axis: int = 0, confidence: float = CONFIDENCE)
     Returns
     -------
     dict of str to numpy.ndarray
-        ``mean``, ``sd``, ``ci_low``, ``ci_high``, each a float64 array with ``axis`` removed
-        (0-d for 1-D ``values``), whatever the number of values.
+        ``mean``, ``sd``, ``ci_low``, ``ci_high``, each a float64 array with ``axis`` removed (0-d for 1-D ``values``),
+        whatever the number of values.
 
     Examples
     --------
@@ -129,10 +128,10 @@ def proportion_label(
 ) -> str:
     """A proportion and its Wilson interval as text, e.g. ``"0.87 [0.79,0.92]"``.
 
-    A proportion whose rounded value reads as exactly 1 (or 0) is written that way only when its
-    Wilson interval supports it, i.e. the lower bound is at least ``CERTAIN`` (the upper bound
-    at most ``1 - CERTAIN``); otherwise it is written as the count, ``"20/20 [0.84,1.00]"``, so that
-    a perfect record of a few trials never reads as a probability of 1.
+    A proportion whose rounded value reads as exactly 1 (or 0) is written that way only when its Wilson interval
+    supports it, i.e. the lower bound is at least ``CERTAIN`` (the upper bound at most ``1 - CERTAIN``); otherwise it is
+    written as the count, ``"20/20 [0.84,1.00]"``, so that a perfect record of a few trials never reads as a probability
+    of 1.
 
     Parameters
     ----------
@@ -185,8 +184,8 @@ def share_label(
 ) -> str:
     """``proportion_label`` of a share of ``trials`` (as the result tables store it, e.g. ``p_better``).
 
-    The count is recovered as ``share * trials``, which must be a whole number: a share that is not one
-    (a mean, a share of other trials) is refused rather than rounded.
+    The count is recovered as ``share * trials``, which must be a whole number: a share that is not one (a mean, a share
+    of other trials) is refused rather than rounded.
 
     Parameters
     ----------
@@ -220,9 +219,8 @@ def share_label(
 def family_confidence(family_size: int, *, confidence: float = CONFIDENCE) -> float:
     """Per-interval confidence that makes ``family_size`` intervals hold together (Bonferroni).
 
-    With ``1 - (1 - confidence) / family_size`` per interval, the probability that every
-    interval of the family covers its parameter is at least ``confidence``, whatever their
-    dependence.
+    With ``1 - (1 - confidence) / family_size`` per interval, the probability that every interval of the family covers
+    its parameter is at least ``confidence``, whatever their dependence.
 
     Parameters
     ----------
@@ -254,9 +252,8 @@ def bootstrap_statistic_interval(
 ) -> tuple[float, float, float]:
     """A statistic of paired samples and its percentile bootstrap interval (``scipy.stats.bootstrap``).
 
-    The replicates (the entries along axis 0 of every sample) are resampled jointly, so the
-    pairing between samples is kept; ``statistic(*samples, axis=...)`` must accept an
-    ``axis`` argument (vectorised).
+    The replicates (the entries along axis 0 of every sample) are resampled jointly, so the pairing between samples is
+    kept; ``statistic(*samples, axis=...)`` must accept an ``axis`` argument (vectorised).
 
     Parameters
     ----------

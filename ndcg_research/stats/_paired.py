@@ -1,7 +1,7 @@
 r"""Paired comparisons of two systems scored on the same queries or replicates: tests and summaries.
 
-Paired tests over queries, of one pair (``paired_test``) or many at once (``pairwise_tests``): for systems A and
-B on the same ``n`` queries, is the mean of the per-query differences d_q = M(A, q) - M(B, q) zero?
+Paired tests over queries, of one pair (``paired_test``) or many at once (``pairwise_tests``): for systems A and B on
+the same ``n`` queries, is the mean of the per-query differences d_q = M(A, q) - M(B, q) zero?
 
 =================  ===========================================================================
 test               p-value (two-sided)
@@ -12,7 +12,7 @@ test               p-value (two-sided)
 ``"permutation"``  sign-flip randomisation test of the mean difference (Fisher; Smucker, Allan &
                    Carterette 2007): share of sign vectors ``s`` with
                    :math:`|\mathrm{mean}(s d)| \ge |\mathrm{mean}(d)|`. Exact (every one of the
-                   2^n vectors) up to 20 queries, else  ``n_resamples`` random
+                   2^n vectors) up to 20 queries, else ``n_resamples`` random
                    vectors and ``p = (count + 1) / (B + 1)`` (as ``scipy.stats.permutation_test``)
 ``"bootstrap"``    paired bootstrap test (Sakai 2006): resample the queries of the differences
                    shifted to mean zero, :math:`w = d - \bar d`; ASL = share of the ``B`` resamples
@@ -21,31 +21,31 @@ test               p-value (two-sided)
 =================  ===========================================================================
 
 Null statistics are compared with scipy's tolerance for numerically equal values:
-:math:`|T^*| \ge |T| (1 - 100\,\epsilon)`. A mean difference within :math:`100\,\epsilon` times the mean
-:math:`|d_q|` is the rounding residue of 0 (e.g. the differences 0.7 - 0.6, 0.4 - 0.3 and 0.1 - 0.3, whose float
-mean is 5e-18): the resampling tests take it as 0 (p = 1), as the t and Wilcoxon tests do; a relative tolerance
-alone would count only the resamples that round to exactly that residue.
+:math:`|T^*| \ge |T| (1 - 100\,\epsilon)`. A mean difference within :math:`100\,\epsilon` times the mean :math:`|d_q|`
+is the rounding residue of 0 (e.g. the differences 0.7 - 0.6, 0.4 - 0.3 and 0.1 - 0.3, whose float mean is 5e-18): the
+resampling tests take it as 0 (p = 1), as the t and Wilcoxon tests do; a relative tolerance alone would count only the
+resamples that round to exactly that residue.
 
-Scale: each pair's differences are scaled by a power of two (exactly) so that the largest :math:`|d_q|` is in
-[0.5, 1), and null statistics are compared in absolute value: the p-values do not change when the values are
-multiplied by a constant (exactly not, for a power of two), and no square over- or underflows. Differences that
-overflow (``a - b`` not a finite float) are refused.
+Scale: each pair's differences are scaled by a power of two (exactly) so that the largest :math:`|d_q|` is in [0.5, 1),
+and null statistics are compared in absolute value: the p-values do not change when the values are multiplied by a
+constant (exactly not, for a power of two), and no square over- or underflows. Differences that overflow (``a - b`` not
+a finite float) are refused.
 
-Every result also has the mean difference, its confidence interval (Student's t, ``mean_interval``; bootstrap
-percentile or BCa), the effect size :math:`d_z = \bar d / s_d` (Cohen's standardised mean difference for paired
-data; NaN, undefined, when all d_q are equal), and the counts of queries where A wins, ties and loses; a tie is a
-difference within ``TIE_TOLERANCE`` of 0, the package's one definition of equal nDCG. The tests, interval and
-effect size use the differences as given, as scipy and the IR tools do: differences of rounding size (the same
-nDCG computed through different sums) count as ties but enter the statistics unchanged, so such a pair can show
-a non-zero effect size. ``paired_comparison`` sets them to 0 instead: its replicates are compared exactly.
+Every result also has the mean difference, its confidence interval (Student's t, ``mean_interval``; bootstrap percentile
+or BCa), the effect size :math:`d_z = \bar d / s_d` (Cohen's standardised mean difference for paired data; NaN,
+undefined, when all d_q are equal), and the counts of queries where A wins, ties and loses; a tie is a difference within
+``TIE_TOLERANCE`` of 0, the package's one definition of equal nDCG. The tests, interval and effect size use the
+differences as given, as scipy and the IR tools do: differences of rounding size (the same nDCG computed through
+different sums) count as ties but enter the statistics unchanged, so such a pair can show a non-zero effect size.
+``paired_comparison`` sets them to 0 instead: its replicates are compared exactly.
 
-Randomness: the bootstrap and sign-flip resamples are shared by all pairs and fixed by ``seed``
-(``_resampling``), so a pair gets the same p-value whichever other pairs are compared, and for any ``n_jobs``.
+Randomness: the bootstrap and sign-flip resamples are shared by all pairs and fixed by ``seed`` (``_resampling``), so a
+pair gets the same p-value whichever other pairs are compared, and for any ``n_jobs``.
 
-Summaries of replicates (the simulation studies: many simulated data sets, no test): ``paired_comparison``
-gives, along any axis of an array of replicates, the mean gap with its t interval, how often the better system
-scores strictly higher (Wilson interval), ties and losses, and the standardized gap with its standard error
-(``standardized_gap_se``, delta method); a gap within ``TIE_TOLERANCE`` counts as exactly 0 there.
+Summaries of replicates (the simulation studies: many simulated data sets, no test): ``paired_comparison`` gives, along
+any axis of an array of replicates, the mean gap with its t interval, how often the better system scores strictly higher
+(Wilson interval), ties and losses, and the standardized gap with its standard error (``standardized_gap_se``, delta
+method); a gap within ``TIE_TOLERANCE`` counts as exactly 0 there.
 """
 
 import functools
@@ -80,8 +80,8 @@ from ._intervals import (
 )
 from ._resampling import EXACT_MAX_QUERIES, Resamples, map_in_threads
 
-#: Two nDCG values closer than this (absolute; nDCG is in [0, 1]) are equal: a tie. Differences
-#: below it are floating-point rounding (the last bits of a sum), never a measured effect.
+#: Two nDCG values closer than this (absolute; nDCG is in [0, 1]) are equal: a tie. Differences below it are
+#: floating-point rounding (the last bits of a sum), never a measured effect.
 TIE_TOLERANCE = 1e-12
 #: The paired tests (the ``test`` argument).
 METHODS: tuple[str, ...] = ("t", "wilcoxon", "permutation", "bootstrap")
@@ -91,9 +91,9 @@ TOLERANCE = 100 * np.finfo(np.float64).eps
 _CHUNK_ELEMENTS = 1 << 22
 #: Weight blocks are drawn once per call when they take at most this many elements.
 _CACHE_ELEMENTS = 1 << 25
-#: A pair's resampled means come from its systems' when their values are at most this many binary
-#: orders of magnitude above the pair's differences (else from the differences: see ``_PrecomputedResamples``):
-#: each order loses a bit of the difference, which the comparison with the observed mean must allow for.
+#: A pair's resampled means come from its systems' when their values are at most this many binary orders of magnitude
+#: above the pair's differences (else from the differences: see ``_PrecomputedResamples``): each order loses a bit of
+#: the difference, which the comparison with the observed mean must allow for.
 _SHIFT_LIMIT = 8
 
 
@@ -157,11 +157,10 @@ class PairTests:
     wins, ties, losses : numpy.ndarray
         Integer counts per pair.
     critical_difference : numpy.ndarray
-        The smallest ``|difference|`` this pair's test would call significant at level ``alpha``,
-        estimated from its null distribution: ``t(1 - alpha/2, n - 1) s_d / sqrt(n)`` for the t
-        test; for the sign-flip test the ``ceil(B alpha)``-th largest ``|mean(s d)|``; for the
-        bootstrap (Sakai 2006) ``|mean(w*)|`` of the resample whose ``|t*|`` is the
-        ``ceil(B alpha)``-th largest. NaN for Wilcoxon.
+        The smallest ``|difference|`` this pair's test would call significant at level ``alpha``, estimated from its
+        null distribution: ``t(1 - alpha/2, n - 1) s_d / sqrt(n)`` for the t test; for the sign-flip test the
+        ``ceil(B alpha)``-th largest ``|mean(s d)|``; for the bootstrap (Sakai 2006) ``|mean(w*)|`` of the resample
+        whose ``|t*|`` is the ``ceil(B alpha)``-th largest. NaN for Wilcoxon.
     test, interval : str
     alpha, confidence : float
     n_queries, n_resamples : int
@@ -243,29 +242,26 @@ def paired_test(
     Parameters
     ----------
     a, b : array-like
-        Per-query values of systems A and B (same queries, same order; at least 2). Two pandas Series must
-        have equal indexes (query ids), else ValueError: values are paired by position.
+        Per-query values of systems A and B (same queries, same order; at least 2). Two pandas Series must have equal
+        indexes (query ids), else ValueError: values are paired by position.
     test : {"t", "wilcoxon", "permutation", "bootstrap"}, default "t"
-        The test (see the module documentation). (Formerly ``method``, still accepted with a
-        DeprecationWarning.)
+        The test (see the module documentation). (Formerly ``method``, still accepted with a DeprecationWarning.)
     interval : {"t", "percentile", "bca"}, optional
-        Kind of confidence interval of the mean difference; default ``"t"`` for the t test
-        and the bootstrap percentile interval (``n_resamples`` resamples) for the others.
-        (BCa is not the default: for means of 50-100 queries with ties and skew, as nDCG
-        differences have, it covered less often than the percentile interval in the coverage
-        test, ``tests/test_stats_paired.py``; both are slightly below nominal there, the t
-        interval is closest.)
+        Kind of confidence interval of the mean difference; default ``"t"`` for the t test and the bootstrap percentile
+        interval (``n_resamples`` resamples) for the others. (BCa is not the default: for means of 50-100 queries with
+        ties and skew, as nDCG differences have, it covered less often than the percentile interval in the coverage
+        test, ``tests/test_stats_paired.py``; both are slightly below nominal there, the t interval is closest.)
     confidence : float, default 0.95
         Confidence level of the interval.
     n_resamples : int, default 10000
-        Bootstrap resamples (bootstrap test and bootstrap intervals) and random sign vectors
-        (Monte Carlo permutation test); at least ``2 / (1 - confidence)`` (40 at 95%) for a
-        bootstrap interval (``check_interval_resamples``), as in ``compare_systems``.
+        Bootstrap resamples (bootstrap test and bootstrap intervals) and random sign vectors (Monte Carlo permutation
+        test); at least ``2 / (1 - confidence)`` (40 at 95%) for a bootstrap interval (``check_interval_resamples``), as
+        in ``compare_systems``.
     seed : int, default 0
         Entropy of the resamples' SeedSequence.
     exact : bool, optional
-        Permutation test only (given with another test: ValueError): enumerate every sign vector
-        (True), draw ``n_resamples`` (False); default: exact up to 20 queries.
+        Permutation test only (given with another test: ValueError): enumerate every sign vector (True), draw
+        ``n_resamples`` (False); default: exact up to 20 queries.
 
     Returns
     -------
@@ -316,8 +312,8 @@ def pairwise_tests(
     test, confidence, n_resamples, seed, exact
         As in ``paired_test``.
     interval : {"t", "percentile", "bca", "none"}, optional
-        As in ``paired_test``; ``"none"`` skips the interval (NaN), which saves the
-        bootstrap when only p-values are needed.
+        As in ``paired_test``; ``"none"`` skips the interval (NaN), which saves the bootstrap when only p-values are
+        needed.
     alpha : float, default 0.05
         Level of the ``critical_difference`` column.
     n_jobs : int, default 1
@@ -396,11 +392,10 @@ def _pair_rows(pairs: np.ndarray | None, n_systems: int) -> tuple[np.ndarray, np
 class _PrecomputedResamples:
     """Resamples used by every chunk of pairs, with what can be computed once for all of them.
 
-    The resampled mean of a difference is the difference of the systems' resampled means
-    (both are linear in the values), so when the systems' means under every resample fit
-    in memory they are computed once (systems x B) and a pair's are one subtraction away.
-    Every system's values are scaled by a power of two (exactly) so that its largest magnitude is
-    in [0.5, 1): its resampled means cannot overflow, and ``system_exponents`` holds the powers.
+    The resampled mean of a difference is the difference of the systems' resampled means (both are linear in the
+    values), so when the systems' means under every resample fit in memory they are computed once (systems x B) and a
+    pair's are one subtraction away. Every system's values are scaled by a power of two (exactly) so that its largest
+    magnitude is in [0.5, 1): its resampled means cannot overflow, and ``system_exponents`` holds the powers.
     """
 
     resamples: Resamples
@@ -429,12 +424,11 @@ class _PrecomputedResamples:
         """Resampled means of the scaled differences ``d`` (rows ``first`` minus rows ``second``, times
         ``2**-exponent``) (pairs x B), and per pair a bound on their rounding error.
 
-        From the systems' resampled means when the pair's values are within ``_SHIFT_LIMIT`` binary
-        orders of magnitude of its differences, else from the differences themselves. Either way a mean
-        is a sum of n terms rounded at the scale of the largest (``2**shift`` for the systems' values,
-        1 for the scaled differences), as is ``d.mean()``: together they may differ by about
-        ``n * eps * 2**shift`` (bounded here by four times that), and the identity resample, which always
-        reaches the observed mean, must not miss it by rounding.
+        From the systems' resampled means when the pair's values are within ``_SHIFT_LIMIT`` binary orders of magnitude
+        of its differences, else from the differences themselves. Either way a mean is a sum of n terms rounded at the
+        scale of the largest (``2**shift`` for the systems' values, 1 for the scaled differences), as is ``d.mean()``:
+        together they may differ by about ``n * eps * 2**shift`` (bounded here by four times that), and the identity
+        resample, which always reaches the observed mean, must not miss it by rounding.
         """
         out = np.empty((d.shape[0], self.resamples.n_resamples))
         shift = np.zeros(d.shape[0], dtype=np.int64)
@@ -497,15 +491,10 @@ def _test_chunk(
     flips: _PrecomputedResamples | None,
     boot: _PrecomputedResamples | None,
 ) -> dict[str, np.ndarray]:
-    """The tests of a chunk of pairs: rows ``first`` minus rows ``second`` (resampled statistics: pairs x B).
-
-    Each pair's differences are first scaled by a power of two, exactly, so that the largest
-    ``|d_q|`` is in [0.5, 1): no statistic over- or underflows, and the p-values do not depend on
-    the scale of the values (the differences, means, intervals are scaled back at the end).
-    """
-    xa, xb = matrix[first], matrix[second]
+    """The tests of a chunk of pairs, rows ``first`` minus rows ``second``, on differences scaled by a power of two
+    (module docstring: "Scale"); the differences, means and intervals are scaled back at the end."""
     with np.errstate(over="ignore"):  # refused just below
-        raw = xa - xb
+        raw = matrix[first] - matrix[second]
     _check_finite_differences(raw, first, second, matrix)
     exponent = _exponents(raw)
     d = np.ldexp(raw, -exponent[:, None])
@@ -594,10 +583,10 @@ def _test_chunk(
 def _wilcoxon(d: np.ndarray) -> np.ndarray:
     """Two-sided Wilcoxon signed-rank p-values of each row, as ``scipy.stats.wilcoxon`` of that row alone.
 
-    scipy's ``method="auto"`` picks one method for a whole batch: the normal approximation (or, up
-    to 13 values, a permutation test) for every row as soon as one row has a zero or a tie, else the
-    exact distribution. Rows are therefore tested in two groups, those with a zero or a tied ``|d_q|``
-    and those without, so that each row gets the method scipy chooses for it alone. All-zero rows: 1.
+    scipy's ``method="auto"`` picks one method for a whole batch: the normal approximation (or, up to 13 values, a
+    permutation test) for every row as soon as one row has a zero or a tie, else the exact distribution. Rows are
+    therefore tested in two groups, those with a zero or a tied ``|d_q|`` and those without, so that each row gets the
+    method scipy chooses for it alone. All-zero rows: 1.
     """
     zero = np.all(d == 0, axis=1)
     magnitudes = np.sort(np.abs(d), axis=1)
@@ -606,8 +595,8 @@ def _wilcoxon(d: np.ndarray) -> np.ndarray:
     for group in (~zero & irregular, ~zero & ~irregular):  # at most two scipy calls, each vectorised
         if np.any(group):
             with warnings.catch_warnings():
-                # scipy warns that it switches to the normal approximation when zeros or ties
-                # make the exact distribution unavailable; that choice is the documented "auto".
+                # scipy warns that it switches to the normal approximation when zeros or ties make the exact
+                # distribution unavailable; that choice is the documented "auto".
                 warnings.simplefilter("ignore", UserWarning)
                 p[group] = stats.wilcoxon(d[group], axis=1).pvalue
     return p
@@ -618,9 +607,8 @@ def paired_comparison(
 ) -> dict[str, np.ndarray]:
     """Compare two systems scored on the same replicates (paired), along ``axis``.
 
-    The gap is ``better - worse`` per replicate; a gap within ``tie_tolerance`` of 0 is a
-    tie and counts as exactly 0 in every statistic, so rounding noise never shows up as a
-    gap or as a spread.
+    The gap is ``better - worse`` per replicate; a gap within ``tie_tolerance`` of 0 is a tie and counts as exactly 0 in
+    every statistic, so rounding noise never shows up as a gap or as a spread.
 
     Parameters
     ----------
@@ -634,11 +622,10 @@ def paired_comparison(
     Returns
     -------
     dict of str to numpy.ndarray
-        ``mean_gap``, ``sd_gap``, ``gap_ci_low``, ``gap_ci_high`` (t interval);
-        ``p_better`` (share of replicates where better scores strictly higher) with its
-        Wilson interval ``p_better_low``, ``p_better_high``; ``p_tie``; ``p_worse``;
-        ``std_gap`` = mean_gap / sd_gap, NaN (undefined) when every gap is 0 or there is
-        one replicate, and its standard error ``std_gap_se`` (``standardized_gap_se``).
+        ``mean_gap``, ``sd_gap``, ``gap_ci_low``, ``gap_ci_high`` (t interval); ``p_better`` (share of replicates where
+        better scores strictly higher) with its Wilson interval ``p_better_low``, ``p_better_high``; ``p_tie``;
+        ``p_worse``; ``std_gap`` = mean_gap / sd_gap, NaN (undefined) when every gap is 0 or there is one replicate, and
+        its standard error ``std_gap_se`` (``standardized_gap_se``).
 
     Examples
     --------
@@ -690,9 +677,9 @@ def standardized_gap_se(gaps: Any, *, axis: int = 0) -> np.ndarray:
 
     .. math:: \operatorname{Var}(\hat d) \approx \frac{1}{m}\Big(1 - d\,g_1 + d^2\,\frac{g_2 - 1}{4}\Big)
 
-    (for normal gaps ``(1 + d^2/2) / m``). NaN where every gap is equal (d undefined). Like
-    every moment-based error, it needs enough replicates to see the rare values when the gaps
-    have a few large ones (a rare loss at the top of a list).
+    (for normal gaps ``(1 + d^2/2) / m``). NaN where every gap is equal (d undefined). Like every moment-based error, it
+    needs enough replicates to see the rare values when the gaps have a few large ones (a rare loss at the top of a
+    list).
 
     Parameters
     ----------

@@ -1,23 +1,22 @@
 r"""Resampling weights shared by every pair of systems, seeded blocks, and the worker pool.
 
-Why weights: a bootstrap resample of the queries, or a sign flip of the per-query differences, is a weight
-vector ``w`` over the ``n`` queries (``w_q`` = how often query ``q`` was drawn, or ``w_q = ±1``). The resampled
-sum of per-query values ``v`` is ``w @ v``, and for many resamples and pairs at once a matrix product
-``W @ V.T``: (resamples x queries) times (queries x pairs). Drawing the resamples once and sharing them across
-all pairs (as Sakai's and Carterette's procedures do) turns all-pairs bootstrap and randomisation tests into a
-few BLAS calls instead of one ``scipy.stats.bootstrap`` / ``permutation_test`` call per pair
-(``benchmarks/bench_stats.py``).
+Why weights: a bootstrap resample of the queries, or a sign flip of the per-query differences, is a weight vector ``w``
+over the ``n`` queries (``w_q`` = how often query ``q`` was drawn, or ``w_q = ±1``). The resampled sum of per-query
+values ``v`` is ``w @ v``, and for many resamples and pairs at once a matrix product ``W @ V.T``: (resamples x queries)
+times (queries x pairs). Drawing the resamples once and sharing them across all pairs (as Sakai's and Carterette's
+procedures do) turns all-pairs bootstrap and randomisation tests into a few BLAS calls instead of one
+``scipy.stats.bootstrap`` / ``permutation_test`` call per pair (``benchmarks/bench_stats.py``).
 
 Seeds: the ``B`` resamples are cut into blocks of ``RESAMPLE_BLOCK``; block ``k`` of stream ``s`` draws from
-``default_rng(SeedSequence(seed, spawn_key=(s, k)))``, so every resample is fixed by ``(seed, stream, index)``,
-whatever the number of workers, the order of the blocks or the pairs compared. A bootstrap block draws
-``rng.integers(0, n, size=(rows, n))``, the resampled query indices, exactly as ``scipy.stats.bootstrap`` does
-from the same generator (the tests compare intervals with scipy's on identical resamples); a sign-flip block
-draws ``rng.integers(0, 2, size=(rows, n))``.
+``default_rng(SeedSequence(seed, spawn_key=(s, k)))``, so every resample is fixed by ``(seed, stream, index)``, whatever
+the number of workers, the order of the blocks or the pairs compared. A bootstrap block draws
+``rng.integers(0, n, size=(rows, n))``, the resampled query indices, exactly as ``scipy.stats.bootstrap`` does from the
+same generator (the tests compare intervals with scipy's on identical resamples); a sign-flip block draws
+``rng.integers(0, 2, size=(rows, n))``.
 
-Exact enumeration: kind ``"exact"`` enumerates the ``2**(n - 1)`` sign vectors whose first sign is ``+1``. The
-sign-flip null distribution of ``|mean(s * d)|`` is symmetric (``s`` and ``-s`` give the same value), so these
-patterns carry every value of the ``2**n`` patterns exactly half as often: counting over them is exact.
+Exact enumeration: kind ``"exact"`` enumerates the ``2**(n - 1)`` sign vectors whose first sign is ``+1``. The sign-flip
+null distribution of ``|mean(s * d)|`` is symmetric (``s`` and ``-s`` give the same value), so these patterns carry
+every value of the ``2**n`` patterns exactly half as often: counting over them is exact.
 """
 
 from __future__ import annotations
