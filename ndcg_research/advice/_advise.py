@@ -1,5 +1,6 @@
 """``advise``: measure candidate nDCG settings on the user's own collection and recommend one, by a fixed rule."""
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -223,8 +224,7 @@ def advise(
     candidates = _candidates(discounts, cutoffs, gains)
     alpha = check_real(alpha, "alpha", low=0, high=1, closed="neither")
     target_swap_rate = check_real(target_swap_rate, "target_swap_rate", low=0, high=1, closed="neither")
-    n_resamples = check_resamples(n_resamples)
-    swap_trials = check_resamples(swap_trials, "swap_trials")
+    n_resamples, swap_trials = check_resamples(n_resamples), check_resamples(swap_trials, "swap_trials")
     seed = check_int(seed, "seed", low=0)
     convention = check_instance(convention, "convention", str, what="a convention name")
 
@@ -346,14 +346,9 @@ def _candidates(discounts: Any, cutoffs: Any, gains: Any) -> list[dict[str, Any]
             f"got {discount_specs!r}"
         )
     out = []
-    for d in discount_specs:
-        for k in ks:
-            for g in gain_specs:
-                spec = "ndcg" + ("" if k is None else f"@{k}") + f"(gain={g!r}, discount={d!r})"
-                (parsed,) = parse_measures(spec)
-                out.append(
-                    {"measure": parsed.name, "discount": d, "cutoff": "none" if k is None else str(k), "gain": g}
-                )
+    for d, k, g in itertools.product(discount_specs, ks, gain_specs):
+        (parsed,) = parse_measures("ndcg" + ("" if k is None else f"@{k}") + f"(gain={g!r}, discount={d!r})")
+        out.append({"measure": parsed.name, "discount": d, "cutoff": "none" if k is None else str(k), "gain": g})
     return out
 
 

@@ -337,6 +337,9 @@ def pairwise_tests(
         pairs = check_array(pairs, "pairs", ndim=2, kinds="iu", min_size=1).astype(np.int64)
         if pairs.shape[1] != 2:
             raise ValueError(f"pairs must have shape (n, 2), got shape {pairs.shape}")
+        n_systems = matrix.shape[0]
+        if pairs.min() < 0 or pairs.max() >= n_systems or np.any(pairs[:, 0] == pairs[:, 1]):
+            raise ValueError(f"pairs must name two different rows among 0..{n_systems - 1}, got {pairs.tolist()!r}")
     return _pairwise_tests(matrix, pairs, alpha=alpha, n_jobs=n_jobs, **options)
 
 
@@ -356,7 +359,7 @@ def _pairwise_tests(
     """``pairwise_tests`` on a checked matrix and parameters (``paired_test``, ``compare_systems``, ...)."""
     interval = _interval_of(test, interval)
     n = matrix.shape[1]
-    first, second = _pair_rows(pairs, matrix.shape[0])
+    first, second = all_pairs(matrix.shape[0]) if pairs is None else (pairs[:, 0], pairs[:, 1])
 
     use_exact = test == "permutation" and (exact if exact is not None else n <= EXACT_MAX_QUERIES)
     draw = functools.partial(Resamples.build, n_queries=n, n_resamples=n_resamples, seed=seed)
@@ -377,15 +380,6 @@ def _pairwise_tests(
     used = flips.n_resamples if flips is not None else (boot.n_resamples if test == "bootstrap" else 0)
     scalars: dict[str, Any] = dict(test=test, interval=interval, alpha=alpha, confidence=confidence, exact=use_exact)
     return PairTests(first=first, second=second, n_queries=n, n_resamples=used, **scalars, **joined)
-
-
-def _pair_rows(pairs: np.ndarray | None, n_systems: int) -> tuple[np.ndarray, np.ndarray]:
-    """The first and second rows of each pair (every pair by default), refusing rows the matrix does not have."""
-    if pairs is None:
-        return all_pairs(n_systems)
-    if pairs.min() < 0 or pairs.max() >= n_systems or np.any(pairs[:, 0] == pairs[:, 1]):
-        raise ValueError(f"pairs must name two different rows among 0..{n_systems - 1}, got {pairs.tolist()!r}")
-    return pairs[:, 0], pairs[:, 1]
 
 
 @dataclass(frozen=True)
