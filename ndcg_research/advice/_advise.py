@@ -258,32 +258,22 @@ def advise(
         )
 
     sizes = measure.swap_sizes(n_queries)
-    rows, curves = [], []
-    for c, matrix, same in zip(candidates, stacked, alike, strict=True):
-        power, significant = measure.power(matrix, alpha=alpha, n_resamples=n_resamples, seed=seed)
-        phi, erho2, queries_for_phi = measure.dependability(matrix)
+    curves = []
+    for c, matrix, same in zip(candidates, stacked, alike, strict=True):  # each candidate's row gets its numbers
+        c["power"], c["pairs_significant"] = measure.power(matrix, alpha=alpha, n_resamples=n_resamples, seed=seed)
+        c["phi"], c["erho2"], c["queries_for_phi"] = measure.dependability(matrix)
         rates = measure.swap_curve(matrix, sizes, trials=swap_trials, seed=seed)
-        queries_for_swap = measure.queries_for_swap_rate(sizes, rates, target_swap_rate)[0]
-        if same:  # its swap rate is 0 because no pair is ever ordered (ties never swap), not because it is stable
-            queries_for_swap = math.nan
-        rows.append(
-            {
-                **c,
-                "power": power,
-                "pairs_significant": significant,
-                "phi": phi,
-                "erho2": erho2,
-                "queries_for_phi": queries_for_phi,
-                "swap_rate": float(rates[-1]),
-                "queries_for_swap_target": queries_for_swap,
-            }
+        c["swap_rate"] = float(rates[-1])
+        # A candidate that orders no pair has a swap rate of 0 because ties never swap, not because it is stable.
+        c["queries_for_swap_target"] = (
+            math.nan if same else measure.queries_for_swap_rate(sizes, rates, target_swap_rate)[0]
         )
         curves += [
             {"measure": c["measure"], "size": int(s), "swap_rate": float(r)} for s, r in zip(sizes, rates, strict=True)
         ]
     import pandas as pd
 
-    table = pd.DataFrame(rows)
+    table = pd.DataFrame(candidates)
     means = [matrix.mean(axis=1) for matrix in stacked]  # each candidate's order of the systems
     log2 = [np.flatnonzero(_log2_of(table, row))[0] for _, row in table.iterrows()]  # its log2 candidate
     table["tau_log2"] = [measure.agreement(means[i], means[j]) for i, j in enumerate(log2)]
