@@ -1,5 +1,6 @@
 """``advise``: measure candidate nDCG settings on the user's own collection and recommend one, by a fixed rule."""
 
+import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -18,8 +19,8 @@ if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
 
-#: The candidate discounts: trec_eval's log2, a slower one (loglog), a faster power law, Zipf's 1/r, and the
-#: geometric discount of rank-biased precision with the persistence most often reported (p = 0.8).
+#: The candidate discounts: trec_eval's log2, a slower one (loglog), a faster power law, Zipf's 1/r, and the geometric
+#: discount of rank-biased precision with the persistence most often reported (p = 0.8).
 DISCOUNTS: tuple[str, ...] = ("log2", "loglog", "power(beta=0.5)", "zipf", "geometric(p=0.8)")
 #: The candidate cut-offs (None: the whole ranking).
 CUTOFFS: tuple[int | None, ...] = (None, 10, 20, 100)
@@ -51,25 +52,24 @@ class Advice:
     ----------
     recommended : str
         The measure spec of the recommended setting (``ndcg@10(gain=exp2,discount=zipf)``): pass it to
-        :func:`ndcg_research.evaluate` or :func:`ndcg_research.ir_measure`. Never a setting under which
-        every run has the same value on every query.
+        :func:`ndcg_research.evaluate` or :func:`ndcg_research.ir_measure`. Never a setting under which every run has
+        the same value on every query.
     table : pandas.DataFrame
-        One row per candidate, in the order of the candidates: ``measure``, ``discount``, ``cutoff``
-        (``"none"`` for the whole ranking), ``gain``, ``power`` (share of system pairs told apart),
-        ``pairs_significant``, ``phi`` (dependability), ``erho2`` (generalizability coefficient),
-        ``queries_for_phi`` (queries for :math:`\\Phi` = 0.8), ``swap_rate`` (at the largest query-set
-        size measured), ``queries_for_swap_target``, ``tau_log2`` (Kendall's tau of the systems'
-        order against log2's with the same gain and cut-off), ``shortlisted`` (as discriminative as the
-        most, see the rule) and ``recommended``. Undefined values are NaN (``erho2`` and ``tau_log2`` of
-        0 / 0, ``queries_for_swap_target`` of a candidate that orders no pair); a query count no number of
-        queries reaches is infinite.
+        One row per candidate, in the order of the candidates: ``measure``, ``discount``, ``cutoff`` (``"none"`` for the
+        whole ranking), ``gain``, ``power`` (share of system pairs told apart), ``pairs_significant``, ``phi``
+        (dependability), ``erho2`` (generalizability coefficient), ``queries_for_phi`` (queries for :math:`\\Phi` =
+        0.8), ``swap_rate`` (at the largest query-set size measured), ``queries_for_swap_target``, ``tau_log2``
+        (Kendall's tau of the systems' order against log2's with the same gain and cut-off), ``shortlisted`` (as
+        discriminative as the most, see the rule) and ``recommended``. Undefined values are NaN (``erho2`` and
+        ``tau_log2`` of 0 / 0, ``queries_for_swap_target`` of a candidate that orders no pair); a query count no number
+        of queries reaches is infinite.
     swap_curves : pandas.DataFrame
         ``measure``, ``size``, ``swap_rate``: each candidate's swap rate at each query-set size.
     reasons : tuple of str
         The recommendation's reasons, in plain words (``str(advice)`` prints them).
     by_cutoff : dict of str to str
-        The rule applied among the candidates of each cut-off (``"none"``, ``"10"``, ...); a cut-off under
-        whose every candidate the runs tie on every query is left out (a note says so).
+        The rule applied among the candidates of each cut-off (``"none"``, ``"10"``, ...); a cut-off under whose every
+        candidate the runs tie on every query is left out (a note says so).
     systems : tuple of str
         The runs compared.
     n_queries : int
@@ -96,17 +96,11 @@ class Advice:
     def text(self) -> str:
         """The recommendation and its reasons in plain words."""
         row = self.table.loc[self.table["recommended"]].iloc[0]
-        lines = [
-            f"advise: {len(self.systems)} systems on {_plural(self.n_queries, 'query')}, "
-            f"{_plural(len(self.table), 'candidate setting')} "
-            f"({self.settings.get('convention', 'trec_eval')} convention)",
-            "",
-            f"Recommended: {self.recommended}",
-            f"  {_describe(row)}",
-            "",
-            "Why:",
-            *(f"  - {reason}" for reason in self.reasons),
-        ]
+        convention = self.settings.get("convention", "trec_eval")
+        head = f"advise: {len(self.systems)} systems on {_plural(self.n_queries, 'query')}, "
+        head += f"{_plural(len(self.table), 'candidate setting')} ({convention} convention)"
+        lines = [head, "", f"Recommended: {self.recommended}", f"  {_describe(row)}", "", "Why:"]
+        lines += [f"  - {reason}" for reason in self.reasons]
         others = [
             f"  @{label}: {spec}" if label != "none" else f"  whole ranking: {spec}"
             for label, spec in self.by_cutoff.items()
@@ -145,38 +139,37 @@ def advise(
 ) -> Advice:
     """Which nDCG setting suits this collection: candidate discounts, cut-offs and gains, measured and compared.
 
-    For every combination of a discount, a cut-off and a gain, the runs are evaluated once (one read of
-    the files, every candidate's per-query values at once) and, on the queries every run answered:
+    For every combination of a discount, a cut-off and a gain, the runs are evaluated once (one read of the files, every
+    candidate's per-query values at once) and, on the queries every run answered:
 
-    - **discriminative power** (Sakai 2006): the share of pairs of runs significantly different at
-      ``alpha``, by the randomised Tukey HSD test (Carterette 2012), which corrects for the number of pairs;
-    - **swap rate** (Voorhees & Buckley 2002): how often two disjoint query sets of the same size order a
-      pair of runs differently, at sizes up to half the queries, and the queries needed for
-      ``target_swap_rate`` by the exponential fit of that curve;
-    - **dependability** Phi of generalizability theory (Kanoulas & Aslam 2009), from the system,
-      query and interaction variance components of the runs x queries table;
+    - **discriminative power** (Sakai 2006): the share of pairs of runs significantly different at ``alpha``, by the
+      randomised Tukey HSD test (Carterette 2012), which corrects for the number of pairs;
+    - **swap rate** (Voorhees & Buckley 2002): how often two disjoint query sets of the same size order a pair of runs
+      differently, at sizes up to half the queries, and the queries needed for ``target_swap_rate`` by the exponential
+      fit of that curve;
+    - **dependability** Phi of generalizability theory (Kanoulas & Aslam 2009), from the system, query and interaction
+      variance components of the runs x queries table;
     - **agreement** of the runs' order with the order under log2 (same gain and cut-off): Kendall's tau.
 
-    The rule, fixed in advance: the candidates whose power is within ``POWER_MARGIN`` (0.05) of the
-    highest are as discriminative; among them the one with the highest Phi is chosen (ties: the
-    lower swap rate, then the earlier candidate); but if log2 with the chosen gain and cut-off is as
-    discriminative and its Phi is within ``PHI_MARGIN`` (0.01) of the chosen one's, log2 is
-    recommended: a measure everyone knows is worth more than a gain smaller than the rule can see.
+    The rule, fixed in advance: the candidates whose power is within ``POWER_MARGIN`` (0.05) of the highest are as
+    discriminative; among them the one with the highest Phi is chosen (ties: the lower swap rate, then the earlier
+    candidate); but if log2 with the chosen gain and cut-off is as discriminative and its Phi is within ``PHI_MARGIN``
+    (0.01) of the chosen one's, log2 is recommended: a measure everyone knows is worth more than a gain smaller than the
+    rule can see.
 
-    A candidate under which every run has the same value on every query (within ``stats.TIE_TOLERANCE``:
-    runs that differ only below its cut-off, say) tells them apart on nothing: it is measured (power 0,
-    Phi 0, E rho^2 undefined) but never shortlisted nor recommended, and a note names it. When that is so
-    of every candidate (copies of one run; qrels whose grades are all 0) there is nothing to recommend,
-    and ``advise`` raises ValueError saying so.
+    A candidate under which every run has the same value on every query (within ``stats.TIE_TOLERANCE``: runs that
+    differ only below its cut-off, say) tells them apart on nothing: it is measured (power 0, Phi 0, E rho^2 undefined)
+    but never shortlisted nor recommended, and a note names it. When that is so of every candidate (copies of one run;
+    qrels whose grades are all 0) there is nothing to recommend, and ``advise`` raises ValueError saying so.
 
     Parameters
     ----------
     qrels : str, path-like or pandas.DataFrame
-        Judgments, as ``ndcg_research.evaluate`` reads them; also ir_measures' (``query_id, doc_id,
-        relevance``) and PyTerrier's (``qid, docno, label``) frames.
+        Judgments, as ``ndcg_research.evaluate`` reads them; also ir_measures' (``query_id, doc_id, relevance``) and
+        PyTerrier's (``qid, docno, label``) frames.
     runs : sequence of runs or mapping of name to run
-        At least two runs (files or frames, as ``ndcg_research.evaluate`` reads them; also
-        ir_measures' and PyTerrier's frames).
+        At least two runs (files or frames, as ``ndcg_research.evaluate`` reads them; also ir_measures' and PyTerrier's
+        frames).
     discounts : sequence of str, default ``DISCOUNTS``
         Discount specs (``ndcg_research.parse_discount``); must include ``"log2"``, the reference.
     cutoffs : sequence of int or None, default (None, 10, 20, 100)
@@ -202,16 +195,15 @@ def advise(
     Returns
     -------
     Advice
-        ``.recommended`` (a measure spec), ``.table`` (one row per candidate), ``.reasons``,
-        ``str(advice)`` (the recommendation in words) and ``.figure()``.
+        ``.recommended`` (a measure spec), ``.table`` (one row per candidate), ``.reasons``, ``str(advice)`` (the
+        recommendation in words) and ``.figure()``.
 
     Raises
     ------
     InputError, TypeError, ValueError
-        The evaluator's errors on the qrels and runs (a malformed line, a document ranked twice,
-        fewer than two runs, no query in common, ...), and bad arguments, named. ValueError also when
-        no candidate can tell the runs apart (every run has the same value on every query under every
-        candidate: copies of one run, or no relevant document).
+        The evaluator's errors on the qrels and runs (a malformed line, a document ranked twice, fewer than two runs, no
+        query in common, ...), and bad arguments, named. ValueError also when no candidate can tell the runs apart
+        (every run has the same value on every query under every candidate: copies of one run, or no relevant document).
 
     Examples
     --------
@@ -232,18 +224,11 @@ def advise(
     candidates = _candidates(discounts, cutoffs, gains)
     alpha = check_real(alpha, "alpha", low=0, high=1, closed="neither")
     target_swap_rate = check_real(target_swap_rate, "target_swap_rate", low=0, high=1, closed="neither")
-    n_resamples = check_resamples(n_resamples)
-    swap_trials = check_resamples(swap_trials, "swap_trials")
+    n_resamples, swap_trials = check_resamples(n_resamples), check_resamples(swap_trials, "swap_trials")
     seed = check_int(seed, "seed", low=0)
     convention = check_instance(convention, "convention", str, what="a convention name")
 
-    data = run_matrices(
-        qrels,
-        runs,
-        [c["measure"] for c in candidates],
-        complete=complete,
-        convention=convention,
-    )
+    data = run_matrices(qrels, runs, [c["measure"] for c in candidates], complete=complete, convention=convention)
     stacked = np.stack([data.matrices[c["measure"]] for c in candidates])  # candidates x systems x queries
     notes = list(data.notes)
     defined = ~np.isnan(stacked).any(axis=(0, 1))
@@ -258,8 +243,8 @@ def advise(
     if n_queries < 2:
         shared = "no query" if n_queries == 0 else f"only {_plural(n_queries, 'query')}"
         raise ValueError(f"the runs share {shared} with a defined nDCG; advise needs at least 2")
-    # A candidate under which every run has the same value on every query (within TIE_TOLERANCE) cannot tell
-    # the runs apart: its numbers are those of no difference at all, and it is never recommended.
+    # A candidate under which every run has the same value on every query (within TIE_TOLERANCE) cannot tell the runs
+    # apart: its numbers are those of no difference at all, and it is never recommended.
     alike = np.all(np.abs(stacked - stacked[:, :1, :]) <= TIE_TOLERANCE, axis=(1, 2))
     if alike.all():
         raise ValueError(_nothing_to_compare(stacked))
@@ -273,37 +258,25 @@ def advise(
         )
 
     sizes = measure.swap_sizes(n_queries)
-    rows, curves = [], []
-    for c, matrix, same in zip(candidates, stacked, alike, strict=True):
-        power, significant = measure.power(matrix, alpha=alpha, n_resamples=n_resamples, seed=seed)
-        phi, erho2, queries_for_phi = measure.dependability(matrix)
+    curves = []
+    for c, matrix, same in zip(candidates, stacked, alike, strict=True):  # each candidate's row gets its numbers
+        c["power"], c["pairs_significant"] = measure.power(matrix, alpha=alpha, n_resamples=n_resamples, seed=seed)
+        c["phi"], c["erho2"], c["queries_for_phi"] = measure.dependability(matrix)
         rates = measure.swap_curve(matrix, sizes, trials=swap_trials, seed=seed)
-        queries_for_swap, _, _ = measure.queries_for_swap_rate(sizes, rates, target_swap_rate)
-        if same:  # its swap rate is 0 because no pair is ever ordered (ties never swap), not because it is stable
-            queries_for_swap = math.nan
-        rows.append(
-            {
-                **c,
-                "power": power,
-                "pairs_significant": significant,
-                "phi": phi,
-                "erho2": erho2,
-                "queries_for_phi": queries_for_phi,
-                "swap_rate": float(rates[-1]),
-                "queries_for_swap_target": queries_for_swap,
-                "means": matrix.mean(axis=1),
-            }
+        c["swap_rate"] = float(rates[-1])
+        # A candidate that orders no pair has a swap rate of 0 because ties never swap, not because it is stable.
+        c["queries_for_swap_target"] = (
+            math.nan if same else measure.queries_for_swap_rate(sizes, rates, target_swap_rate)[0]
         )
         curves += [
             {"measure": c["measure"], "size": int(s), "swap_rate": float(r)} for s, r in zip(sizes, rates, strict=True)
         ]
-    for row in rows:
-        reference = _reference(rows, row)
-        row["tau_log2"] = measure.agreement(row["means"], reference["means"])
-
     import pandas as pd
 
-    table = pd.DataFrame([{k: v for k, v in row.items() if k != "means"} for row in rows])
+    table = pd.DataFrame(candidates)
+    means = [matrix.mean(axis=1) for matrix in stacked]  # each candidate's order of the systems
+    log2 = [np.flatnonzero(_log2_of(table, row))[0] for _, row in table.iterrows()]  # its log2 candidate
+    table["tau_log2"] = [measure.agreement(means[i], means[j]) for i, j in enumerate(log2)]
     n_pairs = len(data.systems) * (len(data.systems) - 1) // 2
     eligible = ~alike
     chosen, shortlisted = _choose(table, eligible)
@@ -363,40 +336,31 @@ def _candidates(discounts: Any, cutoffs: Any, gains: Any) -> list[dict[str, Any]
             f"got {discount_specs!r}"
         )
     out = []
-    for d in discount_specs:
-        for k in ks:
-            for g in gain_specs:
-                spec = "ndcg" + ("" if k is None else f"@{k}") + f"(gain={g!r}, discount={d!r})"
-                (parsed,) = parse_measures(spec)
-                out.append(
-                    {"measure": parsed.name, "discount": d, "cutoff": "none" if k is None else str(k), "gain": g}
-                )
+    for d, k, g in itertools.product(discount_specs, ks, gain_specs):
+        (parsed,) = parse_measures("ndcg" + ("" if k is None else f"@{k}") + f"(gain={g!r}, discount={d!r})")
+        out.append({"measure": parsed.name, "discount": d, "cutoff": "none" if k is None else str(k), "gain": g})
     return out
 
 
-def _reference(rows: list[dict[str, Any]], row: dict[str, Any]) -> dict[str, Any]:
-    """The log2 candidate with the same gain and cut-off as ``row``."""
-    return next(
-        r for r in rows if r["discount"] == REFERENCE and r["gain"] == row["gain"] and r["cutoff"] == row["cutoff"]
-    )
+def _same_setting(table: "pd.DataFrame", row: Any) -> "pd.Series":
+    """Which rows of ``table`` have the gain and cut-off of ``row``."""
+    return (table["gain"] == row["gain"]) & (table["cutoff"] == row["cutoff"])
+
+
+def _log2_of(table: "pd.DataFrame", row: Any) -> "pd.Series":
+    """Which rows of ``table`` are the log2 candidate with the gain and cut-off of ``row``."""
+    return _same_setting(table, row) & (table["discount"] == REFERENCE)
 
 
 def _choose(table: "pd.DataFrame", eligible: np.ndarray | None = None) -> tuple[Any, np.ndarray]:
-    """The rule (see :func:`advise`): the chosen row's label, and which rows are as discriminative as the best.
-
-    Only the ``eligible`` rows (default all; :func:`advise` leaves out the candidates under which every run has
-    the same value on every query) are shortlisted and chosen; at least one must be.
-    """
+    """The rule (see :func:`advise`) among the ``eligible`` rows (default all; at least one): the chosen row's label,
+    and which rows are as discriminative as the best."""
     eligible = np.ones(len(table), dtype=bool) if eligible is None else np.asarray(eligible, dtype=bool)
     top = table["power"][eligible].max()
     shortlisted = eligible & (table["power"] >= top - POWER_MARGIN - 1e-12).to_numpy()
     short = table[shortlisted].assign(order=np.arange(int(shortlisted.sum())))
     best = short.sort_values(["phi", "swap_rate", "order"], ascending=[False, True, True], na_position="last").index[0]
-    same = short[
-        (short["discount"] == REFERENCE)
-        & (short["gain"] == table.loc[best, "gain"])
-        & (short["cutoff"] == table.loc[best, "cutoff"])
-    ]
+    same = short[_log2_of(short, table.loc[best])]
     if len(same) and same["phi"].iloc[0] >= table.loc[best, "phi"] - PHI_MARGIN:
         best = same.index[0]
     return best, shortlisted
@@ -416,7 +380,7 @@ def _describe(row: Any) -> str:
 def _reasons(
     table: "pd.DataFrame",
     chosen: Any,
-    swap_curve: list[tuple[int, float]],
+    curve: list[tuple[int, float]],
     *,
     n_pairs: int,
     n_queries: int,
@@ -425,7 +389,7 @@ def _reasons(
 ) -> list[str]:
     row = table.loc[chosen]
     alpha, target = settings["alpha"], settings["target_swap_rate"]
-    largest = swap_curve[-1][0]
+    largest = curve[-1][0]
     top = table.loc[table["shortlisted"], "power"].max()  # the candidates that can tell the runs apart
     if n_pairs == 1:
         told = f"it {'tells' if row['pairs_significant'] else 'does not tell'} the one pair of systems apart"
@@ -454,7 +418,7 @@ def _reasons(
             f"{most['phi']:.4f}, within the margin of {PHI_MARGIN:g} that keeps log2 ({row['phi']:.4f})."
         )
     )
-    queries, curve = row["queries_for_swap_target"], swap_curve
+    queries = row["queries_for_swap_target"]
     if math.isinf(queries):
         how_many = "the swap curve does not fall, so no query count is estimated"
     elif queries <= curve[0][0]:
@@ -473,9 +437,7 @@ def _reasons(
         f"pairs differently (Voorhees & Buckley 2002); {how_many}."
     )
     if row["discount"] != REFERENCE:
-        ref = table[
-            (table["discount"] == REFERENCE) & (table["gain"] == row["gain"]) & (table["cutoff"] == row["cutoff"])
-        ].iloc[0]
+        ref = table[_log2_of(table, row)].iloc[0]
         tau = row["tau_log2"]
         alike = (
             f"the two order the systems alike at Kendall tau = {tau:.2f}."
@@ -487,10 +449,7 @@ def _reasons(
             f"Phi = {_value(ref['phi'], 3)}; {alike}"
         )
     else:
-        taus = table.loc[
-            (table["gain"] == row["gain"]) & (table["cutoff"] == row["cutoff"]) & (table["discount"] != REFERENCE),
-            "tau_log2",
-        ]
+        taus = table.loc[_same_setting(table, row) & (table["discount"] != REFERENCE), "tau_log2"]
         if len(taus):
             defined = taus.dropna()
             if len(defined) == len(taus):

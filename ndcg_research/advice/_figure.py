@@ -8,7 +8,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from ._advise import POWER_MARGIN
+from ._advise import POWER_MARGIN, _same_setting
 from ._measurements import queries_for_swap_rate
 
 if TYPE_CHECKING:
@@ -19,8 +19,8 @@ _MARKERS = {"none": "o", "10": "s", "20": "D", "100": "^"}
 
 def advice_figure(advice: Advice) -> Figure:
     """Left: each candidate's discriminative power (x) and dependability Phi (y), colour by discount, marker by
-    cut-off, filled for the first gain and hollow for the others; the recommended one ringed, the margin of the
-    rule dashed. Right: the swap rate against the query-set size of every discount at the recommended gain and
+    cut-off, filled for the first gain and hollow for the others; the recommended one ringed, the margin of the rule
+    dashed. Right: the swap rate against the query-set size of every discount at the recommended gain and
     cut-off, with the exponential fit of the recommended one's down to the target."""
     table, settings = advice.table, advice.settings
     fig = Figure(figsize=(11, 4.4), layout="constrained")
@@ -63,7 +63,7 @@ def advice_figure(advice: Advice) -> Figure:
 
     target = settings["target_swap_rate"]
     # Every discount at the recommended gain and cut-off: what the choice of discount does to the order's stability.
-    same = table[(table["gain"] == chosen["gain"]) & (table["cutoff"] == chosen["cutoff"])]
+    same = table[_same_setting(table, chosen)]
     for _, row in same.iterrows():
         curve = advice.swap_curves[advice.swap_curves["measure"] == row["measure"]]
         sizes, rates = curve["size"].to_numpy(), curve["swap_rate"].to_numpy()

@@ -1,8 +1,8 @@
 """The ``advise`` command: ``ndcg-research advise QRELS RUN [RUN ...]``: which nDCG setting suits this collection.
 
 Prints the recommendation with its reasons and the table of every candidate setting
-(:func:`ndcg_research.advice.advise`); ``--figure`` writes its figure. Exit status: 0 on success,
-1 on bad input (a one-line message naming the file and line, or the argument), 2 on bad usage.
+(:func:`ndcg_research.advice.advise`); ``--figure`` writes its figure. Exit status: 0 on success, 1 on bad input (a
+one-line message naming the file and line, or the argument), 2 on bad usage.
 """
 
 from __future__ import annotations
@@ -97,17 +97,9 @@ def run(args: argparse.Namespace) -> int:
                 "advise", f"--figure {args.figure!r}: give the file a suffix matplotlib writes (.png, .pdf, .svg)"
             )
     try:
-        advice = advise(
-            args.qrels,
-            list(args.runs),
-            convention=args.convention,
-            complete=args.complete,
-            alpha=args.alpha,
-            target_swap_rate=args.target_swap_rate,
-            n_resamples=args.resamples,
-            swap_trials=args.trials,
-            seed=args.seed,
-        )
+        options = dict(convention=args.convention, complete=args.complete, alpha=args.alpha, seed=args.seed)
+        options.update(target_swap_rate=args.target_swap_rate, n_resamples=args.resamples, swap_trials=args.trials)
+        advice = advise(args.qrels, list(args.runs), **options)
     except (InputError, ValueError, TypeError, OSError) as error:
         return fail("advise", str(error))
     except MemoryError:

@@ -1,26 +1,24 @@
 """Statistics for comparing systems over a query set or over replicates (scipy.stats underneath).
 
-- paired tests of two systems (``paired_test``: t, Wilcoxon, sign-flip permutation, bootstrap),
-  with the mean difference, its interval, the effect size and wins/ties/losses; many pairs at
-  once (``pairwise_tests``); ``TIE_TOLERANCE``, the one definition of equal nDCG;
-- many systems: ``compare_systems`` (the tables of the ``compare`` command), p-value corrections
-  (``adjust_pvalues``: Holm, Bonferroni, Benjamini-Hochberg) and the randomised Tukey HSD test
-  (``tukey_hsd``); ``discriminative_power`` (Sakai 2006);
-- stability of a ranking of systems: ``kendall_tau``, ``tau_ap``, swap rates against query-set
-  size (``swap_rates``, Voorhees & Buckley 2002), variance components (``variance_components``,
-  Kanoulas & Aslam 2009);
-- intervals: ``ALPHA`` (5%) and ``CONFIDENCE`` = 1 - ALPHA, the defaults of every test and
-  interval; t intervals of means (``mean_interval``), Wilson intervals of proportions
-  (``wilson_interval``, ``proportion_label``, ``share_label``), Bonferroni family confidence
-  (``family_confidence``), percentile bootstrap of a statistic (``bootstrap_statistic_interval``);
-- replicates of the simulation studies: ``paired_comparison``, ``standardized_gap_se``, and
-  whether two runs of an experiment agree (``proportion_z``, ``mean_z``);
+- paired tests of two systems (``paired_test``: t, Wilcoxon, sign-flip permutation, bootstrap), with the mean
+  difference, its interval, the effect size and wins/ties/losses; many pairs at once (``pairwise_tests``);
+  ``TIE_TOLERANCE``, the one definition of equal nDCG;
+- many systems: ``compare_systems`` (the tables of the ``compare`` command), p-value corrections (``adjust_pvalues``:
+  Holm, Bonferroni, Benjamini-Hochberg) and the randomised Tukey HSD test (``tukey_hsd``); ``discriminative_power``
+  (Sakai 2006);
+- stability of a ranking of systems: ``kendall_tau``, ``tau_ap``, swap rates against query-set size (``swap_rates``,
+  Voorhees & Buckley 2002), variance components (``variance_components``, Kanoulas & Aslam 2009);
+- intervals: ``ALPHA`` (5%) and ``CONFIDENCE`` = 1 - ALPHA, the defaults of every test and interval; t intervals of
+  means (``mean_interval``), Wilson intervals of proportions (``wilson_interval``, ``proportion_label``,
+  ``share_label``), Bonferroni family confidence (``family_confidence``), percentile bootstrap of a statistic
+  (``bootstrap_statistic_interval``);
+- replicates of the simulation studies: ``paired_comparison``, ``standardized_gap_se``, and whether two runs of an
+  experiment agree (``proportion_z``, ``mean_z``);
 - run files to matrices: ``run_matrices``.
 
-Every name is loaded on first use (``lazy_loader``), so that ``python -m ndcg_research --help``
-does not import scipy. The bootstrap and sign-flip resamples are seeded blocks shared by all
-pairs (private module ``_resampling``), so results do not depend on the pairs compared nor on
-``n_jobs``.
+Every name is loaded on first use (``lazy_loader``), so that ``python -m ndcg_research --help`` does not import scipy.
+The bootstrap and sign-flip resamples are seeded blocks shared by all pairs (private module ``_resampling``), so results
+do not depend on the pairs compared nor on ``n_jobs``.
 
 Examples
 --------

@@ -1,36 +1,27 @@
 r"""How stable a ranking of systems is: rank correlations between orderings, and swap rates over query subsets.
 
-Rank correlation of two orderings of the same systems (e.g. the mean under two measures,
-or on a query subset and on all queries):
+Rank correlation of two orderings of the same systems (e.g. their means under two measures, or on a query subset and on
+all queries): ``kendall_tau``, Kendall's :math:`\tau_b` (``scipy.stats.kendalltau``); ``tau_ap``, the AP rank
+correlation of Yilmaz, Aslam & Robertson (SIGIR 2008), which counts a swap near the top more than one near the bottom.
+With the systems ordered by ``other`` (best first),
+:math:`\tau_{AP} = \frac{2}{N-1} \sum_{i=2}^{N} \frac{C(i)}{i-1} - 1`, where C(i) counts the systems above position
+``i`` that ``reference`` also puts above the system at ``i``. It is not symmetric (``reference`` is the "truth"), 1 for
+identical orderings and -1 for reversed ones; ties have no defined :math:`\tau_{AP}` (ValueError).
 
-- ``kendall_tau``: Kendall's :math:`\tau_b`, ``scipy.stats.kendalltau``.
-- ``tau_ap``: the AP rank correlation of Yilmaz, Aslam & Robertson (SIGIR 2008), which
-  counts a swap near the top more than one near the bottom. With the systems ordered by
-  ``other`` (best first), :math:`\tau_{AP} = \frac{2}{N-1} \sum_{i=2}^{N} \frac{C(i)}{i-1} - 1`,
-  where C(i) counts the systems above position ``i`` that ``reference`` also puts
-  above the system at ``i``. It is not symmetric (``reference`` is the "truth"); it is 1 for
-  identical orderings and -1 for reversed ones. Ties have no defined :math:`\tau_{AP}`, so
-  tied scores raise ValueError.
+Swap rate against query-set size (Voorhees & Buckley, SIGIR 2002): ``disjoint_subset_means`` draws, ``trials`` times,
+two *disjoint* query subsets of size ``c`` and averages each system over each; ``swap_rates`` bins the pairs of systems
+by their absolute difference on the first subset and counts how often the second subset orders the pair the other way (a
+swap: differences of opposite signs; a difference within ``TIE_TOLERANCE`` of zero is a tie, which never swaps, so that
+rounding in a sum cannot make one). The rate per bin falls roughly exponentially with ``c``.
 
-Swap rate against query-set size (Voorhees & Buckley, SIGIR 2002): ``disjoint_subset_means``
-draws, ``trials`` times, two *disjoint* query subsets of size ``c`` and averages each system
-over each; ``swap_rates`` bins the pairs of systems by their absolute difference on the
-first subset and counts how often the second subset orders the pair the other way (a swap:
-the two differences have opposite signs; a difference within
-``paired.TIE_TOLERANCE`` of zero is a tie, which never swaps, so that
-rounding in a sum cannot make one). The error rate
-per bin falls roughly exponentially with ``c``.
-
-Variance components (``variance_components``): the two-way random-effects ANOVA of a
-systems x topics table of one measure, :math:`y_{st} = \mu + \alpha_s + \beta_t + \epsilon_{st}`,
-estimates the system, topic and system x topic (residual) variances. Kanoulas & Aslam (CIKM
-2009), after Bodoff & Li (2007), rate a measure's stability by the generalisability coefficient
-:math:`E\rho^2 = \sigma^2_s / (\sigma^2_s + \sigma^2_{st} / n)` over ``n`` topics.
-A component that is the rounding residue of 0 is 0, by the rule of ``paired`` for a mean
-difference (``paired.TOLERANCE``, 100 machine epsilons): a difference of two mean squares within
-100 epsilons of the larger is 0 (the two are equal statistics), and so is a component whose
-standard deviation is within 100 epsilons of the mean :math:`|y_{st}|` (the table's rounding scale).
-Two identical systems thus have system and interaction variance exactly 0, not ``1e-32``.
+Variance components (``variance_components``): the two-way random-effects ANOVA of a systems x topics table of one
+measure, :math:`y_{st} = \mu + \alpha_s + \beta_t + \epsilon_{st}`, estimates the system, topic and system x topic
+(residual) variances. Kanoulas & Aslam (CIKM 2009), after Bodoff & Li (2007), rate a measure's stability by the
+generalisability coefficient :math:`E\rho^2 = \sigma^2_s / (\sigma^2_s + \sigma^2_{st} / n)` over ``n`` topics. A
+component that is the rounding residue of 0 is 0, by the rule of ``_paired`` for a mean difference (``TOLERANCE``, 100
+machine epsilons): a difference of two mean squares within 100 epsilons of the larger is 0 (the two are equal
+statistics), and so is a component whose standard deviation is within 100 epsilons of the mean :math:`|y_{st}|` (the
+table's rounding scale). Two identical systems thus have system and interaction variance exactly 0, not ``1e-32``.
 """
 
 import math
@@ -115,9 +106,9 @@ def tau_ap(reference: Any, other: Any) -> float:
 def query_subsets(n_queries: int, size: int, *, trials: int, seed: int = 0, count: int = 1) -> np.ndarray:
     """Random query subsets: ``trials`` times, ``count`` disjoint subsets of ``size`` of ``n_queries`` queries.
 
-    Trial ``i`` shuffles the queries and cuts the first ``count * size`` into ``count`` subsets;
-    the subsets of ``size`` draw from ``SeedSequence(seed, spawn_key=(SUBSET_STREAM, size))``, so
-    they do not depend on the other sizes asked for.
+    Trial ``i`` shuffles the queries and cuts the first ``count * size`` into ``count`` subsets; the subsets of ``size``
+    draw from ``SeedSequence(seed, spawn_key=(SUBSET_STREAM, size))``, so they do not depend on the other sizes asked
+    for.
 
     Parameters
     ----------
@@ -170,8 +161,8 @@ def disjoint_subset_means(scores: Any, size: int, *, trials: int, seed: int = 0)
     trials : int
         Number of subset pairs.
     seed : int, default 0
-        Entropy; the subsets of ``size`` draw from ``SeedSequence(seed, spawn_key=(SUBSET_STREAM, size))``,
-        so they do not depend on the other sizes asked for.
+        Entropy; the subsets of ``size`` draw from ``SeedSequence(seed, spawn_key=(SUBSET_STREAM, size))``, so they do
+        not depend on the other sizes asked for.
 
     Returns
     -------
@@ -205,16 +196,16 @@ def swap_rates(scores: Any, sizes: Any, *, trials: int = 100, bins: Any = None, 
     trials : int, default 100
         Subset pairs per size.
     bins : array-like, optional
-        Increasing edges of the bins of ``|difference on the first subset|``; the last bin is
-        open to the right. Default ``[0]``: one bin with every pair.
+        Increasing edges of the bins of ``|difference on the first subset|``; the last bin is open to the right. Default
+        ``[0]``: one bin with every pair.
     seed : int, default 0
         Entropy of the subsets (see ``disjoint_subset_means``).
 
     Returns
     -------
     pandas.DataFrame
-        One row per (size, bin): ``size``, ``bin_low``, ``bin_high``, ``pairs`` (pair-trials
-        in the bin), ``swaps`` and ``swap_rate`` (``swaps / pairs``, NaN for an empty bin).
+        One row per (size, bin): ``size``, ``bin_low``, ``bin_high``, ``pairs`` (pair-trials in the bin), ``swaps`` and
+        ``swap_rate`` (``swaps / pairs``, NaN for an empty bin).
 
     Examples
     --------
@@ -241,8 +232,7 @@ def swap_rates(scores: Any, sizes: Any, *, trials: int = 100, bins: Any = None, 
     if np.any(np.diff(edges) <= 0):
         raise ValueError(f"bins must be increasing non-negative edges, got {edges.tolist()!r}")
     first, second = all_pairs(matrix.shape[0])
-    upper = np.append(edges[1:], np.inf)
-    rows = []
+    tables = []
     for size in sizes:
         means = _disjoint_subset_means(matrix, size, trials, seed)
         d1 = means[0][:, first] - means[0][:, second]  # trials x pairs
@@ -251,18 +241,10 @@ def swap_rates(scores: Any, sizes: Any, *, trials: int = 100, bins: Any = None, 
         where = np.searchsorted(edges, np.abs(d1).ravel(), side="right") - 1  # -1: below the first edge
         counts = np.bincount(where[where >= 0], minlength=edges.size)
         swaps = np.bincount(where[where >= 0], weights=swapped[where >= 0], minlength=edges.size)
-        for k in range(edges.size):
-            rows.append(
-                {
-                    "size": size,
-                    "bin_low": float(edges[k]),
-                    "bin_high": float(upper[k]),
-                    "pairs": int(counts[k]),
-                    "swaps": int(swaps[k]),
-                    "swap_rate": float(swaps[k] / counts[k]) if counts[k] else float("nan"),
-                }
-            )
-    return pd.DataFrame(rows)
+        rate = np.divide(swaps, counts, out=np.full(edges.size, np.nan), where=counts > 0)
+        table = {"size": size, "bin_low": edges, "bin_high": np.append(edges[1:], np.inf), "pairs": counts}
+        tables.append(pd.DataFrame({**table, "swaps": swaps.astype(np.int64), "swap_rate": rate}))
+    return pd.concat(tables, ignore_index=True)
 
 
 @dataclass(frozen=True)
@@ -272,16 +254,15 @@ class VarianceComponents:
     Attributes
     ----------
     system, topic, interaction : float
-        Estimated variances of the system effect, the topic effect and the system x topic
-        interaction (confounded with noise: one value per cell). The ANOVA estimates
-        ``(MS_system - MS_residual) / topics`` and ``(MS_topic - MS_residual) / systems`` can come
-        out negative by chance; they are then reported as 0 (the usual convention). A component
-        that is the rounding residue of 0 is 0 (module docstring).
+        Estimated variances of the system effect, the topic effect and the system x topic interaction (confounded with
+        noise: one value per cell). The ANOVA estimates ``(MS_system - MS_residual) / topics`` and
+        ``(MS_topic - MS_residual) / systems`` can come out negative by chance; they are then reported as 0 (the usual
+        convention). A component that is the rounding residue of 0 is 0 (module docstring).
     systems, topics : int
 
-    Undefined cases (0 / 0) are NaN, without a warning: ``shares`` when every component is 0 (a
-    constant table), ``stability`` and ``topics_for_stability`` when the system and the interaction
-    variance are both 0 (every system has the same value on every topic: nothing ranks them).
+    Undefined cases (0 / 0) are NaN, without a warning: ``shares`` when every component is 0 (a constant table),
+    ``stability`` and ``topics_for_stability`` when the system and the interaction variance are both 0 (every system has
+    the same value on every topic: nothing ranks them).
     """
 
     system: float
@@ -292,16 +273,14 @@ class VarianceComponents:
 
     def shares(self) -> dict[str, float]:
         """Each component's share of their sum; NaN for each when the sum is 0 (a constant table)."""
+        parts = {"system": self.system, "topic": self.topic, "interaction": self.interaction}
         total = self.system + self.topic + self.interaction
-        if total == 0:
-            return {"system": math.nan, "topic": math.nan, "interaction": math.nan}
-        return {"system": self.system / total, "topic": self.topic / total, "interaction": self.interaction / total}
+        return {name: value / total if total else math.nan for name, value in parts.items()}
 
     def stability(self, topics: Any) -> np.ndarray | float:
         """Generalisability coefficient ``system / (system + interaction / topics)`` (Kanoulas & Aslam 2009).
 
-        NaN when ``system`` and ``interaction`` are both 0 (systems that never differ); 0 when only
-        ``system`` is.
+        NaN when ``system`` and ``interaction`` are both 0 (systems that never differ); 0 when only ``system`` is.
         """
         n = np.asarray(topics, dtype=np.float64)
         if self.system == 0 and self.interaction == 0:
@@ -313,8 +292,8 @@ class VarianceComponents:
     def topics_for_stability(self, target: float) -> float:
         """Topics needed for a generalisability coefficient of ``target``.
 
-        That is ``target / (1 - target) * interaction / system``: infinity when ``system`` is 0 and
-        ``interaction`` is not (no number of topics reaches it), NaN when both are 0 (undefined).
+        That is ``target / (1 - target) * interaction / system``: infinity when ``system`` is 0 and ``interaction`` is
+        not (no number of topics reaches it), NaN when both are 0 (undefined).
         """
         target = check_level(target, "target")
         if self.system == 0:

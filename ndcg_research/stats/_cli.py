@@ -1,10 +1,8 @@
 """The ``compare`` command: ``python -m ndcg_research compare QRELS RUN_A RUN_B [RUN ...] [-m MEASURE] ...``.
 
-For each measure: every run's mean with its confidence interval, then every pair of runs with
-the mean difference, its interval, the p-value and the adjusted p-value
-(``compare_systems`` on the per-query values of
-``runs.run_matrices``). Exit status: 0 on success, 1 on bad input (a
-message naming the file and line, or the argument), 2 on bad usage.
+For each measure: every run's mean with its confidence interval, then every pair of runs with the mean difference, its
+interval, the p-value and the adjusted p-value (``compare_systems`` on the per-query values of ``runs.run_matrices``).
+Exit status: 0 on success, 1 on bad input (a message naming the file and line, or the argument), 2 on bad usage.
 """
 
 from __future__ import annotations
@@ -26,9 +24,8 @@ from ..cli_common import (
 
 __all__ = ["register", "run", "TESTS", "CORRECTIONS", "INTERVALS", "FORMATS"]
 
-#: Choices of the options (the library's: ``compare.COMPARE_METHODS``,
-#: ``multiple.CORRECTIONS``, ``intervals.INTERVALS``;
-#: repeated here so that ``--help`` does not import scipy, and tested to stay equal).
+#: Choices of the options (the library's: ``compare.COMPARE_METHODS``, ``multiple.CORRECTIONS``,
+#: ``intervals.INTERVALS``; repeated here so that ``--help`` does not import scipy, and tested to stay equal).
 TESTS = ("t", "wilcoxon", "permutation", "bootstrap", "tukey")
 CORRECTIONS = ("holm", "bonferroni", "bh", "none")
 INTERVALS = ("t", "percentile", "bca")
@@ -77,16 +74,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         "(compare_systems' test=; --method is accepted too)",
     )
     parser.add_argument(
-        "--correction",
-        default=None,
-        choices=CORRECTIONS,
-        help="multiple-comparison correction (default holm; none for --test tukey)",
+        "--correction", choices=CORRECTIONS, help="multiple-comparison correction (default holm; none for --test tukey)"
     )
     parser.add_argument(
-        "--interval",
-        default=None,
-        choices=INTERVALS,
-        help="confidence interval (default t for --test t, else percentile bootstrap)",
+        "--interval", choices=INTERVALS, help="confidence interval (default t for --test t, else percentile bootstrap)"
     )
     parser.add_argument("--confidence", type=_level, default=0.95, help="confidence level (default 0.95)")
     parser.add_argument(
@@ -120,20 +111,9 @@ def run(args: argparse.Namespace) -> int:
         if len(runs) < 2:
             return fail("compare", f"compare needs at least 2 runs, got {len(runs)}")
         data = run_matrices(qrels, runs, args.measures or ["ndcg"], complete=args.complete, convention=args.convention)
-        comparisons = {
-            measure: compare_systems(
-                matrix,
-                systems=data.systems,
-                test=args.test,
-                correction=args.correction,
-                interval=args.interval,
-                confidence=args.confidence,
-                n_resamples=args.resamples,
-                seed=args.seed,
-                n_jobs=args.jobs,
-            )
-            for measure, matrix in data.matrices.items()
-        }
+        options = dict(test=args.test, correction=args.correction, interval=args.interval, confidence=args.confidence)
+        options.update(systems=data.systems, n_resamples=args.resamples, seed=args.seed, n_jobs=args.jobs)
+        comparisons = {measure: compare_systems(matrix, **options) for measure, matrix in data.matrices.items()}
     except (InputError, ValueError, TypeError, OSError) as error:
         return fail("compare", str(error))
     except MemoryError:
@@ -146,24 +126,28 @@ def run(args: argparse.Namespace) -> int:
     return write_output("compare", text.encode("utf-8", errors="surrogateescape"))
 
 
-def _resampling(c: Any) -> dict[str, Any]:
-    """What the p-values and intervals of comparison ``c`` rest on, the same in every format.
+def _settings(c: Any) -> dict[str, Any]:
+    """The settings of comparison ``c`` and what its p-values and intervals rest on, the same in every format.
 
-    ``exact``: the p-values enumerate every sign pattern (their number: ``sign_patterns``, else None);
-    ``resamples``: random resamples behind the p-values (None when exact, or for the t and Wilcoxon
-    tests); ``interval_resamples``: bootstrap resamples of the intervals (None for t intervals).
+    ``exact``: the p-values enumerate every sign pattern (their number: ``sign_patterns``, else None); ``resamples``:
+    random resamples behind the p-values (None when exact, or for the t and Wilcoxon tests); ``interval_resamples``:
+    bootstrap resamples of the intervals (None for t intervals).
     """
     return {
+        "test": c.test,
+        "correction": c.correction,
+        "interval": c.interval,
+        "confidence": c.confidence,
         "exact": bool(c.exact),
         "sign_patterns": c.test_resamples if c.exact else None,
         "resamples": c.test_resamples if (c.test_resamples and not c.exact) else None,
         "interval_resamples": c.n_resamples if c.interval != "t" else None,
+        "seed": c.seed,
     }
 
 
 def _describe(c: Any) -> str:
-    level = f"{c.confidence * 100:g}%"
-    done = _resampling(c)
+    done = _settings(c)
     test = c.test
     if done["exact"]:
         test += f" (exact: {done['sign_patterns']} sign patterns)"
@@ -172,22 +156,17 @@ def _describe(c: Any) -> str:
     interval = c.interval
     if done["interval_resamples"] is not None:
         interval += f", {done['interval_resamples']} resamples"
-    random = done["resamples"] is not None or done["interval_resamples"] is not None
-    return f"test {test}, correction {c.correction}, {level} intervals ({interval})" + (
-        f", seed {c.seed}" if random else ""
-    )
+    seed = f", seed {c.seed}" if done["resamples"] is not None or done["interval_resamples"] is not None else ""
+    return f"test {test}, correction {c.correction}, {c.confidence * 100:g}% intervals ({interval}){seed}"
 
 
 def _text(comparisons: dict[str, Any], *, n_queries: int) -> str:
     lines = []
     for measure, c in comparisons.items():
-        lines.append(f"measure {measure}: {len(c.systems)} runs, {n_queries} queries; {_describe(c)}")
-        lines.append("")
-        lines.append(c.systems.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
-        lines.append("")
-        table = c.pairs.drop(columns=["effect_size"])
-        lines.append(table.to_string(index=False, float_format=lambda v: f"{v:.4f}"))
-        lines.append("")
+        pairs = c.pairs.drop(columns=["effect_size"])
+        tables = [t.to_string(index=False, float_format=lambda v: f"{v:.4f}") for t in (c.systems, pairs)]
+        lines += [f"measure {measure}: {len(c.systems)} runs, {n_queries} queries; {_describe(c)}", ""]
+        lines += [tables[0], "", tables[1], ""]
     return "\n".join(lines)
 
 
@@ -198,15 +177,7 @@ def _csv(comparisons: dict[str, Any], *, n_queries: int) -> str:
 
     rows = []
     for measure, c in comparisons.items():
-        settings = {
-            "measure": measure,
-            "test": c.test,
-            "correction": c.correction,
-            "interval": c.interval,
-            "confidence": c.confidence,
-            **_resampling(c),
-            "seed": c.seed,
-        }
+        settings = {"measure": measure, **_settings(c)}
         systems = c.systems.rename(columns={"system": "system_a", "mean": "estimate"}).assign(kind="mean", **settings)
         pairs = c.pairs.rename(columns={"difference": "estimate"}).assign(kind="difference", **settings)
         rows.extend([systems, pairs])
@@ -222,22 +193,10 @@ def _csv(comparisons: dict[str, Any], *, n_queries: int) -> str:
 
 def _json(comparisons: dict[str, Any], *, n_queries: int) -> str:
     """JSON (strict: a value that is not a finite number, e.g. an effect size of identical runs, is null)."""
-    out = []
-    for measure, c in comparisons.items():
-        out.append(
-            {
-                "measure": measure,
-                "queries": n_queries,
-                "test": c.test,
-                "correction": c.correction,
-                "interval": c.interval,
-                "confidence": c.confidence,
-                **_resampling(c),
-                "seed": c.seed,
-                "systems": _records(c.systems),
-                "pairs": _records(c.pairs),
-            }
-        )
+    out = [
+        {"measure": m, "queries": n_queries, **_settings(c), "systems": _records(c.systems), "pairs": _records(c.pairs)}
+        for m, c in comparisons.items()
+    ]
     return json.dumps(out, indent=1, allow_nan=False) + "\n"
 
 

@@ -27,10 +27,9 @@ class Comparison:
     systems : pandas.DataFrame
         One row per system, in input order: ``system``, ``mean``, ``ci_low``, ``ci_high``, ``queries``.
     pairs : pandas.DataFrame
-        One row per pair ``(system_a, system_b)`` with ``a`` before ``b`` in the input:
-        ``difference`` (mean of a - b), ``ci_low``, ``ci_high``, ``effect_size`` (Cohen's d_z),
-        ``wins``, ``ties``, ``losses`` (queries where a > b, a == b, a < b), ``pvalue``,
-        ``pvalue_adjusted``.
+        One row per pair ``(system_a, system_b)`` with ``a`` before ``b`` in the input: ``difference`` (mean of a - b),
+        ``ci_low``, ``ci_high``, ``effect_size`` (Cohen's d_z), ``wins``, ``ties``, ``losses`` (queries where a > b, a
+        == b, a < b), ``pvalue``, ``pvalue_adjusted``.
     test, correction, interval : str
     confidence : float
     n_resamples, seed : int
@@ -38,8 +37,8 @@ class Comparison:
     exact : bool
         True when the p-values come from every sign pattern (an exact permutation test), not random ones.
     test_resamples : int
-        What the p-values rest on: ``2**(n-1)`` sign patterns for an exact test, else the random
-        resamples drawn by the test (``n_resamples``); 0 for the t and Wilcoxon tests.
+        What the p-values rest on: ``2**(n-1)`` sign patterns for an exact test, else the random resamples drawn by the
+        test (``n_resamples``); 0 for the t and Wilcoxon tests.
     """
 
     systems: pd.DataFrame
@@ -74,19 +73,18 @@ def compare_systems(
     Parameters
     ----------
     scores : 2-D array-like or mapping
-        Systems x queries of one measure (see ``ScoreMatrix``).
+        Systems x queries of one measure (a mapping: name to per-query values; a DataFrame: named by its index).
     systems : list of str, optional
         Names of the rows.
     test : {"t", "wilcoxon", "permutation", "bootstrap", "tukey"}, default "t"
-        The paired test of each pair (``pairwise_tests``), or the
-        randomised Tukey HSD test (``tukey_hsd``). (Formerly
+        The paired test of each pair (``pairwise_tests``), or the randomised Tukey HSD test (``tukey_hsd``). (Formerly
         ``method``, still accepted with a DeprecationWarning.)
     correction : {"holm", "bonferroni", "bh", "none"}, optional
-        Multiple-comparison correction of the pairs' p-values; default ``"holm"``, and for
-        ``test="tukey"`` (already family-wise adjusted) ``"none"``, the only one allowed there.
+        Multiple-comparison correction of the pairs' p-values; default ``"holm"``, and for ``test="tukey"`` (already
+        family-wise adjusted) ``"none"``, the only one allowed there.
     interval : {"t", "percentile", "bca"}, optional
-        Interval of each system's mean and each pair's difference; default ``"t"`` for the t
-        test, else ``"percentile"`` (see ``paired_test``).
+        Interval of each system's mean and each pair's difference; default ``"t"`` for the t test, else ``"percentile"``
+        (see ``paired_test``).
     confidence : float, default 0.95
     n_resamples : int, default 10000
         Resamples of the resampling tests and bootstrap intervals.
@@ -135,52 +133,28 @@ def compare_systems(
         low, high = bootstrap_interval(boot.weighted_sums(matrix) / n, matrix, confidence=confidence, interval=interval)
     system_table = pd.DataFrame({"system": names, "mean": mean, "ci_low": low, "ci_high": high, "queries": n})
 
-    # The matrix and every parameter are checked: the nested calls do not check them again.
-    pair_test = "t" if test == "tukey" else test
-    tests = _pairwise_tests(
-        matrix,
-        None,
-        test=pair_test,
-        interval=interval,
-        confidence=confidence,
-        alpha=ALPHA,
-        n_resamples=n_resamples,
-        seed=seed,
-        exact=None,
-        n_jobs=n_jobs,
-    )
+    # The matrix and every parameter are checked: the nested calls do not check them again. With tukey, the pairs' t
+    # tests (never exact) give every column but the p-values.
+    options: dict[str, Any] = dict(test="t" if test == "tukey" else test, interval=interval, confidence=confidence)
+    tests = _pairwise_tests(matrix, None, alpha=ALPHA, n_resamples=n_resamples, seed=seed, n_jobs=n_jobs, **options)
     if test == "tukey":
-        hsd = _tukey_hsd(matrix, n_resamples, ALPHA, seed, n_jobs)
-        pvalue = hsd.pvalue
-        adjusted = hsd.pvalue
+        pvalue = adjusted = _tukey_hsd(matrix, n_resamples, ALPHA, seed, n_jobs).pvalue
     else:
-        pvalue = tests.pvalue
-        adjusted = _adjust_pvalues(pvalue, correction)
+        pvalue, adjusted = tests.pvalue, _adjust_pvalues(tests.pvalue, correction)
     labels = np.asarray(names, dtype=object)
+    same = {
+        key: getattr(tests, key) for key in ("difference", "ci_low", "ci_high", "effect_size", "wins", "ties", "losses")
+    }
     pair_table = pd.DataFrame(
         {
             "system_a": labels[tests.first],
             "system_b": labels[tests.second],
-            "difference": tests.difference,
-            "ci_low": tests.ci_low,
-            "ci_high": tests.ci_high,
-            "effect_size": tests.effect_size,
-            "wins": tests.wins,
-            "ties": tests.ties,
-            "losses": tests.losses,
+            **same,
             "pvalue": pvalue,
             "pvalue_adjusted": adjusted,
         }
     )
+    used = n_resamples if test == "tukey" else tests.n_resamples
     return Comparison(
-        systems=system_table,
-        pairs=pair_table,
-        test=test,
-        correction=correction,
-        interval=interval,
-        confidence=confidence,
-        n_resamples=n_resamples,
-        seed=seed,
-        exact=tests.exact and test != "tukey",
-        test_resamples=n_resamples if test == "tukey" else tests.n_resamples,
+        system_table, pair_table, test, correction, interval, confidence, n_resamples, seed, tests.exact, used
     )

@@ -20,14 +20,9 @@ class Scores(NamedTuple):
 
 
 def check_scores(value: Any, name: str) -> Scores:
-    """``value`` as a systems x queries matrix of finite values, at least 2 x 2, with the systems' names.
+    """``value`` as a systems x queries matrix of finite values, at least 2 x 2, with the systems' names: a 2-D
+    array-like (names ``"s0", "s1", ...``), a mapping ``{system name: per-query values}``, or a DataFrame (its index).
 
-    Accepts a 2-D array-like (one row per system; names ``"s0", "s1", ...``), a mapping
-    ``{system name: per-query values}`` (the same number of queries each), or a pandas DataFrame
-    (rows are systems, its index gives the names).
-
-    Examples
-    --------
     >>> check_scores({"bm25": [0.2, 0.4], "dense": [0.3, 0.3]}, "scores")
     Scores(values=array([[0.2, 0.4],
            [0.3, 0.3]]), names=['bm25', 'dense'])
@@ -36,8 +31,6 @@ def check_scores(value: Any, name: str) -> Scores:
     ...
     ValueError: scores['bm25'] must be finite, got nan at index 1
     """
-    if isinstance(value, Scores):
-        return value
     if isinstance(value, Mapping):
         check_same_index({f"{name}[{key!r}]": row for key, row in value.items()})
         names = [str(key) for key in value]
@@ -80,8 +73,6 @@ def check_same_index(rows: Mapping[str, Any]) -> None:
 def system_names(scores: Scores, systems: Any) -> list[str]:
     """The names of the rows of ``scores``: ``systems`` if given (one distinct str per row), else its own.
 
-    Examples
-    --------
     >>> system_names(check_scores([[0.2, 0.4], [0.3, 0.3]], "scores"), ["a", "a"])
     Traceback (most recent call last):
     ...
@@ -115,13 +106,7 @@ def check_count(value: Any, name: str) -> int:
 
 
 def all_pairs(n_systems: int) -> tuple[np.ndarray, np.ndarray]:
-    """Row indices ``(i, j)`` with ``i < j`` of every pair of ``n_systems`` systems, in row-major order.
-
-    Examples
-    --------
-    >>> [a.tolist() for a in all_pairs(3)]
-    [[0, 0, 1], [1, 2, 2]]
-    """
+    """Row indices ``(i, j)`` with ``i < j`` of every pair of ``n_systems`` systems, in row-major order."""
     first, second = np.triu_indices(n_systems, k=1)
     return first.astype(np.int64), second.astype(np.int64)
 

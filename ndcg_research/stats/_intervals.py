@@ -1,10 +1,10 @@
 r"""Confidence intervals and confidence levels: t, Wilson, bootstrap; the package's one confidence level.
 
-``bootstrap_interval`` computes the percentile and BCa intervals (Efron & Tibshirani 1993, ch. 14) from given
-resampled means of many rows at once, as ``scipy.stats.bootstrap`` does: ``z0 = ndtri(share of resampled means
-below the mean, ties counted half)``; the jackknife acceleration of a mean in closed form,
-:math:`a = \sum_q (x_q - \bar x)^3 / (6 (\sum_q (x_q - \bar x)^2)^{3/2})`; quantiles by linear interpolation; a
-row of equal values gets ``(mean, mean)``. On the same resamples the intervals equal scipy's
+``bootstrap_interval`` computes the percentile and BCa intervals (Efron & Tibshirani 1993, ch. 14) from given resampled
+means of many rows at once, as ``scipy.stats.bootstrap`` does:
+``z0 = ndtri(share of resampled means below the mean, ties counted half)``; the jackknife acceleration of a mean in
+closed form, :math:`a = \sum_q (x_q - \bar x)^3 / (6 (\sum_q (x_q - \bar x)^2)^{3/2})`; quantiles by linear
+interpolation; a row of equal values gets ``(mean, mean)``. On the same resamples the intervals equal scipy's
 (``tests/test_stats_paired.py``).
 """
 
@@ -30,33 +30,18 @@ from ._inputs import check_count, check_level, check_seed
 ALPHA = 0.05
 #: Confidence level of every interval: 1 - ALPHA (exactly 0.95 in floating point).
 CONFIDENCE = 1 - ALPHA
-#: A proportion is printed as 1 (or 0) only if its Wilson lower bound is at least this (upper bound at most
-#: 1 minus this); a perfect record of ``R`` trials has the lower bound ``R / (R + z^2)``, so 0.99 needs
-#: ``R >= 381`` at 95%.
+#: A proportion is printed as 1 (or 0) only if its Wilson lower bound is at least this (upper bound at most 1 minus
+#: this); a perfect record of ``R`` trials has the lower bound ``R / (R + z^2)``, so 0.99 needs ``R >= 381`` at 95%.
 CERTAIN = 0.99
 #: The interval kinds of a mean over queries: Student's t, bootstrap percentile, bootstrap BCa.
 INTERVALS: tuple[str, ...] = ("t", "percentile", "bca")
 
 
 def check_interval_resamples(n_resamples: int, confidence: float, interval: str) -> None:
-    """Refuse too few resamples for a bootstrap interval (``interval`` ``"percentile"`` or ``"bca"``).
-
-    Each tail of the interval is a share ``(1 - confidence) / 2`` of the resamples: it needs one
-    resample at least, so ``n_resamples >= 2 / (1 - confidence)`` (40 at 95%). The one rule of
-    ``paired_test``, ``pairwise_tests`` and ``compare_systems``; a t interval needs no resamples.
-
-    Examples
-    --------
-    >>> check_interval_resamples(40, 0.95, "percentile")
-    >>> check_interval_resamples(39, 0.95, "bca")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    ValueError: n_resamples must be at least 40 for a 95% bca bootstrap interval ..., got 39
-    """
-    if interval not in ("percentile", "bca"):
-        return
-    needed = math.ceil(2 / (1 - confidence) - 1e-9)
-    if n_resamples < needed:
+    """Refuse too few resamples for a bootstrap interval: each tail, a share ``(1 - confidence) / 2`` of the
+    resamples, needs one at least, so ``n_resamples >= 2 / (1 - confidence)`` (40 at 95%)."""
+    needed = math.ceil(2 / (1 - confidence) - 1e-9)  # - 1e-9: 2 / (1 - 0.9) is 20.000000000000004
+    if interval in ("percentile", "bca") and n_resamples < needed:
         raise ValueError(
             f"n_resamples must be at least {needed} for a {confidence:.0%} {interval} bootstrap "
             f"interval (each tail holds {(1 - confidence) / 2:g} of the resamples), got {n_resamples}"
@@ -66,9 +51,9 @@ def check_interval_resamples(n_resamples: int, confidence: float, interval: str)
 def mean_interval(values: Any, *, axis: int = 0, confidence: float = CONFIDENCE) -> dict[str, np.ndarray]:
     """Mean, standard deviation (ddof 1) and t confidence interval of the mean along ``axis``.
 
-    The interval is ``mean ± q * sem`` with ``q`` from ``scipy.stats.t.interval`` (``m - 1``
-    degrees of freedom for ``m`` values) and ``sem`` from ``scipy.stats.sem``. With one value
-    sd and the interval are NaN; with equal values the interval is the mean itself.
+    The interval is ``mean ± q * sem`` with ``q`` from ``scipy.stats.t.interval`` (``m - 1`` degrees of freedom for
+    ``m`` values) and ``sem`` from ``scipy.stats.sem``. With one value sd and the interval are NaN; with equal values
+    the interval is the mean itself.
 
     Parameters
     ----------
@@ -80,8 +65,8 @@ def mean_interval(values: Any, *, axis: int = 0, confidence: float = CONFIDENCE)
     Returns
     -------
     dict of str to numpy.ndarray
-        ``mean``, ``sd``, ``ci_low``, ``ci_high``, each a float64 array with ``axis`` removed
-        (0-d for 1-D ``values``), whatever the number of values.
+        ``mean``, ``sd``, ``ci_low``, ``ci_high``, each a float64 array with ``axis`` removed (0-d for 1-D ``values``),
+        whatever the number of values.
 
     Examples
     --------
@@ -143,10 +128,10 @@ def proportion_label(
 ) -> str:
     """A proportion and its Wilson interval as text, e.g. ``"0.87 [0.79,0.92]"``.
 
-    A proportion whose rounded value reads as exactly 1 (or 0) is written that way only when its
-    Wilson interval supports it, i.e. the lower bound is at least ``CERTAIN`` (the upper bound
-    at most ``1 - CERTAIN``); otherwise it is written as the count, ``"20/20 [0.84,1.00]"``, so that
-    a perfect record of a few trials never reads as a probability of 1.
+    A proportion whose rounded value reads as exactly 1 (or 0) is written that way only when its Wilson interval
+    supports it, i.e. the lower bound is at least ``CERTAIN`` (the upper bound at most ``1 - CERTAIN``); otherwise it is
+    written as the count, ``"20/20 [0.84,1.00]"``, so that a perfect record of a few trials never reads as a probability
+    of 1.
 
     Parameters
     ----------
@@ -199,8 +184,8 @@ def share_label(
 ) -> str:
     """``proportion_label`` of a share of ``trials`` (as the result tables store it, e.g. ``p_better``).
 
-    The count is recovered as ``share * trials``, which must be a whole number: a share that is not one
-    (a mean, a share of other trials) is refused rather than rounded.
+    The count is recovered as ``share * trials``, which must be a whole number: a share that is not one (a mean, a share
+    of other trials) is refused rather than rounded.
 
     Parameters
     ----------
@@ -208,12 +193,8 @@ def share_label(
         A share of ``trials``, in [0, 1].
     trials : int
         Number of trials, at least 1.
-    digits : int, default 2
-        Decimals of the proportion and of the interval's bounds.
-    interval : bool, default True
-        Append the Wilson interval.
-    confidence : float, default 0.95
-        Level of the Wilson interval.
+    digits, interval, confidence
+        As in ``proportion_label``.
 
     Returns
     -------
@@ -238,9 +219,8 @@ def share_label(
 def family_confidence(family_size: int, *, confidence: float = CONFIDENCE) -> float:
     """Per-interval confidence that makes ``family_size`` intervals hold together (Bonferroni).
 
-    With ``1 - (1 - confidence) / family_size`` per interval, the probability that every
-    interval of the family covers its parameter is at least ``confidence``, whatever their
-    dependence.
+    With ``1 - (1 - confidence) / family_size`` per interval, the probability that every interval of the family covers
+    its parameter is at least ``confidence``, whatever their dependence.
 
     Parameters
     ----------
@@ -272,9 +252,8 @@ def bootstrap_statistic_interval(
 ) -> tuple[float, float, float]:
     """A statistic of paired samples and its percentile bootstrap interval (``scipy.stats.bootstrap``).
 
-    The replicates (the entries along axis 0 of every sample) are resampled jointly, so the
-    pairing between samples is kept; ``statistic(*samples, axis=...)`` must accept an
-    ``axis`` argument (vectorised).
+    The replicates (the entries along axis 0 of every sample) are resampled jointly, so the pairing between samples is
+    kept; ``statistic(*samples, axis=...)`` must accept an ``axis`` argument (vectorised).
 
     Parameters
     ----------
@@ -321,16 +300,7 @@ def bootstrap_statistic_interval(
 
 
 def row_quantiles(sorted_values: np.ndarray, q: np.ndarray) -> np.ndarray:
-    """Linear-interpolation quantile ``q[i]`` of row ``i`` of row-sorted ``sorted_values`` (rows x B).
-
-    numpy's default method (``"linear"``), but with a level per row.
-
-    Examples
-    --------
-    >>> s = np.array([[0.0, 1.0, 2.0], [10.0, 20.0, 30.0]])
-    >>> row_quantiles(s, np.array([0.5, 0.25])).tolist()
-    [1.0, 15.0]
-    """
+    """Quantile ``q[i]`` of row ``i`` of row-sorted ``sorted_values``: numpy's ``"linear"`` method, a level per row."""
     b = sorted_values.shape[1]
     q = np.broadcast_to(np.asarray(q, dtype=np.float64), (sorted_values.shape[0],))
     position = q * (b - 1)
@@ -347,52 +317,22 @@ def row_quantiles(sorted_values: np.ndarray, q: np.ndarray) -> np.ndarray:
 def bootstrap_interval(
     resampled_means: np.ndarray, values: np.ndarray, *, confidence: float = CONFIDENCE, interval: str = "percentile"
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Percentile or BCa bootstrap interval of the mean of each row of ``values``.
-
-    Parameters
-    ----------
-    resampled_means : numpy.ndarray
-        ``rows x B``: the mean of each row under each bootstrap resample.
-    values : numpy.ndarray
-        ``rows x queries``: the data (for the observed mean and the BCa acceleration).
-    confidence : float, default 0.95
-        Confidence level (two-sided).
-    interval : {"percentile", "bca"}, default "percentile"
-
-    Returns
-    -------
-    (numpy.ndarray, numpy.ndarray)
-        Lower and upper limits, one per row.
-
-    Examples
-    --------
-    >>> means = np.array([[1.0, 2.0, 3.0, 4.0, 5.0]])
-    >>> low, high = bootstrap_interval(means, np.array([[2.0, 4.0]]), confidence=0.5, interval="percentile")
-    >>> float(low[0]), float(high[0])     # quantiles 0.25 and 0.75 of 1..5
-    (2.0, 4.0)
-    """
-    b = resampled_means.shape[1]
+    """Percentile or BCa bootstrap interval (low, high) of the mean of each row of ``values`` (rows x queries), from
+    its ``resampled_means`` (rows x B), as in the module docstring."""
     alpha = (1.0 - confidence) / 2.0
     ordered = np.sort(resampled_means, axis=1)
     mean = values.mean(axis=1)
     constant = np.all(values == values[:, :1], axis=1)
-    if interval == "percentile":
-        q_low = np.full(values.shape[0], alpha)
-        q_high = np.full(values.shape[0], 1.0 - alpha)
-    else:
+    q_low, q_high = np.asarray(alpha), np.asarray(1.0 - alpha)
+    if interval == "bca":
         column = mean[:, None]
         below = np.count_nonzero(resampled_means < column, axis=1) + np.count_nonzero(resampled_means <= column, axis=1)
-        z0 = special.ndtri(below / (2.0 * b))
-        centred = values - mean[:, None]
+        z0 = special.ndtri(below / (2.0 * resampled_means.shape[1]))
+        centred = values - column
+        z_alpha = float(special.ndtri(alpha))
         with np.errstate(divide="ignore", invalid="ignore"):
             accel = (centred**3).sum(axis=1) / (6.0 * ((centred**2).sum(axis=1)) ** 1.5)
-            z_alpha = float(special.ndtri(alpha))
-            num_low = z0 + z_alpha
-            num_high = z0 - z_alpha
-            q_low = special.ndtr(z0 + num_low / (1.0 - accel * num_low))
-            q_high = special.ndtr(z0 + num_high / (1.0 - accel * num_high))
-        q_low = np.where(constant, 0.5, q_low)
-        q_high = np.where(constant, 0.5, q_high)
-    low = row_quantiles(ordered, q_low)
-    high = row_quantiles(ordered, q_high)
+            q_low, q_high = (special.ndtr(z0 + z / (1.0 - accel * z)) for z in (z0 + z_alpha, z0 - z_alpha))
+        q_low, q_high = np.where(constant, 0.5, q_low), np.where(constant, 0.5, q_high)  # any level: replaced below
+    low, high = row_quantiles(ordered, q_low), row_quantiles(ordered, q_high)
     return np.where(constant, mean, low), np.where(constant, mean, high)

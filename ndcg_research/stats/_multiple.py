@@ -3,21 +3,18 @@ r"""Many systems at once: p-value corrections and the randomised Tukey HSD test.
 ``adjust_pvalues`` corrects (``correction=``) the p-values of a family of pairwise tests:
 
 - ``"holm"`` (Holm 1979, the default): with the p-values sorted, :math:`p_{(1)} \le \dots \le p_{(m)}`,
-  :math:`\tilde p_{(i)} = \max_{j \le i} \min(1, (m - j + 1)\, p_{(j)})`; controls the
-  family-wise error rate, uniformly more powerful than Bonferroni;
+  :math:`\tilde p_{(i)} = \max_{j \le i} \min(1, (m - j + 1)\, p_{(j)})`; controls the family-wise error rate, uniformly
+  more powerful than Bonferroni;
 - ``"bonferroni"``: :math:`\min(1, m\, p_i)`;
-- ``"bh"`` (Benjamini & Hochberg 1995): controls the false discovery rate,
-  ``scipy.stats.false_discovery_control``;
+- ``"bh"`` (Benjamini & Hochberg 1995): controls the false discovery rate, ``scipy.stats.false_discovery_control``;
 - ``"none"``.
 
-``tukey_hsd`` is the randomised Tukey HSD test of Carterette (TOIS 2012), as Sakai
-(2012, 2014) runs it for discriminative power: under the null hypothesis that all systems
-are equivalent, the systems' labels are exchangeable within each query. Each of ``B``
-resamples shuffles, independently for every query, which system gets which value; the
-statistic is the range (max - min) of the systems' means. A pair's p-value is the share of
-resamples whose range reaches the pair's observed ``|difference|``, ``(count + 1) / (B + 1)``.
-Comparing every pair with the distribution of the *maximum* difference makes the p-values
-family-wise adjusted by construction (no further correction).
+``tukey_hsd`` is the randomised Tukey HSD test of Carterette (TOIS 2012), as Sakai (2012, 2014) runs it for
+discriminative power: under the null hypothesis that all systems are equivalent, the systems' labels are exchangeable
+within each query. Each of ``B`` resamples shuffles, independently for every query, which system gets which value; the
+statistic is the range (max - min) of the systems' means. A pair's p-value is the share of resamples whose range reaches
+the pair's observed ``|difference|``, ``(count + 1) / (B + 1)``. Comparing every pair with the distribution of the
+*maximum* difference makes the p-values family-wise adjusted by construction (no further correction).
 """
 
 import math
@@ -120,14 +117,14 @@ def tukey_hsd(
     Parameters
     ----------
     scores : 2-D array-like or mapping
-        Systems x queries (see ``ScoreMatrix``).
+        Systems x queries (a mapping: name to per-query values; a DataFrame: named by its index).
     n_resamples : int, default 10000
         Resamples ``B`` (each shuffles the systems within every query).
     alpha : float, default 0.05
         Level of ``critical_difference``.
     seed : int, default 0
-        Entropy of the resamples' SeedSequence; block ``k`` of ``TUKEY_BLOCK`` resamples
-        draws from ``SeedSequence(seed, spawn_key=(TUKEY_STREAM, k))``.
+        Entropy of the resamples' SeedSequence; block ``k`` of ``TUKEY_BLOCK`` resamples draws from
+        ``SeedSequence(seed, spawn_key=(TUKEY_STREAM, k))``.
     n_jobs : int, default 1
         Worker threads over blocks (the results do not depend on it).
 
@@ -156,8 +153,8 @@ def _tukey_hsd(matrix: np.ndarray, b: int, alpha: float, seed: int, n_jobs: int)
         rng = block_generator(seed, TUKEY_STREAM, k)
         step = max(1, _SHUFFLE_ELEMENTS // by_query.size)
         out = []
-        # Sub-blocks along the resample axis consume the generator in the same order as one
-        # call would, so the numbers do not depend on the sub-block size.
+        # Sub-blocks along the resample axis consume the generator in the same order as one call would, so the numbers
+        # do not depend on the sub-block size.
         for start in range(0, rows, step):
             size = min(step, rows - start)
             shuffled = rng.permuted(np.broadcast_to(by_query, (size, *by_query.shape)), axis=2)
@@ -174,13 +171,4 @@ def _tukey_hsd(matrix: np.ndarray, b: int, alpha: float, seed: int, n_jobs: int)
     count = b - np.searchsorted(ordered, threshold, side="left")
     pvalue = (count + 1) / (b + 1)
     critical = float(ordered[b - min(max(math.ceil(b * alpha), 1), b)])
-    return TukeyHSD(
-        first=first,
-        second=second,
-        difference=difference,
-        pvalue=pvalue,
-        ranges=ranges,
-        critical_difference=critical,
-        alpha=alpha,
-        n_resamples=b,
-    )
+    return TukeyHSD(first, second, difference, pvalue, ranges, critical, alpha, n_resamples=b)

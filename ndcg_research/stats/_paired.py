@@ -1,9 +1,7 @@
 r"""Paired comparisons of two systems scored on the same queries or replicates: tests and summaries.
 
-Paired tests over queries: one pair (``paired_test``) or many at once (``pairwise_tests``).
-
-For systems A and B evaluated on the same ``n`` queries, the per-query differences are
-d_q = M(A, q) - M(B, q); the tests ask whether their mean is zero.
+Paired tests over queries, of one pair (``paired_test``) or many at once (``pairwise_tests``): for systems A and B on
+the same ``n`` queries, is the mean of the per-query differences d_q = M(A, q) - M(B, q) zero?
 
 =================  ===========================================================================
 test               p-value (two-sided)
@@ -14,7 +12,7 @@ test               p-value (two-sided)
 ``"permutation"``  sign-flip randomisation test of the mean difference (Fisher; Smucker, Allan &
                    Carterette 2007): share of sign vectors ``s`` with
                    :math:`|\mathrm{mean}(s d)| \ge |\mathrm{mean}(d)|`. Exact (every one of the
-                   2^n vectors) up to ``exact_max`` queries, else ``n_resamples`` random
+                   2^n vectors) up to 20 queries, else ``n_resamples`` random
                    vectors and ``p = (count + 1) / (B + 1)`` (as ``scipy.stats.permutation_test``)
 ``"bootstrap"``    paired bootstrap test (Sakai 2006): resample the queries of the differences
                    shifted to mean zero, :math:`w = d - \bar d`; ASL = share of the ``B`` resamples
@@ -22,42 +20,35 @@ test               p-value (two-sided)
                    observed :math:`|t| = |\bar d| / (s_d / \sqrt n)` (Sakai's definition, count / B)
 =================  ===========================================================================
 
-Statistics of null distributions are compared with scipy's tolerance for numerically
-equal values: :math:`|T^*| \ge |T| (1 - 100\,\epsilon)`. A mean difference within
-:math:`100\,\epsilon` times the mean :math:`|d_q|` is the rounding residue of 0 (e.g. the differences
-0.7 - 0.6, 0.4 - 0.3 and 0.1 - 0.3, whose float mean is 5e-18), and the resampling tests take it as 0 (p = 1), as the t
-and Wilcoxon tests do; a relative tolerance alone would count only the resamples that round to
-exactly that residue.
+Null statistics are compared with scipy's tolerance for numerically equal values:
+:math:`|T^*| \ge |T| (1 - 100\,\epsilon)`. A mean difference within :math:`100\,\epsilon` times the mean :math:`|d_q|`
+is the rounding residue of 0 (e.g. the differences 0.7 - 0.6, 0.4 - 0.3 and 0.1 - 0.3, whose float mean is 5e-18): the
+resampling tests take it as 0 (p = 1), as the t and Wilcoxon tests do; a relative tolerance alone would count only the
+resamples that round to exactly that residue.
 
-Scale: every statistic is computed on each pair's differences scaled by a power of two (exactly) so
-that the largest :math:`|d_q|` is in [0.5, 1), and null statistics are compared in absolute value:
-the p-values do not change when the values are multiplied by a constant (exactly not, for a power of
-two), and no square over- or underflows. Differences that overflow (``a - b`` not a finite float)
-are refused.
+Scale: each pair's differences are scaled by a power of two (exactly) so that the largest :math:`|d_q|` is in [0.5, 1),
+and null statistics are compared in absolute value: the p-values do not change when the values are multiplied by a
+constant (exactly not, for a power of two), and no square over- or underflows. Differences that overflow (``a - b`` not
+a finite float) are refused.
 
-Every result also has the mean difference, its confidence interval (Student's t,
-``mean_interval``; bootstrap percentile or BCa,
-``intervals``), the effect size :math:`d_z = \bar d / s_d` (Cohen's
-standardised mean difference for paired data; NaN, undefined, when all d_q are
-equal), and the counts of queries where A wins, ties and loses; a tie is a difference within
-``TIE_TOLERANCE`` of 0, the package's one definition of equal nDCG. The tests, interval and
-effect size use the differences as given, as scipy and the IR tools do: differences of rounding size
-(two systems with the same nDCG computed through different sums) are counted as ties but enter the
-statistics unchanged, so such a pair can show a non-zero effect size. The simulation summaries below
-(``paired_comparison``) set them to 0 instead, because their replicates are meant to be compared
-exactly.
+Every result also has the mean difference, its confidence interval (Student's t, ``mean_interval``; bootstrap percentile
+or BCa), the effect size :math:`d_z = \bar d / s_d` (Cohen's standardised mean difference for paired data; NaN,
+undefined, when all d_q are equal), and the counts of queries where A wins, ties and loses; a tie is a difference within
+``TIE_TOLERANCE`` of 0, the package's one definition of equal nDCG. The tests, interval and effect size use the
+differences as given, as scipy and the IR tools do: differences of rounding size (the same nDCG computed through
+different sums) count as ties but enter the statistics unchanged, so such a pair can show a non-zero effect size.
+``paired_comparison`` sets them to 0 instead: its replicates are compared exactly.
 
-Randomness: the bootstrap and sign-flip resamples are shared by all pairs and fixed by
-``seed`` (``resampling``), so a pair gets the same p-value
-whichever other pairs are compared, and the results are identical for any ``n_jobs``.
+Randomness: the bootstrap and sign-flip resamples are shared by all pairs and fixed by ``seed`` (``_resampling``), so a
+pair gets the same p-value whichever other pairs are compared, and for any ``n_jobs``.
 
-Summaries of replicates (the simulation studies: many simulated data sets, no test):
-``paired_comparison`` gives, along any axis of an array of replicates, the mean gap with
-its t interval, how often the better system scores strictly higher (Wilson interval), ties and
-losses, and the standardized gap with its standard error (``standardized_gap_se``, delta
+Summaries of replicates (the simulation studies: many simulated data sets, no test): ``paired_comparison`` gives, along
+any axis of an array of replicates, the mean gap with its t interval, how often the better system scores strictly higher
+(Wilson interval), ties and losses, and the standardized gap with its standard error (``standardized_gap_se``, delta
 method); a gap within ``TIE_TOLERANCE`` counts as exactly 0 there.
 """
 
+import functools
 import math
 import warnings
 from collections.abc import Sequence
@@ -89,8 +80,8 @@ from ._intervals import (
 )
 from ._resampling import EXACT_MAX_QUERIES, Resamples, map_in_threads
 
-#: Two nDCG values closer than this (absolute; nDCG is in [0, 1]) are equal: a tie. Differences
-#: below it are floating-point rounding (the last bits of a sum), never a measured effect.
+#: Two nDCG values closer than this (absolute; nDCG is in [0, 1]) are equal: a tie. Differences below it are
+#: floating-point rounding (the last bits of a sum), never a measured effect.
 TIE_TOLERANCE = 1e-12
 #: The paired tests (the ``test`` argument).
 METHODS: tuple[str, ...] = ("t", "wilcoxon", "permutation", "bootstrap")
@@ -100,9 +91,9 @@ TOLERANCE = 100 * np.finfo(np.float64).eps
 _CHUNK_ELEMENTS = 1 << 22
 #: Weight blocks are drawn once per call when they take at most this many elements.
 _CACHE_ELEMENTS = 1 << 25
-#: A pair's resampled means come from its systems' when their values are at most this many binary
-#: orders of magnitude above the pair's differences (else from the differences: see ``_PrecomputedResamples``):
-#: each order loses a bit of the difference, which the comparison with the observed mean must allow for.
+#: A pair's resampled means come from its systems' when their values are at most this many binary orders of magnitude
+#: above the pair's differences (else from the differences: see ``_PrecomputedResamples``): each order loses a bit of
+#: the difference, which the comparison with the observed mean must allow for.
 _SHIFT_LIMIT = 8
 
 
@@ -166,11 +157,10 @@ class PairTests:
     wins, ties, losses : numpy.ndarray
         Integer counts per pair.
     critical_difference : numpy.ndarray
-        The smallest ``|difference|`` this pair's test would call significant at level ``alpha``,
-        estimated from its null distribution: ``t(1 - alpha/2, n - 1) s_d / sqrt(n)`` for the t
-        test; for the sign-flip test the ``ceil(B alpha)``-th largest ``|mean(s d)|``; for the
-        bootstrap (Sakai 2006) ``|mean(w*)|`` of the resample whose ``|t*|`` is the
-        ``ceil(B alpha)``-th largest. NaN for Wilcoxon.
+        The smallest ``|difference|`` this pair's test would call significant at level ``alpha``, estimated from its
+        null distribution: ``t(1 - alpha/2, n - 1) s_d / sqrt(n)`` for the t test; for the sign-flip test the
+        ``ceil(B alpha)``-th largest ``|mean(s d)|``; for the bootstrap (Sakai 2006) ``|mean(w*)|`` of the resample
+        whose ``|t*|`` is the ``ceil(B alpha)``-th largest. NaN for Wilcoxon.
     test, interval : str
     alpha, confidence : float
     n_queries, n_resamples : int
@@ -200,21 +190,11 @@ class PairTests:
 
     def result(self, index: int) -> PairedResult:
         """Pair ``index`` as a ``PairedResult``."""
-        return PairedResult(
-            test=self.test,
-            pvalue=float(self.pvalue[index]),
-            difference=float(self.difference[index]),
-            ci=(float(self.ci_low[index]), float(self.ci_high[index])),
-            confidence=self.confidence,
-            interval=self.interval,
-            effect_size=float(self.effect_size[index]),
-            wins=int(self.wins[index]),
-            ties=int(self.ties[index]),
-            losses=int(self.losses[index]),
-            n_queries=self.n_queries,
-            n_resamples=self.n_resamples,
-            exact=self.exact,
-        )
+        scalars = ("test", "confidence", "interval", "n_queries", "n_resamples", "exact")
+        fields: dict[str, Any] = {k: getattr(self, k) for k in scalars}
+        fields |= {k: float(getattr(self, k)[index]) for k in ("pvalue", "difference", "effect_size")}
+        fields |= {k: int(getattr(self, k)[index]) for k in ("wins", "ties", "losses")}
+        return PairedResult(ci=(float(self.ci_low[index]), float(self.ci_high[index])), **fields)
 
 
 def _test_options(
@@ -225,15 +205,17 @@ def _test_options(
     seed: Any,
     exact: Any,
     intervals: tuple[str, ...] = INTERVALS,
-) -> tuple[str, str | None, float, int, int, bool | None]:
-    """The checked ``test``, ``interval``, ``confidence``, ``n_resamples``, ``seed`` and ``exact`` of a paired test."""
+) -> dict[str, Any]:
+    """The checked options of a paired test, as keyword arguments of ``_pairwise_tests``."""
     test, exact = check_option(test, "test", METHODS), check_bool(exact, "exact", none=True)
     if exact is not None and test != "permutation":  # it would be ignored
         raise ValueError(f"exact applies to the permutation test only, got exact={exact!r} with test={test!r}")
     interval = check_option(interval, "interval", intervals, none=True)
     confidence, n_resamples = check_level(confidence, "confidence"), check_resamples(n_resamples)
     check_interval_resamples(n_resamples, confidence, _interval_of(test, interval))
-    return test, interval, confidence, n_resamples, check_seed(seed), exact
+    return dict(
+        test=test, interval=interval, confidence=confidence, n_resamples=n_resamples, seed=check_seed(seed), exact=exact
+    )
 
 
 def _interval_of(test: str, interval: str | None) -> str:
@@ -260,29 +242,26 @@ def paired_test(
     Parameters
     ----------
     a, b : array-like
-        Per-query values of systems A and B (same queries, same order; at least 2). Two pandas Series must
-        have equal indexes (query ids), else ValueError: values are paired by position.
+        Per-query values of systems A and B (same queries, same order; at least 2). Two pandas Series must have equal
+        indexes (query ids), else ValueError: values are paired by position.
     test : {"t", "wilcoxon", "permutation", "bootstrap"}, default "t"
-        The test (see the module documentation). (Formerly ``method``, still accepted with a
-        DeprecationWarning.)
+        The test (see the module documentation). (Formerly ``method``, still accepted with a DeprecationWarning.)
     interval : {"t", "percentile", "bca"}, optional
-        Kind of confidence interval of the mean difference; default ``"t"`` for the t test
-        and the bootstrap percentile interval (``n_resamples`` resamples) for the others.
-        (BCa is not the default: for means of 50-100 queries with ties and skew, as nDCG
-        differences have, it covered less often than the percentile interval in the coverage
-        test, ``tests/test_stats_paired.py``; both are slightly below nominal there, the t
-        interval is closest.)
+        Kind of confidence interval of the mean difference; default ``"t"`` for the t test and the bootstrap percentile
+        interval (``n_resamples`` resamples) for the others. (BCa is not the default: for means of 50-100 queries with
+        ties and skew, as nDCG differences have, it covered less often than the percentile interval in the coverage
+        test, ``tests/test_stats_paired.py``; both are slightly below nominal there, the t interval is closest.)
     confidence : float, default 0.95
         Confidence level of the interval.
     n_resamples : int, default 10000
-        Bootstrap resamples (bootstrap test and bootstrap intervals) and random sign vectors
-        (Monte Carlo permutation test); at least ``2 / (1 - confidence)`` (40 at 95%) for a
-        bootstrap interval (``check_interval_resamples``), as in ``compare_systems``.
+        Bootstrap resamples (bootstrap test and bootstrap intervals) and random sign vectors (Monte Carlo permutation
+        test); at least ``2 / (1 - confidence)`` (40 at 95%) for a bootstrap interval (``check_interval_resamples``), as
+        in ``compare_systems``.
     seed : int, default 0
         Entropy of the resamples' SeedSequence.
     exact : bool, optional
-        Permutation test only (given with another test: ValueError): enumerate every sign vector
-        (True), draw ``n_resamples`` (False); default: exact up to 20 queries.
+        Permutation test only (given with another test: ValueError): enumerate every sign vector (True), draw
+        ``n_resamples`` (False); default: exact up to 20 queries.
 
     Returns
     -------
@@ -299,27 +278,13 @@ def paired_test(
     >>> round(r.pvalue, 4), tuple(round(x, 4) for x in r.ci)
     (0.0059, (0.0201, 0.0824))
     """
-    test, interval, confidence, n_resamples, seed, exact = _test_options(
-        test, interval, confidence, n_resamples, seed, exact
-    )
+    options = _test_options(test, interval, confidence, n_resamples, seed, exact)
     check_same_index({"a": a, "b": b})
     a = check_array(a, "a", ndim=1, min_size=2, unit="queries")
     b = check_array(b, "b", ndim=1, min_size=2, unit="queries")
     if a.size != b.size:
         raise ValueError(f"a and b must hold the same queries: got {a.size} and {b.size} values")
-    tests = _pairwise_tests(
-        np.vstack([a, b]),
-        None,
-        test=test,
-        interval=interval,
-        confidence=confidence,
-        alpha=ALPHA,
-        n_resamples=n_resamples,
-        seed=seed,
-        exact=exact,
-        n_jobs=1,
-    )
-    return tests.result(0)
+    return _pairwise_tests(np.vstack([a, b]), None, alpha=ALPHA, n_jobs=1, **options).result(0)
 
 
 @renamed_test
@@ -341,14 +306,14 @@ def pairwise_tests(
     Parameters
     ----------
     scores : 2-D array-like or mapping
-        Systems x queries (see ``ScoreMatrix``).
+        Systems x queries (a mapping: name to per-query values; a DataFrame: named by its index).
     pairs : sequence of (int, int), optional
         Row pairs ``(i, j)`` to test (difference ``i - j``); default every ``i < j``.
     test, confidence, n_resamples, seed, exact
         As in ``paired_test``.
     interval : {"t", "percentile", "bca", "none"}, optional
-        As in ``paired_test``; ``"none"`` skips the interval (NaN), which saves the
-        bootstrap when only p-values are needed.
+        As in ``paired_test``; ``"none"`` skips the interval (NaN), which saves the bootstrap when only p-values are
+        needed.
     alpha : float, default 0.05
         Level of the ``critical_difference`` column.
     n_jobs : int, default 1
@@ -365,27 +330,17 @@ def pairwise_tests(
     >>> t.first.tolist(), t.second.tolist(), t.pvalue.round(3).tolist()
     ([0, 0, 1], [1, 2, 2], [0.25, 0.125, 0.125])
     """
-    test, interval, confidence, n_resamples, seed, exact = _test_options(
-        test, interval, confidence, n_resamples, seed, exact, intervals=(*INTERVALS, "none")
-    )
+    options = _test_options(test, interval, confidence, n_resamples, seed, exact, intervals=(*INTERVALS, "none"))
     alpha, n_jobs = check_level(alpha, "alpha"), check_count(n_jobs, "n_jobs")
     matrix = check_scores(scores, "scores").values
     if pairs is not None:
         pairs = check_array(pairs, "pairs", ndim=2, kinds="iu", min_size=1).astype(np.int64)
         if pairs.shape[1] != 2:
             raise ValueError(f"pairs must have shape (n, 2), got shape {pairs.shape}")
-    return _pairwise_tests(
-        matrix,
-        pairs,
-        test=test,
-        interval=interval,
-        confidence=confidence,
-        alpha=alpha,
-        n_resamples=n_resamples,
-        seed=seed,
-        exact=exact,
-        n_jobs=n_jobs,
-    )
+        n_systems = matrix.shape[0]
+        if pairs.min() < 0 or pairs.max() >= n_systems or np.any(pairs[:, 0] == pairs[:, 1]):
+            raise ValueError(f"pairs must name two different rows among 0..{n_systems - 1}, got {pairs.tolist()!r}")
+    return _pairwise_tests(matrix, pairs, alpha=alpha, n_jobs=n_jobs, **options)
 
 
 def _pairwise_tests(
@@ -398,81 +353,43 @@ def _pairwise_tests(
     alpha: float,
     n_resamples: int,
     seed: int,
-    exact: bool | None,
     n_jobs: int,
+    exact: bool | None = None,
 ) -> PairTests:
     """``pairwise_tests`` on a checked matrix and parameters (``paired_test``, ``compare_systems``, ...)."""
     interval = _interval_of(test, interval)
     n = matrix.shape[1]
-    first, second = _pair_rows(pairs, matrix.shape[0])
+    first, second = all_pairs(matrix.shape[0]) if pairs is None else (pairs[:, 0], pairs[:, 1])
 
     use_exact = test == "permutation" and (exact if exact is not None else n <= EXACT_MAX_QUERIES)
-    flips = None
-    if test == "permutation":
-        flips = (
-            Resamples.build("exact", n_queries=n)
-            if use_exact
-            else Resamples.build("sign-flip", n_queries=n, n_resamples=n_resamples, seed=seed)
-        )
-    boot = None
-    if test == "bootstrap" or interval in ("percentile", "bca"):
-        boot = Resamples.build("bootstrap", n_queries=n, n_resamples=n_resamples, seed=seed)
-    rows = max((r.n_resamples for r in (flips, boot) if r is not None), default=1)
+    draw = functools.partial(Resamples.build, n_queries=n, n_resamples=n_resamples, seed=seed)
+    flips = draw("exact" if use_exact else "sign-flip") if test == "permutation" else None
+    boot = draw("bootstrap") if test == "bootstrap" or interval in ("percentile", "bca") else None
+    chunk = max(1, _CHUNK_ELEMENTS // max((r.n_resamples for r in (flips, boot) if r is not None), default=1))
     shared_flips = None if flips is None else _PrecomputedResamples.build(flips, matrix)
     shared_boot = None if boot is None else _PrecomputedResamples.build(boot, matrix)
 
-    chunk = max(1, _CHUNK_ELEMENTS // rows)
-    starts = range(0, first.size, chunk)
-
     def work(start: int) -> dict[str, np.ndarray]:
-        sl = slice(start, min(start + chunk, first.size))
+        part = slice(start, start + chunk)
         return _test_chunk(
-            matrix,
-            first[sl],
-            second[sl],
-            test=test,
-            interval=interval,
-            confidence=confidence,
-            alpha=alpha,
-            flips=shared_flips,
-            boot=shared_boot,
+            matrix, first[part], second[part], test, interval, confidence, alpha, shared_flips, shared_boot
         )
 
-    parts = map_in_threads(work, starts, n_jobs)
-    joined = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
+    parts = map_in_threads(work, range(0, first.size, chunk), n_jobs)
+    joined: dict[str, Any] = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
     used = flips.n_resamples if flips is not None else (boot.n_resamples if test == "bootstrap" else 0)
-    return PairTests(
-        first=first,
-        second=second,
-        test=test,
-        interval=interval,
-        alpha=alpha,
-        confidence=confidence,
-        n_queries=n,
-        n_resamples=used,
-        exact=use_exact,
-        **joined,
-    )
-
-
-def _pair_rows(pairs: np.ndarray | None, n_systems: int) -> tuple[np.ndarray, np.ndarray]:
-    """The first and second rows of each pair (every pair by default), refusing rows the matrix does not have."""
-    if pairs is None:
-        return all_pairs(n_systems)
-    if pairs.min() < 0 or pairs.max() >= n_systems or np.any(pairs[:, 0] == pairs[:, 1]):
-        raise ValueError(f"pairs must name two different rows among 0..{n_systems - 1}, got {pairs.tolist()!r}")
-    return pairs[:, 0], pairs[:, 1]
+    scalars: dict[str, Any] = dict(test=test, interval=interval, alpha=alpha, confidence=confidence, exact=use_exact)
+    return PairTests(first=first, second=second, n_queries=n, n_resamples=used, **scalars, **joined)
 
 
 @dataclass(frozen=True)
 class _PrecomputedResamples:
     """Resamples used by every chunk of pairs, with what can be computed once for all of them.
 
-    The resampled mean of a difference is the difference of the systems' resampled means
-    (both are linear in the values), so when the systems' means under every resample fit
-    in memory they are computed once (systems x B) and a pair's are one subtraction away.
-    Every system's values are scaled by a power of two (exactly) so that its largest magnitude is
-    in [0.5, 1): its resampled means cannot overflow, and ``system_exponents`` holds the powers.
+    The resampled mean of a difference is the difference of the systems' resampled means (both are linear in the
+    values), so when the systems' means under every resample fit in memory they are computed once (systems x B) and a
+    pair's are one subtraction away. Every system's values are scaled by a power of two (exactly) so that its largest
+    magnitude is in [0.5, 1): its resampled means cannot overflow, and ``system_exponents`` holds the powers.
     """
 
     resamples: Resamples
@@ -501,12 +418,11 @@ class _PrecomputedResamples:
         """Resampled means of the scaled differences ``d`` (rows ``first`` minus rows ``second``, times
         ``2**-exponent``) (pairs x B), and per pair a bound on their rounding error.
 
-        From the systems' resampled means when the pair's values are within ``_SHIFT_LIMIT`` binary
-        orders of magnitude of its differences, else from the differences themselves. Either way a mean
-        is a sum of n terms rounded at the scale of the largest (``2**shift`` for the systems' values,
-        1 for the scaled differences), as is ``d.mean()``: together they may differ by about
-        ``n * eps * 2**shift`` (bounded here by four times that), and the identity resample, which always
-        reaches the observed mean, must not miss it by rounding.
+        From the systems' resampled means when the pair's values are within ``_SHIFT_LIMIT`` binary orders of magnitude
+        of its differences, else from the differences themselves. Either way a mean is a sum of n terms rounded at the
+        scale of the largest (``2**shift`` for the systems' values, 1 for the scaled differences), as is ``d.mean()``:
+        together they may differ by about ``n * eps * 2**shift`` (bounded here by four times that), and the identity
+        resample, which always reaches the observed mean, must not miss it by rounding.
         """
         out = np.empty((d.shape[0], self.resamples.n_resamples))
         shift = np.zeros(d.shape[0], dtype=np.int64)
@@ -562,7 +478,6 @@ def _test_chunk(
     matrix: np.ndarray,
     first: np.ndarray,
     second: np.ndarray,
-    *,
     test: str,
     interval: str,
     confidence: float,
@@ -570,15 +485,10 @@ def _test_chunk(
     flips: _PrecomputedResamples | None,
     boot: _PrecomputedResamples | None,
 ) -> dict[str, np.ndarray]:
-    """The tests of a chunk of pairs: rows ``first`` minus rows ``second`` (resampled statistics: pairs x B).
-
-    Each pair's differences are first scaled by a power of two, exactly, so that the largest
-    ``|d_q|`` is in [0.5, 1): no statistic over- or underflows, and the p-values do not depend on
-    the scale of the values (the differences, means, intervals are scaled back at the end).
-    """
-    xa, xb = matrix[first], matrix[second]
+    """The tests of a chunk of pairs, rows ``first`` minus rows ``second``, on differences scaled by a power of two
+    (module docstring: "Scale"); the differences, means and intervals are scaled back at the end."""
     with np.errstate(over="ignore"):  # refused just below
-        raw = xa - xb
+        raw = matrix[first] - matrix[second]
     _check_finite_differences(raw, first, second, matrix)
     exponent = _exponents(raw)
     d = np.ldexp(raw, -exponent[:, None])
@@ -667,10 +577,10 @@ def _test_chunk(
 def _wilcoxon(d: np.ndarray) -> np.ndarray:
     """Two-sided Wilcoxon signed-rank p-values of each row, as ``scipy.stats.wilcoxon`` of that row alone.
 
-    scipy's ``method="auto"`` picks one method for a whole batch: the normal approximation (or, up
-    to 13 values, a permutation test) for every row as soon as one row has a zero or a tie, else the
-    exact distribution. Rows are therefore tested in two groups, those with a zero or a tied ``|d_q|``
-    and those without, so that each row gets the method scipy chooses for it alone. All-zero rows: 1.
+    scipy's ``method="auto"`` picks one method for a whole batch: the normal approximation (or, up to 13 values, a
+    permutation test) for every row as soon as one row has a zero or a tie, else the exact distribution. Rows are
+    therefore tested in two groups, those with a zero or a tied ``|d_q|`` and those without, so that each row gets the
+    method scipy chooses for it alone. All-zero rows: 1.
     """
     zero = np.all(d == 0, axis=1)
     magnitudes = np.sort(np.abs(d), axis=1)
@@ -679,8 +589,8 @@ def _wilcoxon(d: np.ndarray) -> np.ndarray:
     for group in (~zero & irregular, ~zero & ~irregular):  # at most two scipy calls, each vectorised
         if np.any(group):
             with warnings.catch_warnings():
-                # scipy warns that it switches to the normal approximation when zeros or ties
-                # make the exact distribution unavailable; that choice is the documented "auto".
+                # scipy warns that it switches to the normal approximation when zeros or ties make the exact
+                # distribution unavailable; that choice is the documented "auto".
                 warnings.simplefilter("ignore", UserWarning)
                 p[group] = stats.wilcoxon(d[group], axis=1).pvalue
     return p
@@ -691,9 +601,8 @@ def paired_comparison(
 ) -> dict[str, np.ndarray]:
     """Compare two systems scored on the same replicates (paired), along ``axis``.
 
-    The gap is ``better - worse`` per replicate; a gap within ``tie_tolerance`` of 0 is a
-    tie and counts as exactly 0 in every statistic, so rounding noise never shows up as a
-    gap or as a spread.
+    The gap is ``better - worse`` per replicate; a gap within ``tie_tolerance`` of 0 is a tie and counts as exactly 0 in
+    every statistic, so rounding noise never shows up as a gap or as a spread.
 
     Parameters
     ----------
@@ -707,11 +616,10 @@ def paired_comparison(
     Returns
     -------
     dict of str to numpy.ndarray
-        ``mean_gap``, ``sd_gap``, ``gap_ci_low``, ``gap_ci_high`` (t interval);
-        ``p_better`` (share of replicates where better scores strictly higher) with its
-        Wilson interval ``p_better_low``, ``p_better_high``; ``p_tie``; ``p_worse``;
-        ``std_gap`` = mean_gap / sd_gap, NaN (undefined) when every gap is 0 or there is
-        one replicate, and its standard error ``std_gap_se`` (``standardized_gap_se``).
+        ``mean_gap``, ``sd_gap``, ``gap_ci_low``, ``gap_ci_high`` (t interval); ``p_better`` (share of replicates where
+        better scores strictly higher) with its Wilson interval ``p_better_low``, ``p_better_high``; ``p_tie``;
+        ``p_worse``; ``std_gap`` = mean_gap / sd_gap, NaN (undefined) when every gap is 0 or there is one replicate, and
+        its standard error ``std_gap_se`` (``standardized_gap_se``).
 
     Examples
     --------
@@ -763,9 +671,9 @@ def standardized_gap_se(gaps: Any, *, axis: int = 0) -> np.ndarray:
 
     .. math:: \operatorname{Var}(\hat d) \approx \frac{1}{m}\Big(1 - d\,g_1 + d^2\,\frac{g_2 - 1}{4}\Big)
 
-    (for normal gaps ``(1 + d^2/2) / m``). NaN where every gap is equal (d undefined). Like
-    every moment-based error, it needs enough replicates to see the rare values when the gaps
-    have a few large ones (a rare loss at the top of a list).
+    (for normal gaps ``(1 + d^2/2) / m``). NaN where every gap is equal (d undefined). Like every moment-based error, it
+    needs enough replicates to see the rare values when the gaps have a few large ones (a rare loss at the top of a
+    list).
 
     Parameters
     ----------

@@ -1,22 +1,19 @@
 r"""Discriminative power of an evaluation measure (Sakai, SIGIR 2006).
 
-Given one measure's per-query values of ``S`` systems on the same queries, test every one
-of the ``S (S - 1) / 2`` pairs; the **discriminative power** is the share of pairs whose
-achieved significance level (ASL, the p-value) is below ``alpha`` (Sakai's definition: no
-correction for multiplicity unless ``correction`` asks for one). Measures are compared by
-their power and by their **ASL curves** (the pairs' ASLs sorted in increasing order) on the
-same systems and queries: a curve that stays lower separates more pairs.
+Given one measure's per-query values of ``S`` systems on the same queries, test every one of the ``S (S - 1) / 2``
+pairs; the **discriminative power** is the share of pairs whose achieved significance level (ASL, the p-value) is below
+``alpha`` (Sakai's definition: no correction for multiplicity unless ``correction`` asks for one). Measures are compared
+by their power and by their **ASL curves** (the pairs' ASLs sorted in increasing order) on the same systems and queries:
+a curve that stays lower separates more pairs.
 
-The **estimated difference required** is Sakai's conservative estimate of the difference
-in mean a pair needs to be significant at ``alpha``: for each pair, the critical
-difference of its own null distribution
-(``PairTests`` ``critical_difference``; for the randomised
-Tukey HSD test, the honestly significant difference, common to all pairs), maximised over
-the pairs.
+The **estimated difference required** is Sakai's conservative estimate of the difference in mean a pair needs to be
+significant at ``alpha``: for each pair, the critical difference of its own null distribution (``PairTests``
+``critical_difference``; for the randomised Tukey HSD test, the honestly significant difference, common to all pairs),
+maximised over the pairs.
 
-Tests (``test=``): ``"bootstrap"`` (the paired bootstrap test of Sakai 2006, the default, ``B = 1000``
-as in his paper), ``"t"``, ``"permutation"`` (sign flips) and ``"tukey"`` (randomised Tukey
-HSD, Carterette 2012; family-wise adjusted by construction, so ``correction`` must be None).
+Tests (``test=``): ``"bootstrap"`` (the paired bootstrap test of Sakai 2006, the default, ``B = 1000`` as in his paper),
+``"t"``, ``"permutation"`` (sign flips) and ``"tukey"`` (randomised Tukey HSD, Carterette 2012; family-wise adjusted by
+construction, so ``correction`` must be None).
 """
 
 from dataclasses import dataclass
@@ -116,8 +113,7 @@ def discriminative_power(
     Parameters
     ----------
     scores : 2-D array-like or mapping
-        The measure's per-query values, one row per system (see
-        ``ScoreMatrix``).
+        Systems x queries of one measure (a mapping: name to per-query values; a DataFrame: named by its index).
     alpha : float, default 0.05
         Significance level.
     test : {"bootstrap", "t", "permutation", "tukey"}, default "bootstrap"
@@ -160,24 +156,12 @@ def discriminative_power(
     if test == "tukey":
         hsd = _tukey_hsd(matrix, n_resamples, alpha, seed, n_jobs)
         first, second, differences, pvalues = hsd.first, hsd.second, hsd.difference, hsd.pvalue
-        critical = np.full(first.shape, hsd.critical_difference)
-        used = hsd.n_resamples
+        critical, used = np.full(first.shape, hsd.critical_difference), hsd.n_resamples
     else:
-        tests = _pairwise_tests(
-            matrix,
-            None,
-            test=test,
-            interval="none",
-            confidence=1 - ALPHA,
-            alpha=alpha,
-            n_resamples=n_resamples,
-            seed=seed,
-            exact=None,
-            n_jobs=n_jobs,
-        )
+        options: dict[str, Any] = dict(test=test, interval="none", confidence=1 - ALPHA, alpha=alpha)
+        tests = _pairwise_tests(matrix, None, n_resamples=n_resamples, seed=seed, n_jobs=n_jobs, **options)
         first, second, differences, pvalues = tests.first, tests.second, tests.difference, tests.pvalue
-        critical = tests.critical_difference
-        used = tests.n_resamples
+        critical, used = tests.critical_difference, tests.n_resamples
     if correction is not None:
         pvalues = _adjust_pvalues(pvalues, correction)
     finite = critical[np.isfinite(critical)]

@@ -1,33 +1,22 @@
 r"""Resampling weights shared by every pair of systems, seeded blocks, and the worker pool.
 
-Why weights
------------
-A bootstrap resample of the queries, or a sign flip of the per-query differences, is a
-weight vector ``w`` over the ``n`` queries: ``w_q`` = how often query ``q`` was drawn
-(bootstrap), or ``w_q = ±1`` (sign flip). The resampled sum of any per-query values ``v``
-is then ``w @ v``, and for many resamples and many pairs of systems at once a matrix
-product, ``W @ V.T``: (resamples x queries) times (queries x pairs). Drawing the resamples
-once and sharing them across all pairs (as Sakai's and Carterette's procedures do) turns
-all-pairs bootstrap and randomisation tests into a few BLAS calls instead of one
-``scipy.stats.bootstrap`` / ``permutation_test`` call per pair (see ``benchmarks/bench_stats.py``).
+Why weights: a bootstrap resample of the queries, or a sign flip of the per-query differences, is a weight vector ``w``
+over the ``n`` queries (``w_q`` = how often query ``q`` was drawn, or ``w_q = ±1``). The resampled sum of per-query
+values ``v`` is ``w @ v``, and for many resamples and pairs at once a matrix product ``W @ V.T``: (resamples x queries)
+times (queries x pairs). Drawing the resamples once and sharing them across all pairs (as Sakai's and Carterette's
+procedures do) turns all-pairs bootstrap and randomisation tests into a few BLAS calls instead of one
+``scipy.stats.bootstrap`` / ``permutation_test`` call per pair (``benchmarks/bench_stats.py``).
 
-Seeds
------
-The ``B`` resamples are cut into blocks of ``RESAMPLE_BLOCK``. Block ``k`` of stream
-``s`` draws from ``numpy.random.default_rng(SeedSequence(seed, spawn_key=(s, k)))``, so
-every resample is fixed by ``(seed, stream, index)``: the same whatever the number of
-workers, the order in which blocks are computed, or the pairs compared. A bootstrap block
-draws ``rng.integers(0, n, size=(rows, n))``, the resampled query indices, exactly as
-``scipy.stats.bootstrap`` does from the same generator (the tests use this to compare
-intervals with scipy's on identical resamples); a sign-flip block draws
+Seeds: the ``B`` resamples are cut into blocks of ``RESAMPLE_BLOCK``; block ``k`` of stream ``s`` draws from
+``default_rng(SeedSequence(seed, spawn_key=(s, k)))``, so every resample is fixed by ``(seed, stream, index)``, whatever
+the number of workers, the order of the blocks or the pairs compared. A bootstrap block draws
+``rng.integers(0, n, size=(rows, n))``, the resampled query indices, exactly as ``scipy.stats.bootstrap`` does from the
+same generator (the tests compare intervals with scipy's on identical resamples); a sign-flip block draws
 ``rng.integers(0, 2, size=(rows, n))``.
 
-Exact enumeration
------------------
-``Resamples`` of kind ``"exact"`` enumerates the ``2**(n - 1)`` sign vectors whose
-first sign is ``+1``. The sign-flip null distribution of ``|mean(s * d)|`` is symmetric
-(``s`` and ``-s`` give the same value), so these patterns carry every value of the
-``2**n`` patterns exactly half as often: counting over them gives the exact p-value.
+Exact enumeration: kind ``"exact"`` enumerates the ``2**(n - 1)`` sign vectors whose first sign is ``+1``. The sign-flip
+null distribution of ``|mean(s * d)|`` is symmetric (``s`` and ``-s`` give the same value), so these patterns carry
+every value of the ``2**n`` patterns exactly half as often: counting over them is exact.
 """
 
 from __future__ import annotations
@@ -61,46 +50,15 @@ R = TypeVar("R")
 
 
 def block_generator(seed: int, stream: int, block: int) -> np.random.Generator:
-    """The generator of block ``block`` of stream ``stream``.
-
-    That is ``default_rng(SeedSequence(seed, spawn_key=(stream, block)))``.
-
-    Examples
-    --------
-    >>> a = block_generator(1, BOOTSTRAP_STREAM, 0).integers(0, 10, 3)
-    >>> b = block_generator(1, BOOTSTRAP_STREAM, 0).integers(0, 10, 3)
-    >>> bool((a == b).all())
-    True
-    """
+    """The generator of block ``block`` of stream ``stream`` (see the module docstring)."""
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(stream, block)))
 
 
 @dataclass(frozen=True)
 class Resamples:
-    """``n_resamples`` weight vectors over ``n_queries`` queries, produced block by block.
-
-    Parameters
-    ----------
-    kind : {"bootstrap", "sign-flip", "exact"}
-        ``"bootstrap"``: multinomial counts of queries drawn with replacement;
-        ``"sign-flip"``: random ``±1`` per query; ``"exact"``: all ``2**(n-1)`` sign
-        vectors with a ``+1`` first (``n_resamples`` is then that number).
-    n_queries : int
-        Number of queries ``n`` (>= 2).
-    n_resamples : int
-        Number of weight vectors (ignored for ``"exact"``).
-    seed : int
-        Entropy of the block generators (ignored for ``"exact"``).
-
-    Examples
-    --------
-    >>> r = Resamples.build("bootstrap", n_queries=5, n_resamples=3, seed=0)
-    >>> w = r.block(0)
-    >>> w.shape, w.sum(axis=1).tolist()        # every resample draws 5 queries
-    ((3, 5), [5.0, 5.0, 5.0])
-    >>> Resamples.build("exact", n_queries=3).block(0).tolist()
-    [[1.0, 1.0, 1.0], [1.0, -1.0, 1.0], [1.0, 1.0, -1.0], [1.0, -1.0, -1.0]]
-    """
+    """``n_resamples`` weight vectors over ``n_queries`` queries, produced block by block: multinomial counts of
+    queries drawn with replacement (``"bootstrap"``), random ``±1`` (``"sign-flip"``), or every sign vector with a
+    ``+1`` first (``"exact"``, ``2**(n-1)`` of them; ``seed`` unused)."""
 
     kind: ResampleKind
     n_queries: int
@@ -158,10 +116,7 @@ class Resamples:
         return [self.block(k) for k in range(self.n_blocks)]
 
     def weighted_sums(self, values: np.ndarray, blocks: Sequence[np.ndarray] | None = None) -> np.ndarray:
-        """``values @ W.T``: the resampled sums of each row of ``values`` (rows x n) -> (rows x n_resamples).
-
-        ``blocks`` are the weight blocks if already drawn (``blocks``); else they are drawn here.
-        """
+        """``values @ W.T``: the resampled sums of each row of ``values`` (rows x B), with ``blocks`` if drawn."""
         if self.n_blocks == 1:
             return values @ (blocks[0] if blocks is not None else self.block(0)).T
         out = np.empty((values.shape[0], self.n_resamples))
@@ -172,18 +127,9 @@ class Resamples:
 
 
 def map_in_threads(function: Callable[[T], R], items: Iterable[T], n_jobs: int) -> list[R]:
-    """``[function(item) for item in items]``, on ``n_jobs`` threads (numpy's heavy calls release the GIL).
-
-    The results come back in the order of ``items``; each item is computed the same way whatever
-    ``n_jobs`` is, so results do not depend on it. With several workers, BLAS runs on one thread
-    per worker (through threadpoolctl, when installed) so that workers and BLAS threads do not
-    compete for the same cores.
-
-    Examples
-    --------
-    >>> map_in_threads(lambda x: x * x, range(5), n_jobs=2)
-    [0, 1, 4, 9, 16]
-    """
+    """``[function(item) for item in items]``, in that order, on ``n_jobs`` threads (numpy's heavy calls release the
+    GIL). With several workers BLAS runs on one thread per worker (threadpoolctl, when installed), so that workers
+    and BLAS threads do not compete for the same cores."""
     items = list(items)
     if n_jobs == 1 or len(items) <= 1:
         return [function(item) for item in items]

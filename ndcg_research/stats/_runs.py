@@ -1,12 +1,11 @@
 """Runs to matrices: per-query values of several runs, as the systems x queries matrices the tests pair.
 
-``run_matrices`` evaluates runs against qrels with ``nr.evaluation.evaluate``
-and lays each measure's per-query values out as one row per run and one column per query,
-**the same queries for every run**, as paired tests need. A judged query a run did not answer
-is treated by the convention's rule, as in ``evaluate`` (one default for both commands): the
-``trec_eval`` and ``ranx`` presets score it 0 (trec_eval's ``-c``), so that a run that skips hard
-queries does not look better; the others leave it out, and then only the queries every run
-answered are compared. ``complete=True`` / ``False`` chooses; the notes name the queries.
+``run_matrices`` evaluates runs against qrels with ``nr.evaluation.evaluate`` and lays each measure's per-query values
+out as one row per run and one column per query, **the same queries for every run**, as paired tests need. A judged
+query a run did not answer is treated by the convention's rule, as in ``evaluate`` (one default for both commands): the
+``trec_eval`` and ``ranx`` presets score it 0 (trec_eval's ``-c``), so that a run that skips hard queries does not look
+better; the others leave it out, and then only the queries every run answered are compared. ``complete=True`` /
+``False`` chooses; the notes name the queries.
 """
 
 from collections.abc import Sequence
@@ -41,12 +40,7 @@ class RunMatrices:
 
 
 def run_matrices(
-    qrels: Any,
-    runs: Any,
-    measures: str | Sequence[str],
-    *,
-    complete: bool | None = None,
-    convention: str = "trec_eval",
+    qrels: Any, runs: Any, measures: str | Sequence[str], *, complete: bool | None = None, convention: str = "trec_eval"
 ) -> RunMatrices:
     """Evaluate ``runs`` and return each measure's systems x queries matrix on common queries.
 
@@ -59,8 +53,8 @@ def run_matrices(
     measures : str or sequence of str
         Measure specs, e.g. ``"ndcg@10"`` or ``"ndcg(gain=exp2, discount=zipf)"``.
     complete : bool, optional
-        True: a judged query missing from a run scores 0 (trec_eval ``-c``); False: only the
-        queries every run answered are kept. Default: the convention's rule (as ``evaluate``).
+        True: a judged query missing from a run scores 0 (trec_eval ``-c``); False: only the queries every run answered
+        are kept. Default: the convention's rule (as ``evaluate``).
     convention : str, default "trec_eval"
         The evaluator's convention.
 
@@ -71,13 +65,13 @@ def run_matrices(
     Raises
     ------
     TypeError, ValueError
-        Bad arguments, named (as ``evaluate`` names them), fewer than two runs, or fewer than two
-        queries that every run answered.
+        Bad arguments, named (as ``evaluate`` names them), fewer than two runs, or fewer than two queries that every run
+        answered.
 
     Examples
     --------
-    ``bm25`` does not answer the judged query q3: trec_eval's rule (the default) scores it 0 there,
-    ``complete=False`` compares the queries both runs answered.
+    ``bm25`` does not answer the judged query q3: trec_eval's rule (the default) scores it 0 there, ``complete=False``
+    compares the queries both runs answered.
 
     >>> from ndcg_research.stats import run_matrices
     >>> qrels = {"q1": {"a": 2, "b": 0}, "q2": {"a": 1, "b": 1}, "q3": {"c": 1}}
