@@ -10,7 +10,8 @@
   ``-m``, ``--convention``, ``-c`` / ``--answered-only``, ``--input``, ``--quiet``), defined once;
 - :func:`fail`, :func:`note` and :func:`write_output`: a one-line error and exit status 1, a
   one-line note; output written to standard output whatever happens to it (a reader that
-  leaves, a full disk).
+  leaves, a full disk);
+- :func:`json_value` and :func:`json_records`: values as every command's strict JSON writes them.
 
 Imports only the standard library and :mod:`ndcg_research._validation` (numpy): every
 subpackage's command module may import it (the layer test places it below the metric core).
@@ -19,9 +20,10 @@ subpackage's command module may import it (the layer test places it below the me
 from __future__ import annotations
 
 import argparse
+import math
 import sys
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from ._validation import Closed, check_int, check_real
 
@@ -281,3 +283,19 @@ def drop_stdout() -> None:
         os.close(devnull)
     except (OSError, ValueError):
         pass
+
+
+def json_value(value: Any) -> Any:
+    """``value`` as strict JSON writes it: a numpy scalar as Python's, a float that is not finite (NaN, an infinite
+    query count) as null.
+
+    >>> json_value(0.5), json_value(float("nan")), json_value(float("-inf")), json_value("bm25")
+    (0.5, None, None, 'bm25')
+    """
+    value = value.item() if hasattr(value, "item") else value
+    return None if isinstance(value, float) and not math.isfinite(value) else value
+
+
+def json_records(table: Any) -> list[dict[str, Any]]:
+    """The rows of a DataFrame ``table`` as dicts of :func:`json_value`."""
+    return [{key: json_value(value) for key, value in row.items()} for row in table.to_dict("records")]

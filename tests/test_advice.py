@@ -9,6 +9,7 @@ answer is known (clearly separated groups, exchangeable systems).
 from __future__ import annotations
 
 import importlib.util
+import io
 import json
 import math
 
@@ -295,6 +296,15 @@ def test_command(tmp_path, capsys):
         [qrels_file, *files, "--resamples", "200", "--trials", "20", "--format", "csv"], capsys
     )
     assert status == 0 and out.splitlines()[0].startswith("measure,discount,cutoff,gain,power")
+    # Every float exactly as the JSON (Python's repr) has it, which writes a value that is not finite as null: the
+    # CSV rounded to 10 significant digits.
+    table = pd.read_csv(io.StringIO(out))
+    exact = pd.DataFrame(parsed["candidates"])
+    floats = [c for c in exact.columns if exact[c].dtype.kind == "f"]
+    for column in floats:
+        written = np.array(table[column], dtype=float)
+        written[~np.isfinite(written)] = np.nan
+        assert np.array_equal(written, exact[column].to_numpy(float), equal_nan=True), column
     status, out, err = run_command([qrels_file, files[0], str(tmp_path / "missing.txt")], capsys)
     assert status == 1 and err.startswith("ndcg-research advise: error:") and "missing.txt" in err
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
-import math
 import os
 from typing import Any
 
@@ -18,6 +17,7 @@ from ..cli_common import (
     add_convention_argument,
     add_missing_query_arguments,
     fail,
+    json_records,
     non_negative_int,
     note,
     positive_int,
@@ -122,18 +122,11 @@ def _text(advice: Any) -> str:
 
 
 def _csv(advice: Any) -> str:
-    return advice.table.to_csv(index=False, float_format="%.10g")
+    return advice.table.to_csv(index=False)  # floats exactly (shortest repr), as compare writes them
 
 
 def _json(advice: Any) -> str:
     """Strict JSON: a value that is not a finite number (an infinite query count) is null."""
-
-    def plain(value: Any) -> Any:
-        value = value.item() if hasattr(value, "item") else value
-        return None if isinstance(value, float) and not math.isfinite(value) else value
-
-    def records(table: Any) -> list[dict[str, Any]]:
-        return [{key: plain(value) for key, value in row.items()} for row in table.to_dict("records")]
 
     out = {
         "recommended": advice.recommended,
@@ -143,7 +136,7 @@ def _json(advice: Any) -> str:
         "queries": advice.n_queries,
         "settings": advice.settings,
         "notes": list(advice.notes),
-        "candidates": records(advice.table),
-        "swap_curves": records(advice.swap_curves),
+        "candidates": json_records(advice.table),
+        "swap_curves": json_records(advice.swap_curves),
     }
     return json.dumps(out, indent=1, allow_nan=False) + "\n"

@@ -19,13 +19,12 @@ import argparse
 import csv
 import io
 import json
-import math
 import re
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..cli_common import add_collection_arguments, fail, positive_int, write_output
+from ..cli_common import add_collection_arguments, fail, json_value, positive_int, write_output
 
 if TYPE_CHECKING:
     from ._evaluator import Evaluation
@@ -277,11 +276,6 @@ def csv_text(evaluation: Evaluation, *, per_query: bool = False) -> str:
     return buffer.getvalue()
 
 
-def _finite(value: float) -> float | None:
-    value = float(value)
-    return value if math.isfinite(value) else None
-
-
 def json_text(evaluation: Evaluation, *, per_query: bool = False) -> str:
     """JSON: the convention, and per run its tag, number of averaged queries, means and (optionally) per-query values;
     indented by one space and strict (a value that is not a finite number is null), as ``compare``'s."""
@@ -292,11 +286,13 @@ def json_text(evaluation: Evaluation, *, per_query: bool = False) -> str:
             "run": run,
             "tag": evaluation.tags[r],
             "num_q": averaged[r],
-            "means": {m.name: _finite(v) for m, v in zip(evaluation.measures, evaluation.mean_values[r], strict=False)},
+            "means": {
+                m.name: json_value(v) for m, v in zip(evaluation.measures, evaluation.mean_values[r], strict=False)
+            },
         }
         if per_query:
             entry["per_query"] = {
-                query: {m.name: _finite(evaluation.values[r][j, q]) for j, m in enumerate(evaluation.measures)}
+                query: {m.name: json_value(evaluation.values[r][j, q]) for j, m in enumerate(evaluation.measures)}
                 for q, query in enumerate(evaluation.queries[r])
             }
         runs.append(entry)

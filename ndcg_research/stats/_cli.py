@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 from typing import Any
 
 from ..cli_common import (
     add_collection_arguments,
     fail,
+    json_records,
     non_negative_int,
     note,
     positive_int,
@@ -194,17 +194,13 @@ def _csv(comparisons: dict[str, Any], *, n_queries: int) -> str:
 def _json(comparisons: dict[str, Any], *, n_queries: int) -> str:
     """JSON (strict: a value that is not a finite number, e.g. an effect size of identical runs, is null)."""
     out = [
-        {"measure": m, "queries": n_queries, **_settings(c), "systems": _records(c.systems), "pairs": _records(c.pairs)}
+        {
+            "measure": m,
+            "queries": n_queries,
+            **_settings(c),
+            "systems": json_records(c.systems),
+            "pairs": json_records(c.pairs),
+        }
         for m, c in comparisons.items()
     ]
     return json.dumps(out, indent=1, allow_nan=False) + "\n"
-
-
-def _records(table: Any) -> list[dict[str, Any]]:
-    """Rows as dicts of plain Python values, NaN and infinities as None."""
-
-    def plain(value: Any) -> Any:
-        value = value.item() if hasattr(value, "item") else value
-        return None if isinstance(value, float) and not math.isfinite(value) else value
-
-    return [{key: plain(value) for key, value in row.items()} for row in table.to_dict("records")]
