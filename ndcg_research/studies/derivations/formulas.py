@@ -38,15 +38,8 @@ from ...simulation import finite_n, theory
 from ...simulation.model import Model, Ranker, parse_model, parse_ranker
 
 __all__ = [
-    "first_order_limit",
-    "expected_dcg_gap",
-    "mcdiarmid_bound",
-    "mcdiarmid_first_order",
-    "mcdiarmid_informative_n",
-    "zipf_limit",
-    "zipf_limit_probability",
-    "zipf_finite",
-    "threshold_law",
+    *("first_order_limit", "expected_dcg_gap", "mcdiarmid_bound", "mcdiarmid_first_order", "mcdiarmid_informative_n"),
+    *("zipf_limit", "zipf_limit_probability", "zipf_finite", "threshold_law"),
 ]
 
 ZETA2 = math.pi**2 / 6

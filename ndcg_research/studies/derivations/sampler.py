@@ -114,11 +114,8 @@ class JointTop:
             raise ValueError(f"rankers must be distinct bayes or noisy(sigma) rankers, got {[str(r) for r in rankers]}")
         if not (isinstance(n, int) and isinstance(top, int) and 1 <= top and n >= 1):
             raise ValueError(f"n and top must be positive integers, got n={n!r}, top={top!r}")
-        object.__setattr__(self, "model", model)
-        object.__setattr__(self, "rankers", rankers)
-        object.__setattr__(self, "n", n)
-        object.__setattr__(self, "top", top)
-        object.__setattr__(self, "_cache", {})
+        for name, value in dict(model=model, rankers=rankers, n=n, top=top, _cache={}).items():
+            object.__setattr__(self, name, value)
 
     # ------------------------------------------------------------------ geometry of the heads
 
