@@ -3,11 +3,7 @@ r"""The real rankings of the real-data study as one :class:`RankingProblem`: Mov
 A :class:`RankingProblem` holds, for every query (a MovieLens user, a TREC topic), the **candidate
 list** (the items to rank: for MovieLens every item the user did not rate in training; for TREC the
 pool of documents some run retrieved or the qrels judge), their relevance grades (test ratings; qrels
-grades; 0 for the rest) and each system's score of every candidate. Every value here is nDCG of the
-system's ranking of the candidate list (or of a sample of it) by score, **ties averaged** (McSherry &
-Najork 2008), with the ideal built from the grades of that same list: it holds all the relevant items,
-so the ideal is trec_eval's (all judged grades). A query whose list has no relevant item under a gain
-has no defined nDCG; it gets NaN and the callers count and drop it (the same queries for all systems).
+grades; 0 for the rest) and each system's score of every candidate.
 
 - :func:`movielens_problem`: the six rankers of :mod:`~ndcg_research.studies.movielens.recommenders` on a
   per-user temporal split;
