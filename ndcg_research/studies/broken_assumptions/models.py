@@ -177,10 +177,6 @@ class SparseModel:
         relevant += self.mu
         return relevant, rng.standard_normal(n - count)
 
-    def separation(self, ranker: str) -> float:
-        """``mu / sqrt(1 + s^2)``: how far the ranker's scores of relevant items lie above the others' (in sd)."""
-        return self.mu / math.sqrt(1.0 + noise_level(ranker) ** 2)
-
 
 def random_expected_ndcg(model: SparseModel, discount: str | Discount, n: int) -> float:
     """Exact expected nDCG of the random ranker: ``(R / n) S(n) / S(R)`` with ``R = R(n)``.
