@@ -362,11 +362,9 @@ def first_order_table(
 ) -> Any:
     """The first-order law of notebook 03 on real lists: c = (1 - nDCG) / eps_D(n) for slowly varying D.
 
-    Under a slowly varying discount, 1 - nDCG ~ eps_D(n) c_f with c_f depending on the ranker (and the
-    relevance profile), **not on the discount** (package's own derivation, notebook 03). Each query's
-    estimate is (1 - nDCG_q) / eps_D(n_q) at its list length n_q; the table gives the mean over the
-    queries (those with a defined nDCG), so that the estimates of one ranker under different slowly
-    varying discounts can be compared: equal if the first-order law holds at these lengths.
+    Under a slowly varying discount 1 - nDCG ~ eps_D(n) c_f, c_f **not depending on the discount** (notebook 03):
+    the mean over the queries (with a defined nDCG) of (1 - nDCG_q) / eps_D(n_q) is equal across the slowly varying
+    discounts if the law holds at these lengths.
 
     ``values``: as :func:`list_length_values` returns; ``problem``, ``ns``, ``systems``, ``gains``, ``discounts``:
     the axes of ``values``; only slowly varying discounts get rows.

@@ -110,20 +110,12 @@ def movielens_problem(
     for name in names:
         arrays[name] = (score_items(name, X, seed=seed), -np.inf)
     compacted, lengths = _compact_left(split.candidates, arrays)
+    counts = {"train_ratings": int(np.count_nonzero(split.train)), "test_ratings": int(np.count_nonzero(split.test))}
+    scores = {name: compacted[name] for name in names}
+    sha256 = getattr(ratings, "attrs", {}).get("sha256")
+    notes = {"test_fraction": split.test_fraction, "n_items": split.shape[1], **counts}
     return RankingProblem(
-        name="MovieLens-100k",
-        queries=split.users,
-        docs=compacted.pop("docs"),
-        grades=compacted.pop("grades"),
-        lengths=lengths,
-        scores={name: compacted[name] for name in names},
-        sha256=getattr(ratings, "attrs", {}).get("sha256"),
-        notes={
-            "test_fraction": split.test_fraction,
-            "n_items": split.shape[1],
-            "train_ratings": int(np.count_nonzero(split.train)),
-            "test_ratings": int(np.count_nonzero(split.test)),
-        },
+        "MovieLens-100k", split.users, compacted["docs"], compacted["grades"], lengths, scores, sha256, notes
     )
 
 
@@ -190,15 +182,7 @@ def trec_problem(
         s = np.where(np.isnan(s), floor[:, None], s)
         s[~valid] = -np.inf
         scores[str(r)] = s
-    return RankingProblem(
-        name=name,
-        queries=np.array(topics, dtype=object),
-        docs=docs,
-        grades=grades,
-        lengths=lengths,
-        scores=scores,
-        sha256=sha256,
-    )
+    return RankingProblem(name, np.array(topics, dtype=object), docs, grades, lengths, scores, sha256)
 
 
 def qrels_table(problem: RankingProblem) -> Any:
