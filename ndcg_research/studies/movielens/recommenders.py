@@ -165,9 +165,8 @@ def _ranker_params(spec: str) -> tuple[str, dict[str, Any]]:
     for count in ("k", "factors"):  # a notebook parameter: refused here rather than ranked with silently
         if count in kwargs:
             kwargs[count] = check_int(kwargs[count], f"ranker {spec!r}: {count}", low=1)
-    if name == "ease":
-        if kwargs["l2"] <= 0:
-            raise ValueError(f"ranker {spec!r}: l2 must be > 0, got {kwargs['l2']!r}")
+    if name == "ease" and kwargs["l2"] <= 0:
+        raise ValueError(f"ranker {spec!r}: l2 must be > 0, got {kwargs['l2']!r}")
     return name, kwargs
 
 
