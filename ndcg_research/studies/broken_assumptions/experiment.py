@@ -1,18 +1,9 @@
 """The experiment of notebook 16: replicates of each model at each n, and the tables its findings read.
 
-:func:`run` computes the nDCG of every ranker under every discount on ``replicates`` data sets per n, in
-chunks of consecutive replicates handed to joblib (:func:`~ndcg_research.simulation.replicates.parallel_map`);
-every data set draws from its own ``SeedSequence`` (:mod:`.simulate`), so the values do not depend on the
-chunking or on the number of workers. The tables:
-
-- :func:`ndcg_table`: mean nDCG per (discount, ranker, n) with its 95% t interval; for the random ranker of
-  the sparse model also its exact expectation, the z of the simulation against it, and its derived limit;
-- :func:`pair_table`: paired comparisons per (discount, pair, n) (:func:`ndcg_research.stats.paired_comparison`);
-- :func:`ratio_table`: per (pair, n), the standardized gap under log2 and under loglog on the same data sets,
-  their ratio, 95% percentile bootstrap intervals over the data sets, and the call of the rule fixed in
-  ``findings.toml``;
-- :func:`crossing_table`, :func:`constants_table`, :func:`rank_bin_table`: the two-feature model's profile
-  crossings, first-order constants and limits under r^-1/2, and the simulated gain by rank against the exact one.
+:func:`run` computes the nDCG of every ranker under every discount on ``replicates`` data sets per n, in chunks
+of consecutive replicates handed to joblib (:func:`~ndcg_research.simulation.replicates.parallel_map`); every
+data set draws from its own ``SeedSequence`` (:mod:`.simulate`), so the values depend neither on the chunking
+nor on the number of workers. The other functions build the tables the findings read.
 """
 
 from __future__ import annotations
@@ -35,18 +26,8 @@ from .models import SparseModel, TwoFeatureModel, crossing_pairs, random_expecte
 from .simulate import Model, relevant_rank_lists, replicate_ndcg
 
 __all__ = [
-    "Experiment",
-    "run",
-    "ndcg_table",
-    "pair_table",
-    "ratio_table",
-    "standardized_gap",
-    "crossing_table",
-    "constants_table",
-    "rank_bins",
-    "rank_bin_table",
-    "summarise",
-    "CHUNK_ITEMS",
+    *("Experiment", "run", "ndcg_table", "pair_table", "ratio_table", "standardized_gap", "crossing_table"),
+    *("constants_table", "rank_bins", "rank_bin_table", "summarise", "CHUNK_ITEMS"),
 ]
 
 #: Items (list length x replicates) per chunk of work handed to a worker.
@@ -73,15 +54,10 @@ class Experiment:
             )
 
 
-def _chunk(experiment: Experiment, chunk: tuple[int, int, int]) -> np.ndarray:
+def _chunk(e: Experiment, chunk: tuple[int, int, int]) -> np.ndarray:
     n, start, stop = chunk
     return np.stack(
-        [
-            replicate_ndcg(
-                experiment.model, experiment.rankers, experiment.discounts, n, seed=experiment.seed, replicate=r
-            )
-            for r in range(start, stop)
-        ]
+        [replicate_ndcg(e.model, e.rankers, e.discounts, n, seed=e.seed, replicate=r) for r in range(start, stop)]
     )
 
 
@@ -97,13 +73,10 @@ def run(experiment: Experiment, *, n_jobs: int = 1) -> dict[int, np.ndarray]:
 
 
 def ndcg_table(experiment: Experiment, values: dict[int, np.ndarray]) -> pd.DataFrame:
-    """Mean nDCG per (discount, ranker, n), with sd, standard error and 95% t interval.
-
-    For the random ranker of a sparse model: ``exact`` (its exact expected nDCG), ``z`` (the simulated mean
-    against it, in standard errors) and ``limit`` (derived, n -> infinity); NaN elsewhere.
-    """
-    model = experiment.model
-    rows = []
+    """Mean nDCG per (discount, ranker, n) with sd, standard error and 95% t interval; for the random ranker of a
+    sparse model also ``exact`` (its exact expectation), ``z`` (the mean against it in standard errors) and
+    ``limit`` (n -> infinity), NaN elsewhere."""
+    model, rows = experiment.model, []
     for d_index, discount in enumerate(experiment.discounts):
         for r_index, ranker in enumerate(experiment.rankers):
             for n in experiment.ns:
@@ -114,49 +87,26 @@ def ndcg_table(experiment: Experiment, values: dict[int, np.ndarray]) -> pd.Data
                 exact = limit = math.nan
                 if isinstance(model, SparseModel) and ranker == "random":
                     exact, limit = random_expected_ndcg(model, discount, n), random_limit(model, discount)
+                z = (mean - exact) / se if se > 0 else math.nan
                 rows.append(
-                    dict(
-                        model=model.label,
-                        kind=model.kind,
-                        discount=discount,
-                        ranker=ranker,
-                        n=n,
-                        replicates=v.size,
-                        mean=mean,
-                        sd=sd,
-                        se=se,
-                        ci_low=mean - half,
-                        ci_high=mean + half,
-                        exact=exact,
-                        z=(mean - exact) / se if se > 0 else math.nan,
-                        limit=limit,
-                        seed=experiment.seed,
-                    )
+                    dict(model=model.label, kind=model.kind, discount=discount, ranker=ranker, n=n, replicates=v.size)
+                    | dict(mean=mean, sd=sd, se=se, ci_low=mean - half, ci_high=mean + half, exact=exact, z=z)
+                    | dict(limit=limit, seed=experiment.seed)
                 )
     return pd.DataFrame(rows)
 
 
 def pair_table(experiment: Experiment, values: dict[int, np.ndarray], pairs: Sequence[tuple[str, str]]) -> pd.DataFrame:
     """Paired comparison per (discount, pair, n): mean gap, standardized gap, P(first scores strictly higher)."""
-    rows = []
+    model, rows = experiment.model, []
     for d_index, discount in enumerate(experiment.discounts):
         for first, second in pairs:
             i, j = experiment.rankers.index(first), experiment.rankers.index(second)
             for n in experiment.ns:
                 out = paired_comparison(values[n][:, i, d_index].copy(), values[n][:, j, d_index].copy())
-                rows.append(
-                    dict(
-                        model=experiment.model.label,
-                        kind=experiment.model.kind,
-                        discount=discount,
-                        first=first,
-                        second=second,
-                        n=n,
-                        replicates=values[n].shape[0],
-                        **{k: float(v) for k, v in out.items()},
-                        seed=experiment.seed,
-                    )
-                )
+                head = dict(model=model.label, kind=model.kind, discount=discount, first=first, second=second, n=n)
+                numbers = {k: float(v) for k, v in out.items()}
+                rows.append(dict(head, replicates=values[n].shape[0], **numbers, seed=experiment.seed))
     return pd.DataFrame(rows)
 
 
@@ -212,42 +162,27 @@ def ratio_table(
     resamples = int(n_resamples if n_resamples is not None else findings.threshold("bootstrap_resamples"))
     floor = findings.threshold("ratio_floor")
     dn, dd = experiment.discounts.index(numerator), experiment.discounts.index(denominator)
-    rows = []
+    model, seed, rows = experiment.model, experiment.seed, []
     for p_index, (first, second) in enumerate(pairs):
         i, j = experiment.rankers.index(first), experiment.rankers.index(second)
         for n in experiment.ns:
             low_gaps, high_gaps = _gaps(values[n], i, j, dd), _gaps(values[n], i, j, dn)
-            key = (stable_id(str(experiment.model)), n, p_index, BOOTSTRAP_STREAM)
+            key = (stable_id(str(model)), n, p_index, BOOTSTRAP_STREAM)
             d, d_low, d_high = bootstrap_statistic_interval(
-                standardized_gap, [low_gaps], n_resamples=resamples, seed=seed_sequence(experiment.seed, *key, 0)
+                standardized_gap, [low_gaps], n_resamples=resamples, seed=seed_sequence(seed, *key, 0)
             )
             ratio, r_low, r_high = (math.nan,) * 3
             if not (np.all(low_gaps == 0) or np.all(high_gaps == 0)):
                 ratio, r_low, r_high = bootstrap_statistic_interval(
-                    _ratio, [low_gaps, high_gaps], n_resamples=resamples, seed=seed_sequence(experiment.seed, *key, 1)
+                    _ratio, [low_gaps, high_gaps], n_resamples=resamples, seed=seed_sequence(seed, *key, 1)
                 )
             resolved = bool(d_low > 0 or d_high < 0)
             rows.append(
-                dict(
-                    model=experiment.model.label,
-                    kind=experiment.model.kind,
-                    first=first,
-                    second=second,
-                    n=n,
-                    replicates=low_gaps.size,
-                    denominator=denominator,
-                    numerator=numerator,
-                    d_denominator=d,
-                    d_denominator_low=d_low,
-                    d_denominator_high=d_high,
-                    d_numerator=float(standardized_gap(high_gaps)),
-                    ratio=ratio,
-                    ratio_low=r_low,
-                    ratio_high=r_high,
-                    resolved=resolved,
-                    call=call(r_low, r_high, resolved, floor),
-                    seed=experiment.seed,
-                )
+                dict(model=model.label, kind=model.kind, first=first, second=second, n=n, replicates=low_gaps.size)
+                | dict(denominator=denominator, numerator=numerator, d_denominator=d, d_denominator_low=d_low)
+                | dict(d_denominator_high=d_high, d_numerator=float(standardized_gap(high_gaps)), ratio=ratio)
+                | dict(ratio_low=r_low, ratio_high=r_high, resolved=resolved, call=call(r_low, r_high, resolved, floor))
+                | dict(seed=seed)
             )
     return pd.DataFrame(rows)
 
@@ -307,19 +242,8 @@ def rank_bin_table(model: TwoFeatureModel, rankers: Sequence[str], shares: np.nd
             se = float(v.std(ddof=1) / math.sqrt(v.size))
             z = (float(v.mean()) - exact[b]) / se if se > 0 else math.nan
             rows.append(
-                dict(
-                    ranker=ranker,
-                    bin=b + 1,
-                    rank_from=edges[b] + 1,
-                    rank_to=edges[b + 1],
-                    n=n,
-                    replicates=v.size,
-                    simulated=float(v.mean()),
-                    se=se,
-                    exact=float(exact[b]),
-                    z=z,
-                    outside=bool(abs(z) > limit),
-                )
+                dict(ranker=ranker, bin=b + 1, rank_from=edges[b] + 1, rank_to=edges[b + 1], n=n, replicates=v.size)
+                | dict(simulated=float(v.mean()), se=se, exact=float(exact[b]), z=z, outside=bool(abs(z) > limit))
             )
     return pd.DataFrame(rows)
 

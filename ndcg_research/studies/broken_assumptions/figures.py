@@ -26,14 +26,8 @@ __all__ = ["COLUMN_WIDTH", "FONT_SIZES", "HEADLINE", "headline_figure", "gain_by
 #: One journal column, in inches (8.5 cm).
 COLUMN_WIDTH = 8.5 / 2.54
 #: Font sizes (points) of the figures: none below 7 at their printed size.
-FONT_SIZES = {
-    "font.size": 7.5,
-    "axes.titlesize": 8,
-    "axes.labelsize": 7.5,
-    "legend.fontsize": 7,
-    "xtick.labelsize": 7,
-    "ytick.labelsize": 7,
-}
+FONT_SIZES = {"font.size": 7.5, "axes.titlesize": 8, "axes.labelsize": 7.5}
+FONT_SIZES |= dict.fromkeys(("legend.fontsize", "xtick.labelsize", "ytick.labelsize"), 7)
 _MARKERS = "osD^v<>"
 
 
@@ -80,16 +74,9 @@ def _ratio_panel(ax, ratios: pd.DataFrame, colors: dict[str, str], markers: dict
     for k, (model, first, second) in enumerate(cells):
         rows = shown[(shown["model"] == model) & (shown["first"] == first) & (shown["second"] == second)]
         shift = 1.25 ** ((k - (len(cells) - 1) / 2) / max(1.0, (len(cells) - 1) / 2))  # spread the cells of one n
-        ax.errorbar(
-            rows["n"] * shift,
-            rows["ratio"],
-            yerr=[rows["ratio"] - rows["ratio_low"], rows["ratio_high"] - rows["ratio"]],
-            fmt=markers[model],
-            color=colors[model],
-            ms=2.5,
-            lw=0.7,
-            capsize=0,
-        )
+        yerr = [rows["ratio"] - rows["ratio_low"], rows["ratio_high"] - rows["ratio"]]
+        style = dict(fmt=markers[model], color=colors[model], ms=2.5, lw=0.7, capsize=0)
+        ax.errorbar(rows["n"] * shift, rows["ratio"], yerr=yerr, **style)
     ax.axhline(floor, color="0.3", lw=0.9, ls="--")
     ax.axhline(1.0, color="0.6", lw=0.7, ls=":")
     ax.set(xscale="log", xlabel="list length n", ylabel="std. gap loglog / log2")
@@ -129,15 +116,8 @@ def gain_by_rank_figure(
         for c, ranker in enumerate(rankers):
             ax.plot(r, model.rank_gains(ranker, n), color=f"C{c}", lw=1.1, label=ranker)
             rows = bins[bins["ranker"] == ranker]
-            ax.plot(
-                (rows["rank_from"] + rows["rank_to"]) / 2,
-                rows["simulated"],
-                _MARKERS[c % len(_MARKERS)],
-                color=f"C{c}",
-                ms=2.5,
-                mfc="none",
-                mew=0.7,
-            )
+            middle = (rows["rank_from"] + rows["rank_to"]) / 2
+            ax.plot(middle, rows["simulated"], _MARKERS[c % len(_MARKERS)], color=f"C{c}", ms=2.5, mfc="none", mew=0.7)
         depths = sorted({float(d) for text in crossings.loc[crossings["studied"], "depths"] for d in text.split(", ")})
         for depth in depths:
             ax.axvline(depth * n, color="0.5", lw=0.5, ls=":")

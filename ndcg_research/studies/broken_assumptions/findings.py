@@ -1,10 +1,7 @@
 """Notebook 16: the findings of notebooks 03-04 asked of sparse relevance and of rankers that use different evidence.
 
-The texts, rules in words and thresholds are in ``findings.toml`` (committed before any run of this study, 8f36de7);
-each function here computes the numbers its finding's templates place and the verdict its rule gives.
-``threshold`` is the findings engine's (:func:`ndcg_research.findings.threshold`), re-exported for the study's
-experiment, which applies ``ratio_floor``, ``min_crossings``, ``bootstrap_resamples`` and ``exact_agreement_z`` when it
-writes its tables.
+Texts, rules and thresholds: ``findings.toml`` (committed before any run of this study, 8f36de7); each function
+computes its finding's numbers and verdict. ``threshold`` is re-exported for the experiment's tables.
 """
 
 from __future__ import annotations

@@ -60,17 +60,8 @@ from scipy.special import ndtr, ndtri
 from ...core import Discount, parse_discount
 
 __all__ = [
-    "SparseModel",
-    "TwoFeatureModel",
-    "SPARSE_RANKERS",
-    "TWO_FEATURE_RANKERS",
-    "noise_level",
-    "mix_weight",
-    "discount_sum",
-    "random_expected_ndcg",
-    "random_limit",
-    "profile_crossings",
-    "crossing_pairs",
+    *("SparseModel", "TwoFeatureModel", "SPARSE_RANKERS", "TWO_FEATURE_RANKERS", "noise_level", "mix_weight"),
+    *("discount_sum", "random_expected_ndcg", "random_limit", "profile_crossings", "crossing_pairs"),
 ]
 
 # Gauss-Legendre nodes on v in (0, 1), through v = 6s^5 - 15s^4 + 10s^3 whose flat ends tame the Beta
@@ -186,10 +177,6 @@ class SparseModel:
         relevant += self.mu
         return relevant, rng.standard_normal(n - count)
 
-    def separation(self, ranker: str) -> float:
-        """``mu / sqrt(1 + s^2)``: how far the ranker's scores of relevant items lie above the others' (in sd)."""
-        return self.mu / math.sqrt(1.0 + noise_level(ranker) ** 2)
-
 
 def random_expected_ndcg(model: SparseModel, discount: str | Discount, n: int) -> float:
     """Exact expected nDCG of the random ranker: ``(R / n) S(n) / S(R)`` with ``R = R(n)``.
@@ -295,13 +282,8 @@ class TwoFeatureModel:
     def __str__(self) -> str:
         return f"two_feature(a1={self.a1:g}, a2={self.a2:g}, pi={self.pi:g})"
 
-    @property
-    def kind(self) -> str:
-        return "two features"
-
-    @property
-    def label(self) -> str:
-        return "two features"
+    #: The model's kind and its label in tables (not dataclass fields: no annotation).
+    kind = label = "two features"
 
     @property
     def flagged_gain(self) -> float:
@@ -429,19 +411,14 @@ def profile_crossings(model: TwoFeatureModel, first: str, second: str, *, points
     diff = model.profile(first, grid) - model.profile(second, grid)
     found = []
     sign = np.sign(diff)
+
+    def gap(t: float) -> float:
+        return float(model.profile(first, np.array([t]))[0] - model.profile(second, np.array([t]))[0])
+
     for i in np.flatnonzero(sign[:-1] * sign[1:] < 0):  # loop over sign changes (a few)
         a, b = grid[i], grid[i + 1]
-        if a < model.pi < b or math.isclose(b / a, 1.0, rel_tol=1e-11):
-            found.append(model.pi)  # the flag profile's jump
-            continue
-        found.append(
-            optimize.brentq(
-                lambda t: float(model.profile(first, np.array([t]))[0] - model.profile(second, np.array([t]))[0]),
-                a,
-                b,
-                xtol=1e-12,
-            )
-        )
+        jump = a < model.pi < b or math.isclose(b / a, 1.0, rel_tol=1e-11)  # the flag profile's jump
+        found.append(model.pi if jump else optimize.brentq(gap, a, b, xtol=1e-12))
     return found
 
 
@@ -449,10 +426,5 @@ def crossing_pairs(
     model: TwoFeatureModel, rankers: tuple[str, ...] | list[str], minimum: int = 2
 ) -> list[tuple[str, str, list[float]]]:
     """The pairs of rankers (in the order given) whose profiles cross at ``minimum`` depths or more, with the depths."""
-    out = []
-    for i, first in enumerate(rankers):
-        for second in rankers[i + 1 :]:
-            depths = profile_crossings(model, first, second)
-            if len(depths) >= minimum:
-                out.append((first, second, depths))
-    return out
+    pairs = ((a, b, profile_crossings(model, a, b)) for i, a in enumerate(rankers) for b in rankers[i + 1 :])
+    return [(a, b, depths) for a, b, depths in pairs if len(depths) >= minimum]

@@ -2,12 +2,10 @@
 
 Full-list nDCG with binary relevance: ``DCG = sum of D(rank)`` over the relevant items, divided by the ideal
 ``S(R)``, R the number of relevant items of the data set (0 when there is none, the package's default).
-Only the ranks of the relevant items are computed, never a sorted list of every item:
-
-- sparse model: a relevant item's rank is one plus the number of items scored above it; the non-relevant
-  scores are counted between the sorted relevant scores (one ``searchsorted`` of n - R values into R);
-- two-feature model: every ``x1 + L x2`` orders the flagged items by x1 and the others by x1, so one sort of
-  each block serves every mix; an item's rank adds the items of the other block above it (``searchsorted``).
+Only the ranks of the relevant items are computed, never a sorted list of every item: in the sparse model the
+non-relevant scores are counted between the sorted relevant ones (one ``searchsorted``); in the two-feature model
+every ``x1 + L x2`` keeps the order by x1 within the flagged and within the other items, so one sort of each block
+serves every mix and a rank adds the items of the other block above it.
 
 Randomness: data set ``(n, replicate)`` of a model draws its items from
 ``SeedSequence(seed, spawn_key=(model id, n, replicate, 0))`` and each ranker's own noise from the same key

@@ -59,18 +59,11 @@ def ratios_at(ratios: pd.DataFrame, n: int) -> pd.DataFrame:
     """The ratio cells at list length n: the standardized gaps under log2 and loglog, their ratio with its
     interval, and the rule's call."""
     rows = ratios[ratios["n"] == n]
-    out = pd.DataFrame(
-        {
-            "model": rows["model"],
-            "pair": rows["first"] + " vs " + rows["second"],
-            "d (log2)": rows["d_denominator"],
-            "d (loglog)": rows["d_numerator"],
-            "ratio": rows["ratio"],
-            "95% interval": [f"[{a:.3f}, {b:.3f}]" for a, b in zip(rows["ratio_low"], rows["ratio_high"], strict=True)],
-            "call": rows["call"],
-        }
-    )
-    return rounded(out.set_index(["model", "pair"]))
+    interval = [f"[{a:.3f}, {b:.3f}]" for a, b in zip(rows["ratio_low"], rows["ratio_high"], strict=True)]
+    out = rows.assign(pair=rows["first"] + " vs " + rows["second"], interval=interval)
+    out = out[["model", "pair", "d_denominator", "d_numerator", "ratio", "interval", "call"]]
+    names = {"d_denominator": "d (log2)", "d_numerator": "d (loglog)", "interval": "95% interval"}
+    return rounded(out.rename(columns=names).set_index(["model", "pair"]))
 
 
 def p_correct(pairs: pd.DataFrame, discount: str) -> pd.DataFrame:

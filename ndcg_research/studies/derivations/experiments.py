@@ -18,6 +18,7 @@ This module imports numpy, scipy, pandas and (to run chunks in parallel) joblib.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -38,6 +39,7 @@ __all__ = ["first_order_check", "zipf_levels", "cutoff_grid", "cutoff_k"]
 
 #: Replicates per chunk of work (a chunk is one task of a worker).
 _CHUNK = 250
+Pairs = Sequence[Sequence[str]]
 
 
 def _rng(seed: int, experiment: int, n: int, replicate: int) -> np.random.Generator:
@@ -73,8 +75,11 @@ def _by_work(n: int) -> int:
 # --------------------------------------------------------------------------- (a), (b)
 
 
-def _first_order_chunk(item: tuple) -> np.ndarray:
-    model, rankers, pairs, discounts, n, seed, start, stop = item
+def _first_order_chunk(
+    models: Mapping[str, str], rankers: list[str], pairs: Pairs, discounts: Sequence[str], seed: int, item: tuple
+) -> np.ndarray:
+    label, n, start, stop = item
+    model = models[label]
     sampler = JointTop(model, rankers, n, n)  # top = n: the whole list is drawn
     experiment = _experiment("first_order", model, rankers)
     ranks = np.arange(1, n + 1, dtype=np.float64)
@@ -84,8 +89,7 @@ def _first_order_chunk(item: tuple) -> np.ndarray:
     for j, replicate in enumerate(range(start, stop)):  # loop over data sets
         head = sampler.draw(_rng(seed, experiment, n, replicate))
         for p, (better, worse) in enumerate(pairs):
-            diff = head.grades[index[better]] - head.grades[index[worse]]  # y_A(r) - y_B(r)
-            gaps = weights @ diff
+            gaps = weights @ (head.grades[index[better]] - head.grades[index[worse]])  # y_A(r) - y_B(r)
             gaps[0] = -gaps[0]  # T_n = sum_r (y_B(r) - y_A(r)) ln r
             out[j, p] = gaps
     return out
@@ -121,39 +125,27 @@ def first_order_check(
         for n, count in zip(ns, replicates, strict=True)
         for chunk in _chunks((label, n), count, _by_work(n))
     ]
-    values = _run(_FirstOrderTask(models, rankers, pairs, discounts, seed), items, n_jobs)
-    statistics = ["T", *discounts]
+    task = functools.partial(_first_order_chunk, dict(models), rankers, pairs, discounts, seed)
+    values = _run(task, items, n_jobs)
     gap_rows, fail_rows = [], []
-    cells = len(models) * len(pairs) * len(discounts) * len(ns)
-    level = family_confidence(cells)
+    level = family_confidence(len(models) * len(pairs) * len(discounts) * len(ns))
     for label, model in models.items():
         for p, (better, worse) in enumerate(pairs):
             limit = formulas.first_order_limit(model, better, worse, draws=draws, seed=seed)
             for n in ns:
                 v = values[(label, n)][:, p, :]
                 summary = paired_comparison(v, np.zeros_like(v))
-                t_sign = np.sign(v[:, 0])
-                for s, statistic in enumerate(statistics):
-                    corr = float(np.corrcoef(v[:, 0], v[:, s])[0, 1]) if s else 1.0
+                std_gap, se = summary["std_gap"], summary["std_gap_se"]
+                cell = dict(model=label, better=better, worse=worse)
+                for s, statistic in enumerate(["T", *discounts]):
                     gap_rows.append(
-                        dict(
-                            model=label,
-                            better=better,
-                            worse=worse,
-                            statistic=statistic,
-                            n=n,
-                            replicates=v.shape[0],
-                            std_gap=float(summary["std_gap"][s]),
-                            std_gap_se=float(summary["std_gap_se"][s]),
-                            std_gap_per_root_n=float(summary["std_gap"][s]) / math.sqrt(n),
-                            se_per_root_n=float(summary["std_gap_se"][s]) / math.sqrt(n),
-                            limit=limit["limit"],
-                            limit_se=limit["limit_se"],
-                            ratio_to_T=float(summary["std_gap"][s] / summary["std_gap"][0]),
-                            corr_with_T=corr,
-                            disagree_with_T=float(np.mean(np.sign(v[:, s]) != t_sign)),
-                            p_correct=float(summary["p_better"][s]),
-                        )
+                        dict(cell, statistic=statistic, n=n, replicates=v.shape[0], std_gap=float(std_gap[s]))
+                        | dict(std_gap_se=float(se[s]), std_gap_per_root_n=float(std_gap[s]) / math.sqrt(n))
+                        | dict(se_per_root_n=float(se[s]) / math.sqrt(n), limit=limit["limit"])
+                        | dict(limit_se=limit["limit_se"], ratio_to_T=float(std_gap[s] / std_gap[0]))
+                        | dict(corr_with_T=float(np.corrcoef(v[:, 0], v[:, s])[0, 1]) if s else 1.0)
+                        | dict(disagree_with_T=float(np.mean(np.sign(v[:, s]) != np.sign(v[:, 0]))))
+                        | dict(p_correct=float(summary["p_better"][s]))
                     )
                 for s, discount in enumerate(discounts, start=1):
                     d = parse_discount(discount)
@@ -162,75 +154,38 @@ def first_order_check(
                     expected = formulas.expected_dcg_gap(model, better, worse, discount, n)
                     d1, dn = (float(d(np.array([r]))[0]) for r in (1.0, float(n)))
                     fail_rows.append(
-                        dict(
-                            model=label,
-                            better=better,
-                            worse=worse,
-                            discount=discount,
-                            n=n,
-                            replicates=v.shape[0],
-                            failures=failures,
-                            failure_share=failures / v.shape[0],
-                            failure_low=low,
-                            failure_high=high,
-                            family_confidence=level,
-                            expected_gap=expected,
-                            bound=formulas.mcdiarmid_bound(expected, n, d1, dn),
-                            bound_first_order=formulas.mcdiarmid_first_order(model, better, worse, discount, n),
-                        )
+                        dict(cell, discount=discount, n=n, replicates=v.shape[0], failures=failures)
+                        | dict(failure_share=failures / v.shape[0], failure_low=low, failure_high=high)
+                        | dict(family_confidence=level, expected_gap=expected)
+                        | dict(bound=formulas.mcdiarmid_bound(expected, n, d1, dn))
+                        | dict(bound_first_order=formulas.mcdiarmid_first_order(model, better, worse, discount, n))
                     )
     return pd.DataFrame(gap_rows), pd.DataFrame(fail_rows)
-
-
-class _FirstOrderTask:
-    """A picklable :func:`_first_order_chunk` for workers in other processes."""
-
-    def __init__(
-        self,
-        models: Mapping[str, str],
-        rankers: list[str],
-        pairs: Sequence[Sequence[str]],
-        discounts: Sequence[str],
-        seed: int,
-    ) -> None:
-        self.models, self.rankers, self.pairs, self.discounts, self.seed = dict(models), rankers, pairs, discounts, seed
-
-    def __call__(self, item: tuple) -> np.ndarray:
-        label, n, start, stop = item
-        return _first_order_chunk(
-            (self.models[label], self.rankers, self.pairs, self.discounts, n, self.seed, start, stop)
-        )
 
 
 # --------------------------------------------------------------------------- (d) and the levels at 1/r
 
 
-class _ZipfTask:
-    def __init__(
-        self, models: Mapping[str, str], rankers: list[str], pairs: Sequence[Sequence[str]], top: int, seed: int
-    ) -> None:
-        self.models, self.rankers, self.pairs, self.top, self.seed = dict(models), rankers, pairs, top, seed
-
-    def __call__(self, item: tuple) -> np.ndarray:
-        label, n, start, stop = item
-        model = self.models[label]
-        sampler = JointTop(model, self.rankers, n, min(self.top, n))
-        experiment = _experiment("zipf", model, self.rankers)
-        # 1/r for every rank a head can hold (a head of K ~ Binomial(n, top/n) items stays below 2 top + 64)
-        harmonic = 1 / np.arange(1, (n if sampler.full else 2 * sampler.top + 64) + 1, dtype=np.float64)
-        index = {r: i for i, r in enumerate(self.rankers)}
-        out = np.empty((stop - start, len(self.pairs), 2))  # DCG gap, nDCG gap
-        for j, replicate in enumerate(range(start, stop)):  # loop over data sets
-            head = sampler.draw(_rng(self.seed, experiment, n, replicate))
-            dcg = [
-                g @ harmonic[: g.size] + sampler.tail_dcg(f, k)
-                for f, (g, k) in enumerate(zip(head.grades, head.counts, strict=True))
-            ]
-            ideal = float(special.digamma(head.relevant + 1) + np.euler_gamma)  # H_N: N relevant items first
-            for p, (better, worse) in enumerate(self.pairs):
-                gap = dcg[index[better]] - dcg[index[worse]]
-                out[j, p] = gap, (gap / ideal if head.relevant else 0.0)
-        return out
+def _zipf_chunk(
+    models: Mapping[str, str], rankers: list[str], pairs: Pairs, top: int, seed: int, item: tuple
+) -> np.ndarray:
+    label, n, start, stop = item
+    model = models[label]
+    sampler = JointTop(model, rankers, n, min(top, n))
+    experiment = _experiment("zipf", model, rankers)
+    # 1/r for every rank a head can hold (a head of K ~ Binomial(n, top/n) items stays below 2 top + 64)
+    harmonic = 1 / np.arange(1, (n if sampler.full else 2 * sampler.top + 64) + 1, dtype=np.float64)
+    index = {r: i for i, r in enumerate(rankers)}
+    out = np.empty((stop - start, len(pairs), 2))  # DCG gap, nDCG gap
+    for j, replicate in enumerate(range(start, stop)):  # loop over data sets
+        head = sampler.draw(_rng(seed, experiment, n, replicate))
+        heads = zip(head.grades, head.counts, strict=True)
+        dcg = [g @ harmonic[: g.size] + sampler.tail_dcg(f, k) for f, (g, k) in enumerate(heads)]
+        ideal = float(special.digamma(head.relevant + 1) + np.euler_gamma)  # H_N: N relevant items first
+        for p, (better, worse) in enumerate(pairs):
+            gap = dcg[index[better]] - dcg[index[worse]]
+            out[j, p] = gap, (gap / ideal if head.relevant else 0.0)
+    return out
 
 
 def zipf_levels(
@@ -263,7 +218,7 @@ def zipf_levels(
     counts = replicates if isinstance(replicates, Mapping) else {label: replicates for label in models}
     # one chunk per 250 replicates: a chunk's sampler keeps the tails it computed (one per head size)
     items = [chunk for label in models for n in ns for chunk in _chunks((label, n), int(counts[label]))]
-    values = _run(_ZipfTask(models, rankers, pairs, top, seed), items, n_jobs)
+    values = _run(functools.partial(_zipf_chunk, dict(models), rankers, pairs, top, seed), items, n_jobs)
     rows = []
     for label, model in models.items():
         for p, (better, worse) in enumerate(pairs):
@@ -274,36 +229,19 @@ def zipf_levels(
                 finite = formulas.zipf_finite(model, better, worse, n)
                 full = JointTop(model, rankers, n, min(top, n)).full
                 var = float(np.var(v[:, 0], ddof=1))
-                bias = 0.0 if full else tail_variance_bound(top, top) / (2 * var)
                 std_gap, se = float(summary["std_gap"]), float(summary["std_gap_se"])
+                excess = (std_gap - limit["std_gap"]) / se if math.isfinite(limit["std_gap"]) else math.nan
                 rows.append(
-                    dict(
-                        model=label,
-                        hi=parse_model(model).hi,
-                        better=better,
-                        worse=worse,
-                        n=n,
-                        replicates=v.shape[0],
-                        full=full,
-                        std_gap=std_gap,
-                        std_gap_se=se,
-                        p_correct=float(summary["p_better"]),
-                        p_correct_low=float(summary["p_better_low"]),
-                        p_correct_high=float(summary["p_better_high"]),
-                        p_tie=float(summary["p_tie"]),
-                        dcg_gap_mean=float(v[:, 0].mean()),
-                        dcg_gap_mean_se=float(v[:, 0].std(ddof=1) / math.sqrt(v.shape[0])),
-                        dcg_gap_var=var,
-                        mean_gap_exact=finite["mean_gap"],
-                        var_ind=finite["var_ind"],
-                        std_gap_ind=finite["std_gap_ind"],
-                        mu=limit["mu"],
-                        var_limit=limit["var"],
-                        std_gap_limit=limit["std_gap"],
-                        p_correct_limit=limit["p_correct"],
-                        bias_bound=bias,
-                        excess_in_se=(std_gap - limit["std_gap"]) / se if math.isfinite(limit["std_gap"]) else math.nan,
-                    )
+                    dict(model=label, hi=parse_model(model).hi, better=better, worse=worse, n=n)
+                    | dict(replicates=v.shape[0], full=full, std_gap=std_gap, std_gap_se=se)
+                    | dict(p_correct=float(summary["p_better"]), p_correct_low=float(summary["p_better_low"]))
+                    | dict(p_correct_high=float(summary["p_better_high"]), p_tie=float(summary["p_tie"]))
+                    | dict(dcg_gap_mean=float(v[:, 0].mean()))
+                    | dict(dcg_gap_mean_se=float(v[:, 0].std(ddof=1) / math.sqrt(v.shape[0])), dcg_gap_var=var)
+                    | dict(mean_gap_exact=finite["mean_gap"], var_ind=finite["var_ind"])
+                    | dict(std_gap_ind=finite["std_gap_ind"], mu=limit["mu"], var_limit=limit["var"])
+                    | dict(std_gap_limit=limit["std_gap"], p_correct_limit=limit["p_correct"])
+                    | dict(bias_bound=0.0 if full else tail_variance_bound(top, top) / (2 * var), excess_in_se=excess)
                 )
     return pd.DataFrame(rows)
 
@@ -322,45 +260,40 @@ def cutoff_k(n: int, a: float) -> int:
     return int(min(max(math.ceil(n**a - 1e-9), 1), n))
 
 
-class _CutoffTask:
-    def __init__(
-        self,
-        models: Mapping[str, str],
-        rankers: list[str],
-        pairs: Sequence[Sequence[str]],
-        discounts: Sequence[str],
-        a_grid: Sequence[float],
-        seed: int,
-    ) -> None:
-        self.models, self.rankers, self.pairs = dict(models), rankers, pairs
-        self.discounts, self.a_grid, self.seed = discounts, list(a_grid), seed
-
-    def __call__(self, item: tuple) -> np.ndarray:
-        label, n, start, stop = item
-        model = self.models[label]
-        ks = np.array([cutoff_k(n, a) for a in self.a_grid])
-        k_max = int(ks.max())
-        # Heads large enough to hold k_max ranks: K ~ Binomial(n, top/n) falls short of k_max with probability
-        # below Phi(-10) ~ 1e-23 (checked below: a shortfall raises instead of biasing the sample).
-        top = min(n, k_max + math.ceil(10 * math.sqrt(k_max)) + 20)
-        sampler = JointTop(model, self.rankers, n, top)
-        experiment = _experiment("cutoff", model, self.rankers)
-        ranks = np.arange(1, k_max + 1, dtype=np.float64)
-        weights = [parse_discount(d)(ranks) for d in self.discounts]
-        cumulative_ideal = [np.cumsum(w) for w in weights]
-        index = {r: i for i, r in enumerate(self.rankers)}
-        out = np.empty((stop - start, len(self.pairs), len(self.discounts), ks.size))
-        for j, replicate in enumerate(range(start, stop)):  # loop over data sets
-            head = sampler.draw(_rng(self.seed, experiment, n, replicate))
-            if min(head.counts) < k_max:
-                raise RuntimeError(f"a head of {min(head.counts)} items is shorter than k = {k_max} (n = {n})")
-            for d, w in enumerate(weights):
-                prefix = [np.cumsum(g[:k_max] * w)[ks - 1] for g in head.grades]  # DCG@k of every ranker
-                ideal = cumulative_ideal[d][np.minimum(ks, max(head.relevant, 1)) - 1] * (head.relevant > 0)
-                for p, (better, worse) in enumerate(self.pairs):
-                    gap = prefix[index[better]] - prefix[index[worse]]
-                    out[j, p, d] = np.divide(gap, ideal, out=np.zeros_like(gap), where=ideal > 0)
-        return out
+def _cutoff_chunk(
+    models: Mapping[str, str],
+    rankers: list[str],
+    pairs: Pairs,
+    discounts: Sequence[str],
+    a_grid: list[float],
+    seed: int,
+    item: tuple,
+) -> np.ndarray:
+    label, n, start, stop = item
+    model = models[label]
+    ks = np.array([cutoff_k(n, a) for a in a_grid])
+    k_max = int(ks.max())
+    # Heads large enough to hold k_max ranks: K ~ Binomial(n, top/n) falls short of k_max with probability
+    # below Phi(-10) ~ 1e-23 (checked below: a shortfall raises instead of biasing the sample).
+    top = min(n, k_max + math.ceil(10 * math.sqrt(k_max)) + 20)
+    sampler = JointTop(model, rankers, n, top)
+    experiment = _experiment("cutoff", model, rankers)
+    ranks = np.arange(1, k_max + 1, dtype=np.float64)
+    weights = [parse_discount(d)(ranks) for d in discounts]
+    cumulative_ideal = [np.cumsum(w) for w in weights]
+    index = {r: i for i, r in enumerate(rankers)}
+    out = np.empty((stop - start, len(pairs), len(discounts), ks.size))
+    for j, replicate in enumerate(range(start, stop)):  # loop over data sets
+        head = sampler.draw(_rng(seed, experiment, n, replicate))
+        if min(head.counts) < k_max:
+            raise RuntimeError(f"a head of {min(head.counts)} items is shorter than k = {k_max} (n = {n})")
+        for d, w in enumerate(weights):
+            prefix = [np.cumsum(g[:k_max] * w)[ks - 1] for g in head.grades]  # DCG@k of every ranker
+            ideal = cumulative_ideal[d][np.minimum(ks, max(head.relevant, 1)) - 1] * (head.relevant > 0)
+            for p, (better, worse) in enumerate(pairs):
+                gap = prefix[index[better]] - prefix[index[worse]]
+                out[j, p, d] = np.divide(gap, ideal, out=np.zeros_like(gap), where=ideal > 0)
+    return out
 
 
 def cutoff_grid(
@@ -395,7 +328,8 @@ def cutoff_grid(
         for n, count in zip(ns, replicates, strict=True)
         for chunk in _chunks((label, n), count, _by_work(work[n]))
     ]
-    values = _run(_CutoffTask(models, rankers, pairs, discounts, a_grid, seed), items, n_jobs)
+    task = functools.partial(_cutoff_chunk, dict(models), rankers, pairs, discounts, list(a_grid), seed)
+    values = _run(task, items, n_jobs)
     rows = []
     for label in models:
         for n in ns:
@@ -404,19 +338,12 @@ def cutoff_grid(
             for p, (better, worse) in enumerate(pairs):
                 for d, discount in enumerate(discounts):
                     for i, a in enumerate(a_grid):
+                        at = (p, d, i)
                         rows.append(
-                            dict(
-                                model=label,
-                                discount=discount,
-                                better=better,
-                                worse=worse,
-                                a=a,
-                                n=n,
-                                k=cutoff_k(n, a),
-                                replicates=v.shape[0],
-                                std_gap=float(summary["std_gap"][p, d, i]),
-                                std_gap_se=float(summary["std_gap_se"][p, d, i]),
-                                p_correct=float(summary["p_better"][p, d, i]),
+                            dict(model=label, discount=discount, better=better, worse=worse, a=a, n=n, k=cutoff_k(n, a))
+                            | dict(replicates=v.shape[0], std_gap=float(summary["std_gap"][at]))
+                            | dict(
+                                std_gap_se=float(summary["std_gap_se"][at]), p_correct=float(summary["p_better"][at])
                             )
                         )
     gaps = pd.DataFrame(rows)
@@ -430,22 +357,11 @@ def cutoff_grid(
         )
         middle = math.exp(np.log(upper["n"]).mean())
         law = formulas.threshold_law(models[label], better, worse, discount, middle)
+        exponent = law["slope"] * (a - law["a_star"])
         fits.append(
-            dict(
-                model=label,
-                discount=discount,
-                better=better,
-                worse=worse,
-                a=a,
-                n_from=int(upper["n"].min()),
-                n_to=int(upper["n"].max()),
-                exponent=e,
-                exponent_low=low,
-                exponent_high=high,
-                law_exponent=law["slope"] * (a - law["a_star"]),
-                law_local_exponent=law["slope"] * (a - law["a_star"]) + law["log_power"] / math.log(middle),
-                a_star=law["a_star"],
-                a_star_n=law["a_star_n"],
-            )
+            dict(model=label, discount=discount, better=better, worse=worse, a=a, n_from=int(upper["n"].min()))
+            | dict(n_to=int(upper["n"].max()), exponent=e, exponent_low=low, exponent_high=high)
+            | dict(law_exponent=exponent, law_local_exponent=exponent + law["log_power"] / math.log(middle))
+            | dict(a_star=law["a_star"], a_star_n=law["a_star_n"])
         )
     return gaps, pd.DataFrame(fits)

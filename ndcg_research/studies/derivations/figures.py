@@ -20,30 +20,21 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from ...pipeline.headlines import Headline
-from ...pipeline.style import COLUMN_WIDTH_CM as STYLE_COLUMN_WIDTH_CM
-from ...pipeline.style import MIN_TEXT_PT, column_figure, round_significant
+from ...pipeline.style import COLUMN_WIDTH_CM, MIN_TEXT_PT, column_figure, round_significant, select
 from ...simulation.tables import read_table
 
 __all__ = ["COLUMN_WIDTH_CM", "TEXT_PT", "HEADLINE", "levels_and_thresholds", "first_order"]
 
-#: The width of one journal column, and the smallest text size used at that width (the project's:
+#: The smallest text size used at a journal column's width (:data:`COLUMN_WIDTH_CM`, the project's:
 #: :mod:`ndcg_research.pipeline.style`).
-COLUMN_WIDTH_CM, TEXT_PT = STYLE_COLUMN_WIDTH_CM, MIN_TEXT_PT
+TEXT_PT = MIN_TEXT_PT
 _INCH = 2.54
-_STYLE = {
-    "font.size": TEXT_PT,
-    "axes.titlesize": TEXT_PT + 0.5,
-    "axes.labelsize": TEXT_PT,
-    "legend.fontsize": TEXT_PT,
-    "xtick.labelsize": TEXT_PT,
-    "ytick.labelsize": TEXT_PT,
-    "lines.linewidth": 1.0,
-    "lines.markersize": 3.5,
-    "axes.grid": True,
-    "grid.alpha": 0.3,
-    "axes.spines.top": False,
-    "axes.spines.right": False,
-}
+#: The appendix figure's style.
+_STYLE = dict.fromkeys(
+    ("font.size", "axes.labelsize", "legend.fontsize", "xtick.labelsize", "ytick.labelsize"), TEXT_PT
+)
+_STYLE |= {"axes.titlesize": TEXT_PT + 0.5, "lines.linewidth": 1.0, "lines.markersize": 3.5, "axes.grid": True}
+_STYLE |= {"grid.alpha": 0.3, "axes.spines.top": False, "axes.spines.right": False}
 _COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd")
 
 
@@ -73,20 +64,11 @@ def levels_and_thresholds(
         for color, ((better, worse), g) in zip(_COLORS * 4, pairs, strict=False):
             g = g.sort_values("n")
             n = g["n"].to_numpy(dtype=float)
-            top.errorbar(
-                n,
-                round_significant(g["std_gap"].to_numpy()),
-                yerr=round_significant(1.96 * g["std_gap_se"].to_numpy()),
-                fmt="o",
-                color=color,
-                capsize=1.5,
-                label=_pair(better, worse),
-            )
+            d, bar = round_significant(g["std_gap"].to_numpy()), round_significant(1.96 * g["std_gap_se"].to_numpy())
+            top.errorbar(n, d, yerr=bar, fmt="o", color=color, capsize=1.5, label=_pair(better, worse))
             top.plot(n, round_significant(g["std_gap_ind"].to_numpy()), ":", color=color)
             top.axhline(float(round_significant(g["std_gap_limit"].iloc[0])), ls="--", color=color, lw=0.9)
-        top.set_xscale("log")
-        top.set_xlabel("list length n")
-        top.set_ylabel("standardized gap d")
+        top.set(xscale="log", xlabel="list length n", ylabel="standardized gap d")
         top.set_title("(a) 1/r, uncertain top: d against its limit (dashed)", loc="left")
         top.legend(loc="center right", bbox_to_anchor=(1.0, 0.58), frameon=False, handletextpad=0.3)
 
@@ -97,28 +79,15 @@ def levels_and_thresholds(
             half = ((g["exponent_high"] - g["exponent_low"]) / 2).to_numpy()
             shown = half <= 0.5
             a = g["a"].to_numpy()
-            bottom.errorbar(
-                a[shown] + (i - 1.5) * 0.004,
-                round_significant(g["exponent"].to_numpy()[shown]),
-                yerr=round_significant(half[shown]),
-                fmt=marker,
-                color=color,
-                capsize=1.2,
-                ms=3,
-                label=f"{label}, {_pair(better, worse)}",
-            )
+            exponent, bar = round_significant(g["exponent"].to_numpy()[shown]), round_significant(half[shown])
+            style = dict(fmt=marker, color=color, capsize=1.2, ms=3, label=f"{label}, {_pair(better, worse)}")
+            bottom.errorbar(a[shown] + (i - 1.5) * 0.004, exponent, yerr=bar, **style)
             bottom.plot(a, round_significant(g["law_local_exponent"].to_numpy()), "-", color=color, lw=0.8)
-            row = crossings[
-                (crossings["model"] == label)
-                & (crossings["discount"] == discount)
-                & (crossings["better"] == better)
-                & (crossings["worse"] == worse)
-            ]
+            row = select(crossings, model=label, discount=discount, better=better, worse=worse)
             if not row.empty and math.isfinite(row["a_star_n"].iloc[0]):
                 bottom.axvline(float(round_significant(row["a_star_n"].iloc[0])), color=color, ls=":", lw=0.8)
         bottom.axhline(0.0, color="0.3", lw=0.7)
-        bottom.set_xlabel("cut-off exponent a (k = n^a)")
-        bottom.set_ylabel("growth exponent of d")
+        bottom.set(xlabel="cut-off exponent a (k = n^a)", ylabel="growth exponent of d")
         bottom.set_title(f"(b) nDCG@n^a, {discount}: fitted (bars) and law (lines)", loc="left")
         low, high = bottom.get_ylim()
         bottom.set_ylim(low, high + 0.4 * (high - low))  # room for the legend above the points
@@ -140,22 +109,14 @@ def first_order(gaps: pd.DataFrame) -> Figure:
             for j, (statistic, s) in enumerate(g.groupby("statistic", sort=False)):
                 s = s.sort_values("n")
                 name = "T (no discount)" if statistic == "T" else statistic
-                ax.errorbar(
-                    s["n"].to_numpy(dtype=float),
-                    round_significant(s["std_gap_per_root_n"].to_numpy()),
-                    yerr=round_significant(1.96 * s["se_per_root_n"].to_numpy()),
-                    fmt="osD^"[j % 4] + "-",
-                    color=_COLORS[j % 4],
-                    capsize=1.5,
-                    label=name,
-                )
-            ax.axhline(
-                float(round_significant(g["limit"].iloc[0])), color="0.2", ls="--", lw=0.9, label="first-order limit"
-            )
-            ax.set_xscale("log")
+                d = round_significant(s["std_gap_per_root_n"].to_numpy())
+                bar = round_significant(1.96 * s["se_per_root_n"].to_numpy())
+                style = dict(fmt="osD^"[j % 4] + "-", color=_COLORS[j % 4], capsize=1.5, label=name)
+                ax.errorbar(s["n"].to_numpy(dtype=float), d, yerr=bar, **style)
+            limit = float(round_significant(g["limit"].iloc[0]))
+            ax.axhline(limit, color="0.2", ls="--", lw=0.9, label="first-order limit")
+            ax.set(xscale="log", xlabel="list length n", ylabel="d / sqrt(n)")
             ax.set_title(f"{label} top, {_pair(better, worse)}", loc="left")
-            ax.set_xlabel("list length n")
-            ax.set_ylabel("d / sqrt(n)")
         for ax in axes[len(groups) :]:
             ax.set_visible(False)
         handles, labels = axes[0].get_legend_handles_labels()

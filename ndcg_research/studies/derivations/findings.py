@@ -1,10 +1,7 @@
 """Notebook 15: the derivations of ``docs/theory.md`` checked numerically (texts and thresholds: ``findings.toml``).
 
-The tables (written by the notebook, names in :data:`TABLES`): the checks of derivations (a) and (b)
-(:func:`~ndcg_research.studies.derivations.experiments.first_order_check`), the levels at 1/r
-(:func:`~ndcg_research.studies.derivations.experiments.zipf_levels`) and the exponents of nDCG@n^a
-(:func:`~ndcg_research.studies.derivations.experiments.cutoff_grid`), from which :func:`crossing_table`
-locates where the exponent changes sign.
+The tables (:data:`TABLES`) are those of :mod:`.experiments`; :func:`crossing_table` locates where the exponent of
+nDCG@n^a changes sign.
 """
 
 from __future__ import annotations

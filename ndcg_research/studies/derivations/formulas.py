@@ -1,27 +1,11 @@
 r"""The derived quantities of notebook 15 (the derivations are on the Theory page, ``docs/theory.md``).
 
-Setting: the binary probit model of :mod:`ndcg_research.simulation.model` (``p`` = mean
-grade, top relevance probability ``hi``) and two rankers A (better) and B of the ``bayes`` /
-``noisy(sigma)`` family, with gain profiles ``g_A``, ``g_B`` and first-order constants ``c_A < c_B``
-(:mod:`ndcg_research.simulation.theory`). ``U_f`` is an item's upper score quantile under f.
-
-(a) :func:`first_order_limit`: for a slowly varying D the DCG gap is, to first order,
-    ``ell(n) T_n`` with ``ell(r) = -r D'(r)`` and the discount-free statistic
-    ``T_n = sum_i y_i ln(R_B(i) / R_A(i)) = sum_r (y_B(r) - y_A(r)) ln r``, whose standardized gap
-    grows like ``sqrt(n) p (c_B - c_A) / sigma_h``; ``sigma_h`` is the standard deviation of the
-    Hajek projection ``h = y ln(U_B / U_A) + Psi_B(U_B) - Psi_A(U_A)``,
-    ``Psi_f(u) = int_u^1 g_f(v) / v dv``, computed here by Monte Carlo over one item.
-(b) :func:`mcdiarmid_bound`: ``P(nDCG_A <= nDCG_B) <= exp(-2 E[F]^2 / (n c^2))`` with
-    ``F = DCG_A - DCG_B`` and ``c = 2 (D(1) - D(n))``; to first order
-    ``exp(-n p^2 D(n)^2 eps_D(n)^2 (c_B - c_A)^2 / (2 (D(1) - D(n))^2))``.
-(c) :func:`threshold_law`: the cut-off exponent a* of nDCG@n^a and its ``1/ln n`` correction.
-(d) :func:`zipf_limit` and :func:`zipf_finite`: under ``D = 1/r`` the DCG gap tends in law to
-    ``mu + sum_r (xi_r - xi'_r) / r`` (xi i.i.d. ``Bernoulli(hi)``), ``mu = int_0^1 (g_A - g_B)(t) / t dt``:
-    with an uncertain top (``hi < 1``) the standardized gap tends to
-    ``mu / sqrt(hi (1 - hi) pi^2 / 3)`` and P(correct) to ``P(mu + W > 0)`` (:func:`zipf_limit_probability`);
-    with a certain top the variance vanishes and P(correct) tends to 1.
-
-This module imports numpy and scipy.
+Setting: the binary probit model of :mod:`ndcg_research.simulation.model` (``p`` = mean grade, top relevance
+probability ``hi``) and two rankers A (better) and B of the ``bayes`` / ``noisy(sigma)`` family, with gain profiles
+``g_A``, ``g_B`` and first-order constants ``c_A < c_B`` (:mod:`ndcg_research.simulation.theory`). ``U_f`` is an
+item's upper score quantile under f. (a) :func:`first_order_limit`: the discount-free limit of the standardized DCG
+gap under slowly varying discounts; (b) :func:`mcdiarmid_bound` and its first-order form; (c) :func:`threshold_law`:
+the cut-off exponent a* of nDCG@n^a; (d) :func:`zipf_limit`, :func:`zipf_finite`: the levels under ``D = 1/r``.
 """
 
 from __future__ import annotations
@@ -38,15 +22,8 @@ from ...simulation import finite_n, theory
 from ...simulation.model import Model, Ranker, parse_model, parse_ranker
 
 __all__ = [
-    "first_order_limit",
-    "expected_dcg_gap",
-    "mcdiarmid_bound",
-    "mcdiarmid_first_order",
-    "mcdiarmid_informative_n",
-    "zipf_limit",
-    "zipf_limit_probability",
-    "zipf_finite",
-    "threshold_law",
+    *("first_order_limit", "expected_dcg_gap", "mcdiarmid_bound", "mcdiarmid_first_order", "mcdiarmid_informative_n"),
+    *("zipf_limit", "zipf_limit_probability", "zipf_finite", "threshold_law"),
 ]
 
 ZETA2 = math.pi**2 / 6
@@ -78,7 +55,9 @@ def first_order_limit(
 ) -> dict[str, float]:
     r"""The discount-free limit of ``d / sqrt(n)`` for the DCG gap under any slowly varying discount.
 
-    ``h = y L + M`` with ``L = ln(U_B / U_A)`` and ``M = Psi_B(U_B) - Psi_A(U_A)``;
+    To first order the DCG gap is ``ell(n) T_n``, ``ell(r) = -r D'(r)``, ``T_n = sum_r (y_B(r) - y_A(r)) ln r``, whose
+    standardized gap grows like ``sqrt(n) p (c_B - c_A) / sigma_h``, sigma_h the sd of the Hajek projection
+    ``h = y L + M`` with ``L = ln(U_B / U_A)``, ``M = Psi_B(U_B) - Psi_A(U_A)``, ``Psi_f(u) = int_u^1 g_f(v) / v dv``;
     ``Var h = E[eta (1 - eta) L^2] + Var(eta L + M)`` (y given x is Bernoulli(eta(x))), estimated from
     ``draws`` items (x, z_A, z_B); ``E h = p (c_B - c_A)`` exactly (c from
     :func:`~ndcg_research.simulation.theory.c_coefficient`). ``Psi_f`` is integrated on a grid
@@ -125,16 +104,9 @@ def first_order_limit(
     second = eta * (1 - eta) * L**2 + (mean_term - mean_term.mean()) ** 2
     sd = math.sqrt(var)
     sd_se = float(second.std() / math.sqrt(draws) / (2 * sd))
-    return dict(
-        p=p,
-        c_better=c_a,
-        c_worse=c_b,
-        mean_h=mean,
-        mean_h_mc=float(np.mean(eta * L)),
-        sd_h=sd,
-        limit=mean / sd,
-        limit_se=mean / sd * sd_se / sd,
-    )
+    limit = mean / sd
+    moments = dict(p=p, c_better=c_a, c_worse=c_b, mean_h=mean, mean_h_mc=float(np.mean(eta * L)), sd_h=sd)
+    return moments | dict(limit=limit, limit_se=limit * sd_se / sd)
 
 
 # --------------------------------------------------------------------------- (b)

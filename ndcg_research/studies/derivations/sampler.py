@@ -37,10 +37,8 @@ The mean of the DCG gap is unchanged (tower rule). Its variance changes by at mo
 the variance of the dropped fluctuations, ``sum_{r>K} 1/(4 r^2) <= 1/(4K)`` per ranker, and their
 covariance with the other ranker's head, which only items in one head and the other's tail carry,
 each at most ``1 / (4 R_A R_B)`` with ``R_B > K_B`` (:func:`tail_variance_bound`). Under a cut-off k
-(nDCG@k with k at most the heads' sizes) nothing is replaced: the sample is exact.
-
-Randomness: one :class:`numpy.random.Generator` per replicate, seeded by
-``SeedSequence(seed, spawn_key=(experiment, n, replicate))``; the values do not depend on the workers.
+(nDCG@k with k at most the heads' sizes) nothing is replaced: the sample is exact. Randomness: the caller's
+generator (one per replicate, :mod:`.experiments`).
 """
 
 from __future__ import annotations
@@ -114,11 +112,8 @@ class JointTop:
             raise ValueError(f"rankers must be distinct bayes or noisy(sigma) rankers, got {[str(r) for r in rankers]}")
         if not (isinstance(n, int) and isinstance(top, int) and 1 <= top and n >= 1):
             raise ValueError(f"n and top must be positive integers, got n={n!r}, top={top!r}")
-        object.__setattr__(self, "model", model)
-        object.__setattr__(self, "rankers", rankers)
-        object.__setattr__(self, "n", n)
-        object.__setattr__(self, "top", top)
-        object.__setattr__(self, "_cache", {})
+        for name, value in dict(model=model, rankers=rankers, n=n, top=top, _cache={}).items():
+            object.__setattr__(self, name, value)
 
     # ------------------------------------------------------------------ geometry of the heads
 

@@ -1,19 +1,9 @@
-r"""The questions of notebooks 03-05 on real rankings, held as a ranking problem.
+"""The questions of the simulated studies on real rankings, asked of a :class:`~.problems.RankingProblem`.
 
-The problem is a :class:`~ndcg_research.studies.movielens.problems.RankingProblem`. Every value here is nDCG of the
-system's ranking of the candidate list (or of a sample of it) by score, **ties averaged** (McSherry &
-Najork 2008), with the ideal built from the grades of that same list: it holds all the relevant items,
-so the ideal is trec_eval's (all judged grades). A query whose list has no relevant item under a gain
-has no defined nDCG; it gets NaN and the callers count and drop it (the same queries for all systems).
-
-- :func:`ndcg_values`: per-query nDCG of every system under several gains, discounts and cut-offs,
-  ranking each system once per gain (the costly step) and reusing the ranking for every discount and k;
-- :func:`sample_lists` / :func:`list_length_values`: candidate lists of length n sampled per query,
-  **keeping the share of relevant items** (stratified; nested in n; seeded), the list-length question;
-- :func:`compare_table`, :func:`query_set_tables`: the statistics of the systems' comparisons and of query sets;
-- :func:`first_order_table`, :func:`decisions_against`: the first-order theory and the decisions of each
-  discount against a reference;
-- :func:`convention_values`: the evaluation's conventions (issue 8's presets) on the problem's runs.
+Every value here is nDCG of a system's ranking of the candidate list (or of a sample of it) by score, **ties
+averaged** (McSherry & Najork 2008), with the ideal built from the grades of that same list: it holds all the
+relevant items, so the ideal is trec_eval's (all judged grades). A query whose list has no relevant item under a
+gain has no defined nDCG; it gets NaN and the callers count and drop it (the same queries for all systems).
 """
 
 from __future__ import annotations
@@ -232,30 +222,29 @@ def compare_table(
     from ...stats import compare_systems
 
     values = np.asarray(values, dtype=np.float64)
-    names = list(labels)
-    shape = tuple(len(labels[n]) for n in names)
-    if values.shape[:-2] != shape or values.shape[-2] != len(systems):
-        raise ValueError(f"values must have shape {shape + (len(systems), 'queries')}, got {values.shape}")
     system_parts, pair_parts = [], []
-    for index in np.ndindex(*shape):
+    options = dict(test=test, correction=correction, confidence=confidence, n_resamples=n_resamples, seed=seed)
+    for index, head in _slices(values, systems, labels, "queries"):
         matrix = values[index]
         keep = ~np.isnan(matrix).any(axis=0)
-        result = compare_systems(
-            matrix[:, keep],
-            systems=list(systems),
-            test=test,
-            correction=correction,
-            confidence=confidence,
-            n_resamples=n_resamples,
-            seed=seed,
-        )
-        head = {n: labels[n][i] for n, i in zip(names, index, strict=False)}
+        result = compare_systems(matrix[:, keep], systems=list(systems), **options)
         system_parts.append(result.systems.assign(**head))
         pair_parts.append(result.pairs.assign(**head))
-    systems_table = pd.concat(system_parts, ignore_index=True)
-    pairs_table = pd.concat(pair_parts, ignore_index=True)
-    first = lambda t: t[names + [c for c in t.columns if c not in names]]  # noqa: E731
-    return first(systems_table), first(pairs_table)
+    return tuple(_labels_first(pd.concat(parts, ignore_index=True), labels) for parts in (system_parts, pair_parts))
+
+
+def _slices(values: np.ndarray, systems: Sequence[str], labels: Mapping[str, Sequence[Any]], what: str) -> Any:
+    """Check that ``values`` is (labels..., systems, ``what``) and yield each slice's index and its labels."""
+    shape = tuple(len(v) for v in labels.values())
+    if values.shape[:-2] != shape or values.shape[-2] != len(systems):
+        raise ValueError(f"values must have shape {shape + (len(systems), what)}, got {values.shape}")
+    for index in np.ndindex(*shape):
+        yield index, {n: labels[n][i] for n, i in zip(labels, index, strict=False)}
+
+
+def _labels_first(table: Any, labels: Mapping[str, Sequence[Any]]) -> Any:
+    """The table with the label columns first."""
+    return table[list(labels) + [c for c in table.columns if c not in labels]]
 
 
 def user_subsets(n_users: int, size: int, draws: int, *, seed: int) -> np.ndarray:
@@ -305,10 +294,7 @@ def query_set_tables(
     from ...stats import discriminative_power, kendall_tau, swap_rates, tau_ap
 
     values = np.asarray(values, dtype=np.float64)
-    names = list(labels)
-    shape = tuple(len(labels[n]) for n in names)
-    if values.shape[:-2] != shape or values.shape[-2] != len(systems):
-        raise ValueError(f"values must have shape {shape + (len(systems), 'users')}, got {values.shape}")
+    slices = list(_slices(values, systems, labels, "users"))
     if np.isnan(values).any():
         raise ValueError("values must have no NaN: evaluate every measure on the same users")
     n_users = values.shape[-1]
@@ -329,45 +315,27 @@ def query_set_tables(
             stacklevel=2,
         )
         swap_sizes = [n_users // 2]
-    reference = reference if reference is not None else (0,) * len(shape)
-    ref_means = values[reference].mean(axis=-1)
+    ref_means = values[reference if reference is not None else (0,) * len(labels)].mean(axis=-1)
     power_rows, swap_parts, agree_rows = [], [], []
-    for index in np.ndindex(*shape):
-        head = {n: labels[n][i] for n, i in zip(names, index, strict=False)}
+    options = dict(test=test, n_resamples=n_resamples, alpha=alpha, seed=seed)
+    for index, head in slices:
         matrix = values[index]
         for size, rows in subsets.items():
-            results = [
-                discriminative_power(matrix[:, row], test=test, n_resamples=n_resamples, alpha=alpha, seed=seed)
-                for row in rows
-            ]
+            results = [discriminative_power(matrix[:, row], **options) for row in rows]
             powers = np.array([r.power for r in results])
+            spread = dict(power_sd=powers.std(ddof=1) if len(rows) > 1 else 0.0, power_min=powers.min())
+            required = float(np.nanmean([r.difference_required for r in results]))
             power_rows.append(
-                {
-                    **head,
-                    "users": min(size, n_users),
-                    "draws": len(rows),
-                    "power": powers.mean(),
-                    "power_sd": powers.std(ddof=1) if len(rows) > 1 else 0.0,
-                    "power_min": powers.min(),
-                    "power_max": powers.max(),
-                    "difference_required": float(np.nanmean([r.difference_required for r in results])),
-                }
+                dict(head, users=min(size, n_users), draws=len(rows), power=powers.mean(), **spread)
+                | dict(power_max=powers.max(), difference_required=required)
             )
-        if swap_sizes:
-            swap_parts.append(swap_rates(matrix, swap_sizes, trials=swap_trials, seed=seed).assign(**head))
+        swap_parts.append(swap_rates(matrix, swap_sizes, trials=swap_trials, seed=seed).assign(**head))
         means = matrix.mean(axis=-1)
         distinct = np.unique(means).size == means.size and np.unique(ref_means).size == ref_means.size
-        agree_rows.append(
-            {
-                **head,
-                "kendall_tau": kendall_tau(ref_means, means),
-                "tau_ap": tau_ap(ref_means, means) if distinct else float("nan"),
-            }
-        )
+        tau = tau_ap(ref_means, means) if distinct else float("nan")
+        agree_rows.append(dict(head, kendall_tau=kendall_tau(ref_means, means), tau_ap=tau))
     swaps = pd.concat(swap_parts, ignore_index=True) if swap_parts else pd.DataFrame()
-    if len(swaps):
-        swaps = swaps[names + [c for c in swaps.columns if c not in names]]
-    return pd.DataFrame(power_rows), swaps, pd.DataFrame(agree_rows)
+    return pd.DataFrame(power_rows), _labels_first(swaps, labels) if len(swaps) else swaps, pd.DataFrame(agree_rows)
 
 
 def list_lengths(problem: RankingProblem, n: int | None) -> np.ndarray:
@@ -394,11 +362,9 @@ def first_order_table(
 ) -> Any:
     """The first-order law of notebook 03 on real lists: c = (1 - nDCG) / eps_D(n) for slowly varying D.
 
-    Under a slowly varying discount, 1 - nDCG ~ eps_D(n) c_f with c_f depending on the ranker (and the
-    relevance profile), **not on the discount** (package's own derivation, notebook 03). Each query's
-    estimate is (1 - nDCG_q) / eps_D(n_q) at its list length n_q; the table gives the mean over the
-    queries (those with a defined nDCG), so that the estimates of one ranker under different slowly
-    varying discounts can be compared: equal if the first-order law holds at these lengths.
+    Under a slowly varying discount 1 - nDCG ~ eps_D(n) c_f, c_f **not depending on the discount** (notebook 03):
+    the mean over the queries (with a defined nDCG) of (1 - nDCG_q) / eps_D(n_q) is equal across the slowly varying
+    discounts if the law holds at these lengths.
 
     ``values``: as :func:`list_length_values` returns; ``problem``, ``ns``, ``systems``, ``gains``, ``discounts``:
     the axes of ``values``; only slowly varying discounts get rows.
@@ -421,17 +387,11 @@ def first_order_table(
                 for g, gain in enumerate(gains):
                     v = values[i, s, g, d]
                     ok = ~np.isnan(v)
+                    mean_length = float(length[ok].mean())
                     rows.append(
-                        {
-                            "list_length": list_length_label(n),
-                            "system": system,
-                            "gain": gain,
-                            "discount": discount,
-                            "mean_length": float(length[ok].mean()),
-                            "eps": float(eps(discount, float(length[ok].mean()))),
-                            "one_minus_ndcg": float(1 - v[ok].mean()),
-                            "c_estimate": float(((1 - v[ok]) / e[ok]).mean()),
-                        }
+                        dict(list_length=list_length_label(n), system=system, gain=gain, discount=discount)
+                        | dict(mean_length=mean_length, eps=float(eps(discount, mean_length)))
+                        | dict(one_minus_ndcg=float(1 - v[ok].mean()), c_estimate=float(((1 - v[ok]) / e[ok]).mean()))
                     )
     return pd.DataFrame(rows)
 
@@ -472,7 +432,7 @@ def decisions_against(
         order_reversed=np.sign(pairs["difference"]) * np.sign(pairs["difference_reference"]) < 0,
     )
     rows = []
-    for key, block in pairs.groupby(groups + [column], sort=False) if groups else pairs.groupby([column], sort=False):
+    for key, block in pairs.groupby(groups + [column], sort=False):
         key = key if isinstance(key, tuple) else (key,)
         where = dict(zip(groups + [column], key, strict=False))
         sel = np.ones(len(means), dtype=bool)
@@ -480,19 +440,16 @@ def decisions_against(
             sel &= (means[g] == where[g]).to_numpy()
         base = means[sel & (means[column] == reference).to_numpy()].set_index("system")["mean"]
         this = means[sel & (means[column] == where[column]).to_numpy()].set_index("system")["mean"].reindex(base.index)
+        significant = block["decision"] != 0
+        reversals = int((significant & (block["decision_reference"] != 0) & block["decision_changed"]).sum())
         rows.append(
-            {
-                **where,
-                "pairs": len(block),
-                "significant": int((block["decision"] != 0).sum()),
-                "decisions_changed": int(block["decision_changed"].sum()),
-                "orders_reversed": int(block["order_reversed"].sum()),
-                "significant_reversals": int(
-                    ((block["decision"] != 0) & (block["decision_reference"] != 0) & block["decision_changed"]).sum()
-                ),
-                "max_mean_shift": float((this - base).abs().max()),
-                "kendall_tau_vs_reference": kendall_tau(base.to_numpy(), this.to_numpy()),
-            }
+            dict(where, pairs=len(block), significant=int(significant.sum()))
+            | dict(
+                decisions_changed=int(block["decision_changed"].sum()),
+                orders_reversed=int(block["order_reversed"].sum()),
+            )
+            | dict(significant_reversals=reversals, max_mean_shift=float((this - base).abs().max()))
+            | dict(kendall_tau_vs_reference=kendall_tau(base.to_numpy(), this.to_numpy()))
         )
     return pairs, pd.DataFrame(rows)
 

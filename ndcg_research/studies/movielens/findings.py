@@ -1,8 +1,7 @@
 """Notebook 08: the questions of notebooks 03-05 on MovieLens-100k recommenders, and the tools' conventions.
 
-The four ``*_findings`` functions turn the notebook's tables (as written, or read back from CSV) into the
-quoted numbers and the verdicts of its questions; the notebook prints them for its own run and for the
-committed full-profile tables, and the seven findings quote them.
+The four ``*_findings`` functions turn the notebook's tables (as written, or read from CSV) into the numbers and
+verdicts of its questions, which the notebook prints and the seven findings quote.
 """
 
 from __future__ import annotations
@@ -24,8 +23,8 @@ def _decay(discount: str) -> str:
 
 
 class ListLength:
-    """The list-length question of notebook 08 on its three tables; each number and verdict is computed, and
-    its thresholds (``findings.toml``) read, only when asked for, so a finding names only those it uses.
+    """The list-length question on its three tables; each number and verdict is computed, and its thresholds
+    (``findings.toml``) read, only when asked for, so a finding names only those it uses.
 
     Rules: **1a** (drift together) holds if, for every slowly varying discount and gain, every ranker's mean rises and
     the spread (best minus worst ranker) narrows from ``n0``, the first list length at which (nearly) every user's share
@@ -219,12 +218,9 @@ def cutoff_findings(decisions: Any, *, small: Sequence[str] | None = None) -> di
 def convention_findings(
     decisions: Any, *, reference: str = "trec_eval", min_tau: float | None = None
 ) -> dict[str, Any]:
-    """Numbers and verdict of the conventions question from its decisions table.
-
-    Claim tested: the tools agree on which ranker is better and only the values differ. Rule: holds if no
-    preset reverses a decision that is significant under the reference (``significant_reversals`` 0) and
-    every Kendall tau against the reference's order is at least ``min_tau`` (default ``convention_min_tau`` of
-    ``findings.toml``).
+    """Numbers and verdict of the conventions question (the tools agree on which ranker is better, only the values
+    differ) from its decisions table. Rule: holds if no preset reverses a decision significant under the reference
+    and every Kendall tau against the reference's order is at least ``min_tau`` (``convention_min_tau``).
 
     Returns dict: ``max_shift`` (largest change of a mean over all presets and settings), ``reversing`` (DataFrame of
     the rows with a significant reversal or a low tau), ``verdict``.

@@ -10,13 +10,7 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from ...pipeline.headlines import Headline
-from ...pipeline.style import (
-    centre_and_bars,
-    column_discount_styles,
-    column_figure,
-    plotted_column,
-    round_significant,
-)
+from ...pipeline.style import centre_and_bars, column_discount_styles, column_figure, plotted_column, round_significant
 from ...simulation.tables import read_table
 
 
@@ -31,16 +25,8 @@ def ranker_means_panels(
             t = table[(table.gain == gain) & (table.cutoff.astype(str) == cutoff)]
             t = t.set_index("system").loc[list(systems)]
             mean, bars = centre_and_bars(t)
-            ax.errorbar(
-                mean,
-                np.arange(len(systems)) + (c - 1) * 0.22,
-                xerr=bars,
-                fmt="o",
-                ms=4,
-                color=f"C{c}",
-                label=gain,
-                capsize=2,
-            )
+            y = np.arange(len(systems)) + (c - 1) * 0.22
+            ax.errorbar(mean, y, xerr=bars, fmt="o", ms=4, color=f"C{c}", label=gain, capsize=2)
         ax.set_yticks(np.arange(len(systems)), systems)
         ax.invert_yaxis()
         ax.set_xlabel("mean nDCG" + ("" if cutoff == "all" else f"@{cutoff}") + " (95% t interval)")
@@ -64,9 +50,8 @@ def list_length_panels(
         for c, s in enumerate(systems):
             t = means[(means.gain == gain) & (means.discount == d) & (means.system == s)]
             ax.plot(x, plotted_column(t, "mean"), marker="o", ms=3, color=f"C{c}", label=s)
-            ax.fill_between(
-                x, plotted_column(t, "ci_low"), plotted_column(t, "ci_high"), color=f"C{c}", alpha=0.2, lw=0
-            )
+            low, high = plotted_column(t, "ci_low"), plotted_column(t, "ci_high")
+            ax.fill_between(x, low, high, color=f"C{c}", alpha=0.2, lw=0)
         if len(kept):
             ax.axvspan(kept.min(), x.max(), color="0.9", zorder=0)
         ax.set(xscale="log", title=d)
@@ -100,12 +85,8 @@ def list_length_distinguishability_panels(
         axes[0].plot(x, [significant[(n, d)] for n in labels], marker="o", ms=3, color=f"C{c}", label=d)
         median_effect = [t[t.list_length == n].effect_size.abs().median() for n in labels]
         axes[1].plot(x, round_significant(median_effect), marker="o", ms=3, color=f"C{c}", label=d)
-    axes[0].set(
-        xscale="log",
-        xlabel="list length n",
-        ylabel=f"significant pairs (of {n_pairs})",
-        title="paired t test, Holm, 5%",
-    )
+    left = dict(ylabel=f"significant pairs (of {n_pairs})", title="paired t test, Holm, 5%")
+    axes[0].set(xscale="log", xlabel="list length n", **left)
     axes[1].set(xscale="log", xlabel="list length n", ylabel="median |d_z| over pairs", title="standardized paired gap")
     axes[1].legend(fontsize=7, loc="upper left")
     return fig
@@ -124,12 +105,8 @@ def query_set_panels(
         axes[1].plot(
             plotted_column(s, "size"), plotted_column(s, "swap_rate"), marker="o", ms=3, color=f"C{c}", label=d
         )
-    axes[0].set(
-        xscale="log",
-        xlabel="users",
-        ylabel="discriminative power",
-        title=f"share of {n_pairs} pairs significant (bootstrap, 5%)",
-    )
+    power_title = f"share of {n_pairs} pairs significant (bootstrap, 5%)"
+    axes[0].set(xscale="log", xlabel="users", ylabel="discriminative power", title=power_title)
     axes[1].set(xscale="log", xlabel="users per set", ylabel="swap rate", title="order reversed on a disjoint user set")
     for ax, ticks in ((axes[0], sorted(set(power.users))), (axes[1], sorted(set(swaps["size"])))):
         ax.set_xticks(ticks, [str(t) for t in ticks])
@@ -155,16 +132,8 @@ def convention_panels(
                 t = means[(means.depth == depth) & (means.measure == measure) & (means.system == s)]
                 t = t.set_index("convention").reindex(list(conventions))
                 mean, bars = centre_and_bars(t)
-                ax.errorbar(
-                    mean,
-                    np.arange(len(conventions)) + (c - 2.5) * 0.1,
-                    xerr=bars,
-                    fmt="o",
-                    ms=3,
-                    color=f"C{c}",
-                    label=s,
-                    capsize=1.5,
-                )
+                y = np.arange(len(conventions)) + (c - 2.5) * 0.1
+                ax.errorbar(mean, y, xerr=bars, fmt="o", ms=3, color=f"C{c}", label=s, capsize=1.5)
             ax.set_yticks(np.arange(len(conventions)), conventions)
             ax.set_title(f"{measure}, run files of depth {depth}", fontsize=10)
             ax.set_xlabel("mean (95% interval)")
@@ -198,14 +167,8 @@ def cutoff_panels(
     for c, gain in enumerate(gains):
         t = summary[summary.gain == gain]
         axes[1].plot(xk, plotted_column(t, "significant"), marker="o", color=f"C{c}", label=f"{gain}: significant")
-        axes[1].plot(
-            xk,
-            plotted_column(t, "decisions_changed"),
-            marker="s",
-            ls="--",
-            color=f"C{c}",
-            label=f"{gain}: changed vs whole",
-        )
+        changed = plotted_column(t, "decisions_changed")
+        axes[1].plot(xk, changed, marker="s", ls="--", color=f"C{c}", label=f"{gain}: changed vs whole")
     axes[1].set_xticks(xk, names)
     axes[1].set(ylabel=f"pairs (of {n_pairs})", title="decisions (paired t, Holm, 5%)")
     axes[1].legend(fontsize=7)
@@ -231,9 +194,8 @@ def headline_figure(results: Path) -> Figure:
             rows = means[(means["discount"] == HEADLINE_DISCOUNT) & (means["system"] == system)]
             x, mean = plotted_column(rows, "mean_length"), plotted_column(rows, "mean")
             top.plot(x, mean, "-o", color=f"C{i}", ms=2.5, lw=1.0, label=system)
-            top.fill_between(
-                x, plotted_column(rows, "ci_low"), plotted_column(rows, "ci_high"), color=f"C{i}", alpha=0.18, lw=0
-            )
+            low, high = plotted_column(rows, "ci_low"), plotted_column(rows, "ci_high")
+            top.fill_between(x, low, high, color=f"C{i}", alpha=0.18, lw=0)
         top.set(xscale="log", ylabel=f"mean nDCG ({HEADLINE_DISCOUNT})")
         top.set_title("(a) each recommender, 95% bands")
         top.legend(loc="upper right", ncols=2, frameon=False, fontsize=7, handlelength=1.2)
@@ -244,13 +206,11 @@ def headline_figure(results: Path) -> Figure:
             x = np.array([length[str(n)] for n in medians.index])
             order = np.argsort(x)
             bottom.plot(round_significant(x[order]), round_significant(medians.to_numpy()[order]), label=d, **styles[d])
-        bottom.set(
-            xscale="log", xlabel="candidate-list length n (last: all unrated films)", ylabel="median |d_z| over pairs"
-        )
+        xlabel = "candidate-list length n (last: all unrated films)"
+        bottom.set(xscale="log", xlabel=xlabel, ylabel="median |d_z| over pairs")
         bottom.set_title("(b) standardized paired gap, per discount")
-        fig.legend(
-            *bottom.get_legend_handles_labels(), loc="outside lower center", ncols=2, frameon=False, handlelength=2.0
-        )
+        legend = dict(loc="outside lower center", ncols=2, frameon=False, handlelength=2.0)
+        fig.legend(*bottom.get_legend_handles_labels(), **legend)
         return fig
 
 

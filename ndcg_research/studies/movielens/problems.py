@@ -3,11 +3,7 @@ r"""The real rankings of the real-data study as one :class:`RankingProblem`: Mov
 A :class:`RankingProblem` holds, for every query (a MovieLens user, a TREC topic), the **candidate
 list** (the items to rank: for MovieLens every item the user did not rate in training; for TREC the
 pool of documents some run retrieved or the qrels judge), their relevance grades (test ratings; qrels
-grades; 0 for the rest) and each system's score of every candidate. Every value here is nDCG of the
-system's ranking of the candidate list (or of a sample of it) by score, **ties averaged** (McSherry &
-Najork 2008), with the ideal built from the grades of that same list: it holds all the relevant items,
-so the ideal is trec_eval's (all judged grades). A query whose list has no relevant item under a gain
-has no defined nDCG; it gets NaN and the callers count and drop it (the same queries for all systems).
+grades; 0 for the rest) and each system's score of every candidate.
 
 - :func:`movielens_problem`: the six rankers of :mod:`~ndcg_research.studies.movielens.recommenders` on a
   per-user temporal split;
@@ -114,20 +110,12 @@ def movielens_problem(
     for name in names:
         arrays[name] = (score_items(name, X, seed=seed), -np.inf)
     compacted, lengths = _compact_left(split.candidates, arrays)
+    counts = {"train_ratings": int(np.count_nonzero(split.train)), "test_ratings": int(np.count_nonzero(split.test))}
+    scores = {name: compacted[name] for name in names}
+    sha256 = getattr(ratings, "attrs", {}).get("sha256")
+    notes = {"test_fraction": split.test_fraction, "n_items": split.shape[1], **counts}
     return RankingProblem(
-        name="MovieLens-100k",
-        queries=split.users,
-        docs=compacted.pop("docs"),
-        grades=compacted.pop("grades"),
-        lengths=lengths,
-        scores={name: compacted[name] for name in names},
-        sha256=getattr(ratings, "attrs", {}).get("sha256"),
-        notes={
-            "test_fraction": split.test_fraction,
-            "n_items": split.shape[1],
-            "train_ratings": int(np.count_nonzero(split.train)),
-            "test_ratings": int(np.count_nonzero(split.test)),
-        },
+        "MovieLens-100k", split.users, compacted["docs"], compacted["grades"], lengths, scores, sha256, notes
     )
 
 
@@ -194,15 +182,7 @@ def trec_problem(
         s = np.where(np.isnan(s), floor[:, None], s)
         s[~valid] = -np.inf
         scores[str(r)] = s
-    return RankingProblem(
-        name=name,
-        queries=np.array(topics, dtype=object),
-        docs=docs,
-        grades=grades,
-        lengths=lengths,
-        scores=scores,
-        sha256=sha256,
-    )
+    return RankingProblem(name, np.array(topics, dtype=object), docs, grades, lengths, scores, sha256)
 
 
 def qrels_table(problem: RankingProblem) -> Any:

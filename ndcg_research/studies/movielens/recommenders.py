@@ -1,14 +1,11 @@
 r"""Real top-N recommenders on a per-user temporal split of a ratings table (e.g. MovieLens-100k).
 
-The split (:func:`temporal_split`): each user's ratings are ordered by time (equal timestamps by item
-id) and the last ``test_fraction`` of them, ``max(1, floor(test_fraction * n_u))`` of the user's
-``n_u`` ratings, are the test set; the rest train. Users and items are the rows and columns of dense
-matrices (users x items: 943 x 1,682 for MovieLens-100k), indexed in the order of their sorted ids.
-
-Every ranker learns from the **binary training matrix** X (x_ui = 1 if u rated i in training:
-implicit feedback, the usual setting of top-N recommendation) and scores **every** item for every user
-in one vectorised step; the evaluation then ranks, for each user, every item the user did not rate in
-training (:attr:`Split.candidates`), with the test ratings as graded relevance (0 for the others).
+The split (:func:`temporal_split`): each user's ratings are ordered by time (equal timestamps by item id) and the
+last ``test_fraction`` of them, ``max(1, floor(test_fraction * n_u))`` of the user's ``n_u`` ratings, are the test
+set; the rest train. Users and items are the rows and columns of dense matrices (943 x 1,682 for MovieLens-100k),
+in the order of their sorted ids. Every ranker learns from the **binary training matrix** X (x_ui = 1 if u rated i
+in training: implicit feedback) and scores **every** item for every user in one vectorised step; the evaluation
+ranks each user's items not rated in training (:attr:`Split.candidates`), graded by the test ratings (0 for others).
 
 =========================  =====================================================================
 ranker spec                scores (users x items)
@@ -27,25 +24,20 @@ ranker spec                scores (users x items)
                            others with a zero diagonal, in closed form (Steck, WWW 2019)
 =========================  =====================================================================
 
-Neighbours are chosen by :func:`ndcg_research.core._ranking.top_order` (equal similarities by index),
-so every ranker is deterministic given its spec and, for ``random`` and the SVD's start vector, the
-seed (``numpy.random.SeedSequence(seed)``). Hyper-parameters are set by the caller, not tuned on the
-test set.
+Neighbours are chosen by :func:`ndcg_research.core._ranking.top_order` (equal similarities by index), so every
+ranker is deterministic given its spec and, for ``random`` and the SVD's start vector, the seed. Hyper-parameters
+are set by the caller, not tuned on the test set.
 
-**The same scores on every CPU.** OpenBLAS chooses its kernels at run time by CPU (e.g. Haswell or
-SkylakeX), and they sum in different orders: results differ in the last bits, so scores that are
-mathematically equal (items never rated in training, users with the same co-rating counts) come out
-equal on one machine and not on another, and the tie rule then sees different ties. Two measures keep
-the rankings identical across machines: cosine similarities are computed from exact co-rating counts
-(integers, exact in float64 in any order) divided element by element, so neighbour choice never depends
-on the kernel; and the scores of the learnt rankers are rounded to :data:`SCORE_QUANTUM` times the
-largest absolute score, which brings mathematically equal scores back to equality (the kernel noise
-measured on MovieLens-100k is below 2e-14 of the largest score, the quantum about 1.5e-8) while
-scores that differ by more than the quantum keep their order. This is very likely, not certain: two
-equal scores whose noise straddles a rounding midpoint still round apart (odds of about noise /
-quantum, ~1e-6, per pair), and the largest score that sets the grid carries noise too (it moves the
-grid only when it straddles a power of two). On MovieLens-100k the scores of all four learnt rankers
-are bitwise identical under OpenBLAS's Prescott, Haswell and SkylakeX kernels.
+**The same scores on every CPU.** OpenBLAS picks its kernels by CPU, and they sum in different orders: scores that
+are mathematically equal (items never rated in training, users with the same co-rating counts) can come out equal
+on one machine and not on another, and the tie rule then sees different ties. Two measures keep the rankings
+identical: cosine similarities come from exact co-rating counts (integers, exact in float64 in any order) divided
+element by element; and the learnt rankers' scores are rounded to :data:`SCORE_QUANTUM` times the largest absolute
+score, which brings equal scores back to equality (the kernel noise measured on MovieLens-100k is below 2e-14 of
+the largest score, the quantum about 1.5e-8) while scores further apart keep their order. Very likely, not certain:
+two equal scores whose noise straddles a rounding midpoint still round apart (odds ~1e-6 per pair), and the largest
+score that sets the grid carries noise too (it moves the grid only across a power of two). On MovieLens-100k the
+four learnt rankers' scores are bitwise identical under OpenBLAS's Prescott, Haswell and SkylakeX kernels.
 """
 
 from __future__ import annotations
@@ -86,12 +78,8 @@ DEFAULT_RANKERS: tuple[str, ...] = (
 
 @dataclass(frozen=True, eq=False)
 class Split:
-    """A per-user train/test split as dense user x item matrices.
-
-    ``users``, ``items``: the original ids of the rows and columns (sorted); ``train``, ``test``: ratings in the
-    training and test parts, 0 where the user has none there. A user rates an item at most once, so the two never
-    overlap; ``test_fraction``: the share of each user's ratings put in the test set (rounded down, at least one).
-    """
+    """A per-user train/test split as dense user x item matrices: the sorted ``users`` and ``items`` ids of rows and
+    columns, ``train`` and ``test`` ratings (0 where none; they never overlap), and the ``test_fraction``."""
 
     users: np.ndarray
     items: np.ndarray
@@ -177,9 +165,8 @@ def _ranker_params(spec: str) -> tuple[str, dict[str, Any]]:
     for count in ("k", "factors"):  # a notebook parameter: refused here rather than ranked with silently
         if count in kwargs:
             kwargs[count] = check_int(kwargs[count], f"ranker {spec!r}: {count}", low=1)
-    if name == "ease":
-        if kwargs["l2"] <= 0:
-            raise ValueError(f"ranker {spec!r}: l2 must be > 0, got {kwargs['l2']!r}")
+    if name == "ease" and kwargs["l2"] <= 0:
+        raise ValueError(f"ranker {spec!r}: l2 must be > 0, got {kwargs['l2']!r}")
     return name, kwargs
 
 

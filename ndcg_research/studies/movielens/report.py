@@ -34,16 +34,10 @@ def rankers_items(table: pd.DataFrame, pairs: pd.DataFrame) -> list[Item]:
         items.append(measure + " (log2) [95% t interval]:")
         items.append(pivot(t, "system", "gain", "cell").loc[order])
     t = pairs[(pairs.gain == pairs.gain.iloc[0]) & (pairs.cutoff.astype(str) == "all")]
-    tied = t[t.pvalue_adjusted >= 0.05]
+    tied = t[t.pvalue_adjusted >= 0.05].itertuples()
+    listed = ", ".join(f"{r.system_a} vs {r.system_b} ({r.difference:+.4f}, p = {r.pvalue_adjusted:.2f})" for r in tied)
     items.append(
-        f"pairs not significantly different (paired t, Holm, 5%; gain {t.gain.iloc[0]}, whole list): "
-        + (
-            ", ".join(
-                f"{r.system_a} vs {r.system_b} ({r.difference:+.4f}, p = {r.pvalue_adjusted:.2f})"
-                for r in tied.itertuples()
-            )
-            or "none"
-        )
+        f"pairs not significantly different (paired t, Holm, 5%; gain {t.gain.iloc[0]}, whole list): {listed or 'none'}"
     )
     return items
 
@@ -106,12 +100,9 @@ def list_length_items(f: Mapping[str, Any], means: pd.DataFrame, first_order: pd
         f"{e * np.log(1 / share_n1):.2f} (small only for much longer lists or denser relevance)"
     )
     items.append(f"1b/1c. pairs of rankers significantly different (paired t, Holm, 5%), gain {g0}, by list length n:")
+    counts = [[f["significant"][(n, d)] for n in f["lengths"]] for d in f["discounts"]]
     items.append(
-        pd.DataFrame(
-            [[f["significant"][(n, d)] for n in f["lengths"]] for d in f["discounts"]],
-            index=pd.Index(f["discounts"], name="discount"),
-            columns=pd.Index(f["lengths"], name="n"),
-        )
+        pd.DataFrame(counts, index=pd.Index(f["discounts"], name="discount"), columns=pd.Index(f["lengths"], name="n"))
     )
     r = f["dz_ratio"]
     items.append(
@@ -137,23 +128,16 @@ def query_set_items(
     items: list[Item] = []
     for gain in gains:
         items.append(f"discriminative power, gain {gain}:")
-        items.append(
-            rounded(
-                power[power.gain == gain].pivot(index="discount", columns="users", values="power").loc[list(discounts)],
-                2,
-            )
-        )
+        wide = power[power.gain == gain].pivot(index="discount", columns="users", values="power")
+        items.append(rounded(wide.loc[list(discounts)], 2))
     if len(swaps):
         smallest = min(swaps["size"])
         items.append(f"swap rate between disjoint sets of {smallest} users:")
         wide = swaps[swaps["size"] == smallest].pivot(index="discount", columns="gain", values="swap_rate")
         items.append(rounded(wide.loc[list(discounts), list(gains)], 3))
     items.append(f"Kendall tau of the systems' order against log2 with gain {gains[0]}:")
-    items.append(
-        rounded(
-            agreement.pivot(index="discount", columns="gain", values="kendall_tau").loc[list(discounts), list(gains)], 2
-        )
-    )
+    tau = agreement.pivot(index="discount", columns="gain", values="kendall_tau")
+    items.append(rounded(tau.loc[list(discounts), list(gains)], 2))
     items.append(f"discriminative power at {f['users']} users, mean over the gains:")
     items.append(rounded(f["power"].rename("power").to_frame(), 2))
     items.append(f"verdict: {f['verdict']}; the most discriminating discount there: {f['best']}")
@@ -163,14 +147,8 @@ def query_set_items(
 def convention_items(summary: pd.DataFrame, f: Mapping[str, Any]) -> list[Item]:
     """Question 3 (conventions): each preset against trec_eval, one table per (run depth, measure), and the verdict of
     :func:`~ndcg_research.studies.movielens.findings.convention_findings` (``f``)."""
-    columns = [
-        "convention",
-        "max_mean_shift",
-        "orders_reversed",
-        "decisions_changed",
-        "significant_reversals",
-        "kendall_tau_vs_reference",
-    ]
+    columns = ["convention", "max_mean_shift", "orders_reversed", "decisions_changed", "significant_reversals"]
+    columns.append("kendall_tau_vs_reference")
     items: list[Item] = []
     others = summary[summary.convention != "trec_eval"]
     for (depth, measure), t in others.groupby(["depth", "measure"], sort=False):
