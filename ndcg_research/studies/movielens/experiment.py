@@ -172,7 +172,7 @@ def list_length_values(
     independent draws of the lists (:func:`sample_lists` with replicate 0, 1, ...); each query's value is the mean
     over the draws, which averages out the sampling noise of one draw.
 
-    Returns numpy.ndarray, shape (ns, systems, gains, discounts, queries): naN where a query's lists have no relevant
+    Returns numpy.ndarray, shape (ns, systems, gains, discounts, queries): NaN where a query's lists have no relevant
     item under a gain in some draw.
     """
     total = np.zeros((len(ns), len(problem.systems), len(gains), len(discounts), problem.grades.shape[0]))

@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
+from ...findings import threshold
 from ...pipeline.tables import pivot, rounded
 from . import experiment as rd
 
@@ -21,7 +22,7 @@ Item = str | pd.DataFrame
 
 def rankers_items(table: pd.DataFrame, pairs: pd.DataFrame) -> list[Item]:
     """Per cut-off, the rankers' mean nDCG (log2) by gain as "mean [95% t interval]", the best first; then the pairs
-    not significantly different (paired t, Holm, 5%; first gain, whole list).
+    not significantly different (paired t, Holm, at the findings' significance level; first gain, whole list).
     """
     table = table.assign(
         cutoff=table.cutoff.astype(str),
@@ -34,10 +35,12 @@ def rankers_items(table: pd.DataFrame, pairs: pd.DataFrame) -> list[Item]:
         items.append(measure + " (log2) [95% t interval]:")
         items.append(pivot(t, "system", "gain", "cell").loc[order])
     t = pairs[(pairs.gain == pairs.gain.iloc[0]) & (pairs.cutoff.astype(str) == "all")]
-    tied = t[t.pvalue_adjusted >= 0.05].itertuples()
+    level = threshold("significance_level")  # the findings' level, so that the two never drift apart
+    tied = t[t.pvalue_adjusted >= level].itertuples()
     listed = ", ".join(f"{r.system_a} vs {r.system_b} ({r.difference:+.4f}, p = {r.pvalue_adjusted:.2f})" for r in tied)
     items.append(
-        f"pairs not significantly different (paired t, Holm, 5%; gain {t.gain.iloc[0]}, whole list): {listed or 'none'}"
+        f"pairs not significantly different (paired t, Holm, {level:.0%}; gain {t.gain.iloc[0]}, whole list): "
+        f"{listed or 'none'}"
     )
     return items
 
