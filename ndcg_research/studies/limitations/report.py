@@ -1,11 +1,8 @@
 """Notebook 06 (the limitations of nDCG): its measurements as result tables, and their reader tables.
 
-Section 1 (appending non-relevant documents), section 2 (a short list against its full list under five
-conventions, :func:`ndcg_research.studies.limitations.experiment.truncation_table`) and section 3 (pooling bias,
-:func:`~ndcg_research.studies.limitations.experiment.pooling_experiment` and
-:func:`~ndcg_research.studies.limitations.experiment.summarize_bias`). The result tables (``06_appending.csv``,
-``06_truncation.csv``, ``06_pooling_bias.csv``, ``06_pooling_order.csv``) are what the findings read; the
-full-profile comparison reads them back from both runs.
+Section 1 (appending non-relevant documents), section 2 (a short list against its full list under five conventions) and
+section 3 (pooling bias). The four result tables ``06_*.csv`` are what the findings read; the full-profile comparison
+reads them back from both runs.
 """
 
 from __future__ import annotations
@@ -65,8 +62,7 @@ def appending_cases(
     discounts: Sequence[str] = ("log2", "zipf", "loglog"),
 ) -> dict[str, Any]:
     """Every (list, appended, discount, cut-off, ideal) case: how many, how many lowered or changed beyond
-    ``TIE_TOLERANCE``, and the largest change. ``cuts`` may hold ``"longer"``: the appended list's own length.
-    """
+    ``TIE_TOLERANCE``, and the largest change. ``cuts`` may hold ``"longer"``: the appended list's own length."""
     cases = lowered = changed = 0
     worst = 0.0
     for extra in appended:
@@ -85,9 +81,8 @@ def appending_cases(
 
 
 def truncation_pair(long_list: Sequence[int], short_length: int, known: Sequence[int], k: int) -> pd.DataFrame:
-    """One list cut to ``short_length`` against the whole list, under the five conventions: both values and which
-    is higher.
-    """
+    """One list cut to ``short_length`` against the whole list, under the five conventions: both values and which is
+    higher."""
     table = lim.truncation_table([long_list], short_length, [known], k)
     rows = []
     for name, (short, long) in table.items():
@@ -98,9 +93,8 @@ def truncation_pair(long_list: Sequence[int], short_length: int, known: Sequence
 
 
 def truncation_summary(table: Mapping[str, tuple[np.ndarray, np.ndarray]]) -> pd.DataFrame:
-    """Per convention of :func:`~ndcg_research.studies.limitations.experiment.truncation_table`: how often the short
-    list scores at least as high as the long one, and strictly higher (beyond ``TIE_TOLERANCE``), and the mean values.
-    """
+    """Per convention of ``truncation_table``: how often the short list scores at least as high as the long one, and
+    strictly higher (beyond ``TIE_TOLERANCE``), and the mean values."""
     rows = {
         name: {
             "P(short >= long)": float(np.mean(short >= long - TIE_TOLERANCE)),
@@ -118,10 +112,8 @@ def truncation_summary(table: Mapping[str, tuple[np.ndarray, np.ndarray]]) -> pd
 def novel_ahead(
     pool: Mapping[str, Any], control: Mapping[str, Any], best: int, novel: int
 ) -> tuple[dict[int, list[float]], list[int]]:
-    """Per pool depth, the share of collections with the novel system strictly ahead of the best pooled one under
-    each of :data:`ORDER_LABELS` (true, unjudged = 0, condensed from ``pool``; the control from ``control``), and
-    the number of exact ties per depth.
-    """
+    """Per pool depth, the share of collections with the novel system strictly ahead of the best pooled one under each
+    of :data:`ORDER_LABELS` (the last from ``control``), and the number of exact ties per depth."""
 
     def ahead(experiment: Mapping[str, Any], i: int, method: int) -> tuple[int, int]:
         m = experiment["means"][:, i, method]
@@ -156,8 +148,7 @@ def pooling_tables(
 
 def bias_table(rows: pd.DataFrame, best: str, novel: str) -> pd.DataFrame:
     """The bias of nDCG@k by pool depth, "bias [95% interval]", for the best pooled and the novel system under each
-    method, and the control (novel pooled too); ``rows`` is the table ``06_pooling_bias.csv``.
-    """
+    method, and the control (novel pooled too), from the table ``06_pooling_bias.csv``."""
     text = rows.assign(
         text=[
             f"{signed(b)} [{signed(lo)}, {signed(h)}]"
@@ -179,9 +170,8 @@ def bias_table(rows: pd.DataFrame, best: str, novel: str) -> pd.DataFrame:
 
 
 def order_table(rows: pd.DataFrame) -> pd.DataFrame:
-    """P(novel strictly ahead of the best pooled system) per pool depth and method, as collections [Wilson 95%];
-    ``rows`` is the table ``06_pooling_order.csv``.
-    """
+    """P(novel strictly ahead of the best pooled system) per pool depth and method, as collections [Wilson 95%], from
+    the table ``06_pooling_order.csv``."""
     cells = count_cells(rows, "p_novel_ahead", "collections")
     table = pivot(rows.assign(cell=cells), "depth", "method", "cell")
     table.index.name, table.columns.name = "pool depth", "novel ahead, scored:"
@@ -202,36 +192,20 @@ def result_tables(
     seed: int,
 ) -> dict[str, pd.DataFrame]:
     """The four result tables of the notebook, by file name (what the findings read)."""
-    appending = pd.DataFrame(
-        [dict(cases=cases["cases"], lowered=cases["lowered"], changed=cases["changed"], seed=seed)]
-    )
-    trunc = pd.DataFrame(
-        [
-            dict(
-                convention=name,
-                p_short_geq_long=row["P(short >= long)"],
-                p_short_gt_long=row["P(short > long)"],
-                mean_short=row["mean short"],
-                mean_long=row["mean long"],
-                lists=lists,
-                seed=seed,
-            )
-            for name, row in truncation.iterrows()
-        ]
-    )
+    appending = pd.DataFrame([{key: cases[key] for key in ("cases", "lowered", "changed")} | {"seed": seed}])
+    columns = ["p_short_geq_long", "p_short_gt_long", "mean_short", "mean_long"]
+    trunc = truncation.set_axis(columns, axis=1).rename_axis("convention").reset_index().assign(lists=lists, seed=seed)
+    runs = dict(collections=replicates, seed=seed)
     bias_rows = pd.DataFrame(
         [
             dict(
                 depth=depth,
                 system=system,
                 method=method,
-                bias=float(b["bias"][i, j, s]),
-                low=float(b["low"][i, j, s]),
-                high=float(b["high"][i, j, s]),
+                **{key: float(b[key][i, j, s]) for key in ("bias", "low", "high")},
                 true=float(b["true"][i, s]),
                 novel_pooled=pooled,
-                collections=replicates,
-                seed=seed,
+                **runs,
             )
             for pooled, b in ((False, bias), (True, control))
             for i, depth in enumerate(depths)
@@ -243,17 +217,7 @@ def result_tables(
     for depth in depths:
         for label, share in zip(ORDER_LABELS, order[depth], strict=False):
             low, high = wilson_interval(int(round(share * replicates)), replicates)
-            order_rows.append(
-                dict(
-                    depth=depth,
-                    method=label,
-                    p_novel_ahead=share,
-                    low=low,
-                    high=high,
-                    collections=replicates,
-                    seed=seed,
-                )
-            )
+            order_rows.append(dict(depth=depth, method=label, p_novel_ahead=share, low=low, high=high, **runs))
     return {
         "06_appending.csv": appending,
         "06_truncation.csv": trunc,
@@ -289,11 +253,8 @@ def _bias_z(both: pd.DataFrame) -> pd.Series:
 
 
 def replication_cells(here: Mapping[str, pd.DataFrame], there: Mapping[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
-    """Every cell both runs measured, per result table, with its z (NaN where both measured the same 0 or 1).
-
-    Probabilities by a two-proportion z (the appending cases: the share lowered), biases by their difference over
-    the combined standard error.
-    """
+    """Every cell both runs measured, per result table, with its z (NaN where both measured the same 0 or 1):
+    probabilities (appending: the share lowered) by a two-proportion z, biases over their combined standard error."""
     out = {}
     for name, keys in KEYS.items():
         both = (
@@ -317,9 +278,8 @@ def replication_cells(here: Mapping[str, pd.DataFrame], there: Mapping[str, pd.D
 
 
 def replication_summary(cells: Mapping[str, pd.DataFrame]) -> tuple[pd.DataFrame, str]:
-    """Per result table: cells compared, those with the same 0 or 1 in both runs (no test), the largest :math:`|z|` and
-    the cells beyond 3; and one sentence with how many :math:`|z| > 3` chance alone would give.
-    """
+    """Per result table: cells compared, those with the same 0 or 1 in both runs (no test), the largest |z| and the
+    cells beyond 3; and one sentence with how many |z| > 3 chance alone would give."""
     rows, tested, within, total = [], 0, 0, 0
     for name, both in cells.items():
         z = both["z"]
