@@ -106,9 +106,7 @@ def truncation_table(
     }
 
 
-# --------------------------------------------------------------------------------------------
-# Incomplete judgments: pooling
-# --------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------- incomplete judgments
 
 
 @dataclass(frozen=True)
@@ -124,9 +122,8 @@ class PoolingModel:
     - The novel system scores :math:`(x_d + z_d)/\sqrt{2} + \sigma \xi_d` (``novel_noise``): it also sees the semantic
       evidence, so it is better by construction and finds relevant documents the pooled systems rank low.
 
-    ``n_docs``: documents per query; ``grade_probs``: p(grade = 0), P(grade = 1), ...; ``signal``: mean shift of each
-    signal per grade step; ``pooled_noise``: extra noise of each pooled system (its length is the number of pooled
-    systems); ``novel_noise``: extra noise of the novel system.
+    ``grade_probs``: P(grade = 0), P(grade = 1), ...; ``signal``: mean shift of each signal per grade step;
+    ``pooled_noise``: one per pooled system.
     """
 
     n_docs: int = 1000
@@ -193,9 +190,7 @@ def evaluate_runs(
     gain: str = "linear",
     discount: str = "log2",
 ) -> dict[str, np.ndarray]:
-    """nDCG of every system's run three ways: true grades, unjudged as non-relevant, condensed list.
-
-    Each system's run is its top ``run_length`` documents by score.
+    """nDCG of every system's run (its top ``run_length`` documents by score) three ways:
 
     - ``"true"``: grades of every document known; ideal from all true grades.
     - ``"unjudged = 0"``: unjudged documents count as non-relevant; the ideal is built from the judged grades only (all

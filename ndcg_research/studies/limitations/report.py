@@ -104,9 +104,7 @@ def truncation_summary(table: Mapping[str, tuple[np.ndarray, np.ndarray]]) -> pd
         }
         for name, (short, long) in table.items()
     }
-    table = pd.DataFrame.from_dict(rows, orient="index")
-    table.index.name = "convention"
-    return table
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("convention")
 
 
 def novel_ahead(
@@ -164,9 +162,7 @@ def bias_table(rows: pd.DataFrame, best: str, novel: str) -> pd.DataFrame:
         part = text[(text["system"].map(who) == system) & (text["method"] == method) & (text["novel_pooled"] == pooled)]
         if len(part):
             out[name] = part.set_index("depth")["text"]
-    table = pd.DataFrame(out)
-    table.index.name = "pool depth"
-    return table
+    return pd.DataFrame(out).rename_axis("pool depth")
 
 
 def order_table(rows: pd.DataFrame) -> pd.DataFrame:
@@ -226,12 +222,13 @@ def result_tables(
     }
 
 
-#: What identifies one cell of each result table, and how its z is computed.
-KEYS = {
-    "06_appending.csv": [],
-    "06_truncation.csv": ["convention"],
-    "06_pooling_bias.csv": ["depth", "system", "method", "novel_pooled"],
-    "06_pooling_order.csv": ["depth", "method"],
+#: Per result table: what identifies one of its cells, the value the two runs compare and, for a share, its trials
+#: (a bias has none: its z comes from its intervals).
+CELLS = {
+    "06_appending.csv": ([], "share", "cases"),
+    "06_truncation.csv": (["convention"], "p_short_geq_long", "lists"),
+    "06_pooling_bias.csv": (["depth", "system", "method", "novel_pooled"], "bias", ""),
+    "06_pooling_order.csv": (["depth", "method"], "p_novel_ahead", "collections"),
 }
 
 
@@ -256,24 +253,13 @@ def replication_cells(here: Mapping[str, pd.DataFrame], there: Mapping[str, pd.D
     """Every cell both runs measured, per result table, with its z (NaN where both measured the same 0 or 1):
     probabilities (appending: the share lowered) by a two-proportion z, biases over their combined standard error."""
     out = {}
-    for name, keys in KEYS.items():
-        both = (
-            here[name].merge(there[name], on=keys, suffixes=("", "_full"))
-            if keys
-            else here[name].merge(there[name], how="cross", suffixes=("", "_full"))
-        )
+    for name, (keys, value, trials) in CELLS.items():
+        both = here[name].merge(there[name], suffixes=("", "_full"), **(dict(on=keys) if keys else dict(how="cross")))
         if name == "06_appending.csv":
             both = both.assign(
                 share=both["lowered"] / both["cases"], share_full=both["lowered_full"] / both["cases_full"]
             )
-            z = _share_z(both, "share", "cases")
-        elif name == "06_truncation.csv":
-            z = _share_z(both, "p_short_geq_long", "lists")
-        elif name == "06_pooling_bias.csv":
-            z = _bias_z(both)
-        else:
-            z = _share_z(both, "p_novel_ahead", "collections")
-        out[name] = both.assign(z=z)
+        out[name] = both.assign(z=_share_z(both, value, trials) if trials else _bias_z(both))
     return out
 
 
@@ -305,21 +291,16 @@ def replication_summary(cells: Mapping[str, pd.DataFrame]) -> tuple[pd.DataFrame
 
 def beyond_chance(cells: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """The cells whose :math:`|z|` exceeds 3, with the two runs' values (the share or the bias)."""
-    value = {
-        "06_appending.csv": "share",
-        "06_truncation.csv": "p_short_geq_long",
-        "06_pooling_bias.csv": "bias",
-        "06_pooling_order.csv": "p_novel_ahead",
-    }
     rows = []
     for name, both in cells.items():
+        keys, value, _ = CELLS[name]
         for _, r in both[both["z"].abs() > 3].iterrows():
             rows.append(
                 {
                     "table": name,
-                    "cell": ", ".join(f"{k} {r[k]}" for k in KEYS[name]),
-                    "this run": round(float(r[value[name]]), 3),
-                    "full profile": round(float(r[value[name] + "_full"]), 3),
+                    "cell": ", ".join(f"{k} {r[k]}" for k in keys),
+                    "this run": round(float(r[value]), 3),
+                    "full profile": round(float(r[value + "_full"]), 3),
                     "z": round(float(r["z"]), 1),
                 }
             )
