@@ -84,25 +84,16 @@ def collection_table(rows: Sequence[Mapping[str, Any]], discounts: Sequence[str]
     table = pd.DataFrame(rows)
     shown = table[table["discount"].isin(discounts)].assign(measure=lambda t: t["gain"] + " · " + t["discount"])
     shown = shown.set_index(["measure", "sample"])
-    out = pd.concat(
-        {
-            "nDCG": rounded(shown[["mean", "best_system", "worst_system"]], 3).set_axis(
-                ["mean", "best", "worst"], axis=1
-            ),
-            "variance share": rounded(shown[["share_system", "share_topic", "share_interaction"]], 2).set_axis(
-                ["system", "topic", "interaction"], axis=1
-            ),
-        },
-        axis=1,
-    )
-    share = {k: table[f"share_{k}"].to_numpy() for k in ("system", "topic", "interaction")}
+    parts = ["system", "topic", "interaction"]
+    values = rounded(shown[["mean", "best_system", "worst_system"]], 3).set_axis(["mean", "best", "worst"], axis=1)
+    shares = rounded(shown[[f"share_{k}" for k in parts]], 2).set_axis(parts, axis=1)
+    out = pd.concat({"nDCG": values, "variance share": shares}, axis=1)
+    share = {k: table[f"share_{k}"].to_numpy() for k in parts}
+    spans = {k: f"{v.min():.2f}-{v.max():.2f}" for k, v in share.items()}
     trec_like = int(np.sum((share["topic"] > share["interaction"]) & (share["interaction"] > share["system"])))
     line = (
-        f"over all {len(table)} (measure, sample) tables: topic share {share['topic'].min():.2f}-"
-        f"{share['topic'].max():.2f}, interaction {share['interaction'].min():.2f}-"
-        f"{share['interaction'].max():.2f}, "
-        f"system {share['system'].min():.2f}-{share['system'].max():.2f}; topic > interaction > system in "
-        f"{trec_like} of {len(table)}"
+        f"over all {len(table)} (measure, sample) tables: topic share {spans['topic']}, interaction "
+        f"{spans['interaction']}, system {spans['system']}; topic > interaction > system in {trec_like} of {len(table)}"
     )
     return out, line
 
