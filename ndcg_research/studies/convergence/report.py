@@ -28,9 +28,7 @@ MODEL = "model"
 def slow_means(means: pd.DataFrame, n0: int, n1: int, slow: Sequence[str]) -> pd.DataFrame:
     """Mean nDCG at ``n0`` and ``n1`` under the ``slow`` discounts: rows (model, discount), columns (ranker, n)."""
     ends = means[means["discount"].isin(slow) & means["n"].isin([n0, n1])]
-    wide = rounded(pivot(ends, ["label", "discount"], ["ranker", "n"], "mean"))
-    wide.index.names = [MODEL, "discount"]
-    return wide
+    return rounded(pivot(ends, ["label", "discount"], ["ranker", "n"], "mean")).rename_axis([MODEL, "discount"])
 
 
 def slow_order(means: pd.DataFrame, ns: Sequence[int], slow: Sequence[str]) -> list[str]:
@@ -171,14 +169,11 @@ def agreement_table(compared: pd.DataFrame, models: Mapping[str, str]) -> pd.Dat
     return agreement
 
 
-#: Chance alone puts this share of cells beyond AGREEMENT_Z standard errors (two-sided normal tail).
-_CHANCE_SHARE = 2 * norm.sf(AGREEMENT_Z)
-
-
 def agreement_summary(agreement: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """Per scope (e.g. "n = 10^5", "every n"): cells, how many the finite-n theory matches, the misses chance alone
     would give, and how many misses are short of data (at least half the shortfall from misses rarer than once).
     """
+    chance = 2 * norm.sf(AGREEMENT_Z)  # the share of cells beyond AGREEMENT_Z standard errors by chance alone
     out = []
     for scope, table in agreement.items():
         bad = table[~table["finite_n_agrees"]]
@@ -188,7 +183,7 @@ def agreement_summary(agreement: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
                 "cells ": len(table),
                 f"within {AGREEMENT_Z:g} se": len(table) - len(bad),
                 "outside": len(bad),
-                "outside by chance alone (expected)": f"{len(table) * _CHANCE_SHARE:.1f}",
+                "outside by chance alone (expected)": f"{len(table) * chance:.1f}",
                 "outside and short of data": int((bad["rare_miss_share"] >= 0.5).sum()),
             }
         )
