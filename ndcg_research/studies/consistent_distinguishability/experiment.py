@@ -40,17 +40,10 @@ from ...simulation.simulate import stream_ndcg
 from ...simulation.sweeps import DEFAULT_PAIRS, Design
 from ...stats import CONFIDENCE, TIE_TOLERANCE, wilson_interval
 
-# --------------------------------------------------------------------------- (a) the failure probability
-
 
 def failure_table(pair_table: pd.DataFrame) -> pd.DataFrame:
-    """The failure probability of each row of a pair table, measured and in the normal approximation.
-
-    Adds ``p_fail = 1 - p_better`` (ties count as failures: the better ranker did not score strictly higher), its Wilson
-    interval ``p_fail_low``, ``p_fail_high`` (from those of ``p_better``) and ``p_fail_normal = Phi(-std_gap)``: the
-    failure probability if the paired gap were normal with the measured standardized gap (NaN where the gap is
-    undefined).
-    """
+    """The pair table with the failure probability ``p_fail = 1 - p_better`` (a tie is a failure), its Wilson interval
+    ``p_fail_low``, ``p_fail_high``, and ``p_fail_normal = Phi(-std_gap)`` (what it would be were the gap normal)."""
     out = pair_table.copy()
     out["p_fail"] = 1 - out["p_better"]
     out["p_fail_low"] = 1 - out["p_better_high"]
@@ -99,9 +92,6 @@ def growth_table(
         )
         rows.append(row)
     return pd.DataFrame(rows)
-
-
-# --------------------------------------------------------------------------- (b) growing samples
 
 
 def geometric_grid(n_min: int, n_max: int, per_doubling: int) -> list[int]:

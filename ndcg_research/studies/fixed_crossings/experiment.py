@@ -194,16 +194,12 @@ def crossings(gaps: pd.DataFrame) -> pd.DataFrame:
 
 
 def agreement_table(decisions: pd.DataFrame, gaps: pd.DataFrame, crossing_table: pd.DataFrame) -> pd.DataFrame:
-    """Does the majority of simulated data sets pick the ranker the expected gap picks, away from crossings?
+    """Does the majority of simulated data sets (``decision_table`` rows) pick the ranker the expected gap
+    (:func:`expected_gaps`) picks, away from the :func:`crossings`?
 
-    ``decisions``: :func:`~ndcg_research.simulation.crossing.decision_table` rows (first, second, discount, n, p_first
-    with its Wilson interval); ``gaps``: :func:`expected_gaps` at (at least) the simulated n; ``crossing_table``:
-    :func:`crossings` of the same pairs.
-
-    Returns pandas.DataFrame: the decisions with: expected (the preferred ranker at that n), far (at least the threshold
-    ``crossing_far_factor`` away from the crossing, or no crossing), decided (the Wilson interval of p_first excludes
-    the threshold ``majority_share``), majority (the ranker most data sets pick, or ``undecided``), agrees (decided,
-    far, and the majority is the expected ranker).
+    Returns the decisions with: expected (the preferred ranker at that n), far (at least ``crossing_far_factor`` away
+    from the crossing, or none), decided (the Wilson interval of p_first excludes ``majority_share``), majority (the
+    ranker most data sets pick, or ``undecided``), agrees (decided, far, and the majority is the expected ranker).
     """
     far_factor, share = threshold("crossing_far_factor"), threshold("majority_share")
     out = decisions.merge(gaps[["second", "discount", "n", "preferred"]], on=["second", "discount", "n"], how="left")
