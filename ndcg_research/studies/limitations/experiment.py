@@ -90,19 +90,18 @@ def truncation_table(
     ``known``: all known grades of each query (containing the long list's). Returns dict: convention -> (nDCG of the
     short lists, nDCG of the long lists).
     """
-    long_array = np.asarray(long_lists, dtype=np.float64)
-    long_length = long_array.shape[1]
-    short_array = long_array[:, :short_length]
+    long = np.asarray(long_lists, dtype=np.float64)
+    short = long[:, :short_length]
     score = functools.partial(ndcg, gain=gain, discount=discount)
     return {
-        "own ideal, whole list": (score(short_array), score(long_array)),
-        "own ideal, @k": (score(short_array, k_fixed), score(long_array, k_fixed)),
+        "own ideal, whole list": (score(short), score(long)),
+        "own ideal, @k": (score(short, k_fixed), score(long, k_fixed)),
         "all judgments, @own length": (
-            score(short_array, short_length, ideal=known),
-            score(long_array, long_length, ideal=known),
+            score(short, short_length, ideal=known),
+            score(long, long.shape[1], ideal=known),
         ),
-        "all judgments, whole list": (score(short_array, ideal=known), score(long_array, ideal=known)),
-        "all judgments, @k": (score(short_array, k_fixed, ideal=known), score(long_array, k_fixed, ideal=known)),
+        "all judgments, whole list": (score(short, ideal=known), score(long, ideal=known)),
+        "all judgments, @k": (score(short, k_fixed, ideal=known), score(long, k_fixed, ideal=known)),
     }
 
 
