@@ -156,15 +156,10 @@ def per_list_scatter(
     for r in measures.itertuples():
         centre = round_significant([r.queries_needed])
         low, high = round_significant([r.queries_needed_low]), round_significant([min(r.queries_needed_high, cap)])
+        style = styles[r.discount]
+        mark = dict(fmt=shapes[r.gain], color=style["color"], ms=6 if r.discount == "log2" else 5, capsize=2)
         ax.errorbar(
-            [r.per_topic_win],
-            centre,
-            yerr=error_bar_lengths(centre, low, high),
-            fmt=shapes[r.gain],
-            color=styles[r.discount]["color"],
-            ms=6 if r.discount == "log2" else 5,
-            capsize=2,
-            zorder=styles[r.discount]["zorder"],
+            [r.per_topic_win], centre, yerr=error_bar_lengths(centre, low, high), **mark, zorder=style["zorder"]
         )
     ax.set(
         xlabel="per-topic P(more skilled system scores strictly higher)",
