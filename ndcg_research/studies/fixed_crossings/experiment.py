@@ -229,12 +229,10 @@ def asymptotic_table(decisions: pd.DataFrame, first_order: pd.DataFrame) -> pd.D
     winners = first_order.set_index("second")
     for r in top.itertuples(index=False):
         decay = parse_discount(r.discount).decay
-        if decay == "slowly varying":
-            winner = winners.loc[r.second, "slow_winner"]
-        elif r.discount == "power(beta=0.5)":
-            winner = winners.loc[r.second, "half_winner"]
-        else:
-            winner = ""
+        column = (
+            "slow_winner" if decay == "slowly varying" else "half_winner" if r.discount == "power(beta=0.5)" else ""
+        )
+        winner = winners.loc[r.second, column] if column else ""
         majority = r.first if r.p_first_low > share else r.second if r.p_first_high < 1 - share else "undecided"
         rows.append(
             dict(

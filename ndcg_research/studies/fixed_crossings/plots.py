@@ -39,17 +39,10 @@ def gain_profile_panel(profiles: Mapping[str, Any], crossings: Sequence[float]) 
     t = np.geomspace(1e-5, 1 - 1e-5, 800)
     for c, (name, g) in enumerate(profiles.items()):
         ax.plot(t, round_significant(g(t)), LINESTYLES[c % len(LINESTYLES)], color=f"C{c}", lw=1.6, label=name)
+    text = dict(rotation=90, fontsize=8, ha="right", va="bottom")
     for depth in crossings:
         ax.axvline(round_significant(depth), color="0.4", lw=0.8, ls=":")
-        ax.annotate(
-            f"t = {depth:.3g}",
-            (depth, 0.02),
-            xycoords=("data", "axes fraction"),
-            rotation=90,
-            fontsize=8,
-            ha="right",
-            va="bottom",
-        )
+        ax.annotate(f"t = {depth:.3g}", (depth, 0.02), xycoords=("data", "axes fraction"), **text)
     ax.set(xscale="log", xlabel="relative rank t (share of the list above the item)", ylabel="expected gain g(t)")
     fig.legend(loc="outside lower center", ncols=len(profiles), fontsize=9, frameon=False)
     fig.suptitle("Expected gain profiles (dotted: where they cross)", fontsize=11)
@@ -111,15 +104,8 @@ def crossing_growth_panel(family: pd.DataFrame, reliable: pd.DataFrame, n_max: i
             text = f"not reliable within the simulated n ({label} top)"
             ax.plot(x[~seen], np.full(int((~seen).sum()), above), marker, color=color, ms=7, ls="none", label=text)
     ax.axhline(n_max, color="0.5", lw=0.8, ls=":")
-    ax.annotate(
-        f"largest simulated n = {n_max}",
-        (1.0, n_max),
-        xycoords=("axes fraction", "data"),
-        ha="right",
-        va="bottom",
-        fontsize=8,
-        color="0.35",
-    )
+    at_right = dict(xycoords=("axes fraction", "data"), ha="right", va="bottom")
+    ax.annotate(f"largest simulated n = {n_max}", (1.0, n_max), **at_right, fontsize=8, color="0.35")
     ax.set(
         xscale="log",
         yscale="log",
