@@ -27,22 +27,22 @@ from ...pipeline.style import (
 )
 from ...simulation.tables import read_table
 
+#: The plotted columns of the failure share against n and of the settled share against n0, with their intervals.
+FAILED, SETTLED = ("n", "p_fail", "p_fail_low", "p_fail_high"), ("n0", "p_settled", "p_settled_low", "p_settled_high")
+
 
 def failure_rate_grid(
     failure_tables: Mapping[str, pd.DataFrame], discounts: Sequence[str], pairs: Sequence[Sequence[str]]
 ) -> Figure:
-    """1 - P(better strictly higher) against n, log-log: measured (markers, Wilson 95%) and Phi(-d) (lines).
-
-    One row of panels per model, one column per discount. A measured failure share of 0 is drawn
-    as its Wilson upper bound (a downward triangle), since 0 has no place on a log axis.
-    """
+    """1 - P(better strictly higher) against n, log-log: measured (markers, Wilson 95%) and Phi(-d) (lines); a row per
+    model, a column per discount. A measured share of 0 is drawn as its Wilson upper bound (a downward triangle), since
+    0 has no place on a log axis."""
     fig, axes, panels = model_panel_grid(list(failure_tables), discounts, size=(3.3, 2.8))
     handles = []
     for ax, label, d in panels:
         for i, (better, worse) in enumerate(pairs):
             rows = select(failure_tables[label], discount=d, better=better, worse=worse)
-            n, p = plotted_column(rows, "n"), plotted_column(rows, "p_fail")
-            low, high = plotted_column(rows, "p_fail_low"), plotted_column(rows, "p_fail_high")
+            n, p, low, high = (plotted_column(rows, c) for c in FAILED)
             seen = p > 0
             bar = interval_markers(ax, n[seen], p[seen], low[seen], high[seen], i)
             handles.append((bar, pair_label(better, worse)))
@@ -71,18 +71,9 @@ def stream_stability_grid(
     for ax, label, d in panels:
         for i, (better, worse) in enumerate(pairs):
             rows = select(stability_tables[label], discount=d, better=better, worse=worse).sort_values("n0")
-            n0 = plotted_column(rows, "n0")
-            line = ax.plot(
-                n0, plotted_column(rows, "p_settled"), LINESTYLES[i % len(LINESTYLES)], color=f"C{i}", lw=1.2
-            )[0]
-            ax.fill_between(
-                n0,
-                plotted_column(rows, "p_settled_low"),
-                plotted_column(rows, "p_settled_high"),
-                color=f"C{i}",
-                alpha=0.2,
-                lw=0,
-            )
+            n0, p, low, high = (plotted_column(rows, c) for c in SETTLED)
+            line = ax.plot(n0, p, LINESTYLES[i % len(LINESTYLES)], color=f"C{i}", lw=1.2)[0]
+            ax.fill_between(n0, low, high, color=f"C{i}", alpha=0.2, lw=0)
             handles.append((line, pair_label(better, worse)))
         ax.set(xscale="log", ylim=(-0.03, 1.03), title=f"{label}: {d}", xlabel="n0")
     label_rows(axes, len(discounts), "share settled from n0")
@@ -99,10 +90,10 @@ HEADLINE_MODEL, HEADLINE_PAIR = "uncertain", ("bayes", "noisy(sigma=0.5)")
 
 
 def headline_figure(results: Path) -> Figure:
-    """One column, two panels for :data:`HEADLINE_PAIR` in the run's :data:`HEADLINE_MODEL` model, per discount:
-    (a) the failure probability 1 - P(better strictly higher) against n, log-log, Wilson 95% (a share of 0 drawn
-    as its upper bound, an open triangle); (b) the share of growing samples (streams) on which the better ranker
-    wins at every n from n0 on, against n0, Wilson 95% band."""
+    """One column, two panels for :data:`HEADLINE_PAIR` in the run's :data:`HEADLINE_MODEL` model, per discount: (a) the
+    failure probability 1 - P(better strictly higher) against n, log-log, Wilson 95% (a share of 0 drawn as its upper
+    bound, an open triangle); (b) the share of growing samples (streams) on which the better ranker wins at every n from
+    n0 on, against n0, Wilson 95% band."""
     failures = read_table(results / f"09_failure_{HEADLINE_MODEL}.csv")
     streams = read_table(results / f"09_stream_stability_{HEADLINE_MODEL}.csv")
     better, worse = HEADLINE_PAIR
@@ -112,30 +103,15 @@ def headline_figure(results: Path) -> Figure:
         for d in discounts:
             style = styles[d]
             rows = select(failures, discount=d, better=better, worse=worse)
-            n, p = plotted_column(rows, "n"), plotted_column(rows, "p_fail")
-            low, high = plotted_column(rows, "p_fail_low"), plotted_column(rows, "p_fail_high")
+            n, p, low, high = (plotted_column(rows, c) for c in FAILED)
             seen = p > 0
-            top.errorbar(
-                n[seen],
-                p[seen],
-                yerr=error_bar_lengths(p, low, high)[:, seen],
-                capsize=0,
-                elinewidth=0.7,
-                label=d,
-                **style,
-            )
+            yerr = error_bar_lengths(p, low, high)[:, seen]
+            top.errorbar(n[seen], p[seen], yerr=yerr, capsize=0, elinewidth=0.7, label=d, **style)
             top.plot(n[~seen], high[~seen], "v", mfc="white", mec=style["color"], ms=3.5, ls="none")
             rows = select(streams, discount=d, better=better, worse=worse).sort_values("n0")
-            n0 = plotted_column(rows, "n0")
-            bottom.plot(n0, plotted_column(rows, "p_settled"), color=style["color"], ls=style["ls"], lw=style["lw"])
-            bottom.fill_between(
-                n0,
-                plotted_column(rows, "p_settled_low"),
-                plotted_column(rows, "p_settled_high"),
-                color=style["color"],
-                alpha=0.15,
-                lw=0,
-            )
+            n0, settled, low, high = (plotted_column(rows, c) for c in SETTLED)
+            bottom.plot(n0, settled, color=style["color"], ls=style["ls"], lw=style["lw"])
+            bottom.fill_between(n0, low, high, color=style["color"], alpha=0.15, lw=0)
         top.set(xscale="log", yscale="log", xlabel="list length n", ylabel="failure probability")
         decade_ticks(top)
         top.set_title("(a) reading (a): fresh data set at each n")
@@ -156,8 +132,7 @@ def headline_caption(results: Path) -> str:
         f"probability that the worse ranker scores at least as high on a fresh data set of n items "
         f"({int(failures['replicates'].min()):,} data sets per n; Wilson 95%; open triangles: none failed, the upper "
         f"bound); (b) the share of {int(streams['streams'].iloc[0])} growing samples on which the better ranker wins "
-        f"at "
-        f"every n from n0 on (Wilson 95% band)."
+        f"at every n from n0 on (Wilson 95% band)."
     )
 
 

@@ -1,9 +1,5 @@
-"""Notebook 09 (consistent distinguishability, readings (a) and (b)): its tables, short enough to read, and the
-verdict of reading (b) per case.
-
-Reading (a) uses :func:`ndcg_research.studies.consistent_distinguishability.experiment.failure_table` (per model) and
-:func:`~ndcg_research.studies.consistent_distinguishability.experiment.growth_table`; reading (b) the stream study's
-stability and change tables.
+"""Notebook 09 (consistent distinguishability): its reader tables of reading (a) (the failure and growth tables) and of
+reading (b) (the stream study's stability and change tables), and the verdict of reading (b) per case.
 """
 
 from __future__ import annotations
@@ -25,8 +21,7 @@ def _pair(table: pd.DataFrame) -> pd.Series:
 
 def settle_from(grid: Sequence[int], length: int) -> int:
     """The grid n from which settling is judged: the largest at or below ``stream_settle_from`` times the stream's
-    length (the first grid n if none is).
-    """
+    length (the first grid n if none is)."""
     limit = threshold("stream_settle_from") * length
     below = [n for n in grid if n <= limit]
     return max(below) if below else grid[0]
@@ -36,9 +31,9 @@ def stream_verdicts(stability: Mapping[str, pd.DataFrame], changes: pd.DataFrame
     """The result table ``09_stream_changes.csv``: the change table with each case's share of streams settled from
     ``n0`` on and its verdict.
 
-    Rule (thresholds ``stream_settled_lower`` and ``stream_not_settled_upper``, fixed before the runs): *settled*
-    when the Wilson lower bound of the share of streams the better ranker wins at every grid n from ``n0`` on is at
-    least the first, *not settled* when the upper bound is at most the second, *partly settled* otherwise.
+    Rule (thresholds ``stream_settled_lower`` and ``stream_not_settled_upper``, fixed before the runs): *settled* when
+    the Wilson lower bound of the share of streams the better ranker wins at every grid n from ``n0`` on is at least the
+    first, *not settled* when the upper bound is at most the second, *partly settled* otherwise.
     """
     settled = pd.concat([t[t["n0"] == n0].assign(label=label) for label, t in stability.items()])
     out = changes.merge(
@@ -54,9 +49,8 @@ def stream_verdicts(stability: Mapping[str, pd.DataFrame], changes: pd.DataFrame
 
 
 def failure_ends(failures: Mapping[str, pd.DataFrame], n0: int, n1: int) -> pd.DataFrame:
-    """The failure share 1 - P(better strictly higher) at ``n0`` and ``n1``, as failures/data sets [Wilson 95%]:
-    rows (model, discount), columns (pair, n).
-    """
+    """The failure share 1 - P(better strictly higher) at ``n0`` and ``n1``, as failures/data sets [Wilson 95%]: rows
+    (model, discount), columns (pair, n)."""
     rows = pd.concat([t[t["n"].isin([n0, n1])].assign(label=label) for label, t in failures.items()])
     rows = rows.assign(pair=_pair(rows), cell=count_cells(rows, "p_fail", digits=4))
     wide = pivot(rows, ["label", "discount"], ["pair", "n"], "cell")
@@ -67,8 +61,7 @@ def failure_ends(failures: Mapping[str, pd.DataFrame], n0: int, n1: int) -> pd.D
 
 def growth_grid(growth: pd.DataFrame) -> pd.DataFrame:
     """The fitted exponent a of d ~ c n^a with its 95% interval, and whether the failure probability vanishes faster
-    than any power (the interval above 0 and d > 0 at every fitted n): rows (model, discount), columns the pairs.
-    """
+    than any power (the interval above 0 and d > 0 at every fitted n): rows (model, discount), columns the pairs."""
     cells = [
         (
             "undefined (d <= 0 at some n)"
@@ -85,17 +78,14 @@ def growth_grid(growth: pd.DataFrame) -> pd.DataFrame:
 
 def growth_by_discount(growth: pd.DataFrame) -> pd.DataFrame:
     """Per discount: in how many (model, pair) cases the failure probability vanishes faster than any power, and the
-    range of the exponent a.
-    """
+    range of the exponent a."""
     out = {}
     for discount, part in growth.groupby("discount", sort=False):
         exps = part["exponent"].dropna()
         span = value_range(exps, 2) if len(exps) else "undefined"
         faster = int(part["vanishes_superpolynomially"].sum())
         out[discount] = {"faster than any power (cases)": f"{faster} of {len(part)}", "exponent a": span}
-    table = pd.DataFrame.from_dict(out, orient="index")
-    table.index.name = "discount"
-    return table
+    return pd.DataFrame.from_dict(out, orient="index").rename_axis("discount")
 
 
 #: The normal approximation is judged where the measured failure share is well estimated.
@@ -104,8 +94,7 @@ RESOLVABLE = (0.01, 0.5)
 
 def normal_check(failures: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """Per discount, the normal approximation Phi(-d) against the measured failure share where the latter lies in
-    :data:`RESOLVABLE`: in how many cells it is inside the Wilson interval, and the range of their ratio.
-    """
+    :data:`RESOLVABLE`: in how many cells it is inside the Wilson interval, and the range of their ratio."""
     rows = pd.concat(failures.values())
     low, high = RESOLVABLE
     rows = rows[(rows["p_fail"] >= low) & (rows["p_fail"] <= high) & rows["p_fail_normal"].notna()]
@@ -117,15 +106,14 @@ def normal_check(failures: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
             "Phi(-d) inside the Wilson interval": f"{int(inside.sum())} of {len(part)}",
             "Phi(-d) / measured": f"{ratio.min():.2f} to {ratio.max():.2f}",
         }
-    table = pd.DataFrame.from_dict(out, orient="index")
-    table.index.name = f"discount (cells with a failure share from {low:g} to {high:g})"
-    return table
+    return pd.DataFrame.from_dict(out, orient="index").rename_axis(
+        f"discount (cells with a failure share from {low:g} to {high:g})"
+    )
 
 
 def stream_grid(changes: pd.DataFrame) -> pd.DataFrame:
-    """Reading (b) per case: the verdict and the streams won at every grid n from n0 on, as count/streams
-    [Wilson 95%]; rows (model, discount), columns the pairs.
-    """
+    """Reading (b) per case: the verdict and the streams won at every grid n from n0 on, as count/streams [Wilson 95%];
+    rows (model, discount), columns the pairs."""
     cells = count_cells(changes, "p_settled", "streams")
     cells = [f"{v}: {c}" for v, c in zip(changes["verdict"], cells, strict=False)]
     wide = pivot(changes.assign(pair=_pair(changes), cell=cells), ["label", "discount"], "pair", "cell")
@@ -142,28 +130,16 @@ def stream_by_discount(changes: pd.DataFrame) -> pd.DataFrame:
             "verdicts": ", ".join(f"{k}: {v}" for k, v in sorted(counts.items())),
             "share of streams settled": f"{part['p_settled'].min():.2f} to {part['p_settled'].max():.2f}",
         }
-    table = pd.DataFrame.from_dict(out, orient="index")
-    table.index.name = "discount"
-    return table
+    return pd.DataFrame.from_dict(out, orient="index").rename_axis("discount")
 
 
 def appendix_changes(changes: pd.DataFrame) -> pd.DataFrame:
     """Every reading-(b) case with the last change points and the settled share (for the appendix)."""
-    columns = [
-        "label",
-        "discount",
-        "better",
-        "worse",
-        "never_changes",
-        "change_median",
-        "change_q90",
-        "fail_in_last_decade",
-        "p_settled",
-        "p_settled_low",
-        "p_settled_high",
-        "verdict",
-    ]
-    return rounded(changes[columns].rename(columns={"label": MODEL})).set_index([MODEL, "discount", "better", "worse"])
+    columns = "label discount better worse never_changes change_median change_q90 fail_in_last_decade p_settled"
+    columns += " p_settled_low p_settled_high verdict"
+    return rounded(changes[columns.split()].rename(columns={"label": MODEL})).set_index(
+        [MODEL, "discount", "better", "worse"]
+    )
 
 
 def appendix_failures(failures: Mapping[str, pd.DataFrame]) -> pd.DataFrame:

@@ -41,11 +41,8 @@ def convergence_grid(
     for ax, d in zip(axes, discounts, strict=False):
         for i, r in enumerate(rankers):
             rows = select(ranker_table, discount=d, ranker=r)
-            mean = plotted_column(rows, "mean")
-            bar = interval_markers(
-                ax, plotted_column(rows, "n"), mean, plotted_column(rows, "ci_low"), plotted_column(rows, "ci_high"), i
-            )
-            handles.append((bar, r))
+            n, mean, low, high = (plotted_column(rows, c) for c in ("n", "mean", "ci_low", "ci_high"))
+            handles.append((interval_markers(ax, n, mean, low, high, i), r))
             th = select(theory_table, discount=d, ranker=r)
             if len(th):
                 ax.plot(plotted_column(th, "n"), plotted_column(th, "finite_n"), "-", color=f"C{i}", lw=1, alpha=0.8)
@@ -69,24 +66,15 @@ def slow_convergence_grid(
     discounts: Sequence[str],
     rankers: Sequence[str],
 ) -> Figure:
-    """1 - mean nDCG vs n (log-log, 95% intervals) for slowly varying discounts, with the finite-n theory
-    (line) and the first-order eps_D(n) c_f (dashed).
-    """
+    """1 - mean nDCG vs n (log-log, 95% intervals) for slowly varying discounts, with the finite-n theory (line) and the
+    first-order eps_D(n) c_f (dashed)."""
     fig, axes, panels = model_panel_grid(list(ranker_tables), discounts, size=(3.6, 2.9))
     handles = []
     for ax, label, d in panels:
         for i, r in enumerate(rankers):
             rows = select(ranker_tables[label], discount=d, ranker=r)
-            gap = 1 - plotted_column(rows, "mean")
-            bar = interval_markers(
-                ax,
-                plotted_column(rows, "n"),
-                gap,
-                1 - plotted_column(rows, "ci_high"),
-                1 - plotted_column(rows, "ci_low"),
-                i,
-            )
-            handles.append((bar, r))
+            gap, low, high = (1 - plotted_column(rows, c) for c in ("mean", "ci_high", "ci_low"))
+            handles.append((interval_markers(ax, plotted_column(rows, "n"), gap, low, high, i), r))
             th = select(theory_tables[label], discount=d, ranker=r)
             tn = plotted_column(th, "n")
             ax.plot(tn, round_significant(1 - th["finite_n"].to_numpy()), "-", color=f"C{i}", lw=1)

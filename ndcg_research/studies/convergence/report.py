@@ -1,13 +1,11 @@
-"""Notebook 03 (convergence): its tables, short enough to read, and its derived result tables.
-
-The inputs are the stacked per-model tables of the notebook: ``means`` (the sweeps' ranker tables, with a ``label``
-column), ``compared`` (simulation against theory, :func:`compare_with_theory`) and the
-theory tables.
+"""Notebook 03 (convergence): its reader tables and derived result tables, from the stacked per-model tables ``means``
+(the sweeps' ranker tables, with a ``label`` column), ``compared`` (:func:`compare_with_theory`) and theory.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from itertools import pairwise
 
 import numpy as np
 import pandas as pd
@@ -28,19 +26,14 @@ MODEL = "model"
 
 
 def slow_means(means: pd.DataFrame, n0: int, n1: int, slow: Sequence[str]) -> pd.DataFrame:
-    """Mean nDCG at ``n0`` and ``n1`` under the slowly varying discounts.
-
-    Rows (model, discount), columns (ranker, n).
-    """
+    """Mean nDCG at ``n0`` and ``n1`` under the ``slow`` discounts: rows (model, discount), columns (ranker, n)."""
     ends = means[means["discount"].isin(slow) & means["n"].isin([n0, n1])]
-    wide = rounded(pivot(ends, ["label", "discount"], ["ranker", "n"], "mean"))
-    wide.index.names = [MODEL, "discount"]
-    return wide
+    return rounded(pivot(ends, ["label", "discount"], ["ranker", "n"], "mean")).rename_axis([MODEL, "discount"])
 
 
 def slow_order(means: pd.DataFrame, ns: Sequence[int], slow: Sequence[str]) -> list[str]:
-    """Two sentences: does every ranker's mean rise from the smallest to the largest n (and the lowest mean there),
-    and from which n on are the slowly varying discounts ordered by their eps (slowest closest to 1)?
+    """Two sentences: does every ranker's mean rise from the smallest to the largest n (and the lowest mean there), and
+    from which n on are the slowly varying discounts ordered by their eps (slowest closest to 1)?
     """
     n0, n1 = min(ns), max(ns)
     by_n = pivot(means[means["discount"].isin(slow)], ["label", "discount", "ranker"], "n", "mean")
@@ -51,16 +44,9 @@ def slow_order(means: pd.DataFrame, ns: Sequence[int], slow: Sequence[str]) -> l
     )
     order = sorted(slow, key=lambda d: theory.eps(d, float(n1)))  # smallest eps (slowest) first
     wide = pivot(means[means["discount"].isin(slow)], ["label", "ranker", "n"], "discount", "mean")
-    holds = {
-        n: bool(
-            all(
-                (wide.xs(n, level="n")[a] > wide.xs(n, level="n")[b]).all()
-                for a, b in zip(order, order[1:], strict=False)
-            )
-        )
-        for n in sorted(ns)
-    }
-    since = next((n for n in sorted(ns) if all(holds[m] for m in sorted(ns) if m >= n)), None)
+    grid = sorted(ns)
+    holds = [all((at[a] > at[b]).all() for a, b in pairwise(order)) for at in (wide.xs(n, level="n") for n in grid)]
+    since = next((n for i, n in enumerate(grid) if all(holds[i:])), None)
     ordered = (
         f"mean nDCG ordered {' > '.join(order)} for every ranker and model: at every n from {since} on"
         if since is not None
@@ -70,32 +56,28 @@ def slow_order(means: pd.DataFrame, ns: Sequence[int], slow: Sequence[str]) -> l
 
 
 def first_order_summary(compared: pd.DataFrame, n: int) -> pd.DataFrame:
-    """At ``n``, per (model, slowly varying discount): 1 - nDCG over the rankers, the first-order law's and the
-    finite-n theory's relative errors, and how many rankers' cells the finite-n theory matches (within
-    ``AGREEMENT_Z`` standard errors).
+    """At ``n``, per (model, slowly varying discount): 1 - nDCG over the rankers, the first-order law's and the finite-n
+    theory's relative errors, and how many rankers' cells the finite-n theory matches (within ``AGREEMENT_Z`` standard
+    errors).
     """
     rows = compared[(compared["n"] == n) & (compared["decay"] == "slowly varying")]
-    out = []
-    for (label, discount), part in rows.groupby(["label", "discount"], sort=False):
-        out.append(
-            {
-                MODEL: label,
-                "discount": discount,
-                "1 - mean nDCG": value_range(part["simulated"]),
-                "first order eps*c: |relative error|": value_range(part["rel_err_first_order"].abs()),
-                "first order below the simulation (rankers)": int((part["rel_err_first_order"] < 0).sum()),
-                "finite-n theory: largest |relative error|": f"{part['rel_err_finite_n'].abs().max():.3f}",
-                f"finite-n theory within {AGREEMENT_Z:g} se": f"{int(part['finite_n_agrees'].sum())} of {len(part)}",
-            }
-        )
+    out = [
+        {
+            MODEL: label,
+            "discount": discount,
+            "1 - mean nDCG": value_range(part["simulated"]),
+            "first order eps*c: |relative error|": value_range(part["rel_err_first_order"].abs()),
+            "first order below the simulation (rankers)": int((part["rel_err_first_order"] < 0).sum()),
+            "finite-n theory: largest |relative error|": f"{part['rel_err_finite_n'].abs().max():.3f}",
+            f"finite-n theory within {AGREEMENT_Z:g} se": f"{int(part['finite_n_agrees'].sum())} of {len(part)}",
+        }
+        for (label, discount), part in rows.groupby(["label", "discount"], sort=False)
+    ]
     return pd.DataFrame(out).set_index([MODEL, "discount"])
 
 
 def first_order_far(models: Mapping[str, str], rankers: Sequence[str], slow: Sequence[str], n: int) -> str:
-    """One sentence: the first-order law eps_D(n) c_f against the finite-n theory at list length ``n``.
-
-    Computed from the theory alone (no simulation).
-    """
+    """One sentence: the first-order law eps_D(n) c_f against the finite-n theory at ``n`` (theory alone)."""
     errors = []
     for spec in models.values():
         values = finite_n.finite_n_values(spec, rankers, slow, n)
@@ -111,17 +93,9 @@ def first_order_far(models: Mapping[str, str], rankers: Sequence[str], slow: Seq
 def power_table(compared: pd.DataFrame, n: int, discount: str = "power(beta=0.5)") -> pd.DataFrame:
     """Mean nDCG under ``discount`` at ``n`` per (model, ranker), against its limit and the finite-n theory."""
     rows = compared[(compared["n"] == n) & (compared["discount"] == discount)]
-    table = pd.DataFrame(
-        {
-            MODEL: rows["label"],
-            "ranker": rows["ranker"],
-            "mean nDCG": rows["simulated"],
-            "95% CI half-width": rows["ci_half"],
-            "limit": rows["limit"],
-            "mean - limit": rows["simulated"] - rows["limit"],
-            "finite-n theory": rows["finite_n"],
-        }
-    )
+    table = rows.assign(gap=rows["simulated"] - rows["limit"])[
+        ["label", "ranker", "simulated", "ci_half", "limit", "gap", "finite_n"]
+    ].set_axis([MODEL, "ranker", "mean nDCG", "95% CI half-width", "limit", "mean - limit", "finite-n theory"], axis=1)
     table = rounded(table, 4).set_index([MODEL, "ranker"])
     limits = rows.groupby("label", sort=False)["limit"]
     shared = {label: values.round(4).nunique() < len(values) for label, values in limits}
@@ -134,8 +108,8 @@ def power_table(compared: pd.DataFrame, n: int, discount: str = "power(beta=0.5)
 def fast_discount_table(
     means: pd.DataFrame, theory_tables: Mapping[str, pd.DataFrame], fast: Sequence[str], n0: int, n1: int
 ) -> pd.DataFrame:
-    """The result table ``03_fast_discounts.csv``: per (model, discount, ranker) the mean and sd across data sets at
-    ``n0`` and ``n1`` with the limit, for the critical and summable discounts."""
+    """The result table ``03_fast_discounts.csv``: per (model, discount, ranker) of the ``fast`` discounts, the mean and
+    sd across data sets at ``n0`` and ``n1`` with the limit."""
     keys = ["label", "discount", "ranker"]
     start, end = (means[means["discount"].isin(fast) & (means["n"] == n)].set_index(keys) for n in (n0, n1))
     limits = stack(theory_tables)
@@ -151,13 +125,7 @@ def fast_discount_table(
     ).reset_index()
 
 
-FAST_COLUMNS = {
-    "mean_n0": "mean at n0",
-    "mean_n1": "mean at n1",
-    "limit": "limit",
-    "sd_n0": "sd at n0",
-    "sd_n1": "sd at n1",
-}
+FAST_COLUMNS = {f"{q}_{n}": f"{q} at {n}" for q in ("mean", "sd") for n in ("n0", "n1")}
 
 
 def zipf_table(fast: pd.DataFrame, discount: str = "zipf") -> pd.DataFrame:
@@ -187,24 +155,11 @@ def summable_spread(fast: pd.DataFrame, single: Sequence[str], grouped: Sequence
 
 
 def agreement_table(compared: pd.DataFrame, models: Mapping[str, str]) -> pd.DataFrame:
-    """The result table ``03_agreement.csv``: every cell's simulation against the finite-n theory, with the share of
-    the expected shortfall from misses rarer than once in the cell's replicates where they disagree
+    """The result table ``03_agreement.csv``: every cell's simulation against the finite-n theory, with the share of the
+    expected shortfall from misses rarer than once in the cell's replicates where they disagree
     (:func:`~ndcg_research.simulation.finite_n.rare_miss_share`)."""
-    agreement = compared[
-        [
-            "label",
-            "model",
-            "discount",
-            "decay",
-            "ranker",
-            "n",
-            "replicates",
-            "simulated",
-            "finite_n",
-            "finite_n_z",
-            "finite_n_agrees",
-        ]
-    ].copy()
+    columns = "label model discount decay ranker n replicates simulated finite_n finite_n_z finite_n_agrees"
+    agreement = compared[columns.split()].copy()
     agreement["rare_miss_share"] = [
         np.nan
         if r.finite_n_agrees
@@ -214,14 +169,11 @@ def agreement_table(compared: pd.DataFrame, models: Mapping[str, str]) -> pd.Dat
     return agreement
 
 
-#: Chance alone puts this share of cells beyond AGREEMENT_Z standard errors (two-sided normal tail).
-_CHANCE_SHARE = 2 * norm.sf(AGREEMENT_Z)
-
-
 def agreement_summary(agreement: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """Per scope (e.g. "n = 10^5", "every n"): cells, how many the finite-n theory matches, the misses chance alone
     would give, and how many misses are short of data (at least half the shortfall from misses rarer than once).
     """
+    chance = 2 * norm.sf(AGREEMENT_Z)  # the share of cells beyond AGREEMENT_Z standard errors by chance alone
     out = []
     for scope, table in agreement.items():
         bad = table[~table["finite_n_agrees"]]
@@ -231,7 +183,7 @@ def agreement_summary(agreement: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
                 "cells ": len(table),
                 f"within {AGREEMENT_Z:g} se": len(table) - len(bad),
                 "outside": len(bad),
-                "outside by chance alone (expected)": f"{len(table) * _CHANCE_SHARE:.1f}",
+                "outside by chance alone (expected)": f"{len(table) * chance:.1f}",
                 "outside and short of data": int((bad["rare_miss_share"] >= 0.5).sum()),
             }
         )
@@ -266,12 +218,8 @@ def misses(agreement: pd.DataFrame) -> pd.DataFrame:
 
 
 def full_profile_numbers(compared: pd.DataFrame, means: pd.DataFrame, theory_table: pd.DataFrame) -> pd.DataFrame:
-    """The full profile's main numbers, one per row: its largest n and data sets there, the lowest mean under a slowly
-    varying discount, the first-order law's errors, the distance of ``power(beta=0.5)`` to its limit, and the spread
-    of the summable discounts in the uncertain model.
-
-    ``compared``, ``means`` and ``theory_table`` are the full profile's tables stacked by :func:`stack`.
-    """
+    """The full profile's main numbers (its tables stacked by :func:`stack`), one per row: largest n and data sets
+    there, lowest slowly varying mean, first-order errors, ``power(beta=0.5)`` to its limit, summable spread."""
     n1, n0 = int(compared["n"].max()), int(means["n"].min())
     top = compared[compared["n"] == n1]
     slow_top = top[top["decay"] == "slowly varying"]
@@ -301,9 +249,7 @@ def full_profile_numbers(compared: pd.DataFrame, means: pd.DataFrame, theory_tab
 
 
 def replication(means: pd.DataFrame, full: pd.DataFrame, seed: int) -> tuple[str, pd.DataFrame]:
-    """This run's means against the full profile's where both measured them (Welch z per cell): a sentence, and the
-    cells with :math:`|z| > 3`.
-    """
+    """This run's means against the full profile's (Welch z per cell): a sentence, and the cells with |z| > 3."""
     full_seed = int(full["seed"].iloc[0])
     if full_seed == seed:
         return "this run is the full profile itself: no independent replication to compare with", pd.DataFrame()
@@ -321,11 +267,7 @@ def replication(means: pd.DataFrame, full: pd.DataFrame, seed: int) -> tuple[str
 #: The simulation-against-theory columns, in words, for the appendix.
 COMPARED_COLUMNS = {
     "label": MODEL,
-    "discount": "discount",
-    "ranker": "ranker",
-    "n": "n",
-    "quantity": "quantity",
-    "simulated": "simulated",
+    **{c: c for c in ("discount", "ranker", "n", "quantity", "simulated")},
     "ci_half": "95% CI half-width",
     "first_order": "first order",
     "rel_err_first_order": "rel. error, first order",
@@ -349,15 +291,14 @@ def appendix_fast(fast: pd.DataFrame) -> pd.DataFrame:
 def compare_with_theory(ranker_table: pd.DataFrame, theory_table: pd.DataFrame) -> pd.DataFrame:
     """Join simulated means with :func:`ndcg_research.simulation.finite_n.theory_table` on (discount, ranker, n).
 
-    For slowly varying discounts the compared quantity is ``1 - nDCG`` (what
-    ``eps_D(n) c_f`` predicts); otherwise nDCG itself. Relative errors are
-    ``(theory - simulation) / simulation`` of that quantity (NaN where undefined).
+    For slowly varying discounts the compared quantity is ``1 - nDCG`` (what ``eps_D(n) c_f`` predicts); otherwise nDCG
+    itself. Relative errors are ``(theory - simulation) / simulation`` of that quantity (NaN where undefined).
 
-    Returns pandas.DataFrame: columns: model, discount, decay, ranker, n, replicates, quantity ("1 - nDCG" or
-    "nDCG"), simulated, ci_half, first_order, finite_n, limit, rel_err_first_order, rel_err_finite_n, finite_n_in_ci
-    (the finite-n theory inside the 95% interval), finite_n_z ((theory - simulated mean) / standard error, NaN when
-    the standard error is 0) and finite_n_agrees (within :data:`AGREEMENT_Z` standard errors; with a standard error
-    of 0, equal to within 1e-9).
+    Returns pandas.DataFrame: columns: model, discount, decay, ranker, n, replicates, quantity ("1 - nDCG" or "nDCG"),
+    simulated, ci_half, first_order, finite_n, limit, rel_err_first_order, rel_err_finite_n, finite_n_in_ci (the
+    finite-n theory inside the 95% interval), finite_n_z ((theory - simulated mean) / standard error, NaN when the
+    standard error is 0) and finite_n_agrees (within :data:`AGREEMENT_Z` standard errors; with a standard error of 0,
+    equal to within 1e-9).
     """
     keys = ["discount", "ranker", "n"]
     merged = ranker_table.merge(

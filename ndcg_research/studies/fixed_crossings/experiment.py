@@ -1,25 +1,22 @@
 r"""Fixed ranking functions whose order depends on the discount, and how different two rankers must be (notebook 12).
 
-Notebook 10's ``head(m)`` is exact on the top m items of *each data set*, so "the order depends on n" is
-built in. Here both rankers are fixed functions of the feature x: ``gated(q)`` (exact above the
-population quantile ``Phi^{-1}(1 - q)``, random below; :mod:`~ndcg_research.simulation.simulate`) against
-``noisy(sigma)`` (the same noise everywhere). Their expected gain profiles cross at depth q (by
-construction: ``gated`` is exact above it, then falls to the mean gain below the gate) and again
-deeper, where ``noisy`` sinks below that mean.
+Notebook 10's ``head(m)`` is exact on the top m items of *each data set*, so "the order depends on n" is built in. Here
+both rankers are fixed functions of the feature x: ``gated(q)`` (exact above the population quantile
+``Phi^{-1}(1 - q)``, random below; :mod:`~ndcg_research.simulation.simulate`) against ``noisy(sigma)`` (the same noise
+everywhere). Their expected gain profiles cross at depth q (by construction: ``gated`` is exact above it, then falls to
+the mean gain below the gate) and again deeper, where ``noisy`` sinks below that mean.
 
-First order (:mod:`~ndcg_research.simulation.theory`): every slowly varying discount orders the two by
-``c_f`` (the same ``c_f`` for all of them: they agree as n grows), ``r^-beta`` (beta < 1) by its
-limit ``int g_f t^-beta / int g* t^-beta``. Between ``sigma_half`` (equal ``r^-1/2`` limits) and
-``sigma_zero`` (equal ``c_f``) the slowly varying discounts prefer ``noisy`` while ``r^-1/2``
-prefers ``gated`` (:func:`sigma_window`). At finite n the slowly varying discounts weigh the first
-ranks more than their limit does, so they prefer the exact top first and change their minds at a
-crossing n; with ``L = ln n`` and ``J_k = int (g_A - g_B) (-ln t)^k dt``, the expansion
-``D(nt)/D(n) = 1 - eps ln t + k_D eps^2 ln^2 t + ...`` gives an expected gap proportional to
-``J1/L + k_D J2/L^2``, so when ``J1 -> 0`` (c_A -> c_B) the crossing moves out like
-``ln n_c ~ k_D J2 / |J1|`` (``k_D`` = 1 for log2, ``(1 + gamma)/2`` for ``logpower(gamma)``): the
-list length needed grows exponentially in ``1 / |c_A - c_B|`` (this package's derivation; the
-expansion is asymptotic, with large corrections at realistic n). The crossings themselves come from
-the exact finite-n theory (:func:`expected_gaps`, :func:`crossings`).
+First order (:mod:`~ndcg_research.simulation.theory`): every slowly varying discount orders the two by ``c_f`` (the same
+``c_f`` for all of them: they agree as n grows), ``r^-beta`` (beta < 1) by its limit
+``int g_f t^-beta / int g* t^-beta``. Between ``sigma_half`` (equal ``r^-1/2`` limits) and ``sigma_zero`` (equal
+``c_f``) the slowly varying discounts prefer ``noisy`` while ``r^-1/2`` prefers ``gated`` (:func:`sigma_window`). At
+finite n the slowly varying discounts weigh the first ranks more than their limit does, so they prefer the exact top
+first and change their minds at a crossing n; with ``L = ln n`` and ``J_k = int (g_A - g_B) (-ln t)^k dt``, the
+expansion ``D(nt)/D(n) = 1 - eps ln t + k_D eps^2 ln^2 t + ...`` gives an expected gap proportional to
+``J1/L + k_D J2/L^2``, so when ``J1 -> 0`` (c_A -> c_B) the crossing moves out like ``ln n_c ~ k_D J2 / |J1|`` (``k_D``
+= 1 for log2, ``(1 + gamma)/2`` for ``logpower(gamma)``): the list length needed grows exponentially in
+``1 / |c_A - c_B|`` (this package's derivation; the expansion is asymptotic, with large corrections at realistic n). The
+crossings themselves come from the exact finite-n theory (:func:`expected_gaps`, :func:`crossings`).
 """
 
 from __future__ import annotations
@@ -42,11 +39,9 @@ def _noisy(sigma: float) -> str:
 
 
 def sigma_window(model: str, first: str, beta: float = 0.5) -> tuple[float, float]:
-    """``(sigma_beta, sigma_zero)``: the noise levels at which ``noisy(sigma)`` ties ``first`` under
-    ``power(beta)`` (equal limits) and under every slowly varying discount (equal ``c_f``).
-
-    For ``sigma_beta < sigma < sigma_zero`` the slowly varying discounts prefer ``noisy(sigma)``
-    asymptotically, ``power(beta)`` prefers ``first`` (when ``first`` is the better at the top).
+    """``(sigma_beta, sigma_zero)``: the noise levels at which ``noisy(sigma)`` ties ``first`` under ``power(beta)``
+    (equal limits) and under every slowly varying discount (equal ``c_f``). Between them the slowly varying discounts
+    prefer ``noisy(sigma)`` asymptotically, ``power(beta)`` prefers ``first`` (when it is the better at the top).
     """
     c_first = theory.c_coefficient(model, first)
     limit_first = theory.power_limit(model, first, beta)
@@ -56,10 +51,8 @@ def sigma_window(model: str, first: str, beta: float = 0.5) -> tuple[float, floa
 
 
 def profile_crossings(model: str, first: str, second: str, points: int = 2000) -> list[float]:
-    """Depths t in (0, 1) where the expected gains ``g_first(t) - g_second(t)`` change sign.
-
-    Found on a log grid of ``points`` depths from 1e-9 to 1 - 1e-9, then by bisection (a jump
-    of ``first``'s profile, such as ``gated``'s at q, is found as the jump's position).
+    """Depths t in (0, 1) where the expected gains ``g_first(t) - g_second(t)`` change sign: on a log grid of ``points``
+    depths from 1e-9 to 1 - 1e-9, then by bisection (a jump, such as ``gated``'s at q, is found as such).
     """
     f, g = theory.gain_profile(model, first), theory.gain_profile(model, second)
     grid = np.concatenate((np.geomspace(1e-9, 0.5, points // 2), 1 - np.geomspace(0.5, 1e-9, points // 2)[1:]))
@@ -98,11 +91,11 @@ def _weighted(model: str, first: str, second: str, power: int) -> float:
 def first_order_table(model: str, first: str, seconds: Sequence[str]) -> pd.DataFrame:
     """The asymptotic order of ``first`` against each ranker of ``seconds``, by the first-order theory.
 
-    Returns pandas.DataFrame: one row per second ranker: model, first, second, c_first, c_second, delta_c (``c_second
-    - c_first``: positive when every slowly varying discount prefers ``first`` as n grows), half_first, half_second
-    (limits under ``power(beta=0.5)``), j1, j2 (the integrals of the module; ``j1 = p delta_c``), slow_winner and
-    half_winner (``first`` or ``second``), second_order_log_n (``j2 / |j1|``: ``ln n_c`` of log2 by the second-order
-    expansion, when ``j1`` and ``j2`` have opposite signs, else NaN).
+    Returns pandas.DataFrame: one row per second ranker: model, first, second, c_first, c_second, delta_c
+    (``c_second - c_first``: positive when every slowly varying discount prefers ``first`` as n grows), half_first,
+    half_second (limits under ``power(beta=0.5)``), j1, j2 (the integrals of the module; ``j1 = p delta_c``),
+    slow_winner and half_winner (``first`` or ``second``), second_order_log_n (``j2 / |j1|``: ``ln n_c`` of log2 by the
+    second-order expansion, when ``j1`` and ``j2`` have opposite signs, else NaN).
     """
     model, first = str(parse_model(model)), str(parse_ranker(first))
     rows = []
@@ -135,8 +128,6 @@ def expected_gaps(
 ) -> pd.DataFrame:
     """``E nDCG(first) - E nDCG(second)`` from the finite-n theory, for every second ranker, discount and n.
 
-    The expected gains of each ranker are computed once per n and shared by all discounts.
-
     Returns pandas.DataFrame: columns: model, first, second, discount, decay, n, gap, preferred (the ranker with the
     larger expected nDCG; ``tie`` when equal).
     """
@@ -165,10 +156,8 @@ def expected_gaps(
 
 
 def crossings(gaps: pd.DataFrame) -> pd.DataFrame:
-    """Where the expected order changes, per (second, discount) of an :func:`expected_gaps` table.
-
-    The crossing is the first sign change of the gap after the smallest n, located by linear
-    interpolation of the gap in ln n between the two grid points around it (rounded to an integer).
+    """Where the expected order changes, per (second, discount) of an :func:`expected_gaps` table: the first sign change
+    of the gap after the smallest n, interpolated linearly in ln n (rounded to an integer).
 
     Returns pandas.DataFrame: columns: model, first, second, discount, decay, n_min, n_max, preferred_at_n_min,
     preferred_at_n_max, crossing_n (NaN: no change on the grid), changes (the number of sign changes on the grid).
@@ -205,16 +194,12 @@ def crossings(gaps: pd.DataFrame) -> pd.DataFrame:
 
 
 def agreement_table(decisions: pd.DataFrame, gaps: pd.DataFrame, crossing_table: pd.DataFrame) -> pd.DataFrame:
-    """Does the majority of simulated data sets pick the ranker the expected gap picks, away from crossings?
+    """Does the majority of simulated data sets (``decision_table`` rows) pick the ranker the expected gap
+    (:func:`expected_gaps`) picks, away from the :func:`crossings`?
 
-    ``decisions``: :func:`~ndcg_research.simulation.crossing.decision_table` rows (first, second, discount, n,
-    p_first with its Wilson interval); ``gaps``: :func:`expected_gaps` at (at least) the simulated n;
-    ``crossing_table``: :func:`crossings` of the same pairs.
-
-    Returns pandas.DataFrame: the decisions with: expected (the preferred ranker at that n), far (at least the
-    threshold ``crossing_far_factor`` away from the crossing, or no crossing), decided (the Wilson interval of
-    p_first excludes the threshold ``majority_share``), majority (the ranker most data sets pick, or ``undecided``),
-    agrees (decided, far, and the majority is the expected ranker).
+    Returns the decisions with: expected (the preferred ranker at that n), far (at least ``crossing_far_factor`` away
+    from the crossing, or none), decided (the Wilson interval of p_first excludes ``majority_share``), majority (the
+    ranker most data sets pick, or ``undecided``), agrees (decided, far, and the majority is the expected ranker).
     """
     far_factor, share = threshold("crossing_far_factor"), threshold("majority_share")
     out = decisions.merge(gaps[["second", "discount", "n", "preferred"]], on=["second", "discount", "n"], how="left")
@@ -231,10 +216,8 @@ def agreement_table(decisions: pd.DataFrame, gaps: pd.DataFrame, crossing_table:
 
 
 def asymptotic_table(decisions: pd.DataFrame, first_order: pd.DataFrame) -> pd.DataFrame:
-    """At the largest simulated n: which ranker each discount picks on most data sets, against the first-order winner.
-
-    The first-order winner is ``slow_winner`` for slowly varying discounts and ``half_winner`` for
-    ``power(beta=0.5)`` (other discounts: ``""``, no first-order statement).
+    """At the largest simulated n: which ranker each discount picks on most data sets, against the first-order winner
+    (``slow_winner`` for slowly varying discounts, ``half_winner`` for ``power(beta=0.5)``, else ``""``).
 
     Returns pandas.DataFrame: columns: first, second, discount, decay, n, replicates, p_first, p_first_low,
     p_first_high, majority (as in :func:`agreement_table`), first_order_winner, agrees (1.0, 0.0, or NaN without a
@@ -246,12 +229,10 @@ def asymptotic_table(decisions: pd.DataFrame, first_order: pd.DataFrame) -> pd.D
     winners = first_order.set_index("second")
     for r in top.itertuples(index=False):
         decay = parse_discount(r.discount).decay
-        if decay == "slowly varying":
-            winner = winners.loc[r.second, "slow_winner"]
-        elif r.discount == "power(beta=0.5)":
-            winner = winners.loc[r.second, "half_winner"]
-        else:
-            winner = ""
+        column = (
+            "slow_winner" if decay == "slowly varying" else "half_winner" if r.discount == "power(beta=0.5)" else ""
+        )
+        winner = winners.loc[r.second, column] if column else ""
         majority = r.first if r.p_first_low > share else r.second if r.p_first_high < 1 - share else "undecided"
         rows.append(
             dict(
@@ -273,12 +254,10 @@ def asymptotic_table(decisions: pd.DataFrame, first_order: pd.DataFrame) -> pd.D
 
 
 def reliable_n(decisions: pd.DataFrame, first_order: pd.DataFrame, discount: str = "log2") -> pd.DataFrame:
-    """Per pair: from which simulated n ``discount`` picks the first-order winner reliably.
+    """Per pair: from which simulated n ``discount`` picks the first-order winner reliably: the Wilson lower bound of
+    P(first strictly higher) is at least the threshold ``reliable_lower`` at that grid n and every larger one.
 
-    ``decisions`` (:func:`~ndcg_research.simulation.crossing.decision_table`) must be oriented so that
-    their ``first`` ranker is the first-order winner of ``first_order`` (:func:`first_order_table`,
-    matched on the other ranker). Reliably from n on: the Wilson lower bound of P(first strictly
-    higher) is at least the threshold ``reliable_lower`` at that grid n and at every larger one.
+    ``decisions`` (``decision_table``) must put the first-order winner of ``first_order`` first.
 
     Returns pandas.DataFrame: columns: winner, other, delta_c, n_reliable (NaN: not within the simulated n), p_last,
     p_last_low (at the largest n), replicates_last.
@@ -312,13 +291,11 @@ def reliable_n(decisions: pd.DataFrame, first_order: pd.DataFrame, discount: str
 def law_slope(
     first_order: pd.DataFrame, crossing_table: pd.DataFrame, discount: str = "log2", points: int = 3
 ) -> dict[str, float]:
-    """Slope of ``ln n_c`` (the expected crossing) against ``J2/|J1|`` over the ``points`` pairs nearest equality.
+    """Slope of ``ln n_c`` (the expected crossing) against ``J2/|J1|`` over the ``points`` pairs nearest equality (with
+    a finite crossing and ``J1 J2 < 0``); the second-order expansion predicts ``k_D`` (1 for log2) as J1 -> 0.
 
-    The second-order expansion (module docstring) predicts the slope ``k_D`` (1 for log2) as
-    ``J1 -> 0``. Only pairs with a finite crossing and ``J1 J2 < 0`` enter.
-
-    Returns dict: slope, points (used), x_min, x_max (their ``J2/|J1|``), agrees (the ratio of the slope to 1 within
-    the threshold ``law_slope_factor``; NaN with fewer than 2 points).
+    Returns dict: slope, points (used), x_min, x_max (their ``J2/|J1|``), agrees (the ratio of the slope to 1 within the
+    threshold ``law_slope_factor``; NaN with fewer than 2 points).
     """
     merged = first_order[["second", "second_order_log_n"]].merge(
         crossing_table[crossing_table["discount"] == discount][["second", "crossing_n"]], on="second"
@@ -340,12 +317,8 @@ def law_slope(
 
 
 def preference_table(agreement: pd.DataFrame) -> pd.DataFrame:
-    """Which ranker each discount prefers at each simulated n: the finite-n theory's choice and the simulated
-    majority's, as ``'theory / simulation'`` cells (discounts as rows, n as columns).
-
-    Rankers are shortened to their kind (``gated``, ``noisy``); ``-`` marks an undecided majority, ``*`` a cell
-    within the threshold ``crossing_far_factor`` of a predicted crossing (not judged).
-    """
+    """Which ranker each discount (rows) prefers at each simulated n (columns): ``'theory / simulation'`` cells of the
+    rankers' kinds (``gated``, ``noisy``; ``-``: undecided; ``*``: near a predicted crossing, not judged)."""
 
     def short(name: str) -> str:
         return "-" if name == "undecided" else name.split("(")[0]
@@ -364,10 +337,9 @@ def preference_table(agreement: pd.DataFrame) -> pd.DataFrame:
 def family_table(
     first_order: pd.DataFrame, crossing_table: pd.DataFrame, reliable: dict[str, pd.DataFrame], discounts: Sequence[str]
 ) -> pd.DataFrame:
-    """Section 3 as one table: per second ranker, the first-order difference, the expected crossings of the
-    slowly varying ``discounts`` (finite-n theory) and, per model label, the simulated n from which log2
-    decides reliably (``-``: not within the simulated n; ``not simulated``: a noise level of the theory only).
-    """
+    """Section 3 as one table: per second ranker, the first-order difference, the expected crossings of the slowly
+    varying ``discounts`` (finite-n theory) and, per model label, the simulated n from which log2 decides reliably
+    (``-``: not within the simulated n; ``not simulated``: a noise level of the theory only)."""
     out = pd.DataFrame(
         {
             "noisy ranker": first_order["second"],
@@ -397,10 +369,8 @@ def answer_lines(
     slope: dict[str, float],
     n_max: int,
 ) -> list[str]:
-    """The notebook's answers: the finite-n predictions against the simulated majorities, the asymptotic
-    agreement of the slowly varying discounts (and r^-1/2's disagreement), and how far out log2's reliable
-    decision moves as the first-order constants approach each other.
-    """
+    """The notebook's answers: the finite-n predictions against the simulated majorities, the asymptotic agreement of
+    the slowly varying discounts (and r^-1/2's disagreement), and how far out log2's reliable decision moves."""
     lines = []
     for label, rows in agreement.groupby("label", sort=False):
         judged = rows[rows["far"]]
@@ -414,8 +384,7 @@ def answer_lines(
         judged = rows[rows["first_order_winner"] != ""]
         picks = "; ".join(f"{r.discount}: {r.majority} ({r.first_order_winner})" for r in judged.itertuples())
         lines.append(
-            f"{label} top, n = {int(rows['n'].max())}, the ranker most data sets pick (first-order winner): "
-            f"{picks}; "
+            f"{label} top, n = {int(rows['n'].max())}, the ranker most data sets pick (first-order winner): {picks}; "
             f"as the first-order theory says in {int(judged['agrees'].sum())} of {len(judged)}."
         )
     for label, table in reliable.items():
@@ -425,9 +394,7 @@ def answer_lines(
             for r in table.sort_values("delta_c").itertuples()
         ]
         lines.append(
-            f"{label} top, log2 picks the first-order winner reliably, by |c_gated - c_noisy|: "
-            + "; ".join(parts)
-            + "."
+            f"{label} top, log2 picks the first-order winner reliably, by |c_gated - c_noisy|: {'; '.join(parts)}."
         )
     if math.isfinite(slope["slope"]):
         lines.append(

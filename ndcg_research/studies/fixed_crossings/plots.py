@@ -39,17 +39,10 @@ def gain_profile_panel(profiles: Mapping[str, Any], crossings: Sequence[float]) 
     t = np.geomspace(1e-5, 1 - 1e-5, 800)
     for c, (name, g) in enumerate(profiles.items()):
         ax.plot(t, round_significant(g(t)), LINESTYLES[c % len(LINESTYLES)], color=f"C{c}", lw=1.6, label=name)
+    text = dict(rotation=90, fontsize=8, ha="right", va="bottom")
     for depth in crossings:
         ax.axvline(round_significant(depth), color="0.4", lw=0.8, ls=":")
-        ax.annotate(
-            f"t = {depth:.3g}",
-            (depth, 0.02),
-            xycoords=("data", "axes fraction"),
-            rotation=90,
-            fontsize=8,
-            ha="right",
-            va="bottom",
-        )
+        ax.annotate(f"t = {depth:.3g}", (depth, 0.02), xycoords=("data", "axes fraction"), **text)
     ax.set(xscale="log", xlabel="relative rank t (share of the list above the item)", ylabel="expected gain g(t)")
     fig.legend(loc="outside lower center", ncols=len(profiles), fontsize=9, frameon=False)
     fig.suptitle("Expected gain profiles (dotted: where they cross)", fontsize=11)
@@ -59,9 +52,8 @@ def gain_profile_panel(profiles: Mapping[str, Any], crossings: Sequence[float]) 
 def preference_panels(
     decisions: Mapping[str, pd.DataFrame], crossing_table: pd.DataFrame, discounts: Sequence[str]
 ) -> Figure:
-    """Per model: the share of data sets on which the first ranker scores higher (Wilson 95%) against n, one line
-    per discount; the finite-n theory's crossings as markers on the one-half line.
-    """
+    """Per model: the share of data sets on which the first ranker scores higher (Wilson 95%) against n, one line per
+    discount; the finite-n theory's crossings as markers on the one-half line."""
     labels = list(decisions)
     first, second = decisions[labels[0]]["first"].iloc[0], decisions[labels[0]]["second"].iloc[0]
     fig = Figure(figsize=(5.2 * len(labels), 4.2), layout="constrained")
@@ -72,16 +64,9 @@ def preference_panels(
         for d in discounts:
             rows = select(decisions[label], discount=d, first=first, second=second)
             n, p = plotted_column(rows, "n"), plotted_column(rows, "p_first")
-            line = ax.plot(n, p, "o-", color=colors[d], ms=3, lw=1.2)[0]
-            ax.fill_between(
-                n,
-                plotted_column(rows, "p_first_low"),
-                plotted_column(rows, "p_first_high"),
-                color=colors[d],
-                alpha=0.12,
-                lw=0,
-            )
-            handles.append((line, d))
+            handles.append((ax.plot(n, p, "o-", color=colors[d], ms=3, lw=1.2)[0], d))
+            low, high = plotted_column(rows, "p_first_low"), plotted_column(rows, "p_first_high")
+            ax.fill_between(n, low, high, color=colors[d], alpha=0.12, lw=0)
             where = crossing_n(crossing_table, first, second, d)
             if math.isfinite(where):
                 ax.plot([round_significant(where)], [0.5], "D", color=colors[d], ms=7, mec="k", mew=0.6)
@@ -97,10 +82,9 @@ def preference_panels(
 def crossing_growth_panel(family: pd.DataFrame, reliable: pd.DataFrame, n_max: int) -> Figure:
     """How far out the decision moves as the pair approaches equal first-order constants.
 
-    ``family``: one row per (second ranker, discount) with ``abs_delta_c`` and ``crossing_n`` (finite-n
-    theory; NaN beyond the computed range). ``reliable``: one row per (label, second ranker) with
-    ``abs_delta_c`` and ``n_reliable`` (simulated, open markers; NaN: not reached by the largest simulated
-    n, ``n_max``, drawn filled above the dotted line at ``n_max``).
+    ``family``: per (second ranker, discount), ``abs_delta_c`` and ``crossing_n`` (finite-n theory; NaN beyond the
+    computed range). ``reliable``: per (label, second ranker), ``abs_delta_c`` and ``n_reliable`` (simulated, open
+    markers; NaN: not reached by the largest simulated n, ``n_max``, drawn filled above the dotted line at ``n_max``).
     """
     fig = Figure(figsize=(6.4, 4.4), layout="constrained")
     ax = fig.subplots()
@@ -108,51 +92,20 @@ def crossing_growth_panel(family: pd.DataFrame, reliable: pd.DataFrame, n_max: i
     colors = decay_colors(discounts)
     for d in discounts:
         rows = family[family["discount"] == d].sort_values("abs_delta_c")
-        ax.plot(
-            plotted_column(rows, "abs_delta_c"),
-            plotted_column(rows, "crossing_n"),
-            "o-",
-            color=colors[d],
-            ms=4,
-            lw=1.3,
-            label=f"{d}: expected crossing (theory)",
-        )
+        x, y = plotted_column(rows, "abs_delta_c"), plotted_column(rows, "crossing_n")
+        ax.plot(x, y, "o-", color=colors[d], ms=4, lw=1.3, label=f"{d}: expected crossing (theory)")
     above = 1.8 * n_max  # where "not reached within the simulated n" is drawn, above the line at n_max
     for m, (label, rows) in enumerate(reliable.groupby("label", sort=False)):
-        x = plotted_column(rows, "abs_delta_c")
-        y = plotted_column(rows, "n_reliable")
+        x, y = plotted_column(rows, "abs_delta_c"), plotted_column(rows, "n_reliable")
         seen, color, marker = np.isfinite(y), ("C3", "C1")[m % 2], PAIR_MARKERS[m % len(PAIR_MARKERS)]
-        ax.plot(
-            x[seen],
-            y[seen],
-            marker,
-            color=color,
-            ms=8,
-            ls="none",
-            mfc="none",
-            mew=1.5,
-            label=f"log2 decides reliably from n ({label} top, simulated)",
-        )
+        text = f"log2 decides reliably from n ({label} top, simulated)"
+        ax.plot(x[seen], y[seen], marker, color=color, ms=8, ls="none", mfc="none", mew=1.5, label=text)
         if (~seen).any():
-            ax.plot(
-                x[~seen],
-                np.full(int((~seen).sum()), above),
-                marker,
-                color=color,
-                ms=7,
-                ls="none",
-                label=f"not reliable within the simulated n ({label} top)",
-            )
+            text = f"not reliable within the simulated n ({label} top)"
+            ax.plot(x[~seen], np.full(int((~seen).sum()), above), marker, color=color, ms=7, ls="none", label=text)
     ax.axhline(n_max, color="0.5", lw=0.8, ls=":")
-    ax.annotate(
-        f"largest simulated n = {n_max}",
-        (1.0, n_max),
-        xycoords=("axes fraction", "data"),
-        ha="right",
-        va="bottom",
-        fontsize=8,
-        color="0.35",
-    )
+    at_right = dict(xycoords=("axes fraction", "data"), ha="right", va="bottom")
+    ax.annotate(f"largest simulated n = {n_max}", (1.0, n_max), **at_right, fontsize=8, color="0.35")
     ax.set(
         xscale="log",
         yscale="log",
@@ -170,9 +123,9 @@ HEADLINE_MODELS = ("certain", "uncertain")
 
 
 def headline_figure(results: Path) -> Figure:
-    """One column, one panel per model: the share of simulated data sets on which the first ranker of the run's
-    pair scores higher (``12_decisions_*.csv``), against n, per discount (Wilson 95% bands), with each discount's
-    expected crossing (finite-n theory, ``12_crossings.csv``) as a diamond on the one-half line."""
+    """One column, one panel per model: the share of simulated data sets on which the first ranker of the run's pair
+    scores higher (``12_decisions_*.csv``), against n, per discount (Wilson 95% bands), with each discount's expected
+    crossing (finite-n theory, ``12_crossings.csv``) as a diamond on the one-half line."""
     crossings = read_table(results / "12_crossings.csv")
     with column_figure(11.0, len(HEADLINE_MODELS), 1, sharex=True) as (fig, axes):
         for ax, panel, label in zip(axes, "ab", HEADLINE_MODELS, strict=True):
@@ -186,14 +139,8 @@ def headline_figure(results: Path) -> Figure:
                 rows = select(decisions, discount=d, first=first, second=second)
                 n = plotted_column(rows, "n")
                 ax.plot(n, plotted_column(rows, "p_first"), label=d, **styles[d])
-                ax.fill_between(
-                    n,
-                    plotted_column(rows, "p_first_low"),
-                    plotted_column(rows, "p_first_high"),
-                    color=styles[d]["color"],
-                    alpha=0.15,
-                    lw=0,
-                )
+                low, high = plotted_column(rows, "p_first_low"), plotted_column(rows, "p_first_high")
+                ax.fill_between(n, low, high, color=styles[d]["color"], alpha=0.15, lw=0)
                 where = crossing_n(model_crossings, first, second, d)
                 if math.isfinite(where):
                     ax.plot([round_significant(where)], [0.5], "D", color=styles[d]["color"], ms=5, mec="k", mew=0.5)

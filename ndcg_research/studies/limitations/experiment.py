@@ -2,29 +2,23 @@ r"""Experiments behind the limitations of nDCG named by the source article (note
 
 Three limitations, each with the library code that measures it:
 
-1. **Appending non-relevant documents never lowers nDCG.** A grade-0 document
-   adds g(0) D(r) = 0 to DCG and nothing to the ideal, wherever it goes, so a
-   list and the same list followed by any number of non-relevant documents get
-   the same nDCG. :func:`random_graded_lists`, :func:`append_nonrelevant`,
-   :func:`precision` (a measure that *does* fall) are the tools.
-2. **Missing relevant documents in a short list go unpunished** unless the
-   ideal comes from all judgments *and* both lists are scored at the same
-   cut-off. :func:`truncation_table` scores a list and its prefix under each
-   combination of ideal source and cut-off.
-3. **Incomplete judgments.** :func:`simulate_pooling_collection` builds a test
-   collection whose true grades are known; :func:`pool_judged` judges only the
-   union of the top ``depth`` documents of a set of pooled systems (TREC
-   pooling); :func:`evaluate_runs` scores every system three ways: with the
-   true grades, with unjudged documents taken as non-relevant (the usual
-   convention), and on the condensed list of judged documents only
-   (``judged=``, trec_eval ``-J``). :func:`pooling_experiment` repeats this
-   over seeded replicates and pool depths and :func:`summarize_bias` reports
-   the bias with 95% intervals.
+1. **Appending non-relevant documents never lowers nDCG.** A grade-0 document adds g(0) D(r) = 0 to DCG and nothing to
+   the ideal, wherever it goes, so a list and the same list followed by any number of non-relevant documents get the
+   same nDCG. :func:`random_graded_lists`, :func:`append_nonrelevant`, :func:`precision` (a measure that *does* fall)
+   are the tools.
+2. **Missing relevant documents in a short list go unpunished** unless the ideal comes from all judgments *and* both
+   lists are scored at the same cut-off. :func:`truncation_table` scores a list and its prefix under each combination of
+   ideal source and cut-off.
+3. **Incomplete judgments.** :func:`simulate_pooling_collection` builds a test collection whose true grades are known;
+   :func:`pool_judged` judges only the union of the top ``depth`` documents of a set of pooled systems (TREC pooling);
+   :func:`evaluate_runs` scores every system three ways: with the true grades, with unjudged documents taken as
+   non-relevant (the usual convention), and on the condensed list of judged documents only (``judged=``, trec_eval
+   ``-J``). :func:`pooling_experiment` repeats this over seeded replicates and pool depths and :func:`summarize_bias`
+   reports the bias with 95% intervals.
 
-Randomness: every replicate draws from its own
-``numpy.random.SeedSequence(seed, spawn_key=(experiment, replicate))``
-(:func:`ndcg_research.simulation.replicates.seed_sequence`), so the results do not
-depend on the order or the number of workers.
+Randomness: every replicate draws from its own ``numpy.random.SeedSequence(seed, spawn_key=(experiment, replicate))``
+(:func:`ndcg_research.simulation.replicates.seed_sequence`), so the results do not depend on the order or the number of
+workers.
 """
 
 from __future__ import annotations
@@ -53,112 +47,82 @@ def _probabilities(grade_probs: Sequence[float]) -> np.ndarray:
 
 
 def random_graded_lists(
-    n_lists: int,
-    length: int,
-    grade_probs: Sequence[float] = (0.5, 0.2, 0.2, 0.1),
-    *,
-    seed: int | np.random.Generator,
+    n_lists: int, length: int, grade_probs: Sequence[float] = (0.5, 0.2, 0.2, 0.1), *, seed: int | np.random.Generator
 ) -> np.ndarray:
-    """Draw ``n_lists`` ranked lists of i.i.d. grades 0, 1, 2, ... with probabilities ``grade_probs``.
+    """Draw ``n_lists`` ranked lists of ``length`` i.i.d. grades 0, 1, 2, ... with probabilities ``grade_probs``.
 
-    ``n_lists``, ``length``: shape of the result, both >= 1; ``grade_probs``: p(grade = 0), P(grade = 1), ...; must
-    sum to 1; ``seed``: an integer >= 0, the entropy of a fresh generator, or a generator to draw from, so that
-    consecutive draws share its stream (notebook 06 draws the lists and the relevant documents they miss so).
+    ``seed``: an integer >= 0 (the entropy of a fresh generator), or a generator to draw from, so that consecutive draws
+    share its stream (notebook 06 draws the lists and the relevant documents they miss so).
     """
     probs = _probabilities(grade_probs)
     return np.random.default_rng(seed).choice(probs.size, size=(n_lists, length), p=probs).astype(np.float64)
 
 
 def append_nonrelevant(relevance: Any, n_extra: int) -> np.ndarray:
-    """Return the lists of ``relevance`` (rows) followed by ``n_extra`` non-relevant (grade 0) documents.
-
-    ``n_extra``: number of grade-0 documents appended, >= 0.
-    """
+    """The lists of ``relevance`` (rows) followed by ``n_extra`` non-relevant (grade 0) documents."""
     relevance = np.asarray(relevance, dtype=np.float64)
     return np.pad(relevance, [(0, 0)] * (relevance.ndim - 1) + [(0, n_extra)])
 
 
 def precision(relevance: Any) -> float | np.ndarray:
-    """Fraction of the documents of each list that are relevant (grade > 0), over the whole list.
-
-    A measure that, unlike nDCG, *falls* when non-relevant documents are appended.
-    """
+    """Fraction of the documents of each list that are relevant (grade > 0): unlike nDCG, it *falls* when non-relevant
+    documents are appended."""
     relevance = np.asarray(relevance, dtype=np.float64)
     values = (relevance > 0).mean(axis=-1)
     return float(values) if relevance.ndim == 1 else values
 
 
 def truncation_table(
-    long_lists: Any,
-    short_length: int,
-    known: Any,
-    k_fixed: int,
-    *,
-    gain: str = "linear",
-    discount: str = "log2",
+    long_lists: Any, short_length: int, known: Any, k_fixed: int, *, gain: str = "linear", discount: str = "log2"
 ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
     """nDCG of lists and of their prefixes under each convention for the ideal and the cut-off.
 
-    The short list is the first ``short_length`` documents of the long one: the
-    same documents in the same order. Conventions (key: how both are scored):
+    The short list is the first ``short_length`` documents of the long one: the same documents in the same order.
+    Conventions (key: how both are scored):
 
-    - ``"own ideal, whole list"``: ideal from the list itself, no cut-off
-      (scikit-learn's ``ndcg_score`` without ``k``);
-    - ``"own ideal, @k"``: ideal from the list itself, both cut at ``k_fixed``
-      (the short list counts as padded with non-relevant documents);
-    - ``"all judgments, @own length"``: ideal from all judgments, each list cut
-      at its own length (``nDCG@len``);
-    - ``"all judgments, whole list"``: ideal from all judgments, no cut-off
-      (trec_eval's ``ndcg``);
-    - ``"all judgments, @k"``: ideal from all judgments, both cut at ``k_fixed``
-      (trec_eval's ``ndcg_cut.k``).
+    - ``"own ideal, whole list"``: ideal from the list itself, no cut-off (scikit-learn's ``ndcg_score`` without ``k``);
+    - ``"own ideal, @k"``: ideal from the list itself, both cut at ``k_fixed`` (the short list counts as padded with
+      non-relevant documents);
+    - ``"all judgments, @own length"``: ideal from all judgments, each list cut at its own length (``nDCG@len``);
+    - ``"all judgments, whole list"``: ideal from all judgments, no cut-off (trec_eval's ``ndcg``);
+    - ``"all judgments, @k"``: ideal from all judgments, both cut at ``k_fixed`` (trec_eval's ``ndcg_cut.k``).
 
-    ``long_lists``: grades of the long lists in rank order; ``short_length``: length of the prefix, 1 <= short_length
-    < long_length; ``known``: all known grades of each query (must contain the long list's grades); ``k_fixed``: the
-    common cut-off, >= 1; ``gain``, ``discount``: specs as in :func:`ndcg_research.ndcg`.
-
-    Returns dict: convention -> (nDCG of the short lists, nDCG of the long lists).
+    ``known``: all known grades of each query (containing the long list's). Returns dict: convention -> (nDCG of the
+    short lists, nDCG of the long lists).
     """
-    long_array = np.asarray(long_lists, dtype=np.float64)
-    long_length = long_array.shape[1]
-    short_array = long_array[:, :short_length]
+    long = np.asarray(long_lists, dtype=np.float64)
+    short = long[:, :short_length]
     score = functools.partial(ndcg, gain=gain, discount=discount)
     return {
-        "own ideal, whole list": (score(short_array), score(long_array)),
-        "own ideal, @k": (score(short_array, k_fixed), score(long_array, k_fixed)),
+        "own ideal, whole list": (score(short), score(long)),
+        "own ideal, @k": (score(short, k_fixed), score(long, k_fixed)),
         "all judgments, @own length": (
-            score(short_array, short_length, ideal=known),
-            score(long_array, long_length, ideal=known),
+            score(short, short_length, ideal=known),
+            score(long, long.shape[1], ideal=known),
         ),
-        "all judgments, whole list": (score(short_array, ideal=known), score(long_array, ideal=known)),
-        "all judgments, @k": (score(short_array, k_fixed, ideal=known), score(long_array, k_fixed, ideal=known)),
+        "all judgments, whole list": (score(short, ideal=known), score(long, ideal=known)),
+        "all judgments, @k": (score(short, k_fixed, ideal=known), score(long, k_fixed, ideal=known)),
     }
 
 
-# --------------------------------------------------------------------------------------------
-# Incomplete judgments: pooling
-# --------------------------------------------------------------------------------------------
+# --------------------------------------------------------------------------------------------- incomplete judgments
 
 
 @dataclass(frozen=True)
 class PoolingModel:
     r"""A synthetic test collection with two kinds of evidence of relevance.
 
-    Each query has ``n_docs`` documents with i.i.d. grades (``grade_probs``).
-    Every document carries two independent noisy signals of its grade,
-    "lexical" :math:`x_d = s\,rel_d + \varepsilon_d` and "semantic"
+    Each query has ``n_docs`` documents with i.i.d. grades (``grade_probs``). Every document carries two independent
+    noisy signals of its grade, "lexical" :math:`x_d = s\,rel_d + \varepsilon_d` and "semantic"
     :math:`z_d = s\,rel_d + \eta_d` (standard normal noise, ``s = signal``).
 
-    - Pooled system j scores :math:`x_d + \sigma_j \xi_{jd}` with
-      :math:`\sigma_j` = ``pooled_noise[j]``: all pooled systems share the
-      lexical evidence, so they miss the same relevant documents.
-    - The novel system scores :math:`(x_d + z_d)/\sqrt{2} + \sigma \xi_d`
-      (``novel_noise``): it also sees the semantic evidence, so it is better by
-      construction and finds relevant documents the pooled systems rank low.
+    - Pooled system j scores :math:`x_d + \sigma_j \xi_{jd}` with :math:`\sigma_j` = ``pooled_noise[j]``: all pooled
+      systems share the lexical evidence, so they miss the same relevant documents.
+    - The novel system scores :math:`(x_d + z_d)/\sqrt{2} + \sigma \xi_d` (``novel_noise``): it also sees the semantic
+      evidence, so it is better by construction and finds relevant documents the pooled systems rank low.
 
-    ``n_docs``: documents per query; ``grade_probs``: p(grade = 0), P(grade = 1), ...; ``signal``: mean shift of each
-    signal per grade step; ``pooled_noise``: extra noise of each pooled system (its length is the number of pooled
-    systems); ``novel_noise``: extra noise of the novel system.
+    ``grade_probs``: P(grade = 0), P(grade = 1), ...; ``signal``: mean shift of each signal per grade step;
+    ``pooled_noise``: one per pooled system.
     """
 
     n_docs: int = 1000
@@ -180,10 +144,7 @@ class PoolingModel:
 
 @dataclass(frozen=True)
 class PoolingCollection:
-    """True grades and system scores of one simulated collection.
-
-    ``grades``: true grades; ``scores``: scores of every system: the pooled ones first, the novel one last.
-    """
+    """A collection's true ``grades`` and the ``scores`` of every system (the pooled ones first, the novel last)."""
 
     grades: np.ndarray
     scores: np.ndarray
@@ -193,11 +154,8 @@ class PoolingCollection:
 def simulate_pooling_collection(
     model: PoolingModel, n_queries: int, *, seed: int, replicate: int = 0
 ) -> PoolingCollection:
-    """Draw one collection of ``n_queries`` queries from ``model``.
-
-    ``n_queries``: number of queries, >= 1; ``seed``: the study's seed, >= 0; ``replicate``: replicate number: the
-    collection draws from ``SeedSequence(seed, spawn_key=(POOLING_EXPERIMENT_ID, replicate))``.
-    """
+    """Draw one collection of ``n_queries`` queries from ``model``, from
+    ``SeedSequence(seed, spawn_key=(POOLING_EXPERIMENT_ID, replicate))``."""
     rng = np.random.default_rng(seed_sequence(seed, POOLING_EXPERIMENT_ID, replicate))
     probs = _probabilities(model.grade_probs)
     shape = (n_queries, model.n_docs)
@@ -211,13 +169,8 @@ def simulate_pooling_collection(
 
 
 def pool_judged(scores: Any, depth: int) -> np.ndarray:
-    """Judged documents under depth-``depth`` pooling: the union of every pooled system's top ``depth``.
-
-    ``scores``: scores of the pooled systems only; ``depth``: pool depth, >= 1.
-
-    Returns numpy.ndarray of bool, shape (n_queries, n_docs): true where a document was judged. Equal scores are
-    taken in index order (lower first), also at the cut (:func:`ndcg_research.core._ranking.top_order`).
-    """
+    """Judged documents (n_queries x n_docs, bool) under depth-``depth`` pooling: the union of the top ``depth`` of
+    every pooled system (``scores``: theirs only). Equal scores go in index order, also at the cut (``top_order``)."""
     array = np.asarray(scores, dtype=np.float64)
     top = top_order(array, depth)  # (systems, queries, depth)
     judged = np.zeros(array.shape[1:], dtype=bool)
@@ -236,25 +189,17 @@ def evaluate_runs(
     gain: str = "linear",
     discount: str = "log2",
 ) -> dict[str, np.ndarray]:
-    """nDCG of every system's run three ways: true grades, unjudged as non-relevant, condensed list.
-
-    Each system's run is its top ``run_length`` documents by score.
+    """nDCG of every system's run (its top ``run_length`` documents by score) three ways:
 
     - ``"true"``: grades of every document known; ideal from all true grades.
-    - ``"unjudged = 0"``: unjudged documents count as non-relevant; the ideal
-      is built from the judged grades only (all that an assessor knows).
-    - ``"condensed"``: unjudged documents are removed from the run and the
-      ranks close up (``judged=``; trec_eval ``-J``); same ideal as above.
+    - ``"unjudged = 0"``: unjudged documents count as non-relevant; the ideal is built from the judged grades only (all
+      that an assessor knows).
+    - ``"condensed"``: unjudged documents are removed from the run and the ranks close up (``judged=``; trec_eval
+      ``-J``); same ideal as above.
 
-    Queries whose judged ideal is 0 (no relevant document judged) get 0 under
-    the two estimates (trec_eval's convention); their number is returned as
-    ``"zero_ideal"``.
-
-    ``grades``: true grades; ``k``: cut-off of the metric (None: the whole run); ``run_length``: documents retrieved
-    per system and query.
-
-    Returns dict: ``"true"``, ``"unjudged = 0"``, ``"condensed"``: arrays of shape (n_systems, n_queries);
-    ``"zero_ideal"``: int.
+    Queries whose judged ideal is 0 (no relevant document judged) get 0 under the two estimates (trec_eval's
+    convention); their number is ``"zero_ideal"``. The three others are arrays (n_systems, n_queries); ``k``: the
+    metric's cut-off (None: the whole run).
     """
     grades_array, scores_array = np.asarray(grades, dtype=np.float64), np.asarray(scores, dtype=np.float64)
     judged_array = np.asarray(judged, dtype=bool)
@@ -310,34 +255,22 @@ def _one_replicate(
     depths: Sequence[int],
     n_queries: int,
     seed: int,
-    k: int | None,
-    run_length: int,
-    gain: str,
-    discount: str,
     pool_novel: bool,
+    **how: Any,
 ) -> dict[str, np.ndarray]:
+    """One collection judged at every depth (``how``: :func:`evaluate_runs`' options): per depth its mean nDCG by method
+    and system, the shares of documents and of relevant ones judged, the queries with no relevant judged."""
     collection = simulate_pooling_collection(model, n_queries, seed=seed, replicate=replicate)
     pooled_scores = collection.scores if pool_novel else collection.scores[: model.n_pooled]
-    means = np.empty((len(depths), len(METHODS), collection.scores.shape[0]))
-    judged_fraction = np.empty(len(depths))
-    relevant_judged = np.empty(len(depths))
-    zero_ideal = np.empty(len(depths), dtype=np.int64)
     relevant = collection.grades > 0
-    for i, depth in enumerate(depths):  # a handful of depths; the work inside is vectorised
+    per_depth = []
+    for depth in depths:  # a handful of depths; the work inside is vectorised
         judged = pool_judged(pooled_scores, depth)
-        out = evaluate_runs(
-            collection.grades, collection.scores, judged, k=k, run_length=run_length, gain=gain, discount=discount
-        )
-        means[i] = [out[m].mean(axis=1) for m in METHODS]
-        judged_fraction[i] = judged.mean()
-        relevant_judged[i] = (judged & relevant).sum() / relevant.sum()
-        zero_ideal[i] = out["zero_ideal"]
-    return {
-        "means": means,
-        "judged_fraction": judged_fraction,
-        "relevant_judged": relevant_judged,
-        "zero_ideal": zero_ideal,
-    }
+        out = evaluate_runs(collection.grades, collection.scores, judged, **how)
+        share = (judged & relevant).sum() / relevant.sum()
+        per_depth.append(([out[m].mean(axis=1) for m in METHODS], judged.mean(), share, out["zero_ideal"]))
+    columns = (np.array(column) for column in zip(*per_depth, strict=True))
+    return dict(zip(("means", "judged_fraction", "relevant_judged", "zero_ideal"), columns, strict=True))
 
 
 def pooling_experiment(
@@ -354,41 +287,24 @@ def pooling_experiment(
     pool_novel: bool = False,
     n_jobs: int = 1,
 ) -> dict[str, Any]:
-    """Repeat the pooling study: per replicate one collection, judged at every pool depth.
+    """Repeat the pooling study: per replicate a fresh collection of ``n_queries`` queries from its own SeedSequence
+    (spawn key (:data:`POOLING_EXPERIMENT_ID`, replicate)), judged at every pool depth (common random numbers, so depths
+    are compared on equal terms).
 
-    Each replicate draws a fresh collection of ``n_queries`` queries from its
-    own SeedSequence (spawn key (:data:`POOLING_EXPERIMENT_ID`, replicate)); the same
-    collection is judged at every depth (common random numbers, so depths are compared
-    on equal terms).
+    ``k``, ``run_length``, ``gain``, ``discount``: as in :func:`evaluate_runs`; ``pool_novel``: also pool the novel
+    system (a control); ``n_jobs``: parallel workers (joblib; the results do not depend on it).
 
-    ``depths``: pool depths, each >= 1; ``n_queries``: queries per collection; each replicate reports means over
-    them; ``replicates``: collections drawn; ``k``, ``run_length``, ``gain``, ``discount``: as in
-    :func:`evaluate_runs`; ``pool_novel``: also pool the novel system (a control: then it contributes to the
-    judgments); ``n_jobs``: parallel workers (joblib); results do not depend on it.
-
-    Returns dict: ``"means"``: array (replicates, n_depths, 3 methods, n_systems) of per-replicate mean nDCG over
-    queries; ``"judged_fraction"`` and ``"relevant_judged"`` (fraction of relevant documents judged): arrays
-    (replicates, n_depths); ``"zero_ideal"``: total queries with no relevant document judged per depth; ``"depths"``,
-    ``"methods"``, ``"systems"``, ``"parameters"``.
+    Returns dict: ``"means"``: (replicates, n_depths, 3 methods, n_systems) per-replicate mean nDCG over queries;
+    ``"judged_fraction"`` and ``"relevant_judged"`` (share of relevant documents judged): (replicates, n_depths);
+    ``"zero_ideal"``: total queries with no relevant document judged per depth; ``"depths"``, ``"methods"``,
+    ``"systems"``, ``"parameters"``.
     """
-    one = functools.partial(
-        _one_replicate,
-        model=model,
-        depths=depths,
-        n_queries=n_queries,
-        seed=seed,
-        k=k,
-        run_length=run_length,
-        gain=gain,
-        discount=discount,
-        pool_novel=pool_novel,
-    )
+    options = dict(k=k, run_length=run_length, gain=gain, discount=discount, pool_novel=pool_novel)
+    one = functools.partial(_one_replicate, model=model, depths=depths, n_queries=n_queries, seed=seed, **options)
     done = dict(parallel_map(one, range(replicates), n_jobs=n_jobs))
     results = [done[r] for r in range(replicates)]
     return {
-        "means": np.stack([r["means"] for r in results]),
-        "judged_fraction": np.stack([r["judged_fraction"] for r in results]),
-        "relevant_judged": np.stack([r["relevant_judged"] for r in results]),
+        **{key: np.stack([r[key] for r in results]) for key in ("means", "judged_fraction", "relevant_judged")},
         "zero_ideal": np.sum([r["zero_ideal"] for r in results], axis=0),
         "depths": depths,
         "methods": list(METHODS),
@@ -409,17 +325,13 @@ def pooling_experiment(
 
 
 def summarize_bias(means: Any, *, confidence: float = CONFIDENCE) -> dict[str, np.ndarray]:
-    """Mean bias (estimate - true) over replicates with a t confidence interval.
+    """Mean bias (estimate - true) over replicates with a t confidence interval, of the ``means`` of
+    :func:`pooling_experiment` (methods as :data:`METHODS`, true first).
 
-    ``means``: per-replicate means as returned by :func:`pooling_experiment` (methods in the order of
-    :data:`METHODS`: true first).
-
-    Returns dict: ``"bias"``, ``"low"``, ``"high"``: arrays of shape (..., 2 estimates, n_systems) for the estimates
-    "unjudged = 0" and "condensed"; ``"true"``: mean true nDCG, shape (..., n_systems).
+    Returns dict: ``"bias"``, ``"low"``, ``"high"``: arrays (..., 2 estimates, n_systems) for "unjudged = 0" and
+    "condensed"; ``"true"``: mean true nDCG, (..., n_systems).
     """
     array = np.asarray(means, dtype=np.float64)
-    if array.shape[-2] != len(METHODS):
-        raise ValueError(f"means must have shape (replicates, ..., {len(METHODS)}, n_systems), got {array.shape}")
     bias = mean_interval(array[..., 1:, :] - array[..., :1, :], confidence=confidence)
     return {
         "bias": bias["mean"],

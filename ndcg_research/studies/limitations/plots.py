@@ -11,13 +11,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from ...pipeline.headlines import Headline
-from ...pipeline.style import (
-    column_figure,
-    error_bar_lengths,
-    legend_below,
-    plotted_column,
-    round_significant,
-)
+from ...pipeline.style import column_figure, error_bar_lengths, legend_below, plotted_column, round_significant
 from ...simulation.tables import read_table
 from ...stats import wilson_interval
 
@@ -31,11 +25,8 @@ def appending_panels(
     title_example: str,
     title_random: str,
 ) -> Figure:
-    """nDCG and precision as non-relevant documents are added: the worked example (left; appended at
-    the end, or inserted at the top) and the mean over random lists (right).
-
-    ``example`` holds ``appended``, ``inserted`` (nDCG) and ``precision``; ``random`` holds
-    ``ndcg`` and ``precision``.
+    """nDCG and precision as non-relevant documents are added: the worked ``example`` (left; nDCG ``appended`` at the
+    end or ``inserted`` at the top, ``precision``) and the mean over ``random`` lists (right; ``ndcg``, ``precision``).
     """
     fig = Figure(figsize=(10, 4.2), layout="constrained")
     ax1, ax2 = fig.subplots(1, 2, sharey=True)
@@ -55,9 +46,7 @@ def appending_panels(
 def truncation_violins(
     differences: Mapping[str, np.ndarray], p_short_wins: Mapping[str, float], *, short_length: int, list_length: int
 ) -> Figure:
-    """Distribution of nDCG(prefix) - nDCG(whole list) under each convention (violins with extremes
-    and median).
-    """
+    """Distribution of nDCG(prefix) - nDCG(whole list) under each convention (violins with extremes and median)."""
     names = list(differences)
     fig = Figure(figsize=(9.5, 4.0), layout="constrained")
     ax = fig.subplots()
@@ -85,12 +74,9 @@ def pooling_bias_panels(
     k: int,
     replicates: int,
 ) -> Figure:
-    """Left: bias of nDCG@k (estimate - true) by pool depth with 95% intervals, for the best pooled and
-    the novel system, unjudged = 0 and condensed, and the control (novel pooled too). Right: the share
-    of collections in which the novel system is ranked above the best pooled one.
-
-    ``bias`` and ``control`` are :func:`ndcg_research.studies.limitations.experiment.summarize_bias` outputs;
-    ``order`` maps a method label to the share at each depth.
+    """Left: bias of nDCG@k (estimate - true, ``summarize_bias``) by pool depth with 95% intervals, for the best pooled
+    and the novel system, unjudged = 0 and condensed, and the ``control`` (novel pooled too). Right: the share of
+    collections in which the novel system is ranked above the best pooled one (``order``: per method and depth).
     """
     fig = Figure(figsize=(11, 4.9), layout="constrained")
     ax1, ax2 = fig.subplots(1, 2)
@@ -100,22 +86,13 @@ def pooling_bias_panels(
     system = {best: ("--", "s", "best pooled system"), novel: ("-", "o", "novel (unpooled) system")}
     curves = [(bias, e, s, label) for e, label in ((0, "unjudged = 0"), (1, "condensed")) for s in (best, novel)]
     curves.append((control, 0, novel, "unjudged = 0, novel pooled too"))
-    widest = 0.0
+    widest, bars = 0.0, dict(ms=4, capsize=3, lw=1.4)
     for table, e, s, label in curves:
         centre, low, high = (round_significant(table[key][:, e, s]) for key in ("bias", "low", "high"))
         widest = max(widest, float(np.max(high - low)) / 2)
         ls, marker, _ = system[s]
-        ax1.errorbar(
-            x,
-            centre,
-            yerr=error_bar_lengths(centre, low, high),
-            color=method[label],
-            ls=ls,
-            marker=marker,
-            ms=4,
-            capsize=3,
-            lw=1.4,
-        )
+        yerr = error_bar_lengths(centre, low, high)
+        ax1.errorbar(x, centre, yerr=yerr, color=method[label], ls=ls, marker=marker, **bars)
     ax1.axhline(0, color="0.3", lw=1)
     ax1.set(
         xscale="log",
@@ -127,17 +104,8 @@ def pooling_bias_panels(
     for (label, shares), shift in zip(order.items(), dodge, strict=False):
         p = round_significant(shares)
         bounds = np.array([wilson_interval(int(round(v * replicates)), replicates) for v in p])
-        ax2.errorbar(
-            x * shift,
-            p,
-            yerr=error_bar_lengths(p, bounds[:, 0], bounds[:, 1]),
-            color=method.get(label, "C2"),
-            ls="-",
-            marker="o",
-            ms=4,
-            capsize=3,
-            lw=1.4,
-        )
+        yerr = error_bar_lengths(p, bounds[:, 0], bounds[:, 1])
+        ax2.errorbar(x * shift, p, yerr=yerr, color=method.get(label, "C2"), ls="-", marker="o", **bars)
     ax2.set(
         xscale="log",
         xlabel="pool depth",
@@ -157,10 +125,10 @@ HEADLINE_METHODS = {"unjudged = 0": "C3", "condensed": "C0"}
 
 
 def headline_figure(results: Path, parameters: Mapping[str, Any]) -> Figure:
-    """One column, two panels from the run's tables: (a) the share of random lists whose prefix scores at least as
-    high as the whole list, per convention (``06_truncation.csv``); (b) the bias of the unpooled system's nDCG@k
-    against the pool depth, per way of scoring unjudged documents (``06_pooling_bias.csv``), 95% intervals.
-    ``parameters``: the run's (``short_length``, ``list_length``, ``k``)."""
+    """One column, two panels from the run's tables: (a) the share of random lists whose prefix scores at least as high
+    as the whole list, per convention (``06_truncation.csv``); (b) the bias of the unpooled system's nDCG@k against the
+    pool depth, per way of scoring unjudged documents (``06_pooling_bias.csv``), 95% intervals. ``parameters``: the
+    run's (``short_length``, ``list_length``, ``k``)."""
     truncation = read_table(results / "06_truncation.csv")
     bias = read_table(results / "06_pooling_bias.csv")
     novel = bias[bias["system"].str.startswith("novel") & ~bias["novel_pooled"].astype(bool)]
@@ -182,17 +150,8 @@ def headline_figure(results: Path, parameters: Mapping[str, Any]) -> Figure:
             rows = novel[novel["method"] == method].sort_values("depth")
             depth, centre = plotted_column(rows, "depth"), plotted_column(rows, "bias")
             bars = error_bar_lengths(centre, plotted_column(rows, "low"), plotted_column(rows, "high"))
-            bottom.errorbar(
-                depth,
-                centre,
-                yerr=bars,
-                fmt="o-",
-                color=color,
-                ms=3,
-                lw=1.0,
-                capsize=0,
-                label="unjudged = not relevant" if method == "unjudged = 0" else "unjudged left out",
-            )
+            label = "unjudged = not relevant" if method == "unjudged = 0" else "unjudged left out"
+            bottom.errorbar(depth, centre, yerr=bars, fmt="o-", color=color, ms=3, lw=1.0, capsize=0, label=label)
         bottom.axhline(0, color="0.3", lw=0.7)
         bottom.set(xscale="log", xlabel="pool depth", ylabel=f"bias of nDCG@{parameters['k']}")
         bottom.set_title("(b) a better system that was not pooled")

@@ -1,11 +1,8 @@
 """Notebook 06 (the limitations of nDCG): its measurements as result tables, and their reader tables.
 
-Section 1 (appending non-relevant documents), section 2 (a short list against its full list under five
-conventions, :func:`ndcg_research.studies.limitations.experiment.truncation_table`) and section 3 (pooling bias,
-:func:`~ndcg_research.studies.limitations.experiment.pooling_experiment` and
-:func:`~ndcg_research.studies.limitations.experiment.summarize_bias`). The result tables (``06_appending.csv``,
-``06_truncation.csv``, ``06_pooling_bias.csv``, ``06_pooling_order.csv``) are what the findings read; the
-full-profile comparison reads them back from both runs.
+Section 1 (appending non-relevant documents), section 2 (a short list against its full list under five conventions) and
+section 3 (pooling bias). The four result tables ``06_*.csv`` are what the findings read; the full-profile comparison
+reads them back from both runs.
 """
 
 from __future__ import annotations
@@ -65,8 +62,7 @@ def appending_cases(
     discounts: Sequence[str] = ("log2", "zipf", "loglog"),
 ) -> dict[str, Any]:
     """Every (list, appended, discount, cut-off, ideal) case: how many, how many lowered or changed beyond
-    ``TIE_TOLERANCE``, and the largest change. ``cuts`` may hold ``"longer"``: the appended list's own length.
-    """
+    ``TIE_TOLERANCE``, and the largest change. ``cuts`` may hold ``"longer"``: the appended list's own length."""
     cases = lowered = changed = 0
     worst = 0.0
     for extra in appended:
@@ -85,9 +81,8 @@ def appending_cases(
 
 
 def truncation_pair(long_list: Sequence[int], short_length: int, known: Sequence[int], k: int) -> pd.DataFrame:
-    """One list cut to ``short_length`` against the whole list, under the five conventions: both values and which
-    is higher.
-    """
+    """One list cut to ``short_length`` against the whole list, under the five conventions: both values and which is
+    higher."""
     table = lim.truncation_table([long_list], short_length, [known], k)
     rows = []
     for name, (short, long) in table.items():
@@ -98,9 +93,8 @@ def truncation_pair(long_list: Sequence[int], short_length: int, known: Sequence
 
 
 def truncation_summary(table: Mapping[str, tuple[np.ndarray, np.ndarray]]) -> pd.DataFrame:
-    """Per convention of :func:`~ndcg_research.studies.limitations.experiment.truncation_table`: how often the short
-    list scores at least as high as the long one, and strictly higher (beyond ``TIE_TOLERANCE``), and the mean values.
-    """
+    """Per convention of ``truncation_table``: how often the short list scores at least as high as the long one, and
+    strictly higher (beyond ``TIE_TOLERANCE``), and the mean values."""
     rows = {
         name: {
             "P(short >= long)": float(np.mean(short >= long - TIE_TOLERANCE)),
@@ -110,18 +104,14 @@ def truncation_summary(table: Mapping[str, tuple[np.ndarray, np.ndarray]]) -> pd
         }
         for name, (short, long) in table.items()
     }
-    table = pd.DataFrame.from_dict(rows, orient="index")
-    table.index.name = "convention"
-    return table
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("convention")
 
 
 def novel_ahead(
     pool: Mapping[str, Any], control: Mapping[str, Any], best: int, novel: int
 ) -> tuple[dict[int, list[float]], list[int]]:
-    """Per pool depth, the share of collections with the novel system strictly ahead of the best pooled one under
-    each of :data:`ORDER_LABELS` (true, unjudged = 0, condensed from ``pool``; the control from ``control``), and
-    the number of exact ties per depth.
-    """
+    """Per pool depth, the share of collections with the novel system strictly ahead of the best pooled one under each
+    of :data:`ORDER_LABELS` (the last from ``control``), and the number of exact ties per depth."""
 
     def ahead(experiment: Mapping[str, Any], i: int, method: int) -> tuple[int, int]:
         m = experiment["means"][:, i, method]
@@ -156,8 +146,7 @@ def pooling_tables(
 
 def bias_table(rows: pd.DataFrame, best: str, novel: str) -> pd.DataFrame:
     """The bias of nDCG@k by pool depth, "bias [95% interval]", for the best pooled and the novel system under each
-    method, and the control (novel pooled too); ``rows`` is the table ``06_pooling_bias.csv``.
-    """
+    method, and the control (novel pooled too), from the table ``06_pooling_bias.csv``."""
     text = rows.assign(
         text=[
             f"{signed(b)} [{signed(lo)}, {signed(h)}]"
@@ -173,15 +162,12 @@ def bias_table(rows: pd.DataFrame, best: str, novel: str) -> pd.DataFrame:
         part = text[(text["system"].map(who) == system) & (text["method"] == method) & (text["novel_pooled"] == pooled)]
         if len(part):
             out[name] = part.set_index("depth")["text"]
-    table = pd.DataFrame(out)
-    table.index.name = "pool depth"
-    return table
+    return pd.DataFrame(out).rename_axis("pool depth")
 
 
 def order_table(rows: pd.DataFrame) -> pd.DataFrame:
-    """P(novel strictly ahead of the best pooled system) per pool depth and method, as collections [Wilson 95%];
-    ``rows`` is the table ``06_pooling_order.csv``.
-    """
+    """P(novel strictly ahead of the best pooled system) per pool depth and method, as collections [Wilson 95%], from
+    the table ``06_pooling_order.csv``."""
     cells = count_cells(rows, "p_novel_ahead", "collections")
     table = pivot(rows.assign(cell=cells), "depth", "method", "cell")
     table.index.name, table.columns.name = "pool depth", "novel ahead, scored:"
@@ -202,36 +188,20 @@ def result_tables(
     seed: int,
 ) -> dict[str, pd.DataFrame]:
     """The four result tables of the notebook, by file name (what the findings read)."""
-    appending = pd.DataFrame(
-        [dict(cases=cases["cases"], lowered=cases["lowered"], changed=cases["changed"], seed=seed)]
-    )
-    trunc = pd.DataFrame(
-        [
-            dict(
-                convention=name,
-                p_short_geq_long=row["P(short >= long)"],
-                p_short_gt_long=row["P(short > long)"],
-                mean_short=row["mean short"],
-                mean_long=row["mean long"],
-                lists=lists,
-                seed=seed,
-            )
-            for name, row in truncation.iterrows()
-        ]
-    )
+    appending = pd.DataFrame([{key: cases[key] for key in ("cases", "lowered", "changed")} | {"seed": seed}])
+    columns = ["p_short_geq_long", "p_short_gt_long", "mean_short", "mean_long"]
+    trunc = truncation.set_axis(columns, axis=1).rename_axis("convention").reset_index().assign(lists=lists, seed=seed)
+    runs = dict(collections=replicates, seed=seed)
     bias_rows = pd.DataFrame(
         [
             dict(
                 depth=depth,
                 system=system,
                 method=method,
-                bias=float(b["bias"][i, j, s]),
-                low=float(b["low"][i, j, s]),
-                high=float(b["high"][i, j, s]),
+                **{key: float(b[key][i, j, s]) for key in ("bias", "low", "high")},
                 true=float(b["true"][i, s]),
                 novel_pooled=pooled,
-                collections=replicates,
-                seed=seed,
+                **runs,
             )
             for pooled, b in ((False, bias), (True, control))
             for i, depth in enumerate(depths)
@@ -243,17 +213,7 @@ def result_tables(
     for depth in depths:
         for label, share in zip(ORDER_LABELS, order[depth], strict=False):
             low, high = wilson_interval(int(round(share * replicates)), replicates)
-            order_rows.append(
-                dict(
-                    depth=depth,
-                    method=label,
-                    p_novel_ahead=share,
-                    low=low,
-                    high=high,
-                    collections=replicates,
-                    seed=seed,
-                )
-            )
+            order_rows.append(dict(depth=depth, method=label, p_novel_ahead=share, low=low, high=high, **runs))
     return {
         "06_appending.csv": appending,
         "06_truncation.csv": trunc,
@@ -262,12 +222,13 @@ def result_tables(
     }
 
 
-#: What identifies one cell of each result table, and how its z is computed.
-KEYS = {
-    "06_appending.csv": [],
-    "06_truncation.csv": ["convention"],
-    "06_pooling_bias.csv": ["depth", "system", "method", "novel_pooled"],
-    "06_pooling_order.csv": ["depth", "method"],
+#: Per result table: what identifies one of its cells, the value the two runs compare and, for a share, its trials
+#: (a bias has none: its z comes from its intervals).
+CELLS = {
+    "06_appending.csv": ([], "share", "cases"),
+    "06_truncation.csv": (["convention"], "p_short_geq_long", "lists"),
+    "06_pooling_bias.csv": (["depth", "system", "method", "novel_pooled"], "bias", ""),
+    "06_pooling_order.csv": (["depth", "method"], "p_novel_ahead", "collections"),
 }
 
 
@@ -289,37 +250,22 @@ def _bias_z(both: pd.DataFrame) -> pd.Series:
 
 
 def replication_cells(here: Mapping[str, pd.DataFrame], there: Mapping[str, pd.DataFrame]) -> dict[str, pd.DataFrame]:
-    """Every cell both runs measured, per result table, with its z (NaN where both measured the same 0 or 1).
-
-    Probabilities by a two-proportion z (the appending cases: the share lowered), biases by their difference over
-    the combined standard error.
-    """
+    """Every cell both runs measured, per result table, with its z (NaN where both measured the same 0 or 1):
+    probabilities (appending: the share lowered) by a two-proportion z, biases over their combined standard error."""
     out = {}
-    for name, keys in KEYS.items():
-        both = (
-            here[name].merge(there[name], on=keys, suffixes=("", "_full"))
-            if keys
-            else here[name].merge(there[name], how="cross", suffixes=("", "_full"))
-        )
+    for name, (keys, value, trials) in CELLS.items():
+        both = here[name].merge(there[name], suffixes=("", "_full"), **(dict(on=keys) if keys else dict(how="cross")))
         if name == "06_appending.csv":
             both = both.assign(
                 share=both["lowered"] / both["cases"], share_full=both["lowered_full"] / both["cases_full"]
             )
-            z = _share_z(both, "share", "cases")
-        elif name == "06_truncation.csv":
-            z = _share_z(both, "p_short_geq_long", "lists")
-        elif name == "06_pooling_bias.csv":
-            z = _bias_z(both)
-        else:
-            z = _share_z(both, "p_novel_ahead", "collections")
-        out[name] = both.assign(z=z)
+        out[name] = both.assign(z=_share_z(both, value, trials) if trials else _bias_z(both))
     return out
 
 
 def replication_summary(cells: Mapping[str, pd.DataFrame]) -> tuple[pd.DataFrame, str]:
-    """Per result table: cells compared, those with the same 0 or 1 in both runs (no test), the largest :math:`|z|` and
-    the cells beyond 3; and one sentence with how many :math:`|z| > 3` chance alone would give.
-    """
+    """Per result table: cells compared, those with the same 0 or 1 in both runs (no test), the largest |z| and the
+    cells beyond 3; and one sentence with how many |z| > 3 chance alone would give."""
     rows, tested, within, total = [], 0, 0, 0
     for name, both in cells.items():
         z = both["z"]
@@ -345,21 +291,16 @@ def replication_summary(cells: Mapping[str, pd.DataFrame]) -> tuple[pd.DataFrame
 
 def beyond_chance(cells: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """The cells whose :math:`|z|` exceeds 3, with the two runs' values (the share or the bias)."""
-    value = {
-        "06_appending.csv": "share",
-        "06_truncation.csv": "p_short_geq_long",
-        "06_pooling_bias.csv": "bias",
-        "06_pooling_order.csv": "p_novel_ahead",
-    }
     rows = []
     for name, both in cells.items():
+        keys, value, _ = CELLS[name]
         for _, r in both[both["z"].abs() > 3].iterrows():
             rows.append(
                 {
                     "table": name,
-                    "cell": ", ".join(f"{k} {r[k]}" for k in KEYS[name]),
-                    "this run": round(float(r[value[name]]), 3),
-                    "full profile": round(float(r[value[name] + "_full"]), 3),
+                    "cell": ", ".join(f"{k} {r[k]}" for k in keys),
+                    "this run": round(float(r[value]), 3),
+                    "full profile": round(float(r[value + "_full"]), 3),
                     "z": round(float(r["z"]), 1),
                 }
             )

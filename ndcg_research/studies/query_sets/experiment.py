@@ -3,37 +3,33 @@ r"""A simulated test collection with a known true order of systems (notebook 07)
 The model
 ---------
 ``T`` topics, each with ``documents`` candidate documents of which :math:`R_t` are relevant,
-:math:`\log R_t \sim N(\log(\text{relevant\_median}), \text{relevant\_spread}^2)` (rounded,
-clipped to ``1 .. documents/2``); a relevant document's grade is 1, 2 or 3 with
-``grade_probabilities``, the others are 0. ``S`` systems of skill
-:math:`\theta_s`, equally spaced from ``skill_range`` (system 1, the best) down to 0 (system
-``S``, the worst). System ``s`` scores document ``d`` of topic ``t`` as
+:math:`\log R_t \sim N(\log(\text{relevant\_median}), \text{relevant\_spread}^2)` (rounded, clipped to
+``1 .. documents/2``); a relevant document's grade is 1, 2 or 3 with ``grade_probabilities``, the others are 0. ``S``
+systems of skill :math:`\theta_s`, equally spaced from ``skill_range`` (system 1, the best) down to 0 (system ``S``, the
+worst). System ``s`` scores document ``d`` of topic ``t`` as
 
 .. math::  \mathrm{score}_{s,t,d} = a_{s,t}\, g_{t,d} + \varepsilon_{s,t,d}, \qquad
            a_{s,t} = \exp(\text{base} + \theta_s + u_t + v_{s,t}),
 
-with the grade :math:`g_{t,d}`, a per-topic difficulty :math:`u_t \sim N(0, \text{topic\_sd}^2)`
-shared by all systems, a system x topic interaction :math:`v_{s,t} \sim N(0,
-\text{interaction\_sd}^2)` (a system is better on some topics than its skill says, worse on
-others) and noise :math:`\varepsilon \sim N(0, 1)`; it returns its ``depth`` highest-scoring
-documents in score order (a run). :math:`a_{s,t}` is the system's signal-to-noise ratio on the
-topic: for two documents of grades :math:`g_i > g_j` it ranks ``i`` above ``j`` with probability
-:math:`\Phi(a_{s,t}(g_i - g_j)/\sqrt 2)`, increasing in :math:`\theta_s`. So the **true order** of
-the systems is the order of :math:`\theta_s`, by construction; that the expected value of every
-measure follows it is checked numerically in notebook 07 on a large topic sample.
+with the grade :math:`g_{t,d}`, a per-topic difficulty :math:`u_t \sim N(0, \text{topic\_sd}^2)` shared by all systems,
+a system x topic interaction :math:`v_{s,t} \sim N(0, \text{interaction\_sd}^2)` (a system is better on some topics than
+its skill says, worse on others) and noise :math:`\varepsilon \sim N(0, 1)`; it returns its ``depth`` highest-scoring
+documents in score order (a run). :math:`a_{s,t}` is the system's signal-to-noise ratio on the topic: for two documents
+of grades :math:`g_i > g_j` it ranks ``i`` above ``j`` with probability :math:`\Phi(a_{s,t}(g_i - g_j)/\sqrt 2)`,
+increasing in :math:`\theta_s`. So the **true order** of the systems is the order of :math:`\theta_s`, by construction;
+that the expected value of every measure follows it is checked numerically in notebook 07 on a large topic sample.
 
-Why it resembles TREC data: the topic effect dominates the variance of per-topic scores,
-then the system x topic interaction, and the system effect is the smallest (as in the
-variance decompositions of TREC runs, e.g. Banks, Over & Zhang 1999; Kanoulas & Aslam 2009;
-:func:`ndcg_research.stats.variance_components` measures it on the simulated scores); the number of
-relevant documents varies over orders of magnitude between topics; most judged documents
-are non-relevant and high grades are rare; adjacent systems are close (many pairs differ by a
-few hundredths of mean nDCG). What it lacks: real systems differ in kind (precision- vs
-recall-oriented), not only in one skill, so real measures can disagree on the true order.
+Why it resembles TREC data: the topic effect dominates the variance of per-topic scores, then the system x topic
+interaction, and the system effect is the smallest (as in the variance decompositions of TREC runs, e.g. Banks, Over &
+Zhang 1999; Kanoulas & Aslam 2009; :func:`ndcg_research.stats.variance_components` measures it on the simulated scores);
+the number of relevant documents varies over orders of magnitude between topics; most judged documents are non-relevant
+and high grades are rare; adjacent systems are close (many pairs differ by a few hundredths of mean nDCG). What it
+lacks: real systems differ in kind (precision- vs recall-oriented), not only in one skill, so real measures can disagree
+on the true order.
 
-Randomness: topics come in blocks of :data:`TOPIC_BLOCK`; block ``k`` draws everything about
-its topics from ``default_rng(SeedSequence(seed, spawn_key=(k,)))``, so the first ``T``
-topics are the same whatever number of topics is simulated.
+Randomness: topics come in blocks of :data:`TOPIC_BLOCK`; block ``k`` draws everything about its topics from
+``default_rng(SeedSequence(seed, spawn_key=(k,)))``, so the first ``T`` topics are the same whatever number of topics is
+simulated.
 """
 
 from __future__ import annotations
@@ -71,13 +67,12 @@ class CollectionModel:
     def __post_init__(self) -> None:
         if self.depth > self.documents:
             raise ValueError(f"depth ({self.depth}) must not exceed documents ({self.documents})")
-        for name in ("skill_range", "base", "topic_sd", "interaction_sd", "relevant_median", "relevant_spread"):
-            value = getattr(self, name)
-            if name != "base" and value < 0:
-                raise ValueError(f"{name} must be >= 0, got {value!r}")
+        for name in ("skill_range", "topic_sd", "interaction_sd", "relevant_median", "relevant_spread"):
+            if getattr(self, name) < 0:
+                raise ValueError(f"{name} must be >= 0, got {getattr(self, name)!r}")
         if self.relevant_median < 1:
             raise ValueError(f"relevant_median must be >= 1, got {self.relevant_median!r}")
-        probs = tuple(p for p in self.grade_probabilities)
+        probs = tuple(self.grade_probabilities)
         if len(probs) != 3 or min(probs) < 0 or not math.isclose(sum(probs), 1.0):
             raise ValueError(
                 f"grade_probabilities must be 3 probabilities of grades 1, 2, 3 summing to 1, "
@@ -92,13 +87,9 @@ class CollectionModel:
 
 @dataclass(frozen=True)
 class Collection:
-    """A simulated collection: judgments, runs and the systems' true skills.
-
-    ``grades``: ``topics x documents`` int8: the judgments (qrels) of every candidate document; ``ranked_documents``:
-    ``systems x topics x depth`` int32: each run's documents in rank order; ``ranked_scores``: ``systems x topics x
-    depth``: their scores (decreasing along the last axis); ``systems``: ``"sys01"`` (the best) to ``"sysNN"``;
-    ``skills``: true skill of each system (decreasing).
-    """
+    """A simulated collection: ``grades`` (topics x documents, the qrels), each run's ``ranked_documents`` and their
+    ``ranked_scores`` (systems x topics x depth, in rank order), ``systems`` (``"sys01"``, the best, ...) and their
+    decreasing ``skills``."""
 
     model: CollectionModel
     grades: np.ndarray
@@ -116,11 +107,8 @@ class Collection:
         return np.take_along_axis(self.grades[None, :, :], self.ranked_documents, axis=2)
 
     def scores(self, *, gain: str = "linear", discount: str = "log2", k: int | None = None) -> np.ndarray:
-        """Per-topic nDCG of every system: ``systems x topics``.
-
-        The ideal ranking comes from all judged documents of the topic (trec_eval's
-        convention); ``k`` cuts the run and the ideal (``None``: the whole run of ``depth``).
-        """
+        """Per-topic nDCG of every system (systems x topics), the ideal from all judged documents of the topic
+        (trec_eval's convention); ``k`` cuts the run and the ideal (``None``: the whole run)."""
         s, t, depth = self.ranked_documents.shape
         relevant = -np.sort(-self.grades, axis=1)
         width = max(1, int(np.count_nonzero(relevant, axis=1).max()))
@@ -129,11 +117,10 @@ class Collection:
         return np.asarray(values).reshape(s, t)
 
     def write_trec(self, folder: str | os.PathLike[str], *, topics: int | None = None) -> tuple[Path, list[Path]]:
-        """Write the judgments and the runs in TREC format; return (qrels path, run paths).
+        """Write the judgments (``qrels.txt``: ``topic 0 doc grade`` for every judged document) and the runs
+        (``<system>.run``: ``topic Q0 doc rank score <system>``) of the first ``topics`` topics in TREC format.
 
-        ``qrels.txt`` lists every judged document (``topic 0 doc grade``); ``<system>.run``
-        holds ``topic Q0 doc rank score <system>``. Topics are ``t001``..., documents ``d0001``...;
-        ``topics`` keeps only the first so many.
+        Topics are ``t001``..., documents ``d0001``...; returns (qrels path, run paths).
         """
         out = Path(folder)
         out.mkdir(parents=True, exist_ok=True)
@@ -163,24 +150,17 @@ class Collection:
 
 
 def simulate_collection(model: CollectionModel, *, topics: int, seed: int) -> Collection:
-    """Simulate ``topics`` topics of the collection ``model`` (see the module documentation).
-
-    ``topics``: number of topics; ``seed``: entropy of the blocks' SeedSequence.
-    """
-    if not isinstance(model, CollectionModel):
-        raise TypeError(f"model must be a CollectionModel, got {type(model).__name__}")
+    """Simulate ``topics`` topics of the collection ``model`` (module documentation); ``seed``: entropy of the blocks'
+    SeedSequence."""
     blocks = [_simulate_block(model, seed, k) for k in range(math.ceil(topics / TOPIC_BLOCK))]
-    grades = np.concatenate([b[0] for b in blocks])[:topics]
-    documents = np.concatenate([b[1] for b in blocks], axis=1)[:, :topics]
-    scores = np.concatenate([b[2] for b in blocks], axis=1)[:, :topics]
+    grades, documents, scores = zip(*blocks, strict=True)
     width = len(str(model.systems))
-    names = [f"sys{s + 1:0{width}d}" for s in range(model.systems)]
     return Collection(
         model=model,
-        grades=grades,
-        ranked_documents=documents,
-        ranked_scores=scores,
-        systems=names,
+        grades=np.concatenate(grades)[:topics],
+        ranked_documents=np.concatenate(documents, axis=1)[:, :topics],
+        ranked_scores=np.concatenate(scores, axis=1)[:, :topics],
+        systems=[f"sys{s + 1:0{width}d}" for s in range(model.systems)],
         skills=model.skills(),
     )
 
@@ -204,29 +184,15 @@ def _simulate_block(model: CollectionModel, seed: int, block: int) -> tuple[np.n
 
 
 def ordering_accuracy(scores: Any, skills: Any, sizes: Any, *, trials: int, seed: int = 0) -> np.ndarray:
-    """Share of system pairs that the mean over a random query subset orders as their true skills do.
+    """Share of system pairs that the systems' means (``scores``: systems x queries) over each of ``trials`` random
+    subsets of each size in ``sizes`` order as their ``skills`` (no ties) do: ``len(sizes) x trials``.
 
-    For each size ``c`` and each of ``trials`` random subsets of ``c`` queries
-    (:func:`ndcg_research.stats.query_subsets`; the same subsets for every measure with the
-    same number of queries and seed), the systems' means over the subset are compared pair
-    by pair with the true order; a tie in the means (closer than
-    :data:`ndcg_research.stats.TIE_TOLERANCE`) counts half.
-
-    ``scores``: systems x queries of one measure; ``skills``: true skill of each system (higher is better; no ties);
-    ``sizes``: query-subset sizes.
-
-    Returns numpy.ndarray: shape ``(len(sizes), trials)``.
+    The subsets are :func:`ndcg_research.stats.query_subsets` (the same for every measure with the same number of
+    queries and seed); a tie in the means (within :data:`ndcg_research.stats.TIE_TOLERANCE`) counts half.
     """
-    matrix = np.asarray(scores, dtype=np.float64)
-    truth = np.asarray(skills, dtype=np.float64)
-    if matrix.ndim != 2 or truth.shape != (matrix.shape[0],):
-        raise ValueError(
-            f"scores must be systems x queries and skills one per system, got shapes {matrix.shape} and {truth.shape}"
-        )
+    matrix, truth = np.asarray(scores, dtype=np.float64), np.asarray(skills, dtype=np.float64)
     first, second = np.triu_indices(matrix.shape[0], k=1)
     right = np.sign(truth[first] - truth[second])
-    if np.any(right == 0):
-        raise ValueError("skills must not tie: the true order of every pair must be known")
     out = []
     for size in sizes:
         subsets = query_subsets(matrix.shape[1], size, trials=trials, seed=seed)[0]
@@ -238,13 +204,9 @@ def ordering_accuracy(scores: Any, skills: Any, sizes: Any, *, trials: int, seed
 
 
 def queries_needed(sizes: Any, curve: Any, target: float) -> float:
-    """Smallest number of queries at which an increasing ``curve`` over ``sizes`` reaches ``target``.
-
-    Linear interpolation in ``log(size)`` between the first size that reaches the target and the
-    one before; the first size if it already does; NaN if no size does.
-    """
-    c = np.asarray(sizes, dtype=np.float64)
-    y = np.asarray(curve, dtype=np.float64)
+    """Smallest number of queries at which an increasing ``curve`` over ``sizes`` reaches ``target``: linear in
+    ``log(size)`` between the first size that reaches it and the one before (the first size if it does; else NaN)."""
+    c, y = np.asarray(sizes, dtype=np.float64), np.asarray(curve, dtype=np.float64)
     reached = np.flatnonzero(y >= target)
     if reached.size == 0:
         return float("nan")
@@ -258,20 +220,12 @@ def queries_needed(sizes: Any, curve: Any, target: float) -> float:
 def queries_needed_interval(
     sizes: Any, accuracy: Any, target: float, *, confidence: float = 0.95, n_resamples: int = 1000, seed: int = 0
 ) -> tuple[float, float, float]:
-    """:func:`queries_needed` of the mean curve over trials, with a bootstrap interval over the trials.
-
-    ``sizes``: query-set sizes (increasing); ``accuracy``: ``len(sizes) x trials`` values (e.g. from
-    :func:`ordering_accuracy`); trial ``i`` of every size is resampled together; ``seed``: entropy of the resampled
-    trials (the same resamples for every call with the same number of trials and seed, so two measures' intervals
-    come from the same resampled trials).
-
-    Returns (float, float, float): estimate, lower and upper limits (percentile interval; a resample whose curve
-    never reaches the target counts as infinitely many queries, so the upper limit can be inf).
+    """:func:`queries_needed` of the mean of ``accuracy`` (``len(sizes) x trials``, :func:`ordering_accuracy`) over
+    trials: (estimate, low, high), a percentile bootstrap interval over the trials (trial ``i`` of every size resampled
+    together; the same resamples for the same number of trials and ``seed``, so two measures' intervals share them). A
+    resample whose curve never reaches the target counts as infinitely many queries: ``high`` can be inf.
     """
-    y = np.asarray(accuracy, dtype=np.float64)
-    c = np.asarray(sizes, dtype=np.float64)
-    if y.ndim != 2 or y.shape[0] != c.size:
-        raise ValueError(f"accuracy must be len(sizes) x trials, got shape {y.shape} for {c.size} sizes")
+    y, c = np.asarray(accuracy, dtype=np.float64), np.asarray(sizes, dtype=np.float64)
     estimate = queries_needed(c, y.mean(axis=1), target)
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(1,)))
     picks = rng.integers(0, y.shape[1], size=(n_resamples, y.shape[1]))
@@ -284,20 +238,14 @@ def queries_needed_interval(
 def fewest_queries(needed: Any, low: Any, high: Any) -> tuple[int, np.ndarray, np.ndarray]:
     """The measure needing the fewest queries, the measures indistinguishable from it, and those needing more.
 
-    The rule of notebook 07's verdict and of its findings: a measure is in the *fewest-queries group* when
-    its interval of queries needed reaches down to the best measure's upper limit (``low <= high[best]``),
-    and *needs more* when its whole interval lies above that limit. A measure whose curve never reaches
-    the target (``needed`` NaN) counts as needing infinitely many queries.
+    The rule of notebook 07's verdict and of its findings: a measure is in the *fewest-queries group* when its interval
+    of queries needed reaches down to the best measure's upper limit (``low <= high[best]``), and *needs more* when its
+    whole interval lies above that limit. A measure whose curve never reaches the target (``needed`` NaN) counts as
+    needing infinitely many queries.
 
-    ``needed``, ``low``, ``high``: one value per measure: the estimate of the queries needed and its interval
-    (:func:`queries_needed_interval`).
-
-    Returns (int, numpy.ndarray, numpy.ndarray): index of the best measure (fewest queries; the first on ties), and
-    boolean masks of the fewest-queries group (which holds the best) and of the measures that need more.
-
-    Raises ValueError if the three arrays differ in shape, are empty, an estimate's interval is NaN or reversed, or
-    no measure has a finite estimate. (When the best measure's interval is unbounded above, a measure that never
-    reaches the target is in its group: the data cannot tell the two apart.).
+    ``needed``, ``low``, ``high``: per measure, the queries needed and its interval (:func:`queries_needed_interval`).
+    Returns the index of the best measure (the first on ties), and boolean masks of its group and of those needing more.
+    (When the best interval is unbounded above, a measure that never reaches the target is in its group.)
     """
     q, lo, hi = (np.asarray(x, dtype=np.float64) for x in (needed, low, high))
     if q.ndim != 1 or q.size == 0 or lo.shape != q.shape or hi.shape != q.shape:

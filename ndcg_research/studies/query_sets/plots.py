@@ -52,10 +52,8 @@ def asl_curves_panels(
     n_resamples: int,
     topics: int,
 ) -> Figure:
-    """Sakai's ASL curves: per gain (panel), each discount's achieved significance levels, sorted (log scale).
-
-    An ASL of 0 (no resample as extreme) is drawn at 1/(2B).
-    """
+    """Sakai's ASL curves: per gain (panel), each discount's achieved significance levels, sorted (log scale); an ASL of
+    0 (no resample as extreme) is drawn at 1/(2B)."""
     styles = discount_styles(discounts)
     fig = Figure(figsize=(5.6 * len(gains), 4.4), layout="constrained")
     axes = np.atleast_1d(fig.subplots(1, len(gains), sharey=True, squeeze=False)[0])
@@ -106,10 +104,8 @@ def queries_needed_panels(
     target_accuracy: float,
     alpha: float,
 ) -> Figure:
-    """Against the number of queries: ordering accuracy (top, 95% band) and expected discriminative power (bottom).
-
-    ``curves`` has the columns gain, discount, size, accuracy, accuracy_low, accuracy_high, expected_power.
-    """
+    """Against the number of queries: ordering accuracy (top, 95% band) and expected discriminative power (bottom), from
+    ``curves`` (the rows of ``07_query_sets.csv``)."""
     styles = discount_styles(discounts)
     fig = Figure(figsize=(5.6 * len(gains), 7.6), layout="constrained")
     axes = fig.subplots(2, len(gains), sharex=True, sharey="row", squeeze=False)
@@ -118,14 +114,8 @@ def queries_needed_panels(
             rows = select(curves, gain=g, discount=d).sort_values("size")
             c = plotted_column(rows, "size")
             axes[0, j].plot(c, plotted_column(rows, "accuracy"), ms=4, **styles[d])
-            axes[0, j].fill_between(
-                c,
-                plotted_column(rows, "accuracy_low"),
-                plotted_column(rows, "accuracy_high"),
-                color=styles[d]["color"],
-                alpha=0.12,
-                lw=0,
-            )
+            low, high = plotted_column(rows, "accuracy_low"), plotted_column(rows, "accuracy_high")
+            axes[0, j].fill_between(c, low, high, color=styles[d]["color"], alpha=0.12, lw=0)
             axes[1, j].plot(c, plotted_column(rows, "expected_power"), ms=4, **styles[d])
         axes[0, j].axhline(target_accuracy, color="0.3", ls="--", lw=1)
         axes[0, j].set(title=f"gain {g}: pairs ordered as the truth", xscale="log")
@@ -158,9 +148,7 @@ def measure_agreement_heatmap(tau: np.ndarray, labels: Sequence[str], title: str
 def per_list_scatter(
     measures: pd.DataFrame, gains: Sequence[str], discounts: Sequence[str], *, target_accuracy: float, cap: float
 ) -> Figure:
-    """Each measure's per-topic win probability against the queries it needs (95% bootstrap interval, capped at
-    ``cap``).
-    """
+    """Each measure's per-topic win probability against the queries it needs (95% interval, capped at ``cap``)."""
     styles = discount_styles(discounts)
     fig = Figure(figsize=(7.0, 5.6), layout="constrained")
     ax = fig.subplots()
@@ -168,15 +156,10 @@ def per_list_scatter(
     for r in measures.itertuples():
         centre = round_significant([r.queries_needed])
         low, high = round_significant([r.queries_needed_low]), round_significant([min(r.queries_needed_high, cap)])
+        style = styles[r.discount]
+        mark = dict(fmt=shapes[r.gain], color=style["color"], ms=6 if r.discount == "log2" else 5, capsize=2)
         ax.errorbar(
-            [r.per_topic_win],
-            centre,
-            yerr=error_bar_lengths(centre, low, high),
-            fmt=shapes[r.gain],
-            color=styles[r.discount]["color"],
-            ms=6 if r.discount == "log2" else 5,
-            capsize=2,
-            zorder=styles[r.discount]["zorder"],
+            [r.per_topic_win], centre, yerr=error_bar_lengths(centre, low, high), **mark, zorder=style["zorder"]
         )
     ax.set(
         xlabel="per-topic P(more skilled system scores strictly higher)",
@@ -193,9 +176,9 @@ def per_list_scatter(
 
 
 def headline_figure(results: Path, parameters: Mapping[str, Any]) -> Figure:
-    """One column: per discount (rows, grouped by class), the number of queries each measure needs to order the
-    system pairs as the truth with the run's target accuracy, per gain (markers), with 95% intervals
-    (``07_measures.csv``); ``parameters``: the run's (``target_accuracy``)."""
+    """One column: per discount (rows, grouped by class), the number of queries each measure needs to order the system
+    pairs as the truth with the run's target accuracy, per gain (markers), with 95% intervals (``07_measures.csv``);
+    ``parameters``: the run's (``target_accuracy``)."""
     measures = read_table(results / "07_measures.csv")
     gains = list(dict.fromkeys(measures["gain"]))
     discounts = list(dict.fromkeys(measures["discount"]))
@@ -211,17 +194,8 @@ def headline_figure(results: Path, parameters: Mapping[str, Any]) -> Figure:
             )
             for yi, d, c, low, high in zip(y, order, centre, *bars, strict=True):
                 color = styles[d]["color"]
-                ax.errorbar(
-                    [c],
-                    [yi + offset],
-                    xerr=[[low], [high]],
-                    fmt="o" if fill else "s",
-                    color=color,
-                    ms=3.5,
-                    mfc=color if fill else "white",
-                    lw=0.9,
-                    capsize=0,
-                )
+                mark = dict(fmt="o" if fill else "s", color=color, ms=3.5, mfc=color if fill else "white", lw=0.9)
+                ax.errorbar([c], [yi + offset], xerr=[[low], [high]], **mark, capsize=0)
             ax.plot(
                 [], [], "o" if fill else "s", color="0.3", mfc="0.3" if fill else "white", ms=3.5, label=f"gain {gain}"
             )

@@ -1,9 +1,8 @@
 """Notebook 07 (query sets): its measurements as result tables, and reader tables with one row per discount.
 
-A *measure* is a (gain, discount) pair. The notebook holds the per-topic scores of every measure on the
-collection (``X``) and on the population (``P``), systems x topics, system 0 the most skilled. Each function
-here computes one section's result table (the rows the findings read, as before) and the reader
-version: one row per discount, one column group per gain, so that the 18 measures fit in 9 rows.
+A *measure* is a (gain, discount) pair. The notebook holds the per-topic scores of every measure on the collection
+(``X``) and on the population (``P``), systems x topics, system 0 the most skilled. Each function computes one section's
+result table (what the findings read) or its reader version: one row per discount, a column group per gain.
 """
 
 from __future__ import annotations
@@ -85,25 +84,16 @@ def collection_table(rows: Sequence[Mapping[str, Any]], discounts: Sequence[str]
     table = pd.DataFrame(rows)
     shown = table[table["discount"].isin(discounts)].assign(measure=lambda t: t["gain"] + " · " + t["discount"])
     shown = shown.set_index(["measure", "sample"])
-    out = pd.concat(
-        {
-            "nDCG": rounded(shown[["mean", "best_system", "worst_system"]], 3).set_axis(
-                ["mean", "best", "worst"], axis=1
-            ),
-            "variance share": rounded(shown[["share_system", "share_topic", "share_interaction"]], 2).set_axis(
-                ["system", "topic", "interaction"], axis=1
-            ),
-        },
-        axis=1,
-    )
-    share = {k: table[f"share_{k}"].to_numpy() for k in ("system", "topic", "interaction")}
+    parts = ["system", "topic", "interaction"]
+    values = rounded(shown[["mean", "best_system", "worst_system"]], 3).set_axis(["mean", "best", "worst"], axis=1)
+    shares = rounded(shown[[f"share_{k}" for k in parts]], 2).set_axis(parts, axis=1)
+    out = pd.concat({"nDCG": values, "variance share": shares}, axis=1)
+    share = {k: table[f"share_{k}"].to_numpy() for k in parts}
+    spans = {k: f"{v.min():.2f}-{v.max():.2f}" for k, v in share.items()}
     trec_like = int(np.sum((share["topic"] > share["interaction"]) & (share["interaction"] > share["system"])))
     line = (
-        f"over all {len(table)} (measure, sample) tables: topic share {share['topic'].min():.2f}-"
-        f"{share['topic'].max():.2f}, interaction {share['interaction'].min():.2f}-"
-        f"{share['interaction'].max():.2f}, "
-        f"system {share['system'].min():.2f}-{share['system'].max():.2f}; topic > interaction > system in "
-        f"{trec_like} of {len(table)}"
+        f"over all {len(table)} (measure, sample) tables: topic share {spans['topic']}, interaction "
+        f"{spans['interaction']}, system {spans['system']}; topic > interaction > system in {trec_like} of {len(table)}"
     )
     return out, line
 
@@ -115,14 +105,8 @@ def truth_rows(P: Mapping[Measure, np.ndarray], skills: np.ndarray) -> list[dict
     for m, scores in P.items():
         diffs = scores[:-1] - scores[1:]
         z = diffs.mean(axis=1) / (diffs.std(axis=1, ddof=1) / np.sqrt(diffs.shape[1]))
-        rows.append(
-            dict(
-                gain=m[0],
-                discount=m[1],
-                tau_population=kendall_tau(scores.mean(axis=1), skills),
-                min_neighbour_z=float(z.min()),
-            )
-        )
+        tau = kendall_tau(scores.mean(axis=1), skills)
+        rows.append(dict(gain=m[0], discount=m[1], tau_population=tau, min_neighbour_z=float(z.min())))
     return rows
 
 
@@ -144,8 +128,8 @@ def power_rows(
     X: Mapping[Measure, np.ndarray], *, alpha: float, n_resamples: int, seed: int, n_jobs: int, topics: int
 ) -> tuple[dict[Measure, Any], list[dict[str, Any]]]:
     """Sakai's discriminative power of every measure on the collection: the results by measure and the result table
-    ``07_power.csv`` (power, pairs significant in the wrong direction, difference required, median ASL, topics
-    for E rho^2 = 0.95)."""
+    ``07_power.csv`` (power, pairs significant in the wrong direction, difference required, median ASL, topics for E
+    rho^2 = 0.95)."""
     power, rows = {}, []
     for m, scores in X.items():
         dp = power[m] = discriminative_power(scores, alpha=alpha, n_resamples=n_resamples, seed=seed, n_jobs=n_jobs)
@@ -170,28 +154,20 @@ def swap_rows(
     X: Mapping[Measure, np.ndarray], sizes: Sequence[int], *, trials: int, seed: int
 ) -> tuple[dict[Measure, np.ndarray], list[dict[str, Any]]]:
     """Voorhees-Buckley swap rates of every measure: the overall rate per subset size, and the result table
-    ``07_swap_rates.csv`` (binned by the pair's difference on the first subset, bins of 0.02, plus the overall
-    rate as the bin [0, inf))."""
+    ``07_swap_rates.csv`` (binned by the pair's difference on the first subset, bins of 0.02, plus the overall rate as
+    the bin [0, inf))."""
     edges = np.round(np.arange(0.0, 0.21, 0.02), 2)
     overall, rows = {}, []
     for m, scores in X.items():
         total = swap_rates(scores, sizes, trials=trials, seed=seed)
         overall[m] = total.swap_rate.to_numpy()
-        for r in swap_rates(scores, sizes, trials=trials, bins=edges, seed=seed).to_dict("records"):
-            rows.append(dict(gain=m[0], discount=m[1], **r))
-        for size, rate in zip(sizes, overall[m], strict=False):
-            rows.append(
-                dict(
-                    gain=m[0],
-                    discount=m[1],
-                    size=size,
-                    bin_low=0.0,
-                    bin_high=float("inf"),
-                    pairs=int(total.pairs.iloc[0]),
-                    swaps=int(round(rate * total.pairs.iloc[0])),
-                    swap_rate=float(rate),
-                )
-            )
+        binned = swap_rates(scores, sizes, trials=trials, bins=edges, seed=seed).to_dict("records")
+        pairs = int(total.pairs.iloc[0])
+        whole = [
+            dict(size=c, bin_low=0.0, bin_high=np.inf, pairs=pairs, swaps=int(round(r * pairs)), swap_rate=r)
+            for c, r in zip(sizes, overall[m].tolist(), strict=False)
+        ]
+        rows += [dict(gain=m[0], discount=m[1], **r) for r in binned + whole]
     return overall, rows
 
 
@@ -209,9 +185,9 @@ def query_set_rows(
     seed: int,
     n_jobs: int,
 ) -> tuple[dict[Measure, np.ndarray], dict[Measure, tuple], list[dict]]:
-    """With the truth known: per measure the ordering accuracy of ``trials`` random query sets of each size, the
-    queries needed for ``target_accuracy`` with its 95% interval, and the result table ``07_query_sets.csv``
-    (with the expected discriminative power over ``collections`` query sets per size)."""
+    """With the truth known: per measure the ordering accuracy of ``trials`` random query sets of each size, the queries
+    needed for ``target_accuracy`` with its 95% interval, and the result table ``07_query_sets.csv`` (with the expected
+    discriminative power over ``collections`` query sets per size)."""
     accuracy, needed, rows = {}, {}, []
     power_sets = {c: query_subsets(population_topics, c, trials=collections, seed=seed + 1)[0] for c in sizes}
     for m, scores in P.items():
@@ -240,14 +216,10 @@ def query_set_rows(
 
 def needed_cells(needed: Mapping[Measure, tuple]) -> list[dict[str, Any]]:
     """Per measure, the queries needed as "estimate [low, high]" (for :func:`by_discount`)."""
-    return [
-        dict(
-            gain=m[0],
-            discount=m[1],
-            **{"queries needed [95%]": f"{e:.1f} [{lo:.1f}, {hi:.1f}]" if np.isfinite(e) else "not reached"},
-        )
-        for m, (e, lo, hi) in needed.items()
-    ]
+    cells = {
+        m: f"{e:.1f} [{lo:.1f}, {hi:.1f}]" if np.isfinite(e) else "not reached" for m, (e, lo, hi) in needed.items()
+    }
+    return [{"gain": m[0], "discount": m[1], "queries needed [95%]": cell} for m, cell in cells.items()]
 
 
 def ordering_rows(
@@ -259,18 +231,16 @@ def ordering_rows(
     measures = list(X)
     means = {m: X[m].mean(axis=1) for m in measures}
     tau = np.array([[kendall_tau(means[a], means[b]) for b in measures] for a in measures])
-    rows = []
-    for i, m in enumerate(measures):
-        ties = np.unique(means[m]).size < skills.size
-        rows.append(
-            dict(
-                gain=m[0],
-                discount=m[1],
-                tau_truth=kendall_tau(means[m], skills),
-                tau_ap_truth=float("nan") if ties else tau_ap(skills, means[m]),
-                min_tau_other=float(np.delete(tau[i], i).min()),
-            )
+    rows = [
+        dict(
+            gain=m[0],
+            discount=m[1],
+            tau_truth=kendall_tau(means[m], skills),
+            tau_ap_truth=float("nan") if np.unique(means[m]).size < skills.size else tau_ap(skills, means[m]),
+            min_tau_other=float(np.delete(tau[i], i).min()),
         )
+        for i, m in enumerate(measures)
+    ]
     between = [
         dict(gain=a[0], discount=a[1], **{label(b): float(tau[i, j]) for j, b in enumerate(measures)})
         for i, a in enumerate(measures)
@@ -325,13 +295,12 @@ def user_runs(
     seed: int,
     n_jobs: int,
 ) -> dict[str, Any]:
-    """The statistics an experimenter can compute without a known truth, on TREC qrels and run files.
+    """The statistics an experimenter can compute without a known truth, on TREC qrels and run files (evaluated as
+    trec_eval does by ``stats.run_matrices``: a judged query missing from a run scores 0).
 
-    Every run is evaluated under trec_eval's conventions for every measure (``stats.run_matrices``; a judged query
-    missing from a run scores 0). Returns the evaluated data (``data``), the score matrices by measure (``scores``),
-    the result table ``07_user_measures.csv`` (``rows``: discriminative power, difference required, topics for
-    E rho^2 = 0.95, swap rate between query sets of half the queries, Kendall tau against the first measure) and
-    ``07_user_pairs.csv`` (``pairs``: every pair of runs under the first measure, bootstrap test, Holm's correction).
+    Returns ``data``, the score matrices by measure (``scores``), the result tables ``07_user_measures.csv`` (``rows``:
+    power, difference required, topics for E rho^2 = 0.95, swap rate between halves, Kendall tau against the first
+    measure) and ``07_user_pairs.csv`` (``pairs``: the first measure's bootstrap tests, Holm's correction).
     """
     cut = "" if cutoff is None else f"@{cutoff}"
     specs = [f"ndcg{cut}(gain={g}, discount='{d}')" for g, d in measures]
@@ -365,12 +334,9 @@ def user_runs(
 
 
 def verdict(folder: str | Path) -> dict[str, Any]:
-    """The verdict's numbers from the tables in ``folder`` (``07_measures.csv``, ``07_query_sets.json``).
-
-    Returns a dict: ``lines`` (the fewest-queries group and the measures that need more, by the rule that a measure
-    whose 95% interval of queries needed overlaps the best one's is in the group), ``classes`` (the queries needed by
-    decay class and gain), ``criteria`` (Kendall tau across measures between the queries needed and each other
-    criterion), and ``best``, ``group``, ``worse`` (measure labels).
+    """The verdict's numbers from ``07_measures.csv`` and ``07_query_sets.json`` in ``folder``: ``lines`` (the
+    fewest-queries group, by ``fewest_queries``, and the rest), ``classes`` (queries needed by decay and gain),
+    ``criteria`` (Kendall tau of the queries needed with each other criterion), ``best``, ``group``, ``worse``.
     """
     folder = Path(folder)
     table = read_table(folder / "07_measures.csv").to_dict("records")
@@ -421,13 +387,9 @@ def verdict(folder: str | Path) -> dict[str, Any]:
     if len(gains) == 2:
         rows_by = {(r["gain"], r["discount"]): r for r in table}
         discounts = list(dict.fromkeys(r["discount"] for r in table))
-        more_q = sum(
-            rows_by[(gains[1], d)]["queries_needed"] > rows_by[(gains[0], d)]["queries_needed"] for d in discounts
-        )
-        apart = sum(
-            rows_by[(gains[1], d)]["queries_needed_low"] > rows_by[(gains[0], d)]["queries_needed_high"]
-            for d in discounts
-        )
+        pairs = [(rows_by[(gains[0], d)], rows_by[(gains[1], d)]) for d in discounts]
+        more_q = sum(b["queries_needed"] > a["queries_needed"] for a, b in pairs)
+        apart = sum(b["queries_needed_low"] > a["queries_needed_high"] for a, b in pairs)
         lines.append(
             f"{gains[1]} needs more queries than {gains[0]} for {more_q} of {len(discounts)} discounts "
             f"(95% intervals apart for {apart})"
