@@ -7,7 +7,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from ndcg_research.simulation.tables import read_table
+from ndcg_research.simulation.tables import read_table, write_table
 from ndcg_research.stats import kendall_tau
 from ndcg_research.studies.query_sets import report
 from ndcg_research.studies.query_sets.experiment import CollectionModel, simulate_collection
@@ -117,3 +117,17 @@ def test_truth_lines_example():
 
 def test_needed_cells_example():
     assert needed_cells({("linear", "log2"): (18.04, 17.2, 18.96)})[0]["queries needed [95%]"] == "18.0 [17.2, 19.0]"
+
+
+def test_a_measure_that_never_reaches_the_target_is_named_without_nan(tmp_path):
+    # A measure whose accuracy stays below the target needs infinitely many queries (NaN where the curve is
+    # undefined): "most queries" named it with "inf (inf x the best)" or "nan (nan x the best)".
+    table = read_table(FULL / "07_measures.csv")
+    for missing in (np.inf, np.nan):
+        changed = table.copy()
+        changed.loc[3, ["queries_needed", "queries_needed_low", "queries_needed_high"]] = missing
+        write_table(changed, tmp_path / "07_measures.csv")
+        (tmp_path / "07_query_sets.json").write_text((FULL / "07_query_sets.json").read_text(encoding="utf-8"))
+        most = report.verdict(tmp_path)["lines"][3]
+        name = f"{table.loc[3, 'gain']} · {table.loc[3, 'discount']}"
+        assert most == f"most queries: {name}, which does not reach that accuracy with the query sets simulated"

@@ -357,7 +357,9 @@ def verdict(folder: str | Path) -> dict[str, Any]:
         f"need more ({len(worse)}): "
         + ", ".join(f"{name(r)} ({r['queries_needed']:.1f})" for r in sorted(worse, key=lambda r: r["queries_needed"])),
         f"most queries: {name(worst)}, {worst['queries_needed']:.1f} "
-        f"({worst['queries_needed'] / best['queries_needed']:.2f} x the best)",
+        f"({worst['queries_needed'] / best['queries_needed']:.2f} x the best)"
+        if np.isfinite(worst["queries_needed"])
+        else f"most queries: {name(worst)}, which does not reach that accuracy with the query sets simulated",
     ]
     classes: dict[tuple[str, str], list] = {}
     for r in table:
