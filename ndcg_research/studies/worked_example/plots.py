@@ -25,10 +25,8 @@ def worked_example_panels(
     dcg: float,
     idcg: float,
 ) -> Figure:
-    """Left: per-position contributions g(rel_i) D(i) of the returned list and of the ideal. Right: the
-    grades of the returned list against the ideal ranking of all known documents (ranks beyond the
-    cut-off ``k`` shaded; None: no cut-off).
-    """
+    """Left: per-position contributions g(rel_i) D(i) of the returned list and of the ideal. Right: the grades of the
+    returned list against the ideal ranking of all known documents (ranks beyond the cut-off ``k`` shaded)."""
     contributions, ideal_contributions = round_significant(contributions), round_significant(ideal_contributions)
     ranks = np.arange(1, len(contributions) + 1)
     ideal_ranking = sorted(known, reverse=True)
@@ -36,15 +34,8 @@ def worked_example_panels(
     ax_c, ax_r = fig.subplots(1, 2)
     width = 0.4
     ax_c.bar(ranks - width / 2, contributions, width, label=f"returned (DCG = {dcg:.3f})", color="C0")
-    ax_c.bar(
-        ranks + width / 2,
-        ideal_contributions,
-        width,
-        label=f"ideal (IDCG = {idcg:.3f})",
-        color="none",
-        edgecolor="C1",
-        hatch="//",
-    )
+    hatched = dict(color="none", edgecolor="C1", hatch="//")
+    ax_c.bar(ranks + width / 2, ideal_contributions, width, label=f"ideal (IDCG = {idcg:.3f})", **hatched)
     for x, c in zip(ranks, contributions, strict=False):
         ax_c.annotate(
             f"{c:.3f}",
@@ -64,15 +55,8 @@ def worked_example_panels(
     )
     all_ranks = np.arange(1, len(known) + 1)
     ax_r.bar(ranks - width / 2, round_significant(grades[: len(ranks)]), width, color="C0", label="returned list")
-    ax_r.bar(
-        all_ranks + width / 2,
-        round_significant(ideal_ranking),
-        width,
-        color="none",
-        edgecolor="C1",
-        hatch="//",
-        label=f"ideal: all {len(known)} known documents",
-    )
+    label = f"ideal: all {len(known)} known documents"
+    ax_r.bar(all_ranks + width / 2, round_significant(ideal_ranking), width, **hatched, label=label)
     if k is not None and k < len(known):
         ax_r.axvspan(k + 0.5, len(known) + 0.5, color="0.9", zorder=0)
         ax_r.annotate(f"beyond k = {k}", (k + 0.6, max(known) * 1.1), ha="left", va="center", fontsize=9)
@@ -90,9 +74,8 @@ def worked_example_panels(
 
 
 def headline_figure(results: Path, example: Mapping[str, Any]) -> Figure:
-    """One column: each rank's contribution g(rel_i) D(i) to the DCG of the returned list and to the ideal's,
-    with nDCG = DCG / IDCG in the title. ``example``: the run's parameters (``grades``, ``unretrieved_grades``,
-    ``k``, ``gain``, ``discount``); ``results``: unused (the figure is computed from the example)."""
+    """One column: each rank's contribution g(rel_i) D(i) to the DCG of the returned list and to the ideal's, nDCG in
+    the title; computed from ``example``, the run's parameters (``results``: unused)."""
     gain, discount, k = parse_gain(example["gain"]), parse_discount(example["discount"]), example["k"]
     grades = np.asarray(example["grades"], dtype=np.float64)
     known = [*example["grades"], *example["unretrieved_grades"]]
@@ -106,16 +89,8 @@ def headline_figure(results: Path, example: Mapping[str, Any]) -> Figure:
     with column_figure(5.2) as (fig, (ax,)):
         width = 0.4
         ax.bar(ranks - width / 2, returned, width, color="C0", label=f"returned list: DCG{cut} = {dcg:.3f}")
-        ax.bar(
-            ranks + width / 2,
-            best,
-            width,
-            color="none",
-            edgecolor="C1",
-            hatch="////",
-            lw=0.8,
-            label=f"ideal ranking: IDCG{cut} = {idcg:.3f}",
-        )
+        label = f"ideal ranking: IDCG{cut} = {idcg:.3f}"
+        ax.bar(ranks + width / 2, best, width, color="none", edgecolor="C1", hatch="////", lw=0.8, label=label)
         for x, c in zip(ranks, returned, strict=True):
             ax.annotate(
                 f"{c:.2f}",

@@ -45,8 +45,7 @@ def contributions_table(returned: np.ndarray, gains: np.ndarray, discounts: np.n
 
 def swaps(grades: Sequence[float], k: int | None, gain: str, discount: str) -> list[str]:
     """Three lines: CG and DCG of the list, of the list with ranks 1 and 4 exchanged, and over every swap of two
-    positions, how often CG stays and DCG changes (and how many swaps exchange different grades).
-    """
+    positions, how often CG stays and DCG changes (and how many swaps exchange different grades)."""
     n = len(grades) if k is None else min(k, len(grades))
     cg0, dcg0 = cg(grades, k, gain=gain), dcg(grades, k, gain=gain, discount=discount)
     lines = [f"returned {list(grades)}: CG = {cg0:.3f}, DCG = {dcg0:.3f}"]
