@@ -49,7 +49,6 @@ def pair_grid(
         for i, (better, worse) in enumerate(pairs):
             rows = select(pair_table, discount=d, better=better, worse=worse)
             n = plotted_column(rows, "n")
-            label = pair_label(better, worse)
             if value == "p_better":
                 bar = interval_markers(ax, n, *(plotted_column(rows, c) for c in P_BETTER), i, "-")
                 ties = plotted_column(rows, "p_tie")
@@ -61,7 +60,7 @@ def pair_grid(
                 if np.isfinite(y).any():
                     low_data = min(low_data, float(np.nanmin(y)))
                 handles += [(mark, UNDEFINED_LABEL) for mark in mark_undefined(ax, n, y)]
-            handles.append((bar, label))
+            handles.append((bar, pair_label(better, worse)))
         ax.set(xscale="log", title=discount_title(d), xlabel="n")
         if value == "p_better":
             ax.set_ylim(-0.03, 1.03)
