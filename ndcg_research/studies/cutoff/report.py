@@ -8,7 +8,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from ...core import parse_discount
-from ...pipeline.tables import chance_level, count_cells, pivot, rounded
+from ...pipeline.tables import chance_level, count_cells, headed, pivot, rounded
 from ...simulation import cutoff, theory
 from .experiment import fraction_limit
 
@@ -69,20 +69,15 @@ def detail(pairs: pd.DataFrame, models: dict[str, str], rules: Sequence[str], di
     mean gap at the smallest and the largest n; ``models``: label -> spec (``pairs``' ``model`` column)."""
     out = []
     for label, spec in models.items():
-        for (better, worse), _ in pairs[pairs["model"] == spec].groupby(["better", "worse"], sort=False):
+        model = pairs[pairs["model"] == spec]
+        cells = model[model["discount"] == discount]
+        for (better, worse), _ in model.groupby(["better", "worse"], sort=False):
             for rule in rules:
-                rows = pairs[
-                    (pairs["model"] == spec)
-                    & (pairs["rule"] == rule)
-                    & (pairs["discount"] == discount)
-                    & (pairs["better"] == better)
-                    & (pairs["worse"] == worse)
-                ].sort_values("n")
+                rows = cells[(cells["rule"] == rule) & (cells["better"] == better) & (cells["worse"] == worse)]
                 if not len(rows):
                     continue
-                ends = rows.iloc[[0, -1]]
-                p = [c.split(" ")[0] for c in count_cells(ends, "p_better")]
-                ties = [c.split(" ")[0] for c in count_cells(ends, "p_tie")]
+                ends = rows.sort_values("n").iloc[[0, -1]]
+                p, ties = ([c.split(" ")[0] for c in count_cells(ends, s)] for s in ("p_better", "p_tie"))
                 out.append(
                     {
                         "model": label,
@@ -130,9 +125,7 @@ PAIR_COLUMNS = {c: c for c in ("model", "rule", "discount", "better", "worse", "
 
 def appendix_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
     """Every cell of the pair table, columns in words (for the appendix)."""
-    return rounded(pairs[list(PAIR_COLUMNS)].rename(columns=PAIR_COLUMNS)).set_index(
-        ["model", "rule", "discount", "better", "worse", "n"]
-    )
+    return headed(pairs, PAIR_COLUMNS, index=["model", "rule", "discount", "better", "worse", "n"])
 
 
 def appendix_verdicts(verdicts: pd.DataFrame) -> pd.DataFrame:
