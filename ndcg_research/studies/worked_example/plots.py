@@ -14,6 +14,9 @@ from ...core import parse_discount, parse_gain
 from ...pipeline.headlines import Headline
 from ...pipeline.style import column_figure, round_significant
 
+#: A bar's value, centred just above its top (with ``xytext``: the offset in points).
+BAR_LABEL = dict(ha="center", va="bottom", textcoords="offset points")
+
 
 def worked_example_panels(
     grades: Sequence[float],
@@ -37,22 +40,10 @@ def worked_example_panels(
     hatched = dict(color="none", edgecolor="C1", hatch="//")
     ax_c.bar(ranks + width / 2, ideal_contributions, width, label=f"ideal (IDCG = {idcg:.3f})", **hatched)
     for x, c in zip(ranks, contributions, strict=False):
-        ax_c.annotate(
-            f"{c:.3f}",
-            (x - width / 2, c),
-            ha="center",
-            va="bottom",
-            fontsize=8,
-            xytext=(0, 2),
-            textcoords="offset points",
-        )
-    ax_c.set(
-        xlabel="rank i",
-        ylabel="contribution g(rel$_i$) · D(i)",
-        xticks=ranks,
-        ylim=(0, max(contributions.max(), ideal_contributions.max()) * 1.15),
-        title=f"Per-position contributions, nDCG{'' if k is None else f'@{k}'} = {dcg / idcg:.3f}",
-    )
+        ax_c.annotate(f"{c:.3f}", (x - width / 2, c), **BAR_LABEL, fontsize=8, xytext=(0, 2))
+    top = max(contributions.max(), ideal_contributions.max()) * 1.15
+    title = f"Per-position contributions, nDCG{'' if k is None else f'@{k}'} = {dcg / idcg:.3f}"
+    ax_c.set(xlabel="rank i", ylabel="contribution g(rel$_i$) · D(i)", xticks=ranks, ylim=(0, top), title=title)
     all_ranks = np.arange(1, len(known) + 1)
     ax_r.bar(ranks - width / 2, round_significant(grades[: len(ranks)]), width, color="C0", label="returned list")
     label = f"ideal: all {len(known)} known documents"
@@ -92,21 +83,9 @@ def headline_figure(results: Path, example: Mapping[str, Any]) -> Figure:
         label = f"ideal ranking: IDCG{cut} = {idcg:.3f}"
         ax.bar(ranks + width / 2, best, width, color="none", edgecolor="C1", hatch="////", lw=0.8, label=label)
         for x, c in zip(ranks, returned, strict=True):
-            ax.annotate(
-                f"{c:.2f}",
-                (x - width / 2, c),
-                ha="center",
-                va="bottom",
-                xytext=(0, 1.5),
-                textcoords="offset points",
-                fontsize=7,
-            )
-        ax.set(
-            xlabel="rank i",
-            ylabel="contribution g(rel$_i$) D(i)",
-            xticks=ranks,
-            ylim=(0, max(returned.max(), best.max()) * 1.45),
-        )
+            ax.annotate(f"{c:.2f}", (x - width / 2, c), **BAR_LABEL, xytext=(0, 1.5), fontsize=7)
+        top = max(returned.max(), best.max()) * 1.45
+        ax.set(xlabel="rank i", ylabel="contribution g(rel$_i$) D(i)", xticks=ranks, ylim=(0, top))
         ax.set_title(f"nDCG{cut} = {dcg:.3f} / {idcg:.3f} = {dcg / idcg:.3f}")
         ax.legend(loc="upper right", frameon=False)
         ax.grid(axis="x", visible=False)
