@@ -1,12 +1,6 @@
-"""Notebook 14: the verdicts of its findings, from the table ``advise`` wrote for the MovieLens-100k recommenders.
-
-``14_advise_movielens.csv`` is :attr:`ndcg_research.advice.Advice.table` as the notebook wrote it: one row per
-candidate setting (``discount``, ``cutoff`` -- ``"none"`` for the whole run file --, ``gain``, ``power``,
-``pairs_significant``, ``phi``, ``swap_rate``, ``tau_log2``, ``shortlisted``, ``recommended``, ...);
-``14_advise.json`` holds the run's parameters and what ``advise`` said. The functions that take a table decide on
-it alone (the tests give them made-up tables); the rules named after the findings' keys read the committed files
-and quote them (texts: ``findings.toml``).
-"""
+"""Notebook 14: the verdicts of its findings, from ``advise``'s table for the MovieLens-100k recommenders
+(``14_advise_movielens.csv``, one row per candidate setting; cut-off ``"none"``: the whole run file) and the run's
+record (``14_advise.json``). The functions that take a table decide on it alone (the tests give made-up tables)."""
 
 from __future__ import annotations
 
@@ -35,13 +29,8 @@ def _decay(discount: str) -> str:
 
 
 def recommendation(table: pd.DataFrame) -> dict[str, Any]:
-    """The recommended row, the discounts that measure better than it, and the verdict of 'advise-keeps-log2'.
-
-    Rivals are the other discounts at the recommended gain and cut-off that ``advise`` shortlisted (as
-    discriminative as the most discriminative candidate, within its power margin) and that have both a higher
-    dependability Phi and a lower swap rate than the recommended setting. Verdict: "does not hold" if the
-    recommended discount is not log2; "holds with qualification" if log2 is recommended and has rivals (its rule's
-    margin on Phi kept it); else "holds".
+    """The recommended row, its rivals (shortlisted discounts at its gain and cut-off with a higher Phi and a lower
+    swap rate) and the verdict of 'advise-keeps-log2' ("holds with qualification": log2 recommended, with rivals).
 
     Returns dict: ``row`` (the recommended row, a Series), ``rivals`` (DataFrame), ``verdict``.
     """
@@ -72,11 +61,8 @@ def discount_powers(table: pd.DataFrame) -> pd.Series:
 
 
 def discounts_verdict(power: pd.Series) -> dict[str, Any]:
-    """Notebook 08's rule on query sets applied to ``power`` (:func:`discount_powers`).
-
-    Holds if every slowly varying discount other than log2 has a power of at least log2's minus
-    ``movielens_power_margin`` and every discount of a fast decay class (``movielens_fast_decays``: zipf, the summable
-    ones) a power below log2's; "undecided" if the table lacks log2, a slowly varying or a fast discount.
+    """Notebook 08's rule on query sets applied to ``power`` (:func:`discount_powers`): slowly varying discounts at
+    least log2's power minus ``movielens_power_margin``, fast ones below it ("undecided" if a class is missing).
 
     Returns dict: ``slow`` and ``fast`` (the discounts judged), ``verdict``.
     """
@@ -99,9 +85,8 @@ def cutoff_counts(table: pd.DataFrame) -> dict[str, dict[str, int]]:
 
 
 def cutoffs_verdict(counts: dict[str, dict[str, int]]) -> dict[str, Any]:
-    """Notebook 08's rule on cut-offs, its decisions aside: holds if, for every gain, each of its small cut-offs
-    (``movielens_small_cutoffs``) that the table holds tells fewer pairs apart than the whole run file; "undecided"
-    if the table holds none of them, or not the whole run file.
+    """Notebook 08's rule on cut-offs: for every gain, each small cut-off (``movielens_small_cutoffs``) tells fewer
+    pairs apart than the whole run file ("undecided" without them or the whole run file).
 
     Returns dict: ``small`` (the cut-offs judged), ``verdict``.
     """

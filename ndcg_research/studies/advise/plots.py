@@ -1,7 +1,4 @@
-"""Notebook 14 (``advise``): its headline figure, from the table ``advise`` wrote (``14_advise_movielens.csv``).
-
-Conventions: :mod:`ndcg_research.pipeline.style`.
-"""
+"""Notebook 14 (``advise``): its headline figure, from ``advise``'s table (``14_advise_movielens.csv``)."""
 
 from __future__ import annotations
 
@@ -28,9 +25,8 @@ def _cutoff_words(cutoff: str) -> str:
 
 
 def headline_figure(results: Path) -> Figure:
-    """One column, two panels, per candidate discount (lines) against the cut-off (gain :data:`HEADLINE_GAIN`):
-    (a) the share of pairs of systems told apart (discriminative power), (b) the swap rate between two disjoint
-    halves of the users; the recommended setting ringed."""
+    """One column, per candidate discount (lines) against the cut-off (gain :data:`HEADLINE_GAIN`): (a) the share of
+    pairs of systems told apart, (b) the swap rate between disjoint halves of the users; the recommendation ringed."""
     table = _table(results)
     table = table[table["gain"] == HEADLINE_GAIN]
     cutoffs = sorted(dict.fromkeys(table["cutoff"]), key=lambda c: (c == "none", float(c) if c != "none" else 0.0))

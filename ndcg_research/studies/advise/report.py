@@ -1,8 +1,5 @@
-"""Notebook 14's short tables and the record of a run (what :func:`ndcg_research.advise` said, for the findings).
-
-The full table of every candidate is :attr:`ndcg_research.advice.Advice.table`; the notebook writes it to
-``results_dir`` and shows it in its appendix. The tables here are the short views shown in its body.
-"""
+"""Notebook 14's short tables (views of :attr:`ndcg_research.advice.Advice.table`, which its appendix shows whole)
+and the record of a run (what :func:`ndcg_research.advise` said, for the findings)."""
 
 from __future__ import annotations
 
@@ -48,8 +45,8 @@ def candidates(table: pd.DataFrame, cutoff: str = "none") -> pd.DataFrame:
 
 
 def record(advice: Any) -> dict[str, Any]:
-    """What the findings read of one :class:`~ndcg_research.advice.Advice`: the systems, the users, the largest
-    swap-curve size, the significance level, the recommendation and the one of each cut-off."""
+    """What the findings read of one :class:`~ndcg_research.advice.Advice` (systems, users, swap-set size, alpha,
+    recommendations)."""
     return {
         "systems": list(advice.systems),
         "users": int(advice.n_queries),

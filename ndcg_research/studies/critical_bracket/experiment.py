@@ -1,27 +1,21 @@
 r"""The critical point, bracketed: is distinguishability lost at 1/r, and for which top? (notebook 11)
 
-Wang et al.'s abstract says that whether an NDCG measure has consistent distinguishability depends on
-how fast the discount decays, with 1/r the critical point (A5). Notebooks 04 and 09 test it with
-``power(beta=0.5)``, ``zipf``, ``power(beta=2)`` and ``geometric(p=0.5)``: nothing near 1/r. This
-module judges the bracket ``power(beta)``, beta in {0.8, 0.9, 1.1, 1.2}, ``zipf`` and the edge of
-summability ``zipflog(gamma=1)``, ``zipflog(gamma=2)`` (``1/(r ln(r+1))``, ``1/(r ln^2(r+1))``).
+Wang et al.'s abstract puts the critical point of consistent distinguishability at the discount 1/r (A5); notebooks
+04 and 09 test nothing near it. This module judges the bracket ``power(beta)``, beta in {0.8, 0.9, 1.1, 1.2},
+``zipf`` and the edge of summability ``zipflog(gamma=1)``, ``zipflog(gamma=2)`` (``1/(r ln^gamma(r+1))``).
 
-Distinguishability is read here in the weakest sense (notebook 04): ``P(better strictly higher) -> 1``,
-i.e. the failure probability ``1 - P`` tends to 0. A finite sweep cannot show a limit; it shows a
-trend, judged by :func:`failure_trend`: the exponent b of ``failure ~ c n^b``, fitted by maximum
-likelihood to the failure counts (binomial, log link) over the whole n grid, is *falling* when its
-interval lies below 0, *rising* above 0, *flat* otherwise. A cell **keeps** distinguishability over
-the measured range when its failure rate falls, and **loses** it otherwise. The standardized gap's
-trend (:func:`~ndcg_research.simulation.scaling.gap_trend`) is reported beside it, with the
-exponent the scaling law predicts (:mod:`~ndcg_research.simulation.scaling`).
+Distinguishability is read in the weakest sense (notebook 04): the failure probability ``1 - P(better strictly
+higher)`` tends to 0. A finite sweep shows a trend, not a limit (:func:`failure_trend`): the exponent b of
+``failure ~ c n^b``, fitted by maximum likelihood (binomial, log link) over the n grid, *falls* when its interval
+lies below 0, *rises* above 0, is *flat* otherwise; a cell **keeps** distinguishability over the measured range when
+it falls, and **loses** it otherwise. The standardized gap's trend (:func:`~ndcg_research.simulation.scaling.gap_trend`)
+is reported beside it, with the exponent of the scaling law (:mod:`~ndcg_research.simulation.scaling`).
 
-The prediction (:func:`predicted_trend`, this package's derivation): with an **uncertain top** the
-first ranks carry Bernoulli noise that no n averages away, and the standardized gap grows like
-``n^(1-beta)`` for ``1/2 < beta < 1``, stays constant at ``1/r`` and shrinks beyond (``zipflog``:
-like ``(ln n)^-gamma``): the failure rate falls for ``beta < 1``, levels off at 1/r (``P`` tends to a
-constant below 1) and rises towards 1/2 beyond. With a **certain top** the failures come from rare
-misses at the first ranks, which become rarer as n grows (a miss of the better ranker at rank r has
-probability about ``(r/n)^rho``): the failure rate falls for every discount of the bracket, only
+The prediction (:func:`predicted_trend`, this package's derivation): with an **uncertain top** the first ranks carry
+Bernoulli noise no n averages away, and the standardized gap grows like ``n^(1-beta)`` for ``1/2 < beta < 1``, stays
+constant at ``1/r`` and shrinks beyond (``zipflog``: like ``(ln n)^-gamma``): the failure rate falls for ``beta < 1``,
+levels off at 1/r and rises towards 1/2 beyond. With a **certain top** failures come from misses at the first ranks
+(probability about ``(r/n)^rho``), rarer as n grows: the failure rate falls for every discount of the bracket, only
 polynomially from ``1/r`` on, so the critical point there is not 1/r.
 """
 
@@ -37,20 +31,23 @@ from scipy import stats
 
 from ...core import parse_discount
 from ...findings import threshold
-from ...pipeline.tables import agreement_text, exponent_text, gaps_resolved, rounded, trend_agreement
+from ...pipeline.tables import (
+    agreement_text,
+    exponent_text,
+    gaps_resolved,
+    rounded,
+    trend_agreement,
+    with_exponent_text,
+)
 from ...simulation import scaling
 from ...simulation.model import parse_model
 
 
 def log_binomial_slope(x: Sequence[float], failures: Sequence[int], trials: Sequence[int]) -> tuple[float, float]:
-    r"""Maximum-likelihood slope b of ``p_i = exp(alpha + b x_i)`` for ``failures_i ~ Binomial(trials_i, p_i)``.
+    r"""Maximum-likelihood slope b of ``p_i = exp(alpha + b x_i)`` for ``failures_i ~ Binomial(trials_i, p_i)``
+    and its standard error (expected information at the optimum): Fisher scoring, step halving keeps ``p_i < 1``.
 
-    Fisher scoring on the binomial likelihood with a log link (step halving keeps every ``p_i < 1``);
-    the standard error is from the expected information ``sum_i trials_i p_i / (1 - p_i) [1, x_i; x_i,
-    x_i^2]`` at the optimum.
-
-    ``x``: covariate (here ``ln n``), at least two distinct values; ``failures``, ``trials``: counts, ``0 <= failures
-    <= trials``; at least one failure and one non-failure in all.
+    ``x`` (here ``ln n``) needs two distinct values, the counts some failures and some successes.
     """
     x, k, r = (np.asarray(v, dtype=np.float64) for v in (x, failures, trials))
     if x.size != k.size or x.size != r.size or np.unique(x).size < 2:
@@ -72,34 +69,29 @@ def log_binomial_slope(x: Sequence[float], failures: Sequence[int], trials: Sequ
         p = np.exp(design @ c)
         return float(np.sum(k * np.log(p) + (r - k) * np.log1p(-p))) if np.all(p < 1) else -math.inf
 
+    def information(p: np.ndarray) -> np.ndarray:
+        return (design * (r * p / (1 - p))[:, None]).T @ design
+
     for _ in range(200):
         p = np.exp(design @ coef)
-        score = design.T @ ((k - r * p) / (1 - p))
-        info = (design * (r * p / (1 - p))[:, None]).T @ design
-        step = np.linalg.solve(info, score)
+        step = np.linalg.solve(information(p), design.T @ ((k - r * p) / (1 - p)))
         current = loglik(coef)
         while loglik(coef + step) < current and np.max(np.abs(step)) > 1e-14:
             step = step / 2
         coef = coef + step
         if np.max(np.abs(step)) < 1e-12:
             break
-    p = np.exp(design @ coef)
-    info = (design * (r * p / (1 - p))[:, None]).T @ design
-    return float(coef[1]), float(math.sqrt(np.linalg.inv(info)[1, 1]))
+    return float(coef[1]), float(math.sqrt(np.linalg.inv(information(np.exp(design @ coef)))[1, 1]))
 
 
 def failure_trend(
     pair_table: pd.DataFrame, *, keys: Sequence[str] = ("discount", "better", "worse"), confidence: float | None = None
 ) -> pd.DataFrame:
-    """The exponent b of ``failure ~ c n^b`` per group of a pair table, over its whole n grid, and its trend.
+    """The exponent b of ``failure ~ c n^b`` (failures: data sets the better ranker did not win) per group of a pair
+    table, over its whole n grid, with its interval (default confidence: ``trend_confidence``) and trend.
 
-    Failures are the data sets on which the better ranker did not score strictly higher
-    (``(1 - p_better) * replicates``).
-
-    Returns pandas.DataFrame: one row per group: the ``keys``, n_from, n_to, points, failures (total), exponent,
-    exponent_low, exponent_high (interval at ``confidence``, default the threshold ``trend_confidence``), trend:
-    ``falls``, ``rises``, ``flat``, or ``no failures`` (none at any n: nothing to fit; it counts as falling) or ``all
-    failed``.
+    Returns pandas.DataFrame: the ``keys``, n_from, n_to, points, failures, exponent, exponent_low, exponent_high,
+    trend (``falls``, ``rises``, ``flat``, ``no failures``: counts as falling, or ``all failed``).
     """
     confidence = threshold("trend_confidence") if confidence is None else confidence
     z = stats.norm.ppf(0.5 + confidence / 2)
@@ -134,11 +126,8 @@ def failure_trend(
 
 
 def predicted_trend(model: str, better: str, worse: str, discount: str) -> str:
-    """What the failure rate does as n grows, by this package's derivation (see the module).
-
-    ``"falls"`` (P(correct) -> 1), ``"flat"`` (P tends to a constant below 1: the uncertain top at
-    1/r) or ``"rises"`` (P tends to 1/2: the uncertain top beyond 1/r).
-    """
+    """What the failure rate does as n grows by this package's derivation (module): ``"falls"`` (P -> 1), ``"flat"``
+    (P -> a constant below 1: uncertain top at 1/r) or ``"rises"`` (P -> 1/2: uncertain top beyond 1/r)."""
     if parse_model(model).hi == 1:  # certain top: rare misses at the first ranks, rarer as n grows
         return "falls"
     e = scaling.gap_exponent(model, better, worse, discount)
@@ -148,28 +137,20 @@ def predicted_trend(model: str, better: str, worse: str, discount: str) -> str:
 
 
 def verdict_table(pair_tables: Mapping[str, pd.DataFrame], heuristic: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Per (model label, discount, pair): P(correct) at both ends, the trends, the prediction and the verdict.
+    """Per (model label, discount, pair): P(correct) at both ends, the failure rate's and the gap's trends, the
+    scaling law, the prediction, the verdict and their agreement.
 
-    ``pair_tables``: model label -> the pair table of its sweep
-    (:meth:`~ndcg_research.simulation.sweeps.SweepResult.pair_table`); ``heuristic``:
-    :func:`~ndcg_research.simulation.scaling.heuristic_table` rows (label, discount, better, worse, n, heuristic_d):
-    their local exponent over the same n as the fitted d is added.
+    ``pair_tables``: model label -> the pair table of its sweep; ``heuristic``:
+    :func:`~ndcg_research.simulation.scaling.heuristic_table` rows with a ``label`` column.
 
-    Returns pandas.DataFrame: columns: label, model, discount, decay, better, worse, n_first, p_first, n_last,
-    replicates_last, p_last, p_last_low, p_last_high, failure_exponent (with _low, _high), failure_trend, d_last,
-    d_exponent (with _low, _high: :func:`~ndcg_research.simulation.scaling.gap_trend`), d_trend, law_exponent,
-    law_log_power (:func:`~ndcg_research.simulation.scaling.gap_exponent`), heuristic_exponent, predicted
-    (:func:`predicted_trend`), verdict (``keeps`` when the failure rate falls or never fails; ``loses`` when it
-    rises; ``flat`` when its interval contains 0: not kept over the measured range), agreement (of the failure trend
-    with the prediction: :func:`~ndcg_research.pipeline.tables.trend_agreement`).
+    Returns pandas.DataFrame: one row per cell; verdict ``keeps`` (the failure rate falls or never fails), ``loses``
+    (it rises) or ``flat`` (not kept over the measured range).
     """
-    confidence = threshold("trend_confidence")
+    confidence, keys = threshold("trend_confidence"), ["discount", "better", "worse"]
     rows = []
     for label, table in pair_tables.items():
-        keys = ["discount", "better", "worse"]
         fail = failure_trend(table, confidence=confidence)
-        growth = scaling.gap_trend(table, keys, confidence)
-        merged = fail.merge(growth, on=keys, suffixes=("_fail", "_d"))
+        merged = fail.merge(scaling.gap_trend(table, keys, confidence), on=keys, suffixes=("_fail", "_d"))
         for r in merged.itertuples(index=False):
             cell = table[
                 (table["discount"] == r.discount) & (table["better"] == r.better) & (table["worse"] == r.worse)
@@ -206,9 +187,7 @@ def verdict_table(pair_tables: Mapping[str, pd.DataFrame], heuristic: pd.DataFra
                     d_trend=r.trend_d,
                     law_exponent=law.exponent,
                     law_log_power=law.log_power,
-                    heuristic_exponent=_local_exponent(
-                        heuristic, label, r.discount, r.better, r.worse, int(r.n_from_d)
-                    ),
+                    heuristic_exponent=_local_exponent(heuristic, label, r),
                     predicted=predicted,
                     verdict=verdict,
                     agreement=trend_agreement(predicted, measured),
@@ -217,30 +196,23 @@ def verdict_table(pair_tables: Mapping[str, pd.DataFrame], heuristic: pd.DataFra
     return pd.DataFrame(rows)
 
 
-def _local_exponent(
-    heuristic: pd.DataFrame | None, label: str, discount: str, better: str, worse: str, n_from: int
-) -> float:
-    """:func:`~ndcg_research.simulation.scaling.local_exponent` of the heuristic d over n >= n_from (NaN: none)."""
+def _local_exponent(heuristic: pd.DataFrame | None, label: str, r: Any) -> float:
+    """The local exponent of the heuristic d of ``r``'s cell over the n of its fitted d (NaN: no heuristic)."""
     if heuristic is None:
         return math.nan
     rows = heuristic[
         (heuristic["label"] == label)
-        & (heuristic["discount"] == discount)
-        & (heuristic["better"] == better)
-        & (heuristic["worse"] == worse)
-        & (heuristic["n"] >= n_from)
+        & (heuristic["discount"] == r.discount)
+        & (heuristic["better"] == r.better)
+        & (heuristic["worse"] == r.worse)
+        & (heuristic["n"] >= int(r.n_from_d))
     ]
     return scaling.local_exponent(rows["n"], rows["heuristic_d"])
 
 
 def lost_discounts(verdicts: pd.DataFrame) -> pd.DataFrame:
-    """Per (model label, pair): the discounts that keep distinguishability over the measured range, and the others.
-
-    Columns: label, better, worse, keeps, not_kept (verdict ``flat`` or ``loses``), rising (``loses``: the
-    failure rate rises) (comma-separated discounts, slowest decay first: by the index beta of
-    ``r^-beta``, then the power of the log factor of ``zipflog``), first_lost (the slowest decaying
-    discount that does not keep it; "" if none).
-    """
+    """Per (model label, pair): the discounts (slowest decay first) that keep distinguishability (keeps), the others
+    (not_kept), those whose failure rate rises (rising), and the slowest decaying one not kept (first_lost)."""
     rows = []
     for (label, better, worse), group in verdicts.groupby(["label", "better", "worse"], sort=False):
         speed = [(scaling.decay_index(d), parse_discount(d).kwargs.get("gamma", 0.0)) for d in group["discount"]]
@@ -286,9 +258,8 @@ def answer_lines(verdicts: pd.DataFrame) -> list[str]:
 
 
 def summary_table(verdicts: pd.DataFrame, label: str) -> pd.DataFrame:
-    """One model's verdicts as a reading table: one row per discount (decay order), per pair (column group) its
-    P(correct) at the largest n, the fitted exponent b of the failure rate and the verdict.
-    """
+    """One model's verdicts to read: per discount (row) and pair (column group), P(correct) at the largest n, the
+    fitted exponent b of the failure rate and the verdict."""
     from ...stats import share_label
 
     def columns(g: pd.DataFrame) -> dict[str, list]:
@@ -304,26 +275,22 @@ def summary_table(verdicts: pd.DataFrame, label: str) -> pd.DataFrame:
 
 
 def _failure_texts(verdicts: pd.DataFrame) -> list[str]:
-    """:func:`_failure_text` of each row of ``verdicts``."""
+    """The fitted exponents of the failure rate as text, or what an infinite or missing one means."""
     columns = ["failure_exponent", "failure_low", "failure_high", "failure_trend", "n_first"]
-    return [_failure_text(*row) for row in verdicts[columns].itertuples(index=False)]
-
-
-def _failure_text(exponent: float, low: float, high: float, trend: str, n_first: int) -> str:
-    """The fitted exponent of the failure rate as text: with its interval (:func:`exponent_text`), or what an
-    infinite or missing one means (:func:`failure_trend`)."""
-    if trend == "no failures":
-        return "no failures"
-    if exponent == -math.inf:
-        return f"< 0: failures only at n = {n_first}"
-    if exponent == math.inf:
-        return "> 0: failures only at the largest n"
-    return exponent_text(exponent, low, high)
+    return [
+        "no failures"
+        if trend == "no failures"
+        else f"< 0: failures only at n = {n_first}"
+        if exponent == -math.inf
+        else "> 0: failures only at the largest n"
+        if exponent == math.inf
+        else exponent_text(exponent, low, high)
+        for exponent, low, high, trend, n_first in verdicts[columns].itertuples(index=False)
+    ]
 
 
 def _by_pair(verdicts: pd.DataFrame, label: str, columns: Any) -> pd.DataFrame:
-    """One row per discount of the model ``label``, a column group per pair: ``columns(rows of the pair, indexed by
-    discount)`` gives the group's columns by name."""
+    """One row per discount of the model ``label``, a column group per pair given by ``columns(the pair's rows)``."""
     rows = verdicts[verdicts["label"] == label]
     discounts = list(dict.fromkeys(rows["discount"]))
     out = {}
@@ -335,11 +302,7 @@ def _by_pair(verdicts: pd.DataFrame, label: str, columns: Any) -> pd.DataFrame:
 
 def gap_table(verdicts: pd.DataFrame, label: str, pair_table: pd.DataFrame) -> pd.DataFrame:
     """One model's standardized gaps: per discount (row) and pair (column group), d at the largest n, its fitted
-    exponent with the interval ("not resolved" where every fitted d is indistinguishable from 0 in
-    ``pair_table``, the model's pair table, or the interval is unbounded:
-    :func:`~ndcg_research.pipeline.tables.exponent_text`), and the scaling law's and the finite-n heuristic's
-    exponents.
-    """
+    exponent ("not resolved" where ``pair_table``'s gaps say nothing), the law's and the heuristic's exponents."""
     rows = verdicts[verdicts["label"] == label]
     resolved = gaps_resolved(pair_table, rows, ["discount", "better", "worse"], n_from="d_n_from")
     verdicts = verdicts.assign(d_resolved=resolved.reindex(verdicts.index, fill_value=True))
@@ -359,12 +322,8 @@ def gap_table(verdicts: pd.DataFrame, label: str, pair_table: pd.DataFrame) -> p
 
 
 def appendix_table(verdicts: pd.DataFrame, pair_tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
-    """Every verdict for reading: the fitted exponents with their intervals as text ("not resolved" where the fit
-    says nothing, as in :func:`gap_table`; infinite failure exponents in words, as in :func:`summary_table`), the
-    other floats rounded to 4 decimals.
-
-    ``pair_tables``: model label -> the pair table of its sweep.
-    """
+    """Every verdict to read, the fitted exponents as text (as in :func:`gap_table` and :func:`summary_table`), the
+    other floats rounded to 4 decimals; ``pair_tables``: model label -> the pair table of its sweep."""
     keys = ["discount", "better", "worse"]
     resolved = pd.concat(
         [
@@ -372,22 +331,9 @@ def appendix_table(verdicts: pd.DataFrame, pair_tables: Mapping[str, pd.DataFram
             for label, rows in verdicts.groupby("label", sort=False)
         ]
     ).reindex(verdicts.index)
-    shown = verdicts.drop(columns=["failure_exponent", "failure_low", "failure_high", "d_exponent", "d_low", "d_high"])
-    shown.insert(
-        shown.columns.get_loc("failure_trend"),
-        "failure exponent [95%]",
-        _failure_texts(verdicts),
-    )
-    shown.insert(
-        shown.columns.get_loc("d_trend"),
-        "d exponent [95%]",
-        [
-            exponent_text(c, lo, hi, resolved=ok)
-            for c, lo, hi, ok in zip(
-                verdicts["d_exponent"], verdicts["d_low"], verdicts["d_high"], resolved, strict=True
-            )
-        ],
-    )
+    shown = with_exponent_text(verdicts, ("d_exponent", "d_low", "d_high"), "d exponent [95%]", resolved)
+    shown = shown.drop(columns=["failure_exponent", "failure_low", "failure_high"])
+    shown.insert(shown.columns.get_loc("failure_trend"), "failure exponent [95%]", _failure_texts(verdicts))
     return rounded(shown, 4)
 
 

@@ -30,16 +30,14 @@ from ...pipeline.style import (
 )
 from ...simulation.tables import read_table
 
+#: The fitted exponent columns (centre, low, high) of the gap and of the failure rate (``11_verdicts.csv``).
+D_EXPONENT, FAILURE_EXPONENT = ("d_exponent", "d_low", "d_high"), ("failure_exponent", "failure_low", "failure_high")
+
 
 def exponent_panels(verdicts: pd.DataFrame, discounts: Sequence[str]) -> Figure:
-    """Fitted exponents across the bracket: of the standardized gap (top row) and of the failure rate
-    (bottom row), one column per model, discounts on the x axis in decay order.
-
-    Top row: the fitted exponent of ``d ~ n^e`` with its interval (markers), the scaling law's
-    exponent (bars) and the finite-n heuristic's local exponent (open markers). Bottom row: the
-    fitted exponent of ``failure ~ n^b`` with its interval. A dotted vertical line marks 1/r. The law's bar is
-    left out for ``zipflog``, whose law has a log factor besides the exponent; intervals wider than the
-    panel's range of ±1 run off it.
+    """Fitted exponents across the bracket (decay order), one column per model: top, of ``d ~ n^e`` (markers with
+    intervals), the law's (bars, none for ``zipflog``'s log factor) and the heuristic's (open markers); bottom, of
+    ``failure ~ n^b``. Dotted: 1/r; intervals wider than ±1 run off the panel.
     """
     labels = list(dict.fromkeys(verdicts["label"]))
     pairs = list(dict.fromkeys(zip(verdicts["better"], verdicts["worse"], strict=False)))
@@ -53,30 +51,21 @@ def exponent_panels(verdicts: pd.DataFrame, discounts: Sequence[str]) -> Figure:
     for j, label in enumerate(labels):
         for p, (better, worse) in enumerate(pairs):
             rows = select(verdicts, label=label, better=better, worse=worse).set_index("discount").reindex(discounts)
-            xs = x + offsets[p]
-            color = f"C{p}"
-            for ax, columns in (
-                (axes[0, j], ("d_exponent", "d_low", "d_high")),
-                (axes[1, j], ("failure_exponent", "failure_low", "failure_high")),
-            ):
+            xs, color, name = x + offsets[p], f"C{p}", short_pair_label(better, worse)
+            for ax, columns in ((axes[0, j], D_EXPONENT), (axes[1, j], FAILURE_EXPONENT)):
                 bar = pair_intervals(ax, xs, rows, columns, p, ms=5, capsize=2, lw=1)
-                handles.append((bar, f"{short_pair_label(better, worse)}: fitted (95%)"))
+                handles.append((bar, f"{name}: fitted (95%)"))
             # zipflog's law carries an extra (ln n)^-gamma that an exponent cannot show: no bar there
             plain = (
                 rows["law_log_power"].fillna(0).to_numpy() == 0 if "law_log_power" in rows else np.ones(len(xs), bool)
             )
             law_values = np.where(plain, rows["law_exponent"].to_numpy(dtype=np.float64), np.nan)
             law = axes[0, j].plot(xs, round_significant(law_values), "_", color=color, ms=16, mew=2)[0]
-            handles.append((law, f"{short_pair_label(better, worse)}: law"))
+            marker = PAIR_MARKERS[p % len(PAIR_MARKERS)]
             heuristic = axes[0, j].plot(
-                xs,
-                plotted_column(rows, "heuristic_exponent"),
-                PAIR_MARKERS[p % len(PAIR_MARKERS)],
-                mfc="none",
-                color=color,
-                ms=8,
-            )[0]
-            handles.append((heuristic, f"{short_pair_label(better, worse)}: finite-n heuristic"))
+                xs, plotted_column(rows, "heuristic_exponent"), marker, mfc="none", color=color, ms=8
+            )
+            handles += [(law, f"{name}: law"), (heuristic[0], f"{name}: finite-n heuristic")]
         for ax in axes[:, j]:
             ax.axhline(0, color="0.3", lw=0.8)
             if "zipf" in discounts:
@@ -98,12 +87,8 @@ def exponent_panels(verdicts: pd.DataFrame, discounts: Sequence[str]) -> Figure:
 def trend_grid(
     pair_tables: Mapping[str, pd.DataFrame], discounts: Sequence[str], value: str, heuristic: pd.DataFrame | None = None
 ) -> Figure:
-    """Per model (row) and pair (column), against n (log): the failure rate ``1 - P(better strictly higher)``
-    (``value="p_fail"``, log scale, Wilson 95% bands; a share of 0 drawn at its Wilson upper bound as an open
-    triangle) or the standardized gap (``value="std_gap"``, with the finite-n heuristic dashed).
-    """
-    if value not in ("p_fail", "std_gap"):
-        raise ValueError(f"value must be 'p_fail' or 'std_gap', got {value!r}")
+    """Per model (row) and pair (column), against n: the failure rate (``value="p_fail"``, Wilson 95% bands; a
+    share of 0 at its upper bound as an open triangle) or the standardized gap (``"std_gap"``, heuristic dashed)."""
     labels = list(pair_tables)
     first = pair_tables[labels[0]]
     pairs = list(dict.fromkeys(zip(first["better"], first["worse"], strict=False)))
@@ -174,9 +159,8 @@ def _short_discount(spec: str) -> str:
 
 
 def headline_figure(results: Path) -> Figure:
-    """One column, one panel per top (the run's ``11_verdicts.csv``): the fitted exponent b of the failure rate
-    ``1 - P ~ n^b`` across the bracket of discounts (decay order), per pair, with its 95% interval; below 0 the
-    better ranker wins ever more often over the measured range."""
+    """One column, one panel per top (``11_verdicts.csv``): the fitted exponent b of ``1 - P ~ n^b`` across the
+    bracket (decay order), per pair, with its 95% interval."""
     verdicts = read_table(results / "11_verdicts.csv")
     labels = list(dict.fromkeys(verdicts["label"]))
     discounts = list(dict.fromkeys(verdicts["discount"]))
@@ -189,9 +173,8 @@ def headline_figure(results: Path) -> Figure:
                 rows = (
                     select(verdicts, label=label, better=better, worse=worse).set_index("discount").reindex(discounts)
                 )
-                columns = ("failure_exponent", "failure_low", "failure_high")
                 name = short_pair_label(better, worse)
-                pair_intervals(ax, x + offsets[p], rows, columns, p, ms=3.5, lw=0.9, capsize=0, label=name)
+                pair_intervals(ax, x + offsets[p], rows, FAILURE_EXPONENT, p, ms=3.5, lw=0.9, capsize=0, label=name)
             ax.axhline(0, color="0.3", lw=0.7)
             if "zipf" in discounts:
                 ax.axvline(discounts.index("zipf"), color="0.5", lw=0.7, ls=":")

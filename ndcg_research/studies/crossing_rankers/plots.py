@@ -33,9 +33,8 @@ from ...simulation.tables import read_table
 def expected_gap_panels(
     theory_table: pd.DataFrame, crossings: pd.DataFrame, pairs: Sequence[Sequence[str]], discounts: Sequence[str]
 ) -> Figure:
-    """E nDCG(first) - E nDCG(second) against n (finite-n theory), one panel per pair, one line per discount,
-    with each discount's crossing marked.
-    """
+    """E nDCG(first) - E nDCG(second) against n (finite-n theory), a panel per pair, a line per discount, with each
+    discount's crossing marked."""
     fig, axes = panel_grid(len(pairs), min(2, len(pairs)), size=(5.2, 3.6))
     handles = []
     for ax, (first, second) in zip(axes, pairs, strict=False):
@@ -43,14 +42,8 @@ def expected_gap_panels(
             a = select(theory_table, discount=d, ranker=first).set_index("n")["finite_n"]
             b = select(theory_table, discount=d, ranker=second).set_index("n")["finite_n"]
             gap = (a - b).dropna()
-            line = ax.plot(
-                round_significant(gap.index.to_numpy(float)),
-                round_significant(gap.to_numpy()),
-                LINESTYLES[c % len(LINESTYLES)],
-                color=f"C{c}",
-                lw=1.3,
-            )[0]
-            handles.append((line, d))
+            x, y = round_significant(gap.index.to_numpy(float)), round_significant(gap.to_numpy())
+            handles.append((ax.plot(x, y, LINESTYLES[c % len(LINESTYLES)], color=f"C{c}", lw=1.3)[0], d))
             where = crossing_n(crossings, first, second, d)
             if np.isfinite(where):
                 ax.plot([round_significant(where)], [0.0], MARKERS[c % len(MARKERS)], color=f"C{c}", ms=6)
@@ -87,14 +80,10 @@ def decision_grid(
     value: str,
     crossings: pd.DataFrame | None = None,
 ) -> Figure:
-    """Per model (row) and pair (column): ``p_first`` (the head ranker wins; Wilson 95%) or ``p_differs``
-    (the decision differs from log2's on the same data set) against n, one line per discount.
-
-    Each column title names its pair ("first vs second"); the row labels hold only what is
-    common to the whole row (the model and the quantity), since the pairs differ by column.
+    """Per model (row) and pair (column, titled "first vs second"): ``value`` ``"p_first"`` (the head ranker wins;
+    Wilson 95%) or ``"p_differs"`` (the decision differs from log2's on the same data set) against n, a line per
+    discount; the row labels hold only what the whole row shares (the model and the quantity).
     """
-    if value not in ("p_first", "p_differs"):
-        raise ValueError(f"value must be 'p_first' or 'p_differs', got {value!r}")
     models = list(decision_tables)
     first = decision_tables[models[0]]
     pairs = list(dict.fromkeys(zip(first["first"], first["second"], strict=True)))
@@ -122,24 +111,13 @@ def decision_grid(
                 if value == "p_differs" and d == rows["reference"].iloc[0]:
                     continue
                 n, p = plotted_column(rows, "n") * shift[c], plotted_column(rows, value)
-                low, high = plotted_column(rows, f"{value}_low"), plotted_column(rows, f"{value}_high")
-                bar = ax.errorbar(
-                    n,
-                    p,
-                    yerr=error_bar_lengths(p, low, high),
-                    fmt=MARKERS[c % len(MARKERS)] + LINESTYLES[c % len(LINESTYLES)],
-                    ms=3.5,
-                    capsize=1.5,
-                    lw=1,
-                    color=f"C{c}",
-                )
-                handles.append((bar, d))
+                bars = error_bar_lengths(p, plotted_column(rows, f"{value}_low"), plotted_column(rows, f"{value}_high"))
+                fmt = MARKERS[c % len(MARKERS)] + LINESTYLES[c % len(LINESTYLES)]
+                handles.append((ax.errorbar(n, p, yerr=bars, fmt=fmt, ms=3.5, capsize=1.5, lw=1, color=f"C{c}"), d))
             if value == "p_first":
                 ax.axhline(0.5, color="0.5", lw=0.8, ls="--")
             ax.set(xscale="log", ylim=(-0.03, 1.03))
             ax.label_outer()
-    # The pair changes from column to column, so the row label says "first ranker" and the
-    # column title says which ranker is first.
     ylabel = "P(first ranker scores higher)" if value == "p_first" else "decision differs from log2"
     label_grid_edges(axes, [f"{a} vs {b}" for a, b in pairs], [f"{m}\n{ylabel}" for m in models])
     for ax, (first, second) in zip(strips, pairs, strict=False):
@@ -148,11 +126,10 @@ def decision_grid(
     for ax in axes[0] if strip else []:
         ax.set_title("")
     legend_below(fig, handles, ncols=4)
-    if value == "p_first":
-        title = "Share of data sets on which the exact head scores strictly higher (Wilson 95%)"
-    else:
-        title = "Share of data sets on which a discount picks another winner than log2 (Wilson 95%)"
-    fig.suptitle(title, fontsize=11)
+    what = (
+        "the exact head scores strictly higher" if value == "p_first" else "a discount picks another winner than log2"
+    )
+    fig.suptitle(f"Share of data sets on which {what} (Wilson 95%)", fontsize=11)
     return fig
 
 
@@ -161,10 +138,8 @@ HEADLINE_MODEL, HEADLINE_PAIR = "certain", ("head(m=10)", "noisy(sigma=1)")
 
 
 def headline_figure(results: Path) -> Figure:
-    """One column, two panels for :data:`HEADLINE_PAIR` in the run's :data:`HEADLINE_MODEL` model, per discount:
-    (a) the expected nDCG gap against n (finite-n theory, ``10_expected_ndcg.csv``; symmetric log scale), each
-    discount's crossing marked; (b) the share of simulated data sets on which the discount picks another winner
-    than log2 (``10_decisions_*.csv``)."""
+    """One column, two panels for :data:`HEADLINE_PAIR` in :data:`HEADLINE_MODEL`, per discount: (a) the expected nDCG
+    gap against n, crossings marked; (b) the share of data sets on which the discount picks another winner than log2."""
     expected = read_table(results / "10_expected_ndcg.csv")
     expected = expected[expected["label"] == HEADLINE_MODEL]
     crossings = read_table(results / "10_crossings.csv")

@@ -1,8 +1,5 @@
-"""Notebook 10 (rankers whose order depends on the discount): its tables, short enough to read.
-
-The inputs are :func:`ndcg_research.simulation.crossing.crossing_table` (stacked over models, with a ``label``
-column) and the per-model :func:`~ndcg_research.simulation.crossing.decision_table`.
-"""
+"""Notebook 10 (rankers whose order depends on the discount): its tables to read, from the crossing table (stacked
+over models, with a ``label`` column) and the per-model decision tables of :mod:`ndcg_research.simulation.crossing`."""
 
 from __future__ import annotations
 
@@ -14,10 +11,6 @@ import pandas as pd
 
 from ...findings import threshold
 from ...pipeline.tables import chance_level, count_cells, pivot
-
-
-def _head_size(spec: str) -> int:
-    return int(re.search(r"m=(\d+)", spec).group(1))
 
 
 def crossing_grid(crossings: pd.DataFrame, label: str, discounts: Sequence[str], n_max: int) -> pd.DataFrame:
@@ -41,12 +34,11 @@ def same_in_every_model(crossings: pd.DataFrame, n_min: int) -> str:
 
 def crossing_order(crossings: pd.DataFrame, label: str, n_max: int) -> pd.DataFrame:
     """Per head: the discounts in the order of their crossings, those without one, and how close the slowly varying
-    discounts cross (the factor between their crossings, and the crossings in multiples of m).
-    """
+    discounts cross (the factor between their crossings, and the crossings in multiples of m)."""
     out = []
     for head, rows in crossings[crossings["label"] == label].groupby("first", sort=False):
         rows = rows.sort_values("crossing_n")
-        found, m = rows[rows["crossing_n"].notna()], _head_size(head)
+        found, m = rows[rows["crossing_n"].notna()], int(re.search(r"m=(\d+)", head).group(1))
         slow = found[found["decay"] == "slowly varying"]["crossing_n"]
         out.append(
             {
@@ -62,9 +54,7 @@ def crossing_order(crossings: pd.DataFrame, label: str, n_max: int) -> pd.DataFr
 
 def theory_agreement(decisions: Mapping[str, pd.DataFrame], crossings: pd.DataFrame) -> str:
     """One sentence: far from the expected crossing (a factor ``head_crossing_far_factor`` either side), in how many
-    decided cells (Wilson interval of the head's share excluding one half) the majority of data sets picks the
-    ranker the expected gap picks.
-    """
+    decided cells (Wilson interval excluding 1/2) the majority of data sets picks the ranker the expected gap picks."""
     factor = threshold("head_crossing_far_factor")
     checks = []
     for label, table in decisions.items():
@@ -115,9 +105,8 @@ def disagreement_in_expectation(
 
 
 def disagreement_shares(decisions: pd.DataFrame, reference: str = "log2") -> pd.DataFrame:
-    """The data sets on which a discount picks another winner than ``reference``, as count/data sets:
-    rows (head, discount), columns n.
-    """
+    """The data sets on which a discount picks another winner than ``reference`` (count/data sets): rows (head,
+    discount), columns n."""
     other = decisions[decisions["discount"] != reference]
     cells = [c.split(" ")[0] for c in count_cells(other, "p_differs")]
     wide = pivot(other.assign(cell=cells), ["first", "discount"], "n", "cell")
@@ -129,8 +118,7 @@ def largest_disagreement(
     decisions: Mapping[str, pd.DataFrame], decay: Mapping[str, str], reference: str = "log2"
 ) -> pd.DataFrame:
     """Per class of discount: the largest share of data sets decided otherwise than ``reference`` (Wilson 95%) and
-    where it occurs.
-    """
+    where it occurs."""
     both = pd.concat([t.assign(label=label) for label, t in decisions.items()], ignore_index=True)
     both = both[both["discount"] != reference].assign(decay=lambda t: t["discount"].map(decay))
     out = []

@@ -18,8 +18,6 @@ from ...stats import CONFIDENCE, family_confidence, mean_interval, wilson_interv
 #: A cell *keeps* distinguishability when the family-wise lower bound of P(better strictly higher)
 #: at the largest n is at least this (``cutoff_keeps_lower`` in ``findings.toml``, with when it was fixed).
 KEEPS_AT_LEAST = threshold("cutoff_keeps_lower")
-
-
 #: A cell *loses* it when the family-wise upper bound is at most this: the better ranker wins
 #: strictly on at most 60% of the data sets, little better than a coin flip (or ties dominate)
 #: (``cutoff_loses_upper``).
@@ -37,9 +35,7 @@ def ndcg_by_k(
     seed: int,
     gain: str = "linear",
 ) -> np.ndarray:
-    """nDCG@k of one ranker for many cut-offs k on ``replicates`` data sets of n items.
-
-    ``ks``: cut-offs in 1..n.
+    """nDCG@k of one ranker for many cut-offs k (in 1..n) on ``replicates`` data sets of n items.
 
     Returns numpy.ndarray: shape ``(replicates, len(ks))``.
     """
@@ -84,19 +80,13 @@ def fraction_limit(model: str, ranker: str, c: float, *, gain: str = "linear") -
 
 
 def verdict_table(pair_table: pd.DataFrame, better: str, worse: str, *, confidence: float = CONFIDENCE) -> pd.DataFrame:
-    """Does each (model, rule, discount) keep the better ranker ahead at the largest n? With family-wise intervals.
+    """Does each (model, rule, discount) cell of a cut-off pair table keep ``better`` ahead at its largest n?
 
-    For the pair (better, worse), each (model, rule, discount) cell of a cut-off pair table
-    gets the Wilson interval of P(better strictly higher) at its largest n at the confidence
-    that makes all cells' intervals hold together (Bonferroni,
-    :func:`~ndcg_research.stats.family_confidence`), and a verdict: ``keeps``
-    (lower bound >= :data:`KEEPS_AT_LEAST`), ``loses`` (upper bound <= :data:`LOSES_AT_MOST`)
-    or ``undecided``. The trend compares the smallest and the largest n with the ordinary
-    95% intervals: ``rising`` or ``falling`` when they do not overlap, else ``flat``.
+    Verdict on the Bonferroni family-wise Wilson interval of P(better strictly higher) over the cells: ``keeps``
+    (lower bound >= :data:`KEEPS_AT_LEAST`), ``loses`` (upper bound <= :data:`LOSES_AT_MOST`) or ``undecided``;
+    trend ``rising`` or ``falling`` when the 95% intervals at the smallest and largest n do not overlap, else ``flat``.
 
-    Returns pandas.DataFrame: columns: model, rule, discount, better, worse, n_first, n_last, replicates,
-    p_better_first, p_better_last, family_low, family_high, family_size, family_confidence, p_tie_last, verdict,
-    trend.
+    Returns pandas.DataFrame: one row per cell with its numbers, verdict and trend.
     """
     rows = pair_table[(pair_table["better"] == better) & (pair_table["worse"] == worse)]
     cells = list(rows.groupby(["model", "rule", "discount"], sort=False))
@@ -109,12 +99,8 @@ def verdict_table(pair_table: pd.DataFrame, better: str, worse: str, *, confiden
         wins = int(round(last["p_better"] * trials))
         low, high = wilson_interval(wins, trials, confidence=level)
         verdict = "keeps" if low >= KEEPS_AT_LEAST else ("loses" if high <= LOSES_AT_MOST else "undecided")
-        if last["p_better_low"] > first["p_better_high"]:
-            trend = "rising"
-        elif last["p_better_high"] < first["p_better_low"]:
-            trend = "falling"
-        else:
-            trend = "flat"
+        rising, falling = last["p_better_low"] > first["p_better_high"], last["p_better_high"] < first["p_better_low"]
+        trend = "rising" if rising else "falling" if falling else "flat"
         out.append(
             dict(
                 model=model,
@@ -142,11 +128,8 @@ def verdict_table(pair_table: pd.DataFrame, better: str, worse: str, *, confiden
 def k_curves(
     models: Sequence[str], rankers: Sequence[str], n: int, ks: np.ndarray, *, replicates: int, seed: int
 ) -> tuple[dict, pd.DataFrame]:
-    """Mean nDCG@k (log2) of each ranker at list length ``n`` for every k of ``ks`` on the same data sets.
-
-    Returns the curves ``{(model, ranker): mean_interval}`` (for the figure) and the result table
-    ``05_ndcg_by_k.csv`` (model, ranker, k, mean, ci_low, ci_high, replicates, n, seed).
-    """
+    """Mean nDCG@k (log2) of each ranker at list length ``n`` for every k of ``ks`` on the same data sets: the
+    curves ``{(model, ranker): mean_interval}`` (for the figure) and the result table ``05_ndcg_by_k.csv``."""
     curves, rows = {}, []
     for model in models:
         for ranker in rankers:

@@ -46,9 +46,8 @@ def cutoff_values_grid(
                 rows = select(mean_table, model=model, rule=rule, discount=d, ranker=r)
                 n = plotted_column(rows, "n")
                 (line,) = ax.plot(n, plotted_column(rows, "mean"), marker="o", ms=3, color=f"C{c}")
-                ax.fill_between(
-                    n, plotted_column(rows, "ci_low"), plotted_column(rows, "ci_high"), color=f"C{c}", alpha=0.2, lw=0
-                )
+                band = (plotted_column(rows, b) for b in ("ci_low", "ci_high"))
+                ax.fill_between(n, *band, color=f"C{c}", alpha=0.2, lw=0)
                 handles.append((line, r))
             ax.set_xscale("log")
     label_grid_edges(axes, discounts, [f"{rule}\nmean nDCG@k" for rule in rules])
@@ -65,12 +64,8 @@ def cutoff_pair_grid(
     better: str,
     worse: str,
 ) -> Figure:
-    """P(better scores strictly higher) against n with Wilson intervals (filled markers) and the share
-    of exact ties (hollow markers, dotted): one row per model, one column per cut-off rule.
-
-    The discounts are drawn side by side (each shifted a little along n) so that equal values do
-    not hide one another.
-    """
+    """P(better scores strictly higher) against n with Wilson intervals and the share of exact ties (hollow, dotted):
+    a row per model, a column per cut-off rule; the discounts side by side (shifted along n) so as not to hide."""
     fig = Figure(figsize=(3.3 * len(rules), 2.9 * len(models) + 0.9), layout="constrained")
     axes = fig.subplots(len(models), len(rules), sharex=True, sharey=True, squeeze=False)
     shift = 10 ** (0.045 * (np.arange(len(discounts)) - (len(discounts) - 1) / 2))  # side by side on a log axis
@@ -80,11 +75,8 @@ def cutoff_pair_grid(
             ax = axes[i, j]
             for c, d in enumerate(discounts):
                 rows = select(pair_table, model=m, better=better, worse=worse, rule=rule, discount=d)
-                n, p = plotted_column(rows, "n") * shift[c], plotted_column(rows, "p_better")
-                bar = interval_markers(
-                    ax, n, p, plotted_column(rows, "p_better_low"), plotted_column(rows, "p_better_high"), c, "-"
-                )
-                handles.append((bar, d))
+                n = plotted_column(rows, "n") * shift[c]
+                handles.append((interval_markers(ax, n, *(plotted_column(rows, b) for b in P_BETTER), c, "-"), d))
                 ties = plotted_column(rows, "p_tie")
                 if ties.max() > 0:
                     ax.plot(n, ties, MARKERS[c % len(MARKERS)] + ":", ms=4, mfc="none", color=f"C{c}", lw=1)
@@ -108,11 +100,8 @@ def ndcg_by_k_panels(
     relevant: Mapping[str, float],
     discount: str = "log2",
 ) -> Figure:
-    """Mean nDCG@k against k (95% band) for each model (panel) and ranker, with the expected number of
-    relevant items (dashed).
-
-    ``curves[(model, ranker)]`` holds ``mean``, ``ci_low`` and ``ci_high`` over k.
-    """
+    """Mean nDCG@k against k (95% band, ``curves[(model, ranker)]``) per model (panel) and ranker, with the expected
+    number of relevant items (dashed)."""
     fig = Figure(figsize=(5.5 * len(models), 4.3), layout="constrained")
     axes = fig.subplots(1, len(models), squeeze=False, sharey=True)[0]
     handles = []
@@ -121,14 +110,8 @@ def ndcg_by_k_panels(
         for c, r in enumerate(rankers):
             curve = curves[(m, r)]
             (line,) = ax.plot(ks, round_significant(curve["mean"]), marker="o", ms=3, color=f"C{c}")
-            ax.fill_between(
-                ks,
-                round_significant(curve["ci_low"]),
-                round_significant(curve["ci_high"]),
-                color=f"C{c}",
-                alpha=0.2,
-                lw=0,
-            )
+            band = (round_significant(curve[b]) for b in ("ci_low", "ci_high"))
+            ax.fill_between(ks, *band, color=f"C{c}", alpha=0.2, lw=0)
             handles.append((line, r))
         handles.append((ax.axvline(relevant[m], color="0.4", ls="--", lw=1), "expected number of relevant items"))
         ax.set(xscale="log", xlabel="cut-off k", title=f"{m}, n = {n}, {discount}")
@@ -150,34 +133,19 @@ def rule_words(rule: str) -> str:
 
 
 def headline_figure(results: Path) -> Figure:
-    """One column, two panels (each model of the run's ``05_cutoff_pairs.csv``, certain top first): the probability
-    that the better ranker of :data:`HEADLINE_PAIR` scores strictly higher under :data:`HEADLINE_DISCOUNT`, against
-    n, one line per cut-off rule, with Wilson 95% intervals."""
+    """One column, a panel per model (``05_cutoff_pairs.csv``): P(the better ranker of :data:`HEADLINE_PAIR` scores
+    strictly higher) under :data:`HEADLINE_DISCOUNT` against n, a line per cut-off rule, with Wilson 95% intervals."""
     pairs = read_table(results / "05_cutoff_pairs.csv")
     models, rules = list(dict.fromkeys(pairs["model"])), list(dict.fromkeys(pairs["rule"]))
+    pair = dict(discount=HEADLINE_DISCOUNT, better=HEADLINE_PAIR[0], worse=HEADLINE_PAIR[1])
     with column_figure(9.6, len(models), 1, sharex=True) as (fig, axes):
         for ax, panel, model in zip(axes, "abcd", models, strict=False):
             for i, rule in enumerate(rules):
-                rows = select(
-                    pairs,
-                    model=model,
-                    rule=rule,
-                    discount=HEADLINE_DISCOUNT,
-                    better=HEADLINE_PAIR[0],
-                    worse=HEADLINE_PAIR[1],
-                )
+                rows = select(pairs, model=model, rule=rule, **pair)
                 n, (p, bars) = plotted_column(rows, "n"), centre_and_bars(rows, *P_BETTER)
+                fmt, label = MARKERS[i] + LINESTYLES[i % len(LINESTYLES)], rule_words(rule)
                 ax.errorbar(
-                    n,
-                    p,
-                    yerr=bars,
-                    fmt=MARKERS[i] + LINESTYLES[i % len(LINESTYLES)],
-                    color=f"C{i}",
-                    ms=3.5,
-                    lw=1.0,
-                    elinewidth=0.7,
-                    capsize=0,
-                    label=rule_words(rule),
+                    n, p, yerr=bars, fmt=fmt, color=f"C{i}", ms=3.5, lw=1.0, elinewidth=0.7, capsize=0, label=label
                 )
             ax.axhline(0.5, color="0.5", lw=0.7, ls=":")
             top = "certain top" if parse_model(model).hi == 1 else "uncertain top"
@@ -194,10 +162,9 @@ def headline_caption(results: Path) -> str:
     pairs = read_table(results / "05_cutoff_pairs.csv")
     return (
         f"nDCG@k ({HEADLINE_DISCOUNT}): probability that {pair_label(*HEADLINE_PAIR)} scores strictly higher on a "
-        f"fresh "
-        f"data set, against the list length n (up to {n_text(pairs['n'].max())}), for a fixed k, k growing with n and "
-        f"the whole list, with a certain (a) and an uncertain (b) top; Wilson 95% intervals; dotted: a coin flip. "
-        f"Exact ties count as failures."
+        f"fresh data set, against the list length n (up to {n_text(pairs['n'].max())}), for a fixed k, k growing "
+        f"with n and the whole list, with a certain (a) and an uncertain (b) top; Wilson 95% intervals; dotted: a "
+        f"coin flip. Exact ties count as failures."
     )
 
 

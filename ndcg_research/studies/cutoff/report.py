@@ -1,9 +1,5 @@
-"""Notebook 05 (nDCG@k): its tables, short enough to read.
-
-The inputs are the sweeps' tables of :mod:`ndcg_research.simulation.cutoff` (``05_cutoff_means.csv``,
-``05_cutoff_pairs.csv``, ``05_cutoff_verdicts.csv``, ``05_ndcg_by_k.csv``), whose ``model`` column holds
-the model spec; tables shown here name the models by the notebook's labels where it gives them.
-"""
+"""Notebook 05 (nDCG@k): its tables to read, from the sweeps' tables of :mod:`ndcg_research.simulation.cutoff`
+(whose ``model`` column holds the model spec)."""
 
 from __future__ import annotations
 
@@ -12,7 +8,7 @@ from collections.abc import Sequence
 import pandas as pd
 
 from ...core import parse_discount
-from ...pipeline.tables import chance_level, count_cells, pivot, rounded
+from ...pipeline.tables import chance_level, count_cells, headed, pivot, rounded
 from ...simulation import cutoff, theory
 from .experiment import fraction_limit
 
@@ -30,27 +26,15 @@ def limits(model: str, rule: str, discount: str, rankers: Sequence[str]) -> list
 
 def values_at(means: pd.DataFrame, model: str, n: int, rankers: Sequence[str]) -> pd.DataFrame:
     """Mean nDCG@k at list length ``n`` in ``model`` beside its limit: rows (rule, ranker), columns (quantity,
-    discount).
-    """
+    discount)."""
     rows = means[(means["model"] == model) & (means["n"] == n) & means["ranker"].isin(rankers)]
     rows = rows.assign(limit=[limits(model, r.rule, r.discount, [r.ranker])[0] for r in rows.itertuples()])
-    wide = rounded(
-        pd.concat(
-            {
-                f"mean nDCG@k at n = {n}": pivot(rows, ["rule", "ranker"], "discount", "mean"),
-                "limit (theory)": pivot(rows, ["rule", "ranker"], "discount", "limit"),
-            },
-            axis=1,
-        )
-    )
-    return wide
+    parts = {f"mean nDCG@k at n = {n}": "mean", "limit (theory)": "limit"}
+    return rounded(pd.concat({k: pivot(rows, ["rule", "ranker"], "discount", c) for k, c in parts.items()}, axis=1))
 
 
 def limit_distance(means: pd.DataFrame, models: Sequence[str], n: int, rankers: Sequence[str]) -> pd.DataFrame:
-    """The largest ``|mean - limit|`` at ``n`` over ``rankers`` and ``models``.
-
-    Rows the rules, columns the discounts.
-    """
+    """The largest ``|mean - limit|`` at ``n`` over ``rankers`` and ``models``: rows the rules, columns discounts."""
     rows = []
     for model in models:
         at = means[(means["model"] == model) & (means["n"] == n)]
@@ -65,10 +49,7 @@ def limit_distance(means: pd.DataFrame, models: Sequence[str], n: int, rankers: 
 
 
 def verdict_grid(verdicts: pd.DataFrame) -> pd.DataFrame:
-    """The verdicts of :func:`ndcg_research.studies.cutoff.experiment.verdict_table`.
-
-    Rows (model, rule), columns the discounts.
-    """
+    """The verdicts of :func:`~.experiment.verdict_table`: rows (model, rule), columns the discounts."""
     wide = pivot(verdicts, ["model", "rule"], "discount", "verdict")
     wide.columns.name = "discount: verdict at the largest n"
     return wide
@@ -76,8 +57,7 @@ def verdict_grid(verdicts: pd.DataFrame) -> pd.DataFrame:
 
 def p_last_grid(verdicts: pd.DataFrame) -> pd.DataFrame:
     """P(better strictly higher) at the largest n of every verdict cell, as wins/data sets [Wilson 95%], chance cells
-    marked (rule ``chance_p``; the family: the cells of the table).
-    """
+    marked."""
     cells = count_cells(verdicts, "p_better_last", flag=chance_level(verdicts, "p_better_last"))
     wide = pivot(verdicts.assign(cell=cells), ["model", "rule"], "discount", "cell")
     wide.columns.name = "discount: P(better higher) at the largest n"
@@ -85,27 +65,19 @@ def p_last_grid(verdicts: pd.DataFrame) -> pd.DataFrame:
 
 
 def detail(pairs: pd.DataFrame, models: dict[str, str], rules: Sequence[str], discount: str) -> pd.DataFrame:
-    """For the ``rules`` under ``discount``, per (model, pair, rule): P(better strictly higher), the share of exact
-    ties and the mean gap at the smallest and the largest n (shares as wins/data sets).
-
-    ``models`` maps each label to its spec (the ``model`` column of ``pairs``).
-    """
+    """Per (model, pair, rule) under ``discount``: P(better strictly higher), exact ties (as wins/data sets) and the
+    mean gap at the smallest and the largest n; ``models``: label -> spec (``pairs``' ``model`` column)."""
     out = []
     for label, spec in models.items():
-        for (better, worse), _ in pairs[pairs["model"] == spec].groupby(["better", "worse"], sort=False):
+        model = pairs[pairs["model"] == spec]
+        cells = model[model["discount"] == discount]
+        for (better, worse), _ in model.groupby(["better", "worse"], sort=False):
             for rule in rules:
-                rows = pairs[
-                    (pairs["model"] == spec)
-                    & (pairs["rule"] == rule)
-                    & (pairs["discount"] == discount)
-                    & (pairs["better"] == better)
-                    & (pairs["worse"] == worse)
-                ].sort_values("n")
+                rows = cells[(cells["rule"] == rule) & (cells["better"] == better) & (cells["worse"] == worse)]
                 if not len(rows):
                     continue
-                ends = rows.iloc[[0, -1]]
-                p = [c.split(" ")[0] for c in count_cells(ends, "p_better")]
-                ties = [c.split(" ")[0] for c in count_cells(ends, "p_tie")]
+                ends = rows.sort_values("n").iloc[[0, -1]]
+                p, ties = ([c.split(" ")[0] for c in count_cells(ends, s)] for s in ("p_better", "p_tie"))
                 out.append(
                     {
                         "model": label,
@@ -120,9 +92,8 @@ def detail(pairs: pd.DataFrame, models: dict[str, str], rules: Sequence[str], di
 
 
 def curve_summary(curves: pd.DataFrame, relevant: dict[str, float]) -> pd.DataFrame:
-    """Per (model, ranker) of :func:`k_curves`' table: nDCG@1, the minimum and where it is, nDCG@n, and the expected
-    number of relevant items ``relevant[model]``.
-    """
+    """Per (model, ranker) of :func:`~.experiment.k_curves`' table: nDCG@1, the minimum and where it is, nDCG@n, and
+    the expected number of relevant items ``relevant[model]``."""
     out = []
     for (model, ranker), rows in curves.groupby(["model", "ranker"], sort=False):
         rows = rows.sort_values("k")
@@ -142,14 +113,7 @@ def curve_summary(curves: pd.DataFrame, relevant: dict[str, float]) -> pd.DataFr
 
 
 #: The pair table's columns, in words, for the appendix.
-PAIR_COLUMNS = {
-    "model": "model",
-    "rule": "rule",
-    "discount": "discount",
-    "better": "better",
-    "worse": "worse",
-    "n": "n",
-    "k": "k",
+PAIR_COLUMNS = {c: c for c in ("model", "rule", "discount", "better", "worse", "n", "k")} | {
     "replicates": "data sets",
     "p_better": "P(better higher)",
     "p_better_low": "Wilson low",
@@ -161,9 +125,7 @@ PAIR_COLUMNS = {
 
 def appendix_pairs(pairs: pd.DataFrame) -> pd.DataFrame:
     """Every cell of the pair table, columns in words (for the appendix)."""
-    return rounded(pairs[list(PAIR_COLUMNS)].rename(columns=PAIR_COLUMNS)).set_index(
-        ["model", "rule", "discount", "better", "worse", "n"]
-    )
+    return headed(pairs, PAIR_COLUMNS, index=["model", "rule", "discount", "better", "worse", "n"])
 
 
 def appendix_verdicts(verdicts: pd.DataFrame) -> pd.DataFrame:

@@ -22,24 +22,14 @@ from ...simulation.cutoff import parse_cutoff
 
 
 def trend_table(pair_table: pd.DataFrame, heuristic: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Does the standardized gap of nDCG@k(n) grow with n, per (model, rule, discount, pair), against the scaling law?
+    """Does the standardized gap of nDCG@k(n) grow with n, per (model, rule, discount, pair), as the scaling law says?
 
-    The exponent of ``d ~ c n^e`` is fitted over the upper half of the n grid
-    (:func:`~ndcg_research.simulation.scaling.gap_trend`, interval at the threshold
-    ``trend_confidence``): ``grows`` (interval above 0), ``shrinks`` (below), ``flat``, or
-    ``undefined`` (no fit). The law is
-    :func:`~ndcg_research.simulation.scaling.gap_exponent` at the rule's exponent a (fixed k: 0),
-    with the threshold a* (:func:`~ndcg_research.simulation.scaling.cutoff_threshold`); it predicts
-    ``grows`` or ``shrinks`` when its exponent is farther than the threshold ``exponent_margin``
-    from 0, and makes no call otherwise.
+    Measured: :func:`~ndcg_research.simulation.scaling.gap_trend` over the upper half of the n grid (``grows``,
+    ``shrinks``, ``flat`` or ``undefined``). The law (:func:`~ndcg_research.simulation.scaling.gap_exponent` at the
+    rule's exponent a; fixed k: 0) predicts ``grows`` or ``shrinks`` when its exponent is farther than
+    ``exponent_margin`` from 0, else ``no call``. ``heuristic``: heuristic-table rows with a ``rule`` column.
 
-    ``pair_table``: a cut-off sweep's pair table (model, rule, discount, better, worse, n, std_gap, std_gap_se, ...);
-    ``heuristic``: :func:`~ndcg_research.simulation.scaling.heuristic_table` rows with a ``rule`` column: their
-    least-squares log-slope over the same n is added as ``heuristic_exponent``.
-
-    Returns pandas.DataFrame: columns: model, rule, a, discount, better, worse, n_from, n_to, exponent, exponent_low,
-    exponent_high, measured, law_exponent, a_star, predicted (``grows``, ``shrinks`` or ``no call``),
-    heuristic_exponent, agreement (:func:`~ndcg_research.pipeline.tables.trend_agreement`).
+    Returns pandas.DataFrame: one row per cell with the fit, the law, a*, the prediction and their agreement.
     """
     confidence, margin = threshold("trend_confidence"), threshold("exponent_margin")
     keys = ["model", "rule", "discount", "better", "worse"]
@@ -90,31 +80,19 @@ FIT_KEYS = ("model", "rule", "discount", "better", "worse")
 
 
 def fitted_texts(trend: pd.DataFrame, pair_table: pd.DataFrame) -> pd.Series:
-    """Each fit's exponent with its interval as text, or "not resolved" where the standardized gaps it fits are all
-    indistinguishable from 0 in ``pair_table`` or its interval is unbounded
-    (:func:`~ndcg_research.pipeline.tables.exponent_text`)."""
-    resolved = gaps_resolved(pair_table, trend, FIT_KEYS)
-    return pd.Series(
-        [
-            exponent_text(c, lo, hi, resolved=ok)
-            for c, lo, hi, ok in zip(
-                trend["exponent"], trend["exponent_low"], trend["exponent_high"], resolved, strict=True
-            )
-        ],
-        index=trend.index,
-    )
+    """Each fit's exponent with its interval as text, or "not resolved" where ``pair_table``'s gaps say nothing or the
+    interval is unbounded (:func:`~ndcg_research.pipeline.tables.exponent_text`)."""
+    return with_exponent_text(trend, resolved=gaps_resolved(pair_table, trend, FIT_KEYS))["exponent [95%]"]
 
 
 def appendix_table(trend: pd.DataFrame, pair_table: pd.DataFrame) -> pd.DataFrame:
-    """The trend table for reading: its exponent columns replaced by :func:`fitted_texts` (no unbounded interval
-    printed as numbers), the other floats rounded to 3 decimals."""
+    """The trend table to read: its exponent columns as :func:`fitted_texts`, the other floats rounded to 3 decimals."""
     return rounded(with_exponent_text(trend, resolved=gaps_resolved(pair_table, trend, FIT_KEYS)), 3)
 
 
 def threshold_table(trend: pd.DataFrame, model: str) -> pd.DataFrame:
-    """One model's cut-off thresholds: per discount (row) and pair (column group), the law's threshold a* and
-    the measured trend of the standardized gap at each rule, in the order of a.
-    """
+    """One model's cut-off thresholds: per discount (row) and pair (column group), the law's threshold a* and the
+    measured trend of the standardized gap at each rule, in the order of a."""
     rows = trend[trend["model"] == model].sort_values("a", kind="stable")
     discounts = list(dict.fromkeys(rows["discount"]))
     columns = {}
@@ -136,18 +114,14 @@ def _a_text(a_star: float) -> str:
 def growth_answer_lines(
     trend: pd.DataFrame, labels: dict[str, str], pair_table: pd.DataFrame | None = None
 ) -> list[str]:
-    """The notebook's answer: the agreement of the measured trends with the law, and the case k = sqrt(n).
+    """The notebook's answer: the case k = sqrt(n) and the agreement of the measured trends with the law.
 
-    ``labels`` maps model specs to the notebook's labels (``{"probit": "certain", ...}``); ``pair_table``: the
-    sweep's pair table, whose gaps tell a fit that is not resolved (:func:`fitted_texts`; without it only an
-    unbounded interval is).
+    ``labels``: model spec -> the notebook's label; ``pair_table``: the sweep's, telling unresolved fits.
     """
     lines = []
     root = trend[trend["a"] == 0.5]
     for r in root[root["discount"] == "log2"].itertuples():
-        resolved = True
-        if pair_table is not None:
-            resolved = bool(gaps_resolved(pair_table, trend.loc[[r.Index]], FIT_KEYS).iloc[0])
+        resolved = pair_table is None or bool(gaps_resolved(pair_table, trend.loc[[r.Index]], FIT_KEYS).iloc[0])
         fitted = exponent_text(r.exponent, r.exponent_low, r.exponent_high, resolved=resolved)
         exponent = (
             f"d ~ n^e, e {NOT_RESOLVED}"

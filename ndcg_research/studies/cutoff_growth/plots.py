@@ -37,8 +37,8 @@ EXPONENT_COLUMNS = ("exponent", "exponent_low", "exponent_high")
 
 
 def _draw_law(ax: Axes, cell: tuple[str, str, str, str], p: int, **style: Any) -> Line2D:
-    """The scaling law's exponent against a for ``cell`` = (model, better, worse, discount), in pair ``p``'s
-    line style and colour (the law is linear in a: its regime depends on beta and rho only)."""
+    """The law's exponent against a for ``cell`` = (model, better, worse, discount) in pair ``p``'s style (the law is
+    linear in a: two points suffice)."""
     grid = np.array([0.0, 1.0])
     law = [scaling.gap_exponent(*cell, float(a)).exponent for a in grid]
     return ax.plot(grid, round_significant(law), LINESTYLES[p % len(LINESTYLES)], color=f"C{p}", **style)[0]
@@ -54,10 +54,8 @@ def _label_grid_panel(ax: Axes, row: int, rows: int, title: str, xlabel: str) ->
 
 
 def cutoff_exponent_grid(trend: pd.DataFrame, discounts: Sequence[str]) -> Figure:
-    """Per model (row) and discount (column): the fitted exponent of the standardized gap of nDCG@n^a against a
-    (markers with 95% intervals; a fixed k is a = 0), and the scaling law's exponent (lines), one colour per pair.
-    The panels show exponents from -1 to 1: a wider interval (a gap shrunk into its noise) runs off them.
-    """
+    """Per model (row) and discount (column): the fitted exponent of the standardized gap of nDCG@n^a against a (95%
+    intervals; fixed k: a = 0) and the law's (lines), a colour per pair; intervals wider than ±1 run off."""
     models = list(dict.fromkeys(trend["model"]))
     pairs = list(dict.fromkeys(zip(trend["better"], trend["worse"], strict=False)))
     fig = Figure(figsize=(2.5 * len(discounts), 2.6 * len(models) + 1.2), layout="constrained")
@@ -113,11 +111,8 @@ HEADLINE_DISCOUNT = "log2"
 
 
 def headline_figure(results: Path) -> Figure:
-    """One column, one panel per model (the run's ``13_trends.csv``, certain top first): under
-    :data:`HEADLINE_DISCOUNT`, the fitted growth exponent of the standardized gap of nDCG@k with k = n^a against a
-    (markers with 95% intervals; a = 0 is a fixed k), per pair, beside the scaling law (lines); fits that are not
-    resolved (:func:`~ndcg_research.studies.cutoff_growth.experiment.fitted_texts`) are not drawn, and counted in
-    the panel's title."""
+    """One column, a panel per model (``13_trends.csv``): under :data:`HEADLINE_DISCOUNT`, the fitted growth exponent
+    of d for k = n^a against a, per pair, beside the law (lines); unresolved fits are not drawn, but counted."""
     from .experiment import fitted_texts
 
     trend = read_table(results / "13_trends.csv")

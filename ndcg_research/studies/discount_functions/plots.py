@@ -28,12 +28,9 @@ from ...simulation.tables import read_table
 
 
 def discount_panels(discounts: Sequence[str], n_max: int) -> Figure:
-    """D(r); the share of the discount mass in the top r ranks of a list of ``n_max``; and, for the
-    slowly varying and constant discounts, how much more than its size the top r weighs.
-
-    The third panel is ``[C(r) / C(n)] / (r / n)`` with ``C(m) = sum D(1..m)``: 1 for no
-    discount, above 1 by the factor the top of the list is over-weighted.
-    """
+    """D(r); the share ``C(r) / C(n)`` of the discount mass (``C(m) = sum D(1..m)``) in the top r ranks of a list of
+    ``n_max``; and, for the slowly varying and constant discounts, ``[C(r) / C(n)] / (r / n)``: how much more than its
+    size the top r weighs (1 for no discount)."""
     fig = Figure(figsize=(14, 4.8), layout="constrained")
     left, middle, right = fig.subplots(1, 3)
     r = np.unique(np.geomspace(1, n_max, 400).astype(np.int64))
@@ -56,21 +53,12 @@ def discount_panels(discounts: Sequence[str], n_max: int) -> Figure:
         if spec in flat:
             right.plot(r, round_significant(share * n_max / r), **style)
         handles.append((line, discount_title(spec)))
-    left.set(xscale="log", yscale="log", ylim=(1e-12, 2), xlabel="rank r", ylabel="D(r)", title="discount D(r)")
-    middle.set(
-        xscale="log",
-        yscale="log",
-        ylim=(1e-7, 2),
-        xlabel="rank r",
-        ylabel="share C(r) / C(n)",
-        title=f"share of the mass in the top r (n = {n_label(n_max)})",
-    )
+    log_log = dict(xscale="log", yscale="log")
+    left.set(**log_log, ylim=(1e-12, 2), xlabel="rank r", ylabel="D(r)", title="discount D(r)")
+    title = f"share of the mass in the top r (n = {n_label(n_max)})"
+    middle.set(**log_log, ylim=(1e-7, 2), xlabel="rank r", ylabel="share C(r) / C(n)", title=title)
     right.set(
-        xscale="log",
-        yscale="log",
-        xlabel="rank r",
-        ylabel="share / (r / n)",
-        title="over-weighting of the top r (slow discounts)",
+        **log_log, xlabel="rank r", ylabel="share / (r / n)", title="over-weighting of the top r (slow discounts)"
     )
     log_ticks_1_2_5(right)
     legend_below(fig, handles, ncols=4)
@@ -85,22 +73,11 @@ def eps_panel(discounts: Sequence[str], n_max: int) -> Figure:
     marks = np.geomspace(10, n_max, 12)
     for i, spec in enumerate(discounts):
         (line,) = ax.plot(n, round_significant(theory.eps(spec, n)), label=spec)
-        ax.plot(
-            marks,
-            round_significant(theory.eps_numeric(spec, marks)),
-            MARKERS[i % len(MARKERS)],
-            color=line.get_color(),
-            ms=5,
-            mfc="none",
-        )
+        numeric = round_significant(theory.eps_numeric(spec, marks))
+        ax.plot(marks, numeric, MARKERS[i % len(MARKERS)], color=line.get_color(), ms=5, mfc="none")
     ax.plot(n, round_significant(1 / np.log(n)), "k:", label="1 / ln n")
-    ax.set(
-        xscale="log",
-        yscale="log",
-        xlabel="n",
-        ylabel="eps_D(n)",
-        title="eps_D(n) = -n D'(n) / D(n): lines analytic, markers numerical",
-    )
+    title = "eps_D(n) = -n D'(n) / D(n): lines analytic, markers numerical"
+    ax.set(xscale="log", yscale="log", xlabel="n", ylabel="eps_D(n)", title=title)
     log_ticks_1_2_5(ax)
     ax.legend(fontsize=8)
     return fig
@@ -115,8 +92,8 @@ def _top_share(results: Path) -> tuple[pd.DataFrame, list[int], float]:
 
 
 def headline_figure(results: Path) -> Figure:
-    """One column: the share of each discount's total weight that falls on the top fraction q of a list, against
-    the list length n (``02_top_share.csv``), with each share's limit as n grows (open marker at the right)."""
+    """One column: the share of each discount's weight on the top fraction q of a list against n
+    (``02_top_share.csv``), with its limit (open marker at the right)."""
     shares, ns, q = _top_share(results)
     discounts = list(shares["discount"])
     styles = column_discount_styles(discounts)

@@ -1,8 +1,5 @@
-"""Notebook 02 (the discounts side by side): its result tables and their reader versions.
-
-The inputs are the discounts' values ``D[spec]`` at ranks 1..n_max and their partial sums ``C[spec]``
-(``C[spec][r - 1]`` is the sum of D(1..r)).
-"""
+"""Notebook 02 (the discounts side by side): its result tables and their reader versions, from the discounts' values
+``D[spec]`` at ranks 1..n_max and their partial sums ``C[spec]`` (``C[spec][r - 1]``: the sum of D(1..r))."""
 
 from __future__ import annotations
 
@@ -45,25 +42,16 @@ def discount_table(D: Mapping[str, np.ndarray], C: Mapping[str, np.ndarray], n_m
 
 def readable_discounts(table: pd.DataFrame, n_max: int) -> pd.DataFrame:
     """:func:`discount_table` with columns in words."""
-    names = {
-        "decay": "class",
-        "D_1": "D(1)",
-        "D_10": "D(10)",
-        "D_1000": "D(1000)",
-        "D_nmax": f"D({_n(n_max)[4:]})",
-        "sum_1000": "sum of D to 1000",
-        "sum_nmax": f"sum of D to {_n(n_max)[4:]}",
-        "sum_ratio": f"sum to {_n(n_max)[4:]} / sum to 1000",
-    }
+    top = _n(n_max)[4:]
+    names = {"decay": "class", "D_1": "D(1)", "D_10": "D(10)", "D_1000": "D(1000)", "D_nmax": f"D({top})"}
+    names |= {"sum_1000": "sum of D to 1000", "sum_nmax": f"sum of D to {top}"}
+    names["sum_ratio"] = f"sum to {top} / sum to 1000"
     return rounded(table.set_index("discount").rename(columns=names), 4)
 
 
 def closed_form_checks(C: Mapping[str, np.ndarray], n_max: int) -> pd.DataFrame:
-    """The partial sums against their closed forms, for the discounts that have one.
-
-    ``zipf``: H_n - ln n -> Euler's gamma; ``power(beta=0.5)``: sum - 2 sqrt(n) -> zeta(1/2); ``geometric(p=0.5)``:
-    sum -> 2; ``power(beta=2)``: sum -> pi^2 / 6.
-    """
+    """The partial sums against their closed forms (Euler's gamma, zeta(1/2), 2, pi^2 / 6), for the discounts that
+    have one."""
     forms = {
         "zipf": ("zipf: H_n - ln n", lambda s: s - math.log(n_max), 0.5772156649),
         "power(beta=0.5)": ("power(0.5): sum - 2 sqrt(n)", lambda s: s - 2 * math.sqrt(n_max), -1.4603545088),
@@ -79,22 +67,17 @@ def closed_form_checks(C: Mapping[str, np.ndarray], n_max: int) -> pd.DataFrame:
 
 def top_share_table(C: Mapping[str, np.ndarray], ns: Sequence[int], q: float) -> pd.DataFrame:
     """The result table ``02_top_share.csv``: the share C(qn)/C(n) of the discount mass in the top fraction ``q`` at
-    each n (columns ``n=1e+03`` ...), with the limit of its class.
-    """
+    each n (columns ``n=1e+03`` ...), with the limit of its class."""
     rows = []
     for d in C:
         discount = parse_discount(d)
         row = dict(discount=d, decay=discount.decay)
         for n in ns:
             row[f"n={n:.0e}"] = C[d][int(q * n) - 1] / C[d][n - 1]
-        beta = discount.kwargs.get("beta")
-        row["limit"] = (
-            1.0
-            if discount.decay in ("summable", "critical")
-            else q ** (1 - beta)
-            if discount.decay == "regularly varying"
-            else q
-        )
+        if discount.decay in ("summable", "critical"):
+            row["limit"] = 1.0
+        else:
+            row["limit"] = q ** (1 - discount.kwargs["beta"]) if discount.decay == "regularly varying" else q
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -111,8 +94,7 @@ def readable_top_share(shares: pd.DataFrame, q: float) -> pd.DataFrame:
 
 def eps_table(slow: Sequence[str], ns: Sequence[int]) -> pd.DataFrame:
     """The result table ``02_eps.csv``: eps_D(n) (analytic) at each n and its largest relative difference to the
-    numerical derivative.
-    """
+    numerical derivative."""
     return pd.DataFrame(
         [
             {

@@ -91,14 +91,9 @@ def slower_discounts_keep_the_order(results: Results) -> Measured:
 
 
 def chance_cells(pairs: pd.DataFrame, gaps: pd.DataFrame) -> tuple[pd.DataFrame, int]:
-    """Chance cells: the worse ranker wins significantly more often although the theory's expected gap is positive.
-
-    ``pairs`` (pair tables) and ``gaps`` (gap-vs-theory tables) of the same cells are joined; a cell is
-    flagged when the 95% Wilson interval of P(better strictly higher) lies below 1/2 with the worse ranker
-    winning more often, while the finite-n theory's expected gap is positive: among many cells judged at 95%
-    near a coin flip, about 2.5% fall so by chance. Returns the flagged cells and how many cells could have
-    fallen so (those whose interval of P reaches below 1/2).
-    """
+    """Chance cells: the worse ranker wins significantly more often (Wilson 95% of P below 1/2) although the finite-n
+    expected gap is positive (about 2.5% of cells near a coin flip do by chance); returns them and how many cells
+    could have (interval of P reaching below 1/2)."""
     keys = ["model", "discount", "better", "worse", "n"]
     cells = pairs.merge(gaps[[*keys, "finite_n_gap"]], on=keys, how="inner", validate="one_to_one")
     against = cells[

@@ -39,15 +39,8 @@ from ...simulation.tables import read_table
 def pair_grid(
     pair_table: pd.DataFrame, discounts: Sequence[str], pairs: Sequence[Sequence[str]], value: str, title: str
 ) -> Figure:
-    """One panel per discount: ``value`` against n for every pair of rankers.
-
-    ``value="p_better"``: P(better scores strictly higher) with Wilson intervals and the
-    share of exact ties (dashed). ``value="std_gap"``: the standardized gap
-    mean(gap)/sd(gap) on a symmetric log scale (linear within ±0.1, so negative gaps
-    keep their sign); undefined values (every gap 0) are marked, not plotted.
-    """
-    if value not in ("p_better", "std_gap"):
-        raise ValueError(f"value must be 'p_better' or 'std_gap', got {value!r}")
+    """One panel per discount, ``value`` against n for every pair: ``"p_better"`` (Wilson intervals, exact ties
+    dashed) or ``"std_gap"`` (symmetric log scale keeping the sign; undefined values marked, not plotted)."""
     cols = min(4, len(discounts))
     fig, axes = panel_grid(len(discounts), cols)
     handles = []
@@ -56,12 +49,8 @@ def pair_grid(
         for i, (better, worse) in enumerate(pairs):
             rows = select(pair_table, discount=d, better=better, worse=worse)
             n = plotted_column(rows, "n")
-            label = pair_label(better, worse)
             if value == "p_better":
-                p = plotted_column(rows, "p_better")
-                bar = interval_markers(
-                    ax, n, p, plotted_column(rows, "p_better_low"), plotted_column(rows, "p_better_high"), i, "-"
-                )
+                bar = interval_markers(ax, n, *(plotted_column(rows, c) for c in P_BETTER), i, "-")
                 ties = plotted_column(rows, "p_tie")
                 if np.any(ties > 0):
                     handles.append((ax.plot(n, ties, "--", color=f"C{i}", lw=1)[0], "share of exact ties (dashed)"))
@@ -71,7 +60,7 @@ def pair_grid(
                 if np.isfinite(y).any():
                     low_data = min(low_data, float(np.nanmin(y)))
                 handles += [(mark, UNDEFINED_LABEL) for mark in mark_undefined(ax, n, y)]
-            handles.append((bar, label))
+            handles.append((bar, pair_label(better, worse)))
         ax.set(xscale="log", title=discount_title(d), xlabel="n")
         if value == "p_better":
             ax.set_ylim(-0.03, 1.03)
@@ -92,6 +81,10 @@ def pair_grid(
     return fig
 
 
+#: The mean gap and its 95% interval.
+GAP_INTERVAL = ("mean_gap", "gap_ci_low", "gap_ci_high")
+
+
 def gap_over_eps_grid(
     pair_tables: Mapping[str, pd.DataFrame],
     theory_tables: Mapping[str, pd.DataFrame],
@@ -99,24 +92,15 @@ def gap_over_eps_grid(
     pairs: Sequence[Sequence[str]],
     title: str,
 ) -> Figure:
-    """Mean gap / eps_D(n) vs n on a log scale (one row of panels per model, one column per slowly
-    varying discount), with ``c_worse - c_better`` (dashed) and the finite-n theory (line).
-    """
+    """Mean gap / eps_D(n) against n (a row per model, a column per slowly varying discount), with ``c_worse -
+    c_better`` (dashed) and the finite-n theory (line)."""
     fig, axes, panels = model_panel_grid(list(pair_tables), discounts, size=(3.8, 2.9))
     handles = []
     for ax, label, d in panels:
         for i, (better, worse) in enumerate(pairs):
             rows = select(pair_tables[label], discount=d, better=better, worse=worse)
-            eps = rows["eps"].to_numpy()
-            scaled = round_significant(rows["mean_gap"].to_numpy() / eps)
-            bar = interval_markers(
-                ax,
-                plotted_column(rows, "n"),
-                scaled,
-                round_significant(rows["gap_ci_low"].to_numpy() / eps),
-                round_significant(rows["gap_ci_high"].to_numpy() / eps),
-                i,
-            )
+            scaled = (round_significant(rows[c].to_numpy() / rows["eps"].to_numpy()) for c in GAP_INTERVAL)
+            bar = interval_markers(ax, plotted_column(rows, "n"), *scaled, i)
             handles.append((bar, pair_label(better, worse)))
             th = theory_tables[label]
             tb, tw = select(th, discount=d, ranker=better), select(th, discount=d, ranker=worse)
@@ -143,9 +127,8 @@ HEADLINE_MODELS = {"certain": "certain top", "uncertain": "uncertain top"}
 
 
 def headline_figure(results: Path) -> Figure:
-    """One column, two panels (the certain and the uncertain model of the run's ``04_pairs_*.csv``): the probability
-    that the better ranker of :data:`HEADLINE_PAIR` scores strictly higher, against n, per discount, with its
-    Wilson 95% interval."""
+    """One column, a panel per :data:`HEADLINE_MODELS` (``04_pairs_*.csv``): P(the better ranker of
+    :data:`HEADLINE_PAIR` scores strictly higher) against n, per discount, with its Wilson 95% interval."""
     styles = column_discount_styles(HEADLINE_DISCOUNTS)
     with column_figure(9.6, 2, 1, sharex=True) as (fig, axes):
         for ax, (panel, (label, title)) in zip(axes, zip("ab", HEADLINE_MODELS.items(), strict=True), strict=True):

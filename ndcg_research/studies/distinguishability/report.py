@@ -1,11 +1,5 @@
-"""Notebook 04 (distinguishability): its tables, short enough to read, and its derived result tables.
-
-Every function takes the pair tables of :meth:`ndcg_research.simulation.sweeps.SweepResult.pair_table`
-(one per model, stacked by :func:`stack`) or the tables derived from them, and returns a table
-with columns named in words; probabilities are counts of data sets with their Wilson interval,
-one format per column, and cells that cannot be told from a coin flip are flagged
-(:func:`~ndcg_research.pipeline.tables.chance_level`).
-"""
+"""Notebook 04 (distinguishability): its tables to read (columns in words, probabilities as counts of data sets
+with their Wilson interval, chance cells flagged) and its derived result tables, from the stacked pair tables."""
 
 from __future__ import annotations
 
@@ -23,8 +17,7 @@ MODEL, PAIR, N = "model", "pair (better > worse)", "list length n"
 
 
 def _p_grid(rows: pd.DataFrame, columns: str, name: str) -> pd.DataFrame:
-    """P(better strictly higher) of ``rows`` as counts with chance cells marked (family: every cell shown), one row
-    per (model, pair), one column per value of ``columns``."""
+    """P(better strictly higher) as counts, chance cells marked: one row per (model, pair), a column per ``columns``."""
     cells = count_cells(rows, "p_better", flag=chance_level(rows, "p_better", family=len(rows)))
     wide = pivot(rows.assign(cell=cells), ["label", "pair"], columns, "cell")
     wide.index.names, wide.columns.name = [MODEL, PAIR], name
@@ -32,21 +25,13 @@ def _p_grid(rows: pd.DataFrame, columns: str, name: str) -> pd.DataFrame:
 
 
 def log2_table(compared: pd.DataFrame, discount: str = "log2") -> pd.DataFrame:
-    """P(better ranker scores strictly higher) under ``discount``: one row per (model, pair), one column per n.
-
-    Cells are "wins/data sets [Wilson 95%]"; a cell at chance level (rule ``chance_p``, family: every
-    cell of the table) is marked.
-    """
+    """P(better ranker scores strictly higher) under ``discount``: one row per (model, pair), one column per n."""
     return _p_grid(compared[compared["discount"] == discount], "n", N)
 
 
 def sure_from(compared: pd.DataFrame, discount: str = "log2") -> pd.DataFrame:
-    """Per model: the smallest n from which every pair is called certain (rule of the findings' log2 verdict).
-
-    A probability is certain when its Wilson lower bound is at least ``wilson_sure_lower``, judged only
-    at the n with at least ``wilson_sure_min_replicates`` data sets (``findings.toml``), where a perfect
-    record can reach that bound.
-    """
+    """Per model: the smallest n from which every pair is certain (Wilson lower bound at least ``wilson_sure_lower``),
+    judged where there are ``wilson_sure_min_replicates`` data sets: the rule of the findings' log2 verdict."""
     lower, enough = threshold("wilson_sure_lower"), threshold("wilson_sure_min_replicates")
     out = {}
     for label, rows in compared[compared["discount"] == discount].groupby("label", sort=False):
@@ -75,12 +60,8 @@ def slow_table(compared: pd.DataFrame, n: int, slow: Sequence[str]) -> pd.DataFr
 
 
 def gap_ratios(results: Mapping[str, Any], slow: Sequence[str], n: int, *, seed: int, n_resamples: int) -> pd.DataFrame:
-    """Ratios of the mean gap and the standardized gap under each slower discount to ``log2``, at ``n``.
-
-    One row per (model, pair, slower discount, statistic), from
-    :meth:`~ndcg_research.simulation.sweeps.SweepResult.ratio_table` (bootstrap over the data sets),
-    with the model's label; empty when ``log2`` is not among ``slow``.
-    """
+    """Bootstrap ratios of the mean gap and the standardized gap under each slower discount to ``log2`` at ``n``, one
+    row per (model, pair, slower discount, statistic); empty when ``log2`` is not among ``slow``."""
     rows = []
     for label, result in results.items():
         for other in [d for d in slow if d != "log2"] if "log2" in slow else []:
@@ -91,10 +72,8 @@ def gap_ratios(results: Mapping[str, Any], slow: Sequence[str], n: int, *, seed:
 
 
 def ratio_summary(ratios: pd.DataFrame) -> pd.DataFrame:
-    """Per (slower discount, statistic): the ratios' range and where their 95% bootstrap intervals lie against 1.
-
-    Rule (fixed before the runs): a ratio is larger or smaller than 1 only when its interval excludes 1.
-    """
+    """Per (slower discount, statistic): the ratios' range and where their 95% intervals lie against 1 (rule fixed
+    before the runs: a ratio is larger or smaller than 1 only when its interval excludes 1)."""
     names = {"mean_gap": "mean gap", "std_gap": "standardized gap"}
     out = []
     for (other, statistic), rows in ratios.groupby(["numerator", "statistic"], sort=False):
@@ -114,12 +93,8 @@ def ratio_summary(ratios: pd.DataFrame) -> pd.DataFrame:
 
 
 def gap_theory_summary(gaps: pd.DataFrame, n: int, slow: Sequence[str]) -> pd.DataFrame:
-    """At ``n``, per (model, slowly varying discount): the simulated mean gap against the two predictions.
-
-    Columns: the range over the pairs of simulated gap / first-order gap ``eps_D(n) (c_worse - c_better)``
-    and of simulated gap / finite-n theory, and for how many pairs the finite-n theory lies inside the
-    gap's 95% interval.
-    """
+    """At ``n``, per (model, slowly varying discount): the simulated mean gap against the first-order and the
+    finite-n predictions (range of the ratios over the pairs; finite-n theory inside the 95% interval)."""
     rows = gaps[(gaps["n"] == n) & gaps["discount"].isin(slow)]
     out = []
     for (label, discount), part in rows.groupby(["label", "discount"], sort=False):
@@ -145,11 +120,7 @@ def fast_discount_table(
     n0: int,
     n1: int,
 ) -> pd.DataFrame:
-    """The result table ``04_fast_discounts.csv``: per (model, pair, discount) the probabilities at n0 and n1.
-
-    Columns: label, pair, discount, p_n0, p_n1, p_n1_ci (Wilson interval as text), tie_n1, worse_n1,
-    std_gap_n0, std_gap_n1; rows in the order models x pairs x discounts.
-    """
+    """The result table ``04_fast_discounts.csv``: per (model, pair, discount) the probabilities at n0 and n1."""
     keys = ["label", "pair", "discount"]
     order = pd.MultiIndex.from_product([list(labels), [f"{b} > {w}" for b, w in pairs], list(discounts)], names=keys)
     start, end = (compared[compared["n"] == n].set_index(keys).reindex(order) for n in (n0, n1))
@@ -170,18 +141,13 @@ def fast_discount_table(
 
 def fast_p_table(compared: pd.DataFrame, n: int, discounts: Sequence[str]) -> pd.DataFrame:
     """P(better ranker scores strictly higher) at ``n`` per (model, pair) and discount, chance cells marked."""
-    return _p_grid(
-        compared[(compared["n"] == n) & compared["discount"].isin(discounts)], "discount", f"discount (n = {n})"
-    )
+    rows = compared[(compared["n"] == n) & compared["discount"].isin(discounts)]
+    return _p_grid(rows, "discount", f"discount (n = {n})")
 
 
 def fast_class_summary(fast: pd.DataFrame, replicates: int) -> pd.DataFrame:
-    """Per (model, class of discount) at n0 and n1: the range of P(correct), ties, wins of the worse ranker,
-    standardized gap.
-
-    ``fast`` is :func:`fast_discount_table`; ``replicates`` the number of data sets at n1 (P(correct) is
-    written as wins out of them).
-    """
+    """Per (model, class of discount) of :func:`fast_discount_table`: the range of P(correct) (wins out of
+    ``replicates``), ties, wins of the worse ranker and standardized gap."""
     summary = fast.assign(decay=fast["discount"].map(lambda d: parse_discount(d).decay))
     wins = fast["p_n1"].to_numpy(dtype=float) * replicates
     if not np.allclose(wins, np.round(wins)):
@@ -211,10 +177,8 @@ def tail_gap(gap: np.ndarray, what: str) -> str:
 
 
 def full_profile_table(pairs: pd.DataFrame, discount: str = "log2") -> pd.DataFrame:
-    """Per model, the full profile's ``discount`` numbers: P at the smallest n, certainty, the largest n.
-
-    ``pairs`` is the full profile's pair tables stacked by :func:`stack`.
-    """
+    """Per model, the full profile's (stacked ``pairs``) ``discount`` numbers: P at the smallest n, certainty, the
+    largest n."""
     sure = sure_from(pairs, discount)
     out = []
     for label, rows in pairs[pairs["discount"] == discount].groupby("label", sort=False):
@@ -249,11 +213,7 @@ PAIR_COLUMNS = {
     "std_gap": "standardized gap",
 }
 #: The gap-against-theory tables' columns, in words, for the appendix.
-GAP_COLUMNS = {
-    "label": MODEL,
-    "pair": PAIR,
-    "discount": "discount",
-    "mean_gap": "mean gap",
+GAP_COLUMNS = {k: PAIR_COLUMNS[k] for k in ("label", "pair", "discount", "mean_gap")} | {
     "gap_ci_half": "95% CI half-width",
     "first_order_gap": "first-order gap",
     "finite_n_gap": "finite-n theory gap",
@@ -261,10 +221,7 @@ GAP_COLUMNS = {
     "c_difference": "c_worse - c_better",
 }
 #: :func:`fast_discount_table`'s columns, in words, for the appendix.
-FAST_COLUMNS = {
-    "label": MODEL,
-    "pair": PAIR,
-    "discount": "discount",
+FAST_COLUMNS = {k: PAIR_COLUMNS[k] for k in ("label", "pair", "discount")} | {
     "p_n0": "P(correct) at n0",
     "p_n1": "P(correct) at n1",
     "p_n1_ci": "Wilson 95% at n1",
@@ -293,10 +250,10 @@ def appendix_fast(fast: pd.DataFrame) -> pd.DataFrame:
 
 
 def compare_pairs_with_theory(pair_table: pd.DataFrame, theory_table: pd.DataFrame) -> pd.DataFrame:
-    """Mean gaps next to their theory: finite-n ``E nDCG(better) - E nDCG(worse)`` and, for slowly
-    varying discounts, ``eps_D(n) (c_worse - c_better)``; plus the gap rescaled by ``eps_D(n)``.
+    """Mean gaps next to their finite-n theory and, for slowly varying discounts, ``eps_D(n) (c_worse - c_better)``;
+    plus the gap rescaled by ``eps_D(n)``.
 
-    Returns pandas.DataFrame: columns: model, discount, decay, better, worse, n, mean_gap, gap_ci_half, finite_n_gap,
+    Returns pandas.DataFrame: model, discount, decay, better, worse, n, mean_gap, gap_ci_half, finite_n_gap,
     first_order_gap, gap_over_eps, c_difference (the last three NaN unless the discount is slowly varying).
     """
 

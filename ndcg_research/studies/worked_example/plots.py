@@ -14,6 +14,9 @@ from ...core import parse_discount, parse_gain
 from ...pipeline.headlines import Headline
 from ...pipeline.style import column_figure, round_significant
 
+#: A bar's value, centred just above its top (with ``xytext``: the offset in points).
+BAR_LABEL = dict(ha="center", va="bottom", textcoords="offset points")
+
 
 def worked_example_panels(
     grades: Sequence[float],
@@ -25,10 +28,8 @@ def worked_example_panels(
     dcg: float,
     idcg: float,
 ) -> Figure:
-    """Left: per-position contributions g(rel_i) D(i) of the returned list and of the ideal. Right: the
-    grades of the returned list against the ideal ranking of all known documents (ranks beyond the
-    cut-off ``k`` shaded; None: no cut-off).
-    """
+    """Left: per-position contributions g(rel_i) D(i) of the returned list and of the ideal. Right: the grades of the
+    returned list against the ideal ranking of all known documents (ranks beyond the cut-off ``k`` shaded)."""
     contributions, ideal_contributions = round_significant(contributions), round_significant(ideal_contributions)
     ranks = np.arange(1, len(contributions) + 1)
     ideal_ranking = sorted(known, reverse=True)
@@ -36,43 +37,17 @@ def worked_example_panels(
     ax_c, ax_r = fig.subplots(1, 2)
     width = 0.4
     ax_c.bar(ranks - width / 2, contributions, width, label=f"returned (DCG = {dcg:.3f})", color="C0")
-    ax_c.bar(
-        ranks + width / 2,
-        ideal_contributions,
-        width,
-        label=f"ideal (IDCG = {idcg:.3f})",
-        color="none",
-        edgecolor="C1",
-        hatch="//",
-    )
+    hatched = dict(color="none", edgecolor="C1", hatch="//")
+    ax_c.bar(ranks + width / 2, ideal_contributions, width, label=f"ideal (IDCG = {idcg:.3f})", **hatched)
     for x, c in zip(ranks, contributions, strict=False):
-        ax_c.annotate(
-            f"{c:.3f}",
-            (x - width / 2, c),
-            ha="center",
-            va="bottom",
-            fontsize=8,
-            xytext=(0, 2),
-            textcoords="offset points",
-        )
-    ax_c.set(
-        xlabel="rank i",
-        ylabel="contribution g(rel$_i$) · D(i)",
-        xticks=ranks,
-        ylim=(0, max(contributions.max(), ideal_contributions.max()) * 1.15),
-        title=f"Per-position contributions, nDCG{'' if k is None else f'@{k}'} = {dcg / idcg:.3f}",
-    )
+        ax_c.annotate(f"{c:.3f}", (x - width / 2, c), **BAR_LABEL, fontsize=8, xytext=(0, 2))
+    top = max(contributions.max(), ideal_contributions.max()) * 1.15
+    title = f"Per-position contributions, nDCG{'' if k is None else f'@{k}'} = {dcg / idcg:.3f}"
+    ax_c.set(xlabel="rank i", ylabel="contribution g(rel$_i$) · D(i)", xticks=ranks, ylim=(0, top), title=title)
     all_ranks = np.arange(1, len(known) + 1)
     ax_r.bar(ranks - width / 2, round_significant(grades[: len(ranks)]), width, color="C0", label="returned list")
-    ax_r.bar(
-        all_ranks + width / 2,
-        round_significant(ideal_ranking),
-        width,
-        color="none",
-        edgecolor="C1",
-        hatch="//",
-        label=f"ideal: all {len(known)} known documents",
-    )
+    label = f"ideal: all {len(known)} known documents"
+    ax_r.bar(all_ranks + width / 2, round_significant(ideal_ranking), width, **hatched, label=label)
     if k is not None and k < len(known):
         ax_r.axvspan(k + 0.5, len(known) + 0.5, color="0.9", zorder=0)
         ax_r.annotate(f"beyond k = {k}", (k + 0.6, max(known) * 1.1), ha="left", va="center", fontsize=9)
@@ -90,9 +65,8 @@ def worked_example_panels(
 
 
 def headline_figure(results: Path, example: Mapping[str, Any]) -> Figure:
-    """One column: each rank's contribution g(rel_i) D(i) to the DCG of the returned list and to the ideal's,
-    with nDCG = DCG / IDCG in the title. ``example``: the run's parameters (``grades``, ``unretrieved_grades``,
-    ``k``, ``gain``, ``discount``); ``results``: unused (the figure is computed from the example)."""
+    """One column: each rank's contribution g(rel_i) D(i) to the DCG of the returned list and to the ideal's, nDCG in
+    the title; computed from ``example``, the run's parameters (``results``: unused)."""
     gain, discount, k = parse_gain(example["gain"]), parse_discount(example["discount"]), example["k"]
     grades = np.asarray(example["grades"], dtype=np.float64)
     known = [*example["grades"], *example["unretrieved_grades"]]
@@ -106,32 +80,12 @@ def headline_figure(results: Path, example: Mapping[str, Any]) -> Figure:
     with column_figure(5.2) as (fig, (ax,)):
         width = 0.4
         ax.bar(ranks - width / 2, returned, width, color="C0", label=f"returned list: DCG{cut} = {dcg:.3f}")
-        ax.bar(
-            ranks + width / 2,
-            best,
-            width,
-            color="none",
-            edgecolor="C1",
-            hatch="////",
-            lw=0.8,
-            label=f"ideal ranking: IDCG{cut} = {idcg:.3f}",
-        )
+        label = f"ideal ranking: IDCG{cut} = {idcg:.3f}"
+        ax.bar(ranks + width / 2, best, width, color="none", edgecolor="C1", hatch="////", lw=0.8, label=label)
         for x, c in zip(ranks, returned, strict=True):
-            ax.annotate(
-                f"{c:.2f}",
-                (x - width / 2, c),
-                ha="center",
-                va="bottom",
-                xytext=(0, 1.5),
-                textcoords="offset points",
-                fontsize=7,
-            )
-        ax.set(
-            xlabel="rank i",
-            ylabel="contribution g(rel$_i$) D(i)",
-            xticks=ranks,
-            ylim=(0, max(returned.max(), best.max()) * 1.45),
-        )
+            ax.annotate(f"{c:.2f}", (x - width / 2, c), **BAR_LABEL, xytext=(0, 1.5), fontsize=7)
+        top = max(returned.max(), best.max()) * 1.45
+        ax.set(xlabel="rank i", ylabel="contribution g(rel$_i$) D(i)", xticks=ranks, ylim=(0, top))
         ax.set_title(f"nDCG{cut} = {dcg:.3f} / {idcg:.3f} = {dcg / idcg:.3f}")
         ax.legend(loc="upper right", frameon=False)
         ax.grid(axis="x", visible=False)

@@ -12,19 +12,15 @@ from ...pipeline.tables import rounded
 
 #: The numbers the article prints for its example.
 ARTICLE = {"CG": 11.0, "DCG": 6.861, "IDCG (all known documents)": 8.740, "nDCG": 0.785}
+#: The article's example: its returned and unretrieved grades, k, gain and discount.
+ARTICLE_EXAMPLE = ([3, 2, 3, 0, 1, 2], [3, 2], 6, "linear", "log2")
 
 
 def is_articles_example(
     grades: Sequence[float], unretrieved: Sequence[float], k: int | None, gain: str, discount: str
 ) -> bool:
     """Whether the parameters are the article's example (only then are its numbers the reference)."""
-    return (
-        list(grades) == [3, 2, 3, 0, 1, 2]
-        and list(unretrieved) == [3, 2]
-        and k == 6
-        and str(gain) == "linear"
-        and str(discount) == "log2"
-    )
+    return (list(grades), list(unretrieved), k, str(gain), str(discount)) == ARTICLE_EXAMPLE
 
 
 def contributions_table(returned: np.ndarray, gains: np.ndarray, discounts: np.ndarray) -> pd.DataFrame:
@@ -45,8 +41,7 @@ def contributions_table(returned: np.ndarray, gains: np.ndarray, discounts: np.n
 
 def swaps(grades: Sequence[float], k: int | None, gain: str, discount: str) -> list[str]:
     """Three lines: CG and DCG of the list, of the list with ranks 1 and 4 exchanged, and over every swap of two
-    positions, how often CG stays and DCG changes (and how many swaps exchange different grades).
-    """
+    positions, how often CG stays and DCG changes (and how many swaps exchange different grades)."""
     n = len(grades) if k is None else min(k, len(grades))
     cg0, dcg0 = cg(grades, k, gain=gain), dcg(grades, k, gain=gain, discount=discount)
     lines = [f"returned {list(grades)}: CG = {cg0:.3f}, DCG = {dcg0:.3f}"]
