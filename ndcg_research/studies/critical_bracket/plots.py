@@ -89,6 +89,8 @@ def trend_grid(
 ) -> Figure:
     """Per model (row) and pair (column), against n: the failure rate (``value="p_fail"``, Wilson 95% bands; a
     share of 0 at its upper bound as an open triangle) or the standardized gap (``"std_gap"``, heuristic dashed)."""
+    if value not in ("p_fail", "std_gap"):
+        raise ValueError(f"value must be 'p_fail' or 'std_gap', got {value!r}")
     labels = list(pair_tables)
     first = pair_tables[labels[0]]
     pairs = list(dict.fromkeys(zip(first["better"], first["worse"], strict=False)))

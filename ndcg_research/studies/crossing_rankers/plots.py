@@ -84,6 +84,8 @@ def decision_grid(
     Wilson 95%) or ``"p_differs"`` (the decision differs from log2's on the same data set) against n, a line per
     discount; the row labels hold only what the whole row shares (the model and the quantity).
     """
+    if value not in ("p_first", "p_differs"):
+        raise ValueError(f"value must be 'p_first' or 'p_differs', got {value!r}")
     models = list(decision_tables)
     first = decision_tables[models[0]]
     pairs = list(dict.fromkeys(zip(first["first"], first["second"], strict=True)))

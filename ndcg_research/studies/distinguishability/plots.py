@@ -41,6 +41,8 @@ def pair_grid(
 ) -> Figure:
     """One panel per discount, ``value`` against n for every pair: ``"p_better"`` (Wilson intervals, exact ties
     dashed) or ``"std_gap"`` (symmetric log scale keeping the sign; undefined values marked, not plotted)."""
+    if value not in ("p_better", "std_gap"):
+        raise ValueError(f"value must be 'p_better' or 'std_gap', got {value!r}")
     cols = min(4, len(discounts))
     fig, axes = panel_grid(len(discounts), cols)
     handles = []
