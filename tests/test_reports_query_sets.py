@@ -6,6 +6,7 @@ from pathlib import Path
 
 import numpy as np
 import pandas as pd
+import pytest
 
 from ndcg_research.simulation.tables import read_table, write_table
 from ndcg_research.stats import kendall_tau
@@ -131,3 +132,13 @@ def test_a_measure_that_never_reaches_the_target_is_named_without_nan(tmp_path):
         most = report.verdict(tmp_path)["lines"][3]
         name = f"{table.loc[3, 'gain']} · {table.loc[3, 'discount']}"
         assert most == f"most queries: {name}, which does not reach that accuracy with the query sets simulated"
+
+
+def test_ordering_accuracy_refuses_tied_skills():
+    # A pair of systems without a true order would count as half right (0.5) in every subset, silently.
+    from ndcg_research.studies.query_sets.experiment import ordering_accuracy
+
+    scores = np.random.default_rng(0).random((3, 20))
+    with pytest.raises(ValueError, match="skills must not tie"):
+        ordering_accuracy(scores, [0.1, 0.1, 0.5], [5], trials=4)
+    assert ordering_accuracy(scores, [0.1, 0.2, 0.5], [5], trials=4).shape == (1, 4)

@@ -193,6 +193,8 @@ def ordering_accuracy(scores: Any, skills: Any, sizes: Any, *, trials: int, seed
     matrix, truth = np.asarray(scores, dtype=np.float64), np.asarray(skills, dtype=np.float64)
     first, second = np.triu_indices(matrix.shape[0], k=1)
     right = np.sign(truth[first] - truth[second])
+    if np.any(right == 0):  # a pair without a true order would count as half right, silently
+        raise ValueError("skills must not tie: the true order of every pair must be known")
     out = []
     for size in sizes:
         subsets = query_subsets(matrix.shape[1], size, trials=trials, seed=seed)[0]
