@@ -99,11 +99,12 @@ def headline_figure(results: Path) -> Figure:
     styles = column_discount_styles(discounts)
     with column_figure(7.4) as (fig, (ax,)):
         x_limit = ns[-1] * 30
-        for spec, row in zip(discounts, shares.itertuples(index=False), strict=True):
-            values = round_significant([getattr(row, f"_{i + 2}") for i in range(len(ns))])
+        columns = [c for c in shares.columns if c.startswith("n=")]  # by name, whatever the columns' order
+        for spec, (_, row) in zip(discounts, shares.iterrows(), strict=True):
+            values = round_significant(row[columns].to_numpy(dtype=float))
             style = styles[spec]
             ax.plot(ns, values, label=spec, **style)
-            ax.plot([x_limit], [row.limit], marker=style["marker"], mfc="white", mec=style["color"], ms=3.5)
+            ax.plot([x_limit], [row["limit"]], marker=style["marker"], mfc="white", mec=style["color"], ms=3.5)
         ax.axhline(q, color="0.5", lw=0.7, ls=":")
         ax.set(xscale="log", yscale="log", xlabel="list length n", ylabel=f"share of the weight on the top {q:.0%}")
         ax.set_xticks([*ns, x_limit], [*(n_label(n) for n in ns), "limit"])
