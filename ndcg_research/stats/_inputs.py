@@ -1,6 +1,7 @@
 """The checks of the statistics' input (scores matrices, levels, seeds, counts) and the deprecated ``method=``."""
 
 import functools
+import os
 import warnings
 from collections.abc import Callable, Mapping
 from typing import Any, NamedTuple, TypeVar
@@ -103,6 +104,20 @@ def check_seed(value: Any, name: str = "seed") -> int:
 def check_count(value: Any, name: str) -> int:
     """A positive count: worker threads, trials."""
     return check_int(value, name, low=1)
+
+
+def check_jobs(n_jobs: Any) -> int:
+    """Worker threads counted as joblib counts them (the simulation's sweeps do too): a positive number, or -1 for
+    every core, -2 for all but one, ..."""
+    n_jobs = check_int(n_jobs, "n_jobs")
+    cores = os.cpu_count() or 1
+    threads = n_jobs if n_jobs > 0 else cores + 1 + n_jobs
+    if n_jobs == 0 or threads < 1:
+        raise ValueError(
+            f"n_jobs must be a positive number of threads, or negative as in joblib (-1: every core; this machine "
+            f"has {cores}), got {n_jobs}"
+        )
+    return threads
 
 
 def all_pairs(n_systems: int) -> tuple[np.ndarray, np.ndarray]:

@@ -25,7 +25,7 @@ import numpy as np
 from scipy import stats
 
 from .._validation import check_array, check_option, check_resamples
-from ._inputs import all_pairs, check_count, check_level, check_scores, check_seed
+from ._inputs import all_pairs, check_jobs, check_level, check_scores, check_seed
 from ._intervals import ALPHA
 from ._resampling import TUKEY_STREAM, block_generator, map_in_threads
 
@@ -126,7 +126,7 @@ def tukey_hsd(
         Entropy of the resamples' SeedSequence; block ``k`` of ``TUKEY_BLOCK`` resamples draws from
         ``SeedSequence(seed, spawn_key=(TUKEY_STREAM, k))``.
     n_jobs : int, default 1
-        Worker threads over blocks (the results do not depend on it).
+        Worker threads over blocks (the results do not depend on it); -1: every core, as in joblib.
 
     Returns
     -------
@@ -140,7 +140,7 @@ def tukey_hsd(
     [0.006, 0.004, 1.0]
     """
     b, alpha = check_resamples(n_resamples), check_level(alpha, "alpha")
-    seed, n_jobs = check_seed(seed), check_count(n_jobs, "n_jobs")
+    seed, n_jobs = check_seed(seed), check_jobs(n_jobs)
     return _tukey_hsd(check_scores(scores, "scores").values, b, alpha, seed, n_jobs)
 
 

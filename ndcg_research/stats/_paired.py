@@ -62,7 +62,7 @@ from .._validation import check_array, check_bool, check_int, check_option, chec
 from ._inputs import (
     METHOD_ALIAS,
     all_pairs,
-    check_count,
+    check_jobs,
     check_level,
     check_same_index,
     check_scores,
@@ -317,7 +317,7 @@ def pairwise_tests(
     alpha : float, default 0.05
         Level of the ``critical_difference`` column.
     n_jobs : int, default 1
-        Worker threads over chunks of pairs (the results do not depend on it).
+        Worker threads over chunks of pairs (the results do not depend on it); -1: every core, as in joblib.
 
     Returns
     -------
@@ -331,7 +331,7 @@ def pairwise_tests(
     ([0, 0, 1], [1, 2, 2], [0.25, 0.125, 0.125])
     """
     options = _test_options(test, interval, confidence, n_resamples, seed, exact, intervals=(*INTERVALS, "none"))
-    alpha, n_jobs = check_level(alpha, "alpha"), check_count(n_jobs, "n_jobs")
+    alpha, n_jobs = check_level(alpha, "alpha"), check_jobs(n_jobs)
     matrix = check_scores(scores, "scores").values
     if pairs is not None:
         pairs = check_array(pairs, "pairs", ndim=2, kinds="iu", min_size=1).astype(np.int64)
