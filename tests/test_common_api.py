@@ -33,6 +33,7 @@ NAN, INF = math.nan, math.inf
 COUNT = ("1", 1.5, 2.0, True, NAN, None, 0, -1)  # an integer >= 1
 COUNT_OR_NONE = ("1", 1.5, 2.0, True, NAN, 0)  # an integer >= 1 or None
 NATURAL = ("1", 1.5, True, None, -1)  # an integer >= 0
+JOBS = ("1", 1.5, 2.0, True, NAN, None, 0, -(2**40))  # threads: an integer >= 1, or negative as in joblib
 INTEGER = ("1", 1.5, True, None)  # any integer (an axis)
 LEVEL = ("0.5", True, None, 0, 1, 0.0, 1.0, 1.5, -0.1, NAN, INF)
 BOOL = ("yes", "False", 1, 0, None)
@@ -197,7 +198,7 @@ API: dict[str, tuple[Any, dict[str, tuple[Any, ...]]]] = {
             "interval": OPTION_OR_NONE,
             "alpha": LEVEL,
             "exact": BOOL[:-1],
-            "n_jobs": COUNT,
+            "n_jobs": JOBS,
             **TESTS,
         },
     ),
@@ -207,7 +208,7 @@ API: dict[str, tuple[Any, dict[str, tuple[Any, ...]]]] = {
     ),
     "tukey_hsd": (
         {"scores": MATRIX_OK, "n_resamples": 50},
-        {"scores": MATRIX, "n_resamples": COUNT, "alpha": LEVEL, "seed": NATURAL, "n_jobs": COUNT},
+        {"scores": MATRIX, "n_resamples": COUNT, "alpha": LEVEL, "seed": NATURAL, "n_jobs": JOBS},
     ),
     "compare_systems": (
         {"scores": MATRIX_OK},
@@ -216,7 +217,7 @@ API: dict[str, tuple[Any, dict[str, tuple[Any, ...]]]] = {
             "systems": (3, "abc", ["a"], [1, 2, 3], ["a", "a", "b"]),
             "correction": OPTION_OR_NONE,
             "interval": OPTION_OR_NONE,
-            "n_jobs": COUNT,
+            "n_jobs": JOBS,
             **TESTS,
         },
     ),
@@ -229,7 +230,7 @@ API: dict[str, tuple[Any, dict[str, tuple[Any, ...]]]] = {
             "n_resamples": COUNT,
             "correction": OPTION_OR_NONE,
             "seed": NATURAL,
-            "n_jobs": COUNT,
+            "n_jobs": JOBS,
             "systems": (3, ["a"], [1, 2, 3]),
         },
     ),
