@@ -18,6 +18,7 @@ import math
 import warnings
 
 import numpy as np
+import pandas as pd
 import pytest
 from scipy import stats
 
@@ -585,3 +586,21 @@ def test_exact_permutation_p_counts_the_identity_and_equals_scipy_on_small_diffe
             (a - b,), np.mean, permutation_type="samples", n_resamples=np.inf, alternative="two-sided"
         ).pvalue
         assert mine >= 1 / 2**11 and mine == pytest.approx(reference, rel=1e-12)
+
+
+def test_a_queries_by_systems_frame_is_refused_not_transposed_silently():
+    # evaluate's per_query pivoted as people pivot it (index "query", columns "run") is queries x systems: it was
+    # taken as systems x queries, and every query compared as a system.
+    rng = np.random.default_rng(2)
+    wide = pd.DataFrame(
+        nDCG_like(rng, 3, 10).T,
+        index=pd.Index([f"q{i}" for i in range(10)], name="query"),
+        columns=pd.Index(["a", "b", "c"], name="run"),
+    )
+    for function in (compare_systems, pairwise_tests):
+        with pytest.raises(ValueError, match=r"queries \(rows, index 'query'\) x systems.*pass its transpose"):
+            function(wide)
+    unnamed_rows = wide.rename_axis(index=None)
+    with pytest.raises(ValueError, match=r"x systems \(columns 'run'\)"):
+        compare_systems(unnamed_rows)
+    assert compare_systems(wide.T).systems["system"].tolist() == ["a", "b", "c"]

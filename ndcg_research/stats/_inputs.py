@@ -20,9 +20,14 @@ class Scores(NamedTuple):
     names: list[str]
 
 
+_QUERY_LABELS = {"query", "qid", "query_id", "topic"}
+_SYSTEM_LABELS = {"run", "system", "runs", "systems"}
+
+
 def check_scores(value: Any, name: str) -> Scores:
     """``value`` as a systems x queries matrix of finite values, at least 2 x 2, with the systems' names: a 2-D
-    array-like (names ``"s0", "s1", ...``), a mapping ``{system name: per-query values}``, or a DataFrame (its index).
+    array-like (names ``"s0", "s1", ...``), a mapping ``{system name: per-query values}``, or a DataFrame (its index;
+    one whose index is named like queries or whose columns are named like runs is refused: it is the transpose).
 
     >>> check_scores({"bm25": [0.2, 0.4], "dense": [0.3, 0.3]}, "scores")
     Scores(values=array([[0.2, 0.4],
@@ -45,6 +50,14 @@ def check_scores(value: Any, name: str) -> Scores:
     else:
         index = getattr(value, "index", None)
         names = [str(i) for i in index] if index is not None and hasattr(value, "to_numpy") else []
+        # A pivot of evaluate's per_query (index "query", columns "run") is queries x systems: taken as it comes,
+        # every query would be compared as a system.
+        labels = (getattr(index, "name", None), getattr(getattr(value, "columns", None), "name", None))
+        if labels[0] in _QUERY_LABELS or labels[1] in _SYSTEM_LABELS:
+            raise ValueError(
+                f"{name} is a DataFrame of queries (rows, index {labels[0]!r}) x systems (columns {labels[1]!r}); "
+                f"systems are rows here: pass its transpose ({name}.T)"
+            )
         matrix = check_array(value, name, ndim=2)
     if not names:
         names = [f"s{i}" for i in range(matrix.shape[0])]
