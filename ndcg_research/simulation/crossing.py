@@ -40,7 +40,7 @@ from .sweeps import SweepResult
 
 def expected_gap(model: str, first: str, second: str, discount: str, n: int) -> float:
     """``E nDCG(first) - E nDCG(second)`` at list length n, from the finite-n theory."""
-    return finite_n.finite_n_ndcg(model, first, discount, n) - finite_n.finite_n_ndcg(model, second, discount, n)
+    return float(_gaps(model, first, second, [discount], n)[0])
 
 
 def _gaps(model: str, first: str, second: str, discounts: Sequence[str], n: int) -> np.ndarray:
@@ -97,22 +97,10 @@ def crossing_table(
                 else:
                     hi = mid
             crossing = float(hi)
-        rows.append(
-            dict(
-                model=model,
-                first=first,
-                second=second,
-                discount=spec,
-                decay=parse_discount(spec).decay,
-                n_min=n_min,
-                n_max=n_max,
-                gap_at_n_min=float(gaps[0, j]),
-                gap_at_n_max=float(gaps[-1, j]),
-                crossing_n=crossing,
-                first_ahead_below=bool(gaps[0, j] > 0),
-            )
-        )
-    return pd.DataFrame(rows)
+        decay, start, end = parse_discount(spec).decay, float(gaps[0, j]), float(gaps[-1, j])
+        rows.append((model, first, second, spec, decay, n_min, n_max, start, end, crossing, bool(start > 0)))
+    columns = "model first second discount decay n_min n_max gap_at_n_min gap_at_n_max crossing_n first_ahead_below"
+    return pd.DataFrame(rows, columns=columns.split())
 
 
 def decision_table(
@@ -144,23 +132,8 @@ def decision_table(
             count = here.size
             wins, differs = int(np.count_nonzero(here > 0)), int(np.count_nonzero(here != there))
             (wl, wh), (dl, dh) = wilson_interval(wins, count), wilson_interval(differs, count)
-            rows.append(
-                dict(
-                    model=sweep.model,
-                    first=first,
-                    second=second,
-                    discount=d,
-                    n=n,
-                    replicates=count,
-                    p_first=wins / count,
-                    p_first_low=wl,
-                    p_first_high=wh,
-                    reference=reference,
-                    p_differs=differs / count,
-                    p_differs_low=dl,
-                    p_differs_high=dh,
-                    p_reversed=float(np.mean(here * there < 0)),
-                    seed=sweep.seed,
-                )
-            )
+            row = dict(model=sweep.model, first=first, second=second, discount=d, n=n, replicates=count)
+            row.update(p_first=wins / count, p_first_low=wl, p_first_high=wh, reference=reference)
+            row.update(p_differs=differs / count, p_differs_low=dl, p_differs_high=dh)
+            rows.append({**row, "p_reversed": float(np.mean(here * there < 0)), "seed": sweep.seed})
     return pd.DataFrame(rows)

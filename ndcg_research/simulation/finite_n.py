@@ -38,7 +38,6 @@ from scipy import special, stats
 from ..core import Discount, Gain, parse_discount, parse_gain
 from .model import Model, Ranker, parse_model, parse_ranker
 from .theory import (
-    Profile,
     c_coefficient,
     eps,
     gain_profile,
@@ -66,11 +65,6 @@ def _order_statistic_quantiles(n: int, count: int) -> np.ndarray:
     """Quantiles of ``U_(r) ~ Beta(r, n - r + 1)`` at the Gauss-Legendre nodes, r = 1..count: shape (count, nodes)."""
     r = np.arange(1, count + 1, dtype=np.float64)[:, None]
     return special.betaincinv(r, n - r + 1, _QUANTILE_NODES[None, :])
-
-
-def _order_statistic_means(profile: Profile, n: int, count: int) -> np.ndarray:
-    """``E g(U_(r))`` for r = 1..count: ``int_0^1 g(F_r^{-1}(v)) dv`` by Gauss-Legendre quadrature."""
-    return profile(_order_statistic_quantiles(n, count)) @ _QUANTILE_WEIGHTS
 
 
 def rank_gains(model: str | Model, ranker: str | Ranker, n: int, *, gain: str | Gain = "linear") -> np.ndarray:
@@ -105,11 +99,13 @@ def rank_gains(model: str | Model, ranker: str | Ranker, n: int, *, gain: str | 
             out[head:] = (n * mean_gain(model, gain=gain) - out[:head].sum()) / (n - head)
         return out
     profile = gain_profile(model, ranker, gain=gain)
-    if n <= 2 * EXACT_RANKS:
-        return _order_statistic_means(profile, n, n)
+    count = n if n <= 2 * EXACT_RANKS else EXACT_RANKS
+    quantiles = _order_statistic_quantiles(n, count)
+    exact = profile(quantiles) @ _QUANTILE_WEIGHTS  # E g(U_(r)) = int_0^1 g(F_r^{-1}(v)) dv, Gauss-Legendre
+    if count == n:
+        return exact
     out = profile(np.arange(1, n + 1) / (n + 1.0))
-    quantiles = _order_statistic_quantiles(n, EXACT_RANKS)
-    out[:EXACT_RANKS] = profile(quantiles) @ _QUANTILE_WEIGHTS
+    out[:EXACT_RANKS] = exact
     # U_(n + 1 - r) has the law of 1 - U_(r): the bottom ranks are as steep as the top ones.
     out[-EXACT_RANKS:] = (profile(1 - quantiles) @ _QUANTILE_WEIGHTS)[::-1]
     return out
@@ -284,37 +280,13 @@ def theory_table(
     rankers = [parse_ranker(r) for r in rankers]
     discounts = [parse_discount(d, builtin_only=True) for d in discounts]
     ns = sorted(set(ns))
-    finite: dict[tuple[Discount, Ranker, int], float] = {}
-    for n in ns:  # loop over list lengths; each computes the expected gains once
-        values = finite_n_values(model, rankers, discounts, n, gain=gain)
-        for i, r in enumerate(rankers):
-            for j, d in enumerate(discounts):
-                finite[d, r, n] = float(values[i, j])
+    finite = {n: finite_n_values(model, rankers, discounts, n, gain=gain) for n in ns}  # expected gains once per n
     rows = []
-    for d in discounts:
-        for r in rankers:
-            base = prediction(model, r, d, ns[0], gain=gain, finite_n=False)
-            for n in ns:
-                p = dict(base)
-                p["eps"] = eps(d, float(n))
-                if r.kind == "head":
-                    pass
-                elif p["regime"] == "slowly varying":
-                    p["first_order"] = 1 - p["eps"] * p["c"]
-                elif p["regime"] == "critical" and d.name != "zipflog":
-                    p["first_order"] = zipf_approximation(model, r, n, gain=gain)
-                rows.append(
-                    dict(
-                        model=str(model),
-                        discount=str(d),
-                        decay=p["regime"],
-                        ranker=str(r),
-                        n=n,
-                        limit=p["limit"],
-                        first_order=p["first_order"],
-                        eps=p["eps"],
-                        c=p["c"],
-                        finite_n=finite[d, r, n],
-                    )
-                )
+    for j, d in enumerate(discounts):
+        for i, r in enumerate(rankers):
+            for n in ns:  # the asymptotic values are cached (lru_cache of the profiles and of their integrals)
+                p = prediction(model, r, d, n, gain=gain, finite_n=False)
+                row = dict(model=str(model), discount=str(d), decay=p["regime"], ranker=str(r), n=n)
+                row.update({k: p[k] for k in ("limit", "first_order", "eps", "c")}, finite_n=float(finite[n][i, j]))
+                rows.append(row)
     return pd.DataFrame(rows)

@@ -143,9 +143,9 @@ class Model:
     ) -> tuple[np.ndarray, np.ndarray]:
         """Draw ``n`` items: features ``x`` (descending if asked) and integer-valued float64 grades ``y``.
 
-        Sorting the features before drawing the grades only relabels the items (given the features,
-        grades are independent): the same law. ``scratch`` (arrays ``x``, ``eta``, ``u``, ``present`` of
-        length n) receives the values instead of new memory: the same numbers, no page faults in a sweep.
+        Sorting the features before drawing the grades only relabels the items (given the features, grades are
+        independent): the same law. ``scratch`` (arrays ``x``, ``eta``, ``u``, ``present`` of length n) receives the
+        values instead of new memory: the same numbers, no page faults in a sweep.
         """
         if scratch is None:
             scratch = {"x": np.empty(n), "eta": np.empty(n), "u": np.empty(n), "present": np.empty(n, dtype=bool)}
@@ -156,24 +156,14 @@ class Model:
             x.sort()
             np.negative(x, out=x)
         eta = self.eta(x, out=scratch["eta"])
-        return x, _binomial_grades(rng, eta, self.grades, scratch["u"], scratch["present"])
-
-
-def _binomial_grades(
-    rng: np.random.Generator, eta: np.ndarray, grades: int, u: np.ndarray, present: np.ndarray
-) -> np.ndarray:
-    """Grades ``Binomial(grades, eta)`` as float64, one ``rng.random`` draw per relevance unit (into ``u``).
-
-    Unit k of item i is present when ``u[k, i] < eta[i]``; ``u`` and ``present`` are scratch, overwritten.
-    """
-    rng.random(out=u)
-    np.less(u, eta, out=present)
-    y = present.astype(np.float64)
-    for _ in range(grades - 1):  # loop over relevance units, not items
-        rng.random(out=u)
-        np.less(u, eta, out=present)
-        y += present
-    return y
+        # Grades Binomial(G, eta): unit k of item i is present when its rng.random draw is below eta[i] (one draw
+        # per relevance unit, a loop over units, not items).
+        u, present, y = scratch["u"], scratch["present"], np.zeros(n)
+        for _ in range(self.grades):
+            rng.random(out=u)
+            np.less(u, eta, out=present)
+            y += present
+        return x, y
 
 
 def parse_model(spec: str | Model) -> Model:
@@ -242,8 +232,7 @@ class Ranker:
     def exact_count(self, x_desc: np.ndarray) -> int:
         """How many items of a data set sorted by descending x this ranker puts first in the Bayes order.
 
-        ``head(m)``: m (or n); ``gated(q)``: the items with x at or above the gate (by bisection);
-        ``random``: 0.
+        ``head(m)``: m (or n); ``gated(q)``: the items with x at or above the gate (by bisection); ``random``: 0.
         """
         if self.kind == "gated":
             return int(np.searchsorted(-x_desc, -self.gate(), side="right"))  # -x ascending: x >= gate

@@ -3,50 +3,42 @@ rankers on them.
 
 Growing samples
 ---------------
-:func:`stream_ndcg` follows one data stream: items drawn one after another, and the
-nDCG of every ranker on each prefix of the first n items, for an increasing list of
-n. The prefixes are nested (the data set of size n is part of every larger one), so a
-stream answers "does the order of two rankers, once settled, stay settled as the data
+:func:`stream_ndcg` follows one data stream: items drawn one after another, and the nDCG of every ranker on each
+prefix of the first n items, for an increasing list of n. The prefixes are nested (the data set of size n is part
+of every larger one), so a stream answers "does the order of two rankers, once settled, stay settled as the data
 set grows?", which independent data sets at each n cannot.
 
 Randomness
 ----------
 Every random number comes from a :class:`numpy.random.Generator` seeded by
 ``SeedSequence(seed, spawn_key=(experiment, n, replicate, stream))``
-(:func:`ndcg_research.simulation.replicates.seed_sequence`):
-``experiment`` is a stable number derived from the model spec, ``stream`` is 0
-for the data and a stable number derived from the ranker spec for that
-ranker's noise. A replicate therefore draws the same data and the same noise
-whatever the worker, the order of computation or the other rankers in the run.
+(:func:`ndcg_research.simulation.replicates.seed_sequence`): ``experiment`` is a stable number derived from the
+model spec, ``stream`` is 0 for the data and a stable number derived from the ranker spec for that ranker's noise.
+A replicate therefore draws the same data and the same noise whatever the worker, the order of computation or the
+other rankers in the run.
 
 Speed
 -----
-:func:`replicate_ndcg` computes, for one data set, the nDCG of every ranker
-under every discount; every discount reuses a ranker's ranked gains (one dot
-product each). The features are drawn and then sorted (``np.sort``, in place)
-before the grades are drawn: given the features the grades are independent, so
-this only relabels the items, and the items come out already in the ``bayes``
-order. Hence ``bayes`` needs no further sort, ``coarse`` none either (its bins
-are consecutive blocks of that order, found by bisection; the tie-averaged DCG
-of a block is its mean gain times its share of the cumulative discount),
-``random`` shuffles the grades (a uniformly random order independent of the
-rest), ``head(m)`` keeps the first m and shuffles the others (``gated(q)`` the
-first M, the items above its gate, found by bisection), and each ``noisy``
-ranker needs one argsort of its n scores. Gathers move
-uint8 grades, not float64 gains. :func:`sample` returns the same data set with explicit scores
-for every ranker, so the fast path can be checked against
-:func:`ndcg_research.ndcg_from_scores`.
+:func:`replicate_ndcg` computes, for one data set, the nDCG of every ranker under every discount; every discount
+reuses a ranker's ranked gains (one dot product each). The features are drawn and sorted (``np.sort``, in place)
+before the grades: given the features the grades are independent, so this only relabels the items, which come
+out in the ``bayes`` order. Hence ``bayes`` needs no further sort, nor does ``coarse`` (its bins are consecutive
+blocks of that order, found by bisection; the tie-averaged DCG of a block is its mean gain times its share of the
+cumulative discount); ``random`` shuffles the grades (a uniformly random order independent of the rest),
+``head(m)`` keeps the first m and shuffles the others (``gated(q)`` the first M, the items above its gate, found
+by bisection), and each ``noisy`` ranker needs one argsort of its n scores. Gathers move uint8 grades, not float64
+gains. :func:`sample` returns the same data set with explicit scores for every ranker, so the fast path can be
+checked against :func:`ndcg_research.ndcg_from_scores`.
 
-The metric core's arithmetic, without its per-call checks: the discount vectors and their
-cumulative sums are the core's cached ones (:func:`~ndcg_research.core._kernels.discount_vector`,
+The metric core's arithmetic, without its per-call checks: the discount vectors and their cumulative sums are the
+core's cached ones (:func:`~ndcg_research.core._kernels.discount_vector`,
 :func:`~ndcg_research.core._kernels.cumulative_discount`), the ideal DCG is the core's
-(:func:`~ndcg_research.core._kernels.ideal_dcg`, on int8 grades, which sort fastest), and a DCG is
-``ranked @ D``, the one-row path of :func:`~ndcg_research.core._kernels.discounted_sum`, so these values
-are the kernels' bit for bit (``coarse``'s blocks, summed through the cumulative discount, agree with
-the core to rounding). The public metric functions (:func:`ndcg_research.idcg`, ...)
-give the same bits but check every array at every call: at n = 1000 the ideal DCG through
-:func:`ndcg_research.idcg` makes a replicate about 10% slower, and a DCG through the checked
-:func:`~ndcg_research.core._kernels.discounted_sum` costs about 20 us against 2 us for the dot product,
+(:func:`~ndcg_research.core._kernels.ideal_dcg`, on int8 grades, which sort fastest), and a DCG is ``ranked @ D``,
+the one-row path of :func:`~ndcg_research.core._kernels.discounted_sum`, so these values are the kernels' bit for
+bit (``coarse``'s blocks, summed through the cumulative discount, agree with the core to rounding). The public
+metric functions (:func:`ndcg_research.idcg`, ...) give the same bits but check every array at every call: at
+n = 1000 the ideal DCG through :func:`ndcg_research.idcg` makes a replicate about 10% slower, and a DCG through the
+checked :func:`~ndcg_research.core._kernels.discounted_sum` costs about 20 us against 2 us for the dot product,
 40 times per replicate of 5 rankers and 8 discounts.
 """
 
@@ -78,6 +70,11 @@ def replicate_seed(seed: int, model: Model, n: int, replicate: int, stream: int 
     return seed_sequence(seed, model.experiment_id, n, replicate, stream)
 
 
+def _rng(seed: int, model: Model, n: int, *key: int) -> np.random.Generator:
+    """The generator of spawn key ``(experiment, n, *key)``."""
+    return np.random.default_rng(seed_sequence(seed, model.experiment_id, n, *key))
+
+
 _workspace = threading.local()
 
 
@@ -92,25 +89,13 @@ def _buffers(n: int) -> dict[str, np.ndarray]:
     return current
 
 
-def _rng(seed: int, model: Model, n: int, replicate: int, stream: int = 0) -> np.random.Generator:
-    return np.random.Generator(np.random.PCG64(replicate_seed(seed, model, n, replicate, stream)))
-
-
-def _bins(ranker: Ranker, x: np.ndarray) -> np.ndarray:
-    """Bin index 0..m-1 of each feature value (m - 1 comparisons, no search)."""
-    b = np.zeros(x.shape, dtype=np.intp)
-    for edge in ranker.bin_edges():  # loop over bin edges
-        b += x > edge
-    return b
-
-
 def _feature_score(ranker: Ranker, x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """The score of a ranker that sees the feature: ``bayes`` x, ``noisy`` x + sigma z, ``coarse`` the bin of x."""
     if ranker.kind == "bayes":
         return x.copy()
     if ranker.kind == "noisy":
         return x + ranker.sigma * rng.standard_normal(x.size)
-    return _bins(ranker, x).astype(np.float64)
+    return np.searchsorted(ranker.bin_edges(), x).astype(np.float64)  # bin 0..m-1: the number of edges below x
 
 
 def _parsed(
@@ -141,7 +126,7 @@ def sample(model: str | Model, rankers: Iterable[str | Ranker], n: int, *, seed:
     ``n``: number of items (>= 1); ``seed``: seed of the experiment; ``replicate``: replicate number.
     """
     model = parse_model(model)
-    x, y = model.draw(_rng(seed, model, n, replicate), n, descending=True)
+    x, y = model.draw(_rng(seed, model, n, replicate, 0), n, descending=True)
     scores: dict[str, np.ndarray] = {}
     for ranker in map(parse_ranker, rankers):
         rng = _rng(seed, model, n, replicate, ranker.stream)
@@ -223,7 +208,7 @@ def replicate_ndcg(
     model = parse_model(model)
     rankers, discounts, gain_fn = _parsed(rankers, discounts, gain)
     buf = _buffers(n)
-    x, y = model.draw(_rng(seed, model, n, replicate), n, descending=True, scratch=buf)  # the Bayes order
+    x, y = model.draw(_rng(seed, model, n, replicate, 0), n, descending=True, scratch=buf)  # the Bayes order
     gains = y if gain_fn.name == "linear" else gain_fn(y)
     vectors = [kernels.discount_vector(d, n) for d in discounts]
     cumulatives = [kernels.cumulative_discount(d, n) for d in discounts]
@@ -267,12 +252,6 @@ def replicate_ndcg(
 STREAM_KEY = 1
 
 
-def _stream_rng(seed: int, model: Model, length: int, replicate: int, stream: int) -> np.random.Generator:
-    return np.random.Generator(
-        np.random.PCG64(seed_sequence(seed, model.experiment_id, length, replicate, stream, STREAM_KEY))
-    )
-
-
 def stream_sample(
     model: str | Model, rankers: Iterable[str | Ranker], length: int, *, seed: int, replicate: int
 ) -> Sample:
@@ -286,10 +265,10 @@ def stream_sample(
     the key; see :func:`stream_ndcg`).
     """
     model = parse_model(model)
-    x, y = model.draw(_stream_rng(seed, model, length, replicate, 0), length)
+    x, y = model.draw(_rng(seed, model, length, replicate, 0, STREAM_KEY), length)
     keys: dict[str, np.ndarray] = {}
     for ranker in map(parse_ranker, rankers):
-        rng = _stream_rng(seed, model, length, replicate, ranker.stream)
+        rng = _rng(seed, model, length, replicate, ranker.stream, STREAM_KEY)
         if ranker.kind in ("bayes", "noisy", "coarse"):
             keys[str(ranker)] = _feature_score(ranker, x, rng)
         else:  # random, head, gated
@@ -338,9 +317,7 @@ def stream_ndcg(
             if ranker.kind in ("head", "gated"):
                 by_x = np.argsort(-x[:n], kind="stable")
                 top = by_x[: ranker.exact_count(x[by_x])]
-                below = np.ones(n, dtype=bool)
-                below[top] = False
-                rest = np.flatnonzero(below)
+                rest = np.setdiff1d(np.arange(n), top)  # ascending, as the stable argsort below needs
                 order = np.concatenate((top, rest[np.argsort(-key[rest], kind="stable")]))
             else:
                 order = np.argsort(-key, kind="stable")

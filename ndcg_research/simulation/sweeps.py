@@ -1,29 +1,25 @@
 """Sweeps over list length, rankers, discounts and replicates, with tidy result tables.
 
-A :class:`Sweep` names one experiment: a :class:`Design` (a model, the rankers, the discounts,
-the ranker pairs to compare (better first), the seed and the gain) and the list lengths ``n``
-with the number of replicates at each. :func:`run_sweep` computes the
-nDCG of every (replicate, ranker, discount) through
+A :class:`Sweep` names one experiment: a :class:`Design` (a model, the rankers, the discounts, the ranker pairs to
+compare (better first), the seed and the gain) and the list lengths ``n`` with the number of replicates at each.
+:func:`run_sweep` computes the nDCG of every (replicate, ranker, discount) through
 :func:`ndcg_research.simulation.simulate.replicate_ndcg`, with the machinery of
 :mod:`ndcg_research.simulation.replicates`:
 
-- work is split into chunks of consecutive replicates of one ``n``; every replicate
-  draws its numbers from its own ``SeedSequence``, so the values do not depend on the
-  chunking, the number of workers or the backend;
-- chunks run in parallel through joblib (``n_jobs``; any joblib backend, e.g.
-  ``backend="dask"`` with a ``dask.distributed`` client running);
-- each finished chunk is saved in ``cache_dir/<sweep key>/``, and a later run with the
-  same configuration loads it instead of recomputing, so an interrupted run resumes
-  where it stopped (and adding replicates or list lengths only computes the new chunks).
-  The key hashes the sweep's specs and seed and the code that computes a replicate
+- work is split into chunks of consecutive replicates of one ``n``; every replicate draws its numbers from its own
+  ``SeedSequence``, so the values do not depend on the chunking, the number of workers or the backend;
+- chunks run in parallel through joblib (``n_jobs``; any joblib backend, e.g. ``backend="dask"`` with a
+  ``dask.distributed`` client running);
+- each finished chunk is saved in ``cache_dir/<sweep key>/``, and a later run with the same configuration loads it
+  instead of recomputing, so an interrupted run resumes where it stopped (and adding replicates or list lengths
+  only computes the new chunks). The key hashes the sweep's specs and seed and the code that computes a replicate
   (:func:`~ndcg_research.simulation.replicates.code_fingerprint`), not its documentation.
 
-:meth:`SweepResult.ranker_table` and :meth:`SweepResult.pair_table` summarise the
-values as tidy :class:`pandas.DataFrame` tables (one row per (discount, ranker, n) or
-(discount, pair, n)) with the statistics of :mod:`ndcg_research.stats`;
-:func:`~ndcg_research.simulation.tables.write_table` writes them. The sweep of notebook 05,
-:class:`ndcg_research.simulation.cutoff.CutoffSweep`, extends :class:`Sweep` with cut-off
-rules: the same runner, result type and tables, with one more axis.
+:meth:`SweepResult.ranker_table` and :meth:`SweepResult.pair_table` summarise the values as tidy
+:class:`pandas.DataFrame` tables (one row per (discount, ranker, n) or (discount, pair, n)) with the statistics of
+:mod:`ndcg_research.stats`; :func:`~ndcg_research.simulation.tables.write_table` writes them. The sweep of notebook
+05, :class:`ndcg_research.simulation.cutoff.CutoffSweep`, extends :class:`Sweep` with cut-off rules: the same
+runner, result type and tables, with one more axis.
 
 This module imports joblib and tqdm when a sweep runs; :mod:`ndcg_research` does not import it.
 """
@@ -272,7 +268,7 @@ class SweepResult:
         Columns: model, discount, decay, ranker, n, replicates, mean, sd, ci_low, ci_high, seed
         (a cut-off sweep adds the rule first and k after n).
         """
-        return self.sweep.annotate(self._table(lambda v: mean_interval(v), self.sweep.axes()))
+        return self.sweep.annotate(self._table(mean_interval, self.sweep.axes()))
 
     def pair_table(self, tie_tolerance: float = TIE_TOLERANCE) -> pd.DataFrame:
         """One row per (discount, pair, n): the paired gap better - worse on the same data sets.
@@ -336,22 +332,9 @@ class SweepResult:
                     value, low, high = bootstrap_statistic_interval(
                         ratio, [a, b], seed=seed_sequence(self.sweep.seed, number, n), n_resamples=n_resamples
                     )
-                rows.append(
-                    dict(
-                        model=self.sweep.model,
-                        better=better,
-                        worse=worse,
-                        n=n,
-                        replicates=a.size,
-                        numerator=top,
-                        denominator=bottom,
-                        statistic=statistic,
-                        ratio=value,
-                        ratio_low=low,
-                        ratio_high=high,
-                    )
-                )
-        return pd.DataFrame(rows)
+                rows.append((self.sweep.model, better, worse, n, a.size, top, bottom, statistic, value, low, high))
+        columns = "model better worse n replicates numerator denominator statistic ratio ratio_low ratio_high"
+        return pd.DataFrame(rows, columns=columns.split())
 
     def _table(self, summarize: Any, axes: dict[str, Sequence[Any]]) -> pd.DataFrame:
         """Summaries of every n (arrays over ``axes``) as one table in the sweep's row order."""
@@ -401,6 +384,3 @@ def run_sweep(
         label=sweep.model,
     )
     return SweepResult(sweep, run.values, computed_chunks=run.computed, reused_chunks=run.reused)
-
-
-# --------------------------------------------------------------------------- theory vs simulation
