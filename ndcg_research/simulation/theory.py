@@ -223,6 +223,8 @@ class Profile:
     def integral(self, weight: str = "one", beta: float = 0.0) -> float:
         r"""``\int_0^1 g(t) w(t) dt`` for ``w = 1`` ("one"), ``-ln t`` ("log"), ``t^-beta`` ("power"),
         or ``int (g(t) - g(0+)) / t dt`` ("zipf")."""
+        if weight not in ("one", "log", "power", "zipf"):
+            raise ValueError(f"weight must be 'one', 'log', 'power' or 'zipf', got {weight!r}")
         if weight == "power" and not 0 <= beta < 1:
             raise ValueError(f"beta must be in [0, 1) for an integrable t^-beta, got {beta!r}")
         key = (weight, float(beta))
@@ -240,8 +242,6 @@ class Profile:
             "power": lambda u: self.function(np.exp(-u)) * np.exp(-(1 - beta) * u),
             "zipf": lambda u: self.function(np.exp(-u)) - self.top,
         }
-        if weight not in kernels:
-            raise ValueError(f"weight must be 'one', 'log', 'power' or 'zipf', got {weight!r}")
         f = kernels[weight]
         # u = -ln t from t = 1 down to t = e^-745 (the smallest positive double; every integrand
         # is below 1e-30 there, and stopping keeps quadrature roundoff from being integrated forever).
@@ -262,11 +262,9 @@ class Profile:
                 W = np.where(e > 0, e * (1 - np.log(np.where(e > 0, e, 1))), 0.0)
             elif weight == "power":
                 W = e ** (1 - beta) / (1 - beta)
-            elif weight == "zipf":
+            else:  # zipf
                 inner = np.diff(np.log(e[1:]))  # first cell has g = g(0+): contributes 0
                 return float((v[1:] - self.top) @ inner)
-            else:
-                raise ValueError(f"weight must be 'one', 'log', 'power' or 'zipf', got {weight!r}")
         return float(v @ np.diff(W))
 
     def cell_means(self, n: int) -> np.ndarray:
@@ -286,6 +284,12 @@ def _unit_gain(model: Model, gain: Gain) -> Callable[[np.ndarray], np.ndarray]:
     if gain.name == "linear":
         return lambda eta: model.grades * np.asarray(eta, dtype=np.float64)
     return lambda eta: stats.binom.pmf(k, model.grades, np.asarray(eta, dtype=np.float64)[..., None]) @ level_gain
+
+
+def _x_integral(model: Model, h: Callable[[np.ndarray], np.ndarray], lo: float, hi: float) -> float:
+    """``int_lo^hi h(eta(x)) phi(x) dx`` by adaptive quadrature."""
+    integrand = lambda x: float(h(model.eta(np.array([x])))[0]) * stats.norm.pdf(x)  # noqa: E731
+    return integrate.quad(integrand, lo, hi, epsabs=1e-13, epsrel=1e-11)[0]
 
 
 def mean_gain(model: str | Model, *, gain: str | Gain = "linear") -> float:
@@ -333,16 +337,7 @@ def _gain_profile(model: Model, ranker: Ranker, gain: Gain, method: str) -> Prof
     if ranker.kind == "coarse":
         m = ranker.bins
         edges_x = np.concatenate(([-np.inf], ranker.bin_edges(), [np.inf]))
-        means = []
-        for lo_x, hi_x in zip(edges_x[:-1], edges_x[1:], strict=False):  # loop over bins
-            value, _ = integrate.quad(
-                lambda x: float(h(model.eta(np.array([x])))[0]) * stats.norm.pdf(x),
-                lo_x,
-                hi_x,
-                epsabs=1e-13,
-                epsrel=1e-11,
-            )
-            means.append(value * m)
+        means = [_x_integral(model, h, lo, hi) * m for lo, hi in zip(edges_x[:-1], edges_x[1:], strict=False)]
         values = np.array(means[::-1])  # highest bin first
         return Profile(top=float(values[0]), edges=np.arange(m + 1) / m, values=values)
     if method not in ("auto", "closed", "quadrature"):
@@ -380,15 +375,7 @@ def _gain_profile(model: Model, ranker: Ranker, gain: Gain, method: str) -> Prof
 def gated_rest_gain(model: str | Model, ranker: str | Ranker, *, gain: str | Gain = "linear") -> float:
     """Expected gain of an item below the gate of ``gated(q)``: ``E[h(eta(X)) | X < Phi^{-1}(1 - q)]``."""
     model, ranker, gain = parse_model(model), parse_ranker(ranker), parse_gain(gain, builtin_only=True)
-    h = _unit_gain(model, gain)
-    mass, _ = integrate.quad(
-        lambda x: float(h(model.eta(np.array([x])))[0]) * stats.norm.pdf(x),
-        -np.inf,
-        ranker.gate(),
-        epsabs=1e-13,
-        epsrel=1e-11,
-    )
-    return mass / (1 - ranker.q)
+    return _x_integral(model, _unit_gain(model, gain), -np.inf, ranker.gate()) / (1 - ranker.q)
 
 
 def ideal_profile(model: str | Model, *, gain: str | Gain = "linear") -> Profile:
