@@ -1,26 +1,22 @@
 r"""Rankers whose order depends on the discount: where each discount puts the crossing (notebook 10).
 
-Every other pair of rankers in the studies is nested (noise levels of one score), so every
-non-increasing discount agrees on which is better. Here the two rankers trade places: ``head(m)``
-(:mod:`ndcg_research.simulation.simulate`) is exact on its first m ranks and random below, while
-``noisy(sigma)`` is imperfect everywhere but still sorted below rank m. Write ``H_f(t)`` for the
-expected gain a ranker collects in the top fraction t of the list; the head ranker is ahead for
-small t, the noisy one for t near 1, and by summation by parts
+Every other pair of rankers in the studies is nested (noise levels of one score), so every non-increasing discount
+agrees on which is better. Here the two rankers trade places: ``head(m)`` (:mod:`ndcg_research.simulation.simulate`) is
+exact on its first m ranks and random below, while ``noisy(sigma)`` is imperfect everywhere but still sorted below rank
+m. Write ``H_f(t)`` for the expected gain a ranker collects in the top fraction t of the list; the head ranker is ahead
+for small t, the noisy one for t near 1, and by summation by parts
 
 .. math:: \mathbb E\,\mathrm{DCG}_A - \mathbb E\,\mathrm{DCG}_B
           = \sum_r \big(H_A(r) - H_B(r)\big)\,\big(D(r) - D(r+1)\big),
 
-so a discount decides by how much weight ``D(r) - D(r+1)`` it gives the ranks where the head
-ranker leads. With m fixed and n growing, the head becomes a vanishing share of the list, so
-every discount that keeps weight on a growing share of the ranks ends up preferring the noisy
-ranker, at an n that depends on the discount.
+so a discount decides by how much weight ``D(r) - D(r+1)`` it gives the ranks where the head ranker leads. With m fixed
+and n growing, the head becomes a vanishing share of the list, so every discount that keeps weight on a growing share of
+the ranks ends up preferring the noisy ranker, at an n that depends on the discount.
 
 - :func:`crossing_n`: the smallest n at which the expected nDCG of the two rankers changes order
-  (:func:`~ndcg_research.simulation.finite_n.finite_n_ndcg`, exact order statistics), by bisection
-  on a grid of n;
-- :func:`decision_table`: on simulated data sets, how often each discount picks the head
-  ranker, and how often its decision differs from that of a reference discount (``log2``) on
-  the same data set.
+  (:func:`~ndcg_research.simulation.finite_n.finite_n_ndcg`, exact order statistics), by bisection on a grid of n;
+- :func:`decision_table`: on simulated data sets, how often each discount picks the head ranker, and how often its
+  decision differs from that of a reference discount (``log2``) on the same data set.
 """
 
 from __future__ import annotations

@@ -1,22 +1,17 @@
 r"""Predictions at a finite n for the simulated rankers: expected gain at each rank, expected nDCG, the table.
 
-:func:`finite_n_ndcg` evaluates ``sum_r D(r) E[gain at rank r] / sum_r D(r) E[r-th largest gain]``
-for any discount and any n: the ratio of expected DCG to expected ideal DCG,
-without the first-order expansion (:func:`rank_gains`, :func:`ideal_rank_gains`).
-The expectations are exact, not a discretisation of ``g_f``: the item a ranker puts
-at rank r has score quantile ``U_(r) ~ Beta(r, n - r + 1)`` (the r-th smallest of n
-uniforms, as items are i.i.d.), so its expected gain is ``E g_f(U_(r))``, computed by
-quadrature for the top and bottom :data:`EXACT_RANKS` ranks; in between,
-``g_f(r / (n + 1))`` (the omitted Jensen term is of relative order 1/r there). The r-th largest grade is at
-least k when at least r of the n grades are, a binomial tail. Replacing
-``E g_f(U_(r))`` by the midpoint ``g_f((r - 1/2) / n)`` overstates the top ranks
-when ``g_f`` is steep near 0 (noisy rankers), which matters for discounts that
-weigh only the first ranks: at n = 1000 the midpoint rule puts ``noisy(sigma=1)``
-under ``power(beta=2)`` in the ``probit`` model 0.0033 too high, 4 standard errors of a
-20,000-replicate simulation (``tests/test_theory.py``). ``coarse(bins)`` keeps the
-cell means of its step profile (its blocks have random sizes; not exact), and
-``head(m)`` is exact: ``bayes`` order statistics on ranks 1..m, the mean gain
-of the rest below. The remaining difference to the simulation is the one between
+:func:`finite_n_ndcg` evaluates ``sum_r D(r) E[gain at rank r] / sum_r D(r) E[r-th largest gain]`` for any discount and
+any n: the ratio of expected DCG to expected ideal DCG, without the first-order expansion (:func:`rank_gains`,
+:func:`ideal_rank_gains`). The expectations are exact, not a discretisation of ``g_f``: the item a ranker puts at rank r
+has score quantile ``U_(r) ~ Beta(r, n - r + 1)`` (the r-th smallest of n uniforms, as items are i.i.d.), so its
+expected gain is ``E g_f(U_(r))``, computed by quadrature for the top and bottom :data:`EXACT_RANKS` ranks; in between,
+``g_f(r / (n + 1))`` (the omitted Jensen term is of relative order 1/r there). The r-th largest grade is at least k when
+at least r of the n grades are, a binomial tail. Replacing ``E g_f(U_(r))`` by the midpoint ``g_f((r - 1/2) / n)``
+overstates the top ranks when ``g_f`` is steep near 0 (noisy rankers), which matters for discounts that weigh only the
+first ranks: at n = 1000 the midpoint rule puts ``noisy(sigma=1)`` under ``power(beta=2)`` in the ``probit`` model
+0.0033 too high, 4 standard errors of a 20,000-replicate simulation (``tests/test_theory.py``). ``coarse(bins)`` keeps
+the cell means of its step profile (its blocks have random sizes; not exact), and ``head(m)`` is exact: ``bayes`` order
+statistics on ranks 1..m, the mean gain of the rest below. The remaining difference to the simulation is the one between
 ``E[DCG / IDCG]`` and ``E DCG / E IDCG``.
 
 :func:`prediction` and :func:`theory_table` put these values beside the asymptotic ones of
@@ -70,17 +65,14 @@ def _order_statistic_quantiles(n: int, count: int) -> np.ndarray:
 def rank_gains(model: str | Model, ranker: str | Ranker, n: int, *, gain: str | Gain = "linear") -> np.ndarray:
     """Expected gain of the item a ranker puts at rank r = 1..n on a data set of n items.
 
-    ``bayes``, ``noisy``, ``random``: ``E g_f(U_(r))`` with ``U_(r) ~ Beta(r, n - r + 1)``,
-    exact (quadrature) for the first and the last :data:`EXACT_RANKS` ranks,
-    ``g_f(r / (n + 1))`` in between.
-    ``head(m)``: the ``bayes`` values on ranks 1..m, then the mean gain of the other
-    n - m items, ``(n p - sum of the head) / (n - m)``. ``gated(q)``: rank r holds the r-th
-    best item when that item is above the gate (``U_(r) < q``), else a random item from below
-    the gate, so its expected gain is ``E[g_bayes(U_(r)); U_(r) < q] + (1 - P(U_(r) < q)) g_rest``
-    (``P(U_(r) < q)`` exact; the truncated mean by quadrature on the first and last
-    :data:`EXACT_RANKS` ranks, from the normal approximation of ``U_(r)`` in between).
-    ``coarse(bins)``: the mean of its step profile over each rank's cell ``((r - 1)/n, r/n]``
-    (an approximation).
+    ``bayes``, ``noisy``, ``random``: ``E g_f(U_(r))`` with ``U_(r) ~ Beta(r, n - r + 1)``, exact (quadrature) for the
+    first and the last :data:`EXACT_RANKS` ranks, ``g_f(r / (n + 1))`` in between.
+    ``head(m)``: the ``bayes`` values on ranks 1..m, then the mean gain of the other n - m items,
+    ``(n p - sum of the head) / (n - m)``. ``gated(q)``: rank r holds the r-th best item when that item is above the
+    gate (``U_(r) < q``), else a random item from below the gate, so its expected gain is
+    ``E[g_bayes(U_(r)); U_(r) < q] + (1 - P(U_(r) < q)) g_rest`` (``P(U_(r) < q)`` exact; the truncated mean by
+    quadrature on the first and last :data:`EXACT_RANKS` ranks, from the normal approximation of ``U_(r)`` in between).
+    ``coarse(bins)``: the mean of its step profile over each rank's cell ``((r - 1)/n, r/n]`` (an approximation).
 
     ``n``: items in the data set (>= 1).
 
@@ -205,14 +197,13 @@ def rare_miss_share(
 ) -> float:
     """Share of a ranker's expected DCG shortfall that comes from misses too rare for ``replicates`` data sets.
 
-    Over the ranks r where the ideal list holds the top gain ``g*(0+)`` (r up to n times the
-    probability of the top grade), the ranker's expected shortfall is
-    ``sum_r (g*(0+) - E[gain at rank r]) D(r)``. A rank's miss probability is
-    ``p_r = 1 - E[gain at rank r] / g*(0+)`` (exact for binary relevance, a lower bound for graded);
-    the function returns the share of the shortfall from ranks with ``replicates * p_r < 1``: misses
-    that ``replicates`` simulated data sets are expected to see less than once. When that share is
-    large, the sample mean of nDCG rests on events the sample mostly lacks: it overstates the
-    expected value, and its t interval is too narrow. 0 when there is no shortfall.
+    Over the ranks r where the ideal list holds the top gain ``g*(0+)`` (r up to n times the probability of the top
+    grade), the ranker's expected shortfall is ``sum_r (g*(0+) - E[gain at rank r]) D(r)``. A rank's miss probability is
+    ``p_r = 1 - E[gain at rank r] / g*(0+)`` (exact for binary relevance, a lower bound for graded); the function
+    returns the share of the shortfall from ranks with ``replicates * p_r < 1``: misses that ``replicates`` simulated
+    data sets are expected to see less than once. When that share is large, the sample mean of nDCG rests on events the
+    sample mostly lacks: it overstates the expected value, and its t interval is too narrow. 0 when there is no
+    shortfall.
     """
     model, d = parse_model(model), parse_discount(discount, builtin_only=True)
     star = ideal_profile(model, gain=gain)

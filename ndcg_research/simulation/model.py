@@ -7,12 +7,10 @@ A data set is ``n`` items drawn i.i.d.: a feature ``x ~ N(0, 1)`` and a grade
 
 .. math::  \eta(x) = lo + (hi - lo)\, \Phi(a x),
 
-the probability that each of the ``G`` "relevance units" of the item is
-present (``G = 1``: binary relevance, ``P(y = 1 | x) = eta(x)``). The model is
-written ``"probit(lo=0, hi=1, a=1, grades=1)"`` (defaults omitted when
-printed). With ``hi < 1`` (or ``lo > 0``) the relevance probability is bounded
-away from 0 and 1, so even the best items are relevant only with probability
-``hi``: the top of every ranking stays uncertain, however large ``n`` is.
+the probability that each of the ``G`` "relevance units" of the item is present (``G = 1``: binary relevance,
+``P(y = 1 | x) = eta(x)``). The model is written ``"probit(lo=0, hi=1, a=1, grades=1)"`` (defaults omitted when
+printed). With ``hi < 1`` (or ``lo > 0``) the relevance probability is bounded away from 0 and 1, so even the best items
+are relevant only with probability ``hi``: the top of every ranking stays uncertain, however large ``n`` is.
 
 The rankers
 -----------
@@ -37,32 +35,26 @@ spec                          score                                        ties
                               uniformly random order
 ============================  ===========================================  ==========
 
-``head(m)`` is exact at the top and knows nothing below rank M, while ``noisy``
-is imperfect everywhere: their gain profiles cross, so which of the two is
-better depends on the discount and on n (notebook 10). ``gated(q)`` does the
-same with a fixed function of x: its exact part is a fixed share of the list
-(on average), not a fixed number of items, so its gain profile does not depend on
-n (notebook 12). All other rankers are nested, noise levels of one score, so every
+``head(m)`` is exact at the top and knows nothing below rank M, while ``noisy`` is imperfect everywhere: their gain
+profiles cross, so which of the two is better depends on the discount and on n (notebook 10). ``gated(q)`` does the same
+with a fixed function of x: its exact part is a fixed share of the list (on average), not a fixed number of items, so
+its gain profile does not depend on n (notebook 12). All other rankers are nested, noise levels of one score, so every
 discount orders them the same way.
 
-Their order of quality is known by construction. For the ``bayes`` and
-``noisy`` rankers (and ``random`` as ``s = inf``) the expected gain at relative
-rank ``t`` (fraction of the list above the item) is, for linear gain,
+Their order of quality is known by construction. For the ``bayes`` and ``noisy`` rankers (and ``random`` as ``s = inf``)
+the expected gain at relative rank ``t`` (fraction of the list above the item) is, for linear gain,
 
 .. math::  g_f(t) = G\,[lo + (hi - lo)\, \Phi(\kappa_f\, z_t)], \qquad
            z_t = \Phi^{-1}(1 - t), \qquad \kappa_f = a / \sqrt{1 + s^2 (1 + a^2)}
 
-(``X | S = s`` is normal, and ``E Phi(aX)`` over a normal is a normal cdf), so
-a larger ``kappa`` puts more gain at every top fraction of the list:
-``bayes`` (kappa = a) > ``noisy`` with increasing ``s`` > ``random`` (kappa = 0),
-for every non-increasing discount. ``coarse(bins=m)`` averages eta within
-bins, so it is below ``bayes`` (conditionally on the features, the Bayes order
-maximises expected DCG for any non-increasing discount). :mod:`ndcg_research.simulation.theory`
-computes g_f(t) for every ranker, and the exact expected gain at each rank for a given n
-(for ``head(m)``, whose profile depends on n, only the latter).
+(``X | S = s`` is normal, and ``E Phi(aX)`` over a normal is a normal cdf), so a larger ``kappa`` puts more gain at
+every top fraction of the list: ``bayes`` (kappa = a) > ``noisy`` with increasing ``s`` > ``random`` (kappa = 0), for
+every non-increasing discount. ``coarse(bins=m)`` averages eta within bins, so it is below ``bayes`` (conditionally on
+the features, the Bayes order maximises expected DCG for any non-increasing discount).
+:mod:`ndcg_research.simulation.theory` computes g_f(t) for every ranker, and the exact expected gain at each rank for a
+given n (for ``head(m)``, whose profile depends on n, only the latter).
 
-Data sets drawn from the model and the nDCG of the rankers on them:
-:mod:`~ndcg_research.simulation.simulate`.
+Data sets drawn from the model and the nDCG of the rankers on them: :mod:`~ndcg_research.simulation.simulate`.
 """
 
 from __future__ import annotations

@@ -147,11 +147,10 @@ def run_chunks(
     """Compute (or load from the cache folder) every chunk; see :func:`parallel_map` for the workers.
 
     ``compute``: chunk -> array with one row per replicate of the chunk (picklable for other processes); ``n_jobs``,
-    ``backend``: as in :func:`parallel_map`; ``cache``: folder of finished chunks (``n<n>_r<start>-<stop>.npy``,
-    written atomically), which must belong to this computation alone (name it by a key that hashes its inputs). None:
-    no cache; ``description``: written once as ``description.json`` into the cache folder, for humans; ``progress``:
-    tqdm progress bar over replicates; default: only when stderr is a terminal; ``label``: text in front of the
-    progress bar.
+    ``backend``: as in :func:`parallel_map`; ``cache``: folder of finished chunks (``n<n>_r<start>-<stop>.npy``, written
+    atomically), which must belong to this computation alone (name it by a key that hashes its inputs). None: no cache;
+    ``description``: written once as ``description.json`` into the cache folder, for humans; ``progress``: tqdm progress
+    bar over replicates; default: only when stderr is a terminal; ``label``: text in front of the progress bar.
     """
     folder = None if cache is None else Path(cache)
     if folder is not None:

@@ -13,33 +13,28 @@ let ``D(r) = r^-beta`` (slowly varying discounts: ``beta = 0``, their ``D(k)`` c
 
 - expected gap ``G = sum_{r<=k} (E g_better - E g_worse)(r) D(r) ~ n^-rho k^(1+rho-beta)`` for
   ``beta < 1 + rho`` (the first ranks alone, ``n^-rho``, beyond);
-- variance, **uncertain top** (``hi < 1``: even the best items are relevant with probability
-  ``hi``, so every rank carries Bernoulli noise): ``V ~ k^(1-2 beta)`` for ``beta < 1/2``, bounded
-  beyond (the first ranks dominate);
-- variance, **certain top** (``hi = 1``): only misses are random, and the worse ranker misses at
-  rank r with probability ``~ (r/n)^rho``: ``V ~ n^-rho k^(1+rho-2 beta)`` for ``2 beta < 1 + rho``,
-  ``n^-rho`` beyond.
+- variance, **uncertain top** (``hi < 1``: even the best items are relevant with probability ``hi``, so every rank
+  carries Bernoulli noise): ``V ~ k^(1-2 beta)`` for ``beta < 1/2``, bounded beyond (the first ranks dominate);
+- variance, **certain top** (``hi = 1``): only misses are random, and the worse ranker misses at rank r with probability
+  ``~ (r/n)^rho``: ``V ~ n^-rho k^(1+rho-2 beta)`` for ``2 beta < 1 + rho``, ``n^-rho`` beyond.
 
-``d = G / sqrt(V)`` gives the exponent table of :func:`gap_exponent`. The full list (``a = 1``)
-with a slowly varying discount is a special case: both rankers place every item, so the first-order
-terms of G and V cancel (``sum_r y_r`` is the same for both) and ``d ~ sqrt(n)`` (notebook 04); the
-exponent formula happens to give 1/2 there too. ``zipflog(gamma)`` is ``beta = 1`` with an extra
-``(ln n)^-gamma`` in G. Log factors of the normal tails (``t^rho`` is ``t^rho`` times a power of
-``ln(1/t)``) are dropped: they shift the local exponent at realistic n by a few hundredths.
+``d = G / sqrt(V)`` gives the exponent table of :func:`gap_exponent`. The full list (``a = 1``) with a slowly varying
+discount is a special case: both rankers place every item, so the first-order terms of G and V cancel (``sum_r y_r`` is
+the same for both) and ``d ~ sqrt(n)`` (notebook 04); the exponent formula happens to give 1/2 there too.
+``zipflog(gamma)`` is ``beta = 1`` with an extra ``(ln n)^-gamma`` in G. Log factors of the normal tails (``t^rho`` is
+``t^rho`` times a power of ``ln(1/t)``) are dropped: they shift the local exponent at realistic n by a few hundredths.
 
 **Finite-n heuristic** (:func:`heuristic_std_gap`): the same ratio without asymptotics: G from the
-exact expected gains at each rank (:func:`~ndcg_research.simulation.finite_n.rank_gains`, order
-statistics) and V as if the grades at different ranks (and of the two rankers) were independent
-Bernoulli variables with those means. It keeps the log factors but ignores the covariances (the
-two rankers' top items overlap, which lowers the true variance), so it predicts the *trend* of d
-better than its level. It is NaN where the cancellation above makes it meaningless (full list,
+exact expected gains at each rank (:func:`~ndcg_research.simulation.finite_n.rank_gains`, order statistics) and V as if
+the grades at different ranks (and of the two rankers) were independent Bernoulli variables with those means. It keeps
+the log factors but ignores the covariances (the two rankers' top items overlap, which lowers the true variance), so it
+predicts the *trend* of d better than its level. It is NaN where the cancellation above makes it meaningless (full list,
 discounts that decay no faster than ``r^-1/2``).
 
-The failure probability ``1 - P(better strictly higher)`` is a different matter where rare events
-dominate (certain top, fast discounts): there a rare miss of the *better* ranker at one of the
-first ranks (probability ``~ (r/n)^rho_better``) can outweigh the whole expected gap, so the
-failure probability falls only polynomially even where d grows, and P can tend to 1 where d
-shrinks (notebook 11).
+The failure probability ``1 - P(better strictly higher)`` is a different matter where rare events dominate (certain top,
+fast discounts): there a rare miss of the *better* ranker at one of the first ranks (probability ``~ (r/n)^rho_better``)
+can outweigh the whole expected gap, so the failure probability falls only polynomially even where d grows, and P can
+tend to 1 where d shrinks (notebook 11).
 """
 
 from __future__ import annotations

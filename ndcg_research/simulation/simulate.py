@@ -1,5 +1,4 @@
-r"""Data sets drawn from the simulated model (:mod:`~ndcg_research.simulation.model`), and fast nDCG of
-rankers on them.
+r"""Data sets drawn from the simulated model (:mod:`~ndcg_research.simulation.model`), and fast nDCG of rankers on them.
 
 Growing samples
 ---------------
@@ -19,16 +18,15 @@ other rankers in the run.
 
 Speed
 -----
-:func:`replicate_ndcg` computes, for one data set, the nDCG of every ranker under every discount; every discount
-reuses a ranker's ranked gains (one dot product each). The features are drawn and sorted (``np.sort``, in place)
-before the grades: given the features the grades are independent, so this only relabels the items, which come
-out in the ``bayes`` order. Hence ``bayes`` needs no further sort, nor does ``coarse`` (its bins are consecutive
-blocks of that order, found by bisection; the tie-averaged DCG of a block is its mean gain times its share of the
-cumulative discount); ``random`` shuffles the grades (a uniformly random order independent of the rest),
-``head(m)`` keeps the first m and shuffles the others (``gated(q)`` the first M, the items above its gate, found
-by bisection), and each ``noisy`` ranker needs one argsort of its n scores. Gathers move uint8 grades, not float64
-gains. :func:`sample` returns the same data set with explicit scores for every ranker, so the fast path can be
-checked against :func:`ndcg_research.ndcg_from_scores`.
+:func:`replicate_ndcg` computes, for one data set, the nDCG of every ranker under every discount; every discount reuses
+a ranker's ranked gains (one dot product each). The features are drawn and sorted (``np.sort``, in place) before the
+grades: given the features the grades are independent, so this only relabels the items, which come out in the ``bayes``
+order. Hence ``bayes`` needs no further sort, nor does ``coarse`` (its bins are consecutive blocks of that order, found
+by bisection; the tie-averaged DCG of a block is its mean gain times its share of the cumulative discount); ``random``
+shuffles the grades (a uniformly random order independent of the rest), ``head(m)`` keeps the first m and shuffles the
+others (``gated(q)`` the first M, the items above its gate, found by bisection), and each ``noisy`` ranker needs one
+argsort of its n scores. Gathers move uint8 grades, not float64 gains. :func:`sample` returns the same data set with
+explicit scores for every ranker, so the fast path can be checked against :func:`ndcg_research.ndcg_from_scores`.
 
 The metric core's arithmetic, without its per-call checks: the discount vectors and their cumulative sums are the
 core's cached ones (:func:`~ndcg_research.core._kernels.discount_vector`,
@@ -117,11 +115,9 @@ class Sample:
 def sample(model: str | Model, rankers: Iterable[str | Ranker], n: int, *, seed: int, replicate: int = 0) -> Sample:
     """Draw one data set and every ranker's scores (higher score = ranked higher).
 
-    The same numbers as :func:`replicate_ndcg` uses. The ``random`` ranker's
-    score is ``n - position`` of a uniformly random order; ``head(m)``'s is
-    ``n - position`` of the order that puts the m items of largest x first (in
-    descending x) and the others after them in a uniformly random order
-    (``gated(q)``: the items with x above its gate first).
+    The same numbers as :func:`replicate_ndcg` uses. The ``random`` ranker's score is ``n - position`` of a uniformly
+    random order; ``head(m)``'s is ``n - position`` of the order that puts the m items of largest x first (in descending
+    x) and the others after them in a uniformly random order (``gated(q)``: the items with x above its gate first).
 
     ``n``: number of items (>= 1); ``seed``: seed of the experiment; ``replicate``: replicate number.
     """
@@ -168,9 +164,8 @@ def _block_dcg(
 ) -> np.ndarray:
     """Tie-averaged DCG of the ranking by bin of x, for items sorted by descending x.
 
-    Bin j holds the items with exactly j edges below x; in descending order the
-    bins are consecutive blocks (found by bisection), so each block's mean gain
-    fills its ranks.
+    Bin j holds the items with exactly j edges below x; in descending order the bins are consecutive blocks (found by
+    bisection), so each block's mean gain fills its ranks.
     """
     # Items with x > e come first; -x is ascending, so bisect on it (O(log n) element reads per edge).
     end = np.array([bisect.bisect_left(x_desc, -e, key=lambda v: -v) for e in edges[::-1]] + [x_desc.size])
@@ -194,10 +189,9 @@ def replicate_ndcg(
 ) -> np.ndarray:
     """nDCG of every ranker under every discount on one simulated data set.
 
-    nDCG here is the full-list nDCG (no cut-off) with ties averaged and the
-    ideal from the data set's own grades: ``DCG_D(f) / IDCG_D`` with
-    ``DCG_D(f) = sum_r gain(y_(r)) D(r)``. A data set without a relevant item
-    gets 0 (the package's default ``zero_ideal="zero"``).
+    nDCG here is the full-list nDCG (no cut-off) with ties averaged and the ideal from the data set's own grades:
+    ``DCG_D(f) / IDCG_D`` with ``DCG_D(f) = sum_r gain(y_(r)) D(r)``. A data set without a relevant item gets 0 (the
+    package's default ``zero_ideal="zero"``).
 
     ``discounts``: built-in discount specs, e.g. ``"log2"``, ``"power(beta=0.5)"``; ``n``: number of items; ``seed``:
     seed of the experiment; ``replicate``: replicate number: with ``seed``, the model and ``n`` it fixes all random
@@ -257,12 +251,11 @@ def stream_sample(
 ) -> Sample:
     """One data stream of ``length`` items in arrival order, with each ranker's order key.
 
-    Features and grades as :meth:`Model.draw` (unsorted), each ranker's noise from its own
-    stream: ``SeedSequence(seed, spawn_key=(experiment, length, replicate, stream, STREAM_KEY))``.
-    The keys (higher = ranked higher): ``bayes`` x, ``noisy`` x + sigma z, ``coarse`` the bin of
-    x, ``random``, ``head(m)`` and ``gated(q)`` an independent uniform (``head(m)`` puts the m items
-    of largest x of a prefix first, ``gated(q)`` those above its gate, and both order the rest by
-    the key; see :func:`stream_ndcg`).
+    Features and grades as :meth:`Model.draw` (unsorted), each ranker's noise from its own stream:
+    ``SeedSequence(seed, spawn_key=(experiment, length, replicate, stream, STREAM_KEY))``. The keys (higher = ranked
+    higher): ``bayes`` x, ``noisy`` x + sigma z, ``coarse`` the bin of x, ``random``, ``head(m)`` and ``gated(q)`` an
+    independent uniform (``head(m)`` puts the m items of largest x of a prefix first, ``gated(q)`` those above its gate,
+    and both order the rest by the key; see :func:`stream_ndcg`).
     """
     model = parse_model(model)
     x, y = model.draw(_rng(seed, model, length, replicate, 0, STREAM_KEY), length)
@@ -288,12 +281,10 @@ def stream_ndcg(
 ) -> np.ndarray:
     """nDCG of every ranker under every discount on the nested prefixes of one data stream.
 
-    The stream is :func:`stream_sample` with ``length = max(ns)``; the data set of size n
-    is its first n items, which each ranker orders by its key (``head(m)``: the m items of
-    largest x among them first, in descending x, then the others by the key; ``gated(q)`` the
-    same with the items above its gate); ties
-    (``coarse``) are averaged. Full-list nDCG with the ideal from the prefix's own grades
-    (0 when the prefix has no relevant item).
+    The stream is :func:`stream_sample` with ``length = max(ns)``; the data set of size n is its first n items, which
+    each ranker orders by its key (``head(m)``: the m items of largest x among them first, in descending x, then the
+    others by the key; ``gated(q)`` the same with the items above its gate); ties (``coarse``) are averaged. Full-list
+    nDCG with the ideal from the prefix's own grades (0 when the prefix has no relevant item).
 
     ``discounts``: built-in discounts; ``ns``: prefix lengths, increasing, >= 1; ``seed``, ``replicate``: the study's
     seed and the stream's number.

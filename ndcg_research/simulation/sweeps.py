@@ -301,11 +301,10 @@ class SweepResult:
     ) -> pd.DataFrame:
         """Ratio of a pair statistic under two discounts, with a bootstrap interval, per (pair, n).
 
-        For each pair and n, the paired gaps better - worse on the same data sets under the
-        ``numerator`` and the ``denominator`` discount give the ratio of their ``statistic``:
-        ``"std_gap"`` (mean / sd) or ``"mean_gap"``. The interval resamples the data sets
-        (both discounts' gaps together: :func:`~ndcg_research.stats.bootstrap_statistic_interval`),
-        seeded by ``(seed, pair number, n)``.
+        For each pair and n, the paired gaps better - worse on the same data sets under the ``numerator`` and the
+        ``denominator`` discount give the ratio of their ``statistic``: ``"std_gap"`` (mean / sd) or ``"mean_gap"``. The
+        interval resamples the data sets (both discounts' gaps together:
+        :func:`~ndcg_research.stats.bootstrap_statistic_interval`), seeded by ``(seed, pair number, n)``.
 
         Returns pandas.DataFrame: columns: model, better, worse, n, replicates, numerator, denominator, statistic,
         ratio, ratio_low, ratio_high.
@@ -366,9 +365,8 @@ def run_sweep(
 
     ``n_jobs``: joblib workers (1: run in this process; -1: all cores); ``backend``: joblib backend, e.g. ``"loky"``
     (default for n_jobs != 1) or ``"dask"`` (needs a running ``dask.distributed.Client``); ``cache_dir``: folder of
-    finished chunks (in a sub-folder named by :meth:`Sweep.key`); ``None`` disables caching; ``progress``: show a
-    tqdm bar; default: only when stderr is a terminal; ``chunk_items``: target number of items (replicates x n) per
-    chunk.
+    finished chunks (in a sub-folder named by :meth:`Sweep.key`); ``None`` disables caching; ``progress``: show a tqdm
+    bar; default: only when stderr is a terminal; ``chunk_items``: target number of items (replicates x n) per chunk.
     """
     if not isinstance(sweep, Sweep):
         raise TypeError(f"sweep must be a Sweep (see Sweep.build), got {type(sweep).__name__}")

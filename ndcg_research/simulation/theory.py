@@ -2,12 +2,10 @@ r"""Asymptotic predictions for nDCG of the simulated rankers, to test against th
 
 Gain profiles
 -------------
-For a ranker f on the model of :mod:`ndcg_research.simulation.simulate`, let ``g_f(t)``
-be the expected gain of the item at relative rank ``t = r / n`` (as n grows),
-and ``g*(t)`` the same for the ideal ranking: the decreasing rearrangement of
-the gain distribution (a step function, ``g*(t) = sum_k [gain(k) - gain(k-1)]
-1{t < P(y >= k)}``; binary: ``1{t < p}``). Both integrate to the mean gain
-``p = E gain(y)``. Then, with ``E DCG ≈ sum_r g_f(r/n) D(r)``:
+For a ranker f on the model of :mod:`ndcg_research.simulation.simulate`, let ``g_f(t)`` be the expected gain of the item
+at relative rank ``t = r / n`` (as n grows), and ``g*(t)`` the same for the ideal ranking: the decreasing rearrangement
+of the gain distribution (a step function, ``g*(t) = sum_k [gain(k) - gain(k-1)] 1{t < P(y >= k)}``; binary:
+``1{t < p}``). Both integrate to the mean gain ``p = E gain(y)``. Then, with ``E DCG ≈ sum_r g_f(r/n) D(r)``:
 
 Slowly varying D (``D(cn)/D(n) -> 1``: log2, logpower, loglog, ...)
     Write ``D(nt) / D(n) = exp(ln D(nt) - ln D(n)) = 1 - eps_D(n) ln t + O(eps^2 ln^2 t)``,
@@ -304,12 +302,11 @@ def gain_profile(
 ) -> Profile:
     """Expected gain ``g_f(t)`` of a ranker at relative rank t.
 
-    ``bayes`` / ``noisy(sigma)`` / ``random``: with ``S = X + sigma Z`` ranked at
-    upper quantile t, ``X | S`` is ``N(z_t / sqrt(1 + sigma^2), sigma^2 / (1 + sigma^2))``
-    (``z_t = Phi^{-1}(1 - t)``; random: ``N(0, 1)``), and ``g_f(t) = E h(eta(X)) | S``
-    with ``h(eta) = E gain(Binomial(G, eta))``, computed by Gauss-Hermite quadrature
-    (``method="quadrature"``) or, for linear gain, in closed form
-    ``G [lo + (hi - lo) Phi(kappa z_t)]`` (``method="closed"``; "auto" picks it when it applies).
+    ``bayes`` / ``noisy(sigma)`` / ``random``: with ``S = X + sigma Z`` ranked at upper quantile t, ``X | S`` is
+    ``N(z_t / sqrt(1 + sigma^2), sigma^2 / (1 + sigma^2))`` (``z_t = Phi^{-1}(1 - t)``; random: ``N(0, 1)``), and
+    ``g_f(t) = E h(eta(X)) | S`` with ``h(eta) = E gain(Binomial(G, eta))``, computed by Gauss-Hermite quadrature
+    (``method="quadrature"``) or, for linear gain, in closed form ``G [lo + (hi - lo) Phi(kappa z_t)]``
+    (``method="closed"``; "auto" picks it when it applies).
     ``coarse(bins=m)``: steps of width 1/m, each the mean of ``h(eta(x))`` over its bin of x.
     ``gated(q)``: the ``bayes`` profile for ``t < q``, then the mean of ``h(eta(x))`` over the
     items below the gate, ``E[h(eta(X)) | X < Phi^{-1}(1 - q)]``, for ``t > q``.
