@@ -76,11 +76,8 @@ class CutoffRule:
         return {"fixed": 0.0, "power": float(self.value)}.get(self.kind, 1.0)
 
     def __str__(self) -> str:
-        if self.kind == "all":
-            return "all"
-        name = _RULES[self.kind][0]
         value = int(self.value) if self.kind == "fixed" else self.value
-        return format_call(self.kind, {name: value})
+        return format_call(self.kind, {name: value for name in _RULES[self.kind]})
 
     def __repr__(self) -> str:
         return f"parse_cutoff({str(self)!r})"

@@ -14,26 +14,16 @@ are relevant only with probability ``hi``: the top of every ranking stays uncert
 
 The rankers
 -----------
-Each ranker scores items from what it can see; its spec string names it:
+Each ranker scores items from what it can see; its spec string names it (only ``coarse`` ties items, within bins):
 
-============================  ===========================================  ==========
-spec                          score                                        ties
-============================  ===========================================  ==========
-``bayes``                     ``x`` (a monotone function of eta(x):        none
-                              Bayes-optimal for every discount)
-``noisy(sigma=s)``            ``x + s * z``, ``z ~ N(0, 1)`` independent   none
-``coarse(bins=m)``            index of the equal-probability bin of ``x``  within bins
-                              (``m`` bins): a weaker, coarsened feature
-``random``                    independent of the data                      none
-``head(m=M)``                 the M items of largest ``x`` first, in       none
-                              ``bayes`` order; the other items below, in
-                              a uniformly random order
-``gated(q=Q)``                the items whose ``x`` is above the           none
-                              population quantile ``Phi^-1(1 - Q)`` (the
-                              top fraction Q of the population) first, in
-                              ``bayes`` order; the others below, in a
-                              uniformly random order
-============================  ===========================================  ==========
+- ``bayes``: ``x`` (a monotone function of eta(x): Bayes-optimal for every discount);
+- ``noisy(sigma=s)``: ``x + s * z``, ``z ~ N(0, 1)`` independent;
+- ``coarse(bins=m)``: index of the equal-probability bin of ``x`` (``m`` bins): a weaker, coarsened feature;
+- ``random``: independent of the data;
+- ``head(m=M)``: the M items of largest ``x`` first, in ``bayes`` order; the other items below, in a uniformly random
+  order;
+- ``gated(q=Q)``: the items whose ``x`` is above the population quantile ``Phi^-1(1 - Q)`` (the top fraction Q of the
+  population) first, in ``bayes`` order; the others below, in a uniformly random order.
 
 ``head(m)`` is exact at the top and knows nothing below rank M, while ``noisy`` is imperfect everywhere: their gain
 profiles cross, so which of the two is better depends on the discount and on n (notebook 10). ``gated(q)`` does the same
@@ -61,7 +51,7 @@ from __future__ import annotations
 
 import hashlib
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 from scipy.special import ndtr, ndtri
@@ -97,11 +87,7 @@ class Model:
             raise ValueError(f"model needs 0 <= lo < hi <= 1, a > 0 and grades in 1..32, got {self!r}")
 
     def __str__(self) -> str:
-        shown = {
-            k: getattr(self, k)
-            for k, default in (("lo", 0.0), ("hi", 1.0), ("a", 1.0), ("grades", 1))
-            if getattr(self, k) != default
-        }
+        shown = {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) != f.default}
         return format_call("probit", shown)
 
     def __repr__(self) -> str:
@@ -148,10 +134,9 @@ class Model:
             x.sort()
             np.negative(x, out=x)
         eta = self.eta(x, out=scratch["eta"])
-        # Grades Binomial(G, eta): unit k of item i is present when its rng.random draw is below eta[i] (one draw
-        # per relevance unit, a loop over units, not items).
+        # Grades Binomial(G, eta): a unit of item i is present when its rng.random draw is below eta[i].
         u, present, y = scratch["u"], scratch["present"], np.zeros(n)
-        for _ in range(self.grades):
+        for _ in range(self.grades):  # loop over relevance units, not items
             rng.random(out=u)
             np.less(u, eta, out=present)
             y += present
@@ -165,8 +150,7 @@ def parse_model(spec: str | Model) -> Model:
     name, args, kwargs = parse_call(spec, what="model")
     if name != "probit":
         raise ValueError(f"unknown model {name!r}; valid models: probit(lo=0, hi=1, a=1, grades=1)")
-    unknown = sorted(set(kwargs) - {"lo", "hi", "a", "grades"})
-    if args or unknown:
+    if args or set(kwargs) - {"lo", "hi", "a", "grades"}:
         raise ValueError(f"model spec {spec!r}: give parameters by name among lo, hi, a, grades")
     return Model(**kwargs)
 

@@ -158,14 +158,8 @@ def run_chunks(
         about = folder / "description.json"
         if description is not None and not about.exists():
             about.write_text(json.dumps(dict(description), indent=1, default=str) + "\n", encoding="utf-8")
-    done: dict[Chunk, np.ndarray] = {}
-    todo = []
-    for chunk in chunks:
-        path = None if folder is None else _chunk_path(folder, chunk)
-        if path is not None and path.exists():
-            done[chunk] = np.load(path)
-        else:
-            todo.append(chunk)
+    done = {c: np.load(path) for c in chunks if folder is not None and (path := _chunk_path(folder, c)).exists()}
+    todo = [c for c in chunks if c not in done]
     reused = len(done)
 
     from tqdm import tqdm
@@ -184,8 +178,7 @@ def run_chunks(
                 _save_atomically(_chunk_path(folder, chunk), values)
             done[chunk] = values
             bar.update(chunk.stop - chunk.start)
-    ns = list(dict.fromkeys(c.n for c in chunks))
-    values = {n: np.concatenate([done[c] for c in chunks if c.n == n]) for n in ns}
+    values = {n: np.concatenate([done[c] for c in chunks if c.n == n]) for n in dict.fromkeys(c.n for c in chunks)}
     return ChunkRun(values, computed=len(todo), reused=reused)
 
 
@@ -210,15 +203,9 @@ def _save_atomically(path: Path, values: np.ndarray) -> None:
 
 def _without_docstrings(tree: ast.AST) -> ast.AST:
     for node in ast.walk(tree):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
-            body = node.body
-            if (
-                body
-                and isinstance(body[0], ast.Expr)
-                and isinstance(body[0].value, ast.Constant)
-                and isinstance(body[0].value.value, str)
-            ):
-                node.body = body[1:] or [ast.Pass()]
+        kinds = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+        if isinstance(node, kinds) and ast.get_docstring(node, clean=False) is not None:
+            node.body = node.body[1:] or [ast.Pass()]
     return tree
 
 
