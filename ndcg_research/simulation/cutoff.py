@@ -1,17 +1,9 @@
-r"""nDCG@k on the simulated ranking problems of :mod:`ndcg_research.simulation.simulate`, with k tied to n (notebook
-05).
+r"""nDCG@k on the simulated ranking problems of :mod:`ndcg_research.simulation.simulate`, k tied to n (notebook 05).
 
 The theory experiments (:mod:`ndcg_research.simulation.sweeps`) sweep the full-list nDCG; this module adds the cut-off.
 A **cut-off rule** says how k follows the list length n; its spec parses and prints back like the discount specs:
-
-==========================  ===========================================
-rule                        k(n)
-==========================  ===========================================
-``fixed(k=10)``             min(10, n)
-``power(a=0.5)``            ceil(n ** a)       (``a = 0.5``: k ~ sqrt(n))
-``fraction(c=0.1)``         ceil(c * n)
-``all``                     n (no cut-off: the full-list nDCG)
-==========================  ===========================================
+``fixed(k=10)``: min(10, n); ``power(a=0.5)``: ceil(n ** a) (``a = 0.5``: k ~ sqrt(n)); ``fraction(c=0.1)``:
+ceil(c * n); ``all``: n (no cut-off: the full-list nDCG).
 
 nDCG@k cuts both the ranking and the ideal at k (trec_eval's ``ndcg_cut.k``);
 the ideal is built from all n items of the data set.

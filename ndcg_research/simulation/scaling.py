@@ -247,23 +247,14 @@ def power_law_fit(
     n, d, se = (np.asarray(v, dtype=np.float64) for v in (n, d, se))
     if n.size < 2 or not (np.all(np.isfinite(d)) and np.all(np.isfinite(se)) and np.all(se > 0)):
         return math.nan, math.nan, math.nan
-    scale = n / n[0]
-    start_e = local_exponent(n, d) if np.all(d > 0) else 0.0
+    p0 = (d[0] if d[0] != 0 else 0.1, local_exponent(n, d) if np.all(d > 0) else 0.0)
 
     def jacobian(x: np.ndarray, c: float, e: float) -> np.ndarray:  # exact: finite steps fail near e = 0
         return np.column_stack([x**e, c * x**e * np.log(x)])
 
     try:
-        coef, cov = optimize.curve_fit(
-            lambda x, c, e: c * x**e,
-            scale,
-            d,
-            p0=(d[0] if d[0] != 0 else 0.1, start_e),
-            sigma=se,
-            absolute_sigma=True,
-            jac=jacobian,
-            maxfev=20000,
-        )
+        fit = dict(p0=p0, sigma=se, absolute_sigma=True, jac=jacobian, maxfev=20000)
+        coef, cov = optimize.curve_fit(lambda x, c, e: c * x**e, n / n[0], d, **fit)
     except (RuntimeError, ValueError):
         return math.nan, math.nan, math.nan
     if not np.all(np.isfinite(cov)):
@@ -286,16 +277,7 @@ def gap_trend(pair_table: pd.DataFrame, keys: Sequence[str], confidence: float) 
         upper = group[group["n"] >= group["n"].median()]
         e, low, high = power_law_fit(upper["n"], upper["std_gap"], upper["std_gap_se"], confidence=confidence)
         trend = "undefined" if not math.isfinite(e) else "grows" if low > 0 else "shrinks" if high < 0 else "flat"
-        rows.append(
-            {
-                **dict(zip(keys, key if isinstance(key, tuple) else (key,), strict=False)),
-                "n_from": int(upper["n"].min()),
-                "n_to": int(upper["n"].max()),
-                "points": len(upper),
-                "exponent": e,
-                "exponent_low": low,
-                "exponent_high": high,
-                "trend": trend,
-            }
-        )
+        row = dict(zip(keys, key if isinstance(key, tuple) else (key,), strict=False))
+        row.update(n_from=int(upper["n"].min()), n_to=int(upper["n"].max()), points=len(upper), exponent=e)
+        rows.append({**row, "exponent_low": low, "exponent_high": high, "trend": trend})
     return pd.DataFrame(rows)

@@ -279,8 +279,7 @@ class SweepResult:
         std_gap (NaN: undefined, every gap is 0), std_gap_se; eps = eps_D(n); seed.
         """
         s = self.sweep
-        better = [s.rankers.index(b) for b, _ in s.pairs]
-        worse = [s.rankers.index(w) for _, w in s.pairs]
+        better, worse = ([s.rankers.index(pair[i]) for pair in s.pairs] for i in (0, 1))
         axes = {"pair": s.pairs, **{k: v for k, v in s.axes().items() if k != "ranker"}}
         table = self._table(lambda v: paired_comparison(v[:, better], v[:, worse], tie_tolerance=tie_tolerance), axes)
         position = table.columns.get_loc("pair")
@@ -342,11 +341,8 @@ class SweepResult:
         order = [("pair" if a == "ranker" and "pair" in axes else a) for a in self.sweep.table_axes()]
         names = [*axes, "n"]
         permutation = [names.index(a) for a in (*order, "n")]
-        columns: dict[str, Any] = {
-            "replicates": np.broadcast_to(
-                np.array([self.values[n].shape[0] for n in ns]), tuple(len(axes[a]) for a in order) + (len(ns),)
-            ),
-        }
+        shape = (*(len(axes[a]) for a in order), len(ns))
+        columns: dict[str, Any] = {"replicates": np.broadcast_to([self.values[n].shape[0] for n in ns], shape)}
         for name in summaries[0]:
             columns[name] = np.stack([s[name] for s in summaries], axis=-1).transpose(permutation)
         return grid_table({**{a: list(axes[a]) for a in order}, "n": list(ns)}, columns)

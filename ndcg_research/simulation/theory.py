@@ -132,8 +132,7 @@ def eps_numeric(
     hi, lo = (np.asarray(d(r * math.exp(s)), dtype=np.float64) for s in (h, -h))
     if np.any(hi <= 0) or np.any(lo <= 0):
         raise ValueError(f"discount {d} underflows to 0 near n = {n!r}; its log-slope cannot be differenced there")
-    up, down = np.log(hi), np.log(lo)
-    out = -(up - down) / (2 * h)
+    out = -(np.log(hi) - np.log(lo)) / (2 * h)
     return float(out) if np.ndim(n) == 0 else out
 
 
@@ -387,18 +386,11 @@ def _ideal_profile(model: Model, gain: Gain) -> Profile:
     if G == 1:
         q = np.array([(model.lo + model.hi) / 2])
     else:  # q[k-1] = P(y >= k) = E_x P(Binomial(G, eta(x)) >= k)
-        k = np.arange(1, G + 1)
-        q = np.array(
-            [
-                integrate.quad(
-                    lambda x, kk=kk: float(stats.binom.sf(kk - 1, G, model.eta(np.array([x]))[0]) * stats.norm.pdf(x)),
-                    -np.inf,
-                    np.inf,
-                    epsabs=1e-13,
-                )[0]
-                for kk in k  # loop over grade levels
-            ]
-        )
+
+        def tail(x: float, k: int) -> float:
+            return float(stats.binom.sf(k - 1, G, model.eta(np.array([x]))[0]) * stats.norm.pdf(x))
+
+        q = np.array([integrate.quad(tail, -np.inf, np.inf, args=(k,), epsabs=1e-13)[0] for k in range(1, G + 1)])
     edges = np.concatenate(([0.0], q[::-1], [1.0]))  # q is decreasing in k
     values = levels[::-1].copy()  # gain(G) on [0, P(y >= G)), ..., gain(0) = 0 last
     return Profile(top=float(values[0]), edges=edges, values=values)
