@@ -130,8 +130,7 @@ def sample(model: str | Model, rankers: Iterable[str | Ranker], n: int, *, seed:
             scores[str(ranker)] = _feature_score(ranker, x, rng)
         else:  # random, head, gated: the item at position j of `order` gets rank j + 1
             head = ranker.exact_count(x)  # 0 for random; items are drawn in descending x, so the head is 0..head-1
-            tail = rng.permutation(n - head)
-            order = np.concatenate((np.arange(head), head + tail))
+            order = np.concatenate((np.arange(head), head + rng.permutation(n - head)))
             score = np.empty(n)
             score[order] = np.arange(n, 0, -1, dtype=np.float64)
             scores[str(ranker)] = score
@@ -313,9 +312,8 @@ def stream_ndcg(
             else:
                 order = np.argsort(-key, kind="stable")
             ranked = gains[order]
-            ordered = key[order]
             if ranker.kind == "coarse":  # tied keys: each tied group's mean gain
-                ranked = group_means(-ordered[None, :], ranked[None, :])[0]
+                ranked = group_means(-key[order][None, :], ranked[None, :])[0]
             dcg = np.array([ranked @ v[:n] for v in vectors])
             out[i, j] = np.divide(dcg, idcg, out=np.zeros_like(dcg), where=idcg > 0)
     return out
