@@ -9,10 +9,8 @@ expected gain is ``E g_f(U_(r))``, computed by quadrature for the top and bottom
 at least r of the n grades are, a binomial tail. Replacing ``E g_f(U_(r))`` by the midpoint ``g_f((r - 1/2) / n)``
 overstates the top ranks when ``g_f`` is steep near 0 (noisy rankers), which matters for discounts that weigh only the
 first ranks: at n = 1000 the midpoint rule puts ``noisy(sigma=1)`` under ``power(beta=2)`` in the ``probit`` model
-0.0033 too high, 4 standard errors of a 20,000-replicate simulation (``tests/test_theory.py``). ``coarse(bins)`` keeps
-the cell means of its step profile (its blocks have random sizes; not exact), and ``head(m)`` is exact: ``bayes`` order
-statistics on ranks 1..m, the mean gain of the rest below. The remaining difference to the simulation is the one between
-``E[DCG / IDCG]`` and ``E DCG / E IDCG``.
+0.0033 too high, 4 standard errors of a 20,000-replicate simulation (``tests/test_theory.py``). The remaining
+difference to the simulation is the one between ``E[DCG / IDCG]`` and ``E DCG / E IDCG``.
 
 :func:`prediction` and :func:`theory_table` put these values beside the asymptotic ones of
 :mod:`~ndcg_research.simulation.theory` (limits, first-order terms).

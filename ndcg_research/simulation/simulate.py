@@ -2,19 +2,17 @@ r"""Data sets drawn from the simulated model (:mod:`~ndcg_research.simulation.mo
 
 Growing samples
 ---------------
-:func:`stream_ndcg` follows one data stream: items drawn one after another, and the nDCG of every ranker on each
-prefix of the first n items, for an increasing list of n. The prefixes are nested (the data set of size n is part
-of every larger one), so a stream answers "does the order of two rankers, once settled, stay settled as the data
-set grows?", which independent data sets at each n cannot.
+:func:`stream_ndcg` follows one data stream: items drawn one after another, and the nDCG of every ranker on each prefix
+of the first n items, for an increasing list of n. The prefixes are nested (the data set of size n is part of every
+larger one), so a stream answers "does the order of two rankers, once settled, stay settled as the data set grows?",
+which independent data sets at each n cannot.
 
 Randomness
 ----------
-Every random number comes from a :class:`numpy.random.Generator` seeded by
-``SeedSequence(seed, spawn_key=(experiment, n, replicate, stream))``
-(:func:`ndcg_research.simulation.replicates.seed_sequence`): ``experiment`` is a stable number derived from the
-model spec, ``stream`` is 0 for the data and a stable number derived from the ranker spec for that ranker's noise.
-A replicate therefore draws the same data and the same noise whatever the worker, the order of computation or the
-other rankers in the run.
+Every random number comes from a :class:`numpy.random.Generator` seeded by :func:`replicate_seed`:
+``SeedSequence(seed, spawn_key=(experiment, n, replicate, stream))``, ``experiment`` a stable number derived from the
+model spec, ``stream`` 0 for the data and a stable number derived from the ranker spec for that ranker's noise. A
+replicate therefore draws the same data and noise whatever the worker, the order of computation or the other rankers.
 
 Speed
 -----
@@ -29,15 +27,13 @@ argsort of its n scores. Gathers move uint8 grades, not float64 gains. :func:`sa
 explicit scores for every ranker, so the fast path can be checked against :func:`ndcg_research.ndcg_from_scores`.
 
 The metric core's arithmetic, without its per-call checks: the discount vectors and their cumulative sums are the
-core's cached ones (:func:`~ndcg_research.core._kernels.discount_vector`,
-:func:`~ndcg_research.core._kernels.cumulative_discount`), the ideal DCG is the core's
-(:func:`~ndcg_research.core._kernels.ideal_dcg`, on int8 grades, which sort fastest), and a DCG is ``ranked @ D``,
-the one-row path of :func:`~ndcg_research.core._kernels.discounted_sum`, so these values are the kernels' bit for
-bit (``coarse``'s blocks, summed through the cumulative discount, agree with the core to rounding). The public
-metric functions (:func:`ndcg_research.idcg`, ...) give the same bits but check every array at every call: at
-n = 1000 the ideal DCG through :func:`ndcg_research.idcg` makes a replicate about 10% slower, and a DCG through the
-checked :func:`~ndcg_research.core._kernels.discounted_sum` costs about 20 us against 2 us for the dot product,
-40 times per replicate of 5 rankers and 8 discounts.
+core's cached ones (:func:`~ndcg_research.core._kernels.discount_vector`, ``cumulative_discount``), the ideal DCG is
+the core's (``ideal_dcg``, on int8 grades, which sort fastest), and a DCG is ``ranked @ D``, the one-row path of
+``discounted_sum``, so these values are the kernels' bit for bit (``coarse``'s blocks, summed through the cumulative
+discount, agree with the core to rounding). The public metric functions give the same bits but check every array at
+every call: at n = 1000 the ideal DCG through :func:`ndcg_research.idcg` makes a replicate about 10% slower, and a
+DCG through the checked ``discounted_sum`` costs about 20 us against 2 us for the dot product, 40 times per replicate
+of 5 rankers and 8 discounts.
 """
 
 from __future__ import annotations
