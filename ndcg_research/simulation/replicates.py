@@ -89,10 +89,8 @@ def plan_chunks(ns: Sequence[int], replicates: Sequence[int], chunk_items: int =
 
 
 def _single_threaded(function: Callable[[T], R], item: T) -> tuple[T, R]:
-    """``(item, function(item))`` on one BLAS thread.
-
-    The studies' dot products are memory-bound, and idle BLAS threads stall on busy cores.
-    """
+    """``(item, function(item))`` on one BLAS thread: the studies' dot products are memory-bound, and idle BLAS
+    threads stall on busy cores."""
     try:
         from threadpoolctl import threadpool_limits
 
@@ -229,12 +227,11 @@ def _package_imports(tree: ast.AST, module: str, is_package: bool) -> set[str]:
 
 
 def code_fingerprint(module: str, package: Path | None = None) -> str:
-    """Hash of the code that ``module`` runs: its syntax tree and those of the package modules it
-    imports (transitively), without docstrings and comments, plus the numpy version.
+    """Hash of the code that ``module`` runs: its syntax tree and those of the package modules it imports
+    (transitively), without docstrings and comments, plus the numpy version.
 
-    What determines the numbers of a simulation is this code and numpy's random streams; a
-    cache key that hashes it is invalidated by any change of a statement, and by none of
-    the documentation (docstrings, comments, blank lines, formatting).
+    The numbers of a simulation depend only on this code and numpy's random streams: a cache key that hashes it
+    changes with any statement and with none of the documentation (docstrings, comments, blank lines, formatting).
 
     ``module``: absolute name of a module of this package, e.g. ``"ndcg_research.simulation.simulate"``; ``package``:
     the folder of the package's source (default: this installed package).

@@ -157,11 +157,8 @@ def _sorted_dcg(
 def _block_dcg(
     x_desc: np.ndarray, gains: np.ndarray, edges: np.ndarray, cumulatives: Sequence[np.ndarray]
 ) -> np.ndarray:
-    """Tie-averaged DCG of the ranking by bin of x, for items sorted by descending x.
-
-    Bin j holds the items with exactly j edges below x; in descending order the bins are consecutive blocks (found by
-    bisection), so each block's mean gain fills its ranks.
-    """
+    """Tie-averaged DCG of the ranking by bin of x (items sorted by descending x): bin j holds the items with exactly
+    j edges below x, a consecutive block (found by bisection) whose mean gain fills its ranks."""
     # Items with x > e come first; -x is ascending, so bisect on it (O(log n) element reads per edge).
     end = np.array([bisect.bisect_left(x_desc, -e, key=lambda v: -v) for e in edges[::-1]] + [x_desc.size])
     start = np.concatenate(([0], end[:-1]))
