@@ -146,9 +146,9 @@ def gap_exponent(
 def cutoff_threshold(model: str | Model, better: str | Ranker, worse: str | Ranker, discount: str | Discount) -> float:
     """The cut-off exponent ``a*`` above which the standardized gap of nDCG@n^a grows (:func:`gap_exponent`).
 
-    ``e(a)`` is linear in a (the regime depends on beta and rho only); ``a*`` solves ``e(a*) = 0``. Returns
-    ``inf`` when the gap does not grow for any ``a <= 1`` (at ``a = 1`` exactly zero counts as not
-    growing), and 0 when it grows for every ``a > 0``.
+    ``e(a)`` is linear in a (the regime depends on beta and rho only); ``a*`` solves ``e(a*) = 0``. Returns ``inf``
+    when the gap does not grow for any ``a <= 1`` (at ``a = 1`` exactly zero counts as not growing), and 0 when it
+    grows for every ``a > 0``.
     """
     # Within one regime (fixed by beta and rho alone) e is linear in a: e(a) = e(0) + slope a.
     at_one = gap_exponent(model, better, worse, discount, 1.0).exponent
@@ -170,13 +170,13 @@ def heuristic_std_gap(
     r"""Finite-n heuristic of the standardized gap of nDCG@k: ``G / sqrt(V)`` (see the module).
 
     ``G = sum_{r<=k} (E g_better(r) - E g_worse(r)) D(r)`` with the exact expected gains at each rank,
-    ``V = sum_{r<=k} D(r)^2 [E g_better(r)(1 - E g_better(r)) + E g_worse(r)(1 - E g_worse(r))]``:
-    the variance if all these grades were independent Bernoulli variables. The ideal DCG@k is the
-    same for both rankers on a data set, so it cancels from the ratio (up to its own small spread).
+    ``V = sum_{r<=k} D(r)^2 [E g_better(r)(1 - E g_better(r)) + E g_worse(r)(1 - E g_worse(r))]``: the variance if
+    all these grades were independent Bernoulli variables. The ideal DCG@k is the same for both rankers on a data
+    set, so it cancels from the ratio (up to its own small spread).
 
     ``model``: binary probit model; ``n``: list length; ``k``: cut-off (default n: the full list).
 
-    Returns float: naN for the full list under a discount that decays no faster than ``r^-1/2``, where the
+    Returns float: NaN for the full list under a discount that decays no faster than ``r^-1/2``, where the
     independence assumption misses the exact cancellation of first-order terms.
     """
     table = heuristic_table(model, [(better, worse)], [discount], [n], None if k is None else (lambda _: k))
