@@ -64,9 +64,6 @@ def stable_id(text: str) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "little")
 
 
-# --------------------------------------------------------------------------- model
-
-
 @dataclass(frozen=True)
 class Model:
     """The probit relevance model ``y | x ~ Binomial(grades, lo + (hi - lo) Phi(a x))``, ``x ~ N(0, 1)``.
@@ -154,8 +151,6 @@ def parse_model(spec: str | Model) -> Model:
         raise ValueError(f"model spec {spec!r}: give parameters by name among lo, hi, a, grades")
     return Model(**kwargs)
 
-
-# --------------------------------------------------------------------------- rankers
 
 _RANKER_KINDS = {"bayes": (), "noisy": ("sigma",), "coarse": ("bins",), "random": (), "head": ("m",), "gated": ("q",)}
 _RANKERS_VALID = "bayes, noisy(sigma), coarse(bins), random, head(m), gated(q)"

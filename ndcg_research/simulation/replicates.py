@@ -196,9 +196,6 @@ def _save_atomically(path: Path, values: np.ndarray) -> None:
         raise
 
 
-# --------------------------------------------------------------------------- cache keys
-
-
 def _without_docstrings(tree: ast.AST) -> ast.AST:
     for node in ast.walk(tree):
         kinds = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)

@@ -51,8 +51,6 @@ from ..core._ranking import group_means
 from .model import Model, Ranker, parse_model, parse_ranker
 from .replicates import seed_sequence
 
-# --------------------------------------------------------------------------- seeds and samples
-
 
 def replicate_seed(seed: int, model: Model, n: int, replicate: int, stream: int = 0) -> np.random.SeedSequence:
     """The seed of one stream of one replicate: ``SeedSequence(seed, spawn_key=(experiment, n, replicate, stream))``.
@@ -131,9 +129,6 @@ def sample(model: str | Model, rankers: Iterable[str | Ranker], n: int, *, seed:
             score[order] = np.arange(n, 0, -1, dtype=np.float64)
             scores[str(ranker)] = score
     return Sample(x, y, scores)
-
-
-# --------------------------------------------------------------------------- fast nDCG of one replicate
 
 
 def _ranked(grades8: np.ndarray, order: np.ndarray | None, table: np.ndarray | None) -> np.ndarray:
@@ -230,8 +225,6 @@ def replicate_ndcg(
             dcg[i] = [ranked @ v for v in vectors]
     return np.divide(dcg, idcg, out=np.zeros_like(dcg), where=idcg > 0)
 
-
-# --------------------------------------------------------------------------- nested prefixes of one stream
 
 #: Last element of the spawn key of a stream's seeds, so that no stream shares its numbers with a data set of
 #: :func:`replicate_ndcg` (whose keys have four elements).

@@ -70,9 +70,6 @@ _HERMITE_NODES, _HERMITE_WEIGHTS = np.polynomial.hermite_e.hermegauss(96)
 _HERMITE_WEIGHTS = _HERMITE_WEIGHTS / math.sqrt(2 * math.pi)  # expectations over N(0, 1)
 
 
-# --------------------------------------------------------------------------- eps_D(n)
-
-
 def eps(discount: str | Discount, n: float | np.ndarray) -> float | np.ndarray:
     r"""Analytic ``eps_D(n) = -n D'(n) / D(n)``, the local log-slope of a built-in discount.
 
@@ -189,9 +186,6 @@ def discount_sum(discount: str | Discount, n: int) -> float:
         at = lambda r: float(d(np.array([float(r)]))[0])  # noqa: E731
         return exact + antiderivative(n) - antiderivative(start) + excess + (at(n) - at(start)) / 2
     raise ValueError(f"discount_sum has no closed form for {str(d)!r} (zipf, power, geometric, zipflog, none)")
-
-
-# --------------------------------------------------------------------------- gain profiles
 
 
 @dataclass(frozen=True)
@@ -394,9 +388,6 @@ def _ideal_profile(model: Model, gain: Gain) -> Profile:
     edges = np.concatenate(([0.0], q[::-1], [1.0]))  # q is decreasing in k
     values = levels[::-1].copy()  # gain(G) on [0, P(y >= G)), ..., gain(0) = 0 last
     return Profile(top=float(values[0]), edges=edges, values=values)
-
-
-# --------------------------------------------------------------------------- predictions
 
 
 def c_coefficient(model: str | Model, ranker: str | Ranker, *, gain: str | Gain = "linear") -> float:
