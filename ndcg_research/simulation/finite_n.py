@@ -65,12 +65,13 @@ def rank_gains(model: str | Model, ranker: str | Ranker, n: int, *, gain: str | 
 
     ``bayes``, ``noisy``, ``random``: ``E g_f(U_(r))`` with ``U_(r) ~ Beta(r, n - r + 1)``, exact (quadrature) for the
     first and the last :data:`EXACT_RANKS` ranks, ``g_f(r / (n + 1))`` in between.
-    ``head(m)``: the ``bayes`` values on ranks 1..m, then the mean gain of the other n - m items,
+    ``head(m)`` (exact): the ``bayes`` values on ranks 1..m, then the mean gain of the other n - m items,
     ``(n p - sum of the head) / (n - m)``. ``gated(q)``: rank r holds the r-th best item when that item is above the
     gate (``U_(r) < q``), else a random item from below the gate, so its expected gain is
     ``E[g_bayes(U_(r)); U_(r) < q] + (1 - P(U_(r) < q)) g_rest`` (``P(U_(r) < q)`` exact; the truncated mean by
     quadrature on the first and last :data:`EXACT_RANKS` ranks, from the normal approximation of ``U_(r)`` in between).
-    ``coarse(bins)``: the mean of its step profile over each rank's cell ``((r - 1)/n, r/n]`` (an approximation).
+    ``coarse(bins)``: the mean of its step profile over each rank's cell ``((r - 1)/n, r/n]`` (an approximation: its
+    blocks have random sizes).
 
     ``n``: items in the data set (>= 1).
 
