@@ -58,9 +58,8 @@ def crossing_n(
     Returns tuple: (n at which the sign first differs from the sign at ``n_min``, or None if it never does on the
     grid; the expected gap at ``n_min``; the expected gap at ``n_max``).
     """
-    table = crossing_table(model, first, second, [discount], n_min, n_max, points)
-    n = table["crossing_n"].iloc[0]
-    row = table.iloc[0]
+    row = crossing_table(model, first, second, [discount], n_min, n_max, points).iloc[0]
+    n = row["crossing_n"]
     return (None if math.isnan(n) else int(n)), float(row["gap_at_n_min"]), float(row["gap_at_n_max"])
 
 

@@ -189,15 +189,9 @@ class CutoffSweep(Sweep):
 
     def compute_chunk(self, chunk: Chunk) -> np.ndarray:
         """nDCG@k of the replicates of ``chunk``: shape (replicates, rankers, discounts, rules)."""
-        ks = self.ks(chunk.n)
-        return np.stack(
-            [
-                replicate_ndcg_at_k(
-                    self.model, self.rankers, self.discounts, chunk.n, ks, seed=self.seed, replicate=r, gain=self.gain
-                )
-                for r in range(chunk.start, chunk.stop)  # loop over replicates (data sets)
-            ]
-        )
+        args = (self.model, self.rankers, self.discounts, chunk.n, self.ks(chunk.n))
+        replicates = range(chunk.start, chunk.stop)
+        return np.stack([replicate_ndcg_at_k(*args, seed=self.seed, replicate=r, gain=self.gain) for r in replicates])
 
     def annotate(self, table: pd.DataFrame) -> pd.DataFrame:
         """The columns of :meth:`Sweep.annotate`, plus the cut-off ``k`` of the rule at n."""

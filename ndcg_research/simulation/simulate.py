@@ -137,18 +137,6 @@ def _ranked(grades8: np.ndarray, order: np.ndarray | None, table: np.ndarray | N
     return ranked.astype(np.float64) if table is None else np.take(table, ranked)
 
 
-def _sorted_dcg(
-    neg_scores: np.ndarray, grades8: np.ndarray, table: np.ndarray | None, vectors: Sequence[np.ndarray]
-) -> np.ndarray:
-    """Tie-averaged DCG under each discount vector, ranking by ``-neg_scores`` (one argsort)."""
-    order = np.argsort(neg_scores)
-    ranked = _ranked(grades8, order, table)
-    ordered_scores = np.take(neg_scores, order)
-    if np.any(ordered_scores[1:] == ordered_scores[:-1]):  # tied scores (rare for continuous scores)
-        ranked = group_means(ordered_scores[None, :], ranked[None, :])[0]
-    return np.array([ranked @ v for v in vectors])
-
-
 def _block_dcg(
     x_desc: np.ndarray, gains: np.ndarray, edges: np.ndarray, cumulatives: Sequence[np.ndarray]
 ) -> np.ndarray:
@@ -213,7 +201,11 @@ def replicate_ndcg(
             _rng(seed, model, n, replicate, ranker.stream).standard_normal(out=neg)  # as in sample()
             neg *= -ranker.sigma
             neg -= x  # -(x + sigma z), exactly the negated score of sample()
-            dcg[i] = _sorted_dcg(neg, grades8, table, vectors)
+            order = np.argsort(neg)  # one argsort per noisy ranker
+            ranked, ordered = _ranked(grades8, order, table), np.take(neg, order)
+            if np.any(ordered[1:] == ordered[:-1]):  # tied scores (rare for continuous scores)
+                ranked = group_means(ordered[None, :], ranked[None, :])[0]
+            dcg[i] = [ranked @ v for v in vectors]
         elif ranker.kind == "coarse":  # bins are contiguous blocks of the Bayes order
             dcg[i] = _block_dcg(x, gains, ranker.bin_edges(), cumulatives)
         else:  # random, head, gated: the same Fisher-Yates shuffle as sample()'s permutation, applied to the grades

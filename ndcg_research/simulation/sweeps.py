@@ -211,14 +211,8 @@ class Sweep(Design):
 
     def compute_chunk(self, chunk: Chunk) -> np.ndarray:
         """nDCG values of the replicates of ``chunk``: shape (replicates, rankers, discounts)."""
-        return np.stack(
-            [
-                replicate_ndcg(
-                    self.model, self.rankers, self.discounts, chunk.n, seed=self.seed, replicate=r, gain=self.gain
-                )
-                for r in range(chunk.start, chunk.stop)  # loop over replicates (data sets)
-            ]
-        )
+        args, replicates = (self.model, self.rankers, self.discounts, chunk.n), range(chunk.start, chunk.stop)
+        return np.stack([replicate_ndcg(*args, seed=self.seed, replicate=r, gain=self.gain) for r in replicates])
 
     def annotate(self, table: pd.DataFrame) -> pd.DataFrame:
         """Add the model, each discount's decay class, for pairs ``eps`` = eps_D(n), and last the sweep's
