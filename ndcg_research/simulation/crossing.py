@@ -1,26 +1,22 @@
 r"""Rankers whose order depends on the discount: where each discount puts the crossing (notebook 10).
 
-Every other pair of rankers in the studies is nested (noise levels of one score), so every
-non-increasing discount agrees on which is better. Here the two rankers trade places: ``head(m)``
-(:mod:`ndcg_research.simulation.simulate`) is exact on its first m ranks and random below, while
-``noisy(sigma)`` is imperfect everywhere but still sorted below rank m. Write ``H_f(t)`` for the
-expected gain a ranker collects in the top fraction t of the list; the head ranker is ahead for
-small t, the noisy one for t near 1, and by summation by parts
+Every other pair of rankers in the studies is nested (noise levels of one score), so every non-increasing discount
+agrees on which is better. Here the two rankers trade places: ``head(m)`` (:mod:`ndcg_research.simulation.simulate`) is
+exact on its first m ranks and random below, while ``noisy(sigma)`` is imperfect everywhere but still sorted below rank
+m. Write ``H_f(t)`` for the expected gain a ranker collects in the top fraction t of the list; the head ranker is ahead
+for small t, the noisy one for t near 1, and by summation by parts
 
 .. math:: \mathbb E\,\mathrm{DCG}_A - \mathbb E\,\mathrm{DCG}_B
           = \sum_r \big(H_A(r) - H_B(r)\big)\,\big(D(r) - D(r+1)\big),
 
-so a discount decides by how much weight ``D(r) - D(r+1)`` it gives the ranks where the head
-ranker leads. With m fixed and n growing, the head becomes a vanishing share of the list, so
-every discount that keeps weight on a growing share of the ranks ends up preferring the noisy
-ranker, at an n that depends on the discount.
+so a discount decides by how much weight ``D(r) - D(r+1)`` it gives the ranks where the head ranker leads. With m fixed
+and n growing, the head becomes a vanishing share of the list, so every discount that keeps weight on a growing share of
+the ranks ends up preferring the noisy ranker, at an n that depends on the discount.
 
 - :func:`crossing_n`: the smallest n at which the expected nDCG of the two rankers changes order
-  (:func:`~ndcg_research.simulation.finite_n.finite_n_ndcg`, exact order statistics), by bisection
-  on a grid of n;
-- :func:`decision_table`: on simulated data sets, how often each discount picks the head
-  ranker, and how often its decision differs from that of a reference discount (``log2``) on
-  the same data set.
+  (:func:`~ndcg_research.simulation.finite_n.finite_n_ndcg`, exact order statistics), by bisection on a grid of n;
+- :func:`decision_table`: on simulated data sets, how often each discount picks the head ranker, and how often its
+  decision differs from that of a reference discount (``log2``) on the same data set.
 """
 
 from __future__ import annotations
@@ -40,7 +36,7 @@ from .sweeps import SweepResult
 
 def expected_gap(model: str, first: str, second: str, discount: str, n: int) -> float:
     """``E nDCG(first) - E nDCG(second)`` at list length n, from the finite-n theory."""
-    return finite_n.finite_n_ndcg(model, first, discount, n) - finite_n.finite_n_ndcg(model, second, discount, n)
+    return float(_gaps(model, first, second, [discount], n)[0])
 
 
 def _gaps(model: str, first: str, second: str, discounts: Sequence[str], n: int) -> np.ndarray:
@@ -62,9 +58,8 @@ def crossing_n(
     Returns tuple: (n at which the sign first differs from the sign at ``n_min``, or None if it never does on the
     grid; the expected gap at ``n_min``; the expected gap at ``n_max``).
     """
-    table = crossing_table(model, first, second, [discount], n_min, n_max, points)
-    n = table["crossing_n"].iloc[0]
-    row = table.iloc[0]
+    row = crossing_table(model, first, second, [discount], n_min, n_max, points).iloc[0]
+    n = row["crossing_n"]
     return (None if math.isnan(n) else int(n)), float(row["gap_at_n_min"]), float(row["gap_at_n_max"])
 
 
@@ -97,22 +92,10 @@ def crossing_table(
                 else:
                     hi = mid
             crossing = float(hi)
-        rows.append(
-            dict(
-                model=model,
-                first=first,
-                second=second,
-                discount=spec,
-                decay=parse_discount(spec).decay,
-                n_min=n_min,
-                n_max=n_max,
-                gap_at_n_min=float(gaps[0, j]),
-                gap_at_n_max=float(gaps[-1, j]),
-                crossing_n=crossing,
-                first_ahead_below=bool(gaps[0, j] > 0),
-            )
-        )
-    return pd.DataFrame(rows)
+        decay, start, end = parse_discount(spec).decay, float(gaps[0, j]), float(gaps[-1, j])
+        rows.append((model, first, second, spec, decay, n_min, n_max, start, end, crossing, bool(start > 0)))
+    columns = "model first second discount decay n_min n_max gap_at_n_min gap_at_n_max crossing_n first_ahead_below"
+    return pd.DataFrame(rows, columns=columns.split())
 
 
 def decision_table(
@@ -144,23 +127,8 @@ def decision_table(
             count = here.size
             wins, differs = int(np.count_nonzero(here > 0)), int(np.count_nonzero(here != there))
             (wl, wh), (dl, dh) = wilson_interval(wins, count), wilson_interval(differs, count)
-            rows.append(
-                dict(
-                    model=sweep.model,
-                    first=first,
-                    second=second,
-                    discount=d,
-                    n=n,
-                    replicates=count,
-                    p_first=wins / count,
-                    p_first_low=wl,
-                    p_first_high=wh,
-                    reference=reference,
-                    p_differs=differs / count,
-                    p_differs_low=dl,
-                    p_differs_high=dh,
-                    p_reversed=float(np.mean(here * there < 0)),
-                    seed=sweep.seed,
-                )
-            )
+            row = dict(model=sweep.model, first=first, second=second, discount=d, n=n, replicates=count)
+            row.update(p_first=wins / count, p_first_low=wl, p_first_high=wh, reference=reference)
+            row.update(p_differs=differs / count, p_differs_low=dl, p_differs_high=dh)
+            rows.append({**row, "p_reversed": float(np.mean(here * there < 0)), "seed": sweep.seed})
     return pd.DataFrame(rows)

@@ -1,30 +1,16 @@
-r"""nDCG@k on the simulated ranking problems of :mod:`ndcg_research.simulation.simulate`, with k tied to n (notebook
-05).
+r"""nDCG@k on the simulated ranking problems of :mod:`ndcg_research.simulation.simulate`, k tied to n (notebook 05).
 
-The theory experiments (:mod:`ndcg_research.simulation.sweeps`) sweep the full-list
-nDCG; this module adds the cut-off. A **cut-off rule** says how k follows the
-list length n; its spec parses and prints back like the discount specs:
+The theory experiments (:mod:`ndcg_research.simulation.sweeps`) sweep the full-list nDCG; this module adds the cut-off.
+A **cut-off rule** says how k follows the list length n; its spec parses and prints back like the discount specs:
+``fixed(k=10)``: min(10, n); ``power(a=0.5)``: ceil(n ** a) (``a = 0.5``: k ~ sqrt(n)); ``fraction(c=0.1)``:
+ceil(c * n); ``all``: n (no cut-off: the full-list nDCG). nDCG@k cuts both the ranking and the ideal at k
+(trec_eval's ``ndcg_cut.k``); the ideal is built from all n items of the data set.
 
-==========================  ===========================================
-rule                        k(n)
-==========================  ===========================================
-``fixed(k=10)``             min(10, n)
-``power(a=0.5)``            ceil(n ** a)       (``a = 0.5``: k ~ sqrt(n))
-``fraction(c=0.1)``         ceil(c * n)
-``all``                     n (no cut-off: the full-list nDCG)
-==========================  ===========================================
-
-nDCG@k cuts both the ranking and the ideal at k (trec_eval's ``ndcg_cut.k``);
-the ideal is built from all n items of the data set.
-
-A :class:`CutoffSweep` is a :class:`~ndcg_research.simulation.sweeps.Sweep` with one more
-axis, the rules: it runs with :func:`~ndcg_research.simulation.sweeps.run_sweep` (chunks,
-workers, cache) and gives a :class:`~ndcg_research.simulation.sweeps.SweepResult` with the
-same tables, plus the rule and k columns. Replicate r at length n is the data set of
-:func:`ndcg_research.simulation.simulate.sample`, i.e. the very data set of the theory sweeps.
-Per ranker one partial sort (:func:`ndcg_research.core._ranking.top_order`) of the top
-``max(k)`` items serves every rule and discount; the DCG and the ideal DCG are the core's
-(:mod:`ndcg_research.core._kernels`).
+A :class:`CutoffSweep` is a :class:`~ndcg_research.simulation.sweeps.Sweep` with one more axis, the rules: it runs with
+:func:`~ndcg_research.simulation.sweeps.run_sweep` (chunks, workers, cache) and gives a
+:class:`~ndcg_research.simulation.sweeps.SweepResult` with the same tables, plus the rule and k columns. Replicate r at
+length n is the data set of :func:`ndcg_research.simulation.simulate.sample`, i.e. the very data set of the theory
+sweeps.
 """
 
 from __future__ import annotations
@@ -79,11 +65,8 @@ class CutoffRule:
         return {"fixed": 0.0, "power": float(self.value)}.get(self.kind, 1.0)
 
     def __str__(self) -> str:
-        if self.kind == "all":
-            return "all"
-        name = _RULES[self.kind][0]
         value = int(self.value) if self.kind == "fixed" else self.value
-        return format_call(self.kind, {name: value})
+        return format_call(self.kind, {name: value for name in _RULES[self.kind]})
 
     def __repr__(self) -> str:
         return f"parse_cutoff({str(self)!r})"
@@ -127,10 +110,10 @@ def replicate_ndcg_at_k(
 ) -> np.ndarray:
     """nDCG@k of every ranker, discount and cut-off on one simulated data set.
 
-    The data set and the scores are :func:`ndcg_research.simulation.simulate.sample`'s.
-    Per ranker one partial sort of the top ``max(ks)`` items; DCG and ideal DCG are
-    the metric core's. Rankers must not produce tied scores (``bayes``, ``noisy``,
-    ``random``); ``coarse`` is rejected.
+    The data set and the scores are :func:`ndcg_research.simulation.simulate.sample`'s. Per ranker one partial sort
+    (:func:`ndcg_research.core._ranking.top_order`) of the top ``max(ks)`` items serves every discount and cut-off; DCG
+    and ideal DCG are the metric core's (:mod:`ndcg_research.core._kernels`). Rankers must not produce tied scores
+    (``bayes``, ``noisy``, ``random``); ``coarse`` is rejected.
 
     ``model``: model spec, e.g. ``"probit(lo=0.1, hi=0.6)"``; ``rankers``, ``discounts``: specs; ``n``: number of
     items; ``ks``: cut-offs, each in 1..n; ``seed``, ``replicate``: seed of the experiment and replicate number.
@@ -162,9 +145,8 @@ def replicate_ndcg_at_k(
 class CutoffSweep(Sweep):
     """A :class:`~ndcg_research.simulation.sweeps.Sweep` with cut-off rules: nDCG@k(n) for every rule.
 
-    Build it with :meth:`CutoffSweep.build`; run it with
-    :func:`~ndcg_research.simulation.sweeps.run_sweep`. Values have shape
-    (replicates, rankers, discounts, rules).
+    Build it with :meth:`CutoffSweep.build`; run it with :func:`~ndcg_research.simulation.sweeps.run_sweep`. Values have
+    shape (replicates, rankers, discounts, rules).
     """
 
     rules: tuple[str, ...] = ("all",)
@@ -207,15 +189,9 @@ class CutoffSweep(Sweep):
 
     def compute_chunk(self, chunk: Chunk) -> np.ndarray:
         """nDCG@k of the replicates of ``chunk``: shape (replicates, rankers, discounts, rules)."""
-        ks = self.ks(chunk.n)
-        return np.stack(
-            [
-                replicate_ndcg_at_k(
-                    self.model, self.rankers, self.discounts, chunk.n, ks, seed=self.seed, replicate=r, gain=self.gain
-                )
-                for r in range(chunk.start, chunk.stop)  # loop over replicates (data sets)
-            ]
-        )
+        args = (self.model, self.rankers, self.discounts, chunk.n, self.ks(chunk.n))
+        replicates = range(chunk.start, chunk.stop)
+        return np.stack([replicate_ndcg_at_k(*args, seed=self.seed, replicate=r, gain=self.gain) for r in replicates])
 
     def annotate(self, table: pd.DataFrame) -> pd.DataFrame:
         """The columns of :meth:`Sweep.annotate`, plus the cut-off ``k`` of the rule at n."""

@@ -1,23 +1,16 @@
 r"""Predictions at a finite n for the simulated rankers: expected gain at each rank, expected nDCG, the table.
 
-:func:`finite_n_ndcg` evaluates ``sum_r D(r) E[gain at rank r] / sum_r D(r) E[r-th largest gain]``
-for any discount and any n: the ratio of expected DCG to expected ideal DCG,
-without the first-order expansion (:func:`rank_gains`, :func:`ideal_rank_gains`).
-The expectations are exact, not a discretisation of ``g_f``: the item a ranker puts
-at rank r has score quantile ``U_(r) ~ Beta(r, n - r + 1)`` (the r-th smallest of n
-uniforms, as items are i.i.d.), so its expected gain is ``E g_f(U_(r))``, computed by
-quadrature for the top and bottom :data:`EXACT_RANKS` ranks; in between,
-``g_f(r / (n + 1))`` (the omitted Jensen term is of relative order 1/r there). The r-th largest grade is at
-least k when at least r of the n grades are, a binomial tail. Replacing
-``E g_f(U_(r))`` by the midpoint ``g_f((r - 1/2) / n)`` overstates the top ranks
-when ``g_f`` is steep near 0 (noisy rankers), which matters for discounts that
-weigh only the first ranks: at n = 1000 the midpoint rule puts ``noisy(sigma=1)``
-under ``power(beta=2)`` in the ``probit`` model 0.0033 too high, 4 standard errors of a
-20,000-replicate simulation (``tests/test_theory.py``). ``coarse(bins)`` keeps the
-cell means of its step profile (its blocks have random sizes; not exact), and
-``head(m)`` is exact: ``bayes`` order statistics on ranks 1..m, the mean gain
-of the rest below. The remaining difference to the simulation is the one between
-``E[DCG / IDCG]`` and ``E DCG / E IDCG``.
+:func:`finite_n_ndcg` evaluates ``sum_r D(r) E[gain at rank r] / sum_r D(r) E[r-th largest gain]`` for any discount and
+any n: the ratio of expected DCG to expected ideal DCG, without the first-order expansion (:func:`rank_gains`,
+:func:`ideal_rank_gains`). The expectations are exact, not a discretisation of ``g_f``: the item a ranker puts at rank r
+has score quantile ``U_(r) ~ Beta(r, n - r + 1)`` (the r-th smallest of n uniforms, as items are i.i.d.), so its
+expected gain is ``E g_f(U_(r))``, computed by quadrature for the top and bottom :data:`EXACT_RANKS` ranks; in between,
+``g_f(r / (n + 1))`` (the omitted Jensen term is of relative order 1/r there). The r-th largest grade is at least k when
+at least r of the n grades are, a binomial tail. Replacing ``E g_f(U_(r))`` by the midpoint ``g_f((r - 1/2) / n)``
+overstates the top ranks when ``g_f`` is steep near 0 (noisy rankers), which matters for discounts that weigh only the
+first ranks: at n = 1000 the midpoint rule puts ``noisy(sigma=1)`` under ``power(beta=2)`` in the ``probit`` model
+0.0033 too high, 4 standard errors of a 20,000-replicate simulation (``tests/test_theory.py``). The remaining
+difference to the simulation is the one between ``E[DCG / IDCG]`` and ``E DCG / E IDCG``.
 
 :func:`prediction` and :func:`theory_table` put these values beside the asymptotic ones of
 :mod:`~ndcg_research.simulation.theory` (limits, first-order terms).
@@ -38,7 +31,6 @@ from scipy import special, stats
 from ..core import Discount, Gain, parse_discount, parse_gain
 from .model import Model, Ranker, parse_model, parse_ranker
 from .theory import (
-    Profile,
     c_coefficient,
     eps,
     gain_profile,
@@ -68,25 +60,18 @@ def _order_statistic_quantiles(n: int, count: int) -> np.ndarray:
     return special.betaincinv(r, n - r + 1, _QUANTILE_NODES[None, :])
 
 
-def _order_statistic_means(profile: Profile, n: int, count: int) -> np.ndarray:
-    """``E g(U_(r))`` for r = 1..count: ``int_0^1 g(F_r^{-1}(v)) dv`` by Gauss-Legendre quadrature."""
-    return profile(_order_statistic_quantiles(n, count)) @ _QUANTILE_WEIGHTS
-
-
 def rank_gains(model: str | Model, ranker: str | Ranker, n: int, *, gain: str | Gain = "linear") -> np.ndarray:
     """Expected gain of the item a ranker puts at rank r = 1..n on a data set of n items.
 
-    ``bayes``, ``noisy``, ``random``: ``E g_f(U_(r))`` with ``U_(r) ~ Beta(r, n - r + 1)``,
-    exact (quadrature) for the first and the last :data:`EXACT_RANKS` ranks,
-    ``g_f(r / (n + 1))`` in between.
-    ``head(m)``: the ``bayes`` values on ranks 1..m, then the mean gain of the other
-    n - m items, ``(n p - sum of the head) / (n - m)``. ``gated(q)``: rank r holds the r-th
-    best item when that item is above the gate (``U_(r) < q``), else a random item from below
-    the gate, so its expected gain is ``E[g_bayes(U_(r)); U_(r) < q] + (1 - P(U_(r) < q)) g_rest``
-    (``P(U_(r) < q)`` exact; the truncated mean by quadrature on the first and last
-    :data:`EXACT_RANKS` ranks, from the normal approximation of ``U_(r)`` in between).
-    ``coarse(bins)``: the mean of its step profile over each rank's cell ``((r - 1)/n, r/n]``
-    (an approximation).
+    ``bayes``, ``noisy``, ``random``: ``E g_f(U_(r))`` with ``U_(r) ~ Beta(r, n - r + 1)``, exact (quadrature) for the
+    first and the last :data:`EXACT_RANKS` ranks, ``g_f(r / (n + 1))`` in between.
+    ``head(m)`` (exact): the ``bayes`` values on ranks 1..m, then the mean gain of the other n - m items,
+    ``(n p - sum of the head) / (n - m)``. ``gated(q)``: rank r holds the r-th best item when that item is above the
+    gate (``U_(r) < q``), else a random item from below the gate, so its expected gain is
+    ``E[g_bayes(U_(r)); U_(r) < q] + (1 - P(U_(r) < q)) g_rest`` (``P(U_(r) < q)`` exact; the truncated mean by
+    quadrature on the first and last :data:`EXACT_RANKS` ranks, from the normal approximation of ``U_(r)`` in between).
+    ``coarse(bins)``: the mean of its step profile over each rank's cell ``((r - 1)/n, r/n]`` (an approximation: its
+    blocks have random sizes).
 
     ``n``: items in the data set (>= 1).
 
@@ -105,11 +90,13 @@ def rank_gains(model: str | Model, ranker: str | Ranker, n: int, *, gain: str | 
             out[head:] = (n * mean_gain(model, gain=gain) - out[:head].sum()) / (n - head)
         return out
     profile = gain_profile(model, ranker, gain=gain)
-    if n <= 2 * EXACT_RANKS:
-        return _order_statistic_means(profile, n, n)
+    count = n if n <= 2 * EXACT_RANKS else EXACT_RANKS
+    quantiles = _order_statistic_quantiles(n, count)
+    exact = profile(quantiles) @ _QUANTILE_WEIGHTS  # E g(U_(r)) = int_0^1 g(F_r^{-1}(v)) dv, Gauss-Legendre
+    if count == n:
+        return exact
     out = profile(np.arange(1, n + 1) / (n + 1.0))
-    quantiles = _order_statistic_quantiles(n, EXACT_RANKS)
-    out[:EXACT_RANKS] = profile(quantiles) @ _QUANTILE_WEIGHTS
+    out[:EXACT_RANKS] = exact
     # U_(n + 1 - r) has the law of 1 - U_(r): the bottom ranks are as steep as the top ones.
     out[-EXACT_RANKS:] = (profile(1 - quantiles) @ _QUANTILE_WEIGHTS)[::-1]
     return out
@@ -209,14 +196,13 @@ def rare_miss_share(
 ) -> float:
     """Share of a ranker's expected DCG shortfall that comes from misses too rare for ``replicates`` data sets.
 
-    Over the ranks r where the ideal list holds the top gain ``g*(0+)`` (r up to n times the
-    probability of the top grade), the ranker's expected shortfall is
-    ``sum_r (g*(0+) - E[gain at rank r]) D(r)``. A rank's miss probability is
-    ``p_r = 1 - E[gain at rank r] / g*(0+)`` (exact for binary relevance, a lower bound for graded);
-    the function returns the share of the shortfall from ranks with ``replicates * p_r < 1``: misses
-    that ``replicates`` simulated data sets are expected to see less than once. When that share is
-    large, the sample mean of nDCG rests on events the sample mostly lacks: it overstates the
-    expected value, and its t interval is too narrow. 0 when there is no shortfall.
+    Over the ranks r where the ideal list holds the top gain ``g*(0+)`` (r up to n times the probability of the top
+    grade), the ranker's expected shortfall is ``sum_r (g*(0+) - E[gain at rank r]) D(r)``. A rank's miss probability is
+    ``p_r = 1 - E[gain at rank r] / g*(0+)`` (exact for binary relevance, a lower bound for graded); the function
+    returns the share of the shortfall from ranks with ``replicates * p_r < 1``: misses that ``replicates`` simulated
+    data sets are expected to see less than once. When that share is large, the sample mean of nDCG rests on events the
+    sample mostly lacks: it overstates the expected value, and its t interval is too narrow. 0 when there is no
+    shortfall.
     """
     model, d = parse_model(model), parse_discount(discount, builtin_only=True)
     star = ideal_profile(model, gain=gain)
@@ -284,37 +270,13 @@ def theory_table(
     rankers = [parse_ranker(r) for r in rankers]
     discounts = [parse_discount(d, builtin_only=True) for d in discounts]
     ns = sorted(set(ns))
-    finite: dict[tuple[Discount, Ranker, int], float] = {}
-    for n in ns:  # loop over list lengths; each computes the expected gains once
-        values = finite_n_values(model, rankers, discounts, n, gain=gain)
-        for i, r in enumerate(rankers):
-            for j, d in enumerate(discounts):
-                finite[d, r, n] = float(values[i, j])
+    finite = {n: finite_n_values(model, rankers, discounts, n, gain=gain) for n in ns}  # expected gains once per n
     rows = []
-    for d in discounts:
-        for r in rankers:
-            base = prediction(model, r, d, ns[0], gain=gain, finite_n=False)
-            for n in ns:
-                p = dict(base)
-                p["eps"] = eps(d, float(n))
-                if r.kind == "head":
-                    pass
-                elif p["regime"] == "slowly varying":
-                    p["first_order"] = 1 - p["eps"] * p["c"]
-                elif p["regime"] == "critical" and d.name != "zipflog":
-                    p["first_order"] = zipf_approximation(model, r, n, gain=gain)
-                rows.append(
-                    dict(
-                        model=str(model),
-                        discount=str(d),
-                        decay=p["regime"],
-                        ranker=str(r),
-                        n=n,
-                        limit=p["limit"],
-                        first_order=p["first_order"],
-                        eps=p["eps"],
-                        c=p["c"],
-                        finite_n=finite[d, r, n],
-                    )
-                )
+    for j, d in enumerate(discounts):
+        for i, r in enumerate(rankers):
+            for n in ns:  # the asymptotic values are cached (lru_cache of the profiles and of their integrals)
+                p = prediction(model, r, d, n, gain=gain, finite_n=False)
+                row = dict(model=str(model), discount=str(d), decay=p["regime"], ranker=str(r), n=n)
+                row.update({k: p[k] for k in ("limit", "first_order", "eps", "c")}, finite_n=float(finite[n][i, j]))
+                rows.append(row)
     return pd.DataFrame(rows)

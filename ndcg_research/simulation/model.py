@@ -7,69 +7,51 @@ A data set is ``n`` items drawn i.i.d.: a feature ``x ~ N(0, 1)`` and a grade
 
 .. math::  \eta(x) = lo + (hi - lo)\, \Phi(a x),
 
-the probability that each of the ``G`` "relevance units" of the item is
-present (``G = 1``: binary relevance, ``P(y = 1 | x) = eta(x)``). The model is
-written ``"probit(lo=0, hi=1, a=1, grades=1)"`` (defaults omitted when
-printed). With ``hi < 1`` (or ``lo > 0``) the relevance probability is bounded
-away from 0 and 1, so even the best items are relevant only with probability
-``hi``: the top of every ranking stays uncertain, however large ``n`` is.
+the probability that each of the ``G`` "relevance units" of the item is present (``G = 1``: binary relevance,
+``P(y = 1 | x) = eta(x)``). The model is written ``"probit(lo=0, hi=1, a=1, grades=1)"`` (defaults omitted when
+printed). With ``hi < 1`` (or ``lo > 0``) the relevance probability is bounded away from 0 and 1, so even the best items
+are relevant only with probability ``hi``: the top of every ranking stays uncertain, however large ``n`` is.
 
 The rankers
 -----------
-Each ranker scores items from what it can see; its spec string names it:
+Each ranker scores items from what it can see; its spec string names it (only ``coarse`` ties items, within bins):
 
-============================  ===========================================  ==========
-spec                          score                                        ties
-============================  ===========================================  ==========
-``bayes``                     ``x`` (a monotone function of eta(x):        none
-                              Bayes-optimal for every discount)
-``noisy(sigma=s)``            ``x + s * z``, ``z ~ N(0, 1)`` independent   none
-``coarse(bins=m)``            index of the equal-probability bin of ``x``  within bins
-                              (``m`` bins): a weaker, coarsened feature
-``random``                    independent of the data                      none
-``head(m=M)``                 the M items of largest ``x`` first, in       none
-                              ``bayes`` order; the other items below, in
-                              a uniformly random order
-``gated(q=Q)``                the items whose ``x`` is above the           none
-                              population quantile ``Phi^-1(1 - Q)`` (the
-                              top fraction Q of the population) first, in
-                              ``bayes`` order; the others below, in a
-                              uniformly random order
-============================  ===========================================  ==========
+- ``bayes``: ``x`` (a monotone function of eta(x): Bayes-optimal for every discount);
+- ``noisy(sigma=s)``: ``x + s * z``, ``z ~ N(0, 1)`` independent;
+- ``coarse(bins=m)``: index of the equal-probability bin of ``x`` (``m`` bins): a weaker, coarsened feature;
+- ``random``: independent of the data;
+- ``head(m=M)``: the M items of largest ``x`` first, in ``bayes`` order; the other items below, in a uniformly random
+  order;
+- ``gated(q=Q)``: the items whose ``x`` is above the population quantile ``Phi^-1(1 - Q)`` (the top fraction Q of the
+  population) first, in ``bayes`` order; the others below, in a uniformly random order.
 
-``head(m)`` is exact at the top and knows nothing below rank M, while ``noisy``
-is imperfect everywhere: their gain profiles cross, so which of the two is
-better depends on the discount and on n (notebook 10). ``gated(q)`` does the
-same with a fixed function of x: its exact part is a fixed share of the list
-(on average), not a fixed number of items, so its gain profile does not depend on
-n (notebook 12). All other rankers are nested, noise levels of one score, so every
+``head(m)`` is exact at the top and knows nothing below rank M, while ``noisy`` is imperfect everywhere: their gain
+profiles cross, so which of the two is better depends on the discount and on n (notebook 10). ``gated(q)`` does the same
+with a fixed function of x: its exact part is a fixed share of the list (on average), not a fixed number of items, so
+its gain profile does not depend on n (notebook 12). All other rankers are nested, noise levels of one score, so every
 discount orders them the same way.
 
-Their order of quality is known by construction. For the ``bayes`` and
-``noisy`` rankers (and ``random`` as ``s = inf``) the expected gain at relative
-rank ``t`` (fraction of the list above the item) is, for linear gain,
+Their order of quality is known by construction. For the ``bayes`` and ``noisy`` rankers (and ``random`` as ``s = inf``)
+the expected gain at relative rank ``t`` (fraction of the list above the item) is, for linear gain,
 
 .. math::  g_f(t) = G\,[lo + (hi - lo)\, \Phi(\kappa_f\, z_t)], \qquad
            z_t = \Phi^{-1}(1 - t), \qquad \kappa_f = a / \sqrt{1 + s^2 (1 + a^2)}
 
-(``X | S = s`` is normal, and ``E Phi(aX)`` over a normal is a normal cdf), so
-a larger ``kappa`` puts more gain at every top fraction of the list:
-``bayes`` (kappa = a) > ``noisy`` with increasing ``s`` > ``random`` (kappa = 0),
-for every non-increasing discount. ``coarse(bins=m)`` averages eta within
-bins, so it is below ``bayes`` (conditionally on the features, the Bayes order
-maximises expected DCG for any non-increasing discount). :mod:`ndcg_research.simulation.theory`
-computes g_f(t) for every ranker, and the exact expected gain at each rank for a given n
-(for ``head(m)``, whose profile depends on n, only the latter).
+(``X | S = s`` is normal, and ``E Phi(aX)`` over a normal is a normal cdf), so a larger ``kappa`` puts more gain at
+every top fraction of the list: ``bayes`` (kappa = a) > ``noisy`` with increasing ``s`` > ``random`` (kappa = 0), for
+every non-increasing discount. ``coarse(bins=m)`` averages eta within bins, so it is below ``bayes`` (conditionally on
+the features, the Bayes order maximises expected DCG for any non-increasing discount).
+:mod:`ndcg_research.simulation.theory` computes g_f(t) for every ranker, and the exact expected gain at each rank for a
+given n (for ``head(m)``, whose profile depends on n, only the latter).
 
-Data sets drawn from the model and the nDCG of the rankers on them:
-:mod:`~ndcg_research.simulation.simulate`.
+Data sets drawn from the model and the nDCG of the rankers on them: :mod:`~ndcg_research.simulation.simulate`.
 """
 
 from __future__ import annotations
 
 import hashlib
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 
 import numpy as np
 from scipy.special import ndtr, ndtri
@@ -80,9 +62,6 @@ from ..core import format_call, parse_call, parse_registered
 def stable_id(text: str) -> int:
     """A stable 32-bit number for a spec string (the same in every process and Python version)."""
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "little")
-
-
-# --------------------------------------------------------------------------- model
 
 
 @dataclass(frozen=True)
@@ -105,11 +84,7 @@ class Model:
             raise ValueError(f"model needs 0 <= lo < hi <= 1, a > 0 and grades in 1..32, got {self!r}")
 
     def __str__(self) -> str:
-        shown = {
-            k: getattr(self, k)
-            for k, default in (("lo", 0.0), ("hi", 1.0), ("a", 1.0), ("grades", 1))
-            if getattr(self, k) != default
-        }
+        shown = {f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) != f.default}
         return format_call("probit", shown)
 
     def __repr__(self) -> str:
@@ -143,9 +118,9 @@ class Model:
     ) -> tuple[np.ndarray, np.ndarray]:
         """Draw ``n`` items: features ``x`` (descending if asked) and integer-valued float64 grades ``y``.
 
-        Sorting the features before drawing the grades only relabels the items (given the features,
-        grades are independent): the same law. ``scratch`` (arrays ``x``, ``eta``, ``u``, ``present`` of
-        length n) receives the values instead of new memory: the same numbers, no page faults in a sweep.
+        Sorting the features before drawing the grades only relabels the items (given the features, grades are
+        independent): the same law. ``scratch`` (arrays ``x``, ``eta``, ``u``, ``present`` of length n) receives the
+        values instead of new memory: the same numbers, no page faults in a sweep.
         """
         if scratch is None:
             scratch = {"x": np.empty(n), "eta": np.empty(n), "u": np.empty(n), "present": np.empty(n, dtype=bool)}
@@ -156,24 +131,13 @@ class Model:
             x.sort()
             np.negative(x, out=x)
         eta = self.eta(x, out=scratch["eta"])
-        return x, _binomial_grades(rng, eta, self.grades, scratch["u"], scratch["present"])
-
-
-def _binomial_grades(
-    rng: np.random.Generator, eta: np.ndarray, grades: int, u: np.ndarray, present: np.ndarray
-) -> np.ndarray:
-    """Grades ``Binomial(grades, eta)`` as float64, one ``rng.random`` draw per relevance unit (into ``u``).
-
-    Unit k of item i is present when ``u[k, i] < eta[i]``; ``u`` and ``present`` are scratch, overwritten.
-    """
-    rng.random(out=u)
-    np.less(u, eta, out=present)
-    y = present.astype(np.float64)
-    for _ in range(grades - 1):  # loop over relevance units, not items
-        rng.random(out=u)
-        np.less(u, eta, out=present)
-        y += present
-    return y
+        # Grades Binomial(G, eta): a unit of item i is present when its rng.random draw is below eta[i].
+        u, present, y = scratch["u"], scratch["present"], np.zeros(n)
+        for _ in range(self.grades):  # loop over relevance units, not items
+            rng.random(out=u)
+            np.less(u, eta, out=present)
+            y += present
+        return x, y
 
 
 def parse_model(spec: str | Model) -> Model:
@@ -183,13 +147,10 @@ def parse_model(spec: str | Model) -> Model:
     name, args, kwargs = parse_call(spec, what="model")
     if name != "probit":
         raise ValueError(f"unknown model {name!r}; valid models: probit(lo=0, hi=1, a=1, grades=1)")
-    unknown = sorted(set(kwargs) - {"lo", "hi", "a", "grades"})
-    if args or unknown:
+    if args or set(kwargs) - {"lo", "hi", "a", "grades"}:
         raise ValueError(f"model spec {spec!r}: give parameters by name among lo, hi, a, grades")
     return Model(**kwargs)
 
-
-# --------------------------------------------------------------------------- rankers
 
 _RANKER_KINDS = {"bayes": (), "noisy": ("sigma",), "coarse": ("bins",), "random": (), "head": ("m",), "gated": ("q",)}
 _RANKERS_VALID = "bayes, noisy(sigma), coarse(bins), random, head(m), gated(q)"
@@ -242,8 +203,7 @@ class Ranker:
     def exact_count(self, x_desc: np.ndarray) -> int:
         """How many items of a data set sorted by descending x this ranker puts first in the Bayes order.
 
-        ``head(m)``: m (or n); ``gated(q)``: the items with x at or above the gate (by bisection);
-        ``random``: 0.
+        ``head(m)``: m (or n); ``gated(q)``: the items with x at or above the gate (by bisection); ``random``: 0.
         """
         if self.kind == "gated":
             return int(np.searchsorted(-x_desc, -self.gate(), side="right"))  # -x ascending: x >= gate

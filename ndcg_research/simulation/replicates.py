@@ -89,10 +89,8 @@ def plan_chunks(ns: Sequence[int], replicates: Sequence[int], chunk_items: int =
 
 
 def _single_threaded(function: Callable[[T], R], item: T) -> tuple[T, R]:
-    """``(item, function(item))`` on one BLAS thread.
-
-    The studies' dot products are memory-bound, and idle BLAS threads stall on busy cores.
-    """
+    """``(item, function(item))`` on one BLAS thread: the studies' dot products are memory-bound, and idle BLAS
+    threads stall on busy cores."""
     try:
         from threadpoolctl import threadpool_limits
 
@@ -147,11 +145,10 @@ def run_chunks(
     """Compute (or load from the cache folder) every chunk; see :func:`parallel_map` for the workers.
 
     ``compute``: chunk -> array with one row per replicate of the chunk (picklable for other processes); ``n_jobs``,
-    ``backend``: as in :func:`parallel_map`; ``cache``: folder of finished chunks (``n<n>_r<start>-<stop>.npy``,
-    written atomically), which must belong to this computation alone (name it by a key that hashes its inputs). None:
-    no cache; ``description``: written once as ``description.json`` into the cache folder, for humans; ``progress``:
-    tqdm progress bar over replicates; default: only when stderr is a terminal; ``label``: text in front of the
-    progress bar.
+    ``backend``: as in :func:`parallel_map`; ``cache``: folder of finished chunks (``n<n>_r<start>-<stop>.npy``, written
+    atomically), which must belong to this computation alone (name it by a key that hashes its inputs). None: no cache;
+    ``description``: written once as ``description.json`` into the cache folder, for humans; ``progress``: tqdm progress
+    bar over replicates; default: only when stderr is a terminal; ``label``: text in front of the progress bar.
     """
     folder = None if cache is None else Path(cache)
     if folder is not None:
@@ -159,14 +156,8 @@ def run_chunks(
         about = folder / "description.json"
         if description is not None and not about.exists():
             about.write_text(json.dumps(dict(description), indent=1, default=str) + "\n", encoding="utf-8")
-    done: dict[Chunk, np.ndarray] = {}
-    todo = []
-    for chunk in chunks:
-        path = None if folder is None else _chunk_path(folder, chunk)
-        if path is not None and path.exists():
-            done[chunk] = np.load(path)
-        else:
-            todo.append(chunk)
+    done = {c: np.load(path) for c in chunks if folder is not None and (path := _chunk_path(folder, c)).exists()}
+    todo = [c for c in chunks if c not in done]
     reused = len(done)
 
     from tqdm import tqdm
@@ -185,8 +176,7 @@ def run_chunks(
                 _save_atomically(_chunk_path(folder, chunk), values)
             done[chunk] = values
             bar.update(chunk.stop - chunk.start)
-    ns = list(dict.fromkeys(c.n for c in chunks))
-    values = {n: np.concatenate([done[c] for c in chunks if c.n == n]) for n in ns}
+    values = {n: np.concatenate([done[c] for c in chunks if c.n == n]) for n in dict.fromkeys(c.n for c in chunks)}
     return ChunkRun(values, computed=len(todo), reused=reused)
 
 
@@ -206,20 +196,11 @@ def _save_atomically(path: Path, values: np.ndarray) -> None:
         raise
 
 
-# --------------------------------------------------------------------------- cache keys
-
-
 def _without_docstrings(tree: ast.AST) -> ast.AST:
     for node in ast.walk(tree):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
-            body = node.body
-            if (
-                body
-                and isinstance(body[0], ast.Expr)
-                and isinstance(body[0].value, ast.Constant)
-                and isinstance(body[0].value.value, str)
-            ):
-                node.body = body[1:] or [ast.Pass()]
+        kinds = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+        if isinstance(node, kinds) and ast.get_docstring(node, clean=False) is not None:
+            node.body = node.body[1:] or [ast.Pass()]
     return tree
 
 
@@ -243,12 +224,11 @@ def _package_imports(tree: ast.AST, module: str, is_package: bool) -> set[str]:
 
 
 def code_fingerprint(module: str, package: Path | None = None) -> str:
-    """Hash of the code that ``module`` runs: its syntax tree and those of the package modules it
-    imports (transitively), without docstrings and comments, plus the numpy version.
+    """Hash of the code that ``module`` runs: its syntax tree and those of the package modules it imports
+    (transitively), without docstrings and comments, plus the numpy version.
 
-    What determines the numbers of a simulation is this code and numpy's random streams; a
-    cache key that hashes it is invalidated by any change of a statement, and by none of
-    the documentation (docstrings, comments, blank lines, formatting).
+    The numbers of a simulation depend only on this code and numpy's random streams: a cache key that hashes it
+    changes with any statement and with none of the documentation (docstrings, comments, blank lines, formatting).
 
     ``module``: absolute name of a module of this package, e.g. ``"ndcg_research.simulation.simulate"``; ``package``:
     the folder of the package's source (default: this installed package).

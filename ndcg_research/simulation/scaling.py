@@ -13,33 +13,28 @@ let ``D(r) = r^-beta`` (slowly varying discounts: ``beta = 0``, their ``D(k)`` c
 
 - expected gap ``G = sum_{r<=k} (E g_better - E g_worse)(r) D(r) ~ n^-rho k^(1+rho-beta)`` for
   ``beta < 1 + rho`` (the first ranks alone, ``n^-rho``, beyond);
-- variance, **uncertain top** (``hi < 1``: even the best items are relevant with probability
-  ``hi``, so every rank carries Bernoulli noise): ``V ~ k^(1-2 beta)`` for ``beta < 1/2``, bounded
-  beyond (the first ranks dominate);
-- variance, **certain top** (``hi = 1``): only misses are random, and the worse ranker misses at
-  rank r with probability ``~ (r/n)^rho``: ``V ~ n^-rho k^(1+rho-2 beta)`` for ``2 beta < 1 + rho``,
-  ``n^-rho`` beyond.
+- variance, **uncertain top** (``hi < 1``: even the best items are relevant with probability ``hi``, so every rank
+  carries Bernoulli noise): ``V ~ k^(1-2 beta)`` for ``beta < 1/2``, bounded beyond (the first ranks dominate);
+- variance, **certain top** (``hi = 1``): only misses are random, and the worse ranker misses at rank r with probability
+  ``~ (r/n)^rho``: ``V ~ n^-rho k^(1+rho-2 beta)`` for ``2 beta < 1 + rho``, ``n^-rho`` beyond.
 
-``d = G / sqrt(V)`` gives the exponent table of :func:`gap_exponent`. The full list (``a = 1``)
-with a slowly varying discount is a special case: both rankers place every item, so the first-order
-terms of G and V cancel (``sum_r y_r`` is the same for both) and ``d ~ sqrt(n)`` (notebook 04); the
-exponent formula happens to give 1/2 there too. ``zipflog(gamma)`` is ``beta = 1`` with an extra
-``(ln n)^-gamma`` in G. Log factors of the normal tails (``t^rho`` is ``t^rho`` times a power of
-``ln(1/t)``) are dropped: they shift the local exponent at realistic n by a few hundredths.
+``d = G / sqrt(V)`` gives the exponent table of :func:`gap_exponent`. The full list (``a = 1``) with a slowly varying
+discount is a special case: both rankers place every item, so the first-order terms of G and V cancel (``sum_r y_r`` is
+the same for both) and ``d ~ sqrt(n)`` (notebook 04); the exponent formula happens to give 1/2 there too.
+``zipflog(gamma)`` is ``beta = 1`` with an extra ``(ln n)^-gamma`` in G. Log factors of the normal tails (``t^rho`` is
+``t^rho`` times a power of ``ln(1/t)``) are dropped: they shift the local exponent at realistic n by a few hundredths.
 
 **Finite-n heuristic** (:func:`heuristic_std_gap`): the same ratio without asymptotics: G from the
-exact expected gains at each rank (:func:`~ndcg_research.simulation.finite_n.rank_gains`, order
-statistics) and V as if the grades at different ranks (and of the two rankers) were independent
-Bernoulli variables with those means. It keeps the log factors but ignores the covariances (the
-two rankers' top items overlap, which lowers the true variance), so it predicts the *trend* of d
-better than its level. It is NaN where the cancellation above makes it meaningless (full list,
+exact expected gains at each rank (:func:`~ndcg_research.simulation.finite_n.rank_gains`, order statistics) and V as if
+the grades at different ranks (and of the two rankers) were independent Bernoulli variables with those means. It keeps
+the log factors but ignores the covariances (the two rankers' top items overlap, which lowers the true variance), so it
+predicts the *trend* of d better than its level. It is NaN where the cancellation above makes it meaningless (full list,
 discounts that decay no faster than ``r^-1/2``).
 
-The failure probability ``1 - P(better strictly higher)`` is a different matter where rare events
-dominate (certain top, fast discounts): there a rare miss of the *better* ranker at one of the
-first ranks (probability ``~ (r/n)^rho_better``) can outweigh the whole expected gap, so the
-failure probability falls only polynomially even where d grows, and P can tend to 1 where d
-shrinks (notebook 11).
+The failure probability ``1 - P(better strictly higher)`` is a different matter where rare events dominate (certain top,
+fast discounts): there a rare miss of the *better* ranker at one of the first ranks (probability ``~ (r/n)^rho_better``)
+can outweigh the whole expected gap, so the failure probability falls only polynomially even where d grows, and P can
+tend to 1 where d shrinks (notebook 11).
 """
 
 from __future__ import annotations
@@ -151,9 +146,9 @@ def gap_exponent(
 def cutoff_threshold(model: str | Model, better: str | Ranker, worse: str | Ranker, discount: str | Discount) -> float:
     """The cut-off exponent ``a*`` above which the standardized gap of nDCG@n^a grows (:func:`gap_exponent`).
 
-    ``e(a)`` is linear in a (the regime depends on beta and rho only); ``a*`` solves ``e(a*) = 0``. Returns
-    ``inf`` when the gap does not grow for any ``a <= 1`` (at ``a = 1`` exactly zero counts as not
-    growing), and 0 when it grows for every ``a > 0``.
+    ``e(a)`` is linear in a (the regime depends on beta and rho only); ``a*`` solves ``e(a*) = 0``. Returns ``inf``
+    when the gap does not grow for any ``a <= 1`` (at ``a = 1`` exactly zero counts as not growing), and 0 when it
+    grows for every ``a > 0``.
     """
     # Within one regime (fixed by beta and rho alone) e is linear in a: e(a) = e(0) + slope a.
     at_one = gap_exponent(model, better, worse, discount, 1.0).exponent
@@ -175,13 +170,13 @@ def heuristic_std_gap(
     r"""Finite-n heuristic of the standardized gap of nDCG@k: ``G / sqrt(V)`` (see the module).
 
     ``G = sum_{r<=k} (E g_better(r) - E g_worse(r)) D(r)`` with the exact expected gains at each rank,
-    ``V = sum_{r<=k} D(r)^2 [E g_better(r)(1 - E g_better(r)) + E g_worse(r)(1 - E g_worse(r))]``:
-    the variance if all these grades were independent Bernoulli variables. The ideal DCG@k is the
-    same for both rankers on a data set, so it cancels from the ratio (up to its own small spread).
+    ``V = sum_{r<=k} D(r)^2 [E g_better(r)(1 - E g_better(r)) + E g_worse(r)(1 - E g_worse(r))]``: the variance if
+    all these grades were independent Bernoulli variables. The ideal DCG@k is the same for both rankers on a data
+    set, so it cancels from the ratio (up to its own small spread).
 
     ``model``: binary probit model; ``n``: list length; ``k``: cut-off (default n: the full list).
 
-    Returns float: naN for the full list under a discount that decays no faster than ``r^-1/2``, where the
+    Returns float: NaN for the full list under a discount that decays no faster than ``r^-1/2``, where the
     independence assumption misses the exact cancellation of first-order terms.
     """
     table = heuristic_table(model, [(better, worse)], [discount], [n], None if k is None else (lambda _: k))
@@ -252,23 +247,14 @@ def power_law_fit(
     n, d, se = (np.asarray(v, dtype=np.float64) for v in (n, d, se))
     if n.size < 2 or not (np.all(np.isfinite(d)) and np.all(np.isfinite(se)) and np.all(se > 0)):
         return math.nan, math.nan, math.nan
-    scale = n / n[0]
-    start_e = local_exponent(n, d) if np.all(d > 0) else 0.0
+    p0 = (d[0] if d[0] != 0 else 0.1, local_exponent(n, d) if np.all(d > 0) else 0.0)
 
     def jacobian(x: np.ndarray, c: float, e: float) -> np.ndarray:  # exact: finite steps fail near e = 0
         return np.column_stack([x**e, c * x**e * np.log(x)])
 
     try:
-        coef, cov = optimize.curve_fit(
-            lambda x, c, e: c * x**e,
-            scale,
-            d,
-            p0=(d[0] if d[0] != 0 else 0.1, start_e),
-            sigma=se,
-            absolute_sigma=True,
-            jac=jacobian,
-            maxfev=20000,
-        )
+        fit = dict(p0=p0, sigma=se, absolute_sigma=True, jac=jacobian, maxfev=20000)
+        coef, cov = optimize.curve_fit(lambda x, c, e: c * x**e, n / n[0], d, **fit)
     except (RuntimeError, ValueError):
         return math.nan, math.nan, math.nan
     if not np.all(np.isfinite(cov)):
@@ -291,16 +277,7 @@ def gap_trend(pair_table: pd.DataFrame, keys: Sequence[str], confidence: float) 
         upper = group[group["n"] >= group["n"].median()]
         e, low, high = power_law_fit(upper["n"], upper["std_gap"], upper["std_gap_se"], confidence=confidence)
         trend = "undefined" if not math.isfinite(e) else "grows" if low > 0 else "shrinks" if high < 0 else "flat"
-        rows.append(
-            {
-                **dict(zip(keys, key if isinstance(key, tuple) else (key,), strict=False)),
-                "n_from": int(upper["n"].min()),
-                "n_to": int(upper["n"].max()),
-                "points": len(upper),
-                "exponent": e,
-                "exponent_low": low,
-                "exponent_high": high,
-                "trend": trend,
-            }
-        )
+        row = dict(zip(keys, key if isinstance(key, tuple) else (key,), strict=False))
+        row.update(n_from=int(upper["n"].min()), n_to=int(upper["n"].max()), points=len(upper), exponent=e)
+        rows.append({**row, "exponent_low": low, "exponent_high": high, "trend": trend})
     return pd.DataFrame(rows)

@@ -1,53 +1,39 @@
-r"""Data sets drawn from the simulated model (:mod:`~ndcg_research.simulation.model`), and fast nDCG of
-rankers on them.
+r"""Data sets drawn from the simulated model (:mod:`~ndcg_research.simulation.model`), and fast nDCG of rankers on them.
 
 Growing samples
 ---------------
-:func:`stream_ndcg` follows one data stream: items drawn one after another, and the
-nDCG of every ranker on each prefix of the first n items, for an increasing list of
-n. The prefixes are nested (the data set of size n is part of every larger one), so a
-stream answers "does the order of two rankers, once settled, stay settled as the data
-set grows?", which independent data sets at each n cannot.
+:func:`stream_ndcg` follows one data stream: items drawn one after another, and the nDCG of every ranker on each prefix
+of the first n items, for an increasing list of n. The prefixes are nested (the data set of size n is part of every
+larger one), so a stream answers "does the order of two rankers, once settled, stay settled as the data set grows?",
+which independent data sets at each n cannot.
 
 Randomness
 ----------
-Every random number comes from a :class:`numpy.random.Generator` seeded by
-``SeedSequence(seed, spawn_key=(experiment, n, replicate, stream))``
-(:func:`ndcg_research.simulation.replicates.seed_sequence`):
-``experiment`` is a stable number derived from the model spec, ``stream`` is 0
-for the data and a stable number derived from the ranker spec for that
-ranker's noise. A replicate therefore draws the same data and the same noise
-whatever the worker, the order of computation or the other rankers in the run.
+Every random number comes from a :class:`numpy.random.Generator` seeded by :func:`replicate_seed`:
+``SeedSequence(seed, spawn_key=(experiment, n, replicate, stream))``, ``experiment`` a stable number derived from the
+model spec, ``stream`` 0 for the data and a stable number derived from the ranker spec for that ranker's noise. A
+replicate therefore draws the same data and noise whatever the worker, the order of computation or the other rankers.
 
 Speed
 -----
-:func:`replicate_ndcg` computes, for one data set, the nDCG of every ranker
-under every discount; every discount reuses a ranker's ranked gains (one dot
-product each). The features are drawn and then sorted (``np.sort``, in place)
-before the grades are drawn: given the features the grades are independent, so
-this only relabels the items, and the items come out already in the ``bayes``
-order. Hence ``bayes`` needs no further sort, ``coarse`` none either (its bins
-are consecutive blocks of that order, found by bisection; the tie-averaged DCG
-of a block is its mean gain times its share of the cumulative discount),
-``random`` shuffles the grades (a uniformly random order independent of the
-rest), ``head(m)`` keeps the first m and shuffles the others (``gated(q)`` the
-first M, the items above its gate, found by bisection), and each ``noisy``
-ranker needs one argsort of its n scores. Gathers move
-uint8 grades, not float64 gains. :func:`sample` returns the same data set with explicit scores
-for every ranker, so the fast path can be checked against
-:func:`ndcg_research.ndcg_from_scores`.
+:func:`replicate_ndcg` computes, for one data set, the nDCG of every ranker under every discount; every discount reuses
+a ranker's ranked gains (one dot product each). The features are drawn and sorted (``np.sort``, in place) before the
+grades: given the features the grades are independent, so this only relabels the items, which come out in the ``bayes``
+order. Hence ``bayes`` needs no further sort, nor does ``coarse`` (its bins are consecutive blocks of that order, found
+by bisection; the tie-averaged DCG of a block is its mean gain times its share of the cumulative discount); ``random``
+shuffles the grades (a uniformly random order independent of the rest), ``head(m)`` keeps the first m and shuffles the
+others (``gated(q)`` the first M, the items above its gate, found by bisection), and each ``noisy`` ranker needs one
+argsort of its n scores. Gathers move uint8 grades, not float64 gains. :func:`sample` returns the same data set with
+explicit scores for every ranker, so the fast path can be checked against :func:`ndcg_research.ndcg_from_scores`.
 
-The metric core's arithmetic, without its per-call checks: the discount vectors and their
-cumulative sums are the core's cached ones (:func:`~ndcg_research.core._kernels.discount_vector`,
-:func:`~ndcg_research.core._kernels.cumulative_discount`), the ideal DCG is the core's
-(:func:`~ndcg_research.core._kernels.ideal_dcg`, on int8 grades, which sort fastest), and a DCG is
-``ranked @ D``, the one-row path of :func:`~ndcg_research.core._kernels.discounted_sum`, so these values
-are the kernels' bit for bit (``coarse``'s blocks, summed through the cumulative discount, agree with
-the core to rounding). The public metric functions (:func:`ndcg_research.idcg`, ...)
-give the same bits but check every array at every call: at n = 1000 the ideal DCG through
-:func:`ndcg_research.idcg` makes a replicate about 10% slower, and a DCG through the checked
-:func:`~ndcg_research.core._kernels.discounted_sum` costs about 20 us against 2 us for the dot product,
-40 times per replicate of 5 rankers and 8 discounts.
+The metric core's arithmetic, without its per-call checks: the discount vectors and their cumulative sums are the
+core's cached ones (:func:`~ndcg_research.core._kernels.discount_vector`, ``cumulative_discount``), the ideal DCG is
+the core's (``ideal_dcg``, on int8 grades, which sort fastest), and a DCG is ``ranked @ D``, the one-row path of
+``discounted_sum``, so these values are the kernels' bit for bit (``coarse``'s blocks, summed through the cumulative
+discount, agree with the core to rounding). The public metric functions give the same bits but check every array at
+every call: at n = 1000 the ideal DCG through :func:`ndcg_research.idcg` makes a replicate about 10% slower, and a
+DCG through the checked ``discounted_sum`` costs about 20 us against 2 us for the dot product, 40 times per replicate
+of 5 rankers and 8 discounts.
 """
 
 from __future__ import annotations
@@ -65,8 +51,6 @@ from ..core._ranking import group_means
 from .model import Model, Ranker, parse_model, parse_ranker
 from .replicates import seed_sequence
 
-# --------------------------------------------------------------------------- seeds and samples
-
 
 def replicate_seed(seed: int, model: Model, n: int, replicate: int, stream: int = 0) -> np.random.SeedSequence:
     """The seed of one stream of one replicate: ``SeedSequence(seed, spawn_key=(experiment, n, replicate, stream))``.
@@ -76,6 +60,11 @@ def replicate_seed(seed: int, model: Model, n: int, replicate: int, stream: int 
     :attr:`Ranker.stream` for a ranker's noise.
     """
     return seed_sequence(seed, model.experiment_id, n, replicate, stream)
+
+
+def _rng(seed: int, model: Model, n: int, *key: int) -> np.random.Generator:
+    """The generator of spawn key ``(experiment, n, *key)``."""
+    return np.random.default_rng(seed_sequence(seed, model.experiment_id, n, *key))
 
 
 _workspace = threading.local()
@@ -92,25 +81,13 @@ def _buffers(n: int) -> dict[str, np.ndarray]:
     return current
 
 
-def _rng(seed: int, model: Model, n: int, replicate: int, stream: int = 0) -> np.random.Generator:
-    return np.random.Generator(np.random.PCG64(replicate_seed(seed, model, n, replicate, stream)))
-
-
-def _bins(ranker: Ranker, x: np.ndarray) -> np.ndarray:
-    """Bin index 0..m-1 of each feature value (m - 1 comparisons, no search)."""
-    b = np.zeros(x.shape, dtype=np.intp)
-    for edge in ranker.bin_edges():  # loop over bin edges
-        b += x > edge
-    return b
-
-
 def _feature_score(ranker: Ranker, x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """The score of a ranker that sees the feature: ``bayes`` x, ``noisy`` x + sigma z, ``coarse`` the bin of x."""
     if ranker.kind == "bayes":
         return x.copy()
     if ranker.kind == "noisy":
         return x + ranker.sigma * rng.standard_normal(x.size)
-    return _bins(ranker, x).astype(np.float64)
+    return np.searchsorted(ranker.bin_edges(), x).astype(np.float64)  # bin 0..m-1: the number of edges below x
 
 
 def _parsed(
@@ -132,16 +109,14 @@ class Sample:
 def sample(model: str | Model, rankers: Iterable[str | Ranker], n: int, *, seed: int, replicate: int = 0) -> Sample:
     """Draw one data set and every ranker's scores (higher score = ranked higher).
 
-    The same numbers as :func:`replicate_ndcg` uses. The ``random`` ranker's
-    score is ``n - position`` of a uniformly random order; ``head(m)``'s is
-    ``n - position`` of the order that puts the m items of largest x first (in
-    descending x) and the others after them in a uniformly random order
-    (``gated(q)``: the items with x above its gate first).
+    The same numbers as :func:`replicate_ndcg` uses. The ``random`` ranker's score is ``n - position`` of a uniformly
+    random order; ``head(m)``'s is ``n - position`` of the order that puts the m items of largest x first (in descending
+    x) and the others after them in a uniformly random order (``gated(q)``: the items with x above its gate first).
 
     ``n``: number of items (>= 1); ``seed``: seed of the experiment; ``replicate``: replicate number.
     """
     model = parse_model(model)
-    x, y = model.draw(_rng(seed, model, n, replicate), n, descending=True)
+    x, y = model.draw(_rng(seed, model, n, replicate, 0), n, descending=True)
     scores: dict[str, np.ndarray] = {}
     for ranker in map(parse_ranker, rankers):
         rng = _rng(seed, model, n, replicate, ranker.stream)
@@ -149,15 +124,11 @@ def sample(model: str | Model, rankers: Iterable[str | Ranker], n: int, *, seed:
             scores[str(ranker)] = _feature_score(ranker, x, rng)
         else:  # random, head, gated: the item at position j of `order` gets rank j + 1
             head = ranker.exact_count(x)  # 0 for random; items are drawn in descending x, so the head is 0..head-1
-            tail = rng.permutation(n - head)
-            order = np.concatenate((np.arange(head), head + tail))
+            order = np.concatenate((np.arange(head), head + rng.permutation(n - head)))
             score = np.empty(n)
             score[order] = np.arange(n, 0, -1, dtype=np.float64)
             scores[str(ranker)] = score
     return Sample(x, y, scores)
-
-
-# --------------------------------------------------------------------------- fast nDCG of one replicate
 
 
 def _ranked(grades8: np.ndarray, order: np.ndarray | None, table: np.ndarray | None) -> np.ndarray:
@@ -166,27 +137,11 @@ def _ranked(grades8: np.ndarray, order: np.ndarray | None, table: np.ndarray | N
     return ranked.astype(np.float64) if table is None else np.take(table, ranked)
 
 
-def _sorted_dcg(
-    neg_scores: np.ndarray, grades8: np.ndarray, table: np.ndarray | None, vectors: Sequence[np.ndarray]
-) -> np.ndarray:
-    """Tie-averaged DCG under each discount vector, ranking by ``-neg_scores`` (one argsort)."""
-    order = np.argsort(neg_scores)
-    ranked = _ranked(grades8, order, table)
-    ordered_scores = np.take(neg_scores, order)
-    if np.any(ordered_scores[1:] == ordered_scores[:-1]):  # tied scores (rare for continuous scores)
-        ranked = group_means(ordered_scores[None, :], ranked[None, :])[0]
-    return np.array([ranked @ v for v in vectors])
-
-
 def _block_dcg(
     x_desc: np.ndarray, gains: np.ndarray, edges: np.ndarray, cumulatives: Sequence[np.ndarray]
 ) -> np.ndarray:
-    """Tie-averaged DCG of the ranking by bin of x, for items sorted by descending x.
-
-    Bin j holds the items with exactly j edges below x; in descending order the
-    bins are consecutive blocks (found by bisection), so each block's mean gain
-    fills its ranks.
-    """
+    """Tie-averaged DCG of the ranking by bin of x (items sorted by descending x): bin j holds the items with exactly
+    j edges below x, a consecutive block (found by bisection) whose mean gain fills its ranks."""
     # Items with x > e come first; -x is ascending, so bisect on it (O(log n) element reads per edge).
     end = np.array([bisect.bisect_left(x_desc, -e, key=lambda v: -v) for e in edges[::-1]] + [x_desc.size])
     start = np.concatenate(([0], end[:-1]))
@@ -209,10 +164,9 @@ def replicate_ndcg(
 ) -> np.ndarray:
     """nDCG of every ranker under every discount on one simulated data set.
 
-    nDCG here is the full-list nDCG (no cut-off) with ties averaged and the
-    ideal from the data set's own grades: ``DCG_D(f) / IDCG_D`` with
-    ``DCG_D(f) = sum_r gain(y_(r)) D(r)``. A data set without a relevant item
-    gets 0 (the package's default ``zero_ideal="zero"``).
+    nDCG here is the full-list nDCG (no cut-off) with ties averaged and the ideal from the data set's own grades:
+    ``DCG_D(f) / IDCG_D`` with ``DCG_D(f) = sum_r gain(y_(r)) D(r)``. A data set without a relevant item gets 0 (the
+    package's default ``zero_ideal="zero"``).
 
     ``discounts``: built-in discount specs, e.g. ``"log2"``, ``"power(beta=0.5)"``; ``n``: number of items; ``seed``:
     seed of the experiment; ``replicate``: replicate number: with ``seed``, the model and ``n`` it fixes all random
@@ -223,7 +177,7 @@ def replicate_ndcg(
     model = parse_model(model)
     rankers, discounts, gain_fn = _parsed(rankers, discounts, gain)
     buf = _buffers(n)
-    x, y = model.draw(_rng(seed, model, n, replicate), n, descending=True, scratch=buf)  # the Bayes order
+    x, y = model.draw(_rng(seed, model, n, replicate, 0), n, descending=True, scratch=buf)  # the Bayes order
     gains = y if gain_fn.name == "linear" else gain_fn(y)
     vectors = [kernels.discount_vector(d, n) for d in discounts]
     cumulatives = [kernels.cumulative_discount(d, n) for d in discounts]
@@ -247,7 +201,11 @@ def replicate_ndcg(
             _rng(seed, model, n, replicate, ranker.stream).standard_normal(out=neg)  # as in sample()
             neg *= -ranker.sigma
             neg -= x  # -(x + sigma z), exactly the negated score of sample()
-            dcg[i] = _sorted_dcg(neg, grades8, table, vectors)
+            order = np.argsort(neg)  # one argsort per noisy ranker
+            ranked, ordered = _ranked(grades8, order, table), np.take(neg, order)
+            if np.any(ordered[1:] == ordered[:-1]):  # tied scores (rare for continuous scores)
+                ranked = group_means(ordered[None, :], ranked[None, :])[0]
+            dcg[i] = [ranked @ v for v in vectors]
         elif ranker.kind == "coarse":  # bins are contiguous blocks of the Bayes order
             dcg[i] = _block_dcg(x, gains, ranker.bin_edges(), cumulatives)
         else:  # random, head, gated: the same Fisher-Yates shuffle as sample()'s permutation, applied to the grades
@@ -260,17 +218,9 @@ def replicate_ndcg(
     return np.divide(dcg, idcg, out=np.zeros_like(dcg), where=idcg > 0)
 
 
-# --------------------------------------------------------------------------- nested prefixes of one stream
-
 #: Last element of the spawn key of a stream's seeds, so that no stream shares its numbers with a data set of
 #: :func:`replicate_ndcg` (whose keys have four elements).
 STREAM_KEY = 1
-
-
-def _stream_rng(seed: int, model: Model, length: int, replicate: int, stream: int) -> np.random.Generator:
-    return np.random.Generator(
-        np.random.PCG64(seed_sequence(seed, model.experiment_id, length, replicate, stream, STREAM_KEY))
-    )
 
 
 def stream_sample(
@@ -278,18 +228,17 @@ def stream_sample(
 ) -> Sample:
     """One data stream of ``length`` items in arrival order, with each ranker's order key.
 
-    Features and grades as :meth:`Model.draw` (unsorted), each ranker's noise from its own
-    stream: ``SeedSequence(seed, spawn_key=(experiment, length, replicate, stream, STREAM_KEY))``.
-    The keys (higher = ranked higher): ``bayes`` x, ``noisy`` x + sigma z, ``coarse`` the bin of
-    x, ``random``, ``head(m)`` and ``gated(q)`` an independent uniform (``head(m)`` puts the m items
-    of largest x of a prefix first, ``gated(q)`` those above its gate, and both order the rest by
-    the key; see :func:`stream_ndcg`).
+    Features and grades as :meth:`Model.draw` (unsorted), each ranker's noise from its own stream:
+    ``SeedSequence(seed, spawn_key=(experiment, length, replicate, stream, STREAM_KEY))``. The keys (higher = ranked
+    higher): ``bayes`` x, ``noisy`` x + sigma z, ``coarse`` the bin of x, ``random``, ``head(m)`` and ``gated(q)`` an
+    independent uniform (``head(m)`` puts the m items of largest x of a prefix first, ``gated(q)`` those above its gate,
+    and both order the rest by the key; see :func:`stream_ndcg`).
     """
     model = parse_model(model)
-    x, y = model.draw(_stream_rng(seed, model, length, replicate, 0), length)
+    x, y = model.draw(_rng(seed, model, length, replicate, 0, STREAM_KEY), length)
     keys: dict[str, np.ndarray] = {}
     for ranker in map(parse_ranker, rankers):
-        rng = _stream_rng(seed, model, length, replicate, ranker.stream)
+        rng = _rng(seed, model, length, replicate, ranker.stream, STREAM_KEY)
         if ranker.kind in ("bayes", "noisy", "coarse"):
             keys[str(ranker)] = _feature_score(ranker, x, rng)
         else:  # random, head, gated
@@ -309,12 +258,10 @@ def stream_ndcg(
 ) -> np.ndarray:
     """nDCG of every ranker under every discount on the nested prefixes of one data stream.
 
-    The stream is :func:`stream_sample` with ``length = max(ns)``; the data set of size n
-    is its first n items, which each ranker orders by its key (``head(m)``: the m items of
-    largest x among them first, in descending x, then the others by the key; ``gated(q)`` the
-    same with the items above its gate); ties
-    (``coarse``) are averaged. Full-list nDCG with the ideal from the prefix's own grades
-    (0 when the prefix has no relevant item).
+    The stream is :func:`stream_sample` with ``length = max(ns)``; the data set of size n is its first n items, which
+    each ranker orders by its key (``head(m)``: the m items of largest x among them first, in descending x, then the
+    others by the key; ``gated(q)`` the same with the items above its gate); ties (``coarse``) are averaged. Full-list
+    nDCG with the ideal from the prefix's own grades (0 when the prefix has no relevant item).
 
     ``discounts``: built-in discounts; ``ns``: prefix lengths, increasing, >= 1; ``seed``, ``replicate``: the study's
     seed and the stream's number.
@@ -338,16 +285,13 @@ def stream_ndcg(
             if ranker.kind in ("head", "gated"):
                 by_x = np.argsort(-x[:n], kind="stable")
                 top = by_x[: ranker.exact_count(x[by_x])]
-                below = np.ones(n, dtype=bool)
-                below[top] = False
-                rest = np.flatnonzero(below)
+                rest = np.setdiff1d(np.arange(n), top)  # ascending, as the stable argsort below needs
                 order = np.concatenate((top, rest[np.argsort(-key[rest], kind="stable")]))
             else:
                 order = np.argsort(-key, kind="stable")
             ranked = gains[order]
-            ordered = key[order]
             if ranker.kind == "coarse":  # tied keys: each tied group's mean gain
-                ranked = group_means(-ordered[None, :], ranked[None, :])[0]
+                ranked = group_means(-key[order][None, :], ranked[None, :])[0]
             dcg = np.array([ranked @ v[:n] for v in vectors])
             out[i, j] = np.divide(dcg, idcg, out=np.zeros_like(dcg), where=idcg > 0)
     return out

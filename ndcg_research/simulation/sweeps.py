@@ -1,29 +1,25 @@
 """Sweeps over list length, rankers, discounts and replicates, with tidy result tables.
 
-A :class:`Sweep` names one experiment: a :class:`Design` (a model, the rankers, the discounts,
-the ranker pairs to compare (better first), the seed and the gain) and the list lengths ``n``
-with the number of replicates at each. :func:`run_sweep` computes the
-nDCG of every (replicate, ranker, discount) through
+A :class:`Sweep` names one experiment: a :class:`Design` (a model, the rankers, the discounts, the ranker pairs to
+compare (better first), the seed and the gain) and the list lengths ``n`` with the number of replicates at each.
+:func:`run_sweep` computes the nDCG of every (replicate, ranker, discount) through
 :func:`ndcg_research.simulation.simulate.replicate_ndcg`, with the machinery of
 :mod:`ndcg_research.simulation.replicates`:
 
-- work is split into chunks of consecutive replicates of one ``n``; every replicate
-  draws its numbers from its own ``SeedSequence``, so the values do not depend on the
-  chunking, the number of workers or the backend;
-- chunks run in parallel through joblib (``n_jobs``; any joblib backend, e.g.
-  ``backend="dask"`` with a ``dask.distributed`` client running);
-- each finished chunk is saved in ``cache_dir/<sweep key>/``, and a later run with the
-  same configuration loads it instead of recomputing, so an interrupted run resumes
-  where it stopped (and adding replicates or list lengths only computes the new chunks).
-  The key hashes the sweep's specs and seed and the code that computes a replicate
+- work is split into chunks of consecutive replicates of one ``n``; every replicate draws its numbers from its own
+  ``SeedSequence``, so the values do not depend on the chunking, the number of workers or the backend;
+- chunks run in parallel through joblib (``n_jobs``; any joblib backend, e.g. ``backend="dask"`` with a
+  ``dask.distributed`` client running);
+- each finished chunk is saved in ``cache_dir/<sweep key>/``, and a later run with the same configuration loads it
+  instead of recomputing, so an interrupted run resumes where it stopped (and adding replicates or list lengths
+  only computes the new chunks). The key hashes the sweep's specs and seed and the code that computes a replicate
   (:func:`~ndcg_research.simulation.replicates.code_fingerprint`), not its documentation.
 
-:meth:`SweepResult.ranker_table` and :meth:`SweepResult.pair_table` summarise the
-values as tidy :class:`pandas.DataFrame` tables (one row per (discount, ranker, n) or
-(discount, pair, n)) with the statistics of :mod:`ndcg_research.stats`;
-:func:`~ndcg_research.simulation.tables.write_table` writes them. The sweep of notebook 05,
-:class:`ndcg_research.simulation.cutoff.CutoffSweep`, extends :class:`Sweep` with cut-off
-rules: the same runner, result type and tables, with one more axis.
+:meth:`SweepResult.ranker_table` and :meth:`SweepResult.pair_table` summarise the values as tidy
+:class:`pandas.DataFrame` tables (one row per (discount, ranker, n) or (discount, pair, n)) with the statistics of
+:mod:`ndcg_research.stats`; :func:`~ndcg_research.simulation.tables.write_table` writes them. The sweep of notebook
+05, :class:`ndcg_research.simulation.cutoff.CutoffSweep`, extends :class:`Sweep` with cut-off rules: the same
+runner, result type and tables, with one more axis.
 
 This module imports joblib and tqdm when a sweep runs; :mod:`ndcg_research` does not import it.
 """
@@ -215,14 +211,8 @@ class Sweep(Design):
 
     def compute_chunk(self, chunk: Chunk) -> np.ndarray:
         """nDCG values of the replicates of ``chunk``: shape (replicates, rankers, discounts)."""
-        return np.stack(
-            [
-                replicate_ndcg(
-                    self.model, self.rankers, self.discounts, chunk.n, seed=self.seed, replicate=r, gain=self.gain
-                )
-                for r in range(chunk.start, chunk.stop)  # loop over replicates (data sets)
-            ]
-        )
+        args, replicates = (self.model, self.rankers, self.discounts, chunk.n), range(chunk.start, chunk.stop)
+        return np.stack([replicate_ndcg(*args, seed=self.seed, replicate=r, gain=self.gain) for r in replicates])
 
     def annotate(self, table: pd.DataFrame) -> pd.DataFrame:
         """Add the model, each discount's decay class, for pairs ``eps`` = eps_D(n), and last the sweep's
@@ -272,7 +262,7 @@ class SweepResult:
         Columns: model, discount, decay, ranker, n, replicates, mean, sd, ci_low, ci_high, seed
         (a cut-off sweep adds the rule first and k after n).
         """
-        return self.sweep.annotate(self._table(lambda v: mean_interval(v), self.sweep.axes()))
+        return self.sweep.annotate(self._table(mean_interval, self.sweep.axes()))
 
     def pair_table(self, tie_tolerance: float = TIE_TOLERANCE) -> pd.DataFrame:
         """One row per (discount, pair, n): the paired gap better - worse on the same data sets.
@@ -283,8 +273,7 @@ class SweepResult:
         std_gap (NaN: undefined, every gap is 0), std_gap_se; eps = eps_D(n); seed.
         """
         s = self.sweep
-        better = [s.rankers.index(b) for b, _ in s.pairs]
-        worse = [s.rankers.index(w) for _, w in s.pairs]
+        better, worse = ([s.rankers.index(pair[i]) for pair in s.pairs] for i in (0, 1))
         axes = {"pair": s.pairs, **{k: v for k, v in s.axes().items() if k != "ranker"}}
         table = self._table(lambda v: paired_comparison(v[:, better], v[:, worse], tie_tolerance=tie_tolerance), axes)
         position = table.columns.get_loc("pair")
@@ -305,11 +294,10 @@ class SweepResult:
     ) -> pd.DataFrame:
         """Ratio of a pair statistic under two discounts, with a bootstrap interval, per (pair, n).
 
-        For each pair and n, the paired gaps better - worse on the same data sets under the
-        ``numerator`` and the ``denominator`` discount give the ratio of their ``statistic``:
-        ``"std_gap"`` (mean / sd) or ``"mean_gap"``. The interval resamples the data sets
-        (both discounts' gaps together: :func:`~ndcg_research.stats.bootstrap_statistic_interval`),
-        seeded by ``(seed, pair number, n)``.
+        For each pair and n, the paired gaps better - worse on the same data sets under the ``numerator`` and the
+        ``denominator`` discount give the ratio of their ``statistic``: ``"std_gap"`` (mean / sd) or ``"mean_gap"``. The
+        interval resamples the data sets (both discounts' gaps together:
+        :func:`~ndcg_research.stats.bootstrap_statistic_interval`), seeded by ``(seed, pair number, n)``.
 
         Returns pandas.DataFrame: columns: model, better, worse, n, replicates, numerator, denominator, statistic,
         ratio, ratio_low, ratio_high.
@@ -336,22 +324,9 @@ class SweepResult:
                     value, low, high = bootstrap_statistic_interval(
                         ratio, [a, b], seed=seed_sequence(self.sweep.seed, number, n), n_resamples=n_resamples
                     )
-                rows.append(
-                    dict(
-                        model=self.sweep.model,
-                        better=better,
-                        worse=worse,
-                        n=n,
-                        replicates=a.size,
-                        numerator=top,
-                        denominator=bottom,
-                        statistic=statistic,
-                        ratio=value,
-                        ratio_low=low,
-                        ratio_high=high,
-                    )
-                )
-        return pd.DataFrame(rows)
+                rows.append((self.sweep.model, better, worse, n, a.size, top, bottom, statistic, value, low, high))
+        columns = "model better worse n replicates numerator denominator statistic ratio ratio_low ratio_high"
+        return pd.DataFrame(rows, columns=columns.split())
 
     def _table(self, summarize: Any, axes: dict[str, Sequence[Any]]) -> pd.DataFrame:
         """Summaries of every n (arrays over ``axes``) as one table in the sweep's row order."""
@@ -360,11 +335,8 @@ class SweepResult:
         order = [("pair" if a == "ranker" and "pair" in axes else a) for a in self.sweep.table_axes()]
         names = [*axes, "n"]
         permutation = [names.index(a) for a in (*order, "n")]
-        columns: dict[str, Any] = {
-            "replicates": np.broadcast_to(
-                np.array([self.values[n].shape[0] for n in ns]), tuple(len(axes[a]) for a in order) + (len(ns),)
-            ),
-        }
+        shape = (*(len(axes[a]) for a in order), len(ns))
+        columns: dict[str, Any] = {"replicates": np.broadcast_to([self.values[n].shape[0] for n in ns], shape)}
         for name in summaries[0]:
             columns[name] = np.stack([s[name] for s in summaries], axis=-1).transpose(permutation)
         return grid_table({**{a: list(axes[a]) for a in order}, "n": list(ns)}, columns)
@@ -383,9 +355,8 @@ def run_sweep(
 
     ``n_jobs``: joblib workers (1: run in this process; -1: all cores); ``backend``: joblib backend, e.g. ``"loky"``
     (default for n_jobs != 1) or ``"dask"`` (needs a running ``dask.distributed.Client``); ``cache_dir``: folder of
-    finished chunks (in a sub-folder named by :meth:`Sweep.key`); ``None`` disables caching; ``progress``: show a
-    tqdm bar; default: only when stderr is a terminal; ``chunk_items``: target number of items (replicates x n) per
-    chunk.
+    finished chunks (in a sub-folder named by :meth:`Sweep.key`); ``None`` disables caching; ``progress``: show a tqdm
+    bar; default: only when stderr is a terminal; ``chunk_items``: target number of items (replicates x n) per chunk.
     """
     if not isinstance(sweep, Sweep):
         raise TypeError(f"sweep must be a Sweep (see Sweep.build), got {type(sweep).__name__}")
@@ -401,6 +372,3 @@ def run_sweep(
         label=sweep.model,
     )
     return SweepResult(sweep, run.values, computed_chunks=run.computed, reused_chunks=run.reused)
-
-
-# --------------------------------------------------------------------------- theory vs simulation

@@ -1,14 +1,12 @@
 """Tidy result tables as CSV files whose column types survive a round trip.
 
-A CSV file does not say what its columns are: read back naively, a text column of
-``"True"`` becomes booleans and ``"007"`` becomes the integer 7. :func:`write_table`
-therefore writes, next to ``name.csv``, a small ``name.csv.dtypes.json`` with the type of
-every column (``str``, ``int64``, ``float64`` or ``bool``), and :func:`read_table` reads
-the CSV with those types. The CSV itself stays a plain table that any tool reads.
+A CSV file does not say what its columns are: read back naively, a text column of ``"True"`` becomes booleans and
+``"007"`` becomes the integer 7. :func:`write_table` therefore writes, next to ``name.csv``, a small
+``name.csv.dtypes.json`` with the type of every column (``str``, ``int64``, ``float64`` or ``bool``), and
+:func:`read_table` reads the CSV with those types. The CSV itself stays a plain table that any tool reads.
 
-Floats are written with 10 significant digits: enough for every number the notebooks
-quote, and short enough that the last bits of a floating-point sum (which differ between
-machines) do not show up as changed files.
+Floats are written with 10 significant digits: enough for every number the notebooks quote, and short enough that the
+last bits of a floating-point sum (which differ between machines) do not show up as changed files.
 
 """
 

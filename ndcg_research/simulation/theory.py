@@ -2,12 +2,10 @@ r"""Asymptotic predictions for nDCG of the simulated rankers, to test against th
 
 Gain profiles
 -------------
-For a ranker f on the model of :mod:`ndcg_research.simulation.simulate`, let ``g_f(t)``
-be the expected gain of the item at relative rank ``t = r / n`` (as n grows),
-and ``g*(t)`` the same for the ideal ranking: the decreasing rearrangement of
-the gain distribution (a step function, ``g*(t) = sum_k [gain(k) - gain(k-1)]
-1{t < P(y >= k)}``; binary: ``1{t < p}``). Both integrate to the mean gain
-``p = E gain(y)``. Then, with ``E DCG ≈ sum_r g_f(r/n) D(r)``:
+For a ranker f on the model of :mod:`ndcg_research.simulation.simulate`, let ``g_f(t)`` be the expected gain of the item
+at relative rank ``t = r / n`` (as n grows), and ``g*(t)`` the same for the ideal ranking: the decreasing rearrangement
+of the gain distribution (a step function, ``g*(t) = sum_k [gain(k) - gain(k-1)] 1{t < P(y >= k)}``; binary:
+``1{t < p}``). Both integrate to the mean gain ``p = E gain(y)``. Then, with ``E DCG ≈ sum_r g_f(r/n) D(r)``:
 
 Slowly varying D (``D(cn)/D(n) -> 1``: log2, logpower, loglog, ...)
     Write ``D(nt) / D(n) = exp(ln D(nt) - ln D(n)) = 1 - eps_D(n) ln t + O(eps^2 ln^2 t)``,
@@ -72,9 +70,6 @@ _HERMITE_NODES, _HERMITE_WEIGHTS = np.polynomial.hermite_e.hermegauss(96)
 _HERMITE_WEIGHTS = _HERMITE_WEIGHTS / math.sqrt(2 * math.pi)  # expectations over N(0, 1)
 
 
-# --------------------------------------------------------------------------- eps_D(n)
-
-
 def eps(discount: str | Discount, n: float | np.ndarray) -> float | np.ndarray:
     r"""Analytic ``eps_D(n) = -n D'(n) / D(n)``, the local log-slope of a built-in discount.
 
@@ -134,8 +129,7 @@ def eps_numeric(
     hi, lo = (np.asarray(d(r * math.exp(s)), dtype=np.float64) for s in (h, -h))
     if np.any(hi <= 0) or np.any(lo <= 0):
         raise ValueError(f"discount {d} underflows to 0 near n = {n!r}; its log-slope cannot be differenced there")
-    up, down = np.log(hi), np.log(lo)
-    out = -(up - down) / (2 * h)
+    out = -(np.log(hi) - np.log(lo)) / (2 * h)
     return float(out) if np.ndim(n) == 0 else out
 
 
@@ -194,9 +188,6 @@ def discount_sum(discount: str | Discount, n: int) -> float:
     raise ValueError(f"discount_sum has no closed form for {str(d)!r} (zipf, power, geometric, zipflog, none)")
 
 
-# --------------------------------------------------------------------------- gain profiles
-
-
 @dataclass(frozen=True)
 class Profile:
     """Expected gain ``g(t)`` at relative rank ``t`` in (0, 1): a step function or a smooth curve.
@@ -223,6 +214,8 @@ class Profile:
     def integral(self, weight: str = "one", beta: float = 0.0) -> float:
         r"""``\int_0^1 g(t) w(t) dt`` for ``w = 1`` ("one"), ``-ln t`` ("log"), ``t^-beta`` ("power"),
         or ``int (g(t) - g(0+)) / t dt`` ("zipf")."""
+        if weight not in ("one", "log", "power", "zipf"):
+            raise ValueError(f"weight must be 'one', 'log', 'power' or 'zipf', got {weight!r}")
         if weight == "power" and not 0 <= beta < 1:
             raise ValueError(f"beta must be in [0, 1) for an integrable t^-beta, got {beta!r}")
         key = (weight, float(beta))
@@ -240,8 +233,6 @@ class Profile:
             "power": lambda u: self.function(np.exp(-u)) * np.exp(-(1 - beta) * u),
             "zipf": lambda u: self.function(np.exp(-u)) - self.top,
         }
-        if weight not in kernels:
-            raise ValueError(f"weight must be 'one', 'log', 'power' or 'zipf', got {weight!r}")
         f = kernels[weight]
         # u = -ln t from t = 1 down to t = e^-745 (the smallest positive double; every integrand
         # is below 1e-30 there, and stopping keeps quadrature roundoff from being integrated forever).
@@ -262,11 +253,9 @@ class Profile:
                 W = np.where(e > 0, e * (1 - np.log(np.where(e > 0, e, 1))), 0.0)
             elif weight == "power":
                 W = e ** (1 - beta) / (1 - beta)
-            elif weight == "zipf":
+            else:  # zipf
                 inner = np.diff(np.log(e[1:]))  # first cell has g = g(0+): contributes 0
                 return float((v[1:] - self.top) @ inner)
-            else:
-                raise ValueError(f"weight must be 'one', 'log', 'power' or 'zipf', got {weight!r}")
         return float(v @ np.diff(W))
 
     def cell_means(self, n: int) -> np.ndarray:
@@ -288,6 +277,12 @@ def _unit_gain(model: Model, gain: Gain) -> Callable[[np.ndarray], np.ndarray]:
     return lambda eta: stats.binom.pmf(k, model.grades, np.asarray(eta, dtype=np.float64)[..., None]) @ level_gain
 
 
+def _x_integral(model: Model, h: Callable[[np.ndarray], np.ndarray], lo: float, hi: float) -> float:
+    """``int_lo^hi h(eta(x)) phi(x) dx`` by adaptive quadrature."""
+    integrand = lambda x: float(h(model.eta(np.array([x])))[0]) * stats.norm.pdf(x)  # noqa: E731
+    return integrate.quad(integrand, lo, hi, epsabs=1e-13, epsrel=1e-11)[0]
+
+
 def mean_gain(model: str | Model, *, gain: str | Gain = "linear") -> float:
     """``p = E gain(y)``, by quadrature over x (closed form ``G (lo + hi) / 2`` for linear gain)."""
     model, gain = parse_model(model), parse_gain(gain, builtin_only=True)
@@ -300,12 +295,11 @@ def gain_profile(
 ) -> Profile:
     """Expected gain ``g_f(t)`` of a ranker at relative rank t.
 
-    ``bayes`` / ``noisy(sigma)`` / ``random``: with ``S = X + sigma Z`` ranked at
-    upper quantile t, ``X | S`` is ``N(z_t / sqrt(1 + sigma^2), sigma^2 / (1 + sigma^2))``
-    (``z_t = Phi^{-1}(1 - t)``; random: ``N(0, 1)``), and ``g_f(t) = E h(eta(X)) | S``
-    with ``h(eta) = E gain(Binomial(G, eta))``, computed by Gauss-Hermite quadrature
-    (``method="quadrature"``) or, for linear gain, in closed form
-    ``G [lo + (hi - lo) Phi(kappa z_t)]`` (``method="closed"``; "auto" picks it when it applies).
+    ``bayes`` / ``noisy(sigma)`` / ``random``: with ``S = X + sigma Z`` ranked at upper quantile t, ``X | S`` is
+    ``N(z_t / sqrt(1 + sigma^2), sigma^2 / (1 + sigma^2))`` (``z_t = Phi^{-1}(1 - t)``; random: ``N(0, 1)``), and
+    ``g_f(t) = E h(eta(X)) | S`` with ``h(eta) = E gain(Binomial(G, eta))``, computed by Gauss-Hermite quadrature
+    (``method="quadrature"``) or, for linear gain, in closed form ``G [lo + (hi - lo) Phi(kappa z_t)]``
+    (``method="closed"``; "auto" picks it when it applies).
     ``coarse(bins=m)``: steps of width 1/m, each the mean of ``h(eta(x))`` over its bin of x.
     ``gated(q)``: the ``bayes`` profile for ``t < q``, then the mean of ``h(eta(x))`` over the
     items below the gate, ``E[h(eta(X)) | X < Phi^{-1}(1 - q)]``, for ``t > q``.
@@ -333,16 +327,7 @@ def _gain_profile(model: Model, ranker: Ranker, gain: Gain, method: str) -> Prof
     if ranker.kind == "coarse":
         m = ranker.bins
         edges_x = np.concatenate(([-np.inf], ranker.bin_edges(), [np.inf]))
-        means = []
-        for lo_x, hi_x in zip(edges_x[:-1], edges_x[1:], strict=False):  # loop over bins
-            value, _ = integrate.quad(
-                lambda x: float(h(model.eta(np.array([x])))[0]) * stats.norm.pdf(x),
-                lo_x,
-                hi_x,
-                epsabs=1e-13,
-                epsrel=1e-11,
-            )
-            means.append(value * m)
+        means = [_x_integral(model, h, lo, hi) * m for lo, hi in zip(edges_x[:-1], edges_x[1:], strict=False)]
         values = np.array(means[::-1])  # highest bin first
         return Profile(top=float(values[0]), edges=np.arange(m + 1) / m, values=values)
     if method not in ("auto", "closed", "quadrature"):
@@ -380,15 +365,7 @@ def _gain_profile(model: Model, ranker: Ranker, gain: Gain, method: str) -> Prof
 def gated_rest_gain(model: str | Model, ranker: str | Ranker, *, gain: str | Gain = "linear") -> float:
     """Expected gain of an item below the gate of ``gated(q)``: ``E[h(eta(X)) | X < Phi^{-1}(1 - q)]``."""
     model, ranker, gain = parse_model(model), parse_ranker(ranker), parse_gain(gain, builtin_only=True)
-    h = _unit_gain(model, gain)
-    mass, _ = integrate.quad(
-        lambda x: float(h(model.eta(np.array([x])))[0]) * stats.norm.pdf(x),
-        -np.inf,
-        ranker.gate(),
-        epsabs=1e-13,
-        epsrel=1e-11,
-    )
-    return mass / (1 - ranker.q)
+    return _x_integral(model, _unit_gain(model, gain), -np.inf, ranker.gate()) / (1 - ranker.q)
 
 
 def ideal_profile(model: str | Model, *, gain: str | Gain = "linear") -> Profile:
@@ -403,24 +380,14 @@ def _ideal_profile(model: Model, gain: Gain) -> Profile:
     if G == 1:
         q = np.array([(model.lo + model.hi) / 2])
     else:  # q[k-1] = P(y >= k) = E_x P(Binomial(G, eta(x)) >= k)
-        k = np.arange(1, G + 1)
-        q = np.array(
-            [
-                integrate.quad(
-                    lambda x, kk=kk: float(stats.binom.sf(kk - 1, G, model.eta(np.array([x]))[0]) * stats.norm.pdf(x)),
-                    -np.inf,
-                    np.inf,
-                    epsabs=1e-13,
-                )[0]
-                for kk in k  # loop over grade levels
-            ]
-        )
+
+        def tail(x: float, k: int) -> float:
+            return float(stats.binom.sf(k - 1, G, model.eta(np.array([x]))[0]) * stats.norm.pdf(x))
+
+        q = np.array([integrate.quad(tail, -np.inf, np.inf, args=(k,), epsabs=1e-13)[0] for k in range(1, G + 1)])
     edges = np.concatenate(([0.0], q[::-1], [1.0]))  # q is decreasing in k
     values = levels[::-1].copy()  # gain(G) on [0, P(y >= G)), ..., gain(0) = 0 last
     return Profile(top=float(values[0]), edges=edges, values=values)
-
-
-# --------------------------------------------------------------------------- predictions
 
 
 def c_coefficient(model: str | Model, ranker: str | Ranker, *, gain: str | Gain = "linear") -> float:
