@@ -271,6 +271,11 @@ def test_ratio_table_is_the_ratio_of_the_paired_statistics():
     assert row["ratio"] == pytest.approx(gap["loglog"].mean() / gap["log2"].mean(), rel=1e-12)
     with pytest.raises(ValueError, match="statistic must be"):
         result.ratio_table("loglog", "log2", statistic="median", seed=1)
+    # The bootstrap is seeded by the seed given (it used the sweep's, whatever seed= said).
+    again = result.ratio_table("loglog", "log2", seed=1, n_resamples=300)
+    other = result.ratio_table("loglog", "log2", seed=3, n_resamples=300)
+    assert again.equals(result.ratio_table("loglog", "log2", seed=1, n_resamples=300))
+    assert (again["ratio"] == other["ratio"]).all() and (again["ratio_low"] != other["ratio_low"]).all()
 
 
 def test_compare_pairs_with_theory_by_hand():

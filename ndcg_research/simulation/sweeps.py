@@ -322,7 +322,7 @@ class SweepResult:
                 a, b = (snapped(self.ndcg(better, d, n) - self.ndcg(worse, d, n)) for d in (top, bottom))
                 with np.errstate(divide="ignore", invalid="ignore"):
                     value, low, high = bootstrap_statistic_interval(
-                        ratio, [a, b], seed=seed_sequence(self.sweep.seed, number, n), n_resamples=n_resamples
+                        ratio, [a, b], seed=seed_sequence(seed, number, n), n_resamples=n_resamples
                     )
                 rows.append((self.sweep.model, better, worse, n, a.size, top, bottom, statistic, value, low, high))
         columns = "model better worse n replicates numerator denominator statistic ratio ratio_low ratio_high"
