@@ -385,3 +385,10 @@ def test_prediction_example():
 def test_theory_table_example():
     table = theory_table("probit", ["bayes", "random"], ["log2", "none"], [100, 1000])
     assert (len(table), list(table.columns[:5])) == (8, ["model", "discount", "decay", "ranker", "n"])
+
+
+@pytest.mark.parametrize("ranker", ["bayes", "coarse(bins=4)", "gated(q=0.2)"])
+def test_gain_profile_refuses_an_unknown_method_for_every_ranker(ranker):
+    # The check sat after the coarse and gated branches, which ignored the method: "bogus" went through for them.
+    with pytest.raises(ValueError, match="method must be 'auto', 'closed' or 'quadrature', got 'bogus'"):
+        th.gain_profile("probit(lo=0.1, hi=0.6)", ranker, method="bogus")

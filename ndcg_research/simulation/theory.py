@@ -305,6 +305,8 @@ def gain_profile(
     items below the gate, ``E[h(eta(X)) | X < Phi^{-1}(1 - q)]``, for ``t > q``.
     """
     model, ranker, gain = parse_model(model), parse_ranker(ranker), parse_gain(gain, builtin_only=True)
+    if method not in ("auto", "closed", "quadrature"):  # checked for every ranker, also those it does not concern
+        raise ValueError(f"method must be 'auto', 'closed' or 'quadrature', got {method!r}")
     if ranker.kind == "head":
         raise ValueError(
             f"ranker {str(ranker)!r} has no n-free gain profile (its exact head is a fixed number of "
@@ -330,8 +332,6 @@ def _gain_profile(model: Model, ranker: Ranker, gain: Gain, method: str) -> Prof
         means = [_x_integral(model, h, lo, hi) * m for lo, hi in zip(edges_x[:-1], edges_x[1:], strict=False)]
         values = np.array(means[::-1])  # highest bin first
         return Profile(top=float(values[0]), edges=np.arange(m + 1) / m, values=values)
-    if method not in ("auto", "closed", "quadrature"):
-        raise ValueError(f"method must be 'auto', 'closed' or 'quadrature', got {method!r}")
     if method == "closed" and gain.name != "linear":
         raise ValueError(f"method='closed' needs gain='linear', got gain={str(gain)!r}")
     if method == "closed" or (method == "auto" and gain.name == "linear"):
