@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 import pandas as pd
@@ -51,6 +51,34 @@ _S, _W = np.polynomial.legendre.leggauss(64)
 _S, _W = (_S + 1) / 2, _W / 2
 _QUANTILE_NODES = _S**3 * (10 - 15 * _S + 6 * _S**2)
 _QUANTILE_WEIGHTS = _W * 30 * _S**2 * (1 - _S) ** 2
+
+
+def order_statistic_means(profile: Callable[[np.ndarray], np.ndarray], n: int, count: int) -> np.ndarray:
+    """``E g(U_(r))`` for r = 1..count, where ``U_(r) ~ Beta(r, n - r + 1)`` is the r-th smallest of n uniforms: the
+    expected gain at rank r of a ranker whose gain profile is ``g``, by this module's quadrature (error ~1e-12).
+
+    Parameters
+    ----------
+    profile : callable
+        ``g``: maps an array of relative ranks in (0, 1) to gains, elementwise (any shape).
+    n : int
+        The list length.
+    count : int
+        How many ranks from the top, at most ``n``.
+
+    Returns
+    -------
+    numpy.ndarray
+        Shape (count,).
+
+    Examples
+    --------
+    >>> means = order_statistic_means(lambda t: 1 - t, 9, 3)  # E[1 - U_(r)] = 1 - r / 10
+    >>> [round(float(x), 9) for x in means]
+    [0.9, 0.8, 0.7]
+    """
+    r = np.arange(1, count + 1, dtype=np.float64)[:, None]
+    return profile(special.betaincinv(r, n - r + 1, _QUANTILE_NODES[None, :])) @ _QUANTILE_WEIGHTS
 
 
 @functools.lru_cache(maxsize=32)

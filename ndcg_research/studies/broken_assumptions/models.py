@@ -58,18 +58,12 @@ from scipy import integrate, optimize, special
 from scipy.special import ndtr, ndtri
 
 from ...core import Discount, parse_discount
+from ...simulation.finite_n import order_statistic_means
 
 __all__ = [
     *("SparseModel", "TwoFeatureModel", "SPARSE_RANKERS", "TWO_FEATURE_RANKERS", "noise_level", "mix_weight"),
     *("discount_sum", "random_expected_ndcg", "random_limit", "profile_crossings", "crossing_pairs"),
 ]
-
-# Gauss-Legendre nodes on v in (0, 1), through v = 6s^5 - 15s^4 + 10s^3 whose flat ends tame the Beta
-# quantiles' power-law behaviour near 0 and 1 (the quadrature of E g(U_(r)) below).
-_S, _W = np.polynomial.legendre.leggauss(64)
-_S, _W = (_S + 1) / 2, _W / 2
-_NODES = _S**3 * (10 - 15 * _S + 6 * _S**2)
-_WEIGHTS = _W * 30 * _S**2 * (1 - _S) ** 2
 
 #: The rankers of the sparse model, best first (nested by construction).
 SPARSE_RANKERS: tuple[str, ...] = ("bayes", "noisy(sigma=0.5)", "noisy(sigma=1)", "random")
@@ -356,8 +350,7 @@ class TwoFeatureModel:
         if math.isinf(mix_weight(self, ranker)):
             top = special.betainc(r, n - r + 1, self.pi)  # P(U_(r) <= pi)
             return top * self.flagged_gain + (1 - top) * 0.5
-        quantiles = special.betaincinv(r[:, None], n - r[:, None] + 1, _NODES[None, :])
-        return self.profile(ranker, quantiles.ravel()).reshape(quantiles.shape) @ _WEIGHTS
+        return order_statistic_means(lambda t: self.profile(ranker, t.ravel()).reshape(t.shape), n, n)
 
     def _integral(self, ranker: str, weight: callable) -> float:
         """``int_0^1 g(t) weight(t) dt`` by adaptive quadrature, split at the flag share and in log t."""

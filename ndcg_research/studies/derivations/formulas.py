@@ -192,18 +192,7 @@ def mcdiarmid_informative_n(
 
 # --------------------------------------------------------------------------- (d)
 
-# Expected gains at the top ranks: E g(U_(r)), U_(r) ~ Beta(r, n - r + 1), by 64-node Gauss-Legendre
-# quadrature over the Beta quantile (in a smoothed variable, as finite_n does for the same integral).
-_S, _W = np.polynomial.legendre.leggauss(64)
-_S, _W = (_S + 1) / 2, _W / 2
-_NODES = _S**3 * (10 - 15 * _S + 6 * _S**2)
-_NODE_WEIGHTS = _W * 30 * _S**2 * (1 - _S) ** 2
-_EXACT = 2048
-
-
-def _top_means(g, n: int, count: int) -> np.ndarray:  # noqa: ANN001
-    r = np.arange(1, count + 1, dtype=np.float64)[:, None]
-    return g(special.betaincinv(r, n - r + 1, _NODES[None, :])) @ _NODE_WEIGHTS
+_EXACT = 2048  # top ranks whose expected gains come from the order statistics (finite_n.order_statistic_means)
 
 
 @functools.lru_cache(maxsize=256)
@@ -230,7 +219,7 @@ def zipf_finite(model: str | Model, better: str | Ranker, worse: str | Ranker, n
     model, better, worse = _check_pair(model, better, worse)
     ga, gb = _profile(model, better), _profile(model, worse)
     count = min(n, _EXACT)
-    ma, mb = _top_means(ga, n, count), _top_means(gb, n, count)
+    ma, mb = (finite_n.order_statistic_means(g, n, count) for g in (ga, gb))
     r = np.arange(1, count + 1, dtype=np.float64)
     mean = math.fsum((ma - mb) / r)
     var = math.fsum((ma * (1 - ma) + mb * (1 - mb)) / r**2)
