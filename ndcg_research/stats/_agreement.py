@@ -34,8 +34,8 @@ from scipy import stats
 
 from .._validation import check_array, check_resamples, type_and_value
 from ._inputs import all_pairs, check_count, check_level, check_same_index, check_scores, check_seed
-from ._paired import TIE_TOLERANCE, TOLERANCE
-from ._resampling import SUBSET_STREAM, block_generator
+from ._paired import TIE_TOLERANCE
+from ._resampling import SUBSET_STREAM, TOLERANCE, block_generator
 
 
 def _system_scores(first: Any, second: Any, names: tuple[str, str]) -> tuple[np.ndarray, np.ndarray]:

@@ -27,7 +27,7 @@ from scipy import stats
 from .._validation import check_array, check_option, check_resamples
 from ._inputs import all_pairs, check_jobs, check_level, check_scores, check_seed
 from ._intervals import ALPHA
-from ._resampling import TUKEY_STREAM, block_generator, map_in_threads
+from ._resampling import TOLERANCE, TUKEY_STREAM, block_generator, map_in_threads
 
 #: The corrections of ``adjust_pvalues``.
 CORRECTIONS: tuple[str, ...] = ("holm", "bonferroni", "bh", "none")
@@ -167,7 +167,7 @@ def _tukey_hsd(matrix: np.ndarray, b: int, alpha: float, seed: int, n_jobs: int)
     means = matrix.mean(axis=1)
     difference = means[first] - means[second]
     ordered = np.sort(ranges)
-    threshold = np.abs(difference) * (1.0 - 100 * np.finfo(np.float64).eps)
+    threshold = np.abs(difference) * (1.0 - TOLERANCE)
     count = b - np.searchsorted(ordered, threshold, side="left")
     pvalue = (count + 1) / (b + 1)
     critical = float(ordered[b - min(max(math.ceil(b * alpha), 1), b)])

@@ -78,15 +78,13 @@ from ._intervals import (
     bootstrap_interval,
     check_interval_resamples,
 )
-from ._resampling import EXACT_MAX_QUERIES, Resamples, map_in_threads
+from ._resampling import EXACT_MAX_QUERIES, TOLERANCE, Resamples, map_in_threads
 
 #: Two nDCG values closer than this (absolute; nDCG is in [0, 1]) are equal: a tie. Differences below it are
 #: floating-point rounding (the last bits of a sum), never a measured effect.
 TIE_TOLERANCE = 1e-12
 #: The paired tests (the ``test`` argument).
 METHODS: tuple[str, ...] = ("t", "wilcoxon", "permutation", "bootstrap")
-#: Relative tolerance for equal statistics (scipy.stats.permutation_test's 100 machine epsilons).
-TOLERANCE = 100 * np.finfo(np.float64).eps
 #: Elements (resamples x pairs) of a chunk of pairs held in memory at once.
 _CHUNK_ELEMENTS = 1 << 22
 #: Weight blocks are drawn once per call when they take at most this many elements.

@@ -30,6 +30,9 @@ from typing import Any, Literal, TypeVar
 
 import numpy as np
 
+#: Relative tolerance for equal statistics (scipy.stats.permutation_test's 100 machine epsilons): a resampled
+#: statistic counts as reaching the observed one within it (the paired tests, Tukey's HSD, variance components).
+TOLERANCE = 100 * np.finfo(np.float64).eps
 #: Stream numbers of the ``spawn_key`` (one per use of randomness, so that uses never share draws).
 BOOTSTRAP_STREAM = 1
 SIGN_FLIP_STREAM = 2
