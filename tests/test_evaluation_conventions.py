@@ -369,6 +369,26 @@ def test_pytrec_eval_preset_ties_float32_scores_by_document_id_trec_eval_10_does
         assert math.isclose(ten[q], _dcg([labels[i] for i in ranked], 5) / ideal if ideal else 0.0, rel_tol=TOL)
 
 
+def test_pytrec_eval_preset_ties_scores_beyond_float32_range_as_pytrec_eval_does():
+    # Scores beyond float32's range become infinities in pytrec_eval, which tie and are ordered by document id; the
+    # tie test subtracted neighbours (inf - inf is NaN) and kept the file order instead.
+    import pytrec_eval
+
+    rng = np.random.default_rng(4)
+    for case in range(30):
+        n = int(rng.integers(3, 9))
+        grades = {f"d{i}": int(g) for i, g in enumerate(rng.integers(0, 3, n))}
+        magnitude = rng.choice([1e39, 3e38, 1.0], size=n) * rng.choice([-1.0, 1.0], size=n)
+        scores = {f"d{i}": float(v * rng.integers(1, 4)) for i, v in enumerate(magnitude)}
+        theirs = pytrec_eval.RelevanceEvaluator({"q": grades}, {"ndcg"}).evaluate({"q": scores})["q"]["ndcg"]
+        qrels = pd.DataFrame({"query": "q", "doc": list(grades), "relevance": list(grades.values())})
+        run = pd.DataFrame({"query": "q", "doc": list(scores), "score": list(scores.values())})
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")  # no numpy overflow warning either
+            ours = evaluate(qrels, run, "ndcg", convention="pytrec_eval").mean_values[0, 0]
+        assert math.isclose(ours, theirs, rel_tol=1e-12), (case, scores)
+
+
 def test_ranx_keeps_file_order_of_ties_in_short_lists_and_names_the_long_ones():
     ranx = pytest.importorskip("ranx")
     rng = np.random.default_rng(12)

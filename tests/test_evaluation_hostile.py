@@ -11,6 +11,7 @@ import math
 import os
 import subprocess
 import sys
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -574,3 +575,40 @@ def test_run_names_do_not_depend_on_the_hash_seed():
         for seed in range(12)
     }
     assert seen == {"['y', 'q/z.txt', 'w', 's/y.txt']"}
+
+
+def test_integer_columns_beyond_int64_are_named_by_their_own_value():
+    # uint64 values above 2^63 were shown wrapped (negative) with a numpy overflow warning; a grade was refused with
+    # the scores' wording ("would tie with its neighbours; rescale the relevances") or as "np.float64(1.15e+18)".
+    qrels = pd.DataFrame({"query": ["q"] * 4, "doc": list("abcd"), "relevance": [1, 0, 1, 0]})
+    run = pd.DataFrame({"query": ["q"] * 4, "doc": list("abcd"), "score": [4.0, 3.0, 2.0, 1.0]})
+    cases = [
+        (
+            qrels,
+            run.assign(score=np.array([2**63 + 1, 2**63, 1, 1], dtype=np.uint64)),
+            "score 9223372036854775809 is not exact",
+        ),
+        (
+            qrels.assign(relevance=np.array([2**63 + 5, 0, 1, 0], dtype=np.uint64)),
+            run,
+            "relevance 9223372036854775813 is too large",
+        ),
+        (
+            qrels.assign(relevance=[2**60, 0, 1, 0]),
+            run,
+            r"relevance 1152921504606846976 is too large \(grades are integers",
+        ),
+    ]
+    for judged, ranked, message in cases:
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            with pytest.raises(InputError, match=r"DataFrame row 0: " + message):
+                evaluate(judged, ranked, "ndcg")
+
+
+def test_a_run_whose_queries_gdeval_does_not_evaluate_is_refused_for_that_reason():
+    # Every ranked query has judgments, all of grade 0: the message said no query had both a ranking and judgments.
+    qrels = pd.DataFrame({"query": ["1", "1"], "doc": ["a", "b"], "relevance": [0, 0]})
+    run = pd.DataFrame({"query": ["1", "1"], "doc": ["a", "b"], "score": [1.0, 0.5]})
+    with pytest.raises(InputError, match=r"no ranked query has a judgment above 0 .*gdeval evaluates only such"):
+        evaluate(qrels, run, "ndcg@20", convention="gdeval")

@@ -414,6 +414,11 @@ def merge_parts(
     if plan.complete and missing.size and conv.name == "trec_eval":
         _refuse_judged_placeholder(judgments, missing, plan.measures, name)
     if codes.size == 0 and not (plan.complete and missing.size):
+        if any(p.set_aside.ineligible.size for p in parts):  # ranked and judged, but nothing above grade 0
+            raise InputError(
+                f"run {name}: no ranked query has a judgment above 0 in {judgments.qrels.source}, and {conv.name} "
+                f"evaluates only such queries"
+            )
         raise InputError(f"run {name}: no query has both a ranking and judgments in {judgments.qrels.source}")
     if zero_ideal.any() and conv.eligible != "relevant":
         n = int(zero_ideal.any(axis=0).sum())

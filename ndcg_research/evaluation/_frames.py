@@ -241,21 +241,26 @@ def _values(series: Any, kind: Kind, column: str, where: Any, what: str) -> tupl
     if bad.any():
         i = int(np.flatnonzero(bad)[0])
         raise InputError(f"{where(i)}: {column} must be finite, got {float(raw[i])!r}")
-    if dtype.kind in "iu":
-        exact = np.asarray(series, dtype=np.int64)
-        inexact = np.flatnonzero((np.abs(exact) > 2**53) & (raw.astype(np.int64) != exact))
-        if inexact.size:
-            i = int(inexact[0])
-            raise InputError(
-                f"{where(i)}: {column} {int(exact[i])} is not exact as a float64 (beyond 2^53: it would "
-                f"tie with its neighbours); rescale the {column}s"
-            )
+    # An integer column's own values (uint64 beyond 2^63 too), to show and to compare with their float64.
+    exact = np.asarray(series, dtype=np.uint64 if dtype.kind == "u" else np.int64) if dtype.kind in "iu" else None
+
+    def shown(i: int) -> str:
+        return str(int(exact[i])) if exact is not None else repr(float(raw[i]))
+
     if kind == "run":
+        if exact is not None:
+            with np.errstate(invalid="ignore"):  # a float64 beyond the integer type is inexact anyway
+                inexact = np.flatnonzero((np.abs(raw) >= 2**53) & (raw.astype(exact.dtype) != exact))
+            if inexact.size:
+                raise InputError(
+                    f"{where(int(inexact[0]))}: {column} {shown(int(inexact[0]))} is not exact as a float64 (beyond "
+                    f"2^53: it would tie with its neighbours); rescale the {column}s"
+                )
         return raw, None
     big = np.flatnonzero(np.abs(raw) >= MAX_GRADE)
     if big.size:
         raise InputError(
-            f"{where(int(big[0]))}: {column} {raw[big[0]]!r} is too large (grades are integers below 2^53)"
+            f"{where(int(big[0]))}: {column} {shown(int(big[0]))} is too large (grades are integers below 2^53)"
         )
     fractional = np.flatnonzero(np.floor(raw) != raw)
     if fractional.size:

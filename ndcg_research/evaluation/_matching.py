@@ -350,8 +350,9 @@ def rank_part(
     judged, negative = np.zeros((2, rows.size), dtype=bool)
     judged[hits], negative[hits] = matched >= 0, matched < 0
     score = columns.value[rows]
-    if conv.score_dtype == "float32":
-        score = score.astype(np.float32).astype(np.float64)
+    if conv.score_dtype == "float32":  # beyond float32's range a score becomes an infinity, as in the tool
+        with np.errstate(over="ignore"):
+            score = score.astype(np.float32).astype(np.float64)
     ranked = Ranked(grade, judged, negative, score, np.arange(rows.size), block_codes, starts, lengths)
     ranked = _rank_order(ranked, run_ids, run_index, conv.ties)
     # A document twice in one query, among the documents trec_eval keeps (form_res_rels.c checks after
@@ -385,8 +386,9 @@ def _tied_pairs(score: np.ndarray, starts: np.ndarray) -> tuple[bool, np.ndarray
         return False, np.zeros(0, dtype=np.int64)
     same_query = np.ones(score.size - 1, dtype=bool)
     same_query[starts[starts > 0] - 1] = False
-    step = score[1:] - score[:-1]
-    return bool(np.any((step > 0) & same_query)), np.flatnonzero((step == 0) & same_query)
+    # Compared, not subtracted: two equal infinities (a float32 preset's overflow) tie, and inf - inf is NaN.
+    before, after = score[:-1], score[1:]
+    return bool(np.any((after > before) & same_query)), np.flatnonzero((after == before) & same_query)
 
 
 def _rank_order(ranked: Ranked, ids: pa.Array, index: np.ndarray, ties: str) -> Ranked:

@@ -317,7 +317,8 @@ CONVENTIONS: dict[str, Convention] = {c.name: c for c in [
         "pytrec_eval", "pytrec_eval (trec_eval 9.x inside; also ir_measures' pytrec_eval provider)",
         missing="skip", score_dtype="float32",
         notes="Tested against pytrec_eval: trec_eval 9.x keeps scores as 32-bit floats, so scores equal in float32 tie "
-            "and are ordered by document id; a judged query missing from the run is left out of the mean.",
+            "and are ordered by document id (scores beyond float32's range become infinities, which tie too); a judged "
+            "query missing from the run is left out of the mean.",
     ),
     Convention(
         "gdeval", "gdeval.pl 1.3 (TREC Web track) ndcg@k",
