@@ -141,12 +141,7 @@ def _thresholds(entries: Mapping[str, Any], path: Path) -> dict[str, Threshold]:
 
 
 def _text(
-    key: str,
-    entry: Mapping[str, Any],
-    study: str,
-    study_data: Mapping[str, Any],
-    where: Path,
-    page: Mapping[str, Any],
+    key: str, entry: Mapping[str, Any], study: str, study_data: Mapping[str, Any], where: Path, page: Mapping[str, Any]
 ) -> Text:
     if not isinstance(entry, Mapping):
         raise ValueError(f"{where}: {key!r} is neither a finding (a table) nor one of the file's keys {STUDY_KEYS}")

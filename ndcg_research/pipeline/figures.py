@@ -44,20 +44,6 @@ import matplotlib
 import numpy as np
 from matplotlib.figure import Figure
 
-__all__ = [
-    "PNG_DPI",
-    "FIGURE_NAME_PATTERN",
-    "save_figure",
-    "figure_files",
-    "read_provenance",
-    "figure_layout",
-    "printed_text_pt",
-    "seed_text",
-    "write_index",
-    "use_style",
-    "rerun_environment",
-]
-
 #: Resolution of the PNG files, in dots per inch.
 PNG_DPI = 200
 
@@ -79,14 +65,8 @@ INDEX_NAME = "README.md"
 
 
 def figure_files(name: str, figures_dir: str | os.PathLike[str]) -> list[Path]:
-    """Return the paths of the three files of figure ``name``: PNG, PDF and JSON.
-
-    ``name``: figure name, e.g. ``"01_contributions"``; ``figures_dir``: folder holding the figures.
-
-    Returns list of pathlib.Path: ``[<dir>/<name>.png, <dir>/<name>.pdf, <dir>/<name>.json]``.
-    """
-    folder = Path(figures_dir)
-    return [folder / f"{name}{suffix}" for suffix in _SUFFIXES]
+    """The three files of figure ``name`` (``"01_contributions"``) in ``figures_dir``: PNG, PDF and JSON."""
+    return [Path(figures_dir) / f"{name}{suffix}" for suffix in _SUFFIXES]
 
 
 def save_figure(
@@ -140,47 +120,22 @@ def save_figure(
     folder = Path(figures_dir)
     folder.mkdir(parents=True, exist_ok=True)
     png, pdf, record = figure_files(name, folder)
-    clean_parameters = _stored_parameters(parameters)
+    stored = {str(k): _to_json(v, f"parameters[{k!r}]") for k, v in parameters.items() if k not in _PATH_PARAMETERS}
     clean_seed = _to_json(seed, "seed")
 
     fig.savefig(png, format="png", dpi=PNG_DPI, metadata=_PNG_METADATA)
     fig.savefig(pdf, format="pdf", metadata=_PDF_METADATA)
 
-    provenance = _provenance(name, caption, notebook, png, pdf, clean_parameters, clean_seed, folder)
-    provenance["layout"] = figure_layout(fig, png)
-    record.write_text(json.dumps(provenance, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    return [png, pdf, record]
-
-
-def _stored_parameters(parameters: Mapping[str, Any]) -> dict[str, Any]:
-    """The parameters as JSON values, without the output paths (they differ between machines, not the figure)."""
-    return {
-        str(key): _to_json(value, f"parameters[{key!r}]")
-        for key, value in parameters.items()
-        if key not in _PATH_PARAMETERS
-    }
-
-
-def _provenance(
-    name: str, caption: str, notebook: str, png: Path, pdf: Path, parameters: dict[str, Any], seed: Any, folder: Path
-) -> dict[str, Any]:
-    """The provenance record of a figure whose image files were just written (the git state leaves out ``folder``)."""
     commit, dirty = _git_state(exclude=folder)
-    return {
+    provenance = {
         "figure": name,
         "caption": caption.strip(),
         "notebook": notebook,
-        "files": {
-            "png": png.name,
-            "pdf": pdf.name,
-        },
-        "sha256": {
-            "png": _sha256(png),
-            "pdf": _sha256(pdf),
-        },
-        "parameters": parameters,
-        "seed": seed,
-        "package_version": _package_version(),
+        "files": {"png": png.name, "pdf": pdf.name},
+        "sha256": {"png": _sha256(png), "pdf": _sha256(pdf)},
+        "parameters": stored,
+        "seed": clean_seed,
+        "package_version": _package_versions(["ndcg_research"])["ndcg_research"],
         "git": {"commit": commit, "dirty": dirty},
         "versions": {
             "python": platform.python_version(),
@@ -189,7 +144,10 @@ def _provenance(
         },
         "environment": rerun_environment(),
         "png_dpi": PNG_DPI,
+        "layout": figure_layout(fig, png),
     }
+    record.write_text(json.dumps(provenance, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    return [png, pdf, record]
 
 
 def figure_layout(fig: Figure, png: str | os.PathLike[str]) -> dict[str, Any]:
@@ -412,10 +370,7 @@ def rerun_environment() -> dict[str, Any]:
         },
         "numpy_simd": _numpy_simd(),
         "blas": _blas_libraries(),
-        "freetype": {
-            "version": ft2font.__freetype_version__,
-            "build": ft2font.__freetype_build_type__,
-        },
+        "freetype": {"version": ft2font.__freetype_version__, "build": ft2font.__freetype_build_type__},
         "default_font": Path(font).name,
         "zlib": {"python": zlib.ZLIB_RUNTIME_VERSION, "pillow": _pillow_zlib()},
         "packages": _package_versions(RERUN_PACKAGES),
@@ -451,18 +406,9 @@ def _blas_libraries() -> list[dict[str, Any]]:
     try:
         from threadpoolctl import threadpool_info
 
+        keys = ("user_api", "internal_api", "version", "architecture", "threading_layer", "num_threads")
         for lib in threadpool_info():
-            blas.append(
-                {
-                    "user_api": lib.get("user_api"),
-                    "internal_api": lib.get("internal_api"),
-                    "version": lib.get("version"),
-                    "architecture": lib.get("architecture"),
-                    "threading_layer": lib.get("threading_layer"),
-                    "num_threads": lib.get("num_threads"),
-                    "library": Path(str(lib.get("filepath", ""))).name,
-                }
-            )
+            blas.append({key: lib.get(key) for key in keys} | {"library": Path(str(lib.get("filepath", ""))).name})
     except ImportError:  # pragma: no cover - threadpoolctl is a pinned dependency
         pass
     blas.sort(key=lambda lib: json.dumps(lib, sort_keys=True))
@@ -489,9 +435,7 @@ def _to_json(value: Any, where: str) -> Any:
         return int(value)
     if isinstance(value, (float, np.floating)):
         number = float(value)
-        if not math.isfinite(number):
-            return str(number)
-        return number
+        return number if math.isfinite(number) else str(number)
     if isinstance(value, np.bool_):
         return bool(value)
     if isinstance(value, np.ndarray):
@@ -507,15 +451,6 @@ def _to_json(value: Any, where: str) -> Any:
 
 def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-def _package_version() -> str | None:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("ndcg_research")
-    except PackageNotFoundError:  # pragma: no cover - run from a source tree without installing it
-        return None
 
 
 #: Folder (relative to the repository's top) of result tables that runs write; never counts as a change.

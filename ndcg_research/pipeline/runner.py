@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from . import profiles
-from .profiles import (
+from .profiles import (  # noqa: F401 (NotebookParameter, describe_parameters: runner.* for the tests)
     DEFAULT_TIMEOUT,
     INJECTED_PARAMETERS,
     NOTEBOOK_GLOB,
@@ -52,32 +52,6 @@ from .profiles import (
     read_notebook,
     select_notebooks,
 )
-
-__all__ = [
-    "RunnerError",
-    "NotebookFailed",
-    "RunFailed",
-    "NotebookResult",
-    "NotebookParameter",
-    "RunPlan",
-    "Publishing",
-    "reproduce",
-    "plan_run",
-    "publishing",
-    "store",
-    "strip_volatile",
-    "run_notebook",
-    "kernel_manager_class",
-    "kernel_metadata",
-    "format_summary",
-    "discover_notebooks",
-    "select_notebooks",
-    "load_profiles",
-    "declared_figures",
-    "declared_tables",
-    "notebook_parameters",
-    "describe_parameters",
-]
 
 #: Kernel used for every run: the ``python3`` kernel of the Python running the runner.
 KERNEL_NAME = "python3"
@@ -118,20 +92,13 @@ class RunFailed(RunnerError):
         super().__init__(f"{len(self.failures)} of {len(self.results)} notebook(s) failed:\n{listed}")
 
 
-class _ParametersCheckedByRunner(logging.Filter):
-    """Drop papermill's warnings about parameter lines it cannot read.
-
-    papermill reads the parameters cell line by line, gives up on defaults that are spec strings holding an '='
-    (``"power(beta=2)"``), then calls such parameters unknown. The runner checks every parameter against the cell
-    with Python's parser before running (:func:`~ndcg_research.pipeline.profiles.notebook_parameters`).
-    """
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return not record.getMessage().startswith(("Unable to parse line", "Passed unknown parameter"))
-
-
+# Drop papermill's warnings about parameter lines it cannot read: it reads the parameters cell line by line, gives
+# up on defaults that are spec strings holding an '=' (``"power(beta=2)"``), then calls such parameters unknown. The
+# runner checks every parameter against the cell with Python's parser before running (profiles.notebook_parameters).
 for _name in ("papermill", "papermill.translators"):
-    logging.getLogger(_name).addFilter(_ParametersCheckedByRunner())
+    logging.getLogger(_name).addFilter(
+        lambda record: not record.getMessage().startswith(("Unable to parse line", "Passed unknown parameter"))
+    )
 
 
 # --------------------------------------------------------------------------- the plan of a run
@@ -565,14 +532,10 @@ def _describe_cell(
     `` at cell [4] of the executed notebook (code cell 3 of 03_x.ipynb, starting 'raise ValueError')``, or only
     what is known (empty if nothing)."""
     try:
-        nb = read_notebook(executed)
+        cells = read_notebook(executed).cells
     except Exception:
-        nb = None
-    code = (
-        [c for c in nb.cells if c.cell_type == "code" and "injected-parameters" not in c.metadata.get("tags", [])]
-        if nb is not None
-        else []
-    )
+        cells = []
+    code = [c for c in cells if c.cell_type == "code" and "injected-parameters" not in c.metadata.get("tags", [])]
     found = None
     if execution_count is not None:
         found = next((i for i, c in enumerate(code) if c.get("execution_count") == execution_count), None)
