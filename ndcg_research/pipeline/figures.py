@@ -1,33 +1,29 @@
 """Save figures for citing: deterministic PNG and PDF files with a provenance record.
 
-Every figure of the project is saved through :func:`save_figure`, which writes
-three files with one stable name (``NN_short_description``, where ``NN`` is the
-number of the notebook that makes it):
+Every figure of the project is saved through :func:`save_figure`, which writes three files with one stable name
+(``NN_short_description``, where ``NN`` is the number of the notebook that makes it):
 
 - ``<name>.png``: raster at a fixed resolution (:data:`PNG_DPI`),
 - ``<name>.pdf``: vector version for papers,
-- ``<name>.json``: provenance (notebook, caption, parameters, seed, package
-  version, git commit and whether the work tree had uncommitted changes,
-  Python/NumPy/Matplotlib versions, SHA-256 of the two image files), under
-  ``layout`` the saved size and every text the figure draws with its smallest
-  size (:func:`figure_layout`: what a reader can read at a given print width),
-  and under ``environment`` what else must match for a byte-identical rerun
-  (:func:`rerun_environment`: platform, C library, CPU features NumPy uses,
-  BLAS, FreeType, default font, and the versions of the packages that compute
-  or draw).
+- ``<name>.json``: provenance (notebook, caption, parameters, seed, package version, git commit and whether the work
+  tree had uncommitted changes, Python/NumPy/Matplotlib versions, SHA-256 of the two image files), under ``layout`` the
+  saved size and every text the figure draws with its smallest size (:func:`figure_layout`: what a reader can read at a
+  given print width), and under ``environment`` what else must match for a byte-identical rerun
+  (:func:`rerun_environment`: platform, C library, CPU features NumPy uses, BLAS, FreeType, default font, and the
+  versions of the packages that compute or draw).
 
-The image files carry no creation date and no software version, so saving the
-same figure twice gives byte-identical files and regenerated figures only show
-up in ``git diff`` when they really changed.
+The image files carry no creation date and no software version, so saving the same figure twice gives byte-identical
+files and regenerated figures only show up in ``git diff`` when they really changed.
 
-:func:`write_index` turns the provenance records of a folder into a Markdown
-index (``README.md``) with one row per figure.
+:func:`write_index` turns the provenance records of a folder into a Markdown index (``README.md``) with one row per
+figure.
 
 This module imports Matplotlib; :mod:`ndcg_research` itself does not import it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
@@ -81,17 +77,16 @@ def save_figure(
 ) -> list[Path]:
     """Write ``fig`` as ``<name>.png`` and ``<name>.pdf`` plus a provenance record ``<name>.json``.
 
-    The PNG is rendered at :data:`PNG_DPI` dots per inch; both image files are
-    written without creation dates or software versions, so two saves of the
-    same figure are byte-identical.
+    The PNG is rendered at :data:`PNG_DPI` dots per inch; both image files are written without creation dates or
+    software versions, so two saves of the same figure are byte-identical.
 
     Parameters
     ----------
     fig : matplotlib.figure.Figure
         The figure to save.
     name : str
-        Stable figure name ``NN_short_description`` (two-digit notebook number,
-        then lower-case words joined by underscores), e.g. ``"01_contributions"``.
+        Stable figure name ``NN_short_description`` (two-digit notebook number, then lower-case words joined by
+        underscores), e.g. ``"01_contributions"``.
     figures_dir : str or path-like
         Output folder; created if missing.
     caption : str
@@ -99,13 +94,12 @@ def save_figure(
     notebook : str
         The notebook that makes the figure, e.g. ``"01_worked_example.ipynb"``.
     parameters : mapping
-        The parameters the figure depends on. Values must be JSON-serialisable
-        (NumPy scalars and arrays, tuples and paths are converted). The output
-        paths ``figures_dir`` and ``results_dir`` are dropped, since they differ
+        The parameters the figure depends on. Values must be JSON-serialisable (NumPy scalars and arrays, tuples and
+        paths are converted). The output paths ``figures_dir`` and ``results_dir`` are dropped, since they differ
         between machines and do not change the figure.
     seed : int or sequence of int, optional
-        The random seed (or ``SeedSequence`` entropy) the figure's data came from;
-        ``None`` for figures without randomness.
+        The random seed (or ``SeedSequence`` entropy) the figure's data came from; ``None`` for figures without
+        randomness.
 
     Returns
     -------
@@ -206,13 +200,8 @@ def seed_text(seed: Any) -> str:
 
 
 def read_provenance(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """Read one provenance record written by :func:`save_figure`.
-
-    ``path``: the ``<name>.json`` file.
-
-    Returns dict: the record.
-
-    Raises ValueError if the file is not a figure provenance record.
+    """The provenance record ``path`` (a ``<name>.json`` file) written by :func:`save_figure`, as a dict; ValueError
+    if the file is not a figure provenance record.
 
     Examples
     --------
@@ -240,23 +229,17 @@ def read_provenance(path: str | os.PathLike[str]) -> dict[str, Any]:
 def write_index(figures_dir: str | os.PathLike[str], *, title: str = "Figures") -> Path:
     """Write ``<figures_dir>/README.md``, a table of every figure in the folder.
 
-    One row per provenance record (``*.json`` with ``figure`` and ``caption``
-    keys), sorted by figure name: name, notebook, caption and links to the PNG
-    and PDF files. The index contains nothing that changes between runs of the
-    same code (no dates), so regenerating it does not churn.
-
-    ``figures_dir``: the folder to index; created if missing; ``title``: heading of the index.
-
-    Returns pathlib.Path: the index file.
+    One row per provenance record (``*.json`` with ``figure`` and ``caption`` keys), sorted by figure name: name,
+    notebook, caption and links to the PNG and PDF files. The index contains nothing that changes between runs of the
+    same code (no dates), so regenerating it does not churn. ``figures_dir``: the folder to index, created if missing;
+    ``title``: heading of the index. Returns the index file.
     """
     folder = Path(figures_dir)
     folder.mkdir(parents=True, exist_ok=True)
     records = []
     for path in sorted(folder.glob("*.json")):
-        try:
+        with contextlib.suppress(ValueError):
             records.append(read_provenance(path))
-        except ValueError:
-            continue
     records.sort(key=lambda r: str(r["figure"]))
 
     lines = [
@@ -306,8 +289,8 @@ PROJECT_STYLE: dict[str, Any] = {
 def use_style() -> None:
     """Apply the project's Matplotlib style (:data:`PROJECT_STYLE`): readable fonts, light grid, no clipping.
 
-    Works under any backend (including the non-interactive ``Agg``); it only
-    changes ``rcParams`` and never selects a backend.
+    Works under any backend (including the non-interactive ``Agg``); it only changes ``rcParams`` and never selects a
+    backend.
     """
     matplotlib.rcParams.update(PROJECT_STYLE)
 
@@ -331,30 +314,25 @@ RERUN_PACKAGES = (
 def rerun_environment() -> dict[str, Any]:
     """Describe what, besides the code, the parameters and the seed, must match for a byte-identical rerun.
 
-    Equal code, parameters and seed give equal figures only on an equal
-    floating-point stack and renderer. This records that stack:
+    Equal code, parameters and seed give equal figures only on an equal floating-point stack and renderer. This records
+    that stack:
 
-    - ``platform``: operating system, machine architecture, C library, Python
-      implementation and version (maths functions of the C library can differ
-      in the last bit);
-    - ``numpy_simd``: the CPU instruction sets NumPy dispatches to on this
-      machine (vectorised sums and transcendental functions round differently
-      with different instruction sets);
-    - ``blas``: each BLAS/OpenMP library loaded (as seen by ``threadpoolctl``):
-      implementation, version, the kernel architecture it chose and the number
-      of threads (a different thread count can change the order of a sum);
-    - ``freetype``: the FreeType version Matplotlib renders text with, and
-      whether it is Matplotlib's own build (``local``) or the system's;
-    - ``default_font``: the file name of the font Matplotlib resolves for the
-      default family (a system font of the same name would draw differently);
-    - ``zlib``: the zlib that compresses the PDF streams (Python's) and the PNG
-      data (Pillow's): another zlib version can compress to other bytes;
+    - ``platform``: operating system, machine architecture, C library, Python implementation and version (maths
+      functions of the C library can differ in the last bit);
+    - ``numpy_simd``: the CPU instruction sets NumPy dispatches to on this machine (vectorised sums and transcendental
+      functions round differently with different instruction sets);
+    - ``blas``: each BLAS/OpenMP library loaded (as seen by ``threadpoolctl``): implementation, version, the kernel
+      architecture it chose and the number of threads (a different thread count can change the order of a sum);
+    - ``freetype``: the FreeType version Matplotlib renders text with, and whether it is Matplotlib's own build
+      (``local``) or the system's;
+    - ``default_font``: the file name of the font Matplotlib resolves for the default family (a system font of the same
+      name would draw differently);
+    - ``zlib``: the zlib that compresses the PDF streams (Python's) and the PNG data (Pillow's): another zlib version
+      can compress to other bytes;
     - ``packages``: versions of :data:`RERUN_PACKAGES` (``None`` if not installed).
 
-    Nothing here names the machine or a path beyond a file name, so records from
-    equal environments are equal.
-
-    Returns dict: JSON-serialisable.
+    Nothing here names the machine or a path beyond a file name, so records from equal environments are equal.
+    Returns a JSON-serialisable dict.
     """
     from matplotlib import font_manager, ft2font
 
@@ -458,16 +436,14 @@ RUN_OUTPUTS = "results"
 
 
 def _git_state(exclude: Path | None = None, source: Path | None = None) -> tuple[str | None, bool | None]:
-    """Return ``(commit, dirty)`` of the repository holding this package.
+    """Return ``(commit, dirty)`` of the repository holding this package (or ``source``).
 
-    ``dirty`` is whether tracked files differ from the commit, ignoring the
-    figures folder itself and the repository's ``results/`` folder: a publishing run
-    rewrites both (figures and result tables) as it goes, and its own outputs must not
-    make the record of its later figures dirty. Both are ``None`` outside a git work
-    tree or without git.
+    ``dirty`` is whether tracked files differ from the commit, ignoring the figures folder itself (``exclude``) and the
+    repository's ``results/`` folder: a publishing run rewrites both (figures and result tables) as it goes, and its
+    own outputs must not make the record of its later figures dirty. Both are ``None`` outside a git work tree or
+    without git.
     """
-    if source is None:
-        source = Path(__file__).resolve().parent
+    source = Path(__file__).resolve().parent if source is None else source
 
     def git(*args: str) -> str:
         return subprocess.run(
