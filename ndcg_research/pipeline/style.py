@@ -32,8 +32,9 @@ from matplotlib.ticker import FuncFormatter, LogLocator
 from ..core import parse_discount
 from .figures import PROJECT_STYLE
 
-#: Marker shapes, cycled over the lines of a panel.
+#: Marker shapes, cycled over the lines of a panel (of the pairs of a panel: :data:`PAIR_MARKERS`).
 MARKERS = "osD^vP*X"
+PAIR_MARKERS = "os^D"
 #: Line styles, cycled over the lines of a panel.
 LINESTYLES = ("-", "--", "-.", ":")
 #: How an undefined value is drawn, in every figure.
@@ -219,14 +220,8 @@ def legend_below(fig: Figure, entries: Sequence[tuple[Any, str]], ncols: int = 5
     its last handle. At most ``ncols`` columns.
     """
     unique = {label: handle for handle, label in entries}
-    fig.legend(
-        list(unique.values()),
-        list(unique),
-        loc="outside lower center",
-        ncols=min(ncols, len(unique)),
-        fontsize=9,
-        frameon=False,
-    )
+    ncols = min(ncols, len(unique))
+    fig.legend(list(unique.values()), list(unique), loc="outside lower center", ncols=ncols, fontsize=9, frameon=False)
 
 
 def discount_title(spec: str) -> str:
@@ -316,15 +311,9 @@ def interval_markers(
 
     ``line`` is a line style drawn between the markers ("": none). Returns the errorbar container, for the legend.
     """
+    bars = error_bar_lengths(centre, low, high)
     return ax.errorbar(
-        x,
-        centre,
-        yerr=error_bar_lengths(centre, low, high),
-        fmt=MARKERS[index % len(MARKERS)] + line,
-        ms=4,
-        capsize=2,
-        lw=1,
-        color=f"C{index}",
+        x, centre, yerr=bars, fmt=MARKERS[index % len(MARKERS)] + line, ms=4, capsize=2, lw=1, color=f"C{index}"
     )
 
 
@@ -337,9 +326,6 @@ def mark_undefined(ax: Axes, n: np.ndarray, values: np.ndarray) -> list[Any]:
     if not missing.any():
         return []
     return ax.plot(n[missing], np.zeros(missing.sum()), **UNDEFINED_STYLE)
-
-
-PAIR_MARKERS = "os^D"
 
 
 #: The exponent panels show at most this range: an interval wider than it says nothing and would squash the rest.
