@@ -23,8 +23,7 @@ import importlib
 import numbers
 import os
 import tomllib
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache
@@ -259,28 +258,11 @@ def threshold(name: str) -> Any:
     return known[name].value
 
 
-@contextmanager
-def recording() -> Iterator[set[str]]:
-    """Collect the names of the thresholds read through :func:`threshold` inside the ``with`` block."""
-    used: set[str] = set()
-    token = _USED.set(used)
-    try:
-        yield used
-    finally:
-        _USED.reset(token)
-
-
-class _Thresholds(Mapping[str, Any]):
+class _Thresholds:
     """The thresholds as the texts place them, ``{T[name]}`` (each read is noted)."""
 
     def __getitem__(self, name: str) -> Any:
         return threshold(name)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(catalogue().thresholds)
-
-    def __len__(self) -> int:
-        return len(catalogue().thresholds)
 
 
 def fill(template: str, values: Mapping[str, Any], where: str) -> str:
@@ -368,8 +350,7 @@ def fixed_when(text: Text) -> str:
     """When a finding's rule was fixed, in the words of :data:`FIXED_WHEN`: the latest of its study's rules, its
     thresholds and a revision after seeing data; "before the confirmatory run" once ``thresholds.toml`` records a
     confirmatory run (its ``[confirmatory]`` table with the commit of its results) judged by these rules."""
-    record = catalogue().confirmatory
-    if record.get("results_commit"):
+    if catalogue().confirmatory.get("results_commit"):
         return "before the confirmatory run"
     known = catalogue().thresholds
     times = [text.rules_fixed, *(known[name].fixed for name in text.thresholds if name in known)]
@@ -385,9 +366,13 @@ class Claim:
         self.text, self.rule, self.key = text, rule, text.key
 
     def __call__(self, results: Results) -> Finding:
-        with recording() as used:
+        used: set[str] = set()  # the thresholds the rule and the texts read (threshold() notes them here)
+        token = _USED.set(used)
+        try:
             measured = self.rule(results)
             finding = make_finding(self.text, measured.verdict, measured.values, measured.numbers)
+        finally:
+            _USED.reset(token)
         undeclared = sorted(used - set(self.text.thresholds))
         if undeclared:
             raise ValueError(
