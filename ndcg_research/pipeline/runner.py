@@ -313,15 +313,7 @@ def execute_plan(
             started, clock, error = time.time(), time.perf_counter(), None
             try:
                 seconds = run_notebook(run.path, output_path, run.parameters, timeout=timeout, cwd=plan.notebooks_dir)
-                check_outputs(
-                    run.path.name,
-                    run.figures,
-                    run.tables,
-                    plan.figures_dir,
-                    plan.results_dir,
-                    since=started,
-                    output_path=output_path,
-                )
+                check_outputs(run, plan, since=started, output_path=output_path)
             except NotebookFailed as exc:
                 failures.append(exc)
                 seconds, error = time.perf_counter() - clock, str(exc)
@@ -482,30 +474,23 @@ def _notebook_failed(path: Path, output_path: Path, where: str, error: str, save
     )
 
 
-def check_outputs(
-    notebook: str,
-    figures: Sequence[str],
-    tables: Sequence[str],
-    fig_dir: Path,
-    results_dir: Path,
-    *,
-    since: float,
-    output_path: Path,
-) -> None:
-    """Fail unless every declared figure and table exists and was written during the run."""
+def check_outputs(run: NotebookRun, plan: RunPlan, *, since: float, output_path: Path) -> None:
+    """Fail unless every figure and table ``run`` declares exists in ``plan``'s folders, written during the run."""
     from .figures import figure_files
+
+    notebook, fig_dir, results_dir = run.path.name, plan.figures_dir, plan.results_dir
 
     def fresh(file: Path) -> bool:
         return file.stat().st_mtime >= since - 2.0
 
     problems = []
-    for name in figures:
+    for name in run.figures:
         for file in figure_files(name, fig_dir):
             if not file.is_file():
                 problems.append(f"{name}: {file.name} is missing")
             elif not fresh(file):
                 problems.append(f"{name}: {file.name} is stale (not rewritten by this run)")
-    for pattern in tables:
+    for pattern in run.tables:
         matches = [file for file in results_dir.glob(pattern) if file.is_file()]
         if not matches:
             problems.append(f"table {pattern}: no such file in {results_dir}")
