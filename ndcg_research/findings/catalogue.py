@@ -311,10 +311,8 @@ def make_finding(
     def write(name: str) -> str:
         return fill(getattr(text, name), filled, f"finding {text.key!r}, {name}")
 
-    attribution = ""
-    if text.abstract:
-        attribution = "; ".join(f"{item}: {page['abstract'][item]}" for item in text.abstract)
-        attribution += f". Added by this package: {text.added}"
+    attribution = "; ".join(f"{item}: {page['abstract'][item]}" for item in text.abstract)
+    attribution += f". Added by this package: {text.added}" if text.abstract else ""
     return Finding(
         key=text.key,
         title=write("title"),

@@ -97,18 +97,17 @@ def problems(root: str | Path, record: Mapping[str, Any]) -> list[str]:
     studies = sorted(path.parent.name for path in (root / STUDIES).glob("*/findings.toml"))
     if not (root / ".git").exists():
         return []  # not a checkout (an unpacked release): there is no history to compare with
-    known = subprocess.run(
-        ["git", "-C", str(root), "cat-file", "-e", f"{commit}^{{commit}}"], capture_output=True, check=False
-    )
-    if known.returncode != 0:
-        asked = ["git", "-C", str(root), "rev-parse", "--is-shallow-repository"]
-        shallow = subprocess.run(asked, capture_output=True, text=True, check=False)
-        if shallow.stdout.strip() == "true":
+
+    def git(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, check=False)
+
+    if git("cat-file", "-e", f"{commit}^{{commit}}").returncode != 0:
+        if git("rev-parse", "--is-shallow-repository").stdout.strip() == "true":
             return []  # a shallow clone (CI) lacks the commit: the full history checks it
         return [f"the rules' commit {commit} of thresholds.toml's [confirmatory] is not in the repository"]
 
     def committed(path: str) -> str | None:
-        shown = subprocess.run(["git", "-C", str(root), "show", f"{commit}:{path}"], capture_output=True, text=True)
+        shown = git("show", f"{commit}:{path}")
         return shown.stdout if shown.returncode == 0 else None
 
     def in_tree(path: str) -> str | None:

@@ -120,12 +120,9 @@ def discount_styles(discounts: Sequence[str]) -> dict[str, dict[str, Any]]:
             continue
         k = seen[decay] = seen.get(decay, -1) + 1
         palette = CLASS_COLOURS.get(decay, ("0.3",))
+        colour = palette[k % len(palette)]
         styles[spec] = dict(
-            color=palette[k % len(palette)],
-            ls=LINESTYLES[k % len(LINESTYLES)],
-            marker=MARKERS[(k + 1) % len(MARKERS)],
-            lw=1.5,
-            zorder=3,
+            color=colour, ls=LINESTYLES[k % len(LINESTYLES)], marker=MARKERS[(k + 1) % len(MARKERS)], lw=1.5, zorder=3
         )
     return styles
 
