@@ -162,9 +162,8 @@ def _text(
             raise ValueError(f"{where}: item template {key}.items.{name} needs 'text' (and only join, empty)")
     if ("{wang}" in entry["source"]) != bool(entry.get("abstract") and entry.get("added")):
         raise ValueError(
-            f"{where}: finding {key!r}: a claim of Wang et al. (source {{wang}}) says which items of "
-            f"their abstract it tests (abstract = [...]) and what this package added (added = ...), "
-            f"and only such a claim does"
+            f"{where}: finding {key!r}: a claim of Wang et al. (source {{wang}}) says which items of their abstract it "
+            "tests (abstract = [...]) and what this package added (added = ...), and only such a claim does"
         )
     unknown = sorted(set(entry.get("abstract", ())) - set(page["abstract"]))
     if unknown:

@@ -42,12 +42,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="execute all notebooks under a profile, write figures and the figure index",
         description=(
             "Execute notebooks/NN_*.ipynb in order with papermill under a parameter profile from "
-            "notebooks/profiles.yaml. Executed notebooks go to OUTPUT/notebooks, result tables to "
-            "OUTPUT/results, figures to OUTPUT/figures; OUTPUT defaults to build/PROFILE. Exception: "
-            "the full profile run on every notebook without --output publishes: figures to the committed "
-            "figures/, result tables to the committed results/full/ (a partial run with --only does not, "
-            "unless --publish). A failing notebook does not stop the run: the others run, then the command "
-            "fails listing every failure."
+            "notebooks/profiles.yaml. Executed notebooks go to OUTPUT/notebooks, result tables to OUTPUT/results, "
+            "figures to OUTPUT/figures; OUTPUT defaults to build/PROFILE. Exception: the full profile run on every "
+            "notebook without --output publishes: figures to the committed figures/, result tables to the committed "
+            "results/full/ (a partial run with --only does not, unless --publish). A failing notebook does not stop the"
+            " run: the others run, then the command fails listing every failure."
         ),
     )
     rep.add_argument("--profile", default="full", help="profile name in the profiles file (default: full)")

@@ -296,18 +296,8 @@ def use_style() -> None:
 
 
 #: Packages whose versions can change the numbers or the drawing of a figure.
-RERUN_PACKAGES = (
-    "ndcg_research",
-    "numpy",
-    "scipy",
-    "pandas",
-    "matplotlib",
-    "pillow",
-    "fonttools",
-    "kiwisolver",
-    "contourpy",
-    "joblib",
-    "threadpoolctl",
+RERUN_PACKAGES = tuple(
+    "ndcg_research numpy scipy pandas matplotlib pillow fonttools kiwisolver contourpy joblib threadpoolctl".split()
 )
 
 
