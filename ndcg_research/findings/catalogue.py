@@ -168,25 +168,17 @@ def _text(
     unknown = sorted(set(entry.get("abstract", ())) - set(page["abstract"]))
     if unknown:
         raise ValueError(f"{where}: finding {key!r}: abstract items {unknown} are not in page.toml's [abstract]")
-    fields = {name: entry[name] for name in REQUIRED} | {
-        "figures": tuple(entry["figures"]),
-        "tables": tuple(entry["tables"]),
-    }
+    fields = {name: entry[name] for name in (*REQUIRED, "items", "revised", "added") if name in entry}
     return Text(
         key=key,
         study=study,
         notebook=study_data["notebook"],
-        items=entry.get("items", {}),
         shared=study_data.get("shared", {}),
-        thresholds=tuple(entry.get("thresholds", ())),
         limit=bool(entry.get("limit", False)),
         derivation=derivation,
-        revised=entry.get("revised", ""),
-        abstract=tuple(entry.get("abstract", ())),
-        added=entry.get("added", ""),
         rules_fixed=rules_fixed,
         rules_fixed_note=study_data.get("rules_fixed_note", page["rules_fixed"]["note"]),
-        **fields,
+        **fields | {name: tuple(entry.get(name, ())) for name in ("figures", "tables", "thresholds", "abstract")},
     )
 
 
