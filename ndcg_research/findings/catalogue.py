@@ -53,6 +53,7 @@ FIXED_WHEN: tuple[str, ...] = ("before the runs", "with the first run", "after s
 #: A study file may say when its rules (not only their thresholds) were fixed: ``rules_fixed`` (one of
 #: :data:`FIXED_WHEN`) with ``rules_fixed_note``; without them, ``page.toml``'s ``[rules_fixed]`` applies.
 STUDY_KEYS = ("notebook", "shared", "thresholds", "rules_fixed", "rules_fixed_note", "answer")
+_USED: ContextVar[set[str] | None] = ContextVar("thresholds used by the finding being evaluated", default=None)
 
 
 @dataclass(frozen=True)
@@ -222,9 +223,6 @@ def catalogue(studies: Path = STUDIES, page: Path = PAGE, shared: Path = SHARED)
                 f"{sorted(set(text.thresholds) - set(thresholds))}"
             )
     return Catalogue(tuple(texts), thresholds, page_data, confirmatory, answers)
-
-
-_USED: ContextVar[set[str] | None] = ContextVar("thresholds used by the finding being evaluated", default=None)
 
 
 def threshold(name: str) -> Any:

@@ -56,6 +56,8 @@ _PNG_METADATA: dict[str, Any] = {"Software": None}
 
 #: The files written for each figure, by suffix.
 _SUFFIXES = (".png", ".pdf", ".json")
+#: Folder (relative to the repository's top) of result tables that runs write; never counts as a change.
+RUN_OUTPUTS = "results"
 
 INDEX_NAME = "README.md"
 
@@ -419,10 +421,6 @@ def _to_json(value: Any, where: str) -> Any:
 
 def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
-
-
-#: Folder (relative to the repository's top) of result tables that runs write; never counts as a change.
-RUN_OUTPUTS = "results"
 
 
 def _git_state(exclude: Path | None = None, source: Path | None = None) -> tuple[str | None, bool | None]:

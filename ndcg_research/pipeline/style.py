@@ -41,7 +41,10 @@ LINESTYLES = ("-", "--", "-.", ":")
 UNDEFINED_STYLE = dict(marker="x", color="0.45", ls="none", ms=6, mew=1.5)
 #: The legend entry of :data:`UNDEFINED_STYLE`.
 UNDEFINED_LABEL = "undefined (every gap is 0)"
-
+#: The columns of the share of data sets where the better ranker scores higher, with its Wilson interval.
+P_BETTER = ("p_better", "p_better_low", "p_better_high")
+#: The exponent panels show at most this range: an interval wider than it says nothing and would squash the rest.
+EXPONENT_RANGE = 1.0
 
 #: One journal column, in centimetres: each notebook's headline figure must be legible at this width.
 COLUMN_WIDTH_CM = 8.5
@@ -282,10 +285,6 @@ def error_bar_lengths(centre: np.ndarray, low: np.ndarray, high: np.ndarray) -> 
     return np.maximum(np.nan_to_num(np.stack([centre - low, high - centre])), 0.0)
 
 
-#: The columns of the share of data sets where the better ranker scores higher, with its Wilson interval.
-P_BETTER = ("p_better", "p_better_low", "p_better_high")
-
-
 def centre_and_bars(
     rows: pd.DataFrame, centre: str = "mean", low: str = "ci_low", high: str = "ci_high"
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -323,10 +322,6 @@ def mark_undefined(ax: Axes, n: np.ndarray, values: np.ndarray) -> list[Any]:
     if not missing.any():
         return []
     return ax.plot(n[missing], np.zeros(missing.sum()), **UNDEFINED_STYLE)
-
-
-#: The exponent panels show at most this range: an interval wider than it says nothing and would squash the rest.
-EXPONENT_RANGE = 1.0
 
 
 def decay_colors(discounts: Sequence[str]) -> dict[str, Any]:

@@ -22,6 +22,12 @@ REPLICATION_Z = 3.0
 
 #: Appended to a cell that :func:`chance_level` flags.
 CHANCE_MARK = " (chance)"
+#: Text for a fitted exponent that says nothing: its gap is indistinguishable from 0 over the fitted range, or its
+#: interval is unbounded.
+NOT_RESOLVED = "not resolved"
+#: A fitted exponent whose interval is wider than this is not resolved: it spans everything from shrinking like
+#: 1/n to growing like n, and its numbers (which reach 10^9 when the fitted gap is 0) would be read as measurements.
+UNRESOLVED_WIDTH = 2.0
 
 
 def pivot(table: pd.DataFrame, index: str | Sequence[str], columns: str | Sequence[str], values: str) -> pd.DataFrame:
@@ -170,14 +176,6 @@ def interval_text(centre: float, low: float, high: float, digits: int = 2) -> st
     if not math.isfinite(centre):
         return "-"
     return f"{centre:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
-
-
-#: Text for a fitted exponent that says nothing: its gap is indistinguishable from 0 over the fitted range, or its
-#: interval is unbounded.
-NOT_RESOLVED = "not resolved"
-#: A fitted exponent whose interval is wider than this is not resolved: it spans everything from shrinking like
-#: 1/n to growing like n, and its numbers (which reach 10^9 when the fitted gap is 0) would be read as measurements.
-UNRESOLVED_WIDTH = 2.0
 
 
 def exponent_text(centre: float, low: float, high: float, *, resolved: bool = True, digits: int = 2) -> str:
