@@ -39,7 +39,7 @@ def _code(source: str, only: str | None = None) -> str:
     if only is not None:
         tree = next(node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef) and node.name == only)
     for node in ast.walk(tree):
-        body = getattr(node, "body", None)
+        body: Any = getattr(node, "body", None)
         first = body[0] if isinstance(body, list) and body else None
         if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
             node.body = body[1:] or [ast.Pass()]

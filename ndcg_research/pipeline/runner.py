@@ -277,7 +277,7 @@ def reproduce(
     for folder in (plan.figures_dir, plan.results_dir, plan.executed_dir):
         folder.mkdir(parents=True, exist_ok=True)
     print(plan.describe(), file=report_to, flush=True)
-    results, failures = execute_plan(plan, timeout=timeout, progress=progress, stream=report_to)
+    results, failures = execute_plan(plan, timeout=timeout, progress=progress, out=report_to)
 
     from .figures import write_index
 
@@ -290,17 +290,12 @@ def reproduce(
 
 
 def execute_plan(
-    plan: RunPlan,
-    *,
-    timeout: float | None = DEFAULT_TIMEOUT,
-    progress: bool | None = None,
-    stream: TextIO | None = None,
+    plan: RunPlan, *, timeout: float | None, progress: bool | None, out: TextIO
 ) -> tuple[list[NotebookResult], list[NotebookFailed]]:
     """Run every notebook of ``plan`` in order, checking each one's declared figures and tables; a failing notebook
     does not stop the run (its result carries the error). Returns the results and the failures, in run order."""
     from tqdm import tqdm
 
-    out = stream if stream is not None else sys.stdout
     show_bar = progress if progress is not None else _stderr_is_tty()
     say = print if not show_bar else (lambda *args, **kw: None)
     results: list[NotebookResult] = []
