@@ -23,8 +23,7 @@ import importlib
 import numbers
 import os
 import tomllib
-from collections.abc import Callable, Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Mapping, Sequence
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache
@@ -54,6 +53,7 @@ FIXED_WHEN: tuple[str, ...] = ("before the runs", "with the first run", "after s
 #: A study file may say when its rules (not only their thresholds) were fixed: ``rules_fixed`` (one of
 #: :data:`FIXED_WHEN`) with ``rules_fixed_note``; without them, ``page.toml``'s ``[rules_fixed]`` applies.
 STUDY_KEYS = ("notebook", "shared", "thresholds", "rules_fixed", "rules_fixed_note", "answer")
+_USED: ContextVar[set[str] | None] = ContextVar("thresholds used by the finding being evaluated", default=None)
 
 
 @dataclass(frozen=True)
@@ -141,12 +141,7 @@ def _thresholds(entries: Mapping[str, Any], path: Path) -> dict[str, Threshold]:
 
 
 def _text(
-    key: str,
-    entry: Mapping[str, Any],
-    study: str,
-    study_data: Mapping[str, Any],
-    where: Path,
-    page: Mapping[str, Any],
+    key: str, entry: Mapping[str, Any], study: str, study_data: Mapping[str, Any], where: Path, page: Mapping[str, Any]
 ) -> Text:
     if not isinstance(entry, Mapping):
         raise ValueError(f"{where}: {key!r} is neither a finding (a table) nor one of the file's keys {STUDY_KEYS}")
@@ -168,32 +163,23 @@ def _text(
             raise ValueError(f"{where}: item template {key}.items.{name} needs 'text' (and only join, empty)")
     if ("{wang}" in entry["source"]) != bool(entry.get("abstract") and entry.get("added")):
         raise ValueError(
-            f"{where}: finding {key!r}: a claim of Wang et al. (source {{wang}}) says which items of "
-            f"their abstract it tests (abstract = [...]) and what this package added (added = ...), "
-            f"and only such a claim does"
+            f"{where}: finding {key!r}: a claim of Wang et al. (source {{wang}}) says which items of their abstract it "
+            "tests (abstract = [...]) and what this package added (added = ...), and only such a claim does"
         )
     unknown = sorted(set(entry.get("abstract", ())) - set(page["abstract"]))
     if unknown:
         raise ValueError(f"{where}: finding {key!r}: abstract items {unknown} are not in page.toml's [abstract]")
-    fields = {name: entry[name] for name in REQUIRED} | {
-        "figures": tuple(entry["figures"]),
-        "tables": tuple(entry["tables"]),
-    }
+    fields = {name: entry[name] for name in (*REQUIRED, "items", "revised", "added") if name in entry}
     return Text(
         key=key,
         study=study,
         notebook=study_data["notebook"],
-        items=entry.get("items", {}),
         shared=study_data.get("shared", {}),
-        thresholds=tuple(entry.get("thresholds", ())),
         limit=bool(entry.get("limit", False)),
         derivation=derivation,
-        revised=entry.get("revised", ""),
-        abstract=tuple(entry.get("abstract", ())),
-        added=entry.get("added", ""),
         rules_fixed=rules_fixed,
         rules_fixed_note=study_data.get("rules_fixed_note", page["rules_fixed"]["note"]),
-        **fields,
+        **fields | {name: tuple(entry.get(name, ())) for name in ("figures", "tables", "thresholds", "abstract")},
     )
 
 
@@ -239,9 +225,6 @@ def catalogue(studies: Path = STUDIES, page: Path = PAGE, shared: Path = SHARED)
     return Catalogue(tuple(texts), thresholds, page_data, confirmatory, answers)
 
 
-_USED: ContextVar[set[str] | None] = ContextVar("thresholds used by the finding being evaluated", default=None)
-
-
 def threshold(name: str) -> Any:
     """The value of the threshold ``name`` (noted as used by the finding being evaluated, if any).
 
@@ -264,28 +247,11 @@ def threshold(name: str) -> Any:
     return known[name].value
 
 
-@contextmanager
-def recording() -> Iterator[set[str]]:
-    """Collect the names of the thresholds read through :func:`threshold` inside the ``with`` block."""
-    used: set[str] = set()
-    token = _USED.set(used)
-    try:
-        yield used
-    finally:
-        _USED.reset(token)
-
-
-class _Thresholds(Mapping[str, Any]):
+class _Thresholds:
     """The thresholds as the texts place them, ``{T[name]}`` (each read is noted)."""
 
     def __getitem__(self, name: str) -> Any:
         return threshold(name)
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(catalogue().thresholds)
-
-    def __len__(self) -> int:
-        return len(catalogue().thresholds)
 
 
 def fill(template: str, values: Mapping[str, Any], where: str) -> str:
@@ -334,10 +300,8 @@ def make_finding(
     def write(name: str) -> str:
         return fill(getattr(text, name), filled, f"finding {text.key!r}, {name}")
 
-    attribution = ""
-    if text.abstract:
-        attribution = "; ".join(f"{item}: {page['abstract'][item]}" for item in text.abstract)
-        attribution += f". Added by this package: {text.added}"
+    attribution = "; ".join(f"{item}: {page['abstract'][item]}" for item in text.abstract)
+    attribution += f". Added by this package: {text.added}" if text.abstract else ""
     return Finding(
         key=text.key,
         title=write("title"),
@@ -373,8 +337,7 @@ def fixed_when(text: Text) -> str:
     """When a finding's rule was fixed, in the words of :data:`FIXED_WHEN`: the latest of its study's rules, its
     thresholds and a revision after seeing data; "before the confirmatory run" once ``thresholds.toml`` records a
     confirmatory run (its ``[confirmatory]`` table with the commit of its results) judged by these rules."""
-    record = catalogue().confirmatory
-    if record.get("results_commit"):
+    if catalogue().confirmatory.get("results_commit"):
         return "before the confirmatory run"
     known = catalogue().thresholds
     times = [text.rules_fixed, *(known[name].fixed for name in text.thresholds if name in known)]
@@ -390,9 +353,13 @@ class Claim:
         self.text, self.rule, self.key = text, rule, text.key
 
     def __call__(self, results: Results) -> Finding:
-        with recording() as used:
+        used: set[str] = set()  # the thresholds the rule and the texts read (threshold() notes them here)
+        token = _USED.set(used)
+        try:
             measured = self.rule(results)
             finding = make_finding(self.text, measured.verdict, measured.values, measured.numbers)
+        finally:
+            _USED.reset(token)
         undeclared = sorted(used - set(self.text.thresholds))
         if undeclared:
             raise ValueError(

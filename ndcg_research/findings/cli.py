@@ -8,8 +8,6 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-__all__ = ["register"]
-
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``findings`` command to the subcommands of ``python -m ndcg_research``."""

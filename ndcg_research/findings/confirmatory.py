@@ -26,8 +26,6 @@ from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
-__all__ = ["RULE_FIELDS", "problems", "rules", "recorded_seeds"]
-
 #: The fields of a finding's text that decide its verdict (the other texts may change after the rules are fixed).
 RULE_FIELDS = ("rule", "limit", "derivation", "thresholds")
 STUDIES = "ndcg_research/studies"
@@ -41,14 +39,9 @@ def _code(source: str, only: str | None = None) -> str:
     if only is not None:
         tree = next(node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef) and node.name == only)
     for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        if (
-            isinstance(body, list)
-            and body
-            and isinstance(body[0], ast.Expr)
-            and isinstance(body[0].value, ast.Constant)
-            and isinstance(body[0].value.value, str)
-        ):
+        body: Any = getattr(node, "body", None)
+        first = body[0] if isinstance(body, list) and body else None
+        if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
             node.body = body[1:] or [ast.Pass()]
     return ast.dump(tree)
 
@@ -79,24 +72,6 @@ def rules(read: Callable[[str], str | None], studies: list[str]) -> dict[str, An
     return {"thresholds": thresholds, "findings": findings, "code": code}
 
 
-def _git_reader(root: Path, commit: str) -> Callable[[str], str | None]:
-    def read(path: str) -> str | None:
-        shown = subprocess.run(
-            ["git", "-C", str(root), "show", f"{commit}:{path}"], capture_output=True, text=True, check=False
-        )
-        return shown.stdout if shown.returncode == 0 else None
-
-    return read
-
-
-def _tree_reader(root: Path) -> Callable[[str], str | None]:
-    def read(path: str) -> str | None:
-        file = root / path
-        return file.read_text(encoding="utf-8") if file.is_file() else None
-
-    return read
-
-
 def recorded_seeds(root: Path) -> dict[str, set[Any]]:
     """The seeds recorded with the committed figures (``figures/*.json``), by notebook stem."""
     import json
@@ -122,17 +97,24 @@ def problems(root: str | Path, record: Mapping[str, Any]) -> list[str]:
     studies = sorted(path.parent.name for path in (root / STUDIES).glob("*/findings.toml"))
     if not (root / ".git").exists():
         return []  # not a checkout (an unpacked release): there is no history to compare with
-    known = subprocess.run(
-        ["git", "-C", str(root), "cat-file", "-e", f"{commit}^{{commit}}"], capture_output=True, check=False
-    )
-    if known.returncode != 0:
-        asked = ["git", "-C", str(root), "rev-parse", "--is-shallow-repository"]
-        shallow = subprocess.run(asked, capture_output=True, text=True, check=False)
-        if shallow.stdout.strip() == "true":
+
+    def git(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, check=False)
+
+    if git("cat-file", "-e", f"{commit}^{{commit}}").returncode != 0:
+        if git("rev-parse", "--is-shallow-repository").stdout.strip() == "true":
             return []  # a shallow clone (CI) lacks the commit: the full history checks it
         return [f"the rules' commit {commit} of thresholds.toml's [confirmatory] is not in the repository"]
+
+    def committed(path: str) -> str | None:
+        shown = git("show", f"{commit}:{path}")
+        return shown.stdout if shown.returncode == 0 else None
+
+    def in_tree(path: str) -> str | None:
+        return (root / path).read_text(encoding="utf-8") if (root / path).is_file() else None
+
     found = []
-    then, now = rules(_git_reader(root, commit), studies), rules(_tree_reader(root), studies)
+    then, now = rules(committed, studies), rules(in_tree, studies)
     for part, what in (("thresholds", "threshold"), ("findings", "rule of finding"), ("code", "code of")):
         for name in sorted(set(then[part]) | set(now[part])):
             if then[part].get(name) != now[part].get(name):

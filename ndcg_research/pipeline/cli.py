@@ -26,13 +26,6 @@ def _timeout(text: str) -> float | None:
     return _seconds(text)
 
 
-def register(sub: argparse._SubParsersAction) -> None:
-    """Add the ``reproduce``, ``store`` and ``params`` commands to the subcommands of ``python -m ndcg_research``."""
-    _add_reproduce(sub)
-    _add_store(sub)
-    _add_params(sub)
-
-
 def _add_notebook_options(parser: argparse.ArgumentParser, only_help: str, timeout_help: str | None) -> None:
     """The options ``reproduce`` and ``store`` share: which notebooks, the cell timeout, the notebooks' folder."""
     parser.add_argument("--only", metavar="NAME", nargs="+", action="extend", help=only_help)
@@ -42,18 +35,18 @@ def _add_notebook_options(parser: argparse.ArgumentParser, only_help: str, timeo
     parser.add_argument("--notebooks-dir", metavar="DIR", help="folder of the notebooks (default: notebooks/)")
 
 
-def _add_reproduce(sub: argparse._SubParsersAction) -> None:
+def register(sub: argparse._SubParsersAction) -> None:
+    """Add the ``reproduce``, ``store`` and ``params`` commands to the subcommands of ``python -m ndcg_research``."""
     rep = sub.add_parser(
         "reproduce",
         help="execute all notebooks under a profile, write figures and the figure index",
         description=(
             "Execute notebooks/NN_*.ipynb in order with papermill under a parameter profile from "
-            "notebooks/profiles.yaml. Executed notebooks go to OUTPUT/notebooks, result tables to "
-            "OUTPUT/results, figures to OUTPUT/figures; OUTPUT defaults to build/PROFILE. Exception: "
-            "the full profile run on every notebook without --output publishes: figures to the committed "
-            "figures/, result tables to the committed results/full/ (a partial run with --only does not, "
-            "unless --publish). A failing notebook does not stop the run: the others run, then the command "
-            "fails listing every failure."
+            "notebooks/profiles.yaml. Executed notebooks go to OUTPUT/notebooks, result tables to OUTPUT/results, "
+            "figures to OUTPUT/figures; OUTPUT defaults to build/PROFILE. Exception: the full profile run on every "
+            "notebook without --output publishes: figures to the committed figures/, result tables to the committed "
+            "results/full/ (a partial run with --only does not, unless --publish). A failing notebook does not stop the"
+            " run: the others run, then the command fails listing every failure."
         ),
     )
     rep.add_argument("--profile", default="full", help="profile name in the profiles file (default: full)")
@@ -85,8 +78,6 @@ def _add_reproduce(sub: argparse._SubParsersAction) -> None:
     )
     rep.set_defaults(run=_reproduce)
 
-
-def _add_store(sub: argparse._SubParsersAction) -> None:
     sto = sub.add_parser(
         "store",
         help="re-execute committed notebooks in place with their defaults and store them clean",
@@ -104,8 +95,6 @@ def _add_store(sub: argparse._SubParsersAction) -> None:
     )
     sto.set_defaults(run=_store)
 
-
-def _add_params(sub: argparse._SubParsersAction) -> None:
     par = sub.add_parser(
         "params",
         help="list a notebook's parameters with defaults and comments (also those papermill --help-notebook misses)",
@@ -115,10 +104,11 @@ def _add_params(sub: argparse._SubParsersAction) -> None:
 
 
 def _reproduce(args: argparse.Namespace) -> int:
-    def action() -> None:
-        from . import runner  # imported when the command runs: `evaluate` does not load it, nor need its extra
+    from . import runner  # imported when the command runs: `evaluate` does not load it, nor need its extra
 
-        runner.reproduce(
+    return _reporting_errors(
+        "reproduce",
+        lambda: runner.reproduce(
             args.profile,
             output=args.output,
             only=args.only,
@@ -129,27 +119,24 @@ def _reproduce(args: argparse.Namespace) -> int:
             results_dir=args.results_dir,
             publish=args.publish,
             progress=args.progress,
-        )
-
-    return _reporting_errors("reproduce", action)
+        ),
+    )
 
 
 def _store(args: argparse.Namespace) -> int:
-    def action() -> None:
-        from . import runner
+    from . import runner
 
-        runner.store(
-            only=args.only, notebooks_dir=args.notebooks_dir, timeout=args.timeout, execute=not args.strip_only
-        )
-
-    return _reporting_errors("store", action)
+    execute = not args.strip_only
+    return _reporting_errors(
+        "store",
+        lambda: runner.store(only=args.only, notebooks_dir=args.notebooks_dir, timeout=args.timeout, execute=execute),
+    )
 
 
 def _params(args: argparse.Namespace) -> int:
-    def show() -> None:
-        print(format_parameters(profiles.describe_parameters(notebook_path(args.notebook))))
-
-    return _reporting_errors("params", show)
+    return _reporting_errors(
+        "params", lambda: print(format_parameters(profiles.describe_parameters(notebook_path(args.notebook))))
+    )
 
 
 def notebook_path(name: str) -> Path:

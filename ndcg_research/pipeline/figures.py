@@ -1,33 +1,29 @@
 """Save figures for citing: deterministic PNG and PDF files with a provenance record.
 
-Every figure of the project is saved through :func:`save_figure`, which writes
-three files with one stable name (``NN_short_description``, where ``NN`` is the
-number of the notebook that makes it):
+Every figure of the project is saved through :func:`save_figure`, which writes three files with one stable name
+(``NN_short_description``, where ``NN`` is the number of the notebook that makes it):
 
 - ``<name>.png``: raster at a fixed resolution (:data:`PNG_DPI`),
 - ``<name>.pdf``: vector version for papers,
-- ``<name>.json``: provenance (notebook, caption, parameters, seed, package
-  version, git commit and whether the work tree had uncommitted changes,
-  Python/NumPy/Matplotlib versions, SHA-256 of the two image files), under
-  ``layout`` the saved size and every text the figure draws with its smallest
-  size (:func:`figure_layout`: what a reader can read at a given print width),
-  and under ``environment`` what else must match for a byte-identical rerun
-  (:func:`rerun_environment`: platform, C library, CPU features NumPy uses,
-  BLAS, FreeType, default font, and the versions of the packages that compute
-  or draw).
+- ``<name>.json``: provenance (notebook, caption, parameters, seed, package version, git commit and whether the work
+  tree had uncommitted changes, Python/NumPy/Matplotlib versions, SHA-256 of the two image files), under ``layout`` the
+  saved size and every text the figure draws with its smallest size (:func:`figure_layout`: what a reader can read at a
+  given print width), and under ``environment`` what else must match for a byte-identical rerun
+  (:func:`rerun_environment`: platform, C library, CPU features NumPy uses, BLAS, FreeType, default font, and the
+  versions of the packages that compute or draw).
 
-The image files carry no creation date and no software version, so saving the
-same figure twice gives byte-identical files and regenerated figures only show
-up in ``git diff`` when they really changed.
+The image files carry no creation date and no software version, so saving the same figure twice gives byte-identical
+files and regenerated figures only show up in ``git diff`` when they really changed.
 
-:func:`write_index` turns the provenance records of a folder into a Markdown
-index (``README.md``) with one row per figure.
+:func:`write_index` turns the provenance records of a folder into a Markdown index (``README.md``) with one row per
+figure.
 
 This module imports Matplotlib; :mod:`ndcg_research` itself does not import it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import math
@@ -43,20 +39,6 @@ from typing import Any
 import matplotlib
 import numpy as np
 from matplotlib.figure import Figure
-
-__all__ = [
-    "PNG_DPI",
-    "FIGURE_NAME_PATTERN",
-    "save_figure",
-    "figure_files",
-    "read_provenance",
-    "figure_layout",
-    "printed_text_pt",
-    "seed_text",
-    "write_index",
-    "use_style",
-    "rerun_environment",
-]
 
 #: Resolution of the PNG files, in dots per inch.
 PNG_DPI = 200
@@ -74,19 +56,15 @@ _PNG_METADATA: dict[str, Any] = {"Software": None}
 
 #: The files written for each figure, by suffix.
 _SUFFIXES = (".png", ".pdf", ".json")
+#: Folder (relative to the repository's top) of result tables that runs write; never counts as a change.
+RUN_OUTPUTS = "results"
 
 INDEX_NAME = "README.md"
 
 
 def figure_files(name: str, figures_dir: str | os.PathLike[str]) -> list[Path]:
-    """Return the paths of the three files of figure ``name``: PNG, PDF and JSON.
-
-    ``name``: figure name, e.g. ``"01_contributions"``; ``figures_dir``: folder holding the figures.
-
-    Returns list of pathlib.Path: ``[<dir>/<name>.png, <dir>/<name>.pdf, <dir>/<name>.json]``.
-    """
-    folder = Path(figures_dir)
-    return [folder / f"{name}{suffix}" for suffix in _SUFFIXES]
+    """The three files of figure ``name`` (``"01_contributions"``) in ``figures_dir``: PNG, PDF and JSON."""
+    return [Path(figures_dir) / f"{name}{suffix}" for suffix in _SUFFIXES]
 
 
 def save_figure(
@@ -101,17 +79,16 @@ def save_figure(
 ) -> list[Path]:
     """Write ``fig`` as ``<name>.png`` and ``<name>.pdf`` plus a provenance record ``<name>.json``.
 
-    The PNG is rendered at :data:`PNG_DPI` dots per inch; both image files are
-    written without creation dates or software versions, so two saves of the
-    same figure are byte-identical.
+    The PNG is rendered at :data:`PNG_DPI` dots per inch; both image files are written without creation dates or
+    software versions, so two saves of the same figure are byte-identical.
 
     Parameters
     ----------
     fig : matplotlib.figure.Figure
         The figure to save.
     name : str
-        Stable figure name ``NN_short_description`` (two-digit notebook number,
-        then lower-case words joined by underscores), e.g. ``"01_contributions"``.
+        Stable figure name ``NN_short_description`` (two-digit notebook number, then lower-case words joined by
+        underscores), e.g. ``"01_contributions"``.
     figures_dir : str or path-like
         Output folder; created if missing.
     caption : str
@@ -119,13 +96,12 @@ def save_figure(
     notebook : str
         The notebook that makes the figure, e.g. ``"01_worked_example.ipynb"``.
     parameters : mapping
-        The parameters the figure depends on. Values must be JSON-serialisable
-        (NumPy scalars and arrays, tuples and paths are converted). The output
-        paths ``figures_dir`` and ``results_dir`` are dropped, since they differ
+        The parameters the figure depends on. Values must be JSON-serialisable (NumPy scalars and arrays, tuples and
+        paths are converted). The output paths ``figures_dir`` and ``results_dir`` are dropped, since they differ
         between machines and do not change the figure.
     seed : int or sequence of int, optional
-        The random seed (or ``SeedSequence`` entropy) the figure's data came from;
-        ``None`` for figures without randomness.
+        The random seed (or ``SeedSequence`` entropy) the figure's data came from; ``None`` for figures without
+        randomness.
 
     Returns
     -------
@@ -140,47 +116,22 @@ def save_figure(
     folder = Path(figures_dir)
     folder.mkdir(parents=True, exist_ok=True)
     png, pdf, record = figure_files(name, folder)
-    clean_parameters = _stored_parameters(parameters)
+    stored = {str(k): _to_json(v, f"parameters[{k!r}]") for k, v in parameters.items() if k not in _PATH_PARAMETERS}
     clean_seed = _to_json(seed, "seed")
 
     fig.savefig(png, format="png", dpi=PNG_DPI, metadata=_PNG_METADATA)
     fig.savefig(pdf, format="pdf", metadata=_PDF_METADATA)
 
-    provenance = _provenance(name, caption, notebook, png, pdf, clean_parameters, clean_seed, folder)
-    provenance["layout"] = figure_layout(fig, png)
-    record.write_text(json.dumps(provenance, indent=2, sort_keys=True) + "\n", encoding="utf-8")
-    return [png, pdf, record]
-
-
-def _stored_parameters(parameters: Mapping[str, Any]) -> dict[str, Any]:
-    """The parameters as JSON values, without the output paths (they differ between machines, not the figure)."""
-    return {
-        str(key): _to_json(value, f"parameters[{key!r}]")
-        for key, value in parameters.items()
-        if key not in _PATH_PARAMETERS
-    }
-
-
-def _provenance(
-    name: str, caption: str, notebook: str, png: Path, pdf: Path, parameters: dict[str, Any], seed: Any, folder: Path
-) -> dict[str, Any]:
-    """The provenance record of a figure whose image files were just written (the git state leaves out ``folder``)."""
     commit, dirty = _git_state(exclude=folder)
-    return {
+    provenance = {
         "figure": name,
         "caption": caption.strip(),
         "notebook": notebook,
-        "files": {
-            "png": png.name,
-            "pdf": pdf.name,
-        },
-        "sha256": {
-            "png": _sha256(png),
-            "pdf": _sha256(pdf),
-        },
-        "parameters": parameters,
-        "seed": seed,
-        "package_version": _package_version(),
+        "files": {"png": png.name, "pdf": pdf.name},
+        "sha256": {"png": _sha256(png), "pdf": _sha256(pdf)},
+        "parameters": stored,
+        "seed": clean_seed,
+        "package_version": _package_versions(["ndcg_research"])["ndcg_research"],
         "git": {"commit": commit, "dirty": dirty},
         "versions": {
             "python": platform.python_version(),
@@ -189,7 +140,10 @@ def _provenance(
         },
         "environment": rerun_environment(),
         "png_dpi": PNG_DPI,
+        "layout": figure_layout(fig, png),
     }
+    record.write_text(json.dumps(provenance, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+    return [png, pdf, record]
 
 
 def figure_layout(fig: Figure, png: str | os.PathLike[str]) -> dict[str, Any]:
@@ -248,13 +202,8 @@ def seed_text(seed: Any) -> str:
 
 
 def read_provenance(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """Read one provenance record written by :func:`save_figure`.
-
-    ``path``: the ``<name>.json`` file.
-
-    Returns dict: the record.
-
-    Raises ValueError if the file is not a figure provenance record.
+    """The provenance record ``path`` (a ``<name>.json`` file) written by :func:`save_figure`, as a dict; ValueError
+    if the file is not a figure provenance record.
 
     Examples
     --------
@@ -282,23 +231,17 @@ def read_provenance(path: str | os.PathLike[str]) -> dict[str, Any]:
 def write_index(figures_dir: str | os.PathLike[str], *, title: str = "Figures") -> Path:
     """Write ``<figures_dir>/README.md``, a table of every figure in the folder.
 
-    One row per provenance record (``*.json`` with ``figure`` and ``caption``
-    keys), sorted by figure name: name, notebook, caption and links to the PNG
-    and PDF files. The index contains nothing that changes between runs of the
-    same code (no dates), so regenerating it does not churn.
-
-    ``figures_dir``: the folder to index; created if missing; ``title``: heading of the index.
-
-    Returns pathlib.Path: the index file.
+    One row per provenance record (``*.json`` with ``figure`` and ``caption`` keys), sorted by figure name: name,
+    notebook, caption and links to the PNG and PDF files. The index contains nothing that changes between runs of the
+    same code (no dates), so regenerating it does not churn. ``figures_dir``: the folder to index, created if missing;
+    ``title``: heading of the index. Returns the index file.
     """
     folder = Path(figures_dir)
     folder.mkdir(parents=True, exist_ok=True)
     records = []
     for path in sorted(folder.glob("*.json")):
-        try:
+        with contextlib.suppress(ValueError):
             records.append(read_provenance(path))
-        except ValueError:
-            continue
     records.sort(key=lambda r: str(r["figure"]))
 
     lines = [
@@ -348,55 +291,40 @@ PROJECT_STYLE: dict[str, Any] = {
 def use_style() -> None:
     """Apply the project's Matplotlib style (:data:`PROJECT_STYLE`): readable fonts, light grid, no clipping.
 
-    Works under any backend (including the non-interactive ``Agg``); it only
-    changes ``rcParams`` and never selects a backend.
+    Works under any backend (including the non-interactive ``Agg``); it only changes ``rcParams`` and never selects a
+    backend.
     """
     matplotlib.rcParams.update(PROJECT_STYLE)
 
 
 #: Packages whose versions can change the numbers or the drawing of a figure.
-RERUN_PACKAGES = (
-    "ndcg_research",
-    "numpy",
-    "scipy",
-    "pandas",
-    "matplotlib",
-    "pillow",
-    "fonttools",
-    "kiwisolver",
-    "contourpy",
-    "joblib",
-    "threadpoolctl",
+RERUN_PACKAGES = tuple(
+    "ndcg_research numpy scipy pandas matplotlib pillow fonttools kiwisolver contourpy joblib threadpoolctl".split()
 )
 
 
 def rerun_environment() -> dict[str, Any]:
     """Describe what, besides the code, the parameters and the seed, must match for a byte-identical rerun.
 
-    Equal code, parameters and seed give equal figures only on an equal
-    floating-point stack and renderer. This records that stack:
+    Equal code, parameters and seed give equal figures only on an equal floating-point stack and renderer. This records
+    that stack:
 
-    - ``platform``: operating system, machine architecture, C library, Python
-      implementation and version (maths functions of the C library can differ
-      in the last bit);
-    - ``numpy_simd``: the CPU instruction sets NumPy dispatches to on this
-      machine (vectorised sums and transcendental functions round differently
-      with different instruction sets);
-    - ``blas``: each BLAS/OpenMP library loaded (as seen by ``threadpoolctl``):
-      implementation, version, the kernel architecture it chose and the number
-      of threads (a different thread count can change the order of a sum);
-    - ``freetype``: the FreeType version Matplotlib renders text with, and
-      whether it is Matplotlib's own build (``local``) or the system's;
-    - ``default_font``: the file name of the font Matplotlib resolves for the
-      default family (a system font of the same name would draw differently);
-    - ``zlib``: the zlib that compresses the PDF streams (Python's) and the PNG
-      data (Pillow's): another zlib version can compress to other bytes;
+    - ``platform``: operating system, machine architecture, C library, Python implementation and version (maths
+      functions of the C library can differ in the last bit);
+    - ``numpy_simd``: the CPU instruction sets NumPy dispatches to on this machine (vectorised sums and transcendental
+      functions round differently with different instruction sets);
+    - ``blas``: each BLAS/OpenMP library loaded (as seen by ``threadpoolctl``): implementation, version, the kernel
+      architecture it chose and the number of threads (a different thread count can change the order of a sum);
+    - ``freetype``: the FreeType version Matplotlib renders text with, and whether it is Matplotlib's own build
+      (``local``) or the system's;
+    - ``default_font``: the file name of the font Matplotlib resolves for the default family (a system font of the same
+      name would draw differently);
+    - ``zlib``: the zlib that compresses the PDF streams (Python's) and the PNG data (Pillow's): another zlib version
+      can compress to other bytes;
     - ``packages``: versions of :data:`RERUN_PACKAGES` (``None`` if not installed).
 
-    Nothing here names the machine or a path beyond a file name, so records from
-    equal environments are equal.
-
-    Returns dict: JSON-serialisable.
+    Nothing here names the machine or a path beyond a file name, so records from equal environments are equal.
+    Returns a JSON-serialisable dict.
     """
     from matplotlib import font_manager, ft2font
 
@@ -412,10 +340,7 @@ def rerun_environment() -> dict[str, Any]:
         },
         "numpy_simd": _numpy_simd(),
         "blas": _blas_libraries(),
-        "freetype": {
-            "version": ft2font.__freetype_version__,
-            "build": ft2font.__freetype_build_type__,
-        },
+        "freetype": {"version": ft2font.__freetype_version__, "build": ft2font.__freetype_build_type__},
         "default_font": Path(font).name,
         "zlib": {"python": zlib.ZLIB_RUNTIME_VERSION, "pillow": _pillow_zlib()},
         "packages": _package_versions(RERUN_PACKAGES),
@@ -451,18 +376,9 @@ def _blas_libraries() -> list[dict[str, Any]]:
     try:
         from threadpoolctl import threadpool_info
 
+        keys = ("user_api", "internal_api", "version", "architecture", "threading_layer", "num_threads")
         for lib in threadpool_info():
-            blas.append(
-                {
-                    "user_api": lib.get("user_api"),
-                    "internal_api": lib.get("internal_api"),
-                    "version": lib.get("version"),
-                    "architecture": lib.get("architecture"),
-                    "threading_layer": lib.get("threading_layer"),
-                    "num_threads": lib.get("num_threads"),
-                    "library": Path(str(lib.get("filepath", ""))).name,
-                }
-            )
+            blas.append({key: lib.get(key) for key in keys} | {"library": Path(str(lib.get("filepath", ""))).name})
     except ImportError:  # pragma: no cover - threadpoolctl is a pinned dependency
         pass
     blas.sort(key=lambda lib: json.dumps(lib, sort_keys=True))
@@ -489,9 +405,7 @@ def _to_json(value: Any, where: str) -> Any:
         return int(value)
     if isinstance(value, (float, np.floating)):
         number = float(value)
-        if not math.isfinite(number):
-            return str(number)
-        return number
+        return number if math.isfinite(number) else str(number)
     if isinstance(value, np.bool_):
         return bool(value)
     if isinstance(value, np.ndarray):
@@ -509,30 +423,15 @@ def _sha256(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def _package_version() -> str | None:
-    from importlib.metadata import PackageNotFoundError, version
-
-    try:
-        return version("ndcg_research")
-    except PackageNotFoundError:  # pragma: no cover - run from a source tree without installing it
-        return None
-
-
-#: Folder (relative to the repository's top) of result tables that runs write; never counts as a change.
-RUN_OUTPUTS = "results"
-
-
 def _git_state(exclude: Path | None = None, source: Path | None = None) -> tuple[str | None, bool | None]:
-    """Return ``(commit, dirty)`` of the repository holding this package.
+    """Return ``(commit, dirty)`` of the repository holding this package (or ``source``).
 
-    ``dirty`` is whether tracked files differ from the commit, ignoring the
-    figures folder itself and the repository's ``results/`` folder: a publishing run
-    rewrites both (figures and result tables) as it goes, and its own outputs must not
-    make the record of its later figures dirty. Both are ``None`` outside a git work
-    tree or without git.
+    ``dirty`` is whether tracked files differ from the commit, ignoring the figures folder itself (``exclude``) and the
+    repository's ``results/`` folder: a publishing run rewrites both (figures and result tables) as it goes, and its
+    own outputs must not make the record of its later figures dirty. Both are ``None`` outside a git work tree or
+    without git.
     """
-    if source is None:
-        source = Path(__file__).resolve().parent
+    source = Path(__file__).resolve().parent if source is None else source
 
     def git(*args: str) -> str:
         return subprocess.run(

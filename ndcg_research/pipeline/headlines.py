@@ -34,8 +34,6 @@ from . import profiles
 from .figures import read_provenance, save_figure, write_index
 from .style import COLUMN_STYLE
 
-__all__ = ["Headline", "study_figures", "headline_of", "save_headline", "redraw"]
-
 
 @dataclass(frozen=True)
 class Headline:

@@ -107,10 +107,8 @@ def load_profiles(path: str | os.PathLike[str]) -> dict[str, dict[str, dict[str,
             injected = [name for name in INJECTED_PARAMETERS if name in params]
             if injected:
                 raise RunnerError(
-                    f"profile {profile!r}, notebook {stem!r} in {str(path)!r} sets "
-                    f"{', '.join(injected)}, "
-                    "which the runner sets itself: choose the output folders with --output DIR "
-                    "(or --figures-dir DIR) instead"
+                    f"profile {profile!r}, notebook {stem!r} in {str(path)!r} sets {', '.join(injected)}, which the "
+                    "runner sets itself: choose the output folders with --output DIR (or --figures-dir DIR) instead"
                 )
             entry[str(stem)] = dict(params)
         profiles[str(profile)] = entry

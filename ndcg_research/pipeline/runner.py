@@ -37,7 +37,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from . import profiles
-from .profiles import (
+from .profiles import (  # noqa: F401 (NotebookParameter, describe_parameters: runner.* for the tests)
     DEFAULT_TIMEOUT,
     INJECTED_PARAMETERS,
     NOTEBOOK_GLOB,
@@ -52,32 +52,6 @@ from .profiles import (
     read_notebook,
     select_notebooks,
 )
-
-__all__ = [
-    "RunnerError",
-    "NotebookFailed",
-    "RunFailed",
-    "NotebookResult",
-    "NotebookParameter",
-    "RunPlan",
-    "Publishing",
-    "reproduce",
-    "plan_run",
-    "publishing",
-    "store",
-    "strip_volatile",
-    "run_notebook",
-    "kernel_manager_class",
-    "kernel_metadata",
-    "format_summary",
-    "discover_notebooks",
-    "select_notebooks",
-    "load_profiles",
-    "declared_figures",
-    "declared_tables",
-    "notebook_parameters",
-    "describe_parameters",
-]
 
 #: Kernel used for every run: the ``python3`` kernel of the Python running the runner.
 KERNEL_NAME = "python3"
@@ -118,20 +92,13 @@ class RunFailed(RunnerError):
         super().__init__(f"{len(self.failures)} of {len(self.results)} notebook(s) failed:\n{listed}")
 
 
-class _ParametersCheckedByRunner(logging.Filter):
-    """Drop papermill's warnings about parameter lines it cannot read.
-
-    papermill reads the parameters cell line by line, gives up on defaults that are spec strings holding an '='
-    (``"power(beta=2)"``), then calls such parameters unknown. The runner checks every parameter against the cell
-    with Python's parser before running (:func:`~ndcg_research.pipeline.profiles.notebook_parameters`).
-    """
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return not record.getMessage().startswith(("Unable to parse line", "Passed unknown parameter"))
-
-
+# Drop papermill's warnings about parameter lines it cannot read: it reads the parameters cell line by line, gives
+# up on defaults that are spec strings holding an '=' (``"power(beta=2)"``), then calls such parameters unknown. The
+# runner checks every parameter against the cell with Python's parser before running (profiles.notebook_parameters).
 for _name in ("papermill", "papermill.translators"):
-    logging.getLogger(_name).addFilter(_ParametersCheckedByRunner())
+    logging.getLogger(_name).addFilter(
+        lambda record: not record.getMessage().startswith(("Unable to parse line", "Passed unknown parameter"))
+    )
 
 
 # --------------------------------------------------------------------------- the plan of a run
@@ -310,7 +277,7 @@ def reproduce(
     for folder in (plan.figures_dir, plan.results_dir, plan.executed_dir):
         folder.mkdir(parents=True, exist_ok=True)
     print(plan.describe(), file=report_to, flush=True)
-    results, failures = execute_plan(plan, timeout=timeout, progress=progress, stream=report_to)
+    results, failures = execute_plan(plan, timeout=timeout, progress=progress, out=report_to)
 
     from .figures import write_index
 
@@ -323,17 +290,12 @@ def reproduce(
 
 
 def execute_plan(
-    plan: RunPlan,
-    *,
-    timeout: float | None = DEFAULT_TIMEOUT,
-    progress: bool | None = None,
-    stream: TextIO | None = None,
+    plan: RunPlan, *, timeout: float | None, progress: bool | None, out: TextIO
 ) -> tuple[list[NotebookResult], list[NotebookFailed]]:
     """Run every notebook of ``plan`` in order, checking each one's declared figures and tables; a failing notebook
     does not stop the run (its result carries the error). Returns the results and the failures, in run order."""
     from tqdm import tqdm
 
-    out = stream if stream is not None else sys.stdout
     show_bar = progress if progress is not None else _stderr_is_tty()
     say = print if not show_bar else (lambda *args, **kw: None)
     results: list[NotebookResult] = []
@@ -346,15 +308,7 @@ def execute_plan(
             started, clock, error = time.time(), time.perf_counter(), None
             try:
                 seconds = run_notebook(run.path, output_path, run.parameters, timeout=timeout, cwd=plan.notebooks_dir)
-                check_outputs(
-                    run.path.name,
-                    run.figures,
-                    run.tables,
-                    plan.figures_dir,
-                    plan.results_dir,
-                    since=started,
-                    output_path=output_path,
-                )
+                check_outputs(run, plan, since=started, output_path=output_path)
             except NotebookFailed as exc:
                 failures.append(exc)
                 seconds, error = time.perf_counter() - clock, str(exc)
@@ -515,30 +469,23 @@ def _notebook_failed(path: Path, output_path: Path, where: str, error: str, save
     )
 
 
-def check_outputs(
-    notebook: str,
-    figures: Sequence[str],
-    tables: Sequence[str],
-    fig_dir: Path,
-    results_dir: Path,
-    *,
-    since: float,
-    output_path: Path,
-) -> None:
-    """Fail unless every declared figure and table exists and was written during the run."""
+def check_outputs(run: NotebookRun, plan: RunPlan, *, since: float, output_path: Path) -> None:
+    """Fail unless every figure and table ``run`` declares exists in ``plan``'s folders, written during the run."""
     from .figures import figure_files
+
+    notebook, fig_dir, results_dir = run.path.name, plan.figures_dir, plan.results_dir
 
     def fresh(file: Path) -> bool:
         return file.stat().st_mtime >= since - 2.0
 
     problems = []
-    for name in figures:
+    for name in run.figures:
         for file in figure_files(name, fig_dir):
             if not file.is_file():
                 problems.append(f"{name}: {file.name} is missing")
             elif not fresh(file):
                 problems.append(f"{name}: {file.name} is stale (not rewritten by this run)")
-    for pattern in tables:
+    for pattern in run.tables:
         matches = [file for file in results_dir.glob(pattern) if file.is_file()]
         if not matches:
             problems.append(f"table {pattern}: no such file in {results_dir}")
@@ -565,14 +512,10 @@ def _describe_cell(
     `` at cell [4] of the executed notebook (code cell 3 of 03_x.ipynb, starting 'raise ValueError')``, or only
     what is known (empty if nothing)."""
     try:
-        nb = read_notebook(executed)
+        cells = read_notebook(executed).cells
     except Exception:
-        nb = None
-    code = (
-        [c for c in nb.cells if c.cell_type == "code" and "injected-parameters" not in c.metadata.get("tags", [])]
-        if nb is not None
-        else []
-    )
+        cells = []
+    code = [c for c in cells if c.cell_type == "code" and "injected-parameters" not in c.metadata.get("tags", [])]
     found = None
     if execution_count is not None:
         found = next((i for i, c in enumerate(code) if c.get("execution_count") == execution_count), None)

@@ -32,15 +32,19 @@ from matplotlib.ticker import FuncFormatter, LogLocator
 from ..core import parse_discount
 from .figures import PROJECT_STYLE
 
-#: Marker shapes, cycled over the lines of a panel.
+#: Marker shapes, cycled over the lines of a panel (of the pairs of a panel: :data:`PAIR_MARKERS`).
 MARKERS = "osD^vP*X"
+PAIR_MARKERS = "os^D"
 #: Line styles, cycled over the lines of a panel.
 LINESTYLES = ("-", "--", "-.", ":")
 #: How an undefined value is drawn, in every figure.
 UNDEFINED_STYLE = dict(marker="x", color="0.45", ls="none", ms=6, mew=1.5)
 #: The legend entry of :data:`UNDEFINED_STYLE`.
 UNDEFINED_LABEL = "undefined (every gap is 0)"
-
+#: The columns of the share of data sets where the better ranker scores higher, with its Wilson interval.
+P_BETTER = ("p_better", "p_better_low", "p_better_high")
+#: The exponent panels show at most this range: an interval wider than it says nothing and would squash the rest.
+EXPONENT_RANGE = 1.0
 
 #: One journal column, in centimetres: each notebook's headline figure must be legible at this width.
 COLUMN_WIDTH_CM = 8.5
@@ -119,12 +123,9 @@ def discount_styles(discounts: Sequence[str]) -> dict[str, dict[str, Any]]:
             continue
         k = seen[decay] = seen.get(decay, -1) + 1
         palette = CLASS_COLOURS.get(decay, ("0.3",))
+        colour = palette[k % len(palette)]
         styles[spec] = dict(
-            color=palette[k % len(palette)],
-            ls=LINESTYLES[k % len(LINESTYLES)],
-            marker=MARKERS[(k + 1) % len(MARKERS)],
-            lw=1.5,
-            zorder=3,
+            color=colour, ls=LINESTYLES[k % len(LINESTYLES)], marker=MARKERS[(k + 1) % len(MARKERS)], lw=1.5, zorder=3
         )
     return styles
 
@@ -219,14 +220,8 @@ def legend_below(fig: Figure, entries: Sequence[tuple[Any, str]], ncols: int = 5
     its last handle. At most ``ncols`` columns.
     """
     unique = {label: handle for handle, label in entries}
-    fig.legend(
-        list(unique.values()),
-        list(unique),
-        loc="outside lower center",
-        ncols=min(ncols, len(unique)),
-        fontsize=9,
-        frameon=False,
-    )
+    ncols = min(ncols, len(unique))
+    fig.legend(list(unique.values()), list(unique), loc="outside lower center", ncols=ncols, fontsize=9, frameon=False)
 
 
 def discount_title(spec: str) -> str:
@@ -290,10 +285,6 @@ def error_bar_lengths(centre: np.ndarray, low: np.ndarray, high: np.ndarray) -> 
     return np.maximum(np.nan_to_num(np.stack([centre - low, high - centre])), 0.0)
 
 
-#: The columns of the share of data sets where the better ranker scores higher, with its Wilson interval.
-P_BETTER = ("p_better", "p_better_low", "p_better_high")
-
-
 def centre_and_bars(
     rows: pd.DataFrame, centre: str = "mean", low: str = "ci_low", high: str = "ci_high"
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -316,15 +307,9 @@ def interval_markers(
 
     ``line`` is a line style drawn between the markers ("": none). Returns the errorbar container, for the legend.
     """
+    bars = error_bar_lengths(centre, low, high)
     return ax.errorbar(
-        x,
-        centre,
-        yerr=error_bar_lengths(centre, low, high),
-        fmt=MARKERS[index % len(MARKERS)] + line,
-        ms=4,
-        capsize=2,
-        lw=1,
-        color=f"C{index}",
+        x, centre, yerr=bars, fmt=MARKERS[index % len(MARKERS)] + line, ms=4, capsize=2, lw=1, color=f"C{index}"
     )
 
 
@@ -337,13 +322,6 @@ def mark_undefined(ax: Axes, n: np.ndarray, values: np.ndarray) -> list[Any]:
     if not missing.any():
         return []
     return ax.plot(n[missing], np.zeros(missing.sum()), **UNDEFINED_STYLE)
-
-
-PAIR_MARKERS = "os^D"
-
-
-#: The exponent panels show at most this range: an interval wider than it says nothing and would squash the rest.
-EXPONENT_RANGE = 1.0
 
 
 def decay_colors(discounts: Sequence[str]) -> dict[str, Any]:

@@ -1,23 +1,9 @@
-"""Tables for reading: wide views, rounding, proportions as counts with intervals, chance-level flags.
+"""Tables for reading: wide views, rounding, proportions as counts with intervals, chance-level flags, fitted
+exponents ("not resolved" when the fit says nothing), and the pieces of the notebooks' sentences (intervals,
+replication between two independent runs, agreement of measured trends with predicted ones).
 
-The notebooks show short tables (a dozen rows, columns named in words) and keep the full
-result tables in ``results/`` and in an appendix; these helpers build the short ones.
-
-- :func:`pivot`: a wide view of a tidy table, rows and columns in their order of appearance;
-- :func:`rounded`: float columns rounded as the sentences beside them round;
-- :func:`proportion_cells`: shares of trials as :func:`~ndcg_research.stats.share_label`
-  text (a perfect record of a few trials reads as the count);
-- :func:`count_cells`: shares of trials as counts with their Wilson interval, the same format in
-  every row ("87/100 [0.79,0.92]"), optionally flagged where :func:`chance_level` says so;
-- :func:`chance_level`: which cells of a table cannot be told from a coin flip (rule and threshold
-  ``chance_p`` in ``findings/thresholds.toml``);
-- :func:`headed`: chosen columns, renamed to words (with units), rounded per column;
-- :func:`replication_line`: one sentence comparing a share (P(correct), P(failure), ...) of two independent runs
-  cell by cell; :func:`interval_text`, :func:`trend_agreement`, :func:`agreement_counts`: the pieces of the
-  notebooks' sentences;
-- :func:`exponent_text`, :func:`with_exponent_text`, :func:`gaps_resolved`: a fitted growth exponent with its
-  interval, or "not resolved" when the fit cannot say anything (:data:`UNRESOLVED_WIDTH`, a gap indistinguishable
-  from 0).
+The notebooks show short tables (a dozen rows, columns named in words) and keep the full result tables in
+``results/`` and in an appendix; these helpers build the short ones.
 """
 
 from __future__ import annotations
@@ -36,6 +22,12 @@ REPLICATION_Z = 3.0
 
 #: Appended to a cell that :func:`chance_level` flags.
 CHANCE_MARK = " (chance)"
+#: Text for a fitted exponent that says nothing: its gap is indistinguishable from 0 over the fitted range, or its
+#: interval is unbounded.
+NOT_RESOLVED = "not resolved"
+#: A fitted exponent whose interval is wider than this is not resolved: it spans everything from shrinking like
+#: 1/n to growing like n, and its numbers (which reach 10^9 when the fitted gap is 0) would be read as measurements.
+UNRESOLVED_WIDTH = 2.0
 
 
 def pivot(table: pd.DataFrame, index: str | Sequence[str], columns: str | Sequence[str], values: str) -> pd.DataFrame:
@@ -47,8 +39,8 @@ def pivot(table: pd.DataFrame, index: str | Sequence[str], columns: str | Sequen
 
 
 def stack(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
-    """Per-model tables in one, with the model's label in a ``label`` column and, for pair tables, a readable pair
-    name ``better > worse`` in a ``pair`` column."""
+    """Per-model tables in one, with the model's label in a ``label`` column and, for pair tables, a readable pair name
+    ``better > worse`` in a ``pair`` column."""
     return pd.concat(
         [
             t.assign(label=label, **({"pair": t["better"] + " > " + t["worse"]} if "better" in t else {}))
@@ -67,12 +59,11 @@ def value_range(values: pd.Series, digits: int = 3) -> str:
 def rounded(table: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
     """The table with its float columns rounded to ``digits`` decimals, for reading (and for nbval).
 
-    Each value is rounded as Python's ``round`` and f-strings round it (correctly, from its exact
-    binary value), so a table and a sentence that print the same number agree: numpy's and
-    pandas' ``round`` scale by ``10**digits`` first and can round the other way on a decimal half
-    (0.7515 -> 0.752, while the double nearest 0.7515 lies below it and reads 0.751). A value that
-    rounds to zero is shown without a sign: its sign can flip with the last bit of a sum (BLAS
-    results depend on the machine), and nbval compares the displayed text.
+    Each value is rounded as Python's ``round`` and f-strings round it (correctly, from its exact binary value), so a
+    table and a sentence that print the same number agree: numpy's and pandas' ``round`` scale by ``10**digits`` first
+    and can round the other way on a decimal half (0.7515 -> 0.752, while the double nearest 0.7515 lies below it and
+    reads 0.751). A value that rounds to zero is shown without a sign: its sign can flip with the last bit of a sum
+    (BLAS results depend on the machine), and nbval compares the displayed text.
     """
     out = table.copy()
     for column in out.columns:
@@ -99,11 +90,10 @@ def _counts(table: pd.DataFrame, column: str, trials: str) -> tuple[list[int], l
 def proportion_cells(
     table: pd.DataFrame, column: str, trials: str = "replicates", *, digits: int = 2, interval: bool = True
 ) -> list[str]:
-    """Each row's share ``table[column]`` of ``table[trials]`` as :func:`~ndcg_research.stats.share_label`
-    text.
+    """Each row's share ``table[column]`` of ``table[trials]`` as :func:`~ndcg_research.stats.share_label` text.
 
-    So a proportion measured as 1 on a few replicates reads as the count ("20/20 [0.84,1.00]"), not
-    as a probability of 1. The shares must be of whole numbers of trials.
+    So a proportion measured as 1 on a few replicates reads as the count ("20/20 [0.84,1.00]"), not as a
+    probability of 1. The shares must be of whole numbers of trials.
     """
     labels = []
     for row, (share, count) in enumerate(zip(table[column].tolist(), table[trials].tolist(), strict=False)):
@@ -119,13 +109,13 @@ def chance_level(
 ) -> np.ndarray:
     """Which rows' share ``table[column]`` cannot be told from a coin flip, by one rule for every table.
 
-    Rule (threshold ``chance_p`` in ``findings/thresholds.toml``): a P(correct) is at chance level when its
-    Wilson interval contains ``chance_p`` (0.5) at the family-wise 95% level, Bonferroni over ``family``
-    cells (default: the rows of ``table``, the cells a reader scans together). So a table of many cells
-    does not call a cell a win of either ranker because one interval in twenty misses by chance.
+    Rule (threshold ``chance_p`` in ``findings/thresholds.toml``): a P(correct) is at chance level when its Wilson
+    interval contains ``chance_p`` (0.5) at the family-wise 95% level, Bonferroni over ``family`` cells (default: the
+    rows of ``table``, the cells a reader scans together). So a table of many cells does not call a cell a win of either
+    ranker because one interval in twenty misses by chance.
 
-    ``table``: holds ``column`` (shares of ``trials``, whole counts) and ``trials``; ``column``, ``trials``: the
-    share and the number of trials; ``family``: how many cells are judged together; default ``len(table)``.
+    ``table``: holds ``column`` (shares of ``trials``, whole counts) and ``trials``; ``column``, ``trials``: the share
+    and the number of trials; ``family``: how many cells are judged together; default ``len(table)``.
     """
     counts, totals = _counts(table, column, trials)
     size = len(table) if family is None else int(family)
@@ -145,8 +135,8 @@ def count_cells(
 ) -> list[str]:
     """Each row's share ``table[column]`` of ``table[trials]`` as "count/trials [Wilson 95%]", one format for all rows.
 
-    A column of such cells never mixes decimals and counts, and a perfect record of a few trials
-    reads as what it is ("20/20 [0.84,1.00]"). Rows where ``flag`` is true get :data:`CHANCE_MARK`.
+    A column of such cells never mixes decimals and counts, and a perfect record of a few trials reads as what it is
+    ("20/20 [0.84,1.00]"). Rows where ``flag`` is true get :data:`CHANCE_MARK`.
     """
     counts, totals = _counts(table, column, trials)
     marks = np.zeros(len(counts), dtype=bool) if flag is None else np.asarray(flag, dtype=bool)
@@ -164,9 +154,9 @@ def headed(
 ) -> pd.DataFrame:
     """The columns ``columns`` of ``table``, renamed to their words, floats rounded per column.
 
-    ``columns``: column name -> header in words (with the unit), in the order to show; ``digits``: decimals per
-    column (by its original name); float columns not named get 3; ``index``: original names of the columns to make
-    the (row) index, e.g. ``("label", "pair")``.
+    ``columns``: column name -> header in words (with the unit), in the order to show; ``digits``: decimals per column
+    (by its original name); float columns not named get 3; ``index``: original names of the columns to make the (row)
+    index, e.g. ``("label", "pair")``.
     """
     missing = [c for c in columns if c not in table.columns]
     if missing:
@@ -186,14 +176,6 @@ def interval_text(centre: float, low: float, high: float, digits: int = 2) -> st
     if not math.isfinite(centre):
         return "-"
     return f"{centre:.{digits}f} [{low:.{digits}f}, {high:.{digits}f}]"
-
-
-#: Text for a fitted exponent that says nothing: its gap is indistinguishable from 0 over the fitted range, or its
-#: interval is unbounded.
-NOT_RESOLVED = "not resolved"
-#: A fitted exponent whose interval is wider than this is not resolved: it spans everything from shrinking like
-#: 1/n to growing like n, and its numbers (which reach 10^9 when the fitted gap is 0) would be read as measurements.
-UNRESOLVED_WIDTH = 2.0
 
 
 def exponent_text(centre: float, low: float, high: float, *, resolved: bool = True, digits: int = 2) -> str:
@@ -244,9 +226,9 @@ def gaps_resolved(
     pair_table: pd.DataFrame, fits: pd.DataFrame, keys: Sequence[str], n_from: str = "n_from"
 ) -> pd.Series:
     """For each fit (a row of ``fits``: the ``keys`` and the smallest fitted n in column ``n_from``), whether the
-    standardized gap it fits is distinguishable from 0 at some fitted n of ``pair_table``: ``|std_gap|`` above
-    the normal quantile of :data:`~ndcg_research.stats.CONFIDENCE` times ``std_gap_se``. A growth exponent fitted
-    to gaps that are all indistinguishable from 0 is not resolved (:func:`exponent_text`).
+    standardized gap it fits is distinguishable from 0 at some fitted n of ``pair_table``: ``|std_gap|`` above the
+    normal quantile of :data:`~ndcg_research.stats.CONFIDENCE` times ``std_gap_se``. A growth exponent fitted to gaps
+    that are all indistinguishable from 0 is not resolved (:func:`exponent_text`).
 
     Returns pandas.Series of bool, indexed as ``fits``.
 
@@ -273,9 +255,9 @@ def replication_line(
 ) -> str:
     """One sentence comparing the shares of two independent runs where both measured the same cell.
 
-    Each common cell (equal ``keys``) gets a two-proportion z (:func:`~ndcg_research.stats.proportion_z`);
-    the sentence gives the number of cells, the largest absolute z and how many exceed :data:`REPLICATION_Z`,
-    against about ``0.0027 x cells`` expected by chance (two-sided normal tail beyond 3).
+    Each common cell (equal ``keys``) gets a two-proportion z (:func:`~ndcg_research.stats.proportion_z`); the sentence
+    gives the number of cells, the largest absolute z and how many exceed :data:`REPLICATION_Z`, against about
+    ``0.0027 x cells`` expected by chance (two-sided normal tail beyond 3).
     """
     seed_here, seed_full = int(here["seed"].iloc[0]), int(full["seed"].iloc[0])
     if seed_here == seed_full:
@@ -295,9 +277,9 @@ def replication_line(
 def trend_agreement(predicted: str, measured: str, flat: str = "flat") -> str:
     """How a measured trend compares with a predicted one: ``agrees``, ``contradicts``, ``unresolved`` or ``no call``.
 
-    ``unresolved``: the prediction has a direction but the measurement cannot tell (its interval contains
-    0: ``flat``, or it is ``undefined``); ``contradicts``: the measurement has another direction than the
-    prediction, or a direction where a flat trend was predicted; ``no call``: the prediction has none.
+    ``unresolved``: the prediction has a direction but the measurement cannot tell (its interval contains 0: ``flat``,
+    or it is ``undefined``); ``contradicts``: the measurement has another direction than the prediction, or a direction
+    where a flat trend was predicted; ``no call``: the prediction has none.
     """
     if predicted == "no call":
         return "no call"
