@@ -949,3 +949,9 @@ def test_the_site_links_a_figure_to_its_entry():
 
 def test_splice_readme_example():
     assert splice_readme(f"a\n{README_START}\nold\n{README_END}\nb", "NEW") == "a\nNEW\nb"
+
+
+def test_an_unknown_finding_is_refused_naming_it():
+    # A bare StopIteration came out of claim() for a key no study defines.
+    with pytest.raises(KeyError, match=r"no finding 'no-such-finding'; known: .*movielens-drift-together"):
+        claim("no-such-finding")

@@ -388,8 +388,11 @@ def claims() -> tuple[Claim, ...]:
 
 
 def claim(key: str) -> Claim:
-    """The finding with key ``key``."""
-    return next(c for c in claims() if c.key == key)
+    """The finding with key ``key`` (KeyError naming the known keys if there is none)."""
+    found = next((c for c in claims() if c.key == key), None)
+    if found is None:
+        raise KeyError(f"no finding {key!r}; known: {', '.join(c.key for c in claims())}")
+    return found
 
 
 def collect(results: Results) -> list[Finding]:

@@ -401,7 +401,7 @@ def _to_json(value: Any, where: str) -> Any:
     """Convert ``value`` to plain JSON types, or raise ``TypeError`` naming ``where``."""
     if value is None or isinstance(value, (bool, str)):
         return value
-    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+    if isinstance(value, (int, np.integer)):  # bools returned above
         return int(value)
     if isinstance(value, (float, np.floating)):
         number = float(value)

@@ -263,7 +263,8 @@ def decade_x_ticks(ax: Axes, n: Any, every: int = 1) -> None:
 
 
 def n_label(n: float) -> str:
-    """A list length or count for a title or tick: ``10^k`` (math text) for a power of ten from 10^3 on, else plain."""
+    """A list length or count for a title or tick: ``10^k`` (math text) for a power of ten from 10^3 on or up to
+    10^-2, else plain."""
     value = float(n)
     exponent = round(math.log10(value)) if value > 0 else 0
     if value > 0 and math.isclose(value, 10.0**exponent) and (exponent >= 3 or exponent <= -2):
