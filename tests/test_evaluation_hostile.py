@@ -612,3 +612,9 @@ def test_a_run_whose_queries_gdeval_does_not_evaluate_is_refused_for_that_reason
     run = pd.DataFrame({"query": ["1", "1"], "doc": ["a", "b"], "score": [1.0, 0.5]})
     with pytest.raises(InputError, match=r"no ranked query has a judgment above 0 .*gdeval evaluates only such"):
         evaluate(qrels, run, "ndcg@20", convention="gdeval")
+
+
+def test_a_dict_row_is_named_by_its_query_and_document_in_every_message():
+    # A grade outside the preset's range in a dict said "dict row 0", where the other dict messages name the entry.
+    with pytest.raises(InputError, match=r"^qrels dict: query 'q', document 'd': grade 31 is above 30"):
+        evaluate({"q": {"d": 31, "e": 1}}, {"q": {"d": 1.0, "e": 2.0}}, "ndcg@5", convention="lightgbm")

@@ -85,7 +85,13 @@ class Columns:
         ...         first_line=7).where(0)
         'run.txt:7'
         """
-        if self.source in ("DataFrame", "dict"):
+        if self.source == "dict":  # named as its other messages name it: by query and document
+            query, doc = (
+                v.decode("utf-8", "surrogateescape") if isinstance(v, bytes) else v
+                for v in (self.query[row].as_py(), self.doc[row].as_py())
+            )
+            return f"{self.kind} dict: query {query!r}, document {doc!r}"
+        if self.source == "DataFrame":
             return row_label(self.source, self.lines, row)
         return f"{self.source}:{int(self.lines[row]) if self.lines is not None else self.first_line + row}"
 
