@@ -618,3 +618,13 @@ def test_a_dict_row_is_named_by_its_query_and_document_in_every_message():
     # A grade outside the preset's range in a dict said "dict row 0", where the other dict messages name the entry.
     with pytest.raises(InputError, match=r"^qrels dict: query 'q', document 'd': grade 31 is above 30"):
         evaluate({"q": {"d": 31, "e": 1}}, {"q": {"d": 1.0, "e": 2.0}}, "ndcg@5", convention="lightgbm")
+
+
+def test_ids_of_one_kind_that_is_not_text_are_refused_for_what_they_are():
+    # A column of dates said it "mixes Timestamp ...: 1 and '1' would be one id", though nothing was mixed.
+    qrels = pd.DataFrame(
+        {"query": ["q", "q"], "doc": pd.to_datetime(["2020-01-01", "2020-01-02"]), "relevance": [1, 0]}
+    )
+    run = pd.DataFrame({"query": ["q", "q"], "doc": ["a", "b"], "score": [1.0, 2.0]})
+    with pytest.raises(InputError, match=r"column 'doc' holds Timestamp \(.* at row 0\): ids must be strings or integ"):
+        evaluate(qrels, run, "ndcg")

@@ -109,6 +109,8 @@ def _mixed(values: np.ndarray, label: str, unit: str) -> InputError:
         f"{kind} ({values[i].item() if isinstance(values[i], np.generic) else values[i]!r} at {unit} {i})"
         for kind, i in list(kinds.items())[:2]  # in the order of their first rows
     )
+    if len(kinds) == 1:  # one kind, but neither text nor integers (dates, tuples, ...)
+        return InputError(f"{label} holds {shown}: ids must be strings or integers; convert them first")
     return InputError(
         f"{label} mixes {shown}: ids are compared as text, so 1 and '1' would be one id; convert them to one type first"
     )
