@@ -180,8 +180,8 @@ def check_text(block: bytes, name: str, first_line: int) -> None:
         line = first_line + block.count(b"\n", 0, position)
         raise InputError(
             f"{name}:{line}: a carriage return (\\r) that does not end a line: trec_eval reads it as a blank "
-            f"between fields, so old Mac line ends (\\r alone) make the file one long line there; convert the "
-            f"line ends to \\n, or write a blank"
+            f"between fields (so old Mac line ends, \\r alone, make a file one long line there), and this reader "
+            f"refuses it rather than guess which was meant; convert the line ends to \\n, or remove it"
         )
     if b"\x00" in block:
         line = first_line + block.count(b"\n", 0, block.index(b"\x00"))
