@@ -628,3 +628,11 @@ def test_ids_of_one_kind_that_is_not_text_are_refused_for_what_they_are():
     run = pd.DataFrame({"query": ["q", "q"], "doc": ["a", "b"], "score": [1.0, 2.0]})
     with pytest.raises(InputError, match=r"column 'doc' holds Timestamp \(.* at row 0\): ids must be strings or integ"):
         evaluate(qrels, run, "ndcg")
+
+
+def test_a_gain_that_overflows_names_the_judgments_and_the_measure():
+    # The message said "for grade 2000.0 in relevance", naming neither the file nor the measure.
+    qrels = pd.DataFrame({"query": ["q", "q"], "doc": ["a", "b"], "relevance": [2000, 1]})
+    run = pd.DataFrame({"query": ["q", "q"], "doc": ["a", "b"], "score": [1.0, 2.0]})
+    with pytest.raises(ValueError, match=r"grade 2000.0 in the grades of DataFrame \(measure ndcg\(gain=exp2\)\)"):
+        evaluate(qrels, run, "ndcg(gain=exp2)")

@@ -43,13 +43,14 @@ def padded(
     return out
 
 
-def _gains(measure: Measure, gain: Any, grades: np.ndarray, judged: np.ndarray | None) -> np.ndarray:
-    """The gains of ``grades``; under trec_eval's gain map a listed grade gets its gain, any other grade itself,
-    unjudged documents 0."""
+def _gains(measure: Measure, gain: Any, grades: np.ndarray, judged: np.ndarray | None, source: str) -> np.ndarray:
+    """The gains of ``grades`` (judgments read from ``source``, for messages); under trec_eval's gain map a listed
+    grade gets its gain, any other grade itself, unjudged documents 0."""
     if measure.gains is None:
         if grades.size == 0:
             return np.zeros(grades.shape)
-        return np.asarray(kernels.apply_gain(gain, grades, name="relevance"), dtype=np.float64)
+        name = f"the grades of {source} (measure {measure.name})"
+        return np.asarray(kernels.apply_gain(gain, grades, name=name), dtype=np.float64)
     levels = np.array([g for g, _ in measure.gains], dtype=np.float64)
     values = np.array([v for _, v in measure.gains], dtype=np.float64)
     out = grades.astype(np.float64)
@@ -72,7 +73,7 @@ def measure_values(
     k = measure.k if measure.k is not None else conv.truncation
     if k is not None:  # a cut-off beyond every list is no cut; held below int64's limit for numpy's minimum
         k = min(k, 2**62)
-    gains = _gains(measure, gain, ranked.grade, ranked.judged)
+    gains = _gains(measure, gain, ranked.grade, ranked.judged, judgments.qrels.source)
     lengths = ranked.lengths
     # the power of two at or above each list's and ideal's length cut at k (at least 1)
     longest = np.maximum(lengths, judgments.ideal_count[ranked.codes] if conv.ideal == "judged" else lengths)
@@ -127,12 +128,15 @@ def _batch(
         starts, lengths = judgments.ideal_start[codes], judgments.ideal_count[codes]
         if measure.gains is None:  # grades are stored descending: their gains are the ideal's
             shown = lengths if k is None else np.minimum(lengths, k)
-            ideal = _gains(measure, gain, padded(judgments.ideal_grade, starts, shown, width, 0), None)
+            ideal = _gains(
+                measure, gain, padded(judgments.ideal_grade, starts, shown, width, 0), None, judgments.qrels.source
+            )
             return dcg, kernels.rowwise_discounted_sum(ideal, discount, what="ideal DCG")
         # A gain map may reorder the grades; only gains above 0 fill the ideal (trec_eval). The padding maps like
         # grade 0: zeroed before sorting.
         full = int(max(lengths.max(), 1))
-        top = np.maximum(_gains(measure, gain, padded(judgments.ideal_grade, starts, lengths, full, 0), None), 0.0)
+        top = padded(judgments.ideal_grade, starts, lengths, full, 0)
+        top = np.maximum(_gains(measure, gain, top, None, judgments.qrels.source), 0.0)
         top[np.arange(full) >= lengths[:, None]] = 0.0
         top = -np.sort(-top, axis=1)
     shown = min(width, top.shape[1], width if k is None else k)
