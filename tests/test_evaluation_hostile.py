@@ -501,7 +501,7 @@ def test_a_duplicated_index_names_rows_by_position():
     with pytest.raises(
         InputError,
         match=r"DataFrame row at position 0: document 'a' is judged twice for query 'q1' "
-        r"\(again at DataFrame row at position 2\)",
+        r"\(again at qrels DataFrame row at position 2\)",
     ):
         evaluate(qrels, run)
 
@@ -636,3 +636,17 @@ def test_a_gain_that_overflows_names_the_judgments_and_the_measure():
     run = pd.DataFrame({"query": ["q", "q"], "doc": ["a", "b"], "score": [1.0, 2.0]})
     with pytest.raises(ValueError, match=r"grade 2000.0 in the grades of DataFrame \(measure ndcg\(gain=exp2\)\)"):
         evaluate(qrels, run, "ndcg(gain=exp2)")
+
+
+def test_a_dataframe_row_is_named_with_whose_frame_it_is():
+    # "DataFrame row 1: doc is missing" did not say whether the judgments or the run lacked it.
+    qrels = pd.DataFrame({"query": ["q", "q"], "doc": ["a", "b"], "relevance": [1, 0]})
+    run = pd.DataFrame({"query": ["q", "q"], "doc": ["a", None], "score": [1.0, 2.0]})
+    with pytest.raises(InputError, match=r"^run DataFrame row 1: doc is missing"):
+        evaluate(qrels, run, "ndcg")
+    with pytest.raises(InputError, match=r"^qrels DataFrame row 1: doc is missing"):
+        evaluate(
+            run.rename(columns={"score": "relevance"}).assign(relevance=[1, 0]),
+            qrels.rename(columns={"relevance": "score"}),
+            "ndcg",
+        )

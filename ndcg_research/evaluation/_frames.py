@@ -195,7 +195,7 @@ def columns_from_frame(frame: Any, kind: Kind, *, name: str | None = None) -> Co
     >>> import pandas as pd
     >>> run = columns_from_frame(pd.DataFrame({"qid": ["q1"], "docno": ["d1"], "score": [0.5]}), "run")
     >>> run.value.tolist(), run.where(0), run.names
-    ([0.5], 'DataFrame row 0', ('qid', 'docno', 'score'))
+    ([0.5], 'run DataFrame row 0', ('qid', 'docno', 'score'))
     """
     if not is_frame(frame):
         raise TypeError(f"frame must be a pandas DataFrame, got {type_and_value(frame)}")
@@ -216,7 +216,7 @@ def columns_from_frame(frame: Any, kind: Kind, *, name: str | None = None) -> Co
     if len(frame) == 0:
         raise InputError(f"{kind} DataFrame is empty")
     labels = np.asarray(frame.index) if frame.index.is_unique else None
-    where = functools.partial(row_label, "DataFrame", labels)
+    where = functools.partial(row_label, f"{kind} DataFrame", labels)  # "run DataFrame row 3": whose row
     values, fraction = _values(frame[value], kind, value, where, "DataFrame column")
     return Columns(
         _id_array(frame[query], query, where),

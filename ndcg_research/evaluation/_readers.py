@@ -77,7 +77,7 @@ class Columns:
         return int(self.value.size)
 
     def where(self, row: int) -> str:
-        """``"FILE:LINE"`` (or ``"DataFrame row LABEL"``) of a row, for messages.
+        """``"FILE:LINE"`` (or ``"run DataFrame row LABEL"``) of a row, for messages.
 
         Examples
         --------
@@ -92,7 +92,7 @@ class Columns:
             )
             return f"{self.kind} dict: query {query!r}, document {doc!r}"
         if self.source == "DataFrame":
-            return row_label(self.source, self.lines, row)
+            return row_label(f"{self.kind} DataFrame", self.lines, row)
         return f"{self.source}:{int(self.lines[row]) if self.lines is not None else self.first_line + row}"
 
     def line_numbers(self) -> np.ndarray:
