@@ -92,14 +92,20 @@ def test_frames_that_fit_no_known_columns_are_named_with_the_choices():
 
 
 def test_dict_runs_are_checked_like_frames():
-    with pytest.raises(InputError, match=r"run dict: query 'q1', document 'a': score must be a real number, got str 'x'"):
+    with pytest.raises(
+        InputError, match=r"run dict: query 'q1', document 'a': score must be a real number, got str 'x'"
+    ):
         evaluate(QRELS, {"q1": {"a": "x"}})
     with pytest.raises(InputError, match=r"qrels dict: query 'q1' must map documents to grades, got int 3"):
         evaluate({"q1": 3}, RUN)
     # numpy reads True beside numbers as 1; a boolean is refused, as in a frame's column
-    with pytest.raises(InputError, match=r"run dict: query 'q1', document 'a': score must be a real number, got bool True"):
+    with pytest.raises(
+        InputError, match=r"run dict: query 'q1', document 'a': score must be a real number, got bool True"
+    ):
         evaluate({"q1": {"a": 1, "b": 0}}, {"q1": {"a": True, "b": 0.5}})
-    with pytest.raises(InputError, match=r"qrels dict: query 'q1', document 'a': grade must be a real number, got bool"):
+    with pytest.raises(
+        InputError, match=r"qrels dict: query 'q1', document 'a': grade must be a real number, got bool"
+    ):
         evaluate({"q1": {"a": True, "b": 0}}, {"q1": {"a": 1.0, "b": 0.5}})
 
 
