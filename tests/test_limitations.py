@@ -226,6 +226,11 @@ def test_summarize_bias_matches_t_interval():
     assert out["low"][1, 0, 2] == pytest.approx(low, abs=1e-12)
     assert out["high"][1, 0, 2] == pytest.approx(high, abs=1e-12)
     np.testing.assert_allclose(out["true"], means[:, :, 0, :].mean(axis=0))
+    # The methods' axis is the second to last: in another place the biases came out of the wrong shape, silently.
+    with pytest.raises(
+        ValueError, match=r"means must have shape \(replicates, ..., 3, n_systems\), got \(12, 3, 2, 4\)"
+    ):
+        lim.summarize_bias(means.transpose(0, 2, 1, 3))
 
 
 # ------------------------------------------------------------ examples of studies.limitations.experiment

@@ -142,3 +142,17 @@ def test_ordering_accuracy_refuses_tied_skills():
     with pytest.raises(ValueError, match="skills must not tie"):
         ordering_accuracy(scores, [0.1, 0.1, 0.5], [5], trials=4)
     assert ordering_accuracy(scores, [0.1, 0.2, 0.5], [5], trials=4).shape == (1, 4)
+
+
+def test_query_set_functions_refuse_inputs_of_the_wrong_shape():
+    # Checks lost in a slimming and put back: 4 skills for 3 systems gave accuracies, a 3 x 4 accuracy for 4 sizes a
+    # number of queries, a wrong model an AttributeError.
+    from ndcg_research.studies.query_sets.experiment import ordering_accuracy, queries_needed_interval
+
+    scores = np.random.default_rng(0).random((3, 20))
+    with pytest.raises(ValueError, match=r"skills one per system, got shapes \(3, 20\) and \(4,\)"):
+        ordering_accuracy(scores, [0.1, 0.2, 0.3, 0.4], [5], trials=4)
+    with pytest.raises(ValueError, match=r"accuracy must be len\(sizes\) x trials, got shape \(3, 4\) for 4 sizes"):
+        queries_needed_interval([5, 10, 20, 40], np.full((3, 4), 0.9), 0.8)
+    with pytest.raises(TypeError, match="model must be a CollectionModel, got str"):
+        simulate_collection("collection", topics=5, seed=1)

@@ -332,6 +332,8 @@ def summarize_bias(means: Any, *, confidence: float = CONFIDENCE) -> dict[str, n
     "condensed"; ``"true"``: mean true nDCG, (..., n_systems).
     """
     array = np.asarray(means, dtype=np.float64)
+    if array.shape[-2] != len(METHODS):
+        raise ValueError(f"means must have shape (replicates, ..., {len(METHODS)}, n_systems), got {array.shape}")
     bias = mean_interval(array[..., 1:, :] - array[..., :1, :], confidence=confidence)
     return {
         "bias": bias["mean"],

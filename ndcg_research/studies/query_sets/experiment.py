@@ -152,6 +152,8 @@ class Collection:
 def simulate_collection(model: CollectionModel, *, topics: int, seed: int) -> Collection:
     """Simulate ``topics`` topics of the collection ``model`` (module documentation); ``seed``: entropy of the blocks'
     SeedSequence."""
+    if not isinstance(model, CollectionModel):
+        raise TypeError(f"model must be a CollectionModel, got {type(model).__name__}")
     blocks = [_simulate_block(model, seed, k) for k in range(math.ceil(topics / TOPIC_BLOCK))]
     grades, documents, scores = zip(*blocks, strict=True)
     width = len(str(model.systems))
@@ -191,6 +193,10 @@ def ordering_accuracy(scores: Any, skills: Any, sizes: Any, *, trials: int, seed
     queries and seed); a tie in the means (within :data:`ndcg_research.stats.TIE_TOLERANCE`) counts half.
     """
     matrix, truth = np.asarray(scores, dtype=np.float64), np.asarray(skills, dtype=np.float64)
+    if matrix.ndim != 2 or truth.shape != (matrix.shape[0],):
+        raise ValueError(
+            f"scores must be systems x queries and skills one per system, got shapes {matrix.shape} and {truth.shape}"
+        )
     first, second = np.triu_indices(matrix.shape[0], k=1)
     right = np.sign(truth[first] - truth[second])
     if np.any(right == 0):  # a pair without a true order would count as half right, silently
@@ -228,6 +234,8 @@ def queries_needed_interval(
     resample whose curve never reaches the target counts as infinitely many queries: ``high`` can be inf.
     """
     y, c = np.asarray(accuracy, dtype=np.float64), np.asarray(sizes, dtype=np.float64)
+    if y.ndim != 2 or y.shape[0] != c.size:
+        raise ValueError(f"accuracy must be len(sizes) x trials, got shape {y.shape} for {c.size} sizes")
     estimate = queries_needed(c, y.mean(axis=1), target)
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(1,)))
     picks = rng.integers(0, y.shape[1], size=(n_resamples, y.shape[1]))
