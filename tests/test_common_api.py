@@ -33,7 +33,7 @@ NAN, INF = math.nan, math.inf
 COUNT = ("1", 1.5, 2.0, True, NAN, None, 0, -1)  # an integer >= 1
 COUNT_OR_NONE = ("1", 1.5, 2.0, True, NAN, 0)  # an integer >= 1 or None
 NATURAL = ("1", 1.5, True, None, -1)  # an integer >= 0
-JOBS = ("1", 1.5, 2.0, True, NAN, None, 0, -(2**40))  # threads: an integer >= 1, or negative as in joblib
+JOBS = ("1", 1.5, 2.0, True, NAN, None, 0)  # threads: an integer other than 0 (negative as in joblib)
 INTEGER = ("1", 1.5, True, None)  # any integer (an axis)
 LEVEL = ("0.5", True, None, 0, 1, 0.0, 1.0, 1.5, -0.1, NAN, INF)
 BOOL = ("yes", "False", 1, 0, None)

@@ -120,17 +120,14 @@ def check_count(value: Any, name: str) -> int:
 
 
 def check_jobs(n_jobs: Any) -> int:
-    """Worker threads counted as joblib counts them (the simulation's sweeps do too): a positive number, or -1 for
-    every core, -2 for all but one, ..."""
+    """Worker threads by joblib's rule (the simulation's sweeps pass ``n_jobs`` to joblib): a positive number, or
+    negative for the cores plus one plus ``n_jobs`` (-1: every core, -2: all but one), at least one; 0 is refused."""
     n_jobs = check_int(n_jobs, "n_jobs")
-    cores = os.cpu_count() or 1
-    threads = n_jobs if n_jobs > 0 else cores + 1 + n_jobs
-    if n_jobs == 0 or threads < 1:
+    if n_jobs == 0:
         raise ValueError(
-            f"n_jobs must be a positive number of threads, or negative as in joblib (-1: every core; this machine "
-            f"has {cores}), got {n_jobs}"
+            "n_jobs must be a positive number of threads, or negative as in joblib (-1: every core), got 0"
         )
-    return threads
+    return n_jobs if n_jobs > 0 else max((os.cpu_count() or 1) + 1 + n_jobs, 1)
 
 
 def all_pairs(n_systems: int) -> tuple[np.ndarray, np.ndarray]:
