@@ -81,7 +81,8 @@ def compare_systems(
     Parameters
     ----------
     scores : 2-D array-like or mapping
-        Systems x queries of one measure (a mapping: name to per-query values; a DataFrame: named by its index).
+        Systems x queries of one measure (a mapping: name to per-query values; a DataFrame: named by its index; one
+        indexed like queries or with columns named like runs is refused: pass its transpose).
     systems : list of str, optional
         Names of the rows.
     test : {"t", "wilcoxon", "permutation", "bootstrap", "tukey"}, default "t"

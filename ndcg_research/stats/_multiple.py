@@ -117,7 +117,8 @@ def tukey_hsd(
     Parameters
     ----------
     scores : 2-D array-like or mapping
-        Systems x queries (a mapping: name to per-query values; a DataFrame: named by its index).
+        Systems x queries (a mapping: name to per-query values; a DataFrame: named by its index; one
+        indexed like queries or with columns named like runs is refused: pass its transpose).
     n_resamples : int, default 10000
         Resamples ``B`` (each shuffles the systems within every query).
     alpha : float, default 0.05

@@ -121,7 +121,8 @@ def discriminative_power(
     Parameters
     ----------
     scores : 2-D array-like or mapping
-        Systems x queries of one measure (a mapping: name to per-query values; a DataFrame: named by its index).
+        Systems x queries of one measure (a mapping: name to per-query values; a DataFrame: named by its index; one
+        indexed like queries or with columns named like runs is refused: pass its transpose).
     alpha : float, default 0.05
         Significance level.
     test : {"bootstrap", "t", "permutation", "tukey"}, default "bootstrap"
