@@ -371,7 +371,15 @@ def _pairwise_tests(
     def work(start: int) -> dict[str, np.ndarray]:
         part = slice(start, start + chunk)
         return _test_chunk(
-            matrix, first[part], second[part], test, interval, confidence, alpha, shared_flips, shared_boot
+            matrix,
+            first[part],
+            second[part],
+            test=test,
+            interval=interval,
+            confidence=confidence,
+            alpha=alpha,
+            flips=shared_flips,
+            boot=shared_boot,
         )
 
     parts = map_in_threads(work, range(0, first.size, chunk), n_jobs)
@@ -477,6 +485,7 @@ def _test_chunk(
     matrix: np.ndarray,
     first: np.ndarray,
     second: np.ndarray,
+    *,
     test: str,
     interval: str,
     confidence: float,
