@@ -273,7 +273,8 @@ class SweepResult:
         std_gap (NaN: undefined, every gap is 0), std_gap_se; eps = eps_D(n); seed.
         """
         s = self.sweep
-        better, worse = ([s.rankers.index(pair[i]) for pair in s.pairs] for i in (0, 1))
+        better = [s.rankers.index(b) for b, _ in s.pairs]
+        worse = [s.rankers.index(w) for _, w in s.pairs]
         axes = {"pair": s.pairs, **{k: v for k, v in s.axes().items() if k != "ranker"}}
         table = self._table(lambda v: paired_comparison(v[:, better], v[:, worse], tie_tolerance=tie_tolerance), axes)
         position = table.columns.get_loc("pair")
