@@ -699,3 +699,17 @@ def test_cutoff_gap_grid_example():
         )
     )
     assert cutoff_gap_grid(t, ["log2"], "a", "b").axes[0].get_xscale() == "log"
+
+
+def test_grid_plots_refuse_a_value_they_do_not_draw():
+    # A slimming removed these checks: an unknown value then drew the other quantity's plot, silently.
+    from ndcg_research.studies.critical_bracket.plots import trend_grid
+    from ndcg_research.studies.crossing_rankers.plots import decision_grid
+    from ndcg_research.studies.distinguishability.plots import pair_grid
+
+    with pytest.raises(ValueError, match="value must be 'p_fail' or 'std_gap', got 'p_better'"):
+        trend_grid({}, ["log2"], "p_better")
+    with pytest.raises(ValueError, match="value must be 'p_first' or 'p_differs', got 'p_fail'"):
+        decision_grid({}, ["log2"], "p_fail")
+    with pytest.raises(ValueError, match="value must be 'p_better' or 'std_gap', got 'p_first'"):
+        pair_grid(pd.DataFrame(), ["log2"], [("a", "b")], "p_first", "title")
