@@ -1,24 +1,12 @@
 r"""Experiments behind the limitations of nDCG named by the source article (notebook 06).
 
-Three limitations, each with the library code that measures it:
-
-1. **Appending non-relevant documents never lowers nDCG.** A grade-0 document adds g(0) D(r) = 0 to DCG and nothing to
-   the ideal, wherever it goes, so a list and the same list followed by any number of non-relevant documents get the
-   same nDCG. :func:`random_graded_lists`, :func:`append_nonrelevant`, :func:`precision` (a measure that *does* fall)
-   are the tools.
-2. **Missing relevant documents in a short list go unpunished** unless the ideal comes from all judgments *and* both
-   lists are scored at the same cut-off. :func:`truncation_table` scores a list and its prefix under each combination of
-   ideal source and cut-off.
-3. **Incomplete judgments.** :func:`simulate_pooling_collection` builds a test collection whose true grades are known;
-   :func:`pool_judged` judges only the union of the top ``depth`` documents of a set of pooled systems (TREC pooling);
-   :func:`evaluate_runs` scores every system three ways: with the true grades, with unjudged documents taken as
-   non-relevant (the usual convention), and on the condensed list of judged documents only (``judged=``, trec_eval
-   ``-J``). :func:`pooling_experiment` repeats this over seeded replicates and pool depths and :func:`summarize_bias`
-   reports the bias with 95% intervals.
-
-Randomness: every replicate draws from its own ``numpy.random.SeedSequence(seed, spawn_key=(experiment, replicate))``
-(:func:`ndcg_research.simulation.replicates.seed_sequence`), so the results do not depend on the order or the number of
-workers.
+1. Appending non-relevant documents never lowers nDCG (a grade-0 document adds 0 to DCG and nothing to the ideal).
+2. A short list missing relevant documents goes unpunished unless the ideal comes from all judgments and both lists are
+   scored at one cut-off (:func:`truncation_table`).
+3. Incomplete judgments: a simulated collection judged by TREC pooling (:func:`pool_judged`), its runs scored with the
+   true grades, with unjudged documents as non-relevant, and condensed (:func:`evaluate_runs`), over seeded replicates
+   (:func:`pooling_experiment`, one ``SeedSequence(seed, spawn_key=(experiment, replicate))`` each, so the results do
+   not depend on the workers).
 """
 
 from __future__ import annotations
@@ -26,7 +14,7 @@ from __future__ import annotations
 import functools
 import warnings
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -212,36 +200,23 @@ def evaluate_runs(
         raise ValueError(f"judged must have the shape of grades, {grades_array.shape}, got {judged_array.shape}")
     n_systems, n_queries, n_docs = scores_array.shape
     run_length = min(run_length, n_docs)
-    observed = np.where(judged_array, grades_array, 0.0)
-    # The ideal only needs the largest grades: the top `width` of each query covers any run of
-    # run_length documents and any cut-off k <= width, and it must hold every relevant grade, since the
-    # metric checks that the known grades contain the retrieved ones.
+    # The ideal needs only the largest grades: enough for the run and the cut-off, and every relevant grade (the
+    # metric checks that the known grades contain the retrieved ones).
     width = run_length if k is None else max(run_length, min(int(k), n_docs))
-    width = max(width, int(np.count_nonzero(grades_array, axis=1).max()))
-    width = min(width, n_docs)
-    ideal_true = -np.sort(-grades_array, axis=1)[:, :width]
-    ideal_observed = -np.sort(-observed, axis=1)[:, :width]
-
+    width = min(max(width, int(np.count_nonzero(grades_array, axis=1).max())), n_docs)
+    ideal_true = np.tile(-np.sort(-grades_array, axis=1)[:, :width], (n_systems, 1))
+    ideal_observed = np.tile(-np.sort(-np.where(judged_array, grades_array, 0.0), axis=1)[:, :width], (n_systems, 1))
     runs = top_order(scores_array, run_length)  # (systems, queries, run_length)
-    rel = np.take_along_axis(np.broadcast_to(grades_array, scores_array.shape), runs, -1)
-    seen = np.take_along_axis(np.broadcast_to(judged_array, scores_array.shape), runs, -1)
-    rel_flat = rel.reshape(n_systems * n_queries, run_length)
-    seen_flat = seen.reshape(n_systems * n_queries, run_length)
-    tile = (n_systems, 1)
+    rel = np.take_along_axis(np.broadcast_to(grades_array, scores_array.shape), runs, -1).reshape(-1, run_length)
+    seen = np.take_along_axis(np.broadcast_to(judged_array, scores_array.shape), runs, -1).reshape(-1, run_length)
     score = functools.partial(ndcg, gain=gain, discount=discount)
-    true = score(rel_flat, k, ideal=np.tile(ideal_true, tile))
-    zero_ideal = int(np.count_nonzero(ideal_observed[:, 0] == 0))
+    out = {"true": score(rel, k, ideal=ideal_true)}
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedNDCGWarning)  # counted in zero_ideal instead
-        pooled = score(np.where(seen_flat, rel_flat, 0.0), k, ideal=np.tile(ideal_observed, tile))
-        condensed = score(np.where(seen_flat, rel_flat, 0.0), k, ideal=np.tile(ideal_observed, tile), judged=seen_flat)
-    shape = (n_systems, n_queries)
-    return {
-        "true": true.reshape(shape),
-        "unjudged = 0": pooled.reshape(shape),
-        "condensed": condensed.reshape(shape),
-        "zero_ideal": zero_ideal,
-    }
+        out["unjudged = 0"] = score(np.where(seen, rel, 0.0), k, ideal=ideal_observed)
+        out["condensed"] = score(np.where(seen, rel, 0.0), k, ideal=ideal_observed, judged=seen)
+    out = {method: values.reshape(n_systems, n_queries) for method, values in out.items()}
+    return out | {"zero_ideal": int(np.count_nonzero(ideal_observed[:n_queries, 0] == 0))}
 
 
 #: The evaluation methods of :func:`evaluate_runs`, in table order.
@@ -258,8 +233,7 @@ def _one_replicate(
     pool_novel: bool,
     **how: Any,
 ) -> dict[str, np.ndarray]:
-    """One collection judged at every depth (``how``: :func:`evaluate_runs`' options): per depth its mean nDCG by method
-    and system, the shares of documents and of relevant ones judged, the queries with no relevant judged."""
+    """One collection judged at every depth (``how``: :func:`evaluate_runs`' options)."""
     collection = simulate_pooling_collection(model, n_queries, seed=seed, replicate=replicate)
     pooled_scores = collection.scores if pool_novel else collection.scores[: model.n_pooled]
     relevant = collection.grades > 0
@@ -296,31 +270,17 @@ def pooling_experiment(
 
     Returns dict: ``"means"``: (replicates, n_depths, 3 methods, n_systems) per-replicate mean nDCG over queries;
     ``"judged_fraction"`` and ``"relevant_judged"`` (share of relevant documents judged): (replicates, n_depths);
-    ``"zero_ideal"``: total queries with no relevant document judged per depth; ``"depths"``, ``"methods"``,
-    ``"systems"``, ``"parameters"``.
+    ``"zero_ideal"``: total queries with no relevant document judged per depth; ``"depths"``, ``"systems"``.
     """
-    options = dict(k=k, run_length=run_length, gain=gain, discount=discount, pool_novel=pool_novel)
-    one = functools.partial(_one_replicate, model=model, depths=depths, n_queries=n_queries, seed=seed, **options)
+    how = dict(k=k, run_length=run_length, gain=gain, discount=discount, pool_novel=pool_novel)
+    one = functools.partial(_one_replicate, model=model, depths=depths, n_queries=n_queries, seed=seed, **how)
     done = dict(parallel_map(one, range(replicates), n_jobs=n_jobs))
     results = [done[r] for r in range(replicates)]
     return {
         **{key: np.stack([r[key] for r in results]) for key in ("means", "judged_fraction", "relevant_judged")},
         "zero_ideal": np.sum([r["zero_ideal"] for r in results], axis=0),
         "depths": depths,
-        "methods": list(METHODS),
         "systems": model.system_names,
-        "parameters": {
-            **asdict(model),
-            "depths": depths,
-            "n_queries": n_queries,
-            "replicates": replicates,
-            "seed": seed,
-            "k": k,
-            "run_length": run_length,
-            "gain": str(gain),
-            "discount": str(discount),
-            "pool_novel": pool_novel,
-        },
     }
 
 

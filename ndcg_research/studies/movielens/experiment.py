@@ -13,11 +13,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from ...core import _kernels as kernels
 from ...core import parse_discount, parse_gain
 from ...core._ranking import ranked_gains
+from ...evaluation import InputError, evaluate
 from ...findings import threshold
+from ...simulation.sweeps import DEFAULT_DISCOUNTS
+from ...simulation.theory import eps
+from ...stats import compare_systems, discriminative_power, kendall_tau, swap_rates, tau_ap
 from .problems import RankingProblem
 
 #: The gains of the real-data study, by label: the rating itself, the rating above "neutral" (3), and
@@ -29,16 +34,7 @@ GAINS: dict[str, str] = {
 }
 
 #: The discounts of notebooks 03-04, fastest-decaying first.
-DISCOUNTS: tuple[str, ...] = (
-    "power(beta=2)",
-    "geometric(p=0.5)",
-    "zipf",
-    "power(beta=0.5)",
-    "log2",
-    "logpower(gamma=0.5)",
-    "loglog",
-    "none",
-)
+DISCOUNTS = DEFAULT_DISCOUNTS
 
 #: Spawn key of the list-length samples: SeedSequence(seed, spawn_key=(EXPERIMENT_LIST_LENGTH, replicate)).
 EXPERIMENT_LIST_LENGTH = 8001
@@ -111,14 +107,10 @@ def sample_lists(
 ) -> dict[int | None, np.ndarray]:
     """Candidate lists of length n per query that keep the query's share of relevant items; nested in n.
 
-    For a query with ``r`` relevant (grade > 0) and ``m`` other candidates (share ``s = r / (r + m)``), the
-    list of length n holds ``n_rel = max(1, round(n * s))`` relevant items (at most r) and ``n - n_rel``
-    others (at most m, the rest relevant), each drawn uniformly at random: the first ``n_rel`` of a random
-    order of the relevant items and the first ``n - n_rel`` of a random order of the others. The same
-    random orders serve every n, so the lists are nested (the list of length n contains the shorter
-    ones), like a data stream that grows. Below ``n = 1 / s`` the one relevant item raises the share
-    above s. A query with fewer than n candidates keeps its whole list; ``None`` means the whole list.
-    Queries without a relevant candidate keep n random candidates (their nDCG is undefined anyway).
+    For a query with share ``s`` of relevant (grade > 0) candidates, the list of length n holds
+    ``n_rel = max(1, round(n * s))`` relevant items (:func:`relevant_in_lists`) and ``n - n_rel`` others: the first of
+    a random order of each class. The same orders serve every n, so the lists are nested, like a data stream that
+    grows. A query with fewer than n candidates keeps its whole list; ``None`` means the whole list.
 
     ``ns``: list lengths (>= 1), None for the whole list; ``seed``: entropy of ``SeedSequence(seed,
     spawn_key=(EXPERIMENT_LIST_LENGTH, replicate))``; ``replicate``: which independent draw.
@@ -127,33 +119,26 @@ def sample_lists(
     fewer candidates are padded with a padding column of the problem (grade 0, score -inf).
     """
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(EXPERIMENT_LIST_LENGTH, replicate)))
-    valid = problem.valid
-    relevant = (problem.grades > 0) & valid
-    other = valid & ~relevant
+    relevant = (problem.grades > 0) & problem.valid
+    other = problem.valid & ~relevant
     keys = rng.random(problem.grades.shape)
-    # Position of each candidate in a random order of its class (relevant / other).
-    rank_rel = _class_rank(relevant, keys)
-    rank_other = _class_rank(other, keys)
+    rank_rel, rank_other = _class_rank(relevant, keys), _class_rank(other, keys)
     pad_column = np.where(problem.lengths < keys.shape[1], problem.lengths, keys.shape[1] - 1)
     lists = {}
     for n in ns:
         size = list_lengths(problem, n)
         n_rel = relevant_in_lists(problem, n)
-        n_other = size - n_rel
-        chosen = (relevant & (rank_rel < n_rel[:, None])) | (other & (rank_other < n_other[:, None]))
+        chosen = (relevant & (rank_rel < n_rel[:, None])) | (other & (rank_other < (size - n_rel)[:, None]))
         width = int(size.max())
         order = np.argsort(~chosen, axis=1, kind="stable")[:, :width]
-        # A query with fewer than `width` entries points the rest at one of its padding columns
-        # (it has some: the longest list is at most `width` long).
+        # A shorter list points the rest at a padding column (it has some: the longest list is `width` long).
         lists[n] = np.where(np.arange(width) >= size[:, None], pad_column[:, None], order)
     return lists
 
 
 def _class_rank(member: np.ndarray, keys: np.ndarray) -> np.ndarray:
     """Rank (0, 1, ...) of each member entry within its row in the order of ``keys``; large for non-members."""
-    order = np.argsort(np.where(member, keys, np.inf), axis=1)
-    rank = np.empty(keys.shape, dtype=np.int64)
-    np.put_along_axis(rank, order, np.broadcast_to(np.arange(keys.shape[1]), keys.shape), 1)
+    rank = np.argsort(np.argsort(np.where(member, keys, np.inf), axis=1), axis=1)
     return np.where(member, rank, np.iinfo(np.int64).max)
 
 
@@ -212,15 +197,9 @@ def compare_table(
     axis, in axis order; ``test``, ``correction``, ``confidence``, ``n_resamples``, ``seed``: as in
     :func:`ndcg_research.stats.compare_systems` (t test and interval, Holm correction by default).
 
-    Returns ``systems_table, pairs_table`` (pandas.DataFrame): The label columns, then
-    :func:`~ndcg_research.stats.compare_systems`'s columns (``system``, ``mean``, ``ci_low``, ``ci_high``,
-    ``queries``; ``system_a``, ``system_b``, ``difference`` = mean of a - b, ``ci_low``, ``ci_high``, ``effect_size``
-    = mean / sd of the paired differences, ``wins``, ``ties``, ``losses``, ``pvalue``, ``pvalue_adjusted``).
+    Returns ``systems_table, pairs_table`` (pandas.DataFrame): the label columns, then those of
+    :func:`~ndcg_research.stats.compare_systems`'s ``systems`` and ``pairs``.
     """
-    import pandas as pd
-
-    from ...stats import compare_systems
-
     values = np.asarray(values, dtype=np.float64)
     system_parts, pair_parts = [], []
     options = dict(test=test, correction=correction, confidence=confidence, n_resamples=n_resamples, seed=seed)
@@ -283,16 +262,11 @@ def query_set_tables(
     ``test``, ``n_resamples``, ``alpha``: the paired test of :func:`ndcg_research.stats.discriminative_power` (Sakai
     2006: bootstrap); ``reference``: index of the reference measure for Kendall's tau; default the first.
 
-    Returns ``power, swaps, agreement`` (pandas.DataFrame): ``power``: label columns, ``users``, ``draws``, ``power``
-    (mean over the subsets), ``power_sd``, ``power_min``, ``power_max``, ``difference_required`` (mean). ``swaps``:
-    label columns, then :func:`ndcg_research.stats.swap_rates`'s ``size``, ``pairs``, ``swaps``, ``swap_rate``.
-    ``agreement``: label columns, ``kendall_tau`` and ``tau_ap`` of the ordering of the systems by mean against the
-    reference measure's, over all users.
+    Returns ``power, swaps, agreement`` (pandas.DataFrame), each with the label columns first: ``power``: ``users``,
+    ``draws``, the mean, sd, min and max ``power`` over the subsets, ``difference_required`` (mean); ``swaps``:
+    :func:`ndcg_research.stats.swap_rates`'s columns; ``agreement``: ``kendall_tau`` and ``tau_ap`` of the systems'
+    order by mean against the reference measure's, over all users.
     """
-    import pandas as pd
-
-    from ...stats import discriminative_power, kendall_tau, swap_rates, tau_ap
-
     values = np.asarray(values, dtype=np.float64)
     slices = list(_slices(values, systems, labels, "users"))
     if np.isnan(values).any():
@@ -372,10 +346,6 @@ def first_order_table(
     Returns pandas.DataFrame: ``list_length``, ``system``, ``gain``, ``discount``, ``mean_length``, ``eps`` (eps_D at
     the mean length), ``one_minus_ndcg`` (mean), ``c_estimate`` (mean of the per-query estimates).
     """
-    import pandas as pd
-
-    from ...simulation.theory import eps
-
     rows = []
     for i, n in enumerate(ns):
         length = list_lengths(problem, n).astype(np.float64)
@@ -413,10 +383,6 @@ def decisions_against(
     directions), ``max_mean_shift`` (largest absolute difference of the mean from the reference mean, over the
     systems) and ``kendall_tau_vs_reference`` (systems ordered by mean).
     """
-    import pandas as pd
-
-    from ...stats import kendall_tau
-
     labels = list(means.columns[: list(means.columns).index("system")])
     if column not in labels:
         raise ValueError(f"column {column!r} is not a label column of the tables ({labels})")
@@ -472,8 +438,6 @@ def convention_values(
     evaluate a query, and everywhere for a preset that refuses the data; ``refused`` (dict): Convention -> the error
     message of a preset that refuses the data (e.g. grades above its maximum).
     """
-    from ...evaluation import InputError, evaluate
-
     queries = np.asarray(queries).astype(str)
     values = np.full((len(conventions), len(measures), len(runs), queries.size), np.nan)
     refused: dict[str, str] = {}

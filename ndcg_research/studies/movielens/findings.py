@@ -151,23 +151,9 @@ def list_length_findings(means: Any, pairs: Any, first_order: Any, *, alpha: flo
         "1b differences stay detectable": q.detectable_verdict(),
         "1c zipf/summable lose": q.fast_verdict(),
     }
-    return dict(
-        n0=q.n0,
-        n1=q.n1,
-        slow=q.slow,
-        fast=q.fast,
-        gains=q.gains,
-        discounts=q.discounts,
-        lengths=q.lengths,
-        cells=q.cells,
-        rising=rising,
-        narrowing=narrowing,
-        spread=spread,
-        c=q.c,
-        c_ratio=q.c_ratio,
-        significant=q.significant,
-        dz_ratio=q.dz_ratio,
-        verdicts=verdicts,
+    names = ("n0", "n1", "slow", "fast", "gains", "discounts", "lengths", "cells", "c", "c_ratio", "significant")
+    return {name: getattr(q, name) for name in names} | dict(
+        rising=rising, narrowing=narrowing, spread=spread, dz_ratio=q.dz_ratio, verdicts=verdicts
     )
 
 

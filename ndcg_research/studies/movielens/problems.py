@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from ...core._ranking import top_order
 from .recommenders import DEFAULT_RANKERS, canonical_ranker_spec, score_items, temporal_split
@@ -136,8 +137,6 @@ def trec_problem(
 
     Returns RankingProblem: over the topics of the qrels that at least one run retrieved.
     """
-    import pandas as pd
-
     if not runs:
         raise ValueError("runs must name at least one run")
     for what, table, columns in [("qrels", qrels, ("query", "doc", "relevance"))] + [
@@ -190,8 +189,6 @@ def qrels_table(problem: RankingProblem) -> Any:
 
     Grades are integers when they all are (ratings, TREC levels), as the tools' presets expect.
     """
-    import pandas as pd
-
     keep = problem.valid & (problem.grades > 0)
     grades = problem.grades[keep]
     if np.array_equal(grades, np.floor(grades)):
@@ -206,8 +203,6 @@ def run_table(problem: RankingProblem, system: str, depth: int | None = None) ->
     ``depth=None`` lists every candidate (the whole list); ``depth=k`` only each query's k highest-scored
     candidates (a run file as a recommender would ship it; equal scores at the cut: lower column first).
     """
-    import pandas as pd
-
     scores = problem.scores[system]
     queries = np.broadcast_to(problem.queries.astype(str)[:, None], scores.shape)
     if depth is None:

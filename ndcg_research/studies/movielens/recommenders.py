@@ -114,8 +114,7 @@ def temporal_split(ratings: Any, test_fraction: float = 0.2) -> Split:
     Raises ValueError on a missing column, a rating <= 0, a repeated (user, item) pair, a user with fewer than 2
     ratings, or ``test_fraction`` outside (0, 1).
     """
-    fraction = test_fraction
-    if not 0 < fraction < 1:
+    if not 0 < test_fraction < 1:
         raise ValueError(f"test_fraction must be in (0, 1), got {test_fraction!r}")
     missing = [c for c in ("user", "item", "rating", "timestamp") if c not in getattr(ratings, "columns", ())]
     if missing:
@@ -134,7 +133,7 @@ def temporal_split(ratings: Any, test_fraction: float = 0.2) -> Split:
     counts = np.bincount(user_index, minlength=users.size)
     if counts.min() < 2:
         raise ValueError(f"every user needs at least 2 ratings; user {users[counts.argmin()]} has {counts.min()}")
-    n_test = np.maximum(1, np.floor(fraction * counts + 1e-9).astype(np.int64))  # 1e-9: 0.2 * 35 is 7, not 6.99..
+    n_test = np.maximum(1, np.floor(test_fraction * counts + 1e-9).astype(np.int64))  # 1e-9: 0.2 * 35 is 7, not 6.99..
     order = np.lexsort((item_index, time, user_index))  # by user, then time, then item id
     start = np.concatenate(([0], np.cumsum(counts)[:-1]))
     position = np.arange(order.size) - start[user_index[order]]  # rank within the user's history
@@ -144,7 +143,7 @@ def temporal_split(ratings: Any, test_fraction: float = 0.2) -> Split:
     test = np.zeros((users.size, items.size))
     train[user_index[~is_test], item_index[~is_test]] = rating[~is_test]
     test[user_index[is_test], item_index[is_test]] = rating[is_test]
-    return Split(users.astype(np.int64), items.astype(np.int64), train, test, fraction)
+    return Split(users.astype(np.int64), items.astype(np.int64), train, test, test_fraction)
 
 
 # --------------------------------------------------------------------------- rankers
@@ -201,12 +200,9 @@ def score_items(spec: str, interactions: np.ndarray, *, seed: int = 0) -> np.nda
 
 def _quantize(scores: np.ndarray) -> np.ndarray:
     """Round to multiples of SCORE_QUANTUM * max|scores| (a power of two: the rounding is exact)."""
-    if not np.isfinite(scores).all():
-        raise ValueError("the ranker produced non-finite scores (NaN or inf); cannot rank with them")
     largest = np.abs(scores).max(initial=0.0)
     if largest == 0.0:
         return scores
-    # A power-of-two step, so that dividing and multiplying by it are exact.
     step = 2.0 ** np.floor(np.log2(largest * SCORE_QUANTUM))
     return np.round(scores / step) * step
 
