@@ -37,8 +37,7 @@ class ListLength:
     summable ones) find fewer significant pairs than ``log2`` at ``n1``.
     """
 
-    def __init__(self, means: Any, pairs: Any, first_order: Any, *, alpha: float | None = None) -> None:
-        self.alpha = alpha
+    def __init__(self, means: Any, pairs: Any, first_order: Any) -> None:
         self.gains = list(dict.fromkeys(means["gain"]))
         self.discounts = list(dict.fromkeys(means["discount"]))
         self.lengths = list(dict.fromkeys(means["list_length"].astype(str)))
@@ -91,7 +90,7 @@ class ListLength:
 
     @cached_property
     def significant(self) -> dict[tuple[str, str], int]:
-        alpha = threshold("significance_level") if self.alpha is None else self.alpha
+        alpha = threshold("significance_level")
         first = self.pairs[self.pairs.gain == self.gains[0]]
         return {
             (n, d): int((first[(first.list_length == n) & (first.discount == d)].pvalue_adjusted < alpha).sum())
@@ -135,7 +134,7 @@ class ListLength:
         return "holds" if all(sig[(self.n1, d)] < sig[(self.n1, "log2")] for d in self.fast) else "does not hold"
 
 
-def list_length_findings(means: Any, pairs: Any, first_order: Any, *, alpha: float | None = None) -> dict[str, Any]:
+def list_length_findings(means: Any, pairs: Any, first_order: Any) -> dict[str, Any]:
     """Numbers and verdicts of the list-length question from its three tables (rules: :class:`ListLength`).
 
     Returns dict: ``n0``, ``n1``, ``slow`` and ``fast`` discounts, ``cells``, ``rising``, ``narrowing`` (lists of
@@ -143,7 +142,7 @@ def list_length_findings(means: Any, pairs: Any, first_order: Any, *, alpha: flo
     first gain), ``c_ratio`` (Series), ``significant`` {(n, discount): count, first gain}, ``dz_ratio`` (Series),
     ``verdicts`` {name: verdict}.
     """
-    q = ListLength(means, pairs, first_order, alpha=alpha)
+    q = ListLength(means, pairs, first_order)
     spread, rising, narrowing = q.drift
     verdicts = {
         "1a drift together (slowly varying)": q.drift_verdict(),
@@ -157,19 +156,17 @@ def list_length_findings(means: Any, pairs: Any, first_order: Any, *, alpha: flo
     )
 
 
-def query_set_findings(power: Any, *, near_users: int | None = None) -> dict[str, Any]:
+def query_set_findings(power: Any) -> dict[str, Any]:
     """Numbers and verdict of the query-set question from its power table.
 
-    Rule: at the user-set size nearest ``near_users``, with the power averaged over the gains, the claim
-    holds if every slowly varying discount's power is at least ``log2``'s minus 0.05 and ``zipf`` and the
-    summable discounts have a lower power than ``log2`` (100, 0.05 and the fast classes: ``findings.toml``).
+    Rule: at the user-set size nearest ``movielens_near_users`` (100), with the power averaged over the gains, the
+    claim holds if every slowly varying discount's power is at least ``log2``'s minus ``movielens_power_margin`` (0.05)
+    and the fast discounts (``movielens_fast_decays``) have a lower power than ``log2`` (``findings.toml``).
 
     Returns dict: ``users`` (the size used), ``power`` (Series by discount), ``best`` discount, ``verdict``.
     """
-    near_users = threshold("movielens_near_users") if near_users is None else near_users
     discounts = list(dict.fromkeys(power["discount"]))
-    sizes = sorted(set(power["users"]))
-    users = min(sizes, key=lambda s: abs(s - near_users))
+    users = min(sorted(set(power["users"])), key=lambda s: abs(s - threshold("movielens_near_users")))
     p = power[power.users == users].groupby("discount")["power"].mean().reindex(discounts)
     slow = [d for d in discounts if _decay(d) == SLOW]
     fast = [d for d in discounts if _decay(d) in threshold("movielens_fast_decays")]
@@ -201,19 +198,16 @@ def cutoff_findings(decisions: Any, *, small: Sequence[str] | None = None) -> di
     )
 
 
-def convention_findings(
-    decisions: Any, *, reference: str = "trec_eval", min_tau: float | None = None
-) -> dict[str, Any]:
+def convention_findings(decisions: Any) -> dict[str, Any]:
     """Numbers and verdict of the conventions question (the tools agree on which ranker is better, only the values
-    differ) from its decisions table. Rule: holds if no preset reverses a decision significant under the reference
-    and every Kendall tau against the reference's order is at least ``min_tau`` (``convention_min_tau``).
+    differ) from its decisions table. Rule: holds if no preset reverses a decision significant under trec_eval and
+    every Kendall tau against trec_eval's order is at least ``convention_min_tau`` (``findings.toml``).
 
     Returns dict: ``max_shift`` (largest change of a mean over all presets and settings), ``reversing`` (DataFrame of
     the rows with a significant reversal or a low tau), ``verdict``.
     """
-    min_tau = threshold("convention_min_tau") if min_tau is None else min_tau
-    d = decisions[decisions["convention"] != reference]
-    bad = d[(d["significant_reversals"] > 0) | (d["kendall_tau_vs_reference"] < min_tau)]
+    d = decisions[decisions["convention"] != "trec_eval"]
+    bad = d[(d["significant_reversals"] > 0) | (d["kendall_tau_vs_reference"] < threshold("convention_min_tau"))]
     return dict(
         max_shift=float(d["max_mean_shift"].max()), reversing=bad, verdict="holds" if bad.empty else "does not hold"
     )

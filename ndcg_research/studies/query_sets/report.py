@@ -341,7 +341,7 @@ def verdict(folder: str | Path) -> dict[str, Any]:
     folder = Path(folder)
     table = read_table(folder / "07_measures.csv").to_dict("records")
     target = json.loads((folder / "07_query_sets.json").read_text(encoding="utf-8"))["parameters"]["target_accuracy"]
-    name = lambda r: f"{r['gain']} · {r['discount']}"  # noqa: E731
+    name = lambda r: label((r["gain"], r["discount"]))  # noqa: E731
     b, in_group, more = fewest_queries(
         *([r[key] for r in table] for key in ("queries_needed", "queries_needed_low", "queries_needed_high"))
     )
