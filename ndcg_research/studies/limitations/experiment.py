@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import warnings
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -136,7 +136,7 @@ class PoolingCollection:
 
     grades: np.ndarray
     scores: np.ndarray
-    names: list[str] = field(default_factory=list)
+    names: list[str]
 
 
 def simulate_pooling_collection(

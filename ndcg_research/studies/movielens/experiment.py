@@ -399,11 +399,8 @@ def decisions_against(
     )
     rows = []
     for key, block in pairs.groupby(groups + [column], sort=False):
-        key = key if isinstance(key, tuple) else (key,)
-        where = dict(zip(groups + [column], key, strict=False))
-        sel = np.ones(len(means), dtype=bool)
-        for g in groups:
-            sel &= (means[g] == where[g]).to_numpy()
+        where = dict(zip(groups + [column], key, strict=True))
+        sel = (means[groups] == [where[g] for g in groups]).all(axis=1).to_numpy()
         base = means[sel & (means[column] == reference).to_numpy()].set_index("system")["mean"]
         this = means[sel & (means[column] == where[column]).to_numpy()].set_index("system")["mean"].reindex(base.index)
         significant = block["decision"] != 0

@@ -19,7 +19,7 @@ def ranker_means_panels(
 ) -> Figure:
     """Mean nDCG of each system with its 95% interval, per gain (colour), one panel per cut-off ("all": whole list)."""
     fig = Figure(figsize=(6.2 * len(cutoffs), 3.6), layout="constrained")
-    axes = np.atleast_1d(fig.subplots(1, len(cutoffs), squeeze=False)[0])
+    axes = fig.subplots(1, len(cutoffs), squeeze=False)[0]
     for ax, cutoff in zip(axes, cutoffs, strict=False):
         for c, gain in enumerate(gains):
             t = table[(table.gain == gain) & (table.cutoff.astype(str) == cutoff)]

@@ -1,16 +1,6 @@
-r"""The real rankings of the real-data study as one :class:`RankingProblem`: MovieLens-100k recommenders or TREC runs.
-
-A :class:`RankingProblem` holds, for every query (a MovieLens user, a TREC topic), the **candidate
-list** (the items to rank: for MovieLens every item the user did not rate in training; for TREC the
-pool of documents some run retrieved or the qrels judge), their relevance grades (test ratings; qrels
-grades; 0 for the rest) and each system's score of every candidate.
-
-- :func:`movielens_problem`: the six rankers of :mod:`~ndcg_research.studies.movielens.recommenders` on a
-  per-user temporal split;
-- :func:`trec_problem`: a qrels table and run tables (query, doc, score), as issue 8's readers give them;
-- :func:`qrels_table`, :func:`run_table`: a problem back as the evaluation's qrels and run tables.
-
-The experiments on a problem: :mod:`~ndcg_research.studies.movielens.experiment`.
+"""The real rankings of the real-data study as one :class:`RankingProblem`: MovieLens-100k recommenders
+(:func:`movielens_problem`) or TREC runs (:func:`trec_problem`), and a problem back as the evaluation's qrels and run
+tables (:func:`qrels_table`, :func:`run_table`). The experiments on a problem: :mod:`.experiment`.
 """
 
 from __future__ import annotations

@@ -210,9 +210,7 @@ def _quantize(scores: np.ndarray) -> np.ndarray:
 def cosine_similarity(rows: np.ndarray) -> np.ndarray:
     """Cosine similarity between the rows of a matrix; rows of zeros are similar to nothing (0).
 
-    Computed as the dot products of the rows divided by the products of their norms, element by
-    element. For rows of 0s and 1s (the use here) the dot products are integers, exact in float64
-    whatever order a BLAS kernel sums in, so the similarities are the same on every CPU.
+    The dot products divided element by element: for rows of 0s and 1s they are exact integers on every CPU.
     """
     rows = np.asarray(rows, dtype=np.float64)
     dots = rows @ rows.T

@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -95,8 +95,8 @@ class Collection:
     grades: np.ndarray
     ranked_documents: np.ndarray
     ranked_scores: np.ndarray
-    systems: list[str] = field(default_factory=list)
-    skills: np.ndarray = field(default_factory=lambda: np.empty(0))
+    systems: list[str]
+    skills: np.ndarray
 
     @property
     def n_topics(self) -> int:

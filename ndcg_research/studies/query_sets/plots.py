@@ -56,7 +56,7 @@ def asl_curves_panels(
     0 (no resample as extreme) is drawn at 1/(2B)."""
     styles = discount_styles(discounts)
     fig = Figure(figsize=(5.6 * len(gains), 4.4), layout="constrained")
-    axes = np.atleast_1d(fig.subplots(1, len(gains), sharey=True, squeeze=False)[0])
+    axes = fig.subplots(1, len(gains), sharey=True, squeeze=False)[0]
     for ax, g in zip(axes, gains, strict=False):
         for d in discounts:
             curve = round_significant(np.maximum(curves[(g, d)], 0.5 / n_resamples))
@@ -84,7 +84,7 @@ def swap_rate_panels(
     """Voorhees-Buckley swap rate against the size of the two disjoint query sets, per gain (panel) and discount."""
     styles = discount_styles(discounts)
     fig = Figure(figsize=(5.6 * len(gains), 4.2), layout="constrained")
-    axes = np.atleast_1d(fig.subplots(1, len(gains), sharey=True, squeeze=False)[0])
+    axes = fig.subplots(1, len(gains), sharey=True, squeeze=False)[0]
     for ax, g in zip(axes, gains, strict=False):
         for d in discounts:
             ax.plot(sizes, round_significant(rates[(g, d)]), ms=4, **styles[d])
