@@ -37,7 +37,8 @@ class ListLength:
     summable ones) find fewer significant pairs than ``log2`` at ``n1``.
     """
 
-    def __init__(self, means: Any, pairs: Any, first_order: Any) -> None:
+    def __init__(self, means: Any, pairs: Any, first_order: Any, *, alpha: float | None = None) -> None:
+        self.alpha = alpha
         self.gains = list(dict.fromkeys(means["gain"]))
         self.discounts = list(dict.fromkeys(means["discount"]))
         self.lengths = list(dict.fromkeys(means["list_length"].astype(str)))
@@ -90,7 +91,7 @@ class ListLength:
 
     @cached_property
     def significant(self) -> dict[tuple[str, str], int]:
-        alpha = threshold("significance_level")
+        alpha = threshold("significance_level") if self.alpha is None else self.alpha
         first = self.pairs[self.pairs.gain == self.gains[0]]
         return {
             (n, d): int((first[(first.list_length == n) & (first.discount == d)].pvalue_adjusted < alpha).sum())
@@ -134,7 +135,7 @@ class ListLength:
         return "holds" if all(sig[(self.n1, d)] < sig[(self.n1, "log2")] for d in self.fast) else "does not hold"
 
 
-def list_length_findings(means: Any, pairs: Any, first_order: Any) -> dict[str, Any]:
+def list_length_findings(means: Any, pairs: Any, first_order: Any, *, alpha: float | None = None) -> dict[str, Any]:
     """Numbers and verdicts of the list-length question from its three tables (rules: :class:`ListLength`).
 
     Returns dict: ``n0``, ``n1``, ``slow`` and ``fast`` discounts, ``cells``, ``rising``, ``narrowing`` (lists of
@@ -142,7 +143,7 @@ def list_length_findings(means: Any, pairs: Any, first_order: Any) -> dict[str, 
     first gain), ``c_ratio`` (Series), ``significant`` {(n, discount): count, first gain}, ``dz_ratio`` (Series),
     ``verdicts`` {name: verdict}.
     """
-    q = ListLength(means, pairs, first_order)
+    q = ListLength(means, pairs, first_order, alpha=alpha)
     spread, rising, narrowing = q.drift
     verdicts = {
         "1a drift together (slowly varying)": q.drift_verdict(),
@@ -150,23 +151,39 @@ def list_length_findings(means: Any, pairs: Any, first_order: Any) -> dict[str, 
         "1b differences stay detectable": q.detectable_verdict(),
         "1c zipf/summable lose": q.fast_verdict(),
     }
-    names = ("n0", "n1", "slow", "fast", "gains", "discounts", "lengths", "cells", "c", "c_ratio", "significant")
-    return {name: getattr(q, name) for name in names} | dict(
-        rising=rising, narrowing=narrowing, spread=spread, dz_ratio=q.dz_ratio, verdicts=verdicts
+    return dict(
+        n0=q.n0,
+        n1=q.n1,
+        slow=q.slow,
+        fast=q.fast,
+        gains=q.gains,
+        discounts=q.discounts,
+        lengths=q.lengths,
+        cells=q.cells,
+        rising=rising,
+        narrowing=narrowing,
+        spread=spread,
+        c=q.c,
+        c_ratio=q.c_ratio,
+        significant=q.significant,
+        dz_ratio=q.dz_ratio,
+        verdicts=verdicts,
     )
 
 
-def query_set_findings(power: Any) -> dict[str, Any]:
+def query_set_findings(power: Any, *, near_users: int | None = None) -> dict[str, Any]:
     """Numbers and verdict of the query-set question from its power table.
 
-    Rule: at the user-set size nearest ``movielens_near_users`` (100), with the power averaged over the gains, the
-    claim holds if every slowly varying discount's power is at least ``log2``'s minus ``movielens_power_margin`` (0.05)
-    and the fast discounts (``movielens_fast_decays``) have a lower power than ``log2`` (``findings.toml``).
+    Rule: at the user-set size nearest ``near_users``, with the power averaged over the gains, the claim
+    holds if every slowly varying discount's power is at least ``log2``'s minus 0.05 and ``zipf`` and the
+    summable discounts have a lower power than ``log2`` (100, 0.05 and the fast classes: ``findings.toml``).
 
     Returns dict: ``users`` (the size used), ``power`` (Series by discount), ``best`` discount, ``verdict``.
     """
+    near_users = threshold("movielens_near_users") if near_users is None else near_users
     discounts = list(dict.fromkeys(power["discount"]))
-    users = min(sorted(set(power["users"])), key=lambda s: abs(s - threshold("movielens_near_users")))
+    sizes = sorted(set(power["users"]))
+    users = min(sizes, key=lambda s: abs(s - near_users))
     p = power[power.users == users].groupby("discount")["power"].mean().reindex(discounts)
     slow = [d for d in discounts if _decay(d) == SLOW]
     fast = [d for d in discounts if _decay(d) in threshold("movielens_fast_decays")]
@@ -198,16 +215,19 @@ def cutoff_findings(decisions: Any, *, small: Sequence[str] | None = None) -> di
     )
 
 
-def convention_findings(decisions: Any) -> dict[str, Any]:
+def convention_findings(
+    decisions: Any, *, reference: str = "trec_eval", min_tau: float | None = None
+) -> dict[str, Any]:
     """Numbers and verdict of the conventions question (the tools agree on which ranker is better, only the values
-    differ) from its decisions table. Rule: holds if no preset reverses a decision significant under trec_eval and
-    every Kendall tau against trec_eval's order is at least ``convention_min_tau`` (``findings.toml``).
+    differ) from its decisions table. Rule: holds if no preset reverses a decision significant under the reference
+    and every Kendall tau against the reference's order is at least ``min_tau`` (``convention_min_tau``).
 
     Returns dict: ``max_shift`` (largest change of a mean over all presets and settings), ``reversing`` (DataFrame of
     the rows with a significant reversal or a low tau), ``verdict``.
     """
-    d = decisions[decisions["convention"] != "trec_eval"]
-    bad = d[(d["significant_reversals"] > 0) | (d["kendall_tau_vs_reference"] < threshold("convention_min_tau"))]
+    min_tau = threshold("convention_min_tau") if min_tau is None else min_tau
+    d = decisions[decisions["convention"] != reference]
+    bad = d[(d["significant_reversals"] > 0) | (d["kendall_tau_vs_reference"] < min_tau)]
     return dict(
         max_shift=float(d["max_mean_shift"].max()), reversing=bad, verdict="holds" if bad.empty else "does not hold"
     )
