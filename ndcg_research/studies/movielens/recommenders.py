@@ -1,11 +1,7 @@
 r"""Real top-N recommenders on a per-user temporal split of a ratings table (e.g. MovieLens-100k).
 
-The split (:func:`temporal_split`): each user's ratings are ordered by time (equal timestamps by item id) and the
-last ``test_fraction`` of them, ``max(1, floor(test_fraction * n_u))`` of the user's ``n_u`` ratings, are the test
-set; the rest train. Users and items are the rows and columns of dense matrices (943 x 1,682 for MovieLens-100k),
-in the order of their sorted ids. Every ranker learns from the **binary training matrix** X (x_ui = 1 if u rated i
-in training: implicit feedback) and scores **every** item for every user in one vectorised step; the evaluation
-ranks each user's items not rated in training (:attr:`Split.candidates`), graded by the test ratings (0 for others).
+Every ranker learns from the **binary training matrix** X of :func:`temporal_split` (x_ui = 1 if u rated i in
+training: implicit feedback; users x items in sorted id order) and scores **every** item for every user at once.
 
 =========================  =====================================================================
 ranker spec                scores (users x items)

@@ -19,13 +19,7 @@ of grades :math:`g_i > g_j` it ranks ``i`` above ``j`` with probability :math:`\
 increasing in :math:`\theta_s`. So the **true order** of the systems is the order of :math:`\theta_s`, by construction;
 that the expected value of every measure follows it is checked numerically in notebook 07 on a large topic sample.
 
-Why it resembles TREC data: the topic effect dominates the variance of per-topic scores, then the system x topic
-interaction, and the system effect is the smallest (as in the variance decompositions of TREC runs, e.g. Banks, Over &
-Zhang 1999; Kanoulas & Aslam 2009; :func:`ndcg_research.stats.variance_components` measures it on the simulated scores);
-the number of relevant documents varies over orders of magnitude between topics; most judged documents are non-relevant
-and high grades are rare; adjacent systems are close (many pairs differ by a few hundredths of mean nDCG). What it
-lacks: real systems differ in kind (precision- vs recall-oriented), not only in one skill, so real measures can disagree
-on the true order.
+Why it resembles TREC data, and what it lacks: notebook 07, section "The collection".
 
 Randomness: topics come in blocks of :data:`TOPIC_BLOCK`; block ``k`` draws everything about its topics from
 ``default_rng(SeedSequence(seed, spawn_key=(k,)))``, so the first ``T`` topics are the same whatever number of topics is
