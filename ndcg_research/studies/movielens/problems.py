@@ -54,26 +54,6 @@ class RankingProblem:
         return np.count_nonzero(self.grades > 0, axis=1)
 
 
-def _compact_left(
-    mask: np.ndarray, arrays: Mapping[str, tuple[np.ndarray, Any]]
-) -> tuple[dict[str, np.ndarray], np.ndarray]:
-    """Move the entries of each array where ``mask`` is True to the left of their row, keeping their order, and
-    fill the rest of the (narrowed) row with the array's fill value; also return the count kept per row."""
-    order = np.argsort(~mask, axis=1, kind="stable")
-    lengths = mask.sum(axis=1)
-    width = int(lengths.max())
-    order = order[:, :width]
-    pad = np.arange(width) >= lengths[:, None]
-    compacted = {}
-    for key, (values, fill) in arrays.items():
-        out = np.take_along_axis(values, order, 1)
-        if out.dtype.kind in "US" or out.dtype == object:
-            out = out.astype(object)
-        out[pad] = fill
-        compacted[key] = out
-    return compacted, lengths.astype(np.int64)
-
-
 def movielens_problem(
     ratings: Any,
     *,
@@ -95,19 +75,23 @@ def movielens_problem(
     if len(set(names)) != len(names) or not names:
         raise ValueError(f"rankers must be distinct and non-empty, got {list(rankers)!r}")
     split = temporal_split(ratings, test_fraction)
+    # Each user's candidates move to the left of the row, in item order; the rest of the narrowed row is padding.
+    lengths = split.candidates.sum(axis=1).astype(np.int64)
+    order = np.argsort(~split.candidates, axis=1, kind="stable")[:, : int(lengths.max())]
+    padding = np.arange(order.shape[1]) >= lengths[:, None]
+
+    def compact(values: np.ndarray, fill: Any) -> np.ndarray:
+        out = np.take_along_axis(values, order, 1)
+        out[padding] = fill
+        return out
+
+    docs = compact(np.broadcast_to(split.items.astype(str), split.shape).astype(object), "")
     X = split.interactions
-    item_ids = np.broadcast_to(split.items.astype(str), split.shape)
-    arrays: dict[str, tuple[np.ndarray, Any]] = {"docs": (item_ids, ""), "grades": (split.test, 0.0)}
-    for name in names:
-        arrays[name] = (score_items(name, X, seed=seed), -np.inf)
-    compacted, lengths = _compact_left(split.candidates, arrays)
+    scores = {name: compact(score_items(name, X, seed=seed), -np.inf) for name in names}
     counts = {"train_ratings": int(np.count_nonzero(split.train)), "test_ratings": int(np.count_nonzero(split.test))}
-    scores = {name: compacted[name] for name in names}
     sha256 = getattr(ratings, "attrs", {}).get("sha256")
     notes = {"test_fraction": split.test_fraction, "n_items": split.shape[1], **counts}
-    return RankingProblem(
-        "MovieLens-100k", split.users, compacted["docs"], compacted["grades"], lengths, scores, sha256, notes
-    )
+    return RankingProblem("MovieLens-100k", split.users, docs, compact(split.test, 0.0), lengths, scores, sha256, notes)
 
 
 def trec_problem(
