@@ -63,20 +63,11 @@ def precision(relevance: Any) -> float | np.ndarray:
 def truncation_table(
     long_lists: Any, short_length: int, known: Any, k_fixed: int, *, gain: str = "linear", discount: str = "log2"
 ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """nDCG of lists and of their prefixes under each convention for the ideal and the cut-off.
+    """nDCG of lists and of their prefixes (the first ``short_length`` documents) under each convention for the ideal
+    (the list's own, or ``known``: all known grades of each query) and the cut-off (none, each list's own length, or
+    ``k_fixed``); the conventions' table: notebook 06, section 2.
 
-    The short list is the first ``short_length`` documents of the long one: the same documents in the same order.
-    Conventions (key: how both are scored):
-
-    - ``"own ideal, whole list"``: ideal from the list itself, no cut-off (scikit-learn's ``ndcg_score`` without ``k``);
-    - ``"own ideal, @k"``: ideal from the list itself, both cut at ``k_fixed`` (the short list counts as padded with
-      non-relevant documents);
-    - ``"all judgments, @own length"``: ideal from all judgments, each list cut at its own length (``nDCG@len``);
-    - ``"all judgments, whole list"``: ideal from all judgments, no cut-off (trec_eval's ``ndcg``);
-    - ``"all judgments, @k"``: ideal from all judgments, both cut at ``k_fixed`` (trec_eval's ``ndcg_cut.k``).
-
-    ``known``: all known grades of each query (containing the long list's). Returns dict: convention -> (nDCG of the
-    short lists, nDCG of the long lists).
+    Returns dict: convention -> (nDCG of the short lists, nDCG of the long lists).
     """
     long = np.asarray(long_lists, dtype=np.float64)
     short = long[:, :short_length]
