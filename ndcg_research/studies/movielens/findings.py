@@ -26,15 +26,10 @@ class ListLength:
     """The list-length question on its three tables; each number and verdict is computed, and its thresholds
     (``findings.toml``) read, only when asked for, so a finding names only those it uses.
 
-    Rules: **1a** (drift together) holds if, for every slowly varying discount and gain, every ranker's mean rises and
-    the spread (best minus worst ranker) narrows from ``n0``, the first list length at which (nearly) every user's share
-    of relevant items is kept (``movielens_share_kept``), to the whole list (``n1``); with qualification if only the
-    spread always narrows. The **first-order law** holds if, at ``n1``, each ranker's estimate of c under the slowest
-    discount is within a factor ``first_order_factor`` of its estimate under ``log2``. **1b** holds if at ``n1`` the
-    slowest discount finds at least as many significant pairs (Holm-adjusted p < ``significance_level``) as ``log2`` and
-    the median ratio of the absolute effect sizes (pairs with absolute d_z above ``movielens_effect_min`` under log2) is
-    at least ``movielens_effect_ratio``. **1c** holds if the fast discounts (``movielens_fast_decays``: zipf and the
-    summable ones) find fewer significant pairs than ``log2`` at ``n1``.
+    ``n0`` is the first list length at which (nearly) every user's share of relevant items is kept
+    (``movielens_share_kept``), ``n1`` the whole list. The rules are the ``rule`` texts of ``findings.toml``: 1a
+    movielens-drift-together and movielens-first-order, 1b movielens-differences-detectable, 1c
+    movielens-fast-discounts-lose.
     """
 
     def __init__(self, means: Any, pairs: Any, first_order: Any, *, alpha: float | None = None) -> None:

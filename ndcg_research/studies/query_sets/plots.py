@@ -14,6 +14,7 @@ from matplotlib.lines import Line2D
 from ...core import parse_discount
 from ...pipeline.headlines import Headline
 from ...pipeline.style import (
+    centre_and_bars,
     column_figure,
     decade_ticks,
     discount_styles,
@@ -188,10 +189,7 @@ def headline_figure(results: Path, parameters: Mapping[str, Any]) -> Figure:
         y = np.arange(len(order))[::-1]
         for gain, offset, fill in zip(gains, (0.15, -0.15), (True, False), strict=False):
             rows = measures[measures["gain"] == gain].set_index("discount").loc[order]
-            centre = round_significant(rows["queries_needed"])
-            bars = error_bar_lengths(
-                centre, round_significant(rows["queries_needed_low"]), round_significant(rows["queries_needed_high"])
-            )
+            centre, bars = centre_and_bars(rows, "queries_needed", "queries_needed_low", "queries_needed_high")
             for yi, d, c, low, high in zip(y, order, centre, *bars, strict=True):
                 color = styles[d]["color"]
                 mark = dict(fmt="o" if fill else "s", color=color, ms=3.5, mfc=color if fill else "white", lw=0.9)
