@@ -10,6 +10,7 @@ is the one naming rule of runs; :func:`named_runs` turns every form of ``runs`` 
 
 import functools
 import os
+import re
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -235,8 +236,8 @@ def _values(series: Any, kind: Kind, column: str, where: Any, what: str) -> tupl
     """The grades or scores of a column (a Series or a numpy array), checked: numeric, finite, exact.
 
     Scores and fractional grades as float64 (with the first fractional grade), whole grades as int64."""
-    dtype = getattr(series, "dtype", None)
-    if dtype is None or dtype.kind not in "iuf":
+    dtype = series.dtype
+    if dtype.kind not in "iuf":
         raise InputError(f"{kind} {what} {column!r} must be numeric, got dtype {dtype}")
     raw = series.to_numpy(dtype=np.float64, na_value=np.nan) if hasattr(series, "to_numpy") else series.astype(float)
     bad = ~np.isfinite(raw)
@@ -308,7 +309,8 @@ def _dict_columns(table: Mapping[Any, Any], kind: Kind) -> Columns:
 
 
 def table_columns(table: Any, kind: Kind, name: str | None = None) -> Columns:
-    """Judgments or a run in any accepted form (not a file, not Dask) as Columns."""
+    """Judgments or a run as Columns: Columns, a DataFrame, a ranx object or a pytrec_eval dict (``evaluate`` has
+    refused any other value)."""
     if isinstance(table, Columns):
         if table.kind != kind:
             raise ValueError(
@@ -322,21 +324,12 @@ def table_columns(table: Any, kind: Kind, name: str | None = None) -> Columns:
         return replace(
             columns, source=f"ranx {type(table).__name__}", tag=getattr(table, "name", None) or name, lines=None
         )
-    if isinstance(table, Mapping):
-        return _dict_columns(table, kind)
-    raise TypeError(
-        f"{kind} must be a file path, a DataFrame, a ranx {'Qrels' if kind == 'qrels' else 'Run'}, a dict "
-        f"{{query: {{document: value}}}} or Columns, got {type_and_value(table)}"
-    )
+    return _dict_columns(table, kind)
 
 
 def _file_name(path: str) -> str:
     """A file's name without directory, compression suffix and extension (``runs/bm25.run.gz`` -> ``bm25``)."""
-    base = os.path.basename(path) or path
-    for suffix in (".gz", ".bz2", ".xz"):
-        if base.endswith(suffix) and len(base) > len(suffix):
-            base = base[: -len(suffix)]
-            break
+    base = re.sub(r"(?<=.)\.(?:gz|bz2|xz)\Z", "", os.path.basename(path) or path)
     stem, dot, _ = base.rpartition(".")
     return stem if dot and stem else base
 
