@@ -25,10 +25,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from ..cli_common import add_collection_arguments, fail, json_value, note, positive_int, write_output
+from ..core import parse_discount, parse_gain
+from ._measures import ALIASES, CONVENTIONS, Measure, get_convention, parse_measures  # light: no pyarrow
 
 if TYPE_CHECKING:
     from ._evaluator import Evaluation
-    from ._measures import Measure
 
 _DESCRIPTION = """\
 Evaluate TREC run files against qrels with nDCG, as trec_eval does (same options, same
@@ -45,8 +46,6 @@ _INFO_MEASURES = ("runid", "num_q")
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``evaluate`` command to the subcommands of ``ndcg-research``."""
-    from ._measures import ALIASES, CONVENTIONS
-
     parser = sub.add_parser(
         "evaluate",
         help="nDCG of TREC run files against qrels (a drop-in for trec_eval's ndcg measures)",
@@ -135,9 +134,6 @@ def _keep_freed_memory() -> None:
 
 def _measures(args: argparse.Namespace) -> tuple[list[Measure], bool, bool, bool]:
     """The nDCG measures asked for, whether ``runid`` / ``num_q`` are, and whether any nDCG measure is."""
-    from ..core import parse_discount, parse_gain
-    from ._measures import get_convention, parse_measures
-
     requested = args.measures or ["ndcg"]
     specs = [m for m in requested if m not in _INFO_MEASURES]
     if args.format == "trec" and get_convention(args.convention).name == "trec_eval":
@@ -152,8 +148,6 @@ def _measures(args: argparse.Namespace) -> tuple[list[Measure], bool, bool, bool
 def _refuse_trec_eval_repeats(specs: Sequence[str]) -> None:
     """Refuse a trec_eval measure asked for twice with different parameters (``-m ndcg_cut.5 -m ndcg_cut.10``):
     trec_eval computes it once, with the parameters of the first ``-m`` that gives any, and drops the others."""
-    from ._measures import parse_measures
-
     first: dict[str, tuple[str, frozenset[Measure]]] = {}
     for spec in specs:
         match = re.fullmatch(r"\s*(ndcg|ndcg_cut)(\.[^()]*)?\s*", spec)
