@@ -25,33 +25,26 @@ Examples
 0.8597
 """
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-#: Where each public name lives: imported on first use, so that the command line's start (and
-#: ``ndcg-research --help``) does not load pyarrow for the presets' names.
-_HOMES = {
-    **dict.fromkeys(("evaluate", "Evaluation"), "_evaluator"),
-    **dict.fromkeys(("columns_from_frame", "read_qrels", "read_run", "read_svmlight", "run_names"), "_frames"),
-    **dict.fromkeys(
-        ("ALIASES", "CONVENTIONS", "Convention", "Measure", "get_convention", "parse_measures"), "_measures"
-    ),
-    **dict.fromkeys(("Columns", "predictions_columns", "qrels_columns", "run_columns", "svmlight_columns"), "_readers"),
-    "InputError": "_sources",
-}
+import lazy_loader
 
-
-def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value
-    return value
+# Each public name is imported on first use (as the package's and stats' are), so that the command line's start
+# (and ``ndcg-research --help``) does not load pyarrow for the presets' names.
+__getattr__ = lazy_loader.attach(
+    __name__,
+    submod_attrs={
+        "_evaluator": ["evaluate", "Evaluation"],
+        "_frames": ["columns_from_frame", "read_qrels", "read_run", "read_svmlight", "run_names"],
+        "_measures": ["ALIASES", "CONVENTIONS", "Convention", "Measure", "get_convention", "parse_measures"],
+        "_readers": ["Columns", "predictions_columns", "qrels_columns", "run_columns", "svmlight_columns"],
+        "_sources": ["InputError"],
+    },
+)[0]
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *_HOMES})
+    return sorted({*globals(), *__all__})
 
 
 if TYPE_CHECKING:

@@ -10,6 +10,7 @@ is the one naming rule of runs; :func:`named_runs` turns every form of ``runs`` 
 
 import functools
 import os
+import re
 import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import replace
@@ -235,8 +236,8 @@ def _values(series: Any, kind: Kind, column: str, where: Any, what: str) -> tupl
     """The grades or scores of a column (a Series or a numpy array), checked: numeric, finite, exact.
 
     Scores and fractional grades as float64 (with the first fractional grade), whole grades as int64."""
-    dtype = getattr(series, "dtype", None)
-    if dtype is None or dtype.kind not in "iuf":
+    dtype = series.dtype
+    if dtype.kind not in "iuf":
         raise InputError(f"{kind} {what} {column!r} must be numeric, got dtype {dtype}")
     raw = series.to_numpy(dtype=np.float64, na_value=np.nan) if hasattr(series, "to_numpy") else series.astype(float)
     bad = ~np.isfinite(raw)
@@ -307,8 +308,9 @@ def _dict_columns(table: Mapping[Any, Any], kind: Kind) -> Columns:
     return Columns(query_ids, doc_ids, value, kind, "dict", None, np.arange(len(values)), fraction=fraction)
 
 
-def table_columns(table: Any, kind: Kind, name: str | None = None) -> Columns:
-    """Judgments or a run in any accepted form (not a file, not Dask) as Columns."""
+def table_columns(table: Any, kind: Kind) -> Columns:
+    """Judgments or a run as Columns: Columns, a DataFrame, a ranx object or a pytrec_eval dict (``evaluate`` has
+    refused any other value)."""
     if isinstance(table, Columns):
         if table.kind != kind:
             raise ValueError(
@@ -316,27 +318,18 @@ def table_columns(table: Any, kind: Kind, name: str | None = None) -> Columns:
             )
         return table
     if is_frame(table):
-        return columns_from_frame(table, kind, name=name)
+        return columns_from_frame(table, kind)
     if is_ranx(table):
         columns = _dict_columns(table.to_dict(), kind)
         return replace(
-            columns, source=f"ranx {type(table).__name__}", tag=getattr(table, "name", None) or name, lines=None
+            columns, source=f"ranx {type(table).__name__}", tag=getattr(table, "name", None) or None, lines=None
         )
-    if isinstance(table, Mapping):
-        return _dict_columns(table, kind)
-    raise TypeError(
-        f"{kind} must be a file path, a DataFrame, a ranx {'Qrels' if kind == 'qrels' else 'Run'}, a dict "
-        f"{{query: {{document: value}}}} or Columns, got {type_and_value(table)}"
-    )
+    return _dict_columns(table, kind)
 
 
 def _file_name(path: str) -> str:
     """A file's name without directory, compression suffix and extension (``runs/bm25.run.gz`` -> ``bm25``)."""
-    base = os.path.basename(path) or path
-    for suffix in (".gz", ".bz2", ".xz"):
-        if base.endswith(suffix) and len(base) > len(suffix):
-            base = base[: -len(suffix)]
-            break
+    base = re.sub(r"(?<=.)\.(?:gz|bz2|xz)\Z", "", os.path.basename(path) or path)
     stem, dot, _ = base.rpartition(".")
     return stem if dot and stem else base
 
@@ -401,7 +394,7 @@ def run_names(runs: Sequence[Any]) -> list[str]:
     return names
 
 
-def named_runs(runs: Any, name: str = "runs") -> list[tuple[str, Any]]:
+def named_runs(runs: Any) -> list[tuple[str, Any]]:
     """Every form of a ``runs`` argument as (name, run) pairs: one run, a list of runs, or a mapping of names to runs.
 
     In a mapping, a list of files is one run split in shards of whole queries. Two runs of one name are
@@ -409,40 +402,40 @@ def named_runs(runs: Any, name: str = "runs") -> list[tuple[str, Any]]:
     """
     if isinstance(runs, Mapping) and not is_nested_dict(runs):
         if not runs:
-            raise ValueError(f"{name} must hold at least one run, got an empty mapping")
+            raise ValueError("runs must hold at least one run, got an empty mapping")
         pairs: list[tuple[str, Any]] = []
         keys: dict[str, Any] = {}
         for key, run in runs.items():
             shards = isinstance(run, (list, tuple)) and run and all(is_path(r) for r in run)
             if not shards:
-                _check_run(run, f"{name}[{key!r}]")
+                _check_run(run, f"runs[{key!r}]")
             label = keys.setdefault(str(key), key)
             if label is not key:  # 1 and "1": the results would hold two runs of one name
                 raise ValueError(
-                    f"{name}[{label!r}] and {name}[{key!r}] would both be named {str(key)!r} (run names are text); "
+                    f"runs[{label!r}] and runs[{key!r}] would both be named {str(key)!r} (run names are text); "
                     f"give them different names"
                 )
             pairs.append((str(key), list(run) if shards else run))
         return pairs
     if isinstance(runs, (list, tuple)):
         if not runs:
-            raise ValueError(f"{name} must hold at least one run, got an empty {type(runs).__name__}")
+            raise ValueError(f"runs must hold at least one run, got an empty {type(runs).__name__}")
         labels = run_names(list(runs))  # checks each run
         first: dict[Any, int] = {}
         for j, run in enumerate(runs):  # one table or file given twice may have two names (run1, run2; a, ./a)
             i = first.setdefault(_identity(run), j)
             if i != j:
                 shown = os.fspath(run) if is_path(run) else labels[i]
-                raise ValueError(f"{name}[{j}]: run {shown!r} is given twice (as {name}[{i}] too); give each run once")
+                raise ValueError(f"runs[{j}]: run {shown!r} is given twice (as runs[{i}] too); give each run once")
         for j, label in enumerate(labels):
             i = labels.index(label)
             if i != j:
                 raise ValueError(
-                    f"{name}[{i}] and {name}[{j}] are different runs named {label!r}; name them with a dict "
-                    f"{{name: run}}, e.g. {{{label + '-1'!r}: {name}[{i}], {label + '-2'!r}: {name}[{j}]}}"
+                    f"runs[{i}] and runs[{j}] are different runs named {label!r}; name them with a dict "
+                    f"{{name: run}}, e.g. {{{label + '-1'!r}: runs[{i}], {label + '-2'!r}: runs[{j}]}}"
                 )
         return list(zip(labels, runs, strict=False))
-    _check_run(runs, name)
+    _check_run(runs, "runs")
     return [(run_names([runs])[0], runs)]
 
 
@@ -471,7 +464,7 @@ def _check_run(run: Any, name: str) -> None:
 
 
 def as_frame(columns: Columns) -> "pd.DataFrame":
-    """Columns as a DataFrame ``query, doc, relevance`` / ``query, doc, score`` (index: line numbers)."""
+    """Columns read from a file as a DataFrame ``query, doc, relevance`` / ``query, doc, score``, indexed by line."""
     import pandas as pd
 
     def text(array: pa.ChunkedArray) -> pa.ChunkedArray:
@@ -483,8 +476,7 @@ def as_frame(columns: Columns) -> "pd.DataFrame":
 
     frame = pa.table({"query": text(columns.query), "doc": text(columns.doc)}).to_pandas()
     frame["relevance" if columns.kind == "qrels" else "score"] = columns.value
-    if columns.source not in ("DataFrame", "dict"):
-        frame.index = pd.Index(columns.line_numbers(), name="line")
+    frame.index = pd.Index(columns.line_numbers(), name="line")
     frame.attrs["source"] = columns.source
     if columns.tag is not None:
         frame.attrs["run"] = columns.tag

@@ -100,16 +100,6 @@ _TREC_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)
 _TREC_CUTOFF = re.compile(r"[+-]?[0-9]+(?:\.[0-9]*)?")
 
 
-def _trec_number(text: str, what: str, measure: str) -> float:
-    """A number as trec_eval's atof reads it in full (``1_0``, ``0x10``, ``3x`` are refused: atof stops early)."""
-    if _TREC_NUMBER.fullmatch(text) is None:
-        raise ValueError(f"measure {measure!r}: {what} {text!r} is not a number; {VALID_MEASURES}")
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError(f"measure {measure!r}: {what} {text!r} is not finite")
-    return value
-
-
 def _trec_cutoffs(measure: str, params: str) -> list[Measure]:
     if not params:
         raise ValueError(
@@ -148,7 +138,12 @@ def _trec_gains(measure: str, params: str) -> Measure:
             raise ValueError(f"measure {measure!r}: grade {level!r} must be an integer >= 0")
         if int(level) in pairs:
             raise ValueError(f"measure {measure!r}: grade {int(level)} is given two gains; give each grade once")
-        pairs[int(level)] = _trec_number(gain, "gain", measure)
+        # A number as trec_eval's atof reads it in full (1_0, 0x10, 3x are refused: atof stops early).
+        if _TREC_NUMBER.fullmatch(gain) is None:
+            raise ValueError(f"measure {measure!r}: gain {gain!r} is not a number; {VALID_MEASURES}")
+        if not math.isfinite(float(gain)):
+            raise ValueError(f"measure {measure!r}: gain {gain!r} is not finite")
+        pairs[int(level)] = float(gain)
     return Measure(f"ndcg_{params}", None, None, None, tuple(sorted(pairs.items())))
 
 

@@ -11,12 +11,11 @@ import bz2
 import gzip
 import lzma
 import os
-import queue
 import re
 import sys
-import threading
 import zlib
 from collections.abc import Generator, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,11 +54,13 @@ def describe(path: str | os.PathLike[str]) -> str:
 
 @dataclass
 class Source:
-    """An opened input: its name for messages and a binary stream of its (decompressed) bytes."""
+    """An opened input: its name for messages and a binary stream of its (decompressed) bytes; ``file``: the file
+    under a decompressor (which does not close what it was given)."""
 
     name: str
     stream: Any
     compression: str | None = None
+    file: Any = None
 
     def read(self, size: int) -> bytes:
         try:
@@ -69,8 +70,9 @@ class Source:
             raise InputError(f"{self.name}: cannot read the {what} data (truncated or corrupt?): {error}") from None
 
     def close(self) -> None:
-        if self.stream is not sys.stdin.buffer:
-            self.stream.close()
+        for stream in (self.stream, self.file):
+            if stream is not None and stream is not sys.stdin.buffer:
+                stream.close()
 
     def __enter__(self) -> Source:
         return self
@@ -127,7 +129,7 @@ def open_source(path: str | os.PathLike[str], what: str, stream: Any = None) -> 
     for magic, (fmt, opener, command) in _COMPRESSED.items():
         if peek.startswith(magic):
             if opener is not None:
-                return Source(name, opener(raw, "rb"), fmt)
+                return Source(name, opener(raw, "rb"), fmt, raw)
             if stream is None and path != STDIN:
                 raw.close()
             raise InputError(
@@ -189,39 +191,15 @@ def check_text(block: bytes, name: str, first_line: int) -> None:
 
 
 def prefetched(items: Iterable[Any]) -> Generator[Any, None, None]:
-    """``items``, produced one step ahead on a background thread (order, values and errors unchanged).
+    """``items``, each produced on a background thread while the one before is used (order, values and errors
+    unchanged); closing the generator waits for the thread to finish its item.
 
     Reading and parsing the next block (file reads and pyarrow's parser release the GIL) overlaps with the
     evaluation of this one (numpy releases it too): on two cores the two halves of the work run side by side.
     """
-    done = object()
-    slots: queue.Queue[tuple[Any, BaseException | None]] = queue.Queue(maxsize=1)
-    stop = threading.Event()
-
-    def produce() -> None:
-        try:
-            for item in items:
-                if stop.is_set():
-                    return
-                slots.put((item, None))
-            slots.put((done, None))
-        except BaseException as error:  # handed to the consumer, raised there
-            slots.put((done, error))
-
-    worker = threading.Thread(target=produce, name="ndcg_research-reader", daemon=True)
-    worker.start()
-    try:
-        while True:
-            item, error = slots.get()
-            if error is not None:
-                raise error
-            if item is done:
-                return
+    iterator, done = iter(items), object()
+    with ThreadPoolExecutor(1, thread_name_prefix="ndcg_research-reader") as reader:
+        ahead = reader.submit(next, iterator, done)
+        while (item := ahead.result()) is not done:
+            ahead = reader.submit(next, iterator, done)
             yield item
-    finally:
-        stop.set()
-        while worker.is_alive():  # unblock a producer waiting for a free slot
-            try:
-                slots.get_nowait()
-            except queue.Empty:
-                worker.join(0.01)

@@ -24,14 +24,12 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..cli_common import add_collection_arguments, fail, json_value, positive_int, write_output
+from ..cli_common import add_collection_arguments, fail, json_value, note, positive_int, write_output
+from ..core import parse_discount, parse_gain
+from ._measures import ALIASES, CONVENTIONS, Measure, get_convention, parse_measures  # light: no pyarrow
 
 if TYPE_CHECKING:
     from ._evaluator import Evaluation
-    from ._measures import Measure
-
-#: The program's name in its messages.
-PROGRAM = "ndcg-research"
 
 _DESCRIPTION = """\
 Evaluate TREC run files against qrels with nDCG, as trec_eval does (same options, same
@@ -48,8 +46,6 @@ _INFO_MEASURES = ("runid", "num_q")
 
 def register(sub: argparse._SubParsersAction) -> None:
     """Add the ``evaluate`` command to the subcommands of ``ndcg-research``."""
-    from ._measures import ALIASES, CONVENTIONS
-
     parser = sub.add_parser(
         "evaluate",
         help="nDCG of TREC run files against qrels (a drop-in for trec_eval's ndcg measures)",
@@ -115,15 +111,12 @@ def read_collection(qrels: str, runs: Sequence[str], *, svmlight: bool = False) 
 
 
 def _keep_freed_memory() -> None:
-    """Let freed memory be reused instead of returned to the system (glibc only; no effect elsewhere).
+    """Let freed memory be reused instead of returned to the system (glibc only; the command's process only).
 
-    Evaluating a large run allocates and frees arrays of some MB for every block; glibc maps each afresh and the
-    kernel zero-fills every page again (on the project's machines a third of the command's time). An mmap threshold
-    of 64 MB keeps those pages; larger arrays (large qrels, built once) are still given back, so the peak memory
-    stays that of the data alive at once. Arrow allocates through the same malloc: its default pool (mimalloc)
-    returns and re-maps pages too, which made a 10^7-line run 3.2-3.5 s instead of 2.2-2.3 s and a 250,000-line
-    run 0.22-0.79 s instead of 0.21-0.23 s (measured side by side; the command's process only, the library
-    leaves the pool alone)."""
+    Every block of a large run allocates and frees arrays of some MB; glibc maps each afresh and the kernel zero-fills
+    the pages again (a third of the command's time). A 64 MB mmap threshold keeps them (larger arrays, built once,
+    are still given back). Arrow's default pool (mimalloc) does the same, so Arrow allocates through malloc: a
+    10^7-line run 2.2-2.3 s instead of 3.2-3.5 s, 250,000 lines 0.21-0.23 s instead of 0.22-0.79 s."""
     if not sys.platform.startswith("linux"):
         return
     import ctypes
@@ -141,9 +134,6 @@ def _keep_freed_memory() -> None:
 
 def _measures(args: argparse.Namespace) -> tuple[list[Measure], bool, bool, bool]:
     """The nDCG measures asked for, whether ``runid`` / ``num_q`` are, and whether any nDCG measure is."""
-    from ..core import parse_discount, parse_gain
-    from ._measures import get_convention, parse_measures
-
     requested = args.measures or ["ndcg"]
     specs = [m for m in requested if m not in _INFO_MEASURES]
     if args.format == "trec" and get_convention(args.convention).name == "trec_eval":
@@ -158,15 +148,14 @@ def _measures(args: argparse.Namespace) -> tuple[list[Measure], bool, bool, bool
 def _refuse_trec_eval_repeats(specs: Sequence[str]) -> None:
     """Refuse a trec_eval measure asked for twice with different parameters (``-m ndcg_cut.5 -m ndcg_cut.10``):
     trec_eval computes it once, with the parameters of the first ``-m`` that gives any, and drops the others."""
-    from ._measures import parse_measures
-
     first: dict[str, tuple[str, frozenset[Measure]]] = {}
     for spec in specs:
         match = re.fullmatch(r"\s*(ndcg|ndcg_cut)(\.[^()]*)?\s*", spec)
         if match is None:
             continue
-        seen, parsed = first.setdefault(match[1], (spec.strip(), frozenset(parse_measures(spec))))
-        if parsed != frozenset(parse_measures(spec)):  # the same parameters written another way are the same
+        parsed = frozenset(parse_measures(spec))
+        seen, kept = first.setdefault(match[1], (spec.strip(), parsed))
+        if parsed != kept:  # the same parameters written another way are the same
             other = (
                 "give every cut-off in one -m (ndcg_cut.5,10), or use ndcg@K"
                 if match[1] == "ndcg_cut"
@@ -207,8 +196,8 @@ def run(args: argparse.Namespace) -> int:
     except (InputError, ValueError, TypeError, OSError) as error:
         return fail("evaluate", str(error))
     if not args.quiet:
-        for note in result.notes:
-            print(f"{PROGRAM} evaluate: note: {note}", file=sys.stderr)
+        for message in result.notes:
+            note("evaluate", message)
     if args.format == "trec":
         runid = runid or len(args.runs) > 1
         text = trec_text(
