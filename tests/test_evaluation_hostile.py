@@ -9,6 +9,7 @@ import gzip
 import json
 import math
 import os
+import re
 import subprocess
 import sys
 import warnings
@@ -596,7 +597,7 @@ def test_integer_columns_beyond_int64_are_named_by_their_own_value():
         (
             qrels.assign(relevance=[2**60, 0, 1, 0]),
             run,
-            r"relevance 1152921504606846976 is too large \(grades are integers",
+            r"relevance 1152921504606846976 is too large; grades must be below 2\^53 in magnitude",
         ),
     ]
     for judged, ranked, message in cases:
@@ -650,3 +651,38 @@ def test_a_dataframe_row_is_named_with_whose_frame_it_is():
             qrels.rename(columns={"relevance": "score"}),
             "ndcg",
         )
+
+
+def test_a_dict_run_that_ranks_nothing_is_named_so_not_taken_for_a_mapping_of_runs():
+    # {"q1": {}} was read as one run named "q1" whose value {} is no run: a TypeError about run types.
+    for run in ({"q1": {}}, {"q1": {}, "q2": {}}):
+        with pytest.raises(InputError, match=r"^run dict: every query maps to an empty dict$"):
+            evaluate({"q1": {"d": 1}}, run, "ndcg")
+    with pytest.raises(ValueError, match="runs must hold at least one run, got an empty mapping"):
+        evaluate({"q1": {"d": 1}}, {}, "ndcg")
+
+
+@pytest.mark.parametrize("where", ["query", "doc"])
+def test_tuple_ids_in_a_dict_are_named_as_tuples(where):
+    # np.asarray made the tuples rows of a 2-D array: the message showed an ndarray row, not the id.
+    ids = {"query": (("q", 1), "d"), "doc": ("q", ("d", 1))}[where]
+    query, doc = ids
+    kind = "query" if where == "query" else "document"
+    with pytest.raises(
+        InputError,
+        match=rf"qrels dict \(its {kind} ids\) holds tuple \({re.escape(repr(ids[where == 'doc']))} at entry 0\)",
+    ):
+        evaluate({query: {doc: 1}}, {query: {doc: 1.0}}, "ndcg")
+
+
+@pytest.mark.parametrize(
+    ("grade", "shown"),
+    [
+        (10**30, "grade 1000000000000000000000000000000 does not fit in 64 bits"),
+        (1e300, r"relevance 1e\+300 is too large"),
+    ],
+)
+def test_a_huge_dict_grade_is_refused_with_the_limit_not_advice_that_fails_too(grade, shown):
+    # "give it as a float" was the advice for 10**30; as a float it was then refused as too large.
+    with pytest.raises(InputError, match=shown + r"; grades must be below 2\^53 in magnitude"):
+        evaluate({"q": {"d": grade, "e": 0}}, {"q": {"d": 1.0, "e": 0.5}}, "ndcg", convention="sklearn")

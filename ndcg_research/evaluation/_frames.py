@@ -65,11 +65,12 @@ def is_ranx(value: Any) -> bool:
 
 def is_nested_dict(value: Any) -> bool:
     """Whether ``value`` is a pytrec_eval dict ``{query: {document: number}}`` (not a mapping of runs)."""
-    if not isinstance(value, Mapping) or not all(isinstance(v, Mapping) for v in value.values()):
+    if not isinstance(value, Mapping) or not value or not all(isinstance(v, Mapping) for v in value.values()):
         return False
-    # A query may map to no document (nothing retrieved); the first one that does tells the shape.
+    # A query may map to no document (nothing retrieved); the first one that does tells the shape. If none does,
+    # it is a run that retrieved nothing (no run can be an empty dict).
     first = next((v for v in value.values() if v), None)
-    return first is not None and not any(isinstance(x, Mapping) for x in first.values())
+    return first is None or not any(isinstance(x, Mapping) for x in first.values())
 
 
 def is_table(value: Any) -> bool:
@@ -91,6 +92,10 @@ def _choices(kind: Kind) -> str:
     """The column names each style needs, for messages."""
     ours, pyterrier, ir_measures = (f"{q}, {d}, {g[0] if kind == 'qrels' else s}" for q, d, g, s in STYLES.values())
     return f"{ours} (or PyTerrier's {pyterrier}, or ir_measures' {ir_measures})"
+
+
+#: Why a grade is refused as too large (every preset, real-valued grades too: they are held as float64 and compared).
+_GRADE_LIMIT = "grades must be below 2^53 in magnitude, where a float64 holds every integer exactly"
 
 
 def _is_integer(x: Any) -> bool:
@@ -262,9 +267,7 @@ def _values(series: Any, kind: Kind, column: str, where: Any, what: str) -> tupl
         return raw, None
     big = np.flatnonzero(np.abs(raw) >= MAX_GRADE)
     if big.size:
-        raise InputError(
-            f"{where(int(big[0]))}: {column} {shown(int(big[0]))} is too large (grades are integers below 2^53)"
-        )
+        raise InputError(f"{where(int(big[0]))}: {column} {shown(int(big[0]))} is too large; {_GRADE_LIMIT}")
     fractional = np.flatnonzero(np.floor(raw) != raw)
     if fractional.size:
         return raw, (int(fractional[0]), repr(float(raw[fractional[0]])))
@@ -284,7 +287,7 @@ def _dict_columns(table: Mapping[Any, Any], kind: Kind) -> Columns:
         docs.extend(ranked)
         values.extend(ranked.values())
     if not values:
-        raise InputError(f"{kind} dict is empty")
+        raise InputError(f"{kind} dict is empty" if not table else f"{kind} dict: every query maps to an empty dict")
     array = np.asarray(values)
 
     def where(i: int) -> str:
@@ -298,13 +301,16 @@ def _dict_columns(table: Mapping[Any, Any], kind: Kind) -> Columns:
             raise InputError(f"{where(i)}: {what[:-1]} must be a real number, got {type_and_value(values[i])}")
         # Only Python integers beyond 64 bits make an object array of real numbers.
         i = next((i for i, v in enumerate(values) if isinstance(v, int) and not -(2**63) <= v < 2**64), 0)
-        raise InputError(
-            f"{where(i)}: {what[:-1]} {values[i]!r} does not fit in 64 bits; "
-            "give it as a float if that is what it means"
-        )
+        advice = "give it as a float if that is what it means" if kind == "run" else _GRADE_LIMIT
+        raise InputError(f"{where(i)}: {what[:-1]} {values[i]!r} does not fit in 64 bits; {advice}")
     value, fraction = _values(array, kind, "relevance" if kind == "qrels" else "score", where, "dict value")
-    query_ids = _object_ids(np.asarray(queries, dtype=object), "query", where, f"{kind} dict (its query ids)", "entry")
-    doc_ids = _object_ids(np.asarray(docs, dtype=object), "doc", where, f"{kind} dict (its document ids)", "entry")
+    # np.fromiter keeps a tuple id as one value (np.asarray would make it a row of a 2-D array)
+    query_ids = _object_ids(
+        np.fromiter(queries, dtype=object, count=len(queries)), "query", where, f"{kind} dict (its query ids)", "entry"
+    )
+    doc_ids = _object_ids(
+        np.fromiter(docs, dtype=object, count=len(docs)), "doc", where, f"{kind} dict (its document ids)", "entry"
+    )
     return Columns(query_ids, doc_ids, value, kind, "dict", None, np.arange(len(values)), fraction=fraction)
 
 
