@@ -395,6 +395,14 @@ def test_measure_names_trec_eval_reads_otherwise_are_refused(spec, message):
         parse_measures(spec)
 
 
+@pytest.mark.parametrize("spec", ["ndcg_cut.1, 2", "ndcg_cut. 1,2 ", "ndcg_cut.1,\t2\n"])
+def test_blanks_around_a_cut_off_are_skipped_as_atol_skips_them(spec):
+    # trec_eval (meas_init.c, get_long_cutoffs) reads each cut-off with atol, which skips leading blanks and stops
+    # at trailing ones: "1, 2" is cut-offs 1 and 2. It was refused as "' 2' is not a whole number (atol would read 2)".
+    assert [m.k for m in parse_measures(spec)] == [1, 2]
+    assert [m.name for m in parse_measures(spec)] == ["ndcg_cut_1", "ndcg_cut_2"]
+
+
 def test_runid_alone_prints_only_runid(files, capfdbinary):
     status, out, _ = cli(capfdbinary, "evaluate", "-m", "runid", files / "qrels", files / "run")
     assert status == 0 and out == "runid                 \tall\tr\n"

@@ -6,11 +6,12 @@ ranking and the ideal cut at 10; options in parentheses: ``gain`` and ``discount
 trec_eval-style map from grade to gain (``gains={1: 3, 2: 9}``: a listed grade, grade 0 included, gets the given
 gain, any real number; unlisted grades keep their grade), e.g. ``ndcg@10(gain=exp2, discount="power(beta=0.5)")``;
 unset options come from the preset) or trec_eval names read as trec_eval reads them: ``ndcg``, ``ndcg_cut`` (its
-cut-offs 5, 10, 15, 20, 30, 100, 200, 500, 1000), ``ndcg_cut.10,20`` (a fractional cut-off truncated as trec_eval's
-``atol`` does; one that ``atol`` would misread, such as ``1e3``, and an empty list are refused), ``ndcg.1=3,2=9``
-(a gain map, each grade once; named ``ndcg_1=3,2=9`` as trec_eval prints it). Presets (``convention=``,
-``CONVENTIONS``) fix the choices on which tools disagree, the way one tool does; the guide page "Evaluation
-presets" tabulates them, and each preset's ``notes`` say where its behaviour comes from and how it was checked.
+cut-offs 5, 10, 15, 20, 30, 100, 200, 500, 1000), ``ndcg_cut.10,20`` (blanks around a cut-off skipped and a fraction
+truncated as trec_eval's ``atol`` does; one that ``atol`` would misread, such as ``1e3``, and an empty list are
+refused), ``ndcg.1=3,2=9`` (a gain map, each grade once; named ``ndcg_1=3,2=9`` as trec_eval prints it). Presets
+(``convention=``, ``CONVENTIONS``) fix the choices on which tools disagree, the way one tool does; the guide page
+"Evaluation presets" tabulates them, and each preset's ``notes`` say where its behaviour comes from and how it was
+checked.
 """
 
 import ast
@@ -108,7 +109,9 @@ def _trec_cutoffs(measure: str, params: str) -> list[Measure]:
         )
     cutoffs = []
     for p in params.split(","):
-        # trec_eval reads each cut-off with atol: digits, a fraction truncated; anything else it misreads.
+        # trec_eval reads each cut-off with atol: blanks before and after (C's isspace) are skipped, a fraction is
+        # truncated; anything else it misreads.
+        p = p.strip(" \t\n\v\f\r")
         if _TREC_CUTOFF.fullmatch(p) is None:
             raise ValueError(
                 f"measure {measure!r}: cut-off {p!r} is not a whole number (trec_eval's atol would "
