@@ -439,7 +439,7 @@ def test_sklearn_leaves_a_single_document_list_undefined_as_sklearn_refuses_it()
 def _torchmetrics_model(labels, scores, k):
     """TorchMetrics' retrieval_normalized_dcg, as its source computes it: predictions cast to float32, the
     tie-averaged DCG of scikit-learn's algorithm on the targets as given (negative ones too), the ideal the
-    targets sorted descending, cut at top_k; 0 when the ideal DCG is 0 (empty_target_action='neg')."""
+    targets sorted descending, cut at top_k; 0 when the ideal DCG is 0 (the function's rule, not the class's)."""
     scores32 = np.asarray(scores, dtype=np.float32).astype(np.float64)
     ideal = _dcg(sorted(labels, reverse=True), k)
     return 0.0 if ideal == 0 else _expected_dcg_over_tie_orders(labels, scores32, k) / ideal

@@ -338,13 +338,14 @@ CONVENTIONS: dict[str, Convention] = {c.name: c for c in [
             "other queries are scored.",
     ),
     Convention(
-        "torchmetrics", "TorchMetrics retrieval_normalized_dcg / RetrievalNormalizedDCG(top_k=k)",
+        "torchmetrics", "TorchMetrics retrieval_normalized_dcg(top_k=k)",
         ideal="ranking", ties="average", negative="keep", missing="skip", integer_grades=False, score_dtype="float32",
         notes="From TorchMetrics' source (a port of scikit-learn's tie-averaged DCG): predictions are cast to float32, "
             "tied predictions averaged, the ideal comes from the same list, negative targets are kept (they lower the "
-            "DCG and the ideal), empty_target_action='neg' gives 0 to a query without a positive target. Checked "
-            "against TorchMetrics itself by benchmarks/check_presets_torchmetrics.py (needs torch), and in the test "
-            "suite against a model of it.",
+            "DCG and the ideal), a query whose ideal DCG is 0 scores 0. The class RetrievalNormalizedDCG agrees for "
+            "grades >= 0 only: it gives empty_target_action (default 'neg': 0) to every query whose targets sum to 0, "
+            "so targets [1, -1] score 0 there and 1 here. Checked against the function by "
+            "benchmarks/check_presets_torchmetrics.py (needs torch), and in the test suite against a model of it.",
     ),
     Convention(
         "tf_ranking", "TF-Ranking NDCGMetric(topn=k) with its default gain and discount",
