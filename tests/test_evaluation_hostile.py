@@ -21,7 +21,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from ndcg_research.cli import main
-from ndcg_research.evaluation import InputError, evaluate, parse_measures, qrels_columns, run_columns
+from ndcg_research.evaluation import InputError, evaluate, parse_measures, qrels_columns, read_qrels, run_columns
 from ndcg_research.evaluation._readers import parse_block
 
 QRELS = "q1 0 a 2\nq1 0 b 1\nq2 0 a 1\n"
@@ -694,3 +694,17 @@ def test_a_huge_dict_grade_is_refused_with_the_limit_not_advice_that_fails_too(g
     # "give it as a float" was the advice for 10**30; as a float it was then refused as too large.
     with pytest.raises(InputError, match=shown + r"; grades must be below 2\^53 in magnitude"):
         evaluate({"q": {"d": grade, "e": 0}}, {"q": {"d": 1.0, "e": 0.5}}, "ndcg", convention="sklearn")
+
+
+@pytest.mark.parametrize(
+    ("qrels", "shown"),
+    [
+        (b"q1 0 d\xff1 1\nq1 0 d2 0\n", r"qrels:1: document id b'd\\xff1' is not UTF-8 text"),
+        (b"q1 0 d1 1\nq\xfe2 0 d2 0\n", r"qrels:2: query id b'q\\xfe2' is not UTF-8 text"),
+    ],
+)
+def test_read_qrels_names_the_line_and_id_that_is_not_utf8(tmp_path, qrels, shown):
+    # The message named the file only ("ids must be UTF-8 text to go into a DataFrame").
+    (tmp_path / "qrels").write_bytes(qrels)
+    with pytest.raises(InputError, match=shown):
+        read_qrels(tmp_path / "qrels")

@@ -473,20 +473,32 @@ def as_frame(columns: Columns) -> "pd.DataFrame":
     """Columns read from a file as a DataFrame ``query, doc, relevance`` / ``query, doc, score``, indexed by line."""
     import pandas as pd
 
-    def text(array: pa.ChunkedArray) -> pa.ChunkedArray:
+    def text(array: pa.ChunkedArray, what: str) -> pa.ChunkedArray:
         chunks = [c.dictionary_decode() if pa.types.is_dictionary(c.type) else c for c in array.chunks]
         try:
             return pa.chunked_array(chunks, type=chunks[0].type if chunks else pa.binary()).cast(pa.string())
         except pa.ArrowInvalid:
-            raise InputError(f"{columns.source}: ids must be UTF-8 text to go into a DataFrame") from None
+            row, raw = next((i, v) for i, v in enumerate(pa.chunked_array(chunks).to_pylist()) if not _utf8(v))
+            raise InputError(
+                f"{columns.where(row)}: {what} id {raw!r} is not UTF-8 text, which a DataFrame's ids must be; "
+                f"evaluate the file itself (evaluate keeps the bytes)"
+            ) from None
 
-    frame = pa.table({"query": text(columns.query), "doc": text(columns.doc)}).to_pandas()
+    frame = pa.table({"query": text(columns.query, "query"), "doc": text(columns.doc, "document")}).to_pandas()
     frame["relevance" if columns.kind == "qrels" else "score"] = columns.value
     frame.index = pd.Index(columns.line_numbers(), name="line")
     frame.attrs["source"] = columns.source
     if columns.tag is not None:
         frame.attrs["run"] = columns.tag
     return frame
+
+
+def _utf8(raw: bytes) -> bool:
+    try:
+        raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def read_qrels(path: PathLike) -> Any:
