@@ -708,3 +708,21 @@ def test_read_qrels_names_the_line_and_id_that_is_not_utf8(tmp_path, qrels, show
     (tmp_path / "qrels").write_bytes(qrels)
     with pytest.raises(InputError, match=shown):
         read_qrels(tmp_path / "qrels")
+
+
+@pytest.mark.parametrize(
+    ("measure", "option", "value", "message"),
+    [
+        ("ndcg.1=3", "--gain", "exp2", "--gain exp2 and the measure ndcg_1=3 both set a gain; set it once"),
+        ("ndcg@2(gain=exp2)", "--gain", "linear", "--gain linear and the measure ndcg@2(gain=exp2) both set a gain"),
+        ("ndcg(discount=zipf)", "--discount", "log2", "--discount log2 and the measure ndcg(discount=zipf) both set"),
+    ],
+)
+def test_a_gain_or_discount_set_twice_is_refused_not_one_of_them_ignored(
+    files, capfdbinary, measure, option, value, message
+):
+    # --gain was silently ignored for a measure with its own gain or gain map.
+    status, out, err = cli(capfdbinary, "evaluate", "-m", measure, option, value, files / "qrels", files / "run")
+    assert (status, out) == (1, "") and message in err
+    status, out, _ = cli(capfdbinary, "evaluate", "-m", "ndcg", option, value, files / "qrels", files / "run")
+    assert status == 0 and out.startswith(f"ndcg({option[2:]}={value})")

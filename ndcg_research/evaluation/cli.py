@@ -86,7 +86,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         metavar="N",
         help="accepted for trec_eval compatibility; nDCG does not use it",
     )
-    parser.add_argument("--gain", metavar="SPEC", help="gain for every measure: linear, exp2, 'mapping({...})'")
+    parser.add_argument("--gain", metavar="SPEC", help="gain of the measures: linear, exp2, 'mapping({...})'")
     parser.add_argument("--discount", metavar="SPEC", help="discount for every measure, e.g. log2, 'power(beta=0.5)'")
     parser.add_argument(
         "--format",
@@ -141,6 +141,13 @@ def _measures(args: argparse.Namespace) -> tuple[list[Measure], bool, bool, bool
     measures = parse_measures(specs or ["ndcg"])  # with only runid / num_q, ndcg is computed, not printed
     gain = None if args.gain is None else str(parse_gain(args.gain, builtin_only=True))
     discount = None if args.discount is None else str(parse_discount(args.discount, builtin_only=True))
+    for option, value, own in (
+        ("--gain", gain, lambda m: m.gain is not None or m.gains is not None),
+        ("--discount", discount, lambda m: m.discount is not None),
+    ):
+        clash = next((m for m in measures if value is not None and own(m)), None)
+        if clash is not None:  # one of the two would be ignored
+            raise ValueError(f"{option} {value} and the measure {clash.name} both set a {option[2:]}; set it once")
     measures = [m.with_defaults(gain, discount) for m in measures]
     return measures, "runid" in requested, "num_q" in requested, bool(specs)
 
