@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 
 from ndcg_research.cli import main
 from ndcg_research.evaluation import InputError, evaluate, parse_measures, qrels_columns, read_qrels, run_columns
-from ndcg_research.evaluation._readers import parse_block
+from ndcg_research.evaluation._readers import parse_block, svmlight_columns
 
 QRELS = "q1 0 a 2\nq1 0 b 1\nq2 0 a 1\n"
 RUN = "q1 Q0 a 1 2.5 r\nq1 Q0 b 2 1.5 r\nq2 Q0 a 1 1.0 r\n"
@@ -726,3 +726,25 @@ def test_a_gain_or_discount_set_twice_is_refused_not_one_of_them_ignored(
     assert (status, out) == (1, "") and message in err
     status, out, _ = cli(capfdbinary, "evaluate", "-m", "ndcg", option, value, files / "qrels", files / "run")
     assert status == 0 and out.startswith(f"ndcg({option[2:]}={value})")
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (
+            "1 qid:1 1:1\n0 qid:1 1:2\n2 qid:2 1:1\n0 qid:2 1:3\n1 qid:1 1:1\n0 qid:1 1:0\n",
+            r"data:5: qid:1 comes back after other queries \(its lines begin at line 1\)",
+        ),
+        ("1 qid:1 1:1\n0 qid:01 1:2\n2 qid:01 1:1\n", r"data:2: qid:01 and qid:1 \(line 1\) are one integer"),
+        ("1 qid:+7 1:1\n\n0 qid:7 1:2\n", r"data:3: qid:7 and qid:\+7 \(line 1\) are one integer"),
+    ],
+)
+def test_svmlight_qids_are_grouped_as_the_learning_to_rank_tools_group_them_or_refused(tmp_path, data, message):
+    # XGBoost makes a group of each run of consecutive lines with one qid, read as an integer; the reader grouped
+    # lines by the qid's text wherever they were: a silently different number (XGBoost 0.7540, ours 0.6968).
+    (tmp_path / "data").write_text(data)
+    with pytest.raises(InputError, match=message):
+        svmlight_columns(tmp_path / "data")
+    grouped = "1 qid:1 1:1\n0 qid:1 1:2\n2 qid:2 1:1\n0 qid:10 1:3\n"  # one run per qid, each written once
+    (tmp_path / "data").write_text(grouped)
+    assert svmlight_columns(tmp_path / "data").query.to_pylist() == [b"1", b"1", b"2", b"10"]

@@ -632,6 +632,10 @@ def svmlight_columns(path: PathLike) -> Columns:
     A document is named by the ``docid = ID`` of its comment (LETOR 4.0, MSLR); a line without one by
     its line number, zero-padded so that the string order of such names is the file order (and a note
     says how many lines have no docid). Features are not read; labels are read as qrels grades.
+    The learning-to-rank tools make a query of each run of consecutive lines with one qid, read as an
+    integer (XGBoost, LightGBM, RankLib; scikit-learn's ``query_id``): a qid that comes back after
+    another, or two spellings of one integer (``qid:1``, ``qid:01``), are refused rather than grouped
+    otherwise.
 
     Parameters
     ----------
@@ -646,7 +650,8 @@ def svmlight_columns(path: PathLike) -> Columns:
     Raises
     ------
     InputError
-        A line that does not start ``relevance qid:QUERY``, a bad grade, no data line, or a missing file.
+        A line that does not start ``relevance qid:QUERY``, a qid whose lines are not consecutive or
+        spelled two ways, a bad grade, no data line, or a missing file.
 
     Examples
     --------
@@ -662,6 +667,8 @@ def svmlight_columns(path: PathLike) -> Columns:
     grades: list[int] = []
     docids: list[bytes | None] = []
     fraction = None
+    first_line: dict[bytes, int] = {}  # qid -> its first line
+    spelled: dict[int, bytes] = {}  # an integer qid -> how it was first written
     with open_source(path, "SVMlight") as source:
         name = source.name
         for number, line in _numbered_lines(source):
@@ -679,7 +686,10 @@ def svmlight_columns(path: PathLike) -> Columns:
                 fraction = (len(grades), fields[0].decode(errors="replace"))
             grades.append(grade)
             values.append(float(fields[0]))
-            queries.append(fields[1][4:])
+            qid = fields[1][4:]
+            if not queries or qid != queries[-1]:
+                _check_new_qid(qid, first_line, spelled, where, number)
+            queries.append(qid)
             lines.append(number)
             match = _DOCID.search(comment)
             docids.append(match.group(1) if match else None)
@@ -706,6 +716,23 @@ def svmlight_columns(path: PathLike) -> Columns:
         fraction=fraction,
         notes=notes,
     )
+
+
+def _check_new_qid(qid: bytes, first_line: dict[bytes, int], spelled: dict[int, bytes], where: str, line: int) -> None:
+    """Refuse a qid that starts a second run of lines, or an integer that another qid spells otherwise."""
+    if qid in first_line:
+        raise InputError(
+            f"{where}: qid:{qid.decode(errors='replace')} comes back after other queries (its lines begin at line "
+            f"{first_line[qid]}); the learning-to-rank tools would make two queries of it: sort the file by qid"
+        )
+    first_line[qid] = line
+    if re.fullmatch(rb"[+-]?[0-9]+", qid):
+        other = spelled.setdefault(int(qid), qid)
+        if other != qid:
+            raise InputError(
+                f"{where}: qid:{qid.decode()} and qid:{other.decode()} (line {first_line[other]}) are one integer, "
+                f"which XGBoost, LightGBM and scikit-learn read as one query: write them alike"
+            )
 
 
 def predictions_columns(qrels: Columns, path: PathLike) -> Columns:
