@@ -748,3 +748,15 @@ def test_svmlight_qids_are_grouped_as_the_learning_to_rank_tools_group_them_or_r
     grouped = "1 qid:1 1:1\n0 qid:1 1:2\n2 qid:2 1:1\n0 qid:10 1:3\n"  # one run per qid, each written once
     (tmp_path / "data").write_text(grouped)
     assert svmlight_columns(tmp_path / "data").query.to_pylist() == [b"1", b"1", b"2", b"10"]
+
+
+def test_a_carriage_return_that_ends_the_file_ends_its_last_line(tmp_path):
+    # trec_eval adds the missing line end and reads the \r as a blank; it was refused as "a carriage return that
+    # does not end a line" (it does). A \r inside a line is still refused.
+    (tmp_path / "qrels").write_bytes(b"q1 0 d1 0\r\nq1 0 d2 1\r")
+    (tmp_path / "run").write_bytes(b"q1 Q0 d1 1 2 t\r\nq1 Q0 d2 2 1 t\r")
+    result = evaluate(tmp_path / "qrels", tmp_path / "run", "ndcg")
+    assert result.values[0][0, 0] == pytest.approx(1 / math.log2(3))  # the relevant d2 at rank 2
+    (tmp_path / "run").write_bytes(b"q1 Q0 d1 1 2 t\rq1 Q0 d2 2 1 t\r")
+    with pytest.raises(InputError, match=r"run:1: a carriage return \(\\r\) that does not end a line"):
+        evaluate(tmp_path / "qrels", tmp_path / "run", "ndcg")

@@ -177,8 +177,10 @@ def check_text(block: bytes, name: str, first_line: int) -> None:
             f"{name}:1: starts with a UTF-8 byte-order mark (bytes EF BB BF), which trec_eval reads as "
             f"part of the first query id; save the file without it"
         )
-    if b"\r" in block and block.count(b"\r") != block.count(b"\r\n"):
-        position = next(re.finditer(rb"\r(?!\n)", block)).start()
+    # Blocks end at a line end but the file's last: a \r that ends the file ends its last line.
+    lone = re.search(rb"\r(?!\n|\Z)", block) if b"\r" in block else None
+    if lone is not None:
+        position = lone.start()
         line = first_line + block.count(b"\n", 0, position)
         raise InputError(
             f"{name}:{line}: a carriage return (\\r) that does not end a line: trec_eval reads it as a blank "
