@@ -166,6 +166,24 @@ def binary_array(items: Sequence[bytes]) -> pa.Array:
     return pa.Array.from_buffers(pa.large_binary() if large else pa.binary(), len(items), buffers)
 
 
+def binary_ids(*arrays: pa.ChunkedArray | pa.Array) -> pa.Array:
+    """Ids as one binary array, the rows of ``arrays`` one after the other (dictionaries decoded, text viewed as
+    bytes; one copy at most)."""
+    chunks = [c for a in arrays for c in (a.chunks if isinstance(a, pa.ChunkedArray) else [a])]
+    out = []
+    for chunk in chunks:
+        if pa.types.is_dictionary(chunk.type):
+            chunk = chunk.dictionary_decode()
+        if pa.types.is_string(chunk.type) or pa.types.is_large_string(chunk.type):
+            chunk = chunk.view(pa.binary() if pa.types.is_string(chunk.type) else pa.large_binary())
+        out.append(chunk)
+    if not out:
+        return binary_array([])
+    if len({c.type for c in out}) > 1:
+        out = [c.cast(pa.large_binary()) for c in out]
+    return out[0] if len(out) == 1 else pa.concat_arrays(out)
+
+
 def numbers(array: pa.Array | pa.ChunkedArray, missing: int = -1) -> np.ndarray:
     """The values of a numeric Arrow array as numpy, nulls as ``missing`` (zero copy for one chunk without nulls).
 
@@ -386,12 +404,12 @@ def _arrow_block(block: bytes, kind: Kind, name: str, first_line: int) -> Column
     if tab and b" " in block:
         return None
     names = _FIELDS[kind]
-    # Ids as dictionaries (one per chunk): the parser (on the reading thread) hashes them, so that a
-    # run's documents come with their distinct values.
-    dictionary = pa.dictionary(pa.int32(), pa.binary())
-    types = dict.fromkeys(names, pa.binary()) | {"query": dictionary}
+    # Query ids as dictionaries (one per chunk): few distinct values, hashed by the parser (on the reading
+    # thread). Document ids stay plain: the parser's dictionary cost about 4 ms per 2 MB of run (most of a
+    # block's documents are distinct), where the evaluation hashes them once anyway, together with the judged ones.
+    types = dict.fromkeys(names, pa.binary()) | {"query": pa.dictionary(pa.int32(), pa.binary())}
     if kind == "run":
-        types |= {"value": pa.float64(), "doc": dictionary}
+        types |= {"value": pa.float64()}
     try:
         table = pacsv.read_csv(
             pa.BufferReader(block),
@@ -455,53 +473,46 @@ def parse_block(
     return _line_block(block, kind, name, first_line, comment_line)
 
 
-def _trailing_query(data: bytes, known: int, carried: bytes | None) -> tuple[int, bytes | None]:
-    """Where the lines of ``data``'s last query begin, and that query.
-
-    The first ``known`` bytes are lines of query ``carried`` only (what the previous block left);
-    lines are walked back from the end, blank and comment lines going with the lines around them. A
-    query that fills all of ``data`` gives 0.
-    """
-    position, last = len(data), None
-    while position > known:
-        start = data.rfind(b"\n", 0, max(position - 1, 0)) + 1
-        fields = data[start:position].split(None, 1)
-        if fields and not fields[0].startswith(b"#"):
-            if last is None:
-                last = fields[0]
-            elif fields[0] != last:
-                return position, last
-        position = start
-    if last is None or last == carried:
-        return 0, carried
-    return known, last
+def _last_query_start(query: pa.ChunkedArray) -> int:
+    """The first of the rows at the end of ``query`` that hold its last id (0: all of them do)."""
+    last = query.chunk(query.num_chunks - 1)
+    if pa.types.is_dictionary(last.type) and len(last):  # the parser's: the last id's rows are in its last chunk
+        index = numbers(last.indices)
+        other = np.flatnonzero(index != index[-1])
+        if other.size:
+            return len(query) - len(last) + int(other[-1]) + 1
+    ids = binary_ids(query)  # rows read line by line, or the last id fills the last chunk
+    other = numbers(pc.indices_nonzero(pc.not_equal(ids, pa.scalar(ids[-1].as_py(), ids.type))))
+    return int(other[-1]) + 1 if other.size else 0
 
 
 def query_blocks(
     path: PathLike, *, block_size: int | None = None, fast: bool = True, stream: Any = None
 ) -> Iterator[Columns]:
-    """The rows of a TREC run file in blocks of whole queries: the lines of a block's last query wait for the next.
+    """The rows of a TREC run file in blocks of whole queries: the rows of a block's last query wait for the next.
 
     Memory is bounded by the largest block (or the largest query), whatever the file's size. ``stream``: as for
     :func:`~ndcg_research.evaluation._sources.open_source`.
     """
-    first_line, carry, query = 1, b"", None  # the lines of the last query seen wait in carry
+    first_line = 1
+    waiting: list[Columns] = []  # the rows of the last query seen, from one block or more
     with open_source(path, "run", stream) as source:
         size = block_size or BLOCK_SIZE
         for block in line_blocks(source, size, first=min(size, 1 << 20)):
-            check_text(block, source.name, first_line + carry.count(b"\n"))
-            data = carry + block
-            cut, query = _trailing_query(data, len(carry), query)
-            carry = data[cut:]
-            if cut:
-                columns, n_lines, _ = parse_block(data[:cut], "run", source.name, first_line, fast=fast)
-                first_line += n_lines
-                if len(columns):
-                    yield columns
-        if carry:
-            columns, _, _ = parse_block(carry, "run", source.name, first_line, fast=fast)
-            if len(columns):
-                yield columns
+            check_text(block, source.name, first_line)
+            columns, n_lines, _ = parse_block(block, "run", source.name, first_line, fast=fast)
+            first_line += n_lines
+            if not len(columns):
+                continue
+            cut = _last_query_start(columns.query)
+            if cut == 0 and waiting and waiting[-1].query[-1].as_py() == columns.query[0].as_py():
+                waiting.append(columns)  # a query longer than a block goes on
+                continue
+            if cut or waiting:
+                yield Columns.concat([*waiting, columns.slice(0, cut)] if cut else waiting)
+            waiting = [columns.slice(cut) if cut else columns]
+        if waiting:
+            yield Columns.concat(waiting)
 
 
 def no_data(path: PathLike) -> InputError:
