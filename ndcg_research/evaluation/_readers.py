@@ -475,15 +475,18 @@ def parse_block(
 
 def _last_query_start(query: pa.ChunkedArray) -> int:
     """The first of the rows at the end of ``query`` that hold its last id (0: all of them do)."""
-    last = query.chunk(query.num_chunks - 1)
-    if pa.types.is_dictionary(last.type) and len(last):  # the parser's: the last id's rows are in its last chunk
-        index = numbers(last.indices)
-        other = np.flatnonzero(index != index[-1])
+    last, end = query[len(query) - 1].as_py(), len(query)
+    for chunk in reversed(query.chunks):  # the parser's dictionary chunks, 2 or 3 a block
+        if not pa.types.is_dictionary(chunk.type):  # rows read line by line
+            chunk = pc.dictionary_encode(chunk)
+        # 0 for the last id in the chunk's dictionary, -1 for the others (index_in, not pc.index: an aggregate,
+        # whose first call takes some 40 MB more memory)
+        found = numbers(pc.index_in(chunk.dictionary, value_set=binary_array([last])), missing=-1)
+        other = np.flatnonzero(found[numbers(chunk.indices)])
         if other.size:
-            return len(query) - len(last) + int(other[-1]) + 1
-    ids = binary_ids(query)  # rows read line by line, or the last id fills the last chunk
-    other = numbers(pc.indices_nonzero(pc.not_equal(ids, pa.scalar(ids[-1].as_py(), ids.type))))
-    return int(other[-1]) + 1 if other.size else 0
+            return end - len(chunk) + int(other[-1]) + 1
+        end -= len(chunk)
+    return 0
 
 
 def query_blocks(
