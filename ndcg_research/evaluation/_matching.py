@@ -170,7 +170,9 @@ class Judgments:
         if len(qrels) == 0:
             raise InputError(f"{qrels.source}: no judgments")
         dictionary, indices = _encoded(qrels.query)
-        used = np.flatnonzero(np.bincount(indices, minlength=len(dictionary)))
+        present = np.zeros(len(dictionary), dtype=bool)  # (a dictionary may hold ids that no row holds)
+        present[indices] = True
+        used = np.flatnonzero(present)
         order = numbers(pc.sort_indices(dictionary.take(_int_array(used)))).astype(np.int64)
         rank = np.full(len(dictionary), -1, dtype=np.int32)
         rank[used[order]] = np.arange(order.size)
@@ -181,14 +183,15 @@ class Judgments:
         grade = qrels.value
         if grade.dtype.kind == "i" and grade.size and -(2**31) < grade.min() and grade.max() < 2**31:
             grade = grade.astype(np.int32)  # half the memory of int64 for large qrels
-        counts = np.bincount(codes, minlength=n)
         first_rows = block_starts(codes)
         rows: np.ndarray | None = None
         if first_rows.size == n:  # grouped by query, as qrels files are: no copy
-            starts = np.zeros(n, dtype=np.int64)
+            starts, counts = np.zeros((2, n), dtype=np.int64)
             starts[codes[first_rows]] = first_rows
+            counts[codes[first_rows]] = np.diff(first_rows, append=codes.size)
             docs = binary_ids(qrels.doc)
         else:
+            counts = np.bincount(codes, minlength=n)
             rows = np.argsort(codes, kind="stable")
             starts = np.cumsum(counts) - counts
             docs = binary_ids(qrels.doc).take(_int_array(rows))
@@ -198,9 +201,11 @@ class Judgments:
         del qrels  # the caller holds no other reference: the ids as read are freed here
         if rows is not None:
             codes = codes[rows]  # in the order of the grouped judgments, as the grades
-        has_relevant = np.bincount(codes[grade > 0], minlength=n) > 0
         ideal_grade, ideal_count = _ideal_grades(codes, grade, n)
         ideal_start = np.cumsum(ideal_count) - ideal_count
+        has_relevant = np.zeros(n, dtype=bool)  # a grade above 0: the first (the largest) of the ideal's
+        judged = np.flatnonzero(ideal_count)
+        has_relevant[judged] = ideal_grade[ideal_start[judged]] > 0
         return cls(kept, names, docs, grade, rows, starts, counts, has_relevant, ideal_grade, ideal_start, ideal_count)
 
     def query_text(self, codes: np.ndarray) -> np.ndarray:
