@@ -353,7 +353,8 @@ def rank_part(
     # A document twice in one query, among the documents trec_eval keeps (form_res_rels.c checks after
     # the -M cut): only ids that occur twice in the part need a look.
     kept = ranked.row if max_docs is None else ranked.first(max_docs).row
-    look = kept[np.bincount(run_doc[kept], minlength=n_ids)[run_doc[kept]] > 1]
+    kept_doc = run_doc[kept]
+    look = kept[np.bincount(kept_doc, minlength=n_ids)[kept_doc] > 1]
     pair = _repeated(ranked_query[look] * n_ids + run_doc[look]) if look.size else None
     if pair is not None:
         first, second = sorted((int(look[pair[0]]), int(look[pair[1]])))
@@ -363,7 +364,8 @@ def rank_part(
             f"{columns.where(rows[first])}: document {doc!r} is ranked twice for query {query!r} "
             f"(again at {columns.where(rows[second])}); trec_eval refuses this too"
         )
-    ranked.row = rows[ranked.row]  # positions in the part's rows -> rows of ``columns``
+    if not identity:
+        ranked.row = rows[ranked.row]  # positions in the part's rows -> rows of ``columns``
     return ranked, set_aside
 
 
