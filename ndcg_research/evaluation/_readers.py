@@ -376,7 +376,7 @@ def _line_block(
 def _integer_grades(array: pa.ChunkedArray) -> np.ndarray | None:
     """Grades written as plain integers (digits, a leading minus) as int64, or None (then read line by line)."""
     out = []
-    for chunk in array.chunks:
+    for chunk in (c for c in array.chunks if len(c)):  # (the caller has rows)
         try:  # Arrow reads decimal digits after an optional minus, and hexadecimal numbers
             value = numbers(pc.cast(chunk, pa.int64()))
         except pa.ArrowInvalid:  # an empty grade ("q 0 d " ends in a blank), a fraction, a plus sign ...
