@@ -191,3 +191,17 @@ def test_query_blocks_hold_whole_queries_in_file_order(tmp_path, block_size, fas
     assert blocks[-1].tag == "last"
     if block_size == 64:
         assert len(blocks) == len(rows)  # small blocks: one query each
+
+
+@pytest.mark.parametrize("n_names", [2, 500])  # fewer judged queries than a part's ids, and more
+def test_query_codes_are_positions_among_the_judged_names(n_names):
+    # Each row's query: its position among the sorted judged names, -1 for an unjudged one, which is listed
+    # once; ids in two dictionary chunks (as the parser gives them) are one query.
+    from ndcg_research.evaluation._matching import query_codes
+
+    names = sorted(f"q{i:03d}".encode() for i in range(n_names))
+    judged = [names[1], names[0], names[1]]
+    chunks = [pa.array(judged[:2] + [b"x"]).dictionary_encode(), pa.array([judged[2], b"x", b"y"]).dictionary_encode()]
+    codes, unknown = query_codes(pa.chunked_array(chunks), pa.array(names, pa.binary()))
+    assert codes.tolist() == [1, 0, -1, 1, -1, -1]
+    assert sorted(set(unknown)) == [b"x", b"y"]

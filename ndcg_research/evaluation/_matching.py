@@ -57,11 +57,14 @@ def query_codes(array: pa.ChunkedArray, names: pa.Array) -> tuple[np.ndarray, li
     ([1, -1, 1], [b'x'])
     """
     dictionary, indices = _encoded(array)
-    # The names looked up among the part's few distinct ids, not these among the names: a hash table of those few
-    # (index_in hashes its value set at every call; the names are as many as the judged queries).
-    found = numbers(pc.index_in(names, value_set=dictionary), missing=-1)
-    position = np.full(len(dictionary), -1, dtype=np.int64)
-    position[found[found >= 0]] = np.flatnonzero(found >= 0)
+    # index_in hashes its value set at every call: the smaller side is hashed, the other looked up in it. A block of
+    # a run file holds some 60 distinct ids, the judged queries are often thousands: the names looked up.
+    if len(dictionary) < len(names):
+        found = numbers(pc.index_in(names, value_set=dictionary), missing=-1)
+        position = np.full(len(dictionary), -1, dtype=np.int64)
+        position[found[found >= 0]] = np.flatnonzero(found >= 0)
+    else:
+        position = numbers(pc.index_in(dictionary, value_set=names), missing=-1).astype(np.int64)
     unknown: list[bytes] = []
     if (position < 0).any():  # (a dictionary may hold ids that no row holds)
         absent = np.flatnonzero((np.bincount(indices, minlength=len(dictionary)) > 0) & (position < 0))
