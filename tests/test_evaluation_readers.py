@@ -205,3 +205,13 @@ def test_query_codes_are_positions_among_the_judged_names(n_names):
     codes, unknown = query_codes(pa.chunked_array(chunks), pa.array(names, pa.binary()))
     assert codes.tolist() == [1, 0, -1, 1, -1, -1]
     assert sorted(set(unknown)) == [b"x", b"y"]
+
+
+def test_query_codes_of_a_dictionary_that_repeats_an_id():
+    # Arrow lets a dictionary hold a value twice: rows of either entry are the same judged query.
+    from ndcg_research.evaluation._matching import query_codes
+
+    names = pa.array([f"q{i:03d}".encode() for i in range(100)], pa.binary())
+    query = pa.DictionaryArray.from_arrays(pa.array([0, 1, 2], pa.int32()), pa.array([b"q007", b"q007", b"zz"]))
+    codes, unknown = query_codes(pa.chunked_array([query]), names)
+    assert codes.tolist() == [7, 7, -1] and unknown == [b"zz"]

@@ -33,12 +33,11 @@ def _encoded(array: pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:
     """The distinct values of an id array (binary; unused entries possible) and each row's index among them.
 
     Dictionary chunks (the parser encoded them) keep their indices: only their dictionaries are hashed, one
-    after the other, and each chunk's indices mapped through that (one pass over the rows, int32: half the
-    memory of large qrels). Anything else is encoded by pyarrow (one hash pass over the bytes).
+    after the other (an Arrow dictionary may repeat a value), and each chunk's indices mapped through that
+    (one pass over the rows, int32: half the memory of large qrels). Anything else is encoded by pyarrow (one
+    hash pass over the bytes).
     """
     chunks = array.chunks
-    if len(chunks) == 1 and pa.types.is_dictionary(chunks[0].type):
-        return binary_ids(chunks[0].dictionary), numbers(chunks[0].indices)
     if chunks and all(pa.types.is_dictionary(c.type) for c in chunks):
         encoded = pc.dictionary_encode(binary_ids(*(c.dictionary for c in chunks)))
         remap = numbers(encoded.indices)
