@@ -397,12 +397,15 @@ def _arrow_block(block: bytes, kind: Kind, name: str, first_line: int) -> Column
     if tab and b" " in block:
         return None
     names = _FIELDS[kind]
-    # Query ids as dictionaries (one per chunk): few distinct values, hashed by the parser (on the reading
-    # thread). Document ids stay plain: the parser's dictionary cost about 4 ms per 2 MB of run (most of a
-    # block's documents are distinct), where the evaluation hashes them once anyway, together with the judged ones.
-    types = dict.fromkeys(names, pa.binary()) | {"query": pa.dictionary(pa.int32(), pa.binary())}
+    # Ids as the parser reads them, plain: the evaluation hashes them once, on the thread that is not reading. A
+    # dictionary for a run's documents cost about 4 ms per 2 MB block (nearly all distinct), for its queries some
+    # 0.6 ms, on the reading thread, which takes longer per block than the evaluation. The qrels' queries are
+    # dictionaries: the parser's threads hash them while nothing else can run.
+    types = dict.fromkeys(names, pa.binary())
     if kind == "run":
         types |= {"value": pa.float64()}
+    else:
+        types |= {"query": pa.dictionary(pa.int32(), pa.binary())}
     try:
         table = pacsv.read_csv(
             pa.BufferReader(block),
@@ -467,15 +470,12 @@ def parse_block(
 
 
 def _last_query_start(query: pa.ChunkedArray) -> int:
-    """The first of the rows at the end of ``query`` that hold its last id (0: all of them do)."""
-    last, end = query[len(query) - 1].as_py(), len(query)
-    for chunk in reversed(query.chunks):  # the parser's dictionary chunks, 2 or 3 a block
-        if not pa.types.is_dictionary(chunk.type):  # rows read line by line
-            chunk = pc.dictionary_encode(chunk)
-        # 0 for the last id in the chunk's dictionary, -1 for the others (index_in, not pc.index: an aggregate,
-        # whose first call takes some 40 MB more memory)
-        found = numbers(pc.index_in(chunk.dictionary, value_set=binary_array([last])), missing=-1)
-        other = np.flatnonzero(found[numbers(chunk.indices)])
+    """The first of the rows at the end of ``query`` (a run's ids as parsed) that hold its last id (0: all do)."""
+    last, end = query[len(query) - 1], len(query)
+    for chunk in reversed(query.chunks):  # 2 or 3 a block: the last id's rows are nearly always in the last
+        same = pc.equal(chunk, last)
+        bits = np.unpackbits(np.frombuffer(same.buffers()[1], dtype=np.uint8), bitorder="little")
+        other = np.flatnonzero(bits[same.offset : same.offset + len(same)] == 0)
         if other.size:
             return end - len(chunk) + int(other[-1]) + 1
         end -= len(chunk)
