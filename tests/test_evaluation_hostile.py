@@ -208,6 +208,10 @@ def test_missing_fields_are_malformed_lines(tmp_path, kind, line, got):
         ("qrels", "0x1", r"relevance '0x1' is not a number"),
         ("qrels", "1_0", r"relevance '1_0' is not a number"),
         ("qrels", "9007199254740993", r"relevance '9007199254740993' is too large"),
+        ("qrels", "0X1", r"relevance '0X1' is not a number"),  # Arrow's integer parser reads hexadecimal
+        ("qrels", "9007199254740992", r"relevance '9007199254740992' is too large"),  # 2^53
+        ("qrels", "-9007199254740992", r"relevance '-9007199254740992' is too large"),
+        ("qrels", "-9223372036854775808", r"relevance '-9223372036854775808' is too large"),  # int64's smallest
     ],
 )
 def test_numbers_trec_eval_would_misread_are_refused_with_the_line(tmp_path, kind, text, message):
@@ -219,6 +223,11 @@ def test_numbers_trec_eval_would_misread_are_refused_with_the_line(tmp_path, kin
         reader = qrels_columns
     with pytest.raises(InputError, match=rf"f:4: {message}"):
         reader(tmp_path / "f")
+
+
+def test_the_largest_grades_read_are_just_below_2_to_the_53(tmp_path):
+    (tmp_path / "qrels").write_text("q1 0 a 9007199254740991\nq1 0 b -9007199254740991\nq1 0 c 0007\nq1 0 d -0\n")
+    assert qrels_columns(tmp_path / "qrels").value.tolist() == [2**53 - 1, -(2**53) + 1, 7, 0]
 
 
 def test_fractional_grades_refused_by_integer_presets_not_read_as_something_else(tmp_path):

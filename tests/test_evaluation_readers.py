@@ -158,3 +158,60 @@ def test_ids_are_matched_and_ordered_by_their_bytes_across_chunks():
     dcg = sum(g / np.log2(r + 2) for r, g in enumerate(gains))
     ideal = sum(g / np.log2(r + 2) for r, g in enumerate(sorted(gains, reverse=True)))
     assert value == pytest.approx(dcg / ideal, rel=1e-12)
+
+
+@pytest.mark.parametrize("block_size", [64, 1000, 1 << 20])
+@pytest.mark.parametrize("fast", [True, False])
+def test_query_blocks_hold_whole_queries_in_file_order(tmp_path, block_size, fast):
+    # A run read in blocks of whole queries (as evaluate streams it): q2 spans many small blocks, a comment and a
+    # blank line sit inside q3 and between queries (those blocks are read line by line), the last line has no
+    # newline. Every row comes once, in file order, with its own line number, and the tag is the last line's.
+    from ndcg_research.evaluation._readers import query_blocks
+
+    rows = [("q1", 3), ("q2", 120), ("q3", 4), ("q4", 1), ("q5", 2)]
+    lines, expected = [], []  # expected: (query, document, line number)
+    for query, n in rows:
+        for i in range(n):
+            if query == "q3" and i == 2:
+                lines += ["# a comment inside q3", ""]
+            lines.append(f"{query} Q0 {query}d{i} {i + 1} {-i} {'last' if query == 'q5' else 'tag'}")
+            expected.append((query, f"{query}d{i}", len(lines)))
+        if query == "q1":
+            lines.append("# between q1 and q2")
+    (tmp_path / "run").write_text("\n".join(lines))
+    blocks = list(query_blocks(tmp_path / "run", block_size=block_size, fast=fast))
+    got = [
+        (q, d, int(b.where(i).rsplit(":", 1)[1]))
+        for b in blocks
+        for i, (q, d) in enumerate(zip(_text(b.query), _text(b.doc), strict=True))
+    ]
+    assert got == expected
+    queries = [set(_text(b.query)) for b in blocks]
+    assert all(not (a & b) for i, a in enumerate(queries) for b in queries[i + 1 :])  # each query in one block
+    assert blocks[-1].tag == "last"
+    if block_size == 64:
+        assert len(blocks) == len(rows)  # small blocks: one query each
+
+
+@pytest.mark.parametrize("n_names", [2, 500])  # fewer judged queries than a part's ids, and more
+def test_query_codes_are_positions_among_the_judged_names(n_names):
+    # Each row's query: its position among the sorted judged names, -1 for an unjudged one, which is listed
+    # once; ids in two dictionary chunks (as the parser gives them) are one query.
+    from ndcg_research.evaluation._matching import query_codes
+
+    names = sorted(f"q{i:03d}".encode() for i in range(n_names))
+    judged = [names[1], names[0], names[1]]
+    chunks = [pa.array(judged[:2] + [b"x"]).dictionary_encode(), pa.array([judged[2], b"x", b"y"]).dictionary_encode()]
+    codes, unknown = query_codes(pa.chunked_array(chunks), pa.array(names, pa.binary()))
+    assert codes.tolist() == [1, 0, -1, 1, -1, -1]
+    assert sorted(set(unknown)) == [b"x", b"y"]
+
+
+def test_query_codes_of_a_dictionary_that_repeats_an_id():
+    # Arrow lets a dictionary hold a value twice: rows of either entry are the same judged query.
+    from ndcg_research.evaluation._matching import query_codes
+
+    names = pa.array([f"q{i:03d}".encode() for i in range(100)], pa.binary())
+    query = pa.DictionaryArray.from_arrays(pa.array([0, 1, 2], pa.int32()), pa.array([b"q007", b"q007", b"zz"]))
+    codes, unknown = query_codes(pa.chunked_array([query]), names)
+    assert codes.tolist() == [7, 7, -1] and unknown == [b"zz"]

@@ -3,15 +3,16 @@
 :class:`Judgments` numbers the judged queries in ``strcmp`` order (Arrow's byte-wise sort), groups the
 judgments by query and keeps each query's grades in descending order (the ideal); it is shared,
 read-only, by the blocks of a streamed run and the workers of a Dask cluster. :func:`rank_part` turns
-one part of a run into :class:`Ranked`: each row's query code (``index_in``); the run's documents as
-distinct ids (the parser's dictionaries, else ``dictionary_encode``) looked up among the distinct judged
-ids of the part's queries (``index_in`` on a table that stays in cache), so that each (query, document)
-is one integer key, matched exactly and found exactly when given twice; then documents in score order,
-ties as the preset says. Everything works on whole arrays, linear in the bytes read.
+one part of a run into :class:`Ranked`: each row's query code (``index_in``); the run's documents and
+the documents judged for the part's queries encoded together (one ``dictionary_encode``, a hash pass over
+each id once), so that each (query, document) is one integer key, matched exactly and found exactly when
+given twice; then documents in score order, ties as the preset says. Everything works on whole arrays,
+linear in the bytes read.
 """
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field, replace
 
 import numpy as np
@@ -19,7 +20,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 
 from ._measures import Convention
-from ._readers import Columns, InputError, binary_array, numbers
+from ._readers import Columns, InputError, binary_ids, numbers
 
 
 def _int_array(values: np.ndarray) -> pa.Array:
@@ -28,41 +29,21 @@ def _int_array(values: np.ndarray) -> pa.Array:
     return pa.Array.from_buffers(pa.int64(), values.size, [None, pa.py_buffer(values)])
 
 
-def binary_ids(array: pa.ChunkedArray | pa.Array) -> pa.Array:
-    """Ids as one binary array (dictionaries decoded, text viewed as bytes; one copy at most)."""
-    chunks = array.chunks if isinstance(array, pa.ChunkedArray) else [array]
-    out = []
-    for chunk in chunks:
-        if pa.types.is_dictionary(chunk.type):
-            chunk = chunk.dictionary_decode()
-        if pa.types.is_string(chunk.type) or pa.types.is_large_string(chunk.type):
-            chunk = chunk.view(pa.binary() if pa.types.is_string(chunk.type) else pa.large_binary())
-        out.append(chunk)
-    if not out:
-        return binary_array([])
-    if len({c.type for c in out}) > 1:
-        out = [c.cast(pa.large_binary()) for c in out]
-    return out[0] if len(out) == 1 else pa.concat_arrays(out)
+def _encoded(array: pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:
+    """The distinct values of an id array (binary; unused entries possible) and each row's index among them.
 
-
-def _encoded(array: pa.ChunkedArray, *, unique: bool = True) -> tuple[pa.Array, np.ndarray]:
-    """The values of an id array (binary; unused entries possible) and each row's index among them.
-
-    Dictionary chunks (the parser encoded them) are taken as they are, their dictionaries one after the
-    other: an id may then have one index per chunk, unless ``unique`` asks for one (a hash pass over the
-    dictionaries only). Anything else is encoded by pyarrow (one hash pass over the bytes).
+    Dictionary chunks (the parser encoded them) keep their indices: only their dictionaries are hashed, one
+    after the other (an Arrow dictionary may repeat a value), and each chunk's indices mapped through that
+    (one pass over the rows, int32: half the memory of large qrels). Anything else is encoded by pyarrow (one
+    hash pass over the bytes).
     """
     chunks = array.chunks
     if chunks and all(pa.types.is_dictionary(c.type) for c in chunks):
-        values = [binary_ids(c.dictionary) for c in chunks]
-        offsets = np.cumsum([0] + [len(v) for v in values[:-1]])
-        kind = np.int32 if offsets[-1] + len(values[-1]) < 2**31 else np.int64  # half the memory of large qrels
-        index = np.concatenate([numbers(c.indices).astype(kind) + o for c, o in zip(chunks, offsets, strict=True)])
-        ids = values[0] if len(values) == 1 else pa.concat_arrays(values)
-        if unique and len(values) > 1:
-            encoded = pc.dictionary_encode(ids)
-            ids, index = binary_ids(encoded.dictionary), numbers(encoded.indices)[index]
-        return ids, index
+        encoded = pc.dictionary_encode(binary_ids(*(c.dictionary for c in chunks)))
+        remap = numbers(encoded.indices)
+        offsets = itertools.accumulate((len(c.dictionary) for c in chunks), initial=0)
+        index = np.concatenate([remap[o:][numbers(c.indices)] for c, o in zip(chunks, offsets, strict=False)])
+        return binary_ids(encoded.dictionary), index
     encoded = pc.dictionary_encode(binary_ids(array))
     return binary_ids(encoded.dictionary), numbers(encoded.indices)
 
@@ -74,11 +55,19 @@ def query_codes(array: pa.ChunkedArray, names: pa.Array) -> tuple[np.ndarray, li
     >>> codes.tolist(), unknown
     ([1, -1, 1], [b'x'])
     """
-    dictionary, indices = _encoded(array, unique=False)
-    position = numbers(pc.index_in(dictionary, value_set=names), missing=-1).astype(np.int64)
-    used = np.bincount(indices, minlength=len(dictionary)) > 0
-    absent = np.flatnonzero(used & (position < 0))
-    unknown = dictionary.take(_int_array(absent)).to_pylist() if absent.size else []
+    dictionary, indices = _encoded(array)
+    # index_in hashes its value set at every call: the smaller side is hashed, the other looked up in it. A block of
+    # a run file holds some 60 distinct ids, the judged queries are often thousands: the names looked up.
+    if len(dictionary) < len(names):
+        found = numbers(pc.index_in(names, value_set=dictionary), missing=-1)
+        position = np.full(len(dictionary), -1, dtype=np.int64)
+        position[found[found >= 0]] = np.flatnonzero(found >= 0)
+    else:
+        position = numbers(pc.index_in(dictionary, value_set=names), missing=-1).astype(np.int64)
+    unknown: list[bytes] = []
+    if (position < 0).any():  # (a dictionary may hold ids that no row holds)
+        absent = np.flatnonzero((np.bincount(indices, minlength=len(dictionary)) > 0) & (position < 0))
+        unknown = dictionary.take(_int_array(absent)).to_pylist() if absent.size else []
     return position[indices], unknown
 
 
@@ -183,7 +172,9 @@ class Judgments:
         if len(qrels) == 0:
             raise InputError(f"{qrels.source}: no judgments")
         dictionary, indices = _encoded(qrels.query)
-        used = np.flatnonzero(np.bincount(indices, minlength=len(dictionary)))
+        present = np.zeros(len(dictionary), dtype=bool)  # (a dictionary may hold ids that no row holds)
+        present[indices] = True
+        used = np.flatnonzero(present)
         order = numbers(pc.sort_indices(dictionary.take(_int_array(used)))).astype(np.int64)
         rank = np.full(len(dictionary), -1, dtype=np.int32)
         rank[used[order]] = np.arange(order.size)
@@ -194,14 +185,15 @@ class Judgments:
         grade = qrels.value
         if grade.dtype.kind == "i" and grade.size and -(2**31) < grade.min() and grade.max() < 2**31:
             grade = grade.astype(np.int32)  # half the memory of int64 for large qrels
-        counts = np.bincount(codes, minlength=n)
         first_rows = block_starts(codes)
         rows: np.ndarray | None = None
         if first_rows.size == n:  # grouped by query, as qrels files are: no copy
-            starts = np.zeros(n, dtype=np.int64)
+            starts, counts = np.zeros((2, n), dtype=np.int64)
             starts[codes[first_rows]] = first_rows
+            counts[codes[first_rows]] = np.diff(first_rows, append=codes.size)
             docs = binary_ids(qrels.doc)
         else:
+            counts = np.bincount(codes, minlength=n)
             rows = np.argsort(codes, kind="stable")
             starts = np.cumsum(counts) - counts
             docs = binary_ids(qrels.doc).take(_int_array(rows))
@@ -211,9 +203,11 @@ class Judgments:
         del qrels  # the caller holds no other reference: the ids as read are freed here
         if rows is not None:
             codes = codes[rows]  # in the order of the grouped judgments, as the grades
-        has_relevant = np.bincount(codes[grade > 0], minlength=n) > 0
         ideal_grade, ideal_count = _ideal_grades(codes, grade, n)
         ideal_start = np.cumsum(ideal_count) - ideal_count
+        has_relevant = np.zeros(n, dtype=bool)  # a grade above 0: the first (the largest) of the ideal's
+        judged = np.flatnonzero(ideal_count)
+        has_relevant[judged] = ideal_grade[ideal_start[judged]] > 0
         return cls(kept, names, docs, grade, rows, starts, counts, has_relevant, ideal_grade, ideal_start, ideal_count)
 
     def query_text(self, codes: np.ndarray) -> np.ndarray:
@@ -311,26 +305,26 @@ def rank_part(
         relevant = keep & judgments.has_relevant[codes]  # (code -1 reads the last query's: not kept anyway)
         set_aside.ineligible = distinct(codes[keep & ~relevant])[0]
         keep = relevant
-    identity = bool(keep.all())
+    identity = bool(keep.all())  # every row kept, in its order: no copies
     rows = np.arange(codes.size) if identity else np.flatnonzero(keep)
-    starts = block_starts(codes[rows])
-    if np.bincount(codes[rows][starts], minlength=judgments.n_queries).max(initial=0) > 1:  # not grouped by query
-        rows, identity = rows[np.argsort(codes[rows], kind="stable")], False
-        starts = block_starts(codes[rows])
+    kept_codes = codes if identity else codes[rows]
+    starts = block_starts(kept_codes)
+    if np.bincount(kept_codes[starts], minlength=judgments.n_queries).max(initial=0) > 1:  # not grouped by query
+        rows, identity = rows[np.argsort(kept_codes, kind="stable")], False
+        kept_codes = codes[rows]
+        starts = block_starts(kept_codes)
     lengths = np.diff(np.append(starts, rows.size))
-    block_codes = codes[rows][starts]
-    # The run's distinct ids looked up among those judged for the part's queries (see the module docstring).
-    run_ids, run_index = _encoded(columns.doc, unique=False)
-    if not identity:
-        run_index = run_index[rows]
+    block_codes = kept_codes[starts]
+    # The run's documents and those judged for the part's queries, encoded together (see the module docstring).
     positions = _ranges(judgments.starts[block_codes], judgments.counts[block_codes])
-    judged_ids, judged_index = _encoded(pa.chunked_array([judgments.docs.take(_int_array(positions))]))
-    link = numbers(pc.index_in(run_ids, value_set=judged_ids), missing=-1).astype(np.int64)[run_index]
-    n_ids, m = len(judged_ids), positions.size
+    encoded = pc.dictionary_encode(binary_ids(columns.doc, judgments.docs.take(_int_array(positions))))
+    doc_ids, doc_codes = binary_ids(encoded.dictionary), numbers(encoded.indices)
+    n_ids, m = len(doc_ids), positions.size
+    run_doc = doc_codes[: codes.size] if identity else doc_codes[rows]  # per row of the part
+    judged_doc = doc_codes[codes.size :]
     judged_query = np.repeat(np.arange(block_codes.size), judgments.counts[block_codes])
-    judged_keys = judged_query * n_ids + judged_index
+    judged_keys = judged_query * n_ids + judged_doc
     ranked_query = np.repeat(np.arange(block_codes.size), lengths)
-    ranked_keys = np.where(link >= 0, ranked_query * n_ids + link, -1)
     if not judgments.checked[block_codes].all():
         pair = _repeated(judged_keys)
         if pair is not None:
@@ -340,43 +334,40 @@ def rank_part(
         judgments.checked[block_codes] = True
     order = np.argsort(judged_keys, kind="stable")
     sorted_keys = judged_keys[order]
-    hits = np.flatnonzero(link >= 0)  # documents judged for some query of the part: for theirs?
-    at = np.minimum(np.searchsorted(sorted_keys, ranked_keys[hits]), max(m - 1, 0))
-    found = sorted_keys[at] == ranked_keys[hits]
+    judged_somewhere = np.zeros(n_ids, dtype=bool)
+    judged_somewhere[judged_doc] = True
+    hits = np.flatnonzero(judged_somewhere[run_doc])  # documents judged for some query of the part: for theirs?
+    keys = ranked_query[hits] * n_ids + run_doc[hits]
+    at = np.minimum(np.searchsorted(sorted_keys, keys), max(m - 1, 0))
+    found = sorted_keys[at] == keys
     hits, at = hits[found], at[found]
     matched = judgments.grade[positions[order[at]]]
     grade = np.zeros(rows.size, dtype=judgments.grade.dtype)
     grade[hits] = matched if conv.negative == "keep" else np.maximum(matched, 0)
     judged, negative = np.zeros((2, rows.size), dtype=bool)
     judged[hits], negative[hits] = matched >= 0, matched < 0
-    score = columns.value[rows]
+    score = columns.value if identity else columns.value[rows]  # not copied: nothing writes a ranking's scores
     if conv.score_dtype == "float32":  # beyond float32's range a score becomes an infinity, as in the tool
         with np.errstate(over="ignore"):
             score = score.astype(np.float32).astype(np.float64)
     ranked = Ranked(grade, judged, negative, score, np.arange(rows.size), block_codes, starts, lengths)
-    ranked = _rank_order(ranked, run_ids, run_index, conv.ties)
+    ranked = _rank_order(ranked, doc_ids, run_doc, conv.ties)
     # A document twice in one query, among the documents trec_eval keeps (form_res_rels.c checks after
-    # the -M cut): only ids that occur twice need a look, and (ids of several chunks) every document of
-    # a query whose rows lie in several chunks.
+    # the -M cut): only ids that occur twice in the part need a look.
     kept = ranked.row if max_docs is None else ranked.first(max_docs).row
-    exact = run_index
-    if columns.doc.num_chunks > 1 and pa.types.is_dictionary(columns.doc.type):  # an id: one index per chunk
-        chunk = np.repeat(np.arange(columns.doc.num_chunks), [len(c) for c in columns.doc.chunks])[rows]
-        spread = np.repeat(np.maximum.reduceat(chunk, starts) != np.minimum.reduceat(chunk, starts), lengths)
-        if spread.any():
-            exact = run_index.copy()
-            exact[spread] = len(run_ids) + _encoded(pa.chunked_array([run_ids.take(_int_array(run_index[spread]))]))[1]
-    look = kept[np.bincount(exact[kept], minlength=2 * len(run_ids))[exact[kept]] > 1]
-    pair = _repeated(ranked_query[look] * 2 * len(run_ids) + exact[look]) if look.size else None
+    kept_doc = run_doc[kept]
+    look = kept[np.bincount(kept_doc, minlength=n_ids)[kept_doc] > 1]
+    pair = _repeated(ranked_query[look] * n_ids + run_doc[look]) if look.size else None
     if pair is not None:
         first, second = sorted((int(look[pair[0]]), int(look[pair[1]])))
         query = judgments.query_text(block_codes[ranked_query[first] :][:1])[0]
-        doc = run_ids[int(run_index[first])].as_py().decode(errors="replace")
+        doc = doc_ids[int(run_doc[first])].as_py().decode(errors="replace")
         raise InputError(
             f"{columns.where(rows[first])}: document {doc!r} is ranked twice for query {query!r} "
             f"(again at {columns.where(rows[second])}); trec_eval refuses this too"
         )
-    ranked.row = rows[ranked.row]  # positions in the part's rows -> rows of ``columns``
+    if not identity:
+        ranked.row = rows[ranked.row]  # positions in the part's rows -> rows of ``columns``
     return ranked, set_aside
 
 

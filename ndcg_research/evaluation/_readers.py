@@ -166,6 +166,24 @@ def binary_array(items: Sequence[bytes]) -> pa.Array:
     return pa.Array.from_buffers(pa.large_binary() if large else pa.binary(), len(items), buffers)
 
 
+def binary_ids(*arrays: pa.ChunkedArray | pa.Array) -> pa.Array:
+    """Ids as one binary array, the rows of ``arrays`` one after the other (dictionaries decoded, text viewed as
+    bytes; one copy at most)."""
+    chunks = [c for a in arrays for c in (a.chunks if isinstance(a, pa.ChunkedArray) else [a])]
+    out = []
+    for chunk in chunks:
+        if pa.types.is_dictionary(chunk.type):
+            chunk = chunk.dictionary_decode()
+        if pa.types.is_string(chunk.type) or pa.types.is_large_string(chunk.type):
+            chunk = chunk.view(pa.binary() if pa.types.is_string(chunk.type) else pa.large_binary())
+        out.append(chunk)
+    if not out:
+        return binary_array([])
+    if len({c.type for c in out}) > 1:
+        out = [c.cast(pa.large_binary()) for c in out]
+    return out[0] if len(out) == 1 else pa.concat_arrays(out)
+
+
 def numbers(array: pa.Array | pa.ChunkedArray, missing: int = -1) -> np.ndarray:
     """The values of a numeric Arrow array as numpy, nulls as ``missing`` (zero copy for one chunk without nulls).
 
@@ -355,26 +373,19 @@ def _line_block(
     return columns, len(pieces), comment_line
 
 
-_DIGIT = np.zeros(256, dtype=bool)
-_DIGIT[list(b"0123456789")] = True
-
-
 def _integer_grades(array: pa.ChunkedArray) -> np.ndarray | None:
     """Grades written as plain integers (digits, a leading minus) as int64, or None (then read line by line)."""
     out = []
-    for chunk in array.chunks:
-        offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32)[chunk.offset : chunk.offset + len(chunk) + 1]
-        lengths = np.diff(offsets)
-        if np.any(lengths == 0):  # an empty grade ("q 0 d " ends in a blank): refused line by line
+    for chunk in (c for c in array.chunks if len(c)):  # (the caller has rows)
+        try:  # Arrow reads decimal digits after an optional minus, and hexadecimal numbers
+            value = numbers(pc.cast(chunk, pa.int64()))
+        except pa.ArrowInvalid:  # an empty grade ("q 0 d " ends in a blank), a fraction, a plus sign ...
             return None
-        data = np.frombuffer(chunk.buffers()[2], dtype=np.uint8)[offsets[0] : offsets[-1]]
-        starts = offsets[:-1] - offsets[0]
-        minus = data == ord("-")
-        if not np.all(_DIGIT[data] | minus) or np.count_nonzero(minus) != np.count_nonzero(minus[starts]):
-            return None
-        if np.any(lengths - minus[starts] > 15) or np.any(lengths == minus[starts]):
-            return None  # longer than 10^15 (near 2^53), or a lone minus: checked line by line
-        out.append(numbers(pc.cast(chunk, pa.int64())))
+        offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32)[[chunk.offset, chunk.offset + len(chunk)]]
+        text = np.frombuffer(chunk.buffers()[2], dtype=np.uint8)[offsets[0] : offsets[1]]
+        if np.any(text | 0x20 == ord("x")) or value.max() >= MAX_GRADE or value.min() <= -MAX_GRADE:
+            return None  # hexadecimal, or too large: refused line by line
+        out.append(value)
     return np.concatenate(out) if len(out) != 1 else out[0]
 
 
@@ -386,12 +397,15 @@ def _arrow_block(block: bytes, kind: Kind, name: str, first_line: int) -> Column
     if tab and b" " in block:
         return None
     names = _FIELDS[kind]
-    # Ids as dictionaries (one per chunk): the parser (on the reading thread) hashes them, so that a
-    # run's documents come with their distinct values.
-    dictionary = pa.dictionary(pa.int32(), pa.binary())
-    types = dict.fromkeys(names, pa.binary()) | {"query": dictionary}
+    # Ids as the parser reads them, plain: the evaluation hashes them once, on the thread that is not reading. A
+    # dictionary for a run's documents cost about 4 ms per 2 MB block (nearly all distinct), for its queries some
+    # 0.6 ms, on the reading thread, which takes longer per block than the evaluation. The qrels' queries are
+    # dictionaries: the parser's threads hash them while nothing else can run.
+    types = dict.fromkeys(names, pa.binary())
     if kind == "run":
-        types |= {"value": pa.float64(), "doc": dictionary}
+        types |= {"value": pa.float64()}
+    else:
+        types |= {"query": pa.dictionary(pa.int32(), pa.binary())}
     try:
         table = pacsv.read_csv(
             pa.BufferReader(block),
@@ -455,53 +469,46 @@ def parse_block(
     return _line_block(block, kind, name, first_line, comment_line)
 
 
-def _trailing_query(data: bytes, known: int, carried: bytes | None) -> tuple[int, bytes | None]:
-    """Where the lines of ``data``'s last query begin, and that query.
-
-    The first ``known`` bytes are lines of query ``carried`` only (what the previous block left);
-    lines are walked back from the end, blank and comment lines going with the lines around them. A
-    query that fills all of ``data`` gives 0.
-    """
-    position, last = len(data), None
-    while position > known:
-        start = data.rfind(b"\n", 0, max(position - 1, 0)) + 1
-        fields = data[start:position].split(None, 1)
-        if fields and not fields[0].startswith(b"#"):
-            if last is None:
-                last = fields[0]
-            elif fields[0] != last:
-                return position, last
-        position = start
-    if last is None or last == carried:
-        return 0, carried
-    return known, last
+def _last_query_start(query: pa.ChunkedArray) -> int:
+    """The first of the rows at the end of ``query`` (a run's ids as parsed) that hold its last id (0: all do)."""
+    last, end = query[len(query) - 1], len(query)
+    for chunk in reversed(query.chunks):  # 2 or 3 a block: the last id's rows are nearly always in the last
+        same = pc.equal(chunk, last)
+        bits = np.unpackbits(np.frombuffer(same.buffers()[1], dtype=np.uint8), bitorder="little")
+        other = np.flatnonzero(bits[same.offset : same.offset + len(same)] == 0)
+        if other.size:
+            return end - len(chunk) + int(other[-1]) + 1
+        end -= len(chunk)
+    return 0
 
 
 def query_blocks(
     path: PathLike, *, block_size: int | None = None, fast: bool = True, stream: Any = None
 ) -> Iterator[Columns]:
-    """The rows of a TREC run file in blocks of whole queries: the lines of a block's last query wait for the next.
+    """The rows of a TREC run file in blocks of whole queries: the rows of a block's last query wait for the next.
 
     Memory is bounded by the largest block (or the largest query), whatever the file's size. ``stream``: as for
     :func:`~ndcg_research.evaluation._sources.open_source`.
     """
-    first_line, carry, query = 1, b"", None  # the lines of the last query seen wait in carry
+    first_line = 1
+    waiting: list[Columns] = []  # the rows of the last query seen, from one block or more
     with open_source(path, "run", stream) as source:
         size = block_size or BLOCK_SIZE
         for block in line_blocks(source, size, first=min(size, 1 << 20)):
-            check_text(block, source.name, first_line + carry.count(b"\n"))
-            data = carry + block
-            cut, query = _trailing_query(data, len(carry), query)
-            carry = data[cut:]
-            if cut:
-                columns, n_lines, _ = parse_block(data[:cut], "run", source.name, first_line, fast=fast)
-                first_line += n_lines
-                if len(columns):
-                    yield columns
-        if carry:
-            columns, _, _ = parse_block(carry, "run", source.name, first_line, fast=fast)
-            if len(columns):
-                yield columns
+            check_text(block, source.name, first_line)
+            columns, n_lines, _ = parse_block(block, "run", source.name, first_line, fast=fast)
+            first_line += n_lines
+            if not len(columns):
+                continue
+            cut = _last_query_start(columns.query)
+            if cut == 0 and waiting and waiting[-1].query[-1].as_py() == columns.query[0].as_py():
+                waiting.append(columns)  # a query longer than a block goes on
+                continue
+            if cut or waiting:
+                yield Columns.concat([*waiting, columns.slice(0, cut)] if cut else waiting)
+            waiting = [columns.slice(cut) if cut else columns]
+        if waiting:
+            yield Columns.concat(waiting)
 
 
 def no_data(path: PathLike) -> InputError:
