@@ -22,6 +22,7 @@ import pyarrow.compute as pc
 
 from .._validation import check_instance, check_option, check_path, type_and_value
 from ._readers import (
+    GRADE_LIMIT,
     MAX_GRADE,
     Columns,
     InputError,
@@ -92,10 +93,6 @@ def _choices(kind: Kind) -> str:
     """The column names each style needs, for messages."""
     ours, pyterrier, ir_measures = (f"{q}, {d}, {g[0] if kind == 'qrels' else s}" for q, d, g, s in STYLES.values())
     return f"{ours} (or PyTerrier's {pyterrier}, or ir_measures' {ir_measures})"
-
-
-#: Why a grade is refused as too large (every preset, real-valued grades too: they are held as float64 and compared).
-_GRADE_LIMIT = "grades must be below 2^53 in magnitude, where a float64 holds every integer exactly"
 
 
 def _is_integer(x: Any) -> bool:
@@ -267,7 +264,7 @@ def _values(series: Any, kind: Kind, column: str, where: Any, what: str) -> tupl
         return raw, None
     big = np.flatnonzero(np.abs(raw) >= MAX_GRADE)
     if big.size:
-        raise InputError(f"{where(int(big[0]))}: {column} {shown(int(big[0]))} is too large; {_GRADE_LIMIT}")
+        raise InputError(f"{where(int(big[0]))}: {column} {shown(int(big[0]))} is too large; {GRADE_LIMIT}")
     fractional = np.flatnonzero(np.floor(raw) != raw)
     if fractional.size:
         return raw, (int(fractional[0]), repr(float(raw[fractional[0]])))
@@ -301,7 +298,7 @@ def _dict_columns(table: Mapping[Any, Any], kind: Kind) -> Columns:
             raise InputError(f"{where(i)}: {what[:-1]} must be a real number, got {type_and_value(values[i])}")
         # Only Python integers beyond 64 bits make an object array of real numbers.
         i = next((i for i, v in enumerate(values) if isinstance(v, int) and not -(2**63) <= v < 2**64), 0)
-        advice = "give it as a float if that is what it means" if kind == "run" else _GRADE_LIMIT
+        advice = "give it as a float if that is what it means" if kind == "run" else GRADE_LIMIT
         raise InputError(f"{where(i)}: {what[:-1]} {values[i]!r} does not fit in 64 bits; {advice}")
     value, fraction = _values(array, kind, "relevance" if kind == "qrels" else "score", where, "dict value")
     # np.fromiter keeps a tuple id as one value (np.asarray would make it a row of a 2-D array)

@@ -30,6 +30,8 @@ PathLike = str | os.PathLike[str]
 
 #: Grades must stay below this magnitude (integers beyond it are not exact in float64).
 MAX_GRADE = 2**53
+#: Why a grade is refused as too large (every preset, real-valued grades too: they are held as float64 and compared).
+GRADE_LIMIT = "grades must be below 2^53 in magnitude, where a float64 holds every integer exactly"
 
 
 @dataclass(frozen=True, eq=False)
@@ -290,7 +292,7 @@ def parse_grade(text: bytes, where: str) -> tuple[int, bool]:
         raise InputError(f"{where}: relevance {quoted(text)} is not a number (trec_eval's atol reads {atol(text)})")
     grade = atol(text)
     if abs(grade) >= MAX_GRADE:
-        raise InputError(f"{where}: relevance {quoted(text)} is too large (grades are integers below 2^53)")
+        raise InputError(f"{where}: relevance {quoted(text)} is too large; {GRADE_LIMIT}")
     return grade, bool((match.group(2) or b"").strip(b"0"))
 
 
