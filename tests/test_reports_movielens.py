@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import numpy as np
 import pandas as pd
+import pytest
 
 from ndcg_research.simulation.tables import read_table
 from ndcg_research.studies.movielens import findings as ml_rules
@@ -90,3 +92,13 @@ def test_rankers_items_example():
         "pairs not significantly different (paired t, Holm, 5%; gain g, whole list): a vs b (-0.1000, p = 0.20)",
     )
     assert (items[1].index.tolist(), items[-1]) == expected
+
+
+def test_non_finite_ranker_scores_are_refused_not_rounded_to_nan():
+    # One NaN or inf made every rounded score NaN; score_items promises finite scores (the check was lost once).
+    from ndcg_research.studies.movielens.recommenders import _quantize
+
+    for bad in (np.nan, np.inf):
+        with pytest.raises(ValueError, match="non-finite scores"):
+            _quantize(np.array([[1.0, bad], [0.5, 0.25]]))
+    assert _quantize(np.array([[1.0, 0.5]])).tolist() == [[1.0, 0.5]]

@@ -196,6 +196,8 @@ def score_items(spec: str, interactions: np.ndarray, *, seed: int = 0) -> np.nda
 
 def _quantize(scores: np.ndarray) -> np.ndarray:
     """Round to multiples of SCORE_QUANTUM * max|scores| (a power of two: the rounding is exact)."""
+    if not np.isfinite(scores).all():  # one NaN or inf would make every rounded score NaN
+        raise ValueError("the ranker produced non-finite scores (NaN or inf); cannot rank with them")
     largest = np.abs(scores).max(initial=0.0)
     if largest == 0.0:
         return scores
