@@ -769,3 +769,14 @@ def test_a_carriage_return_that_ends_the_file_ends_its_last_line(tmp_path):
     (tmp_path / "run").write_bytes(b"q1 Q0 d1 1 2 t\rq1 Q0 d2 2 1 t\r")
     with pytest.raises(InputError, match=r"run:1: a carriage return \(\\r\) that does not end a line"):
         evaluate(tmp_path / "qrels", tmp_path / "run", "ndcg")
+
+
+def test_an_svmlight_qid_of_thousands_of_digits_is_compared_as_text(tmp_path):
+    # int() refuses more than 4,300 digits: a bare ValueError without the file or line.
+    long = "1" * 5000
+    (tmp_path / "data").write_text(f"1 qid:{long} 1:1\n0 qid:{long} 1:2\n2 qid:0{long} 1:1\n")
+    with pytest.raises(InputError, match=rf"data:3: qid:0{long} and qid:{long} \(line 1\) are one integer"):
+        svmlight_columns(tmp_path / "data")
+    (tmp_path / "data").write_text(f"1 qid:{long} 1:1\n0 qid:-0 1:2\n2 qid:0 1:1\n")
+    with pytest.raises(InputError, match=r"data:3: qid:0 and qid:-0 \(line 2\) are one integer"):
+        svmlight_columns(tmp_path / "data")

@@ -677,7 +677,7 @@ def svmlight_columns(path: PathLike) -> Columns:
     docids: list[bytes | None] = []
     fraction = None
     first_line: dict[bytes, int] = {}  # qid -> its first line
-    spelled: dict[int, bytes] = {}  # an integer qid -> how it was first written
+    spelled: dict[tuple[bool, bytes], bytes] = {}  # an integer qid (negative?, digits) -> how it was first written
     with open_source(path, "SVMlight") as source:
         name = source.name
         for number, line in _numbered_lines(source):
@@ -727,20 +727,24 @@ def svmlight_columns(path: PathLike) -> Columns:
     )
 
 
-def _check_new_qid(qid: bytes, first_line: dict[bytes, int], spelled: dict[int, bytes], where: str, line: int) -> None:
+def _check_new_qid(
+    qid: bytes, first_line: dict[bytes, int], spelled: dict[tuple[bool, bytes], bytes], where: str, line: int
+) -> None:
     """Refuse a qid that starts a second run of lines, or an integer that another qid spells otherwise."""
     if qid in first_line:
         raise InputError(
             f"{where}: qid:{qid.decode(errors='replace')} comes back after other queries (its lines begin at line "
-            f"{first_line[qid]}); the learning-to-rank tools would make two queries of it: sort the file by qid"
+            f"{first_line[qid]}); the learning-to-rank tools would make two queries of it: sort the file by qid "
+            f"and make the predictions again from the sorted file (they are matched to its lines in order)"
         )
     first_line[qid] = line
-    if re.fullmatch(rb"[+-]?[0-9]+", qid):
-        other = spelled.setdefault(int(qid), qid)
+    integer = re.fullmatch(rb"([+-]?)0*([0-9]+)", qid)  # as text: int() refuses more than 4,300 digits
+    if integer is not None:
+        other = spelled.setdefault((integer[1] == b"-" and integer[2] != b"0", integer[2]), qid)
         if other != qid:
             raise InputError(
-                f"{where}: qid:{qid.decode()} and qid:{other.decode()} (line {first_line[other]}) are one integer, "
-                f"which XGBoost, LightGBM and scikit-learn read as one query: write them alike"
+                f"{where}: qid:{qid.decode()} and qid:{other.decode()} (line {first_line[other]}) are one integer "
+                f"to XGBoost, LightGBM and scikit-learn, which read qids as integers: write them alike"
             )
 
 

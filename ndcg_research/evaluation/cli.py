@@ -87,7 +87,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="accepted for trec_eval compatibility; nDCG does not use it",
     )
     parser.add_argument("--gain", metavar="SPEC", help="gain of the measures: linear, exp2, 'mapping({...})'")
-    parser.add_argument("--discount", metavar="SPEC", help="discount for every measure, e.g. log2, 'power(beta=0.5)'")
+    parser.add_argument("--discount", metavar="SPEC", help="discount of the measures, e.g. log2, 'power(beta=0.5)'")
     parser.add_argument(
         "--format",
         default="trec",
@@ -111,7 +111,11 @@ def read_collection(qrels: str, runs: Sequence[str], *, svmlight: bool = False) 
 
 
 def _keep_freed_memory() -> None:
-    """Let freed memory be reused instead of returned to the system (glibc only; the command's process only).
+    """Let freed memory be reused instead of returned to the system (glibc only).
+
+    These are settings of the whole process (malloc's and Arrow's default pool, which overrides
+    ``ARROW_DEFAULT_MEMORY_POOL``): the library never makes them; the ``evaluate`` command does, and so a caller of
+    :func:`ndcg_research.cli.main` in its own process gets them too.
 
     Every block of a large run allocates and frees arrays of some MB; glibc maps each afresh and the kernel zero-fills
     the pages again (a third of the command's time). A 64 MB mmap threshold keeps them (larger arrays, built once,
