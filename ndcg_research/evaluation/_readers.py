@@ -672,7 +672,8 @@ def svmlight_columns(path: PathLike) -> Columns:
     ([2, 0], [b'GX1', b'GX2'])
     """
     check_path(path, "path")
-    queries, values, lines = [], [], []
+    queries: list[bytes] = []
+    values, lines = [], []
     grades: list[int] = []
     docids: list[bytes | None] = []
     fraction = None
