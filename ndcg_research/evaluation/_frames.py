@@ -1,12 +1,6 @@
-"""Tables in and out of the evaluator: DataFrames in the ecosystem's columns, ranx objects, pytrec_eval dicts.
-
-Judgments or a run may be a DataFrame in the package's columns (``query, doc, relevance`` /
-``query, doc, score``), PyTerrier's (``qid, docno, label`` / ``qid, docno, score``; a PyTerrier run's
-``query`` column is the query's text and is not read) or ir_measures' (``query_id, doc_id, relevance`` /
-``query_id, doc_id, score``), a ranx ``Qrels`` / ``Run``, a pytrec_eval dict ``{query: {document: value}}``,
-or a Dask DataFrame (a run, converted partition by partition). Ids are compared as text. :func:`run_names`
-is the one naming rule of runs; :func:`named_runs` turns every form of ``runs`` into (name, run) pairs.
-"""
+"""Tables in and out of the evaluator: DataFrames in the package's, PyTerrier's or ir_measures' columns (a PyTerrier
+run's ``query`` column, the query's text, is not read), ranx objects, pytrec_eval dicts, Dask DataFrames (runs,
+partition by partition); ids compared as text. The naming of runs (:func:`run_names`, :func:`named_runs`)."""
 
 import functools
 import os
@@ -28,6 +22,7 @@ from ._readers import (
     InputError,
     Kind,
     PathLike,
+    binary_ids,
     is_path,
     numbers,
     predictions_columns,
@@ -82,11 +77,7 @@ def is_table(value: Any) -> bool:
 def frame_style(columns: Any) -> str:
     """The table style of a frame's columns: ``""`` (the package's), ``"PyTerrier's"`` or ``"ir_measures'"``."""
     names = set(map(str, columns))
-    for style in ("PyTerrier's", "ir_measures'"):
-        query, doc, _, _ = STYLES[style]
-        if {query, doc} <= names:
-            return style
-    return ""
+    return next((style for style in ("PyTerrier's", "ir_measures'") if set(STYLES[style][:2]) <= names), "")
 
 
 def _choices(kind: Kind) -> str:
@@ -470,12 +461,12 @@ def as_frame(columns: Columns) -> "pd.DataFrame":
     """Columns read from a file as a DataFrame ``query, doc, relevance`` / ``query, doc, score``, indexed by line."""
     import pandas as pd
 
-    def text(array: pa.ChunkedArray, what: str) -> pa.ChunkedArray:
-        chunks = [c.dictionary_decode() if pa.types.is_dictionary(c.type) else c for c in array.chunks]
+    def text(array: pa.ChunkedArray, what: str) -> pa.Array:
+        ids = binary_ids(array)
         try:
-            return pa.chunked_array(chunks, type=chunks[0].type if chunks else pa.binary()).cast(pa.string())
-        except pa.ArrowInvalid:
-            row, raw = next((i, v) for i, v in enumerate(pa.chunked_array(chunks).to_pylist()) if not _utf8(v))
+            return ids.cast(pa.string())
+        except pa.ArrowInvalid:  # the first id that is not UTF-8 (which loses bytes when decoded ignoring errors)
+            row, raw = next((i, v) for i, v in enumerate(ids.to_pylist()) if v.decode(errors="ignore").encode() != v)
             raise InputError(
                 f"{columns.where(row)}: {what} id {raw!r} is not UTF-8 text, which a DataFrame's ids must be; "
                 f"evaluate the file itself (evaluate keeps the bytes)"
@@ -488,14 +479,6 @@ def as_frame(columns: Columns) -> "pd.DataFrame":
     if columns.tag is not None:
         frame.attrs["run"] = columns.tag
     return frame
-
-
-def _utf8(raw: bytes) -> bool:
-    try:
-        raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
 
 
 def read_qrels(path: PathLike) -> Any:

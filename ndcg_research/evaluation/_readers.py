@@ -122,8 +122,9 @@ class Columns:
         if len(parts) == 1:
             return parts[0]
         offsets = itertools.accumulate((len(p) for p in parts), initial=0)
-        fractions = [(o + p.fraction[0], p.fraction[1]) for o, p in zip(offsets, parts, strict=False) if p.fraction]
-        fraction = fractions[0] if fractions else None
+        fraction = next(
+            ((o + p.fraction[0], p.fraction[1]) for o, p in zip(offsets, parts, strict=False) if p.fraction), None
+        )
         contiguous = all(p.lines is None for p in parts) and all(
             b.first_line == a.first_line + len(a) for a, b in itertools.pairwise(parts)
         )
@@ -150,11 +151,10 @@ def row_label(source: str, labels: np.ndarray | None, row: int) -> str:
 
 
 def _joined(arrays: list[pa.ChunkedArray]) -> pa.ChunkedArray:
-    """The chunks of several id arrays as one (dictionary chunks decoded if the types differ)."""
+    """The chunks of several id arrays as one (decoded into one binary array if their types differ)."""
     chunks = [c for a in arrays for c in a.chunks]
     if len({c.type for c in chunks}) > 1:
-        chunks = [c.dictionary_decode() if pa.types.is_dictionary(c.type) else c for c in chunks]
-        chunks = [c.cast(pa.binary()) if pa.types.is_string(c.type) else c for c in chunks]
+        return pa.chunked_array([binary_ids(*arrays)])
     return pa.chunked_array(chunks, type=chunks[0].type if chunks else pa.binary())
 
 
@@ -187,11 +187,8 @@ def binary_ids(*arrays: pa.ChunkedArray | pa.Array) -> pa.Array:
 
 
 def numbers(array: pa.Array | pa.ChunkedArray, missing: int = -1) -> np.ndarray:
-    """The values of a numeric Arrow array as numpy, nulls as ``missing`` (zero copy for one chunk without nulls).
-
-    Read from the buffers: ``Array.to_numpy`` and ``fill_null`` would import pandas (a third of a second
-    the command line never needs).
-    """
+    """The values of a numeric Arrow array as numpy, nulls as ``missing`` (zero copy for one chunk without nulls), read
+    from the buffers: ``Array.to_numpy`` and ``fill_null`` would import pandas (a third of a second at the start)."""
     if isinstance(array, pa.ChunkedArray):
         if array.num_chunks == 1:
             array = array.chunk(0)
@@ -226,29 +223,13 @@ def quoted(raw: bytes, limit: int = 60) -> str:
 
 
 def atol(text: bytes) -> int:
-    """What C's ``atol`` reads from ``text``: an optional sign and digits, else 0.
-
-    >>> atol(b"1.9999999999999999"), atol(b"-0.5"), atol(b"1e3"), atol(b"high")
-    (1, 0, 1, 0)
-    """
+    """What C's ``atol`` reads from ``text``: an optional sign and digits, else 0."""
     match = re.match(rb"[+-]?[0-9]+", text)
     return int(match.group()) if match else 0
 
 
 def parse_score(text: bytes, where: str) -> float:
-    """A score as trec_eval reads it, or InputError naming the line and what trec_eval's atof (C's strtod) reads.
-
-    >>> parse_score(b"-1.5e3", "run:1")
-    -1500.0
-    >>> parse_score(b"0x1p1", "run:1")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    ndcg_research.evaluation._sources.InputError: run:1: score '0x1p1' is a hexadecimal number: ... reads 2 ...
-    >>> parse_score(b"1_0", "run:1")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    ndcg_research.evaluation._sources.InputError: run:1: score '1_0' is not a number (trec_eval's atof reads 1 and ...
-    """
+    """A score as trec_eval reads it, or InputError naming the line and what trec_eval's atof (C's strtod) reads."""
     if _SCORE.fullmatch(text) is None:
         match = _STRTOD.match(text)
         if match is None:  # atof reads nothing: 0
@@ -273,15 +254,7 @@ def parse_score(text: bytes, where: str) -> float:
 
 
 def parse_grade(text: bytes, where: str) -> tuple[int, bool]:
-    """A grade as trec_eval's ``atol`` reads it (its integer prefix), and whether a fractional part is written.
-
-    >>> parse_grade(b"2", "q:1"), parse_grade(b"1.9999999999999999", "q:1"), parse_grade(b"-1.0", "q:1")
-    ((2, False), (1, True), (-1, False))
-    >>> parse_grade(b"1e1", "qrels:3")  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    ndcg_research.evaluation._sources.InputError: qrels:3: relevance '1e1' has an exponent; ... which reads 1: ...
-    """
+    """A grade as trec_eval's ``atol`` reads it (its integer prefix), and whether a fractional part is written."""
     match = _GRADE.fullmatch(text)
     if match is None or not (match.group(1).strip(b"+-") or match.group(2)):
         if _SCORE.fullmatch(text) is not None:
@@ -456,14 +429,8 @@ def _arrow_block(block: bytes, kind: Kind, name: str, first_line: int) -> Column
 def parse_block(
     block: bytes, kind: Kind, name: str, first_line: int, *, fast: bool = True, comment_line: int | None = None
 ) -> tuple[Columns, int, int | None]:
-    """Parse one block of whole lines; return its rows, its number of lines, and a trailing comment's line.
-
-    ``fast=False`` forces the line-by-line reader (the two must agree on every input).
-
-    >>> rows, n_lines, _ = parse_block(b"q1 0 a 2\\n# comment\\nq1 0 b 0\\n", "qrels", "qrels.txt", 1)
-    >>> rows.value.tolist(), rows.where(1), n_lines
-    ([2, 0], 'qrels.txt:3', 3)
-    """
+    """One block of whole lines: its rows, its number of lines, and a trailing comment's line (``fast=False``: line
+    by line, which must agree with pyarrow's parser on every input)."""
     if fast:
         columns = _arrow_block(block, kind, name, first_line)
         if columns is not None:

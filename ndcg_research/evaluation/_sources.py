@@ -1,9 +1,6 @@
-"""Where input bytes come from: files (plain or compressed, recognised by content) or standard input, as lines.
-
-Compressed data (gzip, bzip2, xz) is recognised by its first bytes whatever the file is called; zstd,
-zip and 7-zip are refused naming the file, and so are a damaged stream, a UTF-8 byte-order mark, a
-carriage return that does not end a line and NUL bytes (each of which trec_eval would read otherwise).
-"""
+"""Input bytes as blocks of lines: files (gzip, bzip2, xz recognised by content; zstd, zip, 7-zip refused) or
+standard input. A damaged stream, a byte-order mark, a lone carriage return and NUL bytes are refused (trec_eval
+would read each otherwise)."""
 
 from __future__ import annotations
 
@@ -43,11 +40,7 @@ class InputError(ValueError):
 
 
 def describe(path: str | os.PathLike[str]) -> str:
-    """How messages name an input: its path, or ``standard input`` for ``"-"``.
-
-    >>> describe("-"), describe("runs/bm25.txt")
-    ('standard input', 'runs/bm25.txt')
-    """
+    """How messages name an input: its path, or ``standard input`` for ``"-"``."""
     path = os.fspath(path)
     return "standard input" if path == STDIN else path
 
@@ -100,18 +93,8 @@ class Recording:
 
 
 def open_source(path: str | os.PathLike[str], what: str, stream: Any = None) -> Source:
-    """Open ``path`` (``"-"``: standard input), decompressing gzip, bzip2 or xz data recognised by content.
-
-    ``what`` names the input in the message of a missing file. ``stream``: bytes to read instead of
-    ``path``'s, named as ``path`` (standard input's recording, or its copy).
-
-    >>> import gzip, os, tempfile
-    >>> path = os.path.join(tempfile.mkdtemp(), "run.txt")   # gzip data, whatever the name says
-    >>> _ = open(path, "wb").write(gzip.compress(b"q Q0 d 1 0.5 tag\\n"))
-    >>> with open_source(path, "run") as source:
-    ...     source.compression, source.read(100)
-    ('gzip', b'q Q0 d 1 0.5 tag\\n')
-    """
+    """Open ``path`` (``"-"``: standard input), decompressing data recognised by content; ``what`` names it if
+    missing. ``stream``: bytes to read instead of ``path``'s, named as ``path`` (standard input's recording)."""
     path = os.fspath(path)
     raw: Any = stream
     if raw is None and path == STDIN:
@@ -139,15 +122,9 @@ def open_source(path: str | os.PathLike[str], what: str, stream: Any = None) -> 
 
 
 def line_blocks(source: Source, size: int = BLOCK_SIZE, first: int | None = None) -> Iterator[bytes]:
-    """Blocks of whole lines of ``source``, about ``size`` bytes each (from ``first`` bytes, doubling up to ``size``).
-
-    A line longer than ``size`` is read whole into a longer block. Small first blocks let the work on them
-    start while the next are read. Callers number the lines (counting here would cost a pass over every byte).
-
-    >>> import io
-    >>> list(line_blocks(Source("example", io.BytesIO(b"a 1\\nb 2\\nc 3")), size=6))
-    [b'a 1\\n', b'b 2\\n', b'c 3']
-    """
+    """Blocks of whole lines of ``source``, about ``size`` bytes each (from ``first`` bytes, doubling up to ``size``:
+    the work on small first blocks starts while the next are read); a longer line makes a longer block. Callers
+    number the lines (counting here would cost a pass over every byte)."""
     carry, current = b"", min(first or size, size)
     while True:
         chunk = source.read(current)
@@ -164,14 +141,7 @@ def line_blocks(source: Source, size: int = BLOCK_SIZE, first: int | None = None
 
 
 def check_text(block: bytes, name: str, first_line: int) -> None:
-    """Refuse a byte-order mark, a carriage return that does not end a line, and NUL bytes.
-
-    >>> check_text(b"q 0 a 1\\r\\n", "qrels", 1)   # CRLF line ends are fine
-    >>> check_text(b"q 0 a 1\\rq 0 b 2\\r", "qrels", 1)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    ndcg_research.evaluation._sources.InputError: qrels:1: a carriage return (\\r) that does not end a line: ...
-    """
+    """Refuse a byte-order mark, a carriage return that does not end a line (CRLF line ends are fine), NUL bytes."""
     if first_line == 1 and block.startswith(_BOM):
         raise InputError(
             f"{name}:1: starts with a UTF-8 byte-order mark (bytes EF BB BF), which trec_eval reads as "
@@ -193,12 +163,9 @@ def check_text(block: bytes, name: str, first_line: int) -> None:
 
 
 def prefetched(items: Iterable[Any]) -> Generator[Any, None, None]:
-    """``items``, each produced on a background thread while the one before is used (order, values and errors
-    unchanged); closing the generator waits for the thread to finish its item.
-
-    Reading and parsing the next block (file reads and pyarrow's parser release the GIL) overlaps with the
-    evaluation of this one (numpy releases it too): on two cores the two halves of the work run side by side.
-    """
+    """``items``, each made on a background thread while the one before is used (order, values and errors unchanged;
+    closing waits for the thread's item): reading and parsing the next block (file reads and pyarrow's parser
+    release the GIL) overlaps with the evaluation of this one (numpy releases it too), on two cores."""
     iterator, done = iter(items), object()
     with ThreadPoolExecutor(1, thread_name_prefix="ndcg_research-reader") as reader:
         ahead = reader.submit(next, iterator, done)
