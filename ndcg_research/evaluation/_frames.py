@@ -562,8 +562,7 @@ def read_svmlight(path: PathLike, predictions: PathLike | None = None) -> tuple[
     Returns
     -------
     (pandas.DataFrame, pandas.DataFrame or None)
-        The judgments (``query, doc, relevance``) and the run (``query, doc, score``; None without
-        ``predictions``).
+        The judgments (``query, doc, relevance``) and the run (``query, doc, score``; None without ``predictions``).
 
     Raises
     ------

@@ -1,13 +1,10 @@
-"""Read judgments and rankings from files: TREC qrels and run files, SVMlight/LETOR files, into :class:`Columns`.
+"""TREC qrels and run files, SVMlight/LETOR files (a model's scores in a separate file) into :class:`Columns`.
 
-The grammar is trec_eval 10.0's (``get_qrels.c``, ``get_trec_results.c``; the guide "Evaluating run files"
-tabulates where it reads a line otherwise than it seems): fields separated by runs of blanks, a run line
-``query Q0 document rank score tag`` (more fields ignored, blank and ``#`` lines skipped), a qrels line
-``query iteration document relevance`` with trec_eval's stricter comment rule; grades read as ``atol``
-reads them, scores as ``atof`` does. A line trec_eval would read otherwise is refused with its file and
-line. A regular block is parsed by pyarrow's multithreaded CSV reader, any other line by line; both give
-the same result (tested on random files). SVMlight / LETOR: ``relevance qid:QUERY feature:value ...
-# docid = ID``, with a model's scores in a separate file, one per line.
+trec_eval 10.0's grammar (``get_qrels.c``, ``get_trec_results.c``; the guide "Evaluating run files" tabulates where it
+reads a line otherwise than it seems): fields separated by runs of blanks, ``#`` lines skipped (qrels: trec_eval's
+stricter rule), grades read as ``atol`` reads them, scores as ``atof``; a line trec_eval would read otherwise is
+refused with its file and line. A regular block is parsed by pyarrow's multithreaded CSV reader, any other line by
+line (the two agree, tested on random files).
 """
 
 import itertools
@@ -51,10 +48,9 @@ class Columns:
         The run's tag (trec_eval's ``runid``): the tag field of the last line; undecodable bytes kept
         as surrogate escapes.
     lines : numpy.ndarray or None
-        Where each row came from, for messages: line numbers, or DataFrame index labels; None when
-        row i is line ``first_line + i``.
+        Where each row came from, for messages: line numbers, or DataFrame index labels.
     first_line : int
-        See ``lines``.
+        With ``lines`` None, row i is line ``first_line + i``.
     fraction : (int, str) or None
         Judgments: the first row whose grade has a fractional part, and the grade as written.
     notes : tuple of str
@@ -605,13 +601,12 @@ def _numbered_lines(source: Source) -> Iterator[tuple[int, bytes]]:
 def svmlight_columns(path: PathLike) -> Columns:
     """Read the judgments of an SVMlight/LETOR file: one line ``relevance qid:Q features # docid = ID`` per document.
 
-    A document is named by the ``docid = ID`` of its comment (LETOR 4.0, MSLR); a line without one by
-    its line number, zero-padded so that the string order of such names is the file order (and a note
-    says how many lines have no docid). Features are not read; labels are read as qrels grades.
-    The learning-to-rank tools make a query of each run of consecutive lines with one qid, read as an
-    integer (XGBoost, LightGBM, RankLib; scikit-learn's ``query_id``): a qid that comes back after
-    another, or two spellings of one integer (``qid:1``, ``qid:01``), are refused rather than grouped
-    otherwise.
+    A document is named by the ``docid = ID`` of its comment (LETOR 4.0, MSLR); a line without one by its line number,
+    zero-padded so that the string order of such names is the file order (and a note says how many lines have no docid).
+    Features are not read; labels are read as qrels grades. The learning-to-rank tools make a query of each run of
+    consecutive lines with one qid, read as an integer (XGBoost, LightGBM, RankLib; scikit-learn's ``query_id``): a qid
+    that comes back after another, or two spellings of one integer (``qid:1``, ``qid:01``), are refused rather than
+    grouped otherwise.
 
     Parameters
     ----------

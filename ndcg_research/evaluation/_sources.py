@@ -5,6 +5,7 @@ would read each otherwise)."""
 from __future__ import annotations
 
 import bz2
+import contextlib
 import gzip
 import lzma
 import os
@@ -47,13 +48,11 @@ def describe(path: str | os.PathLike[str]) -> str:
 
 @dataclass
 class Source:
-    """An opened input: its name for messages and a binary stream of its (decompressed) bytes; ``file``: the file
-    under a decompressor (which does not close what it was given)."""
+    """An opened input: its name for messages and a binary stream of its (decompressed) bytes."""
 
     name: str
     stream: Any
     compression: str | None = None
-    file: Any = None
 
     def read(self, size: int) -> bytes:
         try:
@@ -61,17 +60,6 @@ class Source:
         except (EOFError, OSError, zlib.error, lzma.LZMAError) as error:
             what = self.compression or "file"
             raise InputError(f"{self.name}: cannot read the {what} data (truncated or corrupt?): {error}") from None
-
-    def close(self) -> None:
-        for stream in (self.stream, self.file):
-            if stream is not None and stream is not sys.stdin.buffer:
-                stream.close()
-
-    def __enter__(self) -> Source:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.close()
 
 
 class Recording:
@@ -88,37 +76,31 @@ class Recording:
     def peek(self, size: int = 1) -> bytes:
         return self.stream.peek(size) if hasattr(self.stream, "peek") else b""
 
-    def close(self) -> None:
-        """The stream stays open (standard input); the copy is its owner's."""
 
-
-def open_source(path: str | os.PathLike[str], what: str, stream: Any = None) -> Source:
+@contextlib.contextmanager
+def open_source(path: str | os.PathLike[str], what: str, stream: Any = None) -> Iterator[Source]:
     """Open ``path`` (``"-"``: standard input), decompressing data recognised by content; ``what`` names it if
     missing. ``stream``: bytes to read instead of ``path``'s, named as ``path`` (standard input's recording)."""
     path = os.fspath(path)
-    raw: Any = stream
-    if raw is None and path == STDIN:
-        raw = sys.stdin.buffer
-    elif raw is None:
-        # Not only regular files: a named pipe (a shell's ``<(zcat run.gz)``) is read too, which trec_eval
-        # cannot (it seeks in its files).
-        if os.path.isdir(path):
-            raise InputError(f"{what} file {path!r} is a directory")
-        if not os.path.exists(path):
-            raise InputError(f"{what} file {path!r} does not exist")
-        raw = open(path, "rb")  # noqa: SIM115 (closed by Source)
-    peek = raw.peek(8)[:8] if hasattr(raw, "peek") else b""
     name = describe(path)
-    for magic, (fmt, opener, command) in _COMPRESSED.items():
-        if peek.startswith(magic):
-            if opener is not None:
-                return Source(name, opener(raw, "rb"), fmt, raw)
-            if stream is None and path != STDIN:
-                raw.close()
+    with contextlib.ExitStack() as opened:  # closes what it opens: not ``stream``, nor standard input
+        if stream is None and path == STDIN:
+            stream = sys.stdin.buffer
+        elif stream is None:
+            # Not only regular files: a named pipe (a shell's ``<(zcat run.gz)``) is read too, which trec_eval
+            # cannot (it seeks in its files).
+            if os.path.isdir(path):
+                raise InputError(f"{what} file {path!r} is a directory")
+            if not os.path.exists(path):
+                raise InputError(f"{what} file {path!r} does not exist")
+            stream = opened.enter_context(open(path, "rb"))
+        peek = stream.peek(8)[:8] if hasattr(stream, "peek") else b""
+        fmt, opener, command = next((v for m, v in _COMPRESSED.items() if peek.startswith(m)), (None, None, None))
+        if fmt is not None and opener is None:
             raise InputError(
                 f"{name}: holds {fmt}-compressed data, which is not read here; decompress it first ({command})"
             )
-    return Source(name, raw)
+        yield Source(name, stream if opener is None else opened.enter_context(opener(stream, "rb")), fmt)
 
 
 def line_blocks(source: Source, size: int = BLOCK_SIZE, first: int | None = None) -> Iterator[bytes]:
