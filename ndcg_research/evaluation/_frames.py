@@ -226,9 +226,8 @@ def columns_from_frame(frame: Any, kind: Kind, *, name: str | None = None) -> Co
 
 
 def _values(series: Any, kind: Kind, column: str, where: Any, what: str) -> tuple[np.ndarray, tuple[int, str] | None]:
-    """The grades or scores of a column (a Series or a numpy array), checked: numeric, finite, exact.
-
-    Scores and fractional grades as float64 (with the first fractional grade), whole grades as int64."""
+    """The grades or scores of a column (a Series or a numpy array), checked: numeric, finite, exact. Scores and
+    fractional grades as float64 (with the first fractional grade), whole grades as int64."""
     dtype = series.dtype
     if dtype.kind not in "iuf":
         raise InputError(f"{kind} {what} {column!r} must be numeric, got dtype {dtype}")
@@ -314,10 +313,8 @@ def table_columns(table: Any, kind: Kind) -> Columns:
     if is_frame(table):
         return columns_from_frame(table, kind)
     if is_ranx(table):
-        columns = _dict_columns(table.to_dict(), kind)
-        return replace(
-            columns, source=f"ranx {type(table).__name__}", tag=getattr(table, "name", None) or None, lines=None
-        )
+        source, tag = f"ranx {type(table).__name__}", getattr(table, "name", None) or None
+        return replace(_dict_columns(table.to_dict(), kind), source=source, tag=tag, lines=None)
     return _dict_columns(table, kind)
 
 

@@ -537,12 +537,8 @@ def qrels_columns(path: PathLike, *, block_size: int | None = None, fast: bool =
     >>> len(qrels), qrels.value.tolist(), qrels.where(1).endswith(":3")
     (2, [2, 0], True)
     """
-    return read_whole(
-        check_path(path, "path"),
-        "qrels",
-        check_int(block_size, "block_size", low=1, none=True),
-        check_bool(fast, "fast"),
-    )
+    path, block_size = check_path(path, "path"), check_int(block_size, "block_size", low=1, none=True)
+    return read_whole(path, "qrels", block_size, check_bool(fast, "fast"))
 
 
 def run_columns(path: PathLike, *, block_size: int | None = None, fast: bool = True) -> Columns:
@@ -578,9 +574,8 @@ def run_columns(path: PathLike, *, block_size: int | None = None, fast: bool = T
     >>> run.tag, run.value.tolist()
     ('bm25', [0.9, 0.5])
     """
-    return read_whole(
-        check_path(path, "path"), "run", check_int(block_size, "block_size", low=1, none=True), check_bool(fast, "fast")
-    )
+    path, block_size = check_path(path, "path"), check_int(block_size, "block_size", low=1, none=True)
+    return read_whole(path, "run", block_size, check_bool(fast, "fast"))
 
 
 _DOCID = re.compile(rb"\bdocid\s*=\s*(\S+)")
@@ -635,9 +630,9 @@ def svmlight_columns(path: PathLike) -> Columns:
     """
     check_path(path, "path")
     queries: list[bytes] = []
-    values, lines = [], []
-    grades: list[int] = []
     docids: list[bytes | None] = []
+    grades: list[int] = []
+    values, lines = [], []
     fraction = None
     first_line: dict[bytes, int] = {}  # qid -> its first line
     spelled: dict[tuple[bool, bytes], bytes] = {}  # an integer qid (negative?, digits) -> how it was first written
