@@ -118,9 +118,8 @@ def _floats(label: str, value: Any, shown: str) -> InputError:
 
 
 def _object_ids(values: np.ndarray, column: str, where: Any, label: str, unit: str = "row") -> pa.ChunkedArray:
-    """Ids of an object array: all strings, all bytes, or all integers (their decimal text); none empty.
-
-    ``label`` names them in messages ("DataFrame column 'doc'"), ``unit`` their positions ("row")."""
+    """Ids of an object array: all strings, all bytes, or all integers (their decimal text); none empty. ``label``
+    names them in messages ("DataFrame column 'doc'"), ``unit`` their positions ("row")."""
     for kind in (pa.string(), pa.binary()):
         try:
             ids = pa.chunked_array([pa.array(values, type=kind)])

@@ -450,11 +450,8 @@ def _last_query_start(query: pa.ChunkedArray) -> int:
 def query_blocks(
     path: PathLike, *, block_size: int | None = None, fast: bool = True, stream: Any = None
 ) -> Iterator[Columns]:
-    """The rows of a TREC run file in blocks of whole queries: the rows of a block's last query wait for the next.
-
-    Memory is bounded by the largest block (or the largest query), whatever the file's size. ``stream``: as for
-    :func:`~ndcg_research.evaluation._sources.open_source`.
-    """
+    """The rows of a TREC run file in blocks of whole queries (a block's last query waits for the next): memory is
+    bounded by the largest block or query. ``stream``: as for :func:`~ndcg_research.evaluation._sources.open_source`."""
     first_line = 1
     waiting: list[Columns] = []  # the rows of the last query seen, from one block or more
     with open_source(path, "run", stream) as source:
