@@ -164,6 +164,14 @@ def binary_array(items: Sequence[bytes]) -> pa.Array:
     return pa.Array.from_buffers(pa.large_binary() if large else pa.binary(), len(items), buffers)
 
 
+def _line_columns(
+    queries: list[bytes], docs: list[bytes], value: np.ndarray, kind: Kind, name: str, lines: list[int], **more: Any
+) -> Columns:
+    """Rows read line by line: their ids as byte strings, their line numbers as a list."""
+    query, doc = (pa.chunked_array([binary_array(items)]) for items in (queries, docs))
+    return Columns(query, doc, value, kind, name, lines=np.asarray(lines, dtype=np.int64), **more)
+
+
 def binary_ids(*arrays: pa.ChunkedArray | pa.Array) -> pa.Array:
     """Ids as one binary array, the rows of ``arrays`` one after the other (dictionaries decoded, text viewed as
     bytes; one copy at most)."""
@@ -331,16 +339,9 @@ def _line_block(
         queries.append(fields[0])
         docs.append(fields[2])
         lines.append(number)
-    columns = Columns(
-        pa.chunked_array([binary_array(queries)]),
-        pa.chunked_array([binary_array(docs)]),
-        np.asarray(values, dtype=np.int64 if kind == "qrels" and fraction is None else np.float64),
-        kind,
-        name,
-        None if tag is None else tag.decode("utf-8", "surrogateescape"),
-        np.asarray(lines, dtype=np.int64),
-        fraction=fraction,
-    )
+    value = np.asarray(values, dtype=np.int64 if kind == "qrels" and fraction is None else np.float64)
+    tag_text = None if tag is None else tag.decode("utf-8", "surrogateescape")
+    columns = _line_columns(queries, docs, value, kind, name, lines, tag=tag_text, fraction=fraction)
     return columns, len(pieces), comment_line
 
 
@@ -669,17 +670,8 @@ def svmlight_columns(path: PathLike) -> Columns:
             f"{name}: {len(missing)} of {len(grades)} lines have no docid comment; their documents are named "
             f"by their data line number (line {shown})",
         )
-    return Columns(
-        pa.chunked_array([binary_array(queries)]),
-        pa.chunked_array([binary_array(docs)]),
-        np.asarray(values, dtype=np.float64) if fraction else np.asarray(grades, dtype=np.int64),
-        "qrels",
-        name,
-        None,
-        np.asarray(lines, dtype=np.int64),
-        fraction=fraction,
-        notes=notes,
-    )
+    value = np.asarray(values, dtype=np.float64) if fraction else np.asarray(grades, dtype=np.int64)
+    return _line_columns(queries, docs, value, "qrels", name, lines, fraction=fraction, notes=notes)
 
 
 def _check_new_qid(
