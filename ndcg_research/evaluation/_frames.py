@@ -211,16 +211,10 @@ def columns_from_frame(frame: Any, kind: Kind, *, name: str | None = None) -> Co
     labels = np.asarray(frame.index) if frame.index.is_unique else None
     where = functools.partial(row_label, f"{kind} DataFrame", labels)  # "run DataFrame row 3": whose row
     values, fraction = _values(frame[value], kind, value, where, "DataFrame column")
+    query_ids, doc_ids = _id_array(frame[query], query, where), _id_array(frame[doc], doc, where)
+    tag = name if name is not None else frame.attrs.get("run")
     return Columns(
-        _id_array(frame[query], query, where),
-        _id_array(frame[doc], doc, where),
-        values,
-        kind,
-        "DataFrame",
-        name if name is not None else frame.attrs.get("run"),
-        labels,
-        fraction=fraction,
-        names=(query, doc, value),
+        query_ids, doc_ids, values, kind, "DataFrame", tag, labels, fraction=fraction, names=(query, doc, value)
     )
 
 

@@ -746,15 +746,8 @@ def predictions_columns(qrels: Columns, path: PathLike) -> Columns:
             f"{name}: {len(scores)} predictions for the {len(qrels)} data lines of {qrels.source}; "
             f"there must be one per line, in the same order"
         )
-    return Columns(
-        qrels.query,
-        qrels.doc,
-        np.asarray(scores, dtype=np.float64),
-        "run",
-        name,
-        os.path.basename(name),
-        np.asarray(lines, dtype=np.int64),
-    )
+    value, tag = np.asarray(scores, dtype=np.float64), os.path.basename(name)
+    return Columns(qrels.query, qrels.doc, value, "run", name, tag, np.asarray(lines, dtype=np.int64))
 
 
 def is_path(value: Any) -> bool:
