@@ -1,19 +1,7 @@
-r"""The numerical checks of notebook 15: one simulation per derivation, each returning tidy tables.
+r"""The numerical checks of notebook 15, one simulation per derivation, as tidy tables.
 
-- :func:`first_order_check` (derivations a, b): full lists of n items (every item drawn), the DCG gap
-  of each pair under slowly varying discounts and the discount-free statistic
-  ``T_n = sum_r (y_B(r) - y_A(r)) ln r``; the failure counts beside McDiarmid's bound.
-- :func:`zipf_levels` (derivation d, the levels at 1/r): the heads of the lists drawn exactly by
-  :class:`~ndcg_research.studies.derivations.sampler.JointTop`, the rest of each list by its
-  expectation, for n up to 10^8; the nDCG gap's standardized gap and P(correct) beside their limits.
-- :func:`cutoff_grid` (derivation c, a* located): nDCG@k with ``k = ceil(n^a)`` on a grid of a, from
-  exact heads, and the growth exponent of the standardized gap fitted per a.
-
-Randomness: replicate r at list length n of experiment e draws from
-``SeedSequence(seed, spawn_key=(e, n, r))`` (e names the model and the experiment), whatever the
-worker or chunk; chunks run through :func:`~ndcg_research.simulation.replicates.parallel_map`.
-
-This module imports numpy, scipy, pandas and (to run chunks in parallel) joblib.
+Replicate r at list length n of experiment e (model and experiment) draws from ``SeedSequence(seed, spawn_key=(e, n,
+r))``, whatever the worker or chunk.
 """
 
 from __future__ import annotations
@@ -34,8 +22,6 @@ from ...simulation.scaling import power_law_fit
 from ...stats import family_confidence, paired_comparison, wilson_interval
 from . import formulas
 from .sampler import JointTop, tail_variance_bound
-
-__all__ = ["first_order_check", "zipf_levels", "cutoff_grid", "cutoff_k"]
 
 #: Replicates per chunk of work (a chunk is one task of a worker).
 _CHUNK = 250
@@ -106,17 +92,9 @@ def first_order_check(
     draws: int = 2_000_000,
     n_jobs: int = 1,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Derivations (a) and (b) on full simulated lists.
-
-    Returns
-    -------
-    (gaps, failures) : pandas.DataFrame
-        ``gaps``: one row per (model, pair, statistic, n): statistic ``T`` (the discount-free
-        statistic) or a discount's DCG gap; std_gap, std_gap_se, p_correct, the first-order limit of
-        ``d / sqrt(n)`` with its Monte Carlo error, ``ratio_to_T`` (d over T's d on the same data sets)
-        and ``corr_with_T``, ``disagree_with_T`` (share of data sets whose sign differs from T's).
-        ``failures``: one row per (model, pair, discount, n): failures (DCG gap <= 0), their share and
-        family-wise Wilson interval, the exact expected DCG gap, McDiarmid's bound, its first-order form.
+    """Derivations (a) and (b) on full lists: per (model, pair, statistic, n) the standardized gap of the
+    discount-free statistic ``T`` or a discount's DCG gap beside the first-order limit (``gaps``); per (model, pair,
+    discount, n) the failures (DCG gap <= 0) beside McDiarmid's bound (``failures``).
     """
     rankers = _rankers(pairs)
     items = [
@@ -198,21 +176,9 @@ def zipf_levels(
     seed: int,
     n_jobs: int = 1,
 ) -> pd.DataFrame:
-    """Derivation (d): the standardized gap and P(correct) of the nDCG gap under 1/r against their limits.
-
-    ``replicates``: data sets at every n, one count or one per model label. ``top``: the expected size
-    of each ranker's exactly drawn head (lists of at most 4 ``top`` per ranker are drawn whole).
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per (model, pair, n): replicates, full (whole lists drawn), the nDCG gap's std_gap,
-        std_gap_se, p_correct with its Wilson interval, p_tie; the DCG gap's mean and variance; the
-        exact mean ``mean_gap_exact`` and the independent-ranks variance and standardized gap
-        (:func:`~ndcg_research.studies.derivations.formulas.zipf_finite`); the limits ``mu``,
-        ``var_limit``, ``std_gap_limit``, ``p_correct_limit``; ``bias_bound``: the bound on the relative
-        error of the standardized gap from replacing the tails by their expectation (0 for full lists);
-        ``excess_in_se``: (std_gap - std_gap_limit) / std_gap_se.
+    """Derivation (d): per (model, pair, n) the nDCG gap's standardized gap and P(correct) under 1/r beside their
+    finite-n values and limits, and ``bias_bound`` (the tails' replacement, relative). ``replicates``: one count or
+    one per model; ``top``: the expected head size.
     """
     rankers = _rankers(pairs)
     counts = replicates if isinstance(replicates, Mapping) else {label: replicates for label in models}
@@ -250,13 +216,7 @@ def zipf_levels(
 
 
 def cutoff_k(n: int, a: float) -> int:
-    """``k = ceil(n^a)`` (exact powers stay exact), at least 1 and at most n.
-
-    Examples
-    --------
-    >>> cutoff_k(10_000, 0.5), cutoff_k(10**6, 0.3)
-    (100, 64)
-    """
+    """``k = ceil(n^a)`` (exact powers stay exact), at least 1 and at most n."""
     return int(min(max(math.ceil(n**a - 1e-9), 1), n))
 
 
@@ -308,17 +268,8 @@ def cutoff_grid(
     confidence: float = 0.95,
     n_jobs: int = 1,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Derivation (c): the standardized gap of nDCG@n^a on a grid of a, and its growth exponent per a.
-
-    Returns
-    -------
-    (gaps, exponents) : pandas.DataFrame
-        ``gaps``: one row per (model, discount, pair, a, n): k, std_gap, std_gap_se, p_correct.
-        ``exponents``: one row per (model, discount, pair, a): the exponent of ``d = c n^e`` fitted by
-        :func:`~ndcg_research.simulation.scaling.power_law_fit` over the upper half of the n grid
-        (n at least its median), its interval at ``confidence``, the range fitted, and the law's
-        exponent ``e(a)`` and local exponent ``e(a) + l / ln n`` at the geometric middle of that range
-        (:func:`~ndcg_research.studies.derivations.formulas.threshold_law`).
+    """Derivation (c): the standardized gap of nDCG@n^a on a grid of a (``gaps``), and per a its growth exponent
+    fitted over the upper half of the n grid beside the law's at the middle of that range (``exponents``).
     """
     rankers = _rankers(pairs)
     work = {n: 3 * cutoff_k(n, max(a_grid)) for n in ns}  # three heads of about k_max items each
