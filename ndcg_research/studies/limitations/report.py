@@ -1,9 +1,5 @@
-"""Notebook 06 (the limitations of nDCG): its measurements as result tables, and their reader tables.
-
-Section 1 (appending non-relevant documents), section 2 (a short list against its full list under five conventions) and
-section 3 (pooling bias). The four result tables ``06_*.csv`` are what the findings read; the full-profile comparison
-reads them back from both runs.
-"""
+"""Notebook 06: its four result tables ``06_*.csv`` (what the findings read), their reader tables, and the
+comparison of two runs' tables."""
 
 from __future__ import annotations
 

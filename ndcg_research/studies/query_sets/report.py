@@ -1,8 +1,6 @@
-"""Notebook 07 (query sets): its measurements as result tables, and reader tables with one row per discount.
-
-A *measure* is a (gain, discount) pair. The notebook holds the per-topic scores of every measure on the collection
-(``X``) and on the population (``P``), systems x topics, system 0 the most skilled. Each function computes one section's
-result table (what the findings read) or its reader version: one row per discount, a column group per gain.
+"""Notebook 07: its result tables (what the findings read) and reader tables (one row per discount, a column group
+per gain). ``X`` and ``P``: per measure (gain, discount), the per-topic scores on the collection and the population
+(systems x topics, the most skilled system first).
 """
 
 from __future__ import annotations
@@ -295,13 +293,8 @@ def user_runs(
     seed: int,
     n_jobs: int,
 ) -> dict[str, Any]:
-    """The statistics an experimenter can compute without a known truth, on TREC qrels and run files (evaluated as
-    trec_eval does by ``stats.run_matrices``: a judged query missing from a run scores 0).
-
-    Returns ``data``, the score matrices by measure (``scores``), the result tables ``07_user_measures.csv`` (``rows``:
-    power, difference required, topics for E rho^2 = 0.95, swap rate between halves, Kendall tau against the first
-    measure) and ``07_user_pairs.csv`` (``pairs``: the first measure's bootstrap tests, Holm's correction).
-    """
+    """The statistics an experimenter can compute without a known truth, on TREC qrels and run files: the data, the
+    score matrices and the result tables ``07_user_measures.csv`` (``rows``) and ``07_user_pairs.csv`` (``pairs``)."""
     cut = "" if cutoff is None else f"@{cutoff}"
     specs = [f"ndcg{cut}(gain={g}, discount='{d}')" for g, d in measures]
     data = run_matrices(qrels, runs, specs)
@@ -334,10 +327,7 @@ def user_runs(
 
 
 def verdict(folder: str | Path) -> dict[str, Any]:
-    """The verdict's numbers from ``07_measures.csv`` and ``07_query_sets.json`` in ``folder``: ``lines`` (the
-    fewest-queries group, by ``fewest_queries``, and the rest), ``classes`` (queries needed by decay and gain),
-    ``criteria`` (Kendall tau of the queries needed with each other criterion), ``best``, ``group``, ``worse``.
-    """
+    """The verdict's lines and tables from the run's ``07_measures.csv`` and ``07_query_sets.json``."""
     folder = Path(folder)
     table = read_table(folder / "07_measures.csv").to_dict("records")
     target = json.loads((folder / "07_query_sets.json").read_text(encoding="utf-8"))["parameters"]["target_accuracy"]
