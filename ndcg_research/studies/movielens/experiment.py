@@ -346,11 +346,7 @@ def decisions_against(
 
 
 def convention_values(
-    qrels: Any,
-    runs: Mapping[str, Any],
-    conventions: Sequence[str],
-    measures: Sequence[str],
-    queries: Sequence[str],
+    qrels: Any, runs: Mapping[str, Any], conventions: Sequence[str], measures: Sequence[str], queries: Sequence[str]
 ) -> tuple[np.ndarray, dict[str, str]]:
     """Per-query nDCG of each run (evaluated alone) under each tool's preset, shape (conventions, measures, runs,
     queries), NaN where not evaluated; and the error message of each preset that refuses the data."""

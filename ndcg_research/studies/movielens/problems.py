@@ -45,11 +45,7 @@ class RankingProblem:
 
 
 def movielens_problem(
-    ratings: Any,
-    *,
-    rankers: Sequence[str] = DEFAULT_RANKERS,
-    test_fraction: float = 0.2,
-    seed: int = 0,
+    ratings: Any, *, rankers: Sequence[str] = DEFAULT_RANKERS, test_fraction: float = 0.2, seed: int = 0
 ) -> RankingProblem:
     """The recommenders on a per-user temporal split: each user's candidates are the items not rated in training,
     graded by the test ratings (0 where none)."""
