@@ -166,9 +166,6 @@ def ratio_table(
     return pd.DataFrame(rows)
 
 
-# --------------------------------------------------------------------------- two-feature model
-
-
 def crossing_table(model: TwoFeatureModel, rankers: Sequence[str]) -> pd.DataFrame:
     """Every pair of rankers with the depths t where their profiles cross, and whether it is studied
     (``min_crossings`` depths or more)."""

@@ -52,9 +52,6 @@ def discount_sum(discount: str | Discount, count: int) -> float:
     return math.fsum(d(np.arange(1, count + 1, dtype=np.float64)))
 
 
-# --------------------------------------------------------------------------- sparse relevance
-
-
 @dataclass(frozen=True)
 class SparseModel:
     """``R(n) = round(scale n^(1 - gamma))`` relevant items among n (gamma in [0, 1]), features ``N(mu, 1)`` against
@@ -125,9 +122,6 @@ def random_limit(model: SparseModel, discount: str | Discount) -> float:
     if d.name == "power" and d.kwargs["beta"] < 1:
         return model.scale ** d.kwargs["beta"] if model.gamma == 0 else 0.0
     raise ValueError(f"random_limit knows log2, logpower, loglog, power(beta < 1) and none, not {str(d)!r}")
-
-
-# --------------------------------------------------------------------------- two features
 
 
 def mix_weight(model: TwoFeatureModel, ranker: str) -> float:

@@ -58,9 +58,6 @@ def _by_work(n: int) -> int:
     return max(8, min(_CHUNK, 2_500_000 // n))
 
 
-# --------------------------------------------------------------------------- (a), (b)
-
-
 def _first_order_chunk(
     models: Mapping[str, str], rankers: list[str], pairs: Pairs, discounts: Sequence[str], seed: int, item: tuple
 ) -> np.ndarray:
@@ -141,9 +138,6 @@ def first_order_check(
     return pd.DataFrame(gap_rows), pd.DataFrame(fail_rows)
 
 
-# --------------------------------------------------------------------------- (d) and the levels at 1/r
-
-
 def _zipf_chunk(
     models: Mapping[str, str], rankers: list[str], pairs: Pairs, top: int, seed: int, item: tuple
 ) -> np.ndarray:
@@ -210,9 +204,6 @@ def zipf_levels(
                     | dict(bias_bound=0.0 if full else tail_variance_bound(top, top) / (2 * var), excess_in_se=excess)
                 )
     return pd.DataFrame(rows)
-
-
-# --------------------------------------------------------------------------- (c): a* located
 
 
 def cutoff_k(n: int, a: float) -> int:

@@ -38,9 +38,6 @@ def _check_pair(model: str | Model, better: str | Ranker, worse: str | Ranker) -
     return model, better, worse
 
 
-# --------------------------------------------------------------------------- (a)
-
-
 def first_order_limit(
     model: str | Model, better: str | Ranker, worse: str | Ranker, *, draws: int = 2_000_000, seed: int = 0
 ) -> dict[str, float]:
@@ -81,9 +78,6 @@ def first_order_limit(
     limit = mean / sd
     moments = dict(p=p, c_better=c_a, c_worse=c_b, mean_h=mean, mean_h_mc=float(np.mean(eta * L)), sd_h=sd)
     return moments | dict(limit=limit, limit_se=limit * sd_se / sd)
-
-
-# --------------------------------------------------------------------------- (b)
 
 
 def expected_dcg_gap(model: str | Model, better: str | Ranker, worse: str | Ranker, discount: str, n: int) -> float:
@@ -131,8 +125,6 @@ def mcdiarmid_informative_n(
             hi = mid
     return math.exp(hi)
 
-
-# --------------------------------------------------------------------------- (d)
 
 _EXACT = 2048  # top ranks whose expected gains come from the order statistics (finite_n.order_statistic_means)
 
@@ -197,9 +189,6 @@ def zipf_limit_probability(
     # the integrand tends to mu at t = 0: the trapezoid from 0 with that value
     integral = step * (integrand.sum() - integrand[-1] / 2) + step * mu / 2
     return float(0.5 + integral / math.pi)
-
-
-# --------------------------------------------------------------------------- (c)
 
 
 def threshold_law(

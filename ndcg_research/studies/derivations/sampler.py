@@ -58,8 +58,6 @@ class JointTop:
         for name, value in dict(model=model, rankers=rankers, n=n, top=top, _cache={}).items():
             object.__setattr__(self, name, value)
 
-    # ------------------------------------------------------------------ geometry of the heads
-
     @property
     def full(self) -> bool:
         """Whether the whole list is drawn (the heads would hold more than :data:`FULL_SHARE` of it)."""
@@ -108,8 +106,6 @@ class JointTop:
         """``p_out``: the relevance probability of an item outside every head."""
         inside = sum(self._piece_integral(f, weight_eta=True) for f in range(len(self.rankers)))
         return (self.model.mean_grade - inside) / (1 - float(self.pieces.sum()))
-
-    # ------------------------------------------------------------------ drawing
 
     def _scores_given_x(self, rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
         """Every ranker's standardized score given x: shape (rankers, items)."""
@@ -168,8 +164,6 @@ class JointTop:
             grades.append(y[order])
             counts.append(int(order.size))
         return Head(tuple(grades), tuple(counts), relevant, False)
-
-    # ------------------------------------------------------------------ the tail under 1/r
 
     def tail_dcg(self, f: int, count: int) -> float:
         r"""``E[sum_{r > K} y_(r) / r | K = count]`` for ranker f under ``D(r) = 1/r`` (0 in ``full`` mode): the j-th

@@ -69,9 +69,6 @@ def truncation_table(
     }
 
 
-# --------------------------------------------------------------------------------------------- incomplete judgments
-
-
 @dataclass(frozen=True)
 class PoolingModel:
     r"""A synthetic collection: every document has two noisy signals of its grade, lexical and semantic. The pooled

@@ -36,6 +36,8 @@ DISCOUNTS = DEFAULT_DISCOUNTS
 
 #: Spawn key of the list-length samples: SeedSequence(seed, spawn_key=(EXPERIMENT_LIST_LENGTH, replicate)).
 EXPERIMENT_LIST_LENGTH = 8001
+#: Spawn key of the random user subsets of the query-set question.
+EXPERIMENT_QUERY_SETS = 8002
 
 
 def ndcg_values(
@@ -82,9 +84,6 @@ def ndcg_values(
                 for m, k in enumerate(ks):
                     out[i, g, j, m] = kernels.ranked_dcg(ranked, d, k) * inverse[j, m]
     return out
-
-
-# --------------------------------------------------------------------------- list length
 
 
 def list_length_label(n: int | None) -> str:
@@ -144,12 +143,6 @@ def list_length_values(
         if n is not None:
             total[i] /= replicates
     return total
-
-
-# --------------------------------------------------------------------------- tables (statistics of issue 9)
-
-#: Spawn key of the random user subsets of the query-set question.
-EXPERIMENT_QUERY_SETS = 8002
 
 
 def compare_table(

@@ -109,9 +109,6 @@ def temporal_split(ratings: Any, test_fraction: float = 0.2) -> Split:
     return Split(users.astype(np.int64), items.astype(np.int64), train, test, test_fraction)
 
 
-# --------------------------------------------------------------------------- rankers
-
-
 def canonical_ranker_spec(spec: str) -> str:
     """Check a recommender spec and return its canonical spelling (its name: :func:`score_items` takes the spec)."""
     name, params = _ranker_params(spec)
