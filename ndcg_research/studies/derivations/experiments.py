@@ -94,12 +94,8 @@ def first_order_check(
     discount, n) the failures (DCG gap <= 0) beside McDiarmid's bound (``failures``).
     """
     rankers = _rankers(pairs)
-    items = [
-        chunk
-        for label in models
-        for n, count in zip(ns, replicates, strict=True)
-        for chunk in _chunks((label, n), count, _by_work(n))
-    ]
+    cells = [(label, n, count) for label in models for n, count in zip(ns, replicates, strict=True)]
+    items = [chunk for label, n, count in cells for chunk in _chunks((label, n), count, _by_work(n))]
     task = functools.partial(_first_order_chunk, dict(models), rankers, pairs, discounts, seed)
     values = _run(task, items, n_jobs)
     gap_rows, fail_rows = [], []
@@ -264,12 +260,8 @@ def cutoff_grid(
     """
     rankers = _rankers(pairs)
     work = {n: 3 * cutoff_k(n, max(a_grid)) for n in ns}  # three heads of about k_max items each
-    items = [
-        chunk
-        for label in models
-        for n, count in zip(ns, replicates, strict=True)
-        for chunk in _chunks((label, n), count, _by_work(work[n]))
-    ]
+    cells = [(label, n, count) for label in models for n, count in zip(ns, replicates, strict=True)]
+    items = [chunk for label, n, count in cells for chunk in _chunks((label, n), count, _by_work(work[n]))]
     task = functools.partial(_cutoff_chunk, dict(models), rankers, pairs, discounts, list(a_grid), seed)
     values = _run(task, items, n_jobs)
     rows = []
@@ -277,26 +269,19 @@ def cutoff_grid(
         for n in ns:
             v = values[(label, n)]
             summary = paired_comparison(v, np.zeros_like(v))
+            std_gap, se, p_better = (summary[key] for key in ("std_gap", "std_gap_se", "p_better"))
             for p, (better, worse) in enumerate(pairs):
                 for d, discount in enumerate(discounts):
                     for i, a in enumerate(a_grid):
-                        at = (p, d, i)
-                        rows.append(
-                            dict(model=label, discount=discount, better=better, worse=worse, a=a, n=n, k=cutoff_k(n, a))
-                            | dict(replicates=v.shape[0], std_gap=float(summary["std_gap"][at]))
-                            | dict(
-                                std_gap_se=float(summary["std_gap_se"][at]), p_correct=float(summary["p_better"][at])
-                            )
-                        )
+                        row = dict(model=label, discount=discount, better=better, worse=worse, a=a, n=n)
+                        row |= dict(k=cutoff_k(n, a), replicates=v.shape[0], std_gap=float(std_gap[p, d, i]))
+                        rows.append(row | dict(std_gap_se=float(se[p, d, i]), p_correct=float(p_better[p, d, i])))
     gaps = pd.DataFrame(rows)
-    fits = []
-    for (label, discount, better, worse, a), g in gaps.groupby(
-        ["model", "discount", "better", "worse", "a"], sort=False
-    ):
+    fits, cell = [], ["model", "discount", "better", "worse", "a"]
+    for (label, discount, better, worse, a), g in gaps.groupby(cell, sort=False):
         upper = g[g["n"] >= g["n"].median()].sort_values("n")
-        e, low, high = power_law_fit(
-            upper["n"].to_numpy(), upper["std_gap"].to_numpy(), upper["std_gap_se"].to_numpy(), confidence=confidence
-        )
+        fitted = (upper[column].to_numpy() for column in ("n", "std_gap", "std_gap_se"))
+        e, low, high = power_law_fit(*fitted, confidence=confidence)
         middle = math.exp(np.log(upper["n"]).mean())
         law = formulas.threshold_law(models[label], better, worse, discount, middle)
         exponent = law["slope"] * (a - law["a_star"])

@@ -214,10 +214,8 @@ def query_set_tables(
     if np.isnan(values).any():
         raise ValueError("values must have no NaN: evaluate every measure on the same users")
     n_users = values.shape[-1]
-    subsets = {
-        size: (np.arange(n_users)[None, :] if size >= n_users else user_subsets(n_users, size, draws, seed=seed))
-        for size in sizes
-    }
+    everyone = np.arange(n_users)[None, :]
+    subsets = {size: everyone if size >= n_users else user_subsets(n_users, size, draws, seed=seed) for size in sizes}
     swap_sizes = [s for s in sizes if 2 * s <= n_users]
     if not swap_sizes:  # a small collection (a TREC track of 20 topics): the largest size that fits, said aloud
         if n_users < 2:
@@ -241,10 +239,8 @@ def query_set_tables(
             powers = np.array([r.power for r in results])
             spread = dict(power_sd=powers.std(ddof=1) if len(rows) > 1 else 0.0, power_min=powers.min())
             required = float(np.nanmean([r.difference_required for r in results]))
-            power_rows.append(
-                dict(head, users=min(size, n_users), draws=len(rows), power=powers.mean(), **spread)
-                | dict(power_max=powers.max(), difference_required=required)
-            )
+            row = dict(head, users=min(size, n_users), draws=len(rows), power=powers.mean(), **spread)
+            power_rows.append(row | dict(power_max=powers.max(), difference_required=required))
         swap_parts.append(swap_rates(matrix, swap_sizes, trials=swap_trials, seed=seed).assign(**head))
         means = matrix.mean(axis=-1)
         distinct = np.unique(means).size == means.size and np.unique(ref_means).size == ref_means.size
@@ -326,15 +322,11 @@ def decisions_against(
         this = means[sel & (means[column] == where[column]).to_numpy()].set_index("system")["mean"].reindex(base.index)
         significant = block["decision"] != 0
         reversals = int((significant & (block["decision_reference"] != 0) & block["decision_changed"]).sum())
-        rows.append(
-            dict(where, pairs=len(block), significant=int(significant.sum()))
-            | dict(
-                decisions_changed=int(block["decision_changed"].sum()),
-                orders_reversed=int(block["order_reversed"].sum()),
-            )
-            | dict(significant_reversals=reversals, max_mean_shift=float((this - base).abs().max()))
-            | dict(kendall_tau_vs_reference=kendall_tau(base.to_numpy(), this.to_numpy()))
-        )
+        changed, reversed_ = int(block["decision_changed"].sum()), int(block["order_reversed"].sum())
+        row = dict(where, pairs=len(block), significant=int(significant.sum()), decisions_changed=changed)
+        shift = float((this - base).abs().max())
+        row |= dict(orders_reversed=reversed_, significant_reversals=reversals, max_mean_shift=shift)
+        rows.append(row | dict(kendall_tau_vs_reference=kendall_tau(base.to_numpy(), this.to_numpy())))
     return pairs, pd.DataFrame(rows)
 
 
