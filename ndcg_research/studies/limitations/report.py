@@ -115,28 +115,17 @@ def pooling_tables(
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The true nDCG@k of every system, and the judgments by pool depth (means over the collections)."""
     true = rounded(pd.DataFrame({f"true nDCG@{k}": bias["true"][0]}, index=pd.Index(systems, name="system")))
-    judged = rounded(
-        pd.DataFrame(
-            {
-                "share of documents judged": pool["judged_fraction"].mean(axis=0),
-                "share of relevant documents judged": pool["relevant_judged"].mean(axis=0),
-                "queries without a judged relevant document": pool["zero_ideal"],
-            },
-            index=pd.Index(pool["depths"], name="pool depth"),
-        )
-    )
-    return true, judged
+    judged = {"share of documents judged": pool["judged_fraction"].mean(axis=0)}
+    judged["share of relevant documents judged"] = pool["relevant_judged"].mean(axis=0)
+    judged["queries without a judged relevant document"] = pool["zero_ideal"]
+    return true, rounded(pd.DataFrame(judged, index=pd.Index(pool["depths"], name="pool depth")))
 
 
 def bias_table(rows: pd.DataFrame, best: str, novel: str) -> pd.DataFrame:
     """The bias of nDCG@k by pool depth, "bias [95% interval]", for the best pooled and the novel system under each
     method, and the control (novel pooled too), from the table ``06_pooling_bias.csv``."""
-    text = rows.assign(
-        text=[
-            f"{signed(b)} [{signed(lo)}, {signed(h)}]"
-            for b, lo, h in zip(rows["bias"], rows["low"], rows["high"], strict=False)
-        ]
-    )
+    bounds = zip(rows["bias"], rows["low"], rows["high"], strict=False)
+    text = rows.assign(text=[f"{signed(b)} [{signed(lo)}, {signed(h)}]" for b, lo, h in bounds])
     columns = {("best pooled", m, False): f"best pooled, {m}" for m in METHODS}
     columns.update({("novel", m, False): f"novel, {m}" for m in METHODS})
     columns[("novel", METHODS[0], True)] = f"control: novel pooled too, {METHODS[0]}"
