@@ -318,3 +318,55 @@ def test_every_finding_is_evaluated_on_a_small_run(tmp_path):
     }
     # the claim fails in a sparse model by the derived limit (R fixed: 0), whatever the simulation shows
     assert answer.iloc[0]["Verdict"] in {"does not hold", "undecided"}
+
+
+def test_model_names_labels_and_closed_forms():
+    """(Moved from the docstrings.) Names and labels the tables print, and closed forms written out here."""
+    fixed, shrinking = models.SparseModel(mu=2.0, scale=10.0, gamma=1.0), models.SparseModel(2.0, 1.0, 0.5)
+    assert (str(fixed), fixed.label, fixed.relevant_count(1000)) == ("sparse(mu=2, scale=10, gamma=1)", "R = 10", 10)
+    assert (shrinking.relevant_count(10_000), shrinking.label) == (100, "share n^-0.5")
+    assert [models.noise_level(r) for r in ("bayes", "noisy(sigma=0.5)", "random")] == [0.0, 0.5, math.inf]
+    assert models.discount_sum("log2", 2) == pytest.approx(1 + 1 / math.log2(3))
+    assert models.random_expected_ndcg(models.SparseModel(2.0, 1.0, 1.0), "zipf", 4) == pytest.approx(
+        (1 + 1 / 2 + 1 / 3 + 1 / 4) / 4
+    )
+    assert models.random_limit(shrinking, "log2") == 0.5 and models.random_limit(shrinking, "loglog") == 1.0
+    assert models.random_limit(models.SparseModel(2.0, 0.1, 0.0), "log2") == 1.0
+    two = models.TwoFeatureModel(a1=1.0, a2=2.0, pi=0.1)
+    assert str(two) == "two_feature(a1=1, a2=2, pi=0.1)"
+    assert two.mean_gain == pytest.approx(0.9 / 2 + 0.1 * stats.norm.cdf(2 / math.sqrt(2)))
+    assert [models.mix_weight(two, r) for r in ("content", "mix(lam=1)", "bayes", "flag")] == [0.0, 1.0, 2.0, math.inf]
+    assert two.profile("flag", np.array([0.05, 0.5])) == pytest.approx([stats.norm.cdf(math.sqrt(2)), 0.5])
+    assert two.rank_gains("bayes", 50).mean() == pytest.approx(two.mean_gain, abs=1e-9)
+
+
+def test_cell_rule_shown_tables_and_headline():
+    """(Moved from the docstrings.) The rule of one ratio cell, the notebook's short tables and its headline."""
+    from ndcg_research.studies.broken_assumptions import figures, tables
+
+    assert float(ex.standardized_gap(np.array([1.0, 2.0, 3.0]))) == 2.0  # mean 2, sd 1
+    calls = [ex.call(0.7, 0.85, True, 0.9), ex.call(0.95, 1.1, True, 0.9), ex.call(0.8, 1.0, True, 0.9)]
+    assert calls + [ex.call(0.1, 0.2, False, 0.9)] == ["refutes", "supports", "unresolved", "not judged"]
+    values = simulate.replicate_ndcg(
+        models.SparseModel(2.0, 10.0, 1.0), ["bayes", "random"], [LOG2, "none"], 500, seed=1, replicate=0
+    )
+    assert values.shape == (2, 2) and values[:, 1].tolist() == [1.0, 1.0]  # no discount: all R relevant items found
+    assert tables.rounded(pd.DataFrame({"a": [0.12345], "b": ["x"]})).values.tolist() == [[0.123, "x"]]
+    ndcg = pd.DataFrame(
+        {"model": ["m"] * 4, "discount": [LOG2, LOG2, "loglog", LOG2], "ranker": ["random"] * 3 + ["bayes"]}
+        | {"n": [10, 100, 100, 100], "mean": [0.5, 0.4, 0.9, 0.8], "exact": [0.5, 0.41, 0.9, np.nan]}
+        | {"limit": [0.3, 0.3, 1.0, np.nan]}
+    )
+    columns = ["random, exact, n = 10", "random, exact, n = 100", "random, simulated, n = 100"]
+    assert tables.where_ndcg_goes(ndcg).columns.tolist()[:3] == columns
+    pairs = pd.DataFrame(
+        {"model": ["m", "m"], "discount": [LOG2] * 2, "first": ["a"] * 2, "second": ["b"] * 2, "n": [10, 100]}
+        | {"replicates": [100, 1000], "p_better": [1.0, 0.5]}
+    )
+    assert tables.p_correct(pairs, LOG2).values.tolist() == [["100/100", "0.500"]]
+    ratios = pd.DataFrame(
+        {"model": ["R = 10"] * 2, "kind": ["sparse"] * 2, "first": ["a"] * 2, "second": ["b"] * 2, "n": [10, 100]}
+        | {"ratio": [1.0, 1.1], "ratio_low": [0.9, 1.0], "ratio_high": [1.1, 1.2], "resolved": [True, True]}
+    )
+    ndcg = ndcg.assign(ranker=["bayes", "bayes", "random", "random"], discount=LOG2, n=[10, 100, 10, 100])
+    assert len(figures.headline_figure(ndcg, ratios, 0.9).axes) == 2

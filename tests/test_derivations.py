@@ -301,3 +301,26 @@ def test_results_do_not_depend_on_the_workers():
     one = experiments.zipf_levels(models, [["bayes", "noisy(sigma=1)"]], [100, 10**6], 300, top=200, seed=4)
     two = experiments.zipf_levels(models, [["bayes", "noisy(sigma=1)"]], [100, 10**6], 300, top=200, seed=4, n_jobs=2)
     pd.testing.assert_frame_equal(one, two)
+
+
+def test_first_order_mcdiarmid_bound_falls_with_n_and_informative_n_reaches_the_level():
+    """(Moved from the docstrings.) The first-order bound is trivial at small n and tiny at astronomical n."""
+    pair = ("probit", "bayes", "noisy(sigma=1)", "log2")
+    assert formulas.mcdiarmid_first_order(*pair, 1e4) > 0.99 > 1e-9 > formulas.mcdiarmid_first_order(*pair, 1e12)
+    n = formulas.mcdiarmid_informative_n("probit", "bayes", "noisy(sigma=0.5)", "log2")
+    assert formulas.mcdiarmid_first_order("probit", "bayes", "noisy(sigma=0.5)", "log2", n) == pytest.approx(0.05)
+
+
+def test_zipf_levels_at_a_certain_top_and_a_symmetric_limit():
+    """With a certain top (hi = 1) the order under 1/r is settled; with mu = 0, W is symmetric; at n = 10^6 the exact
+    mean gap is within a few percent below its limit."""
+    assert formulas.zipf_limit("probit", "bayes", "noisy(sigma=1)")["p_correct"] == 1.0
+    assert formulas.zipf_limit_probability(0.0, 0.6) == pytest.approx(0.5, abs=1e-9)
+    pair = (UNCERTAIN, "noisy(sigma=0.5)", "noisy(sigma=1)")
+    ratio = formulas.zipf_finite(*pair, 10**6)["mean_gap"] / formulas.zipf_limit(*pair)["mu"]
+    assert 0.95 < ratio < 1
+
+
+def test_cutoff_k_keeps_exact_powers_exact():
+    assert experiments.cutoff_k(10_000, 0.5) == 100 and experiments.cutoff_k(10**6, 0.3) == math.ceil(10**1.8)
+    assert experiments.cutoff_k(10, 0.0) == 1 and experiments.cutoff_k(10, 1.2) == 10

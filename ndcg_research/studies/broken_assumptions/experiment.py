@@ -1,9 +1,5 @@
-"""The experiment of notebook 16: replicates of each model at each n, and the tables its findings read.
-
-:func:`run` computes the nDCG of every ranker under every discount on ``replicates`` data sets per n, in chunks
-of consecutive replicates handed to joblib (:func:`~ndcg_research.simulation.replicates.parallel_map`); every
-data set draws from its own ``SeedSequence`` (:mod:`.simulate`), so the values depend neither on the chunking
-nor on the number of workers. The other functions build the tables the findings read.
+"""The experiment of notebook 16 (replicates of each model at each n, in seeded chunks: the values depend neither on
+the chunking nor on the workers) and the tables its findings read.
 """
 
 from __future__ import annotations
@@ -24,11 +20,6 @@ from ...stats import TIE_TOLERANCE, bootstrap_statistic_interval, paired_compari
 from . import findings
 from .models import SparseModel, TwoFeatureModel, crossing_pairs, random_expected_ndcg, random_limit
 from .simulate import Model, relevant_rank_lists, replicate_ndcg
-
-__all__ = [
-    *("Experiment", "run", "ndcg_table", "pair_table", "ratio_table", "standardized_gap", "crossing_table"),
-    *("constants_table", "rank_bins", "rank_bin_table", "summarise", "CHUNK_ITEMS"),
-]
 
 #: Items (list length x replicates) per chunk of work handed to a worker.
 CHUNK_ITEMS = 4_000_000
@@ -111,13 +102,7 @@ def pair_table(experiment: Experiment, values: dict[int, np.ndarray], pairs: Seq
 
 
 def standardized_gap(gaps: np.ndarray, axis: int = -1) -> np.ndarray:
-    """mean / sd (ddof 1) of paired gaps along ``axis``; NaN where every gap is equal.
-
-    Examples
-    --------
-    >>> float(standardized_gap(np.array([1.0, 2.0, 3.0])))
-    2.0
-    """
+    """mean / sd (ddof 1) of paired gaps along ``axis``; NaN where every gap is equal."""
     mean, sd = gaps.mean(axis=axis), gaps.std(axis=axis, ddof=1)
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(sd > 0, mean / sd, np.nan)
@@ -134,13 +119,7 @@ def _gaps(values: np.ndarray, i: int, j: int, d: int) -> np.ndarray:
 
 
 def call(ratio_low: float, ratio_high: float, resolved: bool, floor: float) -> str:
-    """The call of one cell by the rule of ``findings.toml``: refutes, supports, unresolved or not judged.
-
-    Examples
-    --------
-    >>> call(0.7, 0.85, True, 0.9), call(0.95, 1.1, True, 0.9), call(0.8, 1.0, True, 0.9), call(0.1, 0.2, False, 0.9)
-    ('refutes', 'supports', 'unresolved', 'not judged')
-    """
+    """The call of one cell by the rule of ``findings.toml``: refutes, supports, unresolved or not judged."""
     if not resolved:
         return "not judged"
     if ratio_high < floor:
@@ -187,9 +166,6 @@ def ratio_table(
     return pd.DataFrame(rows)
 
 
-# --------------------------------------------------------------------------- two-feature model
-
-
 def crossing_table(model: TwoFeatureModel, rankers: Sequence[str]) -> pd.DataFrame:
     """Every pair of rankers with the depths t where their profiles cross, and whether it is studied
     (``min_crossings`` depths or more)."""
@@ -203,17 +179,8 @@ def crossing_table(model: TwoFeatureModel, rankers: Sequence[str]) -> pd.DataFra
 
 def constants_table(model: TwoFeatureModel, rankers: Sequence[str]) -> pd.DataFrame:
     """Per ranker: the first-order constant c_f (slowly varying discounts) and the limit under power(beta=0.5)."""
-    return pd.DataFrame(
-        [
-            dict(
-                ranker=r,
-                c_f=model.first_order_constant(r),
-                power_half_limit=model.power_limit(r, 0.5),
-                p=model.mean_gain,
-            )
-            for r in rankers
-        ]
-    )
+    rows = [(r, model.first_order_constant(r), model.power_limit(r, 0.5), model.mean_gain) for r in rankers]
+    return pd.DataFrame(rows, columns=["ranker", "c_f", "power_half_limit", "p"])
 
 
 def rank_bins(
@@ -253,10 +220,7 @@ def summarise(
     values: Sequence[dict[int, np.ndarray]],
     pairs: Sequence[tuple[str, str]] | None = None,
 ) -> dict[str, pd.DataFrame]:
-    """The three tables of several experiments stacked: ``ndcg``, ``pairs`` and ``ratios`` (log2 against loglog).
-
-    ``pairs`` default to consecutive rankers (better first for the nested rankers of the sparse model).
-    """
+    """The ``ndcg``, ``pairs`` and ``ratios`` tables of several experiments stacked (pairs: consecutive rankers)."""
     out: dict[str, list[pd.DataFrame]] = {"ndcg": [], "pairs": [], "ratios": []}
     for experiment, v in zip(experiments, values, strict=True):
         chosen = list(pairs) if pairs is not None else list(itertools.pairwise(experiment.rankers))

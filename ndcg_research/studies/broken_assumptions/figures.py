@@ -1,9 +1,4 @@
-"""The figures of notebook 16, drawn from its tables.
-
-:func:`headline_figure` (:data:`HEADLINE`) is one journal column wide
-(:func:`~ndcg_research.pipeline.style.column_figure`); :func:`gain_by_rank_figure` shows the expected gain by rank
-of the two-feature rankers and where their profiles cross.
-"""
+"""The figures of notebook 16: the headline (one journal column) and the two-feature rankers' gain by rank."""
 
 from __future__ import annotations
 
@@ -21,8 +16,6 @@ from ...pipeline.style import column_figure
 from ...simulation.tables import read_table
 from .models import TwoFeatureModel
 
-__all__ = ["COLUMN_WIDTH", "FONT_SIZES", "HEADLINE", "headline_figure", "gain_by_rank_figure"]
-
 #: One journal column, in inches (8.5 cm).
 COLUMN_WIDTH = 8.5 / 2.54
 #: Font sizes (points) of the figures: none below 7 at their printed size.
@@ -32,21 +25,8 @@ _MARKERS = "osD^v<>"
 
 
 def headline_figure(sparse_ndcg: pd.DataFrame, ratios: pd.DataFrame, floor: float) -> Figure:
-    """Two panels, one column wide: (a) mean nDCG under log2 against n of the best ranker (simulated) and of
-    the random one (exact) per sparse model; (b) the ratio of standardized gaps loglog / log2 per pair and n
-    (where log2's gap is resolved), with its 95% bootstrap interval, against the threshold ``floor``.
-
-    Examples
-    --------
-    >>> nd = pd.DataFrame({"model": ["R = 10"] * 4, "discount": ["log2"] * 4,
-    ...                    "ranker": ["bayes", "bayes", "random", "random"],
-    ...                    "n": [10, 100, 10, 100], "mean": [0.6, 0.5, 0.3, 0.2], "exact": [np.nan, np.nan, 0.3, 0.2]})
-    >>> ra = pd.DataFrame({"model": ["R = 10"] * 2, "kind": ["sparse"] * 2, "first": ["a"] * 2, "second": ["b"] * 2,
-    ...                    "n": [10, 100], "ratio": [1.0, 1.1], "ratio_low": [0.9, 1.0], "ratio_high": [1.1, 1.2],
-    ...                    "resolved": [True, True]})
-    >>> len(headline_figure(nd, ra, 0.9).axes)
-    2
-    """
+    """(a) Mean nDCG under log2 against n of bayes (simulated) and random (exact) per sparse model; (b) the ratio of
+    standardized gaps loglog / log2 per pair and n where resolved, 95% interval, against ``floor``."""
     with column_figure(12.7, 2, 1) as (fig, (top, bottom)):
         models = list(dict.fromkeys([*sparse_ndcg["model"], *ratios["model"]]))
         colors = {m: ("black" if m not in set(sparse_ndcg["model"]) else f"C{i}") for i, m in enumerate(models)}
@@ -107,8 +87,8 @@ HEADLINE = Headline.from_tables(
 def gain_by_rank_figure(
     model: TwoFeatureModel, rankers: Sequence[str], n: int, bins: pd.DataFrame, crossings: pd.DataFrame
 ) -> Figure:
-    """Expected gain at each rank r = 1..n of every two-feature ranker (exact: lines; simulated share of relevant
-    items per bin of ranks: markers), on a log scale of rank, with the depths t n where studied pairs cross."""
+    """Expected gain by rank of every two-feature ranker (exact: lines; simulated per bin: markers), with the ranks
+    where studied pairs cross."""
     with matplotlib.rc_context(FONT_SIZES):
         fig = Figure(figsize=(COLUMN_WIDTH, 3.3), layout="constrained")
         ax = fig.subplots()

@@ -1,49 +1,12 @@
-r"""Two models that break the assumptions every other model of the package shares, and their exact quantities.
+r"""Two models that break the assumptions every other model shares (dense relevance, nested rankers), and their exact
+quantities (the derivations are this package's).
 
-Every model of notebooks 03-13 is one probit family with *dense* relevance (a fixed share of the items is
-relevant) and *nested* rankers (noise levels of one score). This module breaks each assumption in turn.
-
-Sparse relevance (:class:`SparseModel`)
----------------------------------------
-A data set of ``n`` items holds exactly ``R(n) = round(scale * n^(1 - gamma))`` relevant ones (binary
-relevance): ``gamma = 1`` keeps ``R = scale`` fixed, ``0 < gamma < 1`` makes the relevant share
-``R / n ~ n^-gamma`` shrink, ``gamma = 0`` keeps a fixed share (the dense control). Each item has one feature:
-``x ~ N(mu, 1)`` for a relevant item, ``N(0, 1)`` for the others (the equal-variance binormal model of signal
-detection). The rankers score items by
-
-==================  =========================================================================
-``bayes``           ``x`` (the likelihood ratio is increasing in x: the Bayes order)
-``noisy(sigma=s)``  ``x + s z``, ``z ~ N(0, 1)`` independent; scores of relevant and other items
-                    are ``N(mu, 1 + s^2)`` and ``N(0, 1 + s^2)``: separation ``mu / sqrt(1 + s^2)``
-``random``          a uniformly random order
-==================  =========================================================================
-
-so they are nested (``noisy(s)`` is ``bayes`` with noise added) and their order of quality is known by
-construction. With ``R`` relevant items among ``n`` the ideal DCG is ``S(R) = D(1) + ... + D(R)``, not
-random, and the random ranker puts a relevant item at each rank with probability ``R / n``, so its expected
-nDCG is exactly :func:`random_expected_ndcg`, ``(R / n) S(n) / S(R)``; its limit is :func:`random_limit`.
-
-Rankers that use different evidence (:class:`TwoFeatureModel`)
---------------------------------------------------------------
-Each item has two features: ``x1 ~ N(0, 1)`` (a graded feature, say the text match) and a flag
-``x2 ~ Bernoulli(pi)`` (a rare strong signal, say a trusted source), and is relevant with probability
-``Phi(a1 x1 + a2 x2)`` (the package's probit link, dense relevance). The rankers see different evidence:
-
-==================  =========================================================================
-``content``         ``x1`` only
-``flag``            ``x2`` only: the flagged items first, each block in a uniformly random order
-``mix(lam=L)``      ``x1 + L x2``, a mix of both with weight L on the flag
-``bayes``           ``a1 x1 + a2 x2``: ``mix(lam=a2/a1)``, the Bayes order
-==================  =========================================================================
-
-Linear rankers of *normal* features never cross (each is a noisy version of the relevance index); a binary
-feature makes their expected-gain profiles cross, several times for some pairs. The profiles are closed
-forms (:meth:`TwoFeatureModel.profile`): for a score ``s = x1 + L x2`` at value v, the flag is set with
-probability ``w(v) = pi phi(v - L) / (pi phi(v - L) + (1 - pi) phi(v))`` and then ``x1 = v - L``, else
-``x1 = v``, so the expected gain is ``w(v) Phi(a1 (v - L) + a2) + (1 - w(v)) Phi(a1 v)``, at the score
-value ``v`` whose upper tail probability is the relative rank t.
-
-Both models' derivations are this package's (the body of Wang et al. (2013) could not be read).
+- :class:`SparseModel`: ``R(n) = round(scale n^(1 - gamma))`` relevant items among n (gamma = 1: R fixed; 0: a fixed
+  share), features ``N(mu, 1)`` against ``N(0, 1)``; rankers ``bayes`` (x), ``noisy(sigma=s)`` (``x + s z``) and
+  ``random``, nested by construction. The ideal DCG is ``S(R) = D(1) + ... + D(R)``, not random.
+- :class:`TwoFeatureModel`: a graded feature ``x1 ~ N(0, 1)`` and a rare flag ``x2 ~ Bernoulli(pi)``, relevance
+  ``Phi(a1 x1 + a2 x2)``; rankers ``content`` (x1), ``flag`` (x2, then random), ``mix(lam=L)`` (``x1 + L x2``) and
+  ``bayes`` (``mix(lam=a2/a1)``). The binary feature makes their expected-gain profiles cross.
 """
 
 from __future__ import annotations
@@ -60,11 +23,6 @@ from scipy.special import ndtr, ndtri
 from ...core import Discount, parse_discount
 from ...simulation.finite_n import order_statistic_means
 
-__all__ = [
-    *("SparseModel", "TwoFeatureModel", "SPARSE_RANKERS", "TWO_FEATURE_RANKERS", "noise_level", "mix_weight"),
-    *("discount_sum", "random_expected_ndcg", "random_limit", "profile_crossings", "crossing_pairs"),
-]
-
 #: The rankers of the sparse model, best first (nested by construction).
 SPARSE_RANKERS: tuple[str, ...] = ("bayes", "noisy(sigma=0.5)", "noisy(sigma=1)", "random")
 #: The rankers of the two-feature model.
@@ -75,13 +33,7 @@ _MIX = re.compile(r"mix\(lam=([0-9.eE+-]+)\)")
 
 
 def noise_level(ranker: str) -> float:
-    """The noise ``s`` of a sparse-model ranker: 0 for ``bayes``, ``s`` for ``noisy(sigma=s)``, inf for ``random``.
-
-    Examples
-    --------
-    >>> noise_level("bayes"), noise_level("noisy(sigma=0.5)"), noise_level("random")
-    (0.0, 0.5, inf)
-    """
+    """The noise ``s`` of a sparse-model ranker: 0 for ``bayes``, ``s`` for ``noisy(sigma=s)``, inf for ``random``."""
     if ranker == "bayes":
         return 0.0
     if ranker == "random":
@@ -95,41 +47,15 @@ def noise_level(ranker: str) -> float:
 
 
 def discount_sum(discount: str | Discount, count: int) -> float:
-    """``S(count) = D(1) + ... + D(count)``, summed exactly in float64 (``math.fsum``).
-
-    Examples
-    --------
-    >>> round(discount_sum("log2", 2), 6)   # 1 + 1 / log2(3)
-    1.63093
-    """
+    """``S(count) = D(1) + ... + D(count)``, summed exactly in float64 (``math.fsum``)."""
     d = parse_discount(discount)
     return math.fsum(d(np.arange(1, count + 1, dtype=np.float64)))
 
 
-# --------------------------------------------------------------------------- sparse relevance
-
-
 @dataclass(frozen=True)
 class SparseModel:
-    """``R(n) = round(scale n^(1 - gamma))`` relevant items among n, features ``N(mu, 1)`` against ``N(0, 1)``.
-
-    Parameters
-    ----------
-    mu : float
-        Separation of the relevant items' feature (> 0).
-    scale : float
-        ``R(n) = round(scale * n^(1 - gamma))`` (> 0).
-    gamma : float
-        In [0, 1]: 1 fixes R, 0 fixes the share, between them the share shrinks like n^-gamma.
-
-    Examples
-    --------
-    >>> m = SparseModel(mu=2.0, scale=10.0, gamma=1.0)
-    >>> str(m), m.label, m.relevant_count(1000)
-    ('sparse(mu=2, scale=10, gamma=1)', 'R = 10', 10)
-    >>> SparseModel(2.0, 1.0, 0.5).relevant_count(10_000), SparseModel(2.0, 1.0, 0.5).label
-    (100, 'share n^-0.5')
-    """
+    """``R(n) = round(scale n^(1 - gamma))`` relevant items among n (gamma in [0, 1]), features ``N(mu, 1)`` against
+    ``N(0, 1)``."""
 
     mu: float
     scale: float
@@ -173,36 +99,14 @@ class SparseModel:
 
 
 def random_expected_ndcg(model: SparseModel, discount: str | Discount, n: int) -> float:
-    """Exact expected nDCG of the random ranker: ``(R / n) S(n) / S(R)`` with ``R = R(n)``.
-
-    Each rank holds a relevant item with probability R / n and the ideal DCG is S(R), not random.
-
-    Examples
-    --------
-    >>> round(random_expected_ndcg(SparseModel(2.0, 1.0, 1.0), "zipf", 4), 6)   # (1/4)(1 + 1/2 + 1/3 + 1/4)
-    0.520833
-    """
+    """Exact expected nDCG of the random ranker, ``(R / n) S(n) / S(R)``: each rank is relevant with chance R / n."""
     count = model.relevant_count(n)
     return count / n * discount_sum(discount, n) / discount_sum(discount, count)
 
 
 def random_limit(model: SparseModel, discount: str | Discount) -> float:
-    r"""Limit as n -> infinity of the random ranker's expected nDCG (:func:`random_expected_ndcg`).
-
-    Derivation (this package's). For a slowly varying D, ``S(m) ~ m D(m)`` (Karamata), so with
-    ``R -> infinity`` the expectation tends to ``lim D(n) / D(R)``: with ``R ~ c n^(1 - gamma)``,
-    ``log2(R) / log2(n) -> 1 - gamma`` for ``log2``, ``(1 - gamma)^g`` for ``logpower(gamma=g)``, and 1 for
-    ``loglog`` (``log log R - log log n -> log(1 - gamma)``, so the ratio of the logs of the logs tends to 1).
-    For ``power(beta)``, ``beta < 1``: ``(R / n)^beta``, which tends to ``scale^beta`` when gamma = 0 and to 0
-    otherwise. ``none``: 1. With R fixed (gamma = 1), ``S(n) / n -> 0`` for every discount that tends to 0,
-    so the limit is 0.
-
-    Examples
-    --------
-    >>> random_limit(SparseModel(2.0, 1.0, 0.5), "log2"), random_limit(SparseModel(2.0, 1.0, 0.5), "loglog")
-    (0.5, 1.0)
-    >>> random_limit(SparseModel(2.0, 10.0, 1.0), "log2"), random_limit(SparseModel(2.0, 0.1, 0.0), "log2")
-    (0.0, 1.0)
+    r"""Limit as n -> infinity of :func:`random_expected_ndcg`: for a slowly varying D, ``S(m) ~ m D(m)`` (Karamata),
+    so it tends to ``lim D(n) / D(R)`` with ``R ~ c n^(1 - gamma)``; for ``power(beta < 1)`` to ``lim (R / n)^beta``.
     """
     d = parse_discount(discount)
     if d.name == "none":
@@ -220,19 +124,8 @@ def random_limit(model: SparseModel, discount: str | Discount) -> float:
     raise ValueError(f"random_limit knows log2, logpower, loglog, power(beta < 1) and none, not {str(d)!r}")
 
 
-# --------------------------------------------------------------------------- two features
-
-
 def mix_weight(model: TwoFeatureModel, ranker: str) -> float:
-    """The weight L of the flag in a ranker's score ``x1 + L x2``: 0 for ``content``, ``a2 / a1`` for ``bayes``,
-    L for ``mix(lam=L)``; inf for ``flag`` (the flag alone).
-
-    Examples
-    --------
-    >>> m = TwoFeatureModel()
-    >>> [mix_weight(m, r) for r in ("content", "mix(lam=1)", "bayes", "flag")]
-    [0.0, 1.0, 2.0, inf]
-    """
+    """The weight L of the flag in a ranker's score ``x1 + L x2`` (inf for ``flag``, the flag alone)."""
     if ranker == "content":
         return 0.0
     if ranker == "bayes":
@@ -249,21 +142,7 @@ def mix_weight(model: TwoFeatureModel, ranker: str) -> float:
 
 @dataclass(frozen=True)
 class TwoFeatureModel:
-    """``x1 ~ N(0, 1)``, a flag ``x2 ~ Bernoulli(pi)``, relevance ``Bernoulli(Phi(a1 x1 + a2 x2))``.
-
-    Parameters
-    ----------
-    a1, a2 : float
-        Weights of the feature and of the flag in the relevance index (> 0).
-    pi : float
-        Share of flagged items, in (0, 1).
-
-    Examples
-    --------
-    >>> m = TwoFeatureModel(a1=1.0, a2=2.0, pi=0.1)
-    >>> str(m), round(m.mean_gain, 6)   # 0.9 / 2 + 0.1 Phi(2 / sqrt(2))
-    ('two_feature(a1=1, a2=2, pi=0.1)', 0.542135)
-    """
+    """``x1 ~ N(0, 1)``, a flag ``x2 ~ Bernoulli(pi)``, relevance ``Bernoulli(Phi(a1 x1 + a2 x2))``."""
 
     a1: float = 1.0
     a2: float = 2.0
@@ -315,14 +194,8 @@ class TwoFeatureModel:
         return 0.5 * (low + high)
 
     def profile(self, ranker: str, t: np.ndarray) -> np.ndarray:
-        """Expected gain at relative rank t in (0, 1) (the share of the list above the item) as n -> infinity.
-
-        Examples
-        --------
-        >>> m = TwoFeatureModel()
-        >>> m.profile("flag", np.array([0.05, 0.5])).round(6).tolist()   # flagged block, then the rest
-        [0.92135, 0.5]
-        """
+        """Expected gain at relative rank t in (0, 1) as n -> infinity: at the score value v of upper tail t, the flag
+        is set with probability ``pi phi(v - L) / (pi phi(v - L) + (1 - pi) phi(v))``."""
         t = np.asarray(t, dtype=np.float64)
         lam = mix_weight(self, ranker)
         if math.isinf(lam):
@@ -334,18 +207,7 @@ class TwoFeatureModel:
         return flagged * ndtr(self.a1 * (v - lam) + self.a2) + (1 - flagged) * ndtr(self.a1 * v)
 
     def rank_gains(self, ranker: str, n: int) -> np.ndarray:
-        """Exact expected gain at each rank r = 1..n of a data set of n items: ``E g_f(U_(r))``.
-
-        The item at rank r has the r-th largest score of n i.i.d. scores, so its relative rank (upper tail
-        probability) ``U_(r)`` is ``Beta(r, n - r + 1)``. For ``flag``, ``P(U_(r) < pi)`` is the binomial tail
-        ``P(Binomial(n, pi) >= r)`` (exact); for the mixes a 64-node quadrature over the Beta quantiles.
-
-        Examples
-        --------
-        >>> m = TwoFeatureModel()
-        >>> bool(abs(m.rank_gains("bayes", 50).mean() - m.mean_gain) < 1e-9)
-        True
-        """
+        """Exact expected gain ``E g_f(U_(r))`` at each rank r = 1..n, ``U_(r) ~ Beta(r, n - r + 1)``."""
         r = np.arange(1, n + 1, dtype=np.float64)
         if math.isinf(mix_weight(self, ranker)):
             top = special.betainc(r, n - r + 1, self.pi)  # P(U_(r) <= pi)
@@ -366,16 +228,7 @@ class TwoFeatureModel:
         )
 
     def first_order_constant(self, ranker: str) -> float:
-        r"""``c_f = (1/p) [int_0^p (-ln t) dt - int_0^1 g_f(t) (-ln t) dt]``: ``1 - nDCG ~ eps_D(n) c_f`` for every
-        slowly varying D (the package's first-order law, notebook 03), with binary relevance (the ideal profile is
-        1 on [0, p)).
-
-        Examples
-        --------
-        >>> m = TwoFeatureModel()
-        >>> m.first_order_constant("bayes") < m.first_order_constant("content")
-        True
-        """
+        r"""``c_f = (1/p) [int_0^p (-ln t) dt - int_0^1 g_f(t) (-ln t) dt]`` of the first-order law of notebook 03."""
         p = self.mean_gain
         ideal = p * (1.0 - math.log(p))  # int_0^p (-ln t) dt
         return (ideal - self._integral(ranker, lambda t: -math.log(t))) / p
@@ -389,16 +242,7 @@ class TwoFeatureModel:
 
 
 def profile_crossings(model: TwoFeatureModel, first: str, second: str, *, points: int = 4001) -> list[float]:
-    """The relative ranks t at which the expected-gain profiles of two rankers cross (sign changes of
-    their difference), each located to 1e-12 by Brent's method; a jump of the ``flag`` profile across the
-    other one counts as a crossing at t = pi.
-
-    Examples
-    --------
-    >>> m = TwoFeatureModel()
-    >>> [round(t, 3) for t in profile_crossings(m, "content", "flag")]
-    [0.087, 0.1, 0.552]
-    """
+    """The relative ranks t where two rankers' profiles cross, to 1e-12 (the ``flag`` profile's jump: t = pi)."""
     grid = np.geomspace(1e-6, 1 - 1e-6, points)
     grid = np.unique(np.concatenate((grid, [model.pi * (1 - 1e-12), model.pi * (1 + 1e-12)])))
     diff = model.profile(first, grid) - model.profile(second, grid)

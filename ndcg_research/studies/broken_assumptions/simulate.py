@@ -1,16 +1,9 @@
-"""Simulated data sets of the two models of :mod:`.models` and the nDCG of every ranker on them.
+"""Simulated data sets of the two models of :mod:`.models` and the nDCG of every ranker on them (binary relevance).
 
-Full-list nDCG with binary relevance: ``DCG = sum of D(rank)`` over the relevant items, divided by the ideal
-``S(R)``, R the number of relevant items of the data set (0 when there is none, the package's default).
-Only the ranks of the relevant items are computed, never a sorted list of every item: in the sparse model the
-non-relevant scores are counted between the sorted relevant ones (one ``searchsorted``); in the two-feature model
-every ``x1 + L x2`` keeps the order by x1 within the flagged and within the other items, so one sort of each block
-serves every mix and a rank adds the items of the other block above it.
-
-Randomness: data set ``(n, replicate)`` of a model draws its items from
-``SeedSequence(seed, spawn_key=(model id, n, replicate, 0))`` and each ranker's own noise from the same key
-with the ranker's stream number last, so the values depend neither on the order of the rankers nor on how
-replicates are split among workers.
+Only the relevant items' ranks are computed: in the sparse model the other scores are counted between the sorted
+relevant ones; in the two-feature model every ``x1 + L x2`` keeps the order by x1 within the flagged and within the
+other items, so one sort of each block serves every mix. Data set ``(n, replicate)`` draws from
+``SeedSequence(seed, spawn_key=(model id, n, replicate, 0))``, each ranker's noise with its own stream last.
 """
 
 from __future__ import annotations
@@ -26,8 +19,6 @@ from ...core import _kernels as kernels
 from ...simulation.model import stable_id
 from ...simulation.replicates import seed_sequence
 from .models import SparseModel, TwoFeatureModel, mix_weight, noise_level
-
-__all__ = ["Model", "replicate_ndcg", "relevant_ranks", "relevant_rank_lists", "sparse_ranks", "two_feature_ranks"]
 
 Model = SparseModel | TwoFeatureModel
 
@@ -47,15 +38,7 @@ def _discount_matrix(discounts: tuple[Discount, ...], n: int) -> tuple[np.ndarra
 
 
 def relevant_ranks(relevant_scores: np.ndarray, other_scores: np.ndarray) -> np.ndarray:
-    """1-based ranks of the relevant items among all items, ranked by descending score (no ties: continuous).
-
-    Returned in ascending order of the relevant items' scores.
-
-    Examples
-    --------
-    >>> relevant_ranks(np.array([0.5, 2.0]), np.array([1.0, 3.0, -1.0])).tolist()   # order 3.0, 2.0, 1.0, 0.5, -1.0
-    [4, 2]
-    """
+    """1-based ranks of the relevant items among all items by descending score, in ascending order of their scores."""
     ordered = np.sort(relevant_scores)
     below = np.searchsorted(ordered, other_scores)  # how many relevant scores lie below each other score
     counts = np.bincount(below, minlength=ordered.size + 1)
@@ -130,15 +113,7 @@ def relevant_rank_lists(model: Model, rankers: Sequence[str], n: int, *, seed: i
 def replicate_ndcg(
     model: Model, rankers: Sequence[str], discounts: Sequence[str | Discount], n: int, *, seed: int, replicate: int
 ) -> np.ndarray:
-    """nDCG of every ranker under every discount on one simulated data set: shape (rankers, discounts).
-
-    Examples
-    --------
-    >>> import ndcg_research as nr
-    >>> v = replicate_ndcg(SparseModel(2.0, 10.0, 1.0), ["bayes", "random"], ["log2", "none"], 500, seed=1, replicate=0)
-    >>> v.shape, v[:, 1].tolist()          # no discount: every ranker finds all R relevant items
-    ((2, 2), [1.0, 1.0])
-    """
+    """nDCG of every ranker under every discount on one simulated data set: shape (rankers, discounts)."""
     parsed = tuple(parse_discount(d) for d in discounts)
     vectors, sums = _discount_matrix(parsed, n)
     out = np.empty((len(rankers), len(parsed)))

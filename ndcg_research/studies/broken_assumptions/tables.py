@@ -6,33 +6,15 @@ import pandas as pd
 
 from ...stats import share_label
 
-__all__ = ["where_ndcg_goes", "ratios_at", "p_correct", "two_feature_summary", "rounded"]
-
 
 def rounded(table: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
-    """Floats rounded to ``digits`` decimals (what the notebook prints, so that reruns compare equal).
-
-    Examples
-    --------
-    >>> rounded(pd.DataFrame({"a": [0.12345], "b": ["x"]})).values.tolist()
-    [[0.123, 'x']]
-    """
+    """Floats rounded to ``digits`` decimals (pandas' rounding; the notebook's printed tables)."""
     return table.round({c: digits for c in table.columns if pd.api.types.is_float_dtype(table[c])})
 
 
 def where_ndcg_goes(ndcg: pd.DataFrame) -> pd.DataFrame:
-    """Per sparse model: the random ranker's exact expected nDCG under log2 at the smallest and largest n, its
-    simulated mean there, its derived limit under log2 and loglog, and the mean of bayes at both ends.
-
-    Examples
-    --------
-    >>> t = pd.DataFrame({"model": ["m"] * 4, "discount": ["log2", "log2", "loglog", "log2"],
-    ...                   "ranker": ["random", "random", "random", "bayes"], "n": [10, 100, 100, 100],
-    ...                   "mean": [0.5, 0.4, 0.9, 0.8], "exact": [0.5, 0.41, 0.9, float("nan")],
-    ...                   "limit": [0.3, 0.3, 1.0, float("nan")]})
-    >>> where_ndcg_goes(t).columns.tolist()[:3]
-    ['random, exact, n = 10', 'random, exact, n = 100', 'random, simulated, n = 100']
-    """
+    """Per sparse model: the random ranker's exact and simulated nDCG under log2 at the ends of n and its limits, and
+    bayes's mean at both ends."""
     n0, n1 = ndcg["n"].min(), ndcg["n"].max()
     rows = []
     for model, part in ndcg.groupby("model", sort=False):
@@ -67,16 +49,8 @@ def ratios_at(ratios: pd.DataFrame, n: int) -> pd.DataFrame:
 
 
 def p_correct(pairs: pd.DataFrame, discount: str) -> pd.DataFrame:
-    """P(the first ranker of each pair scores strictly higher) under ``discount``, one column per n; a share that
-    would read 1 (or 0) without its Wilson interval supporting it is written as a count (``100/100``).
-
-    Examples
-    --------
-    >>> t = pd.DataFrame({"model": ["m", "m"], "discount": ["log2"] * 2, "first": ["a"] * 2, "second": ["b"] * 2,
-    ...                   "n": [10, 100], "replicates": [100, 1000], "p_better": [1.0, 0.5]})
-    >>> p_correct(t, "log2").values.tolist()
-    [['100/100', '0.500']]
-    """
+    """P(the first ranker of each pair scores strictly higher) under ``discount``, one column per n (a share the
+    interval does not support as 1 or 0 is written as a count)."""
     rows = pairs[pairs["discount"] == discount].copy()
     rows["pair"] = rows["first"] + " vs " + rows["second"]
     rows["P"] = [

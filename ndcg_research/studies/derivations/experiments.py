@@ -1,19 +1,7 @@
-r"""The numerical checks of notebook 15: one simulation per derivation, each returning tidy tables.
+r"""The numerical checks of notebook 15, one simulation per derivation, as tidy tables.
 
-- :func:`first_order_check` (derivations a, b): full lists of n items (every item drawn), the DCG gap
-  of each pair under slowly varying discounts and the discount-free statistic
-  ``T_n = sum_r (y_B(r) - y_A(r)) ln r``; the failure counts beside McDiarmid's bound.
-- :func:`zipf_levels` (derivation d, the levels at 1/r): the heads of the lists drawn exactly by
-  :class:`~ndcg_research.studies.derivations.sampler.JointTop`, the rest of each list by its
-  expectation, for n up to 10^8; the nDCG gap's standardized gap and P(correct) beside their limits.
-- :func:`cutoff_grid` (derivation c, a* located): nDCG@k with ``k = ceil(n^a)`` on a grid of a, from
-  exact heads, and the growth exponent of the standardized gap fitted per a.
-
-Randomness: replicate r at list length n of experiment e draws from
-``SeedSequence(seed, spawn_key=(e, n, r))`` (e names the model and the experiment), whatever the
-worker or chunk; chunks run through :func:`~ndcg_research.simulation.replicates.parallel_map`.
-
-This module imports numpy, scipy, pandas and (to run chunks in parallel) joblib.
+Replicate r at list length n of experiment e (model and experiment) draws from ``SeedSequence(seed, spawn_key=(e, n,
+r))``, whatever the worker or chunk.
 """
 
 from __future__ import annotations
@@ -34,8 +22,6 @@ from ...simulation.scaling import power_law_fit
 from ...stats import family_confidence, paired_comparison, wilson_interval
 from . import formulas
 from .sampler import JointTop, tail_variance_bound
-
-__all__ = ["first_order_check", "zipf_levels", "cutoff_grid", "cutoff_k"]
 
 #: Replicates per chunk of work (a chunk is one task of a worker).
 _CHUNK = 250
@@ -72,9 +58,6 @@ def _by_work(n: int) -> int:
     return max(8, min(_CHUNK, 2_500_000 // n))
 
 
-# --------------------------------------------------------------------------- (a), (b)
-
-
 def _first_order_chunk(
     models: Mapping[str, str], rankers: list[str], pairs: Pairs, discounts: Sequence[str], seed: int, item: tuple
 ) -> np.ndarray:
@@ -106,25 +89,13 @@ def first_order_check(
     draws: int = 2_000_000,
     n_jobs: int = 1,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Derivations (a) and (b) on full simulated lists.
-
-    Returns
-    -------
-    (gaps, failures) : pandas.DataFrame
-        ``gaps``: one row per (model, pair, statistic, n): statistic ``T`` (the discount-free
-        statistic) or a discount's DCG gap; std_gap, std_gap_se, p_correct, the first-order limit of
-        ``d / sqrt(n)`` with its Monte Carlo error, ``ratio_to_T`` (d over T's d on the same data sets)
-        and ``corr_with_T``, ``disagree_with_T`` (share of data sets whose sign differs from T's).
-        ``failures``: one row per (model, pair, discount, n): failures (DCG gap <= 0), their share and
-        family-wise Wilson interval, the exact expected DCG gap, McDiarmid's bound, its first-order form.
+    """Derivations (a) and (b) on full lists: per (model, pair, statistic, n) the standardized gap of the
+    discount-free statistic ``T`` or a discount's DCG gap beside the first-order limit (``gaps``); per (model, pair,
+    discount, n) the failures (DCG gap <= 0) beside McDiarmid's bound (``failures``).
     """
     rankers = _rankers(pairs)
-    items = [
-        chunk
-        for label in models
-        for n, count in zip(ns, replicates, strict=True)
-        for chunk in _chunks((label, n), count, _by_work(n))
-    ]
+    cells = [(label, n, count) for label in models for n, count in zip(ns, replicates, strict=True)]
+    items = [chunk for label, n, count in cells for chunk in _chunks((label, n), count, _by_work(n))]
     task = functools.partial(_first_order_chunk, dict(models), rankers, pairs, discounts, seed)
     values = _run(task, items, n_jobs)
     gap_rows, fail_rows = [], []
@@ -163,9 +134,6 @@ def first_order_check(
     return pd.DataFrame(gap_rows), pd.DataFrame(fail_rows)
 
 
-# --------------------------------------------------------------------------- (d) and the levels at 1/r
-
-
 def _zipf_chunk(
     models: Mapping[str, str], rankers: list[str], pairs: Pairs, top: int, seed: int, item: tuple
 ) -> np.ndarray:
@@ -198,21 +166,9 @@ def zipf_levels(
     seed: int,
     n_jobs: int = 1,
 ) -> pd.DataFrame:
-    """Derivation (d): the standardized gap and P(correct) of the nDCG gap under 1/r against their limits.
-
-    ``replicates``: data sets at every n, one count or one per model label. ``top``: the expected size
-    of each ranker's exactly drawn head (lists of at most 4 ``top`` per ranker are drawn whole).
-
-    Returns
-    -------
-    pandas.DataFrame
-        One row per (model, pair, n): replicates, full (whole lists drawn), the nDCG gap's std_gap,
-        std_gap_se, p_correct with its Wilson interval, p_tie; the DCG gap's mean and variance; the
-        exact mean ``mean_gap_exact`` and the independent-ranks variance and standardized gap
-        (:func:`~ndcg_research.studies.derivations.formulas.zipf_finite`); the limits ``mu``,
-        ``var_limit``, ``std_gap_limit``, ``p_correct_limit``; ``bias_bound``: the bound on the relative
-        error of the standardized gap from replacing the tails by their expectation (0 for full lists);
-        ``excess_in_se``: (std_gap - std_gap_limit) / std_gap_se.
+    """Derivation (d): per (model, pair, n) the nDCG gap's standardized gap and P(correct) under 1/r beside their
+    finite-n values and limits, and ``bias_bound`` (the tails' replacement, relative). ``replicates``: one count or
+    one per model; ``top``: the expected head size.
     """
     rankers = _rankers(pairs)
     counts = replicates if isinstance(replicates, Mapping) else {label: replicates for label in models}
@@ -246,17 +202,8 @@ def zipf_levels(
     return pd.DataFrame(rows)
 
 
-# --------------------------------------------------------------------------- (c): a* located
-
-
 def cutoff_k(n: int, a: float) -> int:
-    """``k = ceil(n^a)`` (exact powers stay exact), at least 1 and at most n.
-
-    Examples
-    --------
-    >>> cutoff_k(10_000, 0.5), cutoff_k(10**6, 0.3)
-    (100, 64)
-    """
+    """``k = ceil(n^a)`` (exact powers stay exact), at least 1 and at most n."""
     return int(min(max(math.ceil(n**a - 1e-9), 1), n))
 
 
@@ -308,26 +255,13 @@ def cutoff_grid(
     confidence: float = 0.95,
     n_jobs: int = 1,
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
-    """Derivation (c): the standardized gap of nDCG@n^a on a grid of a, and its growth exponent per a.
-
-    Returns
-    -------
-    (gaps, exponents) : pandas.DataFrame
-        ``gaps``: one row per (model, discount, pair, a, n): k, std_gap, std_gap_se, p_correct.
-        ``exponents``: one row per (model, discount, pair, a): the exponent of ``d = c n^e`` fitted by
-        :func:`~ndcg_research.simulation.scaling.power_law_fit` over the upper half of the n grid
-        (n at least its median), its interval at ``confidence``, the range fitted, and the law's
-        exponent ``e(a)`` and local exponent ``e(a) + l / ln n`` at the geometric middle of that range
-        (:func:`~ndcg_research.studies.derivations.formulas.threshold_law`).
+    """Derivation (c): the standardized gap of nDCG@n^a on a grid of a (``gaps``), and per a its growth exponent
+    fitted over the upper half of the n grid beside the law's at the middle of that range (``exponents``).
     """
     rankers = _rankers(pairs)
     work = {n: 3 * cutoff_k(n, max(a_grid)) for n in ns}  # three heads of about k_max items each
-    items = [
-        chunk
-        for label in models
-        for n, count in zip(ns, replicates, strict=True)
-        for chunk in _chunks((label, n), count, _by_work(work[n]))
-    ]
+    cells = [(label, n, count) for label in models for n, count in zip(ns, replicates, strict=True)]
+    items = [chunk for label, n, count in cells for chunk in _chunks((label, n), count, _by_work(work[n]))]
     task = functools.partial(_cutoff_chunk, dict(models), rankers, pairs, discounts, list(a_grid), seed)
     values = _run(task, items, n_jobs)
     rows = []
@@ -335,26 +269,19 @@ def cutoff_grid(
         for n in ns:
             v = values[(label, n)]
             summary = paired_comparison(v, np.zeros_like(v))
+            std_gap, se, p_better = (summary[key] for key in ("std_gap", "std_gap_se", "p_better"))
             for p, (better, worse) in enumerate(pairs):
                 for d, discount in enumerate(discounts):
                     for i, a in enumerate(a_grid):
-                        at = (p, d, i)
-                        rows.append(
-                            dict(model=label, discount=discount, better=better, worse=worse, a=a, n=n, k=cutoff_k(n, a))
-                            | dict(replicates=v.shape[0], std_gap=float(summary["std_gap"][at]))
-                            | dict(
-                                std_gap_se=float(summary["std_gap_se"][at]), p_correct=float(summary["p_better"][at])
-                            )
-                        )
+                        row = dict(model=label, discount=discount, better=better, worse=worse, a=a, n=n)
+                        row |= dict(k=cutoff_k(n, a), replicates=v.shape[0], std_gap=float(std_gap[p, d, i]))
+                        rows.append(row | dict(std_gap_se=float(se[p, d, i]), p_correct=float(p_better[p, d, i])))
     gaps = pd.DataFrame(rows)
-    fits = []
-    for (label, discount, better, worse, a), g in gaps.groupby(
-        ["model", "discount", "better", "worse", "a"], sort=False
-    ):
+    fits, cell = [], ["model", "discount", "better", "worse", "a"]
+    for (label, discount, better, worse, a), g in gaps.groupby(cell, sort=False):
         upper = g[g["n"] >= g["n"].median()].sort_values("n")
-        e, low, high = power_law_fit(
-            upper["n"].to_numpy(), upper["std_gap"].to_numpy(), upper["std_gap_se"].to_numpy(), confidence=confidence
-        )
+        fitted = (upper[column].to_numpy() for column in ("n", "std_gap", "std_gap_se"))
+        e, low, high = power_law_fit(*fitted, confidence=confidence)
         middle = math.exp(np.log(upper["n"]).mean())
         law = formulas.threshold_law(models[label], better, worse, discount, middle)
         exponent = law["slope"] * (a - law["a_star"])

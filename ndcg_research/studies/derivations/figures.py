@@ -1,13 +1,6 @@
-"""The figures of notebook 15.
+"""The figures of notebook 15: the headline (one journal column) and the first-order appendix figure.
 
-- :func:`levels_and_thresholds` (the headline figure, one journal column: 8.5 cm wide, text of 7 pt or more):
-  (a) the standardized gap under 1/r with an uncertain top against n, beside its computed finite limit;
-  (b) the fitted growth exponent of the standardized gap of nDCG@n^a under log2 against a, beside the law.
-- :func:`first_order` (appendix): the standardized gap per sqrt(n) of the discount-free statistic and of each
-  slowly varying discount, beside their common first-order limit.
-
-Plotted values are rounded to 8 significant digits (the last bits of a sum differ between machines and must
-not change the image files). This module imports Matplotlib.
+Plotted values are rounded to 8 significant digits: the last bits of a sum differ between machines.
 """
 
 from __future__ import annotations
@@ -23,17 +16,12 @@ from ...pipeline.headlines import Headline
 from ...pipeline.style import COLUMN_WIDTH_CM, MIN_TEXT_PT, column_figure, round_significant, select
 from ...simulation.tables import read_table
 
-__all__ = ["COLUMN_WIDTH_CM", "TEXT_PT", "HEADLINE", "levels_and_thresholds", "first_order"]
-
-#: The smallest text size used at a journal column's width (:data:`COLUMN_WIDTH_CM`, the project's:
-#: :mod:`ndcg_research.pipeline.style`).
-TEXT_PT = MIN_TEXT_PT
 _INCH = 2.54
 #: The appendix figure's style.
 _STYLE = dict.fromkeys(
-    ("font.size", "axes.labelsize", "legend.fontsize", "xtick.labelsize", "ytick.labelsize"), TEXT_PT
+    ("font.size", "axes.labelsize", "legend.fontsize", "xtick.labelsize", "ytick.labelsize"), MIN_TEXT_PT
 )
-_STYLE |= {"axes.titlesize": TEXT_PT + 0.5, "lines.linewidth": 1.0, "lines.markersize": 3.5, "axes.grid": True}
+_STYLE |= {"axes.titlesize": MIN_TEXT_PT + 0.5, "lines.linewidth": 1.0, "lines.markersize": 3.5, "axes.grid": True}
 _STYLE |= {"grid.alpha": 0.3, "axes.spines.top": False, "axes.spines.right": False}
 _COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd")
 
@@ -45,19 +33,8 @@ def _pair(better: str, worse: str) -> str:
 def levels_and_thresholds(
     levels: pd.DataFrame, exponents: pd.DataFrame, crossings: pd.DataFrame, discount: str = "log2"
 ) -> Figure:
-    """The headline figure: (a) levels at 1/r with an uncertain top, (b) where nDCG@n^a starts to separate.
-
-    Parameters
-    ----------
-    levels : DataFrame
-        :func:`~ndcg_research.studies.derivations.experiments.zipf_levels`'s table.
-    exponents : DataFrame
-        :func:`~ndcg_research.studies.derivations.experiments.cutoff_grid`'s exponent table.
-    crossings : DataFrame
-        :func:`~ndcg_research.studies.derivations.findings.crossing_table`'s table.
-    discount : str, default "log2"
-        The discount of panel (b).
-    """
+    """The headline: (a) the standardized gap under 1/r with an uncertain top against n, beside its limit; (b) the
+    fitted growth exponent of nDCG@n^a's standardized gap under ``discount`` against a, beside the law."""
     with column_figure(12.0, 2, 1, height_ratios=[1, 1.15]) as (fig, (top, bottom)):
         uncertain = levels[levels["hi"] < 1]
         pairs = uncertain.groupby(["better", "worse"], sort=False)
@@ -125,8 +102,7 @@ def first_order(gaps: pd.DataFrame) -> Figure:
 
 
 def headline_figure(results: Path) -> Figure:
-    """:func:`levels_and_thresholds` from the run's tables (``15_zipf_levels.csv``, ``15_cutoff_exponents.csv``,
-    ``15_crossings.csv``): the notebook's headline figure."""
+    """:func:`levels_and_thresholds` from the run's tables."""
     return levels_and_thresholds(
         read_table(results / "15_zipf_levels.csv"),
         read_table(results / "15_cutoff_exponents.csv"),

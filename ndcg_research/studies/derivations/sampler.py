@@ -1,44 +1,11 @@
-r"""Exact samples of the top of several rankers' lists on very long simulated lists (notebook 15).
+r"""Exact samples of the heads of several rankers' lists on very long simulated lists (notebook 15).
 
-The model is the binary probit model of :mod:`ndcg_research.simulation.model`: n items,
-``x ~ N(0, 1)``, ``y | x ~ Bernoulli(lo + (hi - lo) Phi(a x))``; the rankers are ``bayes`` (score x)
-and ``noisy(sigma)`` (score ``x + sigma z``). Write each ranker's score standardized,
-``s_f = (x + sigma_f z_f) / sqrt(1 + sigma_f^2)`` (``N(0, 1)``; ``bayes``: ``s = x``).
-
-What is sampled
----------------
-Each ranker f gets a threshold ``tau_f`` with ``P(s_f > tau_f) = q_f = top / n``: its *head* is the
-set of items above the threshold, ``K_f ~ Binomial(n, q_f)`` of them, and they are exactly its first
-``K_f`` ranks. The union R of the heads is drawn exactly, without drawing the other items:
-
-1. the counts of the pieces ``R_1``, ``R_2 \ R_1``, ``R_3 \ (R_1 u R_2)``, ... are sequential binomials
-   (a multinomial), with the pieces' probabilities ``int phi(x) pi_f(x) prod_{g<f} (1 - pi_g(x)) dx``
-   (given x the rankers' scores are independent; ``pi_f(x) = P(s_f > tau_f | x)``), computed by
-   adaptive quadrature to a relative error of about 1e-12;
-2. an item of piece f is drawn from ``R_f`` exactly (``s_f`` from the normal tail above ``tau_f`` by
-   inverting its survival function, then x and the other scores from their normal laws given
-   ``s_f``) and kept when it lies in no earlier head (rejection: exact);
-3. its grade is ``Bernoulli(eta(x))``.
-
-The number of relevant items among the n, which the ideal DCG needs, is the number in R plus
-``Binomial(n - |R|, p_out)``, ``p_out = E[eta(X); X not in R] / (1 - P(R))`` (exact).
-When the heads would hold a large share of the list (``n`` small), all n items are drawn instead
-(``full`` mode): then the lists are complete and nothing is approximated.
-
-What is replaced by its expectation (D = 1/r only)
---------------------------------------------------
-Under ``D(r) = 1/r`` the ranks below a ranker's head still add to its DCG. Their contribution is
-replaced by its conditional expectation given ``K_f`` (:meth:`JointTop.tail_dcg`): the n - K_f
-items below the threshold are i.i.d. from ``s_f <= tau_f``, so the j-th of them has expected gain
-``g_f(q_f + (1 - q_f) j / (n - K_f + 1))`` up to a curvature term of order ``n^-rho K^(rho-1)``
-(``g_f`` the gain profile of :mod:`~ndcg_research.simulation.theory`), at rank ``K_f + j``.
-The mean of the DCG gap is unchanged (tower rule). Its variance changes by at most
-``(1/(2 sqrt K_A) + 1/(2 sqrt K_B))^2 + (H(K_A)/K_B + H(K_B)/K_A) / 2`` (``H`` the harmonic number):
-the variance of the dropped fluctuations, ``sum_{r>K} 1/(4 r^2) <= 1/(4K)`` per ranker, and their
-covariance with the other ranker's head, which only items in one head and the other's tail carry,
-each at most ``1 / (4 R_A R_B)`` with ``R_B > K_B`` (:func:`tail_variance_bound`). Under a cut-off k
-(nDCG@k with k at most the heads' sizes) nothing is replaced: the sample is exact. Randomness: the caller's
-generator (one per replicate, :mod:`.experiments`).
+Binary probit model; rankers ``bayes`` and ``noisy(sigma)``, with standardized scores ``s_f``. Each ranker's *head* is
+its items above ``tau_f``, ``P(s_f > tau_f) = top / n``: exactly its first ``K_f ~ Binomial(n, top / n)`` ranks. The
+union of the heads is drawn exactly (a multinomial over its pieces, each piece by rejection from one ranker's normal
+tail), the number of relevant items outside it as a binomial, and under ``D = 1/r`` each ranker's ranks below its head
+by their conditional expectation given ``K_f`` (:meth:`JointTop.tail_dcg`; the variance this changes is bounded by
+:func:`tail_variance_bound`). Short lists are drawn whole. Derivation and bound: the Theory page, section (d).
 """
 
 from __future__ import annotations
@@ -53,8 +20,7 @@ from scipy import integrate, special
 from scipy.special import ndtr, ndtri
 
 from ...simulation.model import Model, Ranker, parse_model, parse_ranker
-
-__all__ = ["Head", "JointTop", "tail_variance_bound"]
+from .formulas import profile
 
 #: The heads hold at most this share of the list on average; above it the whole list is drawn.
 FULL_SHARE = 0.25
@@ -62,11 +28,7 @@ FULL_SHARE = 0.25
 
 @dataclass(frozen=True)
 class Head:
-    """One replicate's heads: per ranker, the grades of its first ``len`` ranks in rank order.
-
-    ``grades[f]`` (float64, 0/1) are ranker f's first ``counts[f]`` grades; ``relevant`` is the
-    number of relevant items among all n; ``full`` says whether the whole list was drawn.
-    """
+    """One replicate: ranker f's first ``counts[f]`` grades (0/1), the relevant items among all n, whole list drawn?"""
 
     grades: tuple[np.ndarray, ...]
     counts: tuple[int, ...]
@@ -76,26 +38,7 @@ class Head:
 
 @dataclass(frozen=True)
 class JointTop:
-    """Exact joint sampler of the heads of several rankers on a data set of n items (see the module).
-
-    Parameters
-    ----------
-    model : str or Model
-        A binary probit model (``grades=1``).
-    rankers : sequence of str or Ranker
-        ``bayes`` or ``noisy(sigma)``, distinct.
-    n : int
-        List length.
-    top : int
-        Expected size of each ranker's head (``q_f = top / n``).
-
-    Examples
-    --------
-    >>> s = JointTop("probit(lo=0.1, hi=0.6)", ["bayes", "noisy(sigma=1)"], 10**8, 500)
-    >>> h = s.draw(np.random.default_rng(0))
-    >>> h.full, [abs(k - 500) < 120 for k in h.counts]
-    (False, [True, True])
-    """
+    """Exact joint sampler of the heads (expected size ``top``) of distinct bayes / noisy rankers on n items."""
 
     model: Model
     rankers: tuple[Ranker, ...]
@@ -114,8 +57,6 @@ class JointTop:
             raise ValueError(f"n and top must be positive integers, got n={n!r}, top={top!r}")
         for name, value in dict(model=model, rankers=rankers, n=n, top=top, _cache={}).items():
             object.__setattr__(self, name, value)
-
-    # ------------------------------------------------------------------ geometry of the heads
 
     @property
     def full(self) -> bool:
@@ -165,8 +106,6 @@ class JointTop:
         """``p_out``: the relevance probability of an item outside every head."""
         inside = sum(self._piece_integral(f, weight_eta=True) for f in range(len(self.rankers)))
         return (self.model.mean_grade - inside) / (1 - float(self.pieces.sum()))
-
-    # ------------------------------------------------------------------ drawing
 
     def _scores_given_x(self, rng: np.random.Generator, x: np.ndarray) -> np.ndarray:
         """Every ranker's standardized score given x: shape (rankers, items)."""
@@ -226,31 +165,19 @@ class JointTop:
             counts.append(int(order.size))
         return Head(tuple(grades), tuple(counts), relevant, False)
 
-    # ------------------------------------------------------------------ the tail under 1/r
-
     def tail_dcg(self, f: int, count: int) -> float:
-        r"""``E[sum_{r > K} y_(r) / r | K = count]`` for ranker f under ``D(r) = 1/r`` (0 in ``full`` mode).
-
-        The j-th of the ``N = n - K`` items below the threshold is at rank ``K + j`` with expected
-        gain ``g_f(t_j)``, ``t_j = q + (1 - q) j / (N + 1)``: the sum is taken exactly for the first
-        and the last 4096 terms and in between as the midpoint integral of ``g_f(t(v)) / (K + v)``
-        (relative error below 1e-9), by Gauss-Legendre quadrature in ``ln(K + v)``.
+        r"""``E[sum_{r > K} y_(r) / r | K = count]`` for ranker f under ``D(r) = 1/r`` (0 in ``full`` mode): the j-th
+        item below the head has expected gain ``g_f(q + (1 - q) j / (n - K + 1))``.
         """
         if self.full:
             return 0.0
-        key = (f, count)
-        if key not in self._cache:
-            self._cache[key] = self._tail(f, count)
-        return self._cache[key]
+        if (f, count) not in self._cache:
+            self._cache[f, count] = self._tail(f, count)
+        return self._cache[f, count]
 
     def _tail(self, f: int, count: int) -> float:
         q = float(self._shape[0][f])
-        kappa = self.rankers[f].kappa(self.model)
-        lo, hi = self.model.lo, self.model.hi
-
-        def gain(t: np.ndarray) -> np.ndarray:  # g_f(t) = lo + (hi - lo) Phi(kappa z_t)
-            return lo + (hi - lo) * ndtr(-kappa * ndtri(t))
-
+        gain = profile(self.model, self.rankers[f])
         big = self.n - count
         exact = 4096
         if big <= 3 * exact:
@@ -271,16 +198,8 @@ class JointTop:
 
 
 def tail_variance_bound(count_a: float, count_b: float) -> float:
-    r"""Bound on the change of ``Var(DCG_A - DCG_B)`` under 1/r when each tail is replaced by its expectation.
-
-    ``(1/(2 sqrt K_A) + 1/(2 sqrt K_B))^2 + (H(K_A)/K_B + H(K_B)/K_A) / 2`` with the harmonic
-    numbers ``H(K) = psi(K + 1) + gamma`` (see the module).
-
-    Examples
-    --------
-    >>> round(tail_variance_bound(2048, 2048), 5)
-    0.00449
-    """
+    r"""Bound ``(1/(2 sqrt K_A) + 1/(2 sqrt K_B))^2 + (H(K_A)/K_B + H(K_B)/K_A) / 2`` on the change of
+    ``Var(DCG_A - DCG_B)`` under 1/r when each tail is replaced by its expectation."""
     harmonic = lambda k: float(special.digamma(k + 1) + np.euler_gamma)  # noqa: E731
     fluctuation = (0.5 / math.sqrt(count_a) + 0.5 / math.sqrt(count_b)) ** 2
     return fluctuation + (harmonic(count_a) / count_b + harmonic(count_b) / count_a) / 2

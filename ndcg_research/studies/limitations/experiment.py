@@ -1,12 +1,5 @@
-r"""Experiments behind the limitations of nDCG named by the source article (notebook 06).
-
-1. Appending non-relevant documents never lowers nDCG (a grade-0 document adds 0 to DCG and nothing to the ideal).
-2. A short list missing relevant documents goes unpunished unless the ideal comes from all judgments and both lists are
-   scored at one cut-off (:func:`truncation_table`).
-3. Incomplete judgments: a simulated collection judged by TREC pooling (:func:`pool_judged`), its runs scored with the
-   true grades, with unjudged documents as non-relevant, and condensed (:func:`evaluate_runs`), over seeded replicates
-   (:func:`pooling_experiment`, one ``SeedSequence(seed, spawn_key=(experiment, replicate))`` each, so the results do
-   not depend on the workers).
+"""The limitations of nDCG named by the source article, measured (notebook 06): appending non-relevant documents, a
+short list against its full list, and incomplete judgments by TREC pooling over seeded replicates.
 """
 
 from __future__ import annotations
@@ -37,11 +30,7 @@ def _probabilities(grade_probs: Sequence[float]) -> np.ndarray:
 def random_graded_lists(
     n_lists: int, length: int, grade_probs: Sequence[float] = (0.5, 0.2, 0.2, 0.1), *, seed: int | np.random.Generator
 ) -> np.ndarray:
-    """Draw ``n_lists`` ranked lists of ``length`` i.i.d. grades 0, 1, 2, ... with probabilities ``grade_probs``.
-
-    ``seed``: an integer >= 0 (the entropy of a fresh generator), or a generator to draw from, so that consecutive draws
-    share its stream (notebook 06 draws the lists and the relevant documents they miss so).
-    """
+    """``n_lists`` ranked lists of ``length`` i.i.d. grades 0, 1, ... (``seed``: an int, or a generator to go on)."""
     probs = _probabilities(grade_probs)
     return np.random.default_rng(seed).choice(probs.size, size=(n_lists, length), p=probs).astype(np.float64)
 
@@ -63,12 +52,8 @@ def precision(relevance: Any) -> float | np.ndarray:
 def truncation_table(
     long_lists: Any, short_length: int, known: Any, k_fixed: int, *, gain: str = "linear", discount: str = "log2"
 ) -> dict[str, tuple[np.ndarray, np.ndarray]]:
-    """nDCG of lists and of their prefixes (the first ``short_length`` documents) under each convention for the ideal
-    (the list's own, or ``known``: all known grades of each query) and the cut-off (none, each list's own length, or
-    ``k_fixed``); the conventions' table: notebook 06, section 2.
-
-    Returns dict: convention -> (nDCG of the short lists, nDCG of the long lists).
-    """
+    """Per convention for the ideal (own, or all ``known`` grades) and the cut-off: (nDCG of the prefixes of
+    ``short_length``, nDCG of the whole lists)."""
     long = np.asarray(long_lists, dtype=np.float64)
     short = long[:, :short_length]
     score = functools.partial(ndcg, gain=gain, discount=discount)
@@ -84,25 +69,11 @@ def truncation_table(
     }
 
 
-# --------------------------------------------------------------------------------------------- incomplete judgments
-
-
 @dataclass(frozen=True)
 class PoolingModel:
-    r"""A synthetic test collection with two kinds of evidence of relevance.
-
-    Each query has ``n_docs`` documents with i.i.d. grades (``grade_probs``). Every document carries two independent
-    noisy signals of its grade, "lexical" :math:`x_d = s\,rel_d + \varepsilon_d` and "semantic"
-    :math:`z_d = s\,rel_d + \eta_d` (standard normal noise, ``s = signal``).
-
-    - Pooled system j scores :math:`x_d + \sigma_j \xi_{jd}` with :math:`\sigma_j` = ``pooled_noise[j]``: all pooled
-      systems share the lexical evidence, so they miss the same relevant documents.
-    - The novel system scores :math:`(x_d + z_d)/\sqrt{2} + \sigma \xi_d` (``novel_noise``): it also sees the semantic
-      evidence, so it is better by construction and finds relevant documents the pooled systems rank low.
-
-    ``grade_probs``: P(grade = 0), P(grade = 1), ...; ``signal``: mean shift of each signal per grade step;
-    ``pooled_noise``: one per pooled system.
-    """
+    r"""A synthetic collection: every document has two noisy signals of its grade, lexical and semantic. The pooled
+    systems score the lexical one plus noise (``pooled_noise``), so they miss the same relevant documents; the novel
+    system also sees the semantic one, so it is better by construction."""
 
     n_docs: int = 1000
     grade_probs: tuple[float, ...] = (0.94, 0.03, 0.02, 0.01)
@@ -112,12 +83,10 @@ class PoolingModel:
 
     @property
     def system_names(self) -> list[str]:
-        """Names of the systems in the order of :attr:`PoolingCollection.scores`: pooled, then novel."""
         return [f"pooled {j + 1} (noise {s:g})" for j, s in enumerate(self.pooled_noise)] + ["novel (not pooled)"]
 
     @property
     def n_pooled(self) -> int:
-        """Number of pooled systems."""
         return len(self.pooled_noise)
 
 
@@ -133,8 +102,7 @@ class PoolingCollection:
 def simulate_pooling_collection(
     model: PoolingModel, n_queries: int, *, seed: int, replicate: int = 0
 ) -> PoolingCollection:
-    """Draw one collection of ``n_queries`` queries from ``model``, from
-    ``SeedSequence(seed, spawn_key=(POOLING_EXPERIMENT_ID, replicate))``."""
+    """Draw one collection of ``n_queries`` queries from ``model`` (its own SeedSequence per replicate)."""
     rng = np.random.default_rng(seed_sequence(seed, POOLING_EXPERIMENT_ID, replicate))
     probs = _probabilities(model.grade_probs)
     shape = (n_queries, model.n_docs)
@@ -168,18 +136,9 @@ def evaluate_runs(
     gain: str = "linear",
     discount: str = "log2",
 ) -> dict[str, np.ndarray]:
-    """nDCG of every system's run (its top ``run_length`` documents by score) three ways:
-
-    - ``"true"``: grades of every document known; ideal from all true grades.
-    - ``"unjudged = 0"``: unjudged documents count as non-relevant; the ideal is built from the judged grades only (all
-      that an assessor knows).
-    - ``"condensed"``: unjudged documents are removed from the run and the ranks close up (``judged=``; trec_eval
-      ``-J``); same ideal as above.
-
-    Queries whose judged ideal is 0 (no relevant document judged) get 0 under the two estimates (trec_eval's
-    convention); their number is ``"zero_ideal"``. The three others are arrays (n_systems, n_queries); ``k``: the
-    metric's cut-off (None: the whole run).
-    """
+    """nDCG of every system's run (its top ``run_length``) with all grades known (``"true"``), with unjudged documents
+    as non-relevant (``"unjudged = 0"``) and removed (``"condensed"``, trec_eval ``-J``), the last two with the ideal
+    from the judged grades (0 where none is relevant: counted in ``"zero_ideal"``)."""
     grades_array, scores_array = np.asarray(grades, dtype=np.float64), np.asarray(scores, dtype=np.float64)
     judged_array = np.asarray(judged, dtype=bool)
     if scores_array.shape[1:] != grades_array.shape:
@@ -252,17 +211,8 @@ def pooling_experiment(
     pool_novel: bool = False,
     n_jobs: int = 1,
 ) -> dict[str, Any]:
-    """Repeat the pooling study: per replicate a fresh collection of ``n_queries`` queries from its own SeedSequence
-    (spawn key (:data:`POOLING_EXPERIMENT_ID`, replicate)), judged at every pool depth (common random numbers, so depths
-    are compared on equal terms).
-
-    ``k``, ``run_length``, ``gain``, ``discount``: as in :func:`evaluate_runs`; ``pool_novel``: also pool the novel
-    system (a control); ``n_jobs``: parallel workers (joblib; the results do not depend on it).
-
-    Returns dict: ``"means"``: (replicates, n_depths, 3 methods, n_systems) per-replicate mean nDCG over queries;
-    ``"judged_fraction"`` and ``"relevant_judged"`` (share of relevant documents judged): (replicates, n_depths);
-    ``"zero_ideal"``: total queries with no relevant document judged per depth; ``"depths"``, ``"systems"``.
-    """
+    """The pooling study: per replicate a fresh collection judged at every pool depth (common random numbers);
+    ``"means"``: (replicates, depths, methods, systems); ``pool_novel``: also pool the novel system (a control)."""
     how = dict(k=k, run_length=run_length, gain=gain, discount=discount, pool_novel=pool_novel)
     one = functools.partial(_one_replicate, model=model, depths=depths, n_queries=n_queries, seed=seed, **how)
     done = dict(parallel_map(one, range(replicates), n_jobs=n_jobs))
@@ -276,12 +226,8 @@ def pooling_experiment(
 
 
 def summarize_bias(means: Any, *, confidence: float = CONFIDENCE) -> dict[str, np.ndarray]:
-    """Mean bias (estimate - true) over replicates with a t confidence interval, of the ``means`` of
-    :func:`pooling_experiment` (methods as :data:`METHODS`, true first).
-
-    Returns dict: ``"bias"``, ``"low"``, ``"high"``: arrays (..., 2 estimates, n_systems) for "unjudged = 0" and
-    "condensed"; ``"true"``: mean true nDCG, (..., n_systems).
-    """
+    """Mean bias (estimate - true) over replicates of :func:`pooling_experiment`'s ``means``, with its t interval,
+    for the two estimates; and the mean true nDCG."""
     array = np.asarray(means, dtype=np.float64)
     if array.shape[-2] != len(METHODS):
         raise ValueError(f"means must have shape (replicates, ..., {len(METHODS)}, n_systems), got {array.shape}")

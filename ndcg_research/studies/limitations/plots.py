@@ -56,10 +56,8 @@ def truncation_violins(
     ax.axvline(0, color="0.3", lw=1)
     ax.set_yticks(np.arange(1, len(names) + 1), [f"{n}\nP(short ≥ long) = {p_short_wins[n]:.3f}" for n in names])
     count = len(next(iter(differences.values())))
-    ax.set(
-        xlabel=f"nDCG(first {short_length}) − nDCG(all {list_length})   (> 0: the short list wins)",
-        title=f"Same documents, same order, different length ({count} random lists missing a relevant document)",
-    )
+    ax.set_xlabel(f"nDCG(first {short_length}) − nDCG(all {list_length})   (> 0: the short list wins)")
+    ax.set_title(f"Same documents, same order, different length ({count} random lists missing a relevant document)")
     return fig
 
 
@@ -94,11 +92,9 @@ def pooling_bias_panels(
         yerr = error_bar_lengths(centre, low, high)
         ax1.errorbar(x, centre, yerr=yerr, color=method[label], ls=ls, marker=marker, **bars)
     ax1.axhline(0, color="0.3", lw=1)
-    ax1.set(
-        xscale="log",
-        xlabel="pool depth",
-        ylabel=f"bias of nDCG@{k} (estimate − true)",
-        title=f"Bias: mean over {replicates} collections, bars 95% intervals\n(the largest half-width is {widest:.3f})",
+    ax1.set(xscale="log", xlabel="pool depth", ylabel=f"bias of nDCG@{k} (estimate − true)")
+    ax1.set_title(
+        f"Bias: mean over {replicates} collections, bars 95% intervals\n(the largest half-width is {widest:.3f})"
     )
     dodge = 10 ** (0.025 * (np.arange(len(order)) - (len(order) - 1) / 2))  # bars at 0 and 1 side by side
     for (label, shares), shift in zip(order.items(), dodge, strict=False):
@@ -106,13 +102,8 @@ def pooling_bias_panels(
         bounds = np.array([wilson_interval(int(round(v * replicates)), replicates) for v in p])
         yerr = error_bar_lengths(p, bounds[:, 0], bounds[:, 1])
         ax2.errorbar(x * shift, p, yerr=yerr, color=method.get(label, "C2"), ls="-", marker="o", **bars)
-    ax2.set(
-        xscale="log",
-        xlabel="pool depth",
-        ylabel="P(novel ranked above best pooled)",
-        ylim=(-0.03, 1.03),
-        title=f"Is the better, unpooled system recognised?\n(share of {replicates} collections, Wilson 95%)",
-    )
+    ax2.set(xscale="log", xlabel="pool depth", ylabel="P(novel ranked above best pooled)", ylim=(-0.03, 1.03))
+    ax2.set_title(f"Is the better, unpooled system recognised?\n(share of {replicates} collections, Wilson 95%)")
     handles = [Line2D([], [], color=color, lw=2.5) for color in method.values()]
     handles += [Line2D([], [], color="0.3", ls=ls, marker=marker, ms=5) for ls, marker, _ in system.values()]
     labels = [f"scored: {label}" for label in method] + [name for _, _, name in system.values()]

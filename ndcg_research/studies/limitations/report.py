@@ -1,9 +1,5 @@
-"""Notebook 06 (the limitations of nDCG): its measurements as result tables, and their reader tables.
-
-Section 1 (appending non-relevant documents), section 2 (a short list against its full list under five conventions) and
-section 3 (pooling bias). The four result tables ``06_*.csv`` are what the findings read; the full-profile comparison
-reads them back from both runs.
-"""
+"""Notebook 06: its four result tables ``06_*.csv`` (what the findings read), their reader tables, and the
+comparison of two runs' tables."""
 
 from __future__ import annotations
 
@@ -40,17 +36,9 @@ def appending_example(
     for extra in extras:
         longer = lim.append_nonrelevant(grades, extra)
         parts = ndcg_parts(longer, ideal=list(known) + [0] * extra)
-        rows.append(
-            {
-                "appended": extra,
-                "length": longer.size,
-                "DCG": float(parts.dcg),
-                "IDCG": float(parts.idcg),
-                "nDCG": float(parts.ndcg),
-                "nDCG, own ideal": float(ndcg(longer)),
-                "precision": float(lim.precision(longer)),
-            }
-        )
+        row = {"appended": extra, "length": longer.size, "DCG": float(parts.dcg), "IDCG": float(parts.idcg)}
+        row |= {"nDCG": float(parts.ndcg), "nDCG, own ideal": float(ndcg(longer))}
+        rows.append(row | {"precision": float(lim.precision(longer))})
     return rounded(pd.DataFrame(rows).set_index("appended"), 3)
 
 
@@ -95,15 +83,11 @@ def truncation_pair(long_list: Sequence[int], short_length: int, known: Sequence
 def truncation_summary(table: Mapping[str, tuple[np.ndarray, np.ndarray]]) -> pd.DataFrame:
     """Per convention of ``truncation_table``: how often the short list scores at least as high as the long one, and
     strictly higher (beyond ``TIE_TOLERANCE``), and the mean values."""
-    rows = {
-        name: {
-            "P(short >= long)": float(np.mean(short >= long - TIE_TOLERANCE)),
-            "P(short > long)": float(np.mean(short > long + TIE_TOLERANCE)),
-            "mean short": float(short.mean()),
-            "mean long": float(long.mean()),
-        }
-        for name, (short, long) in table.items()
-    }
+    rows = {}
+    for name, (short, long) in table.items():
+        shares = {"P(short >= long)": float(np.mean(short >= long - TIE_TOLERANCE))}
+        shares["P(short > long)"] = float(np.mean(short > long + TIE_TOLERANCE))
+        rows[name] = shares | {"mean short": float(short.mean()), "mean long": float(long.mean())}
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("convention")
 
 
@@ -131,28 +115,17 @@ def pooling_tables(
 ) -> tuple[pd.DataFrame, pd.DataFrame]:
     """The true nDCG@k of every system, and the judgments by pool depth (means over the collections)."""
     true = rounded(pd.DataFrame({f"true nDCG@{k}": bias["true"][0]}, index=pd.Index(systems, name="system")))
-    judged = rounded(
-        pd.DataFrame(
-            {
-                "share of documents judged": pool["judged_fraction"].mean(axis=0),
-                "share of relevant documents judged": pool["relevant_judged"].mean(axis=0),
-                "queries without a judged relevant document": pool["zero_ideal"],
-            },
-            index=pd.Index(pool["depths"], name="pool depth"),
-        )
-    )
-    return true, judged
+    judged = {"share of documents judged": pool["judged_fraction"].mean(axis=0)}
+    judged["share of relevant documents judged"] = pool["relevant_judged"].mean(axis=0)
+    judged["queries without a judged relevant document"] = pool["zero_ideal"]
+    return true, rounded(pd.DataFrame(judged, index=pd.Index(pool["depths"], name="pool depth")))
 
 
 def bias_table(rows: pd.DataFrame, best: str, novel: str) -> pd.DataFrame:
     """The bias of nDCG@k by pool depth, "bias [95% interval]", for the best pooled and the novel system under each
     method, and the control (novel pooled too), from the table ``06_pooling_bias.csv``."""
-    text = rows.assign(
-        text=[
-            f"{signed(b)} [{signed(lo)}, {signed(h)}]"
-            for b, lo, h in zip(rows["bias"], rows["low"], rows["high"], strict=False)
-        ]
-    )
+    bounds = zip(rows["bias"], rows["low"], rows["high"], strict=False)
+    text = rows.assign(text=[f"{signed(b)} [{signed(lo)}, {signed(h)}]" for b, lo, h in bounds])
     columns = {("best pooled", m, False): f"best pooled, {m}" for m in METHODS}
     columns.update({("novel", m, False): f"novel, {m}" for m in METHODS})
     columns[("novel", METHODS[0], True)] = f"control: novel pooled too, {METHODS[0]}"
@@ -193,21 +166,12 @@ def result_tables(
     trunc = truncation.set_axis(columns, axis=1).rename_axis("convention").reset_index().assign(lists=lists, seed=seed)
     runs = dict(collections=replicates, seed=seed)
     bias_rows = pd.DataFrame(
-        [
-            dict(
-                depth=depth,
-                system=system,
-                method=method,
-                **{key: float(b[key][i, j, s]) for key in ("bias", "low", "high")},
-                true=float(b["true"][i, s]),
-                novel_pooled=pooled,
-                **runs,
-            )
-            for pooled, b in ((False, bias), (True, control))
-            for i, depth in enumerate(depths)
-            for j, method in enumerate(METHODS)
-            for s, system in enumerate(systems)
-        ]
+        dict(depth=depth, system=system, method=method, bias=float(b["bias"][i, j, s]), low=float(b["low"][i, j, s]))
+        | dict(high=float(b["high"][i, j, s]), true=float(b["true"][i, s]), novel_pooled=pooled, **runs)
+        for pooled, b in ((False, bias), (True, control))
+        for i, depth in enumerate(depths)
+        for j, method in enumerate(METHODS)
+        for s, system in enumerate(systems)
     )
     order_rows = []
     for depth in depths:
@@ -269,14 +233,9 @@ def replication_summary(cells: Mapping[str, pd.DataFrame]) -> tuple[pd.DataFrame
     rows, tested, within, total = [], 0, 0, 0
     for name, both in cells.items():
         z = both["z"]
+        row = {"table": name, "cells": len(z), "0 or 1 in both (no test)": int(z.isna().sum())}
         rows.append(
-            {
-                "table": name,
-                "cells": len(z),
-                "0 or 1 in both (no test)": int(z.isna().sum()),
-                "largest |z|": round(float(z.fillna(0.0).abs().max()), 2),
-                "|z| > 3": int((z.abs() > 3).sum()),
-            }
+            row | {"largest |z|": round(float(z.fillna(0.0).abs().max()), 2), "|z| > 3": int((z.abs() > 3).sum())}
         )
         tested += int(z.notna().sum())
         within += int((z.fillna(0.0).abs() <= 3).sum())
@@ -295,13 +254,6 @@ def beyond_chance(cells: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     for name, both in cells.items():
         keys, value, _ = CELLS[name]
         for _, r in both[both["z"].abs() > 3].iterrows():
-            rows.append(
-                {
-                    "table": name,
-                    "cell": ", ".join(f"{k} {r[k]}" for k in keys),
-                    "this run": round(float(r[value]), 3),
-                    "full profile": round(float(r[value + "_full"]), 3),
-                    "z": round(float(r["z"]), 1),
-                }
-            )
+            row = {"table": name, "cell": ", ".join(f"{k} {r[k]}" for k in keys), "this run": round(float(r[value]), 3)}
+            rows.append(row | {"full profile": round(float(r[value + "_full"]), 3), "z": round(float(r["z"]), 1)})
     return pd.DataFrame(rows)

@@ -1,9 +1,7 @@
-"""The questions of the simulated studies on real rankings, asked of a :class:`~.problems.RankingProblem`.
+"""The questions of notebook 08 asked of a :class:`~.problems.RankingProblem`.
 
-Every value here is nDCG of a system's ranking of the candidate list (or of a sample of it) by score, **ties
-averaged** (McSherry & Najork 2008), with the ideal built from the grades of that same list: it holds all the
-relevant items, so the ideal is trec_eval's (all judged grades). A query whose list has no relevant item under a
-gain has no defined nDCG; it gets NaN and the callers count and drop it (the same queries for all systems).
+nDCG of a system's ranking of the candidate list (or a sample of it), ties averaged (McSherry & Najork 2008), the ideal
+from the grades of that list (trec_eval's, since it holds every relevant item); NaN where a list has no relevant item.
 """
 
 from __future__ import annotations
@@ -38,6 +36,8 @@ DISCOUNTS = DEFAULT_DISCOUNTS
 
 #: Spawn key of the list-length samples: SeedSequence(seed, spawn_key=(EXPERIMENT_LIST_LENGTH, replicate)).
 EXPERIMENT_LIST_LENGTH = 8001
+#: Spawn key of the random user subsets of the query-set question.
+EXPERIMENT_QUERY_SETS = 8002
 
 
 def ndcg_values(
@@ -49,16 +49,8 @@ def ndcg_values(
     columns: np.ndarray | None = None,
     systems: Sequence[str] | None = None,
 ) -> np.ndarray:
-    """Per-query nDCG of each system, for every gain, discount and cut-off.
-
-    ``gains``, ``discounts``: gain and discount specs of the metric core; ``ks``: cut-offs (None: the whole list);
-    nDCG@k cuts the ranking and the ideal at k; ``columns``: evaluate a sub-list of each query: these columns of the
-    problem (as :func:`sample_lists` gives); the ideal then comes from the sub-list. Default: every candidate;
-    ``systems``: default: every system of the problem.
-
-    Returns numpy.ndarray, shape (systems, gains, discounts, ks, queries): nDCG, NaN for a query whose list has ideal
-    DCG 0 under that gain (no relevant item).
-    """
+    """Per-query nDCG, shape (systems, gains, discounts, ks, queries); ``ks``: cut-offs (None: the whole list);
+    ``columns``: a sub-list of each query (:func:`sample_lists`), whose own grades give the ideal."""
     systems = problem.systems if systems is None else tuple(systems)
     unknown = [s for s in systems if s not in problem.scores]
     if unknown:
@@ -94,9 +86,6 @@ def ndcg_values(
     return out
 
 
-# --------------------------------------------------------------------------- list length
-
-
 def list_length_label(n: int | None) -> str:
     """Table label of a list length: the number, or ``"all"`` for the whole candidate list."""
     return "all" if n is None else str(int(n))
@@ -105,19 +94,9 @@ def list_length_label(n: int | None) -> str:
 def sample_lists(
     problem: RankingProblem, ns: Sequence[int | None], *, seed: int, replicate: int = 0
 ) -> dict[int | None, np.ndarray]:
-    """Candidate lists of length n per query that keep the query's share of relevant items; nested in n.
-
-    For a query with share ``s`` of relevant (grade > 0) candidates, the list of length n holds
-    ``n_rel = max(1, round(n * s))`` relevant items (:func:`relevant_in_lists`) and ``n - n_rel`` others: the first of
-    a random order of each class. The same orders serve every n, so the lists are nested, like a data stream that
-    grows. A query with fewer than n candidates keeps its whole list; ``None`` means the whole list.
-
-    ``ns``: list lengths (>= 1), None for the whole list; ``seed``: entropy of ``SeedSequence(seed,
-    spawn_key=(EXPERIMENT_LIST_LENGTH, replicate))``; ``replicate``: which independent draw.
-
-    Returns dict: n -> int array (Q, min(n, max length)) of candidate columns of each query; rows of queries with
-    fewer candidates are padded with a padding column of the problem (grade 0, score -inf).
-    """
+    """Per n, the candidate columns of each query's list of length n (None: the whole list; shorter rows end in a
+    padding column): ``max(1, round(n * share))`` relevant items (:func:`relevant_in_lists`) and others, each the
+    first of a random order of its class, so the lists are nested in n, like a data stream that grows."""
     rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(EXPERIMENT_LIST_LENGTH, replicate)))
     relevant = (problem.grades > 0) & problem.valid
     other = problem.valid & ~relevant
@@ -151,15 +130,8 @@ def list_length_values(
     replicates: int = 1,
     seed: int,
 ) -> np.ndarray:
-    """Per-query nDCG on sampled lists of each length n, averaged over independent draws.
-
-    ``ns``: list lengths; None for the whole candidate list (not sampled, so the same in every draw); ``replicates``:
-    independent draws of the lists (:func:`sample_lists` with replicate 0, 1, ...); each query's value is the mean
-    over the draws, which averages out the sampling noise of one draw.
-
-    Returns numpy.ndarray, shape (ns, systems, gains, discounts, queries): NaN where a query's lists have no relevant
-    item under a gain in some draw.
-    """
+    """Per-query nDCG on sampled lists of each length n (None: the whole list), the mean over ``replicates``
+    independent draws: shape (ns, systems, gains, discounts, queries)."""
     total = np.zeros((len(ns), len(problem.systems), len(gains), len(discounts), problem.grades.shape[0]))
     for rep in range(replicates):
         lists = sample_lists(problem, ns, seed=seed, replicate=rep)
@@ -173,12 +145,6 @@ def list_length_values(
     return total
 
 
-# --------------------------------------------------------------------------- tables (statistics of issue 9)
-
-#: Spawn key of the random user subsets of the query-set question.
-EXPERIMENT_QUERY_SETS = 8002
-
-
 def compare_table(
     values: np.ndarray,
     systems: Sequence[str],
@@ -190,16 +156,8 @@ def compare_table(
     n_resamples: int = 1000,
     seed: int = 0,
 ) -> tuple[Any, Any]:
-    """Each system's mean with its interval, and every pair's paired test, for every slice of ``values``.
-
-    ``values``: per-query values (NaN: undefined; such a query is left out of its slice for every system);
-    ``systems``: system names (rows of each slice); ``labels``: column name -> the label of each index of one leading
-    axis, in axis order; ``test``, ``correction``, ``confidence``, ``n_resamples``, ``seed``: as in
-    :func:`ndcg_research.stats.compare_systems` (t test and interval, Holm correction by default).
-
-    Returns ``systems_table, pairs_table`` (pandas.DataFrame): the label columns, then those of
-    :func:`~ndcg_research.stats.compare_systems`'s ``systems`` and ``pairs``.
-    """
+    """:func:`ndcg_research.stats.compare_systems` on every slice of ``values`` (labels..., systems, queries; a NaN
+    query is left out of its slice), its ``systems`` and ``pairs`` tables stacked after the label columns."""
     values = np.asarray(values, dtype=np.float64)
     system_parts, pair_parts = [], []
     options = dict(test=test, correction=correction, confidence=confidence, n_resamples=n_resamples, seed=seed)
@@ -227,11 +185,7 @@ def _labels_first(table: Any, labels: Mapping[str, Sequence[Any]]) -> Any:
 
 
 def user_subsets(n_users: int, size: int, draws: int, *, seed: int) -> np.ndarray:
-    """``draws`` random subsets of ``size`` of ``n_users`` users (without replacement within a subset).
-
-    Drawn from ``SeedSequence(seed, spawn_key=(EXPERIMENT_QUERY_SETS, size))``: the subsets of one size do
-    not depend on the other sizes asked for; the same subsets serve every measure (paired comparison).
-    """
+    """``draws`` random subsets of ``size`` of ``n_users`` users, seeded per size: the same for every measure."""
     if size > n_users:
         raise ValueError(f"size must be at most n_users = {n_users}, got {size}")
     rng = np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(EXPERIMENT_QUERY_SETS, size))))
@@ -252,30 +206,16 @@ def query_set_tables(
     reference: tuple[int, ...] | None = None,
     seed: int = 0,
 ) -> tuple[Any, Any, Any]:
-    """Discriminative power and swap rate against the number of users, and agreement of system orderings.
-
-    ``values``: per-user values of every measure on the same users (no NaN); ``labels``: column name -> labels of one
-    leading axis (e.g. gain, discount); ``sizes``: user-set sizes; discriminative power is averaged over ``draws``
-    random subsets of each size (:func:`user_subsets`; one subset, all users, at the full size). Swap rates use the
-    sizes up to half the users (two disjoint subsets); if none is that small, half the users, with a warning;
-    ``draws``, ``swap_trials``: subsets per size for the power, disjoint subset pairs per size for the swap rate;
-    ``test``, ``n_resamples``, ``alpha``: the paired test of :func:`ndcg_research.stats.discriminative_power` (Sakai
-    2006: bootstrap); ``reference``: index of the reference measure for Kendall's tau; default the first.
-
-    Returns ``power, swaps, agreement`` (pandas.DataFrame), each with the label columns first: ``power``: ``users``,
-    ``draws``, the mean, sd, min and max ``power`` over the subsets, ``difference_required`` (mean); ``swaps``:
-    :func:`ndcg_research.stats.swap_rates`'s columns; ``agreement``: ``kendall_tau`` and ``tau_ap`` of the systems'
-    order by mean against the reference measure's, over all users.
-    """
+    """Per slice of ``values`` (labels..., systems, users; no NaN): discriminative power over ``draws`` random user
+    subsets per size, swap rates (sizes up to half the users; else half, with a warning), and Kendall's tau and tau_AP
+    of the systems' order against the ``reference`` slice's (default the first)."""
     values = np.asarray(values, dtype=np.float64)
     slices = list(_slices(values, systems, labels, "users"))
     if np.isnan(values).any():
         raise ValueError("values must have no NaN: evaluate every measure on the same users")
     n_users = values.shape[-1]
-    subsets = {
-        size: (np.arange(n_users)[None, :] if size >= n_users else user_subsets(n_users, size, draws, seed=seed))
-        for size in sizes
-    }
+    everyone = np.arange(n_users)[None, :]
+    subsets = {size: everyone if size >= n_users else user_subsets(n_users, size, draws, seed=seed) for size in sizes}
     swap_sizes = [s for s in sizes if 2 * s <= n_users]
     if not swap_sizes:  # a small collection (a TREC track of 20 topics): the largest size that fits, said aloud
         if n_users < 2:
@@ -299,10 +239,8 @@ def query_set_tables(
             powers = np.array([r.power for r in results])
             spread = dict(power_sd=powers.std(ddof=1) if len(rows) > 1 else 0.0, power_min=powers.min())
             required = float(np.nanmean([r.difference_required for r in results]))
-            power_rows.append(
-                dict(head, users=min(size, n_users), draws=len(rows), power=powers.mean(), **spread)
-                | dict(power_max=powers.max(), difference_required=required)
-            )
+            row = dict(head, users=min(size, n_users), draws=len(rows), power=powers.mean(), **spread)
+            power_rows.append(row | dict(power_max=powers.max(), difference_required=required))
         swap_parts.append(swap_rates(matrix, swap_sizes, trials=swap_trials, seed=seed).assign(**head))
         means = matrix.mean(axis=-1)
         distinct = np.unique(means).size == means.size and np.unique(ref_means).size == ref_means.size
@@ -313,7 +251,7 @@ def query_set_tables(
 
 
 def list_lengths(problem: RankingProblem, n: int | None) -> np.ndarray:
-    """Each query's list length at nominal length n (None: its whole candidate list)."""
+    """Each query's list length at nominal length n (None: the whole list)."""
     return problem.lengths.copy() if n is None else np.minimum(problem.lengths, n)
 
 
@@ -334,18 +272,8 @@ def first_order_table(
     gains: Sequence[str],
     discounts: Sequence[str],
 ) -> Any:
-    """The first-order law of notebook 03 on real lists: c = (1 - nDCG) / eps_D(n) for slowly varying D.
-
-    Under a slowly varying discount 1 - nDCG ~ eps_D(n) c_f, c_f **not depending on the discount** (notebook 03):
-    the mean over the queries (with a defined nDCG) of (1 - nDCG_q) / eps_D(n_q) is equal across the slowly varying
-    discounts if the law holds at these lengths.
-
-    ``values``: as :func:`list_length_values` returns; ``problem``, ``ns``, ``systems``, ``gains``, ``discounts``:
-    the axes of ``values``; only slowly varying discounts get rows.
-
-    Returns pandas.DataFrame: ``list_length``, ``system``, ``gain``, ``discount``, ``mean_length``, ``eps`` (eps_D at
-    the mean length), ``one_minus_ndcg`` (mean), ``c_estimate`` (mean of the per-query estimates).
-    """
+    """The first-order law of notebook 03 on real lists: ``c_estimate``, the mean of (1 - nDCG_q) / eps_D(n_q) over
+    the queries, is the same for every slowly varying D if the law holds (``values``: :func:`list_length_values`)."""
     rows = []
     for i, n in enumerate(ns):
         length = list_lengths(problem, n).astype(np.float64)
@@ -369,20 +297,9 @@ def first_order_table(
 def decisions_against(
     means: Any, pairs: Any, *, column: str, reference: str, alpha: float = threshold("significance_level")
 ) -> tuple[Any, Any]:
-    """Decisions in every slice against those of a reference slice (the whole list; trec_eval's convention).
-
-    The tables are :func:`compare_table`'s; ``column`` is the label column whose values are compared with
-    ``reference`` (e.g. ``cutoff`` against ``"all"``); the other label columns (those before ``system``)
-    group the comparisons. A pair's *decision* is +1 (system_a significantly better: Holm-adjusted p < alpha
-    and a positive difference), -1 (system_b better) or 0 (no significant difference).
-
-    Returns ``pairs, summary`` (pandas.DataFrame): ``pairs``: the input pairs with ``decision``,
-    ``decision_reference``, ``difference_reference``, ``decision_changed`` and ``order_reversed`` (the mean
-    difference changes sign). ``summary``: per group and value of ``column``: ``pairs``, ``significant``,
-    ``decisions_changed``, ``orders_reversed``, ``significant_reversals`` (significant both times, opposite
-    directions), ``max_mean_shift`` (largest absolute difference of the mean from the reference mean, over the
-    systems) and ``kendall_tau_vs_reference`` (systems ordered by mean).
-    """
+    """Each pair's decision (+1, -1, or 0: not significant at ``alpha``) in every slice of :func:`compare_table`'s
+    tables against the slice where the label ``column`` is ``reference`` (e.g. cut-off "all"), the other label
+    columns grouping; and per slice the decisions changed, orders reversed, mean shift and Kendall's tau."""
     labels = list(means.columns[: list(means.columns).index("system")])
     if column not in labels:
         raise ValueError(f"column {column!r} is not a label column of the tables ({labels})")
@@ -405,36 +322,19 @@ def decisions_against(
         this = means[sel & (means[column] == where[column]).to_numpy()].set_index("system")["mean"].reindex(base.index)
         significant = block["decision"] != 0
         reversals = int((significant & (block["decision_reference"] != 0) & block["decision_changed"]).sum())
-        rows.append(
-            dict(where, pairs=len(block), significant=int(significant.sum()))
-            | dict(
-                decisions_changed=int(block["decision_changed"].sum()),
-                orders_reversed=int(block["order_reversed"].sum()),
-            )
-            | dict(significant_reversals=reversals, max_mean_shift=float((this - base).abs().max()))
-            | dict(kendall_tau_vs_reference=kendall_tau(base.to_numpy(), this.to_numpy()))
-        )
+        changed, reversed_ = int(block["decision_changed"].sum()), int(block["order_reversed"].sum())
+        row = dict(where, pairs=len(block), significant=int(significant.sum()), decisions_changed=changed)
+        shift = float((this - base).abs().max())
+        row |= dict(orders_reversed=reversed_, significant_reversals=reversals, max_mean_shift=shift)
+        rows.append(row | dict(kendall_tau_vs_reference=kendall_tau(base.to_numpy(), this.to_numpy())))
     return pairs, pd.DataFrame(rows)
 
 
 def convention_values(
-    qrels: Any,
-    runs: Mapping[str, Any],
-    conventions: Sequence[str],
-    measures: Sequence[str],
-    queries: Sequence[str],
+    qrels: Any, runs: Mapping[str, Any], conventions: Sequence[str], measures: Sequence[str], queries: Sequence[str]
 ) -> tuple[np.ndarray, dict[str, str]]:
-    """Per-query nDCG of each run under each tool's preset (:func:`ndcg_research.evaluation.evaluate`).
-
-    ``qrels``: ``query``, ``doc``, ``relevance`` (e.g. :func:`qrels_table`, or a qrels file read by issue 8's
-    reader); ``runs``: run name -> ``query``, ``doc``, ``score`` (e.g. :func:`run_table`). Each run is evaluated on
-    its own; ``conventions``, ``measures``: preset names and measure specs (``"ndcg"``, ``"ndcg@10"``); ``queries``:
-    the query ids, in the order of the last axis of the result.
-
-    Returns ``values`` (numpy.ndarray, shape (conventions, measures, runs, queries)): NaN where a convention does not
-    evaluate a query, and everywhere for a preset that refuses the data; ``refused`` (dict): Convention -> the error
-    message of a preset that refuses the data (e.g. grades above its maximum).
-    """
+    """Per-query nDCG of each run (evaluated alone) under each tool's preset, shape (conventions, measures, runs,
+    queries), NaN where not evaluated; and the error message of each preset that refuses the data."""
     queries = np.asarray(queries).astype(str)
     values = np.full((len(conventions), len(measures), len(runs), queries.size), np.nan)
     refused: dict[str, str] = {}

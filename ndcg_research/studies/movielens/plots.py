@@ -180,9 +180,8 @@ HEADLINE_GAIN, HEADLINE_DISCOUNT = "rating", "log2"
 
 
 def headline_figure(results: Path) -> Figure:
-    """One column, two panels against the candidate-list length n (the run's ``08_list_length_*.csv``, gain
-    :data:`HEADLINE_GAIN`): (a) the mean nDCG of each recommender under :data:`HEADLINE_DISCOUNT`, 95% bands;
-    (b) the median standardized paired gap ``|d_z|`` over the pairs of recommenders, per discount."""
+    """Against the list length n: (a) each recommender's mean nDCG, 95% bands; (b) the median ``|d_z|`` over pairs,
+    per discount."""
     means = read_table(results / "08_list_length_means.csv")
     pairs = read_table(results / "08_list_length_pairs.csv")
     means, pairs = means[means["gain"] == HEADLINE_GAIN], pairs[pairs["gain"] == HEADLINE_GAIN]

@@ -1,7 +1,5 @@
-"""The real rankings of the real-data study as one :class:`RankingProblem`: MovieLens-100k recommenders
-(:func:`movielens_problem`) or TREC runs (:func:`trec_problem`), and a problem back as the evaluation's qrels and run
-tables (:func:`qrels_table`, :func:`run_table`). The experiments on a problem: :mod:`.experiment`.
-"""
+"""The real rankings of notebook 08 as one :class:`RankingProblem` (MovieLens-100k recommenders or TREC runs), and a
+problem back as qrels and run tables."""
 
 from __future__ import annotations
 
@@ -18,16 +16,9 @@ from .recommenders import DEFAULT_RANKERS, canonical_ranker_spec, score_items, t
 
 @dataclass(frozen=True, eq=False)
 class RankingProblem:
-    """Queries x candidate documents with relevance grades and each system's scores.
+    """Queries x candidate documents with grades (>= 0) and each system's finite scores (higher first).
 
-    Row q holds query q's candidates in its first ``lengths[q]`` columns; the remaining columns are
-    padding (grade 0, score -inf, doc id ``""``).
-
-    ``name``: what the data are, for captions and tables; ``queries``: query ids (MovieLens user ids, TREC topic
-    ids); ``docs``: document ids of the candidates (MovieLens item ids as text); ``grades``: relevance grade of each
-    candidate (>= 0); ``lengths``: number of candidates of each query; ``scores``: each system's finite score of each
-    candidate (higher ranks first); -inf on padding; ``sha256``: hash of the data the problem was built from
-    (recorded in figure provenance).
+    Row q holds query q's candidates in its first ``lengths[q]`` columns, then padding (grade 0, score -inf, doc "").
     """
 
     name: str
@@ -41,7 +32,6 @@ class RankingProblem:
 
     @property
     def systems(self) -> tuple[str, ...]:
-        """The system names, in the order of :attr:`scores`."""
         return tuple(self.scores)
 
     @property
@@ -55,22 +45,10 @@ class RankingProblem:
 
 
 def movielens_problem(
-    ratings: Any,
-    *,
-    rankers: Sequence[str] = DEFAULT_RANKERS,
-    test_fraction: float = 0.2,
-    seed: int = 0,
+    ratings: Any, *, rankers: Sequence[str] = DEFAULT_RANKERS, test_fraction: float = 0.2, seed: int = 0
 ) -> RankingProblem:
-    """The recommenders of :mod:`~ndcg_research.studies.movielens.recommenders` on a per-user temporal split.
-
-    Each user's candidate list is every item the user did not rate in training; its grades are the
-    user's test ratings (0 for items not rated in the test part).
-
-    ``ratings``: columns user, item, rating, timestamp (:func:`ndcg_research.datasets.movielens_100k`); ``rankers``:
-    ranker specs; the system names are their canonical texts; ``test_fraction``: see
-    :func:`~ndcg_research.studies.movielens.recommenders.temporal_split`; ``seed``: passed to every ranker (random
-    scores, SVD start vector).
-    """
+    """The recommenders on a per-user temporal split: each user's candidates are the items not rated in training,
+    graded by the test ratings (0 where none)."""
     names = [canonical_ranker_spec(r) for r in rankers]
     if len(set(names)) != len(names) or not names:
         raise ValueError(f"rankers must be distinct and non-empty, got {list(rankers)!r}")
@@ -97,20 +75,9 @@ def movielens_problem(
 def trec_problem(
     qrels: Any, runs: Mapping[str, Any], *, name: str = "TREC collection", sha256: str | None = None
 ) -> RankingProblem:
-    """A TREC-style collection: judged grades and several runs' scores over a per-topic candidate pool.
-
-    The candidates of a topic are every document some run retrieved or the qrels judge (the pool).
-    A run's documents rank by score; documents it did not retrieve rank below all of them, tied with
-    each other (score: the run's lowest score on the topic minus 1). Grades below 0 (trec_eval's
-    "pooled but not judged") and unjudged documents count as 0. Topics without any grade > 0 are
-    kept (their nDCG is undefined, NaN, and dropped by the callers).
-
-    ``qrels``: columns ``query``, ``doc``, ``relevance``; ``runs``: run name -> columns ``query``, ``doc``,
-    ``score``; one row per retrieved document; ``name``: a description for captions; ``sha256``: hash of the files
-    read (recorded in figure provenance).
-
-    Returns RankingProblem: over the topics of the qrels that at least one run retrieved.
-    """
+    """A TREC-style collection over the judged topics some run retrieved: each topic's candidates are its pool (every
+    document a run retrieved or the qrels judge). A run ranks the documents it did not retrieve below its own, tied;
+    grades below 0 (trec_eval's "pooled but not judged") count as 0."""
     if not runs:
         raise ValueError("runs must name at least one run")
     for what, table, columns in [("qrels", qrels, ("query", "doc", "relevance"))] + [
@@ -159,10 +126,7 @@ def trec_problem(
 
 
 def qrels_table(problem: RankingProblem) -> Any:
-    """The problem's judgments as a qrels table: ``query``, ``doc``, ``relevance`` for every candidate with grade > 0.
-
-    Grades are integers when they all are (ratings, TREC levels), as the tools' presets expect.
-    """
+    """The candidates with grade > 0 as a qrels table (integer grades when they all are, as the presets expect)."""
     keep = problem.valid & (problem.grades > 0)
     grades = problem.grades[keep]
     if np.array_equal(grades, np.floor(grades)):
@@ -172,11 +136,7 @@ def qrels_table(problem: RankingProblem) -> Any:
 
 
 def run_table(problem: RankingProblem, system: str, depth: int | None = None) -> Any:
-    """One system's ranking as a run table: ``query``, ``doc``, ``score``.
-
-    ``depth=None`` lists every candidate (the whole list); ``depth=k`` only each query's k highest-scored
-    candidates (a run file as a recommender would ship it; equal scores at the cut: lower column first).
-    """
+    """One system's ranking as a run table: every candidate, or only each query's ``depth`` highest-scored."""
     scores = problem.scores[system]
     queries = np.broadcast_to(problem.queries.astype(str)[:, None], scores.shape)
     if depth is None:

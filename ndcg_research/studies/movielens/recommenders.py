@@ -1,39 +1,16 @@
 r"""Real top-N recommenders on a per-user temporal split of a ratings table (e.g. MovieLens-100k).
 
-Every ranker learns from the **binary training matrix** X of :func:`temporal_split` (x_ui = 1 if u rated i in
-training: implicit feedback; users x items in sorted id order) and scores **every** item for every user at once.
+Every ranker learns from the binary training matrix X (x_ui = 1 if u rated i in training) and scores every item for
+every user: ``popularity`` (training users who rated the item), ``random`` (seeded uniform), ``itemknn(k=K)``
+(:math:`X S_K^\top`, item cosine similarities keeping the K nearest; Sarwar et al. 2001), ``userknn(k=K)``
+(:math:`S_K X`, user similarities), ``puresvd(factors=F)`` (:math:`X V_F V_F^\top`; Cremonesi et al. 2010) and
+``ease(l2=L)`` (:math:`X B`, :math:`B = I - P\,\mathrm{diag}(1/\mathrm{diag}\,P)`, :math:`P = (X^\top X + L I)^{-1}`;
+Steck 2019). Hyper-parameters are set by the caller, not tuned on the test set.
 
-=========================  =====================================================================
-ranker spec                scores (users x items)
-=========================  =====================================================================
-``popularity``             number of training users who rated the item (the same for every user)
-``random``                 i.i.d. uniform scores from a seeded generator
-``itemknn(k=K)``           :math:`s_{ui} = \sum_j x_{uj}\, \mathrm{sim}_K(i, j)`: cosine similarity of
-                           item columns of X, each item keeping its K most similar other items
-                           (Sarwar et al. 2001; Deshpande & Karypis 2004)
-``userknn(k=K)``           :math:`s_{ui} = \sum_v \mathrm{sim}_K(u, v)\, x_{vi}`: cosine similarity of
-                           user rows, each user keeping its K most similar other users
-``puresvd(factors=F)``     :math:`X V_F V_F^\top` with :math:`V_F` the top F right singular vectors of X
-                           (``scipy.sparse.linalg.svds``; Cremonesi, Koren & Turrin, RecSys 2010)
-``ease(l2=L)``             :math:`X B` with :math:`B = I - P\,\mathrm{diag}(1/\mathrm{diag}\,P)`,
-                           :math:`P = (X^\top X + L I)^{-1}`: the ridge regression of each item on the
-                           others with a zero diagonal, in closed form (Steck, WWW 2019)
-=========================  =====================================================================
-
-Neighbours are chosen by :func:`ndcg_research.core._ranking.top_order` (equal similarities by index), so every
-ranker is deterministic given its spec and, for ``random`` and the SVD's start vector, the seed. Hyper-parameters
-are set by the caller, not tuned on the test set.
-
-**The same scores on every CPU.** OpenBLAS picks its kernels by CPU, and they sum in different orders: scores that
-are mathematically equal (items never rated in training, users with the same co-rating counts) can come out equal
-on one machine and not on another, and the tie rule then sees different ties. Two measures keep the rankings
-identical: cosine similarities come from exact co-rating counts (integers, exact in float64 in any order) divided
-element by element; and the learnt rankers' scores are rounded to :data:`SCORE_QUANTUM` times the largest absolute
-score, which brings equal scores back to equality (the kernel noise measured on MovieLens-100k is below 2e-14 of
-the largest score, the quantum about 1.5e-8) while scores further apart keep their order. Very likely, not certain:
-two equal scores whose noise straddles a rounding midpoint still round apart (odds ~1e-6 per pair), and the largest
-score that sets the grid carries noise too (it moves the grid only across a power of two). On MovieLens-100k the
-four learnt rankers' scores are bitwise identical under OpenBLAS's Prescott, Haswell and SkylakeX kernels.
+**The same scores on every CPU.** OpenBLAS's kernels sum in CPU-dependent orders, so mathematically equal scores can
+differ in their last bits and the tie rule would see different ties. So cosine similarities come from exact co-rating
+counts, and the learnt rankers' scores are rounded to :data:`SCORE_QUANTUM` times the largest absolute score (kernel
+noise on MovieLens-100k is below 2e-14 of it, the quantum about 1.5e-8): very likely, not certainly, equal again.
 """
 
 from __future__ import annotations
@@ -74,8 +51,7 @@ DEFAULT_RANKERS: tuple[str, ...] = (
 
 @dataclass(frozen=True, eq=False)
 class Split:
-    """A per-user train/test split as dense user x item matrices: the sorted ``users`` and ``items`` ids of rows and
-    columns, ``train`` and ``test`` ratings (0 where none; they never overlap), and the ``test_fraction``."""
+    """A per-user train/test split as dense user x item rating matrices (0 where none; they never overlap)."""
 
     users: np.ndarray
     items: np.ndarray
@@ -85,7 +61,6 @@ class Split:
 
     @property
     def shape(self) -> tuple[int, int]:
-        """(n_users, n_items)."""
         return self.train.shape
 
     @property
@@ -100,16 +75,8 @@ class Split:
 
 
 def temporal_split(ratings: Any, test_fraction: float = 0.2) -> Split:
-    """Split each user's ratings by time: the last ``test_fraction`` of them are the test set.
-
-    ``ratings``: integer columns ``user``, ``item``, ``rating`` (> 0), ``timestamp``; one rating per (user, item) (as
-    :func:`ndcg_research.datasets.movielens_100k` returns); ``test_fraction``: in (0, 1). A user with n ratings gets
-    ``max(1, floor(test_fraction * n))`` test ratings: the latest ones, equal timestamps ordered by item id (the
-    larger id counts as later). Every user needs at least 2 ratings, so that training is not empty.
-
-    Raises ValueError on a missing column, a rating <= 0, a repeated (user, item) pair, a user with fewer than 2
-    ratings, or ``test_fraction`` outside (0, 1).
-    """
+    """Split each user's ratings by time: the latest ``max(1, floor(test_fraction * n))`` of a user's n ratings are
+    the test set (equal timestamps: the larger item id counts as later)."""
     if not 0 < test_fraction < 1:
         raise ValueError(f"test_fraction must be in (0, 1), got {test_fraction!r}")
     missing = [c for c in ("user", "item", "rating", "timestamp") if c not in getattr(ratings, "columns", ())]
@@ -142,15 +109,8 @@ def temporal_split(ratings: Any, test_fraction: float = 0.2) -> Split:
     return Split(users.astype(np.int64), items.astype(np.int64), train, test, test_fraction)
 
 
-# --------------------------------------------------------------------------- rankers
-
-
 def canonical_ranker_spec(spec: str) -> str:
-    """Check a recommender spec and return its canonical spelling, a str (a name for tables and legends).
-
-    Unlike :func:`ndcg_research.simulation.model.parse_ranker`, which returns a ranker of the
-    simulation, a recommender is named by its spec alone: :func:`score_items` takes the spec.
-    """
+    """Check a recommender spec and return its canonical spelling (its name: :func:`score_items` takes the spec)."""
     name, params = _ranker_params(spec)
     return format_call(name, {p: params[p] for p in RANKER_KINDS[name]})
 
@@ -166,15 +126,8 @@ def _ranker_params(spec: str) -> tuple[str, dict[str, Any]]:
 
 
 def score_items(spec: str, interactions: np.ndarray, *, seed: int = 0) -> np.ndarray:
-    """Scores of every item for every user under one ranker, learnt from the binary training matrix.
-
-    ``spec``: a ranker spec (see the module's table), e.g. ``"ease(l2=500)"``; ``interactions``: the binary training
-    matrix X (:attr:`Split.interactions`); ``seed``: entropy of the ``SeedSequence`` behind ``random``'s scores and
-    the SVD's start vector.
-
-    Returns numpy.ndarray of float64, shape (n_users, n_items): finite scores; higher is better. Training items are
-    scored too: the evaluation removes them.
-    """
+    """Scores (users x items, finite, higher is better) of every item under one ranker spec, learnt from the binary
+    training matrix; ``seed``: of ``random``'s scores and the SVD's start vector."""
     name, params = _ranker_params(spec)
     X = np.asarray(interactions, dtype=np.float64)
     if X.ndim != 2 or not np.isin(X, (0.0, 1.0)).all():
@@ -206,10 +159,8 @@ def _quantize(scores: np.ndarray) -> np.ndarray:
 
 
 def cosine_similarity(rows: np.ndarray) -> np.ndarray:
-    """Cosine similarity between the rows of a matrix; rows of zeros are similar to nothing (0).
-
-    The dot products divided element by element: for rows of 0s and 1s they are exact integers on every CPU.
-    """
+    """Cosine similarity between the rows of a matrix (rows of zeros: 0), divided element by element: exact integer
+    dot products for 0/1 rows on every CPU."""
     rows = np.asarray(rows, dtype=np.float64)
     dots = rows @ rows.T
     norms = np.sqrt(np.diag(dots).copy())
@@ -218,10 +169,7 @@ def cosine_similarity(rows: np.ndarray) -> np.ndarray:
 
 
 def keep_top_neighbours(similarity: np.ndarray, k: int) -> np.ndarray:
-    """Keep, in each row, the ``k`` largest similarities to *other* rows (equal values by index); zero the rest.
-
-    The diagonal (self-similarity) is never kept. ``k`` at least the number of other rows keeps them all.
-    """
+    """Keep, in each row, the ``k`` largest similarities to *other* rows (equal values by index); zero the rest."""
     sim = np.array(similarity, dtype=np.float64)
     np.fill_diagonal(sim, -np.inf)  # never one's own neighbour
     n = sim.shape[1]

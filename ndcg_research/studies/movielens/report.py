@@ -1,9 +1,4 @@
-"""Notebook 08 (MovieLens-100k recommenders): its tables and lines, question by question.
-
-Each function returns the items a section shows, in order: a sentence (``str``) or a table
-(``DataFrame``); the notebook prints the one and displays the other. The inputs are the tables of
-:mod:`ndcg_research.studies.movielens.experiment` and its ``*_findings`` (the verdict rules of the findings).
-"""
+"""Notebook 08: its sections' items, in order: a sentence (``str``) or a table (``DataFrame``)."""
 
 from __future__ import annotations
 
@@ -62,10 +57,7 @@ def list_length_info(problem: Any, lengths: Sequence[int | None], labels: Sequen
 
 
 def list_length_items(f: Mapping[str, Any], means: pd.DataFrame, first_order: pd.DataFrame) -> list[Item]:
-    """Question 1 (list length): the drift of the means, the spread, the first-order law's c, the significant pairs by
-    list length, the effect-size ratio, and the verdicts of
-    :func:`ndcg_research.studies.movielens.findings.list_length_findings`
-    (``f``)."""
+    """Question 1 (list length), with the verdicts ``f`` of :func:`.findings.list_length_findings`."""
     n0, n1, g0 = f["n0"], f["n1"], f["gains"][0]
     means = means.assign(list_length=means.list_length.astype(str))
     mean_length = means.groupby("list_length", sort=False)["mean_length"].first()
@@ -124,10 +116,7 @@ def query_set_items(
     discounts: Sequence[str],
     f: Mapping[str, Any],
 ) -> list[Item]:
-    """Question 2 (query sets): discriminative power by gain and number of users, the swap rate at the smallest user
-    set, Kendall's tau against log2, and the verdict of
-    :func:`~ndcg_research.studies.movielens.findings.query_set_findings`
-    (``f``)."""
+    """Question 2 (query sets), with the verdict ``f`` of :func:`.findings.query_set_findings`."""
     items: list[Item] = []
     for gain in gains:
         items.append(f"discriminative power, gain {gain}:")
@@ -148,8 +137,8 @@ def query_set_items(
 
 
 def convention_items(summary: pd.DataFrame, f: Mapping[str, Any]) -> list[Item]:
-    """Question 3 (conventions): each preset against trec_eval, one table per (run depth, measure), and the verdict of
-    :func:`~ndcg_research.studies.movielens.findings.convention_findings` (``f``)."""
+    """Question 3 (conventions): each preset against trec_eval, with the verdict ``f`` of
+    :func:`.findings.convention_findings`."""
     columns = ["convention", "max_mean_shift", "orders_reversed", "decisions_changed", "significant_reversals"]
     columns.append("kendall_tau_vs_reference")
     items: list[Item] = []
@@ -167,8 +156,7 @@ def convention_items(summary: pd.DataFrame, f: Mapping[str, Any]) -> list[Item]:
 
 
 def cutoff_items(summary: pd.DataFrame, f: Mapping[str, Any]) -> list[Item]:
-    """Question 4 (cut-offs): each cut-off against the whole list, and the verdict of
-    :func:`~ndcg_research.studies.movielens.findings.cutoff_findings` (``f``)."""
+    """Question 4 (cut-offs), with the verdict ``f`` of :func:`.findings.cutoff_findings`."""
     return [
         "each cut-off against the whole list (log2, paired t, Holm, 5%):",
         rounded(summary.set_index(["gain", "cutoff"]).rename(columns=lambda c: c.replace("_", " ")), 3),

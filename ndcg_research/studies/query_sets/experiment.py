@@ -1,29 +1,11 @@
-r"""A simulated test collection with a known true order of systems (notebook 07).
+r"""A simulated test collection with a known true order of systems (notebook 07, section "The collection").
 
-The model
----------
-``T`` topics, each with ``documents`` candidate documents of which :math:`R_t` are relevant,
-:math:`\log R_t \sim N(\log(\text{relevant\_median}), \text{relevant\_spread}^2)` (rounded, clipped to
-``1 .. documents/2``); a relevant document's grade is 1, 2 or 3 with ``grade_probabilities``, the others are 0. ``S``
-systems of skill :math:`\theta_s`, equally spaced from ``skill_range`` (system 1, the best) down to 0 (system ``S``, the
-worst). System ``s`` scores document ``d`` of topic ``t`` as
-
-.. math::  \mathrm{score}_{s,t,d} = a_{s,t}\, g_{t,d} + \varepsilon_{s,t,d}, \qquad
-           a_{s,t} = \exp(\text{base} + \theta_s + u_t + v_{s,t}),
-
-with the grade :math:`g_{t,d}`, a per-topic difficulty :math:`u_t \sim N(0, \text{topic\_sd}^2)` shared by all systems,
-a system x topic interaction :math:`v_{s,t} \sim N(0, \text{interaction\_sd}^2)` (a system is better on some topics than
-its skill says, worse on others) and noise :math:`\varepsilon \sim N(0, 1)`; it returns its ``depth`` highest-scoring
-documents in score order (a run). :math:`a_{s,t}` is the system's signal-to-noise ratio on the topic: for two documents
-of grades :math:`g_i > g_j` it ranks ``i`` above ``j`` with probability :math:`\Phi(a_{s,t}(g_i - g_j)/\sqrt 2)`,
-increasing in :math:`\theta_s`. So the **true order** of the systems is the order of :math:`\theta_s`, by construction;
-that the expected value of every measure follows it is checked numerically in notebook 07 on a large topic sample.
-
-Why it resembles TREC data, and what it lacks: notebook 07, section "The collection".
-
-Randomness: topics come in blocks of :data:`TOPIC_BLOCK`; block ``k`` draws everything about its topics from
-``default_rng(SeedSequence(seed, spawn_key=(k,)))``, so the first ``T`` topics are the same whatever number of topics is
-simulated.
+``T`` topics of ``documents`` documents, :math:`R_t` relevant (log-normal, clipped to ``1 .. documents/2``, grades 1-3
+with ``grade_probabilities``). System ``s`` of skill :math:`\theta_s` (from ``skill_range`` down to 0) scores
+:math:`a_{s,t} g_{t,d} + \varepsilon_{s,t,d}` with :math:`a_{s,t} = \exp(\text{base} + \theta_s + u_t + v_{s,t})`
+(topic difficulty :math:`u_t`, system x topic interaction :math:`v_{s,t}`, standard normal noise) and returns its
+``depth`` best documents; the true order is that of :math:`\theta_s` by construction. Topics come in seeded blocks
+of :data:`TOPIC_BLOCK` (``spawn_key=(k,)``), so the first T topics do not depend on how many are simulated.
 """
 
 from __future__ import annotations
@@ -81,9 +63,8 @@ class CollectionModel:
 
 @dataclass(frozen=True)
 class Collection:
-    """A simulated collection: ``grades`` (topics x documents, the qrels), each run's ``ranked_documents`` and their
-    ``ranked_scores`` (systems x topics x depth, in rank order), ``systems`` (``"sys01"``, the best, ...) and their
-    decreasing ``skills``."""
+    """A simulated collection: ``grades`` (topics x documents) and each run's documents and scores in rank order
+    (systems x topics x depth), the best system first."""
 
     model: CollectionModel
     grades: np.ndarray
@@ -101,8 +82,7 @@ class Collection:
         return np.take_along_axis(self.grades[None, :, :], self.ranked_documents, axis=2)
 
     def scores(self, *, gain: str = "linear", discount: str = "log2", k: int | None = None) -> np.ndarray:
-        """Per-topic nDCG of every system (systems x topics), the ideal from all judged documents of the topic
-        (trec_eval's convention); ``k`` cuts the run and the ideal (``None``: the whole run)."""
+        """Per-topic nDCG of every system (systems x topics), the ideal from all judged documents (trec_eval's)."""
         s, t, depth = self.ranked_documents.shape
         relevant = -np.sort(-self.grades, axis=1)
         width = max(1, int(np.count_nonzero(relevant, axis=1).max()))
@@ -111,11 +91,7 @@ class Collection:
         return np.asarray(values).reshape(s, t)
 
     def write_trec(self, folder: str | os.PathLike[str], *, topics: int | None = None) -> tuple[Path, list[Path]]:
-        """Write the judgments (``qrels.txt``: ``topic 0 doc grade`` for every judged document) and the runs
-        (``<system>.run``: ``topic Q0 doc rank score <system>``) of the first ``topics`` topics in TREC format.
-
-        Topics are ``t001``..., documents ``d0001``...; returns (qrels path, run paths).
-        """
+        """Write ``qrels.txt`` and one ``<system>.run`` per system of the first ``topics`` topics in TREC format."""
         out = Path(folder)
         out.mkdir(parents=True, exist_ok=True)
         t_count = self.n_topics if topics is None else min(topics, self.n_topics)
@@ -144,8 +120,7 @@ class Collection:
 
 
 def simulate_collection(model: CollectionModel, *, topics: int, seed: int) -> Collection:
-    """Simulate ``topics`` topics of the collection ``model`` (module documentation); ``seed``: entropy of the blocks'
-    SeedSequence."""
+    """Simulate ``topics`` topics of the collection ``model``."""
     if not isinstance(model, CollectionModel):
         raise TypeError(f"model must be a CollectionModel, got {type(model).__name__}")
     blocks = [_simulate_block(model, seed, k) for k in range(math.ceil(topics / TOPIC_BLOCK))]
@@ -180,12 +155,8 @@ def _simulate_block(model: CollectionModel, seed: int, block: int) -> tuple[np.n
 
 
 def ordering_accuracy(scores: Any, skills: Any, sizes: Any, *, trials: int, seed: int = 0) -> np.ndarray:
-    """Share of system pairs that the systems' means (``scores``: systems x queries) over each of ``trials`` random
-    subsets of each size in ``sizes`` order as their ``skills`` (no ties) do: ``len(sizes) x trials``.
-
-    The subsets are :func:`ndcg_research.stats.query_subsets` (the same for every measure with the same number of
-    queries and seed); a tie in the means (within :data:`ndcg_research.stats.TIE_TOLERANCE`) counts half.
-    """
+    """Share of system pairs that the means over each of ``trials`` random query subsets of each size order as their
+    ``skills`` do (a tie counts half): ``len(sizes) x trials``."""
     matrix, truth = np.asarray(scores, dtype=np.float64), np.asarray(skills, dtype=np.float64)
     if matrix.ndim != 2 or truth.shape != (matrix.shape[0],):
         raise ValueError(
@@ -206,8 +177,8 @@ def ordering_accuracy(scores: Any, skills: Any, sizes: Any, *, trials: int, seed
 
 
 def queries_needed(sizes: Any, curve: Any, target: float) -> float:
-    """Smallest number of queries at which an increasing ``curve`` over ``sizes`` reaches ``target``: linear in
-    ``log(size)`` between the first size that reaches it and the one before (the first size if it does; else NaN)."""
+    """Smallest number of queries at which an increasing ``curve`` over ``sizes`` reaches ``target`` (interpolated in
+    ``log(size)``; NaN if it never does)."""
     c, y = np.asarray(sizes, dtype=np.float64), np.asarray(curve, dtype=np.float64)
     reached = np.flatnonzero(y >= target)
     if reached.size == 0:
@@ -222,11 +193,8 @@ def queries_needed(sizes: Any, curve: Any, target: float) -> float:
 def queries_needed_interval(
     sizes: Any, accuracy: Any, target: float, *, confidence: float = 0.95, n_resamples: int = 1000, seed: int = 0
 ) -> tuple[float, float, float]:
-    """:func:`queries_needed` of the mean of ``accuracy`` (``len(sizes) x trials``, :func:`ordering_accuracy`) over
-    trials: (estimate, low, high), a percentile bootstrap interval over the trials (trial ``i`` of every size resampled
-    together; the same resamples for the same number of trials and ``seed``, so two measures' intervals share them). A
-    resample whose curve never reaches the target counts as infinitely many queries: ``high`` can be inf.
-    """
+    """:func:`queries_needed` of the mean accuracy over trials, with a percentile bootstrap interval over the trials
+    (the same resamples for every measure; a resample that never reaches the target needs inf queries)."""
     y, c = np.asarray(accuracy, dtype=np.float64), np.asarray(sizes, dtype=np.float64)
     if y.ndim != 2 or y.shape[0] != c.size:
         raise ValueError(f"accuracy must be len(sizes) x trials, got shape {y.shape} for {c.size} sizes")
@@ -240,17 +208,8 @@ def queries_needed_interval(
 
 
 def fewest_queries(needed: Any, low: Any, high: Any) -> tuple[int, np.ndarray, np.ndarray]:
-    """The measure needing the fewest queries, the measures indistinguishable from it, and those needing more.
-
-    The rule of notebook 07's verdict and of its findings: a measure is in the *fewest-queries group* when its interval
-    of queries needed reaches down to the best measure's upper limit (``low <= high[best]``), and *needs more* when its
-    whole interval lies above that limit. A measure whose curve never reaches the target (``needed`` NaN) counts as
-    needing infinitely many queries.
-
-    ``needed``, ``low``, ``high``: per measure, the queries needed and its interval (:func:`queries_needed_interval`).
-    Returns the index of the best measure (the first on ties), and boolean masks of its group and of those needing more.
-    (When the best interval is unbounded above, a measure that never reaches the target is in its group.)
-    """
+    """The rule of notebook 07's verdict: the measure needing the fewest queries (the first on ties), and masks of the
+    measures whose interval reaches down to its upper limit (its group) and of the rest (needing more; NaN: never)."""
     q, lo, hi = (np.asarray(x, dtype=np.float64) for x in (needed, low, high))
     if q.ndim != 1 or q.size == 0 or lo.shape != q.shape or hi.shape != q.shape:
         raise ValueError(

@@ -64,12 +64,8 @@ def asl_curves_panels(
             style = {k: v for k, v in styles[d].items() if k != "marker"}
             ax.plot(np.arange(1, curve.size + 1), curve, **style)
         ax.axhline(alpha, color="0.3", ls="--", lw=1)
-        ax.set(
-            yscale="log",
-            ylim=(0.3 / n_resamples, 1.5),
-            xlabel="system pairs, sorted by ASL",
-            title=f"gain {g}: ASL curves, {topics} topics",
-        )
+        ax.set(yscale="log", ylim=(0.3 / n_resamples, 1.5), xlabel="system pairs, sorted by ASL")
+        ax.set_title(f"gain {g}: ASL curves, {topics} topics")
         decade_ticks(ax)
     axes[0].set_ylabel("achieved significance level (bootstrap)")
     _discount_legend(fig, discounts, styles, **{f"alpha = {alpha:g}": Line2D([], [], color="0.3", ls="--", lw=1)})
@@ -162,12 +158,9 @@ def per_list_scatter(
         ax.errorbar(
             [r.per_topic_win], centre, yerr=error_bar_lengths(centre, low, high), **mark, zorder=style["zorder"]
         )
-    ax.set(
-        xlabel="per-topic P(more skilled system scores strictly higher)",
-        ylabel=f"queries for ordering accuracy {target_accuracy:g}",
-        yscale="log",
-        title="Per-list distinguishability vs queries needed",
-    )
+    ax.set(xlabel="per-topic P(more skilled system scores strictly higher)", yscale="log")
+    ax.set_ylabel(f"queries for ordering accuracy {target_accuracy:g}")
+    ax.set_title("Per-list distinguishability vs queries needed")
     log_ticks_1_2_5(ax)
     handles = [Line2D([], [], color=styles[d]["color"], marker="o", ls="none", ms=6) for d in discounts]
     handles += [Line2D([], [], color="0.3", marker=shapes[g], ls="none", ms=6) for g in gains]

@@ -1,8 +1,6 @@
-"""Notebook 07 (query sets): its measurements as result tables, and reader tables with one row per discount.
-
-A *measure* is a (gain, discount) pair. The notebook holds the per-topic scores of every measure on the collection
-(``X``) and on the population (``P``), systems x topics, system 0 the most skilled. Each function computes one section's
-result table (what the findings read) or its reader version: one row per discount, a column group per gain.
+"""Notebook 07: its result tables (what the findings read) and reader tables (one row per discount, a column group
+per gain). ``X`` and ``P``: per measure (gain, discount), the per-topic scores on the collection and the population
+(systems x topics, the most skilled system first).
 """
 
 from __future__ import annotations
@@ -62,18 +60,9 @@ def collection_rows(X: Mapping[Measure, np.ndarray], P: Mapping[Measure, np.ndar
     for m in X:
         for where, table in (("collection", X[m]), ("population", P[m])):
             means = table.mean(axis=1)
-            rows.append(
-                dict(
-                    gain=m[0],
-                    discount=m[1],
-                    sample=where,
-                    topics=table.shape[1],
-                    mean=float(table.mean()),
-                    best_system=float(means[0]),
-                    worst_system=float(means[-1]),
-                    **{f"share_{k}": v for k, v in variance_components(table).shares().items()},
-                )
-            )
+            shares = {f"share_{k}": v for k, v in variance_components(table).shares().items()}
+            row = dict(gain=m[0], discount=m[1], sample=where, topics=table.shape[1], mean=float(table.mean()))
+            rows.append(row | dict(best_system=float(means[0]), worst_system=float(means[-1])) | shares)
     return rows
 
 
@@ -134,19 +123,10 @@ def power_rows(
     for m, scores in X.items():
         dp = power[m] = discriminative_power(scores, alpha=alpha, n_resamples=n_resamples, seed=seed, n_jobs=n_jobs)
         wrong = int(np.count_nonzero(dp.significant & (dp.differences < 0)))  # the first system is the better one
-        rows.append(
-            dict(
-                gain=m[0],
-                discount=m[1],
-                topics=topics,
-                pairs=dp.pvalues.size,
-                power=dp.power,
-                wrong_direction=wrong,
-                difference_required=dp.difference_required,
-                median_asl=float(np.median(dp.asl_curve)),
-                topics_for_stability=variance_components(scores).topics_for_stability(0.95),
-            )
-        )
+        asl, stability = float(np.median(dp.asl_curve)), variance_components(scores).topics_for_stability(0.95)
+        row = dict(gain=m[0], discount=m[1], topics=topics, pairs=dp.pvalues.size, power=dp.power)
+        row |= dict(wrong_direction=wrong, difference_required=dp.difference_required, median_asl=asl)
+        rows.append(row | dict(topics_for_stability=stability))
     return power, rows
 
 
@@ -200,17 +180,9 @@ def query_set_rows(
                 discriminative_power(scores[:, s], alpha=alpha, n_resamples=n_resamples, seed=seed, n_jobs=n_jobs).power
                 for s in power_sets[c]
             ]
-            rows.append(
-                dict(
-                    gain=m[0],
-                    discount=m[1],
-                    size=c,
-                    accuracy=float(a.mean()),
-                    accuracy_low=float(a.mean() - half),
-                    accuracy_high=float(a.mean() + half),
-                    expected_power=float(np.mean(dps)),
-                )
-            )
+            bounds = dict(accuracy_low=float(a.mean() - half), accuracy_high=float(a.mean() + half))
+            row = dict(gain=m[0], discount=m[1], size=c, accuracy=float(a.mean()), **bounds)
+            rows.append(row | dict(expected_power=float(np.mean(dps))))
     return accuracy, needed, rows
 
 
@@ -231,16 +203,11 @@ def ordering_rows(
     measures = list(X)
     means = {m: X[m].mean(axis=1) for m in measures}
     tau = np.array([[kendall_tau(means[a], means[b]) for b in measures] for a in measures])
-    rows = [
-        dict(
-            gain=m[0],
-            discount=m[1],
-            tau_truth=kendall_tau(means[m], skills),
-            tau_ap_truth=float("nan") if np.unique(means[m]).size < skills.size else tau_ap(skills, means[m]),
-            min_tau_other=float(np.delete(tau[i], i).min()),
-        )
-        for i, m in enumerate(measures)
-    ]
+    rows = []
+    for i, m in enumerate(measures):
+        ap = float("nan") if np.unique(means[m]).size < skills.size else tau_ap(skills, means[m])
+        row = dict(gain=m[0], discount=m[1], tau_truth=kendall_tau(means[m], skills), tau_ap_truth=ap)
+        rows.append(row | dict(min_tau_other=float(np.delete(tau[i], i).min())))
     between = [
         dict(gain=a[0], discount=a[1], **{label(b): float(tau[i, j]) for j, b in enumerate(measures)})
         for i, a in enumerate(measures)
@@ -263,23 +230,11 @@ def measure_rows(
     rows = []
     for m, p_row, o_row, t_row in zip(P, power, orders, truth, strict=False):
         est, lo, hi = needed[m]
-        rows.append(
-            dict(
-                gain=m[0],
-                discount=m[1],
-                decay=parse_discount(m[1]).decay,
-                per_topic_win=float((P[m][first] > P[m][second]).mean()),
-                per_topic_tie=float((P[m][first] == P[m][second]).mean()),
-                queries_needed=est,
-                queries_needed_low=lo,
-                queries_needed_high=hi,
-                power=p_row["power"],
-                topics_for_stability=p_row["topics_for_stability"],
-                swap_rate=float(swaps[m][-1]),
-                tau_truth=o_row["tau_truth"],
-                tau_population=t_row["tau_population"],
-            )
-        )
+        win, tie = float((P[m][first] > P[m][second]).mean()), float((P[m][first] == P[m][second]).mean())
+        row = dict(gain=m[0], discount=m[1], decay=parse_discount(m[1]).decay, per_topic_win=win, per_topic_tie=tie)
+        row |= dict(queries_needed=est, queries_needed_low=lo, queries_needed_high=hi, power=p_row["power"])
+        row |= dict(topics_for_stability=p_row["topics_for_stability"], swap_rate=float(swaps[m][-1]))
+        rows.append(row | dict(tau_truth=o_row["tau_truth"], tau_population=t_row["tau_population"]))
     return rows
 
 
@@ -295,13 +250,8 @@ def user_runs(
     seed: int,
     n_jobs: int,
 ) -> dict[str, Any]:
-    """The statistics an experimenter can compute without a known truth, on TREC qrels and run files (evaluated as
-    trec_eval does by ``stats.run_matrices``: a judged query missing from a run scores 0).
-
-    Returns ``data``, the score matrices by measure (``scores``), the result tables ``07_user_measures.csv`` (``rows``:
-    power, difference required, topics for E rho^2 = 0.95, swap rate between halves, Kendall tau against the first
-    measure) and ``07_user_pairs.csv`` (``pairs``: the first measure's bootstrap tests, Holm's correction).
-    """
+    """The statistics an experimenter can compute without a known truth, on TREC qrels and run files: the data, the
+    score matrices and the result tables ``07_user_measures.csv`` (``rows``) and ``07_user_pairs.csv`` (``pairs``)."""
     cut = "" if cutoff is None else f"@{cutoff}"
     specs = [f"ndcg{cut}(gain={g}, discount='{d}')" for g, d in measures]
     data = run_matrices(qrels, runs, specs)
@@ -314,18 +264,11 @@ def user_runs(
             scores[m], alpha=alpha, n_resamples=n_resamples, seed=seed, n_jobs=n_jobs, systems=data.systems
         )
         swap = swap_rates(scores[m], [half], trials=trials, seed=seed).swap_rate.iloc[0] if half >= 1 else float("nan")
-        rows.append(
-            dict(
-                gain=m[0],
-                discount=m[1],
-                queries=int(data.queries.size),
-                power=dp.power,
-                difference_required=dp.difference_required,
-                topics_for_stability=variance_components(scores[m]).topics_for_stability(0.95),
-                swap_rate_half=float(swap),
-                tau_reference=kendall_tau(scores[m].mean(axis=1), scores[reference].mean(axis=1)),
-            )
-        )
+        stability = variance_components(scores[m]).topics_for_stability(0.95)
+        tau = kendall_tau(scores[m].mean(axis=1), scores[reference].mean(axis=1))
+        row = dict(gain=m[0], discount=m[1], queries=int(data.queries.size), power=dp.power)
+        row |= dict(difference_required=dp.difference_required, topics_for_stability=stability)
+        rows.append(row | dict(swap_rate_half=float(swap), tau_reference=tau))
     comparison = compare_systems(
         scores[reference], systems=data.systems, test="bootstrap", n_resamples=n_resamples, seed=seed
     )
@@ -334,10 +277,7 @@ def user_runs(
 
 
 def verdict(folder: str | Path) -> dict[str, Any]:
-    """The verdict's numbers from ``07_measures.csv`` and ``07_query_sets.json`` in ``folder``: ``lines`` (the
-    fewest-queries group, by ``fewest_queries``, and the rest), ``classes`` (queries needed by decay and gain),
-    ``criteria`` (Kendall tau of the queries needed with each other criterion), ``best``, ``group``, ``worse``.
-    """
+    """The verdict's lines and tables from the run's ``07_measures.csv`` and ``07_query_sets.json``."""
     folder = Path(folder)
     table = read_table(folder / "07_measures.csv").to_dict("records")
     target = json.loads((folder / "07_query_sets.json").read_text(encoding="utf-8"))["parameters"]["target_accuracy"]
@@ -364,16 +304,11 @@ def verdict(folder: str | Path) -> dict[str, Any]:
     classes: dict[tuple[str, str], list] = {}
     for r in table:
         classes.setdefault((r["decay"], r["gain"]), []).append(r)
-    by_class = [
-        dict(
-            decay=decay,
-            gain=g,
-            fewest=min(r["queries_needed"] for r in members),
-            most=max(r["queries_needed"] for r in members),
-            discounts=", ".join(r["discount"] for r in members),
-        )
-        for (decay, g), members in sorted(classes.items(), key=lambda kv: min(r["queries_needed"] for r in kv[1]))
-    ]
+    by_class = []
+    for (decay, g), members in sorted(classes.items(), key=lambda kv: min(r["queries_needed"] for r in kv[1])):
+        needed = [r["queries_needed"] for r in members]
+        discounts = ", ".join(r["discount"] for r in members)
+        by_class.append(dict(decay=decay, gain=g, fewest=min(needed), most=max(needed), discounts=discounts))
     finite = [r for r in table if np.isfinite(r["queries_needed"])]
     q = [r["queries_needed"] for r in finite]
     criteria = [
