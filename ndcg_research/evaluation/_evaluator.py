@@ -396,7 +396,7 @@ def merge_parts(
     if unjudged:
         text = [u.decode("utf-8", "surrogateescape") for u in unjudged]
         notes.append(f"{name}: {_have(len(text))} no judgments in {judgments.qrels.source} ({_listed(text)}); left out")
-    eligible = judgments.has_relevant if conv.eligible == "relevant" else np.ones(judgments.n_queries, dtype=bool)
+    eligible = judgments.relevant_count > 0 if conv.eligible == "relevant" else np.ones(judgments.n_queries, dtype=bool)
     ranked = np.zeros(judgments.n_queries, dtype=bool)
     ranked[codes] = True
     for p in parts:
@@ -487,7 +487,7 @@ def _qrels_notes(judgments: Judgments, plan: Plan) -> list[str]:
     whose sort is undefined in trec_eval are refused."""
     conv, notes = plan.convention, list(judgments.qrels.notes)
     if conv.eligible == "relevant":
-        skipped = int(np.count_nonzero(~judgments.has_relevant))
+        skipped = int(np.count_nonzero(judgments.relevant_count == 0))
         if skipped:
             notes.append(
                 f"{_have(skipped, 'judged ')} no grade above 0; "

@@ -135,7 +135,7 @@ class Judgments:
     ``qrels``: as read, ids dropped (for messages); ``names``: the judged query ids in ``strcmp`` order, a
     query's code its position there; ``docs``, ``grade``: the judgments grouped by code, code c's ``counts[c]``
     of them from ``starts[c]``, and ``rows`` their rows in the qrels (None: the same order). Per code:
-    ``has_relevant`` (a grade above 0), its grades >= 0 in descending order at
+    ``relevant_count`` (its grades above 0), its grades >= 0 in descending order at
     ``ideal_grade[ideal_start[c] :][: ideal_count[c]]``, and ``checked`` (for a document judged twice).
     """
 
@@ -146,7 +146,7 @@ class Judgments:
     rows: np.ndarray | None
     starts: np.ndarray
     counts: np.ndarray
-    has_relevant: np.ndarray
+    relevant_count: np.ndarray
     ideal_grade: np.ndarray
     ideal_start: np.ndarray
     ideal_count: np.ndarray
@@ -166,8 +166,8 @@ class Judgments:
         >>> qrels = Columns(pa.chunked_array([[b"q2", b"q1", b"q2"]]), pa.chunked_array([[b"a", b"a", b"b"]]),
         ...                 np.array([1, 0, 3]), "qrels", "qrels.txt")
         >>> judged = Judgments.build(qrels)
-        >>> judged.names.to_pylist(), judged.has_relevant.tolist(), judged.ideal_grade.tolist()
-        ([b'q1', b'q2'], [False, True], [0, 3, 1])
+        >>> judged.names.to_pylist(), judged.relevant_count.tolist(), judged.ideal_grade.tolist()
+        ([b'q1', b'q2'], [0, 2], [0, 3, 1])
         """
         if len(qrels) == 0:
             raise InputError(f"{qrels.source}: no judgments")
@@ -205,10 +205,10 @@ class Judgments:
             codes = codes[rows]  # in the order of the grouped judgments, as the grades
         ideal_grade, ideal_count = _ideal_grades(codes, grade, n)
         ideal_start = np.cumsum(ideal_count) - ideal_count
-        has_relevant = np.zeros(n, dtype=bool)  # a grade above 0: the first (the largest) of the ideal's
-        judged = np.flatnonzero(ideal_count)
-        has_relevant[judged] = ideal_grade[ideal_start[judged]] > 0
-        return cls(kept, names, docs, grade, rows, starts, counts, has_relevant, ideal_grade, ideal_start, ideal_count)
+        relevant_count = np.bincount(codes[grade > 0], minlength=n)
+        return cls(
+            kept, names, docs, grade, rows, starts, counts, relevant_count, ideal_grade, ideal_start, ideal_count
+        )
 
     def query_text(self, codes: np.ndarray) -> np.ndarray:
         """The ids of ``codes`` as str (undecodable bytes kept by surrogate escapes), an object array."""
@@ -302,7 +302,7 @@ def rank_part(
     set_aside = SetAside(unjudged=set(unknown))
     keep = codes >= 0
     if conv.eligible == "relevant":
-        relevant = keep & judgments.has_relevant[codes]  # (code -1 reads the last query's: not kept anyway)
+        relevant = keep & (judgments.relevant_count[codes] > 0)  # (code -1 reads the last query's: not kept anyway)
         set_aside.ineligible = distinct(codes[keep & ~relevant])[0]
         keep = relevant
     identity = bool(keep.all())  # every row kept, in its order: no copies

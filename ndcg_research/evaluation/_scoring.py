@@ -127,9 +127,12 @@ def _batch(
         codes = ranked.codes[group]
         starts, lengths = judgments.ideal_start[codes], judgments.ideal_count[codes]
         if measure.gains is None:  # grades are stored descending: their gains are the ideal's
-            shown = lengths if k is None else np.minimum(lengths, k)
+            # Only the grades above 0 are summed: the others gain 0, and a sum's trailing zero terms add exactly 0,
+            # so the ideal DCG is the same bits over any number of ranks that holds them (not 1024 for 80).
+            shown = judgments.relevant_count[codes] if k is None else np.minimum(judgments.relevant_count[codes], k)
+            ranks = max(int(shown.max()), 1)
             ideal = _gains(
-                measure, gain, padded(judgments.ideal_grade, starts, shown, width, 0), None, judgments.qrels.source
+                measure, gain, padded(judgments.ideal_grade, starts, shown, ranks, 0), None, judgments.qrels.source
             )
             return dcg, kernels.rowwise_discounted_sum(ideal, discount, what="ideal DCG")
         # A gain map may reorder the grades; only gains above 0 fill the ideal (trec_eval). The padding maps like
