@@ -1,12 +1,6 @@
-"""Evaluate runs against qrels: per-query nDCG values and their means, for several runs at once.
-
-:func:`evaluate` checks its arguments (:class:`Plan`), prepares the judgments once
-(:class:`~ndcg_research.evaluation._matching.Judgments`), evaluates each run part by part
-(:func:`evaluate_part`: a file in blocks of whole queries, a table in one part, a Dask DataFrame
-partition by partition on the workers), merges the parts (:func:`merge_parts`: queries in ``strcmp``
-order, judged queries missing from the run scored 0 or left out as the convention or ``complete=``
-says, the means by :func:`mean_of`) and collects the notes. A query's value depends on that query
-alone, so blocks, partitions and workers give the same bits as one piece.
+"""Evaluate runs against qrels: the judgments prepared once, each run evaluated part by part (file blocks, a table,
+Dask partitions on the workers) and the parts merged. A query's value depends on that query alone, so blocks,
+partitions and workers give the same bits as one piece.
 """
 
 import contextlib
@@ -35,12 +29,7 @@ if TYPE_CHECKING:
 
 
 def mean_of(values: np.ndarray) -> np.ndarray:
-    """The mean of each row over its defined (not NaN) values, added in query order then divided as trec_eval
-    averages (``kernels.mean_in_order``, which ``compare`` uses too): the same float in all three, to the last bit.
-
-    >>> mean_of(np.array([[1.0, np.nan, 0.5], [0.0, 0.0, 0.0]])).tolist()
-    [0.75, 0.0]
-    """
+    """The mean of each row over its defined (not NaN) values, as trec_eval and ``compare`` average (to the bit)."""
     out = np.full(values.shape[0], np.nan)
     for j, row in enumerate(values):
         defined = row[~np.isnan(row)]
@@ -235,15 +224,13 @@ class PartValues:
 
     @classmethod
     def empty(cls, n_measures: int) -> "PartValues":
-        """A part without queries (an empty partition), for ``n_measures`` measures."""
         return cls(
             np.zeros(0, dtype=np.int64), np.zeros((n_measures, 0)), np.zeros((n_measures, 0), dtype=bool), SetAside()
         )
 
 
 def evaluate_part(judgments: Judgments, columns: Columns, plan: Plan) -> PartValues:
-    """Evaluate the queries of one part of a run (whole queries): a pure function of its arguments, so
-    the blocks of a streamed file and the partitions of a Dask DataFrame (on the workers) go through it alike."""
+    """Evaluate one part of a run (whole queries): a pure function, for file blocks and Dask partitions alike."""
     conv = plan.convention
     ranked, set_aside = rank_part(judgments, columns, conv, plan.max_docs)
     if conv.negative == "drop" and ranked.negative.any():  # TF-Ranking: negative labels are padding
@@ -274,9 +261,8 @@ class _Interleaved(Exception):
 
 
 def _stream(judgments: Judgments, path: str, plan: Plan, stream: Any) -> tuple[list[PartValues], str | None]:
-    """A run file evaluated block by block of whole queries (read ahead on a thread; memory bounded by the largest),
-    and its tag. A query seen again after other queries raises :class:`_Interleaved`, once the reading thread has
-    stopped. ``stream``: bytes to read instead of ``path``'s (standard input's recording), or None."""
+    """A run file evaluated in blocks of whole queries read ahead on a thread, and its tag; ``stream``: what to read
+    instead of ``path`` (standard input's recording), or None. A query seen again raises :class:`_Interleaved`."""
     seen = np.zeros(judgments.n_queries, dtype=bool)
     parts, tag = [], None
     with contextlib.closing(prefetched(query_blocks(path, stream=stream))) as blocks:
@@ -298,9 +284,8 @@ def _stream(judgments: Judgments, path: str, plan: Plan, stream: Any) -> tuple[l
 def _run_parts(
     judgments: Judgments, run: Any, plan: Plan, name: str, notes: list[str]
 ) -> tuple[list[PartValues], str | None, Columns | None]:
-    """Evaluate one run: a file streamed in blocks, a table in one part (Dask: one per partition).
-
-    Returns the parts, the run's tag, and the run's Columns where it was a table (for its column names)."""
+    """Evaluate one run (a file in blocks, a table in one part, Dask per partition): its parts, its tag, and its
+    Columns where it was a table (for its column names)."""
     if is_path(run):
         path = os.fspath(run)
         # Standard input and named pipes (a shell's <(zcat run.gz)) can be read once: kept in a temporary file as
@@ -346,10 +331,8 @@ def _partition_values(judgments: Judgments, frame: Any, plan: Plan) -> PartValue
 
 
 def _dask_parts(judgments: Judgments, frame: Any, plan: Plan) -> list[PartValues]:
-    """The values of every partition of a Dask DataFrame partitioned by query, computed by Dask.
-
-    The prepared qrels are sent once to every worker (scattered when a ``dask.distributed`` client is
-    running); a query's value depends on that query alone, so the values are those of one process."""
+    """The values of every partition of a Dask DataFrame partitioned by query, with the prepared qrels sent once to
+    every worker (scattered when a ``dask.distributed`` client is running)."""
     import dask
 
     try:
@@ -449,8 +432,7 @@ PLACEHOLDER = b"ceci_nest_pas_un_docno"
 def _refuse_judged_placeholder(
     judgments: Judgments, missing: np.ndarray, measures: Sequence[Measure], name: str
 ) -> None:
-    """Refuse qrels that give trec_eval -c's placeholder document (ranked alone for a judged query missing from
-    the run, and scored) a gain for such a query, which scores 0 here."""
+    """Refuse a gain for trec_eval -c's placeholder document in a judged query missing from the run (scored 0 here)."""
     codes, grades = judgments.judging(PLACEHOLDER, missing)
     for code, grade in zip(codes, grades, strict=True):
         for m in measures:  # gain_init.c: a listed grade's gain, else the grade (negative grades gain nothing)
@@ -483,8 +465,8 @@ def _tie_notes(parts: Sequence[PartValues], conv: Convention, name: str) -> list
 
 
 def _qrels_notes(judgments: Judgments, plan: Plan) -> list[str]:
-    """Notes about the judgments themselves (queries a convention skips, trec_eval's gain-map sorting); gain maps
-    whose sort is undefined in trec_eval are refused."""
+    """Notes about the judgments (queries a convention skips, trec_eval's gain-map sorting); refuses gain maps whose
+    sort is undefined in trec_eval."""
     conv, notes = plan.convention, list(judgments.qrels.notes)
     if conv.eligible == "relevant":
         skipped = int(np.count_nonzero(judgments.relevant_count == 0))

@@ -1,10 +1,8 @@
-"""nDCG of ranked queries under one measure, through the metric core's kernels.
+"""nDCG of ranked queries under one measure, through the metric core's kernels (gains, discounts, tie averaging).
 
-The DCG and ideal DCG of a query are sums over a number of ranks ``W`` fixed by the query alone (a power
-of two at or above its list and ideal lengths, cut at ``k``): queries of equal ``W`` go in one padded
-batch, each row summed on its own, so a query's value never depends on the other queries of its block,
-partition or batch, and a list in ideal order gets exactly 1. Gains, discounts and tie averaging are the
-core's; a trec_eval gain map is applied by lookup in its sorted grades.
+Queries go in padded batches of equal width (a power of two at or above the list's and ideal's lengths cut at ``k``),
+each row summed on its own: a query's value never depends on its block, partition or batch, and a list in ideal
+order gets exactly 1.
 """
 
 from __future__ import annotations
@@ -23,11 +21,7 @@ from ._measures import Convention, Measure
 def padded(
     values: np.ndarray, starts: np.ndarray, lengths: np.ndarray, width: int, fill: float | int = 0
 ) -> np.ndarray:
-    """Rows ``values[starts[i] : starts[i] + lengths[i]]`` (at most ``width``) padded with ``fill`` to ``width``.
-
-    >>> padded(np.array([5, 6, 7, 8]), np.array([0, 2]), np.array([2, 2]), 3, -1).tolist()
-    [[5, 6, -1], [7, 8, -1]]
-    """
+    """Rows ``values[starts[i] : starts[i] + lengths[i]]`` (at most ``width``) padded with ``fill`` to ``width``."""
     n = starts.size
     out = np.full((n, width), fill, dtype=values.dtype)
     if n == 0 or values.size == 0:
@@ -44,8 +38,8 @@ def padded(
 
 
 def _gains(measure: Measure, gain: Any, grades: np.ndarray, judged: np.ndarray | None, source: str) -> np.ndarray:
-    """The gains of ``grades`` (judgments read from ``source``, for messages); under trec_eval's gain map a listed
-    grade gets its gain, any other grade itself, unjudged documents 0."""
+    """The gains of ``grades`` (read from ``source``); a trec_eval gain map gives a listed grade its gain, any other
+    grade itself, unjudged documents 0."""
     if measure.gains is None:
         if grades.size == 0:
             return np.zeros(grades.shape)
@@ -65,10 +59,8 @@ def _gains(measure: Measure, gain: Any, grades: np.ndarray, judged: np.ndarray |
 def measure_values(
     measure: Measure, conv: Convention, ranked: Ranked, judgments: Judgments
 ) -> tuple[np.ndarray, np.ndarray]:
-    """nDCG of each query of ``ranked`` (unset options: the convention's), and whether its ideal DCG is 0.
-
-    A query whose ideal DCG is 0 gets the convention's value.
-    """
+    """nDCG of each query of ``ranked`` (unset options: the convention's; the convention's value where the ideal DCG
+    is 0), and whether its ideal DCG is 0."""
     gain = parse_gain(measure.gain if measure.gain is not None else conv.gain)
     k = measure.k if measure.k is not None else conv.truncation
     if k is not None:  # a cut-off beyond every list is no cut; held below int64's limit for numpy's minimum
