@@ -175,29 +175,8 @@ class Plan:
     max_docs: int | None
 
 
-def check_grades(qrels: Columns, plan: Plan) -> None:
-    """Refuse grades the convention's tool refuses (fractions, negatives, too large), naming the line."""
-    conv, value = plan.convention, qrels.value
-    if qrels.fraction is not None and (conv.integer_grades or any(m.gains is not None for m in plan.measures)):
-        row, text = qrels.fraction
-        what = "the tool reads" if conv.integer_grades else "a gain map (gains=...) needs"
-        raise InputError(
-            f"{qrels.where(row)}: grade {text!r} is not an integer; {what} integer grades (convention "
-            f"{conv.name!r}; trec_eval's atol would read {atol(text.strip().encode())})"
-        )
-
-    def fail(bad: np.ndarray, what: str) -> None:
-        row = int(np.flatnonzero(bad)[0])
-        raise InputError(f"{qrels.where(row)}: grade {value[row].item()!r} {what} (convention {conv.name!r})")
-
-    if conv.negative == "error" and value.min() < 0:
-        fail(value < 0, "is negative; the tool refuses negative labels")
-    if conv.max_grade is not None and value.max() > conv.max_grade:
-        fail(value > conv.max_grade, f"is above {conv.max_grade}, the largest grade the tool accepts")
-
-
 def _qrels(qrels: Any, plan: Plan) -> Columns:
-    """The judgments as Columns, their grades checked for the convention."""
+    """The judgments as Columns, refusing grades the convention's tool refuses (fractions, negatives, too large)."""
     if is_path(qrels):
         columns = qrels_columns(check_path(qrels, "qrels"))
     elif isinstance(qrels, (Columns, Mapping)) or is_table(qrels) and not is_dask(qrels):
@@ -207,7 +186,23 @@ def _qrels(qrels: Any, plan: Plan) -> Columns:
             f"qrels must be a qrels file path, a DataFrame, a ranx Qrels, a dict "
             f"{{query: {{document: grade}}}} or Columns, got {type_and_value(qrels)}"
         )
-    check_grades(columns, plan)
+    conv, value = plan.convention, columns.value
+    if columns.fraction is not None and (conv.integer_grades or any(m.gains is not None for m in plan.measures)):
+        row, text = columns.fraction
+        what = "the tool reads" if conv.integer_grades else "a gain map (gains=...) needs"
+        raise InputError(
+            f"{columns.where(row)}: grade {text!r} is not an integer; {what} integer grades (convention "
+            f"{conv.name!r}; trec_eval's atol would read {atol(text.strip().encode())})"
+        )
+
+    def fail(bad: np.ndarray, what: str) -> None:
+        row = int(np.flatnonzero(bad)[0])
+        raise InputError(f"{columns.where(row)}: grade {value[row].item()!r} {what} (convention {conv.name!r})")
+
+    if conv.negative == "error" and value.min() < 0:
+        fail(value < 0, "is negative; the tool refuses negative labels")
+    if conv.max_grade is not None and value.max() > conv.max_grade:
+        fail(value > conv.max_grade, f"is above {conv.max_grade}, the largest grade the tool accepts")
     return columns
 
 
@@ -416,7 +411,18 @@ def merge_parts(
             f"{name}: {_have(undefined.size)} a single ranked document ({listed}), which {conv.tool.split(' ')[0]} "
             f'refuses ("only meaningful when there is more than 1 document"); undefined (NaN), left out of the mean'
         )
-    notes.extend(_tie_notes(parts, conv, name))
+    tied = sum(p.tied_queries for p in parts)
+    if conv.random_ties and tied:
+        notes.append(
+            f"{name}: {_have(tied)} tied scores, which {conv.name} orders at random; the values are the expectation "
+            f"over those orders (the tie average)"
+        )
+    unstable = sum(p.unstable_queries for p in parts)
+    if unstable:
+        notes.append(
+            f"{name}: {_have(unstable)} tied scores in a list of {conv.unstable_ties_from} or more documents, where "
+            f"{conv.name} orders ties by an unstable sort; its values there may differ from these (file order)"
+        )
     if plan.complete and missing.size:
         all_codes = np.sort(np.concatenate((codes, missing)))  # disjoint
         full = np.zeros((values.shape[0], all_codes.size))
@@ -445,23 +451,6 @@ def _refuse_judged_placeholder(
                     f"that document alone for such a query (its placeholder, trec_eval.c) and scores it, where it "
                     f"scores 0 here: rename the document, or leave such queries out (complete=False, --answered-only)"
                 )
-
-
-def _tie_notes(parts: Sequence[PartValues], conv: Convention, name: str) -> list[str]:
-    notes = []
-    tied = sum(p.tied_queries for p in parts)
-    unstable = sum(p.unstable_queries for p in parts)
-    if conv.random_ties and tied:
-        notes.append(
-            f"{name}: {_have(tied)} tied scores, which {conv.name} orders at random; the values are the expectation "
-            f"over those orders (the tie average)"
-        )
-    if unstable:
-        notes.append(
-            f"{name}: {_have(unstable)} tied scores in a list of {conv.unstable_ties_from} or more documents, where "
-            f"{conv.name} orders ties by an unstable sort; its values there may differ from these (file order)"
-        )
-    return notes
 
 
 def _qrels_notes(judgments: Judgments, plan: Plan) -> list[str]:

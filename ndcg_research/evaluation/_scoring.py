@@ -105,36 +105,28 @@ def _batch(
     discount = parse_discount(measure.discount if measure.discount is not None else conv.discount)
     if conv.ties == "average":
         scores = padded(ranked.score, starts, lengths, full, -np.inf)
-        listed = ranked_gains(padded(gains, starts, lengths, full, 0.0), scores, k, "average")
-        rows = np.zeros((group.size, width))
-        rows[:, : listed.shape[1]] = listed[:, :width]
+        rows = ranked_gains(padded(gains, starts, lengths, full, 0.0), scores, k, "average")[:, :width]
     else:
         rows = padded(gains, starts, lengths if k is None else np.minimum(lengths, k), width, 0.0)
     dcg = kernels.rowwise_discounted_sum(rows, discount, what="DCG")
-    # The ideal ranking's gains, cut at k, padded to ``width``.
+    # The ideal ranking's gains, summed over as many ranks as the group's longest needs: zero gains beyond a
+    # query's own add exactly 0, so its sum does not depend on the group.
     if conv.ideal != "judged":
         top = -np.sort(-padded(gains, starts, lengths, full, -np.inf), axis=1)
         top[np.isneginf(top)] = 0.0
     else:
         codes = ranked.codes[group]
         starts, lengths = judgments.ideal_start[codes], judgments.ideal_count[codes]
-        if measure.gains is None:  # grades are stored descending: their gains are the ideal's
-            # Only the grades above 0 are summed: the others gain 0, and a sum's trailing zero terms add exactly 0,
-            # so the ideal DCG is the same bits over any number of ranks that holds them (not 1024 for 80).
-            shown = judgments.relevant_count[codes] if k is None else np.minimum(judgments.relevant_count[codes], k)
-            ranks = max(int(shown.max()), 1)
-            ideal = _gains(
-                measure, gain, padded(judgments.ideal_grade, starts, shown, ranks, 0), None, judgments.qrels.source
-            )
-            return dcg, kernels.rowwise_discounted_sum(ideal, discount, what="ideal DCG")
-        # A gain map may reorder the grades; only gains above 0 fill the ideal (trec_eval). The padding maps like
-        # grade 0: zeroed before sorting.
-        full = int(max(lengths.max(), 1))
-        top = padded(judgments.ideal_grade, starts, lengths, full, 0)
-        top = np.maximum(_gains(measure, gain, top, None, judgments.qrels.source), 0.0)
-        top[np.arange(full) >= lengths[:, None]] = 0.0
-        top = -np.sort(-top, axis=1)
-    shown = min(width, top.shape[1], width if k is None else k)
-    ideal = np.zeros((group.size, width))
-    ideal[:, :shown] = top[:, :shown]
-    return dcg, kernels.rowwise_discounted_sum(ideal, discount, what="ideal DCG")
+        if measure.gains is None:  # grades are stored descending: their gains are the ideal's, 0 from grade 0 on
+            lengths = judgments.relevant_count[codes] if k is None else np.minimum(judgments.relevant_count[codes], k)
+            top = padded(judgments.ideal_grade, starts, lengths, int(max(lengths.max(), 1)), 0)
+            top = _gains(measure, gain, top, None, judgments.qrels.source)
+        else:
+            # A gain map may reorder the grades; only gains above 0 fill the ideal (trec_eval). The padding maps
+            # like grade 0: zeroed before sorting.
+            full = int(max(lengths.max(), 1))
+            top = padded(judgments.ideal_grade, starts, lengths, full, 0)
+            top = np.maximum(_gains(measure, gain, top, None, judgments.qrels.source), 0.0)
+            top[np.arange(full) >= lengths[:, None]] = 0.0
+            top = -np.sort(-top, axis=1)
+    return dcg, kernels.rowwise_discounted_sum(top[:, :k], discount, what="ideal DCG")
