@@ -18,7 +18,7 @@ from .._validation import check_bool, check_int, check_path, type_and_value
 from ..core import _kernels as kernels
 from ..core import format_number
 from ._frames import STYLES, frame_style, is_dask, is_path, is_table, named_runs, table_columns
-from ._matching import Judgments, SetAside, distinct, rank_part
+from ._matching import Judgments, distinct, rank_part
 from ._measures import Convention, Measure, get_convention, measures_of
 from ._readers import Columns, InputError, atol, binary_ids, no_data, qrels_columns, query_blocks, read_whole
 from ._scoring import measure_values
@@ -208,26 +208,27 @@ def _qrels(qrels: Any, plan: Plan) -> Columns:
 
 @dataclass
 class PartValues:
-    """The evaluated queries of one part of a run: codes, values (measure x query), and what was decided."""
+    """The evaluated queries of one part of a run: codes, values (measure x query), and what was decided; the queries
+    set aside: without judgments (their ids), not eligible (their codes)."""
 
     codes: np.ndarray
     values: np.ndarray
     zero_ideal: np.ndarray
-    set_aside: SetAside
+    unjudged: set[bytes]
+    ineligible: np.ndarray
     tied_queries: int = 0
     unstable_queries: int = 0
 
     @classmethod
     def empty(cls, n_measures: int) -> "PartValues":
-        return cls(
-            np.zeros(0, dtype=np.int64), np.zeros((n_measures, 0)), np.zeros((n_measures, 0), dtype=bool), SetAside()
-        )
+        none = np.zeros(0, dtype=np.int64)
+        return cls(none, np.zeros((n_measures, 0)), np.zeros((n_measures, 0), dtype=bool), set(), none)
 
 
 def evaluate_part(judgments: Judgments, columns: Columns, plan: Plan) -> PartValues:
     """Evaluate one part of a run (whole queries): a pure function, for file blocks and Dask partitions alike."""
     conv = plan.convention
-    ranked, set_aside = rank_part(judgments, columns, conv, plan.max_docs)
+    ranked, unjudged, ineligible = rank_part(judgments, columns, conv, plan.max_docs)
     if conv.negative == "drop" and ranked.negative.any():  # TF-Ranking: negative labels are padding
         ranked = ranked.take(np.flatnonzero(~ranked.negative))
     if plan.max_docs is not None:  # trec_eval (form_res_rels.c) cuts the ranking first ...
@@ -240,7 +241,7 @@ def evaluate_part(judgments: Judgments, columns: Columns, plan: Plan) -> PartVal
         values[j], zero_ideal[j] = measure_values(measure, conv, ranked, judgments)
     if conv.single_document == "undefined":  # scikit-learn refuses a list of one document
         values[:, ranked.lengths == 1] = np.nan
-    part = PartValues(ranked.codes, values, zero_ideal, set_aside)
+    part = PartValues(ranked.codes, values, zero_ideal, unjudged, ineligible)
     if conv.random_ties or conv.unstable_ties_from is not None:
         query = np.repeat(np.arange(ranked.codes.size), ranked.lengths)
         same = (ranked.score[1:] == ranked.score[:-1]) & (query[1:] == query[:-1])
@@ -370,7 +371,7 @@ def merge_parts(
             f"(partitions or files); each part must hold whole queries"
         )
     notes = []
-    unjudged = sorted(set().union(*(p.set_aside.unjudged for p in parts)))
+    unjudged = sorted(set().union(*(p.unjudged for p in parts)))
     if unjudged:
         text = [u.decode("utf-8", "surrogateescape") for u in unjudged]
         notes.append(f"{name}: {_have(len(text))} no judgments in {judgments.qrels.source} ({_listed(text)}); left out")
@@ -378,7 +379,7 @@ def merge_parts(
     ranked = np.zeros(judgments.n_queries, dtype=bool)
     ranked[codes] = True
     for p in parts:
-        ranked[p.set_aside.ineligible] = True
+        ranked[p.ineligible] = True
     missing = np.flatnonzero(eligible & ~ranked)
     if missing.size:
         them = "it" if missing.size == 1 else "them"
@@ -392,7 +393,7 @@ def merge_parts(
     if plan.complete and missing.size and conv.name == "trec_eval":
         _refuse_judged_placeholder(judgments, missing, plan.measures, name)
     if codes.size == 0 and not (plan.complete and missing.size):
-        if any(p.set_aside.ineligible.size for p in parts):  # ranked and judged, but nothing above grade 0
+        if any(p.ineligible.size for p in parts):  # ranked and judged, but nothing above grade 0
             raise InputError(
                 f"run {name}: no ranked query has a judgment above 0 in {judgments.qrels.source}, and {conv.name} "
                 f"evaluates only such queries"
@@ -477,8 +478,8 @@ def _qrels_notes(judgments: Judgments, plan: Plan) -> list[str]:
             raise ValueError(
                 f"{m.name}: gains {format_number(gains[0])} and {format_number(gains[-1])} are 2^31 or more apart; "
                 f"trec_eval sorts gain levels by their difference converted to a C int, which overflows here, so "
-                f"its values are undefined; "
-                f"scale the gains down (nDCG does not change when every gain is multiplied by one factor)"
+                f"its values are undefined; scale the gains down (nDCG does not change when every gain is multiplied "
+                f"by one factor)"
             )
         close = [(a, b) for a, b in zip(gains, gains[1:], strict=False) if 0 < b - a < 1]
         if close:

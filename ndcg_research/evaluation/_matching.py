@@ -168,10 +168,8 @@ class Judgments:
             codes = codes[rows]  # in the order of the grouped judgments, as the grades
         ideal_grade, ideal_count = _ideal_grades(codes, grade, n)
         ideal_start = np.cumsum(ideal_count) - ideal_count
-        relevant_count = np.bincount(codes[grade > 0], minlength=n)
-        return cls(
-            kept, names, docs, grade, rows, starts, counts, relevant_count, ideal_grade, ideal_start, ideal_count
-        )
+        relevant = np.bincount(codes[grade > 0], minlength=n)
+        return cls(kept, names, docs, grade, rows, starts, counts, relevant, ideal_grade, ideal_start, ideal_count)
 
     def query_text(self, codes: np.ndarray) -> np.ndarray:
         """The ids of ``codes`` as str (undecodable bytes kept by surrogate escapes), an object array."""
@@ -214,14 +212,6 @@ class Judgments:
 
 
 @dataclass
-class SetAside:
-    """Queries of a part that are not evaluated: without judgments (their ids), or not eligible (their codes)."""
-
-    unjudged: set[bytes] = field(default_factory=set)
-    ineligible: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
-
-
-@dataclass
 class Ranked:
     """A part's evaluated queries, in rank order. Per document: ``grade`` (0 if unjudged; below 0 only where the
     preset keeps them), ``judged`` / ``negative`` (qrels grade >= 0 / below 0), ``score``, ``row`` (row of the part)."""
@@ -254,18 +244,17 @@ class Ranked:
 
 def rank_part(
     judgments: Judgments, columns: Columns, conv: Convention, max_docs: int | None = None
-) -> tuple[Ranked, SetAside]:
-    """The evaluated queries of ``columns`` as :class:`Ranked`, and what was set aside; ``max_docs`` (-M) only bounds
-    the check of documents ranked twice (the cut is the caller's).
+) -> tuple[Ranked, set[bytes], np.ndarray]:
+    """The evaluated queries of ``columns`` as :class:`Ranked`, and the queries set aside: the ids of those without
+    judgments, the codes of those not eligible. ``max_docs`` (-M) only bounds the check of documents ranked twice.
 
     The run's documents and those judged for the part's queries are encoded together (one hash pass), so that each
     (query, document) is one integer key, matched exactly and found exactly when given twice."""
     codes, unknown = query_codes(columns.query, judgments.names)
-    set_aside = SetAside(unjudged=set(unknown))
-    keep = codes >= 0
+    keep, ineligible = codes >= 0, np.zeros(0, dtype=np.int64)
     if conv.eligible == "relevant":
         relevant = keep & (judgments.relevant_count[codes] > 0)  # (code -1 reads the last query's: not kept anyway)
-        set_aside.ineligible = distinct(codes[keep & ~relevant])[0]
+        ineligible = distinct(codes[keep & ~relevant])[0]
         keep = relevant
     identity = bool(keep.all())  # every row kept, in its order: no copies
     rows = np.arange(codes.size) if identity else np.flatnonzero(keep)
@@ -330,7 +319,7 @@ def rank_part(
         )
     if not identity:
         ranked.row = rows[ranked.row]  # positions in the part's rows -> rows of ``columns``
-    return ranked, set_aside
+    return ranked, set(unknown), ineligible
 
 
 def _tied_pairs(score: np.ndarray, starts: np.ndarray) -> tuple[bool, np.ndarray]:
