@@ -156,15 +156,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         measures, runid, num_q, any_ndcg = _measures(args)
         qrels, runs = read_collection(args.qrels, args.runs, svmlight=args.input == "svmlight")
-        result = evaluate(
-            qrels,
-            runs,
-            measures,
-            convention=args.convention,
-            complete=args.complete,
-            judged_only=args.judged_only,
-            max_docs=args.max_docs,
-        )
+        options = {"complete": args.complete, "judged_only": args.judged_only, "max_docs": args.max_docs}
+        result = evaluate(qrels, runs, measures, convention=args.convention, **options)
     except (InputError, ValueError, TypeError, OSError) as error:
         return fail("evaluate", str(error))
     if not args.quiet:
