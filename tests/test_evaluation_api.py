@@ -119,3 +119,22 @@ def test_unsorted_ungrouped_run_same_as_sorted():
         b = evaluate(qrels, ordered, ["ndcg", "ndcg@3"], convention=convention)
         if convention != "lightgbm":  # file order of ties differs on purpose
             np.testing.assert_allclose(a.values[0], b.values[0], rtol=1e-12)
+
+
+def test_private_helpers_of_matching_and_scoring():
+    # (were doctests) distinct values with their first positions; grades >= 0 descending per code, counted for small
+    # integer grades and lexsorted for others; rows padded to a width; a mean over the defined values only.
+    from ndcg_research.evaluation._evaluator import mean_of
+    from ndcg_research.evaluation._matching import _ideal_grades, distinct
+    from ndcg_research.evaluation._scoring import padded
+
+    assert [a.tolist() for a in distinct(np.array([3, 1, 3, 2]))] == [[1, 2, 3], [1, 3, 0]]
+    for grade in (np.array([0, 2, 3, -1]), np.array([0, 2, 300, -1]), np.array([0.0, 2.5, 3.0, -1.0])):
+        grades, counts = _ideal_grades(np.array([1, 0, 1, 1]), grade, 2)
+        assert grades.tolist() == [grade[1], grade[2], grade[0]] and counts.tolist() == [1, 2]
+    assert padded(np.array([5, 6, 7, 8]), np.array([0, 2]), np.array([2, 2]), 3, -1).tolist() == [
+        [5, 6, -1],
+        [7, 8, -1],
+    ]
+    assert padded(np.array([5, 6, 7, 8]), np.array([2, 0]), np.array([1, 2]), 3, 0).tolist() == [[7, 0, 0], [5, 6, 0]]
+    assert mean_of(np.array([[1.0, np.nan, 0.5], [0.0, 0.0, 0.0]])).tolist() == [0.75, 0.0]

@@ -1,12 +1,6 @@
-"""Evaluate runs against qrels: per-query nDCG values and their means, for several runs at once.
-
-:func:`evaluate` checks its arguments (:class:`Plan`), prepares the judgments once
-(:class:`~ndcg_research.evaluation._matching.Judgments`), evaluates each run part by part
-(:func:`evaluate_part`: a file in blocks of whole queries, a table in one part, a Dask DataFrame
-partition by partition on the workers), merges the parts (:func:`merge_parts`: queries in ``strcmp``
-order, judged queries missing from the run scored 0 or left out as the convention or ``complete=``
-says, the means by :func:`mean_of`) and collects the notes. A query's value depends on that query
-alone, so blocks, partitions and workers give the same bits as one piece.
+"""Evaluate runs against qrels: the judgments prepared once, each run evaluated part by part (file blocks, a table,
+Dask partitions on the workers) and the parts merged. A query's value depends on that query alone, so blocks,
+partitions and workers give the same bits as one piece.
 """
 
 import contextlib
@@ -24,7 +18,7 @@ from .._validation import check_bool, check_int, check_path, type_and_value
 from ..core import _kernels as kernels
 from ..core import format_number
 from ._frames import STYLES, frame_style, is_dask, is_path, is_table, named_runs, table_columns
-from ._matching import Judgments, SetAside, distinct, rank_part
+from ._matching import Judgments, distinct, rank_part
 from ._measures import Convention, Measure, get_convention, measures_of
 from ._readers import Columns, InputError, atol, binary_ids, no_data, qrels_columns, query_blocks, read_whole
 from ._scoring import measure_values
@@ -35,12 +29,7 @@ if TYPE_CHECKING:
 
 
 def mean_of(values: np.ndarray) -> np.ndarray:
-    """The mean of each row over its defined (not NaN) values, added in query order then divided as trec_eval
-    averages (``kernels.mean_in_order``, which ``compare`` uses too): the same float in all three, to the last bit.
-
-    >>> mean_of(np.array([[1.0, np.nan, 0.5], [0.0, 0.0, 0.0]])).tolist()
-    [0.75, 0.0]
-    """
+    """The mean of each row over its defined (not NaN) values, as trec_eval and ``compare`` average (to the bit)."""
     out = np.full(values.shape[0], np.nan)
     for j, row in enumerate(values):
         defined = row[~np.isnan(row)]
@@ -186,29 +175,8 @@ class Plan:
     max_docs: int | None
 
 
-def check_grades(qrels: Columns, plan: Plan) -> None:
-    """Refuse grades the convention's tool refuses (fractions, negatives, too large), naming the line."""
-    conv, value = plan.convention, qrels.value
-    if qrels.fraction is not None and (conv.integer_grades or any(m.gains is not None for m in plan.measures)):
-        row, text = qrels.fraction
-        what = "the tool reads" if conv.integer_grades else "a gain map (gains=...) needs"
-        raise InputError(
-            f"{qrels.where(row)}: grade {text!r} is not an integer; {what} integer grades (convention "
-            f"{conv.name!r}; trec_eval's atol would read {atol(text.strip().encode())})"
-        )
-
-    def fail(bad: np.ndarray, what: str) -> None:
-        row = int(np.flatnonzero(bad)[0])
-        raise InputError(f"{qrels.where(row)}: grade {value[row].item()!r} {what} (convention {conv.name!r})")
-
-    if conv.negative == "error" and value.min() < 0:
-        fail(value < 0, "is negative; the tool refuses negative labels")
-    if conv.max_grade is not None and value.max() > conv.max_grade:
-        fail(value > conv.max_grade, f"is above {conv.max_grade}, the largest grade the tool accepts")
-
-
 def _qrels(qrels: Any, plan: Plan) -> Columns:
-    """The judgments as Columns, their grades checked for the convention."""
+    """The judgments as Columns, refusing grades the convention's tool refuses (fractions, negatives, too large)."""
     if is_path(qrels):
         columns = qrels_columns(check_path(qrels, "qrels"))
     elif isinstance(qrels, (Columns, Mapping)) or is_table(qrels) and not is_dask(qrels):
@@ -218,34 +186,49 @@ def _qrels(qrels: Any, plan: Plan) -> Columns:
             f"qrels must be a qrels file path, a DataFrame, a ranx Qrels, a dict "
             f"{{query: {{document: grade}}}} or Columns, got {type_and_value(qrels)}"
         )
-    check_grades(columns, plan)
+    conv, value = plan.convention, columns.value
+    if columns.fraction is not None and (conv.integer_grades or any(m.gains is not None for m in plan.measures)):
+        row, text = columns.fraction
+        what = "the tool reads" if conv.integer_grades else "a gain map (gains=...) needs"
+        raise InputError(
+            f"{columns.where(row)}: grade {text!r} is not an integer; {what} integer grades (convention "
+            f"{conv.name!r}; trec_eval's atol would read {atol(text.strip().encode())})"
+        )
+
+    def fail(bad: np.ndarray, what: str) -> None:
+        row = int(np.flatnonzero(bad)[0])
+        raise InputError(f"{columns.where(row)}: grade {value[row].item()!r} {what} (convention {conv.name!r})")
+
+    if conv.negative == "error" and value.min() < 0:
+        fail(value < 0, "is negative; the tool refuses negative labels")
+    if conv.max_grade is not None and value.max() > conv.max_grade:
+        fail(value > conv.max_grade, f"is above {conv.max_grade}, the largest grade the tool accepts")
     return columns
 
 
 @dataclass
 class PartValues:
-    """The evaluated queries of one part of a run: codes, values (measure x query), and what was decided."""
+    """The evaluated queries of one part of a run: codes, values (measure x query), and what was decided; the queries
+    set aside: without judgments (their ids), not eligible (their codes)."""
 
     codes: np.ndarray
     values: np.ndarray
     zero_ideal: np.ndarray
-    set_aside: SetAside
+    unjudged: set[bytes]
+    ineligible: np.ndarray
     tied_queries: int = 0
     unstable_queries: int = 0
 
     @classmethod
     def empty(cls, n_measures: int) -> "PartValues":
-        """A part without queries (an empty partition), for ``n_measures`` measures."""
-        return cls(
-            np.zeros(0, dtype=np.int64), np.zeros((n_measures, 0)), np.zeros((n_measures, 0), dtype=bool), SetAside()
-        )
+        none = np.zeros(0, dtype=np.int64)
+        return cls(none, np.zeros((n_measures, 0)), np.zeros((n_measures, 0), dtype=bool), set(), none)
 
 
 def evaluate_part(judgments: Judgments, columns: Columns, plan: Plan) -> PartValues:
-    """Evaluate the queries of one part of a run (whole queries): a pure function of its arguments, so
-    the blocks of a streamed file and the partitions of a Dask DataFrame (on the workers) go through it alike."""
+    """Evaluate one part of a run (whole queries): a pure function, for file blocks and Dask partitions alike."""
     conv = plan.convention
-    ranked, set_aside = rank_part(judgments, columns, conv, plan.max_docs)
+    ranked, unjudged, ineligible = rank_part(judgments, columns, conv, plan.max_docs)
     if conv.negative == "drop" and ranked.negative.any():  # TF-Ranking: negative labels are padding
         ranked = ranked.take(np.flatnonzero(~ranked.negative))
     if plan.max_docs is not None:  # trec_eval (form_res_rels.c) cuts the ranking first ...
@@ -258,7 +241,7 @@ def evaluate_part(judgments: Judgments, columns: Columns, plan: Plan) -> PartVal
         values[j], zero_ideal[j] = measure_values(measure, conv, ranked, judgments)
     if conv.single_document == "undefined":  # scikit-learn refuses a list of one document
         values[:, ranked.lengths == 1] = np.nan
-    part = PartValues(ranked.codes, values, zero_ideal, set_aside)
+    part = PartValues(ranked.codes, values, zero_ideal, unjudged, ineligible)
     if conv.random_ties or conv.unstable_ties_from is not None:
         query = np.repeat(np.arange(ranked.codes.size), ranked.lengths)
         same = (ranked.score[1:] == ranked.score[:-1]) & (query[1:] == query[:-1])
@@ -274,9 +257,8 @@ class _Interleaved(Exception):
 
 
 def _stream(judgments: Judgments, path: str, plan: Plan, stream: Any) -> tuple[list[PartValues], str | None]:
-    """A run file evaluated block by block of whole queries (read ahead on a thread; memory bounded by the largest),
-    and its tag. A query seen again after other queries raises :class:`_Interleaved`, once the reading thread has
-    stopped. ``stream``: bytes to read instead of ``path``'s (standard input's recording), or None."""
+    """A run file evaluated in blocks of whole queries read ahead on a thread, and its tag; ``stream``: what to read
+    instead of ``path`` (standard input's recording), or None. A query seen again raises :class:`_Interleaved`."""
     seen = np.zeros(judgments.n_queries, dtype=bool)
     parts, tag = [], None
     with contextlib.closing(prefetched(query_blocks(path, stream=stream))) as blocks:
@@ -298,9 +280,8 @@ def _stream(judgments: Judgments, path: str, plan: Plan, stream: Any) -> tuple[l
 def _run_parts(
     judgments: Judgments, run: Any, plan: Plan, name: str, notes: list[str]
 ) -> tuple[list[PartValues], str | None, Columns | None]:
-    """Evaluate one run: a file streamed in blocks, a table in one part (Dask: one per partition).
-
-    Returns the parts, the run's tag, and the run's Columns where it was a table (for its column names)."""
+    """Evaluate one run (a file in blocks, a table in one part, Dask per partition): its parts, its tag, and its
+    Columns where it was a table (for its column names)."""
     if is_path(run):
         path = os.fspath(run)
         # Standard input and named pipes (a shell's <(zcat run.gz)) can be read once: kept in a temporary file as
@@ -346,10 +327,8 @@ def _partition_values(judgments: Judgments, frame: Any, plan: Plan) -> PartValue
 
 
 def _dask_parts(judgments: Judgments, frame: Any, plan: Plan) -> list[PartValues]:
-    """The values of every partition of a Dask DataFrame partitioned by query, computed by Dask.
-
-    The prepared qrels are sent once to every worker (scattered when a ``dask.distributed`` client is
-    running); a query's value depends on that query alone, so the values are those of one process."""
+    """The values of every partition of a Dask DataFrame partitioned by query, with the prepared qrels sent once to
+    every worker (scattered when a ``dask.distributed`` client is running)."""
     import dask
 
     try:
@@ -392,15 +371,15 @@ def merge_parts(
             f"(partitions or files); each part must hold whole queries"
         )
     notes = []
-    unjudged = sorted(set().union(*(p.set_aside.unjudged for p in parts)))
+    unjudged = sorted(set().union(*(p.unjudged for p in parts)))
     if unjudged:
         text = [u.decode("utf-8", "surrogateescape") for u in unjudged]
         notes.append(f"{name}: {_have(len(text))} no judgments in {judgments.qrels.source} ({_listed(text)}); left out")
-    eligible = judgments.has_relevant if conv.eligible == "relevant" else np.ones(judgments.n_queries, dtype=bool)
+    eligible = judgments.relevant_count > 0 if conv.eligible == "relevant" else np.ones(judgments.n_queries, dtype=bool)
     ranked = np.zeros(judgments.n_queries, dtype=bool)
     ranked[codes] = True
     for p in parts:
-        ranked[p.set_aside.ineligible] = True
+        ranked[p.ineligible] = True
     missing = np.flatnonzero(eligible & ~ranked)
     if missing.size:
         them = "it" if missing.size == 1 else "them"
@@ -414,7 +393,7 @@ def merge_parts(
     if plan.complete and missing.size and conv.name == "trec_eval":
         _refuse_judged_placeholder(judgments, missing, plan.measures, name)
     if codes.size == 0 and not (plan.complete and missing.size):
-        if any(p.set_aside.ineligible.size for p in parts):  # ranked and judged, but nothing above grade 0
+        if any(p.ineligible.size for p in parts):  # ranked and judged, but nothing above grade 0
             raise InputError(
                 f"run {name}: no ranked query has a judgment above 0 in {judgments.qrels.source}, and {conv.name} "
                 f"evaluates only such queries"
@@ -433,7 +412,18 @@ def merge_parts(
             f"{name}: {_have(undefined.size)} a single ranked document ({listed}), which {conv.tool.split(' ')[0]} "
             f'refuses ("only meaningful when there is more than 1 document"); undefined (NaN), left out of the mean'
         )
-    notes.extend(_tie_notes(parts, conv, name))
+    tied = sum(p.tied_queries for p in parts)
+    if conv.random_ties and tied:
+        notes.append(
+            f"{name}: {_have(tied)} tied scores, which {conv.name} orders at random; the values are the expectation "
+            f"over those orders (the tie average)"
+        )
+    unstable = sum(p.unstable_queries for p in parts)
+    if unstable:
+        notes.append(
+            f"{name}: {_have(unstable)} tied scores in a list of {conv.unstable_ties_from} or more documents, where "
+            f"{conv.name} orders ties by an unstable sort; its values there may differ from these (file order)"
+        )
     if plan.complete and missing.size:
         all_codes = np.sort(np.concatenate((codes, missing)))  # disjoint
         full = np.zeros((values.shape[0], all_codes.size))
@@ -449,8 +439,7 @@ PLACEHOLDER = b"ceci_nest_pas_un_docno"
 def _refuse_judged_placeholder(
     judgments: Judgments, missing: np.ndarray, measures: Sequence[Measure], name: str
 ) -> None:
-    """Refuse qrels that give trec_eval -c's placeholder document (ranked alone for a judged query missing from
-    the run, and scored) a gain for such a query, which scores 0 here."""
+    """Refuse a gain for trec_eval -c's placeholder document in a judged query missing from the run (scored 0 here)."""
     codes, grades = judgments.judging(PLACEHOLDER, missing)
     for code, grade in zip(codes, grades, strict=True):
         for m in measures:  # gain_init.c: a listed grade's gain, else the grade (negative grades gain nothing)
@@ -465,29 +454,12 @@ def _refuse_judged_placeholder(
                 )
 
 
-def _tie_notes(parts: Sequence[PartValues], conv: Convention, name: str) -> list[str]:
-    notes = []
-    tied = sum(p.tied_queries for p in parts)
-    unstable = sum(p.unstable_queries for p in parts)
-    if conv.random_ties and tied:
-        notes.append(
-            f"{name}: {_have(tied)} tied scores, which {conv.name} orders at random; the values are the expectation "
-            f"over those orders (the tie average)"
-        )
-    if unstable:
-        notes.append(
-            f"{name}: {_have(unstable)} tied scores in a list of {conv.unstable_ties_from} or more documents, where "
-            f"{conv.name} orders ties by an unstable sort; its values there may differ from these (file order)"
-        )
-    return notes
-
-
 def _qrels_notes(judgments: Judgments, plan: Plan) -> list[str]:
-    """Notes about the judgments themselves (queries a convention skips, trec_eval's gain-map sorting); gain maps
-    whose sort is undefined in trec_eval are refused."""
+    """Notes about the judgments (queries a convention skips, trec_eval's gain-map sorting); refuses gain maps whose
+    sort is undefined in trec_eval."""
     conv, notes = plan.convention, list(judgments.qrels.notes)
     if conv.eligible == "relevant":
-        skipped = int(np.count_nonzero(~judgments.has_relevant))
+        skipped = int(np.count_nonzero(judgments.relevant_count == 0))
         if skipped:
             notes.append(
                 f"{_have(skipped, 'judged ')} no grade above 0; "
@@ -506,8 +478,8 @@ def _qrels_notes(judgments: Judgments, plan: Plan) -> list[str]:
             raise ValueError(
                 f"{m.name}: gains {format_number(gains[0])} and {format_number(gains[-1])} are 2^31 or more apart; "
                 f"trec_eval sorts gain levels by their difference converted to a C int, which overflows here, so "
-                f"its values are undefined; "
-                f"scale the gains down (nDCG does not change when every gain is multiplied by one factor)"
+                f"its values are undefined; scale the gains down (nDCG does not change when every gain is multiplied "
+                f"by one factor)"
             )
         close = [(a, b) for a, b in zip(gains, gains[1:], strict=False) if 0 < b - a < 1]
         if close:

@@ -1,13 +1,5 @@
-"""Ids matched by pyarrow's hashing: the judgments prepared once, and each part of a run as rankings of judged queries.
-
-:class:`Judgments` numbers the judged queries in ``strcmp`` order (Arrow's byte-wise sort), groups the
-judgments by query and keeps each query's grades in descending order (the ideal); it is shared,
-read-only, by the blocks of a streamed run and the workers of a Dask cluster. :func:`rank_part` turns
-one part of a run into :class:`Ranked`: each row's query code (``index_in``); the run's documents and
-the documents judged for the part's queries encoded together (one ``dictionary_encode``, a hash pass over
-each id once), so that each (query, document) is one integer key, matched exactly and found exactly when
-given twice; then documents in score order, ties as the preset says. Everything works on whole arrays,
-linear in the bytes read.
+"""Ids matched by pyarrow's hashing: the judgments prepared once (:class:`Judgments`, shared read-only by blocks and
+Dask workers), and each part of a run as rankings of judged queries (:func:`rank_part`), on whole arrays.
 """
 
 from __future__ import annotations
@@ -32,10 +24,8 @@ def _int_array(values: np.ndarray) -> pa.Array:
 def _encoded(array: pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:
     """The distinct values of an id array (binary; unused entries possible) and each row's index among them.
 
-    Dictionary chunks (the parser encoded them) keep their indices: only their dictionaries are hashed, one
-    after the other (an Arrow dictionary may repeat a value), and each chunk's indices mapped through that
-    (one pass over the rows, int32: half the memory of large qrels). Anything else is encoded by pyarrow (one
-    hash pass over the bytes).
+    Dictionary chunks keep their indices: only their dictionaries are hashed (one may repeat a value) and the
+    indices mapped through that (int32: half the memory of large qrels).
     """
     chunks = array.chunks
     if chunks and all(pa.types.is_dictionary(c.type) for c in chunks):
@@ -49,12 +39,7 @@ def _encoded(array: pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:
 
 
 def query_codes(array: pa.ChunkedArray, names: pa.Array) -> tuple[np.ndarray, list[bytes]]:
-    """Each row's position among ``names`` (-1 if absent), and the absent ids that rows hold.
-
-    >>> codes, unknown = query_codes(pa.chunked_array([[b"b", b"x", b"b"]]), pa.array([b"a", b"b"]))
-    >>> codes.tolist(), unknown
-    ([1, -1, 1], [b'x'])
-    """
+    """Each row's position among ``names`` (-1 if absent), and the absent ids that rows hold."""
     dictionary, indices = _encoded(array)
     # index_in hashes its value set at every call: the smaller side is hashed, the other looked up in it. A block of
     # a run file holds some 60 distinct ids, the judged queries are often thousands: the names looked up.
@@ -72,22 +57,14 @@ def query_codes(array: pa.ChunkedArray, names: pa.Array) -> tuple[np.ndarray, li
 
 
 def distinct(values: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The distinct values, ascending, and where each first occurs (``np.unique`` imports numpy.ma).
-
-    >>> [a.tolist() for a in distinct(np.array([3, 1, 3, 2]))]
-    [[1, 2, 3], [1, 3, 0]]
-    """
+    """The distinct values, ascending, and where each first occurs (``np.unique`` imports numpy.ma)."""
     order = np.argsort(values, kind="stable")
     first = block_starts(values[order])
     return values[order[first]], order[first]
 
 
 def block_starts(codes: np.ndarray) -> np.ndarray:
-    """First row of each run of equal codes.
-
-    >>> block_starts(np.array([4, 4, 1, 4])).tolist()
-    [0, 2, 3]
-    """
+    """First row of each run of equal codes."""
     return np.flatnonzero(np.r_[codes.size > 0, codes[1:] != codes[:-1]])
 
 
@@ -111,10 +88,6 @@ def _ideal_grades(codes: np.ndarray, grade: np.ndarray, n_codes: int) -> tuple[n
     """Each code's grades >= 0 in descending order, one code after the other, and how many each code has.
 
     Small integer grades (0..255, nearly every qrels) are counted per code and level; others lexsorted.
-
-    >>> grades, counts = _ideal_grades(np.array([1, 0, 1, 1]), np.array([0, 2, 3, -1]), 2)
-    >>> grades.tolist(), counts.tolist()
-    ([2, 3, 0], [1, 2])
     """
     judged = grade >= 0
     g, c = (grade, codes) if judged.all() else (grade[judged], codes[judged])
@@ -130,13 +103,10 @@ def _ideal_grades(codes: np.ndarray, grade: np.ndarray, n_codes: int) -> tuple[n
 
 @dataclass(eq=False)
 class Judgments:
-    """Qrels prepared for matching and for the ideal ranking (see the module docstring).
-
-    ``qrels``: as read, ids dropped (for messages); ``names``: the judged query ids in ``strcmp`` order, a
-    query's code its position there; ``docs``, ``grade``: the judgments grouped by code, code c's ``counts[c]``
-    of them from ``starts[c]``, and ``rows`` their rows in the qrels (None: the same order). Per code:
-    ``has_relevant`` (a grade above 0), its grades >= 0 in descending order at
-    ``ideal_grade[ideal_start[c] :][: ideal_count[c]]``, and ``checked`` (for a document judged twice).
+    """Qrels prepared for matching and the ideal: ``qrels`` as read, ids dropped (for messages); ``names``: the judged
+    query ids in ``strcmp`` order (a code is a position there); ``docs``, ``grade``: judgments grouped by code (code c's
+    ``counts[c]`` from ``starts[c]``; ``rows``: their qrels rows, None if the same); per code ``relevant_count`` (grades
+    above 0), grades >= 0 descending at ``ideal_grade[ideal_start[c] :][: ideal_count[c]]``, ``checked`` (judged twice).
     """
 
     qrels: Columns
@@ -146,7 +116,7 @@ class Judgments:
     rows: np.ndarray | None
     starts: np.ndarray
     counts: np.ndarray
-    has_relevant: np.ndarray
+    relevant_count: np.ndarray
     ideal_grade: np.ndarray
     ideal_start: np.ndarray
     ideal_count: np.ndarray
@@ -161,14 +131,7 @@ class Judgments:
 
     @classmethod
     def build(cls, qrels: Columns) -> Judgments:
-        """Prepare ``qrels``, let go of as soon as their ids are copied (large qrels: the peak memory).
-
-        >>> qrels = Columns(pa.chunked_array([[b"q2", b"q1", b"q2"]]), pa.chunked_array([[b"a", b"a", b"b"]]),
-        ...                 np.array([1, 0, 3]), "qrels", "qrels.txt")
-        >>> judged = Judgments.build(qrels)
-        >>> judged.names.to_pylist(), judged.has_relevant.tolist(), judged.ideal_grade.tolist()
-        ([b'q1', b'q2'], [False, True], [0, 3, 1])
-        """
+        """Prepare ``qrels``, let go of as soon as their ids are copied (large qrels: the peak memory)."""
         if len(qrels) == 0:
             raise InputError(f"{qrels.source}: no judgments")
         dictionary, indices = _encoded(qrels.query)
@@ -205,10 +168,8 @@ class Judgments:
             codes = codes[rows]  # in the order of the grouped judgments, as the grades
         ideal_grade, ideal_count = _ideal_grades(codes, grade, n)
         ideal_start = np.cumsum(ideal_count) - ideal_count
-        has_relevant = np.zeros(n, dtype=bool)  # a grade above 0: the first (the largest) of the ideal's
-        judged = np.flatnonzero(ideal_count)
-        has_relevant[judged] = ideal_grade[ideal_start[judged]] > 0
-        return cls(kept, names, docs, grade, rows, starts, counts, has_relevant, ideal_grade, ideal_start, ideal_count)
+        relevant = np.bincount(codes[grade > 0], minlength=n)
+        return cls(kept, names, docs, grade, rows, starts, counts, relevant, ideal_grade, ideal_start, ideal_count)
 
     def query_text(self, codes: np.ndarray) -> np.ndarray:
         """The ids of ``codes`` as str (undecodable bytes kept by surrogate escapes), an object array."""
@@ -251,20 +212,9 @@ class Judgments:
 
 
 @dataclass
-class SetAside:
-    """Queries of a part that are not evaluated: without judgments (their ids), or not eligible (their codes)."""
-
-    unjudged: set[bytes] = field(default_factory=set)
-    ineligible: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.int64))
-
-
-@dataclass
 class Ranked:
-    """The documents of a part's evaluated queries, query by query, in rank order.
-
-    Per document: ``grade`` (0 if unjudged; below 0 only where the preset keeps negative grades), ``judged``
-    (grade >= 0 in the qrels), ``negative`` (grade below 0 in the qrels), ``score``, ``row`` (row of the part).
-    """
+    """A part's evaluated queries, in rank order. Per document: ``grade`` (0 if unjudged; below 0 only where the
+    preset keeps them), ``judged`` / ``negative`` (qrels grade >= 0 / below 0), ``score``, ``row`` (row of the part)."""
 
     grade: np.ndarray
     judged: np.ndarray
@@ -294,16 +244,17 @@ class Ranked:
 
 def rank_part(
     judgments: Judgments, columns: Columns, conv: Convention, max_docs: int | None = None
-) -> tuple[Ranked, SetAside]:
-    """The evaluated queries of ``columns`` as :class:`Ranked`, and what was set aside (see the module docstring).
+) -> tuple[Ranked, set[bytes], np.ndarray]:
+    """The evaluated queries of ``columns`` as :class:`Ranked`, and the queries set aside: the ids of those without
+    judgments, the codes of those not eligible. ``max_docs`` (-M) only bounds the check of documents ranked twice.
 
-    ``max_docs``: trec_eval's ``-M``, for the check of documents ranked twice (the cut is the caller's)."""
+    The run's documents and those judged for the part's queries are encoded together (one hash pass), so that each
+    (query, document) is one integer key, matched exactly and found exactly when given twice."""
     codes, unknown = query_codes(columns.query, judgments.names)
-    set_aside = SetAside(unjudged=set(unknown))
-    keep = codes >= 0
+    keep, ineligible = codes >= 0, np.zeros(0, dtype=np.int64)
     if conv.eligible == "relevant":
-        relevant = keep & judgments.has_relevant[codes]  # (code -1 reads the last query's: not kept anyway)
-        set_aside.ineligible = distinct(codes[keep & ~relevant])[0]
+        relevant = keep & (judgments.relevant_count[codes] > 0)  # (code -1 reads the last query's: not kept anyway)
+        ineligible = distinct(codes[keep & ~relevant])[0]
         keep = relevant
     identity = bool(keep.all())  # every row kept, in its order: no copies
     rows = np.arange(codes.size) if identity else np.flatnonzero(keep)
@@ -315,7 +266,7 @@ def rank_part(
         starts = block_starts(kept_codes)
     lengths = np.diff(np.append(starts, rows.size))
     block_codes = kept_codes[starts]
-    # The run's documents and those judged for the part's queries, encoded together (see the module docstring).
+    # The run's documents and those judged for the part's queries, encoded together.
     positions = _ranges(judgments.starts[block_codes], judgments.counts[block_codes])
     encoded = pc.dictionary_encode(binary_ids(columns.doc, judgments.docs.take(_int_array(positions))))
     doc_ids, doc_codes = binary_ids(encoded.dictionary), numbers(encoded.indices)
@@ -368,7 +319,7 @@ def rank_part(
         )
     if not identity:
         ranked.row = rows[ranked.row]  # positions in the part's rows -> rows of ``columns``
-    return ranked, set_aside
+    return ranked, set(unknown), ineligible
 
 
 def _tied_pairs(score: np.ndarray, starts: np.ndarray) -> tuple[bool, np.ndarray]:
@@ -383,10 +334,8 @@ def _tied_pairs(score: np.ndarray, starts: np.ndarray) -> tuple[bool, np.ndarray
 
 
 def _rank_order(ranked: Ranked, ids: pa.Array, index: np.ndarray, ties: str) -> Ranked:
-    """Order each query's documents (``ids[index[ranked.row[i]]]``): score descending, ties as the preset says.
-
-    A run file is usually sorted by score already: that is checked first, and then only tied documents move
-    (by descending document id, for "docno")."""
+    """Order each query's documents (``ids[index[ranked.row[i]]]``) by score descending, ties as the preset says.
+    Run files are usually sorted already: checked first, then only tied documents move."""
     rises, pairs = _tied_pairs(ranked.score, ranked.starts)
     if rises:
         query = np.repeat(np.arange(ranked.codes.size), ranked.lengths)

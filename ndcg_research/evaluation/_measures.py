@@ -1,17 +1,5 @@
-"""Measures to evaluate, and the presets of the tools whose nDCG the evaluator reproduces.
-
-Measures are spec strings of the package's language (``ndcg``: the whole ranking, the ideal not cut; ``ndcg@10``: the
-ranking and the ideal cut at 10; options in parentheses: ``gain`` and ``discount``, any spec of
-:func:`~ndcg_research.parse_gain` / :func:`~ndcg_research.parse_discount`, quoted or not, and ``gains``, a
-trec_eval-style map from grade to gain (``gains={1: 3, 2: 9}``: a listed grade, grade 0 included, gets the given
-gain, any real number; unlisted grades keep their grade), e.g. ``ndcg@10(gain=exp2, discount="power(beta=0.5)")``;
-unset options come from the preset) or trec_eval names read as trec_eval reads them: ``ndcg``, ``ndcg_cut`` (its
-cut-offs 5, 10, 15, 20, 30, 100, 200, 500, 1000), ``ndcg_cut.10,20`` (blanks around a cut-off skipped and a fraction
-truncated as trec_eval's ``atol`` does; one that ``atol`` would misread, such as ``1e3``, and an empty list are
-refused), ``ndcg.1=3,2=9`` (a gain map, each grade once; named ``ndcg_1=3,2=9`` as trec_eval prints it). Presets
-(``convention=``, ``CONVENTIONS``) fix the choices on which tools disagree, the way one tool does; the guide page
-"Evaluation presets" tabulates them, and each preset's ``notes`` say where its behaviour comes from and how it was
-checked.
+"""Measures (the package's specs ``ndcg@10(gain=..., discount=..., gains={grade: gain})``, or trec_eval names read as
+trec_eval reads them) and the presets of the tools whose nDCG the evaluator reproduces (guide "Evaluation presets").
 """
 
 import ast
@@ -26,11 +14,8 @@ from ..core import format_number, parse_call, parse_discount, parse_gain
 
 #: A trec_eval gain map: (grade, gain) pairs sorted by grade.
 Gains = tuple[tuple[int, float], ...]
-
 #: trec_eval's default cut-offs of ``ndcg_cut``.
 TREC_CUTOFFS: tuple[int, ...] = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
-
-#: What a measure may be, for error messages.
 VALID_MEASURES = (
     "valid measures: ndcg, ndcg@K, ndcg@K(gain=..., discount=..., gains={grade: gain, ...}) "
     "and the trec_eval names ndcg, ndcg_cut, ndcg_cut.K1,K2,..., ndcg.GRADE=GAIN,..."

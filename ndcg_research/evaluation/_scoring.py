@@ -1,10 +1,8 @@
-"""nDCG of ranked queries under one measure, through the metric core's kernels.
+"""nDCG of ranked queries under one measure, through the metric core's kernels (gains, discounts, tie averaging).
 
-The DCG and ideal DCG of a query are sums over a number of ranks ``W`` fixed by the query alone (a power
-of two at or above its list and ideal lengths, cut at ``k``): queries of equal ``W`` go in one padded
-batch, each row summed on its own, so a query's value never depends on the other queries of its block,
-partition or batch, and a list in ideal order gets exactly 1. Gains, discounts and tie averaging are the
-core's; a trec_eval gain map is applied by lookup in its sorted grades.
+Queries go in padded batches of equal width (a power of two at or above the list's and ideal's lengths cut at ``k``),
+each row summed on its own: a query's value never depends on its block, partition or batch, and a list in ideal
+order gets exactly 1.
 """
 
 from __future__ import annotations
@@ -23,11 +21,7 @@ from ._measures import Convention, Measure
 def padded(
     values: np.ndarray, starts: np.ndarray, lengths: np.ndarray, width: int, fill: float | int = 0
 ) -> np.ndarray:
-    """Rows ``values[starts[i] : starts[i] + lengths[i]]`` (at most ``width``) padded with ``fill`` to ``width``.
-
-    >>> padded(np.array([5, 6, 7, 8]), np.array([0, 2]), np.array([2, 2]), 3, -1).tolist()
-    [[5, 6, -1], [7, 8, -1]]
-    """
+    """Rows ``values[starts[i] : starts[i] + lengths[i]]`` (at most ``width``) padded with ``fill`` to ``width``."""
     n = starts.size
     out = np.full((n, width), fill, dtype=values.dtype)
     if n == 0 or values.size == 0:
@@ -44,8 +38,8 @@ def padded(
 
 
 def _gains(measure: Measure, gain: Any, grades: np.ndarray, judged: np.ndarray | None, source: str) -> np.ndarray:
-    """The gains of ``grades`` (judgments read from ``source``, for messages); under trec_eval's gain map a listed
-    grade gets its gain, any other grade itself, unjudged documents 0."""
+    """The gains of ``grades`` (read from ``source``); a trec_eval gain map gives a listed grade its gain, any other
+    grade itself, unjudged documents 0."""
     if measure.gains is None:
         if grades.size == 0:
             return np.zeros(grades.shape)
@@ -65,10 +59,8 @@ def _gains(measure: Measure, gain: Any, grades: np.ndarray, judged: np.ndarray |
 def measure_values(
     measure: Measure, conv: Convention, ranked: Ranked, judgments: Judgments
 ) -> tuple[np.ndarray, np.ndarray]:
-    """nDCG of each query of ``ranked`` (unset options: the convention's), and whether its ideal DCG is 0.
-
-    A query whose ideal DCG is 0 gets the convention's value.
-    """
+    """nDCG of each query of ``ranked`` (unset options: the convention's; the convention's value where the ideal DCG
+    is 0), and whether its ideal DCG is 0."""
     gain = parse_gain(measure.gain if measure.gain is not None else conv.gain)
     k = measure.k if measure.k is not None else conv.truncation
     if k is not None:  # a cut-off beyond every list is no cut; held below int64's limit for numpy's minimum
@@ -113,33 +105,28 @@ def _batch(
     discount = parse_discount(measure.discount if measure.discount is not None else conv.discount)
     if conv.ties == "average":
         scores = padded(ranked.score, starts, lengths, full, -np.inf)
-        listed = ranked_gains(padded(gains, starts, lengths, full, 0.0), scores, k, "average")
-        rows = np.zeros((group.size, width))
-        rows[:, : listed.shape[1]] = listed[:, :width]
+        rows = ranked_gains(padded(gains, starts, lengths, full, 0.0), scores, k, "average")[:, :width]
     else:
         rows = padded(gains, starts, lengths if k is None else np.minimum(lengths, k), width, 0.0)
     dcg = kernels.rowwise_discounted_sum(rows, discount, what="DCG")
-    # The ideal ranking's gains, cut at k, padded to ``width``.
+    # The ideal ranking's gains, summed over as many ranks as the group's longest needs: zero gains beyond a
+    # query's own add exactly 0, so its sum does not depend on the group.
     if conv.ideal != "judged":
         top = -np.sort(-padded(gains, starts, lengths, full, -np.inf), axis=1)
         top[np.isneginf(top)] = 0.0
     else:
         codes = ranked.codes[group]
         starts, lengths = judgments.ideal_start[codes], judgments.ideal_count[codes]
-        if measure.gains is None:  # grades are stored descending: their gains are the ideal's
-            shown = lengths if k is None else np.minimum(lengths, k)
-            ideal = _gains(
-                measure, gain, padded(judgments.ideal_grade, starts, shown, width, 0), None, judgments.qrels.source
-            )
-            return dcg, kernels.rowwise_discounted_sum(ideal, discount, what="ideal DCG")
-        # A gain map may reorder the grades; only gains above 0 fill the ideal (trec_eval). The padding maps like
-        # grade 0: zeroed before sorting.
-        full = int(max(lengths.max(), 1))
-        top = padded(judgments.ideal_grade, starts, lengths, full, 0)
-        top = np.maximum(_gains(measure, gain, top, None, judgments.qrels.source), 0.0)
-        top[np.arange(full) >= lengths[:, None]] = 0.0
-        top = -np.sort(-top, axis=1)
-    shown = min(width, top.shape[1], width if k is None else k)
-    ideal = np.zeros((group.size, width))
-    ideal[:, :shown] = top[:, :shown]
-    return dcg, kernels.rowwise_discounted_sum(ideal, discount, what="ideal DCG")
+        if measure.gains is None:  # grades are stored descending: their gains are the ideal's, 0 from grade 0 on
+            lengths = judgments.relevant_count[codes] if k is None else np.minimum(judgments.relevant_count[codes], k)
+            top = padded(judgments.ideal_grade, starts, lengths, int(max(lengths.max(), 1)), 0)
+            top = _gains(measure, gain, top, None, judgments.qrels.source)
+        else:
+            # A gain map may reorder the grades; only gains above 0 fill the ideal (trec_eval). The padding maps
+            # like grade 0: zeroed before sorting.
+            full = int(max(lengths.max(), 1))
+            top = padded(judgments.ideal_grade, starts, lengths, full, 0)
+            top = np.maximum(_gains(measure, gain, top, None, judgments.qrels.source), 0.0)
+            top[np.arange(full) >= lengths[:, None]] = 0.0
+            top = -np.sort(-top, axis=1)
+    return dcg, kernels.rowwise_discounted_sum(top[:, :k], discount, what="ideal DCG")

@@ -1,16 +1,6 @@
-"""The ``evaluate`` command, ``ndcg-research evaluate [options] QRELS RUN [RUN ...]``, and its output formats.
-
-A drop-in for trec_eval's nDCG measures (same options, same output bytes), plus any gain or discount
-of the package, the conventions of other tools, SVMlight/LETOR input, CSV/JSON output and several runs
-at once. Exit status: 0 on success, 1 on bad input (a one-line message naming the file and line) or an
-unknown measure, 2 on bad usage.
-
-Output (:func:`trec_text`): trec_eval's format, byte for byte, ``printf("%-22s\\t%s\\t%6.4f\\n",
-measure, query, value)``; per-query lines (``-q``) first, query by query in ``strcmp`` order and,
-within a query, ``ndcg`` before ``ndcg_cut_k`` (cut-offs ascending), as trec_eval's measure table
-orders them; then the ``all`` lines (``runid`` and ``num_q`` first when asked for). :func:`csv_text`
-writes every float exactly (the shortest text that reads back to the same float); :func:`json_text`
-is indented by one space and strict (NaN as null), the style of ``compare``'s.
+"""The ``evaluate`` command, ``ndcg-research evaluate [options] QRELS RUN [RUN ...]``: a drop-in for trec_eval's nDCG
+measures (same options, same output bytes) with the package's gains, discounts and presets, and CSV/JSON output.
+Exit status: 0 on success, 1 on bad input or an unknown measure, 2 on bad usage.
 """
 
 from __future__ import annotations
@@ -59,41 +49,19 @@ def register(sub: argparse._SubParsersAction) -> None:
         conventions=list(CONVENTIONS),
         aliases=list(ALIASES),
     )
-    parser.add_argument(
-        "-q", "--query_eval_wanted", dest="per_query", action="store_true", help="also print the value of each query"
-    )
-    parser.add_argument("-n", "--nosummary", dest="summary", action="store_false", help="do not print the averages")
-    parser.add_argument(
-        "-M",
-        "--Max_retrieved_per_topic",
-        dest="max_docs",
-        type=positive_int,
-        metavar="N",
-        help="use only the first N documents of each ranking",
-    )
-    parser.add_argument(
-        "-J",
-        "--Judged_docs_only",
-        dest="judged_only",
-        action="store_true",
-        help="remove unjudged documents from each ranking (after -M has cut it, as trec_eval does)",
-    )
-    parser.add_argument(
-        "-l",
-        "--level_for_rel",
-        dest="level",
-        type=int,
-        metavar="N",
-        help="accepted for trec_eval compatibility; nDCG does not use it",
-    )
-    parser.add_argument("--gain", metavar="SPEC", help="gain of the measures: linear, exp2, 'mapping({...})'")
-    parser.add_argument("--discount", metavar="SPEC", help="discount of the measures, e.g. log2, 'power(beta=0.5)'")
-    parser.add_argument(
-        "--format",
-        default="trec",
-        choices=["trec", "csv", "json"],
-        help="output format (default trec: trec_eval's text)",
-    )
+    add = parser.add_argument
+    add("-q", "--query_eval_wanted", dest="per_query", action="store_true", help="also print the value of each query")
+    add("-n", "--nosummary", dest="summary", action="store_false", help="do not print the averages")
+    ranking = "use only the first N documents of each ranking"
+    add("-M", "--Max_retrieved_per_topic", dest="max_docs", type=positive_int, metavar="N", help=ranking)
+    judged = "remove unjudged documents from each ranking (after -M has cut it, as trec_eval does)"
+    add("-J", "--Judged_docs_only", dest="judged_only", action="store_true", help=judged)
+    level = "accepted for trec_eval compatibility; nDCG does not use it"
+    add("-l", "--level_for_rel", dest="level", type=int, metavar="N", help=level)
+    add("--gain", metavar="SPEC", help="gain of the measures: linear, exp2, 'mapping({...})'")
+    add("--discount", metavar="SPEC", help="discount of the measures, e.g. log2, 'power(beta=0.5)'")
+    formats = ["trec", "csv", "json"]
+    add("--format", default="trec", choices=formats, help="output format (default trec: trec_eval's text)")
     parser.set_defaults(run=run)
 
 
@@ -111,16 +79,10 @@ def read_collection(qrels: str, runs: Sequence[str], *, svmlight: bool = False) 
 
 
 def _keep_freed_memory() -> None:
-    """Let freed memory be reused instead of returned to the system (glibc only).
-
-    These are settings of the whole process (malloc's and Arrow's default pool, which overrides
-    ``ARROW_DEFAULT_MEMORY_POOL``): the library never makes them; the ``evaluate`` command does, and so a caller of
-    :func:`ndcg_research.cli.main` in its own process gets them too.
-
-    Every block of a large run allocates and frees arrays of some MB; glibc maps each afresh and the kernel zero-fills
-    the pages again (a third of the command's time). A 64 MB mmap threshold keeps them (larger arrays, built once,
-    are still given back). Arrow's default pool (mimalloc) does the same, so Arrow allocates through malloc: a
-    10^7-line run 2.2-2.3 s instead of 3.2-3.5 s, 250,000 lines 0.21-0.23 s instead of 0.22-0.79 s."""
+    """Let freed memory be reused instead of returned to the system (glibc only; settings of the whole process, made by
+    the command, never by the library). Each block of a large run allocates and frees arrays of some MB, which glibc
+    maps afresh and the kernel zero-fills (a third of the time): a 64 MB mmap threshold keeps them, and Arrow allocates
+    through malloc (its mimalloc pool does the same). A 10^7-line run: 2.2-2.3 s instead of 3.2-3.5 s."""
     if not sys.platform.startswith("linux"):
         return
     import ctypes
@@ -157,8 +119,7 @@ def _measures(args: argparse.Namespace) -> tuple[list[Measure], bool, bool, bool
 
 
 def _refuse_trec_eval_repeats(specs: Sequence[str]) -> None:
-    """Refuse a trec_eval measure asked for twice with different parameters (``-m ndcg_cut.5 -m ndcg_cut.10``):
-    trec_eval computes it once, with the parameters of the first ``-m`` that gives any, and drops the others."""
+    """Refuse a trec_eval measure asked for twice with different parameters (trec_eval keeps the first)."""
     first: dict[str, tuple[str, frozenset[Measure]]] = {}
     for spec in specs:
         match = re.fullmatch(r"\s*(ndcg|ndcg_cut)(\.[^()]*)?\s*", spec)
@@ -195,15 +156,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         measures, runid, num_q, any_ndcg = _measures(args)
         qrels, runs = read_collection(args.qrels, args.runs, svmlight=args.input == "svmlight")
-        result = evaluate(
-            qrels,
-            runs,
-            measures,
-            convention=args.convention,
-            complete=args.complete,
-            judged_only=args.judged_only,
-            max_docs=args.max_docs,
-        )
+        options = {"complete": args.complete, "judged_only": args.judged_only, "max_docs": args.max_docs}
+        result = evaluate(qrels, runs, measures, convention=args.convention, **options)
     except (InputError, ValueError, TypeError, OSError) as error:
         return fail("evaluate", str(error))
     if not args.quiet:
@@ -219,17 +173,8 @@ def run(args: argparse.Namespace) -> int:
     return write_output("evaluate", text.encode("utf-8", errors="surrogateescape"))
 
 
-# ---------------------------------------------------------------- output
-
-
 def trec_order(measures: Sequence[Measure]) -> list[int]:
-    """Indices of the measures in trec_eval's printing order: uncut ones first, then by cut-off.
-
-    >>> from ndcg_research.evaluation import parse_measures
-    >>> ms = parse_measures(["ndcg_cut.20,5", "ndcg"])
-    >>> [ms[i].name for i in trec_order(ms)]
-    ['ndcg', 'ndcg_cut_5', 'ndcg_cut_20']
-    """
+    """Indices of the measures in trec_eval's printing order: uncut ones first, then by cut-off."""
     return sorted(range(len(measures)), key=lambda i: (measures[i].k is not None, measures[i].k or 0))
 
 
@@ -246,8 +191,8 @@ def trec_text(
     num_q: bool = False,
     ndcg: bool = True,
 ) -> str:
-    """trec_eval's output, one block per run: per-query lines (``-q``), then the ``all`` lines (unless ``-n``);
-    ``ndcg``: the nDCG lines (False for ``-m runid`` alone)."""
+    """trec_eval's output, byte for byte: per run, per-query lines (``-q``; queries in ``strcmp`` order), then the
+    ``all`` lines (unless ``-n``); ``ndcg``: the nDCG lines (False for ``-m runid`` alone)."""
     order = trec_order(evaluation.measures) if ndcg else []
     names = [evaluation.measures[i].name for i in order]
     averaged = evaluation.averaged()
@@ -268,8 +213,7 @@ def trec_text(
 
 
 def csv_text(evaluation: Evaluation, *, per_query: bool = False) -> str:
-    """CSV with columns ``run, query, measure, value``, every float written exactly; the mean's ``query`` is
-    empty (no query id is, so a query named ``all``, trec_eval's name for the mean, stays distinct from it)."""
+    """CSV ``run, query, measure, value``, every float exact; the mean's ``query`` is empty (no query id is)."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["run", "query", "measure", "value"])
@@ -282,8 +226,8 @@ def csv_text(evaluation: Evaluation, *, per_query: bool = False) -> str:
 
 
 def json_text(evaluation: Evaluation, *, per_query: bool = False) -> str:
-    """JSON: the convention, and per run its tag, number of averaged queries, means and (optionally) per-query values;
-    indented by one space and strict (a value that is not a finite number is null), as ``compare``'s."""
+    """JSON (as ``compare``'s: indented by one space, strict): the convention, per run its tag, ``num_q``, means and
+    (optionally) per-query values."""
     runs = []
     averaged = evaluation.averaged()
     for r, run in enumerate(evaluation.runs):
