@@ -1,7 +1,5 @@
-"""The ``compare`` command: ``python -m ndcg_research compare QRELS RUN_A RUN_B [RUN ...] [-m MEASURE] ...``.
+"""The ``compare`` command: every run's mean with its interval, every pair's test (``compare_systems``), per measure.
 
-For each measure: every run's mean with its confidence interval, then every pair of runs with the mean difference, its
-interval, the p-value and the adjusted p-value (``compare_systems`` on the per-query values of ``runs.run_matrices``).
 Exit status: 0 on success, 1 on bad input (a message naming the file and line, or the argument), 2 on bad usage.
 """
 

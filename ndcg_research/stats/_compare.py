@@ -8,15 +8,7 @@ import pandas as pd
 
 from .._validation import check_option, check_resamples
 from ..core import _kernels as kernels
-from ._inputs import (
-    METHOD_ALIAS,
-    check_jobs,
-    check_level,
-    check_scores,
-    check_seed,
-    renamed_test,
-    system_names,
-)
+from ._inputs import METHOD_ALIAS, check_jobs, check_level, check_scores, check_seed, renamed_test, system_names
 from ._intervals import ALPHA, CONFIDENCE, INTERVALS, _mean_interval, bootstrap_interval, check_interval_resamples
 from ._multiple import CORRECTIONS, _adjust_pvalues, _tukey_hsd
 from ._paired import METHODS, _interval_of, _pairwise_tests

@@ -84,6 +84,16 @@ def check_same_index(rows: Mapping[str, Any]) -> None:
             )
 
 
+def check_pair(first: Any, second: Any, names: tuple[str, str], unit: str, what: str) -> tuple[np.ndarray, np.ndarray]:
+    """Two 1-D arrays of at least 2 ``unit``, paired by position: the same size, and Series with equal indexes."""
+    check_same_index(dict(zip(names, (first, second), strict=True)))
+    a = check_array(first, names[0], ndim=1, min_size=2, unit=unit)
+    b = check_array(second, names[1], ndim=1, min_size=2, unit=unit)
+    if a.size != b.size:
+        raise ValueError(f"{names[0]} and {names[1]} must {what}: got {a.size} and {b.size} values")
+    return a, b
+
+
 def system_names(scores: Scores, systems: Any) -> list[str]:
     """The names of the rows of ``scores``: ``systems`` if given (one distinct str per row), else its own.
 

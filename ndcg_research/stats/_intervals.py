@@ -1,12 +1,4 @@
-r"""Confidence intervals and confidence levels: t, Wilson, bootstrap; the package's one confidence level.
-
-``bootstrap_interval`` computes the percentile and BCa intervals (Efron & Tibshirani 1993, ch. 14) from given resampled
-means of many rows at once, as ``scipy.stats.bootstrap`` does:
-``z0 = ndtri(share of resampled means below the mean, ties counted half)``; the jackknife acceleration of a mean in
-closed form, :math:`a = \sum_q (x_q - \bar x)^3 / (6 (\sum_q (x_q - \bar x)^2)^{3/2})`; quantiles by linear
-interpolation; a row of equal values gets ``(mean, mean)``. On the same resamples the intervals equal scipy's
-(``tests/test_stats_paired.py``).
-"""
+"""Confidence intervals and confidence levels: t, Wilson, bootstrap; the package's one confidence level."""
 
 import math
 from collections.abc import Sequence
@@ -317,8 +309,9 @@ def row_quantiles(sorted_values: np.ndarray, q: np.ndarray) -> np.ndarray:
 def bootstrap_interval(
     resampled_means: np.ndarray, values: np.ndarray, *, confidence: float = CONFIDENCE, interval: str = "percentile"
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Percentile or BCa bootstrap interval (low, high) of the mean of each row of ``values`` (rows x queries), from
-    its ``resampled_means`` (rows x B), as in the module docstring."""
+    """Percentile or BCa interval (low, high) of the mean of each row of ``values`` (rows x queries) from its
+    ``resampled_means`` (rows x B), as ``scipy.stats.bootstrap`` (Efron & Tibshirani 1993, ch. 14): ``z0`` counts ties
+    half, the jackknife acceleration of a mean in closed form; a row of equal values gets ``(mean, mean)``."""
     alpha = (1.0 - confidence) / 2.0
     ordered = np.sort(resampled_means, axis=1)
     mean = values.mean(axis=1)

@@ -1,20 +1,4 @@
-r"""Discriminative power of an evaluation measure (Sakai, SIGIR 2006).
-
-Given one measure's per-query values of ``S`` systems on the same queries, test every one of the ``S (S - 1) / 2``
-pairs; the **discriminative power** is the share of pairs whose achieved significance level (ASL, the p-value) is below
-``alpha`` (Sakai's definition: no correction for multiplicity unless ``correction`` asks for one). Measures are compared
-by their power and by their **ASL curves** (the pairs' ASLs sorted in increasing order) on the same systems and queries:
-a curve that stays lower separates more pairs.
-
-The **estimated difference required** is Sakai's conservative estimate of the difference in mean a pair needs to be
-significant at ``alpha``: for each pair, the critical difference of its own null distribution (``PairTests``
-``critical_difference``; for the randomised Tukey HSD test, the honestly significant difference, common to all pairs),
-maximised over the pairs.
-
-Tests (``test=``): ``"bootstrap"`` (the paired bootstrap test of Sakai 2006, the default, ``B = 1000`` as in his paper),
-``"t"``, ``"permutation"`` (sign flips) and ``"tukey"`` (randomised Tukey HSD, Carterette 2012; family-wise adjusted by
-construction, so ``correction`` must be None).
-"""
+"""Discriminative power of an evaluation measure (Sakai, SIGIR 2006): the share of pairs of systems it separates."""
 
 from dataclasses import dataclass
 from typing import Any
@@ -23,15 +7,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_option, check_resamples
-from ._inputs import (
-    METHOD_ALIAS,
-    check_jobs,
-    check_level,
-    check_scores,
-    check_seed,
-    renamed_test,
-    system_names,
-)
+from ._inputs import METHOD_ALIAS, check_jobs, check_level, check_scores, check_seed, renamed_test, system_names
 from ._intervals import ALPHA
 from ._multiple import CORRECTIONS, _adjust_pvalues, _tukey_hsd
 from ._paired import _pairwise_tests
@@ -51,7 +27,7 @@ class DiscriminativePower:
     asl_curve : numpy.ndarray
         The pairs' ASLs, sorted in increasing order (Sakai's ASL curve).
     difference_required : float
-        Estimated difference required (see the module documentation); NaN if no pair has one.
+        Sakai's estimated difference required: the largest of the pairs' critical differences; NaN if none has one.
     pvalues : numpy.ndarray
         ASL of each pair, pairs in row-major order ``(0, 1), (0, 2), ..., (S-2, S-1)``.
     differences : numpy.ndarray
@@ -116,7 +92,10 @@ def discriminative_power(
     n_jobs: int = 1,
     systems: list[str] | None = None,
 ) -> DiscriminativePower:
-    """Discriminative power (Sakai 2006) of one measure on a systems x queries matrix.
+    """Discriminative power (Sakai, SIGIR 2006) of one measure on a systems x queries matrix.
+
+    The share of pairs of systems whose achieved significance level (ASL, the p-value) is below ``alpha``; measures are
+    compared by it and by their ASL curves (the sorted ASLs: a lower curve separates more pairs).
 
     Parameters
     ----------

@@ -1,12 +1,5 @@
-"""Runs to matrices: per-query values of several runs, as the systems x queries matrices the tests pair.
-
-``run_matrices`` evaluates runs against qrels with ``nr.evaluation.evaluate`` and lays each measure's per-query values
-out as one row per run and one column per query, **the same queries for every run**, as paired tests need. A judged
-query a run did not answer is treated by the convention's rule, as in ``evaluate`` (one default for both commands): the
-``trec_eval`` and ``ranx`` presets score it 0 (trec_eval's ``-c``), so that a run that skips hard queries does not look
-better; the others leave it out, and then only the queries every run answered are compared. ``complete=True`` /
-``False`` chooses; the notes name the queries.
-"""
+"""Runs to matrices: each measure's per-query values of several runs as a systems x queries matrix, the same queries for
+every run, as paired tests need."""
 
 from collections.abc import Sequence
 from dataclasses import dataclass
