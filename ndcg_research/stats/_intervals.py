@@ -103,11 +103,15 @@ def wilson_interval(successes: int, trials: int, *, confidence: float = CONFIDEN
     >>> [round(x, 4) for x in wilson_interval(10, 10)]
     [0.7225, 1.0]
     """
+    successes, trials = _check_counts(successes, trials)
+    return _wilson(successes, trials, check_level(confidence, "confidence"))
+
+
+def _check_counts(successes: Any, trials: Any) -> tuple[int, int]:
     successes, trials = check_int(successes, "successes", low=0), check_count(trials, "trials")
-    confidence = check_level(confidence, "confidence")
     if successes > trials:
         raise ValueError(f"successes must be <= trials, got {successes} of {trials}")
-    return _wilson(successes, trials, confidence)
+    return successes, trials
 
 
 def _wilson(successes: int, trials: int, confidence: float) -> tuple[float, float]:
@@ -153,12 +157,8 @@ def proportion_label(
     >>> proportion_label(50, 50, interval=False)
     '50/50'
     """
-    successes, trials = check_int(successes, "successes", low=0), check_count(trials, "trials")
-    digits, interval = check_int(digits, "digits", low=0), check_bool(interval, "interval")
-    confidence = check_level(confidence, "confidence")
-    if successes > trials:
-        raise ValueError(f"successes must be <= trials, got {successes} of {trials}")
-    return _proportion_label(successes, trials, digits, interval, confidence)
+    successes, trials = _check_counts(successes, trials)
+    return _proportion_label(successes, trials, *_label_options(digits, interval, confidence))
 
 
 def _proportion_label(successes: int, trials: int, digits: int, interval: bool, confidence: float) -> str:
@@ -200,12 +200,15 @@ def share_label(
     '0.87'
     """
     share, trials = check_real(share, "share", low=0, high=1), check_count(trials, "trials")
-    digits, interval = check_int(digits, "digits", low=0), check_bool(interval, "interval")
-    confidence = check_level(confidence, "confidence")
+    options = _label_options(digits, interval, confidence)
     count = share * trials
     if abs(count - round(count)) > 1e-6:
         raise ValueError(f"share must be a share of {trials} trials (a whole count), got {share!r}")
-    return _proportion_label(int(round(count)), trials, digits, interval, confidence)
+    return _proportion_label(int(round(count)), trials, *options)
+
+
+def _label_options(digits: Any, interval: Any, confidence: Any) -> tuple[int, bool, float]:
+    return check_int(digits, "digits", low=0), check_bool(interval, "interval"), check_level(confidence, "confidence")
 
 
 def family_confidence(family_size: int, *, confidence: float = CONFIDENCE) -> float:

@@ -107,8 +107,7 @@ def tukey_hsd(
     Parameters
     ----------
     scores : 2-D array-like or mapping
-        Systems x queries (a mapping: name to per-query values; a DataFrame: named by its index; one
-        indexed like queries or with columns named like runs is refused: pass its transpose).
+        Systems x queries (see ``pairwise_tests``).
     n_resamples : int, default 10000
         Resamples ``B`` (each shuffles the systems within every query).
     alpha : float, default 0.05
@@ -117,7 +116,7 @@ def tukey_hsd(
         Entropy of the resamples' SeedSequence; block ``k`` of ``TUKEY_BLOCK`` resamples draws from
         ``SeedSequence(seed, spawn_key=(TUKEY_STREAM, k))``.
     n_jobs : int, default 1
-        Worker threads over blocks (the results do not depend on it); -1: every core, as in joblib.
+        As in ``pairwise_tests``.
 
     Returns
     -------

@@ -258,8 +258,8 @@ def pairwise_tests(
     Parameters
     ----------
     scores : 2-D array-like or mapping
-        Systems x queries (a mapping: name to per-query values; a DataFrame: named by its index; one
-        indexed like queries or with columns named like runs is refused: pass its transpose).
+        Systems x queries (a mapping: name to per-query values; a DataFrame: named by its index; one indexed like
+        queries or with columns named like runs is refused: pass its transpose).
     pairs : sequence of (int, int), optional
         Row pairs ``(i, j)`` to test (difference ``i - j``); default every ``i < j``.
     test, confidence, n_resamples, seed, exact

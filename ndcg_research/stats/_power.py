@@ -28,12 +28,9 @@ class DiscriminativePower:
         The pairs' ASLs, sorted in increasing order (Sakai's ASL curve).
     difference_required : float
         Sakai's estimated difference required: the largest of the pairs' critical differences; NaN if none has one.
-    pvalues : numpy.ndarray
-        ASL of each pair, pairs in row-major order ``(0, 1), (0, 2), ..., (S-2, S-1)``.
-    differences : numpy.ndarray
-        Mean difference of each pair (first minus second system).
-    critical_differences : numpy.ndarray
-        Each pair's critical difference at ``alpha``.
+    pvalues, differences, critical_differences : numpy.ndarray
+        Each pair's ASL, mean difference (first minus second system) and critical difference at ``alpha`` (with Tukey,
+        the honestly significant difference), pairs in row-major order ``(0, 1), (0, 2), ..., (S-2, S-1)``.
     first, second : numpy.ndarray
         Row indices of each pair.
     systems : list of str
@@ -100,20 +97,20 @@ def discriminative_power(
     Parameters
     ----------
     scores : 2-D array-like or mapping
-        Systems x queries of one measure (a mapping: name to per-query values; a DataFrame: named by its index; one
-        indexed like queries or with columns named like runs is refused: pass its transpose).
+        Systems x queries of one measure (see ``pairwise_tests``).
     alpha : float, default 0.05
         Significance level.
     test : {"bootstrap", "t", "permutation", "tukey"}, default "bootstrap"
-        The test of each pair. (Formerly ``method``, still accepted with a DeprecationWarning.)
+        The test of each pair (``paired_test``), or ``tukey_hsd`` (family-wise adjusted: ``correction`` must be None).
+        (Formerly ``method``, deprecated.)
     n_resamples : int, default 1000
-        Resamples of the bootstrap, sign-flip (Monte Carlo above 20 queries) or Tukey test.
+        Resamples of the bootstrap (1000 as in Sakai's paper), sign-flip (Monte Carlo above 20 queries) or Tukey test.
     correction : {"holm", "bonferroni", "bh", "none"} or None, default None
         Correction of the pairs' p-values before counting (None: Sakai's uncorrected count).
     seed : int, default 0
         Entropy of the resamples.
     n_jobs : int, default 1
-        Worker threads (the results do not depend on it); -1: every core, as in joblib.
+        As in ``pairwise_tests``.
     systems : list of str, optional
         System names (rows).
 
