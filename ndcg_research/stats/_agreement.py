@@ -37,10 +37,10 @@ def kendall_tau(x: Any, y: Any) -> float:
 
 
 def tau_ap(reference: Any, other: Any) -> float:
-    r"""AP rank correlation (Yilmaz, Aslam & Robertson 2008) of ``other``'s ordering against ``reference``'s.
+    """AP rank correlation (Yilmaz, Aslam & Robertson 2008) of ``other``'s ordering against ``reference``'s.
 
-    With the systems ordered by ``other`` (best first), :math:`\tau_{AP} = \frac{2}{N-1} \sum_{i=2}^{N} \frac{C(i)}{i-1}
-    - 1`, where C(i) counts the systems above position ``i`` that ``reference`` also puts above the system at ``i``: not
+    With the systems ordered by ``other`` (best first), tau_AP = 2 / (N - 1) * sum over i = 2..N of C(i) / (i - 1) - 1,
+    where C(i) counts the systems above position ``i`` that ``reference`` also puts above the system at ``i``: not
     symmetric (``reference`` is the truth), 1 for identical orderings, -1 for reversed ones.
 
     Parameters
@@ -273,11 +273,11 @@ class VarianceComponents:
 
 
 def variance_components(scores: Any) -> VarianceComponents:
-    r"""Variance components of one measure's systems x topics table (Kanoulas & Aslam, CIKM 2009).
+    """Variance components of one measure's systems x topics table (Kanoulas & Aslam, CIKM 2009).
 
-    The two-way random-effects ANOVA :math:`y_{st} = \mu + \alpha_s + \beta_t + \epsilon_{st}`. A component that is the
-    rounding residue of 0 is 0: a difference of two mean squares within 100 machine epsilons of the larger, or a
-    component whose standard deviation is within 100 epsilons of the mean :math:`|y_{st}|`.
+    The two-way random-effects ANOVA y_st = mu + a_s + b_t + e_st. A component that is the rounding residue of 0 is 0: a
+    difference of two mean squares within 100 machine epsilons of the larger, or a component whose standard deviation is
+    within 100 epsilons of the mean |y_st|.
 
     Parameters
     ----------

@@ -281,16 +281,9 @@ def bootstrap_statistic_interval(
         raise TypeError(f"samples must be a non-empty sequence of arrays, got {type_and_value(samples)}")
     samples = [check_array(sample, f"samples[{i}]", ndim=(1, 2, 3)) for i, sample in enumerate(samples)]
     value = float(statistic(*samples, axis=0))
-    result = stats.bootstrap(
-        samples,
-        statistic,
-        paired=True,
-        vectorized=True,
-        n_resamples=n_resamples,
-        confidence_level=confidence,
-        method="percentile",
-        random_state=np.random.default_rng(seed),
-    )
+    options: dict[str, Any] = dict(paired=True, vectorized=True, method="percentile", n_resamples=n_resamples)
+    options["random_state"] = np.random.default_rng(seed)
+    result = stats.bootstrap(samples, statistic, confidence_level=confidence, **options)
     return value, float(result.confidence_interval.low), float(result.confidence_interval.high)
 
 

@@ -175,9 +175,7 @@ def _test_options(
 
 def _interval_of(test: str, interval: str | None) -> str:
     """The interval asked for, else the test's default: t for the t test, percentile bootstrap otherwise."""
-    if interval is not None:
-        return interval
-    return "t" if test == "t" else "percentile"
+    return interval or ("t" if test == "t" else "percentile")
 
 
 @renamed_test
