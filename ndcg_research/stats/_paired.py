@@ -153,20 +153,14 @@ class PairTests:
 
 
 def _test_options(
-    test: Any,
-    interval: Any,
-    confidence: Any,
-    n_resamples: Any,
-    seed: Any,
-    exact: Any,
-    intervals: tuple[str, ...] = INTERVALS,
+    test: Any, interval: Any, confidence: Any, resamples: Any, seed: Any, exact: Any, kinds: tuple[str, ...] = INTERVALS
 ) -> dict[str, Any]:
     """The checked options of a paired test, as keyword arguments of ``_pairwise_tests``."""
     test, exact = check_option(test, "test", METHODS), check_bool(exact, "exact", none=True)
     if exact is not None and test != "permutation":  # it would be ignored
         raise ValueError(f"exact applies to the permutation test only, got exact={exact!r} with test={test!r}")
-    interval = check_option(interval, "interval", intervals, none=True)
-    confidence, n_resamples = check_level(confidence, "confidence"), check_resamples(n_resamples)
+    interval = check_option(interval, "interval", kinds, none=True)
+    confidence, n_resamples = check_level(confidence, "confidence"), check_resamples(resamples)
     check_interval_resamples(n_resamples, confidence, _interval_of(test, interval))
     return dict(
         test=test, interval=interval, confidence=confidence, n_resamples=n_resamples, seed=check_seed(seed), exact=exact
@@ -281,7 +275,7 @@ def pairwise_tests(
     >>> t.first.tolist(), t.second.tolist(), t.pvalue.round(3).tolist()
     ([0, 0, 1], [1, 2, 2], [0.25, 0.125, 0.125])
     """
-    options = _test_options(test, interval, confidence, n_resamples, seed, exact, intervals=(*INTERVALS, "none"))
+    options = _test_options(test, interval, confidence, n_resamples, seed, exact, kinds=(*INTERVALS, "none"))
     alpha, n_jobs = check_level(alpha, "alpha"), check_jobs(n_jobs)
     matrix = check_scores(scores, "scores").values
     if pairs is not None:

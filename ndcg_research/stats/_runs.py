@@ -1,6 +1,7 @@
 """Runs to matrices: each measure's per-query values of several runs as a systems x queries matrix, the same queries for
 every run, as paired tests need."""
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -87,9 +88,7 @@ def run_matrices(
     defined = [
         queries[~np.isnan(values).any(axis=0)] for queries, values in zip(result.queries, result.values, strict=True)
     ]
-    common = defined[0]
-    for queries in defined[1:]:
-        common = np.intersect1d(common, queries)
+    common = functools.reduce(np.intersect1d, defined)
     if common.size < 2:
         shared = "no evaluated query" if common.size == 0 else f"only {common.size} evaluated query"
         raise ValueError(f"the runs share {shared}; paired tests need at least 2")
