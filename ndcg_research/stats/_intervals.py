@@ -103,18 +103,13 @@ def wilson_interval(successes: int, trials: int, *, confidence: float = CONFIDEN
     >>> [round(x, 4) for x in wilson_interval(10, 10)]
     [0.7225, 1.0]
     """
-    successes, trials = _check_counts(successes, trials)
+    successes, trials = check_int(successes, "successes", low=0), check_count(trials, "trials")
     return _wilson(successes, trials, check_level(confidence, "confidence"))
 
 
-def _check_counts(successes: Any, trials: Any) -> tuple[int, int]:
-    successes, trials = check_int(successes, "successes", low=0), check_count(trials, "trials")
-    if successes > trials:
-        raise ValueError(f"successes must be <= trials, got {successes} of {trials}")
-    return successes, trials
-
-
 def _wilson(successes: int, trials: int, confidence: float) -> tuple[float, float]:
+    if successes > trials:  # checked last by the public functions, after every argument's own check
+        raise ValueError(f"successes must be <= trials, got {successes} of {trials}")
     ci = stats.binomtest(successes, trials).proportion_ci(confidence, method="wilson")
     return float(ci.low), float(ci.high)
 
@@ -157,7 +152,7 @@ def proportion_label(
     >>> proportion_label(50, 50, interval=False)
     '50/50'
     """
-    successes, trials = _check_counts(successes, trials)
+    successes, trials = check_int(successes, "successes", low=0), check_count(trials, "trials")
     return _proportion_label(successes, trials, *_label_options(digits, interval, confidence))
 
 
@@ -281,9 +276,9 @@ def bootstrap_statistic_interval(
         raise TypeError(f"samples must be a non-empty sequence of arrays, got {type_and_value(samples)}")
     samples = [check_array(sample, f"samples[{i}]", ndim=(1, 2, 3)) for i, sample in enumerate(samples)]
     value = float(statistic(*samples, axis=0))
-    options: dict[str, Any] = dict(paired=True, vectorized=True, method="percentile", n_resamples=n_resamples)
-    options["random_state"] = np.random.default_rng(seed)
-    result = stats.bootstrap(samples, statistic, confidence_level=confidence, **options)
+    rng = np.random.default_rng(seed)
+    options: dict[str, Any] = dict(paired=True, vectorized=True, method="percentile", random_state=rng)
+    result = stats.bootstrap(samples, statistic, n_resamples=n_resamples, confidence_level=confidence, **options)
     return value, float(result.confidence_interval.low), float(result.confidence_interval.high)
 
 
