@@ -65,16 +65,9 @@ class DiscriminativePower:
     def table(self) -> pd.DataFrame:
         """One row per pair: system_a, system_b, difference, asl, critical_difference, significant."""
         names = np.asarray(self.systems, dtype=object)
-        return pd.DataFrame(
-            {
-                "system_a": names[self.first],
-                "system_b": names[self.second],
-                "difference": self.differences,
-                "asl": self.pvalues,
-                "critical_difference": self.critical_differences,
-                "significant": self.significant,
-            }
-        )
+        columns = {"system_a": names[self.first], "system_b": names[self.second], "difference": self.differences}
+        columns |= {"asl": self.pvalues, "critical_difference": self.critical_differences}
+        return pd.DataFrame({**columns, "significant": self.significant})
 
 
 @renamed_test
