@@ -606,3 +606,15 @@ def test_a_queries_by_systems_frame_is_refused_not_transposed_silently():
     with pytest.raises(ValueError, match=r"x systems \(columns 'run'\)"):
         compare_systems(unnamed_rows)
     assert compare_systems(wide.T).systems["system"].tolist() == ["a", "b", "c"]
+
+
+def test_a_mapping_of_scores_names_its_rows_and_the_bad_value():
+    # Were doctests of the private _inputs.check_scores and system_names.
+    from ndcg_research.stats._inputs import check_scores, system_names
+
+    scores = check_scores({"bm25": [0.2, 0.4], "dense": [0.3, 0.3]}, "scores")
+    assert scores.names == ["bm25", "dense"] and scores.values.tolist() == [[0.2, 0.4], [0.3, 0.3]]
+    with pytest.raises(ValueError, match=r"^scores\['bm25'\] must be finite, got nan at index 1$"):
+        check_scores({"bm25": [0.2, float("nan")], "dense": [0.3, 0.3]}, "scores")
+    with pytest.raises(ValueError, match=r"^systems must name each row once, got \['a', 'a'\]$"):
+        system_names(check_scores([[0.2, 0.4], [0.3, 0.3]], "scores"), ["a", "a"])

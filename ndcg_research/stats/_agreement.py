@@ -1,28 +1,4 @@
-r"""How stable a ranking of systems is: rank correlations between orderings, and swap rates over query subsets.
-
-Rank correlation of two orderings of the same systems (e.g. their means under two measures, or on a query subset and on
-all queries): ``kendall_tau``, Kendall's :math:`\tau_b` (``scipy.stats.kendalltau``); ``tau_ap``, the AP rank
-correlation of Yilmaz, Aslam & Robertson (SIGIR 2008), which counts a swap near the top more than one near the bottom.
-With the systems ordered by ``other`` (best first),
-:math:`\tau_{AP} = \frac{2}{N-1} \sum_{i=2}^{N} \frac{C(i)}{i-1} - 1`, where C(i) counts the systems above position
-``i`` that ``reference`` also puts above the system at ``i``. It is not symmetric (``reference`` is the "truth"), 1 for
-identical orderings and -1 for reversed ones; ties have no defined :math:`\tau_{AP}` (ValueError).
-
-Swap rate against query-set size (Voorhees & Buckley, SIGIR 2002): ``disjoint_subset_means`` draws, ``trials`` times,
-two *disjoint* query subsets of size ``c`` and averages each system over each; ``swap_rates`` bins the pairs of systems
-by their absolute difference on the first subset and counts how often the second subset orders the pair the other way (a
-swap: differences of opposite signs; a difference within ``TIE_TOLERANCE`` of zero is a tie, which never swaps, so that
-rounding in a sum cannot make one). The rate per bin falls roughly exponentially with ``c``.
-
-Variance components (``variance_components``): the two-way random-effects ANOVA of a systems x topics table of one
-measure, :math:`y_{st} = \mu + \alpha_s + \beta_t + \epsilon_{st}`, estimates the system, topic and system x topic
-(residual) variances. Kanoulas & Aslam (CIKM 2009), after Bodoff & Li (2007), rate a measure's stability by the
-generalisability coefficient :math:`E\rho^2 = \sigma^2_s / (\sigma^2_s + \sigma^2_{st} / n)` over ``n`` topics. A
-component that is the rounding residue of 0 is 0, by the rule of ``_paired`` for a mean difference (``TOLERANCE``, 100
-machine epsilons): a difference of two mean squares within 100 epsilons of the larger is 0 (the two are equal
-statistics), and so is a component whose standard deviation is within 100 epsilons of the mean :math:`|y_{st}|` (the
-table's rounding scale). Two identical systems thus have system and interaction variance exactly 0, not ``1e-32``.
-"""
+"""How stable a ranking of systems is: rank correlations, swap rates over query subsets, variance components."""
 
 import math
 from dataclasses import dataclass
@@ -33,19 +9,9 @@ import pandas as pd
 from scipy import stats
 
 from .._validation import check_array, check_resamples, type_and_value
-from ._inputs import all_pairs, check_count, check_level, check_same_index, check_scores, check_seed
+from ._inputs import all_pairs, check_count, check_level, check_pair, check_scores, check_seed
 from ._paired import TIE_TOLERANCE
 from ._resampling import SUBSET_STREAM, TOLERANCE, block_generator
-
-
-def _system_scores(first: Any, second: Any, names: tuple[str, str]) -> tuple[np.ndarray, np.ndarray]:
-    """Two scorings (one score per system, e.g. its mean) of the same at least 2 systems."""
-    check_same_index(dict(zip(names, (first, second), strict=True)))
-    a = check_array(first, names[0], ndim=1, min_size=2, unit="system scores")
-    b = check_array(second, names[1], ndim=1, min_size=2, unit="system scores")
-    if a.size != b.size:
-        raise ValueError(f"{names[0]} and {names[1]} must score the same systems: got {a.size} and {b.size} values")
-    return a, b
 
 
 def kendall_tau(x: Any, y: Any) -> float:
@@ -66,12 +32,16 @@ def kendall_tau(x: Any, y: Any) -> float:
     >>> kendall_tau([0.4, 0.3, 0.2, 0.1], [0.4, 0.2, 0.3, 0.1])   # one swap of 6 pairs
     0.6666666666666669
     """
-    x, y = _system_scores(x, y, ("x", "y"))
+    x, y = check_pair(x, y, ("x", "y"), "system scores", "score the same systems")
     return float(stats.kendalltau(x, y).statistic)
 
 
 def tau_ap(reference: Any, other: Any) -> float:
     """AP rank correlation (Yilmaz, Aslam & Robertson 2008) of ``other``'s ordering against ``reference``'s.
+
+    With the systems ordered by ``other`` (best first), tau_AP = 2 / (N - 1) * sum over i = 2..N of C(i) / (i - 1) - 1,
+    where C(i) counts the systems above position ``i`` that ``reference`` also puts above the system at ``i``: not
+    symmetric (``reference`` is the truth), 1 for identical orderings, -1 for reversed ones.
 
     Parameters
     ----------
@@ -91,7 +61,7 @@ def tau_ap(reference: Any, other: Any) -> float:
     >>> round(tau_ap(truth, [3, 4, 2, 1]), 4), round(tau_ap(truth, [4, 3, 1, 2]), 4)
     (0.3333, 0.7778)
     """
-    ref, oth = _system_scores(reference, other, ("reference", "other"))
+    ref, oth = check_pair(reference, other, ("reference", "other"), "system scores", "score the same systems")
     for name, values in (("reference", ref), ("other", oth)):
         if np.unique(values).size != values.size:
             raise ValueError(f"{name} has tied scores; tau_AP is defined for orderings without ties")
@@ -106,9 +76,7 @@ def tau_ap(reference: Any, other: Any) -> float:
 def query_subsets(n_queries: int, size: int, *, trials: int, seed: int = 0, count: int = 1) -> np.ndarray:
     """Random query subsets: ``trials`` times, ``count`` disjoint subsets of ``size`` of ``n_queries`` queries.
 
-    Trial ``i`` shuffles the queries and cuts the first ``count * size`` into ``count`` subsets; the subsets of ``size``
-    draw from ``SeedSequence(seed, spawn_key=(SUBSET_STREAM, size))``, so they do not depend on the other sizes asked
-    for.
+    Trial ``i`` shuffles the queries and cuts the first ``count * size`` into ``count`` subsets.
 
     Parameters
     ----------
@@ -119,7 +87,8 @@ def query_subsets(n_queries: int, size: int, *, trials: int, seed: int = 0, coun
     trials : int
         Number of draws.
     seed : int, default 0
-        Entropy of the subsets.
+        Entropy of the subsets; those of ``size`` draw from ``SeedSequence(seed, spawn_key=(SUBSET_STREAM, size))``, so
+        they do not depend on the other sizes asked for.
     count : int, default 1
         Disjoint subsets per draw.
 
@@ -161,8 +130,7 @@ def disjoint_subset_means(scores: Any, size: int, *, trials: int, seed: int = 0)
     trials : int
         Number of subset pairs.
     seed : int, default 0
-        Entropy; the subsets of ``size`` draw from ``SeedSequence(seed, spawn_key=(SUBSET_STREAM, size))``, so they do
-        not depend on the other sizes asked for.
+        Entropy of the subsets (see ``query_subsets``).
 
     Returns
     -------
@@ -187,6 +155,9 @@ def _disjoint_subset_means(matrix: np.ndarray, size: int, trials: int, seed: int
 def swap_rates(scores: Any, sizes: Any, *, trials: int = 100, bins: Any = None, seed: int = 0) -> pd.DataFrame:
     """Swap rate of pairs of systems between disjoint query subsets, by subset size and difference bin.
 
+    Voorhees & Buckley (SIGIR 2002): pairs are binned by their absolute difference on the first subset; a swap is a pair
+    the second subset orders the other way (a difference within ``TIE_TOLERANCE`` of 0 is a tie, which never swaps).
+
     Parameters
     ----------
     scores : 2-D array-like or mapping
@@ -199,7 +170,7 @@ def swap_rates(scores: Any, sizes: Any, *, trials: int = 100, bins: Any = None, 
         Increasing edges of the bins of ``|difference on the first subset|``; the last bin is open to the right. Default
         ``[0]``: one bin with every pair.
     seed : int, default 0
-        Entropy of the subsets (see ``disjoint_subset_means``).
+        Entropy of the subsets (see ``query_subsets``).
 
     Returns
     -------
@@ -257,7 +228,7 @@ class VarianceComponents:
         Estimated variances of the system effect, the topic effect and the system x topic interaction (confounded with
         noise: one value per cell). The ANOVA estimates ``(MS_system - MS_residual) / topics`` and
         ``(MS_topic - MS_residual) / systems`` can come out negative by chance; they are then reported as 0 (the usual
-        convention). A component that is the rounding residue of 0 is 0 (module docstring).
+        convention). A component that is the rounding residue of 0 is 0 (see ``variance_components``).
     systems, topics : int
 
     Undefined cases (0 / 0) are NaN, without a warning: ``shares`` when every component is 0 (a constant table),
@@ -302,7 +273,11 @@ class VarianceComponents:
 
 
 def variance_components(scores: Any) -> VarianceComponents:
-    """Variance components of one measure's systems x topics table.
+    """Variance components of one measure's systems x topics table (Kanoulas & Aslam, CIKM 2009).
+
+    The two-way random-effects ANOVA y_st = mu + a_s + b_t + e_st. A component that is the rounding residue of 0 is 0: a
+    difference of two mean squares within 100 machine epsilons of the larger, or a component whose standard deviation is
+    within 100 epsilons of the mean |y_st|.
 
     Parameters
     ----------
@@ -312,7 +287,6 @@ def variance_components(scores: Any) -> VarianceComponents:
     Returns
     -------
     VarianceComponents
-        A component within rounding of 0 is 0 (see the module docstring).
 
     Examples
     --------

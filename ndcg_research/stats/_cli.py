@@ -1,7 +1,5 @@
-"""The ``compare`` command: ``python -m ndcg_research compare QRELS RUN_A RUN_B [RUN ...] [-m MEASURE] ...``.
+"""The ``compare`` command: every run's mean with its interval, every pair's test (``compare_systems``), per measure.
 
-For each measure: every run's mean with its confidence interval, then every pair of runs with the mean difference, its
-interval, the p-value and the adjusted p-value (``compare_systems`` on the per-query values of ``runs.run_matrices``).
 Exit status: 0 on success, 1 on bad input (a message naming the file and line, or the argument), 2 on bad usage.
 """
 
@@ -24,8 +22,7 @@ from ..cli_common import (
 
 __all__ = ["register", "run", "TESTS", "CORRECTIONS", "INTERVALS", "FORMATS"]
 
-#: Choices of the options (the library's: ``compare.COMPARE_METHODS``, ``multiple.CORRECTIONS``,
-#: ``intervals.INTERVALS``; repeated here so that ``--help`` does not import scipy, and tested to stay equal).
+#: The library's choices, repeated so that ``--help`` does not import scipy (tested to stay equal).
 TESTS = ("t", "wilcoxon", "permutation", "bootstrap", "tukey")
 CORRECTIONS = ("holm", "bonferroni", "bh", "none")
 INTERVALS = ("t", "percentile", "bca")
@@ -127,12 +124,8 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _settings(c: Any) -> dict[str, Any]:
-    """The settings of comparison ``c`` and what its p-values and intervals rest on, the same in every format.
-
-    ``exact``: the p-values enumerate every sign pattern (their number: ``sign_patterns``, else None); ``resamples``:
-    random resamples behind the p-values (None when exact, or for the t and Wilcoxon tests); ``interval_resamples``:
-    bootstrap resamples of the intervals (None for t intervals).
-    """
+    """The settings of comparison ``c`` and what its p-values (sign patterns or random resamples) and intervals
+    (bootstrap resamples) rest on, None where they do not apply; the same in every format."""
     return {
         "test": c.test,
         "correction": c.correction,

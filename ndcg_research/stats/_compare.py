@@ -8,15 +8,7 @@ import pandas as pd
 
 from .._validation import check_option, check_resamples
 from ..core import _kernels as kernels
-from ._inputs import (
-    METHOD_ALIAS,
-    check_jobs,
-    check_level,
-    check_scores,
-    check_seed,
-    renamed_test,
-    system_names,
-)
+from ._inputs import METHOD_ALIAS, check_jobs, check_level, check_scores, check_seed, renamed_test, system_names
 from ._intervals import ALPHA, CONFIDENCE, INTERVALS, _mean_interval, bootstrap_interval, check_interval_resamples
 from ._multiple import CORRECTIONS, _adjust_pvalues, _tukey_hsd
 from ._paired import METHODS, _interval_of, _pairwise_tests
@@ -81,13 +73,12 @@ def compare_systems(
     Parameters
     ----------
     scores : 2-D array-like or mapping
-        Systems x queries of one measure (a mapping: name to per-query values; a DataFrame: named by its index; one
-        indexed like queries or with columns named like runs is refused: pass its transpose).
+        Systems x queries of one measure (see ``pairwise_tests``).
     systems : list of str, optional
         Names of the rows.
     test : {"t", "wilcoxon", "permutation", "bootstrap", "tukey"}, default "t"
-        The paired test of each pair (``pairwise_tests``), or the randomised Tukey HSD test (``tukey_hsd``). (Formerly
-        ``method``, still accepted with a DeprecationWarning.)
+        The paired test of each pair (``paired_test``), or the randomised Tukey HSD test (``tukey_hsd``). (Formerly
+        ``method``, deprecated.)
     correction : {"holm", "bonferroni", "bh", "none"}, optional
         Multiple-comparison correction of the pairs' p-values; default ``"holm"``, and for ``test="tukey"`` (already
         family-wise adjusted) ``"none"``, the only one allowed there.
@@ -99,7 +90,7 @@ def compare_systems(
         Resamples of the resampling tests and bootstrap intervals.
     seed : int, default 0
     n_jobs : int, default 1
-        Worker threads (the results do not depend on it); -1: every core, as in joblib.
+        As in ``pairwise_tests``.
 
     Returns
     -------
@@ -151,18 +142,10 @@ def compare_systems(
     else:
         pvalue, adjusted = tests.pvalue, _adjust_pvalues(tests.pvalue, correction)
     labels = np.asarray(names, dtype=object)
-    same = {
-        key: getattr(tests, key) for key in ("difference", "ci_low", "ci_high", "effect_size", "wins", "ties", "losses")
-    }
-    pair_table = pd.DataFrame(
-        {
-            "system_a": labels[tests.first],
-            "system_b": labels[tests.second],
-            **same,
-            "pvalue": pvalue,
-            "pvalue_adjusted": adjusted,
-        }
-    )
+    columns = ("difference", "ci_low", "ci_high", "effect_size", "wins", "ties", "losses")
+    pairs = {"system_a": labels[tests.first], "system_b": labels[tests.second]}
+    pairs |= {key: getattr(tests, key) for key in columns}
+    pair_table = pd.DataFrame({**pairs, "pvalue": pvalue, "pvalue_adjusted": adjusted})
     used = n_resamples if test == "tukey" else tests.n_resamples
     return Comparison(
         system_table, pair_table, test, correction, interval, confidence, n_resamples, seed, tests.exact, used

@@ -27,16 +27,7 @@ _SYSTEM_LABELS = {"run", "system", "runs", "systems"}
 def check_scores(value: Any, name: str) -> Scores:
     """``value`` as a systems x queries matrix of finite values, at least 2 x 2, with the systems' names: a 2-D
     array-like (names ``"s0", "s1", ...``), a mapping ``{system name: per-query values}``, or a DataFrame (its index;
-    one whose index is named like queries or whose columns are named like runs is refused: it is the transpose).
-
-    >>> check_scores({"bm25": [0.2, 0.4], "dense": [0.3, 0.3]}, "scores")
-    Scores(values=array([[0.2, 0.4],
-           [0.3, 0.3]]), names=['bm25', 'dense'])
-    >>> check_scores({"bm25": [0.2, float("nan")], "dense": [0.3, 0.3]}, "scores")
-    Traceback (most recent call last):
-    ...
-    ValueError: scores['bm25'] must be finite, got nan at index 1
-    """
+    one whose index is named like queries or whose columns are named like runs is refused: it is the transpose)."""
     if isinstance(value, Mapping):
         check_same_index({f"{name}[{key!r}]": row for key, row in value.items()})
         names = [str(key) for key in value]
@@ -71,8 +62,7 @@ def check_scores(value: Any, name: str) -> Scores:
 
 
 def check_same_index(rows: Mapping[str, Any]) -> None:
-    """Refuse pandas Series (by argument name) whose indexes differ: values are paired by position, and Series
-    indexed by query id (or system name) in different orders, or by other labels, would pair one with another."""
+    """Refuse pandas Series (by argument name) whose indexes differ: values are paired by position."""
     indexed = {name: row.index for name, row in rows.items() if hasattr(row, "index") and hasattr(row, "to_numpy")}
     first = next(iter(indexed), None)
     for name, index in indexed.items():
@@ -84,14 +74,18 @@ def check_same_index(rows: Mapping[str, Any]) -> None:
             )
 
 
-def system_names(scores: Scores, systems: Any) -> list[str]:
-    """The names of the rows of ``scores``: ``systems`` if given (one distinct str per row), else its own.
+def check_pair(first: Any, second: Any, names: tuple[str, str], unit: str, what: str) -> tuple[np.ndarray, np.ndarray]:
+    """Two 1-D arrays of at least 2 ``unit``, paired by position: the same size, and Series with equal indexes."""
+    check_same_index(dict(zip(names, (first, second), strict=True)))
+    a = check_array(first, names[0], ndim=1, min_size=2, unit=unit)
+    b = check_array(second, names[1], ndim=1, min_size=2, unit=unit)
+    if a.size != b.size:
+        raise ValueError(f"{names[0]} and {names[1]} must {what}: got {a.size} and {b.size} values")
+    return a, b
 
-    >>> system_names(check_scores([[0.2, 0.4], [0.3, 0.3]], "scores"), ["a", "a"])
-    Traceback (most recent call last):
-    ...
-    ValueError: systems must name each row once, got ['a', 'a']
-    """
+
+def system_names(scores: Scores, systems: Any) -> list[str]:
+    """The names of the rows of ``scores``: ``systems`` if given (one distinct str per row), else its own."""
     if systems is None:
         return scores.names
     if not isinstance(systems, (list, tuple, np.ndarray)):
@@ -120,8 +114,7 @@ def check_count(value: Any, name: str) -> int:
 
 
 def check_jobs(n_jobs: Any) -> int:
-    """Worker threads by joblib's rule (the simulation's sweeps pass ``n_jobs`` to joblib): a positive number, or
-    negative for the cores plus one plus ``n_jobs`` (-1: every core, -2: all but one), at least one; 0 is refused."""
+    """Worker threads by joblib's rule: a positive number, or the cores plus one plus ``n_jobs`` (-1: every core)."""
     n_jobs = check_int(n_jobs, "n_jobs")
     if n_jobs == 0:
         raise ValueError(

@@ -1,12 +1,4 @@
-r"""Confidence intervals and confidence levels: t, Wilson, bootstrap; the package's one confidence level.
-
-``bootstrap_interval`` computes the percentile and BCa intervals (Efron & Tibshirani 1993, ch. 14) from given resampled
-means of many rows at once, as ``scipy.stats.bootstrap`` does:
-``z0 = ndtri(share of resampled means below the mean, ties counted half)``; the jackknife acceleration of a mean in
-closed form, :math:`a = \sum_q (x_q - \bar x)^3 / (6 (\sum_q (x_q - \bar x)^2)^{3/2})`; quantiles by linear
-interpolation; a row of equal values gets ``(mean, mean)``. On the same resamples the intervals equal scipy's
-(``tests/test_stats_paired.py``).
-"""
+"""Confidence intervals and confidence levels: t, Wilson, bootstrap; the package's one confidence level."""
 
 import math
 from collections.abc import Sequence
@@ -112,13 +104,12 @@ def wilson_interval(successes: int, trials: int, *, confidence: float = CONFIDEN
     [0.7225, 1.0]
     """
     successes, trials = check_int(successes, "successes", low=0), check_count(trials, "trials")
-    confidence = check_level(confidence, "confidence")
-    if successes > trials:
-        raise ValueError(f"successes must be <= trials, got {successes} of {trials}")
-    return _wilson(successes, trials, confidence)
+    return _wilson(successes, trials, check_level(confidence, "confidence"))
 
 
 def _wilson(successes: int, trials: int, confidence: float) -> tuple[float, float]:
+    if successes > trials:  # checked last by the public functions, after every argument's own check
+        raise ValueError(f"successes must be <= trials, got {successes} of {trials}")
     ci = stats.binomtest(successes, trials).proportion_ci(confidence, method="wilson")
     return float(ci.low), float(ci.high)
 
@@ -162,11 +153,7 @@ def proportion_label(
     '50/50'
     """
     successes, trials = check_int(successes, "successes", low=0), check_count(trials, "trials")
-    digits, interval = check_int(digits, "digits", low=0), check_bool(interval, "interval")
-    confidence = check_level(confidence, "confidence")
-    if successes > trials:
-        raise ValueError(f"successes must be <= trials, got {successes} of {trials}")
-    return _proportion_label(successes, trials, digits, interval, confidence)
+    return _proportion_label(successes, trials, *_label_options(digits, interval, confidence))
 
 
 def _proportion_label(successes: int, trials: int, digits: int, interval: bool, confidence: float) -> str:
@@ -208,12 +195,15 @@ def share_label(
     '0.87'
     """
     share, trials = check_real(share, "share", low=0, high=1), check_count(trials, "trials")
-    digits, interval = check_int(digits, "digits", low=0), check_bool(interval, "interval")
-    confidence = check_level(confidence, "confidence")
+    options = _label_options(digits, interval, confidence)
     count = share * trials
     if abs(count - round(count)) > 1e-6:
         raise ValueError(f"share must be a share of {trials} trials (a whole count), got {share!r}")
-    return _proportion_label(int(round(count)), trials, digits, interval, confidence)
+    return _proportion_label(int(round(count)), trials, *options)
+
+
+def _label_options(digits: Any, interval: Any, confidence: Any) -> tuple[int, bool, float]:
+    return check_int(digits, "digits", low=0), check_bool(interval, "interval"), check_level(confidence, "confidence")
 
 
 def family_confidence(family_size: int, *, confidence: float = CONFIDENCE) -> float:
@@ -286,16 +276,9 @@ def bootstrap_statistic_interval(
         raise TypeError(f"samples must be a non-empty sequence of arrays, got {type_and_value(samples)}")
     samples = [check_array(sample, f"samples[{i}]", ndim=(1, 2, 3)) for i, sample in enumerate(samples)]
     value = float(statistic(*samples, axis=0))
-    result = stats.bootstrap(
-        samples,
-        statistic,
-        paired=True,
-        vectorized=True,
-        n_resamples=n_resamples,
-        confidence_level=confidence,
-        method="percentile",
-        random_state=np.random.default_rng(seed),
-    )
+    rng = np.random.default_rng(seed)
+    options: dict[str, Any] = dict(paired=True, vectorized=True, method="percentile", random_state=rng)
+    result = stats.bootstrap(samples, statistic, n_resamples=n_resamples, confidence_level=confidence, **options)
     return value, float(result.confidence_interval.low), float(result.confidence_interval.high)
 
 
@@ -317,8 +300,9 @@ def row_quantiles(sorted_values: np.ndarray, q: np.ndarray) -> np.ndarray:
 def bootstrap_interval(
     resampled_means: np.ndarray, values: np.ndarray, *, confidence: float = CONFIDENCE, interval: str = "percentile"
 ) -> tuple[np.ndarray, np.ndarray]:
-    """Percentile or BCa bootstrap interval (low, high) of the mean of each row of ``values`` (rows x queries), from
-    its ``resampled_means`` (rows x B), as in the module docstring."""
+    """Percentile or BCa interval (low, high) of the mean of each row of ``values`` (rows x queries) from its
+    ``resampled_means`` (rows x B), as ``scipy.stats.bootstrap`` (Efron & Tibshirani 1993, ch. 14): ``z0`` counts ties
+    half, the jackknife acceleration of a mean in closed form; a row of equal values gets ``(mean, mean)``."""
     alpha = (1.0 - confidence) / 2.0
     ordered = np.sort(resampled_means, axis=1)
     mean = values.mean(axis=1)

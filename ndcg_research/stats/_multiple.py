@@ -1,21 +1,4 @@
-r"""Many systems at once: p-value corrections and the randomised Tukey HSD test.
-
-``adjust_pvalues`` corrects (``correction=``) the p-values of a family of pairwise tests:
-
-- ``"holm"`` (Holm 1979, the default): with the p-values sorted, :math:`p_{(1)} \le \dots \le p_{(m)}`,
-  :math:`\tilde p_{(i)} = \max_{j \le i} \min(1, (m - j + 1)\, p_{(j)})`; controls the family-wise error rate, uniformly
-  more powerful than Bonferroni;
-- ``"bonferroni"``: :math:`\min(1, m\, p_i)`;
-- ``"bh"`` (Benjamini & Hochberg 1995): controls the false discovery rate, ``scipy.stats.false_discovery_control``;
-- ``"none"``.
-
-``tukey_hsd`` is the randomised Tukey HSD test of Carterette (TOIS 2012), as Sakai (2012, 2014) runs it for
-discriminative power: under the null hypothesis that all systems are equivalent, the systems' labels are exchangeable
-within each query. Each of ``B`` resamples shuffles, independently for every query, which system gets which value; the
-statistic is the range (max - min) of the systems' means. A pair's p-value is the share of resamples whose range reaches
-the pair's observed ``|difference|``, ``(count + 1) / (B + 1)``. Comparing every pair with the distribution of the
-*maximum* difference makes the p-values family-wise adjusted by construction (no further correction).
-"""
+"""Many systems at once: p-value corrections and the randomised Tukey HSD test."""
 
 import math
 from dataclasses import dataclass
@@ -39,6 +22,9 @@ _SHUFFLE_ELEMENTS = 1 << 22
 
 def adjust_pvalues(pvalues: Any, correction: str = "holm") -> np.ndarray:
     """Adjust a family of p-values for multiple comparisons.
+
+    Holm (1979) and Bonferroni control the family-wise error rate (Holm is uniformly more powerful), ``"bh"`` (Benjamini
+    & Hochberg 1995, ``scipy.stats.false_discovery_control``) the false discovery rate.
 
     Parameters
     ----------
@@ -112,13 +98,16 @@ class TukeyHSD:
 def tukey_hsd(
     scores: Any, *, n_resamples: int = 10_000, alpha: float = ALPHA, seed: int = 0, n_jobs: int = 1
 ) -> TukeyHSD:
-    """Randomised Tukey HSD test (Carterette 2012) of every pair of systems.
+    """Randomised Tukey HSD test (Carterette, TOIS 2012) of every pair of systems.
+
+    Each of ``B`` resamples shuffles the systems' values within every query (exchangeable if all systems are equivalent)
+    and records the range of the systems' means; a pair's p-value is the share ``(count + 1) / (B + 1)`` of ranges
+    reaching its ``|difference|``, family-wise adjusted by construction.
 
     Parameters
     ----------
     scores : 2-D array-like or mapping
-        Systems x queries (a mapping: name to per-query values; a DataFrame: named by its index; one
-        indexed like queries or with columns named like runs is refused: pass its transpose).
+        Systems x queries (see ``pairwise_tests``).
     n_resamples : int, default 10000
         Resamples ``B`` (each shuffles the systems within every query).
     alpha : float, default 0.05
@@ -127,7 +116,7 @@ def tukey_hsd(
         Entropy of the resamples' SeedSequence; block ``k`` of ``TUKEY_BLOCK`` resamples draws from
         ``SeedSequence(seed, spawn_key=(TUKEY_STREAM, k))``.
     n_jobs : int, default 1
-        Worker threads over blocks (the results do not depend on it); -1: every core, as in joblib.
+        As in ``pairwise_tests``.
 
     Returns
     -------

@@ -1,51 +1,11 @@
-r"""Paired comparisons of two systems scored on the same queries or replicates: tests and summaries.
+r"""Paired comparisons of two systems on the same queries (tests) or the same replicates (summaries).
 
-Paired tests over queries, of one pair (``paired_test``) or many at once (``pairwise_tests``): for systems A and B on
-the same ``n`` queries, is the mean of the per-query differences d_q = M(A, q) - M(B, q) zero?
-
-=================  ===========================================================================
-test               p-value (two-sided)
-=================  ===========================================================================
-``"t"``            paired Student's t test, ``scipy.stats.ttest_rel``
-``"wilcoxon"``     Wilcoxon signed-rank test, ``scipy.stats.wilcoxon`` of the pair alone (zeros
-                   dropped, the method scipy's ``method="auto"`` picks for that pair)
-``"permutation"``  sign-flip randomisation test of the mean difference (Fisher; Smucker, Allan &
-                   Carterette 2007): share of sign vectors ``s`` with
-                   :math:`|\mathrm{mean}(s d)| \ge |\mathrm{mean}(d)|`. Exact (every one of the
-                   2^n vectors) up to 20 queries, else ``n_resamples`` random
-                   vectors and ``p = (count + 1) / (B + 1)`` (as ``scipy.stats.permutation_test``)
-``"bootstrap"``    paired bootstrap test (Sakai 2006): resample the queries of the differences
-                   shifted to mean zero, :math:`w = d - \bar d`; ASL = share of the ``B`` resamples
-                   whose studentised mean :math:`|t^*| = |\bar w^*| / (s_{w^*}/\sqrt n)` reaches the
-                   observed :math:`|t| = |\bar d| / (s_d / \sqrt n)` (Sakai's definition, count / B)
-=================  ===========================================================================
-
-Null statistics are compared with scipy's tolerance for numerically equal values:
-:math:`|T^*| \ge |T| (1 - 100\,\epsilon)`. A mean difference within :math:`100\,\epsilon` times the mean :math:`|d_q|`
-is the rounding residue of 0 (e.g. the differences 0.7 - 0.6, 0.4 - 0.3 and 0.1 - 0.3, whose float mean is 5e-18): the
-resampling tests take it as 0 (p = 1), as the t and Wilcoxon tests do; a relative tolerance alone would count only the
-resamples that round to exactly that residue.
-
-Scale: each pair's differences are scaled by a power of two (exactly) so that the largest :math:`|d_q|` is in [0.5, 1),
-and null statistics are compared in absolute value: the p-values do not change when the values are multiplied by a
-constant (exactly not, for a power of two), and no square over- or underflows. Differences that overflow (``a - b`` not
-a finite float) are refused.
-
-Every result also has the mean difference, its confidence interval (Student's t, ``mean_interval``; bootstrap percentile
-or BCa), the effect size :math:`d_z = \bar d / s_d` (Cohen's standardised mean difference for paired data; NaN,
-undefined, when all d_q are equal), and the counts of queries where A wins, ties and loses; a tie is a difference within
-``TIE_TOLERANCE`` of 0, the package's one definition of equal nDCG. The tests, interval and effect size use the
-differences as given, as scipy and the IR tools do: differences of rounding size (the same nDCG computed through
-different sums) count as ties but enter the statistics unchanged, so such a pair can show a non-zero effect size.
-``paired_comparison`` sets them to 0 instead: its replicates are compared exactly.
-
-Randomness: the bootstrap and sign-flip resamples are shared by all pairs and fixed by ``seed`` (``_resampling``), so a
-pair gets the same p-value whichever other pairs are compared, and for any ``n_jobs``.
-
-Summaries of replicates (the simulation studies: many simulated data sets, no test): ``paired_comparison`` gives, along
-any axis of an array of replicates, the mean gap with its t interval, how often the better system scores strictly higher
-(Wilson interval), ties and losses, and the standardized gap with its standard error (``standardized_gap_se``, delta
-method); a gap within ``TIE_TOLERANCE`` counts as exactly 0 there.
+Null statistics reach the observed one within scipy's tolerance, :math:`|T^*| \ge |T| (1 - 100\,\epsilon)`, and a mean
+difference within :math:`100\,\epsilon` times the mean :math:`|d_q|` is the rounding residue of 0 (0.7 - 0.6, 0.4 - 0.3
+and 0.1 - 0.3 have the float mean 5e-18): the resampling tests take it as 0 (p = 1), as the t and Wilcoxon tests do.
+Each pair's differences are scaled by a power of two (exactly) so that the largest :math:`|d_q|` is in [0.5, 1): the
+p-values do not depend on the scale and no square over- or underflows. The tests use the differences as given (a
+rounding-size difference is a tie but enters the statistics); ``paired_comparison`` sets such gaps to 0 instead.
 """
 
 import functools
@@ -64,6 +24,7 @@ from ._inputs import (
     all_pairs,
     check_jobs,
     check_level,
+    check_pair,
     check_same_index,
     check_scores,
     check_seed,
@@ -107,12 +68,8 @@ class PairedResult:
         Two-sided p-value (the achieved significance level).
     difference : float
         Mean over queries of ``a - b``.
-    ci : tuple of float
-        Confidence interval (low, high) of ``difference``.
-    confidence : float
-        Level of ``ci``.
-    interval : str
-        Kind of ``ci``: ``"t"``, ``"percentile"`` or ``"bca"``.
+    ci, confidence, interval : tuple of float, float, str
+        Confidence interval (low, high) of ``difference``, its level and kind (``"t"``, ``"percentile"``, ``"bca"``).
     effect_size : float
         Cohen's d_z: ``difference / std(a - b, ddof=1)``; NaN if every difference is the same.
     wins, ties, losses : int
@@ -196,20 +153,14 @@ class PairTests:
 
 
 def _test_options(
-    test: Any,
-    interval: Any,
-    confidence: Any,
-    n_resamples: Any,
-    seed: Any,
-    exact: Any,
-    intervals: tuple[str, ...] = INTERVALS,
+    test: Any, interval: Any, confidence: Any, resamples: Any, seed: Any, exact: Any, kinds: tuple[str, ...] = INTERVALS
 ) -> dict[str, Any]:
     """The checked options of a paired test, as keyword arguments of ``_pairwise_tests``."""
     test, exact = check_option(test, "test", METHODS), check_bool(exact, "exact", none=True)
     if exact is not None and test != "permutation":  # it would be ignored
         raise ValueError(f"exact applies to the permutation test only, got exact={exact!r} with test={test!r}")
-    interval = check_option(interval, "interval", intervals, none=True)
-    confidence, n_resamples = check_level(confidence, "confidence"), check_resamples(n_resamples)
+    interval = check_option(interval, "interval", kinds, none=True)
+    confidence, n_resamples = check_level(confidence, "confidence"), check_resamples(resamples)
     check_interval_resamples(n_resamples, confidence, _interval_of(test, interval))
     return dict(
         test=test, interval=interval, confidence=confidence, n_resamples=n_resamples, seed=check_seed(seed), exact=exact
@@ -218,9 +169,7 @@ def _test_options(
 
 def _interval_of(test: str, interval: str | None) -> str:
     """The interval asked for, else the test's default: t for the t test, percentile bootstrap otherwise."""
-    if interval is not None:
-        return interval
-    return "t" if test == "t" else "percentile"
+    return interval or ("t" if test == "t" else "percentile")
 
 
 @renamed_test
@@ -243,18 +192,19 @@ def paired_test(
         Per-query values of systems A and B (same queries, same order; at least 2). Two pandas Series must have equal
         indexes (query ids), else ValueError: values are paired by position.
     test : {"t", "wilcoxon", "permutation", "bootstrap"}, default "t"
-        The test (see the module documentation). (Formerly ``method``, still accepted with a DeprecationWarning.)
+        ``"t"``: ``scipy.stats.ttest_rel``; ``"wilcoxon"``: ``scipy.stats.wilcoxon`` of the pair alone;
+        ``"permutation"``: sign-flip test of the mean difference (Smucker, Allan & Carterette 2007), exact up to 20
+        queries, else ``n_resamples`` random sign vectors and ``p = (count + 1) / (B + 1)``; ``"bootstrap"``: Sakai's
+        (2006) test of the studentised mean of the differences shifted to mean 0, ``p = count / B``. (Formerly
+        ``method``, deprecated.)
     interval : {"t", "percentile", "bca"}, optional
-        Kind of confidence interval of the mean difference; default ``"t"`` for the t test and the bootstrap percentile
-        interval (``n_resamples`` resamples) for the others. (BCa is not the default: for means of 50-100 queries with
-        ties and skew, as nDCG differences have, it covered less often than the percentile interval in the coverage
-        test, ``tests/test_stats_paired.py``; both are slightly below nominal there, the t interval is closest.)
+        Confidence interval of the mean difference; default ``"t"`` for the t test, else the bootstrap percentile
+        interval (BCa covered less often than it for skewed, tied nDCG differences: ``tests/test_stats_paired.py``).
     confidence : float, default 0.95
         Confidence level of the interval.
     n_resamples : int, default 10000
-        Bootstrap resamples (bootstrap test and bootstrap intervals) and random sign vectors (Monte Carlo permutation
-        test); at least ``2 / (1 - confidence)`` (40 at 95%) for a bootstrap interval (``check_interval_resamples``), as
-        in ``compare_systems``.
+        Bootstrap resamples and random sign vectors; at least ``2 / (1 - confidence)`` (40 at 95%) for a bootstrap
+        interval.
     seed : int, default 0
         Entropy of the resamples' SeedSequence.
     exact : bool, optional
@@ -277,11 +227,7 @@ def paired_test(
     (0.0059, (0.0201, 0.0824))
     """
     options = _test_options(test, interval, confidence, n_resamples, seed, exact)
-    check_same_index({"a": a, "b": b})
-    a = check_array(a, "a", ndim=1, min_size=2, unit="queries")
-    b = check_array(b, "b", ndim=1, min_size=2, unit="queries")
-    if a.size != b.size:
-        raise ValueError(f"a and b must hold the same queries: got {a.size} and {b.size} values")
+    a, b = check_pair(a, b, ("a", "b"), "queries", "hold the same queries")
     return _pairwise_tests(np.vstack([a, b]), None, alpha=ALPHA, n_jobs=1, **options).result(0)
 
 
@@ -304,8 +250,8 @@ def pairwise_tests(
     Parameters
     ----------
     scores : 2-D array-like or mapping
-        Systems x queries (a mapping: name to per-query values; a DataFrame: named by its index; one
-        indexed like queries or with columns named like runs is refused: pass its transpose).
+        Systems x queries (a mapping: name to per-query values; a DataFrame: named by its index; one indexed like
+        queries or with columns named like runs is refused: pass its transpose).
     pairs : sequence of (int, int), optional
         Row pairs ``(i, j)`` to test (difference ``i - j``); default every ``i < j``.
     test, confidence, n_resamples, seed, exact
@@ -329,7 +275,7 @@ def pairwise_tests(
     >>> t.first.tolist(), t.second.tolist(), t.pvalue.round(3).tolist()
     ([0, 0, 1], [1, 2, 2], [0.25, 0.125, 0.125])
     """
-    options = _test_options(test, interval, confidence, n_resamples, seed, exact, intervals=(*INTERVALS, "none"))
+    options = _test_options(test, interval, confidence, n_resamples, seed, exact, kinds=(*INTERVALS, "none"))
     alpha, n_jobs = check_level(alpha, "alpha"), check_jobs(n_jobs)
     matrix = check_scores(scores, "scores").values
     if pairs is not None:
@@ -368,19 +314,11 @@ def _pairwise_tests(
     shared_flips = None if flips is None else _PrecomputedResamples.build(flips, matrix)
     shared_boot = None if boot is None else _PrecomputedResamples.build(boot, matrix)
 
+    options: dict[str, Any] = dict(test=test, interval=interval, confidence=confidence, alpha=alpha)
+
     def work(start: int) -> dict[str, np.ndarray]:
         part = slice(start, start + chunk)
-        return _test_chunk(
-            matrix,
-            first[part],
-            second[part],
-            test=test,
-            interval=interval,
-            confidence=confidence,
-            alpha=alpha,
-            flips=shared_flips,
-            boot=shared_boot,
-        )
+        return _test_chunk(matrix, first[part], second[part], flips=shared_flips, boot=shared_boot, **options)
 
     parts = map_in_threads(work, range(0, first.size, chunk), n_jobs)
     joined: dict[str, Any] = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
@@ -391,13 +329,8 @@ def _pairwise_tests(
 
 @dataclass(frozen=True)
 class _PrecomputedResamples:
-    """Resamples used by every chunk of pairs, with what can be computed once for all of them.
-
-    The resampled mean of a difference is the difference of the systems' resampled means (both are linear in the
-    values), so when the systems' means under every resample fit in memory they are computed once (systems x B) and a
-    pair's are one subtraction away. Every system's values are scaled by a power of two (exactly) so that its largest
-    magnitude is in [0.5, 1): its resampled means cannot overflow, and ``system_exponents`` holds the powers.
-    """
+    """Resamples shared by every chunk of pairs; when they fit in memory, the weight blocks and the systems' resampled
+    means (of values scaled by ``2**-system_exponents`` into [0.5, 1)), from which a pair's are one subtraction away."""
 
     resamples: Resamples
     blocks: list[np.ndarray] | None
@@ -422,14 +355,12 @@ class _PrecomputedResamples:
     def difference_means(
         self, first: np.ndarray, second: np.ndarray, d: np.ndarray, exponent: np.ndarray
     ) -> tuple[np.ndarray, np.ndarray]:
-        """Resampled means of the scaled differences ``d`` (rows ``first`` minus rows ``second``, times
-        ``2**-exponent``) (pairs x B), and per pair a bound on their rounding error.
+        """Resampled means of the scaled differences ``d`` (pairs x B) and per pair a bound on their rounding error.
 
         From the systems' resampled means when the pair's values are within ``_SHIFT_LIMIT`` binary orders of magnitude
-        of its differences, else from the differences themselves. Either way a mean is a sum of n terms rounded at the
-        scale of the largest (``2**shift`` for the systems' values, 1 for the scaled differences), as is ``d.mean()``:
-        together they may differ by about ``n * eps * 2**shift`` (bounded here by four times that), and the identity
-        resample, which always reaches the observed mean, must not miss it by rounding.
+        of its differences, else from ``d``. A mean of n terms rounded at the scale of the largest (``2**shift``) may
+        differ from ``d.mean()`` by about ``n * eps * 2**shift`` (bounded by four times that), which the identity
+        resample, always reaching the observed mean, must not miss by.
         """
         out = np.empty((d.shape[0], self.resamples.n_resamples))
         shift = np.zeros(d.shape[0], dtype=np.int64)
@@ -474,11 +405,12 @@ def _count_exceeding(null: np.ndarray, observed: np.ndarray, rounding: Any = 0.0
     return np.count_nonzero(np.abs(null) >= threshold[:, None], axis=1)
 
 
-def _kth_largest(values: np.ndarray, k: int) -> np.ndarray:
-    """Column index of the k-th largest entry (k >= 1) of each row."""
-    b = values.shape[1]
+def _at_kth_largest(key: np.ndarray, values: np.ndarray, k: int) -> np.ndarray:
+    """Per row, the entry of ``values`` where ``key`` has its k-th largest entry (k clipped to 1..B)."""
+    b = key.shape[1]
     k = min(max(k, 1), b)
-    return np.argpartition(values, b - k, axis=1)[:, b - k]
+    at = np.argpartition(key, b - k, axis=1)[:, b - k]
+    return np.take_along_axis(values, at[:, None], axis=1)[:, 0]
 
 
 def _test_chunk(
@@ -493,8 +425,7 @@ def _test_chunk(
     flips: _PrecomputedResamples | None,
     boot: _PrecomputedResamples | None,
 ) -> dict[str, np.ndarray]:
-    """The tests of a chunk of pairs, rows ``first`` minus rows ``second``, on differences scaled by a power of two
-    (module docstring: "Scale"); the differences, means and intervals are scaled back at the end."""
+    """The tests of a chunk of pairs, rows ``first`` minus rows ``second``, on differences scaled by a power of two."""
     with np.errstate(over="ignore"):  # refused just below
         raw = matrix[first] - matrix[second]
     _check_finite_differences(raw, first, second, matrix)
@@ -542,8 +473,7 @@ def _test_chunk(
             out["pvalue"] = (count + 1) / (b + 1)
             k = math.ceil(b * alpha)
         magnitude = np.abs(null)
-        at = _kth_largest(magnitude, k)
-        out["critical_difference"] = np.take_along_axis(magnitude, at[:, None], axis=1)[:, 0]
+        out["critical_difference"] = _at_kth_largest(magnitude, magnitude, k)
     else:  # bootstrap (Sakai 2006): studentised mean of the shifted differences w = d - mean
         assert boot is not None
         w = d - mean[:, None]
@@ -564,8 +494,7 @@ def _test_chunk(
         t_star = np.sqrt(square, out=square)  # |t*|: compared with |t| as the permutation test compares means
         count = _count_exceeding(t_star, np.where(constant, 0.0, t_obs))
         out["pvalue"] = np.where(constant, degenerate_p, count / b)
-        at = _kth_largest(t_star, math.ceil(b * alpha))
-        out["critical_difference"] = np.abs(np.take_along_axis(w_mean, at[:, None], axis=1)[:, 0])
+        out["critical_difference"] = np.abs(_at_kth_largest(t_star, w_mean, math.ceil(b * alpha)))
         boot_means = w_mean
         boot_means += mean[:, None]
     if interval == "t":
@@ -585,10 +514,8 @@ def _test_chunk(
 def _wilcoxon(d: np.ndarray) -> np.ndarray:
     """Two-sided Wilcoxon signed-rank p-values of each row, as ``scipy.stats.wilcoxon`` of that row alone.
 
-    scipy's ``method="auto"`` picks one method for a whole batch: the normal approximation (or, up to 13 values, a
-    permutation test) for every row as soon as one row has a zero or a tie, else the exact distribution. Rows are
-    therefore tested in two groups, those with a zero or a tied ``|d_q|`` and those without, so that each row gets the
-    method scipy chooses for it alone. All-zero rows: 1.
+    scipy's ``method="auto"`` picks one method for a whole batch (not exact as soon as one row has a zero or a tie), so
+    rows with a zero or a tied ``|d_q|`` and rows without are tested apart. All-zero rows: 1.
     """
     zero = np.all(d == 0, axis=1)
     magnitudes = np.sort(np.abs(d), axis=1)

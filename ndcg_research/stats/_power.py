@@ -1,20 +1,4 @@
-r"""Discriminative power of an evaluation measure (Sakai, SIGIR 2006).
-
-Given one measure's per-query values of ``S`` systems on the same queries, test every one of the ``S (S - 1) / 2``
-pairs; the **discriminative power** is the share of pairs whose achieved significance level (ASL, the p-value) is below
-``alpha`` (Sakai's definition: no correction for multiplicity unless ``correction`` asks for one). Measures are compared
-by their power and by their **ASL curves** (the pairs' ASLs sorted in increasing order) on the same systems and queries:
-a curve that stays lower separates more pairs.
-
-The **estimated difference required** is Sakai's conservative estimate of the difference in mean a pair needs to be
-significant at ``alpha``: for each pair, the critical difference of its own null distribution (``PairTests``
-``critical_difference``; for the randomised Tukey HSD test, the honestly significant difference, common to all pairs),
-maximised over the pairs.
-
-Tests (``test=``): ``"bootstrap"`` (the paired bootstrap test of Sakai 2006, the default, ``B = 1000`` as in his paper),
-``"t"``, ``"permutation"`` (sign flips) and ``"tukey"`` (randomised Tukey HSD, Carterette 2012; family-wise adjusted by
-construction, so ``correction`` must be None).
-"""
+"""Discriminative power of an evaluation measure (Sakai, SIGIR 2006): the share of pairs of systems it separates."""
 
 from dataclasses import dataclass
 from typing import Any
@@ -23,15 +7,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import check_option, check_resamples
-from ._inputs import (
-    METHOD_ALIAS,
-    check_jobs,
-    check_level,
-    check_scores,
-    check_seed,
-    renamed_test,
-    system_names,
-)
+from ._inputs import METHOD_ALIAS, check_jobs, check_level, check_scores, check_seed, renamed_test, system_names
 from ._intervals import ALPHA
 from ._multiple import CORRECTIONS, _adjust_pvalues, _tukey_hsd
 from ._paired import _pairwise_tests
@@ -51,13 +27,10 @@ class DiscriminativePower:
     asl_curve : numpy.ndarray
         The pairs' ASLs, sorted in increasing order (Sakai's ASL curve).
     difference_required : float
-        Estimated difference required (see the module documentation); NaN if no pair has one.
-    pvalues : numpy.ndarray
-        ASL of each pair, pairs in row-major order ``(0, 1), (0, 2), ..., (S-2, S-1)``.
-    differences : numpy.ndarray
-        Mean difference of each pair (first minus second system).
-    critical_differences : numpy.ndarray
-        Each pair's critical difference at ``alpha``.
+        Sakai's estimated difference required: the largest of the pairs' critical differences; NaN if none has one.
+    pvalues, differences, critical_differences : numpy.ndarray
+        Each pair's ASL, mean difference (first minus second system) and critical difference at ``alpha`` (with Tukey,
+        the honestly significant difference), pairs in row-major order ``(0, 1), (0, 2), ..., (S-2, S-1)``.
     first, second : numpy.ndarray
         Row indices of each pair.
     systems : list of str
@@ -92,16 +65,9 @@ class DiscriminativePower:
     def table(self) -> pd.DataFrame:
         """One row per pair: system_a, system_b, difference, asl, critical_difference, significant."""
         names = np.asarray(self.systems, dtype=object)
-        return pd.DataFrame(
-            {
-                "system_a": names[self.first],
-                "system_b": names[self.second],
-                "difference": self.differences,
-                "asl": self.pvalues,
-                "critical_difference": self.critical_differences,
-                "significant": self.significant,
-            }
-        )
+        columns = {"system_a": names[self.first], "system_b": names[self.second], "difference": self.differences}
+        columns |= {"asl": self.pvalues, "critical_difference": self.critical_differences}
+        return pd.DataFrame({**columns, "significant": self.significant})
 
 
 @renamed_test
@@ -116,25 +82,28 @@ def discriminative_power(
     n_jobs: int = 1,
     systems: list[str] | None = None,
 ) -> DiscriminativePower:
-    """Discriminative power (Sakai 2006) of one measure on a systems x queries matrix.
+    """Discriminative power (Sakai, SIGIR 2006) of one measure on a systems x queries matrix.
+
+    The share of pairs of systems whose achieved significance level (ASL, the p-value) is below ``alpha``; measures are
+    compared by it and by their ASL curves (the sorted ASLs: a lower curve separates more pairs).
 
     Parameters
     ----------
     scores : 2-D array-like or mapping
-        Systems x queries of one measure (a mapping: name to per-query values; a DataFrame: named by its index; one
-        indexed like queries or with columns named like runs is refused: pass its transpose).
+        Systems x queries of one measure (see ``pairwise_tests``).
     alpha : float, default 0.05
         Significance level.
     test : {"bootstrap", "t", "permutation", "tukey"}, default "bootstrap"
-        The test of each pair. (Formerly ``method``, still accepted with a DeprecationWarning.)
+        The test of each pair (``paired_test``), or ``tukey_hsd`` (family-wise adjusted: ``correction`` must be None).
+        (Formerly ``method``, deprecated.)
     n_resamples : int, default 1000
-        Resamples of the bootstrap, sign-flip (Monte Carlo above 20 queries) or Tukey test.
+        Resamples of the bootstrap (1000 as in Sakai's paper), sign-flip (Monte Carlo above 20 queries) or Tukey test.
     correction : {"holm", "bonferroni", "bh", "none"} or None, default None
         Correction of the pairs' p-values before counting (None: Sakai's uncorrected count).
     seed : int, default 0
         Entropy of the resamples.
     n_jobs : int, default 1
-        Worker threads (the results do not depend on it); -1: every core, as in joblib.
+        As in ``pairwise_tests``.
     systems : list of str, optional
         System names (rows).
 

@@ -1,19 +1,7 @@
-r"""Do two independent runs of the same experiment agree? z statistics cell by cell.
+"""Do two independent runs of the same experiment agree? z statistics, cell by cell (``|z| > 3``: beyond chance).
 
-The notebooks run once with their default parameters (the stored outputs) and once with the full profile, from
-independent seeds; every cell both measured (a probability over data sets, or a mean over them) is compared by a z
-statistic, and ``|z| > 3`` is called a disagreement beyond chance.
-
-- ``proportion_z``: two proportions ``p1`` of ``n1`` and ``p2`` of ``n2`` trials, with the pooled standard error
-  :math:`\sqrt{\bar p (1 - \bar p) (1/n_1 + 1/n_2)}`, :math:`\bar p` the pooled proportion (its square is Pearson's
-  chi-square of the 2x2 table without continuity correction);
-- ``mean_z``: two means with standard deviations ``sd1``, ``sd2`` over ``n1``, ``n2`` replicates,
-  :math:`(m_1 - m_2) / \sqrt{s_1^2/n_1 + s_2^2/n_2}` (Welch's statistic, read as a normal z since the replicates are
-  many).
-
-Policy for a standard error of 0 (both runs measured the same 0 or 1, or every replicate of both gave the same value): z
-is 0 when the two values are equal (nothing to test, they agree), and ``inf`` with the sign of the difference when they
-differ. Both work element-wise on arrays or pandas Series (a Series in gives a Series out, with its index).
+A standard error of 0 (both runs measured the same 0 or 1, or constant replicates) gives z = 0 for equal values and
+``inf`` with the sign of the difference otherwise. A pandas Series in gives a Series out, with its index.
 """
 
 from typing import Any

@@ -1,28 +1,16 @@
-r"""Resampling weights shared by every pair of systems, seeded blocks, and the worker pool.
+"""Resampling weights shared by every pair of systems, seeded blocks, and the worker pool.
 
-Why weights: a bootstrap resample of the queries, or a sign flip of the per-query differences, is a weight vector ``w``
-over the ``n`` queries (``w_q`` = how often query ``q`` was drawn, or ``w_q = ±1``). The resampled sum of per-query
-values ``v`` is ``w @ v``, and for many resamples and pairs at once a matrix product ``W @ V.T``: (resamples x queries)
-times (queries x pairs). Drawing the resamples once and sharing them across all pairs (as Sakai's and Carterette's
-procedures do) turns all-pairs bootstrap and randomisation tests into a few BLAS calls instead of one
-``scipy.stats.bootstrap`` / ``permutation_test`` call per pair (``benchmarks/bench_stats.py``).
-
-Seeds: the ``B`` resamples are cut into blocks of ``RESAMPLE_BLOCK``; block ``k`` of stream ``s`` draws from
-``default_rng(SeedSequence(seed, spawn_key=(s, k)))``, so every resample is fixed by ``(seed, stream, index)``, whatever
-the number of workers, the order of the blocks or the pairs compared. A bootstrap block draws
-``rng.integers(0, n, size=(rows, n))``, the resampled query indices, exactly as ``scipy.stats.bootstrap`` does from the
-same generator (the tests compare intervals with scipy's on identical resamples); a sign-flip block draws
-``rng.integers(0, 2, size=(rows, n))``.
-
-Exact enumeration: kind ``"exact"`` enumerates the ``2**(n - 1)`` sign vectors whose first sign is ``+1``. The sign-flip
-null distribution of ``|mean(s * d)|`` is symmetric (``s`` and ``-s`` give the same value), so these patterns carry
-every value of the ``2**n`` patterns exactly half as often: counting over them is exact.
+A bootstrap resample or a sign flip is a weight vector over the queries, so the resampled sums of many pairs are one
+matrix product: drawn once and shared by all pairs, all-pairs tests are a few BLAS calls
+(``benchmarks/bench_stats.py``). Block ``k`` of stream ``s`` draws from ``SeedSequence(seed, spawn_key=(s, k))``: every
+resample is fixed by ``(seed, stream, index)``, whatever the workers or the pairs compared. A bootstrap block draws the
+query indices as ``scipy.stats.bootstrap`` does from the same generator. ``"exact"`` enumerates the sign vectors with a
+first sign ``+1``: ``s`` and ``-s`` give the same ``|mean(s * d)|``, so counting over half is exact.
 """
 
 from __future__ import annotations
 
 import contextlib
-import math
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -53,7 +41,7 @@ R = TypeVar("R")
 
 
 def block_generator(seed: int, stream: int, block: int) -> np.random.Generator:
-    """The generator of block ``block`` of stream ``stream`` (see the module docstring)."""
+    """The generator of block ``block`` of stream ``stream``."""
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(stream, block)))
 
 
@@ -86,22 +74,16 @@ class Resamples:
         """Rows per block."""
         return EXACT_BLOCK if self.kind == "exact" else RESAMPLE_BLOCK
 
-    @property
-    def n_blocks(self) -> int:
-        """Number of blocks."""
-        return math.ceil(self.n_resamples / self.block_size)
-
-    def block_rows(self, k: int) -> tuple[int, int]:
-        """First and one-past-last resample index of block ``k``."""
-        start = k * self.block_size
-        return start, min(start + self.block_size, self.n_resamples)
+    def starts(self) -> range:
+        """The first resample index of each block."""
+        return range(0, self.n_resamples, self.block_size)
 
     def block(self, k: int) -> np.ndarray:
         """The weights of block ``k``: a float64 array (rows x n_queries)."""
-        start, stop = self.block_rows(k)
-        rows, n = stop - start, self.n_queries
+        start = k * self.block_size
+        rows, n = min(self.block_size, self.n_resamples - start), self.n_queries
         if self.kind == "exact":
-            patterns = np.arange(start, stop, dtype=np.int64)[:, None]
+            patterns = np.arange(start, start + rows, dtype=np.int64)[:, None]
             bits = (patterns >> np.arange(n - 1, dtype=np.int64)[None, :]) & 1
             signs = np.ones((rows, n))
             signs[:, 1:] = 1.0 - 2.0 * bits
@@ -116,16 +98,14 @@ class Resamples:
 
     def blocks(self) -> list[np.ndarray]:
         """Every block, in order (for reuse across chunks of pairs)."""
-        return [self.block(k) for k in range(self.n_blocks)]
+        return [self.block(k) for k in range(len(self.starts()))]
 
     def weighted_sums(self, values: np.ndarray, blocks: Sequence[np.ndarray] | None = None) -> np.ndarray:
         """``values @ W.T``: the resampled sums of each row of ``values`` (rows x B), with ``blocks`` if drawn."""
-        if self.n_blocks == 1:
-            return values @ (blocks[0] if blocks is not None else self.block(0)).T
         out = np.empty((values.shape[0], self.n_resamples))
-        for k in range(self.n_blocks):
-            start, stop = self.block_rows(k)
-            out[:, start:stop] = values @ (blocks[k] if blocks is not None else self.block(k)).T
+        for k, start in enumerate(self.starts()):
+            block = blocks[k] if blocks is not None else self.block(k)
+            out[:, start : start + block.shape[0]] = values @ block.T
         return out
 
 

@@ -1,13 +1,7 @@
-"""Runs to matrices: per-query values of several runs, as the systems x queries matrices the tests pair.
+"""Runs to matrices: each measure's per-query values of several runs as a systems x queries matrix, the same queries for
+every run, as paired tests need."""
 
-``run_matrices`` evaluates runs against qrels with ``nr.evaluation.evaluate`` and lays each measure's per-query values
-out as one row per run and one column per query, **the same queries for every run**, as paired tests need. A judged
-query a run did not answer is treated by the convention's rule, as in ``evaluate`` (one default for both commands): the
-``trec_eval`` and ``ranx`` presets score it 0 (trec_eval's ``-c``), so that a run that skips hard queries does not look
-better; the others leave it out, and then only the queries every run answered are compared. ``complete=True`` /
-``False`` chooses; the notes name the queries.
-"""
-
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -94,9 +88,7 @@ def run_matrices(
     defined = [
         queries[~np.isnan(values).any(axis=0)] for queries, values in zip(result.queries, result.values, strict=True)
     ]
-    common = defined[0]
-    for queries in defined[1:]:
-        common = np.intersect1d(common, queries)
+    common = functools.reduce(np.intersect1d, defined)
     if common.size < 2:
         shared = "no evaluated query" if common.size == 0 else f"only {common.size} evaluated query"
         raise ValueError(f"the runs share {shared}; paired tests need at least 2")
