@@ -106,3 +106,9 @@ def test_counting_the_ideal_leaves_idcg_and_ndcg_bit_identical(monkeypatch, gain
     ideal = np.sort(relevance)[::-1][: k or LONG]
     ideal_gains = ideal if gain == "linear" else 2.0**ideal - 1
     np.testing.assert_allclose(counted[0], np.sum(ideal_gains / np.log2(np.arange(2, ideal.size + 2))), rtol=1e-12)
+
+
+def test_mean_in_order_adds_one_by_one_as_trec_eval():
+    # (0.1 + 0.2) + 0.3 = 0.6000000000000001, then / 3; numpy's pairwise mean may differ in the last bit.
+    values = np.array([[1.0, 0.5, 0.0], [0.1, 0.2, 0.3]])
+    assert kernels.mean_in_order(values).tolist() == [0.5, ((0.1 + 0.2) + 0.3) / 3]

@@ -1,17 +1,9 @@
-"""The metric core: gains, discounts, ordering with ties, kernels and the metric functions.
+"""The metric core (imports only numpy): gains, discounts, ordering with ties, kernels and the metric functions.
 
-Imports only numpy. The public names below are re-exported on the top level (``nr.ndcg``); the
-spec language (``parse_call``, ``format_call``, ...) is here for the other subpackages, which
-import the core through this package. Private modules, from the bottom up:
-
-- ``_specs``: parse and print spec strings such as ``"power(beta=0.5)"``;
-- ``_gains``, ``_discounts``: the built-in gain and discount functions as spec values;
-- ``_batch``: input to padded batches, and the checks of their values;
-- ``_ranking``: documents ordered by score under a tie rule;
-- ``_kernels``: vectorised DCG and ideal DCG of padded batches, and the ordering kernels, for
-  callers that check their arrays themselves (the studies' fast paths); they check nothing;
-- ``_metrics``: the public functions (``cg``, ``dcg``, ``idcg``, ``ndcg``, ...), which check their
-  arguments with :mod:`ndcg_research._validation` and ``_batch``.
+The public names are re-exported on the top level (``nr.ndcg``); the spec language (``parse_call``, ...) is
+here for the other subpackages. Private modules, bottom up: ``_specs``, ``_gains``, ``_discounts``, ``_batch``
+(input to padded batches), ``_ranking`` (order by score with ties), ``_kernels`` (vectorised DCG and ideal DCG,
+unchecked, also for the studies' fast paths) and ``_metrics`` (the public functions, which check everything).
 """
 
 from ._discounts import DISCOUNT_NAMES, Discount, DiscountLike, parse_discount

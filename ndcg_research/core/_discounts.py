@@ -1,44 +1,12 @@
-"""Rank discounts D(r): the multiplier applied to the gain at rank r (r = 1, 2, ...).
-
-Every built-in is a named, documented ``Discount`` that is also a plain
-callable on 1-based ranks, and has a spec string that parses and prints back
-canonically (``parse_discount("power(beta=0.5)")``; ``str(d) == "power(beta=0.5)"``).
-
-============================  ==================================  =================
-spec                          D(r)                                decay
-============================  ==================================  =================
-``log2``                      1 / log2(r + 1)                     slowly varying
-``log(base=b)``               1 / log_b(r + 1)                    slowly varying
-``jarvelin(base=b)``          1 for r < b, 1 / log_b(r) for r>=b  slowly varying
-``power(beta=β)``             r^(-β)                              see ``decay``
-``zipf``                      1 / r                               critical
-``geometric(p=p)``            p^(r - 1)                           summable
-``logpower(gamma=γ)``         (1 / log2(r + 1))^γ                 slowly varying
-``loglog``                    1 / log2(1 + log2(1 + r))           slowly varying
-``zipflog(gamma=γ)``          1 / (r log2(r + 1)^γ)               critical (γ <= 1),
-                                                                  summable (γ > 1)
-``none``                      1 (no discount: DCG becomes CG)     constant
-============================  ==================================  =================
-
-``zipflog`` brackets the critical decay 1/r from the fast side at the edge of
-summability: ``1/(r ln(r+1))`` (γ = 1) still has a divergent sum (like ln 2 ln ln n),
-``1/(r ln^2(r+1))`` (γ = 2) a convergent one. It is written with log2 so that
-D(1) = 1 like every other built-in; ``1/(r ln(r+1)^γ)`` is the same discount times
-``(1/ln 2)^γ``, which nDCG divides out.
-
-Any other callable mapping an array of ranks to an array of discounts may be
-passed wherever a discount is accepted; the metric functions call it on the
-ranks 1..n used (a 1-D float64 array) and check that it is positive, finite and
-non-increasing there. An exception it raises is reported with the callable's
-name and the ranks, the original as ``__cause__``.
+"""Rank discounts D(r), the multiplier of the gain at rank r = 1, 2, ...: the built-ins (``parse_discount``
+lists them) are ``Discount`` values with a canonical spec string; any other callable on ranks is checked
+where the metric functions call it (positive, finite, non-increasing on the ranks used).
 
 Examples
 --------
 >>> import ndcg_research as nr
->>> nr.dcg([1, 1], discount="zipf")
-1.5
->>> nr.dcg([1, 1], discount=lambda r: 1 / r)
-1.5
+>>> nr.dcg([1, 1], discount="zipf") == nr.dcg([1, 1], discount=lambda r: 1 / r) == 1.5
+True
 """
 
 import functools
@@ -101,6 +69,8 @@ def _loglog(r: np.ndarray) -> np.ndarray:
 
 
 def _zipflog(r: np.ndarray, gamma: float) -> np.ndarray:
+    # Brackets the critical 1/r from the fast side: gamma = 1 still diverges (like ln 2 ln ln n), gamma = 2
+    # converges. log2, not ln, so that D(1) = 1; the ln form differs by a factor (1/ln 2)^gamma nDCG divides out.
     return 1.0 / (r * np.log2(r + 1.0) ** gamma)
 
 
@@ -151,16 +121,14 @@ def _valid_list() -> str:
 class Discount:
     """A built-in rank discount with its parameters; call it on 1-based ranks.
 
-    Build one with ``parse_discount`` (or ``Discount("power", beta=0.5)``).
-    Instances are immutable and hashable, compare by value, and print as their
-    canonical spec.
+    Immutable and hashable, compared by value, printed as its canonical spec.
 
     Parameters
     ----------
     name : str
         One of ``DISCOUNT_NAMES``.
     **params : float
-        The family's parameters (see the module docstring).
+        The family's parameters (see ``parse_discount``).
 
     Examples
     --------
@@ -216,11 +184,9 @@ class Discount:
     def decay(self) -> str:
         """How fast D decays, the property the theory turns on.
 
-        One of ``'constant'``, ``'slowly varying'`` (log-like: D(cn)/D(n) -> 1),
-        ``'regularly varying'`` (r^(-beta), 0 < beta < 1), ``'critical'`` (1/r, or
-        1/r times a decaying slowly varying factor whose sum still diverges:
-        ``zipflog(gamma <= 1)``) or ``'summable'`` (the sum of D(r) converges:
-        ``power(beta > 1)``, ``geometric``, ``zipflog(gamma > 1)``).
+        ``'constant'``, ``'slowly varying'`` (log-like: D(cn)/D(n) -> 1), ``'regularly varying'``
+        (r^(-beta), 0 < beta < 1), ``'critical'`` (1/r, or ``zipflog(gamma <= 1)``: the sum still
+        diverges) or ``'summable'`` (``power(beta > 1)``, ``geometric``, ``zipflog(gamma > 1)``).
 
         Examples
         --------
@@ -260,11 +226,13 @@ class Discount:
 
 #: What the metric functions accept as a discount.
 DiscountLike = str | Discount | Callable[[np.ndarray], np.ndarray]
+#: A built-in discount or a user's callable, as the kernels take it.
+DiscountFunction = Discount | Callable[[np.ndarray], np.ndarray]
 
 
 @functools.lru_cache(maxsize=64)
 def _parse_text(spec: str) -> Discount:
-    """The built-in discount a spec string names (cached: the metric functions parse their default every call)."""
+    """The built-in discount a spec names (cached: the metric functions parse their default every call)."""
     try:
         kind, args, kwargs = parse_call(spec, what="discount")
     except ValueError as error:
@@ -276,7 +244,7 @@ def _parse_text(spec: str) -> Discount:
     return Discount(kind, **kwargs)
 
 
-def _as_discount(value: Any, *, builtin_only: bool = False) -> Discount | Callable[[np.ndarray], np.ndarray]:
+def _as_discount(value: Any, *, builtin_only: bool = False) -> DiscountFunction:
     """A discount argument as a ``Discount`` (or the callable itself); errors name the discount."""
     if isinstance(value, Discount):
         return value
@@ -289,7 +257,7 @@ def _as_discount(value: Any, *, builtin_only: bool = False) -> Discount | Callab
     raise TypeError(f"discount must be a spec string, a Discount or a callable, got {type(value).__name__}: {value!r}")
 
 
-def parse_discount(spec: DiscountLike, *, builtin_only: bool = False) -> Discount | Callable[[np.ndarray], np.ndarray]:
+def parse_discount(spec: DiscountLike, *, builtin_only: bool = False) -> DiscountFunction:
     """Turn a discount spec into a callable on 1-based ranks.
 
     Built-in discounts (``DISCOUNT_NAMES``), D(r) at rank r = 1, 2, ...:
