@@ -1,21 +1,12 @@
 """ndcg_research: nDCG with pluggable gains and discounts, and the notebooks that study it.
 
-Import as ``import ndcg_research as nr``. The metric functions (``nr.ndcg``,
-``nr.ndcg_from_scores``, ...) come from the metric core, ``ndcg_research.core``,
-and importing the package loads only numpy. The names that need pandas or scipy
-(``nr.evaluate``, ``nr.read_qrels``, ``nr.read_run``, ``nr.read_svmlight``,
-``nr.CONVENTIONS`` from ``ndcg_research.evaluation``; ``nr.paired_test``,
-``nr.compare_systems``, ``nr.discriminative_power`` from ``ndcg_research.stats``;
-``nr.ir_measure``, this package's nDCG as an ir_measures / PyTerrier measure, from
-``ndcg_research.interop``; ``nr.advise``, which discount, cut-off and gain suit a collection,
-from ``ndcg_research.advice``) are imported on first use, by ``lazy_loader`` (Scientific Python
-SPEC 1). They are on the top level because they are what a user starts from: evaluate runs,
-compare systems, plug the measure into the tools already in use, choose a setting.
-
-The public subpackages: ``ndcg_research.evaluation`` (run and qrels files, measures,
-the tools' conventions, ``evaluate``), ``ndcg_research.stats`` (paired tests,
-intervals, multiple comparisons, power, agreement) and ``ndcg_research.datasets``
-(MovieLens-100k, fetched and checked on demand). The command line is ``ndcg-research``.
+``import ndcg_research as nr`` loads numpy only: the metric functions (``nr.ndcg``, ``nr.ndcg_from_scores``,
+...) come from the metric core. What a user starts from that needs pandas or scipy is on the top level too,
+imported on first use (``lazy_loader``, Scientific Python SPEC 1): ``nr.evaluate``, ``nr.read_qrels``,
+``nr.read_run``, ``nr.read_svmlight`` and ``nr.CONVENTIONS`` (``ndcg_research.evaluation``), ``nr.paired_test``,
+``nr.compare_systems`` and ``nr.discriminative_power`` (``ndcg_research.stats``), ``nr.ir_measure`` (this
+package's nDCG in ir_measures and PyTerrier) and ``nr.advise`` (which setting suits a collection). The other
+public subpackage is ``ndcg_research.datasets``; the command line is ``ndcg-research``.
 
 Examples
 --------
