@@ -139,8 +139,8 @@ def advise(
 ) -> Advice:
     """Which nDCG setting suits this collection: candidate discounts, cut-offs and gains, measured and compared.
 
-    For every combination of a discount, a cut-off and a gain, the runs are evaluated once (one read of the files, every
-    candidate's per-query values at once) and, on the queries every run answered:
+    For every combination of a discount, a cut-off and a gain (the runs evaluated once), on the queries every run
+    answered:
 
     - **discriminative power** (Sakai 2006): the share of pairs of runs significantly different at ``alpha``, by the
       randomised Tukey HSD test (Carterette 2012), which corrects for the number of pairs;
@@ -157,10 +157,8 @@ def advise(
     (0.01) of the chosen one's, log2 is recommended: a measure everyone knows is worth more than a gain smaller than the
     rule can see.
 
-    A candidate under which every run has the same value on every query (within ``stats.TIE_TOLERANCE``: runs that
-    differ only below its cut-off, say) tells them apart on nothing: it is measured (power 0, Phi 0, E rho^2 undefined)
-    but never shortlisted nor recommended, and a note names it. When that is so of every candidate (copies of one run;
-    qrels whose grades are all 0) there is nothing to recommend, and ``advise`` raises ValueError saying so.
+    A candidate under which every run has the same value on every query (within ``stats.TIE_TOLERANCE``) tells them
+    apart on nothing: it is measured but never recommended, and a note names it.
 
     Parameters
     ----------
@@ -195,15 +193,13 @@ def advise(
     Returns
     -------
     Advice
-        ``.recommended`` (a measure spec), ``.table`` (one row per candidate), ``.reasons``, ``str(advice)`` (the
-        recommendation in words) and ``.figure()``.
+        ``.recommended`` (a measure spec), ``.table``, ``.reasons``, ``str(advice)`` and ``.figure()``.
 
     Raises
     ------
     InputError, TypeError, ValueError
-        The evaluator's errors on the qrels and runs (a malformed line, a document ranked twice, fewer than two runs, no
-        query in common, ...), and bad arguments, named. ValueError also when no candidate can tell the runs apart
-        (every run has the same value on every query under every candidate: copies of one run, or no relevant document).
+        The evaluator's errors on the qrels and runs, and bad arguments, named. ValueError also when no candidate can
+        tell the runs apart (copies of one run, or no relevant document).
 
     Examples
     --------
@@ -292,14 +288,8 @@ def advise(
                 f"at {'the whole ranking' if label == 'none' else f'cut-off {label}'} every candidate gives every run "
                 f"the same value on every query: no recommendation for it"
             )
-    settings = {
-        "alpha": alpha,
-        "target_swap_rate": target_swap_rate,
-        "n_resamples": n_resamples,
-        "swap_trials": swap_trials,
-        "seed": seed,
-        "convention": convention,
-    }
+    settings = dict(alpha=alpha, target_swap_rate=target_swap_rate, n_resamples=n_resamples, swap_trials=swap_trials)
+    settings.update(seed=seed, convention=convention)
     curve = [(c["size"], c["swap_rate"]) for c in curves if c["measure"] == table.loc[chosen, "measure"]]
     reasons = _reasons(
         table, chosen, curve, n_pairs=n_pairs, n_queries=n_queries, n_systems=len(data.systems), settings=settings
@@ -343,18 +333,15 @@ def _candidates(discounts: Any, cutoffs: Any, gains: Any) -> list[dict[str, Any]
 
 
 def _same_setting(table: "pd.DataFrame", row: Any) -> "pd.Series":
-    """Which rows of ``table`` have the gain and cut-off of ``row``."""
     return (table["gain"] == row["gain"]) & (table["cutoff"] == row["cutoff"])
 
 
 def _log2_of(table: "pd.DataFrame", row: Any) -> "pd.Series":
-    """Which rows of ``table`` are the log2 candidate with the gain and cut-off of ``row``."""
     return _same_setting(table, row) & (table["discount"] == REFERENCE)
 
 
 def _choose(table: "pd.DataFrame", eligible: np.ndarray | None = None) -> tuple[Any, np.ndarray]:
-    """The rule (see :func:`advise`) among the ``eligible`` rows (default all; at least one): the chosen row's label,
-    and which rows are as discriminative as the best."""
+    """The rule of :func:`advise` among the ``eligible`` rows (default all): the chosen row, the shortlisted rows."""
     eligible = np.ones(len(table), dtype=bool) if eligible is None else np.asarray(eligible, dtype=bool)
     top = table["power"][eligible].max()
     shortlisted = eligible & (table["power"] >= top - POWER_MARGIN - 1e-12).to_numpy()
@@ -497,14 +484,12 @@ def _reasons(
 
 
 def _plural(count: int, noun: str) -> str:
-    """``1 query``, ``2 queries``, ``3 candidates``."""
     if count == 1:
         return f"1 {noun}"
     return f"{count} {noun[:-1] + 'ies' if noun.endswith('y') else noun + 's'}"
 
 
 def _value(value: float, digits: int) -> str:
-    """A number, or "undefined" for NaN (0 / 0)."""
     return "undefined" if math.isnan(value) else f"{value:.{digits}f}"
 
 
@@ -513,7 +498,6 @@ def _range(values: "pd.Series") -> str:
 
 
 def _nothing_to_compare(stacked: np.ndarray) -> str:
-    """The message when every candidate gives every run the same value on every query."""
     if not np.any(stacked):
         return (
             "every run scores 0 on every query under every candidate: no document the runs rank is judged "
