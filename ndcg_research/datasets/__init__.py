@@ -1,7 +1,7 @@
 """Real data sets, fetched on demand into a per-user cache (never shipped with the package).
 
-- ``movielens_100k``: MovieLens-100k ratings
-  (Harper & Konstan, ACM TiiS 2015), read from RecBole's wheel on PyPI or from GroupLens's ``u.data``.
+- ``movielens_100k``: MovieLens-100k ratings (Harper & Konstan, ACM TiiS 2015), from RecBole's wheel on PyPI or
+  GroupLens's ``u.data``.
 
 Examples
 --------

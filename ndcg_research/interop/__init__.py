@@ -1,16 +1,7 @@
-"""The package's nDCG in the tools researchers already run: ir_measures and PyTerrier.
-
-:func:`ir_measure` returns an `ir_measures <https://ir-measur.es>`_ measure computed by this package's
-evaluator, with any of its gains, discounts, tie rules and tools' conventions; ir_measures'
-``calc_aggregate`` / ``iter_calc`` and PyTerrier's ``pt.Experiment(eval_metrics=[...])`` take it
-like their own measures. It needs the ``ecosystem`` extra (``pip install "ndcg_research[ecosystem]"``:
-ir-measures; PyTerrier for ``pt.Experiment``). Importing this module does not import ir_measures;
-calling :func:`ir_measure` does.
-
-How it plugs in: ir_measures 0.4 asks its providers in turn which one computes a measure, and the
-first, ``runtime``, computes any measure object with a ``runtime_impl`` method. The measure made here
-has one, which hands the qrels and the run to :func:`ndcg_research.evaluation.evaluate`; nothing is
-registered in ir_measures.
+"""The package's nDCG in the tools researchers already run: :func:`ir_measure` makes an `ir_measures
+<https://ir-measur.es>`_ measure computed by this package's evaluator, which ir_measures' ``calc_aggregate``
+and PyTerrier's ``pt.Experiment`` take like their own. It needs the ``ecosystem`` extra; ir_measures is imported
+when :func:`ir_measure` is first called (``_ir_measures`` says how the measure plugs in).
 """
 
 from typing import Any
@@ -124,12 +115,8 @@ def ir_measure(
 def _extra_options(spec: str) -> tuple[str, dict[str, str]]:
     """Take ``ties=...`` and ``convention=...`` out of the parentheses of ``spec`` (a printed measure).
 
-    Examples
-    --------
     >>> _extra_options("ndcg@10(discount=power(beta=0.5),ties=average,convention=xgboost-)")
     ('ndcg@10(discount=power(beta=0.5))', {'ties': 'average', 'convention': 'xgboost-'})
-    >>> _extra_options("ndcg_cut.5,10")
-    ('ndcg_cut.5,10', {})
     """
     text = spec.strip()
     start = text.find("(")

@@ -1,16 +1,10 @@
-"""The package's nDCG as an ir_measures measure (imports ir_measures: loaded by :func:`ir_measure` on first use).
+"""The package's nDCG as an ir_measures measure (imports ir_measures).
 
-ir_measures (0.4.x) evaluates with a fallback chain of providers whose first, ``runtime``,
-computes any measure object that has a ``runtime_impl(qrels, run)`` method yielding
-``Metric(query_id, measure, value)``. :class:`NDCG` is such a measure: its ``runtime_impl`` hands
-the qrels and the run, renamed to the package's columns, to :func:`ndcg_research.evaluation.evaluate`
-(all queries in one vectorised call), so its values are the evaluator's.
-
-As for every ir_measures measure, a judged query the run does not answer scores ``DEFAULT`` = 0,
-given by ir_measures itself (PyTerrier's ``pt.Experiment`` then averages over every judged query):
-the values are those of ``evaluate(..., complete=True)``. The mean of ``calc_aggregate`` is the
-measure's ``aggregator()``, which leaves out a query whose nDCG the convention leaves undefined (NaN),
-as ``evaluate`` does.
+ir_measures (0.4.x) asks its providers in turn; the first, ``runtime``, computes any measure with a
+``runtime_impl(qrels, run)`` method: :class:`NDCG`'s hands all the queries to
+:func:`ndcg_research.evaluation.evaluate` in one call. Nothing is registered in ir_measures. A judged query the
+run does not answer scores ir_measures' ``DEFAULT`` = 0 (``evaluate``'s ``complete=True``); the mean leaves out a
+query whose nDCG the convention leaves undefined (NaN), as ``evaluate`` does.
 """
 
 from __future__ import annotations
@@ -51,10 +45,8 @@ class _MeanOfDefined(Agg):
 class NDCG(ir_measures.Measure):
     """nDCG with the package's gains, discounts, tie rules and conventions, as an ir_measures measure.
 
-    Made by :func:`ndcg_research.ir_measure`; ``measure @ 10`` and ``measure(gain="exp2")`` give new
-    measures, as for ir_measures' own. Two measures are equal when they print the same, and they
-    print as the package's canonical spec (``ndcg@10(gain=exp2)``), followed by ``ties`` and
-    ``convention`` when these are set and not trec_eval's.
+    Made by :func:`ndcg_research.ir_measure`; equal when they print the same (the canonical spec, then ``ties``
+    and ``convention`` when set and not trec_eval's).
     """
 
     NAME = "ndcg"
@@ -85,15 +77,9 @@ class NDCG(ir_measures.Measure):
             params["discount"] = str(parse_discount(params["discount"], builtin_only=True))
         spec = _spec_text(params.get("cutoff"), params.get("gain"), params.get("discount"), params.get("gains"))
         (measure,) = parse_measures(spec)
-        canonical: dict[str, Any] = {}
-        if measure.k is not None:
-            canonical["cutoff"] = measure.k
-        if measure.gain is not None:
-            canonical["gain"] = measure.gain
-        if measure.discount is not None:
-            canonical["discount"] = measure.discount
-        if measure.gains is not None:
-            canonical["gains"] = dict(measure.gains)
+        gains = None if measure.gains is None else dict(measure.gains)
+        parts = {"cutoff": measure.k, "gain": measure.gain, "discount": measure.discount, "gains": gains}
+        canonical: dict[str, Any] = {key: value for key, value in parts.items() if value is not None}
         name = check_instance(params.get("convention", _DEFAULT_CONVENTION), "convention", str, what="a preset name")
         convention = get_convention(name)
         if convention.name != _DEFAULT_CONVENTION:
