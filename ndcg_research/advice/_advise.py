@@ -142,13 +142,11 @@ def advise(
     For every combination of a discount, a cut-off and a gain (the runs evaluated once), on the queries every run
     answered:
 
-    - **discriminative power** (Sakai 2006): the share of pairs of runs significantly different at ``alpha``, by the
-      randomised Tukey HSD test (Carterette 2012), which corrects for the number of pairs;
-    - **swap rate** (Voorhees & Buckley 2002): how often two disjoint query sets of the same size order a pair of runs
-      differently, at sizes up to half the queries, and the queries needed for ``target_swap_rate`` by the exponential
-      fit of that curve;
-    - **dependability** Phi of generalizability theory (Kanoulas & Aslam 2009), from the system, query and interaction
-      variance components of the runs x queries table;
+    - **discriminative power** (Sakai 2006): the share of pairs of runs significantly different at ``alpha`` by the
+      randomised Tukey HSD test (Carterette 2012);
+    - **swap rate** (Voorhees & Buckley 2002) of disjoint query sets up to half the queries, and the queries needed for
+      ``target_swap_rate`` by the curve's exponential fit;
+    - **dependability** Phi of generalizability theory (Kanoulas & Aslam 2009);
     - **agreement** of the runs' order with the order under log2 (same gain and cut-off): Kendall's tau.
 
     The rule, fixed in advance: the candidates whose power is within ``POWER_MARGIN`` (0.05) of the highest are as
@@ -163,11 +161,9 @@ def advise(
     Parameters
     ----------
     qrels : str, path-like or pandas.DataFrame
-        Judgments, as ``ndcg_research.evaluate`` reads them; also ir_measures' (``query_id, doc_id, relevance``) and
-        PyTerrier's (``qid, docno, label``) frames.
+        Judgments, as ``ndcg_research.evaluate`` reads them (ir_measures' and PyTerrier's frames too).
     runs : sequence of runs or mapping of name to run
-        At least two runs (files or frames, as ``ndcg_research.evaluate`` reads them; also ir_measures' and PyTerrier's
-        frames).
+        At least two runs, as ``ndcg_research.evaluate`` reads them.
     discounts : sequence of str, default ``DISCOUNTS``
         Discount specs (``ndcg_research.parse_discount``); must include ``"log2"``, the reference.
     cutoffs : sequence of int or None, default (None, 10, 20, 100)
@@ -187,8 +183,7 @@ def advise(
     swap_trials : int, default 200
         Pairs of disjoint query subsets per size of the swap curve.
     seed : int, default 0
-        Entropy of every draw: the resamples and query subsets come from
-        ``numpy.random.SeedSequence(seed, spawn_key=...)``, the same for every candidate.
+        Entropy of every draw (``numpy.random.SeedSequence``), the same for every candidate.
 
     Returns
     -------

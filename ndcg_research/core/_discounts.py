@@ -33,51 +33,6 @@ class _Kind:
     constraint: Callable[..., str | None] = lambda **_: None  # returns an error text or None
 
 
-def _log2(r: np.ndarray) -> np.ndarray:
-    return 1.0 / np.log2(r + 1.0)
-
-
-def _log(r: np.ndarray, base: float) -> np.ndarray:
-    return math.log(base) / np.log1p(r)
-
-
-def _jarvelin(r: np.ndarray, base: float) -> np.ndarray:
-    # Järvelin & Kekäläinen (2002): ranks before b are not discounted.
-    return np.where(r < base, 1.0, math.log(base) / np.log(np.maximum(r, base)))
-
-
-def _power(r: np.ndarray, beta: float) -> np.ndarray:
-    return r ** (-beta)
-
-
-def _zipf(r: np.ndarray) -> np.ndarray:
-    return 1.0 / r
-
-
-def _geometric(r: np.ndarray, p: float) -> np.ndarray:
-    # p^(r-1) underflows to 0 past rank ~ 1 + 745 / ln(1/p); those terms are
-    # below 1e-300 of the first one, so the zero is exact to float64 precision.
-    return p ** (r - 1.0)
-
-
-def _logpower(r: np.ndarray, gamma: float) -> np.ndarray:
-    return np.log2(r + 1.0) ** (-gamma)
-
-
-def _loglog(r: np.ndarray) -> np.ndarray:
-    return 1.0 / np.log2(1.0 + np.log2(1.0 + r))
-
-
-def _zipflog(r: np.ndarray, gamma: float) -> np.ndarray:
-    # Brackets the critical 1/r from the fast side: gamma = 1 still diverges (like ln 2 ln ln n), gamma = 2
-    # converges. log2, not ln, so that D(1) = 1; the ln form differs by a factor (1/ln 2)^gamma nDCG divides out.
-    return 1.0 / (r * np.log2(r + 1.0) ** gamma)
-
-
-def _none(r: np.ndarray) -> np.ndarray:
-    return np.ones_like(r)
-
-
 def _base_above_one(base: float) -> str | None:
     return None if base > 1 else f"base must be > 1, got {base!r}"
 
@@ -87,18 +42,40 @@ def _positive(name: str) -> Callable[..., str | None]:
 
 
 _KINDS: dict[str, _Kind] = {
-    "log2": _Kind("1 / log2(r + 1)", _log2, {}),
-    "log": _Kind("1 / log_base(r + 1)", _log, {"base": 2.0}, _base_above_one),
-    "jarvelin": _Kind("1 if r < base else 1 / log_base(r)", _jarvelin, {"base": 2.0}, _base_above_one),
-    "power": _Kind("r^(-beta)", _power, {"beta": _REQUIRED}, _positive("beta")),
-    "zipf": _Kind("1 / r", _zipf, {}),
-    "geometric": _Kind(
-        "p^(r - 1)", _geometric, {"p": _REQUIRED}, lambda p: None if 0 < p < 1 else f"p must be in (0, 1), got {p!r}"
+    "log2": _Kind("1 / log2(r + 1)", lambda r: 1.0 / np.log2(r + 1.0), {}),
+    "log": _Kind("1 / log_base(r + 1)", lambda r, base: math.log(base) / np.log1p(r), {"base": 2.0}, _base_above_one),
+    # Järvelin & Kekäläinen (2002): ranks before b are not discounted.
+    "jarvelin": _Kind(
+        "1 if r < base else 1 / log_base(r)",
+        lambda r, base: np.where(r < base, 1.0, math.log(base) / np.log(np.maximum(r, base))),
+        {"base": 2.0},
+        _base_above_one,
     ),
-    "logpower": _Kind("(1 / log2(r + 1))^gamma", _logpower, {"gamma": _REQUIRED}, _positive("gamma")),
-    "loglog": _Kind("1 / log2(1 + log2(1 + r))", _loglog, {}),
-    "zipflog": _Kind("1 / (r log2(r + 1)^gamma)", _zipflog, {"gamma": _REQUIRED}, _positive("gamma")),
-    "none": _Kind("1", _none, {}),
+    "power": _Kind("r^(-beta)", lambda r, beta: r ** (-beta), {"beta": _REQUIRED}, _positive("beta")),
+    "zipf": _Kind("1 / r", lambda r: 1.0 / r, {}),
+    # p^(r-1) underflows to 0 past rank ~ 1 + 745 / ln(1/p): below 1e-300 of the first term, exact to float64.
+    "geometric": _Kind(
+        "p^(r - 1)",
+        lambda r, p: p ** (r - 1.0),
+        {"p": _REQUIRED},
+        lambda p: None if 0 < p < 1 else f"p must be in (0, 1), got {p!r}",
+    ),
+    "logpower": _Kind(
+        "(1 / log2(r + 1))^gamma",
+        lambda r, gamma: np.log2(r + 1.0) ** (-gamma),
+        {"gamma": _REQUIRED},
+        _positive("gamma"),
+    ),
+    "loglog": _Kind("1 / log2(1 + log2(1 + r))", lambda r: 1.0 / np.log2(1.0 + np.log2(1.0 + r)), {}),
+    # Brackets the critical 1/r from the fast side: gamma = 1 still diverges (like ln 2 ln ln n), gamma = 2
+    # converges. log2, not ln, so that D(1) = 1; the ln form differs by a factor (1/ln 2)^gamma nDCG divides out.
+    "zipflog": _Kind(
+        "1 / (r log2(r + 1)^gamma)",
+        lambda r, gamma: 1.0 / (r * np.log2(r + 1.0) ** gamma),
+        {"gamma": _REQUIRED},
+        _positive("gamma"),
+    ),
+    "none": _Kind("1", np.ones_like, {}),
 }
 
 #: Names of the built-in discounts.
@@ -271,12 +248,11 @@ def parse_discount(spec: DiscountLike, *, builtin_only: bool = False) -> Discoun
     Parameters
     ----------
     spec : str, Discount or callable
-        A spec string such as ``"log2"`` or ``"power(beta=0.5)"``, a
-        ``Discount``, or any callable taking an array of ranks
-        (1, 2, ...) and returning the discounts (returned unchanged).
+        A spec string such as ``"log2"`` or ``"power(beta=0.5)"``, a ``Discount``, or any
+        callable taking an array of ranks (1, 2, ...) and returning the discounts (returned unchanged).
     builtin_only : bool, default False
-        Refuse callables (TypeError): for code that needs a discount's name,
-        its theory or a hashable value (the studies, result tables).
+        Refuse callables (TypeError): for code that needs a discount's name, its theory or a
+        hashable value (the studies, result tables).
 
     Returns
     -------
@@ -284,10 +260,8 @@ def parse_discount(spec: DiscountLike, *, builtin_only: bool = False) -> Discoun
 
     Raises
     ------
-    ValueError
-        Unknown name or bad parameters; the message lists the valid discounts.
-    TypeError
-        ``spec`` is neither a string, a Discount nor a callable, or a callable with ``builtin_only``.
+    ValueError, TypeError
+        Unknown name or bad parameters (the message lists the valid discounts); not a spec.
 
     Examples
     --------

@@ -36,8 +36,7 @@ class Gain:
     name : str
         ``"linear"``, ``"exp2"`` or ``"mapping"``.
     table : mapping of float to float, optional
-        For ``"mapping"`` only: the gain of each grade. Must be non-decreasing
-        in the grade; grade 0 maps to 0 (implicitly if absent).
+        For ``"mapping"`` only: the gain of each grade, non-decreasing; grade 0 maps to 0.
 
     Examples
     --------
@@ -58,9 +57,7 @@ class Gain:
             raise ValueError(f"unknown gain {name!r}; valid gains: {_VALID}")
         if (name == "mapping") != (table is not None):
             raise ValueError(f"gain {name!r}: a table is given exactly for 'mapping'; valid gains: {_VALID}")
-        pairs: tuple[tuple[float, float], ...] = ()
-        if table is not None:
-            pairs = _checked_table(table)
+        pairs = () if table is None else _checked_table(table)
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "table", pairs)
 
@@ -166,8 +163,7 @@ def parse_gain(spec: GainLike, *, builtin_only: bool = False) -> GainFunction:
         from grade to gain (trec_eval -G style; grade 0 maps to 0 unless listed); a
         ``Gain``; or any callable (returned unchanged; the metric functions check it).
     builtin_only : bool, default False
-        Refuse callables (TypeError): for code that needs a gain's name or a
-        hashable value (the studies, result tables).
+        Refuse callables (TypeError): for code that needs a gain's name or a hashable value.
 
     Returns
     -------

@@ -30,10 +30,8 @@ _cache_lock = threading.Lock()
 def clear_discount_cache() -> None:
     """Forget the cached discount vectors, to free their memory (they are rebuilt on demand).
 
-    On the top level for a reason: the metric functions keep the vectors of the last
-    DISCOUNT_CACHE_SIZE (12) built-in discounts, each as long as the longest list seen, so after
-    lists of 10^7 documents the cache holds up to 12 x 160 MB. A long-running process that is
-    done with such lists calls this to give the memory back. The values never depend on it.
+    The metric functions keep the vectors of the last 12 built-in discounts, each as long as the
+    longest list seen: up to 12 x 160 MB after lists of 10^7 documents. The values never depend on it.
 
     Examples
     --------

@@ -233,13 +233,11 @@ _PARAMETERS = {
     "y_score": """y_score : array-like
     Finite model scores, same shape as ``y_true``; higher ranks first.""",
     "ties": """ties : {"average", "first", "pessimistic", "optimistic"}, default "average"
-    Documents with equal scores: ``"average"`` gives each rank of a tied
-    group the group's mean gain (McSherry & Najork 2008; scikit-learn's
-    default), the expected DCG over the group's orderings; ``"first"``
-    puts the earlier document first (deterministic; pass documents in
-    descending document-id order to mimic trec_eval); ``"pessimistic"`` /
-    ``"optimistic"`` put the lowest / highest gain first. A constant
-    model gets the average, never 1 by accident.""",
+    Documents with equal scores: ``"average"`` gives each rank of a tied group the group's
+    mean gain (McSherry & Najork 2008; scikit-learn's default), the expected DCG over the
+    group's orderings; ``"first"`` puts the earlier document first (pass documents in
+    descending document-id order to mimic trec_eval); ``"pessimistic"`` / ``"optimistic"``
+    put the lowest / highest gain first. A constant model gets the average, never 1.""",
     "threads": """threads : {None, 1, 2}, default None
     The ideal DCG and the ranking are independent: on a large batch the ideal DCG runs
     on a second thread (started and joined within the call) while the documents are
@@ -676,9 +674,8 @@ def dcg_from_scores(
 def mean_over_queries(values: Any, *, nan_policy: Literal["raise", "omit", "propagate"] = "raise") -> float:
     """Average per-query values, saying which queries count.
 
-    Every query counts, with the value the ``zero_ideal`` policy gave it (``"zero"``: queries
-    without relevant documents count as 0, as in trec_eval). Only queries set to NaN
-    (``zero_ideal="nan"``) can be left out, and only by asking.
+    Every query counts, with the value ``zero_ideal`` gave it (``"zero"``, as trec_eval); only
+    queries set to NaN (``zero_ideal="nan"``) can be left out, and only by asking.
 
     Parameters
     ----------

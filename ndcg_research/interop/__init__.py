@@ -27,36 +27,29 @@ def ir_measure(
     Parameters
     ----------
     spec : str, default "ndcg"
-        One measure in the package's spec language (``"ndcg"``, ``"ndcg@10"``,
-        ``"ndcg@10(gain=exp2, discount='power(beta=0.5)')"``) or a trec_eval name of one measure
-        (``"ndcg_cut.10"``, ``"ndcg.1=3,2=9"``). What a measure prints (with ``ties=`` and
-        ``convention=`` in its parentheses) is accepted too.
+        One measure in the package's spec language (``"ndcg@10(gain=exp2, discount='zipf')"``) or
+        a trec_eval name (``"ndcg_cut.10"``, ``"ndcg.1=3,2=9"``), or what a measure prints.
     gain, discount : str, Gain or Discount, optional
-        The gain and the discount, as spec strings (``"exp2"``, ``"power(beta=0.5)"``; see
-        ``ndcg_research.parse_gain`` and ``ndcg_research.parse_discount``) or built-in
-        objects; not both here and in ``spec``. Default: the convention's (linear, log2 for
-        trec_eval). Custom functions are refused: ir_measures tells measures apart by their names.
+        Built-in gain and discount (``"exp2"``, ``"power(beta=0.5)"``), not both here and in
+        ``spec``; default the convention's. Custom functions are refused: ir_measures tells
+        measures apart by their names.
     ties : {"docno", "input", "average"}, optional
-        Order of documents with equal scores: by document id descending (trec_eval), in the run's
-        order, or the average over the tied group (McSherry & Najork 2008). Default: the convention's.
+        Order of equal scores: by document id descending (trec_eval), in the run's order, or
+        the average over the tied group (McSherry & Najork 2008). Default: the convention's.
     convention : str, optional
         Whose rules to follow (a preset of ``nr.CONVENTIONS``); default ``"trec_eval"``.
 
     Returns
     -------
     ir_measures.Measure
-        Its values per query are those of ``ndcg_research.evaluate`` under the same convention.
-        A judged query the run does not answer scores 0, as ir_measures scores it for every measure
-        (``evaluate``'s ``complete=True``); so does a query the convention does not evaluate (gdeval:
-        a query without a grade above 0). It prints as the package's canonical spec, followed by
-        ``ties`` and ``convention`` when set (trec_eval's omitted); ``measure @ 5`` changes the cut-off.
+        Its values per query are ``ndcg_research.evaluate``'s under the same convention, except
+        that a judged query the run does not answer, or the convention does not evaluate, scores
+        0 (as ir_measures scores it). ``measure @ 5`` changes the cut-off.
 
     Raises
     ------
-    ImportError
-        ir_measures is not installed.
-    TypeError, ValueError
-        A bad argument, named (an unknown measure lists the valid ones; an unknown convention the presets).
+    ImportError, TypeError, ValueError
+        ir_measures is not installed; a bad argument, named.
 
     Examples
     --------
