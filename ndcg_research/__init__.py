@@ -20,28 +20,8 @@ from typing import Any
 
 import lazy_loader
 
-from .core import (
-    DISCOUNT_NAMES,
-    GAIN_NAMES,
-    TIES,
-    ZERO_IDEAL_POLICIES,
-    Discount,
-    Gain,
-    NDCGParts,
-    UndefinedNDCGWarning,
-    cg,
-    clear_discount_cache,
-    dcg,
-    dcg_from_scores,
-    idcg,
-    mean_over_queries,
-    ndcg,
-    ndcg_from_scores,
-    ndcg_parts,
-    ndcg_parts_from_scores,
-    parse_discount,
-    parse_gain,
-)
+from . import core
+from .core import *  # noqa: F403 (the metric functions: core.__all__)
 
 # Names served from subpackages that need more than numpy, imported on first use (one line each); the public
 # subpackages themselves too, so that ``nr.stats.paired_test`` works after ``import ndcg_research as nr``.
@@ -57,30 +37,8 @@ _lazy_getattr, _lazy_dir, _lazy_all = lazy_loader.attach(
     },
 )
 
-__all__ = [
-    "cg",
-    "dcg",
-    "idcg",
-    "ndcg",
-    "ndcg_parts",
-    "dcg_from_scores",
-    "ndcg_from_scores",
-    "ndcg_parts_from_scores",
-    "mean_over_queries",
-    "NDCGParts",
-    "UndefinedNDCGWarning",
-    "ZERO_IDEAL_POLICIES",
-    "TIES",
-    "Discount",
-    "parse_discount",
-    "DISCOUNT_NAMES",
-    "Gain",
-    "parse_gain",
-    "GAIN_NAMES",
-    "clear_discount_cache",
-    "__version__",
-    *(name for name in _lazy_all if name not in _PUBLIC_SUBPACKAGES),
-]
+# __version__ is served by __getattr__ below.
+__all__ = [*core.__all__, "__version__", *(name for name in _lazy_all if name not in _PUBLIC_SUBPACKAGES)]  # noqa: F405
 
 
 def __getattr__(name: str) -> Any:

@@ -6,11 +6,15 @@ here for the other subpackages. Private modules, bottom up: ``_specs``, ``_gains
 unchecked, also for the studies' fast paths) and ``_metrics`` (the public functions, which check everything).
 """
 
-from ._discounts import DISCOUNT_NAMES, Discount, DiscountLike, parse_discount
-from ._gains import GAIN_NAMES, Gain, GainLike, parse_gain
+# ``__all__`` names the public names, which the top level re-exports (``nr.ndcg``); the names imported "as"
+# themselves are for the other subpackages only (the spec language, the types of arguments).
+from ._discounts import DISCOUNT_NAMES, Discount, parse_discount
+from ._discounts import DiscountLike as DiscountLike
+from ._gains import GAIN_NAMES, Gain, parse_gain
+from ._gains import GainLike as GainLike
 from ._kernels import clear_discount_cache
+from ._metrics import OVERLAP_MIN_ENTRIES as OVERLAP_MIN_ENTRIES
 from ._metrics import (
-    OVERLAP_MIN_ENTRIES,
     ZERO_IDEAL_POLICIES,
     NDCGParts,
     UndefinedNDCGWarning,
@@ -25,7 +29,10 @@ from ._metrics import (
     ndcg_parts_from_scores,
 )
 from ._ranking import TIES
-from ._specs import format_call, format_number, parse_call, parse_registered
+from ._specs import format_call as format_call
+from ._specs import format_number as format_number
+from ._specs import parse_call as parse_call
+from ._specs import parse_registered as parse_registered
 
 __all__ = [
     "cg",
@@ -40,19 +47,12 @@ __all__ = [
     "NDCGParts",
     "UndefinedNDCGWarning",
     "ZERO_IDEAL_POLICIES",
-    "OVERLAP_MIN_ENTRIES",
     "TIES",
     "Discount",
-    "DiscountLike",
     "parse_discount",
     "DISCOUNT_NAMES",
     "Gain",
-    "GainLike",
     "parse_gain",
     "GAIN_NAMES",
     "clear_discount_cache",
-    "parse_call",
-    "parse_registered",
-    "format_call",
-    "format_number",
 ]
