@@ -10,36 +10,7 @@ Examples
 'recbole==1.2.1'
 """
 
-from ._movielens import (
-    CACHE_ENV,
-    COLUMNS,
-    INTER_HEADER,
-    MOVIELENS_100K_CITATION,
-    RECBOLE_MEMBER,
-    RECBOLE_REQUIREMENT,
-    RECBOLE_WHEEL,
-    RECBOLE_WHEEL_SHA256,
-    U_DATA_SHA256,
-    DatasetUnavailableError,
-    cache_dir,
-    fetch_recbole_wheel,
-    movielens_100k,
-    read_ratings,
-)
+from . import _movielens
+from ._movielens import *  # noqa: F403 (the names of _movielens.__all__)
 
-__all__ = [
-    "movielens_100k",
-    "read_ratings",
-    "cache_dir",
-    "fetch_recbole_wheel",
-    "DatasetUnavailableError",
-    "MOVIELENS_100K_CITATION",
-    "RECBOLE_REQUIREMENT",
-    "RECBOLE_WHEEL",
-    "RECBOLE_WHEEL_SHA256",
-    "RECBOLE_MEMBER",
-    "U_DATA_SHA256",
-    "CACHE_ENV",
-    "COLUMNS",
-    "INTER_HEADER",
-]
+__all__ = _movielens.__all__

@@ -19,6 +19,23 @@ import numpy as np
 
 from .._validation import check_bool, check_path
 
+__all__ = [  # the public names of ndcg_research.datasets
+    "movielens_100k",
+    "read_ratings",
+    "cache_dir",
+    "fetch_recbole_wheel",
+    "DatasetUnavailableError",
+    "MOVIELENS_100K_CITATION",
+    "RECBOLE_REQUIREMENT",
+    "RECBOLE_WHEEL",
+    "RECBOLE_WHEEL_SHA256",
+    "RECBOLE_MEMBER",
+    "U_DATA_SHA256",
+    "CACHE_ENV",
+    "COLUMNS",
+    "INTER_HEADER",
+]
+
 #: Environment variable that overrides the cache folder.
 CACHE_ENV = "NDCG_RESEARCH_CACHE"
 #: Column names of the returned ratings table.
