@@ -32,9 +32,6 @@ class Batch:
         """Boolean mask of the real (not padded) entries."""
         return np.arange(self.values.shape[1]) < self.lengths[:, None]
 
-    def is_rectangular(self) -> bool:
-        return bool(np.all(self.lengths == self.values.shape[1]))
-
 
 def _numeric(array: np.ndarray, name: str, kinds: str, keep_integers: bool) -> np.ndarray:
     if array.size == 0:  # no entry can have a wrong type
@@ -218,7 +215,8 @@ def _raise_nonfinite(batch: Batch) -> None:
 
 def check_scores(batch: Batch) -> None:
     """Reject NaN and infinite scores (padding, -inf by design, is not looked at)."""
-    real = batch.values if batch.is_rectangular() else batch.values[batch.valid()]
+    rectangular = np.all(batch.lengths == batch.values.shape[1])
+    real = batch.values if rectangular else batch.values[batch.valid()]
     if not np.isfinite(real).all():
         _raise_nonfinite(batch)
 

@@ -191,16 +191,10 @@ def top_grades(grades: np.ndarray, width: int) -> np.ndarray:
         grades = np.partition(grades, row_width - width, axis=1)[:, row_width - width :]
     elif grades.shape[0] == 1 and row_width >= COUNTED_ROW_FROM:
         top_level = levels_if_countable(grades)
-        if top_level is not None:
-            return _counted_top_grades(grades, top_level, width)
+        if top_level is not None:  # the row rebuilt from how many grades there are of each level
+            levels = np.arange(top_level, -1, -1).astype(grades.dtype)
+            return np.repeat(levels, level_counts(grades, top_level)[0, ::-1])[None, :width]
     return np.sort(grades, axis=1)[:, ::-1][:, :width]
-
-
-def _counted_top_grades(grades: np.ndarray, top_level: int, width: int) -> np.ndarray:
-    """One row of integer grades 0..top_level in non-increasing order, rebuilt from how many there are of each."""
-    per_level = level_counts(grades, top_level)[0]
-    levels = np.arange(top_level, -1, -1).astype(grades.dtype)
-    return np.repeat(levels, per_level[::-1])[None, :width]
 
 
 def discounted_sum(gains: np.ndarray, discounts: np.ndarray, *, what: str) -> np.ndarray:
@@ -236,8 +230,8 @@ def rowwise_discounted_sum(gains: np.ndarray, discount: DiscountFunction, *, wha
     if width == 0:
         return np.zeros(gains.shape[0])
     with np.errstate(over="ignore", invalid="ignore"):
-        if discount == _LOG2:
-            terms = np.divide(gains, log2_of_ranks(width))
+        if discount == _LOG2:  # C's log2(r + 1), cached by powers of two
+            terms = np.divide(gains, _log2_table(max(64, 1 << (width - 1).bit_length()))[:width])
         else:
             terms = np.multiply(gains, discount_vector(discount, width))
         # in place: numpy's overlap rule keeps the result that of a separate output (it copies if it must)
@@ -246,11 +240,6 @@ def rowwise_discounted_sum(gains: np.ndarray, discount: DiscountFunction, *, wha
 
 
 _LOG2 = Discount("log2")
-
-
-def log2_of_ranks(length: int) -> np.ndarray:
-    """C's ``log2(r + 1)`` for r = 1..length, as trec_eval divides by it (read-only, cached by powers of two)."""
-    return _log2_table(max(64, 1 << (length - 1).bit_length()))[:length]
 
 
 @functools.lru_cache(maxsize=4)

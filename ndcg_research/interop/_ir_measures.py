@@ -75,8 +75,10 @@ class NDCG(ir_measures.Measure):
             params["gain"] = str(parse_gain(params["gain"], builtin_only=True))
         if "discount" in params:
             params["discount"] = str(parse_discount(params["discount"], builtin_only=True))
-        spec = _spec_text(params.get("cutoff"), params.get("gain"), params.get("discount"), params.get("gains"))
-        (measure,) = parse_measures(spec)
+        # The package's spec of these parts, for parse_measures to check.
+        options = [f"{name}={params[name]!r}" for name in ("gain", "discount", "gains") if name in params]
+        cut = f"@{params['cutoff']}" if "cutoff" in params else ""
+        (measure,) = parse_measures(f"ndcg{cut}" + (f"({', '.join(options)})" if options else ""))
         gains = None if measure.gains is None else dict(measure.gains)
         parts = {"cutoff": measure.k, "gain": measure.gain, "discount": measure.discount, "gains": gains}
         canonical: dict[str, Any] = {key: value for key, value in parts.items() if value is not None}
@@ -115,13 +117,3 @@ class NDCG(ir_measures.Measure):
         ids = {str(query): query for query in qrels["query_id"].unique()}
         for query, value in zip(result.queries[0], result.values[0][0], strict=True):
             yield ir_measures.Metric(query_id=ids[str(query)], measure=self, value=float(value))
-
-
-def _spec_text(cutoff: Any, gain: Any, discount: Any, gains: Any) -> str:
-    """The package's measure spec of these parts, for :func:`~ndcg_research.evaluation.parse_measures` to check."""
-    options = [
-        f"{name}={value!r}"
-        for name, value in (("gain", gain), ("discount", discount), ("gains", gains))
-        if value is not None
-    ]
-    return "ndcg" + ("" if cutoff is None else f"@{cutoff}") + (f"({', '.join(options)})" if options else "")
