@@ -1,12 +1,11 @@
 """ndcg_research: nDCG with pluggable gains and discounts, and the notebooks that study it.
 
-``import ndcg_research as nr`` loads numpy only: the metric functions (``nr.ndcg``, ``nr.ndcg_from_scores``,
-...) come from the metric core. What a user starts from that needs pandas or scipy is on the top level too,
-imported on first use (``lazy_loader``, Scientific Python SPEC 1): ``nr.evaluate``, ``nr.read_qrels``,
-``nr.read_run``, ``nr.read_svmlight`` and ``nr.CONVENTIONS`` (``ndcg_research.evaluation``), ``nr.paired_test``,
-``nr.compare_systems`` and ``nr.discriminative_power`` (``ndcg_research.stats``), ``nr.ir_measure`` (this
-package's nDCG in ir_measures and PyTerrier) and ``nr.advise`` (which setting suits a collection). The other
-public subpackage is ``ndcg_research.datasets``; the command line is ``ndcg-research``.
+``import ndcg_research as nr`` loads numpy only: the metric functions (``nr.ndcg``, ...) come from the metric
+core, and what a user starts from that needs pandas or scipy is imported on first use (``lazy_loader``):
+``nr.evaluate``, ``nr.read_qrels``, ``nr.read_run``, ``nr.read_svmlight``, ``nr.CONVENTIONS`` (from
+``ndcg_research.evaluation``), ``nr.paired_test``, ``nr.compare_systems``, ``nr.discriminative_power`` (from
+``ndcg_research.stats``), ``nr.ir_measure`` (for ir_measures and PyTerrier) and ``nr.advise`` (which setting
+suits a collection). ``ndcg_research.datasets`` is public too; the command line is ``ndcg-research``.
 
 Examples
 --------

@@ -1,8 +1,6 @@
-"""The argument checks of the public boundary, for the whole package (imports only numpy).
-
-A public function checks its arguments before any work: ValueError or TypeError naming the argument and
-showing the value as plain Python (``got nan``, ``got float 2.0``, never a numpy repr). Each check returns
-the value normalised (``numpy.int64(3)`` -> ``3``). Private modules trust their callers.
+"""The argument checks of the public boundary, for the whole package (imports only numpy): ValueError or TypeError
+naming the argument and showing the value as plain Python (``got nan``, ``got float 2.0``, never a numpy repr);
+each check returns the value normalised (``numpy.int64(3)`` -> ``3``). Private modules trust their callers.
 """
 
 from __future__ import annotations
@@ -209,10 +207,7 @@ def check_array(
     none: bool = False,
 ) -> Any:
     """``value`` as a numpy array (float64 when ``kinds`` has "f"): its dimension, dtype kind, size and values checked.
-
-    Strings, masked arrays, iterators, sets, mappings and ragged nesting are refused; a pandas object is read
-    with ``to_numpy()`` (and returned as is, index kept, when ``keep_labels``).
-    """
+    A pandas object is read with ``to_numpy()`` (and returned as is, index kept, when ``keep_labels``)."""
     if value is None and none:
         return None
     ndims = None if ndim is None else ((ndim,) if isinstance(ndim, int) else ndim)

@@ -1,8 +1,6 @@
-"""The command line, ``ndcg-research COMMAND ...`` (or ``python -m ndcg_research COMMAND ...``).
-
-Each module of :data:`COMMAND_MODULES` has a ``register(subparsers)`` that adds its commands, each with a
-``run`` default (parsed arguments -> exit status); they import their heavy dependencies only when a command
-runs, so ``--help`` stays fast. ``--help`` lists the user's commands first, then the maintainer commands.
+"""The command line, ``ndcg-research COMMAND ...`` (or ``python -m ndcg_research COMMAND ...``): each module of
+:data:`COMMAND_MODULES` has a ``register(subparsers)`` that adds its commands, each with a ``run`` default
+(parsed arguments -> exit status), and imports its heavy dependencies only when a command runs.
 """
 
 from __future__ import annotations
@@ -63,11 +61,8 @@ class _Version(argparse.Action):
 
 
 def _list_commands(parser: argparse.ArgumentParser, sub: argparse._SubParsersAction) -> None:
-    """List the commands in ``--help`` under two headings, the user's first, before the options.
-
-    argparse has no public way to group commands: its entries are moved into two argument groups through its
-    attributes ``_choices_actions``, ``_group_actions`` and ``_action_groups`` (stable since Python 3.2, tested).
-    """
+    """List the commands in ``--help`` under two headings, the user's first, before the options: argparse has no
+    public way, so through ``_choices_actions``, ``_group_actions`` and ``_action_groups`` (stable since 3.2)."""
     entries = {entry.dest: entry for entry in sub._choices_actions}
     users = parser.add_argument_group("commands")
     users._group_actions.extend(entries[name] for name in USER_COMMANDS if name in entries)
@@ -100,11 +95,8 @@ ARROW_COMMANDS = frozenset({"evaluate", "compare", "advise"})
 
 
 def console(argv: Sequence[str] | None = None) -> NoReturn:
-    """Run the command line and exit with its status: the ``ndcg-research`` script and ``python -m``.
-
-    After the commands that read files with Arrow the process leaves without the interpreter's teardown, in
-    which Arrow's idle pool threads can abort it (exit -6, apache/arrow#34314): the output is done by then.
-    """
+    """Run the command line and exit with its status. After the commands that read files with Arrow the process
+    leaves without the teardown, in which Arrow's idle threads can abort it (exit -6, apache/arrow#34314)."""
     argv = sys.argv[1:] if argv is None else list(argv)
     status = main(argv)
     if argv[:1] and argv[0] in ARROW_COMMANDS:

@@ -88,8 +88,7 @@ def add_convention_argument(
 
 
 def add_missing_query_arguments(parser: argparse.ArgumentParser) -> None:
-    """``-c`` / ``--answered-only``: what a judged query missing from a run counts (``args.complete``; None: the
-    convention's rule)."""
+    """``-c`` / ``--answered-only``: what a judged query missing from a run counts (``args.complete``)."""
     missing = parser.add_mutually_exclusive_group()
     missing.add_argument(
         "-c",

@@ -55,21 +55,17 @@ class Advice:
         :func:`ndcg_research.evaluate` or :func:`ndcg_research.ir_measure`. Never a setting under which every run has
         the same value on every query.
     table : pandas.DataFrame
-        One row per candidate, in the order of the candidates: ``measure``, ``discount``, ``cutoff`` (``"none"`` for the
-        whole ranking), ``gain``, ``power`` (share of system pairs told apart), ``pairs_significant``, ``phi``
-        (dependability), ``erho2`` (generalizability coefficient), ``queries_for_phi`` (queries for :math:`\\Phi` =
-        0.8), ``swap_rate`` (at the largest query-set size measured), ``queries_for_swap_target``, ``tau_log2``
-        (Kendall's tau of the systems' order against log2's with the same gain and cut-off), ``shortlisted`` (as
-        discriminative as the most, see the rule) and ``recommended``. Undefined values are NaN (``erho2`` and
-        ``tau_log2`` of 0 / 0, ``queries_for_swap_target`` of a candidate that orders no pair); a query count no number
-        of queries reaches is infinite.
+        One row per candidate: ``measure``, ``discount``, ``cutoff`` (``"none"``: the whole ranking), ``gain``,
+        ``power`` (share of system pairs told apart), ``pairs_significant``, ``phi`` (dependability), ``erho2``
+        (generalizability coefficient), ``queries_for_phi`` (for :math:`\\Phi` = 0.8), ``swap_rate`` (at the largest
+        size), ``queries_for_swap_target``, ``tau_log2`` (against log2 with the same gain and cut-off), ``shortlisted``
+        and ``recommended``. Undefined values (0 / 0) are NaN; a query count no number of queries reaches is infinite.
     swap_curves : pandas.DataFrame
         ``measure``, ``size``, ``swap_rate``: each candidate's swap rate at each query-set size.
     reasons : tuple of str
         The recommendation's reasons, in plain words (``str(advice)`` prints them).
     by_cutoff : dict of str to str
-        The rule applied among the candidates of each cut-off (``"none"``, ``"10"``, ...); a cut-off under whose every
-        candidate the runs tie on every query is left out (a note says so).
+        The rule applied among the candidates of each cut-off (``"none"``, ``"10"``, ...) that tells the runs apart.
     systems : tuple of str
         The runs compared.
     n_queries : int
@@ -149,11 +145,9 @@ def advise(
     - **dependability** Phi of generalizability theory (Kanoulas & Aslam 2009);
     - **agreement** of the runs' order with the order under log2 (same gain and cut-off): Kendall's tau.
 
-    The rule, fixed in advance: the candidates whose power is within ``POWER_MARGIN`` (0.05) of the highest are as
-    discriminative; among them the one with the highest Phi is chosen (ties: the lower swap rate, then the earlier
-    candidate); but if log2 with the chosen gain and cut-off is as discriminative and its Phi is within ``PHI_MARGIN``
-    (0.01) of the chosen one's, log2 is recommended: a measure everyone knows is worth more than a gain smaller than the
-    rule can see.
+    The rule, fixed in advance: among the candidates whose power is within ``POWER_MARGIN`` (0.05) of the highest, the
+    one with the highest Phi (ties: the lower swap rate, then the earlier one); but log2 with its gain and cut-off if it
+    is among them with a Phi within ``PHI_MARGIN`` (0.01): a measure everyone knows is worth more than a tiny gain.
 
     A candidate under which every run has the same value on every query (within ``stats.TIE_TOLERANCE``) tells them
     apart on nothing: it is measured but never recommended, and a note names it.

@@ -18,8 +18,8 @@ _MARKERS = {"none": "o", "10": "s", "20": "D", "100": "^"}
 
 
 def advice_figure(advice: Advice) -> Figure:
-    """Left: each candidate's power and Phi (colour: discount, marker: cut-off, hollow: not the first gain), the rule's
-    margin dashed. Right: the swap curves of every discount at the recommended gain and cut-off, and the fit."""
+    """Left: every candidate's power and Phi, the rule's margin dashed; right: the swap curves of every discount at
+    the recommended gain and cut-off, and the fit."""
     table, settings = advice.table, advice.settings
     fig = Figure(figsize=(11, 4.4), layout="constrained")
     left, right = fig.subplots(1, 2)

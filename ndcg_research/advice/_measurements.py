@@ -1,7 +1,5 @@
-"""The measurements of :func:`~ndcg_research.advice.advise` on one candidate's systems x queries values.
-
-Every candidate's draws use the same seed: the same resamples and query subsets (common random numbers), so that
-a difference between candidates is not a difference between draws.
+"""The measurements of :func:`~ndcg_research.advice.advise` on one candidate's systems x queries values. Every
+candidate's draws use the same seed (common random numbers): a difference between candidates is not one of draws.
 """
 
 from __future__ import annotations
@@ -27,17 +25,11 @@ def power(matrix: np.ndarray, *, alpha: float, n_resamples: int, seed: int) -> t
 
 
 def dependability(matrix: np.ndarray) -> tuple[float, float, float]:
-    r"""``(phi, erho2, queries_for_phi)``: generalizability theory's dependability and coefficient, and the queries
-    for :math:`\Phi = 0.8`.
-
-    From the variance components of system :math:`\sigma^2_s`, query :math:`\sigma^2_q` and interaction (with error)
-    :math:`\sigma^2_{sq}` (:func:`~ndcg_research.stats.variance_components`, components within rounding of 0 are 0) over
-    the ``n`` queries (Brennan 2001; Kanoulas & Aslam 2009):
-    :math:`\Phi = \sigma^2_s / (\sigma^2_s + (\sigma^2_q + \sigma^2_{sq}) / n)`,
-    :math:`E\rho^2 = \sigma^2_s / (\sigma^2_s + \sigma^2_{sq} / n)`, and the D-study's
-    :math:`n' = \frac{\Phi}{1-\Phi}\,\frac{\sigma^2_q + \sigma^2_{sq}}{\sigma^2_s}` at :data:`PHI_TARGET`. All three NaN
-    when every value is equal; when only the systems never differ (e.g. copies of one run) :math:`\Phi = 0`,
-    :math:`E\rho^2` NaN (0 / 0), and the query count is infinite whenever :math:`\sigma^2_s = 0`.
+    r"""``(phi, erho2, queries_for_phi)`` from the variance components (Brennan 2001; Kanoulas & Aslam 2009) over the
+    ``n`` queries: :math:`\Phi = \sigma^2_s / (\sigma^2_s + (\sigma^2_q + \sigma^2_{sq}) / n)`,
+    :math:`E\rho^2 = \sigma^2_s / (\sigma^2_s + \sigma^2_{sq} / n)` and the D-study's
+    :math:`n' = \frac{\Phi}{1-\Phi}\,\frac{\sigma^2_q + \sigma^2_{sq}}{\sigma^2_s}` at :data:`PHI_TARGET`
+    (infinite when :math:`\sigma^2_s = 0`); NaN for 0 / 0.
     """
     parts = variance_components(matrix)
     n = matrix.shape[1]

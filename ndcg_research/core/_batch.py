@@ -1,7 +1,5 @@
-"""User input to padded batches, and the checks of their values (the array checks of the metric core).
-
-A batch is a 2-D array, one row per query, short rows padded (grade 0, score -inf), with each row's true
-length. Nothing is dropped or coerced silently: what cannot be read exactly is refused, naming the argument.
+"""User input to padded batches (2-D, one row per query, short rows padded: grade 0, score -inf), and the
+checks of their values. Nothing is dropped or coerced silently: what cannot be read exactly is refused.
 """
 
 import numbers
@@ -103,10 +101,7 @@ def as_batch(
     allow_empty: bool = False,
 ) -> Batch:
     """One ranked list (1-D) or many (2-D, or ragged) as a :class:`Batch` padded with ``fill``; values unchecked.
-
-    Values become float64, signed integers int64 if ``keep_integers``. An empty list is refused unless
-    ``allow_empty`` (nothing returned): the batch is then one column of padding.
-    """
+    Float64, or int64 for signed integers if ``keep_integers``; an empty list needs ``allow_empty``."""
     data = _ordered(data, name, top=True)
     if isinstance(data, (list, tuple)):  # numpy would stack equal-length masked rows into a plain array
         masked = [index for index, row in enumerate(data) if isinstance(row, np.ma.MaskedArray)]

@@ -1,12 +1,6 @@
 """Rank discounts D(r), the multiplier of the gain at rank r = 1, 2, ...: the built-ins (``parse_discount``
 lists them) are ``Discount`` values with a canonical spec string; any other callable on ranks is checked
 where the metric functions call it (positive, finite, non-increasing on the ranks used).
-
-Examples
---------
->>> import ndcg_research as nr
->>> nr.dcg([1, 1], discount="zipf") == nr.dcg([1, 1], discount=lambda r: 1 / r) == 1.5
-True
 """
 
 import functools
@@ -167,10 +161,8 @@ class Discount:
 
         Examples
         --------
-        >>> parse_discount("power(beta=2)").decay, parse_discount("log2").decay
-        ('summable', 'slowly varying')
-        >>> parse_discount("zipflog(gamma=1)").decay, parse_discount("zipflog(gamma=2)").decay
-        ('critical', 'summable')
+        >>> parse_discount("power(beta=2)").decay, parse_discount("log2").decay, parse_discount("zipf").decay
+        ('summable', 'slowly varying', 'critical')
         """
         if self.name == "none":
             return "constant"

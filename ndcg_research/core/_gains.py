@@ -1,14 +1,6 @@
 """Gain functions g(rel), the value of a document of grade rel before discounting: the built-ins (``parse_gain``
 lists them) are ``Gain`` values; any other callable is checked where the metric functions call it, on the
 distinct grades and 0 (finite, g(0) = 0, non-decreasing).
-
-Examples
---------
->>> import ndcg_research as nr
->>> round(nr.ndcg([1, 3], gain="exp2"), 3)
-0.71
->>> nr.ndcg([1, 3], gain=lambda g: g ** 2) == nr.ndcg([1, 3], gain={1: 1, 3: 9})
-True
 """
 
 import functools

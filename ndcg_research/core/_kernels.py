@@ -1,7 +1,5 @@
-"""Vectorised kernels on padded batches (``_batch``), for the metric functions and the studies' fast paths.
-
-They check nothing. The ideal DCG is summed by ``discounted_sum`` like any ranked list, so a list in ideal
-order gets nDCG exactly 1; ``ndcg_ratio`` bounds the remaining rounding.
+"""Vectorised kernels on padded batches (``_batch``), for the metric functions and the studies' fast paths;
+they check nothing. The ideal DCG is summed like any ranked list, so a list in ideal order gets nDCG 1.
 """
 
 import functools
@@ -123,11 +121,8 @@ def cumulative_discount(discount: DiscountFunction, length: int) -> np.ndarray:
 
 
 def apply_gain(gain: GainFunction, grades: np.ndarray, *, name: str) -> np.ndarray:
-    """Gains of validated grades (``grades`` itself for the linear gain); ``name`` is for the messages.
-
-    Built-ins are checked for overflow only. A user's callable is called once, on the distinct grades and 0
-    (never on int64 wrap-around or padding), and checked there: finite, g(0) = 0, non-decreasing.
-    """
+    """Gains of validated grades (``grades`` itself for the linear gain). A user's callable is called once, on the
+    distinct grades and 0 (never on int64 wrap-around or padding), and checked there."""
     if isinstance(gain, Gain):
         if gain.name == "linear":  # the identity: no copy, and it cannot overflow finite grades
             return grades
@@ -181,11 +176,8 @@ def level_counts(grades: np.ndarray, top_level: int) -> np.ndarray:
 
 
 def top_grades(grades: np.ndarray, width: int) -> np.ndarray:
-    """The ``width`` largest grades of each row, non-increasing: the ideal ranking's grades.
-
-    A partition first when ``width`` is small next to the row, then a sort (numpy's sort beat counting
-    small integer grades on every batch timed, except one long row, which is counted).
-    """
+    """The ``width`` largest grades of each row, non-increasing: the ideal ranking's grades (numpy's sort beat
+    counting small integer grades on every batch timed, except one long row)."""
     row_width = grades.shape[1]
     if 8 * width <= row_width:
         grades = np.partition(grades, row_width - width, axis=1)[:, row_width - width :]
@@ -198,10 +190,8 @@ def top_grades(grades: np.ndarray, width: int) -> np.ndarray:
 
 
 def discounted_sum(gains: np.ndarray, discounts: np.ndarray, *, what: str) -> np.ndarray:
-    """Row sums of gains * discounts, refusing an overflow (finite gains such as several 2^1023 can overflow).
-
-    Every DCG, ranked or ideal, is summed here on C-contiguous float64 gains: equal rows give bit-equal sums.
-    """
+    """Row sums of gains * discounts, refusing an overflow; every DCG, ranked or ideal, is summed here on
+    C-contiguous float64 gains, so equal rows give bit-equal sums."""
     gains = np.ascontiguousarray(gains, dtype=np.float64)
     with np.errstate(over="ignore", invalid="ignore"):
         # One row (one long list): a vector dot product, which BLAS runs faster than a 1-row matrix product.
@@ -269,11 +259,8 @@ def ideal_dcg(
     name: str,
     ranks: int | None = None,
 ) -> np.ndarray:
-    """DCG of each row's grades (any order; int8 sorts fastest) in ideal order, cut at k.
-
-    ``ranks``: the ranks of the DCG this ideal will divide. The ideal is summed over as many (trailing zeros
-    dropped or added), so that a list in ideal order gets a bit-identical value.
-    """
+    """DCG of each row's grades (any order; int8 sorts fastest) in ideal order, cut at k; summed over ``ranks``
+    ranks, those of the DCG it will divide, so that a list in ideal order gets a bit-identical value."""
     width = grades.shape[1] if k is None else min(k, grades.shape[1])
     ideal = top_grades(grades, width)
     if ranks is not None and ranks < width:  # rows are non-increasing: count the positives past `ranks`
@@ -287,11 +274,8 @@ _U = 2.0**-53  # unit roundoff of float64
 
 
 def ndcg_ratio(dcg: np.ndarray, idcg: np.ndarray, n_terms: int) -> np.ndarray:
-    """dcg / idcg per row (idcg > 0), capped at 1 within rounding, else RuntimeError.
-
-    A sum of n non-negative terms is off by at most gamma_n = n u / (1 - n u) (Higham 2002, eq. 3.5;
-    u = 2^-53; ``n_terms`` bounds n, tied groups included), so a ratio up to 1 + 4 (n + 1) u is exactly 1.
-    """
+    """dcg / idcg per row (idcg > 0): a sum of n >= 0 terms is off by at most n u / (1 - n u) (Higham 2002,
+    eq. 3.5; ``n_terms`` bounds n), so a ratio up to 1 + 4 (n + 1) u is 1, and more is a RuntimeError."""
     ratio = dcg / idcg
     above = ratio > 1.0
     if above.any():

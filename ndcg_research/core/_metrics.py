@@ -1,7 +1,5 @@
 """CG, DCG, ideal DCG and nDCG of one ranked list or of many queries at once: the public metric functions.
-
-Every parameter is checked before the data (``_options``), and all input before any computation; the
-helpers and kernels below check nothing.
+Every parameter is checked before the data, and all input before any computation.
 """
 
 import re
@@ -105,10 +103,8 @@ def _known_grades(ideal: Any, retrieved: Batch) -> Batch:
 
 
 def _check_contains(known: Batch, retrieved: Batch) -> None:
-    """Per query and positive grade, the list may hold no more documents of that grade than the ideal.
-
-    This keeps nDCG <= 1 and catches misaligned batches (grade 0 may be unjudged and need not be listed).
-    """
+    """Per query and positive grade, the list may hold no more documents of that grade than the ideal: this
+    keeps nDCG <= 1 and catches misaligned batches (grade 0 may be unjudged and need not be listed)."""
     countable = _kernels.levels_if_countable
     top_ours, top_theirs = countable(retrieved.values), countable(known.values)
     if top_ours is not None and top_theirs is not None:

@@ -1,7 +1,5 @@
 """Documents ordered by model score under a rule for tied scores (checks nothing: 2-D arrays of finite values).
-
-With a cut-off k below the row width only the top k are ordered; a tied group that straddles rank k is
-handled from its members alone, never by sorting the whole row.
+With a cut-off k only the top k are ordered; a tied group across rank k is handled from its members alone.
 """
 
 from typing import NamedTuple
@@ -13,10 +11,8 @@ TIES: tuple[str, ...] = ("average", "first", "pessimistic", "optimistic")
 
 
 def _run_means(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
-    """Mean of each run ``values[starts[i]:starts[i + 1]]`` of non-negative values, within the run's range.
-
-    A run of equal values keeps its value exactly ((0.1 + 0.1 + 0.1) / 3 does not): a perfect ranking keeps nDCG 1.
-    """
+    """Mean of each run ``values[starts[i]:starts[i + 1]]`` of non-negative values, within the run's range: equal
+    values keep their value exactly ((0.1 + 0.1 + 0.1) / 3 does not), so a perfect ranking keeps nDCG 1."""
     counts = np.diff(np.append(starts, values.size))
     low, high = np.minimum.reduceat(values, starts), np.maximum.reduceat(values, starts)
     return np.where(low == high, low, np.clip(np.add.reduceat(values, starts) / counts, low, high))
@@ -44,10 +40,8 @@ class _Straddle(NamedTuple):
 
 def _top_k(scores: np.ndarray, k: int) -> tuple[np.ndarray, _Straddle | None]:
     """The columns (in column order) of the k highest scores of each row (1 <= k < width; ties at the cut by index),
-    and the rows where a group of equal scores crosses the cut (None if none).
-
-    Under heavy ties (every row's top score shared by k or more entries) the row maxima suffice; otherwise
-    the k-th largest score comes from a partition, and only the entries at or above it are looked at again.
+    and the rows where a group of equal scores crosses the cut (None if none). Under heavy ties the row maxima
+    suffice; otherwise the k-th score comes from a partition, and only the entries at or above it are read again.
     """
     n_rows, width = scores.shape
     row_starts = np.arange(n_rows) * width

@@ -1,7 +1,5 @@
-"""Parse and print spec strings such as ``"power(beta=0.5)"``, the spec language of the whole package.
-
-Parsing accepts literals only (:mod:`ast`): a spec from a papermill parameter or a table is never evaluated.
-Printing is canonical (shortest round-tripping numbers), so ``parse(str(x)) == x``.
+"""Parse and print spec strings such as ``"power(beta=0.5)"``, the spec language of the whole package: literals
+only (a spec from a papermill parameter is never evaluated), printed canonically so that ``parse(str(x)) == x``.
 """
 
 import ast

@@ -1,8 +1,6 @@
 """MovieLens-100k (Harper & Konstan, ACM TiiS 2015): fetched on demand, since its licence forbids redistribution.
-
-RecBole's wheel is fetched with pip (``--no-deps --only-binary=:all:``: RecBole itself would pull in torch) and
-checked against its published SHA-256. ``attrs["sha256"]`` hashes the rating lines in ``u.data`` format, so a
-figure's provenance names exactly which data it was made from, whichever source was read.
+RecBole's wheel is fetched with pip (``--no-deps``: RecBole would pull in torch), its SHA-256 checked;
+``attrs["sha256"]`` hashes the rating lines as ``u.data``, so a figure's provenance names its data exactly.
 """
 
 import hashlib
@@ -111,10 +109,9 @@ def movielens_100k(
     Returns
     -------
     pandas.DataFrame
-        Columns ``user``, ``item``, ``rating`` (1-5), ``timestamp`` (Unix seconds), all int64, in
-        file order (100,000 rows for the full data set). ``attrs["source"]`` names the file read,
-        ``attrs["sha256"]`` is the SHA-256 of its rating lines in ``u.data`` format
-        (``U_DATA_SHA256`` for the full data set, from either source).
+        Columns ``user``, ``item``, ``rating`` (1-5), ``timestamp`` (Unix seconds), all int64, in file
+        order. ``attrs["source"]`` names the file read, ``attrs["sha256"]`` hashes its rating lines in
+        ``u.data`` format (``U_DATA_SHA256`` for the full data set, from either source).
 
     Raises
     ------
@@ -143,7 +140,7 @@ def movielens_100k(
 
 
 def fetch_recbole_wheel(cache: str | os.PathLike[str] | None = None, *, verbose: bool = True) -> Path:
-    """Path of RecBole 1.2.1's wheel in the cache, downloading it with pip if needed; hash checked.
+    """Path of RecBole 1.2.1's wheel in the cache, downloaded with pip if needed, its SHA-256 checked.
 
     Parameters
     ----------
@@ -155,7 +152,7 @@ def fetch_recbole_wheel(cache: str | os.PathLike[str] | None = None, *, verbose:
     Raises
     ------
     DatasetUnavailableError
-        If pip fails (e.g. the package index cannot be reached) or the file's hash differs.
+        If pip fails (no network, say) or the file's hash differs.
 
     Examples
     --------
@@ -217,9 +214,8 @@ def read_ratings(path: str | os.PathLike[str]) -> Any:
     Parameters
     ----------
     path : str or path-like
-        ``u.data`` (tab-separated ``user item rating timestamp``, no header); RecBole's
-        ``ml-100k.inter`` (the same with the header ``INTER_HEADER``); a folder holding
-        ``u.data``; a zip (GroupLens's ``ml-100k.zip``) or RecBole's wheel holding either file.
+        ``u.data`` (tab-separated ``user item rating timestamp``), RecBole's ``ml-100k.inter``
+        (the same after ``INTER_HEADER``), or a folder, zip or wheel holding either.
 
     Returns
     -------

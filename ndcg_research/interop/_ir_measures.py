@@ -1,10 +1,9 @@
 """The package's nDCG as an ir_measures measure (imports ir_measures).
 
 ir_measures (0.4.x) asks its providers in turn; the first, ``runtime``, computes any measure with a
-``runtime_impl(qrels, run)`` method: :class:`NDCG`'s hands all the queries to
-:func:`ndcg_research.evaluation.evaluate` in one call. Nothing is registered in ir_measures. A judged query the
-run does not answer scores ir_measures' ``DEFAULT`` = 0 (``evaluate``'s ``complete=True``); the mean leaves out a
-query whose nDCG the convention leaves undefined (NaN), as ``evaluate`` does.
+``runtime_impl(qrels, run)`` method, which hands all the queries to :func:`ndcg_research.evaluation.evaluate`.
+A judged query the run does not answer scores ir_measures' ``DEFAULT`` = 0; the mean leaves out a query whose
+nDCG the convention leaves undefined (NaN), as ``evaluate`` does.
 """
 
 from __future__ import annotations
@@ -43,11 +42,8 @@ class _MeanOfDefined(Agg):
 
 
 class NDCG(ir_measures.Measure):
-    """nDCG with the package's gains, discounts, tie rules and conventions, as an ir_measures measure.
-
-    Made by :func:`ndcg_research.ir_measure`; equal when they print the same (the canonical spec, then ``ties``
-    and ``convention`` when set and not trec_eval's).
-    """
+    """nDCG with the package's gains, discounts, tie rules and conventions, made by :func:`ndcg_research.ir_measure`;
+    equal when they print the same (the canonical spec, then ``ties`` and ``convention`` if not trec_eval's)."""
 
     NAME = "ndcg"
     __name__ = "ndcg"
