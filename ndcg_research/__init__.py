@@ -1,21 +1,11 @@
 """ndcg_research: nDCG with pluggable gains and discounts, and the notebooks that study it.
 
-Import as ``import ndcg_research as nr``. The metric functions (``nr.ndcg``,
-``nr.ndcg_from_scores``, ...) come from the metric core, ``ndcg_research.core``,
-and importing the package loads only numpy. The names that need pandas or scipy
-(``nr.evaluate``, ``nr.read_qrels``, ``nr.read_run``, ``nr.read_svmlight``,
-``nr.CONVENTIONS`` from ``ndcg_research.evaluation``; ``nr.paired_test``,
-``nr.compare_systems``, ``nr.discriminative_power`` from ``ndcg_research.stats``;
-``nr.ir_measure``, this package's nDCG as an ir_measures / PyTerrier measure, from
-``ndcg_research.interop``; ``nr.advise``, which discount, cut-off and gain suit a collection,
-from ``ndcg_research.advice``) are imported on first use, by ``lazy_loader`` (Scientific Python
-SPEC 1). They are on the top level because they are what a user starts from: evaluate runs,
-compare systems, plug the measure into the tools already in use, choose a setting.
-
-The public subpackages: ``ndcg_research.evaluation`` (run and qrels files, measures,
-the tools' conventions, ``evaluate``), ``ndcg_research.stats`` (paired tests,
-intervals, multiple comparisons, power, agreement) and ``ndcg_research.datasets``
-(MovieLens-100k, fetched and checked on demand). The command line is ``ndcg-research``.
+``import ndcg_research as nr`` loads numpy only: the metric functions (``nr.ndcg``, ...) come from the metric
+core, and what a user starts from that needs pandas or scipy is imported on first use (``lazy_loader``):
+``nr.evaluate``, ``nr.read_qrels``, ``nr.read_run``, ``nr.read_svmlight``, ``nr.CONVENTIONS`` (from
+``ndcg_research.evaluation``), ``nr.paired_test``, ``nr.compare_systems``, ``nr.discriminative_power`` (from
+``ndcg_research.stats``), ``nr.ir_measure`` (for ir_measures and PyTerrier) and ``nr.advise`` (which setting
+suits a collection). ``ndcg_research.datasets`` is public too; the command line is ``ndcg-research``.
 
 Examples
 --------
@@ -29,28 +19,8 @@ from typing import Any
 
 import lazy_loader
 
-from .core import (
-    DISCOUNT_NAMES,
-    GAIN_NAMES,
-    TIES,
-    ZERO_IDEAL_POLICIES,
-    Discount,
-    Gain,
-    NDCGParts,
-    UndefinedNDCGWarning,
-    cg,
-    clear_discount_cache,
-    dcg,
-    dcg_from_scores,
-    idcg,
-    mean_over_queries,
-    ndcg,
-    ndcg_from_scores,
-    ndcg_parts,
-    ndcg_parts_from_scores,
-    parse_discount,
-    parse_gain,
-)
+from . import core
+from .core import *  # noqa: F403 (the metric functions: core.__all__)
 
 # Names served from subpackages that need more than numpy, imported on first use (one line each); the public
 # subpackages themselves too, so that ``nr.stats.paired_test`` works after ``import ndcg_research as nr``.
@@ -66,30 +36,8 @@ _lazy_getattr, _lazy_dir, _lazy_all = lazy_loader.attach(
     },
 )
 
-__all__ = [
-    "cg",
-    "dcg",
-    "idcg",
-    "ndcg",
-    "ndcg_parts",
-    "dcg_from_scores",
-    "ndcg_from_scores",
-    "ndcg_parts_from_scores",
-    "mean_over_queries",
-    "NDCGParts",
-    "UndefinedNDCGWarning",
-    "ZERO_IDEAL_POLICIES",
-    "TIES",
-    "Discount",
-    "parse_discount",
-    "DISCOUNT_NAMES",
-    "Gain",
-    "parse_gain",
-    "GAIN_NAMES",
-    "clear_discount_cache",
-    "__version__",
-    *(name for name in _lazy_all if name not in _PUBLIC_SUBPACKAGES),
-]
+# __version__ is served by __getattr__ below.
+__all__ = [*core.__all__, "__version__", *(name for name in _lazy_all if name not in _PUBLIC_SUBPACKAGES)]  # noqa: F405
 
 
 def __getattr__(name: str) -> Any:

@@ -1,30 +1,6 @@
-"""The checks of arguments at the public boundary, one small module for the whole package.
-
-The functions the documentation lists as public check their arguments before any work, with a
-:class:`ValueError` (out of range, not an option, not finite, empty) or a :class:`TypeError` (a
-wrong type) whose message names the argument and shows the value as plain Python (``got nan``,
-``got float 2.0``, never a numpy repr). Private modules (``_name.py``) trust their callers and
-check nothing, as scikit-learn's private kernels do.
-
-Each check returns the value normalised (``numpy.int64(3)`` -> ``3``, ``numpy.str_`` -> ``str``),
-so that the body works on plain Python values.
-
-This module imports only numpy.
-
-Examples
---------
->>> check_int(0, "n", low=1)
-Traceback (most recent call last):
-...
-ValueError: n must be an integer >= 1, got 0
->>> check_real(float("nan"), "level", low=0, high=1, closed="neither")
-Traceback (most recent call last):
-...
-ValueError: level must be strictly between 0 and 1, got nan
->>> check_option("x", "test", ("t", "z"))
-Traceback (most recent call last):
-...
-ValueError: test must be one of 't', 'z', got 'x'
+"""The argument checks of the public boundary, for the whole package (imports only numpy): ValueError or TypeError
+naming the argument and showing the value as plain Python (``got nan``, ``got float 2.0``, never a numpy repr);
+each check returns the value normalised (``numpy.int64(3)`` -> ``3``). Private modules trust their callers.
 """
 
 from __future__ import annotations
@@ -42,13 +18,7 @@ Closed = Literal["both", "left", "right", "neither"]
 
 
 def plain_repr(value: Any, width: int = 80) -> str:
-    """``repr`` of a value as plain Python (numpy scalars unwrapped), cut at ``width`` characters.
-
-    Examples
-    --------
-    >>> plain_repr(np.float64(0.5)), plain_repr(np.int64(3)), plain_repr("t")
-    ('0.5', '3', "'t'")
-    """
+    """``repr`` of a value as plain Python (numpy scalars unwrapped), cut at ``width`` characters."""
     if isinstance(value, np.generic):
         value = value.item()
     text = repr(value)
@@ -93,17 +63,7 @@ def check_int(value: Any, name: str, *, low: int | None = ..., high: int | None 
 def check_int(
     value: Any, name: str, *, low: int | None = None, high: int | None = None, none: bool = False
 ) -> int | None:
-    """``value`` as an int: an integer (Python or numpy; not a bool, not 2.0) within ``[low, high]``.
-
-    Examples
-    --------
-    >>> check_int(np.int64(3), "n", low=1)
-    3
-    >>> check_int(2.0, "k", low=1, none=True)
-    Traceback (most recent call last):
-    ...
-    TypeError: k must be an integer >= 1 or None, got float 2.0
-    """
+    """``value`` as an int: an integer (Python or numpy; not a bool, not 2.0) within ``[low, high]``."""
     if value is None and none:
         return None
     bounds = _interval(low, high, "both")
@@ -116,8 +76,7 @@ def check_int(
     return number
 
 
-#: The most resamples (or random trials) a call accepts, a policy far beyond any useful count: counts near 2^63
-#: made numpy's array sizes overflow (a traceback), and far smaller ones run out of memory.
+#: The most resamples (or random trials) a call accepts, far beyond any useful count (near 2^63 numpy's sizes overflow).
 MAX_RESAMPLES = 2**31 - 1
 
 
@@ -158,19 +117,7 @@ def check_real(
     finite: bool = True,
     none: bool = False,
 ) -> float | None:
-    """``value`` as a float: a real number (not a bool), finite unless ``finite=False``, within bounds.
-
-    NaN is outside every interval.
-
-    Examples
-    --------
-    >>> check_real(1, "alpha", low=0, high=1)
-    1.0
-    >>> check_real(-1e-12, "tolerance", low=0)
-    Traceback (most recent call last):
-    ...
-    ValueError: tolerance must be a number >= 0, got -1e-12
-    """
+    """``value`` as a float: a real number (not a bool), finite unless ``finite=False``, within bounds (not NaN)."""
     if value is None and none:
         return None
     bounds = _interval(low, high, closed)
@@ -190,13 +137,7 @@ def check_real(
 
 
 def check_option(value: Any, name: str, options: Iterable[str], *, none: bool = False) -> Any:
-    """``value`` if it is one of ``options`` (returned as the option itself, a plain str).
-
-    Examples
-    --------
-    >>> check_option(np.str_("zero"), "zero_ideal", ("zero", "one"))
-    'zero'
-    """
+    """``value`` if it is one of ``options`` (returned as the option itself, a plain str)."""
     if value is None and none:
         return None
     options = tuple(options)
@@ -209,17 +150,7 @@ def check_option(value: Any, name: str, options: Iterable[str], *, none: bool = 
 
 
 def check_bool(value: Any, name: str, *, none: bool = False) -> Any:
-    """``value`` if it is True or False (a numpy bool too); a string or a number is refused.
-
-    Examples
-    --------
-    >>> check_bool(np.True_, "strict")
-    True
-    >>> check_bool("false", "strict")
-    Traceback (most recent call last):
-    ...
-    TypeError: strict must be True or False, got str 'false'
-    """
+    """``value`` if it is True or False (a numpy bool too); a string or a number is refused."""
     if value is None and none:
         return None
     if isinstance(value, (bool, np.bool_)):
@@ -230,15 +161,7 @@ def check_bool(value: Any, name: str, *, none: bool = False) -> Any:
 def check_instance(
     value: Any, name: str, types: type[_T] | tuple[type, ...], *, what: str | None = None, none: bool = False
 ) -> Any:
-    """``value`` if it is an instance of ``types`` (described as ``what`` in the message).
-
-    Examples
-    --------
-    >>> check_instance(3, "label", str)
-    Traceback (most recent call last):
-    ...
-    TypeError: label must be a str, got int 3
-    """
+    """``value`` if it is an instance of ``types`` (described as ``what`` in the message)."""
     if (value is None and none) or isinstance(value, types):
         return value
     if what is None:
@@ -248,30 +171,14 @@ def check_instance(
 
 
 def check_callable(value: Any, name: str, *, none: bool = False) -> Callable[..., Any] | None:
-    """``value`` if it can be called.
-
-    Examples
-    --------
-    >>> check_callable(len, "key") is len
-    True
-    """
+    """``value`` if it can be called."""
     if (value is None and none) or callable(value):
         return value
     raise TypeError(f"{name} must be a function{' or None' if none else ''}, got {type_and_value(value)}")
 
 
 def check_path(value: Any, name: str) -> str | os.PathLike[str]:
-    """``value`` if it names a file: a non-empty str or an :class:`os.PathLike`.
-
-    Whether the file exists is for the caller to say, with the file's name.
-
-    Examples
-    --------
-    >>> check_path(3, "qrels")
-    Traceback (most recent call last):
-    ...
-    TypeError: qrels must be a path (str or os.PathLike), got int 3
-    """
+    """``value`` if it names a file: a non-empty str or an :class:`os.PathLike` (the caller says if it exists)."""
     if isinstance(value, os.PathLike):
         return value
     if isinstance(value, str):
@@ -300,24 +207,7 @@ def check_array(
     none: bool = False,
 ) -> Any:
     """``value`` as a numpy array (float64 when ``kinds`` has "f"): its dimension, dtype kind, size and values checked.
-
-    Strings, masked arrays, iterators, unordered collections (sets, mappings) and ragged nesting
-    are refused; a pandas object is read with ``to_numpy()`` (and passed on as is, with its index,
-    when ``keep_labels``). Values must be finite (unless ``finite=False``) and within ``[low, high]``.
-
-    Examples
-    --------
-    >>> check_array([0.5, 1], "a", ndim=1, min_size=2, unit="queries")
-    array([0.5, 1. ])
-    >>> check_array([0.5, float("nan")], "a", ndim=1)
-    Traceback (most recent call last):
-    ...
-    ValueError: a must be finite, got nan at index 1
-    >>> check_array([0.2, 1.5], "pvalues", low=0, high=1)
-    Traceback (most recent call last):
-    ...
-    ValueError: pvalues must be in [0, 1], got 1.5 at index 1
-    """
+    A pandas object is read with ``to_numpy()`` (and returned as is, index kept, when ``keep_labels``)."""
     if value is None and none:
         return None
     ndims = None if ndim is None else ((ndim,) if isinstance(ndim, int) else ndim)

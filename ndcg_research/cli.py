@@ -1,15 +1,6 @@
-"""The command line, ``ndcg-research COMMAND ...`` (or ``python -m ndcg_research COMMAND ...``).
-
-Each subpackage that offers commands has a ``cli`` module with a
-``register(subparsers)`` function; it adds its commands, each with a ``run``
-default: a function of the parsed arguments that returns the exit status.
-The modules are listed in :data:`COMMAND_MODULES`; they import their heavy
-dependencies only when a command runs, so ``--help`` stays fast.
-
-``--help`` lists the user's commands (:data:`USER_COMMANDS`) first, then under their own
-heading the maintainer commands, which run this repository's notebooks and regenerate its
-figures and findings. Every message names the program ``ndcg-research``
-(:data:`ndcg_research.cli_common.PROG`), also under ``python -m ndcg_research``.
+"""The command line, ``ndcg-research COMMAND ...`` (or ``python -m ndcg_research COMMAND ...``): each module of
+:data:`COMMAND_MODULES` has a ``register(subparsers)`` that adds its commands, each with a ``run`` default
+(parsed arguments -> exit status), and imports its heavy dependencies only when a command runs.
 """
 
 from __future__ import annotations
@@ -39,14 +30,7 @@ USER_COMMANDS: tuple[str, ...] = ("evaluate", "compare", "advise")
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """Return the argument parser of ``ndcg-research`` (and ``python -m ndcg_research``).
-
-    Examples
-    --------
-    >>> args = build_parser().parse_args(["params", "notebooks/01_worked_example.ipynb"])
-    >>> args.command, callable(args.run)
-    ('params', True)
-    """
+    """Return the argument parser of ``ndcg-research`` (and ``python -m ndcg_research``)."""
     parser = argparse.ArgumentParser(
         prog=PROG,
         usage="%(prog)s [-h] [--version] COMMAND ...",
@@ -77,15 +61,8 @@ class _Version(argparse.Action):
 
 
 def _list_commands(parser: argparse.ArgumentParser, sub: argparse._SubParsersAction) -> None:
-    """List the commands in ``--help`` under two headings, the user's first.
-
-    argparse lists all the commands of a subparsers action under one positional argument; its
-    entries (one per command, with the command's ``help``) are moved into two argument groups,
-    listed before the options, and the positional argument itself is hidden (the usage line
-    names COMMAND instead). argparse has no public way to group commands: this uses its
-    attributes ``_choices_actions``, ``_group_actions`` and ``_action_groups`` (stable since
-    Python 3.2, and tested in tests/test_cli.py).
-    """
+    """List the commands in ``--help`` under two headings, the user's first, before the options: argparse has no
+    public way, so through ``_choices_actions``, ``_group_actions`` and ``_action_groups`` (stable since 3.2)."""
     entries = {entry.dest: entry for entry in sub._choices_actions}
     users = parser.add_argument_group("commands")
     users._group_actions.extend(entries[name] for name in USER_COMMANDS if name in entries)
@@ -118,13 +95,8 @@ ARROW_COMMANDS = frozenset({"evaluate", "compare", "advise"})
 
 
 def console(argv: Sequence[str] | None = None) -> NoReturn:
-    """Run the command line and exit with its status: the ``ndcg-research`` script and ``python -m``.
-
-    After ``evaluate`` and ``compare`` the process leaves without the interpreter's teardown:
-    Arrow's idle pool threads can abort the process while it tears them down ("terminate called
-    without an active exception", exit -6; apache/arrow#34314), seen once in CI after a complete,
-    correct run. Their work and output are done by then: flush and leave.
-    """
+    """Run the command line and exit with its status. After the commands that read files with Arrow the process
+    leaves without the teardown, in which Arrow's idle threads can abort it (exit -6, apache/arrow#34314)."""
     argv = sys.argv[1:] if argv is None else list(argv)
     status = main(argv)
     if argv[:1] and argv[0] in ARROW_COMMANDS:

@@ -1,46 +1,19 @@
-"""Command-line helpers shared by every command (evaluate, compare, reproduce...): one home, below every layer.
-
-- :data:`PROG`: the program's one name in every message (``ndcg-research COMMAND: error: ...``),
-  also under ``python -m ndcg_research``;
-- :func:`int_argument` and :func:`real_argument` (with :data:`positive_int`,
-  :data:`non_negative_int`): argparse types that read a number and check it with the package's
-  own checks (:func:`ndcg_research._validation.check_int`, :func:`~ndcg_research._validation.check_real`),
-  so that an option refuses what the Python API refuses, in the same words;
-- :func:`add_collection_arguments`: the arguments of the commands on run files (QRELS, RUN...,
-  ``-m``, ``--convention``, ``-c`` / ``--answered-only``, ``--input``, ``--quiet``), defined once;
-- :func:`fail`, :func:`note` and :func:`write_output`: a one-line error and exit status 1, a
-  one-line note; output written to standard output whatever happens to it (a reader that
-  leaves, a full disk);
-- :func:`json_value` and :func:`json_records`: values as every command's strict JSON writes them.
-
-Imports only the standard library and :mod:`ndcg_research._validation` (numpy): every
-subpackage's command module may import it (the layer test places it below the metric core).
+"""Command-line helpers shared by every command, below every layer (imports the standard library and
+:mod:`ndcg_research._validation` only): the program's name, argparse types that check numbers with the
+package's own checks (an option refuses what the Python API refuses, in the same words), the arguments of
+the commands on run files, one-line errors and notes, output that survives a closed pipe, strict JSON values.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
 import sys
 from collections.abc import Callable, Sequence
 from typing import Any, TypeVar
 
 from ._validation import Closed, check_int, check_real
-
-__all__ = [
-    "PROG",
-    "int_argument",
-    "real_argument",
-    "positive_int",
-    "non_negative_int",
-    "add_collection_arguments",
-    "add_convention_argument",
-    "add_missing_query_arguments",
-    "fail",
-    "note",
-    "write_output",
-    "STDIN",
-]
 
 #: The program's name in usage lines and messages.
 PROG = "ndcg-research"
@@ -70,8 +43,7 @@ def _argument(read: Callable[[str], object], check: Callable[[object], _T]) -> C
 
 
 def _read_int(text: str) -> int | float:
-    """``int(text)``; a text that is a number but not a whole one (``2.5``, ``1e3``) is read as a float,
-    which :func:`check_int` refuses rather than truncating it."""
+    """``int(text)``, else a float (``2.5``, ``1e3``), which :func:`check_int` refuses rather than truncating it."""
     try:
         return int(text)
     except ValueError:
@@ -79,40 +51,14 @@ def _read_int(text: str) -> int | float:
 
 
 def int_argument(*, low: int | None = None, high: int | None = None) -> Callable[[str], int]:
-    """An argparse ``type=``: the text as an integer within ``[low, high]`` (:func:`check_int`).
-
-    Examples
-    --------
-    >>> count = int_argument(low=1)
-    >>> count("25"), count("10_000")
-    (25, 10000)
-    >>> count("0")
-    Traceback (most recent call last):
-    argparse.ArgumentTypeError: must be an integer >= 1, got '0'
-    >>> count("2.5")
-    Traceback (most recent call last):
-    argparse.ArgumentTypeError: must be an integer >= 1, got '2.5'
-    """
+    """An argparse ``type=``: the text as an integer within ``[low, high]`` (:func:`check_int`)."""
     return _argument(_read_int, lambda value: check_int(value, _SUBJECT, low=low, high=high))
 
 
 def real_argument(
     *, low: float | None = None, high: float | None = None, closed: Closed = "both"
 ) -> Callable[[str], float]:
-    """An argparse ``type=``: the text as a finite number within the bounds (:func:`check_real`).
-
-    Examples
-    --------
-    >>> level = real_argument(low=0, high=1, closed="neither")
-    >>> level("0.9")
-    0.9
-    >>> level("1")
-    Traceback (most recent call last):
-    argparse.ArgumentTypeError: must be strictly between 0 and 1, got '1'
-    >>> level("nan")
-    Traceback (most recent call last):
-    argparse.ArgumentTypeError: must be strictly between 0 and 1, got 'nan'
-    """
+    """An argparse ``type=``: the text as a finite number within the bounds (:func:`check_real`)."""
     return _argument(float, lambda value: check_real(value, _SUBJECT, low=low, high=high, closed=closed))
 
 
@@ -125,15 +71,7 @@ non_negative_int = int_argument(low=0)
 def add_convention_argument(
     parser: argparse.ArgumentParser, conventions: Sequence[str], aliases: Sequence[str]
 ) -> None:
-    """``--convention NAME``: a preset's name or alias; a bad one is a usage error that lists the presets' names.
-
-    Examples
-    --------
-    >>> parser = argparse.ArgumentParser(prog="p")
-    >>> add_convention_argument(parser, ["trec_eval", "ranx"], ["trec"])
-    >>> parser.parse_args(["--convention", "trec"]).convention
-    'trec'
-    """
+    """``--convention NAME``: a preset's name or alias; a bad one is a usage error that lists the presets' names."""
 
     def preset(text: str) -> str:
         if text in conventions or text in aliases:
@@ -150,8 +88,7 @@ def add_convention_argument(
 
 
 def add_missing_query_arguments(parser: argparse.ArgumentParser) -> None:
-    """``-c`` / ``--answered-only``: what a judged query missing from a run counts (``args.complete``; None: the
-    convention's rule)."""
+    """``-c`` / ``--answered-only``: what a judged query missing from a run counts (``args.complete``)."""
     missing = parser.add_mutually_exclusive_group()
     missing.add_argument(
         "-c",
@@ -178,18 +115,7 @@ def add_collection_arguments(
     conventions: Sequence[str],
     aliases: Sequence[str] = (),
 ) -> None:
-    """The arguments every command on run files shares (``evaluate``, ``compare``), defined once so that they
-    read and check alike: QRELS, RUN..., ``-m/--measure``, ``--convention``, ``-c`` / ``--answered-only``,
-    ``--input`` and ``--quiet``.
-
-    Examples
-    --------
-    >>> parser = argparse.ArgumentParser()
-    >>> add_collection_arguments(parser, runs_help="runs", measure_help="measure", conventions=["trec_eval"])
-    >>> args = parser.parse_args(["qrels.txt", "a.run", "--answered-only"])
-    >>> args.complete, args.input
-    (False, 'trec')
-    """
+    """The arguments of ``evaluate`` and ``compare``, defined once so that they read and check alike."""
     parser.add_argument(
         "qrels",
         metavar="QRELS",
@@ -214,34 +140,13 @@ def add_collection_arguments(
 
 
 def fail(command: str, message: str) -> int:
-    """Print ``ndcg-research COMMAND: error: MESSAGE`` (on one line) on standard error; return exit status 1.
-
-    The form of argparse's own usage errors (exit status 2), so that every message of the
-    program names it the same way.
-
-    Examples
-    --------
-    >>> import contextlib, io
-    >>> with contextlib.redirect_stderr(io.StringIO()) as err:
-    ...     status = fail("evaluate", "run.txt:3: score 'x' is not a number")
-    >>> status, err.getvalue()
-    (1, "ndcg-research evaluate: error: run.txt:3: score 'x' is not a number\\n")
-    """
+    """Print ``ndcg-research COMMAND: error: MESSAGE`` (on one line, as argparse's usage errors) on stderr; return 1."""
     print(f"{PROG} {command}: error: {_one_line(message)}", file=sys.stderr)
     return 1
 
 
 def note(command: str, message: str) -> None:
-    """Print ``ndcg-research COMMAND: note: MESSAGE`` (on one line) on standard error.
-
-    Examples
-    --------
-    >>> import contextlib, io
-    >>> with contextlib.redirect_stderr(io.StringIO()) as err:
-    ...     note("compare", "query 7 is in no run: left out")
-    >>> err.getvalue()
-    'ndcg-research compare: note: query 7 is in no run: left out\\n'
-    """
+    """Print ``ndcg-research COMMAND: note: MESSAGE`` (on one line) on standard error."""
     print(f"{PROG} {command}: note: {_one_line(message)}", file=sys.stderr)
 
 
@@ -250,12 +155,8 @@ def _one_line(message: str) -> str:
 
 
 def write_output(command: str, data: bytes) -> int:
-    """Write ``data`` to standard output; return the exit status.
-
-    A reader that closes the pipe early (``| head``) ends the command quietly with status 141,
-    as C tools do; any other failure to write (a full disk, a closed descriptor) is a one-line
-    error and status 1, never a traceback.
-    """
+    """Write ``data`` to standard output; return the exit status: 141 (quietly, as C tools) if the reader closed the
+    pipe early (``| head``), 1 with a one-line error on any other failure to write (a full disk)."""
     try:
         if hasattr(sys.stdout, "buffer"):
             sys.stdout.buffer.write(data)
@@ -276,8 +177,6 @@ def write_output(command: str, data: bytes) -> int:
 def drop_stdout() -> None:
     """Forget what could not be written, so that the interpreter's final flush does not fail again."""
     try:
-        import os
-
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         os.close(devnull)
@@ -286,12 +185,7 @@ def drop_stdout() -> None:
 
 
 def json_value(value: Any) -> Any:
-    """``value`` as strict JSON writes it: a numpy scalar as Python's, a float that is not finite (NaN, an infinite
-    query count) as null.
-
-    >>> json_value(0.5), json_value(float("nan")), json_value(float("-inf")), json_value("bm25")
-    (0.5, None, None, 'bm25')
-    """
+    """``value`` as strict JSON writes it: a numpy scalar as Python's, a float that is not finite as null."""
     value = value.item() if hasattr(value, "item") else value
     return None if isinstance(value, float) and not math.isfinite(value) else value
 

@@ -442,3 +442,10 @@ def test_the_guide_states_the_exit_status_of_a_refused_option(capsys):
     guide = " ".join((Path(__file__).resolve().parents[1] / "docs/guides/advise.md").read_text().split())
     assert "(`--alpha 1.5`, `--convention nope`) is bad usage" in guide and "the status is 2" in guide
     assert "prints such a message on one line and exits with status 1." not in guide
+
+
+def test_swap_sizes_are_evenly_spaced_up_to_half_the_queries():
+    # half = 25: 25/8 * (1..8) = 3.125, 6.25, ..., 25, rounded half to even; 12 and 3 queries give fewer distinct sizes.
+    assert _measurements.swap_sizes(50).tolist() == [3, 6, 9, 12, 16, 19, 22, 25]
+    assert _measurements.swap_sizes(12).tolist() == [1, 2, 3, 4, 5, 6]
+    assert _measurements.swap_sizes(3).tolist() == [1]

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 import ndcg_research as nr
+from ndcg_research import _validation as validation
 from ndcg_research._validation import check_int, check_real
 from ndcg_research.core import _kernels as kernels
 from ndcg_research.core._ranking import top_order
@@ -106,3 +107,57 @@ def test_counting_the_ideal_leaves_idcg_and_ndcg_bit_identical(monkeypatch, gain
     ideal = np.sort(relevance)[::-1][: k or LONG]
     ideal_gains = ideal if gain == "linear" else 2.0**ideal - 1
     np.testing.assert_allclose(counted[0], np.sum(ideal_gains / np.log2(np.arange(2, ideal.size + 2))), rtol=1e-12)
+
+
+def test_mean_in_order_adds_one_by_one_as_trec_eval():
+    # (0.1 + 0.2) + 0.3 = 0.6000000000000001, then / 3; numpy's pairwise mean may differ in the last bit.
+    values = np.array([[1.0, 0.5, 0.0], [0.1, 0.2, 0.3]])
+    assert kernels.mean_in_order(values).tolist() == [0.5, ((0.1 + 0.2) + 0.3) / 3]
+
+
+@pytest.mark.parametrize(
+    "check, args, kwargs, error, message",
+    [
+        (
+            "check_int",
+            (2.0, "k"),
+            {"low": 1, "none": True},
+            TypeError,
+            "k must be an integer >= 1 or None, got float 2.0",
+        ),
+        (
+            "check_real",
+            (float("nan"), "level"),
+            {"low": 0, "high": 1, "closed": "neither"},
+            ValueError,
+            "level must be strictly between 0 and 1, got nan",
+        ),
+        ("check_real", (-1e-12, "tolerance"), {"low": 0}, ValueError, "tolerance must be a number >= 0, got -1e-12"),
+        ("check_option", ("x", "test", ("t", "z")), {}, ValueError, "test must be one of 't', 'z', got 'x'"),
+        ("check_bool", ("false", "strict"), {}, TypeError, "strict must be True or False, got str 'false'"),
+        ("check_instance", (3, "label", str), {}, TypeError, "label must be a str, got int 3"),
+        ("check_path", (3, "qrels"), {}, TypeError, r"qrels must be a path \(str or os.PathLike\), got int 3"),
+        ("check_array", ([0.5, float("nan")], "a"), {"ndim": 1}, ValueError, "a must be finite, got nan at index 1"),
+        (
+            "check_array",
+            ([0.2, 1.5], "pvalues"),
+            {"low": 0, "high": 1},
+            ValueError,
+            r"pvalues must be in \[0, 1\], got 1.5 at index 1",
+        ),
+    ],
+)
+def test_argument_checks_say_what_they_want_and_what_they_got(check, args, kwargs, error, message):
+    with pytest.raises(error, match=f"^{message}$"):
+        getattr(validation, check)(*args, **kwargs)
+
+
+def test_argument_checks_return_plain_python_values():
+    assert [validation.plain_repr(v) for v in (np.float64(0.5), np.int64(3), "t")] == ["0.5", "3", "'t'"]
+    assert check_real(1, "alpha", low=0, high=1) == 1.0
+    option = validation.check_option(np.str_("zero"), "zero_ideal", ("zero", "one"))
+    assert option == "zero" and type(option) is str
+    assert validation.check_bool(np.True_, "strict") is True
+    assert validation.check_callable(len, "key") is len
+    array = validation.check_array([0.5, 1], "a", ndim=1, min_size=2, unit="queries")
+    assert array.dtype == np.float64 and array.tolist() == [0.5, 1.0]

@@ -1,14 +1,7 @@
 """Which nDCG setting suits a collection: :func:`advise` measures candidate discounts, cut-offs and gains on
-the user's own qrels and runs, and recommends one in plain words, by a rule fixed in advance.
-
-The numbers, each with its reference (the guide "Choosing a discount with advise" explains them):
-
-- discriminative power (Sakai, SIGIR 2006), by the randomised Tukey HSD test (Carterette, TOIS 2012);
-- swap rate against the size of the query set (Voorhees & Buckley, SIGIR 2002);
-- dependability Phi of generalizability theory (Brennan 2001; Kanoulas & Aslam, CIKM 2009);
-- agreement of the systems' order with log2's, Kendall's tau.
-
-``ndcg-research advise QRELS RUN [RUN ...]`` is the command (:mod:`ndcg_research.advice.cli`).
+the user's own qrels and runs (discriminative power, swap rate, dependability, agreement with log2; the guide
+"Choosing a discount with advise" explains them) and recommends one by a rule fixed in advance. The command is
+``ndcg-research advise QRELS RUN [RUN ...]``.
 """
 
 import lazy_loader

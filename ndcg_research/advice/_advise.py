@@ -55,21 +55,17 @@ class Advice:
         :func:`ndcg_research.evaluate` or :func:`ndcg_research.ir_measure`. Never a setting under which every run has
         the same value on every query.
     table : pandas.DataFrame
-        One row per candidate, in the order of the candidates: ``measure``, ``discount``, ``cutoff`` (``"none"`` for the
-        whole ranking), ``gain``, ``power`` (share of system pairs told apart), ``pairs_significant``, ``phi``
-        (dependability), ``erho2`` (generalizability coefficient), ``queries_for_phi`` (queries for :math:`\\Phi` =
-        0.8), ``swap_rate`` (at the largest query-set size measured), ``queries_for_swap_target``, ``tau_log2``
-        (Kendall's tau of the systems' order against log2's with the same gain and cut-off), ``shortlisted`` (as
-        discriminative as the most, see the rule) and ``recommended``. Undefined values are NaN (``erho2`` and
-        ``tau_log2`` of 0 / 0, ``queries_for_swap_target`` of a candidate that orders no pair); a query count no number
-        of queries reaches is infinite.
+        One row per candidate: ``measure``, ``discount``, ``cutoff`` (``"none"``: the whole ranking), ``gain``,
+        ``power`` (share of system pairs told apart), ``pairs_significant``, ``phi`` (dependability), ``erho2``
+        (generalizability coefficient), ``queries_for_phi`` (for :math:`\\Phi` = 0.8), ``swap_rate`` (at the largest
+        size), ``queries_for_swap_target``, ``tau_log2`` (against log2 with the same gain and cut-off), ``shortlisted``
+        and ``recommended``. Undefined values (0 / 0) are NaN; a query count no number of queries reaches is infinite.
     swap_curves : pandas.DataFrame
         ``measure``, ``size``, ``swap_rate``: each candidate's swap rate at each query-set size.
     reasons : tuple of str
         The recommendation's reasons, in plain words (``str(advice)`` prints them).
     by_cutoff : dict of str to str
-        The rule applied among the candidates of each cut-off (``"none"``, ``"10"``, ...); a cut-off under whose every
-        candidate the runs tie on every query is left out (a note says so).
+        The rule applied among the candidates of each cut-off (``"none"``, ``"10"``, ...) that tells the runs apart.
     systems : tuple of str
         The runs compared.
     n_queries : int
@@ -139,37 +135,29 @@ def advise(
 ) -> Advice:
     """Which nDCG setting suits this collection: candidate discounts, cut-offs and gains, measured and compared.
 
-    For every combination of a discount, a cut-off and a gain, the runs are evaluated once (one read of the files, every
-    candidate's per-query values at once) and, on the queries every run answered:
+    For every combination of a discount, a cut-off and a gain (the runs evaluated once), on the queries every run
+    answered:
 
-    - **discriminative power** (Sakai 2006): the share of pairs of runs significantly different at ``alpha``, by the
-      randomised Tukey HSD test (Carterette 2012), which corrects for the number of pairs;
-    - **swap rate** (Voorhees & Buckley 2002): how often two disjoint query sets of the same size order a pair of runs
-      differently, at sizes up to half the queries, and the queries needed for ``target_swap_rate`` by the exponential
-      fit of that curve;
-    - **dependability** Phi of generalizability theory (Kanoulas & Aslam 2009), from the system, query and interaction
-      variance components of the runs x queries table;
+    - **discriminative power** (Sakai 2006): the share of pairs of runs significantly different at ``alpha`` by the
+      randomised Tukey HSD test (Carterette 2012);
+    - **swap rate** (Voorhees & Buckley 2002) of disjoint query sets up to half the queries, and the queries needed for
+      ``target_swap_rate`` by the curve's exponential fit;
+    - **dependability** Phi of generalizability theory (Kanoulas & Aslam 2009);
     - **agreement** of the runs' order with the order under log2 (same gain and cut-off): Kendall's tau.
 
-    The rule, fixed in advance: the candidates whose power is within ``POWER_MARGIN`` (0.05) of the highest are as
-    discriminative; among them the one with the highest Phi is chosen (ties: the lower swap rate, then the earlier
-    candidate); but if log2 with the chosen gain and cut-off is as discriminative and its Phi is within ``PHI_MARGIN``
-    (0.01) of the chosen one's, log2 is recommended: a measure everyone knows is worth more than a gain smaller than the
-    rule can see.
+    The rule, fixed in advance: among the candidates whose power is within ``POWER_MARGIN`` (0.05) of the highest, the
+    one with the highest Phi (ties: the lower swap rate, then the earlier one); but log2 with its gain and cut-off if it
+    is among them with a Phi within ``PHI_MARGIN`` (0.01): a measure everyone knows is worth more than a tiny gain.
 
-    A candidate under which every run has the same value on every query (within ``stats.TIE_TOLERANCE``: runs that
-    differ only below its cut-off, say) tells them apart on nothing: it is measured (power 0, Phi 0, E rho^2 undefined)
-    but never shortlisted nor recommended, and a note names it. When that is so of every candidate (copies of one run;
-    qrels whose grades are all 0) there is nothing to recommend, and ``advise`` raises ValueError saying so.
+    A candidate under which every run has the same value on every query (within ``stats.TIE_TOLERANCE``) tells them
+    apart on nothing: it is measured but never recommended, and a note names it.
 
     Parameters
     ----------
     qrels : str, path-like or pandas.DataFrame
-        Judgments, as ``ndcg_research.evaluate`` reads them; also ir_measures' (``query_id, doc_id, relevance``) and
-        PyTerrier's (``qid, docno, label``) frames.
+        Judgments, as ``ndcg_research.evaluate`` reads them (ir_measures' and PyTerrier's frames too).
     runs : sequence of runs or mapping of name to run
-        At least two runs (files or frames, as ``ndcg_research.evaluate`` reads them; also ir_measures' and PyTerrier's
-        frames).
+        At least two runs, as ``ndcg_research.evaluate`` reads them.
     discounts : sequence of str, default ``DISCOUNTS``
         Discount specs (``ndcg_research.parse_discount``); must include ``"log2"``, the reference.
     cutoffs : sequence of int or None, default (None, 10, 20, 100)
@@ -189,21 +177,18 @@ def advise(
     swap_trials : int, default 200
         Pairs of disjoint query subsets per size of the swap curve.
     seed : int, default 0
-        Entropy of every draw: the resamples and query subsets come from
-        ``numpy.random.SeedSequence(seed, spawn_key=...)``, the same for every candidate.
+        Entropy of every draw (``numpy.random.SeedSequence``), the same for every candidate.
 
     Returns
     -------
     Advice
-        ``.recommended`` (a measure spec), ``.table`` (one row per candidate), ``.reasons``, ``str(advice)`` (the
-        recommendation in words) and ``.figure()``.
+        ``.recommended`` (a measure spec), ``.table``, ``.reasons``, ``str(advice)`` and ``.figure()``.
 
     Raises
     ------
     InputError, TypeError, ValueError
-        The evaluator's errors on the qrels and runs (a malformed line, a document ranked twice, fewer than two runs, no
-        query in common, ...), and bad arguments, named. ValueError also when no candidate can tell the runs apart
-        (every run has the same value on every query under every candidate: copies of one run, or no relevant document).
+        The evaluator's errors on the qrels and runs, and bad arguments, named. ValueError also when no candidate can
+        tell the runs apart (copies of one run, or no relevant document).
 
     Examples
     --------
@@ -292,14 +277,8 @@ def advise(
                 f"at {'the whole ranking' if label == 'none' else f'cut-off {label}'} every candidate gives every run "
                 f"the same value on every query: no recommendation for it"
             )
-    settings = {
-        "alpha": alpha,
-        "target_swap_rate": target_swap_rate,
-        "n_resamples": n_resamples,
-        "swap_trials": swap_trials,
-        "seed": seed,
-        "convention": convention,
-    }
+    settings = dict(alpha=alpha, target_swap_rate=target_swap_rate, n_resamples=n_resamples, swap_trials=swap_trials)
+    settings.update(seed=seed, convention=convention)
     curve = [(c["size"], c["swap_rate"]) for c in curves if c["measure"] == table.loc[chosen, "measure"]]
     reasons = _reasons(
         table, chosen, curve, n_pairs=n_pairs, n_queries=n_queries, n_systems=len(data.systems), settings=settings
@@ -343,18 +322,15 @@ def _candidates(discounts: Any, cutoffs: Any, gains: Any) -> list[dict[str, Any]
 
 
 def _same_setting(table: "pd.DataFrame", row: Any) -> "pd.Series":
-    """Which rows of ``table`` have the gain and cut-off of ``row``."""
     return (table["gain"] == row["gain"]) & (table["cutoff"] == row["cutoff"])
 
 
 def _log2_of(table: "pd.DataFrame", row: Any) -> "pd.Series":
-    """Which rows of ``table`` are the log2 candidate with the gain and cut-off of ``row``."""
     return _same_setting(table, row) & (table["discount"] == REFERENCE)
 
 
 def _choose(table: "pd.DataFrame", eligible: np.ndarray | None = None) -> tuple[Any, np.ndarray]:
-    """The rule (see :func:`advise`) among the ``eligible`` rows (default all; at least one): the chosen row's label,
-    and which rows are as discriminative as the best."""
+    """The rule of :func:`advise` among the ``eligible`` rows (default all): the chosen row, the shortlisted rows."""
     eligible = np.ones(len(table), dtype=bool) if eligible is None else np.asarray(eligible, dtype=bool)
     top = table["power"][eligible].max()
     shortlisted = eligible & (table["power"] >= top - POWER_MARGIN - 1e-12).to_numpy()
@@ -497,14 +473,12 @@ def _reasons(
 
 
 def _plural(count: int, noun: str) -> str:
-    """``1 query``, ``2 queries``, ``3 candidates``."""
     if count == 1:
         return f"1 {noun}"
     return f"{count} {noun[:-1] + 'ies' if noun.endswith('y') else noun + 's'}"
 
 
 def _value(value: float, digits: int) -> str:
-    """A number, or "undefined" for NaN (0 / 0)."""
     return "undefined" if math.isnan(value) else f"{value:.{digits}f}"
 
 
@@ -513,7 +487,6 @@ def _range(values: "pd.Series") -> str:
 
 
 def _nothing_to_compare(stacked: np.ndarray) -> str:
-    """The message when every candidate gives every run the same value on every query."""
     if not np.any(stacked):
         return (
             "every run scores 0 on every query under every candidate: no document the runs rank is judged "

@@ -18,10 +18,8 @@ _MARKERS = {"none": "o", "10": "s", "20": "D", "100": "^"}
 
 
 def advice_figure(advice: Advice) -> Figure:
-    """Left: each candidate's discriminative power (x) and dependability Phi (y), colour by discount, marker by
-    cut-off, filled for the first gain and hollow for the others; the recommended one ringed, the margin of the rule
-    dashed. Right: the swap rate against the query-set size of every discount at the recommended gain and
-    cut-off, with the exponential fit of the recommended one's down to the target."""
+    """Left: every candidate's power and Phi, the rule's margin dashed; right: the swap curves of every discount at
+    the recommended gain and cut-off, and the fit."""
     table, settings = advice.table, advice.settings
     fig = Figure(figsize=(11, 4.4), layout="constrained")
     left, right = fig.subplots(1, 2)

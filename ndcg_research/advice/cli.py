@@ -1,8 +1,5 @@
-"""The ``advise`` command: ``ndcg-research advise QRELS RUN [RUN ...]``: which nDCG setting suits this collection.
-
-Prints the recommendation with its reasons and the table of every candidate setting
-(:func:`ndcg_research.advice.advise`); ``--figure`` writes its figure. Exit status: 0 on success, 1 on bad input (a
-one-line message naming the file and line, or the argument), 2 on bad usage.
+"""The ``advise`` command, ``ndcg-research advise QRELS RUN [RUN ...]`` (:func:`ndcg_research.advice.advise`).
+Exit status: 0 on success, 1 on bad input (a one-line message), 2 on bad usage.
 """
 
 from __future__ import annotations
@@ -24,8 +21,6 @@ from ..cli_common import (
     real_argument,
     write_output,
 )
-
-__all__ = ["register", "run"]
 
 _DESCRIPTION = """\
 Which nDCG setting suits this collection? For every candidate discount (log2, loglog,
@@ -127,7 +122,6 @@ def _csv(advice: Any) -> str:
 
 def _json(advice: Any) -> str:
     """Strict JSON: a value that is not a finite number (an infinite query count) is null."""
-
     out = {
         "recommended": advice.recommended,
         "reasons": list(advice.reasons),

@@ -1,24 +1,18 @@
-"""The metric core: gains, discounts, ordering with ties, kernels and the metric functions.
-
-Imports only numpy. The public names below are re-exported on the top level (``nr.ndcg``); the
-spec language (``parse_call``, ``format_call``, ...) is here for the other subpackages, which
-import the core through this package. Private modules, from the bottom up:
-
-- ``_specs``: parse and print spec strings such as ``"power(beta=0.5)"``;
-- ``_gains``, ``_discounts``: the built-in gain and discount functions as spec values;
-- ``_batch``: input to padded batches, and the checks of their values;
-- ``_ranking``: documents ordered by score under a tie rule;
-- ``_kernels``: vectorised DCG and ideal DCG of padded batches, and the ordering kernels, for
-  callers that check their arrays themselves (the studies' fast paths); they check nothing;
-- ``_metrics``: the public functions (``cg``, ``dcg``, ``idcg``, ``ndcg``, ...), which check their
-  arguments with :mod:`ndcg_research._validation` and ``_batch``.
+"""The metric core (imports only numpy): gains, discounts, ordering with ties, kernels and the metric functions.
+Private modules, bottom up: ``_specs``, ``_gains``, ``_discounts``, ``_batch`` (input to padded batches),
+``_ranking`` (order by score with ties), ``_kernels`` (vectorised DCG and ideal DCG, unchecked, also for the
+studies' fast paths) and ``_metrics`` (the public functions, which check everything).
 """
 
-from ._discounts import DISCOUNT_NAMES, Discount, DiscountLike, parse_discount
-from ._gains import GAIN_NAMES, Gain, GainLike, parse_gain
+# ``__all__`` names the public names, which the top level re-exports (``nr.ndcg``); the names imported "as"
+# themselves are for the other subpackages only (the spec language, the types of arguments).
+from ._discounts import DISCOUNT_NAMES, Discount, parse_discount
+from ._discounts import DiscountLike as DiscountLike
+from ._gains import GAIN_NAMES, Gain, parse_gain
+from ._gains import GainLike as GainLike
 from ._kernels import clear_discount_cache
+from ._metrics import OVERLAP_MIN_ENTRIES as OVERLAP_MIN_ENTRIES
 from ._metrics import (
-    OVERLAP_MIN_ENTRIES,
     ZERO_IDEAL_POLICIES,
     NDCGParts,
     UndefinedNDCGWarning,
@@ -33,7 +27,10 @@ from ._metrics import (
     ndcg_parts_from_scores,
 )
 from ._ranking import TIES
-from ._specs import format_call, format_number, parse_call, parse_registered
+from ._specs import format_call as format_call
+from ._specs import format_number as format_number
+from ._specs import parse_call as parse_call
+from ._specs import parse_registered as parse_registered
 
 __all__ = [
     "cg",
@@ -48,19 +45,12 @@ __all__ = [
     "NDCGParts",
     "UndefinedNDCGWarning",
     "ZERO_IDEAL_POLICIES",
-    "OVERLAP_MIN_ENTRIES",
     "TIES",
     "Discount",
-    "DiscountLike",
     "parse_discount",
     "DISCOUNT_NAMES",
     "Gain",
-    "GainLike",
     "parse_gain",
     "GAIN_NAMES",
     "clear_discount_cache",
-    "parse_call",
-    "parse_registered",
-    "format_call",
-    "format_number",
 ]

@@ -1,10 +1,5 @@
-"""User input to padded batches, and the checks of their values (the array checks of the metric core).
-
-A batch is a 2-D array (float64; int64 for signed integer grades), one row per query, short rows
-padded (grade 0 adds nothing to a DCG; score -inf ranks below every finite score), with each row's
-true length. Nothing is dropped or coerced silently: iterators are read whole, array subclasses become
-plain arrays, and masked arrays, sets, mappings, strings, scalars, non-numeric entries and integers
-too large to hold exactly are refused with an error naming the argument and the value.
+"""User input to padded batches (2-D, one row per query, short rows padded: grade 0, score -inf), and the
+checks of their values. Nothing is dropped or coerced silently: what cannot be read exactly is refused.
 """
 
 import numbers
@@ -34,9 +29,6 @@ class Batch:
     def valid(self) -> np.ndarray:
         """Boolean mask of the real (not padded) entries."""
         return np.arange(self.values.shape[1]) < self.lengths[:, None]
-
-    def is_rectangular(self) -> bool:
-        return bool(np.all(self.lengths == self.values.shape[1]))
 
 
 def _numeric(array: np.ndarray, name: str, kinds: str, keep_integers: bool) -> np.ndarray:
@@ -84,13 +76,8 @@ def _masked_error(name: str) -> TypeError:
 
 
 def _ordered(data: Any, name: str, *, top: bool = False) -> Any:
-    """``data`` as something numpy reads without losing anything: iterators listed, the rest refused or kept.
-
-    A generator or iterator is read once into a list (every row kept); numpy masked arrays and
-    unordered collections (sets, mappings) are refused, since their order or entries would be lost
-    silently; array subclasses such as ``np.matrix`` become plain arrays. At the top level
-    (``top``) strings, scalars and None are refused too.
-    """
+    """``data`` as numpy reads it without loss: iterators listed; masked arrays, sets and mappings refused (and at
+    the ``top`` level strings, scalars and None); array subclasses as plain arrays."""
     if top and (isinstance(data, (str, bytes)) or np.isscalar(data) or data is None):
         raise TypeError(f"{name} must be {_LISTS}, got {data!r}")
     if isinstance(data, np.ma.MaskedArray):
@@ -113,22 +100,8 @@ def as_batch(
     keep_integers: bool = False,
     allow_empty: bool = False,
 ) -> Batch:
-    """Convert one ranked list (1-D) or many (2-D array, or a sequence of 1-D lists) into a :class:`Batch`.
-
-    Values become float64, except signed integers when ``keep_integers`` (grades:
-    padding with 0 needs no float). Iterators are read whole (every row kept); masked arrays and
-    unordered collections are refused (TypeError), as is non-numeric input. An empty list (or row)
-    is a ValueError unless ``allow_empty`` (a query for which nothing was returned); the batch is
-    then at least one column wide, all padding. Values are not checked here (see check_grades).
-
-    Examples
-    --------
-    >>> b = as_batch([[3, 1], [2]], name="relevance", fill=0.0, keep_integers=True)
-    >>> b.values.tolist(), b.lengths.tolist(), b.single
-    ([[3, 1], [2, 0]], [2, 1], False)
-    >>> as_batch([], name="relevance", fill=0.0, allow_empty=True).lengths.tolist()
-    [0]
-    """
+    """One ranked list (1-D) or many (2-D, or ragged) as a :class:`Batch` padded with ``fill``; values unchecked.
+    Float64, or int64 for signed integers if ``keep_integers``; an empty list needs ``allow_empty``."""
     data = _ordered(data, name, top=True)
     if isinstance(data, (list, tuple)):  # numpy would stack equal-length masked rows into a plain array
         masked = [index for index, row in enumerate(data) if isinstance(row, np.ma.MaskedArray)]
@@ -215,12 +188,7 @@ def _first_bad(batch: Batch, bad: np.ndarray) -> str:
 
 
 def check_grades(batch: Batch, *, upper_checked: bool = False) -> None:
-    """Reject NaN, infinite and negative grades.
-
-    The minimum alone catches NaN (it propagates), negatives and -inf. +inf
-    needs a second pass unless the caller certifies it another way
-    (``upper_checked=True``: a DCG over every entry came out finite).
-    """
+    """Reject NaN, infinite and negative grades; ``upper_checked``: the caller ruled out +inf (a finite DCG)."""
     values = batch.values
     low = values.min()
     if not upper_checked:
@@ -242,7 +210,8 @@ def _raise_nonfinite(batch: Batch) -> None:
 
 def check_scores(batch: Batch) -> None:
     """Reject NaN and infinite scores (padding, -inf by design, is not looked at)."""
-    real = batch.values if batch.is_rectangular() else batch.values[batch.valid()]
+    rectangular = np.all(batch.lengths == batch.values.shape[1])
+    real = batch.values if rectangular else batch.values[batch.valid()]
     if not np.isfinite(real).all():
         _raise_nonfinite(batch)
 
@@ -264,17 +233,13 @@ def check_same_shape(a: Batch, b: Batch) -> None:
 
 def judged_mask(judged: Any, like: Batch) -> np.ndarray:
     """The boolean ``judged`` mask as a padded 2-D array shaped like ``like``."""
-    # Shaped like `like`, checked next.
     mask = as_batch(judged, name="judged", fill=0.0, kinds="b", allow_empty=True)
     check_same_shape(like, mask)
     return (mask.values != 0) & mask.valid()
 
 
 def condense(batch: Batch, judged: np.ndarray, *, fill: float) -> Batch:
-    """Drop unjudged documents, closing the gaps (the "condensed list" of Sakai 2007; trec_eval -J).
-
-    The judged documents keep their relative order; ranks are renumbered 1, 2, ...
-    """
+    """Drop unjudged documents, the others keeping their order (the "condensed list" of Sakai 2007; trec_eval -J)."""
     order = np.argsort(~judged, axis=1, kind="stable")  # judged first, order kept
     values = np.take_along_axis(batch.values, order, 1)
     lengths = judged.sum(axis=1)

@@ -1,44 +1,6 @@
-"""Rank discounts D(r): the multiplier applied to the gain at rank r (r = 1, 2, ...).
-
-Every built-in is a named, documented ``Discount`` that is also a plain
-callable on 1-based ranks, and has a spec string that parses and prints back
-canonically (``parse_discount("power(beta=0.5)")``; ``str(d) == "power(beta=0.5)"``).
-
-============================  ==================================  =================
-spec                          D(r)                                decay
-============================  ==================================  =================
-``log2``                      1 / log2(r + 1)                     slowly varying
-``log(base=b)``               1 / log_b(r + 1)                    slowly varying
-``jarvelin(base=b)``          1 for r < b, 1 / log_b(r) for r>=b  slowly varying
-``power(beta=β)``             r^(-β)                              see ``decay``
-``zipf``                      1 / r                               critical
-``geometric(p=p)``            p^(r - 1)                           summable
-``logpower(gamma=γ)``         (1 / log2(r + 1))^γ                 slowly varying
-``loglog``                    1 / log2(1 + log2(1 + r))           slowly varying
-``zipflog(gamma=γ)``          1 / (r log2(r + 1)^γ)               critical (γ <= 1),
-                                                                  summable (γ > 1)
-``none``                      1 (no discount: DCG becomes CG)     constant
-============================  ==================================  =================
-
-``zipflog`` brackets the critical decay 1/r from the fast side at the edge of
-summability: ``1/(r ln(r+1))`` (γ = 1) still has a divergent sum (like ln 2 ln ln n),
-``1/(r ln^2(r+1))`` (γ = 2) a convergent one. It is written with log2 so that
-D(1) = 1 like every other built-in; ``1/(r ln(r+1)^γ)`` is the same discount times
-``(1/ln 2)^γ``, which nDCG divides out.
-
-Any other callable mapping an array of ranks to an array of discounts may be
-passed wherever a discount is accepted; the metric functions call it on the
-ranks 1..n used (a 1-D float64 array) and check that it is positive, finite and
-non-increasing there. An exception it raises is reported with the callable's
-name and the ranks, the original as ``__cause__``.
-
-Examples
---------
->>> import ndcg_research as nr
->>> nr.dcg([1, 1], discount="zipf")
-1.5
->>> nr.dcg([1, 1], discount=lambda r: 1 / r)
-1.5
+"""Rank discounts D(r), the multiplier of the gain at rank r = 1, 2, ...: the built-ins (``parse_discount``
+lists them) are ``Discount`` values with a canonical spec string; any other callable on ranks is checked
+where the metric functions call it (positive, finite, non-increasing on the ranks used).
 """
 
 import functools
@@ -65,49 +27,6 @@ class _Kind:
     constraint: Callable[..., str | None] = lambda **_: None  # returns an error text or None
 
 
-def _log2(r: np.ndarray) -> np.ndarray:
-    return 1.0 / np.log2(r + 1.0)
-
-
-def _log(r: np.ndarray, base: float) -> np.ndarray:
-    return math.log(base) / np.log1p(r)
-
-
-def _jarvelin(r: np.ndarray, base: float) -> np.ndarray:
-    # Järvelin & Kekäläinen (2002): ranks before b are not discounted.
-    return np.where(r < base, 1.0, math.log(base) / np.log(np.maximum(r, base)))
-
-
-def _power(r: np.ndarray, beta: float) -> np.ndarray:
-    return r ** (-beta)
-
-
-def _zipf(r: np.ndarray) -> np.ndarray:
-    return 1.0 / r
-
-
-def _geometric(r: np.ndarray, p: float) -> np.ndarray:
-    # p^(r-1) underflows to 0 past rank ~ 1 + 745 / ln(1/p); those terms are
-    # below 1e-300 of the first one, so the zero is exact to float64 precision.
-    return p ** (r - 1.0)
-
-
-def _logpower(r: np.ndarray, gamma: float) -> np.ndarray:
-    return np.log2(r + 1.0) ** (-gamma)
-
-
-def _loglog(r: np.ndarray) -> np.ndarray:
-    return 1.0 / np.log2(1.0 + np.log2(1.0 + r))
-
-
-def _zipflog(r: np.ndarray, gamma: float) -> np.ndarray:
-    return 1.0 / (r * np.log2(r + 1.0) ** gamma)
-
-
-def _none(r: np.ndarray) -> np.ndarray:
-    return np.ones_like(r)
-
-
 def _base_above_one(base: float) -> str | None:
     return None if base > 1 else f"base must be > 1, got {base!r}"
 
@@ -117,18 +36,40 @@ def _positive(name: str) -> Callable[..., str | None]:
 
 
 _KINDS: dict[str, _Kind] = {
-    "log2": _Kind("1 / log2(r + 1)", _log2, {}),
-    "log": _Kind("1 / log_base(r + 1)", _log, {"base": 2.0}, _base_above_one),
-    "jarvelin": _Kind("1 if r < base else 1 / log_base(r)", _jarvelin, {"base": 2.0}, _base_above_one),
-    "power": _Kind("r^(-beta)", _power, {"beta": _REQUIRED}, _positive("beta")),
-    "zipf": _Kind("1 / r", _zipf, {}),
-    "geometric": _Kind(
-        "p^(r - 1)", _geometric, {"p": _REQUIRED}, lambda p: None if 0 < p < 1 else f"p must be in (0, 1), got {p!r}"
+    "log2": _Kind("1 / log2(r + 1)", lambda r: 1.0 / np.log2(r + 1.0), {}),
+    "log": _Kind("1 / log_base(r + 1)", lambda r, base: math.log(base) / np.log1p(r), {"base": 2.0}, _base_above_one),
+    # Järvelin & Kekäläinen (2002): ranks before b are not discounted.
+    "jarvelin": _Kind(
+        "1 if r < base else 1 / log_base(r)",
+        lambda r, base: np.where(r < base, 1.0, math.log(base) / np.log(np.maximum(r, base))),
+        {"base": 2.0},
+        _base_above_one,
     ),
-    "logpower": _Kind("(1 / log2(r + 1))^gamma", _logpower, {"gamma": _REQUIRED}, _positive("gamma")),
-    "loglog": _Kind("1 / log2(1 + log2(1 + r))", _loglog, {}),
-    "zipflog": _Kind("1 / (r log2(r + 1)^gamma)", _zipflog, {"gamma": _REQUIRED}, _positive("gamma")),
-    "none": _Kind("1", _none, {}),
+    "power": _Kind("r^(-beta)", lambda r, beta: r ** (-beta), {"beta": _REQUIRED}, _positive("beta")),
+    "zipf": _Kind("1 / r", lambda r: 1.0 / r, {}),
+    # p^(r-1) underflows to 0 past rank ~ 1 + 745 / ln(1/p): below 1e-300 of the first term, exact to float64.
+    "geometric": _Kind(
+        "p^(r - 1)",
+        lambda r, p: p ** (r - 1.0),
+        {"p": _REQUIRED},
+        lambda p: None if 0 < p < 1 else f"p must be in (0, 1), got {p!r}",
+    ),
+    "logpower": _Kind(
+        "(1 / log2(r + 1))^gamma",
+        lambda r, gamma: np.log2(r + 1.0) ** (-gamma),
+        {"gamma": _REQUIRED},
+        _positive("gamma"),
+    ),
+    "loglog": _Kind("1 / log2(1 + log2(1 + r))", lambda r: 1.0 / np.log2(1.0 + np.log2(1.0 + r)), {}),
+    # Brackets the critical 1/r from the fast side: gamma = 1 still diverges (like ln 2 ln ln n), gamma = 2
+    # converges. log2, not ln, so that D(1) = 1; the ln form differs by a factor (1/ln 2)^gamma nDCG divides out.
+    "zipflog": _Kind(
+        "1 / (r log2(r + 1)^gamma)",
+        lambda r, gamma: 1.0 / (r * np.log2(r + 1.0) ** gamma),
+        {"gamma": _REQUIRED},
+        _positive("gamma"),
+    ),
+    "none": _Kind("1", np.ones_like, {}),
 }
 
 #: Names of the built-in discounts.
@@ -151,16 +92,14 @@ def _valid_list() -> str:
 class Discount:
     """A built-in rank discount with its parameters; call it on 1-based ranks.
 
-    Build one with ``parse_discount`` (or ``Discount("power", beta=0.5)``).
-    Instances are immutable and hashable, compare by value, and print as their
-    canonical spec.
+    Immutable and hashable, compared by value, printed as its canonical spec.
 
     Parameters
     ----------
     name : str
         One of ``DISCOUNT_NAMES``.
     **params : float
-        The family's parameters (see the module docstring).
+        The family's parameters (see ``parse_discount``).
 
     Examples
     --------
@@ -216,18 +155,14 @@ class Discount:
     def decay(self) -> str:
         """How fast D decays, the property the theory turns on.
 
-        One of ``'constant'``, ``'slowly varying'`` (log-like: D(cn)/D(n) -> 1),
-        ``'regularly varying'`` (r^(-beta), 0 < beta < 1), ``'critical'`` (1/r, or
-        1/r times a decaying slowly varying factor whose sum still diverges:
-        ``zipflog(gamma <= 1)``) or ``'summable'`` (the sum of D(r) converges:
-        ``power(beta > 1)``, ``geometric``, ``zipflog(gamma > 1)``).
+        ``'constant'``, ``'slowly varying'`` (log-like: D(cn)/D(n) -> 1), ``'regularly varying'``
+        (r^(-beta), 0 < beta < 1), ``'critical'`` (1/r, or ``zipflog(gamma <= 1)``: the sum still
+        diverges) or ``'summable'`` (``power(beta > 1)``, ``geometric``, ``zipflog(gamma > 1)``).
 
         Examples
         --------
-        >>> parse_discount("power(beta=2)").decay, parse_discount("log2").decay
-        ('summable', 'slowly varying')
-        >>> parse_discount("zipflog(gamma=1)").decay, parse_discount("zipflog(gamma=2)").decay
-        ('critical', 'summable')
+        >>> parse_discount("power(beta=2)").decay, parse_discount("log2").decay, parse_discount("zipf").decay
+        ('summable', 'slowly varying', 'critical')
         """
         if self.name == "none":
             return "constant"
@@ -260,11 +195,13 @@ class Discount:
 
 #: What the metric functions accept as a discount.
 DiscountLike = str | Discount | Callable[[np.ndarray], np.ndarray]
+#: A built-in discount or a user's callable, as the kernels take it.
+DiscountFunction = Discount | Callable[[np.ndarray], np.ndarray]
 
 
 @functools.lru_cache(maxsize=64)
 def _parse_text(spec: str) -> Discount:
-    """The built-in discount a spec string names (cached: the metric functions parse their default every call)."""
+    """The built-in discount a spec names (cached: the metric functions parse their default every call)."""
     try:
         kind, args, kwargs = parse_call(spec, what="discount")
     except ValueError as error:
@@ -276,7 +213,7 @@ def _parse_text(spec: str) -> Discount:
     return Discount(kind, **kwargs)
 
 
-def _as_discount(value: Any, *, builtin_only: bool = False) -> Discount | Callable[[np.ndarray], np.ndarray]:
+def _as_discount(value: Any, *, builtin_only: bool = False) -> DiscountFunction:
     """A discount argument as a ``Discount`` (or the callable itself); errors name the discount."""
     if isinstance(value, Discount):
         return value
@@ -289,7 +226,7 @@ def _as_discount(value: Any, *, builtin_only: bool = False) -> Discount | Callab
     raise TypeError(f"discount must be a spec string, a Discount or a callable, got {type(value).__name__}: {value!r}")
 
 
-def parse_discount(spec: DiscountLike, *, builtin_only: bool = False) -> Discount | Callable[[np.ndarray], np.ndarray]:
+def parse_discount(spec: DiscountLike, *, builtin_only: bool = False) -> DiscountFunction:
     """Turn a discount spec into a callable on 1-based ranks.
 
     Built-in discounts (``DISCOUNT_NAMES``), D(r) at rank r = 1, 2, ...:
@@ -303,12 +240,11 @@ def parse_discount(spec: DiscountLike, *, builtin_only: bool = False) -> Discoun
     Parameters
     ----------
     spec : str, Discount or callable
-        A spec string such as ``"log2"`` or ``"power(beta=0.5)"``, a
-        ``Discount``, or any callable taking an array of ranks
-        (1, 2, ...) and returning the discounts (returned unchanged).
+        A spec string such as ``"log2"`` or ``"power(beta=0.5)"``, a ``Discount``, or any
+        callable taking an array of ranks (1, 2, ...) and returning the discounts (returned unchanged).
     builtin_only : bool, default False
-        Refuse callables (TypeError): for code that needs a discount's name,
-        its theory or a hashable value (the studies, result tables).
+        Refuse callables (TypeError): for code that needs a discount's name, its theory or a
+        hashable value (the studies, result tables).
 
     Returns
     -------
@@ -316,10 +252,8 @@ def parse_discount(spec: DiscountLike, *, builtin_only: bool = False) -> Discoun
 
     Raises
     ------
-    ValueError
-        Unknown name or bad parameters; the message lists the valid discounts.
-    TypeError
-        ``spec`` is neither a string, a Discount nor a callable, or a callable with ``builtin_only``.
+    ValueError, TypeError
+        Unknown name or bad parameters (the message lists the valid discounts); not a spec.
 
     Examples
     --------

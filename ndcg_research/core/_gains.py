@@ -1,27 +1,6 @@
-"""Gain functions g(rel): the value of a document of grade rel before discounting.
-
-=================================  ===========================================
-spec                               g(rel)
-=================================  ===========================================
-``linear``                         rel (trec_eval, scikit-learn, the article)
-``exp2``                           2^rel - 1 (Burges et al. 2005, LightGBM)
-``mapping({0: 0, 1: 1, 2: 3})``    a table from grade to gain (trec_eval -G
-                                   style); grade 0 maps to 0 unless listed
-=================================  ===========================================
-
-A gain must map 0 to 0 and be non-decreasing; built-ins are so by construction.
-Any other callable is called by the metric functions on a 1-D float64 array of
-the distinct grades they see (0 among them), and checked there: one finite value
-per grade, g(0) = 0, non-decreasing. An exception it raises is reported with the
-callable's name and the grades it was called on, the original as ``__cause__``.
-
-Examples
---------
->>> import ndcg_research as nr
->>> round(nr.ndcg([1, 3], gain="exp2"), 3)
-0.71
->>> nr.ndcg([1, 3], gain=lambda g: g ** 2) == nr.ndcg([1, 3], gain={1: 1, 3: 9})
-True
+"""Gain functions g(rel), the value of a document of grade rel before discounting: the built-ins (``parse_gain``
+lists them) are ``Gain`` values; any other callable is checked where the metric functions call it, on the
+distinct grades and 0 (finite, g(0) = 0, non-decreasing).
 """
 
 import functools
@@ -49,8 +28,7 @@ class Gain:
     name : str
         ``"linear"``, ``"exp2"`` or ``"mapping"``.
     table : mapping of float to float, optional
-        For ``"mapping"`` only: the gain of each grade. Must be non-decreasing
-        in the grade; grade 0 maps to 0 (implicitly if absent).
+        For ``"mapping"`` only: the gain of each grade, non-decreasing; grade 0 maps to 0.
 
     Examples
     --------
@@ -71,19 +49,14 @@ class Gain:
             raise ValueError(f"unknown gain {name!r}; valid gains: {_VALID}")
         if (name == "mapping") != (table is not None):
             raise ValueError(f"gain {name!r}: a table is given exactly for 'mapping'; valid gains: {_VALID}")
-        pairs: tuple[tuple[float, float], ...] = ()
-        if table is not None:
-            pairs = _checked_table(table)
+        pairs = () if table is None else _checked_table(table)
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "table", pairs)
 
     def __call__(self, grades: Any) -> np.ndarray:
-        """Gains of the given grades, as float64 (may contain inf if exp2 overflows).
-
-        The grades are made C-contiguous first: numpy's vectorised exp2 and expm1 serve
-        contiguous arrays, its scalar fallback strided ones, and the two can differ in
-        the last bit; equal grades must get bit-equal gains wherever they sit.
-        """
+        """Gains of the given grades, as float64 (may contain inf if exp2 overflows)."""
+        # C-contiguous: numpy's vectorised exp2 and expm1 (contiguous arrays) and its scalar fallback (strided ones)
+        # can differ in the last bit, and equal grades must get bit-equal gains wherever they sit.
         rel = np.ascontiguousarray(grades, dtype=np.float64)
         if self.name == "linear":
             return rel
@@ -136,11 +109,13 @@ def _checked_table(table: Mapping[Any, Any]) -> tuple[tuple[float, float], ...]:
 
 #: What the metric functions accept as a gain.
 GainLike = str | Gain | Mapping[Any, Any] | Callable[[np.ndarray], np.ndarray]
+#: A built-in gain or a user's callable, as the kernels take it.
+GainFunction = Gain | Callable[[np.ndarray], np.ndarray]
 
 
 @functools.lru_cache(maxsize=64)
 def _parse_text(spec: str) -> Gain:
-    """The built-in gain a spec string names (cached: the metric functions parse their default every call)."""
+    """The built-in gain a spec names (cached: the metric functions parse their default every call)."""
     try:
         kind, args, kwargs = parse_call(spec, what="gain")
     except ValueError as error:
@@ -152,7 +127,7 @@ def _parse_text(spec: str) -> Gain:
     return Gain(kind, args[0] if args else None)
 
 
-def _as_gain(value: Any, *, builtin_only: bool = False) -> Gain | Callable[[np.ndarray], np.ndarray]:
+def _as_gain(value: Any, *, builtin_only: bool = False) -> GainFunction:
     """A gain argument as a ``Gain`` (or the callable itself); errors name the gain, whatever the argument."""
     if isinstance(value, Gain):
         return value
@@ -169,21 +144,18 @@ def _as_gain(value: Any, *, builtin_only: bool = False) -> Gain | Callable[[np.n
     )
 
 
-def parse_gain(spec: GainLike, *, builtin_only: bool = False) -> Gain | Callable[[np.ndarray], np.ndarray]:
+def parse_gain(spec: GainLike, *, builtin_only: bool = False) -> GainFunction:
     """Turn a gain spec into a callable on grades.
-
-    Built-in gains (``GAIN_NAMES``): ``"linear"`` (g = rel, the default), ``"exp2"``
-    (g = 2^rel - 1), ``"mapping({0: 0, 1: 1, 2: 3})"`` (a table from grade to gain).
 
     Parameters
     ----------
     spec : str, Gain, mapping or callable
-        ``"linear"``, ``"exp2"``, ``"mapping({0: 0, 1: 1, 2: 3})"``, a dict
-        from grade to gain, a ``Gain``, or any callable (returned
-        unchanged; the metric functions check gain(0) = 0 and monotonicity).
+        A built-in (``GAIN_NAMES``): ``"linear"`` (g = rel, the default), ``"exp2"``
+        (g = 2^rel - 1, Burges et al. 2005), ``"mapping({0: 0, 1: 1, 2: 3})"`` or a dict
+        from grade to gain (trec_eval -G style; grade 0 maps to 0 unless listed); a
+        ``Gain``; or any callable (returned unchanged; the metric functions check it).
     builtin_only : bool, default False
-        Refuse callables (TypeError): for code that needs a gain's name or a
-        hashable value (the studies, result tables).
+        Refuse callables (TypeError): for code that needs a gain's name or a hashable value.
 
     Returns
     -------

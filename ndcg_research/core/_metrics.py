@@ -1,12 +1,5 @@
-"""CG, DCG, ideal DCG and nDCG, on one ranked list or on many queries at once (the public docstrings
-define them). Imports only numpy.
-
-Every parameter is checked before the data (``_options``), and all input before any computation
-(``_batch``); the helpers and kernels below the public functions check nothing. The zero-ideal
-warning points at the caller's line: every public function calls ``_parts`` directly, so the stack
-level is a constant. For large batches ``ndcg_from_scores`` computes the ideal DCG on a second
-thread started and joined within the call (numpy releases the GIL in its partitions and sorts; no
-pool, nothing left behind, safe across ``fork``); the values are the same either way.
+"""CG, DCG, ideal DCG and nDCG of one ranked list or of many queries at once: the public metric functions.
+Every parameter is checked before the data, and all input before any computation.
 """
 
 import re
@@ -21,8 +14,8 @@ import numpy as np
 from .._validation import check_array, check_int, check_option
 from . import _batch, _kernels
 from ._batch import Batch
-from ._discounts import Discount, DiscountLike, _as_discount
-from ._gains import Gain, GainLike, _as_gain
+from ._discounts import Discount, DiscountFunction, DiscountLike, _as_discount
+from ._gains import Gain, GainFunction, GainLike, _as_gain
 from ._ranking import TIES, ranked_gains
 from ._specs import format_number
 
@@ -31,8 +24,7 @@ ZeroIdeal = Literal["zero", "one", "nan", "raise"]
 ZERO_IDEAL_POLICIES: tuple[str, ...] = ("zero", "one", "nan", "raise")
 Ties = Literal["average", "first", "pessimistic", "optimistic"]
 Value = float | np.ndarray
-#: With ``threads=None``, batches of at least this many entries compute the ideal DCG on a
-#: second thread (below, starting the thread costs more than the overlap saves).
+#: With ``threads=None``, batches of at least this many entries compute the ideal DCG on a second thread.
 OVERLAP_MIN_ENTRIES = 1 << 18
 
 # The zero-ideal warning is raised in _parts, called by a public function, called by the user:
@@ -56,11 +48,11 @@ class NDCGParts(NamedTuple):
 
 
 class _Options(NamedTuple):
-    """The checked parameters of one call (see ``_options``)."""
+    """The checked parameters of one call."""
 
     k: int | None
-    gain: Gain | Callable[[np.ndarray], np.ndarray]
-    discount: Discount | Callable[[np.ndarray], np.ndarray]
+    gain: GainFunction
+    discount: DiscountFunction
     zero_ideal: str = "zero"
     ties: str = "first"
     threads: int | None = None
@@ -69,7 +61,7 @@ class _Options(NamedTuple):
 def _options(
     k: Any, gain: Any, discount: Any, zero_ideal: Any = "zero", ties: Any = "first", threads: Any = None
 ) -> _Options:
-    """Check and normalise the parameters of a metric function, before its data is read."""
+    """Check and normalise the parameters of a metric function."""
     return _Options(
         check_int(k, "k", low=1, none=True),
         _as_gain(gain),
@@ -81,12 +73,11 @@ def _options(
 
 
 def _scalar_if_single(values: np.ndarray, batch: Batch) -> Value:
-    """The values as the public functions return them: a float for one list, an array for a batch."""
+    """A float for one list, an array for a batch."""
     return float(values[0]) if batch.single else values
 
 
 def _width(batch: Batch, k: int | None) -> int:
-    """How many ranks of the batch count: its width, cut at k."""
     return batch.values.shape[1] if k is None else min(k, batch.values.shape[1])
 
 
@@ -112,11 +103,8 @@ def _known_grades(ideal: Any, retrieved: Batch) -> Batch:
 
 
 def _check_contains(known: Batch, retrieved: Batch) -> None:
-    """Per query and positive grade, the list may hold no more documents of that grade than the ideal.
-
-    This keeps nDCG <= 1 for every gain and discount and catches misaligned batches (grade 0 may be
-    unjudged and need not be listed). Small integer grades are counted level by level, others sorted.
-    """
+    """Per query and positive grade, the list may hold no more documents of that grade than the ideal: this
+    keeps nDCG <= 1 and catches misaligned batches (grade 0 may be unjudged and need not be listed)."""
     countable = _kernels.levels_if_countable
     top_ours, top_theirs = countable(retrieved.values), countable(known.values)
     if top_ours is not None and top_theirs is not None:
@@ -152,15 +140,14 @@ def _raise_not_contained(retrieved: Batch, query: int, grade: float, ours: int, 
     raise ValueError(
         f"ideal{where} does not contain the retrieved grades: {retrieved.name} has {ours} "
         f"document{'' if ours == 1 else 's'} of grade {format_number(grade)}, ideal {theirs}; "
-        f"ideal must list all known "
-        f"grades of the query, retrieved or not"
+        f"ideal must list all known grades of the query, retrieved or not"
     )
 
 
 def _parts(
     batch: Batch, dcg_values: np.ndarray | None, idcg_values: np.ndarray | None, n_terms: int, zero_ideal: str
 ) -> NDCGParts:
-    """DCG, ideal DCG and nDCG (zero_ideal policy applied), shaped for the caller; call it from a public function."""
+    """DCG, ideal DCG and nDCG (zero_ideal applied); call it from a public function (the warning's stack level)."""
     assert dcg_values is not None and idcg_values is not None  # both computed for every caller of _parts
     undefined = idcg_values == 0
     if not undefined.any():
@@ -211,6 +198,20 @@ def _ranked_parts(
 # The parameter texts the public functions share, written once and filled into each docstring at import
 # (as scipy's doccer does), so that help() shows every one in full.
 _PARAMETERS = {
+    "relevance": """relevance : array-like
+    Grades (>= 0) in rank order, rank 1 first: a 1-D list (one query), or a 2-D array /
+    sequence of 1-D lists (ragged allowed), one per query. Iterators are read whole;
+    masked arrays and sets are refused.""",
+    "ideal": """ideal : array-like, optional
+    All known grades of each query, retrieved or not, in any order (same nesting as the
+    list). It must contain every retrieved grade above 0, as many times as it is
+    retrieved, else ValueError. None: the list's own grades.""",
+    "judged": """judged : array-like of bool, optional
+    Same shape as the list: False marks a document nobody judged. Given, the metric runs
+    on the *condensed list* (Sakai 2007; trec_eval ``-J``): unjudged documents are removed
+    and the ranks below close up, and with ``ideal=None`` the ideal holds the judged
+    documents only. Not given, every document counts as judged, so unjudged documents
+    must carry grade 0 (the usual, pessimistic convention).""",
     "gain": """gain : str, mapping or callable, default "linear"
     g(rel): "linear" (rel), "exp2" (2^rel - 1), "mapping({0: 0, 1: 1, 2: 3})" or a
     dict from grade to gain, or a non-decreasing callable with g(0) = 0 (see ``parse_gain``).""",
@@ -228,26 +229,27 @@ _PARAMETERS = {
     "y_score": """y_score : array-like
     Finite model scores, same shape as ``y_true``; higher ranks first.""",
     "ties": """ties : {"average", "first", "pessimistic", "optimistic"}, default "average"
-    Documents with equal scores: ``"average"`` gives each rank of a tied
-    group the group's mean gain (McSherry & Najork 2008; scikit-learn's
-    default), the expected DCG over the group's orderings; ``"first"``
-    puts the earlier document first (deterministic; pass documents in
-    descending document-id order to mimic trec_eval); ``"pessimistic"`` /
-    ``"optimistic"`` put the lowest / highest gain first. A constant
-    model gets the average, never 1 by accident.""",
+    Documents with equal scores: ``"average"`` gives each rank of a tied group the group's
+    mean gain (McSherry & Najork 2008; scikit-learn's default), the expected DCG over the
+    group's orderings; ``"first"`` puts the earlier document first (pass documents in
+    descending document-id order to mimic trec_eval); ``"pessimistic"`` / ``"optimistic"``
+    put the lowest / highest gain first. A constant model gets the average, never 1.""",
     "threads": """threads : {None, 1, 2}, default None
-    Why a metric has this: the ideal DCG and the ranking are independent, so on a large
-    batch the ideal DCG runs on a second thread (started and joined within the call)
-    while the documents are ranked. 2: always (built-in gain and discount only: a
-    user's callable runs on the calling thread); 1: one thread, for a caller that
-    runs many evaluations in parallel itself; None: 2 for batches of at least
-    OVERLAP_MIN_ENTRIES (2^18) entries, else 1. The values do not depend on it.""",
+    The ideal DCG and the ranking are independent: on a large batch the ideal DCG runs
+    on a second thread (started and joined within the call) while the documents are
+    ranked. 2: always (built-in gain and discount only: a user's callable runs on the
+    calling thread); 1: one thread, for a caller that runs evaluations in parallel
+    itself; None: 2 for batches of at least OVERLAP_MIN_ENTRIES (2^18) entries, else 1.
+    The values do not depend on it.""",
+    "value": """float or numpy.ndarray
+    One value for a 1-D list, one per query otherwise.""",
+    "parts": """NDCGParts
+    ``(dcg, idcg, ndcg)``: floats for a 1-D list, arrays with one value per query otherwise.""",
 }
 
 
 def _documented(function: Callable[..., _T]) -> Callable[..., _T]:
-    """Fill the shared parameter texts into ``function``'s docstring: a line ``%(gain)s`` becomes that text,
-    indented as the line was."""
+    """Fill the shared texts into ``function``'s docstring: a line ``%(gain)s`` becomes that text, as indented."""
     function.__doc__ = re.sub(
         r"^( *)%\((\w+)\)s$",
         lambda line: textwrap.indent(_PARAMETERS[line[2]], line[1]),
@@ -257,9 +259,7 @@ def _documented(function: Callable[..., _T]) -> Callable[..., _T]:
     return function
 
 
-def _dcg(
-    relevance: Any, k: int | None, gain: Gain | Callable[..., Any], discount: Discount | Callable[..., Any]
-) -> Value:
+def _dcg(relevance: Any, k: int | None, gain: GainFunction, discount: DiscountFunction) -> Value:
     """DCG of ranked lists, the parameters checked (``dcg`` and ``cg``)."""
     batch = _batch.as_batch(relevance, name="relevance", fill=0.0, keep_integers=True)
     width = _width(batch, k)
@@ -284,17 +284,14 @@ def cg(relevance: Any, k: int | None = None, *, gain: GainLike = "linear") -> Va
 
     Parameters
     ----------
-    relevance : array-like
-        Grades (>= 0) in rank order, rank 1 first: a 1-D list, or a 2-D array /
-        sequence of 1-D lists with one query each.
+    %(relevance)s
     k : int or None, default None
         Cut-off; None sums the whole list.
     %(gain)s
 
     Returns
     -------
-    float or numpy.ndarray
-        One value for a 1-D list, one per query otherwise.
+    %(value)s
 
     Examples
     --------
@@ -313,9 +310,7 @@ def dcg(relevance: Any, k: int | None = None, *, gain: GainLike = "linear", disc
 
     Parameters
     ----------
-    relevance : array-like
-        Grades (>= 0) in rank order, rank 1 first: a 1-D list, or a 2-D array /
-        sequence of 1-D lists (ragged allowed) with one query each.
+    %(relevance)s
     k : int or None, default None
         Cut-off; None uses the whole list.
     %(gain)s
@@ -323,8 +318,7 @@ def dcg(relevance: Any, k: int | None = None, *, gain: GainLike = "linear", disc
 
     Returns
     -------
-    float or numpy.ndarray
-        One value for a 1-D list, one per query otherwise.
+    %(value)s
 
     Examples
     --------
@@ -352,20 +346,17 @@ def idcg(
 
     Parameters
     ----------
-    relevance : array-like
-        Grades in rank order (used as the ideal when ``ideal`` is None, and to
-        check that ``ideal`` contains them). May be empty when ``ideal`` is given.
+    %(relevance)s
+        The ideal when ``ideal`` is None; may be empty when ``ideal`` is given.
     k : int or None, default None
         Cut-off applied to the ideal ranking; None keeps every known grade.
-    ideal : array-like, optional
-        All known grades of each query, retrieved or not, in any order.
+    %(ideal)s
     %(gain)s
     %(discount)s
 
     Returns
     -------
-    float or numpy.ndarray
-        One value for a 1-D list, one per query otherwise.
+    %(value)s
 
     Examples
     --------
@@ -391,31 +382,23 @@ def ndcg_parts(
     zero_ideal: ZeroIdeal = "zero",
     judged: Any = None,
 ) -> NDCGParts:
-    """DCG, ideal DCG and nDCG of ranked lists, computed together.
+    """DCG, ideal DCG and nDCG of ranked lists, computed together (the arguments of ``ndcg``).
 
     Parameters
     ----------
-    relevance : array-like
-        Grades (>= 0) in rank order, rank 1 first: a 1-D list (one query), or a
-        2-D array / sequence of 1-D lists (ragged allowed), one per query. May be
-        empty (nothing returned) only when ``ideal`` is given.
+    %(relevance)s
+        May be empty (nothing returned) only when ``ideal`` is given.
     k : int or None, default None
         Cut-off for both the list and the ideal; None cuts nothing.
-    ideal : array-like, optional
-        All known grades of each query (retrieved or not, any order; same nesting
-        as ``relevance``); must contain every retrieved grade above 0. None builds
-        the ideal from the list itself.
+    %(ideal)s
     %(gain)s
     %(discount)s
     %(zero_ideal)s
-    judged : array-like of bool, optional
-        Same shape as ``relevance``; False marks an unjudged document, removed before
-        scoring (the condensed list, as in ``ndcg``).
+    %(judged)s
 
     Returns
     -------
-    NDCGParts
-        ``(dcg, idcg, ndcg)``: floats for a 1-D list, arrays with one value per query otherwise.
+    %(parts)s
 
     Examples
     --------
@@ -445,35 +428,21 @@ def ndcg(
 
     Parameters
     ----------
-    relevance : array-like
-        Grades (>= 0) in rank order, rank 1 first: a 1-D list (one query), or a
-        2-D array / sequence of 1-D lists (ragged allowed), one per query.
-        Iterators are read whole; masked arrays and sets are refused. A list
-        may be empty (nothing returned) only when ``ideal`` is given: it scores 0.
+    %(relevance)s
+        May be empty (nothing returned) only when ``ideal`` is given: it scores 0.
     k : int or None, default None
         Cut-off for both the list and the ideal. None cuts nothing (the ideal
         then runs over every known grade, as trec_eval's ``ndcg``); ``k=10``
         matches trec_eval's ``ndcg_cut.10``.
-    ideal : array-like, optional
-        All known grades of each query (retrieved or not, any order; same
-        nesting as ``relevance``). None builds the ideal from the list itself.
-        Must contain every retrieved grade above 0, as many times as it is
-        retrieved, else ValueError.
+    %(ideal)s
     %(gain)s
     %(discount)s
     %(zero_ideal)s
-    judged : array-like of bool, optional
-        Same shape as ``relevance``: False marks a document nobody judged.
-        Given, the metric runs on the *condensed list* (Sakai 2007; trec_eval
-        ``-J``): unjudged documents are removed and the ranks below close up;
-        with ``ideal=None`` the ideal is built from the judged documents only.
-        Not given, every document counts as judged, so unjudged documents must
-        carry grade 0 (the usual, pessimistic convention).
+    %(judged)s
 
     Returns
     -------
-    float or numpy.ndarray
-        nDCG of the list, or one value per query.
+    %(value)s
 
     See Also
     --------
@@ -504,11 +473,8 @@ def ndcg(
 
 
 def _start_on_thread(function: Callable[..., _T], *args: Any, **kwargs: Any) -> Callable[[], _T]:
-    """Start ``function(*args, **kwargs)`` on a thread of its own; the call returned waits for the result.
-
-    Nothing is pooled or kept in module state (nothing to clean up or for a fork to inherit); waiting
-    re-raises the thread's exception in the caller.
-    """
+    """Start ``function(*args, **kwargs)`` on a thread of its own (no pool, no module state, safe across fork);
+    the call returned waits for the result and re-raises the thread's exception."""
     outcome: dict[str, Any] = {}
 
     def run() -> None:
@@ -550,6 +516,7 @@ def _score_parts(
         builtin = isinstance(gain, Gain) and isinstance(discount, Discount)  # a user's callable need not be thread-safe
         large = labels.values.size + known.values.size >= OVERLAP_MIN_ENTRIES
         if builtin and (options.threads == 2 or (options.threads is None and large)):
+            # numpy releases the GIL in its partitions and sorts: the ideal DCG overlaps the ranking
             ideal_job = _start_on_thread(_kernels.ideal_dcg, *arguments, name=known.name, ranks=width)
         else:
             value = _kernels.ideal_dcg(*arguments, name=known.name, ranks=width)
@@ -584,20 +551,17 @@ def ndcg_parts_from_scores(
     %(y_score)s
     k : int or None, default None
         Cut-off for the ranking and the ideal; None cuts nothing.
-    ideal : array-like, optional
-        All known grades of each query, if ``y_true`` does not hold them all. Default: ``y_true``.
+    %(ideal)s
     %(gain)s
     %(discount)s
     %(ties)s
     %(zero_ideal)s
-    judged : array-like of bool, optional
-        Same shape as ``y_true``; unjudged documents (False) are removed before ranking.
+    %(judged)s
     %(threads)s
 
     Returns
     -------
-    NDCGParts
-        ``(dcg, idcg, ndcg)``: floats for a 1-D list, arrays with one value per query otherwise.
+    %(parts)s
 
     Examples
     --------
@@ -631,22 +595,17 @@ def ndcg_from_scores(
     %(y_score)s
     k : int or None, default None
         Cut-off for the ranking and the ideal. Only the top k are sorted.
-    ideal : array-like, optional
-        All known grades of each query, if ``y_true`` does not hold them all
-        (relevant documents the model never scored). Default: ``y_true``.
+    %(ideal)s
     %(gain)s
     %(discount)s
     %(ties)s
     %(zero_ideal)s
-    judged : array-like of bool, optional
-        Same shape as ``y_true``; unjudged documents (False) are removed before
-        ranking (condensed list, trec_eval ``-J``). See ``ndcg``.
+    %(judged)s
     %(threads)s
 
     Returns
     -------
-    float or numpy.ndarray
-        nDCG of the ranking, or one value per query.
+    %(value)s
 
     Examples
     --------
@@ -675,9 +634,7 @@ def dcg_from_scores(
     ties: Ties = "average",
     judged: Any = None,
 ) -> Value:
-    """DCG of the ranking by decreasing model score.
-
-    ``dcg_from_scores`` is ``ndcg_from_scores`` times the ideal DCG, for the same arguments.
+    """DCG of the ranking by decreasing model score: ``ndcg_from_scores`` times the ideal DCG.
 
     Parameters
     ----------
@@ -685,20 +642,16 @@ def dcg_from_scores(
     %(y_score)s
     k : int or None, default None
         Cut-off of the ranking; None cuts nothing.
-    ideal : array-like, optional
-        The known grades of each query; given, it must contain the grades of the list
-        (it is not otherwise used: a DCG needs no ideal).
+    %(ideal)s
+        A DCG needs no ideal: given, it is only checked.
     %(gain)s
     %(discount)s
     %(ties)s
-    judged : array-like of bool, optional
-        Same shape as ``y_true``; the DCG is that of the condensed list, unjudged
-        documents (False) removed before ranking.
+    %(judged)s
 
     Returns
     -------
-    float or numpy.ndarray
-        One value for a 1-D list, one per query otherwise.
+    %(value)s
 
     Examples
     --------
@@ -717,19 +670,16 @@ def dcg_from_scores(
 def mean_over_queries(values: Any, *, nan_policy: Literal["raise", "omit", "propagate"] = "raise") -> float:
     """Average per-query values, saying which queries count.
 
-    Every query counts, with the value the ``zero_ideal`` policy gave it
-    (``"zero"``: queries without relevant documents count as 0, as in
-    trec_eval). Queries set to NaN (``zero_ideal="nan"``) are the only ones
-    that can be left out, and only by asking: ``nan_policy="omit"`` averages
-    over the others (as trectools), ``"propagate"`` returns NaN, ``"raise"``
-    (default) refuses.
+    Every query counts, with the value ``zero_ideal`` gave it (``"zero"``, as trec_eval); only
+    queries set to NaN (``zero_ideal="nan"``) can be left out, and only by asking.
 
     Parameters
     ----------
     values : array-like
         One value per query (1-D, not empty).
     nan_policy : {"raise", "omit", "propagate"}, default "raise"
-        What NaN values do: refuse, leave out, or make the mean NaN.
+        What NaN values do: refuse, leave out (averaging over the others, as trectools), or
+        make the mean NaN.
 
     Returns
     -------

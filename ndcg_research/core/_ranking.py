@@ -1,22 +1,5 @@
-"""Order documents by model score, with an explicit rule for tied scores.
-
-Returns, for each query, the gain at each rank 1..width. With ``ties="average"``
-each rank in a group of tied scores holds the mean gain of the group, which is
-McSherry & Najork's (2008) tie-averaged DCG (scikit-learn's default): the
-expected DCG over all orderings of the tied documents.
-
-With a cut-off k below the row width only the top k are ordered. A group of tied
-scores that straddles rank k is handled from its members alone (their mean gain, or
-their k lowest / highest gains), never by sorting the whole row; under heavy ties
-(every row's highest score shared by k or more documents) the row maxima suffice.
-
-The functions trust their callers (the metric functions, which check every array first, and the
-studies' fast paths): they read 2-D numpy arrays of finite values and check nothing.
-
-Examples
---------
->>> ranked_gains(np.array([[1.0, 0.0, 3.0]]), np.array([[0.5, 0.5, 0.9]]), None, "first").tolist()
-[[3.0, 1.0, 0.0]]
+"""Documents ordered by model score under a rule for tied scores (checks nothing: 2-D arrays of finite values).
+With a cut-off k only the top k are ordered; a tied group across rank k is handled from its members alone.
 """
 
 from typing import NamedTuple
@@ -28,31 +11,15 @@ TIES: tuple[str, ...] = ("average", "first", "pessimistic", "optimistic")
 
 
 def _run_means(values: np.ndarray, starts: np.ndarray) -> np.ndarray:
-    """Mean of each run ``values[starts[i]:starts[i + 1]]`` of non-negative values (the runs cover ``values``).
-
-    The sum of a run of m values carries a relative error of at most (m - 1) u (u = 2^-53);
-    the mean is kept within the run's smallest and largest value, and a run of equal values
-    keeps its value exactly (a plain sum / count does not: (0.1 + 0.1 + 0.1) / 3 =
-    0.10000000000000002), so that tied documents of equal grade keep their gain and a
-    perfect ranking keeps nDCG exactly 1.
-    """
+    """Mean of each run ``values[starts[i]:starts[i + 1]]`` of non-negative values, within the run's range: equal
+    values keep their value exactly ((0.1 + 0.1 + 0.1) / 3 does not), so a perfect ranking keeps nDCG 1."""
     counts = np.diff(np.append(starts, values.size))
     low, high = np.minimum.reduceat(values, starts), np.maximum.reduceat(values, starts)
     return np.where(low == high, low, np.clip(np.add.reduceat(values, starts) / counts, low, high))
 
 
 def group_means(sorted_scores: np.ndarray, sorted_gains: np.ndarray) -> np.ndarray:
-    """Replace each gain by the mean gain of its run of equal scores (2-D rows sorted by score).
-
-    A run whose gains are all equal keeps them exactly.
-
-    Examples
-    --------
-    >>> group_means(np.array([[3.0, 2.0, 2.0]]), np.array([[1.0, 0.0, 1.0]])).tolist()
-    [[1.0, 0.5, 0.5]]
-    >>> group_means(np.array([[1.0, 1.0, 1.0]]), np.array([[0.1, 0.1, 0.1]])).tolist()
-    [[0.1, 0.1, 0.1]]
-    """
+    """Each gain replaced by the mean gain of its run of equal scores (rows sorted by score; McSherry & Najork 2008)."""
     new_group = np.ones(sorted_scores.shape, dtype=bool)
     new_group[:, 1:] = sorted_scores[:, 1:] != sorted_scores[:, :-1]
     if new_group.all():  # no ties: nothing to average
@@ -72,18 +39,9 @@ class _Straddle(NamedTuple):
 
 
 def _top_k(scores: np.ndarray, k: int) -> tuple[np.ndarray, _Straddle | None]:
-    """The k highest scores of each row of a 2-D array (1 <= k < width), equal scores at the cut by index.
-
-    Returns the k chosen columns of each row, in column order, and the rows where a group of
-    equal scores crosses the cut (None if there is none). Two strategies, the same result:
-
-    - heavy ties (the first row's highest score is shared by k or more entries): if that holds
-      in every row, each row's first k ranks belong to its top group, and the maximum of each
-      row is all that is needed (no partition);
-    - otherwise the k-th largest score of each row comes from a partition of the values
-      (cheaper than argpartition); one pass then settles the common case of no straddling
-      group, and else only the candidates (the entries at or above the k-th largest score)
-      are looked at again, never the rest of the row.
+    """The columns (in column order) of the k highest scores of each row (1 <= k < width; ties at the cut by index),
+    and the rows where a group of equal scores crosses the cut (None if none). Under heavy ties the row maxima
+    suffice; otherwise the k-th score comes from a partition, and only the entries at or above it are read again.
     """
     n_rows, width = scores.shape
     row_starts = np.arange(n_rows) * width
@@ -127,18 +85,7 @@ def _straddle(
 
 
 def top_order(scores: np.ndarray, k: int) -> np.ndarray:
-    """Indices of the ``k`` highest scores along the last axis, best first; equal scores by index.
-
-    The first ``min(k, n)`` entries of a stable descending sort, found with one partition and a sort
-    of the ``k`` selected entries only.
-
-    Examples
-    --------
-    >>> top_order(np.array([0.1, 0.9, 0.5, 0.9]), 2).tolist()
-    [1, 3]
-    >>> top_order(np.array([[1.0, 1.0, 1.0], [0.0, 2.0, 1.0]]), 2).tolist()
-    [[0, 1], [1, 2]]
-    """
+    """Indices of the ``k`` highest scores along the last axis, best first: the head of a stable descending sort."""
     n = scores.shape[-1]
     if k >= n:
         return np.argsort(-scores, axis=-1, kind="stable")
@@ -162,11 +109,7 @@ def _order_all(gains: np.ndarray, scores: np.ndarray, ties: str) -> np.ndarray:
 
 
 def _straddling_group(gains: np.ndarray, straddle: _Straddle, k: int, ties: str) -> np.ndarray:
-    """Gains at the first k ranks of each straddling row's tied group, under a tie rule.
-
-    "average": the group's mean gain at every rank; "pessimistic" / "optimistic": the group's
-    k lowest / highest gains, in that order. Only the group's members are read.
-    """
+    """Gains at the first k ranks of each straddling row's tied group: its mean, or its k lowest / highest gains."""
     member_gains = np.take(gains, straddle.members).astype(np.float64, copy=False)
     if ties == "average":
         starts = np.searchsorted(straddle.member_rows, straddle.rows)
@@ -181,20 +124,7 @@ def _straddling_group(gains: np.ndarray, straddle: _Straddle, k: int, ties: str)
 
 
 def ranked_gains(gains: np.ndarray, scores: np.ndarray, k: int | None, ties: str) -> np.ndarray:
-    """Gain at ranks 1..min(k, width) of each row, documents ordered by score.
-
-    For k smaller than the row width only the top k are sorted (after a partition).
-    Where a group of tied scores straddles rank k, every tie rule but "first" needs
-    the whole group: only its members are read (their mean, or their k lowest or
-    highest gains), never the rest of the row.
-
-    Examples
-    --------
-    >>> ranked_gains(np.array([[1.0, 0.0, 3.0]]), np.array([[0.5, 0.5, 0.9]]), None, "average").tolist()
-    [[3.0, 0.5, 0.5]]
-    >>> ranked_gains(np.array([[1.0, 0.0, 3.0, 2.0]]), np.array([[0.5, 0.5, 0.9, 0.5]]), 2, "average").tolist()
-    [[3.0, 1.0]]
-    """
+    """Gain at ranks 1..min(k, width) of each row, documents ordered by score under the tie rule ``ties``."""
     width = scores.shape[1]
     if k is None or k >= width:
         return _order_all(gains, scores, ties)

@@ -1,7 +1,7 @@
 """Real data sets, fetched on demand into a per-user cache (never shipped with the package).
 
-- ``movielens_100k``: MovieLens-100k ratings
-  (Harper & Konstan, ACM TiiS 2015), read from RecBole's wheel on PyPI or from GroupLens's ``u.data``.
+- ``movielens_100k``: MovieLens-100k ratings (Harper & Konstan, ACM TiiS 2015), from RecBole's wheel on PyPI or
+  GroupLens's ``u.data``.
 
 Examples
 --------
@@ -10,36 +10,7 @@ Examples
 'recbole==1.2.1'
 """
 
-from ._movielens import (
-    CACHE_ENV,
-    COLUMNS,
-    INTER_HEADER,
-    MOVIELENS_100K_CITATION,
-    RECBOLE_MEMBER,
-    RECBOLE_REQUIREMENT,
-    RECBOLE_WHEEL,
-    RECBOLE_WHEEL_SHA256,
-    U_DATA_SHA256,
-    DatasetUnavailableError,
-    cache_dir,
-    fetch_recbole_wheel,
-    movielens_100k,
-    read_ratings,
-)
+from . import _movielens
+from ._movielens import *  # noqa: F403 (the names of _movielens.__all__)
 
-__all__ = [
-    "movielens_100k",
-    "read_ratings",
-    "cache_dir",
-    "fetch_recbole_wheel",
-    "DatasetUnavailableError",
-    "MOVIELENS_100K_CITATION",
-    "RECBOLE_REQUIREMENT",
-    "RECBOLE_WHEEL",
-    "RECBOLE_WHEEL_SHA256",
-    "RECBOLE_MEMBER",
-    "U_DATA_SHA256",
-    "CACHE_ENV",
-    "COLUMNS",
-    "INTER_HEADER",
-]
+__all__ = _movielens.__all__

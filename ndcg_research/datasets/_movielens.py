@@ -1,8 +1,6 @@
 """MovieLens-100k (Harper & Konstan, ACM TiiS 2015): fetched on demand, since its licence forbids redistribution.
-
-RecBole's wheel is fetched with pip (``--no-deps --only-binary=:all:``: RecBole itself would pull in torch) and
-checked against its published SHA-256. ``attrs["sha256"]`` hashes the rating lines in ``u.data`` format, so a
-figure's provenance names exactly which data it was made from, whichever source was read.
+RecBole's wheel is fetched with pip (``--no-deps``: RecBole would pull in torch), its SHA-256 checked;
+``attrs["sha256"]`` hashes the rating lines as ``u.data``, so a figure's provenance names its data exactly.
 """
 
 import hashlib
@@ -18,6 +16,23 @@ from typing import Any
 import numpy as np
 
 from .._validation import check_bool, check_path
+
+__all__ = [  # the public names of ndcg_research.datasets
+    "movielens_100k",
+    "read_ratings",
+    "cache_dir",
+    "fetch_recbole_wheel",
+    "DatasetUnavailableError",
+    "MOVIELENS_100K_CITATION",
+    "RECBOLE_REQUIREMENT",
+    "RECBOLE_WHEEL",
+    "RECBOLE_WHEEL_SHA256",
+    "RECBOLE_MEMBER",
+    "U_DATA_SHA256",
+    "CACHE_ENV",
+    "COLUMNS",
+    "INTER_HEADER",
+]
 
 #: Environment variable that overrides the cache folder.
 CACHE_ENV = "NDCG_RESEARCH_CACHE"
@@ -58,19 +73,10 @@ def cache_dir() -> Path:
     ``$XDG_CACHE_HOME/ndcg_research`` or ``~/.cache/ndcg_research`` on Linux,
     ``~/Library/Caches/ndcg_research`` on macOS, ``%LOCALAPPDATA%\\ndcg_research\\Cache`` on Windows.
 
-    Returns
-    -------
-    pathlib.Path
-
     Examples
     --------
     >>> import os
-    >>> before = os.environ.get(CACHE_ENV)
-    >>> os.environ[CACHE_ENV] = "/tmp/my-cache"
-    >>> str(cache_dir())
-    '/tmp/my-cache'
-    >>> _ = os.environ.pop(CACHE_ENV) if before is None else os.environ.update({CACHE_ENV: before})
-    >>> cache_dir().name in {"ndcg_research", "Cache"}
+    >>> cache_dir().name in {"ndcg_research", "Cache"} or CACHE_ENV in os.environ
     True
     """
     override = os.environ.get(CACHE_ENV, "")
@@ -103,18 +109,15 @@ def movielens_100k(
     Returns
     -------
     pandas.DataFrame
-        Columns ``user``, ``item``, ``rating`` (1-5), ``timestamp`` (Unix seconds), all int64, in
-        file order (100,000 rows for the full data set). ``attrs["source"]`` names the file read,
-        ``attrs["sha256"]`` is the SHA-256 of its rating lines in ``u.data`` format
-        (``U_DATA_SHA256`` for the full data set, from either source).
+        Columns ``user``, ``item``, ``rating`` (1-5), ``timestamp`` (Unix seconds), all int64, in file
+        order. ``attrs["source"]`` names the file read, ``attrs["sha256"]`` hashes its rating lines in
+        ``u.data`` format (``U_DATA_SHA256`` for the full data set, from either source).
 
     Raises
     ------
     DatasetUnavailableError
-        If the wheel cannot be downloaded (no network, no pip) or does not match its hash; the
-        message says how to pass a local copy with ``path=``.
-    FileNotFoundError, ValueError
-        If ``path`` does not exist or does not hold ratings in one of the formats above.
+        If the wheel cannot be downloaded or does not match its hash (the message says how
+        to pass a local copy); FileNotFoundError or ValueError for a ``path`` without ratings.
 
     Examples
     --------
@@ -137,7 +140,7 @@ def movielens_100k(
 
 
 def fetch_recbole_wheel(cache: str | os.PathLike[str] | None = None, *, verbose: bool = True) -> Path:
-    """Path of RecBole 1.2.1's wheel in the cache, downloading it with pip if needed; hash checked.
+    """Path of RecBole 1.2.1's wheel in the cache, downloaded with pip if needed, its SHA-256 checked.
 
     Parameters
     ----------
@@ -146,15 +149,10 @@ def fetch_recbole_wheel(cache: str | os.PathLike[str] | None = None, *, verbose:
     verbose : bool, default True
         Say on standard error what is being downloaded.
 
-    Returns
-    -------
-    pathlib.Path
-        The cached wheel, whose SHA-256 equals ``RECBOLE_WHEEL_SHA256``.
-
     Raises
     ------
     DatasetUnavailableError
-        If pip fails (e.g. the package index cannot be reached) or the file's hash differs.
+        If pip fails (no network, say) or the file's hash differs.
 
     Examples
     --------
@@ -186,23 +184,8 @@ def _fetch_recbole_wheel(cache: str | os.PathLike[str] | None, verbose: bool) ->
         f"{RECBOLE_REQUIREMENT} from the package index with pip, into {folder} (once; later calls read the cache) ...",
     )
     with tempfile.TemporaryDirectory(dir=folder, prefix=".download-") as tmp:
-        command = [
-            sys.executable,
-            "-m",
-            "pip",
-            "download",
-            RECBOLE_REQUIREMENT,
-            "--no-deps",
-            "--only-binary=:all:",
-            "--dest",
-            tmp,
-            "--no-input",
-            "--disable-pip-version-check",
-            "--retries",
-            "1",
-            "--timeout",
-            "30",
-        ]
+        command = [sys.executable, "-m", "pip", "download", RECBOLE_REQUIREMENT, "--no-deps", "--only-binary=:all:"]
+        command += ["--dest", tmp, "--no-input", "--disable-pip-version-check", "--retries", "1", "--timeout", "30"]
         try:
             done = subprocess.run(command, capture_output=True, text=True, check=False)
         except OSError as error:
@@ -231,9 +214,8 @@ def read_ratings(path: str | os.PathLike[str]) -> Any:
     Parameters
     ----------
     path : str or path-like
-        ``u.data`` (tab-separated ``user item rating timestamp``, no header); RecBole's
-        ``ml-100k.inter`` (the same with the header ``INTER_HEADER``); a folder holding
-        ``u.data``; a zip (GroupLens's ``ml-100k.zip``) or RecBole's wheel holding either file.
+        ``u.data`` (tab-separated ``user item rating timestamp``), RecBole's ``ml-100k.inter``
+        (the same after ``INTER_HEADER``), or a folder, zip or wheel holding either.
 
     Returns
     -------
@@ -242,11 +224,9 @@ def read_ratings(path: str | os.PathLike[str]) -> Any:
 
     Raises
     ------
-    FileNotFoundError
-        If ``path`` does not exist, or a folder or zip holds no ratings file.
-    ValueError
-        If a line does not have four tab-separated integers, a rating is outside 1-5, or a
-        (user, item) pair is rated twice; the message names the file and the line.
+    FileNotFoundError, ValueError
+        No ratings file at ``path``; a line without four tab-separated integers, a rating outside
+        1-5 or a (user, item) pair rated twice (the message names the file and the line).
 
     Examples
     --------
@@ -283,7 +263,6 @@ def _read_ratings(path: str | os.PathLike[str]) -> Any:
 
 
 def _parse(data: bytes, source: str) -> Any:
-    """Ratings table from the bytes of a u.data or .inter file."""
     import pandas as pd
 
     first_line = 1

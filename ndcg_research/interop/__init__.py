@@ -1,16 +1,7 @@
-"""The package's nDCG in the tools researchers already run: ir_measures and PyTerrier.
-
-:func:`ir_measure` returns an `ir_measures <https://ir-measur.es>`_ measure computed by this package's
-evaluator, with any of its gains, discounts, tie rules and tools' conventions; ir_measures'
-``calc_aggregate`` / ``iter_calc`` and PyTerrier's ``pt.Experiment(eval_metrics=[...])`` take it
-like their own measures. It needs the ``ecosystem`` extra (``pip install "ndcg_research[ecosystem]"``:
-ir-measures; PyTerrier for ``pt.Experiment``). Importing this module does not import ir_measures;
-calling :func:`ir_measure` does.
-
-How it plugs in: ir_measures 0.4 asks its providers in turn which one computes a measure, and the
-first, ``runtime``, computes any measure object with a ``runtime_impl`` method. The measure made here
-has one, which hands the qrels and the run to :func:`ndcg_research.evaluation.evaluate`; nothing is
-registered in ir_measures.
+"""The package's nDCG in the tools researchers already run: :func:`ir_measure` makes an `ir_measures
+<https://ir-measur.es>`_ measure computed by this package's evaluator, which ir_measures' ``calc_aggregate``
+and PyTerrier's ``pt.Experiment`` take like their own. It needs the ``ecosystem`` extra; ir_measures is imported
+when :func:`ir_measure` is first called (``_ir_measures`` says how the measure plugs in).
 """
 
 from typing import Any
@@ -36,36 +27,29 @@ def ir_measure(
     Parameters
     ----------
     spec : str, default "ndcg"
-        One measure in the package's spec language (``"ndcg"``, ``"ndcg@10"``,
-        ``"ndcg@10(gain=exp2, discount='power(beta=0.5)')"``) or a trec_eval name of one measure
-        (``"ndcg_cut.10"``, ``"ndcg.1=3,2=9"``). What a measure prints (with ``ties=`` and
-        ``convention=`` in its parentheses) is accepted too.
+        One measure in the package's spec language (``"ndcg@10(gain=exp2, discount='zipf')"``) or
+        a trec_eval name (``"ndcg_cut.10"``, ``"ndcg.1=3,2=9"``), or what a measure prints.
     gain, discount : str, Gain or Discount, optional
-        The gain and the discount, as spec strings (``"exp2"``, ``"power(beta=0.5)"``; see
-        ``ndcg_research.parse_gain`` and ``ndcg_research.parse_discount``) or built-in
-        objects; not both here and in ``spec``. Default: the convention's (linear, log2 for
-        trec_eval). Custom functions are refused: ir_measures tells measures apart by their names.
+        Built-in gain and discount (``"exp2"``, ``"power(beta=0.5)"``), not both here and in
+        ``spec``; default the convention's. Custom functions are refused: ir_measures tells
+        measures apart by their names.
     ties : {"docno", "input", "average"}, optional
-        Order of documents with equal scores: by document id descending (trec_eval), in the run's
-        order, or the average over the tied group (McSherry & Najork 2008). Default: the convention's.
+        Order of equal scores: by document id descending (trec_eval), in the run's order, or
+        the average over the tied group (McSherry & Najork 2008). Default: the convention's.
     convention : str, optional
         Whose rules to follow (a preset of ``nr.CONVENTIONS``); default ``"trec_eval"``.
 
     Returns
     -------
     ir_measures.Measure
-        Its values per query are those of ``ndcg_research.evaluate`` under the same convention.
-        A judged query the run does not answer scores 0, as ir_measures scores it for every measure
-        (``evaluate``'s ``complete=True``); so does a query the convention does not evaluate (gdeval:
-        a query without a grade above 0). It prints as the package's canonical spec, followed by
-        ``ties`` and ``convention`` when set (trec_eval's omitted); ``measure @ 5`` changes the cut-off.
+        Its values per query are ``ndcg_research.evaluate``'s under the same convention, except
+        that a judged query the run does not answer, or the convention does not evaluate, scores
+        0 (as ir_measures scores it). ``measure @ 5`` changes the cut-off.
 
     Raises
     ------
-    ImportError
-        ir_measures is not installed.
-    TypeError, ValueError
-        A bad argument, named (an unknown measure lists the valid ones; an unknown convention the presets).
+    ImportError, TypeError, ValueError
+        ir_measures is not installed; a bad argument, named.
 
     Examples
     --------
@@ -124,12 +108,8 @@ def ir_measure(
 def _extra_options(spec: str) -> tuple[str, dict[str, str]]:
     """Take ``ties=...`` and ``convention=...`` out of the parentheses of ``spec`` (a printed measure).
 
-    Examples
-    --------
     >>> _extra_options("ndcg@10(discount=power(beta=0.5),ties=average,convention=xgboost-)")
     ('ndcg@10(discount=power(beta=0.5))', {'ties': 'average', 'convention': 'xgboost-'})
-    >>> _extra_options("ndcg_cut.5,10")
-    ('ndcg_cut.5,10', {})
     """
     text = spec.strip()
     start = text.find("(")

@@ -1,16 +1,9 @@
-"""The package's nDCG as an ir_measures measure (imports ir_measures: loaded by :func:`ir_measure` on first use).
+"""The package's nDCG as an ir_measures measure (imports ir_measures).
 
-ir_measures (0.4.x) evaluates with a fallback chain of providers whose first, ``runtime``,
-computes any measure object that has a ``runtime_impl(qrels, run)`` method yielding
-``Metric(query_id, measure, value)``. :class:`NDCG` is such a measure: its ``runtime_impl`` hands
-the qrels and the run, renamed to the package's columns, to :func:`ndcg_research.evaluation.evaluate`
-(all queries in one vectorised call), so its values are the evaluator's.
-
-As for every ir_measures measure, a judged query the run does not answer scores ``DEFAULT`` = 0,
-given by ir_measures itself (PyTerrier's ``pt.Experiment`` then averages over every judged query):
-the values are those of ``evaluate(..., complete=True)``. The mean of ``calc_aggregate`` is the
-measure's ``aggregator()``, which leaves out a query whose nDCG the convention leaves undefined (NaN),
-as ``evaluate`` does.
+ir_measures (0.4.x) asks its providers in turn; the first, ``runtime``, computes any measure with a
+``runtime_impl(qrels, run)`` method, which hands all the queries to :func:`ndcg_research.evaluation.evaluate`.
+A judged query the run does not answer scores ir_measures' ``DEFAULT`` = 0; the mean leaves out a query whose
+nDCG the convention leaves undefined (NaN), as ``evaluate`` does.
 """
 
 from __future__ import annotations
@@ -49,13 +42,8 @@ class _MeanOfDefined(Agg):
 
 
 class NDCG(ir_measures.Measure):
-    """nDCG with the package's gains, discounts, tie rules and conventions, as an ir_measures measure.
-
-    Made by :func:`ndcg_research.ir_measure`; ``measure @ 10`` and ``measure(gain="exp2")`` give new
-    measures, as for ir_measures' own. Two measures are equal when they print the same, and they
-    print as the package's canonical spec (``ndcg@10(gain=exp2)``), followed by ``ties`` and
-    ``convention`` when these are set and not trec_eval's.
-    """
+    """nDCG with the package's gains, discounts, tie rules and conventions, made by :func:`ndcg_research.ir_measure`;
+    equal when they print the same (the canonical spec, then ``ties`` and ``convention`` if not trec_eval's)."""
 
     NAME = "ndcg"
     __name__ = "ndcg"
@@ -83,17 +71,13 @@ class NDCG(ir_measures.Measure):
             params["gain"] = str(parse_gain(params["gain"], builtin_only=True))
         if "discount" in params:
             params["discount"] = str(parse_discount(params["discount"], builtin_only=True))
-        spec = _spec_text(params.get("cutoff"), params.get("gain"), params.get("discount"), params.get("gains"))
-        (measure,) = parse_measures(spec)
-        canonical: dict[str, Any] = {}
-        if measure.k is not None:
-            canonical["cutoff"] = measure.k
-        if measure.gain is not None:
-            canonical["gain"] = measure.gain
-        if measure.discount is not None:
-            canonical["discount"] = measure.discount
-        if measure.gains is not None:
-            canonical["gains"] = dict(measure.gains)
+        # The package's spec of these parts, for parse_measures to check.
+        options = [f"{name}={params[name]!r}" for name in ("gain", "discount", "gains") if name in params]
+        cut = f"@{params['cutoff']}" if "cutoff" in params else ""
+        (measure,) = parse_measures(f"ndcg{cut}" + (f"({', '.join(options)})" if options else ""))
+        gains = None if measure.gains is None else dict(measure.gains)
+        parts = {"cutoff": measure.k, "gain": measure.gain, "discount": measure.discount, "gains": gains}
+        canonical: dict[str, Any] = {key: value for key, value in parts.items() if value is not None}
         name = check_instance(params.get("convention", _DEFAULT_CONVENTION), "convention", str, what="a preset name")
         convention = get_convention(name)
         if convention.name != _DEFAULT_CONVENTION:
@@ -129,13 +113,3 @@ class NDCG(ir_measures.Measure):
         ids = {str(query): query for query in qrels["query_id"].unique()}
         for query, value in zip(result.queries[0], result.values[0][0], strict=True):
             yield ir_measures.Metric(query_id=ids[str(query)], measure=self, value=float(value))
-
-
-def _spec_text(cutoff: Any, gain: Any, discount: Any, gains: Any) -> str:
-    """The package's measure spec of these parts, for :func:`~ndcg_research.evaluation.parse_measures` to check."""
-    options = [
-        f"{name}={value!r}"
-        for name, value in (("gain", gain), ("discount", discount), ("gains", gains))
-        if value is not None
-    ]
-    return "ndcg" + ("" if cutoff is None else f"@{cutoff}") + (f"({', '.join(options)})" if options else "")
