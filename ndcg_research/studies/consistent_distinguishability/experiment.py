@@ -1,25 +1,9 @@
 r"""Consistent distinguishability, in the two readings its one-line description allows (notebook 09).
 
-Wang et al. (COLT 2013) call a ranking measure *consistently distinguishing* when, "for every pair of substantially
-different ranking functions, the ranking measure can decide which one is better in a consistent manner on almost all
-datasets" (their abstract; the full text, with the formal definition and theorems, could not be obtained for this
-package, see notebook 09). "Tends to 1" is the weakest reading of that sentence; a formal definition is stronger in one
-of two ways, and this module measures both:
-
-(a) **The failure probability is negligible.** ``1 - P(better ranker scores strictly higher)`` on a data set of n items
-    falls faster than any power of n. Measured on independent data sets per n (a
-    :class:`~ndcg_research.simulation.sweeps.Sweep`): :func:`failure_table` adds the failure probability with its Wilson
-    interval and its normal approximation ``Phi(-d)``, d the standardized paired gap; :func:`growth_table` fits the
-    exponent ``a`` of ``d ~ n^a`` over the upper half of the n grid. If the gap is close to normal, ``a > 0`` makes
-    ``Phi(-c n^a)`` fall faster than every power of n.
-
-(b) **The order holds eventually, along almost every growing sample.** A :class:`StreamStudy` follows data streams
-    (:func:`~ndcg_research.simulation.simulate.stream_ndcg`: the data set of size n is the first n items of one stream)
-    and records, on a grid of n, which ranker wins. :meth:`StreamResult.stability_table` gives, per starting point n0,
-    the share of streams whose winner never changes on the grid from n0 to the end of the stream, and the share on which
-    the better ranker wins at every grid point from n0; :meth:`StreamResult.change_table` the distribution of the last
-    change point. A finite stream can show that the order settles within its horizon, not that it stays settled beyond
-    it.
+Wang et al. (COLT 2013) call a measure *consistently distinguishing* when it "can decide which one is better in a
+consistent manner on almost all datasets". Reading (a): the failure probability ``1 - P(better strictly higher)``
+falls faster than any power of n (fresh data sets per n: :func:`failure_table`, :func:`growth_table`). Reading (b):
+along almost every growing sample the order holds eventually (:class:`StreamStudy`: nested prefixes of data streams).
 """
 
 from __future__ import annotations
@@ -55,17 +39,9 @@ def failure_table(pair_table: pd.DataFrame) -> pd.DataFrame:
 def growth_table(
     pair_table: pd.DataFrame, *, keys: Sequence[str] = ("discount", "better", "worse"), confidence: float = CONFIDENCE
 ) -> pd.DataFrame:
-    """Exponent ``a`` of the standardized gap ``d ~ c n^a``, fitted over the upper half of the n grid.
-
-    Weighted least squares of ``ln d`` on ``ln n`` over the rows whose n is at least the median n of the group, with
-    weights ``(d / std_gap_se)^2`` (the standard error of ``ln d`` is ``se(d) / d``); the interval is ``a ± z se(a)``.
-    The fit needs ``d > 0`` at every such n: where the worse ranker is ahead on average (or the gap is undefined) at one
-    of them, the exponent is NaN and ``positive`` is False.
-
-    Returns pandas.DataFrame: one row per group of ``keys``: n_from, n_to, points, exponent, exponent_low,
-    exponent_high, positive (``d > 0`` at every n fitted), vanishes_superpolynomially (``exponent_low > 0``: ``Phi(-d)``
-    then falls faster than any power of n).
-    """
+    """Exponent ``a`` of the standardized gap ``d ~ c n^a`` per group of ``keys``: weighted least squares of ``ln d`` on
+    ``ln n`` (weights ``(d / std_gap_se)^2``) over the upper half of the n grid; NaN unless ``d > 0`` at every such n
+    (``positive``). ``vanishes_superpolynomially``: ``exponent_low > 0``, so ``Phi(-d)`` falls faster than any power."""
     z = stats.norm.ppf(0.5 + confidence / 2)
     rows = []
     for key, group in pair_table.groupby(list(keys), sort=False):
@@ -105,10 +81,7 @@ def geometric_grid(n_min: int, n_max: int, per_doubling: int) -> list[int]:
 @dataclass(frozen=True, kw_only=True)
 class StreamStudy(Design):
     """Data streams of one model: a :class:`~ndcg_research.simulation.sweeps.Design` whose data sets are the nested
-    prefixes of each stream, with nDCG of its rankers under its discounts on each.
-
-    Build it with :meth:`StreamStudy.build`; run it with :func:`run_streams`.
-    """
+    prefixes of each stream (build it with :meth:`build`, run it with :func:`run_streams`)."""
 
     ns: tuple[int, ...]
     streams: int
@@ -128,8 +101,7 @@ class StreamStudy(Design):
         pairs: Iterable[Sequence[str]] = DEFAULT_PAIRS[:2],
         gain: str = "linear",
     ) -> StreamStudy:
-        """Check and canonicalise a stream study (``ns``: the grid of prefix lengths, increasing; the other arguments as
-        :meth:`~ndcg_research.simulation.sweeps.Design.canonical_fields`)."""
+        """Check and canonicalise a stream study (``ns``: the increasing grid of prefix lengths)."""
         ns = tuple(ns)
         if not ns or any(b <= a for a, b in zip(ns, ns[1:], strict=False)):
             raise ValueError(f"ns must be a non-empty increasing list of prefix lengths, got {list(ns)!r}")
@@ -170,12 +142,8 @@ class StreamResult:
                 yield case, self.winners(better, worse, d, tie_tolerance)
 
     def stability_table(self, tie_tolerance: float = TIE_TOLERANCE) -> pd.DataFrame:
-        """Per (discount, pair, n0): how many streams keep one winner, and the right one, from n0 on.
-
-        Columns: model, discount, better, worse, n0, streams, p_stable (the winner is the same at every grid n >= n0)
-        with its Wilson interval p_stable_low, p_stable_high, and p_settled (the better ranker wins strictly at every
-        grid n >= n0) with p_settled_low, p_settled_high.
-        """
+        """Per (discount, pair, n0): the share of streams whose winner is the same at every grid n >= n0 (``p_stable``)
+        and on which the better ranker wins at every such n (``p_settled``), with Wilson intervals."""
         rows = []
         for case, w in self._cases(tie_tolerance):
             for i, n0 in enumerate(self.study.ns):
@@ -199,17 +167,8 @@ class StreamResult:
         return pd.DataFrame(rows)
 
     def change_table(self, tie_tolerance: float = TIE_TOLERANCE) -> pd.DataFrame:
-        """Per (discount, pair): where the streams last changed winner, and where the better ranker last failed.
-
-        The last change point of a stream is the largest grid n whose winner differs from the winner at the previous
-        grid n (the first grid n if none does); the last failure, the largest grid n at which the better ranker does not
-        win strictly (0 if none).
-
-        Columns: model, discount, better, worse, streams, n_first, n_last, never_changes (share of streams whose winner
-        is the same at every grid n), change_median, change_q90, change_max (quantiles of the last change point),
-        never_fails (share on which the better ranker wins at every grid n), fail_in_last_decade (share whose last
-        failure is beyond n_last / 10), p_better_last (share won by the better ranker at the last grid n).
-        """
+        """Per (discount, pair): quantiles of the streams' last change of winner (the first grid n if none), and the
+        shares that never change, never fail, and last fail beyond ``n_last / 10``."""
         ns = np.array(self.study.ns)
         rows = []
         for case, w in self._cases(tie_tolerance):
@@ -246,8 +205,7 @@ def run_streams(
     progress: bool | None = None,
     chunk_items: int = CHUNK_ITEMS,
 ) -> StreamResult:
-    """Compute (or load from the cache) every stream of a study, in chunks of streams (``run_chunks``: the values do not
-    depend on workers or chunks)."""
+    """Compute (or load from the cache) every stream of a study, in chunks of streams (``run_chunks``)."""
     if not isinstance(study, StreamStudy):
         raise TypeError(f"study must be a StreamStudy (see StreamStudy.build), got {type(study).__name__}")
     cache = None if cache_dir is None else Path(cache_dir) / f"streams-{study.key()}"

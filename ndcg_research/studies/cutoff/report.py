@@ -43,16 +43,16 @@ def limit_distance(means: pd.DataFrame, models: Sequence[str], n: int, rankers: 
             for ranker, limit in zip(rankers, limits(model, rule, discount, rankers), strict=False):
                 rows.append(dict(rule=rule, discount=discount, distance=abs(part.loc[ranker, "mean"] - limit)))
     largest = pd.DataFrame(rows).groupby(["rule", "discount"], sort=False)["distance"].max().reset_index()
-    wide = rounded(pivot(largest, "rule", "discount", "distance"))
-    wide.index.name = f"rule: largest |mean - limit| at n = {n}"
-    return wide
+    return rounded(pivot(largest, "rule", "discount", "distance")).rename_axis(
+        f"rule: largest |mean - limit| at n = {n}"
+    )
 
 
 def verdict_grid(verdicts: pd.DataFrame) -> pd.DataFrame:
     """The verdicts of :func:`~.experiment.verdict_table`: rows (model, rule), columns the discounts."""
-    wide = pivot(verdicts, ["model", "rule"], "discount", "verdict")
-    wide.columns.name = "discount: verdict at the largest n"
-    return wide
+    return pivot(verdicts, ["model", "rule"], "discount", "verdict").rename_axis(
+        columns="discount: verdict at the largest n"
+    )
 
 
 def p_last_grid(verdicts: pd.DataFrame) -> pd.DataFrame:
@@ -60,8 +60,7 @@ def p_last_grid(verdicts: pd.DataFrame) -> pd.DataFrame:
     marked."""
     cells = count_cells(verdicts, "p_better_last", flag=chance_level(verdicts, "p_better_last"))
     wide = pivot(verdicts.assign(cell=cells), ["model", "rule"], "discount", "cell")
-    wide.columns.name = "discount: P(better higher) at the largest n"
-    return wide
+    return wide.rename_axis(columns="discount: P(better higher) at the largest n")
 
 
 def detail(pairs: pd.DataFrame, models: dict[str, str], rules: Sequence[str], discount: str) -> pd.DataFrame:
