@@ -35,10 +35,8 @@ D_EXPONENT, FAILURE_EXPONENT = ("d_exponent", "d_low", "d_high"), ("failure_expo
 
 
 def exponent_panels(verdicts: pd.DataFrame, discounts: Sequence[str]) -> Figure:
-    """Fitted exponents across the bracket (decay order), one column per model: top, of ``d ~ n^e`` (markers with
-    intervals), the law's (bars, none for ``zipflog``'s log factor) and the heuristic's (open markers); bottom, of
-    ``failure ~ n^b``. Dotted: 1/r; intervals wider than ±1 run off the panel.
-    """
+    """Fitted exponents across the bracket, a column per model: top, of ``d ~ n^e`` with the law's (bars) and the
+    heuristic's (open markers); bottom, of ``failure ~ n^b``. Dotted: 1/r."""
     labels = list(dict.fromkeys(verdicts["label"]))
     pairs = list(dict.fromkeys(zip(verdicts["better"], verdicts["worse"], strict=False)))
     fig = Figure(figsize=(4.3 * len(labels), 6.0), layout="constrained")
@@ -87,8 +85,8 @@ def exponent_panels(verdicts: pd.DataFrame, discounts: Sequence[str]) -> Figure:
 def trend_grid(
     pair_tables: Mapping[str, pd.DataFrame], discounts: Sequence[str], value: str, heuristic: pd.DataFrame | None = None
 ) -> Figure:
-    """Per model (row) and pair (column), against n: the failure rate (``value="p_fail"``, Wilson 95% bands; a
-    share of 0 at its upper bound as an open triangle) or the standardized gap (``"std_gap"``, heuristic dashed)."""
+    """Per model (row) and pair (column), against n: the failure rate (``value="p_fail"``, Wilson 95%) or the
+    standardized gap (``"std_gap"``, heuristic dashed)."""
     if value not in ("p_fail", "std_gap"):
         raise ValueError(f"value must be 'p_fail' or 'std_gap', got {value!r}")
     labels = list(pair_tables)
@@ -153,16 +151,14 @@ def _draw_failure_rate(ax: Axes, rows: pd.DataFrame, color: Any) -> Line2D:
 
 
 def _short_discount(spec: str) -> str:
-    """Tick labels across the bracket: ``'power(beta=0.8)'`` -> ``'r^-0.8'``, ``'zipflog(gamma=1)'`` ->
-    ``'zipflog(1)'``."""
+    """Tick labels: ``'power(beta=0.8)'`` -> ``'r^-0.8'``, ``'zipflog(gamma=1)'`` -> ``'zipflog(1)'``."""
     if spec.startswith("power(beta="):
         return "r^-" + spec.removeprefix("power(beta=").rstrip(")")
     return spec.replace("gamma=", "")
 
 
 def headline_figure(results: Path) -> Figure:
-    """One column, one panel per top (``11_verdicts.csv``): the fitted exponent b of ``1 - P ~ n^b`` across the
-    bracket (decay order), per pair, with its 95% interval."""
+    """One column, a panel per top: the fitted exponent b of ``1 - P ~ n^b`` across the bracket, per pair (95%)."""
     verdicts = read_table(results / "11_verdicts.csv")
     labels = list(dict.fromkeys(verdicts["label"]))
     discounts = list(dict.fromkeys(verdicts["discount"]))

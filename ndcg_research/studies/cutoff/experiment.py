@@ -1,7 +1,5 @@
-"""Notebook 05 (nDCG@k with k tied to n): the verdict of each cut-off cell, nDCG@k against k, and the limits.
-
-The sweeps themselves are :class:`ndcg_research.simulation.cutoff.CutoffSweep`'s.
-"""
+"""Notebook 05 (nDCG@k with k tied to n): the verdict of each cut-off cell (of a ``CutoffSweep``), nDCG@k against k,
+and the limits."""
 
 from __future__ import annotations
 
@@ -15,13 +13,9 @@ from ...findings import threshold
 from ...simulation.cutoff import replicate_ndcg_at_k
 from ...stats import CONFIDENCE, family_confidence, mean_interval, wilson_interval
 
-#: A cell *keeps* distinguishability when the family-wise lower bound of P(better strictly higher)
-#: at the largest n is at least this (``cutoff_keeps_lower`` in ``findings.toml``, with when it was fixed).
-KEEPS_AT_LEAST = threshold("cutoff_keeps_lower")
-#: A cell *loses* it when the family-wise upper bound is at most this: the better ranker wins
-#: strictly on at most 60% of the data sets, little better than a coin flip (or ties dominate)
-#: (``cutoff_loses_upper``).
-LOSES_AT_MOST = threshold("cutoff_loses_upper")
+#: A cell *keeps* distinguishability when the family-wise lower bound of P(better strictly higher) at the largest n is
+#: at least this, *loses* it when the upper bound is at most the second (a coin flip, or ties dominate).
+KEEPS_AT_LEAST, LOSES_AT_MOST = threshold("cutoff_keeps_lower"), threshold("cutoff_loses_upper")
 
 
 def ndcg_by_k(
@@ -35,10 +29,7 @@ def ndcg_by_k(
     seed: int,
     gain: str = "linear",
 ) -> np.ndarray:
-    """nDCG@k of one ranker for many cut-offs k (in 1..n) on ``replicates`` data sets of n items.
-
-    Returns numpy.ndarray: shape ``(replicates, len(ks))``.
-    """
+    """nDCG@k of one ranker for many cut-offs k (in 1..n) on ``replicates`` data sets: shape (replicates, len(ks))."""
     return np.stack(
         [
             replicate_ndcg_at_k(model, [ranker], [discount], n, ks, seed=seed, replicate=r, gain=gain)[0, 0]
@@ -48,18 +39,8 @@ def ndcg_by_k(
 
 
 def fraction_limit(model: str, ranker: str, c: float, *, gain: str = "linear") -> float:
-    r"""Heuristic limit of nDCG@k with ``k = c n`` under a slowly varying discount (log2, loglog, ...).
-
-    Over ranks 1..cn a slowly varying discount is asymptotically flat in the relative
-    rank t = r/n, so nDCG@cn tends to the ratio of the mean gain in the top fraction c:
-
-    .. math:: \lim \mathrm{nDCG@}cn = \int_0^c g_f(t)\,dt \Big/ \int_0^c g^*(t)\,dt
-
-    with the ranker's and the ideal gain profiles of :mod:`ndcg_research.simulation.theory`.
-    Unlike the full list (c = 1, limit 1 for every ranker), the limit depends on the ranker.
-
-    ``c``: fraction in (0, 1].
-    """
+    """Heuristic limit of nDCG@k with ``k = c n``, c in (0, 1], under a slowly varying discount (flat in the relative
+    rank over the top fraction c): ``int_0^c g_f / int_0^c g*``, which depends on the ranker unless c = 1."""
     from scipy import integrate
 
     from ...simulation import theory
@@ -80,14 +61,9 @@ def fraction_limit(model: str, ranker: str, c: float, *, gain: str = "linear") -
 
 
 def verdict_table(pair_table: pd.DataFrame, better: str, worse: str, *, confidence: float = CONFIDENCE) -> pd.DataFrame:
-    """Does each (model, rule, discount) cell of a cut-off pair table keep ``better`` ahead at its largest n?
-
-    Verdict on the Bonferroni family-wise Wilson interval of P(better strictly higher) over the cells: ``keeps``
-    (lower bound >= :data:`KEEPS_AT_LEAST`), ``loses`` (upper bound <= :data:`LOSES_AT_MOST`) or ``undecided``;
-    trend ``rising`` or ``falling`` when the 95% intervals at the smallest and largest n do not overlap, else ``flat``.
-
-    Returns pandas.DataFrame: one row per cell with its numbers, verdict and trend.
-    """
+    """Per (model, rule, discount) cell of a cut-off pair table: ``keeps``, ``loses`` or ``undecided`` at the largest n
+    (the family-wise Wilson interval of P(better strictly higher) against :data:`KEEPS_AT_LEAST`, :data:`LOSES_AT_MOST`)
+    and the trend (``rising``, ``falling``: the 95% intervals at both ends do not overlap; else ``flat``)."""
     rows = pair_table[(pair_table["better"] == better) & (pair_table["worse"] == worse)]
     cells = list(rows.groupby(["model", "rule", "discount"], sort=False))
     level = family_confidence(len(cells), confidence=confidence)
@@ -128,8 +104,8 @@ def verdict_table(pair_table: pd.DataFrame, better: str, worse: str, *, confiden
 def k_curves(
     models: Sequence[str], rankers: Sequence[str], n: int, ks: np.ndarray, *, replicates: int, seed: int
 ) -> tuple[dict, pd.DataFrame]:
-    """Mean nDCG@k (log2) of each ranker at list length ``n`` for every k of ``ks`` on the same data sets: the
-    curves ``{(model, ranker): mean_interval}`` (for the figure) and the result table ``05_ndcg_by_k.csv``."""
+    """Mean nDCG@k (log2) of each ranker at list length ``n`` for every k of ``ks``: the curves ``{(model, ranker):
+    mean_interval}`` (for the figure) and the result table ``05_ndcg_by_k.csv``."""
     curves, rows = {}, []
     for model in models:
         for ranker in rankers:

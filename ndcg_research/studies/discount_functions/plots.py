@@ -28,9 +28,8 @@ from ...simulation.tables import read_table
 
 
 def discount_panels(discounts: Sequence[str], n_max: int) -> Figure:
-    """D(r); the share ``C(r) / C(n)`` of the discount mass (``C(m) = sum D(1..m)``) in the top r ranks of a list of
-    ``n_max``; and, for the slowly varying and constant discounts, ``[C(r) / C(n)] / (r / n)``: how much more than its
-    size the top r weighs (1 for no discount)."""
+    """D(r); the share ``C(r) / C(n)`` of the discount mass in the top r ranks of a list of ``n_max``; and, for slowly
+    varying and constant discounts, ``[C(r) / C(n)] / (r / n)``: how much more than its size the top r weighs."""
     fig = Figure(figsize=(14, 4.8), layout="constrained")
     left, middle, right = fig.subplots(1, 3)
     r = np.unique(np.geomspace(1, n_max, 400).astype(np.int64))
@@ -84,16 +83,14 @@ def eps_panel(discounts: Sequence[str], n_max: int) -> Figure:
 
 
 def _top_share(results: Path) -> tuple[pd.DataFrame, list[int], float]:
-    """The run's ``02_top_share.csv``, its list lengths, and the top fraction q (the smallest limit: every
-    decreasing discount gives the top q of a long list at least the share q)."""
+    """The run's ``02_top_share.csv``, its list lengths, and the top fraction q (the smallest limit)."""
     shares = read_table(results / "02_top_share.csv")
     ns = [int(float(c.removeprefix("n="))) for c in shares.columns if c.startswith("n=")]
     return shares, ns, float(shares["limit"].min())
 
 
 def headline_figure(results: Path) -> Figure:
-    """One column: the share of each discount's weight on the top fraction q of a list against n
-    (``02_top_share.csv``), with its limit (open marker at the right)."""
+    """One column: the share of each discount's weight on the top fraction q against n, with its limit (right)."""
     shares, ns, q = _top_share(results)
     discounts = list(shares["discount"])
     styles = column_discount_styles(discounts)
