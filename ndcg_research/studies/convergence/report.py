@@ -32,8 +32,7 @@ def slow_means(means: pd.DataFrame, n0: int, n1: int, slow: Sequence[str]) -> pd
 
 
 def slow_order(means: pd.DataFrame, ns: Sequence[int], slow: Sequence[str]) -> list[str]:
-    """Two sentences: does every mean rise from the smallest to the largest n, and from which n on are the slowly
-    varying discounts ordered by their eps?"""
+    """Two sentences: does every mean rise with n, and from which n are the slow discounts ordered by their eps?"""
     n0, n1 = min(ns), max(ns)
     by_n = pivot(means[means["discount"].isin(slow)], ["label", "discount", "ranker"], "n", "mean")
     lowest = by_n[n1].idxmin()
@@ -105,8 +104,7 @@ def power_table(compared: pd.DataFrame, n: int, discount: str = "power(beta=0.5)
 def fast_discount_table(
     means: pd.DataFrame, theory_tables: Mapping[str, pd.DataFrame], fast: Sequence[str], n0: int, n1: int
 ) -> pd.DataFrame:
-    """The result table ``03_fast_discounts.csv``: per (model, discount, ranker) of the ``fast`` discounts, the mean and
-    sd across data sets at ``n0`` and ``n1`` with the limit."""
+    """``03_fast_discounts.csv``: per (model, ``fast`` discount, ranker), the mean and sd at n0 and n1, the limit."""
     keys = ["label", "discount", "ranker"]
     start, end = (means[means["discount"].isin(fast) & (means["n"] == n)].set_index(keys) for n in (n0, n1))
     limits = stack(theory_tables)
@@ -165,8 +163,7 @@ def agreement_table(compared: pd.DataFrame, models: Mapping[str, str]) -> pd.Dat
 
 
 def agreement_summary(agreement: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
-    """Per scope (e.g. "every n"): cells, how many the finite-n theory matches, the misses chance alone would give, and
-    how many misses are short of data."""
+    """Per scope (e.g. "every n"): the cells the finite-n theory matches and misses, by chance and short of data."""
     chance = 2 * norm.sf(AGREEMENT_Z)  # the share of cells beyond AGREEMENT_Z standard errors by chance alone
     out = []
     for scope, table in agreement.items():

@@ -267,8 +267,7 @@ def _by_pair(verdicts: pd.DataFrame, label: str, columns: Any) -> pd.DataFrame:
 
 
 def gap_table(verdicts: pd.DataFrame, label: str, pair_table: pd.DataFrame) -> pd.DataFrame:
-    """One model's standardized gaps: per discount and pair, d at the largest n, its fitted exponent, the law's and the
-    heuristic's."""
+    """One model's standardized gaps per discount and pair: d at the largest n; fitted, law, heuristic exponents."""
     rows = verdicts[verdicts["label"] == label]
     resolved = gaps_resolved(pair_table, rows, ["discount", "better", "worse"], n_from="d_n_from")
     verdicts = verdicts.assign(d_resolved=resolved.reindex(verdicts.index, fill_value=True))

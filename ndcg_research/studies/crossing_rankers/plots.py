@@ -41,8 +41,8 @@ def _expected_gap(theory_table: pd.DataFrame, discount: str, first: str, second:
 def expected_gap_panels(
     theory_table: pd.DataFrame, crossings: pd.DataFrame, pairs: Sequence[Sequence[str]], discounts: Sequence[str]
 ) -> Figure:
-    """E nDCG(first) - E nDCG(second) against n (finite-n theory), a panel per pair, a line per discount, with each
-    discount's crossing marked."""
+    """E nDCG(first) - E nDCG(second) (finite-n theory) against n, a panel per pair and a line per discount, marking
+    the crossings."""
     fig, axes = panel_grid(len(pairs), min(2, len(pairs)), size=(5.2, 3.6))
     handles = []
     for ax, (first, second) in zip(axes, pairs, strict=False):

@@ -102,8 +102,7 @@ def disagreement_in_expectation(
 
 
 def disagreement_shares(decisions: pd.DataFrame, reference: str = "log2") -> pd.DataFrame:
-    """The data sets on which a discount picks another winner than ``reference`` (count/data sets): rows (head,
-    discount), columns n."""
+    """The data sets on which a discount picks another winner than ``reference``, per (head, discount) and n."""
     other = decisions[decisions["discount"] != reference]
     cells = [c.split(" ")[0] for c in count_cells(other, "p_differs")]
     wide = pivot(other.assign(cell=cells), ["first", "discount"], "n", "cell")
@@ -113,8 +112,7 @@ def disagreement_shares(decisions: pd.DataFrame, reference: str = "log2") -> pd.
 def largest_disagreement(
     decisions: Mapping[str, pd.DataFrame], decay: Mapping[str, str], reference: str = "log2"
 ) -> pd.DataFrame:
-    """Per class of discount: the largest share of data sets decided otherwise than ``reference`` (Wilson 95%) and
-    where it occurs."""
+    """Per class of discount: the largest share of data sets decided otherwise than ``reference``, and where."""
     both = pd.concat([t.assign(label=label) for label, t in decisions.items()], ignore_index=True)
     both = both[both["discount"] != reference].assign(decay=lambda t: t["discount"].map(decay))
     out = []

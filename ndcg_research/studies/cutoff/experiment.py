@@ -13,9 +13,10 @@ from ...findings import threshold
 from ...simulation.cutoff import replicate_ndcg_at_k
 from ...stats import CONFIDENCE, family_confidence, mean_interval, wilson_interval
 
-#: A cell *keeps* distinguishability when the family-wise lower bound of P(better strictly higher) at the largest n is
-#: at least this, *loses* it when the upper bound is at most the second (a coin flip, or ties dominate).
-KEEPS_AT_LEAST, LOSES_AT_MOST = threshold("cutoff_keeps_lower"), threshold("cutoff_loses_upper")
+#: A cell *keeps* distinguishability when the family-wise lower bound of P(better strictly higher) is at least this.
+KEEPS_AT_LEAST = threshold("cutoff_keeps_lower")
+#: A cell *loses* it when the upper bound is at most this: little better than a coin flip (or ties dominate).
+LOSES_AT_MOST = threshold("cutoff_loses_upper")
 
 
 def ndcg_by_k(

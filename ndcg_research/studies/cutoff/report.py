@@ -25,8 +25,7 @@ def limits(model: str, rule: str, discount: str, rankers: Sequence[str]) -> list
 
 
 def values_at(means: pd.DataFrame, model: str, n: int, rankers: Sequence[str]) -> pd.DataFrame:
-    """Mean nDCG@k at list length ``n`` in ``model`` beside its limit: rows (rule, ranker), columns (quantity,
-    discount)."""
+    """Mean nDCG@k at list length ``n`` in ``model`` beside its limit, per (rule, ranker) and discount."""
     rows = means[(means["model"] == model) & (means["n"] == n) & means["ranker"].isin(rankers)]
     rows = rows.assign(limit=[limits(model, r.rule, r.discount, [r.ranker])[0] for r in rows.itertuples()])
     parts = {f"mean nDCG@k at n = {n}": "mean", "limit (theory)": "limit"}
@@ -56,8 +55,7 @@ def verdict_grid(verdicts: pd.DataFrame) -> pd.DataFrame:
 
 
 def p_last_grid(verdicts: pd.DataFrame) -> pd.DataFrame:
-    """P(better strictly higher) at the largest n of every verdict cell, as wins/data sets [Wilson 95%], chance cells
-    marked."""
+    """P(better strictly higher) at the largest n of every verdict cell, as wins/data sets [Wilson 95%]."""
     cells = count_cells(verdicts, "p_better_last", flag=chance_level(verdicts, "p_better_last"))
     wide = pivot(verdicts.assign(cell=cells), ["model", "rule"], "discount", "cell")
     return wide.rename_axis(columns="discount: P(better higher) at the largest n")

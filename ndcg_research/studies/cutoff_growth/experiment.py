@@ -100,8 +100,7 @@ def _a_text(a_star: float) -> str:
 def growth_answer_lines(
     trend: pd.DataFrame, labels: dict[str, str], pair_table: pd.DataFrame | None = None
 ) -> list[str]:
-    """The notebook's answer: the case k = sqrt(n) and the agreement of the measured trends with the law (``labels``:
-    model spec -> the notebook's label)."""
+    """The notebook's answer: the case k = sqrt(n), the measured trends against the law (``labels``: spec -> label)."""
     lines = []
     root = trend[trend["a"] == 0.5]
     for r in root[root["discount"] == "log2"].itertuples():

@@ -56,9 +56,8 @@ def discount_panels(discounts: Sequence[str], n_max: int) -> Figure:
     left.set(**log_log, ylim=(1e-12, 2), xlabel="rank r", ylabel="D(r)", title="discount D(r)")
     title = f"share of the mass in the top r (n = {n_label(n_max)})"
     middle.set(**log_log, ylim=(1e-7, 2), xlabel="rank r", ylabel="share C(r) / C(n)", title=title)
-    right.set(
-        **log_log, xlabel="rank r", ylabel="share / (r / n)", title="over-weighting of the top r (slow discounts)"
-    )
+    title = "over-weighting of the top r (slow discounts)"
+    right.set(**log_log, xlabel="rank r", ylabel="share / (r / n)", title=title)
     log_ticks_1_2_5(right)
     legend_below(fig, handles, ncols=4)
     return fig
@@ -107,16 +106,9 @@ def headline_figure(results: Path) -> Figure:
         ax.set_xticks([*ns, x_limit], [*(n_label(n) for n in ns), "limit"])
         log_ticks_1_2_5(ax)
         ax.set_title(f"dotted: the top's own size, {q:.0%} of the list")
-        fig.legend(
-            loc="outside lower center",
-            ncols=3,
-            frameon=False,
-            fontsize=7,
-            handlelength=1.8,
-            columnspacing=0.6,
-            title="colour by class: red summable, orange critical,\ngreen regularly varying, blue slowly varying",
-            title_fontsize=7,
-        )
+        classes = "colour by class: red summable, orange critical,\ngreen regularly varying, blue slowly varying"
+        small = dict(fontsize=7, title_fontsize=7, handlelength=1.8, columnspacing=0.6)
+        fig.legend(loc="outside lower center", ncols=3, frameon=False, title=classes, **small)
         return fig
 
 

@@ -50,8 +50,7 @@ def readable_discounts(table: pd.DataFrame, n_max: int) -> pd.DataFrame:
 
 
 def closed_form_checks(C: Mapping[str, np.ndarray], n_max: int) -> pd.DataFrame:
-    """The partial sums against their closed forms (Euler's gamma, zeta(1/2), 2, pi^2 / 6), for the discounts that
-    have one."""
+    """The partial sums against their closed forms (Euler's gamma, zeta(1/2), 2, pi^2 / 6), where there is one."""
     forms = {
         "zipf": ("zipf: H_n - ln n", lambda s: s - math.log(n_max), 0.5772156649),
         "power(beta=0.5)": ("power(0.5): sum - 2 sqrt(n)", lambda s: s - 2 * math.sqrt(n_max), -1.4603545088),
@@ -93,8 +92,7 @@ def readable_top_share(shares: pd.DataFrame, q: float) -> pd.DataFrame:
 
 
 def eps_table(slow: Sequence[str], ns: Sequence[int]) -> pd.DataFrame:
-    """The result table ``02_eps.csv``: eps_D(n) (analytic) at each n and its largest relative difference to the
-    numerical derivative."""
+    """``02_eps.csv``: eps_D(n) at each n and its largest relative difference to the numerical derivative."""
     return pd.DataFrame(
         [
             {

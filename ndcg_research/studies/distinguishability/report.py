@@ -55,8 +55,7 @@ def slow_table(compared: pd.DataFrame, n: int, slow: Sequence[str]) -> pd.DataFr
 
 
 def gap_ratios(results: Mapping[str, Any], slow: Sequence[str], n: int, *, seed: int, n_resamples: int) -> pd.DataFrame:
-    """Bootstrap ratios of the mean and the standardized gap under each slower discount to ``log2`` at ``n`` (empty
-    without ``log2`` among ``slow``)."""
+    """Bootstrap ratios of the mean and the standardized gap under each slower discount to ``log2`` at ``n``."""
     rows = []
     for label, result in results.items():
         for other in [d for d in slow if d != "log2"] if "log2" in slow else []:
@@ -87,8 +86,7 @@ def ratio_summary(ratios: pd.DataFrame) -> pd.DataFrame:
 
 
 def gap_theory_summary(gaps: pd.DataFrame, n: int, slow: Sequence[str]) -> pd.DataFrame:
-    """At ``n``, per (model, slowly varying discount): the simulated mean gap against the first-order and the finite-n
-    predictions."""
+    """At ``n``, per (model, slowly varying discount): the mean gap against the first-order and finite-n predictions."""
     rows = gaps[(gaps["n"] == n) & gaps["discount"].isin(slow)]
     out = []
     for (label, discount), part in rows.groupby(["label", "discount"], sort=False):

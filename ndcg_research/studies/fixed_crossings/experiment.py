@@ -165,8 +165,7 @@ def crossings(gaps: pd.DataFrame) -> pd.DataFrame:
 
 
 def _majority(decisions: pd.DataFrame) -> tuple[pd.Series, np.ndarray]:
-    """Whether the Wilson interval of ``p_first`` excludes ``majority_share``, and the ranker most data sets pick (or
-    ``undecided``)."""
+    """Whether ``p_first``'s Wilson interval excludes ``majority_share``, and the ranker most data sets pick."""
     share = threshold("majority_share")
     first_wins, second_wins = decisions["p_first_low"] > share, decisions["p_first_high"] < 1 - share
     picked = np.where(first_wins, decisions["first"], np.where(second_wins, decisions["second"], "undecided"))
@@ -315,8 +314,7 @@ def answer_lines(
     slope: dict[str, float],
     n_max: int,
 ) -> list[str]:
-    """The notebook's answers: finite-n predictions against simulated majorities, the asymptotic agreement, and how far
-    out log2's reliable decision moves."""
+    """The notebook's answers: the finite-n and the first-order predictions against the simulation, log2's reach."""
     lines = []
     for label, rows in agreement.groupby("label", sort=False):
         judged = rows[rows["far"]]

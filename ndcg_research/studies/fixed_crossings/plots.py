@@ -99,12 +99,8 @@ def crossing_growth_panel(family: pd.DataFrame, reliable: pd.DataFrame, n_max: i
     ax.axhline(n_max, color="0.5", lw=0.8, ls=":")
     at_right = dict(xycoords=("axes fraction", "data"), ha="right", va="bottom")
     ax.annotate(f"largest simulated n = {n_max}", (1.0, n_max), **at_right, fontsize=8, color="0.35")
-    ax.set(
-        xscale="log",
-        yscale="log",
-        xlabel="|c(gated) - c(noisy)|: difference of the first-order constants",
-        ylabel="list length n",
-    )
+    xlabel = "|c(gated) - c(noisy)|: difference of the first-order constants"
+    ax.set(xscale="log", yscale="log", xlabel=xlabel, ylabel="list length n")
     ax.invert_xaxis()
     fig.legend(loc="outside lower center", ncols=2, fontsize=8.5, frameon=False)
     fig.suptitle("As the first-order constants approach each other (right), the decision moves out", fontsize=11)
