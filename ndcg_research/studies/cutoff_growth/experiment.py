@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from ...findings import threshold
@@ -21,50 +21,35 @@ from ...pipeline.tables import (
 from ...simulation import scaling
 from ...simulation.cutoff import parse_cutoff
 
+#: The columns that identify a fit of the trend table.
+FIT_KEYS = ("model", "rule", "discount", "better", "worse")
+
 
 def trend_table(pair_table: pd.DataFrame, heuristic: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per (model, rule, discount, pair): the measured trend of the standardized gap of nDCG@k(n) (``gap_trend``)
     against the scaling law at the rule's exponent a (a call when farther than ``exponent_margin`` from 0)."""
     confidence, margin = threshold("trend_confidence"), threshold("exponent_margin")
-    keys = ["model", "rule", "discount", "better", "worse"]
-    growth = scaling.gap_trend(pair_table, keys, confidence)
-    rows = []
-    for r in growth.itertuples(index=False):
-        a = parse_cutoff(r.rule).exponent
-        law = scaling.gap_exponent(r.model, r.better, r.worse, r.discount, a).exponent
-        measured = r.trend
-        predicted = "grows" if law > margin else "shrinks" if law < -margin else "no call"
-        local = np.nan
-        if heuristic is not None:
-            h = select(heuristic, model=r.model, rule=r.rule, discount=r.discount, better=r.better, worse=r.worse)
-            h = h[h["n"] >= r.n_from]
-            local = scaling.local_exponent(h["n"], h["heuristic_d"])
-        rows.append(
-            dict(
-                model=r.model,
-                rule=r.rule,
-                a=a,
-                discount=r.discount,
-                better=r.better,
-                worse=r.worse,
-                n_from=r.n_from,
-                n_to=r.n_to,
-                exponent=r.exponent,
-                exponent_low=r.exponent_low,
-                exponent_high=r.exponent_high,
-                measured=measured,
-                law_exponent=law,
-                a_star=scaling.cutoff_threshold(r.model, r.better, r.worse, r.discount),
-                predicted=predicted,
-                heuristic_exponent=local,
-                agreement=trend_agreement(predicted, measured),
-            )
-        )
-    return pd.DataFrame(rows)
+    out = scaling.gap_trend(pair_table, FIT_KEYS, confidence).drop(columns="points")
+    out = out.rename(columns={"trend": "measured"})
+    a = [parse_cutoff(rule).exponent for rule in out["rule"]]
+    out.insert(2, "a", a)
+    cells = list(zip(out["model"], out["better"], out["worse"], out["discount"], strict=True))
+    law = [scaling.gap_exponent(*cell, exponent).exponent for cell, exponent in zip(cells, a, strict=True)]
+    out["law_exponent"] = law
+    out["a_star"] = [scaling.cutoff_threshold(*cell) for cell in cells]
+    out["predicted"] = ["grows" if e > margin else "shrinks" if e < -margin else "no call" for e in law]
+    out["heuristic_exponent"] = [_heuristic_exponent(heuristic, r) for r in out.itertuples()]
+    out["agreement"] = [trend_agreement(p, m) for p, m in zip(out["predicted"], out["measured"], strict=True)]
+    return out
 
 
-#: The columns that identify a fit of the trend table.
-FIT_KEYS = ("model", "rule", "discount", "better", "worse")
+def _heuristic_exponent(heuristic: pd.DataFrame | None, r: Any) -> float:
+    """The local exponent of the heuristic d of ``r``'s cell over the n of its fit (NaN: no heuristic)."""
+    if heuristic is None:
+        return math.nan
+    h = select(heuristic, model=r.model, rule=r.rule, discount=r.discount, better=r.better, worse=r.worse)
+    h = h[h["n"] >= r.n_from]
+    return scaling.local_exponent(h["n"], h["heuristic_d"])
 
 
 def fitted_texts(trend: pd.DataFrame, pair_table: pd.DataFrame) -> pd.Series:
