@@ -83,8 +83,7 @@ RESOLVABLE = (0.01, 0.5)
 
 
 def normal_check(failures: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
-    """Per discount, Phi(-d) against the measured failure share in :data:`RESOLVABLE`: inside the Wilson interval in how
-    many cells, and the range of their ratio."""
+    """Per discount, Phi(-d) against the measured failure share (in :data:`RESOLVABLE`): cells inside, ratio range."""
     rows = pd.concat(failures.values())
     low, high = RESOLVABLE
     rows = rows[(rows["p_fail"] >= low) & (rows["p_fail"] <= high) & rows["p_fail_normal"].notna()]

@@ -113,17 +113,7 @@ def k_curves(
             values = ndcg_by_k(model, ranker, "log2", n, ks, replicates=replicates, seed=seed)
             curve = curves[(model, ranker)] = mean_interval(values)
             rows += [
-                dict(
-                    model=model,
-                    ranker=ranker,
-                    k=int(k),
-                    mean=float(a),
-                    ci_low=float(lo),
-                    ci_high=float(hi),
-                    replicates=replicates,
-                    n=n,
-                    seed=seed,
-                )
+                (model, ranker, int(k), float(a), float(lo), float(hi), replicates, n, seed)
                 for k, a, lo, hi in zip(ks, curve["mean"], curve["ci_low"], curve["ci_high"], strict=False)
             ]
-    return curves, pd.DataFrame(rows)
+    return curves, pd.DataFrame(rows, columns="model ranker k mean ci_low ci_high replicates n seed".split())

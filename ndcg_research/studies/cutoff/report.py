@@ -89,8 +89,7 @@ def detail(pairs: pd.DataFrame, models: dict[str, str], rules: Sequence[str], di
 
 
 def curve_summary(curves: pd.DataFrame, relevant: dict[str, float]) -> pd.DataFrame:
-    """Per (model, ranker) of :func:`~.experiment.k_curves`' table: nDCG@1, the minimum and where it is, nDCG@n, and
-    the expected number of relevant items ``relevant[model]``."""
+    """Per (model, ranker) of the k-curve table: nDCG@1, the minimum and where, nDCG@n, the relevant items expected."""
     out = []
     for (model, ranker), rows in curves.groupby(["model", "ranker"], sort=False):
         rows = rows.sort_values("k")

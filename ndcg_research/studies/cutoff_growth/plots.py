@@ -37,8 +37,7 @@ EXPONENT_COLUMNS = ("exponent", "exponent_low", "exponent_high")
 
 
 def _draw_law(ax: Axes, cell: tuple[str, str, str, str], p: int, **style: Any) -> Line2D:
-    """The law's exponent against a for ``cell`` = (model, better, worse, discount) in pair ``p``'s style (the law is
-    linear in a: two points suffice)."""
+    """The law's exponent (linear in a: two points) against a for ``cell`` = (model, better, worse, discount)."""
     grid = np.array([0.0, 1.0])
     law = [scaling.gap_exponent(*cell, float(a)).exponent for a in grid]
     return ax.plot(grid, round_significant(law), LINESTYLES[p % len(LINESTYLES)], color=f"C{p}", **style)[0]

@@ -81,31 +81,17 @@ def first_order_table(model: str, first: str, seconds: Sequence[str]) -> pd.Data
     for second in (str(parse_ranker(s)) for s in seconds):
         c2, h2 = theory.c_coefficient(model, second), theory.power_limit(model, second, 0.5)
         j1, j2 = _weighted(model, first, second, 1), _weighted(model, first, second, 2)
-        rows.append(
-            dict(
-                model=model,
-                first=first,
-                second=second,
-                c_first=c1,
-                c_second=c2,
-                delta_c=c2 - c1,
-                half_first=h1,
-                half_second=h2,
-                j1=j1,
-                j2=j2,
-                slow_winner=first if c1 < c2 else second,
-                half_winner=first if h1 > h2 else second,
-                second_order_log_n=j2 / abs(j1) if j1 * j2 < 0 else math.nan,
-            )
-        )
-    return pd.DataFrame(rows)
+        winners = (first if c1 < c2 else second, first if h1 > h2 else second)
+        log_n = j2 / abs(j1) if j1 * j2 < 0 else math.nan
+        rows.append((model, first, second, c1, c2, c2 - c1, h1, h2, j1, j2, *winners, log_n))
+    columns = "model first second c_first c_second delta_c half_first half_second j1 j2 slow_winner half_winner"
+    return pd.DataFrame(rows, columns=[*columns.split(), "second_order_log_n"])
 
 
 def expected_gaps(
     model: str, first: str, seconds: Sequence[str], discounts: Sequence[str], ns: Sequence[int]
 ) -> pd.DataFrame:
-    """``E nDCG(first) - E nDCG(second)`` (finite-n theory) for every second ranker, discount and n, with the
-    ``preferred`` ranker (``tie`` when equal)."""
+    """``E nDCG(first) - E nDCG(second)`` (finite-n theory) per second ranker, discount and n, and the ``preferred``."""
     model, first = parse_model(model), str(parse_ranker(first))
     seconds = [str(parse_ranker(s)) for s in seconds]
     specs = [parse_discount(d, builtin_only=True) for d in discounts]
@@ -115,19 +101,9 @@ def expected_gaps(
         for i, second in enumerate(seconds, start=1):
             for j, d in enumerate(specs):
                 gap = float(values[0, j] - values[i, j])
-                rows.append(
-                    dict(
-                        model=str(model),
-                        first=first,
-                        second=second,
-                        discount=str(d),
-                        decay=d.decay,
-                        n=int(n),
-                        gap=gap,
-                        preferred=first if gap > 0 else second if gap < 0 else "tie",
-                    )
-                )
-    return pd.DataFrame(rows)
+                preferred = first if gap > 0 else second if gap < 0 else "tie"
+                rows.append((str(model), first, second, str(d), d.decay, int(n), gap, preferred))
+    return pd.DataFrame(rows, columns="model first second discount decay n gap preferred".split())
 
 
 def crossings(gaps: pd.DataFrame) -> pd.DataFrame:
@@ -146,22 +122,10 @@ def crossings(gaps: pd.DataFrame) -> pd.DataFrame:
             x0, x1 = math.log(n[i - 1]), math.log(n[i])
             crossing = float(round(math.exp(x0 + (x1 - x0) * gap[i - 1] / (gap[i - 1] - gap[i]))))
         head = group.iloc[0]
-        rows.append(
-            dict(
-                model=head["model"],
-                first=head["first"],
-                second=second,
-                discount=discount,
-                decay=head["decay"],
-                n_min=int(n[0]),
-                n_max=int(n[-1]),
-                preferred_at_n_min=head["preferred"],
-                preferred_at_n_max=group["preferred"].iloc[-1],
-                crossing_n=crossing,
-                changes=int(changed.size),
-            )
-        )
-    return pd.DataFrame(rows)
+        ends = (int(n[0]), int(n[-1]), head["preferred"], group["preferred"].iloc[-1])
+        rows.append((head["model"], head["first"], second, discount, head["decay"], *ends, crossing, int(changed.size)))
+    columns = "model first second discount decay n_min n_max preferred_at_n_min preferred_at_n_max crossing_n changes"
+    return pd.DataFrame(rows, columns=columns.split())
 
 
 def _majority(decisions: pd.DataFrame) -> tuple[pd.Series, np.ndarray]:
@@ -283,8 +247,7 @@ def preference_table(agreement: pd.DataFrame) -> pd.DataFrame:
 def family_table(
     first_order: pd.DataFrame, crossing_table: pd.DataFrame, reliable: dict[str, pd.DataFrame], discounts: Sequence[str]
 ) -> pd.DataFrame:
-    """Section 3 as one table: per second ranker, the first-order difference, the expected crossings of the slowly
-    varying ``discounts`` and, per model label, the simulated n from which log2 decides reliably."""
+    """Section 3 in one table: per second ranker, the first-order difference, expected crossings, log2's reliable n."""
     out = pd.DataFrame(
         {
             "noisy ranker": first_order["second"],

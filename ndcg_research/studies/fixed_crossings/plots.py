@@ -49,8 +49,7 @@ def gain_profile_panel(profiles: Mapping[str, Any], crossings: Sequence[float]) 
 def preference_panels(
     decisions: Mapping[str, pd.DataFrame], crossing_table: pd.DataFrame, discounts: Sequence[str]
 ) -> Figure:
-    """Per model: the share of data sets won by the first ranker (Wilson 95%) against n, a line per discount; the
-    expected crossings as markers on the one-half line."""
+    """Per model: the share of data sets won by the first ranker against n, per discount; diamonds: the crossings."""
     labels = list(decisions)
     first, second = decisions[labels[0]]["first"].iloc[0], decisions[labels[0]]["second"].iloc[0]
     fig = Figure(figsize=(5.2 * len(labels), 4.2), layout="constrained")
