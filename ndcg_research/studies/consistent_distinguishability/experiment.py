@@ -48,8 +48,7 @@ def growth_table(
         group = group.sort_values("n")
         upper = group[group["n"] >= group["n"].median()]
         d, se = upper["std_gap"].to_numpy(), upper["std_gap_se"].to_numpy()
-        row = dict(zip(keys, key if isinstance(key, tuple) else (key,), strict=False))
-        row.update(n_from=int(upper["n"].min()), n_to=int(upper["n"].max()), points=len(upper))
+        grid = (int(upper["n"].min()), int(upper["n"].max()), len(upper))
         positive = bool(np.all(np.isfinite(d) & (d > 0)) and np.all(np.isfinite(se) & (se > 0)))
         exponent = low = high = np.nan
         if positive and len(upper) >= 2:
@@ -59,15 +58,9 @@ def growth_table(
             exponent = float(np.sum(w * (x - xm) * (y - np.average(y, weights=w))) / sxx)
             half = z / np.sqrt(sxx)
             low, high = exponent - half, exponent + half
-        row.update(
-            exponent=exponent,
-            exponent_low=low,
-            exponent_high=high,
-            positive=positive,
-            vanishes_superpolynomially=bool(positive and low > 0),
-        )
-        rows.append(row)
-    return pd.DataFrame(rows)
+        rows.append((*key, *grid, exponent, low, high, positive, bool(positive and low > 0)))
+    columns = "n_from n_to points exponent exponent_low exponent_high positive vanishes_superpolynomially"
+    return pd.DataFrame(rows, columns=[*keys, *columns.split()])
 
 
 def geometric_grid(n_min: int, n_max: int, per_doubling: int) -> list[int]:

@@ -190,18 +190,11 @@ def reliable_n(decisions: pd.DataFrame, first_order: pd.DataFrame, discount: str
             raise ValueError(f"decisions must put the first-order winner first: {fo['slow_winner']!r}, not {winner!r}")
         failed = np.flatnonzero((group["p_first_low"] < lower).to_numpy())
         start = 0 if failed.size == 0 else failed[-1] + 1
-        rows.append(
-            dict(
-                winner=winner,
-                other=other,
-                delta_c=float(fo["delta_c"]),
-                n_reliable=float(group["n"].iloc[start]) if start < len(group) else math.nan,
-                p_last=float(group["p_first"].iloc[-1]),
-                p_last_low=float(group["p_first_low"].iloc[-1]),
-                replicates_last=int(group["replicates"].iloc[-1]),
-            )
-        )
-    return pd.DataFrame(rows)
+        reliable = float(group["n"].iloc[start]) if start < len(group) else math.nan
+        last = group.iloc[-1]
+        at_last = (float(last["p_first"]), float(last["p_first_low"]), int(last["replicates"]))
+        rows.append((winner, other, float(fo["delta_c"]), reliable, *at_last))
+    return pd.DataFrame(rows, columns="winner other delta_c n_reliable p_last p_last_low replicates_last".split())
 
 
 def law_slope(
