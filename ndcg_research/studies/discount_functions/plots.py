@@ -39,14 +39,8 @@ def discount_panels(discounts: Sequence[str], n_max: int) -> Figure:
         d = parse_discount(spec)
         full = d(np.arange(1, n_max + 1, dtype=np.float64))
         share = np.cumsum(full)[r - 1] / full.sum()
-        style = dict(
-            color=f"C{i}",
-            ls=LINESTYLES[i % len(LINESTYLES)],
-            marker=MARKERS[i % len(MARKERS)],
-            markevery=(0.02 + 0.11 * i / len(discounts), 0.11),
-            ms=5,
-            lw=1.6,
-        )
+        markers = dict(marker=MARKERS[i % len(MARKERS)], markevery=(0.02 + 0.11 * i / len(discounts), 0.11), ms=5)
+        style = dict(color=f"C{i}", ls=LINESTYLES[i % len(LINESTYLES)], lw=1.6, **markers)
         (line,) = left.plot(r, round_significant(np.maximum(full[r - 1], 1e-300)), **style)
         middle.plot(r, round_significant(share), **style)
         if spec in flat:
