@@ -45,8 +45,7 @@ def candidates(table: pd.DataFrame, cutoff: str = "none") -> pd.DataFrame:
 
 
 def record(advice: Any) -> dict[str, Any]:
-    """What the findings read of one :class:`~ndcg_research.advice.Advice` (systems, users, swap-set size, alpha,
-    recommendations)."""
+    """What the findings read of one :class:`~ndcg_research.advice.Advice`."""
     return {
         "systems": list(advice.systems),
         "users": int(advice.n_queries),

@@ -34,9 +34,8 @@ FAILED, SETTLED = ("n", "p_fail", "p_fail_low", "p_fail_high"), ("n0", "p_settle
 def failure_rate_grid(
     failure_tables: Mapping[str, pd.DataFrame], discounts: Sequence[str], pairs: Sequence[Sequence[str]]
 ) -> Figure:
-    """1 - P(better strictly higher) against n, log-log: measured (markers, Wilson 95%) and Phi(-d) (lines); a row per
-    model, a column per discount. A measured share of 0 is drawn as its Wilson upper bound (a downward triangle), since
-    0 has no place on a log axis."""
+    """1 - P(better strictly higher) against n, log-log: measured (Wilson 95%; a share of 0 at its upper bound, a
+    downward triangle) and Phi(-d) (lines); a row per model, a column per discount."""
     fig, axes, panels = model_panel_grid(list(failure_tables), discounts, size=(3.3, 2.8))
     handles = []
     for ax, label, d in panels:
@@ -90,10 +89,8 @@ HEADLINE_MODEL, HEADLINE_PAIR = "uncertain", ("bayes", "noisy(sigma=0.5)")
 
 
 def headline_figure(results: Path) -> Figure:
-    """One column, two panels for :data:`HEADLINE_PAIR` in the run's :data:`HEADLINE_MODEL` model, per discount: (a) the
-    failure probability 1 - P(better strictly higher) against n, log-log, Wilson 95% (a share of 0 drawn as its upper
-    bound, an open triangle); (b) the share of growing samples (streams) on which the better ranker wins at every n from
-    n0 on, against n0, Wilson 95% band."""
+    """One column, per discount for :data:`HEADLINE_PAIR` in :data:`HEADLINE_MODEL`: (a) the failure probability
+    against n, log-log; (b) the share of streams on which the better ranker wins at every n from n0 on (Wilson 95%)."""
     failures = read_table(results / f"09_failure_{HEADLINE_MODEL}.csv")
     streams = read_table(results / f"09_stream_stability_{HEADLINE_MODEL}.csv")
     better, worse = HEADLINE_PAIR

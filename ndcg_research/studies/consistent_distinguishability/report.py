@@ -1,6 +1,4 @@
-"""Notebook 09 (consistent distinguishability): its reader tables of reading (a) (the failure and growth tables) and of
-reading (b) (the stream study's stability and change tables), and the verdict of reading (b) per case.
-"""
+"""Notebook 09 (consistent distinguishability): its tables to read, and the verdict of reading (b) per case."""
 
 from __future__ import annotations
 
@@ -15,26 +13,25 @@ from ...pipeline.tables import count_cells, pivot, rounded, value_range
 MODEL, PAIR = "model", "pair (better > worse)"
 
 
-def _pair(table: pd.DataFrame) -> pd.Series:
-    return table["better"] + " > " + table["worse"]
+def _by_case(table: pd.DataFrame, cells: list[str], name: str) -> pd.DataFrame:
+    """``cells`` in a grid: rows (model, discount), a column per pair (``better > worse``), titled ``name``."""
+    wide = pivot(
+        table.assign(pair=table["better"] + " > " + table["worse"], cell=cells), ["label", "discount"], "pair", "cell"
+    )
+    return wide.rename_axis(index=[MODEL, "discount"], columns=name)
 
 
 def settle_from(grid: Sequence[int], length: int) -> int:
-    """The grid n from which settling is judged: the largest at or below ``stream_settle_from`` times the stream's
-    length (the first grid n if none is)."""
+    """The largest grid n at or below ``stream_settle_from`` times the stream's length (else the first grid n)."""
     limit = threshold("stream_settle_from") * length
     below = [n for n in grid if n <= limit]
     return max(below) if below else grid[0]
 
 
 def stream_verdicts(stability: Mapping[str, pd.DataFrame], changes: pd.DataFrame, n0: int) -> pd.DataFrame:
-    """The result table ``09_stream_changes.csv``: the change table with each case's share of streams settled from
-    ``n0`` on and its verdict.
-
-    Rule (thresholds ``stream_settled_lower`` and ``stream_not_settled_upper``, fixed before the runs): *settled* when
-    the Wilson lower bound of the share of streams the better ranker wins at every grid n from ``n0`` on is at least the
-    first, *not settled* when the upper bound is at most the second, *partly settled* otherwise.
-    """
+    """``09_stream_changes.csv``: the change table with the share of streams settled from ``n0`` and the verdict:
+    *settled* when its Wilson lower bound is at least ``stream_settled_lower``, *not settled* when the upper bound is at
+    most ``stream_not_settled_upper``, else *partly settled*."""
     settled = pd.concat([t[t["n0"] == n0].assign(label=label) for label, t in stability.items()])
     out = changes.merge(
         settled[["label", "discount", "better", "worse", "n0", "p_settled", "p_settled_low", "p_settled_high"]],
@@ -49,19 +46,15 @@ def stream_verdicts(stability: Mapping[str, pd.DataFrame], changes: pd.DataFrame
 
 
 def failure_ends(failures: Mapping[str, pd.DataFrame], n0: int, n1: int) -> pd.DataFrame:
-    """The failure share 1 - P(better strictly higher) at ``n0`` and ``n1``, as failures/data sets [Wilson 95%]: rows
-    (model, discount), columns (pair, n)."""
+    """The failures of the better ranker at ``n0`` and ``n1`` (count/data sets [Wilson 95%]) per model and discount."""
     rows = pd.concat([t[t["n"].isin([n0, n1])].assign(label=label) for label, t in failures.items()])
-    rows = rows.assign(pair=_pair(rows), cell=count_cells(rows, "p_fail", digits=4))
+    rows = rows.assign(pair=rows["better"] + " > " + rows["worse"], cell=count_cells(rows, "p_fail", digits=4))
     wide = pivot(rows, ["label", "discount"], ["pair", "n"], "cell")
-    wide.index.names = [MODEL, "discount"]
-    wide.columns.names = ["failures of the better ranker", "n"]
-    return wide
+    return wide.rename_axis(index=[MODEL, "discount"], columns=["failures of the better ranker", "n"])
 
 
 def growth_grid(growth: pd.DataFrame) -> pd.DataFrame:
-    """The fitted exponent a of d ~ c n^a with its 95% interval, and whether the failure probability vanishes faster
-    than any power (the interval above 0 and d > 0 at every fitted n): rows (model, discount), columns the pairs."""
+    """The fitted exponent a of d ~ c n^a [95%], and whether the failure probability vanishes faster than any power."""
     cells = [
         (
             "undefined (d <= 0 at some n)"
@@ -71,14 +64,11 @@ def growth_grid(growth: pd.DataFrame) -> pd.DataFrame:
         + (": yes" if r.vanishes_superpolynomially else ": no")
         for r in growth.itertuples()
     ]
-    wide = pivot(growth.assign(pair=_pair(growth), cell=cells), ["label", "discount"], "pair", "cell")
-    wide.index.names, wide.columns.name = [MODEL, "discount"], "exponent a [95%]: faster than any power?"
-    return wide
+    return _by_case(growth, cells, "exponent a [95%]: faster than any power?")
 
 
 def growth_by_discount(growth: pd.DataFrame) -> pd.DataFrame:
-    """Per discount: in how many (model, pair) cases the failure probability vanishes faster than any power, and the
-    range of the exponent a."""
+    """Per discount: the cases whose failure probability vanishes faster than any power, and the range of a."""
     out = {}
     for discount, part in growth.groupby("discount", sort=False):
         exps = part["exponent"].dropna()
@@ -93,8 +83,7 @@ RESOLVABLE = (0.01, 0.5)
 
 
 def normal_check(failures: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
-    """Per discount, the normal approximation Phi(-d) against the measured failure share where the latter lies in
-    :data:`RESOLVABLE`: in how many cells it is inside the Wilson interval, and the range of their ratio."""
+    """Per discount, Phi(-d) against the measured failure share (in :data:`RESOLVABLE`): cells inside, ratio range."""
     rows = pd.concat(failures.values())
     low, high = RESOLVABLE
     rows = rows[(rows["p_fail"] >= low) & (rows["p_fail"] <= high) & rows["p_fail_normal"].notna()]
@@ -112,13 +101,10 @@ def normal_check(failures: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
 
 
 def stream_grid(changes: pd.DataFrame) -> pd.DataFrame:
-    """Reading (b) per case: the verdict and the streams won at every grid n from n0 on, as count/streams [Wilson 95%];
-    rows (model, discount), columns the pairs."""
+    """Reading (b) per case: the verdict and the streams won at every grid n from n0 on [Wilson 95%]."""
     cells = count_cells(changes, "p_settled", "streams")
     cells = [f"{v}: {c}" for v, c in zip(changes["verdict"], cells, strict=False)]
-    wide = pivot(changes.assign(pair=_pair(changes), cell=cells), ["label", "discount"], "pair", "cell")
-    wide.index.names, wide.columns.name = [MODEL, "discount"], "verdict: streams settled from n0"
-    return wide
+    return _by_case(changes, cells, "verdict: streams settled from n0")
 
 
 def stream_by_discount(changes: pd.DataFrame) -> pd.DataFrame:

@@ -66,8 +66,7 @@ def slow_convergence_grid(
     discounts: Sequence[str],
     rankers: Sequence[str],
 ) -> Figure:
-    """1 - mean nDCG vs n (log-log, 95% intervals) for slowly varying discounts, with the finite-n theory (line) and the
-    first-order eps_D(n) c_f (dashed)."""
+    """1 - mean nDCG vs n (log-log, 95% CI) under slowly varying discounts; finite-n theory, eps_D(n) c_f (dashed)."""
     fig, axes, panels = model_panel_grid(list(ranker_tables), discounts, size=(3.6, 2.9))
     handles = []
     for ax, label, d in panels:

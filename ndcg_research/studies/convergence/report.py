@@ -32,9 +32,7 @@ def slow_means(means: pd.DataFrame, n0: int, n1: int, slow: Sequence[str]) -> pd
 
 
 def slow_order(means: pd.DataFrame, ns: Sequence[int], slow: Sequence[str]) -> list[str]:
-    """Two sentences: does every ranker's mean rise from the smallest to the largest n (and the lowest mean there), and
-    from which n on are the slowly varying discounts ordered by their eps (slowest closest to 1)?
-    """
+    """Two sentences: does every mean rise with n, and from which n are the slow discounts ordered by their eps?"""
     n0, n1 = min(ns), max(ns)
     by_n = pivot(means[means["discount"].isin(slow)], ["label", "discount", "ranker"], "n", "mean")
     lowest = by_n[n1].idxmin()
@@ -56,10 +54,8 @@ def slow_order(means: pd.DataFrame, ns: Sequence[int], slow: Sequence[str]) -> l
 
 
 def first_order_summary(compared: pd.DataFrame, n: int) -> pd.DataFrame:
-    """At ``n``, per (model, slowly varying discount): 1 - nDCG over the rankers, the first-order law's and the finite-n
-    theory's relative errors, and how many rankers' cells the finite-n theory matches (within ``AGREEMENT_Z`` standard
-    errors).
-    """
+    """At ``n``, per (model, slowly varying discount): 1 - nDCG, the relative errors of the first-order law and the
+    finite-n theory, and how many cells the latter matches."""
     rows = compared[(compared["n"] == n) & (compared["decay"] == "slowly varying")]
     out = [
         {
@@ -108,8 +104,7 @@ def power_table(compared: pd.DataFrame, n: int, discount: str = "power(beta=0.5)
 def fast_discount_table(
     means: pd.DataFrame, theory_tables: Mapping[str, pd.DataFrame], fast: Sequence[str], n0: int, n1: int
 ) -> pd.DataFrame:
-    """The result table ``03_fast_discounts.csv``: per (model, discount, ranker) of the ``fast`` discounts, the mean and
-    sd across data sets at ``n0`` and ``n1`` with the limit."""
+    """``03_fast_discounts.csv``: per (model, ``fast`` discount, ranker), the mean and sd at n0 and n1, the limit."""
     keys = ["label", "discount", "ranker"]
     start, end = (means[means["discount"].isin(fast) & (means["n"] == n)].set_index(keys) for n in (n0, n1))
     limits = stack(theory_tables)
@@ -135,9 +130,8 @@ def zipf_table(fast: pd.DataFrame, discount: str = "zipf") -> pd.DataFrame:
 
 
 def summable_spread(fast: pd.DataFrame, single: Sequence[str], grouped: Sequence[str]) -> pd.DataFrame:
-    """Under the summable discounts, per (model, discount): the sd across data sets at n0 and n1 of the rankers of
-    single items (``single``) and of the rankers whose ties are averaged (``grouped``, such as ``coarse``).
-    """
+    """Under the summable discounts, per (model, discount): the sd across data sets at n0 and n1 of the ``single``-item
+    rankers and of those whose ties are averaged (``grouped``)."""
     rows = fast[fast["discount"].map(lambda d: parse_discount(d).decay) == "summable"]
     out = []
     for (label, discount), part in rows.groupby(["label", "discount"], sort=False):
@@ -155,9 +149,8 @@ def summable_spread(fast: pd.DataFrame, single: Sequence[str], grouped: Sequence
 
 
 def agreement_table(compared: pd.DataFrame, models: Mapping[str, str]) -> pd.DataFrame:
-    """The result table ``03_agreement.csv``: every cell's simulation against the finite-n theory, with the share of the
-    expected shortfall from misses rarer than once in the cell's replicates where they disagree
-    (:func:`~ndcg_research.simulation.finite_n.rare_miss_share`)."""
+    """``03_agreement.csv``: every cell's simulation against the finite-n theory, with ``rare_miss_share`` where they
+    disagree (:func:`~ndcg_research.simulation.finite_n.rare_miss_share`)."""
     columns = "label model discount decay ranker n replicates simulated finite_n finite_n_z finite_n_agrees"
     agreement = compared[columns.split()].copy()
     agreement["rare_miss_share"] = [
@@ -170,9 +163,7 @@ def agreement_table(compared: pd.DataFrame, models: Mapping[str, str]) -> pd.Dat
 
 
 def agreement_summary(agreement: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
-    """Per scope (e.g. "n = 10^5", "every n"): cells, how many the finite-n theory matches, the misses chance alone
-    would give, and how many misses are short of data (at least half the shortfall from misses rarer than once).
-    """
+    """Per scope (e.g. "every n"): the cells the finite-n theory matches and misses, by chance and short of data."""
     chance = 2 * norm.sf(AGREEMENT_Z)  # the share of cells beyond AGREEMENT_Z standard errors by chance alone
     out = []
     for scope, table in agreement.items():
@@ -191,9 +182,8 @@ def agreement_summary(agreement: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
 
 
 def misses(agreement: pd.DataFrame) -> pd.DataFrame:
-    """The cells the finite-n theory misses, one row per (model, discount): each ranker with the n it misses at, the
-    largest :math:`|z|`, and the share of rare misses (from which the class: short of data when at least half).
-    """
+    """The cells the finite-n theory misses, per (model, discount): rankers and n, the largest |z|, and the share of
+    rare misses (short of data when at least half)."""
     bad = agreement[~agreement["finite_n_agrees"]]
     out = []
     for (label, discount), part in bad.groupby(["label", "discount"], sort=False):
@@ -218,8 +208,7 @@ def misses(agreement: pd.DataFrame) -> pd.DataFrame:
 
 
 def full_profile_numbers(compared: pd.DataFrame, means: pd.DataFrame, theory_table: pd.DataFrame) -> pd.DataFrame:
-    """The full profile's main numbers (its tables stacked by :func:`stack`), one per row: largest n and data sets
-    there, lowest slowly varying mean, first-order errors, ``power(beta=0.5)`` to its limit, summable spread."""
+    """The full profile's main numbers, one per row (its tables stacked by :func:`stack`)."""
     n1, n0 = int(compared["n"].max()), int(means["n"].min())
     top = compared[compared["n"] == n1]
     slow_top = top[top["decay"] == "slowly varying"]
@@ -289,17 +278,9 @@ def appendix_fast(fast: pd.DataFrame) -> pd.DataFrame:
 
 
 def compare_with_theory(ranker_table: pd.DataFrame, theory_table: pd.DataFrame) -> pd.DataFrame:
-    """Join simulated means with :func:`ndcg_research.simulation.finite_n.theory_table` on (discount, ranker, n).
-
-    For slowly varying discounts the compared quantity is ``1 - nDCG`` (what ``eps_D(n) c_f`` predicts); otherwise nDCG
-    itself. Relative errors are ``(theory - simulation) / simulation`` of that quantity (NaN where undefined).
-
-    Returns pandas.DataFrame: columns: model, discount, decay, ranker, n, replicates, quantity ("1 - nDCG" or "nDCG"),
-    simulated, ci_half, first_order, finite_n, limit, rel_err_first_order, rel_err_finite_n, finite_n_in_ci (the
-    finite-n theory inside the 95% interval), finite_n_z ((theory - simulated mean) / standard error, NaN when the
-    standard error is 0) and finite_n_agrees (within :data:`AGREEMENT_Z` standard errors; with a standard error of 0,
-    equal to within 1e-9).
-    """
+    """Simulated means against the theory table on (discount, ranker, n): the quantity is ``1 - nDCG`` for slowly
+    varying discounts (what ``eps_D(n) c_f`` predicts), else nDCG; relative errors ``(theory - simulation) /
+    simulation``; ``finite_n_agrees``: within :data:`AGREEMENT_Z` standard errors (within 1e-9 when it is 0)."""
     keys = ["discount", "ranker", "n"]
     merged = ranker_table.merge(
         theory_table[[*keys, "limit", "first_order", "eps", "c", "finite_n"]],

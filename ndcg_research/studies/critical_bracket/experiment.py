@@ -1,22 +1,9 @@
 r"""The critical point, bracketed: is distinguishability lost at 1/r, and for which top? (notebook 11)
 
-Wang et al.'s abstract puts the critical point of consistent distinguishability at the discount 1/r (A5); notebooks
-04 and 09 test nothing near it. This module judges the bracket ``power(beta)``, beta in {0.8, 0.9, 1.1, 1.2},
-``zipf`` and the edge of summability ``zipflog(gamma=1)``, ``zipflog(gamma=2)`` (``1/(r ln^gamma(r+1))``).
-
-Distinguishability is read in the weakest sense (notebook 04): the failure probability ``1 - P(better strictly
-higher)`` tends to 0. A finite sweep shows a trend, not a limit (:func:`failure_trend`): the exponent b of
-``failure ~ c n^b``, fitted by maximum likelihood (binomial, log link) over the n grid, *falls* when its interval
-lies below 0, *rises* above 0, is *flat* otherwise; a cell **keeps** distinguishability over the measured range when
-it falls, and **loses** it otherwise. The standardized gap's trend (:func:`~ndcg_research.simulation.scaling.gap_trend`)
-is reported beside it, with the exponent of the scaling law (:mod:`~ndcg_research.simulation.scaling`).
-
-The prediction (:func:`predicted_trend`, this package's derivation): with an **uncertain top** the first ranks carry
-Bernoulli noise no n averages away, and the standardized gap grows like ``n^(1-beta)`` for ``1/2 < beta < 1``, stays
-constant at ``1/r`` and shrinks beyond (``zipflog``: like ``(ln n)^-gamma``): the failure rate falls for ``beta < 1``,
-levels off at 1/r and rises towards 1/2 beyond. With a **certain top** failures come from misses at the first ranks
-(probability about ``(r/n)^rho``), rarer as n grows: the failure rate falls for every discount of the bracket, only
-polynomially from ``1/r`` on, so the critical point there is not 1/r.
+The failure probability ``1 - P(better strictly higher)`` over the bracket ``power(beta)`` (beta 0.8 to 1.2), ``zipf``
+and ``zipflog(gamma)``: its exponent b of ``failure ~ c n^b`` (:func:`failure_trend`; a cell *keeps*
+distinguishability when it falls) against this package's prediction (:func:`predicted_trend`): with an uncertain top
+it is lost from 1/r on, with a certain top nowhere in the bracket.
 """
 
 from __future__ import annotations
@@ -31,6 +18,7 @@ from scipy import stats
 
 from ...core import parse_discount
 from ...findings import threshold
+from ...pipeline.style import select
 from ...pipeline.tables import (
     agreement_text,
     exponent_text,
@@ -45,10 +33,7 @@ from ...simulation.model import parse_model
 
 def log_binomial_slope(x: Sequence[float], failures: Sequence[int], trials: Sequence[int]) -> tuple[float, float]:
     r"""Maximum-likelihood slope b of ``p_i = exp(alpha + b x_i)`` for ``failures_i ~ Binomial(trials_i, p_i)``
-    and its standard error (expected information at the optimum): Fisher scoring, step halving keeps ``p_i < 1``.
-
-    ``x`` (here ``ln n``) needs two distinct values, the counts some failures and some successes.
-    """
+    and its standard error: Fisher scoring, step halving keeps ``p_i < 1``."""
     x, k, r = (np.asarray(v, dtype=np.float64) for v in (x, failures, trials))
     if x.size != k.size or x.size != r.size or np.unique(x).size < 2:
         raise ValueError("x, failures and trials need the same length and at least two distinct x")
@@ -87,12 +72,8 @@ def log_binomial_slope(x: Sequence[float], failures: Sequence[int], trials: Sequ
 def failure_trend(
     pair_table: pd.DataFrame, *, keys: Sequence[str] = ("discount", "better", "worse"), confidence: float | None = None
 ) -> pd.DataFrame:
-    """The exponent b of ``failure ~ c n^b`` (failures: data sets the better ranker did not win) per group of a pair
-    table, over its whole n grid, with its interval (default confidence: ``trend_confidence``) and trend.
-
-    Returns pandas.DataFrame: the ``keys``, n_from, n_to, points, failures, exponent, exponent_low, exponent_high,
-    trend (``falls``, ``rises``, ``flat``, ``no failures``: counts as falling, or ``all failed``).
-    """
+    """The exponent b of ``failure ~ c n^b`` per group of a pair table over its n grid, with its interval (default
+    confidence ``trend_confidence``) and trend: ``falls``, ``rises``, ``flat``, ``no failures`` or ``all failed``."""
     confidence = threshold("trend_confidence") if confidence is None else confidence
     z = stats.norm.ppf(0.5 + confidence / 2)
     rows = []
@@ -100,10 +81,7 @@ def failure_trend(
         group = group.sort_values("n")
         trials = group["replicates"].to_numpy(dtype=np.int64)
         failures = np.rint((1 - group["p_better"].to_numpy()) * trials).astype(np.int64)
-        row = dict(zip(keys, key if isinstance(key, tuple) else (key,), strict=False))
-        row.update(
-            n_from=int(group["n"].min()), n_to=int(group["n"].max()), points=len(group), failures=int(failures.sum())
-        )
+        grid = (int(group["n"].min()), int(group["n"].max()), len(group), int(failures.sum()))
         exponent = low = high = math.nan
         seen = failures > 0
         if failures.sum() == 0:
@@ -120,14 +98,14 @@ def failure_trend(
             exponent, se = log_binomial_slope(np.log(group["n"].to_numpy(dtype=np.float64)), failures, trials)
             low, high = exponent - z * se, exponent + z * se
             trend = "falls" if high < 0 else "rises" if low > 0 else "flat"
-        row.update(exponent=exponent, exponent_low=low, exponent_high=high, trend=trend)
-        rows.append(row)
-    return pd.DataFrame(rows)
+        rows.append((*key, *grid, exponent, low, high, trend))
+    columns = "n_from n_to points failures exponent exponent_low exponent_high trend"
+    return pd.DataFrame(rows, columns=[*keys, *columns.split()])
 
 
 def predicted_trend(model: str, better: str, worse: str, discount: str) -> str:
-    """What the failure rate does as n grows by this package's derivation (module): ``"falls"`` (P -> 1), ``"flat"``
-    (P -> a constant below 1: uncertain top at 1/r) or ``"rises"`` (P -> 1/2: uncertain top beyond 1/r)."""
+    """The failure rate as n grows, by this package's derivation: ``"falls"`` (P -> 1), ``"flat"`` (uncertain top at
+    1/r) or ``"rises"`` (P -> 1/2: uncertain top beyond 1/r)."""
     if parse_model(model).hi == 1:  # certain top: rare misses at the first ranks, rarer as n grows
         return "falls"
     e = scaling.gap_exponent(model, better, worse, discount)
@@ -136,100 +114,63 @@ def predicted_trend(model: str, better: str, worse: str, discount: str) -> str:
     return "flat" if e.exponent == 0 and e.log_power == 0 else "rises"
 
 
+#: The columns of :func:`verdict_table`: the cell, P(correct) at both ends, the fits of the failure rate and of the
+#: standardized gap d, the scaling law and the heuristic, the prediction, the verdict and their agreement.
+VERDICT_COLUMNS = (
+    "label model discount decay better worse n_first p_first n_last replicates_last p_last p_last_low p_last_high "
+    "failure_exponent failure_low failure_high failure_trend d_last d_n_from d_exponent d_low d_high d_trend "
+    "law_exponent law_log_power heuristic_exponent predicted verdict agreement"
+)
+
+
 def verdict_table(pair_tables: Mapping[str, pd.DataFrame], heuristic: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Per (model label, discount, pair): P(correct) at both ends, the failure rate's and the gap's trends, the
-    scaling law, the prediction, the verdict and their agreement.
-
-    ``pair_tables``: model label -> the pair table of its sweep; ``heuristic``:
-    :func:`~ndcg_research.simulation.scaling.heuristic_table` rows with a ``label`` column.
-
-    Returns pandas.DataFrame: one row per cell; verdict ``keeps`` (the failure rate falls or never fails), ``loses``
-    (it rises) or ``flat`` (not kept over the measured range).
-    """
+    """Per (model label, discount, pair): P(correct) at both ends, the trends of the failure rate and the gap, the
+    scaling law, the prediction, the verdict (``keeps``, ``loses`` or ``flat``) and their agreement."""
     confidence, keys = threshold("trend_confidence"), ["discount", "better", "worse"]
     rows = []
     for label, table in pair_tables.items():
         fail = failure_trend(table, confidence=confidence)
         merged = fail.merge(scaling.gap_trend(table, keys, confidence), on=keys, suffixes=("_fail", "_d"))
         for r in merged.itertuples(index=False):
-            cell = table[
-                (table["discount"] == r.discount) & (table["better"] == r.better) & (table["worse"] == r.worse)
-            ].sort_values("n")
+            cell = select(table, discount=r.discount, better=r.better, worse=r.worse)
             first, last = cell.iloc[0], cell.iloc[-1]
-            law = scaling.gap_exponent(first["model"], r.better, r.worse, r.discount)
-            predicted = predicted_trend(first["model"], r.better, r.worse, r.discount)
+            model = first["model"]
+            law = scaling.gap_exponent(model, r.better, r.worse, r.discount)
+            predicted = predicted_trend(model, r.better, r.worse, r.discount)
             measured = "falls" if r.trend_fail == "no failures" else r.trend_fail
             verdict = {"falls": "keeps", "rises": "loses"}.get(measured, "flat")
-            rows.append(
-                dict(
-                    label=label,
-                    model=first["model"],
-                    discount=r.discount,
-                    decay=parse_discount(r.discount).decay,
-                    better=r.better,
-                    worse=r.worse,
-                    n_first=int(first["n"]),
-                    p_first=float(first["p_better"]),
-                    n_last=int(last["n"]),
-                    replicates_last=int(last["replicates"]),
-                    p_last=float(last["p_better"]),
-                    p_last_low=float(last["p_better_low"]),
-                    p_last_high=float(last["p_better_high"]),
-                    failure_exponent=r.exponent_fail,
-                    failure_low=r.exponent_low_fail,
-                    failure_high=r.exponent_high_fail,
-                    failure_trend=r.trend_fail,
-                    d_last=float(last["std_gap"]),
-                    d_n_from=int(r.n_from_d),
-                    d_exponent=r.exponent_d,
-                    d_low=r.exponent_low_d,
-                    d_high=r.exponent_high_d,
-                    d_trend=r.trend_d,
-                    law_exponent=law.exponent,
-                    law_log_power=law.log_power,
-                    heuristic_exponent=_local_exponent(heuristic, label, r),
-                    predicted=predicted,
-                    verdict=verdict,
-                    agreement=trend_agreement(predicted, measured),
-                )
-            )
-    return pd.DataFrame(rows)
+            case = (label, model, r.discount, parse_discount(r.discount).decay, r.better, r.worse)
+            ends = (int(first["n"]), float(first["p_better"]), int(last["n"]), int(last["replicates"]))
+            ends += (float(last["p_better"]), float(last["p_better_low"]), float(last["p_better_high"]))
+            failure = (r.exponent_fail, r.exponent_low_fail, r.exponent_high_fail, r.trend_fail)
+            d_fit = (int(r.n_from_d), r.exponent_d, r.exponent_low_d, r.exponent_high_d, r.trend_d)
+            law_fields = (law.exponent, law.log_power, _local_exponent(heuristic, label, r))
+            calls = (predicted, verdict, trend_agreement(predicted, measured))
+            rows.append((*case, *ends, *failure, float(last["std_gap"]), *d_fit, *law_fields, *calls))
+    return pd.DataFrame(rows, columns=VERDICT_COLUMNS.split())
 
 
 def _local_exponent(heuristic: pd.DataFrame | None, label: str, r: Any) -> float:
     """The local exponent of the heuristic d of ``r``'s cell over the n of its fitted d (NaN: no heuristic)."""
     if heuristic is None:
         return math.nan
-    rows = heuristic[
-        (heuristic["label"] == label)
-        & (heuristic["discount"] == r.discount)
-        & (heuristic["better"] == r.better)
-        & (heuristic["worse"] == r.worse)
-        & (heuristic["n"] >= int(r.n_from_d))
-    ]
+    rows = select(heuristic, label=label, discount=r.discount, better=r.better, worse=r.worse)
+    rows = rows[rows["n"] >= int(r.n_from_d)]
     return scaling.local_exponent(rows["n"], rows["heuristic_d"])
 
 
 def lost_discounts(verdicts: pd.DataFrame) -> pd.DataFrame:
-    """Per (model label, pair): the discounts (slowest decay first) that keep distinguishability (keeps), the others
-    (not_kept), those whose failure rate rises (rising), and the slowest decaying one not kept (first_lost)."""
+    """Per (model label, pair), slowest decay first: the discounts that keep distinguishability, the others, those
+    whose failure rate rises, and the slowest one not kept."""
     rows = []
     for (label, better, worse), group in verdicts.groupby(["label", "better", "worse"], sort=False):
         speed = [(scaling.decay_index(d), parse_discount(d).kwargs.get("gamma", 0.0)) for d in group["discount"]]
         order = group.iloc[sorted(range(len(group)), key=lambda i: speed[i])]
         lost = order[order["verdict"] != "keeps"]
-        rows.append(
-            dict(
-                label=label,
-                better=better,
-                worse=worse,
-                keeps=", ".join(order[order["verdict"] == "keeps"]["discount"]),
-                not_kept=", ".join(lost["discount"]),
-                rising=", ".join(order[order["verdict"] == "loses"]["discount"]),
-                first_lost=lost["discount"].iloc[0] if len(lost) else "",
-            )
-        )
-    return pd.DataFrame(rows)
+        keeps, rising = (", ".join(order[order["verdict"] == verdict]["discount"]) for verdict in ("keeps", "loses"))
+        first_lost = lost["discount"].iloc[0] if len(lost) else ""
+        rows.append((label, better, worse, keeps, ", ".join(lost["discount"]), rising, first_lost))
+    return pd.DataFrame(rows, columns="label better worse keeps not_kept rising first_lost".split())
 
 
 def answer_lines(verdicts: pd.DataFrame) -> list[str]:
@@ -258,8 +199,7 @@ def answer_lines(verdicts: pd.DataFrame) -> list[str]:
 
 
 def summary_table(verdicts: pd.DataFrame, label: str) -> pd.DataFrame:
-    """One model's verdicts to read: per discount (row) and pair (column group), P(correct) at the largest n, the
-    fitted exponent b of the failure rate and the verdict."""
+    """One model's verdicts: per discount and pair, P(correct) at the largest n, the failure exponent b, the verdict."""
     from ...stats import share_label
 
     def columns(g: pd.DataFrame) -> dict[str, list]:
@@ -301,8 +241,7 @@ def _by_pair(verdicts: pd.DataFrame, label: str, columns: Any) -> pd.DataFrame:
 
 
 def gap_table(verdicts: pd.DataFrame, label: str, pair_table: pd.DataFrame) -> pd.DataFrame:
-    """One model's standardized gaps: per discount (row) and pair (column group), d at the largest n, its fitted
-    exponent ("not resolved" where ``pair_table``'s gaps say nothing), the law's and the heuristic's exponents."""
+    """One model's standardized gaps per discount and pair: d at the largest n; fitted, law, heuristic exponents."""
     rows = verdicts[verdicts["label"] == label]
     resolved = gaps_resolved(pair_table, rows, ["discount", "better", "worse"], n_from="d_n_from")
     verdicts = verdicts.assign(d_resolved=resolved.reindex(verdicts.index, fill_value=True))
@@ -322,8 +261,7 @@ def gap_table(verdicts: pd.DataFrame, label: str, pair_table: pd.DataFrame) -> p
 
 
 def appendix_table(verdicts: pd.DataFrame, pair_tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
-    """Every verdict to read, the fitted exponents as text (as in :func:`gap_table` and :func:`summary_table`), the
-    other floats rounded to 4 decimals; ``pair_tables``: model label -> the pair table of its sweep."""
+    """Every verdict to read: the fitted exponents as text, the other floats rounded to 4 decimals."""
     keys = ["discount", "better", "worse"]
     resolved = pd.concat(
         [

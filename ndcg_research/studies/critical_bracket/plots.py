@@ -35,10 +35,8 @@ D_EXPONENT, FAILURE_EXPONENT = ("d_exponent", "d_low", "d_high"), ("failure_expo
 
 
 def exponent_panels(verdicts: pd.DataFrame, discounts: Sequence[str]) -> Figure:
-    """Fitted exponents across the bracket (decay order), one column per model: top, of ``d ~ n^e`` (markers with
-    intervals), the law's (bars, none for ``zipflog``'s log factor) and the heuristic's (open markers); bottom, of
-    ``failure ~ n^b``. Dotted: 1/r; intervals wider than ±1 run off the panel.
-    """
+    """Fitted exponents across the bracket, a column per model: top, of ``d ~ n^e`` with the law's (bars) and the
+    heuristic's (open markers); bottom, of ``failure ~ n^b``. Dotted: 1/r."""
     labels = list(dict.fromkeys(verdicts["label"]))
     pairs = list(dict.fromkeys(zip(verdicts["better"], verdicts["worse"], strict=False)))
     fig = Figure(figsize=(4.3 * len(labels), 6.0), layout="constrained")
@@ -61,11 +59,9 @@ def exponent_panels(verdicts: pd.DataFrame, discounts: Sequence[str]) -> Figure:
             )
             law_values = np.where(plain, rows["law_exponent"].to_numpy(dtype=np.float64), np.nan)
             law = axes[0, j].plot(xs, round_significant(law_values), "_", color=color, ms=16, mew=2)[0]
-            marker = PAIR_MARKERS[p % len(PAIR_MARKERS)]
-            heuristic = axes[0, j].plot(
-                xs, plotted_column(rows, "heuristic_exponent"), marker, mfc="none", color=color, ms=8
-            )
-            handles += [(law, f"{name}: law"), (heuristic[0], f"{name}: finite-n heuristic")]
+            heuristic = plotted_column(rows, "heuristic_exponent")
+            dots = axes[0, j].plot(xs, heuristic, PAIR_MARKERS[p % len(PAIR_MARKERS)], mfc="none", color=color, ms=8)
+            handles += [(law, f"{name}: law"), (dots[0], f"{name}: finite-n heuristic")]
         for ax in axes[:, j]:
             ax.axhline(0, color="0.3", lw=0.8)
             if "zipf" in discounts:
@@ -77,18 +73,16 @@ def exponent_panels(verdicts: pd.DataFrame, discounts: Sequence[str]) -> Figure:
     axes[0, 0].set_ylabel("exponent of the\nstandardized gap d")
     axes[1, 0].set_ylabel("exponent of the\nfailure rate 1 - P")
     legend_below(fig, handles, ncols=3)
-    fig.suptitle(
-        "Growth in n across the bracket (dotted: 1/r)\nd ~ n^e grows above 0; the failure rate falls below 0",
-        fontsize=11,
-    )
+    title = "Growth in n across the bracket (dotted: 1/r)\nd ~ n^e grows above 0; the failure rate falls below 0"
+    fig.suptitle(title, fontsize=11)
     return fig
 
 
 def trend_grid(
     pair_tables: Mapping[str, pd.DataFrame], discounts: Sequence[str], value: str, heuristic: pd.DataFrame | None = None
 ) -> Figure:
-    """Per model (row) and pair (column), against n: the failure rate (``value="p_fail"``, Wilson 95% bands; a
-    share of 0 at its upper bound as an open triangle) or the standardized gap (``"std_gap"``, heuristic dashed)."""
+    """Per model (row) and pair (column), against n: the failure rate (``value="p_fail"``, Wilson 95%) or the
+    standardized gap (``"std_gap"``, heuristic dashed)."""
     if value not in ("p_fail", "std_gap"):
         raise ValueError(f"value must be 'p_fail' or 'std_gap', got {value!r}")
     labels = list(pair_tables)
@@ -126,9 +120,8 @@ def trend_grid(
         quantity = "failure rate 1 - P" if value == "p_fail" else "standardized gap d"
         axes[i, 0].set_ylabel(f"{label} top\n{quantity}")
     if value == "p_fail":
-        handles.append(
-            (Line2D([], [], color="0.3", marker="v", mfc="none", ls="none"), "no failure: Wilson upper bound")
-        )
+        bound = Line2D([], [], color="0.3", marker="v", mfc="none", ls="none")
+        handles.append((bound, "no failure: Wilson upper bound"))
         title = "Failure rate against n (log-log), Wilson 95% bands"
     else:
         handles.append((Line2D([], [], color="0.3", ls="--"), "finite-n heuristic"))
@@ -153,16 +146,14 @@ def _draw_failure_rate(ax: Axes, rows: pd.DataFrame, color: Any) -> Line2D:
 
 
 def _short_discount(spec: str) -> str:
-    """Tick labels across the bracket: ``'power(beta=0.8)'`` -> ``'r^-0.8'``, ``'zipflog(gamma=1)'`` ->
-    ``'zipflog(1)'``."""
+    """Tick labels: ``'power(beta=0.8)'`` -> ``'r^-0.8'``, ``'zipflog(gamma=1)'`` -> ``'zipflog(1)'``."""
     if spec.startswith("power(beta="):
         return "r^-" + spec.removeprefix("power(beta=").rstrip(")")
     return spec.replace("gamma=", "")
 
 
 def headline_figure(results: Path) -> Figure:
-    """One column, one panel per top (``11_verdicts.csv``): the fitted exponent b of ``1 - P ~ n^b`` across the
-    bracket (decay order), per pair, with its 95% interval."""
+    """One column, a panel per top: the fitted exponent b of ``1 - P ~ n^b`` across the bracket, per pair (95%)."""
     verdicts = read_table(results / "11_verdicts.csv")
     labels = list(dict.fromkeys(verdicts["label"]))
     discounts = list(dict.fromkeys(verdicts["discount"]))
@@ -172,9 +163,8 @@ def headline_figure(results: Path) -> Figure:
     with column_figure(10.5, len(labels), 1, sharex=True) as (fig, axes):
         for ax, panel, label in zip(axes, "abcd", labels, strict=False):
             for p, (better, worse) in enumerate(pairs):
-                rows = (
-                    select(verdicts, label=label, better=better, worse=worse).set_index("discount").reindex(discounts)
-                )
+                rows = select(verdicts, label=label, better=better, worse=worse)
+                rows = rows.set_index("discount").reindex(discounts)
                 name = short_pair_label(better, worse)
                 pair_intervals(ax, x + offsets[p], rows, FAILURE_EXPONENT, p, ms=3.5, lw=0.9, capsize=0, label=name)
             ax.axhline(0, color="0.3", lw=0.7)

@@ -30,19 +30,24 @@ from ...pipeline.style import (
 from ...simulation.tables import read_table
 
 
+def _expected_gap(theory_table: pd.DataFrame, discount: str, first: str, second: str) -> tuple[np.ndarray, np.ndarray]:
+    """n and E nDCG(first) - E nDCG(second) under ``discount`` (finite-n theory), rounded for plotting."""
+    a = select(theory_table, discount=discount, ranker=first).set_index("n")["finite_n"]
+    b = select(theory_table, discount=discount, ranker=second).set_index("n")["finite_n"]
+    gap = (a - b).dropna()
+    return round_significant(gap.index.to_numpy(float)), round_significant(gap.to_numpy())
+
+
 def expected_gap_panels(
     theory_table: pd.DataFrame, crossings: pd.DataFrame, pairs: Sequence[Sequence[str]], discounts: Sequence[str]
 ) -> Figure:
-    """E nDCG(first) - E nDCG(second) against n (finite-n theory), a panel per pair, a line per discount, with each
-    discount's crossing marked."""
+    """E nDCG(first) - E nDCG(second) (finite-n theory) against n, a panel per pair and a line per discount, marking
+    the crossings."""
     fig, axes = panel_grid(len(pairs), min(2, len(pairs)), size=(5.2, 3.6))
     handles = []
     for ax, (first, second) in zip(axes, pairs, strict=False):
         for c, d in enumerate(discounts):
-            a = select(theory_table, discount=d, ranker=first).set_index("n")["finite_n"]
-            b = select(theory_table, discount=d, ranker=second).set_index("n")["finite_n"]
-            gap = (a - b).dropna()
-            x, y = round_significant(gap.index.to_numpy(float)), round_significant(gap.to_numpy())
+            x, y = _expected_gap(theory_table, d, first, second)
             handles.append((ax.plot(x, y, LINESTYLES[c % len(LINESTYLES)], color=f"C{c}", lw=1.3)[0], d))
             where = crossing_n(crossings, first, second, d)
             if np.isfinite(where):
@@ -80,10 +85,8 @@ def decision_grid(
     value: str,
     crossings: pd.DataFrame | None = None,
 ) -> Figure:
-    """Per model (row) and pair (column, titled "first vs second"): ``value`` ``"p_first"`` (the head ranker wins;
-    Wilson 95%) or ``"p_differs"`` (the decision differs from log2's on the same data set) against n, a line per
-    discount; the row labels hold only what the whole row shares (the model and the quantity).
-    """
+    """Per model (row) and pair (column): ``value`` ``"p_first"`` (the head ranker wins; Wilson 95%) or ``"p_differs"``
+    (the decision differs from log2's on the same data set) against n, a line per discount."""
     if value not in ("p_first", "p_differs"):
         raise ValueError(f"value must be 'p_first' or 'p_differs', got {value!r}")
     models = list(decision_tables)
@@ -93,13 +96,8 @@ def decision_grid(
     # lines inside the panels they piled up where several discounts cross at nearly the same n.
     strip = crossings is not None and value == "p_first"
     fig = Figure(figsize=(5.0 * len(pairs), 3.2 * len(models) + 0.9 + (1.1 if strip else 0.0)), layout="constrained")
-    grid = fig.subplots(
-        len(models) + strip,
-        len(pairs),
-        sharex=True,
-        squeeze=False,
-        gridspec_kw=dict(height_ratios=[1.1] * strip + [3.2] * len(models)),
-    )
+    ratios = [1.1] * strip + [3.2] * len(models)
+    grid = fig.subplots(len(ratios), len(pairs), sharex=True, squeeze=False, gridspec_kw=dict(height_ratios=ratios))
     axes, strips = grid[int(strip) :], grid[0] if strip else []
     for ax in axes.flat[1:]:
         ax.sharey(axes.flat[0])
@@ -153,10 +151,7 @@ def headline_figure(results: Path) -> Figure:
     with column_figure(11.5, 2, 1, sharex=True) as (fig, (top, bottom)):
         for d in discounts:
             style = {k: v for k, v in styles[d].items() if k != "marker"}
-            a = select(expected, discount=d, ranker=first).set_index("n")["finite_n"]
-            b = select(expected, discount=d, ranker=second).set_index("n")["finite_n"]
-            gap = (a - b).dropna()
-            top.plot(round_significant(gap.index.to_numpy(float)), round_significant(gap.to_numpy()), **style)
+            top.plot(*_expected_gap(expected, d, first, second), **style)
             where = crossing_n(crossings, first, second, d)
             if np.isfinite(where):
                 top.plot([round_significant(where)], [0.0], styles[d]["marker"], color=style["color"], ms=4)

@@ -18,8 +18,7 @@ def crossing_grid(crossings: pd.DataFrame, label: str, discounts: Sequence[str],
     rows = crossings[crossings["label"] == label]
     cells = ["none up to " + str(n_max) if np.isnan(v) else str(int(v)) for v in rows["crossing_n"]]
     wide = pivot(rows.assign(cell=cells), "discount", "first", "cell").reindex(discounts)
-    wide.columns.name = "expected crossing n, head:"
-    return wide
+    return wide.rename_axis(columns="expected crossing n, head:")
 
 
 def same_in_every_model(crossings: pd.DataFrame, n_min: int) -> str:
@@ -78,8 +77,7 @@ def head_wins(decisions: pd.DataFrame) -> pd.DataFrame:
     """The head's wins out of the data sets (Wilson 95%; chance cells marked): rows (head, discount), columns n."""
     cells = count_cells(decisions, "p_first", flag=chance_level(decisions, "p_first"))
     wide = pivot(decisions.assign(cell=cells), ["first", "discount"], "n", "cell")
-    wide.index.names, wide.columns.name = ["head", "discount"], "n: head wins"
-    return wide
+    return wide.rename_axis(index=["head", "discount"], columns="n: head wins")
 
 
 def disagreement_in_expectation(
@@ -100,25 +98,21 @@ def disagreement_in_expectation(
                 text = "never" if lo == hi else f"n in [{lo}, {hi})"
             out.append({"head": head, "discount": d, "text": text})
     wide = pivot(pd.DataFrame(out), "discount", "head", "text")
-    wide.columns.name = f"head: expected decision differs from {reference} at"
-    return wide
+    return wide.rename_axis(columns=f"head: expected decision differs from {reference} at")
 
 
 def disagreement_shares(decisions: pd.DataFrame, reference: str = "log2") -> pd.DataFrame:
-    """The data sets on which a discount picks another winner than ``reference`` (count/data sets): rows (head,
-    discount), columns n."""
+    """The data sets on which a discount picks another winner than ``reference``, per (head, discount) and n."""
     other = decisions[decisions["discount"] != reference]
     cells = [c.split(" ")[0] for c in count_cells(other, "p_differs")]
     wide = pivot(other.assign(cell=cells), ["first", "discount"], "n", "cell")
-    wide.index.names, wide.columns.name = ["head", "discount"], f"n: decided otherwise than {reference}"
-    return wide
+    return wide.rename_axis(index=["head", "discount"], columns=f"n: decided otherwise than {reference}")
 
 
 def largest_disagreement(
     decisions: Mapping[str, pd.DataFrame], decay: Mapping[str, str], reference: str = "log2"
 ) -> pd.DataFrame:
-    """Per class of discount: the largest share of data sets decided otherwise than ``reference`` (Wilson 95%) and
-    where it occurs."""
+    """Per class of discount: the largest share of data sets decided otherwise than ``reference``, and where."""
     both = pd.concat([t.assign(label=label) for label, t in decisions.items()], ignore_index=True)
     both = both[both["discount"] != reference].assign(decay=lambda t: t["discount"].map(decay))
     out = []

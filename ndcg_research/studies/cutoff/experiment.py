@@ -1,7 +1,5 @@
-"""Notebook 05 (nDCG@k with k tied to n): the verdict of each cut-off cell, nDCG@k against k, and the limits.
-
-The sweeps themselves are :class:`ndcg_research.simulation.cutoff.CutoffSweep`'s.
-"""
+"""Notebook 05 (nDCG@k with k tied to n): the verdict of each cut-off cell (of a ``CutoffSweep``), nDCG@k against k,
+and the limits."""
 
 from __future__ import annotations
 
@@ -15,13 +13,16 @@ from ...findings import threshold
 from ...simulation.cutoff import replicate_ndcg_at_k
 from ...stats import CONFIDENCE, family_confidence, mean_interval, wilson_interval
 
-#: A cell *keeps* distinguishability when the family-wise lower bound of P(better strictly higher)
-#: at the largest n is at least this (``cutoff_keeps_lower`` in ``findings.toml``, with when it was fixed).
+#: A cell *keeps* distinguishability when the family-wise lower bound of P(better strictly higher) is at least this.
 KEEPS_AT_LEAST = threshold("cutoff_keeps_lower")
-#: A cell *loses* it when the family-wise upper bound is at most this: the better ranker wins
-#: strictly on at most 60% of the data sets, little better than a coin flip (or ties dominate)
-#: (``cutoff_loses_upper``).
+#: A cell *loses* it when the upper bound is at most this: little better than a coin flip (or ties dominate).
 LOSES_AT_MOST = threshold("cutoff_loses_upper")
+
+#: The columns of :func:`verdict_table`.
+VERDICT_COLUMNS = (
+    "model rule discount better worse n_first n_last replicates p_better_first p_better_last family_low family_high "
+    "family_size family_confidence p_tie_last verdict trend"
+)
 
 
 def ndcg_by_k(
@@ -35,10 +36,7 @@ def ndcg_by_k(
     seed: int,
     gain: str = "linear",
 ) -> np.ndarray:
-    """nDCG@k of one ranker for many cut-offs k (in 1..n) on ``replicates`` data sets of n items.
-
-    Returns numpy.ndarray: shape ``(replicates, len(ks))``.
-    """
+    """nDCG@k of one ranker for many cut-offs k (in 1..n) on ``replicates`` data sets: shape (replicates, len(ks))."""
     return np.stack(
         [
             replicate_ndcg_at_k(model, [ranker], [discount], n, ks, seed=seed, replicate=r, gain=gain)[0, 0]
@@ -48,18 +46,8 @@ def ndcg_by_k(
 
 
 def fraction_limit(model: str, ranker: str, c: float, *, gain: str = "linear") -> float:
-    r"""Heuristic limit of nDCG@k with ``k = c n`` under a slowly varying discount (log2, loglog, ...).
-
-    Over ranks 1..cn a slowly varying discount is asymptotically flat in the relative
-    rank t = r/n, so nDCG@cn tends to the ratio of the mean gain in the top fraction c:
-
-    .. math:: \lim \mathrm{nDCG@}cn = \int_0^c g_f(t)\,dt \Big/ \int_0^c g^*(t)\,dt
-
-    with the ranker's and the ideal gain profiles of :mod:`ndcg_research.simulation.theory`.
-    Unlike the full list (c = 1, limit 1 for every ranker), the limit depends on the ranker.
-
-    ``c``: fraction in (0, 1].
-    """
+    """Heuristic limit of nDCG@k with ``k = c n``, c in (0, 1], under a slowly varying discount (flat in the relative
+    rank over the top fraction c): ``int_0^c g_f / int_0^c g*``, which depends on the ranker unless c = 1."""
     from scipy import integrate
 
     from ...simulation import theory
@@ -80,14 +68,9 @@ def fraction_limit(model: str, ranker: str, c: float, *, gain: str = "linear") -
 
 
 def verdict_table(pair_table: pd.DataFrame, better: str, worse: str, *, confidence: float = CONFIDENCE) -> pd.DataFrame:
-    """Does each (model, rule, discount) cell of a cut-off pair table keep ``better`` ahead at its largest n?
-
-    Verdict on the Bonferroni family-wise Wilson interval of P(better strictly higher) over the cells: ``keeps``
-    (lower bound >= :data:`KEEPS_AT_LEAST`), ``loses`` (upper bound <= :data:`LOSES_AT_MOST`) or ``undecided``;
-    trend ``rising`` or ``falling`` when the 95% intervals at the smallest and largest n do not overlap, else ``flat``.
-
-    Returns pandas.DataFrame: one row per cell with its numbers, verdict and trend.
-    """
+    """Per (model, rule, discount) cell of a cut-off pair table: ``keeps``, ``loses`` or ``undecided`` at the largest n
+    (the family-wise Wilson interval of P(better strictly higher) against :data:`KEEPS_AT_LEAST`, :data:`LOSES_AT_MOST`)
+    and the trend (``rising``, ``falling``: the 95% intervals at both ends do not overlap; else ``flat``)."""
     rows = pair_table[(pair_table["better"] == better) & (pair_table["worse"] == worse)]
     cells = list(rows.groupby(["model", "rule", "discount"], sort=False))
     level = family_confidence(len(cells), confidence=confidence)
@@ -101,52 +84,24 @@ def verdict_table(pair_table: pd.DataFrame, better: str, worse: str, *, confiden
         verdict = "keeps" if low >= KEEPS_AT_LEAST else ("loses" if high <= LOSES_AT_MOST else "undecided")
         rising, falling = last["p_better_low"] > first["p_better_high"], last["p_better_high"] < first["p_better_low"]
         trend = "rising" if rising else "falling" if falling else "flat"
-        out.append(
-            dict(
-                model=model,
-                rule=rule,
-                discount=discount,
-                better=better,
-                worse=worse,
-                n_first=int(first["n"]),
-                n_last=int(last["n"]),
-                replicates=trials,
-                p_better_first=float(first["p_better"]),
-                p_better_last=float(last["p_better"]),
-                family_low=low,
-                family_high=high,
-                family_size=len(cells),
-                family_confidence=level,
-                p_tie_last=float(last["p_tie"]),
-                verdict=verdict,
-                trend=trend,
-            )
-        )
-    return pd.DataFrame(out)
+        ends = (int(first["n"]), int(last["n"]), trials, float(first["p_better"]), float(last["p_better"]))
+        family = (low, high, len(cells), level)
+        out.append((model, rule, discount, better, worse, *ends, *family, float(last["p_tie"]), verdict, trend))
+    return pd.DataFrame(out, columns=VERDICT_COLUMNS.split())
 
 
 def k_curves(
     models: Sequence[str], rankers: Sequence[str], n: int, ks: np.ndarray, *, replicates: int, seed: int
 ) -> tuple[dict, pd.DataFrame]:
-    """Mean nDCG@k (log2) of each ranker at list length ``n`` for every k of ``ks`` on the same data sets: the
-    curves ``{(model, ranker): mean_interval}`` (for the figure) and the result table ``05_ndcg_by_k.csv``."""
+    """Mean nDCG@k (log2) of each ranker at list length ``n`` for every k of ``ks``: the curves ``{(model, ranker):
+    mean_interval}`` (for the figure) and the result table ``05_ndcg_by_k.csv``."""
     curves, rows = {}, []
     for model in models:
         for ranker in rankers:
             values = ndcg_by_k(model, ranker, "log2", n, ks, replicates=replicates, seed=seed)
             curve = curves[(model, ranker)] = mean_interval(values)
             rows += [
-                dict(
-                    model=model,
-                    ranker=ranker,
-                    k=int(k),
-                    mean=float(a),
-                    ci_low=float(lo),
-                    ci_high=float(hi),
-                    replicates=replicates,
-                    n=n,
-                    seed=seed,
-                )
+                (model, ranker, int(k), float(a), float(lo), float(hi), replicates, n, seed)
                 for k, a, lo, hi in zip(ks, curve["mean"], curve["ci_low"], curve["ci_high"], strict=False)
             ]
-    return curves, pd.DataFrame(rows)
+    return curves, pd.DataFrame(rows, columns="model ranker k mean ci_low ci_high replicates n seed".split())

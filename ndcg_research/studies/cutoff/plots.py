@@ -100,8 +100,7 @@ def ndcg_by_k_panels(
     relevant: Mapping[str, float],
     discount: str = "log2",
 ) -> Figure:
-    """Mean nDCG@k against k (95% band, ``curves[(model, ranker)]``) per model (panel) and ranker, with the expected
-    number of relevant items (dashed)."""
+    """Mean nDCG@k against k (95% band) per model and ranker; dashed: the expected number of relevant items."""
     fig = Figure(figsize=(5.5 * len(models), 4.3), layout="constrained")
     axes = fig.subplots(1, len(models), squeeze=False, sharey=True)[0]
     handles = []

@@ -25,8 +25,7 @@ def limits(model: str, rule: str, discount: str, rankers: Sequence[str]) -> list
 
 
 def values_at(means: pd.DataFrame, model: str, n: int, rankers: Sequence[str]) -> pd.DataFrame:
-    """Mean nDCG@k at list length ``n`` in ``model`` beside its limit: rows (rule, ranker), columns (quantity,
-    discount)."""
+    """Mean nDCG@k at list length ``n`` in ``model`` beside its limit, per (rule, ranker) and discount."""
     rows = means[(means["model"] == model) & (means["n"] == n) & means["ranker"].isin(rankers)]
     rows = rows.assign(limit=[limits(model, r.rule, r.discount, [r.ranker])[0] for r in rows.itertuples()])
     parts = {f"mean nDCG@k at n = {n}": "mean", "limit (theory)": "limit"}
@@ -43,25 +42,23 @@ def limit_distance(means: pd.DataFrame, models: Sequence[str], n: int, rankers: 
             for ranker, limit in zip(rankers, limits(model, rule, discount, rankers), strict=False):
                 rows.append(dict(rule=rule, discount=discount, distance=abs(part.loc[ranker, "mean"] - limit)))
     largest = pd.DataFrame(rows).groupby(["rule", "discount"], sort=False)["distance"].max().reset_index()
-    wide = rounded(pivot(largest, "rule", "discount", "distance"))
-    wide.index.name = f"rule: largest |mean - limit| at n = {n}"
-    return wide
+    return rounded(pivot(largest, "rule", "discount", "distance")).rename_axis(
+        f"rule: largest |mean - limit| at n = {n}"
+    )
 
 
 def verdict_grid(verdicts: pd.DataFrame) -> pd.DataFrame:
     """The verdicts of :func:`~.experiment.verdict_table`: rows (model, rule), columns the discounts."""
-    wide = pivot(verdicts, ["model", "rule"], "discount", "verdict")
-    wide.columns.name = "discount: verdict at the largest n"
-    return wide
+    return pivot(verdicts, ["model", "rule"], "discount", "verdict").rename_axis(
+        columns="discount: verdict at the largest n"
+    )
 
 
 def p_last_grid(verdicts: pd.DataFrame) -> pd.DataFrame:
-    """P(better strictly higher) at the largest n of every verdict cell, as wins/data sets [Wilson 95%], chance cells
-    marked."""
+    """P(better strictly higher) at the largest n of every verdict cell, as wins/data sets [Wilson 95%]."""
     cells = count_cells(verdicts, "p_better_last", flag=chance_level(verdicts, "p_better_last"))
     wide = pivot(verdicts.assign(cell=cells), ["model", "rule"], "discount", "cell")
-    wide.columns.name = "discount: P(better higher) at the largest n"
-    return wide
+    return wide.rename_axis(columns="discount: P(better higher) at the largest n")
 
 
 def detail(pairs: pd.DataFrame, models: dict[str, str], rules: Sequence[str], discount: str) -> pd.DataFrame:
@@ -92,8 +89,7 @@ def detail(pairs: pd.DataFrame, models: dict[str, str], rules: Sequence[str], di
 
 
 def curve_summary(curves: pd.DataFrame, relevant: dict[str, float]) -> pd.DataFrame:
-    """Per (model, ranker) of :func:`~.experiment.k_curves`' table: nDCG@1, the minimum and where it is, nDCG@n, and
-    the expected number of relevant items ``relevant[model]``."""
+    """Per (model, ranker) of the k-curve table: nDCG@1, the minimum and where, nDCG@n, the relevant items expected."""
     out = []
     for (model, ranker), rows in curves.groupby(["model", "ranker"], sort=False):
         rows = rows.sort_values("k")

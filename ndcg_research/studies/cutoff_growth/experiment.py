@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
-import numpy as np
 import pandas as pd
 
 from ...findings import threshold
+from ...pipeline.style import select
 from ...pipeline.tables import (
     NOT_RESOLVED,
     agreement_text,
@@ -20,68 +21,39 @@ from ...pipeline.tables import (
 from ...simulation import scaling
 from ...simulation.cutoff import parse_cutoff
 
-
-def trend_table(pair_table: pd.DataFrame, heuristic: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Does the standardized gap of nDCG@k(n) grow with n, per (model, rule, discount, pair), as the scaling law says?
-
-    Measured: :func:`~ndcg_research.simulation.scaling.gap_trend` over the upper half of the n grid (``grows``,
-    ``shrinks``, ``flat`` or ``undefined``). The law (:func:`~ndcg_research.simulation.scaling.gap_exponent` at the
-    rule's exponent a; fixed k: 0) predicts ``grows`` or ``shrinks`` when its exponent is farther than
-    ``exponent_margin`` from 0, else ``no call``. ``heuristic``: heuristic-table rows with a ``rule`` column.
-
-    Returns pandas.DataFrame: one row per cell with the fit, the law, a*, the prediction and their agreement.
-    """
-    confidence, margin = threshold("trend_confidence"), threshold("exponent_margin")
-    keys = ["model", "rule", "discount", "better", "worse"]
-    growth = scaling.gap_trend(pair_table, keys, confidence)
-    rows = []
-    for r in growth.itertuples(index=False):
-        a = parse_cutoff(r.rule).exponent
-        law = scaling.gap_exponent(r.model, r.better, r.worse, r.discount, a).exponent
-        measured = r.trend
-        predicted = "grows" if law > margin else "shrinks" if law < -margin else "no call"
-        local = np.nan
-        if heuristic is not None:
-            h = heuristic[
-                (heuristic["model"] == r.model)
-                & (heuristic["rule"] == r.rule)
-                & (heuristic["discount"] == r.discount)
-                & (heuristic["better"] == r.better)
-                & (heuristic["worse"] == r.worse)
-                & (heuristic["n"] >= r.n_from)
-            ]
-            local = scaling.local_exponent(h["n"], h["heuristic_d"])
-        rows.append(
-            dict(
-                model=r.model,
-                rule=r.rule,
-                a=a,
-                discount=r.discount,
-                better=r.better,
-                worse=r.worse,
-                n_from=r.n_from,
-                n_to=r.n_to,
-                exponent=r.exponent,
-                exponent_low=r.exponent_low,
-                exponent_high=r.exponent_high,
-                measured=measured,
-                law_exponent=law,
-                a_star=scaling.cutoff_threshold(r.model, r.better, r.worse, r.discount),
-                predicted=predicted,
-                heuristic_exponent=local,
-                agreement=trend_agreement(predicted, measured),
-            )
-        )
-    return pd.DataFrame(rows)
-
-
 #: The columns that identify a fit of the trend table.
 FIT_KEYS = ("model", "rule", "discount", "better", "worse")
 
 
+def trend_table(pair_table: pd.DataFrame, heuristic: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Per (model, rule, discount, pair): the measured trend of the standardized gap of nDCG@k(n) (``gap_trend``)
+    against the scaling law at the rule's exponent a (a call when farther than ``exponent_margin`` from 0)."""
+    confidence, margin = threshold("trend_confidence"), threshold("exponent_margin")
+    out = scaling.gap_trend(pair_table, FIT_KEYS, confidence).drop(columns="points")
+    out = out.rename(columns={"trend": "measured"})
+    a = [parse_cutoff(rule).exponent for rule in out["rule"]]
+    out.insert(2, "a", a)
+    cells = list(zip(out["model"], out["better"], out["worse"], out["discount"], strict=True))
+    law = [scaling.gap_exponent(*cell, exponent).exponent for cell, exponent in zip(cells, a, strict=True)]
+    out["law_exponent"] = law
+    out["a_star"] = [scaling.cutoff_threshold(*cell) for cell in cells]
+    out["predicted"] = ["grows" if e > margin else "shrinks" if e < -margin else "no call" for e in law]
+    out["heuristic_exponent"] = [_heuristic_exponent(heuristic, r) for r in out.itertuples()]
+    out["agreement"] = [trend_agreement(p, m) for p, m in zip(out["predicted"], out["measured"], strict=True)]
+    return out
+
+
+def _heuristic_exponent(heuristic: pd.DataFrame | None, r: Any) -> float:
+    """The local exponent of the heuristic d of ``r``'s cell over the n of its fit (NaN: no heuristic)."""
+    if heuristic is None:
+        return math.nan
+    h = select(heuristic, model=r.model, rule=r.rule, discount=r.discount, better=r.better, worse=r.worse)
+    h = h[h["n"] >= r.n_from]
+    return scaling.local_exponent(h["n"], h["heuristic_d"])
+
+
 def fitted_texts(trend: pd.DataFrame, pair_table: pd.DataFrame) -> pd.Series:
-    """Each fit's exponent with its interval as text, or "not resolved" where ``pair_table``'s gaps say nothing or the
-    interval is unbounded (:func:`~ndcg_research.pipeline.tables.exponent_text`)."""
+    """Each fit's exponent with its interval as text, or "not resolved" (``exponent_text``)."""
     return with_exponent_text(trend, resolved=gaps_resolved(pair_table, trend, FIT_KEYS))["exponent [95%]"]
 
 
@@ -91,8 +63,7 @@ def appendix_table(trend: pd.DataFrame, pair_table: pd.DataFrame) -> pd.DataFram
 
 
 def threshold_table(trend: pd.DataFrame, model: str) -> pd.DataFrame:
-    """One model's cut-off thresholds: per discount (row) and pair (column group), the law's threshold a* and the
-    measured trend of the standardized gap at each rule, in the order of a."""
+    """One model's cut-off thresholds: per discount and pair, the law's a* and the measured trend at each rule."""
     rows = trend[trend["model"] == model].sort_values("a", kind="stable")
     discounts = list(dict.fromkeys(rows["discount"]))
     columns = {}
@@ -114,10 +85,7 @@ def _a_text(a_star: float) -> str:
 def growth_answer_lines(
     trend: pd.DataFrame, labels: dict[str, str], pair_table: pd.DataFrame | None = None
 ) -> list[str]:
-    """The notebook's answer: the case k = sqrt(n) and the agreement of the measured trends with the law.
-
-    ``labels``: model spec -> the notebook's label; ``pair_table``: the sweep's, telling unresolved fits.
-    """
+    """The notebook's answer: the case k = sqrt(n), the measured trends against the law (``labels``: spec -> label)."""
     lines = []
     root = trend[trend["a"] == 0.5]
     for r in root[root["discount"] == "log2"].itertuples():

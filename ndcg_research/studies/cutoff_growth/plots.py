@@ -37,8 +37,7 @@ EXPONENT_COLUMNS = ("exponent", "exponent_low", "exponent_high")
 
 
 def _draw_law(ax: Axes, cell: tuple[str, str, str, str], p: int, **style: Any) -> Line2D:
-    """The law's exponent against a for ``cell`` = (model, better, worse, discount) in pair ``p``'s style (the law is
-    linear in a: two points suffice)."""
+    """The law's exponent (linear in a: two points) against a for ``cell`` = (model, better, worse, discount)."""
     grid = np.array([0.0, 1.0])
     law = [scaling.gap_exponent(*cell, float(a)).exponent for a in grid]
     return ax.plot(grid, round_significant(law), LINESTYLES[p % len(LINESTYLES)], color=f"C{p}", **style)[0]
@@ -75,9 +74,8 @@ def cutoff_exponent_grid(trend: pd.DataFrame, discounts: Sequence[str]) -> Figur
         axes[i, 0].set_ylabel(f"{model}\nexponent of d", fontsize=9)
     axes[0, 0].set_ylim(-EXPONENT_RANGE, EXPONENT_RANGE)  # shared: wide intervals run off the panels
     legend_below(fig, handles, ncols=2)
-    fig.suptitle(
-        "nDCG@n^a: growth exponent of the standardized gap against a\n(above 0 the gap grows with n)", fontsize=11
-    )
+    title = "nDCG@n^a: growth exponent of the standardized gap against a\n(above 0 the gap grows with n)"
+    fig.suptitle(title, fontsize=11)
     return fig
 
 
@@ -100,9 +98,8 @@ def cutoff_gap_grid(pair_table: pd.DataFrame, discounts: Sequence[str], better: 
             _label_grid_panel(ax, i, len(models), d, "n")
         axes[i, 0].set_ylabel(f"{model}\nstandardized gap d", fontsize=9)
     legend_below(fig, handles, ncols=4)
-    fig.suptitle(
-        f"{pair_label(better, worse)}: standardized gap of nDCG@k\nagainst n per cut-off rule (95% bands)", fontsize=11
-    )
+    title = f"{pair_label(better, worse)}: standardized gap of nDCG@k\nagainst n per cut-off rule (95% bands)"
+    fig.suptitle(title, fontsize=11)
     return fig
 
 

@@ -28,9 +28,8 @@ from ...simulation.tables import read_table
 
 
 def discount_panels(discounts: Sequence[str], n_max: int) -> Figure:
-    """D(r); the share ``C(r) / C(n)`` of the discount mass (``C(m) = sum D(1..m)``) in the top r ranks of a list of
-    ``n_max``; and, for the slowly varying and constant discounts, ``[C(r) / C(n)] / (r / n)``: how much more than its
-    size the top r weighs (1 for no discount)."""
+    """D(r); the share ``C(r) / C(n)`` of the discount mass in the top r ranks of a list of ``n_max``; and, for slowly
+    varying and constant discounts, ``[C(r) / C(n)] / (r / n)``: how much more than its size the top r weighs."""
     fig = Figure(figsize=(14, 4.8), layout="constrained")
     left, middle, right = fig.subplots(1, 3)
     r = np.unique(np.geomspace(1, n_max, 400).astype(np.int64))
@@ -40,14 +39,8 @@ def discount_panels(discounts: Sequence[str], n_max: int) -> Figure:
         d = parse_discount(spec)
         full = d(np.arange(1, n_max + 1, dtype=np.float64))
         share = np.cumsum(full)[r - 1] / full.sum()
-        style = dict(
-            color=f"C{i}",
-            ls=LINESTYLES[i % len(LINESTYLES)],
-            marker=MARKERS[i % len(MARKERS)],
-            markevery=(0.02 + 0.11 * i / len(discounts), 0.11),
-            ms=5,
-            lw=1.6,
-        )
+        markers = dict(marker=MARKERS[i % len(MARKERS)], markevery=(0.02 + 0.11 * i / len(discounts), 0.11), ms=5)
+        style = dict(color=f"C{i}", ls=LINESTYLES[i % len(LINESTYLES)], lw=1.6, **markers)
         (line,) = left.plot(r, round_significant(np.maximum(full[r - 1], 1e-300)), **style)
         middle.plot(r, round_significant(share), **style)
         if spec in flat:
@@ -57,9 +50,8 @@ def discount_panels(discounts: Sequence[str], n_max: int) -> Figure:
     left.set(**log_log, ylim=(1e-12, 2), xlabel="rank r", ylabel="D(r)", title="discount D(r)")
     title = f"share of the mass in the top r (n = {n_label(n_max)})"
     middle.set(**log_log, ylim=(1e-7, 2), xlabel="rank r", ylabel="share C(r) / C(n)", title=title)
-    right.set(
-        **log_log, xlabel="rank r", ylabel="share / (r / n)", title="over-weighting of the top r (slow discounts)"
-    )
+    title = "over-weighting of the top r (slow discounts)"
+    right.set(**log_log, xlabel="rank r", ylabel="share / (r / n)", title=title)
     log_ticks_1_2_5(right)
     legend_below(fig, handles, ncols=4)
     return fig
@@ -84,16 +76,14 @@ def eps_panel(discounts: Sequence[str], n_max: int) -> Figure:
 
 
 def _top_share(results: Path) -> tuple[pd.DataFrame, list[int], float]:
-    """The run's ``02_top_share.csv``, its list lengths, and the top fraction q (the smallest limit: every
-    decreasing discount gives the top q of a long list at least the share q)."""
+    """The run's ``02_top_share.csv``, its list lengths, and the top fraction q (the smallest limit)."""
     shares = read_table(results / "02_top_share.csv")
     ns = [int(float(c.removeprefix("n="))) for c in shares.columns if c.startswith("n=")]
     return shares, ns, float(shares["limit"].min())
 
 
 def headline_figure(results: Path) -> Figure:
-    """One column: the share of each discount's weight on the top fraction q of a list against n
-    (``02_top_share.csv``), with its limit (open marker at the right)."""
+    """One column: the share of each discount's weight on the top fraction q against n, with its limit (right)."""
     shares, ns, q = _top_share(results)
     discounts = list(shares["discount"])
     styles = column_discount_styles(discounts)
@@ -110,16 +100,9 @@ def headline_figure(results: Path) -> Figure:
         ax.set_xticks([*ns, x_limit], [*(n_label(n) for n in ns), "limit"])
         log_ticks_1_2_5(ax)
         ax.set_title(f"dotted: the top's own size, {q:.0%} of the list")
-        fig.legend(
-            loc="outside lower center",
-            ncols=3,
-            frameon=False,
-            fontsize=7,
-            handlelength=1.8,
-            columnspacing=0.6,
-            title="colour by class: red summable, orange critical,\ngreen regularly varying, blue slowly varying",
-            title_fontsize=7,
-        )
+        classes = "colour by class: red summable, orange critical,\ngreen regularly varying, blue slowly varying"
+        small = dict(fontsize=7, title_fontsize=7, handlelength=1.8, columnspacing=0.6)
+        fig.legend(loc="outside lower center", ncols=3, frameon=False, title=classes, **small)
         return fig
 
 

@@ -22,22 +22,11 @@ def _n(n: int) -> str:
 
 def discount_table(D: Mapping[str, np.ndarray], C: Mapping[str, np.ndarray], n_mid: int = 1000) -> pd.DataFrame:
     """The result table ``02_discounts.csv``: D at ranks 1, 10, 1000 and n_max, partial sums at ``n_mid`` and n_max."""
-    return pd.DataFrame(
-        [
-            dict(
-                discount=d,
-                decay=parse_discount(d).decay,
-                D_1=D[d][0],
-                D_10=D[d][9],
-                D_1000=D[d][999],
-                D_nmax=D[d][-1],
-                sum_1000=C[d][n_mid - 1],
-                sum_nmax=C[d][-1],
-                sum_ratio=C[d][-1] / C[d][n_mid - 1],
-            )
-            for d in D
-        ]
-    )
+    rows = [
+        (d, parse_discount(d).decay, *D[d][[0, 9, 999, -1]], C[d][n_mid - 1], C[d][-1], C[d][-1] / C[d][n_mid - 1])
+        for d in D
+    ]
+    return pd.DataFrame(rows, columns="discount decay D_1 D_10 D_1000 D_nmax sum_1000 sum_nmax sum_ratio".split())
 
 
 def readable_discounts(table: pd.DataFrame, n_max: int) -> pd.DataFrame:
@@ -50,8 +39,7 @@ def readable_discounts(table: pd.DataFrame, n_max: int) -> pd.DataFrame:
 
 
 def closed_form_checks(C: Mapping[str, np.ndarray], n_max: int) -> pd.DataFrame:
-    """The partial sums against their closed forms (Euler's gamma, zeta(1/2), 2, pi^2 / 6), for the discounts that
-    have one."""
+    """The partial sums against their closed forms (Euler's gamma, zeta(1/2), 2, pi^2 / 6), where there is one."""
     forms = {
         "zipf": ("zipf: H_n - ln n", lambda s: s - math.log(n_max), 0.5772156649),
         "power(beta=0.5)": ("power(0.5): sum - 2 sqrt(n)", lambda s: s - 2 * math.sqrt(n_max), -1.4603545088),
@@ -93,8 +81,7 @@ def readable_top_share(shares: pd.DataFrame, q: float) -> pd.DataFrame:
 
 
 def eps_table(slow: Sequence[str], ns: Sequence[int]) -> pd.DataFrame:
-    """The result table ``02_eps.csv``: eps_D(n) (analytic) at each n and its largest relative difference to the
-    numerical derivative."""
+    """``02_eps.csv``: eps_D(n) at each n and its largest relative difference to the numerical derivative."""
     return pd.DataFrame(
         [
             {

@@ -1,5 +1,4 @@
-"""Notebook 04 (distinguishability): its tables to read (columns in words, probabilities as counts of data sets
-with their Wilson interval, chance cells flagged) and its derived result tables, from the stacked pair tables."""
+"""Notebook 04 (distinguishability): its tables to read and its derived result tables, from the stacked pair tables."""
 
 from __future__ import annotations
 
@@ -19,9 +18,9 @@ MODEL, PAIR, N = "model", "pair (better > worse)", "list length n"
 def _p_grid(rows: pd.DataFrame, columns: str, name: str) -> pd.DataFrame:
     """P(better strictly higher) as counts, chance cells marked: one row per (model, pair), a column per ``columns``."""
     cells = count_cells(rows, "p_better", flag=chance_level(rows, "p_better", family=len(rows)))
-    wide = pivot(rows.assign(cell=cells), ["label", "pair"], columns, "cell")
-    wide.index.names, wide.columns.name = [MODEL, PAIR], name
-    return wide
+    return pivot(rows.assign(cell=cells), ["label", "pair"], columns, "cell").rename_axis(
+        index=[MODEL, PAIR], columns=name
+    )
 
 
 def log2_table(compared: pd.DataFrame, discount: str = "log2") -> pd.DataFrame:
@@ -30,8 +29,8 @@ def log2_table(compared: pd.DataFrame, discount: str = "log2") -> pd.DataFrame:
 
 
 def sure_from(compared: pd.DataFrame, discount: str = "log2") -> pd.DataFrame:
-    """Per model: the smallest n from which every pair is certain (Wilson lower bound at least ``wilson_sure_lower``),
-    judged where there are ``wilson_sure_min_replicates`` data sets: the rule of the findings' log2 verdict."""
+    """Per model: the smallest n from which every pair is certain (Wilson lower bound at least ``wilson_sure_lower``,
+    where there are ``wilson_sure_min_replicates`` data sets): the rule of the findings' log2 verdict."""
     lower, enough = threshold("wilson_sure_lower"), threshold("wilson_sure_min_replicates")
     out = {}
     for label, rows in compared[compared["discount"] == discount].groupby("label", sort=False):
@@ -42,9 +41,7 @@ def sure_from(compared: pd.DataFrame, discount: str = "log2") -> pd.DataFrame:
             "every pair certain from n": sure[0] if sure else "no n of this run",
             f"largest n with at least {enough} data sets": ns[-1] if ns else "none",
         }
-    table = pd.DataFrame.from_dict(out, orient="index")
-    table.index.name = MODEL
-    return table
+    return pd.DataFrame.from_dict(out, orient="index").rename_axis(MODEL)
 
 
 def slow_table(compared: pd.DataFrame, n: int, slow: Sequence[str]) -> pd.DataFrame:
@@ -54,14 +51,11 @@ def slow_table(compared: pd.DataFrame, n: int, slow: Sequence[str]) -> pd.DataFr
         "mean gap (nDCG)": rounded(pivot(rows, ["label", "pair"], "discount", "mean_gap"), 4),
         "standardized gap (mean / sd)": rounded(pivot(rows, ["label", "pair"], "discount", "std_gap"), 2),
     }
-    wide = pd.concat(parts, axis=1)
-    wide.index.names = [MODEL, PAIR]
-    return wide
+    return pd.concat(parts, axis=1).rename_axis([MODEL, PAIR])
 
 
 def gap_ratios(results: Mapping[str, Any], slow: Sequence[str], n: int, *, seed: int, n_resamples: int) -> pd.DataFrame:
-    """Bootstrap ratios of the mean gap and the standardized gap under each slower discount to ``log2`` at ``n``, one
-    row per (model, pair, slower discount, statistic); empty when ``log2`` is not among ``slow``."""
+    """Bootstrap ratios of the mean and the standardized gap under each slower discount to ``log2`` at ``n``."""
     rows = []
     for label, result in results.items():
         for other in [d for d in slow if d != "log2"] if "log2" in slow else []:
@@ -72,8 +66,7 @@ def gap_ratios(results: Mapping[str, Any], slow: Sequence[str], n: int, *, seed:
 
 
 def ratio_summary(ratios: pd.DataFrame) -> pd.DataFrame:
-    """Per (slower discount, statistic): the ratios' range and where their 95% intervals lie against 1 (rule fixed
-    before the runs: a ratio is larger or smaller than 1 only when its interval excludes 1)."""
+    """Per (slower discount, statistic): the ratios' range and where their 95% intervals lie against 1."""
     names = {"mean_gap": "mean gap", "std_gap": "standardized gap"}
     out = []
     for (other, statistic), rows in ratios.groupby(["numerator", "statistic"], sort=False):
@@ -93,8 +86,7 @@ def ratio_summary(ratios: pd.DataFrame) -> pd.DataFrame:
 
 
 def gap_theory_summary(gaps: pd.DataFrame, n: int, slow: Sequence[str]) -> pd.DataFrame:
-    """At ``n``, per (model, slowly varying discount): the simulated mean gap against the first-order and the
-    finite-n predictions (range of the ratios over the pairs; finite-n theory inside the 95% interval)."""
+    """At ``n``, per (model, slowly varying discount): the mean gap against the first-order and finite-n predictions."""
     rows = gaps[(gaps["n"] == n) & gaps["discount"].isin(slow)]
     out = []
     for (label, discount), part in rows.groupby(["label", "discount"], sort=False):
@@ -146,7 +138,7 @@ def fast_p_table(compared: pd.DataFrame, n: int, discounts: Sequence[str]) -> pd
 
 
 def fast_class_summary(fast: pd.DataFrame, replicates: int) -> pd.DataFrame:
-    """Per (model, class of discount) of :func:`fast_discount_table`: the range of P(correct) (wins out of
+    """Per (model, class of discount) of :func:`fast_discount_table`: the ranges of P(correct) (wins out of
     ``replicates``), ties, wins of the worse ranker and standardized gap."""
     summary = fast.assign(decay=fast["discount"].map(lambda d: parse_discount(d).decay))
     wins = fast["p_n1"].to_numpy(dtype=float) * replicates
@@ -177,8 +169,7 @@ def tail_gap(gap: np.ndarray, what: str) -> str:
 
 
 def full_profile_table(pairs: pd.DataFrame, discount: str = "log2") -> pd.DataFrame:
-    """Per model, the full profile's (stacked ``pairs``) ``discount`` numbers: P at the smallest n, certainty, the
-    largest n."""
+    """Per model, the full profile's ``discount`` numbers: P at the smallest n, certainty, the largest n."""
     sure = sure_from(pairs, discount)
     out = []
     for label, rows in pairs[pairs["discount"] == discount].groupby("label", sort=False):
@@ -250,12 +241,8 @@ def appendix_fast(fast: pd.DataFrame) -> pd.DataFrame:
 
 
 def compare_pairs_with_theory(pair_table: pd.DataFrame, theory_table: pd.DataFrame) -> pd.DataFrame:
-    """Mean gaps next to their finite-n theory and, for slowly varying discounts, ``eps_D(n) (c_worse - c_better)``;
-    plus the gap rescaled by ``eps_D(n)``.
-
-    Returns pandas.DataFrame: model, discount, decay, better, worse, n, mean_gap, gap_ci_half, finite_n_gap,
-    first_order_gap, gap_over_eps, c_difference (the last three NaN unless the discount is slowly varying).
-    """
+    """Mean gaps next to their finite-n theory and, for slowly varying discounts (else NaN), ``eps_D(n) (c_worse -
+    c_better)`` and the gap rescaled by ``eps_D(n)``."""
 
     def side(name: str) -> pd.DataFrame:
         return theory_table[["discount", "ranker", "n", "finite_n", "c"]].rename(

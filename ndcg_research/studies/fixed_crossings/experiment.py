@@ -1,28 +1,17 @@
 r"""Fixed ranking functions whose order depends on the discount, and how different two rankers must be (notebook 12).
 
-Notebook 10's ``head(m)`` is exact on the top m items of *each data set*, so "the order depends on n" is built in. Here
-both rankers are fixed functions of the feature x: ``gated(q)`` (exact above the population quantile
-``Phi^{-1}(1 - q)``, random below; :mod:`~ndcg_research.simulation.simulate`) against ``noisy(sigma)`` (the same noise
-everywhere). Their expected gain profiles cross at depth q (by construction: ``gated`` is exact above it, then falls to
-the mean gain below the gate) and again deeper, where ``noisy`` sinks below that mean.
-
-First order (:mod:`~ndcg_research.simulation.theory`): every slowly varying discount orders the two by ``c_f`` (the same
-``c_f`` for all of them: they agree as n grows), ``r^-beta`` (beta < 1) by its limit
-``int g_f t^-beta / int g* t^-beta``. Between ``sigma_half`` (equal ``r^-1/2`` limits) and ``sigma_zero`` (equal
-``c_f``) the slowly varying discounts prefer ``noisy`` while ``r^-1/2`` prefers ``gated`` (:func:`sigma_window`). At
-finite n the slowly varying discounts weigh the first ranks more than their limit does, so they prefer the exact top
-first and change their minds at a crossing n; with ``L = ln n`` and ``J_k = int (g_A - g_B) (-ln t)^k dt``, the
-expansion ``D(nt)/D(n) = 1 - eps ln t + k_D eps^2 ln^2 t + ...`` gives an expected gap proportional to
-``J1/L + k_D J2/L^2``, so when ``J1 -> 0`` (c_A -> c_B) the crossing moves out like ``ln n_c ~ k_D J2 / |J1|`` (``k_D``
-= 1 for log2, ``(1 + gamma)/2`` for ``logpower(gamma)``): the list length needed grows exponentially in
-``1 / |c_A - c_B|`` (this package's derivation; the expansion is asymptotic, with large corrections at realistic n). The
-crossings themselves come from the exact finite-n theory (:func:`expected_gaps`, :func:`crossings`).
+``gated(q)`` (exact above the population quantile ``1 - q``, random below) against ``noisy(sigma)``: their expected
+gain profiles cross at depth q and again deeper. Every slowly varying discount orders them by ``c_f`` as n grows,
+``r^-beta`` (beta < 1) by its limit (:func:`sigma_window`); at finite n the order changes at a crossing n
+(:func:`expected_gaps`, :func:`crossings`), which moves out like ``ln n_c ~ k_D J2 / |J1|`` as ``c_A -> c_B``, with
+``J_k = int (g_A - g_B) (-ln t)^k dt`` (this package's second-order expansion; the notebook derives it).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from itertools import pairwise
 
 import numpy as np
 import pandas as pd
@@ -30,19 +19,19 @@ from scipy import integrate, optimize
 
 from ...core import parse_discount
 from ...findings import threshold
+from ...pipeline.tables import pivot
 from ...simulation import finite_n, theory
 from ...simulation.model import parse_model, parse_ranker
 
 
 def _noisy(sigma: float) -> str:
+    """The canonical spec of ``noisy(sigma)``."""
     return str(parse_ranker(f"noisy(sigma={sigma!r})"))
 
 
 def sigma_window(model: str, first: str, beta: float = 0.5) -> tuple[float, float]:
     """``(sigma_beta, sigma_zero)``: the noise levels at which ``noisy(sigma)`` ties ``first`` under ``power(beta)``
-    (equal limits) and under every slowly varying discount (equal ``c_f``). Between them the slowly varying discounts
-    prefer ``noisy(sigma)`` asymptotically, ``power(beta)`` prefers ``first`` (when it is the better at the top).
-    """
+    (equal limits) and under every slowly varying discount (equal ``c_f``)."""
     c_first = theory.c_coefficient(model, first)
     limit_first = theory.power_limit(model, first, beta)
     zero = optimize.brentq(lambda s: theory.c_coefficient(model, _noisy(s)) - c_first, 1e-3, 100, xtol=1e-10)
@@ -51,9 +40,8 @@ def sigma_window(model: str, first: str, beta: float = 0.5) -> tuple[float, floa
 
 
 def profile_crossings(model: str, first: str, second: str, points: int = 2000) -> list[float]:
-    """Depths t in (0, 1) where the expected gains ``g_first(t) - g_second(t)`` change sign: on a log grid of ``points``
-    depths from 1e-9 to 1 - 1e-9, then by bisection (a jump, such as ``gated``'s at q, is found as such).
-    """
+    """Depths t in (0, 1) where ``g_first(t) - g_second(t)`` changes sign: on a log grid of ``points`` depths, then by
+    bisection (a jump, such as ``gated``'s at q, is found as such)."""
     f, g = theory.gain_profile(model, first), theory.gain_profile(model, second)
     grid = np.concatenate((np.geomspace(1e-9, 0.5, points // 2), 1 - np.geomspace(0.5, 1e-9, points // 2)[1:]))
     diff = f(grid) - g(grid)
@@ -80,57 +68,30 @@ def _weighted(model: str, first: str, second: str, power: int) -> float:
         t = np.array([math.exp(-u)])
         return float((f(t) - g(t))[0]) * u**power * math.exp(-u)
 
-    return float(
-        sum(
-            integrate.quad(integrand, a, b, limit=200, epsabs=1e-13)[0]
-            for a, b in zip(edges[:-1], edges[1:], strict=True)
-        )
-    )
+    return float(sum(integrate.quad(integrand, a, b, limit=200, epsabs=1e-13)[0] for a, b in pairwise(edges)))
 
 
 def first_order_table(model: str, first: str, seconds: Sequence[str]) -> pd.DataFrame:
-    """The asymptotic order of ``first`` against each ranker of ``seconds``, by the first-order theory.
-
-    Returns pandas.DataFrame: one row per second ranker: model, first, second, c_first, c_second, delta_c
-    (``c_second - c_first``: positive when every slowly varying discount prefers ``first`` as n grows), half_first,
-    half_second (limits under ``power(beta=0.5)``), j1, j2 (the integrals of the module; ``j1 = p delta_c``),
-    slow_winner and half_winner (``first`` or ``second``), second_order_log_n (``j2 / |j1|``: ``ln n_c`` of log2 by the
-    second-order expansion, when ``j1`` and ``j2`` have opposite signs, else NaN).
-    """
+    """The first-order order of ``first`` against each of ``seconds``: ``c_f`` (slowly varying discounts), the limits
+    under ``power(beta=0.5)`` (``half_*``), the winners, ``J1``, ``J2`` and ``second_order_log_n = J2 / |J1|`` (``ln
+    n_c`` of log2 by the second-order expansion when they have opposite signs, else NaN)."""
     model, first = str(parse_model(model)), str(parse_ranker(first))
+    c1, h1 = theory.c_coefficient(model, first), theory.power_limit(model, first, 0.5)
     rows = []
     for second in (str(parse_ranker(s)) for s in seconds):
-        c1, c2 = theory.c_coefficient(model, first), theory.c_coefficient(model, second)
-        h1, h2 = theory.power_limit(model, first, 0.5), theory.power_limit(model, second, 0.5)
+        c2, h2 = theory.c_coefficient(model, second), theory.power_limit(model, second, 0.5)
         j1, j2 = _weighted(model, first, second, 1), _weighted(model, first, second, 2)
-        rows.append(
-            dict(
-                model=model,
-                first=first,
-                second=second,
-                c_first=c1,
-                c_second=c2,
-                delta_c=c2 - c1,
-                half_first=h1,
-                half_second=h2,
-                j1=j1,
-                j2=j2,
-                slow_winner=first if c1 < c2 else second,
-                half_winner=first if h1 > h2 else second,
-                second_order_log_n=j2 / abs(j1) if j1 * j2 < 0 else math.nan,
-            )
-        )
-    return pd.DataFrame(rows)
+        winners = (first if c1 < c2 else second, first if h1 > h2 else second)
+        log_n = j2 / abs(j1) if j1 * j2 < 0 else math.nan
+        rows.append((model, first, second, c1, c2, c2 - c1, h1, h2, j1, j2, *winners, log_n))
+    columns = "model first second c_first c_second delta_c half_first half_second j1 j2 slow_winner half_winner"
+    return pd.DataFrame(rows, columns=[*columns.split(), "second_order_log_n"])
 
 
 def expected_gaps(
     model: str, first: str, seconds: Sequence[str], discounts: Sequence[str], ns: Sequence[int]
 ) -> pd.DataFrame:
-    """``E nDCG(first) - E nDCG(second)`` from the finite-n theory, for every second ranker, discount and n.
-
-    Returns pandas.DataFrame: columns: model, first, second, discount, decay, n, gap, preferred (the ranker with the
-    larger expected nDCG; ``tie`` when equal).
-    """
+    """``E nDCG(first) - E nDCG(second)`` (finite-n theory) per second ranker, discount and n, and the ``preferred``."""
     model, first = parse_model(model), str(parse_ranker(first))
     seconds = [str(parse_ranker(s)) for s in seconds]
     specs = [parse_discount(d, builtin_only=True) for d in discounts]
@@ -140,28 +101,14 @@ def expected_gaps(
         for i, second in enumerate(seconds, start=1):
             for j, d in enumerate(specs):
                 gap = float(values[0, j] - values[i, j])
-                rows.append(
-                    dict(
-                        model=str(model),
-                        first=first,
-                        second=second,
-                        discount=str(d),
-                        decay=d.decay,
-                        n=int(n),
-                        gap=gap,
-                        preferred=first if gap > 0 else second if gap < 0 else "tie",
-                    )
-                )
-    return pd.DataFrame(rows)
+                preferred = first if gap > 0 else second if gap < 0 else "tie"
+                rows.append((str(model), first, second, str(d), d.decay, int(n), gap, preferred))
+    return pd.DataFrame(rows, columns="model first second discount decay n gap preferred".split())
 
 
 def crossings(gaps: pd.DataFrame) -> pd.DataFrame:
-    """Where the expected order changes, per (second, discount) of an :func:`expected_gaps` table: the first sign change
-    of the gap after the smallest n, interpolated linearly in ln n (rounded to an integer).
-
-    Returns pandas.DataFrame: columns: model, first, second, discount, decay, n_min, n_max, preferred_at_n_min,
-    preferred_at_n_max, crossing_n (NaN: no change on the grid), changes (the number of sign changes on the grid).
-    """
+    """Where the expected order changes, per (second, discount) of an :func:`expected_gaps` table: ``crossing_n``, the
+    first sign change of the gap, interpolated in ln n (NaN: none on the grid), and the number of ``changes``."""
     rows = []
     for (second, discount), group in gaps.groupby(["second", "discount"], sort=False):
         group = group.sort_values("n")
@@ -175,93 +122,62 @@ def crossings(gaps: pd.DataFrame) -> pd.DataFrame:
             x0, x1 = math.log(n[i - 1]), math.log(n[i])
             crossing = float(round(math.exp(x0 + (x1 - x0) * gap[i - 1] / (gap[i - 1] - gap[i]))))
         head = group.iloc[0]
-        rows.append(
-            dict(
-                model=head["model"],
-                first=head["first"],
-                second=second,
-                discount=discount,
-                decay=head["decay"],
-                n_min=int(n[0]),
-                n_max=int(n[-1]),
-                preferred_at_n_min=head["preferred"],
-                preferred_at_n_max=group["preferred"].iloc[-1],
-                crossing_n=crossing,
-                changes=int(changed.size),
-            )
-        )
-    return pd.DataFrame(rows)
+        ends = (int(n[0]), int(n[-1]), head["preferred"], group["preferred"].iloc[-1])
+        rows.append((head["model"], head["first"], second, discount, head["decay"], *ends, crossing, int(changed.size)))
+    columns = "model first second discount decay n_min n_max preferred_at_n_min preferred_at_n_max crossing_n changes"
+    return pd.DataFrame(rows, columns=columns.split())
+
+
+def _majority(decisions: pd.DataFrame) -> tuple[pd.Series, np.ndarray]:
+    """Whether ``p_first``'s Wilson interval excludes ``majority_share``, and the ranker most data sets pick."""
+    share = threshold("majority_share")
+    first_wins, second_wins = decisions["p_first_low"] > share, decisions["p_first_high"] < 1 - share
+    picked = np.where(first_wins, decisions["first"], np.where(second_wins, decisions["second"], "undecided"))
+    return first_wins | second_wins, picked
 
 
 def agreement_table(decisions: pd.DataFrame, gaps: pd.DataFrame, crossing_table: pd.DataFrame) -> pd.DataFrame:
-    """Does the majority of simulated data sets (``decision_table`` rows) pick the ranker the expected gap
-    (:func:`expected_gaps`) picks, away from the :func:`crossings`?
-
-    Returns the decisions with: expected (the preferred ranker at that n), far (at least ``crossing_far_factor`` away
-    from the crossing, or none), decided (the Wilson interval of p_first excludes ``majority_share``), majority (the
-    ranker most data sets pick, or ``undecided``), agrees (decided, far, and the majority is the expected ranker).
-    """
-    far_factor, share = threshold("crossing_far_factor"), threshold("majority_share")
+    """The decisions (``decision_table``) with the ``expected`` ranker (:func:`expected_gaps`), ``far`` (at least
+    ``crossing_far_factor`` from the crossing), ``decided``, ``majority`` and ``agrees`` (decided, far, as expected)."""
+    far_factor = threshold("crossing_far_factor")
     out = decisions.merge(gaps[["second", "discount", "n", "preferred"]], on=["second", "discount", "n"], how="left")
     out = out.rename(columns={"preferred": "expected"}).merge(
         crossing_table[["second", "discount", "crossing_n"]], on=["second", "discount"], how="left"
     )
     c = out["crossing_n"]
     out["far"] = c.isna() | (out["n"] <= c / far_factor) | (out["n"] >= c * far_factor)
-    first_wins, second_wins = out["p_first_low"] > share, out["p_first_high"] < 1 - share
-    out["decided"] = first_wins | second_wins
-    out["majority"] = np.where(first_wins, out["first"], np.where(second_wins, out["second"], "undecided"))
+    out["decided"], out["majority"] = _majority(out)
     out["agrees"] = out["decided"] & out["far"] & (out["majority"] == out["expected"])
     return out
 
 
 def asymptotic_table(decisions: pd.DataFrame, first_order: pd.DataFrame) -> pd.DataFrame:
-    """At the largest simulated n: which ranker each discount picks on most data sets, against the first-order winner
-    (``slow_winner`` for slowly varying discounts, ``half_winner`` for ``power(beta=0.5)``, else ``""``).
-
-    Returns pandas.DataFrame: columns: first, second, discount, decay, n, replicates, p_first, p_first_low,
-    p_first_high, majority (as in :func:`agreement_table`), first_order_winner, agrees (1.0, 0.0, or NaN without a
-    first-order statement).
-    """
-    share = threshold("majority_share")
-    rows = []
-    top = decisions[decisions["n"] == decisions["n"].max()]
+    """At the largest simulated n: the ranker each discount picks on most data sets (``majority``) against the
+    ``first_order_winner`` (``slow_winner`` for slowly varying discounts, ``half_winner`` for ``power(beta=0.5)``, else
+    ``""``); ``agrees``: 1.0, 0.0, or NaN without a first-order statement."""
+    columns = ["first", "second", "discount", "n", "replicates", "p_first", "p_first_low", "p_first_high"]
+    out = decisions.loc[decisions["n"] == decisions["n"].max(), columns].reset_index(drop=True)
+    out.insert(3, "decay", [parse_discount(d).decay for d in out["discount"]])
+    out["majority"] = _majority(out)[1]
     winners = first_order.set_index("second")
-    for r in top.itertuples(index=False):
-        decay = parse_discount(r.discount).decay
-        column = (
-            "slow_winner" if decay == "slowly varying" else "half_winner" if r.discount == "power(beta=0.5)" else ""
-        )
-        winner = winners.loc[r.second, column] if column else ""
-        majority = r.first if r.p_first_low > share else r.second if r.p_first_high < 1 - share else "undecided"
-        rows.append(
-            dict(
-                first=r.first,
-                second=r.second,
-                discount=r.discount,
-                decay=decay,
-                n=int(r.n),
-                replicates=int(r.replicates),
-                p_first=r.p_first,
-                p_first_low=r.p_first_low,
-                p_first_high=r.p_first_high,
-                majority=majority,
-                first_order_winner=winner,
-                agrees=float(majority == winner) if winner else math.nan,
-            )
-        )
-    return pd.DataFrame(rows)
+    out["first_order_winner"] = [
+        winners.loc[second, "slow_winner"]
+        if decay == "slowly varying"
+        else winners.loc[second, "half_winner"]
+        if discount == "power(beta=0.5)"
+        else ""
+        for second, discount, decay in zip(out["second"], out["discount"], out["decay"], strict=True)
+    ]
+    out["agrees"] = [
+        float(majority == winner) if winner else math.nan
+        for majority, winner in zip(out["majority"], out["first_order_winner"], strict=True)
+    ]
+    return out
 
 
 def reliable_n(decisions: pd.DataFrame, first_order: pd.DataFrame, discount: str = "log2") -> pd.DataFrame:
-    """Per pair: from which simulated n ``discount`` picks the first-order winner reliably: the Wilson lower bound of
-    P(first strictly higher) is at least the threshold ``reliable_lower`` at that grid n and every larger one.
-
-    ``decisions`` (``decision_table``) must put the first-order winner of ``first_order`` first.
-
-    Returns pandas.DataFrame: columns: winner, other, delta_c, n_reliable (NaN: not within the simulated n), p_last,
-    p_last_low (at the largest n), replicates_last.
-    """
+    """Per pair (``decisions`` put the first-order winner first): ``n_reliable``, the simulated n from which the
+    Wilson bound of P(winner strictly higher) under ``discount`` stays at least ``reliable_lower`` (NaN: never)."""
     lower = threshold("reliable_lower")
     rows = []
     for (winner, other), group in decisions[decisions["discount"] == discount].groupby(["first", "second"], sort=False):
@@ -274,29 +190,18 @@ def reliable_n(decisions: pd.DataFrame, first_order: pd.DataFrame, discount: str
             raise ValueError(f"decisions must put the first-order winner first: {fo['slow_winner']!r}, not {winner!r}")
         failed = np.flatnonzero((group["p_first_low"] < lower).to_numpy())
         start = 0 if failed.size == 0 else failed[-1] + 1
-        rows.append(
-            dict(
-                winner=winner,
-                other=other,
-                delta_c=float(fo["delta_c"]),
-                n_reliable=float(group["n"].iloc[start]) if start < len(group) else math.nan,
-                p_last=float(group["p_first"].iloc[-1]),
-                p_last_low=float(group["p_first_low"].iloc[-1]),
-                replicates_last=int(group["replicates"].iloc[-1]),
-            )
-        )
-    return pd.DataFrame(rows)
+        reliable = float(group["n"].iloc[start]) if start < len(group) else math.nan
+        last = group.iloc[-1]
+        at_last = (float(last["p_first"]), float(last["p_first_low"]), int(last["replicates"]))
+        rows.append((winner, other, float(fo["delta_c"]), reliable, *at_last))
+    return pd.DataFrame(rows, columns="winner other delta_c n_reliable p_last p_last_low replicates_last".split())
 
 
 def law_slope(
     first_order: pd.DataFrame, crossing_table: pd.DataFrame, discount: str = "log2", points: int = 3
 ) -> dict[str, float]:
-    """Slope of ``ln n_c`` (the expected crossing) against ``J2/|J1|`` over the ``points`` pairs nearest equality (with
-    a finite crossing and ``J1 J2 < 0``); the second-order expansion predicts ``k_D`` (1 for log2) as J1 -> 0.
-
-    Returns dict: slope, points (used), x_min, x_max (their ``J2/|J1|``), agrees (the ratio of the slope to 1 within the
-    threshold ``law_slope_factor``; NaN with fewer than 2 points).
-    """
+    """Slope of ``ln n_c`` (the expected crossing) against ``J2/|J1|`` over the ``points`` pairs nearest equality; the
+    second-order expansion predicts ``k_D`` (1 for log2). ``agrees``: within the factor ``law_slope_factor`` of 1."""
     merged = first_order[["second", "second_order_log_n"]].merge(
         crossing_table[crossing_table["discount"] == discount][["second", "crossing_n"]], on="second"
     )
@@ -323,13 +228,11 @@ def preference_table(agreement: pd.DataFrame) -> pd.DataFrame:
     def short(name: str) -> str:
         return "-" if name == "undecided" else name.split("(")[0]
 
-    cells = agreement.assign(
-        cell=[
-            f"{short(e)} / {short(m)}" + ("" if far else " *")
-            for e, m, far in zip(agreement["expected"], agreement["majority"], agreement["far"], strict=True)
-        ]
-    )
-    wide = cells.pivot_table(index="discount", columns="n", values="cell", aggfunc="first", sort=False)
+    cells = [
+        f"{short(e)} / {short(m)}" + ("" if far else " *")
+        for e, m, far in zip(agreement["expected"], agreement["majority"], agreement["far"], strict=True)
+    ]
+    wide = pivot(agreement.assign(cell=cells), "discount", "n", "cell")
     wide.columns = [f"n = {n}" for n in wide.columns]
     return wide
 
@@ -337,9 +240,7 @@ def preference_table(agreement: pd.DataFrame) -> pd.DataFrame:
 def family_table(
     first_order: pd.DataFrame, crossing_table: pd.DataFrame, reliable: dict[str, pd.DataFrame], discounts: Sequence[str]
 ) -> pd.DataFrame:
-    """Section 3 as one table: per second ranker, the first-order difference, the expected crossings of the slowly
-    varying ``discounts`` (finite-n theory) and, per model label, the simulated n from which log2 decides reliably
-    (``-``: not within the simulated n; ``not simulated``: a noise level of the theory only)."""
+    """Section 3 in one table: per second ranker, the first-order difference, expected crossings, log2's reliable n."""
     out = pd.DataFrame(
         {
             "noisy ranker": first_order["second"],
@@ -369,8 +270,7 @@ def answer_lines(
     slope: dict[str, float],
     n_max: int,
 ) -> list[str]:
-    """The notebook's answers: the finite-n predictions against the simulated majorities, the asymptotic agreement of
-    the slowly varying discounts (and r^-1/2's disagreement), and how far out log2's reliable decision moves."""
+    """The notebook's answers: the finite-n and the first-order predictions against the simulation, log2's reach."""
     lines = []
     for label, rows in agreement.groupby("label", sort=False):
         judged = rows[rows["far"]]

@@ -30,10 +30,7 @@ from ...simulation.tables import read_table
 
 
 def gain_profile_panel(profiles: Mapping[str, Any], crossings: Sequence[float]) -> Figure:
-    """Expected gain against the relative rank t (log scale) of each ranker, with the depths where they cross.
-
-    ``profiles``: ranker spec -> callable g(t) (:func:`~ndcg_research.simulation.theory.gain_profile`).
-    """
+    """Expected gain ``profiles[ranker](t)`` against the relative rank t (log scale); dotted: where they cross."""
     fig = Figure(figsize=(6.4, 3.8), layout="constrained")
     ax = fig.subplots()
     t = np.geomspace(1e-5, 1 - 1e-5, 800)
@@ -52,8 +49,7 @@ def gain_profile_panel(profiles: Mapping[str, Any], crossings: Sequence[float]) 
 def preference_panels(
     decisions: Mapping[str, pd.DataFrame], crossing_table: pd.DataFrame, discounts: Sequence[str]
 ) -> Figure:
-    """Per model: the share of data sets on which the first ranker scores higher (Wilson 95%) against n, one line per
-    discount; the finite-n theory's crossings as markers on the one-half line."""
+    """Per model: the share of data sets won by the first ranker against n, per discount; diamonds: the crossings."""
     labels = list(decisions)
     first, second = decisions[labels[0]]["first"].iloc[0], decisions[labels[0]]["second"].iloc[0]
     fig = Figure(figsize=(5.2 * len(labels), 4.2), layout="constrained")
@@ -80,12 +76,8 @@ def preference_panels(
 
 
 def crossing_growth_panel(family: pd.DataFrame, reliable: pd.DataFrame, n_max: int) -> Figure:
-    """How far out the decision moves as the pair approaches equal first-order constants.
-
-    ``family``: per (second ranker, discount), ``abs_delta_c`` and ``crossing_n`` (finite-n theory; NaN beyond the
-    computed range). ``reliable``: per (label, second ranker), ``abs_delta_c`` and ``n_reliable`` (simulated, open
-    markers; NaN: not reached by the largest simulated n, ``n_max``, drawn filled above the dotted line at ``n_max``).
-    """
+    """How far out the decision moves as the pair approaches equal first-order constants: the expected crossings
+    (``family``) and the simulated ``n_reliable`` (``reliable``; not reached: drawn filled above ``n_max``)."""
     fig = Figure(figsize=(6.4, 4.4), layout="constrained")
     ax = fig.subplots()
     discounts = list(dict.fromkeys(family["discount"]))
@@ -106,12 +98,8 @@ def crossing_growth_panel(family: pd.DataFrame, reliable: pd.DataFrame, n_max: i
     ax.axhline(n_max, color="0.5", lw=0.8, ls=":")
     at_right = dict(xycoords=("axes fraction", "data"), ha="right", va="bottom")
     ax.annotate(f"largest simulated n = {n_max}", (1.0, n_max), **at_right, fontsize=8, color="0.35")
-    ax.set(
-        xscale="log",
-        yscale="log",
-        xlabel="|c(gated) - c(noisy)|: difference of the first-order constants",
-        ylabel="list length n",
-    )
+    xlabel = "|c(gated) - c(noisy)|: difference of the first-order constants"
+    ax.set(xscale="log", yscale="log", xlabel=xlabel, ylabel="list length n")
     ax.invert_xaxis()
     fig.legend(loc="outside lower center", ncols=2, fontsize=8.5, frameon=False)
     fig.suptitle("As the first-order constants approach each other (right), the decision moves out", fontsize=11)
@@ -123,9 +111,8 @@ HEADLINE_MODELS = ("certain", "uncertain")
 
 
 def headline_figure(results: Path) -> Figure:
-    """One column, one panel per model: the share of simulated data sets on which the first ranker of the run's pair
-    scores higher (``12_decisions_*.csv``), against n, per discount (Wilson 95% bands), with each discount's expected
-    crossing (finite-n theory, ``12_crossings.csv``) as a diamond on the one-half line."""
+    """One column, a panel per model: the share of data sets won by the first ranker (``12_decisions_*.csv``) against n,
+    per discount (Wilson 95%), with the expected crossings (``12_crossings.csv``) as diamonds."""
     crossings = read_table(results / "12_crossings.csv")
     with column_figure(11.0, len(HEADLINE_MODELS), 1, sharex=True) as (fig, axes):
         for ax, panel, label in zip(axes, "ab", HEADLINE_MODELS, strict=True):

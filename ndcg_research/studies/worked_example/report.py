@@ -76,6 +76,4 @@ def comparison(measured: Mapping[str, float], article: bool) -> pd.DataFrame:
         }
         for name, value in measured.items()
     }
-    table = pd.DataFrame.from_dict(rows, orient="index")
-    table.index.name = "quantity"
-    return table
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("quantity")
