@@ -1,39 +1,12 @@
-r"""Data sets drawn from the simulated model (:mod:`~ndcg_research.simulation.model`), and fast nDCG of rankers on them.
+"""Data sets drawn from the simulated model, and fast nDCG of every ranker on them.
 
-Growing samples
----------------
-:func:`stream_ndcg` follows one data stream: items drawn one after another, and the nDCG of every ranker on each prefix
-of the first n items, for an increasing list of n. The prefixes are nested (the data set of size n is part of every
-larger one), so a stream answers "does the order of two rankers, once settled, stay settled as the data set grows?",
-which independent data sets at each n cannot.
-
-Randomness
-----------
-Every random number comes from a :class:`numpy.random.Generator` seeded by :func:`replicate_seed`:
-``SeedSequence(seed, spawn_key=(experiment, n, replicate, stream))``, ``experiment`` a stable number derived from the
-model spec, ``stream`` 0 for the data and a stable number derived from the ranker spec for that ranker's noise. A
-replicate therefore draws the same data and noise whatever the worker, the order of computation or the other rankers.
-
-Speed
------
-:func:`replicate_ndcg` computes, for one data set, the nDCG of every ranker under every discount; every discount reuses
-a ranker's ranked gains (one dot product each). The features are drawn and sorted (``np.sort``, in place) before the
-grades: given the features the grades are independent, so this only relabels the items, which come out in the ``bayes``
-order. Hence ``bayes`` needs no further sort, nor does ``coarse`` (its bins are consecutive blocks of that order, found
-by bisection; the tie-averaged DCG of a block is its mean gain times its share of the cumulative discount); ``random``
-shuffles the grades (a uniformly random order independent of the rest), ``head(m)`` keeps the first m and shuffles the
-others (``gated(q)`` the first M, the items above its gate, found by bisection), and each ``noisy`` ranker needs one
-argsort of its n scores. Gathers move uint8 grades, not float64 gains. :func:`sample` returns the same data set with
-explicit scores for every ranker, so the fast path can be checked against :func:`ndcg_research.ndcg_from_scores`.
-
-The metric core's arithmetic, without its per-call checks: the discount vectors and their cumulative sums are the
-core's cached ones (:func:`~ndcg_research.core._kernels.discount_vector`, ``cumulative_discount``), the ideal DCG is
-the core's (``ideal_dcg``, on int8 grades, which sort fastest), and a DCG is ``ranked @ D``, the one-row path of
-``discounted_sum``, so these values are the kernels' bit for bit (``coarse``'s blocks, summed through the cumulative
-discount, agree with the core to rounding). The public metric functions give the same bits but check every array at
-every call: at n = 1000 the ideal DCG through :func:`ndcg_research.idcg` makes a replicate about 10% slower, and a
-DCG through the checked ``discounted_sum`` costs about 20 us against 2 us for the dot product, 40 times per replicate
-of 5 rankers and 8 discounts.
+Every random number comes from ``SeedSequence(seed, spawn_key=(experiment, n, replicate, stream))`` (stream 0: the
+data; :attr:`Ranker.stream`: that ranker's noise), so a replicate draws the same numbers whatever the worker, the order
+or the other rankers. :func:`replicate_ndcg` draws the features sorted (the ``bayes`` order: only a relabelling), so
+only ``noisy`` needs an argsort; ``coarse`` bins are blocks of that order, ``random``/``head``/``gated`` shuffle the
+grades. It uses the metric core's kernels without their per-call checks (same bits; checked about 10x slower per DCG);
+:func:`sample` gives the same data set with explicit scores, to check it against the public metrics.
+:func:`stream_ndcg` follows nested prefixes of one data stream: does an order, once settled, stay settled as n grows?
 """
 
 from __future__ import annotations
@@ -53,12 +26,7 @@ from .replicates import seed_sequence
 
 
 def replicate_seed(seed: int, model: Model, n: int, replicate: int, stream: int = 0) -> np.random.SeedSequence:
-    """The seed of one stream of one replicate: ``SeedSequence(seed, spawn_key=(experiment, n, replicate, stream))``.
-
-    ``seed``: the study's seed, >= 0; ``model``: its :attr:`Model.experiment_id` is the first element of the spawn
-    key; ``n``, ``replicate``: list length (>= 1) and replicate number (>= 0); ``stream``: 0 for the data,
-    :attr:`Ranker.stream` for a ranker's noise.
-    """
+    """The seed of one stream of one replicate: ``SeedSequence(seed, spawn_key=(experiment, n, replicate, stream))``."""
     return seed_sequence(seed, model.experiment_id, n, replicate, stream)
 
 
@@ -107,13 +75,9 @@ class Sample:
 
 
 def sample(model: str | Model, rankers: Iterable[str | Ranker], n: int, *, seed: int, replicate: int = 0) -> Sample:
-    """Draw one data set and every ranker's scores (higher score = ranked higher).
+    """Draw one data set and every ranker's scores (higher = ranked higher): the numbers of :func:`replicate_ndcg`.
 
-    The same numbers as :func:`replicate_ndcg` uses. The ``random`` ranker's score is ``n - position`` of a uniformly
-    random order; ``head(m)``'s is ``n - position`` of the order that puts the m items of largest x first (in descending
-    x) and the others after them in a uniformly random order (``gated(q)``: the items with x above its gate first).
-
-    ``n``: number of items (>= 1); ``seed``: seed of the experiment; ``replicate``: replicate number.
+    ``random``, ``head`` and ``gated`` score ``n - position`` in their order (exact head, then a random permutation).
     """
     model = parse_model(model)
     x, y = model.draw(_rng(seed, model, n, replicate, 0), n, descending=True)
@@ -140,8 +104,7 @@ def _ranked(grades8: np.ndarray, order: np.ndarray | None, table: np.ndarray | N
 def _block_dcg(
     x_desc: np.ndarray, gains: np.ndarray, edges: np.ndarray, cumulatives: Sequence[np.ndarray]
 ) -> np.ndarray:
-    """Tie-averaged DCG of the ranking by bin of x (items sorted by descending x): bin j holds the items with exactly
-    j edges below x, a consecutive block (found by bisection) whose mean gain fills its ranks."""
+    """Tie-averaged DCG of the ranking by bin of x: each bin is a block of the descending x (found by bisection)."""
     # Items with x > e come first; -x is ascending, so bisect on it (O(log n) element reads per edge).
     end = np.array([bisect.bisect_left(x_desc, -e, key=lambda v: -v) for e in edges[::-1]] + [x_desc.size])
     start = np.concatenate(([0], end[:-1]))
@@ -162,18 +125,8 @@ def replicate_ndcg(
     replicate: int,
     gain: str | Gain = "linear",
 ) -> np.ndarray:
-    """nDCG of every ranker under every discount on one simulated data set.
-
-    nDCG here is the full-list nDCG (no cut-off) with ties averaged and the ideal from the data set's own grades:
-    ``DCG_D(f) / IDCG_D`` with ``DCG_D(f) = sum_r gain(y_(r)) D(r)``. A data set without a relevant item gets 0 (the
-    package's default ``zero_ideal="zero"``).
-
-    ``discounts``: built-in discount specs, e.g. ``"log2"``, ``"power(beta=0.5)"``; ``n``: number of items; ``seed``:
-    seed of the experiment; ``replicate``: replicate number: with ``seed``, the model and ``n`` it fixes all random
-    draws; ``gain``: built-in gain spec (default linear).
-
-    Returns numpy.ndarray: shape ``(len(rankers), len(discounts))``.
-    """
+    """Full-list nDCG (ties averaged; 0 without a relevant item) of every ranker under every discount on one data
+    set: shape ``(len(rankers), len(discounts))``."""
     model = parse_model(model)
     rankers, discounts, gain_fn = _parsed(rankers, discounts, gain)
     buf = _buffers(n)
@@ -191,30 +144,25 @@ def replicate_ndcg(
     table = None if gain_fn.name == "linear" else gain_fn(np.arange(model.grades + 1, dtype=np.float64))
     dcg = np.empty((len(rankers), len(discounts)))
     for i, ranker in enumerate(rankers):
+        if ranker.kind == "coarse":  # bins are contiguous blocks of the Bayes order
+            dcg[i] = _block_dcg(x, gains, ranker.bin_edges(), cumulatives)
+            continue
         if ranker.kind == "bayes":  # the items are already in descending order of x
-            ranked = gains
-            if np.any(x[1:] == x[:-1]):  # tied features (probability ~ n^2 2^-53)
-                ranked = group_means(x[None, :], gains[None, :])[0]
-            dcg[i] = [ranked @ v for v in vectors]
+            ranked, keys = gains, x
         elif ranker.kind == "noisy":
             neg = buf["noise"]
             _rng(seed, model, n, replicate, ranker.stream).standard_normal(out=neg)  # as in sample()
             neg *= -ranker.sigma
             neg -= x  # -(x + sigma z), exactly the negated score of sample()
             order = np.argsort(neg)  # one argsort per noisy ranker
-            ranked, ordered = _ranked(grades8, order, table), np.take(neg, order)
-            if np.any(ordered[1:] == ordered[:-1]):  # tied scores (rare for continuous scores)
-                ranked = group_means(ordered[None, :], ranked[None, :])[0]
-            dcg[i] = [ranked @ v for v in vectors]
-        elif ranker.kind == "coarse":  # bins are contiguous blocks of the Bayes order
-            dcg[i] = _block_dcg(x, gains, ranker.bin_edges(), cumulatives)
+            ranked, keys = _ranked(grades8, order, table), np.take(neg, order)
         else:  # random, head, gated: the same Fisher-Yates shuffle as sample()'s permutation, applied to the grades
             head = ranker.exact_count(x)
-            shuffled = np.concatenate(
-                (grades8[:head], _rng(seed, model, n, replicate, ranker.stream).permuted(grades8[head:]))
-            )
-            ranked = _ranked(shuffled, None, table)
-            dcg[i] = [ranked @ v for v in vectors]
+            rest = _rng(seed, model, n, replicate, ranker.stream).permuted(grades8[head:])
+            ranked, keys = _ranked(np.concatenate((grades8[:head], rest)), None, table), None
+        if keys is not None and np.any(keys[1:] == keys[:-1]):  # tied features or scores (rare: they are continuous)
+            ranked = group_means(keys[None, :], ranked[None, :])[0]
+        dcg[i] = [ranked @ v for v in vectors]
     return np.divide(dcg, idcg, out=np.zeros_like(dcg), where=idcg > 0)
 
 
@@ -226,13 +174,9 @@ STREAM_KEY = 1
 def stream_sample(
     model: str | Model, rankers: Iterable[str | Ranker], length: int, *, seed: int, replicate: int
 ) -> Sample:
-    """One data stream of ``length`` items in arrival order, with each ranker's order key.
+    """One data stream of ``length`` items in arrival order (unsorted), with each ranker's order key (higher first).
 
-    Features and grades as :meth:`Model.draw` (unsorted), each ranker's noise from its own stream:
-    ``SeedSequence(seed, spawn_key=(experiment, length, replicate, stream, STREAM_KEY))``. The keys (higher = ranked
-    higher): ``bayes`` x, ``noisy`` x + sigma z, ``coarse`` the bin of x, ``random``, ``head(m)`` and ``gated(q)`` an
-    independent uniform (``head(m)`` puts the m items of largest x of a prefix first, ``gated(q)`` those above its gate,
-    and both order the rest by the key; see :func:`stream_ndcg`).
+    ``random``, ``head`` and ``gated`` get an independent uniform key (:func:`stream_ndcg` puts the exact head first).
     """
     model = parse_model(model)
     x, y = model.draw(_rng(seed, model, length, replicate, 0, STREAM_KEY), length)
@@ -256,18 +200,8 @@ def stream_ndcg(
     replicate: int,
     gain: str | Gain = "linear",
 ) -> np.ndarray:
-    """nDCG of every ranker under every discount on the nested prefixes of one data stream.
-
-    The stream is :func:`stream_sample` with ``length = max(ns)``; the data set of size n is its first n items, which
-    each ranker orders by its key (``head(m)``: the m items of largest x among them first, in descending x, then the
-    others by the key; ``gated(q)`` the same with the items above its gate); ties (``coarse``) are averaged. Full-list
-    nDCG with the ideal from the prefix's own grades (0 when the prefix has no relevant item).
-
-    ``discounts``: built-in discounts; ``ns``: prefix lengths, increasing, >= 1; ``seed``, ``replicate``: the study's
-    seed and the stream's number.
-
-    Returns numpy.ndarray: shape ``(len(ns), len(rankers), len(discounts))``.
-    """
+    """Full-list nDCG of every ranker under every discount on the first n items of :func:`stream_sample`, for each
+    increasing n of ``ns``: shape ``(len(ns), len(rankers), len(discounts))``."""
     model = parse_model(model)
     rankers, discounts, gain_fn = _parsed(rankers, discounts, gain)
     ns = list(ns)
