@@ -1,16 +1,9 @@
-r"""nDCG@k on the simulated ranking problems of :mod:`ndcg_research.simulation.simulate`, k tied to n (notebook 05).
+"""nDCG@k on the simulated ranking problems, k tied to n by a cut-off rule (notebook 05).
 
-The theory experiments (:mod:`ndcg_research.simulation.sweeps`) sweep the full-list nDCG; this module adds the cut-off.
-A **cut-off rule** says how k follows the list length n; its spec parses and prints back like the discount specs:
-``fixed(k=10)``: min(10, n); ``power(a=0.5)``: ceil(n ** a) (``a = 0.5``: k ~ sqrt(n)); ``fraction(c=0.1)``:
-ceil(c * n); ``all``: n (no cut-off: the full-list nDCG). nDCG@k cuts both the ranking and the ideal at k
-(trec_eval's ``ndcg_cut.k``); the ideal is built from all n items of the data set.
-
-A :class:`CutoffSweep` is a :class:`~ndcg_research.simulation.sweeps.Sweep` with one more axis, the rules: it runs with
-:func:`~ndcg_research.simulation.sweeps.run_sweep` (chunks, workers, cache) and gives a
-:class:`~ndcg_research.simulation.sweeps.SweepResult` with the same tables, plus the rule and k columns. Replicate r at
-length n is the data set of :func:`ndcg_research.simulation.simulate.sample`, i.e. the very data set of the theory
-sweeps.
+Rules: ``fixed(k=10)``: min(10, n); ``power(a=0.5)``: ceil(n ** a); ``fraction(c=0.1)``: ceil(c n); ``all``: n. nDCG@k
+cuts the ranking and the ideal (from all n items) at k, as trec_eval's ``ndcg_cut.k``. A :class:`CutoffSweep` is a
+:class:`~ndcg_research.simulation.sweeps.Sweep` with the rules as one more axis, on the very data sets of the theory
+sweeps (:func:`~ndcg_research.simulation.simulate.sample`).
 """
 
 from __future__ import annotations
@@ -44,10 +37,7 @@ class CutoffRule:
     value: float = 0.0
 
     def k(self, n: int) -> int:
-        """The cut-off for a list of n items (between 1 and n).
-
-        ``n``: list length, >= 1.
-        """
+        """The cut-off for a list of n items (between 1 and n)."""
         if self.kind == "fixed":
             k = int(self.value)
         elif self.kind == "power":
@@ -108,18 +98,8 @@ def replicate_ndcg_at_k(
     replicate: int,
     gain: str = "linear",
 ) -> np.ndarray:
-    """nDCG@k of every ranker, discount and cut-off on one simulated data set.
-
-    The data set and the scores are :func:`ndcg_research.simulation.simulate.sample`'s. Per ranker one partial sort
-    (:func:`ndcg_research.core._ranking.top_order`) of the top ``max(ks)`` items serves every discount and cut-off; DCG
-    and ideal DCG are the metric core's (:mod:`ndcg_research.core._kernels`). Rankers must not produce tied scores
-    (``bayes``, ``noisy``, ``random``); ``coarse`` is rejected.
-
-    ``model``: model spec, e.g. ``"probit(lo=0.1, hi=0.6)"``; ``rankers``, ``discounts``: specs; ``n``: number of
-    items; ``ks``: cut-offs, each in 1..n; ``seed``, ``replicate``: seed of the experiment and replicate number.
-
-    Returns numpy.ndarray: shape ``(len(rankers), len(discounts), len(ks))``; 0 where the ideal is 0.
-    """
+    """nDCG@k of every tie-free ranker, discount and cut-off on the data set of :func:`~.simulate.sample`: shape
+    (rankers, discounts, ks), 0 where the ideal is 0. One partial sort of the top ``max(ks)`` items per ranker."""
     model_obj = parse_model(model)
     ranker_objs = _tie_free(parse_ranker(r) for r in rankers)
     ks = list(ks)
@@ -143,11 +123,8 @@ def replicate_ndcg_at_k(
 
 @dataclass(frozen=True)
 class CutoffSweep(Sweep):
-    """A :class:`~ndcg_research.simulation.sweeps.Sweep` with cut-off rules: nDCG@k(n) for every rule.
-
-    Build it with :meth:`CutoffSweep.build`; run it with :func:`~ndcg_research.simulation.sweeps.run_sweep`. Values have
-    shape (replicates, rankers, discounts, rules).
-    """
+    """A :class:`~ndcg_research.simulation.sweeps.Sweep` with cut-off rules: values (replicates, rankers, discounts,
+    rules)."""
 
     rules: tuple[str, ...] = ("all",)
 
@@ -162,11 +139,7 @@ class CutoffSweep(Sweep):
         pairs: Iterable[Sequence[str]] = (("bayes", "noisy(sigma=0.5)"), ("bayes", "noisy(sigma=1)")),
         **common: Any,
     ) -> CutoffSweep:
-        """Check and canonicalise a sweep: the cut-off ``rules`` and the arguments of
-        :meth:`Sweep.build` (``ns``, ``replicates``, ``seed`` and ``gain`` are passed on).
-
-        Rankers must be tie-free (``coarse`` is rejected).
-        """
+        """Check and canonicalise a sweep: cut-off ``rules``, tie-free rankers and :meth:`Sweep.build`'s arguments."""
         rankers = [str(r) for r in _tie_free(parse_ranker(r) for r in rankers)]
         rule_specs = distinct_specs("rules", (str(parse_cutoff(r)) for r in rules))
         return super().build(model, rankers=rankers, discounts=discounts, pairs=pairs, rules=rule_specs, **common)

@@ -1,13 +1,8 @@
 """Tidy result tables as CSV files whose column types survive a round trip.
 
-A CSV file does not say what its columns are: read back naively, a text column of ``"True"`` becomes booleans and
-``"007"`` becomes the integer 7. :func:`write_table` therefore writes, next to ``name.csv``, a small
-``name.csv.dtypes.json`` with the type of every column (``str``, ``int64``, ``float64`` or ``bool``), and
-:func:`read_table` reads the CSV with those types. The CSV itself stays a plain table that any tool reads.
-
-Floats are written with 10 significant digits: enough for every number the notebooks quote, and short enough that the
-last bits of a floating-point sum (which differ between machines) do not show up as changed files.
-
+Read back naively, a text column of ``"True"`` becomes booleans and ``"007"`` the integer 7: :func:`write_table` writes
+the type of every column beside the CSV (``name.csv.dtypes.json``) and :func:`read_table` reads it with them. Floats get
+10 significant digits: enough for every number quoted, few enough that machine-dependent last bits do not show.
 """
 
 from __future__ import annotations
@@ -86,11 +81,7 @@ def read_table(path: str | os.PathLike[str]) -> pd.DataFrame:
 
 
 def grid_table(axes: Mapping[str, Sequence[Any]], columns: Mapping[str, Any]) -> pd.DataFrame:
-    """One row per combination of axis labels (first axis slowest), one column per array.
-
-    ``axes``: axis name -> labels, in the order of the arrays' dimensions; ``columns``: column name -> array of
-    shape ``(len(labels) for each axis)``, or a scalar (repeated).
-    """
+    """One row per combination of axis labels (first axis slowest), one column per array over the axes (or scalar)."""
     shape = tuple(len(labels) for labels in axes.values())
     rows = list(itertools.product(*axes.values()))
     table = pd.DataFrame(rows, columns=list(axes)) if rows else pd.DataFrame(columns=list(axes))
