@@ -35,6 +35,9 @@ def _rng(seed: int, model: Model, n: int, *key: int) -> np.random.Generator:
     return np.random.default_rng(seed_sequence(seed, model.experiment_id, n, *key))
 
 
+#: Last element of the spawn key of a stream's seeds, so that no stream shares its numbers with a data set of
+#: :func:`replicate_ndcg` (whose keys have four elements).
+STREAM_KEY = 1
 _workspace = threading.local()
 
 
@@ -47,15 +50,6 @@ def _buffers(n: int) -> dict[str, np.ndarray]:
         current["grades8"] = np.empty(n, dtype=np.uint8)
         _workspace.arrays = current
     return current
-
-
-def _feature_score(ranker: Ranker, x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """The score of a ranker that sees the feature: ``bayes`` x, ``noisy`` x + sigma z, ``coarse`` the bin of x."""
-    if ranker.kind == "bayes":
-        return x.copy()
-    if ranker.kind == "noisy":
-        return x + ranker.sigma * rng.standard_normal(x.size)
-    return np.searchsorted(ranker.bin_edges(), x).astype(np.float64)  # bin 0..m-1: the number of edges below x
 
 
 def _parsed(
@@ -74,25 +68,44 @@ class Sample:
     scores: dict[str, np.ndarray]
 
 
-def sample(model: str | Model, rankers: Iterable[str | Ranker], n: int, *, seed: int, replicate: int = 0) -> Sample:
-    """Draw one data set and every ranker's scores (higher = ranked higher): the numbers of :func:`replicate_ndcg`.
-
-    ``random``, ``head`` and ``gated`` score ``n - position`` in their order (exact head, then a random permutation).
-    """
-    model = parse_model(model)
-    x, y = model.draw(_rng(seed, model, n, replicate, 0), n, descending=True)
+def _sample(model: Model, rankers: Iterable[str | Ranker], n: int, seed: int, replicate: int, stream: bool) -> Sample:
+    """The data set of :func:`sample` (sorted features) or of :func:`stream_sample` (arrival order, uniform keys)."""
+    suffix = (STREAM_KEY,) if stream else ()
+    x, y = model.draw(_rng(seed, model, n, replicate, 0, *suffix), n, descending=not stream)
     scores: dict[str, np.ndarray] = {}
     for ranker in map(parse_ranker, rankers):
-        rng = _rng(seed, model, n, replicate, ranker.stream)
-        if ranker.kind in ("bayes", "noisy", "coarse"):
-            scores[str(ranker)] = _feature_score(ranker, x, rng)
+        rng = _rng(seed, model, n, replicate, ranker.stream, *suffix)
+        if ranker.kind == "bayes":
+            score = x.copy()
+        elif ranker.kind == "noisy":
+            score = x + ranker.sigma * rng.standard_normal(n)
+        elif ranker.kind == "coarse":
+            score = np.searchsorted(ranker.bin_edges(), x).astype(np.float64)  # bin 0..m-1: the edges below x
+        elif stream:  # random, head, gated: stream_ndcg puts the exact head first
+            score = rng.random(n)
         else:  # random, head, gated: the item at position j of `order` gets rank j + 1
             head = ranker.exact_count(x)  # 0 for random; items are drawn in descending x, so the head is 0..head-1
             order = np.concatenate((np.arange(head), head + rng.permutation(n - head)))
             score = np.empty(n)
             score[order] = np.arange(n, 0, -1, dtype=np.float64)
-            scores[str(ranker)] = score
+        scores[str(ranker)] = score
     return Sample(x, y, scores)
+
+
+def sample(model: str | Model, rankers: Iterable[str | Ranker], n: int, *, seed: int, replicate: int = 0) -> Sample:
+    """Draw one data set and every ranker's scores (higher = ranked higher): the numbers of :func:`replicate_ndcg`.
+
+    ``random``, ``head`` and ``gated`` score ``n - position`` in their order (exact head, then a random permutation).
+    """
+    return _sample(parse_model(model), rankers, n, seed, replicate, stream=False)
+
+
+def stream_sample(
+    model: str | Model, rankers: Iterable[str | Ranker], length: int, *, seed: int, replicate: int
+) -> Sample:
+    """One data stream of ``length`` items in arrival order, with each ranker's order key (higher first); its seeds'
+    spawn keys end in :data:`STREAM_KEY`."""
+    return _sample(parse_model(model), rankers, length, seed, replicate, stream=True)
 
 
 def _ranked(grades8: np.ndarray, order: np.ndarray | None, table: np.ndarray | None) -> np.ndarray:
@@ -164,30 +177,6 @@ def replicate_ndcg(
             ranked = group_means(keys[None, :], ranked[None, :])[0]
         dcg[i] = [ranked @ v for v in vectors]
     return np.divide(dcg, idcg, out=np.zeros_like(dcg), where=idcg > 0)
-
-
-#: Last element of the spawn key of a stream's seeds, so that no stream shares its numbers with a data set of
-#: :func:`replicate_ndcg` (whose keys have four elements).
-STREAM_KEY = 1
-
-
-def stream_sample(
-    model: str | Model, rankers: Iterable[str | Ranker], length: int, *, seed: int, replicate: int
-) -> Sample:
-    """One data stream of ``length`` items in arrival order (unsorted), with each ranker's order key (higher first).
-
-    ``random``, ``head`` and ``gated`` get an independent uniform key (:func:`stream_ndcg` puts the exact head first).
-    """
-    model = parse_model(model)
-    x, y = model.draw(_rng(seed, model, length, replicate, 0, STREAM_KEY), length)
-    keys: dict[str, np.ndarray] = {}
-    for ranker in map(parse_ranker, rankers):
-        rng = _rng(seed, model, length, replicate, ranker.stream, STREAM_KEY)
-        if ranker.kind in ("bayes", "noisy", "coarse"):
-            keys[str(ranker)] = _feature_score(ranker, x, rng)
-        else:  # random, head, gated
-            keys[str(ranker)] = rng.random(length)
-    return Sample(x, y, keys)
 
 
 def stream_ndcg(
