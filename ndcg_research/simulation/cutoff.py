@@ -25,7 +25,6 @@ from .simulate import sample
 from .sweeps import Sweep, distinct_specs
 
 _RULES = {"fixed": ("k",), "power": ("a",), "fraction": ("c",), "all": ()}
-_RULES_VALID = "fixed(k), power(a), fraction(c), all"
 _DOMAIN = {"fixed": "k >= 1", "power": "0 < a < 1", "fraction": "0 < c <= 1"}
 
 
@@ -66,11 +65,12 @@ def parse_cutoff(spec: str | CutoffRule) -> CutoffRule:
     """Parse a cut-off rule: ``fixed(k=K)``, ``power(a=A)`` (0 < A < 1), ``fraction(c=C)`` (0 < C <= 1), ``all``."""
     if isinstance(spec, CutoffRule):
         return spec
-    name, kwargs = parse_registered(spec, _RULES, what="cut-off rule", valid=f"valid rules: {_RULES_VALID}")
+    name, kwargs = parse_registered(
+        spec, _RULES, what="cut-off rule", valid="valid rules: fixed(k), power(a), fraction(c), all"
+    )
     if name == "all":
         return CutoffRule("all")
-    (key,) = _RULES[name]
-    value = kwargs[key]
+    value = kwargs[_RULES[name][0]]
     # The rules' domain: a cut-off outside it would not be one.
     if not {"fixed": value >= 1, "power": 0 < value < 1, "fraction": 0 < value <= 1}[name]:
         raise ValueError(f"cut-off rule {name!r} needs {_DOMAIN[name]}, got {value!r}")
@@ -79,11 +79,10 @@ def parse_cutoff(spec: str | CutoffRule) -> CutoffRule:
 
 def _tie_free(rankers: Iterable[Ranker]) -> list[Ranker]:
     rankers = list(rankers)
-    for r in rankers:
-        if r.kind == "coarse":
-            raise ValueError(
-                f"rankers: {str(r)!r} ties items within bins; nDCG@k here needs tie-free rankers (bayes, noisy, random)"
-            )
+    if coarse := [str(r) for r in rankers if r.kind == "coarse"]:
+        raise ValueError(
+            f"rankers: {coarse[0]!r} ties items within bins; nDCG@k here needs tie-free rankers (bayes, noisy, random)"
+        )
     return rankers
 
 

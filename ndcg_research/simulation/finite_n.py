@@ -59,10 +59,8 @@ def _order_statistic_quantiles(n: int, count: int) -> np.ndarray:
 
 def rank_gains(model: str | Model, ranker: str | Ranker, n: int, *, gain: str | Gain = "linear") -> np.ndarray:
     """Expected gain of the item a ranker puts at rank r = 1..n on a data set of n items (they sum to n p).
-
-    ``head(m)``: the ``bayes`` values on ranks 1..m, then the mean of the rest. ``coarse``: the mean of its step profile
-    over each rank's cell (approximate: its blocks have random sizes).
-    """
+    ``head(m)``: ``bayes`` on ranks 1..m, then the mean of the rest; ``coarse``: its step profile's mean over each
+    rank's cell (approximate: its blocks have random sizes)."""
     model, ranker, gain = parse_model(model), parse_ranker(ranker), parse_gain(gain, builtin_only=True)
     if ranker.kind == "coarse":
         return gain_profile(model, ranker, gain=gain).cell_means(n)
@@ -171,12 +169,9 @@ def rare_miss_share(
     *,
     gain: str | Gain = "linear",
 ) -> float:
-    """Share of a ranker's expected DCG shortfall, over the ranks the ideal fills with the top gain, from misses too
-    rare for ``replicates`` data sets (miss probability ``p_r = 1 - E gain_r / g*(0+)`` with ``replicates p_r < 1``).
-
-    When it is large, the sample mean of nDCG rests on events the sample mostly lacks: too high, with a too narrow
-    interval. 0 without shortfall.
-    """
+    """Share of a ranker's expected DCG shortfall (over the ideal's top-gain ranks) from misses too rare for
+    ``replicates`` data sets (``replicates p_r < 1``, ``p_r = 1 - E gain_r / g*(0+)``): large, it means a sample mean of
+    nDCG that is too high, with a too narrow interval. 0 without shortfall."""
     model, d = parse_model(model), parse_discount(discount, builtin_only=True)
     star = ideal_profile(model, gain=gain)
     top_ranks = max(1, int(n * star.edges[1]))  # ranks the ideal fills with the top gain, in expectation

@@ -77,10 +77,8 @@ class Model:
         descending: bool = False,
         scratch: dict[str, np.ndarray] | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
-        """Draw ``n`` items: features ``x`` (descending if asked: the same law) and float64 grades ``y``.
-
-        ``scratch`` (arrays ``x``, ``eta``, ``u``, ``present`` of length n) receives the values: no page faults.
-        """
+        """Draw ``n`` items: features ``x`` (descending if asked: the same law) and float64 grades ``y``;
+        ``scratch`` (arrays ``x``, ``eta``, ``u``, ``present`` of length n) receives the values: no page faults."""
         if scratch is None:
             scratch = {"x": np.empty(n), "eta": np.empty(n), "u": np.empty(n), "present": np.empty(n, dtype=bool)}
         x = scratch["x"]
@@ -112,7 +110,6 @@ def parse_model(spec: str | Model) -> Model:
 
 
 _RANKER_KINDS = {"bayes": (), "noisy": ("sigma",), "coarse": ("bins",), "random": (), "head": ("m",), "gated": ("q",)}
-_RANKERS_VALID = "bayes, noisy(sigma), coarse(bins), random, head(m), gated(q)"
 # The spec language's domain: a ranker outside it would score meaninglessly.
 _DOMAIN = {
     "noisy": ("sigma > 0", lambda r: r.sigma > 0),
@@ -174,7 +171,8 @@ def parse_ranker(spec: str | Ranker) -> Ranker:
     """Parse a ranker spec (see the module), e.g. ``"noisy(sigma=0.5)"``."""
     if isinstance(spec, Ranker):
         return spec
-    name, kwargs = parse_registered(spec, _RANKER_KINDS, what="ranker", valid=f"valid rankers: {_RANKERS_VALID}")
+    valid = "valid rankers: bayes, noisy(sigma), coarse(bins), random, head(m), gated(q)"
+    name, kwargs = parse_registered(spec, _RANKER_KINDS, what="ranker", valid=valid)
     ranker = Ranker(name, **kwargs)
     if name in _DOMAIN and not _DOMAIN[name][1](ranker):
         raise ValueError(f"ranker {name!r} needs {_DOMAIN[name][0]}, got {spec!r}")

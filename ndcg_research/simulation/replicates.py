@@ -8,6 +8,7 @@ import ast
 import contextlib
 import functools
 import hashlib
+import importlib.util
 import json
 import os
 import sys
@@ -121,11 +122,9 @@ def run_chunks(
     progress: bool | None = None,
     label: str = "",
 ) -> ChunkRun:
-    """Compute (or load from the ``cache`` folder, which must belong to this computation alone) every chunk.
-
-    ``compute`` maps a chunk to one row per replicate; ``description`` is written once into the cache folder, for
-    humans; ``progress``: a tqdm bar (default: when stderr is a terminal).
-    """
+    """Compute (or load from the ``cache`` folder, which must belong to this computation alone) every chunk:
+    ``compute`` gives one row per replicate; ``description`` is written once into the cache folder, for humans;
+    ``progress``: a tqdm bar (default: when stderr is a terminal)."""
     folder = None if cache is None else Path(cache)
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)
@@ -188,11 +187,8 @@ def _package_imports(tree: ast.AST, module: str, is_package: bool) -> set[str]:
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names if a.name.split(".")[0] == root)
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                parts = module.split(".") if is_package else module.split(".")[:-1]
-                base = ".".join(parts[: len(parts) - node.level + 1] + ([node.module] if node.module else []))
-            else:
-                base = node.module or ""
+            package = module if is_package else module.rpartition(".")[0]
+            base = importlib.util.resolve_name("." * node.level + (node.module or ""), package)
             if base.split(".")[0] == root:
                 found.add(base)
                 found.update(f"{base}.{a.name}" for a in node.names)
@@ -200,10 +196,9 @@ def _package_imports(tree: ast.AST, module: str, is_package: bool) -> set[str]:
 
 
 def code_fingerprint(module: str, package: Path | None = None) -> str:
-    """16 hex digits hashing the code that ``module`` runs: its syntax tree and those of the package modules it imports
-    (transitively), without docstrings and comments, and the numpy version: a cache key that changes with any
-    statement and with none of the documentation. ``package``: the source folder (default: this installed package).
-    """
+    """16 hex digits hashing the code ``module`` runs (its syntax tree and those of the package modules it imports,
+    without docstrings and comments) and the numpy version: a cache key blind to documentation. ``package``: the source
+    folder (default: this installed package)."""
     if package is None:  # the installed package does not change while it runs: hash it once
         return _installed_fingerprint(module)
     package = Path(package)

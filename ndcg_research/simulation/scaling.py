@@ -28,11 +28,9 @@ from .model import Model, Ranker, parse_model, parse_ranker
 
 
 def shortfall_exponent(model: str | Model, ranker: str | Ranker) -> float:
-    """``rho``: the ranker's expected shortfall at the top, ``g(0+) - g(t)``, behaves like ``t^rho``.
-
-    ``1 - Phi(kappa z_t) ~ t^(kappa^2)`` up to a power of ``ln(1/t)``, so ``rho = kappa^2`` (``bayes`` and ``gated``:
-    ``a^2``); 0 for ``random`` and ``coarse``, whose top is no better than a bin or the mean.
-    """
+    """``rho``: the ranker's expected shortfall at the top, ``g(0+) - g(t)``, behaves like ``t^rho``: ``kappa^2``, as
+    ``1 - Phi(kappa z_t) ~ t^(kappa^2)`` up to a power of ``ln(1/t)`` (``bayes``, ``gated``: ``a^2``); 0 for ``random``
+    and ``coarse``, whose top is no better than a bin or the mean."""
     model, ranker = parse_model(model), parse_ranker(ranker)
     if ranker.kind in ("bayes", "gated"):
         return model.a**2
@@ -69,22 +67,9 @@ def decay_index(discount: str | Discount) -> float:
 def gap_exponent(
     model: str | Model, better: str | Ranker, worse: str | Ranker, discount: str | Discount, a: float = 1.0
 ) -> Exponent:
-    r"""Asymptotic growth ``d ~ n^e (ln n)^l`` of the standardized gap of nDCG@k, ``k = n^a`` (see the module).
-
-    ==================  ==========================================  ==============================
-    top                 D(r) = r^-beta                              exponent e
-    ==================  ==========================================  ==============================
-    uncertain (hi < 1)  beta < 1/2 (and slowly varying)             a (1/2 + rho) - rho
-    \                   1/2 < beta < 1 + rho                        a (1 + rho - beta) - rho
-    \                   beta > 1 + rho                              -rho
-    certain (hi = 1)    beta < (1 + rho)/2 (and slowly varying)     (a (1 + rho) - rho) / 2
-    \                   (1 + rho)/2 < beta < 1 + rho                a (1 + rho - beta) - rho/2
-    \                   beta > 1 + rho                              -rho/2
-    ==================  ==========================================  ==============================
-
-    ``rho`` is the worse ranker's :func:`shortfall_exponent` (below the better one's); each row is written so that it
-    is exactly 0 where it should be. Binary models only; ``a`` in [0, 1] (0: a fixed k; 1: the full list).
-    """
+    """Asymptotic growth ``d ~ n^e (ln n)^l`` of the standardized gap of nDCG@k, ``k = n^a`` in [0, 1] (see the
+    module): one regime per top and range of beta, each written so that e is exactly 0 where it should be; ``rho``
+    is the worse ranker's :func:`shortfall_exponent` (below the better one's). Binary models only."""
     model, better, worse = parse_model(model), parse_ranker(better), parse_ranker(worse)
     d = parse_discount(discount, builtin_only=True)
     if not 0 <= a <= 1:

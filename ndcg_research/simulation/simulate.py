@@ -93,10 +93,8 @@ def _sample(model: Model, rankers: Iterable[str | Ranker], n: int, seed: int, re
 
 
 def sample(model: str | Model, rankers: Iterable[str | Ranker], n: int, *, seed: int, replicate: int = 0) -> Sample:
-    """Draw one data set and every ranker's scores (higher = ranked higher): the numbers of :func:`replicate_ndcg`.
-
-    ``random``, ``head`` and ``gated`` score ``n - position`` in their order (exact head, then a random permutation).
-    """
+    """Draw one data set and every ranker's scores (higher = ranked higher): the numbers of :func:`replicate_ndcg`
+    (``random``, ``head`` and ``gated`` score ``n - position`` in their order)."""
     return _sample(parse_model(model), rankers, n, seed, replicate, stream=False)
 
 

@@ -74,10 +74,8 @@ def ranker_pairs(pairs: Iterable[Sequence[str]], rankers: Sequence[str]) -> tupl
 
 @dataclass(frozen=True, kw_only=True)
 class Design:
-    """What every simulated experiment fixes before it draws a number: model, rankers, discounts, pairs, seed, gain.
-
-    The base of :class:`Sweep` and of the stream study of notebook 06, which add how the data sets are laid out.
-    """
+    """What every simulated experiment fixes before it draws a number: model, rankers, discounts, pairs, seed, gain
+    (the base of :class:`Sweep` and of the stream study of notebook 06)."""
 
     model: str
     rankers: tuple[str, ...]

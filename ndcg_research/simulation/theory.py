@@ -81,11 +81,9 @@ _EXACT_SUM = 100_000
 
 
 def discount_sum(discount: str | Discount, n: int) -> float:
-    """``S(n) = sum_{r=1..n} D(r)``: the sum itself up to 10^5, beyond it its asymptotic (Euler-Maclaurin) form.
-
-    The growth of S(n) separates the decay classes: the first rank's share ``1 / S(n)`` stays positive for summable
-    discounts only. zipf, power, geometric, zipflog and none (slowly varying sums have no short form).
-    """
+    """``S(n) = sum_{r=1..n} D(r)`` (zipf, power, geometric, zipflog, none): the sum itself up to 10^5, beyond it
+    its asymptotic (Euler-Maclaurin) form. The first rank's share ``1 / S(n)`` stays positive for summable discounts
+    only."""
     d = parse_discount(discount, builtin_only=True)
     kw = d.kwargs
     if d.name == "none":
@@ -219,12 +217,9 @@ def mean_gain(model: str | Model, *, gain: str | Gain = "linear") -> float:
 def gain_profile(
     model: str | Model, ranker: str | Ranker, *, gain: str | Gain = "linear", method: str = "auto"
 ) -> Profile:
-    """Expected gain ``g_f(t)`` of a ranker at relative rank t.
-
-    ``bayes``, ``noisy``, ``random``: ``E h(eta(X)) | S`` at score quantile t, ``X | S`` normal, by Gauss-Hermite
-    quadrature or, for linear gain, in closed form (``method``: "auto", "closed", "quadrature"). ``coarse``: the mean
-    over each bin; ``gated(q)``: ``bayes`` for ``t < q``, then the mean below the gate.
-    """
+    """Expected gain ``g_f(t)`` of a ranker at relative rank t. ``bayes``, ``noisy``, ``random``: ``E h(eta(X)) | S``
+    at score quantile t (``X | S`` normal), by Gauss-Hermite quadrature or, for linear gain, in closed form
+    (``method``); ``coarse``: the mean over each bin; ``gated(q)``: ``bayes`` for ``t < q``, the mean below the gate."""
     model, ranker, gain = parse_model(model), parse_ranker(ranker), parse_gain(gain, builtin_only=True)
     if method not in ("auto", "closed", "quadrature"):  # checked for every ranker, also those it does not concern
         raise ValueError(f"method must be 'auto', 'closed' or 'quadrature', got {method!r}")
