@@ -81,15 +81,15 @@ def decision_table(
     sweep = result.sweep
     first, second = sweep.canonical("ranker", first), sweep.canonical("ranker", second)
     reference = sweep.canonical("discount", reference)
+
+    def decide(discount: str, n: int) -> np.ndarray:
+        gap = result.ndcg(first, discount, n) - result.ndcg(second, discount, n)
+        return np.where(np.abs(gap) <= tie_tolerance, 0, np.sign(gap))
+
     rows = []
     for d in sweep.discounts:
         for n in sweep.ns:
-
-            def decide(discount: str, n: int = n) -> np.ndarray:
-                gap = result.ndcg(first, discount, n) - result.ndcg(second, discount, n)
-                return np.where(np.abs(gap) <= tie_tolerance, 0, np.sign(gap))
-
-            here, there = decide(d), decide(reference)
+            here, there = decide(d, n), decide(reference, n)
             count = here.size
             wins, differs = int(np.count_nonzero(here > 0)), int(np.count_nonzero(here != there))
             (wl, wh), (dl, dh) = wilson_interval(wins, count), wilson_interval(differs, count)

@@ -40,8 +40,7 @@ def replicate_counts(
     if not ns_list or len(set(ns_list)) != len(ns_list):
         raise ValueError(f"ns must be a non-empty list of distinct list lengths, got {ns_list!r}")
     if isinstance(replicates, Mapping):
-        missing = [n for n in ns_list if n not in replicates]
-        if missing:
+        if missing := [n for n in ns_list if n not in replicates]:
             raise ValueError(f"replicates gives no count for n = {missing}")
         counts = [replicates[n] for n in ns_list]
     elif isinstance(replicates, Sequence):
@@ -133,26 +132,19 @@ def run_chunks(
             about.write_text(json.dumps(dict(description), indent=1, default=str) + "\n", encoding="utf-8")
     done = {c: np.load(path) for c in chunks if folder is not None and (path := _chunk_path(folder, c)).exists()}
     todo = [c for c in chunks if c not in done]
-    reused = len(done)
 
     from tqdm import tqdm
 
     show = sys.stderr.isatty() if progress is None else bool(progress)
-    with tqdm(
-        total=sum(c.stop - c.start for c in chunks),
-        initial=sum(c.stop - c.start for c in done),
-        disable=not show,
-        desc=label,
-        unit="rep",
-        leave=False,
-    ) as bar:
+    total, initial = (sum(c.stop - c.start for c in group) for group in (chunks, done))
+    with tqdm(total=total, initial=initial, disable=not show, desc=label, unit="rep", leave=False) as bar:
         for chunk, values in parallel_map(compute, todo, n_jobs=n_jobs, backend=backend):
             if folder is not None:
                 _save_atomically(_chunk_path(folder, chunk), values)
             done[chunk] = values
             bar.update(chunk.stop - chunk.start)
     values = {n: np.concatenate([done[c] for c in chunks if c.n == n]) for n in dict.fromkeys(c.n for c in chunks)}
-    return ChunkRun(values, computed=len(todo), reused=reused)
+    return ChunkRun(values, computed=len(todo), reused=len(chunks) - len(todo))
 
 
 def _chunk_path(folder: Path, chunk: Chunk) -> Path:

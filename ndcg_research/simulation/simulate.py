@@ -148,10 +148,8 @@ def replicate_ndcg(
 
     grades8 = buf["grades8"]
     np.copyto(grades8, y, casting="unsafe")  # grades <= 32: gathers move 1 byte per item
-    # The core's ideal DCG (it sorts the grades: 1-byte int8 sorts fastest).
-    idcg = np.array(
-        [kernels.ideal_dcg(grades8.view(np.int8)[None, :], gain_fn, d, None, name="grades")[0] for d in discounts]
-    )
+    int8 = grades8.view(np.int8)[None, :]  # the core's ideal DCG sorts the grades: 1-byte int8 sorts fastest
+    idcg = np.array([kernels.ideal_dcg(int8, gain_fn, d, None, name="grades")[0] for d in discounts])
     table = None if gain_fn.name == "linear" else gain_fn(np.arange(model.grades + 1, dtype=np.float64))
     dcg = np.empty((len(rankers), len(discounts)))
     for i, ranker in enumerate(rankers):

@@ -241,9 +241,6 @@ class SweepResult:
             raise ValueError(f"statistic must be 'std_gap' or 'mean_gap', got {statistic!r}")
         top, bottom = (self.sweep.canonical("discount", d) for d in (numerator, denominator))
 
-        def snapped(gap: np.ndarray) -> np.ndarray:
-            return np.where(np.abs(gap) <= tie_tolerance, 0.0, gap)
-
         def ratio(a: np.ndarray, b: np.ndarray, axis: int) -> np.ndarray:
             if statistic == "mean_gap":
                 return a.mean(axis) / b.mean(axis)
@@ -252,7 +249,8 @@ class SweepResult:
         rows = []
         for number, (better, worse) in enumerate(self.sweep.pairs):
             for n in self.sweep.ns:
-                a, b = (snapped(self.ndcg(better, d, n) - self.ndcg(worse, d, n)) for d in (top, bottom))
+                gaps = (self.ndcg(better, d, n) - self.ndcg(worse, d, n) for d in (top, bottom))
+                a, b = (np.where(np.abs(gap) <= tie_tolerance, 0.0, gap) for gap in gaps)  # ties snapped to 0
                 with np.errstate(divide="ignore", invalid="ignore"):
                     value, low, high = bootstrap_statistic_interval(
                         ratio, [a, b], seed=seed_sequence(seed, number, n), n_resamples=n_resamples

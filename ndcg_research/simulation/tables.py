@@ -66,12 +66,11 @@ def read_table(path: str | os.PathLike[str]) -> pd.DataFrame:
             f"{dtypes_path(path)} is missing: read_table reads tables written by write_table "
             f"(use pandas.read_csv for other CSV files)"
         ) from None
-    floats = [name for name, kind in types.items() if kind == "float64"]
     frame = pd.read_csv(
         path,
         dtype={n: (str if k == "str" else k) for n, k in types.items() if k != "bool"},
         keep_default_na=False,
-        na_values={n: [_NAN] for n in floats},
+        na_values={n: [_NAN] for n, k in types.items() if k == "float64"},
     )
     for name in (n for n, k in types.items() if k == "bool"):
         frame[name] = frame[name].map({"True": True, "False": False, True: True, False: False}).astype(bool)

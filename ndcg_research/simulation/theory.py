@@ -210,8 +210,7 @@ def _x_integral(model: Model, h: Callable[[np.ndarray], np.ndarray], lo: float, 
 def mean_gain(model: str | Model, *, gain: str | Gain = "linear") -> float:
     """``p = E gain(y)``, by quadrature over x (closed form ``G (lo + hi) / 2`` for linear gain)."""
     model, gain = parse_model(model), parse_gain(gain, builtin_only=True)
-    h = _unit_gain(model, gain)
-    return float(_HERMITE_WEIGHTS @ h(model.eta(_HERMITE_NODES)))
+    return float(_HERMITE_WEIGHTS @ _unit_gain(model, gain)(model.eta(_HERMITE_NODES)))
 
 
 def gain_profile(
@@ -310,8 +309,7 @@ def c_coefficient(model: str | Model, ranker: str | Ranker, *, gain: str | Gain 
     r"""``c_f = (1/p) [int g*(t)(-ln t) dt - int g_f(t)(-ln t) dt]``: ``1 - nDCG ≈ eps_D(n) c_f``."""
     model = parse_model(model)
     star = ideal_profile(model, gain=gain)
-    p = star.integral("one")
-    return (star.integral("log") - gain_profile(model, ranker, gain=gain).integral("log")) / p
+    return (star.integral("log") - gain_profile(model, ranker, gain=gain).integral("log")) / star.integral("one")
 
 
 def power_limit(model: str | Model, ranker: str | Ranker, beta: float, *, gain: str | Gain = "linear") -> float:
