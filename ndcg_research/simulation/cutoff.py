@@ -17,11 +17,11 @@ import numpy as np
 import pandas as pd
 
 from ..core import _kernels as kernels
-from ..core import format_call, parse_discount, parse_gain, parse_registered
+from ..core import format_call, parse_registered
 from ..core._ranking import top_order
-from .model import Ranker, parse_model, parse_ranker
+from .model import Ranker, parse_ranker
 from .replicates import Chunk
-from .simulate import sample
+from .simulate import parse_specs, sample
 from .sweeps import Sweep, distinct_specs
 
 _RULES = {"fixed": ("k",), "power": ("a",), "fraction": ("c",), "all": ()}
@@ -99,13 +99,11 @@ def replicate_ndcg_at_k(
 ) -> np.ndarray:
     """nDCG@k of every tie-free ranker, discount and cut-off on the data set of :func:`~.simulate.sample`: shape
     (rankers, discounts, ks), 0 where the ideal is 0. One partial sort of the top ``max(ks)`` items per ranker."""
-    model_obj = parse_model(model)
-    ranker_objs = _tie_free(parse_ranker(r) for r in rankers)
+    model_obj, ranker_objs, discount_fns, gain_fn = parse_specs(model, rankers, discounts, gain)
+    _tie_free(ranker_objs)
     ks = list(ks)
     if not ks or max(ks) > n:
         raise ValueError(f"ks must be a non-empty list of integers in 1..{n}, got {ks!r}")
-    gain_fn = parse_gain(gain, builtin_only=True)
-    discount_fns = [parse_discount(d, builtin_only=True) for d in discounts]
     s = sample(model_obj, ranker_objs, n, seed=seed, replicate=replicate)
     # The core's kernels, not its checked metric functions: the grades and gains are this function's own,
     # and the checks would cost more than the cut sums themselves (one per discount and k).

@@ -152,10 +152,8 @@ def heuristic_table(
                 variance = (gb * (1 - gb) + gw * (1 - gw)) @ (D * D)
                 undefined = (k == n and decay_index(d) <= 0.5) or not variance > 0
                 value = math.nan if undefined else float(((gb - gw) @ D) / math.sqrt(variance))
-                rows.append(
-                    dict(model=str(model), discount=str(d), better=better, worse=worse, n=n, k=k, heuristic_d=value)
-                )
-    return pd.DataFrame(rows)
+                rows.append((str(model), str(d), better, worse, n, k, value))
+    return pd.DataFrame(rows, columns=["model", "discount", "better", "worse", "n", "k", "heuristic_d"])
 
 
 def local_exponent(n: Sequence[float], d: Sequence[float]) -> float:

@@ -52,11 +52,12 @@ def _buffers(n: int) -> dict[str, np.ndarray]:
     return current
 
 
-def _parsed(
-    rankers: Iterable[str | Ranker], discounts: Iterable[str | Discount], gain: str | Gain
-) -> tuple[list[Ranker], list[Discount], Gain]:
+def parse_specs(
+    model: str | Model, rankers: Iterable[str | Ranker], discounts: Iterable[str | Discount], gain: str | Gain
+) -> tuple[Model, list[Ranker], list[Discount], Gain]:
+    """The model, rankers, built-in discounts and built-in gain of an experiment, parsed."""
     discounts = [parse_discount(d, builtin_only=True) for d in discounts]
-    return [parse_ranker(r) for r in rankers], discounts, parse_gain(gain, builtin_only=True)
+    return parse_model(model), [parse_ranker(r) for r in rankers], discounts, parse_gain(gain, builtin_only=True)
 
 
 @dataclass(frozen=True)
@@ -138,8 +139,7 @@ def replicate_ndcg(
 ) -> np.ndarray:
     """Full-list nDCG (ties averaged; 0 without a relevant item) of every ranker under every discount on one data
     set: shape ``(len(rankers), len(discounts))``."""
-    model = parse_model(model)
-    rankers, discounts, gain_fn = _parsed(rankers, discounts, gain)
+    model, rankers, discounts, gain_fn = parse_specs(model, rankers, discounts, gain)
     buf = _buffers(n)
     x, y = model.draw(_rng(seed, model, n, replicate, 0), n, descending=True, scratch=buf)  # the Bayes order
     gains = y if gain_fn.name == "linear" else gain_fn(y)
@@ -187,15 +187,13 @@ def stream_ndcg(
 ) -> np.ndarray:
     """Full-list nDCG of every ranker under every discount on the first n items of :func:`stream_sample`, for each
     increasing n of ``ns``: shape ``(len(ns), len(rankers), len(discounts))``."""
-    model = parse_model(model)
-    rankers, discounts, gain_fn = _parsed(rankers, discounts, gain)
+    model, rankers, discounts, gain_fn = parse_specs(model, rankers, discounts, gain)
     ns = list(ns)
     if not ns or any(b <= a for a, b in zip(ns, ns[1:], strict=False)):
         raise ValueError(f"ns must be a non-empty increasing list of prefix lengths, got {ns!r}")
-    length = ns[-1]
-    s = stream_sample(model, rankers, length, seed=seed, replicate=replicate)
+    s = stream_sample(model, rankers, ns[-1], seed=seed, replicate=replicate)
     x, gains, grades8 = s.x, gain_fn(s.grades), s.grades.astype(np.int8)
-    vectors = [kernels.discount_vector(d, length) for d in discounts]
+    vectors = [kernels.discount_vector(d, ns[-1]) for d in discounts]
     out = np.empty((len(ns), len(rankers), len(discounts)))
     for i, n in enumerate(ns):  # loop over prefixes
         idcg = np.array([kernels.ideal_dcg(grades8[None, :n], gain_fn, d, None, name="grades")[0] for d in discounts])

@@ -17,7 +17,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-#: How floats are written: 10 significant digits.
 FLOAT_FORMAT = "%.10g"
 _NAN = "NaN"
 

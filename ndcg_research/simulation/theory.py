@@ -139,11 +139,10 @@ class Profile:
             raise ValueError(f"weight must be 'one', 'log', 'power' or 'zipf', got {weight!r}")
         if weight == "power" and not 0 <= beta < 1:
             raise ValueError(f"beta must be in [0, 1) for an integrable t^-beta, got {beta!r}")
+        integral = self._step_integral if self.function is None else self._smooth_integral
         key = (weight, float(beta))
         if key not in self._integrals:
-            self._integrals[key] = (
-                self._step_integral(weight, beta) if self.function is None else self._smooth_integral(weight, beta)
-            )
+            self._integrals[key] = integral(weight, beta)
         return self._integrals[key]
 
     def _smooth_integral(self, weight: str, beta: float) -> float:
