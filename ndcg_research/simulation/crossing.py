@@ -2,9 +2,8 @@ r"""Rankers whose order depends on the discount: where each discount puts the cr
 
 ``head(m)`` is exact on its first m ranks and random below, ``noisy(sigma)`` imperfect everywhere. With ``H_f(t)`` the
 expected gain in the top t ranks, ``E DCG_A - E DCG_B = sum_r (H_A(r) - H_B(r)) (D(r) - D(r+1))``: a discount decides
-by the weight it gives the ranks where the head leads. With m fixed the head becomes a vanishing share of the list, so
-every discount that weighs a growing share ends up preferring the noisy ranker, at an n of its own (:func:`crossing_n`,
-from the finite-n theory); :func:`decision_table` counts the decisions on simulated data sets.
+by the weight it gives the ranks where the head leads: with m fixed, every discount that weighs a growing share ends
+up preferring the noisy ranker, at its own n (:func:`crossing_n`). :func:`decision_table` counts simulated decisions.
 """
 
 from __future__ import annotations

@@ -1,9 +1,7 @@
-"""nDCG@k on the simulated ranking problems, k tied to n by a cut-off rule (notebook 05).
+"""nDCG@k on the simulated ranking problems, k tied to n by a cut-off rule (:func:`parse_cutoff`, notebook 05).
 
-Rules: ``fixed(k=10)``: min(10, n); ``power(a=0.5)``: ceil(n ** a); ``fraction(c=0.1)``: ceil(c n); ``all``: n. nDCG@k
-cuts the ranking and the ideal (from all n items) at k, as trec_eval's ``ndcg_cut.k``. A :class:`CutoffSweep` is a
-:class:`~ndcg_research.simulation.sweeps.Sweep` with the rules as one more axis, on the very data sets of the theory
-sweeps (:func:`~ndcg_research.simulation.simulate.sample`).
+nDCG@k cuts the ranking and the ideal (from all n items) at k, as trec_eval's ``ndcg_cut.k``. A :class:`CutoffSweep`
+is a :class:`~ndcg_research.simulation.sweeps.Sweep` with the rules as one more axis, on the same data sets.
 """
 
 from __future__ import annotations

@@ -4,8 +4,7 @@
 expansion. The item at rank r has score quantile ``U_(r) ~ Beta(r, n - r + 1)``, so its expected gain is
 ``E g_f(U_(r))``, by quadrature on the top and bottom :data:`EXACT_RANKS` ranks (the midpoint ``g_f((r - 1/2) / n)``
 overstates steep tops: ``noisy(sigma=1)`` under ``power(beta=2)`` by 4 standard errors at n = 1000) and
-``g_f(r / (n + 1))`` in between; the r-th largest grade is a binomial tail. :func:`prediction` and
-:func:`theory_table` put these beside the asymptotic values of :mod:`~ndcg_research.simulation.theory`.
+``g_f(r / (n + 1))`` in between; the r-th largest grade is a binomial tail. :func:`theory_table` adds the asymptotics.
 """
 
 from __future__ import annotations
@@ -32,8 +31,7 @@ from .theory import (
     zipf_approximation,
 )
 
-#: Ranks at the top (and at the bottom) whose expected gain :func:`rank_gains` computes exactly from
-#: the order statistics (the ranks in between: the profile at the mean position r / (n + 1)).
+#: Ranks at the top (and at the bottom) whose expected gain :func:`rank_gains` computes from the order statistics.
 EXACT_RANKS = 1024
 # Quadrature over v in (0, 1) for E g(F^{-1}(v)): 64 Gauss-Legendre nodes in s, with v = 6s^5 - 15s^4 + 10s^3,
 # whose flat ends smooth the power-law behaviour of Beta quantiles near v = 0 and 1 (error ~1e-12 here).

@@ -4,13 +4,11 @@ A data set is n i.i.d. items: a feature ``x ~ N(0, 1)`` and a grade ``y ~ Binomi
 ``eta(x) = lo + (hi - lo) Phi(a x)``, written ``"probit(lo=0, hi=1, a=1, grades=1)"`` (defaults omitted). With
 ``hi < 1`` even the best items are relevant only with probability ``hi``: the top stays uncertain for every n.
 
-Rankers (spec strings) score what they see: ``bayes`` x (Bayes-optimal for every discount); ``noisy(sigma=s)``
-``x + s z``; ``coarse(bins=m)`` the equal-probability bin of x (ties within bins); ``random``; ``head(m=M)`` the M
-items of largest x first, in ``bayes`` order, the rest in random order; ``gated(q=Q)`` the same with the items above
-the population quantile ``Phi^-1(1 - Q)``. ``bayes``, ``noisy`` and ``random`` have the gain profile
-``g_f(t) = G [lo + (hi - lo) Phi(kappa_f z_t)]``, ``z_t = Phi^-1(1 - t)``, ``kappa_f = a / sqrt(1 + s^2 (1 + a^2))``:
-nested, so every non-increasing discount orders them alike. ``head`` and ``gated`` are exact at the top only, so
-their profiles cross ``noisy``'s and the order depends on the discount (notebooks 10, 12).
+Rankers score what they see: ``bayes`` x (Bayes-optimal for every discount); ``noisy(sigma=s)`` ``x + s z``;
+``coarse(bins=m)`` the equal-probability bin of x (ties within bins); ``random``; ``head(m=M)`` the M items of largest
+x first, in ``bayes`` order, the rest in random order; ``gated(q=Q)`` the same above ``x = Phi^-1(1 - Q)``. The gain
+profiles ``G [lo + (hi - lo) Phi(kappa z_t)]`` of ``bayes``, ``noisy`` and ``random`` are nested (:meth:`Ranker.kappa`):
+every discount orders them alike; ``head`` and ``gated`` cross ``noisy`` (notebooks 10, 12).
 """
 
 from __future__ import annotations

@@ -7,10 +7,9 @@ variance ``V ~ k^(1-2 beta)`` with an uncertain top (``hi < 1``: Bernoulli noise
 ``n^-rho k^(1+rho-2 beta)`` with a certain one (only misses are random), bounded beyond; ``d = G / sqrt(V)``. With the
 full list and a slowly varying discount the first-order terms cancel and ``d ~ sqrt(n)`` (notebook 04; the formula
 gives 1/2 too); ``zipflog(gamma)`` is beta = 1 with ``(ln n)^-gamma`` in G; log factors of the normal tails are dropped.
-**Finite n** (:func:`heuristic_std_gap`): the same ratio from the exact expected gains at each rank, as if grades were
-independent Bernoulli variables (it ignores the rankers' shared top items: the trend of d more than its level).
-Where rare events dominate (certain top, fast discounts) a rare miss of the better ranker at the first ranks can
-outweigh the expected gap: the failure probability then falls only polynomially (notebook 11).
+**Finite n** (:func:`heuristic_std_gap`): the same ratio from the exact expected gains, as if grades were independent
+(it ignores the shared top items: the trend of d more than its level). Where a rare miss of the better ranker at the
+first ranks outweighs the gap (certain top, fast discounts), failures fall only polynomially (notebook 11).
 """
 
 from __future__ import annotations

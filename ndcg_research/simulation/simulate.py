@@ -1,12 +1,10 @@
 """Data sets drawn from the simulated model, and fast nDCG of every ranker on them.
 
-Every random number comes from ``SeedSequence(seed, spawn_key=(experiment, n, replicate, stream))`` (stream 0: the
-data; :attr:`Ranker.stream`: that ranker's noise), so a replicate draws the same numbers whatever the worker, the order
-or the other rankers. :func:`replicate_ndcg` draws the features sorted (the ``bayes`` order: only a relabelling), so
-only ``noisy`` needs an argsort; ``coarse`` bins are blocks of that order, ``random``/``head``/``gated`` shuffle the
-grades. It uses the metric core's kernels without their per-call checks (same bits; checked about 10x slower per DCG);
-:func:`sample` gives the same data set with explicit scores, to check it against the public metrics.
-:func:`stream_ndcg` follows nested prefixes of one data stream: does an order, once settled, stay settled as n grows?
+Each replicate's data and each ranker's noise have their own seed (:func:`replicate_seed`). :func:`replicate_ndcg` draws
+the features sorted (the ``bayes`` order: only a relabelling), so only ``noisy`` needs an argsort; ``coarse`` bins are
+blocks of that order, ``random``/``head``/``gated`` shuffle the grades. It uses the metric core's kernels without their
+per-call checks (same bits, far faster); :func:`sample` gives the same data set with explicit scores, to check it
+against the public metrics. :func:`stream_ndcg` follows nested prefixes of one data stream.
 """
 
 from __future__ import annotations

@@ -1,10 +1,8 @@
 """Sweeps over list length, rankers, discounts and replicates, with tidy result tables.
 
-A :class:`Sweep` (a :class:`Design` and the list lengths with their replicates) runs through :func:`run_sweep`: chunks
-of consecutive replicates of one n, each replicate seeded by its own ``SeedSequence`` (values independent of the
-chunking, the workers and the joblib backend), cached per chunk under a key that hashes the specs, the seed and the
-code (not its documentation), so an interrupted run resumes. :class:`SweepResult` gives tidy tables with the
-statistics of :mod:`ndcg_research.stats`. :class:`~ndcg_research.simulation.cutoff.CutoffSweep` adds cut-off rules.
+A :class:`Sweep` (a :class:`Design`, list lengths and replicates) runs through :func:`run_sweep` in chunks of
+replicates, in parallel and cached (:mod:`~ndcg_research.simulation.replicates`); :class:`SweepResult` gives tidy
+tables with the statistics of :mod:`ndcg_research.stats`. :class:`~.cutoff.CutoffSweep` adds cut-off rules.
 """
 
 from __future__ import annotations

@@ -1,8 +1,7 @@
 """Tidy result tables as CSV files whose column types survive a round trip.
 
-Read back naively, a text column of ``"True"`` becomes booleans and ``"007"`` the integer 7: :func:`write_table` writes
-the type of every column beside the CSV (``name.csv.dtypes.json``) and :func:`read_table` reads it with them. Floats get
-10 significant digits: enough for every number quoted, few enough that machine-dependent last bits do not show.
+Read naively, ``"True"`` becomes a boolean and ``"007"`` the integer 7: the column types go beside the CSV
+(``name.csv.dtypes.json``). Floats get 10 significant digits: machine-dependent last bits do not show.
 """
 
 from __future__ import annotations

@@ -199,11 +199,9 @@ def _unit_gain(model: Model, gain: Gain) -> Callable[[np.ndarray], np.ndarray]:
 
 def _x_integral(model: Model, h: Callable[[np.ndarray], np.ndarray], lo: float, hi: float) -> float:
     """``int_lo^hi h(eta(x)) phi(x) dx`` by adaptive quadrature."""
-
-    def integrand(x: float) -> float:
-        return float(h(model.eta(np.array([x])))[0]) * stats.norm.pdf(x)
-
-    return integrate.quad(integrand, lo, hi, epsabs=1e-13, epsrel=1e-11)[0]
+    return integrate.quad(
+        lambda x: float(h(model.eta(np.array([x])))[0]) * stats.norm.pdf(x), lo, hi, epsabs=1e-13, epsrel=1e-11
+    )[0]
 
 
 def mean_gain(model: str | Model, *, gain: str | Gain = "linear") -> float:
