@@ -34,8 +34,7 @@ def _gaps(model: str, first: str, second: str, discounts: Sequence[str], n: int)
 def crossing_n(
     model: str, first: str, second: str, discount: str, n_min: int, n_max: int, points: int = 41
 ) -> tuple[int | None, float, float]:
-    """The smallest n at which the expected order of two rankers differs from the one at ``n_min`` (None if never on
-    the grid), and the expected gaps at ``n_min`` and ``n_max``: see :func:`crossing_table`."""
+    """The first n whose expected order of two rankers differs from n_min's (or None), and the gaps at both ends."""
     row = crossing_table(model, first, second, [discount], n_min, n_max, points).iloc[0]
     n = row["crossing_n"]
     return (None if math.isnan(n) else int(n)), float(row["gap_at_n_min"]), float(row["gap_at_n_max"])

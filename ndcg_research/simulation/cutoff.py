@@ -118,8 +118,7 @@ def replicate_ndcg_at_k(
 
 @dataclass(frozen=True)
 class CutoffSweep(Sweep):
-    """A :class:`~ndcg_research.simulation.sweeps.Sweep` with cut-off rules: values (replicates, rankers, discounts,
-    rules)."""
+    """A :class:`~.sweeps.Sweep` with cut-off rules: values of shape (replicates, rankers, discounts, rules)."""
 
     rules: tuple[str, ...] = ("all",)
 

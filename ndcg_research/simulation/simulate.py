@@ -100,8 +100,7 @@ def sample(model: str | Model, rankers: Iterable[str | Ranker], n: int, *, seed:
 def stream_sample(
     model: str | Model, rankers: Iterable[str | Ranker], length: int, *, seed: int, replicate: int
 ) -> Sample:
-    """One data stream of ``length`` items in arrival order, with each ranker's order key (higher first); its seeds'
-    spawn keys end in :data:`STREAM_KEY`."""
+    """A data stream in arrival order, each ranker's key (higher first); its seeds' keys end in :data:`STREAM_KEY`."""
     return _sample(parse_model(model), rankers, length, seed, replicate, stream=True)
 
 
@@ -135,8 +134,7 @@ def replicate_ndcg(
     replicate: int,
     gain: str | Gain = "linear",
 ) -> np.ndarray:
-    """Full-list nDCG (ties averaged; 0 without a relevant item) of every ranker under every discount on one data
-    set: shape ``(len(rankers), len(discounts))``."""
+    """Full-list nDCG (ties averaged; 0 without a relevant item) on one data set: shape (rankers, discounts)."""
     model, rankers, discounts, gain_fn = parse_specs(model, rankers, discounts, gain)
     buf = _buffers(n)
     x, y = model.draw(_rng(seed, model, n, replicate, 0), n, descending=True, scratch=buf)  # the Bayes order
@@ -183,8 +181,7 @@ def stream_ndcg(
     replicate: int,
     gain: str | Gain = "linear",
 ) -> np.ndarray:
-    """Full-list nDCG of every ranker under every discount on the first n items of :func:`stream_sample`, for each
-    increasing n of ``ns``: shape ``(len(ns), len(rankers), len(discounts))``."""
+    """Full-list nDCG on the prefixes of :func:`stream_sample` of lengths ``ns``: shape (ns, rankers, discounts)."""
     model, rankers, discounts, gain_fn = parse_specs(model, rankers, discounts, gain)
     ns = list(ns)
     if not ns or any(b <= a for a, b in zip(ns, ns[1:], strict=False)):

@@ -41,8 +41,7 @@ def _column_type(name: str, column: pd.Series) -> str:
 
 
 def write_table(table: pd.DataFrame | Sequence[Mapping[str, Any]], path: str | os.PathLike[str]) -> Path:
-    """Write a table (columns of text, integers, floats with NaN, booleans; no index) as CSV at ``path`` (folders
-    created; floats with 10 significant digits) and its column types beside it; return ``path``."""
+    """Write a table (text, integer, float or boolean columns) as CSV at ``path``, its column types beside it."""
     frame = table if isinstance(table, pd.DataFrame) else pd.DataFrame(list(table))
     if frame.columns.size == 0:
         raise ValueError("table must have at least one column")
