@@ -392,3 +392,9 @@ def test_gain_profile_refuses_an_unknown_method_for_every_ranker(ranker):
     # The check sat after the coarse and gated branches, which ignored the method: "bogus" went through for them.
     with pytest.raises(ValueError, match="method must be 'auto', 'closed' or 'quadrature', got 'bogus'"):
         th.gain_profile("probit(lo=0.1, hi=0.6)", ranker, method="bogus")
+
+
+def test_order_statistic_means_of_a_linear_profile():
+    # E[1 - U_(r)] = 1 - r / (n + 1) for the r-th smallest of n = 9 uniforms.
+    means = fn.order_statistic_means(lambda t: 1 - t, 9, 3)
+    assert [round(float(x), 9) for x in means] == [0.9, 0.8, 0.7]

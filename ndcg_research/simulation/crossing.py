@@ -1,22 +1,9 @@
 r"""Rankers whose order depends on the discount: where each discount puts the crossing (notebook 10).
 
-Every other pair of rankers in the studies is nested (noise levels of one score), so every non-increasing discount
-agrees on which is better. Here the two rankers trade places: ``head(m)`` (:mod:`ndcg_research.simulation.simulate`) is
-exact on its first m ranks and random below, while ``noisy(sigma)`` is imperfect everywhere but still sorted below rank
-m. Write ``H_f(t)`` for the expected gain a ranker collects in the top fraction t of the list; the head ranker is ahead
-for small t, the noisy one for t near 1, and by summation by parts
-
-.. math:: \mathbb E\,\mathrm{DCG}_A - \mathbb E\,\mathrm{DCG}_B
-          = \sum_r \big(H_A(r) - H_B(r)\big)\,\big(D(r) - D(r+1)\big),
-
-so a discount decides by how much weight ``D(r) - D(r+1)`` it gives the ranks where the head ranker leads. With m fixed
-and n growing, the head becomes a vanishing share of the list, so every discount that keeps weight on a growing share of
-the ranks ends up preferring the noisy ranker, at an n that depends on the discount.
-
-- :func:`crossing_n`: the smallest n at which the expected nDCG of the two rankers changes order
-  (:func:`~ndcg_research.simulation.finite_n.finite_n_ndcg`, exact order statistics), by bisection on a grid of n;
-- :func:`decision_table`: on simulated data sets, how often each discount picks the head ranker, and how often its
-  decision differs from that of a reference discount (``log2``) on the same data set.
+``head(m)`` is exact on its first m ranks and random below, ``noisy(sigma)`` imperfect everywhere. With ``H_f(t)`` the
+expected gain in the top t ranks, ``E DCG_A - E DCG_B = sum_r (H_A(r) - H_B(r)) (D(r) - D(r+1))``: a discount decides
+by the weight it gives the ranks where the head leads: with m fixed, every discount that weighs a growing share ends
+up preferring the noisy ranker, at its own n (:func:`crossing_n`). :func:`decision_table` counts simulated decisions.
 """
 
 from __future__ import annotations
@@ -47,17 +34,7 @@ def _gaps(model: str, first: str, second: str, discounts: Sequence[str], n: int)
 def crossing_n(
     model: str, first: str, second: str, discount: str, n_min: int, n_max: int, points: int = 41
 ) -> tuple[int | None, float, float]:
-    """The smallest list length at which the expected order of two rankers differs from the one at ``n_min``.
-
-    The expected gap is evaluated on ``points`` geometrically spaced n from ``n_min`` to
-    ``n_max``; the first grid interval where its sign changes is narrowed by bisection on
-    the integers. Crossings between two grid points that cancel each other are not seen.
-
-    ``n_min``, ``n_max``: the range of list lengths, ``1 <= n_min < n_max``.
-
-    Returns tuple: (n at which the sign first differs from the sign at ``n_min``, or None if it never does on the
-    grid; the expected gap at ``n_min``; the expected gap at ``n_max``).
-    """
+    """The first n whose expected order of two rankers differs from n_min's (or None), and the gaps at both ends."""
     row = crossing_table(model, first, second, [discount], n_min, n_max, points).iloc[0]
     n = row["crossing_n"]
     return (None if math.isnan(n) else int(n)), float(row["gap_at_n_min"]), float(row["gap_at_n_max"])
@@ -66,12 +43,8 @@ def crossing_n(
 def crossing_table(
     model: str, first: str, second: str, discounts: Sequence[str], n_min: int, n_max: int, points: int = 41
 ) -> pd.DataFrame:
-    """:func:`crossing_n` for every discount: one row each.
-
-    Returns pandas.DataFrame: columns: model, first, second, discount, decay, n_min, n_max, gap_at_n_min,
-    gap_at_n_max, crossing_n (NaN if the order does not change in the range), first_ahead_below (the first ranker is
-    ahead, in expectation, below the crossing).
-    """
+    """:func:`crossing_n` for every discount, one row each: the expected gap on ``points`` geometric n from ``n_min`` to
+    ``n_max``, the first sign change narrowed by bisection (crossings that cancel between grid points are not seen)."""
     model = str(parse_model(model))
     first, second = str(parse_ranker(first)), str(parse_ranker(second))
     specs = [str(parse_discount(d, builtin_only=True)) for d in discounts]
@@ -101,29 +74,20 @@ def crossing_table(
 def decision_table(
     result: SweepResult, first: str, second: str, reference: str = "log2", tie_tolerance: float = TIE_TOLERANCE
 ) -> pd.DataFrame:
-    """Per (discount, n): how often a discount picks ``first`` over ``second``, and how often it decides
-    otherwise than ``reference`` on the same data set.
-
-    A decision is the sign of nDCG(first) - nDCG(second) on one data set (a tie within
-    ``tie_tolerance`` is a decision of its own).
-
-    Returns pandas.DataFrame: columns: model, first, second, discount, n, replicates, p_first (share of data sets
-    where ``first`` scores strictly higher) with its Wilson interval p_first_low, p_first_high; reference; p_differs
-    (share where the decision differs from the reference discount's) with p_differs_low, p_differs_high; p_reversed
-    (share where one of the two discounts picks ``first`` and the other ``second``); seed (the sweep's).
-    """
+    """Per (discount, n): how often a discount picks ``first`` over ``second`` (strictly), how often its decision (the
+    sign of the gap, a tie its own) differs from ``reference``'s on the same data set, and how often it is reversed."""
     sweep = result.sweep
     first, second = sweep.canonical("ranker", first), sweep.canonical("ranker", second)
     reference = sweep.canonical("discount", reference)
+
+    def decide(discount: str, n: int) -> np.ndarray:
+        gap = result.ndcg(first, discount, n) - result.ndcg(second, discount, n)
+        return np.where(np.abs(gap) <= tie_tolerance, 0, np.sign(gap))
+
     rows = []
     for d in sweep.discounts:
         for n in sweep.ns:
-
-            def decide(discount: str, n: int = n) -> np.ndarray:
-                gap = result.ndcg(first, discount, n) - result.ndcg(second, discount, n)
-                return np.where(np.abs(gap) <= tie_tolerance, 0, np.sign(gap))
-
-            here, there = decide(d), decide(reference)
+            here, there = decide(d, n), decide(reference, n)
             count = here.size
             wins, differs = int(np.count_nonzero(here > 0)), int(np.count_nonzero(here != there))
             (wl, wh), (dl, dh) = wilson_interval(wins, count), wilson_interval(differs, count)

@@ -1,16 +1,7 @@
-r"""nDCG@k on the simulated ranking problems of :mod:`ndcg_research.simulation.simulate`, k tied to n (notebook 05).
+"""nDCG@k on the simulated ranking problems, k tied to n by a cut-off rule (:func:`parse_cutoff`, notebook 05).
 
-The theory experiments (:mod:`ndcg_research.simulation.sweeps`) sweep the full-list nDCG; this module adds the cut-off.
-A **cut-off rule** says how k follows the list length n; its spec parses and prints back like the discount specs:
-``fixed(k=10)``: min(10, n); ``power(a=0.5)``: ceil(n ** a) (``a = 0.5``: k ~ sqrt(n)); ``fraction(c=0.1)``:
-ceil(c * n); ``all``: n (no cut-off: the full-list nDCG). nDCG@k cuts both the ranking and the ideal at k
-(trec_eval's ``ndcg_cut.k``); the ideal is built from all n items of the data set.
-
-A :class:`CutoffSweep` is a :class:`~ndcg_research.simulation.sweeps.Sweep` with one more axis, the rules: it runs with
-:func:`~ndcg_research.simulation.sweeps.run_sweep` (chunks, workers, cache) and gives a
-:class:`~ndcg_research.simulation.sweeps.SweepResult` with the same tables, plus the rule and k columns. Replicate r at
-length n is the data set of :func:`ndcg_research.simulation.simulate.sample`, i.e. the very data set of the theory
-sweeps.
+nDCG@k cuts the ranking and the ideal (from all n items) at k, as trec_eval's ``ndcg_cut.k``. A :class:`CutoffSweep`
+is a :class:`~ndcg_research.simulation.sweeps.Sweep` with the rules as one more axis, on the same data sets.
 """
 
 from __future__ import annotations
@@ -24,15 +15,14 @@ import numpy as np
 import pandas as pd
 
 from ..core import _kernels as kernels
-from ..core import format_call, parse_discount, parse_gain, parse_registered
+from ..core import format_call, parse_registered
 from ..core._ranking import top_order
-from .model import Ranker, parse_model, parse_ranker
+from .model import Ranker, parse_ranker
 from .replicates import Chunk
-from .simulate import sample
+from .simulate import parse_specs, sample
 from .sweeps import Sweep, distinct_specs
 
 _RULES = {"fixed": ("k",), "power": ("a",), "fraction": ("c",), "all": ()}
-_RULES_VALID = "fixed(k), power(a), fraction(c), all"
 _DOMAIN = {"fixed": "k >= 1", "power": "0 < a < 1", "fraction": "0 < c <= 1"}
 
 
@@ -44,10 +34,7 @@ class CutoffRule:
     value: float = 0.0
 
     def k(self, n: int) -> int:
-        """The cut-off for a list of n items (between 1 and n).
-
-        ``n``: list length, >= 1.
-        """
+        """The cut-off for a list of n items (between 1 and n)."""
         if self.kind == "fixed":
             k = int(self.value)
         elif self.kind == "power":
@@ -76,11 +63,12 @@ def parse_cutoff(spec: str | CutoffRule) -> CutoffRule:
     """Parse a cut-off rule: ``fixed(k=K)``, ``power(a=A)`` (0 < A < 1), ``fraction(c=C)`` (0 < C <= 1), ``all``."""
     if isinstance(spec, CutoffRule):
         return spec
-    name, kwargs = parse_registered(spec, _RULES, what="cut-off rule", valid=f"valid rules: {_RULES_VALID}")
+    name, kwargs = parse_registered(
+        spec, _RULES, what="cut-off rule", valid="valid rules: fixed(k), power(a), fraction(c), all"
+    )
     if name == "all":
         return CutoffRule("all")
-    (key,) = _RULES[name]
-    value = kwargs[key]
+    value = kwargs[_RULES[name][0]]
     # The rules' domain: a cut-off outside it would not be one.
     if not {"fixed": value >= 1, "power": 0 < value < 1, "fraction": 0 < value <= 1}[name]:
         raise ValueError(f"cut-off rule {name!r} needs {_DOMAIN[name]}, got {value!r}")
@@ -89,11 +77,10 @@ def parse_cutoff(spec: str | CutoffRule) -> CutoffRule:
 
 def _tie_free(rankers: Iterable[Ranker]) -> list[Ranker]:
     rankers = list(rankers)
-    for r in rankers:
-        if r.kind == "coarse":
-            raise ValueError(
-                f"rankers: {str(r)!r} ties items within bins; nDCG@k here needs tie-free rankers (bayes, noisy, random)"
-            )
+    if coarse := [str(r) for r in rankers if r.kind == "coarse"]:
+        raise ValueError(
+            f"rankers: {coarse[0]!r} ties items within bins; nDCG@k here needs tie-free rankers (bayes, noisy, random)"
+        )
     return rankers
 
 
@@ -108,25 +95,13 @@ def replicate_ndcg_at_k(
     replicate: int,
     gain: str = "linear",
 ) -> np.ndarray:
-    """nDCG@k of every ranker, discount and cut-off on one simulated data set.
-
-    The data set and the scores are :func:`ndcg_research.simulation.simulate.sample`'s. Per ranker one partial sort
-    (:func:`ndcg_research.core._ranking.top_order`) of the top ``max(ks)`` items serves every discount and cut-off; DCG
-    and ideal DCG are the metric core's (:mod:`ndcg_research.core._kernels`). Rankers must not produce tied scores
-    (``bayes``, ``noisy``, ``random``); ``coarse`` is rejected.
-
-    ``model``: model spec, e.g. ``"probit(lo=0.1, hi=0.6)"``; ``rankers``, ``discounts``: specs; ``n``: number of
-    items; ``ks``: cut-offs, each in 1..n; ``seed``, ``replicate``: seed of the experiment and replicate number.
-
-    Returns numpy.ndarray: shape ``(len(rankers), len(discounts), len(ks))``; 0 where the ideal is 0.
-    """
-    model_obj = parse_model(model)
-    ranker_objs = _tie_free(parse_ranker(r) for r in rankers)
+    """nDCG@k of every tie-free ranker, discount and cut-off on the data set of :func:`~.simulate.sample`: shape
+    (rankers, discounts, ks), 0 where the ideal is 0. One partial sort of the top ``max(ks)`` items per ranker."""
+    model_obj, ranker_objs, discount_fns, gain_fn = parse_specs(model, rankers, discounts, gain)
+    _tie_free(ranker_objs)
     ks = list(ks)
     if not ks or max(ks) > n:
         raise ValueError(f"ks must be a non-empty list of integers in 1..{n}, got {ks!r}")
-    gain_fn = parse_gain(gain, builtin_only=True)
-    discount_fns = [parse_discount(d, builtin_only=True) for d in discounts]
     s = sample(model_obj, ranker_objs, n, seed=seed, replicate=replicate)
     # The core's kernels, not its checked metric functions: the grades and gains are this function's own,
     # and the checks would cost more than the cut sums themselves (one per discount and k).
@@ -143,11 +118,7 @@ def replicate_ndcg_at_k(
 
 @dataclass(frozen=True)
 class CutoffSweep(Sweep):
-    """A :class:`~ndcg_research.simulation.sweeps.Sweep` with cut-off rules: nDCG@k(n) for every rule.
-
-    Build it with :meth:`CutoffSweep.build`; run it with :func:`~ndcg_research.simulation.sweeps.run_sweep`. Values have
-    shape (replicates, rankers, discounts, rules).
-    """
+    """A :class:`~.sweeps.Sweep` with cut-off rules: values of shape (replicates, rankers, discounts, rules)."""
 
     rules: tuple[str, ...] = ("all",)
 
@@ -162,11 +133,7 @@ class CutoffSweep(Sweep):
         pairs: Iterable[Sequence[str]] = (("bayes", "noisy(sigma=0.5)"), ("bayes", "noisy(sigma=1)")),
         **common: Any,
     ) -> CutoffSweep:
-        """Check and canonicalise a sweep: the cut-off ``rules`` and the arguments of
-        :meth:`Sweep.build` (``ns``, ``replicates``, ``seed`` and ``gain`` are passed on).
-
-        Rankers must be tie-free (``coarse`` is rejected).
-        """
+        """Check and canonicalise a sweep: cut-off ``rules``, tie-free rankers and :meth:`Sweep.build`'s arguments."""
         rankers = [str(r) for r in _tie_free(parse_ranker(r) for r in rankers)]
         rule_specs = distinct_specs("rules", (str(parse_cutoff(r)) for r in rules))
         return super().build(model, rankers=rankers, discounts=discounts, pairs=pairs, rules=rule_specs, **common)

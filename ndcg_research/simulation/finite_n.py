@@ -1,21 +1,10 @@
-r"""Predictions at a finite n for the simulated rankers: expected gain at each rank, expected nDCG, the table.
+"""Predictions at a finite n for the simulated rankers: expected gain at each rank, expected nDCG, the table.
 
-:func:`finite_n_ndcg` evaluates ``sum_r D(r) E[gain at rank r] / sum_r D(r) E[r-th largest gain]`` for any discount and
-any n: the ratio of expected DCG to expected ideal DCG, without the first-order expansion (:func:`rank_gains`,
-:func:`ideal_rank_gains`). The expectations are exact, not a discretisation of ``g_f``: the item a ranker puts at rank r
-has score quantile ``U_(r) ~ Beta(r, n - r + 1)`` (the r-th smallest of n uniforms, as items are i.i.d.), so its
-expected gain is ``E g_f(U_(r))``, computed by quadrature for the top and bottom :data:`EXACT_RANKS` ranks; in between,
-``g_f(r / (n + 1))`` (the omitted Jensen term is of relative order 1/r there). The r-th largest grade is at least k when
-at least r of the n grades are, a binomial tail. Replacing ``E g_f(U_(r))`` by the midpoint ``g_f((r - 1/2) / n)``
-overstates the top ranks when ``g_f`` is steep near 0 (noisy rankers), which matters for discounts that weigh only the
-first ranks: at n = 1000 the midpoint rule puts ``noisy(sigma=1)`` under ``power(beta=2)`` in the ``probit`` model
-0.0033 too high, 4 standard errors of a 20,000-replicate simulation (``tests/test_theory.py``). The remaining
-difference to the simulation is the one between ``E[DCG / IDCG]`` and ``E DCG / E IDCG``.
-
-:func:`prediction` and :func:`theory_table` put these values beside the asymptotic ones of
-:mod:`~ndcg_research.simulation.theory` (limits, first-order terms).
-
-This module imports numpy, scipy and pandas (for :func:`theory_table`).
+:func:`finite_n_ndcg` is ``sum_r D(r) E[gain at rank r] / sum_r D(r) E[r-th largest gain]``, without the first-order
+expansion. The item at rank r has score quantile ``U_(r) ~ Beta(r, n - r + 1)``, so its expected gain is
+``E g_f(U_(r))``, by quadrature on the top and bottom :data:`EXACT_RANKS` ranks (the midpoint ``g_f((r - 1/2) / n)``
+overstates steep tops: ``noisy(sigma=1)`` under ``power(beta=2)`` by 4 standard errors at n = 1000) and
+``g_f(r / (n + 1))`` in between; the r-th largest grade is a binomial tail. :func:`theory_table` adds the asymptotics.
 """
 
 from __future__ import annotations
@@ -42,8 +31,7 @@ from .theory import (
     zipf_approximation,
 )
 
-#: Ranks at the top (and at the bottom) whose expected gain :func:`rank_gains` computes exactly from
-#: the order statistics (the ranks in between: the profile at the mean position r / (n + 1)).
+#: Ranks at the top (and at the bottom) whose expected gain :func:`rank_gains` computes from the order statistics.
 EXACT_RANKS = 1024
 # Quadrature over v in (0, 1) for E g(F^{-1}(v)): 64 Gauss-Legendre nodes in s, with v = 6s^5 - 15s^4 + 10s^3,
 # whose flat ends smooth the power-law behaviour of Beta quantiles near v = 0 and 1 (error ~1e-12 here).
@@ -54,57 +42,23 @@ _QUANTILE_WEIGHTS = _W * 30 * _S**2 * (1 - _S) ** 2
 
 
 def order_statistic_means(profile: Callable[[np.ndarray], np.ndarray], n: int, count: int) -> np.ndarray:
-    """``E g(U_(r))`` for r = 1..count, where ``U_(r) ~ Beta(r, n - r + 1)`` is the r-th smallest of n uniforms: the
-    expected gain at rank r of a ranker whose gain profile is ``g``, by this module's quadrature (error ~1e-12).
-
-    Parameters
-    ----------
-    profile : callable
-        ``g``: maps an array of relative ranks in (0, 1) to gains, elementwise (any shape).
-    n : int
-        The list length.
-    count : int
-        How many ranks from the top, at most ``n``.
-
-    Returns
-    -------
-    numpy.ndarray
-        Shape (count,).
-
-    Examples
-    --------
-    >>> means = order_statistic_means(lambda t: 1 - t, 9, 3)  # E[1 - U_(r)] = 1 - r / 10
-    >>> [round(float(x), 9) for x in means]
-    [0.9, 0.8, 0.7]
-    """
-    r = np.arange(1, count + 1, dtype=np.float64)[:, None]
-    return profile(special.betaincinv(r, n - r + 1, _QUANTILE_NODES[None, :])) @ _QUANTILE_WEIGHTS
+    """``E g(U_(r))``, r = 1..count, ``U_(r) ~ Beta(r, n - r + 1)`` the r-th smallest of n uniforms: the expected gain
+    at rank r of a ranker with gain profile ``g`` (elementwise on arrays of relative ranks), error ~1e-12."""
+    # Not cached: the studies ask for every rank of long lists.
+    return profile(_order_statistic_quantiles.__wrapped__(n, count)) @ _QUANTILE_WEIGHTS
 
 
 @functools.lru_cache(maxsize=32)
 def _order_statistic_quantiles(n: int, count: int) -> np.ndarray:
-    """Quantiles of ``U_(r) ~ Beta(r, n - r + 1)`` at the Gauss-Legendre nodes, r = 1..count: shape (count, nodes)."""
+    """Quantiles of ``U_(r)`` at the quadrature nodes, r = 1..count: shape (count, nodes)."""
     r = np.arange(1, count + 1, dtype=np.float64)[:, None]
     return special.betaincinv(r, n - r + 1, _QUANTILE_NODES[None, :])
 
 
 def rank_gains(model: str | Model, ranker: str | Ranker, n: int, *, gain: str | Gain = "linear") -> np.ndarray:
-    """Expected gain of the item a ranker puts at rank r = 1..n on a data set of n items.
-
-    ``bayes``, ``noisy``, ``random``: ``E g_f(U_(r))`` with ``U_(r) ~ Beta(r, n - r + 1)``, exact (quadrature) for the
-    first and the last :data:`EXACT_RANKS` ranks, ``g_f(r / (n + 1))`` in between.
-    ``head(m)`` (exact): the ``bayes`` values on ranks 1..m, then the mean gain of the other n - m items,
-    ``(n p - sum of the head) / (n - m)``. ``gated(q)``: rank r holds the r-th best item when that item is above the
-    gate (``U_(r) < q``), else a random item from below the gate, so its expected gain is
-    ``E[g_bayes(U_(r)); U_(r) < q] + (1 - P(U_(r) < q)) g_rest`` (``P(U_(r) < q)`` exact; the truncated mean by
-    quadrature on the first and last :data:`EXACT_RANKS` ranks, from the normal approximation of ``U_(r)`` in between).
-    ``coarse(bins)``: the mean of its step profile over each rank's cell ``((r - 1)/n, r/n]`` (an approximation: its
-    blocks have random sizes).
-
-    ``n``: items in the data set (>= 1).
-
-    Returns numpy.ndarray: shape (n,); sums to ``n p`` (up to quadrature error), p the mean gain.
-    """
+    """Expected gain of the item a ranker puts at rank r = 1..n on a data set of n items (they sum to n p).
+    ``head(m)``: ``bayes`` on ranks 1..m, then the mean of the rest; ``coarse``: its step profile's mean over each
+    rank's cell (approximate: its blocks have random sizes)."""
     model, ranker, gain = parse_model(model), parse_ranker(ranker), parse_gain(gain, builtin_only=True)
     if ranker.kind == "coarse":
         return gain_profile(model, ranker, gain=gain).cell_means(n)
@@ -131,7 +85,8 @@ def rank_gains(model: str | Model, ranker: str | Ranker, n: int, *, gain: str | 
 
 
 def _gated_rank_gains(model: Model, ranker: Ranker, n: int, gain: Gain) -> np.ndarray:
-    """:func:`rank_gains` of ``gated(q)`` (see there)."""
+    """:func:`rank_gains` of ``gated(q)``: rank r holds the r-th best item if it is above the gate (``U_(r) < q``), else
+    an item from below: ``E[g_bayes(U_(r)); U_(r) < q] + (1 - P(U_(r) < q)) g_rest``."""
     q, rest = ranker.q, gated_rest_gain(model, ranker, gain=gain)
     bayes = gain_profile(model, Ranker("bayes"), gain=gain)
     out = rank_gains(model, "bayes", n, gain=gain)  # U_(r) < q for sure: the r-th best item
@@ -162,12 +117,8 @@ def _gated_rank_gains(model: Model, ranker: Ranker, n: int, gain: Gain) -> np.nd
 
 
 def ideal_rank_gains(model: str | Model, n: int, *, gain: str | Gain = "linear") -> np.ndarray:
-    """Expected r-th largest gain among n items, r = 1..n: what the ideal ranking puts at rank r.
-
-    ``E gain(y_(r)) = gain(0) + sum_k [gain(k) - gain(k-1)] P(Binomial(n, q_k) >= r)``
-    with ``q_k = P(y >= k)``: the r-th largest grade is at least k when at least r
-    grades are (binomial tails, computed within 40 standard deviations of ``n q_k``).
-    """
+    """Expected r-th largest gain among n items, r = 1..n (the ideal ranking's): with ``q_k = P(y >= k)``,
+    ``gain(0) + sum_k [gain(k) - gain(k-1)] P(Binomial(n, q_k) >= r)`` (tails within 40 sd of ``n q_k``)."""
     model, gain = parse_model(model), parse_gain(gain, builtin_only=True)
     star = ideal_profile(model, gain=gain)
     # star: values gain(G), ..., gain(0) on [0, q_G), ..., [q_1, 1): q_k = edges[G - k + 1].
@@ -192,10 +143,7 @@ def finite_n_values(
     *,
     gain: str | Gain = "linear",
 ) -> np.ndarray:
-    """:func:`finite_n_ndcg` of every ranker under every discount at one n, sharing the expected gains.
-
-    Returns numpy.ndarray: shape ``(len(rankers), len(discounts))``.
-    """
+    """:func:`finite_n_ndcg` of every ranker under every discount at one n: shape (rankers, discounts)."""
     model = parse_model(model)
     ranks = np.arange(1, n + 1, dtype=np.float64)
     D = np.stack([parse_discount(d, builtin_only=True)(ranks) for d in discounts], axis=1)  # (n, discounts)
@@ -206,10 +154,7 @@ def finite_n_values(
 def finite_n_ndcg(
     model: str | Model, ranker: str | Ranker, discount: str | Discount, n: int, *, gain: str | Gain = "linear"
 ) -> float:
-    """``sum_r D(r) E[gain at rank r] / sum_r D(r) E[r-th largest gain]``: expected DCG over expected ideal DCG.
-
-    See :func:`rank_gains` and :func:`ideal_rank_gains`.
-    """
+    """Expected DCG over expected ideal DCG (:func:`rank_gains`, :func:`ideal_rank_gains`)."""
     return float(finite_n_values(model, [ranker], [discount], n, gain=gain)[0, 0])
 
 
@@ -222,16 +167,9 @@ def rare_miss_share(
     *,
     gain: str | Gain = "linear",
 ) -> float:
-    """Share of a ranker's expected DCG shortfall that comes from misses too rare for ``replicates`` data sets.
-
-    Over the ranks r where the ideal list holds the top gain ``g*(0+)`` (r up to n times the probability of the top
-    grade), the ranker's expected shortfall is ``sum_r (g*(0+) - E[gain at rank r]) D(r)``. A rank's miss probability is
-    ``p_r = 1 - E[gain at rank r] / g*(0+)`` (exact for binary relevance, a lower bound for graded); the function
-    returns the share of the shortfall from ranks with ``replicates * p_r < 1``: misses that ``replicates`` simulated
-    data sets are expected to see less than once. When that share is large, the sample mean of nDCG rests on events the
-    sample mostly lacks: it overstates the expected value, and its t interval is too narrow. 0 when there is no
-    shortfall.
-    """
+    """Share of a ranker's expected DCG shortfall (over the ideal's top-gain ranks) from misses too rare for
+    ``replicates`` data sets (``replicates p_r < 1``, ``p_r = 1 - E gain_r / g*(0+)``): large, it means a sample mean of
+    nDCG that is too high, with a too narrow interval. 0 without shortfall."""
     model, d = parse_model(model), parse_discount(discount, builtin_only=True)
     star = ideal_profile(model, gain=gain)
     top_ranks = max(1, int(n * star.edges[1]))  # ranks the ideal fills with the top gain, in expectation
@@ -251,14 +189,8 @@ def prediction(
     gain: str | Gain = "linear",
     finite_n: bool = True,
 ) -> dict[str, float | str]:
-    """The theory for one (ranker, discount, n): regime, limit, first-order value and finite-n value.
-
-    Returns dict: ``regime`` (the discount's decay), ``limit`` (of nDCG, or of its mean for summable discounts),
-    ``first_order`` (``1 - eps c`` for slowly varying, the zipf approximation, the limit for power(beta<1) and none,
-    NaN for summable), ``eps`` (eps_D(n)), ``c`` (c_f, slowly varying only, else NaN) and ``finite_n``
-    (:func:`finite_n_ndcg`, NaN when ``finite_n=False``). A ``head(m)`` ranker has only the finite-n value (its
-    limits depend on how m grows with n).
-    """
+    """The theory for one (ranker, discount, n): ``regime`` (decay), ``limit``, ``first_order``, ``eps``, ``c`` (slowly
+    varying only) and ``finite_n`` (NaN where it does not apply; ``head(m)`` has only the finite-n value)."""
     model, ranker, d = parse_model(model), parse_ranker(ranker), parse_discount(discount, builtin_only=True)
     regime = d.decay
     out: dict[str, float | str] = {"regime": regime, "eps": eps(d, float(n)), "c": math.nan}
@@ -289,11 +221,7 @@ def theory_table(
     *,
     gain: str | Gain = "linear",
 ) -> pd.DataFrame:
-    """:func:`prediction` for every (discount, ranker, n), sharing the work across discounts and rankers.
-
-    Returns pandas.DataFrame: one row per (discount, ranker, n), in that order, with columns model, discount, decay,
-    ranker, n, limit, first_order, eps, c and finite_n (see :func:`prediction`).
-    """
+    """:func:`prediction` for every (discount, ranker, n), one row each in that order, sharing the work."""
     model = parse_model(model)
     rankers = [parse_ranker(r) for r in rankers]
     discounts = [parse_discount(d, builtin_only=True) for d in discounts]

@@ -1,50 +1,14 @@
-r"""The simulated ranking problem in the setting of Wang et al. (2013): the model of the data and the rankers.
+r"""The simulated ranking problem (Wang et al., 2013): the probit model of the data and rankers of known quality.
 
-The model
----------
-A data set is ``n`` items drawn i.i.d.: a feature ``x ~ N(0, 1)`` and a grade
-``y`` in ``0..G`` drawn, given ``x``, as ``Binomial(G, eta(x))`` with
+A data set is n i.i.d. items: a feature ``x ~ N(0, 1)`` and a grade ``y ~ Binomial(G, eta(x))``,
+``eta(x) = lo + (hi - lo) Phi(a x)``, written ``"probit(lo=0, hi=1, a=1, grades=1)"`` (defaults omitted). With
+``hi < 1`` even the best items are relevant only with probability ``hi``: the top stays uncertain for every n.
 
-.. math::  \eta(x) = lo + (hi - lo)\, \Phi(a x),
-
-the probability that each of the ``G`` "relevance units" of the item is present (``G = 1``: binary relevance,
-``P(y = 1 | x) = eta(x)``). The model is written ``"probit(lo=0, hi=1, a=1, grades=1)"`` (defaults omitted when
-printed). With ``hi < 1`` (or ``lo > 0``) the relevance probability is bounded away from 0 and 1, so even the best items
-are relevant only with probability ``hi``: the top of every ranking stays uncertain, however large ``n`` is.
-
-The rankers
------------
-Each ranker scores items from what it can see; its spec string names it (only ``coarse`` ties items, within bins):
-
-- ``bayes``: ``x`` (a monotone function of eta(x): Bayes-optimal for every discount);
-- ``noisy(sigma=s)``: ``x + s * z``, ``z ~ N(0, 1)`` independent;
-- ``coarse(bins=m)``: index of the equal-probability bin of ``x`` (``m`` bins): a weaker, coarsened feature;
-- ``random``: independent of the data;
-- ``head(m=M)``: the M items of largest ``x`` first, in ``bayes`` order; the other items below, in a uniformly random
-  order;
-- ``gated(q=Q)``: the items whose ``x`` is above the population quantile ``Phi^-1(1 - Q)`` (the top fraction Q of the
-  population) first, in ``bayes`` order; the others below, in a uniformly random order.
-
-``head(m)`` is exact at the top and knows nothing below rank M, while ``noisy`` is imperfect everywhere: their gain
-profiles cross, so which of the two is better depends on the discount and on n (notebook 10). ``gated(q)`` does the same
-with a fixed function of x: its exact part is a fixed share of the list (on average), not a fixed number of items, so
-its gain profile does not depend on n (notebook 12). All other rankers are nested, noise levels of one score, so every
-discount orders them the same way.
-
-Their order of quality is known by construction. For the ``bayes`` and ``noisy`` rankers (and ``random`` as ``s = inf``)
-the expected gain at relative rank ``t`` (fraction of the list above the item) is, for linear gain,
-
-.. math::  g_f(t) = G\,[lo + (hi - lo)\, \Phi(\kappa_f\, z_t)], \qquad
-           z_t = \Phi^{-1}(1 - t), \qquad \kappa_f = a / \sqrt{1 + s^2 (1 + a^2)}
-
-(``X | S = s`` is normal, and ``E Phi(aX)`` over a normal is a normal cdf), so a larger ``kappa`` puts more gain at
-every top fraction of the list: ``bayes`` (kappa = a) > ``noisy`` with increasing ``s`` > ``random`` (kappa = 0), for
-every non-increasing discount. ``coarse(bins=m)`` averages eta within bins, so it is below ``bayes`` (conditionally on
-the features, the Bayes order maximises expected DCG for any non-increasing discount).
-:mod:`ndcg_research.simulation.theory` computes g_f(t) for every ranker, and the exact expected gain at each rank for a
-given n (for ``head(m)``, whose profile depends on n, only the latter).
-
-Data sets drawn from the model and the nDCG of the rankers on them: :mod:`~ndcg_research.simulation.simulate`.
+Rankers score what they see: ``bayes`` x (Bayes-optimal for every discount); ``noisy(sigma=s)`` ``x + s z``;
+``coarse(bins=m)`` the equal-probability bin of x (ties within bins); ``random``; ``head(m=M)`` the M items of largest
+x first, in ``bayes`` order, the rest in random order; ``gated(q=Q)`` the same above ``x = Phi^-1(1 - Q)``. The gain
+profiles ``G [lo + (hi - lo) Phi(kappa z_t)]`` of ``bayes``, ``noisy`` and ``random`` are nested (:meth:`Ranker.kappa`):
+every discount orders them alike; ``head`` and ``gated`` cross ``noisy`` (notebooks 10, 12).
 """
 
 from __future__ import annotations
@@ -66,12 +30,7 @@ def stable_id(text: str) -> int:
 
 @dataclass(frozen=True)
 class Model:
-    """The probit relevance model ``y | x ~ Binomial(grades, lo + (hi - lo) Phi(a x))``, ``x ~ N(0, 1)``.
-
-    ``lo``, ``hi``: relevance probability of the worst and the best items (``0 <= lo < hi <= 1``); ``a`` (> 0): how
-    strongly the feature separates relevant from non-relevant; ``grades``: the number of relevance units ``G``
-    (1..32; grades run over ``0..G``, 1 is binary relevance).
-    """
+    """The probit relevance model ``y | x ~ Binomial(grades, lo + (hi - lo) Phi(a x))``, ``x ~ N(0, 1)``."""
 
     lo: float = 0.0
     hi: float = 1.0
@@ -116,12 +75,8 @@ class Model:
         descending: bool = False,
         scratch: dict[str, np.ndarray] | None = None,
     ) -> tuple[np.ndarray, np.ndarray]:
-        """Draw ``n`` items: features ``x`` (descending if asked) and integer-valued float64 grades ``y``.
-
-        Sorting the features before drawing the grades only relabels the items (given the features, grades are
-        independent): the same law. ``scratch`` (arrays ``x``, ``eta``, ``u``, ``present`` of length n) receives the
-        values instead of new memory: the same numbers, no page faults in a sweep.
-        """
+        """Draw ``n`` items: features ``x`` (descending if asked: the same law) and float64 grades ``y``;
+        ``scratch`` (arrays ``x``, ``eta``, ``u``, ``present`` of length n) receives the values: no page faults."""
         if scratch is None:
             scratch = {"x": np.empty(n), "eta": np.empty(n), "u": np.empty(n), "present": np.empty(n, dtype=bool)}
         x = scratch["x"]
@@ -153,7 +108,6 @@ def parse_model(spec: str | Model) -> Model:
 
 
 _RANKER_KINDS = {"bayes": (), "noisy": ("sigma",), "coarse": ("bins",), "random": (), "head": ("m",), "gated": ("q",)}
-_RANKERS_VALID = "bayes, noisy(sigma), coarse(bins), random, head(m), gated(q)"
 # The spec language's domain: a ranker outside it would score meaninglessly.
 _DOMAIN = {
     "noisy": ("sigma > 0", lambda r: r.sigma > 0),
@@ -201,10 +155,7 @@ class Ranker:
         return float(ndtri(1.0 - self.q))
 
     def exact_count(self, x_desc: np.ndarray) -> int:
-        """How many items of a data set sorted by descending x this ranker puts first in the Bayes order.
-
-        ``head(m)``: m (or n); ``gated(q)``: the items with x at or above the gate (by bisection); ``random``: 0.
-        """
+        """How many items of a data set sorted by descending x this ranker puts first in the Bayes order."""
         if self.kind == "gated":
             return int(np.searchsorted(-x_desc, -self.gate(), side="right"))  # -x ascending: x >= gate
         return min(self.m, x_desc.size)
@@ -215,12 +166,11 @@ class Ranker:
 
 
 def parse_ranker(spec: str | Ranker) -> Ranker:
-    """Parse a ranker spec: ``bayes``, ``noisy(sigma=s)`` (s > 0), ``coarse(bins=m)`` (m >= 2), ``random``,
-    ``head(m=M)`` (M >= 1), ``gated(q=Q)`` (0 < Q < 1).
-    """
+    """Parse a ranker spec (see the module), e.g. ``"noisy(sigma=0.5)"``."""
     if isinstance(spec, Ranker):
         return spec
-    name, kwargs = parse_registered(spec, _RANKER_KINDS, what="ranker", valid=f"valid rankers: {_RANKERS_VALID}")
+    valid = "valid rankers: bayes, noisy(sigma), coarse(bins), random, head(m), gated(q)"
+    name, kwargs = parse_registered(spec, _RANKER_KINDS, what="ranker", valid=valid)
     ranker = Ranker(name, **kwargs)
     if name in _DOMAIN and not _DOMAIN[name][1](ranker):
         raise ValueError(f"ranker {name!r} needs {_DOMAIN[name][0]}, got {spec!r}")

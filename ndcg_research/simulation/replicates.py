@@ -1,9 +1,5 @@
-"""Replicates (independent repetitions of a study): their seeds, and chunks of them computed in parallel and cached.
-
-A replicate's ``SeedSequence`` comes from the study's seed and a key (experiment, list length, replicate, stream),
-so it draws the same numbers whatever the worker, the order or the chunking. Chunks of consecutive replicates run
-in this process or through joblib (any backend, e.g. Dask), each saved atomically in a cache folder so that an
-interrupted run resumes. joblib and tqdm are imported only when used.
+"""Replicates of a study: their seeds (the same numbers whatever the worker, order or chunking), and chunks of them
+run in this process or through joblib, each saved atomically in a cache folder so that an interrupted run resumes.
 """
 
 from __future__ import annotations
@@ -12,6 +8,7 @@ import ast
 import contextlib
 import functools
 import hashlib
+import importlib.util
 import json
 import os
 import sys
@@ -31,30 +28,19 @@ R = TypeVar("R")
 
 
 def seed_sequence(seed: int, *key: int) -> np.random.SeedSequence:
-    """``SeedSequence(seed, spawn_key=key)``: the seed of one replicate (or one stream of it).
-
-    ``seed``: the study's seed (entropy), >= 0; ``*key``: non-negative integers that name the replicate, e.g.
-    (experiment, n, replicate, stream).
-    """
+    """``SeedSequence(seed, spawn_key=key)``: the seed of one replicate, e.g. key (experiment, n, replicate, stream)."""
     return np.random.SeedSequence(seed, spawn_key=key)
 
 
 def replicate_counts(
     ns: Iterable[int], replicates: int | Sequence[int] | Mapping[int, int]
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """List lengths (sorted, distinct) and the number of replicates at each.
-
-    ``ns``: list lengths, distinct, >= 1; ``replicates``: one count for every n, one count per n (in the order of
-    ``ns``), or ``{n: count}``.
-
-    Returns tuple: (ns, replicates), both tuples sorted by n.
-    """
+    """Sorted distinct list lengths and the replicates at each (one count for all, one per n, or ``{n: count}``)."""
     ns_list = list(ns)
     if not ns_list or len(set(ns_list)) != len(ns_list):
         raise ValueError(f"ns must be a non-empty list of distinct list lengths, got {ns_list!r}")
     if isinstance(replicates, Mapping):
-        missing = [n for n in ns_list if n not in replicates]
-        if missing:
+        if missing := [n for n in ns_list if n not in replicates]:
             raise ValueError(f"replicates gives no count for n = {missing}")
         counts = [replicates[n] for n in ns_list]
     elif isinstance(replicates, Sequence):
@@ -76,11 +62,8 @@ class Chunk(NamedTuple):
 
 
 def plan_chunks(ns: Sequence[int], replicates: Sequence[int], chunk_items: int = CHUNK_ITEMS) -> list[Chunk]:
-    """Split the replicates of every n into chunks of about ``chunk_items`` items.
-
-    Chunk boundaries are multiples of ``max(1, chunk_items // n)``, so they do not move
-    when replicates are added: finished chunks stay reusable.
-    """
+    """Split the replicates of every n into chunks of about ``chunk_items`` items, at multiples of
+    ``max(1, chunk_items // n)``: boundaries do not move when replicates are added, finished chunks stay reusable."""
     out = []
     for n, count in zip(ns, replicates, strict=True):
         size = max(1, chunk_items // n)
@@ -104,12 +87,8 @@ def _single_threaded(function: Callable[[T], R], item: T) -> tuple[T, R]:
 def parallel_map(
     function: Callable[[T], R], items: Iterable[T], *, n_jobs: int = 1, backend: str | None = None
 ) -> Iterator[tuple[T, R]]:
-    """Yield ``(item, function(item))`` for every item, in the order the results finish.
-
-    ``n_jobs == 1`` without a backend runs in this process; otherwise joblib
-    (``n_jobs=-1``: all cores; ``backend="dask"`` needs a running ``dask.distributed.Client``).
-    Each call runs on one BLAS thread. ``function`` must be picklable for other processes.
-    """
+    """Yield ``(item, function(item))`` in the order the results finish: in this process (``n_jobs == 1`` without
+    a backend) or through joblib (e.g. ``backend="dask"`` with a running client); one BLAS thread per call."""
     if n_jobs == 1 and backend is None:
         for item in items:
             yield _single_threaded(function, item)
@@ -142,14 +121,9 @@ def run_chunks(
     progress: bool | None = None,
     label: str = "",
 ) -> ChunkRun:
-    """Compute (or load from the cache folder) every chunk; see :func:`parallel_map` for the workers.
-
-    ``compute``: chunk -> array with one row per replicate of the chunk (picklable for other processes); ``n_jobs``,
-    ``backend``: as in :func:`parallel_map`; ``cache``: folder of finished chunks (``n<n>_r<start>-<stop>.npy``, written
-    atomically), which must belong to this computation alone (name it by a key that hashes its inputs). None: no cache;
-    ``description``: written once as ``description.json`` into the cache folder, for humans; ``progress``: tqdm progress
-    bar over replicates; default: only when stderr is a terminal; ``label``: text in front of the progress bar.
-    """
+    """Compute (or load from the ``cache`` folder, which must belong to this computation alone) every chunk:
+    ``compute`` gives one row per replicate; ``description`` is written once into the cache folder, for humans;
+    ``progress``: a tqdm bar (default: when stderr is a terminal)."""
     folder = None if cache is None else Path(cache)
     if folder is not None:
         folder.mkdir(parents=True, exist_ok=True)
@@ -158,26 +132,19 @@ def run_chunks(
             about.write_text(json.dumps(dict(description), indent=1, default=str) + "\n", encoding="utf-8")
     done = {c: np.load(path) for c in chunks if folder is not None and (path := _chunk_path(folder, c)).exists()}
     todo = [c for c in chunks if c not in done]
-    reused = len(done)
 
     from tqdm import tqdm
 
     show = sys.stderr.isatty() if progress is None else bool(progress)
-    with tqdm(
-        total=sum(c.stop - c.start for c in chunks),
-        initial=sum(c.stop - c.start for c in done),
-        disable=not show,
-        desc=label,
-        unit="rep",
-        leave=False,
-    ) as bar:
+    total, initial = (sum(c.stop - c.start for c in group) for group in (chunks, done))
+    with tqdm(total=total, initial=initial, disable=not show, desc=label, unit="rep", leave=False) as bar:
         for chunk, values in parallel_map(compute, todo, n_jobs=n_jobs, backend=backend):
             if folder is not None:
                 _save_atomically(_chunk_path(folder, chunk), values)
             done[chunk] = values
             bar.update(chunk.stop - chunk.start)
     values = {n: np.concatenate([done[c] for c in chunks if c.n == n]) for n in dict.fromkeys(c.n for c in chunks)}
-    return ChunkRun(values, computed=len(todo), reused=reused)
+    return ChunkRun(values, computed=len(todo), reused=len(chunks) - len(todo))
 
 
 def _chunk_path(folder: Path, chunk: Chunk) -> Path:
@@ -212,11 +179,8 @@ def _package_imports(tree: ast.AST, module: str, is_package: bool) -> set[str]:
         if isinstance(node, ast.Import):
             found.update(a.name for a in node.names if a.name.split(".")[0] == root)
         elif isinstance(node, ast.ImportFrom):
-            if node.level:
-                parts = module.split(".") if is_package else module.split(".")[:-1]
-                base = ".".join(parts[: len(parts) - node.level + 1] + ([node.module] if node.module else []))
-            else:
-                base = node.module or ""
+            package = module if is_package else module.rpartition(".")[0]
+            base = importlib.util.resolve_name("." * node.level + (node.module or ""), package)
             if base.split(".")[0] == root:
                 found.add(base)
                 found.update(f"{base}.{a.name}" for a in node.names)
@@ -224,17 +188,9 @@ def _package_imports(tree: ast.AST, module: str, is_package: bool) -> set[str]:
 
 
 def code_fingerprint(module: str, package: Path | None = None) -> str:
-    """Hash of the code that ``module`` runs: its syntax tree and those of the package modules it imports
-    (transitively), without docstrings and comments, plus the numpy version.
-
-    The numbers of a simulation depend only on this code and numpy's random streams: a cache key that hashes it
-    changes with any statement and with none of the documentation (docstrings, comments, blank lines, formatting).
-
-    ``module``: absolute name of a module of this package, e.g. ``"ndcg_research.simulation.simulate"``; ``package``:
-    the folder of the package's source (default: this installed package).
-
-    Returns str: 16 hexadecimal digits.
-    """
+    """16 hex digits hashing the code ``module`` runs (its syntax tree and those of the package modules it imports,
+    without docstrings and comments) and the numpy version: a cache key blind to documentation. ``package``: the source
+    folder (default: this installed package)."""
     if package is None:  # the installed package does not change while it runs: hash it once
         return _installed_fingerprint(module)
     package = Path(package)

@@ -1,40 +1,15 @@
-r"""How the standardized gap between two rankers grows or shrinks with n: scaling laws (notebooks 11, 13).
+r"""How the standardized gap ``d = E[gap] / sd(gap)`` of paired nDCG@k grows with n (notebooks 11, 13).
 
-The standardized gap ``d = E[gap] / sd(gap)`` of the paired nDCG@k difference (better - worse, on
-one data set; k = n for the full list) decides how often the better ranker wins when the gap is
-close to normal (``P ~ Phi(d)``). This module gives its growth in n, a heuristic derived by this
-package (not by Wang et al., whose full text was not available), in two forms:
-
-**Asymptotic exponent** (:func:`gap_exponent`): ``d ~ n^e (ln n)^l``. Let the worse ranker's
-shortfall at the top of the list behave like ``t^rho`` at relative rank t (``rho`` =
-:func:`shortfall_exponent`: ``kappa^2`` for ``noisy``, ``a^2`` for ``bayes``, 0 for ``random``),
-let ``D(r) = r^-beta`` (slowly varying discounts: ``beta = 0``, their ``D(k)`` cancels) and
-``k = n^a``. Then, with binary relevance and independent Bernoulli grades at each rank,
-
-- expected gap ``G = sum_{r<=k} (E g_better - E g_worse)(r) D(r) ~ n^-rho k^(1+rho-beta)`` for
-  ``beta < 1 + rho`` (the first ranks alone, ``n^-rho``, beyond);
-- variance, **uncertain top** (``hi < 1``: even the best items are relevant with probability ``hi``, so every rank
-  carries Bernoulli noise): ``V ~ k^(1-2 beta)`` for ``beta < 1/2``, bounded beyond (the first ranks dominate);
-- variance, **certain top** (``hi = 1``): only misses are random, and the worse ranker misses at rank r with probability
-  ``~ (r/n)^rho``: ``V ~ n^-rho k^(1+rho-2 beta)`` for ``2 beta < 1 + rho``, ``n^-rho`` beyond.
-
-``d = G / sqrt(V)`` gives the exponent table of :func:`gap_exponent`. The full list (``a = 1``) with a slowly varying
-discount is a special case: both rankers place every item, so the first-order terms of G and V cancel (``sum_r y_r`` is
-the same for both) and ``d ~ sqrt(n)`` (notebook 04); the exponent formula happens to give 1/2 there too.
-``zipflog(gamma)`` is ``beta = 1`` with an extra ``(ln n)^-gamma`` in G. Log factors of the normal tails (``t^rho`` is
-``t^rho`` times a power of ``ln(1/t)``) are dropped: they shift the local exponent at realistic n by a few hundredths.
-
-**Finite-n heuristic** (:func:`heuristic_std_gap`): the same ratio without asymptotics: G from the
-exact expected gains at each rank (:func:`~ndcg_research.simulation.finite_n.rank_gains`, order statistics) and V as if
-the grades at different ranks (and of the two rankers) were independent Bernoulli variables with those means. It keeps
-the log factors but ignores the covariances (the two rankers' top items overlap, which lowers the true variance), so it
-predicts the *trend* of d better than its level. It is NaN where the cancellation above makes it meaningless (full list,
-discounts that decay no faster than ``r^-1/2``).
-
-The failure probability ``1 - P(better strictly higher)`` is a different matter where rare events dominate (certain top,
-fast discounts): there a rare miss of the *better* ranker at one of the first ranks (probability ``~ (r/n)^rho_better``)
-can outweigh the whole expected gap, so the failure probability falls only polynomially even where d grows, and P can
-tend to 1 where d shrinks (notebook 11).
+A heuristic of this package (not Wang et al.'s), in two forms. **Asymptotic** (:func:`gap_exponent`): with the worse
+ranker's shortfall at the top ``~ t^rho`` (:func:`shortfall_exponent`), ``D(r) = r^-beta`` (slowly varying: beta = 0)
+and ``k = n^a``, binary independent grades give the gap ``G ~ n^-rho k^(1+rho-beta)`` (``beta < 1 + rho``) and the
+variance ``V ~ k^(1-2 beta)`` with an uncertain top (``hi < 1``: Bernoulli noise at every rank) or
+``n^-rho k^(1+rho-2 beta)`` with a certain one (only misses are random), bounded beyond; ``d = G / sqrt(V)``. With the
+full list and a slowly varying discount the first-order terms cancel and ``d ~ sqrt(n)`` (notebook 04; the formula
+gives 1/2 too); ``zipflog(gamma)`` is beta = 1 with ``(ln n)^-gamma`` in G; log factors of the normal tails are dropped.
+**Finite n** (:func:`heuristic_std_gap`): the same ratio from the exact expected gains, as if grades were independent
+(it ignores the shared top items: the trend of d more than its level). Where a rare miss of the better ranker at the
+first ranks outweighs the gap (certain top, fast discounts), failures fall only polynomially (notebook 11).
 """
 
 from __future__ import annotations
@@ -52,14 +27,9 @@ from .model import Model, Ranker, parse_model, parse_ranker
 
 
 def shortfall_exponent(model: str | Model, ranker: str | Ranker) -> float:
-    r"""``rho``: the ranker's expected shortfall at the top, ``g(0+) - g(t)``, behaves like ``t^rho``.
-
-    In the probit model the item at upper quantile t of a score with ``kappa`` has relevance
-    probability ``lo + (hi - lo) Phi(kappa z_t)``, and ``1 - Phi(kappa z_t) ~ t^(kappa^2)`` up to a
-    power of ``ln(1/t)`` (``z_t ~ sqrt(2 ln(1/t))``). So ``rho = kappa^2``: ``a^2`` for ``bayes``
-    and ``gated`` (exact at the top), ``a^2 / (1 + sigma^2 (1 + a^2))`` for ``noisy(sigma)``, 0 for
-    ``random`` and ``coarse`` (their top is not better than a whole bin or the mean).
-    """
+    """``rho``: the ranker's expected shortfall at the top, ``g(0+) - g(t)``, behaves like ``t^rho``: ``kappa^2``, as
+    ``1 - Phi(kappa z_t) ~ t^(kappa^2)`` up to a power of ``ln(1/t)`` (``bayes``, ``gated``: ``a^2``); 0 for ``random``
+    and ``coarse``, whose top is no better than a bin or the mean."""
     model, ranker = parse_model(model), parse_ranker(ranker)
     if ranker.kind in ("bayes", "gated"):
         return model.a**2
@@ -96,26 +66,9 @@ def decay_index(discount: str | Discount) -> float:
 def gap_exponent(
     model: str | Model, better: str | Ranker, worse: str | Ranker, discount: str | Discount, a: float = 1.0
 ) -> Exponent:
-    r"""Asymptotic growth ``d ~ n^e (ln n)^l`` of the standardized gap of nDCG@k, ``k = n^a`` (see the module).
-
-    ==================  ==========================================  ==============================
-    top                 D(r) = r^-beta                              exponent e
-    ==================  ==========================================  ==============================
-    uncertain (hi < 1)  beta < 1/2 (and slowly varying)             a (1/2 + rho) - rho
-    \                   1/2 < beta < 1 + rho                        a (1 + rho - beta) - rho
-    \                   beta > 1 + rho                              -rho
-    certain (hi = 1)    beta < (1 + rho)/2 (and slowly varying)     (a (1 + rho) - rho) / 2
-    \                   (1 + rho)/2 < beta < 1 + rho                a (1 + rho - beta) - rho/2
-    \                   beta > 1 + rho                              -rho/2
-    ==================  ==========================================  ==============================
-
-    ``rho`` is the worse ranker's :func:`shortfall_exponent` (it must be below the better one's).
-    The code writes each row so that it is exactly 0 where it should be (e.g. ``a (1 - beta) + rho (a - 1)``).
-    ``zipflog(gamma)``: the ``beta = 1`` row with ``l = -gamma``.
-
-    ``model``: a binary probit model (grades = 1); ``discount``: a built-in discount other than ``none``; ``a``:
-    cut-off exponent, ``0 <= a <= 1`` (0: a fixed k; 1: the full list or a fixed fraction of it).
-    """
+    """Asymptotic growth ``d ~ n^e (ln n)^l`` of the standardized gap of nDCG@k, ``k = n^a`` in [0, 1] (see the
+    module): one regime per top and range of beta, each written so that e is exactly 0 where it should be; ``rho``
+    is the worse ranker's :func:`shortfall_exponent` (below the better one's). Binary models only."""
     model, better, worse = parse_model(model), parse_ranker(better), parse_ranker(worse)
     d = parse_discount(discount, builtin_only=True)
     if not 0 <= a <= 1:
@@ -144,12 +97,8 @@ def gap_exponent(
 
 
 def cutoff_threshold(model: str | Model, better: str | Ranker, worse: str | Ranker, discount: str | Discount) -> float:
-    """The cut-off exponent ``a*`` above which the standardized gap of nDCG@n^a grows (:func:`gap_exponent`).
-
-    ``e(a)`` is linear in a (the regime depends on beta and rho only); ``a*`` solves ``e(a*) = 0``. Returns ``inf``
-    when the gap does not grow for any ``a <= 1`` (at ``a = 1`` exactly zero counts as not growing), and 0 when it
-    grows for every ``a > 0``.
-    """
+    """The cut-off exponent ``a*`` above which the standardized gap of nDCG@n^a grows (:func:`gap_exponent`): inf
+    when it grows for no ``a <= 1``, 0 when for every ``a > 0``."""
     # Within one regime (fixed by beta and rho alone) e is linear in a: e(a) = e(0) + slope a.
     at_one = gap_exponent(model, better, worse, discount, 1.0).exponent
     slope = 2 * (at_one - gap_exponent(model, better, worse, discount, 0.5).exponent)
@@ -167,17 +116,9 @@ def heuristic_std_gap(
     n: int,
     k: int | None = None,
 ) -> float:
-    r"""Finite-n heuristic of the standardized gap of nDCG@k: ``G / sqrt(V)`` (see the module).
-
-    ``G = sum_{r<=k} (E g_better(r) - E g_worse(r)) D(r)`` with the exact expected gains at each rank,
-    ``V = sum_{r<=k} D(r)^2 [E g_better(r)(1 - E g_better(r)) + E g_worse(r)(1 - E g_worse(r))]``: the variance if
-    all these grades were independent Bernoulli variables. The ideal DCG@k is the same for both rankers on a data
-    set, so it cancels from the ratio (up to its own small spread).
-
-    ``model``: binary probit model; ``n``: list length; ``k``: cut-off (default n: the full list).
-
-    Returns float: NaN for the full list under a discount that decays no faster than ``r^-1/2``, where the
-    independence assumption misses the exact cancellation of first-order terms.
+    """Finite-n heuristic of the standardized gap of nDCG@k (default k = n): ``G / sqrt(V)`` with the exact expected
+    gains ``m(r)``, ``G = sum (m_better - m_worse) D`` and ``V = sum D^2 [m (1 - m)]`` over both rankers (the shared
+    ideal cancels). NaN for the full list under a discount no faster than ``r^-1/2`` (exact cancellation there).
     """
     table = heuristic_table(model, [(better, worse)], [discount], [n], None if k is None else (lambda _: k))
     return float(table["heuristic_d"].iloc[0])
@@ -190,12 +131,7 @@ def heuristic_table(
     ns: Sequence[int],
     cutoff: Callable[[int], int] | None = None,
 ) -> pd.DataFrame:
-    """:func:`heuristic_std_gap` for every pair, discount and n, sharing the expected gains of each ranker.
-
-    ``cutoff``: ``k = cutoff(n)`` (e.g. ``CutoffRule.k``); default the full list.
-
-    Returns pandas.DataFrame: columns: model, discount, better, worse, n, k, heuristic_d.
-    """
+    """:func:`heuristic_std_gap` for every pair, discount and n (``k = cutoff(n)``, default n), sharing the gains."""
     model = parse_model(model)
     if model.grades != 1:
         raise ValueError(f"the heuristic assumes binary relevance, got {str(model)!r}")
@@ -215,17 +151,12 @@ def heuristic_table(
                 variance = (gb * (1 - gb) + gw * (1 - gw)) @ (D * D)
                 undefined = (k == n and decay_index(d) <= 0.5) or not variance > 0
                 value = math.nan if undefined else float(((gb - gw) @ D) / math.sqrt(variance))
-                rows.append(
-                    dict(model=str(model), discount=str(d), better=better, worse=worse, n=n, k=k, heuristic_d=value)
-                )
-    return pd.DataFrame(rows)
+                rows.append((str(model), str(d), better, worse, n, k, value))
+    return pd.DataFrame(rows, columns=["model", "discount", "better", "worse", "n", "k", "heuristic_d"])
 
 
 def local_exponent(n: Sequence[float], d: Sequence[float]) -> float:
-    """The least-squares slope of ``ln d`` on ``ln n``: the local exponent of ``d ~ n^e`` over these n.
-
-    NaN unless there are at least two points and every d is finite and positive.
-    """
+    """The least-squares slope of ``ln d`` on ``ln n`` (NaN without two points, all finite and positive)."""
     n, d = np.asarray(n, dtype=np.float64), np.asarray(d, dtype=np.float64)
     if n.size < 2 or n.size != d.size or not np.all(np.isfinite(d) & (d > 0)):
         return math.nan
@@ -235,13 +166,8 @@ def local_exponent(n: Sequence[float], d: Sequence[float]) -> float:
 def power_law_fit(
     n: Sequence[float], d: Sequence[float], se: Sequence[float], *, confidence: float = 0.95
 ) -> tuple[float, float, float]:
-    """Exponent e of ``d = c n^e`` by weighted least squares on d itself, with its interval: ``(e, low, high)``.
-
-    Unlike a fit of ``ln d`` (:func:`~ndcg_research.studies.consistent_distinguishability.experiment.growth_table`), the
-    measured d may be 0 or negative (a gap that has shrunk into its noise): each point counts with its standard error
-    ``se`` (``scipy.optimize.curve_fit`` with ``absolute_sigma=True``). NaN when the fit is not identified (fewer than 2
-    points, a zero or undefined standard error, or an infinite covariance).
-    """
+    """Exponent e of ``d = c n^e`` by least squares on d weighted by its standard error, with its interval
+    ``(e, low, high)``: d may be 0 or negative (a gap shrunk into its noise). NaN when the fit is not identified."""
     from scipy import optimize, stats
 
     n, d, se = (np.asarray(v, dtype=np.float64) for v in (n, d, se))
@@ -264,13 +190,8 @@ def power_law_fit(
 
 
 def gap_trend(pair_table: pd.DataFrame, keys: Sequence[str], confidence: float) -> pd.DataFrame:
-    """Per group of ``keys``: :func:`power_law_fit` of the standardized gap over the upper half of the n grid.
-
-    The upper half is n at least the group's median n (the asymptotic end, as notebook 09 fits it).
-
-    Returns pandas.DataFrame: the ``keys``, n_from, n_to, points, exponent, exponent_low, exponent_high, and the
-    trend: ``grows`` (interval above 0), ``shrinks`` (below), ``flat``, or ``undefined`` (no fit).
-    """
+    """Per group of ``keys``: :func:`power_law_fit` of the standardized gap over n at least the median (the asymptotic
+    end), and the trend: ``grows``, ``shrinks`` (interval above or below 0), ``flat`` or ``undefined``."""
     rows = []
     for key, group in pair_table.groupby(list(keys), sort=False):
         group = group.sort_values("n")

@@ -1,39 +1,10 @@
-r"""Data sets drawn from the simulated model (:mod:`~ndcg_research.simulation.model`), and fast nDCG of rankers on them.
+"""Data sets drawn from the simulated model, and fast nDCG of every ranker on them.
 
-Growing samples
----------------
-:func:`stream_ndcg` follows one data stream: items drawn one after another, and the nDCG of every ranker on each prefix
-of the first n items, for an increasing list of n. The prefixes are nested (the data set of size n is part of every
-larger one), so a stream answers "does the order of two rankers, once settled, stay settled as the data set grows?",
-which independent data sets at each n cannot.
-
-Randomness
-----------
-Every random number comes from a :class:`numpy.random.Generator` seeded by :func:`replicate_seed`:
-``SeedSequence(seed, spawn_key=(experiment, n, replicate, stream))``, ``experiment`` a stable number derived from the
-model spec, ``stream`` 0 for the data and a stable number derived from the ranker spec for that ranker's noise. A
-replicate therefore draws the same data and noise whatever the worker, the order of computation or the other rankers.
-
-Speed
------
-:func:`replicate_ndcg` computes, for one data set, the nDCG of every ranker under every discount; every discount reuses
-a ranker's ranked gains (one dot product each). The features are drawn and sorted (``np.sort``, in place) before the
-grades: given the features the grades are independent, so this only relabels the items, which come out in the ``bayes``
-order. Hence ``bayes`` needs no further sort, nor does ``coarse`` (its bins are consecutive blocks of that order, found
-by bisection; the tie-averaged DCG of a block is its mean gain times its share of the cumulative discount); ``random``
-shuffles the grades (a uniformly random order independent of the rest), ``head(m)`` keeps the first m and shuffles the
-others (``gated(q)`` the first M, the items above its gate, found by bisection), and each ``noisy`` ranker needs one
-argsort of its n scores. Gathers move uint8 grades, not float64 gains. :func:`sample` returns the same data set with
-explicit scores for every ranker, so the fast path can be checked against :func:`ndcg_research.ndcg_from_scores`.
-
-The metric core's arithmetic, without its per-call checks: the discount vectors and their cumulative sums are the
-core's cached ones (:func:`~ndcg_research.core._kernels.discount_vector`, ``cumulative_discount``), the ideal DCG is
-the core's (``ideal_dcg``, on int8 grades, which sort fastest), and a DCG is ``ranked @ D``, the one-row path of
-``discounted_sum``, so these values are the kernels' bit for bit (``coarse``'s blocks, summed through the cumulative
-discount, agree with the core to rounding). The public metric functions give the same bits but check every array at
-every call: at n = 1000 the ideal DCG through :func:`ndcg_research.idcg` makes a replicate about 10% slower, and a
-DCG through the checked ``discounted_sum`` costs about 20 us against 2 us for the dot product, 40 times per replicate
-of 5 rankers and 8 discounts.
+Each replicate's data and each ranker's noise have their own seed (:func:`replicate_seed`). :func:`replicate_ndcg` draws
+the features sorted (the ``bayes`` order: only a relabelling), so only ``noisy`` needs an argsort; ``coarse`` bins are
+blocks of that order, ``random``/``head``/``gated`` shuffle the grades. It uses the metric core's kernels without their
+per-call checks (same bits, far faster); :func:`sample` gives the same data set with explicit scores, to check it
+against the public metrics. :func:`stream_ndcg` follows nested prefixes of one data stream.
 """
 
 from __future__ import annotations
@@ -53,12 +24,7 @@ from .replicates import seed_sequence
 
 
 def replicate_seed(seed: int, model: Model, n: int, replicate: int, stream: int = 0) -> np.random.SeedSequence:
-    """The seed of one stream of one replicate: ``SeedSequence(seed, spawn_key=(experiment, n, replicate, stream))``.
-
-    ``seed``: the study's seed, >= 0; ``model``: its :attr:`Model.experiment_id` is the first element of the spawn
-    key; ``n``, ``replicate``: list length (>= 1) and replicate number (>= 0); ``stream``: 0 for the data,
-    :attr:`Ranker.stream` for a ranker's noise.
-    """
+    """The seed of one stream of one replicate: ``SeedSequence(seed, spawn_key=(experiment, n, replicate, stream))``."""
     return seed_sequence(seed, model.experiment_id, n, replicate, stream)
 
 
@@ -67,6 +33,9 @@ def _rng(seed: int, model: Model, n: int, *key: int) -> np.random.Generator:
     return np.random.default_rng(seed_sequence(seed, model.experiment_id, n, *key))
 
 
+#: Last element of the spawn key of a stream's seeds, so that no stream shares its numbers with a data set of
+#: :func:`replicate_ndcg` (whose keys have four elements).
+STREAM_KEY = 1
 _workspace = threading.local()
 
 
@@ -81,20 +50,12 @@ def _buffers(n: int) -> dict[str, np.ndarray]:
     return current
 
 
-def _feature_score(ranker: Ranker, x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """The score of a ranker that sees the feature: ``bayes`` x, ``noisy`` x + sigma z, ``coarse`` the bin of x."""
-    if ranker.kind == "bayes":
-        return x.copy()
-    if ranker.kind == "noisy":
-        return x + ranker.sigma * rng.standard_normal(x.size)
-    return np.searchsorted(ranker.bin_edges(), x).astype(np.float64)  # bin 0..m-1: the number of edges below x
-
-
-def _parsed(
-    rankers: Iterable[str | Ranker], discounts: Iterable[str | Discount], gain: str | Gain
-) -> tuple[list[Ranker], list[Discount], Gain]:
+def parse_specs(
+    model: str | Model, rankers: Iterable[str | Ranker], discounts: Iterable[str | Discount], gain: str | Gain
+) -> tuple[Model, list[Ranker], list[Discount], Gain]:
+    """The model, rankers, built-in discounts and built-in gain of an experiment, parsed."""
     discounts = [parse_discount(d, builtin_only=True) for d in discounts]
-    return [parse_ranker(r) for r in rankers], discounts, parse_gain(gain, builtin_only=True)
+    return parse_model(model), [parse_ranker(r) for r in rankers], discounts, parse_gain(gain, builtin_only=True)
 
 
 @dataclass(frozen=True)
@@ -106,29 +67,41 @@ class Sample:
     scores: dict[str, np.ndarray]
 
 
-def sample(model: str | Model, rankers: Iterable[str | Ranker], n: int, *, seed: int, replicate: int = 0) -> Sample:
-    """Draw one data set and every ranker's scores (higher score = ranked higher).
-
-    The same numbers as :func:`replicate_ndcg` uses. The ``random`` ranker's score is ``n - position`` of a uniformly
-    random order; ``head(m)``'s is ``n - position`` of the order that puts the m items of largest x first (in descending
-    x) and the others after them in a uniformly random order (``gated(q)``: the items with x above its gate first).
-
-    ``n``: number of items (>= 1); ``seed``: seed of the experiment; ``replicate``: replicate number.
-    """
-    model = parse_model(model)
-    x, y = model.draw(_rng(seed, model, n, replicate, 0), n, descending=True)
+def _sample(model: Model, rankers: Iterable[str | Ranker], n: int, seed: int, replicate: int, stream: bool) -> Sample:
+    """The data set of :func:`sample` (sorted features) or of :func:`stream_sample` (arrival order, uniform keys)."""
+    suffix = (STREAM_KEY,) if stream else ()
+    x, y = model.draw(_rng(seed, model, n, replicate, 0, *suffix), n, descending=not stream)
     scores: dict[str, np.ndarray] = {}
     for ranker in map(parse_ranker, rankers):
-        rng = _rng(seed, model, n, replicate, ranker.stream)
-        if ranker.kind in ("bayes", "noisy", "coarse"):
-            scores[str(ranker)] = _feature_score(ranker, x, rng)
+        rng = _rng(seed, model, n, replicate, ranker.stream, *suffix)
+        if ranker.kind == "bayes":
+            score = x.copy()
+        elif ranker.kind == "noisy":
+            score = x + ranker.sigma * rng.standard_normal(n)
+        elif ranker.kind == "coarse":
+            score = np.searchsorted(ranker.bin_edges(), x).astype(np.float64)  # bin 0..m-1: the edges below x
+        elif stream:  # random, head, gated: stream_ndcg puts the exact head first
+            score = rng.random(n)
         else:  # random, head, gated: the item at position j of `order` gets rank j + 1
             head = ranker.exact_count(x)  # 0 for random; items are drawn in descending x, so the head is 0..head-1
             order = np.concatenate((np.arange(head), head + rng.permutation(n - head)))
             score = np.empty(n)
             score[order] = np.arange(n, 0, -1, dtype=np.float64)
-            scores[str(ranker)] = score
+        scores[str(ranker)] = score
     return Sample(x, y, scores)
+
+
+def sample(model: str | Model, rankers: Iterable[str | Ranker], n: int, *, seed: int, replicate: int = 0) -> Sample:
+    """Draw one data set and every ranker's scores (higher = ranked higher): the numbers of :func:`replicate_ndcg`
+    (``random``, ``head`` and ``gated`` score ``n - position`` in their order)."""
+    return _sample(parse_model(model), rankers, n, seed, replicate, stream=False)
+
+
+def stream_sample(
+    model: str | Model, rankers: Iterable[str | Ranker], length: int, *, seed: int, replicate: int
+) -> Sample:
+    """A data stream in arrival order, each ranker's key (higher first); its seeds' keys end in :data:`STREAM_KEY`."""
+    return _sample(parse_model(model), rankers, length, seed, replicate, stream=True)
 
 
 def _ranked(grades8: np.ndarray, order: np.ndarray | None, table: np.ndarray | None) -> np.ndarray:
@@ -140,8 +113,7 @@ def _ranked(grades8: np.ndarray, order: np.ndarray | None, table: np.ndarray | N
 def _block_dcg(
     x_desc: np.ndarray, gains: np.ndarray, edges: np.ndarray, cumulatives: Sequence[np.ndarray]
 ) -> np.ndarray:
-    """Tie-averaged DCG of the ranking by bin of x (items sorted by descending x): bin j holds the items with exactly
-    j edges below x, a consecutive block (found by bisection) whose mean gain fills its ranks."""
+    """Tie-averaged DCG of the ranking by bin of x: each bin is a block of the descending x (found by bisection)."""
     # Items with x > e come first; -x is ascending, so bisect on it (O(log n) element reads per edge).
     end = np.array([bisect.bisect_left(x_desc, -e, key=lambda v: -v) for e in edges[::-1]] + [x_desc.size])
     start = np.concatenate(([0], end[:-1]))
@@ -162,20 +134,8 @@ def replicate_ndcg(
     replicate: int,
     gain: str | Gain = "linear",
 ) -> np.ndarray:
-    """nDCG of every ranker under every discount on one simulated data set.
-
-    nDCG here is the full-list nDCG (no cut-off) with ties averaged and the ideal from the data set's own grades:
-    ``DCG_D(f) / IDCG_D`` with ``DCG_D(f) = sum_r gain(y_(r)) D(r)``. A data set without a relevant item gets 0 (the
-    package's default ``zero_ideal="zero"``).
-
-    ``discounts``: built-in discount specs, e.g. ``"log2"``, ``"power(beta=0.5)"``; ``n``: number of items; ``seed``:
-    seed of the experiment; ``replicate``: replicate number: with ``seed``, the model and ``n`` it fixes all random
-    draws; ``gain``: built-in gain spec (default linear).
-
-    Returns numpy.ndarray: shape ``(len(rankers), len(discounts))``.
-    """
-    model = parse_model(model)
-    rankers, discounts, gain_fn = _parsed(rankers, discounts, gain)
+    """Full-list nDCG (ties averaged; 0 without a relevant item) on one data set: shape (rankers, discounts)."""
+    model, rankers, discounts, gain_fn = parse_specs(model, rankers, discounts, gain)
     buf = _buffers(n)
     x, y = model.draw(_rng(seed, model, n, replicate, 0), n, descending=True, scratch=buf)  # the Bayes order
     gains = y if gain_fn.name == "linear" else gain_fn(y)
@@ -184,66 +144,31 @@ def replicate_ndcg(
 
     grades8 = buf["grades8"]
     np.copyto(grades8, y, casting="unsafe")  # grades <= 32: gathers move 1 byte per item
-    # The core's ideal DCG (it sorts the grades: 1-byte int8 sorts fastest).
-    idcg = np.array(
-        [kernels.ideal_dcg(grades8.view(np.int8)[None, :], gain_fn, d, None, name="grades")[0] for d in discounts]
-    )
+    int8 = grades8.view(np.int8)[None, :]  # the core's ideal DCG sorts the grades: 1-byte int8 sorts fastest
+    idcg = np.array([kernels.ideal_dcg(int8, gain_fn, d, None, name="grades")[0] for d in discounts])
     table = None if gain_fn.name == "linear" else gain_fn(np.arange(model.grades + 1, dtype=np.float64))
     dcg = np.empty((len(rankers), len(discounts)))
     for i, ranker in enumerate(rankers):
+        if ranker.kind == "coarse":  # bins are contiguous blocks of the Bayes order
+            dcg[i] = _block_dcg(x, gains, ranker.bin_edges(), cumulatives)
+            continue
         if ranker.kind == "bayes":  # the items are already in descending order of x
-            ranked = gains
-            if np.any(x[1:] == x[:-1]):  # tied features (probability ~ n^2 2^-53)
-                ranked = group_means(x[None, :], gains[None, :])[0]
-            dcg[i] = [ranked @ v for v in vectors]
+            ranked, keys = gains, x
         elif ranker.kind == "noisy":
             neg = buf["noise"]
             _rng(seed, model, n, replicate, ranker.stream).standard_normal(out=neg)  # as in sample()
             neg *= -ranker.sigma
             neg -= x  # -(x + sigma z), exactly the negated score of sample()
             order = np.argsort(neg)  # one argsort per noisy ranker
-            ranked, ordered = _ranked(grades8, order, table), np.take(neg, order)
-            if np.any(ordered[1:] == ordered[:-1]):  # tied scores (rare for continuous scores)
-                ranked = group_means(ordered[None, :], ranked[None, :])[0]
-            dcg[i] = [ranked @ v for v in vectors]
-        elif ranker.kind == "coarse":  # bins are contiguous blocks of the Bayes order
-            dcg[i] = _block_dcg(x, gains, ranker.bin_edges(), cumulatives)
+            ranked, keys = _ranked(grades8, order, table), np.take(neg, order)
         else:  # random, head, gated: the same Fisher-Yates shuffle as sample()'s permutation, applied to the grades
             head = ranker.exact_count(x)
-            shuffled = np.concatenate(
-                (grades8[:head], _rng(seed, model, n, replicate, ranker.stream).permuted(grades8[head:]))
-            )
-            ranked = _ranked(shuffled, None, table)
-            dcg[i] = [ranked @ v for v in vectors]
+            rest = _rng(seed, model, n, replicate, ranker.stream).permuted(grades8[head:])
+            ranked, keys = _ranked(np.concatenate((grades8[:head], rest)), None, table), None
+        if keys is not None and np.any(keys[1:] == keys[:-1]):  # tied features or scores (rare: they are continuous)
+            ranked = group_means(keys[None, :], ranked[None, :])[0]
+        dcg[i] = [ranked @ v for v in vectors]
     return np.divide(dcg, idcg, out=np.zeros_like(dcg), where=idcg > 0)
-
-
-#: Last element of the spawn key of a stream's seeds, so that no stream shares its numbers with a data set of
-#: :func:`replicate_ndcg` (whose keys have four elements).
-STREAM_KEY = 1
-
-
-def stream_sample(
-    model: str | Model, rankers: Iterable[str | Ranker], length: int, *, seed: int, replicate: int
-) -> Sample:
-    """One data stream of ``length`` items in arrival order, with each ranker's order key.
-
-    Features and grades as :meth:`Model.draw` (unsorted), each ranker's noise from its own stream:
-    ``SeedSequence(seed, spawn_key=(experiment, length, replicate, stream, STREAM_KEY))``. The keys (higher = ranked
-    higher): ``bayes`` x, ``noisy`` x + sigma z, ``coarse`` the bin of x, ``random``, ``head(m)`` and ``gated(q)`` an
-    independent uniform (``head(m)`` puts the m items of largest x of a prefix first, ``gated(q)`` those above its gate,
-    and both order the rest by the key; see :func:`stream_ndcg`).
-    """
-    model = parse_model(model)
-    x, y = model.draw(_rng(seed, model, length, replicate, 0, STREAM_KEY), length)
-    keys: dict[str, np.ndarray] = {}
-    for ranker in map(parse_ranker, rankers):
-        rng = _rng(seed, model, length, replicate, ranker.stream, STREAM_KEY)
-        if ranker.kind in ("bayes", "noisy", "coarse"):
-            keys[str(ranker)] = _feature_score(ranker, x, rng)
-        else:  # random, head, gated
-            keys[str(ranker)] = rng.random(length)
-    return Sample(x, y, keys)
 
 
 def stream_ndcg(
@@ -256,27 +181,14 @@ def stream_ndcg(
     replicate: int,
     gain: str | Gain = "linear",
 ) -> np.ndarray:
-    """nDCG of every ranker under every discount on the nested prefixes of one data stream.
-
-    The stream is :func:`stream_sample` with ``length = max(ns)``; the data set of size n is its first n items, which
-    each ranker orders by its key (``head(m)``: the m items of largest x among them first, in descending x, then the
-    others by the key; ``gated(q)`` the same with the items above its gate); ties (``coarse``) are averaged. Full-list
-    nDCG with the ideal from the prefix's own grades (0 when the prefix has no relevant item).
-
-    ``discounts``: built-in discounts; ``ns``: prefix lengths, increasing, >= 1; ``seed``, ``replicate``: the study's
-    seed and the stream's number.
-
-    Returns numpy.ndarray: shape ``(len(ns), len(rankers), len(discounts))``.
-    """
-    model = parse_model(model)
-    rankers, discounts, gain_fn = _parsed(rankers, discounts, gain)
+    """Full-list nDCG on the prefixes of :func:`stream_sample` of lengths ``ns``: shape (ns, rankers, discounts)."""
+    model, rankers, discounts, gain_fn = parse_specs(model, rankers, discounts, gain)
     ns = list(ns)
     if not ns or any(b <= a for a, b in zip(ns, ns[1:], strict=False)):
         raise ValueError(f"ns must be a non-empty increasing list of prefix lengths, got {ns!r}")
-    length = ns[-1]
-    s = stream_sample(model, rankers, length, seed=seed, replicate=replicate)
+    s = stream_sample(model, rankers, ns[-1], seed=seed, replicate=replicate)
     x, gains, grades8 = s.x, gain_fn(s.grades), s.grades.astype(np.int8)
-    vectors = [kernels.discount_vector(d, length) for d in discounts]
+    vectors = [kernels.discount_vector(d, ns[-1]) for d in discounts]
     out = np.empty((len(ns), len(rankers), len(discounts)))
     for i, n in enumerate(ns):  # loop over prefixes
         idcg = np.array([kernels.ideal_dcg(grades8[None, :n], gain_fn, d, None, name="grades")[0] for d in discounts])

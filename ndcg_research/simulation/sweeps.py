@@ -1,27 +1,8 @@
 """Sweeps over list length, rankers, discounts and replicates, with tidy result tables.
 
-A :class:`Sweep` names one experiment: a :class:`Design` (a model, the rankers, the discounts, the ranker pairs to
-compare (better first), the seed and the gain) and the list lengths ``n`` with the number of replicates at each.
-:func:`run_sweep` computes the nDCG of every (replicate, ranker, discount) through
-:func:`ndcg_research.simulation.simulate.replicate_ndcg`, with the machinery of
-:mod:`ndcg_research.simulation.replicates`:
-
-- work is split into chunks of consecutive replicates of one ``n``; every replicate draws its numbers from its own
-  ``SeedSequence``, so the values do not depend on the chunking, the number of workers or the backend;
-- chunks run in parallel through joblib (``n_jobs``; any joblib backend, e.g. ``backend="dask"`` with a
-  ``dask.distributed`` client running);
-- each finished chunk is saved in ``cache_dir/<sweep key>/``, and a later run with the same configuration loads it
-  instead of recomputing, so an interrupted run resumes where it stopped (and adding replicates or list lengths
-  only computes the new chunks). The key hashes the sweep's specs and seed and the code that computes a replicate
-  (:func:`~ndcg_research.simulation.replicates.code_fingerprint`), not its documentation.
-
-:meth:`SweepResult.ranker_table` and :meth:`SweepResult.pair_table` summarise the values as tidy
-:class:`pandas.DataFrame` tables (one row per (discount, ranker, n) or (discount, pair, n)) with the statistics of
-:mod:`ndcg_research.stats`; :func:`~ndcg_research.simulation.tables.write_table` writes them. The sweep of notebook
-05, :class:`ndcg_research.simulation.cutoff.CutoffSweep`, extends :class:`Sweep` with cut-off rules: the same
-runner, result type and tables, with one more axis.
-
-This module imports joblib and tqdm when a sweep runs; :mod:`ndcg_research` does not import it.
+A :class:`Sweep` (a :class:`Design`, list lengths and replicates) runs through :func:`run_sweep` in chunks of
+replicates, in parallel and cached (:mod:`~ndcg_research.simulation.replicates`); :class:`SweepResult` gives tidy
+tables with the statistics of :mod:`ndcg_research.stats`. :class:`~.cutoff.CutoffSweep` adds cut-off rules.
 """
 
 from __future__ import annotations
@@ -68,10 +49,7 @@ DEFAULT_PAIRS: tuple[tuple[str, str], ...] = (
 
 
 def distinct_specs(what: str, specs: Iterable[str]) -> tuple[str, ...]:
-    """Canonical specs as a tuple, which must be non-empty and without repeats.
-
-    ``what``: plural name for the message, e.g. ``"rankers"``; ``specs``: canonical spec strings.
-    """
+    """Canonical specs as a tuple, which must be non-empty and without repeats (``what``: plural, e.g. "rankers")."""
     specs = tuple(specs)
     if not specs or len(set(specs)) != len(specs):
         raise ValueError(f"{what} must be a non-empty list of distinct {what}, got {list(specs)!r}")
@@ -94,13 +72,8 @@ def ranker_pairs(pairs: Iterable[Sequence[str]], rankers: Sequence[str]) -> tupl
 
 @dataclass(frozen=True, kw_only=True)
 class Design:
-    """What every simulated experiment fixes before it draws a number: model, rankers, discounts, pairs, seed, gain.
-
-    The base of :class:`Sweep` (independent data sets at each list length) and of
-    :class:`~ndcg_research.studies.consistent_distinguishability.experiment.StreamStudy` (nested prefixes of data
-    streams), which add how the data sets are laid out. :meth:`canonical_fields` checks and
-    canonicalises these fields for both; :meth:`key` hashes what fixes the values.
-    """
+    """What every simulated experiment fixes before it draws a number: model, rankers, discounts, pairs, seed, gain
+    (the base of :class:`Sweep` and of the stream study of notebook 06)."""
 
     model: str
     rankers: tuple[str, ...]
@@ -123,15 +96,7 @@ class Design:
         seed: int,
         gain: str = "linear",
     ) -> dict[str, Any]:
-        """The fields of a :class:`Design`, checked and in canonical spelling.
-
-        ``model``: model spec, e.g. ``"probit(lo=0.1, hi=0.6)"``; ``rankers``, ``discounts``: specs (see
-        :mod:`ndcg_research.simulation.model` and :data:`ndcg_research.core.DISCOUNT_NAMES`); ``pairs``: ranker pairs
-        (better, worse), both among ``rankers``; ``seed``: entropy of every replicate's ``SeedSequence``, >= 0;
-        ``gain``: built-in gain spec.
-
-        Returns dict: ``model``, ``rankers``, ``discounts``, ``pairs``, ``seed``, ``gain``.
-        """
+        """The fields of a :class:`Design`, checked and in canonical spelling (pairs: (better, worse) among rankers)."""
         ranker_specs = distinct_specs("rankers", (str(parse_ranker(r)) for r in rankers))
         return dict(
             model=str(parse_model(model)),
@@ -147,18 +112,14 @@ class Design:
         return {f.name: getattr(self, f.name) for f in fields(self) if f.name not in self.UNKEYED}
 
     def key(self) -> str:
-        """Hash of :meth:`key_fields` and of the code that computes a data set's values (the code of the
-        module that defines the design's class and of everything it imports)."""
+        """Hash of :meth:`key_fields` and of the code of the design's module and of everything it imports."""
         spec = {**self.key_fields(), "code": code_fingerprint(type(self).__module__)}
         return hashlib.sha256(json.dumps(spec, sort_keys=True).encode()).hexdigest()[:16]
 
 
 @dataclass(frozen=True, kw_only=True)
 class Sweep(Design):
-    """One experiment on independent data sets: a :class:`Design` and list lengths with replicates.
-
-    Build it with :meth:`Sweep.build`, which checks and canonicalises every spec.
-    """
+    """One experiment on independent data sets: a :class:`Design` and list lengths with replicates (:meth:`build`)."""
 
     ns: tuple[int, ...]
     replicates: tuple[int, ...]
@@ -179,12 +140,7 @@ class Sweep(Design):
         gain: str = "linear",
         **more: Any,
     ) -> Sweep:
-        """Check and canonicalise a sweep (the design's fields as :meth:`Design.canonical_fields`).
-
-        ``ns``: list lengths (distinct, >= 1), sorted; ``replicates``: replicates per n: one number for all, one per
-        n (same order as ``ns``), or a mapping ``{n: replicates}`` covering every n; ``**more``: the fields a
-        subclass adds (already canonical).
-        """
+        """Check and canonicalise a sweep (``replicates`` as :func:`replicate_counts`; ``**more``: subclass fields)."""
         ns_sorted, counts = replicate_counts(ns, replicates)
         design = cls.canonical_fields(model, rankers=rankers, discounts=discounts, pairs=pairs, seed=seed, gain=gain)
         return cls(ns=ns_sorted, replicates=counts, **design, **more)
@@ -206,7 +162,7 @@ class Sweep(Design):
         return ("discount", "ranker")
 
     def chunks(self, chunk_items: int = CHUNK_ITEMS) -> list[Chunk]:
-        """Work units: consecutive replicates of one n (:func:`~ndcg_research.simulation.replicates.plan_chunks`)."""
+        """Work units: consecutive replicates of one n."""
         return plan_chunks(self.ns, self.replicates, chunk_items)
 
     def compute_chunk(self, chunk: Chunk) -> np.ndarray:
@@ -215,8 +171,7 @@ class Sweep(Design):
         return np.stack([replicate_ndcg(*args, seed=self.seed, replicate=r, gain=self.gain) for r in replicates])
 
     def annotate(self, table: pd.DataFrame) -> pd.DataFrame:
-        """Add the model, each discount's decay class, for pairs ``eps`` = eps_D(n), and last the sweep's
-        ``seed`` (so that tables of independent replications can be told apart) to a table."""
+        """Add the model, each discount's decay, for pairs eps_D(n), and the seed (replications apart) to a table."""
         table.insert(0, "model", self.model)
         decay = {d: parse_discount(d).decay for d in self.discounts}
         table.insert(table.columns.get_loc("discount") + 1, "decay", table["discount"].map(decay))
@@ -228,11 +183,7 @@ class Sweep(Design):
 
 @dataclass
 class SweepResult:
-    """nDCG values of a sweep: ``values[n]`` has shape (replicates, axes...) with the axes of
-    :meth:`Sweep.axes` (rankers, discounts, and for a cut-off sweep the rules).
-
-    ``computed_chunks``, ``reused_chunks``: chunks computed in this run and loaded from the cache.
-    """
+    """nDCG values of a sweep: ``values[n]`` has shape (replicates, *axes) (:meth:`Sweep.axes`), and chunk counts."""
 
     sweep: Sweep
     values: dict[int, np.ndarray]
@@ -240,10 +191,7 @@ class SweepResult:
     reused_chunks: int = 0
 
     def ndcg(self, ranker: str, discount: str, n: int, **more: str) -> np.ndarray:
-        """The nDCG of one ranker under one discount in every replicate at list length n.
-
-        A cut-off sweep also needs the rule, e.g. ``rule="fixed(k=10)"``.
-        """
+        """The nDCG of one ranker under one discount in every replicate at n (a cut-off sweep also needs ``rule=``)."""
         extra = [name for name in self.sweep.axes() if name not in ("ranker", "discount")]
         if sorted(more) != sorted(extra):
             raise TypeError(f"ndcg() of this sweep needs the keyword argument(s) {extra}, got {sorted(more)}")
@@ -257,21 +205,11 @@ class SweepResult:
         return self.values[n][(slice(None), *index)]
 
     def ranker_table(self) -> pd.DataFrame:
-        """One row per (discount, ranker, n): mean nDCG with its 95% t-interval, and its sd.
-
-        Columns: model, discount, decay, ranker, n, replicates, mean, sd, ci_low, ci_high, seed
-        (a cut-off sweep adds the rule first and k after n).
-        """
+        """One row per (discount, ranker, n): mean nDCG with its 95% t-interval, and its sd."""
         return self.sweep.annotate(self._table(mean_interval, self.sweep.axes()))
 
     def pair_table(self, tie_tolerance: float = TIE_TOLERANCE) -> pd.DataFrame:
-        """One row per (discount, pair, n): the paired gap better - worse on the same data sets.
-
-        Columns: model, discount, decay, better, worse, n, replicates, and those of
-        :func:`~ndcg_research.stats.paired_comparison`: mean_gap, sd_gap,
-        gap_ci_low, gap_ci_high, p_better, p_better_low, p_better_high, p_tie, p_worse,
-        std_gap (NaN: undefined, every gap is 0), std_gap_se; eps = eps_D(n); seed.
-        """
+        """One row per (discount, pair, n): :func:`~ndcg_research.stats.paired_comparison` of better - worse."""
         s = self.sweep
         better = [s.rankers.index(b) for b, _ in s.pairs]
         worse = [s.rankers.index(w) for _, w in s.pairs]
@@ -293,24 +231,13 @@ class SweepResult:
         n_resamples: int = 2000,
         tie_tolerance: float = TIE_TOLERANCE,
     ) -> pd.DataFrame:
-        """Ratio of a pair statistic under two discounts, with a bootstrap interval, per (pair, n).
-
-        For each pair and n, the paired gaps better - worse on the same data sets under the ``numerator`` and the
-        ``denominator`` discount give the ratio of their ``statistic``: ``"std_gap"`` (mean / sd) or ``"mean_gap"``. The
-        interval resamples the data sets (both discounts' gaps together:
-        :func:`~ndcg_research.stats.bootstrap_statistic_interval`), seeded by ``(seed, pair number, n)``.
-
-        Returns pandas.DataFrame: columns: model, better, worse, n, replicates, numerator, denominator, statistic,
-        ratio, ratio_low, ratio_high.
-        """
+        """Per (pair, n): the ratio of a pair ``statistic`` (``"std_gap"`` or ``"mean_gap"``) under two discounts, with
+        a bootstrap interval over the data sets seeded by ``(seed, pair number, n)``."""
         if set(self.sweep.axes()) != {"ranker", "discount"}:
             raise TypeError(f"ratio_table needs a sweep over rankers and discounts only, not {list(self.sweep.axes())}")
         if statistic not in ("std_gap", "mean_gap"):
             raise ValueError(f"statistic must be 'std_gap' or 'mean_gap', got {statistic!r}")
         top, bottom = (self.sweep.canonical("discount", d) for d in (numerator, denominator))
-
-        def snapped(gap: np.ndarray) -> np.ndarray:
-            return np.where(np.abs(gap) <= tie_tolerance, 0.0, gap)
 
         def ratio(a: np.ndarray, b: np.ndarray, axis: int) -> np.ndarray:
             if statistic == "mean_gap":
@@ -320,7 +247,8 @@ class SweepResult:
         rows = []
         for number, (better, worse) in enumerate(self.sweep.pairs):
             for n in self.sweep.ns:
-                a, b = (snapped(self.ndcg(better, d, n) - self.ndcg(worse, d, n)) for d in (top, bottom))
+                gaps = (self.ndcg(better, d, n) - self.ndcg(worse, d, n) for d in (top, bottom))
+                a, b = (np.where(np.abs(gap) <= tie_tolerance, 0.0, gap) for gap in gaps)  # ties snapped to 0
                 with np.errstate(divide="ignore", invalid="ignore"):
                     value, low, high = bootstrap_statistic_interval(
                         ratio, [a, b], seed=seed_sequence(seed, number, n), n_resamples=n_resamples
@@ -352,13 +280,7 @@ def run_sweep(
     progress: bool | None = None,
     chunk_items: int = CHUNK_ITEMS,
 ) -> SweepResult:
-    """Compute (or load from the cache) every chunk of a sweep (a :class:`Sweep` or a cut-off sweep).
-
-    ``n_jobs``: joblib workers (1: run in this process; -1: all cores); ``backend``: joblib backend, e.g. ``"loky"``
-    (default for n_jobs != 1) or ``"dask"`` (needs a running ``dask.distributed.Client``); ``cache_dir``: folder of
-    finished chunks (in a sub-folder named by :meth:`Sweep.key`); ``None`` disables caching; ``progress``: show a tqdm
-    bar; default: only when stderr is a terminal; ``chunk_items``: target number of items (replicates x n) per chunk.
-    """
+    """Compute (or load from ``cache_dir/<key>``) every chunk of a sweep; see :func:`~.replicates.run_chunks`."""
     if not isinstance(sweep, Sweep):
         raise TypeError(f"sweep must be a Sweep (see Sweep.build), got {type(sweep).__name__}")
     cache = None if cache_dir is None else Path(cache_dir) / sweep.key()

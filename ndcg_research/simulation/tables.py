@@ -1,13 +1,7 @@
 """Tidy result tables as CSV files whose column types survive a round trip.
 
-A CSV file does not say what its columns are: read back naively, a text column of ``"True"`` becomes booleans and
-``"007"`` becomes the integer 7. :func:`write_table` therefore writes, next to ``name.csv``, a small
-``name.csv.dtypes.json`` with the type of every column (``str``, ``int64``, ``float64`` or ``bool``), and
-:func:`read_table` reads the CSV with those types. The CSV itself stays a plain table that any tool reads.
-
-Floats are written with 10 significant digits: enough for every number the notebooks quote, and short enough that the
-last bits of a floating-point sum (which differ between machines) do not show up as changed files.
-
+Read naively, ``"True"`` becomes a boolean and ``"007"`` the integer 7: the column types go beside the CSV
+(``name.csv.dtypes.json``). Floats get 10 significant digits: machine-dependent last bits do not show.
 """
 
 from __future__ import annotations
@@ -22,7 +16,6 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-#: How floats are written: 10 significant digits.
 FLOAT_FORMAT = "%.10g"
 _NAN = "NaN"
 
@@ -48,8 +41,7 @@ def _column_type(name: str, column: pd.Series) -> str:
 
 
 def write_table(table: pd.DataFrame | Sequence[Mapping[str, Any]], path: str | os.PathLike[str]) -> Path:
-    """Write a table (columns of text, integers, floats with NaN, booleans; no index) as CSV at ``path`` (folders
-    created; floats with 10 significant digits) and its column types beside it; return ``path``."""
+    """Write a table (text, integer, float or boolean columns) as CSV at ``path``, its column types beside it."""
     frame = table if isinstance(table, pd.DataFrame) else pd.DataFrame(list(table))
     if frame.columns.size == 0:
         raise ValueError("table must have at least one column")
@@ -71,12 +63,11 @@ def read_table(path: str | os.PathLike[str]) -> pd.DataFrame:
             f"{dtypes_path(path)} is missing: read_table reads tables written by write_table "
             f"(use pandas.read_csv for other CSV files)"
         ) from None
-    floats = [name for name, kind in types.items() if kind == "float64"]
     frame = pd.read_csv(
         path,
         dtype={n: (str if k == "str" else k) for n, k in types.items() if k != "bool"},
         keep_default_na=False,
-        na_values={n: [_NAN] for n in floats},
+        na_values={n: [_NAN] for n, k in types.items() if k == "float64"},
     )
     for name in (n for n, k in types.items() if k == "bool"):
         frame[name] = frame[name].map({"True": True, "False": False, True: True, False: False}).astype(bool)
@@ -86,11 +77,7 @@ def read_table(path: str | os.PathLike[str]) -> pd.DataFrame:
 
 
 def grid_table(axes: Mapping[str, Sequence[Any]], columns: Mapping[str, Any]) -> pd.DataFrame:
-    """One row per combination of axis labels (first axis slowest), one column per array.
-
-    ``axes``: axis name -> labels, in the order of the arrays' dimensions; ``columns``: column name -> array of
-    shape ``(len(labels) for each axis)``, or a scalar (repeated).
-    """
+    """One row per combination of axis labels (first axis slowest), one column per array over the axes (or scalar)."""
     shape = tuple(len(labels) for labels in axes.values())
     rows = list(itertools.product(*axes.values()))
     table = pd.DataFrame(rows, columns=list(axes)) if rows else pd.DataFrame(columns=list(axes))

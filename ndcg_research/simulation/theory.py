@@ -1,54 +1,17 @@
-r"""Asymptotic predictions for nDCG of the simulated rankers, to test against the simulation.
+r"""Asymptotic predictions for the nDCG of the simulated rankers, to test against the simulation.
 
-Gain profiles
--------------
-For a ranker f on the model of :mod:`ndcg_research.simulation.simulate`, let ``g_f(t)`` be the expected gain of the item
-at relative rank ``t = r / n`` (as n grows), and ``g*(t)`` the same for the ideal ranking: the decreasing rearrangement
-of the gain distribution (a step function, ``g*(t) = sum_k [gain(k) - gain(k-1)] 1{t < P(y >= k)}``; binary:
-``1{t < p}``). Both integrate to the mean gain ``p = E gain(y)``. Then, with ``E DCG ≈ sum_r g_f(r/n) D(r)``:
+``g_f(t)`` is the expected gain of a ranker's item at relative rank ``t = r / n``, ``g*(t)`` the ideal's (the
+decreasing rearrangement of the gains, a step function); both integrate to the mean gain p. With
+``E DCG ≈ sum_r g_f(r/n) D(r)``, by the decay of D:
 
-Slowly varying D (``D(cn)/D(n) -> 1``: log2, logpower, loglog, ...)
-    Write ``D(nt) / D(n) = exp(ln D(nt) - ln D(n)) = 1 - eps_D(n) ln t + O(eps^2 ln^2 t)``,
-    with ``eps_D(n) = -n D'(n) / D(n) = -d ln D / d ln r`` at ``r = n`` (-> 0). Then
-
-    .. math:: \frac{DCG}{n D(n)} ≈ p + eps_D(n) \int_0^1 g_f(t) (-\ln t) dt,
-
-    the same for IDCG with ``g*``, and the ratio is
-
-    .. math:: 1 - nDCG_D(f) ≈ eps_D(n)\, c_f, \qquad
-              c_f = \frac{1}{p}\Big[\int_0^1 g^*(t)(-\ln t)dt - \int_0^1 g_f(t)(-\ln t)dt\Big] \ge 0.
-
-    For binary relevance ``int g* (-ln t) = int_0^p (-ln t) dt = p (1 - ln p)``.
-    The random ranker (``g_f = p``) has ``c = ln(1/p)`` (binary). The error is
-    of order ``eps^2`` plus the change of ``eps`` over a factor of n (which for
-    loglog is of relative order ``1 / ln n``, not small in practice).
-
-``power(beta)``, 0 < beta < 1 (regularly varying)
-    ``D(nt) = n^-beta t^-beta`` exactly, so the factor ``n^(1-beta)`` cancels:
-
-    .. math:: nDCG -> \int g_f(t) t^{-\beta} dt \Big/ \int g^*(t) t^{-\beta} dt,
-
-    a limit below 1 that differs between rankers; binary: the denominator is
-    ``p^(1-beta) / (1 - beta)`` and the random ranker's limit is ``p^beta``.
-
-``zipf`` (1/r, critical)
-    ``sum_r g_f(r/n) / r ≈ g_f(0+) (ln n + γ) + \int_0^1 (g_f(t) - g_f(0+)) / t dt``,
-    so ``nDCG -> g_f(0+) / g*(0+)`` at rate ``1 / ln n``: every ranker whose
-    best items have the best relevance probability gets the same limit.
-
-Summable D (``power(beta > 1)``, ``geometric``)
-    Only the first few ranks matter: ``E nDCG -> g_f(0+) / g*(0+)``, and nDCG
-    itself does not converge to a constant (it keeps the randomness of the
-    top few grades).
-
-``none``
-    DCG = IDCG = total gain: every ranker gets exactly 1.
-
-Finite n
---------
-Expected nDCG at a given n, without the expansion: :mod:`~ndcg_research.simulation.finite_n`.
-
-This module imports numpy and scipy.
+- slowly varying (log2, logpower, loglog): ``1 - nDCG ≈ eps_D(n) c_f``, ``eps_D(n) = -n D'(n) / D(n) -> 0`` and
+  ``c_f = [int g*(t)(-ln t) dt - int g_f(t)(-ln t) dt] / p`` (random, binary: ``ln(1/p)``); the error is of order
+  ``eps^2`` plus the change of eps over a factor of n (relative ``1 / ln n`` for loglog);
+- ``power(beta < 1)``: ``nDCG -> int g_f t^-beta / int g* t^-beta``, a limit below 1 (random, binary: ``p^beta``);
+- ``zipf``: ``sum_r g_f(r/n) / r ≈ g_f(0+)(ln n + γ) + int (g_f - g_f(0+)) / t``: ``nDCG -> g_f(0+) / g*(0+)`` at
+  rate ``1 / ln n``;
+- summable (``power(beta > 1)``, geometric): ``E nDCG -> g_f(0+) / g*(0+)`` and nDCG keeps the randomness of the top;
+- ``none``: exactly 1. Finite n without the expansion: :mod:`~ndcg_research.simulation.finite_n`.
 """
 
 from __future__ import annotations
@@ -71,42 +34,22 @@ _HERMITE_WEIGHTS = _HERMITE_WEIGHTS / math.sqrt(2 * math.pi)  # expectations ove
 
 
 def eps(discount: str | Discount, n: float | np.ndarray) -> float | np.ndarray:
-    r"""Analytic ``eps_D(n) = -n D'(n) / D(n)``, the local log-slope of a built-in discount.
-
-    ===================  ==========================================================
-    discount             eps_D(n)
-    ===================  ==========================================================
-    log2, log(base)      n / ((1 + n) ln(1 + n))
-    logpower(gamma)      gamma n / ((1 + n) ln(1 + n))
-    loglog               n / ((1 + n) ln 2 (1 + L) ln(1 + L)),  L = log2(1 + n)
-    jarvelin(base)       1 / ln n for n > base, 0 below
-    power(beta)          beta;  zipf: 1
-    zipflog(gamma)       1 + gamma n / ((1 + n) ln(1 + n))
-    geometric(p)         -n ln p
-    none                 0
-    ===================  ==========================================================
-
-    ``discount``: a built-in discount; ``n``: list length(s), >= 1.
-    """
+    """Analytic ``eps_D(n) = -n D'(n) / D(n)``, the local log-slope of a built-in discount, at list length(s) n."""
     d = parse_discount(discount, builtin_only=True)
     r = np.asarray(n, dtype=np.float64)
     if np.any(~np.isfinite(r)) or np.any(r < 1):
         raise ValueError(f"n must be finite and >= 1, got {n!r}")
     kw = d.kwargs
-    if d.name in ("log2", "log"):
-        out = r / ((1 + r) * np.log1p(r))
-    elif d.name == "logpower":
-        out = kw["gamma"] * r / ((1 + r) * np.log1p(r))
+    if d.name in ("log2", "log", "logpower"):
+        out = kw.get("gamma", 1.0) * r / ((1 + r) * np.log1p(r))
     elif d.name == "loglog":
         L = np.log2(1 + r)
         out = r / ((1 + r) * math.log(2) * (1 + L) * np.log1p(L))
     elif d.name == "jarvelin":
         with np.errstate(divide="ignore"):
             out = np.where(r > kw["base"], 1 / np.log(np.maximum(r, 1.0)), 0.0)
-    elif d.name == "power":
-        out = np.full_like(r, kw["beta"])
-    elif d.name == "zipf":
-        out = np.ones_like(r)
+    elif d.name in ("power", "zipf"):
+        out = np.full_like(r, kw.get("beta", 1.0))
     elif d.name == "zipflog":  # ln D = -ln r - gamma ln ln(1 + r) + const
         out = 1 + kw["gamma"] * r / ((1 + r) * np.log1p(r))
     elif d.name == "geometric":
@@ -138,27 +81,9 @@ _EXACT_SUM = 100_000
 
 
 def discount_sum(discount: str | Discount, n: int) -> float:
-    r"""``S(n) = sum_{r=1..n} D(r)``, the total weight of a list of n, from its asymptotic (Euler-Maclaurin) form.
-
-    ====================  ==========================================================================
-    discount              S(n)
-    ====================  ==========================================================================
-    (any, n <= 10^5)      the sum itself
-    zipf                  ln n + γ + 1/(2n)   (γ: Euler's constant)
-    power(beta), beta≠1   ζ(beta) + n^(1-beta)/(1-beta) + n^-beta/2   (ζ continued below 1)
-    geometric(p)          (1 - p^n) / (1 - p)   (exact)
-    zipflog(gamma)        the sum up to 10^5, then the integral of D plus the end corrections:
-                          it grows like ln 2 ln ln n (gamma = 1), (ln 2)^g (ln n)^(1-g)/(1-g) (g < 1),
-                          and converges for gamma > 1, to within (ln 2)^g (ln n)^(1-g)/(g-1) of its limit
-    none                  n
-    ====================  ==========================================================================
-
-    The growth of S(n) is what separates the decay classes: the first rank's share of the
-    weight, ``1 / S(n)``, stays positive for summable discounts and vanishes, however slowly,
-    for the others. Slowly varying discounts are not covered (their sums have no short form).
-
-    ``discount``: one of the discounts above; ``n``: list length (>= 1).
-    """
+    """``S(n) = sum_{r=1..n} D(r)`` (zipf, power, geometric, zipflog, none): the sum itself up to 10^5, beyond it
+    its asymptotic (Euler-Maclaurin) form. The first rank's share ``1 / S(n)`` stays positive for summable discounts
+    only."""
     d = parse_discount(discount, builtin_only=True)
     kw = d.kwargs
     if d.name == "none":
@@ -190,12 +115,8 @@ def discount_sum(discount: str | Discount, n: int) -> float:
 
 @dataclass(frozen=True)
 class Profile:
-    """Expected gain ``g(t)`` at relative rank ``t`` in (0, 1): a step function or a smooth curve.
-
-    Steps: ``g(t) = values[j]`` for ``edges[j] <= t < edges[j + 1]`` (``edges[0] = 0``,
-    ``edges[-1] = 1``). Smooth: ``g = function`` (vectorised), with ``top = g(0+)``, smooth
-    except at the points ``breaks`` (where the integrals split their quadrature).
-    """
+    """Expected gain ``g(t)`` at relative rank t in (0, 1), ``top = g(0+)``: steps (``values[j]`` on
+    ``[edges[j], edges[j + 1])``) or a vectorised ``function``, smooth but at ``breaks`` (where quadrature splits)."""
 
     top: float
     edges: np.ndarray | None = None
@@ -218,11 +139,10 @@ class Profile:
             raise ValueError(f"weight must be 'one', 'log', 'power' or 'zipf', got {weight!r}")
         if weight == "power" and not 0 <= beta < 1:
             raise ValueError(f"beta must be in [0, 1) for an integrable t^-beta, got {beta!r}")
+        integral = self._step_integral if self.function is None else self._smooth_integral
         key = (weight, float(beta))
         if key not in self._integrals:
-            self._integrals[key] = (
-                self._step_integral(weight, beta) if self.function is None else self._smooth_integral(weight, beta)
-            )
+            self._integrals[key] = integral(weight, beta)
         return self._integrals[key]
 
     def _smooth_integral(self, weight: str, beta: float) -> float:
@@ -279,34 +199,23 @@ def _unit_gain(model: Model, gain: Gain) -> Callable[[np.ndarray], np.ndarray]:
 
 def _x_integral(model: Model, h: Callable[[np.ndarray], np.ndarray], lo: float, hi: float) -> float:
     """``int_lo^hi h(eta(x)) phi(x) dx`` by adaptive quadrature."""
-
-    def integrand(x: float) -> float:
-        return float(h(model.eta(np.array([x])))[0]) * stats.norm.pdf(x)
-
-    return integrate.quad(integrand, lo, hi, epsabs=1e-13, epsrel=1e-11)[0]
+    return integrate.quad(
+        lambda x: float(h(model.eta(np.array([x])))[0]) * stats.norm.pdf(x), lo, hi, epsabs=1e-13, epsrel=1e-11
+    )[0]
 
 
 def mean_gain(model: str | Model, *, gain: str | Gain = "linear") -> float:
     """``p = E gain(y)``, by quadrature over x (closed form ``G (lo + hi) / 2`` for linear gain)."""
     model, gain = parse_model(model), parse_gain(gain, builtin_only=True)
-    h = _unit_gain(model, gain)
-    return float(_HERMITE_WEIGHTS @ h(model.eta(_HERMITE_NODES)))
+    return float(_HERMITE_WEIGHTS @ _unit_gain(model, gain)(model.eta(_HERMITE_NODES)))
 
 
 def gain_profile(
     model: str | Model, ranker: str | Ranker, *, gain: str | Gain = "linear", method: str = "auto"
 ) -> Profile:
-    """Expected gain ``g_f(t)`` of a ranker at relative rank t.
-
-    ``bayes`` / ``noisy(sigma)`` / ``random``: with ``S = X + sigma Z`` ranked at upper quantile t, ``X | S`` is
-    ``N(z_t / sqrt(1 + sigma^2), sigma^2 / (1 + sigma^2))`` (``z_t = Phi^{-1}(1 - t)``; random: ``N(0, 1)``), and
-    ``g_f(t) = E h(eta(X)) | S`` with ``h(eta) = E gain(Binomial(G, eta))``, computed by Gauss-Hermite quadrature
-    (``method="quadrature"``) or, for linear gain, in closed form ``G [lo + (hi - lo) Phi(kappa z_t)]``
-    (``method="closed"``; "auto" picks it when it applies).
-    ``coarse(bins=m)``: steps of width 1/m, each the mean of ``h(eta(x))`` over its bin of x.
-    ``gated(q)``: the ``bayes`` profile for ``t < q``, then the mean of ``h(eta(x))`` over the
-    items below the gate, ``E[h(eta(X)) | X < Phi^{-1}(1 - q)]``, for ``t > q``.
-    """
+    """Expected gain ``g_f(t)`` of a ranker at relative rank t. ``bayes``, ``noisy``, ``random``: ``E h(eta(X)) | S``
+    at score quantile t (``X | S`` normal), by Gauss-Hermite quadrature or, for linear gain, in closed form
+    (``method``); ``coarse``: the mean over each bin; ``gated(q)``: ``bayes`` for ``t < q``, the mean below the gate."""
     model, ranker, gain = parse_model(model), parse_ranker(ranker), parse_gain(gain, builtin_only=True)
     if method not in ("auto", "closed", "quadrature"):  # checked for every ranker, also those it does not concern
         raise ValueError(f"method must be 'auto', 'closed' or 'quadrature', got {method!r}")
@@ -397,8 +306,7 @@ def c_coefficient(model: str | Model, ranker: str | Ranker, *, gain: str | Gain 
     r"""``c_f = (1/p) [int g*(t)(-ln t) dt - int g_f(t)(-ln t) dt]``: ``1 - nDCG ≈ eps_D(n) c_f``."""
     model = parse_model(model)
     star = ideal_profile(model, gain=gain)
-    p = star.integral("one")
-    return (star.integral("log") - gain_profile(model, ranker, gain=gain).integral("log")) / p
+    return (star.integral("log") - gain_profile(model, ranker, gain=gain).integral("log")) / star.integral("one")
 
 
 def power_limit(model: str | Model, ranker: str | Ranker, beta: float, *, gain: str | Gain = "linear") -> float:
@@ -417,9 +325,7 @@ def top_limit(model: str | Model, ranker: str | Ranker, *, gain: str | Gain = "l
 
 
 def zipf_approximation(model: str | Model, ranker: str | Ranker, n: float, *, gain: str | Gain = "linear") -> float:
-    r"""nDCG under ``zipf`` to order ``1/ln n``:
-    ``[g_f(0)(ln n + γ) + int (g_f - g_f(0))/t] / [g*(0)(ln n + γ) + int (g* - g*(0))/t]``.
-    """
+    """nDCG under ``zipf`` to order ``1/ln n``: ``g(0)(ln n + γ) + int (g - g(0))/t`` for f over the same for g*."""
     model = parse_model(model)
     f, star = gain_profile(model, ranker, gain=gain), ideal_profile(model, gain=gain)
     L = math.log(n) + EULER_GAMMA
