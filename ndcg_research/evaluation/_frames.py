@@ -263,11 +263,7 @@ def _dict_columns(table: Mapping[Any, Any], kind: Kind) -> Columns:
 def table_columns(table: Any, kind: Kind) -> Columns:
     """Judgments or a run as Columns: Columns, a DataFrame, a ranx object or a pytrec_eval dict (``evaluate`` has
     refused any other value)."""
-    if isinstance(table, Columns):
-        if table.kind != kind:
-            raise ValueError(
-                f"expected {'judgments' if kind == 'qrels' else 'a ranking'}, got {table.kind} read from {table.source}"
-            )
+    if isinstance(table, Columns):  # read by the command line (SVMlight)
         return table
     if is_frame(table):
         return columns_from_frame(table, kind)
