@@ -131,21 +131,6 @@ def _file(folder, name: str, text: str) -> str:
     return str(folder / name)
 
 
-def _frame(_):
-    import pandas as pd
-
-    return {"frame": pd.DataFrame({"query": ["q1", "q1"], "doc": ["a", "b"], "score": [0.5, 0.25]}), "kind": "run"}
-
-
-def _svmlight_qrels(folder):
-    from ndcg_research.evaluation import svmlight_columns
-
-    return {
-        "qrels": svmlight_columns(_file(folder, "test.txt", SVMLIGHT)),
-        "path": _file(folder, "pred.txt", PREDICTIONS),
-    }
-
-
 MATRIX_OK = [[0.1, 0.4, 0.3, 0.5], [0.2, 0.3, 0.5, 0.6], [0.0, 0.1, 0.2, 0.3]]
 RANKED = {"relevance": LISTS, "k": COUNT_OR_NONE, "gain": GAIN, "discount": DISCOUNT}
 SCORED = {
@@ -325,7 +310,8 @@ API: dict[str, tuple[Any, dict[str, tuple[Any, ...]]]] = {
         {"qrels": QRELS_OK, "runs": RUN_A},
         {
             "qrels": QRELS,
-            "runs": RUNS,
+            # (and the bad runs the private run_names was given: the evaluator names its runs with it)
+            "runs": RUNS + ({"runs/bm25.txt"}, [""], [b"run"]),
             "measures": MEASURES,
             "convention": OPTION,
             "complete": BOOL[:-1],
@@ -338,28 +324,6 @@ API: dict[str, tuple[Any, dict[str, tuple[Any, ...]]]] = {
     "read_svmlight": (
         lambda tmp: {"path": _file(tmp, "test.txt", SVMLIGHT), "predictions": _file(tmp, "pred.txt", PREDICTIONS)},
         {"path": PATH, "predictions": PATH},
-    ),
-    "qrels_columns": (
-        lambda tmp: {"path": _file(tmp, "qrels.txt", TREC_QRELS)},
-        {"path": PATH, "block_size": COUNT_OR_NONE, "fast": BOOL},
-    ),
-    "run_columns": (
-        lambda tmp: {"path": _file(tmp, "run.txt", TREC_RUN)},
-        {"path": PATH, "block_size": COUNT_OR_NONE, "fast": BOOL},
-    ),
-    "svmlight_columns": (lambda tmp: {"path": _file(tmp, "test.txt", SVMLIGHT)}, {"path": PATH}),
-    "predictions_columns": (_svmlight_qrels, {"qrels": (3, None, "test.txt", QRELS_OK), "path": PATH}),
-    "run_names": (
-        {"runs": ["runs/bm25.txt", "runs/dense.txt.gz"]},
-        {"runs": ("runs/bm25.txt", 3, None, {"runs/bm25.txt"}, [3], [None], [""], [b"run"])},
-    ),
-    "columns_from_frame": (
-        _frame,
-        {
-            "frame": (3, None, {"query": ["q1"], "doc": ["a"], "score": [0.5]}, [[1]]),
-            "kind": OPTION,
-            "name": (3, b"run", ["run"]),
-        },
     ),
     "parse_measures": ({"measures": ["ndcg", "ndcg_cut.5,10"]}, {"measures": MEASURES}),
     "get_convention": ({"convention": "sklearn"}, {"convention": OPTION}),

@@ -12,6 +12,7 @@ import pytest
 
 import ndcg_research as nr
 from ndcg_research.evaluation import Measure, evaluate, parse_measures
+from ndcg_research.evaluation._frames import run_names
 
 QRELS = pd.DataFrame(
     {"query": ["q1", "q1", "q1", "q2", "q2"], "doc": ["a", "b", "c", "a", "d"], "relevance": [3, 1, 0, 2, 2]}
@@ -70,6 +71,8 @@ def test_measure_options_go_to_the_core():
 
 
 def test_run_names():
+    assert run_names(["runs/bm25.txt", "runs/dense.txt.gz"]) == ["bm25", "dense"]
+    assert run_names(["a/bm25.txt", "b/bm25.txt"]) == ["a/bm25.txt", "b/bm25.txt"]  # clashing names: the paths
     a = RUN_A.copy()
     a.attrs["run"] = "bm25"
     assert evaluate(QRELS, [a, RUN_B], "ndcg").runs == ("bm25", "run2")

@@ -7,8 +7,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ndcg_research.evaluation import evaluate, run_columns
+from ndcg_research.evaluation import evaluate
 from ndcg_research.evaluation import evaluate as evaluate_module  # noqa: F401  (the module is patched below)
+from ndcg_research.evaluation._readers import read_whole
 
 MEASURES = ["ndcg", "ndcg_cut.3,10", "ndcg@5(gain=exp2, discount=zipf)"]
 
@@ -68,7 +69,7 @@ def test_blocks_of_a_file_give_the_values_of_one_piece(tmp_path, monkeypatch):
     qrels, run = _collection(seed=9)
     run = run.assign(q0="Q0", rank=1, tag="t")[["query", "q0", "doc", "rank", "score", "tag"]]
     run.to_csv(tmp_path / "run", sep=" ", header=False, index=False)
-    whole = evaluate(qrels, {"r": run_columns(tmp_path / "run")}, MEASURES)
+    whole = evaluate(qrels, {"r": read_whole(tmp_path / "run", "run")}, MEASURES)
     module = sys.modules["ndcg_research.evaluation._evaluator"]
     original = module.query_blocks  # what the evaluator reads a run file with
     monkeypatch.setattr(

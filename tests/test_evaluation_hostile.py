@@ -21,8 +21,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from ndcg_research.cli import main
-from ndcg_research.evaluation import InputError, evaluate, parse_measures, qrels_columns, read_qrels, run_columns
-from ndcg_research.evaluation._readers import parse_block, svmlight_columns
+from ndcg_research.evaluation import InputError, evaluate, parse_measures, read_qrels, read_run
+from ndcg_research.evaluation._readers import parse_block, read_whole, svmlight_columns
 
 QRELS = "q1 0 a 2\nq1 0 b 1\nq2 0 a 1\n"
 RUN = "q1 Q0 a 1 2.5 r\nq1 Q0 b 2 1.5 r\nq2 Q0 a 1 1.0 r\n"
@@ -160,17 +160,17 @@ def test_both_reading_paths_agree_on_random_runs(data):
 def test_byte_order_mark_lone_carriage_return_and_nul_are_refused_on_both_paths(tmp_path, data, message):
     (tmp_path / "qrels").write_bytes(data)
     with pytest.raises(InputError, match=message):
-        qrels_columns(tmp_path / "qrels")
+        read_qrels(tmp_path / "qrels")
     # The same file with a tab added (which used to send it down the other reader) is refused alike.
     (tmp_path / "qrels").write_bytes(data.replace(b" ", b"\t", 1))
     with pytest.raises(InputError, match=message):
-        qrels_columns(tmp_path / "qrels")
+        read_qrels(tmp_path / "qrels")
 
 
 def test_crlf_line_ends_read_like_plain_ones(tmp_path):
     (tmp_path / "a").write_text(QRELS)
     (tmp_path / "b").write_bytes(QRELS.replace("\n", "\r\n").encode())
-    assert qrels_columns(tmp_path / "a").value.tolist() == qrels_columns(tmp_path / "b").value.tolist()
+    assert read_whole(tmp_path / "a", "qrels").value.tolist() == read_whole(tmp_path / "b", "qrels").value.tolist()
 
 
 # ---------------------------------------------------------------- missing fields
@@ -189,7 +189,7 @@ def test_crlf_line_ends_read_like_plain_ones(tmp_path):
 def test_missing_fields_are_malformed_lines(tmp_path, kind, line, got):
     good = QRELS if kind == "qrels" else RUN
     (tmp_path / "f").write_text(good + line + "\n")
-    reader = qrels_columns if kind == "qrels" else run_columns
+    reader = read_qrels if kind == "qrels" else read_run
     with pytest.raises(InputError, match=rf"f:4: a {kind} line needs .*got {got}"):
         reader(tmp_path / "f")
 
@@ -217,17 +217,17 @@ def test_missing_fields_are_malformed_lines(tmp_path, kind, line, got):
 def test_numbers_trec_eval_would_misread_are_refused_with_the_line(tmp_path, kind, text, message):
     if kind == "run":
         (tmp_path / "f").write_text(RUN + f"q2 Q0 b 2 {text} r\n")
-        reader = run_columns
+        reader = read_run
     else:
         (tmp_path / "f").write_text(QRELS + f"q2 0 b {text}\n")
-        reader = qrels_columns
+        reader = read_qrels
     with pytest.raises(InputError, match=rf"f:4: {message}"):
         reader(tmp_path / "f")
 
 
 def test_the_largest_grades_read_are_just_below_2_to_the_53(tmp_path):
     (tmp_path / "qrels").write_text("q1 0 a 9007199254740991\nq1 0 b -9007199254740991\nq1 0 c 0007\nq1 0 d -0\n")
-    assert qrels_columns(tmp_path / "qrels").value.tolist() == [2**53 - 1, -(2**53) + 1, 7, 0]
+    assert read_whole(tmp_path / "qrels", "qrels").value.tolist() == [2**53 - 1, -(2**53) + 1, 7, 0]
 
 
 def test_fractional_grades_refused_by_integer_presets_not_read_as_something_else(tmp_path):
@@ -320,7 +320,7 @@ def test_interleaved_queries_from_a_file_fall_back_to_reading_it_whole(files):
     result = evaluate(files / "qrels", files / "mixed")
     np.testing.assert_array_equal(result.values[0], evaluate(files / "qrels", files / "run").values[0])
     # (a file this small is one block: whole queries; the fallback shows on blocks of one line)
-    blocks = [run_columns(files / "mixed").slice(i, i + 1) for i in range(3)]
+    blocks = [read_whole(files / "mixed", "run").slice(i, i + 1) for i in range(3)]
     evaluator = sys.modules["ndcg_research.evaluation._evaluator"]
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(evaluator, "query_blocks", lambda path, stream=None: iter(blocks))

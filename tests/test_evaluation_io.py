@@ -5,12 +5,13 @@ import io
 import pytest
 
 from ndcg_research.evaluation import InputError
-from ndcg_research.evaluation._readers import atol, parse_block, parse_grade, parse_score
+from ndcg_research.evaluation._measures import atol
+from ndcg_research.evaluation._readers import parse_block, parse_grade, parse_score
 from ndcg_research.evaluation._sources import Source, check_text, describe, line_blocks
 
 
 def test_atol_reads_an_optional_sign_and_digits_else_zero():
-    assert (atol(b"1.9999999999999999"), atol(b"-0.5"), atol(b"1e3"), atol(b"high")) == (1, 0, 1, 0)
+    assert (atol("1.9999999999999999"), atol("-0.5"), atol("1e3"), atol("high")) == (1, 0, 1, 0)
 
 
 def test_parse_score_and_parse_grade():

@@ -9,18 +9,8 @@ import pandas as pd
 import pyarrow as pa
 import pytest
 
-from ndcg_research.evaluation import (
-    InputError,
-    columns_from_frame,
-    evaluate,
-    predictions_columns,
-    qrels_columns,
-    read_qrels,
-    read_run,
-    read_svmlight,
-    run_columns,
-    svmlight_columns,
-)
+from ndcg_research.evaluation import InputError, evaluate, read_qrels, read_run, read_svmlight
+from ndcg_research.evaluation._readers import predictions_columns, read_whole, svmlight_columns
 
 
 def _text(array):
@@ -40,7 +30,7 @@ def test_regular_and_irregular_files_read_the_same(tmp_path):
         line.replace(" ", "\t  ", 2) + (" extra" if i % 3 == 0 else "") for i, line in enumerate(lines)
     ]
     (tmp_path / "messy").write_bytes(("\r\n".join(messy) + "\r\n").encode())
-    a, b = run_columns(tmp_path / "regular"), run_columns(tmp_path / "messy")
+    a, b = read_whole(tmp_path / "regular", "run"), read_whole(tmp_path / "messy", "run")
     assert _text(a.query) == _text(b.query) and _text(a.doc) == _text(b.doc)
     np.testing.assert_array_equal(a.value, b.value)
     assert a.tag == b.tag == "tag"
@@ -50,8 +40,8 @@ def test_regular_and_irregular_files_read_the_same(tmp_path):
 def test_qrels_grades_integers_or_floats(tmp_path):
     (tmp_path / "q1").write_text("1 0 a 2\n1 0 b 0\n1 0 c -1\n")
     (tmp_path / "q2").write_text("1 0 a 0.5\n1 0 b 1\n")
-    assert qrels_columns(tmp_path / "q1").value.dtype == np.int64
-    assert qrels_columns(tmp_path / "q2").value.tolist() == [0.5, 1.0]
+    assert read_whole(tmp_path / "q1", "qrels").value.dtype == np.int64
+    assert read_whole(tmp_path / "q2", "qrels").value.tolist() == [0.5, 1.0]
 
 
 @pytest.mark.parametrize(
@@ -70,17 +60,17 @@ def test_malformed_lines_name_file_and_line(tmp_path, kind, text, line, message)
     path = tmp_path / "input.txt"
     path.write_text(text)
     with pytest.raises(InputError, match=rf"input\.txt:{line}: .*{message}"):
-        (qrels_columns if kind == "qrels" else run_columns)(path)
+        (read_qrels if kind == "qrels" else read_run)(path)
 
 
 def test_line_numbers_count_blank_lines_of_regular_files(tmp_path):
     (tmp_path / "run").write_text("q Q0 a 1 0.5 r\n\n\nq Q0 b 2 0.4 r\n")
-    assert run_columns(tmp_path / "run").where(1).endswith("run:4")
+    assert read_whole(tmp_path / "run", "run").where(1).endswith("run:4")
 
 
 def test_missing_file(tmp_path):
     with pytest.raises(InputError, match="does not exist"):
-        run_columns(tmp_path / "nope")
+        read_run(tmp_path / "nope")
 
 
 def test_duplicates_are_errors_naming_both_lines(tmp_path):
@@ -113,11 +103,11 @@ def test_dataframe_inputs_checked():
     assert result.queries[0].tolist() == ["1"]
     assert result.values[0][0, 0] == pytest.approx(1.0)  # tie: "9" > "10" as strings, so 9 comes first
     with pytest.raises(InputError, match=r"needs columns query, doc, score \(or PyTerrier's .*\); has query, doc$"):
-        columns_from_frame(pd.DataFrame({"query": ["q"], "doc": ["d"]}), "run")
+        evaluate(qrels, pd.DataFrame({"query": ["q"], "doc": ["d"]}))
     with pytest.raises(InputError, match=r"DataFrame row 'x': score must be finite"):
-        columns_from_frame(pd.DataFrame({"query": ["q"], "doc": ["d"], "score": [np.inf]}, index=["x"]), "run")
+        evaluate(qrels, pd.DataFrame({"query": ["q"], "doc": ["d"], "score": [np.inf]}, index=["x"]))
     with pytest.raises(InputError, match="doc is missing"):
-        columns_from_frame(pd.DataFrame({"query": ["q"], "doc": [None], "score": [1.0]}), "run")
+        evaluate(qrels, pd.DataFrame({"query": ["q"], "doc": [None], "score": [1.0]}))
 
 
 def test_svmlight_with_predictions(tmp_path):
@@ -138,11 +128,11 @@ def test_svmlight_with_predictions(tmp_path):
 def test_svmlight_errors(tmp_path):
     (tmp_path / "bad.txt").write_text("2 qid:7 1:0.5\n1 7 1:3\n")
     with pytest.raises(InputError, match=r"bad\.txt:2: an SVMlight ranking line starts 'relevance qid:QUERY'"):
-        svmlight_columns(tmp_path / "bad.txt")
+        read_svmlight(tmp_path / "bad.txt")
     (tmp_path / "ok.txt").write_text("2 qid:7 1:0.5\n1 qid:7 1:3\n")
     (tmp_path / "pred.txt").write_text("0.5\n")
     with pytest.raises(InputError, match="1 predictions for the 2 data lines"):
-        predictions_columns(svmlight_columns(tmp_path / "ok.txt"), tmp_path / "pred.txt")
+        read_svmlight(tmp_path / "ok.txt", tmp_path / "pred.txt")
 
 
 def test_ids_are_matched_and_ordered_by_their_bytes_across_chunks():

@@ -17,7 +17,8 @@ import pytest
 import pytrec_eval
 
 import ndcg_research as nr
-from ndcg_research.evaluation import evaluate, qrels_columns, run_columns
+from ndcg_research.evaluation import evaluate
+from ndcg_research.evaluation._readers import read_whole
 
 TOL = 1e-12
 
@@ -216,6 +217,6 @@ def test_large_batch_path_matches_pytrec_eval(tmp_path):
 
 def test_readers_loaded_columns_are_accepted(tmp_path):
     write_collection(tmp_path, 3)
-    a = evaluate(qrels_columns(tmp_path / "qrels"), {"x": run_columns(tmp_path / "run")}, "ndcg")
+    a = evaluate(read_whole(tmp_path / "qrels", "qrels"), {"x": read_whole(tmp_path / "run", "run")}, "ndcg")
     b = nr.evaluate(str(tmp_path / "qrels"), {"x": str(tmp_path / "run")}, "ndcg")
     np.testing.assert_array_equal(a.values[0], b.values[0])

@@ -17,9 +17,9 @@ import numpy as np
 import pandas as pd
 import pytest
 
-import ndcg_research as nr
 from ndcg_research.cli import main
 from ndcg_research.evaluation import InputError, evaluate, read_run
+from ndcg_research.evaluation._readers import predictions_columns, svmlight_columns
 
 
 def _dcg(gains):
@@ -315,9 +315,9 @@ def test_the_per_query_table_keeps_ids_that_are_not_utf8(tmp_path):
 def test_svmlight_docids_on_some_lines_are_used_where_present_and_said(tmp_path):
     (tmp_path / "test.txt").write_text("2 qid:1 1:1 # docid = A\n1 qid:1 1:2\n0 qid:1 1:3 # docid = C\n")
     (tmp_path / "pred.txt").write_text("0.5\n0.9\n0.1\n")
-    qrels = nr.evaluation.svmlight_columns(tmp_path / "test.txt")
+    qrels = svmlight_columns(tmp_path / "test.txt")
     assert [d.decode() for d in qrels.doc.to_pylist()] == ["A", "2", "C"]
-    run = nr.evaluation.predictions_columns(qrels, tmp_path / "pred.txt")
+    run = predictions_columns(qrels, tmp_path / "pred.txt")
     result = evaluate(qrels, run, convention="lightgbm")
     assert any("1 of 3 lines" in note and "no docid" in note and "line 2" in note for note in result.notes)
     assert result.values[0][0, 0] == pytest.approx(_dcg([1, 3, 0]) / _dcg([3, 1, 0]))

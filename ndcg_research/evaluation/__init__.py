@@ -6,14 +6,14 @@ gain and discount of the package. Runs and judgments are TREC files (plain or co
 in blocks of whole queries), DataFrames in the package's, PyTerrier's or ir_measures' columns, ranx
 ``Qrels`` / ``Run`` objects, pytrec_eval dicts, or Dask DataFrames. The result (:class:`Evaluation`)
 gives per-query values, means and :meth:`Evaluation.mean` (one run, one measure, one float).
+:func:`read_qrels`, :func:`read_run` and :func:`read_svmlight` read files into DataFrames.
 
 Inside (private modules): ``_sources`` (files and standard input as blocks of lines), ``_readers``
-(trec_eval's line grammar, SVMlight), ``_frames`` (DataFrames, the ecosystem's tables, naming runs),
-``_measures`` (measure specs, the tools' presets), ``_matching`` (ids matched through pyarrow's
-hashing, rankings), ``_scoring`` (nDCG through the metric core's kernels), ``_evaluator`` (the
-phases of :func:`evaluate`, streaming, Dask), and :mod:`~ndcg_research.evaluation.cli` (the
-``evaluate`` command and its output formats). Public functions check their arguments; the private
-modules trust their callers.
+(trec_eval's line grammar, SVMlight, into the evaluator's columns), ``_frames`` (DataFrames, the ecosystem's
+tables, naming runs), ``_measures`` (measure specs, the tools' presets), ``_matching`` (ids matched through
+pyarrow's hashing, rankings), ``_scoring`` (nDCG through the metric core's kernels), ``_evaluator`` (the phases
+of :func:`evaluate`, streaming, Dask), and :mod:`~ndcg_research.evaluation.cli` (the ``evaluate`` command and
+its output formats). Public functions check their arguments; the private modules trust their callers.
 
 Examples
 --------
@@ -35,9 +35,8 @@ __getattr__ = lazy_loader.attach(
     __name__,
     submod_attrs={
         "_evaluator": ["evaluate", "Evaluation"],
-        "_frames": ["columns_from_frame", "read_qrels", "read_run", "read_svmlight", "run_names"],
+        "_frames": ["read_qrels", "read_run", "read_svmlight"],
         "_measures": ["ALIASES", "CONVENTIONS", "Convention", "Measure", "get_convention", "parse_measures"],
-        "_readers": ["Columns", "predictions_columns", "qrels_columns", "run_columns", "svmlight_columns"],
         "_sources": ["InputError"],
     },
 )[0]
@@ -49,9 +48,8 @@ def __dir__() -> list[str]:
 
 if TYPE_CHECKING:
     from ._evaluator import Evaluation, evaluate
-    from ._frames import columns_from_frame, read_qrels, read_run, read_svmlight, run_names
+    from ._frames import read_qrels, read_run, read_svmlight
     from ._measures import ALIASES, CONVENTIONS, Convention, Measure, get_convention, parse_measures
-    from ._readers import Columns, predictions_columns, qrels_columns, run_columns, svmlight_columns
     from ._sources import InputError
 
 __all__ = [
@@ -60,13 +58,6 @@ __all__ = [
     "read_qrels",
     "read_run",
     "read_svmlight",
-    "qrels_columns",
-    "run_columns",
-    "svmlight_columns",
-    "predictions_columns",
-    "run_names",
-    "columns_from_frame",
-    "Columns",
     "InputError",
     "Measure",
     "parse_measures",

@@ -19,8 +19,8 @@ from ..core import _kernels as kernels
 from ..core import format_number
 from ._frames import STYLES, frame_style, is_dask, is_path, is_table, named_runs, table_columns
 from ._matching import Judgments, distinct, rank_part
-from ._measures import Convention, Measure, get_convention, measures_of
-from ._readers import Columns, InputError, atol, binary_ids, no_data, qrels_columns, query_blocks, read_whole
+from ._measures import Convention, Measure, atol, get_convention, measures_of
+from ._readers import Columns, InputError, binary_ids, no_data, query_blocks, read_whole
 from ._scoring import measure_values
 from ._sources import STDIN, Recording, prefetched
 
@@ -47,7 +47,7 @@ class Evaluation:
     Attributes
     ----------
     runs : tuple of str
-        Run names, in the order given (see :func:`~ndcg_research.evaluation.run_names`).
+        Run names, in the order given (see :func:`evaluate`).
     tags : tuple of str or None
         Each run's tag (trec_eval's ``runid``: the tag of its last line).
     measures : tuple of Measure
@@ -178,7 +178,7 @@ class Plan:
 def _qrels(qrels: Any, plan: Plan) -> Columns:
     """The judgments as Columns, refusing grades the convention's tool refuses (fractions, negatives, too large)."""
     if is_path(qrels):
-        columns = qrels_columns(check_path(qrels, "qrels"))
+        columns = read_whole(check_path(qrels, "qrels"), "qrels")
     elif isinstance(qrels, (Columns, Mapping)) or is_table(qrels) and not is_dask(qrels):
         columns = table_columns(qrels, "qrels")
     else:
@@ -192,7 +192,7 @@ def _qrels(qrels: Any, plan: Plan) -> Columns:
         what = "the tool reads" if conv.integer_grades else "a gain map (gains=...) needs"
         raise InputError(
             f"{columns.where(row)}: grade {text!r} is not an integer; {what} integer grades (convention "
-            f"{conv.name!r}; trec_eval's atol would read {atol(text.strip().encode())})"
+            f"{conv.name!r}; trec_eval's atol would read {atol(text.strip())})"
         )
 
     def fail(bad: np.ndarray, what: str) -> None:
@@ -304,7 +304,7 @@ def _run_parts(
                 if copy is not None:  # the rest of the input joins what was read of it
                     shutil.copyfileobj(source, copy)
                     copy.seek(0)
-                columns = read_whole(path, "run", None, True, copy)
+                columns = read_whole(path, "run", copy)
                 return [evaluate_part(judgments, columns, plan)], columns.tag, None
     if isinstance(run, list):  # one run in several files (shards of whole queries), each streamed
         parts, tag_of_run = [], None
@@ -515,7 +515,7 @@ def evaluate(
 
     Parameters
     ----------
-    qrels : str, path-like, DataFrame, ranx Qrels, dict or Columns
+    qrels : str, path-like, DataFrame, ranx Qrels or dict
         Judgments: a TREC qrels file (``"-"``: standard input); a DataFrame with the columns
         ``query, doc, relevance`` (or PyTerrier's ``qid, docno, label``, or ir_measures'
         ``query_id, doc_id, relevance``); a ranx ``Qrels``; a pytrec_eval dict
@@ -524,10 +524,11 @@ def evaluate(
         Each a TREC run file (read in blocks of whole queries: memory is bounded by the largest
         block); a DataFrame with the columns ``query, doc, score`` (or PyTerrier's ``qid, docno,
         score``, or ir_measures' ``query_id, doc_id, score``); a Dask DataFrame partitioned by query
-        (evaluated on the workers); a ranx ``Run``; a pytrec_eval dict ``{query: {document: score}}``;
-        or ``Columns``. In a mapping, a list of files is one run split
-        in shards of whole queries. Names: the mapping's keys, else
-        ``run_names``.
+        (evaluated on the workers); a ranx ``Run``; a pytrec_eval dict ``{query: {document: score}}``.
+        In a mapping, a list of files is one run split in shards of whole queries. Names: the
+        mapping's keys, else a file's name without directory, compression suffix and extension
+        (``runs/bm25.txt.gz``: ``bm25``; where such names clash, the path), a DataFrame's
+        ``attrs["run"]`` (``read_run`` sets the tag), a ranx Run's name, else ``run1``, ``run2``...
     measures : str, Measure or sequence of them, default ("ndcg",)
         Spec strings such as ``"ndcg"``, ``"ndcg@10"``,
         ``"ndcg@10(gain=exp2, discount='power(beta=0.5)')"``, or trec_eval names

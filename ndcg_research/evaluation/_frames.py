@@ -14,7 +14,7 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.compute as pc
 
-from .._validation import check_instance, check_option, check_path, type_and_value
+from .._validation import check_path, type_and_value
 from ._readers import (
     GRADE_LIMIT,
     MAX_GRADE,
@@ -26,9 +26,8 @@ from ._readers import (
     is_path,
     numbers,
     predictions_columns,
-    qrels_columns,
+    read_whole,
     row_label,
-    run_columns,
     svmlight_columns,
 )
 from ._sources import STDIN, describe
@@ -157,43 +156,10 @@ def _id_array(series: "pd.Series", column: str, where: Any) -> pa.ChunkedArray:
     return _object_ids(series.to_numpy(dtype=object), column, where, f"DataFrame column {column!r}")
 
 
-def columns_from_frame(frame: Any, kind: Kind, *, name: str | None = None) -> Columns:
-    """Convert a DataFrame of judgments or of a ranking into ``Columns``.
-
-    Integer ids are turned into their decimal text; float, boolean, empty and mixed ids are refused.
-    Messages name rows by their index label, or by position when the index has duplicate labels.
-
-    Parameters
-    ----------
-    frame : pandas.DataFrame
-        Its columns are the package's (``query, doc, relevance`` / ``query, doc, score``), PyTerrier's
-        (``qid, docno, label`` / ``qid, docno, score``) or ir_measures' (``query_id, doc_id, relevance``
-        / ``query_id, doc_id, score``); other columns are not read.
-    kind : {"qrels", "run"}
-        Judgments (grades) or a ranking (scores).
-    name : str, optional
-        The run's name (its tag); default ``frame.attrs["run"]`` if set (``read_run`` sets it).
-
-    Returns
-    -------
-    Columns
-
-    Raises
-    ------
-    InputError
-        A column missing or given twice, an empty frame, bad ids, grades or scores (the row named).
-
-    Examples
-    --------
-    >>> import pandas as pd
-    >>> run = columns_from_frame(pd.DataFrame({"qid": ["q1"], "docno": ["d1"], "score": [0.5]}), "run")
-    >>> run.value.tolist(), run.where(0), run.names
-    ([0.5], 'run DataFrame row 0', ('qid', 'docno', 'score'))
-    """
-    if not is_frame(frame):
-        raise TypeError(f"frame must be a pandas DataFrame, got {type_and_value(frame)}")
-    kind = check_option(kind, "kind", ("qrels", "run"))
-    name = check_instance(name, "name", str, none=True)
+def columns_from_frame(frame: Any, kind: Kind) -> Columns:
+    """A DataFrame of judgments or a ranking in any style's columns (other columns not read) as Columns: integer ids as
+    their decimal text; float, boolean, empty and mixed ids refused; rows named by index label (by position where
+    labels repeat). The tag is ``attrs["run"]`` (``read_run`` sets it)."""
     style = frame_style(frame.columns)
     query, doc, grades, score = STYLES[style]
     value = next((g for g in grades if g in frame.columns), grades[0]) if kind == "qrels" else score
@@ -212,7 +178,7 @@ def columns_from_frame(frame: Any, kind: Kind, *, name: str | None = None) -> Co
     where = functools.partial(row_label, f"{kind} DataFrame", labels)  # "run DataFrame row 3": whose row
     values, fraction = _values(frame[value], kind, value, where, "DataFrame column")
     query_ids, doc_ids = _id_array(frame[query], query, where), _id_array(frame[doc], doc, where)
-    tag = name if name is not None else frame.attrs.get("run")
+    tag = frame.attrs.get("run")
     return Columns(
         query_ids, doc_ids, values, kind, "DataFrame", tag, labels, fraction=fraction, names=(query, doc, value)
     )
@@ -297,11 +263,7 @@ def _dict_columns(table: Mapping[Any, Any], kind: Kind) -> Columns:
 def table_columns(table: Any, kind: Kind) -> Columns:
     """Judgments or a run as Columns: Columns, a DataFrame, a ranx object or a pytrec_eval dict (``evaluate`` has
     refused any other value)."""
-    if isinstance(table, Columns):
-        if table.kind != kind:
-            raise ValueError(
-                f"expected {'judgments' if kind == 'qrels' else 'a ranking'}, got {table.kind} read from {table.source}"
-            )
+    if isinstance(table, Columns):  # read by the command line (SVMlight)
         return table
     if is_frame(table):
         return columns_from_frame(table, kind)
@@ -335,36 +297,10 @@ def _own_name(run: Any, position: int) -> tuple[str, str | None]:
 
 
 def run_names(runs: Sequence[Any]) -> list[str]:
-    """The one naming rule of runs (``evaluate``, ``compare``, every output format).
-
-    A file: its name without directory, compression suffix and extension (``runs/bm25.txt.gz`` ->
-    ``bm25``); a DataFrame: ``attrs["run"]`` (set by ``read_run`` to the run's tag); a ranx
-    ``Run``: its ``name``; anything else ``run1``, ``run2``, ... by position. Where two names clash,
-    runs read from files are named by their file (its name, or its path as given where the names
-    clash too). The tag (trec_eval's ``runid``) stays the tag: it is printed by ``-m runid``.
-
-    Parameters
-    ----------
-    runs : list or tuple of runs
-        Each a run as ``evaluate`` takes it: a file path, a DataFrame, a Dask DataFrame, a ranx
-        ``Run``, a pytrec_eval dict ``{query: {document: score}}`` or Columns.
-
-    Returns
-    -------
-    list of str
-        One name per run, in the order given.
-
-    Examples
-    --------
-    >>> run_names(["runs/bm25.txt", "runs/dense.txt.gz"])
-    ['bm25', 'dense']
-    >>> run_names(["a/bm25.txt", "b/bm25.txt"])
-    ['a/bm25.txt', 'b/bm25.txt']
-    """
-    if not isinstance(runs, (list, tuple)):
-        raise TypeError(f"runs must be a list or tuple of runs, got {type_and_value(runs)}")
-    for i, run in enumerate(runs):
-        _check_run(run, f"runs[{i}]")
+    """The one naming rule of runs (``evaluate``, ``compare``, every output format): a file by its name without
+    directory, compression suffix and extension (``runs/bm25.txt.gz`` -> ``bm25``), a DataFrame by ``attrs["run"]``, a
+    ranx Run by its name, else ``run1``, ``run2``, ... by position. Runs read from files whose names clash are named by
+    their file (its name, else its path as given). The tag (``-m runid``) stays the tag."""
     own = [_own_name(run, i) for i, run in enumerate(runs)]
     names = [name for name, _ in own]
     for name in dict.fromkeys(names):  # in the order of the runs, so that a rename never depends on set order
@@ -404,7 +340,9 @@ def named_runs(runs: Any) -> list[tuple[str, Any]]:
     if isinstance(runs, (list, tuple)):
         if not runs:
             raise ValueError(f"runs must hold at least one run, got an empty {type(runs).__name__}")
-        labels = run_names(list(runs))  # checks each run
+        for i, run in enumerate(runs):
+            _check_run(run, f"runs[{i}]")
+        labels = run_names(runs)
         first: dict[Any, int] = {}
         for j, run in enumerate(runs):  # one table or file given twice may have two names (run1, run2; a, ./a)
             i = first.setdefault(_identity(run), j)
@@ -501,7 +439,7 @@ def read_qrels(path: PathLike) -> Any:
     1      401  FBIS3-10          1
     2      401  FBIS3-11          0
     """
-    return as_frame(qrels_columns(path))
+    return as_frame(read_whole(check_path(path, "path"), "qrels"))
 
 
 def read_run(path: PathLike) -> Any:
@@ -533,7 +471,7 @@ def read_run(path: PathLike) -> Any:
     >>> run.attrs["run"], run["score"].tolist()
     ('bm25', [12.5, 11.0])
     """
-    return as_frame(run_columns(path))
+    return as_frame(read_whole(check_path(path, "path"), "run"))
 
 
 def read_svmlight(path: PathLike, predictions: PathLike | None = None) -> tuple[Any, Any]:
@@ -545,7 +483,8 @@ def read_svmlight(path: PathLike, predictions: PathLike | None = None) -> tuple[
     ----------
     path : str or path-like
         An SVMlight/LETOR file: one line ``relevance qid:QUERY features # docid = ID`` per document
-        (see ``svmlight_columns`` for how documents are named).
+        (one without a docid is named by its line number). A qid whose lines are not consecutive, or
+        written two ways (``qid:1``, ``qid:01``), is refused: the learning-to-rank tools group otherwise.
     predictions : str or path-like, optional
         A model's scores for the lines of ``path``, one number per line, in the same order.
 
@@ -572,7 +511,7 @@ def read_svmlight(path: PathLike, predictions: PathLike | None = None) -> tuple[
     """
     if predictions is not None:
         check_path(predictions, "predictions")
-    qrels = svmlight_columns(path)
+    qrels = svmlight_columns(check_path(path, "path"))
     for note in qrels.notes:
         warnings.warn(note, stacklevel=2)
     run = None if predictions is None else as_frame(predictions_columns(qrels, predictions))

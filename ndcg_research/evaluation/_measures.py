@@ -100,7 +100,7 @@ def _trec_cutoffs(measure: str, params: str) -> list[Measure]:
         if _TREC_CUTOFF.fullmatch(p) is None:
             raise ValueError(
                 f"measure {measure!r}: cut-off {p!r} is not a whole number (trec_eval's atol would "
-                f"read {_atol(p)}); {VALID_MEASURES}"
+                f"read {atol(p.lstrip())}); {VALID_MEASURES}"
             )
         # atol saturates at LONG_MAX, and trec_eval names the measure by the value it read
         cutoffs.append(min(int(p.partition(".")[0]), 2**63 - 1))
@@ -111,8 +111,9 @@ def _trec_cutoffs(measure: str, params: str) -> list[Measure]:
     return [Measure(f"ndcg_cut_{k}", k) for k in sorted(cutoffs)]
 
 
-def _atol(text: str) -> int:
-    match = re.match(r"\s*[+-]?[0-9]+", text)
+def atol(text: str) -> int:
+    """What C's ``atol`` reads from ``text`` (its leading blanks stripped by the caller): a sign and digits, else 0."""
+    match = re.match(r"[+-]?[0-9]+", text)
     return int(match.group()) if match else 0
 
 

@@ -19,7 +19,7 @@ import pyarrow as pa
 import pyarrow.compute as pc
 import pyarrow.csv as pacsv
 
-from .._validation import check_bool, check_instance, check_int, check_path
+from ._measures import atol
 from ._sources import BLOCK_SIZE, InputError, Source, check_text, describe, line_blocks, open_source
 
 Kind = Literal["qrels", "run"]
@@ -33,30 +33,13 @@ GRADE_LIMIT = "grades must be below 2^53 in magnitude, where a float64 holds eve
 
 @dataclass(frozen=True, eq=False)
 class Columns:
-    """Judgments or a ranking in columnar form.
+    """Judgments or a ranking in columns, the evaluator's form of every input.
 
-    Attributes
-    ----------
-    query, doc : pyarrow.ChunkedArray
-        Query and document ids (binary or string, possibly dictionary-encoded), one per row.
-    value : numpy.ndarray
-        Grades (int64, or float64 if some grade has a fractional part) or scores (float64).
-    kind : {"qrels", "run"}
-    source : str
-        File name, ``"standard input"``, ``"DataFrame"`` or ``"dict"``.
-    tag : str or None
-        The run's tag (trec_eval's ``runid``): the tag field of the last line; undecodable bytes kept
-        as surrogate escapes.
-    lines : numpy.ndarray or None
-        Where each row came from, for messages: line numbers, or DataFrame index labels.
-    first_line : int
-        With ``lines`` None, row i is line ``first_line + i``.
-    fraction : (int, str) or None
-        Judgments: the first row whose grade has a fractional part, and the grade as written.
-    notes : tuple of str
-        What reading decided (e.g. documents of an SVMlight file named by their line number).
-    names : (str, str, str) or None
-        The column names of the DataFrame the rows came from (query, document, value).
+    ``query``, ``doc``: ids (Arrow binary or string, possibly dictionaries); ``value``: grades (int64, float64 if one
+    has a fraction) or scores (float64); ``source``: a file name, ``"standard input"``, ``"DataFrame"`` or ``"dict"``;
+    ``tag``: the run's (its last line's); ``lines``: each row's line number or DataFrame label (None: row i is line
+    ``first_line + i``); ``fraction``: the first fractional grade (row, as written); ``notes``: what reading decided;
+    ``names``: the DataFrame's column names (query, document, value).
     """
 
     query: pa.ChunkedArray
@@ -75,14 +58,7 @@ class Columns:
         return int(self.value.size)
 
     def where(self, row: int) -> str:
-        """``"FILE:LINE"`` (or ``"run DataFrame row LABEL"``) of a row, for messages.
-
-        Examples
-        --------
-        >>> Columns(pa.chunked_array([[b"q"]]), pa.chunked_array([[b"d"]]), np.array([1.0]), "run", "run.txt",
-        ...         first_line=7).where(0)
-        'run.txt:7'
-        """
+        """``"FILE:LINE"`` (or ``"run DataFrame row LABEL"``) of a row, for messages."""
         if self.source == "dict":  # named as its other messages name it: by query and document
             query, doc = (
                 v.decode("utf-8", "surrogateescape") if isinstance(v, bytes) else v
@@ -226,12 +202,6 @@ def quoted(raw: bytes, limit: int = 60) -> str:
     return repr(text if len(text) <= limit else text[:limit] + "...")
 
 
-def atol(text: bytes) -> int:
-    """What C's ``atol`` reads from ``text``: an optional sign and digits, else 0."""
-    match = re.match(rb"[+-]?[0-9]+", text)
-    return int(match.group()) if match else 0
-
-
 def parse_score(text: bytes, where: str) -> float:
     """A score as trec_eval reads it, or InputError naming the line and what trec_eval's atof (C's strtod) reads."""
     if _SCORE.fullmatch(text) is None:
@@ -259,15 +229,15 @@ def parse_score(text: bytes, where: str) -> float:
 
 def parse_grade(text: bytes, where: str) -> tuple[int, bool]:
     """A grade as trec_eval's ``atol`` reads it (its integer prefix), and whether a fractional part is written."""
+    grade = atol(text.decode("latin-1"))
     match = _GRADE.fullmatch(text)
     if match is None or not (match.group(1).strip(b"+-") or match.group(2)):
         if _SCORE.fullmatch(text) is not None:
             raise InputError(
                 f"{where}: relevance {quoted(text)} has an exponent; trec_eval reads grades with atol, "
-                f"which reads {atol(text)}: write the integer"
+                f"which reads {grade}: write the integer"
             )
-        raise InputError(f"{where}: relevance {quoted(text)} is not a number (trec_eval's atol reads {atol(text)})")
-    grade = atol(text)
+        raise InputError(f"{where}: relevance {quoted(text)} is not a number (trec_eval's atol reads {grade})")
     if abs(grade) >= MAX_GRADE:
         raise InputError(f"{where}: relevance {quoted(text)} is too large; {GRADE_LIMIT}")
     return grade, bool((match.group(2) or b"").strip(b"0"))
@@ -449,15 +419,14 @@ def _last_query_start(query: pa.ChunkedArray) -> int:
 
 
 def query_blocks(
-    path: PathLike, *, block_size: int | None = None, fast: bool = True, stream: Any = None
+    path: PathLike, *, block_size: int = BLOCK_SIZE, fast: bool = True, stream: Any = None
 ) -> Iterator[Columns]:
     """The rows of a TREC run file in blocks of whole queries (a block's last query waits for the next): memory is
     bounded by the largest block or query. ``stream``: as for :func:`~ndcg_research.evaluation._sources.open_source`."""
     first_line = 1
     waiting: list[Columns] = []  # the rows of the last query seen, from one block or more
     with open_source(path, "run", stream) as source:
-        size = block_size or BLOCK_SIZE
-        for block in line_blocks(source, size, first=min(size, 1 << 20)):
+        for block in line_blocks(source, block_size, first=min(block_size, 1 << 20)):
             check_text(block, source.name, first_line)
             columns, n_lines, _ = parse_block(block, "run", source.name, first_line, fast=fast)
             first_line += n_lines
@@ -482,15 +451,15 @@ def no_data(path: PathLike) -> InputError:
     )
 
 
-def read_whole(path: PathLike, kind: Kind, block_size: int | None, fast: bool, stream: Any = None) -> Columns:
-    """A whole TREC file, parsed block by block of whole lines; ``stream``: as for
-    :func:`~ndcg_research.evaluation._sources.open_source`."""
+def read_whole(path: PathLike, kind: Kind, stream: Any = None) -> Columns:
+    """A whole TREC qrels or run file, parsed block by block of whole lines (``evaluate`` streams run files in
+    :func:`query_blocks` instead); ``stream``: as for :func:`~ndcg_research.evaluation._sources.open_source`."""
     parts, first_line, comment_line = [], 1, None
     with open_source(path, kind, stream) as source:
-        for block in line_blocks(source, block_size or BLOCK_SIZE):
+        for block in line_blocks(source):
             check_text(block, source.name, first_line)
             columns, n_lines, comment_line = parse_block(
-                block, kind, source.name, first_line, fast=fast, comment_line=comment_line
+                block, kind, source.name, first_line, comment_line=comment_line
             )
             first_line += n_lines
             if len(columns):
@@ -503,77 +472,6 @@ def read_whole(path: PathLike, kind: Kind, block_size: int | None, fast: bool, s
     if not parts:
         raise no_data(path)
     return Columns.concat(parts)
-
-
-def qrels_columns(path: PathLike, *, block_size: int | None = None, fast: bool = True) -> Columns:
-    """Read a TREC qrels file (``query iteration document relevance``) into ``Columns``.
-
-    Parameters
-    ----------
-    path : str or path-like
-        Plain or compressed (gzip, bzip2, xz: recognised by content); ``"-"`` reads standard input.
-    block_size : int, optional
-        Bytes read at a time (default 2 MB).
-    fast : bool, default True
-        False forces the line-by-line parser (the two agree on every input).
-
-    Returns
-    -------
-    Columns
-
-    Raises
-    ------
-    InputError
-        A malformed line (file and line named), or a missing file.
-
-    Examples
-    --------
-    >>> import tempfile, os
-    >>> path = os.path.join(tempfile.mkdtemp(), "qrels")
-    >>> _ = open(path, "w").write("# judged by NIST\\nq1 0 d1 2\\nq1 0 d2 0\\n")
-    >>> qrels = qrels_columns(path)
-    >>> len(qrels), qrels.value.tolist(), qrels.where(1).endswith(":3")
-    (2, [2, 0], True)
-    """
-    path, block_size = check_path(path, "path"), check_int(block_size, "block_size", low=1, none=True)
-    return read_whole(path, "qrels", block_size, check_bool(fast, "fast"))
-
-
-def run_columns(path: PathLike, *, block_size: int | None = None, fast: bool = True) -> Columns:
-    """Read a whole TREC run file (``query Q0 document rank score tag``) into ``Columns``.
-
-    ``evaluate`` reads run files in blocks of whole queries instead.
-
-    Parameters
-    ----------
-    path : str or path-like
-        Plain or compressed (gzip, bzip2, xz: recognised by content); ``"-"`` reads standard input.
-    block_size : int, optional
-        Bytes read at a time (default 2 MB).
-    fast : bool, default True
-        False forces the line-by-line parser (the two agree on every input).
-
-    Returns
-    -------
-    Columns
-        The run's tag (``.tag``) is the tag field of its last line.
-
-    Raises
-    ------
-    InputError
-        A malformed line (file and line named), or a missing file.
-
-    Examples
-    --------
-    >>> import tempfile, os
-    >>> path = os.path.join(tempfile.mkdtemp(), "run")
-    >>> _ = open(path, "w").write("q1 Q0 d1 1 0.9 bm25\\nq1 Q0 d2 2 0.5 bm25\\n")
-    >>> run = run_columns(path)
-    >>> run.tag, run.value.tolist()
-    ('bm25', [0.9, 0.5])
-    """
-    path, block_size = check_path(path, "path"), check_int(block_size, "block_size", low=1, none=True)
-    return read_whole(path, "run", block_size, check_bool(fast, "fast"))
 
 
 _DOCID = re.compile(rb"\bdocid\s*=\s*(\S+)")
@@ -592,41 +490,13 @@ def _numbered_lines(source: Source) -> Iterator[tuple[int, bytes]]:
 
 
 def svmlight_columns(path: PathLike) -> Columns:
-    """Read the judgments of an SVMlight/LETOR file: one line ``relevance qid:Q features # docid = ID`` per document.
+    """The judgments of an SVMlight/LETOR file, lines ``relevance qid:Q features # docid = ID`` (features not read).
 
-    A document is named by the ``docid = ID`` of its comment (LETOR 4.0, MSLR); a line without one by its line number,
-    zero-padded so that the string order of such names is the file order (and a note says how many lines have no docid).
-    Features are not read; labels are read as qrels grades. The learning-to-rank tools make a query of each run of
-    consecutive lines with one qid, read as an integer (XGBoost, LightGBM, RankLib; scikit-learn's ``query_id``): a qid
-    that comes back after another, or two spellings of one integer (``qid:1``, ``qid:01``), are refused rather than
-    grouped otherwise.
-
-    Parameters
-    ----------
-    path : str or path-like
-        Plain or compressed (gzip, bzip2, xz: recognised by content); ``"-"`` reads standard input.
-
-    Returns
-    -------
-    Columns
-        The judgments; ``.notes`` says how documents without a docid were named.
-
-    Raises
-    ------
-    InputError
-        A line that does not start ``relevance qid:QUERY``, a qid whose lines are not consecutive or
-        spelled two ways, a bad grade, no data line, or a missing file.
-
-    Examples
-    --------
-    >>> import tempfile, os
-    >>> data = os.path.join(tempfile.mkdtemp(), "test.txt")
-    >>> _ = open(data, "w").write("2 qid:7 1:0.5 # docid = GX1\\n0 qid:7 1:0.1 # docid = GX2\\n")
-    >>> qrels = svmlight_columns(data)
-    >>> qrels.value.tolist(), qrels.doc.to_pylist()
-    ([2, 0], [b'GX1', b'GX2'])
+    A document is named by its ``docid`` comment (LETOR 4.0, MSLR), else by its line number zero-padded (string order
+    is file order; a note counts such lines). The learning-to-rank tools make a query of each run of consecutive
+    lines with one qid, read as an integer (XGBoost, LightGBM, RankLib, scikit-learn): a qid that comes back after
+    another, or two spellings of one integer (``qid:1``, ``qid:01``), are refused rather than grouped otherwise.
     """
-    check_path(path, "path")
     queries: list[bytes] = []
     docids: list[bytes | None] = []
     grades: list[int] = []
@@ -696,39 +566,8 @@ def _check_new_qid(
 
 
 def predictions_columns(qrels: Columns, path: PathLike) -> Columns:
-    """A model's scores for the lines of an SVMlight file (one number per line, same order) as a run.
-
-    Parameters
-    ----------
-    qrels : Columns
-        The judgments of the SVMlight file, as ``svmlight_columns`` reads them.
-    path : str or path-like
-        The scores: one number per data line of the SVMlight file, in the same order (blank and
-        ``#`` lines skipped); plain or compressed.
-
-    Returns
-    -------
-    Columns
-        The run: the documents of ``qrels`` with these scores; its tag is the file's name.
-
-    Raises
-    ------
-    InputError
-        A line that is not one number, or not one score per data line.
-
-    Examples
-    --------
-    >>> import tempfile, os
-    >>> folder = tempfile.mkdtemp()
-    >>> data, scores = os.path.join(folder, "test.txt"), os.path.join(folder, "pred.txt")
-    >>> _ = open(data, "w").write("2 qid:7 1:0.5\\n0 qid:7 1:0.1\\n1 qid:8 1:3\\n")
-    >>> _ = open(scores, "w").write("0.1\\n0.7\\n0.3\\n")
-    >>> run = predictions_columns(svmlight_columns(data), scores)
-    >>> run.value.tolist(), run.doc.to_pylist(), run.tag
-    ([0.1, 0.7, 0.3], [b'1', b'2', b'3'], 'pred.txt')
-    """
-    check_instance(qrels, "qrels", Columns, what="Columns (see svmlight_columns)")
-    check_path(path, "path")
+    """A model's scores for the data lines of an SVMlight file (one number a line, same order) as a run of the
+    documents of ``qrels`` (:func:`svmlight_columns`), tagged with the file's name."""
     scores, lines = [], []
     with open_source(path, "predictions") as source:
         name = source.name
