@@ -141,3 +141,14 @@ def test_private_helpers_of_matching_and_scoring():
     ]
     assert padded(np.array([5, 6, 7, 8]), np.array([2, 0]), np.array([1, 2]), 3, 0).tolist() == [[7, 0, 0], [5, 6, 0]]
     assert mean_of(np.array([[1.0, np.nan, 0.5], [0.0, 0.0, 0.0]])).tolist() == [0.75, 0.0]
+
+
+@pytest.mark.parametrize("argument", ["qrels", "run"])
+def test_a_refused_input_type_lists_only_public_types(argument):
+    # Columns is the evaluator's private type: a refusal names what a user can pass, and only that.
+    good = pd.DataFrame({"query": ["q"], "doc": ["d"], "relevance": [1]})
+    args = {"qrels": good, "run": good.rename(columns={"relevance": "score"})}
+    args[argument] = 3
+    with pytest.raises(TypeError, match=f"{argument}.* must be a .*DataFrame.*dict .*got") as caught:
+        evaluate(args["qrels"], args["run"], "ndcg")
+    assert "Columns" not in str(caught.value)

@@ -183,8 +183,8 @@ def _qrels(qrels: Any, plan: Plan) -> Columns:
         columns = table_columns(qrels, "qrels")
     else:
         raise TypeError(
-            f"qrels must be a qrels file path, a DataFrame, a ranx Qrels, a dict "
-            f"{{query: {{document: grade}}}} or Columns, got {type_and_value(qrels)}"
+            f"qrels must be a qrels file path, a DataFrame, a ranx Qrels or a dict "
+            f"{{query: {{document: grade}}}}, got {type_and_value(qrels)}"
         )
     conv, value = plan.convention, columns.value
     if columns.fraction is not None and (conv.integer_grades or any(m.gains is not None for m in plan.measures)):

@@ -380,8 +380,8 @@ def _check_run(run: Any, name: str) -> None:
         check_path(run, name)
     elif not (isinstance(run, Columns) or is_table(run)):
         raise TypeError(
-            f"{name} must be a run file path, a DataFrame, a Dask DataFrame, a ranx Run, a dict "
-            f"{{query: {{document: score}}}} or Columns, got {type_and_value(run)}"
+            f"{name} must be a run file path, a DataFrame, a Dask DataFrame, a ranx Run or a dict "
+            f"{{query: {{document: score}}}}, got {type_and_value(run)}"
         )
 
 

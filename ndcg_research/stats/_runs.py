@@ -43,7 +43,7 @@ def run_matrices(
     qrels : str, path-like or pandas.DataFrame
         Judgments (see ``nr.evaluation.evaluate``).
     runs : sequence of run files, or mapping of name to run
-        At least two runs; named by ``nr.evaluation.run_names`` (or the mapping's keys).
+        At least two runs; named as ``evaluate`` names them (or the mapping's keys).
     measures : str or sequence of str
         Measure specs, e.g. ``"ndcg@10"`` or ``"ndcg(gain=exp2, discount=zipf)"``.
     complete : bool, optional
