@@ -8,12 +8,9 @@
   (Sakai 2006);
 - stability of a ranking of systems: ``kendall_tau``, ``tau_ap``, swap rates against query-set size (``swap_rates``,
   Voorhees & Buckley 2002), variance components (``variance_components``, Kanoulas & Aslam 2009);
-- intervals: ``ALPHA`` (5%) and ``CONFIDENCE`` = 1 - ALPHA, the defaults of every test and interval; t intervals of
-  means (``mean_interval``), Wilson intervals of proportions (``wilson_interval``, ``proportion_label``,
-  ``share_label``), Bonferroni family confidence (``family_confidence``), percentile bootstrap of a statistic
-  (``bootstrap_statistic_interval``);
-- replicates of the simulation studies: ``paired_comparison``, ``standardized_gap_se``, and whether two runs of an
-  experiment agree (``proportion_z``, ``mean_z``);
+- intervals: ``ALPHA`` (5%) and ``CONFIDENCE`` = 1 - ALPHA, the defaults of every test and interval; the interval
+  kinds of a mean difference (``INTERVALS``); t intervals of means (``mean_interval``), Wilson intervals of proportions
+  (``wilson_interval``);
 - run files to matrices: ``run_matrices``.
 
 Every name is loaded on first use (``lazy_loader``), so that ``python -m ndcg_research --help`` does not import scipy.
@@ -38,8 +35,6 @@ __getattr__, _lazy_dir, __all__ = lazy_loader.attach(
             "pairwise_tests",
             "PairedResult",
             "PairTests",
-            "paired_comparison",
-            "standardized_gap_se",
             "TIE_TOLERANCE",
             "METHODS",
         ],
@@ -49,8 +44,6 @@ __getattr__, _lazy_dir, __all__ = lazy_loader.attach(
         "_agreement": [
             "kendall_tau",
             "tau_ap",
-            "disjoint_subset_means",
-            "query_subsets",
             "swap_rates",
             "variance_components",
             "VarianceComponents",
@@ -61,12 +54,7 @@ __getattr__, _lazy_dir, __all__ = lazy_loader.attach(
             "INTERVALS",
             "mean_interval",
             "wilson_interval",
-            "proportion_label",
-            "share_label",
-            "family_confidence",
-            "bootstrap_statistic_interval",
         ],
-        "_replication": ["proportion_z", "mean_z"],
         "_runs": ["run_matrices", "RunMatrices"],
     },
 )

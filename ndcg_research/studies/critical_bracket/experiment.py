@@ -260,7 +260,7 @@ def answer_lines(verdicts: pd.DataFrame) -> list[str]:
 def summary_table(verdicts: pd.DataFrame, label: str) -> pd.DataFrame:
     """One model's verdicts to read: per discount (row) and pair (column group), P(correct) at the largest n, the
     fitted exponent b of the failure rate and the verdict."""
-    from ...stats import share_label
+    from ...stats._replication import share_label
 
     def columns(g: pd.DataFrame) -> dict[str, list]:
         return {
