@@ -30,31 +30,12 @@ import lazy_loader
 __getattr__, _lazy_dir, __all__ = lazy_loader.attach(
     __name__,
     submod_attrs={
-        "_paired": [
-            "paired_test",
-            "pairwise_tests",
-            "PairedResult",
-            "PairTests",
-            "TIE_TOLERANCE",
-            "METHODS",
-        ],
+        "_paired": ["paired_test", "pairwise_tests", "PairedResult", "PairTests", "TIE_TOLERANCE", "METHODS"],
         "_multiple": ["adjust_pvalues", "tukey_hsd", "TukeyHSD", "CORRECTIONS"],
         "_compare": ["compare_systems", "Comparison", "COMPARE_METHODS"],
         "_power": ["discriminative_power", "DiscriminativePower", "POWER_METHODS"],
-        "_agreement": [
-            "kendall_tau",
-            "tau_ap",
-            "swap_rates",
-            "variance_components",
-            "VarianceComponents",
-        ],
-        "_intervals": [
-            "ALPHA",
-            "CONFIDENCE",
-            "INTERVALS",
-            "mean_interval",
-            "wilson_interval",
-        ],
+        "_agreement": ["kendall_tau", "tau_ap", "swap_rates", "variance_components", "VarianceComponents"],
+        "_intervals": ["ALPHA", "CONFIDENCE", "INTERVALS", "mean_interval", "wilson_interval"],
         "_runs": ["run_matrices", "RunMatrices"],
     },
 )
