@@ -161,9 +161,7 @@ class VarianceComponents:
         convention). A component that is the rounding residue of 0 is 0 (see ``variance_components``).
     systems, topics : int
 
-    Undefined cases (0 / 0) are NaN, without a warning: ``shares`` when every component is 0 (a constant table),
-    ``stability`` and ``topics_for_stability`` when the system and the interaction variance are both 0 (every system has
-    the same value on every topic: nothing ranks them).
+    The methods give NaN, without a warning, where a value is undefined (0 / 0).
     """
 
     system: float
@@ -181,7 +179,8 @@ class VarianceComponents:
     def stability(self, topics: Any) -> np.ndarray | float:
         """Generalisability coefficient ``system / (system + interaction / topics)`` (Kanoulas & Aslam 2009).
 
-        NaN when ``system`` and ``interaction`` are both 0 (systems that never differ); 0 when only ``system`` is.
+        NaN when ``system`` and ``interaction`` are both 0 (every system has the same value on every topic: nothing
+        ranks them); 0 when only ``system`` is.
         """
         n = np.asarray(topics, dtype=np.float64)
         if self.system == 0 and self.interaction == 0:

@@ -86,7 +86,8 @@ def compare_systems(
         Interval of each system's mean and each pair's difference; default ``"t"`` for the t test, else ``"percentile"``
         (see ``paired_test``).
     confidence, n_resamples, seed, n_jobs
-        As in ``pairwise_tests``; the resamples serve the resampling tests and the bootstrap intervals.
+        As in ``paired_test`` and ``pairwise_tests``; the resamples serve the resampling tests and the bootstrap
+        intervals.
 
     Returns
     -------
