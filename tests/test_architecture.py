@@ -264,7 +264,7 @@ def subpackage(module: str) -> str:
 
 
 def rank(module: str) -> int:
-    if module in BASE or module in SHARED_PRIVATE:
+    if module in BASE:  # the shared private modules keep their subpackage's rank
         return -1
     return RANK.get(subpackage(module), TOP)
 
