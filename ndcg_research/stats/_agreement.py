@@ -204,9 +204,9 @@ class VarianceComponents:
 def variance_components(scores: Any) -> VarianceComponents:
     """Variance components of one measure's systems x topics table (Kanoulas & Aslam, CIKM 2009).
 
-    The two-way random-effects ANOVA y_st = mu + a_s + b_t + e_st. A component that is the rounding residue of 0 is 0: a
-    difference of two mean squares within 100 machine epsilons of the larger, or a component whose standard deviation is
-    within 100 epsilons of the mean |y_st|.
+    The two-way random-effects ANOVA ``y_st = mu + a_s + b_t + e_st``. A component that is the rounding residue of 0 is
+    0: a difference of two mean squares within 100 machine epsilons of the larger, or a component whose standard
+    deviation is within 100 epsilons of the mean ``|y_st|``.
 
     Parameters
     ----------
