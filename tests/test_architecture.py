@@ -20,8 +20,9 @@ Rules (docs/api/index.md, "Architecture"):
   engine (simulation, findings, pipeline);
 - private means private to a subpackage: a module may import the private modules (``_x.py``) and
   names of its own subpackage, but of another subpackage only its public names, except the shared
-  private modules (:data:`SHARED_PRIVATE`: the argument checks, and the core's kernels and ordering
-  for arrays already checked, which the evaluator and the simulation engine use);
+  private modules (:data:`SHARED_PRIVATE`: the argument checks, the core's kernels and ordering
+  for arrays already checked, which the evaluator and the simulation engine use, and the statistics
+  the simulation studies share);
 - ``import ndcg_research`` loads none of the heavy optional libraries.
 
 Every rule is checked on every module of the package, so a new module is covered without
@@ -172,9 +173,10 @@ def test_research_code_never_imports_the_notebook_tooling(name):
     assert not bad, f"{name} imports the notebook tooling: {bad}"
 
 
-#: Private modules every subpackage may import: the argument checks of the public boundary, and the
-#: core's kernels and ordering for arrays that the caller has checked (the evaluator, the simulation engine).
-SHARED_PRIVATE = (f"{NAME}._validation", f"{NAME}.core._kernels", f"{NAME}.core._ranking")
+#: Private modules every subpackage may import: the argument checks of the public boundary, the core's kernels and
+#: ordering for arrays that the caller has checked (the evaluator, the simulation engine), and the statistics the
+#: simulation studies share (replicates, labels of proportions), which are no public API.
+SHARED_PRIVATE = (f"{NAME}._validation", f"{NAME}.core._kernels", f"{NAME}.core._ranking", f"{NAME}.stats._replication")
 
 
 def same_subpackage(name: str, module: str) -> bool:
@@ -262,7 +264,7 @@ def subpackage(module: str) -> str:
 
 
 def rank(module: str) -> int:
-    if module in BASE or module in SHARED_PRIVATE:
+    if module in BASE:  # the shared private modules keep their subpackage's rank
         return -1
     return RANK.get(subpackage(module), TOP)
 

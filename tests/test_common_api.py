@@ -39,7 +39,6 @@ LEVEL = ("0.5", True, None, 0, 1, 0.0, 1.0, 1.5, -0.1, NAN, INF)
 BOOL = ("yes", "False", 1, 0, None)
 OPTION = ("no-such-option", 3, None)
 OPTION_OR_NONE = ("no-such-option", 3)
-CALLABLE = (3, "f", None)
 GAIN = ("square", "exp2(2)", "mapping", "mapping({0: 1})", "1/r", 3, None, {})
 DISCOUNT = ("cosine", "power", "power(0.5)", "power(beta=0)", "geometric(p=1.5)", "1/r", 3, None)
 PATH = (3, b"u.data", "", object())
@@ -75,10 +74,6 @@ MATRIX = (
     {"a": [0.1, 0.2]},
     {"a": [0.1, 0.2], "b": [0.1]},
 )
-PROPORTION = ("abc", None, -0.1, 1.5, NAN)
-POSITIVE = ("abc", None, 0, -1, NAN)
-NON_NEGATIVE = ("abc", None, -1, NAN)
-FINITE = ("abc", None, NAN, INF)
 # Judgments and runs as pytrec_eval dicts (evaluate reads them without pandas), and what must be refused.
 QRELS_OK = {"q1": {"a": 2, "b": 0, "c": 1}, "q2": {"a": 1, "b": 0}, "q3": {"b": 2, "c": 1}, "q4": {"a": 1, "c": 2}}
 RUN_A = {
@@ -224,14 +219,6 @@ API: dict[str, tuple[Any, dict[str, tuple[Any, ...]]]] = {
         {"reference": [0.3, 0.2, 0.1], "other": [0.3, 0.1, 0.2]},
         {"reference": SYSTEM_SCORES, "other": SYSTEM_SCORES},
     ),
-    "query_subsets": (
-        {"n_queries": 10, "size": 3, "trials": 2},
-        {"n_queries": COUNT, "size": COUNT, "trials": COUNT, "seed": NATURAL, "count": COUNT},
-    ),
-    "disjoint_subset_means": (
-        {"scores": MATRIX_OK, "size": 2, "trials": 2},
-        {"scores": MATRIX, "size": COUNT, "trials": COUNT, "seed": NATURAL},
-    ),
     "swap_rates": (
         {"scores": MATRIX_OK, "sizes": [1, 2], "trials": 3},
         {
@@ -243,52 +230,8 @@ API: dict[str, tuple[Any, dict[str, tuple[Any, ...]]]] = {
         },
     ),
     "variance_components": ({"scores": MATRIX_OK}, {"scores": MATRIX}),
-    "proportion_z": (
-        {"p1": 0.9, "n1": 100, "p2": 0.8, "n2": 100},
-        {"p1": PROPORTION, "n1": POSITIVE, "p2": PROPORTION, "n2": POSITIVE},
-    ),
-    "mean_z": (
-        {"mean1": 0.5, "sd1": 0.3, "n1": 100, "mean2": 0.45, "sd2": 0.4, "n2": 400},
-        {"mean1": FINITE, "sd1": NON_NEGATIVE, "n1": POSITIVE, "mean2": FINITE, "sd2": NON_NEGATIVE, "n2": POSITIVE},
-    ),
     "mean_interval": ({"values": [0.9, 0.8, 0.7]}, {"values": REALS, "axis": INTEGER, "confidence": LEVEL}),
     "wilson_interval": ({"successes": 3, "trials": 4}, {"successes": NATURAL, "trials": COUNT, "confidence": LEVEL}),
-    "proportion_label": (
-        {"successes": 3, "trials": 4},
-        {"successes": NATURAL, "trials": COUNT, "digits": NATURAL, "interval": BOOL, "confidence": LEVEL},
-    ),
-    "share_label": (
-        {"share": 0.75, "trials": 4},
-        {
-            "share": ("0.5", None, -0.5, 1.5, NAN),
-            "trials": COUNT,
-            "digits": NATURAL,
-            "interval": BOOL,
-            "confidence": LEVEL,
-        },
-    ),
-    "family_confidence": ({"family_size": 3}, {"family_size": COUNT, "confidence": LEVEL}),
-    "bootstrap_statistic_interval": (
-        {"statistic": lambda a, axis: a.mean(axis), "samples": [[0.1, 0.5, 0.3, 0.4]], "seed": 1, "n_resamples": 50},
-        {
-            "statistic": CALLABLE,
-            "samples": ("abc", None, [], [[NAN, 0.5]]),
-            "seed": ("x", -1, 1.5, None),
-            "n_resamples": COUNT,
-            "confidence": LEVEL,
-        },
-    ),
-    "paired_comparison": (
-        {"better": [0.9, 0.8, 0.7], "worse": [0.8, 0.8, 0.6]},
-        {
-            "better": REALS,
-            "worse": REALS,
-            "axis": INTEGER,
-            "tie_tolerance": ("0", None, -1e-12, NAN),
-            "confidence": LEVEL,
-        },
-    ),
-    "standardized_gap_se": ({"gaps": [0.1, 0.3, 0.2]}, {"gaps": REALS, "axis": INTEGER}),
     # datasets
     "movielens_100k": (None, {"path": PATH, "cache": PATH, "verbose": BOOL}),
     "read_ratings": ("u.data", {"path": PATH + (None,)}),

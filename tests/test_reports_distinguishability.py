@@ -13,7 +13,7 @@ from scipy.stats import norm
 
 from ndcg_research.pipeline.tables import replication_line, stack
 from ndcg_research.simulation.tables import read_table
-from ndcg_research.stats import proportion_z
+from ndcg_research.stats._replication import proportion_z
 from ndcg_research.studies.distinguishability import report
 from ndcg_research.studies.distinguishability.report import (
     PAIR_COLUMNS,

@@ -8,7 +8,8 @@ import math
 import numpy as np
 import pytest
 
-from ndcg_research.stats import disjoint_subset_means, kendall_tau, swap_rates, tau_ap, variance_components
+from ndcg_research.stats import kendall_tau, swap_rates, tau_ap, variance_components
+from ndcg_research.stats._agreement import disjoint_subset_means
 
 
 def tau_ap_by_definition(reference, other) -> float:

@@ -91,7 +91,7 @@ def test_bad_model_parameters_are_named(kwargs, text):
 
 
 def test_ordering_accuracy_equals_a_direct_count():
-    from ndcg_research.stats import query_subsets
+    from ndcg_research.stats._replication import query_subsets
     from ndcg_research.studies.query_sets.experiment import ordering_accuracy
 
     rng = np.random.default_rng(8)

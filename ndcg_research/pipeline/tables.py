@@ -15,7 +15,8 @@ import numpy as np
 import pandas as pd
 
 from ..findings import threshold
-from ..stats import CONFIDENCE, family_confidence, proportion_z, share_label, wilson_interval
+from ..stats import CONFIDENCE, wilson_interval
+from ..stats._replication import family_confidence, proportion_z, share_label
 
 #: An absolute z beyond this is a disagreement between two independent runs beyond chance (as notebooks 03-10 use it).
 REPLICATION_Z = 3.0

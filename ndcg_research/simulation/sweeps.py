@@ -19,7 +19,8 @@ import numpy as np
 import pandas as pd
 
 from ..core import parse_discount, parse_gain
-from ..stats import TIE_TOLERANCE, bootstrap_statistic_interval, mean_interval, paired_comparison
+from ..stats import TIE_TOLERANCE, mean_interval
+from ..stats._replication import bootstrap_statistic_interval, paired_comparison
 from . import theory
 from .model import parse_model, parse_ranker
 from .replicates import CHUNK_ITEMS, Chunk, code_fingerprint, plan_chunks, replicate_counts, run_chunks, seed_sequence

@@ -8,12 +8,9 @@
   (Sakai 2006);
 - stability of a ranking of systems: ``kendall_tau``, ``tau_ap``, swap rates against query-set size (``swap_rates``,
   Voorhees & Buckley 2002), variance components (``variance_components``, Kanoulas & Aslam 2009);
-- intervals: ``ALPHA`` (5%) and ``CONFIDENCE`` = 1 - ALPHA, the defaults of every test and interval; t intervals of
-  means (``mean_interval``), Wilson intervals of proportions (``wilson_interval``, ``proportion_label``,
-  ``share_label``), Bonferroni family confidence (``family_confidence``), percentile bootstrap of a statistic
-  (``bootstrap_statistic_interval``);
-- replicates of the simulation studies: ``paired_comparison``, ``standardized_gap_se``, and whether two runs of an
-  experiment agree (``proportion_z``, ``mean_z``);
+- intervals: ``ALPHA`` (5%) and ``CONFIDENCE`` = 1 - ALPHA, the defaults of every test and interval; the interval
+  kinds of a mean difference (``INTERVALS``); t intervals of means (``mean_interval``), Wilson intervals of proportions
+  (``wilson_interval``);
 - run files to matrices: ``run_matrices``.
 
 Every name is loaded on first use (``lazy_loader``), so that ``python -m ndcg_research --help`` does not import scipy.
@@ -33,40 +30,12 @@ import lazy_loader
 __getattr__, _lazy_dir, __all__ = lazy_loader.attach(
     __name__,
     submod_attrs={
-        "_paired": [
-            "paired_test",
-            "pairwise_tests",
-            "PairedResult",
-            "PairTests",
-            "paired_comparison",
-            "standardized_gap_se",
-            "TIE_TOLERANCE",
-            "METHODS",
-        ],
+        "_paired": ["paired_test", "pairwise_tests", "PairedResult", "PairTests", "TIE_TOLERANCE", "METHODS"],
         "_multiple": ["adjust_pvalues", "tukey_hsd", "TukeyHSD", "CORRECTIONS"],
         "_compare": ["compare_systems", "Comparison", "COMPARE_METHODS"],
         "_power": ["discriminative_power", "DiscriminativePower", "POWER_METHODS"],
-        "_agreement": [
-            "kendall_tau",
-            "tau_ap",
-            "disjoint_subset_means",
-            "query_subsets",
-            "swap_rates",
-            "variance_components",
-            "VarianceComponents",
-        ],
-        "_intervals": [
-            "ALPHA",
-            "CONFIDENCE",
-            "INTERVALS",
-            "mean_interval",
-            "wilson_interval",
-            "proportion_label",
-            "share_label",
-            "family_confidence",
-            "bootstrap_statistic_interval",
-        ],
-        "_replication": ["proportion_z", "mean_z"],
+        "_agreement": ["kendall_tau", "tau_ap", "swap_rates", "variance_components", "VarianceComponents"],
+        "_intervals": ["ALPHA", "CONFIDENCE", "INTERVALS", "mean_interval", "wilson_interval"],
         "_runs": ["run_matrices", "RunMatrices"],
     },
 )

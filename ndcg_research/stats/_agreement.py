@@ -11,7 +11,8 @@ from scipy import stats
 from .._validation import check_array, check_resamples, type_and_value
 from ._inputs import all_pairs, check_count, check_level, check_pair, check_scores, check_seed
 from ._paired import TIE_TOLERANCE
-from ._resampling import SUBSET_STREAM, TOLERANCE, block_generator
+from ._replication import query_subsets
+from ._resampling import TOLERANCE
 
 
 def kendall_tau(x: Any, y: Any) -> float:
@@ -73,83 +74,11 @@ def tau_ap(reference: Any, other: Any) -> float:
     return float(2.0 / (n - 1) * np.sum(correct / np.arange(1, n)) - 1.0)
 
 
-def query_subsets(n_queries: int, size: int, *, trials: int, seed: int = 0, count: int = 1) -> np.ndarray:
-    """Random query subsets: ``trials`` times, ``count`` disjoint subsets of ``size`` of ``n_queries`` queries.
-
-    Trial ``i`` shuffles the queries and cuts the first ``count * size`` into ``count`` subsets.
-
-    Parameters
-    ----------
-    n_queries : int
-        Number of queries to draw from (indices 0 .. n_queries - 1).
-    size : int
-        Queries per subset; ``count * size`` must not exceed ``n_queries``.
-    trials : int
-        Number of draws.
-    seed : int, default 0
-        Entropy of the subsets; those of ``size`` draw from ``SeedSequence(seed, spawn_key=(SUBSET_STREAM, size))``, so
-        they do not depend on the other sizes asked for.
-    count : int, default 1
-        Disjoint subsets per draw.
-
-    Returns
-    -------
-    numpy.ndarray
-        Query indices, shape ``(count, trials, size)``.
-
-    Examples
-    --------
-    >>> s = query_subsets(10, 3, trials=4, count=2)
-    >>> s.shape, all(len(set(s[0, i]) | set(s[1, i])) == 6 for i in range(4))
-    ((2, 4, 3), True)
-    """
-    n, size = check_count(n_queries, "n_queries"), check_count(size, "size")
-    trials, seed, count = check_resamples(trials, "trials"), check_seed(seed), check_count(count, "count")
-    return _query_subsets(n, size, trials, seed, count)
-
-
-def _query_subsets(n: int, size: int, trials: int, seed: int, count: int) -> np.ndarray:
-    if count * size > n:
-        raise ValueError(
-            f"size must be at most 1/{count} of the {n} queries to draw {count} disjoint subsets, got {size}"
-        )
-    rng = block_generator(seed, SUBSET_STREAM, size)
-    order = rng.permuted(np.broadcast_to(np.arange(n), (trials, n)), axis=1)[:, : count * size]
-    return order.reshape(trials, count, size).transpose(1, 0, 2)
-
-
-def disjoint_subset_means(scores: Any, size: int, *, trials: int, seed: int = 0) -> np.ndarray:
-    """Means of every system over two disjoint random query subsets of ``size`` queries, ``trials`` times.
-
-    Parameters
-    ----------
-    scores : 2-D array-like or mapping
-        Systems x queries.
-    size : int
-        Queries per subset; ``2 * size`` must not exceed the number of queries.
-    trials : int
-        Number of subset pairs.
-    seed : int, default 0
-        Entropy of the subsets (see ``query_subsets``).
-
-    Returns
-    -------
-    numpy.ndarray
-        Shape ``(2, trials, systems)``: ``[0]`` the first subsets, ``[1]`` the second.
-
-    Examples
-    --------
-    >>> m = disjoint_subset_means(np.arange(12.0).reshape(2, 6), 3, trials=4)
-    >>> m.shape, bool(np.allclose(m[0] + m[1], [2.5 * 2, 8.5 * 2]))   # the halves cover all 6 queries
-    ((2, 4, 2), True)
-    """
-    size, trials, seed = check_count(size, "size"), check_resamples(trials, "trials"), check_seed(seed)
-    return _disjoint_subset_means(check_scores(scores, "scores").values, size, trials, seed)
-
-
-def _disjoint_subset_means(matrix: np.ndarray, size: int, trials: int, seed: int) -> np.ndarray:
-    subsets = _query_subsets(matrix.shape[1], size, trials, seed, 2)
-    return matrix[:, subsets].mean(axis=3).transpose(1, 2, 0)  # (2, trials, systems)
+def disjoint_subset_means(matrix: np.ndarray, size: int, *, trials: int, seed: int = 0) -> np.ndarray:
+    """Means of every system over two disjoint random query subsets of ``size`` queries, ``trials`` times: shape
+    ``(2, trials, systems)``, ``[0]`` the first subsets, ``[1]`` the second."""
+    subsets = query_subsets(matrix.shape[1], size, trials=trials, seed=seed, count=2)
+    return matrix[:, subsets].mean(axis=3).transpose(1, 2, 0)
 
 
 def swap_rates(scores: Any, sizes: Any, *, trials: int = 100, bins: Any = None, seed: int = 0) -> pd.DataFrame:
@@ -170,7 +99,8 @@ def swap_rates(scores: Any, sizes: Any, *, trials: int = 100, bins: Any = None, 
         Increasing edges of the bins of ``|difference on the first subset|``; the last bin is open to the right. Default
         ``[0]``: one bin with every pair.
     seed : int, default 0
-        Entropy of the subsets (see ``query_subsets``).
+        Entropy of the subsets; those of each size draw from their own stream, so they do not depend on the other sizes
+        asked for.
 
     Returns
     -------
@@ -205,7 +135,7 @@ def swap_rates(scores: Any, sizes: Any, *, trials: int = 100, bins: Any = None, 
     first, second = all_pairs(matrix.shape[0])
     tables = []
     for size in sizes:
-        means = _disjoint_subset_means(matrix, size, trials, seed)
+        means = disjoint_subset_means(matrix, size, trials=trials, seed=seed)
         d1 = means[0][:, first] - means[0][:, second]  # trials x pairs
         d2 = means[1][:, first] - means[1][:, second]
         swapped = ((np.abs(d1) > TIE_TOLERANCE) & (np.abs(d2) > TIE_TOLERANCE) & (d1 * d2 < 0)).ravel()
@@ -231,9 +161,7 @@ class VarianceComponents:
         convention). A component that is the rounding residue of 0 is 0 (see ``variance_components``).
     systems, topics : int
 
-    Undefined cases (0 / 0) are NaN, without a warning: ``shares`` when every component is 0 (a constant table),
-    ``stability`` and ``topics_for_stability`` when the system and the interaction variance are both 0 (every system has
-    the same value on every topic: nothing ranks them).
+    The methods give NaN, without a warning, where a value is undefined (0 / 0).
     """
 
     system: float
@@ -251,7 +179,8 @@ class VarianceComponents:
     def stability(self, topics: Any) -> np.ndarray | float:
         """Generalisability coefficient ``system / (system + interaction / topics)`` (Kanoulas & Aslam 2009).
 
-        NaN when ``system`` and ``interaction`` are both 0 (systems that never differ); 0 when only ``system`` is.
+        NaN when ``system`` and ``interaction`` are both 0 (every system has the same value on every topic: nothing
+        ranks them); 0 when only ``system`` is.
         """
         n = np.asarray(topics, dtype=np.float64)
         if self.system == 0 and self.interaction == 0:
@@ -275,9 +204,9 @@ class VarianceComponents:
 def variance_components(scores: Any) -> VarianceComponents:
     """Variance components of one measure's systems x topics table (Kanoulas & Aslam, CIKM 2009).
 
-    The two-way random-effects ANOVA y_st = mu + a_s + b_t + e_st. A component that is the rounding residue of 0 is 0: a
-    difference of two mean squares within 100 machine epsilons of the larger, or a component whose standard deviation is
-    within 100 epsilons of the mean |y_st|.
+    The two-way random-effects ANOVA ``y_st = mu + a_s + b_t + e_st``. A component that is the rounding residue of 0 is
+    0: a difference of two mean squares within 100 machine epsilons of the larger, or a component whose standard
+    deviation is within 100 epsilons of the mean ``|y_st|``.
 
     Parameters
     ----------

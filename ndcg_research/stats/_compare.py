@@ -85,12 +85,9 @@ def compare_systems(
     interval : {"t", "percentile", "bca"}, optional
         Interval of each system's mean and each pair's difference; default ``"t"`` for the t test, else ``"percentile"``
         (see ``paired_test``).
-    confidence : float, default 0.95
-    n_resamples : int, default 10000
-        Resamples of the resampling tests and bootstrap intervals.
-    seed : int, default 0
-    n_jobs : int, default 1
-        As in ``pairwise_tests``.
+    confidence, n_resamples, seed, n_jobs
+        As in ``paired_test`` and ``pairwise_tests``; the resamples serve the resampling tests and the bootstrap
+        intervals.
 
     Returns
     -------

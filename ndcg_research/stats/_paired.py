@@ -1,11 +1,11 @@
-r"""Paired comparisons of two systems on the same queries (tests) or the same replicates (summaries).
+r"""Paired tests of two systems on the same queries, one pair or many at once.
 
 Null statistics reach the observed one within scipy's tolerance, :math:`|T^*| \ge |T| (1 - 100\,\epsilon)`, and a mean
 difference within :math:`100\,\epsilon` times the mean :math:`|d_q|` is the rounding residue of 0 (0.7 - 0.6, 0.4 - 0.3
 and 0.1 - 0.3 have the float mean 5e-18): the resampling tests take it as 0 (p = 1), as the t and Wilcoxon tests do.
 Each pair's differences are scaled by a power of two (exactly) so that the largest :math:`|d_q|` is in [0.5, 1): the
 p-values do not depend on the scale and no square over- or underflows. The tests use the differences as given (a
-rounding-size difference is a tie but enters the statistics); ``paired_comparison`` sets such gaps to 0 instead.
+rounding-size difference is a tie but enters the statistics).
 """
 
 import functools
@@ -18,14 +18,13 @@ from typing import Any
 import numpy as np
 from scipy import stats
 
-from .._validation import check_array, check_bool, check_int, check_option, check_real, check_resamples
+from .._validation import check_array, check_bool, check_option, check_resamples
 from ._inputs import (
     METHOD_ALIAS,
     all_pairs,
     check_jobs,
     check_level,
     check_pair,
-    check_same_index,
     check_scores,
     check_seed,
     renamed_test,
@@ -35,7 +34,6 @@ from ._intervals import (
     CONFIDENCE,
     INTERVALS,
     _mean_interval,
-    _wilson,
     bootstrap_interval,
     check_interval_resamples,
 )
@@ -529,118 +527,3 @@ def _wilcoxon(d: np.ndarray) -> np.ndarray:
                 warnings.simplefilter("ignore", UserWarning)
                 p[group] = stats.wilcoxon(d[group], axis=1).pvalue
     return p
-
-
-def paired_comparison(
-    better: Any, worse: Any, *, axis: int = 0, tie_tolerance: float = TIE_TOLERANCE, confidence: float = CONFIDENCE
-) -> dict[str, np.ndarray]:
-    """Compare two systems scored on the same replicates (paired), along ``axis``.
-
-    The gap is ``better - worse`` per replicate; a gap within ``tie_tolerance`` of 0 is a tie and counts as exactly 0 in
-    every statistic, so rounding noise never shows up as a gap or as a spread.
-
-    Parameters
-    ----------
-    better, worse : array-like
-        The two systems' values, same shape, replicates along ``axis``.
-    axis : int, default 0
-    tie_tolerance : float, default ``TIE_TOLERANCE``
-    confidence : float, default 0.95
-        Level of the gap's t interval and of the Wilson interval.
-
-    Returns
-    -------
-    dict of str to numpy.ndarray
-        ``mean_gap``, ``sd_gap``, ``gap_ci_low``, ``gap_ci_high`` (t interval); ``p_better`` (share of replicates where
-        better scores strictly higher) with its Wilson interval ``p_better_low``, ``p_better_high``; ``p_tie``;
-        ``p_worse``; ``std_gap`` = mean_gap / sd_gap, NaN (undefined) when every gap is 0 or there is one replicate, and
-        its standard error ``std_gap_se`` (``standardized_gap_se``).
-
-    Examples
-    --------
-    >>> out = paired_comparison([0.9, 0.8, 0.7, 0.6, 0.5], [0.8, 0.8, 0.8, 0.5, 0.4])
-    >>> [round(float(out[k]), 3) for k in ("mean_gap", "p_better", "p_tie", "p_worse")]
-    [0.04, 0.6, 0.2, 0.2]
-    >>> float(paired_comparison([1.0, 1.0], [1.0 - 1e-16, 1.0])["std_gap"])   # a rounding gap is a tie
-    nan
-    """
-    axis, confidence = check_int(axis, "axis"), check_level(confidence, "confidence")
-    tie_tolerance = check_real(tie_tolerance, "tie_tolerance", low=0)
-    check_same_index({"better": better, "worse": worse})
-    better, worse = check_array(better, "better"), check_array(worse, "worse")
-    if better.shape != worse.shape:
-        raise ValueError(f"better and worse must have the same shape, got {better.shape} and {worse.shape}")
-    if better.ndim == 0:
-        raise ValueError("better and worse must hold replicates along an axis, got scalars")
-    gap = better - worse
-    gap[np.abs(gap) <= tie_tolerance] = 0.0
-    gaps = _mean_interval(gap, axis, confidence)
-    count = gap.shape[axis]
-    wins = np.count_nonzero(gap > 0, axis=axis)
-    losses = np.count_nonzero(gap < 0, axis=axis)
-    low, high = np.empty(wins.shape), np.empty(wins.shape)
-    for index in np.ndindex(wins.shape):  # loop over table cells: scipy's interval is scalar
-        low[index], high[index] = _wilson(int(wins[index]), count, confidence)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        std_gap = np.where(gaps["sd"] > 0, gaps["mean"] / gaps["sd"], np.nan)
-    std_gap_se = _standardized_gap_se(gap, axis) if count > 1 else np.full(std_gap.shape, np.nan)
-    return {
-        "mean_gap": gaps["mean"],
-        "sd_gap": gaps["sd"],
-        "gap_ci_low": gaps["ci_low"],
-        "gap_ci_high": gaps["ci_high"],
-        "p_better": wins / count,
-        "p_better_low": low,
-        "p_better_high": high,
-        "p_tie": (count - wins - losses) / count,
-        "p_worse": losses / count,
-        "std_gap": std_gap,
-        "std_gap_se": std_gap_se,
-    }
-
-
-def standardized_gap_se(gaps: Any, *, axis: int = 0) -> np.ndarray:
-    r"""Standard error of the standardized gap ``d = mean / sd`` of paired gaps, by the delta method.
-
-    For m i.i.d. values with standardized skewness ``g1`` and kurtosis ``g2`` (not excess),
-
-    .. math:: \operatorname{Var}(\hat d) \approx \frac{1}{m}\Big(1 - d\,g_1 + d^2\,\frac{g_2 - 1}{4}\Big)
-
-    (for normal gaps ``(1 + d^2/2) / m``). NaN where every gap is equal (d undefined). Like every moment-based error, it
-    needs enough replicates to see the rare values when the gaps have a few large ones (a rare loss at the top of a
-    list).
-
-    Parameters
-    ----------
-    gaps : array-like
-        Paired gaps, replicates along ``axis``.
-    axis : int, default 0
-
-    Returns
-    -------
-    numpy.ndarray
-
-    Examples
-    --------
-    >>> g = np.random.default_rng(0).normal(1.0, 2.0, size=100_000)   # d = 0.5: sqrt(1.125 / m)
-    >>> round(float(standardized_gap_se(g)) * (100_000 ** 0.5), 2)
-    1.06
-    """
-    return _standardized_gap_se(check_array(gaps, "gaps"), check_int(axis, "axis"))
-
-
-def _standardized_gap_se(gaps: np.ndarray, axis: int) -> np.ndarray:
-    x = np.moveaxis(gaps, axis, 0)
-    m = x.shape[0]
-    if m < 2:
-        raise ValueError("gaps must hold at least two replicates")
-    mean = x.mean(axis=0)
-    centred = x - mean
-    var = (centred**2).mean(axis=0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        sd = np.sqrt(var)
-        d = mean / np.sqrt(var * m / (m - 1))
-        g1 = (centred**3).mean(axis=0) / sd**3
-        g2 = (centred**4).mean(axis=0) / var**2
-        out = np.sqrt(np.maximum(1 - d * g1 + d**2 * (g2 - 1) / 4, 0.0) / m)
-    return np.where(var > 0, out, np.nan)

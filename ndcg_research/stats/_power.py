@@ -100,9 +100,7 @@ def discriminative_power(
         Resamples of the bootstrap (1000 as in Sakai's paper), sign-flip (Monte Carlo above 20 queries) or Tukey test.
     correction : {"holm", "bonferroni", "bh", "none"} or None, default None
         Correction of the pairs' p-values before counting (None: Sakai's uncorrected count).
-    seed : int, default 0
-        Entropy of the resamples.
-    n_jobs : int, default 1
+    seed, n_jobs : int, default 0 and 1
         As in ``pairwise_tests``.
     systems : list of str, optional
         System names (rows).

@@ -1,84 +1,161 @@
-"""Do two independent runs of the same experiment agree? z statistics, cell by cell (``|z| > 3``: beyond chance).
+"""The statistics the simulation studies share, not public API: summaries of replicates, labels of proportions,
+whether two runs of an experiment agree, random query subsets.
 
-A standard error of 0 (both runs measured the same 0 or 1, or constant replicates) gives z = 0 for equal values and
-``inf`` with the sign of the difference otherwise. A pandas Series in gives a Series out, with its index.
+The callers are the package's own (simulation, pipeline, studies: a shared private module, see
+``tests/test_architecture.py``), so nothing here checks its arguments.
 """
 
 from typing import Any
 
 import numpy as np
+from scipy import stats
 
-from .._validation import check_array
+from ._intervals import CONFIDENCE, _mean_interval, _wilson
+from ._paired import TIE_TOLERANCE
+from ._resampling import SUBSET_STREAM, block_generator
+
+#: A proportion is printed as 1 (or 0) only if its Wilson lower bound is at least this (upper bound at most 1 minus
+#: this); a perfect record of ``R`` trials has the lower bound ``R / (R + z^2)``, so 0.99 needs ``R >= 381`` at 95%.
+CERTAIN = 0.99
+
+
+def paired_comparison(
+    better: Any, worse: Any, *, axis: int = 0, tie_tolerance: float = TIE_TOLERANCE, confidence: float = CONFIDENCE
+) -> dict[str, np.ndarray]:
+    """Two systems scored on the same replicates (along ``axis``): the gap ``better - worse`` (mean, sd, t interval),
+    the shares of replicates where better wins (with its Wilson interval), ties and loses, the standardized gap
+    ``mean / sd`` (NaN if undefined) and its standard error. A gap within ``tie_tolerance`` of 0 counts as exactly 0 in
+    every statistic, so rounding noise never shows up as a gap or as a spread."""
+    gap = np.asarray(better, dtype=np.float64) - np.asarray(worse, dtype=np.float64)
+    gap[np.abs(gap) <= tie_tolerance] = 0.0
+    gaps = _mean_interval(gap, axis, confidence)
+    count = gap.shape[axis]
+    wins = np.count_nonzero(gap > 0, axis=axis)
+    losses = np.count_nonzero(gap < 0, axis=axis)
+    low, high = np.empty(wins.shape), np.empty(wins.shape)
+    for index in np.ndindex(wins.shape):  # loop over table cells: scipy's interval is scalar
+        low[index], high[index] = _wilson(int(wins[index]), count, confidence)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        std_gap = np.where(gaps["sd"] > 0, gaps["mean"] / gaps["sd"], np.nan)
+    return {
+        "mean_gap": gaps["mean"],
+        "sd_gap": gaps["sd"],
+        "gap_ci_low": gaps["ci_low"],
+        "gap_ci_high": gaps["ci_high"],
+        "p_better": wins / count,
+        "p_better_low": low,
+        "p_better_high": high,
+        "p_tie": (count - wins - losses) / count,
+        "p_worse": losses / count,
+        "std_gap": std_gap,
+        "std_gap_se": standardized_gap_se(gap, axis=axis),
+    }
+
+
+def standardized_gap_se(gaps: Any, *, axis: int = 0) -> np.ndarray:
+    """Standard error of the standardized gap ``d = mean / sd`` by the delta method: for m i.i.d. gaps with skewness
+    ``g1`` and kurtosis ``g2`` (not excess), ``Var(d) ~ (1 - d g1 + d^2 (g2 - 1) / 4) / m`` (``(1 + d^2/2) / m`` for
+    normal gaps); NaN where every gap is equal or there is only one."""
+    x = np.moveaxis(np.asarray(gaps, dtype=np.float64), axis, 0)
+    m = x.shape[0]
+    mean = x.mean(axis=0)
+    centred = x - mean
+    var = (centred**2).mean(axis=0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        sd = np.sqrt(var)
+        d = mean / np.sqrt(var * m / (m - 1))
+        g1 = (centred**3).mean(axis=0) / sd**3
+        g2 = (centred**4).mean(axis=0) / var**2
+        out = np.sqrt(np.maximum(1 - d * g1 + d**2 * (g2 - 1) / 4, 0.0) / m)
+    return np.where(var > 0, out, np.nan)
+
+
+def proportion_label(
+    successes: int, trials: int, *, digits: int = 2, interval: bool = True, confidence: float = CONFIDENCE
+) -> str:
+    """A proportion and its Wilson interval as text, ``"0.87 [0.79,0.92]"``. One that would read as exactly 1 (or 0)
+    without its interval supporting it (``CERTAIN``) is written as the count, ``"20/20 [0.84,1.00]"``, so that a
+    perfect record of a few trials never reads as a probability of 1."""
+    low, high = _wilson(successes, trials, confidence)
+    text = f"{successes / trials:.{digits}f}"
+    looks_certain = float(text) == 1.0 and low < CERTAIN
+    looks_impossible = float(text) == 0.0 and high > 1 - CERTAIN
+    if looks_certain or looks_impossible:
+        text = f"{successes}/{trials}"
+    return f"{text} [{low:.{digits}f},{high:.{digits}f}]" if interval else text
+
+
+def share_label(
+    share: float, trials: int, *, digits: int = 2, interval: bool = True, confidence: float = CONFIDENCE
+) -> str:
+    """``proportion_label`` of a share of ``trials`` as the result tables store it (``p_better``); a share that is not
+    a whole count of them (a mean, a share of other trials) is refused rather than rounded."""
+    share = float(share)
+    count = share * trials
+    if abs(count - round(count)) > 1e-6:
+        raise ValueError(f"share must be a share of {trials} trials (a whole count), got {share!r}")
+    return proportion_label(int(round(count)), trials, digits=digits, interval=interval, confidence=confidence)
+
+
+def family_confidence(family_size: int, *, confidence: float = CONFIDENCE) -> float:
+    """Per-interval confidence under which ``family_size`` intervals all hold with probability ``confidence`` at least,
+    whatever their dependence (Bonferroni)."""
+    return 1 - (1 - confidence) / family_size
+
+
+def bootstrap_statistic_interval(
+    statistic: Any, samples: Any, *, seed: Any, n_resamples: int = 2000, confidence: float = CONFIDENCE
+) -> tuple[float, float, float]:
+    """``statistic(*samples, axis=0)`` (vectorised) and its percentile bootstrap interval (``scipy.stats.bootstrap``);
+    the replicates (axis 0) of all samples are resampled jointly, so their pairing is kept."""
+    samples = [np.asarray(sample, dtype=np.float64) for sample in samples]
+    value = float(statistic(*samples, axis=0))
+    options: dict[str, Any] = dict(paired=True, vectorized=True, method="percentile")
+    options |= dict(n_resamples=n_resamples, confidence_level=confidence, random_state=np.random.default_rng(seed))
+    result = stats.bootstrap(samples, statistic, **options)
+    return value, float(result.confidence_interval.low), float(result.confidence_interval.high)
 
 
 def _z(difference: Any, se: Any) -> Any:
+    """``difference / se``; se = 0: equal values agree (z = 0), different ones are infinitely far apart (±inf). A pandas
+    Series in gives a Series out, with its index."""
     d, s = np.asarray(difference, dtype=float), np.asarray(se, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
-        # se = 0: equal values agree (z = 0); different ones are infinitely far apart.
         z = np.where(s > 0, d / s, np.where(d == 0, 0.0, np.sign(d) * np.inf))
     if hasattr(difference, "to_numpy"):  # a pandas Series: keep its index
         return type(difference)(z, index=difference.index)
     return float(z) if z.ndim == 0 else z
 
 
-def _numbers(value: Any, name: str, **bounds: Any) -> Any:
-    """Element-wise numbers, finite and within ``bounds`` (a pandas Series is checked and kept, with its index)."""
-    return check_array(value, name, keep_labels=True, **bounds)
+def _numbers(value: Any) -> Any:
+    """A pandas Series as it is (its index is kept), anything else as a float array."""
+    return value if hasattr(value, "to_numpy") else np.asarray(value, dtype=np.float64)
 
 
 def proportion_z(p1: Any, n1: Any, p2: Any, n2: Any) -> Any:
-    """Two-proportion z statistic with the pooled standard error, element-wise.
-
-    Parameters
-    ----------
-    p1, p2 : float or array_like
-        Proportions in [0, 1].
-    n1, n2 : int or array_like
-        Their numbers of trials (> 0).
-
-    Returns
-    -------
-    float, ndarray or pandas.Series
-        ``(p1 - p2) / se``; 0 where both are the same 0 or 1 (see the module's policy).
-
-    Examples
-    --------
-    >>> round(float(proportion_z(0.9, 100, 0.8, 100)), 4)   # pooled 0.85: 0.1 / sqrt(0.85 * 0.15 * 0.02)
-    1.9803
-    >>> float(proportion_z(1.0, 20, 1.0, 50))
-    0.0
-    """
-    p1, n1 = _numbers(p1, "p1", low=0, high=1), _numbers(n1, "n1", low=0, closed="neither")
-    p2, n2 = _numbers(p2, "p2", low=0, high=1), _numbers(n2, "n2", low=0, closed="neither")
+    """Two-proportion z statistic with the pooled standard error, element-wise: do two runs of an experiment agree
+    (``|z| > 3``: beyond chance)?"""
+    p1, n1, p2, n2 = (_numbers(value) for value in (p1, n1, p2, n2))
     pooled = (p1 * n1 + p2 * n2) / (n1 + n2)
     se = np.sqrt(pooled * (1 - pooled) * (1 / n1 + 1 / n2))
     return _z(p1 - p2, se)
 
 
 def mean_z(mean1: Any, sd1: Any, n1: Any, mean2: Any, sd2: Any, n2: Any) -> Any:
-    """z statistic of two independent means (Welch's), element-wise.
-
-    Parameters
-    ----------
-    mean1, mean2 : float or array_like
-        The means.
-    sd1, sd2 : float or array_like
-        Standard deviations of the replicates (>= 0).
-    n1, n2 : int or array_like
-        Numbers of replicates (> 0).
-
-    Returns
-    -------
-    float, ndarray or pandas.Series
-        ``(mean1 - mean2) / sqrt(sd1**2 / n1 + sd2**2 / n2)``; 0 where both standard deviations are 0 and the means
-        equal (see the module's policy).
-
-    Examples
-    --------
-    >>> round(float(mean_z(0.5, 0.3, 100, 0.45, 0.4, 400)), 6)   # 0.05 / sqrt(0.0009 + 0.0004)
-    1.38675
-    """
-    mean1, sd1, n1 = _numbers(mean1, "mean1"), _numbers(sd1, "sd1", low=0), _numbers(n1, "n1", low=0, closed="neither")
-    mean2, sd2, n2 = _numbers(mean2, "mean2"), _numbers(sd2, "sd2", low=0), _numbers(n2, "n2", low=0, closed="neither")
+    """z statistic of two independent means (Welch's), element-wise, as ``proportion_z`` for means."""
+    mean1, sd1, n1, mean2, sd2, n2 = (_numbers(value) for value in (mean1, sd1, n1, mean2, sd2, n2))
     se = np.sqrt(sd1**2 / n1 + sd2**2 / n2)
     return _z(mean1 - mean2, se)
+
+
+def query_subsets(n_queries: int, size: int, *, trials: int, seed: int = 0, count: int = 1) -> np.ndarray:
+    """Query indices of shape ``(count, trials, size)``: draw ``i`` shuffles the ``n_queries`` queries and cuts the
+    first ``count * size`` into ``count`` disjoint subsets. The subsets of ``size`` draw from their own stream
+    (``SUBSET_STREAM``, ``size``), so they do not depend on the other sizes asked for."""
+    if count * size > n_queries:
+        raise ValueError(
+            f"size must be at most 1/{count} of the {n_queries} queries to draw {count} disjoint subsets, got {size}"
+        )
+    rng = block_generator(seed, SUBSET_STREAM, size)
+    order = rng.permuted(np.broadcast_to(np.arange(n_queries), (trials, n_queries)), axis=1)[:, : count * size]
+    return order.reshape(trials, count, size).transpose(1, 0, 2)

@@ -16,7 +16,8 @@ from scipy import stats
 
 from ...simulation.model import stable_id
 from ...simulation.replicates import parallel_map, seed_sequence
-from ...stats import TIE_TOLERANCE, bootstrap_statistic_interval, paired_comparison
+from ...stats import TIE_TOLERANCE
+from ...stats._replication import bootstrap_statistic_interval, paired_comparison
 from . import findings
 from .models import SparseModel, TwoFeatureModel, crossing_pairs, random_expected_ndcg, random_limit
 from .simulate import Model, relevant_rank_lists, replicate_ndcg

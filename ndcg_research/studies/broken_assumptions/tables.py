@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pandas as pd
 
-from ...stats import share_label
+from ...stats._replication import share_label
 
 
 def rounded(table: pd.DataFrame, digits: int = 3) -> pd.DataFrame:

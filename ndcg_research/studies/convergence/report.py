@@ -15,7 +15,7 @@ from ...core import parse_discount
 from ...findings import threshold
 from ...pipeline.tables import pivot, rounded, stack, value_range
 from ...simulation import finite_n, theory
-from ...stats import mean_z
+from ...stats._replication import mean_z
 
 #: A prediction agrees with a simulated mean when it lies within this many standard errors of it
 #: (two-sided 99.7% for a normal mean; with 120 cells about 0.3 would exceed it by chance);

@@ -200,7 +200,7 @@ def answer_lines(verdicts: pd.DataFrame) -> list[str]:
 
 def summary_table(verdicts: pd.DataFrame, label: str) -> pd.DataFrame:
     """One model's verdicts: per discount and pair, P(correct) at the largest n, the failure exponent b, the verdict."""
-    from ...stats import share_label
+    from ...stats._replication import share_label
 
     def columns(g: pd.DataFrame) -> dict[str, list]:
         return {

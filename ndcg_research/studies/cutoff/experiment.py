@@ -11,7 +11,8 @@ import pandas as pd
 
 from ...findings import threshold
 from ...simulation.cutoff import replicate_ndcg_at_k
-from ...stats import CONFIDENCE, family_confidence, mean_interval, wilson_interval
+from ...stats import CONFIDENCE, mean_interval, wilson_interval
+from ...stats._replication import family_confidence
 
 #: A cell *keeps* distinguishability when the family-wise lower bound of P(better strictly higher) is at least this.
 KEEPS_AT_LEAST = threshold("cutoff_keeps_lower")

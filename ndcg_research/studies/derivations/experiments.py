@@ -19,7 +19,8 @@ from ...core import parse_discount
 from ...simulation.model import parse_model, parse_ranker, stable_id
 from ...simulation.replicates import parallel_map
 from ...simulation.scaling import power_law_fit
-from ...stats import family_confidence, paired_comparison, wilson_interval
+from ...stats import wilson_interval
+from ...stats._replication import family_confidence, paired_comparison
 from . import formulas
 from .sampler import JointTop, tail_variance_bound
 

@@ -12,7 +12,8 @@ from scipy import stats
 
 from ...core import ndcg, ndcg_parts
 from ...pipeline.tables import count_cells, pivot, rounded
-from ...stats import CONFIDENCE, TIE_TOLERANCE, proportion_z, wilson_interval
+from ...stats import CONFIDENCE, TIE_TOLERANCE, wilson_interval
+from ...stats._replication import proportion_z
 from . import experiment as lim
 
 #: How a run is scored in section 3 (the shares of collections with the novel system ahead).

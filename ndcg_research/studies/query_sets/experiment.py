@@ -19,7 +19,8 @@ from typing import Any
 import numpy as np
 
 from ...core import ndcg
-from ...stats import TIE_TOLERANCE, query_subsets
+from ...stats import TIE_TOLERANCE
+from ...stats._replication import query_subsets
 
 #: Topics per seeded block.
 TOPIC_BLOCK = 50

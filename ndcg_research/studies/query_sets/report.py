@@ -20,12 +20,12 @@ from ...stats import (
     compare_systems,
     discriminative_power,
     kendall_tau,
-    query_subsets,
     run_matrices,
     swap_rates,
     tau_ap,
     variance_components,
 )
+from ...stats._replication import query_subsets
 from .experiment import fewest_queries, ordering_accuracy, queries_needed_interval
 
 Measure = tuple[str, str]
