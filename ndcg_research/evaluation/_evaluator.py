@@ -17,7 +17,7 @@ import numpy as np
 from .._validation import check_bool, check_int, check_path, type_and_value
 from ..core import _kernels as kernels
 from ..core import format_number
-from ._frames import STYLES, frame_style, is_dask, is_path, is_table, named_runs, table_columns
+from ._frames import STYLES, frame_style, is_dask, is_frame, is_path, is_table, named_runs, table_columns
 from ._matching import Judgments, distinct, rank_part
 from ._measures import Convention, Measure, atol, get_convention, measures_of
 from ._readers import Columns, InputError, binary_ids, no_data, query_blocks, read_whole
@@ -279,9 +279,8 @@ def _stream(judgments: Judgments, path: str, plan: Plan, stream: Any) -> tuple[l
 
 def _run_parts(
     judgments: Judgments, run: Any, plan: Plan, name: str, notes: list[str]
-) -> tuple[list[PartValues], str | None, Columns | None]:
-    """Evaluate one run (a file in blocks, a table in one part, Dask per partition): its parts, its tag, and its
-    Columns where it was a table (for its column names)."""
+) -> tuple[list[PartValues], str | None]:
+    """Evaluate one run (a file in blocks, a table in one part, Dask per partition): its parts and its tag."""
     if is_path(run):
         path = os.fspath(run)
         # Standard input and named pipes (a shell's <(zcat run.gz)) can be read once: kept in a temporary file as
@@ -294,7 +293,7 @@ def _run_parts(
                 copy = opened.enter_context(tempfile.TemporaryFile())
                 source = sys.stdin.buffer if path == STDIN else opened.enter_context(open(path, "rb"))
             try:
-                return *_stream(judgments, path, plan, Recording(source, copy) if once else None), None
+                return _stream(judgments, path, plan, Recording(source, copy) if once else None)
             except _Interleaved as interleaved:
                 query, where = interleaved.args
                 notes.append(
@@ -305,18 +304,18 @@ def _run_parts(
                     shutil.copyfileobj(source, copy)
                     copy.seek(0)
                 columns = read_whole(path, "run", copy)
-                return [evaluate_part(judgments, columns, plan)], columns.tag, None
+                return [evaluate_part(judgments, columns, plan)], columns.tag
     if isinstance(run, list):  # one run in several files (shards of whole queries), each streamed
         parts, tag_of_run = [], None
         for shard in run:
-            shard_parts, tag_of_run, _ = _run_parts(judgments, shard, plan, name, notes)
+            shard_parts, tag_of_run = _run_parts(judgments, shard, plan, name, notes)
             parts.extend(shard_parts)
-        return parts, tag_of_run, None
+        return parts, tag_of_run
     if is_dask(run):
-        return _dask_parts(judgments, run, plan), None, None
+        return _dask_parts(judgments, run, plan), None
     columns = table_columns(run, "run")
     notes.extend(columns.notes)
-    return [evaluate_part(judgments, columns, plan)], columns.tag, columns
+    return [evaluate_part(judgments, columns, plan)], columns.tag
 
 
 def _partition_values(judgments: Judgments, frame: Any, plan: Plan) -> PartValues:
@@ -491,14 +490,10 @@ def _qrels_notes(judgments: Judgments, plan: Plan) -> list[str]:
     return notes
 
 
-def _query_column(tables: Sequence[Columns | None], qrels: tuple[str, str, str] | None, runs: Sequence[Any]) -> str:
+def _query_column(qrels: Any, runs: Sequence[Any]) -> str:
     """The query column's name in the caller's frames (the first run's, else the qrels'), else ``query``."""
-    for columns, run in zip(tables, runs, strict=False):
-        if columns is not None and columns.names is not None:
-            return columns.names[0]
-        if is_dask(run):
-            return STYLES[frame_style(run.columns)][0]
-    return "query" if qrels is None else qrels[0]
+    frame = next((table for table in [*runs, qrels] if is_frame(table) or is_dask(table)), None)
+    return "query" if frame is None else STYLES[frame_style(frame.columns)][0]
 
 
 def evaluate(
@@ -603,12 +598,11 @@ def evaluate(
         raise ValueError("standard input (-) can be read once: give it as the qrels or as one run, not both")
     judgments = Judgments.build(_qrels(qrels, checked))  # no other reference to the qrels as read: freed early
     notes = _qrels_notes(judgments, checked)
-    tags, tables, merged = [], [], []
+    tags, merged = [], []
     for name, run in named:
-        parts, tag, columns = _run_parts(judgments, run, checked, name, notes)
+        parts, tag = _run_parts(judgments, run, checked, name, notes)
         merged.append(merge_parts(judgments, parts, checked, name))
         tags.append(tag)
-        tables.append(columns)
     judgments.check_twice()  # the judged queries no run ranked: trec_eval refuses their duplicates too
     codes, values, run_notes = zip(*merged, strict=True)
     return Evaluation(
@@ -620,5 +614,5 @@ def evaluate(
         np.array([mean_of(v) for v in values]),
         checked.convention,
         tuple(notes + [note for run in run_notes for note in run]),
-        _query_column(tables, judgments.qrels.names, [run for _, run in named]),
+        _query_column(qrels, [run for _, run in named]),
     )
