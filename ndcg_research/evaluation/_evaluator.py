@@ -375,10 +375,9 @@ def merge_parts(
         text = [u.decode("utf-8", "surrogateescape") for u in unjudged]
         notes.append(f"{name}: {_have(len(text))} no judgments in {judgments.qrels.source} ({_listed(text)}); left out")
     eligible = judgments.relevant_count > 0 if conv.eligible == "relevant" else np.ones(judgments.n_queries, dtype=bool)
+    ineligible = np.concatenate([p.ineligible for p in parts])
     ranked = np.zeros(judgments.n_queries, dtype=bool)
-    ranked[codes] = True
-    for p in parts:
-        ranked[p.ineligible] = True
+    ranked[np.concatenate((codes, ineligible))] = True
     missing = np.flatnonzero(eligible & ~ranked)
     if missing.size:
         them = "it" if missing.size == 1 else "them"
@@ -392,7 +391,7 @@ def merge_parts(
     if plan.complete and missing.size and conv.name == "trec_eval":
         _refuse_judged_placeholder(judgments, missing, plan.measures, name)
     if codes.size == 0 and not (plan.complete and missing.size):
-        if any(p.ineligible.size for p in parts):  # ranked and judged, but nothing above grade 0
+        if ineligible.size:  # ranked and judged, but nothing above grade 0
             raise InputError(
                 f"run {name}: no ranked query has a judgment above 0 in {judgments.qrels.source}, and {conv.name} "
                 f"evaluates only such queries"
