@@ -89,8 +89,6 @@ class Columns:
     @staticmethod
     def concat(parts: Sequence["Columns"]) -> "Columns":
         """The rows of ``parts`` one after the other (ids stay in their Arrow chunks)."""
-        if len(parts) == 1:
-            return parts[0]
         offsets = itertools.accumulate((len(p) for p in parts), initial=0)
         fraction = next(
             ((o + p.fraction[0], p.fraction[1]) for o, p in zip(offsets, parts, strict=False) if p.fraction), None
