@@ -208,21 +208,21 @@ def _qrels(qrels: Any, plan: Plan) -> Columns:
 
 @dataclass
 class PartValues:
-    """The evaluated queries of one part of a run: codes, values (measure x query), and what was decided; the queries
-    set aside: without judgments (their ids), not eligible (their codes)."""
+    """The evaluated queries of one part of a run: codes, values (measure x query); the queries set aside: without
+    judgments (their ids), not eligible (their codes); how many queries the notes count (ideal DCG 0, ties)."""
 
     codes: np.ndarray
     values: np.ndarray
-    zero_ideal: np.ndarray
     unjudged: set[bytes]
     ineligible: np.ndarray
+    zero_ideal_queries: int = 0
     tied_queries: int = 0
     unstable_queries: int = 0
 
     @classmethod
     def empty(cls, n_measures: int) -> "PartValues":
         none = np.zeros(0, dtype=np.int64)
-        return cls(none, np.zeros((n_measures, 0)), np.zeros((n_measures, 0), dtype=bool), set(), none)
+        return cls(none, np.zeros((n_measures, 0)), set(), none)
 
 
 def evaluate_part(judgments: Judgments, columns: Columns, plan: Plan) -> PartValues:
@@ -236,12 +236,13 @@ def evaluate_part(judgments: Judgments, columns: Columns, plan: Plan) -> PartVal
     if plan.judged_only and not ranked.judged.all():  # ... then -J keeps the judged documents
         ranked = ranked.take(np.flatnonzero(ranked.judged))
     values = np.zeros((len(plan.measures), ranked.codes.size))
-    zero_ideal = np.zeros(values.shape, dtype=bool)
+    zero_ideal = np.zeros(ranked.codes.size, dtype=bool)  # for some measure
     for j, measure in enumerate(plan.measures):
-        values[j], zero_ideal[j] = measure_values(measure, conv, ranked, judgments)
+        values[j], zero = measure_values(measure, conv, ranked, judgments)
+        zero_ideal |= zero
     if conv.single_document == "undefined":  # scikit-learn refuses a list of one document
         values[:, ranked.lengths == 1] = np.nan
-    part = PartValues(ranked.codes, values, zero_ideal, unjudged, ineligible)
+    part = PartValues(ranked.codes, values, unjudged, ineligible, int(zero_ideal.sum()))
     if conv.random_ties or conv.unstable_ties_from is not None:
         query = np.repeat(np.arange(ranked.codes.size), ranked.lengths)
         same = (ranked.score[1:] == ranked.score[:-1]) & (query[1:] == query[:-1])
@@ -359,10 +360,8 @@ def merge_parts(
     conv = plan.convention
     parts = list(parts) or [PartValues.empty(len(plan.measures))]
     codes = np.concatenate([p.codes for p in parts])
-    values = np.concatenate([p.values for p in parts], axis=1)
-    zero_ideal = np.concatenate([p.zero_ideal for p in parts], axis=1)
     order = np.argsort(codes, kind="stable")
-    codes, values, zero_ideal = codes[order], values[:, order], zero_ideal[:, order]
+    codes, values = codes[order], np.concatenate([p.values for p in parts], axis=1)[:, order]
     repeated = codes[1:][codes[1:] == codes[:-1]]
     if repeated.size:
         raise InputError(
@@ -397,11 +396,11 @@ def merge_parts(
                 f"evaluates only such queries"
             )
         raise InputError(f"run {name}: no query has both a ranking and judgments in {judgments.qrels.source}")
-    if zero_ideal.any() and conv.eligible != "relevant":
-        n = int(zero_ideal.any(axis=0).sum())
+    zero_ideal = sum(p.zero_ideal_queries for p in parts)
+    if zero_ideal and conv.eligible != "relevant":
         notes.append(
-            f"{name}: {_have(n)} ideal DCG 0 (no relevant judged document) for some measure; "
-            f"{'it scores' if n == 1 else 'they score'} {1 if conv.zero_ideal == 'one' else 0} ({conv.name})"
+            f"{name}: {_have(zero_ideal)} ideal DCG 0 (no relevant judged document) for some measure; "
+            f"{'it scores' if zero_ideal == 1 else 'they score'} {1 if conv.zero_ideal == 'one' else 0} ({conv.name})"
         )
     undefined = np.flatnonzero(np.isnan(values).all(axis=0))
     if undefined.size:
