@@ -17,7 +17,7 @@ import numpy as np
 from .._validation import check_bool, check_int, check_path, type_and_value
 from ..core import _kernels as kernels
 from ..core import format_number
-from ._frames import STYLES, frame_style, is_dask, is_path, is_table, named_runs, table_columns
+from ._frames import STYLES, frame_style, is_dask, is_frame, is_path, is_table, named_runs, table_columns
 from ._matching import Judgments, distinct, rank_part
 from ._measures import Convention, Measure, atol, get_convention, measures_of
 from ._readers import Columns, InputError, binary_ids, no_data, query_blocks, read_whole
@@ -208,21 +208,21 @@ def _qrels(qrels: Any, plan: Plan) -> Columns:
 
 @dataclass
 class PartValues:
-    """The evaluated queries of one part of a run: codes, values (measure x query), and what was decided; the queries
-    set aside: without judgments (their ids), not eligible (their codes)."""
+    """The evaluated queries of one part of a run: codes, values (measure x query); the queries set aside: without
+    judgments (their ids), not eligible (their codes); how many queries the notes count (ideal DCG 0, ties)."""
 
     codes: np.ndarray
     values: np.ndarray
-    zero_ideal: np.ndarray
     unjudged: set[bytes]
     ineligible: np.ndarray
+    zero_ideal_queries: int = 0
     tied_queries: int = 0
     unstable_queries: int = 0
 
     @classmethod
     def empty(cls, n_measures: int) -> "PartValues":
         none = np.zeros(0, dtype=np.int64)
-        return cls(none, np.zeros((n_measures, 0)), np.zeros((n_measures, 0), dtype=bool), set(), none)
+        return cls(none, np.zeros((n_measures, 0)), set(), none)
 
 
 def evaluate_part(judgments: Judgments, columns: Columns, plan: Plan) -> PartValues:
@@ -236,12 +236,13 @@ def evaluate_part(judgments: Judgments, columns: Columns, plan: Plan) -> PartVal
     if plan.judged_only and not ranked.judged.all():  # ... then -J keeps the judged documents
         ranked = ranked.take(np.flatnonzero(ranked.judged))
     values = np.zeros((len(plan.measures), ranked.codes.size))
-    zero_ideal = np.zeros(values.shape, dtype=bool)
+    zero_ideal = np.zeros(ranked.codes.size, dtype=bool)  # for some measure
     for j, measure in enumerate(plan.measures):
-        values[j], zero_ideal[j] = measure_values(measure, conv, ranked, judgments)
+        values[j], zero = measure_values(measure, conv, ranked, judgments)
+        zero_ideal |= zero
     if conv.single_document == "undefined":  # scikit-learn refuses a list of one document
         values[:, ranked.lengths == 1] = np.nan
-    part = PartValues(ranked.codes, values, zero_ideal, unjudged, ineligible)
+    part = PartValues(ranked.codes, values, unjudged, ineligible, int(zero_ideal.sum()))
     if conv.random_ties or conv.unstable_ties_from is not None:
         query = np.repeat(np.arange(ranked.codes.size), ranked.lengths)
         same = (ranked.score[1:] == ranked.score[:-1]) & (query[1:] == query[:-1])
@@ -279,9 +280,8 @@ def _stream(judgments: Judgments, path: str, plan: Plan, stream: Any) -> tuple[l
 
 def _run_parts(
     judgments: Judgments, run: Any, plan: Plan, name: str, notes: list[str]
-) -> tuple[list[PartValues], str | None, Columns | None]:
-    """Evaluate one run (a file in blocks, a table in one part, Dask per partition): its parts, its tag, and its
-    Columns where it was a table (for its column names)."""
+) -> tuple[list[PartValues], str | None]:
+    """Evaluate one run (a file in blocks, a table in one part, Dask per partition): its parts and its tag."""
     if is_path(run):
         path = os.fspath(run)
         # Standard input and named pipes (a shell's <(zcat run.gz)) can be read once: kept in a temporary file as
@@ -294,7 +294,7 @@ def _run_parts(
                 copy = opened.enter_context(tempfile.TemporaryFile())
                 source = sys.stdin.buffer if path == STDIN else opened.enter_context(open(path, "rb"))
             try:
-                return *_stream(judgments, path, plan, Recording(source, copy) if once else None), None
+                return _stream(judgments, path, plan, Recording(source, copy) if once else None)
             except _Interleaved as interleaved:
                 query, where = interleaved.args
                 notes.append(
@@ -305,18 +305,18 @@ def _run_parts(
                     shutil.copyfileobj(source, copy)
                     copy.seek(0)
                 columns = read_whole(path, "run", copy)
-                return [evaluate_part(judgments, columns, plan)], columns.tag, None
+                return [evaluate_part(judgments, columns, plan)], columns.tag
     if isinstance(run, list):  # one run in several files (shards of whole queries), each streamed
         parts, tag_of_run = [], None
         for shard in run:
-            shard_parts, tag_of_run, _ = _run_parts(judgments, shard, plan, name, notes)
+            shard_parts, tag_of_run = _run_parts(judgments, shard, plan, name, notes)
             parts.extend(shard_parts)
-        return parts, tag_of_run, None
+        return parts, tag_of_run
     if is_dask(run):
-        return _dask_parts(judgments, run, plan), None, None
+        return _dask_parts(judgments, run, plan), None
     columns = table_columns(run, "run")
     notes.extend(columns.notes)
-    return [evaluate_part(judgments, columns, plan)], columns.tag, columns
+    return [evaluate_part(judgments, columns, plan)], columns.tag
 
 
 def _partition_values(judgments: Judgments, frame: Any, plan: Plan) -> PartValues:
@@ -360,10 +360,8 @@ def merge_parts(
     conv = plan.convention
     parts = list(parts) or [PartValues.empty(len(plan.measures))]
     codes = np.concatenate([p.codes for p in parts])
-    values = np.concatenate([p.values for p in parts], axis=1)
-    zero_ideal = np.concatenate([p.zero_ideal for p in parts], axis=1)
     order = np.argsort(codes, kind="stable")
-    codes, values, zero_ideal = codes[order], values[:, order], zero_ideal[:, order]
+    codes, values = codes[order], np.concatenate([p.values for p in parts], axis=1)[:, order]
     repeated = codes[1:][codes[1:] == codes[:-1]]
     if repeated.size:
         raise InputError(
@@ -376,10 +374,9 @@ def merge_parts(
         text = [u.decode("utf-8", "surrogateescape") for u in unjudged]
         notes.append(f"{name}: {_have(len(text))} no judgments in {judgments.qrels.source} ({_listed(text)}); left out")
     eligible = judgments.relevant_count > 0 if conv.eligible == "relevant" else np.ones(judgments.n_queries, dtype=bool)
+    ineligible = np.concatenate([p.ineligible for p in parts])
     ranked = np.zeros(judgments.n_queries, dtype=bool)
-    ranked[codes] = True
-    for p in parts:
-        ranked[p.ineligible] = True
+    ranked[np.concatenate((codes, ineligible))] = True
     missing = np.flatnonzero(eligible & ~ranked)
     if missing.size:
         them = "it" if missing.size == 1 else "them"
@@ -393,17 +390,17 @@ def merge_parts(
     if plan.complete and missing.size and conv.name == "trec_eval":
         _refuse_judged_placeholder(judgments, missing, plan.measures, name)
     if codes.size == 0 and not (plan.complete and missing.size):
-        if any(p.ineligible.size for p in parts):  # ranked and judged, but nothing above grade 0
+        if ineligible.size:  # ranked and judged, but nothing above grade 0
             raise InputError(
                 f"run {name}: no ranked query has a judgment above 0 in {judgments.qrels.source}, and {conv.name} "
                 f"evaluates only such queries"
             )
         raise InputError(f"run {name}: no query has both a ranking and judgments in {judgments.qrels.source}")
-    if zero_ideal.any() and conv.eligible != "relevant":
-        n = int(zero_ideal.any(axis=0).sum())
+    zero_ideal = sum(p.zero_ideal_queries for p in parts)
+    if zero_ideal and conv.eligible != "relevant":
         notes.append(
-            f"{name}: {_have(n)} ideal DCG 0 (no relevant judged document) for some measure; "
-            f"{'it scores' if n == 1 else 'they score'} {1 if conv.zero_ideal == 'one' else 0} ({conv.name})"
+            f"{name}: {_have(zero_ideal)} ideal DCG 0 (no relevant judged document) for some measure; "
+            f"{'it scores' if zero_ideal == 1 else 'they score'} {1 if conv.zero_ideal == 'one' else 0} ({conv.name})"
         )
     undefined = np.flatnonzero(np.isnan(values).all(axis=0))
     if undefined.size:
@@ -491,14 +488,10 @@ def _qrels_notes(judgments: Judgments, plan: Plan) -> list[str]:
     return notes
 
 
-def _query_column(tables: Sequence[Columns | None], qrels: tuple[str, str, str] | None, runs: Sequence[Any]) -> str:
+def _query_column(qrels: Any, runs: Sequence[Any]) -> str:
     """The query column's name in the caller's frames (the first run's, else the qrels'), else ``query``."""
-    for columns, run in zip(tables, runs, strict=False):
-        if columns is not None and columns.names is not None:
-            return columns.names[0]
-        if is_dask(run):
-            return STYLES[frame_style(run.columns)][0]
-    return "query" if qrels is None else qrels[0]
+    frame = next((table for table in [*runs, qrels] if is_frame(table) or is_dask(table)), None)
+    return "query" if frame is None else STYLES[frame_style(frame.columns)][0]
 
 
 def evaluate(
@@ -603,12 +596,11 @@ def evaluate(
         raise ValueError("standard input (-) can be read once: give it as the qrels or as one run, not both")
     judgments = Judgments.build(_qrels(qrels, checked))  # no other reference to the qrels as read: freed early
     notes = _qrels_notes(judgments, checked)
-    tags, tables, merged = [], [], []
+    tags, merged = [], []
     for name, run in named:
-        parts, tag, columns = _run_parts(judgments, run, checked, name, notes)
+        parts, tag = _run_parts(judgments, run, checked, name, notes)
         merged.append(merge_parts(judgments, parts, checked, name))
         tags.append(tag)
-        tables.append(columns)
     judgments.check_twice()  # the judged queries no run ranked: trec_eval refuses their duplicates too
     codes, values, run_notes = zip(*merged, strict=True)
     return Evaluation(
@@ -620,5 +612,5 @@ def evaluate(
         np.array([mean_of(v) for v in values]),
         checked.convention,
         tuple(notes + [note for run in run_notes for note in run]),
-        _query_column(tables, judgments.qrels.names, [run for _, run in named]),
+        _query_column(qrels, [run for _, run in named]),
     )

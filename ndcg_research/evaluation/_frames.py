@@ -179,9 +179,7 @@ def columns_from_frame(frame: Any, kind: Kind) -> Columns:
     values, fraction = _values(frame[value], kind, value, where, "DataFrame column")
     query_ids, doc_ids = _id_array(frame[query], query, where), _id_array(frame[doc], doc, where)
     tag = frame.attrs.get("run")
-    return Columns(
-        query_ids, doc_ids, values, kind, "DataFrame", tag, labels, fraction=fraction, names=(query, doc, value)
-    )
+    return Columns(query_ids, doc_ids, values, kind, "DataFrame", tag, labels, fraction=fraction)
 
 
 def _values(series: Any, kind: Kind, column: str, where: Any, what: str) -> tuple[np.ndarray, tuple[int, str] | None]:

@@ -176,15 +176,19 @@ class Judgments:
         raw = self.names.take(_int_array(codes)).to_pylist()
         return np.array([r.decode("utf-8", errors="surrogateescape") for r in raw], dtype=object)
 
-    def refuse_twice(self, code: int, positions: tuple[int, int]) -> None:
-        """Raise for a document judged twice for query ``code``: ``positions`` index the grouped judgments."""
-        rows = sorted(int(p if self.rows is None else self.rows[p]) for p in positions)
-        doc = self.docs[positions[0]].as_py().decode(errors="replace")
-        raise InputError(
-            f"{self.qrels.where(rows[0])}: document {doc!r} is judged twice for query "
-            f"{self.query_text(np.array([code]))[0]!r} (again at {self.qrels.where(rows[1])}); trec_eval "
-            f"refuses this too"
-        )
+    def check(self, group: np.ndarray, positions: np.ndarray, query: np.ndarray, keys: np.ndarray) -> None:
+        """Refuse a document judged twice for a query of ``group``, from its judgments at ``positions`` (grouped):
+        each one's query (an index into ``group``) and key (that index and its document, as one integer)."""
+        pair = _repeated(keys)
+        if pair is not None:
+            rows = sorted(int(p if self.rows is None else self.rows[p]) for p in positions[list(pair)])
+            doc = self.docs[int(positions[pair[0]])].as_py().decode(errors="replace")
+            raise InputError(
+                f"{self.qrels.where(rows[0])}: document {doc!r} is judged twice for query "
+                f"{self.query_text(group[query[pair[0]] :][:1])[0]!r} (again at {self.qrels.where(rows[1])}); "
+                f"trec_eval refuses this too"
+            )
+        self.checked[group] = True
 
     def judging(self, doc: bytes, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Those of ``codes`` whose judgments include the document ``doc``, and its grade for each."""
@@ -194,7 +198,7 @@ class Judgments:
         return np.repeat(codes, self.counts[codes])[found], self.grade[positions[found]]
 
     def check_twice(self, limit: int = 1 << 20) -> None:
-        """Refuse a document judged twice for a query not checked yet."""
+        """Refuse a document judged twice for a query not checked yet (in groups of whole queries)."""
         codes = np.flatnonzero(~self.checked)
         sizes = np.cumsum(self.counts[codes])
         first = 0
@@ -204,10 +208,7 @@ class Judgments:
             positions = _ranges(self.starts[group], self.counts[group])
             encoded = pc.dictionary_encode(self.docs.take(_int_array(positions)))
             local = np.repeat(np.arange(group.size), self.counts[group])
-            pair = _repeated(local * len(encoded.dictionary) + numbers(encoded.indices))
-            if pair is not None:
-                self.refuse_twice(int(group[local[pair[0]]]), (int(positions[pair[0]]), int(positions[pair[1]])))
-            self.checked[group] = True
+            self.check(group, positions, local, local * len(encoded.dictionary) + numbers(encoded.indices))
             first = last
 
 
@@ -277,12 +278,7 @@ def rank_part(
     judged_keys = judged_query * n_ids + judged_doc
     ranked_query = np.repeat(np.arange(block_codes.size), lengths)
     if not judgments.checked[block_codes].all():
-        pair = _repeated(judged_keys)
-        if pair is not None:
-            judgments.refuse_twice(
-                int(block_codes[judged_query[pair[0]]]), (int(positions[pair[0]]), int(positions[pair[1]]))
-            )
-        judgments.checked[block_codes] = True
+        judgments.check(block_codes, positions, judged_query, judged_keys)
     order = np.argsort(judged_keys, kind="stable")
     sorted_keys = judged_keys[order]
     judged_somewhere = np.zeros(n_ids, dtype=bool)

@@ -38,8 +38,7 @@ class Columns:
     ``query``, ``doc``: ids (Arrow binary or string, possibly dictionaries); ``value``: grades (int64, float64 if one
     has a fraction) or scores (float64); ``source``: a file name, ``"standard input"``, ``"DataFrame"`` or ``"dict"``;
     ``tag``: the run's (its last line's); ``lines``: each row's line number or DataFrame label (None: row i is line
-    ``first_line + i``); ``fraction``: the first fractional grade (row, as written); ``notes``: what reading decided;
-    ``names``: the DataFrame's column names (query, document, value).
+    ``first_line + i``); ``fraction``: the first fractional grade (row, as written); ``notes``: what reading decided.
     """
 
     query: pa.ChunkedArray
@@ -52,7 +51,6 @@ class Columns:
     first_line: int = 1
     fraction: tuple[int, str] | None = None
     notes: tuple[str, ...] = ()
-    names: tuple[str, str, str] | None = None
 
     def __len__(self) -> int:
         return int(self.value.size)
@@ -91,8 +89,6 @@ class Columns:
     @staticmethod
     def concat(parts: Sequence["Columns"]) -> "Columns":
         """The rows of ``parts`` one after the other (ids stay in their Arrow chunks)."""
-        if len(parts) == 1:
-            return parts[0]
         offsets = itertools.accumulate((len(p) for p in parts), initial=0)
         fraction = next(
             ((o + p.fraction[0], p.fraction[1]) for o, p in zip(offsets, parts, strict=False) if p.fraction), None
@@ -418,29 +414,44 @@ def _last_query_start(query: pa.ChunkedArray) -> int:
     return 0
 
 
+def _parsed_blocks(
+    path: PathLike, kind: Kind, stream: Any = None, size: int = BLOCK_SIZE, first: int | None = None, fast: bool = True
+) -> Iterator[Columns]:
+    """The rows of a TREC qrels or run file, block by block of whole lines (blocks without rows skipped); ``stream``:
+    as for :func:`~ndcg_research.evaluation._sources.open_source`."""
+    first_line, comment_line = 1, None
+    with open_source(path, kind, stream) as source:
+        for block in line_blocks(source, size, first):
+            check_text(block, source.name, first_line)
+            columns, n_lines, comment_line = parse_block(
+                block, kind, source.name, first_line, fast=fast, comment_line=comment_line
+            )
+            first_line += n_lines
+            if len(columns):
+                yield columns
+    if comment_line is not None:
+        raise InputError(
+            f"{describe(path)}:{comment_line}: a comment as the last line: trec_eval's qrels reader "
+            f"reads past the end of the file after it (and crashes); remove it"
+        )
+
+
 def query_blocks(
     path: PathLike, *, block_size: int = BLOCK_SIZE, fast: bool = True, stream: Any = None
 ) -> Iterator[Columns]:
     """The rows of a TREC run file in blocks of whole queries (a block's last query waits for the next): memory is
-    bounded by the largest block or query. ``stream``: as for :func:`~ndcg_research.evaluation._sources.open_source`."""
-    first_line = 1
+    bounded by the largest block or query."""
     waiting: list[Columns] = []  # the rows of the last query seen, from one block or more
-    with open_source(path, "run", stream) as source:
-        for block in line_blocks(source, block_size, first=min(block_size, 1 << 20)):
-            check_text(block, source.name, first_line)
-            columns, n_lines, _ = parse_block(block, "run", source.name, first_line, fast=fast)
-            first_line += n_lines
-            if not len(columns):
-                continue
-            cut = _last_query_start(columns.query)
-            if cut == 0 and waiting and waiting[-1].query[-1].as_py() == columns.query[0].as_py():
-                waiting.append(columns)  # a query longer than a block goes on
-                continue
-            if cut or waiting:
-                yield Columns.concat([*waiting, columns.slice(0, cut)] if cut else waiting)
-            waiting = [columns.slice(cut) if cut else columns]
-        if waiting:
-            yield Columns.concat(waiting)
+    for columns in _parsed_blocks(path, "run", stream, block_size, min(block_size, 1 << 20), fast):
+        cut = _last_query_start(columns.query)
+        if cut == 0 and waiting and waiting[-1].query[-1].as_py() == columns.query[0].as_py():
+            waiting.append(columns)  # a query longer than a block goes on
+            continue
+        if cut or waiting:
+            yield Columns.concat([*waiting, columns.slice(0, cut)] if cut else waiting)
+        waiting = [columns.slice(cut) if cut else columns]
+    if waiting:
+        yield Columns.concat(waiting)
 
 
 def no_data(path: PathLike) -> InputError:
@@ -452,23 +463,8 @@ def no_data(path: PathLike) -> InputError:
 
 
 def read_whole(path: PathLike, kind: Kind, stream: Any = None) -> Columns:
-    """A whole TREC qrels or run file, parsed block by block of whole lines (``evaluate`` streams run files in
-    :func:`query_blocks` instead); ``stream``: as for :func:`~ndcg_research.evaluation._sources.open_source`."""
-    parts, first_line, comment_line = [], 1, None
-    with open_source(path, kind, stream) as source:
-        for block in line_blocks(source):
-            check_text(block, source.name, first_line)
-            columns, n_lines, comment_line = parse_block(
-                block, kind, source.name, first_line, comment_line=comment_line
-            )
-            first_line += n_lines
-            if len(columns):
-                parts.append(columns)
-    if comment_line is not None:
-        raise InputError(
-            f"{describe(path)}:{comment_line}: a comment as the last line: trec_eval's qrels reader "
-            f"reads past the end of the file after it (and crashes); remove it"
-        )
+    """A whole TREC qrels or run file (``evaluate`` streams run files in :func:`query_blocks` instead)."""
+    parts = list(_parsed_blocks(path, kind, stream))
     if not parts:
         raise no_data(path)
     return Columns.concat(parts)

@@ -62,10 +62,12 @@ def measure_values(
     """nDCG of each query of ``ranked`` (unset options: the convention's; the convention's value where the ideal DCG
     is 0), and whether its ideal DCG is 0."""
     gain = parse_gain(measure.gain if measure.gain is not None else conv.gain)
+    discount = parse_discount(measure.discount if measure.discount is not None else conv.discount)
     k = measure.k if measure.k is not None else conv.truncation
     if k is not None:  # a cut-off beyond every list is no cut; held below int64's limit for numpy's minimum
         k = min(k, 2**62)
-    gains = _gains(measure, gain, ranked.grade, ranked.judged, judgments.qrels.source)
+    source = judgments.qrels.source
+    gains = _gains(measure, gain, ranked.grade, ranked.judged, source)
     lengths = ranked.lengths
     # the power of two at or above each list's and ideal's length cut at k (at least 1)
     longest = np.maximum(lengths, judgments.ideal_count[ranked.codes] if conv.ideal == "judged" else lengths)
@@ -73,60 +75,43 @@ def measure_values(
     widths = 1 << np.ceil(np.log2(longest)).astype(np.int64)
     values = np.zeros(lengths.size)
     undefined = np.zeros(lengths.size, dtype=bool)
-    for width in distinct(widths)[0]:
+    for width in distinct(widths)[0].tolist():  # the DCG and ideal DCG of the queries of one width, each row alone
         group = np.flatnonzero(widths == width)
-        dcg, idcg = _batch(measure, gain, conv, ranked, judgments, gains, group, int(width), k)
+        starts, counts = ranked.starts[group], lengths[group]
+        full = int(max(counts.max(), 1))
+        if conv.ties == "average":
+            scores = padded(ranked.score, starts, counts, full, -np.inf)
+            rows = ranked_gains(padded(gains, starts, counts, full, 0.0), scores, k, "average")[:, :width]
+        else:
+            rows = padded(gains, starts, counts if k is None else np.minimum(counts, k), width, 0.0)
+        dcg = kernels.rowwise_discounted_sum(rows, discount, what="DCG")
+        # The ideal ranking's gains, summed over as many ranks as the group's longest needs: zero gains beyond a
+        # query's own add exactly 0, so its sum does not depend on the group.
+        if conv.ideal != "judged":
+            top = -np.sort(-padded(gains, starts, counts, full, -np.inf), axis=1)
+            top[np.isneginf(top)] = 0.0
+        else:
+            codes = ranked.codes[group]
+            ideal_start, ideal_count = judgments.ideal_start[codes], judgments.ideal_count[codes]
+            if measure.gains is None:  # grades are stored descending: their gains are the ideal's, 0 from grade 0 on
+                relevant = judgments.relevant_count[codes]
+                ideal_count = relevant if k is None else np.minimum(relevant, k)
+                top = padded(judgments.ideal_grade, ideal_start, ideal_count, int(max(ideal_count.max(), 1)), 0)
+                top = _gains(measure, gain, top, None, source)
+            else:
+                # A gain map may reorder the grades; only gains above 0 fill the ideal (trec_eval). The padding maps
+                # like grade 0: zeroed before sorting.
+                ideal_width = int(max(ideal_count.max(), 1))
+                top = padded(judgments.ideal_grade, ideal_start, ideal_count, ideal_width, 0)
+                top = np.maximum(_gains(measure, gain, top, None, source), 0.0)
+                top[np.arange(ideal_width) >= ideal_count[:, None]] = 0.0
+                top = -np.sort(-top, axis=1)
+        idcg = kernels.rowwise_discounted_sum(top[:, :k], discount, what="ideal DCG")
         zero, positive = idcg == 0, idcg > 0
-        values[group[positive]] = kernels.ndcg_ratio(
-            dcg[positive], idcg[positive], max(int(width), int(lengths[group].max()))
-        )
+        values[group[positive]] = kernels.ndcg_ratio(dcg[positive], idcg[positive], max(width, full))
         # Negative grades kept as gains (TorchMetrics) can make the ideal DCG negative: the tool divides all the same.
         negative = ~zero & ~positive
         values[group[negative]] = dcg[negative] / idcg[negative]
         values[group[zero]] = 1.0 if conv.zero_ideal == "one" else 0.0
         undefined[group] = zero
     return values, undefined
-
-
-def _batch(
-    measure: Measure,
-    gain: Any,
-    conv: Convention,
-    ranked: Ranked,
-    judgments: Judgments,
-    gains: np.ndarray,
-    group: np.ndarray,
-    width: int,
-    k: int | None,
-) -> tuple[np.ndarray, np.ndarray]:
-    """DCG and ideal DCG of the queries ``group`` (all of class ``width``), each row summed alone."""
-    starts, lengths = ranked.starts[group], ranked.lengths[group]
-    full = int(max(lengths.max(), 1))
-    discount = parse_discount(measure.discount if measure.discount is not None else conv.discount)
-    if conv.ties == "average":
-        scores = padded(ranked.score, starts, lengths, full, -np.inf)
-        rows = ranked_gains(padded(gains, starts, lengths, full, 0.0), scores, k, "average")[:, :width]
-    else:
-        rows = padded(gains, starts, lengths if k is None else np.minimum(lengths, k), width, 0.0)
-    dcg = kernels.rowwise_discounted_sum(rows, discount, what="DCG")
-    # The ideal ranking's gains, summed over as many ranks as the group's longest needs: zero gains beyond a
-    # query's own add exactly 0, so its sum does not depend on the group.
-    if conv.ideal != "judged":
-        top = -np.sort(-padded(gains, starts, lengths, full, -np.inf), axis=1)
-        top[np.isneginf(top)] = 0.0
-    else:
-        codes = ranked.codes[group]
-        starts, lengths = judgments.ideal_start[codes], judgments.ideal_count[codes]
-        if measure.gains is None:  # grades are stored descending: their gains are the ideal's, 0 from grade 0 on
-            lengths = judgments.relevant_count[codes] if k is None else np.minimum(judgments.relevant_count[codes], k)
-            top = padded(judgments.ideal_grade, starts, lengths, int(max(lengths.max(), 1)), 0)
-            top = _gains(measure, gain, top, None, judgments.qrels.source)
-        else:
-            # A gain map may reorder the grades; only gains above 0 fill the ideal (trec_eval). The padding maps
-            # like grade 0: zeroed before sorting.
-            full = int(max(lengths.max(), 1))
-            top = padded(judgments.ideal_grade, starts, lengths, full, 0)
-            top = np.maximum(_gains(measure, gain, top, None, judgments.qrels.source), 0.0)
-            top[np.arange(full) >= lengths[:, None]] = 0.0
-            top = -np.sort(-top, axis=1)
-    return dcg, kernels.rowwise_discounted_sum(top[:, :k], discount, what="ideal DCG")
