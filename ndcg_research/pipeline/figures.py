@@ -248,12 +248,8 @@ def _package_versions(names: Sequence[str]) -> dict[str, str | None]:
 
 def _numpy_simd() -> dict[str, Any]:
     """The CPU instruction sets NumPy was built for (baseline) and dispatches to on this machine (found)."""
-    try:
-        config = np.show_config(mode="dicts") or {}
-        extensions = config.get("SIMD Extensions", {})
-        return {"baseline": list(extensions.get("baseline", [])), "found": list(extensions.get("found", []))}
-    except Exception:  # pragma: no cover - NumPy < 1.25 has no mode="dicts"
-        return {}
+    extensions = (np.show_config(mode="dicts") or {}).get("SIMD Extensions", {})
+    return {"baseline": list(extensions.get("baseline", [])), "found": list(extensions.get("found", []))}
 
 
 def _blas_libraries() -> list[dict[str, Any]]:

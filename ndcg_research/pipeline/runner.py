@@ -40,9 +40,6 @@ from .profiles import (  # noqa: F401 (NotebookParameter, describe_parameters: r
 
 #: Kernel used for every run: the ``python3`` kernel of the Python running the runner.
 KERNEL_NAME = "python3"
-#: Where a publishing run (the full profile) writes the result tables and the figures, relative to the repository.
-PUBLISHED_RESULTS = Path("results") / "full"
-PUBLISHED_FIGURES = Path("figures")
 
 
 class NotebookFailed(RunnerError):
@@ -198,7 +195,7 @@ def plan_run(
         publish=publish,
     )
     out_dir = Path(output).resolve() if output is not None else (root / "build" / profile).resolve()
-    published = {"figures": root / PUBLISHED_FIGURES, "results": root / PUBLISHED_RESULTS}
+    published = {"figures": root / "figures", "results": root / "results" / "full"}
     fig_dir, res_dir = (
         (Path(given) if given is not None else published[kind] if rule.publish else out_dir / kind).resolve()
         for given, kind in ((figures_dir, "figures"), (results_dir, "results"))
@@ -395,26 +392,19 @@ def run_notebook(
             request_save_on_cell_execute=True,
             kernel_manager_class=kernel_manager_class(),
         )
-    except PapermillExecutionError as exc:
-        where = _describe_cell(output_path, path, execution_count=exc.exec_count, source=exc.source)
-        raise _notebook_failed(
-            path, output_path, where, f"{exc.ename}: {_first_lines(str(exc.evalue), 3)}", "with the traceback"
-        ) from exc
-    except Exception as exc:  # timeouts, dead kernels, kernel start failures
-        where = _describe_cell(output_path, path)
-        raise _notebook_failed(
-            path, output_path, where, f"{type(exc).__name__}: {_first_lines(str(exc), 3)}", "partial"
+    except Exception as exc:  # a cell raised; or a timeout, a dead kernel, a kernel that did not start
+        if isinstance(exc, PapermillExecutionError):
+            where = _describe_cell(output_path, path, execution_count=exc.exec_count, source=exc.source)
+            error, saved = f"{exc.ename}: {_first_lines(str(exc.evalue), 3)}", "with the traceback"
+        else:
+            where = _describe_cell(output_path, path)
+            error, saved = f"{type(exc).__name__}: {_first_lines(str(exc), 3)}", "partial"
+        raise NotebookFailed(
+            f"notebook {path.name} failed{where}:\n  {error}\n  executed notebook ({saved}): {output_path}",
+            notebook=path.name,
+            output_path=output_path,
         ) from exc
     return time.perf_counter() - start
-
-
-def _notebook_failed(path: Path, output_path: Path, where: str, error: str, saved: str) -> NotebookFailed:
-    """The error of a failed run: the notebook, the cell, the error's first lines, the saved notebook."""
-    return NotebookFailed(
-        f"notebook {path.name} failed{where}:\n  {error}\n  executed notebook ({saved}): {output_path}",
-        notebook=path.name,
-        output_path=output_path,
-    )
 
 
 def check_outputs(run: NotebookRun, plan: RunPlan, *, since: float, output_path: Path) -> None:
