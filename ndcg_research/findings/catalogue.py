@@ -1,11 +1,8 @@
-"""The studies' findings, found and joined: texts and thresholds (``findings.toml``), rules (``findings.py``).
+"""The studies' findings, found and joined: texts and thresholds (``findings.toml``), rules (``findings.py``, one
+function per finding key, reading :class:`~.model.Results` and returning :class:`~.model.Measured`).
 
-Each study folder with a ``findings.toml`` states its notebook's findings (one table per key: title, source, claim,
-templates of measurement and summary, rule in words, conditions, links) and its thresholds; its ``findings.py``
-decides each with the function named after its key, which reads the tables (:class:`~.model.Results`) and returns a
-:class:`~.model.Measured`. Templates place ``{name}`` values, a list of records by the finding's ``[key.items]``
-template, a file's ``[shared]`` texts, the sources (``{article}``, ``{wang}``, ``{package}`` of ``page.toml``) and
-thresholds ``{T[name]}``; a finding's ``thresholds`` names every threshold its verdict depends on.
+Templates place ``{name}`` values (a list of records by the finding's ``[key.items]`` template), a file's
+``[shared]`` texts, the sources of ``page.toml`` (``{article}``, ``{wang}``, ``{package}``) and ``{T[name]}``.
 """
 
 from __future__ import annotations

@@ -1,10 +1,8 @@
 """The confirmatory run: the full profile run again with fresh seeds, judged by rules committed before it.
 
-``thresholds.toml``'s ``[confirmatory]`` records ``rules_commit`` (the commit whose rules judge it: every study's
-``findings.py`` and ``findings.toml``, ``thresholds.toml`` and :func:`~.model.limit_verdict`), the full profile's
-``seeds`` and ``results_commit`` (empty until the run is done). :func:`problems` checks that record: the rules must
-equal those of ``rules_commit`` as parsed values and syntax trees (formatting and comments may change), and once
-the results are committed, the seeds of the profile and of the figures must be the record's.
+``thresholds.toml``'s ``[confirmatory]`` records ``rules_commit``, the full profile's ``seeds`` and
+``results_commit``; :func:`problems` checks that the rules equal those of ``rules_commit`` as parsed values and
+syntax trees (comments and layout may change) and, once the results are committed, the seeds.
 """
 
 from __future__ import annotations

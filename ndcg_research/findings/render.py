@@ -27,10 +27,11 @@ FIXED_WORDS = {
 }
 
 
-def _links(finding: Finding, figures_url: str, tables_url: str, notebooks_url: str) -> str:
-    parts = [f"notebook [{name}]({notebooks_url}/{name})" for name in finding.notebooks]
-    parts += [f"figure [{name}]({figures_url}/{name}.png)" for name in finding.figures]
-    parts += [f"table [{name}]({tables_url}/{name})" for name in finding.tables]
+def _links(finding: Finding) -> str:
+    """A finding's notebooks, figures and tables, linked from the repository's top."""
+    parts = [f"notebook [{name}](notebooks/{name})" for name in finding.notebooks]
+    parts += [f"figure [{name}](figures/{name}.png)" for name in finding.figures]
+    parts += [f"table [{name}](results/full/{name})" for name in finding.tables]
     return ", ".join(parts) or "none"
 
 
@@ -97,7 +98,7 @@ def render_page(findings: Sequence[Finding]) -> str:
             *([f"- **Rule revised** {finding.revised}"] if finding.revised else []),
             f"- **Thresholds** ({files}): {thresholds_line(finding.thresholds)}",
             f"- **Conditions**: {finding.conditions}",
-            f"- **Evidence**: {_links(finding, 'figures', 'results/full', 'notebooks')}",
+            f"- **Evidence**: {_links(finding)}",
             "",
         ]
     return "\n".join(lines)

@@ -1,8 +1,5 @@
-"""Each notebook's headline figure, legible one journal column wide (:func:`~.style.column_figure`).
-
-A notebook declares it in its metadata (``"headline"``) and its study's figures module defines ``HEADLINE``, a
-:class:`Headline`. The notebook draws it from the tables it wrote (:func:`save_headline`); :func:`redraw` draws it
-from ``results/full`` into ``figures/`` without running it: ``python -m ndcg_research.pipeline.headlines [--only 04]``.
+"""Each notebook's headline figure (its study's ``HEADLINE``), legible one journal column wide; :func:`redraw` draws
+it from ``results/full`` without running the notebook: ``python -m ndcg_research.pipeline.headlines [--only 04]``.
 """
 
 from __future__ import annotations

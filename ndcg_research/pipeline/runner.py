@@ -1,9 +1,6 @@
-"""Run the notebooks with papermill under a profile of ``notebooks/profiles.yaml`` (:func:`reproduce`), and store
-committed notebooks re-executed and clean (:func:`store`).
-
-Each run injects ``figures_dir`` and ``results_dir``; outputs go to ``build/<profile>`` unless the run publishes
-(:func:`publishing`). A notebook fails unless it writes the figures and tables its metadata declares; a failure
-does not stop the run, which fails at the end listing every failure, after rewriting the figure index.
+"""Run the notebooks with papermill under a profile of ``notebooks/profiles.yaml`` (:func:`reproduce`: into
+``build/<profile>`` unless it publishes, each checked for the figures and tables it declares), and store committed
+notebooks re-executed and clean (:func:`store`).
 """
 
 from __future__ import annotations
