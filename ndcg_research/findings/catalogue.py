@@ -260,8 +260,9 @@ def make_finding(
     attribution += f". Added by this package: {text.added}" if text.abstract else ""
     return Finding(
         key=text.key,
-        **{name: write(name) for name in ("title", "claim", "source", "measurement", "summary", "conditions")},
+        **{name: write(name) for name in ("title", "claim", "source", "measurement", "summary")},
         verdict=limit_verdict(verdict, text.limit, text.derivation),
+        conditions=write("conditions"),
         figures=text.figures,
         tables=text.tables,
         notebooks=(text.notebook,),

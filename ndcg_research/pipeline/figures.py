@@ -254,17 +254,16 @@ def _numpy_simd() -> dict[str, Any]:
 
 def _blas_libraries() -> list[dict[str, Any]]:
     """The BLAS/OpenMP libraries loaded (threadpoolctl's view), in a stable order."""
-    blas: list[dict[str, Any]] = []
     try:
         from threadpoolctl import threadpool_info
-
-        keys = ("user_api", "internal_api", "version", "architecture", "threading_layer", "num_threads")
-        for lib in threadpool_info():
-            blas.append({key: lib.get(key) for key in keys} | {"library": Path(str(lib.get("filepath", ""))).name})
     except ImportError:  # pragma: no cover - threadpoolctl is a pinned dependency
-        pass
-    blas.sort(key=lambda lib: json.dumps(lib, sort_keys=True))
-    return blas
+        return []
+    keys = ("user_api", "internal_api", "version", "architecture", "threading_layer", "num_threads")
+    blas = [
+        {key: lib.get(key) for key in keys} | {"library": Path(str(lib.get("filepath", ""))).name}
+        for lib in threadpool_info()
+    ]
+    return sorted(blas, key=lambda lib: json.dumps(lib, sort_keys=True))
 
 
 def _pillow_zlib() -> str | None:
@@ -323,13 +322,9 @@ def _git_state(exclude: Path | None = None, source: Path | None = None) -> tuple
     if not commit:
         return None, None
     pathspec = [":/", f":(top,exclude){RUN_OUTPUTS}"]
-    if exclude is not None:
-        try:
-            relative = exclude.resolve().relative_to(top)
-            if relative.parts:
-                pathspec.append(f":(top,exclude){relative.as_posix()}")
-        except ValueError:
-            pass
+    folder = exclude.resolve() if exclude is not None else top
+    if folder != top and folder.is_relative_to(top):
+        pathspec.append(f":(top,exclude){folder.relative_to(top).as_posix()}")
     try:
         status = git("status", "--porcelain", "--untracked-files=no", "--", *pathspec)
     except (OSError, subprocess.SubprocessError):
