@@ -481,11 +481,9 @@ def strip_volatile(nb: Any) -> Any:
     nb = copy.deepcopy(nb)
     for key in _VOLATILE_NB_KEYS:
         nb.metadata.pop(key, None)
-    kept = []
+    papermill_tags = {"injected-parameters", "papermill-error-cell-tag"}
+    nb.cells = [cell for cell in nb.cells if not papermill_tags & set(cell.metadata.get("tags", []))]
     for cell in nb.cells:
-        tags = cell.metadata.get("tags", [])
-        if "injected-parameters" in tags or "papermill-error-cell-tag" in tags:
-            continue
         for key in _VOLATILE_CELL_KEYS:
             cell.metadata.pop(key, None)
         if cell.metadata.get("tags") == []:
@@ -493,8 +491,6 @@ def strip_volatile(nb: Any) -> Any:
         for output in cell.get("outputs", []):
             if output.get("output_type") == "execute_result":
                 output["metadata"] = {}
-        kept.append(cell)
-    nb.cells = kept
     return nb
 
 
