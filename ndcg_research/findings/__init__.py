@@ -1,9 +1,6 @@
-"""The findings engine: each claim about nDCG, its measurement and verdict, computed from the result tables.
-
-Each study states its findings in ``findings.toml`` and decides them in ``findings.py``: :mod:`~.catalogue` finds
-and joins them, :mod:`~.model` holds :class:`Finding`, :class:`Measured`, :class:`Results`, the verdict words and
-number formats, :mod:`~.render` writes ``FINDINGS.md`` and the README's table (``python -m ndcg_research
-findings``, :mod:`~.cli`), and a notebook shows its own findings with :func:`answer`.
+"""The findings engine: each claim about nDCG with its measurement and verdict, from the result tables; the
+studies' texts and rules (:mod:`~.catalogue`), what a rule reads and returns (:mod:`~.model`), ``FINDINGS.md`` and
+the README's table (:mod:`~.render`, the ``findings`` command), a notebook's own findings (:func:`answer`).
 """
 
 import lazy_loader

@@ -17,11 +17,8 @@ VERDICTS: tuple[str, ...] = ("holds", "holds with qualification", "consistent wi
 
 
 def limit_verdict(verdict: str, limit: bool, derivation: str = "") -> str:
-    """The verdict a finding reads from its rule's: THE rule of the verdict words.
-
-    A claim about n -> infinity (``limit``) is at most "consistent with" (finite n agree with a limit, they do not
-    establish it), unless a derivation of the Theory page carries it (``derivation``, e.g. ``"(d)"``).
-    """
+    """The verdict a finding reads from its rule's: a claim about n -> infinity (``limit``) is at most "consistent
+    with" (finite n do not establish a limit) unless a derivation of the Theory page carries it (``"(d)"``)."""
     if verdict not in VERDICTS:
         raise ValueError(f"a verdict must be one of {VERDICTS}, got {verdict!r}")
     if derivation and not limit:

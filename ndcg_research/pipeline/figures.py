@@ -56,10 +56,7 @@ def save_figure(
     seed: int | Sequence[int] | None = None,
 ) -> list[Path]:
     """Write ``fig`` as ``<name>.png`` and ``<name>.pdf`` plus its provenance ``<name>.json``; return the three files.
-
-    ``parameters`` must be JSON-serialisable (NumPy values, tuples and paths are converted; TypeError otherwise);
-    ``figures_dir`` and ``results_dir`` are dropped (they differ between machines). ``seed``: None without randomness.
-    """
+    ``parameters`` must convert to JSON (TypeError otherwise); the machine-specific output folders are dropped."""
     folder = Path(figures_dir)
     folder.mkdir(parents=True, exist_ok=True)
     png, pdf, record = figure_files(name, folder)
@@ -303,10 +300,8 @@ def _sha256(path: Path) -> str:
 
 
 def _git_state(exclude: Path | None = None, source: Path | None = None) -> tuple[str | None, bool | None]:
-    """``(commit, dirty)`` of the repository holding this package (or ``source``); both None without git.
-
-    ``dirty`` ignores the figures folder (``exclude``) and ``results/``: a publishing run rewrites both as it goes.
-    """
+    """``(commit, dirty)`` of the repository holding ``source`` (None without git); ``dirty`` ignores the figures
+    folder (``exclude``) and ``results/``, which a publishing run rewrites as it goes."""
     source = Path(__file__).resolve().parent if source is None else source
 
     def git(*args: str) -> str:

@@ -138,10 +138,8 @@ def notebook_parameters(path: str | os.PathLike[str]) -> dict[str, str]:
 
 
 def describe_parameters(path: str | os.PathLike[str]) -> list[NotebookParameter]:
-    """The top-level assignments of a notebook's ``parameters`` cell, in order (a reassigned name once, its last
-    value), with the comments on their lines; parsed with :mod:`ast` (papermill's line-based reading gives up on
-    ``k = 6  # "quoted" (comment)``).
-    """
+    """The top-level assignments of a notebook's ``parameters`` cell in order (a reassigned name once, its last
+    value) with their lines' comments, parsed with :mod:`ast` (papermill gives up on ``k = 6  # "a" (b)``)."""
     cells = [c for c in read_notebook(path).cells if "parameters" in c.metadata.get("tags", [])]
     if not cells:
         raise RunnerError(

@@ -215,11 +215,8 @@ def reproduce(
     progress: bool | None = None,
     stream: TextIO | None = None,
 ) -> list[NotebookResult]:
-    """Execute the notebooks under a profile, check their figures and tables, and index the figures.
-
-    ``progress``: a bar (default: when standard error is a terminal); ``stream``: default standard output. Raises
-    :class:`RunnerError` before any notebook runs, :class:`RunFailed` after all ran if some failed.
-    """
+    """Execute the notebooks under a profile, check their figures and tables, and index the figures; raise
+    :class:`RunnerError` before any notebook runs, :class:`RunFailed` after all ran if some failed."""
     report_to = stream if stream is not None else sys.stdout
     plan = plan_run(
         profile,
@@ -364,11 +361,8 @@ def run_notebook(
     timeout: float | None = DEFAULT_TIMEOUT,
     cwd: str | os.PathLike[str] | None = None,
 ) -> float:
-    """Execute one notebook with papermill into ``output_path`` (also on failure); return the seconds taken.
-
-    ``timeout`` is per cell; ``cwd`` defaults to the notebook's folder. A failure is a :class:`NotebookFailed`
-    naming the cell as a user finds it (:func:`_describe_cell`).
-    """
+    """Execute one notebook with papermill into ``output_path`` (also on failure); return the seconds taken. A failure
+    is a :class:`NotebookFailed` naming the cell as a user finds it (:func:`_describe_cell`)."""
     from papermill.exceptions import PapermillExecutionError
 
     path, output_path = Path(path), Path(output_path)
@@ -502,10 +496,8 @@ def store(
     execute: bool = True,
     stream: TextIO | None = None,
 ) -> list[Path]:
-    """Re-execute committed notebooks in place with their defaults, strip them and record :func:`kernel_metadata`
-    (so JupyterLab does not mark them modified); return those rewritten. ``execute=False`` only strips. A failure
-    raises :class:`NotebookFailed` and leaves that notebook and the later ones as they were.
-    """
+    """Re-execute committed notebooks in place with their defaults (``execute=False``: do not), strip them and record
+    :func:`kernel_metadata`; return those rewritten. A failure leaves that notebook and the later ones as they were."""
     import nbformat
 
     out = stream if stream is not None else sys.stdout

@@ -48,11 +48,9 @@ def value_range(values: pd.Series, digits: int = 3) -> str:
 
 
 def rounded(table: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
-    """The table with its float columns rounded to ``digits`` decimals, for reading (and for nbval).
-
-    Rounded as Python's ``round`` and f-strings do, so a table and a sentence agree (numpy's and pandas' ``round``
-    give 0.752 for the double nearest 0.7515, which reads 0.751); no sign on a zero (it can flip with the machine).
-    """
+    """The float columns rounded to ``digits`` decimals as Python's ``round`` and f-strings do, so a table and a
+    sentence agree (numpy's and pandas' ``round`` give 0.752 for the double nearest 0.7515, which reads 0.751); no
+    sign on a zero (it can flip with the machine, and nbval compares the text)."""
     out = table.copy()
     for column in out.columns:
         if pd.api.types.is_float_dtype(out[column]):
