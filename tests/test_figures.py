@@ -314,3 +314,20 @@ def test_rerun_environment_example():
     env = rerun_environment()
     assert sorted(env) == ["blas", "default_font", "freetype", "numpy_simd", "packages", "platform", "zlib"]
     assert env["packages"]["numpy"] == np.__version__
+
+
+def test_seed_text_example():
+    assert (figures.seed_text(2014), figures.seed_text([1, 2]), figures.seed_text(None)) == (
+        "seed 2014",
+        "seed [1, 2]",
+        "no random draws",
+    )
+
+
+def test_read_provenance_refuses_a_record_without_figure_and_caption(tmp_path):
+    path = tmp_path / "01_example.json"
+    path.write_text(json.dumps({"figure": "01_example", "caption": "A line.", "seed": 3}))
+    assert read_provenance(path)["seed"] == 3
+    path.write_text("{}")
+    with pytest.raises(ValueError, match=r"is not a figure provenance record \(no 'figure'/'caption' keys\)"):
+        read_provenance(path)

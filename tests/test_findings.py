@@ -9,7 +9,7 @@ import pytest
 from ndcg_research.cli import main
 from ndcg_research.findings import Finding, MissingTableError, Results, catalogue, render
 from ndcg_research.findings.catalogue import STUDIES, answer, claim, claims, collect, fill, make_finding
-from ndcg_research.findings.model import cases, number, proportion, span
+from ndcg_research.findings.model import cases, limit_verdict, number, proportion, size, span
 from ndcg_research.findings.render import README_END, README_START, anchor, render_page, splice_readme, thresholds_line
 from ndcg_research.simulation.tables import write_table
 
@@ -955,3 +955,13 @@ def test_an_unknown_finding_is_refused_naming_it():
     # A bare StopIteration came out of claim() for a key no study defines.
     with pytest.raises(KeyError, match=r"no finding 'no-such-finding'; known: .*movielens-drift-together"):
         claim("no-such-finding")
+
+
+def test_size_writes_large_counts_as_a_reader_reads_them():
+    assert [size(v) for v in (100, 51200, 10_000_000, 2873584)] == ["100", "51,200", "10^7", "2,873,584"]
+
+
+def test_limit_verdict_examples():
+    assert (limit_verdict("holds", limit=False), limit_verdict("holds", limit=True)) == ("holds", "consistent with")
+    assert limit_verdict("holds", limit=True, derivation="(b)") == "holds"
+    assert limit_verdict("does not hold", limit=True) == "does not hold"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pandas as pd
 import pytest
 
-from ndcg_research.pipeline.style import n_label
+from ndcg_research.pipeline.style import n_label, n_text
 from ndcg_research.pipeline.tables import rounded
 from ndcg_research.studies.consistent_distinguishability import plots as consistency_plots
 from ndcg_research.studies.crossing_rankers import plots as crossing_plots
@@ -103,6 +103,7 @@ def test_titles_write_a_power_of_ten_as_one():
     fig = discount_plots.discount_panels(["log2", "zipf"], 10**4)
     assert fig.axes[1].get_title() == "share of the mass in the top r (n = $10^{4}$)"
     assert [n_label(v) for v in (10**7, 1000, 250, 100, 1e-6)] == ["$10^{7}$", "$10^{3}$", "250", "100", "$10^{-6}$"]
+    assert (n_text(1000), n_text(300), n_text(10**7)) == ("10^3", "300", "10^7")
 
 
 def test_failure_rate_panels_label_only_decades():

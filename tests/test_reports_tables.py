@@ -21,6 +21,8 @@ from ndcg_research.pipeline.tables import (
     agreement_text,
     chance_level,
     count_cells,
+    exponent_text,
+    gaps_resolved,
     headed,
     interval_text,
     pivot,
@@ -28,6 +30,7 @@ from ndcg_research.pipeline.tables import (
     replication_line,
     rounded,
     trend_agreement,
+    with_exponent_text,
 )
 
 THRESHOLDS = catalogue().thresholds
@@ -182,3 +185,27 @@ def test_agreement_counts_example():
 def test_agreement_text_example():
     expected = "agrees in 2, contradicts in 0, unresolved in 1 of 3 cells with a prediction"
     assert agreement_text(pd.Series(["agrees", "agrees", "unresolved", "no call"])) == expected
+
+
+def test_exponent_text_says_not_resolved_for_an_unbounded_or_unresolved_fit():
+    assert exponent_text(0.21, 0.15, 0.27) == "0.21 [0.15, 0.27]"
+    assert exponent_text(-10.03, -8039697969.16, 8039697949.11) == "not resolved"
+    assert exponent_text(0.1, -0.2, 0.4, resolved=False) == "not resolved"
+    assert exponent_text(float("nan"), float("nan"), float("nan")) == "-"
+    table = pd.DataFrame(
+        {"a": [1, 2], "exponent": [0.2, -10.0], "exponent_low": [0.1, -8e9], "exponent_high": [0.3, 8e9]}
+    )
+    assert with_exponent_text(table)["exponent [95%]"].tolist() == ["0.20 [0.10, 0.30]", "not resolved"]
+
+
+def test_gaps_resolved_when_some_fitted_gap_is_distinguishable_from_0():
+    pairs = pd.DataFrame(
+        {
+            "discount": ["a", "a", "b", "b"],
+            "n": [10, 100, 10, 100],
+            "std_gap": [0.5, 0.9, 0.01, -0.02],
+            "std_gap_se": [0.1, 0.1, 0.05, 0.05],
+        }
+    )
+    fits = pd.DataFrame({"discount": ["a", "b"], "n_from": [10, 10]})
+    assert gaps_resolved(pairs, fits, ["discount"]).tolist() == [True, False]

@@ -713,3 +713,18 @@ def test_grid_plots_refuse_a_value_they_do_not_draw():
         decision_grid({}, ["log2"], "p_fail")
     with pytest.raises(ValueError, match="value must be 'p_better' or 'std_gap', got 'p_first'"):
         pair_grid(pd.DataFrame(), ["log2"], [("a", "b")], "p_first", "title")
+
+
+def test_label_rows_skips_the_hidden_panels():
+    fig, axes = panel_grid(3, 2)
+    label_rows(axes, 2, "mean nDCG")
+    assert [ax.get_ylabel() for ax in axes if ax.get_visible()] == ["mean nDCG", "", "mean nDCG"]
+
+
+def test_column_figure_is_a_column_wide_with_its_margins_and_column_text():
+    from ndcg_research.pipeline.style import SAVE_PAD_INCHES, column_figure
+
+    with column_figure(6.0, 2, 1, sharex=True) as (fig, (top, bottom)):
+        bottom.set_xlabel("n")
+    width_cm = float(fig.get_size_inches()[0]) * 2.54 + 2 * SAVE_PAD_INCHES * 2.54
+    assert (round(width_cm, 2), bottom.xaxis.label.get_fontsize()) == (8.5, 7.5)

@@ -1,20 +1,8 @@
-"""The studies' findings, found and joined: texts and thresholds (``findings.toml``), rules (``findings.py``).
+"""The studies' findings, found and joined: texts and thresholds (``findings.toml``), rules (``findings.py``, one
+function per finding key, reading :class:`~.model.Results` and returning :class:`~.model.Measured`).
 
-Each folder ``ndcg_research/studies/<name>/`` that holds a ``findings.toml`` states the findings of its notebook
-(``notebook = "NN_<name>.ipynb"``): one table per finding (its key), with its title, source, claim, the templates
-of its measurement and summary, its verdict rule in words, its conditions, and the figures and tables it links; and
-the thresholds of its rules, ``[thresholds.<name>]`` (value, rule, when it was fixed and the evidence). Its
-``findings.py`` decides each finding with the function named after its key (``fixed-cutoff``: ``fixed_cutoff``),
-which reads the tables (:class:`~ndcg_research.findings.model.Results`) and returns a
-:class:`~ndcg_research.findings.model.Measured`.
-
-Templates place the values a rule computes with ``{name}``; a value that is a list of records is written with the
-finding's item template (``[key.items]``: ``name = {join = "; ", text = "..."}``, optionally ``empty = "none"``); a
-file's ``[shared]`` texts are placed by name in its findings' texts; ``{article}``, ``{wang}``, ``{package}`` name
-the sources (``page.toml``, which also holds the page's preamble and the order of the studies on it), and
-``{T[name]}`` places a threshold. A finding's ``thresholds`` list names every threshold its verdict depends on:
-those its rule reads (checked) and those the study that wrote its tables applied. The thresholds several studies
-share are in ``thresholds.toml`` beside this module.
+Templates place ``{name}`` values (a list of records by the finding's ``[key.items]`` template), a file's
+``[shared]`` texts, the sources of ``page.toml`` (``{article}``, ``{wang}``, ``{package}``) and ``{T[name]}``.
 """
 
 from __future__ import annotations
@@ -33,33 +21,25 @@ from typing import Any
 
 from .model import Finding, Measured, MissingTableError, Results, limit_verdict, size
 
-#: Where the studies are, the page's texts, and the thresholds several studies share.
 STUDIES = Path(__file__).resolve().parents[1] / "studies"
 PAGE = Path(__file__).with_name("page.toml")
 SHARED = Path(__file__).with_name("thresholds.toml")
-#: What every finding's text must say.
+#: What every finding's text must say, and may say besides: ``limit = true`` for a claim about n -> infinity and
+#: the derivation of the Theory page that carries it; ``revised`` after seeing data; for a claim of Wang et al.
+#: (source ``{wang}``), the ``abstract`` items it tests (quoted in ``page.toml``) and what this package ``added``.
 REQUIRED = ("title", "source", "claim", "measurement", "rule", "summary", "conditions", "figures", "tables")
-#: What it may say besides: item templates; the names of its thresholds; ``limit = true`` for a claim about
-#: n -> infinity, and the derivation of the Theory page that carries it (``derivation = "(d)"``, one of
-#: ``page.toml``'s ``[derivations]``); how its rule was revised after seeing data (``revised``); for a claim of
-#: Wang et al. (2013) (a source naming ``{wang}``, which requires both), the items of their abstract it tests
-#: (``abstract = ["A3", ...]``, quoted in ``page.toml``) and what this package added to test them (``added``).
-#: Its verdict word follows :func:`~ndcg_research.findings.model.limit_verdict`, the one rule for every finding.
 OPTIONAL = ("items", "thresholds", "limit", "derivation", "revised", "abstract", "added")
-#: When a threshold or a rule was fixed: before any run that judges it; in the commit that holds the first outputs
-#: of those runs (the history cannot show which came first); or after seeing data. In this order: a finding's rule
-#: counts as fixed at the latest of its own and its thresholds'.
+#: When a threshold or rule was fixed, in order: a finding's rule counts as fixed at the latest of its own and its
+#: thresholds' ("with the first run": in the commit of the first outputs it judges; which came first is not known).
 FIXED_WHEN: tuple[str, ...] = ("before the runs", "with the first run", "after seeing data")
-#: A study file may say when its rules (not only their thresholds) were fixed: ``rules_fixed`` (one of
-#: :data:`FIXED_WHEN`) with ``rules_fixed_note``; without them, ``page.toml``'s ``[rules_fixed]`` applies.
+#: A study file's own keys (its rules' ``rules_fixed``, else ``page.toml``'s ``[rules_fixed]``).
 STUDY_KEYS = ("notebook", "shared", "thresholds", "rules_fixed", "rules_fixed_note", "answer")
 _USED: ContextVar[set[str] | None] = ContextVar("thresholds used by the finding being evaluated", default=None)
 
 
 @dataclass(frozen=True)
 class Threshold:
-    """One threshold of a verdict rule: its value (a number, or the names of the classes a rule singles out), what
-    it decides, when it was fixed (one of :data:`FIXED_WHEN`) with the evidence, and the file that holds it."""
+    """One threshold of a verdict rule: a number or class names, what it decides, when it was fixed, its file."""
 
     name: str
     value: float | tuple[str, ...]
@@ -71,7 +51,7 @@ class Threshold:
 
 @dataclass(frozen=True)
 class Text:
-    """The fixed text of one finding, as its study's ``findings.toml`` gives it (templates not yet filled)."""
+    """One finding's text as its study's ``findings.toml`` gives it (templates not filled)."""
 
     key: str
     study: str
@@ -99,9 +79,8 @@ class Text:
 
 @dataclass(frozen=True)
 class Catalogue:
-    """Every finding's text in page order, every threshold by name, the page's own texts (``page.toml``: preamble,
-    order of the studies, sources, the items of Wang et al.'s abstract, the derivations of the Theory page, the
-    words of the limit rule) and the record of the confirmatory run (``thresholds.toml``'s ``[confirmatory]``)."""
+    """Every finding's text in page order, every threshold by name, ``page.toml``, the confirmatory run's record and
+    the notebooks' answer templates."""
 
     texts: tuple[Text, ...]
     thresholds: Mapping[str, Threshold]
@@ -117,7 +96,6 @@ def _file(path: Path) -> str:
 
 
 def _thresholds(entries: Mapping[str, Any], path: Path) -> dict[str, Threshold]:
-    """Parse and check the threshold entries of one file."""
     out = {}
     for name, entry in entries.items():
         value = entry.get("value")
@@ -185,14 +163,8 @@ def _text(
 
 @cache
 def catalogue(studies: Path = STUDIES, page: Path = PAGE, shared: Path = SHARED) -> Catalogue:
-    """Read every study's ``findings.toml``, the page and the shared thresholds.
-
-    The studies appear in the order of ``page.toml``; a study it does not list comes after those it does, by
-    notebook number.
-
-    Raises ValueError if a file is malformed, two findings share a key, two files define a threshold, or a finding
-    names a threshold no file defines.
-    """
+    """Read and check every study's ``findings.toml`` (in ``page.toml``'s order, then by notebook), the page and the
+    shared thresholds; ValueError if anything is malformed, defined twice or missing."""
     page_data = tomllib.loads(page.read_text(encoding="utf-8"))
     shared_data = tomllib.loads(shared.read_text(encoding="utf-8"))
     confirmatory = shared_data.pop("confirmatory", {})
@@ -226,18 +198,7 @@ def catalogue(studies: Path = STUDIES, page: Path = PAGE, shared: Path = SHARED)
 
 
 def threshold(name: str) -> Any:
-    """The value of the threshold ``name`` (noted as used by the finding being evaluated, if any).
-
-    Examples
-    --------
-    >>> threshold("cutoff_keeps_lower"), threshold("movielens_small_cutoffs")
-    (0.9, ('5', '10'))
-    >>> unknown = "nope"
-    >>> threshold(unknown)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    KeyError: "no threshold named 'nope'; known: ..."
-    """
+    """The value of the threshold ``name``, noted as used by the finding being evaluated."""
     known = catalogue().thresholds
     if name not in known:
         raise KeyError(f"no threshold named {name!r}; known: {', '.join(sorted(known))}")
@@ -248,14 +209,14 @@ def threshold(name: str) -> Any:
 
 
 class _Thresholds:
-    """The thresholds as the texts place them, ``{T[name]}`` (each read is noted)."""
+    """The thresholds as the texts place them, ``{T[name]}``."""
 
     def __getitem__(self, name: str) -> Any:
         return threshold(name)
 
 
 def fill(template: str, values: Mapping[str, Any], where: str) -> str:
-    """``template`` with each ``{name}`` replaced by ``values[name]`` (a missing value is an error)."""
+    """``template`` with each ``{name}`` replaced by ``values[name]`` (ValueError if missing)."""
     try:
         return template.format_map(values)
     except KeyError as error:
@@ -274,13 +235,8 @@ def make_finding(
     numbers: Mapping[str, float],
     page: Mapping[str, Any] | None = None,
 ) -> Finding:
-    """The finding: ``text``'s templates filled with the sources' names, the file's shared texts and ``values``.
-
-    A value that is a list of records is written out by its item template. The verdict word is
-    :func:`~ndcg_research.findings.model.limit_verdict` of the rule's ``verdict``: a claim about n -> infinity
-    (``text.limit``) reads "holds" only when a derivation carries it (``text.derivation``), else at most "consistent
-    with"; the rule's words end with what that means for this claim (``page.toml``'s ``[limit_rule]``).
-    """
+    """The finding: ``text``'s templates filled (a list of records by its item template), its verdict word by
+    :func:`~.model.limit_verdict`, a limit claim's rule ending with ``page.toml``'s ``[limit_rule]``."""
     page = catalogue().page if page is None else page
     # A whole number from 10^4 on (a list length, a count) is written as a reader reads it: 10^7, 51,200.
     written = {name: size(value) if _whole(value) else value for name, value in values.items()}
@@ -304,11 +260,7 @@ def make_finding(
     attribution += f". Added by this package: {text.added}" if text.abstract else ""
     return Finding(
         key=text.key,
-        title=write("title"),
-        claim=write("claim"),
-        source=write("source"),
-        measurement=write("measurement"),
-        summary=write("summary"),
+        **{name: write(name) for name in ("title", "claim", "source", "measurement", "summary")},
         verdict=limit_verdict(verdict, text.limit, text.derivation),
         conditions=write("conditions"),
         figures=text.figures,
@@ -327,16 +279,15 @@ def make_finding(
 
 
 def limit_rule(text: Text, page: Mapping[str, Any]) -> str:
-    """The end of a limit claim's rule in words: what the one rule of the verdict words makes of it."""
+    """The end of a limit claim's rule in words."""
     if text.derivation:
         return page["limit_rule"]["derived"].format(derivation=text.derivation)
     return page["limit_rule"]["not_derived"]
 
 
 def fixed_when(text: Text) -> str:
-    """When a finding's rule was fixed, in the words of :data:`FIXED_WHEN`: the latest of its study's rules, its
-    thresholds and a revision after seeing data; "before the confirmatory run" once ``thresholds.toml`` records a
-    confirmatory run (its ``[confirmatory]`` table with the commit of its results) judged by these rules."""
+    """When a finding's rule was fixed: the latest of its study's rules, its thresholds and a revision, or "before
+    the confirmatory run" once ``thresholds.toml`` records that run's results."""
     if catalogue().confirmatory.get("results_commit"):
         return "before the confirmatory run"
     known = catalogue().thresholds
@@ -374,9 +325,7 @@ class Claim:
 
 @cache
 def claims() -> tuple[Claim, ...]:
-    """Every finding in page order, each text joined with the function of its study's ``findings.py`` named after
-    its key.
-    """
+    """Every finding in page order, with the function of its study's ``findings.py`` named after its key."""
     out = []
     for text in catalogue().texts:
         module = importlib.import_module(f"ndcg_research.studies.{text.study}.findings")
@@ -388,7 +337,7 @@ def claims() -> tuple[Claim, ...]:
 
 
 def claim(key: str) -> Claim:
-    """The finding with key ``key`` (KeyError naming the known keys if there is none)."""
+    """The finding with key ``key``."""
     found = next((c for c in claims() if c.key == key), None)
     if found is None:
         raise KeyError(f"no finding {key!r}; known: {', '.join(c.key for c in claims())}")
@@ -410,11 +359,7 @@ def _notebook_name(notebook: str) -> str:
 
 
 def notebook_findings(notebook: str, results_dir: str | os.PathLike[str]) -> list[Finding]:
-    """The findings of ``notebook`` evaluated on the tables in ``results_dir`` (only its own tables, ``NN_...``),
-    in page order; a finding whose tables are missing there is left out.
-
-    Raises ValueError if ``notebook`` is not a notebook file name ``NN_name.ipynb``.
-    """
+    """The findings of ``notebook`` (``NN_name.ipynb``) on its own tables in ``results_dir``, those with tables."""
     name = _notebook_name(notebook)
     results = Results(results_dir, prefix=name[:3])
     found = []
@@ -428,12 +373,8 @@ def notebook_findings(notebook: str, results_dir: str | os.PathLike[str]) -> lis
 
 
 def spoken(template: str, findings: Sequence[Finding], where: str) -> str:
-    """``template`` filled from ``findings``: ``{key.verdict}``, ``{key.says}`` (the verdict in a sentence,
-    ``page.toml``'s ``[verdict_words]``), ``{key.title}``, ``{key.summary}`` and ``{key.<value>}`` (the values its
-    texts place), besides the sources' names and ``{T[name]}``. Every number comes from the tables through them.
-
-    Raises ValueError naming ``where`` if a placeholder names no finding or no value of it.
-    """
+    """``template`` filled from ``findings``: ``{key.verdict}``, ``{key.says}`` (``page.toml``'s
+    ``[verdict_words]``), ``{key.title}``, ``{key.summary}``, ``{key.<value>}``, the sources and ``{T[name]}``."""
     page = catalogue().page
     said = {
         f.key: SimpleNamespace(
@@ -449,10 +390,7 @@ def spoken(template: str, findings: Sequence[Finding], where: str) -> str:
 
 @dataclass(frozen=True)
 class Answer:
-    """A notebook's answer: two to four sentences (Markdown, every number from the tables) and the findings' table.
-
-    In a notebook it displays as the sentences, then the table; ``text`` and ``table`` are its parts.
-    """
+    """A notebook's answer: a few sentences (Markdown) and the findings' table, displayed in that order."""
 
     text: str
     table: Any
@@ -470,16 +408,8 @@ class Answer:
 
 
 def answer(notebook: str, results_dir: str | os.PathLike[str]) -> Answer:
-    """The answer of ``notebook`` from the tables in ``results_dir``: sentences, then each finding's verdict.
-
-    The rules are applied to the tables in ``results_dir``: the committed full profile (``results/full``) gives the
-    verdicts of ``FINDINGS.md``; a notebook's own results folder gives the verdicts of that run by the same rules.
-    Only the notebook's own tables (names ``NN_...``) are read. The sentences are the study's ``answer`` template
-    (its ``findings.toml``) filled by :func:`spoken`: verdict words from the rules, numbers from the tables.
-
-    The table has one row per finding in page order, indexed by its title, with the columns "Verdict", "Rule fixed"
-    and "What the tables show"; when no finding can be evaluated (its tables are missing), one row "(not available)"
-    says so, and the text too. ValueError if ``notebook`` is not a file name ``NN_name.ipynb``.
+    """The answer of ``notebook`` from its own tables in ``results_dir``: its study's ``answer`` template filled by
+    :func:`spoken`, then one row per finding (verdict, when its rule was fixed, summary), or "(not available)".
     """
     import pandas as pd
 

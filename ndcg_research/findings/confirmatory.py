@@ -1,20 +1,8 @@
 """The confirmatory run: the full profile run again with fresh seeds, judged by rules committed before it.
 
-Most verdicts of ``FINDINGS.md`` are exploratory: their rules or thresholds were set after a run of the same design
-had been seen (each finding says so). A confirmatory run is the remedy (issue 25, item 6): the rules and thresholds
-are fixed in one commit, the full profile is run again with seeds no earlier run used, and the verdicts on its
-tables are those of the fixed rules. ``thresholds.toml`` records it in its ``[confirmatory]`` table:
-
-- ``rules_commit``: the commit whose rules judge the run (every study's ``findings.py`` and ``findings.toml``, the
-  shared ``thresholds.toml`` and the engine's one rule of the verdict words, :func:`~.model.limit_verdict`);
-- ``seeds``: the seed of every notebook's full-profile entry for that run (``notebooks/profiles.yaml``);
-- ``results_commit``: the commit that holds the run's tables in ``results/full/`` (empty until the run is done).
-
-:func:`problems` checks the record against the repository: the rules of the working tree must be those of
-``rules_commit`` (compared as parsed values and syntax trees, so formatting and comments may change, a value or a
-line of code may not); once ``results_commit`` is set, the full profile's seeds and the seeds recorded with the
-committed figures must be the record's. ``python -m ndcg_research findings --check`` runs it, and the findings of a
-recorded confirmatory run say that their rules were fixed before it.
+``thresholds.toml``'s ``[confirmatory]`` records ``rules_commit``, the full profile's ``seeds`` and
+``results_commit``; :func:`problems` checks that the rules equal those of ``rules_commit`` as parsed values and
+syntax trees (comments and layout may change) and, once the results are committed, the seeds.
 """
 
 from __future__ import annotations
@@ -47,11 +35,8 @@ def _code(source: str, only: str | None = None) -> str:
 
 
 def rules(read: Callable[[str], str | None], studies: list[str]) -> dict[str, Any]:
-    """What decides the verdicts, from the files ``read(path)`` returns (None for a missing file).
-
-    Returns the thresholds' values by name, each finding's :data:`RULE_FIELDS` by key, each study's
-    ``findings.py`` and the engine's :func:`~.model.limit_verdict` as syntax trees.
-    """
+    """What decides the verdicts, from ``read(path)`` (None: missing): the thresholds' values, each finding's
+    :data:`RULE_FIELDS`, and each study's ``findings.py`` and :func:`~.model.limit_verdict` as syntax trees."""
     shared = tomllib.loads(read(SHARED) or "")
     shared.pop("confirmatory", None)
     thresholds = {name: entry.get("value") for name, entry in shared.items()}
@@ -85,11 +70,8 @@ def recorded_seeds(root: Path) -> dict[str, set[Any]]:
 
 
 def problems(root: str | Path, record: Mapping[str, Any]) -> list[str]:
-    """What contradicts the confirmatory ``record`` in the repository at ``root`` (empty: nothing).
-
-    Nothing is checked while ``rules_commit`` is empty (no confirmatory run planned yet), outside a git checkout,
-    or in a shallow clone that lacks ``rules_commit``.
-    """
+    """What contradicts the confirmatory ``record`` in the repository at ``root`` (nothing checked without a
+    ``rules_commit``, outside a checkout or in a shallow clone that lacks it)."""
     root = Path(root)
     commit = record.get("rules_commit", "")
     if not commit:

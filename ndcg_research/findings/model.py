@@ -1,8 +1,5 @@
-"""A finding and what its rule reads and returns: the committed tables, the measured values and the verdict words.
-
-Also the formats every rule quotes numbers in (:func:`number`, :func:`proportion`, :func:`span`, :func:`cases`,
-:func:`worst`) and :func:`labelled`, the per-model tables of a study stacked.
-"""
+"""A finding, what its rule reads (:class:`Results`) and returns (:class:`Measured`), the verdict words, and the
+formats every rule quotes numbers in."""
 
 from __future__ import annotations
 
@@ -14,32 +11,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-#: The verdicts a finding may have: the claim as stated holds; holds only under stated conditions or with a
-#: qualification the one-line claim lacks (a finite claim only); is consistent with the measurements, which agree
-#: with it where they reach while the claim, about n -> infinity, goes beyond them (a limit claim only); does not
-#: hold; or the measurements cannot decide it. :func:`limit_verdict` is the one rule that joins them.
+#: The verdicts: "holds with qualification" is for finite claims only, "consistent with" (the measurements agree
+#: where they reach, the claim goes beyond them) for claims about n -> infinity only (:func:`limit_verdict`).
 VERDICTS: tuple[str, ...] = ("holds", "holds with qualification", "consistent with", "does not hold", "undecided")
 
 
 def limit_verdict(verdict: str, limit: bool, derivation: str = "") -> str:
-    """The verdict a finding reads, from the verdict its rule gives: THE rule of the verdict words.
-
-    A finite claim (``limit`` false) reads its rule's verdict, which is never "consistent with" (that word is for
-    limit claims). A claim about n -> infinity is at most "consistent with": measurements at finite n agree with a
-    limit, they do not establish it. It reads "holds" only when a derivation of the Theory page (``docs/theory.md``,
-    checked in notebook 15) carries it (``derivation``, e.g. ``"(d)"``) and its rule finds the measurements to
-    agree. "holds with qualification" is for finite claims: a limit claim's rule gives holds, consistent with
-    (its check agrees where it reaches and no further), does not hold or undecided.
-
-    Raises ValueError for a verdict that is not one of :data:`VERDICTS` or that the claim's kind excludes.
-
-    Examples
-    --------
-    >>> limit_verdict("holds", limit=False), limit_verdict("holds", limit=True)
-    ('holds', 'consistent with')
-    >>> limit_verdict("holds", limit=True, derivation="(b)"), limit_verdict("does not hold", limit=True)
-    ('holds', 'does not hold')
-    """
+    """The verdict a finding reads from its rule's: a claim about n -> infinity (``limit``) is at most "consistent
+    with" (finite n do not establish a limit) unless a derivation of the Theory page carries it (``"(d)"``)."""
     if verdict not in VERDICTS:
         raise ValueError(f"a verdict must be one of {VERDICTS}, got {verdict!r}")
     if derivation and not limit:
@@ -54,27 +33,13 @@ def limit_verdict(verdict: str, limit: bool, derivation: str = "") -> str:
 
 
 class MissingTableError(FileNotFoundError):
-    """A finding needs a committed table that does not exist (run the full profile first)."""
+    """A finding needs a table that does not exist (run the full profile first)."""
 
 
 @dataclass(frozen=True)
 class Finding:
-    """One claim with the measurement that tests it.
-
-    ``key``: stable identifier (a slug); ``title``, ``claim``, ``source``, ``measurement``, ``summary``, ``verdict``,
-    ``conditions``: short name of the claim; what is claimed and who claims it (the source article, Wang et al.
-    (2013), or this package); what was measured, with the numbers computed from the tables, and that in one short
-    line for the README's table; one of :data:`VERDICTS`; under which conditions the verdict holds; ``figures``,
-    ``tables``, ``notebooks``: figure names in ``figures/``, table names in ``results/full/``, notebook file names in
-    ``notebooks/``; ``numbers``: the quoted numbers by name (for tests and the JSON output); ``rule``: the verdict
-    rule in words; ``thresholds``: the names of the thresholds the verdict depends on; ``attribution``: for a claim
-    of Wang et al. (2013), whose abstract only could be read: which words of the abstract it tests and what this
-    package added to make them testable (empty otherwise); ``limit``: a claim about n -> infinity;
-    ``derivation``: the derivation of the Theory page that carries it, in words (empty if none); ``revised``: how
-    its rule was revised after seeing data (empty if it was not); ``fixed``: when its rule and thresholds were
-    fixed, in words (before the runs it judges, or after seeing data); ``values``: the values its texts place, as
-    written (for the notebook's answer sentences).
-    """
+    """One claim with the measurement that tests it, its texts filled; ``numbers``: the quoted numbers (tests and
+    JSON); ``attribution``: which words of Wang et al.'s abstract it tests; ``values``: the values its texts place."""
 
     key: str
     title: str
@@ -104,8 +69,7 @@ class Finding:
 
 @dataclass(frozen=True)
 class Measured:
-    """What a finding's rule returns: the verdict, the values its texts place (``{name}``; counts, intervals and
-    lists already formatted) and the quoted numbers by name (tests and the JSON output)."""
+    """What a finding's rule returns: the verdict, the values its texts place and the quoted numbers by name."""
 
     verdict: str
     values: Mapping[str, Any]
@@ -113,12 +77,8 @@ class Measured:
 
 
 class Results:
-    """The result tables of a folder (the committed ``results/full``, or a notebook's run), each read once.
-
-    Tables are read with :func:`ndcg_research.simulation.tables.read_table`, so every column keeps the type it was
-    written with. With ``prefix`` (``"04_"``), only that notebook's files count: a run folder holds the tables of
-    whichever notebooks ran into it, and a finding must not read a mix of runs.
-    """
+    """The result tables of a folder, each read once; with ``prefix`` (``"04_"``) only that notebook's (a run folder
+    may hold several runs' tables, which a finding must not mix)."""
 
     def __init__(self, folder: str | os.PathLike[str], prefix: str = "") -> None:
         self.folder, self.prefix = Path(folder), prefix
@@ -149,14 +109,7 @@ class Results:
 
 
 def size(value: int) -> str:
-    """A count or list length as a reader reads it: a power of ten from 10^4 on as ``10^k``, other numbers from
-    10,000 on with thousands separators, smaller ones as they are.
-
-    Examples
-    --------
-    >>> size(100), size(51200), size(10_000_000), size(2873584)
-    ('100', '51,200', '10^7', '2,873,584')
-    """
+    """A count as a reader reads it: from 10^4 on, ``10^k`` for a power of ten, else with thousands separators."""
     value = int(value)
     if value < 10_000:
         return str(value)
@@ -165,7 +118,7 @@ def size(value: int) -> str:
 
 
 def number(value: float, digits: int = 3) -> str:
-    """Format a quoted number: ``digits`` significant digits, no sign on a zero, 'n/a' for NaN."""
+    """A quoted number: ``digits`` significant digits, no sign on a zero, 'n/a' for NaN."""
     value = float(value)
     if math.isnan(value):
         return "n/a"

@@ -1,10 +1,4 @@
-"""The notebook commands of ``python -m ndcg_research``: ``reproduce``, ``store`` and ``params``.
-
-``reproduce`` runs every notebook under a parameter profile and regenerates the
-figures and their index; ``store`` refreshes the outputs stored in the committed
-notebooks (checked by nbval); ``params`` lists a notebook's parameters with their
-defaults. See :mod:`ndcg_research.pipeline.runner`.
-"""
+"""The notebook commands of ``python -m ndcg_research``: ``reproduce``, ``store`` and ``params``."""
 
 from __future__ import annotations
 
@@ -20,14 +14,14 @@ _seconds = real_argument(low=0, closed="neither")
 
 
 def _timeout(text: str) -> float | None:
-    """'none' or '0' for no limit, else a positive number of seconds (the messages of every numeric option)."""
+    """'none' or '0' for no limit, else a positive number of seconds."""
     if text.strip().lower() in {"none", "0"}:
         return None
     return _seconds(text)
 
 
 def _add_notebook_options(parser: argparse.ArgumentParser, only_help: str, timeout_help: str | None) -> None:
-    """The options ``reproduce`` and ``store`` share: which notebooks, the cell timeout, the notebooks' folder."""
+    """The options ``reproduce`` and ``store`` share."""
     parser.add_argument("--only", metavar="NAME", nargs="+", action="extend", help=only_help)
     parser.add_argument(
         "--timeout", type=_timeout, default=profiles.DEFAULT_TIMEOUT, metavar="SECONDS", help=timeout_help
@@ -140,9 +134,7 @@ def _params(args: argparse.Namespace) -> int:
 
 
 def notebook_path(name: str) -> Path:
-    """The notebook ``name``: a path to a file, or as ``reproduce --only`` names one of ``notebooks/`` (number, stem
-    or file name).
-    """
+    """The notebook ``name``: a file, or one of ``notebooks/`` as ``reproduce --only`` names it."""
     path = Path(name)
     if path.is_file():
         return path
@@ -153,10 +145,7 @@ def notebook_path(name: str) -> Path:
 
 
 def format_parameters(parameters: Sequence[profiles.NotebookParameter]) -> str:
-    """Format a notebook's parameters as ``name = default  # comment`` lines, comments aligned.
-
-    ``parameters``: from :func:`ndcg_research.pipeline.profiles.describe_parameters`.
-    """
+    """A notebook's parameters as ``name = default  # comment`` lines, comments aligned."""
     lines = [f"{p.name} = {p.default}" for p in parameters]
     ends = [len(line.splitlines()[-1]) for line in lines]
     # Comments start in one column, unless a line is too long for that to help.
@@ -174,8 +163,7 @@ _NOTEBOOKS_EXTRA = frozenset(
 
 
 def _reporting_errors(command: str, action: Callable[[], object]) -> int:
-    """Run ``action``; a :class:`profiles.RunnerError`, or a library of the notebooks extra that is not installed,
-    becomes a one-line message and exit status 1."""
+    """Run ``action``; a :class:`~.profiles.RunnerError` or a missing library of the notebooks extra: exit 1."""
     try:
         action()
     except profiles.RunnerError as exc:  # several lines when several notebooks failed: kept

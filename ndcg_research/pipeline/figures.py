@@ -1,24 +1,7 @@
-"""Save figures for citing: deterministic PNG and PDF files with a provenance record.
-
-Every figure of the project is saved through :func:`save_figure`, which writes three files with one stable name
-(``NN_short_description``, where ``NN`` is the number of the notebook that makes it):
-
-- ``<name>.png``: raster at a fixed resolution (:data:`PNG_DPI`),
-- ``<name>.pdf``: vector version for papers,
-- ``<name>.json``: provenance (notebook, caption, parameters, seed, package version, git commit and whether the work
-  tree had uncommitted changes, Python/NumPy/Matplotlib versions, SHA-256 of the two image files), under ``layout`` the
-  saved size and every text the figure draws with its smallest size (:func:`figure_layout`: what a reader can read at a
-  given print width), and under ``environment`` what else must match for a byte-identical rerun
-  (:func:`rerun_environment`: platform, C library, CPU features NumPy uses, BLAS, FreeType, default font, and the
-  versions of the packages that compute or draw).
-
-The image files carry no creation date and no software version, so saving the same figure twice gives byte-identical
-files and regenerated figures only show up in ``git diff`` when they really changed.
-
-:func:`write_index` turns the provenance records of a folder into a Markdown index (``README.md``) with one row per
-figure.
-
-This module imports Matplotlib; :mod:`ndcg_research` itself does not import it.
+"""Deterministic figure files with provenance: :func:`save_figure` writes ``<name>.png`` (at :data:`PNG_DPI`),
+``<name>.pdf`` and ``<name>.json`` (notebook, caption, parameters, seed, versions, git state, hashes, layout and
+the rerun environment), with no dates or versions in the images, so an unchanged figure is byte-identical.
+:func:`write_index` indexes a folder's records in ``README.md``. Imports Matplotlib (:mod:`ndcg_research` does not).
 """
 
 from __future__ import annotations
@@ -43,28 +26,23 @@ from matplotlib.figure import Figure
 #: Resolution of the PNG files, in dots per inch.
 PNG_DPI = 200
 
-#: A figure name: two digits (the notebook number), an underscore, then lower-case
-#: words joined by underscores, e.g. ``01_contributions``.
+#: A figure name: the notebook's two digits, then lower-case words joined by underscores (``01_contributions``).
 FIGURE_NAME_PATTERN = re.compile(r"^\d{2}_[a-z0-9]+(?:_[a-z0-9]+)*$")
 
-#: Parameters never recorded in the provenance: machine-specific output paths.
+#: Machine-specific output paths, never recorded in the provenance.
 _PATH_PARAMETERS = frozenset({"figures_dir", "results_dir"})
 
 #: Metadata that removes dates and version strings from the image files.
 _PDF_METADATA: dict[str, Any] = {"CreationDate": None, "ModDate": None, "Creator": None, "Producer": None}
 _PNG_METADATA: dict[str, Any] = {"Software": None}
 
-#: The files written for each figure, by suffix.
-_SUFFIXES = (".png", ".pdf", ".json")
 #: Folder (relative to the repository's top) of result tables that runs write; never counts as a change.
 RUN_OUTPUTS = "results"
 
-INDEX_NAME = "README.md"
-
 
 def figure_files(name: str, figures_dir: str | os.PathLike[str]) -> list[Path]:
-    """The three files of figure ``name`` (``"01_contributions"``) in ``figures_dir``: PNG, PDF and JSON."""
-    return [Path(figures_dir) / f"{name}{suffix}" for suffix in _SUFFIXES]
+    """The PNG, PDF and JSON files of figure ``name`` in ``figures_dir``."""
+    return [Path(figures_dir) / f"{name}{suffix}" for suffix in (".png", ".pdf", ".json")]
 
 
 def save_figure(
@@ -77,42 +55,8 @@ def save_figure(
     parameters: Mapping[str, Any],
     seed: int | Sequence[int] | None = None,
 ) -> list[Path]:
-    """Write ``fig`` as ``<name>.png`` and ``<name>.pdf`` plus a provenance record ``<name>.json``.
-
-    The PNG is rendered at :data:`PNG_DPI` dots per inch; both image files are written without creation dates or
-    software versions, so two saves of the same figure are byte-identical.
-
-    Parameters
-    ----------
-    fig : matplotlib.figure.Figure
-        The figure to save.
-    name : str
-        Stable figure name ``NN_short_description`` (two-digit notebook number, then lower-case words joined by
-        underscores), e.g. ``"01_contributions"``.
-    figures_dir : str or path-like
-        Output folder; created if missing.
-    caption : str
-        One-line caption, shown in the figure index. Must not be empty.
-    notebook : str
-        The notebook that makes the figure, e.g. ``"01_worked_example.ipynb"``.
-    parameters : mapping
-        The parameters the figure depends on. Values must be JSON-serialisable (NumPy scalars and arrays, tuples and
-        paths are converted). The output paths ``figures_dir`` and ``results_dir`` are dropped, since they differ
-        between machines and do not change the figure.
-    seed : int or sequence of int, optional
-        The random seed (or ``SeedSequence`` entropy) the figure's data came from; ``None`` for figures without
-        randomness.
-
-    Returns
-    -------
-    list of pathlib.Path
-        The three files written: PNG, PDF, JSON.
-
-    Raises
-    ------
-    TypeError
-        If a parameter cannot be stored as JSON.
-    """
+    """Write ``fig`` as ``<name>.png`` and ``<name>.pdf`` plus its provenance ``<name>.json``; return the three files.
+    ``parameters`` must convert to JSON (TypeError otherwise); the machine-specific output folders are dropped."""
     folder = Path(figures_dir)
     folder.mkdir(parents=True, exist_ok=True)
     png, pdf, record = figure_files(name, folder)
@@ -147,15 +91,7 @@ def save_figure(
 
 
 def figure_layout(fig: Figure, png: str | os.PathLike[str]) -> dict[str, Any]:
-    """The size of a saved figure and the texts it draws: what decides whether it can be read at a print width.
-
-    ``fig``: the figure; ``png``: its PNG file as :func:`save_figure` wrote it (at :data:`PNG_DPI`, cropped to
-    its content), whose pixels give the saved size.
-
-    Returns dict: ``width_cm``, ``height_cm`` (the PNG's size, 2 decimals), ``smallest_text_pt`` (the smallest
-    font size of the texts drawn, None if none) and ``texts`` (every text drawn, titles, labels, tick labels and
-    legend entries, each once, sorted).
-    """
+    """The saved size (from the PNG) and every text drawn with the smallest font size: legibility at a print width."""
     from matplotlib import text as mtext
     from PIL import Image
 
@@ -183,41 +119,17 @@ def figure_layout(fig: Figure, png: str | os.PathLike[str]) -> dict[str, Any]:
 
 
 def printed_text_pt(layout: Mapping[str, Any], width_cm: float) -> float:
-    """The smallest text of a figure, in points, when it is printed ``width_cm`` wide (its ``layout`` from
-    :func:`figure_layout`): the smallest font size scaled by the print width over the saved width.
-
-    >>> printed_text_pt({"width_cm": 17.0, "smallest_text_pt": 10.0}, 8.5)
-    5.0
-    """
+    """The smallest text of a figure (its :func:`figure_layout`), in points, when printed ``width_cm`` wide."""
     return float(layout["smallest_text_pt"]) * width_cm / float(layout["width_cm"])
 
 
 def seed_text(seed: Any) -> str:
-    """How a provenance record's seed reads in a sentence: ``'seed 2014'``, or ``'no random draws'`` for ``None``.
-
-    >>> seed_text(2014), seed_text([1, 2]), seed_text(None)
-    ('seed 2014', 'seed [1, 2]', 'no random draws')
-    """
+    """A provenance record's seed in a sentence: ``'seed 2014'``, or ``'no random draws'`` for ``None``."""
     return "no random draws" if seed is None else f"seed {seed}"
 
 
 def read_provenance(path: str | os.PathLike[str]) -> dict[str, Any]:
-    """The provenance record ``path`` (a ``<name>.json`` file) written by :func:`save_figure`, as a dict; ValueError
-    if the file is not a figure provenance record.
-
-    Examples
-    --------
-    >>> import json, tempfile
-    >>> p = Path(tempfile.mkdtemp()) / "01_example.json"
-    >>> _ = p.write_text(json.dumps({"figure": "01_example", "caption": "A line.", "seed": 3}))
-    >>> read_provenance(p)["seed"]
-    3
-    >>> _ = p.write_text("{}")
-    >>> read_provenance(p)  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    ValueError: ... is not a figure provenance record (no 'figure'/'caption' keys)
-    """
+    """The provenance record ``path`` written by :func:`save_figure`; ValueError if it is not one."""
     path = Path(path)
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -229,13 +141,7 @@ def read_provenance(path: str | os.PathLike[str]) -> dict[str, Any]:
 
 
 def write_index(figures_dir: str | os.PathLike[str], *, title: str = "Figures") -> Path:
-    """Write ``<figures_dir>/README.md``, a table of every figure in the folder.
-
-    One row per provenance record (``*.json`` with ``figure`` and ``caption`` keys), sorted by figure name: name,
-    notebook, caption and links to the PNG and PDF files. The index contains nothing that changes between runs of the
-    same code (no dates), so regenerating it does not churn. ``figures_dir``: the folder to index, created if missing;
-    ``title``: heading of the index. Returns the index file.
-    """
+    """Write and return ``<figures_dir>/README.md``: one row per provenance record, by name (no dates: no churn)."""
     folder = Path(figures_dir)
     folder.mkdir(parents=True, exist_ok=True)
     records = []
@@ -262,7 +168,7 @@ def write_index(figures_dir: str | os.PathLike[str], *, title: str = "Figures") 
         lines.append(f"| `{name}` | `{record.get('notebook', '?')}` | {caption} | {links} |")
     if not records:
         lines.append("| (none yet) | | | |")
-    index = folder / INDEX_NAME
+    index = folder / "README.md"
     index.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return index
 
@@ -289,11 +195,7 @@ PROJECT_STYLE: dict[str, Any] = {
 
 
 def use_style() -> None:
-    """Apply the project's Matplotlib style (:data:`PROJECT_STYLE`): readable fonts, light grid, no clipping.
-
-    Works under any backend (including the non-interactive ``Agg``); it only changes ``rcParams`` and never selects a
-    backend.
-    """
+    """Apply :data:`PROJECT_STYLE` (only ``rcParams``: never selects a backend)."""
     matplotlib.rcParams.update(PROJECT_STYLE)
 
 
@@ -304,27 +206,8 @@ RERUN_PACKAGES = tuple(
 
 
 def rerun_environment() -> dict[str, Any]:
-    """Describe what, besides the code, the parameters and the seed, must match for a byte-identical rerun.
-
-    Equal code, parameters and seed give equal figures only on an equal floating-point stack and renderer. This records
-    that stack:
-
-    - ``platform``: operating system, machine architecture, C library, Python implementation and version (maths
-      functions of the C library can differ in the last bit);
-    - ``numpy_simd``: the CPU instruction sets NumPy dispatches to on this machine (vectorised sums and transcendental
-      functions round differently with different instruction sets);
-    - ``blas``: each BLAS/OpenMP library loaded (as seen by ``threadpoolctl``): implementation, version, the kernel
-      architecture it chose and the number of threads (a different thread count can change the order of a sum);
-    - ``freetype``: the FreeType version Matplotlib renders text with, and whether it is Matplotlib's own build
-      (``local``) or the system's;
-    - ``default_font``: the file name of the font Matplotlib resolves for the default family (a system font of the same
-      name would draw differently);
-    - ``zlib``: the zlib that compresses the PDF streams (Python's) and the PNG data (Pillow's): another zlib version
-      can compress to other bytes;
-    - ``packages``: versions of :data:`RERUN_PACKAGES` (``None`` if not installed).
-
-    Nothing here names the machine or a path beyond a file name, so records from equal environments are equal.
-    Returns a JSON-serialisable dict.
+    """What else must match for a byte-identical rerun: platform and C library, NumPy's SIMD, BLAS libraries and
+    threads, FreeType, the default font file, zlib versions and :data:`RERUN_PACKAGES`' versions (no machine names).
     """
     from matplotlib import font_manager, ft2font
 
@@ -362,39 +245,32 @@ def _package_versions(names: Sequence[str]) -> dict[str, str | None]:
 
 def _numpy_simd() -> dict[str, Any]:
     """The CPU instruction sets NumPy was built for (baseline) and dispatches to on this machine (found)."""
-    try:
-        config = np.show_config(mode="dicts") or {}
-        extensions = config.get("SIMD Extensions", {})
-        return {"baseline": list(extensions.get("baseline", [])), "found": list(extensions.get("found", []))}
-    except Exception:  # pragma: no cover - NumPy < 1.25 has no mode="dicts"
-        return {}
+    extensions = (np.show_config(mode="dicts") or {}).get("SIMD Extensions", {})
+    return {"baseline": list(extensions.get("baseline", [])), "found": list(extensions.get("found", []))}
 
 
 def _blas_libraries() -> list[dict[str, Any]]:
     """The BLAS/OpenMP libraries loaded (threadpoolctl's view), in a stable order."""
-    blas: list[dict[str, Any]] = []
     try:
         from threadpoolctl import threadpool_info
-
-        keys = ("user_api", "internal_api", "version", "architecture", "threading_layer", "num_threads")
-        for lib in threadpool_info():
-            blas.append({key: lib.get(key) for key in keys} | {"library": Path(str(lib.get("filepath", ""))).name})
     except ImportError:  # pragma: no cover - threadpoolctl is a pinned dependency
-        pass
-    blas.sort(key=lambda lib: json.dumps(lib, sort_keys=True))
-    return blas
+        return []
+    keys = ("user_api", "internal_api", "version", "architecture", "threading_layer", "num_threads")
+    blas = [
+        {key: lib.get(key) for key in keys} | {"library": Path(str(lib.get("filepath", ""))).name}
+        for lib in threadpool_info()
+    ]
+    return sorted(blas, key=lambda lib: json.dumps(lib, sort_keys=True))
 
 
 def _pillow_zlib() -> str | None:
+    """The zlib version Pillow compresses PNG data with."""
     try:
         from PIL import features
 
         return features.version("zlib")
     except Exception:  # pragma: no cover - Pillow is a dependency of Matplotlib
         return None
-
-
-# --------------------------------------------------------------------------- helpers
 
 
 def _to_json(value: Any, where: str) -> Any:
@@ -424,13 +300,8 @@ def _sha256(path: Path) -> str:
 
 
 def _git_state(exclude: Path | None = None, source: Path | None = None) -> tuple[str | None, bool | None]:
-    """Return ``(commit, dirty)`` of the repository holding this package (or ``source``).
-
-    ``dirty`` is whether tracked files differ from the commit, ignoring the figures folder itself (``exclude``) and the
-    repository's ``results/`` folder: a publishing run rewrites both (figures and result tables) as it goes, and its
-    own outputs must not make the record of its later figures dirty. Both are ``None`` outside a git work tree or
-    without git.
-    """
+    """``(commit, dirty)`` of the repository holding ``source`` (None without git); ``dirty`` ignores the figures
+    folder (``exclude``) and ``results/``, which a publishing run rewrites as it goes."""
     source = Path(__file__).resolve().parent if source is None else source
 
     def git(*args: str) -> str:
@@ -446,13 +317,9 @@ def _git_state(exclude: Path | None = None, source: Path | None = None) -> tuple
     if not commit:
         return None, None
     pathspec = [":/", f":(top,exclude){RUN_OUTPUTS}"]
-    if exclude is not None:
-        try:
-            relative = exclude.resolve().relative_to(top)
-            if relative.parts:
-                pathspec.append(f":(top,exclude){relative.as_posix()}")
-        except ValueError:
-            pass
+    folder = exclude.resolve() if exclude is not None else top
+    if folder != top and folder.is_relative_to(top):
+        pathspec.append(f":(top,exclude){folder.relative_to(top).as_posix()}")
     try:
         status = git("status", "--porcelain", "--untracked-files=no", "--", *pathspec)
     except (OSError, subprocess.SubprocessError):

@@ -1,18 +1,5 @@
-"""Each notebook's headline figure: the one figure that carries its answer, legible one journal column wide.
-
-A notebook declares its headline in its metadata (``{"ndcg_research": {"headline": "04_headline", "figures":
-[..., "04_headline"]}}``); its study's figures module (``ndcg_research/studies/<name>/plots.py``, or
-``figures.py``) defines ``HEADLINE``, a :class:`Headline`: the figure's name and how to draw it and write its
-caption from the result tables of a run. The notebook draws it from the tables it has just written
-(:func:`save_headline`), and :func:`redraw` draws it the same way from the committed tables of the full profile
-(``results/full``) into ``figures/`` without running the notebook::
-
-    python -m ndcg_research.pipeline.headlines [--only 04 11]
-
-Every headline is drawn in :func:`~ndcg_research.pipeline.style.column_figure`: its saved file is at most
-:data:`~ndcg_research.pipeline.style.COLUMN_WIDTH_CM` wide, with no text below
-:data:`~ndcg_research.pipeline.style.MIN_TEXT_PT` at that width (``tests/test_notebook_headlines.py`` checks
-the committed files).
+"""Each notebook's headline figure (its study's ``HEADLINE``), legible one journal column wide; :func:`redraw` draws
+it from ``results/full`` without running the notebook: ``python -m ndcg_research.pipeline.headlines [--only 04]``.
 """
 
 from __future__ import annotations
@@ -37,9 +24,8 @@ from .style import COLUMN_STYLE
 
 @dataclass(frozen=True)
 class Headline:
-    """A notebook's headline figure: its ``name`` (``NN_...``), ``draw(results_dir, parameters)`` returning the
-    figure drawn from a run's result tables (and, where a table does not record them, the run's parameters as its
-    figures' provenance records them), and ``caption(results_dir, parameters)`` returning its one-line caption."""
+    """A headline: its ``name``, ``draw(results_dir, parameters)`` and ``caption(results_dir, parameters)`` (the
+    parameters of the run, for what its tables do not record)."""
 
     name: str
     draw: Callable[[Path, Mapping[str, Any]], Figure]
@@ -47,16 +33,12 @@ class Headline:
 
     @classmethod
     def from_tables(cls, name: str, draw: Callable[[Path], Figure], caption: Callable[[Path], str]) -> Headline:
-        """A headline whose figure and caption need only the run's result tables (``draw(results_dir)``,
-        ``caption(results_dir)``)."""
+        """A headline drawn and captioned from the result tables alone."""
         return cls(name, lambda results, _: draw(results), lambda results, _: caption(results))
 
 
 def study_figures(notebook: str | os.PathLike[str]) -> ModuleType:
-    """The figures module of a notebook's study: ``ndcg_research.studies.<name>.plots`` (or ``.figures``), where
-    ``<name>`` is the notebook's file name without its number (``04_distinguishability.ipynb``:
-    ``distinguishability``).
-    """
+    """``ndcg_research.studies.<name>.plots`` (or ``.figures``) of notebook ``NN_<name>.ipynb``."""
     study = Path(notebook).stem.split("_", 1)[1]
     for module in ("plots", "figures"):
         try:
@@ -68,8 +50,7 @@ def study_figures(notebook: str | os.PathLike[str]) -> ModuleType:
 
 
 def headline_of(notebook: str | os.PathLike[str]) -> Headline:
-    """The :class:`Headline` of a notebook (its path): its study's ``HEADLINE``, which must be the figure the
-    notebook declares as its headline."""
+    """The notebook's study's ``HEADLINE``, which must be the headline the notebook declares."""
     headline = getattr(study_figures(notebook), "HEADLINE", None)
     declared = profiles.declared_headline(notebook)
     if not isinstance(headline, Headline) or headline.name != declared:
@@ -88,12 +69,8 @@ def save_headline(
     parameters: Mapping[str, Any],
     seed: Any = None,
 ) -> Figure:
-    """Draw ``headline`` from the result tables in ``results_dir`` and save it with
-    :func:`~ndcg_research.pipeline.figures.save_figure` (``notebook``, ``parameters`` and ``seed`` as there), in
-    :data:`~ndcg_research.pipeline.style.COLUMN_STYLE` whatever the notebook's global style.
-
-    Returns matplotlib.figure.Figure: the figure, to display.
-    """
+    """Draw ``headline`` from the tables in ``results_dir``, save it (:func:`~.figures.save_figure`) in
+    :data:`~.style.COLUMN_STYLE` and return it, to display."""
     results = Path(results_dir)
     fig = headline.draw(results, parameters)
     with matplotlib.rc_context(COLUMN_STYLE):  # saved the same way whatever the notebook's global style
@@ -115,12 +92,8 @@ def redraw(
     results_dir: str | os.PathLike[str],
     figures_dir: str | os.PathLike[str],
 ) -> list[Path]:
-    """Draw the headline of each notebook from the tables in ``results_dir`` into ``figures_dir``, then rewrite the
-    figure index; return the provenance records written.
-
-    The record names the parameters and seed of the run that wrote the tables: those of the headline's own
-    record in ``figures_dir`` if there is one, else those of another figure that notebook saved there (the same
-    run wrote the tables and that figure). A notebook with neither must be run (``reproduce``) instead.
+    """Draw each notebook's headline from ``results_dir`` into ``figures_dir`` and rewrite the index; return the
+    records written. Parameters and seed come from the run's record of a figure there (:func:`_run_record`).
     """
     figures = Path(figures_dir)
     written = []

@@ -1,5 +1,4 @@
-"""Which notebooks run with which parameters: discovery, selection, the profiles file, and what a notebook declares
-(its ``parameters`` cell, the figures and tables it writes)."""
+"""Which notebooks run with which parameters: discovery, selection, profiles, and what a notebook declares."""
 
 from __future__ import annotations
 
@@ -12,13 +11,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-#: Glob of the notebooks the runner executes.
 NOTEBOOK_GLOB = "[0-9][0-9]_*.ipynb"
-#: Notebook metadata namespace of this project.
+#: The project's key of a notebook's metadata, and the parameters the runner injects into every notebook.
 METADATA_KEY = "ndcg_research"
-#: Parameters the runner injects into every notebook.
 INJECTED_PARAMETERS = ("figures_dir", "results_dir")
-#: Default execution timeout per cell, in seconds.
+#: Per cell, in seconds.
 DEFAULT_TIMEOUT = 3600
 
 
@@ -28,8 +25,7 @@ class RunnerError(Exception):
 
 @dataclass(frozen=True)
 class NotebookParameter:
-    """One parameter of a notebook's ``parameters`` cell: its name, its default as source text, and the comment on
-    its line(s) without ``#`` (empty if none)."""
+    """One parameter of a notebook's ``parameters`` cell: name, default as source text, comment without ``#``."""
 
     name: str
     default: str
@@ -43,7 +39,7 @@ def repo_root() -> Path:
 
 
 def discover_notebooks(notebooks_dir: str | os.PathLike[str]) -> list[Path]:
-    """The notebooks ``NN_*.ipynb`` of a folder, sorted by name (so ``01_...`` runs before ``02_...``)."""
+    """The notebooks ``NN_*.ipynb`` of a folder, in run order."""
     folder = Path(notebooks_dir)
     if not folder.is_dir():
         raise RunnerError(f"notebooks directory {str(folder)!r} does not exist")
@@ -51,9 +47,7 @@ def discover_notebooks(notebooks_dir: str | os.PathLike[str]) -> list[Path]:
 
 
 def select_notebooks(notebooks: Sequence[Path], only: Iterable[str] | None, what: str = "--only") -> list[Path]:
-    """The notebooks named in ``only`` (by stem, file name or number), in run order; all when ``only`` is empty
-    (``what`` names the option in the message of a name that matches none).
-    """
+    """The notebooks named in ``only`` (stem, file name or number) in run order; all if none (``what``: the option)."""
     names = list(only or [])
     if not names:
         return list(notebooks)
@@ -72,11 +66,7 @@ def select_notebooks(notebooks: Sequence[Path], only: Iterable[str] | None, what
 
 
 def load_profiles(path: str | os.PathLike[str]) -> dict[str, dict[str, dict[str, Any]]]:
-    """Read a profiles file, ``{profile: {notebook_stem: {parameter: value}}}`` (an empty entry is ``{}``).
-
-    A profile must not set a parameter the runner injects (``figures_dir``, ``results_dir``); a missing or
-    malformed file is a :class:`RunnerError`.
-    """
+    """A profiles file as ``{profile: {notebook_stem: {parameter: value}}}``; :class:`RunnerError` if malformed."""
     import yaml
 
     path = Path(path)
@@ -116,20 +106,17 @@ def load_profiles(path: str | os.PathLike[str]) -> dict[str, dict[str, dict[str,
 
 
 def declared_figures(notebook: str | os.PathLike[str] | Any) -> list[str]:
-    """The figures a notebook (file, or read notebook) declares in ``metadata["ndcg_research"]["figures"]``."""
+    """The figures a notebook (file, or read notebook) declares in its metadata."""
     return _declared(notebook, "figures")
 
 
 def declared_tables(notebook: str | os.PathLike[str] | Any) -> list[str]:
-    """The result tables a notebook declares in ``metadata["ndcg_research"]["tables"]``: file names in
-    ``results_dir`` or glob patterns (``"03_ndcg_*.csv"``), each of which a run must write.
-    """
+    """The result tables (names or globs in ``results_dir``) a notebook declares in its metadata."""
     return _declared(notebook, "tables")
 
 
 def declared_headline(notebook: str | os.PathLike[str] | Any) -> str | None:
-    """The headline figure a notebook declares in ``metadata["ndcg_research"]["headline"]`` (one of its declared
-    figures: :mod:`~ndcg_research.pipeline.headlines`), or None."""
+    """The headline (one of its figures) a notebook declares in its metadata, or None."""
     nb = read_notebook(notebook) if isinstance(notebook, str | os.PathLike) else notebook
     name = (nb.metadata.get(METADATA_KEY, {}) or {}).get("headline")
     if name is not None and name not in _declared(nb, "figures"):
@@ -146,19 +133,13 @@ def _declared(notebook: str | os.PathLike[str] | Any, kind: str) -> list[str]:
 
 
 def notebook_parameters(path: str | os.PathLike[str]) -> dict[str, str]:
-    """``{name: default value as source text}`` of a notebook's ``parameters`` cell (:func:`describe_parameters`)."""
+    """``{name: default as source text}`` of a notebook's ``parameters`` cell."""
     return {p.name: p.default for p in describe_parameters(path)}
 
 
 def describe_parameters(path: str | os.PathLike[str]) -> list[NotebookParameter]:
-    """The parameters of a notebook's ``parameters`` cell: name, default and comment, in the order of the cell.
-
-    The cell is parsed with :mod:`ast` (papermill's own inspection is line-based and gives up on lines such as
-    ``k = 6  # "quoted" (comment)``). Every top-level assignment ``name = value`` or ``name: type = value`` counts;
-    its comment is the text of the ``#`` comments on the lines it spans. A name assigned twice appears once, with
-    its last value. A notebook without a cell tagged ``parameters``, or whose cell is not valid Python, is a
-    :class:`RunnerError`.
-    """
+    """The top-level assignments of a notebook's ``parameters`` cell in order (a reassigned name once, its last
+    value) with their lines' comments, parsed with :mod:`ast` (papermill gives up on ``k = 6  # "a" (b)``)."""
     cells = [c for c in read_notebook(path).cells if "parameters" in c.metadata.get("tags", [])]
     if not cells:
         raise RunnerError(

@@ -1,24 +1,6 @@
-"""Run the notebooks with papermill under a named parameter profile, and store committed notebooks clean.
-
-The notebooks live in ``notebooks/`` and are named ``NN_short_description.ipynb``. :func:`reproduce` executes them
-in order under a profile of ``notebooks/profiles.yaml``::
-
-    quick:                      # profile name
-      01_worked_example:        # notebook stem
-        k: 6                    # parameter: value
-
-Each run also injects ``figures_dir`` and ``results_dir``. Executed notebooks go to ``<output>/notebooks/``, result
-tables to ``<output>/results/`` and figures to ``<output>/figures/``; the default output is ``build/<profile>``,
-except that a run of *every* notebook with the ``full`` profile *publishes* (:func:`publishing`): it writes the
-committed ``figures/`` and ``results/full/``, from which the findings and the notebooks' "full profile" paragraphs
-read. A notebook declares the figures and tables it writes in its metadata
-(``{"ndcg_research": {"figures": [...], "tables": ["03_ndcg_*.csv"]}}``); its run fails unless each was written
-during the run. A failing notebook does not stop the run: the others run, then the run fails listing every failure.
-At the end the figure index ``<figures>/README.md`` is regenerated.
-
-:func:`store` re-executes committed notebooks in place with their defaults and stores them clean (volatile metadata
-stripped, the kernel metadata JupyterLab fills in recorded), so that stored outputs (checked by nbval) refresh with
-one command and opening a stored notebook does not mark it modified.
+"""Run the notebooks with papermill under a profile of ``notebooks/profiles.yaml`` (:func:`reproduce`: into
+``build/<profile>`` unless it publishes, each checked for the figures and tables it declares), and store committed
+notebooks re-executed and clean (:func:`store`).
 """
 
 from __future__ import annotations
@@ -55,14 +37,10 @@ from .profiles import (  # noqa: F401 (NotebookParameter, describe_parameters: r
 
 #: Kernel used for every run: the ``python3`` kernel of the Python running the runner.
 KERNEL_NAME = "python3"
-#: Where a publishing run (the full profile) writes the result tables and the figures, relative to the repository.
-PUBLISHED_RESULTS = Path("results") / "full"
-PUBLISHED_FIGURES = Path("figures")
 
 
 class NotebookFailed(RunnerError):
-    """A notebook raised an error, timed out, or did not write a declared figure or table (``notebook``: its file
-    name; ``output_path``: the executed, possibly partial, notebook)."""
+    """A notebook raised, timed out or did not write a declared output (``output_path``: the executed notebook)."""
 
     def __init__(self, message: str, *, notebook: str, output_path: Path | None = None) -> None:
         super().__init__(message)
@@ -71,8 +49,7 @@ class NotebookFailed(RunnerError):
 
 @dataclass(frozen=True)
 class NotebookResult:
-    """What one notebook run produced: the executed notebook, its wall-clock time, the figures it declared (all
-    written unless ``error`` is set), the parameters injected, and why it failed (``None`` when it succeeded)."""
+    """What one notebook run produced; ``error`` is why it failed (``None`` when it succeeded)."""
 
     notebook: str
     output_path: Path
@@ -83,8 +60,7 @@ class NotebookResult:
 
 
 class RunFailed(RunnerError):
-    """Notebooks of a run failed; every selected notebook was still run (``failures``: one per failed notebook;
-    ``results``: every notebook run, both in run order)."""
+    """Notebooks of a run failed (every selected notebook still ran); ``failures`` and ``results`` in run order."""
 
     def __init__(self, failures: Sequence[NotebookFailed], results: Sequence[NotebookResult]) -> None:
         self.failures, self.results = tuple(failures), tuple(results)
@@ -92,21 +68,17 @@ class RunFailed(RunnerError):
         super().__init__(f"{len(self.failures)} of {len(self.results)} notebook(s) failed:\n{listed}")
 
 
-# Drop papermill's warnings about parameter lines it cannot read: it reads the parameters cell line by line, gives
-# up on defaults that are spec strings holding an '=' (``"power(beta=2)"``), then calls such parameters unknown. The
-# runner checks every parameter against the cell with Python's parser before running (profiles.notebook_parameters).
+# Drop papermill's warnings about parameter lines it cannot parse (defaults such as "power(beta=2)"): the runner
+# checks every parameter against the cell with Python's parser before running (profiles.notebook_parameters).
 for _name in ("papermill", "papermill.translators"):
     logging.getLogger(_name).addFilter(
         lambda record: not record.getMessage().startswith(("Unable to parse line", "Passed unknown parameter"))
     )
 
 
-# --------------------------------------------------------------------------- the plan of a run
-
-
 @dataclass(frozen=True)
 class NotebookRun:
-    """One notebook of a run: its file, the parameters injected, and the figures and tables it declares."""
+    """One notebook of a run: its file, parameters, and declared figures and tables."""
 
     path: Path
     parameters: dict[str, Any]
@@ -116,7 +88,7 @@ class NotebookRun:
 
 @dataclass(frozen=True)
 class Publishing:
-    """Whether a run publishes, and what the run says about it (empty, or why the committed folders stay)."""
+    """Whether a run publishes, and the note it prints about it."""
 
     publish: bool
     note: str = ""
@@ -124,8 +96,7 @@ class Publishing:
 
 @dataclass(frozen=True)
 class RunPlan:
-    """Everything a run does, decided before it starts: the profile, the folders of the notebooks and of the executed
-    notebooks, figures and tables, whether it publishes, and the selected notebooks in run order."""
+    """Everything a run does, decided before it starts."""
 
     profile: str
     notebooks_dir: Path
@@ -153,12 +124,8 @@ def publishing(
     folders_given: bool,
     publish: bool | None,
 ) -> Publishing:
-    """The publish rule: does a run write the committed ``figures/`` and ``results/full/``?
-
-    Asked (``publish`` True or False), the run does as asked. Otherwise only the ``full`` profile run on every
-    notebook (not ``partial``) of the repository's own ``notebooks/`` without an output folder publishes. A partial
-    run of the full profile that does not publish, and writes nowhere it was told to (no output, figures or results
-    folder given), says that it leaves the committed folders alone.
+    """Does a run write the committed ``figures/`` and ``results/full/``? As asked (``publish``), else only a full
+    profile run of every notebook of ``notebooks/`` without an output folder; a partial full run says it does not.
     """
     if publish is None:
         publish = profile == "full" and not output_given and not partial and default_notebooks
@@ -198,9 +165,7 @@ def plan_run(
     results_dir: str | os.PathLike[str] | None = None,
     publish: bool | None = None,
 ) -> RunPlan:
-    """Plan a run (the parameters are :func:`reproduce`'s); every selected notebook is checked before any runs, so
-    that a typo in a profile, a notebook name or a parameter fails fast (:class:`RunnerError`).
-    """
+    """Plan a run (:func:`reproduce`'s parameters), checking every notebook first: a typo fails fast."""
     root = profiles.repo_root()
     nb_dir = Path(notebooks_dir).resolve() if notebooks_dir is not None else root / "notebooks"
     profiles_path = Path(profiles_file) if profiles_file is not None else nb_dir / "profiles.yaml"
@@ -227,16 +192,13 @@ def plan_run(
         publish=publish,
     )
     out_dir = Path(output).resolve() if output is not None else (root / "build" / profile).resolve()
-    published = {"figures": root / PUBLISHED_FIGURES, "results": root / PUBLISHED_RESULTS}
+    published = {"figures": root / "figures", "results": root / "results" / "full"}
     fig_dir, res_dir = (
         (Path(given) if given is not None else published[kind] if rule.publish else out_dir / kind).resolve()
         for given, kind in ((figures_dir, "figures"), (results_dir, "results"))
     )
     runs = tuple(_notebook_run(p, profile, loaded[profile].get(p.stem, {}), fig_dir, res_dir) for p in selected)
     return RunPlan(profile, nb_dir, out_dir / "notebooks", fig_dir, res_dir, rule, runs)
-
-
-# --------------------------------------------------------------------------- running
 
 
 def reproduce(
@@ -253,16 +215,8 @@ def reproduce(
     progress: bool | None = None,
     stream: TextIO | None = None,
 ) -> list[NotebookResult]:
-    """Execute the notebooks under a profile, check their figures and tables, and index the figures.
-
-    ``output`` holds ``notebooks/``, ``results/`` and ``figures/`` (default ``build/<profile>``), unless
-    ``figures_dir`` / ``results_dir`` say otherwise (the sweeps' cache goes under the latter); ``only`` names
-    notebooks by stem, file name or number; ``publish`` defaults to :func:`publishing`'s rule; ``progress`` to a
-    bar only when standard error is a terminal; ``stream`` (progress and summary) to standard output. Returns one
-    :class:`NotebookResult` per notebook, in order. :class:`RunnerError` on a bad profile, notebook name or profiles
-    file, before any notebook runs; :class:`RunFailed` when notebooks failed or did not write a declared figure or
-    table (every selected notebook is still run, and the figure index written for what the run produced).
-    """
+    """Execute the notebooks under a profile, check their figures and tables, and index the figures; raise
+    :class:`RunnerError` before any notebook runs, :class:`RunFailed` after all ran if some failed."""
     report_to = stream if stream is not None else sys.stdout
     plan = plan_run(
         profile,
@@ -292,8 +246,7 @@ def reproduce(
 def execute_plan(
     plan: RunPlan, *, timeout: float | None, progress: bool | None, out: TextIO
 ) -> tuple[list[NotebookResult], list[NotebookFailed]]:
-    """Run every notebook of ``plan`` in order, checking each one's declared figures and tables; a failing notebook
-    does not stop the run (its result carries the error). Returns the results and the failures, in run order."""
+    """Run and check every notebook of ``plan`` in order (a failure does not stop the run): results and failures."""
     from tqdm import tqdm
 
     show_bar = progress if progress is not None else _stderr_is_tty()
@@ -324,7 +277,7 @@ def execute_plan(
 
 
 def format_summary(results: Sequence[NotebookResult]) -> str:
-    """The per-notebook summary table printed after a run (a failed notebook shows ``FAILED``), then the total."""
+    """The per-notebook summary table printed after a run, then the total."""
     rows = [(r.notebook, f"{r.seconds:.1f}", "FAILED" if r.error else (", ".join(r.figures) or "-")) for r in results]
     n_fig = sum(len(r.figures) for r in results if not r.error)
     n_failed = sum(1 for r in results if r.error)
@@ -343,27 +296,18 @@ def _stderr_is_tty() -> bool:
         return False
 
 
-# --------------------------------------------------------------------------- one notebook, with papermill
-
-
 @functools.cache
 def kernel_manager_class() -> type:
-    """The kernel manager class of every notebook run: jupyter_client's, quiet on successful runs.
+    """jupyter_client's kernel manager, quiet on successful runs.
 
-    - On POSIX systems the kernel talks over local IPC sockets instead of TCP, so ipykernel has no reason for its
-      warning "Kernel is running over TCP without encryption" (Windows keeps TCP). Each kernel's sockets get a
-      unique path in the temporary directory (jupyter_client would number them ``kernel-ipc-1`` ... in the working
-      directory, where two runs at once would take each other's sockets).
-    - It does not interrupt the kernel when shutting it down: after a run every cell has finished, and a SIGINT
-      that lands while the kernel handles a message is logged as ``ERROR | KeyboardInterrupt caught in kernel.``.
-      A kernel that does not stop is still killed; interrupting a running cell (a timeout) is unchanged.
+    On POSIX it uses IPC sockets (no "Kernel is running over TCP without encryption" warning), each at a unique
+    temporary path (jupyter_client's numbered ``kernel-ipc-1`` in the working directory would clash between two
+    runs). It does not interrupt the kernel at shutdown (a SIGINT then logs ``KeyboardInterrupt caught in kernel``).
     """
     from jupyter_client import AsyncKernelManager
     from traitlets import CaselessStrEnum, default
 
     class RunnerKernelManager(AsyncKernelManager):
-        """jupyter_client's kernel manager, on IPC sockets where possible and quiet at shutdown."""
-
         transport = CaselessStrEnum(
             ["tcp", "ipc"],
             default_value="ipc" if os.name == "posix" else "tcp",
@@ -389,9 +333,7 @@ def kernel_manager_class() -> type:
 
 
 def kernel_metadata(kernel_name: str = KERNEL_NAME) -> dict[str, Any]:
-    """``{"kernelspec": ..., "language_info": ...}``: what JupyterLab writes into a notebook it opens with this
-    kernel (if either differs from the file, the notebook is marked modified), read by starting the kernel once.
-    """
+    """The ``kernelspec`` and ``language_info`` JupyterLab writes into a notebook it opens (read from the kernel)."""
     import nbformat
     from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
     from nbclient import NotebookClient
@@ -419,14 +361,8 @@ def run_notebook(
     timeout: float | None = DEFAULT_TIMEOUT,
     cwd: str | os.PathLike[str] | None = None,
 ) -> float:
-    """Execute one notebook with papermill (parameters injected after its ``parameters`` cell; none: its defaults),
-    write the executed notebook to ``output_path`` (also on failure) and return the seconds taken.
-
-    ``timeout`` is per cell (``None``: none); ``cwd`` is the kernel's working directory (default: the notebook's
-    folder). A cell that raises or times out, or a dead kernel, is a :class:`NotebookFailed` whose message names the
-    notebook and the cell as a user finds it: by the prompt number JupyterLab shows in the executed notebook
-    (``[4]:``), by its position among the code cells of the committed notebook, and by its first line.
-    """
+    """Execute one notebook with papermill into ``output_path`` (also on failure); return the seconds taken. A failure
+    is a :class:`NotebookFailed` naming the cell as a user finds it (:func:`_describe_cell`)."""
     from papermill.exceptions import PapermillExecutionError
 
     path, output_path = Path(path), Path(output_path)
@@ -447,30 +383,23 @@ def run_notebook(
             request_save_on_cell_execute=True,
             kernel_manager_class=kernel_manager_class(),
         )
-    except PapermillExecutionError as exc:
-        where = _describe_cell(output_path, path, execution_count=exc.exec_count, source=exc.source)
-        raise _notebook_failed(
-            path, output_path, where, f"{exc.ename}: {_first_lines(str(exc.evalue), 3)}", "with the traceback"
-        ) from exc
-    except Exception as exc:  # timeouts, dead kernels, kernel start failures
-        where = _describe_cell(output_path, path)
-        raise _notebook_failed(
-            path, output_path, where, f"{type(exc).__name__}: {_first_lines(str(exc), 3)}", "partial"
+    except Exception as exc:  # a cell raised; or a timeout, a dead kernel, a kernel that did not start
+        if isinstance(exc, PapermillExecutionError):
+            where = _describe_cell(output_path, path, execution_count=exc.exec_count, source=exc.source)
+            error, saved = f"{exc.ename}: {_first_lines(str(exc.evalue), 3)}", "with the traceback"
+        else:
+            where = _describe_cell(output_path, path)
+            error, saved = f"{type(exc).__name__}: {_first_lines(str(exc), 3)}", "partial"
+        raise NotebookFailed(
+            f"notebook {path.name} failed{where}:\n  {error}\n  executed notebook ({saved}): {output_path}",
+            notebook=path.name,
+            output_path=output_path,
         ) from exc
     return time.perf_counter() - start
 
 
-def _notebook_failed(path: Path, output_path: Path, where: str, error: str, saved: str) -> NotebookFailed:
-    """The error of a failed run: the notebook, the cell (``where``), the error's first lines, the saved notebook."""
-    return NotebookFailed(
-        f"notebook {path.name} failed{where}:\n  {error}\n  executed notebook ({saved}): {output_path}",
-        notebook=path.name,
-        output_path=output_path,
-    )
-
-
 def check_outputs(run: NotebookRun, plan: RunPlan, *, since: float, output_path: Path) -> None:
-    """Fail unless every figure and table ``run`` declares exists in ``plan``'s folders, written during the run."""
+    """Fail unless every figure and table ``run`` declares was written during the run."""
     from .figures import figure_files
 
     notebook, fig_dir, results_dir = run.path.name, plan.figures_dir, plan.results_dir
@@ -508,9 +437,8 @@ def _first_lines(text: str, n: int) -> str:
 def _describe_cell(
     executed: Path, notebook: Path, *, execution_count: int | None = None, source: str | None = None
 ) -> str:
-    """Name the failed (or still running) cell the way a user finds it, from the executed notebook: text such as
-    `` at cell [4] of the executed notebook (code cell 3 of 03_x.ipynb, starting 'raise ValueError')``, or only
-    what is known (empty if nothing)."""
+    """The failed (or still running) cell as a user finds it: `` at cell [4] of the executed notebook (code cell 3 of
+    03_x.ipynb, starting 'raise ValueError')``, or only what is known (empty if nothing)."""
     try:
         cells = read_notebook(executed).cells
     except Exception:
@@ -535,31 +463,21 @@ def _describe_cell(
     return f" at cell [{count}] of the executed notebook ({where}, starting {first!r})"
 
 
-# --------------------------------------------------------------------------- storing committed notebooks
-
-# nbstripout (a maintained library) was considered for the stripping and not used: it is built to strip outputs,
-# which a stored notebook keeps (nbval checks them); it cannot clear an execute_result's output metadata nor an
-# emptied tag list, and its ``drop_tagged_cells`` (0.9) binds its filter to the last tag only (a closure over the
-# loop variable), so the two papermill tags would not both be dropped.
-
-#: Cell and notebook metadata keys dropped by :func:`strip_volatile`.
+# Not nbstripout: it strips outputs (which nbval checks), keeps execute_result metadata and emptied tag lists, and
+# its drop_tagged_cells (0.9) drops only the last tag's cells.
 _VOLATILE_CELL_KEYS = ("papermill", "execution", "ExecuteTime", "collapsed", "scrolled")
 _VOLATILE_NB_KEYS = ("papermill", "widgets", "toc", "varInspector")
 
 
 def strip_volatile(nb: Any) -> Any:
-    """A copy of a notebook without volatile metadata: papermill's metadata, injected-parameters cells and error
-    markers, cell timings, view state and output metadata of execute results; stripping twice changes nothing.
-    Execution counts, outputs, ``kernelspec`` and ``language_info`` are kept.
-    """
+    """A copy of a notebook without volatile metadata (papermill's, timings, view state, injected cells, execute
+    results' metadata); outputs, counts and kernel metadata are kept; idempotent."""
     nb = copy.deepcopy(nb)
     for key in _VOLATILE_NB_KEYS:
         nb.metadata.pop(key, None)
-    kept = []
+    papermill_tags = {"injected-parameters", "papermill-error-cell-tag"}
+    nb.cells = [cell for cell in nb.cells if not papermill_tags & set(cell.metadata.get("tags", []))]
     for cell in nb.cells:
-        tags = cell.metadata.get("tags", [])
-        if "injected-parameters" in tags or "papermill-error-cell-tag" in tags:
-            continue
         for key in _VOLATILE_CELL_KEYS:
             cell.metadata.pop(key, None)
         if cell.metadata.get("tags") == []:
@@ -567,8 +485,6 @@ def strip_volatile(nb: Any) -> Any:
         for output in cell.get("outputs", []):
             if output.get("output_type") == "execute_result":
                 output["metadata"] = {}
-        kept.append(cell)
-    nb.cells = kept
     return nb
 
 
@@ -580,14 +496,8 @@ def store(
     execute: bool = True,
     stream: TextIO | None = None,
 ) -> list[Path]:
-    """Re-execute committed notebooks in place with their defaults, then store them clean; return those rewritten.
-
-    Each notebook runs with papermill without injected parameters (its figures go to the git-ignored
-    ``build/figures``); then :func:`strip_volatile`, and the kernel metadata of :func:`kernel_metadata` recorded,
-    so that opening it in JupyterLab with this environment does not mark it modified. The file is replaced only
-    when the run succeeds (a failure raises :class:`NotebookFailed`; the notebooks after it are not stored).
-    ``execute=False`` only strips and records the kernel metadata, keeping the outputs.
-    """
+    """Re-execute committed notebooks in place with their defaults (``execute=False``: do not), strip them and record
+    :func:`kernel_metadata`; return those rewritten. A failure leaves that notebook and the later ones as they were."""
     import nbformat
 
     out = stream if stream is not None else sys.stdout

@@ -1,16 +1,6 @@
-"""What every figure of the notebooks shares: rounding of plotted values, row selection, panel grids,
-labels, the legend below the panels, log-axis ticks, error bars and the mark of an undefined value, and the
-size and text of a headline figure (one journal column: :func:`column_figure`).
-
-The shared markers, colours and panels of several studies are here too; a plot of one notebook lives in
-its study's ``plots.py``.
-
-Examples
---------
->>> fig, axes = panel_grid(3, 2)
->>> label_rows(axes, 2, "mean nDCG")
->>> [ax.get_ylabel() for ax in axes if ax.get_visible()]
-['mean nDCG', '', 'mean nDCG']
+"""What the studies' figures share: plotted values, row selection, panel grids, labels, legends, log ticks, error
+bars, the mark of an undefined value, shared markers and colours, and the one-column headline figure
+(:func:`column_figure`). A plot of one notebook lives in its study's ``plots.py``.
 """
 
 from __future__ import annotations
@@ -32,29 +22,23 @@ from matplotlib.ticker import FuncFormatter, LogLocator
 from ..core import parse_discount
 from .figures import PROJECT_STYLE
 
-#: Marker shapes, cycled over the lines of a panel (of the pairs of a panel: :data:`PAIR_MARKERS`).
+#: Marker shapes and line styles, cycled over the lines (pairs: :data:`PAIR_MARKERS`) of a panel.
 MARKERS = "osD^vP*X"
 PAIR_MARKERS = "os^D"
-#: Line styles, cycled over the lines of a panel.
 LINESTYLES = ("-", "--", "-.", ":")
-#: How an undefined value is drawn, in every figure.
+#: How an undefined value is drawn in every figure, and its legend entry.
 UNDEFINED_STYLE = dict(marker="x", color="0.45", ls="none", ms=6, mew=1.5)
-#: The legend entry of :data:`UNDEFINED_STYLE`.
 UNDEFINED_LABEL = "undefined (every gap is 0)"
-#: The columns of the share of data sets where the better ranker scores higher, with its Wilson interval.
+#: The share of data sets where the better ranker scores higher, with its Wilson interval.
 P_BETTER = ("p_better", "p_better_low", "p_better_high")
 #: The exponent panels show at most this range: an interval wider than it says nothing and would squash the rest.
 EXPONENT_RANGE = 1.0
 
-#: One journal column, in centimetres: each notebook's headline figure must be legible at this width.
+#: One journal column (cm), the smallest text a headline may show at that width (pt), the saved margin (inches).
 COLUMN_WIDTH_CM = 8.5
-#: The smallest text a headline figure may show when printed one column wide, in points.
 MIN_TEXT_PT = 7.0
-#: The margin around a saved figure's content, in inches (``savefig.pad_inches``).
 SAVE_PAD_INCHES = 0.1
-#: The whole style of a column-wide figure, drawn and saved the same way whatever the notebook's global style: the
-#: project's (:data:`~ndcg_research.pipeline.figures.PROJECT_STYLE`) with text sizes (points) and line weights
-#: for one column, no text below :data:`MIN_TEXT_PT`.
+#: The style of a column-wide figure whatever the notebook's global style: the project's with column-sized text.
 COLUMN_STYLE = {
     **PROJECT_STYLE,
     "savefig.pad_inches": SAVE_PAD_INCHES,
@@ -78,22 +62,8 @@ COLUMN_STYLE = {
 
 @contextlib.contextmanager
 def column_figure(height_cm: float, rows: int = 1, cols: int = 1, **subplots: Any) -> Iterator[tuple[Figure, Any]]:
-    """A figure whose saved file is one journal column wide (:data:`COLUMN_WIDTH_CM`), drawn in :data:`COLUMN_STYLE`.
-
-    The figure is narrower than the column by the margin that saving adds on each side (:data:`SAVE_PAD_INCHES`),
-    so that the saved file, cropped to its content plus that margin, is at most a column wide (save it in
-    :data:`COLUMN_STYLE`, as :func:`~ndcg_research.pipeline.headlines.save_headline` does). Yields the figure
-    and its axes (a flat array); draw inside the ``with`` block, where the style holds (Matplotlib reads the text
-    sizes when it creates a text). ``height_cm``: the figure's height; ``subplots`` go to
-    :meth:`~matplotlib.figure.Figure.subplots`.
-
-    Examples
-    --------
-    >>> with column_figure(6.0, 2, 1, sharex=True) as (fig, (top, bottom)):
-    ...     _ = bottom.set_xlabel("n")
-    >>> round(float(fig.get_size_inches()[0]) * 2.54 + 2 * SAVE_PAD_INCHES * 2.54, 2), bottom.xaxis.label.get_fontsize()
-    (8.5, 7.5)
-    """
+    """Yield a figure and its flat axes whose saved file (in :data:`COLUMN_STYLE`, as ``save_headline`` saves) is at
+    most one column wide, the saving margins included; draw inside the block, where the style holds."""
     with matplotlib.rc_context(COLUMN_STYLE):
         fig = Figure(figsize=(COLUMN_WIDTH_CM / 2.54 - 2 * SAVE_PAD_INCHES, height_cm / 2.54), layout="constrained")
         fig.get_layout_engine().set(w_pad=0.02, h_pad=0.02, wspace=0.04, hspace=0.04)
@@ -101,8 +71,7 @@ def column_figure(height_cm: float, rows: int = 1, cols: int = 1, **subplots: An
         yield fig, axes
 
 
-#: Colours by class of discount: discounts of one class look alike, classes apart (a dash and a marker tell the
-#: members of a class apart). log2, the reference of every comparison, is drawn black, thicker and on top.
+#: Colours by class of discount (a dash and a marker tell a class's members apart); log2 is black, thick, on top.
 CLASS_COLOURS = {
     "slowly varying": ("#2171b5", "#6baed6", "#08306b"),
     "regularly varying": ("#238b45", "#74c476"),
@@ -131,8 +100,7 @@ def discount_styles(discounts: Sequence[str]) -> dict[str, dict[str, Any]]:
 
 
 def column_discount_styles(discounts: Sequence[str]) -> dict[str, dict[str, Any]]:
-    """:func:`discount_styles` with the line widths and marker sizes of a column-wide figure, and a marker of its own
-    for each discount (colours alone do not tell the members of a class apart in print)."""
+    """:func:`discount_styles` sized for a column-wide figure, with a marker per discount (print loses colours)."""
     return {
         d: {
             **style,
@@ -172,11 +140,7 @@ def plotted_column(rows: pd.DataFrame, name: str) -> np.ndarray:
 
 
 def panel_grid(count: int, cols: int, size: tuple[float, float] = (3.3, 2.7), **kw: Any) -> tuple[Figure, np.ndarray]:
-    """A figure with ``count`` panels in rows of ``cols`` (the unused places hidden) and room below for a legend.
-
-    ``size`` is one panel's (width, height) in inches; ``kw`` goes to :meth:`~matplotlib.figure.Figure.subplots`.
-    Returns the figure and its axes as a flat array.
-    """
+    """A figure and its flat axes: ``count`` panels of ``size`` inches in rows of ``cols``, room below for a legend."""
     rows = math.ceil(count / cols)
     fig = Figure(figsize=(size[0] * cols, size[1] * rows + 1.0), layout="constrained")
     axes = np.atleast_1d(fig.subplots(rows, cols, squeeze=False, **kw)).ravel()
@@ -214,11 +178,7 @@ def label_grid_edges(axes: np.ndarray, column_titles: Sequence[str], row_labels:
 
 
 def legend_below(fig: Figure, entries: Sequence[tuple[Any, str]], ncols: int = 5) -> None:
-    """One legend for the whole figure, below the panels (constrained layout makes room for it).
-
-    ``entries`` are (handle, label) pairs; a label that comes again keeps its place and is drawn with
-    its last handle. At most ``ncols`` columns.
-    """
+    """One legend below the panels from (handle, label) pairs; a repeated label keeps its place, its last handle."""
     unique = {label: handle for handle, label in entries}
     ncols = min(ncols, len(unique))
     fig.legend(list(unique.values()), list(unique), loc="outside lower center", ncols=ncols, fontsize=9, frameon=False)
@@ -242,19 +202,14 @@ def log_ticks_1_2_5(ax: Axes) -> None:
 
 
 def decade_ticks(ax: Axes) -> None:
-    """Labelled log ticks at powers of ten only, written 10^k; no labels on the minor ticks.
-
-    For a log axis that spans several decades: Matplotlib's default labels the minor ticks of a short
-    range as "9x10^-1", "8x10^-1", ..., which piles up at paper size.
-    """
+    """Labelled log ticks at powers of ten only, written 10^k (Matplotlib's minor labels pile up at paper size)."""
     ax.yaxis.set_major_locator(LogLocator(base=10, numticks=12))
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: "1" if v == 1 else f"$10^{{{round(math.log10(v))}}}$"))
     ax.yaxis.set_minor_formatter(FuncFormatter(lambda v, _: ""))
 
 
 def decade_x_ticks(ax: Axes, n: Any, every: int = 1) -> None:
-    """Log x axis ticks at the powers of ten within the values ``n`` (every ``every``-th), written 10^k, no minor
-    labels: few enough for a column-wide panel."""
+    """Log x ticks at every ``every``-th power of ten within ``n``, written 10^k, no minor labels."""
     values = np.asarray(n, dtype=np.float64)
     low, high = math.ceil(math.log10(values.min()) - 1e-9), math.floor(math.log10(values.max()) + 1e-9)
     ticks = [10.0**k for k in range(low, high + 1)][::every]
@@ -263,8 +218,7 @@ def decade_x_ticks(ax: Axes, n: Any, every: int = 1) -> None:
 
 
 def n_label(n: float) -> str:
-    """A list length or count for a title or tick: ``10^k`` (math text) for a power of ten from 10^3 on or up to
-    10^-2, else plain."""
+    """A count for a title or tick: ``10^k`` (math text) for a power of ten >= 10^3 or <= 10^-2, else plain."""
     value = float(n)
     exponent = round(math.log10(value)) if value > 0 else 0
     if value > 0 and math.isclose(value, 10.0**exponent) and (exponent >= 3 or exponent <= -2):
@@ -273,11 +227,7 @@ def n_label(n: float) -> str:
 
 
 def n_text(n: float) -> str:
-    """A list length or count for plain text (a caption): ``10^k`` for a power of ten from 10^3 on, else plain.
-
-    >>> n_text(1000), n_text(300), n_text(10**7)
-    ('10^3', '300', '10^7')
-    """
+    """:func:`n_label` for plain text (a caption): ``10^3``, ``300``."""
     return n_label(n).replace("$", "").replace("{", "").replace("}", "")
 
 
@@ -295,8 +245,7 @@ def centre_and_bars(
 
 
 def pair_intervals(ax: Axes, x: np.ndarray, rows: pd.DataFrame, columns: Sequence[str], p: int, **style: Any) -> Any:
-    """The ``p``-th pair's fitted values (``columns``: centre, low, high) at ``x`` as markers with error bars, in the
-    pair's marker (:data:`PAIR_MARKERS`) and colour ``C{p}``; ``style`` goes to ``errorbar``."""
+    """The ``p``-th pair's ``columns`` (centre, low, high) at ``x`` as error bars in its marker and colour ``C{p}``."""
     centre, bars = centre_and_bars(rows, *columns)
     return ax.errorbar(x, centre, yerr=bars, fmt=PAIR_MARKERS[p % len(PAIR_MARKERS)], color=f"C{p}", **style)
 
@@ -304,10 +253,7 @@ def pair_intervals(ax: Axes, x: np.ndarray, rows: pd.DataFrame, columns: Sequenc
 def interval_markers(
     ax: Axes, x: np.ndarray, centre: np.ndarray, low: np.ndarray, high: np.ndarray, index: int, line: str = ""
 ) -> Any:
-    """The ``index``-th series of a panel as markers with error bars from ``low`` to ``high`` (colour ``C{index}``).
-
-    ``line`` is a line style drawn between the markers ("": none). Returns the errorbar container, for the legend.
-    """
+    """The ``index``-th series as markers (joined by ``line``) with error bars, colour ``C{index}``; for the legend."""
     bars = error_bar_lengths(centre, low, high)
     return ax.errorbar(
         x, centre, yerr=bars, fmt=MARKERS[index % len(MARKERS)] + line, ms=4, capsize=2, lw=1, color=f"C{index}"
@@ -315,10 +261,7 @@ def interval_markers(
 
 
 def mark_undefined(ax: Axes, n: np.ndarray, values: np.ndarray) -> list[Any]:
-    """Mark the undefined (NaN) values the one way of every figure: a grey x on the zero line.
-
-    Returns the drawn marks (none when every value is defined), for the legend.
-    """
+    """Mark the undefined (NaN) values as a grey x on the zero line; return the marks, for the legend."""
     missing = ~np.isfinite(values)
     if not missing.any():
         return []

@@ -1,9 +1,6 @@
-"""Tables for reading: wide views, rounding, proportions as counts with intervals, chance-level flags, fitted
-exponents ("not resolved" when the fit says nothing), and the pieces of the notebooks' sentences (intervals,
-replication between two independent runs, agreement of measured trends with predicted ones).
-
-The notebooks show short tables (a dozen rows, columns named in words) and keep the full result tables in
-``results/`` and in an appendix; these helpers build the short ones.
+"""What the notebooks' short tables share: wide views, rounding, shares as counts with intervals, chance-level flags,
+fitted exponents ("not resolved" when the fit says nothing), and the pieces of their sentences (intervals,
+replication between two independent runs, agreement of measured with predicted trends).
 """
 
 from __future__ import annotations
@@ -23,25 +20,19 @@ REPLICATION_Z = 3.0
 
 #: Appended to a cell that :func:`chance_level` flags.
 CHANCE_MARK = " (chance)"
-#: Text for a fitted exponent that says nothing: its gap is indistinguishable from 0 over the fitted range, or its
-#: interval is unbounded.
+#: A fitted exponent that says nothing: its gap is indistinguishable from 0, or its interval is wider than
+#: :data:`UNRESOLVED_WIDTH` (from shrinking like 1/n to growing like n; its bounds reach 10^9 when the gap is 0).
 NOT_RESOLVED = "not resolved"
-#: A fitted exponent whose interval is wider than this is not resolved: it spans everything from shrinking like
-#: 1/n to growing like n, and its numbers (which reach 10^9 when the fitted gap is 0) would be read as measurements.
 UNRESOLVED_WIDTH = 2.0
 
 
 def pivot(table: pd.DataFrame, index: str | Sequence[str], columns: str | Sequence[str], values: str) -> pd.DataFrame:
-    """A wide view of a tidy table: one row per ``index`` value(s), one column per ``columns`` value(s).
-
-    Rows and columns keep their order of first appearance (not sorted).
-    """
+    """A wide view of a tidy table, rows and columns in their order of first appearance."""
     return table.pivot_table(index=index, columns=columns, values=values, aggfunc="first", sort=False)
 
 
 def stack(tables: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
-    """Per-model tables in one, with the model's label in a ``label`` column and, for pair tables, a readable pair name
-    ``better > worse`` in a ``pair`` column."""
+    """Per-model tables in one, with a ``label`` column and, for pair tables, a ``pair`` column (``better > worse``)."""
     return pd.concat(
         [
             t.assign(label=label, **({"pair": t["better"] + " > " + t["worse"]} if "better" in t else {}))
@@ -58,14 +49,9 @@ def value_range(values: pd.Series, digits: int = 3) -> str:
 
 
 def rounded(table: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
-    """The table with its float columns rounded to ``digits`` decimals, for reading (and for nbval).
-
-    Each value is rounded as Python's ``round`` and f-strings round it (correctly, from its exact binary value), so a
-    table and a sentence that print the same number agree: numpy's and pandas' ``round`` scale by ``10**digits`` first
-    and can round the other way on a decimal half (0.7515 -> 0.752, while the double nearest 0.7515 lies below it and
-    reads 0.751). A value that rounds to zero is shown without a sign: its sign can flip with the last bit of a sum
-    (BLAS results depend on the machine), and nbval compares the displayed text.
-    """
+    """The float columns rounded to ``digits`` decimals as Python's ``round`` and f-strings do, so a table and a
+    sentence agree (numpy's and pandas' ``round`` give 0.752 for the double nearest 0.7515, which reads 0.751); no
+    sign on a zero (it can flip with the machine, and nbval compares the text)."""
     out = table.copy()
     for column in out.columns:
         if pd.api.types.is_float_dtype(out[column]):
@@ -75,7 +61,7 @@ def rounded(table: pd.DataFrame, digits: int = 3) -> pd.DataFrame:
 
 
 def _counts(table: pd.DataFrame, column: str, trials: str) -> tuple[list[int], list[int]]:
-    """The whole counts behind the shares ``table[column]`` of ``table[trials]`` (refusing a share that is not one)."""
+    """The whole counts behind the shares ``table[column]`` of ``table[trials]`` (ValueError if one is not)."""
     counts, totals = [], []
     for row, (share, total) in enumerate(zip(table[column].tolist(), table[trials].tolist(), strict=False)):
         count = float(share) * int(total)
@@ -91,11 +77,7 @@ def _counts(table: pd.DataFrame, column: str, trials: str) -> tuple[list[int], l
 def proportion_cells(
     table: pd.DataFrame, column: str, trials: str = "replicates", *, digits: int = 2, interval: bool = True
 ) -> list[str]:
-    """Each row's share ``table[column]`` of ``table[trials]`` as :func:`~ndcg_research.stats.share_label` text.
-
-    So a proportion measured as 1 on a few replicates reads as the count ("20/20 [0.84,1.00]"), not as a
-    probability of 1. The shares must be of whole numbers of trials.
-    """
+    """Each row's share of ``table[trials]`` as :func:`~ndcg_research.stats.share_label` text ("20/20 [0.84,1.00]")."""
     labels = []
     for row, (share, count) in enumerate(zip(table[column].tolist(), table[trials].tolist(), strict=False)):
         try:
@@ -108,15 +90,8 @@ def proportion_cells(
 def chance_level(
     table: pd.DataFrame, column: str, trials: str = "replicates", *, family: int | None = None
 ) -> np.ndarray:
-    """Which rows' share ``table[column]`` cannot be told from a coin flip, by one rule for every table.
-
-    Rule (threshold ``chance_p`` in ``findings/thresholds.toml``): a P(correct) is at chance level when its Wilson
-    interval contains ``chance_p`` (0.5) at the family-wise 95% level, Bonferroni over ``family`` cells (default: the
-    rows of ``table``, the cells a reader scans together). So a table of many cells does not call a cell a win of either
-    ranker because one interval in twenty misses by chance.
-
-    ``table``: holds ``column`` (shares of ``trials``, whole counts) and ``trials``; ``column``, ``trials``: the share
-    and the number of trials; ``family``: how many cells are judged together; default ``len(table)``.
+    """Which rows' share cannot be told from a coin flip: its Wilson interval contains the threshold ``chance_p`` at
+    the family-wise 95% level, Bonferroni over ``family`` cells (default: the rows, the cells a reader scans together).
     """
     counts, totals = _counts(table, column, trials)
     size = len(table) if family is None else int(family)
@@ -124,21 +99,14 @@ def chance_level(
         raise ValueError(f"family must be at least 1, got {size}")
     level = family_confidence(size, confidence=CONFIDENCE)
     coin = float(threshold("chance_p"))
-    flags = []
-    for count, total in zip(counts, totals, strict=False):
-        low, high = wilson_interval(count, total, confidence=level)
-        flags.append(low <= coin <= high)
-    return np.asarray(flags, dtype=bool)
+    intervals = [wilson_interval(count, total, confidence=level) for count, total in zip(counts, totals, strict=False)]
+    return np.asarray([low <= coin <= high for low, high in intervals], dtype=bool)
 
 
 def count_cells(
     table: pd.DataFrame, column: str, trials: str = "replicates", *, digits: int = 2, flag: np.ndarray | None = None
 ) -> list[str]:
-    """Each row's share ``table[column]`` of ``table[trials]`` as "count/trials [Wilson 95%]", one format for all rows.
-
-    A column of such cells never mixes decimals and counts, and a perfect record of a few trials reads as what it is
-    ("20/20 [0.84,1.00]"). Rows where ``flag`` is true get :data:`CHANCE_MARK`.
-    """
+    """Each row's share as "count/trials [Wilson 95%]"; the rows ``flag`` marks get :data:`CHANCE_MARK`."""
     counts, totals = _counts(table, column, trials)
     marks = np.zeros(len(counts), dtype=bool) if flag is None else np.asarray(flag, dtype=bool)
     if marks.shape != (len(counts),):
@@ -153,12 +121,8 @@ def count_cells(
 def headed(
     table: pd.DataFrame, columns: Mapping[str, str], digits: Mapping[str, int] | None = None, index: Sequence[str] = ()
 ) -> pd.DataFrame:
-    """The columns ``columns`` of ``table``, renamed to their words, floats rounded per column.
-
-    ``columns``: column name -> header in words (with the unit), in the order to show; ``digits``: decimals per column
-    (by its original name); float columns not named get 3; ``index``: original names of the columns to make the (row)
-    index, e.g. ``("label", "pair")``.
-    """
+    """The ``columns`` (name -> header in words) of ``table`` in their order, floats rounded to ``digits`` (by name;
+    default 3); ``index``: the original names of the columns to make the row index."""
     missing = [c for c in columns if c not in table.columns]
     if missing:
         raise KeyError(f"columns {missing} are not in the table (it has {list(table.columns)})")
@@ -180,15 +144,8 @@ def interval_text(centre: float, low: float, high: float, digits: int = 2) -> st
 
 
 def exponent_text(centre: float, low: float, high: float, *, resolved: bool = True, digits: int = 2) -> str:
-    """A fitted exponent as :func:`interval_text` (``'0.21 [0.15, 0.27]'``), ``'-'`` when undefined, or
-    :data:`NOT_RESOLVED` when the fit says nothing: ``resolved`` is False (the caller found the fitted quantity
-    indistinguishable from 0: :func:`gaps_resolved`), or the interval is not finite or wider than
-    :data:`UNRESOLVED_WIDTH`.
-
-    >>> exponent_text(0.21, 0.15, 0.27), exponent_text(-10.03, -8039697969.16, 8039697949.11)
-    ('0.21 [0.15, 0.27]', 'not resolved')
-    >>> exponent_text(0.1, -0.2, 0.4, resolved=False), exponent_text(float("nan"), float("nan"), float("nan"))
-    ('not resolved', '-')
+    """A fitted exponent as :func:`interval_text`, or :data:`NOT_RESOLVED` when not ``resolved``
+    (:func:`gaps_resolved`) or its interval is not finite or wider than :data:`UNRESOLVED_WIDTH`.
     """
     if not math.isfinite(centre):
         return "-"
@@ -203,14 +160,8 @@ def with_exponent_text(
     name: str = "exponent [95%]",
     resolved: Sequence[bool] | None = None,
 ) -> pd.DataFrame:
-    """``table`` with its fitted exponent's three ``columns`` (centre, low, high) replaced, in place of the first, by
-    one text column ``name`` (:func:`exponent_text`; ``resolved``: per row, from :func:`gaps_resolved`): a table to
-    read, where an unbounded interval is never printed as numbers.
-
-    >>> t = pd.DataFrame({"a": [1, 2], "exponent": [0.2, -10.0], "exponent_low": [0.1, -8e9],
-    ...                   "exponent_high": [0.3, 8e9]})
-    >>> with_exponent_text(t)["exponent [95%]"].tolist()
-    ['0.20 [0.10, 0.30]', 'not resolved']
+    """``table`` with the exponent's three ``columns`` (centre, low, high) replaced by one :func:`exponent_text`
+    column ``name`` in place of the first (``resolved``: per row).
     """
     centre, low, high = columns
     ok = [True] * len(table) if resolved is None else list(resolved)
@@ -226,18 +177,8 @@ def with_exponent_text(
 def gaps_resolved(
     pair_table: pd.DataFrame, fits: pd.DataFrame, keys: Sequence[str], n_from: str = "n_from"
 ) -> pd.Series:
-    """For each fit (a row of ``fits``: the ``keys`` and the smallest fitted n in column ``n_from``), whether the
-    standardized gap it fits is distinguishable from 0 at some fitted n of ``pair_table``: ``|std_gap|`` above the
-    normal quantile of :data:`~ndcg_research.stats.CONFIDENCE` times ``std_gap_se``. A growth exponent fitted to gaps
-    that are all indistinguishable from 0 is not resolved (:func:`exponent_text`).
-
-    Returns pandas.Series of bool, indexed as ``fits``.
-
-    >>> pairs = pd.DataFrame({"discount": ["a", "a", "b", "b"], "n": [10, 100, 10, 100],
-    ...                       "std_gap": [0.5, 0.9, 0.01, -0.02], "std_gap_se": [0.1, 0.1, 0.05, 0.05]})
-    >>> fits = pd.DataFrame({"discount": ["a", "b"], "n_from": [10, 10]})
-    >>> gaps_resolved(pairs, fits, ["discount"]).tolist()
-    [True, False]
+    """Per fit (its ``keys`` and smallest n ``n_from``), whether a standardized gap of ``pair_table`` it fits is
+    distinguishable from 0 (``|std_gap|`` beyond the :data:`~ndcg_research.stats.CONFIDENCE` quantile of its se).
     """
     from scipy.stats import norm
 
@@ -254,12 +195,8 @@ def gaps_resolved(
 def replication_line(
     here: pd.DataFrame, full: pd.DataFrame, keys: Sequence[str], share: str, trials: str = "replicates"
 ) -> str:
-    """One sentence comparing the shares of two independent runs where both measured the same cell.
-
-    Each common cell (equal ``keys``) gets a two-proportion z (:func:`~ndcg_research.stats.proportion_z`); the sentence
-    gives the number of cells, the largest absolute z and how many exceed :data:`REPLICATION_Z`, against about
-    ``0.0027 x cells`` expected by chance (two-sided normal tail beyond 3).
-    """
+    """One sentence comparing two independent runs' shares in their common cells (equal ``keys``): the largest
+    two-proportion |z| and how many exceed :data:`REPLICATION_Z` (0.27% of the cells expected by chance)."""
     seed_here, seed_full = int(here["seed"].iloc[0]), int(full["seed"].iloc[0])
     if seed_here == seed_full:
         return "this run is the full profile itself: no independent replication to compare with"
@@ -276,12 +213,8 @@ def replication_line(
 
 
 def trend_agreement(predicted: str, measured: str, flat: str = "flat") -> str:
-    """How a measured trend compares with a predicted one: ``agrees``, ``contradicts``, ``unresolved`` or ``no call``.
-
-    ``unresolved``: the prediction has a direction but the measurement cannot tell (its interval contains 0: ``flat``,
-    or it is ``undefined``); ``contradicts``: the measurement has another direction than the prediction, or a direction
-    where a flat trend was predicted; ``no call``: the prediction has none.
-    """
+    """A measured trend against a predicted one: ``agrees``, ``contradicts``, ``unresolved`` (measured ``flat`` or
+    ``undefined``) or ``no call`` (no prediction)."""
     if predicted == "no call":
         return "no call"
     if measured == predicted:
