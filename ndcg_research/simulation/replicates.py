@@ -32,6 +32,11 @@ def seed_sequence(seed: int, *key: int) -> np.random.SeedSequence:
     return np.random.SeedSequence(seed, spawn_key=key)
 
 
+def replicate_rng(seed: int, *key: int) -> np.random.Generator:
+    """The generator (PCG64) seeded by :func:`seed_sequence`."""
+    return np.random.default_rng(seed_sequence(seed, *key))
+
+
 def replicate_counts(
     ns: Iterable[int], replicates: int | Sequence[int] | Mapping[int, int]
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -161,6 +162,16 @@ def local_exponent(n: Sequence[float], d: Sequence[float]) -> float:
     if n.size < 2 or n.size != d.size or not np.all(np.isfinite(d) & (d > 0)):
         return math.nan
     return float(np.polyfit(np.log(n), np.log(d), 1)[0])
+
+
+def heuristic_exponent(heuristic: pd.DataFrame | None, n_from: int, **cell: Any) -> float:
+    """The :func:`local_exponent` of one cell's heuristic d (the rows of ``heuristic`` whose columns equal ``cell``)
+    over its n from ``n_from`` on; NaN without a heuristic table."""
+    if heuristic is None:
+        return math.nan
+    rows = heuristic[np.logical_and.reduce([(heuristic[column] == value).to_numpy() for column, value in cell.items()])]
+    rows = rows[rows["n"] >= n_from].sort_values("n", kind="stable")
+    return local_exponent(rows["n"], rows["heuristic_d"])
 
 
 def power_law_fit(

@@ -17,8 +17,9 @@ from scipy import special
 
 from ...core import parse_discount
 from ...simulation.model import parse_model, parse_ranker, stable_id
-from ...simulation.replicates import parallel_map
+from ...simulation.replicates import parallel_map, replicate_rng
 from ...simulation.scaling import power_law_fit
+from ...simulation.simulate import ndcg_ratio
 from ...stats import family_confidence, paired_comparison, wilson_interval
 from . import formulas
 from .sampler import JointTop, tail_variance_bound
@@ -26,10 +27,6 @@ from .sampler import JointTop, tail_variance_bound
 #: Replicates per chunk of work (a chunk is one task of a worker).
 _CHUNK = 250
 Pairs = Sequence[Sequence[str]]
-
-
-def _rng(seed: int, experiment: int, n: int, replicate: int) -> np.random.Generator:
-    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(experiment, n, replicate))))
 
 
 def _experiment(name: str, model: str, rankers: Sequence[str]) -> int:
@@ -70,7 +67,7 @@ def _first_order_chunk(
     index = {r: i for i, r in enumerate(rankers)}
     out = np.empty((stop - start, len(pairs), 1 + len(discounts)))
     for j, replicate in enumerate(range(start, stop)):  # loop over data sets
-        head = sampler.draw(_rng(seed, experiment, n, replicate))
+        head = sampler.draw(replicate_rng(seed, experiment, n, replicate))
         for p, (better, worse) in enumerate(pairs):
             gaps = weights @ (head.grades[index[better]] - head.grades[index[worse]])  # y_A(r) - y_B(r)
             gaps[0] = -gaps[0]  # T_n = sum_r (y_B(r) - y_A(r)) ln r
@@ -146,7 +143,7 @@ def _zipf_chunk(
     index = {r: i for i, r in enumerate(rankers)}
     out = np.empty((stop - start, len(pairs), 2))  # DCG gap, nDCG gap
     for j, replicate in enumerate(range(start, stop)):  # loop over data sets
-        head = sampler.draw(_rng(seed, experiment, n, replicate))
+        head = sampler.draw(replicate_rng(seed, experiment, n, replicate))
         heads = zip(head.grades, head.counts, strict=True)
         dcg = [g @ harmonic[: g.size] + sampler.tail_dcg(f, k) for f, (g, k) in enumerate(heads)]
         ideal = float(special.digamma(head.relevant + 1) + np.euler_gamma)  # H_N: N relevant items first
@@ -231,7 +228,7 @@ def _cutoff_chunk(
     index = {r: i for i, r in enumerate(rankers)}
     out = np.empty((stop - start, len(pairs), len(discounts), ks.size))
     for j, replicate in enumerate(range(start, stop)):  # loop over data sets
-        head = sampler.draw(_rng(seed, experiment, n, replicate))
+        head = sampler.draw(replicate_rng(seed, experiment, n, replicate))
         if min(head.counts) < k_max:
             raise RuntimeError(f"a head of {min(head.counts)} items is shorter than k = {k_max} (n = {n})")
         for d, w in enumerate(weights):
@@ -239,7 +236,7 @@ def _cutoff_chunk(
             ideal = cumulative_ideal[d][np.minimum(ks, max(head.relevant, 1)) - 1] * (head.relevant > 0)
             for p, (better, worse) in enumerate(pairs):
                 gap = prefix[index[better]] - prefix[index[worse]]
-                out[j, p, d] = np.divide(gap, ideal, out=np.zeros_like(gap), where=ideal > 0)
+                out[j, p, d] = ndcg_ratio(gap, ideal)
     return out
 
 
