@@ -17,7 +17,7 @@ from scipy import special
 
 from ...core import parse_discount
 from ...simulation.model import parse_model, parse_ranker, stable_id
-from ...simulation.replicates import parallel_map, replicate_rng
+from ...simulation.replicates import chunk_bounds, parallel_map, replicate_rng
 from ...simulation.scaling import power_law_fit
 from ...simulation.simulate import ndcg_ratio
 from ...stats import family_confidence, paired_comparison, wilson_interval
@@ -47,7 +47,7 @@ def _run(task: Any, items: list[tuple], n_jobs: int) -> dict[tuple, np.ndarray]:
 
 def _chunks(key: tuple, count: int, size: int = _CHUNK) -> list[tuple]:
     """Chunks of ``size`` consecutive replicates (the last one shorter): ``(*key, start, stop)``."""
-    return [(*key, start, min(start + size, count)) for start in range(0, count, size)]
+    return [(*key, *bounds) for bounds in chunk_bounds(count, size)]
 
 
 def _by_work(n: int) -> int:
