@@ -18,7 +18,7 @@ from scipy import special
 from ...core import parse_discount
 from ...simulation.model import parse_model, parse_ranker, stable_id
 from ...simulation.replicates import chunk_bounds, parallel_map, replicate_rng
-from ...simulation.scaling import power_law_fit
+from ...simulation.scaling import power_law_fit, upper_half
 from ...simulation.simulate import ndcg_ratio
 from ...stats import family_confidence, paired_comparison, wilson_interval
 from . import formulas
@@ -276,7 +276,7 @@ def cutoff_grid(
     gaps = pd.DataFrame(rows)
     fits, cell = [], ["model", "discount", "better", "worse", "a"]
     for (label, discount, better, worse, a), g in gaps.groupby(cell, sort=False):
-        upper = g[g["n"] >= g["n"].median()].sort_values("n")
+        upper = upper_half(g)
         fitted = (upper[column].to_numpy() for column in ("n", "std_gap", "std_gap_se"))
         e, low, high = power_law_fit(*fitted, confidence=confidence)
         middle = math.exp(np.log(upper["n"]).mean())
