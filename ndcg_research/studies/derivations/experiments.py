@@ -45,11 +45,6 @@ def _run(task: Any, items: list[tuple], n_jobs: int) -> dict[tuple, np.ndarray]:
     return {key: np.concatenate([v for _, v in sorted(parts, key=lambda p: p[0])]) for key, parts in out.items()}
 
 
-def _chunks(key: tuple, count: int, size: int = _CHUNK) -> list[tuple]:
-    """Chunks of ``size`` consecutive replicates (the last one shorter): ``(*key, start, stop)``."""
-    return [(*key, *bounds) for bounds in chunk_bounds(count, size)]
-
-
 def _by_work(n: int) -> int:
     """Replicates per chunk when a replicate costs about n operations: about 2.5 million per chunk."""
     return max(8, min(_CHUNK, 2_500_000 // n))
@@ -92,7 +87,7 @@ def first_order_check(
     """
     rankers = _rankers(pairs)
     cells = [(label, n, count) for label in models for n, count in zip(ns, replicates, strict=True)]
-    items = [chunk for label, n, count in cells for chunk in _chunks((label, n), count, _by_work(n))]
+    items = [(label, n, *bounds) for label, n, count in cells for bounds in chunk_bounds(count, _by_work(n))]
     task = functools.partial(_first_order_chunk, dict(models), rankers, pairs, discounts, seed)
     values = _run(task, items, n_jobs)
     gap_rows, fail_rows = [], []
@@ -170,7 +165,7 @@ def zipf_levels(
     rankers = _rankers(pairs)
     counts = replicates if isinstance(replicates, Mapping) else {label: replicates for label in models}
     # one chunk per 250 replicates: a chunk's sampler keeps the tails it computed (one per head size)
-    items = [chunk for label in models for n in ns for chunk in _chunks((label, n), int(counts[label]))]
+    items = [(label, n, *bounds) for label in models for n in ns for bounds in chunk_bounds(int(counts[label]), _CHUNK)]
     values = _run(functools.partial(_zipf_chunk, dict(models), rankers, pairs, top, seed), items, n_jobs)
     rows = []
     for label, model in models.items():
@@ -258,7 +253,7 @@ def cutoff_grid(
     rankers = _rankers(pairs)
     work = {n: 3 * cutoff_k(n, max(a_grid)) for n in ns}  # three heads of about k_max items each
     cells = [(label, n, count) for label in models for n, count in zip(ns, replicates, strict=True)]
-    items = [chunk for label, n, count in cells for chunk in _chunks((label, n), count, _by_work(work[n]))]
+    items = [(label, n, *bounds) for label, n, count in cells for bounds in chunk_bounds(count, _by_work(work[n]))]
     task = functools.partial(_cutoff_chunk, dict(models), rankers, pairs, discounts, list(a_grid), seed)
     values = _run(task, items, n_jobs)
     rows = []
