@@ -326,7 +326,7 @@ def test_model_names_labels_and_closed_forms():
     assert (str(fixed), fixed.label, fixed.relevant_count(1000)) == ("sparse(mu=2, scale=10, gamma=1)", "R = 10", 10)
     assert (shrinking.relevant_count(10_000), shrinking.label) == (100, "share n^-0.5")
     assert [models.noise_level(r) for r in ("bayes", "noisy(sigma=0.5)", "random")] == [0.0, 0.5, math.inf]
-    assert models.discount_sum("log2", 2) == pytest.approx(1 + 1 / math.log2(3))
+    assert theory.exact_discount_sum("log2", 2) == pytest.approx(1 + 1 / math.log2(3))
     assert models.random_expected_ndcg(models.SparseModel(2.0, 1.0, 1.0), "zipf", 4) == pytest.approx(
         (1 + 1 / 2 + 1 / 3 + 1 / 4) / 4
     )

@@ -19,7 +19,7 @@ from ..core import format_call, parse_registered
 from ..core._ranking import top_order
 from .model import Ranker, parse_ranker
 from .replicates import Chunk
-from .simulate import parse_specs, sample
+from .simulate import ndcg_ratio, parse_specs, sample
 from .sweeps import Sweep, distinct_specs
 
 _RULES = {"fixed": ("k",), "power": ("a",), "fraction": ("c",), "all": ()}
@@ -112,7 +112,7 @@ def replicate_ndcg_at_k(
     for i, ranker in enumerate(ranker_objs):  # loop over rankers
         ranked = gains[top_order(s.scores[str(ranker)], max(ks))][None, :]
         dcg = np.array([[kernels.ranked_dcg(ranked, d, k)[0] for k in ks] for d in discount_fns])
-        out[i] = np.divide(dcg, idcg, out=np.zeros_like(dcg), where=idcg > 0)
+        out[i] = ndcg_ratio(dcg, idcg)
     return out
 
 

@@ -55,6 +55,11 @@ class Model:
         return stable_id(str(self))
 
     @property
+    def top_label(self) -> str:
+        """``"certain top"`` (hi = 1: the best items are surely relevant) or ``"uncertain top"``, for headlines."""
+        return "certain top" if self.hi == 1 else "uncertain top"
+
+    @property
     def mean_grade(self) -> float:
         """E[y] = G (lo + hi) / 2 (``Phi(aX)`` is symmetric about 1/2)."""
         return self.grades * (self.lo + self.hi) / 2

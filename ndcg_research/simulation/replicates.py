@@ -32,6 +32,11 @@ def seed_sequence(seed: int, *key: int) -> np.random.SeedSequence:
     return np.random.SeedSequence(seed, spawn_key=key)
 
 
+def replicate_rng(seed: int, *key: int) -> np.random.Generator:
+    """The generator (PCG64) seeded by :func:`seed_sequence`."""
+    return np.random.default_rng(seed_sequence(seed, *key))
+
+
 def replicate_counts(
     ns: Iterable[int], replicates: int | Sequence[int] | Mapping[int, int]
 ) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -66,9 +71,13 @@ def plan_chunks(ns: Sequence[int], replicates: Sequence[int], chunk_items: int =
     ``max(1, chunk_items // n)``: boundaries do not move when replicates are added, finished chunks stay reusable."""
     out = []
     for n, count in zip(ns, replicates, strict=True):
-        size = max(1, chunk_items // n)
-        out.extend(Chunk(n, start, min(start + size, count)) for start in range(0, count, size))
+        out.extend(Chunk(n, start, stop) for start, stop in chunk_bounds(count, max(1, chunk_items // n)))
     return out
+
+
+def chunk_bounds(count: int, size: int) -> list[tuple[int, int]]:
+    """``(start, stop)`` of consecutive chunks of ``size`` replicates out of ``count`` (the last one shorter)."""
+    return [(start, min(start + size, count)) for start in range(0, count, size)]
 
 
 def _single_threaded(function: Callable[[T], R], item: T) -> tuple[T, R]:

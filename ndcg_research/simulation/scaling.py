@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -163,6 +164,16 @@ def local_exponent(n: Sequence[float], d: Sequence[float]) -> float:
     return float(np.polyfit(np.log(n), np.log(d), 1)[0])
 
 
+def heuristic_exponent(heuristic: pd.DataFrame | None, n_from: int, **cell: Any) -> float:
+    """The :func:`local_exponent` of one cell's heuristic d (the rows of ``heuristic`` whose columns equal ``cell``)
+    over its n from ``n_from`` on; NaN without a heuristic table."""
+    if heuristic is None:
+        return math.nan
+    rows = heuristic[np.logical_and.reduce([(heuristic[column] == value).to_numpy() for column, value in cell.items()])]
+    rows = rows[rows["n"] >= n_from].sort_values("n", kind="stable")
+    return local_exponent(rows["n"], rows["heuristic_d"])
+
+
 def power_law_fit(
     n: Sequence[float], d: Sequence[float], se: Sequence[float], *, confidence: float = 0.95
 ) -> tuple[float, float, float]:
@@ -189,13 +200,18 @@ def power_law_fit(
     return float(coef[1]), float(coef[1] - half), float(coef[1] + half)
 
 
+def upper_half(group: pd.DataFrame) -> pd.DataFrame:
+    """The rows of one cell at n from the median of its n grid on (the asymptotic end a growth is fitted on), by n."""
+    group = group.sort_values("n")
+    return group[group["n"] >= group["n"].median()]
+
+
 def gap_trend(pair_table: pd.DataFrame, keys: Sequence[str], confidence: float) -> pd.DataFrame:
     """Per group of ``keys``: :func:`power_law_fit` of the standardized gap over n at least the median (the asymptotic
     end), and the trend: ``grows``, ``shrinks`` (interval above or below 0), ``flat`` or ``undefined``."""
     rows = []
     for key, group in pair_table.groupby(list(keys), sort=False):
-        group = group.sort_values("n")
-        upper = group[group["n"] >= group["n"].median()]
+        upper = upper_half(group)
         e, low, high = power_law_fit(upper["n"], upper["std_gap"], upper["std_gap_se"], confidence=confidence)
         trend = "undefined" if not math.isfinite(e) else "grows" if low > 0 else "shrinks" if high < 0 else "flat"
         row = dict(zip(keys, key if isinstance(key, tuple) else (key,), strict=False))

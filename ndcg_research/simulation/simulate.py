@@ -20,7 +20,7 @@ from ..core import Discount, Gain, parse_discount, parse_gain
 from ..core import _kernels as kernels
 from ..core._ranking import group_means
 from .model import Model, Ranker, parse_model, parse_ranker
-from .replicates import seed_sequence
+from .replicates import replicate_rng, seed_sequence
 
 
 def replicate_seed(seed: int, model: Model, n: int, replicate: int, stream: int = 0) -> np.random.SeedSequence:
@@ -30,13 +30,18 @@ def replicate_seed(seed: int, model: Model, n: int, replicate: int, stream: int 
 
 def _rng(seed: int, model: Model, n: int, *key: int) -> np.random.Generator:
     """The generator of spawn key ``(experiment, n, *key)``."""
-    return np.random.default_rng(seed_sequence(seed, model.experiment_id, n, *key))
+    return replicate_rng(seed, model.experiment_id, n, *key)
 
 
 #: Last element of the spawn key of a stream's seeds, so that no stream shares its numbers with a data set of
 #: :func:`replicate_ndcg` (whose keys have four elements).
 STREAM_KEY = 1
 _workspace = threading.local()
+
+
+def ndcg_ratio(dcg: np.ndarray, idcg: np.ndarray) -> np.ndarray:
+    """``dcg / idcg``, 0 where the ideal is 0 (a list without a relevant item)."""
+    return np.divide(dcg, idcg, out=np.zeros_like(dcg), where=idcg > 0)
 
 
 def _buffers(n: int) -> dict[str, np.ndarray]:
@@ -168,7 +173,7 @@ def replicate_ndcg(
         if keys is not None and np.any(keys[1:] == keys[:-1]):  # tied features or scores (rare: they are continuous)
             ranked = group_means(keys[None, :], ranked[None, :])[0]
         dcg[i] = [ranked @ v for v in vectors]
-    return np.divide(dcg, idcg, out=np.zeros_like(dcg), where=idcg > 0)
+    return ndcg_ratio(dcg, idcg)
 
 
 def stream_ndcg(
@@ -205,5 +210,5 @@ def stream_ndcg(
             if ranker.kind == "coarse":  # tied keys: each tied group's mean gain
                 ranked = group_means(-key[order][None, :], ranked[None, :])[0]
             dcg = np.array([ranked @ v[:n] for v in vectors])
-            out[i, j] = np.divide(dcg, idcg, out=np.zeros_like(dcg), where=idcg > 0)
+            out[i, j] = ndcg_ratio(dcg, idcg)
     return out

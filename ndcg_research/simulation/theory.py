@@ -80,6 +80,12 @@ def eps_numeric(
 _EXACT_SUM = 100_000
 
 
+def exact_discount_sum(discount: str | Discount, n: int) -> float:
+    """``D(1) + ... + D(n)`` of any discount, summed exactly in float64 (``math.fsum``)."""
+    d = parse_discount(discount)
+    return math.fsum(d(np.arange(1, n + 1, dtype=np.float64)))
+
+
 def discount_sum(discount: str | Discount, n: int) -> float:
     """``S(n) = sum_{r=1..n} D(r)`` (zipf, power, geometric, zipflog, none): the sum itself up to 10^5, beyond it
     its asymptotic (Euler-Maclaurin) form. The first rank's share ``1 / S(n)`` stays positive for summable discounts
@@ -89,7 +95,7 @@ def discount_sum(discount: str | Discount, n: int) -> float:
     if d.name == "none":
         return float(n)
     if n <= _EXACT_SUM and d.name in ("zipf", "power", "zipflog", "geometric"):
-        return math.fsum(d(np.arange(1, n + 1, dtype=np.float64)))
+        return exact_discount_sum(d, n)
     if d.name == "geometric":
         return (1 - kw["p"] ** n) / (1 - kw["p"])
     if d.name == "zipf" or (d.name == "power" and kw["beta"] == 1):
@@ -99,7 +105,7 @@ def discount_sum(discount: str | Discount, n: int) -> float:
         return float(special.zeta(beta)) + n ** (1 - beta) / (1 - beta) + n**-beta / 2
     if d.name == "zipflog":
         start = _EXACT_SUM
-        exact = math.fsum(d(np.arange(1, start + 1, dtype=np.float64)))
+        exact = exact_discount_sum(d, start)
         gamma, ln2 = kw["gamma"], math.log(2)
 
         def antiderivative(r: float) -> float:  # of 1 / ((r + 1) log2(r + 1)^g), exactly

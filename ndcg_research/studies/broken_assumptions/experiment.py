@@ -15,7 +15,7 @@ import pandas as pd
 from scipy import stats
 
 from ...simulation.model import stable_id
-from ...simulation.replicates import parallel_map, seed_sequence
+from ...simulation.replicates import Chunk, plan_chunks, run_chunks, seed_sequence
 from ...stats import TIE_TOLERANCE
 from ...stats._replication import bootstrap_statistic_interval, paired_comparison
 from . import findings
@@ -46,7 +46,7 @@ class Experiment:
             )
 
 
-def _chunk(e: Experiment, chunk: tuple[int, int, int]) -> np.ndarray:
+def _chunk(e: Experiment, chunk: Chunk) -> np.ndarray:
     n, start, stop = chunk
     return np.stack(
         [replicate_ndcg(e.model, e.rankers, e.discounts, n, seed=e.seed, replicate=r) for r in range(start, stop)]
@@ -55,13 +55,8 @@ def _chunk(e: Experiment, chunk: tuple[int, int, int]) -> np.ndarray:
 
 def run(experiment: Experiment, *, n_jobs: int = 1) -> dict[int, np.ndarray]:
     """nDCG of every data set: ``values[n]`` of shape (replicates, rankers, discounts)."""
-    chunks = [
-        (n, start, min(start + max(1, CHUNK_ITEMS // n), count))
-        for n, count in zip(experiment.ns, experiment.replicates, strict=True)
-        for start in range(0, count, max(1, CHUNK_ITEMS // n))
-    ]
-    done = dict(parallel_map(functools.partial(_chunk, experiment), chunks, n_jobs=n_jobs))
-    return {n: np.concatenate([done[c] for c in chunks if c[0] == n]) for n in experiment.ns}
+    chunks = plan_chunks(experiment.ns, experiment.replicates, CHUNK_ITEMS)
+    return run_chunks(functools.partial(_chunk, experiment), chunks, n_jobs=n_jobs, progress=False).values
 
 
 def ndcg_table(experiment: Experiment, values: dict[int, np.ndarray]) -> pd.DataFrame:

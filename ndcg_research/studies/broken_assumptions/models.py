@@ -22,6 +22,7 @@ from scipy.special import ndtr, ndtri
 
 from ...core import Discount, parse_discount
 from ...simulation.finite_n import order_statistic_means
+from ...simulation.theory import exact_discount_sum
 
 #: The rankers of the sparse model, best first (nested by construction).
 SPARSE_RANKERS: tuple[str, ...] = ("bayes", "noisy(sigma=0.5)", "noisy(sigma=1)", "random")
@@ -44,12 +45,6 @@ def noise_level(ranker: str) -> float:
             f"unknown ranker {ranker!r} of the sparse model; valid: bayes, noisy(sigma=s) with s > 0, random"
         )
     return float(match.group(1))
-
-
-def discount_sum(discount: str | Discount, count: int) -> float:
-    """``S(count) = D(1) + ... + D(count)``, summed exactly in float64 (``math.fsum``)."""
-    d = parse_discount(discount)
-    return math.fsum(d(np.arange(1, count + 1, dtype=np.float64)))
 
 
 @dataclass(frozen=True)
@@ -101,7 +96,7 @@ class SparseModel:
 def random_expected_ndcg(model: SparseModel, discount: str | Discount, n: int) -> float:
     """Exact expected nDCG of the random ranker, ``(R / n) S(n) / S(R)``: each rank is relevant with chance R / n."""
     count = model.relevant_count(n)
-    return count / n * discount_sum(discount, n) / discount_sum(discount, count)
+    return count / n * exact_discount_sum(discount, n) / exact_discount_sum(discount, count)
 
 
 def random_limit(model: SparseModel, discount: str | Discount) -> float:

@@ -17,7 +17,8 @@ import numpy as np
 from ...core import Discount, parse_discount
 from ...core import _kernels as kernels
 from ...simulation.model import stable_id
-from ...simulation.replicates import seed_sequence
+from ...simulation.replicates import replicate_rng
+from ...simulation.simulate import ndcg_ratio
 from .models import SparseModel, TwoFeatureModel, mix_weight, noise_level
 
 Model = SparseModel | TwoFeatureModel
@@ -25,8 +26,7 @@ Model = SparseModel | TwoFeatureModel
 
 def _rng(seed: int, model: Model, n: int, replicate: int, stream: str = "") -> np.random.Generator:
     """The generator of one data set (stream "") or of one ranker's noise on it (stream = the ranker)."""
-    key = (stable_id(str(model)), n, replicate, stable_id(stream) | 1 if stream else 0)
-    return np.random.Generator(np.random.PCG64(seed_sequence(seed, *key)))
+    return replicate_rng(seed, stable_id(str(model)), n, replicate, stable_id(stream) | 1 if stream else 0)
 
 
 @functools.lru_cache(maxsize=2)
@@ -118,6 +118,5 @@ def replicate_ndcg(
     vectors, sums = _discount_matrix(parsed, n)
     out = np.empty((len(rankers), len(parsed)))
     for i, ranks in enumerate(relevant_rank_lists(model, rankers, n, seed=seed, replicate=replicate)):
-        ideal = sums[ranks.size]
-        out[i] = np.divide(vectors[ranks - 1].sum(axis=0), ideal, out=np.zeros(len(parsed)), where=ideal > 0)
+        out[i] = ndcg_ratio(vectors[ranks - 1].sum(axis=0), sums[ranks.size])
     return out

@@ -20,6 +20,7 @@ from scipy import stats
 
 from ...core import parse_discount
 from ...simulation.replicates import CHUNK_ITEMS, Chunk, plan_chunks, run_chunks
+from ...simulation.scaling import upper_half
 from ...simulation.simulate import stream_ndcg
 from ...simulation.sweeps import DEFAULT_PAIRS, Design
 from ...stats import CONFIDENCE, TIE_TOLERANCE, wilson_interval
@@ -45,8 +46,7 @@ def growth_table(
     z = stats.norm.ppf(0.5 + confidence / 2)
     rows = []
     for key, group in pair_table.groupby(list(keys), sort=False):
-        group = group.sort_values("n")
-        upper = group[group["n"] >= group["n"].median()]
+        upper = upper_half(group)
         d, se = upper["std_gap"].to_numpy(), upper["std_gap_se"].to_numpy()
         grid = (int(upper["n"].min()), int(upper["n"].max()), len(upper))
         positive = bool(np.all(np.isfinite(d) & (d > 0)) and np.all(np.isfinite(se) & (se > 0)))

@@ -144,19 +144,12 @@ def verdict_table(pair_tables: Mapping[str, pd.DataFrame], heuristic: pd.DataFra
             ends += (float(last["p_better"]), float(last["p_better_low"]), float(last["p_better_high"]))
             failure = (r.exponent_fail, r.exponent_low_fail, r.exponent_high_fail, r.trend_fail)
             d_fit = (int(r.n_from_d), r.exponent_d, r.exponent_low_d, r.exponent_high_d, r.trend_d)
-            law_fields = (law.exponent, law.log_power, _local_exponent(heuristic, label, r))
+            keys_of_heuristic = dict(label=label, discount=r.discount, better=r.better, worse=r.worse)
+            local = scaling.heuristic_exponent(heuristic, int(r.n_from_d), **keys_of_heuristic)
+            law_fields = (law.exponent, law.log_power, local)
             calls = (predicted, verdict, trend_agreement(predicted, measured))
             rows.append((*case, *ends, *failure, float(last["std_gap"]), *d_fit, *law_fields, *calls))
     return pd.DataFrame(rows, columns=VERDICT_COLUMNS.split())
-
-
-def _local_exponent(heuristic: pd.DataFrame | None, label: str, r: Any) -> float:
-    """The local exponent of the heuristic d of ``r``'s cell over the n of its fitted d (NaN: no heuristic)."""
-    if heuristic is None:
-        return math.nan
-    rows = select(heuristic, label=label, discount=r.discount, better=r.better, worse=r.worse)
-    rows = rows[rows["n"] >= int(r.n_from_d)]
-    return scaling.local_exponent(rows["n"], rows["heuristic_d"])
 
 
 def lost_discounts(verdicts: pd.DataFrame) -> pd.DataFrame:

@@ -147,9 +147,8 @@ def headline_figure(results: Path) -> Figure:
                     n, p, yerr=bars, fmt=fmt, color=f"C{i}", ms=3.5, lw=1.0, elinewidth=0.7, capsize=0, label=label
                 )
             ax.axhline(0.5, color="0.5", lw=0.7, ls=":")
-            top = "certain top" if parse_model(model).hi == 1 else "uncertain top"
             ax.set(ylim=(-0.03, 1.03), ylabel="P(better scores higher)", xscale="log")
-            ax.set_title(f"({panel}) {top}, model {model}")
+            ax.set_title(f"({panel}) {parse_model(model).top_label}, model {model}")
             decade_x_ticks(ax, n)
         axes[-1].set_xlabel("list length n")
         fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=4, frameon=False)

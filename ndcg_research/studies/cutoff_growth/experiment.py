@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import pandas as pd
 
 from ...findings import threshold
-from ...pipeline.style import select
 from ...pipeline.tables import (
     NOT_RESOLVED,
     agreement_text,
@@ -38,18 +36,12 @@ def trend_table(pair_table: pd.DataFrame, heuristic: pd.DataFrame | None = None)
     out["law_exponent"] = law
     out["a_star"] = [scaling.cutoff_threshold(*cell) for cell in cells]
     out["predicted"] = ["grows" if e > margin else "shrinks" if e < -margin else "no call" for e in law]
-    out["heuristic_exponent"] = [_heuristic_exponent(heuristic, r) for r in out.itertuples()]
+    out["heuristic_exponent"] = [
+        scaling.heuristic_exponent(heuristic, r.n_from, **{key: getattr(r, key) for key in FIT_KEYS})
+        for r in out.itertuples()
+    ]
     out["agreement"] = [trend_agreement(p, m) for p, m in zip(out["predicted"], out["measured"], strict=True)]
     return out
-
-
-def _heuristic_exponent(heuristic: pd.DataFrame | None, r: Any) -> float:
-    """The local exponent of the heuristic d of ``r``'s cell over the n of its fit (NaN: no heuristic)."""
-    if heuristic is None:
-        return math.nan
-    h = select(heuristic, model=r.model, rule=r.rule, discount=r.discount, better=r.better, worse=r.worse)
-    h = h[h["n"] >= r.n_from]
-    return scaling.local_exponent(h["n"], h["heuristic_d"])
 
 
 def fitted_texts(trend: pd.DataFrame, pair_table: pd.DataFrame) -> pd.Series:

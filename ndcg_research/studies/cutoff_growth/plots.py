@@ -129,9 +129,8 @@ def headline_figure(results: Path) -> Figure:
                 pair_intervals(ax, a, rows, EXPONENT_COLUMNS, p, ms=3.5, lw=0.9, capsize=0, label=f"{name}: fitted")
                 _draw_law(ax, (model, better, worse, HEADLINE_DISCOUNT), p, lw=0.9, label=f"{name}: law")
             ax.axhline(0, color="0.3", lw=0.7)
-            top = "certain top" if parse_model(model).hi == 1 else "uncertain top"
             not_drawn = f" ({hidden} fits not resolved, not drawn)" if hidden else ""
-            ax.set_title(f"({panel}) {top}{not_drawn}")
+            ax.set_title(f"({panel}) {parse_model(model).top_label}{not_drawn}")
             ax.set_ylabel("exponent e of d ~ n^e")
         axes[-1].set(xlabel="a, the cut-off's exponent (k = n^a; 0: fixed k)", xlim=(-0.05, 1.0))
         fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=2, frameon=False)

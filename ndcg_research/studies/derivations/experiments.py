@@ -17,8 +17,9 @@ from scipy import special
 
 from ...core import parse_discount
 from ...simulation.model import parse_model, parse_ranker, stable_id
-from ...simulation.replicates import parallel_map
-from ...simulation.scaling import power_law_fit
+from ...simulation.replicates import chunk_bounds, parallel_map, replicate_rng
+from ...simulation.scaling import power_law_fit, upper_half
+from ...simulation.simulate import ndcg_ratio
 from ...stats import wilson_interval
 from ...stats._replication import family_confidence, paired_comparison
 from . import formulas
@@ -27,10 +28,6 @@ from .sampler import JointTop, tail_variance_bound
 #: Replicates per chunk of work (a chunk is one task of a worker).
 _CHUNK = 250
 Pairs = Sequence[Sequence[str]]
-
-
-def _rng(seed: int, experiment: int, n: int, replicate: int) -> np.random.Generator:
-    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(experiment, n, replicate))))
 
 
 def _experiment(name: str, model: str, rankers: Sequence[str]) -> int:
@@ -47,11 +44,6 @@ def _run(task: Any, items: list[tuple], n_jobs: int) -> dict[tuple, np.ndarray]:
     for item, values in parallel_map(task, items, n_jobs=n_jobs):
         out.setdefault(item[:-2], []).append((item[-2], values))
     return {key: np.concatenate([v for _, v in sorted(parts, key=lambda p: p[0])]) for key, parts in out.items()}
-
-
-def _chunks(key: tuple, count: int, size: int = _CHUNK) -> list[tuple]:
-    """Chunks of ``size`` consecutive replicates (the last one shorter): ``(*key, start, stop)``."""
-    return [(*key, start, min(start + size, count)) for start in range(0, count, size)]
 
 
 def _by_work(n: int) -> int:
@@ -71,7 +63,7 @@ def _first_order_chunk(
     index = {r: i for i, r in enumerate(rankers)}
     out = np.empty((stop - start, len(pairs), 1 + len(discounts)))
     for j, replicate in enumerate(range(start, stop)):  # loop over data sets
-        head = sampler.draw(_rng(seed, experiment, n, replicate))
+        head = sampler.draw(replicate_rng(seed, experiment, n, replicate))
         for p, (better, worse) in enumerate(pairs):
             gaps = weights @ (head.grades[index[better]] - head.grades[index[worse]])  # y_A(r) - y_B(r)
             gaps[0] = -gaps[0]  # T_n = sum_r (y_B(r) - y_A(r)) ln r
@@ -96,7 +88,7 @@ def first_order_check(
     """
     rankers = _rankers(pairs)
     cells = [(label, n, count) for label in models for n, count in zip(ns, replicates, strict=True)]
-    items = [chunk for label, n, count in cells for chunk in _chunks((label, n), count, _by_work(n))]
+    items = [(label, n, *bounds) for label, n, count in cells for bounds in chunk_bounds(count, _by_work(n))]
     task = functools.partial(_first_order_chunk, dict(models), rankers, pairs, discounts, seed)
     values = _run(task, items, n_jobs)
     gap_rows, fail_rows = [], []
@@ -147,7 +139,7 @@ def _zipf_chunk(
     index = {r: i for i, r in enumerate(rankers)}
     out = np.empty((stop - start, len(pairs), 2))  # DCG gap, nDCG gap
     for j, replicate in enumerate(range(start, stop)):  # loop over data sets
-        head = sampler.draw(_rng(seed, experiment, n, replicate))
+        head = sampler.draw(replicate_rng(seed, experiment, n, replicate))
         heads = zip(head.grades, head.counts, strict=True)
         dcg = [g @ harmonic[: g.size] + sampler.tail_dcg(f, k) for f, (g, k) in enumerate(heads)]
         ideal = float(special.digamma(head.relevant + 1) + np.euler_gamma)  # H_N: N relevant items first
@@ -174,7 +166,7 @@ def zipf_levels(
     rankers = _rankers(pairs)
     counts = replicates if isinstance(replicates, Mapping) else {label: replicates for label in models}
     # one chunk per 250 replicates: a chunk's sampler keeps the tails it computed (one per head size)
-    items = [chunk for label in models for n in ns for chunk in _chunks((label, n), int(counts[label]))]
+    items = [(label, n, *bounds) for label in models for n in ns for bounds in chunk_bounds(int(counts[label]), _CHUNK)]
     values = _run(functools.partial(_zipf_chunk, dict(models), rankers, pairs, top, seed), items, n_jobs)
     rows = []
     for label, model in models.items():
@@ -232,7 +224,7 @@ def _cutoff_chunk(
     index = {r: i for i, r in enumerate(rankers)}
     out = np.empty((stop - start, len(pairs), len(discounts), ks.size))
     for j, replicate in enumerate(range(start, stop)):  # loop over data sets
-        head = sampler.draw(_rng(seed, experiment, n, replicate))
+        head = sampler.draw(replicate_rng(seed, experiment, n, replicate))
         if min(head.counts) < k_max:
             raise RuntimeError(f"a head of {min(head.counts)} items is shorter than k = {k_max} (n = {n})")
         for d, w in enumerate(weights):
@@ -240,7 +232,7 @@ def _cutoff_chunk(
             ideal = cumulative_ideal[d][np.minimum(ks, max(head.relevant, 1)) - 1] * (head.relevant > 0)
             for p, (better, worse) in enumerate(pairs):
                 gap = prefix[index[better]] - prefix[index[worse]]
-                out[j, p, d] = np.divide(gap, ideal, out=np.zeros_like(gap), where=ideal > 0)
+                out[j, p, d] = ndcg_ratio(gap, ideal)
     return out
 
 
@@ -262,7 +254,7 @@ def cutoff_grid(
     rankers = _rankers(pairs)
     work = {n: 3 * cutoff_k(n, max(a_grid)) for n in ns}  # three heads of about k_max items each
     cells = [(label, n, count) for label in models for n, count in zip(ns, replicates, strict=True)]
-    items = [chunk for label, n, count in cells for chunk in _chunks((label, n), count, _by_work(work[n]))]
+    items = [(label, n, *bounds) for label, n, count in cells for bounds in chunk_bounds(count, _by_work(work[n]))]
     task = functools.partial(_cutoff_chunk, dict(models), rankers, pairs, discounts, list(a_grid), seed)
     values = _run(task, items, n_jobs)
     rows = []
@@ -280,7 +272,7 @@ def cutoff_grid(
     gaps = pd.DataFrame(rows)
     fits, cell = [], ["model", "discount", "better", "worse", "a"]
     for (label, discount, better, worse, a), g in gaps.groupby(cell, sort=False):
-        upper = g[g["n"] >= g["n"].median()].sort_values("n")
+        upper = upper_half(g)
         fitted = (upper[column].to_numpy() for column in ("n", "std_gap", "std_gap_se"))
         e, low, high = power_law_fit(*fitted, confidence=confidence)
         middle = math.exp(np.log(upper["n"]).mean())

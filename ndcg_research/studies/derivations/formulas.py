@@ -11,19 +11,13 @@ import math
 
 import numpy as np
 from scipy import special
-from scipy.special import ndtr, ndtri
+from scipy.special import ndtr
 
 from ...core import parse_discount
 from ...simulation import finite_n, theory
 from ...simulation.model import Model, Ranker, parse_model, parse_ranker
 
 ZETA2 = math.pi**2 / 6
-
-
-def profile(model: Model, ranker: Ranker):  # noqa: ANN202 - a vectorised function of t
-    """``g_f(t) = lo + (hi - lo) Phi(kappa z_t)``, ``z_t = Phi^-1(1 - t)`` (binary probit, bayes/noisy)."""
-    kappa, lo, hi = ranker.kappa(model), model.lo, model.hi
-    return lambda t: lo + (hi - lo) * ndtr(-kappa * ndtri(np.asarray(t, dtype=np.float64)))
 
 
 def _check_pair(model: str | Model, better: str | Ranker, worse: str | Ranker) -> tuple[Model, Ranker, Ranker]:
@@ -59,7 +53,7 @@ def first_order_limit(
     w = np.linspace(0.0, 50.0, 200_001)
 
     def psi(r: Ranker, u: np.ndarray) -> np.ndarray:
-        g = profile(model, r)(np.exp(-w))
+        g = theory.gain_profile(model, r)(np.exp(-w))
         cumulative = np.concatenate(([0.0], np.cumsum((g[1:] + g[:-1]) / 2 * np.diff(w))))
         return np.interp(-np.log(u), w, cumulative)
 
@@ -136,7 +130,7 @@ def zipf_finite(model: str | Model, better: str | Ranker, worse: str | Ranker, n
     midpoint integral of ``g_f(r / (n + 1))``.
     """
     model, better, worse = _check_pair(model, better, worse)
-    ga, gb = profile(model, better), profile(model, worse)
+    ga, gb = theory.gain_profile(model, better), theory.gain_profile(model, worse)
     count = min(n, _EXACT)
     ma, mb = (finite_n.order_statistic_means(g, n, count) for g in (ga, gb))
     r = np.arange(1, count + 1, dtype=np.float64)

@@ -19,8 +19,8 @@ import numpy as np
 from scipy import integrate, special
 from scipy.special import ndtr, ndtri
 
+from ...simulation import theory
 from ...simulation.model import Model, Ranker, parse_model, parse_ranker
-from .formulas import profile
 
 #: The heads hold at most this share of the list on average; above it the whole list is drawn.
 FULL_SHARE = 0.25
@@ -177,7 +177,7 @@ class JointTop:
 
     def _tail(self, f: int, count: int) -> float:
         q = float(self._shape[0][f])
-        gain = profile(self.model, self.rankers[f])
+        gain = theory.gain_profile(self.model, self.rankers[f])
         big = self.n - count
         exact = 4096
         if big <= 3 * exact:
