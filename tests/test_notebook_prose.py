@@ -6,7 +6,7 @@ formulas (``$...$``, ``$$...$$``), inline code (backticks) and link targets:
 - a decimal number (``0.93``) or a percentage (``12%``) must be a number the notebook's code
   writes down: a parameter or a constant of a code cell (``hi=0.6`` in a model spec makes
   "0.6" and "60%" fine, ``alpha = 0.01`` makes "1%" fine), or the confidence level of every
-  interval of the package (:data:`ndcg_research.stats.intervals.CONFIDENCE`: "95%");
+  interval of the package (:data:`ndcg_research.stats.CONFIDENCE`: "95%");
 - a count written as "k of m" (``30 of 30 collections``) is a measurement: never in prose;
 - whole numbers otherwise (list lengths, sample sizes, years, section numbers) are fine.
 

@@ -59,7 +59,7 @@ def test_no_cell_shows_a_stray_result(path):
 
 
 # A probability printed as 1 (or 0) must rest on enough data sets: Wilson lower bound >= 0.99 (upper <= 0.01);
-# otherwise the notebooks write the count "k/k" (stats.intervals.proportion_label).
+# otherwise the notebooks write the count "k/k" (stats._replication.proportion_label).
 _CERTAIN = re.compile(r"(?<![\d./])(?P<p>[01]\.0+) \[(?P<low>\d\.\d+), ?(?P<high>\d\.\d+)\]")
 
 
@@ -91,7 +91,7 @@ def test_no_probability_of_1_from_too_few_data_sets(path):
     bad = unsupported_certainties("\n".join(texts))
     assert not bad, (
         f"{path.name} prints probabilities of 1 (or 0) whose Wilson interval does not support them "
-        f"(write them with stats.intervals.proportion_label): {bad[:5]}"
+        f"(write them with stats._replication.proportion_label): {bad[:5]}"
     )
 
 

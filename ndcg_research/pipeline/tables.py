@@ -77,7 +77,7 @@ def _counts(table: pd.DataFrame, column: str, trials: str) -> tuple[list[int], l
 def proportion_cells(
     table: pd.DataFrame, column: str, trials: str = "replicates", *, digits: int = 2, interval: bool = True
 ) -> list[str]:
-    """Each row's share of ``table[trials]`` as :func:`~ndcg_research.stats.share_label` text ("20/20 [0.84,1.00]")."""
+    """Each row's share of ``table[trials]`` as ``stats._replication.share_label`` text ("20/20 [0.84,1.00]")."""
     labels = []
     for row, (share, count) in enumerate(zip(table[column].tolist(), table[trials].tolist(), strict=False)):
         try:

@@ -210,7 +210,7 @@ class SweepResult:
         return self.sweep.annotate(self._table(mean_interval, self.sweep.axes()))
 
     def pair_table(self, tie_tolerance: float = TIE_TOLERANCE) -> pd.DataFrame:
-        """One row per (discount, pair, n): :func:`~ndcg_research.stats.paired_comparison` of better - worse."""
+        """One row per (discount, pair, n): ``stats._replication.paired_comparison`` of better - worse."""
         s = self.sweep
         better = [s.rankers.index(b) for b, _ in s.pairs]
         worse = [s.rankers.index(w) for _, w in s.pairs]
