@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 import numbers
 import os
-from collections.abc import Callable, Iterable, Iterator, Mapping, MappingView, Set
+from collections.abc import Iterable, Iterator, Mapping, MappingView, Set
 from typing import Any, Literal, TypeVar, overload
 
 import numpy as np
@@ -170,13 +170,6 @@ def check_instance(
     raise TypeError(f"{name} must be {what}{' or None' if none else ''}, got {type_and_value(value)}")
 
 
-def check_callable(value: Any, name: str, *, none: bool = False) -> Callable[..., Any] | None:
-    """``value`` if it can be called."""
-    if (value is None and none) or callable(value):
-        return value
-    raise TypeError(f"{name} must be a function{' or None' if none else ''}, got {type_and_value(value)}")
-
-
 def check_path(value: Any, name: str) -> str | os.PathLike[str]:
     """``value`` if it names a file: a non-empty str or an :class:`os.PathLike` (the caller says if it exists)."""
     if isinstance(value, os.PathLike):
@@ -203,11 +196,10 @@ def check_array(
     finite: bool = True,
     min_size: int = 0,
     unit: str = "values",
-    keep_labels: bool = False,
     none: bool = False,
 ) -> Any:
     """``value`` as a numpy array (float64 when ``kinds`` has "f"): its dimension, dtype kind, size and values checked.
-    A pandas object is read with ``to_numpy()`` (and returned as is, index kept, when ``keep_labels``)."""
+    A pandas object is read with ``to_numpy()``."""
     if value is None and none:
         return None
     ndims = None if ndim is None else ((ndim,) if isinstance(ndim, int) else ndim)
@@ -256,4 +248,4 @@ def check_array(
                 need = "finite"
             at = "" if array.ndim == 0 else f" at index {where[0] if array.ndim == 1 else where}"
             raise ValueError(f"{name} must be {need}, got {plain_repr(array[where].item())}{at}")
-    return value if keep_labels and hasattr(value, "to_numpy") else array
+    return array

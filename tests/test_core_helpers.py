@@ -158,6 +158,5 @@ def test_argument_checks_return_plain_python_values():
     option = validation.check_option(np.str_("zero"), "zero_ideal", ("zero", "one"))
     assert option == "zero" and type(option) is str
     assert validation.check_bool(np.True_, "strict") is True
-    assert validation.check_callable(len, "key") is len
     array = validation.check_array([0.5, 1], "a", ndim=1, min_size=2, unit="queries")
     assert array.dtype == np.float64 and array.tolist() == [0.5, 1.0]

@@ -55,17 +55,21 @@ class Advice:
         :func:`ndcg_research.evaluate` or :func:`ndcg_research.ir_measure`. Never a setting under which every run has
         the same value on every query.
     table : pandas.DataFrame
-        One row per candidate: ``measure``, ``discount``, ``cutoff`` (``"none"``: the whole ranking), ``gain``,
-        ``power`` (share of system pairs told apart), ``pairs_significant``, ``phi`` (dependability), ``erho2``
-        (generalizability coefficient), ``queries_for_phi`` (for :math:`\\Phi` = 0.8), ``swap_rate`` (at the largest
-        size), ``queries_for_swap_target``, ``tau_log2`` (against log2 with the same gain and cut-off), ``shortlisted``
-        and ``recommended``. Undefined values (0 / 0) are NaN; a query count no number of queries reaches is infinite.
+        One row per candidate, in the order of the candidates: ``measure``, ``discount``, ``cutoff`` (``"none"`` for the
+        whole ranking), ``gain``, ``power`` (share of system pairs told apart), ``pairs_significant``, ``phi``
+        (dependability), ``erho2`` (generalizability coefficient), ``queries_for_phi`` (queries for :math:`\\Phi` =
+        0.8), ``swap_rate`` (at the largest query-set size measured), ``queries_for_swap_target``, ``tau_log2``
+        (Kendall's tau of the systems' order against log2's with the same gain and cut-off), ``shortlisted`` (as
+        discriminative as the most, see the rule) and ``recommended``. Undefined values are NaN (``erho2`` and
+        ``tau_log2`` of 0 / 0, ``queries_for_swap_target`` of a candidate that orders no pair); a query count no number
+        of queries reaches is infinite.
     swap_curves : pandas.DataFrame
         ``measure``, ``size``, ``swap_rate``: each candidate's swap rate at each query-set size.
     reasons : tuple of str
         The recommendation's reasons, in plain words (``str(advice)`` prints them).
     by_cutoff : dict of str to str
-        The rule applied among the candidates of each cut-off (``"none"``, ``"10"``, ...) that tells the runs apart.
+        The rule applied among the candidates of each cut-off (``"none"``, ``"10"``, ...); a cut-off under whose every
+        candidate the runs tie on every query is left out (a note says so).
     systems : tuple of str
         The runs compared.
     n_queries : int
@@ -277,8 +281,14 @@ def advise(
                 f"at {'the whole ranking' if label == 'none' else f'cut-off {label}'} every candidate gives every run "
                 f"the same value on every query: no recommendation for it"
             )
-    settings = dict(alpha=alpha, target_swap_rate=target_swap_rate, n_resamples=n_resamples, swap_trials=swap_trials)
-    settings.update(seed=seed, convention=convention)
+    settings = {
+        "alpha": alpha,
+        "target_swap_rate": target_swap_rate,
+        "n_resamples": n_resamples,
+        "swap_trials": swap_trials,
+        "seed": seed,
+        "convention": convention,
+    }
     curve = [(c["size"], c["swap_rate"]) for c in curves if c["measure"] == table.loc[chosen, "measure"]]
     reasons = _reasons(
         table, chosen, curve, n_pairs=n_pairs, n_queries=n_queries, n_systems=len(data.systems), settings=settings

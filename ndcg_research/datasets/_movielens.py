@@ -73,10 +73,19 @@ def cache_dir() -> Path:
     ``$XDG_CACHE_HOME/ndcg_research`` or ``~/.cache/ndcg_research`` on Linux,
     ``~/Library/Caches/ndcg_research`` on macOS, ``%LOCALAPPDATA%\\ndcg_research\\Cache`` on Windows.
 
+    Returns
+    -------
+    pathlib.Path
+
     Examples
     --------
     >>> import os
-    >>> cache_dir().name in {"ndcg_research", "Cache"} or CACHE_ENV in os.environ
+    >>> before = os.environ.get(CACHE_ENV)
+    >>> os.environ[CACHE_ENV] = "/tmp/my-cache"
+    >>> str(cache_dir())
+    '/tmp/my-cache'
+    >>> _ = os.environ.pop(CACHE_ENV) if before is None else os.environ.update({CACHE_ENV: before})
+    >>> cache_dir().name in {"ndcg_research", "Cache"}
     True
     """
     override = os.environ.get(CACHE_ENV, "")
@@ -116,8 +125,10 @@ def movielens_100k(
     Raises
     ------
     DatasetUnavailableError
-        If the wheel cannot be downloaded or does not match its hash (the message says how
-        to pass a local copy); FileNotFoundError or ValueError for a ``path`` without ratings.
+        If the wheel cannot be downloaded (no network, no pip) or does not match its hash; the
+        message says how to pass a local copy with ``path=``.
+    FileNotFoundError, ValueError
+        If ``path`` does not exist or does not hold ratings in one of the formats above.
 
     Examples
     --------
@@ -148,6 +159,11 @@ def fetch_recbole_wheel(cache: str | os.PathLike[str] | None = None, *, verbose:
         Cache folder; default ``cache_dir``.
     verbose : bool, default True
         Say on standard error what is being downloaded.
+
+    Returns
+    -------
+    pathlib.Path
+        The cached wheel, whose SHA-256 equals ``RECBOLE_WHEEL_SHA256``.
 
     Raises
     ------
@@ -184,8 +200,23 @@ def _fetch_recbole_wheel(cache: str | os.PathLike[str] | None, verbose: bool) ->
         f"{RECBOLE_REQUIREMENT} from the package index with pip, into {folder} (once; later calls read the cache) ...",
     )
     with tempfile.TemporaryDirectory(dir=folder, prefix=".download-") as tmp:
-        command = [sys.executable, "-m", "pip", "download", RECBOLE_REQUIREMENT, "--no-deps", "--only-binary=:all:"]
-        command += ["--dest", tmp, "--no-input", "--disable-pip-version-check", "--retries", "1", "--timeout", "30"]
+        command = [
+            sys.executable,
+            "-m",
+            "pip",
+            "download",
+            RECBOLE_REQUIREMENT,
+            "--no-deps",
+            "--only-binary=:all:",
+            "--dest",
+            tmp,
+            "--no-input",
+            "--disable-pip-version-check",
+            "--retries",
+            "1",
+            "--timeout",
+            "30",
+        ]
         try:
             done = subprocess.run(command, capture_output=True, text=True, check=False)
         except OSError as error:
@@ -224,9 +255,11 @@ def read_ratings(path: str | os.PathLike[str]) -> Any:
 
     Raises
     ------
-    FileNotFoundError, ValueError
-        No ratings file at ``path``; a line without four tab-separated integers, a rating outside
-        1-5 or a (user, item) pair rated twice (the message names the file and the line).
+    FileNotFoundError
+        If ``path`` does not exist, or a folder or zip holds no ratings file.
+    ValueError
+        If a line does not have four tab-separated integers, a rating is outside 1-5, or a
+        (user, item) pair is rated twice; the message names the file and the line.
 
     Examples
     --------

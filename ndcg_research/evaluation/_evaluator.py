@@ -520,8 +520,10 @@ def evaluate(
         (evaluated on the workers); a ranx ``Run``; a pytrec_eval dict ``{query: {document: score}}``.
         In a mapping, a list of files is one run split in shards of whole queries. Names: the
         mapping's keys, else a file's name without directory, compression suffix and extension
-        (``runs/bm25.txt.gz``: ``bm25``; where such names clash, the path), a DataFrame's
-        ``attrs["run"]`` (``read_run`` sets the tag), a ranx Run's name, else ``run1``, ``run2``...
+        (``runs/bm25.txt.gz``: ``bm25``), a DataFrame's ``attrs["run"]`` (``read_run`` sets the
+        tag), a ranx Run's name, else ``run1``, ``run2``... Where two names clash, runs read from
+        files are named by their file (its name, or its path as given where the names clash too:
+        ``a/bm25.txt`` and ``b/bm25.txt`` keep their paths); other runs of one name are refused.
     measures : str, Measure or sequence of them, default ("ndcg",)
         Spec strings such as ``"ndcg"``, ``"ndcg@10"``,
         ``"ndcg@10(gain=exp2, discount='power(beta=0.5)')"``, or trec_eval names
