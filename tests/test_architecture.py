@@ -1,6 +1,6 @@
 """The direction of imports inside the package, read from the source (AST), not from running it.
 
-Rules (docs/api/index.md, "Architecture"):
+Rules (this docstring is where they are written down; no page of docs/ describes them):
 
 - the subpackages form strict layers, lowest first: core < evaluation < stats, interop < advice, datasets,
   simulation < findings < pipeline < studies. A module imports its own subpackage and lower layers only, never its
@@ -343,8 +343,7 @@ def test_every_subpackage_is_in_one_layer():
     named = [sub for subs in LAYERS for sub in subs]
     assert sorted(named) == SUBPACKAGES, (
         f"LAYERS names {sorted(named)}, the package has {SUBPACKAGES}: "
-        "place a new subpackage in LAYERS (and in the Architecture table of "
-        "docs/api/index.md)"
+        "place a new subpackage in LAYERS (and in the layer order of this module's docstring)"
     )
 
 

@@ -368,9 +368,13 @@ def test_standardized_gap_se_matches_the_spread_over_repeated_samples(draw, m):
     assert np.median(predicted) == pytest.approx(d.std(ddof=1), rel=0.1)
 
 
-def test_standardized_gap_se_is_nan_for_constant_gaps_and_for_one_value():
+def test_standardized_gap_se_is_nan_for_constant_gaps_and_needs_two_values():
     assert np.isnan(standardized_gap_se(np.zeros(10)))
-    assert np.isnan(standardized_gap_se([1.0]))
+    with pytest.raises(ValueError, match="at least two replicates"):
+        standardized_gap_se([1.0])
+    # paired_comparison does not raise for one replicate: its standardized gap and that gap's error are undefined.
+    one = paired_comparison([[0.9, 0.5]], [[0.8, 0.5]])
+    assert np.isnan(one["std_gap"]).all() and np.isnan(one["std_gap_se"]).all() and one["std_gap_se"].shape == (2,)
 
 
 @pytest.mark.parametrize("queries", [10, 15, 60])

@@ -11,8 +11,7 @@ from scipy import stats
 from .._validation import check_array, check_resamples, type_and_value
 from ._inputs import all_pairs, check_count, check_level, check_pair, check_scores, check_seed
 from ._paired import TIE_TOLERANCE
-from ._replication import query_subsets
-from ._resampling import TOLERANCE
+from ._resampling import TOLERANCE, query_subsets
 
 
 def kendall_tau(x: Any, y: Any) -> float:

@@ -1,8 +1,13 @@
 """The statistics the simulation studies share, not public API: summaries of replicates, labels of proportions,
-whether two runs of an experiment agree, random query subsets.
+whether two runs of an experiment agree, random query subsets (``query_subsets``, defined with the other seeded draws
+in ``_resampling`` and imported from here by the studies).
 
 The callers are the package's own (simulation, pipeline, studies: a shared private module, see
-``tests/test_architecture.py``), so nothing here checks its arguments.
+``tests/test_architecture.py``), so their arguments are not checked as the public functions check theirs (types,
+shapes, finite values, named in the message). A few cases raise a ValueError: fewer than two replicates
+(``standardized_gap_se``), a share that is no whole count of its trials (``share_label``), more successes than trials
+(``proportion_label``, through ``_intervals._wilson``) and more disjoint query subsets than the queries hold
+(``query_subsets``).
 """
 
 from typing import Any
@@ -12,7 +17,7 @@ from scipy import stats
 
 from ._intervals import CONFIDENCE, _mean_interval, _wilson
 from ._paired import TIE_TOLERANCE
-from ._resampling import SUBSET_STREAM, block_generator
+from ._resampling import query_subsets as query_subsets  # re-exported: the studies import it from here
 
 #: A proportion is printed as 1 (or 0) only if its Wilson lower bound is at least this (upper bound at most 1 minus
 #: this); a perfect record of ``R`` trials has the lower bound ``R / (R + z^2)``, so 0.99 needs ``R >= 381`` at 95%.
@@ -48,16 +53,18 @@ def paired_comparison(
         "p_tie": (count - wins - losses) / count,
         "p_worse": losses / count,
         "std_gap": std_gap,
-        "std_gap_se": standardized_gap_se(gap, axis=axis),
+        "std_gap_se": standardized_gap_se(gap, axis=axis) if count > 1 else np.full(std_gap.shape, np.nan),
     }
 
 
 def standardized_gap_se(gaps: Any, *, axis: int = 0) -> np.ndarray:
     """Standard error of the standardized gap ``d = mean / sd`` by the delta method: for m i.i.d. gaps with skewness
     ``g1`` and kurtosis ``g2`` (not excess), ``Var(d) ~ (1 - d g1 + d^2 (g2 - 1) / 4) / m`` (``(1 + d^2/2) / m`` for
-    normal gaps); NaN where every gap is equal or there is only one."""
+    normal gaps); NaN where every gap is equal. Fewer than two replicates raise a ValueError."""
     x = np.moveaxis(np.asarray(gaps, dtype=np.float64), axis, 0)
     m = x.shape[0]
+    if m < 2:
+        raise ValueError("gaps must hold at least two replicates")
     mean = x.mean(axis=0)
     centred = x - mean
     var = (centred**2).mean(axis=0)
@@ -110,8 +117,14 @@ def bootstrap_statistic_interval(
     the replicates (axis 0) of all samples are resampled jointly, so their pairing is kept."""
     samples = [np.asarray(sample, dtype=np.float64) for sample in samples]
     value = float(statistic(*samples, axis=0))
-    options: dict[str, Any] = dict(paired=True, vectorized=True, method="percentile")
-    options |= dict(n_resamples=n_resamples, confidence_level=confidence, random_state=np.random.default_rng(seed))
+    options: dict[str, Any] = {
+        "paired": True,
+        "vectorized": True,
+        "method": "percentile",
+        "n_resamples": n_resamples,
+        "confidence_level": confidence,
+        "random_state": np.random.default_rng(seed),
+    }
     result = stats.bootstrap(samples, statistic, **options)
     return value, float(result.confidence_interval.low), float(result.confidence_interval.high)
 
@@ -146,16 +159,3 @@ def mean_z(mean1: Any, sd1: Any, n1: Any, mean2: Any, sd2: Any, n2: Any) -> Any:
     mean1, sd1, n1, mean2, sd2, n2 = (_numbers(value) for value in (mean1, sd1, n1, mean2, sd2, n2))
     se = np.sqrt(sd1**2 / n1 + sd2**2 / n2)
     return _z(mean1 - mean2, se)
-
-
-def query_subsets(n_queries: int, size: int, *, trials: int, seed: int = 0, count: int = 1) -> np.ndarray:
-    """Query indices of shape ``(count, trials, size)``: draw ``i`` shuffles the ``n_queries`` queries and cuts the
-    first ``count * size`` into ``count`` disjoint subsets. The subsets of ``size`` draw from their own stream
-    (``SUBSET_STREAM``, ``size``), so they do not depend on the other sizes asked for."""
-    if count * size > n_queries:
-        raise ValueError(
-            f"size must be at most 1/{count} of the {n_queries} queries to draw {count} disjoint subsets, got {size}"
-        )
-    rng = block_generator(seed, SUBSET_STREAM, size)
-    order = rng.permuted(np.broadcast_to(np.arange(n_queries), (trials, n_queries)), axis=1)[:, : count * size]
-    return order.reshape(trials, count, size).transpose(1, 0, 2)

@@ -1,4 +1,4 @@
-"""Resampling weights shared by every pair of systems, seeded blocks, and the worker pool.
+"""Resampling weights shared by every pair of systems, seeded blocks, random query subsets, and the worker pool.
 
 A bootstrap resample or a sign flip is a weight vector over the queries, so the resampled sums of many pairs are one
 matrix product: drawn once and shared by all pairs, all-pairs tests are a few BLAS calls
@@ -43,6 +43,19 @@ R = TypeVar("R")
 def block_generator(seed: int, stream: int, block: int) -> np.random.Generator:
     """The generator of block ``block`` of stream ``stream``."""
     return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(stream, block)))
+
+
+def query_subsets(n_queries: int, size: int, *, trials: int, seed: int = 0, count: int = 1) -> np.ndarray:
+    """Query indices of shape ``(count, trials, size)``: draw ``i`` shuffles the ``n_queries`` queries and cuts the
+    first ``count * size`` into ``count`` disjoint subsets. The subsets of ``size`` draw from their own stream
+    (``SUBSET_STREAM``, ``size``), so they do not depend on the other sizes asked for."""
+    if count * size > n_queries:
+        raise ValueError(
+            f"size must be at most 1/{count} of the {n_queries} queries to draw {count} disjoint subsets, got {size}"
+        )
+    rng = block_generator(seed, SUBSET_STREAM, size)
+    order = rng.permuted(np.broadcast_to(np.arange(n_queries), (trials, n_queries)), axis=1)[:, : count * size]
+    return order.reshape(trials, count, size).transpose(1, 0, 2)
 
 
 @dataclass(frozen=True)
