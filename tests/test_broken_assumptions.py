@@ -120,6 +120,8 @@ def test_relevant_ranks_agree_with_a_full_sort():
         rank_of = np.empty(scores.size, dtype=int)
         rank_of[np.argsort(-scores)] = np.arange(1, scores.size + 1)
         assert sorted(simulate.relevant_ranks(relevant, others).tolist()) == sorted(rank_of[: relevant.size].tolist())
+    # (Restored from the docstring's example.) Ranks in the order the relevant scores are given: 3.0, 2.0, 1.0, 0.5.
+    assert simulate.relevant_ranks(np.array([0.5, 2.0]), np.array([1.0, 3.0, -1.0])).tolist() == [4, 2]
 
 
 # --------------------------------------------------------------------------- two features
@@ -203,6 +205,8 @@ def test_profile_crossings_are_sign_changes():
             side = np.array([depth * (1 - 1e-3), depth * (1 + 1e-3)])
             difference = model.profile(first, side) - model.profile(second, side)
             assert difference[0] * difference[1] < 0, (first, second, depth)
+    # (Restored from the docstring's example.) The flagged share pi = 0.1 is one of the content/flag crossings.
+    assert [round(t, 3) for t in models.profile_crossings(model, "content", "flag")] == [0.087, 0.1, 0.552]
 
 
 def test_the_bayes_ranker_has_the_smallest_first_order_constant():
@@ -332,6 +336,7 @@ def test_model_names_labels_and_closed_forms():
     )
     assert models.random_limit(shrinking, "log2") == 0.5 and models.random_limit(shrinking, "loglog") == 1.0
     assert models.random_limit(models.SparseModel(2.0, 0.1, 0.0), "log2") == 1.0
+    assert models.random_limit(fixed, "log2") == 0.0
     two = models.TwoFeatureModel(a1=1.0, a2=2.0, pi=0.1)
     assert str(two) == "two_feature(a1=1, a2=2, pi=0.1)"
     assert two.mean_gain == pytest.approx(0.9 / 2 + 0.1 * stats.norm.cdf(2 / math.sqrt(2)))

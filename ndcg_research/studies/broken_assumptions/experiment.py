@@ -175,8 +175,17 @@ def crossing_table(model: TwoFeatureModel, rankers: Sequence[str]) -> pd.DataFra
 
 def constants_table(model: TwoFeatureModel, rankers: Sequence[str]) -> pd.DataFrame:
     """Per ranker: the first-order constant c_f (slowly varying discounts) and the limit under power(beta=0.5)."""
-    rows = [(r, model.first_order_constant(r), model.power_limit(r, 0.5), model.mean_gain) for r in rankers]
-    return pd.DataFrame(rows, columns=["ranker", "c_f", "power_half_limit", "p"])
+    return pd.DataFrame(
+        [
+            dict(
+                ranker=r,
+                c_f=model.first_order_constant(r),
+                power_half_limit=model.power_limit(r, 0.5),
+                p=model.mean_gain,
+            )
+            for r in rankers
+        ]
+    )
 
 
 def rank_bins(

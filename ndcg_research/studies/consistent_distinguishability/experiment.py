@@ -48,7 +48,8 @@ def growth_table(
     for key, group in pair_table.groupby(list(keys), sort=False):
         upper = upper_half(group)
         d, se = upper["std_gap"].to_numpy(), upper["std_gap_se"].to_numpy()
-        grid = (int(upper["n"].min()), int(upper["n"].max()), len(upper))
+        row = dict(zip(keys, key if isinstance(key, tuple) else (key,), strict=False))
+        row.update(n_from=int(upper["n"].min()), n_to=int(upper["n"].max()), points=len(upper))
         positive = bool(np.all(np.isfinite(d) & (d > 0)) and np.all(np.isfinite(se) & (se > 0)))
         exponent = low = high = np.nan
         if positive and len(upper) >= 2:
@@ -58,9 +59,15 @@ def growth_table(
             exponent = float(np.sum(w * (x - xm) * (y - np.average(y, weights=w))) / sxx)
             half = z / np.sqrt(sxx)
             low, high = exponent - half, exponent + half
-        rows.append((*key, *grid, exponent, low, high, positive, bool(positive and low > 0)))
-    columns = "n_from n_to points exponent exponent_low exponent_high positive vanishes_superpolynomially"
-    return pd.DataFrame(rows, columns=[*keys, *columns.split()])
+        row.update(
+            exponent=exponent,
+            exponent_low=low,
+            exponent_high=high,
+            positive=positive,
+            vanishes_superpolynomially=bool(positive and low > 0),
+        )
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 
 def geometric_grid(n_min: int, n_max: int, per_doubling: int) -> list[int]:
@@ -113,10 +120,6 @@ class StreamStudy(Design):
         )
 
 
-#: The columns that name a case of the stream tables.
-CASE_COLUMNS = ("model", "discount", "better", "worse")
-
-
 @dataclass
 class StreamResult:
     """nDCG on nested prefixes: ``values`` has shape (streams, len(ns), rankers, discounts)."""
@@ -131,11 +134,12 @@ class StreamResult:
         gap = self.values[:, :, s.rankers.index(better), d] - self.values[:, :, s.rankers.index(worse), d]
         return np.where(np.abs(gap) <= tie_tolerance, 0, np.sign(gap)).astype(np.int8)
 
-    def _cases(self, tie_tolerance: float) -> Iterator[tuple[tuple[str, str, str, str], np.ndarray]]:
-        """Per (discount, pair): the case (model, discount, better, worse) and its :meth:`winners`."""
+    def _cases(self, tie_tolerance: float) -> Iterator[tuple[dict[str, str], np.ndarray]]:
+        """Per (discount, pair): the case's key columns and its :meth:`winners`."""
         for d in self.study.discounts:
             for better, worse in self.study.pairs:
-                yield (self.study.model, d, better, worse), self.winners(better, worse, d, tie_tolerance)
+                case = dict(model=self.study.model, discount=d, better=better, worse=worse)
+                yield case, self.winners(better, worse, d, tie_tolerance)
 
     def stability_table(self, tie_tolerance: float = TIE_TOLERANCE) -> pd.DataFrame:
         """Per (discount, pair, n0): the share of streams whose winner is the same at every grid n >= n0 (``p_stable``)
@@ -146,11 +150,21 @@ class StreamResult:
                 tail = w[:, i:]
                 stable = int(np.count_nonzero((tail == tail[:, :1]).all(axis=1)))
                 settled = int(np.count_nonzero((tail == 1).all(axis=1)))
-                shares = (stable / len(w), *wilson_interval(stable, len(w)))
-                shares += (settled / len(w), *wilson_interval(settled, len(w)))
-                rows.append((*case, int(n0), len(w), *shares))
-        columns = "p_stable p_stable_low p_stable_high p_settled p_settled_low p_settled_high"
-        return pd.DataFrame(rows, columns=[*CASE_COLUMNS, "n0", "streams", *columns.split()])
+                (sl, sh), (tl, th) = wilson_interval(stable, len(w)), wilson_interval(settled, len(w))
+                rows.append(
+                    dict(
+                        **case,
+                        n0=int(n0),
+                        streams=len(w),
+                        p_stable=stable / len(w),
+                        p_stable_low=sl,
+                        p_stable_high=sh,
+                        p_settled=settled / len(w),
+                        p_settled_low=tl,
+                        p_settled_high=th,
+                    )
+                )
+        return pd.DataFrame(rows)
 
     def change_table(self, tie_tolerance: float = TIE_TOLERANCE) -> pd.DataFrame:
         """Per (discount, pair): quantiles of the streams' last change of winner (the first grid n if none), and the
@@ -166,7 +180,7 @@ class StreamResult:
             last_fail = np.where(failed.any(axis=1), ns[failed.shape[1] - 1 - np.argmax(failed[:, ::-1], axis=1)], 0)
             rows.append(
                 dict(
-                    zip(CASE_COLUMNS, case, strict=True),
+                    **case,
                     streams=len(w),
                     n_first=int(ns[0]),
                     n_last=int(ns[-1]),

@@ -81,7 +81,10 @@ def failure_trend(
         group = group.sort_values("n")
         trials = group["replicates"].to_numpy(dtype=np.int64)
         failures = np.rint((1 - group["p_better"].to_numpy()) * trials).astype(np.int64)
-        grid = (int(group["n"].min()), int(group["n"].max()), len(group), int(failures.sum()))
+        row = dict(zip(keys, key if isinstance(key, tuple) else (key,), strict=False))
+        row.update(
+            n_from=int(group["n"].min()), n_to=int(group["n"].max()), points=len(group), failures=int(failures.sum())
+        )
         exponent = low = high = math.nan
         seen = failures > 0
         if failures.sum() == 0:
@@ -98,9 +101,9 @@ def failure_trend(
             exponent, se = log_binomial_slope(np.log(group["n"].to_numpy(dtype=np.float64)), failures, trials)
             low, high = exponent - z * se, exponent + z * se
             trend = "falls" if high < 0 else "rises" if low > 0 else "flat"
-        rows.append((*key, *grid, exponent, low, high, trend))
-    columns = "n_from n_to points failures exponent exponent_low exponent_high trend"
-    return pd.DataFrame(rows, columns=[*keys, *columns.split()])
+        row.update(exponent=exponent, exponent_low=low, exponent_high=high, trend=trend)
+        rows.append(row)
+    return pd.DataFrame(rows)
 
 
 def predicted_trend(model: str, better: str, worse: str, discount: str) -> str:
@@ -114,15 +117,6 @@ def predicted_trend(model: str, better: str, worse: str, discount: str) -> str:
     return "flat" if e.exponent == 0 and e.log_power == 0 else "rises"
 
 
-#: The columns of :func:`verdict_table`: the cell, P(correct) at both ends, the fits of the failure rate and of the
-#: standardized gap d, the scaling law and the heuristic, the prediction, the verdict and their agreement.
-VERDICT_COLUMNS = (
-    "label model discount decay better worse n_first p_first n_last replicates_last p_last p_last_low p_last_high "
-    "failure_exponent failure_low failure_high failure_trend d_last d_n_from d_exponent d_low d_high d_trend "
-    "law_exponent law_log_power heuristic_exponent predicted verdict agreement"
-)
-
-
 def verdict_table(pair_tables: Mapping[str, pd.DataFrame], heuristic: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per (model label, discount, pair): P(correct) at both ends, the trends of the failure rate and the gap, the
     scaling law, the prediction, the verdict (``keeps``, ``loses`` or ``flat``) and their agreement."""
@@ -134,22 +128,45 @@ def verdict_table(pair_tables: Mapping[str, pd.DataFrame], heuristic: pd.DataFra
         for r in merged.itertuples(index=False):
             cell = select(table, discount=r.discount, better=r.better, worse=r.worse)
             first, last = cell.iloc[0], cell.iloc[-1]
-            model = first["model"]
-            law = scaling.gap_exponent(model, r.better, r.worse, r.discount)
-            predicted = predicted_trend(model, r.better, r.worse, r.discount)
+            law = scaling.gap_exponent(first["model"], r.better, r.worse, r.discount)
+            predicted = predicted_trend(first["model"], r.better, r.worse, r.discount)
             measured = "falls" if r.trend_fail == "no failures" else r.trend_fail
             verdict = {"falls": "keeps", "rises": "loses"}.get(measured, "flat")
-            case = (label, model, r.discount, parse_discount(r.discount).decay, r.better, r.worse)
-            ends = (int(first["n"]), float(first["p_better"]), int(last["n"]), int(last["replicates"]))
-            ends += (float(last["p_better"]), float(last["p_better_low"]), float(last["p_better_high"]))
-            failure = (r.exponent_fail, r.exponent_low_fail, r.exponent_high_fail, r.trend_fail)
-            d_fit = (int(r.n_from_d), r.exponent_d, r.exponent_low_d, r.exponent_high_d, r.trend_d)
-            keys_of_heuristic = dict(label=label, discount=r.discount, better=r.better, worse=r.worse)
-            local = scaling.heuristic_exponent(heuristic, int(r.n_from_d), **keys_of_heuristic)
-            law_fields = (law.exponent, law.log_power, local)
-            calls = (predicted, verdict, trend_agreement(predicted, measured))
-            rows.append((*case, *ends, *failure, float(last["std_gap"]), *d_fit, *law_fields, *calls))
-    return pd.DataFrame(rows, columns=VERDICT_COLUMNS.split())
+            cell_keys = dict(label=label, discount=r.discount, better=r.better, worse=r.worse)
+            rows.append(
+                dict(
+                    label=label,
+                    model=first["model"],
+                    discount=r.discount,
+                    decay=parse_discount(r.discount).decay,
+                    better=r.better,
+                    worse=r.worse,
+                    n_first=int(first["n"]),
+                    p_first=float(first["p_better"]),
+                    n_last=int(last["n"]),
+                    replicates_last=int(last["replicates"]),
+                    p_last=float(last["p_better"]),
+                    p_last_low=float(last["p_better_low"]),
+                    p_last_high=float(last["p_better_high"]),
+                    failure_exponent=r.exponent_fail,
+                    failure_low=r.exponent_low_fail,
+                    failure_high=r.exponent_high_fail,
+                    failure_trend=r.trend_fail,
+                    d_last=float(last["std_gap"]),
+                    d_n_from=int(r.n_from_d),
+                    d_exponent=r.exponent_d,
+                    d_low=r.exponent_low_d,
+                    d_high=r.exponent_high_d,
+                    d_trend=r.trend_d,
+                    law_exponent=law.exponent,
+                    law_log_power=law.log_power,
+                    heuristic_exponent=scaling.heuristic_exponent(heuristic, int(r.n_from_d), **cell_keys),
+                    predicted=predicted,
+                    verdict=verdict,
+                    agreement=trend_agreement(predicted, measured),
+                )
+            )
+    return pd.DataFrame(rows)
 
 
 def lost_discounts(verdicts: pd.DataFrame) -> pd.DataFrame:
@@ -160,10 +177,18 @@ def lost_discounts(verdicts: pd.DataFrame) -> pd.DataFrame:
         speed = [(scaling.decay_index(d), parse_discount(d).kwargs.get("gamma", 0.0)) for d in group["discount"]]
         order = group.iloc[sorted(range(len(group)), key=lambda i: speed[i])]
         lost = order[order["verdict"] != "keeps"]
-        keeps, rising = (", ".join(order[order["verdict"] == verdict]["discount"]) for verdict in ("keeps", "loses"))
-        first_lost = lost["discount"].iloc[0] if len(lost) else ""
-        rows.append((label, better, worse, keeps, ", ".join(lost["discount"]), rising, first_lost))
-    return pd.DataFrame(rows, columns="label better worse keeps not_kept rising first_lost".split())
+        rows.append(
+            dict(
+                label=label,
+                better=better,
+                worse=worse,
+                keeps=", ".join(order[order["verdict"] == "keeps"]["discount"]),
+                not_kept=", ".join(lost["discount"]),
+                rising=", ".join(order[order["verdict"] == "loses"]["discount"]),
+                first_lost=lost["discount"].iloc[0] if len(lost) else "",
+            )
+        )
+    return pd.DataFrame(rows)
 
 
 def answer_lines(verdicts: pd.DataFrame) -> list[str]:

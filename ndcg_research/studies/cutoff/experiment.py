@@ -19,12 +19,6 @@ KEEPS_AT_LEAST = threshold("cutoff_keeps_lower")
 #: A cell *loses* it when the upper bound is at most this: little better than a coin flip (or ties dominate).
 LOSES_AT_MOST = threshold("cutoff_loses_upper")
 
-#: The columns of :func:`verdict_table`.
-VERDICT_COLUMNS = (
-    "model rule discount better worse n_first n_last replicates p_better_first p_better_last family_low family_high "
-    "family_size family_confidence p_tie_last verdict trend"
-)
-
 
 def ndcg_by_k(
     model: str,
@@ -85,10 +79,28 @@ def verdict_table(pair_table: pd.DataFrame, better: str, worse: str, *, confiden
         verdict = "keeps" if low >= KEEPS_AT_LEAST else ("loses" if high <= LOSES_AT_MOST else "undecided")
         rising, falling = last["p_better_low"] > first["p_better_high"], last["p_better_high"] < first["p_better_low"]
         trend = "rising" if rising else "falling" if falling else "flat"
-        ends = (int(first["n"]), int(last["n"]), trials, float(first["p_better"]), float(last["p_better"]))
-        family = (low, high, len(cells), level)
-        out.append((model, rule, discount, better, worse, *ends, *family, float(last["p_tie"]), verdict, trend))
-    return pd.DataFrame(out, columns=VERDICT_COLUMNS.split())
+        out.append(
+            dict(
+                model=model,
+                rule=rule,
+                discount=discount,
+                better=better,
+                worse=worse,
+                n_first=int(first["n"]),
+                n_last=int(last["n"]),
+                replicates=trials,
+                p_better_first=float(first["p_better"]),
+                p_better_last=float(last["p_better"]),
+                family_low=low,
+                family_high=high,
+                family_size=len(cells),
+                family_confidence=level,
+                p_tie_last=float(last["p_tie"]),
+                verdict=verdict,
+                trend=trend,
+            )
+        )
+    return pd.DataFrame(out)
 
 
 def k_curves(
@@ -102,7 +114,17 @@ def k_curves(
             values = ndcg_by_k(model, ranker, "log2", n, ks, replicates=replicates, seed=seed)
             curve = curves[(model, ranker)] = mean_interval(values)
             rows += [
-                (model, ranker, int(k), float(a), float(lo), float(hi), replicates, n, seed)
+                dict(
+                    model=model,
+                    ranker=ranker,
+                    k=int(k),
+                    mean=float(a),
+                    ci_low=float(lo),
+                    ci_high=float(hi),
+                    replicates=replicates,
+                    n=n,
+                    seed=seed,
+                )
                 for k, a, lo, hi in zip(ks, curve["mean"], curve["ci_low"], curve["ci_high"], strict=False)
             ]
-    return curves, pd.DataFrame(rows, columns="model ranker k mean ci_low ci_high replicates n seed".split())
+    return curves, pd.DataFrame(rows)

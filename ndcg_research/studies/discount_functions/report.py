@@ -22,11 +22,22 @@ def _n(n: int) -> str:
 
 def discount_table(D: Mapping[str, np.ndarray], C: Mapping[str, np.ndarray], n_mid: int = 1000) -> pd.DataFrame:
     """The result table ``02_discounts.csv``: D at ranks 1, 10, 1000 and n_max, partial sums at ``n_mid`` and n_max."""
-    rows = [
-        (d, parse_discount(d).decay, *D[d][[0, 9, 999, -1]], C[d][n_mid - 1], C[d][-1], C[d][-1] / C[d][n_mid - 1])
-        for d in D
-    ]
-    return pd.DataFrame(rows, columns="discount decay D_1 D_10 D_1000 D_nmax sum_1000 sum_nmax sum_ratio".split())
+    return pd.DataFrame(
+        [
+            dict(
+                discount=d,
+                decay=parse_discount(d).decay,
+                D_1=D[d][0],
+                D_10=D[d][9],
+                D_1000=D[d][999],
+                D_nmax=D[d][-1],
+                sum_1000=C[d][n_mid - 1],
+                sum_nmax=C[d][-1],
+                sum_ratio=C[d][-1] / C[d][n_mid - 1],
+            )
+            for d in D
+        ]
+    )
 
 
 def readable_discounts(table: pd.DataFrame, n_max: int) -> pd.DataFrame:

@@ -81,11 +81,24 @@ def first_order_table(model: str, first: str, seconds: Sequence[str]) -> pd.Data
     for second in (str(parse_ranker(s)) for s in seconds):
         c2, h2 = theory.c_coefficient(model, second), theory.power_limit(model, second, 0.5)
         j1, j2 = _weighted(model, first, second, 1), _weighted(model, first, second, 2)
-        winners = (first if c1 < c2 else second, first if h1 > h2 else second)
-        log_n = j2 / abs(j1) if j1 * j2 < 0 else math.nan
-        rows.append((model, first, second, c1, c2, c2 - c1, h1, h2, j1, j2, *winners, log_n))
-    columns = "model first second c_first c_second delta_c half_first half_second j1 j2 slow_winner half_winner"
-    return pd.DataFrame(rows, columns=[*columns.split(), "second_order_log_n"])
+        rows.append(
+            dict(
+                model=model,
+                first=first,
+                second=second,
+                c_first=c1,
+                c_second=c2,
+                delta_c=c2 - c1,
+                half_first=h1,
+                half_second=h2,
+                j1=j1,
+                j2=j2,
+                slow_winner=first if c1 < c2 else second,
+                half_winner=first if h1 > h2 else second,
+                second_order_log_n=j2 / abs(j1) if j1 * j2 < 0 else math.nan,
+            )
+        )
+    return pd.DataFrame(rows)
 
 
 def expected_gaps(
@@ -101,9 +114,19 @@ def expected_gaps(
         for i, second in enumerate(seconds, start=1):
             for j, d in enumerate(specs):
                 gap = float(values[0, j] - values[i, j])
-                preferred = first if gap > 0 else second if gap < 0 else "tie"
-                rows.append((str(model), first, second, str(d), d.decay, int(n), gap, preferred))
-    return pd.DataFrame(rows, columns="model first second discount decay n gap preferred".split())
+                rows.append(
+                    dict(
+                        model=str(model),
+                        first=first,
+                        second=second,
+                        discount=str(d),
+                        decay=d.decay,
+                        n=int(n),
+                        gap=gap,
+                        preferred=first if gap > 0 else second if gap < 0 else "tie",
+                    )
+                )
+    return pd.DataFrame(rows)
 
 
 def crossings(gaps: pd.DataFrame) -> pd.DataFrame:
@@ -122,10 +145,22 @@ def crossings(gaps: pd.DataFrame) -> pd.DataFrame:
             x0, x1 = math.log(n[i - 1]), math.log(n[i])
             crossing = float(round(math.exp(x0 + (x1 - x0) * gap[i - 1] / (gap[i - 1] - gap[i]))))
         head = group.iloc[0]
-        ends = (int(n[0]), int(n[-1]), head["preferred"], group["preferred"].iloc[-1])
-        rows.append((head["model"], head["first"], second, discount, head["decay"], *ends, crossing, int(changed.size)))
-    columns = "model first second discount decay n_min n_max preferred_at_n_min preferred_at_n_max crossing_n changes"
-    return pd.DataFrame(rows, columns=columns.split())
+        rows.append(
+            dict(
+                model=head["model"],
+                first=head["first"],
+                second=second,
+                discount=discount,
+                decay=head["decay"],
+                n_min=int(n[0]),
+                n_max=int(n[-1]),
+                preferred_at_n_min=head["preferred"],
+                preferred_at_n_max=group["preferred"].iloc[-1],
+                crossing_n=crossing,
+                changes=int(changed.size),
+            )
+        )
+    return pd.DataFrame(rows)
 
 
 def _majority(decisions: pd.DataFrame) -> tuple[pd.Series, np.ndarray]:
@@ -190,11 +225,18 @@ def reliable_n(decisions: pd.DataFrame, first_order: pd.DataFrame, discount: str
             raise ValueError(f"decisions must put the first-order winner first: {fo['slow_winner']!r}, not {winner!r}")
         failed = np.flatnonzero((group["p_first_low"] < lower).to_numpy())
         start = 0 if failed.size == 0 else failed[-1] + 1
-        reliable = float(group["n"].iloc[start]) if start < len(group) else math.nan
-        last = group.iloc[-1]
-        at_last = (float(last["p_first"]), float(last["p_first_low"]), int(last["replicates"]))
-        rows.append((winner, other, float(fo["delta_c"]), reliable, *at_last))
-    return pd.DataFrame(rows, columns="winner other delta_c n_reliable p_last p_last_low replicates_last".split())
+        rows.append(
+            dict(
+                winner=winner,
+                other=other,
+                delta_c=float(fo["delta_c"]),
+                n_reliable=float(group["n"].iloc[start]) if start < len(group) else math.nan,
+                p_last=float(group["p_first"].iloc[-1]),
+                p_last_low=float(group["p_first_low"].iloc[-1]),
+                replicates_last=int(group["replicates"].iloc[-1]),
+            )
+        )
+    return pd.DataFrame(rows)
 
 
 def law_slope(
