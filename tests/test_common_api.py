@@ -522,3 +522,31 @@ def test_the_old_method_keyword_still_works_with_a_deprecation_warning(function,
         assert old.method == "t"
     with pytest.raises(TypeError, match=r"got both method= \(deprecated\) and test="):
         f(*args, method="t", test="t")
+
+
+def _public_classes() -> dict[str, Any]:
+    import importlib
+
+    found = {}
+    for namespace in NAMESPACES:
+        module = importlib.import_module(namespace)
+        for name in module.__all__:
+            obj = getattr(module, name)
+            if inspect.isclass(obj) and obj.__module__.startswith("ndcg_research"):
+                found[name] = obj
+    found["Advice"] = importlib.import_module("ndcg_research.advice").Advice  # advise's result, documented with it
+    return found
+
+
+@pytest.mark.parametrize("name", sorted(_public_classes()))
+def test_help_on_a_public_class_shows_no_raw_sphinx_roles(name):
+    # help() on a result class (and its methods and properties) shows the docstrings as written, as for functions.
+    cls = _public_classes()[name]
+    members = {name: cls} | {
+        f"{name}.{member}": value
+        for member, value in vars(cls).items()
+        if not member.startswith("_") and (inspect.isfunction(value) or isinstance(value, property))
+    }
+    for label, member in members.items():
+        roles = re.findall(r":(?:func|class|mod|math|meth|attr|data|obj|exc):`[^`]*`", inspect.getdoc(member) or "")
+        assert not roles, f"{label}: help() would show raw Sphinx roles {roles}"

@@ -46,18 +46,18 @@ _WORDS = {
 
 @dataclass(frozen=True, eq=False)
 class Advice:
-    """What :func:`advise` measured and recommends.
+    """What ``advise`` measured and recommends.
 
     Attributes
     ----------
     recommended : str
         The measure spec of the recommended setting (``ndcg@10(gain=exp2,discount=zipf)``): pass it to
-        :func:`ndcg_research.evaluate` or :func:`ndcg_research.ir_measure`. Never a setting under which every run has
+        ``nr.evaluate`` or ``nr.ir_measure``. Never a setting under which every run has
         the same value on every query.
     table : pandas.DataFrame
         One row per candidate, in the order of the candidates: ``measure``, ``discount``, ``cutoff`` (``"none"`` for the
         whole ranking), ``gain``, ``power`` (share of system pairs told apart), ``pairs_significant``, ``phi``
-        (dependability), ``erho2`` (generalizability coefficient), ``queries_for_phi`` (queries for :math:`\\Phi` =
+        (dependability), ``erho2`` (generalizability coefficient), ``queries_for_phi`` (queries for Phi =
         0.8), ``swap_rate`` (at the largest query-set size measured), ``queries_for_swap_target``, ``tau_log2``
         (Kendall's tau of the systems' order against log2's with the same gain and cut-off), ``shortlisted`` (as
         discriminative as the most, see the rule) and ``recommended``. Undefined values are NaN (``erho2`` and

@@ -40,14 +40,14 @@ def mean_of(values: np.ndarray) -> np.ndarray:
 
 @dataclass(frozen=True, eq=False)
 class Evaluation:
-    """Per-query values and means of several runs (returned by :func:`evaluate`).
+    """Per-query values and means of several runs (returned by ``evaluate``).
 
-    Unpacks as ``per_query, means = evaluate(...)``; :meth:`mean` gives one float.
+    Unpacks as ``per_query, means = evaluate(...)``; ``mean()`` gives one float.
 
     Attributes
     ----------
     runs : tuple of str
-        Run names, in the order given (see :func:`evaluate`).
+        Run names, in the order given (see ``evaluate``).
     tags : tuple of str or None
         Each run's tag (trec_eval's ``runid``: the tag of its last line).
     measures : tuple of Measure
@@ -61,7 +61,7 @@ class Evaluation:
     notes : tuple of str
         What the evaluation left out, zero-filled, left undefined or decided, naming the queries.
     query_column : str
-        The name of the query column in :attr:`per_query`: the caller's, where a DataFrame came in
+        The name of the query column in ``per_query``: the caller's, where a DataFrame came in
         (``qid`` for PyTerrier's frames, ``query_id`` for ir_measures'), else ``query``.
     """
 
