@@ -323,7 +323,8 @@ SPEC_WORDS = {
 }
 
 
-def _public_functions() -> dict[str, Any]:
+def _public(keep: Any) -> dict[str, Any]:
+    """The public names of NAMESPACES whose object ``keep`` accepts."""
     import importlib
 
     found = {}
@@ -331,12 +332,12 @@ def _public_functions() -> dict[str, Any]:
         module = importlib.import_module(namespace)
         for name in module.__all__:
             obj = getattr(module, name)
-            if inspect.isfunction(obj):
+            if keep(obj):
                 found[name] = obj
     return found
 
 
-FUNCTIONS = _public_functions()
+FUNCTIONS = _public(inspect.isfunction)
 CASES = [
     (name, parameter, bad) for name, (_, table) in API.items() for parameter, values in table.items() for bad in values
 ]
@@ -525,17 +526,10 @@ def test_the_old_method_keyword_still_works_with_a_deprecation_warning(function,
 
 
 def _public_classes() -> dict[str, Any]:
-    import importlib
+    from ndcg_research.advice import Advice  # advise's result, documented with it
 
-    found = {}
-    for namespace in NAMESPACES:
-        module = importlib.import_module(namespace)
-        for name in module.__all__:
-            obj = getattr(module, name)
-            if inspect.isclass(obj) and obj.__module__.startswith("ndcg_research"):
-                found[name] = obj
-    found["Advice"] = importlib.import_module("ndcg_research.advice").Advice  # advise's result, documented with it
-    return found
+    ours = _public(lambda obj: inspect.isclass(obj) and obj.__module__.startswith("ndcg_research"))
+    return ours | {"Advice": Advice}
 
 
 @pytest.mark.parametrize("name", sorted(_public_classes()))
