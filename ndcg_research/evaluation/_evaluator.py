@@ -5,9 +5,7 @@ partitions and workers give the same bits as one piece.
 
 import contextlib
 import os
-import shutil
 import sys
-import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -291,6 +289,9 @@ def _run_parts(
             copy: Any = None
             source: Any = None
             if once:
+                import shutil  # only for standard input and named pipes: not loaded for a run file
+                import tempfile
+
                 copy = opened.enter_context(tempfile.TemporaryFile())
                 source = sys.stdin.buffer if path == STDIN else opened.enter_context(open(path, "rb"))
             try:

@@ -4,14 +4,11 @@ would read each otherwise)."""
 
 from __future__ import annotations
 
-import bz2
 import contextlib
-import gzip
-import lzma
+import importlib
 import os
 import re
 import sys
-import zlib
 from collections.abc import Generator, Iterable, Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -25,10 +22,11 @@ STDIN = "-"
 #: times its size at once (its bytes, their parse, the arrays of its queries, the next block read ahead).
 BLOCK_SIZE = 2 << 20
 
-_COMPRESSED: dict[bytes, tuple[str, Any, str | None]] = {  # magic bytes -> (format, opener or None, command)
-    b"\x1f\x8b": ("gzip", gzip.open, None),
-    b"BZh": ("bzip2", bz2.open, None),
-    b"\xfd7zXZ\x00": ("xz", lzma.open, None),
+# magic bytes -> (format, module that opens it or None, command); a module is imported only for its data
+_COMPRESSED: dict[bytes, tuple[str, str | None, str | None]] = {
+    b"\x1f\x8b": ("gzip", "gzip", None),
+    b"BZh": ("bzip2", "bz2", None),
+    b"\xfd7zXZ\x00": ("xz", "lzma", None),
     b"\x28\xb5\x2f\xfd": ("zstd", None, "zstd -d"),
     b"PK\x03\x04": ("zip", None, "unzip"),
     b"7z\xbc\xaf\x27\x1c": ("7-zip", None, "7z x"),
@@ -57,9 +55,16 @@ class Source:
     def read(self, size: int) -> bytes:
         try:
             return bytes(self.stream.read(size))
-        except (EOFError, OSError, zlib.error, lzma.LZMAError) as error:
+        except (EOFError, OSError, *_decoding_errors()) as error:  # (evaluated only when reading failed)
             what = self.compression or "file"
             raise InputError(f"{self.name}: cannot read the {what} data (truncated or corrupt?): {error}") from None
+
+
+def _decoding_errors() -> tuple[type[Exception], ...]:
+    import lzma  # imported when reading failed: their modules are not loaded for plain text
+    import zlib
+
+    return zlib.error, lzma.LZMAError
 
 
 class Recording:
@@ -95,12 +100,14 @@ def open_source(path: str | os.PathLike[str], what: str, stream: Any = None) -> 
                 raise InputError(f"{what} file {path!r} does not exist")
             stream = opened.enter_context(open(path, "rb"))
         peek = stream.peek(8)[:8] if hasattr(stream, "peek") else b""
-        fmt, opener, command = next((v for m, v in _COMPRESSED.items() if peek.startswith(m)), (None, None, None))
-        if fmt is not None and opener is None:
+        fmt, module, command = next((v for m, v in _COMPRESSED.items() if peek.startswith(m)), (None, None, None))
+        if fmt is not None and module is None:
             raise InputError(
                 f"{name}: holds {fmt}-compressed data, which is not read here; decompress it first ({command})"
             )
-        yield Source(name, stream if opener is None else opened.enter_context(opener(stream, "rb")), fmt)
+        if module is not None:
+            stream = opened.enter_context(importlib.import_module(module).open(stream, "rb"))
+        yield Source(name, stream, fmt)
 
 
 def line_blocks(source: Source, size: int = BLOCK_SIZE, first: int | None = None) -> Iterator[bytes]:

@@ -6,9 +6,7 @@ Exit status: 0 on success, 1 on bad input or an unknown measure, 2 on bad usage.
 from __future__ import annotations
 
 import argparse
-import csv
 import io
-import json
 import re
 import sys
 from collections.abc import Sequence
@@ -250,6 +248,8 @@ def trec_text(
 def csv_text(evaluation: Evaluation, *, per_query: bool = False) -> str:
     """CSV with columns ``run, query, measure, value``, every float written exactly; the mean's ``query`` is
     empty (no query id is, so a query named ``all``, trec_eval's name for the mean, stays distinct from it)."""
+    import csv  # here, as json in json_text: the default output (trec) loads neither
+
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["run", "query", "measure", "value"])
@@ -264,6 +264,8 @@ def csv_text(evaluation: Evaluation, *, per_query: bool = False) -> str:
 def json_text(evaluation: Evaluation, *, per_query: bool = False) -> str:
     """JSON (as ``compare``'s: indented by one space, strict): the convention, per run its tag, ``num_q``, means and
     (optionally) per-query values."""
+    import json
+
     runs = []
     averaged = evaluation.averaged()
     for r, run in enumerate(evaluation.runs):
