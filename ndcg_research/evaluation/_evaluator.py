@@ -289,8 +289,7 @@ def _run_parts(
             copy: Any = None
             source: Any = None
             if once:
-                import shutil  # only for standard input and named pipes: not loaded for a run file
-                import tempfile
+                import tempfile  # only for standard input and named pipes: not loaded for a run file
 
                 copy = opened.enter_context(tempfile.TemporaryFile())
                 source = sys.stdin.buffer if path == STDIN else opened.enter_context(open(path, "rb"))
@@ -303,6 +302,8 @@ def _run_parts(
                     f"queries; the run was read whole into memory instead of in blocks of whole queries"
                 )
                 if copy is not None:  # the rest of the input joins what was read of it
+                    import shutil
+
                     shutil.copyfileobj(source, copy)
                     copy.seek(0)
                 columns = read_whole(path, "run", copy)

@@ -55,16 +55,16 @@ class Source:
     def read(self, size: int) -> bytes:
         try:
             return bytes(self.stream.read(size))
-        except (EOFError, OSError, *_decoding_errors()) as error:  # (evaluated only when reading failed)
+        except _read_errors() as error:  # (called only when reading failed)
             what = self.compression or "file"
             raise InputError(f"{self.name}: cannot read the {what} data (truncated or corrupt?): {error}") from None
 
 
-def _decoding_errors() -> tuple[type[Exception], ...]:
-    import lzma  # imported when reading failed: their modules are not loaded for plain text
+def _read_errors() -> tuple[type[Exception], ...]:
+    import lzma  # imported when reading failed: these modules are not loaded for plain text
     import zlib
 
-    return zlib.error, lzma.LZMAError
+    return EOFError, OSError, zlib.error, lzma.LZMAError
 
 
 class Recording:
