@@ -279,46 +279,44 @@ def _stream(judgments: Judgments, path: str, plan: Plan, stream: Any) -> tuple[l
 def _run_parts(
     judgments: Judgments, run: Any, plan: Plan, name: str, notes: list[str]
 ) -> tuple[list[PartValues], str | None]:
-    """Evaluate one run (a file in blocks, a table in one part, Dask per partition): its parts and its tag."""
-    if is_path(run):
-        path = os.fspath(run)
-        # Standard input and named pipes (a shell's <(zcat run.gz)) can be read once: kept in a temporary file as
-        # they are read, so that an interleaved run can be read again.
-        once = path == STDIN or (os.path.exists(path) and not os.path.isfile(path) and not os.path.isdir(path))
-        with contextlib.ExitStack() as opened:
-            copy: Any = None
-            source: Any = None
-            if once:
-                import tempfile  # only for standard input and named pipes: not loaded for a run file
-
-                copy = opened.enter_context(tempfile.TemporaryFile())
-                source = sys.stdin.buffer if path == STDIN else opened.enter_context(open(path, "rb"))
-            try:
-                return _stream(judgments, path, plan, Recording(source, copy) if once else None)
-            except _Interleaved as interleaved:
-                query, where = interleaved.args
-                notes.append(
-                    f"{name}: query {query!r} appears again at {where} after other "
-                    f"queries; the run was read whole into memory instead of in blocks of whole queries"
-                )
-                if copy is not None:  # the rest of the input joins what was read of it
-                    import shutil
-
-                    shutil.copyfileobj(source, copy)
-                    copy.seek(0)
-                columns = read_whole(path, "run", copy)
-                return [evaluate_part(judgments, columns, plan)], columns.tag
+    """Evaluate one run (a file in blocks, files of whole queries, a table in one part, Dask per partition): its
+    parts and its tag."""
     if isinstance(run, list):  # one run in several files (shards of whole queries), each streamed
-        parts, tag_of_run = [], None
-        for shard in run:
-            shard_parts, tag_of_run = _run_parts(judgments, shard, plan, name, notes)
-            parts.extend(shard_parts)
-        return parts, tag_of_run
+        shards = [_run_parts(judgments, shard, plan, name, notes) for shard in run]
+        return [part for parts, _ in shards for part in parts], shards[-1][1]
     if is_dask(run):
         return _dask_parts(judgments, run, plan), None
-    columns = table_columns(run, "run")
-    notes.extend(columns.notes)
-    return [evaluate_part(judgments, columns, plan)], columns.tag
+    if not is_path(run):
+        columns = table_columns(run, "run")
+        notes.extend(columns.notes)
+        return [evaluate_part(judgments, columns, plan)], columns.tag
+    path = os.fspath(run)
+    # Standard input and named pipes (a shell's <(zcat run.gz)) can be read once: kept in a temporary file as they
+    # are read, so that an interleaved run can be read again.
+    once = path == STDIN or (os.path.exists(path) and not os.path.isfile(path) and not os.path.isdir(path))
+    with contextlib.ExitStack() as opened:
+        copy: Any = None
+        source: Any = None
+        if once:
+            import tempfile  # only for standard input and named pipes: not loaded for a run file
+
+            copy = opened.enter_context(tempfile.TemporaryFile())
+            source = sys.stdin.buffer if path == STDIN else opened.enter_context(open(path, "rb"))
+        try:
+            return _stream(judgments, path, plan, Recording(source, copy) if once else None)
+        except _Interleaved as interleaved:
+            query, where = interleaved.args
+            notes.append(
+                f"{name}: query {query!r} appears again at {where} after other "
+                f"queries; the run was read whole into memory instead of in blocks of whole queries"
+            )
+            if copy is not None:  # the rest of the input joins what was read of it
+                import shutil
+
+                shutil.copyfileobj(source, copy)
+                copy.seek(0)
+            columns = read_whole(path, "run", copy)
+            return [evaluate_part(judgments, columns, plan)], columns.tag
 
 
 def _partition_values(judgments: Judgments, frame: Any, plan: Plan) -> PartValues:
@@ -490,12 +488,6 @@ def _qrels_notes(judgments: Judgments, plan: Plan) -> list[str]:
     return notes
 
 
-def _query_column(qrels: Any, runs: Sequence[Any]) -> str:
-    """The query column's name in the caller's frames (the first run's, else the qrels'), else ``query``."""
-    frame = next((table for table in [*runs, qrels] if is_frame(table) or is_dask(table)), None)
-    return "query" if frame is None else STYLES[frame_style(frame.columns)][0]
-
-
 def evaluate(
     qrels: Any,
     runs: Any,
@@ -607,6 +599,8 @@ def evaluate(
         tags.append(tag)
     judgments.check_twice()  # the judged queries no run ranked: trec_eval refuses their duplicates too
     codes, values, run_notes = zip(*merged, strict=True)
+    # per_query names the query column as the caller's frames do (the first run's, else the qrels')
+    frame = next((table for _, table in [*named, ("", qrels)] if is_frame(table) or is_dask(table)), None)
     return Evaluation(
         tuple(name for name, _ in named),
         tuple(tags),
@@ -616,5 +610,5 @@ def evaluate(
         np.array([mean_of(v) for v in values]),
         checked.convention,
         tuple(notes + [note for run in run_notes for note in run]),
-        _query_column(qrels, [run for _, run in named]),
+        "query" if frame is None else STYLES[frame_style(frame.columns)][0],
     )

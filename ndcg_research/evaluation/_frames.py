@@ -391,8 +391,8 @@ def as_frame(columns: Columns) -> "pd.DataFrame":
         ids = binary_ids(array)
         try:
             return ids.cast(pa.string())
-        except pa.ArrowInvalid:  # name the first id that is not UTF-8
-            row, raw = next((i, v) for i, v in enumerate(ids.to_pylist()) if not _utf8(v))
+        except pa.ArrowInvalid:  # name the first id that is not UTF-8 (its bytes come back changed from "replace")
+            row, raw = next((i, v) for i, v in enumerate(ids.to_pylist()) if v.decode(errors="replace").encode() != v)
             raise InputError(
                 f"{columns.where(row)}: {what} id {raw!r} is not UTF-8 text, which a DataFrame's ids must be; "
                 f"evaluate the file itself (evaluate keeps the bytes)"
@@ -405,15 +405,6 @@ def as_frame(columns: Columns) -> "pd.DataFrame":
     if columns.tag is not None:
         frame.attrs["run"] = columns.tag
     return frame
-
-
-def _utf8(raw: bytes) -> bool:
-    """Whether ``raw`` is UTF-8 text."""
-    try:
-        raw.decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
 
 
 def read_qrels(path: PathLike) -> Any:

@@ -135,9 +135,7 @@ class Judgments:
         if len(qrels) == 0:
             raise InputError(f"{qrels.source}: no judgments")
         dictionary, indices = _encoded(qrels.query)
-        present = np.zeros(len(dictionary), dtype=bool)  # (a dictionary may hold ids that no row holds)
-        present[indices] = True
-        used = np.flatnonzero(present)
+        used = np.flatnonzero(np.bincount(indices, minlength=len(dictionary)))  # (a dictionary may hold unused ids)
         order = numbers(pc.sort_indices(dictionary.take(_int_array(used)))).astype(np.int64)
         rank = np.full(len(dictionary), -1, dtype=np.int32)
         rank[used[order]] = np.arange(order.size)

@@ -67,19 +67,16 @@ class Measure:
         >>> parse_measures("ndcg_cut.10")[0].spec()
         'ndcg@10'
         """
-        return _spec_name(self.k, self.gain, self.discount, self.gains)
+        return _spec_measure(self.k, self.gain, self.discount, self.gains).name
 
 
-def _spec_name(k: int | None, gain: str | None, discount: str | None, gains: Gains | None) -> str:
+def _spec_measure(k: int | None, gain: str | None, discount: str | None, gains: Gains | None) -> Measure:
+    """The measure named by its canonical spec."""
     options = [f"{option}={value}" for option, value in (("gain", gain), ("discount", discount)) if value is not None]
     if gains is not None:
         options.append("gains={" + ",".join(f"{g}:{format_number(v)}" for g, v in gains) + "}")
     text = "ndcg" + ("" if k is None else f"@{k}") + (f"({','.join(options)})" if options else "")
-    return text.replace(" ", "")
-
-
-def _spec_measure(k: int | None, gain: str | None, discount: str | None, gains: Gains | None) -> Measure:
-    return Measure(_spec_name(k, gain, discount, gains), k, gain, discount, gains)
+    return Measure(text.replace(" ", ""), k, gain, discount, gains)
 
 
 _TREC_NUMBER = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")

@@ -69,9 +69,7 @@ class Columns:
 
     def line_numbers(self) -> np.ndarray:
         """The line number (or DataFrame label) of every row."""
-        if self.lines is not None:
-            return self.lines
-        return np.arange(self.first_line, self.first_line + len(self), dtype=np.int64)
+        return self.lines if self.lines is not None else np.arange(self.first_line, self.first_line + len(self))
 
     def slice(self, start: int, stop: int | None = None) -> "Columns":
         """Rows ``start:stop`` (Arrow slices and numpy views: no copy)."""
@@ -256,9 +254,7 @@ def _line_block(
     values: list[float] = []  # grades stay ints until the first fractional one
     fraction: tuple[int, str] | None = None
     tag = None
-    pieces = block.split(b"\n")
-    if pieces and pieces[-1] == b"":
-        pieces.pop()
+    pieces = block.removesuffix(b"\n").split(b"\n")  # (blocks are not empty)
     for number, line in enumerate(pieces, first_line):
         where = f"{name}:{number}"
         fields = line.split()
@@ -478,9 +474,7 @@ def _numbered_lines(source: Source) -> Iterator[tuple[int, bytes]]:
     first_line = 1
     for block in line_blocks(source):
         check_text(block, source.name, first_line)
-        pieces = block.split(b"\n")
-        if pieces[-1] == b"":
-            pieces.pop()
+        pieces = block.removesuffix(b"\n").split(b"\n")
         yield from enumerate(pieces, first_line)
         first_line += len(pieces)
 
@@ -495,8 +489,8 @@ def svmlight_columns(path: PathLike) -> Columns:
     """
     queries: list[bytes] = []
     docids: list[bytes | None] = []
-    grades: list[int] = []
-    values, lines = [], []
+    values: list[float] = []
+    lines: list[int] = []
     fraction = None
     first_line: dict[bytes, int] = {}  # qid -> its first line
     spelled: dict[tuple[bool, bytes], bytes] = {}  # an integer qid (negative?, digits) -> how it was first written
@@ -512,11 +506,9 @@ def svmlight_columns(path: PathLike) -> Columns:
                 raise InputError(
                     f"{where}: an SVMlight ranking line starts 'relevance qid:QUERY', got {quoted(line.strip())}"
                 )
-            grade, fractional = parse_grade(fields[0], where)
-            if fractional and fraction is None:
-                fraction = (len(grades), fields[0].decode(errors="replace"))
-            grades.append(grade)
-            values.append(float(fields[0]))
+            if parse_grade(fields[0], where)[1] and fraction is None:
+                fraction = (len(values), fields[0].decode(errors="replace"))
+            values.append(float(fields[0]))  # a grade without a fraction: its integer, exact below 2^53
             qid = fields[1][4:]
             if not queries or qid != queries[-1]:
                 _check_new_qid(qid, first_line, spelled, where, number)
@@ -524,19 +516,19 @@ def svmlight_columns(path: PathLike) -> Columns:
             lines.append(number)
             match = _DOCID.search(comment)
             docids.append(match.group(1) if match else None)
-    if not grades:
+    if not values:
         raise InputError(f"{name}: no data lines")
     missing = [i for i, d in enumerate(docids) if d is None]
-    width = len(str(len(grades)))
+    width = len(str(len(values)))
     docs = [d if d is not None else str(i + 1).zfill(width).encode() for i, d in enumerate(docids)]
     notes: tuple[str, ...] = ()
-    if 0 < len(missing) < len(grades):
+    if 0 < len(missing) < len(values):
         shown = ", ".join(str(lines[i]) for i in missing[:5]) + (" ..." if len(missing) > 5 else "")
         notes = (
-            f"{name}: {len(missing)} of {len(grades)} lines have no docid comment; their documents are named "
+            f"{name}: {len(missing)} of {len(values)} lines have no docid comment; their documents are named "
             f"by their data line number (line {shown})",
         )
-    value = np.asarray(values, dtype=np.float64) if fraction else np.asarray(grades, dtype=np.int64)
+    value = np.asarray(values, dtype=np.float64 if fraction else np.int64)
     return _line_columns(queries, docs, value, "qrels", name, lines, fraction=fraction, notes=notes)
 
 

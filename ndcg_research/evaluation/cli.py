@@ -99,16 +99,9 @@ def read_collection(qrels: str, runs: Sequence[str], *, svmlight: bool = False) 
 
 
 def _keep_freed_memory() -> None:
-    """Let freed memory be reused instead of returned to the system (glibc only).
-
-    These are settings of the whole process (malloc's and Arrow's default pool, which overrides
-    ``ARROW_DEFAULT_MEMORY_POOL``): the library never makes them; the ``evaluate`` command does, and so a caller of
-    ``ndcg_research.cli.main`` in its own process gets them too.
-
-    Every block of a large run allocates and frees arrays of some MB; glibc maps each afresh and the kernel zero-fills
-    the pages again (a third of the command's time). A 64 MB mmap threshold keeps them (larger arrays, built once,
-    are still given back). Arrow's default pool (mimalloc) does the same, so Arrow allocates through malloc: a
-    10^7-line run 2.2-2.3 s instead of 3.2-3.5 s, 250,000 lines 0.21-0.23 s instead of 0.22-0.79 s."""
+    """Let freed memory be reused instead of returned to the system (glibc only): settings of the whole process
+    (malloc's, and Arrow's default pool, which overrides ``ARROW_DEFAULT_MEMORY_POOL``) that the library never makes;
+    the ``evaluate`` command does (and so does a caller of ``ndcg_research.cli.main`` in its own process)."""
     if not sys.platform.startswith("linux"):
         return
     import ctypes
@@ -119,6 +112,10 @@ def _keep_freed_memory() -> None:
         mallopt = ctypes.CDLL(None).mallopt  # the process's own symbols hold the C library's (no ldconfig call)
     except (OSError, AttributeError):
         return
+    # Each block of a large run allocates and frees arrays of some MB, which glibc maps afresh and the kernel zero-fills
+    # (a third of the command's time): a 64 MB threshold keeps them (larger arrays, built once, are given back). Arrow
+    # allocates through malloc for the same reason: 10^7 run lines 2.2-2.3 s instead of 3.2-3.5 s, 250,000 lines
+    # 0.21-0.23 s instead of 0.22-0.79 s (mimalloc, Arrow's default pool, maps afresh too).
     mallopt(-3, 64 << 20)  # M_MMAP_THRESHOLD
     mallopt(-1, 1 << 30)  # M_TRIM_THRESHOLD
     pa.set_memory_pool(pa.system_memory_pool())
@@ -206,11 +203,6 @@ def run(args: argparse.Namespace) -> int:
     return write_output("evaluate", text.encode("utf-8", errors="surrogateescape"))
 
 
-def trec_order(measures: Sequence[Measure]) -> list[int]:
-    """Indices of the measures in trec_eval's printing order: uncut ones first, then by cut-off."""
-    return sorted(range(len(measures)), key=lambda i: (measures[i].k is not None, measures[i].k or 0))
-
-
 def _line(name: str, query: str, value: float) -> str:
     return f"{name:<22}\t{query}\t{value:6.4f}\n"
 
@@ -226,8 +218,9 @@ def trec_text(
 ) -> str:
     """trec_eval's output, byte for byte: per run, per-query lines (``-q``; queries in ``strcmp`` order), then the
     ``all`` lines (unless ``-n``); ``ndcg``: the nDCG lines (False for ``-m runid`` alone)."""
-    order = trec_order(evaluation.measures) if ndcg else []
-    names = [evaluation.measures[i].name for i in order]
+    measures = evaluation.measures  # in trec_eval's order: uncut ones first, then by cut-off
+    order = sorted(range(len(measures)), key=lambda i: (measures[i].k is not None, measures[i].k or 0)) if ndcg else []
+    names = [measures[i].name for i in order]
     averaged = evaluation.averaged()
     out: list[str] = []
     for r, run in enumerate(evaluation.runs):
@@ -268,18 +261,13 @@ def json_text(evaluation: Evaluation, *, per_query: bool = False) -> str:
 
     runs = []
     averaged = evaluation.averaged()
+    names = [m.name for m in evaluation.measures]
     for r, run in enumerate(evaluation.runs):
-        entry: dict[str, Any] = {
-            "run": run,
-            "tag": evaluation.tags[r],
-            "num_q": averaged[r],
-            "means": {
-                m.name: json_value(v) for m, v in zip(evaluation.measures, evaluation.mean_values[r], strict=False)
-            },
-        }
+        means = dict(zip(names, map(json_value, evaluation.mean_values[r]), strict=True))
+        entry: dict[str, Any] = {"run": run, "tag": evaluation.tags[r], "num_q": averaged[r], "means": means}
         if per_query:
             entry["per_query"] = {
-                query: {m.name: json_value(evaluation.values[r][j, q]) for j, m in enumerate(evaluation.measures)}
+                query: dict(zip(names, map(json_value, evaluation.values[r][:, q]), strict=True))
                 for q, query in enumerate(evaluation.queries[r])
             }
         runs.append(entry)
