@@ -131,9 +131,8 @@ class Judgments:
 
     @classmethod
     def build(cls, qrels: Columns) -> Judgments:
-        """Prepare ``qrels``, let go of as soon as their ids are copied (large qrels: the peak memory)."""
-        if len(qrels) == 0:
-            raise InputError(f"{qrels.source}: no judgments")
+        """Prepare ``qrels`` (not empty: every reader refuses that), let go of as soon as their ids are copied (large
+        qrels: the peak memory)."""
         dictionary, indices = _encoded(qrels.query)
         used = np.flatnonzero(np.bincount(indices, minlength=len(dictionary)))  # (a dictionary may hold unused ids)
         order = numbers(pc.sort_indices(dictionary.take(_int_array(used)))).astype(np.int64)

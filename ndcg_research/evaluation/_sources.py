@@ -31,7 +31,6 @@ _COMPRESSED: dict[bytes, tuple[str, str | None, str | None]] = {
     b"PK\x03\x04": ("zip", None, "unzip"),
     b"7z\xbc\xaf\x27\x1c": ("7-zip", None, "7z x"),
 }
-_BOM = b"\xef\xbb\xbf"
 
 
 class InputError(ValueError):
@@ -131,7 +130,7 @@ def line_blocks(source: Source, size: int = BLOCK_SIZE, first: int | None = None
 
 def check_text(block: bytes, name: str, first_line: int) -> None:
     """Refuse a byte-order mark, a carriage return that does not end a line (CRLF line ends are fine), NUL bytes."""
-    if first_line == 1 and block.startswith(_BOM):
+    if first_line == 1 and block.startswith(b"\xef\xbb\xbf"):
         raise InputError(
             f"{name}:1: starts with a UTF-8 byte-order mark (bytes EF BB BF), which trec_eval reads as "
             f"part of the first query id; save the file without it"
