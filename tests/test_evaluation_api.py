@@ -128,8 +128,7 @@ def test_private_helpers_of_matching_and_scoring():
     # (were doctests) distinct values with their first positions; grades >= 0 descending per code, counted for small
     # integer grades and lexsorted for others; rows padded to a width; a mean over the defined values only.
     from ndcg_research.evaluation._evaluator import mean_of
-    from ndcg_research.evaluation._matching import _ideal_grades, distinct
-    from ndcg_research.evaluation._scoring import padded
+    from ndcg_research.evaluation._matching import _ideal_grades, distinct, padded
 
     assert [a.tolist() for a in distinct(np.array([3, 1, 3, 2]))] == [[1, 2, 3], [1, 3, 0]]
     for grade in (np.array([0, 2, 3, -1]), np.array([0, 2, 300, -1]), np.array([0.0, 2.5, 3.0, -1.0])):

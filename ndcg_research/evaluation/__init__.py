@@ -11,7 +11,7 @@ gives per-query values, means and :meth:`Evaluation.mean` (one run, one measure,
 Inside (private modules): ``_sources`` (files and standard input as blocks of lines), ``_readers``
 (trec_eval's line grammar, SVMlight, into the evaluator's columns), ``_frames`` (DataFrames, the ecosystem's
 tables, naming runs), ``_measures`` (measure specs, the tools' presets), ``_matching`` (ids matched through
-pyarrow's hashing, rankings), ``_scoring`` (nDCG through the metric core's kernels), ``_evaluator`` (the phases
+pyarrow's hashing, rankings, their nDCG through the metric core's kernels), ``_evaluator`` (the phases
 of :func:`evaluate`, streaming, Dask), and :mod:`~ndcg_research.evaluation.cli` (the ``evaluate`` command and
 its output formats). Public functions check their arguments; the private modules trust their callers.
 

@@ -16,10 +16,9 @@ from .._validation import check_bool, check_int, check_path, type_and_value
 from ..core import _kernels as kernels
 from ..core import format_number
 from ._frames import STYLES, frame_style, is_dask, is_frame, is_path, is_table, named_runs, table_columns
-from ._matching import Judgments, distinct, rank_part
+from ._matching import Judgments, distinct, measure_values, rank_part
 from ._measures import Convention, Measure, atol, get_convention, measures_of
 from ._readers import Columns, InputError, binary_ids, no_data, query_blocks, read_whole
-from ._scoring import measure_values
 from ._sources import STDIN, Recording, prefetched
 
 if TYPE_CHECKING:
