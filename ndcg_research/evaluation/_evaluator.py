@@ -130,14 +130,11 @@ class Evaluation:
         >>> round(evaluate(qrels, run, "ndcg_cut.10").mean("ndcg@10"), 4)
         0.8597
         """
-        if run is None:
-            if len(self.runs) != 1:
-                raise ValueError(f"{len(self.runs)} runs ({', '.join(map(repr, self.runs))}): say which with run=")
-            r = 0
-        elif run in self.runs:
-            r = self.runs.index(run)
-        else:
+        if run is None and len(self.runs) != 1:
+            raise ValueError(f"{len(self.runs)} runs ({', '.join(map(repr, self.runs))}): say which with run=")
+        if run is not None and run not in self.runs:
             raise ValueError(f"run {run!r} was not evaluated; evaluated: {', '.join(map(repr, self.runs))}")
+        r = 0 if run is None else self.runs.index(run)
         names = ", ".join(repr(m.name) for m in self.measures)
         if measure is None:
             if len(self.measures) != 1:
@@ -215,11 +212,6 @@ class PartValues:
     zero_ideal_queries: int = 0
     tied_queries: int = 0
     unstable_queries: int = 0
-
-    @classmethod
-    def empty(cls, n_measures: int) -> "PartValues":
-        none = np.zeros(0, dtype=np.int64)
-        return cls(none, np.zeros((n_measures, 0)), set(), none)
 
 
 def evaluate_part(judgments: Judgments, columns: Columns, plan: Plan) -> PartValues:
@@ -321,7 +313,8 @@ def _run_parts(
 def _partition_values(judgments: Judgments, frame: Any, plan: Plan) -> PartValues:
     """Evaluate one partition (a pandas DataFrame) on a worker."""
     if len(frame) == 0:
-        return PartValues.empty(len(plan.measures))
+        none = np.zeros(0, dtype=np.int64)
+        return PartValues(none, np.zeros((len(plan.measures), 0)), set(), none)
     return evaluate_part(judgments, table_columns(frame, "run"), plan)
 
 
@@ -356,8 +349,7 @@ def merge_parts(
 ) -> tuple[np.ndarray, np.ndarray, list[str]]:
     """The run's queries from its parts, each once, in ``strcmp`` order (codes, values, notes); missing judged ones
     scored 0 or left out."""
-    conv = plan.convention
-    parts = list(parts) or [PartValues.empty(len(plan.measures))]
+    conv = plan.convention  # (every run has a part: a file without one is refused, a Dask frame has a partition)
     codes = np.concatenate([p.codes for p in parts])
     order = np.argsort(codes, kind="stable")
     codes, values = codes[order], np.concatenate([p.values for p in parts], axis=1)[:, order]
