@@ -1,6 +1,5 @@
 """The limitations of nDCG named by the source article, measured (notebook 06): appending non-relevant documents, a
-short list against its full list, and incomplete judgments by TREC pooling over seeded replicates.
-"""
+short list against its full list, and incomplete judgments by TREC pooling over seeded replicates."""
 
 from __future__ import annotations
 

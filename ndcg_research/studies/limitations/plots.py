@@ -74,8 +74,7 @@ def pooling_bias_panels(
 ) -> Figure:
     """Left: bias of nDCG@k (estimate - true, ``summarize_bias``) by pool depth with 95% intervals, for the best pooled
     and the novel system, unjudged = 0 and condensed, and the ``control`` (novel pooled too). Right: the share of
-    collections in which the novel system is ranked above the best pooled one (``order``: per method and depth).
-    """
+    collections in which the novel system is ranked above the best pooled one (``order``: per method and depth)."""
     fig = Figure(figsize=(11, 4.9), layout="constrained")
     ax1, ax2 = fig.subplots(1, 2)
     x = np.asarray(depths)

@@ -31,8 +31,7 @@ def appending_example(
     grades: Sequence[int], known: Sequence[int], extras: Sequence[int] = (0, 1, 5, 50)
 ) -> pd.DataFrame:
     """The list with ``extras`` non-relevant documents appended: DCG, IDCG and nDCG (ideal from ``known`` and from the
-    list itself) and precision over the whole list.
-    """
+    list itself) and precision over the whole list."""
     rows = []
     for extra in extras:
         longer = lim.append_nonrelevant(grades, extra)

@@ -39,8 +39,7 @@ def list_length_panels(
     means: pd.DataFrame, info: pd.DataFrame, systems: Sequence[str], discounts: Sequence[str], gain: str
 ) -> Figure:
     """Mean nDCG of each system (95% band) against the mean length of the sampled candidate lists, one panel per
-    discount; shaded: the lengths at which every user's share of test items is kept.
-    """
+    discount; shaded: the lengths at which every user's share of test items is kept."""
     cols = (len(discounts) + 1) // 2
     fig = Figure(figsize=(3.2 * cols, 6.2), layout="constrained")
     axes = fig.subplots(2, cols, sharex=True, squeeze=False)
@@ -75,8 +74,7 @@ def list_length_distinguishability_panels(
     n_pairs: int,
 ) -> Figure:
     """Pairs of systems told apart (left) and their median standardized paired gap ``|d_z|`` (right) against the list
-    length, one line per discount. ``significant[(list_length, discount)]`` counts the significant pairs.
-    """
+    length, one line per discount. ``significant[(list_length, discount)]`` counts the significant pairs."""
     fig = Figure(figsize=(11, 3.8), layout="constrained")
     axes = fig.subplots(1, 2)
     x = info["mean_length"].to_numpy(dtype=float)
@@ -151,8 +149,7 @@ def cutoff_panels(
     n_pairs: int,
 ) -> Figure:
     """nDCG@k against the whole list: the systems' means (left, first gain) and, per gain, the pairs significantly
-    different and the decisions that change from the whole list (right).
-    """
+    different and the decisions that change from the whole list (right)."""
     fig = Figure(figsize=(11, 3.8), layout="constrained")
     axes = fig.subplots(1, 2)
     xk = np.arange(len(cutoffs))

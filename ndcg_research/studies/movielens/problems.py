@@ -18,8 +18,7 @@ from .recommenders import DEFAULT_RANKERS, canonical_ranker_spec, score_items, t
 class RankingProblem:
     """Queries x candidate documents with grades (>= 0) and each system's finite scores (higher first).
 
-    Row q holds query q's candidates in its first ``lengths[q]`` columns, then padding (grade 0, score -inf, doc "").
-    """
+    Row q holds query q's candidates in its first ``lengths[q]`` columns, then padding (grade 0, score -inf, doc "")."""
 
     name: str
     queries: np.ndarray
@@ -139,10 +138,8 @@ def run_table(problem: RankingProblem, system: str, depth: int | None = None) ->
     """One system's ranking as a run table: every candidate, or only each query's ``depth`` highest-scored."""
     scores = problem.scores[system]
     queries = np.broadcast_to(problem.queries.astype(str)[:, None], scores.shape)
-    if depth is None:
-        keep = problem.valid
-        return pd.DataFrame({"query": queries[keep], "doc": problem.docs[keep], "score": scores[keep]})
-    top = top_order(scores, depth)  # padding scores -inf: never above a candidate
+    # Every candidate in column order, or the top by score (padding scores -inf: never above a candidate).
+    top = np.broadcast_to(np.arange(scores.shape[1]), scores.shape) if depth is None else top_order(scores, depth)
     inside = np.take_along_axis(problem.valid, top, 1)
     pick = lambda a: np.take_along_axis(a, top, 1)[inside]  # noqa: E731
     return pd.DataFrame({"query": pick(queries), "doc": pick(problem.docs), "score": pick(scores)})

@@ -10,8 +10,7 @@ Steck 2019). Hyper-parameters are set by the caller, not tuned on the test set.
 **The same scores on every CPU.** OpenBLAS's kernels sum in CPU-dependent orders, so mathematically equal scores can
 differ in their last bits and the tie rule would see different ties. So cosine similarities come from exact co-rating
 counts, and the learnt rankers' scores are rounded to :data:`SCORE_QUANTUM` times the largest absolute score (kernel
-noise on MovieLens-100k is below 2e-14 of it, the quantum about 1.5e-8): very likely, not certainly, equal again.
-"""
+noise on MovieLens-100k is below 2e-14 of it, the quantum about 1.5e-8): very likely, not certainly, equal again."""
 
 from __future__ import annotations
 
@@ -102,11 +101,9 @@ def temporal_split(ratings: Any, test_fraction: float = 0.2) -> Split:
     position = np.arange(order.size) - start[user_index[order]]  # rank within the user's history
     is_test = np.empty(order.size, dtype=bool)
     is_test[order] = position >= (counts - n_test)[user_index[order]]
-    train = np.zeros((users.size, items.size))
-    test = np.zeros((users.size, items.size))
-    train[user_index[~is_test], item_index[~is_test]] = rating[~is_test]
-    test[user_index[is_test], item_index[is_test]] = rating[is_test]
-    return Split(users.astype(np.int64), items.astype(np.int64), train, test, test_fraction)
+    matrices = np.zeros((2, users.size, items.size))  # train, test
+    matrices[is_test.astype(np.int64), user_index, item_index] = rating
+    return Split(users.astype(np.int64), items.astype(np.int64), *matrices, test_fraction)
 
 
 def canonical_ranker_spec(spec: str) -> str:
@@ -172,11 +169,9 @@ def keep_top_neighbours(similarity: np.ndarray, k: int) -> np.ndarray:
     """Keep, in each row, the ``k`` largest similarities to *other* rows (equal values by index); zero the rest."""
     sim = np.array(similarity, dtype=np.float64)
     np.fill_diagonal(sim, -np.inf)  # never one's own neighbour
-    n = sim.shape[1]
+    keep = top_order(sim, min(k, sim.shape[1] - 1))
     kept = np.zeros_like(sim)
-    keep = top_order(sim, min(k, n - 1))
-    rows = np.arange(sim.shape[0])[:, None]
-    kept[rows, keep] = sim[rows, keep]
+    np.put_along_axis(kept, keep, np.take_along_axis(sim, keep, 1), 1)
     return kept
 
 
