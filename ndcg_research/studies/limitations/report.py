@@ -96,18 +96,10 @@ def novel_ahead(
 ) -> tuple[dict[int, list[float]], list[int]]:
     """Per pool depth, the share of collections with the novel system strictly ahead of the best pooled one under each
     of :data:`ORDER_LABELS` (the last from ``control``), and the number of exact ties per depth."""
-
-    def ahead(experiment: Mapping[str, Any], i: int, method: int) -> tuple[int, int]:
-        m = experiment["means"][:, i, method]
-        return int(np.count_nonzero(m[:, novel] > m[:, best])), int(np.count_nonzero(m[:, novel] == m[:, best]))
-
-    replicates = pool["means"].shape[0]
-    order, ties = {}, []
-    for i, depth in enumerate(pool["depths"]):
-        counts = [ahead(pool, i, m) for m in range(3)] + [ahead(control, i, 1)]
-        order[int(depth)] = [wins / replicates for wins, _ in counts]
-        ties.append(sum(t for _, t in counts))
-    return order, ties
+    means = np.concatenate([pool["means"], control["means"][:, :, 1:2]], axis=2)  # (replicates, depths, 4, systems)
+    ahead = (means[..., novel] > means[..., best]).mean(axis=0)
+    ties = (means[..., novel] == means[..., best]).sum(axis=(0, 2))
+    return {int(depth): ahead[i].tolist() for i, depth in enumerate(pool["depths"])}, ties.tolist()
 
 
 def pooling_tables(

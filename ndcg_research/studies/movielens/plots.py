@@ -23,8 +23,7 @@ def ranker_means_panels(
     for ax, cutoff in zip(axes, cutoffs, strict=False):
         for c, gain in enumerate(gains):
             t = table[(table.gain == gain) & (table.cutoff.astype(str) == cutoff)]
-            t = t.set_index("system").loc[list(systems)]
-            mean, bars = centre_and_bars(t)
+            mean, bars = centre_and_bars(t.set_index("system").loc[list(systems)])
             y = np.arange(len(systems)) + (c - 1) * 0.22
             ax.errorbar(mean, y, xerr=bars, fmt="o", ms=4, color=f"C{c}", label=gain, capsize=2)
         ax.set_yticks(np.arange(len(systems)), systems)
@@ -128,8 +127,7 @@ def convention_panels(
             ax = axes[i, j]
             for c, s in enumerate(systems):
                 t = means[(means.depth == depth) & (means.measure == measure) & (means.system == s)]
-                t = t.set_index("convention").reindex(list(conventions))
-                mean, bars = centre_and_bars(t)
+                mean, bars = centre_and_bars(t.set_index("convention").reindex(list(conventions)))
                 y = np.arange(len(conventions)) + (c - 2.5) * 0.1
                 ax.errorbar(mean, y, xerr=bars, fmt="o", ms=3, color=f"C{c}", label=s, capsize=1.5)
             ax.set_yticks(np.arange(len(conventions)), conventions)
