@@ -32,12 +32,8 @@ def pairs_grid(table: pd.DataFrame) -> pd.DataFrame:
 
 def candidates(table: pd.DataFrame, cutoff: str = "none") -> pd.DataFrame:
     """The candidates of one cut-off (default the whole run file), their measurements in words."""
-    return headed(
-        table[table["cutoff"] == cutoff],
-        COLUMNS,
-        digits={"phi": 4, "swap_rate": 3, "queries_for_swap_target": 0, "tau_log2": 2},
-        index=("discount", "gain"),
-    )
+    digits = {"phi": 4, "swap_rate": 3, "queries_for_swap_target": 0, "tau_log2": 2}
+    return headed(table[table["cutoff"] == cutoff], COLUMNS, digits=digits, index=("discount", "gain"))
 
 
 def record(advice: Any) -> dict[str, Any]:

@@ -126,10 +126,9 @@ def headline_figure(results: Path, parameters: Mapping[str, Any]) -> Figure:
         y = np.arange(len(truncation))[::-1]
         shares = round_significant(truncation["p_short_geq_long"])
         top.barh(y, shares, color="C0", height=0.6)
+        beside = dict(xytext=(2, 0), textcoords="offset points", va="center", fontsize=7)
         for yi, share in zip(y, shares, strict=True):
-            top.annotate(
-                f"{share:.2f}", (share, yi), xytext=(2, 0), textcoords="offset points", va="center", fontsize=7
-            )
+            top.annotate(f"{share:.2f}", (share, yi), **beside)
         top.set_yticks(y, [c.replace(", ", "\n") for c in truncation["convention"]])
         top.set(xlim=(0, 1), xlabel=f"share of {int(truncation['lists'].iloc[0]):,} random lists")
         top.grid(axis="y", visible=False)

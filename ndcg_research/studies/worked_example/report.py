@@ -69,11 +69,6 @@ def swaps(grades: Sequence[float], k: int | None, gain: str, discount: str) -> l
 
 def comparison(measured: Mapping[str, float], article: bool) -> pd.DataFrame:
     """The measured quantities beside the article's numbers (for the article's example only), three decimals each."""
-    rows = {
-        name: {
-            "measured": f"{float(value):.3f}",
-            "the article": f"{ARTICLE[name]:.3f}" if article and name in ARTICLE else "-",
-        }
-        for name, value in measured.items()
-    }
-    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("quantity")
+    columns = {"measured": [f"{float(value):.3f}" for value in measured.values()]}
+    columns["the article"] = [f"{ARTICLE[name]:.3f}" if article and name in ARTICLE else "-" for name in measured]
+    return pd.DataFrame(columns, index=pd.Index(list(measured), name="quantity"))
