@@ -111,11 +111,9 @@ def pool_judged(scores: Any, depth: int) -> np.ndarray:
     """Judged documents (n_queries x n_docs, bool) under depth-``depth`` pooling: the union of the top ``depth`` of
     every pooled system (``scores``: theirs only). Equal scores go in index order, also at the cut (``top_order``)."""
     array = np.asarray(scores, dtype=np.float64)
-    top = top_order(array, depth)  # (systems, queries, depth)
-    judged = np.zeros(array.shape[1:], dtype=bool)
-    queries = np.broadcast_to(np.arange(array.shape[1])[None, :, None], top.shape)
-    judged[queries, top] = True
-    return judged
+    judged = np.zeros(array.shape, dtype=bool)
+    np.put_along_axis(judged, top_order(array, depth), True, -1)
+    return judged.any(axis=0)
 
 
 def evaluate_runs(

@@ -81,14 +81,11 @@ def temporal_split(ratings: Any, test_fraction: float = 0.2) -> Split:
     missing = [c for c in ("user", "item", "rating", "timestamp") if c not in getattr(ratings, "columns", ())]
     if missing:
         raise ValueError(f"ratings must be a DataFrame with columns user, item, rating, timestamp; missing {missing}")
-    user = ratings["user"].to_numpy()
-    item = ratings["item"].to_numpy()
     rating = ratings["rating"].to_numpy(dtype=np.float64)
-    time = ratings["timestamp"].to_numpy()
     if rating.size == 0 or not np.all(rating > 0):
         raise ValueError("ratings must be non-empty and every rating must be > 0 (0 means 'not rated')")
-    users, user_index = np.unique(user, return_inverse=True)
-    items, item_index = np.unique(item, return_inverse=True)
+    users, user_index = np.unique(ratings["user"].to_numpy(), return_inverse=True)
+    items, item_index = np.unique(ratings["item"].to_numpy(), return_inverse=True)
     pair = user_index.astype(np.int64) * items.size + item_index
     if np.unique(pair).size != pair.size:
         raise ValueError("ratings hold a (user, item) pair more than once; one rating per pair is expected")
@@ -96,7 +93,7 @@ def temporal_split(ratings: Any, test_fraction: float = 0.2) -> Split:
     if counts.min() < 2:
         raise ValueError(f"every user needs at least 2 ratings; user {users[counts.argmin()]} has {counts.min()}")
     n_test = np.maximum(1, np.floor(test_fraction * counts + 1e-9).astype(np.int64))  # 1e-9: 0.2 * 35 is 7, not 6.99..
-    order = np.lexsort((item_index, time, user_index))  # by user, then time, then item id
+    order = np.lexsort((item_index, ratings["timestamp"].to_numpy(), user_index))  # by user, then time, then item id
     start = np.concatenate(([0], np.cumsum(counts)[:-1]))
     position = np.arange(order.size) - start[user_index[order]]  # rank within the user's history
     is_test = np.empty(order.size, dtype=bool)
