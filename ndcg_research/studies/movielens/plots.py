@@ -96,12 +96,11 @@ def query_set_panels(
     fig = Figure(figsize=(11, 3.8), layout="constrained")
     axes = fig.subplots(1, 2)
     for c, d in enumerate(discounts):
+        line = dict(marker="o", ms=3, color=f"C{c}", label=d)
         t = power[(power.gain == gain) & (power.discount == d)]
-        axes[0].plot(plotted_column(t, "users"), plotted_column(t, "power"), marker="o", ms=3, color=f"C{c}", label=d)
+        axes[0].plot(plotted_column(t, "users"), plotted_column(t, "power"), **line)
         s = swaps[(swaps.gain == gain) & (swaps.discount == d)]
-        axes[1].plot(
-            plotted_column(s, "size"), plotted_column(s, "swap_rate"), marker="o", ms=3, color=f"C{c}", label=d
-        )
+        axes[1].plot(plotted_column(s, "size"), plotted_column(s, "swap_rate"), **line)
     power_title = f"share of {n_pairs} pairs significant (bootstrap, 5%)"
     axes[0].set(xscale="log", xlabel="users", ylabel="discriminative power", title=power_title)
     axes[1].set(xscale="log", xlabel="users per set", ylabel="swap rate", title="order reversed on a disjoint user set")
@@ -190,8 +189,7 @@ def headline_figure(results: Path) -> Figure:
             top.plot(x, mean, "-o", color=f"C{i}", ms=2.5, lw=1.0, label=system)
             low, high = plotted_column(rows, "ci_low"), plotted_column(rows, "ci_high")
             top.fill_between(x, low, high, color=f"C{i}", alpha=0.18, lw=0)
-        top.set(xscale="log", ylabel=f"mean nDCG ({HEADLINE_DISCOUNT})")
-        top.set_title("(a) each recommender, 95% bands")
+        top.set(xscale="log", ylabel=f"mean nDCG ({HEADLINE_DISCOUNT})", title="(a) each recommender, 95% bands")
         top.legend(loc="upper right", ncols=2, frameon=False, fontsize=7, handlelength=1.2)
         top.set_ylim(top.get_ylim()[0], top.get_ylim()[1] + 0.25 * (top.get_ylim()[1] - top.get_ylim()[0]))
         for d in discounts:
