@@ -118,13 +118,11 @@ def bias_table(rows: pd.DataFrame, best: str, novel: str) -> pd.DataFrame:
     method, and the control (novel pooled too), from the table ``06_pooling_bias.csv``."""
     bounds = zip(rows["bias"], rows["low"], rows["high"], strict=False)
     text = rows.assign(text=[f"{signed(b)} [{signed(lo)}, {signed(h)}]" for b, lo, h in bounds])
-    columns = {("best pooled", m, False): f"best pooled, {m}" for m in METHODS}
-    columns.update({("novel", m, False): f"novel, {m}" for m in METHODS})
-    columns[("novel", METHODS[0], True)] = f"control: novel pooled too, {METHODS[0]}"
-    who = {best: "best pooled", novel: "novel"}
+    columns = {(s, m, False): f"{who}, {m}" for s, who in ((best, "best pooled"), (novel, "novel")) for m in METHODS}
+    columns[(novel, METHODS[0], True)] = f"control: novel pooled too, {METHODS[0]}"
     out = {}
     for (system, method, pooled), name in columns.items():
-        part = text[(text["system"].map(who) == system) & (text["method"] == method) & (text["novel_pooled"] == pooled)]
+        part = text[(text["system"] == system) & (text["method"] == method) & (text["novel_pooled"] == pooled)]
         if len(part):
             out[name] = part.set_index("depth")["text"]
     return pd.DataFrame(out).rename_axis("pool depth")
@@ -212,9 +210,8 @@ def replication_cells(here: Mapping[str, pd.DataFrame], there: Mapping[str, pd.D
     for name, (keys, value, trials) in CELLS.items():
         both = here[name].merge(there[name], suffixes=("", "_full"), **(dict(on=keys) if keys else dict(how="cross")))
         if name == "06_appending.csv":
-            both = both.assign(
-                share=both["lowered"] / both["cases"], share_full=both["lowered_full"] / both["cases_full"]
-            )
+            for run in ("", "_full"):
+                both["share" + run] = both["lowered" + run] / both["cases" + run]
         out[name] = both.assign(z=_share_z(both, value, trials) if trials else _bias_z(both))
     return out
 
