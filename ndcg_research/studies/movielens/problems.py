@@ -63,8 +63,7 @@ def movielens_problem(
         return out
 
     docs = compact(np.broadcast_to(split.items.astype(str), split.shape).astype(object), "")
-    X = split.interactions
-    scores = {name: compact(score_items(name, X, seed=seed), -np.inf) for name in names}
+    scores = {name: compact(score_items(name, split.interactions, seed=seed), -np.inf) for name in names}
     counts = {"train_ratings": int(np.count_nonzero(split.train)), "test_ratings": int(np.count_nonzero(split.test))}
     sha256 = getattr(ratings, "attrs", {}).get("sha256")
     notes = {"test_fraction": split.test_fraction, "n_items": split.shape[1], **counts}
