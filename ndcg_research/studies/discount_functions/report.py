@@ -60,9 +60,7 @@ def top_share_table(C: Mapping[str, np.ndarray], ns: Sequence[int], q: float) ->
     rows = []
     for d in C:
         discount = parse_discount(d)
-        row = dict(discount=d, decay=discount.decay)
-        for n in ns:
-            row[f"n={n:.0e}"] = C[d][int(q * n) - 1] / C[d][n - 1]
+        row = dict(discount=d, decay=discount.decay) | {f"n={n:.0e}": C[d][int(q * n) - 1] / C[d][n - 1] for n in ns}
         if discount.decay in ("summable", "critical"):
             row["limit"] = 1.0
         else:
