@@ -197,7 +197,7 @@ def test_simulated_collection_rates_and_quality_order():
     out = lim.evaluate_runs(c.grades, c.scores, np.ones(c.grades.shape, bool), k=10)
     means = out["true"].mean(axis=1)
     # Pooled systems get worse with their noise; the novel system (both signals) is best.
-    assert np.all(np.diff(means[: model.n_pooled]) < 0)
+    assert np.all(np.diff(means[: len(model.pooled_noise)]) < 0)
     assert means[-1] > means[0]
     assert c.names == model.system_names
 

@@ -7,7 +7,7 @@ from typing import Any
 
 import pandas as pd
 
-from ...pipeline.tables import headed
+from ...pipeline.tables import headed, pivot
 
 #: The columns of a candidate, in words.
 COLUMNS = {
@@ -27,21 +27,13 @@ COLUMNS = {
 def pairs_grid(table: pd.DataFrame) -> pd.DataFrame:
     """Pairs of systems told apart: one row per discount, one column per (gain, cut-off), in the table's order."""
     grid = table.assign(cutoff=["whole" if c == "none" else f"@{c}" for c in table["cutoff"]])
-    wide = grid.pivot(index="discount", columns=["gain", "cutoff"], values="pairs_significant")
-    return wide.reindex(
-        index=list(dict.fromkeys(table["discount"])),
-        columns=list(dict.fromkeys(zip(grid["gain"], grid["cutoff"], strict=True))),
-    )
+    return pivot(grid, "discount", ["gain", "cutoff"], "pairs_significant")
 
 
 def candidates(table: pd.DataFrame, cutoff: str = "none") -> pd.DataFrame:
     """The candidates of one cut-off (default the whole run file), their measurements in words."""
-    return headed(
-        table[table["cutoff"] == cutoff],
-        COLUMNS,
-        digits={"phi": 4, "swap_rate": 3, "queries_for_swap_target": 0, "tau_log2": 2},
-        index=("discount", "gain"),
-    )
+    digits = {"phi": 4, "swap_rate": 3, "queries_for_swap_target": 0, "tau_log2": 2}
+    return headed(table[table["cutoff"] == cutoff], COLUMNS, digits=digits, index=("discount", "gain"))
 
 
 def record(advice: Any) -> dict[str, Any]:

@@ -10,19 +10,8 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from ...core import parse_discount
+from ...pipeline import style
 from ...pipeline.headlines import Headline
-from ...pipeline.style import (
-    LINESTYLES,
-    MARKERS,
-    column_discount_styles,
-    column_figure,
-    discount_title,
-    legend_below,
-    log_ticks_1_2_5,
-    n_label,
-    n_text,
-    round_significant,
-)
 from ...simulation import theory
 from ...simulation.tables import read_table
 
@@ -36,24 +25,23 @@ def discount_panels(discounts: Sequence[str], n_max: int) -> Figure:
     flat = [d for d in discounts if parse_discount(d).decay in ("slowly varying", "constant")]
     handles = []
     for i, spec in enumerate(discounts):
-        d = parse_discount(spec)
-        full = d(np.arange(1, n_max + 1, dtype=np.float64))
+        full = parse_discount(spec)(np.arange(1, n_max + 1, dtype=np.float64))
         share = np.cumsum(full)[r - 1] / full.sum()
-        markers = dict(marker=MARKERS[i % len(MARKERS)], markevery=(0.02 + 0.11 * i / len(discounts), 0.11), ms=5)
-        style = dict(color=f"C{i}", ls=LINESTYLES[i % len(LINESTYLES)], lw=1.6, **markers)
-        (line,) = left.plot(r, round_significant(np.maximum(full[r - 1], 1e-300)), **style)
-        middle.plot(r, round_significant(share), **style)
+        markers = dict(marker=style.MARKERS[i % len(style.MARKERS)], markevery=(0.02 + 0.11 * i / len(discounts), 0.11))
+        drawn = dict(color=f"C{i}", ls=style.LINESTYLES[i % len(style.LINESTYLES)], lw=1.6, ms=5, **markers)
+        (line,) = left.plot(r, style.round_significant(np.maximum(full[r - 1], 1e-300)), **drawn)
+        middle.plot(r, style.round_significant(share), **drawn)
         if spec in flat:
-            right.plot(r, round_significant(share * n_max / r), **style)
-        handles.append((line, discount_title(spec)))
+            right.plot(r, style.round_significant(share * n_max / r), **drawn)
+        handles.append((line, style.discount_title(spec)))
     log_log = dict(xscale="log", yscale="log")
     left.set(**log_log, ylim=(1e-12, 2), xlabel="rank r", ylabel="D(r)", title="discount D(r)")
-    title = f"share of the mass in the top r (n = {n_label(n_max)})"
+    title = f"share of the mass in the top r (n = {style.n_label(n_max)})"
     middle.set(**log_log, ylim=(1e-7, 2), xlabel="rank r", ylabel="share C(r) / C(n)", title=title)
     title = "over-weighting of the top r (slow discounts)"
     right.set(**log_log, xlabel="rank r", ylabel="share / (r / n)", title=title)
-    log_ticks_1_2_5(right)
-    legend_below(fig, handles, ncols=4)
+    style.log_ticks_1_2_5(right)
+    style.legend_below(fig, handles, ncols=4)
     return fig
 
 
@@ -64,13 +52,13 @@ def eps_panel(discounts: Sequence[str], n_max: int) -> Figure:
     n = np.geomspace(10, n_max, 200)
     marks = np.geomspace(10, n_max, 12)
     for i, spec in enumerate(discounts):
-        (line,) = ax.plot(n, round_significant(theory.eps(spec, n)), label=spec)
-        numeric = round_significant(theory.eps_numeric(spec, marks))
-        ax.plot(marks, numeric, MARKERS[i % len(MARKERS)], color=line.get_color(), ms=5, mfc="none")
-    ax.plot(n, round_significant(1 / np.log(n)), "k:", label="1 / ln n")
+        (line,) = ax.plot(n, style.round_significant(theory.eps(spec, n)), label=spec)
+        numeric = style.round_significant(theory.eps_numeric(spec, marks))
+        ax.plot(marks, numeric, style.MARKERS[i % len(style.MARKERS)], color=line.get_color(), ms=5, mfc="none")
+    ax.plot(n, style.round_significant(1 / np.log(n)), "k:", label="1 / ln n")
     title = "eps_D(n) = -n D'(n) / D(n): lines analytic, markers numerical"
     ax.set(xscale="log", yscale="log", xlabel="n", ylabel="eps_D(n)", title=title)
-    log_ticks_1_2_5(ax)
+    style.log_ticks_1_2_5(ax)
     ax.legend(fontsize=8)
     return fig
 
@@ -86,19 +74,19 @@ def headline_figure(results: Path) -> Figure:
     """One column: the share of each discount's weight on the top fraction q against n, with its limit (right)."""
     shares, ns, q = _top_share(results)
     discounts = list(shares["discount"])
-    styles = column_discount_styles(discounts)
-    with column_figure(7.4) as (fig, (ax,)):
+    styles = style.column_discount_styles(discounts)
+    with style.column_figure(7.4) as (fig, (ax,)):
         x_limit = ns[-1] * 30
         columns = [c for c in shares.columns if c.startswith("n=")]  # by name, whatever the columns' order
         for spec, (_, row) in zip(discounts, shares.iterrows(), strict=True):
-            values = round_significant(row[columns].to_numpy(dtype=float))
-            style = styles[spec]
-            ax.plot(ns, values, label=spec, **style)
-            ax.plot([x_limit], [row["limit"]], marker=style["marker"], mfc="white", mec=style["color"], ms=3.5)
+            values = style.round_significant(row[columns].to_numpy(dtype=float))
+            drawn = styles[spec]
+            ax.plot(ns, values, label=spec, **drawn)
+            ax.plot([x_limit], [row["limit"]], marker=drawn["marker"], mfc="white", mec=drawn["color"], ms=3.5)
         ax.axhline(q, color="0.5", lw=0.7, ls=":")
         ax.set(xscale="log", yscale="log", xlabel="list length n", ylabel=f"share of the weight on the top {q:.0%}")
-        ax.set_xticks([*ns, x_limit], [*(n_label(n) for n in ns), "limit"])
-        log_ticks_1_2_5(ax)
+        ax.set_xticks([*ns, x_limit], [*(style.n_label(n) for n in ns), "limit"])
+        style.log_ticks_1_2_5(ax)
         ax.set_title(f"dotted: the top's own size, {q:.0%} of the list")
         classes = "colour by class: red summable, orange critical,\ngreen regularly varying, blue slowly varying"
         small = dict(fontsize=7, title_fontsize=7, handlelength=1.8, columnspacing=0.6)
@@ -110,9 +98,9 @@ def headline_caption(results: Path) -> str:
     """The headline's caption."""
     _, ns, q = _top_share(results)
     return (
-        f"Share of each discount's total weight on the top {q:.0%} of a list of n items, n = {n_text(ns[0])} to "
-        f"{n_text(ns[-1])}, and its limit: all of it (summable, critical), a power of {q:g} (regularly varying), or "
-        f"only {q:.0%}, the top's size (slowly varying)."
+        f"Share of each discount's total weight on the top {q:.0%} of a list of n items, n = {style.n_text(ns[0])} "
+        f"to {style.n_text(ns[-1])}, and its limit: all of it (summable, critical), a power of {q:g} (regularly "
+        f"varying), or only {q:.0%}, the top's size (slowly varying)."
     )
 
 

@@ -22,22 +22,12 @@ def _n(n: int) -> str:
 
 def discount_table(D: Mapping[str, np.ndarray], C: Mapping[str, np.ndarray], n_mid: int = 1000) -> pd.DataFrame:
     """The result table ``02_discounts.csv``: D at ranks 1, 10, 1000 and n_max, partial sums at ``n_mid`` and n_max."""
-    return pd.DataFrame(
-        [
-            dict(
-                discount=d,
-                decay=parse_discount(d).decay,
-                D_1=D[d][0],
-                D_10=D[d][9],
-                D_1000=D[d][999],
-                D_nmax=D[d][-1],
-                sum_1000=C[d][n_mid - 1],
-                sum_nmax=C[d][-1],
-                sum_ratio=C[d][-1] / C[d][n_mid - 1],
-            )
-            for d in D
-        ]
-    )
+    rows = []
+    for d in D:
+        values = dict(D_1=D[d][0], D_10=D[d][9], D_1000=D[d][999], D_nmax=D[d][-1])
+        sums = dict(sum_1000=C[d][n_mid - 1], sum_nmax=C[d][-1], sum_ratio=C[d][-1] / C[d][n_mid - 1])
+        rows.append(dict(discount=d, decay=parse_discount(d).decay, **values, **sums))
+    return pd.DataFrame(rows)
 
 
 def readable_discounts(table: pd.DataFrame, n_max: int) -> pd.DataFrame:
@@ -70,9 +60,7 @@ def top_share_table(C: Mapping[str, np.ndarray], ns: Sequence[int], q: float) ->
     rows = []
     for d in C:
         discount = parse_discount(d)
-        row = dict(discount=d, decay=discount.decay)
-        for n in ns:
-            row[f"n={n:.0e}"] = C[d][int(q * n) - 1] / C[d][n - 1]
+        row = dict(discount=d, decay=discount.decay) | {f"n={n:.0e}": C[d][int(q * n) - 1] / C[d][n - 1] for n in ns}
         if discount.decay in ("summable", "critical"):
             row["limit"] = 1.0
         else:
@@ -93,18 +81,12 @@ def readable_top_share(shares: pd.DataFrame, q: float) -> pd.DataFrame:
 
 def eps_table(slow: Sequence[str], ns: Sequence[int]) -> pd.DataFrame:
     """``02_eps.csv``: eps_D(n) at each n and its largest relative difference to the numerical derivative."""
-    return pd.DataFrame(
-        [
-            {
-                "discount": d,
-                **{f"n={n:.0e}": theory.eps(d, float(n)) for n in ns},
-                "max rel. diff. numeric": max(
-                    abs(theory.eps_numeric(d, float(n)) / theory.eps(d, float(n)) - 1) for n in ns
-                ),
-            }
-            for d in slow
-        ]
-    )
+    rows = []
+    for d in slow:
+        eps = {f"n={n:.0e}": theory.eps(d, float(n)) for n in ns}
+        worst = max(abs(theory.eps_numeric(d, float(n)) / theory.eps(d, float(n)) - 1) for n in ns)
+        rows.append({"discount": d, **eps, "max rel. diff. numeric": worst})
+    return pd.DataFrame(rows)
 
 
 def readable_eps(eps: pd.DataFrame) -> pd.DataFrame:

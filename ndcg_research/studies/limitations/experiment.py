@@ -1,6 +1,5 @@
 """The limitations of nDCG named by the source article, measured (notebook 06): appending non-relevant documents, a
-short list against its full list, and incomplete judgments by TREC pooling over seeded replicates.
-"""
+short list against its full list, and incomplete judgments by TREC pooling over seeded replicates."""
 
 from __future__ import annotations
 
@@ -55,15 +54,12 @@ def truncation_table(
     """Per convention for the ideal (own, or all ``known`` grades) and the cut-off: (nDCG of the prefixes of
     ``short_length``, nDCG of the whole lists)."""
     long = np.asarray(long_lists, dtype=np.float64)
-    short = long[:, :short_length]
+    short, length = long[:, :short_length], long.shape[1]
     score = functools.partial(ndcg, gain=gain, discount=discount)
     return {
         "own ideal, whole list": (score(short), score(long)),
         "own ideal, @k": (score(short, k_fixed), score(long, k_fixed)),
-        "all judgments, @own length": (
-            score(short, short_length, ideal=known),
-            score(long, long.shape[1], ideal=known),
-        ),
+        "all judgments, @own length": (score(short, short_length, ideal=known), score(long, length, ideal=known)),
         "all judgments, whole list": (score(short, ideal=known), score(long, ideal=known)),
         "all judgments, @k": (score(short, k_fixed, ideal=known), score(long, k_fixed, ideal=known)),
     }
@@ -84,10 +80,6 @@ class PoolingModel:
     @property
     def system_names(self) -> list[str]:
         return [f"pooled {j + 1} (noise {s:g})" for j, s in enumerate(self.pooled_noise)] + ["novel (not pooled)"]
-
-    @property
-    def n_pooled(self) -> int:
-        return len(self.pooled_noise)
 
 
 @dataclass(frozen=True)
@@ -119,11 +111,9 @@ def pool_judged(scores: Any, depth: int) -> np.ndarray:
     """Judged documents (n_queries x n_docs, bool) under depth-``depth`` pooling: the union of the top ``depth`` of
     every pooled system (``scores``: theirs only). Equal scores go in index order, also at the cut (``top_order``)."""
     array = np.asarray(scores, dtype=np.float64)
-    top = top_order(array, depth)  # (systems, queries, depth)
-    judged = np.zeros(array.shape[1:], dtype=bool)
-    queries = np.broadcast_to(np.arange(array.shape[1])[None, :, None], top.shape)
-    judged[queries, top] = True
-    return judged
+    judged = np.zeros(array.shape, dtype=bool)
+    np.put_along_axis(judged, top_order(array, depth), True, -1)
+    return judged.any(axis=0)
 
 
 def evaluate_runs(
@@ -185,7 +175,7 @@ def _one_replicate(
 ) -> dict[str, np.ndarray]:
     """One collection judged at every depth (``how``: :func:`evaluate_runs`' options)."""
     collection = simulate_pooling_collection(model, n_queries, seed=seed, replicate=replicate)
-    pooled_scores = collection.scores if pool_novel else collection.scores[: model.n_pooled]
+    pooled_scores = collection.scores if pool_novel else collection.scores[: len(model.pooled_noise)]
     relevant = collection.grades > 0
     per_depth = []
     for depth in depths:  # a handful of depths; the work inside is vectorised

@@ -74,8 +74,7 @@ def pooling_bias_panels(
 ) -> Figure:
     """Left: bias of nDCG@k (estimate - true, ``summarize_bias``) by pool depth with 95% intervals, for the best pooled
     and the novel system, unjudged = 0 and condensed, and the ``control`` (novel pooled too). Right: the share of
-    collections in which the novel system is ranked above the best pooled one (``order``: per method and depth).
-    """
+    collections in which the novel system is ranked above the best pooled one (``order``: per method and depth)."""
     fig = Figure(figsize=(11, 4.9), layout="constrained")
     ax1, ax2 = fig.subplots(1, 2)
     x = np.asarray(depths)
@@ -127,10 +126,9 @@ def headline_figure(results: Path, parameters: Mapping[str, Any]) -> Figure:
         y = np.arange(len(truncation))[::-1]
         shares = round_significant(truncation["p_short_geq_long"])
         top.barh(y, shares, color="C0", height=0.6)
+        beside = dict(xytext=(2, 0), textcoords="offset points", va="center", fontsize=7)
         for yi, share in zip(y, shares, strict=True):
-            top.annotate(
-                f"{share:.2f}", (share, yi), xytext=(2, 0), textcoords="offset points", va="center", fontsize=7
-            )
+            top.annotate(f"{share:.2f}", (share, yi), **beside)
         top.set_yticks(y, [c.replace(", ", "\n") for c in truncation["convention"]])
         top.set(xlim=(0, 1), xlabel=f"share of {int(truncation['lists'].iloc[0]):,} random lists")
         top.grid(axis="y", visible=False)

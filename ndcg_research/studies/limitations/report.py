@@ -31,8 +31,7 @@ def appending_example(
     grades: Sequence[int], known: Sequence[int], extras: Sequence[int] = (0, 1, 5, 50)
 ) -> pd.DataFrame:
     """The list with ``extras`` non-relevant documents appended: DCG, IDCG and nDCG (ideal from ``known`` and from the
-    list itself) and precision over the whole list.
-    """
+    list itself) and precision over the whole list."""
     rows = []
     for extra in extras:
         longer = lim.append_nonrelevant(grades, extra)
@@ -97,18 +96,10 @@ def novel_ahead(
 ) -> tuple[dict[int, list[float]], list[int]]:
     """Per pool depth, the share of collections with the novel system strictly ahead of the best pooled one under each
     of :data:`ORDER_LABELS` (the last from ``control``), and the number of exact ties per depth."""
-
-    def ahead(experiment: Mapping[str, Any], i: int, method: int) -> tuple[int, int]:
-        m = experiment["means"][:, i, method]
-        return int(np.count_nonzero(m[:, novel] > m[:, best])), int(np.count_nonzero(m[:, novel] == m[:, best]))
-
-    replicates = pool["means"].shape[0]
-    order, ties = {}, []
-    for i, depth in enumerate(pool["depths"]):
-        counts = [ahead(pool, i, m) for m in range(3)] + [ahead(control, i, 1)]
-        order[int(depth)] = [wins / replicates for wins, _ in counts]
-        ties.append(sum(t for _, t in counts))
-    return order, ties
+    means = np.concatenate([pool["means"], control["means"][:, :, 1:2]], axis=2)  # (replicates, depths, 4, systems)
+    ahead = (means[..., novel] > means[..., best]).mean(axis=0)
+    ties = (means[..., novel] == means[..., best]).sum(axis=(0, 2))
+    return {int(depth): ahead[i].tolist() for i, depth in enumerate(pool["depths"])}, ties.tolist()
 
 
 def pooling_tables(
@@ -127,13 +118,11 @@ def bias_table(rows: pd.DataFrame, best: str, novel: str) -> pd.DataFrame:
     method, and the control (novel pooled too), from the table ``06_pooling_bias.csv``."""
     bounds = zip(rows["bias"], rows["low"], rows["high"], strict=False)
     text = rows.assign(text=[f"{signed(b)} [{signed(lo)}, {signed(h)}]" for b, lo, h in bounds])
-    columns = {("best pooled", m, False): f"best pooled, {m}" for m in METHODS}
-    columns.update({("novel", m, False): f"novel, {m}" for m in METHODS})
-    columns[("novel", METHODS[0], True)] = f"control: novel pooled too, {METHODS[0]}"
-    who = {best: "best pooled", novel: "novel"}
+    columns = {(s, m, False): f"{who}, {m}" for s, who in ((best, "best pooled"), (novel, "novel")) for m in METHODS}
+    columns[(novel, METHODS[0], True)] = f"control: novel pooled too, {METHODS[0]}"
     out = {}
     for (system, method, pooled), name in columns.items():
-        part = text[(text["system"].map(who) == system) & (text["method"] == method) & (text["novel_pooled"] == pooled)]
+        part = text[(text["system"] == system) & (text["method"] == method) & (text["novel_pooled"] == pooled)]
         if len(part):
             out[name] = part.set_index("depth")["text"]
     return pd.DataFrame(out).rename_axis("pool depth")
@@ -221,9 +210,8 @@ def replication_cells(here: Mapping[str, pd.DataFrame], there: Mapping[str, pd.D
     for name, (keys, value, trials) in CELLS.items():
         both = here[name].merge(there[name], suffixes=("", "_full"), **(dict(on=keys) if keys else dict(how="cross")))
         if name == "06_appending.csv":
-            both = both.assign(
-                share=both["lowered"] / both["cases"], share_full=both["lowered_full"] / both["cases_full"]
-            )
+            for run in ("", "_full"):
+                both["share" + run] = both["lowered" + run] / both["cases" + run]
         out[name] = both.assign(z=_share_z(both, value, trials) if trials else _bias_z(both))
     return out
 

@@ -55,7 +55,6 @@ def ndcg_values(
     unknown = [s for s in systems if s not in problem.scores]
     if unknown:
         raise ValueError(f"unknown systems {unknown}; the problem has {list(problem.systems)}")
-    ks = list(ks)
     gain_fns = [parse_gain(g, builtin_only=True) for g in gains]
     discount_fns = [parse_discount(d, builtin_only=True) for d in discounts]
     if columns is None:
@@ -136,13 +135,9 @@ def list_length_values(
     for rep in range(replicates):
         lists = sample_lists(problem, ns, seed=seed, replicate=rep)
         for i, n in enumerate(ns):
-            if n is None and rep > 0:
-                continue
-            total[i] += ndcg_values(problem, gains=gains, discounts=discounts, columns=lists[n])[:, :, :, 0, :]
-    for i, n in enumerate(ns):
-        if n is not None:
-            total[i] /= replicates
-    return total
+            if n is not None or rep == 0:  # the whole list is the same in every draw
+                total[i] += ndcg_values(problem, gains=gains, discounts=discounts, columns=lists[n])[:, :, :, 0, :]
+    return total / np.array([1 if n is None else replicates for n in ns])[:, None, None, None, None]
 
 
 def compare_table(

@@ -23,8 +23,7 @@ def ranker_means_panels(
     for ax, cutoff in zip(axes, cutoffs, strict=False):
         for c, gain in enumerate(gains):
             t = table[(table.gain == gain) & (table.cutoff.astype(str) == cutoff)]
-            t = t.set_index("system").loc[list(systems)]
-            mean, bars = centre_and_bars(t)
+            mean, bars = centre_and_bars(t.set_index("system").loc[list(systems)])
             y = np.arange(len(systems)) + (c - 1) * 0.22
             ax.errorbar(mean, y, xerr=bars, fmt="o", ms=4, color=f"C{c}", label=gain, capsize=2)
         ax.set_yticks(np.arange(len(systems)), systems)
@@ -39,8 +38,7 @@ def list_length_panels(
     means: pd.DataFrame, info: pd.DataFrame, systems: Sequence[str], discounts: Sequence[str], gain: str
 ) -> Figure:
     """Mean nDCG of each system (95% band) against the mean length of the sampled candidate lists, one panel per
-    discount; shaded: the lengths at which every user's share of test items is kept.
-    """
+    discount; shaded: the lengths at which every user's share of test items is kept."""
     cols = (len(discounts) + 1) // 2
     fig = Figure(figsize=(3.2 * cols, 6.2), layout="constrained")
     axes = fig.subplots(2, cols, sharex=True, squeeze=False)
@@ -75,8 +73,7 @@ def list_length_distinguishability_panels(
     n_pairs: int,
 ) -> Figure:
     """Pairs of systems told apart (left) and their median standardized paired gap ``|d_z|`` (right) against the list
-    length, one line per discount. ``significant[(list_length, discount)]`` counts the significant pairs.
-    """
+    length, one line per discount. ``significant[(list_length, discount)]`` counts the significant pairs."""
     fig = Figure(figsize=(11, 3.8), layout="constrained")
     axes = fig.subplots(1, 2)
     x = info["mean_length"].to_numpy(dtype=float)
@@ -99,12 +96,11 @@ def query_set_panels(
     fig = Figure(figsize=(11, 3.8), layout="constrained")
     axes = fig.subplots(1, 2)
     for c, d in enumerate(discounts):
+        line = dict(marker="o", ms=3, color=f"C{c}", label=d)
         t = power[(power.gain == gain) & (power.discount == d)]
-        axes[0].plot(plotted_column(t, "users"), plotted_column(t, "power"), marker="o", ms=3, color=f"C{c}", label=d)
+        axes[0].plot(plotted_column(t, "users"), plotted_column(t, "power"), **line)
         s = swaps[(swaps.gain == gain) & (swaps.discount == d)]
-        axes[1].plot(
-            plotted_column(s, "size"), plotted_column(s, "swap_rate"), marker="o", ms=3, color=f"C{c}", label=d
-        )
+        axes[1].plot(plotted_column(s, "size"), plotted_column(s, "swap_rate"), **line)
     power_title = f"share of {n_pairs} pairs significant (bootstrap, 5%)"
     axes[0].set(xscale="log", xlabel="users", ylabel="discriminative power", title=power_title)
     axes[1].set(xscale="log", xlabel="users per set", ylabel="swap rate", title="order reversed on a disjoint user set")
@@ -130,8 +126,7 @@ def convention_panels(
             ax = axes[i, j]
             for c, s in enumerate(systems):
                 t = means[(means.depth == depth) & (means.measure == measure) & (means.system == s)]
-                t = t.set_index("convention").reindex(list(conventions))
-                mean, bars = centre_and_bars(t)
+                mean, bars = centre_and_bars(t.set_index("convention").reindex(list(conventions)))
                 y = np.arange(len(conventions)) + (c - 2.5) * 0.1
                 ax.errorbar(mean, y, xerr=bars, fmt="o", ms=3, color=f"C{c}", label=s, capsize=1.5)
             ax.set_yticks(np.arange(len(conventions)), conventions)
@@ -151,8 +146,7 @@ def cutoff_panels(
     n_pairs: int,
 ) -> Figure:
     """nDCG@k against the whole list: the systems' means (left, first gain) and, per gain, the pairs significantly
-    different and the decisions that change from the whole list (right).
-    """
+    different and the decisions that change from the whole list (right)."""
     fig = Figure(figsize=(11, 3.8), layout="constrained")
     axes = fig.subplots(1, 2)
     xk = np.arange(len(cutoffs))
@@ -195,8 +189,7 @@ def headline_figure(results: Path) -> Figure:
             top.plot(x, mean, "-o", color=f"C{i}", ms=2.5, lw=1.0, label=system)
             low, high = plotted_column(rows, "ci_low"), plotted_column(rows, "ci_high")
             top.fill_between(x, low, high, color=f"C{i}", alpha=0.18, lw=0)
-        top.set(xscale="log", ylabel=f"mean nDCG ({HEADLINE_DISCOUNT})")
-        top.set_title("(a) each recommender, 95% bands")
+        top.set(xscale="log", ylabel=f"mean nDCG ({HEADLINE_DISCOUNT})", title="(a) each recommender, 95% bands")
         top.legend(loc="upper right", ncols=2, frameon=False, fontsize=7, handlelength=1.2)
         top.set_ylim(top.get_ylim()[0], top.get_ylim()[1] + 0.25 * (top.get_ylim()[1] - top.get_ylim()[0]))
         for d in discounts:

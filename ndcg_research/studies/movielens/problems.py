@@ -18,8 +18,7 @@ from .recommenders import DEFAULT_RANKERS, canonical_ranker_spec, score_items, t
 class RankingProblem:
     """Queries x candidate documents with grades (>= 0) and each system's finite scores (higher first).
 
-    Row q holds query q's candidates in its first ``lengths[q]`` columns, then padding (grade 0, score -inf, doc "").
-    """
+    Row q holds query q's candidates in its first ``lengths[q]`` columns, then padding (grade 0, score -inf, doc "")."""
 
     name: str
     queries: np.ndarray
@@ -64,8 +63,7 @@ def movielens_problem(
         return out
 
     docs = compact(np.broadcast_to(split.items.astype(str), split.shape).astype(object), "")
-    X = split.interactions
-    scores = {name: compact(score_items(name, X, seed=seed), -np.inf) for name in names}
+    scores = {name: compact(score_items(name, split.interactions, seed=seed), -np.inf) for name in names}
     counts = {"train_ratings": int(np.count_nonzero(split.train)), "test_ratings": int(np.count_nonzero(split.test))}
     sha256 = getattr(ratings, "attrs", {}).get("sha256")
     notes = {"test_fraction": split.test_fraction, "n_items": split.shape[1], **counts}
@@ -139,10 +137,8 @@ def run_table(problem: RankingProblem, system: str, depth: int | None = None) ->
     """One system's ranking as a run table: every candidate, or only each query's ``depth`` highest-scored."""
     scores = problem.scores[system]
     queries = np.broadcast_to(problem.queries.astype(str)[:, None], scores.shape)
-    if depth is None:
-        keep = problem.valid
-        return pd.DataFrame({"query": queries[keep], "doc": problem.docs[keep], "score": scores[keep]})
-    top = top_order(scores, depth)  # padding scores -inf: never above a candidate
+    # Every candidate in column order, or the top by score (padding scores -inf: never above a candidate).
+    top = np.broadcast_to(np.arange(scores.shape[1]), scores.shape) if depth is None else top_order(scores, depth)
     inside = np.take_along_axis(problem.valid, top, 1)
     pick = lambda a: np.take_along_axis(a, top, 1)[inside]  # noqa: E731
     return pd.DataFrame({"query": pick(queries), "doc": pick(problem.docs), "score": pick(scores)})

@@ -10,8 +10,7 @@ Steck 2019). Hyper-parameters are set by the caller, not tuned on the test set.
 **The same scores on every CPU.** OpenBLAS's kernels sum in CPU-dependent orders, so mathematically equal scores can
 differ in their last bits and the tie rule would see different ties. So cosine similarities come from exact co-rating
 counts, and the learnt rankers' scores are rounded to :data:`SCORE_QUANTUM` times the largest absolute score (kernel
-noise on MovieLens-100k is below 2e-14 of it, the quantum about 1.5e-8): very likely, not certainly, equal again.
-"""
+noise on MovieLens-100k is below 2e-14 of it, the quantum about 1.5e-8): very likely, not certainly, equal again."""
 
 from __future__ import annotations
 
@@ -82,14 +81,11 @@ def temporal_split(ratings: Any, test_fraction: float = 0.2) -> Split:
     missing = [c for c in ("user", "item", "rating", "timestamp") if c not in getattr(ratings, "columns", ())]
     if missing:
         raise ValueError(f"ratings must be a DataFrame with columns user, item, rating, timestamp; missing {missing}")
-    user = ratings["user"].to_numpy()
-    item = ratings["item"].to_numpy()
     rating = ratings["rating"].to_numpy(dtype=np.float64)
-    time = ratings["timestamp"].to_numpy()
     if rating.size == 0 or not np.all(rating > 0):
         raise ValueError("ratings must be non-empty and every rating must be > 0 (0 means 'not rated')")
-    users, user_index = np.unique(user, return_inverse=True)
-    items, item_index = np.unique(item, return_inverse=True)
+    users, user_index = np.unique(ratings["user"].to_numpy(), return_inverse=True)
+    items, item_index = np.unique(ratings["item"].to_numpy(), return_inverse=True)
     pair = user_index.astype(np.int64) * items.size + item_index
     if np.unique(pair).size != pair.size:
         raise ValueError("ratings hold a (user, item) pair more than once; one rating per pair is expected")
@@ -97,16 +93,14 @@ def temporal_split(ratings: Any, test_fraction: float = 0.2) -> Split:
     if counts.min() < 2:
         raise ValueError(f"every user needs at least 2 ratings; user {users[counts.argmin()]} has {counts.min()}")
     n_test = np.maximum(1, np.floor(test_fraction * counts + 1e-9).astype(np.int64))  # 1e-9: 0.2 * 35 is 7, not 6.99..
-    order = np.lexsort((item_index, time, user_index))  # by user, then time, then item id
+    order = np.lexsort((item_index, ratings["timestamp"].to_numpy(), user_index))  # by user, then time, then item id
     start = np.concatenate(([0], np.cumsum(counts)[:-1]))
     position = np.arange(order.size) - start[user_index[order]]  # rank within the user's history
     is_test = np.empty(order.size, dtype=bool)
     is_test[order] = position >= (counts - n_test)[user_index[order]]
-    train = np.zeros((users.size, items.size))
-    test = np.zeros((users.size, items.size))
-    train[user_index[~is_test], item_index[~is_test]] = rating[~is_test]
-    test[user_index[is_test], item_index[is_test]] = rating[is_test]
-    return Split(users.astype(np.int64), items.astype(np.int64), train, test, test_fraction)
+    matrices = np.zeros((2, users.size, items.size))  # train, test
+    matrices[is_test.astype(np.int64), user_index, item_index] = rating
+    return Split(users.astype(np.int64), items.astype(np.int64), *matrices, test_fraction)
 
 
 def canonical_ranker_spec(spec: str) -> str:
@@ -172,11 +166,9 @@ def keep_top_neighbours(similarity: np.ndarray, k: int) -> np.ndarray:
     """Keep, in each row, the ``k`` largest similarities to *other* rows (equal values by index); zero the rest."""
     sim = np.array(similarity, dtype=np.float64)
     np.fill_diagonal(sim, -np.inf)  # never one's own neighbour
-    n = sim.shape[1]
+    keep = top_order(sim, min(k, sim.shape[1] - 1))
     kept = np.zeros_like(sim)
-    keep = top_order(sim, min(k, n - 1))
-    rows = np.arange(sim.shape[0])[:, None]
-    kept[rows, keep] = sim[rows, keep]
+    np.put_along_axis(kept, keep, np.take_along_axis(sim, keep, 1), 1)
     return kept
 
 

@@ -17,8 +17,7 @@ Item = str | pd.DataFrame
 
 def rankers_items(table: pd.DataFrame, pairs: pd.DataFrame) -> list[Item]:
     """Per cut-off, the rankers' mean nDCG (log2) by gain as "mean [95% t interval]", the best first; then the pairs
-    not significantly different (paired t, Holm, at the findings' significance level; first gain, whole list).
-    """
+    not significantly different (paired t, Holm, at the findings' significance level; first gain, whole list)."""
     table = table.assign(
         cutoff=table.cutoff.astype(str),
         cell=[f"{r.mean:.3f} [{r.ci_low:.3f},{r.ci_high:.3f}]" for r in table.itertuples()],
@@ -27,8 +26,7 @@ def rankers_items(table: pd.DataFrame, pairs: pd.DataFrame) -> list[Item]:
     for cutoff, t in table.groupby("cutoff", sort=False):
         order = t[t.gain == t.gain.iloc[0]].sort_values("mean", ascending=False, kind="stable")["system"]
         measure = "mean nDCG, whole list" if cutoff == "all" else f"mean nDCG@{cutoff}"
-        items.append(measure + " (log2) [95% t interval]:")
-        items.append(pivot(t, "system", "gain", "cell").loc[order])
+        items += [measure + " (log2) [95% t interval]:", pivot(t, "system", "gain", "cell").loc[order]]
     t = pairs[(pairs.gain == pairs.gain.iloc[0]) & (pairs.cutoff.astype(str) == "all")]
     level = threshold("significance_level")  # the findings' level, so that the two never drift apart
     tied = t[t.pvalue_adjusted >= level].itertuples()

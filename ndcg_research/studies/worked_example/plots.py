@@ -51,14 +51,8 @@ def worked_example_panels(
     if k is not None and k < len(known):
         ax_r.axvspan(k + 0.5, len(known) + 0.5, color="0.9", zorder=0)
         ax_r.annotate(f"beyond k = {k}", (k + 0.6, max(known) * 1.1), ha="left", va="center", fontsize=9)
-    ax_r.set(
-        xlabel="rank",
-        ylabel="grade",
-        xticks=all_ranks,
-        yticks=np.arange(0, max(known) + 1),
-        ylim=(0, max(known) * 1.2),
-        title="Returned ranking vs ideal ranking",
-    )
+    grades_axis = dict(yticks=np.arange(0, max(known) + 1), ylim=(0, max(known) * 1.2))
+    ax_r.set(xlabel="rank", ylabel="grade", xticks=all_ranks, **grades_axis, title="Returned ranking vs ideal ranking")
     fig.legend(*ax_c.get_legend_handles_labels(), loc="outside lower left", ncols=2, frameon=False)
     fig.legend(*ax_r.get_legend_handles_labels(), loc="outside lower right", ncols=2, frameon=False)
     return fig

@@ -26,16 +26,10 @@ def is_articles_example(
 def contributions_table(returned: np.ndarray, gains: np.ndarray, discounts: np.ndarray) -> pd.DataFrame:
     """Per rank i: the grade, its gain, 1/D(i), the contribution g D and the DCG so far."""
     contributions = gains * discounts
-    table = pd.DataFrame(
-        {
-            "grade rel_i": returned,
-            "gain g(rel_i)": gains,
-            "1/D(i)": 1 / discounts,
-            "contribution g*D": contributions,
-            "DCG so far": np.cumsum(contributions),
-        },
-        index=pd.Index(np.arange(1, returned.size + 1), name="rank i"),
-    )
+    index = pd.Index(np.arange(1, returned.size + 1), name="rank i")
+    table = pd.DataFrame({"grade rel_i": returned, "gain g(rel_i)": gains, "1/D(i)": 1 / discounts}, index=index)
+    table["contribution g*D"] = contributions
+    table["DCG so far"] = np.cumsum(contributions)
     return rounded(table, 3)
 
 
@@ -69,11 +63,6 @@ def swaps(grades: Sequence[float], k: int | None, gain: str, discount: str) -> l
 
 def comparison(measured: Mapping[str, float], article: bool) -> pd.DataFrame:
     """The measured quantities beside the article's numbers (for the article's example only), three decimals each."""
-    rows = {
-        name: {
-            "measured": f"{float(value):.3f}",
-            "the article": f"{ARTICLE[name]:.3f}" if article and name in ARTICLE else "-",
-        }
-        for name, value in measured.items()
-    }
-    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("quantity")
+    columns = {"measured": [f"{float(value):.3f}" for value in measured.values()]}
+    columns["the article"] = [f"{ARTICLE[name]:.3f}" if article and name in ARTICLE else "-" for name in measured]
+    return pd.DataFrame(columns, index=pd.Index(list(measured), name="quantity"))
