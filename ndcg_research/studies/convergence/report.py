@@ -94,10 +94,8 @@ def power_table(compared: pd.DataFrame, n: int, discount: str = "power(beta=0.5)
     ].set_axis([MODEL, "ranker", "mean nDCG", "95% CI half-width", "limit", "mean - limit", "finite-n theory"], axis=1)
     table = rounded(table, 4).set_index([MODEL, "ranker"])
     limits = rows.groupby("label", sort=False)["limit"]
-    shared = {label: values.round(4).nunique() < len(values) for label, values in limits}
-    table["a limit shared with another ranker"] = [
-        "yes" if shared[m] else "no" for m in table.index.get_level_values(0)
-    ]
+    shared = {label: "yes" if values.round(4).nunique() < len(values) else "no" for label, values in limits}
+    table["a limit shared with another ranker"] = table.index.get_level_values(0).map(shared)
     return table
 
 

@@ -107,14 +107,8 @@ def ndcg_by_k_panels(
 
 #: The headline's pair (far apart) and discount; one line per cut-off rule of the run.
 HEADLINE_PAIR, HEADLINE_DISCOUNT = ("bayes", "noisy(sigma=1)"), "log2"
-#: How each cut-off rule reads in the headline's legend.
+#: How each cut-off rule reads in the headline's legend (``'fixed(k=10)'`` -> ``'k = 10'``).
 RULE_WORDS = {"fixed": "k = {:g}", "power": "k = n^{:g}", "fraction": "k = {:g} n", "all": "whole list"}
-
-
-def rule_words(rule: str) -> str:
-    """``'fixed(k=10)'`` -> ``'k = 10'``, ``'power(a=0.5)'`` -> ``'k = n^0.5'``, ``'all'`` -> ``'whole list'``."""
-    parsed = parse_cutoff(rule)
-    return RULE_WORDS[parsed.kind].format(parsed.value)
 
 
 def headline_figure(results: Path) -> Figure:
@@ -128,7 +122,8 @@ def headline_figure(results: Path) -> Figure:
             for i, rule in enumerate(rules):
                 rows = style.select(pairs, model=model, rule=rule, **pair)
                 n, (p, bars) = style.plotted_column(rows, "n"), style.centre_and_bars(rows, *style.P_BETTER)
-                fmt, label = style.MARKERS[i] + style.LINESTYLES[i % len(style.LINESTYLES)], rule_words(rule)
+                fmt, parsed = style.MARKERS[i] + style.LINESTYLES[i % len(style.LINESTYLES)], parse_cutoff(rule)
+                label = RULE_WORDS[parsed.kind].format(parsed.value)
                 ax.errorbar(
                     n, p, yerr=bars, fmt=fmt, color=f"C{i}", ms=3.5, lw=1.0, elinewidth=0.7, capsize=0, label=label
                 )
