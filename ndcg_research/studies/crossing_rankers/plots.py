@@ -127,10 +127,8 @@ HEADLINE_MODEL, HEADLINE_PAIR = "certain", ("head(m=10)", "noisy(sigma=1)")
 def headline_figure(results: Path) -> Figure:
     """One column, two panels for :data:`HEADLINE_PAIR` in :data:`HEADLINE_MODEL`, per discount: (a) the expected nDCG
     gap against n, crossings marked; (b) the share of data sets on which the discount picks another winner than log2."""
-    expected = read_table(results / "10_expected_ndcg.csv")
-    expected = expected[expected["label"] == HEADLINE_MODEL]
-    crossings = read_table(results / "10_crossings.csv")
-    crossings = crossings[crossings["label"] == HEADLINE_MODEL]
+    expected, crossings = (read_table(results / f"10_{name}.csv") for name in ("expected_ndcg", "crossings"))
+    expected, crossings = (table[table["label"] == HEADLINE_MODEL] for table in (expected, crossings))
     decisions = read_table(results / f"10_decisions_{HEADLINE_MODEL}.csv")
     first, second = HEADLINE_PAIR
     discounts = list(dict.fromkeys(expected["discount"]))
