@@ -11,7 +11,7 @@ import pandas as pd
 
 from ...findings import threshold
 from ...pipeline.style import select
-from ...pipeline.tables import chance_level, count_cells, pivot
+from ...pipeline.tables import chance_level, count_cells, pivot, stack
 
 
 def crossing_grid(crossings: pd.DataFrame, label: str, discounts: Sequence[str], n_max: int) -> pd.DataFrame:
@@ -112,7 +112,7 @@ def largest_disagreement(
     decisions: Mapping[str, pd.DataFrame], decay: Mapping[str, str], reference: str = "log2"
 ) -> pd.DataFrame:
     """Per class of discount: the largest share of data sets decided otherwise than ``reference``, and where."""
-    both = pd.concat([t.assign(label=label) for label, t in decisions.items()], ignore_index=True)
+    both = stack(decisions)
     both = both[both["discount"] != reference].assign(decay=lambda t: t["discount"].map(decay))
     out = []
     for cls, rows in both.groupby("decay", sort=False):
