@@ -94,10 +94,8 @@ def power_table(compared: pd.DataFrame, n: int, discount: str = "power(beta=0.5)
     ].set_axis([MODEL, "ranker", "mean nDCG", "95% CI half-width", "limit", "mean - limit", "finite-n theory"], axis=1)
     table = rounded(table, 4).set_index([MODEL, "ranker"])
     limits = rows.groupby("label", sort=False)["limit"]
-    shared = {label: values.round(4).nunique() < len(values) for label, values in limits}
-    table["a limit shared with another ranker"] = [
-        "yes" if shared[m] else "no" for m in table.index.get_level_values(0)
-    ]
+    shared = {label: "yes" if values.round(4).nunique() < len(values) else "no" for label, values in limits}
+    table["a limit shared with another ranker"] = table.index.get_level_values(0).map(shared)
     return table
 
 
@@ -289,30 +287,21 @@ def compare_with_theory(ranker_table: pd.DataFrame, theory_table: pd.DataFrame) 
         validate="one_to_one",
     )
     slow = merged["decay"] == "slowly varying"
-
-    def flip(values: pd.Series) -> pd.Series:
-        return values.where(~slow, 1 - values)
-
-    simulated = flip(merged["mean"])
-    half = (merged["ci_high"] - merged["ci_low"]) / 2
+    simulated, finite, limit = (merged[c].where(~slow, 1 - merged[c]) for c in ("mean", "finite_n", "limit"))
     first = merged["first_order"].where(~slow, merged["eps"] * merged["c"])
-    finite = flip(merged["finite_n"])
-
-    def relative(value: pd.Series) -> pd.Series:
-        return ((value - simulated) / simulated).where(simulated != 0)
-
-    out = merged[["model", "discount", "decay", "ranker", "n", "replicates"]].copy()
-    out["quantity"] = np.where(slow, "1 - nDCG", "nDCG")
-    out["simulated"] = simulated
-    out["ci_half"] = half
-    out["first_order"] = first
-    out["finite_n"] = finite
-    out["limit"] = flip(merged["limit"])
-    out["rel_err_first_order"] = relative(first)
-    out["rel_err_finite_n"] = relative(finite)
-    out["finite_n_in_ci"] = ((merged["finite_n"] - merged["mean"]).abs() <= half) & half.notna()
+    half = (merged["ci_high"] - merged["ci_low"]) / 2
     se = merged["sd"] / np.sqrt(merged["replicates"])
     difference = merged["finite_n"] - merged["mean"]
-    out["finite_n_z"] = (difference / se).where(se > 0)
-    out["finite_n_agrees"] = difference.abs() <= AGREEMENT_Z * se.fillna(0.0) + 1e-9
-    return out
+    return merged[["model", "discount", "decay", "ranker", "n", "replicates"]].assign(
+        quantity=np.where(slow, "1 - nDCG", "nDCG"),
+        simulated=simulated,
+        ci_half=half,
+        first_order=first,
+        finite_n=finite,
+        limit=limit,
+        rel_err_first_order=((first - simulated) / simulated).where(simulated != 0),
+        rel_err_finite_n=((finite - simulated) / simulated).where(simulated != 0),
+        finite_n_in_ci=(difference.abs() <= half) & half.notna(),
+        finite_n_z=(difference / se).where(se > 0),
+        finite_n_agrees=difference.abs() <= AGREEMENT_Z * se.fillna(0.0) + 1e-9,
+    )

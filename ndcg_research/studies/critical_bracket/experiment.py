@@ -1,9 +1,6 @@
-r"""The critical point, bracketed: is distinguishability lost at 1/r, and for which top? (notebook 11)
-
-The failure probability ``1 - P(better strictly higher)`` over the bracket ``power(beta)`` (beta 0.8 to 1.2), ``zipf``
-and ``zipflog(gamma)``: its exponent b of ``failure ~ c n^b`` (:func:`failure_trend`; a cell *keeps*
-distinguishability when it falls) against this package's prediction (:func:`predicted_trend`): with an uncertain top
-it is lost from 1/r on, with a certain top nowhere in the bracket.
+"""Notebook 11: the exponent b of ``1 - P(better strictly higher) ~ c n^b`` over ``power(beta)`` (beta 0.8 to 1.2),
+``zipf`` and ``zipflog(gamma)`` (:func:`failure_trend`; a cell *keeps* distinguishability when it falls) against the
+prediction (:func:`predicted_trend`): lost from 1/r on with an uncertain top, nowhere in the bracket with a certain one.
 """
 
 from __future__ import annotations
@@ -18,15 +15,8 @@ from scipy import stats
 
 from ...core import parse_discount
 from ...findings import threshold
+from ...pipeline import tables
 from ...pipeline.style import select
-from ...pipeline.tables import (
-    agreement_text,
-    exponent_text,
-    gaps_resolved,
-    rounded,
-    trend_agreement,
-    with_exponent_text,
-)
 from ...simulation import scaling
 from ...simulation.model import parse_model
 
@@ -91,12 +81,9 @@ def failure_trend(
             trend = "no failures"
         elif failures.sum() == trials.sum():
             trend = "all failed"
-        elif seen.sum() == 1 and seen[0]:  # failures at the smallest n only: falling, slope unbounded
-            trend = "falls"
-            exponent = low = high = -math.inf
-        elif seen.sum() == 1 and seen[-1]:
-            trend = "rises"
-            exponent = low = high = math.inf
+        elif seen.sum() == 1 and (seen[0] or seen[-1]):  # failures at one end of n only: the slope is unbounded
+            trend, exponent = ("falls", -math.inf) if seen[0] else ("rises", math.inf)
+            low = high = exponent
         else:
             exponent, se = log_binomial_slope(np.log(group["n"].to_numpy(dtype=np.float64)), failures, trials)
             low, high = exponent - z * se, exponent + z * se
@@ -163,7 +150,7 @@ def verdict_table(pair_tables: Mapping[str, pd.DataFrame], heuristic: pd.DataFra
                     heuristic_exponent=scaling.heuristic_exponent(heuristic, int(r.n_from_d), **cell_keys),
                     predicted=predicted,
                     verdict=verdict,
-                    agreement=trend_agreement(predicted, measured),
+                    agreement=tables.trend_agreement(predicted, measured),
                 )
             )
     return pd.DataFrame(rows)
@@ -210,7 +197,7 @@ def answer_lines(verdicts: pd.DataFrame) -> list[str]:
     confidence = threshold("trend_confidence")
     lines.append(
         f"Against the prediction (lost from 1/r on with an uncertain top, nowhere in the bracket with a "
-        f"certain top), the failure trend {agreement_text(verdicts['agreement'])}; with each trend judged at "
+        f"certain top), the failure trend {tables.agreement_text(verdicts['agreement'])}; with each trend judged at "
         f"{confidence:.0%}, chance alone would misjudge about {(1 - confidence) * len(verdicts):.1f}."
     )
     return lines
@@ -242,7 +229,7 @@ def _failure_texts(verdicts: pd.DataFrame) -> list[str]:
         if exponent == -math.inf
         else "> 0: failures only at the largest n"
         if exponent == math.inf
-        else exponent_text(exponent, low, high)
+        else tables.exponent_text(exponent, low, high)
         for exponent, low, high, trend, n_first in verdicts[columns].itertuples(index=False)
     ]
 
@@ -261,14 +248,14 @@ def _by_pair(verdicts: pd.DataFrame, label: str, columns: Any) -> pd.DataFrame:
 def gap_table(verdicts: pd.DataFrame, label: str, pair_table: pd.DataFrame) -> pd.DataFrame:
     """One model's standardized gaps per discount and pair: d at the largest n; fitted, law, heuristic exponents."""
     rows = verdicts[verdicts["label"] == label]
-    resolved = gaps_resolved(pair_table, rows, ["discount", "better", "worse"], n_from="d_n_from")
+    resolved = tables.gaps_resolved(pair_table, rows, ["discount", "better", "worse"], n_from="d_n_from")
     verdicts = verdicts.assign(d_resolved=resolved.reindex(verdicts.index, fill_value=True))
 
     def columns(g: pd.DataFrame) -> dict[str, list]:
         return {
             f"d, n = {int(g['n_last'].iloc[0])}": [round(float(v), 2) + 0.0 for v in g["d_last"]],
             "d ~ n^e: fitted e [95%]": [
-                exponent_text(c, lo, hi, resolved=ok)
+                tables.exponent_text(c, lo, hi, resolved=ok)
                 for c, lo, hi, ok in zip(g["d_exponent"], g["d_low"], g["d_high"], g["d_resolved"], strict=True)
             ],
             "law e": [_law_text(e, lp) for e, lp in zip(g["law_exponent"], g["law_log_power"], strict=False)],
@@ -283,14 +270,14 @@ def appendix_table(verdicts: pd.DataFrame, pair_tables: Mapping[str, pd.DataFram
     keys = ["discount", "better", "worse"]
     resolved = pd.concat(
         [
-            gaps_resolved(pair_tables[label], rows, keys, n_from="d_n_from")
+            tables.gaps_resolved(pair_tables[label], rows, keys, n_from="d_n_from")
             for label, rows in verdicts.groupby("label", sort=False)
         ]
     ).reindex(verdicts.index)
-    shown = with_exponent_text(verdicts, ("d_exponent", "d_low", "d_high"), "d exponent [95%]", resolved)
+    shown = tables.with_exponent_text(verdicts, ("d_exponent", "d_low", "d_high"), "d exponent [95%]", resolved)
     shown = shown.drop(columns=["failure_exponent", "failure_low", "failure_high"])
     shown.insert(shown.columns.get_loc("failure_trend"), "failure exponent [95%]", _failure_texts(verdicts))
-    return rounded(shown, 4)
+    return tables.rounded(shown, 4)
 
 
 def _law_text(exponent: float, log_power: float) -> str:

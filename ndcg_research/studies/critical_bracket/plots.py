@@ -12,22 +12,8 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
+from ...pipeline import style
 from ...pipeline.headlines import Headline
-from ...pipeline.style import (
-    EXPONENT_RANGE,
-    PAIR_MARKERS,
-    column_figure,
-    decay_colors,
-    draw_standardized_gap,
-    legend_below,
-    n_text,
-    pair_intervals,
-    pair_label,
-    plotted_column,
-    round_significant,
-    select,
-    short_pair_label,
-)
 from ...simulation.tables import read_table
 
 #: The fitted exponent columns (centre, low, high) of the gap and of the failure rate (``11_verdicts.csv``).
@@ -48,19 +34,21 @@ def exponent_panels(verdicts: pd.DataFrame, discounts: Sequence[str]) -> Figure:
     handles = []
     for j, label in enumerate(labels):
         for p, (better, worse) in enumerate(pairs):
-            rows = select(verdicts, label=label, better=better, worse=worse).set_index("discount").reindex(discounts)
-            xs, color, name = x + offsets[p], f"C{p}", short_pair_label(better, worse)
+            rows = style.select(verdicts, label=label, better=better, worse=worse)
+            rows = rows.set_index("discount").reindex(discounts)
+            xs, color, name = x + offsets[p], f"C{p}", style.short_pair_label(better, worse)
             for ax, columns in ((axes[0, j], D_EXPONENT), (axes[1, j], FAILURE_EXPONENT)):
-                bar = pair_intervals(ax, xs, rows, columns, p, ms=5, capsize=2, lw=1)
+                bar = style.pair_intervals(ax, xs, rows, columns, p, ms=5, capsize=2, lw=1)
                 handles.append((bar, f"{name}: fitted (95%)"))
             # zipflog's law carries an extra (ln n)^-gamma that an exponent cannot show: no bar there
             plain = (
                 rows["law_log_power"].fillna(0).to_numpy() == 0 if "law_log_power" in rows else np.ones(len(xs), bool)
             )
             law_values = np.where(plain, rows["law_exponent"].to_numpy(dtype=np.float64), np.nan)
-            law = axes[0, j].plot(xs, round_significant(law_values), "_", color=color, ms=16, mew=2)[0]
-            heuristic = plotted_column(rows, "heuristic_exponent")
-            dots = axes[0, j].plot(xs, heuristic, PAIR_MARKERS[p % len(PAIR_MARKERS)], mfc="none", color=color, ms=8)
+            law = axes[0, j].plot(xs, style.round_significant(law_values), "_", color=color, ms=16, mew=2)[0]
+            heuristic = style.plotted_column(rows, "heuristic_exponent")
+            marker = style.PAIR_MARKERS[p % len(style.PAIR_MARKERS)]
+            dots = axes[0, j].plot(xs, heuristic, marker, mfc="none", color=color, ms=8)
             handles += [(law, f"{name}: law"), (dots[0], f"{name}: finite-n heuristic")]
         for ax in axes[:, j]:
             ax.axhline(0, color="0.3", lw=0.8)
@@ -69,10 +57,11 @@ def exponent_panels(verdicts: pd.DataFrame, discounts: Sequence[str]) -> Figure:
         axes[0, j].set_title(f"{label} top", fontsize=11)
         axes[1, j].set_xticks(x, [_short_discount(d) for d in discounts], rotation=40, ha="right", fontsize=9)
     low, high = axes[0, 0].get_ylim()
-    axes[0, 0].set_ylim(max(low, -EXPONENT_RANGE), min(high, EXPONENT_RANGE))  # wide intervals run off the panel
+    # wide intervals run off the panel
+    axes[0, 0].set_ylim(max(low, -style.EXPONENT_RANGE), min(high, style.EXPONENT_RANGE))
     axes[0, 0].set_ylabel("exponent of the\nstandardized gap d")
     axes[1, 0].set_ylabel("exponent of the\nfailure rate 1 - P")
-    legend_below(fig, handles, ncols=3)
+    style.legend_below(fig, handles, ncols=3)
     title = "Growth in n across the bracket (dotted: 1/r)\nd ~ n^e grows above 0; the failure rate falls below 0"
     fig.suptitle(title, fontsize=11)
     return fig
@@ -90,20 +79,21 @@ def trend_grid(
     pairs = list(dict.fromkeys(zip(first["better"], first["worse"], strict=False)))
     fig = Figure(figsize=(4.2 * len(pairs), 3.0 * len(labels) + 1.1), layout="constrained")
     axes = fig.subplots(len(labels), len(pairs), sharex=True, squeeze=False)
-    colors = decay_colors(discounts)
+    colors = style.decay_colors(discounts)
     handles = []
     for i, label in enumerate(labels):
         for j, (better, worse) in enumerate(pairs):
             ax = axes[i, j]
             for d in discounts:
-                rows = select(pair_tables[label], discount=d, better=better, worse=worse)
+                rows = style.select(pair_tables[label], discount=d, better=better, worse=worse)
                 if value == "p_fail":
                     line = _draw_failure_rate(ax, rows, colors[d])
                 else:
-                    line = draw_standardized_gap(ax, rows, colors[d])
+                    line = style.draw_standardized_gap(ax, rows, colors[d])
                     if heuristic is not None:
-                        h = select(heuristic, label=label, discount=d, better=better, worse=worse)
-                        ax.plot(plotted_column(h, "n"), plotted_column(h, "heuristic_d"), "--", color=colors[d], lw=1)
+                        h = style.select(heuristic, label=label, discount=d, better=better, worse=worse)
+                        heuristic_line = (style.plotted_column(h, c) for c in ("n", "heuristic_d"))
+                        ax.plot(*heuristic_line, "--", color=colors[d], lw=1)
                 handles.append((line, d))
             ax.set_xscale("log")
             if value == "p_fail":
@@ -114,7 +104,7 @@ def trend_grid(
                 ax.set_yscale("symlog", linthresh=0.03)
                 ax.set_ylim(bottom=-0.05)
             if i == 0:
-                ax.set_title(pair_label(better, worse), fontsize=10)
+                ax.set_title(style.pair_label(better, worse), fontsize=10)
             if i == len(labels) - 1:
                 ax.set_xlabel("n")
         quantity = "failure rate 1 - P" if value == "p_fail" else "standardized gap d"
@@ -126,17 +116,17 @@ def trend_grid(
     else:
         handles.append((Line2D([], [], color="0.3", ls="--"), "finite-n heuristic"))
         title = "Standardized gap d = mean/sd against n (symmetric log scale, linear within ±0.03), 95% bands"
-    legend_below(fig, handles, ncols=5)
+    style.legend_below(fig, handles, ncols=5)
     fig.suptitle(title, fontsize=11)
     return fig
 
 
 def _draw_failure_rate(ax: Axes, rows: pd.DataFrame, color: Any) -> Line2D:
     """1 - P(better strictly higher) with its Wilson band; a share of 0 as an open triangle at its upper bound."""
-    n = plotted_column(rows, "n")
-    p = round_significant(1 - rows["p_better"].to_numpy(dtype=np.float64))
-    low = round_significant(1 - rows["p_better_high"].to_numpy(dtype=np.float64))
-    high = round_significant(1 - rows["p_better_low"].to_numpy(dtype=np.float64))
+    n = style.plotted_column(rows, "n")
+    p = style.round_significant(1 - rows["p_better"].to_numpy(dtype=np.float64))
+    low = style.round_significant(1 - rows["p_better_high"].to_numpy(dtype=np.float64))
+    high = style.round_significant(1 - rows["p_better_low"].to_numpy(dtype=np.float64))
     seen = p > 0
     line = ax.plot(n[seen], p[seen], "o-", color=color, ms=3, lw=1.2)[0]
     ax.fill_between(n[seen], np.maximum(low[seen], 1e-6), high[seen], color=color, alpha=0.12, lw=0)
@@ -160,13 +150,15 @@ def headline_figure(results: Path) -> Figure:
     pairs = list(dict.fromkeys(zip(verdicts["better"], verdicts["worse"], strict=True)))
     x = np.arange(len(discounts), dtype=np.float64)
     offsets = 0.15 * (np.arange(len(pairs)) - (len(pairs) - 1) / 2)
-    with column_figure(10.5, len(labels), 1, sharex=True) as (fig, axes):
+    with style.column_figure(10.5, len(labels), 1, sharex=True) as (fig, axes):
         for ax, panel, label in zip(axes, "abcd", labels, strict=False):
             for p, (better, worse) in enumerate(pairs):
-                rows = select(verdicts, label=label, better=better, worse=worse)
+                rows = style.select(verdicts, label=label, better=better, worse=worse)
                 rows = rows.set_index("discount").reindex(discounts)
-                name = short_pair_label(better, worse)
-                pair_intervals(ax, x + offsets[p], rows, FAILURE_EXPONENT, p, ms=3.5, lw=0.9, capsize=0, label=name)
+                name = style.short_pair_label(better, worse)
+                style.pair_intervals(
+                    ax, x + offsets[p], rows, FAILURE_EXPONENT, p, ms=3.5, lw=0.9, capsize=0, label=name
+                )
             ax.axhline(0, color="0.3", lw=0.7)
             if "zipf" in discounts:
                 ax.axvline(discounts.index("zipf"), color="0.5", lw=0.7, ls=":")
@@ -183,9 +175,9 @@ def headline_caption(results: Path) -> str:
     verdicts = read_table(results / "11_verdicts.csv")
     return (
         f"Across the bracket of discounts around 1/r (r^-beta, zipf, zipflog), the fitted exponent b of the failure "
-        f"rate 1 - P(better strictly higher) ~ n^b over n = {n_text(verdicts['n_first'].min())} to "
-        f"{n_text(verdicts['n_last'].max())}, with its 95% interval, per pair, with a certain (a) and an uncertain (b) "
-        f"top; below 0 the failure rate falls over the measured range."
+        f"rate 1 - P(better strictly higher) ~ n^b over n = {style.n_text(verdicts['n_first'].min())} to "
+        f"{style.n_text(verdicts['n_last'].max())}, with its 95% interval, per pair, with a certain (a) and an "
+        f"uncertain (b) top; below 0 the failure rate falls over the measured range."
     )
 
 

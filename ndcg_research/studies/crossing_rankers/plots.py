@@ -11,31 +11,17 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
+from ...pipeline import style
 from ...pipeline.headlines import Headline
-from ...pipeline.style import (
-    LINESTYLES,
-    MARKERS,
-    column_discount_styles,
-    column_figure,
-    crossing_n,
-    error_bar_lengths,
-    label_grid_edges,
-    label_rows,
-    legend_below,
-    panel_grid,
-    plotted_column,
-    round_significant,
-    select,
-)
 from ...simulation.tables import read_table
 
 
 def _expected_gap(theory_table: pd.DataFrame, discount: str, first: str, second: str) -> tuple[np.ndarray, np.ndarray]:
     """n and E nDCG(first) - E nDCG(second) under ``discount`` (finite-n theory), rounded for plotting."""
-    a = select(theory_table, discount=discount, ranker=first).set_index("n")["finite_n"]
-    b = select(theory_table, discount=discount, ranker=second).set_index("n")["finite_n"]
+    a = style.select(theory_table, discount=discount, ranker=first).set_index("n")["finite_n"]
+    b = style.select(theory_table, discount=discount, ranker=second).set_index("n")["finite_n"]
     gap = (a - b).dropna()
-    return round_significant(gap.index.to_numpy(float)), round_significant(gap.to_numpy())
+    return style.round_significant(gap.index.to_numpy(float)), style.round_significant(gap.to_numpy())
 
 
 def expected_gap_panels(
@@ -43,21 +29,22 @@ def expected_gap_panels(
 ) -> Figure:
     """E nDCG(first) - E nDCG(second) (finite-n theory) against n, a panel per pair and a line per discount, marking
     the crossings."""
-    fig, axes = panel_grid(len(pairs), min(2, len(pairs)), size=(5.2, 3.6))
+    fig, axes = style.panel_grid(len(pairs), min(2, len(pairs)), size=(5.2, 3.6))
     handles = []
     for ax, (first, second) in zip(axes, pairs, strict=False):
         for c, d in enumerate(discounts):
             x, y = _expected_gap(theory_table, d, first, second)
-            handles.append((ax.plot(x, y, LINESTYLES[c % len(LINESTYLES)], color=f"C{c}", lw=1.3)[0], d))
-            where = crossing_n(crossings, first, second, d)
+            handles.append((ax.plot(x, y, style.LINESTYLES[c % len(style.LINESTYLES)], color=f"C{c}", lw=1.3)[0], d))
+            where = style.crossing_n(crossings, first, second, d)
             if np.isfinite(where):
-                ax.plot([round_significant(where)], [0.0], MARKERS[c % len(MARKERS)], color=f"C{c}", ms=6)
+                marker = style.MARKERS[c % len(style.MARKERS)]
+                ax.plot([style.round_significant(where)], [0.0], marker, color=f"C{c}", ms=6)
         ax.axhline(0, color="grey", lw=0.8, ls=":")
         ax.set(xscale="log", xlabel="n", title=f"{first} - {second}")
         ax.set_yscale("symlog", linthresh=0.01)
-    label_rows(axes, min(2, len(pairs)), "E nDCG(first) - E nDCG(second)")
+    style.label_rows(axes, min(2, len(pairs)), "E nDCG(first) - E nDCG(second)")
     handles.append((Line2D([], [], color="0.3", marker="o", ls="none"), "crossing (the order changes)"))
-    legend_below(fig, handles, ncols=4)
+    style.legend_below(fig, handles, ncols=4)
     fig.suptitle(
         "Expected nDCG gap (finite-n theory, symmetric log scale, linear within ±0.01): above 0 the exact head wins"
     )
@@ -67,9 +54,9 @@ def expected_gap_panels(
 def _crossing_strip(ax: Axes, crossings: pd.DataFrame, first: str, second: str, discounts: Sequence[str]) -> None:
     """One row per discount: a marker at the n where its expected gap changes sign ("none" if it never does)."""
     for c, d in enumerate(discounts):
-        where = crossing_n(crossings, first, second, d)
+        where = style.crossing_n(crossings, first, second, d)
         if np.isfinite(where):
-            ax.plot([round_significant(where)], [c], MARKERS[c % len(MARKERS)], color=f"C{c}", ms=5)
+            ax.plot([style.round_significant(where)], [c], style.MARKERS[c % len(style.MARKERS)], color=f"C{c}", ms=5)
         else:
             ax.text(
                 0.99, c, "none", transform=ax.get_yaxis_transform(), ha="right", va="center", fontsize=7, color=f"C{c}"
@@ -107,25 +94,25 @@ def decision_grid(
         for j, (first, second) in enumerate(pairs):
             ax = axes[i, j]
             for c, d in enumerate(discounts):
-                rows = select(decision_tables[m], first=first, second=second, discount=d)
+                rows = style.select(decision_tables[m], first=first, second=second, discount=d)
                 if value == "p_differs" and d == rows["reference"].iloc[0]:
                     continue
-                n, p = plotted_column(rows, "n") * shift[c], plotted_column(rows, value)
-                bars = error_bar_lengths(p, plotted_column(rows, f"{value}_low"), plotted_column(rows, f"{value}_high"))
-                fmt = MARKERS[c % len(MARKERS)] + LINESTYLES[c % len(LINESTYLES)]
+                n = style.plotted_column(rows, "n") * shift[c]
+                p, bars = style.centre_and_bars(rows, value, f"{value}_low", f"{value}_high")
+                fmt = style.MARKERS[c % len(style.MARKERS)] + style.LINESTYLES[c % len(style.LINESTYLES)]
                 handles.append((ax.errorbar(n, p, yerr=bars, fmt=fmt, ms=3.5, capsize=1.5, lw=1, color=f"C{c}"), d))
             if value == "p_first":
                 ax.axhline(0.5, color="0.5", lw=0.8, ls="--")
             ax.set(xscale="log", ylim=(-0.03, 1.03))
             ax.label_outer()
     ylabel = "P(first ranker scores higher)" if value == "p_first" else "decision differs from log2"
-    label_grid_edges(axes, [f"{a} vs {b}" for a, b in pairs], [f"{m}\n{ylabel}" for m in models])
+    style.label_grid_edges(axes, [f"{a} vs {b}" for a, b in pairs], [f"{m}\n{ylabel}" for m in models])
     for ax, (first, second) in zip(strips, pairs, strict=False):
         _crossing_strip(ax, crossings, first, second, discounts)
         ax.set_title(f"{first} vs {second}", fontsize=10)
     for ax in axes[0] if strip else []:
         ax.set_title("")
-    legend_below(fig, handles, ncols=4)
+    style.legend_below(fig, handles, ncols=4)
     what = (
         "the exact head scores strictly higher" if value == "p_first" else "a discount picks another winner than log2"
     )
@@ -140,26 +127,22 @@ HEADLINE_MODEL, HEADLINE_PAIR = "certain", ("head(m=10)", "noisy(sigma=1)")
 def headline_figure(results: Path) -> Figure:
     """One column, two panels for :data:`HEADLINE_PAIR` in :data:`HEADLINE_MODEL`, per discount: (a) the expected nDCG
     gap against n, crossings marked; (b) the share of data sets on which the discount picks another winner than log2."""
-    expected = read_table(results / "10_expected_ndcg.csv")
-    expected = expected[expected["label"] == HEADLINE_MODEL]
-    crossings = read_table(results / "10_crossings.csv")
-    crossings = crossings[crossings["label"] == HEADLINE_MODEL]
+    expected, crossings = (read_table(results / f"10_{name}.csv") for name in ("expected_ndcg", "crossings"))
+    expected, crossings = (table[table["label"] == HEADLINE_MODEL] for table in (expected, crossings))
     decisions = read_table(results / f"10_decisions_{HEADLINE_MODEL}.csv")
     first, second = HEADLINE_PAIR
     discounts = list(dict.fromkeys(expected["discount"]))
-    styles = column_discount_styles(discounts)
-    with column_figure(11.5, 2, 1, sharex=True) as (fig, (top, bottom)):
+    styles = style.column_discount_styles(discounts)
+    with style.column_figure(11.5, 2, 1, sharex=True) as (fig, (top, bottom)):
         for d in discounts:
-            style = {k: v for k, v in styles[d].items() if k != "marker"}
-            top.plot(*_expected_gap(expected, d, first, second), **style)
-            where = crossing_n(crossings, first, second, d)
+            line = {k: v for k, v in styles[d].items() if k != "marker"}
+            top.plot(*_expected_gap(expected, d, first, second), **line)
+            where = style.crossing_n(crossings, first, second, d)
             if np.isfinite(where):
-                top.plot([round_significant(where)], [0.0], styles[d]["marker"], color=style["color"], ms=4)
-            rows = select(decisions, discount=d, first=first, second=second)
+                top.plot([style.round_significant(where)], [0.0], styles[d]["marker"], color=line["color"], ms=4)
+            rows = style.select(decisions, discount=d, first=first, second=second)
             if d != "log2":
-                bottom.plot(
-                    plotted_column(rows, "n"), plotted_column(rows, "p_differs"), marker=styles[d]["marker"], **style
-                )
+                bottom.plot(style.plotted_column(rows, "n"), style.plotted_column(rows, "p_differs"), **styles[d])
         top.axhline(0, color="0.5", lw=0.7, ls=":")
         top.set_yscale("symlog", linthresh=0.01)
         top.set(ylabel="expected nDCG gap")

@@ -10,7 +10,8 @@ import numpy as np
 import pandas as pd
 
 from ...findings import threshold
-from ...pipeline.tables import chance_level, count_cells, pivot
+from ...pipeline.style import select
+from ...pipeline.tables import chance_level, count_cells, pivot, stack
 
 
 def crossing_grid(crossings: pd.DataFrame, label: str, discounts: Sequence[str], n_max: int) -> pd.DataFrame:
@@ -58,11 +59,9 @@ def theory_agreement(decisions: Mapping[str, pd.DataFrame], crossings: pd.DataFr
     checks = []
     for label, table in decisions.items():
         for r in table.itertuples():
-            cross = crossings[
-                (crossings["label"] == label) & (crossings["first"] == r.first) & (crossings["discount"] == r.discount)
-            ]
-            c = cross["crossing_n"].iloc[0]
-            expect_head = bool(np.isnan(c) or r.n < c) if cross["first_ahead_below"].iloc[0] else False
+            cross = select(crossings, label=label, first=r.first, discount=r.discount).iloc[0]
+            c = cross["crossing_n"]
+            expect_head = bool(np.isnan(c) or r.n < c) if cross["first_ahead_below"] else False
             far = np.isnan(c) or r.n <= c / factor or r.n >= factor * c
             decided = r.p_first_low > 0.5 or r.p_first_high < 0.5
             if far and decided:
@@ -113,7 +112,7 @@ def largest_disagreement(
     decisions: Mapping[str, pd.DataFrame], decay: Mapping[str, str], reference: str = "log2"
 ) -> pd.DataFrame:
     """Per class of discount: the largest share of data sets decided otherwise than ``reference``, and where."""
-    both = pd.concat([t.assign(label=label) for label, t in decisions.items()], ignore_index=True)
+    both = stack(decisions)
     both = both[both["discount"] != reference].assign(decay=lambda t: t["discount"].map(decay))
     out = []
     for cls, rows in both.groupby("decay", sort=False):

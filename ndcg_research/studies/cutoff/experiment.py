@@ -108,23 +108,12 @@ def k_curves(
 ) -> tuple[dict, pd.DataFrame]:
     """Mean nDCG@k (log2) of each ranker at list length ``n`` for every k of ``ks``: the curves ``{(model, ranker):
     mean_interval}`` (for the figure) and the result table ``05_ndcg_by_k.csv``."""
-    curves, rows = {}, []
+    curves, tables = {}, []
     for model in models:
         for ranker in rankers:
             values = ndcg_by_k(model, ranker, "log2", n, ks, replicates=replicates, seed=seed)
             curve = curves[(model, ranker)] = mean_interval(values)
-            rows += [
-                dict(
-                    model=model,
-                    ranker=ranker,
-                    k=int(k),
-                    mean=float(a),
-                    ci_low=float(lo),
-                    ci_high=float(hi),
-                    replicates=replicates,
-                    n=n,
-                    seed=seed,
-                )
-                for k, a, lo, hi in zip(ks, curve["mean"], curve["ci_low"], curve["ci_high"], strict=False)
-            ]
-    return curves, pd.DataFrame(rows)
+            table = pd.DataFrame({c: curve[c] for c in ("mean", "ci_low", "ci_high")})
+            tables.append(table.assign(model=model, ranker=ranker, k=np.asarray(ks, dtype=int)))
+    columns = ["model", "ranker", "k", "mean", "ci_low", "ci_high"]
+    return curves, pd.concat(tables, ignore_index=True)[columns].assign(replicates=replicates, n=n, seed=seed)

@@ -10,23 +10,8 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
+from ...pipeline import style
 from ...pipeline.headlines import Headline
-from ...pipeline.style import (
-    LINESTYLES,
-    MARKERS,
-    P_BETTER,
-    centre_and_bars,
-    column_figure,
-    decade_x_ticks,
-    interval_markers,
-    label_grid_edges,
-    legend_below,
-    n_text,
-    pair_label,
-    plotted_column,
-    round_significant,
-    select,
-)
 from ...simulation.cutoff import parse_cutoff
 from ...simulation.model import parse_model
 from ...simulation.tables import read_table
@@ -43,15 +28,15 @@ def cutoff_values_grid(
         for j, d in enumerate(discounts):
             ax = axes[i, j]
             for c, r in enumerate(rankers):
-                rows = select(mean_table, model=model, rule=rule, discount=d, ranker=r)
-                n = plotted_column(rows, "n")
-                (line,) = ax.plot(n, plotted_column(rows, "mean"), marker="o", ms=3, color=f"C{c}")
-                band = (plotted_column(rows, b) for b in ("ci_low", "ci_high"))
+                rows = style.select(mean_table, model=model, rule=rule, discount=d, ranker=r)
+                n = style.plotted_column(rows, "n")
+                (line,) = ax.plot(n, style.plotted_column(rows, "mean"), marker="o", ms=3, color=f"C{c}")
+                band = (style.plotted_column(rows, b) for b in ("ci_low", "ci_high"))
                 ax.fill_between(n, *band, color=f"C{c}", alpha=0.2, lw=0)
                 handles.append((line, r))
             ax.set_xscale("log")
-    label_grid_edges(axes, discounts, [f"{rule}\nmean nDCG@k" for rule in rules])
-    legend_below(fig, handles)
+    style.label_grid_edges(axes, discounts, [f"{rule}\nmean nDCG@k" for rule in rules])
+    style.legend_below(fig, handles)
     fig.suptitle(f"Mean nDCG@k vs n, model {model} (95% intervals)", fontsize=11)
     return fig
 
@@ -74,18 +59,19 @@ def cutoff_pair_grid(
         for j, rule in enumerate(rules):
             ax = axes[i, j]
             for c, d in enumerate(discounts):
-                rows = select(pair_table, model=m, better=better, worse=worse, rule=rule, discount=d)
-                n = plotted_column(rows, "n") * shift[c]
-                handles.append((interval_markers(ax, n, *(plotted_column(rows, b) for b in P_BETTER), c, "-"), d))
-                ties = plotted_column(rows, "p_tie")
+                rows = style.select(pair_table, model=m, better=better, worse=worse, rule=rule, discount=d)
+                n = style.plotted_column(rows, "n") * shift[c]
+                bounds = (style.plotted_column(rows, b) for b in style.P_BETTER)
+                handles.append((style.interval_markers(ax, n, *bounds, c, "-"), d))
+                ties = style.plotted_column(rows, "p_tie")
                 if ties.max() > 0:
-                    ax.plot(n, ties, MARKERS[c % len(MARKERS)] + ":", ms=4, mfc="none", color=f"C{c}", lw=1)
+                    ax.plot(n, ties, style.MARKERS[c % len(style.MARKERS)] + ":", ms=4, mfc="none", color=f"C{c}", lw=1)
                     tie_handle = [(Line2D([], [], color="0.3", marker="o", mfc="none", ls=":"), "share of exact ties")]
             ax.axhline(0.5, color="0.5", lw=0.8, ls="--")
             ax.set(xscale="log", ylim=(-0.03, 1.03))
-    label_grid_edges(axes, rules, [f"{m}\nP({better} > {worse})" for m in models])
+    style.label_grid_edges(axes, rules, [f"{m}\nP({better} > {worse})" for m in models])
     handles += tie_handle
-    legend_below(fig, handles)
+    style.legend_below(fig, handles)
     fig.suptitle(f"P({better} scores strictly higher than {worse}), Wilson 95%; hollow dotted: exact ties", fontsize=11)
     return fig
 
@@ -108,27 +94,21 @@ def ndcg_by_k_panels(
     for ax, m in zip(axes, models, strict=False):
         for c, r in enumerate(rankers):
             curve = curves[(m, r)]
-            (line,) = ax.plot(ks, round_significant(curve["mean"]), marker="o", ms=3, color=f"C{c}")
-            band = (round_significant(curve[b]) for b in ("ci_low", "ci_high"))
+            (line,) = ax.plot(ks, style.round_significant(curve["mean"]), marker="o", ms=3, color=f"C{c}")
+            band = (style.round_significant(curve[b]) for b in ("ci_low", "ci_high"))
             ax.fill_between(ks, *band, color=f"C{c}", alpha=0.2, lw=0)
             handles.append((line, r))
         handles.append((ax.axvline(relevant[m], color="0.4", ls="--", lw=1), "expected number of relevant items"))
         ax.set(xscale="log", xlabel="cut-off k", title=f"{m}, n = {n}, {discount}")
     axes[0].set_ylabel("mean nDCG@k (95% interval)")
-    legend_below(fig, handles)
+    style.legend_below(fig, handles)
     return fig
 
 
 #: The headline's pair (far apart) and discount; one line per cut-off rule of the run.
 HEADLINE_PAIR, HEADLINE_DISCOUNT = ("bayes", "noisy(sigma=1)"), "log2"
-#: How each cut-off rule reads in the headline's legend.
+#: How each cut-off rule reads in the headline's legend (``'fixed(k=10)'`` -> ``'k = 10'``).
 RULE_WORDS = {"fixed": "k = {:g}", "power": "k = n^{:g}", "fraction": "k = {:g} n", "all": "whole list"}
-
-
-def rule_words(rule: str) -> str:
-    """``'fixed(k=10)'`` -> ``'k = 10'``, ``'power(a=0.5)'`` -> ``'k = n^0.5'``, ``'all'`` -> ``'whole list'``."""
-    parsed = parse_cutoff(rule)
-    return RULE_WORDS[parsed.kind].format(parsed.value)
 
 
 def headline_figure(results: Path) -> Figure:
@@ -137,19 +117,20 @@ def headline_figure(results: Path) -> Figure:
     pairs = read_table(results / "05_cutoff_pairs.csv")
     models, rules = list(dict.fromkeys(pairs["model"])), list(dict.fromkeys(pairs["rule"]))
     pair = dict(discount=HEADLINE_DISCOUNT, better=HEADLINE_PAIR[0], worse=HEADLINE_PAIR[1])
-    with column_figure(9.6, len(models), 1, sharex=True) as (fig, axes):
+    with style.column_figure(9.6, len(models), 1, sharex=True) as (fig, axes):
         for ax, panel, model in zip(axes, "abcd", models, strict=False):
             for i, rule in enumerate(rules):
-                rows = select(pairs, model=model, rule=rule, **pair)
-                n, (p, bars) = plotted_column(rows, "n"), centre_and_bars(rows, *P_BETTER)
-                fmt, label = MARKERS[i] + LINESTYLES[i % len(LINESTYLES)], rule_words(rule)
+                rows = style.select(pairs, model=model, rule=rule, **pair)
+                n, (p, bars) = style.plotted_column(rows, "n"), style.centre_and_bars(rows, *style.P_BETTER)
+                fmt, parsed = style.MARKERS[i] + style.LINESTYLES[i % len(style.LINESTYLES)], parse_cutoff(rule)
+                label = RULE_WORDS[parsed.kind].format(parsed.value)
                 ax.errorbar(
                     n, p, yerr=bars, fmt=fmt, color=f"C{i}", ms=3.5, lw=1.0, elinewidth=0.7, capsize=0, label=label
                 )
             ax.axhline(0.5, color="0.5", lw=0.7, ls=":")
             ax.set(ylim=(-0.03, 1.03), ylabel="P(better scores higher)", xscale="log")
             ax.set_title(f"({panel}) {parse_model(model).top_label}, model {model}")
-            decade_x_ticks(ax, n)
+            style.decade_x_ticks(ax, n)
         axes[-1].set_xlabel("list length n")
         fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=4, frameon=False)
         return fig
@@ -159,10 +140,10 @@ def headline_caption(results: Path) -> str:
     """The headline's caption."""
     pairs = read_table(results / "05_cutoff_pairs.csv")
     return (
-        f"nDCG@k ({HEADLINE_DISCOUNT}): probability that {pair_label(*HEADLINE_PAIR)} scores strictly higher on a "
-        f"fresh data set, against the list length n (up to {n_text(pairs['n'].max())}), for a fixed k, k growing "
-        f"with n and the whole list, with a certain (a) and an uncertain (b) top; Wilson 95% intervals; dotted: a "
-        f"coin flip. Exact ties count as failures."
+        f"nDCG@k ({HEADLINE_DISCOUNT}): probability that {style.pair_label(*HEADLINE_PAIR)} scores strictly higher on "
+        f"a fresh data set, against the list length n (up to {style.n_text(pairs['n'].max())}), for a fixed k, k "
+        f"growing with n and the whole list, with a certain (a) and an uncertain (b) top; Wilson 95% intervals; "
+        f"dotted: a coin flip. Exact ties count as failures."
     )
 
 

@@ -34,14 +34,10 @@ def values_at(means: pd.DataFrame, model: str, n: int, rankers: Sequence[str]) -
 
 def limit_distance(means: pd.DataFrame, models: Sequence[str], n: int, rankers: Sequence[str]) -> pd.DataFrame:
     """The largest ``|mean - limit|`` at ``n`` over ``rankers`` and ``models``: rows the rules, columns discounts."""
-    rows = []
-    for model in models:
-        at = means[(means["model"] == model) & (means["n"] == n)]
-        for (rule, discount), part in at.groupby(["rule", "discount"], sort=False):
-            part = part.set_index("ranker")
-            for ranker, limit in zip(rankers, limits(model, rule, discount, rankers), strict=False):
-                rows.append(dict(rule=rule, discount=discount, distance=abs(part.loc[ranker, "mean"] - limit)))
-    largest = pd.DataFrame(rows).groupby(["rule", "discount"], sort=False)["distance"].max().reset_index()
+    at = pd.concat([means[(means["model"] == model) & (means["n"] == n)] for model in models])
+    at = at[at["ranker"].isin(rankers)]
+    distance = [abs(r.mean - limits(r.model, r.rule, r.discount, [r.ranker])[0]) for r in at.itertuples()]
+    largest = at.assign(distance=distance).groupby(["rule", "discount"], sort=False)["distance"].max().reset_index()
     return rounded(pivot(largest, "rule", "discount", "distance")).rename_axis(
         f"rule: largest |mean - limit| at n = {n}"
     )

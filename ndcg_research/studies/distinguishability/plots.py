@@ -10,29 +10,8 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
+from ...pipeline import style
 from ...pipeline.headlines import Headline
-from ...pipeline.style import (
-    MARKERS,
-    P_BETTER,
-    UNDEFINED_LABEL,
-    centre_and_bars,
-    column_discount_styles,
-    column_figure,
-    decade_x_ticks,
-    discount_title,
-    interval_markers,
-    label_rows,
-    legend_below,
-    log_ticks_1_2_5,
-    mark_undefined,
-    model_panel_grid,
-    n_text,
-    pair_label,
-    panel_grid,
-    plotted_column,
-    round_significant,
-    select,
-)
 from ...simulation.tables import read_table
 
 
@@ -44,26 +23,26 @@ def pair_grid(
     if value not in ("p_better", "std_gap"):
         raise ValueError(f"value must be 'p_better' or 'std_gap', got {value!r}")
     cols = min(4, len(discounts))
-    fig, axes = panel_grid(len(discounts), cols)
+    fig, axes = style.panel_grid(len(discounts), cols)
     handles = []
     for ax, d in zip(axes, discounts, strict=False):
         low_data = 0.0
         for i, (better, worse) in enumerate(pairs):
-            rows = select(pair_table, discount=d, better=better, worse=worse)
-            n = plotted_column(rows, "n")
+            rows = style.select(pair_table, discount=d, better=better, worse=worse)
+            n = style.plotted_column(rows, "n")
             if value == "p_better":
-                bar = interval_markers(ax, n, *(plotted_column(rows, c) for c in P_BETTER), i, "-")
-                ties = plotted_column(rows, "p_tie")
+                bar = style.interval_markers(ax, n, *(style.plotted_column(rows, c) for c in style.P_BETTER), i, "-")
+                ties = style.plotted_column(rows, "p_tie")
                 if np.any(ties > 0):
                     handles.append((ax.plot(n, ties, "--", color=f"C{i}", lw=1)[0], "share of exact ties (dashed)"))
             else:
-                y = plotted_column(rows, value)
-                bar = ax.plot(n, y, MARKERS[i % len(MARKERS)] + "-", ms=4, lw=1, color=f"C{i}")[0]
+                y = style.plotted_column(rows, value)
+                bar = ax.plot(n, y, style.MARKERS[i % len(style.MARKERS)] + "-", ms=4, lw=1, color=f"C{i}")[0]
                 if np.isfinite(y).any():
                     low_data = min(low_data, float(np.nanmin(y)))
-                handles += [(mark, UNDEFINED_LABEL) for mark in mark_undefined(ax, n, y)]
-            handles.append((bar, pair_label(better, worse)))
-        ax.set(xscale="log", title=discount_title(d), xlabel="n")
+                handles += [(mark, style.UNDEFINED_LABEL) for mark in style.mark_undefined(ax, n, y)]
+            handles.append((bar, style.pair_label(better, worse)))
+        ax.set(xscale="log", title=style.discount_title(d), xlabel="n")
         if value == "p_better":
             ax.set_ylim(-0.03, 1.03)
             ax.axhline(0.5, color="grey", lw=0.8, ls=":")
@@ -72,13 +51,13 @@ def pair_grid(
             # room as the data need, so panels whose gaps are all positive do not waste half their height.
             ax.set_yscale("symlog", linthresh=0.1)
             ax.axhline(0, color="grey", lw=0.8, ls=":")
-            if np.isfinite(select(pair_table, discount=d)[value].to_numpy(float)).any():
+            if np.isfinite(style.select(pair_table, discount=d)[value].to_numpy(float)).any():
                 ax.set_ylim(bottom=-0.05 if low_data >= 0 else 1.5 * low_data)
             else:
                 ax.set_ylim(-1, 1)
                 ax.text(0.5, 0.75, "undefined: every gap is 0", transform=ax.transAxes, ha="center", va="center")
-    label_rows(axes, cols, "P(better strictly higher)" if value == "p_better" else "mean(gap) / sd(gap)")
-    legend_below(fig, handles, ncols=3)
+    style.label_rows(axes, cols, "P(better strictly higher)" if value == "p_better" else "mean(gap) / sd(gap)")
+    style.legend_below(fig, handles, ncols=3)
     fig.suptitle(title)
     return fig
 
@@ -96,28 +75,28 @@ def gap_over_eps_grid(
 ) -> Figure:
     """Mean gap / eps_D(n) against n (a row per model, a column per slowly varying discount), with ``c_worse -
     c_better`` (dashed) and the finite-n theory (line)."""
-    fig, axes, panels = model_panel_grid(list(pair_tables), discounts, size=(3.8, 2.9))
+    fig, axes, panels = style.model_panel_grid(list(pair_tables), discounts, size=(3.8, 2.9))
     handles = []
     for ax, label, d in panels:
         for i, (better, worse) in enumerate(pairs):
-            rows = select(pair_tables[label], discount=d, better=better, worse=worse)
-            scaled = (round_significant(rows[c].to_numpy() / rows["eps"].to_numpy()) for c in GAP_INTERVAL)
-            bar = interval_markers(ax, plotted_column(rows, "n"), *scaled, i)
-            handles.append((bar, pair_label(better, worse)))
+            rows = style.select(pair_tables[label], discount=d, better=better, worse=worse)
+            scaled = (style.round_significant(rows[c].to_numpy() / rows["eps"].to_numpy()) for c in GAP_INTERVAL)
+            bar = style.interval_markers(ax, style.plotted_column(rows, "n"), *scaled, i)
+            handles.append((bar, style.pair_label(better, worse)))
             th = theory_tables[label]
-            tb, tw = select(th, discount=d, ranker=better), select(th, discount=d, ranker=worse)
+            tb, tw = style.select(th, discount=d, ranker=better), style.select(th, discount=d, ranker=worse)
             scaled_theory = (tb["finite_n"].to_numpy() - tw["finite_n"].to_numpy()) / tb["eps"].to_numpy()
-            ax.plot(plotted_column(tb, "n"), round_significant(scaled_theory), "-", color=f"C{i}", lw=1)
-            ax.axhline(round_significant(tw["c"].iloc[0] - tb["c"].iloc[0]), color=f"C{i}", ls="--", lw=1)
+            ax.plot(style.plotted_column(tb, "n"), style.round_significant(scaled_theory), "-", color=f"C{i}", lw=1)
+            ax.axhline(style.round_significant(tw["c"].iloc[0] - tb["c"].iloc[0]), color=f"C{i}", ls="--", lw=1)
         ax.set_yscale("log", nonpositive="mask")
         ax.set(xscale="log", title=f"{label}: {d}", xlabel="n")
-        log_ticks_1_2_5(ax)
-    label_rows(axes, len(discounts), "mean gap / eps_D(n)")
+        style.log_ticks_1_2_5(ax)
+    style.label_rows(axes, len(discounts), "mean gap / eps_D(n)")
     handles += [
         (Line2D([], [], color="0.3", lw=1), "finite-n theory"),
         (Line2D([], [], color="0.3", ls="--", lw=1), "first order c_worse - c_better"),
     ]
-    legend_below(fig, handles, ncols=3)
+    style.legend_below(fig, handles, ncols=3)
     fig.suptitle(title)
     return fig
 
@@ -131,18 +110,18 @@ HEADLINE_MODELS = {"certain": "certain top", "uncertain": "uncertain top"}
 def headline_figure(results: Path) -> Figure:
     """One column, a panel per :data:`HEADLINE_MODELS` (``04_pairs_*.csv``): P(the better ranker of
     :data:`HEADLINE_PAIR` scores strictly higher) against n, per discount, with its Wilson 95% interval."""
-    styles = column_discount_styles(HEADLINE_DISCOUNTS)
-    with column_figure(9.6, 2, 1, sharex=True) as (fig, axes):
+    styles = style.column_discount_styles(HEADLINE_DISCOUNTS)
+    with style.column_figure(9.6, 2, 1, sharex=True) as (fig, axes):
         for ax, (panel, (label, title)) in zip(axes, zip("ab", HEADLINE_MODELS.items(), strict=True), strict=True):
             table = read_table(results / f"04_pairs_{label}.csv")
             for discount in HEADLINE_DISCOUNTS:
-                rows = select(table, discount=discount, better=HEADLINE_PAIR[0], worse=HEADLINE_PAIR[1])
-                n, (p, bars) = plotted_column(rows, "n"), centre_and_bars(rows, *P_BETTER)
+                rows = style.select(table, discount=discount, better=HEADLINE_PAIR[0], worse=HEADLINE_PAIR[1])
+                n, (p, bars) = style.plotted_column(rows, "n"), style.centre_and_bars(rows, *style.P_BETTER)
                 ax.errorbar(n, p, yerr=bars, capsize=0, elinewidth=0.7, label=discount, **styles[discount])
             ax.axhline(0.5, color="0.5", lw=0.7, ls=":")
             ax.set(ylim=(0.3, 1.03), ylabel="P(better scores higher)", xscale="log")
             ax.set_title(f"({panel}) {title}, model {table['model'].iloc[0]}")
-            decade_x_ticks(ax, n)
+            style.decade_x_ticks(ax, n)
         axes[-1].set_xlabel("list length n")
         fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncols=3, frameon=False)
         return fig
@@ -152,9 +131,9 @@ def headline_caption(results: Path) -> str:
     """The headline's caption."""
     table = read_table(results / f"04_pairs_{next(iter(HEADLINE_MODELS))}.csv")
     return (
-        f"Probability that {pair_label(*HEADLINE_PAIR)} scores strictly higher on a fresh data set, against the list "
-        f"length n (up to {n_text(table['n'].max())}), per discount, with a certain (a) and an uncertain (b) top; "
-        f"Wilson 95% intervals; dotted: a coin flip."
+        f"Probability that {style.pair_label(*HEADLINE_PAIR)} scores strictly higher on a fresh data set, against the "
+        f"list length n (up to {style.n_text(table['n'].max())}), per discount, with a certain (a) and an uncertain "
+        f"(b) top; Wilson 95% intervals; dotted: a coin flip."
     )
 
 
