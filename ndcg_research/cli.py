@@ -95,13 +95,9 @@ ARROW_COMMANDS = frozenset({"evaluate", "compare", "advise"})
 
 
 def console(argv: Sequence[str] | None = None) -> NoReturn:
-    """Run the command line and exit with its status: the ``ndcg-research`` script and ``python -m``.
-
-    After the commands that read files with Arrow (``evaluate``, ``compare``, ``advise``: ``ARROW_COMMANDS``) the
-    process leaves without the interpreter's teardown: Arrow's idle pool threads can abort the process while it tears
-    them down ("terminate called without an active exception", exit -6; apache/arrow#34314), seen once in CI after a
-    complete, correct run. Their work and output are done by then: flush and leave.
-    """
+    """Run the command line and exit with its status: the ``ndcg-research`` script and ``python -m``. After the
+    :data:`ARROW_COMMANDS` it flushes and leaves without the interpreter's teardown, in which Arrow's idle pool threads
+    can abort the process (exit -6, apache/arrow#34314; seen once in CI after a complete, correct run)."""
     argv = sys.argv[1:] if argv is None else list(argv)
     status = main(argv)
     if argv[:1] and argv[0] in ARROW_COMMANDS:

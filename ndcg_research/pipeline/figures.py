@@ -12,7 +12,6 @@ import json
 import math
 import os
 import platform
-import re
 import subprocess
 import zlib
 from collections.abc import Mapping, Sequence
@@ -25,9 +24,6 @@ from matplotlib.figure import Figure
 
 #: Resolution of the PNG files, in dots per inch.
 PNG_DPI = 200
-
-#: A figure name: the notebook's two digits, then lower-case words joined by underscores (``01_contributions``).
-FIGURE_NAME_PATTERN = re.compile(r"^\d{2}_[a-z0-9]+(?:_[a-z0-9]+)*$")
 
 #: Machine-specific output paths, never recorded in the provenance.
 _PATH_PARAMETERS = frozenset({"figures_dir", "results_dir"})
@@ -116,11 +112,6 @@ def figure_layout(fig: Figure, png: str | os.PathLike[str]) -> dict[str, Any]:
         "smallest_text_pt": min((size for _, size in drawn), default=None),
         "texts": sorted({text for text, _ in drawn}),
     }
-
-
-def printed_text_pt(layout: Mapping[str, Any], width_cm: float) -> float:
-    """The smallest text of a figure (its :func:`figure_layout`), in points, when printed ``width_cm`` wide."""
-    return float(layout["smallest_text_pt"]) * width_cm / float(layout["width_cm"])
 
 
 def seed_text(seed: Any) -> str:
@@ -275,15 +266,14 @@ def _pillow_zlib() -> str | None:
 
 def _to_json(value: Any, where: str) -> Any:
     """Convert ``value`` to plain JSON types, or raise ``TypeError`` naming ``where``."""
+    if isinstance(value, (np.integer, np.floating, np.bool_)):
+        value = value.item()
     if value is None or isinstance(value, (bool, str)):
         return value
-    if isinstance(value, (int, np.integer)):  # bools returned above
+    if isinstance(value, int):
         return int(value)
-    if isinstance(value, (float, np.floating)):
-        number = float(value)
-        return number if math.isfinite(number) else str(number)
-    if isinstance(value, np.bool_):
-        return bool(value)
+    if isinstance(value, float):
+        return value if math.isfinite(value) else str(value)
     if isinstance(value, np.ndarray):
         return [_to_json(v, f"{where}[{i}]") for i, v in enumerate(value.tolist())]
     if isinstance(value, os.PathLike):
