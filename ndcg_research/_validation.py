@@ -141,10 +141,8 @@ def check_option(value: Any, name: str, options: Iterable[str], *, none: bool = 
     if value is None and none:
         return None
     options = tuple(options)
-    if isinstance(value, str):
-        for option in options:
-            if value == option:
-                return option
+    if isinstance(value, str) and value in options:
+        return options[options.index(value)]
     wanted = "one of " + ", ".join(map(repr, options)) + (" or None" if none else "")
     raise ValueError(f"{name} must be {wanted}, got {plain_repr(value)}")
 

@@ -15,6 +15,7 @@ import platform
 import subprocess
 import zlib
 from collections.abc import Mapping, Sequence
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -71,7 +72,7 @@ def save_figure(
         "sha256": {"png": _sha256(png), "pdf": _sha256(pdf)},
         "parameters": stored,
         "seed": clean_seed,
-        "package_version": _package_versions(["ndcg_research"])["ndcg_research"],
+        "package_version": _package_version("ndcg_research"),
         "git": {"commit": commit, "dirty": dirty},
         "versions": {
             "python": platform.python_version(),
@@ -217,21 +218,16 @@ def rerun_environment() -> dict[str, Any]:
         "freetype": {"version": ft2font.__freetype_version__, "build": ft2font.__freetype_build_type__},
         "default_font": Path(font).name,
         "zlib": {"python": zlib.ZLIB_RUNTIME_VERSION, "pillow": _pillow_zlib()},
-        "packages": _package_versions(RERUN_PACKAGES),
+        "packages": {name: _package_version(name) for name in RERUN_PACKAGES},
     }
 
 
-def _package_versions(names: Sequence[str]) -> dict[str, str | None]:
-    """The installed version of each package (``None``: not installed)."""
-    from importlib import metadata
-
-    packages: dict[str, str | None] = {}
-    for name in names:
-        try:
-            packages[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            packages[name] = None
-    return packages
+def _package_version(name: str) -> str | None:
+    """The installed version of a package (``None``: not installed)."""
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return None
 
 
 def _numpy_simd() -> dict[str, Any]:
