@@ -1,7 +1,6 @@
 """The argument checks of the public boundary, for the whole package (imports only numpy): ValueError or TypeError
 naming the argument and showing the value as plain Python (``got nan``, ``got float 2.0``, never a numpy repr);
-each check returns the value normalised (``numpy.int64(3)`` -> ``3``). Private modules trust their callers.
-"""
+each check returns the value normalised (``numpy.int64(3)`` -> ``3``). Private modules trust their callers."""
 
 from __future__ import annotations
 

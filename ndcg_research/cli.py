@@ -1,7 +1,6 @@
 """The command line, ``ndcg-research COMMAND ...`` (or ``python -m ndcg_research COMMAND ...``): each module of
 :data:`COMMAND_MODULES` has a ``register(subparsers)`` that adds its commands, each with a ``run`` default
-(parsed arguments -> exit status), and imports its heavy dependencies only when a command runs.
-"""
+(parsed arguments -> exit status), and imports its heavy dependencies only when a command runs."""
 
 from __future__ import annotations
 

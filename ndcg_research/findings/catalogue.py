@@ -403,8 +403,7 @@ class Answer:
 
 def answer(notebook: str, results_dir: str | os.PathLike[str]) -> Answer:
     """The answer of ``notebook`` from its own tables in ``results_dir``: its study's ``answer`` template filled by
-    :func:`spoken`, then one row per finding (verdict, when its rule was fixed, summary), or "(not available)".
-    """
+    :func:`spoken`, then one row per finding (verdict, when its rule was fixed, summary), or "(not available)"."""
     import pandas as pd
 
     name = _notebook_name(notebook)

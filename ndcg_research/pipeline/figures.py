@@ -1,8 +1,7 @@
 """Deterministic figure files with provenance: :func:`save_figure` writes ``<name>.png`` (at :data:`PNG_DPI`),
 ``<name>.pdf`` and ``<name>.json`` (notebook, caption, parameters, seed, versions, git state, hashes, layout and
 the rerun environment), with no dates or versions in the images, so an unchanged figure is byte-identical.
-:func:`write_index` indexes a folder's records in ``README.md``. Imports Matplotlib (:mod:`ndcg_research` does not).
-"""
+:func:`write_index` indexes a folder's records in ``README.md``. Imports Matplotlib (:mod:`ndcg_research` does not)."""
 
 from __future__ import annotations
 
@@ -199,8 +198,7 @@ RERUN_PACKAGES = tuple(
 
 def rerun_environment() -> dict[str, Any]:
     """What else must match for a byte-identical rerun: platform and C library, NumPy's SIMD, BLAS libraries and
-    threads, FreeType, the default font file, zlib versions and :data:`RERUN_PACKAGES`' versions (no machine names).
-    """
+    threads, FreeType, the default font file, zlib versions and :data:`RERUN_PACKAGES`' versions (no machine names)."""
     from matplotlib import font_manager, ft2font
 
     font = font_manager.findfont(font_manager.FontProperties(family=matplotlib.rcParams["font.family"]))

@@ -1,7 +1,6 @@
 """Run the notebooks with papermill under a profile of ``notebooks/profiles.yaml`` (:func:`reproduce`: into
 ``build/<profile>`` unless it publishes, each checked for the figures and tables it declares), and store committed
-notebooks re-executed and clean (:func:`store`).
-"""
+notebooks re-executed and clean (:func:`store`)."""
 
 from __future__ import annotations
 
@@ -123,8 +122,7 @@ def publishing(
     publish: bool | None,
 ) -> Publishing:
     """Does a run write the committed ``figures/`` and ``results/full/``? As asked (``publish``), else only a full
-    profile run of every notebook of ``notebooks/`` without an output folder; a partial full run says it does not.
-    """
+    profile run of every notebook of ``notebooks/`` without an output folder; a partial full run says it does not."""
     if publish is None:
         publish = profile == "full" and not output_given and not partial and default_notebooks
     if profile == "full" and partial and not publish and not output_given and not folders_given:
