@@ -145,9 +145,8 @@ def interval_text(centre: float, low: float, high: float, digits: int = 2) -> st
 def exponent_text(centre: float, low: float, high: float, *, resolved: bool = True, digits: int = 2) -> str:
     """A fitted exponent as :func:`interval_text`, or :data:`NOT_RESOLVED` when not ``resolved``
     (:func:`gaps_resolved`) or its interval is not finite or wider than :data:`UNRESOLVED_WIDTH`."""
-    if not math.isfinite(centre):
-        return "-"
-    if not (resolved and math.isfinite(low) and math.isfinite(high) and high - low <= UNRESOLVED_WIDTH):
+    resolved = resolved and math.isfinite(low) and math.isfinite(high) and high - low <= UNRESOLVED_WIDTH
+    if math.isfinite(centre) and not resolved:
         return NOT_RESOLVED
     return interval_text(centre, low, high, digits)
 
