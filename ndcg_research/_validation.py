@@ -1,7 +1,6 @@
 """The argument checks of the public boundary, for the whole package (imports only numpy): ValueError or TypeError
 naming the argument and showing the value as plain Python (``got nan``, ``got float 2.0``, never a numpy repr);
-each check returns the value normalised (``numpy.int64(3)`` -> ``3``). Private modules trust their callers.
-"""
+each check returns the value normalised (``numpy.int64(3)`` -> ``3``). Private modules trust their callers."""
 
 from __future__ import annotations
 
@@ -141,10 +140,8 @@ def check_option(value: Any, name: str, options: Iterable[str], *, none: bool = 
     if value is None and none:
         return None
     options = tuple(options)
-    if isinstance(value, str):
-        for option in options:
-            if value == option:
-                return option
+    if isinstance(value, str) and value in options:
+        return options[options.index(value)]
     wanted = "one of " + ", ".join(map(repr, options)) + (" or None" if none else "")
     raise ValueError(f"{name} must be {wanted}, got {plain_repr(value)}")
 

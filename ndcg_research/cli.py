@@ -1,7 +1,6 @@
 """The command line, ``ndcg-research COMMAND ...`` (or ``python -m ndcg_research COMMAND ...``): each module of
 :data:`COMMAND_MODULES` has a ``register(subparsers)`` that adds its commands, each with a ``run`` default
-(parsed arguments -> exit status), and imports its heavy dependencies only when a command runs.
-"""
+(parsed arguments -> exit status), and imports its heavy dependencies only when a command runs."""
 
 from __future__ import annotations
 
@@ -95,13 +94,9 @@ ARROW_COMMANDS = frozenset({"evaluate", "compare", "advise"})
 
 
 def console(argv: Sequence[str] | None = None) -> NoReturn:
-    """Run the command line and exit with its status: the ``ndcg-research`` script and ``python -m``.
-
-    After the commands that read files with Arrow (``evaluate``, ``compare``, ``advise``: ``ARROW_COMMANDS``) the
-    process leaves without the interpreter's teardown: Arrow's idle pool threads can abort the process while it tears
-    them down ("terminate called without an active exception", exit -6; apache/arrow#34314), seen once in CI after a
-    complete, correct run. Their work and output are done by then: flush and leave.
-    """
+    """Run the command line and exit with its status: the ``ndcg-research`` script and ``python -m``. After the
+    :data:`ARROW_COMMANDS` it flushes and leaves without the interpreter's teardown, in which Arrow's idle pool threads
+    can abort the process (exit -6, apache/arrow#34314; seen once in CI after a complete, correct run)."""
     argv = sys.argv[1:] if argv is None else list(argv)
     status = main(argv)
     if argv[:1] and argv[0] in ARROW_COMMANDS:

@@ -1,8 +1,7 @@
 """Command-line helpers shared by every command, below every layer (imports the standard library and
 :mod:`ndcg_research._validation` only): the program's name, argparse types that check numbers with the
 package's own checks (an option refuses what the Python API refuses, in the same words), the arguments of
-the commands on run files, one-line errors and notes, output that survives a closed pipe, strict JSON values.
-"""
+the commands on run files, one-line errors and notes, output that survives a closed pipe, strict JSON values."""
 
 from __future__ import annotations
 

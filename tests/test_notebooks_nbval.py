@@ -32,12 +32,14 @@ import nbformat
 import pytest
 
 from ndcg_research.pipeline import runner
-from ndcg_research.pipeline.figures import FIGURE_NAME_PATTERN, figure_files, read_provenance
+from ndcg_research.pipeline.figures import figure_files, read_provenance
 
 ROOT = Path(__file__).resolve().parent.parent
 NOTEBOOKS = ROOT / "notebooks"
 FIGURES = ROOT / "figures"
 ALL = runner.discover_notebooks(NOTEBOOKS)
+# A figure name: the notebook's two digits, then lower-case words joined by underscores (``01_contributions``).
+FIGURE_NAME_PATTERN = re.compile(r"^\d{2}_[a-z0-9]+(?:_[a-z0-9]+)*$")
 CHECK = "nbval-check-output"
 #: nbval's markers as source comments (``# NBVAL_CHECK_OUTPUT`` ...): cell tags replace them.
 COMMENT_MARKER = re.compile(r"^\s*#\s*(NBVAL_[A-Z_]+|PYTEST_VALIDATE_IGNORE_OUTPUT)\s*$", re.M)

@@ -465,7 +465,7 @@ def test_parameters_keep_their_comments(tmp_path):
             "k = 2  # wins\n"
         ),
     )
-    described = runner.describe_parameters(path)
+    described = profiles.describe_parameters(path)
     assert [(p.name, p.default, p.comment) for p in described] == [
         ("gain", '"exp2"', 'gain spec: "exp2" is 2**rel - 1 (k = 3 is no assignment)'),
         ("ns", "[10,\n      100]", "list lengths"),
@@ -677,7 +677,7 @@ def test_notebook_path_example():
 
 
 def test_format_parameters_example():
-    P = runner.NotebookParameter
+    P = profiles.NotebookParameter
     expected = 'k = 6          # cut-off\nseed = 2013\ngain = "exp2"  # gain spec'
     assert (
         str(format_parameters([P("k", "6", "cut-off"), P("seed", "2013", ""), P("gain", '"exp2"', "gain spec")]))

@@ -1,7 +1,6 @@
 """The findings engine: each claim about nDCG with its measurement and verdict, from the result tables; the
 studies' texts and rules (:mod:`~.catalogue`), what a rule reads and returns (:mod:`~.model`), ``FINDINGS.md`` and
-the README's table (:mod:`~.render`, the ``findings`` command), a notebook's own findings (:func:`answer`).
-"""
+the README's table (:mod:`~.render`, the ``findings`` command), a notebook's own findings (:func:`answer`)."""
 
 import lazy_loader
 

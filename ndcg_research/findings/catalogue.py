@@ -1,9 +1,6 @@
-"""The studies' findings, found and joined: texts and thresholds (``findings.toml``), rules (``findings.py``, one
-function per finding key, reading :class:`~.model.Results` and returning :class:`~.model.Measured`).
-
-Templates place ``{name}`` values (a list of records by the finding's ``[key.items]`` template), a file's
-``[shared]`` texts, the sources of ``page.toml`` (``{article}``, ``{wang}``, ``{package}``) and ``{T[name]}``.
-"""
+"""The studies' findings: texts and thresholds (``findings.toml``), rules (``findings.py``, one function per key,
+:class:`~.model.Results` -> :class:`~.model.Measured`). Templates place ``{name}`` values (a list by its ``[key.items]``
+template), a file's ``[shared]`` texts, ``page.toml``'s ``{article}``, ``{wang}``, ``{package}`` and ``{T[name]}``."""
 
 from __future__ import annotations
 
@@ -74,7 +71,6 @@ class Text:
     abstract: tuple[str, ...] = ()
     added: str = ""
     rules_fixed: str = "after seeing data"
-    rules_fixed_note: str = ""
 
 
 @dataclass(frozen=True)
@@ -156,7 +152,6 @@ def _text(
         limit=bool(entry.get("limit", False)),
         derivation=derivation,
         rules_fixed=rules_fixed,
-        rules_fixed_note=study_data.get("rules_fixed_note", page["rules_fixed"]["note"]),
         **fields | {name: tuple(entry.get(name, ())) for name in ("figures", "tables", "thresholds", "abstract")},
     )
 
@@ -260,9 +255,8 @@ def make_finding(
     attribution += f". Added by this package: {text.added}" if text.abstract else ""
     return Finding(
         key=text.key,
-        **{name: write(name) for name in ("title", "claim", "source", "measurement", "summary")},
+        **{name: write(name) for name in ("title", "claim", "source", "measurement", "summary", "conditions")},
         verdict=limit_verdict(verdict, text.limit, text.derivation),
-        conditions=write("conditions"),
         figures=text.figures,
         tables=text.tables,
         notebooks=(text.notebook,),
@@ -409,8 +403,7 @@ class Answer:
 
 def answer(notebook: str, results_dir: str | os.PathLike[str]) -> Answer:
     """The answer of ``notebook`` from its own tables in ``results_dir``: its study's ``answer`` template filled by
-    :func:`spoken`, then one row per finding (verdict, when its rule was fixed, summary), or "(not available)".
-    """
+    :func:`spoken`, then one row per finding (verdict, when its rule was fixed, summary), or "(not available)"."""
     import pandas as pd
 
     name = _notebook_name(notebook)

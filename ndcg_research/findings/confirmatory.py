@@ -1,9 +1,6 @@
-"""The confirmatory run: the full profile run again with fresh seeds, judged by rules committed before it.
-
-``thresholds.toml``'s ``[confirmatory]`` records ``rules_commit``, the full profile's ``seeds`` and
-``results_commit``; :func:`problems` checks that the rules equal those of ``rules_commit`` as parsed values and
-syntax trees (comments and layout may change) and, once the results are committed, the seeds.
-"""
+"""The confirmatory run: the full profile again, fresh seeds, judged by rules committed before it (``[confirmatory]``
+of ``thresholds.toml``: ``rules_commit``, ``seeds``, ``results_commit``). :func:`problems` checks that the rules equal
+``rules_commit``'s as values and syntax trees (comments and layout may change), then the seeds once results are in."""
 
 from __future__ import annotations
 

@@ -1,5 +1,3 @@
-"""The notebook tooling: :mod:`~.runner` (``reproduce`` and ``store`` with papermill), :mod:`~.profiles` (which
-notebooks run with which parameters), :mod:`~.figures` (figure files with provenance), :mod:`~.style` and
-:mod:`~.tables` (what the studies' figures and tables share), :mod:`~.headlines` (each notebook's headline figure)
-and :mod:`~.cli` (the ``reproduce``, ``store`` and ``params`` commands).
-"""
+"""The notebook tooling: :mod:`~.runner` (``reproduce``, ``store``), :mod:`~.profiles` (which notebooks run with which
+parameters), :mod:`~.figures` (files with provenance), :mod:`~.style` and :mod:`~.tables` (what the studies' figures
+and tables share), :mod:`~.headlines` (headline figures), :mod:`~.cli` (``reproduce``, ``store``, ``params``)."""

@@ -60,15 +60,10 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="write figures to the committed figures/ and tables to results/full/ "
         "(e.g. after a partial run of the full profile with --only)",
     )
-    bar = rep.add_mutually_exclusive_group()
-    bar.add_argument(
-        "--progress", dest="progress", action="store_true", default=None, help="always show the progress bar"
-    )
-    bar.add_argument(
-        "--no-progress",
-        dest="progress",
-        action="store_false",
-        help="never show the progress bar (default: only in a terminal)",
+    rep.add_argument(
+        "--progress",
+        action=argparse.BooleanOptionalAction,
+        help="always (or never) show the progress bar (default: only in a terminal)",
     )
     rep.set_defaults(run=_reproduce)
 
@@ -100,20 +95,9 @@ def register(sub: argparse._SubParsersAction) -> None:
 def _reproduce(args: argparse.Namespace) -> int:
     from . import runner  # imported when the command runs: `evaluate` does not load it, nor need its extra
 
+    options = "output only timeout notebooks_dir profiles_file figures_dir results_dir publish progress".split()
     return _reporting_errors(
-        "reproduce",
-        lambda: runner.reproduce(
-            args.profile,
-            output=args.output,
-            only=args.only,
-            timeout=args.timeout,
-            notebooks_dir=args.notebooks_dir,
-            profiles_file=args.profiles_file,
-            figures_dir=args.figures_dir,
-            results_dir=args.results_dir,
-            publish=args.publish,
-            progress=args.progress,
-        ),
+        "reproduce", lambda: runner.reproduce(args.profile, **{name: getattr(args, name) for name in options})
     )
 
 

@@ -1,8 +1,7 @@
 """Deterministic figure files with provenance: :func:`save_figure` writes ``<name>.png`` (at :data:`PNG_DPI`),
 ``<name>.pdf`` and ``<name>.json`` (notebook, caption, parameters, seed, versions, git state, hashes, layout and
 the rerun environment), with no dates or versions in the images, so an unchanged figure is byte-identical.
-:func:`write_index` indexes a folder's records in ``README.md``. Imports Matplotlib (:mod:`ndcg_research` does not).
-"""
+:func:`write_index` indexes a folder's records in ``README.md``. Imports Matplotlib (:mod:`ndcg_research` does not)."""
 
 from __future__ import annotations
 
@@ -12,10 +11,10 @@ import json
 import math
 import os
 import platform
-import re
 import subprocess
 import zlib
 from collections.abc import Mapping, Sequence
+from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -25,9 +24,6 @@ from matplotlib.figure import Figure
 
 #: Resolution of the PNG files, in dots per inch.
 PNG_DPI = 200
-
-#: A figure name: the notebook's two digits, then lower-case words joined by underscores (``01_contributions``).
-FIGURE_NAME_PATTERN = re.compile(r"^\d{2}_[a-z0-9]+(?:_[a-z0-9]+)*$")
 
 #: Machine-specific output paths, never recorded in the provenance.
 _PATH_PARAMETERS = frozenset({"figures_dir", "results_dir"})
@@ -75,7 +71,7 @@ def save_figure(
         "sha256": {"png": _sha256(png), "pdf": _sha256(pdf)},
         "parameters": stored,
         "seed": clean_seed,
-        "package_version": _package_versions(["ndcg_research"])["ndcg_research"],
+        "package_version": _package_version("ndcg_research"),
         "git": {"commit": commit, "dirty": dirty},
         "versions": {
             "python": platform.python_version(),
@@ -116,11 +112,6 @@ def figure_layout(fig: Figure, png: str | os.PathLike[str]) -> dict[str, Any]:
         "smallest_text_pt": min((size for _, size in drawn), default=None),
         "texts": sorted({text for text, _ in drawn}),
     }
-
-
-def printed_text_pt(layout: Mapping[str, Any], width_cm: float) -> float:
-    """The smallest text of a figure (its :func:`figure_layout`), in points, when printed ``width_cm`` wide."""
-    return float(layout["smallest_text_pt"]) * width_cm / float(layout["width_cm"])
 
 
 def seed_text(seed: Any) -> str:
@@ -207,8 +198,7 @@ RERUN_PACKAGES = tuple(
 
 def rerun_environment() -> dict[str, Any]:
     """What else must match for a byte-identical rerun: platform and C library, NumPy's SIMD, BLAS libraries and
-    threads, FreeType, the default font file, zlib versions and :data:`RERUN_PACKAGES`' versions (no machine names).
-    """
+    threads, FreeType, the default font file, zlib versions and :data:`RERUN_PACKAGES`' versions (no machine names)."""
     from matplotlib import font_manager, ft2font
 
     font = font_manager.findfont(font_manager.FontProperties(family=matplotlib.rcParams["font.family"]))
@@ -226,21 +216,16 @@ def rerun_environment() -> dict[str, Any]:
         "freetype": {"version": ft2font.__freetype_version__, "build": ft2font.__freetype_build_type__},
         "default_font": Path(font).name,
         "zlib": {"python": zlib.ZLIB_RUNTIME_VERSION, "pillow": _pillow_zlib()},
-        "packages": _package_versions(RERUN_PACKAGES),
+        "packages": {name: _package_version(name) for name in RERUN_PACKAGES},
     }
 
 
-def _package_versions(names: Sequence[str]) -> dict[str, str | None]:
-    """The installed version of each package (``None``: not installed)."""
-    from importlib import metadata
-
-    packages: dict[str, str | None] = {}
-    for name in names:
-        try:
-            packages[name] = metadata.version(name)
-        except metadata.PackageNotFoundError:
-            packages[name] = None
-    return packages
+def _package_version(name: str) -> str | None:
+    """The installed version of a package (``None``: not installed)."""
+    try:
+        return metadata.version(name)
+    except metadata.PackageNotFoundError:
+        return None
 
 
 def _numpy_simd() -> dict[str, Any]:
@@ -275,15 +260,14 @@ def _pillow_zlib() -> str | None:
 
 def _to_json(value: Any, where: str) -> Any:
     """Convert ``value`` to plain JSON types, or raise ``TypeError`` naming ``where``."""
+    if isinstance(value, (np.integer, np.floating, np.bool_)):
+        value = value.item()
     if value is None or isinstance(value, (bool, str)):
         return value
-    if isinstance(value, (int, np.integer)):  # bools returned above
+    if isinstance(value, int):
         return int(value)
-    if isinstance(value, (float, np.floating)):
-        number = float(value)
-        return number if math.isfinite(number) else str(number)
-    if isinstance(value, np.bool_):
-        return bool(value)
+    if isinstance(value, float):
+        return value if math.isfinite(value) else str(value)
     if isinstance(value, np.ndarray):
         return [_to_json(v, f"{where}[{i}]") for i, v in enumerate(value.tolist())]
     if isinstance(value, os.PathLike):

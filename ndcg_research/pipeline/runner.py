@@ -1,7 +1,6 @@
 """Run the notebooks with papermill under a profile of ``notebooks/profiles.yaml`` (:func:`reproduce`: into
 ``build/<profile>`` unless it publishes, each checked for the figures and tables it declares), and store committed
-notebooks re-executed and clean (:func:`store`).
-"""
+notebooks re-executed and clean (:func:`store`)."""
 
 from __future__ import annotations
 
@@ -19,15 +18,13 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from . import profiles
-from .profiles import (  # noqa: F401 (NotebookParameter, describe_parameters: runner.* for the tests)
+from .profiles import (
     DEFAULT_TIMEOUT,
     INJECTED_PARAMETERS,
     NOTEBOOK_GLOB,
-    NotebookParameter,
     RunnerError,
     declared_figures,
     declared_tables,
-    describe_parameters,
     discover_notebooks,
     load_profiles,
     notebook_parameters,
@@ -125,8 +122,7 @@ def publishing(
     publish: bool | None,
 ) -> Publishing:
     """Does a run write the committed ``figures/`` and ``results/full/``? As asked (``publish``), else only a full
-    profile run of every notebook of ``notebooks/`` without an output folder; a partial full run says it does not.
-    """
+    profile run of every notebook of ``notebooks/`` without an output folder; a partial full run says it does not."""
     if publish is None:
         publish = profile == "full" and not output_given and not partial and default_notebooks
     if profile == "full" and partial and not publish and not output_given and not folders_given:
@@ -288,22 +284,17 @@ def format_summary(results: Sequence[NotebookResult]) -> str:
 
 
 def _stderr_is_tty() -> bool:
-    if os.environ.get("CI", "").lower() in {"1", "true", "yes"}:
-        return False
     try:
-        return sys.stderr.isatty()
-    except (AttributeError, ValueError):
+        return os.environ.get("CI", "").lower() not in {"1", "true", "yes"} and sys.stderr.isatty()
+    except (AttributeError, ValueError):  # no stderr, or a closed one
         return False
 
 
 @functools.cache
 def kernel_manager_class() -> type:
-    """jupyter_client's kernel manager, quiet on successful runs.
-
-    On POSIX it uses IPC sockets (no "Kernel is running over TCP without encryption" warning), each at a unique
-    temporary path (jupyter_client's numbered ``kernel-ipc-1`` in the working directory would clash between two
-    runs). It does not interrupt the kernel at shutdown (a SIGINT then logs ``KeyboardInterrupt caught in kernel``).
-    """
+    """jupyter_client's kernel manager, quiet on successful runs: IPC sockets on POSIX (no "Kernel is running over TCP
+    without encryption"), each at a unique temporary path (the numbered ``kernel-ipc-1`` in the working directory
+    would clash between two runs), and no interrupt at shutdown (it logs ``KeyboardInterrupt caught in kernel``)."""
     from jupyter_client import AsyncKernelManager
     from traitlets import CaselessStrEnum, default
 

@@ -1,7 +1,6 @@
 """What the studies' figures share: plotted values, row selection, panel grids, labels, legends, log ticks, error
 bars, the mark of an undefined value, shared markers and colours, and the one-column headline figure
-(:func:`column_figure`). A plot of one notebook lives in its study's ``plots.py``.
-"""
+(:func:`column_figure`). A plot of one notebook lives in its study's ``plots.py``."""
 
 from __future__ import annotations
 

@@ -1,7 +1,6 @@
 """What the notebooks' short tables share: wide views, rounding, shares as counts with intervals, chance-level flags,
 fitted exponents ("not resolved" when the fit says nothing), and the pieces of their sentences (intervals,
-replication between two independent runs, agreement of measured with predicted trends).
-"""
+replication between two independent runs, agreement of measured with predicted trends)."""
 
 from __future__ import annotations
 
@@ -145,11 +144,9 @@ def interval_text(centre: float, low: float, high: float, digits: int = 2) -> st
 
 def exponent_text(centre: float, low: float, high: float, *, resolved: bool = True, digits: int = 2) -> str:
     """A fitted exponent as :func:`interval_text`, or :data:`NOT_RESOLVED` when not ``resolved``
-    (:func:`gaps_resolved`) or its interval is not finite or wider than :data:`UNRESOLVED_WIDTH`.
-    """
-    if not math.isfinite(centre):
-        return "-"
-    if not (resolved and math.isfinite(low) and math.isfinite(high) and high - low <= UNRESOLVED_WIDTH):
+    (:func:`gaps_resolved`) or its interval is not finite or wider than :data:`UNRESOLVED_WIDTH`."""
+    resolved = resolved and math.isfinite(low) and math.isfinite(high) and high - low <= UNRESOLVED_WIDTH
+    if math.isfinite(centre) and not resolved:
         return NOT_RESOLVED
     return interval_text(centre, low, high, digits)
 
@@ -161,8 +158,7 @@ def with_exponent_text(
     resolved: Sequence[bool] | None = None,
 ) -> pd.DataFrame:
     """``table`` with the exponent's three ``columns`` (centre, low, high) replaced by one :func:`exponent_text`
-    column ``name`` in place of the first (``resolved``: per row).
-    """
+    column ``name`` in place of the first (``resolved``: per row)."""
     centre, low, high = columns
     ok = [True] * len(table) if resolved is None else list(resolved)
     texts = [
@@ -178,8 +174,7 @@ def gaps_resolved(
     pair_table: pd.DataFrame, fits: pd.DataFrame, keys: Sequence[str], n_from: str = "n_from"
 ) -> pd.Series:
     """Per fit (its ``keys`` and smallest n ``n_from``), whether a standardized gap of ``pair_table`` it fits is
-    distinguishable from 0 (``|std_gap|`` beyond the :data:`~ndcg_research.stats.CONFIDENCE` quantile of its se).
-    """
+    distinguishable from 0 (``|std_gap|`` beyond the :data:`~ndcg_research.stats.CONFIDENCE` quantile of its se)."""
     from scipy.stats import norm
 
     z = float(norm.ppf(0.5 + CONFIDENCE / 2))
