@@ -146,10 +146,6 @@ class CutoffSweep(Sweep):
         """The canonical spelling of a ranker, discount or rule."""
         return str(parse_cutoff(label)) if axis == "rule" else super().canonical(axis, label)
 
-    def table_axes(self) -> tuple[str, ...]:
-        """Tables by rule, then discount, then ranker (or pair)."""
-        return ("rule", *super().table_axes())
-
     def ks(self, n: int) -> list[int]:
         """The cut-off of every rule at list length n."""
         return [parse_cutoff(r).k(n) for r in self.rules]
