@@ -1,10 +1,6 @@
-"""Data sets drawn from the simulated model, and fast nDCG of every ranker on them.
-
-Each replicate's data and each ranker's noise have their own seed (``_rng``). :func:`replicate_ndcg` draws
-the features sorted (the ``bayes`` order: only a relabelling), so only ``noisy`` needs an argsort; ``coarse`` bins are
-blocks of that order, ``random``/``head``/``gated`` shuffle the grades. It uses the metric core's kernels without their
-per-call checks (same bits, far faster); :func:`sample` gives the same data set with explicit scores, to check it
-against the public metrics. :func:`stream_ndcg` follows nested prefixes of one data stream.
+"""Data sets drawn from the simulated model, and fast nDCG of every ranker on them (:func:`replicate_ndcg`: the metric
+core's kernels without their per-call checks, same bits, far faster); :func:`sample` gives the same data set with
+explicit scores, to check it against the public metrics. :func:`stream_ndcg` follows nested prefixes of one stream.
 """
 
 from __future__ import annotations

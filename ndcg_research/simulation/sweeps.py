@@ -1,8 +1,6 @@
-"""Sweeps over list length, rankers, discounts and replicates, with tidy result tables.
-
-A :class:`Sweep` (a :class:`Design`, list lengths and replicates) runs through :func:`run_sweep` in chunks of
-replicates, in parallel and cached (:mod:`~ndcg_research.simulation.replicates`); :class:`SweepResult` gives tidy
-tables with the statistics of :mod:`ndcg_research.stats`. :class:`~.cutoff.CutoffSweep` adds cut-off rules.
+"""Sweeps over list length, rankers, discounts and replicates: a :class:`Sweep` runs through :func:`run_sweep` in
+chunks of replicates, in parallel and cached; :class:`SweepResult` gives tidy tables with the statistics of
+:mod:`ndcg_research.stats`. :class:`~.cutoff.CutoffSweep` adds cut-off rules.
 """
 
 from __future__ import annotations

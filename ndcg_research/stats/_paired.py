@@ -478,9 +478,8 @@ def _test_chunk(
         square *= n - 1  # ... so t*^2 = (n-1) mean*^2 / spread
         with np.errstate(divide="ignore", invalid="ignore"):
             square /= spread
-        np.nan_to_num(square, copy=False, nan=0.0, posinf=np.inf)  # 0/0: every drawn w is 0, t* = 0
-        with np.errstate(divide="ignore", invalid="ignore"):
             t_obs = tested_mean / (sd / math.sqrt(n))
+        np.nan_to_num(square, copy=False, nan=0.0, posinf=np.inf)  # 0/0: every drawn w is 0, t* = 0
         b = boot.resamples.n_resamples
         t_star = np.sqrt(square, out=square)  # |t*|: compared with |t| as the permutation test compares means
         count = _count_exceeding(t_star, np.where(constant, 0.0, t_obs))
