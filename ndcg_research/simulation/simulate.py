@@ -115,9 +115,8 @@ def _block_dcg(
     end = np.array([bisect.bisect_left(x_desc, -e, key=lambda v: -v) for e in edges[::-1]] + [x_desc.size])
     start = np.concatenate(([0], end[:-1]))
     filled = end > start
-    sums = np.zeros(end.size)
-    sums[filled] = np.add.reduceat(gains, start[filled])  # blocks are consecutive and the last ends at n
-    means = np.divide(sums, end - start, out=np.zeros(end.size), where=filled)
+    means = np.zeros(end.size)
+    means[filled] = np.add.reduceat(gains, start[filled]) / (end - start)[filled]  # consecutive blocks ending at n
     return np.array([means @ (c[end] - c[start]) for c in cumulatives])
 
 
