@@ -87,38 +87,6 @@ def test_zipflog_eps_is_the_log_slope(gamma, n):
     assert math.isclose(theory.eps(spec, n), theory.eps_numeric(spec, n), rel_tol=1e-7)
 
 
-@pytest.mark.parametrize(
-    "spec",
-    [
-        "zipf",
-        "power(beta=0.8)",
-        "power(beta=0.9)",
-        "power(beta=1.1)",
-        "power(beta=1.2)",
-        "zipflog(gamma=1)",
-        "zipflog(gamma=2)",
-        "geometric(p=0.5)",
-        "none",
-    ],
-)
-@pytest.mark.parametrize("n", [1, 50, 100_000, 2_000_000])
-def test_discount_sum_against_the_exact_partial_sum(spec, n):
-    exact = math.fsum(nr.parse_discount(spec)(np.arange(1, n + 1, dtype=np.float64)))
-    assert math.isclose(theory.discount_sum(spec, n), exact, rel_tol=1e-7)
-
-
-def test_discount_sum_growth_laws():
-    # 1/(r ln(r+1)) grows like ln 2 ln ln n: its increments over a factor e^e of ln n are ln 2 apart
-    n1, n2 = 10**3, int(round(math.exp(math.e * math.log(10**3))))
-    grow = theory.discount_sum("zipflog(gamma=1)", n2) - theory.discount_sum("zipflog(gamma=1)", n1)
-    assert math.isclose(grow, math.log(2), rel_tol=0.01)
-    # 1/(r ln^2(r+1)) converges: from 10^6 to 10^12 it adds (ln 2)^2 (1/ln 10^6 - 1/ln 10^12) to first order
-    tail = theory.discount_sum("zipflog(gamma=2)", 10**12) - theory.discount_sum("zipflog(gamma=2)", 10**6)
-    assert math.isclose(tail, math.log(2) ** 2 * (1 / math.log(1e6) - 1 / math.log(1e12)), rel_tol=1e-3)
-    with pytest.raises(ValueError, match="no closed form"):
-        theory.discount_sum("log2", 10)
-
-
 def test_zipflog_prediction_is_the_top_limit():
     for spec in ("zipflog(gamma=1)", "zipflog(gamma=2)"):
         p = finite_n.prediction("probit(lo=0.1, hi=0.6)", "noisy(sigma=1)", spec, 1000)

@@ -17,7 +17,6 @@ from ndcg_research.simulation.scaling import (
     decay_index,
     gap_exponent,
     gap_trend,
-    heuristic_std_gap,
     heuristic_table,
     local_exponent,
     power_law_fit,
@@ -25,6 +24,12 @@ from ndcg_research.simulation.scaling import (
 )
 
 UNCERTAIN, CERTAIN = "probit(lo=0.1, hi=0.6)", "probit"
+
+
+def heuristic_std_gap(model, better, worse, discount, n, k=None):
+    """The heuristic d of one cell, through heuristic_table."""
+    cutoff = None if k is None else (lambda _: k)
+    return float(heuristic_table(model, [(better, worse)], [discount], [n], cutoff)["heuristic_d"].iloc[0])
 
 
 def test_shortfall_exponents_are_the_tails_of_the_profiles():
@@ -89,7 +94,7 @@ def test_zipflog_carries_a_log_power_and_zipf_is_exactly_flat():
         (lambda: sc.gap_exponent(CERTAIN, "noisy(sigma=1)", "bayes", "log2"), "smaller shortfall exponent"),
         (lambda: sc.gap_exponent(CERTAIN, "bayes", "noisy(sigma=1)", "log2", a=1.5), r"a must be in \[0, 1\]"),
         (lambda: sc.gap_exponent(CERTAIN, "bayes", "noisy(sigma=1)", "none"), "constant discount"),
-        (lambda: sc.heuristic_std_gap(CERTAIN, "bayes", "noisy(sigma=1)", "log2", 10, 11), "at most n"),
+        (lambda: heuristic_std_gap(CERTAIN, "bayes", "noisy(sigma=1)", "log2", 10, 11), "at most n"),
     ],
 )
 def test_errors(call, match):
@@ -115,10 +120,10 @@ def test_heuristic_by_hand_on_a_short_list():
     gb, gw = fn.rank_gains(UNCERTAIN, "bayes", n)[:k], fn.rank_gains(UNCERTAIN, "random", n)[:k]
     D = 1 / np.log2(np.arange(2, k + 2))
     want = ((gb - gw) @ D) / math.sqrt((gb * (1 - gb) + gw * (1 - gw)) @ D**2)
-    assert sc.heuristic_std_gap(UNCERTAIN, "bayes", "random", "log2", n, k) == pytest.approx(want, rel=1e-12)
+    assert heuristic_std_gap(UNCERTAIN, "bayes", "random", "log2", n, k) == pytest.approx(want, rel=1e-12)
     # the full list under a discount no faster than r^-1/2: the independence assumption breaks down
-    assert math.isnan(sc.heuristic_std_gap(UNCERTAIN, "bayes", "random", "log2", n))
-    assert math.isnan(sc.heuristic_std_gap(UNCERTAIN, "bayes", "random", "power(beta=0.5)", n))
+    assert math.isnan(heuristic_std_gap(UNCERTAIN, "bayes", "random", "log2", n))
+    assert math.isnan(heuristic_std_gap(UNCERTAIN, "bayes", "random", "power(beta=0.5)", n))
 
 
 @pytest.mark.parametrize(
@@ -127,7 +132,7 @@ def test_heuristic_by_hand_on_a_short_list():
 )
 def test_heuristic_slope_approaches_the_asymptotic_exponent(model, discount):
     ns = (10**5, 10**6)
-    d = [sc.heuristic_std_gap(model, "bayes", "noisy(sigma=0.5)", discount, n) for n in ns]
+    d = [heuristic_std_gap(model, "bayes", "noisy(sigma=0.5)", discount, n) for n in ns]
     slope = math.log(d[1] / d[0]) / math.log(10)
     assert slope == pytest.approx(sc.gap_exponent(model, "bayes", "noisy(sigma=0.5)", discount).exponent, abs=0.05)
 

@@ -12,7 +12,8 @@ from scipy import stats
 import ndcg_research as nr
 from ndcg_research.simulation import simulate as sim
 from ndcg_research.simulation.model import parse_model, parse_ranker, stable_id
-from ndcg_research.simulation.simulate import replicate_ndcg, replicate_seed, sample, stream_ndcg, stream_sample
+from ndcg_research.simulation.replicates import replicate_rng
+from ndcg_research.simulation.simulate import replicate_ndcg, sample, stream_ndcg, stream_sample
 
 MODELS = ["probit", "probit(lo=0.1, hi=0.6)", "probit(lo=0.2, hi=0.9, a=2, grades=3)"]
 RANKERS = ["bayes", "noisy(sigma=0.5)", "noisy(sigma=1)", "coarse(bins=4)", "random"]
@@ -125,8 +126,11 @@ def test_replicates_are_reproducible_and_independent_of_other_rankers():
     c = sim.replicate_ndcg("probit", ["bayes", "noisy(sigma=1)"], ["log2"], 500, seed=5, replicate=4)
     assert a[1, 0] == b[0, 0]
     assert not np.array_equal(a, c)
-    seed = sim.replicate_seed(5, parse_model("probit"), 500, 3)
-    assert seed.entropy == 5 and seed.spawn_key == (parse_model("probit").experiment_id, 500, 3, 0)
+    # the data set of replicate 3 comes from SeedSequence(5, spawn_key=(experiment, n, replicate, 0))
+    model = parse_model("probit")
+    x, y = model.draw(replicate_rng(5, model.experiment_id, 500, 3, 0), 500, descending=True)
+    s = sim.sample(model, ["bayes"], 500, seed=5, replicate=3)
+    assert np.array_equal(s.x, x) and np.array_equal(s.grades, y)
 
 
 def test_random_ranker_matches_an_explicit_random_order():
@@ -285,8 +289,10 @@ def test_gate_example():
 
 
 def test_replicate_seed_example():
-    s = replicate_seed(2013, parse_model("probit"), 1000, 7)
-    assert s.spawn_key[1:] == (1000, 7, 0)
+    # replicate 7 at n = 1000 draws its data set from the spawn key (experiment, 1000, 7, 0)
+    model = parse_model("probit")
+    x, _ = model.draw(replicate_rng(2013, model.experiment_id, 1000, 7, 0), 1000, descending=True)
+    assert np.array_equal(sample(model, ["bayes"], 1000, seed=2013, replicate=7).x, x)
 
 
 def test_sample_example():

@@ -7,7 +7,6 @@ import math
 import numpy as np
 import pytest
 
-from ndcg_research.core import parse_discount
 from ndcg_research.simulation import finite_n as fn
 from ndcg_research.simulation import simulate as sim
 from ndcg_research.simulation import theory as th
@@ -23,7 +22,6 @@ from ndcg_research.simulation.finite_n import (
 from ndcg_research.simulation.model import parse_model
 from ndcg_research.simulation.theory import (
     c_coefficient,
-    discount_sum,
     eps,
     eps_numeric,
     gain_profile,
@@ -286,14 +284,6 @@ def test_eps_example():
 
 def test_eps_numeric_example():
     assert abs(eps_numeric("log2", 1e4) - eps("log2", 1e4)) < 1e-8
-
-
-def test_discount_sum_example():
-    r = np.arange(1, 10**6 + 1.0)
-    assert all(
-        math.isclose(discount_sum(d, 10**6), float(parse_discount(d)(r).sum()), rel_tol=1e-7)
-        for d in ["zipf", "power(beta=0.8)", "power(beta=1.2)", "zipflog(gamma=1)", "zipflog(gamma=2)"]
-    )
 
 
 def test_mean_gain_example():

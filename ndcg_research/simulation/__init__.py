@@ -1,6 +1,3 @@
-"""The simulation engine the notebooks share: simulated ranking problems whose truth is known by construction.
-
-``model`` (the probit model, rankers of known quality), ``simulate`` (data sets, fast nDCG), ``theory`` and
-``finite_n`` (predictions), ``scaling``, ``sweeps``, ``cutoff``, ``crossing``, ``replicates`` (seeds, parallel cached
-chunks) and ``tables`` (typed CSV). Imports numpy, scipy and pandas (joblib and tqdm when a sweep runs).
-"""
+"""The simulation engine the notebooks share: simulated ranking problems whose truth is known by construction
+(``model``), their nDCG (``simulate``, ``sweeps``, ``cutoff``, ``crossing``, ``replicates``), its predictions
+(``theory``, ``finite_n``, ``scaling``) and typed CSV tables (``tables``)."""

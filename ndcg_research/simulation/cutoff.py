@@ -1,7 +1,6 @@
-"""nDCG@k on the simulated ranking problems, k tied to n by a cut-off rule (:func:`parse_cutoff`, notebook 05).
-
-nDCG@k cuts the ranking and the ideal (from all n items) at k, as trec_eval's ``ndcg_cut.k``. A :class:`CutoffSweep`
-is a :class:`~ndcg_research.simulation.sweeps.Sweep` with the rules as one more axis, on the same data sets.
+"""nDCG@k on the simulated ranking problems (ranking and ideal cut at k, as trec_eval's ``ndcg_cut.k``), k tied to n
+by a cut-off rule (:func:`parse_cutoff`, notebook 05); a :class:`CutoffSweep` is a :class:`~.sweeps.Sweep` with the
+rules as one more axis, on the same data sets.
 """
 
 from __future__ import annotations
@@ -145,10 +144,6 @@ class CutoffSweep(Sweep):
     def canonical(self, axis: str, label: str) -> str:
         """The canonical spelling of a ranker, discount or rule."""
         return str(parse_cutoff(label)) if axis == "rule" else super().canonical(axis, label)
-
-    def table_axes(self) -> tuple[str, ...]:
-        """Tables by rule, then discount, then ranker (or pair)."""
-        return ("rule", *super().table_axes())
 
     def ks(self, n: int) -> list[int]:
         """The cut-off of every rule at list length n."""

@@ -7,7 +7,7 @@ variance ``V ~ k^(1-2 beta)`` with an uncertain top (``hi < 1``: Bernoulli noise
 ``n^-rho k^(1+rho-2 beta)`` with a certain one (only misses are random), bounded beyond; ``d = G / sqrt(V)``. With the
 full list and a slowly varying discount the first-order terms cancel and ``d ~ sqrt(n)`` (notebook 04; the formula
 gives 1/2 too); ``zipflog(gamma)`` is beta = 1 with ``(ln n)^-gamma`` in G; log factors of the normal tails are dropped.
-**Finite n** (:func:`heuristic_std_gap`): the same ratio from the exact expected gains, as if grades were independent
+**Finite n** (:func:`heuristic_table`): the same ratio from the exact expected gains, as if grades were independent
 (it ignores the shared top items: the trend of d more than its level). Where a rare miss of the better ranker at the
 first ranks outweighs the gap (certain top, fast discounts), failures fall only polynomially (notebook 11).
 """
@@ -109,22 +109,6 @@ def cutoff_threshold(model: str | Model, better: str | Ranker, worse: str | Rank
     return 0.0 if at_zero >= 0 else -at_zero / slope
 
 
-def heuristic_std_gap(
-    model: str | Model,
-    better: str | Ranker,
-    worse: str | Ranker,
-    discount: str | Discount,
-    n: int,
-    k: int | None = None,
-) -> float:
-    """Finite-n heuristic of the standardized gap of nDCG@k (default k = n): ``G / sqrt(V)`` with the exact expected
-    gains ``m(r)``, ``G = sum (m_better - m_worse) D`` and ``V = sum D^2 [m (1 - m)]`` over both rankers (the shared
-    ideal cancels). NaN for the full list under a discount no faster than ``r^-1/2`` (exact cancellation there).
-    """
-    table = heuristic_table(model, [(better, worse)], [discount], [n], None if k is None else (lambda _: k))
-    return float(table["heuristic_d"].iloc[0])
-
-
 def heuristic_table(
     model: str | Model,
     pairs: Sequence[Sequence[str]],
@@ -132,7 +116,10 @@ def heuristic_table(
     ns: Sequence[int],
     cutoff: Callable[[int], int] | None = None,
 ) -> pd.DataFrame:
-    """:func:`heuristic_std_gap` for every pair, discount and n (``k = cutoff(n)``, default n), sharing the gains."""
+    """Finite-n heuristic of the standardized gap of nDCG@k for every pair, discount and n (``k = cutoff(n)``, default
+    n): ``G / sqrt(V)`` with the exact expected gains ``m(r)``, ``G = sum (m_better - m_worse) D`` and ``V = sum D^2
+    [m (1 - m)]`` over both rankers (the shared ideal cancels). NaN for the full list under a discount no faster than
+    ``r^-1/2`` (exact cancellation there)."""
     model = parse_model(model)
     if model.grades != 1:
         raise ValueError(f"the heuristic assumes binary relevance, got {str(model)!r}")

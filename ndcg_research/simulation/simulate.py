@@ -1,10 +1,6 @@
-"""Data sets drawn from the simulated model, and fast nDCG of every ranker on them.
-
-Each replicate's data and each ranker's noise have their own seed (:func:`replicate_seed`). :func:`replicate_ndcg` draws
-the features sorted (the ``bayes`` order: only a relabelling), so only ``noisy`` needs an argsort; ``coarse`` bins are
-blocks of that order, ``random``/``head``/``gated`` shuffle the grades. It uses the metric core's kernels without their
-per-call checks (same bits, far faster); :func:`sample` gives the same data set with explicit scores, to check it
-against the public metrics. :func:`stream_ndcg` follows nested prefixes of one data stream.
+"""Data sets drawn from the simulated model, and fast nDCG of every ranker on them (:func:`replicate_ndcg`: the metric
+core's kernels without their per-call checks, same bits, far faster); :func:`sample` gives the same data set with
+explicit scores, to check it against the public metrics. :func:`stream_ndcg` follows nested prefixes of one stream.
 """
 
 from __future__ import annotations
@@ -20,16 +16,12 @@ from ..core import Discount, Gain, parse_discount, parse_gain
 from ..core import _kernels as kernels
 from ..core._ranking import group_means
 from .model import Model, Ranker, parse_model, parse_ranker
-from .replicates import replicate_rng, seed_sequence
-
-
-def replicate_seed(seed: int, model: Model, n: int, replicate: int, stream: int = 0) -> np.random.SeedSequence:
-    """The seed of one stream of one replicate: ``SeedSequence(seed, spawn_key=(experiment, n, replicate, stream))``."""
-    return seed_sequence(seed, model.experiment_id, n, replicate, stream)
+from .replicates import replicate_rng
 
 
 def _rng(seed: int, model: Model, n: int, *key: int) -> np.random.Generator:
-    """The generator of spawn key ``(experiment, n, *key)``."""
+    """The generator of spawn key ``(experiment, n, *key)``: ``(replicate, 0)`` draws a data set, ``(replicate,
+    ranker.stream)`` a ranker's noise."""
     return replicate_rng(seed, model.experiment_id, n, *key)
 
 
@@ -123,9 +115,8 @@ def _block_dcg(
     end = np.array([bisect.bisect_left(x_desc, -e, key=lambda v: -v) for e in edges[::-1]] + [x_desc.size])
     start = np.concatenate(([0], end[:-1]))
     filled = end > start
-    sums = np.zeros(end.size)
-    sums[filled] = np.add.reduceat(gains, start[filled])  # blocks are consecutive and the last ends at n
-    means = np.divide(sums, end - start, out=np.zeros(end.size), where=filled)
+    means = np.zeros(end.size)
+    means[filled] = np.add.reduceat(gains, start[filled]) / (end - start)[filled]  # consecutive blocks ending at n
     return np.array([means @ (c[end] - c[start]) for c in cumulatives])
 
 

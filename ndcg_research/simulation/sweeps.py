@@ -1,8 +1,6 @@
-"""Sweeps over list length, rankers, discounts and replicates, with tidy result tables.
-
-A :class:`Sweep` (a :class:`Design`, list lengths and replicates) runs through :func:`run_sweep` in chunks of
-replicates, in parallel and cached (:mod:`~ndcg_research.simulation.replicates`); :class:`SweepResult` gives tidy
-tables with the statistics of :mod:`ndcg_research.stats`. :class:`~.cutoff.CutoffSweep` adds cut-off rules.
+"""Sweeps over list length, rankers, discounts and replicates: a :class:`Sweep` runs through :func:`run_sweep` in
+chunks of replicates, in parallel and cached; :class:`SweepResult` gives tidy tables with the statistics of
+:mod:`ndcg_research.stats`. :class:`~.cutoff.CutoffSweep` adds cut-off rules.
 """
 
 from __future__ import annotations
@@ -158,10 +156,6 @@ class Sweep(Design):
             return str(parse_discount(label))
         raise ValueError(f"axis must be one of {list(self.axes())}, got {axis!r}")
 
-    def table_axes(self) -> tuple[str, ...]:
-        """The axes of :meth:`axes` in the row order of the tables (slowest first; n comes last)."""
-        return ("discount", "ranker")
-
     def chunks(self, chunk_items: int = CHUNK_ITEMS) -> list[Chunk]:
         """Work units: consecutive replicates of one n."""
         return plan_chunks(self.ns, self.replicates, chunk_items)
@@ -262,7 +256,8 @@ class SweepResult:
         """Summaries of every n (arrays over ``axes``) as one table in the sweep's row order."""
         ns = self.sweep.ns
         summaries = [summarize(self.values[n]) for n in ns]
-        order = [("pair" if a == "ranker" and "pair" in axes else a) for a in self.sweep.table_axes()]
+        # Rows by the last axis first (rule, discount, ranker or pair), n last.
+        order = [("pair" if a == "ranker" and "pair" in axes else a) for a in reversed(self.sweep.axes())]
         names = [*axes, "n"]
         permutation = [names.index(a) for a in (*order, "n")]
         shape = (*(len(axes[a]) for a in order), len(ns))

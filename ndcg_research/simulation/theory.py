@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import integrate, special, stats
+from scipy import integrate, stats
 from scipy.special import ndtr, ndtri
 
 from ..core import Discount, Gain, parse_discount, parse_gain
@@ -76,47 +76,10 @@ def eps_numeric(
     return float(out) if np.ndim(n) == 0 else out
 
 
-#: Up to this list length :func:`discount_sum` adds the discounts up; beyond, it uses their asymptotic form.
-_EXACT_SUM = 100_000
-
-
 def exact_discount_sum(discount: str | Discount, n: int) -> float:
     """``D(1) + ... + D(n)`` of any discount, summed exactly in float64 (``math.fsum``)."""
     d = parse_discount(discount)
     return math.fsum(d(np.arange(1, n + 1, dtype=np.float64)))
-
-
-def discount_sum(discount: str | Discount, n: int) -> float:
-    """``S(n) = sum_{r=1..n} D(r)`` (zipf, power, geometric, zipflog, none): the sum itself up to 10^5, beyond it
-    its asymptotic (Euler-Maclaurin) form. The first rank's share ``1 / S(n)`` stays positive for summable discounts
-    only."""
-    d = parse_discount(discount, builtin_only=True)
-    kw = d.kwargs
-    if d.name == "none":
-        return float(n)
-    if n <= _EXACT_SUM and d.name in ("zipf", "power", "zipflog", "geometric"):
-        return exact_discount_sum(d, n)
-    if d.name == "geometric":
-        return (1 - kw["p"] ** n) / (1 - kw["p"])
-    if d.name == "zipf" or (d.name == "power" and kw["beta"] == 1):
-        return math.log(n) + EULER_GAMMA + 1 / (2 * n)
-    if d.name == "power":
-        beta = kw["beta"]
-        return float(special.zeta(beta)) + n ** (1 - beta) / (1 - beta) + n**-beta / 2
-    if d.name == "zipflog":
-        start = _EXACT_SUM
-        exact = exact_discount_sum(d, start)
-        gamma, ln2 = kw["gamma"], math.log(2)
-
-        def antiderivative(r: float) -> float:  # of 1 / ((r + 1) log2(r + 1)^g), exactly
-            big = math.log1p(r)
-            return ln2 * math.log(big) if gamma == 1 else ln2**gamma * big ** (1 - gamma) / (1 - gamma)
-
-        # D(r) exceeds that integrand by 1 / (r (r + 1) log2(r + 1)^g): integrated with the log held at the start.
-        excess = math.log(n * (start + 1) / (start * (n + 1.0))) / math.log2(start + 1) ** gamma
-        at = lambda r: float(d(np.array([float(r)]))[0])  # noqa: E731
-        return exact + antiderivative(n) - antiderivative(start) + excess + (at(n) - at(start)) / 2
-    raise ValueError(f"discount_sum has no closed form for {str(d)!r} (zipf, power, geometric, zipflog, none)")
 
 
 @dataclass(frozen=True)

@@ -181,11 +181,8 @@ class VarianceComponents:
         NaN when ``system`` and ``interaction`` are both 0 (every system has the same value on every topic: nothing
         ranks them); 0 when only ``system`` is.
         """
-        n = np.asarray(topics, dtype=np.float64)
-        if self.system == 0 and self.interaction == 0:
-            value = np.full(n.shape, np.nan)
-        else:
-            value = self.system / (self.system + self.interaction / n)
+        with np.errstate(invalid="ignore"):  # 0 / 0 when system and interaction are both 0
+            value = self.system / (self.system + self.interaction / np.asarray(topics, dtype=np.float64))
         return float(value) if value.ndim == 0 else value
 
     def topics_for_stability(self, target: float) -> float:

@@ -148,8 +148,7 @@ def _tukey_hsd(matrix: np.ndarray, b: int, alpha: float, seed: int, n_jobs: int)
         for start in range(0, rows, step):
             size = min(step, rows - start)
             shuffled = rng.permuted(np.broadcast_to(by_query, (size, *by_query.shape)), axis=2)
-            means = shuffled.mean(axis=1)
-            out.append(means.max(axis=1) - means.min(axis=1))
+            out.append(np.ptp(shuffled.mean(axis=1), axis=1))
         return np.concatenate(out)
 
     ranges = np.concatenate(map_in_threads(block, range(n_blocks), n_jobs))

@@ -305,22 +305,20 @@ def _pairwise_tests(
     first, second = all_pairs(matrix.shape[0]) if pairs is None else (pairs[:, 0], pairs[:, 1])
 
     use_exact = test == "permutation" and (exact if exact is not None else n <= EXACT_MAX_QUERIES)
-    draw = functools.partial(Resamples.build, n_queries=n, n_resamples=n_resamples, seed=seed)
+    draw = functools.partial(_PrecomputedResamples.build, matrix=matrix, n_resamples=n_resamples, seed=seed)
     flips = draw("exact" if use_exact else "sign-flip") if test == "permutation" else None
     boot = draw("bootstrap") if test == "bootstrap" or interval in ("percentile", "bca") else None
-    chunk = max(1, _CHUNK_ELEMENTS // max((r.n_resamples for r in (flips, boot) if r is not None), default=1))
-    shared_flips = None if flips is None else _PrecomputedResamples.build(flips, matrix)
-    shared_boot = None if boot is None else _PrecomputedResamples.build(boot, matrix)
+    chunk = max(1, _CHUNK_ELEMENTS // max((r.resamples.n_resamples for r in (flips, boot) if r is not None), default=1))
 
     options: dict[str, Any] = dict(test=test, interval=interval, confidence=confidence, alpha=alpha)
 
     def work(start: int) -> dict[str, np.ndarray]:
         part = slice(start, start + chunk)
-        return _test_chunk(matrix, first[part], second[part], flips=shared_flips, boot=shared_boot, **options)
+        return _test_chunk(matrix, first[part], second[part], flips=flips, boot=boot, **options)
 
     parts = map_in_threads(work, range(0, first.size, chunk), n_jobs)
     joined: dict[str, Any] = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
-    used = flips.n_resamples if flips is not None else (boot.n_resamples if test == "bootstrap" else 0)
+    used = flips.resamples.n_resamples if flips else (boot.resamples.n_resamples if test == "bootstrap" and boot else 0)
     scalars: dict[str, Any] = dict(test=test, interval=interval, alpha=alpha, confidence=confidence, exact=use_exact)
     return PairTests(first=first, second=second, n_queries=n, n_resamples=used, **scalars, **joined)
 
@@ -336,7 +334,8 @@ class _PrecomputedResamples:
     system_exponents: np.ndarray | None
 
     @classmethod
-    def build(cls, resamples: Resamples, matrix: np.ndarray) -> "_PrecomputedResamples":
+    def build(cls, kind: str, *, matrix: np.ndarray, n_resamples: int, seed: int) -> "_PrecomputedResamples":
+        resamples = Resamples.build(kind, n_queries=matrix.shape[1], n_resamples=n_resamples, seed=seed)
         small = resamples.n_resamples * resamples.n_queries <= _CACHE_ELEMENTS
         blocks = resamples.blocks() if small else None
         means = exponents = None
@@ -345,10 +344,6 @@ class _PrecomputedResamples:
             means = resamples.weighted_sums(np.ldexp(matrix, -exponents[:, None]), blocks)
             means /= resamples.n_queries
         return cls(resamples, blocks, means, exponents)
-
-    def sums(self, values: np.ndarray) -> np.ndarray:
-        """Resampled sums of each row of ``values`` (rows x B)."""
-        return self.resamples.weighted_sums(values, self.blocks)
 
     def difference_means(
         self, first: np.ndarray, second: np.ndarray, d: np.ndarray, exponent: np.ndarray
@@ -374,7 +369,7 @@ class _PrecomputedResamples:
                 out[near] = a - b
                 shift[near] = np.maximum(np.maximum(shift_a[near], shift_b[near]), 0)
         if np.any(direct):
-            out[direct] = self.sums(d[direct]) / self.resamples.n_queries
+            out[direct] = self.resamples.weighted_sums(d[direct], self.blocks) / self.resamples.n_queries
         rounding = np.ldexp(4 * self.resamples.n_queries * np.finfo(np.float64).eps, shift)
         return out, rounding
 
@@ -445,9 +440,7 @@ def _test_chunk(
         "wins": np.count_nonzero(raw > TIE_TOLERANCE, axis=1),
         "ties": np.count_nonzero(np.abs(raw) <= TIE_TOLERANCE, axis=1),
         "losses": np.count_nonzero(raw < -TIE_TOLERANCE, axis=1),
-        "ci_low": np.full(mean.shape, np.nan),
-        "ci_high": np.full(mean.shape, np.nan),
-        "critical_difference": np.full(mean.shape, np.nan),
+        **dict.fromkeys(("ci_low", "ci_high", "critical_difference"), np.full(mean.shape, np.nan)),
     }
     boot_means = None
     if test == "t":
@@ -477,7 +470,7 @@ def _test_chunk(
         w = d - mean[:, None]
         w_mean = boot.difference_means(first, second, d, exponent)[0]
         w_mean -= mean[:, None]
-        spread = boot.sums(w * w)
+        spread = boot.resamples.weighted_sums(w * w, boot.blocks)
         spread /= n
         square = w_mean * w_mean
         spread -= square  # n/(n-1) times the resample's variance, i.e. (n-1) se*^2 ...
@@ -485,9 +478,8 @@ def _test_chunk(
         square *= n - 1  # ... so t*^2 = (n-1) mean*^2 / spread
         with np.errstate(divide="ignore", invalid="ignore"):
             square /= spread
-        np.nan_to_num(square, copy=False, nan=0.0, posinf=np.inf)  # 0/0: every drawn w is 0, t* = 0
-        with np.errstate(divide="ignore", invalid="ignore"):
             t_obs = tested_mean / (sd / math.sqrt(n))
+        np.nan_to_num(square, copy=False, nan=0.0, posinf=np.inf)  # 0/0: every drawn w is 0, t* = 0
         b = boot.resamples.n_resamples
         t_star = np.sqrt(square, out=square)  # |t*|: compared with |t| as the permutation test compares means
         count = _count_exceeding(t_star, np.where(constant, 0.0, t_obs))

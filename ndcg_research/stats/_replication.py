@@ -1,13 +1,6 @@
 """The statistics the simulation studies share, not public API: summaries of replicates, labels of proportions,
-whether two runs of an experiment agree, random query subsets (``query_subsets``, defined with the other seeded draws
-in ``_resampling`` and imported from here by the studies).
-
-The callers are the package's own (simulation, pipeline, studies: a shared private module, see
-``tests/test_architecture.py``), so their arguments are not checked as the public functions check theirs (types,
-shapes, finite values, named in the message). A few cases raise a ValueError: fewer than two replicates
-(``standardized_gap_se``), a share that is no whole count of its trials (``share_label``), more successes than trials
-(``proportion_label``, through ``_intervals._wilson``) and more disjoint query subsets than the queries hold
-(``query_subsets``).
+whether two runs of an experiment agree, random query subsets (``query_subsets``, re-exported from ``_resampling``).
+The callers are the package's own, so their arguments are not checked as the public functions check theirs.
 """
 
 from typing import Any

@@ -82,19 +82,14 @@ class Resamples:
             return cls("exact", n, 1 << (n - 1), 0)
         return cls(kind, n, n_resamples, seed)  # type: ignore[arg-type]
 
-    @property
-    def block_size(self) -> int:
-        """Rows per block."""
-        return EXACT_BLOCK if self.kind == "exact" else RESAMPLE_BLOCK
-
     def starts(self) -> range:
-        """The first resample index of each block."""
-        return range(0, self.n_resamples, self.block_size)
+        """The first resample index of each block (its step: the rows per block)."""
+        return range(0, self.n_resamples, EXACT_BLOCK if self.kind == "exact" else RESAMPLE_BLOCK)
 
     def block(self, k: int) -> np.ndarray:
         """The weights of block ``k``: a float64 array (rows x n_queries)."""
-        start = k * self.block_size
-        rows, n = min(self.block_size, self.n_resamples - start), self.n_queries
+        start, step = self.starts()[k], self.starts().step
+        rows, n = min(step, self.n_resamples - start), self.n_queries
         if self.kind == "exact":
             patterns = np.arange(start, start + rows, dtype=np.int64)[:, None]
             bits = (patterns >> np.arange(n - 1, dtype=np.int64)[None, :]) & 1
