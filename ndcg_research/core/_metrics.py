@@ -4,9 +4,9 @@ Every parameter is checked before the data, and all input before any computation
 
 import re
 import textwrap
-import threading
 import warnings
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal, NamedTuple, TypeVar
 
 import numpy as np
@@ -220,6 +220,12 @@ _PARAMETERS = {
     "power(beta=...)" (r^-beta), "zipf" (1 / r), "geometric(p=...)" (p^(r-1)),
     "logpower(gamma=...)", "loglog", "zipflog(gamma=...)", "none" (see ``parse_discount``),
     or a positive non-increasing callable on ranks.""",
+    "k_ndcg": """k : int or None, default None
+    Cut-off for both the list and the ideal. None cuts nothing (the ideal
+    then runs over every known grade, as trec_eval's ``ndcg``); ``k=10``
+    matches trec_eval's ``ndcg_cut.10``.""",
+    "k_scores": """k : int or None, default None
+    Cut-off for the ranking and the ideal; None cuts nothing. Only the top k are sorted.""",
     "zero_ideal": """zero_ideal : {"zero", "one", "nan", "raise"}, default "zero"
     nDCG of a query whose ideal DCG is 0 (with an UndefinedNDCGWarning).""",
     "y_true": """y_true : array-like
@@ -249,10 +255,11 @@ _PARAMETERS = {
 
 
 def _documented(function: Callable[..., _T]) -> Callable[..., _T]:
-    """Fill the shared texts into ``function``'s docstring: a line ``%(gain)s`` becomes that text, as indented."""
+    """Fill the shared texts into ``function``'s docstring: a line ``%(gain, discount)s`` becomes those texts, as
+    indented."""
     function.__doc__ = re.sub(
-        r"^( *)%\((\w+)\)s$",
-        lambda line: textwrap.indent(_PARAMETERS[line[2]], line[1]),
+        r"^( *)%\(([\w, ]+)\)s$",
+        lambda line: textwrap.indent("\n".join(_PARAMETERS[key.strip()] for key in line[2].split(",")), line[1]),
         function.__doc__ or "",
         flags=re.MULTILINE,
     )
@@ -313,8 +320,7 @@ def dcg(relevance: Any, k: int | None = None, *, gain: GainLike = "linear", disc
     %(relevance)s
     k : int or None, default None
         Cut-off; None uses the whole list.
-    %(gain)s
-    %(discount)s
+    %(gain, discount)s
 
     Returns
     -------
@@ -350,9 +356,7 @@ def idcg(
         The ideal when ``ideal`` is None; may be empty when ``ideal`` is given.
     k : int or None, default None
         Cut-off applied to the ideal ranking; None keeps every known grade.
-    %(ideal)s
-    %(gain)s
-    %(discount)s
+    %(ideal, gain, discount)s
 
     Returns
     -------
@@ -387,14 +391,8 @@ def ndcg_parts(
     Parameters
     ----------
     %(relevance)s
-        May be empty (nothing returned) only when ``ideal`` is given.
-    k : int or None, default None
-        Cut-off for both the list and the ideal; None cuts nothing.
-    %(ideal)s
-    %(gain)s
-    %(discount)s
-    %(zero_ideal)s
-    %(judged)s
+        May be empty (nothing returned) only when ``ideal`` is given: it scores 0.
+    %(k_ndcg, ideal, gain, discount, zero_ideal, judged)s
 
     Returns
     -------
@@ -430,15 +428,7 @@ def ndcg(
     ----------
     %(relevance)s
         May be empty (nothing returned) only when ``ideal`` is given: it scores 0.
-    k : int or None, default None
-        Cut-off for both the list and the ideal. None cuts nothing (the ideal
-        then runs over every known grade, as trec_eval's ``ndcg``); ``k=10``
-        matches trec_eval's ``ndcg_cut.10``.
-    %(ideal)s
-    %(gain)s
-    %(discount)s
-    %(zero_ideal)s
-    %(judged)s
+    %(k_ndcg, ideal, gain, discount, zero_ideal, judged)s
 
     Returns
     -------
@@ -473,24 +463,14 @@ def ndcg(
 
 
 def _start_on_thread(function: Callable[..., _T], *args: Any, **kwargs: Any) -> Callable[[], _T]:
-    """Start ``function(*args, **kwargs)`` on a thread of its own (no pool, no module state, safe across fork);
-    the call returned waits for the result and re-raises the thread's exception."""
-    outcome: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            outcome["value"] = function(*args, **kwargs)
-        except BaseException as error:  # handed to the caller below
-            outcome["error"] = error
-
-    thread = threading.Thread(target=run, name="ndcg_research-ideal-dcg", daemon=True)
-    thread.start()
+    """Start ``function(*args, **kwargs)`` on a thread of its own (no pool kept, no module state); the call returned
+    joins the thread and returns the result or re-raises the thread's exception."""
+    executor = ThreadPoolExecutor(1, thread_name_prefix="ndcg_research-ideal-dcg")
+    future = executor.submit(function, *args, **kwargs)
 
     def result() -> _T:
-        thread.join()
-        if "error" in outcome:
-            raise outcome["error"]
-        return outcome["value"]
+        executor.shutdown()
+        return future.result()
 
     return result
 
@@ -547,17 +527,7 @@ def ndcg_parts_from_scores(
 
     Parameters
     ----------
-    %(y_true)s
-    %(y_score)s
-    k : int or None, default None
-        Cut-off for the ranking and the ideal; None cuts nothing.
-    %(ideal)s
-    %(gain)s
-    %(discount)s
-    %(ties)s
-    %(zero_ideal)s
-    %(judged)s
-    %(threads)s
+    %(y_true, y_score, k_scores, ideal, gain, discount, ties, zero_ideal, judged, threads)s
 
     Returns
     -------
@@ -591,17 +561,7 @@ def ndcg_from_scores(
 
     Parameters
     ----------
-    %(y_true)s
-    %(y_score)s
-    k : int or None, default None
-        Cut-off for the ranking and the ideal. Only the top k are sorted.
-    %(ideal)s
-    %(gain)s
-    %(discount)s
-    %(ties)s
-    %(zero_ideal)s
-    %(judged)s
-    %(threads)s
+    %(y_true, y_score, k_scores, ideal, gain, discount, ties, zero_ideal, judged, threads)s
 
     Returns
     -------
@@ -638,16 +598,12 @@ def dcg_from_scores(
 
     Parameters
     ----------
-    %(y_true)s
-    %(y_score)s
+    %(y_true, y_score)s
     k : int or None, default None
         Cut-off of the ranking; None cuts nothing.
     %(ideal)s
         A DCG needs no ideal: given, it is only checked.
-    %(gain)s
-    %(discount)s
-    %(ties)s
-    %(judged)s
+    %(gain, discount, ties, judged)s
 
     Returns
     -------
