@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Any
 
 import ir_measures
-from ir_measures.measures.base import Agg, ParamInfo
+from ir_measures.measures.base import Agg, MeanAgg, ParamInfo
 
 from .._validation import check_instance, check_int, check_option
 from ..core import parse_discount, parse_gain
@@ -26,19 +26,12 @@ TIES: tuple[str, ...] = ("docno", "input", "average")
 _DEFAULT_CONVENTION = "trec_eval"
 
 
-class _MeanOfDefined(Agg):
+class _MeanOfDefined(MeanAgg):
     """Mean of the values that are not NaN (NaN: a query the convention leaves out); NaN if there is none."""
-
-    def __init__(self) -> None:
-        self.total, self.count = 0.0, 0
 
     def add(self, value: float) -> None:
         if not math.isnan(value):
-            self.total += value
-            self.count += 1
-
-    def result(self) -> float:
-        return self.total / self.count if self.count else math.nan
+            super().add(value)
 
 
 class NDCG(ir_measures.Measure):
@@ -91,12 +84,10 @@ class NDCG(ir_measures.Measure):
 
     def __repr__(self) -> str:
         spec = self._measure.spec()
-        extra = [f"{key}={self.params[key]}" for key in ("ties", "convention") if key in self.params]
+        extra = ",".join(f"{key}={self.params[key]}" for key in ("ties", "convention") if key in self.params)
         if not extra:
             return spec
-        if spec.endswith(")"):
-            return spec[:-1] + "," + ",".join(extra) + ")"
-        return spec + "(" + ",".join(extra) + ")"
+        return f"{spec[:-1]},{extra})" if spec.endswith(")") else f"{spec}({extra})"
 
     def aggregator(self) -> Agg:
         return _MeanOfDefined()
