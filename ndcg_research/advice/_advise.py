@@ -432,7 +432,8 @@ def _reasons(
             defined = taus.dropna()
             order = "Kendall tau against log2 is undefined for every other discount: the systems' means tie"
             if len(defined):
-                order = f"the other discounts order the systems like log2 at Kendall tau {_range(defined)}"
+                order = "the other discounts order the systems like log2 at Kendall tau "
+                order += f"{defined.min():.2f} to {defined.max():.2f}"
             if 0 < len(defined) < len(taus):
                 order += (
                     f", except {_plural(len(taus) - len(defined), 'discount')} under which (or under log2) the "
@@ -480,10 +481,6 @@ def _plural(count: int, noun: str) -> str:
 
 def _value(value: float, digits: int) -> str:
     return "undefined" if math.isnan(value) else f"{value:.{digits}f}"
-
-
-def _range(values: "pd.Series") -> str:
-    return f"{values.min():.2f} to {values.max():.2f}"
 
 
 def _nothing_to_compare(stacked: np.ndarray) -> str:
