@@ -187,19 +187,6 @@ def _parse_text(spec: str) -> Discount:
     return Discount(kind, **kwargs)
 
 
-def _as_discount(value: Any, *, builtin_only: bool = False) -> DiscountFunction:
-    """A discount argument as a ``Discount`` (or the callable itself); errors name the discount."""
-    if isinstance(value, Discount):
-        return value
-    if isinstance(value, str):
-        return _parse_text(value)
-    if builtin_only:
-        raise TypeError(f"discount must be a built-in discount (a spec string or a Discount), got {value!r}")
-    if callable(value):
-        return value
-    raise TypeError(f"discount must be a spec string, a Discount or a callable, got {type(value).__name__}: {value!r}")
-
-
 def parse_discount(spec: DiscountLike, *, builtin_only: bool = False) -> DiscountFunction:
     """Turn a discount spec into a callable on 1-based ranks.
 
@@ -240,4 +227,13 @@ def parse_discount(spec: DiscountLike, *, builtin_only: bool = False) -> Discoun
     ...
     ValueError: discount spec '1/r' is not of the form 'name' or 'name(key=value, ...)'; valid discounts: log2, ...
     """
-    return _as_discount(spec, builtin_only=check_bool(builtin_only, "builtin_only"))
+    builtin_only = check_bool(builtin_only, "builtin_only")
+    if isinstance(spec, Discount):
+        return spec
+    if isinstance(spec, str):
+        return _parse_text(spec)
+    if builtin_only:
+        raise TypeError(f"discount must be a built-in discount (a spec string or a Discount), got {spec!r}")
+    if callable(spec):
+        return spec
+    raise TypeError(f"discount must be a spec string, a Discount or a callable, got {type(spec).__name__}: {spec!r}")

@@ -14,8 +14,8 @@ import numpy as np
 from .._validation import check_array, check_int, check_option
 from . import _batch, _kernels
 from ._batch import Batch
-from ._discounts import Discount, DiscountFunction, DiscountLike, _as_discount
-from ._gains import Gain, GainFunction, GainLike, _as_gain
+from ._discounts import Discount, DiscountFunction, DiscountLike, parse_discount
+from ._gains import Gain, GainFunction, GainLike, parse_gain
 from ._ranking import TIES, ranked_gains
 from ._specs import format_number
 
@@ -64,8 +64,8 @@ def _options(
     """Check and normalise the parameters of a metric function."""
     return _Options(
         check_int(k, "k", low=1, none=True),
-        _as_gain(gain),
-        _as_discount(discount),
+        parse_gain(gain),
+        parse_discount(discount),
         check_option(zero_ideal, "zero_ideal", ZERO_IDEAL_POLICIES),
         check_option(ties, "ties", TIES),
         check_int(threads, "threads", low=1, high=2, none=True),
@@ -266,10 +266,10 @@ def _documented(function: Callable[..., _T]) -> Callable[..., _T]:
     return function
 
 
-def _dcg(relevance: Any, k: int | None, gain: GainFunction, discount: DiscountFunction) -> Value:
+def _dcg(relevance: Any, options: _Options) -> Value:
     """DCG of ranked lists, the parameters checked (``dcg`` and ``cg``)."""
     batch = _batch.as_batch(relevance, name="relevance", fill=0.0, keep_integers=True)
-    width = _width(batch, k)
+    gain, discount, width = options.gain, options.discount, _width(batch, options.k)
     if width == batch.values.shape[1] and gain == _LINEAR:
         # Hot path: one minimum pass, then the dot product. A finite DCG over every
         # entry certifies there is no +inf (D > 0), so the maximum pass is skipped.
@@ -307,8 +307,7 @@ def cg(relevance: Any, k: int | None = None, *, gain: GainLike = "linear") -> Va
     >>> cg([[3, 2], [1]]).tolist()
     [5.0, 1.0]
     """
-    options = _options(k, gain, _NO_DISCOUNT)
-    return _dcg(relevance, options.k, options.gain, _NO_DISCOUNT)
+    return _dcg(relevance, _options(k, gain, _NO_DISCOUNT))
 
 
 @_documented
@@ -335,8 +334,7 @@ def dcg(relevance: Any, k: int | None = None, *, gain: GainLike = "linear", disc
     >>> dcg([[1, 0], [0, 1]], discount="zipf").tolist()
     [1.0, 0.5]
     """
-    options = _options(k, gain, discount)
-    return _dcg(relevance, options.k, options.gain, options.discount)
+    return _dcg(relevance, _options(k, gain, discount))
 
 
 @_documented

@@ -76,7 +76,7 @@ def ir_measure(
     """
     spec = check_instance(spec, "spec", str, what="a measure spec (e.g. 'ndcg@10')")
     try:
-        from ._ir_measures import NDCG
+        from ._ir_measures import NDCG, measure_params
     except ImportError as error:
         raise ImportError(
             "ir_measure needs ir_measures (the ecosystem extra): pip install 'ndcg_research[ecosystem]'"
@@ -91,13 +91,7 @@ def ir_measure(
             f"{', '.join(m.name for m in measures)}); make one measure per cut-off"
         )
     (measure,) = measures
-    params: dict[str, Any] = {
-        "cutoff": measure.k,
-        "gain": measure.gain,
-        "discount": measure.discount,
-        "gains": None if measure.gains is None else dict(measure.gains),
-        **extra,
-    }
+    params: dict[str, Any] = {**measure_params(measure), **extra}
     for name, value in (("gain", gain), ("discount", discount), ("ties", ties), ("convention", convention)):
         if value is None:
             continue
