@@ -373,15 +373,14 @@ def _reasons(
         told = f"it {'tells' if row['pairs_significant'] else 'does not tell'} the one pair of systems apart"
     else:
         told = f"it tells apart {row['pairs_significant']} of the {n_pairs} pairs of systems ({_percent(row['power'])})"
+    best = (
+        "no candidate tells apart more."
+        if row["power"] == top
+        else f"the most discriminative candidate tells apart {_percent(top)}, within the margin of {POWER_MARGIN:g}."
+    )
     reasons = [
         f"discriminative power: {told} at alpha = {alpha:g}, family-wise (randomised Tukey HSD, "
-        f"{settings['n_resamples']} resamples); "
-        + (
-            "no candidate tells apart more."
-            if row["power"] == top
-            else f"the most discriminative candidate tells apart {_percent(top)}, "
-            f"within the margin of {POWER_MARGIN:g}."
-        )
+        f"{settings['n_resamples']} resamples); {best}"
     ]
     short = table[table["shortlisted"]]
     most = short.loc[short["phi"].idxmax()] if short["phi"].notna().any() else row
