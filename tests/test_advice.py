@@ -409,13 +409,13 @@ def test_reasons_count_in_words_and_state_undefined_cases_plainly():
         ]
     )  # fmt: skip
     settings = {"alpha": 0.05, "target_swap_rate": 0.05, "n_resamples": 100}
-    reasons = _advise._reasons(table, 0, [(1, 0.0), (2, 0.0)], n_pairs=1, n_queries=4, n_systems=2, settings=settings)
+    reasons = _advise._reasons(table, 0, [(1, 0.0), (2, 0.0)], n_queries=4, n_systems=2, settings=settings)
     text = "\n".join(reasons)
     assert "already with 1 query it is 0.0%" in text and "the only candidate as discriminative" in text
     assert "no number of queries would reach it" in text and "Kendall tau against log2 is undefined" in text
     for wrong in ("1 queries", "infinitely", "nan", "inf ", "1 candidates"):
         assert wrong not in text, wrong
-    reasons = _advise._reasons(table, 1, [(1, 0.0), (2, 0.0)], n_pairs=1, n_queries=4, n_systems=2, settings=settings)
+    reasons = _advise._reasons(table, 1, [(1, 0.0), (2, 0.0)], n_queries=4, n_systems=2, settings=settings)
     assert "nan" not in "\n".join(reasons) and "Kendall tau between their orders is undefined" in reasons[3]
 
 

@@ -253,3 +253,25 @@ def test_pyterrier_experiment_takes_the_measure():
             expected.loc[name, "ndcg(gain=exp2,discount=zipf)"],
             rel_tol=1e-12,
         )
+
+
+@pytest.mark.parametrize(
+    ("spec", "rest", "extra"),
+    [
+        ("ndcg(ties=average)", "ndcg", {"ties": "average"}),
+        ("ndcg( ties = 'average' , discount=zipf)", "ndcg( discount=zipf)", {"ties": "average"}),
+        ("ndcg@3(discount=zipf , convention=sklearn )", "ndcg@3(discount=zipf )", {"convention": "sklearn"}),
+        ("ndcg(gain='mapping({0: 0, 1: 1})',ties=docno)", "ndcg(gain='mapping({0: 0, 1: 1})')", {"ties": "docno"}),
+        (
+            "ndcg(discount=power(beta=0.5),convention=xgboost-)",
+            "ndcg(discount=power(beta=0.5))",
+            {"convention": "xgboost-"},
+        ),
+        ("ndcg_cut.10", "ndcg_cut.10", {}),
+        ("ndcg(discount=zipf)", "ndcg(discount=zipf)", {}),
+    ],
+)
+def test_the_measure_options_are_taken_out_of_a_printed_spec(spec, rest, extra):
+    from ndcg_research.interop import _extra_options
+
+    assert _extra_options(spec) == (rest, extra)

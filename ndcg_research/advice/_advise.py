@@ -211,13 +211,17 @@ def advise(
     'ndcg(gain=linear,discount=zipf)'
     """
     candidates = _candidates(discounts, cutoffs, gains)
-    alpha = check_real(alpha, "alpha", low=0, high=1, closed="neither")
-    target_swap_rate = check_real(target_swap_rate, "target_swap_rate", low=0, high=1, closed="neither")
-    n_resamples, swap_trials = check_resamples(n_resamples), check_resamples(swap_trials, "swap_trials")
-    seed = check_int(seed, "seed", low=0)
-    convention = check_instance(convention, "convention", str, what="a convention name")
-
-    data = run_matrices(qrels, runs, [c["measure"] for c in candidates], complete=complete, convention=convention)
+    settings = {
+        "alpha": check_real(alpha, "alpha", low=0, high=1, closed="neither"),
+        "target_swap_rate": check_real(target_swap_rate, "target_swap_rate", low=0, high=1, closed="neither"),
+        "n_resamples": check_resamples(n_resamples),
+        "swap_trials": check_resamples(swap_trials, "swap_trials"),
+        "seed": check_int(seed, "seed", low=0),
+        "convention": check_instance(convention, "convention", str, what="a convention name"),
+    }
+    alpha, n_resamples, seed = settings["alpha"], settings["n_resamples"], settings["seed"]
+    measures = [c["measure"] for c in candidates]
+    data = run_matrices(qrels, runs, measures, complete=complete, convention=settings["convention"])
     stacked = np.stack([data.matrices[c["measure"]] for c in candidates])  # candidates x systems x queries
     notes = list(data.notes)
     defined = ~np.isnan(stacked).any(axis=(0, 1))
@@ -251,11 +255,11 @@ def advise(
     for c, matrix, same in zip(candidates, stacked, alike, strict=True):  # each candidate's row gets its numbers
         c["power"], c["pairs_significant"] = measure.power(matrix, alpha=alpha, n_resamples=n_resamples, seed=seed)
         c["phi"], c["erho2"], c["queries_for_phi"] = measure.dependability(matrix)
-        rates = measure.swap_curve(matrix, sizes, trials=swap_trials, seed=seed)
+        rates = measure.swap_curve(matrix, sizes, trials=settings["swap_trials"], seed=seed)
         c["swap_rate"] = float(rates[-1])
         # A candidate that orders no pair has a swap rate of 0 because ties never swap, not because it is stable.
         c["queries_for_swap_target"] = (
-            math.nan if same else measure.queries_for_swap_rate(sizes, rates, target_swap_rate)[0]
+            math.nan if same else measure.queries_for_swap_rate(sizes, rates, settings["target_swap_rate"])[0]
         )
         curves += [
             {"measure": c["measure"], "size": int(s), "swap_rate": float(r)} for s, r in zip(sizes, rates, strict=True)
@@ -266,33 +270,21 @@ def advise(
     means = [matrix.mean(axis=1) for matrix in stacked]  # each candidate's order of the systems
     log2 = [np.flatnonzero(_log2_of(table, row))[0] for _, row in table.iterrows()]  # its log2 candidate
     table["tau_log2"] = [measure.agreement(means[i], means[j]) for i, j in enumerate(log2)]
-    n_pairs = len(data.systems) * (len(data.systems) - 1) // 2
-    eligible = ~alike
-    chosen, shortlisted = _choose(table, eligible)
+    chosen, shortlisted = _choose(table, ~alike)
     table["shortlisted"] = shortlisted
     table["recommended"] = table.index == chosen
     by_cutoff = {}
     for label in dict.fromkeys(table["cutoff"]):
         at = (table["cutoff"] == label).to_numpy()
-        if eligible[at].any():
-            by_cutoff[label] = table.loc[_choose(table[at], eligible[at])[0], "measure"]
+        if not alike[at].all():
+            by_cutoff[label] = table.loc[_choose(table[at], ~alike[at])[0], "measure"]
         else:
             notes.append(
                 f"at {'the whole ranking' if label == 'none' else f'cut-off {label}'} every candidate gives every run "
                 f"the same value on every query: no recommendation for it"
             )
-    settings = {
-        "alpha": alpha,
-        "target_swap_rate": target_swap_rate,
-        "n_resamples": n_resamples,
-        "swap_trials": swap_trials,
-        "seed": seed,
-        "convention": convention,
-    }
     curve = [(c["size"], c["swap_rate"]) for c in curves if c["measure"] == table.loc[chosen, "measure"]]
-    reasons = _reasons(
-        table, chosen, curve, n_pairs=n_pairs, n_queries=n_queries, n_systems=len(data.systems), settings=settings
-    )
+    reasons = _reasons(table, chosen, curve, n_queries=n_queries, n_systems=len(data.systems), settings=settings)
     return Advice(
         recommended=str(table.loc[chosen, "measure"]),
         table=table,
@@ -368,12 +360,12 @@ def _reasons(
     chosen: Any,
     curve: list[tuple[int, float]],
     *,
-    n_pairs: int,
     n_queries: int,
     n_systems: int,
     settings: dict[str, Any],
 ) -> list[str]:
     row = table.loc[chosen]
+    n_pairs = n_systems * (n_systems - 1) // 2
     alpha, target = settings["alpha"], settings["target_swap_rate"]
     largest = curve[-1][0]
     top = table.loc[table["shortlisted"], "power"].max()  # the candidates that can tell the runs apart
@@ -381,15 +373,14 @@ def _reasons(
         told = f"it {'tells' if row['pairs_significant'] else 'does not tell'} the one pair of systems apart"
     else:
         told = f"it tells apart {row['pairs_significant']} of the {n_pairs} pairs of systems ({_percent(row['power'])})"
+    best = (
+        "no candidate tells apart more."
+        if row["power"] == top
+        else f"the most discriminative candidate tells apart {_percent(top)}, within the margin of {POWER_MARGIN:g}."
+    )
     reasons = [
         f"discriminative power: {told} at alpha = {alpha:g}, family-wise (randomised Tukey HSD, "
-        f"{settings['n_resamples']} resamples); "
-        + (
-            "no candidate tells apart more."
-            if row["power"] == top
-            else f"the most discriminative candidate tells apart {_percent(top)}, "
-            f"within the margin of {POWER_MARGIN:g}."
-        )
+        f"{settings['n_resamples']} resamples); {best}"
     ]
     short = table[table["shortlisted"]]
     most = short.loc[short["phi"].idxmax()] if short["phi"].notna().any() else row
@@ -438,16 +429,15 @@ def _reasons(
         taus = table.loc[_same_setting(table, row) & (table["discount"] != REFERENCE), "tau_log2"]
         if len(taus):
             defined = taus.dropna()
-            if len(defined) == len(taus):
-                order = f"the other discounts order the systems like log2 at Kendall tau {_range(defined)}"
-            elif len(defined):
-                order = (
-                    f"the other discounts order the systems like log2 at Kendall tau {_range(defined)}, "
-                    f"except {_plural(len(taus) - len(defined), 'discount')} under which (or under log2) the "
+            order = "Kendall tau against log2 is undefined for every other discount: the systems' means tie"
+            if len(defined):
+                order = "the other discounts order the systems like log2 at Kendall tau "
+                order += f"{defined.min():.2f} to {defined.max():.2f}"
+            if 0 < len(defined) < len(taus):
+                order += (
+                    f", except {_plural(len(taus) - len(defined), 'discount')} under which (or under log2) the "
                     f"systems' means tie, where tau is undefined"
                 )
-            else:
-                order = "Kendall tau against log2 is undefined for every other discount: the systems' means tie"
             reasons.append(
                 f"log2 is kept: the rule keeps it when it is within {POWER_MARGIN:g} of the highest power and within "
                 f"{PHI_MARGIN:g} of the highest Phi among those; {order} (same gain and cut-off)."
@@ -490,10 +480,6 @@ def _plural(count: int, noun: str) -> str:
 
 def _value(value: float, digits: int) -> str:
     return "undefined" if math.isnan(value) else f"{value:.{digits}f}"
-
-
-def _range(values: "pd.Series") -> str:
-    return f"{values.min():.2f} to {values.max():.2f}"
 
 
 def _nothing_to_compare(stacked: np.ndarray) -> str:

@@ -25,12 +25,9 @@ def power(matrix: np.ndarray, *, alpha: float, n_resamples: int, seed: int) -> t
 
 
 def dependability(matrix: np.ndarray) -> tuple[float, float, float]:
-    r"""``(phi, erho2, queries_for_phi)`` from the variance components (Brennan 2001; Kanoulas & Aslam 2009) over the
-    ``n`` queries: :math:`\Phi = \sigma^2_s / (\sigma^2_s + (\sigma^2_q + \sigma^2_{sq}) / n)`,
-    :math:`E\rho^2 = \sigma^2_s / (\sigma^2_s + \sigma^2_{sq} / n)` and the D-study's
-    :math:`n' = \frac{\Phi}{1-\Phi}\,\frac{\sigma^2_q + \sigma^2_{sq}}{\sigma^2_s}` at :data:`PHI_TARGET`
-    (infinite when :math:`\sigma^2_s = 0`); NaN for 0 / 0.
-    """
+    """``(phi, erho2, queries_for_phi)`` of generalizability theory (Brennan 2001; Kanoulas & Aslam 2009) over the
+    matrix's queries; queries_for_phi is the D-study's count for :data:`PHI_TARGET` (infinite when the systems' own
+    variance is 0). NaN for 0 / 0."""
     parts = variance_components(matrix)
     n = matrix.shape[1]
     error = parts.topic + parts.interaction

@@ -191,10 +191,8 @@ def check_grades(batch: Batch, *, upper_checked: bool = False) -> None:
     """Reject NaN, infinite and negative grades; ``upper_checked``: the caller ruled out +inf (a finite DCG)."""
     values = batch.values
     low = values.min()
-    if not upper_checked:
-        high = values.max()
-        if not np.isfinite(high):
-            _raise_nonfinite(batch)
+    if not upper_checked and not np.isfinite(values.max()):
+        _raise_nonfinite(batch)
     if not low >= 0:  # False for NaN too
         if np.isnan(low) or np.isinf(low):
             _raise_nonfinite(batch)

@@ -6,7 +6,7 @@ where the metric functions call it (positive, finite, non-increasing on the rank
 import functools
 import math
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -19,57 +19,38 @@ _REQUIRED = object()
 
 @dataclass(frozen=True)
 class _Kind:
-    """One built-in discount family: its formula, parameters and constraints."""
+    """One built-in discount family: its formula, and each parameter's default (or _REQUIRED) and open range."""
 
     formula: str
     function: Callable[..., np.ndarray]
-    params: dict[str, Any]  # name -> default, or _REQUIRED
-    constraint: Callable[..., str | None] = lambda **_: None  # returns an error text or None
-
-
-def _base_above_one(base: float) -> str | None:
-    return None if base > 1 else f"base must be > 1, got {base!r}"
-
-
-def _positive(name: str) -> Callable[..., str | None]:
-    return lambda **values: None if values[name] > 0 else f"{name} must be > 0, got {values[name]!r}"
+    params: dict[str, tuple[Any, float, float]] = field(default_factory=dict)  # name -> (default, low, high)
 
 
 _KINDS: dict[str, _Kind] = {
-    "log2": _Kind("1 / log2(r + 1)", lambda r: 1.0 / np.log2(r + 1.0), {}),
-    "log": _Kind("1 / log_base(r + 1)", lambda r, base: math.log(base) / np.log1p(r), {"base": 2.0}, _base_above_one),
+    "log2": _Kind("1 / log2(r + 1)", lambda r: 1.0 / np.log2(r + 1.0)),
+    "log": _Kind("1 / log_base(r + 1)", lambda r, base: math.log(base) / np.log1p(r), {"base": (2.0, 1, math.inf)}),
     # Järvelin & Kekäläinen (2002): ranks before b are not discounted.
     "jarvelin": _Kind(
         "1 if r < base else 1 / log_base(r)",
         lambda r, base: np.where(r < base, 1.0, math.log(base) / np.log(np.maximum(r, base))),
-        {"base": 2.0},
-        _base_above_one,
+        {"base": (2.0, 1, math.inf)},
     ),
-    "power": _Kind("r^(-beta)", lambda r, beta: r ** (-beta), {"beta": _REQUIRED}, _positive("beta")),
-    "zipf": _Kind("1 / r", lambda r: 1.0 / r, {}),
+    "power": _Kind("r^(-beta)", lambda r, beta: r ** (-beta), {"beta": (_REQUIRED, 0, math.inf)}),
+    "zipf": _Kind("1 / r", lambda r: 1.0 / r),
     # p^(r-1) underflows to 0 past rank ~ 1 + 745 / ln(1/p): below 1e-300 of the first term, exact to float64.
-    "geometric": _Kind(
-        "p^(r - 1)",
-        lambda r, p: p ** (r - 1.0),
-        {"p": _REQUIRED},
-        lambda p: None if 0 < p < 1 else f"p must be in (0, 1), got {p!r}",
-    ),
+    "geometric": _Kind("p^(r - 1)", lambda r, p: p ** (r - 1.0), {"p": (_REQUIRED, 0, 1)}),
     "logpower": _Kind(
-        "(1 / log2(r + 1))^gamma",
-        lambda r, gamma: np.log2(r + 1.0) ** (-gamma),
-        {"gamma": _REQUIRED},
-        _positive("gamma"),
+        "(1 / log2(r + 1))^gamma", lambda r, gamma: np.log2(r + 1.0) ** (-gamma), {"gamma": (_REQUIRED, 0, math.inf)}
     ),
-    "loglog": _Kind("1 / log2(1 + log2(1 + r))", lambda r: 1.0 / np.log2(1.0 + np.log2(1.0 + r)), {}),
+    "loglog": _Kind("1 / log2(1 + log2(1 + r))", lambda r: 1.0 / np.log2(1.0 + np.log2(1.0 + r))),
     # Brackets the critical 1/r from the fast side: gamma = 1 still diverges (like ln 2 ln ln n), gamma = 2
     # converges. log2, not ln, so that D(1) = 1; the ln form differs by a factor (1/ln 2)^gamma nDCG divides out.
     "zipflog": _Kind(
         "1 / (r log2(r + 1)^gamma)",
         lambda r, gamma: 1.0 / (r * np.log2(r + 1.0) ** gamma),
-        {"gamma": _REQUIRED},
-        _positive("gamma"),
+        {"gamma": (_REQUIRED, 0, math.inf)},
     ),
-    "none": _Kind("1", np.ones_like, {}),
+    "none": _Kind("1", np.ones_like),
 }
 
 #: Names of the built-in discounts.
@@ -80,7 +61,7 @@ def _signature(name: str) -> str:
     params = _KINDS[name].params
     if not params:
         return name
-    inner = ", ".join(k if v is _REQUIRED else f"{k}={v:g}" for k, v in params.items())
+    inner = ", ".join(k if v is _REQUIRED else f"{k}={v:g}" for k, (v, _, _) in params.items())
     return f"{name}({inner})"
 
 
@@ -126,18 +107,17 @@ class Discount:
                 f"all discounts: {_valid_list()}"
             )
         values: dict[str, float] = {}
-        for key, default in kind.params.items():
-            if key not in params:
-                if default is _REQUIRED:
-                    raise ValueError(f"discount {name!r} needs parameter {key!r}: {_signature(name)}")
-                values[key] = float(default)
-                continue
-            values[key] = check_real(params[key], f"discount {name!r} parameter {key!r}")
-        problem = kind.constraint(**values)
-        if problem:
-            raise ValueError(
-                f"discount {name!r}: {problem} (valid: {_signature(name)}; all discounts: {_valid_list()})"
-            )
+        for key, (default, low, high) in kind.params.items():
+            if key not in params and default is _REQUIRED:
+                raise ValueError(f"discount {name!r} needs parameter {key!r}: {_signature(name)}")
+            value = check_real(params.get(key, default), f"discount {name!r} parameter {key!r}")
+            if not low < value < high:
+                within = f"> {low:g}" if high == math.inf else f"in ({low:g}, {high:g})"
+                raise ValueError(
+                    f"discount {name!r}: {key} must be {within}, got {value!r} (valid: {_signature(name)}; all "
+                    f"discounts: {_valid_list()})"
+                )
+            values[key] = value
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "params", tuple(values.items()))
 
@@ -164,18 +144,12 @@ class Discount:
         >>> parse_discount("power(beta=2)").decay, parse_discount("log2").decay, parse_discount("zipf").decay
         ('summable', 'slowly varying', 'critical')
         """
-        if self.name == "none":
-            return "constant"
         kw = self.kwargs
         if self.name == "zipflog":  # sum 1/(r log^g r) diverges exactly when g <= 1 (integral test)
             return "critical" if kw["gamma"] <= 1 else "summable"
-        if self.name in ("zipf",) or (self.name == "power" and kw["beta"] == 1):
-            return "critical"
-        if self.name == "geometric" or (self.name == "power" and kw["beta"] > 1):
-            return "summable"
         if self.name == "power":
-            return "regularly varying"
-        return "slowly varying"
+            return "regularly varying" if kw["beta"] < 1 else "critical" if kw["beta"] == 1 else "summable"
+        return {"none": "constant", "zipf": "critical", "geometric": "summable"}.get(self.name, "slowly varying")
 
     def __call__(self, ranks: Any) -> np.ndarray:
         """D at the given 1-based ranks, as float64."""
@@ -186,7 +160,7 @@ class Discount:
 
     def __str__(self) -> str:
         defaults = _KINDS[self.name].params
-        shown = {k: v for k, v in self.params if defaults[k] is _REQUIRED or v != defaults[k]}
+        shown = {k: v for k, v in self.params if defaults[k][0] is _REQUIRED or v != defaults[k][0]}
         return format_call(self.name, shown)
 
     def __repr__(self) -> str:
@@ -211,19 +185,6 @@ def _parse_text(spec: str) -> Discount:
             f"discount spec {spec!r}: give parameters by name, e.g. 'power(beta=0.5)'; valid discounts: {_valid_list()}"
         )
     return Discount(kind, **kwargs)
-
-
-def _as_discount(value: Any, *, builtin_only: bool = False) -> DiscountFunction:
-    """A discount argument as a ``Discount`` (or the callable itself); errors name the discount."""
-    if isinstance(value, Discount):
-        return value
-    if isinstance(value, str):
-        return _parse_text(value)
-    if builtin_only:
-        raise TypeError(f"discount must be a built-in discount (a spec string or a Discount), got {value!r}")
-    if callable(value):
-        return value
-    raise TypeError(f"discount must be a spec string, a Discount or a callable, got {type(value).__name__}: {value!r}")
 
 
 def parse_discount(spec: DiscountLike, *, builtin_only: bool = False) -> DiscountFunction:
@@ -266,4 +227,13 @@ def parse_discount(spec: DiscountLike, *, builtin_only: bool = False) -> Discoun
     ...
     ValueError: discount spec '1/r' is not of the form 'name' or 'name(key=value, ...)'; valid discounts: log2, ...
     """
-    return _as_discount(spec, builtin_only=check_bool(builtin_only, "builtin_only"))
+    builtin_only = check_bool(builtin_only, "builtin_only")
+    if isinstance(spec, Discount):
+        return spec
+    if isinstance(spec, str):
+        return _parse_text(spec)
+    if builtin_only:
+        raise TypeError(f"discount must be a built-in discount (a spec string or a Discount), got {spec!r}")
+    if callable(spec):
+        return spec
+    raise TypeError(f"discount must be a spec string, a Discount or a callable, got {type(spec).__name__}: {spec!r}")

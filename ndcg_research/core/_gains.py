@@ -127,23 +127,6 @@ def _parse_text(spec: str) -> Gain:
     return Gain(kind, args[0] if args else None)
 
 
-def _as_gain(value: Any, *, builtin_only: bool = False) -> GainFunction:
-    """A gain argument as a ``Gain`` (or the callable itself); errors name the gain, whatever the argument."""
-    if isinstance(value, Gain):
-        return value
-    if isinstance(value, str):
-        return _parse_text(value)
-    if isinstance(value, Mapping):
-        return Gain("mapping", value)
-    if builtin_only:
-        raise TypeError(f"gain must be a built-in gain (a spec string, a mapping or a Gain), got {value!r}")
-    if callable(value):
-        return value
-    raise TypeError(
-        f"gain must be a spec string, a mapping, a Gain or a callable, got {type(value).__name__}: {value!r}"
-    )
-
-
 def parse_gain(spec: GainLike, *, builtin_only: bool = False) -> GainFunction:
     """Turn a gain spec into a callable on grades.
 
@@ -174,4 +157,15 @@ def parse_gain(spec: GainLike, *, builtin_only: bool = False) -> GainFunction:
     ...
     TypeError: gain must be a built-in gain (a spec string, a mapping or a Gain), got <built-in function abs>
     """
-    return _as_gain(spec, builtin_only=check_bool(builtin_only, "builtin_only"))
+    builtin_only = check_bool(builtin_only, "builtin_only")
+    if isinstance(spec, Gain):
+        return spec
+    if isinstance(spec, str):
+        return _parse_text(spec)
+    if isinstance(spec, Mapping):
+        return Gain("mapping", spec)
+    if builtin_only:
+        raise TypeError(f"gain must be a built-in gain (a spec string, a mapping or a Gain), got {spec!r}")
+    if callable(spec):
+        return spec
+    raise TypeError(f"gain must be a spec string, a mapping, a Gain or a callable, got {type(spec).__name__}: {spec!r}")

@@ -4,9 +4,9 @@ Every parameter is checked before the data, and all input before any computation
 
 import re
 import textwrap
-import threading
 import warnings
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Literal, NamedTuple, TypeVar
 
 import numpy as np
@@ -14,8 +14,8 @@ import numpy as np
 from .._validation import check_array, check_int, check_option
 from . import _batch, _kernels
 from ._batch import Batch
-from ._discounts import Discount, DiscountFunction, DiscountLike, _as_discount
-from ._gains import Gain, GainFunction, GainLike, _as_gain
+from ._discounts import Discount, DiscountFunction, DiscountLike, parse_discount
+from ._gains import Gain, GainFunction, GainLike, parse_gain
 from ._ranking import TIES, ranked_gains
 from ._specs import format_number
 
@@ -64,8 +64,8 @@ def _options(
     """Check and normalise the parameters of a metric function."""
     return _Options(
         check_int(k, "k", low=1, none=True),
-        _as_gain(gain),
-        _as_discount(discount),
+        parse_gain(gain),
+        parse_discount(discount),
         check_option(zero_ideal, "zero_ideal", ZERO_IDEAL_POLICIES),
         check_option(ties, "ties", TIES),
         check_int(threads, "threads", low=1, high=2, none=True),
@@ -220,6 +220,12 @@ _PARAMETERS = {
     "power(beta=...)" (r^-beta), "zipf" (1 / r), "geometric(p=...)" (p^(r-1)),
     "logpower(gamma=...)", "loglog", "zipflog(gamma=...)", "none" (see ``parse_discount``),
     or a positive non-increasing callable on ranks.""",
+    "k_ndcg": """k : int or None, default None
+    Cut-off for both the list and the ideal. None cuts nothing (the ideal
+    then runs over every known grade, as trec_eval's ``ndcg``); ``k=10``
+    matches trec_eval's ``ndcg_cut.10``.""",
+    "k_scores": """k : int or None, default None
+    Cut-off for the ranking and the ideal; None cuts nothing. Only the top k are sorted.""",
     "zero_ideal": """zero_ideal : {"zero", "one", "nan", "raise"}, default "zero"
     nDCG of a query whose ideal DCG is 0 (with an UndefinedNDCGWarning).""",
     "y_true": """y_true : array-like
@@ -249,20 +255,21 @@ _PARAMETERS = {
 
 
 def _documented(function: Callable[..., _T]) -> Callable[..., _T]:
-    """Fill the shared texts into ``function``'s docstring: a line ``%(gain)s`` becomes that text, as indented."""
+    """Fill the shared texts into ``function``'s docstring: a line ``%(gain, discount)s`` becomes those texts, as
+    indented."""
     function.__doc__ = re.sub(
-        r"^( *)%\((\w+)\)s$",
-        lambda line: textwrap.indent(_PARAMETERS[line[2]], line[1]),
+        r"^( *)%\(([\w, ]+)\)s$",
+        lambda line: textwrap.indent("\n".join(_PARAMETERS[key.strip()] for key in line[2].split(",")), line[1]),
         function.__doc__ or "",
         flags=re.MULTILINE,
     )
     return function
 
 
-def _dcg(relevance: Any, k: int | None, gain: GainFunction, discount: DiscountFunction) -> Value:
+def _dcg(relevance: Any, options: _Options) -> Value:
     """DCG of ranked lists, the parameters checked (``dcg`` and ``cg``)."""
     batch = _batch.as_batch(relevance, name="relevance", fill=0.0, keep_integers=True)
-    width = _width(batch, k)
+    gain, discount, width = options.gain, options.discount, _width(batch, options.k)
     if width == batch.values.shape[1] and gain == _LINEAR:
         # Hot path: one minimum pass, then the dot product. A finite DCG over every
         # entry certifies there is no +inf (D > 0), so the maximum pass is skipped.
@@ -300,8 +307,7 @@ def cg(relevance: Any, k: int | None = None, *, gain: GainLike = "linear") -> Va
     >>> cg([[3, 2], [1]]).tolist()
     [5.0, 1.0]
     """
-    options = _options(k, gain, _NO_DISCOUNT)
-    return _dcg(relevance, options.k, options.gain, _NO_DISCOUNT)
+    return _dcg(relevance, _options(k, gain, _NO_DISCOUNT))
 
 
 @_documented
@@ -313,8 +319,7 @@ def dcg(relevance: Any, k: int | None = None, *, gain: GainLike = "linear", disc
     %(relevance)s
     k : int or None, default None
         Cut-off; None uses the whole list.
-    %(gain)s
-    %(discount)s
+    %(gain, discount)s
 
     Returns
     -------
@@ -329,8 +334,7 @@ def dcg(relevance: Any, k: int | None = None, *, gain: GainLike = "linear", disc
     >>> dcg([[1, 0], [0, 1]], discount="zipf").tolist()
     [1.0, 0.5]
     """
-    options = _options(k, gain, discount)
-    return _dcg(relevance, options.k, options.gain, options.discount)
+    return _dcg(relevance, _options(k, gain, discount))
 
 
 @_documented
@@ -350,9 +354,7 @@ def idcg(
         The ideal when ``ideal`` is None; may be empty when ``ideal`` is given.
     k : int or None, default None
         Cut-off applied to the ideal ranking; None keeps every known grade.
-    %(ideal)s
-    %(gain)s
-    %(discount)s
+    %(ideal, gain, discount)s
 
     Returns
     -------
@@ -387,14 +389,8 @@ def ndcg_parts(
     Parameters
     ----------
     %(relevance)s
-        May be empty (nothing returned) only when ``ideal`` is given.
-    k : int or None, default None
-        Cut-off for both the list and the ideal; None cuts nothing.
-    %(ideal)s
-    %(gain)s
-    %(discount)s
-    %(zero_ideal)s
-    %(judged)s
+        May be empty (nothing returned) only when ``ideal`` is given: it scores 0.
+    %(k_ndcg, ideal, gain, discount, zero_ideal, judged)s
 
     Returns
     -------
@@ -430,15 +426,7 @@ def ndcg(
     ----------
     %(relevance)s
         May be empty (nothing returned) only when ``ideal`` is given: it scores 0.
-    k : int or None, default None
-        Cut-off for both the list and the ideal. None cuts nothing (the ideal
-        then runs over every known grade, as trec_eval's ``ndcg``); ``k=10``
-        matches trec_eval's ``ndcg_cut.10``.
-    %(ideal)s
-    %(gain)s
-    %(discount)s
-    %(zero_ideal)s
-    %(judged)s
+    %(k_ndcg, ideal, gain, discount, zero_ideal, judged)s
 
     Returns
     -------
@@ -473,24 +461,14 @@ def ndcg(
 
 
 def _start_on_thread(function: Callable[..., _T], *args: Any, **kwargs: Any) -> Callable[[], _T]:
-    """Start ``function(*args, **kwargs)`` on a thread of its own (no pool, no module state, safe across fork);
-    the call returned waits for the result and re-raises the thread's exception."""
-    outcome: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            outcome["value"] = function(*args, **kwargs)
-        except BaseException as error:  # handed to the caller below
-            outcome["error"] = error
-
-    thread = threading.Thread(target=run, name="ndcg_research-ideal-dcg", daemon=True)
-    thread.start()
+    """Start ``function(*args, **kwargs)`` on a thread of its own (no pool kept, no module state); the call returned
+    joins the thread and returns the result or re-raises the thread's exception."""
+    executor = ThreadPoolExecutor(1, thread_name_prefix="ndcg_research-ideal-dcg")
+    future = executor.submit(function, *args, **kwargs)
 
     def result() -> _T:
-        thread.join()
-        if "error" in outcome:
-            raise outcome["error"]
-        return outcome["value"]
+        executor.shutdown()
+        return future.result()
 
     return result
 
@@ -547,17 +525,7 @@ def ndcg_parts_from_scores(
 
     Parameters
     ----------
-    %(y_true)s
-    %(y_score)s
-    k : int or None, default None
-        Cut-off for the ranking and the ideal; None cuts nothing.
-    %(ideal)s
-    %(gain)s
-    %(discount)s
-    %(ties)s
-    %(zero_ideal)s
-    %(judged)s
-    %(threads)s
+    %(y_true, y_score, k_scores, ideal, gain, discount, ties, zero_ideal, judged, threads)s
 
     Returns
     -------
@@ -591,17 +559,7 @@ def ndcg_from_scores(
 
     Parameters
     ----------
-    %(y_true)s
-    %(y_score)s
-    k : int or None, default None
-        Cut-off for the ranking and the ideal. Only the top k are sorted.
-    %(ideal)s
-    %(gain)s
-    %(discount)s
-    %(ties)s
-    %(zero_ideal)s
-    %(judged)s
-    %(threads)s
+    %(y_true, y_score, k_scores, ideal, gain, discount, ties, zero_ideal, judged, threads)s
 
     Returns
     -------
@@ -638,16 +596,12 @@ def dcg_from_scores(
 
     Parameters
     ----------
-    %(y_true)s
-    %(y_score)s
+    %(y_true, y_score)s
     k : int or None, default None
         Cut-off of the ranking; None cuts nothing.
     %(ideal)s
         A DCG needs no ideal: given, it is only checked.
-    %(gain)s
-    %(discount)s
-    %(ties)s
-    %(judged)s
+    %(gain, discount, ties, judged)s
 
     Returns
     -------

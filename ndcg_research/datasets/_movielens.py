@@ -56,6 +56,8 @@ U_DATA_SHA256 = "06416e597f82b7342361e41163890c81036900f418ad91315590814211dca49
 #: The header line of the ratings file inside the wheel.
 INTER_HEADER = "user_id:token\titem_id:token\trating:float\ttimestamp:float"
 
+# pip download's options: the wheel alone (RecBole would pull in torch), quietly, giving up soon without network.
+_PIP_OPTIONS = "--no-deps --only-binary=:all: --no-input --disable-pip-version-check --retries 1 --timeout 30".split()
 _GROUPLENS_HINT = (
     "download ml-100k.zip from GroupLens (https://grouplens.org/datasets/movielens/100k/), unzip it "
     "and pass the file: movielens_100k(path='.../ml-100k/u.data')"
@@ -147,7 +149,7 @@ def movielens_100k(
     path = None if path is None else check_path(path, "path")
     cache = None if cache is None else check_path(cache, "cache")
     verbose = check_bool(verbose, "verbose")
-    return _read_ratings(path if path is not None else _fetch_recbole_wheel(cache, verbose))
+    return read_ratings(path if path is not None else fetch_recbole_wheel(cache, verbose=verbose))
 
 
 def fetch_recbole_wheel(cache: str | os.PathLike[str] | None = None, *, verbose: bool = True) -> Path:
@@ -176,10 +178,7 @@ def fetch_recbole_wheel(cache: str | os.PathLike[str] | None = None, *, verbose:
     'recbole-1.2.1-py3-none-any.whl'
     """
     cache = None if cache is None else check_path(cache, "cache")
-    return _fetch_recbole_wheel(cache, check_bool(verbose, "verbose"))
-
-
-def _fetch_recbole_wheel(cache: str | os.PathLike[str] | None, verbose: bool) -> Path:
+    verbose = check_bool(verbose, "verbose")
     folder = Path(cache).expanduser() if cache is not None else cache_dir()
     target = folder / RECBOLE_WHEEL
     if target.is_file():
@@ -200,23 +199,7 @@ def _fetch_recbole_wheel(cache: str | os.PathLike[str] | None, verbose: bool) ->
         f"{RECBOLE_REQUIREMENT} from the package index with pip, into {folder} (once; later calls read the cache) ...",
     )
     with tempfile.TemporaryDirectory(dir=folder, prefix=".download-") as tmp:
-        command = [
-            sys.executable,
-            "-m",
-            "pip",
-            "download",
-            RECBOLE_REQUIREMENT,
-            "--no-deps",
-            "--only-binary=:all:",
-            "--dest",
-            tmp,
-            "--no-input",
-            "--disable-pip-version-check",
-            "--retries",
-            "1",
-            "--timeout",
-            "30",
-        ]
+        command = [sys.executable, "-m", "pip", "download", RECBOLE_REQUIREMENT, "--dest", tmp, *_PIP_OPTIONS]
         try:
             done = subprocess.run(command, capture_output=True, text=True, check=False)
         except OSError as error:
@@ -271,11 +254,7 @@ def read_ratings(path: str | os.PathLike[str]) -> Any:
     ...
     ValueError: ...u.data line 1: rating must be an integer from 1 to 5, got 6
     """
-    return _read_ratings(check_path(path, "path"))
-
-
-def _read_ratings(path: str | os.PathLike[str]) -> Any:
-    file = Path(path).expanduser()
+    file = Path(check_path(path, "path")).expanduser()
     if file.is_dir():
         candidates = [file / "u.data", file / "ml-100k" / "u.data", file / "ml-100k.inter"]
         found = next((c for c in candidates if c.is_file()), None)
@@ -344,11 +323,8 @@ def _parse(data: bytes, source: str) -> Any:
 
 
 def _sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
     with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
+        return hashlib.file_digest(handle, "sha256").hexdigest()
 
 
 def _say(verbose: bool, message: str) -> None:

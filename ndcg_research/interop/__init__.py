@@ -4,6 +4,7 @@ and PyTerrier's ``pt.Experiment`` take like their own. It needs the ``ecosystem`
 when :func:`ir_measure` is first called (``_ir_measures`` says how the measure plugs in).
 """
 
+import re
 from typing import Any
 
 from .._validation import check_instance
@@ -11,7 +12,8 @@ from ..core import Discount, Gain
 
 __all__ = ["ir_measure"]
 
-_EXTRA_OPTIONS = ("ties", "convention")
+# An option of the ir_measures measure, not of the package's spec: its value holds no comma or parenthesis.
+_EXTRA_OPTION = re.compile(r"([(,])\s*(ties|convention)\s*=([^,()]*)(?=[,)])")
 
 
 def ir_measure(
@@ -74,7 +76,7 @@ def ir_measure(
     """
     spec = check_instance(spec, "spec", str, what="a measure spec (e.g. 'ndcg@10')")
     try:
-        from ._ir_measures import NDCG
+        from ._ir_measures import NDCG, measure_params
     except ImportError as error:
         raise ImportError(
             "ir_measure needs ir_measures (the ecosystem extra): pip install 'ndcg_research[ecosystem]'"
@@ -89,13 +91,7 @@ def ir_measure(
             f"{', '.join(m.name for m in measures)}); make one measure per cut-off"
         )
     (measure,) = measures
-    params: dict[str, Any] = {
-        "cutoff": measure.k,
-        "gain": measure.gain,
-        "discount": measure.discount,
-        "gains": None if measure.gains is None else dict(measure.gains),
-        **extra,
-    }
+    params: dict[str, Any] = {**measure_params(measure), **extra}
     for name, value in (("gain", gain), ("discount", discount), ("ties", ties), ("convention", convention)):
         if value is None:
             continue
@@ -111,34 +107,8 @@ def _extra_options(spec: str) -> tuple[str, dict[str, str]]:
     >>> _extra_options("ndcg@10(discount=power(beta=0.5),ties=average,convention=xgboost-)")
     ('ndcg@10(discount=power(beta=0.5))', {'ties': 'average', 'convention': 'xgboost-'})
     """
-    text = spec.strip()
-    start = text.find("(")
-    if start < 0 or not text.endswith(")"):
+    extra = {key: value.strip().strip("'\"") for _, key, value in _EXTRA_OPTION.findall(spec)}
+    if not extra:
         return spec, {}
-    items: list[str] = []
-    current: list[str] = []
-    depth, quote = 0, ""
-    for char in text[start + 1 : -1]:
-        if quote:
-            quote = "" if char == quote else quote
-        elif char in "'\"":
-            quote = char
-        elif char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-        elif char == "," and depth == 0:
-            items.append("".join(current))
-            current = []
-            continue
-        current.append(char)
-    items.append("".join(current))
-    kept, extra = [], {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if sep and key.strip() in _EXTRA_OPTIONS:
-            extra[key.strip()] = value.strip().strip("'\"")
-        else:
-            kept.append(item)
-    rest = text[:start] + (f"({','.join(kept)})" if any(k.strip() for k in kept) else "")
-    return rest, extra
+    rest = _EXTRA_OPTION.sub(lambda option: "(" if option[1] == "(" else "", spec.strip())
+    return rest.replace("(,", "(").removesuffix("()"), extra

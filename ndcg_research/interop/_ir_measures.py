@@ -14,11 +14,11 @@ from dataclasses import replace
 from typing import Any
 
 import ir_measures
-from ir_measures.measures.base import Agg, ParamInfo
+from ir_measures.measures.base import Agg, MeanAgg, ParamInfo
 
 from .._validation import check_instance, check_int, check_option
 from ..core import parse_discount, parse_gain
-from ..evaluation import CONVENTIONS, evaluate, get_convention, parse_measures
+from ..evaluation import CONVENTIONS, Measure, evaluate, get_convention, parse_measures
 
 #: The tie rules of the evaluator's conventions: by document id descending (trec_eval), in the
 #: run's order (a stable sort), or averaged over the tied group (McSherry & Najork 2008).
@@ -26,19 +26,18 @@ TIES: tuple[str, ...] = ("docno", "input", "average")
 _DEFAULT_CONVENTION = "trec_eval"
 
 
-class _MeanOfDefined(Agg):
+class _MeanOfDefined(MeanAgg):
     """Mean of the values that are not NaN (NaN: a query the convention leaves out); NaN if there is none."""
-
-    def __init__(self) -> None:
-        self.total, self.count = 0.0, 0
 
     def add(self, value: float) -> None:
         if not math.isnan(value):
-            self.total += value
-            self.count += 1
+            super().add(value)
 
-    def result(self) -> float:
-        return self.total / self.count if self.count else math.nan
+
+def measure_params(measure: Measure) -> dict[str, Any]:
+    """The parameters of the ir_measures measure of one of the package's measures (None: not set)."""
+    gains = None if measure.gains is None else dict(measure.gains)
+    return {"cutoff": measure.k, "gain": measure.gain, "discount": measure.discount, "gains": gains}
 
 
 class NDCG(ir_measures.Measure):
@@ -67,17 +66,14 @@ class NDCG(ir_measures.Measure):
         if "cutoff" in params:
             params["cutoff"] = check_int(params["cutoff"], "cutoff", low=1)
         # Gains and discounts by name only: ir_measures tells measures apart by how they print.
-        if "gain" in params:
-            params["gain"] = str(parse_gain(params["gain"], builtin_only=True))
-        if "discount" in params:
-            params["discount"] = str(parse_discount(params["discount"], builtin_only=True))
+        for key, parse in (("gain", parse_gain), ("discount", parse_discount)):
+            if key in params:
+                params[key] = str(parse(params[key], builtin_only=True))
         # The package's spec of these parts, for parse_measures to check.
         options = [f"{name}={params[name]!r}" for name in ("gain", "discount", "gains") if name in params]
         cut = f"@{params['cutoff']}" if "cutoff" in params else ""
         (measure,) = parse_measures(f"ndcg{cut}" + (f"({', '.join(options)})" if options else ""))
-        gains = None if measure.gains is None else dict(measure.gains)
-        parts = {"cutoff": measure.k, "gain": measure.gain, "discount": measure.discount, "gains": gains}
-        canonical: dict[str, Any] = {key: value for key, value in parts.items() if value is not None}
+        canonical = {key: value for key, value in measure_params(measure).items() if value is not None}
         name = check_instance(params.get("convention", _DEFAULT_CONVENTION), "convention", str, what="a preset name")
         convention = get_convention(name)
         if convention.name != _DEFAULT_CONVENTION:
@@ -91,12 +87,10 @@ class NDCG(ir_measures.Measure):
 
     def __repr__(self) -> str:
         spec = self._measure.spec()
-        extra = [f"{key}={self.params[key]}" for key in ("ties", "convention") if key in self.params]
+        extra = ",".join(f"{key}={self.params[key]}" for key in ("ties", "convention") if key in self.params)
         if not extra:
             return spec
-        if spec.endswith(")"):
-            return spec[:-1] + "," + ",".join(extra) + ")"
-        return spec + "(" + ",".join(extra) + ")"
+        return f"{spec[:-1]},{extra})" if spec.endswith(")") else f"{spec}({extra})"
 
     def aggregator(self) -> Agg:
         return _MeanOfDefined()
