@@ -9,6 +9,7 @@ gain profiles cross at depth q and again deeper. Every slowly varying discount o
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 from itertools import pairwise
@@ -77,28 +78,16 @@ def first_order_table(model: str, first: str, seconds: Sequence[str]) -> pd.Data
     n_c`` of log2 by the second-order expansion when they have opposite signs, else NaN)."""
     model, first = str(parse_model(model)), str(parse_ranker(first))
     c1, h1 = theory.c_coefficient(model, first), theory.power_limit(model, first, 0.5)
-    rows = []
-    for second in (str(parse_ranker(s)) for s in seconds):
-        c2, h2 = theory.c_coefficient(model, second), theory.power_limit(model, second, 0.5)
-        j1, j2 = _weighted(model, first, second, 1), _weighted(model, first, second, 2)
-        rows.append(
-            dict(
-                model=model,
-                first=first,
-                second=second,
-                c_first=c1,
-                c_second=c2,
-                delta_c=c2 - c1,
-                half_first=h1,
-                half_second=h2,
-                j1=j1,
-                j2=j2,
-                slow_winner=first if c1 < c2 else second,
-                half_winner=first if h1 > h2 else second,
-                second_order_log_n=j2 / abs(j1) if j1 * j2 < 0 else math.nan,
-            )
-        )
-    return pd.DataFrame(rows)
+    out = pd.DataFrame({"model": model, "first": first, "second": [str(parse_ranker(s)) for s in seconds]})
+    out["c_first"], out["c_second"] = c1, [theory.c_coefficient(model, s) for s in out["second"]]
+    out["delta_c"] = out["c_second"] - c1
+    out["half_first"], out["half_second"] = h1, [theory.power_limit(model, s, 0.5) for s in out["second"]]
+    for k in (1, 2):
+        out[f"j{k}"] = [_weighted(model, first, s, k) for s in out["second"]]
+    out["slow_winner"] = np.where(c1 < out["c_second"], first, out["second"])
+    out["half_winner"] = np.where(h1 > out["half_second"], first, out["second"])
+    out["second_order_log_n"] = (out["j2"] / out["j1"].abs()).where(out["j1"] * out["j2"] < 0, math.nan)
+    return out
 
 
 def expected_gaps(
@@ -108,32 +97,22 @@ def expected_gaps(
     model, first = parse_model(model), str(parse_ranker(first))
     seconds = [str(parse_ranker(s)) for s in seconds]
     specs = [parse_discount(d, builtin_only=True) for d in discounts]
-    rows = []
-    for n in ns:
-        values = finite_n.finite_n_values(model, [first, *seconds], specs, int(n))  # (rankers, discounts)
-        for i, second in enumerate(seconds, start=1):
-            for j, d in enumerate(specs):
-                gap = float(values[0, j] - values[i, j])
-                rows.append(
-                    dict(
-                        model=str(model),
-                        first=first,
-                        second=second,
-                        discount=str(d),
-                        decay=d.decay,
-                        n=int(n),
-                        gap=gap,
-                        preferred=first if gap > 0 else second if gap < 0 else "tie",
-                    )
-                )
-    return pd.DataFrame(rows)
+    values = np.stack([finite_n.finite_n_values(model, [first, *seconds], specs, int(n)) for n in ns])
+    keys = itertools.product([int(n) for n in ns], seconds, specs)  # in the order of values' (n, ranker, discount)
+    out = pd.DataFrame([(str(model), first, s, str(d), d.decay, n) for n, s, d in keys], columns=_GAP_KEYS)
+    out["gap"] = (values[:, :1] - values[:, 1:]).ravel()
+    out["preferred"] = np.select([out["gap"] > 0, out["gap"] < 0], [first, out["second"]], "tie")
+    return out
+
+
+_GAP_KEYS = ["model", "first", "second", "discount", "decay", "n"]
 
 
 def crossings(gaps: pd.DataFrame) -> pd.DataFrame:
     """Where the expected order changes, per (second, discount) of an :func:`expected_gaps` table: ``crossing_n``, the
     first sign change of the gap, interpolated in ln n (NaN: none on the grid), and the number of ``changes``."""
     rows = []
-    for (second, discount), group in gaps.groupby(["second", "discount"], sort=False):
+    for _, group in gaps.groupby(["second", "discount"], sort=False):
         group = group.sort_values("n")
         n, gap = group["n"].to_numpy(dtype=np.float64), group["gap"].to_numpy(dtype=np.float64)
         signs = np.sign(gap)
@@ -144,22 +123,9 @@ def crossings(gaps: pd.DataFrame) -> pd.DataFrame:
             i = first_change[0]
             x0, x1 = math.log(n[i - 1]), math.log(n[i])
             crossing = float(round(math.exp(x0 + (x1 - x0) * gap[i - 1] / (gap[i - 1] - gap[i]))))
-        head = group.iloc[0]
-        rows.append(
-            dict(
-                model=head["model"],
-                first=head["first"],
-                second=second,
-                discount=discount,
-                decay=head["decay"],
-                n_min=int(n[0]),
-                n_max=int(n[-1]),
-                preferred_at_n_min=head["preferred"],
-                preferred_at_n_max=group["preferred"].iloc[-1],
-                crossing_n=crossing,
-                changes=int(changed.size),
-            )
-        )
+        row = group.iloc[0][_GAP_KEYS[:-1]].to_dict() | dict(n_min=int(n[0]), n_max=int(n[-1]))
+        preferred = dict(preferred_at_n_min=group["preferred"].iloc[0], preferred_at_n_max=group["preferred"].iloc[-1])
+        rows.append(row | preferred | dict(crossing_n=crossing, changes=int(changed.size)))
     return pd.DataFrame(rows)
 
 
@@ -217,10 +183,8 @@ def reliable_n(decisions: pd.DataFrame, first_order: pd.DataFrame, discount: str
     rows = []
     for (winner, other), group in decisions[decisions["discount"] == discount].groupby(["first", "second"], sort=False):
         group = group.sort_values("n")
-        fo = first_order[
-            ((first_order["first"] == winner) & (first_order["second"] == other))
-            | ((first_order["first"] == other) & (first_order["second"] == winner))
-        ].iloc[0]
+        pairs = zip(first_order["first"], first_order["second"], strict=True)
+        fo = first_order[[{a, b} == {winner, other} for a, b in pairs]].iloc[0]
         if fo["slow_winner"] != winner:
             raise ValueError(f"decisions must put the first-order winner first: {fo['slow_winner']!r}, not {winner!r}")
         failed = np.flatnonzero((group["p_first_low"] < lower).to_numpy())
