@@ -8,6 +8,7 @@ along almost every growing sample the order holds eventually (:class:`StreamStud
 
 from __future__ import annotations
 
+import math
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -53,11 +54,9 @@ def growth_table(
         positive = bool(np.all(np.isfinite(d) & (d > 0)) and np.all(np.isfinite(se) & (se > 0)))
         exponent = low = high = np.nan
         if positive and len(upper) >= 2:
-            x, y, w = np.log(upper["n"].to_numpy(dtype=np.float64)), np.log(d), (d / se) ** 2
-            xm = np.average(x, weights=w)
-            sxx = np.sum(w * (x - xm) ** 2)
-            exponent = float(np.sum(w * (x - xm) * (y - np.average(y, weights=w))) / sxx)
-            half = z / np.sqrt(sxx)
+            x = np.log(upper["n"].to_numpy(dtype=np.float64))
+            coef, cov = np.polyfit(x, np.log(d), 1, w=d / se, cov="unscaled")  # weights of ln d: (d / se)^2
+            exponent, half = float(coef[0]), z * math.sqrt(cov[0, 0])
             low, high = exponent - half, exponent + half
         row.update(
             exponent=exponent,
@@ -147,23 +146,12 @@ class StreamResult:
         rows = []
         for case, w in self._cases(tie_tolerance):
             for i, n0 in enumerate(self.study.ns):
-                tail = w[:, i:]
-                stable = int(np.count_nonzero((tail == tail[:, :1]).all(axis=1)))
-                settled = int(np.count_nonzero((tail == 1).all(axis=1)))
-                (sl, sh), (tl, th) = wilson_interval(stable, len(w)), wilson_interval(settled, len(w))
-                rows.append(
-                    dict(
-                        **case,
-                        n0=int(n0),
-                        streams=len(w),
-                        p_stable=stable / len(w),
-                        p_stable_low=sl,
-                        p_stable_high=sh,
-                        p_settled=settled / len(w),
-                        p_settled_low=tl,
-                        p_settled_high=th,
-                    )
-                )
+                tail, row = w[:, i:], dict(**case, n0=int(n0), streams=len(w))
+                for name, held in (("p_stable", tail == tail[:, :1]), ("p_settled", tail == 1)):
+                    count = int(np.count_nonzero(held.all(axis=1)))
+                    low, high = wilson_interval(count, len(w))
+                    row |= {name: count / len(w), f"{name}_low": low, f"{name}_high": high}
+                rows.append(row)
         return pd.DataFrame(rows)
 
     def change_table(self, tie_tolerance: float = TIE_TOLERANCE) -> pd.DataFrame:
