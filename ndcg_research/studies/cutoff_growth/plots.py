@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -30,15 +31,6 @@ def _draw_law(ax: Axes, cell: tuple[str, str, str, str], p: int, **kw: Any) -> L
     return ax.plot(grid, law, style.LINESTYLES[p % len(style.LINESTYLES)], color=f"C{p}", **kw)[0]
 
 
-def _label_grid_panel(ax: Axes, row: int, rows: int, title: str, xlabel: str) -> None:
-    """The zero line, the column title over the first row and the x label under the last row of a grid panel."""
-    ax.axhline(0, color="0.3", lw=0.8)
-    if row == 0:
-        ax.set_title(title, fontsize=10)
-    if row == rows - 1:
-        ax.set_xlabel(xlabel)
-
-
 def cutoff_exponent_grid(trend: pd.DataFrame, discounts: Sequence[str]) -> Figure:
     """Per model (row) and discount (column): the fitted exponent of the standardized gap of nDCG@n^a against a (95%
     intervals; fixed k: a = 0) and the law's (lines), a colour per pair; intervals wider than ±1 run off."""
@@ -47,18 +39,18 @@ def cutoff_exponent_grid(trend: pd.DataFrame, discounts: Sequence[str]) -> Figur
     fig = Figure(figsize=(2.5 * len(discounts), 2.6 * len(models) + 1.2), layout="constrained")
     axes = fig.subplots(len(models), len(discounts), sharex=True, sharey=True, squeeze=False)
     handles = []
-    for i, model in enumerate(models):
-        for j, d in enumerate(discounts):
-            ax = axes[i, j]
-            for p, (better, worse) in enumerate(pairs):
-                rows = style.select(trend, model=model, discount=d, better=better, worse=worse).sort_values("a")
-                a = rows["a"].to_numpy(dtype=np.float64) + 0.012 * (p - (len(pairs) - 1) / 2)
-                bar = style.pair_intervals(ax, a, rows, EXPONENT_COLUMNS, p, ms=4, capsize=2, lw=1)
-                line = _draw_law(ax, (model, better, worse, d), p, lw=1)
-                name = style.short_pair_label(better, worse)
-                handles += [(bar, f"{name}: fitted (95%)"), (line, f"{name}: law")]
-            _label_grid_panel(ax, i, len(models), d, "a (k = n^a; 0: fixed k)")
-        axes[i, 0].set_ylabel(f"{model}\nexponent of d", fontsize=9)
+    for (i, model), (j, d) in itertools.product(enumerate(models), enumerate(discounts)):
+        for p, (better, worse) in enumerate(pairs):
+            rows = style.select(trend, model=model, discount=d, better=better, worse=worse).sort_values("a")
+            a = rows["a"].to_numpy(dtype=np.float64) + 0.012 * (p - (len(pairs) - 1) / 2)
+            bar = style.pair_intervals(axes[i, j], a, rows, EXPONENT_COLUMNS, p, ms=4, capsize=2, lw=1)
+            line = _draw_law(axes[i, j], (model, better, worse, d), p, lw=1)
+            name = style.short_pair_label(better, worse)
+            handles += [(bar, f"{name}: fitted (95%)"), (line, f"{name}: law")]
+        axes[i, j].axhline(0, color="0.3", lw=0.8)
+    style.label_grid_edges(axes, discounts, [f"{model}\nexponent of d" for model in models])
+    for ax in axes[-1]:
+        ax.set_xlabel("a (k = n^a; 0: fixed k)")
     axes[0, 0].set_ylim(-style.EXPONENT_RANGE, style.EXPONENT_RANGE)  # shared: wide intervals run off the panels
     style.legend_below(fig, handles, ncols=2)
     title = "nDCG@n^a: growth exponent of the standardized gap against a\n(above 0 the gap grows with n)"
@@ -74,16 +66,15 @@ def cutoff_gap_grid(pair_table: pd.DataFrame, discounts: Sequence[str], better: 
     axes = fig.subplots(len(models), len(discounts), sharex=True, squeeze=False)
     colors = style.decay_colors(rules)
     handles = []
-    for i, model in enumerate(models):
-        for j, d in enumerate(discounts):
-            ax: Axes = axes[i, j]
-            for rule in rules:
-                rows = style.select(pair_table, model=model, rule=rule, discount=d, better=better, worse=worse)
-                handles.append((style.draw_standardized_gap(ax, rows, colors[rule]), rule))
-            ax.set_xscale("log")
-            ax.set_yscale("symlog", linthresh=0.1)
-            _label_grid_panel(ax, i, len(models), d, "n")
-        axes[i, 0].set_ylabel(f"{model}\nstandardized gap d", fontsize=9)
+    for (i, model), (j, d) in itertools.product(enumerate(models), enumerate(discounts)):
+        ax: Axes = axes[i, j]
+        for rule in rules:
+            rows = style.select(pair_table, model=model, rule=rule, discount=d, better=better, worse=worse)
+            handles.append((style.draw_standardized_gap(ax, rows, colors[rule]), rule))
+        ax.set_xscale("log")
+        ax.set_yscale("symlog", linthresh=0.1)
+        ax.axhline(0, color="0.3", lw=0.8)
+    style.label_grid_edges(axes, discounts, [f"{model}\nstandardized gap d" for model in models])
     style.legend_below(fig, handles, ncols=4)
     title = f"{style.pair_label(better, worse)}: standardized gap of nDCG@k\nagainst n per cut-off rule (95% bands)"
     fig.suptitle(title, fontsize=11)
