@@ -3,8 +3,7 @@ r"""Consistent distinguishability, in the two readings its one-line description 
 Wang et al. (COLT 2013) call a measure *consistently distinguishing* when it "can decide which one is better in a
 consistent manner on almost all datasets". Reading (a): the failure probability ``1 - P(better strictly higher)``
 falls faster than any power of n (fresh data sets per n: :func:`failure_table`, :func:`growth_table`). Reading (b):
-along almost every growing sample the order holds eventually (:class:`StreamStudy`: nested prefixes of data streams).
-"""
+along almost every growing sample the order holds eventually (:class:`StreamStudy`: nested prefixes of data streams)."""
 
 from __future__ import annotations
 
@@ -160,12 +159,9 @@ class StreamResult:
         ns = np.array(self.study.ns)
         rows = []
         for case, w in self._cases(tie_tolerance):
-            changed = w[:, 1:] != w[:, :-1]
-            last_change = np.where(
-                changed.any(axis=1), ns[1:][changed.shape[1] - 1 - np.argmax(changed[:, ::-1], axis=1)], ns[0]
-            )
-            failed = w != 1
-            last_fail = np.where(failed.any(axis=1), ns[failed.shape[1] - 1 - np.argmax(failed[:, ::-1], axis=1)], 0)
+            changed, failed = w[:, 1:] != w[:, :-1], w != 1
+            last_change = np.where(changed, ns[1:], ns[0]).max(axis=1)  # the grid increases: the last is the largest
+            last_fail = np.where(failed, ns, 0).max(axis=1)
             rows.append(
                 dict(
                     **case,

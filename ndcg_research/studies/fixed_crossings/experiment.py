@@ -4,8 +4,7 @@ r"""Fixed ranking functions whose order depends on the discount, and how differe
 gain profiles cross at depth q and again deeper. Every slowly varying discount orders them by ``c_f`` as n grows,
 ``r^-beta`` (beta < 1) by its limit (:func:`sigma_window`); at finite n the order changes at a crossing n
 (:func:`expected_gaps`, :func:`crossings`), which moves out like ``ln n_c ~ k_D J2 / |J1|`` as ``c_A -> c_B``, with
-``J_k = int (g_A - g_B) (-ln t)^k dt`` (this package's second-order expansion; the notebook derives it).
-"""
+``J_k = int (g_A - g_B) (-ln t)^k dt`` (this package's second-order expansion; the notebook derives it)."""
 
 from __future__ import annotations
 

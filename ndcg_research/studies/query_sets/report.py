@@ -1,7 +1,6 @@
 """Notebook 07: its result tables (what the findings read) and reader tables (one row per discount, a column group
 per gain). ``X`` and ``P``: per measure (gain, discount), the per-topic scores on the collection and the population
-(systems x topics, the most skilled system first).
-"""
+(systems x topics, the most skilled system first)."""
 
 from __future__ import annotations
 
@@ -68,8 +67,7 @@ def collection_rows(X: Mapping[Measure, np.ndarray], P: Mapping[Measure, np.ndar
 
 def collection_table(rows: Sequence[Mapping[str, Any]], discounts: Sequence[str]) -> tuple[pd.DataFrame, str]:
     """For a few ``discounts``: the rows of :func:`collection_rows` in words; and one sentence on the variance shares
-    over every (measure, sample), with how many follow TREC's order topic > interaction > system.
-    """
+    over every (measure, sample), with how many follow TREC's order topic > interaction > system."""
     table = pd.DataFrame(rows)
     shown = table[table["discount"].isin(discounts)].assign(measure=lambda t: t["gain"] + " · " + t["discount"])
     shown = shown.set_index(["measure", "sample"])
