@@ -22,15 +22,16 @@ def _discount_label(spec: str) -> str:
     return f"{spec} ({parse_discount(spec).decay})"
 
 
-def _discount_legend(
-    fig: Figure, discounts: Sequence[str], styles: Mapping[str, Mapping[str, Any]], **extra: Any
-) -> None:
-    """The legend of the discounts' styles (plus ``extra``: label -> handle), below the panels."""
+def _discount_legend(fig: Figure, discounts: Sequence[str], dashed: str = "") -> None:
+    """The legend of the discounts' styles (and of the dashed reference line, labelled ``dashed``), below the panels."""
+    styles = style.discount_styles(discounts)
     entries = [
         (Line2D([], [], ms=4, **{k: v for k, v in styles[d].items() if k != "zorder"}), _discount_label(d))
         for d in discounts
     ]
-    style.legend_below(fig, entries + [(handle, label) for label, handle in extra.items()], ncols=4)
+    if dashed:
+        entries.append((Line2D([], [], color="0.3", ls="--", lw=1), dashed))
+    style.legend_below(fig, entries, ncols=4)
 
 
 def asl_curves_panels(
@@ -56,7 +57,7 @@ def asl_curves_panels(
         ax.set_title(f"gain {g}: ASL curves, {topics} topics")
         style.decade_ticks(ax)
     axes[0].set_ylabel("achieved significance level (bootstrap)")
-    _discount_legend(fig, discounts, styles, **{f"alpha = {alpha:g}": Line2D([], [], color="0.3", ls="--", lw=1)})
+    _discount_legend(fig, discounts, f"alpha = {alpha:g}")
     return fig
 
 
@@ -76,7 +77,7 @@ def swap_rate_panels(
         ax.set(xlabel="queries per subset c", title=f"gain {g}: swap rate between disjoint query sets", ylim=(0, None))
         ax.set_xticks(sizes, [str(c) for c in sizes])
     axes[0].set_ylabel("share of system pairs swapped")
-    _discount_legend(fig, discounts, styles)
+    _discount_legend(fig, discounts)
     return fig
 
 
@@ -110,9 +111,7 @@ def queries_needed_panels(
             ax.minorticks_off()
     axes[0, 0].set_ylabel("ordering accuracy (95% band)")
     axes[1, 0].set_ylabel(f"share of pairs with ASL < {alpha:g}")
-    _discount_legend(
-        fig, discounts, styles, **{f"target accuracy {target_accuracy:g}": Line2D([], [], color="0.3", ls="--", lw=1)}
-    )
+    _discount_legend(fig, discounts, f"target accuracy {target_accuracy:g}")
     return fig
 
 
@@ -138,17 +137,12 @@ def per_list_scatter(
     fig = Figure(figsize=(7.0, 5.6), layout="constrained")
     ax = fig.subplots()
     shapes = dict(zip(gains, "osD^v", strict=False))
-    for r in measures.itertuples():
-        centre = style.round_significant([r.queries_needed])
-        low, high = (
-            style.round_significant([r.queries_needed_low]),
-            style.round_significant([min(r.queries_needed_high, cap)]),
-        )
+    capped = measures.assign(queries_needed_high=measures["queries_needed_high"].clip(upper=cap))
+    centre, bars = style.centre_and_bars(capped, "queries_needed", "queries_needed_low", "queries_needed_high")
+    for r, c, low, high in zip(measures.itertuples(), centre, *bars, strict=True):
         look = styles[r.discount]
         mark = dict(fmt=shapes[r.gain], color=look["color"], ms=6 if r.discount == "log2" else 5, capsize=2)
-        ax.errorbar(
-            [r.per_topic_win], centre, yerr=style.error_bar_lengths(centre, low, high), **mark, zorder=look["zorder"]
-        )
+        ax.errorbar([r.per_topic_win], [c], yerr=[[low], [high]], **mark, zorder=look["zorder"])
     ax.set(xlabel="per-topic P(more skilled system scores strictly higher)", yscale="log")
     ax.set_ylabel(f"queries for ordering accuracy {target_accuracy:g}")
     ax.set_title("Per-list distinguishability vs queries needed")
@@ -171,16 +165,14 @@ def headline_figure(results: Path, parameters: Mapping[str, Any]) -> Figure:
     styles = style.discount_styles(order)
     with style.column_figure(7.6) as (fig, (ax,)):
         y = np.arange(len(order))[::-1]
-        for gain, offset, fill in zip(gains, (0.15, -0.15), (True, False), strict=False):
+        for gain, offset, fill, shape in zip(gains, (0.15, -0.15), (True, False), "os", strict=False):
             rows = measures[measures["gain"] == gain].set_index("discount").loc[order]
             centre, bars = style.centre_and_bars(rows, "queries_needed", "queries_needed_low", "queries_needed_high")
             for yi, d, c, low, high in zip(y, order, centre, *bars, strict=True):
                 color = styles[d]["color"]
-                mark = dict(fmt="o" if fill else "s", color=color, ms=3.5, mfc=color if fill else "white", lw=0.9)
+                mark = dict(fmt=shape, color=color, ms=3.5, mfc=color if fill else "white", lw=0.9)
                 ax.errorbar([c], [yi + offset], xerr=[[low], [high]], **mark, capsize=0)
-            ax.plot(
-                [], [], "o" if fill else "s", color="0.3", mfc="0.3" if fill else "white", ms=3.5, label=f"gain {gain}"
-            )
+            ax.plot([], [], shape, color="0.3", mfc="0.3" if fill else "white", ms=3.5, label=f"gain {gain}")
         ax.set_yticks(y, [f"{d}" for d in order])
         ax.set_ylim(-0.7, len(order) - 0.3)
         ax.grid(axis="y", visible=False)
