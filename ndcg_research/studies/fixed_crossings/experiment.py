@@ -23,10 +23,8 @@ from ...pipeline.tables import pivot
 from ...simulation import finite_n, theory
 from ...simulation.model import parse_model, parse_ranker
 
-
-def _noisy(sigma: float) -> str:
-    """The canonical spec of ``noisy(sigma)``."""
-    return str(parse_ranker(f"noisy(sigma={sigma!r})"))
+#: The spec of ``noisy(sigma)`` (the theory parses it).
+_noisy = "noisy(sigma={!r})".format
 
 
 def sigma_window(model: str, first: str, beta: float = 0.5) -> tuple[float, float]:

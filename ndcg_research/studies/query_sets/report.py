@@ -42,11 +42,7 @@ def by_discount(
 ) -> pd.DataFrame:
     """A table with one row per discount and, per column of ``columns`` (name -> header), one column per gain."""
     table = pd.DataFrame(rows)
-    parts = {}
-    for column, header in columns.items():
-        wide = pivot(table, "discount", "gain", column)
-        floats = pd.api.types.is_float_dtype(table[column])
-        parts[header] = rounded(wide, (digits or {}).get(column, 3)) if floats else wide
+    parts = {h: rounded(pivot(table, "discount", "gain", c), (digits or {}).get(c, 3)) for c, h in columns.items()}
     out = pd.concat(parts, axis=1)
     out.columns.names = [None, "gain"]
     return out
@@ -171,8 +167,7 @@ def query_set_rows(
     for m, scores in P.items():
         accuracy[m] = ordering_accuracy(scores, skills, sizes, trials=trials, seed=seed)
         needed[m] = queries_needed_interval(sizes, accuracy[m], target_accuracy, seed=seed)
-        for i, c in enumerate(sizes):
-            a = accuracy[m][i]
+        for c, a in zip(sizes, accuracy[m], strict=True):
             half = 1.96 * a.std(ddof=1) / np.sqrt(a.size)
             dps = [
                 discriminative_power(scores[:, s], alpha=alpha, n_resamples=n_resamples, seed=seed, n_jobs=n_jobs).power
