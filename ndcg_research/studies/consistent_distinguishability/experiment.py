@@ -7,6 +7,7 @@ along almost every growing sample the order holds eventually (:class:`StreamStud
 
 from __future__ import annotations
 
+import functools
 import math
 import os
 from collections.abc import Iterable, Iterator, Sequence
@@ -108,14 +109,8 @@ class StreamStudy(Design):
 
     def compute_chunk(self, chunk: Chunk) -> np.ndarray:
         """Values of the streams ``chunk.start .. chunk.stop - 1``: shape (streams, ns, rankers, discounts)."""
-        return np.stack(
-            [
-                stream_ndcg(
-                    self.model, self.rankers, self.discounts, self.ns, seed=self.seed, replicate=r, gain=self.gain
-                )
-                for r in range(chunk.start, chunk.stop)  # loop over streams
-            ]
-        )
+        stream = functools.partial(stream_ndcg, self.model, self.rankers, self.discounts, self.ns, seed=self.seed)
+        return np.stack([stream(replicate=r, gain=self.gain) for r in range(chunk.start, chunk.stop)])
 
 
 @dataclass
