@@ -223,14 +223,8 @@ def law_slope(
 def preference_table(agreement: pd.DataFrame) -> pd.DataFrame:
     """Which ranker each discount (rows) prefers at each simulated n (columns): ``'theory / simulation'`` cells of the
     rankers' kinds (``gated``, ``noisy``; ``-``: undecided; ``*``: near a predicted crossing, not judged)."""
-
-    def short(name: str) -> str:
-        return "-" if name == "undecided" else name.split("(")[0]
-
-    cells = [
-        f"{short(e)} / {short(m)}" + ("" if far else " *")
-        for e, m, far in zip(agreement["expected"], agreement["majority"], agreement["far"], strict=True)
-    ]
+    kind = {c: agreement[c].str.split("(").str[0].replace("undecided", "-") for c in ("expected", "majority")}
+    cells = kind["expected"] + " / " + kind["majority"] + np.where(agreement["far"], "", " *")
     wide = pivot(agreement.assign(cell=cells), "discount", "n", "cell")
     wide.columns = [f"n = {n}" for n in wide.columns]
     return wide

@@ -4,6 +4,7 @@ per gain). ``X`` and ``P``: per measure (gain, discount), the per-topic scores o
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -164,15 +165,13 @@ def query_set_rows(
     discriminative power over ``collections`` query sets per size)."""
     accuracy, needed, rows = {}, {}, []
     power_sets = {c: query_subsets(population_topics, c, trials=collections, seed=seed + 1)[0] for c in sizes}
+    power = functools.partial(discriminative_power, alpha=alpha, n_resamples=n_resamples, seed=seed, n_jobs=n_jobs)
     for m, scores in P.items():
         accuracy[m] = ordering_accuracy(scores, skills, sizes, trials=trials, seed=seed)
         needed[m] = queries_needed_interval(sizes, accuracy[m], target_accuracy, seed=seed)
         for c, a in zip(sizes, accuracy[m], strict=True):
             half = 1.96 * a.std(ddof=1) / np.sqrt(a.size)
-            dps = [
-                discriminative_power(scores[:, s], alpha=alpha, n_resamples=n_resamples, seed=seed, n_jobs=n_jobs).power
-                for s in power_sets[c]
-            ]
+            dps = [power(scores[:, s]).power for s in power_sets[c]]
             bounds = dict(accuracy_low=float(a.mean() - half), accuracy_high=float(a.mean() + half))
             row = dict(gain=m[0], discount=m[1], size=c, accuracy=float(a.mean()), **bounds)
             rows.append(row | dict(expected_power=float(np.mean(dps))))
