@@ -154,18 +154,10 @@ def asymptotic_table(decisions: pd.DataFrame, first_order: pd.DataFrame) -> pd.D
     out.insert(3, "decay", [parse_discount(d).decay for d in out["discount"]])
     out["majority"] = _majority(out)[1]
     winners = first_order.set_index("second")
-    out["first_order_winner"] = [
-        winners.loc[second, "slow_winner"]
-        if decay == "slowly varying"
-        else winners.loc[second, "half_winner"]
-        if discount == "power(beta=0.5)"
-        else ""
-        for second, discount, decay in zip(out["second"], out["discount"], out["decay"], strict=True)
-    ]
-    out["agrees"] = [
-        float(majority == winner) if winner else math.nan
-        for majority, winner in zip(out["majority"], out["first_order_winner"], strict=True)
-    ]
+    slow, half = out["decay"] == "slowly varying", out["discount"] == "power(beta=0.5)"
+    column = np.select([slow, half], ["slow_winner", "half_winner"], "")
+    out["first_order_winner"] = [winners.loc[s, c] if c else "" for s, c in zip(out["second"], column, strict=True)]
+    out["agrees"] = (out["majority"] == out["first_order_winner"]).astype(float).where(column != "")
     return out
 
 
