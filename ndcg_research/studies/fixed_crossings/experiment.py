@@ -11,7 +11,6 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
-from itertools import pairwise
 
 import numpy as np
 import pandas as pd
@@ -62,7 +61,7 @@ def _weighted(model: str, first: str, second: str, power: int) -> float:
         t = np.array([math.exp(-u)])
         return float((f(t) - g(t))[0]) * u**power * math.exp(-u)
 
-    return float(sum(integrate.quad(integrand, a, b, limit=200, epsabs=1e-13)[0] for a, b in pairwise(edges)))
+    return float(sum(integrate.quad(integrand, a, b, limit=200, epsabs=1e-13)[0] for a, b in itertools.pairwise(edges)))
 
 
 def first_order_table(model: str, first: str, seconds: Sequence[str]) -> pd.DataFrame:
@@ -98,6 +97,7 @@ def expected_gaps(
     return out
 
 
+#: The key columns of an :func:`expected_gaps` table (its values: ``gap``, ``preferred``).
 _GAP_KEYS = ["model", "first", "second", "discount", "decay", "n"]
 
 
