@@ -72,8 +72,7 @@ def growth_answer_lines(
 ) -> list[str]:
     """The notebook's answer: the case k = sqrt(n), the measured trends against the law (``labels``: spec -> label)."""
     lines = []
-    root = trend[trend["a"] == 0.5]
-    for r in root[root["discount"] == "log2"].itertuples():
+    for r in trend[(trend["a"] == 0.5) & (trend["discount"] == "log2")].itertuples():
         resolved = pair_table is None or bool(tables.gaps_resolved(pair_table, trend.loc[[r.Index]], FIT_KEYS).iloc[0])
         fitted = tables.exponent_text(r.exponent, r.exponent_low, r.exponent_high, resolved=resolved)
         exponent = (
