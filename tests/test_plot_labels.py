@@ -165,7 +165,7 @@ def test_discount_styles_group_by_class_and_single_out_log2():
         "geometric(p=0.8)",
         "none",
     ]
-    styles = query_set_plots.discount_styles(discounts)
+    styles = query_set_plots.style.discount_styles(discounts)
     assert styles["log2"]["color"] == "black" and styles["log2"]["zorder"] > max(
         s["zorder"] for d, s in styles.items() if d != "log2"
     )

@@ -21,6 +21,7 @@ from ndcg_research.pipeline.style import (
     crossing_n,
     decade_ticks,
     decay_colors,
+    discount_styles,
     discount_title,
     error_bar_lengths,
     interval_markers,
@@ -59,7 +60,6 @@ from ndcg_research.studies.movielens.plots import (
 )
 from ndcg_research.studies.query_sets.plots import (
     asl_curves_panels,
-    discount_styles,
     measure_agreement_heatmap,
     per_list_scatter,
     queries_needed_panels,

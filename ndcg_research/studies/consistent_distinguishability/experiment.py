@@ -3,11 +3,12 @@ r"""Consistent distinguishability, in the two readings its one-line description 
 Wang et al. (COLT 2013) call a measure *consistently distinguishing* when it "can decide which one is better in a
 consistent manner on almost all datasets". Reading (a): the failure probability ``1 - P(better strictly higher)``
 falls faster than any power of n (fresh data sets per n: :func:`failure_table`, :func:`growth_table`). Reading (b):
-along almost every growing sample the order holds eventually (:class:`StreamStudy`: nested prefixes of data streams).
-"""
+along almost every growing sample the order holds eventually (:class:`StreamStudy`: nested prefixes of data streams)."""
 
 from __future__ import annotations
 
+import functools
+import math
 import os
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -53,11 +54,9 @@ def growth_table(
         positive = bool(np.all(np.isfinite(d) & (d > 0)) and np.all(np.isfinite(se) & (se > 0)))
         exponent = low = high = np.nan
         if positive and len(upper) >= 2:
-            x, y, w = np.log(upper["n"].to_numpy(dtype=np.float64)), np.log(d), (d / se) ** 2
-            xm = np.average(x, weights=w)
-            sxx = np.sum(w * (x - xm) ** 2)
-            exponent = float(np.sum(w * (x - xm) * (y - np.average(y, weights=w))) / sxx)
-            half = z / np.sqrt(sxx)
+            x = np.log(upper["n"].to_numpy(dtype=np.float64))
+            coef, cov = np.polyfit(x, np.log(d), 1, w=d / se, cov="unscaled")  # weights of ln d: (d / se)^2
+            exponent, half = float(coef[0]), z * math.sqrt(cov[0, 0])
             low, high = exponent - half, exponent + half
         row.update(
             exponent=exponent,
@@ -110,14 +109,8 @@ class StreamStudy(Design):
 
     def compute_chunk(self, chunk: Chunk) -> np.ndarray:
         """Values of the streams ``chunk.start .. chunk.stop - 1``: shape (streams, ns, rankers, discounts)."""
-        return np.stack(
-            [
-                stream_ndcg(
-                    self.model, self.rankers, self.discounts, self.ns, seed=self.seed, replicate=r, gain=self.gain
-                )
-                for r in range(chunk.start, chunk.stop)  # loop over streams
-            ]
-        )
+        stream = functools.partial(stream_ndcg, self.model, self.rankers, self.discounts, self.ns, seed=self.seed)
+        return np.stack([stream(replicate=r, gain=self.gain) for r in range(chunk.start, chunk.stop)])
 
 
 @dataclass
@@ -147,23 +140,12 @@ class StreamResult:
         rows = []
         for case, w in self._cases(tie_tolerance):
             for i, n0 in enumerate(self.study.ns):
-                tail = w[:, i:]
-                stable = int(np.count_nonzero((tail == tail[:, :1]).all(axis=1)))
-                settled = int(np.count_nonzero((tail == 1).all(axis=1)))
-                (sl, sh), (tl, th) = wilson_interval(stable, len(w)), wilson_interval(settled, len(w))
-                rows.append(
-                    dict(
-                        **case,
-                        n0=int(n0),
-                        streams=len(w),
-                        p_stable=stable / len(w),
-                        p_stable_low=sl,
-                        p_stable_high=sh,
-                        p_settled=settled / len(w),
-                        p_settled_low=tl,
-                        p_settled_high=th,
-                    )
-                )
+                tail, row = w[:, i:], dict(**case, n0=int(n0), streams=len(w))
+                for name, held in (("p_stable", tail == tail[:, :1]), ("p_settled", tail == 1)):
+                    count = int(np.count_nonzero(held.all(axis=1)))
+                    low, high = wilson_interval(count, len(w))
+                    row |= {name: count / len(w), f"{name}_low": low, f"{name}_high": high}
+                rows.append(row)
         return pd.DataFrame(rows)
 
     def change_table(self, tie_tolerance: float = TIE_TOLERANCE) -> pd.DataFrame:
@@ -172,12 +154,9 @@ class StreamResult:
         ns = np.array(self.study.ns)
         rows = []
         for case, w in self._cases(tie_tolerance):
-            changed = w[:, 1:] != w[:, :-1]
-            last_change = np.where(
-                changed.any(axis=1), ns[1:][changed.shape[1] - 1 - np.argmax(changed[:, ::-1], axis=1)], ns[0]
-            )
-            failed = w != 1
-            last_fail = np.where(failed.any(axis=1), ns[failed.shape[1] - 1 - np.argmax(failed[:, ::-1], axis=1)], 0)
+            changed, failed = w[:, 1:] != w[:, :-1], w != 1
+            last_change = np.where(changed, ns[1:], ns[0]).max(axis=1)  # the grid increases: the last is the largest
+            last_fail = np.where(failed, ns, 0).max(axis=1)
             rows.append(
                 dict(
                     **case,

@@ -10,21 +10,8 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
+from ...pipeline import style
 from ...pipeline.headlines import Headline
-from ...pipeline.style import (
-    LINESTYLES,
-    column_discount_styles,
-    column_figure,
-    decade_ticks,
-    error_bar_lengths,
-    interval_markers,
-    label_rows,
-    legend_below,
-    model_panel_grid,
-    pair_label,
-    plotted_column,
-    select,
-)
 from ...simulation.tables import read_table
 
 #: The plotted columns of the failure share against n and of the settled share against n0, with their intervals.
@@ -36,27 +23,27 @@ def failure_rate_grid(
 ) -> Figure:
     """1 - P(better strictly higher) against n, log-log: measured (Wilson 95%; a share of 0 at its upper bound, a
     downward triangle) and Phi(-d) (lines); a row per model, a column per discount."""
-    fig, axes, panels = model_panel_grid(list(failure_tables), discounts, size=(3.3, 2.8))
+    fig, axes, panels = style.model_panel_grid(list(failure_tables), discounts, size=(3.3, 2.8))
     handles = []
     for ax, label, d in panels:
         for i, (better, worse) in enumerate(pairs):
-            rows = select(failure_tables[label], discount=d, better=better, worse=worse)
-            n, p, low, high = (plotted_column(rows, c) for c in FAILED)
+            rows = style.select(failure_tables[label], discount=d, better=better, worse=worse)
+            n, p, low, high = (style.plotted_column(rows, c) for c in FAILED)
             seen = p > 0
-            bar = interval_markers(ax, n[seen], p[seen], low[seen], high[seen], i)
-            handles.append((bar, pair_label(better, worse)))
+            bar = style.interval_markers(ax, n[seen], p[seen], low[seen], high[seen], i)
+            handles.append((bar, style.pair_label(better, worse)))
             if (~seen).any():
                 bound = ax.plot(n[~seen], high[~seen], "v", ms=5, mfc="none", color=f"C{i}")[0]
                 handles.append((bound, "none failed: Wilson upper bound"))
-            normal = plotted_column(rows, "p_fail_normal")
+            normal = style.plotted_column(rows, "p_fail_normal")
             ax.plot(n, np.where(normal > 0, normal, np.nan), "-", color=f"C{i}", lw=1)
         # One range for every panel (10^-6 to 1), labelled at the decades: panels compare at a glance, and a
         # short range no longer gets a label on every minor tick.
         ax.set(xscale="log", yscale="log", title=f"{label}: {d}", xlabel="n", ylim=(1e-6, 1.5))
-        decade_ticks(ax)
-    label_rows(axes, len(discounts), "1 - P(better strictly higher)")
+        style.decade_ticks(ax)
+    style.label_rows(axes, len(discounts), "1 - P(better strictly higher)")
     handles.append((Line2D([], [], color="0.3", lw=1), "normal approximation Phi(-mean/sd)"))
-    legend_below(fig, handles, ncols=4)
+    style.legend_below(fig, handles, ncols=4)
     fig.suptitle("Failure probability against n (log-log): measured (markers, Wilson 95%) and Phi(-standardized gap)")
     return fig
 
@@ -65,18 +52,18 @@ def stream_stability_grid(
     stability_tables: Mapping[str, pd.DataFrame], discounts: Sequence[str], pairs: Sequence[Sequence[str]]
 ) -> Figure:
     """Share of streams on which the better ranker wins at every grid n from n0 on, against n0 (Wilson 95% band)."""
-    fig, axes, panels = model_panel_grid(list(stability_tables), discounts, size=(3.3, 2.8))
+    fig, axes, panels = style.model_panel_grid(list(stability_tables), discounts, size=(3.3, 2.8))
     handles = []
     for ax, label, d in panels:
         for i, (better, worse) in enumerate(pairs):
-            rows = select(stability_tables[label], discount=d, better=better, worse=worse).sort_values("n0")
-            n0, p, low, high = (plotted_column(rows, c) for c in SETTLED)
-            line = ax.plot(n0, p, LINESTYLES[i % len(LINESTYLES)], color=f"C{i}", lw=1.2)[0]
+            rows = style.select(stability_tables[label], discount=d, better=better, worse=worse).sort_values("n0")
+            n0, p, low, high = (style.plotted_column(rows, c) for c in SETTLED)
+            line = ax.plot(n0, p, style.LINESTYLES[i % len(style.LINESTYLES)], color=f"C{i}", lw=1.2)[0]
             ax.fill_between(n0, low, high, color=f"C{i}", alpha=0.2, lw=0)
-            handles.append((line, pair_label(better, worse)))
+            handles.append((line, style.pair_label(better, worse)))
         ax.set(xscale="log", ylim=(-0.03, 1.03), title=f"{label}: {d}", xlabel="n0")
-    label_rows(axes, len(discounts), "share settled from n0")
-    legend_below(fig, handles)
+    style.label_rows(axes, len(discounts), "share settled from n0")
+    style.legend_below(fig, handles)
     fig.suptitle(
         "Growing samples: share of streams on which the better ranker wins at every n >= n0 "
         "(up to the stream's end; Wilson 95%)"
@@ -95,22 +82,22 @@ def headline_figure(results: Path) -> Figure:
     streams = read_table(results / f"09_stream_stability_{HEADLINE_MODEL}.csv")
     better, worse = HEADLINE_PAIR
     discounts = list(dict.fromkeys(failures["discount"]))
-    styles = column_discount_styles(discounts)
-    with column_figure(11.0, 2, 1) as (fig, (top, bottom)):
+    styles = style.column_discount_styles(discounts)
+    with style.column_figure(11.0, 2, 1) as (fig, (top, bottom)):
         for d in discounts:
-            style = styles[d]
-            rows = select(failures, discount=d, better=better, worse=worse)
-            n, p, low, high = (plotted_column(rows, c) for c in FAILED)
+            look = styles[d]
+            rows = style.select(failures, discount=d, better=better, worse=worse)
+            n, p, low, high = (style.plotted_column(rows, c) for c in FAILED)
             seen = p > 0
-            yerr = error_bar_lengths(p, low, high)[:, seen]
-            top.errorbar(n[seen], p[seen], yerr=yerr, capsize=0, elinewidth=0.7, label=d, **style)
-            top.plot(n[~seen], high[~seen], "v", mfc="white", mec=style["color"], ms=3.5, ls="none")
-            rows = select(streams, discount=d, better=better, worse=worse).sort_values("n0")
-            n0, settled, low, high = (plotted_column(rows, c) for c in SETTLED)
-            bottom.plot(n0, settled, color=style["color"], ls=style["ls"], lw=style["lw"])
-            bottom.fill_between(n0, low, high, color=style["color"], alpha=0.15, lw=0)
+            yerr = style.error_bar_lengths(p, low, high)[:, seen]
+            top.errorbar(n[seen], p[seen], yerr=yerr, capsize=0, elinewidth=0.7, label=d, **look)
+            top.plot(n[~seen], high[~seen], "v", mfc="white", mec=look["color"], ms=3.5, ls="none")
+            rows = style.select(streams, discount=d, better=better, worse=worse).sort_values("n0")
+            n0, settled, low, high = (style.plotted_column(rows, c) for c in SETTLED)
+            bottom.plot(n0, settled, color=look["color"], ls=look["ls"], lw=look["lw"])
+            bottom.fill_between(n0, low, high, color=look["color"], alpha=0.15, lw=0)
         top.set(xscale="log", yscale="log", xlabel="list length n", ylabel="failure probability")
-        decade_ticks(top)
+        style.decade_ticks(top)
         top.set_title("(a) reading (a): fresh data set at each n")
         bottom.set(
             xscale="log", ylim=(-0.03, 1.03), xlabel="n0 (items of the growing sample)", ylabel="share settled from n0"
@@ -125,8 +112,8 @@ def headline_caption(results: Path) -> str:
     failures = read_table(results / f"09_failure_{HEADLINE_MODEL}.csv")
     streams = read_table(results / f"09_stream_stability_{HEADLINE_MODEL}.csv")
     return (
-        f"{pair_label(*HEADLINE_PAIR)}, model {failures['model'].iloc[0]} (an uncertain top), per discount: (a) the "
-        f"probability that the worse ranker scores at least as high on a fresh data set of n items "
+        f"{style.pair_label(*HEADLINE_PAIR)}, model {failures['model'].iloc[0]} (an uncertain top), per discount: (a) "
+        f"the probability that the worse ranker scores at least as high on a fresh data set of n items "
         f"({int(failures['replicates'].min()):,} data sets per n; Wilson 95%; open triangles: none failed, the upper "
         f"bound); (b) the share of {int(streams['streams'].iloc[0])} growing samples on which the better ranker wins "
         f"at every n from n0 on (Wilson 95% band)."

@@ -10,7 +10,7 @@ import pandas as pd
 from ...findings import threshold
 from ...pipeline.tables import count_cells, pivot, rounded, value_range
 
-MODEL, PAIR = "model", "pair (better > worse)"
+MODEL = "model"
 
 
 def _by_case(table: pd.DataFrame, cells: list[str], name: str) -> pd.DataFrame:
@@ -123,9 +123,8 @@ def appendix_changes(changes: pd.DataFrame) -> pd.DataFrame:
     """Every reading-(b) case with the last change points and the settled share (for the appendix)."""
     columns = "label discount better worse never_changes change_median change_q90 fail_in_last_decade p_settled"
     columns += " p_settled_low p_settled_high verdict"
-    return rounded(changes[columns.split()].rename(columns={"label": MODEL})).set_index(
-        [MODEL, "discount", "better", "worse"]
-    )
+    shown = rounded(changes[columns.split()].rename(columns={"label": MODEL}))
+    return shown.set_index([MODEL, "discount", "better", "worse"])
 
 
 def appendix_failures(failures: Mapping[str, pd.DataFrame]) -> pd.DataFrame:

@@ -7,15 +7,7 @@ import math
 import pandas as pd
 
 from ...findings import threshold
-from ...pipeline.tables import (
-    NOT_RESOLVED,
-    agreement_text,
-    exponent_text,
-    gaps_resolved,
-    rounded,
-    trend_agreement,
-    with_exponent_text,
-)
+from ...pipeline import tables
 from ...simulation import scaling
 from ...simulation.cutoff import parse_cutoff
 
@@ -40,18 +32,19 @@ def trend_table(pair_table: pd.DataFrame, heuristic: pd.DataFrame | None = None)
         scaling.heuristic_exponent(heuristic, r.n_from, **{key: getattr(r, key) for key in FIT_KEYS})
         for r in out.itertuples()
     ]
-    out["agreement"] = [trend_agreement(p, m) for p, m in zip(out["predicted"], out["measured"], strict=True)]
+    out["agreement"] = [tables.trend_agreement(p, m) for p, m in zip(out["predicted"], out["measured"], strict=True)]
     return out
 
 
 def fitted_texts(trend: pd.DataFrame, pair_table: pd.DataFrame) -> pd.Series:
     """Each fit's exponent with its interval as text, or "not resolved" (``exponent_text``)."""
-    return with_exponent_text(trend, resolved=gaps_resolved(pair_table, trend, FIT_KEYS))["exponent [95%]"]
+    return appendix_table(trend, pair_table)["exponent [95%]"]
 
 
 def appendix_table(trend: pd.DataFrame, pair_table: pd.DataFrame) -> pd.DataFrame:
     """The trend table to read: its exponent columns as :func:`fitted_texts`, the other floats rounded to 3 decimals."""
-    return rounded(with_exponent_text(trend, resolved=gaps_resolved(pair_table, trend, FIT_KEYS)), 3)
+    shown = tables.with_exponent_text(trend, resolved=tables.gaps_resolved(pair_table, trend, FIT_KEYS))
+    return tables.rounded(shown, 3)
 
 
 def threshold_table(trend: pd.DataFrame, model: str) -> pd.DataFrame:
@@ -79,13 +72,12 @@ def growth_answer_lines(
 ) -> list[str]:
     """The notebook's answer: the case k = sqrt(n), the measured trends against the law (``labels``: spec -> label)."""
     lines = []
-    root = trend[trend["a"] == 0.5]
-    for r in root[root["discount"] == "log2"].itertuples():
-        resolved = pair_table is None or bool(gaps_resolved(pair_table, trend.loc[[r.Index]], FIT_KEYS).iloc[0])
-        fitted = exponent_text(r.exponent, r.exponent_low, r.exponent_high, resolved=resolved)
+    for r in trend[(trend["a"] == 0.5) & (trend["discount"] == "log2")].itertuples():
+        resolved = pair_table is None or bool(tables.gaps_resolved(pair_table, trend.loc[[r.Index]], FIT_KEYS).iloc[0])
+        fitted = tables.exponent_text(r.exponent, r.exponent_low, r.exponent_high, resolved=resolved)
         exponent = (
-            f"d ~ n^e, e {NOT_RESOLVED}"
-            if fitted == NOT_RESOLVED
+            f"d ~ n^e, e {tables.NOT_RESOLVED}"
+            if fitted == tables.NOT_RESOLVED
             else f"d ~ n^{r.exponent:.2g} [{r.exponent_low:.2g}, {r.exponent_high:.2g}]"
         )
         lines.append(
@@ -96,7 +88,7 @@ def growth_answer_lines(
     confidence = threshold("trend_confidence")
     lines.append(
         f"Against the law (a call where |exponent| > {threshold('exponent_margin'):g}), the measured trend "
-        f"{agreement_text(trend['agreement'])} ({len(trend) - called} cells without a call); with each "
+        f"{tables.agreement_text(trend['agreement'])} ({len(trend) - called} cells without a call); with each "
         f"trend judged at {confidence:.0%}, chance alone would misjudge about "
         f"{(1 - confidence) * called:.1f}."
     )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -12,21 +13,8 @@ from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
+from ...pipeline import style
 from ...pipeline.headlines import Headline
-from ...pipeline.style import (
-    EXPONENT_RANGE,
-    LINESTYLES,
-    column_figure,
-    decay_colors,
-    draw_standardized_gap,
-    legend_below,
-    n_text,
-    pair_intervals,
-    pair_label,
-    round_significant,
-    select,
-    short_pair_label,
-)
 from ...pipeline.tables import NOT_RESOLVED
 from ...simulation import scaling
 from ...simulation.model import parse_model
@@ -36,20 +24,11 @@ from ...simulation.tables import read_table
 EXPONENT_COLUMNS = ("exponent", "exponent_low", "exponent_high")
 
 
-def _draw_law(ax: Axes, cell: tuple[str, str, str, str], p: int, **style: Any) -> Line2D:
+def _draw_law(ax: Axes, cell: tuple[str, str, str, str], p: int, **kw: Any) -> Line2D:
     """The law's exponent (linear in a: two points) against a for ``cell`` = (model, better, worse, discount)."""
     grid = np.array([0.0, 1.0])
-    law = [scaling.gap_exponent(*cell, float(a)).exponent for a in grid]
-    return ax.plot(grid, round_significant(law), LINESTYLES[p % len(LINESTYLES)], color=f"C{p}", **style)[0]
-
-
-def _label_grid_panel(ax: Axes, row: int, rows: int, title: str, xlabel: str) -> None:
-    """The zero line, the column title over the first row and the x label under the last row of a grid panel."""
-    ax.axhline(0, color="0.3", lw=0.8)
-    if row == 0:
-        ax.set_title(title, fontsize=10)
-    if row == rows - 1:
-        ax.set_xlabel(xlabel)
+    law = style.round_significant([scaling.gap_exponent(*cell, float(a)).exponent for a in grid])
+    return ax.plot(grid, law, style.LINESTYLES[p % len(style.LINESTYLES)], color=f"C{p}", **kw)[0]
 
 
 def cutoff_exponent_grid(trend: pd.DataFrame, discounts: Sequence[str]) -> Figure:
@@ -60,20 +39,20 @@ def cutoff_exponent_grid(trend: pd.DataFrame, discounts: Sequence[str]) -> Figur
     fig = Figure(figsize=(2.5 * len(discounts), 2.6 * len(models) + 1.2), layout="constrained")
     axes = fig.subplots(len(models), len(discounts), sharex=True, sharey=True, squeeze=False)
     handles = []
-    for i, model in enumerate(models):
-        for j, d in enumerate(discounts):
-            ax = axes[i, j]
-            for p, (better, worse) in enumerate(pairs):
-                rows = select(trend, model=model, discount=d, better=better, worse=worse).sort_values("a")
-                a = rows["a"].to_numpy(dtype=np.float64) + 0.012 * (p - (len(pairs) - 1) / 2)
-                bar = pair_intervals(ax, a, rows, EXPONENT_COLUMNS, p, ms=4, capsize=2, lw=1)
-                line = _draw_law(ax, (model, better, worse, d), p, lw=1)
-                name = short_pair_label(better, worse)
-                handles += [(bar, f"{name}: fitted (95%)"), (line, f"{name}: law")]
-            _label_grid_panel(ax, i, len(models), d, "a (k = n^a; 0: fixed k)")
-        axes[i, 0].set_ylabel(f"{model}\nexponent of d", fontsize=9)
-    axes[0, 0].set_ylim(-EXPONENT_RANGE, EXPONENT_RANGE)  # shared: wide intervals run off the panels
-    legend_below(fig, handles, ncols=2)
+    for (i, model), (j, d) in itertools.product(enumerate(models), enumerate(discounts)):
+        for p, (better, worse) in enumerate(pairs):
+            rows = style.select(trend, model=model, discount=d, better=better, worse=worse).sort_values("a")
+            a = rows["a"].to_numpy(dtype=np.float64) + 0.012 * (p - (len(pairs) - 1) / 2)
+            bar = style.pair_intervals(axes[i, j], a, rows, EXPONENT_COLUMNS, p, ms=4, capsize=2, lw=1)
+            line = _draw_law(axes[i, j], (model, better, worse, d), p, lw=1)
+            name = style.short_pair_label(better, worse)
+            handles += [(bar, f"{name}: fitted (95%)"), (line, f"{name}: law")]
+        axes[i, j].axhline(0, color="0.3", lw=0.8)
+    style.label_grid_edges(axes, discounts, [f"{model}\nexponent of d" for model in models])
+    for ax in axes[-1]:
+        ax.set_xlabel("a (k = n^a; 0: fixed k)")
+    axes[0, 0].set_ylim(-style.EXPONENT_RANGE, style.EXPONENT_RANGE)  # shared: wide intervals run off the panels
+    style.legend_below(fig, handles, ncols=2)
     title = "nDCG@n^a: growth exponent of the standardized gap against a\n(above 0 the gap grows with n)"
     fig.suptitle(title, fontsize=11)
     return fig
@@ -85,20 +64,19 @@ def cutoff_gap_grid(pair_table: pd.DataFrame, discounts: Sequence[str], better: 
     rules = list(dict.fromkeys(pair_table["rule"]))
     fig = Figure(figsize=(2.5 * len(discounts), 2.6 * len(models) + 1.1), layout="constrained")
     axes = fig.subplots(len(models), len(discounts), sharex=True, squeeze=False)
-    colors = decay_colors(rules)
+    colors = style.decay_colors(rules)
     handles = []
-    for i, model in enumerate(models):
-        for j, d in enumerate(discounts):
-            ax: Axes = axes[i, j]
-            for rule in rules:
-                rows = select(pair_table, model=model, rule=rule, discount=d, better=better, worse=worse)
-                handles.append((draw_standardized_gap(ax, rows, colors[rule]), rule))
-            ax.set_xscale("log")
-            ax.set_yscale("symlog", linthresh=0.1)
-            _label_grid_panel(ax, i, len(models), d, "n")
-        axes[i, 0].set_ylabel(f"{model}\nstandardized gap d", fontsize=9)
-    legend_below(fig, handles, ncols=4)
-    title = f"{pair_label(better, worse)}: standardized gap of nDCG@k\nagainst n per cut-off rule (95% bands)"
+    for (i, model), (j, d) in itertools.product(enumerate(models), enumerate(discounts)):
+        ax: Axes = axes[i, j]
+        for rule in rules:
+            rows = style.select(pair_table, model=model, rule=rule, discount=d, better=better, worse=worse)
+            handles.append((style.draw_standardized_gap(ax, rows, colors[rule]), rule))
+        ax.set_xscale("log")
+        ax.set_yscale("symlog", linthresh=0.1)
+        ax.axhline(0, color="0.3", lw=0.8)
+    style.label_grid_edges(axes, discounts, [f"{model}\nstandardized gap d" for model in models])
+    style.legend_below(fig, handles, ncols=4)
+    title = f"{style.pair_label(better, worse)}: standardized gap of nDCG@k\nagainst n per cut-off rule (95% bands)"
     fig.suptitle(title, fontsize=11)
     return fig
 
@@ -117,16 +95,18 @@ def headline_figure(results: Path) -> Figure:
     trend = trend[trend["discount"] == HEADLINE_DISCOUNT].assign(resolved=resolved)
     models = list(dict.fromkeys(trend["model"]))
     pairs = list(dict.fromkeys(zip(trend["better"], trend["worse"], strict=True)))
-    with column_figure(10.0, len(models), 1, sharex=True, sharey=True) as (fig, axes):
+    with style.column_figure(10.0, len(models), 1, sharex=True, sharey=True) as (fig, axes):
         for ax, panel, model in zip(axes, "abcd", models, strict=False):
             hidden = 0
             for p, (better, worse) in enumerate(pairs):
-                rows = select(trend, model=model, better=better, worse=worse).sort_values("a")
+                rows = style.select(trend, model=model, better=better, worse=worse).sort_values("a")
                 hidden += int((~rows["resolved"]).sum())
                 rows = rows[rows["resolved"]]
                 a = rows["a"].to_numpy(dtype=np.float64) + 0.015 * (p - (len(pairs) - 1) / 2)
-                name = short_pair_label(better, worse)
-                pair_intervals(ax, a, rows, EXPONENT_COLUMNS, p, ms=3.5, lw=0.9, capsize=0, label=f"{name}: fitted")
+                name = style.short_pair_label(better, worse)
+                style.pair_intervals(
+                    ax, a, rows, EXPONENT_COLUMNS, p, ms=3.5, lw=0.9, capsize=0, label=f"{name}: fitted"
+                )
                 _draw_law(ax, (model, better, worse, HEADLINE_DISCOUNT), p, lw=0.9, label=f"{name}: law")
             ax.axhline(0, color="0.3", lw=0.7)
             not_drawn = f" ({hidden} fits not resolved, not drawn)" if hidden else ""
@@ -142,10 +122,10 @@ def headline_caption(results: Path) -> str:
     trend = read_table(results / "13_trends.csv")
     return (
         f"nDCG@k with k = n^a under {HEADLINE_DISCOUNT}: the growth exponent of the standardized gap d, fitted over "
-        f"n = {n_text(trend['n_from'].min())} to {n_text(trend['n_to'].max())} (95% intervals), against a, per pair, "
-        f"beside this package's scaling law (lines), per model ({', '.join(dict.fromkeys(trend['model']))}); above 0 "
-        f"the gap grows with n. Fits whose gaps are indistinguishable from 0 or whose interval is unbounded are not "
-        f"drawn."
+        f"n = {style.n_text(trend['n_from'].min())} to {style.n_text(trend['n_to'].max())} (95% intervals), against a, "
+        f"per pair, beside this package's scaling law (lines), per model ({', '.join(dict.fromkeys(trend['model']))}); "
+        f"above 0 the gap grows with n. Fits whose gaps are indistinguishable from 0 or whose interval is unbounded "
+        f"are not drawn."
     )
 
 

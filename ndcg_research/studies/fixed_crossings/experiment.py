@@ -4,14 +4,13 @@ r"""Fixed ranking functions whose order depends on the discount, and how differe
 gain profiles cross at depth q and again deeper. Every slowly varying discount orders them by ``c_f`` as n grows,
 ``r^-beta`` (beta < 1) by its limit (:func:`sigma_window`); at finite n the order changes at a crossing n
 (:func:`expected_gaps`, :func:`crossings`), which moves out like ``ln n_c ~ k_D J2 / |J1|`` as ``c_A -> c_B``, with
-``J_k = int (g_A - g_B) (-ln t)^k dt`` (this package's second-order expansion; the notebook derives it).
-"""
+``J_k = int (g_A - g_B) (-ln t)^k dt`` (this package's second-order expansion; the notebook derives it)."""
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
-from itertools import pairwise
 
 import numpy as np
 import pandas as pd
@@ -23,10 +22,8 @@ from ...pipeline.tables import pivot
 from ...simulation import finite_n, theory
 from ...simulation.model import parse_model, parse_ranker
 
-
-def _noisy(sigma: float) -> str:
-    """The canonical spec of ``noisy(sigma)``."""
-    return str(parse_ranker(f"noisy(sigma={sigma!r})"))
+#: The spec of ``noisy(sigma)`` (the theory parses it).
+_noisy = "noisy(sigma={!r})".format
 
 
 def sigma_window(model: str, first: str, beta: float = 0.5) -> tuple[float, float]:
@@ -44,18 +41,14 @@ def profile_crossings(model: str, first: str, second: str, points: int = 2000) -
     bisection (a jump, such as ``gated``'s at q, is found as such)."""
     f, g = theory.gain_profile(model, first), theory.gain_profile(model, second)
     grid = np.concatenate((np.geomspace(1e-9, 0.5, points // 2), 1 - np.geomspace(0.5, 1e-9, points // 2)[1:]))
-    diff = f(grid) - g(grid)
-    found = []
-    for i in np.flatnonzero(np.sign(diff[1:]) != np.sign(diff[:-1])):
-        lo, hi = grid[i], grid[i + 1]
-        for _ in range(80):  # bisection: the sign at lo is diff[i]'s
-            mid = (lo + hi) / 2
-            if np.sign(f(np.array([mid]))[0] - g(np.array([mid]))[0]) == np.sign(diff[i]):
-                lo = mid
-            else:
-                hi = mid
-        found.append(float(hi))
-    return found
+    sign = np.sign(f(grid) - g(grid))
+
+    def gap(t: float) -> float:
+        return float(f(np.array([t]))[0] - g(np.array([t]))[0])
+
+    return [
+        float(optimize.bisect(gap, grid[i], grid[i + 1], xtol=1e-15)) for i in np.flatnonzero(sign[1:] != sign[:-1])
+    ]
 
 
 def _weighted(model: str, first: str, second: str, power: int) -> float:
@@ -68,7 +61,7 @@ def _weighted(model: str, first: str, second: str, power: int) -> float:
         t = np.array([math.exp(-u)])
         return float((f(t) - g(t))[0]) * u**power * math.exp(-u)
 
-    return float(sum(integrate.quad(integrand, a, b, limit=200, epsabs=1e-13)[0] for a, b in pairwise(edges)))
+    return float(sum(integrate.quad(integrand, a, b, limit=200, epsabs=1e-13)[0] for a, b in itertools.pairwise(edges)))
 
 
 def first_order_table(model: str, first: str, seconds: Sequence[str]) -> pd.DataFrame:
@@ -77,28 +70,16 @@ def first_order_table(model: str, first: str, seconds: Sequence[str]) -> pd.Data
     n_c`` of log2 by the second-order expansion when they have opposite signs, else NaN)."""
     model, first = str(parse_model(model)), str(parse_ranker(first))
     c1, h1 = theory.c_coefficient(model, first), theory.power_limit(model, first, 0.5)
-    rows = []
-    for second in (str(parse_ranker(s)) for s in seconds):
-        c2, h2 = theory.c_coefficient(model, second), theory.power_limit(model, second, 0.5)
-        j1, j2 = _weighted(model, first, second, 1), _weighted(model, first, second, 2)
-        rows.append(
-            dict(
-                model=model,
-                first=first,
-                second=second,
-                c_first=c1,
-                c_second=c2,
-                delta_c=c2 - c1,
-                half_first=h1,
-                half_second=h2,
-                j1=j1,
-                j2=j2,
-                slow_winner=first if c1 < c2 else second,
-                half_winner=first if h1 > h2 else second,
-                second_order_log_n=j2 / abs(j1) if j1 * j2 < 0 else math.nan,
-            )
-        )
-    return pd.DataFrame(rows)
+    out = pd.DataFrame({"model": model, "first": first, "second": [str(parse_ranker(s)) for s in seconds]})
+    out["c_first"], out["c_second"] = c1, [theory.c_coefficient(model, s) for s in out["second"]]
+    out["delta_c"] = out["c_second"] - c1
+    out["half_first"], out["half_second"] = h1, [theory.power_limit(model, s, 0.5) for s in out["second"]]
+    for k in (1, 2):
+        out[f"j{k}"] = [_weighted(model, first, s, k) for s in out["second"]]
+    out["slow_winner"] = np.where(c1 < out["c_second"], first, out["second"])
+    out["half_winner"] = np.where(h1 > out["half_second"], first, out["second"])
+    out["second_order_log_n"] = (out["j2"] / out["j1"].abs()).where(out["j1"] * out["j2"] < 0, math.nan)
+    return out
 
 
 def expected_gaps(
@@ -108,32 +89,23 @@ def expected_gaps(
     model, first = parse_model(model), str(parse_ranker(first))
     seconds = [str(parse_ranker(s)) for s in seconds]
     specs = [parse_discount(d, builtin_only=True) for d in discounts]
-    rows = []
-    for n in ns:
-        values = finite_n.finite_n_values(model, [first, *seconds], specs, int(n))  # (rankers, discounts)
-        for i, second in enumerate(seconds, start=1):
-            for j, d in enumerate(specs):
-                gap = float(values[0, j] - values[i, j])
-                rows.append(
-                    dict(
-                        model=str(model),
-                        first=first,
-                        second=second,
-                        discount=str(d),
-                        decay=d.decay,
-                        n=int(n),
-                        gap=gap,
-                        preferred=first if gap > 0 else second if gap < 0 else "tie",
-                    )
-                )
-    return pd.DataFrame(rows)
+    values = np.stack([finite_n.finite_n_values(model, [first, *seconds], specs, int(n)) for n in ns])
+    keys = itertools.product([int(n) for n in ns], seconds, specs)  # in the order of values' (n, ranker, discount)
+    out = pd.DataFrame([(str(model), first, s, str(d), d.decay, n) for n, s, d in keys], columns=_GAP_KEYS)
+    out["gap"] = (values[:, :1] - values[:, 1:]).ravel()
+    out["preferred"] = np.select([out["gap"] > 0, out["gap"] < 0], [first, out["second"]], "tie")
+    return out
+
+
+#: The key columns of an :func:`expected_gaps` table (its values: ``gap``, ``preferred``).
+_GAP_KEYS = ["model", "first", "second", "discount", "decay", "n"]
 
 
 def crossings(gaps: pd.DataFrame) -> pd.DataFrame:
     """Where the expected order changes, per (second, discount) of an :func:`expected_gaps` table: ``crossing_n``, the
     first sign change of the gap, interpolated in ln n (NaN: none on the grid), and the number of ``changes``."""
     rows = []
-    for (second, discount), group in gaps.groupby(["second", "discount"], sort=False):
+    for _, group in gaps.groupby(["second", "discount"], sort=False):
         group = group.sort_values("n")
         n, gap = group["n"].to_numpy(dtype=np.float64), group["gap"].to_numpy(dtype=np.float64)
         signs = np.sign(gap)
@@ -144,22 +116,9 @@ def crossings(gaps: pd.DataFrame) -> pd.DataFrame:
             i = first_change[0]
             x0, x1 = math.log(n[i - 1]), math.log(n[i])
             crossing = float(round(math.exp(x0 + (x1 - x0) * gap[i - 1] / (gap[i - 1] - gap[i]))))
-        head = group.iloc[0]
-        rows.append(
-            dict(
-                model=head["model"],
-                first=head["first"],
-                second=second,
-                discount=discount,
-                decay=head["decay"],
-                n_min=int(n[0]),
-                n_max=int(n[-1]),
-                preferred_at_n_min=head["preferred"],
-                preferred_at_n_max=group["preferred"].iloc[-1],
-                crossing_n=crossing,
-                changes=int(changed.size),
-            )
-        )
+        row = group.iloc[0][_GAP_KEYS[:-1]].to_dict() | dict(n_min=int(n[0]), n_max=int(n[-1]))
+        preferred = dict(preferred_at_n_min=group["preferred"].iloc[0], preferred_at_n_max=group["preferred"].iloc[-1])
+        rows.append(row | preferred | dict(crossing_n=crossing, changes=int(changed.size)))
     return pd.DataFrame(rows)
 
 
@@ -195,18 +154,10 @@ def asymptotic_table(decisions: pd.DataFrame, first_order: pd.DataFrame) -> pd.D
     out.insert(3, "decay", [parse_discount(d).decay for d in out["discount"]])
     out["majority"] = _majority(out)[1]
     winners = first_order.set_index("second")
-    out["first_order_winner"] = [
-        winners.loc[second, "slow_winner"]
-        if decay == "slowly varying"
-        else winners.loc[second, "half_winner"]
-        if discount == "power(beta=0.5)"
-        else ""
-        for second, discount, decay in zip(out["second"], out["discount"], out["decay"], strict=True)
-    ]
-    out["agrees"] = [
-        float(majority == winner) if winner else math.nan
-        for majority, winner in zip(out["majority"], out["first_order_winner"], strict=True)
-    ]
+    slow, half = out["decay"] == "slowly varying", out["discount"] == "power(beta=0.5)"
+    column = np.select([slow, half], ["slow_winner", "half_winner"], "")
+    out["first_order_winner"] = [winners.loc[s, c] if c else "" for s, c in zip(out["second"], column, strict=True)]
+    out["agrees"] = (out["majority"] == out["first_order_winner"]).astype(float).where(column != "")
     return out
 
 
@@ -217,10 +168,8 @@ def reliable_n(decisions: pd.DataFrame, first_order: pd.DataFrame, discount: str
     rows = []
     for (winner, other), group in decisions[decisions["discount"] == discount].groupby(["first", "second"], sort=False):
         group = group.sort_values("n")
-        fo = first_order[
-            ((first_order["first"] == winner) & (first_order["second"] == other))
-            | ((first_order["first"] == other) & (first_order["second"] == winner))
-        ].iloc[0]
+        pairs = zip(first_order["first"], first_order["second"], strict=True)
+        fo = first_order[[{a, b} == {winner, other} for a, b in pairs]].iloc[0]
         if fo["slow_winner"] != winner:
             raise ValueError(f"decisions must put the first-order winner first: {fo['slow_winner']!r}, not {winner!r}")
         failed = np.flatnonzero((group["p_first_low"] < lower).to_numpy())
@@ -266,14 +215,8 @@ def law_slope(
 def preference_table(agreement: pd.DataFrame) -> pd.DataFrame:
     """Which ranker each discount (rows) prefers at each simulated n (columns): ``'theory / simulation'`` cells of the
     rankers' kinds (``gated``, ``noisy``; ``-``: undecided; ``*``: near a predicted crossing, not judged)."""
-
-    def short(name: str) -> str:
-        return "-" if name == "undecided" else name.split("(")[0]
-
-    cells = [
-        f"{short(e)} / {short(m)}" + ("" if far else " *")
-        for e, m, far in zip(agreement["expected"], agreement["majority"], agreement["far"], strict=True)
-    ]
+    kind = {c: agreement[c].str.split("(").str[0].replace("undecided", "-") for c in ("expected", "majority")}
+    cells = kind["expected"] + " / " + kind["majority"] + np.where(agreement["far"], "", " *")
     wide = pivot(agreement.assign(cell=cells), "discount", "n", "cell")
     wide.columns = [f"n = {n}" for n in wide.columns]
     return wide

@@ -12,20 +12,8 @@ import pandas as pd
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
+from ...pipeline import style
 from ...pipeline.headlines import Headline
-from ...pipeline.style import (
-    LINESTYLES,
-    PAIR_MARKERS,
-    column_discount_styles,
-    column_figure,
-    crossing_n,
-    decade_x_ticks,
-    decay_colors,
-    legend_below,
-    plotted_column,
-    round_significant,
-    select,
-)
 from ...simulation.tables import read_table
 
 
@@ -35,10 +23,11 @@ def gain_profile_panel(profiles: Mapping[str, Any], crossings: Sequence[float]) 
     ax = fig.subplots()
     t = np.geomspace(1e-5, 1 - 1e-5, 800)
     for c, (name, g) in enumerate(profiles.items()):
-        ax.plot(t, round_significant(g(t)), LINESTYLES[c % len(LINESTYLES)], color=f"C{c}", lw=1.6, label=name)
+        ls = style.LINESTYLES[c % len(style.LINESTYLES)]
+        ax.plot(t, style.round_significant(g(t)), ls, color=f"C{c}", lw=1.6, label=name)
     text = dict(rotation=90, fontsize=8, ha="right", va="bottom")
     for depth in crossings:
-        ax.axvline(round_significant(depth), color="0.4", lw=0.8, ls=":")
+        ax.axvline(style.round_significant(depth), color="0.4", lw=0.8, ls=":")
         ax.annotate(f"t = {depth:.3g}", (depth, 0.02), xycoords=("data", "axes fraction"), **text)
     ax.set(xscale="log", xlabel="relative rank t (share of the list above the item)", ylabel="expected gain g(t)")
     fig.legend(loc="outside lower center", ncols=len(profiles), fontsize=9, frameon=False)
@@ -54,23 +43,23 @@ def preference_panels(
     first, second = decisions[labels[0]]["first"].iloc[0], decisions[labels[0]]["second"].iloc[0]
     fig = Figure(figsize=(5.2 * len(labels), 4.2), layout="constrained")
     axes = fig.subplots(1, len(labels), sharey=True, squeeze=False)[0]
-    colors = decay_colors(discounts)
+    colors = style.decay_colors(discounts)
     handles = []
     for ax, label in zip(axes, labels, strict=False):
         for d in discounts:
-            rows = select(decisions[label], discount=d, first=first, second=second)
-            n, p = plotted_column(rows, "n"), plotted_column(rows, "p_first")
+            rows = style.select(decisions[label], discount=d, first=first, second=second)
+            n, p = style.plotted_column(rows, "n"), style.plotted_column(rows, "p_first")
             handles.append((ax.plot(n, p, "o-", color=colors[d], ms=3, lw=1.2)[0], d))
-            low, high = plotted_column(rows, "p_first_low"), plotted_column(rows, "p_first_high")
+            low, high = style.plotted_column(rows, "p_first_low"), style.plotted_column(rows, "p_first_high")
             ax.fill_between(n, low, high, color=colors[d], alpha=0.12, lw=0)
-            where = crossing_n(crossing_table, first, second, d)
+            where = style.crossing_n(crossing_table, first, second, d)
             if math.isfinite(where):
-                ax.plot([round_significant(where)], [0.5], "D", color=colors[d], ms=7, mec="k", mew=0.6)
+                ax.plot([style.round_significant(where)], [0.5], "D", color=colors[d], ms=7, mec="k", mew=0.6)
         ax.axhline(0.5, color="0.5", lw=0.8, ls="--")
         ax.set(xscale="log", xlabel="n", ylim=(-0.03, 1.03), title=f"{label} top")
     axes[0].set_ylabel(f"P({first} scores higher)")
     handles.append((Line2D([], [], color="0.3", marker="D", mec="k", ls="none"), "expected crossing (finite-n theory)"))
-    legend_below(fig, handles, ncols=4)
+    style.legend_below(fig, handles, ncols=4)
     fig.suptitle(f"{first} against {second}: share of data sets won by {first} (Wilson 95%)", fontsize=11)
     return fig
 
@@ -81,15 +70,15 @@ def crossing_growth_panel(family: pd.DataFrame, reliable: pd.DataFrame, n_max: i
     fig = Figure(figsize=(6.4, 4.4), layout="constrained")
     ax = fig.subplots()
     discounts = list(dict.fromkeys(family["discount"]))
-    colors = decay_colors(discounts)
+    colors = style.decay_colors(discounts)
     for d in discounts:
         rows = family[family["discount"] == d].sort_values("abs_delta_c")
-        x, y = plotted_column(rows, "abs_delta_c"), plotted_column(rows, "crossing_n")
+        x, y = style.plotted_column(rows, "abs_delta_c"), style.plotted_column(rows, "crossing_n")
         ax.plot(x, y, "o-", color=colors[d], ms=4, lw=1.3, label=f"{d}: expected crossing (theory)")
     above = 1.8 * n_max  # where "not reached within the simulated n" is drawn, above the line at n_max
     for m, (label, rows) in enumerate(reliable.groupby("label", sort=False)):
-        x, y = plotted_column(rows, "abs_delta_c"), plotted_column(rows, "n_reliable")
-        seen, color, marker = np.isfinite(y), ("C3", "C1")[m % 2], PAIR_MARKERS[m % len(PAIR_MARKERS)]
+        x, y = style.plotted_column(rows, "abs_delta_c"), style.plotted_column(rows, "n_reliable")
+        seen, color, marker = np.isfinite(y), ("C3", "C1")[m % 2], style.PAIR_MARKERS[m % len(style.PAIR_MARKERS)]
         text = f"log2 decides reliably from n ({label} top, simulated)"
         ax.plot(x[seen], y[seen], marker, color=color, ms=8, ls="none", mfc="none", mew=1.5, label=text)
         if (~seen).any():
@@ -114,27 +103,27 @@ def headline_figure(results: Path) -> Figure:
     """One column, a panel per model: the share of data sets won by the first ranker (``12_decisions_*.csv``) against n,
     per discount (Wilson 95%), with the expected crossings (``12_crossings.csv``) as diamonds."""
     crossings = read_table(results / "12_crossings.csv")
-    with column_figure(11.0, len(HEADLINE_MODELS), 1, sharex=True) as (fig, axes):
+    with style.column_figure(11.0, len(HEADLINE_MODELS), 1, sharex=True) as (fig, axes):
         for ax, panel, label in zip(axes, "ab", HEADLINE_MODELS, strict=True):
             decisions = read_table(results / f"12_decisions_{label}.csv")
             first, second = decisions["first"].iloc[0], decisions["second"].iloc[0]
             discounts = list(dict.fromkeys(decisions["discount"]))
-            styles = column_discount_styles(discounts)
+            styles = style.column_discount_styles(discounts)
             # the expected gaps of the two models differ by a factor (notebook 10): one crossing for both
             model_crossings = crossings[crossings["second"] == second]
             for d in discounts:
-                rows = select(decisions, discount=d, first=first, second=second)
-                n = plotted_column(rows, "n")
-                ax.plot(n, plotted_column(rows, "p_first"), label=d, **styles[d])
-                low, high = plotted_column(rows, "p_first_low"), plotted_column(rows, "p_first_high")
+                rows = style.select(decisions, discount=d, first=first, second=second)
+                n = style.plotted_column(rows, "n")
+                ax.plot(n, style.plotted_column(rows, "p_first"), label=d, **styles[d])
+                low, high = style.plotted_column(rows, "p_first_low"), style.plotted_column(rows, "p_first_high")
                 ax.fill_between(n, low, high, color=styles[d]["color"], alpha=0.15, lw=0)
-                where = crossing_n(model_crossings, first, second, d)
+                where = style.round_significant(style.crossing_n(model_crossings, first, second, d))
                 if math.isfinite(where):
-                    ax.plot([round_significant(where)], [0.5], "D", color=styles[d]["color"], ms=5, mec="k", mew=0.5)
+                    ax.plot([where], [0.5], "D", color=styles[d]["color"], ms=5, mec="k", mew=0.5)
             ax.axhline(0.5, color="0.5", lw=0.7, ls=":")
             ax.set(xscale="log", ylim=(-0.03, 1.03), ylabel=f"P({first} higher)")
             ax.set_title(f"({panel}) {label} top, model {decisions['model'].iloc[0]}")
-            decade_x_ticks(ax, n)
+            style.decade_x_ticks(ax, n)
         axes[-1].set_xlabel("list length n")
         handles, names = axes[0].get_legend_handles_labels()
         handles.append(Line2D([], [], color="0.4", marker="D", mec="k", mew=0.5, ls="none", ms=5))

@@ -5,8 +5,7 @@ with ``grade_probabilities``). System ``s`` of skill :math:`\theta_s` (from ``sk
 :math:`a_{s,t} g_{t,d} + \varepsilon_{s,t,d}` with :math:`a_{s,t} = \exp(\text{base} + \theta_s + u_t + v_{s,t})`
 (topic difficulty :math:`u_t`, system x topic interaction :math:`v_{s,t}`, standard normal noise) and returns its
 ``depth`` best documents; the true order is that of :math:`\theta_s` by construction. Topics come in seeded blocks
-of :data:`TOPIC_BLOCK` (``spawn_key=(k,)``), so the first T topics do not depend on how many are simulated.
-"""
+of :data:`TOPIC_BLOCK` (``spawn_key=(k,)``), so the first T topics do not depend on how many are simulated."""
 
 from __future__ import annotations
 
@@ -102,8 +101,7 @@ class Collection:
         qrels = out / "qrels.txt"
         lines = [
             f"{topic_ids[t]} 0 d{d + 1:0{width_d}d} {int(self.grades[t, d])}"
-            for t in range(t_count)
-            for d in range(self.grades.shape[1])
+            for t, d in np.ndindex(t_count, self.grades.shape[1])
         ]
         qrels.write_text("\n".join(lines) + "\n", encoding="utf-8")
         runs = []
@@ -112,8 +110,7 @@ class Collection:
             lines = [
                 f"{topic_ids[t]} Q0 d{self.ranked_documents[s, t, r] + 1:0{width_d}d} {r + 1} "
                 f"{self.ranked_scores[s, t, r]:.6f} {name}"
-                for t in range(t_count)
-                for r in range(self.ranked_documents.shape[2])
+                for t, r in np.ndindex(t_count, self.ranked_documents.shape[2])
             ]
             path.write_text("\n".join(lines) + "\n", encoding="utf-8")
             runs.append(path)

@@ -12,19 +12,8 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from ...core import parse_discount
+from ...pipeline import style
 from ...pipeline.headlines import Headline
-from ...pipeline.style import (
-    centre_and_bars,
-    column_figure,
-    decade_ticks,
-    discount_styles,
-    error_bar_lengths,
-    legend_below,
-    log_ticks_1_2_5,
-    plotted_column,
-    round_significant,
-    select,
-)
 from ...simulation.tables import read_table
 
 
@@ -33,15 +22,16 @@ def _discount_label(spec: str) -> str:
     return f"{spec} ({parse_discount(spec).decay})"
 
 
-def _discount_legend(
-    fig: Figure, discounts: Sequence[str], styles: Mapping[str, Mapping[str, Any]], **extra: Any
-) -> None:
-    """The legend of the discounts' styles (plus ``extra``: label -> handle), below the panels."""
+def _discount_legend(fig: Figure, discounts: Sequence[str], dashed: str = "") -> None:
+    """The legend of the discounts' styles (and of the dashed reference line, labelled ``dashed``), below the panels."""
+    styles = style.discount_styles(discounts)
     entries = [
         (Line2D([], [], ms=4, **{k: v for k, v in styles[d].items() if k != "zorder"}), _discount_label(d))
         for d in discounts
     ]
-    legend_below(fig, entries + [(handle, label) for label, handle in extra.items()], ncols=4)
+    if dashed:
+        entries.append((Line2D([], [], color="0.3", ls="--", lw=1), dashed))
+    style.legend_below(fig, entries, ncols=4)
 
 
 def asl_curves_panels(
@@ -55,20 +45,19 @@ def asl_curves_panels(
 ) -> Figure:
     """Sakai's ASL curves: per gain (panel), each discount's achieved significance levels, sorted (log scale); an ASL of
     0 (no resample as extreme) is drawn at 1/(2B)."""
-    styles = discount_styles(discounts)
+    styles = style.discount_styles(discounts)
     fig = Figure(figsize=(5.6 * len(gains), 4.4), layout="constrained")
     axes = fig.subplots(1, len(gains), sharey=True, squeeze=False)[0]
     for ax, g in zip(axes, gains, strict=False):
         for d in discounts:
-            curve = round_significant(np.maximum(curves[(g, d)], 0.5 / n_resamples))
-            style = {k: v for k, v in styles[d].items() if k != "marker"}
-            ax.plot(np.arange(1, curve.size + 1), curve, **style)
+            curve = style.round_significant(np.maximum(curves[(g, d)], 0.5 / n_resamples))
+            ax.plot(np.arange(1, curve.size + 1), curve, **{k: v for k, v in styles[d].items() if k != "marker"})
         ax.axhline(alpha, color="0.3", ls="--", lw=1)
         ax.set(yscale="log", ylim=(0.3 / n_resamples, 1.5), xlabel="system pairs, sorted by ASL")
         ax.set_title(f"gain {g}: ASL curves, {topics} topics")
-        decade_ticks(ax)
+        style.decade_ticks(ax)
     axes[0].set_ylabel("achieved significance level (bootstrap)")
-    _discount_legend(fig, discounts, styles, **{f"alpha = {alpha:g}": Line2D([], [], color="0.3", ls="--", lw=1)})
+    _discount_legend(fig, discounts, f"alpha = {alpha:g}")
     return fig
 
 
@@ -79,16 +68,16 @@ def swap_rate_panels(
     sizes: Sequence[int],
 ) -> Figure:
     """Voorhees-Buckley swap rate against the size of the two disjoint query sets, per gain (panel) and discount."""
-    styles = discount_styles(discounts)
+    styles = style.discount_styles(discounts)
     fig = Figure(figsize=(5.6 * len(gains), 4.2), layout="constrained")
     axes = fig.subplots(1, len(gains), sharey=True, squeeze=False)[0]
     for ax, g in zip(axes, gains, strict=False):
         for d in discounts:
-            ax.plot(sizes, round_significant(rates[(g, d)]), ms=4, **styles[d])
+            ax.plot(sizes, style.round_significant(rates[(g, d)]), ms=4, **styles[d])
         ax.set(xlabel="queries per subset c", title=f"gain {g}: swap rate between disjoint query sets", ylim=(0, None))
         ax.set_xticks(sizes, [str(c) for c in sizes])
     axes[0].set_ylabel("share of system pairs swapped")
-    _discount_legend(fig, discounts, styles)
+    _discount_legend(fig, discounts)
     return fig
 
 
@@ -103,17 +92,17 @@ def queries_needed_panels(
 ) -> Figure:
     """Against the number of queries: ordering accuracy (top, 95% band) and expected discriminative power (bottom), from
     ``curves`` (the rows of ``07_query_sets.csv``)."""
-    styles = discount_styles(discounts)
+    styles = style.discount_styles(discounts)
     fig = Figure(figsize=(5.6 * len(gains), 7.6), layout="constrained")
     axes = fig.subplots(2, len(gains), sharex=True, sharey="row", squeeze=False)
     for j, g in enumerate(gains):
         for d in discounts:
-            rows = select(curves, gain=g, discount=d).sort_values("size")
-            c = plotted_column(rows, "size")
-            axes[0, j].plot(c, plotted_column(rows, "accuracy"), ms=4, **styles[d])
-            low, high = plotted_column(rows, "accuracy_low"), plotted_column(rows, "accuracy_high")
+            rows = style.select(curves, gain=g, discount=d).sort_values("size")
+            c = style.plotted_column(rows, "size")
+            axes[0, j].plot(c, style.plotted_column(rows, "accuracy"), ms=4, **styles[d])
+            low, high = style.plotted_column(rows, "accuracy_low"), style.plotted_column(rows, "accuracy_high")
             axes[0, j].fill_between(c, low, high, color=styles[d]["color"], alpha=0.12, lw=0)
-            axes[1, j].plot(c, plotted_column(rows, "expected_power"), ms=4, **styles[d])
+            axes[1, j].plot(c, style.plotted_column(rows, "expected_power"), ms=4, **styles[d])
         axes[0, j].axhline(target_accuracy, color="0.3", ls="--", lw=1)
         axes[0, j].set(title=f"gain {g}: pairs ordered as the truth", xscale="log")
         axes[1, j].set(title=f"gain {g}: expected discriminative power", xlabel="queries c", xscale="log", ylim=(0, 1))
@@ -122,9 +111,7 @@ def queries_needed_panels(
             ax.minorticks_off()
     axes[0, 0].set_ylabel("ordering accuracy (95% band)")
     axes[1, 0].set_ylabel(f"share of pairs with ASL < {alpha:g}")
-    _discount_legend(
-        fig, discounts, styles, **{f"target accuracy {target_accuracy:g}": Line2D([], [], color="0.3", ls="--", lw=1)}
-    )
+    _discount_legend(fig, discounts, f"target accuracy {target_accuracy:g}")
     return fig
 
 
@@ -134,7 +121,7 @@ def measure_agreement_heatmap(tau: np.ndarray, labels: Sequence[str], title: str
     fig = Figure(figsize=(9, 7.5), layout="constrained")
     ax = fig.subplots()
     lowest = np.floor(off_diagonal.min() * 20) / 20 if off_diagonal.size else 0
-    image = ax.imshow(round_significant(tau), cmap="viridis", vmin=lowest, vmax=1)
+    image = ax.imshow(style.round_significant(tau), cmap="viridis", vmin=lowest, vmax=1)
     ax.set_xticks(range(len(labels)), labels, rotation=90, fontsize=8)
     ax.set_yticks(range(len(labels)), labels, fontsize=8)
     fig.colorbar(image, ax=ax, label="Kendall's tau between system orderings")
@@ -146,26 +133,24 @@ def per_list_scatter(
     measures: pd.DataFrame, gains: Sequence[str], discounts: Sequence[str], *, target_accuracy: float, cap: float
 ) -> Figure:
     """Each measure's per-topic win probability against the queries it needs (95% interval, capped at ``cap``)."""
-    styles = discount_styles(discounts)
+    styles = style.discount_styles(discounts)
     fig = Figure(figsize=(7.0, 5.6), layout="constrained")
     ax = fig.subplots()
     shapes = dict(zip(gains, "osD^v", strict=False))
-    for r in measures.itertuples():
-        centre = round_significant([r.queries_needed])
-        low, high = round_significant([r.queries_needed_low]), round_significant([min(r.queries_needed_high, cap)])
-        style = styles[r.discount]
-        mark = dict(fmt=shapes[r.gain], color=style["color"], ms=6 if r.discount == "log2" else 5, capsize=2)
-        ax.errorbar(
-            [r.per_topic_win], centre, yerr=error_bar_lengths(centre, low, high), **mark, zorder=style["zorder"]
-        )
+    capped = measures.assign(queries_needed_high=measures["queries_needed_high"].clip(upper=cap))
+    centre, bars = style.centre_and_bars(capped, "queries_needed", "queries_needed_low", "queries_needed_high")
+    for r, c, low, high in zip(measures.itertuples(), centre, *bars, strict=True):
+        look = styles[r.discount]
+        mark = dict(fmt=shapes[r.gain], color=look["color"], ms=6 if r.discount == "log2" else 5, capsize=2)
+        ax.errorbar([r.per_topic_win], [c], yerr=[[low], [high]], **mark, zorder=look["zorder"])
     ax.set(xlabel="per-topic P(more skilled system scores strictly higher)", yscale="log")
     ax.set_ylabel(f"queries for ordering accuracy {target_accuracy:g}")
     ax.set_title("Per-list distinguishability vs queries needed")
-    log_ticks_1_2_5(ax)
+    style.log_ticks_1_2_5(ax)
     handles = [Line2D([], [], color=styles[d]["color"], marker="o", ls="none", ms=6) for d in discounts]
     handles += [Line2D([], [], color="0.3", marker=shapes[g], ls="none", ms=6) for g in gains]
     labels = [_discount_label(d) for d in discounts] + [f"gain {g}" for g in gains]
-    legend_below(fig, list(zip(handles, labels, strict=False)), ncols=3)
+    style.legend_below(fig, list(zip(handles, labels, strict=False)), ncols=3)
     return fig
 
 
@@ -177,19 +162,17 @@ def headline_figure(results: Path, parameters: Mapping[str, Any]) -> Figure:
     gains = list(dict.fromkeys(measures["gain"]))
     discounts = list(dict.fromkeys(measures["discount"]))
     order = sorted(discounts, key=lambda d: (_CLASS_ORDER.index(parse_discount(d).decay), discounts.index(d)))
-    styles = discount_styles(order)
-    with column_figure(7.6) as (fig, (ax,)):
+    styles = style.discount_styles(order)
+    with style.column_figure(7.6) as (fig, (ax,)):
         y = np.arange(len(order))[::-1]
-        for gain, offset, fill in zip(gains, (0.15, -0.15), (True, False), strict=False):
+        for gain, offset, fill, shape in zip(gains, (0.15, -0.15), (True, False), "os", strict=False):
             rows = measures[measures["gain"] == gain].set_index("discount").loc[order]
-            centre, bars = centre_and_bars(rows, "queries_needed", "queries_needed_low", "queries_needed_high")
+            centre, bars = style.centre_and_bars(rows, "queries_needed", "queries_needed_low", "queries_needed_high")
             for yi, d, c, low, high in zip(y, order, centre, *bars, strict=True):
                 color = styles[d]["color"]
-                mark = dict(fmt="o" if fill else "s", color=color, ms=3.5, mfc=color if fill else "white", lw=0.9)
+                mark = dict(fmt=shape, color=color, ms=3.5, mfc=color if fill else "white", lw=0.9)
                 ax.errorbar([c], [yi + offset], xerr=[[low], [high]], **mark, capsize=0)
-            ax.plot(
-                [], [], "o" if fill else "s", color="0.3", mfc="0.3" if fill else "white", ms=3.5, label=f"gain {gain}"
-            )
+            ax.plot([], [], shape, color="0.3", mfc="0.3" if fill else "white", ms=3.5, label=f"gain {gain}")
         ax.set_yticks(y, [f"{d}" for d in order])
         ax.set_ylim(-0.7, len(order) - 0.3)
         ax.grid(axis="y", visible=False)

@@ -1,10 +1,10 @@
 """Notebook 07: its result tables (what the findings read) and reader tables (one row per discount, a column group
 per gain). ``X`` and ``P``: per measure (gain, discount), the per-topic scores on the collection and the population
-(systems x topics, the most skilled system first).
-"""
+(systems x topics, the most skilled system first)."""
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -43,11 +43,7 @@ def by_discount(
 ) -> pd.DataFrame:
     """A table with one row per discount and, per column of ``columns`` (name -> header), one column per gain."""
     table = pd.DataFrame(rows)
-    parts = {}
-    for column, header in columns.items():
-        wide = pivot(table, "discount", "gain", column)
-        floats = pd.api.types.is_float_dtype(table[column])
-        parts[header] = rounded(wide, (digits or {}).get(column, 3)) if floats else wide
+    parts = {h: rounded(pivot(table, "discount", "gain", c), (digits or {}).get(c, 3)) for c, h in columns.items()}
     out = pd.concat(parts, axis=1)
     out.columns.names = [None, "gain"]
     return out
@@ -68,8 +64,7 @@ def collection_rows(X: Mapping[Measure, np.ndarray], P: Mapping[Measure, np.ndar
 
 def collection_table(rows: Sequence[Mapping[str, Any]], discounts: Sequence[str]) -> tuple[pd.DataFrame, str]:
     """For a few ``discounts``: the rows of :func:`collection_rows` in words; and one sentence on the variance shares
-    over every (measure, sample), with how many follow TREC's order topic > interaction > system.
-    """
+    over every (measure, sample), with how many follow TREC's order topic > interaction > system."""
     table = pd.DataFrame(rows)
     shown = table[table["discount"].isin(discounts)].assign(measure=lambda t: t["gain"] + " · " + t["discount"])
     shown = shown.set_index(["measure", "sample"])
@@ -170,16 +165,13 @@ def query_set_rows(
     discriminative power over ``collections`` query sets per size)."""
     accuracy, needed, rows = {}, {}, []
     power_sets = {c: query_subsets(population_topics, c, trials=collections, seed=seed + 1)[0] for c in sizes}
+    power = functools.partial(discriminative_power, alpha=alpha, n_resamples=n_resamples, seed=seed, n_jobs=n_jobs)
     for m, scores in P.items():
         accuracy[m] = ordering_accuracy(scores, skills, sizes, trials=trials, seed=seed)
         needed[m] = queries_needed_interval(sizes, accuracy[m], target_accuracy, seed=seed)
-        for i, c in enumerate(sizes):
-            a = accuracy[m][i]
+        for c, a in zip(sizes, accuracy[m], strict=True):
             half = 1.96 * a.std(ddof=1) / np.sqrt(a.size)
-            dps = [
-                discriminative_power(scores[:, s], alpha=alpha, n_resamples=n_resamples, seed=seed, n_jobs=n_jobs).power
-                for s in power_sets[c]
-            ]
+            dps = [power(scores[:, s]).power for s in power_sets[c]]
             bounds = dict(accuracy_low=float(a.mean() - half), accuracy_high=float(a.mean() + half))
             row = dict(gain=m[0], discount=m[1], size=c, accuracy=float(a.mean()), **bounds)
             rows.append(row | dict(expected_power=float(np.mean(dps))))
