@@ -175,17 +175,10 @@ def crossing_table(model: TwoFeatureModel, rankers: Sequence[str]) -> pd.DataFra
 
 def constants_table(model: TwoFeatureModel, rankers: Sequence[str]) -> pd.DataFrame:
     """Per ranker: the first-order constant c_f (slowly varying discounts) and the limit under power(beta=0.5)."""
-    return pd.DataFrame(
-        [
-            dict(
-                ranker=r,
-                c_f=model.first_order_constant(r),
-                power_half_limit=model.power_limit(r, 0.5),
-                p=model.mean_gain,
-            )
-            for r in rankers
-        ]
-    )
+    table = pd.DataFrame({"ranker": list(rankers)})
+    table["c_f"] = [model.first_order_constant(r) for r in rankers]
+    table["power_half_limit"] = [model.power_limit(r, 0.5) for r in rankers]
+    return table.assign(p=model.mean_gain)
 
 
 def rank_bins(

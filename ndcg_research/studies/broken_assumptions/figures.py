@@ -12,12 +12,10 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from ...pipeline.headlines import Headline
-from ...pipeline.style import column_figure
+from ...pipeline.style import COLUMN_WIDTH_CM, column_figure
 from ...simulation.tables import read_table
 from .models import TwoFeatureModel
 
-#: One journal column, in inches (8.5 cm).
-COLUMN_WIDTH = 8.5 / 2.54
 #: Font sizes (points) of the figures: none below 7 at their printed size.
 FONT_SIZES = {"font.size": 7.5, "axes.titlesize": 8, "axes.labelsize": 7.5}
 FONT_SIZES |= dict.fromkeys(("legend.fontsize", "xtick.labelsize", "ytick.labelsize"), 7)
@@ -90,7 +88,7 @@ def gain_by_rank_figure(
     """Expected gain by rank of every two-feature ranker (exact: lines; simulated per bin: markers), with the ranks
     where studied pairs cross."""
     with matplotlib.rc_context(FONT_SIZES):
-        fig = Figure(figsize=(COLUMN_WIDTH, 3.3), layout="constrained")
+        fig = Figure(figsize=(COLUMN_WIDTH_CM / 2.54, 3.3), layout="constrained")
         ax = fig.subplots()
         r = np.arange(1, n + 1)
         for c, ranker in enumerate(rankers):
