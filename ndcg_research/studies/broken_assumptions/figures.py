@@ -65,11 +65,9 @@ def _ratio_panel(ax, ratios: pd.DataFrame, colors: dict[str, str], markers: dict
 def _headline_from_tables(results: Path) -> Figure:
     from . import findings
 
-    ratios = pd.concat(
-        [read_table(results / "16_sparse_ratios.csv"), read_table(results / "16_two_feature_ratios.csv")],
-        ignore_index=True,
-    )
-    return headline_figure(read_table(results / "16_sparse_ndcg.csv"), ratios, findings.threshold("ratio_floor"))
+    names = ("sparse_ndcg", "sparse_ratios", "two_feature_ratios")
+    ndcg, *ratios = (read_table(results / findings.TABLES[name]) for name in names)
+    return headline_figure(ndcg, pd.concat(ratios, ignore_index=True), findings.threshold("ratio_floor"))
 
 
 HEADLINE = Headline.from_tables(

@@ -15,6 +15,7 @@ from matplotlib.figure import Figure
 from ...pipeline.headlines import Headline
 from ...pipeline.style import COLUMN_WIDTH_CM, MIN_TEXT_PT, column_figure, round_significant, select, short_pair_label
 from ...simulation.tables import read_table
+from .findings import TABLES
 
 #: The appendix figure's style.
 _STYLE = dict.fromkeys(
@@ -99,11 +100,7 @@ def first_order(gaps: pd.DataFrame) -> Figure:
 
 def headline_figure(results: Path) -> Figure:
     """:func:`levels_and_thresholds` from the run's tables."""
-    return levels_and_thresholds(
-        read_table(results / "15_zipf_levels.csv"),
-        read_table(results / "15_cutoff_exponents.csv"),
-        read_table(results / "15_crossings.csv"),
-    )
+    return levels_and_thresholds(*(read_table(results / TABLES[role]) for role in ("zipf", "exponents", "crossings")))
 
 
 HEADLINE = Headline.from_tables(
