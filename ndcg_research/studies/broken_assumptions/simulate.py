@@ -79,12 +79,9 @@ def _block_ranks(
 
 
 def _blocks(x1: np.ndarray, flag: np.ndarray, relevant: np.ndarray) -> tuple[np.ndarray, ...]:
-    out: list[np.ndarray] = []
-    for block in (flag, ~flag):
-        order = np.argsort(x1[block])
-        out.append(x1[block][order])
-        out.append(relevant[block][order])
-    return out[0], out[2], out[1], out[3]
+    """x1 of the flagged and of the other items, each ascending, then whether each of them is relevant."""
+    flagged, others = (np.flatnonzero(block)[np.argsort(x1[block])] for block in (flag, ~flag))
+    return x1[flagged], x1[others], relevant[flagged], relevant[others]
 
 
 def relevant_rank_lists(model: Model, rankers: Sequence[str], n: int, *, seed: int, replicate: int) -> list[np.ndarray]:
