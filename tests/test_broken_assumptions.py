@@ -129,22 +129,22 @@ def test_relevant_ranks_agree_with_a_full_sort():
 
 @pytest.mark.parametrize("ranker", ["content", "mix(lam=1)", "bayes", "mix(lam=4)"])
 def test_two_feature_ranks_agree_with_a_full_sort(ranker):
-    model = models.TwoFeatureModel()
-    x1, flag, relevant = model.draw(np.random.default_rng(8), 500)
+    model, n = models.TwoFeatureModel(), 500
+    x1, flag, relevant = model.draw(simulate._rng(8, model, n, 0), n)  # the data set of (n, replicate 0), seed 8
     scores = x1 + models.mix_weight(model, ranker) * flag
     rank_of = np.empty(scores.size, dtype=int)
     rank_of[np.argsort(-scores)] = np.arange(1, scores.size + 1)
-    got = simulate.two_feature_ranks(model, ranker, x1, flag, relevant, np.random.default_rng(0))
+    got = simulate.relevant_rank_lists(model, [ranker], n, seed=8, replicate=0)[0]
     assert sorted(got.tolist()) == sorted(rank_of[relevant].tolist())
 
 
 def test_the_flag_ranker_puts_flagged_items_first_in_random_order():
-    model = models.TwoFeatureModel()
-    x1, flag, relevant = model.draw(np.random.default_rng(2), 2000)
-    top = int(flag.sum())
+    model, n = models.TwoFeatureModel(), 2000
     shares = []
-    for seed in range(200):
-        ranks = simulate.two_feature_ranks(model, "flag", x1, flag, relevant, np.random.default_rng(seed))
+    for replicate in range(200):
+        _, flag, relevant = model.draw(simulate._rng(2, model, n, replicate), n)  # the data set ranked below
+        top = int(flag.sum())
+        ranks = simulate.relevant_rank_lists(model, ["flag"], n, seed=2, replicate=replicate)[0]
         assert len(set(ranks.tolist())) == ranks.size == relevant.sum()
         assert int((ranks <= top).sum()) == int((flag & relevant).sum())  # flagged relevant items fill the top block
         shares.append(np.mean(ranks[ranks <= top] <= top / 2))

@@ -108,12 +108,6 @@ def _ratio(denominator: np.ndarray, numerator: np.ndarray, axis: int = -1) -> np
     return standardized_gap(numerator, axis) / standardized_gap(denominator, axis)
 
 
-def _gaps(values: np.ndarray, i: int, j: int, d: int) -> np.ndarray:
-    gap = values[:, i, d] - values[:, j, d]
-    gap[np.abs(gap) <= TIE_TOLERANCE] = 0.0  # the package's one definition of equal nDCG
-    return gap
-
-
 def call(ratio_low: float, ratio_high: float, resolved: bool, floor: float) -> str:
     """The call of one cell by the rule of ``findings.toml``: refutes, supports, unresolved or not judged."""
     if not resolved:
@@ -141,7 +135,9 @@ def ratio_table(
     for p_index, (first, second) in enumerate(pairs):
         i, j = experiment.rankers.index(first), experiment.rankers.index(second)
         for n in experiment.ns:
-            low_gaps, high_gaps = _gaps(values[n], i, j, dd), _gaps(values[n], i, j, dn)
+            gaps = values[n][:, i, :] - values[n][:, j, :]
+            gaps[np.abs(gaps) <= TIE_TOLERANCE] = 0.0  # the package's one definition of equal nDCG
+            low_gaps, high_gaps = gaps[:, dd], gaps[:, dn]
             key = (stable_id(str(model)), n, p_index, BOOTSTRAP_STREAM)
             d, d_low, d_high = bootstrap_statistic_interval(
                 standardized_gap, [low_gaps], n_resamples=resamples, seed=seed_sequence(seed, *key, 0)
@@ -175,17 +171,10 @@ def crossing_table(model: TwoFeatureModel, rankers: Sequence[str]) -> pd.DataFra
 
 def constants_table(model: TwoFeatureModel, rankers: Sequence[str]) -> pd.DataFrame:
     """Per ranker: the first-order constant c_f (slowly varying discounts) and the limit under power(beta=0.5)."""
-    return pd.DataFrame(
-        [
-            dict(
-                ranker=r,
-                c_f=model.first_order_constant(r),
-                power_half_limit=model.power_limit(r, 0.5),
-                p=model.mean_gain,
-            )
-            for r in rankers
-        ]
-    )
+    table = pd.DataFrame({"ranker": list(rankers)})
+    table["c_f"] = [model.first_order_constant(r) for r in rankers]
+    table["power_half_limit"] = [model.power_limit(r, 0.5) for r in rankers]
+    return table.assign(p=model.mean_gain)
 
 
 def rank_bins(

@@ -12,12 +12,10 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
 from ...pipeline.headlines import Headline
-from ...pipeline.style import column_figure
+from ...pipeline.style import COLUMN_WIDTH_CM, column_figure
 from ...simulation.tables import read_table
 from .models import TwoFeatureModel
 
-#: One journal column, in inches (8.5 cm).
-COLUMN_WIDTH = 8.5 / 2.54
 #: Font sizes (points) of the figures: none below 7 at their printed size.
 FONT_SIZES = {"font.size": 7.5, "axes.titlesize": 8, "axes.labelsize": 7.5}
 FONT_SIZES |= dict.fromkeys(("legend.fontsize", "xtick.labelsize", "ytick.labelsize"), 7)
@@ -67,11 +65,9 @@ def _ratio_panel(ax, ratios: pd.DataFrame, colors: dict[str, str], markers: dict
 def _headline_from_tables(results: Path) -> Figure:
     from . import findings
 
-    ratios = pd.concat(
-        [read_table(results / "16_sparse_ratios.csv"), read_table(results / "16_two_feature_ratios.csv")],
-        ignore_index=True,
-    )
-    return headline_figure(read_table(results / "16_sparse_ndcg.csv"), ratios, findings.threshold("ratio_floor"))
+    names = ("sparse_ndcg", "sparse_ratios", "two_feature_ratios")
+    ndcg, *ratios = (read_table(results / findings.TABLES[name]) for name in names)
+    return headline_figure(ndcg, pd.concat(ratios, ignore_index=True), findings.threshold("ratio_floor"))
 
 
 HEADLINE = Headline.from_tables(
@@ -90,7 +86,7 @@ def gain_by_rank_figure(
     """Expected gain by rank of every two-feature ranker (exact: lines; simulated per bin: markers), with the ranks
     where studied pairs cross."""
     with matplotlib.rc_context(FONT_SIZES):
-        fig = Figure(figsize=(COLUMN_WIDTH, 3.3), layout="constrained")
+        fig = Figure(figsize=(COLUMN_WIDTH_CM / 2.54, 3.3), layout="constrained")
         ax = fig.subplots()
         r = np.arange(1, n + 1)
         for c, ranker in enumerate(rankers):

@@ -240,18 +240,17 @@ def profile_crossings(model: TwoFeatureModel, first: str, second: str, *, points
     """The relative ranks t where two rankers' profiles cross, to 1e-12 (the ``flag`` profile's jump: t = pi)."""
     grid = np.geomspace(1e-6, 1 - 1e-6, points)
     grid = np.unique(np.concatenate((grid, [model.pi * (1 - 1e-12), model.pi * (1 + 1e-12)])))
-    diff = model.profile(first, grid) - model.profile(second, grid)
-    found = []
-    sign = np.sign(diff)
 
-    def gap(t: float) -> float:
-        return float(model.profile(first, np.array([t]))[0] - model.profile(second, np.array([t]))[0])
+    def gap(t: np.ndarray) -> np.ndarray:
+        return model.profile(first, t) - model.profile(second, t)
 
-    for i in np.flatnonzero(sign[:-1] * sign[1:] < 0):  # loop over sign changes (a few)
-        a, b = grid[i], grid[i + 1]
-        jump = a < model.pi < b or math.isclose(b / a, 1.0, rel_tol=1e-11)  # the flag profile's jump
-        found.append(model.pi if jump else optimize.brentq(gap, a, b, xtol=1e-12))
-    return found
+    def crossing(a: float, b: float) -> float:
+        if a < model.pi < b or math.isclose(b / a, 1.0, rel_tol=1e-11):  # the flag profile's jump
+            return model.pi
+        return optimize.brentq(lambda t: float(gap(np.array([t]))[0]), a, b, xtol=1e-12)
+
+    sign = np.sign(gap(grid))
+    return [crossing(grid[i], grid[i + 1]) for i in np.flatnonzero(sign[:-1] * sign[1:] < 0)]
 
 
 def crossing_pairs(

@@ -60,24 +60,12 @@ def sparse_ranks(ranker: str, relevant: np.ndarray, others: np.ndarray, rng: np.
     return relevant_ranks(relevant + noise[: relevant.size], others + noise[relevant.size :])
 
 
-def two_feature_ranks(
-    model: TwoFeatureModel,
-    ranker: str,
-    x1: np.ndarray,
-    flag: np.ndarray,
-    relevant: np.ndarray,
-    rng: np.random.Generator,
-) -> np.ndarray:
-    """Ranks of the relevant items of a two-feature data set under ``ranker`` (``rng``: the ``flag`` ranker's order
-    within its blocks)."""
-    return _block_ranks(model, ranker, _blocks(x1, flag, relevant), rng)
-
-
 def _block_ranks(
     model: TwoFeatureModel, ranker: str, blocks: tuple[np.ndarray, ...], rng: np.random.Generator
 ) -> np.ndarray:
-    """:func:`two_feature_ranks` from the data sorted once: x1 of the flagged and of the other items, each
-    ascending, and whether each of them is relevant."""
+    """Ranks of the relevant items of a two-feature data set under ``ranker``, from the data sorted once (x1 of the
+    flagged and of the other items, each ascending, and whether each is relevant; ``rng``: the ``flag`` ranker's order
+    within its blocks)."""
     flagged, others, flagged_relevant, others_relevant = blocks
     lam = mix_weight(model, ranker)
     if math.isinf(lam):  # flag: flagged items first, each block in a uniformly random order
@@ -91,12 +79,9 @@ def _block_ranks(
 
 
 def _blocks(x1: np.ndarray, flag: np.ndarray, relevant: np.ndarray) -> tuple[np.ndarray, ...]:
-    out: list[np.ndarray] = []
-    for block in (flag, ~flag):
-        order = np.argsort(x1[block])
-        out.append(x1[block][order])
-        out.append(relevant[block][order])
-    return out[0], out[2], out[1], out[3]
+    """x1 of the flagged and of the other items, each ascending, then whether each of them is relevant."""
+    flagged, others = (np.flatnonzero(block)[np.argsort(x1[block])] for block in (flag, ~flag))
+    return x1[flagged], x1[others], relevant[flagged], relevant[others]
 
 
 def relevant_rank_lists(model: Model, rankers: Sequence[str], n: int, *, seed: int, replicate: int) -> list[np.ndarray]:

@@ -13,10 +13,10 @@ import pandas as pd
 from matplotlib.figure import Figure
 
 from ...pipeline.headlines import Headline
-from ...pipeline.style import COLUMN_WIDTH_CM, MIN_TEXT_PT, column_figure, round_significant, select
+from ...pipeline.style import COLUMN_WIDTH_CM, MIN_TEXT_PT, column_figure, round_significant, select, short_pair_label
 from ...simulation.tables import read_table
+from .findings import TABLES
 
-_INCH = 2.54
 #: The appendix figure's style.
 _STYLE = dict.fromkeys(
     ("font.size", "axes.labelsize", "legend.fontsize", "xtick.labelsize", "ytick.labelsize"), MIN_TEXT_PT
@@ -24,10 +24,6 @@ _STYLE = dict.fromkeys(
 _STYLE |= {"axes.titlesize": MIN_TEXT_PT + 0.5, "lines.linewidth": 1.0, "lines.markersize": 3.5, "axes.grid": True}
 _STYLE |= {"grid.alpha": 0.3, "axes.spines.top": False, "axes.spines.right": False}
 _COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd")
-
-
-def _pair(better: str, worse: str) -> str:
-    return f"{better} > {worse}".replace("noisy(sigma=", "noisy(")
 
 
 def levels_and_thresholds(
@@ -42,7 +38,7 @@ def levels_and_thresholds(
             g = g.sort_values("n")
             n = g["n"].to_numpy(dtype=float)
             d, bar = round_significant(g["std_gap"].to_numpy()), round_significant(1.96 * g["std_gap_se"].to_numpy())
-            top.errorbar(n, d, yerr=bar, fmt="o", color=color, capsize=1.5, label=_pair(better, worse))
+            top.errorbar(n, d, yerr=bar, fmt="o", color=color, capsize=1.5, label=short_pair_label(better, worse))
             top.plot(n, round_significant(g["std_gap_ind"].to_numpy()), ":", color=color)
             top.axhline(float(round_significant(g["std_gap_limit"].iloc[0])), ls="--", color=color, lw=0.9)
         top.set(xscale="log", xlabel="list length n", ylabel="standardized gap d")
@@ -57,7 +53,8 @@ def levels_and_thresholds(
             shown = half <= 0.5
             a = g["a"].to_numpy()
             exponent, bar = round_significant(g["exponent"].to_numpy()[shown]), round_significant(half[shown])
-            style = dict(fmt=marker, color=color, capsize=1.2, ms=3, label=f"{label}, {_pair(better, worse)}")
+            name = f"{label}, {short_pair_label(better, worse)}"
+            style = dict(fmt=marker, color=color, capsize=1.2, ms=3, label=name)
             bottom.errorbar(a[shown] + (i - 1.5) * 0.004, exponent, yerr=bar, **style)
             bottom.plot(a, round_significant(g["law_local_exponent"].to_numpy()), "-", color=color, lw=0.8)
             row = select(crossings, model=label, discount=discount, better=better, worse=worse)
@@ -80,7 +77,7 @@ def first_order(gaps: pd.DataFrame) -> Figure:
         groups = list(gaps.groupby(["model", "better", "worse"], sort=False))
         cols = 2
         rows = math.ceil(len(groups) / cols)
-        fig = Figure(figsize=(2 * COLUMN_WIDTH_CM / _INCH, (4.2 * rows + 1.0) / _INCH), layout="constrained")
+        fig = Figure(figsize=(2 * COLUMN_WIDTH_CM / 2.54, (4.2 * rows + 1.0) / 2.54), layout="constrained")
         axes = np.atleast_1d(fig.subplots(rows, cols, squeeze=False)).ravel()
         for ax, ((label, better, worse), g) in zip(axes, groups, strict=False):
             for j, (statistic, s) in enumerate(g.groupby("statistic", sort=False)):
@@ -93,7 +90,7 @@ def first_order(gaps: pd.DataFrame) -> Figure:
             limit = float(round_significant(g["limit"].iloc[0]))
             ax.axhline(limit, color="0.2", ls="--", lw=0.9, label="first-order limit")
             ax.set(xscale="log", xlabel="list length n", ylabel="d / sqrt(n)")
-            ax.set_title(f"{label} top, {_pair(better, worse)}", loc="left")
+            ax.set_title(f"{label} top, {short_pair_label(better, worse)}", loc="left")
         for ax in axes[len(groups) :]:
             ax.set_visible(False)
         handles, labels = axes[0].get_legend_handles_labels()
@@ -103,11 +100,7 @@ def first_order(gaps: pd.DataFrame) -> Figure:
 
 def headline_figure(results: Path) -> Figure:
     """:func:`levels_and_thresholds` from the run's tables."""
-    return levels_and_thresholds(
-        read_table(results / "15_zipf_levels.csv"),
-        read_table(results / "15_cutoff_exponents.csv"),
-        read_table(results / "15_crossings.csv"),
-    )
+    return levels_and_thresholds(*(read_table(results / TABLES[role]) for role in ("zipf", "exponents", "crossings")))
 
 
 HEADLINE = Headline.from_tables(

@@ -16,6 +16,7 @@ from scipy.special import ndtr
 from ...core import parse_discount
 from ...simulation import finite_n, theory
 from ...simulation.model import Model, Ranker, parse_model, parse_ranker
+from .sampler import log_legendre
 
 ZETA2 = math.pi**2 / 6
 
@@ -137,15 +138,9 @@ def zipf_finite(model: str | Model, better: str | Ranker, worse: str | Ranker, n
     mean = math.fsum((ma - mb) / r)
     var = math.fsum((ma * (1 - ma) + mb * (1 - mb)) / r**2)
     if n > count:
-        # Midpoint integral in w = ln v from ln(count + 1/2) to ln(n + 1/2), 64 nodes on each of 48 pieces.
-        nodes, weights = np.polynomial.legendre.leggauss(64)
-        edges = np.linspace(math.log(count + 0.5), math.log(n + 0.5), 49)
-        for lo_w, hi_w in zip(edges[:-1], edges[1:], strict=True):  # loop over the pieces
-            w = (nodes + 1) / 2 * (hi_w - lo_w) + lo_w
-            v = np.exp(w)
-            t = v / (n + 1)
-            a, b = ga(t), gb(t)
-            half = (hi_w - lo_w) / 2
+        # Midpoint integral in w = ln v from ln(count + 1/2) to ln(n + 1/2).
+        for v, weights, half in log_legendre(math.log(count + 0.5), math.log(n + 0.5), 48):
+            a, b = ga(v / (n + 1)), gb(v / (n + 1))
             mean += float(weights @ (a - b)) * half  # dv / v = dw
             var += float(weights @ ((a * (1 - a) + b * (1 - b)) / v)) * half  # dv / v^2 = dw / v
     return dict(mean_gap=mean, var_ind=var, std_gap_ind=mean / math.sqrt(var) if var > 0 else math.inf)

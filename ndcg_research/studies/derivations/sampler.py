@@ -12,8 +12,9 @@ from __future__ import annotations
 
 import functools
 import math
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import pairwise
 
 import numpy as np
 from scipy import integrate, special
@@ -90,11 +91,8 @@ class JointTop:
                 value *= 1 - float(self._inside(v, g)[0])
             return value * float(self.model.eta(v)[0]) if weight_eta else value
 
-        edges = [-12.0, *[c for c in cuts if -12 < c < 12], 12.0]
-        total = 0.0
-        for lo, hi in zip(edges[:-1], edges[1:], strict=True):  # loop over the pieces between bayes thresholds
-            total += integrate.quad(integrand, lo, hi, epsabs=0, epsrel=1e-12, limit=400)[0]
-        return total
+        edges = [-12.0, *[c for c in cuts if -12 < c < 12], 12.0]  # the pieces between bayes thresholds
+        return sum(integrate.quad(integrand, a, b, epsabs=0, epsrel=1e-12, limit=400)[0] for a, b in pairwise(edges))
 
     @functools.cached_property
     def pieces(self) -> np.ndarray:
@@ -120,16 +118,11 @@ class JointTop:
         while need > 0:  # rejection rounds: draw from R_f, keep items outside the earlier heads
             batch = max(16, int(need * 1.3) + 8)
             s_f = -ndtri(q[f] * rng.random(batch))  # s_f | s_f > tau_f, by inversion of the normal tail
-            if spread[f] == 0:
-                x = s_f
-            else:  # x | s_f ~ N(slope s_f, spread^2): the same correlation as s_f | x
-                x = slope[f] * s_f + spread[f] * rng.standard_normal(batch)
+            # x | s_f ~ N(slope s_f, spread^2): the same correlation as s_f | x
+            x = s_f if spread[f] == 0 else slope[f] * s_f + spread[f] * rng.standard_normal(batch)
             scores = self._scores_given_x(rng, x)
             scores[f] = s_f
-            keep = np.ones(batch, dtype=bool)
-            for g in range(f):  # loop over earlier rankers
-                keep &= scores[g] <= tau[g]
-            take = np.flatnonzero(keep)[:need]
+            take = np.flatnonzero(np.all(scores[:f] <= tau[:f, None], axis=0))[:need]  # outside the earlier heads
             xs.append(x[take])
             ss.append(scores[:, take])
             need -= take.size
@@ -145,25 +138,19 @@ class JointTop:
             return Head(grades, tuple([self.n] * len(self.rankers)), int(y.sum()), True)
         q, tau, _, _ = self._shape
         left, share = self.n, 1.0
-        parts_x, parts_s = [], []
+        parts = []
         for f, piece in enumerate(self.pieces):  # sequential binomials: the multinomial counts of the pieces
             count = int(rng.binomial(left, min(piece / share, 1.0)))
             left -= count
             share -= piece
-            x, s = self._draw_piece(rng, f, count)
-            parts_x.append(x)
-            parts_s.append(s)
-        x = np.concatenate(parts_x)
-        scores = np.concatenate(parts_s, axis=1)
+            parts.append(self._draw_piece(rng, f, count))
+        x = np.concatenate([part[0] for part in parts])
+        scores = np.concatenate([part[1] for part in parts], axis=1)
         y = (rng.random(x.size) < self.model.eta(x)).astype(np.float64)
         relevant = int(y.sum()) + int(rng.binomial(self.n - x.size, self.outside_relevance))
-        grades, counts = [], []
-        for f in range(len(self.rankers)):  # loop over rankers: the head is the items above the threshold
-            members = np.flatnonzero(scores[f] > tau[f])
-            order = members[np.argsort(-scores[f, members], kind="stable")]
-            grades.append(y[order])
-            counts.append(int(order.size))
-        return Head(tuple(grades), tuple(counts), relevant, False)
+        heads = [np.flatnonzero(s > t) for s, t in zip(scores, tau, strict=True)]  # the items above the threshold
+        orders = [h[np.argsort(-scores[f, h], kind="stable")] for f, h in enumerate(heads)]
+        return Head(tuple(y[o] for o in orders), tuple(o.size for o in orders), relevant, False)
 
     def tail_dcg(self, f: int, count: int) -> float:
         r"""``E[sum_{r > K} y_(r) / r | K = count]`` for ranker f under ``D(r) = 1/r`` (0 in ``full`` mode): the j-th
@@ -188,13 +175,17 @@ class JointTop:
         j = np.concatenate((np.arange(1, exact + 1), np.arange(big - exact + 1, big + 1))).astype(np.float64)
         total = math.fsum(gain(q + (1 - q) * j / (big + 1)) / (count + j))
         a, b = math.log(count + exact + 0.5), math.log(count + big - exact + 0.5)
-        nodes, weights = np.polynomial.legendre.leggauss(64)
-        edges = np.linspace(a, b, 33)  # 32 pieces of 64 nodes in ln(K + v)
-        for lo_w, hi_w in zip(edges[:-1], edges[1:], strict=True):  # loop over the pieces
-            w = (nodes + 1) / 2 * (hi_w - lo_w) + lo_w
-            v = np.exp(w) - count
-            total += float(weights @ gain(q + (1 - q) * v / (big + 1))) * (hi_w - lo_w) / 2
+        for v, weights, half in log_legendre(a, b, 32):  # in ln(K + j)
+            total += float(weights @ gain(q + (1 - q) * (v - count) / (big + 1))) * half
         return total
+
+
+def log_legendre(a: float, b: float, pieces: int) -> Iterator[tuple[np.ndarray, np.ndarray, float]]:
+    """Gauss-Legendre in ``w = ln v`` on ``pieces`` equal pieces of [a, b], 64 nodes each: per piece the nodes' v, the
+    weights and the piece's half length (``int_a^b f dw ~ sum weights @ f(v) * half``)."""
+    nodes, weights = np.polynomial.legendre.leggauss(64)
+    for lo, hi in pairwise(np.linspace(a, b, pieces + 1)):
+        yield np.exp((nodes + 1) / 2 * (hi - lo) + lo), weights, (hi - lo) / 2
 
 
 def tail_variance_bound(count_a: float, count_b: float) -> float:
