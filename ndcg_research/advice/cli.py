@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import json
 import os
 from typing import Any
 
@@ -133,4 +132,6 @@ def _json(advice: Any) -> str:
         "candidates": json_records(advice.table),
         "swap_curves": json_records(advice.swap_curves),
     }
+    import json  # here: the other commands need not load it
+
     return json.dumps(out, indent=1, allow_nan=False) + "\n"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from dataclasses import asdict
 from pathlib import Path
@@ -42,6 +41,8 @@ def _run(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 1
     if args.json:
+        import json  # here: the other commands need not load it
+
         print(json.dumps([asdict(f) for f in findings], indent=1))
         return 0
     try:

@@ -6,7 +6,6 @@ Exit status: 0 on success, 1 on bad input (a message naming the file and line, o
 from __future__ import annotations
 
 import argparse
-import json
 from typing import Any
 
 from ..cli_common import (
@@ -196,4 +195,6 @@ def _json(comparisons: dict[str, Any], *, n_queries: int) -> str:
         }
         for m, c in comparisons.items()
     ]
+    import json  # here: the other commands need not load it
+
     return json.dumps(out, indent=1, allow_nan=False) + "\n"
