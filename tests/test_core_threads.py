@@ -116,6 +116,18 @@ def test_large_batches_work_in_a_forked_child():
     np.testing.assert_array_equal(got, expected)
 
 
+def test_the_second_thread_works_at_interpreter_exit():
+    # an atexit handler (e.g. a notebook's last report) may still score a batch on two threads
+    import subprocess
+
+    code = (
+        "import atexit, ndcg_research as nr\n"
+        "atexit.register(lambda: print(nr.ndcg_from_scores([[1, 0]], [[0.2, 0.1]], threads=2)))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert (done.returncode, done.stderr, done.stdout.strip()) == (0, "", "[1.]")
+
+
 def test_discount_cache_is_safe_under_concurrent_threads(monkeypatch):
     # Many threads asking for more discounts than the cache holds: every lookup, build and eviction
     # races with the others (a fast thread switch makes the races likely). Without the lock,

@@ -330,3 +330,9 @@ def test_read_provenance_refuses_a_record_without_figure_and_caption(tmp_path):
     path.write_text("{}")
     with pytest.raises(ValueError, match=r"is not a figure provenance record \(no 'figure'/'caption' keys\)"):
         read_provenance(path)
+
+
+def test_a_longdouble_is_written_as_a_float():
+    from ndcg_research.pipeline.figures import _to_json
+
+    assert _to_json(np.longdouble(0.5), "x") == 0.5 and type(_to_json(np.longdouble(0.5), "x")) is float

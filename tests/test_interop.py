@@ -9,6 +9,7 @@ is installed (the ``ecosystem`` extra); every test here needs ir_measures.
 from __future__ import annotations
 
 import math
+import re
 import subprocess
 import sys
 
@@ -275,3 +276,16 @@ def test_the_measure_options_are_taken_out_of_a_printed_spec(spec, rest, extra):
     from ndcg_research.interop import _extra_options
 
     assert _extra_options(spec) == (rest, extra)
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("ndcg(ties='a,b')", "ties must be one of 'docno', 'input', 'average', got 'a,b'"),
+        ("ndcg(ties=(average))", "ties must be one of 'docno', 'input', 'average', got '(average)'"),
+        ("ndcg(convention=trec_eval)x", "unknown measure 'ndcg(convention=trec_eval)x'"),
+    ],
+)
+def test_a_malformed_measure_option_is_refused_as_written(spec, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        ir_measure(spec)

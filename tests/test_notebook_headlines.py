@@ -9,8 +9,8 @@ wide prints at ``s * 8.5 / w`` points.
 
 The headline is then drawn again from ``results/full`` (the tables the full profile committed) with the parameters
 and seed of its record: its caption, its size and every text it draws must equal the committed record's, so a caption
-or a label changed in the code without regenerating the figure (``python -m ndcg_research reproduce --only NN
---publish``) fails here, without running the full profile.
+or a label changed in the code without regenerating the figure (``python -m ndcg_research.pipeline.headlines``)
+fails here, without running the full profile.
 """
 
 from __future__ import annotations

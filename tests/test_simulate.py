@@ -288,7 +288,7 @@ def test_gate_example():
 # ------------------------------------------------------------ examples of simulation.simulate
 
 
-def test_replicate_seed_example():
+def test_a_replicate_draws_from_its_spawn_key():
     # replicate 7 at n = 1000 draws its data set from the spawn key (experiment, 1000, 7, 0)
     model = parse_model("probit")
     x, _ = model.draw(replicate_rng(2013, model.experiment_id, 1000, 7, 0), 1000, descending=True)

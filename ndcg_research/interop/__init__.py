@@ -4,7 +4,6 @@ and PyTerrier's ``pt.Experiment`` take like their own. It needs the ``ecosystem`
 when :func:`ir_measure` is first called (``_ir_measures`` says how the measure plugs in).
 """
 
-import re
 from typing import Any
 
 from .._validation import check_instance
@@ -12,8 +11,7 @@ from ..core import Discount, Gain
 
 __all__ = ["ir_measure"]
 
-# An option of the ir_measures measure, not of the package's spec: its value holds no comma or parenthesis.
-_EXTRA_OPTION = re.compile(r"([(,])\s*(ties|convention)\s*=([^,()]*)(?=[,)])")
+_EXTRA_OPTIONS = ("ties", "convention")
 
 
 def ir_measure(
@@ -107,8 +105,34 @@ def _extra_options(spec: str) -> tuple[str, dict[str, str]]:
     >>> _extra_options("ndcg@10(discount=power(beta=0.5),ties=average,convention=xgboost-)")
     ('ndcg@10(discount=power(beta=0.5))', {'ties': 'average', 'convention': 'xgboost-'})
     """
-    extra = {key: value.strip().strip("'\"") for _, key, value in _EXTRA_OPTION.findall(spec)}
-    if not extra:
+    text = spec.strip()
+    start = text.find("(")
+    if start < 0 or not text.endswith(")"):
         return spec, {}
-    rest = _EXTRA_OPTION.sub(lambda option: "(" if option[1] == "(" else "", spec.strip())
-    return rest.replace("(,", "(").removesuffix("()"), extra
+    items: list[str] = []
+    current: list[str] = []
+    depth, quote = 0, ""
+    for char in text[start + 1 : -1]:
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            items.append("".join(current))
+            current = []
+            continue
+        current.append(char)
+    items.append("".join(current))
+    kept, extra = [], {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if sep and key.strip() in _EXTRA_OPTIONS:
+            extra[key.strip()] = value.strip().strip("'\"")
+        else:
+            kept.append(item)
+    rest = text[:start] + (f"({','.join(kept)})" if any(k.strip() for k in kept) else "")
+    return rest, extra

@@ -95,9 +95,20 @@ def register(sub: argparse._SubParsersAction) -> None:
 def _reproduce(args: argparse.Namespace) -> int:
     from . import runner  # imported when the command runs: `evaluate` does not load it, nor need its extra
 
-    options = "output only timeout notebooks_dir profiles_file figures_dir results_dir publish progress".split()
     return _reporting_errors(
-        "reproduce", lambda: runner.reproduce(args.profile, **{name: getattr(args, name) for name in options})
+        "reproduce",
+        lambda: runner.reproduce(
+            args.profile,
+            output=args.output,
+            only=args.only,
+            timeout=args.timeout,
+            notebooks_dir=args.notebooks_dir,
+            profiles_file=args.profiles_file,
+            figures_dir=args.figures_dir,
+            results_dir=args.results_dir,
+            publish=args.publish,
+            progress=args.progress,
+        ),
     )
 
 

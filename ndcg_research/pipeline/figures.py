@@ -260,7 +260,9 @@ def _pillow_zlib() -> str | None:
 
 def _to_json(value: Any, where: str) -> Any:
     """Convert ``value`` to plain JSON types, or raise ``TypeError`` naming ``where``."""
-    if isinstance(value, (np.integer, np.floating, np.bool_)):
+    if isinstance(value, np.floating):  # .item() of a longdouble stays a longdouble
+        value = float(value)
+    elif isinstance(value, (np.integer, np.bool_)):
         value = value.item()
     if value is None or isinstance(value, (bool, str)):
         return value

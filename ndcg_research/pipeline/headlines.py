@@ -1,11 +1,14 @@
-"""Each notebook's headline figure (its study's ``HEADLINE``), drawn from a run's tables, legible one journal column
-wide."""
+"""Each notebook's headline figure (its study's ``HEADLINE``), legible one journal column wide; :func:`redraw` draws
+it from ``results/full`` without running the notebook: ``python -m ndcg_research.pipeline.headlines [--only 04]``.
+"""
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import os
-from collections.abc import Callable, Mapping
+import sys
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -15,7 +18,7 @@ import matplotlib
 from matplotlib.figure import Figure
 
 from . import profiles
-from .figures import save_figure
+from .figures import read_provenance, save_figure, write_index
 from .style import COLUMN_STYLE
 
 
@@ -81,3 +84,73 @@ def save_headline(
             seed=seed,
         )
     return fig
+
+
+def redraw(
+    notebooks: Sequence[str | os.PathLike[str]],
+    *,
+    results_dir: str | os.PathLike[str],
+    figures_dir: str | os.PathLike[str],
+) -> list[Path]:
+    """Draw each notebook's headline from ``results_dir`` into ``figures_dir`` and rewrite the index; return the
+    records written. Parameters and seed come from the run's record of a figure there (:func:`_run_record`).
+    """
+    figures = Path(figures_dir)
+    written = []
+    for notebook in notebooks:
+        path = Path(notebook)
+        headline = headline_of(path)
+        record = _run_record(figures, headline.name, path.name)
+        save_headline(
+            headline,
+            results_dir,
+            figures_dir=figures,
+            notebook=path.name,
+            parameters=record["parameters"],
+            seed=record["seed"],
+        )
+        written.append(figures / f"{headline.name}.json")
+    write_index(figures)
+    return written
+
+
+def _run_record(figures: Path, name: str, notebook: str) -> dict[str, Any]:
+    """The provenance record of ``name`` in ``figures``, else that of another figure of ``notebook`` there."""
+    own = figures / f"{name}.json"
+    if own.is_file():
+        return read_provenance(own)
+    for path in sorted(figures.glob(f"{name[:2]}_*.json")):
+        record = read_provenance(path)
+        if record.get("notebook") == notebook:
+            return record
+    raise profiles.RunnerError(
+        f"no figure of {notebook} in {figures} names the run that wrote the tables: run the notebook instead"
+    )
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m ndcg_research.pipeline.headlines",
+        description="Redraw the notebooks' headline figures from result tables, without running the notebooks.",
+    )
+    root = profiles.repo_root()
+    parser.add_argument("--only", nargs="+", metavar="NAME", help="these notebooks (number, stem or file name)")
+    parser.add_argument("--results", type=Path, default=root / "results" / "full", help="default: results/full")
+    parser.add_argument("--figures", type=Path, default=root / "figures", help="default: figures")
+    args = parser.parse_args(argv)
+    selected = profiles.select_notebooks(profiles.discover_notebooks(root / "notebooks"), args.only)
+    try:
+        for record in redraw(
+            [p for p in selected if profiles.declared_headline(p)], results_dir=args.results, figures_dir=args.figures
+        ):
+            print(f"wrote {record.with_suffix('.png')}")
+    except profiles.RunnerError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":  # run as a script: the studies' HEADLINEs are instances of the imported module's class
+    from ndcg_research.pipeline.headlines import main as imported_main
+
+    sys.exit(imported_main())

@@ -318,7 +318,11 @@ def _pairwise_tests(
 
     parts = map_in_threads(work, range(0, first.size, chunk), n_jobs)
     joined: dict[str, Any] = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
-    used = flips.resamples.n_resamples if flips else (boot.resamples.n_resamples if test == "bootstrap" and boot else 0)
+    used = 0
+    if flips is not None:
+        used = flips.resamples.n_resamples
+    elif test == "bootstrap" and boot is not None:
+        used = boot.resamples.n_resamples
     scalars: dict[str, Any] = dict(test=test, interval=interval, alpha=alpha, confidence=confidence, exact=use_exact)
     return PairTests(first=first, second=second, n_queries=n, n_resamples=used, **scalars, **joined)
 
@@ -440,7 +444,7 @@ def _test_chunk(
         "wins": np.count_nonzero(raw > TIE_TOLERANCE, axis=1),
         "ties": np.count_nonzero(np.abs(raw) <= TIE_TOLERANCE, axis=1),
         "losses": np.count_nonzero(raw < -TIE_TOLERANCE, axis=1),
-        **dict.fromkeys(("ci_low", "ci_high", "critical_difference"), np.full(mean.shape, np.nan)),
+        **{key: np.full(mean.shape, np.nan) for key in ("ci_low", "ci_high", "critical_difference")},
     }
     boot_means = None
     if test == "t":

@@ -41,14 +41,18 @@ def profile_crossings(model: str, first: str, second: str, points: int = 2000) -
     bisection (a jump, such as ``gated``'s at q, is found as such)."""
     f, g = theory.gain_profile(model, first), theory.gain_profile(model, second)
     grid = np.concatenate((np.geomspace(1e-9, 0.5, points // 2), 1 - np.geomspace(0.5, 1e-9, points // 2)[1:]))
-    sign = np.sign(f(grid) - g(grid))
-
-    def gap(t: float) -> float:
-        return float(f(np.array([t]))[0] - g(np.array([t]))[0])
-
-    return [
-        float(optimize.bisect(gap, grid[i], grid[i + 1], xtol=1e-15)) for i in np.flatnonzero(sign[1:] != sign[:-1])
-    ]
+    diff = f(grid) - g(grid)
+    found = []
+    for i in np.flatnonzero(np.sign(diff[1:]) != np.sign(diff[:-1])):
+        lo, hi = grid[i], grid[i + 1]
+        for _ in range(80):  # bisection: the sign at lo is diff[i]'s
+            mid = (lo + hi) / 2
+            if np.sign(f(np.array([mid]))[0] - g(np.array([mid]))[0]) == np.sign(diff[i]):
+                lo = mid
+            else:
+                hi = mid
+        found.append(float(hi))
+    return found
 
 
 def _weighted(model: str, first: str, second: str, power: int) -> float:

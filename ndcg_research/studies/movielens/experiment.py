@@ -55,6 +55,7 @@ def ndcg_values(
     unknown = [s for s in systems if s not in problem.scores]
     if unknown:
         raise ValueError(f"unknown systems {unknown}; the problem has {list(problem.systems)}")
+    ks = list(ks)  # a generator would be used up by the first of the loops below
     gain_fns = [parse_gain(g, builtin_only=True) for g in gains]
     discount_fns = [parse_discount(d, builtin_only=True) for d in discounts]
     if columns is None:
