@@ -16,8 +16,8 @@ from typing import Any, Literal
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
 import pyarrow.csv as pacsv
+from pyarrow._compute import CastOptions, call_function
 
 from ._measures import atol
 from ._sources import BLOCK_SIZE, InputError, Source, check_text, describe, line_blocks, open_source
@@ -142,6 +142,14 @@ def _line_columns(
     return Columns(query, doc, value, kind, name, lines=np.asarray(lines, dtype=np.int64), **more)
 
 
+def kernel(name: str, *args: Any, options: Any = None) -> Any:
+    """Arrow's compute function ``name`` on ``args``, through the Cython module that runs it. Not pyarrow.compute, nor
+    the Array methods that import it (``take``, ``cast``, ``dictionary_decode``...): at import it builds Python
+    wrappers and docstrings for its ~300 functions, 57 ms of the 210 ms of ``evaluate`` on 250,000 lines (pyarrow 26,
+    pinned in requirements.lock). The kernels and their default options are the same."""
+    return call_function(name, list(args), options)
+
+
 def binary_ids(*arrays: pa.ChunkedArray | pa.Array) -> pa.Array:
     """Ids as one binary array, the rows of ``arrays`` one after the other (dictionaries decoded, text viewed as
     bytes; one copy at most)."""
@@ -149,32 +157,35 @@ def binary_ids(*arrays: pa.ChunkedArray | pa.Array) -> pa.Array:
     out = []
     for chunk in chunks:
         if pa.types.is_dictionary(chunk.type):
-            chunk = chunk.dictionary_decode()
+            chunk = kernel("take", chunk.dictionary, chunk.indices)
         if pa.types.is_string(chunk.type) or pa.types.is_large_string(chunk.type):
             chunk = chunk.view(pa.binary() if pa.types.is_string(chunk.type) else pa.large_binary())
         out.append(chunk)
     if not out:
         return binary_array([])
     if len({c.type for c in out}) > 1:
-        out = [c.cast(pa.large_binary()) for c in out]
+        out = [kernel("cast", c, options=CastOptions.safe(pa.large_binary())) for c in out]
     return out[0] if len(out) == 1 else pa.concat_arrays(out)
 
 
 def numbers(array: pa.Array | pa.ChunkedArray, missing: int = -1) -> np.ndarray:
-    """The values of a numeric Arrow array as numpy, nulls as ``missing`` (zero copy for one chunk without nulls), read
-    from the buffers: ``Array.to_numpy`` and ``fill_null`` would import pandas (a third of a second at the start)."""
+    """A numeric or boolean Arrow array as numpy, nulls as ``missing`` (zero copy for one numeric chunk without nulls),
+    read from the buffers: ``to_numpy`` and ``fill_null`` would import pandas (a third of a second at the start)."""
     if isinstance(array, pa.ChunkedArray):
         if array.num_chunks == 1:
             array = array.chunk(0)
         else:
             parts = [numbers(chunk, missing) for chunk in array.chunks]
             return np.concatenate(parts) if parts else np.zeros(0, dtype=array.type.to_pandas_dtype())
-    dtype = np.dtype(array.type.to_pandas_dtype())
-    values = np.frombuffer(array.buffers()[1], dtype=dtype)[array.offset : array.offset + len(array)]
-    if not array.null_count:
-        return values
-    bits = np.unpackbits(np.frombuffer(array.buffers()[0], dtype=np.uint8), bitorder="little")
-    return np.where(bits[array.offset : array.offset + len(array)].astype(bool), values, missing)
+
+    def bits(buffer: pa.Buffer) -> np.ndarray:
+        return np.unpackbits(np.frombuffer(buffer, dtype=np.uint8), bitorder="little")[array.offset :][: len(array)]
+
+    if pa.types.is_boolean(array.type):
+        values = bits(array.buffers()[1]).astype(bool)
+    else:
+        values = np.frombuffer(array.buffers()[1], dtype=array.type.to_pandas_dtype())[array.offset :][: len(array)]
+    return np.where(bits(array.buffers()[0]).astype(bool), values, missing) if array.null_count else values
 
 
 # A score: what C's atof reads in full and Python's float reads the same way.
@@ -312,7 +323,7 @@ def _integer_grades(array: pa.ChunkedArray) -> np.ndarray | None:
     out = []
     for chunk in (c for c in array.chunks if len(c)):  # (the caller has rows)
         try:  # Arrow reads decimal digits after an optional minus, and hexadecimal numbers
-            value = numbers(pc.cast(chunk, pa.int64()))
+            value = numbers(kernel("cast", chunk, options=CastOptions.safe(pa.int64())))
         except pa.ArrowInvalid:  # an empty grade ("q 0 d " ends in a blank), a fraction, a plus sign ...
             return None
         offsets = np.frombuffer(chunk.buffers()[1], dtype=np.int32)[[chunk.offset, chunk.offset + len(chunk)]]
@@ -365,12 +376,9 @@ def _arrow_block(block: bytes, kind: Kind, name: str, first_line: int) -> Column
     if table.num_rows == 0:
         return None
     # Two blanks in a row make an empty field here, where trec_eval sees a missing one.
-    for column in names:
-        array = table.column(column)
-        if pa.types.is_dictionary(array.type):
-            if any(pc.min(pc.binary_length(c.dictionary)).as_py() == 0 for c in array.chunks):
-                return None
-        elif column != "value" and pc.min(pc.binary_length(array)).as_py() == 0:
+    for array in (table.column(column) for column in names if column != "value"):
+        ids = [c.dictionary for c in array.chunks] if pa.types.is_dictionary(array.type) else [array]
+        if any(kernel("min", kernel("binary_length", i)).as_py() == 0 for i in ids):
             return None
     if kind == "run":
         value = numbers(table.column("value"))
@@ -401,9 +409,7 @@ def _last_query_start(query: pa.ChunkedArray) -> int:
     """The first of the rows at the end of ``query`` (a run's ids as parsed) that hold its last id (0: all do)."""
     last, end = query[len(query) - 1], len(query)
     for chunk in reversed(query.chunks):  # 2 or 3 a block: the last id's rows are nearly always in the last
-        same = pc.equal(chunk, last)
-        bits = np.unpackbits(np.frombuffer(same.buffers()[1], dtype=np.uint8), bitorder="little")
-        other = np.flatnonzero(bits[same.offset : same.offset + len(same)] == 0)
+        other = np.flatnonzero(~numbers(kernel("equal", chunk, last)))
         if other.size:
             return end - len(chunk) + int(other[-1]) + 1
         end -= len(chunk)
