@@ -26,11 +26,6 @@ def _int_array(values: np.ndarray) -> pa.Array:
     return pa.Array.from_buffers(pa.int64(), values.size, [None, pa.py_buffer(values)])
 
 
-def _take(array: pa.Array, positions: np.ndarray) -> pa.Array:
-    """The values of ``array`` at ``positions`` (``Array.take`` would import pyarrow.compute: see :func:`kernel`)."""
-    return kernel("take", array, _int_array(positions))
-
-
 def _encoded(array: pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:
     """The distinct values of an id array (binary; unused entries possible) and each row's index among them.
 
@@ -62,7 +57,7 @@ def query_codes(array: pa.ChunkedArray, names: pa.Array) -> tuple[np.ndarray, li
     unknown: list[bytes] = []
     if (position < 0).any():  # (a dictionary may hold ids that no row holds)
         absent = np.flatnonzero((np.bincount(indices, minlength=len(dictionary)) > 0) & (position < 0))
-        unknown = _take(dictionary, absent).to_pylist() if absent.size else []
+        unknown = kernel("take", dictionary, _int_array(absent)).to_pylist() if absent.size else []
     return position[indices], unknown
 
 
@@ -145,12 +140,12 @@ class Judgments:
         qrels: the peak memory)."""
         dictionary, indices = _encoded(qrels.query)
         used = np.flatnonzero(np.bincount(indices, minlength=len(dictionary)))  # (a dictionary may hold unused ids)
-        order = numbers(kernel("sort_indices", _take(dictionary, used))).astype(np.int64)
+        order = numbers(kernel("sort_indices", kernel("take", dictionary, _int_array(used)))).astype(np.int64)
         rank = np.full(len(dictionary), -1, dtype=np.int32)
         rank[used[order]] = np.arange(order.size)
         codes = rank[indices]
         del indices
-        names = _take(dictionary, used[order])
+        names = kernel("take", dictionary, _int_array(used[order]))
         n = len(names)
         grade = qrels.value
         if grade.dtype.kind == "i" and grade.size and -(2**31) < grade.min() and grade.max() < 2**31:
@@ -166,7 +161,7 @@ class Judgments:
             counts = np.bincount(codes, minlength=n)
             rows = np.argsort(codes, kind="stable")
             starts = np.cumsum(counts) - counts
-            docs = _take(binary_ids(qrels.doc), rows)
+            docs = kernel("take", binary_ids(qrels.doc), _int_array(rows))
             grade = grade[rows]
         empty = pa.chunked_array([], type=pa.binary())
         kept = replace(qrels, query=empty, doc=empty, value=np.zeros(0, dtype=grade.dtype))
@@ -180,7 +175,7 @@ class Judgments:
 
     def query_text(self, codes: np.ndarray) -> np.ndarray:
         """The ids of ``codes`` as str (undecodable bytes kept by surrogate escapes), an object array."""
-        raw = _take(self.names, codes).to_pylist()
+        raw = kernel("take", self.names, _int_array(codes)).to_pylist()
         return np.array([r.decode("utf-8", errors="surrogateescape") for r in raw], dtype=object)
 
     def check(self, group: np.ndarray, positions: np.ndarray, query: np.ndarray, keys: np.ndarray) -> None:
@@ -200,7 +195,8 @@ class Judgments:
     def judging(self, doc: bytes, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Those of ``codes`` whose judgments include the document ``doc``, and its grade for each."""
         positions = _ranges(self.starts[codes], self.counts[codes])
-        found = numbers(kernel("equal", _take(self.docs, positions), binary_array([doc])[0]))  # (pa.scalar: pandas)
+        docs = kernel("take", self.docs, _int_array(positions))  # matched by index_in: pa.scalar would import pandas
+        found = numbers(kernel("index_in", docs, options=SetLookupOptions(binary_array([doc]))), missing=-1) == 0
         return np.repeat(codes, self.counts[codes])[found], self.grade[positions[found]]
 
     def check_twice(self, limit: int = 1 << 20) -> None:
@@ -212,7 +208,7 @@ class Judgments:
             last = max(int(np.searchsorted(sizes, sizes[first] - self.counts[codes[first]] + limit)), first + 1)
             group = codes[first:last]
             positions = _ranges(self.starts[group], self.counts[group])
-            encoded = kernel("dictionary_encode", _take(self.docs, positions))
+            encoded = kernel("dictionary_encode", kernel("take", self.docs, _int_array(positions)))
             local = np.repeat(np.arange(group.size), self.counts[group])
             self.check(group, positions, local, local * len(encoded.dictionary) + numbers(encoded.indices))
             first = last
@@ -275,7 +271,8 @@ def rank_part(
     block_codes = kept_codes[starts]
     # The run's documents and those judged for the part's queries, encoded together.
     positions = _ranges(judgments.starts[block_codes], judgments.counts[block_codes])
-    encoded = kernel("dictionary_encode", binary_ids(columns.doc, _take(judgments.docs, positions)))
+    judged_docs = kernel("take", judgments.docs, _int_array(positions))
+    encoded = kernel("dictionary_encode", binary_ids(columns.doc, judged_docs))
     doc_ids, doc_codes = binary_ids(encoded.dictionary), numbers(encoded.indices)
     n_ids, m = len(doc_ids), positions.size
     run_doc = doc_codes[: codes.size] if identity else doc_codes[rows]  # per row of the part
@@ -348,9 +345,8 @@ def _rank_order(ranked: Ranked, ids: pa.Array, index: np.ndarray, ties: str) -> 
         group_of_pair = np.cumsum(np.concatenate(([True], pairs[1:] != pairs[:-1] + 1)))
         positions, first = distinct(np.concatenate((pairs, pairs + 1)))
         group = np.concatenate((group_of_pair, group_of_pair))[first]
-        table = pa.Table.from_arrays(
-            [_int_array(group), _take(ids, index[ranked.row[positions]])], names=["group", "id"]
-        )
+        keys = [_int_array(group), kernel("take", ids, _int_array(index[ranked.row[positions]]))]
+        table = pa.Table.from_arrays(keys, names=["group", "id"])
         order = SortOptions([("group", "ascending"), ("id", "descending")])
         moved = positions[numbers(kernel("sort_indices", table, options=order))]
         for array in (ranked.grade, ranked.judged, ranked.negative, ranked.row):

@@ -126,9 +126,8 @@ def _joined(arrays: list[pa.ChunkedArray]) -> pa.ChunkedArray:
 
 def binary_array(items: Sequence[bytes]) -> pa.Array:
     """A binary Arrow array of byte strings (one copy of their bytes; pyarrow.array would import pandas)."""
-    lengths = np.fromiter((len(item) for item in items), dtype=np.int64, count=len(items))
     offsets = np.zeros(len(items) + 1, dtype=np.int64)
-    np.cumsum(lengths, out=offsets[1:])
+    np.cumsum(np.fromiter(map(len, items), dtype=np.int64, count=len(items)), out=offsets[1:])
     large = offsets[-1] >= 2**31
     buffers = [None, pa.py_buffer(offsets if large else offsets.astype(np.int32)), pa.py_buffer(b"".join(items))]
     return pa.Array.from_buffers(pa.large_binary() if large else pa.binary(), len(items), buffers)
@@ -143,10 +142,9 @@ def _line_columns(
 
 
 def kernel(name: str, *args: Any, options: Any = None) -> Any:
-    """Arrow's compute function ``name`` on ``args``, through the Cython module that runs it. Not pyarrow.compute, nor
-    the Array methods that import it (``take``, ``cast``, ``dictionary_decode``...): at import it builds Python
-    wrappers and docstrings for its ~300 functions, 57 ms of the 210 ms of ``evaluate`` on 250,000 lines (pyarrow 26,
-    pinned in requirements.lock). The kernels and their default options are the same."""
+    """Arrow's compute function ``name`` on ``args`` (pyarrow.compute's kernels and default options), not through
+    pyarrow.compute nor the Array methods that import it (``take``, ``cast``...): its import builds wrappers and
+    docstrings for ~300 functions, 57 ms of the 210 ms of ``evaluate`` on 250,000 lines (pyarrow 26.0.1, as pinned)."""
     return call_function(name, list(args), options)
 
 
@@ -169,23 +167,20 @@ def binary_ids(*arrays: pa.ChunkedArray | pa.Array) -> pa.Array:
 
 
 def numbers(array: pa.Array | pa.ChunkedArray, missing: int = -1) -> np.ndarray:
-    """A numeric or boolean Arrow array as numpy, nulls as ``missing`` (zero copy for one numeric chunk without nulls),
-    read from the buffers: ``to_numpy`` and ``fill_null`` would import pandas (a third of a second at the start)."""
+    """The values of a numeric Arrow array as numpy, nulls as ``missing`` (zero copy for one chunk without nulls), read
+    from the buffers: ``Array.to_numpy`` and ``fill_null`` would import pandas (a third of a second at the start)."""
     if isinstance(array, pa.ChunkedArray):
         if array.num_chunks == 1:
             array = array.chunk(0)
         else:
             parts = [numbers(chunk, missing) for chunk in array.chunks]
             return np.concatenate(parts) if parts else np.zeros(0, dtype=array.type.to_pandas_dtype())
-
-    def bits(buffer: pa.Buffer) -> np.ndarray:
-        return np.unpackbits(np.frombuffer(buffer, dtype=np.uint8), bitorder="little")[array.offset :][: len(array)]
-
-    if pa.types.is_boolean(array.type):
-        values = bits(array.buffers()[1]).astype(bool)
-    else:
-        values = np.frombuffer(array.buffers()[1], dtype=array.type.to_pandas_dtype())[array.offset :][: len(array)]
-    return np.where(bits(array.buffers()[0]).astype(bool), values, missing) if array.null_count else values
+    dtype = np.dtype(array.type.to_pandas_dtype())
+    values = np.frombuffer(array.buffers()[1], dtype=dtype)[array.offset : array.offset + len(array)]
+    if not array.null_count:
+        return values
+    bits = np.unpackbits(np.frombuffer(array.buffers()[0], dtype=np.uint8), bitorder="little")
+    return np.where(bits[array.offset : array.offset + len(array)].astype(bool), values, missing)
 
 
 # A score: what C's atof reads in full and Python's float reads the same way.
@@ -409,7 +404,9 @@ def _last_query_start(query: pa.ChunkedArray) -> int:
     """The first of the rows at the end of ``query`` (a run's ids as parsed) that hold its last id (0: all do)."""
     last, end = query[len(query) - 1], len(query)
     for chunk in reversed(query.chunks):  # 2 or 3 a block: the last id's rows are nearly always in the last
-        other = np.flatnonzero(~numbers(kernel("equal", chunk, last)))
+        same = kernel("equal", chunk, last)
+        bits = np.unpackbits(np.frombuffer(same.buffers()[1], dtype=np.uint8), bitorder="little")
+        other = np.flatnonzero(bits[same.offset : same.offset + len(same)] == 0)
         if other.size:
             return end - len(chunk) + int(other[-1]) + 1
         end -= len(chunk)
