@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
+from pyarrow._compute import CastOptions
 
 from .._validation import check_path, type_and_value
 from ._readers import (
@@ -24,6 +24,7 @@ from ._readers import (
     PathLike,
     binary_ids,
     is_path,
+    kernel,
     numbers,
     predictions_columns,
     read_whole,
@@ -129,7 +130,7 @@ def _object_ids(values: np.ndarray, column: str, where: Any, label: str, unit: s
         if not all(_is_integer(x) for x in values):
             raise _mixed(values, label, unit)
         ids = pa.chunked_array([[str(x) for x in values]], type=pa.string())
-    empty = np.flatnonzero(numbers(pc.binary_length(ids)) == 0)
+    empty = np.flatnonzero(numbers(kernel("binary_length", ids)) == 0)
     if empty.size:
         raise InputError(
             f"{where(int(empty[0]))}: {column} is an empty string; ids are non-empty words "
@@ -144,7 +145,7 @@ def _id_array(series: "pd.Series", column: str, where: Any) -> pa.ChunkedArray:
         raise InputError(f"{where(int(np.flatnonzero(missing)[0]))}: {column} is missing")
     if str(series.dtype) == "category":  # its categories checked (an empty one too, used or not)
         categories = _id_array(series.cat.categories.to_series(), column, lambda i: f"category {i}")
-        return categories.take(pa.array(series.cat.codes.to_numpy().astype(np.int64)))
+        return kernel("take", categories, pa.array(series.cat.codes.to_numpy().astype(np.int64)))
     kind = series.dtype.kind
     if kind == "f":
         first = series.iloc[0].item()
@@ -152,7 +153,7 @@ def _id_array(series: "pd.Series", column: str, where: Any) -> pa.ChunkedArray:
     if kind == "b":
         raise InputError(f"DataFrame column {column!r} holds booleans; ids must be strings or integers")
     if kind in "iu":  # integer ids are compared as their decimal text
-        return pa.chunked_array([pc.cast(pa.array(series.to_numpy()), pa.string())])
+        return pa.chunked_array([kernel("cast", pa.array(series.to_numpy()), options=CastOptions.safe(pa.string()))])
     return _object_ids(series.to_numpy(dtype=object), column, where, f"DataFrame column {column!r}")
 
 
@@ -390,7 +391,7 @@ def as_frame(columns: Columns) -> "pd.DataFrame":
     def text(array: pa.ChunkedArray, what: str) -> pa.Array:
         ids = binary_ids(array)
         try:
-            return ids.cast(pa.string())
+            return kernel("cast", ids, options=CastOptions.safe(pa.string()))
         except pa.ArrowInvalid:  # name the first id that is not UTF-8 (its bytes come back changed from "replace")
             row, raw = next((i, v) for i, v in enumerate(ids.to_pylist()) if v.decode(errors="replace").encode() != v)
             raise InputError(

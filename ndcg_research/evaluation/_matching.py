@@ -11,13 +11,13 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-import pyarrow.compute as pc
+from pyarrow._compute import SetLookupOptions, SortOptions
 
 from ..core import _kernels as kernels
 from ..core import parse_discount, parse_gain
 from ..core._ranking import ranked_gains
 from ._measures import Convention, Measure
-from ._readers import Columns, InputError, binary_ids, numbers
+from ._readers import Columns, InputError, binary_array, binary_ids, kernel, numbers
 
 
 def _int_array(values: np.ndarray) -> pa.Array:
@@ -34,12 +34,12 @@ def _encoded(array: pa.ChunkedArray) -> tuple[pa.Array, np.ndarray]:
     """
     chunks = array.chunks
     if chunks and all(pa.types.is_dictionary(c.type) for c in chunks):
-        encoded = pc.dictionary_encode(binary_ids(*(c.dictionary for c in chunks)))
+        encoded = kernel("dictionary_encode", binary_ids(*(c.dictionary for c in chunks)))
         remap = numbers(encoded.indices)
         offsets = itertools.accumulate((len(c.dictionary) for c in chunks), initial=0)
         index = np.concatenate([remap[o:][numbers(c.indices)] for c, o in zip(chunks, offsets, strict=False)])
         return binary_ids(encoded.dictionary), index
-    encoded = pc.dictionary_encode(binary_ids(array))
+    encoded = kernel("dictionary_encode", binary_ids(array))
     return binary_ids(encoded.dictionary), numbers(encoded.indices)
 
 
@@ -49,15 +49,15 @@ def query_codes(array: pa.ChunkedArray, names: pa.Array) -> tuple[np.ndarray, li
     # index_in hashes its value set at every call: the smaller side is hashed, the other looked up in it. A block of
     # a run file holds some 60 distinct ids, the judged queries are often thousands: the names looked up.
     if len(dictionary) < len(names):
-        found = numbers(pc.index_in(names, value_set=dictionary), missing=-1)
+        found = numbers(kernel("index_in", names, options=SetLookupOptions(dictionary)), missing=-1)
         position = np.full(len(dictionary), -1, dtype=np.int64)
         position[found[found >= 0]] = np.flatnonzero(found >= 0)
     else:
-        position = numbers(pc.index_in(dictionary, value_set=names), missing=-1).astype(np.int64)
+        position = numbers(kernel("index_in", dictionary, options=SetLookupOptions(names)), missing=-1).astype(np.int64)
     unknown: list[bytes] = []
     if (position < 0).any():  # (a dictionary may hold ids that no row holds)
         absent = np.flatnonzero((np.bincount(indices, minlength=len(dictionary)) > 0) & (position < 0))
-        unknown = dictionary.take(_int_array(absent)).to_pylist() if absent.size else []
+        unknown = kernel("take", dictionary, _int_array(absent)).to_pylist() if absent.size else []
     return position[indices], unknown
 
 
@@ -140,12 +140,12 @@ class Judgments:
         qrels: the peak memory)."""
         dictionary, indices = _encoded(qrels.query)
         used = np.flatnonzero(np.bincount(indices, minlength=len(dictionary)))  # (a dictionary may hold unused ids)
-        order = numbers(pc.sort_indices(dictionary.take(_int_array(used)))).astype(np.int64)
+        order = numbers(kernel("sort_indices", kernel("take", dictionary, _int_array(used)))).astype(np.int64)
         rank = np.full(len(dictionary), -1, dtype=np.int32)
         rank[used[order]] = np.arange(order.size)
         codes = rank[indices]
         del indices
-        names = dictionary.take(_int_array(used[order]))
+        names = kernel("take", dictionary, _int_array(used[order]))
         n = len(names)
         grade = qrels.value
         if grade.dtype.kind == "i" and grade.size and -(2**31) < grade.min() and grade.max() < 2**31:
@@ -161,7 +161,7 @@ class Judgments:
             counts = np.bincount(codes, minlength=n)
             rows = np.argsort(codes, kind="stable")
             starts = np.cumsum(counts) - counts
-            docs = binary_ids(qrels.doc).take(_int_array(rows))
+            docs = kernel("take", binary_ids(qrels.doc), _int_array(rows))
             grade = grade[rows]
         empty = pa.chunked_array([], type=pa.binary())
         kept = replace(qrels, query=empty, doc=empty, value=np.zeros(0, dtype=grade.dtype))
@@ -175,7 +175,7 @@ class Judgments:
 
     def query_text(self, codes: np.ndarray) -> np.ndarray:
         """The ids of ``codes`` as str (undecodable bytes kept by surrogate escapes), an object array."""
-        raw = self.names.take(_int_array(codes)).to_pylist()
+        raw = kernel("take", self.names, _int_array(codes)).to_pylist()
         return np.array([r.decode("utf-8", errors="surrogateescape") for r in raw], dtype=object)
 
     def check(self, group: np.ndarray, positions: np.ndarray, query: np.ndarray, keys: np.ndarray) -> None:
@@ -195,8 +195,8 @@ class Judgments:
     def judging(self, doc: bytes, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
         """Those of ``codes`` whose judgments include the document ``doc``, and its grade for each."""
         positions = _ranges(self.starts[codes], self.counts[codes])
-        found = pc.equal(self.docs.take(_int_array(positions)), pa.scalar(doc, self.docs.type))
-        found = found.to_numpy(zero_copy_only=False)
+        docs = kernel("take", self.docs, _int_array(positions))  # matched by index_in: pa.scalar would import pandas
+        found = numbers(kernel("index_in", docs, options=SetLookupOptions(binary_array([doc]))), missing=-1) == 0
         return np.repeat(codes, self.counts[codes])[found], self.grade[positions[found]]
 
     def check_twice(self, limit: int = 1 << 20) -> None:
@@ -208,7 +208,7 @@ class Judgments:
             last = max(int(np.searchsorted(sizes, sizes[first] - self.counts[codes[first]] + limit)), first + 1)
             group = codes[first:last]
             positions = _ranges(self.starts[group], self.counts[group])
-            encoded = pc.dictionary_encode(self.docs.take(_int_array(positions)))
+            encoded = kernel("dictionary_encode", kernel("take", self.docs, _int_array(positions)))
             local = np.repeat(np.arange(group.size), self.counts[group])
             self.check(group, positions, local, local * len(encoded.dictionary) + numbers(encoded.indices))
             first = last
@@ -271,7 +271,8 @@ def rank_part(
     block_codes = kept_codes[starts]
     # The run's documents and those judged for the part's queries, encoded together.
     positions = _ranges(judgments.starts[block_codes], judgments.counts[block_codes])
-    encoded = pc.dictionary_encode(binary_ids(columns.doc, judgments.docs.take(_int_array(positions))))
+    judged_docs = kernel("take", judgments.docs, _int_array(positions))
+    encoded = kernel("dictionary_encode", binary_ids(columns.doc, judged_docs))
     doc_ids, doc_codes = binary_ids(encoded.dictionary), numbers(encoded.indices)
     n_ids, m = len(doc_ids), positions.size
     run_doc = doc_codes[: codes.size] if identity else doc_codes[rows]  # per row of the part
@@ -344,10 +345,10 @@ def _rank_order(ranked: Ranked, ids: pa.Array, index: np.ndarray, ties: str) -> 
         group_of_pair = np.cumsum(np.concatenate(([True], pairs[1:] != pairs[:-1] + 1)))
         positions, first = distinct(np.concatenate((pairs, pairs + 1)))
         group = np.concatenate((group_of_pair, group_of_pair))[first]
-        table = pa.Table.from_arrays(
-            [_int_array(group), ids.take(_int_array(index[ranked.row[positions]]))], names=["group", "id"]
-        )
-        moved = positions[numbers(pc.sort_indices(table, sort_keys=[("group", "ascending"), ("id", "descending")]))]
+        keys = [_int_array(group), kernel("take", ids, _int_array(index[ranked.row[positions]]))]
+        table = pa.Table.from_arrays(keys, names=["group", "id"])
+        order = SortOptions([("group", "ascending"), ("id", "descending")])
+        moved = positions[numbers(kernel("sort_indices", table, options=order))]
         for array in (ranked.grade, ranked.judged, ranked.negative, ranked.row):
             array[positions] = array[moved]
     return ranked

@@ -138,8 +138,7 @@ def check_text(block: bytes, name: str, first_line: int) -> None:
     # Blocks end at a line end but the file's last: a \r that ends the file ends its last line.
     lone = re.search(rb"\r(?!\n|\Z)", block) if b"\r" in block else None
     if lone is not None:
-        position = lone.start()
-        line = first_line + block.count(b"\n", 0, position)
+        line = first_line + block.count(b"\n", 0, lone.start())
         raise InputError(
             f"{name}:{line}: a carriage return (\\r) that does not end a line: trec_eval reads it as a blank "
             f"between fields (so old Mac line ends, \\r alone, make a file one long line there), and this reader "
