@@ -12,12 +12,12 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pyarrow as pa
-from pyarrow._compute import CastOptions
 
 from .._validation import check_path, type_and_value
 from ._readers import (
     GRADE_LIMIT,
     MAX_GRADE,
+    CastOptions,
     Columns,
     InputError,
     Kind,

@@ -11,13 +11,12 @@ from typing import Any
 
 import numpy as np
 import pyarrow as pa
-from pyarrow._compute import SetLookupOptions, SortOptions
 
 from ..core import _kernels as kernels
 from ..core import parse_discount, parse_gain
 from ..core._ranking import ranked_gains
 from ._measures import Convention, Measure
-from ._readers import Columns, InputError, binary_array, binary_ids, kernel, numbers
+from ._readers import Columns, InputError, SetLookupOptions, SortOptions, binary_array, binary_ids, kernel, numbers
 
 
 def _int_array(values: np.ndarray) -> pa.Array:

@@ -17,7 +17,12 @@ from typing import Any, Literal
 import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pacsv
+
+# Arrow's kernels and their options without pyarrow.compute's import (see kernel): the evaluator's one import of
+# pyarrow's private module, its options re-exported to _matching and _frames.
 from pyarrow._compute import CastOptions, call_function
+from pyarrow._compute import SetLookupOptions as SetLookupOptions
+from pyarrow._compute import SortOptions as SortOptions
 
 from ._measures import atol
 from ._sources import BLOCK_SIZE, InputError, Source, check_text, describe, line_blocks, open_source
@@ -69,7 +74,11 @@ class Columns:
 
     def line_numbers(self) -> np.ndarray:
         """The line number (or DataFrame label) of every row."""
-        return self.lines if self.lines is not None else np.arange(self.first_line, self.first_line + len(self))
+        return (
+            self.lines
+            if self.lines is not None
+            else np.arange(self.first_line, self.first_line + len(self), dtype=np.int64)
+        )
 
     def slice(self, start: int, stop: int | None = None) -> "Columns":
         """Rows ``start:stop`` (Arrow slices and numpy views: no copy)."""

@@ -60,9 +60,12 @@ class Source:
 
 
 def _read_errors() -> tuple[type[Exception], ...]:
-    import lzma  # imported when reading failed: these modules are not loaded for plain text
-    import zlib
+    import zlib  # imported when reading failed: these modules are not needed for plain text
 
+    try:
+        import lzma
+    except ImportError:  # a Python built without xz support has no xz stream open
+        return EOFError, OSError, zlib.error
     return EOFError, OSError, zlib.error, lzma.LZMAError
 
 
