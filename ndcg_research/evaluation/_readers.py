@@ -18,11 +18,11 @@ import numpy as np
 import pyarrow as pa
 import pyarrow.csv as pacsv
 
-# Arrow's kernels and their options without pyarrow.compute's import (see kernel): the evaluator's one import of
-# pyarrow's private module, its options re-exported to _matching and _frames.
-from pyarrow._compute import CastOptions, call_function
-from pyarrow._compute import SetLookupOptions as SetLookupOptions
-from pyarrow._compute import SortOptions as SortOptions
+try:  # Arrow's kernels and options without pyarrow.compute's import (see kernel); its options re-exported
+    from pyarrow._compute import CastOptions, SetLookupOptions, SortOptions, call_function
+except ImportError:  # a pyarrow release that moved its private module: the public one, 57 ms slower to import
+    from pyarrow.compute import CastOptions, SetLookupOptions, SortOptions, call_function  # noqa: F401 (re-exported)
+
 
 from ._measures import atol
 from ._sources import BLOCK_SIZE, InputError, Source, check_text, describe, line_blocks, open_source
@@ -153,7 +153,7 @@ def _line_columns(
 def kernel(name: str, *args: Any, options: Any = None) -> Any:
     """Arrow's compute function ``name`` on ``args`` (pyarrow.compute's kernels and default options), not through
     pyarrow.compute nor the Array methods that import it (``take``, ``cast``...): its import builds wrappers and
-    docstrings for ~300 functions, 57 ms of the 210 ms of ``evaluate`` on 250,000 lines (pyarrow 26.0.1, as pinned)."""
+    docstrings for ~300 functions, 57 ms of the 210 ms of ``evaluate`` on 250,000 lines (pyarrow 26.0.1)."""
     return call_function(name, list(args), options)
 
 
