@@ -101,18 +101,11 @@ class Advice:
         head += f"{_plural(len(self.table), 'candidate setting')} ({convention} convention)"
         lines = [head, "", f"Recommended: {self.recommended}", f"  {_describe(row)}", "", "Why:"]
         lines += [f"  - {reason}" for reason in self.reasons]
-        others = [
-            f"  @{label}: {spec}" if label != "none" else f"  whole ranking: {spec}"
-            for label, spec in self.by_cutoff.items()
-            if spec != self.recommended
-        ]
+        others = [f"  {_at(k)}: {spec}" for k, spec in self.by_cutoff.items() if spec != self.recommended]
         if others:
-            lines += [
-                "",
-                "If a cut-off is fixed by what your users see, the same rule among that cut-off's candidates:",
-                *others,
-            ]
-        return "\n".join(lines)
+            rule = "the same rule among that cut-off's candidates"
+            lines += ["", f"If a cut-off is fixed by what your users see, {rule}:"]
+        return "\n".join(lines + others)
 
     def figure(self) -> "Figure":
         """One figure: every candidate's discriminative power and dependability (left), and the swap
@@ -239,8 +232,17 @@ def advise(
     # A candidate under which every run has the same value on every query (within TIE_TOLERANCE) cannot tell the runs
     # apart: its numbers are those of no difference at all, and it is never recommended.
     alike = np.all(np.abs(stacked - stacked[:, :1, :]) <= TIE_TOLERANCE, axis=(1, 2))
+    if alike.all() and not np.any(stacked):
+        raise ValueError(
+            "every run scores 0 on every query under every candidate: no document the runs rank is judged "
+            "relevant (are all the grades in the qrels 0?), so no candidate can tell the runs apart and advise "
+            "has nothing to recommend"
+        )
     if alike.all():
-        raise ValueError(_nothing_to_compare(stacked))
+        raise ValueError(
+            "the runs have the same value on every query under every candidate (are they copies of one run?): no "
+            "candidate can tell them apart, so advise has nothing to recommend"
+        )
     if alike.any():
         names = [c["measure"] for c, same in zip(candidates, alike, strict=True) if same]
         shown = ", ".join(names[:4]) + (f" and {len(names) - 4} more" if len(names) > 4 else "")
@@ -472,6 +474,10 @@ def _reasons(
     return reasons
 
 
+def _at(cutoff: str) -> str:
+    return "whole ranking" if cutoff == "none" else f"@{cutoff}"
+
+
 def _plural(count: int, noun: str) -> str:
     if count == 1:
         return f"1 {noun}"
@@ -480,16 +486,3 @@ def _plural(count: int, noun: str) -> str:
 
 def _value(value: float, digits: int) -> str:
     return "undefined" if math.isnan(value) else f"{value:.{digits}f}"
-
-
-def _nothing_to_compare(stacked: np.ndarray) -> str:
-    if not np.any(stacked):
-        return (
-            "every run scores 0 on every query under every candidate: no document the runs rank is judged "
-            "relevant (are all the grades in the qrels 0?), so no candidate can tell the runs apart and advise "
-            "has nothing to recommend"
-        )
-    return (
-        "the runs have the same value on every query under every candidate (are they copies of one run?): no "
-        "candidate can tell them apart, so advise has nothing to recommend"
-    )

@@ -8,7 +8,7 @@ import numpy as np
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 
-from ._advise import POWER_MARGIN, _same_setting
+from ._advise import POWER_MARGIN, _at, _same_setting
 from ._measurements import queries_for_swap_rate
 
 if TYPE_CHECKING:
@@ -51,11 +51,9 @@ def advice_figure(advice: Advice) -> Figure:
     left.set_ylabel(f"dependability Phi ({advice.n_queries} queries)")
     handles = [Line2D([], [], color=colours[d], marker="o", linestyle="", label=d) for d in discounts]
     handles += [Line2D([], [], color="grey", marker=m, linestyle="", label=f"cut-off {c}") for c, m in markers.items()]
-    handles += [Line2D([], [], color="grey", marker="o", linestyle="", label=f"gain {gains[0]}")]
-    handles += [
-        Line2D([], [], color="grey", marker="o", markerfacecolor="none", linestyle="", label=f"gain {g}")
-        for g in gains[1:]
-    ]
+    for g in gains:  # the first gain filled, the others hollow
+        fill = "grey" if g == gains[0] else "none"
+        handles.append(Line2D([], [], color="grey", marker="o", markerfacecolor=fill, linestyle="", label=f"gain {g}"))
     left.legend(handles=handles, fontsize=7, loc="best", ncol=2)
     left.set_title("every candidate: the rule's margin dashed", fontsize=10)
 
@@ -86,7 +84,7 @@ def advice_figure(advice: Advice) -> Figure:
     right.set_yscale("log")
     right.set_xlabel("queries in each of two disjoint sets")
     right.set_ylabel("swap rate (share of pairs ordered differently)")
-    cut = "whole ranking" if chosen["cutoff"] == "none" else f"@{chosen['cutoff']}"
-    right.set_title(f"swap rate per discount ({cut}, gain {chosen['gain']}); target {target:g} grey", fontsize=10)
+    setting = f"{_at(chosen['cutoff'])}, gain {chosen['gain']}"
+    right.set_title(f"swap rate per discount ({setting}); target {target:g} grey", fontsize=10)
     right.legend(fontsize=7)
     return fig

@@ -4,6 +4,7 @@ and PyTerrier's ``pt.Experiment`` take like their own. It needs the ``ecosystem`
 when :func:`ir_measure` is first called (``_ir_measures`` says how the measure plugs in).
 """
 
+import re
 from typing import Any
 
 from .._validation import check_instance
@@ -109,24 +110,14 @@ def _extra_options(spec: str) -> tuple[str, dict[str, str]]:
     start = text.find("(")
     if start < 0 or not text.endswith(")"):
         return spec, {}
-    items: list[str] = []
-    current: list[str] = []
-    depth, quote = 0, ""
-    for char in text[start + 1 : -1]:
-        if quote:
-            quote = "" if char == quote else quote
-        elif char in "'\"":
-            quote = char
-        elif char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth -= 1
-        elif char == "," and depth == 0:
-            items.append("".join(current))
-            current = []
-            continue
-        current.append(char)
-    items.append("".join(current))
+    inner, items, begin, depth = text[start + 1 : -1], [], 0, 0
+    # Quoted text (to the end if unclosed) and brackets hide their commas: split at the commas outside them.
+    for token in re.finditer(r"'[^']*(?:'|$)|\"[^\"]*(?:\"|$)|[()\[\]{},]", inner):
+        depth += (token[0] in "([{") - (token[0] in ")]}")
+        if token[0] == "," and depth == 0:
+            items.append(inner[begin : token.start()])
+            begin = token.end()
+    items.append(inner[begin:])
     kept, extra = [], {}
     for item in items:
         key, sep, value = item.partition("=")

@@ -172,14 +172,6 @@ def _save_atomically(path: Path, values: np.ndarray) -> None:
         raise
 
 
-def _without_docstrings(tree: ast.AST) -> ast.AST:
-    for node in ast.walk(tree):
-        kinds = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
-        if isinstance(node, kinds) and ast.get_docstring(node, clean=False) is not None:
-            node.body = node.body[1:] or [ast.Pass()]
-    return tree
-
-
 def _package_imports(tree: ast.AST, module: str, is_package: bool) -> set[str]:
     """Modules of this package imported anywhere in ``tree`` (``from pkg import mod`` counts ``pkg.mod``)."""
     root = module.split(".")[0]
@@ -216,7 +208,11 @@ def code_fingerprint(module: str, package: Path | None = None) -> str:
             continue
         tree = ast.parse(path.read_text(encoding="utf-8"))
         todo.extend(sorted(_package_imports(tree, current, path.name == "__init__.py")))
-        trees[current] = ast.dump(_without_docstrings(tree))
+        for node in ast.walk(tree):  # without docstrings
+            kinds = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+            if isinstance(node, kinds) and ast.get_docstring(node, clean=False) is not None:
+                node.body = node.body[1:] or [ast.Pass()]
+        trees[current] = ast.dump(tree)
     if module not in trees:
         raise ValueError(f"module must name a module of {package.name}, got {module!r}")
     digest = hashlib.sha256(f"numpy {np.__version__}".encode())

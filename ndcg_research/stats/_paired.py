@@ -318,11 +318,8 @@ def _pairwise_tests(
 
     parts = map_in_threads(work, range(0, first.size, chunk), n_jobs)
     joined: dict[str, Any] = {key: np.concatenate([p[key] for p in parts]) for key in parts[0]}
-    used = 0
-    if flips is not None:
-        used = flips.resamples.n_resamples
-    elif test == "bootstrap" and boot is not None:
-        used = boot.resamples.n_resamples
+    behind_p = flips or (boot if test == "bootstrap" else None)  # the resamples the p-values rest on
+    used = behind_p.resamples.n_resamples if behind_p is not None else 0
     scalars: dict[str, Any] = dict(test=test, interval=interval, alpha=alpha, confidence=confidence, exact=use_exact)
     return PairTests(first=first, second=second, n_queries=n, n_resamples=used, **scalars, **joined)
 
@@ -383,18 +380,6 @@ def _exponents(values: np.ndarray) -> np.ndarray:
     return np.frexp(np.abs(values).max(axis=1))[1].astype(np.int64)
 
 
-def _check_finite_differences(d: np.ndarray, first: np.ndarray, second: np.ndarray, matrix: np.ndarray) -> None:
-    """Refuse differences that overflow to infinity (values of opposite signs near the largest float)."""
-    bad = ~np.isfinite(d)
-    if np.any(bad):
-        row, query = (int(k[0]) for k in np.nonzero(bad))
-        i, j = int(first[row]), int(second[row])
-        raise ValueError(
-            f"the differences of rows {i} and {j} (a - b) overflow: at query {query}, "
-            f"{float(matrix[i, query])!r} - {float(matrix[j, query])!r} is not a finite float; scale the values down"
-        )
-
-
 def _count_exceeding(null: np.ndarray, observed: np.ndarray, rounding: Any = 0.0) -> np.ndarray:
     """Per row, how many null statistics reach the observed one in absolute value, up to scipy's tolerance
     and the null statistics' own ``rounding`` (absolute, per row)."""
@@ -425,7 +410,13 @@ def _test_chunk(
     """The tests of a chunk of pairs, rows ``first`` minus rows ``second``, on differences scaled by a power of two."""
     with np.errstate(over="ignore"):  # refused just below
         raw = matrix[first] - matrix[second]
-    _check_finite_differences(raw, first, second, matrix)
+    if not np.all(np.isfinite(raw)):  # values of opposite signs near the largest float
+        row, query = (int(k[0]) for k in np.nonzero(~np.isfinite(raw)))
+        i, j = int(first[row]), int(second[row])
+        raise ValueError(
+            f"the differences of rows {i} and {j} (a - b) overflow: at query {query}, "
+            f"{float(matrix[i, query])!r} - {float(matrix[j, query])!r} is not a finite float; scale the values down"
+        )
     exponent = _exponents(raw)
     d = np.ldexp(raw, -exponent[:, None])
     n = d.shape[1]
