@@ -526,7 +526,8 @@ def evaluate(
         (condensed lists; trec_eval ``-J``), after ``max_docs`` has cut it.
     max_docs : int, optional
         Use only the first ``max_docs`` documents of each ranking, after ordering (trec_eval
-        ``-M``); the ideal is not cut by it.
+        ``-M``); the ideal is not cut by it. 0 keeps no document
+        (under trec_eval, every query scores 0).
 
     Returns
     -------
@@ -576,7 +577,7 @@ def evaluate(
         parsed,
         conv.missing == "zero" if complete is None else bool(complete),
         check_bool(judged_only, "judged_only"),
-        check_int(max_docs, "max_docs", low=1, none=True),
+        check_int(max_docs, "max_docs", low=0, none=True),
     )
     named = named_runs(runs)
     if sum(is_path(r) and os.fspath(r) == STDIN for r in [qrels] + [run for _, run in named]) > 1:

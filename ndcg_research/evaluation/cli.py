@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..cli_common import add_collection_arguments, fail, json_value, note, positive_int, write_output
+from ..cli_common import add_collection_arguments, fail, json_value, non_negative_int, note, write_output
 from ..core import parse_discount, parse_gain
 from ._measures import ALIASES, CONVENTIONS, Measure, get_convention, parse_measures  # light: no pyarrow
 
@@ -55,9 +55,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "-M",
         "--Max_retrieved_per_topic",
         dest="max_docs",
-        type=positive_int,
+        type=non_negative_int,
         metavar="N",
-        help="use only the first N documents of each ranking",
+        help="use only the first N documents of each ranking (0: none, so trec_eval scores every query 0)",
     )
     parser.add_argument(
         "-J",
