@@ -86,10 +86,8 @@ class Evaluation:
         table = pd.DataFrame({name: pd.Series(column, dtype=object) for name, column in columns.items()})
         table["value"] = np.concatenate([v.ravel() for v in self.values])
         for column in ("run", self.query_column, "measure"):
-            try:
+            with contextlib.suppress(UnicodeEncodeError):  # ids from files that are not UTF-8: str, bytes as escapes
                 table[column] = table[column].astype("str")
-            except UnicodeEncodeError:  # ids read from files that are not UTF-8: Python str, bytes kept as escapes
-                pass
         return table
 
     @property
