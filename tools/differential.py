@@ -214,7 +214,7 @@ def _options(rng: np.random.Generator, complete: bool) -> list[str]:
     if rng.random() < 0.3:
         options.append("-J")
     if rng.random() < 0.3:
-        options += ["-M", "0" if rng.random() < 0.1 else str(int(rng.integers(1, 30)))]  # -M 0: every query 0
+        options += ["-M", "0" if rng.random() < 0.2 else str(int(rng.integers(1, 30)))]  # -M 0: every query 0
     if "-q" in options and rng.random() < 0.15:
         options.append("-n")
     measures = []
