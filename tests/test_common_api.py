@@ -259,7 +259,7 @@ API: dict[str, tuple[Any, dict[str, tuple[Any, ...]]]] = {
             "convention": OPTION,
             "complete": BOOL[:-1],
             "judged_only": BOOL,
-            "max_docs": COUNT_OR_NONE,
+            "max_docs": ("1", 1.5, 2.0, True, NAN, -1),  # an integer >= 0 (trec_eval -M 0) or None
         },
     ),
     "read_qrels": (lambda tmp: {"path": _file(tmp, "qrels.txt", TREC_QRELS)}, {"path": PATH}),

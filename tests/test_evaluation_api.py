@@ -89,6 +89,11 @@ def test_run_names():
 def test_max_docs_and_judged_only_checked():
     with pytest.raises(TypeError, match="max_docs must be an integer"):
         evaluate(QRELS, RUN_A, max_docs=2.5)
+    with pytest.raises(ValueError, match=r"max_docs must be an integer >= 0 or None, got -1"):
+        evaluate(QRELS, RUN_A, max_docs=-1)
+    result = evaluate(QRELS, {"a": RUN_A, "b": RUN_B}, ["ndcg", "ndcg@1"], max_docs=0)  # trec_eval -M 0
+    assert result.averaged() == [2, 2] and all((values == 0).all() for values in result.values)
+    assert (result.mean_values == 0).all()
     with pytest.raises(ValueError, match="unknown convention"):
         evaluate(QRELS, RUN_A, convention="trec")
 

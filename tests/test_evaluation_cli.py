@@ -82,6 +82,21 @@ def test_complete_nosummary_judged_only_max_docs(files, capfdbinary):
     assert out == f"ndcg                  \tall\t{(1 + _dcg([2, 0]) / _dcg([2, 1])) / 2:6.4f}\n"
 
 
+def test_max_docs_0_scores_every_query_0(files, capfdbinary):
+    # trec_eval 10.0 -M 0: no document of any ranking counts (num_ret 0), so every query, and the mean, is 0.
+    status, out, _ = run_cli(
+        capfdbinary, "-q", "-M", "0", "-m", "ndcg", "-m", "ndcg_cut.10", "-m", "num_q", files / "qrels", files / "run"
+    )
+    assert status == 0
+    expected = "".join(f"{m:<22}\t{q}\t0.0000\n" for q in ("10", "2", "7") for m in ("ndcg", "ndcg_cut_10"))
+    assert (
+        out
+        == expected
+        + "num_q                 \tall\t3\n"
+        + f"{'ndcg':<22}\tall\t0.0000\n{'ndcg_cut_10':<22}\tall\t0.0000\n"
+    )
+
+
 def test_gain_map_name_and_extensions(files, capfdbinary):
     _, out, _ = run_cli(capfdbinary, "-m", "ndcg.1=3,2=9", "--quiet", files / "qrels", files / "run")
     assert out.startswith("ndcg_1=3,2=9          \tall\t")
@@ -190,11 +205,11 @@ def test_a_directory_is_named_as_one_and_a_named_pipe_is_read(files, capfdbinary
 
 def test_usage_errors_exit_2(files):
     result = subprocess.run(
-        [sys.executable, "-m", "ndcg_research", "evaluate", "-M", "0", str(files / "qrels"), str(files / "run")],
+        [sys.executable, "-m", "ndcg_research", "evaluate", "-M", "-1", str(files / "qrels"), str(files / "run")],
         capture_output=True,
         text=True,
     )
-    assert result.returncode == 2 and "must be an integer >= 1, got '0'" in result.stderr
+    assert result.returncode == 2 and "must be an integer >= 0, got '-1'" in result.stderr  # trec_eval segfaults
     result = subprocess.run(
         [sys.executable, "-m", "ndcg_research", "evaluate", str(files / "qrels")], capture_output=True, text=True
     )

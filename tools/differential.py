@@ -9,7 +9,7 @@ constant, written with exponents or signs), document ids whose string order diff
 order, long ids, interleaved queries, comment and blank lines, tabs and runs of blanks, CRLF line ends,
 extra fields, a missing final newline, negative and large grades, queries judged but not ranked (with
 ``-c``) and ranked but not judged, tags with non-UTF-8 bytes; and options: ``-q``, ``-c``, ``-J``,
-``-M N``, ``-n``, ``ndcg``, ``ndcg_cut`` (default and given cut-offs), gain maps (``ndcg.1=3,2=9``),
+``-M N`` (0 too), ``-n``, ``ndcg``, ``ndcg_cut`` (default and given cut-offs), gain maps (``ndcg.1=3,2=9``),
 ``runid``, ``num_q``. ``evaluate`` reads the files (gzip-compressed in some cases, or from standard
 input) and its output must equal trec_eval's on the plain files, byte for byte, exit status included.
 Every value must also be trec_eval's to the last bit: a second trec_eval, built to print 17 significant
@@ -214,7 +214,7 @@ def _options(rng: np.random.Generator, complete: bool) -> list[str]:
     if rng.random() < 0.3:
         options.append("-J")
     if rng.random() < 0.3:
-        options += ["-M", str(int(rng.integers(1, 30)))]
+        options += ["-M", "0" if rng.random() < 0.2 else str(int(rng.integers(1, 30)))]  # -M 0: every query 0
     if "-q" in options and rng.random() < 0.15:
         options.append("-n")
     measures = []

@@ -17,7 +17,7 @@ from ..core import _kernels as kernels
 from ..core import format_number
 from ._frames import STYLES, frame_style, is_dask, is_frame, is_path, is_table, named_runs, table_columns
 from ._matching import Judgments, distinct, measure_values, rank_part
-from ._measures import Convention, Measure, atol, get_convention, measures_of
+from ._measures import Convention, Measure, atol, get_convention, parse_measures
 from ._readers import Columns, InputError, binary_ids, no_data, query_blocks, read_whole
 from ._sources import STDIN, Recording, prefetched
 
@@ -27,12 +27,8 @@ if TYPE_CHECKING:
 
 def mean_of(values: np.ndarray) -> np.ndarray:
     """The mean of each row over its defined (not NaN) values, as trec_eval and ``compare`` average (to the bit)."""
-    out = np.full(values.shape[0], np.nan)
-    for j, row in enumerate(values):
-        defined = row[~np.isnan(row)]
-        if defined.size:
-            out[j] = kernels.mean_in_order(defined)
-    return out
+    defined = [row[~np.isnan(row)] for row in values]
+    return np.array([kernels.mean_in_order(row) if row.size else np.nan for row in defined], dtype=np.float64)
 
 
 @dataclass(frozen=True, eq=False)
@@ -90,10 +86,8 @@ class Evaluation:
         table = pd.DataFrame({name: pd.Series(column, dtype=object) for name, column in columns.items()})
         table["value"] = np.concatenate([v.ravel() for v in self.values])
         for column in ("run", self.query_column, "measure"):
-            try:
+            with contextlib.suppress(UnicodeEncodeError):  # ids from files that are not UTF-8: str, bytes as escapes
                 table[column] = table[column].astype("str")
-            except UnicodeEncodeError:  # ids read from files that are not UTF-8: Python str, bytes kept as escapes
-                pass
         return table
 
     @property
@@ -134,24 +128,21 @@ class Evaluation:
             raise ValueError(f"{len(self.runs)} runs ({', '.join(map(repr, self.runs))}): say which with run=")
         if run is not None and run not in self.runs:
             raise ValueError(f"run {run!r} was not evaluated; evaluated: {', '.join(map(repr, self.runs))}")
-        r = 0 if run is None else self.runs.index(run)
-        names = ", ".join(repr(m.name) for m in self.measures)
+        means = self.mean_values[0 if run is None else self.runs.index(run)]
+        names = [m.name for m in self.measures]
+        listed = ", ".join(map(repr, names))
         if measure is None:
-            if len(self.measures) != 1:
-                raise ValueError(
-                    f"{len(self.measures)} measures ({names}): say which, e.g. mean({self.measures[0].name!r})"
-                )
-            return float(self.mean_values[r, 0])
+            if len(names) != 1:
+                raise ValueError(f"{len(names)} measures ({listed}): say which, e.g. mean({names[0]!r})")
+            measure = names[0]
         if not isinstance(measure, (str, Measure)):
             raise TypeError(f"measure must be a measure name or spec, got {type_and_value(measure)}")
-        named = [m.name for m in self.measures]
-        if measure in named:  # a name as in the results, else any spec of the same measure
-            return float(self.mean_values[r, named.index(measure)])
-        parsed = [measure] if isinstance(measure, Measure) else measures_of(measure, "measure")
-        keys = [m.key for m in self.measures]
+        if measure in names:  # a name as in the results, else any spec of the same measure
+            return float(means[names.index(measure)])
+        parsed, keys = parse_measures(measure), [m.key for m in self.measures]
         if len(parsed) == 1 and parsed[0].key in keys:
-            return float(self.mean_values[r, keys.index(parsed[0].key)])
-        raise ValueError(f"measure {getattr(measure, 'name', measure)!r} was not evaluated; evaluated: {names}")
+            return float(means[keys.index(parsed[0].key)])
+        raise ValueError(f"measure {getattr(measure, 'name', measure)!r} was not evaluated; evaluated: {listed}")
 
     def __iter__(self) -> Iterator["pd.DataFrame"]:
         yield self.per_query
@@ -203,15 +194,14 @@ def _qrels(qrels: Any, plan: Plan) -> Columns:
 @dataclass
 class PartValues:
     """The evaluated queries of one part of a run: codes, values (measure x query); the queries set aside: without
-    judgments (their ids), not eligible (their codes); how many queries the notes count (ideal DCG 0, ties)."""
+    judgments (their ids), not eligible (their codes); how many queries the notes count: with ideal DCG 0 for some
+    measure, with tied scores, with ties the tool sorts unstably."""
 
     codes: np.ndarray
     values: np.ndarray
     unjudged: set[bytes]
     ineligible: np.ndarray
-    zero_ideal_queries: int = 0
-    tied_queries: int = 0
-    unstable_queries: int = 0
+    counts: list[int]
 
 
 def evaluate_part(judgments: Judgments, columns: Columns, plan: Plan) -> PartValues:
@@ -231,47 +221,22 @@ def evaluate_part(judgments: Judgments, columns: Columns, plan: Plan) -> PartVal
         zero_ideal |= zero
     if conv.single_document == "undefined":  # scikit-learn refuses a list of one document
         values[:, ranked.lengths == 1] = np.nan
-    part = PartValues(ranked.codes, values, unjudged, ineligible, int(zero_ideal.sum()))
+    counts = [int(zero_ideal.sum()), 0, 0]
     if conv.random_ties or conv.unstable_ties_from is not None:
         query = np.repeat(np.arange(ranked.codes.size), ranked.lengths)
         same = (ranked.score[1:] == ranked.score[:-1]) & (query[1:] == query[:-1])
         tied = np.bincount(query[1:][same], minlength=ranked.codes.size) > 0
-        part.tied_queries = int(tied.sum())
+        counts[1] = int(tied.sum())
         if conv.unstable_ties_from is not None:
-            part.unstable_queries = int((tied & (ranked.lengths >= conv.unstable_ties_from)).sum())
-    return part
-
-
-class _Interleaved(Exception):
-    """A query of a streamed run appears again after other queries: ``args`` are the query and where."""
-
-
-def _stream(judgments: Judgments, path: str, plan: Plan, stream: Any) -> tuple[list[PartValues], str | None]:
-    """A run file evaluated in blocks of whole queries read ahead on a thread, and its tag; ``stream``: what to read
-    instead of ``path`` (standard input's recording), or None. A query seen again raises :class:`_Interleaved`."""
-    seen = np.zeros(judgments.n_queries, dtype=bool)
-    parts, tag = [], None
-    with contextlib.closing(prefetched(query_blocks(path, stream=stream))) as blocks:
-        for columns in blocks:
-            tag = columns.tag
-            part = evaluate_part(judgments, columns, plan)
-            again = part.codes[seen[part.codes]]
-            if again.size:
-                query = judgments.query_text(again[:1])[0]
-                row = binary_ids(columns.query).to_pylist().index(query.encode("utf-8", "surrogateescape"))
-                raise _Interleaved(query, columns.where(row))
-            seen[part.codes] = True
-            parts.append(part)
-    if not parts:
-        raise no_data(path)
-    return parts, tag
+            counts[2] = int((tied & (ranked.lengths >= conv.unstable_ties_from)).sum())
+    return PartValues(ranked.codes, values, unjudged, ineligible, counts)
 
 
 def _run_parts(
     judgments: Judgments, run: Any, plan: Plan, name: str, notes: list[str]
 ) -> tuple[list[PartValues], str | None]:
-    """Evaluate one run (a file in blocks, files of whole queries, a table in one part, Dask per partition): its
-    parts and its tag."""
+    """Evaluate one run (a file in blocks of whole queries read ahead on a thread, files of whole queries, a table in
+    one part, Dask per partition): its parts and its tag."""
     if isinstance(run, list):  # one run in several files (shards of whole queries), each streamed
         shards = [_run_parts(judgments, shard, plan, name, notes) for shard in run]
         return [part for parts, _ in shards for part in parts], shards[-1][1]
@@ -293,28 +258,41 @@ def _run_parts(
 
             copy = opened.enter_context(tempfile.TemporaryFile())
             source = sys.stdin.buffer if path == STDIN else opened.enter_context(open(path, "rb"))
-        try:
-            return _stream(judgments, path, plan, Recording(source, copy) if once else None)
-        except _Interleaved as interleaved:
-            query, where = interleaved.args
-            notes.append(
-                f"{name}: query {query!r} appears again at {where} after other "
-                f"queries; the run was read whole into memory instead of in blocks of whole queries"
-            )
-            if copy is not None:  # the rest of the input joins what was read of it
-                import shutil
+        seen, parts = np.zeros(judgments.n_queries, dtype=bool), []
+        with contextlib.closing(
+            prefetched(query_blocks(path, stream=Recording(source, copy) if once else None))
+        ) as blocks:
+            for columns in blocks:
+                part = evaluate_part(judgments, columns, plan)
+                again = part.codes[seen[part.codes]]
+                if again.size:  # a query seen again: the run is read whole
+                    break
+                seen[part.codes] = True
+                parts.append(part)
+            else:
+                if not parts:
+                    raise no_data(path)
+                return parts, columns.tag
+        query = judgments.query_text(again[:1])[0]
+        row = binary_ids(columns.query).to_pylist().index(query.encode("utf-8", "surrogateescape"))
+        notes.append(
+            f"{name}: query {query!r} appears again at {columns.where(row)} after other "
+            f"queries; the run was read whole into memory instead of in blocks of whole queries"
+        )
+        if copy is not None:  # the rest of the input joins what was read of it
+            import shutil
 
-                shutil.copyfileobj(source, copy)
-                copy.seek(0)
-            columns = read_whole(path, "run", copy)
-            return [evaluate_part(judgments, columns, plan)], columns.tag
+            shutil.copyfileobj(source, copy)
+            copy.seek(0)
+        columns = read_whole(path, "run", copy)
+        return [evaluate_part(judgments, columns, plan)], columns.tag
 
 
 def _partition_values(judgments: Judgments, frame: Any, plan: Plan) -> PartValues:
     """Evaluate one partition (a pandas DataFrame) on a worker."""
     if len(frame) == 0:
         none = np.zeros(0, dtype=np.int64)
-        return PartValues(none, np.zeros((len(plan.measures), 0)), set(), none)
+        return PartValues(none, np.zeros((len(plan.measures), 0)), set(), none, [0, 0, 0])
     return evaluate_part(judgments, table_columns(frame, "run"), plan)
 
 
@@ -344,6 +322,10 @@ def _have(n: int, judged: str = "") -> str:
     return f"{n} {judged}{'query has' if n == 1 else 'queries have'}"
 
 
+#: The document trec_eval -c ranks, alone, for a judged query missing from a run (trec_eval.c, bogus_result).
+PLACEHOLDER = b"ceci_nest_pas_un_docno"
+
+
 def merge_parts(
     judgments: Judgments, parts: Sequence[PartValues], plan: Plan, name: str
 ) -> tuple[np.ndarray, np.ndarray, list[str]]:
@@ -351,8 +333,16 @@ def merge_parts(
     scored 0 or left out."""
     conv = plan.convention  # (every run has a part: a file without one is refused, a Dask frame has a partition)
     codes = np.concatenate([p.codes for p in parts])
+    ineligible = np.concatenate([p.ineligible for p in parts])
+    eligible = judgments.relevant_count > 0 if conv.eligible == "relevant" else np.ones(judgments.n_queries, dtype=bool)
+    ranked = np.zeros(judgments.n_queries, dtype=bool)
+    ranked[np.concatenate((codes, ineligible))] = True
+    missing = np.flatnonzero(eligible & ~ranked)
+    scored = missing if plan.complete else missing[:0]  # scored 0, else left out
+    zeros = np.zeros((len(plan.measures), scored.size))
+    codes = np.concatenate((codes, scored))
     order = np.argsort(codes, kind="stable")
-    codes, values = codes[order], np.concatenate([p.values for p in parts], axis=1)[:, order]
+    codes, values = codes[order], np.concatenate([p.values for p in parts] + [zeros], axis=1)[:, order]
     repeated = codes[1:][codes[1:] == codes[:-1]]
     if repeated.size:
         raise InputError(
@@ -364,11 +354,6 @@ def merge_parts(
     if unjudged:
         text = [u.decode("utf-8", "surrogateescape") for u in unjudged]
         notes.append(f"{name}: {_have(len(text))} no judgments in {judgments.qrels.source} ({_listed(text)}); left out")
-    eligible = judgments.relevant_count > 0 if conv.eligible == "relevant" else np.ones(judgments.n_queries, dtype=bool)
-    ineligible = np.concatenate([p.ineligible for p in parts])
-    ranked = np.zeros(judgments.n_queries, dtype=bool)
-    ranked[np.concatenate((codes, ineligible))] = True
-    missing = np.flatnonzero(eligible & ~ranked)
     if missing.size:
         them = "it" if missing.size == 1 else "them"
         done = (
@@ -378,16 +363,26 @@ def merge_parts(
         )
         listed = _listed(judgments.query_text(missing))
         notes.append(f"{name}: {_have(missing.size, 'judged ')} no ranking ({listed}); {done}")
-    if plan.complete and missing.size and conv.name == "trec_eval":
-        _refuse_judged_placeholder(judgments, missing, plan.measures, name)
-    if codes.size == 0 and not (plan.complete and missing.size):
+    placeholder = judgments.judging(PLACEHOLDER, scored) if conv.name == "trec_eval" and scored.size else ((), ())
+    for code, grade in zip(*placeholder, strict=True):  # a gain where trec_eval -c scores it, and 0 is scored here
+        for m in plan.measures:  # gain_init.c: a listed grade's gain, else the grade (negative grades gain nothing)
+            gain = dict(m.gains or ()).get(int(grade), max(float(grade), 0.0))
+            if gain != 0:
+                query = judgments.query_text(np.array([code]))[0]
+                raise InputError(
+                    f"{judgments.qrels.source}: query {query!r}, which {name} does not rank, judges the document "
+                    f"{PLACEHOLDER.decode()!r} with gain {format_number(gain)} under {m.name}; trec_eval -c ranks "
+                    f"that document alone for such a query (its placeholder, trec_eval.c) and scores it, where it "
+                    f"scores 0 here: rename the document, or leave such queries out (complete=False, --answered-only)"
+                )
+    if codes.size == 0:
         if ineligible.size:  # ranked and judged, but nothing above grade 0
             raise InputError(
                 f"run {name}: no ranked query has a judgment above 0 in {judgments.qrels.source}, and {conv.name} "
                 f"evaluates only such queries"
             )
         raise InputError(f"run {name}: no query has both a ranking and judgments in {judgments.qrels.source}")
-    zero_ideal = sum(p.zero_ideal_queries for p in parts)
+    zero_ideal, tied, unstable = map(sum, zip(*(p.counts for p in parts), strict=True))
     if zero_ideal and conv.eligible != "relevant":
         notes.append(
             f"{name}: {_have(zero_ideal)} ideal DCG 0 (no relevant judged document) for some measure; "
@@ -400,46 +395,17 @@ def merge_parts(
             f"{name}: {_have(undefined.size)} a single ranked document ({listed}), which {conv.tool.split(' ')[0]} "
             f'refuses ("only meaningful when there is more than 1 document"); undefined (NaN), left out of the mean'
         )
-    tied = sum(p.tied_queries for p in parts)
     if conv.random_ties and tied:
         notes.append(
             f"{name}: {_have(tied)} tied scores, which {conv.name} orders at random; the values are the expectation "
             f"over those orders (the tie average)"
         )
-    unstable = sum(p.unstable_queries for p in parts)
     if unstable:
         notes.append(
             f"{name}: {_have(unstable)} tied scores in a list of {conv.unstable_ties_from} or more documents, where "
             f"{conv.name} orders ties by an unstable sort; its values there may differ from these (file order)"
         )
-    if plan.complete and missing.size:
-        all_codes = np.sort(np.concatenate((codes, missing)))  # disjoint
-        full = np.zeros((values.shape[0], all_codes.size))
-        full[:, np.searchsorted(all_codes, codes)] = values
-        codes, values = all_codes, full
     return codes, values, notes
-
-
-#: The document trec_eval -c ranks, alone, for a judged query missing from a run (trec_eval.c, bogus_result).
-PLACEHOLDER = b"ceci_nest_pas_un_docno"
-
-
-def _refuse_judged_placeholder(
-    judgments: Judgments, missing: np.ndarray, measures: Sequence[Measure], name: str
-) -> None:
-    """Refuse a gain for trec_eval -c's placeholder document in a judged query missing from the run (scored 0 here)."""
-    codes, grades = judgments.judging(PLACEHOLDER, missing)
-    for code, grade in zip(codes, grades, strict=True):
-        for m in measures:  # gain_init.c: a listed grade's gain, else the grade (negative grades gain nothing)
-            gain = dict(m.gains or ()).get(int(grade), max(float(grade), 0.0))
-            if gain != 0:
-                query = judgments.query_text(np.array([code]))[0]
-                raise InputError(
-                    f"{judgments.qrels.source}: query {query!r}, which {name} does not rank, judges the document "
-                    f"{PLACEHOLDER.decode()!r} with gain {format_number(gain)} under {m.name}; trec_eval -c ranks "
-                    f"that document alone for such a query (its placeholder, trec_eval.c) and scores it, where it "
-                    f"scores 0 here: rename the document, or leave such queries out (complete=False, --answered-only)"
-                )
 
 
 def _qrels_notes(judgments: Judgments, plan: Plan) -> list[str]:
@@ -526,7 +492,8 @@ def evaluate(
         (condensed lists; trec_eval ``-J``), after ``max_docs`` has cut it.
     max_docs : int, optional
         Use only the first ``max_docs`` documents of each ranking, after ordering (trec_eval
-        ``-M``); the ideal is not cut by it.
+        ``-M``); the ideal is not cut by it. 0 keeps no document
+        (under trec_eval, every query scores 0).
 
     Returns
     -------
@@ -569,14 +536,13 @@ def evaluate(
     0.7232
     """
     conv = get_convention(convention)  # the options checked before any file is read
-    parsed = tuple(measures_of(measures))
     complete = check_bool(complete, "complete", none=True)
     checked = Plan(
         conv,
-        parsed,
-        conv.missing == "zero" if complete is None else bool(complete),
+        tuple(parse_measures(measures)),
+        conv.missing == "zero" if complete is None else complete,
         check_bool(judged_only, "judged_only"),
-        check_int(max_docs, "max_docs", low=1, none=True),
+        check_int(max_docs, "max_docs", low=0, none=True),
     )
     named = named_runs(runs)
     if sum(is_path(r) and os.fspath(r) == STDIN for r in [qrels] + [run for _, run in named]) > 1:

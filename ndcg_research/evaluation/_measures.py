@@ -191,8 +191,6 @@ def _parse_spec(text: str) -> Measure:
 def _parse_one(text: str) -> list[Measure]:
     """The measures of one spec string (``ndcg_cut`` gives several)."""
     stripped = text.strip()
-    if stripped == "ndcg":
-        return [Measure("ndcg")]
     if stripped == "ndcg_cut":
         return [Measure(f"ndcg_cut_{k}", k) for k in TREC_CUTOFFS]
     if stripped.startswith("ndcg_cut."):
@@ -420,27 +418,6 @@ def get_convention(convention: str | Convention) -> Convention:
     return CONVENTIONS[key]
 
 
-def measures_of(value: Any, name: str = "measures") -> list[Measure]:
-    """Measure specs (one, or a sequence of strings and Measures) as Measures, no duplicates; errors name ``name``."""
-    if isinstance(value, (str, Measure)):
-        items = [value]
-    elif isinstance(value, Sequence):
-        items = list(value)
-    else:
-        shown = "None" if value is None else type_and_value(value)
-        raise TypeError(f"{name} must be a measure spec or a sequence of them (e.g. 'ndcg@10'), got {shown}")
-    if not items:
-        raise ValueError(f"no measure given; {VALID_MEASURES}")
-    out: list[Measure] = []
-    for i, item in enumerate(items):
-        if not isinstance(item, (str, Measure)):
-            raise TypeError(f"{name}[{i}] must be a measure spec or a Measure, got {type_and_value(item)}")
-        for measure in [item] if isinstance(item, Measure) else _parse_one(item):
-            if measure not in out:
-                out.append(measure)
-    return out
-
-
 def parse_measures(measures: str | Measure | Sequence[str | Measure]) -> list[Measure]:
     """Parse measure specs (one or a sequence) into ``Measure`` objects, duplicates removed.
 
@@ -473,4 +450,18 @@ def parse_measures(measures: str | Measure | Sequence[str | Measure]) -> list[Me
     ...
     ValueError: unknown measure 'map'; valid measures: ndcg, ndcg@K, ndcg@K(gain=..., discount=..., ...
     """
-    return measures_of(measures)
+    if isinstance(measures, (str, Measure)):
+        items = [measures]
+    elif isinstance(measures, Sequence):
+        items = list(measures)
+    else:
+        shown = "None" if measures is None else type_and_value(measures)
+        raise TypeError(f"measures must be a measure spec or a sequence of them (e.g. 'ndcg@10'), got {shown}")
+    if not items:
+        raise ValueError(f"no measure given; {VALID_MEASURES}")
+    parsed: list[Measure] = []
+    for i, item in enumerate(items):
+        if not isinstance(item, (str, Measure)):
+            raise TypeError(f"measures[{i}] must be a measure spec or a Measure, got {type_and_value(item)}")
+        parsed += [item] if isinstance(item, Measure) else _parse_one(item)
+    return list(dict.fromkeys(parsed))

@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..cli_common import add_collection_arguments, fail, json_value, note, positive_int, write_output
+from ..cli_common import add_collection_arguments, fail, json_value, non_negative_int, note, write_output
 from ..core import parse_discount, parse_gain
 from ._measures import ALIASES, CONVENTIONS, Measure, get_convention, parse_measures  # light: no pyarrow
 
@@ -27,9 +27,6 @@ package (ndcg@10, "ndcg@10(gain=exp2, discount='power(beta=0.5)')"). Default: -m
 Run files are read in blocks of whole queries (memory bounded by the largest block); a
 run whose queries are interleaved is read whole instead. - as a file name reads standard input.
 """
-
-#: trec_eval measures that are not nDCG: printed from the evaluation's bookkeeping.
-_INFO_MEASURES = ("runid", "num_q")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -55,9 +52,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         "-M",
         "--Max_retrieved_per_topic",
         dest="max_docs",
-        type=positive_int,
+        type=non_negative_int,
         metavar="N",
-        help="use only the first N documents of each ranking",
+        help="use only the first N documents of each ranking (0: none, so trec_eval scores every query 0)",
     )
     parser.add_argument(
         "-J",
@@ -122,31 +119,15 @@ def _keep_freed_memory() -> None:
 
 
 def _measures(args: argparse.Namespace) -> tuple[list[Measure], bool, bool, bool]:
-    """The nDCG measures asked for, whether ``runid`` / ``num_q`` are, and whether any nDCG measure is."""
+    """The nDCG measures asked for, whether ``runid`` / ``num_q`` are, and whether any nDCG measure is; a trec_eval
+    measure asked for twice with different parameters is refused (trec_eval keeps the first)."""
     requested = args.measures or ["ndcg"]
-    specs = [m for m in requested if m not in _INFO_MEASURES]
-    if args.format == "trec" and get_convention(args.convention).name == "trec_eval":
-        _refuse_trec_eval_repeats(specs)
-    measures = parse_measures(specs or ["ndcg"])  # with only runid / num_q, ndcg is computed, not printed
-    gain = None if args.gain is None else str(parse_gain(args.gain, builtin_only=True))
-    discount = None if args.discount is None else str(parse_discount(args.discount, builtin_only=True))
-    for option, value, own in (
-        ("--gain", gain, lambda m: m.gain is not None or m.gains is not None),
-        ("--discount", discount, lambda m: m.discount is not None),
-    ):
-        clash = next((m for m in measures if value is not None and own(m)), None)
-        if clash is not None:  # one of the two would be ignored
-            raise ValueError(f"{option} {value} and the measure {clash.name} both set a {option[2:]}; set it once")
-    measures = [m.with_defaults(gain, discount) for m in measures]
-    return measures, "runid" in requested, "num_q" in requested, bool(specs)
-
-
-def _refuse_trec_eval_repeats(specs: Sequence[str]) -> None:
-    """Refuse a trec_eval measure asked for twice with different parameters (trec_eval keeps the first)."""
+    specs = [m for m in requested if m not in ("runid", "num_q")]  # not nDCG: printed from the bookkeeping
+    trec = args.format == "trec" and get_convention(args.convention).name == "trec_eval"
     first: dict[str, tuple[str, frozenset[Measure]]] = {}
     for spec in specs:
         match = re.fullmatch(r"\s*(ndcg|ndcg_cut)(\.[^()]*)?\s*", spec)
-        if match is None:
+        if not trec or match is None:
             continue
         parsed = frozenset(parse_measures(spec))
         seen, kept = first.setdefault(match[1], (spec.strip(), parsed))
@@ -161,6 +142,18 @@ def _refuse_trec_eval_repeats(specs: Sequence[str]) -> None:
                 f"trec_eval computes it once, with the parameters of the first -m that has any, and drops the "
                 f"other: {other}"
             )
+    measures = parse_measures(specs or ["ndcg"])  # with only runid / num_q, ndcg is computed, not printed
+    gain = None if args.gain is None else str(parse_gain(args.gain, builtin_only=True))
+    discount = None if args.discount is None else str(parse_discount(args.discount, builtin_only=True))
+    for option, value, own in (
+        ("--gain", gain, lambda m: m.gain is not None or m.gains is not None),
+        ("--discount", discount, lambda m: m.discount is not None),
+    ):
+        clash = next((m for m in measures if value is not None and own(m)), None)
+        if clash is not None:  # one of the two would be ignored
+            raise ValueError(f"{option} {value} and the measure {clash.name} both set a {option[2:]}; set it once")
+    measures = [m.with_defaults(gain, discount) for m in measures]
+    return measures, "runid" in requested, "num_q" in requested, bool(specs)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -207,15 +200,7 @@ def _line(name: str, query: str, value: float) -> str:
     return f"{name:<22}\t{query}\t{value:6.4f}\n"
 
 
-def trec_text(
-    evaluation: Evaluation,
-    *,
-    per_query: bool = False,
-    summary: bool = True,
-    runid: bool = False,
-    num_q: bool = False,
-    ndcg: bool = True,
-) -> str:
+def trec_text(evaluation: Evaluation, *, per_query: bool, summary: bool, runid: bool, num_q: bool, ndcg: bool) -> str:
     """trec_eval's output, byte for byte: per run, per-query lines (``-q``; queries in ``strcmp`` order), then the
     ``all`` lines (unless ``-n``); ``ndcg``: the nDCG lines (False for ``-m runid`` alone)."""
     measures = evaluation.measures  # in trec_eval's order: uncut ones first, then by cut-off
