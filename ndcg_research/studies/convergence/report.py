@@ -105,15 +105,8 @@ def fast_discount_table(
     start, end = (means[means["discount"].isin(fast) & (means["n"] == n)].set_index(keys) for n in (n0, n1))
     limits = stack(theory_tables)
     limits = limits[limits["n"] == n1].set_index(keys)["limit"]
-    return pd.DataFrame(
-        {
-            "mean_n0": start["mean"],
-            "mean_n1": end["mean"],
-            "limit": limits.reindex(start.index),
-            "sd_n0": start["sd"],
-            "sd_n1": end["sd"],
-        }
-    ).reset_index()
+    parts = [start["mean"], end["mean"], limits.reindex(start.index), start["sd"], end["sd"]]
+    return pd.concat(parts, axis=1, keys=["mean_n0", "mean_n1", "limit", "sd_n0", "sd_n1"]).reset_index()
 
 
 FAST_COLUMNS = {f"{q}_{n}": f"{q} at {n}" for q in ("mean", "sd") for n in ("n0", "n1")}
