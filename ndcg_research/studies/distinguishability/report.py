@@ -229,14 +229,11 @@ def compare_pairs_with_theory(pair_table: pd.DataFrame, theory_table: pd.DataFra
     """Mean gaps next to their finite-n theory and, for slowly varying discounts (else NaN), ``eps_D(n) (c_worse -
     c_better)`` and the gap rescaled by ``eps_D(n)``."""
 
-    def side(name: str) -> pd.DataFrame:
-        return theory_table[["discount", "ranker", "n", "finite_n", "c"]].rename(
-            columns={"ranker": name, "finite_n": f"finite_{name}", "c": f"c_{name}"}
-        )
-
-    merged = pair_table.merge(side("better"), on=["discount", "better", "n"], how="inner").merge(
-        side("worse"), on=["discount", "worse", "n"], how="inner"
-    )
+    merged = pair_table
+    for name in ("better", "worse"):
+        names = {"ranker": name, "finite_n": f"finite_{name}", "c": f"c_{name}"}
+        side = theory_table[["discount", "ranker", "n", "finite_n", "c"]].rename(columns=names)
+        merged = merged.merge(side, on=["discount", name, "n"])
     slow = merged["decay"] == "slowly varying"
     c_difference = (merged["c_worse"] - merged["c_better"]).where(slow)
     out = merged[["model", "discount", "decay", "better", "worse", "n", "mean_gap"]].copy()
