@@ -49,8 +49,6 @@ def growth_table(
     for key, group in pair_table.groupby(list(keys), sort=False):
         upper = upper_half(group)
         d, se = upper["std_gap"].to_numpy(), upper["std_gap_se"].to_numpy()
-        row = dict(zip(keys, key if isinstance(key, tuple) else (key,), strict=False))
-        row.update(n_from=int(upper["n"].min()), n_to=int(upper["n"].max()), points=len(upper))
         positive = bool(np.all(np.isfinite(d) & (d > 0)) and np.all(np.isfinite(se) & (se > 0)))
         exponent = low = high = np.nan
         if positive and len(upper) >= 2:
@@ -58,15 +56,10 @@ def growth_table(
             coef, cov = np.polyfit(x, np.log(d), 1, w=d / se, cov="unscaled")  # weights of ln d: (d / se)^2
             exponent, half = float(coef[0]), z * math.sqrt(cov[0, 0])
             low, high = exponent - half, exponent + half
-        row.update(
-            exponent=exponent,
-            exponent_low=low,
-            exponent_high=high,
-            positive=positive,
-            vanishes_superpolynomially=bool(positive and low > 0),
-        )
-        rows.append(row)
-    return pd.DataFrame(rows)
+        ends = (int(upper["n"].min()), int(upper["n"].max()), len(upper))
+        rows.append((*key, *ends, exponent, low, high, positive, bool(positive and low > 0)))
+    columns = "n_from n_to points exponent exponent_low exponent_high positive vanishes_superpolynomially"
+    return pd.DataFrame(rows, columns=[*keys, *columns.split()])
 
 
 def geometric_grid(n_min: int, n_max: int, per_doubling: int) -> list[int]:

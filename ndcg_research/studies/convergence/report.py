@@ -57,19 +57,17 @@ def first_order_summary(compared: pd.DataFrame, n: int) -> pd.DataFrame:
     """At ``n``, per (model, slowly varying discount): 1 - nDCG, the relative errors of the first-order law and the
     finite-n theory, and how many cells the latter matches."""
     rows = compared[(compared["n"] == n) & (compared["decay"] == "slowly varying")]
-    out = [
-        {
-            MODEL: label,
-            "discount": discount,
+    out = {
+        key: {
             "1 - mean nDCG": value_range(part["simulated"]),
             "first order eps*c: |relative error|": value_range(part["rel_err_first_order"].abs()),
             "first order below the simulation (rankers)": int((part["rel_err_first_order"] < 0).sum()),
             "finite-n theory: largest |relative error|": f"{part['rel_err_finite_n'].abs().max():.3f}",
             f"finite-n theory within {AGREEMENT_Z:g} se": f"{int(part['finite_n_agrees'].sum())} of {len(part)}",
         }
-        for (label, discount), part in rows.groupby(["label", "discount"], sort=False)
-    ]
-    return pd.DataFrame(out).set_index([MODEL, "discount"])
+        for key, part in rows.groupby(["label", "discount"], sort=False)
+    }
+    return pd.DataFrame.from_dict(out, orient="index").rename_axis([MODEL, "discount"])
 
 
 def first_order_far(models: Mapping[str, str], rankers: Sequence[str], slow: Sequence[str], n: int) -> str:
@@ -107,15 +105,8 @@ def fast_discount_table(
     start, end = (means[means["discount"].isin(fast) & (means["n"] == n)].set_index(keys) for n in (n0, n1))
     limits = stack(theory_tables)
     limits = limits[limits["n"] == n1].set_index(keys)["limit"]
-    return pd.DataFrame(
-        {
-            "mean_n0": start["mean"],
-            "mean_n1": end["mean"],
-            "limit": limits.reindex(start.index),
-            "sd_n0": start["sd"],
-            "sd_n1": end["sd"],
-        }
-    ).reset_index()
+    parts = [start["mean"], end["mean"], limits.reindex(start.index), start["sd"], end["sd"]]
+    return pd.concat(parts, axis=1, keys=["mean_n0", "mean_n1", "limit", "sd_n0", "sd_n1"]).reset_index()
 
 
 FAST_COLUMNS = {f"{q}_{n}": f"{q} at {n}" for q in ("mean", "sd") for n in ("n0", "n1")}
@@ -131,19 +122,15 @@ def summable_spread(fast: pd.DataFrame, single: Sequence[str], grouped: Sequence
     """Under the summable discounts, per (model, discount): the sd across data sets at n0 and n1 of the ``single``-item
     rankers and of those whose ties are averaged (``grouped``)."""
     rows = fast[fast["discount"].map(lambda d: parse_discount(d).decay) == "summable"]
-    out = []
-    for (label, discount), part in rows.groupby(["label", "discount"], sort=False):
+    out = {}
+    for key, part in rows.groupby(["label", "discount"], sort=False):
         one, ties = part[part["ranker"].isin(single)], part[part["ranker"].isin(grouped)]
-        out.append(
-            {
-                MODEL: label,
-                "discount": discount,
-                "sd at n0, single-item rankers": value_range(one["sd_n0"]),
-                "sd at n1, single-item rankers": value_range(one["sd_n1"]),
-                "sd at n1, tie-averaging rankers": value_range(ties["sd_n1"]) if len(ties) else "-",
-            }
-        )
-    return pd.DataFrame(out).set_index([MODEL, "discount"])
+        out[key] = {
+            "sd at n0, single-item rankers": value_range(one["sd_n0"]),
+            "sd at n1, single-item rankers": value_range(one["sd_n1"]),
+            "sd at n1, tie-averaging rankers": value_range(ties["sd_n1"]) if len(ties) else "-",
+        }
+    return pd.DataFrame.from_dict(out, orient="index").rename_axis([MODEL, "discount"])
 
 
 def agreement_table(compared: pd.DataFrame, models: Mapping[str, str]) -> pd.DataFrame:
@@ -163,46 +150,37 @@ def agreement_table(compared: pd.DataFrame, models: Mapping[str, str]) -> pd.Dat
 def agreement_summary(agreement: Mapping[str, pd.DataFrame]) -> pd.DataFrame:
     """Per scope (e.g. "every n"): the cells the finite-n theory matches and misses, by chance and short of data."""
     chance = 2 * norm.sf(AGREEMENT_Z)  # the share of cells beyond AGREEMENT_Z standard errors by chance alone
-    out = []
+    out = {}
     for scope, table in agreement.items():
         bad = table[~table["finite_n_agrees"]]
-        out.append(
-            {
-                "cells": scope,
-                "cells ": len(table),
-                f"within {AGREEMENT_Z:g} se": len(table) - len(bad),
-                "outside": len(bad),
-                "outside by chance alone (expected)": f"{len(table) * chance:.1f}",
-                "outside and short of data": int((bad["rare_miss_share"] >= 0.5).sum()),
-            }
-        )
-    return pd.DataFrame(out).set_index("cells").rename(columns={"cells ": "cells"})
+        out[scope] = {
+            "cells": len(table),
+            f"within {AGREEMENT_Z:g} se": len(table) - len(bad),
+            "outside": len(bad),
+            "outside by chance alone (expected)": f"{len(table) * chance:.1f}",
+            "outside and short of data": int((bad["rare_miss_share"] >= 0.5).sum()),
+        }
+    return pd.DataFrame.from_dict(out, orient="index").rename_axis("cells")
 
 
 def misses(agreement: pd.DataFrame) -> pd.DataFrame:
     """The cells the finite-n theory misses, per (model, discount): rankers and n, the largest |z|, and the share of
     rare misses (short of data when at least half)."""
     bad = agreement[~agreement["finite_n_agrees"]]
-    out = []
-    for (label, discount), part in bad.groupby(["label", "discount"], sort=False):
+    out = {}
+    for key, part in bad.groupby(["label", "discount"], sort=False):
         z = part["finite_n_z"].abs()
         short = int((part["rare_miss_share"] >= 0.5).sum())
-        out.append(
-            {
-                MODEL: label,
-                "discount": discount,
-                "ranker: n": "; ".join(
-                    f"{ranker}: " + ", ".join(str(int(n)) for n in cells["n"])
-                    for ranker, cells in part.groupby("ranker", sort=False)
-                ),
-                "largest |z|": "undefined (sd 0)"
-                if z.isna().all()
-                else (f"{z.max():.1f}" if z.max() < 100 else "> 100"),
-                "share of rare misses": value_range(part["rare_miss_share"], 2),
-                "class": f"short of data at {short} of {len(part)} cells" if short else "not short of data",
-            }
-        )
-    return pd.DataFrame(out).set_index([MODEL, "discount"]) if out else pd.DataFrame()
+        out[key] = {
+            "ranker: n": "; ".join(
+                f"{ranker}: " + ", ".join(str(int(n)) for n in cells["n"])
+                for ranker, cells in part.groupby("ranker", sort=False)
+            ),
+            "largest |z|": "undefined (sd 0)" if z.isna().all() else (f"{z.max():.1f}" if z.max() < 100 else "> 100"),
+            "share of rare misses": value_range(part["rare_miss_share"], 2),
+            "class": f"short of data at {short} of {len(part)} cells" if short else "not short of data",
+        }
+    return pd.DataFrame.from_dict(out, orient="index").rename_axis([MODEL, "discount"]) if out else pd.DataFrame()
 
 
 def full_profile_numbers(compared: pd.DataFrame, means: pd.DataFrame, theory_table: pd.DataFrame) -> pd.DataFrame:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -24,17 +25,15 @@ def cutoff_values_grid(
     fig = Figure(figsize=(3.1 * len(discounts), 2.5 * len(rules) + 0.9), layout="constrained")
     axes = fig.subplots(len(rules), len(discounts), sharex=True, sharey=True, squeeze=False)
     handles = []
-    for i, rule in enumerate(rules):
-        for j, d in enumerate(discounts):
-            ax = axes[i, j]
-            for c, r in enumerate(rankers):
-                rows = style.select(mean_table, model=model, rule=rule, discount=d, ranker=r)
-                n = style.plotted_column(rows, "n")
-                (line,) = ax.plot(n, style.plotted_column(rows, "mean"), marker="o", ms=3, color=f"C{c}")
-                band = (style.plotted_column(rows, b) for b in ("ci_low", "ci_high"))
-                ax.fill_between(n, *band, color=f"C{c}", alpha=0.2, lw=0)
-                handles.append((line, r))
-            ax.set_xscale("log")
+    for ax, (rule, d) in zip(axes.flat, itertools.product(rules, discounts), strict=True):
+        for c, r in enumerate(rankers):
+            rows = style.select(mean_table, model=model, rule=rule, discount=d, ranker=r)
+            n = style.plotted_column(rows, "n")
+            (line,) = ax.plot(n, style.plotted_column(rows, "mean"), marker="o", ms=3, color=f"C{c}")
+            band = (style.plotted_column(rows, b) for b in ("ci_low", "ci_high"))
+            ax.fill_between(n, *band, color=f"C{c}", alpha=0.2, lw=0)
+            handles.append((line, r))
+        ax.set_xscale("log")
     style.label_grid_edges(axes, discounts, [f"{rule}\nmean nDCG@k" for rule in rules])
     style.legend_below(fig, handles)
     fig.suptitle(f"Mean nDCG@k vs n, model {model} (95% intervals)", fontsize=11)
@@ -55,20 +54,18 @@ def cutoff_pair_grid(
     axes = fig.subplots(len(models), len(rules), sharex=True, sharey=True, squeeze=False)
     shift = 10 ** (0.045 * (np.arange(len(discounts)) - (len(discounts) - 1) / 2))  # side by side on a log axis
     handles, tie_handle = [], []
-    for i, m in enumerate(models):
-        for j, rule in enumerate(rules):
-            ax = axes[i, j]
-            for c, d in enumerate(discounts):
-                rows = style.select(pair_table, model=m, better=better, worse=worse, rule=rule, discount=d)
-                n = style.plotted_column(rows, "n") * shift[c]
-                bounds = (style.plotted_column(rows, b) for b in style.P_BETTER)
-                handles.append((style.interval_markers(ax, n, *bounds, c, "-"), d))
-                ties = style.plotted_column(rows, "p_tie")
-                if ties.max() > 0:
-                    ax.plot(n, ties, style.MARKERS[c % len(style.MARKERS)] + ":", ms=4, mfc="none", color=f"C{c}", lw=1)
-                    tie_handle = [(Line2D([], [], color="0.3", marker="o", mfc="none", ls=":"), "share of exact ties")]
-            ax.axhline(0.5, color="0.5", lw=0.8, ls="--")
-            ax.set(xscale="log", ylim=(-0.03, 1.03))
+    for ax, (m, rule) in zip(axes.flat, itertools.product(models, rules), strict=True):
+        for c, d in enumerate(discounts):
+            rows = style.select(pair_table, model=m, better=better, worse=worse, rule=rule, discount=d)
+            n = style.plotted_column(rows, "n") * shift[c]
+            bounds = (style.plotted_column(rows, b) for b in style.P_BETTER)
+            handles.append((style.interval_markers(ax, n, *bounds, c, "-"), d))
+            ties = style.plotted_column(rows, "p_tie")
+            if ties.max() > 0:
+                ax.plot(n, ties, style.MARKERS[c % len(style.MARKERS)] + ":", ms=4, mfc="none", color=f"C{c}", lw=1)
+                tie_handle = [(Line2D([], [], color="0.3", marker="o", mfc="none", ls=":"), "share of exact ties")]
+        ax.axhline(0.5, color="0.5", lw=0.8, ls="--")
+        ax.set(xscale="log", ylim=(-0.03, 1.03))
     style.label_grid_edges(axes, rules, [f"{m}\nP({better} > {worse})" for m in models])
     handles += tie_handle
     style.legend_below(fig, handles)

@@ -60,7 +60,7 @@ def p_last_grid(verdicts: pd.DataFrame) -> pd.DataFrame:
 def detail(pairs: pd.DataFrame, models: dict[str, str], rules: Sequence[str], discount: str) -> pd.DataFrame:
     """Per (model, pair, rule) under ``discount``: P(better strictly higher), exact ties (as wins/data sets) and the
     mean gap at the smallest and the largest n; ``models``: label -> spec (``pairs``' ``model`` column)."""
-    out = []
+    out = {}
     for label, spec in models.items():
         model = pairs[pairs["model"] == spec]
         cells = model[model["discount"] == discount]
@@ -71,37 +71,28 @@ def detail(pairs: pd.DataFrame, models: dict[str, str], rules: Sequence[str], di
                     continue
                 ends = rows.sort_values("n").iloc[[0, -1]]
                 p, ties = ([c.split(" ")[0] for c in count_cells(ends, s)] for s in ("p_better", "p_tie"))
-                out.append(
-                    {
-                        "model": label,
-                        "pair": f"{better} > {worse}",
-                        "rule": rule,
-                        f"P(better higher), n {int(ends['n'].iloc[0])} -> {int(ends['n'].iloc[1])}": " -> ".join(p),
-                        "exact ties": " -> ".join(ties),
-                        "mean gap": " -> ".join(f"{g:.3f}" for g in ends["mean_gap"]),
-                    }
-                )
-    return pd.DataFrame(out).set_index(["model", "pair", "rule"])
+                out[(label, f"{better} > {worse}", rule)] = {
+                    f"P(better higher), n {int(ends['n'].iloc[0])} -> {int(ends['n'].iloc[1])}": " -> ".join(p),
+                    "exact ties": " -> ".join(ties),
+                    "mean gap": " -> ".join(f"{g:.3f}" for g in ends["mean_gap"]),
+                }
+    return pd.DataFrame.from_dict(out, orient="index").rename_axis(["model", "pair", "rule"])
 
 
 def curve_summary(curves: pd.DataFrame, relevant: dict[str, float]) -> pd.DataFrame:
     """Per (model, ranker) of the k-curve table: nDCG@1, the minimum and where, nDCG@n, the relevant items expected."""
-    out = []
+    out = {}
     for (model, ranker), rows in curves.groupby(["model", "ranker"], sort=False):
         rows = rows.sort_values("k")
         low = rows.iloc[int(rows["mean"].to_numpy().argmin())]
-        out.append(
-            {
-                "model": model,
-                "ranker": ranker,
-                "nDCG@1": rows["mean"].iloc[0],
-                "minimum": low["mean"],
-                "at k": int(low["k"]),
-                "nDCG@n": rows["mean"].iloc[-1],
-                "expected relevant items": int(round(relevant[model])),
-            }
-        )
-    return rounded(pd.DataFrame(out).set_index(["model", "ranker"]))
+        out[(model, ranker)] = {
+            "nDCG@1": rows["mean"].iloc[0],
+            "minimum": low["mean"],
+            "at k": int(low["k"]),
+            "nDCG@n": rows["mean"].iloc[-1],
+            "expected relevant items": int(round(relevant[model])),
+        }
+    return rounded(pd.DataFrame.from_dict(out, orient="index").rename_axis(["model", "ranker"]))
 
 
 #: The pair table's columns, in words, for the appendix.

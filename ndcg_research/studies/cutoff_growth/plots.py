@@ -66,8 +66,7 @@ def cutoff_gap_grid(pair_table: pd.DataFrame, discounts: Sequence[str], better: 
     axes = fig.subplots(len(models), len(discounts), sharex=True, squeeze=False)
     colors = style.decay_colors(rules)
     handles = []
-    for (i, model), (j, d) in itertools.product(enumerate(models), enumerate(discounts)):
-        ax: Axes = axes[i, j]
+    for ax, (model, d) in zip(axes.flat, itertools.product(models, discounts), strict=True):
         for rule in rules:
             rows = style.select(pair_table, model=model, rule=rule, discount=d, better=better, worse=worse)
             handles.append((style.draw_standardized_gap(ax, rows, colors[rule]), rule))

@@ -61,10 +61,8 @@ def top_share_table(C: Mapping[str, np.ndarray], ns: Sequence[int], q: float) ->
     for d in C:
         discount = parse_discount(d)
         row = dict(discount=d, decay=discount.decay) | {f"n={n:.0e}": C[d][int(q * n) - 1] / C[d][n - 1] for n in ns}
-        if discount.decay in ("summable", "critical"):
-            row["limit"] = 1.0
-        else:
-            row["limit"] = q ** (1 - discount.kwargs["beta"]) if discount.decay == "regularly varying" else q
+        limit = {"summable": 1.0, "critical": 1.0}.get(discount.decay, q)
+        row["limit"] = q ** (1 - discount.kwargs["beta"]) if discount.decay == "regularly varying" else limit
         rows.append(row)
     return pd.DataFrame(rows)
 

@@ -68,40 +68,32 @@ def gap_ratios(results: Mapping[str, Any], slow: Sequence[str], n: int, *, seed:
 def ratio_summary(ratios: pd.DataFrame) -> pd.DataFrame:
     """Per (slower discount, statistic): the ratios' range and where their 95% intervals lie against 1."""
     names = {"mean_gap": "mean gap", "std_gap": "standardized gap"}
-    out = []
+    out = {}
     for (other, statistic), rows in ratios.groupby(["numerator", "statistic"], sort=False):
         above, below = int((rows["ratio_low"] > 1).sum()), int((rows["ratio_high"] < 1).sum())
-        out.append(
-            {
-                "ratio": f"{other} / log2",
-                "of the": names.get(statistic, statistic),
-                "range over the cells": f"{rows['ratio'].min():.2f} to {rows['ratio'].max():.2f}",
-                "interval above 1": above,
-                "interval below 1": below,
-                "interval contains 1": len(rows) - above - below,
-                "cells (model, pair)": len(rows),
-            }
-        )
-    return pd.DataFrame(out).set_index(["ratio", "of the"])
+        out[(f"{other} / log2", names.get(statistic, statistic))] = {
+            "range over the cells": f"{rows['ratio'].min():.2f} to {rows['ratio'].max():.2f}",
+            "interval above 1": above,
+            "interval below 1": below,
+            "interval contains 1": len(rows) - above - below,
+            "cells (model, pair)": len(rows),
+        }
+    return pd.DataFrame.from_dict(out, orient="index").rename_axis(["ratio", "of the"])
 
 
 def gap_theory_summary(gaps: pd.DataFrame, n: int, slow: Sequence[str]) -> pd.DataFrame:
     """At ``n``, per (model, slowly varying discount): the mean gap against the first-order and finite-n predictions."""
     rows = gaps[(gaps["n"] == n) & gaps["discount"].isin(slow)]
-    out = []
-    for (label, discount), part in rows.groupby(["label", "discount"], sort=False):
+    out = {}
+    for key, part in rows.groupby(["label", "discount"], sort=False):
         first, finite = part["mean_gap"] / part["first_order_gap"], part["mean_gap"] / part["finite_n_gap"]
         inside = int(((part["finite_n_gap"] - part["mean_gap"]).abs() <= part["gap_ci_half"]).sum())
-        out.append(
-            {
-                MODEL: label,
-                "discount": discount,
-                "simulated / first order": f"{first.min():.3f} to {first.max():.3f}",
-                "simulated / finite-n theory": f"{finite.min():.3f} to {finite.max():.3f}",
-                "finite-n theory inside the 95% interval": f"{inside} of {len(part)}",
-            }
-        )
-    return pd.DataFrame(out).set_index([MODEL, "discount"])
+        out[key] = {
+            "simulated / first order": f"{first.min():.3f} to {first.max():.3f}",
+            "simulated / finite-n theory": f"{finite.min():.3f} to {finite.max():.3f}",
+            "finite-n theory inside the 95% interval": f"{inside} of {len(part)}",
+        }
+    return pd.DataFrame.from_dict(out, orient="index").rename_axis([MODEL, "discount"])
 
 
 def fast_discount_table(
@@ -145,21 +137,17 @@ def fast_class_summary(fast: pd.DataFrame, replicates: int) -> pd.DataFrame:
     if not np.allclose(wins, np.round(wins)):
         raise ValueError(f"p_n1 must be shares of {replicates} data sets")
     summary["wins"] = np.round(wins).astype(int)
-    out = []
-    for (label, decay), rows in summary.groupby(["label", "decay"], sort=False):
+    out = {}
+    for key, rows in summary.groupby(["label", "decay"], sort=False):
         low, high = rows["wins"].min(), rows["wins"].max()
-        out.append(
-            {
-                MODEL: label,
-                "class of discount": decay,
-                "P(correct) at n1, wins": f"{low}/{replicates}" + ("" if low == high else f" to {high}/{replicates}"),
-                "exact ties at n1": value_range(rows["tie_n1"], 2),
-                "worse ranker wins at n1": value_range(rows["worse_n1"], 2),
-                "standardized gap at n0": value_range(rows["std_gap_n0"], 2),
-                "standardized gap at n1": value_range(rows["std_gap_n1"], 2),
-            }
-        )
-    return pd.DataFrame(out).set_index([MODEL, "class of discount"])
+        out[key] = {
+            "P(correct) at n1, wins": f"{low}/{replicates}" + ("" if low == high else f" to {high}/{replicates}"),
+            "exact ties at n1": value_range(rows["tie_n1"], 2),
+            "worse ranker wins at n1": value_range(rows["worse_n1"], 2),
+            "standardized gap at n0": value_range(rows["std_gap_n0"], 2),
+            "standardized gap at n1": value_range(rows["std_gap_n1"], 2),
+        }
+    return pd.DataFrame.from_dict(out, orient="index").rename_axis([MODEL, "class of discount"])
 
 
 def tail_gap(gap: np.ndarray, what: str) -> str:
@@ -171,21 +159,18 @@ def tail_gap(gap: np.ndarray, what: str) -> str:
 def full_profile_table(pairs: pd.DataFrame, discount: str = "log2") -> pd.DataFrame:
     """Per model, the full profile's ``discount`` numbers: P at the smallest n, certainty, the largest n."""
     sure = sure_from(pairs, discount)
-    out = []
+    out = {}
     for label, rows in pairs[pairs["discount"] == discount].groupby("label", sort=False):
         first, last = rows[rows["n"] == rows["n"].min()], rows[rows["n"] == rows["n"].max()]
-        out.append(
-            {
-                MODEL: label,
-                f"smallest P at n = {int(first['n'].iloc[0])}": f"{first['p_better'].min():.2f}",
-                "every pair certain from n": sure.loc[label, "every pair certain from n"],
-                f"weakest Wilson lower bound at n = {int(last['n'].iloc[0])} (data sets)": (
-                    f"{last['p_better_low'].min():.3f} ({int(last['replicates'].min())})"
-                ),
-                "standardized gap there": value_range(last["std_gap"], 0),
-            }
-        )
-    return pd.DataFrame(out).set_index(MODEL)
+        out[label] = {
+            f"smallest P at n = {int(first['n'].iloc[0])}": f"{first['p_better'].min():.2f}",
+            "every pair certain from n": sure.loc[label, "every pair certain from n"],
+            f"weakest Wilson lower bound at n = {int(last['n'].iloc[0])} (data sets)": (
+                f"{last['p_better_low'].min():.3f} ({int(last['replicates'].min())})"
+            ),
+            "standardized gap there": value_range(last["std_gap"], 0),
+        }
+    return pd.DataFrame.from_dict(out, orient="index").rename_axis(MODEL)
 
 
 #: The pair tables' columns, in words, for the appendix.
@@ -244,14 +229,11 @@ def compare_pairs_with_theory(pair_table: pd.DataFrame, theory_table: pd.DataFra
     """Mean gaps next to their finite-n theory and, for slowly varying discounts (else NaN), ``eps_D(n) (c_worse -
     c_better)`` and the gap rescaled by ``eps_D(n)``."""
 
-    def side(name: str) -> pd.DataFrame:
-        return theory_table[["discount", "ranker", "n", "finite_n", "c"]].rename(
-            columns={"ranker": name, "finite_n": f"finite_{name}", "c": f"c_{name}"}
-        )
-
-    merged = pair_table.merge(side("better"), on=["discount", "better", "n"], how="inner").merge(
-        side("worse"), on=["discount", "worse", "n"], how="inner"
-    )
+    merged = pair_table
+    for name in ("better", "worse"):
+        names = {"ranker": name, "finite_n": f"finite_{name}", "c": f"c_{name}"}
+        side = theory_table[["discount", "ranker", "n", "finite_n", "c"]].rename(columns=names)
+        merged = merged.merge(side, on=["discount", name, "n"])
     slow = merged["decay"] == "slowly varying"
     c_difference = (merged["c_worse"] - merged["c_better"]).where(slow)
     out = merged[["model", "discount", "decay", "better", "worse", "n", "mean_gap"]].copy()
