@@ -1,7 +1,6 @@
 """The figures of notebook 15: the headline (one journal column) and the first-order appendix figure.
 
-Plotted values are rounded to 8 significant digits: the last bits of a sum differ between machines.
-"""
+Plotted values are rounded to 8 significant digits: the last bits of a sum differ between machines."""
 
 from __future__ import annotations
 

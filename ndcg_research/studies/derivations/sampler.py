@@ -5,15 +5,14 @@ its items above ``tau_f``, ``P(s_f > tau_f) = top / n``: exactly its first ``K_f
 union of the heads is drawn exactly (a multinomial over its pieces, each piece by rejection from one ranker's normal
 tail), the number of relevant items outside it as a binomial, and under ``D = 1/r`` each ranker's ranks below its head
 by their conditional expectation given ``K_f`` (:meth:`JointTop.tail_dcg`; the variance this changes is bounded by
-:func:`tail_variance_bound`). Short lists are drawn whole. Derivation and bound: the Theory page, section (d).
-"""
+:func:`tail_variance_bound`). Short lists are drawn whole. Derivation and bound: the Theory page, section (d)."""
 
 from __future__ import annotations
 
 import functools
 import math
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from itertools import pairwise
 
 import numpy as np
@@ -37,27 +36,19 @@ class Head:
     full: bool
 
 
-@dataclass(frozen=True)
 class JointTop:
     """Exact joint sampler of the heads (expected size ``top``) of distinct bayes / noisy rankers on n items."""
 
-    model: Model
-    rankers: tuple[Ranker, ...]
-    n: int
-    top: int
-    _cache: dict = field(default_factory=dict, compare=False, repr=False)
-
     def __init__(self, model: str | Model, rankers: Sequence[str | Ranker], n: int, top: int) -> None:
-        model = parse_model(model)
-        rankers = tuple(parse_ranker(r) for r in rankers)
+        model, rankers = parse_model(model), tuple(parse_ranker(r) for r in rankers)
         if model.grades != 1:
             raise ValueError(f"the sampler draws binary grades, got {str(model)!r}")
         if not rankers or any(r.kind not in ("bayes", "noisy") for r in rankers) or len(set(rankers)) != len(rankers):
             raise ValueError(f"rankers must be distinct bayes or noisy(sigma) rankers, got {[str(r) for r in rankers]}")
         if not (isinstance(n, int) and isinstance(top, int) and 1 <= top and n >= 1):
             raise ValueError(f"n and top must be positive integers, got n={n!r}, top={top!r}")
-        for name, value in dict(model=model, rankers=rankers, n=n, top=top, _cache={}).items():
-            object.__setattr__(self, name, value)
+        self.model, self.rankers, self.n, self.top = model, rankers, n, top
+        self._cache: dict[tuple[int, int], float] = {}
 
     @property
     def full(self) -> bool:
@@ -154,8 +145,7 @@ class JointTop:
 
     def tail_dcg(self, f: int, count: int) -> float:
         r"""``E[sum_{r > K} y_(r) / r | K = count]`` for ranker f under ``D(r) = 1/r`` (0 in ``full`` mode): the j-th
-        item below the head has expected gain ``g_f(q + (1 - q) j / (n - K + 1))``.
-        """
+        item below the head has expected gain ``g_f(q + (1 - q) j / (n - K + 1))``."""
         if self.full:
             return 0.0
         if (f, count) not in self._cache:
