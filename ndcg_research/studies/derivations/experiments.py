@@ -29,10 +29,6 @@ _CHUNK = 250
 Pairs = Sequence[Sequence[str]]
 
 
-def _experiment(name: str, model: str, rankers: Sequence[str]) -> int:
-    return stable_id(f"15:{name}:{parse_model(model)}:{','.join(str(parse_ranker(r)) for r in rankers)}")
-
-
 def _rankers(pairs: Sequence[Sequence[str]]) -> list[str]:
     return list(dict.fromkeys(str(parse_ranker(r)) for pair in pairs for r in pair))
 
@@ -56,7 +52,7 @@ def _replicates(setup: Any, name: str, models: Mapping[str, str], pairs: Pairs, 
     label, n, start, stop = item
     rankers = _rankers(pairs)
     sampler, values = setup(models[label], rankers, n)
-    experiment = _experiment(name, models[label], rankers)
+    experiment = stable_id(f"15:{name}:{parse_model(models[label])}:{','.join(str(parse_ranker(r)) for r in rankers)}")
     index = [(rankers.index(better), rankers.index(worse)) for better, worse in pairs]
     return np.array([values(sampler.draw(replicate_rng(seed, experiment, n, r)), index) for r in range(start, stop)])
 

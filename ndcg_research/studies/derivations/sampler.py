@@ -148,25 +148,22 @@ class JointTop:
         item below the head has expected gain ``g_f(q + (1 - q) j / (n - K + 1))``."""
         if self.full:
             return 0.0
-        if (f, count) not in self._cache:
-            self._cache[f, count] = self._tail(f, count)
-        return self._cache[f, count]
-
-    def _tail(self, f: int, count: int) -> float:
+        if (f, count) in self._cache:
+            return self._cache[f, count]
         q = float(self._shape[0][f])
         gain = theory.gain_profile(self.model, self.rankers[f])
-        big = self.n - count
-        exact = 4096
+        big, exact = self.n - count, 4096
         if big <= 3 * exact:
             j = np.arange(1, big + 1, dtype=np.float64)
-            return math.fsum(gain(q + (1 - q) * j / (big + 1)) / (count + j))
-        # The first and the last 4096 terms exactly (g is steep near t = 1: its slope grows like
-        # (1 - t)^(kappa^2 - 1)), the smooth middle as a midpoint integral.
-        j = np.concatenate((np.arange(1, exact + 1), np.arange(big - exact + 1, big + 1))).astype(np.float64)
-        total = math.fsum(gain(q + (1 - q) * j / (big + 1)) / (count + j))
-        a, b = math.log(count + exact + 0.5), math.log(count + big - exact + 0.5)
-        for v, weights, half in log_legendre(a, b, 32):  # in ln(K + j)
-            total += float(weights @ gain(q + (1 - q) * (v - count) / (big + 1))) * half
+            total = math.fsum(gain(q + (1 - q) * j / (big + 1)) / (count + j))
+        else:  # the first and the last 4096 terms exactly (g is steep near t = 1: its slope grows like
+            # (1 - t)^(kappa^2 - 1)), the smooth middle as a midpoint integral
+            j = np.concatenate((np.arange(1, exact + 1), np.arange(big - exact + 1, big + 1))).astype(np.float64)
+            total = math.fsum(gain(q + (1 - q) * j / (big + 1)) / (count + j))
+            a, b = math.log(count + exact + 0.5), math.log(count + big - exact + 0.5)
+            for v, weights, half in log_legendre(a, b, 32):  # in ln(K + j)
+                total += float(weights @ gain(q + (1 - q) * (v - count) / (big + 1))) * half
+        self._cache[f, count] = total
         return total
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping, Sequence
+from itertools import product
 from typing import Any
 
 import numpy as np
@@ -52,8 +53,7 @@ def ndcg_values(
     """Per-query nDCG, shape (systems, gains, discounts, ks, queries); ``ks``: cut-offs (None: the whole list);
     ``columns``: a sub-list of each query (:func:`sample_lists`), whose own grades give the ideal."""
     systems = problem.systems if systems is None else tuple(systems)
-    unknown = [s for s in systems if s not in problem.scores]
-    if unknown:
+    if unknown := [s for s in systems if s not in problem.scores]:
         raise ValueError(f"unknown systems {unknown}; the problem has {list(problem.systems)}")
     ks = list(ks)  # a generator would be used up by the first of the loops below
     gain_fns = [parse_gain(g, builtin_only=True) for g in gains]
@@ -221,7 +221,6 @@ def query_set_tables(
         warnings.warn(
             f"swap rates compare two disjoint sets of users, so a size must be at most half the {n_users} users "
             f"(queries): none of sizes {list(sizes)} fits; the swap rates use {n_users // 2}, the largest that does",
-            UserWarning,
             stacklevel=2,
         )
         swap_sizes = [n_users // 2]
@@ -271,22 +270,20 @@ def first_order_table(
     """The first-order law of notebook 03 on real lists: ``c_estimate``, the mean of (1 - nDCG_q) / eps_D(n_q) over
     the queries, is the same for every slowly varying D if the law holds (``values``: :func:`list_length_values`)."""
     rows = []
-    for i, n in enumerate(ns):
+    for (i, n), (d, discount) in product(enumerate(ns), enumerate(discounts)):
+        if parse_discount(discount, builtin_only=True).decay != "slowly varying":
+            continue
         length = list_lengths(problem, n).astype(np.float64)
-        for d, discount in enumerate(discounts):
-            if parse_discount(discount, builtin_only=True).decay != "slowly varying":
-                continue
-            e = eps(discount, length)
-            for s, system in enumerate(systems):
-                for g, gain in enumerate(gains):
-                    v = values[i, s, g, d]
-                    ok = ~np.isnan(v)
-                    mean_length = float(length[ok].mean())
-                    rows.append(
-                        dict(list_length=list_length_label(n), system=system, gain=gain, discount=discount)
-                        | dict(mean_length=mean_length, eps=float(eps(discount, mean_length)))
-                        | dict(one_minus_ndcg=float(1 - v[ok].mean()), c_estimate=float(((1 - v[ok]) / e[ok]).mean()))
-                    )
+        e = eps(discount, length)
+        for (s, system), (g, gain) in product(enumerate(systems), enumerate(gains)):
+            v = values[i, s, g, d]
+            ok = ~np.isnan(v)
+            mean_length = float(length[ok].mean())
+            rows.append(
+                dict(list_length=list_length_label(n), system=system, gain=gain, discount=discount)
+                | dict(mean_length=mean_length, eps=float(eps(discount, mean_length)))
+                | dict(one_minus_ndcg=float(1 - v[ok].mean()), c_estimate=float(((1 - v[ok]) / e[ok]).mean()))
+            )
     return pd.DataFrame(rows)
 
 

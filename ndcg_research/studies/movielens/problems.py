@@ -81,8 +81,7 @@ def trec_problem(
     for what, table, columns in [("qrels", qrels, ("query", "doc", "relevance"))] + [
         (f"run {r!r}", t, ("query", "doc", "score")) for r, t in runs.items()
     ]:
-        missing = [c for c in columns if c not in getattr(table, "columns", ())]
-        if missing:
+        if missing := [c for c in columns if c not in getattr(table, "columns", ())]:
             raise ValueError(f"{what} must be a DataFrame with columns {', '.join(columns)}; missing {missing}")
     judged = qrels[["query", "doc", "relevance"]].astype({"query": str, "doc": str})
     retrieved = {r: t[["query", "doc", "score"]].astype({"query": str, "doc": str}) for r, t in runs.items()}
