@@ -8,6 +8,7 @@ from __future__ import annotations
 import functools
 import math
 from collections.abc import Mapping, Sequence
+from itertools import product
 from typing import Any
 
 import numpy as np
@@ -155,35 +156,32 @@ def zipf_levels(
     """Derivation (d): per (model, pair, n) the nDCG gap's standardized gap and P(correct) under 1/r beside their
     finite-n values and limits, and ``bias_bound`` (the tails' replacement, relative). ``replicates``: one count or
     one per model; ``top``: the expected head size."""
-    rankers = _rankers(pairs)
     counts = replicates if isinstance(replicates, Mapping) else {label: replicates for label in models}
     # one chunk per 250 replicates: a chunk's sampler keeps the tails it computed (one per head size)
     cells = [(label, n, int(counts[label]), _CHUNK) for label in models for n in ns]
     values = _simulate(functools.partial(_zipf_setup, top), "zipf", models, pairs, cells, seed, n_jobs)
     rows = []
-    for label, model in models.items():
-        for p, (better, worse) in enumerate(pairs):
-            limit = formulas.zipf_limit(model, better, worse)
-            for n in ns:
-                v = values[(label, n)][:, p, :]
-                summary = paired_comparison(v[:, 1], np.zeros(v.shape[0]))
-                finite = formulas.zipf_finite(model, better, worse, n)
-                full = JointTop(model, rankers, n, min(top, n)).full
-                var = float(np.var(v[:, 0], ddof=1))
-                std_gap, se = float(summary["std_gap"]), float(summary["std_gap_se"])
-                excess = (std_gap - limit["std_gap"]) / se if math.isfinite(limit["std_gap"]) else math.nan
-                rows.append(
-                    dict(model=label, hi=parse_model(model).hi, better=better, worse=worse, n=n)
-                    | dict(replicates=v.shape[0], full=full, std_gap=std_gap, std_gap_se=se)
-                    | dict(p_correct=float(summary["p_better"]), p_correct_low=float(summary["p_better_low"]))
-                    | dict(p_correct_high=float(summary["p_better_high"]), p_tie=float(summary["p_tie"]))
-                    | dict(dcg_gap_mean=float(v[:, 0].mean()))
-                    | dict(dcg_gap_mean_se=float(v[:, 0].std(ddof=1) / math.sqrt(v.shape[0])), dcg_gap_var=var)
-                    | dict(mean_gap_exact=finite["mean_gap"], var_ind=finite["var_ind"])
-                    | dict(std_gap_ind=finite["std_gap_ind"], mu=limit["mu"], var_limit=limit["var"])
-                    | dict(std_gap_limit=limit["std_gap"], p_correct_limit=limit["p_correct"])
-                    | dict(bias_bound=0.0 if full else tail_variance_bound(top, top) / (2 * var), excess_in_se=excess)
-                )
+    for (label, model), (p, (better, worse)), n in product(models.items(), enumerate(pairs), ns):
+        limit = formulas.zipf_limit(model, better, worse)  # cached
+        v = values[(label, n)][:, p, :]
+        summary = paired_comparison(v[:, 1], np.zeros(v.shape[0]))
+        finite = formulas.zipf_finite(model, better, worse, n)
+        full = JointTop(model, _rankers(pairs), n, min(top, n)).full
+        var = float(np.var(v[:, 0], ddof=1))
+        std_gap, se = float(summary["std_gap"]), float(summary["std_gap_se"])
+        excess = (std_gap - limit["std_gap"]) / se if math.isfinite(limit["std_gap"]) else math.nan
+        rows.append(
+            dict(model=label, hi=parse_model(model).hi, better=better, worse=worse, n=n)
+            | dict(replicates=v.shape[0], full=full, std_gap=std_gap, std_gap_se=se)
+            | dict(p_correct=float(summary["p_better"]), p_correct_low=float(summary["p_better_low"]))
+            | dict(p_correct_high=float(summary["p_better_high"]), p_tie=float(summary["p_tie"]))
+            | dict(dcg_gap_mean=float(v[:, 0].mean()))
+            | dict(dcg_gap_mean_se=float(v[:, 0].std(ddof=1) / math.sqrt(v.shape[0])), dcg_gap_var=var)
+            | dict(mean_gap_exact=finite["mean_gap"], var_ind=finite["var_ind"])
+            | dict(std_gap_ind=finite["std_gap_ind"], mu=limit["mu"], var_limit=limit["var"])
+            | dict(std_gap_limit=limit["std_gap"], p_correct_limit=limit["p_correct"])
+            | dict(bias_bound=0.0 if full else tail_variance_bound(top, top) / (2 * var), excess_in_se=excess)
+        )
     return pd.DataFrame(rows)
 
 
@@ -235,17 +233,16 @@ def cutoff_grid(
     setup = functools.partial(_cutoff_setup, discounts, list(a_grid))
     values = _simulate(setup, "cutoff", models, pairs, cells, seed, n_jobs)
     rows = []
-    for label in models:
-        for n in ns:
-            v = values[(label, n)]
-            summary = paired_comparison(v, np.zeros_like(v))
-            std_gap, se, p_better = (summary[key] for key in ("std_gap", "std_gap_se", "p_better"))
-            for p, (better, worse) in enumerate(pairs):
-                for d, discount in enumerate(discounts):
-                    for i, a in enumerate(a_grid):
-                        row = dict(model=label, discount=discount, better=better, worse=worse, a=a, n=n)
-                        row |= dict(k=cutoff_k(n, a), replicates=v.shape[0], std_gap=float(std_gap[p, d, i]))
-                        rows.append(row | dict(std_gap_se=float(se[p, d, i]), p_correct=float(p_better[p, d, i])))
+    for label, n in product(models, ns):
+        v = values[(label, n)]
+        summary = paired_comparison(v, np.zeros_like(v))
+        std_gap, se, p_better = (summary[key] for key in ("std_gap", "std_gap_se", "p_better"))
+        for (p, (better, worse)), (d, discount), (i, a) in product(
+            enumerate(pairs), enumerate(discounts), enumerate(a_grid)
+        ):
+            row = dict(model=label, discount=discount, better=better, worse=worse, a=a, n=n)
+            row |= dict(k=cutoff_k(n, a), replicates=v.shape[0], std_gap=float(std_gap[p, d, i]))
+            rows.append(row | dict(std_gap_se=float(se[p, d, i]), p_correct=float(p_better[p, d, i])))
     gaps = pd.DataFrame(rows)
     fits, cell = [], ["model", "discount", "better", "worse", "a"]
     for (label, discount, better, worse, a), g in gaps.groupby(cell, sort=False):

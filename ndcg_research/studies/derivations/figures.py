@@ -74,10 +74,9 @@ def first_order(gaps: pd.DataFrame) -> Figure:
 
     with matplotlib.rc_context(_STYLE):
         groups = list(gaps.groupby(["model", "better", "worse"], sort=False))
-        cols = 2
-        rows = math.ceil(len(groups) / cols)
+        rows = math.ceil(len(groups) / 2)
         fig = Figure(figsize=(2 * COLUMN_WIDTH_CM / 2.54, (4.2 * rows + 1.0) / 2.54), layout="constrained")
-        axes = np.atleast_1d(fig.subplots(rows, cols, squeeze=False)).ravel()
+        axes = np.atleast_1d(fig.subplots(rows, 2, squeeze=False)).ravel()
         for ax, ((label, better, worse), g) in zip(axes, groups, strict=False):
             for j, (statistic, s) in enumerate(g.groupby("statistic", sort=False)):
                 s = s.sort_values("n")

@@ -76,8 +76,7 @@ def ndcg_values(
         # kernel as the systems' for every discount and k (kernels.ideal_dcg would partition per (d, k)).
         ideal_order = -np.sort(-gained, axis=1)
         ideal = np.array([[kernels.ranked_dcg(ideal_order, d, k) for k in ks] for d in discount_fns])
-        with np.errstate(divide="ignore", invalid="ignore"):
-            inverse = np.where(ideal > 0, 1.0 / ideal, np.nan)  # (discounts, ks, queries)
+        inverse = np.divide(1.0, ideal, out=np.full(ideal.shape, np.nan), where=ideal > 0)  # (discounts, ks, queries)
         for i, s in enumerate(systems):
             ranked = ranked_gains(gained, scores[s], None, "average")
             for j, d in enumerate(discount_fns):

@@ -62,11 +62,11 @@ def movielens_problem(
         out[padding] = fill
         return out
 
-    docs = compact(np.broadcast_to(split.items.astype(str), split.shape).astype(object), "")
+    docs = compact(np.broadcast_to(split.items.astype(str), split.train.shape).astype(object), "")
     scores = {name: compact(score_items(name, split.interactions, seed=seed), -np.inf) for name in names}
     counts = {"train_ratings": int(np.count_nonzero(split.train)), "test_ratings": int(np.count_nonzero(split.test))}
     sha256 = getattr(ratings, "attrs", {}).get("sha256")
-    notes = {"test_fraction": split.test_fraction, "n_items": split.shape[1], **counts}
+    notes = {"test_fraction": split.test_fraction, "n_items": split.items.size, **counts}
     return RankingProblem("MovieLens-100k", split.users, docs, compact(split.test, 0.0), lengths, scores, sha256, notes)
 
 

@@ -59,10 +59,6 @@ class Split:
     test_fraction: float
 
     @property
-    def shape(self) -> tuple[int, int]:
-        return self.train.shape
-
-    @property
     def interactions(self) -> np.ndarray:
         """The binary training matrix X (1.0 where the user rated the item in training)."""
         return (self.train > 0).astype(np.float64)

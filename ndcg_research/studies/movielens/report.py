@@ -127,10 +127,9 @@ def convention_items(summary: pd.DataFrame, f: Mapping[str, Any]) -> list[Item]:
     columns = ["convention", "max_mean_shift", "orders_reversed", "decisions_changed", "significant_reversals"]
     columns.append("kendall_tau_vs_reference")
     items: list[Item] = []
-    others = summary[summary.convention != "trec_eval"]
-    for (depth, measure), t in others.groupby(["depth", "measure"], sort=False):
-        items.append(f"{measure}, run files of depth {depth}: each preset against trec_eval")
-        items.append(rounded(t[columns].set_index("convention").rename(columns=lambda c: c.replace("_", " ")), 3))
+    for (depth, measure), t in summary[summary.convention != "trec_eval"].groupby(["depth", "measure"], sort=False):
+        table = t[columns].set_index("convention").rename(columns=lambda c: c.replace("_", " "))
+        items += [f"{measure}, run files of depth {depth}: each preset against trec_eval", rounded(table, 3)]
     items.append(f"largest shift of a mean: {f['max_shift']:.3f}; verdict: {f['verdict']}")
     if not f["reversing"].empty:
         items.append(
