@@ -100,8 +100,7 @@ def mcdiarmid_first_order(
     dn, d1 = float(d(np.array([n]))[0]), float(d(np.array([1.0]))[0])
     delta_c = theory.c_coefficient(model, worse) - theory.c_coefficient(model, better)
     e = float(theory.eps(d, float(n)))
-    p = model.mean_grade
-    return math.exp(-n * (p * dn * e * delta_c) ** 2 / (2 * (d1 - dn) ** 2))
+    return math.exp(-n * (model.mean_grade * dn * e * delta_c) ** 2 / (2 * (d1 - dn) ** 2))
 
 
 def mcdiarmid_informative_n(

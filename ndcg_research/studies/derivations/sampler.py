@@ -1,11 +1,7 @@
-r"""Exact samples of the heads of several rankers' lists on very long simulated lists (notebook 15).
-
-Binary probit model; rankers ``bayes`` and ``noisy(sigma)``, with standardized scores ``s_f``. Each ranker's *head* is
-its items above ``tau_f``, ``P(s_f > tau_f) = top / n``: exactly its first ``K_f ~ Binomial(n, top / n)`` ranks. The
-union of the heads is drawn exactly (a multinomial over its pieces, each piece by rejection from one ranker's normal
-tail), the number of relevant items outside it as a binomial, and under ``D = 1/r`` each ranker's ranks below its head
-by their conditional expectation given ``K_f`` (:meth:`JointTop.tail_dcg`; the variance this changes is bounded by
-:func:`tail_variance_bound`). Short lists are drawn whole. Derivation and bound: the Theory page, section (d)."""
+r"""Exact samples of the heads of several rankers' lists on very long simulated lists (notebook 15), binary probit
+model, rankers ``bayes`` and ``noisy(sigma)``: each ranker's head (its items above ``tau_f``, ``P(s_f > tau_f) =
+top / n``) drawn exactly, the ranks below it by expectation (:meth:`JointTop.tail_dcg`); short lists drawn whole.
+Method and variance bound (:func:`tail_variance_bound`): the Theory page (``docs/theory.md``), section (d)."""
 
 from __future__ import annotations
 
@@ -101,47 +97,39 @@ class JointTop:
         _, _, slope, spread = self._shape
         return slope[:, None] * x[None, :] + spread[:, None] * rng.standard_normal((len(self.rankers), x.size))
 
-    def _draw_piece(self, rng: np.random.Generator, f: int, count: int) -> tuple[np.ndarray, np.ndarray]:
-        """``count`` items of ``R_f`` outside the earlier heads: (x, scores)."""
+    def _draw_piece(self, rng: np.random.Generator, f: int, count: int) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """``count`` items of ``R_f`` outside the earlier heads, batch by batch: (x, scores)."""
         q, tau, slope, spread = self._shape
-        xs, ss = [], []
-        need = count
-        while need > 0:  # rejection rounds: draw from R_f, keep items outside the earlier heads
-            batch = max(16, int(need * 1.3) + 8)
+        while count > 0:  # rejection rounds: draw from R_f, keep items outside the earlier heads
+            batch = max(16, int(count * 1.3) + 8)
             s_f = -ndtri(q[f] * rng.random(batch))  # s_f | s_f > tau_f, by inversion of the normal tail
             # x | s_f ~ N(slope s_f, spread^2): the same correlation as s_f | x
             x = s_f if spread[f] == 0 else slope[f] * s_f + spread[f] * rng.standard_normal(batch)
             scores = self._scores_given_x(rng, x)
             scores[f] = s_f
-            take = np.flatnonzero(np.all(scores[:f] <= tau[:f, None], axis=0))[:need]  # outside the earlier heads
-            xs.append(x[take])
-            ss.append(scores[:, take])
-            need -= take.size
-        return np.concatenate(xs), np.concatenate(ss, axis=1)
+            take = np.flatnonzero(np.all(scores[:f] <= tau[:f, None], axis=0))[:count]  # outside the earlier heads
+            yield x[take], scores[:, take]
+            count -= take.size
 
     def draw(self, rng: np.random.Generator) -> Head:
         """One replicate: every ranker's head in rank order, and the number of relevant items."""
         if self.full:
             x = rng.standard_normal(self.n)
             scores = self._scores_given_x(rng, x)
-            y = (rng.random(self.n) < self.model.eta(x)).astype(np.float64)
-            grades = tuple(y[np.argsort(-scores[f], kind="stable")] for f in range(len(self.rankers)))
-            return Head(grades, tuple([self.n] * len(self.rankers)), int(y.sum()), True)
-        q, tau, _, _ = self._shape
-        left, share = self.n, 1.0
-        parts = []
-        for f, piece in enumerate(self.pieces):  # sequential binomials: the multinomial counts of the pieces
-            count = int(rng.binomial(left, min(piece / share, 1.0)))
-            left -= count
-            share -= piece
-            parts.append(self._draw_piece(rng, f, count))
-        x = np.concatenate([part[0] for part in parts])
-        scores = np.concatenate([part[1] for part in parts], axis=1)
+        else:
+            left, share = self.n, 1.0
+            parts = []
+            for f, piece in enumerate(self.pieces):  # sequential binomials: the multinomial counts of the pieces
+                count = int(rng.binomial(left, min(piece / share, 1.0)))
+                left -= count
+                share -= piece
+                parts += self._draw_piece(rng, f, count)
+            x, scores = (np.concatenate(drawn, axis=-1) for drawn in zip(*parts, strict=True))
         y = (rng.random(x.size) < self.model.eta(x)).astype(np.float64)
-        relevant = int(y.sum()) + int(rng.binomial(self.n - x.size, self.outside_relevance))
-        heads = [np.flatnonzero(s > t) for s, t in zip(scores, tau, strict=True)]  # the items above the threshold
-        orders = [h[np.argsort(-scores[f, h], kind="stable")] for f, h in enumerate(heads)]
-        return Head(tuple(y[o] for o in orders), tuple(o.size for o in orders), relevant, False)
+        outside = 0 if self.full else int(rng.binomial(self.n - x.size, self.outside_relevance))
+        heads = np.full(scores.shape, True) if self.full else scores > self._shape[1][:, None]  # above the threshold
+        orders = [np.flatnonzero(h)[np.argsort(-s[h], kind="stable")] for s, h in zip(scores, heads, strict=True)]
+        return Head(tuple(y[o] for o in orders), tuple(o.size for o in orders), int(y.sum()) + outside, self.full)
 
     def tail_dcg(self, f: int, count: int) -> float:
         r"""``E[sum_{r > K} y_(r) / r | K = count]`` for ranker f under ``D(r) = 1/r`` (0 in ``full`` mode): the j-th

@@ -58,17 +58,12 @@ def ndcg_values(
     ks = list(ks)  # a generator would be used up by the first of the loops below
     gain_fns = [parse_gain(g, builtin_only=True) for g in gains]
     discount_fns = [parse_discount(d, builtin_only=True) for d in discounts]
-    if columns is None:
-        grades = problem.grades
-        scores = {s: problem.scores[s] for s in systems}
-    else:
-        columns = np.asarray(columns)
-        if columns.ndim != 2 or columns.shape[0] != problem.grades.shape[0]:
-            raise ValueError(
-                f"columns must have one row per query ({problem.grades.shape[0]}), got shape {columns.shape}"
-            )
-        grades = np.take_along_axis(problem.grades, columns, 1)
-        scores = {s: np.take_along_axis(problem.scores[s], columns, 1) for s in systems}
+    every = np.broadcast_to(np.arange(problem.grades.shape[1]), problem.grades.shape)  # the whole lists
+    columns = every if columns is None else np.asarray(columns)
+    if columns.ndim != 2 or columns.shape[0] != problem.grades.shape[0]:
+        raise ValueError(f"columns must have one row per query ({problem.grades.shape[0]}), got shape {columns.shape}")
+    grades = np.take_along_axis(problem.grades, columns, 1)
+    scores = {s: np.take_along_axis(problem.scores[s], columns, 1) for s in systems}
     out = np.empty((len(systems), len(gains), len(discounts), len(ks), grades.shape[0]))
     for g, gain in enumerate(gain_fns):
         gained = kernels.apply_gain(gain, grades, name="grades")
