@@ -113,11 +113,10 @@ def first_order_check(
                         | dict(p_correct=float(summary["p_better"][s]))
                     )
                 for s, discount in enumerate(discounts, start=1):
-                    d = parse_discount(discount)
                     failures = int(np.count_nonzero(v[:, s] <= 0))
                     low, high = wilson_interval(failures, v.shape[0], confidence=level)
                     expected = formulas.expected_dcg_gap(model, better, worse, discount, n)
-                    d1, dn = (float(d(np.array([r]))[0]) for r in (1.0, float(n)))
+                    d1, dn = parse_discount(discount)(np.array([1.0, float(n)])).tolist()
                     fail_rows.append(
                         dict(cell, discount=discount, n=n, replicates=v.shape[0], failures=failures)
                         | dict(failure_share=failures / v.shape[0], failure_low=low, failure_high=high)

@@ -135,22 +135,13 @@ def list_length_values(
     return total / np.array([1 if n is None else replicates for n in ns])[:, None, None, None, None]
 
 
-def compare_table(
-    values: np.ndarray,
-    systems: Sequence[str],
-    labels: Mapping[str, Sequence[Any]],
-    *,
-    test: str = "t",
-    correction: str = "holm",
-    confidence: float = 0.95,
-    n_resamples: int = 1000,
-    seed: int = 0,
-) -> tuple[Any, Any]:
-    """:func:`ndcg_research.stats.compare_systems` on every slice of ``values`` (labels..., systems, queries; a NaN
-    query is left out of its slice), its ``systems`` and ``pairs`` tables stacked after the label columns."""
+def compare_table(values: np.ndarray, systems: Sequence[str], labels: Mapping[str, Sequence[Any]]) -> tuple[Any, Any]:
+    """:func:`ndcg_research.stats.compare_systems` (paired t tests, Holm, 95% intervals, as notebook 08's text says)
+    on every slice of ``values`` (labels..., systems, queries; a NaN query is left out of its slice), its ``systems``
+    and ``pairs`` tables stacked after the label columns."""
     values = np.asarray(values, dtype=np.float64)
     system_parts, pair_parts = [], []
-    options = dict(test=test, correction=correction, confidence=confidence, n_resamples=n_resamples, seed=seed)
+    options = dict(test="t", correction="holm", confidence=0.95, n_resamples=1000, seed=0)
     for index, head in _slices(values, systems, labels, "queries"):
         matrix = values[index]
         keep = ~np.isnan(matrix).any(axis=0)
@@ -192,7 +183,6 @@ def query_set_tables(
     swap_trials: int,
     test: str = "bootstrap",
     n_resamples: int = 1000,
-    alpha: float = threshold("significance_level"),
     reference: tuple[int, ...] | None = None,
     seed: int = 0,
 ) -> tuple[Any, Any, Any]:
@@ -220,7 +210,7 @@ def query_set_tables(
         swap_sizes = [n_users // 2]
     ref_means = values[reference if reference is not None else (0,) * len(labels)].mean(axis=-1)
     power_rows, swap_parts, agree_rows = [], [], []
-    options = dict(test=test, n_resamples=n_resamples, alpha=alpha, seed=seed)
+    options = dict(test=test, n_resamples=n_resamples, alpha=threshold("significance_level"), seed=seed)
     for index, head in slices:
         matrix = values[index]
         for size, rows in subsets.items():
@@ -281,16 +271,15 @@ def first_order_table(
     return pd.DataFrame(rows)
 
 
-def decisions_against(
-    means: Any, pairs: Any, *, column: str, reference: str, alpha: float = threshold("significance_level")
-) -> tuple[Any, Any]:
-    """Each pair's decision (+1, -1, or 0: not significant at ``alpha``) in every slice of :func:`compare_table`'s
-    tables against the slice where the label ``column`` is ``reference`` (e.g. cut-off "all"), the other label
-    columns grouping; and per slice the decisions changed, orders reversed, mean shift and Kendall's tau."""
+def decisions_against(means: Any, pairs: Any, *, column: str, reference: str) -> tuple[Any, Any]:
+    """Each pair's decision (+1, -1, or 0: not significant at the findings' level) in every slice of the tables of
+    :func:`compare_table` against the slice where label ``column`` is ``reference`` (e.g. cut-off "all"), the other
+    labels grouping; and per slice the decisions changed, orders reversed, mean shift and Kendall's tau."""
     labels = list(means.columns[: list(means.columns).index("system")])
     if column not in labels:
         raise ValueError(f"column {column!r} is not a label column of the tables ({labels})")
     groups = [c for c in labels if c != column]
+    alpha = threshold("significance_level")
     decision = np.where(pairs["pvalue_adjusted"] < alpha, np.sign(pairs["difference"]), 0).astype(int)
     pairs = pairs.assign(decision=decision)
     keys = groups + ["system_a", "system_b"]
@@ -333,7 +322,6 @@ def convention_values(
                 refused[convention] = str(error)
                 values[c] = np.nan
                 break
-            per_query = per_query.assign(query=per_query["query"].astype(str))
-            table = per_query.pivot(index="query", columns="measure", values="value").reindex(queries)
-            values[c, :, s] = table[list(measures)].to_numpy().T
+            table = per_query.astype({"query": str}).pivot(index="query", columns="measure", values="value")
+            values[c, :, s] = table.reindex(queries)[list(measures)].to_numpy().T
     return values, refused
